@@ -1,0 +1,69 @@
+/* atp-error.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define ATP_ERROR (atp_error_quark ())
+
+/**
+ * AtpErrorCode:
+ *
+ * The ATP error codes as sent on the wire (`code` of the error object), plus
+ * a few local failures. Every non-2xx HTTP answer maps to one of these;
+ * %ATP_ERROR_UNKNOWN keeps a code this version does not know (its wire text is
+ * in the message).
+ */
+typedef enum
+{
+  ATP_ERROR_UNKNOWN,
+  /* 400 */
+  ATP_ERROR_INVALID_JSON,             /* body is not (valid, UTF-8, bounded) JSON */
+  ATP_ERROR_INVALID_REQUEST,          /* JSON, but not the object expected (wrong type, bad query) */
+  ATP_ERROR_MISSING_REQUIRED_FIELD,
+  ATP_ERROR_INVALID_FIELD_VALUE,      /* a field of the right JSON type with a bad value (UUID, time, URI, base64) */
+  ATP_ERROR_MALFORMED_ACTION,
+  ATP_ERROR_INVALID_RESPONSE_TYPE,
+  ATP_ERROR_INVALID_ACTION_ID,
+  ATP_ERROR_INVALID_RESPONSE_DATA,
+  /* 422 */
+  ATP_ERROR_CONSTRAINT_VIOLATION,
+  /* 401 / 403 */
+  ATP_ERROR_UNAUTHORIZED,
+  ATP_ERROR_FORBIDDEN,
+  ATP_ERROR_SERVICE_NOT_OWNER,
+  /* 404 */
+  ATP_ERROR_NOT_FOUND,
+  ATP_ERROR_NOTIFICATION_NOT_FOUND,
+  /* 409 */
+  ATP_ERROR_SERVICE_ALREADY_EXISTS,
+  ATP_ERROR_USER_ALREADY_EXISTS,
+  ATP_ERROR_NOTIFICATION_ALREADY_EXISTS, /* same id posted again with a different body */
+  ATP_ERROR_NOTIFICATION_EXPIRED,
+  ATP_ERROR_NOTIFICATION_INVALIDATED,
+  ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED,
+  /* 413 */
+  ATP_ERROR_PAYLOAD_TOO_LARGE,
+  /* 429 */
+  ATP_ERROR_RATE_LIMIT_EXCEEDED,
+  /* 5xx */
+  ATP_ERROR_INTERNAL_ERROR,
+  ATP_ERROR_SERVICE_UNAVAILABLE,
+  /* local, never on the wire */
+  ATP_ERROR_CONNECTION_FAILED,        /* server unreachable, vanished mid-request, TLS failure */
+  ATP_ERROR_PROTOCOL,                 /* the peer broke the protocol (bad frame, unexpected answer) */
+} AtpErrorCode;
+
+GQuark        atp_error_quark            (void);
+
+const char   *atp_error_code_to_string   (AtpErrorCode code);
+AtpErrorCode  atp_error_code_from_string (const char  *code);
+guint         atp_error_code_http_status (AtpErrorCode code);
+
+G_END_DECLS

@@ -1,0 +1,49 @@
+/* atp-json.h — bounded JSON input and the small json-glib helpers every part shares
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * atp_json_parse:
+ * @data: (array length=length): the bytes received
+ * @length: their length, or -1 if NUL-terminated
+ * @max_length: reject input longer than this with %ATP_ERROR_PAYLOAD_TOO_LARGE (0: no limit)
+ * @error: %ATP_ERROR_INVALID_JSON for invalid UTF-8, nesting deeper than
+ *   %ATP_MAX_JSON_DEPTH, or syntax errors (with line and column)
+ *
+ * The one entry point for untrusted JSON text. It checks UTF-8 and nesting
+ * depth before json-glib sees the bytes (json-glib recurses per level).
+ *
+ * Returns: (transfer full): the root node
+ */
+JsonNode   *atp_json_parse          (const char   *data,
+                                     gssize        length,
+                                     gsize         max_length,
+                                     GError      **error);
+
+/* Compact serialization (no pretty printing). */
+char       *atp_json_to_string      (JsonNode     *node,
+                                     gsize        *length);
+char       *atp_json_object_to_string (JsonObject *object,
+                                       gsize      *length);
+
+/* Error object body {code, message, details?, request_id} as a string. */
+char       *atp_json_error_body     (const char   *code,
+                                     const char   *message,
+                                     JsonObject   *details,
+                                     const char   *request_id);
+
+/* RFC 3339 / ISO 8601 helpers built on GDateTime. */
+GDateTime  *atp_parse_timestamp     (const char   *text);        /* NULL if not RFC 3339 with an offset */
+char       *atp_format_timestamp    (GDateTime    *time);        /* UTC, "Z", microseconds only when non-zero */
+gboolean    atp_is_uuid_v4          (const char   *text);
+char       *atp_new_uuid            (void);                      /* g_uuid_string_random() */
+
+G_END_DECLS
