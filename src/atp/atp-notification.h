@@ -23,8 +23,9 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char *value;
-  char *label;
+  char       *value;
+  char       *label;
+  JsonObject *extra;               /* unknown members of the option; never NULL */
 } AtpOption;
 
 typedef struct
@@ -65,6 +66,7 @@ typedef struct
 
   JsonObject      *extra;          /* unknown members of the action; never NULL */
   JsonObject      *extra_constraints; /* unknown members of constraints; never NULL */
+  JsonObject      *extra_options;  /* unknown members of a binary's options object; never NULL */
 } AtpAction;
 
 typedef struct

@@ -1,0 +1,107 @@
+/* atp-error.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "atp-error"
+
+#include "atp-error.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (atp-error-quark, atp_error)
+
+static const struct
+{
+  AtpErrorCode  code;
+  const char   *name;
+  guint         http_status;
+} error_table[] = {
+  { ATP_ERROR_UNKNOWN, "UNKNOWN", 500 },
+  { ATP_ERROR_INVALID_JSON, "INVALID_JSON", 400 },
+  { ATP_ERROR_INVALID_REQUEST, "INVALID_REQUEST", 400 },
+  { ATP_ERROR_MISSING_REQUIRED_FIELD, "MISSING_REQUIRED_FIELD", 400 },
+  { ATP_ERROR_INVALID_FIELD_VALUE, "INVALID_FIELD_VALUE", 400 },
+  { ATP_ERROR_MALFORMED_ACTION, "MALFORMED_ACTION", 400 },
+  { ATP_ERROR_INVALID_RESPONSE_TYPE, "INVALID_RESPONSE_TYPE", 400 },
+  { ATP_ERROR_INVALID_ACTION_ID, "INVALID_ACTION_ID", 400 },
+  { ATP_ERROR_INVALID_RESPONSE_DATA, "INVALID_RESPONSE_DATA", 400 },
+  { ATP_ERROR_CONSTRAINT_VIOLATION, "CONSTRAINT_VIOLATION", 422 },
+  { ATP_ERROR_UNAUTHORIZED, "UNAUTHORIZED", 401 },
+  { ATP_ERROR_FORBIDDEN, "FORBIDDEN", 403 },
+  { ATP_ERROR_SERVICE_NOT_OWNER, "SERVICE_NOT_OWNER", 403 },
+  { ATP_ERROR_NOT_FOUND, "NOT_FOUND", 404 },
+  { ATP_ERROR_NOTIFICATION_NOT_FOUND, "NOTIFICATION_NOT_FOUND", 404 },
+  { ATP_ERROR_SERVICE_ALREADY_EXISTS, "SERVICE_ALREADY_EXISTS", 409 },
+  { ATP_ERROR_USER_ALREADY_EXISTS, "USER_ALREADY_EXISTS", 409 },
+  { ATP_ERROR_NOTIFICATION_ALREADY_EXISTS, "NOTIFICATION_ALREADY_EXISTS", 409 },
+  { ATP_ERROR_NOTIFICATION_EXPIRED, "NOTIFICATION_EXPIRED", 409 },
+  { ATP_ERROR_NOTIFICATION_INVALIDATED, "NOTIFICATION_INVALIDATED", 409 },
+  { ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED, "NOTIFICATION_ALREADY_RESPONDED", 409 },
+  { ATP_ERROR_PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE", 413 },
+  { ATP_ERROR_RATE_LIMIT_EXCEEDED, "RATE_LIMIT_EXCEEDED", 429 },
+  { ATP_ERROR_INTERNAL_ERROR, "INTERNAL_ERROR", 500 },
+  { ATP_ERROR_SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE", 503 },
+  /* Local failures: never sent by a server, so no HTTP status (0). */
+  { ATP_ERROR_CONNECTION_FAILED, "CONNECTION_FAILED", 0 },
+  { ATP_ERROR_PROTOCOL, "PROTOCOL_ERROR", 0 },
+};
+
+/**
+ * atp_error_code_to_string:
+ * @code: an #AtpErrorCode
+ *
+ * Returns: (transfer none): the wire name of @code ("UNKNOWN" if out of range)
+ */
+const char *
+atp_error_code_to_string (AtpErrorCode code)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (error_table); i++)
+    {
+      if (error_table[i].code == code)
+        return error_table[i].name;
+    }
+
+  return "UNKNOWN";
+}
+
+/**
+ * atp_error_code_from_string:
+ * @code: (nullable): a wire code such as "NOTIFICATION_EXPIRED"
+ *
+ * Returns: the matching code, %ATP_ERROR_UNKNOWN for anything else
+ */
+AtpErrorCode
+atp_error_code_from_string (const char *code)
+{
+  if (code == NULL)
+    return ATP_ERROR_UNKNOWN;
+
+  for (guint i = 0; i < G_N_ELEMENTS (error_table); i++)
+    {
+      if (strcmp (code, error_table[i].name) == 0)
+        return error_table[i].code;
+    }
+
+  return ATP_ERROR_UNKNOWN;
+}
+
+/**
+ * atp_error_code_http_status:
+ * @code: an #AtpErrorCode
+ *
+ * Returns: the HTTP status a server answers with for @code; 0 for the local
+ *   codes that never travel (%ATP_ERROR_CONNECTION_FAILED, %ATP_ERROR_PROTOCOL)
+ */
+guint
+atp_error_code_http_status (AtpErrorCode code)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (error_table); i++)
+    {
+      if (error_table[i].code == code)
+        return error_table[i].http_status;
+    }
+
+  return 500;
+}

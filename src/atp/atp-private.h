@@ -1,0 +1,51 @@
+/* atp-private.h — helpers shared by the libatp sources, not part of the API
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "atp-error.h"
+
+G_BEGIN_DECLS
+
+/* Appends the compact JSON text of @node to @out. */
+void      atp_json_write_node         (GString        *out,
+                                       JsonNode       *node);
+/* A short description of a JSON value for error messages: `"3"`, `12`, `an object`. */
+char     *atp_json_describe           (JsonNode       *node);
+/* The member @name of @object; NULL when absent or JSON null. */
+JsonNode *atp_object_get              (JsonObject     *object,
+                                       const char     *name);
+/* Adds the members of @extra (in order) that @to does not have yet. */
+void      atp_json_object_append_extra (JsonObject    *to,
+                                        JsonObject    *extra);
+/* A new object with the members of @object not named in @known, in order. */
+JsonObject *atp_json_object_collect_extra (JsonObject        *object,
+                                           const char * const *known);
+/* A number node: an integer node when @value is integral and exactly representable. */
+JsonNode *atp_json_node_new_number    (double          value);
+/* Number value of a JSON number node (int or double), FALSE for anything else (bool included). */
+gboolean  atp_json_node_get_number    (JsonNode       *node,
+                                       double         *value);
+/* A string as a JSON value, or a JSON null node for NULL. */
+JsonNode *atp_json_node_new_string    (const char     *value);
+
+/* Strict base64 (RFC 4648 §4 alphabet, padding required, no whitespace, zero pad bits). */
+gboolean  atp_base64_check            (const char     *data,
+                                       gsize           length,
+                                       gsize          *decoded_size);
+/* type "/" subtype *( ";" parameter ), RFC 2045 tokens. */
+gboolean  atp_mime_type_is_valid      (const char     *text);
+/* An absolute URI with a scheme (RFC 3986), without spaces or control characters. */
+gboolean  atp_uri_is_absolute         (const char     *text);
+/* Non-empty and not only whitespace. */
+gboolean  atp_str_is_blank            (const char     *text);
+
+/* Validates a `uuid` and returns it lower-cased, or NULL. */
+char     *atp_uuid_normalize          (const char     *text);
+
+G_END_DECLS
