@@ -833,11 +833,13 @@ validate_number (const AtpAction  *action,
     return TRUE;
 
   /* The grid starts at min (or 0). Allow STEP_TOLERANCE of a step, plus the
-   * rounding error doubles have at this magnitude. */
+   * rounding error the doubles involved carry at their magnitude (in steps):
+   * 1000000.001 is not exactly representable, yet it is on a 0.001 grid. */
   base = action->has_min ? action->min : 0.0;
   k = (value - base) / action->step;
   nearest = nearbyint (k);
-  if (fabs (k - nearest) <= STEP_TOLERANCE + 8 * DBL_EPSILON * fabs (k))
+  if (fabs (k - nearest) <= STEP_TOLERANCE +
+                            4 * DBL_EPSILON * ((fabs (value) + fabs (base)) / action->step + fabs (k)))
     return TRUE;
 
   {
