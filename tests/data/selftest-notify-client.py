@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+# selftest-notify-client.py — checks tests/fake-notifyd.py the way the app uses it:
+# sends a notification with two actions and expects the fake server to press the
+# one named on the command line, then to close the notification (reason 2).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   selftest-notify-client.py EXPECTED_KEY LOG
+
+import json
+import sys
+
+import gi
+
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib  # noqa: E402
+
+expected, log = sys.argv[1], sys.argv[2]
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+signals = []
+loop = GLib.MainLoop()
+
+
+def on_signal(conn, sender, path, iface, name, params):
+    signals.append([name, list(params.unpack())])
+    if name == "NotificationClosed":
+        loop.quit()
+
+
+bus.signal_subscribe("org.freedesktop.Notifications", "org.freedesktop.Notifications", None,
+                     "/org/freedesktop/Notifications", None, Gio.DBusSignalFlags.NONE, on_signal)
+reply = bus.call_sync(
+    "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+    "org.freedesktop.Notifications", "Notify",
+    GLib.Variant("(susssasa{sv}i)", ("selftest", 0, "", "Deploy?", "to production",
+                                     ["approve", "Approve", "deny", "Deny"],
+                                     {"urgency": GLib.Variant("y", 2)}, -1)),
+    GLib.VariantType.new("(u)"), Gio.DBusCallFlags.NONE, 5000, None)
+(nid,) = reply.unpack()
+GLib.timeout_add_seconds(10, lambda: (signals.append(["timeout"]), loop.quit()))
+loop.run()
+
+want = [["ActivationToken", [nid, "fake-token"]], ["ActionInvoked", [nid, expected]],
+        ["NotificationClosed", [nid, 2]]]
+if signals != want:
+    sys.exit(f"signals {signals}, expected {want}")
+with open(log) as f:
+    events = [json.loads(line) for line in f]
+notify = [e for e in events if e["event"] == "Notify"]
+if len(notify) != 1 or notify[0]["summary"] != "Deploy?" or notify[0]["hints"] != {"urgency": 2} \
+        or notify[0]["actions"] != [["approve", "Approve"], ["deny", "Deny"]]:
+    sys.exit(f"log does not record the Notify call: {events}")
+print("ok")
