@@ -144,6 +144,58 @@ test_parse_depth (void)
 }
 
 static void
+test_parse_many_members (void)
+{
+  g_autoptr(GError) error = NULL;
+  GString *text = g_string_new ("{");
+  g_autofree char *ok_text = NULL;
+  g_autofree char *dup_text = NULL;
+  g_autofree char *escaped_text = NULL;
+  g_autofree char *nested_text = NULL;
+  JsonNode *root;
+
+  /* Past the linear search (a hash set then) and past the inline storage. */
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (text, "%s\"k%u\": {\"a\": 1, \"b\": [{\"a\": 2}]}", i > 0 ? ", " : "", i);
+  ok_text = g_strconcat (text->str, "}", NULL);
+  dup_text = g_strconcat (text->str, ", \"k7\": 0}", NULL);
+  escaped_text = g_strconcat (text->str, ", \"\\u006b299\": 0}", NULL);
+  g_string_free (text, TRUE);
+
+  root = atp_json_parse (ok_text, -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (root)), ==, 300);
+  json_node_unref (root);
+
+  root = atp_json_parse (dup_text, -1, 0, &error);
+  g_assert_null (root);
+  atp_assert_error (error, ATP_ERROR_INVALID_JSON, "duplicate member name \"k7\"");
+  g_clear_error (&error);
+
+  root = atp_json_parse (escaped_text, -1, 0, &error);
+  g_assert_null (root);
+  atp_assert_error (error, ATP_ERROR_INVALID_JSON, "duplicate member name \"k299\"");
+  g_clear_error (&error);
+
+  /* Names of closed objects are forgotten; those of open ones are not. */
+  text = g_string_new (NULL);
+  for (guint i = 0; i < 60; i++)
+    g_string_append_printf (text, "{\"x\": 1, \"y%u\": ", i);
+  g_string_append (text, "{\"x\": 2, \"x\": 3}");
+  for (guint i = 0; i < 60; i++)
+    g_string_append_c (text, '}');
+  nested_text = g_string_free (text, FALSE);
+  root = atp_json_parse (nested_text, -1, 0, &error);
+  g_assert_null (root);
+  atp_assert_error (error, ATP_ERROR_INVALID_JSON, "duplicate member name \"x\"");
+  g_clear_error (&error);
+
+  root = atp_json_parse ("[{\"a\": 1}, {\"a\": 2}, {\"b\": {\"a\": 3}, \"a\": 4}]", -1, 0, &error);
+  g_assert_no_error (error);
+  json_node_unref (root);
+}
+
+static void
 test_parse_size (void)
 {
   g_autoptr(GError) error = NULL;
@@ -439,6 +491,7 @@ main (int   argc,
     }
   g_test_add_func ("/atp/json/parse/depth", test_parse_depth);
   g_test_add_func ("/atp/json/parse/size", test_parse_size);
+  g_test_add_func ("/atp/json/parse/many-members", test_parse_many_members);
   g_test_add_func ("/atp/json/parse/huge-string", test_parse_huge_string);
   g_test_add_func ("/atp/json/parse/not-nul-terminated", test_parse_not_nul_terminated);
   g_test_add_func ("/atp/json/parse/values", test_parse_values);
