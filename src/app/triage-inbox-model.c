@@ -1,0 +1,308 @@
+/* triage-inbox-model.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-inbox-model"
+
+#include "triage-inbox-model.h"
+
+/*
+ * The pending requests as a GListModel of TriageRequest, kept in inbox order
+ * (triage_request_compare(): deadline, then age). Fed by the stream, the
+ * resync and the store; a request leaves when it is answered, expires or is
+ * withdrawn. An index by id keeps updates from the stream cheap.
+ */
+
+struct _TriageInboxModel
+{
+  GObject     parent_instance;
+
+  GPtrArray  *items;     /* TriageRequest*, sorted */
+  GHashTable *by_id;     /* id (owned by the request) -> TriageRequest* */
+};
+
+static GType
+triage_inbox_model_get_item_type (GListModel *model)
+{
+  return TRIAGE_TYPE_REQUEST;
+}
+
+static guint
+triage_inbox_model_get_n_items (GListModel *model)
+{
+  return TRIAGE_INBOX_MODEL (model)->items->len;
+}
+
+static gpointer
+triage_inbox_model_get_item (GListModel *model,
+                             guint       position)
+{
+  TriageInboxModel *self = TRIAGE_INBOX_MODEL (model);
+
+  if (position >= self->items->len)
+    return NULL;
+
+  return g_object_ref (g_ptr_array_index (self->items, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = triage_inbox_model_get_item_type;
+  iface->get_n_items = triage_inbox_model_get_n_items;
+  iface->get_item = triage_inbox_model_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TriageInboxModel, triage_inbox_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+enum {
+  PROP_0,
+  PROP_N_ITEMS,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+static void
+triage_inbox_model_finalize (GObject *object)
+{
+  TriageInboxModel *self = (TriageInboxModel *)object;
+
+  g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (triage_inbox_model_parent_class)->finalize (object);
+}
+
+static void
+triage_inbox_model_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  TriageInboxModel *self = TRIAGE_INBOX_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_ITEMS:
+      g_value_set_uint (value, self->items->len);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_inbox_model_class_init (TriageInboxModelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = triage_inbox_model_finalize;
+  object_class->get_property = triage_inbox_model_get_property;
+
+  properties [PROP_N_ITEMS] =
+    g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+triage_inbox_model_init (TriageInboxModel *self)
+{
+  self->items = g_ptr_array_new_with_free_func (g_object_unref);
+  self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+TriageInboxModel *
+triage_inbox_model_new (void)
+{
+  return g_object_new (TRIAGE_TYPE_INBOX_MODEL, NULL);
+}
+
+/* Where @request belongs (binary search, the first index whose item sorts after it). */
+static guint
+insertion_point (TriageInboxModel *self,
+                 TriageRequest    *request)
+{
+  guint lo = 0;
+  guint hi = self->items->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (triage_request_compare (g_ptr_array_index (self->items, mid), request) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+gboolean
+triage_inbox_model_find (TriageInboxModel *self,
+                         const char       *notification_id,
+                         guint            *position)
+{
+  TriageRequest *request;
+  guint pos;
+
+  g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), FALSE);
+  g_return_val_if_fail (notification_id != NULL, FALSE);
+
+  request = g_hash_table_lookup (self->by_id, notification_id);
+  if (request == NULL)
+    return FALSE;
+
+  /* The sorted position is found by search; the items are unique. */
+  pos = insertion_point (self, request);
+  g_assert (pos < self->items->len && g_ptr_array_index (self->items, pos) == request);
+
+  if (position != NULL)
+    *position = pos;
+
+  return TRUE;
+}
+
+/**
+ * triage_inbox_model_add:
+ * @self: a #TriageInboxModel
+ * @notification: a pending request
+ * @is_new: (out) (optional): set to %TRUE if it was not in the model yet
+ *
+ * Adds a request in inbox order, or refreshes the one with the same id.
+ *
+ * Returns: (transfer none): the request in the model
+ */
+TriageRequest *
+triage_inbox_model_add (TriageInboxModel *self,
+                        AtpNotification  *notification,
+                        gboolean         *is_new)
+{
+  TriageRequest *request;
+  guint old_pos;
+  guint pos;
+
+  g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), NULL);
+  g_return_val_if_fail (notification != NULL, NULL);
+
+  if (triage_inbox_model_find (self, notification->id, &old_pos))
+    {
+      request = g_ptr_array_index (self->items, old_pos);
+      if (is_new != NULL)
+        *is_new = FALSE;
+
+      /* The sort keys (deadline, timestamp) may have changed: move it if so. */
+      g_ptr_array_steal_index (self->items, old_pos);
+      /* The index key is the id string of the old notification: re-key it. */
+      g_hash_table_steal (self->by_id, notification->id);
+      triage_request_set_notification (request, notification);
+      g_hash_table_insert (self->by_id, (gpointer) triage_request_get_id (request), request);
+      pos = insertion_point (self, request);
+      g_ptr_array_insert (self->items, pos, request);
+
+      if (pos == old_pos)
+        g_list_model_items_changed (G_LIST_MODEL (self), pos, 1, 1);
+      else
+        {
+          g_list_model_items_changed (G_LIST_MODEL (self), old_pos, 1, 0);
+          g_list_model_items_changed (G_LIST_MODEL (self), pos, 0, 1);
+        }
+
+      return request;
+    }
+
+  request = triage_request_new (notification);
+  pos = insertion_point (self, request);
+  g_ptr_array_insert (self->items, pos, request);
+  g_hash_table_insert (self->by_id, (gpointer) triage_request_get_id (request), request);
+
+  if (is_new != NULL)
+    *is_new = TRUE;
+
+  g_list_model_items_changed (G_LIST_MODEL (self), pos, 0, 1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
+
+  return request;
+}
+
+/**
+ * triage_inbox_model_lookup:
+ *
+ * Returns: (transfer none) (nullable): the request with that id
+ */
+TriageRequest *
+triage_inbox_model_lookup (TriageInboxModel *self,
+                           const char       *notification_id)
+{
+  g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), NULL);
+  g_return_val_if_fail (notification_id != NULL, NULL);
+
+  return g_hash_table_lookup (self->by_id, notification_id);
+}
+
+/**
+ * triage_inbox_model_remove:
+ *
+ * Returns: (transfer full) (nullable): the request removed, %NULL if there was none
+ */
+TriageRequest *
+triage_inbox_model_remove (TriageInboxModel *self,
+                           const char       *notification_id)
+{
+  TriageRequest *request;
+  guint pos;
+
+  g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), NULL);
+  g_return_val_if_fail (notification_id != NULL, NULL);
+
+  if (!triage_inbox_model_find (self, notification_id, &pos))
+    return NULL;
+
+  request = g_ptr_array_steal_index (self->items, pos);
+  g_hash_table_remove (self->by_id, notification_id);
+
+  g_list_model_items_changed (G_LIST_MODEL (self), pos, 1, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
+
+  return request;
+}
+
+guint
+triage_inbox_model_count_urgent (TriageInboxModel *self,
+                                 GDateTime        *now)
+{
+  guint count = 0;
+
+  g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), 0);
+
+  for (guint i = 0; i < self->items->len; i++)
+    if (triage_request_is_urgent (g_ptr_array_index (self->items, i), now))
+      count++;
+
+  return count;
+}
+
+/**
+ * triage_inbox_model_dup_ids:
+ *
+ * Returns: (transfer container) (element-type utf8): the ids, in order
+ */
+GPtrArray *
+triage_inbox_model_dup_ids (TriageInboxModel *self)
+{
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), ids);
+
+  for (guint i = 0; i < self->items->len; i++)
+    g_ptr_array_add (ids, g_strdup (triage_request_get_id (g_ptr_array_index (self->items, i))));
+
+  return ids;
+}

@@ -1,0 +1,802 @@
+/* triage-notifier.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-notifier"
+
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <glib/gi18n.h>
+#include <libnotify/notify.h>
+#include <string.h>
+
+#include "triage-notifier.h"
+
+/*
+ * Desktop notifications (libnotify): one bubble per new request.
+ *
+ * libnotify talks to the notification server with synchronous D-Bus calls,
+ * so all of it runs on a thread of its own with its own main context: the
+ * app's main loop never waits for a notification server, and a missing or
+ * hung one costs nothing but bubbles. Signals from the server (a button
+ * pressed, a bubble closed) arrive on that thread and are passed to the main
+ * thread, where the notifier emits ::activated and ::respond.
+ *
+ * Everything a bubble shows is untrusted: the body is escaped (servers with
+ * body-markup would interpret <b> and links), the icon is used only when it
+ * is an inline data: URI, decoded here with size limits; a URL is never
+ * fetched for a bubble.
+ */
+
+#define MAX_ICON_SIDE   1024
+#define ICON_SIZE       128
+#define MAX_BUTTONS     3
+
+typedef struct
+{
+  gatomicrefcount  ref_count;
+  GMainContext    *context;        /* the notifier thread's */
+  GMainContext    *main_context;   /* where signals are emitted */
+  GMainLoop       *loop;
+  GThread         *thread;
+  GWeakRef         notifier;
+  char            *app_name;
+  char            *desktop_entry;
+
+  /* notifier thread only */
+  gboolean         initialized;
+  gboolean         unavailable_logged;
+  GHashTable      *bubbles;        /* request id -> NotifyNotification */
+} Shared;
+
+struct _TriageNotifier
+{
+  GObject     parent_instance;
+
+  Shared     *shared;
+  GHashTable *shown;               /* request ids with a bubble (main thread's view) */
+};
+
+G_DEFINE_FINAL_TYPE (TriageNotifier, triage_notifier, G_TYPE_OBJECT)
+
+enum {
+  ACTIVATED,
+  RESPOND,
+  N_SIGNALS
+};
+
+static guint signals [N_SIGNALS];
+
+static Shared *
+shared_ref (Shared *shared)
+{
+  g_atomic_ref_count_inc (&shared->ref_count);
+  return shared;
+}
+
+static void
+shared_unref (Shared *shared)
+{
+  if (!g_atomic_ref_count_dec (&shared->ref_count))
+    return;
+
+  g_weak_ref_clear (&shared->notifier);
+  g_clear_pointer (&shared->loop, g_main_loop_unref);
+  g_clear_pointer (&shared->context, g_main_context_unref);
+  g_clear_pointer (&shared->main_context, g_main_context_unref);
+  g_free (shared->app_name);
+  g_free (shared->desktop_entry);
+  g_free (shared);
+}
+
+/* Pure helpers (any thread) */
+
+/**
+ * triage_notifier_can_answer_inline:
+ * @notification: a request
+ *
+ * Whether the bubble may carry a button per action: only when every action
+ * is `simple` and none asks for confirmation (destructive, irreversible,
+ * requires_confirmation). Anything else opens the decision view.
+ */
+gboolean
+triage_notifier_can_answer_inline (AtpNotification *notification)
+{
+  g_return_val_if_fail (notification != NULL, FALSE);
+
+  if (notification->actions->len > MAX_BUTTONS)
+    return FALSE;
+
+  for (guint i = 0; i < notification->actions->len; i++)
+    {
+      const AtpAction *action = g_ptr_array_index (notification->actions, i);
+
+      if (action->response_type != ATP_RESPONSE_TYPE_SIMPLE ||
+          atp_action_needs_confirmation (action))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * triage_notifier_dup_summary:
+ *
+ * Returns: (transfer full): "Service: Title" (plain text; servers never
+ *   interpret markup in a summary)
+ */
+char *
+triage_notifier_dup_summary (AtpNotification *notification)
+{
+  g_return_val_if_fail (notification != NULL, NULL);
+
+  /* Translators: bubble title, "<service name>: <request title>" */
+  return g_strdup_printf (_("%s: %s"), notification->service.name, notification->context.title);
+}
+
+/**
+ * triage_notifier_dup_body:
+ *
+ * Returns: (transfer full): the description, shortened and escaped for
+ *   servers that read the body as markup
+ */
+char *
+triage_notifier_dup_body (AtpNotification *notification)
+{
+  const char *description;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (notification != NULL, NULL);
+
+  description = notification->context.description ? notification->context.description : "";
+
+  if (g_utf8_strlen (description, -1) > TRIAGE_NOTIFIER_MAX_BODY)
+    {
+      g_autofree char *cut = g_utf8_substring (description, 0, TRIAGE_NOTIFIER_MAX_BODY - 1);
+      text = g_strconcat (cut, "…", NULL);
+    }
+  else
+    text = g_strdup (description);
+
+  return g_markup_escape_text (text, -1);
+}
+
+/**
+ * triage_notifier_decode_icon:
+ * @icon: (nullable): the service icon as sent
+ * @mime_type: (out) (optional): the image type named by the URI
+ * @error: why it is not used
+ *
+ * Only inline `data:image/…;base64,` URIs are accepted; anything that would
+ * need a fetch is refused.
+ *
+ * Returns: (transfer full) (nullable): the encoded image
+ */
+GBytes *
+triage_notifier_decode_icon (const char  *icon,
+                             char       **mime_type,
+                             GError     **error)
+{
+  const char *comma;
+  const char *header;
+  g_autofree char *type = NULL;
+  g_autofree guchar *data = NULL;
+  gsize len = 0;
+
+  if (icon == NULL || !g_str_has_prefix (icon, "data:"))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "The service icon is not inline data; it is not fetched for a bubble");
+      return NULL;
+    }
+
+  header = icon + strlen ("data:");
+  comma = strchr (header, ',');
+  if (comma == NULL || comma - header < (gssize) strlen (";base64") ||
+      strncmp (comma - strlen (";base64"), ";base64", strlen (";base64")) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The service icon is not a base64 data: URI");
+      return NULL;
+    }
+
+  type = g_strndup (header, comma - header - strlen (";base64"));
+  /* Parameters such as ";charset=…" are not expected for images; drop them. */
+  if (strchr (type, ';') != NULL)
+    *strchr (type, ';') = '\0';
+  if (!g_str_has_prefix (type, "image/"))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "The service icon is of type “%s”, not an image", type);
+      return NULL;
+    }
+
+  if (strlen (comma + 1) > TRIAGE_NOTIFIER_MAX_ICON_SIZE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                   "The service icon is larger than %d KiB", TRIAGE_NOTIFIER_MAX_ICON_SIZE / 1024);
+      return NULL;
+    }
+
+  data = g_base64_decode (comma + 1, &len);
+  if (data == NULL || len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The service icon is not valid base64");
+      return NULL;
+    }
+
+  if (mime_type != NULL)
+    *mime_type = g_steal_pointer (&type);
+
+  return g_bytes_new_take (g_steal_pointer (&data), len);
+}
+
+/* Notifier thread */
+
+typedef struct
+{
+  char *key;
+  char *label;
+} Button;
+
+typedef struct
+{
+  Shared    *shared;
+  char      *id;
+  char      *summary;
+  char      *body;
+  gboolean   urgent;
+  GArray    *buttons;        /* Button */
+  GBytes    *icon;           /* nullable, encoded */
+  char      *icon_type;
+} ShowJob;
+
+static void
+button_clear (Button *button)
+{
+  g_free (button->key);
+  g_free (button->label);
+}
+
+static void
+show_job_free (ShowJob *job)
+{
+  shared_unref (job->shared);
+  g_free (job->id);
+  g_free (job->summary);
+  g_free (job->body);
+  g_clear_pointer (&job->buttons, g_array_unref);
+  g_clear_pointer (&job->icon, g_bytes_unref);
+  g_free (job->icon_type);
+  g_free (job);
+}
+
+typedef struct
+{
+  Shared *shared;
+  char   *id;
+  char   *action;           /* NULL: closed */
+} ActionEvent;
+
+static void
+action_event_free (ActionEvent *event)
+{
+  shared_unref (event->shared);
+  g_free (event->id);
+  g_free (event->action);
+  g_free (event);
+}
+
+/* Main thread: a button was pressed or a bubble closed. */
+static gboolean
+dispatch_action_cb (gpointer data)
+{
+  ActionEvent *event = data;
+  g_autoptr(TriageNotifier) self = g_weak_ref_get (&event->shared->notifier);
+
+  if (self == NULL)
+    return G_SOURCE_REMOVE;
+
+  if (event->action == NULL)
+    {
+      g_hash_table_remove (self->shown, event->id);
+      return G_SOURCE_REMOVE;
+    }
+
+  /* A bubble whose button was pressed is gone. */
+  g_hash_table_remove (self->shown, event->id);
+
+  if (g_str_has_prefix (event->action, TRIAGE_NOTIFIER_ACTION_RESPOND))
+    g_signal_emit (self, signals [RESPOND], 0, event->id,
+                   event->action + strlen (TRIAGE_NOTIFIER_ACTION_RESPOND));
+  else
+    g_signal_emit (self, signals [ACTIVATED], 0, event->id);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+post_event (Shared     *shared,
+            const char *id,
+            const char *action)
+{
+  ActionEvent *event = g_new0 (ActionEvent, 1);
+
+  event->shared = shared_ref (shared);
+  event->id = g_strdup (id);
+  event->action = g_strdup (action);
+  g_main_context_invoke_full (shared->main_context, G_PRIORITY_DEFAULT,
+                              dispatch_action_cb, event, (GDestroyNotify) action_event_free);
+}
+
+static void
+on_bubble_action (NotifyNotification *bubble,
+                  char               *action,
+                  gpointer            user_data)
+{
+  Shared *shared = user_data;
+  const char *id = g_object_get_data (G_OBJECT (bubble), "triage-request-id");
+
+  post_event (shared, id, action);
+}
+
+static void
+on_bubble_closed (NotifyNotification *bubble,
+                  Shared             *shared)
+{
+  const char *id = g_object_get_data (G_OBJECT (bubble), "triage-request-id");
+
+  /* Only if it is still the bubble of record (not one replaced meanwhile). */
+  if (g_hash_table_lookup (shared->bubbles, id) == bubble)
+    {
+      post_event (shared, id, NULL);
+      g_hash_table_remove (shared->bubbles, id);
+    }
+}
+
+static gboolean
+thread_ensure_init (Shared *shared)
+{
+  if (!shared->initialized)
+    shared->initialized = notify_init (shared->app_name);
+
+  return shared->initialized;
+}
+
+static void
+log_unavailable_once (Shared     *shared,
+                      const char *message)
+{
+  if (shared->unavailable_logged)
+    return;
+
+  shared->unavailable_logged = TRUE;
+  g_message ("Desktop notifications are unavailable (%s); requests still appear in the window",
+             message);
+}
+
+static void
+size_prepared_cb (GdkPixbufLoader *loader,
+                  int              width,
+                  int              height,
+                  gpointer         user_data)
+{
+  /* Refuse to allocate pixels for a huge image: decode it at zero size. */
+  if (width > MAX_ICON_SIDE || height > MAX_ICON_SIDE)
+    {
+      g_object_set_data (G_OBJECT (loader), "triage-too-large", GINT_TO_POINTER (TRUE));
+      gdk_pixbuf_loader_set_size (loader, 1, 1);
+    }
+}
+
+static GdkPixbuf *
+load_icon (GBytes      *bytes,
+           const char  *type,
+           GError     **error)
+{
+  g_autoptr(GdkPixbufLoader) loader = NULL;
+  GdkPixbuf *pixbuf;
+  int width;
+  int height;
+
+  loader = gdk_pixbuf_loader_new_with_mime_type (type, error);
+  if (loader == NULL)
+    return NULL;
+  g_signal_connect (loader, "size-prepared", G_CALLBACK (size_prepared_cb), NULL);
+
+  if (!gdk_pixbuf_loader_write_bytes (loader, bytes, error) ||
+      !gdk_pixbuf_loader_close (loader, error))
+    {
+      gdk_pixbuf_loader_close (loader, NULL);
+      return NULL;
+    }
+
+  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
+  if (pixbuf == NULL)
+    {
+      g_set_error_literal (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE,
+                           "The service icon could not be decoded");
+      return NULL;
+    }
+
+  width = gdk_pixbuf_get_width (pixbuf);
+  height = gdk_pixbuf_get_height (pixbuf);
+  if (width > MAX_ICON_SIDE || height > MAX_ICON_SIDE ||
+      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (loader), "triage-too-large")))
+    {
+      g_set_error (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_INSUFFICIENT_MEMORY,
+                   "The service icon is %d×%d, larger than %d×%d",
+                   width, height, MAX_ICON_SIDE, MAX_ICON_SIDE);
+      return NULL;
+    }
+
+  if (width > ICON_SIZE || height > ICON_SIZE)
+    {
+      double scale = (double) ICON_SIZE / MAX (width, height);
+
+      return gdk_pixbuf_scale_simple (pixbuf, MAX (1, width * scale), MAX (1, height * scale),
+                                      GDK_INTERP_BILINEAR);
+    }
+
+  return g_object_ref (pixbuf);
+}
+
+static gboolean
+thread_show_cb (gpointer data)
+{
+  ShowJob *job = data;
+  Shared *shared = job->shared;
+  g_autoptr(GObject) bubble_ref = NULL;
+  NotifyNotification *bubble;
+  g_autoptr(GError) error = NULL;
+
+  if (!thread_ensure_init (shared))
+    {
+      log_unavailable_once (shared, "libnotify could not be initialised");
+      return G_SOURCE_REMOVE;
+    }
+
+  bubble = g_hash_table_lookup (shared->bubbles, job->id);
+  if (bubble != NULL)
+    {
+      /* Same request again (a resync): refresh the bubble in place. */
+      bubble_ref = g_object_ref (G_OBJECT (bubble));
+      notify_notification_update (bubble, job->summary, job->body, NULL);
+      notify_notification_clear_actions (bubble);
+    }
+  else
+    {
+      bubble = notify_notification_new (job->summary, job->body, NULL);
+      bubble_ref = G_OBJECT (bubble);
+      g_object_set_data_full (G_OBJECT (bubble), "triage-request-id", g_strdup (job->id), g_free);
+      g_signal_connect (bubble, "closed", G_CALLBACK (on_bubble_closed), shared);
+    }
+
+  notify_notification_set_app_name (bubble, shared->app_name);
+  notify_notification_set_category (bubble, TRIAGE_NOTIFIER_CATEGORY);
+  notify_notification_set_urgency (bubble, job->urgent ? NOTIFY_URGENCY_CRITICAL
+                                                       : NOTIFY_URGENCY_NORMAL);
+  notify_notification_set_hint_string (bubble, "desktop-entry", shared->desktop_entry);
+
+  if (job->icon != NULL)
+    {
+      g_autoptr(GError) icon_error = NULL;
+      g_autoptr(GdkPixbuf) pixbuf = NULL;
+
+      pixbuf = load_icon (job->icon, job->icon_type, &icon_error);
+      if (pixbuf != NULL)
+        notify_notification_set_image_from_pixbuf (bubble, pixbuf);
+      else
+        g_debug ("Service icon not shown: %s", icon_error->message);
+    }
+
+  for (guint i = 0; i < job->buttons->len; i++)
+    {
+      Button *button = &g_array_index (job->buttons, Button, i);
+
+      notify_notification_add_action (bubble, button->key, button->label,
+                                      on_bubble_action, shared_ref (shared),
+                                      (GFreeFunc) shared_unref);
+    }
+
+  if (!notify_notification_show (bubble, &error))
+    {
+      log_unavailable_once (shared, error->message);
+      g_hash_table_remove (shared->bubbles, job->id);
+      post_event (shared, job->id, NULL);
+      return G_SOURCE_REMOVE;
+    }
+
+  g_hash_table_replace (shared->bubbles, g_strdup (job->id), g_object_ref (bubble));
+
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  Shared *shared;
+  char   *id;            /* NULL: all */
+} CloseJob;
+
+static void
+close_job_free (CloseJob *job)
+{
+  shared_unref (job->shared);
+  g_free (job->id);
+  g_free (job);
+}
+
+static void
+thread_close_one (Shared             *shared,
+                  NotifyNotification *bubble)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_signal_handlers_disconnect_by_func (bubble, on_bubble_closed, shared);
+  if (!notify_notification_close (bubble, &error))
+    g_debug ("Could not withdraw a bubble: %s", error->message);
+}
+
+static gboolean
+thread_close_cb (gpointer data)
+{
+  CloseJob *job = data;
+  Shared *shared = job->shared;
+
+  if (job->id != NULL)
+    {
+      NotifyNotification *bubble = g_hash_table_lookup (shared->bubbles, job->id);
+
+      if (bubble != NULL)
+        {
+          thread_close_one (shared, bubble);
+          g_hash_table_remove (shared->bubbles, job->id);
+        }
+    }
+  else
+    {
+      GHashTableIter iter;
+      gpointer value;
+
+      g_hash_table_iter_init (&iter, shared->bubbles);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        thread_close_one (shared, value);
+      g_hash_table_remove_all (shared->bubbles);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+thread_quit_cb (gpointer data)
+{
+  Shared *shared = data;
+
+  g_main_loop_quit (shared->loop);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+notifier_thread (gpointer data)
+{
+  Shared *shared = data;
+
+  g_main_context_push_thread_default (shared->context);
+
+  shared->bubbles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  g_main_loop_run (shared->loop);
+
+  /* Bubbles of a quitting app stay up: the server keeps them; we only let go. */
+  g_clear_pointer (&shared->bubbles, g_hash_table_unref);
+  if (shared->initialized)
+    notify_uninit ();
+
+  g_main_context_pop_thread_default (shared->context);
+  shared_unref (shared);
+
+  return NULL;
+}
+
+/* Main thread API */
+
+static void
+triage_notifier_finalize (GObject *object)
+{
+  TriageNotifier *self = (TriageNotifier *)object;
+  Shared *shared = self->shared;
+  GThread *thread = shared->thread;
+
+  g_main_context_invoke (shared->context, thread_quit_cb, shared);
+  g_thread_join (thread);
+  shared_unref (shared);
+  g_clear_pointer (&self->shown, g_hash_table_unref);
+
+  G_OBJECT_CLASS (triage_notifier_parent_class)->finalize (object);
+}
+
+static void
+triage_notifier_class_init (TriageNotifierClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = triage_notifier_finalize;
+
+  /**
+   * TriageNotifier::activated:
+   * @self: the notifier
+   * @notification_id: the request whose bubble was clicked
+   *
+   * The bubble, or its Open button, was clicked: show the request.
+   */
+  signals [ACTIVATED] =
+    g_signal_new ("activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * TriageNotifier::respond:
+   * @self: the notifier
+   * @notification_id: the request
+   * @action_id: the simple action whose button was pressed
+   *
+   * Answer the request with that action (through the outbox).
+   */
+  signals [RESPOND] =
+    g_signal_new ("respond",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+}
+
+static void
+triage_notifier_init (TriageNotifier *self)
+{
+  self->shown = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/**
+ * triage_notifier_new:
+ * @app_name: the name shown with bubbles
+ * @desktop_entry: the desktop file id, without .desktop
+ *
+ * Returns: (transfer full): a notifier with its own thread
+ */
+TriageNotifier *
+triage_notifier_new (const char *app_name,
+                     const char *desktop_entry)
+{
+  TriageNotifier *self = g_object_new (TRIAGE_TYPE_NOTIFIER, NULL);
+  Shared *shared = g_new0 (Shared, 1);
+
+  g_atomic_ref_count_init (&shared->ref_count);
+  shared->context = g_main_context_new ();
+  shared->main_context = g_main_context_ref_thread_default ();
+  shared->loop = g_main_loop_new (shared->context, FALSE);
+  shared->app_name = g_strdup (app_name);
+  shared->desktop_entry = g_strdup (desktop_entry);
+  g_weak_ref_init (&shared->notifier, self);
+
+  self->shared = shared;
+  shared->thread = g_thread_new ("triage-notifier", notifier_thread, shared_ref (shared));
+
+  return self;
+}
+
+/**
+ * triage_notifier_show:
+ * @self: a #TriageNotifier
+ * @notification: a new request
+ * @urgent: whether it is urgent (time-sensitive, or due within five minutes)
+ *
+ * Raises a bubble for @notification (or refreshes the one it has), best
+ * effort: without a notification server nothing happens but one log line.
+ */
+void
+triage_notifier_show (TriageNotifier  *self,
+                      AtpNotification *notification,
+                      gboolean         urgent)
+{
+  ShowJob *job;
+  Button button;
+
+  g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
+  g_return_if_fail (notification != NULL);
+
+  job = g_new0 (ShowJob, 1);
+  job->shared = shared_ref (self->shared);
+  job->id = g_strdup (notification->id);
+  job->summary = triage_notifier_dup_summary (notification);
+  job->body = triage_notifier_dup_body (notification);
+  job->urgent = urgent;
+  job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
+  g_array_set_clear_func (job->buttons, (GDestroyNotify) button_clear);
+
+  /* The default action (clicking the bubble) opens the request. */
+  button.key = g_strdup (TRIAGE_NOTIFIER_ACTION_DEFAULT);
+  button.label = g_strdup (_("Open"));
+  g_array_append_val (job->buttons, button);
+
+  if (triage_notifier_can_answer_inline (notification))
+    {
+      for (guint i = 0; i < notification->actions->len; i++)
+        {
+          const AtpAction *action = g_ptr_array_index (notification->actions, i);
+
+          button.key = g_strconcat (TRIAGE_NOTIFIER_ACTION_RESPOND, action->id, NULL);
+          button.label = g_strdup (action->label);
+          g_array_append_val (job->buttons, button);
+        }
+    }
+
+  button.key = g_strdup (TRIAGE_NOTIFIER_ACTION_OPEN);
+  button.label = g_strdup (_("Open"));
+  g_array_append_val (job->buttons, button);
+
+  if (notification->service.icon != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      job->icon = triage_notifier_decode_icon (notification->service.icon, &job->icon_type, &error);
+      if (job->icon == NULL)
+        g_debug ("Service icon of %s not shown: %s", notification->id, error->message);
+    }
+
+  g_hash_table_add (self->shown, g_strdup (notification->id));
+  g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
+                              thread_show_cb, job, (GDestroyNotify) show_job_free);
+}
+
+/**
+ * triage_notifier_withdraw:
+ * @self: a #TriageNotifier
+ * @notification_id: a request answered elsewhere, withdrawn or expired
+ *
+ * Closes its bubble, if it has one.
+ */
+void
+triage_notifier_withdraw (TriageNotifier *self,
+                          const char     *notification_id)
+{
+  CloseJob *job;
+
+  g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
+  g_return_if_fail (notification_id != NULL);
+
+  if (!g_hash_table_remove (self->shown, notification_id))
+    return;
+
+  job = g_new0 (CloseJob, 1);
+  job->shared = shared_ref (self->shared);
+  job->id = g_strdup (notification_id);
+  g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
+                              thread_close_cb, job, (GDestroyNotify) close_job_free);
+}
+
+void
+triage_notifier_withdraw_all (TriageNotifier *self)
+{
+  CloseJob *job;
+
+  g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
+
+  g_hash_table_remove_all (self->shown);
+
+  job = g_new0 (CloseJob, 1);
+  job->shared = shared_ref (self->shared);
+  g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
+                              thread_close_cb, job, (GDestroyNotify) close_job_free);
+}
+
+guint
+triage_notifier_get_n_shown (TriageNotifier *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_NOTIFIER (self), 0);
+
+  return g_hash_table_size (self->shown);
+}

@@ -1,0 +1,50 @@
+/* triage-notifier.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "atp.h"
+
+G_BEGIN_DECLS
+
+/* The notification category (a vendor category, as the spec asks for). */
+#define TRIAGE_NOTIFIER_CATEGORY "x-triage.request"
+
+/* Longest description shown in a bubble, in characters. */
+#define TRIAGE_NOTIFIER_MAX_BODY 200
+
+/* Largest inline service icon accepted, encoded. */
+#define TRIAGE_NOTIFIER_MAX_ICON_SIZE (256 * 1024)
+
+/* Action keys of a bubble. */
+#define TRIAGE_NOTIFIER_ACTION_DEFAULT "default"
+#define TRIAGE_NOTIFIER_ACTION_OPEN    "open"
+#define TRIAGE_NOTIFIER_ACTION_RESPOND "respond:"   /* followed by the ATP action id */
+
+#define TRIAGE_TYPE_NOTIFIER (triage_notifier_get_type ())
+
+G_DECLARE_FINAL_TYPE (TriageNotifier, triage_notifier, TRIAGE, NOTIFIER, GObject)
+
+TriageNotifier *triage_notifier_new                (const char      *app_name,
+                                                    const char      *desktop_entry);
+void            triage_notifier_show               (TriageNotifier  *self,
+                                                    AtpNotification *notification,
+                                                    gboolean         urgent);
+void            triage_notifier_withdraw           (TriageNotifier  *self,
+                                                    const char      *notification_id);
+void            triage_notifier_withdraw_all       (TriageNotifier  *self);
+guint           triage_notifier_get_n_shown        (TriageNotifier  *self);
+
+gboolean        triage_notifier_can_answer_inline  (AtpNotification *notification);
+char           *triage_notifier_dup_summary        (AtpNotification *notification);
+char           *triage_notifier_dup_body           (AtpNotification *notification);
+GBytes         *triage_notifier_decode_icon        (const char      *icon,
+                                                    char           **mime_type,
+                                                    GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,379 @@
+/* triage-preferences-window.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-preferences-window"
+
+#include <glib/gi18n.h>
+
+#include "atp-client.h"
+#include "triage-preferences-window.h"
+
+/*
+ * Preferences: local mode or a remote server (address + user token), and
+ * the notification and background switches, all GSettings keys of the
+ * schema except the token, which goes to the keyring. The stored token is
+ * never shown back; an empty token field keeps the one stored.
+ *
+ * The window changes settings and asks for a reconnect (app.retry); it never
+ * reaches into the application.
+ */
+
+struct _TriagePreferencesWindow
+{
+  AdwPreferencesWindow  parent_instance;
+
+  GSettings            *settings;
+  TriageCredentials    *credentials;
+  GCancellable         *cancellable;
+  gboolean              syncing;
+
+  /* template */
+  GtkCheckButton       *local_check;
+  GtkCheckButton       *remote_check;
+  AdwPreferencesGroup  *remote_group;
+  AdwEntryRow          *url_row;
+  AdwPasswordEntryRow  *token_row;
+  AdwActionRow         *status_row;
+  GtkSpinner           *spinner;
+  GtkButton            *connect_button;
+  GtkSwitch            *notifications_switch;
+  GtkSwitch            *dnd_switch;
+  GtkSwitch            *background_switch;
+  GtkSwitch            *autostart_switch;
+};
+
+G_DEFINE_FINAL_TYPE (TriagePreferencesWindow, triage_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  PROP_CREDENTIALS,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+static void
+set_status (TriagePreferencesWindow *self,
+            const char              *message,
+            gboolean                 is_error)
+{
+  adw_action_row_set_subtitle (self->status_row, message ? message : "");
+  if (is_error)
+    gtk_widget_add_css_class (GTK_WIDGET (self->status_row), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->status_row), "error");
+}
+
+static void
+set_busy (TriagePreferencesWindow *self,
+          gboolean                 busy)
+{
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->connect_button), !busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->url_row), !busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->token_row), !busy);
+}
+
+static char *
+dup_url (TriagePreferencesWindow *self)
+{
+  return g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->url_row))));
+}
+
+static void
+apply_remote (TriagePreferencesWindow *self,
+              const char              *url)
+{
+  g_settings_delay (self->settings);
+  g_settings_set_string (self->settings, "server-url", url);
+  g_settings_set_enum (self->settings, "server-mode", 1);
+  g_settings_apply (self->settings);
+
+  /* Same address, new token: the settings did not change, so ask explicitly. */
+  gtk_widget_activate_action (GTK_WIDGET (self), "app.retry", NULL);
+}
+
+static void
+store_token_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TriagePreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+
+  if (!triage_credentials_store_token_finish (TRIAGE_CREDENTIALS (object), result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      set_busy (self, FALSE);
+      set_status (self, error->message, TRUE);
+      return;
+    }
+
+  set_busy (self, FALSE);
+  url = dup_url (self);
+  gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
+  set_status (self, _("Token saved in the keyring"), FALSE);
+  apply_remote (self, url);
+}
+
+static void
+lookup_token_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TriagePreferencesWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *url = NULL;
+
+  token = triage_credentials_lookup_token_finish (TRIAGE_CREDENTIALS (object), result, &error);
+  if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  set_busy (self, FALSE);
+
+  if (error != NULL)
+    {
+      set_status (self, error->message, TRUE);
+      return;
+    }
+
+  if (token == NULL)
+    {
+      set_status (self, _("Enter your user token for this server"), TRUE);
+      gtk_widget_grab_focus (GTK_WIDGET (self->token_row));
+      return;
+    }
+
+  url = dup_url (self);
+  set_status (self, _("Using the token stored in the keyring"), FALSE);
+  apply_remote (self, url);
+}
+
+static void
+on_connect_clicked (TriagePreferencesWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = dup_url (self);
+  const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+
+  if (*url == '\0')
+    {
+      set_status (self, _("Enter the address of the server"), TRUE);
+      gtk_widget_grab_focus (GTK_WIDGET (self->url_row));
+      return;
+    }
+
+  if (!atp_client_check_url (url, &error))
+    {
+      set_status (self, error->message, TRUE);
+      gtk_widget_add_css_class (GTK_WIDGET (self->url_row), "error");
+      gtk_widget_grab_focus (GTK_WIDGET (self->url_row));
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->url_row), "error");
+
+  gtk_check_button_set_active (self->remote_check, TRUE);
+  set_busy (self, TRUE);
+  set_status (self, _("Talking to the keyring…"), FALSE);
+
+  if (*token != '\0')
+    triage_credentials_store_token_async (self->credentials, url, token, self->cancellable,
+                                          store_token_cb, g_object_ref (self));
+  else
+    triage_credentials_lookup_token_async (self->credentials, url, self->cancellable,
+                                           lookup_token_cb, g_object_ref (self));
+}
+
+static void
+on_remote_changed (TriagePreferencesWindow *self)
+{
+  gtk_widget_remove_css_class (GTK_WIDGET (self->url_row), "error");
+}
+
+static void
+on_mode_toggled (TriagePreferencesWindow *self)
+{
+  gboolean remote = gtk_check_button_get_active (self->remote_check);
+  g_autofree char *configured = NULL;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->remote_group), remote);
+
+  if (self->syncing)
+    return;
+
+  if (!remote)
+    {
+      g_settings_set_enum (self->settings, "server-mode", 0);
+      set_status (self, NULL, FALSE);
+      return;
+    }
+
+  /* Back to a server configured before: its token is still in the keyring. */
+  configured = g_settings_get_string (self->settings, "server-url");
+  if (*configured != '\0')
+    g_settings_set_enum (self->settings, "server-mode", 1);
+  else
+    {
+      set_status (self, _("Enter the server address and your token, then connect"), FALSE);
+      gtk_widget_grab_focus (GTK_WIDGET (self->url_row));
+    }
+}
+
+static void
+sync_from_settings (TriagePreferencesWindow *self)
+{
+  g_autofree char *url = g_settings_get_string (self->settings, "server-url");
+  gboolean remote = g_settings_get_enum (self->settings, "server-mode") == 1;
+
+  self->syncing = TRUE;
+  gtk_check_button_set_active (remote ? self->remote_check : self->local_check, TRUE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->remote_group), remote);
+  gtk_editable_set_text (GTK_EDITABLE (self->url_row), url);
+  self->syncing = FALSE;
+
+  set_status (self, *url != '\0' ? _("Leave the token empty to keep the one stored")
+                                 : _("No server configured"), FALSE);
+}
+
+static void
+triage_preferences_window_constructed (GObject *object)
+{
+  TriagePreferencesWindow *self = (TriagePreferencesWindow *)object;
+
+  G_OBJECT_CLASS (triage_preferences_window_parent_class)->constructed (object);
+
+  g_settings_bind (self->settings, "notifications-enabled",
+                   self->notifications_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "do-not-disturb",
+                   self->dnd_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "run-in-background",
+                   self->background_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "autostart",
+                   self->autostart_switch, "active", G_SETTINGS_BIND_DEFAULT);
+
+  sync_from_settings (self);
+  set_busy (self, FALSE);
+}
+
+static void
+triage_preferences_window_dispose (GObject *object)
+{
+  TriagePreferencesWindow *self = (TriagePreferencesWindow *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_PREFERENCES_WINDOW);
+
+  G_OBJECT_CLASS (triage_preferences_window_parent_class)->dispose (object);
+}
+
+static void
+triage_preferences_window_finalize (GObject *object)
+{
+  TriagePreferencesWindow *self = (TriagePreferencesWindow *)object;
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->credentials);
+
+  G_OBJECT_CLASS (triage_preferences_window_parent_class)->finalize (object);
+}
+
+static void
+triage_preferences_window_set_property (GObject      *object,
+                                        guint         prop_id,
+                                        const GValue *value,
+                                        GParamSpec   *pspec)
+{
+  TriagePreferencesWindow *self = TRIAGE_PREFERENCES_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
+
+    case PROP_CREDENTIALS:
+      self->credentials = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_preferences_window_class_init (TriagePreferencesWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = triage_preferences_window_constructed;
+  object_class->dispose = triage_preferences_window_dispose;
+  object_class->finalize = triage_preferences_window_finalize;
+  object_class->set_property = triage_preferences_window_set_property;
+
+  properties [PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         (G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_CREDENTIALS] =
+    g_param_spec_object ("credentials", NULL, NULL, TRIAGE_TYPE_CREDENTIALS,
+                         (G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/triage-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, local_check);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, remote_check);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, remote_group);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, url_row);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, token_row);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, status_row);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, connect_button);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, notifications_switch);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, dnd_switch);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, background_switch);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, autostart_switch);
+  gtk_widget_class_bind_template_callback (widget_class, on_connect_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_remote_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_mode_toggled);
+}
+
+static void
+triage_preferences_window_init (TriagePreferencesWindow *self)
+{
+  self->cancellable = g_cancellable_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * triage_preferences_window_new:
+ * @parent: (nullable): the window it belongs to
+ * @settings: the app's settings
+ * @credentials: where tokens are kept
+ *
+ * Returns: (transfer full): a new preferences window
+ */
+TriagePreferencesWindow *
+triage_preferences_window_new (GtkWindow         *parent,
+                               GSettings         *settings,
+                               TriageCredentials *credentials)
+{
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (TRIAGE_IS_CREDENTIALS (credentials), NULL);
+
+  return g_object_new (TRIAGE_TYPE_PREFERENCES_WINDOW,
+                       "transient-for", parent,
+                       "modal", parent != NULL,
+                       "settings", settings,
+                       "credentials", credentials,
+                       NULL);
+}

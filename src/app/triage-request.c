@@ -1,0 +1,373 @@
+/* triage-request.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-request"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "triage-request.h"
+
+/*
+ * One request in the inbox: the notification as last received plus what this
+ * app knows about it (its lifecycle status, where our own answer stands).
+ * Properties are what the list rows bind to.
+ */
+
+/* A request whose deadline is this close counts as urgent (critical bubble, badge). */
+#define URGENT_WINDOW (5 * G_TIME_SPAN_MINUTE)
+
+struct _TriageRequest
+{
+  GObject            parent_instance;
+
+  AtpNotification   *notification;
+  AtpStatus          status;
+  TriageAnswerState  answer_state;
+};
+
+G_DEFINE_FINAL_TYPE (TriageRequest, triage_request, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_NOTIFICATION,
+  PROP_ID,
+  PROP_TITLE,
+  PROP_SERVICE_NAME,
+  PROP_SUBTITLE,
+  PROP_STATUS,
+  PROP_ANSWER_STATE,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+static void
+triage_request_finalize (GObject *object)
+{
+  TriageRequest *self = (TriageRequest *)object;
+
+  g_clear_pointer (&self->notification, atp_notification_unref);
+
+  G_OBJECT_CLASS (triage_request_parent_class)->finalize (object);
+}
+
+static void
+triage_request_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  TriageRequest *self = TRIAGE_REQUEST (object);
+
+  switch (prop_id)
+    {
+    case PROP_NOTIFICATION:
+      g_value_set_boxed (value, self->notification);
+      break;
+
+    case PROP_ID:
+      g_value_set_string (value, triage_request_get_id (self));
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, triage_request_get_title (self));
+      break;
+
+    case PROP_SERVICE_NAME:
+      g_value_set_string (value, triage_request_get_service_name (self));
+      break;
+
+    case PROP_SUBTITLE:
+      g_value_take_string (value, triage_request_dup_subtitle (self));
+      break;
+
+    case PROP_STATUS:
+      g_value_set_uint (value, self->status);
+      break;
+
+    case PROP_ANSWER_STATE:
+      g_value_set_uint (value, self->answer_state);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_request_class_init (TriageRequestClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = triage_request_finalize;
+  object_class->get_property = triage_request_get_property;
+
+  properties [PROP_NOTIFICATION] =
+    g_param_spec_boxed ("notification", NULL, NULL,
+                        ATP_TYPE_NOTIFICATION,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_SERVICE_NAME] =
+    g_param_spec_string ("service-name", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_SUBTITLE] =
+    g_param_spec_string ("subtitle", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_STATUS] =
+    g_param_spec_uint ("status", NULL, NULL,
+                       ATP_STATUS_CREATED, ATP_STATUS_INVALIDATED, ATP_STATUS_CREATED,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_ANSWER_STATE] =
+    g_param_spec_uint ("answer-state", NULL, NULL,
+                       TRIAGE_ANSWER_NONE, TRIAGE_ANSWER_FAILED, TRIAGE_ANSWER_NONE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+triage_request_init (TriageRequest *self)
+{
+}
+
+/**
+ * triage_request_new:
+ * @notification: the request as received
+ *
+ * Returns: (transfer full): a new #TriageRequest
+ */
+TriageRequest *
+triage_request_new (AtpNotification *notification)
+{
+  TriageRequest *self;
+
+  g_return_val_if_fail (notification != NULL, NULL);
+
+  self = g_object_new (TRIAGE_TYPE_REQUEST, NULL);
+  self->notification = atp_notification_ref (notification);
+  self->status = notification->status;
+
+  return self;
+}
+
+AtpNotification *
+triage_request_get_notification (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->notification;
+}
+
+/**
+ * triage_request_set_notification:
+ * @self: a #TriageRequest
+ * @notification: a newer copy of the same request
+ *
+ * Replaces the notification (a resync may bring a changed body or status).
+ */
+void
+triage_request_set_notification (TriageRequest   *self,
+                                 AtpNotification *notification)
+{
+  g_return_if_fail (TRIAGE_IS_REQUEST (self));
+  g_return_if_fail (notification != NULL);
+  g_return_if_fail (g_str_equal (notification->id, self->notification->id));
+
+  if (notification == self->notification)
+    return;
+
+  atp_notification_ref (notification);
+  g_clear_pointer (&self->notification, atp_notification_unref);
+  self->notification = notification;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_NOTIFICATION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TITLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_SERVICE_NAME]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_SUBTITLE]);
+  triage_request_set_status (self, notification->status);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+const char *
+triage_request_get_id (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->notification->id;
+}
+
+const char *
+triage_request_get_title (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->notification->context.title;
+}
+
+const char *
+triage_request_get_service_name (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->notification->service.name;
+}
+
+GDateTime *
+triage_request_get_deadline (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->notification->deadline;
+}
+
+GDateTime *
+triage_request_get_timestamp (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->notification->timestamp;
+}
+
+AtpStatus
+triage_request_get_status (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), ATP_STATUS_CREATED);
+
+  return self->status;
+}
+
+void
+triage_request_set_status (TriageRequest *self,
+                           AtpStatus      status)
+{
+  g_return_if_fail (TRIAGE_IS_REQUEST (self));
+
+  if (self->status == status)
+    return;
+
+  self->status = status;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STATUS]);
+}
+
+TriageAnswerState
+triage_request_get_answer_state (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), TRIAGE_ANSWER_NONE);
+
+  return self->answer_state;
+}
+
+void
+triage_request_set_answer_state (TriageRequest     *self,
+                                 TriageAnswerState  state)
+{
+  g_return_if_fail (TRIAGE_IS_REQUEST (self));
+
+  if (self->answer_state == state)
+    return;
+
+  self->answer_state = state;
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ANSWER_STATE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_SUBTITLE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * triage_request_is_urgent:
+ * @self: a #TriageRequest
+ * @now: (nullable): the current time, %NULL for now
+ *
+ * Returns: %TRUE if an action is time-sensitive or the deadline is less
+ *   than five minutes away
+ */
+gboolean
+triage_request_is_urgent (TriageRequest *self,
+                          GDateTime     *now)
+{
+  g_autoptr(GDateTime) current = NULL;
+
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), FALSE);
+
+  if (atp_notification_get_flags (self->notification) & ATP_FLAG_TIME_SENSITIVE)
+    return TRUE;
+
+  if (self->notification->deadline == NULL)
+    return FALSE;
+
+  current = now ? g_date_time_ref (now) : g_date_time_new_now_utc ();
+
+  return g_date_time_difference (self->notification->deadline, current) < URGENT_WINDOW;
+}
+
+/**
+ * triage_request_dup_subtitle:
+ * @self: a #TriageRequest
+ *
+ * Returns: (transfer full): the line under the title in the list: service,
+ *   project and deadline, or where our answer stands
+ */
+char *
+triage_request_dup_subtitle (TriageRequest *self)
+{
+  GString *str;
+
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  str = g_string_new (self->notification->service.name);
+
+  if (self->notification->context.project != NULL)
+    g_string_append_printf (str, " · %s", self->notification->context.project);
+
+  if (self->answer_state == TRIAGE_ANSWER_QUEUED)
+    g_string_append_printf (str, " · %s", _("Answer waiting to be sent"));
+  else if (self->answer_state == TRIAGE_ANSWER_FAILED)
+    g_string_append_printf (str, " · %s", _("Answer refused"));
+  else if (self->notification->deadline != NULL)
+    {
+      g_autoptr(GDateTime) local = g_date_time_to_local (self->notification->deadline);
+      /* Translators: deadline in the request list, %s is a time like 14:05 */
+      g_autofree char *time = g_date_time_format (local, _("due %H:%M"));
+
+      g_string_append_printf (str, " · %s", time);
+    }
+
+  return g_string_free (str, FALSE);
+}
+
+/**
+ * triage_request_compare:
+ *
+ * The inbox order: earliest deadline first (requests without one last),
+ * then oldest first, then by id so the order is total.
+ */
+int
+triage_request_compare (TriageRequest *a,
+                        TriageRequest *b)
+{
+  GDateTime *da = a->notification->deadline;
+  GDateTime *db = b->notification->deadline;
+  int cmp;
+
+  if (da != NULL && db == NULL)
+    return -1;
+  if (da == NULL && db != NULL)
+    return 1;
+  if (da != NULL && (cmp = g_date_time_compare (da, db)) != 0)
+    return cmp;
+
+  if ((cmp = g_date_time_compare (a->notification->timestamp, b->notification->timestamp)) != 0)
+    return cmp;
+
+  return strcmp (a->notification->id, b->notification->id);
+}

@@ -1,0 +1,1239 @@
+/* triage-store.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-store"
+
+#include <glib/gi18n.h>
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "triage-store.h"
+
+/*
+ * The app's own database: every request seen (the offline inbox, later the
+ * history) and every answer not yet confirmed by the server (the outbox).
+ *
+ * All SQLite work happens on one worker thread that owns the connection, so
+ * the main loop never waits for an fsync and operations run in the order
+ * they were asked for: an answer queued before it is sent is on disk before
+ * the send starts. The database runs in WAL mode with synchronous=FULL, so a
+ * committed outbox row survives a kill -9 or a power cut.
+ *
+ * Times are stored as Unix microseconds (UTC).
+ */
+
+struct _TriageStore
+{
+  GObject      parent_instance;
+
+  char        *path;
+  GThreadPool *pool;     /* one thread: the only user of db */
+  sqlite3     *db;       /* touched on the worker thread only */
+};
+
+G_DEFINE_FINAL_TYPE (TriageStore, triage_store, G_TYPE_OBJECT)
+G_DEFINE_QUARK (triage-store-error-quark, triage_store_error)
+G_DEFINE_BOXED_TYPE (TriageOutboxEntry, triage_outbox_entry,
+                     triage_outbox_entry_copy, triage_outbox_entry_free)
+
+typedef void (*StoreFunc) (TriageStore *self,
+                           GTask       *task,
+                           gpointer     task_data);
+
+typedef struct
+{
+  StoreFunc  func;
+  GTask     *task;
+} StoreOp;
+
+static const char *outcome_names[] = {
+  [TRIAGE_OUTCOME_NONE] = "none",
+  [TRIAGE_OUTCOME_ANSWERED] = "answered",
+  [TRIAGE_OUTCOME_ANSWERED_ELSEWHERE] = "answered-elsewhere",
+  [TRIAGE_OUTCOME_EXPIRED] = "expired",
+  [TRIAGE_OUTCOME_INVALIDATED] = "invalidated",
+  [TRIAGE_OUTCOME_REJECTED] = "rejected",
+};
+
+const char *
+triage_outcome_to_string (TriageOutcome outcome)
+{
+  g_return_val_if_fail (outcome < G_N_ELEMENTS (outcome_names), NULL);
+
+  return outcome_names[outcome];
+}
+
+TriageOutcome
+triage_outcome_from_string (const char *str)
+{
+  for (guint i = 0; str != NULL && i < G_N_ELEMENTS (outcome_names); i++)
+    if (g_str_equal (str, outcome_names[i]))
+      return i;
+
+  return TRIAGE_OUTCOME_NONE;
+}
+
+TriageOutboxEntry *
+triage_outbox_entry_copy (const TriageOutboxEntry *entry)
+{
+  TriageOutboxEntry *copy = g_new0 (TriageOutboxEntry, 1);
+
+  copy->id = entry->id;
+  copy->notification_id = g_strdup (entry->notification_id);
+  copy->action_id = g_strdup (entry->action_id);
+  copy->response_data = entry->response_data ? json_node_copy (entry->response_data) : NULL;
+  copy->responded_at = entry->responded_at ? g_date_time_ref (entry->responded_at) : NULL;
+  copy->state = entry->state;
+  copy->attempts = entry->attempts;
+  copy->last_error = g_strdup (entry->last_error);
+
+  return copy;
+}
+
+void
+triage_outbox_entry_free (TriageOutboxEntry *entry)
+{
+  if (entry == NULL)
+    return;
+
+  g_free (entry->notification_id);
+  g_free (entry->action_id);
+  g_clear_pointer (&entry->response_data, json_node_unref);
+  g_clear_pointer (&entry->responded_at, g_date_time_unref);
+  g_free (entry->last_error);
+  g_free (entry);
+}
+
+void
+triage_store_record_free (TriageStoreRecord *record)
+{
+  if (record == NULL)
+    return;
+
+  g_clear_pointer (&record->notification, atp_notification_unref);
+  g_clear_pointer (&record->first_seen, g_date_time_unref);
+  g_free (record);
+}
+
+/* SQLite helpers (worker thread) */
+
+static gboolean
+set_sqlite_error (GError     **error,
+                  sqlite3     *db,
+                  const char  *what)
+{
+  g_set_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
+               _("Could not %s in the local database: %s"),
+               what, db ? sqlite3_errmsg (db) : _("out of memory"));
+  return FALSE;
+}
+
+static gboolean
+exec_sql (sqlite3     *db,
+          const char  *sql,
+          const char  *what,
+          GError     **error)
+{
+  if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    return set_sqlite_error (error, db, what);
+
+  return TRUE;
+}
+
+static sqlite3_stmt *
+prepare (sqlite3     *db,
+         const char  *sql,
+         GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_sqlite_error (error, db, _("prepare a query"));
+      return NULL;
+    }
+
+  return stmt;
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+static void
+bind_text (sqlite3_stmt *stmt,
+           int           index,
+           const char   *text)
+{
+  if (text != NULL)
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
+/* GLib 2.74 has no usec variants of the Unix time conversions. */
+static gint64
+time_to_usec (GDateTime *time)
+{
+  return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
+}
+
+static GDateTime *
+time_from_usec (gint64 usec)
+{
+  g_autoptr(GDateTime) seconds = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
+
+  return g_date_time_add (seconds, usec % G_USEC_PER_SEC);
+}
+
+static void
+bind_time (sqlite3_stmt *stmt,
+           int           index,
+           GDateTime    *time)
+{
+  if (time != NULL)
+    sqlite3_bind_int64 (stmt, index, time_to_usec (time));
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
+static GDateTime *
+column_time (sqlite3_stmt *stmt,
+             int           column)
+{
+  if (sqlite3_column_type (stmt, column) == SQLITE_NULL)
+    return NULL;
+
+  return time_from_usec (sqlite3_column_int64 (stmt, column));
+}
+
+static gint64
+now_usec (void)
+{
+  return g_get_real_time ();
+}
+
+/* Schema. Version 1: the inbox/history and the outbox. */
+static const char schema_v1[] =
+  "CREATE TABLE notifications ("
+  "  id             TEXT PRIMARY KEY,"
+  "  service_id     TEXT,"
+  "  service_name   TEXT NOT NULL,"
+  "  project        TEXT,"
+  "  title          TEXT NOT NULL,"
+  "  json           TEXT NOT NULL,"           /* the notification as received */
+  "  status         TEXT NOT NULL,"           /* last known server status */
+  "  status_reason  TEXT,"
+  "  created_at     INTEGER NOT NULL,"        /* the notification's timestamp */
+  "  deadline       INTEGER,"
+  "  first_seen     INTEGER NOT NULL,"
+  "  updated_at     INTEGER NOT NULL,"
+  "  outcome        TEXT NOT NULL DEFAULT 'none',"
+  "  action_id      TEXT,"                    /* the answer, once given */
+  "  response_data  TEXT,"
+  "  responder_id   TEXT,"
+  "  responder_type TEXT,"
+  "  answered_at    INTEGER,"
+  "  delivered_at   INTEGER"
+  ");"
+  "CREATE INDEX notifications_outcome ON notifications (outcome, deadline, created_at);"
+  "CREATE INDEX notifications_first_seen ON notifications (first_seen);"
+  "CREATE TABLE outbox ("
+  "  id              INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  notification_id TEXT NOT NULL UNIQUE,"
+  "  action_id       TEXT NOT NULL,"
+  "  response_data   TEXT NOT NULL,"
+  "  responded_at    INTEGER NOT NULL,"
+  "  state           TEXT NOT NULL DEFAULT 'queued',"
+  "  attempts        INTEGER NOT NULL DEFAULT 0,"
+  "  last_error      TEXT,"
+  "  created_at      INTEGER NOT NULL"
+  ");";
+
+static gboolean
+migrate (sqlite3  *db,
+         GError  **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int version;
+
+  if (!(stmt = prepare (db, "PRAGMA user_version", error)))
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return set_sqlite_error (error, db, _("read the schema version"));
+  version = sqlite3_column_int (stmt, 0);
+
+  if (version > TRIAGE_STORE_SCHEMA_VERSION)
+    {
+      g_set_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_TOO_NEW,
+                   _("The local database was written by a newer version of Triage "
+                     "(schema %d, this version knows %d)"),
+                   version, TRIAGE_STORE_SCHEMA_VERSION);
+      return FALSE;
+    }
+
+  if (version == TRIAGE_STORE_SCHEMA_VERSION)
+    return TRUE;
+
+  if (!exec_sql (db, "BEGIN IMMEDIATE", _("start the schema upgrade"), error))
+    return FALSE;
+
+  if (version < 1 && !exec_sql (db, schema_v1, _("create the tables"), error))
+    goto rollback;
+
+  if (!exec_sql (db, "PRAGMA user_version = " G_STRINGIFY (TRIAGE_STORE_SCHEMA_VERSION),
+                 _("record the schema version"), error))
+    goto rollback;
+
+  return exec_sql (db, "COMMIT", _("finish the schema upgrade"), error);
+
+rollback:
+  sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+/* The worker */
+
+static void
+store_worker (gpointer data,
+              gpointer user_data)
+{
+  StoreOp *op = data;
+  TriageStore *self = g_task_get_source_object (op->task);
+
+  if (g_task_return_error_if_cancelled (op->task))
+    ;
+  else if (self->db == NULL &&
+           g_task_get_source_tag (op->task) != triage_store_open_async)
+    g_task_return_new_error (op->task, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
+                             "%s", _("The local database is not open"));
+  else
+    op->func (self, op->task, g_task_get_task_data (op->task));
+
+  g_object_unref (op->task);
+  g_free (op);
+}
+
+static void
+store_run (TriageStore         *self,
+           StoreFunc            func,
+           gpointer             task_data,
+           GDestroyNotify       task_data_destroy,
+           gpointer             source_tag,
+           GCancellable        *cancellable,
+           GAsyncReadyCallback  callback,
+           gpointer             user_data)
+{
+  StoreOp *op = g_new0 (StoreOp, 1);
+
+  op->func = func;
+  op->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (op->task, source_tag);
+  g_task_set_task_data (op->task, task_data, task_data_destroy);
+  /* Results are never dropped: an answer stored must be reported as stored. */
+  g_task_set_return_on_cancel (op->task, FALSE);
+
+  g_thread_pool_push (self->pool, op, NULL);
+}
+
+/* Open */
+
+static void
+open_func (TriageStore *self,
+           GTask       *task,
+           gpointer     task_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (self->path);
+  sqlite3 *db = NULL;
+
+  if (self->db != NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                               _("Could not create the folder “%s”: %s"),
+                               dir, g_strerror (saved_errno));
+      return;
+    }
+
+  if (sqlite3_open_v2 (self->path, &db,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                       NULL) != SQLITE_OK)
+    {
+      g_task_return_new_error (task, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
+                               _("Could not open the local database “%s”: %s"),
+                               self->path, db ? sqlite3_errmsg (db) : _("out of memory"));
+      sqlite3_close (db);
+      return;
+    }
+
+  sqlite3_busy_timeout (db, 5000);
+
+  if (!exec_sql (db,
+                 "PRAGMA journal_mode = WAL;"
+                 "PRAGMA synchronous = FULL;"
+                 "PRAGMA foreign_keys = ON;",
+                 _("set up the journal"), &error) ||
+      !migrate (db, &error))
+    {
+      sqlite3_close (db);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  self->db = db;
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * triage_store_open_async:
+ * @self: a #TriageStore
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the database is ready
+ * @user_data: data for @callback
+ *
+ * Creates the folder and the database if needed, switches it to WAL and
+ * upgrades its schema. Every other operation needs this first.
+ */
+void
+triage_store_open_async (TriageStore         *self,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+
+  store_run (self, open_func, NULL, NULL, triage_store_open_async,
+             cancellable, callback, user_data);
+}
+
+gboolean
+triage_store_open_finish (TriageStore   *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Save a notification */
+
+static void
+save_notification_func (TriageStore *self,
+                        GTask       *task,
+                        gpointer     task_data)
+{
+  AtpNotification *notification = task_data;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = atp_notification_to_string (notification, NULL);
+  gint64 now = now_usec ();
+
+  /* A request seen again (resync, reconnect) keeps its first_seen and outcome;
+   * its body and status follow the server's. */
+  stmt = prepare (self->db,
+                  "INSERT INTO notifications (id, service_id, service_name, project, title, json,"
+                  "  status, created_at, deadline, first_seen, updated_at)"
+                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"
+                  " ON CONFLICT (id) DO UPDATE SET service_id = ?2, service_name = ?3,"
+                  "  project = ?4, title = ?5, json = ?6, status = ?7, deadline = ?9,"
+                  "  updated_at = ?10",
+                  &error);
+  if (stmt == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  bind_text (stmt, 1, notification->id);
+  bind_text (stmt, 2, notification->service.id);
+  bind_text (stmt, 3, notification->service.name);
+  bind_text (stmt, 4, notification->context.project);
+  bind_text (stmt, 5, notification->context.title);
+  bind_text (stmt, 6, json);
+  bind_text (stmt, 7, atp_status_to_string (notification->status));
+  bind_time (stmt, 8, notification->timestamp);
+  bind_time (stmt, 9, notification->deadline);
+  sqlite3_bind_int64 (stmt, 10, now);
+
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("save a request"));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * triage_store_save_notification_async:
+ * @self: a #TriageStore
+ * @notification: a request as received from the server
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when it is stored
+ * @user_data: data for @callback
+ *
+ * Records a request (or refreshes one already known).
+ */
+void
+triage_store_save_notification_async (TriageStore         *self,
+                                      AtpNotification     *notification,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (notification != NULL);
+
+  store_run (self, save_notification_func,
+             atp_notification_ref (notification), (GDestroyNotify) atp_notification_unref,
+             triage_store_save_notification_async, cancellable, callback, user_data);
+}
+
+gboolean
+triage_store_save_notification_finish (TriageStore   *self,
+                                       GAsyncResult  *result,
+                                       GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Set the outcome of a notification */
+
+typedef struct
+{
+  char          *notification_id;
+  AtpStatus      status;
+  TriageOutcome  outcome;
+  char          *reason;
+} OutcomeData;
+
+static void
+outcome_data_free (OutcomeData *data)
+{
+  g_free (data->notification_id);
+  g_free (data->reason);
+  g_free (data);
+}
+
+static void
+set_outcome_func (TriageStore *self,
+                  GTask       *task,
+                  gpointer     task_data)
+{
+  OutcomeData *data = task_data;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* An outcome already recorded (our own answer) is never overwritten by a
+   * later status from the server. */
+  stmt = prepare (self->db,
+                  "UPDATE notifications SET status = ?2, status_reason = ?3, updated_at = ?4,"
+                  "  outcome = CASE WHEN outcome = 'none' THEN ?5 ELSE outcome END"
+                  " WHERE id = ?1",
+                  &error);
+  if (stmt == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  bind_text (stmt, 1, data->notification_id);
+  bind_text (stmt, 2, atp_status_to_string (data->status));
+  bind_text (stmt, 3, data->reason);
+  sqlite3_bind_int64 (stmt, 4, now_usec ());
+  bind_text (stmt, 5, triage_outcome_to_string (data->outcome));
+
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("record what became of a request"));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * triage_store_set_outcome_async:
+ * @self: a #TriageStore
+ * @notification_id: the request
+ * @status: its new server status
+ * @outcome: what became of it
+ * @reason: (nullable): the server's reason
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when it is stored
+ * @user_data: data for @callback
+ *
+ * Records a status change pushed by the server. An outcome already set is kept.
+ */
+void
+triage_store_set_outcome_async (TriageStore         *self,
+                                const char          *notification_id,
+                                AtpStatus            status,
+                                TriageOutcome        outcome,
+                                const char          *reason,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  OutcomeData *data;
+
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (notification_id != NULL);
+
+  data = g_new0 (OutcomeData, 1);
+  data->notification_id = g_strdup (notification_id);
+  data->status = status;
+  data->outcome = outcome;
+  data->reason = g_strdup (reason);
+
+  store_run (self, set_outcome_func, data, (GDestroyNotify) outcome_data_free,
+             triage_store_set_outcome_async, cancellable, callback, user_data);
+}
+
+gboolean
+triage_store_set_outcome_finish (TriageStore   *self,
+                                 GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Load the pending requests */
+
+static void
+load_pending_func (TriageStore *self,
+                   GTask       *task,
+                   gpointer     task_data)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_store_record_free);
+  int rc;
+
+  stmt = prepare (self->db,
+                  "SELECT json, outcome, first_seen FROM notifications"
+                  " WHERE outcome = 'none' AND status IN ('created', 'delivered', 'acknowledged')"
+                  " ORDER BY deadline IS NULL, deadline, created_at",
+                  &error);
+  if (stmt == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(GError) parse_error = NULL;
+      const char *json = (const char *) sqlite3_column_text (stmt, 0);
+      AtpNotification *notification;
+      TriageStoreRecord *record;
+
+      notification = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, &parse_error);
+      if (notification == NULL)
+        {
+          /* Only a corrupted file gets here; skip the row, keep the rest. */
+          g_warning ("Skipping an unreadable request in the local database: %s",
+                     parse_error->message);
+          continue;
+        }
+
+      record = g_new0 (TriageStoreRecord, 1);
+      record->notification = notification;
+      record->outcome = triage_outcome_from_string ((const char *) sqlite3_column_text (stmt, 1));
+      record->first_seen = column_time (stmt, 2);
+      g_ptr_array_add (records, record);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("read the pending requests"));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&records), (GDestroyNotify) g_ptr_array_unref);
+}
+
+/**
+ * triage_store_load_pending_async:
+ * @self: a #TriageStore
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the requests
+ * @user_data: data for @callback
+ *
+ * Loads every request still pending as far as this app knows, by deadline
+ * then age: the inbox to show before the server answers.
+ */
+void
+triage_store_load_pending_async (TriageStore         *self,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+
+  store_run (self, load_pending_func, NULL, NULL, triage_store_load_pending_async,
+             cancellable, callback, user_data);
+}
+
+/**
+ * triage_store_load_pending_finish:
+ *
+ * Returns: (transfer container) (element-type TriageStoreRecord): the records
+ */
+GPtrArray *
+triage_store_load_pending_finish (TriageStore   *self,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Outbox: add */
+
+static TriageOutboxEntry *
+entry_from_row (sqlite3_stmt *stmt)
+{
+  TriageOutboxEntry *entry = g_new0 (TriageOutboxEntry, 1);
+  const char *data = (const char *) sqlite3_column_text (stmt, 3);
+  const char *state = (const char *) sqlite3_column_text (stmt, 5);
+
+  entry->id = sqlite3_column_int64 (stmt, 0);
+  entry->notification_id = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+  entry->action_id = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+  entry->response_data = atp_json_parse (data ? data : "null", -1, 0, NULL);
+  if (entry->response_data == NULL)
+    entry->response_data = json_node_new (JSON_NODE_NULL);
+  entry->responded_at = column_time (stmt, 4);
+  entry->state = g_strcmp0 (state, "failed") == 0 ? TRIAGE_OUTBOX_FAILED : TRIAGE_OUTBOX_QUEUED;
+  entry->attempts = sqlite3_column_int (stmt, 6);
+  entry->last_error = g_strdup ((const char *) sqlite3_column_text (stmt, 7));
+
+  return entry;
+}
+
+#define OUTBOX_COLUMNS \
+  "id, notification_id, action_id, response_data, responded_at, state, attempts, last_error"
+
+static void
+outbox_add_func (TriageStore *self,
+                 GTask       *task,
+                 gpointer     task_data)
+{
+  TriageOutboxEntry *in = task_data;
+  g_autoptr(sqlite3_stmt) insert = NULL;
+  g_autoptr(sqlite3_stmt) mark = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = atp_json_to_string (in->response_data, NULL);
+  TriageOutboxEntry *entry;
+  int rc;
+
+  if (!exec_sql (self->db, "BEGIN IMMEDIATE", _("store the answer"), &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (!(insert = prepare (self->db,
+                          "INSERT INTO outbox (notification_id, action_id, response_data,"
+                          "  responded_at, state, created_at)"
+                          " VALUES (?1, ?2, ?3, ?4, 'queued', ?5)",
+                          &error)) ||
+      !(mark = prepare (self->db,
+                        "UPDATE notifications SET action_id = ?2, response_data = ?3,"
+                        "  answered_at = ?4, responder_type = 'human', updated_at = ?5"
+                        " WHERE id = ?1",
+                        &error)))
+    goto rollback;
+
+  bind_text (insert, 1, in->notification_id);
+  bind_text (insert, 2, in->action_id);
+  bind_text (insert, 3, data);
+  bind_time (insert, 4, in->responded_at);
+  sqlite3_bind_int64 (insert, 5, now_usec ());
+
+  rc = sqlite3_step (insert);
+  if (rc == SQLITE_CONSTRAINT)
+    {
+      g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED,
+                   "%s", _("This request has already been answered here"));
+      goto rollback;
+    }
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("store the answer"));
+      goto rollback;
+    }
+
+  bind_text (mark, 1, in->notification_id);
+  bind_text (mark, 2, in->action_id);
+  bind_text (mark, 3, data);
+  bind_time (mark, 4, in->responded_at);
+  sqlite3_bind_int64 (mark, 5, now_usec ());
+  if (sqlite3_step (mark) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("store the answer"));
+      goto rollback;
+    }
+
+  if (!exec_sql (self->db, "COMMIT", _("store the answer"), &error))
+    goto rollback;
+
+  entry = triage_outbox_entry_copy (in);
+  entry->id = sqlite3_last_insert_rowid (self->db);
+  entry->state = TRIAGE_OUTBOX_QUEUED;
+  g_task_return_pointer (task, entry, (GDestroyNotify) triage_outbox_entry_free);
+  return;
+
+rollback:
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+/**
+ * triage_store_outbox_add_async:
+ * @self: a #TriageStore
+ * @notification_id: the request answered
+ * @action_id: the action chosen
+ * @response_data: (nullable): the answer; %NULL is JSON null
+ * @responded_at: (nullable): when; %NULL is now
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once the answer is on disk
+ * @user_data: data for @callback
+ *
+ * Stores an answer durably before it is sent. Fails with
+ * %TRIAGE_STORE_ERROR_ALREADY_ANSWERED when one is already waiting.
+ */
+void
+triage_store_outbox_add_async (TriageStore         *self,
+                               const char          *notification_id,
+                               const char          *action_id,
+                               JsonNode            *response_data,
+                               GDateTime           *responded_at,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  TriageOutboxEntry *entry;
+
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (notification_id != NULL);
+  g_return_if_fail (action_id != NULL);
+
+  entry = g_new0 (TriageOutboxEntry, 1);
+  entry->notification_id = g_strdup (notification_id);
+  entry->action_id = g_strdup (action_id);
+  entry->response_data = response_data ? json_node_copy (response_data)
+                                       : json_node_new (JSON_NODE_NULL);
+  entry->responded_at = responded_at ? g_date_time_ref (responded_at)
+                                     : g_date_time_new_now_utc ();
+
+  store_run (self, outbox_add_func, entry, (GDestroyNotify) triage_outbox_entry_free,
+             triage_store_outbox_add_async, cancellable, callback, user_data);
+}
+
+/**
+ * triage_store_outbox_add_finish:
+ *
+ * Returns: (transfer full): the stored entry
+ */
+TriageOutboxEntry *
+triage_store_outbox_add_finish (TriageStore   *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Outbox: list */
+
+static void
+outbox_list_func (TriageStore *self,
+                  GTask       *task,
+                  gpointer     task_data)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_outbox_entry_free);
+  int rc;
+
+  if (!(stmt = prepare (self->db, "SELECT " OUTBOX_COLUMNS " FROM outbox ORDER BY id", &error)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_ptr_array_add (entries, entry_from_row (stmt));
+
+  if (rc != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("read the outbox"));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&entries), (GDestroyNotify) g_ptr_array_unref);
+}
+
+/**
+ * triage_store_outbox_list_async:
+ * @self: a #TriageStore
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the entries
+ * @user_data: data for @callback
+ *
+ * Lists every answer not yet confirmed (queued or failed), oldest first.
+ */
+void
+triage_store_outbox_list_async (TriageStore         *self,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+
+  store_run (self, outbox_list_func, NULL, NULL, triage_store_outbox_list_async,
+             cancellable, callback, user_data);
+}
+
+/**
+ * triage_store_outbox_list_finish:
+ *
+ * Returns: (transfer container) (element-type TriageOutboxEntry): the entries
+ */
+GPtrArray *
+triage_store_outbox_list_finish (TriageStore   *self,
+                                 GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Outbox: complete */
+
+typedef struct
+{
+  gint64         entry_id;
+  TriageOutcome  outcome;
+  char          *responder_id;
+  GDateTime     *delivered_at;
+  gboolean       permanent;
+  char          *message;
+} OutboxUpdate;
+
+static void
+outbox_update_free (OutboxUpdate *update)
+{
+  g_free (update->responder_id);
+  g_clear_pointer (&update->delivered_at, g_date_time_unref);
+  g_free (update->message);
+  g_free (update);
+}
+
+static void
+outbox_complete_func (TriageStore *self,
+                      GTask       *task,
+                      gpointer     task_data)
+{
+  OutboxUpdate *update = task_data;
+  g_autoptr(sqlite3_stmt) mark = NULL;
+  g_autoptr(sqlite3_stmt) delete = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!exec_sql (self->db, "BEGIN IMMEDIATE", _("clear a delivered answer"), &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The answer moves from the outbox into the history in one transaction. */
+  if (!(mark = prepare (self->db,
+                        "UPDATE notifications SET outcome = ?2, responder_id = ?3,"
+                        "  delivered_at = ?4, updated_at = ?5,"
+                        "  status = CASE WHEN ?2 = 'answered' THEN 'responded' ELSE status END"
+                        " WHERE id = (SELECT notification_id FROM outbox WHERE id = ?1)",
+                        &error)) ||
+      !(delete = prepare (self->db, "DELETE FROM outbox WHERE id = ?1", &error)))
+    goto rollback;
+
+  sqlite3_bind_int64 (mark, 1, update->entry_id);
+  bind_text (mark, 2, triage_outcome_to_string (update->outcome));
+  bind_text (mark, 3, update->responder_id);
+  bind_time (mark, 4, update->delivered_at);
+  sqlite3_bind_int64 (mark, 5, now_usec ());
+  if (sqlite3_step (mark) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("clear a delivered answer"));
+      goto rollback;
+    }
+
+  sqlite3_bind_int64 (delete, 1, update->entry_id);
+  if (sqlite3_step (delete) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("clear a delivered answer"));
+      goto rollback;
+    }
+  if (sqlite3_changes (self->db) == 0)
+    {
+      g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND,
+                   _("No answer %" G_GINT64_FORMAT " in the outbox"), update->entry_id);
+      goto rollback;
+    }
+
+  if (!exec_sql (self->db, "COMMIT", _("clear a delivered answer"), &error))
+    goto rollback;
+
+  g_task_return_boolean (task, TRUE);
+  return;
+
+rollback:
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+/**
+ * triage_store_outbox_complete_async:
+ * @self: a #TriageStore
+ * @entry_id: the outbox entry
+ * @outcome: %TRIAGE_OUTCOME_ANSWERED after a 200, %TRIAGE_OUTCOME_ANSWERED_ELSEWHERE,
+ *   %TRIAGE_OUTCOME_EXPIRED or %TRIAGE_OUTCOME_INVALIDATED after a 409
+ * @responder_id: (nullable): who the server recorded as the responder
+ * @delivered_at: (nullable): when the server confirmed
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when done
+ * @user_data: data for @callback
+ *
+ * Clears an answer the server has settled and records the outcome in the history.
+ */
+void
+triage_store_outbox_complete_async (TriageStore         *self,
+                                    gint64               entry_id,
+                                    TriageOutcome        outcome,
+                                    const char          *responder_id,
+                                    GDateTime           *delivered_at,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  OutboxUpdate *update;
+
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+
+  update = g_new0 (OutboxUpdate, 1);
+  update->entry_id = entry_id;
+  update->outcome = outcome;
+  update->responder_id = g_strdup (responder_id);
+  update->delivered_at = delivered_at ? g_date_time_ref (delivered_at) : g_date_time_new_now_utc ();
+
+  store_run (self, outbox_complete_func, update, (GDestroyNotify) outbox_update_free,
+             triage_store_outbox_complete_async, cancellable, callback, user_data);
+}
+
+gboolean
+triage_store_outbox_complete_finish (TriageStore   *self,
+                                     GAsyncResult  *result,
+                                     GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Outbox: failed try */
+
+static void
+outbox_failed_func (TriageStore *self,
+                    GTask       *task,
+                    gpointer     task_data)
+{
+  OutboxUpdate *update = task_data;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(sqlite3_stmt) mark = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!exec_sql (self->db, "BEGIN IMMEDIATE", _("record a failed delivery"), &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (!(stmt = prepare (self->db,
+                        "UPDATE outbox SET attempts = attempts + 1, last_error = ?2,"
+                        "  state = CASE WHEN ?3 THEN 'failed' ELSE state END"
+                        " WHERE id = ?1",
+                        &error)) ||
+      !(mark = prepare (self->db,
+                        "UPDATE notifications SET outcome = 'rejected', updated_at = ?2"
+                        " WHERE ?3 AND id = (SELECT notification_id FROM outbox WHERE id = ?1)",
+                        &error)))
+    goto rollback;
+
+  sqlite3_bind_int64 (stmt, 1, update->entry_id);
+  bind_text (stmt, 2, update->message);
+  sqlite3_bind_int (stmt, 3, update->permanent);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("record a failed delivery"));
+      goto rollback;
+    }
+  if (sqlite3_changes (self->db) == 0)
+    {
+      g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND,
+                   _("No answer %" G_GINT64_FORMAT " in the outbox"), update->entry_id);
+      goto rollback;
+    }
+
+  sqlite3_bind_int64 (mark, 1, update->entry_id);
+  sqlite3_bind_int64 (mark, 2, now_usec ());
+  sqlite3_bind_int (mark, 3, update->permanent);
+  if (sqlite3_step (mark) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("record a failed delivery"));
+      goto rollback;
+    }
+
+  if (!exec_sql (self->db, "COMMIT", _("record a failed delivery"), &error))
+    goto rollback;
+
+  g_task_return_boolean (task, TRUE);
+  return;
+
+rollback:
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+/**
+ * triage_store_outbox_failed_async:
+ * @self: a #TriageStore
+ * @entry_id: the outbox entry
+ * @permanent: %TRUE when the server refused the answer for good (it stays,
+ *   marked failed, and is not sent again)
+ * @message: why it failed
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when done
+ * @user_data: data for @callback
+ *
+ * Counts a failed try.
+ */
+void
+triage_store_outbox_failed_async (TriageStore         *self,
+                                  gint64               entry_id,
+                                  gboolean             permanent,
+                                  const char          *message,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  OutboxUpdate *update;
+
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+
+  update = g_new0 (OutboxUpdate, 1);
+  update->entry_id = entry_id;
+  update->permanent = !!permanent;
+  update->message = g_strdup (message);
+
+  store_run (self, outbox_failed_func, update, (GDestroyNotify) outbox_update_free,
+             triage_store_outbox_failed_async, cancellable, callback, user_data);
+}
+
+gboolean
+triage_store_outbox_failed_finish (TriageStore   *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* GObject */
+
+static void
+triage_store_finalize (GObject *object)
+{
+  TriageStore *self = (TriageStore *)object;
+
+  /* Every queued operation holds a reference, so the pool is idle here. */
+  g_thread_pool_free (self->pool, FALSE, TRUE);
+  g_clear_pointer (&self->db, sqlite3_close);
+  g_free (self->path);
+
+  G_OBJECT_CLASS (triage_store_parent_class)->finalize (object);
+}
+
+static void
+triage_store_class_init (TriageStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = triage_store_finalize;
+}
+
+static void
+triage_store_init (TriageStore *self)
+{
+  self->pool = g_thread_pool_new (store_worker, self, 1, FALSE, NULL);
+}
+
+/**
+ * triage_store_new:
+ * @path: the database file
+ *
+ * Returns: (transfer full): a store; call triage_store_open_async() before using it
+ */
+TriageStore *
+triage_store_new (const char *path)
+{
+  TriageStore *self;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_object_new (TRIAGE_TYPE_STORE, NULL);
+  self->path = g_strdup (path);
+
+  return self;
+}
+
+/**
+ * triage_store_default_path:
+ *
+ * Returns: (transfer full): `$XDG_DATA_HOME/triage/triage.db`
+ */
+char *
+triage_store_default_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "triage", "triage.db", NULL);
+}
+
+const char *
+triage_store_get_path (TriageStore *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_STORE (self), NULL);
+
+  return self->path;
+}

@@ -1,0 +1,211 @@
+/* triage-store.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "atp.h"
+
+G_BEGIN_DECLS
+
+#define TRIAGE_STORE_ERROR (triage_store_error_quark ())
+
+/**
+ * TriageStoreError:
+ * @TRIAGE_STORE_ERROR_FAILED: SQLite failed (the message names the step and SQLite's reason)
+ * @TRIAGE_STORE_ERROR_TOO_NEW: the database was written by a newer Triage
+ * @TRIAGE_STORE_ERROR_ALREADY_ANSWERED: an answer to this request is already in the outbox
+ * @TRIAGE_STORE_ERROR_NOT_FOUND: no such outbox entry
+ */
+typedef enum
+{
+  TRIAGE_STORE_ERROR_FAILED,
+  TRIAGE_STORE_ERROR_TOO_NEW,
+  TRIAGE_STORE_ERROR_ALREADY_ANSWERED,
+  TRIAGE_STORE_ERROR_NOT_FOUND,
+} TriageStoreError;
+
+/**
+ * TriageOutcome:
+ * @TRIAGE_OUTCOME_NONE: still pending
+ * @TRIAGE_OUTCOME_ANSWERED: answered here and confirmed by the server
+ * @TRIAGE_OUTCOME_ANSWERED_ELSEWHERE: answered on another device (or ours lost a 409 race)
+ * @TRIAGE_OUTCOME_EXPIRED: the deadline passed
+ * @TRIAGE_OUTCOME_INVALIDATED: the service withdrew it
+ * @TRIAGE_OUTCOME_REJECTED: the server refused our answer for good (4xx other than 409)
+ *
+ * What became of a request, as kept for the history.
+ */
+typedef enum
+{
+  TRIAGE_OUTCOME_NONE,
+  TRIAGE_OUTCOME_ANSWERED,
+  TRIAGE_OUTCOME_ANSWERED_ELSEWHERE,
+  TRIAGE_OUTCOME_EXPIRED,
+  TRIAGE_OUTCOME_INVALIDATED,
+  TRIAGE_OUTCOME_REJECTED,
+} TriageOutcome;
+
+const char    *triage_outcome_to_string   (TriageOutcome outcome);
+TriageOutcome  triage_outcome_from_string (const char   *str);
+
+/**
+ * TriageOutboxState:
+ * @TRIAGE_OUTBOX_QUEUED: stored, not yet confirmed by the server; sent (again) when connected
+ * @TRIAGE_OUTBOX_FAILED: refused by the server for good; kept so the user can see it
+ */
+typedef enum
+{
+  TRIAGE_OUTBOX_QUEUED,
+  TRIAGE_OUTBOX_FAILED,
+} TriageOutboxState;
+
+/**
+ * TriageOutboxEntry:
+ * @id: the row id
+ * @notification_id: the request answered
+ * @action_id: the action chosen
+ * @response_data: the answer (never %NULL: a JSON null node for simple)
+ * @responded_at: when the person answered
+ * @state: #TriageOutboxState
+ * @attempts: how many times sending was tried
+ * @last_error: (nullable): why the last try failed
+ *
+ * An answer waiting for the server's confirmation.
+ */
+typedef struct
+{
+  gint64             id;
+  char              *notification_id;
+  char              *action_id;
+  JsonNode          *response_data;
+  GDateTime         *responded_at;
+  TriageOutboxState  state;
+  guint              attempts;
+  char              *last_error;
+} TriageOutboxEntry;
+
+#define TRIAGE_TYPE_OUTBOX_ENTRY (triage_outbox_entry_get_type ())
+
+GType              triage_outbox_entry_get_type (void) G_GNUC_CONST;
+TriageOutboxEntry *triage_outbox_entry_copy     (const TriageOutboxEntry *entry);
+void               triage_outbox_entry_free     (TriageOutboxEntry       *entry);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageOutboxEntry, triage_outbox_entry_free)
+
+/**
+ * TriageStoreRecord:
+ * @notification: the request as last received
+ * @outcome: #TriageOutcome
+ * @first_seen: when this app first saw it
+ *
+ * A request as loaded back from the store.
+ */
+typedef struct
+{
+  AtpNotification *notification;
+  TriageOutcome    outcome;
+  GDateTime       *first_seen;
+} TriageStoreRecord;
+
+void triage_store_record_free (TriageStoreRecord *record);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageStoreRecord, triage_store_record_free)
+
+#define TRIAGE_STORE_SCHEMA_VERSION 1
+
+#define TRIAGE_TYPE_STORE (triage_store_get_type ())
+
+G_DECLARE_FINAL_TYPE (TriageStore, triage_store, TRIAGE, STORE, GObject)
+
+GQuark        triage_store_error_quark             (void);
+
+TriageStore  *triage_store_new                     (const char          *path);
+char         *triage_store_default_path            (void);
+const char   *triage_store_get_path                (TriageStore         *self);
+
+void          triage_store_open_async              (TriageStore         *self,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean      triage_store_open_finish             (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+void          triage_store_save_notification_async (TriageStore         *self,
+                                                    AtpNotification     *notification,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean      triage_store_save_notification_finish (TriageStore        *self,
+                                                     GAsyncResult       *result,
+                                                     GError            **error);
+
+void          triage_store_set_outcome_async       (TriageStore         *self,
+                                                    const char          *notification_id,
+                                                    AtpStatus            status,
+                                                    TriageOutcome        outcome,
+                                                    const char          *reason,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean      triage_store_set_outcome_finish      (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+void          triage_store_load_pending_async      (TriageStore         *self,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+GPtrArray    *triage_store_load_pending_finish     (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+void          triage_store_outbox_add_async        (TriageStore         *self,
+                                                    const char          *notification_id,
+                                                    const char          *action_id,
+                                                    JsonNode            *response_data,
+                                                    GDateTime           *responded_at,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+TriageOutboxEntry *triage_store_outbox_add_finish  (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+void          triage_store_outbox_list_async       (TriageStore         *self,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+GPtrArray    *triage_store_outbox_list_finish      (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+void          triage_store_outbox_complete_async   (TriageStore         *self,
+                                                    gint64               entry_id,
+                                                    TriageOutcome        outcome,
+                                                    const char          *responder_id,
+                                                    GDateTime           *delivered_at,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean      triage_store_outbox_complete_finish  (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+void          triage_store_outbox_failed_async     (TriageStore         *self,
+                                                    gint64               entry_id,
+                                                    gboolean             permanent,
+                                                    const char          *message,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean      triage_store_outbox_failed_finish    (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+G_END_DECLS
