@@ -102,7 +102,7 @@ step() {
 }
 
 if [ "${CHECK_SKIP_DEPS:-${TRIAGE_SKIP_DEPS:-0}}" != 1 ]; then
-    say "installing missing dependencies"
+    say "checking dependencies (build-aux/install-deps.sh)"
     bash "$TRIAGE_ROOT/build-aux/install-deps.sh" </dev/null || {
         say "install-deps.sh failed"
         exit 1

@@ -24,7 +24,7 @@ fi
 # dropped from the list would otherwise linger). A dir that a failed run left
 # half-configured is set up again too.
 setup_builddir() {
-    local dir="$TRIAGE_BUILD_BASE/$1" cc="$2"
+    local name="$1" dir="$TRIAGE_BUILD_BASE/$1" cc="$2"
     shift 2
     local stamp="$dir/.triage-setup" want
     want="CC=$cc meson=$(meson --version) $*"
@@ -34,9 +34,9 @@ setup_builddir() {
     local mode=()
     if [ -f "$dir/meson-private/coredata.dat" ]; then
         mode=(--wipe)
-        say "$1: options changed, setting it up again"
+        say "$name: options changed, setting it up again ($cc $*)"
     else
-        say "$1: setting up ($cc $*)"
+        say "$name: setting up ($cc $*)"
     fi
     rm -f "$stamp"
     local log
@@ -46,7 +46,7 @@ setup_builddir() {
     then
         cat "$log" >&2
         rm -f "$log"
-        say "$1: meson setup failed"
+        say "$name: meson setup failed"
         return 1
     fi
     rm -f "$log"

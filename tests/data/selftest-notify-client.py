@@ -1,17 +1,44 @@
 #!/usr/bin/python3
 # selftest-notify-client.py — checks tests/fake-notifyd.py the way the app uses it:
-# sends a notification with two actions and expects the fake server to press the
-# one named on the command line, then to close the notification (reason 2).
+# a client sends a notification with two actions and expects the fake server to
+# press the expected one, then to close the notification (reason 2), and the log to
+# record the call. Runs the fake on a private bus: once pressing the first action
+# (the default), once with --click deny.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-#   selftest-notify-client.py EXPECTED_KEY LOG
+#   selftest-notify-client.py FAKE_NOTIFYD            the test
+#   selftest-notify-client.py --client KEY LOG        the client (run by the fake)
 
 import json
+import os
+import subprocess
 import sys
+import tempfile
 
-import gi
+
+def drive(fake):
+    for click, expected in (([], "approve"), (["--click", "deny"], "deny")):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "notify.log")
+            argv = [sys.executable, fake, "--private-bus", "--log", log, *click,
+                    "--click-delay", "50", "--exec",
+                    sys.executable, os.path.abspath(__file__), "--client", expected, log]
+            rc = subprocess.run(argv, timeout=60).returncode
+            if rc != 0:
+                sys.exit(f"{' '.join(argv)} exited with {rc}")
+    print("ok")
+    sys.exit(0)
+
+
+if len(sys.argv) == 2:
+    drive(sys.argv[1])
+if len(sys.argv) != 4 or sys.argv[1] != "--client":
+    sys.exit("usage: selftest-notify-client.py FAKE_NOTIFYD")
+del sys.argv[1]
+
+import gi  # noqa: E402
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
@@ -51,4 +78,3 @@ notify = [e for e in events if e["event"] == "Notify"]
 if len(notify) != 1 or notify[0]["summary"] != "Deploy?" or notify[0]["hints"] != {"urgency": 2} \
         or notify[0]["actions"] != [["approve", "Approve"], ["deny", "Deny"]]:
     sys.exit(f"log does not record the Notify call: {events}")
-print("ok")

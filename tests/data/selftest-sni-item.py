@@ -1,15 +1,54 @@
 #!/usr/bin/python3
-# selftest-sni-item.py — a minimal StatusNotifierItem with a dbusmenu, to check
-# tests/fake-sni-watcher.py: registers with the watcher, and exits 0 once the
-# watcher has called Activate and clicked the menu item "Open Triage".
+# selftest-sni-item.py — checks tests/fake-sni-watcher.py with a minimal
+# StatusNotifierItem that has a dbusmenu: the item registers with the watcher and
+# exits 0 once the watcher has called Activate and clicked the menu item
+# "Open Triage"; then the watcher's log must show the registration, the
+# properties, the menu, and both presses.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   selftest-sni-item.py FAKE_SNI_WATCHER      the test
+#   selftest-sni-item.py --item                the item (run by the fake)
 
+import json
 import os
+import subprocess
 import sys
+import tempfile
 
-import gi
+
+def drive(fake):
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "sni.log")
+        argv = [sys.executable, fake, "--private-bus", "--log", log, "--activate",
+                "--menu-click", "Open Triage", "--action-delay", "50", "--exec",
+                sys.executable, os.path.abspath(__file__), "--item"]
+        rc = subprocess.run(argv, timeout=60).returncode
+        if rc != 0:
+            sys.exit(f"{' '.join(argv)} exited with {rc}")
+        with open(log) as f:
+            events = [json.loads(line) for line in f]
+    kinds = [e["event"] for e in events]
+    props = next((e for e in events if e["event"] == "Properties"), {}).get("properties", {})
+    menu = next((e for e in events if e["event"] == "Menu"), {}).get("items", [])
+    clicked = [e for e in events if e["event"] == "MenuClicked"]
+    if kinds[0] != "Registered" or props.get("Id") != "io.github.atptriage.Triage" \
+            or props.get("ToolTip") != ["", [], "Triage", "2 pending"] \
+            or [i["label"] for i in menu] != ["_Open Triage", "Quit"] \
+            or "Activated" not in kinds or len(clicked) != 1 or "error" in clicked[0] \
+            or any("error" in e for e in events):
+        sys.exit(f"unexpected watcher log: {events}")
+    print("ok")
+    sys.exit(0)
+
+
+if len(sys.argv) != 2:
+    sys.exit("usage: selftest-sni-item.py FAKE_SNI_WATCHER")
+if sys.argv[1] != "--item":
+    drive(sys.argv[1])
+
+import gi  # noqa: E402
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
