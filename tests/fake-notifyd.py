@@ -119,7 +119,7 @@ class Server:
         self.exit_status = 0
         self.child = None
         self.child_env = None
-        self.log = open(args.log, "a", buffering=1) if args.log else sys.stderr
+        self.log = open(args.log, "w", buffering=1) if args.log else sys.stderr
 
     def emit(self, name, sig, value):
         self.conn.emit_signal(None, PATH, IFACE, name, GLib.Variant(sig, value))
@@ -275,7 +275,7 @@ def start_private_bus():
 
 def main():
     ap = argparse.ArgumentParser(description="Fake notification server for tests.")
-    ap.add_argument("--log", help="append one JSON line per event to this file")
+    ap.add_argument("--log", help="write one JSON line per event to this file (truncated first)")
     clicks = ap.add_mutually_exclusive_group()
     clicks.add_argument("--no-click", action="store_true", help="never press an action")
     clicks.add_argument("--click", metavar="KEY", help="press the action with this key")

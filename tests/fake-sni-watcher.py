@@ -137,7 +137,7 @@ class Watcher:
         self.child_env = None
         self.queued = False
         self.name_timeout_id = 0
-        self.log = open(args.log, "a", buffering=1) if args.log else sys.stderr
+        self.log = open(args.log, "w", buffering=1) if args.log else sys.stderr
 
     def record(self, event):
         self.log.write(json.dumps(event) + "\n")
@@ -385,7 +385,7 @@ class Watcher:
 
 def main():
     ap = argparse.ArgumentParser(description="Fake StatusNotifierWatcher for tests.")
-    ap.add_argument("--log", help="append one JSON line per event to this file")
+    ap.add_argument("--log", help="write one JSON line per event to this file (truncated first)")
     ap.add_argument("--menu", action="store_true", help="read the item's menu")
     ap.add_argument("--activate", action="store_true", help="call Activate on the item")
     ap.add_argument("--secondary-activate", action="store_true",
