@@ -9,6 +9,9 @@
 #   check-data.py schemas DIR                     glib-compile-schemas --strict --dry-run
 #   check-data.py systemd UNIT                    systemd-analyze verify --user (skips if absent)
 #   check-data.py pot SRCROOT                     POTFILES.in complete + xgettext + msgfmt
+#   check-data.py potfiles-update SRCROOT         add the missing files to POTFILES.in and
+#                                                 drop the ones that are gone (not a test:
+#                                                 build-aux/update-potfiles.sh runs it)
 #   check-data.py consistency APP_ID BUILDDATA SRCDATA   ids, names and icons agree
 #   check-data.py manpage PAGE                    groff -man -ww: no warnings
 #   check-data.py man-options PAGE PROGRAM        every option of PROGRAM --help is in PAGE,
@@ -144,32 +147,68 @@ def needs_translation(root, rel):
         return bool(pattern.search(f.read()))
 
 
-def cmd_pot(args):
-    root = os.path.abspath(args[0])
-    potfiles = os.path.join(root, "po", "POTFILES.in")
-    listed = []
-    with open(potfiles) as f:
+def read_potfiles(root):
+    """(listed paths, [(line number, problem)]) of po/POTFILES.in."""
+    listed, problems = [], []
+    with open(os.path.join(root, "po", "POTFILES.in")) as f:
         for n, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
             if line.startswith("[") or line.startswith("/"):
-                fail(f"po/POTFILES.in:{n}: '{line}' must be a plain path relative to the top folder")
+                problems.append((n, f"'{line}' must be a plain path relative to the top folder"))
                 continue
             if not os.path.isfile(os.path.join(root, line)):
-                fail(f"po/POTFILES.in:{n}: {line} does not exist")
+                problems.append((n, f"{line} does not exist"))
             if line in listed:
-                fail(f"po/POTFILES.in:{n}: {line} is listed twice")
+                problems.append((n, f"{line} is listed twice"))
             listed.append(line)
+    return listed, problems
 
-    # Every file with translatable strings must be listed.
+
+def translatable_files(root):
+    """Every file under src/ and data/ with translatable strings, sorted."""
+    found = []
     for top in ("src", "data"):
         for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(filenames):
                 rel = os.path.relpath(os.path.join(dirpath, name), root)
-                if rel not in listed and needs_translation(root, rel):
-                    fail(f"{rel} has translatable strings but is not in po/POTFILES.in")
+                if needs_translation(root, rel):
+                    found.append(rel)
+    return found
+
+
+def cmd_potfiles_update(args):
+    root = os.path.abspath(args[0])
+    path = os.path.join(root, "po", "POTFILES.in")
+    listed, _ = read_potfiles(root)
+    keep = [p for p in listed if os.path.isfile(os.path.join(root, p))]
+    added = [p for p in translatable_files(root) if p not in keep]
+    with open(path) as f:
+        lines = f.read().splitlines()
+    out = [ln for ln in lines
+           if not ln.strip() or ln.lstrip().startswith("#") or ln.strip() in keep]
+    out += added
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    for p in added:
+        print(f"added {p}")
+    for p in sorted(set(listed) - set(keep)):
+        print(f"removed {p}")
+
+
+def cmd_pot(args):
+    root = os.path.abspath(args[0])
+    listed, problems = read_potfiles(root)
+    for n, problem in problems:
+        fail(f"po/POTFILES.in:{n}: {problem}")
+
+    # Every file with translatable strings must be listed.
+    for rel in translatable_files(root):
+        if rel not in listed:
+            fail(f"{rel} has translatable strings but is not in po/POTFILES.in "
+                 "(build-aux/update-potfiles.sh adds it)")
 
     xgettext = need("xgettext")
     msgfmt = need("msgfmt")
@@ -348,6 +387,7 @@ COMMANDS = {
     "schemas": cmd_schemas,
     "systemd": cmd_systemd,
     "pot": cmd_pot,
+    "potfiles-update": cmd_potfiles_update,
     "consistency": cmd_consistency,
     "manpage": cmd_manpage,
     "man-options": cmd_man_options,
