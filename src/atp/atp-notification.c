@@ -8,6 +8,7 @@
 
 #include "atp-notification.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "atp-error.h"
@@ -165,7 +166,7 @@ atp_read_integer (AtpParseCtx *ctx,
       *value = json_node_get_int (node);
     }
   else if (atp_json_node_get_number (node, &number) &&
-           number == (double) (gint64) number && number >= -MAX_EXACT_INT && number <= MAX_EXACT_INT)
+           number >= -MAX_EXACT_INT && number <= MAX_EXACT_INT && number == floor (number))
     {
       *value = (gint64) number;
     }

@@ -506,7 +506,6 @@ test_unknown_members (void)
   g_autoptr(JsonNode) root = atp_test_load_json ("base-notification.json");
   g_autoptr(GError) error = NULL;
   g_autoptr(AtpNotification) n = NULL;
-  g_autoptr(AtpNotification) again = NULL;
   g_autofree char *text = NULL;
   const AtpAction *a;
 
