@@ -846,12 +846,22 @@ validate_number (const AtpAction  *action,
     g_autofree char *v = describe_double (value);
     g_autofree char *step = describe_double (action->step);
     g_autofree char *from = describe_double (base);
-    g_autofree char *below = describe_double (base + floor (k) * action->step);
-    g_autofree char *above = describe_double (base + ceil (k) * action->step);
+    double below = base + floor (k) * action->step;
+    double above = base + ceil (k) * action->step;
 
-    return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
-                        "%s is not a multiple of the step %s from %s (step); nearest allowed: %s or %s",
-                        v, step, from, below, above);
+    /* A step too small for doubles at this distance has no nearest values to offer. */
+    if (!isfinite (below) || !isfinite (above))
+      return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
+                          "%s is not a multiple of the step %s from %s (step)", v, step, from);
+
+    {
+      g_autofree char *below_text = describe_double (below);
+      g_autofree char *above_text = describe_double (above);
+
+      return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
+                          "%s is not a multiple of the step %s from %s (step); nearest allowed: %s or %s",
+                          v, step, from, below_text, above_text);
+    }
   }
 }
 

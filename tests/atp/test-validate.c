@@ -35,6 +35,8 @@ typedef struct
 #define NUMBER_FREE "{\"id\": \"n\", \"label\": \"N\", \"response_type\": \"number\"}"
 #define NUMBER_BIG "{\"id\": \"n\", \"label\": \"N\", \"response_type\": \"number\", " \
                "\"constraints\": {\"min\": 1000000, \"step\": 0.001}}"
+#define NUMBER_TINY "{\"id\": \"n\", \"label\": \"N\", \"response_type\": \"number\", " \
+               "\"constraints\": {\"min\": -1e300, \"step\": 5e-324}}"
 #define SCALE  "{\"id\": \"r\", \"label\": \"Rating\", \"response_type\": \"scale\", " \
                "\"constraints\": {\"min\": 1, \"max\": 9, \"step\": 2}}"
 #define SCALE_NEG "{\"id\": \"r\", \"label\": \"Rating\", \"response_type\": \"scale\", " \
@@ -112,6 +114,8 @@ static const AnswerCase answer_cases[] = {
   { NUMBER_BIG, "1000000.001", OK, NULL },
   { NUMBER_BIG, "1234567.891", OK, NULL },
   { NUMBER_BIG, "1000000.0015", ATP_ERROR_CONSTRAINT_VIOLATION, "not a multiple of the step 0.001" },
+  { NUMBER_TINY, "-1e300", OK, NULL },
+  { NUMBER_TINY, "1", ATP_ERROR_CONSTRAINT_VIOLATION, "1 is not a multiple of the step 4.94065645841247e-324 from -1e+300 (step)" },
   /* scale */
   { SCALE, "1", OK, NULL },
   { SCALE, "5", OK, NULL },
