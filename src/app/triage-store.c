@@ -296,11 +296,19 @@ rollback:
 
 /* The worker */
 
+static gboolean
+unref_task_cb (gpointer data)
+{
+  g_object_unref (data);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 store_worker (gpointer data,
               gpointer user_data)
 {
   StoreOp *op = data;
+  GSource *source;
   TriageStore *self = g_task_get_source_object (op->task);
 
   if (g_task_return_error_if_cancelled (op->task))
@@ -312,7 +320,14 @@ store_worker (gpointer data,
   else
     op->func (self, op->task, g_task_get_task_data (op->task));
 
-  g_object_unref (op->task);
+  /* The last reference to the task (and so perhaps to the store) is dropped
+   * on the caller's thread, never here: the store must not finalize on its
+   * own worker. */
+  source = g_idle_source_new ();
+  g_source_set_callback (source, unref_task_cb, op->task, NULL);
+  g_source_set_static_name (source, "[triage-store] release task");
+  g_source_attach (source, g_task_get_context (op->task));
+  g_source_unref (source);
   g_free (op);
 }
 

@@ -1,0 +1,1268 @@
+/* triage-attachment-view.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-attachment-view"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+
+#include "atp-json.h"
+#include "triage-attachment-fetch.h"
+#include "triage-attachment-file.h"
+#include "triage-attachment-view.h"
+#include "triage-desk-error.h"
+#include "triage-image-decoder.h"
+
+/* Bytes looked at to sniff a content type. */
+#define SNIFF_SIZE 4096
+/* An address that does not even parse is shown escaped, and cut here. */
+#define MAX_RAW_URI_DISPLAY 2048
+
+/*
+ * Shows one attachment of a request. Everything about it is untrusted: the
+ * type, the description, the data, the address. Text goes into a read-only
+ * GtkSourceView as text (HTML and SVG included: shown as source, never
+ * rendered), images are decoded off the main thread with hard size limits,
+ * and an address is fetched only when the user presses "Load from HOST".
+ */
+struct _TriageAttachmentView
+{
+  AdwBin                parent_instance;
+
+  /* template */
+  AdwToastOverlay      *toast_overlay;
+  GtkImage             *type_icon;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkWidget            *save_button;
+  GtkWidget            *open_with_button;
+  GtkWidget            *uri_box;
+  GtkLabel             *uri_intro_label;
+  GtkLabel             *uri_label;
+  GtkLabel             *notice_label;
+  GtkStack             *stack;
+  GtkSourceView        *source_view;
+  GtkPicture           *picture;
+  GtkImage             *file_icon;
+  GtkLabel             *file_label;
+  GtkButton            *load_button;
+  GtkLabel             *load_hint_label;
+  GtkSpinner           *spinner;
+  GtkLabel             *loading_label;
+  GtkLabel             *error_label;
+  GtkWidget            *retry_button;
+
+  /* state of the attachment shown */
+  GCancellable         *cancellable;        /* everything for the current attachment */
+  GCancellable         *fetch_cancellable;  /* the download, which the user may cancel */
+  TriageAttachmentKind  kind;
+  char                 *mime_type;          /* declared, lower case, no parameters */
+  char                 *charset;            /* declared charset parameter, nullable */
+  char                 *description;
+  char                 *service_name;
+  GUri                 *uri;                /* an address that may be loaded; NULL if refused */
+  GBytes               *bytes;              /* decoded or downloaded content */
+  GError               *error;
+  char                 *notice;
+  const char           *language_id;        /* interned by GtkSourceLanguage */
+
+  /* settings */
+  SoupSession          *session;
+  gsize                 max_download_size;
+  guint                 download_timeout;
+  GtkFileChooserNative *save_dialog;
+};
+
+enum {
+  PROP_0,
+  PROP_KIND,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_ENUM_TYPE (TriageAttachmentKind, triage_attachment_kind,
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_NONE, "none"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_TEXT, "text"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_JSON, "json"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_CODE, "code"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_IMAGE, "image"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_FILE, "file"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_REMOTE, "remote"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_LOADING, "loading"),
+                    G_DEFINE_ENUM_VALUE (TRIAGE_ATTACHMENT_KIND_ERROR, "error"))
+
+G_DEFINE_FINAL_TYPE (TriageAttachmentView, triage_attachment_view, ADW_TYPE_BIN)
+
+static void
+set_kind (TriageAttachmentView *self,
+          TriageAttachmentKind  kind)
+{
+  static const char * const pages[] = {
+    [TRIAGE_ATTACHMENT_KIND_NONE] = "empty",
+    [TRIAGE_ATTACHMENT_KIND_TEXT] = "text",
+    [TRIAGE_ATTACHMENT_KIND_JSON] = "text",
+    [TRIAGE_ATTACHMENT_KIND_CODE] = "text",
+    [TRIAGE_ATTACHMENT_KIND_IMAGE] = "image",
+    [TRIAGE_ATTACHMENT_KIND_FILE] = "file",
+    [TRIAGE_ATTACHMENT_KIND_REMOTE] = "remote",
+    [TRIAGE_ATTACHMENT_KIND_LOADING] = "loading",
+    [TRIAGE_ATTACHMENT_KIND_ERROR] = "error",
+  };
+  gboolean have_bytes = self->bytes != NULL;
+
+  gtk_stack_set_visible_child_name (self->stack, pages[kind]);
+  gtk_spinner_set_spinning (self->spinner, kind == TRIAGE_ATTACHMENT_KIND_LOADING);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.save", have_bytes);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.open-with", have_bytes);
+  gtk_widget_set_visible (self->save_button, have_bytes);
+  gtk_widget_set_visible (self->open_with_button, have_bytes);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.load",
+                                 self->uri != NULL && !have_bytes &&
+                                 (kind == TRIAGE_ATTACHMENT_KIND_REMOTE ||
+                                  kind == TRIAGE_ATTACHMENT_KIND_ERROR));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.cancel",
+                                 kind == TRIAGE_ATTACHMENT_KIND_LOADING &&
+                                 self->fetch_cancellable != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button),
+                          self->uri != NULL && !have_bytes && kind == TRIAGE_ATTACHMENT_KIND_ERROR);
+
+  if (self->kind == kind)
+    return;
+
+  self->kind = kind;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
+}
+
+static void
+add_notice (TriageAttachmentView *self,
+            const char           *notice)
+{
+  char *joined;
+
+  if (self->notice == NULL)
+    joined = g_strdup (notice);
+  else
+    joined = g_strconcat (self->notice, "\n", notice, NULL);
+
+  g_free (self->notice);
+  self->notice = joined;
+
+  gtk_label_set_text (self->notice_label, self->notice);
+  gtk_widget_set_visible (GTK_WIDGET (self->notice_label), TRUE);
+}
+
+static void
+show_error (TriageAttachmentView *self,
+            GError               *error)
+{
+  g_clear_error (&self->error);
+  self->error = g_error_copy (error);
+  gtk_label_set_text (self->error_label, error->message);
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_ERROR);
+}
+
+static void
+reset (TriageAttachmentView *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  if (self->fetch_cancellable != NULL)
+    g_cancellable_cancel (self->fetch_cancellable);
+  g_clear_object (&self->fetch_cancellable);
+
+  g_clear_pointer (&self->mime_type, g_free);
+  g_clear_pointer (&self->charset, g_free);
+  g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->service_name, g_free);
+  g_clear_pointer (&self->uri, g_uri_unref);
+  g_clear_pointer (&self->bytes, g_bytes_unref);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->notice, g_free);
+  self->language_id = NULL;
+
+  gtk_label_set_text (self->title_label, "");
+  gtk_label_set_text (self->subtitle_label, "");
+  gtk_image_set_from_icon_name (self->type_icon, "mail-attachment-symbolic");
+  gtk_widget_set_visible (self->uri_box, FALSE);
+  gtk_label_set_text (self->uri_label, "");
+  gtk_label_set_attributes (self->uri_label, NULL);
+  gtk_label_set_text (self->notice_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->notice_label), FALSE);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)), "", 0);
+  gtk_picture_set_paintable (self->picture, NULL);
+  gtk_label_set_text (self->error_label, "");
+}
+
+/* "Text/Plain; charset=ISO-8859-1" → "text/plain" and "ISO-8859-1". */
+static void
+parse_type (const char  *type,
+            char       **mime_type,
+            char       **charset)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *mime = NULL;
+
+  *charset = NULL;
+
+  parts = g_strsplit (type ? type : "", ";", -1);
+  mime = g_ascii_strdown (g_strstrip (parts[0] ? parts[0] : ""), -1);
+
+  for (guint i = 1; parts[0] && parts[i]; i++)
+    {
+      char *param = g_strstrip (parts[i]);
+
+      if (g_ascii_strncasecmp (param, "charset=", 8) == 0 && *charset == NULL)
+        {
+          char *value = param + 8;
+          gsize len = strlen (value);
+
+          if (len >= 2 && value[0] == '"' && value[len - 1] == '"')
+            *charset = g_strndup (value + 1, len - 2);
+          else
+            *charset = g_strdup (value);
+        }
+    }
+
+  /* A MIME type is type "/" subtype in printable ASCII; anything else is unknown. */
+  if (strchr (mime, '/') == NULL || !g_str_is_ascii (mime) || strpbrk (mime, " \t\"\\") != NULL)
+    {
+      g_free (mime);
+      mime = g_strdup ("application/octet-stream");
+    }
+
+  *mime_type = g_steal_pointer (&mime);
+}
+
+static gboolean
+type_is_json (const char *mime_type)
+{
+  return g_str_equal (mime_type, "application/json") ||
+         g_str_equal (mime_type, "text/json") ||
+         g_str_has_suffix (mime_type, "+json");
+}
+
+static gboolean
+type_is_text (const char *mime_type)
+{
+  return g_str_has_prefix (mime_type, "text/") ||
+         type_is_json (mime_type) ||
+         g_str_has_suffix (mime_type, "+xml") ||
+         g_content_type_is_a (mime_type, "text/plain");
+}
+
+/*
+ * Whether the content looks like what it claims to be. Text agrees unless the
+ * bytes are recognisably something else (a PNG sent as text/plain); bytes
+ * nothing recognises are allowed, so text with a few invalid bytes still
+ * shows. An image must be recognised as its declared type.
+ */
+static gboolean
+content_agrees (GBytes      *bytes,
+                const char  *mime_type,
+                gboolean     as_text,
+                char       **sniffed_type)
+{
+  g_autofree char *sniffed = NULL;
+  const guchar *data;
+  gsize size;
+  gboolean uncertain;
+  gboolean agrees;
+
+  data = g_bytes_get_data (bytes, &size);
+  if (size == 0)
+    return as_text;
+
+  sniffed = g_content_type_guess (NULL, data, MIN (size, SNIFF_SIZE), &uncertain);
+
+  if (as_text)
+    agrees = g_content_type_is_a (sniffed, "text/plain") ||
+             g_content_type_equals (sniffed, "application/octet-stream");
+  else
+    agrees = g_content_type_is_a (sniffed, mime_type);
+
+  *sniffed_type = g_steal_pointer (&sniffed);
+
+  return agrees;
+}
+
+/* A description such as "deploy.sh" helps guess the language; a sentence does not. */
+static const char *
+description_as_filename (const char *description)
+{
+  if (description == NULL || strlen (description) > 255 ||
+      strchr (description, '.') == NULL || strpbrk (description, " /\\\n\t") != NULL)
+    return NULL;
+
+  return description;
+}
+
+static void
+update_style_scheme (TriageAttachmentView *self)
+{
+  GtkSourceStyleSchemeManager *manager = gtk_source_style_scheme_manager_get_default ();
+  GtkSourceBuffer *buffer;
+  GtkSourceStyleScheme *scheme;
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
+  scheme = gtk_source_style_scheme_manager_get_scheme (manager, dark ? "Adwaita-dark" : "Adwaita");
+  gtk_source_buffer_set_style_scheme (buffer, scheme);
+}
+
+static void
+show_as_file (TriageAttachmentView *self)
+{
+  g_autofree char *description = g_content_type_get_description (self->mime_type);
+  g_autofree char *size = g_format_size (g_bytes_get_size (self->bytes));
+  g_autofree char *text = NULL;
+  g_autoptr(GIcon) icon = g_content_type_get_icon (self->mime_type);
+
+  /* Translators: a file's type and size, e.g. "PDF document, 1.2 MB" */
+  text = g_strdup_printf (_("%s, %s"), description, size);
+  gtk_label_set_text (self->file_label, text);
+  gtk_image_set_from_gicon (self->file_icon, icon);
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_FILE);
+}
+
+static void
+show_text (TriageAttachmentView *self)
+{
+  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+  GtkSourceBuffer *buffer;
+  GtkSourceLanguage *language = NULL;
+  g_autofree char *converted = NULL;
+  g_autofree char *valid = NULL;
+  g_autofree char *pretty = NULL;
+  TriageAttachmentKind kind = TRIAGE_ATTACHMENT_KIND_TEXT;
+  const char *data;
+  const char *text;
+  gsize size;
+  gsize length;
+  gboolean truncated;
+
+  data = g_bytes_get_data (self->bytes, &size);
+  truncated = size > TRIAGE_ATTACHMENT_TEXT_MAX_SIZE;
+  length = MIN (size, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
+
+  if (self->charset != NULL &&
+      g_ascii_strcasecmp (self->charset, "utf-8") != 0 &&
+      g_ascii_strcasecmp (self->charset, "utf8") != 0 &&
+      g_ascii_strcasecmp (self->charset, "us-ascii") != 0)
+    {
+      g_autoptr(GError) error = NULL;
+      gsize written = 0;
+
+      converted = g_convert_with_fallback (data, length, "UTF-8", self->charset, NULL,
+                                           NULL, &written, &error);
+      if (converted != NULL)
+        {
+          data = converted;
+          length = written;
+        }
+      else
+        {
+          g_autofree char *notice = NULL;
+
+          notice = g_strdup_printf (_("The text could not be converted from its declared "
+                                      "character set (%s); it is shown as UTF-8."),
+                                    error->message);
+          add_notice (self, notice);
+        }
+    }
+
+  /* Cut at the start of a character, so the cut itself is not an error. */
+  if (truncated && converted == NULL)
+    {
+      for (guint i = 0; i < 3 && length > 0 && ((guchar) data[length] & 0xC0) == 0x80; i++)
+        length--;
+    }
+
+  if (g_utf8_validate_len (data, length, NULL))
+    {
+      text = data;
+    }
+  else
+    {
+      valid = g_utf8_make_valid (data, length);
+      text = valid;
+      length = strlen (valid);
+      add_notice (self, _("This text is not valid UTF-8 (or holds NUL characters): the "
+                          "invalid bytes are shown as �. Save it to see the original."));
+    }
+
+  if (truncated)
+    {
+      g_autofree char *shown = g_format_size (TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
+      g_autofree char *total = g_format_size (size);
+      g_autofree char *notice = NULL;
+
+      notice = g_strdup_printf (_("Only the first %s of %s are shown. Save the attachment "
+                                  "to see all of it."), shown, total);
+      add_notice (self, notice);
+    }
+
+  if (type_is_json (self->mime_type))
+    {
+      language = gtk_source_language_manager_get_language (languages, "json");
+
+      if (!truncated)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JsonNode) node = NULL;
+
+          node = atp_json_parse (text, length, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE, &error);
+          if (node != NULL)
+            {
+              g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+              json_generator_set_pretty (generator, TRUE);
+              json_generator_set_indent (generator, 2);
+              json_generator_set_root (generator, node);
+              pretty = json_generator_to_data (generator, &length);
+              text = pretty;
+              kind = TRIAGE_ATTACHMENT_KIND_JSON;
+            }
+          else
+            {
+              g_autofree char *notice = NULL;
+
+              notice = g_strdup_printf (_("This is not valid JSON (%s); it is shown as it "
+                                          "was sent."), error->message);
+              add_notice (self, notice);
+            }
+        }
+    }
+  else
+    {
+      language = gtk_source_language_manager_guess_language (languages,
+                                                             description_as_filename (self->description),
+                                                             self->mime_type);
+      if (language != NULL)
+        kind = TRIAGE_ATTACHMENT_KIND_CODE;
+    }
+
+  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
+  gtk_source_buffer_set_language (buffer, language);
+  gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text, length);
+  self->language_id = language ? gtk_source_language_get_id (language) : NULL;
+
+  gtk_source_view_set_show_line_numbers (self->source_view, kind != TRIAGE_ATTACHMENT_KIND_TEXT);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->source_view),
+                               kind == TRIAGE_ATTACHMENT_KIND_TEXT ? GTK_WRAP_WORD_CHAR
+                                                                   : GTK_WRAP_NONE);
+
+  set_kind (self, kind);
+}
+
+static void
+decode_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(TriageAttachmentView) self = user_data;
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+  int width = 0;
+  int height = 0;
+
+  pixbuf = triage_image_decode_finish (result, &width, &height, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (pixbuf == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+
+  texture = gdk_texture_new_for_pixbuf (pixbuf);
+  gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
+  gtk_picture_set_alternative_text (self->picture, self->description);
+
+  if (gdk_pixbuf_get_width (pixbuf) != width || gdk_pixbuf_get_height (pixbuf) != height)
+    {
+      g_autofree char *notice = NULL;
+
+      notice = g_strdup_printf (_("Shown scaled down from %d × %d pixels."), width, height);
+      add_notice (self, notice);
+    }
+
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_IMAGE);
+}
+
+static void
+show_bytes (TriageAttachmentView *self,
+            GBytes               *bytes)
+{
+  g_autofree char *type_description = g_content_type_get_description (self->mime_type);
+  g_autofree char *size = g_format_size (g_bytes_get_size (bytes));
+  g_autofree char *subtitle = NULL;
+  g_autofree char *sniffed = NULL;
+  g_autoptr(GIcon) icon = g_content_type_get_symbolic_icon (self->mime_type);
+  gboolean image;
+
+  g_clear_pointer (&self->bytes, g_bytes_unref);
+  self->bytes = g_bytes_ref (bytes);
+
+  /* Translators: a file's type and size, e.g. "PDF document · 1.2 MB" */
+  subtitle = g_strdup_printf (_("%s · %s"), type_description, size);
+  gtk_label_set_text (self->subtitle_label, subtitle);
+  gtk_image_set_from_gicon (self->type_icon, icon);
+
+  image = triage_image_type_is_supported (self->mime_type);
+  if (!image && !type_is_text (self->mime_type))
+    {
+      show_as_file (self);
+      return;
+    }
+
+  if (!content_agrees (bytes, self->mime_type, !image, &sniffed))
+    {
+      g_autofree char *notice = NULL;
+      g_autofree char *sniffed_description = g_content_type_get_description (sniffed);
+
+      notice = g_strdup_printf (_("The attachment says it is “%s”, but its content looks "
+                                  "like %s, so it is not previewed."),
+                                self->mime_type, sniffed_description);
+      add_notice (self, notice);
+      show_as_file (self);
+      return;
+    }
+
+  if (!image)
+    {
+      show_text (self);
+      return;
+    }
+
+  gtk_label_set_text (self->loading_label, _("Decoding the image…"));
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_LOADING);
+  triage_image_decode_async (bytes, self->mime_type, TRIAGE_ATTACHMENT_IMAGE_MAX_DISPLAY_SIZE,
+                             self->cancellable, decode_cb, g_object_ref (self));
+}
+
+/* Shown for an address that does not parse at all: escaped, no emphasis. */
+static char *
+escape_raw_uri (const char *uri)
+{
+  GString *string = g_string_new (NULL);
+
+  for (const guchar *p = (const guchar *) uri; *p && string->len < MAX_RAW_URI_DISPLAY; p++)
+    {
+      if (*p <= 0x20 || *p >= 0x7f)
+        g_string_append_printf (string, "%%%02X", *p);
+      else
+        g_string_append_c (string, *p);
+    }
+
+  if (uri[0] != '\0' && string->len >= MAX_RAW_URI_DISPLAY)
+    g_string_append (string, "…");
+
+  return g_string_free (string, FALSE);
+}
+
+static void
+show_uri (TriageAttachmentView *self,
+          const char           *uri)
+{
+  g_autoptr(GUri) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *intro = NULL;
+  g_autofree char *load = NULL;
+  gsize host_start = 0;
+  gsize host_end = 0;
+
+  parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED, NULL);
+  if (parsed != NULL)
+    display = triage_attachment_uri_display (parsed, &host_start, &host_end);
+  else
+    display = escape_raw_uri (uri);
+
+  gtk_label_set_text (self->uri_label, display);
+  if (host_end > host_start)
+    {
+      /* Attributes built here, never markup: the address is untrusted text. */
+      PangoAttrList *attrs = pango_attr_list_new ();
+      PangoAttribute *weight = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
+      PangoAttribute *underline = pango_attr_underline_new (PANGO_UNDERLINE_SINGLE);
+
+      weight->start_index = underline->start_index = host_start;
+      weight->end_index = underline->end_index = host_end;
+      pango_attr_list_insert (attrs, weight);
+      pango_attr_list_insert (attrs, underline);
+      gtk_label_set_attributes (self->uri_label, attrs);
+      pango_attr_list_unref (attrs);
+    }
+
+  if (self->service_name != NULL)
+    /* Translators: %s is the name of the service (an AI agent) that sent the request */
+    intro = g_strdup_printf (_("%s attached a link to a file on another server:"),
+                             self->service_name);
+  else
+    intro = g_strdup (_("This attachment is a link to a file on another server:"));
+  gtk_label_set_text (self->uri_intro_label, intro);
+  gtk_widget_set_visible (self->uri_box, TRUE);
+  gtk_image_set_from_icon_name (self->type_icon, "web-browser-symbolic");
+
+  self->uri = triage_attachment_check_uri (display, &error);
+  if (self->uri == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+
+  /* Translators: %s is a host name, e.g. "Load from example.com" */
+  load = g_strdup_printf (_("Load from %s"), g_uri_get_host (self->uri));
+  gtk_button_set_label (self->load_button, load);
+  gtk_label_set_text (self->load_hint_label,
+                      _("Nothing is downloaded until you choose to. The server will see "
+                        "your address."));
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_REMOTE);
+}
+
+static gboolean
+data_is_canonical_base64 (const char *data,
+                          GBytes     *decoded)
+{
+  g_autofree char *encoded = NULL;
+  const guchar *bytes;
+  gsize size;
+
+  bytes = g_bytes_get_data (decoded, &size);
+  encoded = g_base64_encode (bytes, size);
+
+  return g_str_equal (encoded, data);
+}
+
+/**
+ * triage_attachment_view_set_attachment:
+ * @self: a #TriageAttachmentView
+ * @attachment: (nullable): the attachment to show; copied, not kept
+ * @service_name: (nullable): the name of the service that sent it
+ *
+ * Shows @attachment. Inline data is decoded and previewed by its type; an
+ * address is shown with its host emphasised and loaded only when the user
+ * activates the `attachment.load` action.
+ */
+void
+triage_attachment_view_set_attachment (TriageAttachmentView *self,
+                                       const AtpAttachment  *attachment,
+                                       const char           *service_name)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+
+  reset (self);
+
+  if (attachment == NULL)
+    {
+      set_kind (self, TRIAGE_ATTACHMENT_KIND_NONE);
+      return;
+    }
+
+  parse_type (attachment->type, &self->mime_type, &self->charset);
+  self->description = g_strdup (attachment->description);
+  self->service_name = g_strdup (service_name);
+
+  gtk_label_set_text (self->title_label,
+                      attachment->description ? attachment->description : _("Attachment"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), attachment->description);
+
+  if (attachment->uri != NULL)
+    {
+      show_uri (self, attachment->uri);
+      return;
+    }
+
+  bytes = atp_attachment_decode (attachment, &error);
+  if (bytes == NULL)
+    {
+      g_autoptr(GError) wrapped = NULL;
+
+      wrapped = g_error_new (TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_DATA,
+                             _("The attachment’s data is damaged: %s"), error->message);
+      show_error (self, wrapped);
+      return;
+    }
+
+  /*
+   * The decoder skips what is not base64. Canonical base64 is the only text
+   * that encodes its own decoding, so the round trip catches damaged data
+   * whichever way the attachment was built.
+   */
+  if (!data_is_canonical_base64 (attachment->data, bytes))
+    {
+      g_autoptr(GError) invalid = NULL;
+
+      g_clear_pointer (&bytes, g_bytes_unref);
+      invalid = g_error_new_literal (TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_DATA,
+                                     _("The attachment’s data is not valid base64, so it "
+                                       "cannot be shown or saved"));
+      show_error (self, invalid);
+      return;
+    }
+
+  show_bytes (self, bytes);
+}
+
+static void
+fetch_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(TriageAttachmentView) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = triage_attachment_fetch_finish (result, NULL, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->fetch_cancellable);
+
+  if (bytes == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+
+  /* Previewed by the declared type, provided the content agrees with it. */
+  show_bytes (self, bytes);
+}
+
+static void
+load_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (widget);
+  g_autofree char *loading = NULL;
+
+  if (self->uri == NULL || self->bytes != NULL || self->fetch_cancellable != NULL)
+    return;
+
+  if (self->session == NULL)
+    self->session = soup_session_new_with_options ("user-agent", "Triage/" PACKAGE_VERSION,
+                                                   NULL);
+
+  g_clear_error (&self->error);
+  self->fetch_cancellable = g_cancellable_new ();
+
+  /* Translators: %s is a host name */
+  loading = g_strdup_printf (_("Loading from %s…"), g_uri_get_host (self->uri));
+  gtk_label_set_text (self->loading_label, loading);
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_LOADING);
+
+  triage_attachment_fetch_async (self->session, self->uri, self->max_download_size,
+                                 self->download_timeout, self->fetch_cancellable,
+                                 fetch_cb, g_object_ref (self));
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (widget);
+
+  if (self->fetch_cancellable == NULL)
+    return;
+
+  g_cancellable_cancel (self->fetch_cancellable);
+  g_clear_object (&self->fetch_cancellable);
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_REMOTE);
+}
+
+/* Toast titles are markup; file names and error messages are not. */
+static void
+show_toast_escaped (TriageAttachmentView *self,
+                    const char           *text)
+{
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+}
+
+static void
+save_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(TriageAttachmentView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *name = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("Could not save the attachment: %s"), error->message);
+      show_toast_escaped (self, message);
+      return;
+    }
+
+  name = g_file_get_basename (G_FILE (object));
+  message = g_strdup_printf (_("Saved as “%s”"), name);
+  show_toast_escaped (self, message);
+}
+
+static void
+on_save_dialog_response (TriageAttachmentView *self,
+                         int                   response,
+                         GtkNativeDialog      *dialog)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && self->bytes != NULL)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+  if (file != NULL)
+    g_file_replace_contents_bytes_async (file, self->bytes, NULL, FALSE,
+                                         G_FILE_CREATE_REPLACE_DESTINATION, self->cancellable,
+                                         save_cb, g_object_ref (self));
+
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->save_dialog);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (widget);
+  g_autofree char *name = NULL;
+  GtkRoot *root;
+
+  if (self->bytes == NULL || self->save_dialog != NULL)
+    return;
+
+  root = gtk_widget_get_root (widget);
+  self->save_dialog = gtk_file_chooser_native_new (_("Save Attachment"),
+                                                   GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                   GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                   _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->save_dialog), TRUE);
+
+  name = triage_attachment_suggest_filename (self->description, self->mime_type);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->save_dialog), name);
+
+  g_signal_connect_object (self->save_dialog, "response",
+                           G_CALLBACK (on_save_dialog_response), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->save_dialog));
+}
+
+static void
+on_app_chooser_response (GtkDialog *dialog,
+                         int        response,
+                         gpointer   user_data)
+{
+  TriageAttachmentView *self = g_object_get_data (G_OBJECT (dialog), "view");
+  GFile *file = g_object_get_data (G_OBJECT (dialog), "file");
+
+  if (response == GTK_RESPONSE_OK)
+    {
+      g_autoptr(GAppInfo) app_info = gtk_app_chooser_get_app_info (GTK_APP_CHOOSER (dialog));
+      g_autoptr(GAppLaunchContext) context = NULL;
+      g_autoptr(GError) error = NULL;
+      GList files = { file, NULL, NULL };
+
+      context = G_APP_LAUNCH_CONTEXT (gdk_display_get_app_launch_context (
+                                        gtk_widget_get_display (GTK_WIDGET (self))));
+
+      if (app_info != NULL && !g_app_info_launch (app_info, &files, context, &error))
+        {
+          g_autofree char *message = NULL;
+
+          message = g_strdup_printf (_("Could not open the attachment: %s"), error->message);
+          show_toast_escaped (self, message);
+        }
+    }
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+write_private_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(TriageAttachmentView) self = user_data;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *dialog;
+  GtkRoot *root;
+
+  file = triage_attachment_write_private_finish (result, &error);
+  if (file == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("Could not prepare the attachment for opening: %s"),
+                                 error->message);
+      show_toast_escaped (self, message);
+      return;
+    }
+
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  dialog = gtk_app_chooser_dialog_new_for_content_type (GTK_IS_WINDOW (root) ? GTK_WINDOW (root)
+                                                                             : NULL,
+                                                        GTK_DIALOG_MODAL |
+                                                        GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                        self->mime_type);
+  g_object_set_data_full (G_OBJECT (dialog), "file", g_steal_pointer (&file), g_object_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "view", g_object_ref (self), g_object_unref);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_app_chooser_response), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+open_with_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (widget);
+  g_autofree char *name = NULL;
+
+  if (self->bytes == NULL)
+    return;
+
+  name = triage_attachment_suggest_filename (self->description, self->mime_type);
+  triage_attachment_write_private_async (self->bytes, name, self->cancellable,
+                                         write_private_cb, g_object_ref (self));
+}
+
+static void
+triage_attachment_view_dispose (GObject *object)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->fetch_cancellable != NULL)
+    g_cancellable_cancel (self->fetch_cancellable);
+  if (self->save_dialog != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
+  g_clear_object (&self->save_dialog);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_ATTACHMENT_VIEW);
+
+  G_OBJECT_CLASS (triage_attachment_view_parent_class)->dispose (object);
+}
+
+static void
+triage_attachment_view_finalize (GObject *object)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->fetch_cancellable);
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->mime_type, g_free);
+  g_clear_pointer (&self->charset, g_free);
+  g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->service_name, g_free);
+  g_clear_pointer (&self->uri, g_uri_unref);
+  g_clear_pointer (&self->bytes, g_bytes_unref);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->notice, g_free);
+
+  G_OBJECT_CLASS (triage_attachment_view_parent_class)->finalize (object);
+}
+
+static void
+triage_attachment_view_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = triage_attachment_view_dispose;
+  object_class->finalize = triage_attachment_view_finalize;
+  object_class->get_property = triage_attachment_view_get_property;
+
+  /**
+   * TriageAttachmentView:kind:
+   *
+   * What the view shows now.
+   */
+  properties[PROP_KIND] =
+    g_param_spec_enum ("kind", NULL, NULL,
+                       TRIAGE_TYPE_ATTACHMENT_KIND, TRIAGE_ATTACHMENT_KIND_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_source_init ();
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RESOURCE_BASE "/desk/triage-attachment-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, type_icon);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, save_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, open_with_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_box);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_intro_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, notice_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, stack);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, source_view);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, picture);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, file_icon);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, file_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, load_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, load_hint_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, retry_button);
+
+  gtk_widget_class_install_action (widget_class, "attachment.load", NULL, load_action);
+  gtk_widget_class_install_action (widget_class, "attachment.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "attachment.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "attachment.open-with", NULL, open_with_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
+                                       "attachment.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
+                                       "attachment.open-with", NULL);
+}
+
+static void
+load_css_once (void)
+{
+  static gsize loaded = 0;
+
+  if (g_once_init_enter (&loaded))
+    {
+      GdkDisplay *display = gdk_display_get_default ();
+
+      if (display != NULL)
+        {
+          g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+          gtk_css_provider_load_from_resource (provider, RESOURCE_BASE "/desk/style.css");
+          gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+        }
+      g_once_init_leave (&loaded, 1);
+    }
+}
+
+static void
+triage_attachment_view_init (TriageAttachmentView *self)
+{
+  load_css_once ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->max_download_size = TRIAGE_ATTACHMENT_FETCH_MAX_SIZE;
+  self->download_timeout = TRIAGE_ATTACHMENT_FETCH_TIMEOUT;
+
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (update_style_scheme), self, G_CONNECT_SWAPPED);
+  update_style_scheme (self);
+
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_NONE);
+}
+
+/**
+ * triage_attachment_view_new:
+ *
+ * Returns: (transfer floating): a new, empty #TriageAttachmentView
+ */
+GtkWidget *
+triage_attachment_view_new (void)
+{
+  return g_object_new (TRIAGE_TYPE_ATTACHMENT_VIEW, NULL);
+}
+
+/**
+ * triage_attachment_view_set_session:
+ * @self: a #TriageAttachmentView
+ * @session: (nullable): the session used for downloads; %NULL makes a private one
+ */
+void
+triage_attachment_view_set_session (TriageAttachmentView *self,
+                                    SoupSession          *session)
+{
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+  g_return_if_fail (!session || SOUP_IS_SESSION (session));
+
+  g_set_object (&self->session, session);
+}
+
+/**
+ * triage_attachment_view_set_download_limits:
+ * @self: a #TriageAttachmentView
+ * @max_size: the largest download accepted, in bytes
+ *   (default %TRIAGE_ATTACHMENT_FETCH_MAX_SIZE)
+ * @timeout_seconds: the time a download may take
+ *   (default %TRIAGE_ATTACHMENT_FETCH_TIMEOUT)
+ *
+ * Applies to downloads started afterwards.
+ */
+void
+triage_attachment_view_set_download_limits (TriageAttachmentView *self,
+                                            gsize                 max_size,
+                                            guint                 timeout_seconds)
+{
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+  g_return_if_fail (max_size > 0);
+  g_return_if_fail (timeout_seconds > 0);
+
+  self->max_download_size = max_size;
+  self->download_timeout = timeout_seconds;
+}
+
+TriageAttachmentKind
+triage_attachment_view_get_kind (TriageAttachmentView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), TRIAGE_ATTACHMENT_KIND_NONE);
+
+  return self->kind;
+}
+
+/**
+ * triage_attachment_view_get_bytes:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (transfer none) (nullable): the decoded or downloaded content
+ */
+GBytes *
+triage_attachment_view_get_bytes (TriageAttachmentView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
+
+  return self->bytes;
+}
+
+/**
+ * triage_attachment_view_get_text:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (transfer full) (nullable): the text shown, for the text kinds
+ */
+char *
+triage_attachment_view_get_text (TriageAttachmentView *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
+
+  if (self->kind != TRIAGE_ATTACHMENT_KIND_TEXT &&
+      self->kind != TRIAGE_ATTACHMENT_KIND_JSON &&
+      self->kind != TRIAGE_ATTACHMENT_KIND_CODE)
+    return NULL;
+
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/**
+ * triage_attachment_view_get_language_id:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (nullable): the GtkSourceView language highlighting the text
+ */
+const char *
+triage_attachment_view_get_language_id (TriageAttachmentView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
+
+  return self->language_id;
+}
+
+/**
+ * triage_attachment_view_get_paintable:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (transfer none) (nullable): the image shown
+ */
+GdkPaintable *
+triage_attachment_view_get_paintable (TriageAttachmentView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
+
+  return gtk_picture_get_paintable (self->picture);
+}
+
+/**
+ * triage_attachment_view_get_notice:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (nullable): the warnings shown above the preview (truncation,
+ *   invalid text, scaling, a type mismatch), one per line
+ */
+const char *
+triage_attachment_view_get_notice (TriageAttachmentView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
+
+  return self->notice;
+}
+
+/**
+ * triage_attachment_view_get_error:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (nullable): why the attachment cannot be shown, when the kind is
+ *   %TRIAGE_ATTACHMENT_KIND_ERROR
+ */
+const GError *
+triage_attachment_view_get_error (TriageAttachmentView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
+
+  return self->kind == TRIAGE_ATTACHMENT_KIND_ERROR ? self->error : NULL;
+}
+
+/**
+ * triage_attachment_view_get_error_message:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (nullable): the message of triage_attachment_view_get_error()
+ */
+const char *
+triage_attachment_view_get_error_message (TriageAttachmentView *self)
+{
+  const GError *error = triage_attachment_view_get_error (self);
+
+  return error ? error->message : NULL;
+}

@@ -1,0 +1,125 @@
+/* app-test-common.h — helpers shared by the app tests
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "atp.h"
+
+/* Every wait in a test is bounded: a hang fails the test instead of the suite timing out. */
+#define APP_TEST_WAIT_MS 10000
+
+static inline gboolean
+app_test_timeout_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the default context until *@done is non-zero or @timeout_ms pass. */
+#define app_test_wait_for(cond, timeout_ms) \
+  G_STMT_START { \
+    gboolean _timed_out = FALSE; \
+    guint _id = g_timeout_add ((timeout_ms), app_test_timeout_cb, &_timed_out); \
+    while (!(cond) && !_timed_out) \
+      g_main_context_iteration (NULL, TRUE); \
+    if (!_timed_out) \
+      g_source_remove (_id); \
+    if (!(cond)) \
+      g_error ("%s:%d: timed out after %u ms waiting for %s", \
+               __FILE__, __LINE__, (guint) (timeout_ms), #cond); \
+  } G_STMT_END
+
+/* An async result catcher: pass &result as user data, then wait for it. */
+static inline void
+app_test_result_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+#define app_test_wait_result(result) app_test_wait_for ((result) != NULL, APP_TEST_WAIT_MS)
+
+/* A temporary folder removed at the end of the test. */
+static inline void
+app_test_rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            app_test_rm_rf (child);
+          else
+            g_unlink (child);
+        }
+    }
+  g_rmdir (path);
+}
+
+/*
+ * A request with the given id, deadline (seconds from now, 0 = none), age
+ * (seconds before now) and actions (a JSON array, NULL = one simple action).
+ */
+static inline AtpNotification *
+app_test_notification (const char *id,
+                       int         deadline_in,
+                       int         age,
+                       const char *actions)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) timestamp = g_date_time_add_seconds (now, -age);
+  g_autofree char *ts = atp_format_timestamp (timestamp);
+  g_autofree char *deadline = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+
+  if (deadline_in != 0)
+    {
+      g_autoptr(GDateTime) d = g_date_time_add_seconds (now, deadline_in);
+      g_autofree char *text = atp_format_timestamp (d);
+
+      deadline = g_strdup_printf ("\"deadline\": \"%s\",", text);
+    }
+
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"%s\", %s"
+                          " \"service\": {\"id\": \"ci\", \"name\": \"CI <bot>\"},"
+                          " \"context\": {\"title\": \"Deploy %s?\","
+                          "   \"description\": \"Ship <b>it</b> & see\"},"
+                          " \"actions\": %s, \"status\": \"delivered\"}",
+                          id, ts, deadline ? deadline : "", id,
+                          actions ? actions
+                                  : "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  notification = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+
+  return notification;
+}
+
+/* Drops the last reference to @object and waits until it is finalized (an async
+ * operation finishing on a worker thread may hold it a moment longer). */
+static inline void
+app_test_finalize_object (gpointer object)
+{
+  gpointer weak = object;
+
+  g_object_add_weak_pointer (G_OBJECT (object), &weak);
+  g_object_unref (object);
+  app_test_wait_for (weak == NULL, APP_TEST_WAIT_MS);
+}

@@ -1,0 +1,193 @@
+/* test-inbox-model.c — pending requests as a sorted GListModel
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "app-test-common.h"
+#include "triage-inbox-model.h"
+
+#define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_C "2c6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_D "3d6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+
+typedef struct
+{
+  guint position;
+  guint removed;
+  guint added;
+  guint count;
+} Change;
+
+static void
+on_items_changed (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  Change     *change)
+{
+  change->position = position;
+  change->removed = removed;
+  change->added = added;
+  change->count++;
+}
+
+static const char *
+id_at (TriageInboxModel *model,
+       guint             position)
+{
+  g_autoptr(TriageRequest) request = g_list_model_get_item (G_LIST_MODEL (model), position);
+  g_assert_nonnull (request);
+  /* The model holds another reference, so the id outlives this one. */
+  return triage_request_get_id (request);
+}
+
+static void
+test_order (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 300, NULL);   /* no deadline, oldest */
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 0, 100, NULL);   /* no deadline, newer */
+  g_autoptr(AtpNotification) c = app_test_notification (ID_C, 3600, 10, NULL); /* due in an hour */
+  g_autoptr(AtpNotification) d = app_test_notification (ID_D, 60, 5, NULL);    /* due in a minute */
+  Change change = { 0 };
+  gboolean is_new = FALSE;
+
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), &change);
+
+  triage_inbox_model_add (model, b, &is_new);
+  g_assert_true (is_new);
+  triage_inbox_model_add (model, a, NULL);
+  g_assert_cmpuint (change.position, ==, 0);   /* older, same (no) deadline: first */
+  triage_inbox_model_add (model, c, NULL);
+  g_assert_cmpuint (change.position, ==, 0);   /* a deadline sorts before none */
+  triage_inbox_model_add (model, d, NULL);
+  g_assert_cmpuint (change.position, ==, 0);
+  g_assert_cmpuint (change.count, ==, 4);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 4);
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (model)) == TRIAGE_TYPE_REQUEST);
+  g_assert_cmpstr (id_at (model, 0), ==, ID_D);
+  g_assert_cmpstr (id_at (model, 1), ==, ID_C);
+  g_assert_cmpstr (id_at (model, 2), ==, ID_A);
+  g_assert_cmpstr (id_at (model, 3), ==, ID_B);
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (model), 4));
+
+  /* d is due within five minutes: urgent. */
+  g_assert_cmpuint (triage_inbox_model_count_urgent (model, NULL), ==, 1);
+}
+
+static void
+test_update_and_remove (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 300, NULL);
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 0, 100, NULL);
+  g_autoptr(AtpNotification) a2 = app_test_notification (ID_A, 0, 300, NULL);
+  g_autoptr(TriageRequest) removed = NULL;
+  TriageRequest *request;
+  Change change = { 0 };
+  gboolean is_new = TRUE;
+  guint position;
+
+  triage_inbox_model_add (model, a, NULL);
+  triage_inbox_model_add (model, b, NULL);
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), &change);
+
+  /* The same request again (a resync): updated in place, not duplicated. */
+  request = triage_inbox_model_add (model, a2, &is_new);
+  g_assert_false (is_new);
+  g_assert_true (triage_request_get_notification (request) == a2);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 2);
+  g_assert_true (triage_inbox_model_lookup (model, ID_A) == request);
+  g_assert_true (triage_inbox_model_find (model, ID_A, &position));
+  g_assert_cmpuint (position, ==, 0);
+
+  removed = triage_inbox_model_remove (model, ID_A);
+  g_assert_true (removed == request);
+  g_assert_cmpuint (change.position, ==, 0);
+  g_assert_cmpuint (change.removed, ==, 1);
+  g_assert_cmpuint (change.added, ==, 0);
+  g_assert_null (triage_inbox_model_lookup (model, ID_A));
+  g_assert_null (triage_inbox_model_remove (model, ID_A));
+  g_assert_false (triage_inbox_model_find (model, ID_A, NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 1);
+}
+
+static void
+test_many (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(GPtrArray) ids = NULL;
+
+  /* Random order in, sorted out; removal keeps the order. */
+  for (guint i = 0; i < 200; i++)
+    {
+      guint n = (i * 7919) % 200;
+      g_autofree char *id = g_strdup_printf ("%08x-0000-4000-8000-000000000000", n);
+      g_autoptr(AtpNotification) notification = app_test_notification (id, 1000 + n, 10, NULL);
+
+      triage_inbox_model_add (model, notification, NULL);
+    }
+
+  for (guint n = 0; n < 200; n += 3)
+    {
+      g_autofree char *id = g_strdup_printf ("%08x-0000-4000-8000-000000000000", n);
+      g_autoptr(TriageRequest) request = triage_inbox_model_remove (model, id);
+
+      g_assert_nonnull (request);
+    }
+
+  ids = triage_inbox_model_dup_ids (model);
+  g_assert_cmpuint (ids->len, ==, g_list_model_get_n_items (G_LIST_MODEL (model)));
+  for (guint i = 1; i < ids->len; i++)
+    g_assert_cmpstr (ids->pdata[i - 1], <, ids->pdata[i]);
+}
+
+static void
+count_cb (guint *count)
+{
+  (*count)++;
+}
+
+static void
+test_request_properties (void)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 120, 10, NULL);
+  g_autoptr(TriageRequest) request = triage_request_new (a);
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  guint notified = 0;
+
+  g_object_get (request, "title", &title, "subtitle", &subtitle, NULL);
+  g_assert_cmpstr (title, ==, "Deploy " ID_A "?");
+  g_assert_true (g_str_has_prefix (subtitle, "CI <bot>"));
+  g_assert_nonnull (strstr (subtitle, "due"));
+
+  g_signal_connect_swapped (request, "notify::answer-state", G_CALLBACK (count_cb), &notified);
+
+  triage_request_set_answer_state (request, TRIAGE_ANSWER_QUEUED);
+  triage_request_set_answer_state (request, TRIAGE_ANSWER_QUEUED);   /* no change, no notify */
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpint (triage_request_get_answer_state (request), ==, TRIAGE_ANSWER_QUEUED);
+
+  g_clear_pointer (&subtitle, g_free);
+  subtitle = triage_request_dup_subtitle (request);
+  g_assert_nonnull (strstr (subtitle, "waiting to be sent"));
+  g_assert_true (triage_request_is_urgent (request, NULL));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/inbox-model/order", test_order);
+  g_test_add_func ("/inbox-model/update-and-remove", test_update_and_remove);
+  g_test_add_func ("/inbox-model/many", test_many);
+  g_test_add_func ("/inbox-model/request-properties", test_request_properties);
+
+  return g_test_run ();
+}

@@ -1,0 +1,373 @@
+/* test-notifier.c — what a bubble says and offers, and the bubbles themselves
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The /notifier/bus/ cases run under tests/fake-notifyd.py --private-bus
+ * (FAKE_NOTIFYD_LOG names its log): they check the Notify calls, press
+ * buttons through its control interface and see the bubbles withdrawn.
+ */
+
+#include <errno.h>
+#include <json-glib/json-glib.h>
+#include <unistd.h>
+
+#include "app-test-common.h"
+#include "triage-notifier.h"
+
+#define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_C "2c6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_D "3d6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+
+/* A 1×1 red PNG. */
+#define PNG_1X1 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+
+static void
+test_summary_body (void)
+{
+  g_autoptr(AtpNotification) n = app_test_notification (ID_A, 0, 10, NULL);
+  g_autofree char *summary = triage_notifier_dup_summary (n);
+  g_autofree char *body = triage_notifier_dup_body (n);
+  g_autofree char *long_text = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(AtpNotification) long_n = NULL;
+  g_autofree char *long_body = NULL;
+
+  g_assert_cmpstr (summary, ==, "CI <bot>: Deploy " ID_A "?");
+  /* Markup in the description is shown as text, never interpreted. */
+  g_assert_cmpstr (body, ==, "Ship &lt;b&gt;it&lt;/b&gt; &amp; see");
+
+  long_text = g_strnfill (500, 'x');
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"2025-05-25T10:30:00Z\","
+                          " \"service\": {\"id\": \"s\", \"name\": \"S\"},"
+                          " \"context\": {\"title\": \"T\", \"description\": \"%s\"},"
+                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}],"
+                          " \"status\": \"created\"}", ID_B, long_text);
+  long_n = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, NULL);
+  g_assert_nonnull (long_n);
+  long_body = triage_notifier_dup_body (long_n);
+  g_assert_cmpint (g_utf8_strlen (long_body, -1), ==, TRIAGE_NOTIFIER_MAX_BODY);
+  g_assert_true (g_str_has_suffix (long_body, "…"));
+}
+
+static void
+test_inline_answers (void)
+{
+  g_autoptr(AtpNotification) simple = app_test_notification (ID_A, 0, 10,
+    "[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
+    " {\"id\": \"no\", \"label\": \"Deny\", \"response_type\": \"simple\", \"flags\": [\"costly\"]}]");
+  g_autoptr(AtpNotification) irreversible = app_test_notification (ID_A, 0, 10,
+    "[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\", \"flags\": [\"irreversible\"]}]");
+  g_autoptr(AtpNotification) destructive = app_test_notification (ID_A, 0, 10,
+    "[{\"id\": \"yes\", \"label\": \"Delete\", \"response_type\": \"simple\", \"flags\": [\"destructive\"]}]");
+  g_autoptr(AtpNotification) confirm = app_test_notification (ID_A, 0, 10,
+    "[{\"id\": \"yes\", \"label\": \"Go\", \"response_type\": \"simple\", \"flags\": [\"requires_confirmation\"]}]");
+  g_autoptr(AtpNotification) mixed = app_test_notification (ID_A, 0, 10,
+    "[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
+    " {\"id\": \"why\", \"label\": \"Reason\", \"response_type\": \"text\"}]");
+  g_autoptr(AtpNotification) binary = app_test_notification (ID_A, 0, 10,
+    "[{\"id\": \"b\", \"label\": \"Logs?\", \"response_type\": \"binary\","
+    "  \"options\": {\"true_label\": \"Yes\", \"false_label\": \"No\"}}]");
+
+  g_assert_true (triage_notifier_can_answer_inline (simple));
+  g_assert_false (triage_notifier_can_answer_inline (irreversible));
+  g_assert_false (triage_notifier_can_answer_inline (destructive));
+  g_assert_false (triage_notifier_can_answer_inline (confirm));
+  g_assert_false (triage_notifier_can_answer_inline (mixed));
+  g_assert_false (triage_notifier_can_answer_inline (binary));
+}
+
+static void
+test_decode_icon (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *type = NULL;
+  g_autofree char *huge = NULL;
+  g_autofree char *huge_uri = NULL;
+
+  bytes = triage_notifier_decode_icon ("data:image/png;base64," PNG_1X1, &type, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+  g_assert_cmpstr (type, ==, "image/png");
+  g_clear_pointer (&bytes, g_bytes_unref);
+
+  /* Never fetched: a URL is refused, whatever its scheme. */
+  bytes = triage_notifier_decode_icon ("https://example.com/icon.png", NULL, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  bytes = triage_notifier_decode_icon ("file:///etc/passwd", NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+
+  bytes = triage_notifier_decode_icon ("data:image/png," PNG_1X1, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  bytes = triage_notifier_decode_icon ("data:text/html;base64,PGI+", NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  bytes = triage_notifier_decode_icon ("data:image/png;base64,", NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+
+  huge = g_strnfill (TRIAGE_NOTIFIER_MAX_ICON_SIZE + 4, 'A');
+  huge_uri = g_strconcat ("data:image/png;base64,", huge, NULL);
+  bytes = triage_notifier_decode_icon (huge_uri, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE);
+}
+
+/* Bubbles on a fake notification server */
+
+static JsonNode *
+read_log (void)
+{
+  const char *path = g_getenv ("FAKE_NOTIFYD_LOG");
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *array = json_array_new ();
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+  json_node_take_array (node, array);
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return node;
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      json_array_add_element (array, atp_json_parse (lines[i], -1, 0, NULL));
+
+  return node;
+}
+
+/* The last log event of @kind for @summary_part (or any), NULL if none. */
+static JsonObject *
+find_event (JsonNode   *log,
+            const char *kind,
+            const char *summary_part,
+            guint       id)
+{
+  JsonArray *array = json_node_get_array (log);
+
+  for (guint i = json_array_get_length (array); i > 0; i--)
+    {
+      JsonObject *event = json_array_get_object_element (array, i - 1);
+
+      if (g_strcmp0 (json_object_get_string_member (event, "event"), kind) != 0)
+        continue;
+      if (summary_part != NULL &&
+          strstr (json_object_get_string_member_with_default (event, "summary", ""), summary_part) == NULL)
+        continue;
+      if (id != 0 && (guint) json_object_get_int_member (event, "id") != id)
+        continue;
+      return event;
+    }
+
+  return NULL;
+}
+
+static JsonObject *
+wait_event (const char *kind,
+            const char *summary_part,
+            guint       id,
+            JsonNode  **log_out)
+{
+  gint64 end = g_get_monotonic_time () + APP_TEST_WAIT_MS * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_autoptr(JsonNode) log = read_log ();
+      JsonObject *event = find_event (log, kind, summary_part, id);
+
+      if (event != NULL)
+        {
+          json_object_ref (event);
+          *log_out = g_steal_pointer (&log);
+          return event;
+        }
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
+
+  g_error ("No %s event for %s in the fake notification server's log", kind,
+           summary_part ? summary_part : "any bubble");
+  return NULL;
+}
+
+static void
+press (guint       id,
+       const char *key)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications",
+                                       "/org/freedesktop/Notifications",
+                                       "io.github.atptriage.Triage.FakeNotifyd", "InvokeAction",
+                                       g_variant_new ("(us)", id, key), NULL,
+                                       G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
+  g_assert_no_error (error);
+}
+
+typedef struct
+{
+  char *activated;
+  char *respond_id;
+  char *respond_action;
+} Events;
+
+static void
+on_activated (TriageNotifier *notifier,
+              const char     *id,
+              Events         *events)
+{
+  g_free (events->activated);
+  events->activated = g_strdup (id);
+}
+
+static void
+on_respond (TriageNotifier *notifier,
+            const char     *id,
+            const char     *action,
+            Events         *events)
+{
+  g_free (events->respond_id);
+  g_free (events->respond_action);
+  events->respond_id = g_strdup (id);
+  events->respond_action = g_strdup (action);
+}
+
+static gboolean
+skip_without_fake (void)
+{
+  if (g_getenv ("FAKE_NOTIFYD_LOG") == NULL)
+    {
+      g_test_skip ("Runs under tests/fake-notifyd.py (FAKE_NOTIFYD_LOG unset)");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_bus_inline_respond (void)
+{
+  g_autoptr(TriageNotifier) notifier = NULL;
+  g_autoptr(AtpNotification) n = NULL;
+  g_autoptr(JsonNode) log = NULL;
+  g_autoptr(JsonObject) notify = NULL;
+  JsonArray *actions;
+  JsonObject *hints;
+  Events events = { 0 };
+  g_autofree char *icon_json = NULL;
+
+  if (skip_without_fake ())
+    return;
+
+  icon_json = g_strdup_printf ("[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
+                               " {\"id\": \"no\", \"label\": \"Deny\", \"response_type\": \"simple\"}]");
+  n = app_test_notification (ID_A, 120, 10, icon_json);
+  notifier = triage_notifier_new ("Triage", "io.github.atptriage.Triage");
+  g_signal_connect (notifier, "activated", G_CALLBACK (on_activated), &events);
+  g_signal_connect (notifier, "respond", G_CALLBACK (on_respond), &events);
+
+  triage_notifier_show (notifier, n, TRUE);
+  g_assert_cmpuint (triage_notifier_get_n_shown (notifier), ==, 1);
+
+  notify = wait_event ("Notify", ID_A, 0, &log);
+  g_assert_cmpstr (json_object_get_string_member (notify, "body"), ==,
+                   "Ship &lt;b&gt;it&lt;/b&gt; &amp; see");
+  g_assert_cmpstr (json_object_get_string_member (notify, "app_name"), ==, "Triage");
+  hints = json_object_get_object_member (notify, "hints");
+  g_assert_cmpint (json_object_get_int_member (hints, "urgency"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (hints, "category"), ==, TRIAGE_NOTIFIER_CATEGORY);
+  g_assert_cmpstr (json_object_get_string_member (hints, "desktop-entry"), ==, "io.github.atptriage.Triage");
+
+  actions = json_object_get_array_member (notify, "actions");
+  g_assert_cmpuint (json_array_get_length (actions), ==, 4);
+  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (actions, 0), 0), ==, "default");
+  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (actions, 1), 0), ==, "respond:yes");
+  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (actions, 1), 1), ==, "Approve");
+  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (actions, 2), 0), ==, "respond:no");
+  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (actions, 3), 0), ==, "open");
+
+  press (json_object_get_int_member (notify, "id"), "respond:no");
+  app_test_wait_for (events.respond_id != NULL, APP_TEST_WAIT_MS);
+  g_assert_cmpstr (events.respond_id, ==, ID_A);
+  g_assert_cmpstr (events.respond_action, ==, "no");
+  g_assert_null (events.activated);
+  app_test_wait_for (triage_notifier_get_n_shown (notifier) == 0, APP_TEST_WAIT_MS);
+
+  g_assert_finalize_object (g_steal_pointer (&notifier));
+  g_free (events.activated);
+  g_free (events.respond_id);
+  g_free (events.respond_action);
+}
+
+static void
+test_bus_open_and_withdraw (void)
+{
+  g_autoptr(TriageNotifier) notifier = NULL;
+  g_autoptr(AtpNotification) a = NULL;
+  g_autoptr(AtpNotification) b = NULL;
+  g_autoptr(JsonNode) log = NULL;
+  g_autoptr(JsonNode) log2 = NULL;
+  g_autoptr(JsonNode) log3 = NULL;
+  g_autoptr(JsonObject) notify_a = NULL;
+  g_autoptr(JsonObject) notify_b = NULL;
+  g_autoptr(JsonObject) closed = NULL;
+  JsonArray *actions;
+  Events events = { 0 };
+  g_autofree char *icon_actions = NULL;
+
+  if (skip_without_fake ())
+    return;
+
+  /* Irreversible: no answer buttons, only Open. */
+  a = app_test_notification (ID_C, 0, 10,
+    "[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\", \"flags\": [\"irreversible\"]}]");
+  b = app_test_notification (ID_D, 0, 10, NULL);
+  notifier = triage_notifier_new ("Triage", "io.github.atptriage.Triage");
+  g_signal_connect (notifier, "activated", G_CALLBACK (on_activated), &events);
+
+  triage_notifier_show (notifier, a, FALSE);
+  triage_notifier_show (notifier, b, FALSE);
+  notify_a = wait_event ("Notify", ID_C, 0, &log);
+  notify_b = wait_event ("Notify", ID_D, 0, &log2);
+
+  actions = json_object_get_array_member (notify_a, "actions");
+  g_assert_cmpuint (json_array_get_length (actions), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notify_a, "hints"), "urgency"), ==, 1);
+
+  press (json_object_get_int_member (notify_a, "id"), "default");
+  app_test_wait_for (events.activated != NULL, APP_TEST_WAIT_MS);
+  g_assert_cmpstr (events.activated, ==, ID_C);
+
+  /* Answered elsewhere: the bubble is withdrawn. */
+  triage_notifier_withdraw (notifier, ID_D);
+  g_assert_cmpuint (triage_notifier_get_n_shown (notifier), ==, 0);
+  closed = wait_event ("CloseNotification", NULL, json_object_get_int_member (notify_b, "id"), &log3);
+
+  g_assert_finalize_object (g_steal_pointer (&notifier));
+  g_free (events.activated);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  /* Start from an empty log (the server appends, so truncating in place is safe). */
+  if (g_getenv ("FAKE_NOTIFYD_LOG") != NULL && truncate (g_getenv ("FAKE_NOTIFYD_LOG"), 0) != 0)
+    g_error ("Could not empty %s: %s", g_getenv ("FAKE_NOTIFYD_LOG"), g_strerror (errno));
+
+  g_test_add_func ("/notifier/summary-body", test_summary_body);
+  g_test_add_func ("/notifier/inline-answers", test_inline_answers);
+  g_test_add_func ("/notifier/decode-icon", test_decode_icon);
+  g_test_add_func ("/notifier/bus/inline-respond", test_bus_inline_respond);
+  g_test_add_func ("/notifier/bus/open-and-withdraw", test_bus_open_and_withdraw);
+
+  return g_test_run ();
+}

@@ -1,0 +1,375 @@
+/* test-store.c — the app's SQLite store: inbox, outbox, durability, schema
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <sqlite3.h>
+
+#include "app-test-common.h"
+#include "triage-store.h"
+
+#define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_C "2c6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+
+typedef struct
+{
+  char        *dir;
+  char        *path;
+  TriageStore *store;
+} Fixture;
+
+static TriageStore *
+open_store (const char *path)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageStore *store = triage_store_new (path);
+
+  triage_store_open_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_open_finish (store, result, &error));
+  g_assert_no_error (error);
+
+  return store;
+}
+
+static void
+close_store (TriageStore **store)
+{
+  app_test_finalize_object (g_steal_pointer (store));
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->dir = g_dir_make_tmp ("triage-store-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  /* A folder that does not exist yet: the store creates it. */
+  f->path = g_build_filename (f->dir, "triage", "triage.db", NULL);
+  f->store = open_store (f->path);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  if (f->store != NULL)
+    close_store (&f->store);
+  app_test_rm_rf (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+static void
+save (TriageStore     *store,
+      AtpNotification *notification)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_store_save_notification_async (store, notification, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_save_notification_finish (store, result, &error));
+  g_assert_no_error (error);
+}
+
+static GPtrArray *
+load_pending (TriageStore *store)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *records;
+
+  triage_store_load_pending_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  records = triage_store_load_pending_finish (store, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (records);
+
+  return records;
+}
+
+static GPtrArray *
+outbox_list (TriageStore *store)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *entries;
+
+  triage_store_outbox_list_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  entries = triage_store_outbox_list_finish (store, result, &error);
+  g_assert_no_error (error);
+
+  return entries;
+}
+
+static TriageOutboxEntry *
+outbox_add (TriageStore  *store,
+            const char   *id,
+            const char   *action_id,
+            const char   *data,
+            GError      **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonNode) node = data ? atp_json_parse (data, -1, 0, NULL) : NULL;
+
+  triage_store_outbox_add_async (store, id, action_id, node, NULL, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+
+  return triage_store_outbox_add_finish (store, result, error);
+}
+
+static void
+test_pending_order (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 60, NULL);     /* no deadline */
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 600, 10, NULL);   /* due later */
+  g_autoptr(AtpNotification) c = app_test_notification (ID_C, 120, 5, NULL);    /* due first */
+  g_autoptr(GPtrArray) records = NULL;
+  TriageStoreRecord *record;
+
+  save (f->store, a);
+  save (f->store, b);
+  save (f->store, c);
+  save (f->store, c);  /* seen again: no duplicate */
+
+  records = load_pending (f->store);
+  g_assert_cmpuint (records->len, ==, 3);
+  g_assert_cmpstr (((TriageStoreRecord *) records->pdata[0])->notification->id, ==, ID_C);
+  g_assert_cmpstr (((TriageStoreRecord *) records->pdata[1])->notification->id, ==, ID_B);
+  g_assert_cmpstr (((TriageStoreRecord *) records->pdata[2])->notification->id, ==, ID_A);
+
+  record = records->pdata[0];
+  g_assert_cmpint (record->outcome, ==, TRIAGE_OUTCOME_NONE);
+  g_assert_nonnull (record->first_seen);
+  /* The body round-trips untouched, markup characters included. */
+  g_assert_cmpstr (record->notification->context.description, ==, "Ship <b>it</b> & see");
+}
+
+static void
+test_outcome_hides_from_pending (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 0, 30, NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+
+  save (f->store, a);
+  save (f->store, b);
+
+  triage_store_set_outcome_async (f->store, ID_A, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED,
+                                  "deadline passed", NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_set_outcome_finish (f->store, result, &error));
+  g_assert_no_error (error);
+
+  records = load_pending (f->store);
+  g_assert_cmpuint (records->len, ==, 1);
+  g_assert_cmpstr (((TriageStoreRecord *) records->pdata[0])->notification->id, ==, ID_B);
+}
+
+static void
+test_outbox_roundtrip (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(TriageOutboxEntry) entry = NULL;
+  g_autoptr(TriageOutboxEntry) again = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  TriageOutboxEntry *listed;
+
+  save (f->store, a);
+  entry = outbox_add (f->store, ID_A, "pick", "[\"x\", \"y\"]", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (entry->id, >, 0);
+  g_assert_cmpint (entry->state, ==, TRIAGE_OUTBOX_QUEUED);
+
+  /* One answer per request. */
+  again = outbox_add (f->store, ID_A, "other", NULL, &error);
+  g_assert_null (again);
+  g_assert_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED);
+  g_clear_error (&error);
+
+  /* A failed try is counted and kept. */
+  triage_store_outbox_failed_async (f->store, entry->id, FALSE, "connection refused",
+                                    NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_outbox_failed_finish (f->store, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  /* It survives closing and reopening the database. */
+  close_store (&f->store);
+  f->store = open_store (f->path);
+
+  entries = outbox_list (f->store);
+  g_assert_cmpuint (entries->len, ==, 1);
+  listed = entries->pdata[0];
+  g_assert_cmpint (listed->id, ==, entry->id);
+  g_assert_cmpstr (listed->notification_id, ==, ID_A);
+  g_assert_cmpstr (listed->action_id, ==, "pick");
+  g_assert_cmpint (json_node_get_node_type (listed->response_data), ==, JSON_NODE_ARRAY);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (listed->response_data)), ==, 2);
+  g_assert_cmpuint (listed->attempts, ==, 1);
+  g_assert_cmpstr (listed->last_error, ==, "connection refused");
+  g_assert_nonnull (listed->responded_at);
+
+  /* Still pending in the inbox until the server confirms. */
+  records = load_pending (f->store);
+  g_assert_cmpuint (records->len, ==, 1);
+  g_clear_pointer (&records, g_ptr_array_unref);
+
+  triage_store_outbox_complete_async (f->store, entry->id, TRIAGE_OUTCOME_ANSWERED, "user-1",
+                                      NULL, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_outbox_complete_finish (f->store, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  g_clear_pointer (&entries, g_ptr_array_unref);
+  entries = outbox_list (f->store);
+  g_assert_cmpuint (entries->len, ==, 0);
+  records = load_pending (f->store);
+  g_assert_cmpuint (records->len, ==, 0);
+
+  /* Completing twice names the problem. */
+  triage_store_outbox_complete_async (f->store, entry->id, TRIAGE_OUTCOME_ANSWERED, NULL,
+                                      NULL, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_false (triage_store_outbox_complete_finish (f->store, result, &error));
+  g_assert_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND);
+}
+
+static void
+test_outbox_permanent_failure (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(TriageOutboxEntry) entry = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  save (f->store, a);
+  entry = outbox_add (f->store, ID_A, "ok", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_node_get_node_type (entry->response_data), ==, JSON_NODE_NULL);
+
+  triage_store_outbox_failed_async (f->store, entry->id, TRUE, "422 CONSTRAINT_VIOLATION",
+                                    NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_outbox_failed_finish (f->store, result, &error));
+
+  entries = outbox_list (f->store);
+  g_assert_cmpuint (entries->len, ==, 1);
+  g_assert_cmpint (((TriageOutboxEntry *) entries->pdata[0])->state, ==, TRIAGE_OUTBOX_FAILED);
+
+  /* Refused for good: it leaves the pending inbox. */
+  records = load_pending (f->store);
+  g_assert_cmpuint (records->len, ==, 0);
+}
+
+static void
+test_pragmas (Fixture       *f,
+              gconstpointer  data)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA journal_mode", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "wal");
+  sqlite3_finalize (stmt);
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, TRIAGE_STORE_SCHEMA_VERSION);
+  sqlite3_finalize (stmt);
+
+  sqlite3_close (db);
+}
+
+static void
+test_too_new (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-store-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autoptr(TriageStore) store = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = 99", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  store = triage_store_new (path);
+  triage_store_open_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_false (triage_store_open_finish (store, result, &error));
+  g_assert_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_TOO_NEW);
+  g_assert_nonnull (strstr (error->message, "newer version"));
+
+  g_clear_object (&result);
+  app_test_finalize_object (g_steal_pointer (&store));
+  app_test_rm_rf (dir);
+}
+
+static void
+test_not_open (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-store-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autoptr(TriageStore) store = triage_store_new (path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_store_outbox_list_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_null (triage_store_outbox_list_finish (store, result, &error));
+  g_assert_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED);
+
+  g_clear_object (&result);
+  app_test_finalize_object (g_steal_pointer (&store));
+  app_test_rm_rf (dir);
+}
+
+static void
+test_default_path (void)
+{
+  g_autofree char *path = triage_store_default_path ();
+  g_autofree char *expected = g_build_filename (g_get_user_data_dir (), "triage", "triage.db", NULL);
+
+  g_assert_cmpstr (path, ==, expected);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/store/pending-order", Fixture, NULL, fixture_setup, test_pending_order, fixture_teardown);
+  g_test_add ("/store/outcome", Fixture, NULL, fixture_setup, test_outcome_hides_from_pending, fixture_teardown);
+  g_test_add ("/store/outbox/roundtrip", Fixture, NULL, fixture_setup, test_outbox_roundtrip, fixture_teardown);
+  g_test_add ("/store/outbox/permanent-failure", Fixture, NULL, fixture_setup, test_outbox_permanent_failure, fixture_teardown);
+  g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
+  g_test_add_func ("/store/too-new", test_too_new);
+  g_test_add_func ("/store/not-open", test_not_open);
+  g_test_add_func ("/store/default-path", test_default_path);
+
+  return g_test_run ();
+}
