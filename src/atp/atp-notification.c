@@ -565,6 +565,7 @@ parse_notification (AtpParseCtx     *ctx,
   gboolean submission = (ctx->flags & ATP_PARSE_SUBMISSION) != 0;
   AtpReadFlags required = submission ? ATP_READ_OPTIONAL : ATP_READ_REQUIRED;
   const char *id, *version, *status;
+  const AtpAction *action;
   JsonNode *response;
 
   if (!atp_read_string (ctx, root, "id", required, &id))
@@ -630,10 +631,15 @@ parse_notification (AtpParseCtx     *ctx,
             return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "response.notification_id",
                                    "must be the id of the notification (%s), got \"%s\"",
                                    self->id, self->response->notification_id);
-          if (atp_notification_find_action (self, self->response->action_id) == NULL)
+          action = atp_notification_find_action (self, self->response->action_id);
+          if (action == NULL)
             return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "response.action_id",
                                    "names no action of the notification: \"%s\"",
                                    self->response->action_id);
+          /* The answer recorded must be a valid answer to that action. */
+          if (!atp_action_validate_response (action, self->response->response_data, &local_error))
+            return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, NULL, "response.%s",
+                                   local_error->message);
         }
     }
 

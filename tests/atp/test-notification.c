@@ -235,6 +235,14 @@ static const RuleCase rule_cases[] = {
   { "response", "{\"notification_id\": \"7d444840-9dc0-41f4-a0b4-8f2b2d3c5e6a\", \"action_id\": \"nope\", "
                 "\"responded_at\": \"2025-05-25T10:35:12Z\", \"responder\": {\"id\": \"u\", \"type\": \"human\"}}",
     ATP_ERROR_INVALID_FIELD_VALUE, "response.action_id: names no action of the notification: \"nope\"" },
+  { "response", "{\"notification_id\": \"7d444840-9dc0-41f4-a0b4-8f2b2d3c5e6a\", \"action_id\": \"a3\", \"response_data\": [\"x\", \"y\"], "
+                "\"responded_at\": \"2025-05-25T10:35:12Z\", \"responder\": {\"id\": \"u\", \"type\": \"agent\"}}", OK, NULL },
+  { "response", "{\"notification_id\": \"7d444840-9dc0-41f4-a0b4-8f2b2d3c5e6a\", \"action_id\": \"a3\", \"response_data\": [\"x\", \"y\", \"z\"], "
+                "\"responded_at\": \"2025-05-25T10:35:12Z\", \"responder\": {\"id\": \"u\", \"type\": \"agent\"}}",
+    ATP_ERROR_INVALID_FIELD_VALUE, "response.response_data: 3 selected, at most 2 allowed" },
+  { "response", "{\"notification_id\": \"7d444840-9dc0-41f4-a0b4-8f2b2d3c5e6a\", \"action_id\": \"a1\", "
+                "\"responded_at\": \"2025-05-25T10:35:12Z\", \"responder\": {\"id\": \"u\", \"type\": \"human\"}}",
+    ATP_ERROR_INVALID_FIELD_VALUE, "response.response_data: must be true or false for the binary action \"a1\", got null" },
   { "response", "{\"notification_id\": \"7d444840-9dc0-41f4-a0b4-8f2b2d3c5e6a\", \"action_id\": \"a0\", "
                 "\"responded_at\": \"2025-05-25T10:35:12Z\"}",
     ATP_ERROR_MISSING_REQUIRED_FIELD, "response: responder: required field is missing" },
@@ -740,14 +748,14 @@ test_copy_with (void)
   g_assert_true (same != n);
   g_assert_true (g_ptr_array_index (same->actions, 0) != g_ptr_array_index (n->actions, 0));
 
-  response = atp_response_new (n->id, "a1", NULL, when, "alice", ATP_RESPONDER_HUMAN);
+  response = atp_response_new (n->id, "a0", NULL, when, "alice", ATP_RESPONDER_HUMAN);
   answered = atp_notification_copy_with_response (n, response);
   g_assert_true (answered->response == response);
   g_assert_cmpint (answered->status, ==, n->status);
   g_assert_null (n->response);
   c = atp_test_assert_round_trip (answered);
   g_assert_nonnull (strstr (c, "\"response\":{\"notification_id\":\"7d444840-9dc0-41f4-a0b4-8f2b2d3c5e6a\","
-                               "\"action_id\":\"a1\",\"response_data\":null,"
+                               "\"action_id\":\"a0\",\"response_data\":null,"
                                "\"responded_at\":\"2025-05-25T10:35:00Z\","
                                "\"responder\":{\"id\":\"alice\",\"type\":\"human\"}}"));
 
