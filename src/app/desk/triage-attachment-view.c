@@ -958,6 +958,8 @@ triage_attachment_view_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->save_dialog));
   g_clear_object (&self->save_dialog);
 
+  /* AdwBin unparents its child itself; take it away first so it is not done twice. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_ATTACHMENT_VIEW);
 
   G_OBJECT_CLASS (triage_attachment_view_parent_class)->dispose (object);

@@ -1,0 +1,378 @@
+/* test-attachment-fetch.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "test-attachment-fetch"
+
+#include "triage-attachment-fetch.h"
+#include "triage-desk-error.h"
+
+#define BIG_SIZE (200 * 1024)
+#define LIMIT    (64 * 1024)
+
+typedef struct
+{
+  SoupServer *server;
+  GUri       *base;
+  GSList     *paused;      /* SoupServerMessage, never answered */
+} Fixture;
+
+static void
+handle (SoupServer        *server,
+        SoupServerMessage *msg,
+        const char        *path,
+        GHashTable        *query,
+        gpointer           user_data)
+{
+  Fixture *fixture = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+
+  if (g_str_equal (path, "/hello.txt"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_STATIC,
+                                        "hello world", 11);
+    }
+  else if (g_str_equal (path, "/big"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "application/octet-stream", SOUP_MEMORY_TAKE,
+                                        g_malloc0 (BIG_SIZE), BIG_SIZE);
+    }
+  else if (g_str_equal (path, "/chunked-big"))
+    {
+      SoupMessageBody *body = soup_server_message_get_response_body (msg);
+
+      /* No Content-Length: only counting the streamed bytes can stop it. */
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+      for (int i = 0; i < BIG_SIZE / 4096; i++)
+        soup_message_body_append_take (body, g_malloc0 (4096), 4096);
+      soup_message_body_complete (body);
+    }
+  else if (g_str_equal (path, "/slow"))
+    {
+      soup_server_message_pause (msg);
+      fixture->paused = g_slist_prepend (fixture->paused, g_object_ref (msg));
+    }
+  else if (g_str_equal (path, "/redirect"))
+    {
+      soup_server_message_set_redirect (msg, SOUP_STATUS_FOUND, "/hello.txt");
+    }
+  else if (g_str_equal (path, "/redirect-file"))
+    {
+      soup_server_message_set_redirect (msg, SOUP_STATUS_FOUND, "file:///etc/passwd");
+    }
+  else if (g_str_equal (path, "/redirect-loop"))
+    {
+      soup_server_message_set_redirect (msg, SOUP_STATUS_TEMPORARY_REDIRECT, "/redirect-loop");
+    }
+  else
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, "Secret <b>reason</b>");
+    }
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  fixture->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (fixture->server, NULL, handle, fixture, NULL);
+  soup_server_listen_local (fixture->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (fixture->server);
+  g_assert_nonnull (uris);
+  fixture->base = g_uri_ref (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  for (GSList *l = fixture->paused; l; l = l->next)
+    soup_server_message_unpause (l->data);
+  g_slist_free_full (fixture->paused, g_object_unref);
+  soup_server_disconnect (fixture->server);
+  g_clear_object (&fixture->server);
+  g_clear_pointer (&fixture->base, g_uri_unref);
+}
+
+typedef struct
+{
+  gboolean  done;
+  GBytes   *bytes;
+  char     *content_type;
+  GError   *error;
+} Result;
+
+static void
+fetch_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->bytes = triage_attachment_fetch_finish (result, &r->content_type, &r->error);
+  r->done = TRUE;
+}
+
+static gboolean
+on_watchdog (gpointer user_data)
+{
+  g_error ("the download took longer than 20 s");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fetch (Fixture      *fixture,
+       const char   *path,
+       gsize         max_size,
+       guint         timeout,
+       GCancellable *cancellable,
+       Result       *r)
+{
+  g_autoptr(GUri) uri = g_uri_parse_relative (fixture->base, path, G_URI_FLAGS_ENCODED, NULL);
+  guint watchdog = g_timeout_add_seconds (20, on_watchdog, NULL);
+
+  memset (r, 0, sizeof *r);
+  triage_attachment_fetch_async (NULL, uri, max_size, timeout, cancellable, fetch_cb, r);
+  while (!r->done)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+static void
+result_clear (Result *r)
+{
+  g_clear_pointer (&r->bytes, g_bytes_unref);
+  g_clear_pointer (&r->content_type, g_free);
+  g_clear_error (&r->error);
+}
+
+static void
+assert_refused (const char *uri,
+                int         code,
+                const char *in_message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GUri) parsed = triage_attachment_check_uri (uri, &error);
+
+  g_assert_null (parsed);
+  g_assert_error (error, TRIAGE_DESK_ERROR, code);
+  if (in_message != NULL && strstr (error->message, in_message) == NULL)
+    g_error ("“%s”: message “%s” does not mention “%s”", uri, error->message, in_message);
+}
+
+static void
+assert_allowed (const char *uri,
+                const char *host)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GUri) parsed = triage_attachment_check_uri (uri, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (parsed);
+  g_assert_cmpstr (g_uri_get_host (parsed), ==, host);
+}
+
+static void
+test_policy (void)
+{
+  assert_allowed ("https://example.com/report.pdf", "example.com");
+  assert_allowed ("https://203.0.113.9:8443/x", "203.0.113.9");
+  assert_allowed ("http://127.0.0.1:8080/log.txt", "127.0.0.1");
+  assert_allowed ("http://127.0.0.2/", "127.0.0.2");
+  assert_allowed ("http://[::1]:9000/", "::1");
+  assert_allowed ("http://localhost/", "localhost");
+  assert_allowed ("HTTPS://Example.COM/", "Example.COM");
+
+  assert_refused ("file:///etc/passwd", TRIAGE_DESK_ERROR_URI_REFUSED, "“file:”");
+  assert_refused ("FILE:///home/user/.ssh/id_rsa", TRIAGE_DESK_ERROR_URI_REFUSED, "file:");
+  assert_refused ("ftp://example.com/x", TRIAGE_DESK_ERROR_URI_REFUSED, "ftp:");
+  assert_refused ("data:text/plain;base64,aGk=", TRIAGE_DESK_ERROR_URI_REFUSED, "data:");
+  assert_refused ("javascript:alert(1)", TRIAGE_DESK_ERROR_URI_REFUSED, "javascript:");
+  assert_refused ("smb://server/share", TRIAGE_DESK_ERROR_URI_REFUSED, "smb:");
+  assert_refused ("http://example.com/x", TRIAGE_DESK_ERROR_URI_REFUSED, "example.com");
+  assert_refused ("http://10.0.0.1/x", TRIAGE_DESK_ERROR_URI_REFUSED, "https");
+  assert_refused ("http://192.168.1.1/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
+  assert_refused ("http://localhost.example.com/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
+  assert_refused ("https://user:secret@example.com/", TRIAGE_DESK_ERROR_URI_REFUSED, "password");
+  assert_refused ("https://example.com@evil.example/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
+
+  assert_refused ("", TRIAGE_DESK_ERROR_INVALID_URI, "empty");
+  assert_refused (NULL, TRIAGE_DESK_ERROR_INVALID_URI, NULL);
+  assert_refused ("not a uri", TRIAGE_DESK_ERROR_INVALID_URI, NULL);
+  assert_refused ("https:///path-only", TRIAGE_DESK_ERROR_INVALID_URI, "host");
+  assert_refused ("https://exa_mple.com/", TRIAGE_DESK_ERROR_INVALID_URI, "host");
+}
+
+static void
+assert_display (const char *uri,
+                const char *expected,
+                const char *host)
+{
+  g_autoptr(GUri) parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED, NULL);
+  g_autofree char *display = NULL;
+  g_autofree char *shown_host = NULL;
+  gsize start = 99, end = 99;
+
+  g_assert_nonnull (parsed);
+  display = triage_attachment_uri_display (parsed, &start, &end);
+  g_assert_cmpstr (display, ==, expected);
+  g_assert_true (g_str_is_ascii (display));
+  shown_host = g_strndup (display + start, end - start);
+  g_assert_cmpstr (shown_host, ==, host);
+}
+
+static void
+test_display (void)
+{
+  assert_display ("https://Example.COM:8443/a/b?x=1#top", "https://example.com:8443/a/b?x=1#top",
+                  "example.com");
+  /* International names in their ASCII form, so look-alike letters cannot hide the real host. */
+  assert_display ("https://exämple.com/", "https://xn--exmple-cua.com/", "xn--exmple-cua.com");
+  /* A right-to-left override in the path is shown encoded, not obeyed. */
+  assert_display ("https://example.com/\xe2\x80\xaegpj.exe", "https://example.com/%E2%80%AEgpj.exe",
+                  "example.com");
+  assert_display ("https://example.com/a b", "https://example.com/a%20b", "example.com");
+  assert_display ("http://[::1]:9000/x", "http://[::1]:9000/x", "::1");
+  assert_display ("https://user:pw@evil.example/", "https://user:pw@evil.example/", "evil.example");
+  assert_display ("file:///etc/passwd", "file:///etc/passwd", "");
+}
+
+static void
+test_download (Fixture       *fixture,
+               gconstpointer  data)
+{
+  Result r;
+
+  fetch (fixture, "/hello.txt", LIMIT, 10, NULL, &r);
+  g_assert_no_error (r.error);
+  g_assert_cmpmem (g_bytes_get_data (r.bytes, NULL), g_bytes_get_size (r.bytes), "hello world", 11);
+  g_assert_cmpstr (r.content_type, ==, "text/plain");
+  result_clear (&r);
+}
+
+static void
+test_redirect (Fixture       *fixture,
+               gconstpointer  data)
+{
+  Result r;
+
+  fetch (fixture, "/redirect", LIMIT, 10, NULL, &r);
+  g_assert_no_error (r.error);
+  g_assert_cmpmem (g_bytes_get_data (r.bytes, NULL), g_bytes_get_size (r.bytes), "hello world", 11);
+  result_clear (&r);
+
+  fetch (fixture, "/redirect-file", LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_nonnull (strstr (r.error->message, "file:"));
+  g_assert_null (r.bytes);
+  result_clear (&r);
+
+  fetch (fixture, "/redirect-loop", LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_MANY_REDIRECTS);
+  result_clear (&r);
+}
+
+static void
+test_http_error (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  Result r;
+
+  fetch (fixture, "/missing", LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_HTTP);
+  g_assert_nonnull (strstr (r.error->message, "404 Not Found"));
+  g_assert_nonnull (strstr (r.error->message, "127.0.0.1"));
+  /* The server's own reason phrase is untrusted and not repeated. */
+  g_assert_null (strstr (r.error->message, "Secret"));
+  result_clear (&r);
+}
+
+static void
+test_size_limit (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  Result r;
+
+  /* Refused from its Content-Length, before the body is read. */
+  fetch (fixture, "/big", LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (r.error->message, "not downloaded"));
+  g_assert_null (r.bytes);
+  result_clear (&r);
+
+  /* No Content-Length: stopped once the streamed bytes pass the limit. */
+  fetch (fixture, "/chunked-big", LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (r.error->message, "stopped"));
+  g_assert_null (r.bytes);
+  result_clear (&r);
+
+  /* With room enough, both arrive whole. */
+  fetch (fixture, "/chunked-big", BIG_SIZE, 10, NULL, &r);
+  g_assert_no_error (r.error);
+  g_assert_cmpuint (g_bytes_get_size (r.bytes), ==, BIG_SIZE);
+  result_clear (&r);
+}
+
+static void
+test_timeout (Fixture       *fixture,
+              gconstpointer  data)
+{
+  gint64 start = g_get_monotonic_time ();
+  Result r;
+
+  fetch (fixture, "/slow", LIMIT, 1, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TIMED_OUT);
+  g_assert_nonnull (strstr (r.error->message, "longer than 1 second"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+  result_clear (&r);
+}
+
+static gboolean
+cancel_cb (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_cancel (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Result r;
+
+  g_timeout_add (100, cancel_cb, cancellable);
+  fetch (fixture, "/slow", LIMIT, 30, cancellable, &r);
+  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  result_clear (&r);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/desk/fetch/policy", test_policy);
+  g_test_add_func ("/desk/fetch/display", test_display);
+  g_test_add ("/desk/fetch/download", Fixture, NULL, fixture_setup, test_download, fixture_teardown);
+  g_test_add ("/desk/fetch/redirect", Fixture, NULL, fixture_setup, test_redirect, fixture_teardown);
+  g_test_add ("/desk/fetch/http-error", Fixture, NULL, fixture_setup, test_http_error, fixture_teardown);
+  g_test_add ("/desk/fetch/size-limit", Fixture, NULL, fixture_setup, test_size_limit, fixture_teardown);
+  g_test_add ("/desk/fetch/timeout", Fixture, NULL, fixture_setup, test_timeout, fixture_teardown);
+  g_test_add ("/desk/fetch/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
+
+  return g_test_run ();
+}

@@ -1,0 +1,827 @@
+/* test-attachment-view.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The attachment preview in a real window (suite 'ui': needs a display).
+ */
+
+#define G_LOG_DOMAIN "test-attachment-view"
+
+#include <gtksourceview/gtksource.h>
+
+#include "triage-attachment-fetch.h"
+#include "triage-attachment-view.h"
+#include "triage-attachment-window.h"
+#include "triage-desk-error.h"
+#include "triage-image-decoder.h"
+
+typedef struct
+{
+  GtkWidget            *window;
+  TriageAttachmentView *view;
+  SoupServer           *server;
+  GUri                 *base;
+  guint                 requests;
+  GSList               *paused;
+} Fixture;
+
+static gboolean
+on_watchdog (gpointer user_data)
+{
+  g_error ("Timed out waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Polls @condition, waking up at least every 10 ms, for at most 15 s. */
+#define WAIT_UNTIL(condition) \
+  G_STMT_START { \
+    guint _watchdog = g_timeout_add_seconds (15, on_watchdog, (gpointer) #condition); \
+    guint _tick = g_timeout_add (10, on_tick, NULL); \
+    while (!(condition)) \
+      g_main_context_iteration (NULL, TRUE); \
+    g_source_remove (_tick); \
+    g_source_remove (_watchdog); \
+  } G_STMT_END
+
+/* ------------------------------------------------------------------ a test server */
+
+static void
+handle (SoupServer        *server,
+        SoupServerMessage *msg,
+        const char        *path,
+        GHashTable        *query,
+        gpointer           user_data)
+{
+  Fixture *fixture = user_data;
+
+  fixture->requests++;
+
+  if (g_str_equal (path, "/notes.txt"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/plain", SOUP_MEMORY_STATIC,
+                                        "Downloaded notes\n", 17);
+    }
+  else if (g_str_equal (path, "/big"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/plain", SOUP_MEMORY_TAKE,
+                                        g_strnfill (200 * 1024, 'a'), 200 * 1024);
+    }
+  else if (g_str_equal (path, "/slow"))
+    {
+      soup_server_message_pause (msg);
+      fixture->paused = g_slist_prepend (fixture->paused, g_object_ref (msg));
+    }
+  else
+    soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  fixture->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (fixture->server, NULL, handle, fixture, NULL);
+  soup_server_listen_local (fixture->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (fixture->server);
+  fixture->base = g_uri_ref (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 640, 480);
+  fixture->view = TRIAGE_ATTACHMENT_VIEW (triage_attachment_view_new ());
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->view));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  /* Pending decodes and downloads are cancelled; the view must then go away. */
+  WAIT_UNTIL (fixture->view == NULL);
+
+  for (GSList *l = fixture->paused; l; l = l->next)
+    soup_server_message_unpause (l->data);
+  g_slist_free_full (fixture->paused, g_object_unref);
+  soup_server_disconnect (fixture->server);
+  g_clear_object (&fixture->server);
+  g_clear_pointer (&fixture->base, g_uri_unref);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+static void
+attachment_free (AtpAttachment *attachment)
+{
+  g_free (attachment->type);
+  g_free (attachment->description);
+  g_free (attachment->uri);
+  g_free (attachment->data);
+  g_free (attachment);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpAttachment, attachment_free)
+
+static AtpAttachment *
+inline_attachment (const char *type,
+                   const char *description,
+                   const void *data,
+                   gsize       size)
+{
+  AtpAttachment *attachment = g_new0 (AtpAttachment, 1);
+
+  attachment->type = g_strdup (type);
+  attachment->description = g_strdup (description);
+  attachment->data = g_base64_encode (data, size);
+  attachment->decoded_size = size;
+
+  return attachment;
+}
+
+static AtpAttachment *
+uri_attachment (const char *type,
+                const char *description,
+                const char *uri)
+{
+  AtpAttachment *attachment = g_new0 (AtpAttachment, 1);
+
+  attachment->type = g_strdup (type);
+  attachment->description = g_strdup (description);
+  attachment->uri = g_strdup (uri);
+
+  return attachment;
+}
+
+static char *
+server_uri (Fixture    *fixture,
+            const char *path)
+{
+  g_autoptr(GUri) uri = g_uri_parse_relative (fixture->base, path, G_URI_FLAGS_ENCODED, NULL);
+
+  return g_uri_to_string (uri);
+}
+
+static void
+show (Fixture             *fixture,
+      const AtpAttachment *attachment)
+{
+  triage_attachment_view_set_attachment (fixture->view, attachment, "Build bot");
+}
+
+static void
+wait_for_kind (Fixture              *fixture,
+               TriageAttachmentKind  kind)
+{
+  WAIT_UNTIL (triage_attachment_view_get_kind (fixture->view) == kind);
+}
+
+static GtkWidget *
+find_widget (GtkWidget  *root,
+             gboolean  (*match) (GtkWidget *, gconstpointer),
+             gconstpointer data)
+{
+  if (match (root, data))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+label_contains (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) &&
+         strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
+}
+
+static gboolean
+button_labelled (GtkWidget     *widget,
+                 gconstpointer  label)
+{
+  return GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+static GtkLabel *
+find_label (Fixture    *fixture,
+            const char *text)
+{
+  GtkWidget *label = find_widget (GTK_WIDGET (fixture->view), label_contains, text);
+
+  if (label == NULL)
+    {
+      g_autofree char *kind = g_enum_to_string (TRIAGE_TYPE_ATTACHMENT_KIND,
+                                                triage_attachment_view_get_kind (fixture->view));
+
+      g_error ("No label shows “%s” (kind %s, notice %s, error %s)", text, kind,
+               triage_attachment_view_get_notice (fixture->view),
+               triage_attachment_view_get_error_message (fixture->view));
+    }
+
+  return GTK_LABEL (label);
+}
+
+/* A button the user can see and press. */
+static gboolean
+button_usable (Fixture    *fixture,
+               const char *label)
+{
+  GtkWidget *button = find_widget (GTK_WIDGET (fixture->view), button_labelled, label);
+
+  return button != NULL && gtk_widget_is_visible (button) && gtk_widget_is_sensitive (button);
+}
+
+static void
+assert_text (Fixture    *fixture,
+             const char *expected)
+{
+  g_autofree char *text = triage_attachment_view_get_text (fixture->view);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static GBytes *
+make_image (int         width,
+            int         height,
+            const char *format)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
+  g_autoptr(GError) error = NULL;
+  char *buffer = NULL;
+  gsize size = 0;
+
+  gdk_pixbuf_fill (pixbuf, 0x208040ff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &size, format, &error, NULL));
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (buffer, size);
+}
+
+/* ------------------------------------------------------------------ inline previews */
+
+static void
+test_text (Fixture       *fixture,
+           gconstpointer  data)
+{
+  static const char text[] = "Version 2.1.0 includes:\n- faster builds\n";
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "Release notes",
+                                                           text, strlen (text));
+
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_NONE);
+  g_assert_false (button_usable (fixture, "_Save As…"));
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
+  assert_text (fixture, text);
+  g_assert_null (triage_attachment_view_get_language_id (fixture->view));
+  g_assert_null (triage_attachment_view_get_notice (fixture->view));
+  g_assert_nonnull (find_label (fixture, "Release notes"));
+  g_assert_nonnull (find_label (fixture, "plain text document"));
+  g_assert_true (button_usable (fixture, "_Save As…"));
+  g_assert_true (button_usable (fixture, "_Open With…"));
+  g_assert_cmpuint (g_bytes_get_size (triage_attachment_view_get_bytes (fixture->view)), ==,
+                    strlen (text));
+
+  triage_attachment_view_set_attachment (fixture->view, NULL, NULL);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_NONE);
+  g_assert_null (triage_attachment_view_get_bytes (fixture->view));
+  g_assert_false (button_usable (fixture, "_Save As…"));
+}
+
+static void
+test_json (Fixture       *fixture,
+           gconstpointer  data)
+{
+  static const char json[] = "{\"version\":\"2.1.0\",\"changes\":[1,2],\"ok\":true}";
+  static const char bad[] = "{\"version\": 2.1.0";
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("application/json", "metadata.json",
+                                                           json, strlen (json));
+  g_autoptr(AtpAttachment) broken = inline_attachment ("application/json", NULL, bad, strlen (bad));
+  g_autofree char *text = NULL;
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_JSON);
+  g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "json");
+  text = triage_attachment_view_get_text (fixture->view);
+  g_assert_cmpstr (text, ==,
+                   "{\n"
+                   "  \"version\" : \"2.1.0\",\n"
+                   "  \"changes\" : [\n"
+                   "    1,\n"
+                   "    2\n"
+                   "  ],\n"
+                   "  \"ok\" : true\n"
+                   "}");
+
+  /* Not JSON after all: shown as sent, with a notice. */
+  show (fixture, broken);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
+  assert_text (fixture, bad);
+  g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "not valid JSON"));
+  g_assert_nonnull (find_label (fixture, "not valid JSON"));
+}
+
+static void
+test_code (Fixture       *fixture,
+           gconstpointer  data)
+{
+  static const char python[] = "import os\nprint(os.getcwd())\n";
+  static const char shell[] = "#!/bin/sh\nset -e\nmake deploy\n";
+  static const char c_code[] = "int main (void) { return 0; }\n";
+  g_autoptr(AtpAttachment) by_type = inline_attachment ("text/x-python", "script",
+                                                        python, strlen (python));
+  g_autoptr(AtpAttachment) by_type_sh = inline_attachment ("application/x-shellscript", "deploy",
+                                                           shell, strlen (shell));
+  g_autoptr(AtpAttachment) by_name = inline_attachment ("text/plain", "main.c",
+                                                        c_code, strlen (c_code));
+
+  show (fixture, by_type);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
+  g_assert_true (g_str_has_prefix (triage_attachment_view_get_language_id (fixture->view), "python"));
+  assert_text (fixture, python);
+
+  show (fixture, by_type_sh);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
+  g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "sh");
+
+  /* The description names the file: its extension picks the language. */
+  show (fixture, by_name);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
+  g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "c");
+}
+
+static gboolean
+is_source_view (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  return GTK_SOURCE_IS_VIEW (widget);
+}
+
+static void
+test_code_view_settings (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const char c_code[] = "int main (void) { return 0; }\n";
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/x-csrc", "main.c",
+                                                           c_code, strlen (c_code));
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  GtkWidget *source_view;
+  GtkSourceBuffer *buffer;
+
+  show (fixture, attachment);
+  source_view = find_widget (GTK_WIDGET (fixture->view), is_source_view, NULL);
+  g_assert_nonnull (source_view);
+  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (source_view)));
+
+  g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (source_view)));
+  g_assert_true (gtk_text_view_get_monospace (GTK_TEXT_VIEW (source_view)));
+  g_assert_true (gtk_source_buffer_get_highlight_syntax (buffer));
+  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (buffer)), ==, "c");
+
+  /* The style scheme follows dark mode. */
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  WAIT_UNTIL (adw_style_manager_get_dark (style));
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (buffer)), ==,
+                   "Adwaita-dark");
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  WAIT_UNTIL (!adw_style_manager_get_dark (style));
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (buffer)), ==,
+                   "Adwaita");
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+test_html_is_source (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  static const char html[] = "<html><body><script>alert(1)</script><b>bold</b>"
+                             "<img src=\"https://tracker.example/p.gif\"></body></html>";
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/html", "page.html",
+                                                           html, strlen (html));
+  static const char svg[] = "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>x()</script></svg>";
+  g_autoptr(AtpAttachment) svg_attachment = inline_attachment ("image/svg+xml", "logo.svg",
+                                                               svg, strlen (svg));
+
+  /* Markup is shown as its source text, never rendered. */
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
+  g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "html");
+  assert_text (fixture, html);
+
+  show (fixture, svg_attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
+  g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "xml");
+  assert_text (fixture, svg);
+}
+
+static void
+test_image (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GBytes) png = make_image (64, 48, "png");
+  g_autoptr(GBytes) wide = make_image (3000, 100, "png");
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("image/png", "screenshot.png",
+                                                           g_bytes_get_data (png, NULL),
+                                                           g_bytes_get_size (png));
+  g_autoptr(AtpAttachment) wide_attachment = inline_attachment ("image/png", NULL,
+                                                                g_bytes_get_data (wide, NULL),
+                                                                g_bytes_get_size (wide));
+  GdkPaintable *paintable;
+
+  /* Decoding runs in a thread: first "loading", then the picture. */
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_LOADING);
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
+  paintable = triage_attachment_view_get_paintable (fixture->view);
+  g_assert_true (GDK_IS_TEXTURE (paintable));
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, 64);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, 48);
+  g_assert_null (triage_attachment_view_get_notice (fixture->view));
+
+  show (fixture, wide_attachment);
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
+  paintable = triage_attachment_view_get_paintable (fixture->view);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==,
+                   TRIAGE_ATTACHMENT_IMAGE_MAX_DISPLAY_SIZE);
+  g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view),
+                            "scaled down from 3000 × 100"));
+}
+
+static void
+test_file (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autofree char *pdf = g_malloc0 (1000);
+  g_autoptr(AtpAttachment) attachment = NULL;
+
+  memcpy (pdf, "%PDF-1.4\n", 9);
+  attachment = inline_attachment ("application/pdf", "invoice.pdf", pdf, 1000);
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
+  /* g_format_size() puts a no-break space before the unit. */
+  g_assert_nonnull (find_label (fixture, "PDF document, 1.0\xc2\xa0kB"));
+  g_assert_nonnull (find_label (fixture, "PDF document · 1.0\xc2\xa0kB"));
+  g_assert_true (button_usable (fixture, "_Save As…"));
+  g_assert_true (button_usable (fixture, "_Open With…"));
+  g_assert_null (triage_attachment_view_get_text (fixture->view));
+}
+
+/* ------------------------------------------------------------------ hostile input */
+
+static void
+test_bad_base64 (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(AtpAttachment) attachment = g_new0 (AtpAttachment, 1);
+  const GError *error;
+
+  attachment->type = g_strdup ("text/plain");
+  attachment->data = g_strdup ("SGVsbG8*!!not base64 at all");
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
+  error = triage_attachment_view_get_error (fixture->view);
+  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "base64"));
+  g_assert_nonnull (find_label (fixture, "not valid base64"));
+  /* Nothing to save: there are no bytes. */
+  g_assert_null (triage_attachment_view_get_bytes (fixture->view));
+  g_assert_false (button_usable (fixture, "_Save As…"));
+}
+
+static void
+test_huge_image_header (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  /* A valid PNG signature and IHDR claiming 50000 × 50000 (10 GB of pixels). */
+  static const guint8 png[] = {
+    0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
+    0x00, 0x00, 0x00, 0x0d, 'I', 'H', 'D', 'R',
+    0x00, 0x00, 0xc3, 0x50, 0x00, 0x00, 0xc3, 0x50, 0x08, 0x06, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00,   /* CRC, patched below */
+    0x00, 0x00, 0x00, 0x02, 'I', 'D', 'A', 'T', 0x78, 0x9c, 0x00, 0x00, 0x00, 0x00,
+  };
+  guint8 data_copy[sizeof png];
+  g_autoptr(AtpAttachment) attachment = NULL;
+  guint32 crc = 0xffffffff;
+  const GError *error;
+
+  memcpy (data_copy, png, sizeof png);
+  for (gsize i = 12; i < 29; i++)
+    {
+      crc ^= data_copy[i];
+      for (int k = 0; k < 8; k++)
+        crc = (crc >> 1) ^ (0xedb88320 & -(crc & 1));
+    }
+  crc ^= 0xffffffff;
+  data_copy[29] = crc >> 24;
+  data_copy[30] = crc >> 16;
+  data_copy[31] = crc >> 8;
+  data_copy[32] = crc;
+
+  attachment = inline_attachment ("image/png", "huge.png", data_copy, sizeof data_copy);
+  show (fixture, attachment);
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_ERROR);
+  error = triage_attachment_view_get_error (fixture->view);
+  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_nonnull (find_label (fixture, "50000 × 50000"));
+  g_assert_null (triage_attachment_view_get_paintable (fixture->view));
+  /* The bytes can still be saved for inspection elsewhere. */
+  g_assert_true (button_usable (fixture, "_Save As…"));
+}
+
+static void
+test_invalid_utf8 (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  static const char latin1[] = "caf\xe9 \xff\xfe ok\0end";
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "log.txt",
+                                                           latin1, sizeof latin1 - 1);
+  g_autoptr(AtpAttachment) declared = inline_attachment ("text/plain; charset=ISO-8859-1", NULL,
+                                                         "caf\xe9", 4);
+  g_autofree char *text = NULL;
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
+  text = triage_attachment_view_get_text (fixture->view);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_cmpstr (text, ==, "caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd ok\xef\xbf\xbd" "end");
+  g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "not valid UTF-8"));
+
+  /* A declared character set is honoured. */
+  show (fixture, declared);
+  assert_text (fixture, "caf\xc3\xa9");
+  g_assert_null (triage_attachment_view_get_notice (fixture->view));
+}
+
+static void
+test_huge_text_truncated (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  gsize size = TRIAGE_ATTACHMENT_TEXT_MAX_SIZE + TRIAGE_ATTACHMENT_TEXT_MAX_SIZE / 2;
+  g_autofree char *big = g_malloc (size);
+  g_autoptr(AtpAttachment) attachment = NULL;
+  g_autofree char *text = NULL;
+
+  /* "é" is two bytes: the cut must not split one. */
+  for (gsize i = 0; i + 1 < size; i += 2)
+    {
+      big[i] = '\xc3';
+      big[i + 1] = '\xa9';
+    }
+  big[TRIAGE_ATTACHMENT_TEXT_MAX_SIZE - 1] = '\xc3';
+  big[TRIAGE_ATTACHMENT_TEXT_MAX_SIZE] = '\xa9';
+  big[TRIAGE_ATTACHMENT_TEXT_MAX_SIZE - 2] = 'x';
+  attachment = inline_attachment ("text/plain", NULL, big, size);
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
+  text = triage_attachment_view_get_text (fixture->view);
+  g_assert_cmpuint (strlen (text), ==, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE - 1);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "Only the first"));
+  g_assert_null (strstr (triage_attachment_view_get_notice (fixture->view), "UTF-8"));
+  /* Saving keeps everything. */
+  g_assert_cmpuint (g_bytes_get_size (triage_attachment_view_get_bytes (fixture->view)), ==, size);
+}
+
+static void
+test_type_mismatch (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GBytes) png = make_image (8, 8, "png");
+  g_autoptr(AtpAttachment) png_as_text = inline_attachment ("text/plain", "notes.txt",
+                                                            g_bytes_get_data (png, NULL),
+                                                            g_bytes_get_size (png));
+  g_autoptr(AtpAttachment) text_as_png = inline_attachment ("image/png", "photo.png",
+                                                            "just words", 10);
+
+  show (fixture, png_as_text);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
+  g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "looks like"));
+
+  show (fixture, text_as_png);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
+  g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "image/png"));
+}
+
+/* ------------------------------------------------------------------ addresses */
+
+static void
+test_uri_refused (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(AtpAttachment) file = uri_attachment ("text/plain", "passwords", "file:///etc/passwd");
+  g_autoptr(AtpAttachment) http = uri_attachment ("text/plain", NULL, "http://example.com/x.txt");
+  const GError *error;
+
+  show (fixture, file);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
+  error = triage_attachment_view_get_error (fixture->view);
+  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_nonnull (find_label (fixture, "never loads “file:” addresses"));
+  /* The address is still shown, and there is no way to load it. */
+  g_assert_nonnull (find_label (fixture, "file:///etc/passwd"));
+  g_assert_false (button_usable (fixture, "_Try Again"));
+  gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
+
+  show (fixture, http);
+  error = triage_attachment_view_get_error (fixture->view);
+  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_nonnull (strstr (error->message, "example.com"));
+  g_assert_false (button_usable (fixture, "Load from example.com"));
+  gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
+  g_assert_cmpuint (fixture->requests, ==, 0);
+}
+
+static void
+test_uri_host_emphasised (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(AtpAttachment) attachment =
+    uri_attachment ("application/pdf", "report", "https://Files.Example.com/r/<b>q</b>.pdf?x=1");
+  const char *expected = "https://files.example.com/r/<b>q</b>.pdf?x=1";
+  GtkLabel *label;
+  PangoAttrList *attrs;
+  GSList *list;
+  gboolean bold_host = FALSE;
+  PangoLayout *layout;
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_REMOTE);
+  g_assert_true (button_usable (fixture, "Load from files.example.com"));
+  g_assert_nonnull (find_label (fixture, "Build bot attached a link"));
+
+  /* The whole address, as text: markup in it stays visible characters. */
+  label = find_label (fixture, "https://files.example.com/");
+  g_assert_cmpstr (gtk_label_get_text (label), ==, expected);
+  g_assert_false (gtk_label_get_use_markup (label));
+  layout = gtk_label_get_layout (label);
+  g_assert_cmpstr (pango_layout_get_text (layout), ==, expected);
+
+  /* The host, and only the host, is bold. */
+  attrs = gtk_label_get_attributes (label);
+  g_assert_nonnull (attrs);
+  list = pango_attr_list_get_attributes (attrs);
+  for (GSList *l = list; l; l = l->next)
+    {
+      PangoAttribute *attr = l->data;
+
+      if (attr->klass->type == PANGO_ATTR_WEIGHT &&
+          ((PangoAttrInt *) attr)->value == PANGO_WEIGHT_BOLD)
+        {
+          g_assert_cmpuint (attr->start_index, ==, strlen ("https://"));
+          g_assert_cmpuint (attr->end_index, ==, strlen ("https://files.example.com"));
+          bold_host = TRUE;
+        }
+    }
+  g_slist_free_full (list, (GDestroyNotify) pango_attribute_destroy);
+  g_assert_true (bold_host);
+  g_assert_null (triage_attachment_view_get_bytes (fixture->view));
+}
+
+static void
+test_uri_load (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *uri = server_uri (fixture, "/notes.txt");
+  g_autoptr(AtpAttachment) attachment = uri_attachment ("text/plain", "notes", uri);
+
+  show (fixture, attachment);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_REMOTE);
+  g_assert_true (button_usable (fixture, "Load from 127.0.0.1"));
+
+  /* Nothing is fetched until the user asks. */
+  for (int i = 0; i < 10; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (fixture->requests, ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_LOADING);
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  assert_text (fixture, "Downloaded notes\n");
+  g_assert_cmpuint (fixture->requests, ==, 1);
+  g_assert_true (button_usable (fixture, "_Save As…"));
+  /* The address stays in view. */
+  g_assert_nonnull (find_label (fixture, uri));
+}
+
+static void
+test_uri_size_limit (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *uri = server_uri (fixture, "/big");
+  g_autoptr(AtpAttachment) attachment = uri_attachment ("text/plain", NULL, uri);
+  const GError *error;
+
+  triage_attachment_view_set_download_limits (fixture->view, 64 * 1024, 10);
+  show (fixture, attachment);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_ERROR);
+  error = triage_attachment_view_get_error (fixture->view);
+  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE);
+  g_assert_null (triage_attachment_view_get_bytes (fixture->view));
+  g_assert_true (button_usable (fixture, "_Try Again"));
+}
+
+static void
+test_uri_cancel (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *uri = server_uri (fixture, "/slow");
+  g_autoptr(AtpAttachment) attachment = uri_attachment ("text/plain", NULL, uri);
+
+  show (fixture, attachment);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  WAIT_UNTIL (fixture->requests == 1);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_LOADING);
+  g_assert_true (button_usable (fixture, "_Cancel"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.cancel", NULL));
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_REMOTE);
+  g_assert_true (button_usable (fixture, "Load from 127.0.0.1"));
+}
+
+static void
+test_window (void)
+{
+  static const char text[] = "hello";
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "greeting <b>", text, 5);
+  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Bot");
+  TriageAttachmentView *view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window));
+  g_autofree char *shown = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "greeting <b>");
+  g_assert_cmpint (triage_attachment_view_get_kind (view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
+  shown = triage_attachment_view_get_text (view);
+  g_assert_cmpstr (shown, ==, "hello");
+
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  WAIT_UNTIL (window == NULL);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("/desk/attachment-view/text", test_text);
+  ADD ("/desk/attachment-view/json", test_json);
+  ADD ("/desk/attachment-view/code", test_code);
+  ADD ("/desk/attachment-view/code-view-settings", test_code_view_settings);
+  ADD ("/desk/attachment-view/html-is-source", test_html_is_source);
+  ADD ("/desk/attachment-view/image", test_image);
+  ADD ("/desk/attachment-view/file", test_file);
+  ADD ("/desk/attachment-view/bad-base64", test_bad_base64);
+  ADD ("/desk/attachment-view/huge-image-header", test_huge_image_header);
+  ADD ("/desk/attachment-view/invalid-utf8", test_invalid_utf8);
+  ADD ("/desk/attachment-view/huge-text-truncated", test_huge_text_truncated);
+  ADD ("/desk/attachment-view/type-mismatch", test_type_mismatch);
+  ADD ("/desk/attachment-view/uri-refused", test_uri_refused);
+  ADD ("/desk/attachment-view/uri-host-emphasised", test_uri_host_emphasised);
+  ADD ("/desk/attachment-view/uri-load", test_uri_load);
+  ADD ("/desk/attachment-view/uri-size-limit", test_uri_size_limit);
+  ADD ("/desk/attachment-view/uri-cancel", test_uri_cancel);
+  g_test_add_func ("/desk/attachment-view/window", test_window);
+
+#undef ADD
+
+  return g_test_run ();
+}
