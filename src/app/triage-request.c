@@ -331,6 +331,8 @@ triage_request_dup_subtitle (TriageRequest *self)
 
   if (self->answer_state == TRIAGE_ANSWER_QUEUED)
     g_string_append_printf (str, " · %s", _("Answer waiting to be sent"));
+  else if (self->answer_state == TRIAGE_ANSWER_DELIVERED)
+    g_string_append_printf (str, " · %s", _("Answered"));
   else if (self->answer_state == TRIAGE_ANSWER_FAILED)
     g_string_append_printf (str, " · %s", _("Answer refused"));
   else if (self->notification->deadline != NULL)

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
  * TriageAnswerState:
  * @TRIAGE_ANSWER_NONE: not answered here
  * @TRIAGE_ANSWER_QUEUED: answered here, stored, waiting for the server's confirmation
+ * @TRIAGE_ANSWER_DELIVERED: answered here and confirmed by the server
  * @TRIAGE_ANSWER_FAILED: answered here, refused by the server for good
  *
  * Where this app's own answer to a request stands.
@@ -24,6 +25,7 @@ typedef enum
 {
   TRIAGE_ANSWER_NONE,
   TRIAGE_ANSWER_QUEUED,
+  TRIAGE_ANSWER_DELIVERED,
   TRIAGE_ANSWER_FAILED,
 } TriageAnswerState;
 

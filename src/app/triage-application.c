@@ -1,0 +1,1231 @@
+/* triage-application.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-application"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "atp-client.h"
+#include "atp-stream.h"
+#include "triage-application.h"
+#include "triage-dnd.h"
+#include "triage-preferences-window.h"
+#include "triage-server-launcher.h"
+#include "triage-tray.h"
+
+/*
+ * The application: one instance per session (D-Bus activatable), alive in
+ * the background while it has a connection to keep (g_application_hold),
+ * owner of everything that outlives a window: the settings, the store and
+ * its outbox, the inbox model, the notifier, the tray and the connection.
+ *
+ * Start-up: open the store, show the inbox it remembers, load the outbox,
+ * then connect. Local mode (the default) finds or starts the local server
+ * and connects through its socket; remote mode takes the address from the
+ * settings and the token from the keyring. The stream (libatp) reconnects
+ * by itself and resyncs after every reconnect; the application turns its
+ * events into inbox changes, bubbles and stored history, and its state into
+ * the window's connection bar.
+ *
+ * Every answer, from the window or from a bubble, goes through the outbox:
+ * validated, stored, then sent.
+ */
+
+struct _TriageApplication
+{
+  AdwApplication         parent_instance;
+
+  GSettings             *settings;
+  TriageStore           *store;
+  TriageOutbox          *outbox;
+  TriageInboxModel      *inbox;
+  TriageNotifier        *notifier;
+  TriageCredentials     *credentials;
+  TriageTray            *tray;
+  TriageWindow          *window;
+
+  AtpClient             *client;
+  AtpStream             *stream;
+  GCancellable          *cancellable;         /* the whole app's work */
+  GCancellable          *connect_cancellable; /* the current connection attempt */
+
+  TriageConnectionState  connection;
+  char                  *connection_message;
+  gint64                 retry_at;
+  gboolean               ready;               /* store opened, inbox and outbox loaded */
+  gboolean               held;
+  guint                  tray_update_id;
+};
+
+G_DEFINE_FINAL_TYPE (TriageApplication, triage_application, ADW_TYPE_APPLICATION)
+
+enum {
+  PROP_0,
+  PROP_CONNECTION,
+  PROP_READY,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+static void connect_begin   (TriageApplication *self);
+static void submit_answer   (TriageApplication *self,
+                             const char        *notification_id,
+                             const char        *action_id,
+                             JsonNode          *response_data,
+                             gboolean           from_bubble);
+
+/* Holding: alive in the background while there is a connection to keep */
+
+static void
+update_hold (TriageApplication *self)
+{
+  gboolean want;
+
+  want = g_settings_get_boolean (self->settings, "run-in-background") &&
+         self->connection != TRIAGE_CONNECTION_AUTH_FAILED &&
+         self->connection != TRIAGE_CONNECTION_OFFLINE;
+
+  if (want && !self->held)
+    g_application_hold (G_APPLICATION (self));
+  else if (!want && self->held)
+    g_application_release (G_APPLICATION (self));
+
+  self->held = want;
+}
+
+static void
+set_connection (TriageApplication     *self,
+                TriageConnectionState  state,
+                const char            *message,
+                gint64                 retry_at)
+{
+  gboolean changed = self->connection != state;
+
+  self->connection = state;
+  self->retry_at = retry_at;
+  g_free (self->connection_message);
+  self->connection_message = g_strdup (message);
+
+  if (self->window != NULL)
+    triage_window_set_connection (self->window, state, message, retry_at);
+
+  triage_outbox_set_online (self->outbox, state == TRIAGE_CONNECTION_CONNECTED);
+  update_hold (self);
+
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_CONNECTION]);
+}
+
+/* Tray */
+
+static gboolean
+tray_update_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_tray_item_free);
+  GListModel *model = G_LIST_MODEL (self->inbox);
+  guint n = g_list_model_get_n_items (model);
+
+  self->tray_update_id = 0;
+
+  for (guint i = 0; i < n && i < TRIAGE_TRAY_MAX_MENU_REQUESTS; i++)
+    {
+      g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
+
+      g_ptr_array_add (items, triage_tray_item_new (triage_request_get_id (request),
+                                                    triage_request_get_title (request),
+                                                    triage_request_get_deadline (request)));
+    }
+
+  triage_tray_set_pending (self->tray, n, triage_inbox_model_count_urgent (self->inbox, NULL) > 0,
+                           items);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_inbox_items_changed (TriageApplication *self)
+{
+  if (self->tray != NULL && self->tray_update_id == 0)
+    self->tray_update_id = g_idle_add (tray_update_cb, self);
+}
+
+/* Requests coming and going */
+
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_save_notification_finish (TRIAGE_STORE (object), result, &error))
+    g_warning ("Could not record a request: %s", error->message);
+}
+
+static void
+outcome_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_set_outcome_finish (TRIAGE_STORE (object), result, &error))
+    g_warning ("Could not record what became of a request: %s", error->message);
+}
+
+static TriageAnswerState
+answer_state_from_outbox (TriageApplication *self,
+                          const char        *notification_id)
+{
+  if (triage_outbox_answer_failed (self->outbox, notification_id))
+    return TRIAGE_ANSWER_FAILED;
+  if (triage_outbox_has_answer (self->outbox, notification_id))
+    return TRIAGE_ANSWER_QUEUED;
+  return TRIAGE_ANSWER_NONE;
+}
+
+static void
+maybe_notify (TriageApplication *self,
+              TriageRequest     *request)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  AtpNotification *notification = triage_request_get_notification (request);
+
+  if (self->notifier == NULL ||
+      !g_settings_get_boolean (self->settings, "notifications-enabled") ||
+      !triage_should_show_bubble (notification,
+                                  g_settings_get_boolean (self->settings, "do-not-disturb"), now))
+    return;
+
+  triage_notifier_show (self->notifier, notification, triage_request_is_urgent (request, now));
+}
+
+static void
+on_stream_notification (TriageApplication *self,
+                        AtpNotification   *notification)
+{
+  TriageRequest *request;
+  gboolean is_new = FALSE;
+
+  triage_store_save_notification_async (self->store, notification, NULL, save_done_cb, NULL);
+
+  if (!atp_status_is_pending (notification->status))
+    return;
+
+  request = triage_inbox_model_add (self->inbox, notification, &is_new);
+  if (!is_new)
+    return;
+
+  triage_request_set_answer_state (request, answer_state_from_outbox (self, notification->id));
+  if (triage_request_get_answer_state (request) != TRIAGE_ANSWER_NONE)
+    return;
+
+  if (self->stream != NULL && notification->status != ATP_STATUS_ACKNOWLEDGED)
+    atp_stream_acknowledge (self->stream, notification->id);
+
+  maybe_notify (self, request);
+}
+
+static TriageOutcome
+outcome_for_status (AtpStatus status)
+{
+  switch (status)
+    {
+    case ATP_STATUS_RESPONDED:
+      return TRIAGE_OUTCOME_ANSWERED_ELSEWHERE;
+    case ATP_STATUS_EXPIRED:
+      return TRIAGE_OUTCOME_EXPIRED;
+    case ATP_STATUS_INVALIDATED:
+      return TRIAGE_OUTCOME_INVALIDATED;
+    case ATP_STATUS_CREATED:
+    case ATP_STATUS_DELIVERED:
+    case ATP_STATUS_ACKNOWLEDGED:
+    default:
+      return TRIAGE_OUTCOME_NONE;
+    }
+}
+
+/* A request left the pending state on the server. */
+static void
+settle_request (TriageApplication *self,
+                const char        *notification_id,
+                AtpStatus          status,
+                const char        *reason)
+{
+  g_autoptr(TriageRequest) request = NULL;
+  gboolean ours;
+
+  if (!atp_status_is_terminal (status))
+    {
+      TriageRequest *pending = triage_inbox_model_lookup (self->inbox, notification_id);
+
+      if (pending != NULL)
+        triage_request_set_status (pending, status);
+      return;
+    }
+
+  /* With our own answer on its way, "responded" is most likely ours: the
+   * outbox's result decides what is recorded and said. */
+  ours = status == ATP_STATUS_RESPONDED && triage_outbox_has_answer (self->outbox, notification_id);
+
+  if (self->notifier != NULL)
+    triage_notifier_withdraw (self->notifier, notification_id);
+
+  request = triage_inbox_model_remove (self->inbox, notification_id);
+  if (request != NULL)
+    triage_request_set_status (request, status);
+
+  if (!ours)
+    triage_store_set_outcome_async (self->store, notification_id, status,
+                                    outcome_for_status (status), reason,
+                                    NULL, outcome_done_cb, NULL);
+}
+
+static void
+on_stream_status_update (TriageApplication *self,
+                         AtpStatusUpdate   *update)
+{
+  settle_request (self, update->notification_id, update->status, update->reason);
+}
+
+static void
+on_stream_resynced (TriageApplication *self,
+                    GPtrArray         *pending)
+{
+  g_autoptr(GHashTable) live = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) ids = triage_inbox_model_dup_ids (self->inbox);
+
+  for (guint i = 0; i < pending->len; i++)
+    {
+      AtpNotification *notification = g_ptr_array_index (pending, i);
+
+      g_hash_table_add (live, notification->id);
+    }
+
+  /* Settled while we were away. What became of it is not known here; the
+   * history records it as answered elsewhere unless our outbox says more. */
+  for (guint i = 0; i < ids->len; i++)
+    if (!g_hash_table_contains (live, ids->pdata[i]) &&
+        !triage_outbox_has_answer (self->outbox, ids->pdata[i]))
+      settle_request (self, ids->pdata[i], ATP_STATUS_RESPONDED, NULL);
+}
+
+static void
+on_stream_state_changed (TriageApplication *self)
+{
+  g_autoptr(GError) error = NULL;
+  AtpStreamState state = atp_stream_get_state (self->stream);
+  const GError *last = atp_stream_get_last_error (self->stream);
+
+  switch (state)
+    {
+    case ATP_STREAM_STATE_CONNECTED:
+      set_connection (self, TRIAGE_CONNECTION_CONNECTED, NULL, 0);
+      break;
+
+    case ATP_STREAM_STATE_CONNECTING:
+      set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+      break;
+
+    case ATP_STREAM_STATE_WAITING:
+      set_connection (self, TRIAGE_CONNECTION_RECONNECTING, last ? last->message : NULL,
+                      atp_stream_get_next_attempt (self->stream));
+      break;
+
+    case ATP_STREAM_STATE_UNAUTHORIZED:
+      set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                      _("The server refused the token. Enter a new one in Preferences."), 0);
+      break;
+
+    case ATP_STREAM_STATE_STOPPED:
+    default:
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, last ? last->message : NULL, 0);
+      break;
+    }
+}
+
+/* Connecting */
+
+static void
+teardown_connection (TriageApplication *self)
+{
+  g_cancellable_cancel (self->connect_cancellable);
+  g_clear_object (&self->connect_cancellable);
+
+  if (self->stream != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->stream, self);
+      atp_stream_stop (self->stream);
+      g_clear_object (&self->stream);
+    }
+
+  triage_outbox_set_client (self->outbox, NULL);
+  g_clear_object (&self->client);
+}
+
+static void
+start_stream (TriageApplication *self,
+              AtpClient         *client)
+{
+  g_set_object (&self->client, client);
+  triage_outbox_set_client (self->outbox, client);
+
+  self->stream = atp_stream_new (client);
+  g_signal_connect_object (self->stream, "notification",
+                           G_CALLBACK (on_stream_notification), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->stream, "status-update",
+                           G_CALLBACK (on_stream_status_update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->stream, "resynced",
+                           G_CALLBACK (on_stream_resynced), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->stream, "notify::state",
+                           G_CALLBACK (on_stream_state_changed), self, G_CONNECT_SWAPPED);
+  atp_stream_start (self->stream);
+  on_stream_state_changed (self);
+}
+
+static void
+local_server_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  g_autofree char *socket_path = NULL;
+  gboolean started = FALSE;
+
+  socket_path = triage_server_launcher_ensure_finish (result, &started, &error);
+  if (socket_path == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_message ("Local server unavailable: %s", error->message);
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);
+      return;
+    }
+
+  if (started)
+    g_debug ("Started the local server on %s", socket_path);
+
+  client = atp_client_new_for_socket (socket_path);
+  start_stream (self, client);
+}
+
+static void
+token_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *url = NULL;
+
+  token = triage_credentials_lookup_token_finish (TRIAGE_CREDENTIALS (object), result, &error);
+  if (error != NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED, error->message, 0);
+      return;
+    }
+
+  if (token == NULL)
+    {
+      set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                      _("No token is stored for this server. Enter it in Preferences."), 0);
+      return;
+    }
+
+  url = g_settings_get_string (self->settings, "server-url");
+  client = atp_client_new (url, &error);
+  if (client == NULL)
+    {
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);
+      return;
+    }
+  atp_client_set_token (client, token);
+  memset (token, 0, strlen (token));
+
+  start_stream (self, client);
+}
+
+static void
+connect_begin (TriageApplication *self)
+{
+  teardown_connection (self);
+  self->connect_cancellable = g_cancellable_new ();
+
+  if (g_settings_get_enum (self->settings, "server-mode") == 0)
+    {
+      set_connection (self, TRIAGE_CONNECTION_CONNECTING, _("Starting the local server…"), 0);
+      triage_server_launcher_ensure_async (NULL, 0, self->connect_cancellable,
+                                           local_server_cb, g_object_ref (self));
+    }
+  else
+    {
+      g_autofree char *url = g_settings_get_string (self->settings, "server-url");
+      g_autoptr(GError) error = NULL;
+
+      if (*url == '\0' || !atp_client_check_url (url, &error))
+        {
+          set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                          error ? error->message
+                                : _("No server address is set. Enter it in Preferences."), 0);
+          return;
+        }
+
+      set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+      triage_credentials_lookup_token_async (self->credentials, url, self->connect_cancellable,
+                                             token_cb, g_object_ref (self));
+    }
+}
+
+static void
+on_server_settings_changed (TriageApplication *self)
+{
+  if (self->ready)
+    connect_begin (self);
+}
+
+/* Answers */
+
+static void
+on_outbox_queued (TriageApplication *self,
+                  const char        *notification_id)
+{
+  TriageRequest *request = triage_inbox_model_lookup (self->inbox, notification_id);
+
+  if (request == NULL && self->window != NULL)
+    request = triage_window_get_current_request (self->window);
+  if (request != NULL && g_str_equal (triage_request_get_id (request), notification_id))
+    triage_request_set_answer_state (request, TRIAGE_ANSWER_QUEUED);
+
+  if (self->notifier != NULL)
+    triage_notifier_withdraw (self->notifier, notification_id);
+}
+
+/* The request the event is about: in the inbox, or the one still open in the window. */
+static TriageRequest *
+find_request (TriageApplication *self,
+              const char        *notification_id)
+{
+  TriageRequest *request = triage_inbox_model_lookup (self->inbox, notification_id);
+
+  if (request == NULL && self->window != NULL)
+    {
+      request = triage_window_get_current_request (self->window);
+      if (request != NULL && !g_str_equal (triage_request_get_id (request), notification_id))
+        request = NULL;
+    }
+
+  return request;
+}
+
+static void
+on_outbox_delivered (TriageApplication *self,
+                     const char        *notification_id)
+{
+  TriageRequest *request = find_request (self, notification_id);
+  g_autoptr(TriageRequest) removed = NULL;
+
+  if (request != NULL)
+    {
+      triage_request_set_answer_state (request, TRIAGE_ANSWER_DELIVERED);
+      triage_request_set_status (request, ATP_STATUS_RESPONDED);
+    }
+
+  removed = triage_inbox_model_remove (self->inbox, notification_id);
+}
+
+static void
+on_outbox_conflict (TriageApplication *self,
+                    const char        *notification_id,
+                    TriageOutcome      outcome,
+                    const char        *message)
+{
+  TriageRequest *request = find_request (self, notification_id);
+  g_autoptr(TriageRequest) removed = NULL;
+  g_autofree char *text = NULL;
+  const char *title = request ? triage_request_get_title (request) : NULL;
+  AtpStatus status;
+
+  switch (outcome)
+    {
+    case TRIAGE_OUTCOME_EXPIRED:
+      status = ATP_STATUS_EXPIRED;
+      /* Translators: %s is the title of a request */
+      text = g_strdup_printf (_("Your answer to “%s” was not recorded: the request had expired"),
+                              title ? title : notification_id);
+      break;
+
+    case TRIAGE_OUTCOME_INVALIDATED:
+      status = ATP_STATUS_INVALIDATED;
+      text = g_strdup_printf (_("Your answer to “%s” was not recorded: the service had withdrawn it"),
+                              title ? title : notification_id);
+      break;
+
+    case TRIAGE_OUTCOME_ANSWERED_ELSEWHERE:
+    default:
+      status = ATP_STATUS_RESPONDED;
+      text = g_strdup_printf (_("Your answer to “%s” was not recorded: it was already answered "
+                                "on another device"),
+                              title ? title : notification_id);
+      break;
+    }
+
+  if (request != NULL)
+    {
+      triage_request_set_answer_state (request, TRIAGE_ANSWER_NONE);
+      triage_request_set_status (request, status);
+    }
+  removed = triage_inbox_model_remove (self->inbox, notification_id);
+
+  g_message ("%s (%s)", text, message);
+  if (self->window != NULL)
+    triage_window_add_toast (self->window, text);
+}
+
+static void
+on_outbox_rejected (TriageApplication *self,
+                    const char        *notification_id,
+                    const char        *message)
+{
+  TriageRequest *request = find_request (self, notification_id);
+  g_autoptr(TriageRequest) removed = NULL;
+  g_autofree char *text = NULL;
+
+  if (request != NULL)
+    triage_request_set_answer_state (request, TRIAGE_ANSWER_FAILED);
+  removed = triage_inbox_model_remove (self->inbox, notification_id);
+
+  /* Translators: %s is the server's explanation */
+  text = g_strdup_printf (_("The server refused the answer: %s"), message);
+  if (self->window != NULL)
+    triage_window_show_error (self->window, notification_id, text);
+}
+
+static void
+submit_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_outbox_submit_finish (TRIAGE_OUTBOX (object), result, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("The answer could not be saved: %s"), error->message);
+
+      g_warning ("%s", text);
+      if (self->window != NULL)
+        triage_window_add_toast (self->window, text);
+    }
+}
+
+static void
+submit_answer (TriageApplication *self,
+               const char        *notification_id,
+               const char        *action_id,
+               JsonNode          *response_data,
+               gboolean           from_bubble)
+{
+  g_autoptr(GError) error = NULL;
+  TriageRequest *request = find_request (self, notification_id);
+  AtpNotification *notification;
+  const AtpAction *action;
+
+  if (request == NULL || !atp_status_is_pending (triage_request_get_status (request)))
+    {
+      if (self->window != NULL)
+        triage_window_add_toast (self->window, _("This request is no longer waiting for an answer"));
+      return;
+    }
+
+  notification = triage_request_get_notification (request);
+  action = atp_notification_find_action (notification, action_id);
+  if (action == NULL)
+    {
+      g_warning ("Answer with an unknown action %s ignored", action_id);
+      return;
+    }
+
+  /* A bubble answers only what needs neither input nor confirmation. */
+  if (from_bubble &&
+      (action->response_type != ATP_RESPONSE_TYPE_SIMPLE || atp_action_needs_confirmation (action)))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
+                                      g_variant_new_string (notification_id));
+      return;
+    }
+
+  /* Checked exactly as the server would: an invalid answer never leaves. */
+  if (!atp_action_validate_response (action, response_data, &error))
+    {
+      if (self->window != NULL)
+        triage_window_show_error (self->window, notification_id, error->message);
+      return;
+    }
+
+  triage_outbox_submit_async (self->outbox, notification_id, action_id, response_data,
+                              NULL, submit_cb, g_object_ref (self));
+}
+
+static void
+on_window_submit (TriageApplication *self,
+                  const char        *notification_id,
+                  const char        *action_id,
+                  JsonNode          *response_data)
+{
+  submit_answer (self, notification_id, action_id, response_data, FALSE);
+}
+
+static void
+on_notifier_activated (TriageApplication *self,
+                       const char        *notification_id)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
+                                  g_variant_new_string (notification_id));
+}
+
+static void
+on_notifier_respond (TriageApplication *self,
+                     const char        *notification_id,
+                     const char        *action_id)
+{
+  submit_answer (self, notification_id, action_id, NULL, TRUE);
+}
+
+/* Start-up: store, inbox, outbox, then the connection */
+
+static void
+outbox_loaded_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GListModel *model = G_LIST_MODEL (self->inbox);
+
+  if (!triage_outbox_load_finish (TRIAGE_OUTBOX (object), result, &error))
+    g_warning ("Could not load the outbox: %s", error->message);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
+
+      triage_request_set_answer_state (request,
+                                       answer_state_from_outbox (self, triage_request_get_id (request)));
+    }
+
+  self->ready = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
+  connect_begin (self);
+}
+
+static void
+pending_loaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+
+  records = triage_store_load_pending_finish (TRIAGE_STORE (object), result, &error);
+  if (records == NULL)
+    g_warning ("Could not load the saved requests: %s", error->message);
+
+  for (guint i = 0; records != NULL && i < records->len; i++)
+    {
+      TriageStoreRecord *record = g_ptr_array_index (records, i);
+
+      triage_inbox_model_add (self->inbox, record->notification, NULL);
+    }
+
+  triage_outbox_load_async (self->outbox, self->cancellable, outbox_loaded_cb, g_object_ref (self));
+}
+
+static void
+store_opened_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_open_finish (TRIAGE_STORE (object), result, &error))
+    {
+      /* Without the store no answer could be kept safe: say so and stay offline. */
+      g_warning ("Could not open the local database: %s", error->message);
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);
+      return;
+    }
+
+  triage_store_load_pending_async (self->store, self->cancellable, pending_loaded_cb,
+                                   g_object_ref (self));
+}
+
+/* Autostart */
+
+static void
+autostart_written_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    g_warning ("Could not turn on start at login: %s", error->message);
+}
+
+static void
+autostart_deleted_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_delete_finish (G_FILE (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    g_warning ("Could not turn off start at login: %s", error->message);
+}
+
+static void
+on_autostart_changed (TriageApplication *self)
+{
+  g_autofree char *name = g_strconcat (APPLICATION_ID, ".desktop", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_config_dir (), "autostart", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  if (g_settings_get_boolean (self->settings, "autostart"))
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *contents = NULL;
+
+      g_mkdir_with_parents (dir, 0700);
+      contents = g_strdup_printf ("[Desktop Entry]\n"
+                                  "Type=Application\n"
+                                  "Name=Triage\n"
+                                  "Exec=triage --gapplication-service\n"
+                                  "Icon=%s\n"
+                                  "Terminal=false\n"
+                                  "NoDisplay=true\n"
+                                  "X-GNOME-Autostart-enabled=true\n",
+                                  APPLICATION_ID);
+      g_file_replace_contents_bytes_async (file, g_bytes_new_take (g_steal_pointer (&contents),
+                                                                   strlen (contents)),
+                                           NULL, FALSE, G_FILE_CREATE_NONE, self->cancellable,
+                                           autostart_written_cb, NULL);
+    }
+  else
+    g_file_delete_async (file, G_PRIORITY_DEFAULT, self->cancellable, autostart_deleted_cb, NULL);
+}
+
+/* Window */
+
+static gboolean
+on_window_close_request (TriageApplication *self,
+                         GtkWindow         *window)
+{
+  int width;
+  int height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  g_settings_set_int (self->settings, "window-width", MAX (width, 360));
+  g_settings_set_int (self->settings, "window-height", MAX (height, 294));
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  g_settings_apply (self->settings);
+
+  return FALSE;
+}
+
+static void
+on_window_destroyed (TriageApplication *self)
+{
+  self->window = NULL;
+}
+
+static TriageWindow *
+ensure_window (TriageApplication *self)
+{
+  if (self->window != NULL)
+    return self->window;
+
+  self->window = triage_window_new (GTK_APPLICATION (self), self->inbox);
+  gtk_window_set_default_size (GTK_WINDOW (self->window),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self->window));
+
+  g_signal_connect_object (self->window, "submit",
+                           G_CALLBACK (on_window_submit), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->window, "close-request",
+                           G_CALLBACK (on_window_close_request), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->window, "destroy",
+                           G_CALLBACK (on_window_destroyed), self, G_CONNECT_SWAPPED);
+  triage_window_set_connection (self->window, self->connection, self->connection_message,
+                                self->retry_at);
+
+  return self->window;
+}
+
+/* Actions */
+
+static void
+show_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+
+  gtk_window_present (GTK_WINDOW (ensure_window (self)));
+}
+
+static void
+open_request_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+  const char *id = g_variant_get_string (parameter, NULL);
+  TriageWindow *window = ensure_window (self);
+
+  if (!triage_window_show_request (window, id))
+    triage_window_add_toast (window, _("This request is no longer waiting for an answer"));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+respond_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+  g_autoptr(JsonNode) data = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *id;
+  const char *action_id;
+  const char *json;
+
+  g_variant_get (parameter, "(&s&s&s)", &id, &action_id, &json);
+  data = atp_json_parse (json, -1, ATP_MAX_FRAME_SIZE, &error);
+  if (data == NULL)
+    {
+      g_warning ("app.respond with unreadable data: %s", error->message);
+      return;
+    }
+
+  submit_answer (self, id, action_id, data, FALSE);
+}
+
+static void
+retry_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+
+  if (!self->ready)
+    return;
+
+  if (self->stream != NULL && self->connection == TRIAGE_CONNECTION_RECONNECTING)
+    atp_stream_reconnect_now (self->stream);
+  else if (self->connection != TRIAGE_CONNECTION_CONNECTED)
+    connect_begin (self);
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+  TriagePreferencesWindow *preferences;
+
+  preferences = triage_preferences_window_new (GTK_WINDOW (ensure_window (self)),
+                                               self->settings, self->credentials);
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+  const char *developers[] = { "The Triage authors", NULL };
+
+  adw_show_about_window (GTK_WINDOW (ensure_window (self)),
+                         "application-name", "Triage",
+                         "application-icon", APPLICATION_ID,
+                         "developer-name", "The Triage authors",
+                         "version", PACKAGE_VERSION,
+                         "developers", developers,
+                         "copyright", "© 2026 The Triage authors",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "comments", _("Answer the decisions your AI agents ask you to make"),
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+
+  if (self->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->window));
+  g_application_quit (G_APPLICATION (self));
+}
+
+static const GActionEntry app_actions[] = {
+  { "show", show_action },
+  { "open-request", open_request_action, "s" },
+  { "respond", respond_action, "(sss)" },
+  { "retry", retry_action },
+  { "preferences", preferences_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+/* GApplication */
+
+static void
+triage_application_startup (GApplication *app)
+{
+  TriageApplication *self = TRIAGE_APPLICATION (app);
+  g_autoptr(GAction) dnd_action = NULL;
+  g_autofree char *path = NULL;
+  const char *database = g_getenv ("TRIAGE_APP_DATABASE");
+  GDBusConnection *bus;
+
+  G_APPLICATION_CLASS (triage_application_parent_class)->startup (app);
+
+  self->settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
+  self->inbox = triage_inbox_model_new ();
+  self->credentials = triage_credentials_new ();
+  path = database && *database ? g_strdup (database) : triage_store_default_path ();
+  self->store = triage_store_new (path);
+  self->outbox = triage_outbox_new (self->store);
+  self->notifier = triage_notifier_new ("Triage", APPLICATION_ID);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
+  dnd_action = g_settings_create_action (self->settings, "do-not-disturb");
+  g_action_map_add_action (G_ACTION_MAP (self), dnd_action);
+
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
+                                         (const char *[]) { "<Control>q", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
+                                         (const char *[]) { "<Control>comma", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.retry",
+                                         (const char *[]) { "<Control>r", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "window.close",
+                                         (const char *[]) { "<Control>w", NULL });
+
+  g_signal_connect_object (self->inbox, "items-changed",
+                           G_CALLBACK (on_inbox_items_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outbox, "queued",
+                           G_CALLBACK (on_outbox_queued), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outbox, "delivered",
+                           G_CALLBACK (on_outbox_delivered), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outbox, "conflict",
+                           G_CALLBACK (on_outbox_conflict), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outbox, "rejected",
+                           G_CALLBACK (on_outbox_rejected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->notifier, "activated",
+                           G_CALLBACK (on_notifier_activated), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->notifier, "respond",
+                           G_CALLBACK (on_notifier_respond), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::server-mode",
+                           G_CALLBACK (on_server_settings_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::server-url",
+                           G_CALLBACK (on_server_settings_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::run-in-background",
+                           G_CALLBACK (update_hold), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::autostart",
+                           G_CALLBACK (on_autostart_changed), self, G_CONNECT_SWAPPED);
+
+  bus = g_application_get_dbus_connection (app);
+  if (bus != NULL)
+    {
+      self->tray = triage_tray_new (bus, G_ACTION_GROUP (self));
+      g_settings_bind (self->settings, "do-not-disturb", self->tray, "do-not-disturb",
+                       G_SETTINGS_BIND_GET);
+    }
+
+  /* Alive while connecting, whether or not a window is ever shown. */
+  update_hold (self);
+
+  triage_store_open_async (self->store, self->cancellable, store_opened_cb, g_object_ref (self));
+}
+
+static void
+triage_application_activate (GApplication *app)
+{
+  TriageApplication *self = TRIAGE_APPLICATION (app);
+
+  gtk_window_present (GTK_WINDOW (ensure_window (self)));
+}
+
+static void
+triage_application_shutdown (GApplication *app)
+{
+  TriageApplication *self = TRIAGE_APPLICATION (app);
+
+  g_cancellable_cancel (self->cancellable);
+  teardown_connection (self);
+  g_clear_handle_id (&self->tray_update_id, g_source_remove);
+  g_clear_object (&self->tray);
+
+  G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);
+}
+
+static void
+triage_application_finalize (GObject *object)
+{
+  TriageApplication *self = (TriageApplication *)object;
+
+  g_clear_object (&self->notifier);
+  g_clear_object (&self->outbox);
+  g_clear_object (&self->store);
+  g_clear_object (&self->inbox);
+  g_clear_object (&self->credentials);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+  g_free (self->connection_message);
+
+  G_OBJECT_CLASS (triage_application_parent_class)->finalize (object);
+}
+
+static void
+triage_application_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  TriageApplication *self = TRIAGE_APPLICATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONNECTION:
+      g_value_set_uint (value, self->connection);
+      break;
+
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_application_class_init (TriageApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = triage_application_finalize;
+  object_class->get_property = triage_application_get_property;
+
+  app_class->startup = triage_application_startup;
+  app_class->activate = triage_application_activate;
+  app_class->shutdown = triage_application_shutdown;
+
+  properties [PROP_CONNECTION] =
+    g_param_spec_uint ("connection", NULL, NULL,
+                       TRIAGE_CONNECTION_CONNECTING, TRIAGE_CONNECTION_AUTH_FAILED,
+                       TRIAGE_CONNECTION_CONNECTING,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_READY] =
+    g_param_spec_boolean ("ready", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+triage_application_init (TriageApplication *self)
+{
+  self->cancellable = g_cancellable_new ();
+  self->connection = TRIAGE_CONNECTION_CONNECTING;
+}
+
+/**
+ * triage_application_new:
+ *
+ * Returns: (transfer full): the application
+ */
+TriageApplication *
+triage_application_new (void)
+{
+  return g_object_new (TRIAGE_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "resource-base-path", RESOURCE_BASE,
+                       NULL);
+}
+
+TriageInboxModel *
+triage_application_get_inbox (TriageApplication *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), NULL);
+
+  return self->inbox;
+}
+
+TriageOutbox *
+triage_application_get_outbox (TriageApplication *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), NULL);
+
+  return self->outbox;
+}
+
+TriageNotifier *
+triage_application_get_notifier (TriageApplication *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), NULL);
+
+  return self->notifier;
+}
+
+/**
+ * triage_application_get_window:
+ *
+ * Returns: (transfer none) (nullable): the main window, if one is open
+ */
+TriageWindow *
+triage_application_get_window (TriageApplication *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), NULL);
+
+  return self->window;
+}
+
+TriageConnectionState
+triage_application_get_connection (TriageApplication *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), TRIAGE_CONNECTION_OFFLINE);
+
+  return self->connection;
+}
+
+gboolean
+triage_application_get_ready (TriageApplication *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), FALSE);
+
+  return self->ready;
+}

@@ -1,0 +1,728 @@
+/* triage-outbox.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-outbox"
+
+#include <glib/gi18n.h>
+
+#include "triage-outbox.h"
+
+/*
+ * Never lose an answer. An answer is written to the store's outbox (and on
+ * disk, synchronous=FULL) before anything is sent; only then does the person
+ * see it as sent. It is sent whenever the app is online, again after every
+ * reconnect and on a backoff timer while a send fails, and it leaves the
+ * outbox only when the server has settled it:
+ *
+ *  - 200: delivered (a resend of the same answer also gets 200: the server
+ *    treats it as an idempotent retry, so a reply lost to a crash is harmless);
+ *  - 409: answered elsewhere, expired or withdrawn; ::conflict tells the
+ *    person what happened;
+ *  - 400/404/422: refused for good; the entry stays, marked failed, and
+ *    ::rejected says why (resending cannot help).
+ *
+ * Anything else (no connection, 5xx, 429, 401) leaves it queued.
+ */
+
+struct _TriageOutbox
+{
+  GObject       parent_instance;
+
+  TriageStore  *store;
+  AtpClient    *client;
+  gboolean      online;
+
+  GHashTable   *entries;       /* notification id -> TriageOutboxEntry (queued or failed) */
+  GHashTable   *in_flight;     /* notification ids being sent */
+  GCancellable *cancellable;   /* the sends of the current client */
+  guint         retry_id;
+  guint         retry_delay_ms;
+};
+
+G_DEFINE_FINAL_TYPE (TriageOutbox, triage_outbox, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_ONLINE,
+  PROP_N_PENDING,
+  N_PROPS
+};
+
+enum {
+  QUEUED,
+  DELIVERED,
+  CONFLICT,
+  REJECTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties [N_PROPS];
+static guint signals [N_SIGNALS];
+
+static void send_entry (TriageOutbox      *self,
+                        TriageOutboxEntry *entry);
+
+static void
+notify_pending (TriageOutbox *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_PENDING]);
+}
+
+static gboolean
+retry_cb (gpointer data)
+{
+  TriageOutbox *self = data;
+
+  self->retry_id = 0;
+  triage_outbox_flush (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_retry (TriageOutbox *self)
+{
+  guint delay;
+
+  if (self->retry_id != 0 || !self->online)
+    return;
+
+  self->retry_delay_ms = self->retry_delay_ms == 0
+                         ? TRIAGE_OUTBOX_RETRY_MIN_MS
+                         : MIN (self->retry_delay_ms * 2, TRIAGE_OUTBOX_RETRY_MAX_MS);
+  /* Full jitter, as the stream's reconnects do. */
+  delay = g_random_int_range (self->retry_delay_ms / 2, self->retry_delay_ms + 1);
+  self->retry_id = g_timeout_add (delay, retry_cb, self);
+}
+
+typedef struct
+{
+  TriageOutbox  *self;
+  char          *notification_id;
+  gint64         entry_id;
+  TriageOutcome  outcome;
+  char          *code;
+  char          *message;
+} Settle;
+
+static void
+settle_free (Settle *settle)
+{
+  g_clear_object (&settle->self);
+  g_free (settle->notification_id);
+  g_free (settle->code);
+  g_free (settle->message);
+  g_free (settle);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Settle, settle_free)
+
+static void
+complete_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(Settle) settle = user_data;
+  TriageOutbox *self = settle->self;
+  g_autoptr(GError) error = NULL;
+
+  /* The server has settled it; even if recording that failed, it must not
+   * be sent again in this session (a restart would resend, and the server
+   * answers a resend with the same outcome). */
+  if (!triage_store_outbox_complete_finish (TRIAGE_STORE (object), result, &error))
+    g_warning ("Could not clear a settled answer from the outbox: %s", error->message);
+
+  g_hash_table_remove (self->entries, settle->notification_id);
+  notify_pending (self);
+
+  if (settle->outcome == TRIAGE_OUTCOME_ANSWERED)
+    g_signal_emit (self, signals [DELIVERED], 0, settle->notification_id);
+  else
+    g_signal_emit (self, signals [CONFLICT], 0, settle->notification_id,
+                   settle->outcome, settle->message);
+}
+
+static void
+failed_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(Settle) settle = user_data;
+  TriageOutbox *self = settle->self;
+  g_autoptr(GError) error = NULL;
+  TriageOutboxEntry *entry;
+
+  if (!triage_store_outbox_failed_finish (TRIAGE_STORE (object), result, &error))
+    g_warning ("Could not record a failed delivery: %s", error->message);
+
+  entry = g_hash_table_lookup (self->entries, settle->notification_id);
+  if (entry == NULL)
+    return;
+
+  entry->attempts++;
+  g_free (entry->last_error);
+  entry->last_error = g_strdup (settle->message);
+
+  if (settle->outcome == TRIAGE_OUTCOME_REJECTED)
+    {
+      entry->state = TRIAGE_OUTBOX_FAILED;
+      notify_pending (self);
+      g_signal_emit (self, signals [REJECTED], 0, settle->notification_id, settle->message);
+    }
+  else
+    schedule_retry (self);
+}
+
+static TriageOutcome
+outcome_for_conflict (const GError *error)
+{
+  if (error->domain != ATP_ERROR)
+    return TRIAGE_OUTCOME_NONE;
+
+  switch (error->code)
+    {
+    case ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED:
+      return TRIAGE_OUTCOME_ANSWERED_ELSEWHERE;
+    case ATP_ERROR_NOTIFICATION_EXPIRED:
+      return TRIAGE_OUTCOME_EXPIRED;
+    case ATP_ERROR_NOTIFICATION_INVALIDATED:
+      return TRIAGE_OUTCOME_INVALIDATED;
+    default:
+      return TRIAGE_OUTCOME_NONE;
+    }
+}
+
+static gboolean
+is_permanent (const GError *error)
+{
+  if (error->domain != ATP_ERROR)
+    return FALSE;
+
+  switch (error->code)
+    {
+    case ATP_ERROR_INVALID_JSON:
+    case ATP_ERROR_INVALID_REQUEST:
+    case ATP_ERROR_MISSING_REQUIRED_FIELD:
+    case ATP_ERROR_INVALID_FIELD_VALUE:
+    case ATP_ERROR_INVALID_ACTION_ID:
+    case ATP_ERROR_INVALID_RESPONSE_DATA:
+    case ATP_ERROR_CONSTRAINT_VIOLATION:
+    case ATP_ERROR_FORBIDDEN:
+    case ATP_ERROR_NOT_FOUND:
+    case ATP_ERROR_NOTIFICATION_NOT_FOUND:
+    case ATP_ERROR_PAYLOAD_TOO_LARGE:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+respond_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(Settle) settle = user_data;
+  TriageOutbox *self = settle->self;
+  g_autoptr(GError) error = NULL;
+  TriageOutcome conflict;
+
+  g_hash_table_remove (self->in_flight, settle->notification_id);
+
+  if (atp_client_respond_finish (ATP_CLIENT (object), result, &error))
+    {
+      self->retry_delay_ms = 0;
+      settle->outcome = TRIAGE_OUTCOME_ANSWERED;
+      triage_store_outbox_complete_async (self->store, settle->entry_id, TRIAGE_OUTCOME_ANSWERED,
+                                          NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
+      return;
+    }
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  settle->message = g_strdup (error->message);
+
+  if ((conflict = outcome_for_conflict (error)) != TRIAGE_OUTCOME_NONE)
+    {
+      g_debug ("Answer to %s settled by a conflict: %s", settle->notification_id, error->message);
+      settle->outcome = conflict;
+      triage_store_outbox_complete_async (self->store, settle->entry_id, conflict,
+                                          NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
+      return;
+    }
+
+  if (is_permanent (error))
+    {
+      g_message ("The server refused the answer to %s: %s", settle->notification_id, error->message);
+      settle->outcome = TRIAGE_OUTCOME_REJECTED;
+      triage_store_outbox_failed_async (self->store, settle->entry_id, TRUE, error->message,
+                                        NULL, failed_cb, g_steal_pointer (&settle));
+      return;
+    }
+
+  g_debug ("Answer to %s not sent yet: %s", settle->notification_id, error->message);
+  settle->outcome = TRIAGE_OUTCOME_NONE;
+  triage_store_outbox_failed_async (self->store, settle->entry_id, FALSE, error->message,
+                                    NULL, failed_cb, g_steal_pointer (&settle));
+}
+
+static void
+send_entry (TriageOutbox      *self,
+            TriageOutboxEntry *entry)
+{
+  Settle *settle;
+
+  if (!self->online || self->client == NULL || entry->state != TRIAGE_OUTBOX_QUEUED ||
+      g_hash_table_contains (self->in_flight, entry->notification_id))
+    return;
+
+  settle = g_new0 (Settle, 1);
+  settle->self = g_object_ref (self);
+  settle->notification_id = g_strdup (entry->notification_id);
+  settle->entry_id = entry->id;
+
+  g_hash_table_add (self->in_flight, g_strdup (entry->notification_id));
+  atp_client_respond_async (self->client, entry->notification_id, entry->action_id,
+                            entry->response_data, self->cancellable, respond_cb, settle);
+}
+
+static int
+compare_entries (gconstpointer a,
+                 gconstpointer b)
+{
+  const TriageOutboxEntry *ea = a;
+  const TriageOutboxEntry *eb = b;
+
+  return (ea->id > eb->id) - (ea->id < eb->id);
+}
+
+/**
+ * triage_outbox_flush:
+ * @self: a #TriageOutbox
+ *
+ * Sends every queued answer not already on its way, oldest first (when online).
+ */
+void
+triage_outbox_flush (TriageOutbox *self)
+{
+  g_autoptr(GList) values = NULL;
+
+  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
+
+  if (!self->online || self->client == NULL)
+    return;
+
+  g_clear_handle_id (&self->retry_id, g_source_remove);
+
+  values = g_list_sort (g_hash_table_get_values (self->entries), compare_entries);
+  for (GList *l = values; l != NULL; l = l->next)
+    send_entry (self, l->data);
+}
+
+/* Load */
+
+static void
+list_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TriageOutbox *self = g_task_get_source_object (task);
+  g_autoptr(GPtrArray) entries = NULL;
+  GError *error = NULL;
+
+  entries = triage_store_outbox_list_finish (TRIAGE_STORE (object), result, &error);
+  if (entries == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      TriageOutboxEntry *entry = g_ptr_array_index (entries, i);
+
+      g_hash_table_replace (self->entries, g_strdup (entry->notification_id),
+                            triage_outbox_entry_copy (entry));
+    }
+
+  notify_pending (self);
+  triage_outbox_flush (self);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * triage_outbox_load_async:
+ * @self: a #TriageOutbox
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the outbox is loaded
+ * @user_data: data for @callback
+ *
+ * Loads the answers left by an earlier run (sent as soon as the app is online).
+ */
+void
+triage_outbox_load_async (TriageOutbox        *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_outbox_load_async);
+  triage_store_outbox_list_async (self->store, cancellable, list_cb, task);
+}
+
+gboolean
+triage_outbox_load_finish (TriageOutbox  *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Submit */
+
+static void
+add_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TriageOutbox *self = g_task_get_source_object (task);
+  g_autoptr(TriageOutboxEntry) entry = NULL;
+  GError *error = NULL;
+  TriageOutboxEntry *kept;
+
+  entry = triage_store_outbox_add_finish (TRIAGE_STORE (object), result, &error);
+  if (entry == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* On disk: from here on the answer is never lost. */
+  kept = triage_outbox_entry_copy (entry);
+  g_hash_table_replace (self->entries, g_strdup (entry->notification_id), kept);
+  notify_pending (self);
+  g_signal_emit (self, signals [QUEUED], 0, entry->notification_id);
+  g_task_return_boolean (task, TRUE);
+
+  send_entry (self, kept);
+}
+
+/**
+ * triage_outbox_submit_async:
+ * @self: a #TriageOutbox
+ * @notification_id: the request answered
+ * @action_id: the action chosen
+ * @response_data: (nullable): the answer (validated by the caller); %NULL is JSON null
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called once the answer is stored durably
+ * @user_data: data for @callback
+ *
+ * Stores the answer, then sends it (now if online, else on reconnect).
+ * Completion means "stored": delivery is reported by ::delivered,
+ * ::conflict or ::rejected.
+ */
+void
+triage_outbox_submit_async (TriageOutbox        *self,
+                            const char          *notification_id,
+                            const char          *action_id,
+                            JsonNode            *response_data,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
+  g_return_if_fail (notification_id != NULL);
+  g_return_if_fail (action_id != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_outbox_submit_async);
+
+  if (g_hash_table_contains (self->entries, notification_id))
+    {
+      g_task_return_new_error (task, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED,
+                               "%s", _("This request has already been answered here"));
+      g_object_unref (task);
+      return;
+    }
+
+  /* The store's own cancellable is not the caller's: once asked, the answer is kept. */
+  triage_store_outbox_add_async (self->store, notification_id, action_id, response_data,
+                                 NULL, NULL, add_cb, task);
+}
+
+gboolean
+triage_outbox_submit_finish (TriageOutbox  *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Accessors */
+
+/**
+ * triage_outbox_set_client:
+ * @self: a #TriageOutbox
+ * @client: (nullable): the client to send with
+ *
+ * Sends in flight with the previous client are cancelled (they stay queued).
+ */
+void
+triage_outbox_set_client (TriageOutbox *self,
+                          AtpClient    *client)
+{
+  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
+  g_return_if_fail (client == NULL || ATP_IS_CLIENT (client));
+
+  if (self->client == client)
+    return;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  g_hash_table_remove_all (self->in_flight);
+  g_set_object (&self->client, client);
+  self->retry_delay_ms = 0;
+
+  triage_outbox_flush (self);
+}
+
+/**
+ * triage_outbox_set_online:
+ * @self: a #TriageOutbox
+ * @online: whether the client is connected
+ *
+ * Going online sends whatever is queued.
+ */
+void
+triage_outbox_set_online (TriageOutbox *self,
+                          gboolean      online)
+{
+  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
+
+  online = !!online;
+  if (self->online == online)
+    return;
+
+  self->online = online;
+  if (online)
+    {
+      self->retry_delay_ms = 0;
+      triage_outbox_flush (self);
+    }
+  else
+    g_clear_handle_id (&self->retry_id, g_source_remove);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ONLINE]);
+}
+
+gboolean
+triage_outbox_get_online (TriageOutbox *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_OUTBOX (self), FALSE);
+
+  return self->online;
+}
+
+/**
+ * triage_outbox_get_n_pending:
+ *
+ * Returns: how many answers wait to be delivered (failed ones not counted)
+ */
+guint
+triage_outbox_get_n_pending (TriageOutbox *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint count = 0;
+
+  g_return_val_if_fail (TRIAGE_IS_OUTBOX (self), 0);
+
+  g_hash_table_iter_init (&iter, self->entries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((TriageOutboxEntry *) value)->state == TRIAGE_OUTBOX_QUEUED)
+      count++;
+
+  return count;
+}
+
+gboolean
+triage_outbox_has_answer (TriageOutbox *self,
+                          const char   *notification_id)
+{
+  g_return_val_if_fail (TRIAGE_IS_OUTBOX (self), FALSE);
+
+  return g_hash_table_contains (self->entries, notification_id);
+}
+
+gboolean
+triage_outbox_answer_failed (TriageOutbox *self,
+                             const char   *notification_id)
+{
+  TriageOutboxEntry *entry;
+
+  g_return_val_if_fail (TRIAGE_IS_OUTBOX (self), FALSE);
+
+  entry = g_hash_table_lookup (self->entries, notification_id);
+
+  return entry != NULL && entry->state == TRIAGE_OUTBOX_FAILED;
+}
+
+/* GObject */
+
+static void
+triage_outbox_dispose (GObject *object)
+{
+  TriageOutbox *self = (TriageOutbox *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->retry_id, g_source_remove);
+  g_clear_object (&self->client);
+
+  G_OBJECT_CLASS (triage_outbox_parent_class)->dispose (object);
+}
+
+static void
+triage_outbox_finalize (GObject *object)
+{
+  TriageOutbox *self = (TriageOutbox *)object;
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->entries, g_hash_table_unref);
+  g_clear_pointer (&self->in_flight, g_hash_table_unref);
+
+  G_OBJECT_CLASS (triage_outbox_parent_class)->finalize (object);
+}
+
+static void
+triage_outbox_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TriageOutbox *self = TRIAGE_OUTBOX (object);
+
+  switch (prop_id)
+    {
+    case PROP_ONLINE:
+      g_value_set_boolean (value, self->online);
+      break;
+
+    case PROP_N_PENDING:
+      g_value_set_uint (value, triage_outbox_get_n_pending (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_outbox_class_init (TriageOutboxClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = triage_outbox_dispose;
+  object_class->finalize = triage_outbox_finalize;
+  object_class->get_property = triage_outbox_get_property;
+
+  properties [PROP_ONLINE] =
+    g_param_spec_boolean ("online", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_N_PENDING] =
+    g_param_spec_uint ("n-pending", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TriageOutbox::queued:
+   * @self: the outbox
+   * @notification_id: the request
+   *
+   * An answer is stored and will be sent.
+   */
+  signals [QUEUED] =
+    g_signal_new ("queued", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * TriageOutbox::delivered:
+   * @self: the outbox
+   * @notification_id: the request
+   *
+   * The server confirmed the answer (200).
+   */
+  signals [DELIVERED] =
+    g_signal_new ("delivered", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * TriageOutbox::conflict:
+   * @self: the outbox
+   * @notification_id: the request
+   * @outcome: a #TriageOutcome: answered elsewhere, expired or invalidated
+   * @message: the server's message
+   *
+   * The server settled the request otherwise (409); the answer is dropped.
+   */
+  signals [CONFLICT] =
+    g_signal_new ("conflict", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * TriageOutbox::rejected:
+   * @self: the outbox
+   * @notification_id: the request
+   * @message: why
+   *
+   * The server refused the answer for good (4xx other than 409).
+   */
+  signals [REJECTED] =
+    g_signal_new ("rejected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+}
+
+static void
+triage_outbox_init (TriageOutbox *self)
+{
+  self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) triage_outbox_entry_free);
+  self->in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->cancellable = g_cancellable_new ();
+}
+
+/**
+ * triage_outbox_new:
+ * @store: an open #TriageStore
+ *
+ * Returns: (transfer full): a new outbox; call triage_outbox_load_async() first
+ */
+TriageOutbox *
+triage_outbox_new (TriageStore *store)
+{
+  TriageOutbox *self;
+
+  g_return_val_if_fail (TRIAGE_IS_STORE (store), NULL);
+
+  self = g_object_new (TRIAGE_TYPE_OUTBOX, NULL);
+  self->store = g_object_ref (store);
+
+  return self;
+}

@@ -1,0 +1,56 @@
+/* triage-window.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "triage-inbox-model.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TriageConnectionState:
+ * @TRIAGE_CONNECTION_CONNECTING: first connection (or the local server starting)
+ * @TRIAGE_CONNECTION_CONNECTED: live
+ * @TRIAGE_CONNECTION_RECONNECTING: lost; the next try is scheduled
+ * @TRIAGE_CONNECTION_OFFLINE: no connection and no try scheduled (retry by hand)
+ * @TRIAGE_CONNECTION_AUTH_FAILED: the server refused the token (or none is stored)
+ *
+ * The connection as shown in the window.
+ */
+typedef enum
+{
+  TRIAGE_CONNECTION_CONNECTING,
+  TRIAGE_CONNECTION_CONNECTED,
+  TRIAGE_CONNECTION_RECONNECTING,
+  TRIAGE_CONNECTION_OFFLINE,
+  TRIAGE_CONNECTION_AUTH_FAILED,
+} TriageConnectionState;
+
+#define TRIAGE_TYPE_WINDOW (triage_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (TriageWindow, triage_window, TRIAGE, WINDOW, AdwApplicationWindow)
+
+TriageWindow          *triage_window_new                  (GtkApplication        *application,
+                                                           TriageInboxModel      *model);
+void                   triage_window_set_connection       (TriageWindow          *self,
+                                                           TriageConnectionState  state,
+                                                           const char            *message,
+                                                           gint64                 retry_at);
+TriageConnectionState  triage_window_get_connection       (TriageWindow          *self);
+const char            *triage_window_get_connection_text  (TriageWindow          *self);
+void                   triage_window_add_toast            (TriageWindow          *self,
+                                                           const char            *message);
+gboolean               triage_window_show_request         (TriageWindow          *self,
+                                                           const char            *notification_id);
+TriageRequest         *triage_window_get_current_request  (TriageWindow          *self);
+GtkWidget             *triage_window_get_decision_view    (TriageWindow          *self);
+void                   triage_window_show_error           (TriageWindow          *self,
+                                                           const char            *notification_id,
+                                                           const char            *message);
+
+G_END_DECLS
