@@ -160,10 +160,13 @@ atp_read_integer (AtpParseCtx *ctx,
   if (node == NULL)
     return TRUE;
 
-  /* JSON has numbers, not integers: 3 and 3.0 are the same integer. */
+  /* JSON has numbers, not integers: 3 and 3.0 are the same integer. Beyond
+   * 2^53 a double cannot hold every integer, so neither is accepted there. */
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
     {
       *value = json_node_get_int (node);
+      if (*value < -(gint64) MAX_EXACT_INT || *value > (gint64) MAX_EXACT_INT)
+        return atp_parse_fail_type (ctx, name, expected, node);
     }
   else if (atp_json_node_get_number (node, &number) &&
            number >= -MAX_EXACT_INT && number <= MAX_EXACT_INT && number == floor (number))

@@ -178,6 +178,8 @@ static const RuleCase rule_cases[] = {
   { "actions[3].constraints.max_selections", "1e30", ATP_ERROR_MALFORMED_ACTION, "actions[3].constraints.max_selections: must be an integer ≥ 0, got 1e+30" },
   { "actions[3].constraints.max_selections", "0", ATP_ERROR_MALFORMED_ACTION, "actions[3].constraints.max_selections: must be ≥ min_selections (0 < 1)" },
   { "actions[3].constraints.max_selections", "1", OK, NULL },
+  { "actions[3].constraints.max_selections", "9007199254740992", OK, NULL },
+  { "actions[3].constraints.max_selections", "9007199254740993", ATP_ERROR_MALFORMED_ACTION, "actions[3].constraints.max_selections: must be an integer ≥ 0, got 9007199254740993" },
   { "actions[3].constraints.max_selections", "10", OK, NULL },
   { "actions[3].constraints.min_selections", "4", ATP_ERROR_MALFORMED_ACTION, "actions[3].constraints.min_selections: must be at most the number of options (4 > 3)" },
   /* text */
@@ -212,6 +214,9 @@ static const RuleCase rule_cases[] = {
   { "actions[6].constraints.min", "1.5", ATP_ERROR_MALFORMED_ACTION, "actions[6].constraints.min: must be an integer, got 1.5" },
   { "actions[6].constraints.min", "\"1\"", ATP_ERROR_MALFORMED_ACTION, "actions[6].constraints.min: must be an integer, got \"1\"" },
   { "actions[6].constraints.min", "-5", OK, NULL },
+  { "actions[6].constraints.min", "-9007199254740992", OK, NULL },
+  { "actions[6].constraints.min", "-9007199254740993", ATP_ERROR_MALFORMED_ACTION, "actions[6].constraints.min: must be an integer, got -9007199254740993" },
+  { "actions[6].constraints.max", "9223372036854775807", ATP_ERROR_MALFORMED_ACTION, "actions[6].constraints.max: must be an integer, got 9223372036854775807" },
   { "actions[6].constraints.max", "1", ATP_ERROR_MALFORMED_ACTION, "actions[6].constraints.max: must be > min (1 ≤ 1)" },
   { "actions[6].constraints.max", "0", ATP_ERROR_MALFORMED_ACTION, "actions[6].constraints.max: must be > min (0 ≤ 1)" },
   { "actions[6].constraints.max", "9.0", OK, NULL },
