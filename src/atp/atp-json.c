@@ -1126,6 +1126,7 @@ atp_parse_timestamp (const char *text)
 {
   g_autoptr(GTimeZone) tz = NULL;
   g_autoptr(GDateTime) whole = NULL;
+  g_autoptr(GDateTime) utc = NULL;
   const char *p = text;
   int year, month, day, hour, minute, second;
   gint64 usec = 0;
@@ -1194,6 +1195,13 @@ atp_parse_timestamp (const char *text)
   whole = g_date_time_new (tz, year, month, day, hour, minute, second);
   if (whole == NULL)
     return NULL;
+
+  /* A time that is in range locally but not in UTC (0001-01-01T00:30+01:00)
+   * could not be written back: GDateTime refuses to convert it. */
+  utc = g_date_time_to_utc (whole);
+  if (utc == NULL)
+    return NULL;
+
   /* g_date_time_new() would round a fractional second through a double. */
   return g_date_time_add (whole, usec);
 }
@@ -1214,6 +1222,21 @@ atp_format_timestamp (GDateTime *time)
   g_return_val_if_fail (time != NULL, NULL);
 
   utc = g_date_time_to_utc (time);
+  if (utc == NULL)
+    {
+      /* Only a time built elsewhere, at the very edge of year 1 or 9999:
+       * keep its own offset rather than fail. */
+      gint64 offset = g_date_time_get_utc_offset (time) / G_TIME_SPAN_MINUTE;
+
+      g_date_time_get_ymd (time, &year, &month, &day);
+      return g_strdup_printf ("%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d",
+                              year, month, day,
+                              g_date_time_get_hour (time),
+                              g_date_time_get_minute (time),
+                              g_date_time_get_second (time),
+                              offset < 0 ? '-' : '+',
+                              (int) (ABS (offset) / 60), (int) (ABS (offset) % 60));
+    }
   g_date_time_get_ymd (utc, &year, &month, &day);
   usec = g_date_time_get_microsecond (utc);
 

@@ -392,6 +392,11 @@ static const TimeCase time_cases[] = {
   { "2025-05-25T10:30:00.000Z", "2025-05-25T10:30:00Z" },
   { "2024-02-29T23:59:59Z", "2024-02-29T23:59:59Z" },
   { "2025-12-31T23:30:00-01:00", "2026-01-01T00:30:00Z" },
+  { "0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z" },
+  { "0001-01-01T00:30:00-01:00", "0001-01-01T01:30:00Z" },
+  { "9999-12-31T23:59:59.999999Z", "9999-12-31T23:59:59.999999Z" },
+  { "0001-01-01T00:30:00+01:00", NULL },      /* year 0 in UTC */
+  { "9999-12-31T23:30:00-01:00", NULL },      /* year 10000 in UTC */
   { "2025-05-25T10:30:00", NULL },            /* no offset */
   { "2025-05-25 10:30:00Z", NULL },
   { "2025-05-25", NULL },
@@ -450,6 +455,17 @@ test_timestamp_keeps_offset (void)
 
   g_assert_cmpint (g_date_time_get_utc_offset (time), ==, 2 * G_TIME_SPAN_HOUR);
   g_assert_true (g_date_time_equal (time, utc));
+
+  /* A time built elsewhere that has no UTC form in GDateTime keeps its offset. */
+  {
+    g_autoptr(GTimeZone) tz = g_time_zone_new_offset (3600);
+    g_autoptr(GDateTime) edge = g_date_time_new (tz, 1, 1, 1, 0, 30, 0);
+    g_autofree char *text = NULL;
+
+    g_assert_nonnull (edge);
+    text = atp_format_timestamp (edge);
+    g_assert_cmpstr (text, ==, "0001-01-01T00:30:00+01:00");
+  }
 }
 
 static void
