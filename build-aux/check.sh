@@ -21,7 +21,8 @@
 #
 # At the end it prints one line, "N passed, N failed, N skipped", counted from the
 # testlog.json of every test run; a step that could not configure, build or run its
-# tests counts as one failure. Exit status: 0 only if nothing failed.
+# tests counts as one failure, and so does a "skipped" fuzz target (exit status 77
+# is what libFuzzer returns for a crash). Exit status: 0 only if nothing failed.
 #
 # Options:
 #   --quick     only the build step (no sanitizer or fuzz build)
@@ -140,6 +141,11 @@ for path in sorted(glob.glob(os.path.join(results, "*.json"))):
             r = t["result"]
             if r in ("OK", "EXPECTEDFAIL"):
                 passed += 1
+            elif r == "SKIP" and step == "build-fuzz":
+                # 77 is libFuzzer's default exit status for a crash, and meson's
+                # for a skip; a fuzz target never skips.
+                failed += 1
+                bad.append(f"  {step}: {t['name']} (exit status 77: a libFuzzer crash)")
             elif r == "SKIP":
                 skipped += 1
             else:
