@@ -6,103 +6,33 @@
 
 #define G_LOG_DOMAIN "test-attachment-fetch"
 
+#include "desk-test-server.h"
 #include "triage-attachment-fetch.h"
 #include "triage-desk-error.h"
 
-#define BIG_SIZE (200 * 1024)
+#define BIG_SIZE (200 * 1024)   /* as served by attachment-server.py */
 #define LIMIT    (64 * 1024)
 
 typedef struct
 {
-  SoupServer *server;
-  GUri       *base;
-  GSList     *paused;      /* SoupServerMessage, never answered */
+  DeskTestServer *server;
 } Fixture;
-
-static void
-handle (SoupServer        *server,
-        SoupServerMessage *msg,
-        const char        *path,
-        GHashTable        *query,
-        gpointer           user_data)
-{
-  Fixture *fixture = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
-
-  if (g_str_equal (path, "/hello.txt"))
-    {
-      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-      soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_STATIC,
-                                        "hello world", 11);
-    }
-  else if (g_str_equal (path, "/big"))
-    {
-      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-      soup_server_message_set_response (msg, "application/octet-stream", SOUP_MEMORY_TAKE,
-                                        g_malloc0 (BIG_SIZE), BIG_SIZE);
-    }
-  else if (g_str_equal (path, "/chunked-big"))
-    {
-      SoupMessageBody *body = soup_server_message_get_response_body (msg);
-
-      /* No Content-Length: only counting the streamed bytes can stop it. */
-      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-      soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-      for (int i = 0; i < BIG_SIZE / 4096; i++)
-        soup_message_body_append_take (body, g_malloc0 (4096), 4096);
-      soup_message_body_complete (body);
-    }
-  else if (g_str_equal (path, "/slow"))
-    {
-      soup_server_message_pause (msg);
-      fixture->paused = g_slist_prepend (fixture->paused, g_object_ref (msg));
-    }
-  else if (g_str_equal (path, "/redirect"))
-    {
-      soup_server_message_set_redirect (msg, SOUP_STATUS_FOUND, "/hello.txt");
-    }
-  else if (g_str_equal (path, "/redirect-file"))
-    {
-      soup_server_message_set_redirect (msg, SOUP_STATUS_FOUND, "file:///etc/passwd");
-    }
-  else if (g_str_equal (path, "/redirect-loop"))
-    {
-      soup_server_message_set_redirect (msg, SOUP_STATUS_TEMPORARY_REDIRECT, "/redirect-loop");
-    }
-  else
-    {
-      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, "Secret <b>reason</b>");
-    }
-}
 
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-
-  fixture->server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (fixture->server, NULL, handle, fixture, NULL);
-  soup_server_listen_local (fixture->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (fixture->server);
-  g_assert_nonnull (uris);
-  fixture->base = g_uri_ref (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  fixture->server = desk_test_server_start ();
 }
 
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  for (GSList *l = fixture->paused; l; l = l->next)
-    soup_server_message_unpause (l->data);
-  g_slist_free_full (fixture->paused, g_object_unref);
-  soup_server_disconnect (fixture->server);
-  g_clear_object (&fixture->server);
-  g_clear_pointer (&fixture->base, g_uri_unref);
+  g_clear_pointer (&fixture->server, desk_test_server_stop);
+  /* Connections are torn down from idle callbacks. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
 }
 
 typedef struct
@@ -139,7 +69,8 @@ fetch (Fixture      *fixture,
        GCancellable *cancellable,
        Result       *r)
 {
-  g_autoptr(GUri) uri = g_uri_parse_relative (fixture->base, path, G_URI_FLAGS_ENCODED, NULL);
+  g_autofree char *address = desk_test_server_uri (fixture->server, path);
+  g_autoptr(GUri) uri = g_uri_parse (address, G_URI_FLAGS_ENCODED, NULL);
   guint watchdog = g_timeout_add_seconds (20, on_watchdog, NULL);
 
   memset (r, 0, sizeof *r);
@@ -278,9 +209,18 @@ test_redirect (Fixture       *fixture,
   g_assert_null (r.bytes);
   result_clear (&r);
 
+  /* From http on this computer to http elsewhere: refused like the address itself. */
+  fetch (fixture, "/redirect-http", LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_nonnull (strstr (r.error->message, "example.com"));
+  result_clear (&r);
+
   fetch (fixture, "/redirect-loop", LIMIT, 10, NULL, &r);
   g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_MANY_REDIRECTS);
   result_clear (&r);
+  /* The first request and the allowed number of redirects, no more. */
+  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/redirect-loop"), ==,
+                    TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS + 1);
 }
 
 static void

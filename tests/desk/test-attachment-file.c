@@ -51,6 +51,25 @@ test_long_name (void)
   g_assert_true (g_str_has_suffix (name, ".txt"));
 }
 
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+
+  g_rmdir (path);
+}
+
 typedef struct
 {
   gboolean  done;
@@ -154,12 +173,27 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cache_home = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  /* A cache of our own, set before GLib reads it (not G_TEST_OPTION_ISOLATE_DIRS: it leaks). */
+  cache_home = g_dir_make_tmp ("triage-test-cache-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
 
   g_test_add_func ("/desk/file/suggest-filename", test_suggest_filename);
   g_test_add_func ("/desk/file/long-name", test_long_name);
   g_test_add_func ("/desk/file/write-private", test_write_private);
   g_test_add_func ("/desk/file/prune-old-copies", test_prune_old_copies);
 
-  return g_test_run ();
+  status = g_test_run ();
+
+  /* Everything the tests wrote lives under the temporary folder. */
+  g_assert_cmpstr (g_get_user_cache_dir (), ==, cache_home);
+  remove_tree (cache_home);
+
+  return status;
 }

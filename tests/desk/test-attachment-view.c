@@ -10,6 +10,7 @@
 
 #include <gtksourceview/gtksource.h>
 
+#include "desk-test-server.h"
 #include "triage-attachment-fetch.h"
 #include "triage-attachment-view.h"
 #include "triage-attachment-window.h"
@@ -20,10 +21,7 @@ typedef struct
 {
   GtkWidget            *window;
   TriageAttachmentView *view;
-  SoupServer           *server;
-  GUri                 *base;
-  guint                 requests;
-  GSList               *paused;
+  DeskTestServer       *server;
 } Fixture;
 
 static gboolean
@@ -50,55 +48,10 @@ on_tick (gpointer user_data)
     g_source_remove (_watchdog); \
   } G_STMT_END
 
-/* ------------------------------------------------------------------ a test server */
-
-static void
-handle (SoupServer        *server,
-        SoupServerMessage *msg,
-        const char        *path,
-        GHashTable        *query,
-        gpointer           user_data)
-{
-  Fixture *fixture = user_data;
-
-  fixture->requests++;
-
-  if (g_str_equal (path, "/notes.txt"))
-    {
-      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-      soup_server_message_set_response (msg, "text/plain", SOUP_MEMORY_STATIC,
-                                        "Downloaded notes\n", 17);
-    }
-  else if (g_str_equal (path, "/big"))
-    {
-      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-      soup_server_message_set_response (msg, "text/plain", SOUP_MEMORY_TAKE,
-                                        g_strnfill (200 * 1024, 'a'), 200 * 1024);
-    }
-  else if (g_str_equal (path, "/slow"))
-    {
-      soup_server_message_pause (msg);
-      fixture->paused = g_slist_prepend (fixture->paused, g_object_ref (msg));
-    }
-  else
-    soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-}
-
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-
-  fixture->server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (fixture->server, NULL, handle, fixture, NULL);
-  soup_server_listen_local (fixture->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (fixture->server);
-  fixture->base = g_uri_ref (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
   fixture->window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 640, 480);
   fixture->view = TRIAGE_ATTACHMENT_VIEW (triage_attachment_view_new ());
@@ -115,12 +68,7 @@ fixture_teardown (Fixture       *fixture,
   /* Pending decodes and downloads are cancelled; the view must then go away. */
   WAIT_UNTIL (fixture->view == NULL);
 
-  for (GSList *l = fixture->paused; l; l = l->next)
-    soup_server_message_unpause (l->data);
-  g_slist_free_full (fixture->paused, g_object_unref);
-  soup_server_disconnect (fixture->server);
-  g_clear_object (&fixture->server);
-  g_clear_pointer (&fixture->base, g_uri_unref);
+  g_clear_pointer (&fixture->server, desk_test_server_stop);
   while (g_main_context_iteration (NULL, FALSE))
     ;
 }
@@ -169,13 +117,27 @@ uri_attachment (const char *type,
   return attachment;
 }
 
+/* The web server is started by the first test that needs it. */
+static DeskTestServer *
+get_server (Fixture *fixture)
+{
+  if (fixture->server == NULL)
+    fixture->server = desk_test_server_start ();
+
+  return fixture->server;
+}
+
 static char *
 server_uri (Fixture    *fixture,
             const char *path)
 {
-  g_autoptr(GUri) uri = g_uri_parse_relative (fixture->base, path, G_URI_FLAGS_ENCODED, NULL);
+  return desk_test_server_uri (get_server (fixture), path);
+}
 
-  return g_uri_to_string (uri);
+static guint
+requests (Fixture *fixture)
+{
+  return desk_test_server_count_requests (get_server (fixture), NULL);
 }
 
 static void
@@ -661,7 +623,7 @@ test_uri_refused (Fixture       *fixture,
   g_assert_false (button_usable (fixture, "Load from example.com"));
   gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
-  g_assert_cmpuint (fixture->requests, ==, 0);
+  g_assert_cmpuint (requests (fixture), ==, 0);
 }
 
 static void
@@ -724,13 +686,13 @@ test_uri_load (Fixture       *fixture,
   /* Nothing is fetched until the user asks. */
   for (int i = 0; i < 10; i++)
     g_main_context_iteration (NULL, FALSE);
-  g_assert_cmpuint (fixture->requests, ==, 0);
+  g_assert_cmpuint (requests (fixture), ==, 0);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_LOADING);
   wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
   assert_text (fixture, "Downloaded notes\n");
-  g_assert_cmpuint (fixture->requests, ==, 1);
+  g_assert_cmpuint (requests (fixture), ==, 1);
   g_assert_true (button_usable (fixture, "_Save As…"));
   /* The address stays in view. */
   g_assert_nonnull (find_label (fixture, uri));
@@ -755,6 +717,21 @@ test_uri_size_limit (Fixture       *fixture,
 }
 
 static void
+test_uri_type_mismatch (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *uri = server_uri (fixture, "/picture.png");
+  g_autoptr(AtpAttachment) attachment = uri_attachment ("image/png", "picture", uri);
+
+  /* Declared a PNG, served text: not decoded as an image, offered as a file. */
+  show (fixture, attachment);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_FILE);
+  g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "image/png"));
+  g_assert_true (button_usable (fixture, "_Save As…"));
+}
+
+static void
 test_uri_cancel (Fixture       *fixture,
                  gconstpointer  data)
 {
@@ -763,7 +740,7 @@ test_uri_cancel (Fixture       *fixture,
 
   show (fixture, attachment);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
-  WAIT_UNTIL (fixture->requests == 1);
+  WAIT_UNTIL (requests (fixture) == 1);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_LOADING);
   g_assert_true (button_usable (fixture, "_Cancel"));
 
@@ -818,6 +795,7 @@ main (int   argc,
   ADD ("/desk/attachment-view/uri-host-emphasised", test_uri_host_emphasised);
   ADD ("/desk/attachment-view/uri-load", test_uri_load);
   ADD ("/desk/attachment-view/uri-size-limit", test_uri_size_limit);
+  ADD ("/desk/attachment-view/uri-type-mismatch", test_uri_type_mismatch);
   ADD ("/desk/attachment-view/uri-cancel", test_uri_cancel);
   g_test_add_func ("/desk/attachment-view/window", test_window);
 

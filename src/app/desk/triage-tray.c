@@ -490,12 +490,13 @@ activation_free (Activation *activation)
   g_free (activation);
 }
 
+/* Takes a full reference on @parameter. */
 static void
 activate_now (TriageTray *self,
               const char *action,
               GVariant   *parameter)
 {
-  g_autoptr(GVariant) owned = parameter ? g_variant_ref_sink (parameter) : NULL;
+  g_autoptr(GVariant) owned = parameter;
   const GVariantType *state_type;
 
   if (!action_available (self, action))
