@@ -483,6 +483,22 @@ triage_window_get_decision_view (TriageWindow *self)
   return GTK_WIDGET (self->decision_view);
 }
 
+/* For bench/app: the moment the first frame is on screen. */
+static void
+on_first_paint (GdkFrameClock *clock,
+                TriageWindow  *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, on_first_paint, self);
+  g_printerr ("triage: first frame at %" G_GINT64_FORMAT "\n", g_get_real_time ());
+}
+
+static void
+on_realize_report_frame (TriageWindow *self)
+{
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",
+                    G_CALLBACK (on_first_paint), self);
+}
+
 /* GObject */
 
 static void
@@ -508,6 +524,9 @@ triage_window_constructed (GObject *object)
                            G_CALLBACK (update_list_page), self, G_CONNECT_SWAPPED);
   update_list_page (self);
   triage_window_set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+
+  if (g_getenv ("TRIAGE_BENCH_FIRST_FRAME") != NULL)
+    g_signal_connect (self, "realize", G_CALLBACK (on_realize_report_frame), NULL);
 }
 
 static void
