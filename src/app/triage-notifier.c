@@ -589,6 +589,11 @@ notifier_thread (gpointer data)
   shared->bubbles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   g_main_loop_run (shared->loop);
 
+  /* Jobs queued before the quit still run (a withdraw must not be lost) and
+   * release what they hold. */
+  while (g_main_context_iteration (shared->context, FALSE))
+    ;
+
   /* Bubbles of a quitting app stay up: the server keeps them; we only let go. */
   g_clear_pointer (&shared->bubbles, g_hash_table_unref);
   if (shared->initialized)

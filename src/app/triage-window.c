@@ -216,7 +216,8 @@ on_attachment_activated (TriageWindow *self,
 static void
 on_leaflet_folded (TriageWindow *self)
 {
-  if (!adw_leaflet_get_folded (self->leaflet) || self->current == NULL)
+  /* Folding keeps what the person was looking at: the request, or the list. */
+  if (adw_leaflet_get_folded (self->leaflet))
     adw_leaflet_set_visible_child (self->leaflet,
                                    self->current ? self->content : self->sidebar);
 }

@@ -1,0 +1,254 @@
+#!/usr/bin/python3
+# apptest.py — helpers for the tests that drive the real triage binary: a real
+# triage-server in a private runtime folder, REST over its socket, the fake
+# notification server's log and control interface, and the app's own database.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+WAIT = float(os.environ.get("APPTEST_WAIT", "15"))
+
+
+class Failure(Exception):
+    pass
+
+
+def wait_for(what, predicate, timeout=WAIT, interval=0.02):
+    """Polls predicate() until it returns a true value; fails after timeout."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise Failure(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(interval)
+
+
+class UnixHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, path, timeout=10):
+        super().__init__("localhost", timeout=timeout)
+        self.socket_path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.socket_path)
+
+
+class World:
+    """A private HOME/XDG tree shared by one server and one app."""
+
+    def __init__(self, name):
+        self.root = tempfile.mkdtemp(prefix=f"triage-{name}-")
+        self.runtime = os.path.join(self.root, "runtime")
+        os.makedirs(self.runtime, mode=0o700)
+        self.data = os.path.join(self.root, "data")
+        self.config = os.path.join(self.root, "config")
+        os.makedirs(self.data)
+        os.makedirs(self.config)
+        self.socket = os.path.join(self.runtime, "triage", "triage.sock")
+        self.server_db = os.path.join(self.root, "server.db")
+        self.app_db = os.path.join(self.data, "triage", "triage.db")
+
+    def env(self, **extra):
+        env = dict(os.environ)
+        env.update({
+            "HOME": self.root,
+            "XDG_RUNTIME_DIR": self.runtime,
+            "XDG_DATA_HOME": self.data,
+            "XDG_CONFIG_HOME": self.config,
+            "XDG_CACHE_HOME": os.path.join(self.root, "cache"),
+            "GSETTINGS_BACKEND": "memory",
+        })
+        env.update(extra)
+        return env
+
+    def cleanup(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Server:
+    """A real triage-server in local mode on the world's socket and database."""
+
+    def __init__(self, world):
+        self.world = world
+        self.proc = None
+
+    def start(self):
+        args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
+                "--print-address", "--heartbeat-interval", "2"]
+        self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
+                                     stdin=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("listening on"):
+            self.proc.kill()
+            raise Failure(f"triage-server did not start (said {line!r})")
+        # Keep reading so a later line never blocks the server.
+        return self
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def kill(self):
+        self.stop(signal.SIGKILL)
+
+    def request(self, method, path, body=None, service="tests", headers=None):
+        conn = UnixHTTPConnection(self.world.socket)
+        hdrs = {"X-Triage-Service": service, "X-Triage-Service-Name": "Test Bot"}
+        hdrs.update(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            hdrs["Content-Type"] = "application/json"
+        conn.request(method, path, body=data, headers=hdrs)
+        reply = conn.getresponse()
+        raw = reply.read()
+        conn.close()
+        return reply.status, (json.loads(raw) if raw else None)
+
+    def post(self, title, actions=None, deadline_in=None, description="Please decide."):
+        nid = str(uuid.uuid4())
+        body = {"id": nid,
+                "context": {"title": title, "description": description},
+                "actions": actions or [{"id": "ok", "label": "OK", "response_type": "simple"}]}
+        if deadline_in is not None:
+            t = time.gmtime(time.time() + deadline_in)
+            body["deadline"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", t)
+        status, reply = self.request("POST", "/api/v1/notifications", body)
+        if status != 201:
+            raise Failure(f"POST /api/v1/notifications: {status} {reply}")
+        return nid
+
+    def get(self, nid):
+        status, reply = self.request("GET", f"/api/v1/notifications/{nid}")
+        if status != 200:
+            raise Failure(f"GET /api/v1/notifications/{nid}: {status} {reply}")
+        return reply
+
+    def respond_as_client(self, nid, action_id, data=None):
+        return self.request("POST", "/api/v1/client/respond",
+                            {"notification_id": nid, "action_id": action_id,
+                             "response_data": data})
+
+    def wait_responded(self, nid):
+        return wait_for(f"the server to record an answer to {nid}",
+                        lambda: (lambda n: n if n.get("status") == "responded" else None)(
+                            self.get(nid)))
+
+
+class App:
+    """The real triage binary, in the background (--gapplication-service)."""
+
+    def __init__(self, world, *args, **env):
+        self.world = world
+        self.args = list(args) or ["--gapplication-service"]
+        self.env = env
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
+                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL)
+        return self
+
+    def kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def outbox(self):
+        """The app's outbox rows, read straight from its database."""
+        if not os.path.exists(self.world.app_db):
+            return []
+        db = sqlite3.connect(f"file:{self.world.app_db}?mode=ro", uri=True, timeout=5)
+        try:
+            return db.execute("SELECT notification_id, action_id, response_data, state "
+                              "FROM outbox").fetchall()
+        except sqlite3.OperationalError:
+            return []
+        finally:
+            db.close()
+
+
+class Notifyd:
+    """The fake notification server this test runs under (tests/fake-notifyd.py)."""
+
+    def __init__(self):
+        self.log = os.environ["FAKE_NOTIFYD_LOG"]
+        import gi
+        gi.require_version("Gio", "2.0")
+        from gi.repository import Gio, GLib
+        self.Gio, self.GLib = Gio, GLib
+        self.bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+
+    def events(self):
+        try:
+            with open(self.log) as f:
+                return [json.loads(line) for line in f if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def notifies(self, part):
+        return [e for e in self.events() if e["event"] == "Notify" and part in e["summary"]]
+
+    def wait_notify(self, part):
+        found = wait_for(f"a notification for {part!r}", lambda: self.notifies(part))
+        return found[-1]
+
+    def closed(self, nid):
+        return [e for e in self.events()
+                if e["event"] in ("CloseNotification", "NotificationClosed") and e["id"] == nid]
+
+    def wait_withdrawn(self, nid):
+        return wait_for(f"bubble {nid} to be withdrawn",
+                        lambda: [e for e in self.events()
+                                 if e["event"] == "CloseNotification" and e["id"] == nid])
+
+    def press(self, nid, key):
+        self.bus.call_sync("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                           "io.github.atptriage.Triage.FakeNotifyd", "InvokeAction",
+                           self.GLib.Variant("(us)", (nid, key)), None,
+                           self.Gio.DBusCallFlags.NONE, 5000, None)
+
+
+def run(tests):
+    """Runs (name, function) pairs and prints TAP."""
+    print(f"1..{len(tests)}", flush=True)
+    failed = 0
+    for number, (name, function) in enumerate(tests, 1):
+        try:
+            function()
+            print(f"ok {number} {name}", flush=True)
+        except Exception as e:  # noqa: BLE001 — every failure is reported, the rest still run
+            failed += 1
+            print(f"not ok {number} {name}", flush=True)
+            for line in f"{type(e).__name__}: {e}".splitlines():
+                print(f"# {line}", flush=True)
+    sys.exit(1 if failed else 0)

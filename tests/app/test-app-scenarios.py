@@ -1,0 +1,213 @@
+#!/usr/bin/python3
+# test-app-scenarios.py — the real triage binary against a real triage-server,
+# under tests/fake-notifyd.py --private-bus --no-click (which records every
+# bubble and presses buttons when asked):
+#
+#   - a bubble per new request; buttons for simple, unflagged actions answer
+#     straight from the bubble (the server records the answer);
+#   - flagged or non-simple requests get only "Open";
+#   - a request answered elsewhere, or expired, has its bubble withdrawn;
+#   - the server killed and restarted: the app reconnects, no bubble twice,
+#     nothing lost;
+#   - an answer given while offline survives a kill -9 of the app and is sent
+#     after the restart, exactly once;
+#   - first run with nothing running: the app starts triage-server --local itself.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import os
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
+
+notifyd = Notifyd()
+
+TWO_SIMPLE = [{"id": "approve", "label": "Approve", "response_type": "simple"},
+              {"id": "deny", "label": "Deny", "response_type": "simple"}]
+
+
+class Scenario:
+    def __init__(self, name):
+        self.world = World(name)
+        self.server = Server(self.world)
+        self.app = App(self.world)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.app.stop()
+        self.server.stop()
+        self.world.cleanup()
+
+
+def keys(notify):
+    return [k for k, _ in notify["actions"]]
+
+
+def test_bubble_answers():
+    with Scenario("bubble") as s:
+        s.server.start()
+        s.app.start()
+        nid = s.server.post("Deploy bubble-answers?", TWO_SIMPLE)
+        bubble = notifyd.wait_notify("Deploy bubble-answers?")
+        if bubble["summary"] != "Test Bot: Deploy bubble-answers?":
+            raise Failure(f"summary {bubble['summary']!r}")
+        if keys(bubble) != ["default", "respond:approve", "respond:deny", "open"]:
+            raise Failure(f"actions {bubble['actions']}")
+        if bubble["hints"].get("category") != "x-triage.request":
+            raise Failure(f"hints {bubble['hints']}")
+        notifyd.press(bubble["id"], "respond:deny")
+        answered = s.server.wait_responded(nid)
+        if answered["response"]["action_id"] != "deny":
+            raise Failure(f"server recorded {answered['response']}")
+        # Cleared from the outbox once the server confirmed.
+        wait_for("the outbox to empty", lambda: not s.app.outbox())
+
+
+def test_flagged_opens_view():
+    with Scenario("flagged") as s:
+        s.server.start()
+        s.app.start()
+        actions = {
+            "irreversible": [{"id": "go", "label": "Go", "response_type": "simple",
+                              "flags": ["irreversible"]}],
+            "destructive": [{"id": "rm", "label": "Delete", "response_type": "simple",
+                             "flags": ["destructive"]}],
+            "confirm": [{"id": "go", "label": "Go", "response_type": "simple",
+                         "flags": ["requires_confirmation"]}],
+            "text": [{"id": "why", "label": "Why", "response_type": "text"}],
+        }
+        for name, acts in actions.items():
+            s.server.post(f"Flagged {name}?", acts)
+        for name in actions:
+            bubble = notifyd.wait_notify(f"Flagged {name}?")
+            if keys(bubble) != ["default", "open"]:
+                raise Failure(f"{name}: actions {bubble['actions']}")
+
+
+def test_markup_and_urgency():
+    with Scenario("markup") as s:
+        s.server.start()
+        s.app.start()
+        s.server.post("Markup check?", description="<b>bold</b> & <a href='x'>link</a>",
+                      deadline_in=120)
+        bubble = notifyd.wait_notify("Markup check?")
+        if bubble["body"] != "&lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href=&#39;x&#39;&gt;link&lt;/a&gt;":
+            raise Failure(f"body {bubble['body']!r}")
+        if bubble["hints"].get("urgency") != 2:
+            raise Failure(f"a deadline in 2 minutes is critical: {bubble['hints']}")
+
+
+def test_answered_elsewhere_withdraws():
+    with Scenario("elsewhere") as s:
+        s.server.start()
+        s.app.start()
+        nid = s.server.post("Answered elsewhere?", TWO_SIMPLE)
+        bubble = notifyd.wait_notify("Answered elsewhere?")
+        status, reply = s.server.respond_as_client(nid, "approve")
+        if status != 200:
+            raise Failure(f"respond: {status} {reply}")
+        notifyd.wait_withdrawn(bubble["id"])
+
+
+def test_expiry_withdraws():
+    with Scenario("expiry") as s:
+        s.server.start()
+        s.app.start()
+        s.server.post("Expiring soon?", TWO_SIMPLE, deadline_in=3)
+        bubble = notifyd.wait_notify("Expiring soon?")
+        notifyd.wait_withdrawn(bubble["id"])
+
+
+def test_reconnect():
+    with Scenario("reconnect") as s:
+        s.server.start()
+        s.app.start()
+        first = s.server.post("Before the restart?", TWO_SIMPLE)
+        bubble = notifyd.wait_notify("Before the restart?")
+        s.server.kill()
+        time.sleep(0.5)
+        s.server.start()
+        s.server.post("After the restart?", TWO_SIMPLE)
+        notifyd.wait_notify("After the restart?")
+        # The resync after the reconnect brings the first request again: no second bubble.
+        time.sleep(0.5)
+        if len(notifyd.notifies("Before the restart?")) != 1:
+            raise Failure("a request got a second bubble after the reconnect")
+        notifyd.press(bubble["id"], "respond:approve")
+        answered = s.server.wait_responded(first)
+        if answered["response"]["action_id"] != "approve":
+            raise Failure(f"server recorded {answered['response']}")
+
+
+def test_outbox_survives_kill():
+    with Scenario("outbox") as s:
+        s.server.start()
+        s.app.start()
+        nid = s.server.post("Answer while offline?", TWO_SIMPLE)
+        bubble = notifyd.wait_notify("Answer while offline?")
+        s.server.kill()
+        notifyd.press(bubble["id"], "respond:approve")
+        rows = wait_for("the answer in the app's outbox", s.app.outbox)
+        if rows[0][0] != nid or rows[0][1] != "approve":
+            raise Failure(f"outbox {rows}")
+        s.app.kill()                      # kill -9, with the answer only on disk
+        s.server.start()
+        if s.server.get(nid)["status"] == "responded":
+            raise Failure("answered before the app came back")
+        s.app.start()
+        answered = s.server.wait_responded(nid)
+        if answered["response"]["action_id"] != "approve":
+            raise Failure(f"server recorded {answered['response']}")
+        wait_for("the outbox to empty", lambda: not s.app.outbox())
+        # Sent once: a second answer would have been refused with 409 and reported.
+        status, _ = s.server.respond_as_client(nid, "deny")
+        if status != 409:
+            raise Failure(f"a second answer got {status}, not 409")
+
+
+def find_started_server(world):
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                environ = f.read().split(b"\0")
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read().split(b"\0")
+        except OSError:
+            continue
+        if (b"XDG_RUNTIME_DIR=" + world.runtime.encode()) in environ and \
+                os.path.basename(cmdline[0]) == b"triage-server":
+            return int(pid)
+    return None
+
+
+def test_starts_local_server():
+    with Scenario("first-run") as s:
+        s.app.start()
+        wait_for("the app to start triage-server", lambda: os.path.exists(s.world.socket))
+        pid = wait_for("the server process", lambda: find_started_server(s.world))
+        try:
+            wait_for("the socket to answer", lambda: s.server.request("GET", "/api/v1/client/notifications")[0] == 200)
+            s.server.post("First run?", TWO_SIMPLE)
+            notifyd.wait_notify("First run?")
+        finally:
+            os.kill(pid, signal.SIGTERM)
+
+
+run([
+    ("bubble buttons answer simple requests", test_bubble_answers),
+    ("flagged and non-simple requests only open the view", test_flagged_opens_view),
+    ("body escaped, urgency critical near the deadline", test_markup_and_urgency),
+    ("answered elsewhere: bubble withdrawn", test_answered_elsewhere_withdraws),
+    ("expired: bubble withdrawn", test_expiry_withdraws),
+    ("server killed and restarted: reconnect, no duplicates, no loss", test_reconnect),
+    ("outbox survives kill -9 while offline", test_outbox_survives_kill),
+    ("first run starts the local server", test_starts_local_server),
+])
