@@ -18,7 +18,12 @@
 
 #include "atp.h"
 
+int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* abort() rather than g_error(): libFuzzer saves the input on SIGABRT, not on
+ * the SIGTRAP g_error() raises. */
+#define fuzz_fail(...) G_STMT_START { g_printerr (__VA_ARGS__); g_printerr ("\n"); abort (); } G_STMT_END
 
 static void
 check_error (const GError *error)
@@ -60,7 +65,7 @@ try_answer (const AtpAction *action,
                  error->code == ATP_ERROR_CONSTRAINT_VIOLATION);
   g_assert_true (g_str_has_prefix (error->message, "response_data"));
   if (must_pass)
-    g_error ("valid answer refused for action \"%s\": %s", action->id, error->message);
+    fuzz_fail ("valid answer refused for action \"%s\": %s", action->id, error->message);
 }
 
 static void
@@ -165,7 +170,9 @@ exercise_action (const AtpAction *action)
 
     case ATP_RESPONSE_TYPE_SCALE:
       try_number (action, action->min, TRUE);
-      try_number (action, action->max, fmod (action->max - action->min, action->step) == 0);
+      /* Scale bounds are integers up to 2^53: exact in int64, not as a double difference. */
+      try_number (action, action->max,
+                  ((gint64) action->max - (gint64) action->min) % (gint64) action->step == 0);
       /* Exact integer arithmetic only up to 2^53. */
       try_number (action, action->min + action->step,
                   action->min + action->step <= action->max && fabs (action->min) + action->step <= 9007199254740992.0);
@@ -205,7 +212,7 @@ round_trip (AtpNotification *notification,
 
   second = atp_notification_to_string (again, NULL);
   if (strcmp (first, second) != 0)
-    g_error ("round trip changed the text:\n%s\n%s", first, second);
+    fuzz_fail ("round trip changed the text:\n%s\n%s", first, second);
 
   a = atp_notification_to_json (notification);
   b = atp_notification_to_json (again);
@@ -250,6 +257,30 @@ exercise (const char    *text,
     }
 
   round_trip (notification, flags);
+}
+
+/* A warning or critical from GLib or libatp is a finding too: abort, so that
+ * libFuzzer keeps the input (fatal-warnings would raise SIGTRAP instead). */
+static GLogWriterOutput
+abort_on_warning (GLogLevelFlags   level,
+                  const GLogField *fields,
+                  gsize            n_fields,
+                  gpointer         user_data)
+{
+  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    {
+      g_log_writer_standard_streams (level, fields, n_fields, user_data);
+      abort ();
+    }
+  return G_LOG_WRITER_HANDLED;
+}
+
+int
+LLVMFuzzerInitialize (int    *argc,
+                      char ***argv)
+{
+  g_log_set_writer_func (abort_on_warning, NULL, NULL);
+  return 0;
 }
 
 int
