@@ -302,19 +302,62 @@ triage_credentials_store_token_finish (TriageCredentials  *self,
 /* Lookup */
 
 static void
+locked_search_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  GList *items;
+
+  items = secret_password_search_finish (result, &error);
+  if (error != NULL)
+    {
+      op_return_error (task, error);
+      return;
+    }
+
+  if (items != NULL)
+    {
+      g_autoptr(GError) locked = g_error_new_literal (SECRET_ERROR, SECRET_ERROR_IS_LOCKED, "locked");
+
+      g_list_free_full (items, g_object_unref);
+      op_return_error (task, locked);
+      return;
+    }
+
+  g_task_return_pointer (task, NULL, NULL);
+}
+
+static void
 lookup_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
+  Op *op = g_task_get_task_data (task);
   char *token;
 
   token = secret_password_lookup_finish (result, &error);
   if (error != NULL)
-    op_return_error (task, error);
-  else
-    g_task_return_pointer (task, token, (GDestroyNotify) secret_password_free);
+    {
+      op_return_error (task, error);
+      return;
+    }
+
+  if (token != NULL)
+    {
+      g_task_return_pointer (task, token, (GDestroyNotify) secret_password_free);
+      return;
+    }
+
+  /* Nothing found: truly none, or one in a keyring whose unlock prompt was
+   * dismissed (or could not be shown)? Look without unlocking, to tell. */
+  secret_password_search (&token_schema, SECRET_SEARCH_NONE, op->cancellable,
+                          locked_search_cb, g_steal_pointer (&task),
+                          "server", op->server_url,
+                          NULL);
 }
 
 /**
