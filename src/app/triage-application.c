@@ -609,24 +609,40 @@ on_outbox_rejected (TriageApplication *self,
   /* Translators: %s is the server's explanation */
   text = g_strdup_printf (_("The server refused the answer: %s"), message);
   if (self->window != NULL)
-    triage_window_show_error (self->window, notification_id, text);
+    triage_window_show_delivery_error (self->window, notification_id, text);
 }
+
+typedef struct
+{
+  TriageApplication *self;
+  char              *notification_id;
+} SubmitData;
+
+static void
+submit_data_free (SubmitData *data)
+{
+  g_object_unref (data->self);
+  g_free (data->notification_id);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SubmitData, submit_data_free)
 
 static void
 submit_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(SubmitData) data = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!triage_outbox_submit_finish (TRIAGE_OUTBOX (object), result, &error))
     {
       g_autofree char *text = g_strdup_printf (_("The answer could not be saved: %s"), error->message);
 
-      g_warning ("%s", text);
-      if (self->window != NULL)
-        triage_window_add_toast (self->window, text);
+      g_message ("%s", text);
+      if (data->self->window != NULL)
+        triage_window_show_error (data->self->window, data->notification_id, text);
     }
 }
 
@@ -641,11 +657,13 @@ submit_answer (TriageApplication *self,
   TriageRequest *request = find_request (self, notification_id);
   AtpNotification *notification;
   const AtpAction *action;
+  SubmitData *data;
 
   if (request == NULL || !atp_status_is_pending (triage_request_get_status (request)))
     {
       if (self->window != NULL)
-        triage_window_add_toast (self->window, _("This request is no longer waiting for an answer"));
+        triage_window_show_error (self->window, notification_id,
+                                  _("This request is no longer waiting for an answer"));
       return;
     }
 
@@ -674,8 +692,11 @@ submit_answer (TriageApplication *self,
       return;
     }
 
+  data = g_new0 (SubmitData, 1);
+  data->self = g_object_ref (self);
+  data->notification_id = g_strdup (notification_id);
   triage_outbox_submit_async (self->outbox, notification_id, action_id, response_data,
-                              NULL, submit_cb, g_object_ref (self));
+                              NULL, submit_cb, data);
 }
 
 static void

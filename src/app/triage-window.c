@@ -77,30 +77,12 @@ static guint signals [N_SIGNALS];
 
 /* The decision view follows the current request */
 
-static const char *
-status_message (AtpStatus status)
-{
-  switch (status)
-    {
-    case ATP_STATUS_RESPONDED:
-      return _("This request was answered on another device");
-    case ATP_STATUS_EXPIRED:
-      return _("This request expired: its deadline has passed");
-    case ATP_STATUS_INVALIDATED:
-      return _("The service withdrew this request");
-    case ATP_STATUS_CREATED:
-    case ATP_STATUS_DELIVERED:
-    case ATP_STATUS_ACKNOWLEDGED:
-    default:
-      return NULL;
-    }
-}
-
 static void
 update_view_state (TriageWindow *self)
 {
   AtpStatus status;
   TriageAnswerState answer;
+  TriageDeliveryState delivery;
 
   if (self->current == NULL)
     return;
@@ -108,24 +90,40 @@ update_view_state (TriageWindow *self)
   status = triage_request_get_status (self->current);
   answer = triage_request_get_answer_state (self->current);
 
-  /* Our own answer settles the request: "responded" then is not "elsewhere". */
-  if (answer == TRIAGE_ANSWER_NONE || status != ATP_STATUS_RESPONDED)
-    triage_decision_view_set_status (self->decision_view, status, status_message (status));
-
   switch (answer)
     {
     case TRIAGE_ANSWER_QUEUED:
-      triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_QUEUED);
+      /* Stored: on its way while connected, waiting for the server otherwise. */
+      delivery = self->connection == TRIAGE_CONNECTION_CONNECTED ? TRIAGE_DELIVERY_SENDING
+                                                                 : TRIAGE_DELIVERY_QUEUED;
+      break;
+
+    case TRIAGE_ANSWER_DELIVERED:
+      delivery = TRIAGE_DELIVERY_SENT;
       break;
 
     case TRIAGE_ANSWER_FAILED:
-      triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_FAILED);
+      delivery = TRIAGE_DELIVERY_FAILED;
       break;
 
     case TRIAGE_ANSWER_NONE:
     default:
+      delivery = TRIAGE_DELIVERY_NONE;
       break;
     }
+
+  /* Our own answer settles the request: "responded" then is not "elsewhere". */
+  if (answer == TRIAGE_ANSWER_NONE || status != ATP_STATUS_RESPONDED)
+    {
+      if (triage_decision_view_get_status (self->decision_view) != status)
+        triage_decision_view_set_status (self->decision_view, status, NULL, NULL, NULL);
+    }
+
+  /* The view marks an answer "sending" itself when it emits ::submit; until
+   * the app has stored it (answer state still none) that stays as it is. */
+  if (delivery != TRIAGE_DELIVERY_NONE ||
+      triage_decision_view_get_delivery_state (self->decision_view) != TRIAGE_DELIVERY_SENDING)
+    triage_decision_view_set_delivery_state (self->decision_view, delivery);
 }
 
 static void
@@ -154,6 +152,7 @@ set_current (TriageWindow  *self,
 
   triage_decision_view_set_notification (self->decision_view,
                                          triage_request_get_notification (request));
+  triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
   update_view_state (self);
   adw_window_title_set_title (self->content_title, triage_request_get_title (request));
   adw_window_title_set_subtitle (self->content_title, triage_request_get_service_name (request));
@@ -356,6 +355,7 @@ triage_window_set_connection (TriageWindow          *self,
     self->countdown_id = g_timeout_add_seconds (1, countdown_cb, self);
 
   update_connection_label (self);
+  update_view_state (self);
 }
 
 TriageConnectionState
@@ -453,7 +453,34 @@ triage_window_show_error (TriageWindow *self,
 
   if (self->current != NULL &&
       g_strcmp0 (triage_request_get_id (self->current), notification_id) == 0)
-    triage_decision_view_show_error (self->decision_view, message);
+    {
+      /* The answer did not leave: the view becomes editable again. */
+      if (triage_request_get_answer_state (self->current) == TRIAGE_ANSWER_NONE)
+        triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
+      triage_decision_view_show_error (self->decision_view, message);
+    }
+  else
+    triage_window_add_toast (self, message);
+}
+
+/**
+ * triage_window_show_delivery_error:
+ * @self: a #TriageWindow
+ * @notification_id: the request whose answer the server refused
+ * @message: the server's reason
+ *
+ * Says why an answer was refused, in the view if the request is open, else as a toast.
+ */
+void
+triage_window_show_delivery_error (TriageWindow *self,
+                                   const char   *notification_id,
+                                   const char   *message)
+{
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+
+  if (self->current != NULL &&
+      g_strcmp0 (triage_request_get_id (self->current), notification_id) == 0)
+    triage_decision_view_show_delivery_error (self->decision_view, message);
   else
     triage_window_add_toast (self, message);
 }

@@ -52,5 +52,8 @@ GtkWidget             *triage_window_get_decision_view    (TriageWindow         
 void                   triage_window_show_error           (TriageWindow          *self,
                                                            const char            *notification_id,
                                                            const char            *message);
+void                   triage_window_show_delivery_error  (TriageWindow          *self,
+                                                           const char            *notification_id,
+                                                           const char            *message);
 
 G_END_DECLS

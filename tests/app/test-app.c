@@ -1,0 +1,364 @@
+/* test-app.c — the application in-process against a real triage-server
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The whole app (store, outbox, inbox, stream, window, decision view) runs in
+ * this process with a private XDG tree; a real `triage-server --local` runs
+ * in that tree, so the app finds it by itself. For each of the seven
+ * response types a request is posted as a service and checked end to end:
+ * the window renders an editor for it, an invalid answer is refused before
+ * it leaves (the server never sees it), a valid one is recorded by the
+ * server. Confirmation is asked exactly for destructive, irreversible and
+ * requires_confirmation. A request answered elsewhere or expiring while it
+ * is open turns read-only and says so.
+ */
+
+#include <adwaita.h>
+
+#include "app-test-server.h"
+#include "triage-application.h"
+#include "triage-confirm-dialog.h"
+#include "triage-decision-view.h"
+#include "triage-response-editor.h"
+
+typedef struct
+{
+  const char *name;
+  const char *action;       /* the action, as JSON */
+  const char *invalid;      /* an answer that breaks its constraints */
+  const char *valid;        /* one that does not */
+} TypeCase;
+
+static const TypeCase type_cases[] = {
+  { "simple",
+    "{\"id\": \"a\", \"label\": \"Approve\", \"response_type\": \"simple\"}",
+    "true", "null" },
+  { "binary",
+    "{\"id\": \"a\", \"label\": \"Logs?\", \"response_type\": \"binary\","
+    " \"options\": {\"true_label\": \"Yes\", \"false_label\": \"No\"}}",
+    "\"yes\"", "true" },
+  { "choice",
+    "{\"id\": \"a\", \"label\": \"Priority\", \"response_type\": \"choice\","
+    " \"options\": [{\"value\": \"high\", \"label\": \"High\"}, {\"value\": \"low\", \"label\": \"Low\"}]}",
+    "\"urgent\"", "\"low\"" },
+  { "multi_choice",
+    "{\"id\": \"a\", \"label\": \"Teams\", \"response_type\": \"multi_choice\","
+    " \"options\": [{\"value\": \"eng\", \"label\": \"Eng\"}, {\"value\": \"sec\", \"label\": \"Sec\"},"
+    "  {\"value\": \"ops\", \"label\": \"Ops\"}],"
+    " \"constraints\": {\"min_selections\": 1, \"max_selections\": 2}}",
+    "[\"eng\", \"sec\", \"ops\"]", "[\"eng\", \"ops\"]" },
+  { "text",
+    "{\"id\": \"a\", \"label\": \"Reason\", \"response_type\": \"text\","
+    " \"constraints\": {\"min_length\": 5, \"max_length\": 20}}",
+    "\"no\"", "\"Tests pass\"" },
+  { "number",
+    "{\"id\": \"a\", \"label\": \"Threshold\", \"response_type\": \"number\","
+    " \"constraints\": {\"min\": 0.1, \"max\": 0.9, \"step\": 0.05}}",
+    "0.93", "0.35" },
+  { "scale",
+    "{\"id\": \"a\", \"label\": \"Confidence\", \"response_type\": \"scale\","
+    " \"constraints\": {\"min\": 1, \"max\": 5}}",
+    "6", "4" },
+};
+
+static char *world;
+static AppTestServer *server;
+static TriageApplication *app;
+
+static void
+wait_connected (void)
+{
+  app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+}
+
+static TriageWindow *
+window (void)
+{
+  app_test_wait_for (triage_application_get_window (app) != NULL, APP_TEST_WAIT_MS);
+  return triage_application_get_window (app);
+}
+
+static TriageDecisionView *
+decision_view (void)
+{
+  return TRIAGE_DECISION_VIEW (triage_window_get_decision_view (window ()));
+}
+
+static void
+open_request (const char *id)
+{
+  TriageInboxModel *inbox = triage_application_get_inbox (app);
+
+  app_test_wait_for (triage_inbox_model_lookup (inbox, id) != NULL, APP_TEST_WAIT_MS);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (id));
+  app_test_wait_for (triage_window_get_current_request (window ()) != NULL &&
+                     g_str_equal (triage_request_get_id (triage_window_get_current_request (window ())), id),
+                     APP_TEST_WAIT_MS);
+}
+
+static void
+respond (const char *id,
+         const char *action_id,
+         const char *json)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (app), "respond",
+                                  g_variant_new ("(sss)", id, action_id, json));
+}
+
+/* Lets the app run for a while (no condition to wait for: something must NOT happen). */
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+outbox_empty (void)
+{
+  return triage_outbox_get_n_pending (triage_application_get_outbox (app)) == 0;
+}
+
+static void
+test_response_type (gconstpointer data)
+{
+  const TypeCase *tc = data;
+  g_autofree char *actions = g_strdup_printf ("[%s]", tc->action);
+  g_autofree char *title = g_strdup_printf ("Type %s?", tc->name);
+  g_autofree char *id = NULL;
+  g_autoptr(JsonObject) recorded = NULL;
+  g_autoptr(JsonNode) expected = atp_json_parse (tc->valid, -1, 0, NULL);
+  GtkWidget *editor;
+  JsonObject *response;
+
+  wait_connected ();
+  id = app_test_server_post (server, title, actions);
+  open_request (id);
+
+  /* Rendered: an editor for the action. */
+  editor = triage_decision_view_get_editor (decision_view (), "a");
+  g_assert_nonnull (editor);
+  g_assert_cmpstr (triage_response_editor_get_action_id (TRIAGE_RESPONSE_EDITOR (editor)), ==, "a");
+
+  /* Invalid: refused here, the server never sees it. */
+  respond (id, "a", tc->invalid);
+  spin (300);
+  g_assert_true (outbox_empty ());
+  g_assert_false (app_test_server_is_responded (server, id));
+
+  /* Valid: stored, sent, recorded. */
+  respond (id, "a", tc->valid);
+  app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
+  recorded = app_test_server_get (server, id);
+  response = json_object_get_object_member (recorded, "response");
+  g_assert_cmpstr (json_object_get_string_member (response, "action_id"), ==, "a");
+  g_assert_true (atp_json_node_equal (json_object_get_member (response, "response_data"), expected));
+
+  /* Delivered: the inbox lets it go, the outbox is empty. */
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) == NULL,
+                     APP_TEST_WAIT_MS);
+  app_test_wait_for (outbox_empty (), APP_TEST_WAIT_MS);
+}
+
+static TriageConfirmDialog *
+find_confirm_dialog (void)
+{
+  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (TRIAGE_IS_CONFIRM_DIALOG (item) && gtk_widget_get_visible (GTK_WIDGET (item)))
+        return TRIAGE_CONFIRM_DIALOG (item);
+    }
+
+  return NULL;
+}
+
+static void
+test_confirmation (gconstpointer data)
+{
+  const char *flag = data;
+  gboolean needs = g_str_equal (flag, "destructive") || g_str_equal (flag, "irreversible") ||
+                   g_str_equal (flag, "requires_confirmation");
+  g_autofree char *actions = g_strdup_printf ("[{\"id\": \"go\", \"label\": \"Go ahead\","
+                                              " \"response_type\": \"simple\", \"flags\": [\"%s\"]}]",
+                                              flag);
+  g_autofree char *title = g_strdup_printf ("Flag %s?", flag);
+  g_autofree char *id = NULL;
+  GtkWidget *editor;
+  TriageConfirmDialog *dialog;
+
+  wait_connected ();
+  id = app_test_server_post (server, title, actions);
+  open_request (id);
+  triage_decision_view_set_confirm_grace_period (decision_view (), 0);
+
+  editor = triage_decision_view_get_editor (decision_view (), "go");
+  g_assert_nonnull (editor);
+  g_assert_true (triage_response_editor_submit (TRIAGE_RESPONSE_EDITOR (editor)));
+
+  if (!needs)
+    {
+      /* Straight through: no dialog, the server records it. */
+      g_assert_null (find_confirm_dialog ());
+      app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
+      return;
+    }
+
+  app_test_wait_for ((dialog = find_confirm_dialog ()) != NULL, APP_TEST_WAIT_MS);
+  spin (200);
+  g_assert_false (app_test_server_is_responded (server, id));
+
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), TRIAGE_CONFIRM_RESPONSE_CONFIRM);
+  app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
+}
+
+static void
+test_answered_elsewhere_while_open (void)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  wait_connected ();
+  id = app_test_server_post (server, "Answered elsewhere?",
+                             "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  open_request (id);
+  g_assert_false (triage_decision_view_get_read_only (decision_view ()));
+
+  /* Another device (the same user, over the trusted socket) answers first. */
+  body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"ok\", \"response_data\": null}", id);
+  reply = app_test_server_call (server, "POST", "/api/v1/client/respond", body, &status);
+  g_assert_cmpuint (status, ==, 200);
+
+  app_test_wait_for (triage_decision_view_get_read_only (decision_view ()), APP_TEST_WAIT_MS);
+  g_assert_cmpint (triage_decision_view_get_status (decision_view ()), ==, ATP_STATUS_RESPONDED);
+  /* Still the request shown, though it left the list. */
+  g_assert_cmpstr (triage_request_get_id (triage_window_get_current_request (window ())), ==, id);
+  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (app), id));
+}
+
+static void
+test_expiry_while_open (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 2);
+  g_autofree char *deadline = atp_format_timestamp (soon);
+  g_autofree char *id = g_uuid_string_random ();
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  wait_connected ();
+  body = g_strdup_printf ("{\"id\": \"%s\", \"deadline\": \"%s\", \"context\": {\"title\":"
+                          " \"Expiring while open?\", \"description\": \"Soon gone.\"},"
+                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]}",
+                          id, deadline);
+  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
+  g_assert_cmpuint (status, ==, 201);
+  open_request (id);
+
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+}
+
+static void
+test_conflict_told (void)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  wait_connected ();
+  id = app_test_server_post (server, "Race?",
+                             "[{\"id\": \"yes\", \"label\": \"Yes\", \"response_type\": \"simple\"},"
+                             " {\"id\": \"no\", \"label\": \"No\", \"response_type\": \"simple\"}]");
+  open_request (id);
+
+  /* The app goes offline from the server's point of view: answer while it is away. */
+  app_test_server_stop (server, TRUE);
+  app_test_wait_for (triage_application_get_connection (app) != TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  respond (id, "yes", "null");
+  app_test_wait_for (triage_outbox_get_n_pending (triage_application_get_outbox (app)) == 1,
+                     APP_TEST_WAIT_MS);
+
+  /* Meanwhile another device answers "no". */
+  app_test_server_start (server);
+  body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"no\", \"response_data\": null}", id);
+  reply = app_test_server_call (server, "POST", "/api/v1/client/respond", body, &status);
+  g_assert_cmpuint (status, ==, 200);
+
+  /* Our queued answer gets 409 on reconnect: cleared, and the person is told. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "retry", NULL);
+  app_test_wait_for (outbox_empty (), 30000);
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_RESPONDED,
+                     APP_TEST_WAIT_MS);
+  {
+    g_autoptr(JsonObject) recorded = app_test_server_get (server, id);
+    JsonObject *response = json_object_get_object_member (recorded, "response");
+
+    g_assert_cmpstr (json_object_get_string_member (response, "action_id"), ==, "no");
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  world = app_test_private_world ();
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  server = g_new0 (AppTestServer, 1);
+  app_test_server_start (server);
+
+  app = triage_application_new ();
+  /* Tests may run side by side on one bus: no single-instance name here. */
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_activate (G_APPLICATION (app));
+
+  for (guint i = 0; i < G_N_ELEMENTS (type_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/app/response-type/%s", type_cases[i].name);
+
+      g_test_add_data_func (path, &type_cases[i], test_response_type);
+    }
+  {
+    static const char *flags[] = { "destructive", "irreversible", "requires_confirmation",
+                                   "time_sensitive", "affects_others", "costly", "experimental" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+      {
+        g_autofree char *path = g_strdup_printf ("/app/confirmation/%s", flags[i]);
+
+        g_test_add_data_func (path, flags[i], test_confirmation);
+      }
+  }
+  g_test_add_func ("/app/answered-elsewhere-while-open", test_answered_elsewhere_while_open);
+  g_test_add_func ("/app/expiry-while-open", test_expiry_while_open);
+  g_test_add_func ("/app/conflict-told", test_conflict_told);
+
+  status = g_test_run ();
+
+  g_application_quit (G_APPLICATION (app));
+  spin (100);
+  g_clear_object (&app);
+  app_test_server_free (server);
+  app_test_rm_rf (world);
+  g_free (world);
+
+  return status;
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+# test-dogtail.py — the real triage binary driven through AT-SPI (dogtail) the way
+# a person would: open a request from its notification, tick two boxes of a
+# multi-choice and send, open the next request from the list and type a text
+# answer, open a third and confirm an irreversible action. Every answer is
+# checked on the real triage-server.
+#
+# Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
+# unset for the app (the accessibility bus is D-Bus-activated on that bus).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
+
+import dogtail.config  # noqa: E402
+
+dogtail.config.config.checkForA11y = False
+dogtail.config.config.searchShowingOnly = True
+dogtail.config.config.defaultDelay = 0.2
+dogtail.config.config.actionDelay = 0.2
+dogtail.config.config.typingDelay = 0.02
+dogtail.config.config.searchCutoffCount = 10
+dogtail.config.config.logDebugToStdOut = False
+dogtail.config.config.logDebugToFile = False
+
+from dogtail import rawinput  # noqa: E402
+from dogtail.predicate import GenericPredicate  # noqa: E402
+from dogtail.tree import root  # noqa: E402
+
+MULTI = [{"id": "teams", "label": "Pick teams", "response_type": "multi_choice",
+          "options": [{"value": "engineering", "label": "Engineering"},
+                      {"value": "security", "label": "Security"},
+                      {"value": "product", "label": "Product"}],
+          "constraints": {"min_selections": 1, "max_selections": 2}}]
+TEXT = [{"id": "reason", "label": "Reason", "response_type": "text",
+         "constraints": {"min_length": 5, "max_length": 200}}]
+IRREVERSIBLE = [{"id": "drop", "label": "Drop the database", "response_type": "simple",
+                 "flags": ["irreversible"]}]
+
+notifyd = Notifyd()
+
+
+def find(parent, what, role=None, name=None, timeout=15):
+    """The first showing node with that role and name (retried until it shows)."""
+    predicate = GenericPredicate(name=name, roleName=role)
+    return wait_for(what, lambda: parent.findChild(predicate, retry=False, requireResult=False),
+                    timeout=timeout, interval=0.2)
+
+
+def find_any(parent, what, candidates, timeout=15):
+    def look():
+        for role, name in candidates:
+            node = parent.findChild(GenericPredicate(name=name, roleName=role),
+                                    retry=False, requireResult=False)
+            if node is not None:
+                return node
+        return None
+    return wait_for(what, look, timeout=timeout, interval=0.2)
+
+
+def test_person():
+    world = World("dogtail")
+    server = Server(world)
+    # test_env sets GTK_A11Y=none, which hides the app from AT-SPI: drop it.
+    app = App(world, "--gapplication-service", GTK_A11Y=None, NO_AT_BRIDGE=None)
+    try:
+        server.start()
+        app.start()
+        multi = server.post("Notify which teams?", MULTI)
+        text = server.post("Why the rollback?", TEXT)
+        drop = server.post("Drop the staging database?", IRREVERSIBLE)
+
+        # 1. Open the first request from its bubble (its default action).
+        bubble = notifyd.wait_notify("Notify which teams?")
+        notifyd.wait_notify("Drop the staging database?")
+        notifyd.press(bubble["id"], "default")
+
+        triage = wait_for("triage on the accessibility bus",
+                          lambda: next((a for a in root.applications()
+                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+
+        find(triage, "the Engineering box", "check box", "Engineering").click()
+        find(triage, "the Security box", "check box", "Security").click()
+        find(triage, "the send button", "push button", "Send “Pick teams”").click()
+        answered = server.wait_responded(multi)
+        if sorted(answered["response"]["response_data"]) != ["engineering", "security"]:
+            raise Failure(f"multi-choice recorded as {answered['response']}")
+
+        # 2. The next request, from the list; type the reason.
+        find(triage, "the text request in the list", "label", "Why the rollback?").click()
+        field = find_any(triage, "the text field", [("text", "Reason"), ("text", None)])
+        field.click()
+        rawinput.typeText("The canary failed twice")
+        find(triage, "the send button", "push button", "Send “Reason”").click()
+        answered = server.wait_responded(text)
+        if answered["response"]["response_data"] != "The canary failed twice":
+            raise Failure(f"text recorded as {answered['response']}")
+
+        # 3. The irreversible one: the confirmation dialog must come first.
+        find(triage, "the third request in the list", "label", "Drop the staging database?").click()
+        find_any(triage, "the action button",
+                 [("push button", "Drop the database"),
+                  ("push button", "Send “Drop the database”")]).click()
+        confirm = find(triage, "the confirmation's Confirm button", "push button", "Confirm")
+        if server.get(drop)["status"] == "responded":
+            raise Failure("an irreversible action was sent before it was confirmed")
+        time.sleep(1.0)   # the dialog refuses a confirmation in its first moment
+        confirm.click()
+        answered = server.wait_responded(drop)
+        if answered["response"]["action_id"] != "drop":
+            raise Failure(f"recorded {answered['response']}")
+    finally:
+        app.stop()
+        server.stop()
+        world.cleanup()
+
+
+run([("a person answers three requests through the accessibility tree", test_person)])
