@@ -256,7 +256,8 @@ static void
 settle_request (TriageApplication *self,
                 const char        *notification_id,
                 AtpStatus          status,
-                const char        *reason)
+                const char        *reason,
+                GDateTime         *when)
 {
   g_autoptr(TriageRequest) request = NULL;
   gboolean ours;
@@ -279,7 +280,16 @@ settle_request (TriageApplication *self,
 
   request = triage_inbox_model_remove (self->inbox, notification_id);
   if (request != NULL)
-    triage_request_set_status (request, status);
+    triage_request_settle (request, status, reason, when);
+  else if (self->window != NULL)
+    {
+      /* Already out of the inbox but still open in the window. */
+      TriageRequest *shown = triage_window_get_current_request (self->window);
+
+      if (shown != NULL && g_str_equal (triage_request_get_id (shown), notification_id) &&
+          triage_request_get_answer_state (shown) == TRIAGE_ANSWER_NONE)
+        triage_request_settle (shown, status, reason, when);
+    }
 
   if (!ours)
     triage_store_set_outcome_async (self->store, notification_id, status,
@@ -291,7 +301,8 @@ static void
 on_stream_status_update (TriageApplication *self,
                          AtpStatusUpdate   *update)
 {
-  settle_request (self, update->notification_id, update->status, update->reason);
+  settle_request (self, update->notification_id, update->status, update->reason,
+                  update->timestamp);
 }
 
 static void
@@ -313,7 +324,7 @@ on_stream_resynced (TriageApplication *self,
   for (guint i = 0; i < ids->len; i++)
     if (!g_hash_table_contains (live, ids->pdata[i]) &&
         !triage_outbox_has_answer (self->outbox, ids->pdata[i]))
-      settle_request (self, ids->pdata[i], ATP_STATUS_RESPONDED, NULL);
+      settle_request (self, ids->pdata[i], ATP_STATUS_RESPONDED, NULL, NULL);
 }
 
 static void

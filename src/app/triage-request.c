@@ -26,6 +26,8 @@ struct _TriageRequest
 
   AtpNotification   *notification;
   AtpStatus          status;
+  char              *status_reason;
+  GDateTime         *status_time;
   TriageAnswerState  answer_state;
 };
 
@@ -51,6 +53,8 @@ triage_request_finalize (GObject *object)
   TriageRequest *self = (TriageRequest *)object;
 
   g_clear_pointer (&self->notification, atp_notification_unref);
+  g_clear_pointer (&self->status_time, g_date_time_unref);
+  g_free (self->status_reason);
 
   G_OBJECT_CLASS (triage_request_parent_class)->finalize (object);
 }
@@ -257,6 +261,47 @@ triage_request_set_status (TriageRequest *self,
 
   self->status = status;
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STATUS]);
+}
+
+/**
+ * triage_request_settle:
+ * @self: a #TriageRequest
+ * @status: its new status (usually terminal)
+ * @reason: (nullable): the server's reason
+ * @when: (nullable): when it changed
+ *
+ * Records a status change with its reason and time, for the view to show.
+ */
+void
+triage_request_settle (TriageRequest *self,
+                       AtpStatus      status,
+                       const char    *reason,
+                       GDateTime     *when)
+{
+  g_return_if_fail (TRIAGE_IS_REQUEST (self));
+
+  g_free (self->status_reason);
+  self->status_reason = g_strdup (reason);
+  g_clear_pointer (&self->status_time, g_date_time_unref);
+  self->status_time = when ? g_date_time_ref (when) : NULL;
+
+  triage_request_set_status (self, status);
+}
+
+const char *
+triage_request_get_status_reason (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->status_reason;
+}
+
+GDateTime *
+triage_request_get_status_time (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->status_time;
 }
 
 TriageAnswerState

@@ -46,6 +46,12 @@ GDateTime         *triage_request_get_timestamp     (TriageRequest     *self);
 AtpStatus          triage_request_get_status        (TriageRequest     *self);
 void               triage_request_set_status        (TriageRequest     *self,
                                                      AtpStatus          status);
+void               triage_request_settle            (TriageRequest     *self,
+                                                     AtpStatus          status,
+                                                     const char        *reason,
+                                                     GDateTime         *when);
+const char        *triage_request_get_status_reason (TriageRequest     *self);
+GDateTime         *triage_request_get_status_time   (TriageRequest     *self);
 TriageAnswerState  triage_request_get_answer_state  (TriageRequest     *self);
 void               triage_request_set_answer_state  (TriageRequest     *self,
                                                      TriageAnswerState  state);

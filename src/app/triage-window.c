@@ -116,7 +116,10 @@ update_view_state (TriageWindow *self)
   if (answer == TRIAGE_ANSWER_NONE || status != ATP_STATUS_RESPONDED)
     {
       if (triage_decision_view_get_status (self->decision_view) != status)
-        triage_decision_view_set_status (self->decision_view, status, NULL, NULL, NULL);
+        triage_decision_view_set_status (self->decision_view, status,
+                                         triage_request_get_status_reason (self->current),
+                                         triage_request_get_status_time (self->current),
+                                         NULL);
     }
 
   /* The view marks an answer "sending" itself when it emits ::submit; until
