@@ -1,0 +1,69 @@
+/* triage-decision-view.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "atp.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TriageDeliveryState:
+ * @TRIAGE_DELIVERY_NONE: not answered here (the view is editable unless the
+ *   request is settled)
+ * @TRIAGE_DELIVERY_SENDING: the answer is on its way (set by the view itself
+ *   when it emits ::submit)
+ * @TRIAGE_DELIVERY_SENT: the server recorded the answer
+ * @TRIAGE_DELIVERY_QUEUED: the answer is stored and will be sent when the
+ *   server can be reached
+ * @TRIAGE_DELIVERY_FAILED: the server refused the answer for good
+ *
+ * Where this app's own answer to the request shown stands. Every state but
+ * %TRIAGE_DELIVERY_NONE makes the view read-only and shows a banner.
+ */
+typedef enum
+{
+  TRIAGE_DELIVERY_NONE,
+  TRIAGE_DELIVERY_SENDING,
+  TRIAGE_DELIVERY_SENT,
+  TRIAGE_DELIVERY_QUEUED,
+  TRIAGE_DELIVERY_FAILED,
+} TriageDeliveryState;
+
+#define TRIAGE_TYPE_DELIVERY_STATE (triage_delivery_state_get_type ())
+GType triage_delivery_state_get_type (void) G_GNUC_CONST;
+
+#define TRIAGE_TYPE_DECISION_VIEW (triage_decision_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (TriageDecisionView, triage_decision_view, TRIAGE, DECISION_VIEW, AdwBin)
+
+GtkWidget           *triage_decision_view_new                      (void);
+AtpNotification     *triage_decision_view_get_notification         (TriageDecisionView  *self);
+void                 triage_decision_view_set_notification         (TriageDecisionView  *self,
+                                                                    AtpNotification     *notification);
+AtpStatus            triage_decision_view_get_status               (TriageDecisionView  *self);
+void                 triage_decision_view_set_status               (TriageDecisionView  *self,
+                                                                    AtpStatus            status,
+                                                                    const char          *reason,
+                                                                    GDateTime           *when,
+                                                                    const char          *detail);
+TriageDeliveryState  triage_decision_view_get_delivery_state       (TriageDecisionView  *self);
+void                 triage_decision_view_set_delivery_state       (TriageDecisionView  *self,
+                                                                    TriageDeliveryState  state);
+void                 triage_decision_view_show_delivery_error      (TriageDecisionView  *self,
+                                                                    const char          *message);
+void                 triage_decision_view_show_error               (TriageDecisionView  *self,
+                                                                    const char          *message);
+gboolean             triage_decision_view_get_read_only            (TriageDecisionView  *self);
+GtkWidget           *triage_decision_view_get_editor               (TriageDecisionView  *self,
+                                                                    const char          *action_id);
+guint                triage_decision_view_get_confirm_grace_period (TriageDecisionView  *self);
+void                 triage_decision_view_set_confirm_grace_period (TriageDecisionView  *self,
+                                                                    guint                msec);
+
+G_END_DECLS

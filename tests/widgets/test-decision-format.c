@@ -1,0 +1,289 @@
+/* test-decision-format.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The words of the decision view: countdown, counters, flags, values,
+ * reasons, answers (suite 'unit': no display).
+ */
+
+#define G_LOG_DOMAIN "test-decision-format"
+
+#include <locale.h>
+
+#include "triage-decision-format.h"
+#include "widgets-test-util.h"
+
+static void
+assert_countdown (GTimeSpan   remaining,
+                  const char *expected)
+{
+  g_autofree char *text = triage_format_countdown (remaining);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+test_countdown (void)
+{
+  assert_countdown (4 * G_TIME_SPAN_MINUTE + 12 * G_TIME_SPAN_SECOND, "Due in 4 min 12 s");
+  /* Rounded up: "0" only at the deadline. */
+  assert_countdown (4 * G_TIME_SPAN_MINUTE + 11 * G_TIME_SPAN_SECOND + 1, "Due in 4 min 12 s");
+  assert_countdown (G_TIME_SPAN_SECOND / 2, "Due in 1 s");
+  assert_countdown (42 * G_TIME_SPAN_SECOND, "Due in 42 s");
+  assert_countdown (G_TIME_SPAN_MINUTE, "Due in 1 min 0 s");
+  assert_countdown (2 * G_TIME_SPAN_HOUR + 5 * G_TIME_SPAN_MINUTE, "Due in 2 h 5 min");
+  assert_countdown (3 * G_TIME_SPAN_DAY + 4 * G_TIME_SPAN_HOUR, "Due in 3 d 4 h");
+  assert_countdown (2 * G_TIME_SPAN_DAY, "Due in 2 d");
+  assert_countdown (0, "Expired");
+  assert_countdown (-5 * G_TIME_SPAN_SECOND, "Expired");
+}
+
+static void
+test_time (void)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GDateTime) now = g_date_time_new (utc, 2026, 5, 3, 14, 30, 0);
+  g_autoptr(GDateTime) today = g_date_time_new (utc, 2026, 5, 3, 9, 5, 0);
+  g_autoptr(GDateTime) earlier = g_date_time_new (utc, 2026, 1, 2, 9, 5, 0);
+  g_autoptr(GDateTime) last_year = g_date_time_new (utc, 2025, 1, 2, 9, 5, 0);
+  g_autofree char *a = NULL, *b = NULL, *c = NULL;
+
+  a = triage_format_time (today, now);
+  b = triage_format_time (earlier, now);
+  c = triage_format_time (last_year, now);
+  g_assert_cmpstr (a, ==, "09:05");
+  g_assert_cmpstr (b, ==, "2 Jan, 09:05");
+  g_assert_cmpstr (c, ==, "2 Jan 2025, 09:05");
+}
+
+static void
+test_counts (void)
+{
+  struct { guint n; gint64 min, max; const char *expected; } selections[] = {
+    { 2, 1, 3, "2 of 1–3 selected" },
+    { 2, 3, 3, "2 of 3 selected" },
+    { 2, 0, 3, "2 of up to 3 selected" },
+    { 2, 1, -1, "2 selected, at least 1" },
+    { 0, 0, -1, "0 selected" },
+  };
+  struct { glong n; gint64 min, max; const char *expected; } lengths[] = {
+    { 12, 10, 1000, "12 of 10–1000 characters" },
+    { 12, 0, 1000, "12 of at most 1000 characters" },
+    { 12, 10, -1, "12 characters, at least 10" },
+    { 1, 0, -1, "1 character" },
+    { 12, 0, -1, "12 characters" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (selections); i++)
+    {
+      g_autofree char *text = triage_format_selection_count (selections[i].n, selections[i].min,
+                                                             selections[i].max);
+      g_assert_cmpstr (text, ==, selections[i].expected);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_autofree char *text = triage_format_character_count (lengths[i].n, lengths[i].min,
+                                                             lengths[i].max);
+      g_assert_cmpstr (text, ==, lengths[i].expected);
+    }
+}
+
+static void
+test_flags (void)
+{
+  const char *known[] = { "destructive", "irreversible", "time_sensitive", "affects_others",
+                          "costly", "experimental", "requires_confirmation" };
+  TriageFlagInfo info;
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      triage_flag_info_init (&info, known[i]);
+      g_assert_true (info.known);
+      g_assert_nonnull (info.icon_name);
+      g_assert_nonnull (info.label);
+      g_assert_cmpstr (info.label, !=, known[i]);
+      g_assert_true (g_str_has_suffix (info.consequence, "."));
+      triage_flag_info_clear (&info);
+    }
+
+  triage_flag_info_init (&info, "destructive");
+  g_assert_cmpstr (info.label, ==, "Destructive");
+  g_assert_cmpstr (info.style_class, ==, "error");
+  triage_flag_info_clear (&info);
+
+  /* Unknown flags: a generic icon, the name made readable, never markup. */
+  triage_flag_info_init (&info, "needs_legal-review");
+  g_assert_false (info.known);
+  g_assert_cmpstr (info.icon_name, ==, "emoji-flags-symbolic");
+  g_assert_cmpstr (info.label, ==, "Needs legal review");
+  g_assert_null (info.style_class);
+  triage_flag_info_clear (&info);
+
+  triage_flag_info_init (&info, "<b>x</b>\u202e\n");
+  g_assert_cmpstr (info.label, ==, "<b>x</b>");
+  triage_flag_info_clear (&info);
+
+  triage_flag_info_init (&info, "__");
+  g_assert_cmpstr (info.label, ==, "Unnamed flag");
+  triage_flag_info_clear (&info);
+}
+
+static void
+test_values (void)
+{
+  struct { const char *json; const char *expected; } cases[] = {
+    { "\"2.1.0\"", "2.1.0" },
+    { "47", "47" },
+    { "98.5", "98.5" },
+    { "true", "true" },
+    { "null", "null" },
+    { "{\"a\": [1, 2], \"b\": {\"c\": \"d\"}}", "{\"a\":[1,2],\"b\":{\"c\":\"d\"}}" },
+    { "[\"eu-west-1\", \"us-east-1\"]", "[\"eu-west-1\",\"us-east-1\"]" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = atp_json_parse (cases[i].json, -1, 0, NULL);
+      g_autofree char *text = triage_format_json_value (node, 0);
+
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+
+  {
+    g_autoptr(JsonNode) node = atp_json_parse ("\"abcdéfgh\"", -1, 0, NULL);
+    g_autofree char *text = triage_format_json_value (node, 5);
+
+    g_assert_cmpstr (text, ==, "abcdé…");
+  }
+}
+
+static void
+test_numbers (void)
+{
+  g_autoptr(JsonNode) integral = triage_json_number_new (42.0);
+  g_autoptr(JsonNode) fractional = triage_json_number_new (0.75);
+  g_autofree char *a = widgets_test_json (integral);
+  g_autofree char *b = widgets_test_json (fractional);
+  g_autofree char *c = triage_format_number (0.1 + 0.2, -1);
+  g_autofree char *d = triage_format_number (0.75, 2);
+
+  g_assert_cmpstr (a, ==, "42");
+  g_assert_cmpstr (b, ==, "0.75");
+  g_assert_cmpstr (c, ==, "0.30000000000000004");
+  g_assert_cmpstr (d, ==, "0.75");
+
+  g_assert_cmpint (triage_number_digits (0.05), ==, 2);
+  g_assert_cmpint (triage_number_digits (10), ==, 0);
+  g_assert_cmpint (triage_number_digits (0.1), ==, 1);
+  g_assert_cmpint (triage_number_digits (-2.125), ==, 3);
+}
+
+static void
+test_attachment_details (void)
+{
+  AtpAttachment inline_data = { .type = (char *) "text/plain", .data = (char *) "AAAA", .decoded_size = 1234 };
+  AtpAttachment link = { .type = (char *) "image/png", .uri = (char *) "https://bücher.example/x.png" };
+  AtpAttachment urn = { .type = (char *) "text/plain", .uri = (char *) "urn:isbn:0451450523" };
+  g_autofree char *a = triage_format_attachment_details (&inline_data);
+  g_autofree char *b = triage_format_attachment_details (&link);
+  g_autofree char *c = triage_format_attachment_details (&urn);
+
+  g_assert_cmpstr (a, ==, "text/plain · 1.2\u00a0kB");
+  g_assert_cmpstr (b, ==, "image/png · link to xn--bcher-kva.example");
+  g_assert_cmpstr (c, ==, "text/plain · urn: link");
+}
+
+static char *
+reason_for (const char *actions,
+            const char *answer)
+{
+  g_autoptr(AtpNotification) notification = widgets_test_notification (actions, NULL, 0);
+  g_autoptr(JsonNode) data = atp_json_parse (answer, -1, 0, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (atp_action_validate_response (g_ptr_array_index (notification->actions, 0), data, &error));
+  return triage_humanize_response_error (error);
+}
+
+static void
+test_humanize (void)
+{
+  g_autofree char *text = reason_for ("[{\"id\": \"t\", \"label\": \"Why\", \"response_type\": \"text\","
+                                      " \"constraints\": {\"min_length\": 10}}]", "\"short\"");
+  g_autofree char *multi = reason_for ("[{\"id\": \"m\", \"label\": \"Pick\", \"response_type\": \"multi_choice\","
+                                       " \"options\": [{\"value\": \"a\", \"label\": \"A\"}, {\"value\": \"b\", \"label\": \"B\"}],"
+                                       " \"constraints\": {\"max_selections\": 1}}]", "[\"a\", \"b\"]");
+  g_autofree char *step = reason_for ("[{\"id\": \"n\", \"label\": \"N\", \"response_type\": \"number\","
+                                      " \"constraints\": {\"min\": 0.1, \"max\": 0.9, \"step\": 0.05}}]", "0.77");
+  g_autofree char *max = reason_for ("[{\"id\": \"n\", \"label\": \"N\", \"response_type\": \"number\","
+                                     " \"constraints\": {\"max\": 100}}]", "150");
+
+  g_assert_cmpstr (text, ==, "The answer is 5 characters long, at least 10 required.");
+  g_assert_cmpstr (multi, ==, "2 selected, at most 1 allowed.");
+  g_assert_cmpstr (step, ==, "0.77 is not a multiple of the step 0.05 from 0.1; nearest allowed: 0.75 or 0.8.");
+  g_assert_cmpstr (max, ==, "150 is above the maximum 100.");
+}
+
+static void
+test_describe (void)
+{
+  g_autoptr(AtpNotification) notification =
+    widgets_test_notification ("["
+                               "{\"id\": \"s\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
+                               "{\"id\": \"b\", \"label\": \"Logs?\", \"response_type\": \"binary\","
+                               " \"options\": {\"true_label\": \"Yes, include\", \"false_label\": \"No\"}},"
+                               "{\"id\": \"c\", \"label\": \"Env\", \"response_type\": \"choice\","
+                               " \"options\": [{\"value\": \"prod\", \"label\": \"Production\"}]},"
+                               "{\"id\": \"m\", \"label\": \"Teams\", \"response_type\": \"multi_choice\","
+                               " \"options\": [{\"value\": \"a\", \"label\": \"Alpha\"}, {\"value\": \"b\", \"label\": \"Beta\"}]},"
+                               "{\"id\": \"n\", \"label\": \"Rate\", \"response_type\": \"number\","
+                               " \"constraints\": {\"unit\": \"%\"}},"
+                               "{\"id\": \"k\", \"label\": \"Scale\", \"response_type\": \"scale\","
+                               " \"constraints\": {\"min\": 1, \"max\": 5, \"max_label\": \"Sure\"}},"
+                               "{\"id\": \"t\", \"label\": \"Why\", \"response_type\": \"text\"}"
+                               "]", NULL, 0);
+  struct { const char *action; const char *answer; const char *expected; } cases[] = {
+    { "s", "null", "Approve" },
+    { "b", "true", "Yes, include" },
+    { "b", "false", "No" },
+    { "c", "\"prod\"", "Production" },
+    { "m", "[\"b\", \"a\"]", "Beta, Alpha" },
+    { "m", "[]", "Nothing selected" },
+    { "n", "2.5", "2.5 %" },
+    { "k", "5", "5 (Sure)" },
+    { "k", "3", "3" },
+    { "t", "\"Not now\"", "“Not now”" },
+    { "t", "\"\"", "An empty text" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) data = atp_json_parse (cases[i].answer, -1, 0, NULL);
+      g_autofree char *text =
+        triage_describe_response (atp_notification_find_action (notification, cases[i].action), data);
+
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("TZ", "UTC", TRUE);
+  setlocale (LC_ALL, "C.UTF-8");
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/decision-format/countdown", test_countdown);
+  g_test_add_func ("/decision-format/time", test_time);
+  g_test_add_func ("/decision-format/counts", test_counts);
+  g_test_add_func ("/decision-format/flags", test_flags);
+  g_test_add_func ("/decision-format/values", test_values);
+  g_test_add_func ("/decision-format/numbers", test_numbers);
+  g_test_add_func ("/decision-format/attachment-details", test_attachment_details);
+  g_test_add_func ("/decision-format/humanize", test_humanize);
+  g_test_add_func ("/decision-format/describe", test_describe);
+
+  return g_test_run ();
+}
