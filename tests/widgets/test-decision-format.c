@@ -223,6 +223,14 @@ test_humanize (void)
   g_assert_cmpstr (multi, ==, "2 selected, at most 1 allowed.");
   g_assert_cmpstr (step, ==, "0.77 is not a multiple of the step 0.05 from 0.1; nearest allowed: 0.75 or 0.8.");
   g_assert_cmpstr (max, ==, "150 is above the maximum 100.");
+
+  {
+    /* Doubles' rounding noise in the nearest values is tidied away. */
+    g_autofree char *noisy = reason_for ("[{\"id\": \"n\", \"label\": \"N\", \"response_type\": \"number\","
+                                         " \"constraints\": {\"min\": 0.1, \"max\": 5, \"step\": 0.1}}]", "0.75");
+
+    g_assert_cmpstr (noisy, ==, "0.75 is not a multiple of the step 0.1 from 0.1; nearest allowed: 0.7 or 0.8.");
+  }
 }
 
 static void

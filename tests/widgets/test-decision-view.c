@@ -542,6 +542,33 @@ test_delivery (Fixture       *fixture,
 }
 
 static void
+test_answer_error (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *kept = NULL;
+
+  show (fixture, all_actions, NULL, 0);
+  type_text (fixture, "why", "Not today");
+  press (fixture, "why");
+  g_assert_true (triage_decision_view_get_read_only (fixture->view));
+
+  /* It did not leave (not stored): editable again, the text and the reason shown. */
+  triage_decision_view_show_answer_error (fixture->view, "The answer could not be saved: disk full");
+  g_assert_false (triage_decision_view_get_read_only (fixture->view));
+  g_assert_cmpint (triage_decision_view_get_delivery_state (fixture->view), ==, TRIAGE_DELIVERY_NONE);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (part (fixture, "stack"))), ==, "decision");
+  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "Your answer was not sent");
+  g_assert_cmpstr (part_text (fixture, "banner_detail"), ==, "The answer could not be saved: disk full");
+  kept = typed_text (fixture, "why");
+  g_assert_cmpstr (kept, ==, "Not today");
+
+  /* Sending again clears it. */
+  press (fixture, "why");
+  g_assert_cmpuint (fixture->record.count, ==, 2);
+  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "Sending your answer…");
+}
+
+static void
 test_same_request_keeps_input (Fixture       *fixture,
                                gconstpointer  data)
 {
@@ -627,6 +654,7 @@ main (int   argc,
   ADD ("confirm/dropped-when-settled", test_confirm_dropped_when_settled);
   ADD ("read-only/keeps-text", test_read_only_keeps_text);
   ADD ("delivery", test_delivery);
+  ADD ("answer-error", test_answer_error);
   ADD ("same-request-keeps-input", test_same_request_keeps_input);
   ADD ("show-error", test_show_error);
   ADD ("narrow", test_narrow);

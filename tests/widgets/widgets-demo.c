@@ -3,8 +3,10 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   widgets-demo [--screenshot FILE.png] [--width N] [--height N] [--dark]
+ *   widgets-demo [--screenshot FILE.png] [--width N] [--height N] [--dark] [--filled]
  *
+ * --filled answers a few actions half-way, as a person would, so the live
+ * counters and reasons show.
  * With --screenshot the window is rendered to FILE.png once it has been drawn
  * (gdk_texture_save_to_png of a snapshot of the window), then the program exits.
  */
@@ -14,6 +16,7 @@
 #include <adwaita.h>
 
 #include "triage-decision-view.h"
+#include "triage-response-editor-private.h"
 
 static const char deploy_request[] =
   "{"
@@ -66,12 +69,14 @@ static char *screenshot_path;
 static int width = 720;
 static int height = 1600;
 static gboolean dark;
+static gboolean filled;
 
 static GOptionEntry entries[] = {
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &screenshot_path, "Save a PNG of the window and quit", "FILE" },
   { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "N" },
   { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "N" },
   { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark style", NULL },
+  { "filled", 0, 0, G_OPTION_ARG_NONE, &filled, "Answer some actions half-way", NULL },
   { NULL }
 };
 
@@ -112,9 +117,39 @@ screenshot_cb (gpointer data)
 static gboolean
 focus_first_answer_cb (gpointer data)
 {
+  GObject *description = gtk_widget_get_template_child (GTK_WIDGET (data), TRIAGE_TYPE_DECISION_VIEW,
+                                                        "description_label");
+
   gtk_widget_child_focus (triage_decision_view_get_editor (TRIAGE_DECISION_VIEW (data), "approve"),
                           GTK_DIR_TAB_FORWARD);
+  gtk_label_select_region (GTK_LABEL (description), 0, 0);
   return G_SOURCE_REMOVE;
+}
+
+static TriageResponseEditor *
+editor (GtkWidget  *view,
+        const char *action_id)
+{
+  return TRIAGE_RESPONSE_EDITOR (triage_decision_view_get_editor (TRIAGE_DECISION_VIEW (view), action_id));
+}
+
+/* Half-way through answering, as a person would leave it. */
+static void
+fill_in (GtkWidget *view)
+{
+  GPtrArray *strategies = triage_response_editor_get_option_buttons (editor (view, "strategy"));
+  GPtrArray *channels = triage_response_editor_get_option_buttons (editor (view, "notify"));
+  GtkWidget *canary = triage_response_editor_get_input (editor (view, "canary"));
+  GtkWidget *budget = triage_response_editor_get_input (editor (view, "budget"));
+  GtkWidget *reason = triage_response_editor_get_input (editor (view, "reject"));
+  gboolean handled;
+
+  gtk_check_button_set_active (g_ptr_array_index (strategies, 0), TRUE);
+  g_signal_emit_by_name (canary, "change-value", GTK_SCROLL_JUMP, 10.0, &handled);
+  gtk_editable_set_text (GTK_EDITABLE (budget), "0.75");
+  gtk_check_button_set_active (g_ptr_array_index (channels, 0), TRUE);
+  gtk_check_button_set_active (g_ptr_array_index (channels, 1), TRUE);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (reason)), "Wait for", -1);
 }
 
 static char *
@@ -194,6 +229,8 @@ main (int   argc,
   gtk_widget_set_vexpand (view, TRUE);
   triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (view), notification);
   g_signal_connect (view, "submit", G_CALLBACK (on_submit), NULL);
+  if (filled)
+    fill_in (view);
   gtk_box_append (GTK_BOX (box), view);
 
   adw_window_set_content (ADW_WINDOW (window), box);

@@ -479,6 +479,41 @@ static const char * const constraint_tags[] = {
   " (min)", " (max)", " (step)",
 };
 
+/* "0.7000000000000001" (a double's rounding showing) becomes "0.7". */
+static char *
+tidy_numbers (const char *text)
+{
+  GString *str = g_string_new (NULL);
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      char *end = NULL;
+      const char *dot;
+      double value;
+
+      if (!g_ascii_isdigit (*p) || (p > text && (g_ascii_isalnum (p[-1]) || p[-1] == '.')))
+        {
+          g_string_append_c (str, *p++);
+          continue;
+        }
+
+      value = g_ascii_strtod (p, &end);
+      dot = memchr (p, '.', end - p);
+      if (dot != NULL && end - dot - 1 > 12 && isfinite (value))
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_string_append (str, g_ascii_formatd (buf, sizeof buf, "%.12g", value));
+        }
+      else
+        g_string_append_len (str, p, end - p);
+      p = end;
+    }
+
+  return g_string_free (str, FALSE);
+}
+
 /**
  * triage_humanize_response_error:
  * @error: an error of atp_action_validate_response()
@@ -507,7 +542,11 @@ triage_humanize_response_error (const GError *error)
         text = colon + 2;
     }
 
-  str = g_string_new (text);
+  {
+    g_autofree char *tidy = tidy_numbers (text);
+
+    str = g_string_new (tidy);
+  }
   for (guint i = 0; i < G_N_ELEMENTS (constraint_tags); i++)
     g_string_replace (str, constraint_tags[i], "", 0);
 

@@ -50,6 +50,7 @@ struct _TriageDecisionView
 
   TriageDeliveryState  delivery;
   char                *delivery_message;
+  char                *answer_error;
   char                *sent_action_id;
   JsonNode            *sent_response;
 
@@ -334,6 +335,9 @@ update_state (TriageDecisionView *self)
       show_banner (self, "banner-warning", "alarm-symbolic", title,
                    _("Answers are no longer accepted; nothing you entered was sent."));
     }
+  else if (self->answer_error != NULL)
+    show_banner (self, "banner-error", "dialog-error-symbolic",
+                 _("Your answer was not sent"), self->answer_error);
   else
     hide_banner (self);
 
@@ -631,6 +635,7 @@ send_answer (TriageDecisionView *self,
   self->sent_action_id = g_strdup (action_id);
   g_clear_pointer (&self->sent_response, json_node_unref);
   self->sent_response = json_node_copy (response_data);
+  g_clear_pointer (&self->answer_error, g_free);
 
   /* Read-only from now on, so nothing is sent twice; the app moves the state on. */
   triage_decision_view_set_delivery_state (self, TRIAGE_DELIVERY_SENDING);
@@ -749,6 +754,7 @@ triage_decision_view_finalize (GObject *object)
   g_free (self->status_reason);
   g_free (self->status_detail);
   g_free (self->delivery_message);
+  g_free (self->answer_error);
   g_free (self->sent_action_id);
 
   G_OBJECT_CLASS (triage_decision_view_parent_class)->finalize (object);
@@ -1007,6 +1013,7 @@ triage_decision_view_set_notification (TriageDecisionView *self,
   g_clear_pointer (&self->status_detail, g_free);
   g_clear_pointer (&self->status_when, g_date_time_unref);
   g_clear_pointer (&self->delivery_message, g_free);
+  g_clear_pointer (&self->answer_error, g_free);
   g_clear_pointer (&self->sent_action_id, g_free);
   g_clear_pointer (&self->sent_response, json_node_unref);
   self->expired_locally = FALSE;
@@ -1135,6 +1142,36 @@ triage_decision_view_show_delivery_error (TriageDecisionView *self,
   g_free (self->delivery_message);
   self->delivery_message = g_strdup (message);
   triage_decision_view_set_delivery_state (self, TRIAGE_DELIVERY_FAILED);
+}
+
+/**
+ * triage_decision_view_show_answer_error:
+ * @self: a #TriageDecisionView
+ * @message: why the answer given here did not leave (it could not be
+ *   stored, the request is no longer waiting, …)
+ *
+ * The answer was not sent: the view turns editable again (for a request
+ * still pending), keeps what was entered, and shows @message in an error
+ * banner until the next answer.
+ */
+void
+triage_decision_view_show_answer_error (TriageDecisionView *self,
+                                        const char         *message)
+{
+  g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
+  g_return_if_fail (message != NULL);
+
+  g_free (self->answer_error);
+  self->answer_error = g_strdup (message);
+  g_clear_pointer (&self->delivery_message, g_free);
+
+  if (self->delivery != TRIAGE_DELIVERY_NONE)
+    {
+      self->delivery = TRIAGE_DELIVERY_NONE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
+    }
+
+  update_state (self);
 }
 
 /**

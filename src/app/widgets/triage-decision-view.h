@@ -57,6 +57,8 @@ void                 triage_decision_view_set_delivery_state       (TriageDecisi
                                                                     TriageDeliveryState  state);
 void                 triage_decision_view_show_delivery_error      (TriageDecisionView  *self,
                                                                     const char          *message);
+void                 triage_decision_view_show_answer_error        (TriageDecisionView  *self,
+                                                                    const char          *message);
 void                 triage_decision_view_show_error               (TriageDecisionView  *self,
                                                                     const char          *message);
 gboolean             triage_decision_view_get_read_only            (TriageDecisionView  *self);

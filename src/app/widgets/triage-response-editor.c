@@ -707,11 +707,14 @@ on_spin_output (GtkSpinButton        *spin,
 {
   g_autofree char *text = NULL;
 
-  if (self->has_value)
-    text = triage_format_number (gtk_adjustment_get_value (self->adjustment), self->digits);
+  /* No number chosen yet: the text stays as it is (empty, or being typed),
+   * never the adjustment's starting value. */
+  if (!self->has_value)
+    return TRUE;
 
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), text ? text : "") != 0)
-    gtk_editable_set_text (GTK_EDITABLE (spin), text ? text : "");
+  text = triage_format_number (gtk_adjustment_get_value (self->adjustment), self->digits);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), text) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), text);
 
   return TRUE;
 }
