@@ -1,0 +1,158 @@
+/* triage-history-filter.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-history"
+
+#include <string.h>
+
+#include "triage-history-filter.h"
+
+G_DEFINE_BOXED_TYPE (TriageHistoryFilter, triage_history_filter,
+                     triage_history_filter_copy, triage_history_filter_free)
+
+/**
+ * triage_history_filter_new:
+ *
+ * Returns: (transfer full): a filter that lets everything through
+ */
+TriageHistoryFilter *
+triage_history_filter_new (void)
+{
+  TriageHistoryFilter *filter = g_new0 (TriageHistoryFilter, 1);
+
+  filter->outcome = TRIAGE_HISTORY_OUTCOME_ANY;
+
+  return filter;
+}
+
+TriageHistoryFilter *
+triage_history_filter_copy (const TriageHistoryFilter *filter)
+{
+  TriageHistoryFilter *copy;
+
+  g_return_val_if_fail (filter != NULL, NULL);
+
+  copy = g_new0 (TriageHistoryFilter, 1);
+  copy->text = g_strdup (filter->text);
+  copy->service = g_strdup (filter->service);
+  copy->project = g_strdup (filter->project);
+  copy->outcome = filter->outcome;
+  copy->from_usec = filter->from_usec;
+  copy->to_usec = filter->to_usec;
+
+  return copy;
+}
+
+void
+triage_history_filter_free (TriageHistoryFilter *filter)
+{
+  if (filter == NULL)
+    return;
+
+  g_free (filter->text);
+  g_free (filter->service);
+  g_free (filter->project);
+  g_free (filter);
+}
+
+gboolean
+triage_history_filter_equal (const TriageHistoryFilter *a,
+                             const TriageHistoryFilter *b)
+{
+  if (a == b)
+    return TRUE;
+  if (a == NULL || b == NULL)
+    return FALSE;
+
+  return g_strcmp0 (a->text, b->text) == 0 &&
+         g_strcmp0 (a->service, b->service) == 0 &&
+         g_strcmp0 (a->project, b->project) == 0 &&
+         a->outcome == b->outcome &&
+         a->from_usec == b->from_usec &&
+         a->to_usec == b->to_usec;
+}
+
+/**
+ * triage_history_filter_is_empty:
+ *
+ * Returns: %TRUE if the filter lets every entry through
+ */
+gboolean
+triage_history_filter_is_empty (const TriageHistoryFilter *filter)
+{
+  g_autofree char *query = NULL;
+
+  g_return_val_if_fail (filter != NULL, TRUE);
+
+  query = triage_history_fts_query (filter->text);
+
+  return query == NULL &&
+         filter->service == NULL &&
+         filter->project == NULL &&
+         filter->outcome == TRIAGE_HISTORY_OUTCOME_ANY &&
+         filter->from_usec == 0 &&
+         filter->to_usec == 0;
+}
+
+/**
+ * triage_history_fts_query:
+ * @text: (nullable): what the person typed
+ *
+ * Turns free text into an FTS5 query that no input can break: every word
+ * becomes a quoted prefix phrase ("deplo"*), and all of them must match.
+ * Operators, quotes and parentheses typed by the person are plain text.
+ *
+ * Returns: (transfer full) (nullable): the MATCH expression, %NULL when @text has no words
+ */
+char *
+triage_history_fts_query (const char *text)
+{
+  g_autofree char *valid = NULL;
+  g_autofree char *normal = NULL;
+  g_auto(GStrv) words = NULL;
+  GString *query;
+
+  if (text == NULL)
+    return NULL;
+
+  valid = g_utf8_make_valid (text, -1);
+  normal = g_utf8_normalize (valid, -1, G_NORMALIZE_DEFAULT_COMPOSE);
+  if (normal == NULL)
+    return NULL;
+
+  /* Any Unicode space separates words; tabs and newlines too. */
+  for (char *p = normal; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_isspace (g_utf8_get_char (p)))
+      memset (p, ' ', g_utf8_next_char (p) - p);
+
+  words = g_strsplit (normal, " ", -1);
+  query = g_string_new (NULL);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (words[i][0] == '\0')
+        continue;
+
+      if (query->len > 0)
+        g_string_append_c (query, ' ');
+      g_string_append_c (query, '"');
+      for (const char *c = words[i]; *c != '\0'; c++)
+        {
+          if (*c == '"')
+            g_string_append_c (query, '"');
+          g_string_append_c (query, *c);
+        }
+      g_string_append (query, "\"*");
+    }
+
+  if (query->len == 0)
+    {
+      g_string_free (query, TRUE);
+      return NULL;
+    }
+
+  return g_string_free (query, FALSE);
+}

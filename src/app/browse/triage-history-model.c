@@ -1,0 +1,565 @@
+/* triage-history-model.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-history"
+
+#include <glib/gi18n.h>
+
+#include "triage-history-model.h"
+
+/*
+ * The decision history as a GListModel of TriageHistoryEntry that never
+ * holds more than a few pages of it.
+ *
+ * A filter change runs one query on the history's worker; it returns the
+ * (rowid, updated_at) pair of every matching row, newest first: 1.6 MB for
+ * 100,000 entries. Entries are read a page of 200 at a time when the list
+ * asks for them, on the main thread (a lookup by rowid each), and the last
+ * MAX_PAGES pages are kept.
+ *
+ * A reload (the store wrote) compares the new keys with the old: a common
+ * head and tail stay, the middle is replaced, and rows whose updated_at
+ * changed in place are announced one run at a time, so the list keeps its
+ * scroll position and only changed rows are rebuilt.
+ */
+
+#define MAX_PAGES 16
+
+struct _TriageHistoryModel
+{
+  GObject              parent_instance;
+
+  TriageHistoryDb     *db;
+  TriageHistoryFilter *filter;
+  GArray              *keys;         /* TriageHistoryKey, the current result */
+  GHashTable          *pages;        /* page + 1 -> GPtrArray of TriageHistoryEntry */
+  GQueue               lru;          /* page + 1, most recently used first */
+  GCancellable        *cancellable;  /* the query in flight */
+  gboolean             loading;
+};
+
+static GType
+triage_history_model_get_item_type (GListModel *model)
+{
+  return TRIAGE_TYPE_HISTORY_ENTRY;
+}
+
+static guint
+triage_history_model_get_n_items (GListModel *model)
+{
+  return TRIAGE_HISTORY_MODEL (model)->keys->len;
+}
+
+enum {
+  PROP_0,
+  PROP_DB,
+  PROP_FILTER,
+  PROP_LOADING,
+  PROP_N_ITEMS,
+  N_PROPS
+};
+
+enum {
+  FAILED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties [N_PROPS];
+static guint signals [N_SIGNALS];
+
+static void
+touch_page (TriageHistoryModel *self,
+            guint               page)
+{
+  gpointer key = GUINT_TO_POINTER (page + 1);
+  GList *link = g_queue_find (&self->lru, key);
+
+  if (link == self->lru.head)
+    return;
+  if (link != NULL)
+    g_queue_unlink (&self->lru, link);
+  else
+    link = g_list_alloc ();
+
+  link->data = key;
+  g_queue_push_head_link (&self->lru, link);
+
+  while (self->lru.length > MAX_PAGES)
+    g_hash_table_remove (self->pages, g_queue_pop_tail (&self->lru));
+}
+
+static void
+forget_pages (TriageHistoryModel *self)
+{
+  g_hash_table_remove_all (self->pages);
+  g_queue_clear (&self->lru);
+}
+
+static gpointer
+triage_history_model_get_item (GListModel *model,
+                               guint       position)
+{
+  TriageHistoryModel *self = TRIAGE_HISTORY_MODEL (model);
+  g_autoptr(GError) error = NULL;
+  g_autofree gint64 *rowids = NULL;
+  GPtrArray *entries;
+  guint page;
+  guint first;
+  guint n;
+
+  if (position >= self->keys->len)
+    return NULL;
+
+  page = position / TRIAGE_HISTORY_PAGE_SIZE;
+  entries = g_hash_table_lookup (self->pages, GUINT_TO_POINTER (page + 1));
+  if (entries != NULL)
+    {
+      touch_page (self, page);
+      return g_object_ref (g_ptr_array_index (entries, position % TRIAGE_HISTORY_PAGE_SIZE));
+    }
+
+  first = page * TRIAGE_HISTORY_PAGE_SIZE;
+  n = MIN (TRIAGE_HISTORY_PAGE_SIZE, self->keys->len - first);
+  rowids = g_new (gint64, n);
+  for (guint i = 0; i < n; i++)
+    rowids[i] = g_array_index (self->keys, TriageHistoryKey, first + i).rowid;
+
+  entries = triage_history_db_fetch (self->db, rowids, n, &error);
+  if (entries == NULL)
+    {
+      TriageHistoryEntryData data = { .rowid = rowids[position - first] };
+
+      /* Not cached: the next look tries again. */
+      g_warning ("Could not read the history: %s", error->message);
+      g_signal_emit (self, signals [FAILED], 0, error);
+      return triage_history_entry_new (&data);
+    }
+
+  g_hash_table_insert (self->pages, GUINT_TO_POINTER (page + 1), entries);
+  touch_page (self, page);
+
+  return g_object_ref (g_ptr_array_index (entries, position - first));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = triage_history_model_get_item_type;
+  iface->get_n_items = triage_history_model_get_n_items;
+  iface->get_item = triage_history_model_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TriageHistoryModel, triage_history_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+/* Applying a new result */
+
+static gboolean
+same_row (GArray *a,
+          guint   i,
+          GArray *b,
+          guint   j)
+{
+  return g_array_index (a, TriageHistoryKey, i).rowid == g_array_index (b, TriageHistoryKey, j).rowid;
+}
+
+static gboolean
+same_version (GArray *a,
+              guint   i,
+              GArray *b,
+              guint   j)
+{
+  return g_array_index (a, TriageHistoryKey, i).updated_at ==
+         g_array_index (b, TriageHistoryKey, j).updated_at;
+}
+
+/* Runs of rows changed in place, as (position, length) pairs in new positions. */
+static void
+collect_changed_runs (GArray *old_keys,
+                      guint   old_start,
+                      GArray *new_keys,
+                      guint   new_start,
+                      guint   length,
+                      GArray *runs)
+{
+  guint run_start = 0;
+  gboolean in_run = FALSE;
+
+  for (guint i = 0; i <= length; i++)
+    {
+      gboolean changed = i < length &&
+                         !same_version (old_keys, old_start + i, new_keys, new_start + i);
+
+      if (changed && !in_run)
+        {
+          run_start = i;
+          in_run = TRUE;
+        }
+      else if (!changed && in_run)
+        {
+          guint run[2] = { new_start + run_start, i - run_start };
+
+          g_array_append_vals (runs, run, 2);
+          in_run = FALSE;
+        }
+    }
+}
+
+static void
+apply_keys (TriageHistoryModel *self,
+            GArray             *new_keys)
+{
+  g_autoptr(GArray) old_keys = self->keys;
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint old_n = old_keys->len;
+  guint new_n = new_keys->len;
+  guint head = 0;
+  guint tail = 0;
+
+  while (head < old_n && head < new_n && same_row (old_keys, head, new_keys, head))
+    head++;
+  while (tail < old_n - head && tail < new_n - head &&
+         same_row (old_keys, old_n - 1 - tail, new_keys, new_n - 1 - tail))
+    tail++;
+
+  collect_changed_runs (old_keys, 0, new_keys, 0, head, runs);
+  collect_changed_runs (old_keys, old_n - tail, new_keys, new_n - tail, tail, runs);
+
+  self->keys = g_array_ref (new_keys);
+
+  if (head == old_n && head == new_n && runs->len == 0)
+    return;
+
+  /* Positions moved or rows changed: pages are read again when shown. */
+  forget_pages (self);
+
+  if (old_n - head - tail > 0 || new_n - head - tail > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), head,
+                                old_n - head - tail, new_n - head - tail);
+
+  /* Many scattered changes are cheaper to announce as one. */
+  if (runs->len / 2 > 64)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, new_n, new_n);
+  else
+    for (guint i = 0; i < runs->len; i += 2)
+      g_list_model_items_changed (G_LIST_MODEL (self),
+                                  g_array_index (runs, guint, i),
+                                  g_array_index (runs, guint, i + 1),
+                                  g_array_index (runs, guint, i + 1));
+
+  if (old_n != new_n)
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
+}
+
+static void
+set_loading (TriageHistoryModel *self,
+             gboolean            loading)
+{
+  if (self->loading == loading)
+    return;
+
+  self->loading = loading;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOADING]);
+}
+
+static void
+query_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TriageHistoryModel) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) keys = NULL;
+
+  keys = triage_history_db_query_finish (TRIAGE_HISTORY_DB (object), result, &error);
+
+  /* A newer query replaced this one; it reports for itself. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->cancellable);
+
+  if (keys == NULL)
+    {
+      set_loading (self, FALSE);
+      g_signal_emit (self, signals [FAILED], 0, error);
+      return;
+    }
+
+  apply_keys (self, keys);
+  set_loading (self, FALSE);
+}
+
+static void
+start_query (TriageHistoryModel *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  self->cancellable = g_cancellable_new ();
+  set_loading (self, TRUE);
+  triage_history_db_query_async (self->db, self->filter, self->cancellable,
+                                 query_done_cb, g_object_ref (self));
+}
+
+/**
+ * triage_history_model_set_filter:
+ * @self: a #TriageHistoryModel
+ * @filter: what to show
+ *
+ * Starts a query; the model changes when it is done (#TriageHistoryModel:loading).
+ */
+void
+triage_history_model_set_filter (TriageHistoryModel        *self,
+                                 const TriageHistoryFilter *filter)
+{
+  g_return_if_fail (TRIAGE_IS_HISTORY_MODEL (self));
+  g_return_if_fail (filter != NULL);
+
+  if (triage_history_filter_equal (self->filter, filter))
+    return;
+
+  triage_history_filter_free (self->filter);
+  self->filter = triage_history_filter_copy (filter);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_FILTER]);
+
+  start_query (self);
+}
+
+/**
+ * triage_history_model_reload:
+ * @self: a #TriageHistoryModel
+ *
+ * Runs the query again (the store wrote); unchanged rows stay as they are.
+ */
+void
+triage_history_model_reload (TriageHistoryModel *self)
+{
+  g_return_if_fail (TRIAGE_IS_HISTORY_MODEL (self));
+
+  start_query (self);
+}
+
+const TriageHistoryFilter *
+triage_history_model_get_filter (TriageHistoryModel *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_MODEL (self), NULL);
+
+  return self->filter;
+}
+
+TriageHistoryDb *
+triage_history_model_get_db (TriageHistoryModel *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_MODEL (self), NULL);
+
+  return self->db;
+}
+
+gboolean
+triage_history_model_get_loading (TriageHistoryModel *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_MODEL (self), FALSE);
+
+  return self->loading;
+}
+
+/**
+ * triage_history_model_dup_rowids:
+ * @self: a #TriageHistoryModel
+ * @positions: (nullable): positions in the model; %NULL for all of them
+ *
+ * The rows to export, newest first, without reading any of them.
+ *
+ * Returns: (transfer full) (element-type gint64): row ids
+ */
+GArray *
+triage_history_model_dup_rowids (TriageHistoryModel *self,
+                                 GtkBitset          *positions)
+{
+  GArray *rowids;
+
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_MODEL (self), NULL);
+
+  rowids = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  if (positions == NULL)
+    {
+      g_array_set_size (rowids, self->keys->len);
+      for (guint i = 0; i < self->keys->len; i++)
+        g_array_index (rowids, gint64, i) = g_array_index (self->keys, TriageHistoryKey, i).rowid;
+    }
+  else
+    {
+      GtkBitsetIter iter;
+      guint position;
+
+      for (gboolean more = gtk_bitset_iter_init_first (&iter, positions, &position);
+           more && position < self->keys->len;
+           more = gtk_bitset_iter_next (&iter, &position))
+        g_array_append_val (rowids, g_array_index (self->keys, TriageHistoryKey, position).rowid);
+    }
+
+  return rowids;
+}
+
+/**
+ * triage_history_model_get_n_cached:
+ *
+ * Returns: how many entries are held in memory (for tests and benchmarks)
+ */
+guint
+triage_history_model_get_n_cached (TriageHistoryModel *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint n = 0;
+
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_MODEL (self), 0);
+
+  g_hash_table_iter_init (&iter, self->pages);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    n += ((GPtrArray *) value)->len;
+
+  return n;
+}
+
+/* GObject */
+
+static void
+triage_history_model_dispose (GObject *object)
+{
+  TriageHistoryModel *self = (TriageHistoryModel *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (triage_history_model_parent_class)->dispose (object);
+}
+
+static void
+triage_history_model_finalize (GObject *object)
+{
+  TriageHistoryModel *self = (TriageHistoryModel *)object;
+
+  forget_pages (self);
+  g_clear_pointer (&self->pages, g_hash_table_unref);
+  g_clear_pointer (&self->keys, g_array_unref);
+  g_clear_pointer (&self->filter, triage_history_filter_free);
+  g_clear_object (&self->db);
+
+  G_OBJECT_CLASS (triage_history_model_parent_class)->finalize (object);
+}
+
+static void
+triage_history_model_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  TriageHistoryModel *self = TRIAGE_HISTORY_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_DB:
+      g_value_set_object (value, self->db);
+      break;
+
+    case PROP_FILTER:
+      g_value_set_boxed (value, self->filter);
+      break;
+
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
+      break;
+
+    case PROP_N_ITEMS:
+      g_value_set_uint (value, self->keys->len);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_history_model_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  TriageHistoryModel *self = TRIAGE_HISTORY_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_DB:
+      self->db = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_history_model_class_init (TriageHistoryModelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = triage_history_model_dispose;
+  object_class->finalize = triage_history_model_finalize;
+  object_class->get_property = triage_history_model_get_property;
+  object_class->set_property = triage_history_model_set_property;
+
+  properties [PROP_DB] =
+    g_param_spec_object ("db", NULL, NULL, TRIAGE_TYPE_HISTORY_DB,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_FILTER] =
+    g_param_spec_boxed ("filter", NULL, NULL, TRIAGE_TYPE_HISTORY_FILTER,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_N_ITEMS] =
+    g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TriageHistoryModel::failed:
+   * @self: the model
+   * @error: what went wrong
+   *
+   * A query or a page could not be read; the model keeps what it had.
+   */
+  signals [FAILED] =
+    g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+}
+
+static void
+triage_history_model_init (TriageHistoryModel *self)
+{
+  self->keys = g_array_new (FALSE, FALSE, sizeof (TriageHistoryKey));
+  self->pages = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+  self->filter = triage_history_filter_new ();
+  g_queue_init (&self->lru);
+}
+
+/**
+ * triage_history_model_new:
+ * @db: an open #TriageHistoryDb
+ *
+ * Returns: (transfer full): an empty model; set a filter (or reload) to fill it
+ */
+TriageHistoryModel *
+triage_history_model_new (TriageHistoryDb *db)
+{
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_DB (db), NULL);
+
+  return g_object_new (TRIAGE_TYPE_HISTORY_MODEL, "db", db, NULL);
+}

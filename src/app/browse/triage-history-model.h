@@ -1,0 +1,34 @@
+/* triage-history-model.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "triage-history-db.h"
+#include "triage-history-entry.h"
+
+G_BEGIN_DECLS
+
+/* Entries are read from the database this many at a time. */
+#define TRIAGE_HISTORY_PAGE_SIZE 200
+
+#define TRIAGE_TYPE_HISTORY_MODEL (triage_history_model_get_type ())
+
+G_DECLARE_FINAL_TYPE (TriageHistoryModel, triage_history_model, TRIAGE, HISTORY_MODEL, GObject)
+
+TriageHistoryModel        *triage_history_model_new          (TriageHistoryDb           *db);
+TriageHistoryDb           *triage_history_model_get_db       (TriageHistoryModel        *self);
+const TriageHistoryFilter *triage_history_model_get_filter   (TriageHistoryModel        *self);
+void                       triage_history_model_set_filter   (TriageHistoryModel        *self,
+                                                              const TriageHistoryFilter *filter);
+void                       triage_history_model_reload       (TriageHistoryModel        *self);
+gboolean                   triage_history_model_get_loading  (TriageHistoryModel        *self);
+GArray                    *triage_history_model_dup_rowids   (TriageHistoryModel        *self,
+                                                              GtkBitset                 *positions);
+guint                      triage_history_model_get_n_cached (TriageHistoryModel        *self);
+
+G_END_DECLS

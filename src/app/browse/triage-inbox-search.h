@@ -1,0 +1,23 @@
+/* triage-inbox-search.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "triage-request.h"
+
+G_BEGIN_DECLS
+
+char        *triage_inbox_search_fold      (const char          *text);
+GStrv        triage_inbox_search_parse     (const char          *text);
+gboolean     triage_inbox_search_match     (const char          *folded_haystack,
+                                            const char * const  *words);
+const char  *triage_inbox_search_haystack  (TriageRequest       *request);
+gboolean     triage_inbox_search_words_narrow (const char * const *old_words,
+                                               const char * const *new_words);
+
+G_END_DECLS

@@ -1,0 +1,278 @@
+/* triage-read-state.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-inbox"
+
+#include "triage-read-state.h"
+
+/*
+ * Which requests the person has opened: the inbox shows the others bold
+ * with a dot. Kept in memory for the rows and, with a history database, in
+ * its triage_read table so it survives a restart. Writes go to the
+ * history's worker in order; a failed write is logged and the mark stays in
+ * memory.
+ *
+ * Marks changed while the stored ones load win over what loads.
+ */
+
+struct _TriageReadState
+{
+  GObject          parent_instance;
+
+  TriageHistoryDb *db;
+  GHashTable      *read;      /* id -> id */
+  GHashTable      *changes;   /* while loading: id -> GINT_TO_POINTER (read + 1) */
+  GCancellable    *cancellable;
+  gboolean         loaded;
+};
+
+G_DEFINE_FINAL_TYPE (TriageReadState, triage_read_state, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_LOADED,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties [N_PROPS];
+static guint signals [N_SIGNALS];
+
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(TriageReadState) self = user_data;
+  g_autoptr(GHashTable) ids = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  gpointer key;
+  gpointer value;
+
+  ids = triage_history_db_load_read_finish (TRIAGE_HISTORY_DB (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (ids == NULL)
+    g_warning ("Could not load which requests were opened: %s", error->message);
+
+  if (ids != NULL)
+    {
+      g_hash_table_iter_init (&iter, ids);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          char *id = g_strdup (key);
+
+          g_hash_table_replace (self->read, id, id);
+        }
+    }
+
+  g_hash_table_iter_init (&iter, self->changes);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      if (GPOINTER_TO_INT (value) - 1)
+        {
+          char *id = g_strdup (key);
+
+          g_hash_table_replace (self->read, id, id);
+        }
+      else
+        g_hash_table_remove (self->read, key);
+    }
+  g_hash_table_remove_all (self->changes);
+
+  self->loaded = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOADED]);
+  g_signal_emit (self, signals [CHANGED], 0, NULL);
+}
+
+static void
+stored_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_history_db_set_read_finish (TRIAGE_HISTORY_DB (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("Could not remember that a request was opened: %s", error->message);
+}
+
+/**
+ * triage_read_state_is_read:
+ * @self: a #TriageReadState
+ * @notification_id: a request
+ *
+ * Returns: %TRUE if the person opened the request
+ */
+gboolean
+triage_read_state_is_read (TriageReadState *self,
+                           const char      *notification_id)
+{
+  g_return_val_if_fail (TRIAGE_IS_READ_STATE (self), FALSE);
+  g_return_val_if_fail (notification_id != NULL, FALSE);
+
+  return g_hash_table_contains (self->read, notification_id);
+}
+
+/**
+ * triage_read_state_set_read:
+ * @self: a #TriageReadState
+ * @notification_id: a request
+ * @read: %TRUE when opened, %FALSE to show it as new again
+ *
+ * Records (and stores) the mark; emits #TriageReadState::changed if it changed.
+ */
+void
+triage_read_state_set_read (TriageReadState *self,
+                            const char      *notification_id,
+                            gboolean         read)
+{
+  g_return_if_fail (TRIAGE_IS_READ_STATE (self));
+  g_return_if_fail (notification_id != NULL);
+
+  read = !!read;
+  if (triage_read_state_is_read (self, notification_id) == read)
+    return;
+
+  if (read)
+    {
+      char *id = g_strdup (notification_id);
+
+      g_hash_table_replace (self->read, id, id);
+    }
+  else
+    g_hash_table_remove (self->read, notification_id);
+
+  if (!self->loaded)
+    g_hash_table_replace (self->changes, g_strdup (notification_id), GINT_TO_POINTER (read + 1));
+
+  if (self->db != NULL)
+    triage_history_db_set_read_async (self->db, notification_id, read, NULL, stored_cb, NULL);
+
+  g_signal_emit (self, signals [CHANGED], 0, notification_id);
+}
+
+/**
+ * triage_read_state_get_loaded:
+ *
+ * Returns: %TRUE once the stored marks are in (at once without a database)
+ */
+gboolean
+triage_read_state_get_loaded (TriageReadState *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_READ_STATE (self), FALSE);
+
+  return self->loaded;
+}
+
+static void
+triage_read_state_dispose (GObject *object)
+{
+  TriageReadState *self = (TriageReadState *)object;
+
+  g_cancellable_cancel (self->cancellable);
+
+  G_OBJECT_CLASS (triage_read_state_parent_class)->dispose (object);
+}
+
+static void
+triage_read_state_finalize (GObject *object)
+{
+  TriageReadState *self = (TriageReadState *)object;
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->db);
+  g_clear_pointer (&self->read, g_hash_table_unref);
+  g_clear_pointer (&self->changes, g_hash_table_unref);
+
+  G_OBJECT_CLASS (triage_read_state_parent_class)->finalize (object);
+}
+
+static void
+triage_read_state_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  TriageReadState *self = TRIAGE_READ_STATE (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOADED:
+      g_value_set_boolean (value, self->loaded);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_read_state_class_init (TriageReadStateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = triage_read_state_dispose;
+  object_class->finalize = triage_read_state_finalize;
+  object_class->get_property = triage_read_state_get_property;
+
+  properties [PROP_LOADED] =
+    g_param_spec_boolean ("loaded", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TriageReadState::changed:
+   * @self: the read state
+   * @notification_id: (nullable): the request whose mark changed; %NULL when
+   *   many may have (the stored marks came in)
+   */
+  signals [CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+triage_read_state_init (TriageReadState *self)
+{
+  self->read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->changes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->cancellable = g_cancellable_new ();
+}
+
+/**
+ * triage_read_state_new:
+ * @db: (nullable): an open history database to keep the marks in; %NULL
+ *   keeps them in memory only
+ *
+ * Returns: (transfer full): a read state; with @db it loads the stored marks
+ *   (#TriageReadState:loaded)
+ */
+TriageReadState *
+triage_read_state_new (TriageHistoryDb *db)
+{
+  TriageReadState *self;
+
+  g_return_val_if_fail (db == NULL || TRIAGE_IS_HISTORY_DB (db), NULL);
+
+  self = g_object_new (TRIAGE_TYPE_READ_STATE, NULL);
+
+  if (db != NULL)
+    {
+      self->db = g_object_ref (db);
+      triage_history_db_load_read_async (db, self->cancellable, loaded_cb, g_object_ref (self));
+    }
+  else
+    self->loaded = TRUE;
+
+  return self;
+}
