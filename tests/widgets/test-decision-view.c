@@ -303,6 +303,14 @@ test_countdown (Fixture       *fixture,
   g_assert_true (g_str_has_prefix (part_text (fixture, "countdown_label"), "Due in 4 min 1"));
   g_assert_true (gtk_widget_has_css_class (chip, "critical"));
   g_assert_false (triage_decision_view_get_read_only (fixture->view));
+
+  /* Settled: no countdown any more; pending again: back. */
+  triage_decision_view_set_status (fixture->view, ATP_STATUS_INVALIDATED, NULL, NULL, NULL);
+  g_assert_false (gtk_widget_get_visible (chip));
+  triage_decision_view_set_status (fixture->view, ATP_STATUS_DELIVERED, NULL, NULL, NULL);
+  g_assert_true (gtk_widget_get_visible (chip));
+  triage_decision_view_set_delivery_state (fixture->view, TRIAGE_DELIVERY_SENT);
+  g_assert_false (gtk_widget_get_visible (chip));
 }
 
 static void

@@ -496,6 +496,18 @@ test_scale (Fixture       *fixture,
   assert_sends (fixture, "4");
 }
 
+/* GtkScale draws each mark as a child node named "mark". */
+static guint
+count_marks (GtkWidget *widget)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    n += (g_str_equal (gtk_widget_get_css_name (child), "mark") ? 1 : 0) + count_marks (child);
+
+  return n;
+}
+
 static void
 test_scale_step (Fixture       *fixture,
                  gconstpointer  data)
@@ -506,8 +518,9 @@ test_scale_step (Fixture       *fixture,
   GtkWidget *input = triage_response_editor_get_input (editor);
   gboolean handled = FALSE;
 
-  /* The top of the grid, not max: 52 is not on it. */
+  /* The top of the grid, not max: 52 is not on it. A mark per step. */
   g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (GTK_RANGE (input))), ==, 50);
+  g_assert_cmpuint (count_marks (input), ==, 11);
 
   /* The slider snaps to the grid, and moving it is choosing. */
   g_signal_emit_by_name (input, "change-value", GTK_SCROLL_JUMP, 17.0, &handled);
@@ -530,7 +543,9 @@ test_scale_huge (Fixture       *fixture,
                          " \"constraints\": {\"min\": 0, \"max\": 9000000000000}}");
   GtkWidget *spin = widgets_test_find_descendant (GTK_WIDGET (editor), GTK_TYPE_SPIN_BUTTON);
 
-  /* Too many steps to pick with the pointer: an exact value next to the slider. */
+  /* Marks capped; too many steps to pick with the pointer: an exact value next to the slider. */
+  g_assert_cmpuint (count_marks (triage_response_editor_get_input (editor)), <=, 12);
+  g_assert_cmpuint (count_marks (triage_response_editor_get_input (editor)), >=, 2);
   g_assert_nonnull (spin);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 8999999999999);
   assert_valid (editor);

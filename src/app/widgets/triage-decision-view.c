@@ -376,7 +376,9 @@ update_countdown (TriageDecisionView *self)
 
   g_clear_handle_id (&self->countdown_id, g_source_remove);
 
-  if (self->notification == NULL || self->notification->deadline == NULL)
+  /* Settled, or answered and recorded: the deadline no longer matters. */
+  if (self->notification == NULL || self->notification->deadline == NULL ||
+      atp_status_is_terminal (self->status) || self->delivery == TRIAGE_DELIVERY_SENT)
     {
       gtk_widget_set_visible (self->countdown_box, FALSE);
       return;
@@ -1087,6 +1089,7 @@ triage_decision_view_set_status (TriageDecisionView *self,
   self->status_when = when ? g_date_time_ref (when) : NULL;
 
   update_state (self);
+  update_countdown (self);
 }
 
 TriageDeliveryState
@@ -1122,6 +1125,7 @@ triage_decision_view_set_delivery_state (TriageDecisionView  *self,
     }
 
   update_state (self);
+  update_countdown (self);
 }
 
 /**
