@@ -3,10 +3,11 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   widgets-demo [--screenshot FILE.png] [--width N] [--height N] [--dark] [--filled]
+ *   widgets-demo [--screenshot FILE.png] [--width N] [--height N] [--dark] [--filled] [--confirm]
  *
  * --filled answers a few actions half-way, as a person would, so the live
- * counters and reasons show.
+ * counters and reasons show. --confirm presses "Deploy to Production", so the
+ * confirmation dialog is on screen (look at it with `import -window root`).
  * With --screenshot the window is rendered to FILE.png once it has been drawn
  * (gdk_texture_save_to_png of a snapshot of the window), then the program exits.
  */
@@ -70,6 +71,7 @@ static int width = 720;
 static int height = 1600;
 static gboolean dark;
 static gboolean filled;
+static gboolean confirm;
 
 static GOptionEntry entries[] = {
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, &screenshot_path, "Save a PNG of the window and quit", "FILE" },
@@ -77,6 +79,7 @@ static GOptionEntry entries[] = {
   { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "N" },
   { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark style", NULL },
   { "filled", 0, 0, G_OPTION_ARG_NONE, &filled, "Answer some actions half-way", NULL },
+  { "confirm", 0, 0, G_OPTION_ARG_NONE, &confirm, "Show the confirmation of the first action", NULL },
   { NULL }
 };
 
@@ -114,6 +117,13 @@ screenshot_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static TriageResponseEditor *
+editor (GtkWidget  *view,
+        const char *action_id)
+{
+  return TRIAGE_RESPONSE_EDITOR (triage_decision_view_get_editor (TRIAGE_DECISION_VIEW (view), action_id));
+}
+
 static gboolean
 focus_first_answer_cb (gpointer data)
 {
@@ -123,14 +133,10 @@ focus_first_answer_cb (gpointer data)
   gtk_widget_child_focus (triage_decision_view_get_editor (TRIAGE_DECISION_VIEW (data), "approve"),
                           GTK_DIR_TAB_FORWARD);
   gtk_label_select_region (GTK_LABEL (description), 0, 0);
+  if (confirm)
+    g_signal_emit_by_name (triage_response_editor_get_submit_button (editor (GTK_WIDGET (data), "approve")),
+                           "clicked");
   return G_SOURCE_REMOVE;
-}
-
-static TriageResponseEditor *
-editor (GtkWidget  *view,
-        const char *action_id)
-{
-  return TRIAGE_RESPONSE_EDITOR (triage_decision_view_get_editor (TRIAGE_DECISION_VIEW (view), action_id));
 }
 
 /* Half-way through answering, as a person would leave it. */
