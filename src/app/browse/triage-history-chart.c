@@ -370,8 +370,12 @@ static void
 triage_history_chart_dispose (GObject *object)
 {
   TriageHistoryChart *self = (TriageHistoryChart *)object;
+  GtkWidget *child;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_HISTORY_CHART);
+  /* Children the template did not name are ours to drop too. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (triage_history_chart_parent_class)->dispose (object);
 }

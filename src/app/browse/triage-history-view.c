@@ -74,6 +74,7 @@ struct _TriageHistoryView
   GCancellable           *stats_cancellable;
   GtkFileChooserNative   *chooser;
   gboolean                stats_loading;
+  gboolean                facets_loading;
   gboolean                updating;
   gboolean                loaded_once;
   guint                   exports_running;
@@ -434,24 +435,31 @@ facets_cb (GObject      *object,
   TriageHistoryFacets *facets;
 
   facets = triage_history_db_facets_finish (TRIAGE_HISTORY_DB (object), result, &error);
-  if (facets == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Could not list the history's services: %s", error->message);
-      return;
-    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
 
-  g_clear_pointer (&self->facets, triage_history_facets_free);
-  self->facets = facets;
-  fill_facets (self);
-  update_state (self);
+  self->facets_loading = FALSE;
+  if (facets == NULL)
+    g_warning ("Could not list the history's services: %s", error->message);
+  else
+    {
+      g_clear_pointer (&self->facets, triage_history_facets_free);
+      self->facets = facets;
+      fill_facets (self);
+      update_state (self);
+    }
+  notify_loading (self);
 }
 
 static void
 load_facets (TriageHistoryView *self)
 {
-  if (self->db != NULL)
-    triage_history_db_facets_async (self->db, self->cancellable, facets_cb, g_object_ref (self));
+  if (self->db == NULL)
+    return;
+
+  self->facets_loading = TRUE;
+  notify_loading (self);
+  triage_history_db_facets_async (self->db, self->cancellable, facets_cb, g_object_ref (self));
 }
 
 /* Statistics */
@@ -1100,7 +1108,7 @@ triage_history_view_get_state (TriageHistoryView *self)
 /**
  * triage_history_view_get_loading:
  *
- * Returns: %TRUE while the list or the chart is being read
+ * Returns: %TRUE while the list, the chart or the filters' choices are being read
  */
 gboolean
 triage_history_view_get_loading (TriageHistoryView *self)
@@ -1108,7 +1116,7 @@ triage_history_view_get_loading (TriageHistoryView *self)
   g_return_val_if_fail (TRIAGE_IS_HISTORY_VIEW (self), FALSE);
 
   return (self->model != NULL && triage_history_model_get_loading (self->model)) ||
-         self->stats_loading;
+         self->stats_loading || self->facets_loading;
 }
 
 /**
@@ -1330,6 +1338,8 @@ triage_history_view_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
 
+  /* AdwBin would unparent its child again after the template did. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_HISTORY_VIEW);
 
   G_OBJECT_CLASS (triage_history_view_parent_class)->dispose (object);

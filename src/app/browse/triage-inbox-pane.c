@@ -44,6 +44,17 @@ typedef struct
   char          *project;   /* "" for none */
 } Slot;
 
+/* Keyboard triage that needs the filtered list while a search is still
+ * being applied (incremental filtering) runs when it is done. */
+typedef enum
+{
+  DEFERRED_NONE,
+  DEFERRED_SHOW,
+  DEFERRED_NEXT,
+  DEFERRED_FOCUS_LIST,
+  DEFERRED_OPEN_SELECTED,
+} Deferred;
+
 struct _TriageInboxPane
 {
   AdwBin               parent_instance;
@@ -62,11 +73,15 @@ struct _TriageInboxPane
   GPtrArray           *project_keys;
   gboolean             facets_dirty;
   gboolean             updating_dropdowns;
+  guint                dropdowns_idle_id;
+  guint                deferred_idle_id;
 
   GStrv                words;
   char                *service;         /* filter; NULL: all */
   char                *project;         /* filter; NULL: all, "": none */
 
+  Deferred             deferred;        /* what waits for the filter to finish */
+  char                *deferred_id;
   TriageRequest       *current;         /* the request opened last */
   guint                current_position;
   GHashTable          *bound_rows;      /* TriageInboxRow* shown */
@@ -163,14 +178,16 @@ value_change (const char *old_value,
 }
 
 static gboolean
-settle_filter (TriageInboxPane *self)
+defer_until_filtered (TriageInboxPane *self,
+                      Deferred         what,
+                      const char      *id)
 {
-  /* Turning incremental filtering off runs what is left at once. */
   if (gtk_filter_list_model_get_pending (self->filter_model) == 0)
     return FALSE;
 
-  gtk_filter_list_model_set_incremental (self->filter_model, FALSE);
-  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
+  self->deferred = what;
+  g_free (self->deferred_id);
+  self->deferred_id = g_strdup (id);
   return TRUE;
 }
 
@@ -227,10 +244,19 @@ update_state (TriageInboxPane *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_STATE]);
 }
 
+static gboolean run_deferred_cb (gpointer data);
+
 static void
 on_filter_pending (TriageInboxPane *self)
 {
   update_state (self);
+
+  /* Not from inside the notification: the filter model announces the last
+   * matches after it says nothing is pending. */
+  if (gtk_filter_list_model_get_pending (self->filter_model) == 0 &&
+      self->deferred != DEFERRED_NONE && self->deferred_idle_id == 0)
+    self->deferred_idle_id = g_idle_add (run_deferred_cb, self);
+
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_FILTERING]);
 }
 
@@ -340,6 +366,8 @@ rebuild_dropdown (GtkDropDown *dropdown,
 static void
 update_dropdowns (TriageInboxPane *self)
 {
+  g_clear_handle_id (&self->dropdowns_idle_id, g_source_remove);
+
   self->updating_dropdowns = TRUE;
   rebuild_dropdown (self->service_dropdown, self->service_counts, self->service,
                     _("All Services"), NULL, &self->service_keys);
@@ -347,6 +375,17 @@ update_dropdowns (TriageInboxPane *self)
                     _("All Projects"), _("No Project"), &self->project_keys);
   self->updating_dropdowns = FALSE;
   self->facets_dirty = FALSE;
+}
+
+static gboolean
+update_dropdowns_cb (gpointer data)
+{
+  TriageInboxPane *self = data;
+
+  self->dropdowns_idle_id = 0;
+  update_dropdowns (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -447,8 +486,11 @@ on_dropdown_selected (TriageInboxPane *self)
     return;
 
   gtk_filter_changed (GTK_FILTER (self->filter), change);
-  /* A value no request has any more leaves the choices once deselected. */
-  update_dropdowns (self);
+  /* A value no request has any more leaves the choices once deselected;
+   * not from inside the drop-down's own notification (its model would go
+   * away under it). */
+  if (self->dropdowns_idle_id == 0)
+    self->dropdowns_idle_id = g_idle_add (update_dropdowns_cb, self);
   update_state (self);
 }
 
@@ -570,11 +612,10 @@ on_list_activate (TriageInboxPane *self,
 }
 
 static void
-on_search_activate (TriageInboxPane *self)
+open_selected (TriageInboxPane *self)
 {
   guint position = gtk_single_selection_get_selected (self->selection);
 
-  settle_filter (self);
   if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
     return;
 
@@ -583,6 +624,14 @@ on_search_activate (TriageInboxPane *self)
 
   select_position (self, position, TRUE);
   open_position (self, position, TRUE);
+}
+
+static void
+on_search_activate (TriageInboxPane *self)
+{
+  /* Enter right after typing: once the search is applied. */
+  if (!defer_until_filtered (self, DEFERRED_OPEN_SELECTED, NULL))
+    open_selected (self);
 }
 
 static void
@@ -610,6 +659,126 @@ on_search_key_pressed (TriageInboxPane       *self,
     }
 
   return FALSE;
+}
+
+static void
+focus_list (TriageInboxPane *self)
+{
+  guint position;
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
+    return;
+
+  position = gtk_single_selection_get_selected (self->selection);
+  if (position == GTK_INVALID_LIST_POSITION)
+    position = 0;
+
+  select_position (self, position, TRUE);
+}
+
+static gboolean
+select_next (TriageInboxPane *self)
+{
+  GListModel *visible = G_LIST_MODEL (self->filter_model);
+  guint n = g_list_model_get_n_items (visible);
+  guint position;
+  guint target;
+
+  if (n == 0)
+    return FALSE;
+
+  if (self->current == NULL)
+    target = 0;
+  else if (find_visible (self, self->current, &position))
+    target = position + 1;
+  else
+    target = MIN (self->current_position, n - 1);
+
+  if (target >= n)
+    return FALSE;
+
+  select_position (self, target, FALSE);
+  open_position (self, target, TRUE);
+
+  return TRUE;
+}
+
+static gboolean
+show_request (TriageInboxPane *self,
+              const char      *notification_id,
+              gboolean         may_clear)
+{
+  TriageRequest *request = NULL;
+  guint position;
+
+  for (guint i = 0; i < self->mirror->len && request == NULL; i++)
+    {
+      Slot *slot = g_ptr_array_index (self->mirror, i);
+
+      if (g_str_equal (triage_request_get_id (slot->request), notification_id))
+        request = slot->request;
+    }
+  if (request == NULL)
+    return FALSE;
+
+  if (defer_until_filtered (self, DEFERRED_SHOW, notification_id))
+    return TRUE;
+
+  if (find_visible (self, request, &position))
+    {
+      select_position (self, position, FALSE);
+      open_position (self, position, FALSE);
+      return TRUE;
+    }
+
+  if (!may_clear)
+    return FALSE;
+
+  /* Hidden by the search or a filter: they make way. */
+  triage_inbox_pane_clear_filters (self);
+  return show_request (self, notification_id, FALSE);
+}
+
+static gboolean
+run_deferred_cb (gpointer data)
+{
+  TriageInboxPane *self = data;
+  Deferred what = self->deferred;
+  g_autofree char *id = NULL;
+
+  self->deferred_idle_id = 0;
+
+  /* Another search started meanwhile: wait for that one. */
+  if (gtk_filter_list_model_get_pending (self->filter_model) > 0)
+    return G_SOURCE_REMOVE;
+
+  id = g_steal_pointer (&self->deferred_id);
+  self->deferred = DEFERRED_NONE;
+
+  switch (what)
+    {
+    case DEFERRED_SHOW:
+      show_request (self, id, TRUE);
+      break;
+
+    case DEFERRED_NEXT:
+      select_next (self);
+      break;
+
+    case DEFERRED_FOCUS_LIST:
+      focus_list (self);
+      break;
+
+    case DEFERRED_OPEN_SELECTED:
+      open_selected (self);
+      break;
+
+    case DEFERRED_NONE:
+    default:
+      break;
+    }
+
+  return G_SOURCE_REMOVE;
 }
 
 /* Rows */
@@ -923,6 +1092,9 @@ triage_inbox_pane_dup_service_choices (TriageInboxPane *self)
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), NULL);
 
+  if (self->dropdowns_idle_id != 0)
+    update_dropdowns (self);
+
   return dup_choices (self->service_dropdown);
 }
 
@@ -935,6 +1107,9 @@ GStrv
 triage_inbox_pane_dup_project_choices (TriageInboxPane *self)
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), NULL);
+
+  if (self->dropdowns_idle_id != 0)
+    update_dropdowns (self);
 
   return dup_choices (self->project_dropdown);
 }
@@ -1015,35 +1190,10 @@ gboolean
 triage_inbox_pane_show_request (TriageInboxPane *self,
                                 const char      *notification_id)
 {
-  TriageRequest *request = NULL;
-  guint position;
-
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
   g_return_val_if_fail (notification_id != NULL, FALSE);
 
-  for (guint i = 0; i < self->mirror->len && request == NULL; i++)
-    {
-      Slot *slot = g_ptr_array_index (self->mirror, i);
-
-      if (g_str_equal (triage_request_get_id (slot->request), notification_id))
-        request = slot->request;
-    }
-  if (request == NULL)
-    return FALSE;
-
-  settle_filter (self);
-  if (!find_visible (self, request, &position))
-    {
-      triage_inbox_pane_clear_filters (self);
-      settle_filter (self);
-      if (!find_visible (self, request, &position))
-        return FALSE;
-    }
-
-  select_position (self, position, FALSE);
-  open_position (self, position, FALSE);
-
-  return TRUE;
+  return show_request (self, notification_id, TRUE);
 }
 
 /**
@@ -1059,33 +1209,12 @@ triage_inbox_pane_show_request (TriageInboxPane *self,
 gboolean
 triage_inbox_pane_select_next (TriageInboxPane *self)
 {
-  GListModel *visible;
-  guint n;
-  guint position;
-  guint target;
-
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  settle_filter (self);
-  visible = G_LIST_MODEL (self->filter_model);
-  n = g_list_model_get_n_items (visible);
-  if (n == 0)
-    return FALSE;
+  if (defer_until_filtered (self, DEFERRED_NEXT, NULL))
+    return self->mirror->len > 0;
 
-  if (self->current == NULL)
-    target = 0;
-  else if (find_visible (self, self->current, &position))
-    target = position + 1;
-  else
-    target = MIN (self->current_position, n - 1);
-
-  if (target >= n)
-    return FALSE;
-
-  select_position (self, target, FALSE);
-  open_position (self, target, TRUE);
-
-  return TRUE;
+  return select_next (self);
 }
 
 /**
@@ -1110,19 +1239,10 @@ triage_inbox_pane_focus_search (TriageInboxPane *self)
 void
 triage_inbox_pane_focus_list (TriageInboxPane *self)
 {
-  guint position;
-
   g_return_if_fail (TRIAGE_IS_INBOX_PANE (self));
 
-  settle_filter (self);
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
-    return;
-
-  position = gtk_single_selection_get_selected (self->selection);
-  if (position == GTK_INVALID_LIST_POSITION)
-    position = 0;
-
-  select_position (self, position, TRUE);
+  if (!defer_until_filtered (self, DEFERRED_FOCUS_LIST, NULL))
+    focus_list (self);
 }
 
 /* GObject */
@@ -1132,6 +1252,8 @@ triage_inbox_pane_dispose (GObject *object)
 {
   TriageInboxPane *self = (TriageInboxPane *)object;
 
+  g_clear_handle_id (&self->dropdowns_idle_id, g_source_remove);
+  g_clear_handle_id (&self->deferred_idle_id, g_source_remove);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, on_model_items_changed, self);
   if (self->list_view != NULL)
@@ -1145,6 +1267,8 @@ triage_inbox_pane_dispose (GObject *object)
   g_clear_object (&self->read_state);
   g_hash_table_remove_all (self->bound_rows);
 
+  /* AdwBin would unparent its child again after the template did. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_INBOX_PANE);
 
   G_OBJECT_CLASS (triage_inbox_pane_parent_class)->dispose (object);
@@ -1164,6 +1288,7 @@ triage_inbox_pane_finalize (GObject *object)
   g_clear_pointer (&self->words, g_strfreev);
   g_free (self->service);
   g_free (self->project);
+  g_free (self->deferred_id);
 
   G_OBJECT_CLASS (triage_inbox_pane_parent_class)->finalize (object);
 }

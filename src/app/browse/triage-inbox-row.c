@@ -133,12 +133,16 @@ static void
 triage_inbox_row_dispose (GObject *object)
 {
   TriageInboxRow *self = (TriageInboxRow *)object;
+  GtkWidget *child;
 
   if (self->bindings != NULL)
     g_binding_group_set_source (self->bindings, NULL);
   g_clear_object (&self->request);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_INBOX_ROW);
+  /* Children the template did not name are ours to drop too. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (triage_inbox_row_parent_class)->dispose (object);
 }

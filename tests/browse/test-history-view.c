@@ -1,0 +1,583 @@
+/* test-history-view.c — the history view on a real database: states, each
+ * filter, choices, export, chart rendering (light and dark), refresh
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <adwaita.h>
+
+#include "browse-test-common.h"
+#include "triage-history-view.h"
+
+#define N_ROWS 3000
+
+typedef struct
+{
+  char              *dir;
+  char              *path;
+  TriageStore       *store;
+  TriageHistoryDb   *db;
+  GArray            *rows;
+  GtkWidget         *window;
+  TriageHistoryView *view;
+} Fixture;
+
+static void
+open_view (Fixture *f)
+{
+  f->db = browse_test_open_history (f->path);
+  f->view = TRIAGE_HISTORY_VIEW (triage_history_view_new ());
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 700);
+  gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->view));
+  gtk_window_present (GTK_WINDOW (f->window));
+  browse_test_wait_for (gtk_widget_get_mapped (GTK_WIDGET (f->view)));
+
+  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LOADING);
+  triage_history_view_set_db (f->view, f->db);
+  browse_test_wait_for (!triage_history_view_get_loading (f->view) &&
+                        triage_history_view_get_state (f->view) != TRIAGE_HISTORY_VIEW_LOADING);
+}
+
+static void
+fixture_setup_empty (Fixture       *f,
+                     gconstpointer  data)
+{
+  f->dir = g_dir_make_tmp ("triage-history-view-XXXXXX", NULL);
+  f->path = g_build_filename (f->dir, "triage.db", NULL);
+  f->store = browse_test_open_store (f->path);
+  open_view (f);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->dir = g_dir_make_tmp ("triage-history-view-XXXXXX", NULL);
+  f->path = g_build_filename (f->dir, "triage.db", NULL);
+  f->store = browse_test_open_store (f->path);
+  f->rows = browse_test_generate (f->path, N_ROWS, BROWSE_TEST_BASE_USEC, 10 * G_TIME_SPAN_MINUTE);
+  open_view (f);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  browse_test_pump ();
+  browse_test_finalize (g_steal_pointer (&f->db));
+  browse_test_close_store (&f->store);
+  g_clear_pointer (&f->rows, browse_test_rows_free);
+  browse_test_rm_rf (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+static guint
+n_shown (Fixture *f)
+{
+  browse_test_wait_for (!triage_history_view_get_loading (f->view));
+  return g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (f->view)));
+}
+
+static guint
+count_rows (Fixture    *f,
+            const char *service,
+            const char *project,
+            int         outcome,
+            gint64      from,
+            gint64      to)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->rows->len; i++)
+    {
+      const BrowseTestRow *row = &g_array_index (f->rows, BrowseTestRow, i);
+
+      if ((service == NULL || g_str_equal (row->service, service)) &&
+          (project == NULL || g_strcmp0 (row->project ? row->project : "", project) == 0) &&
+          (outcome == TRIAGE_HISTORY_OUTCOME_ANY || (int) row->outcome == outcome) &&
+          (from == 0 || row->created_at >= from) &&
+          (to == 0 || row->created_at < to))
+        n++;
+    }
+
+  return n;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The view's own stack: the one with a "no-results" page. */
+static GtkWidget *
+find_page_stack (GtkWidget *widget)
+{
+  if (GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "no-results"))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_page_stack (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+assert_choices (GStrv        choices,
+                const char **expected)
+{
+  g_auto(GStrv) owned = choices;
+
+  if (!g_strv_equal ((const char * const *) owned, expected))
+    {
+      g_autofree char *got = g_strjoinv ("|", owned);
+
+      g_error ("unexpected choices: %s", got);
+    }
+}
+
+static void
+test_empty (Fixture       *f,
+            gconstpointer  data)
+{
+  GtkWidget *stack = find_page_stack (GTK_WIDGET (f->view));
+
+  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_EMPTY);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
+
+  /* Even filtered, an empty history says so, not "no results". */
+  triage_history_view_set_search_text (f->view, "anything");
+  n_shown (f);
+  browse_test_pump ();
+  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_EMPTY);
+}
+
+static void
+test_states (Fixture       *f,
+             gconstpointer  data)
+{
+  GtkWidget *stack = find_page_stack (GTK_WIDGET (f->view));
+
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LIST);
+
+  triage_history_view_set_search_text (f->view, "no such words");
+  g_assert_cmpuint (n_shown (f), ==, 0);
+  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_NO_RESULTS);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "no-results");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.clear-filters", NULL));
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LIST);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "list");
+}
+
+static void
+test_filters (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GDateTime) day2 = g_date_time_new_utc (2026, 3, 3, 12, 0, 0);
+  g_autoptr(GDateTime) day4 = g_date_time_new_utc (2026, 3, 5, 0, 0, 0);
+  gint64 day2_start = BROWSE_TEST_BASE_USEC + G_TIME_SPAN_DAY;
+
+  g_assert_true (triage_history_view_set_service_filter (f->view, "Reviewer"));
+  g_assert_cmpuint (n_shown (f), ==, count_rows (f, "Reviewer", NULL, TRIAGE_HISTORY_OUTCOME_ANY, 0, 0));
+  g_assert_cmpstr (triage_history_view_get_filter (f->view)->service, ==, "Reviewer");
+
+  g_assert_true (triage_history_view_set_project_filter (f->view, ""));
+  g_assert_cmpuint (n_shown (f), ==, count_rows (f, "Reviewer", "", TRIAGE_HISTORY_OUTCOME_ANY, 0, 0));
+
+  g_assert_true (triage_history_view_set_project_filter (f->view, "beta"));
+  triage_history_view_set_outcome_filter (f->view, TRIAGE_OUTCOME_EXPIRED);
+  g_assert_cmpuint (n_shown (f), ==, count_rows (f, "Reviewer", "beta", TRIAGE_OUTCOME_EXPIRED, 0, 0));
+  g_assert_cmpuint (n_shown (f), >, 0);
+
+  triage_history_view_clear_filters (f->view);
+  for (int outcome = TRIAGE_OUTCOME_NONE; outcome <= TRIAGE_OUTCOME_REJECTED; outcome++)
+    {
+      triage_history_view_set_outcome_filter (f->view, outcome);
+      g_assert_cmpuint (n_shown (f), ==, count_rows (f, NULL, NULL, outcome, 0, 0));
+    }
+  triage_history_view_set_outcome_filter (f->view, TRIAGE_HISTORY_OUTCOME_ANY);
+
+  /* Days, both ends included (the test runs in UTC). */
+  triage_history_view_set_date_range (f->view, day2, day4);
+  g_assert_cmpuint (n_shown (f), ==, 3 * 144);
+  g_assert_cmpint (triage_history_view_get_filter (f->view)->from_usec, ==, day2_start);
+  g_assert_cmpint (triage_history_view_get_filter (f->view)->to_usec, ==, day2_start + 3 * G_TIME_SPAN_DAY);
+  /* Given backwards: the same days. */
+  triage_history_view_set_date_range (f->view, day4, day2);
+  g_assert_cmpuint (n_shown (f), ==, 3 * 144);
+
+  /* With the search. */
+  triage_history_view_set_search_text (f->view, "w7");
+  g_assert_cmpuint (n_shown (f), ==, 43);   /* i % 10 == 7 in 144..575: 147, 157 … 567 */
+  triage_history_view_set_service_filter (f->view, "Data pipeline");
+  g_assert_cmpuint (n_shown (f), ==, 43);   /* i % 10 == 7 implies i % 5 == 2 */
+
+  triage_history_view_clear_filters (f->view);
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_true (triage_history_filter_is_empty (triage_history_view_get_filter (f->view)));
+}
+
+static void
+test_choices (Fixture       *f,
+              gconstpointer  data)
+{
+  const char *services[] = { "All Services", "CI", "Café agent", "Data pipeline", "Deploy bot",
+                             "Reviewer", NULL };
+  const char *projects[] = { "All Projects", "alpha", "beta", "gamma", "No Project", NULL };
+
+  assert_choices (triage_history_view_dup_service_choices (f->view), services);
+  assert_choices (triage_history_view_dup_project_choices (f->view), projects);
+  g_assert_false (triage_history_view_set_service_filter (f->view, "Nobody"));
+}
+
+static void
+test_periods (Fixture       *f,
+              gconstpointer  data)
+{
+  gint64 now = g_get_real_time ();
+  gint64 ages[] = { 0, 2, 10, 100, 400 };   /* days */
+
+  for (guint i = 0; i < G_N_ELEMENTS (ages); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("bbbbbbbb-0000-4000-8000-%012u", i);
+      g_autoptr(AtpNotification) notification = NULL;
+
+      notification = browse_test_notification (id, "CI", NULL, "Dated", "d",
+                                               now - ages[i] * G_TIME_SPAN_DAY, 0);
+      browse_test_save (f->store, notification);
+    }
+  triage_history_view_reload (f->view);
+  g_assert_cmpuint (n_shown (f), ==, 5);
+
+  triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_TODAY);
+  g_assert_cmpuint (n_shown (f), ==, 1);
+  triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_WEEK);
+  g_assert_cmpuint (n_shown (f), ==, 2);
+  triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_MONTH);
+  g_assert_cmpuint (n_shown (f), ==, 3);
+  triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_YEAR);
+  g_assert_cmpuint (n_shown (f), ==, 4);
+  triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_ANY);
+  g_assert_cmpuint (n_shown (f), ==, 5);
+
+  /* The chart covers the last 30 days by default. */
+  g_assert_true (g_str_has_suffix (triage_history_chart_get_summary (triage_history_view_get_chart (f->view)),
+                                   "all services: 3 requests — 3 pending."));
+}
+
+static char *
+read_file (const char *path)
+{
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return contents;
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    n += *p == '\n';
+
+  return n;
+}
+
+static void
+export (Fixture             *f,
+        gboolean             selected_only,
+        TriageHistoryFormat  format,
+        const char          *path,
+        guint                expected)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n = 0;
+
+  triage_history_view_export_async (f->view, selected_only, format, file, NULL,
+                                    browse_test_result_cb, &result);
+  browse_test_wait_for (result != NULL);
+  g_assert_true (triage_history_view_export_finish (f->view, result, &n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, expected);
+}
+
+static void
+test_export (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *csv_path = g_build_filename (f->dir, "selected.csv", NULL);
+  g_autofree char *jsonl_path = g_build_filename (f->dir, "ci.jsonl", NULL);
+  g_autofree char *csv = NULL;
+  g_autofree char *jsonl = NULL;
+  g_auto(GStrv) lines = NULL;
+  GtkSelectionModel *selection = triage_history_view_get_selection (f->view);
+  const BrowseTestRow *newest = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1);
+  guint ci;
+
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+
+  /* The three newest, selected. */
+  gtk_selection_model_select_range (selection, 0, 3, TRUE);
+  export (f, TRUE, TRIAGE_HISTORY_FORMAT_CSV, csv_path, 3);
+  csv = read_file (csv_path);
+  lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);   /* header, three rows, "" after the last CRLF */
+  g_assert_cmpstr (lines[0], ==, "id,title,description,service_id,service,project,outcome,status,"
+                                 "status_reason,action_id,action_label,response_data,responder_id,"
+                                 "responder_type,created_at,deadline,answered_at,delivered_at,response_ms");
+  g_assert_true (g_str_has_prefix (lines[1], newest->id));
+  g_assert_cmpstr (lines[4], ==, "");
+
+  /* Everything shown under a filter. */
+  triage_history_view_set_service_filter (f->view, "CI");
+  ci = count_rows (f, "CI", NULL, TRIAGE_HISTORY_OUTCOME_ANY, 0, 0);
+  g_assert_cmpuint (n_shown (f), ==, ci);
+  export (f, FALSE, TRIAGE_HISTORY_FORMAT_JSON_LINES, jsonl_path, ci);
+  jsonl = read_file (jsonl_path);
+  g_assert_cmpuint (count_lines (jsonl), ==, ci);
+  g_assert_nonnull (strstr (jsonl, "\"service\":\"CI\""));
+  g_assert_null (strstr (jsonl, "\"service\":\"Reviewer\""));
+}
+
+/* Renders @widget as it is now and returns its pixels (BGRA/RGBA bytes). */
+static GBytes *
+render (Fixture   *f,
+        GtkWidget *widget,
+        int       *width,
+        int       *height)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (f->window));
+  GBytes *bytes;
+  guchar *data;
+  gsize stride;
+
+  *width = gtk_widget_get_width (widget);
+  *height = gtk_widget_get_height (widget);
+  g_assert_cmpint (*width, >, 0);
+  g_assert_cmpint (*height, >, 0);
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  g_assert_nonnull (texture);
+
+  stride = (gsize) *width * 4;
+  data = g_malloc (stride * *height);
+  gdk_texture_download (texture, data, stride);
+  bytes = g_bytes_new_take (data, stride * *height);
+
+  return bytes;
+}
+
+static guint
+count_distinct_pixels (GBytes *pixels)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  gsize size;
+  const guint32 *data = g_bytes_get_data (pixels, &size);
+
+  for (gsize i = 0; i < size / 4; i++)
+    g_hash_table_add (seen, GUINT_TO_POINTER (data[i]));
+
+  return g_hash_table_size (seen);
+}
+
+static void
+test_chart (Fixture       *f,
+            gconstpointer  data)
+{
+  TriageHistoryChart *chart = triage_history_view_get_chart (f->view);
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autoptr(GDateTime) first = g_date_time_new_utc (2026, 3, 2, 0, 0, 0);
+  g_autoptr(GDateTime) last = g_date_time_new_utc (2026, 3, 4, 0, 0, 0);
+  g_autoptr(GBytes) light = NULL;
+  g_autoptr(GBytes) dark = NULL;
+  int width, height;
+
+  triage_history_view_set_date_range (f->view, first, last);
+  n_shown (f);
+  g_assert_cmpstr (triage_history_chart_get_summary (chart), ==,
+                   "From 2026-03-02 to 2026-03-04, all services: 432 requests — "
+                   "72 answered here, 72 answered elsewhere, 72 expired, 72 withdrawn, "
+                   "72 refused by the server, 72 pending. Median response time: 40 s.");
+  g_assert_cmpuint (triage_history_stats_get_n_buckets (triage_history_chart_get_stats (chart)), ==, 3);
+
+  /* One service: the chart follows the service filter. */
+  triage_history_view_set_service_filter (f->view, "CI");
+  n_shown (f);
+  g_assert_true (g_str_has_prefix (triage_history_chart_get_summary (chart),
+                                   "From 2026-03-02 to 2026-03-04, CI: 87 requests — "));
+
+  /* It draws bars and a line (many colours), and follows dark mode. */
+  gtk_test_widget_wait_for_draw (f->window);
+  light = render (f, GTK_WIDGET (chart), &width, &height);
+  g_assert_cmpuint (count_distinct_pixels (light), >, 8);
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  browse_test_wait_for (adw_style_manager_get_dark (style));
+  gtk_test_widget_wait_for_draw (f->window);
+  dark = render (f, GTK_WIDGET (chart), &width, &height);
+  g_assert_false (g_bytes_equal (light, dark));
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+
+  /* Nothing in the period: drawn too, and said in words. */
+  {
+    g_autoptr(GDateTime) later = g_date_time_new_utc (2027, 1, 1, 0, 0, 0);
+    g_autoptr(GBytes) empty = NULL;
+
+    triage_history_view_set_date_range (f->view, later, later);
+    n_shown (f);
+    g_assert_cmpstr (triage_history_chart_get_summary (chart), ==,
+                     "From 2027-01-01 to 2027-01-01, CI: no requests.");
+    gtk_test_widget_wait_for_draw (f->window);
+    empty = render (f, GTK_WIDGET (chart), &width, &height);
+  }
+}
+
+static void
+test_refresh (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(AtpNotification) first = NULL;
+  g_autoptr(AtpNotification) second = NULL;
+  GListModel *model = G_LIST_MODEL (triage_history_view_get_model (f->view));
+
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+
+  /* Told: reload. */
+  first = browse_test_notification ("cccccccc-0000-4000-8000-000000000001", "CI", NULL, "New one",
+                                    "d", BROWSE_TEST_BASE_USEC + 100 * G_TIME_SPAN_DAY, 0);
+  browse_test_save (f->store, first);
+  triage_history_view_reload (f->view);
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS + 1);
+
+  /* Not told: the view notices the store's write while it is shown. */
+  second = browse_test_notification ("cccccccc-0000-4000-8000-000000000002", "CI", NULL, "Newer",
+                                     "d", BROWSE_TEST_BASE_USEC + 101 * G_TIME_SPAN_DAY, 0);
+  browse_test_save (f->store, second);
+  browse_test_wait_for (g_list_model_get_n_items (model) == N_ROWS + 2);
+  {
+    g_autoptr(TriageHistoryEntry) top = g_list_model_get_item (model, 0);
+
+    g_assert_cmpstr (triage_history_entry_get_title (top), ==, "Newer");
+  }
+}
+
+static void
+on_entry_activated (TriageHistoryView   *view,
+                    TriageHistoryEntry  *entry,
+                    TriageHistoryEntry **out)
+{
+  g_set_object (out, entry);
+}
+
+static void
+test_activate_and_keys (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TriageHistoryEntry) activated = NULL;
+  GtkWidget *column_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *entry = find_widget (GTK_WIDGET (f->view), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *focus;
+  gboolean found = FALSE;
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->view));
+
+  n_shown (f);
+  g_signal_connect (f->view, "entry-activated", G_CALLBACK (on_entry_activated), &activated);
+  g_signal_emit_by_name (column_view, "activate", 2);
+  g_assert_nonnull (activated);
+  g_assert_cmpstr (triage_history_entry_get_id (activated), ==,
+                   g_array_index (f->rows, BrowseTestRow, N_ROWS - 3).id);
+
+  /* Ctrl+F, window-wide while the history is shown. */
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      g_assert_cmpint (gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (controller)), ==,
+                       GTK_SHORTCUT_SCOPE_MANAGED);
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+          g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
+
+          found |= g_str_equal (trigger, "<Control>f") &&
+                   g_str_equal (action, "action(history.focus-search)");
+        }
+    }
+  g_assert_true (found);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
+
+  /* Escape in the search clears it. */
+  triage_history_view_set_search_text (f->view, "w1");
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS / 10);
+  g_signal_emit_by_name (entry, "stop-search");
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("TZ", "UTC", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+#define ADD(path, setup, func) \
+  g_test_add (path, Fixture, NULL, setup, func, fixture_teardown)
+
+  ADD ("/history/view/empty", fixture_setup_empty, test_empty);
+  ADD ("/history/view/states", fixture_setup, test_states);
+  ADD ("/history/view/filters", fixture_setup, test_filters);
+  ADD ("/history/view/choices", fixture_setup, test_choices);
+  ADD ("/history/view/periods", fixture_setup_empty, test_periods);
+  ADD ("/history/view/export", fixture_setup, test_export);
+  ADD ("/history/view/chart", fixture_setup, test_chart);
+  ADD ("/history/view/refresh", fixture_setup, test_refresh);
+  ADD ("/history/view/activate-and-keys", fixture_setup, test_activate_and_keys);
+
+  return g_test_run ();
+}

@@ -1,0 +1,95 @@
+/* test-inbox-search.c — folding and matching for the inbox search
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "browse-test-common.h"
+#include "triage-inbox-search.h"
+#include "triage-request.h"
+
+static void
+test_fold (void)
+{
+  struct { const char *in; const char *out; } cases[] = {
+    { NULL, "" },
+    { "Deploy", "deploy" },
+    { "CAFÉ", "cafe" },
+    { "Cafe\xcc\x81", "cafe" },           /* decomposed é */
+    { "ﬁle", "file" },                    /* compatibility ligature */
+    { "Straße", "strasse" },              /* case folding, not just lowering */
+    { "ΣΊΣΥΦΟΣ", "σισυφοσ" },
+    { "日本語", "日本語" },
+    { "bad \xff byte", "bad \xef\xbf\xbd byte" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *folded = triage_inbox_search_fold (cases[i].in);
+
+      g_assert_cmpstr (folded, ==, cases[i].out);
+    }
+}
+
+static void
+test_parse_match (void)
+{
+  g_auto(GStrv) none = triage_inbox_search_parse ("  \t ");
+  g_auto(GStrv) words = triage_inbox_search_parse ("  Deploy\u3000PROD  2.1 ");
+  g_auto(GStrv) narrower = triage_inbox_search_parse ("deploy prod 2.1 x");
+  g_auto(GStrv) longer = triage_inbox_search_parse ("deployment prod");
+  g_autofree char *haystack = triage_inbox_search_fold ("Deploy 2.1 to production?\nCI\nweb");
+  const char *expected[] = { "deploy", "prod", "2.1", NULL };
+
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+  g_assert_true (g_strv_equal ((const char * const *) words, expected));
+
+  g_assert_true (triage_inbox_search_match (haystack, NULL));
+  g_assert_true (triage_inbox_search_match (haystack, (const char * const *) none));
+  g_assert_true (triage_inbox_search_match (haystack, (const char * const *) words));
+  g_assert_false (triage_inbox_search_match (haystack, (const char * const *) narrower));
+
+  /* Narrowing: every old word is within a new word. */
+  g_assert_true (triage_inbox_search_words_narrow (NULL, (const char * const *) words));
+  g_assert_true (triage_inbox_search_words_narrow ((const char * const *) words,
+                                                   (const char * const *) narrower));
+  g_assert_false (triage_inbox_search_words_narrow ((const char * const *) narrower,
+                                                    (const char * const *) words));
+  g_assert_false (triage_inbox_search_words_narrow ((const char * const *) words, NULL));
+  g_assert_false (triage_inbox_search_words_narrow ((const char * const *) words,
+                                                    (const char * const *) longer));
+}
+
+static void
+test_haystack (void)
+{
+  g_autoptr(AtpNotification) first = browse_test_notification ("11111111-1111-4111-8111-111111111111",
+                                                               "Café agent", "Ops", "Rotate KEYS",
+                                                               "Before Friday", BROWSE_TEST_BASE_USEC, 0);
+  g_autoptr(AtpNotification) second = browse_test_notification ("11111111-1111-4111-8111-111111111111",
+                                                                "Café agent", NULL, "Renew",
+                                                                "certificate", BROWSE_TEST_BASE_USEC, 0);
+  g_autoptr(TriageRequest) request = triage_request_new (first);
+  const char *text = triage_inbox_search_haystack (request);
+
+  g_assert_cmpstr (text, ==, "rotate keys\nbefore friday\ncafe agent\nops");
+  /* Kept: the same pointer while the request is unchanged. */
+  g_assert_true (triage_inbox_search_haystack (request) == text);
+
+  /* A refreshed request is folded again. */
+  triage_request_set_notification (request, second);
+  g_assert_cmpstr (triage_inbox_search_haystack (request), ==, "renew\ncertificate\ncafe agent\n");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/inbox/search/fold", test_fold);
+  g_test_add_func ("/inbox/search/parse-match", test_parse_match);
+  g_test_add_func ("/inbox/search/haystack", test_haystack);
+
+  return g_test_run ();
+}
