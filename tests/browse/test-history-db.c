@@ -690,16 +690,18 @@ test_model_paging (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, N_ROWS);
   g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, 0);
 
-  /* Newest first; read a page at a time; never more than 16 pages held. */
+  /* Newest first; read a page at a time; never more than a few pages held. */
   for (guint i = 0; i < N_ROWS; i += 7)
     {
       g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (G_LIST_MODEL (model), i);
       const BrowseTestRow *row = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1 - i);
 
       g_assert_cmpstr (triage_history_entry_get_id (entry), ==, row->id);
-      g_assert_cmpuint (triage_history_model_get_n_cached (model), <=, 16 * TRIAGE_HISTORY_PAGE_SIZE);
+      g_assert_cmpuint (triage_history_model_get_n_cached (model), <=,
+                        TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
     }
-  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, 12 * TRIAGE_HISTORY_PAGE_SIZE);
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==,
+                    TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
   g_assert_null (g_list_model_get_item (G_LIST_MODEL (model), N_ROWS));
 
   /* Row ids for an export, without reading rows. */
@@ -771,6 +773,66 @@ test_model_reload_diff (Fixture       *f,
 }
 
 static void
+test_model_selection (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TriageHistoryModel) model = triage_history_model_new (f->db);
+  GtkSelectionModel *selection = GTK_SELECTION_MODEL (model);
+  g_autoptr(TriageHistoryFilter) filter = triage_history_filter_new ();
+  g_autoptr(AtpNotification) newest = NULL;
+  g_autoptr(GtkBitset) bits = NULL;
+  guint changes = 0;
+
+  triage_history_model_reload (model);
+  wait_loaded (model);
+  g_signal_connect_swapped (model, "selection-changed", G_CALLBACK (count_signal), &changes);
+
+  g_assert_false (gtk_selection_model_is_selected (selection, 0));
+  g_assert_true (gtk_selection_model_select_range (selection, 10, 3, FALSE));
+  g_assert_true (gtk_selection_model_select_item (selection, 500, FALSE));
+  g_assert_cmpuint (changes, ==, 2);
+  bits = gtk_selection_model_get_selection (selection);
+  g_assert_cmpuint (gtk_bitset_get_size (bits), ==, 4);
+  g_assert_true (gtk_selection_model_is_selected (selection, 11));
+  g_assert_false (gtk_selection_model_is_selected (selection, 13));
+  /* Selecting reads no entry. */
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, 0);
+
+  /* A new row on top: the same rows stay selected, one position down. */
+  newest = browse_test_notification ("88888888-8888-4888-8888-888888888888", "CI", NULL, "Newest",
+                                     "d", BROWSE_TEST_BASE_USEC + 100 * G_TIME_SPAN_DAY, 0);
+  browse_test_save (f->store, newest);
+  triage_history_model_reload (model);
+  wait_loaded (model);
+  g_assert_false (gtk_selection_model_is_selected (selection, 10));
+  g_assert_true (gtk_selection_model_is_selected (selection, 11));
+  g_assert_true (gtk_selection_model_is_selected (selection, 13));
+  g_assert_true (gtk_selection_model_is_selected (selection, 501));
+
+  g_assert_true (gtk_selection_model_unselect_item (selection, 11));
+  g_clear_pointer (&bits, gtk_bitset_unref);
+  bits = gtk_selection_model_get_selection (selection);
+  g_assert_cmpuint (gtk_bitset_get_size (bits), ==, 3);
+
+  /* A new search starts with nothing selected. */
+  filter->service = g_strdup ("CI");
+  triage_history_model_set_filter (model, filter);
+  wait_loaded (model);
+  g_clear_pointer (&bits, gtk_bitset_unref);
+  bits = gtk_selection_model_get_selection (selection);
+  g_assert_true (gtk_bitset_is_empty (bits));
+
+  g_assert_true (gtk_selection_model_select_all (selection));
+  g_clear_pointer (&bits, gtk_bitset_unref);
+  bits = gtk_selection_model_get_selection (selection);
+  g_assert_cmpuint (gtk_bitset_get_size (bits), ==, N_ROWS / 5 + 1);
+  g_assert_true (gtk_selection_model_unselect_all (selection));
+  g_clear_pointer (&bits, gtk_bitset_unref);
+  bits = gtk_selection_model_get_selection (selection);
+  g_assert_true (gtk_bitset_is_empty (bits));
+}
+
+static void
 test_model_supersede (Fixture       *f,
                       gconstpointer  data)
 {
@@ -821,6 +883,7 @@ main (int   argc,
   ADD ("/history/db/check-changed", fixture_setup_rows, test_check_changed);
   ADD ("/history/model/paging", fixture_setup_rows, test_model_paging);
   ADD ("/history/model/reload-diff", fixture_setup_rows, test_model_reload_diff);
+  ADD ("/history/model/selection", fixture_setup_rows, test_model_selection);
   ADD ("/history/model/supersede", fixture_setup_rows, test_model_supersede);
 
   return g_test_run ();

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "browse-test-common.h"
+#include "triage-history-row.h"
 #include "triage-history-view.h"
 
 #define N_ROWS 3000
@@ -107,11 +108,14 @@ count_rows (Fixture    *f,
   return n;
 }
 
+/* The first @type below @widget; list views must be the history's own
+ * (drop-downs have list views in their popovers). */
 static GtkWidget *
 find_widget (GtkWidget *widget,
              GType      type)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
+      (type != GTK_TYPE_LIST_VIEW || gtk_widget_has_css_class (widget, "history-list")))
     return widget;
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget);
@@ -185,6 +189,21 @@ test_states (Fixture       *f,
 
   g_assert_cmpuint (n_shown (f), ==, N_ROWS);
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LIST);
+
+  /* The first row shows the newest entry, in words. */
+  gtk_test_widget_wait_for_draw (f->window);
+  {
+    const BrowseTestRow *newest = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1);
+    TriageHistoryRow *row = TRIAGE_HISTORY_ROW (find_widget (GTK_WIDGET (f->view), TRIAGE_TYPE_HISTORY_ROW));
+    g_autofree char *title = g_strdup_printf ("Request %u: deploy build %u", N_ROWS - 1, (N_ROWS - 1) % 100);
+
+    g_assert_nonnull (row);
+    g_assert_cmpstr (triage_history_entry_get_id (triage_history_row_get_entry (row)), ==, newest->id);
+    g_assert_cmpstr (triage_history_row_get_title (row), ==, title);
+    /* Row 2999: "Reviewer", no project, refused (2999 % 6 == 5), 40 s. */
+    g_assert_cmpstr (triage_history_row_get_details (row), ==,
+                     "2026-03-22 19:50 · Reviewer · Refused by the server · Approve · user-1 · in 40 s");
+  }
 
   triage_history_view_set_search_text (f->view, "no such words");
   g_assert_cmpuint (n_shown (f), ==, 0);
@@ -514,7 +533,7 @@ test_activate_and_keys (Fixture       *f,
                         gconstpointer  data)
 {
   g_autoptr(TriageHistoryEntry) activated = NULL;
-  GtkWidget *column_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *list_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_LIST_VIEW);
   GtkWidget *entry = find_widget (GTK_WIDGET (f->view), GTK_TYPE_SEARCH_ENTRY);
   GtkWidget *focus;
   gboolean found = FALSE;
@@ -522,7 +541,7 @@ test_activate_and_keys (Fixture       *f,
 
   n_shown (f);
   g_signal_connect (f->view, "entry-activated", G_CALLBACK (on_entry_activated), &activated);
-  g_signal_emit_by_name (column_view, "activate", 2);
+  g_signal_emit_by_name (list_view, "activate", 2);
   g_assert_nonnull (activated);
   g_assert_cmpstr (triage_history_entry_get_id (activated), ==,
                    g_array_index (f->rows, BrowseTestRow, N_ROWS - 3).id);

@@ -119,6 +119,9 @@ triage_history_open_connection (const char  *path,
 
   sqlite3_busy_timeout (db, 5000);
   sqlite3_extended_result_codes (db, 1);
+  /* Reads by rowid and index scans gain little from a large page cache;
+   * three connections of SQLite's default 2 MiB each would be 6 MiB. */
+  sqlite3_exec (db, "PRAGMA cache_size = -1024", NULL, NULL, NULL);
 
   return db;
 }
@@ -211,6 +214,12 @@ triage_history_fetch_rows (sqlite3       *db,
                            GError       **error)
 {
   g_autoptr(GPtrArray) entries = g_ptr_array_new_full (n_rowids, g_object_unref);
+  gboolean in_transaction;
+
+  /* One read transaction for the page: a lookup each would take and drop
+   * SQLite's locks (and check the WAL) every time. */
+  in_transaction = sqlite3_get_autocommit (db) &&
+                   sqlite3_exec (db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 
   for (guint i = 0; i < n_rowids; i++)
     {
@@ -229,6 +238,8 @@ triage_history_fetch_rows (sqlite3       *db,
         {
           triage_history_set_error (error, db, _("read the history"));
           sqlite3_reset (stmt);
+          if (in_transaction)
+            sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
           return NULL;
         }
 
@@ -236,6 +247,8 @@ triage_history_fetch_rows (sqlite3       *db,
     }
 
   sqlite3_reset (stmt);
+  if (in_transaction)
+    sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
 
   return g_steal_pointer (&entries);
 }
@@ -602,8 +615,8 @@ triage_history_db_query_finish (TriageHistoryDb  *self,
  * @n_rowids: how many
  * @error: where to put an error
  *
- * Reads entries on the main thread: a lookup by rowid each, about five
- * microseconds a row.
+ * Reads entries on the main thread: a lookup by rowid each, in one read
+ * transaction; a page of 200 takes about a millisecond.
  *
  * Returns: (transfer container) (element-type TriageHistoryEntry): the entries, in order
  */

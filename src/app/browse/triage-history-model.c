@@ -12,13 +12,14 @@
 
 /*
  * The decision history as a GListModel of TriageHistoryEntry that never
- * holds more than a few pages of it.
+ * holds more than a few pages of it; also its own multiple-selection model
+ * (GtkSelectionModel), the selection kept by row id.
  *
  * A filter change runs one query on the history's worker; it returns the
  * (rowid, updated_at) pair of every matching row, newest first: 1.6 MB for
  * 100,000 entries. Entries are read a page of 200 at a time when the list
  * asks for them, on the main thread (a lookup by rowid each), and the last
- * MAX_PAGES pages are kept.
+ * TRIAGE_HISTORY_MAX_PAGES pages are kept.
  *
  * A reload (the store wrote) compares the new keys with the old: a common
  * head and tail stay, the middle is replaced, and rows whose updated_at
@@ -26,7 +27,6 @@
  * scroll position and only changed rows are rebuilt.
  */
 
-#define MAX_PAGES 16
 
 struct _TriageHistoryModel
 {
@@ -38,6 +38,7 @@ struct _TriageHistoryModel
   GHashTable          *pages;        /* page + 1 -> GPtrArray of TriageHistoryEntry */
   GQueue               lru;          /* page + 1, most recently used first */
   GCancellable        *cancellable;  /* the query in flight */
+  GHashTable          *selected;     /* gint64 rowid set */
   gboolean             loading;
 };
 
@@ -77,7 +78,7 @@ touch_page (TriageHistoryModel *self,
   gpointer key = GUINT_TO_POINTER (page + 1);
   GList *link = g_queue_find (&self->lru, key);
 
-  if (link == self->lru.head)
+  if (link != NULL && link == self->lru.head)
     return;
   if (link != NULL)
     g_queue_unlink (&self->lru, link);
@@ -87,7 +88,7 @@ touch_page (TriageHistoryModel *self,
   link->data = key;
   g_queue_push_head_link (&self->lru, link);
 
-  while (self->lru.length > MAX_PAGES)
+  while (self->lru.length > TRIAGE_HISTORY_MAX_PAGES)
     g_hash_table_remove (self->pages, g_queue_pop_tail (&self->lru));
 }
 
@@ -152,8 +153,75 @@ list_model_iface_init (GListModelInterface *iface)
   iface->get_item = triage_history_model_get_item;
 }
 
+/* Selection: by row id, so it never reads an entry and survives a reload.
+ * (GtkMultiSelection keeps selected items by object and reads every added
+ * item on each change: 100,000 rows read for a refresh.) */
+
+static GtkBitset *
+triage_history_model_get_selection_in_range (GtkSelectionModel *model,
+                                             guint              position,
+                                             guint              n_items)
+{
+  TriageHistoryModel *self = TRIAGE_HISTORY_MODEL (model);
+  GtkBitset *bits = gtk_bitset_new_empty ();
+  guint end = MIN ((guint64) position + n_items, self->keys->len);
+
+  if (g_hash_table_size (self->selected) == 0)
+    return bits;
+
+  for (guint i = position; i < end; i++)
+    if (g_hash_table_contains (self->selected, &g_array_index (self->keys, TriageHistoryKey, i).rowid))
+      gtk_bitset_add (bits, i);
+
+  return bits;
+}
+
+static gboolean
+triage_history_model_set_selection (GtkSelectionModel *model,
+                                    GtkBitset         *selected,
+                                    GtkBitset         *mask)
+{
+  TriageHistoryModel *self = TRIAGE_HISTORY_MODEL (model);
+  GtkBitsetIter iter;
+  guint position;
+  guint first = G_MAXUINT;
+  guint last = 0;
+
+  for (gboolean more = gtk_bitset_iter_init_first (&iter, mask, &position);
+       more && position < self->keys->len;
+       more = gtk_bitset_iter_next (&iter, &position))
+    {
+      gint64 rowid = g_array_index (self->keys, TriageHistoryKey, position).rowid;
+      gboolean changed;
+
+      if (gtk_bitset_contains (selected, position))
+        changed = g_hash_table_add (self->selected, g_memdup2 (&rowid, sizeof rowid));
+      else
+        changed = g_hash_table_remove (self->selected, &rowid);
+
+      if (changed)
+        {
+          first = MIN (first, position);
+          last = MAX (last, position);
+        }
+    }
+
+  if (first <= last)
+    gtk_selection_model_selection_changed (model, first, last - first + 1);
+
+  return TRUE;
+}
+
+static void
+selection_model_iface_init (GtkSelectionModelInterface *iface)
+{
+  iface->get_selection_in_range = triage_history_model_get_selection_in_range;
+  iface->set_selection = triage_history_model_set_selection;
+}
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (TriageHistoryModel, triage_history_model, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init)
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SELECTION_MODEL, selection_model_iface_init))
 
 /* Applying a new result */
 
@@ -208,11 +276,59 @@ collect_changed_runs (GArray *old_keys,
     }
 }
 
+/* Sets the keys and announces a change. Pages are positions: whatever was
+ * read before (even during an earlier announcement) is read again. */
+static void
+announce (TriageHistoryModel *self,
+          GArray             *keys,
+          guint               position,
+          guint               removed,
+          guint               added)
+{
+  if (self->keys != keys)
+    {
+      g_array_unref (self->keys);
+      self->keys = g_array_ref (keys);
+    }
+  forget_pages (self);
+  if (removed > 0 || added > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+}
+
+/* Announces that [@position, @position + @removed) of the current keys
+ * became [@position, @position + @added) of @keys. GTK 4.8's list views,
+ * when a row they track (the focus, the scroll anchor) is among the removed
+ * ones, look for it by reading every added item: 100,000 page reads for a
+ * new search. A large replacement is therefore announced in two steps,
+ * removal then addition, which it handles without reading any item. */
+static void
+replace_range (TriageHistoryModel *self,
+               GArray             *keys,
+               guint               position,
+               guint               removed,
+               guint               added)
+{
+  if (removed > 0 && added > 64)
+    {
+      g_autoptr(GArray) between = g_array_sized_new (FALSE, FALSE, sizeof (TriageHistoryKey),
+                                                     self->keys->len - removed);
+
+      g_array_append_vals (between, self->keys->data, position);
+      g_array_append_vals (between,
+                           &g_array_index (self->keys, TriageHistoryKey, position + removed),
+                           self->keys->len - position - removed);
+      announce (self, between, position, removed, 0);
+      announce (self, keys, position, 0, added);
+    }
+  else
+    announce (self, keys, position, removed, added);
+}
+
 static void
 apply_keys (TriageHistoryModel *self,
             GArray             *new_keys)
 {
-  g_autoptr(GArray) old_keys = self->keys;
+  g_autoptr(GArray) old_keys = g_array_ref (self->keys);
   g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint));
   guint old_n = old_keys->len;
   guint new_n = new_keys->len;
@@ -228,27 +344,27 @@ apply_keys (TriageHistoryModel *self,
   collect_changed_runs (old_keys, 0, new_keys, 0, head, runs);
   collect_changed_runs (old_keys, old_n - tail, new_keys, new_n - tail, tail, runs);
 
-  self->keys = g_array_ref (new_keys);
-
   if (head == old_n && head == new_n && runs->len == 0)
     return;
 
-  /* Positions moved or rows changed: pages are read again when shown. */
-  forget_pages (self);
-
-  if (old_n - head - tail > 0 || new_n - head - tail > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), head,
-                                old_n - head - tail, new_n - head - tail);
-
-  /* Many scattered changes are cheaper to announce as one. */
   if (runs->len / 2 > 64)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, new_n, new_n);
+    {
+      /* Many scattered changes: one replacement of everything. */
+      replace_range (self, new_keys, 0, old_n, new_n);
+    }
   else
-    for (guint i = 0; i < runs->len; i += 2)
-      g_list_model_items_changed (G_LIST_MODEL (self),
-                                  g_array_index (runs, guint, i),
-                                  g_array_index (runs, guint, i + 1),
-                                  g_array_index (runs, guint, i + 1));
+    {
+      if (old_n - head - tail > 0 || new_n - head - tail > 0)
+        replace_range (self, new_keys, head, old_n - head - tail, new_n - head - tail);
+      else
+        announce (self, new_keys, 0, 0, 0);   /* rows changed in place only */
+
+      for (guint i = 0; i < runs->len; i += 2)
+        announce (self, new_keys,
+                  g_array_index (runs, guint, i),
+                  g_array_index (runs, guint, i + 1),
+                  g_array_index (runs, guint, i + 1));
+    }
 
   if (old_n != new_n)
     g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
@@ -325,6 +441,14 @@ triage_history_model_set_filter (TriageHistoryModel        *self,
   triage_history_filter_free (self->filter);
   self->filter = triage_history_filter_copy (filter);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_FILTER]);
+
+  /* A new search starts with nothing selected (a reload keeps the selection). */
+  if (g_hash_table_size (self->selected) > 0)
+    {
+      g_hash_table_remove_all (self->selected);
+      if (self->keys->len > 0)
+        gtk_selection_model_selection_changed (GTK_SELECTION_MODEL (self), 0, self->keys->len);
+    }
 
   start_query (self);
 }
@@ -447,6 +571,7 @@ triage_history_model_finalize (GObject *object)
 
   forget_pages (self);
   g_clear_pointer (&self->pages, g_hash_table_unref);
+  g_clear_pointer (&self->selected, g_hash_table_unref);
   g_clear_pointer (&self->keys, g_array_unref);
   g_clear_pointer (&self->filter, triage_history_filter_free);
   g_clear_object (&self->db);
@@ -546,6 +671,7 @@ triage_history_model_init (TriageHistoryModel *self)
 {
   self->keys = g_array_new (FALSE, FALSE, sizeof (TriageHistoryKey));
   self->pages = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+  self->selected = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->filter = triage_history_filter_new ();
   g_queue_init (&self->lru);
 }

@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 
 /* Entries are read from the database this many at a time. */
 #define TRIAGE_HISTORY_PAGE_SIZE 200
+/* The model holds at most this many pages (the most recently read). */
+#define TRIAGE_HISTORY_MAX_PAGES 8
 
 #define TRIAGE_TYPE_HISTORY_MODEL (triage_history_model_get_type ())
 

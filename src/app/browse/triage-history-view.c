@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-browse-style.h"
+#include "triage-history-row.h"
 #include "triage-history-view.h"
 
 /*
@@ -17,9 +18,10 @@
  * a chart of the decisions per day and an export of the selected or all
  * shown entries.
  *
- * The list is a GtkColumnView over a TriageHistoryModel (paged from SQLite)
- * with a GtkMultiSelection; cells are single GtkInscriptions. Every filter
- * change sends one query to the history's worker (the search entry waits
+ * The list is a GtkListView over a TriageHistoryModel (paged from SQLite,
+ * and its own multiple selection) with light two-line rows
+ * (TriageHistoryRow).
+ * Every filter change sends one query to the history's worker (the search entry waits
  * 200 ms for typing to stop); the chart's statistics follow the same
  * filter on the same worker.
  *
@@ -33,18 +35,6 @@
 
 #define POLL_INTERVAL_SECONDS 2
 #define DEFAULT_CHART_DAYS 30
-
-typedef enum
-{
-  COLUMN_TITLE,
-  COLUMN_SERVICE,
-  COLUMN_PROJECT,
-  COLUMN_OUTCOME,
-  COLUMN_ANSWER,
-  COLUMN_WHO,
-  COLUMN_RECEIVED,
-  COLUMN_TOOK,
-} Column;
 
 /* The outcome drop-down, in order. */
 static const int outcome_choices[] = {
@@ -63,7 +53,6 @@ struct _TriageHistoryView
 
   TriageHistoryDb        *db;
   TriageHistoryModel     *model;
-  GtkMultiSelection      *selection;
   TriageHistoryFilter    *filter;
   TriageHistoryFacets    *facets;
   GPtrArray              *service_keys;
@@ -96,7 +85,7 @@ struct _TriageHistoryView
   TriageHistoryChart     *chart;
   GtkLabel               *count_label;
   GtkStack               *stack;
-  GtkColumnView          *column_view;
+  GtkListView            *list_view;
 };
 
 G_DEFINE_FINAL_TYPE (TriageHistoryView, triage_history_view, ADW_TYPE_BIN)
@@ -189,9 +178,9 @@ update_export_actions (TriageHistoryView *self)
   guint n = self->model ? g_list_model_get_n_items (G_LIST_MODEL (self->model)) : 0;
   gboolean selected = FALSE;
 
-  if (self->selection != NULL && n > 0)
+  if (self->model != NULL && n > 0)
     {
-      g_autoptr(GtkBitset) bits = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+      g_autoptr(GtkBitset) bits = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->model));
 
       selected = !gtk_bitset_is_empty (bits);
     }
@@ -219,7 +208,7 @@ update_state (TriageHistoryView *self)
 
   n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
   {
-    g_autoptr(GtkBitset) bits = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+    g_autoptr(GtkBitset) bits = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->model));
     guint selected = (guint) MIN (gtk_bitset_get_size (bits), G_MAXUINT);
 
     if (selected > 0)
@@ -246,99 +235,31 @@ notify_loading (TriageHistoryView *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOADING]);
 }
 
-/* Cells */
-
-static char *
-cell_text (TriageHistoryEntry *entry,
-           Column              column)
-{
-  const TriageHistoryEntryData *data = triage_history_entry_get_data (entry);
-
-  switch (column)
-    {
-    case COLUMN_TITLE:
-      return g_strdup (data->title ? data->title : "");
-
-    case COLUMN_SERVICE:
-      return g_strdup (data->service_name ? data->service_name : "");
-
-    case COLUMN_PROJECT:
-      return g_strdup (data->project ? data->project : "");
-
-    case COLUMN_OUTCOME:
-      return data->id ? triage_history_entry_dup_outcome_label (entry) : g_strdup ("");
-
-    case COLUMN_ANSWER:
-      return triage_history_entry_dup_answer_text (entry);
-
-    case COLUMN_WHO:
-      return data->id ? triage_history_entry_dup_responder_text (entry) : g_strdup ("");
-
-    case COLUMN_RECEIVED:
-      {
-        g_autoptr(GDateTime) time = NULL;
-
-        if (data->created_at == 0)
-          return g_strdup ("");
-        time = g_date_time_new_from_unix_local (data->created_at / G_USEC_PER_SEC);
-        /* Translators: when a request arrived, strftime format */
-        return g_date_time_format (time, _("%Y-%m-%d %H:%M"));
-      }
-
-    case COLUMN_TOOK:
-      return triage_history_format_duration (triage_history_entry_get_response_time (entry));
-
-    default:
-      g_return_val_if_reached (g_strdup (""));
-    }
-}
+/* Rows */
 
 static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            gpointer                  user_data)
-{
-  GtkWidget *label = gtk_inscription_new (NULL);
-
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), GPOINTER_TO_UINT (user_data));
-  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 0);
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_cell (GtkSignalListItemFactory *factory,
+setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            gpointer                  user_data)
 {
-  Column column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "column"));
-  TriageHistoryEntry *entry = gtk_list_item_get_item (item);
-  GtkWidget *label = gtk_list_item_get_child (item);
-  g_autofree char *text = cell_text (entry, column);
-
-  gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
-  if (column == COLUMN_TITLE)
-    gtk_widget_set_tooltip_text (label, triage_history_entry_get_data (entry)->description);
+  gtk_list_item_set_child (item, triage_history_row_new ());
 }
 
 static void
-add_column (TriageHistoryView *self,
-            Column             column,
-            const char        *title,
-            guint              nat_chars,
-            gboolean           expand)
+bind_row (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          gpointer                  user_data)
 {
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkColumnViewColumn) view_column = NULL;
+  triage_history_row_set_entry (TRIAGE_HISTORY_ROW (gtk_list_item_get_child (item)),
+                                gtk_list_item_get_item (item));
+}
 
-  g_object_set_data (G_OBJECT (factory), "column", GUINT_TO_POINTER (column));
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (nat_chars));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), NULL);
-
-  view_column = gtk_column_view_column_new (title, g_object_ref (factory));
-  gtk_column_view_column_set_resizable (view_column, TRUE);
-  gtk_column_view_column_set_expand (view_column, expand);
-  gtk_column_view_append_column (self->column_view, view_column);
+static void
+unbind_row (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  triage_history_row_set_entry (TRIAGE_HISTORY_ROW (gtk_list_item_get_child (item)), NULL);
 }
 
 /* Drop-downs */
@@ -830,7 +751,7 @@ triage_history_view_export_async (TriageHistoryView   *self,
     }
 
   if (selected_only)
-    bits = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+    bits = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->model));
   rowids = triage_history_model_dup_rowids (self->model, bits);
 
   self->exports_running++;
@@ -1011,7 +932,7 @@ triage_history_view_set_db (TriageHistoryView *self,
 
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
-  gtk_multi_selection_set_model (self->selection, NULL);
+  gtk_list_view_set_model (self->list_view, NULL);
   g_clear_object (&self->model);
   g_clear_pointer (&self->facets, triage_history_facets_free);
   self->loaded_once = FALSE;
@@ -1024,7 +945,11 @@ triage_history_view_set_db (TriageHistoryView *self,
                                G_CALLBACK (on_model_loading), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->model, "failed",
                                G_CALLBACK (on_model_failed), self, G_CONNECT_SWAPPED);
-      gtk_multi_selection_set_model (self->selection, G_LIST_MODEL (self->model));
+      g_signal_connect_object (self->model, "selection-changed",
+                               G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->model, "items-changed",
+                               G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
+      gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->model));
       triage_history_model_set_filter (self->model, self->filter);
       /* An empty filter equals the model's own: ask once all the same. */
       if (!triage_history_model_get_loading (self->model))
@@ -1071,14 +996,15 @@ triage_history_view_get_model (TriageHistoryView *self)
 /**
  * triage_history_view_get_selection:
  *
- * Returns: (transfer none): the list's selection (what "Export Selected" writes)
+ * Returns: (transfer none) (nullable): the list's selection (what "Export
+ *   Selected" writes): the model itself, %NULL before a database is set
  */
 GtkSelectionModel *
 triage_history_view_get_selection (TriageHistoryView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_HISTORY_VIEW (self), NULL);
 
-  return GTK_SELECTION_MODEL (self->selection);
+  return self->model ? GTK_SELECTION_MODEL (self->model) : NULL;
 }
 
 TriageHistoryChart *
@@ -1333,9 +1259,8 @@ triage_history_view_dispose (GObject *object)
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
       g_clear_object (&self->chooser);
     }
-  if (self->column_view != NULL)
-    gtk_column_view_set_model (self->column_view, NULL);
-  g_clear_object (&self->selection);
+  if (self->list_view != NULL)
+    gtk_list_view_set_model (self->list_view, NULL);
   g_clear_object (&self->model);
 
   /* AdwBin would unparent its child again after the template did. */
@@ -1461,7 +1386,7 @@ triage_history_view_class_init (TriageHistoryViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, chart);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, count_label);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, stack);
-  gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, list_view);
   gtk_widget_class_bind_template_callback (widget_class, on_filters_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_stop);
   gtk_widget_class_bind_template_callback (widget_class, on_date_selected);
@@ -1488,6 +1413,7 @@ triage_history_view_init (TriageHistoryView *self)
     NULL,
   };
   g_autoptr(GtkExpression) expression = NULL;
+  g_autoptr(GtkListItemFactory) factory = NULL;
   GtkEventController *controller;
   GtkShortcut *shortcut;
 
@@ -1511,23 +1437,12 @@ triage_history_view_init (TriageHistoryView *self)
   set_string_model (self->date_dropdown, period_labels, TRIAGE_HISTORY_PERIOD_ANY);
   self->updating = FALSE;
 
-  self->selection = gtk_multi_selection_new (NULL);
-  g_signal_connect_object (self->selection, "selection-changed",
-                           G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->selection, "items-changed",
-                           G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
-  add_column (self, COLUMN_TITLE, _("Request"), 30, TRUE);
-  add_column (self, COLUMN_SERVICE, _("Service"), 12, FALSE);
-  add_column (self, COLUMN_PROJECT, _("Project"), 12, FALSE);
-  add_column (self, COLUMN_OUTCOME, _("Outcome"), 16, FALSE);
-  add_column (self, COLUMN_ANSWER, _("Answer"), 18, FALSE);
-  add_column (self, COLUMN_WHO, _("Who"), 10, FALSE);
-  /* Translators: column of the history: when the request arrived */
-  add_column (self, COLUMN_RECEIVED, _("Received"), 16, FALSE);
-  /* Translators: column of the history: how long the answer took */
-  add_column (self, COLUMN_TOOK, _("Took"), 8, FALSE);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), NULL);
+  gtk_list_view_set_factory (self->list_view, factory);
 
   /* Ctrl+F anywhere in the window while the history is shown. */
   controller = gtk_shortcut_controller_new ();

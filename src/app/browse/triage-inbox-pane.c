@@ -19,9 +19,9 @@
  * and project, sorted by deadline then age, with unread marks.
  *
  * The model chain is source → GtkSortListModel (triage_request_compare) →
- * GtkFilterListModel (search words, service, project; incremental, so a
- * search over 10,000 requests never holds a frame up) → GtkSingleSelection
- * → GtkListView with light rows (TriageInboxRow, two GtkInscriptions).
+ * GtkFilterListModel (search words, service, project; incremental above
+ * 50,000 requests, see refilter()) → GtkSingleSelection → GtkListView with
+ * light rows (TriageInboxRow, two GtkInscriptions).
  * Search text is folded once per request (triage-inbox-search.c) and the
  * filter says whether a change narrows or widens, so GTK only looks again
  * at what can change.
@@ -74,6 +74,9 @@ struct _TriageInboxPane
   gboolean             facets_dirty;
   gboolean             updating_dropdowns;
   guint                dropdowns_idle_id;
+  guint                warm_idle_id;
+  guint                incremental_threshold;
+  guint                warm_position;
   guint                deferred_idle_id;
 
   GStrv                words;
@@ -163,6 +166,23 @@ match_request (gpointer item,
                                       (const char * const *) self->words);
 
   return TRUE;
+}
+
+/* Runs the filter again. Large inboxes are filtered a slice at a time
+ * (incremental), small ones at once: with the search text folded in
+ * advance, 10,000 requests take about 3 ms, while an incremental pass lets
+ * GTK 4.8 rebuild the visible rows after every slice (measured: p99 of
+ * 130 ms against 55 ms at 10,000). The mode only changes while nothing is
+ * pending: GTK 4.8 loses the pending slices' changes otherwise. */
+static void
+refilter (TriageInboxPane *self,
+          GtkFilterChange  change)
+{
+  if (gtk_filter_list_model_get_pending (self->filter_model) == 0)
+    gtk_filter_list_model_set_incremental (self->filter_model,
+                                           self->mirror->len > self->incremental_threshold);
+
+  gtk_filter_changed (GTK_FILTER (self->filter), change);
 }
 
 static GtkFilterChange
@@ -415,6 +435,25 @@ count_key (TriageInboxPane *self,
     g_hash_table_insert (counts, g_strdup (key), GUINT_TO_POINTER (count - 1));
 }
 
+/* Folds the search text of new requests while the app is idle, a few
+ * hundred at a time, so the first search after a large inbox came in does
+ * not pay for 10,000 of them at once. */
+static gboolean
+warm_haystacks_cb (gpointer data)
+{
+  TriageInboxPane *self = data;
+  guint end = MIN (self->warm_position + 500, self->mirror->len);
+
+  for (; self->warm_position < end; self->warm_position++)
+    triage_inbox_search_haystack (((Slot *) g_ptr_array_index (self->mirror, self->warm_position))->request);
+
+  if (self->warm_position < self->mirror->len)
+    return G_SOURCE_CONTINUE;
+
+  self->warm_idle_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_model_items_changed (TriageInboxPane *self,
                         guint            position,
@@ -447,6 +486,15 @@ on_model_items_changed (TriageInboxPane *self,
 
   if (self->facets_dirty)
     update_dropdowns (self);
+
+  if (added > 0)
+    {
+      self->warm_position = MIN (self->warm_position, position);
+      if (self->warm_idle_id == 0)
+        self->warm_idle_id = g_idle_add_full (G_PRIORITY_LOW, warm_haystacks_cb, self, NULL);
+    }
+  else
+    self->warm_position = MIN (self->warm_position, self->mirror->len);
 
   update_state (self);
 }
@@ -485,7 +533,7 @@ on_dropdown_selected (TriageInboxPane *self)
   else
     return;
 
-  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  refilter (self, change);
   /* A value no request has any more leaves the choices once deselected;
    * not from inside the drop-down's own notification (its model would go
    * away under it). */
@@ -527,7 +575,7 @@ apply_search (TriageInboxPane *self,
   g_strfreev (self->words);
   self->words = g_steal_pointer (&words);
 
-  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  refilter (self, change);
   update_state (self);
 }
 
@@ -1218,6 +1266,23 @@ triage_inbox_pane_select_next (TriageInboxPane *self)
 }
 
 /**
+ * triage_inbox_pane_set_incremental_threshold:
+ * @self: a #TriageInboxPane
+ * @n_requests: above this many requests, searches filter a slice at a time
+ *
+ * By default %TRIAGE_INBOX_PANE_INCREMENTAL_THRESHOLD. Takes effect at the
+ * next search or filter change.
+ */
+void
+triage_inbox_pane_set_incremental_threshold (TriageInboxPane *self,
+                                             guint            n_requests)
+{
+  g_return_if_fail (TRIAGE_IS_INBOX_PANE (self));
+
+  self->incremental_threshold = n_requests;
+}
+
+/**
  * triage_inbox_pane_focus_search:
  *
  * Puts the keyboard in the search entry (Ctrl+F), its text selected.
@@ -1254,6 +1319,7 @@ triage_inbox_pane_dispose (GObject *object)
 
   g_clear_handle_id (&self->dropdowns_idle_id, g_source_remove);
   g_clear_handle_id (&self->deferred_idle_id, g_source_remove);
+  g_clear_handle_id (&self->warm_idle_id, g_source_remove);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, on_model_items_changed, self);
   if (self->list_view != NULL)
@@ -1443,7 +1509,7 @@ triage_inbox_pane_init (TriageInboxPane *self)
   self->filter = gtk_custom_filter_new (match_request, self, NULL);
   self->filter_model = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->sort_model)),
                                                   GTK_FILTER (g_object_ref (self->filter)));
-  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
+  self->incremental_threshold = TRIAGE_INBOX_PANE_INCREMENTAL_THRESHOLD;
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->filter_model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);

@@ -28,6 +28,9 @@ typedef enum
   TRIAGE_INBOX_PANE_LIST,
 } TriageInboxPaneState;
 
+/* Above this many requests, a search filters a slice at a time. */
+#define TRIAGE_INBOX_PANE_INCREMENTAL_THRESHOLD 50000
+
 /* The command the empty inbox suggests; not translated (it is typed as is). */
 #define TRIAGE_INBOX_EXAMPLE_COMMAND "triage-ask --confirm \"Deploy 2.1 to production?\""
 
@@ -62,6 +65,8 @@ TriageRequest        *triage_inbox_pane_get_current_request  (TriageInboxPane *s
 gboolean              triage_inbox_pane_show_request         (TriageInboxPane *self,
                                                               const char      *notification_id);
 gboolean              triage_inbox_pane_select_next          (TriageInboxPane *self);
+void                  triage_inbox_pane_set_incremental_threshold (TriageInboxPane *self,
+                                                                   guint            n_requests);
 void                  triage_inbox_pane_focus_search         (TriageInboxPane *self);
 void                  triage_inbox_pane_focus_list           (TriageInboxPane *self);
 
