@@ -52,8 +52,9 @@ typedef struct
   GCancellable *cancellable;     /* cancelled by the timer or by the caller's */
   GCancellable *caller;
   gulong        caller_handler;
+  GTask        *task;            /* unowned: the task owns the Op */
   guint         timeout_id;
-  gboolean      timed_out;
+  gboolean      returned;        /* the task has its result (the timer may give it first) */
   char         *server_url;
   char         *token;
 } Op;
@@ -80,13 +81,57 @@ on_caller_cancelled (GCancellable *caller,
   g_cancellable_cancel (ours);
 }
 
+/* Every result goes through these: the first one wins, a late libsecret answer is dropped. */
+static gboolean
+op_claim (GTask *task)
+{
+  Op *op = g_task_get_task_data (task);
+
+  if (op->returned)
+    return FALSE;
+
+  op->returned = TRUE;
+  g_clear_handle_id (&op->timeout_id, g_source_remove);
+  return TRUE;
+}
+
+static void
+op_return_boolean (GTask    *task,
+                   gboolean  value)
+{
+  if (op_claim (task))
+    g_task_return_boolean (task, value);
+}
+
+static void
+op_return_pointer (GTask          *task,
+                   gpointer        value,
+                   GDestroyNotify  destroy)
+{
+  if (op_claim (task))
+    g_task_return_pointer (task, value, destroy);
+  else if (value != NULL && destroy != NULL)
+    destroy (value);
+}
+
+/*
+ * libsecret does not give up a call that waits on an unlock prompt when it is
+ * cancelled, so the timer answers the caller itself; the call's own answer,
+ * if it ever comes, is dropped.
+ */
 static gboolean
 op_timeout_cb (gpointer data)
 {
   Op *op = data;
+  TriageCredentials *self = g_task_get_source_object (op->task);
 
   op->timeout_id = 0;
-  op->timed_out = TRUE;
+  if (op_claim (op->task))
+    g_task_return_new_error (op->task, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_TIMED_OUT,
+                             _("The keyring did not answer within %u seconds. "
+                               "It may be locked: unlock it (for example by logging in "
+                               "again) and try again."),
+                             (self->timeout_ms + 999) / 1000);
   g_cancellable_cancel (op->cancellable);
 
   return G_SOURCE_REMOVE;
@@ -106,6 +151,7 @@ op_task_new (TriageCredentials   *self,
 
   g_task_set_source_tag (task, source_tag);
 
+  op->task = task;
   op->cancellable = g_cancellable_new ();
   op->server_url = g_strdup (server_url);
   op->token = g_strdup (token);
@@ -127,18 +173,10 @@ static void
 op_return_error (GTask  *task,
                  GError *error)
 {
-  TriageCredentials *self = g_task_get_source_object (task);
-  Op *op = g_task_get_task_data (task);
+  if (!op_claim (task))
+    return;
 
-  if (op->timed_out)
-    {
-      g_task_return_new_error (task, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_TIMED_OUT,
-                               _("The keyring did not answer within %u seconds. "
-                                 "It may be locked: unlock it (for example by logging in "
-                                 "again) and try again."),
-                               (self->timeout_ms + 999) / 1000);
-    }
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_task_return_error (task, g_error_copy (error));
     }
@@ -180,17 +218,17 @@ memory_complete (GTask    *task,
     {
     case MEMORY_STORE:
       g_hash_table_replace (self->memory, g_strdup (op->server_url), g_strdup (op->token));
-      g_task_return_boolean (task, TRUE);
+      op_return_boolean (task, TRUE);
       break;
 
     case MEMORY_LOOKUP:
-      g_task_return_pointer (task, g_strdup (g_hash_table_lookup (self->memory, op->server_url)),
+      op_return_pointer (task, g_strdup (g_hash_table_lookup (self->memory, op->server_url)),
                              g_free);
       break;
 
     case MEMORY_CLEAR:
       g_hash_table_remove (self->memory, op->server_url);
-      g_task_return_boolean (task, TRUE);
+      op_return_boolean (task, TRUE);
       break;
 
     default:
@@ -241,7 +279,7 @@ store_cb (GObject      *object,
   if (!secret_password_store_finish (result, &error))
     op_return_error (task, error);
   else
-    g_task_return_boolean (task, TRUE);
+    op_return_boolean (task, TRUE);
 }
 
 /**
@@ -326,7 +364,7 @@ locked_search_cb (GObject      *object,
       return;
     }
 
-  g_task_return_pointer (task, NULL, NULL);
+  op_return_pointer (task, NULL, NULL);
 }
 
 static void
@@ -348,7 +386,7 @@ lookup_cb (GObject      *object,
 
   if (token != NULL)
     {
-      g_task_return_pointer (task, token, (GDestroyNotify) secret_password_free);
+      op_return_pointer (task, token, (GDestroyNotify) secret_password_free);
       return;
     }
 
@@ -442,7 +480,7 @@ clear_cb (GObject      *object,
   if (!secret_password_clear_finish (result, &error) && error != NULL)
     op_return_error (task, error);
   else
-    g_task_return_boolean (task, TRUE);
+    op_return_boolean (task, TRUE);
 }
 
 /**
