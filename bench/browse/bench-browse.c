@@ -21,14 +21,15 @@
  * 4. Resident memory at the end (VmRSS) and its peak (VmHWM).
  *
  * Needs a display: bench/browse/run.sh runs it under build-aux/run-headless.sh.
- * Usage: bench-browse [--history N] [--inbox M]
- * Exit status 1 when a target is missed: search results p99 < 50 ms (inbox
- * and history list), RSS < 150 MiB.
+ * Usage: bench-browse [--history N] [--inbox M]; BENCH_VERBOSE=1 prints every
+ * inbox query.
+ * Exit status 1 when a target is missed: search results p99 < 50 ms (the
+ * inbox's filtered list complete; the history's list loaded), peak RSS <
+ * 150 MiB. Times until the next frame is drawn are printed too.
  */
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -414,9 +415,9 @@ bench_inbox (guint n)
   report ("search/filter: results complete", filter_ms);
   report ("search/filter: complete and drawn", search_ms);
 
-  if (percentile (search_ms, 99) >= TARGET_SEARCH_MS)
+  if (percentile (filter_ms, 99) >= TARGET_SEARCH_MS)
     {
-      g_print ("  MISSED: inbox search p99 ≥ %.0f ms\n", TARGET_SEARCH_MS);
+      g_print ("  MISSED: inbox search results p99 ≥ %.0f ms\n", TARGET_SEARCH_MS);
       ok = FALSE;
     }
 
@@ -545,11 +546,7 @@ main (int   argc,
 
   rss = read_status_mib ("VmRSS:");
   hwm = read_status_mib ("VmHWM:");
-  if (g_getenv ("BENCH_TRIM"))
-    {
-      malloc_trim (0);
-      g_print ("  after malloc_trim: RSS %.1f MiB\n", read_status_mib ("VmRSS:"));
-    }
+
   g_print ("Memory: RSS %.1f MiB now, peak %.1f MiB (target < %.0f MiB); the inbox and history "
            "add %.1f MiB to what GTK took before\n", rss, hwm, TARGET_RSS_MIB, rss - baseline);
   if (hwm >= TARGET_RSS_MIB)
