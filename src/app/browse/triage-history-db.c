@@ -290,9 +290,12 @@ triage_history_prepare_filtered (sqlite3                   *db,
 
   g_string_append_printf (sql, "SELECT %s FROM notifications WHERE 1", columns);
 
+  /* "+rowid": walk a covering index in date order and test each row against
+   * the matches, rather than look every match up in the table (whose rows
+   * hold the whole JSON): 20,000 matches of 100,000 take 25 ms, not 60–120. */
   if (match != NULL)
     {
-      g_string_append_printf (sql, " AND rowid IN (SELECT rowid FROM history_fts"
+      g_string_append_printf (sql, " AND +rowid IN (SELECT rowid FROM history_fts"
                                    " WHERE history_fts MATCH ?%d)", ++param);
       texts[n_texts++] = match;
     }
