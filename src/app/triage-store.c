@@ -1014,7 +1014,7 @@ outbox_complete_func (TriageStore *self,
   if (sqlite3_changes (self->db) == 0)
     {
       g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND,
-                   _("No answer %" G_GINT64_FORMAT " in the outbox"), update->entry_id);
+                   _("No answer %lld in the outbox"), (long long) update->entry_id);
       goto rollback;
     }
 
@@ -1117,7 +1117,7 @@ outbox_failed_func (TriageStore *self,
   if (sqlite3_changes (self->db) == 0)
     {
       g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND,
-                   _("No answer %" G_GINT64_FORMAT " in the outbox"), update->entry_id);
+                   _("No answer %lld in the outbox"), (long long) update->entry_id);
       goto rollback;
     }
 
