@@ -712,6 +712,53 @@ test_show_request (Fixture       *f,
   g_assert_false (triage_inbox_pane_show_request (f->pane, "99999999-9999-4999-8999-999999999999"));
 }
 
+/* Opened from a bubble with a window that has no size yet: it still scrolls there. */
+static void
+test_show_request_new_window (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  gint64 now = g_get_real_time ();
+  GtkWidget *window;
+  TriageInboxPane *pane;
+  g_autofree char *last = NULL;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < 150; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("40000000-0000-4000-8000-%012u", i);
+      g_autofree char *title = g_strdup_printf ("Request %u", i);
+      g_autoptr(AtpNotification) notification = browse_test_notification (id, "CI", NULL, title, "d",
+                                                                          now - (150 - i) * G_TIME_SPAN_MINUTE, 0);
+
+      triage_inbox_model_add (model, notification, NULL);
+      g_free (last);
+      last = g_strdup (id);
+    }
+
+  pane = TRIAGE_INBOX_PANE (triage_inbox_pane_new ());
+  triage_inbox_pane_set_model (pane, G_LIST_MODEL (model));
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 420, 400);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (pane));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (triage_inbox_pane_show_request (pane, last));
+
+  gtk_test_widget_wait_for_draw (window);
+  browse_test_wait_for (({
+    g_ptr_array_set_size (rows, 0);
+    collect_rows (GTK_WIDGET (pane), rows);
+    found = FALSE;
+    for (guint i = 0; i < rows->len; i++)
+      found |= g_str_equal (triage_request_get_id (triage_inbox_row_get_request (g_ptr_array_index (rows, i))), last);
+    found;
+  }));
+  g_assert_cmpstr (triage_request_get_id (triage_inbox_pane_get_selected_request (pane)), ==, last);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  browse_test_pump ();
+}
+
 static void
 test_finalize (void)
 {
@@ -742,6 +789,7 @@ main (int   argc,
   ADD ("/inbox/pane/select-next", test_select_next);
   ADD ("/inbox/pane/unread", test_unread);
   ADD ("/inbox/pane/show-request", test_show_request);
+  g_test_add_func ("/inbox/pane/show-request-new-window", test_show_request_new_window);
   g_test_add_func ("/inbox/pane/finalize", test_finalize);
 
   return g_test_run ();

@@ -116,6 +116,19 @@ format_day (gint64 usec)
   return g_date_time_format (time, _("%b %e"));
 }
 
+/* The line's scale tops out a little below the bars' so the two stay
+ * apart; its label on the right sits at that height. */
+#define MEDIAN_SCALE 0.85
+
+static double
+median_y (const graphene_rect_t *area,
+          gint64                 median,
+          gint64                 max_median)
+{
+  return area->origin.y + area->size.height -
+         (double) median / max_median * area->size.height * MEDIAN_SCALE;
+}
+
 static void
 draw_median_line (TriageHistoryChart    *self,
                   GtkSnapshot           *snapshot,
@@ -144,8 +157,7 @@ draw_median_line (TriageHistoryChart    *self,
           continue;
         }
 
-      y = area->origin.y + area->size.height -
-          (double) bucket->median_response / max_median * area->size.height;
+      y = median_y (area, bucket->median_response, max_median);
       if (drawing)
         cairo_line_to (cr, x, y);
       else
@@ -163,8 +175,7 @@ draw_median_line (TriageHistoryChart    *self,
       if (bucket->median_response < 0)
         continue;
 
-      y = area->origin.y + area->size.height -
-          (double) bucket->median_response / max_median * area->size.height;
+      y = median_y (area, bucket->median_response, max_median);
       cairo_new_sub_path (cr);
       cairo_arc (cr, x, y, 3.0, 0, 2 * G_PI);
     }
@@ -257,7 +268,8 @@ draw_plot (TriageHistoryChart    *self,
   if (n > 1)
     draw_label (snapshot, last_label, right - last_w, bottom + 4, &dim);
   if (median_label != NULL)
-    draw_label (snapshot, median_label, right + 6, top - median_h / 2.0f, &fg);
+    draw_label (snapshot, median_label, right + 6,
+                median_y (&area, max_median, max_median) - median_h / 2.0f, &fg);
 
   for (guint i = 0; i < n; i++)
     {

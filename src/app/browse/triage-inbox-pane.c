@@ -78,6 +78,8 @@ struct _TriageInboxPane
   guint                incremental_threshold;
   guint                warm_position;
   guint                deferred_idle_id;
+  guint                scroll_tick_id;
+  TriageRequest       *scroll_target;   /* to scroll to once laid out */
 
   GStrv                words;
   char                *service;         /* filter; NULL: all */
@@ -588,12 +590,53 @@ on_search_changed (TriageInboxPane *self)
 
 /* Opening requests */
 
+static gboolean find_visible (TriageInboxPane *self,
+                              TriageRequest   *request,
+                              guint           *position);
+
+static gboolean
+scroll_when_laid_out (GtkWidget     *list_view,
+                      GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  TriageInboxPane *self = user_data;
+  g_autoptr(TriageRequest) target = NULL;
+  guint position;
+
+  if (gtk_widget_get_width (list_view) == 0)
+    return G_SOURCE_CONTINUE;
+
+  self->scroll_tick_id = 0;
+  target = g_steal_pointer (&self->scroll_target);
+  if (target != NULL && find_visible (self, target, &position))
+    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", position);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 select_position (TriageInboxPane *self,
                  guint            position,
                  gboolean         focus)
 {
   gtk_single_selection_set_selected (self->selection, position);
+
+  /* A list not laid out yet (the window just opened for a bubble) ignores
+   * scrolling: it scrolls once it has a size. */
+  if (gtk_widget_get_width (GTK_WIDGET (self->list_view)) == 0)
+    {
+      g_clear_object (&self->scroll_target);
+      self->scroll_target = gtk_single_selection_get_selected_item (self->selection);
+      if (self->scroll_target != NULL)
+        g_object_ref (self->scroll_target);
+      if (self->scroll_tick_id == 0)
+        self->scroll_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->list_view),
+                                                             scroll_when_laid_out, self, NULL);
+      if (focus)
+        gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
+      return;
+    }
+
   /* Scrolling to an item also makes it the list's focus item. */
   gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
   if (focus)
@@ -1320,6 +1363,10 @@ triage_inbox_pane_dispose (GObject *object)
   g_clear_handle_id (&self->dropdowns_idle_id, g_source_remove);
   g_clear_handle_id (&self->deferred_idle_id, g_source_remove);
   g_clear_handle_id (&self->warm_idle_id, g_source_remove);
+  if (self->scroll_tick_id != 0 && self->list_view != NULL)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->scroll_tick_id);
+  self->scroll_tick_id = 0;
+  g_clear_object (&self->scroll_target);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, on_model_items_changed, self);
   if (self->list_view != NULL)
