@@ -1,0 +1,147 @@
+/* triage-server.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-server"
+
+#include <stdio.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <gio/gunixsocketaddress.h>
+#include <libsoup/soup.h>
+
+#include "atp.h"
+#include "triage-server.h"
+
+static void
+send_error (SoupServerMessage *msg,
+            guint              status,
+            const char        *code,
+            const char        *message)
+{
+  g_autofree char *request_id = atp_new_uuid ();
+  g_autofree char *body = atp_json_error_body (code, message, NULL, request_id);
+
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "X-Request-ID", request_id);
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
+                                    body, strlen (body));
+}
+
+static void
+default_handler (SoupServer        *server,
+                 SoupServerMessage *msg,
+                 const char        *path,
+                 GHashTable        *query,
+                 gpointer           user_data)
+{
+  send_error (msg, 404, "NOT_FOUND", "No such endpoint");
+}
+
+static gboolean
+on_signal (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+int
+triage_server_run (int    argc,
+                   char **argv)
+{
+  gboolean local = FALSE, print_address = FALSE, no_limits = FALSE;
+  g_autofree char *socket_path = NULL, *listen_address = NULL, *database = NULL;
+  g_autofree char *cert = NULL, *key = NULL, *admin_token_file = NULL;
+  g_auto(GStrv) limits = NULL;
+  int heartbeat = 30, idle = 60;
+  GOptionEntry entries[] = {
+    { "local", 0, 0, G_OPTION_ARG_NONE, &local, "Listen on the local Unix socket", NULL },
+    { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path, "Unix socket path", "PATH" },
+    { "listen", 0, 0, G_OPTION_ARG_STRING, &listen_address, "TCP address", "HOST:PORT" },
+    { "database", 0, 0, G_OPTION_ARG_FILENAME, &database, "Database path", "PATH" },
+    { "tls-certificate", 0, 0, G_OPTION_ARG_FILENAME, &cert, "TLS certificate", "F" },
+    { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &key, "TLS key", "F" },
+    { "admin-token-file", 0, 0, G_OPTION_ARG_FILENAME, &admin_token_file, "Admin token file", "F" },
+    { "heartbeat-interval", 0, 0, G_OPTION_ARG_INT, &heartbeat, "Heartbeat interval", "S" },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle, "Idle timeout", "S" },
+    { "limit", 0, 0, G_OPTION_ARG_STRING_ARRAY, &limits, "Rate limit", "NAME=N" },
+    { "no-limits", 0, 0, G_OPTION_ARG_NONE, &no_limits, "Disable rate limits", NULL },
+    { "print-address", 0, 0, G_OPTION_ARG_NONE, &print_address, "Print listening addresses", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("- ATP server");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupServer) server = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GSList) uris = NULL;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "triage-server: %s\n", error->message);
+      return 2;
+    }
+
+  server = soup_server_new ("server-header", "triage-server", NULL);
+  soup_server_add_handler (server, NULL, default_handler, NULL, NULL);
+
+  if (socket_path != NULL)
+    {
+      g_autoptr(GSocketAddress) address = g_unix_socket_address_new (socket_path);
+
+      g_unlink (socket_path);
+      if (!soup_server_listen (server, address, 0, &error))
+        {
+          fprintf (stderr, "triage-server: cannot listen on %s: %s\n", socket_path, error->message);
+          return 1;
+        }
+      if (print_address)
+        printf ("listening on unix:%s\n", socket_path);
+    }
+  if (listen_address != NULL || socket_path == NULL)
+    {
+      const char *colon = listen_address ? strrchr (listen_address, ':') : NULL;
+      guint port = colon ? (guint) g_ascii_strtoull (colon + 1, NULL, 10) : 0;
+
+      if (listen_address != NULL && (colon == NULL || (strncmp (listen_address, "127.0.0.1:", 10) != 0 &&
+                                               strncmp (listen_address, "localhost:", 10) != 0)))
+        {
+          fprintf (stderr, "triage-server: only loopback TCP addresses are supported: %s\n", listen_address);
+          return 2;
+        }
+      if (!soup_server_listen_local (server, port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+        {
+          fprintf (stderr, "triage-server: cannot listen: %s\n", error->message);
+          return 1;
+        }
+      uris = soup_server_get_uris (server);
+      for (GSList *l = uris; l != NULL; l = l->next)
+        {
+          g_autofree char *text = g_uri_to_string (l->data);
+
+          if (print_address && g_str_has_prefix (text, "http://"))
+            {
+              gsize len = strlen (text);
+
+              if (len > 0 && text[len - 1] == '/')
+                text[len - 1] = '\0';
+              printf ("listening on %s\n", text);
+            }
+        }
+      g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+    }
+  fflush (stdout);
+
+  loop = g_main_loop_new (NULL, FALSE);
+  g_unix_signal_add (SIGTERM, on_signal, loop);
+  g_unix_signal_add (SIGINT, on_signal, loop);
+  g_main_loop_run (loop);
+  soup_server_disconnect (server);
+  if (socket_path != NULL)
+    g_unlink (socket_path);
+  return 0;
+}
