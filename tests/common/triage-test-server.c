@@ -1,0 +1,419 @@
+/* triage-test-server.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-test-server"
+
+#include <signal.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <gio/gunixsocketaddress.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "triage-test-server.h"
+
+struct _TriageTestServer
+{
+  GSubprocess *process;
+  char        *dir;
+  char        *database;
+  char        *socket_path;
+  char        *url;
+  char        *admin_token;
+  GStrv        extra_args;
+  gboolean     unix_socket;
+  guint        port;
+  SoupSession *session;
+};
+
+static gboolean
+start_process (TriageTestServer *self,
+               GError          **error)
+{
+  const char *binary = g_getenv ("TRIAGE_SERVER");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GDataInputStream) input = NULL;
+  g_autofree char *line = NULL;
+
+  if (binary == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "TRIAGE_SERVER is not set in the environment");
+      return FALSE;
+    }
+  g_ptr_array_add (argv, g_strdup (binary));
+  g_ptr_array_add (argv, g_strdup ("--database"));
+  g_ptr_array_add (argv, g_strdup (self->database));
+  g_ptr_array_add (argv, g_strdup ("--print-address"));
+  if (self->unix_socket)
+    {
+      g_ptr_array_add (argv, g_strdup ("--socket"));
+      g_ptr_array_add (argv, g_strdup (self->socket_path));
+    }
+  else
+    {
+      g_ptr_array_add (argv, g_strdup ("--listen"));
+      g_ptr_array_add (argv, g_strdup_printf ("127.0.0.1:%u", self->port));
+    }
+  for (guint i = 0; self->extra_args != NULL && self->extra_args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (self->extra_args[i]));
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_setenv (launcher, "TRIAGE_ADMIN_TOKEN", self->admin_token, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", self->dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", self->dir, TRUE);
+  self->process = g_subprocess_launcher_spawnv (launcher,
+                                                (const char * const *) argv->pdata,
+                                                error);
+  if (self->process == NULL)
+    return FALSE;
+
+  input = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->process));
+  line = g_data_input_stream_read_line (input, NULL, NULL, error);
+  if (line == NULL)
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                     "triage-server exited before printing its address");
+      g_subprocess_force_exit (self->process);
+      g_subprocess_wait (self->process, NULL, NULL);
+      g_clear_object (&self->process);
+      return FALSE;
+    }
+  if (g_str_has_prefix (line, "listening on unix:"))
+    {
+      g_clear_pointer (&self->url, g_free);
+      self->url = g_strdup ("http://localhost");
+    }
+  else if (g_str_has_prefix (line, "listening on http"))
+    {
+      const char *url = line + strlen ("listening on ");
+      const char *colon = strrchr (url, ':');
+
+      g_clear_pointer (&self->url, g_free);
+      self->url = g_strdup (url);
+      self->port = colon ? (guint) g_ascii_strtoull (colon + 1, NULL, 10) : 0;
+    }
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "unexpected line from triage-server: %s", line);
+      g_subprocess_force_exit (self->process);
+      g_subprocess_wait (self->process, NULL, NULL);
+      g_clear_object (&self->process);
+      return FALSE;
+    }
+
+  g_clear_object (&self->session);
+  if (self->unix_socket)
+    {
+      g_autoptr(GSocketAddress) address = g_unix_socket_address_new (self->socket_path);
+
+      self->session = soup_session_new_with_options ("remote-connectable", address,
+                                                     "timeout", 30, NULL);
+    }
+  else
+    self->session = soup_session_new_with_options ("timeout", 30, NULL);
+  return TRUE;
+}
+
+TriageTestServer *
+triage_test_server_new (const TriageTestServerOptions *opts,
+                        GError                       **error)
+{
+  g_autoptr(TriageTestServer) self = g_new0 (TriageTestServer, 1);
+  guint8 random[16];
+  GString *token = g_string_new ("adm_");
+
+  self->dir = g_dir_make_tmp ("triage-test-server-XXXXXX", error);
+  if (self->dir == NULL)
+    {
+      g_string_free (token, TRUE);
+      return NULL;
+    }
+  self->database = g_build_filename (self->dir, "server.db", NULL);
+  self->socket_path = g_build_filename (self->dir, "triage.sock", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (random); i++)
+    {
+      random[i] = (guint8) g_random_int_range (0, 256);
+      g_string_append_printf (token, "%02x", random[i]);
+    }
+  self->admin_token = g_string_free (token, FALSE);
+  if (opts != NULL)
+    {
+      self->unix_socket = opts->unix_socket;
+      self->extra_args = g_strdupv ((char **) opts->extra_args);
+    }
+  if (!start_process (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+wait_process (TriageTestServer *self)
+{
+  gboolean ok;
+
+  if (self->process == NULL)
+    return TRUE;
+  g_subprocess_wait (self->process, NULL, NULL);
+  ok = g_subprocess_get_if_exited (self->process) &&
+       g_subprocess_get_exit_status (self->process) == 0;
+  g_clear_object (&self->process);
+  g_clear_object (&self->session);
+  return ok;
+}
+
+/* SIGTERM and wait; TRUE if the server exited cleanly with status 0. */
+gboolean
+triage_test_server_stop (TriageTestServer *self)
+{
+  if (self->process == NULL)
+    return TRUE;
+  g_subprocess_send_signal (self->process, SIGTERM);
+  return wait_process (self);
+}
+
+void
+triage_test_server_kill (TriageTestServer *self)
+{
+  if (self->process == NULL)
+    return;
+  g_subprocess_force_exit (self->process);
+  wait_process (self);
+}
+
+gboolean
+triage_test_server_restart (TriageTestServer *self,
+                            GError          **error)
+{
+  triage_test_server_stop (self);
+  return start_process (self, error);
+}
+
+const char *
+triage_test_server_get_url (TriageTestServer *self)
+{
+  return self->url;
+}
+
+const char *
+triage_test_server_get_socket_path (TriageTestServer *self)
+{
+  return self->unix_socket ? self->socket_path : NULL;
+}
+
+const char *
+triage_test_server_get_admin_token (TriageTestServer *self)
+{
+  return self->admin_token;
+}
+
+const char *
+triage_test_server_get_database (TriageTestServer *self)
+{
+  return self->database;
+}
+
+gboolean
+triage_test_http (TriageTestServer *self,
+                  const char       *method,
+                  const char       *path,
+                  const char       *token,
+                  const char       *body,
+                  guint            *status,
+                  char            **body_out,
+                  GError          **error)
+{
+  g_autofree char *uri = g_strconcat (self->url, path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (msg == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "invalid URI %s", uri);
+      return FALSE;
+    }
+  if (self->session == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "server is not running");
+      return FALSE;
+    }
+  if (token != NULL)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg),
+                                    "Authorization", auth);
+    }
+  if (body != NULL)
+    {
+      g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (msg, "application/json", request);
+    }
+  bytes = soup_session_send_and_read (self->session, msg, NULL, error);
+  if (bytes == NULL)
+    return FALSE;
+  if (status != NULL)
+    *status = soup_message_get_status (msg);
+  if (body_out != NULL)
+    *body_out = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  return TRUE;
+}
+
+static char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  if (object == NULL || !json_object_has_member (object, name) ||
+      json_object_get_string_member (object, name) == NULL)
+    return NULL;
+  return g_strdup (json_object_get_string_member (object, name));
+}
+
+static JsonObject *
+post_admin (TriageTestServer *self,
+            const char       *path,
+            const char       *body,
+            GError          **error)
+{
+  g_autofree char *answer = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  guint status = 0;
+  JsonNode *root;
+
+  if (!triage_test_http (self, "POST", path, self->admin_token, body, &status, &answer, error))
+    return NULL;
+  if (status != 201)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "POST %s answered %u: %s", path, status, answer);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, answer, -1, error))
+    return NULL;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "POST %s answered a non-object", path);
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (root));
+}
+
+gboolean
+triage_test_server_create_user (TriageTestServer *self,
+                                const char       *id,
+                                char            **token,
+                                GError          **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, id);
+  json_builder_end_object (builder);
+  node = json_builder_get_root (builder);
+  body = json_to_string (node, FALSE);
+  answer = post_admin (self, "/api/v1/admin/users", body, error);
+  if (answer == NULL)
+    return FALSE;
+  if (token != NULL)
+    *token = member_string (answer, "token");
+  return TRUE;
+}
+
+gboolean
+triage_test_server_create_service (TriageTestServer   *self,
+                                   const char         *name,
+                                   const char * const *recipients,
+                                   const char         *callback_url,
+                                   char              **service_id,
+                                   char              **api_key,
+                                   char              **webhook_secret,
+                                   GError            **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, name);
+  json_builder_set_member_name (builder, "description");
+  json_builder_add_string_value (builder, name);
+  if (callback_url != NULL)
+    {
+      json_builder_set_member_name (builder, "callback_url");
+      json_builder_add_string_value (builder, callback_url);
+    }
+  if (recipients != NULL)
+    {
+      json_builder_set_member_name (builder, "recipients");
+      json_builder_begin_array (builder);
+      for (guint i = 0; recipients[i] != NULL; i++)
+        json_builder_add_string_value (builder, recipients[i]);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_object (builder);
+  node = json_builder_get_root (builder);
+  body = json_to_string (node, FALSE);
+  answer = post_admin (self, "/api/v1/services", body, error);
+  if (answer == NULL)
+    return FALSE;
+  if (service_id != NULL)
+    *service_id = member_string (answer, "service_id");
+  if (api_key != NULL)
+    *api_key = member_string (answer, "api_key");
+  if (webhook_secret != NULL)
+    *webhook_secret = member_string (answer, "webhook_secret");
+  return TRUE;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+void
+triage_test_server_free (TriageTestServer *self)
+{
+  if (self == NULL)
+    return;
+  triage_test_server_stop (self);
+  g_clear_object (&self->session);
+  if (self->dir != NULL)
+    remove_tree (self->dir);
+  g_free (self->dir);
+  g_free (self->database);
+  g_free (self->socket_path);
+  g_free (self->url);
+  g_free (self->admin_token);
+  g_strfreev (self->extra_args);
+  g_free (self);
+}

@@ -1,0 +1,57 @@
+/* triage-test-server.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gboolean            unix_socket;   /* listen on a temp Unix socket instead of 127.0.0.1:0 */
+  const char * const *extra_args;    /* NULL-terminated, e.g. "--heartbeat-interval", "1" */
+} TriageTestServerOptions;
+
+typedef struct _TriageTestServer TriageTestServer;
+
+TriageTestServer *triage_test_server_new             (const TriageTestServerOptions *opts,
+                                                      GError                       **error);
+gboolean          triage_test_server_stop            (TriageTestServer *self);
+void              triage_test_server_kill            (TriageTestServer *self);
+gboolean          triage_test_server_restart         (TriageTestServer *self,
+                                                      GError          **error);
+const char       *triage_test_server_get_url         (TriageTestServer *self);
+const char       *triage_test_server_get_socket_path (TriageTestServer *self);
+const char       *triage_test_server_get_admin_token (TriageTestServer *self);
+const char       *triage_test_server_get_database    (TriageTestServer *self);
+gboolean          triage_test_server_create_user     (TriageTestServer *self,
+                                                      const char       *id,
+                                                      char            **token,
+                                                      GError          **error);
+gboolean          triage_test_server_create_service  (TriageTestServer   *self,
+                                                      const char         *name,
+                                                      const char * const *recipients,
+                                                      const char         *callback_url,
+                                                      char              **service_id,
+                                                      char              **api_key,
+                                                      char              **webhook_secret,
+                                                      GError            **error);
+void              triage_test_server_free            (TriageTestServer *self);
+
+/* Sync HTTP request; @token may be NULL, @body may be NULL. */
+gboolean          triage_test_http                   (TriageTestServer *self,
+                                                      const char       *method,
+                                                      const char       *path,
+                                                      const char       *token,
+                                                      const char       *body,
+                                                      guint            *status,
+                                                      char            **body_out,
+                                                      GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageTestServer, triage_test_server_free)
+
+G_END_DECLS
