@@ -1,0 +1,456 @@
+/* triage-server-store.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-server-store"
+
+#include <gio/gio.h>
+
+#include "atp.h"
+#include "triage-server-store.h"
+
+#define PENDING_MASK ((1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED) | \
+                      (1u << ATP_STATUS_ACKNOWLEDGED))
+
+static const char *migrations[] = {
+  "CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, token_hash TEXT UNIQUE);"
+  "CREATE TABLE services (id TEXT PRIMARY KEY, name TEXT UNIQUE NOT NULL, description TEXT,"
+  "  callback_url TEXT, webhook_secret TEXT, key_hash TEXT UNIQUE);"
+  "CREATE TABLE service_recipients (service_id TEXT NOT NULL, user_id TEXT NOT NULL,"
+  "  PRIMARY KEY (service_id, user_id));"
+  "CREATE TABLE notifications (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL,"
+  "  service_id TEXT NOT NULL, body TEXT NOT NULL, json TEXT NOT NULL, answer TEXT NOT NULL,"
+  "  project TEXT, status INTEGER NOT NULL, created_at INTEGER NOT NULL, deadline INTEGER,"
+  "  response TEXT, updated_at INTEGER NOT NULL);"
+  "CREATE INDEX notifications_deadline ON notifications (deadline) WHERE deadline IS NOT NULL;"
+  "CREATE TABLE notification_recipients (notification_seq INTEGER NOT NULL, user_id TEXT NOT NULL,"
+  "  PRIMARY KEY (user_id, notification_seq));",
+};
+
+gboolean
+triage_store_exec (TriageStore *self,
+                   const char  *sql,
+                   GError     **error)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (self->db, sql, NULL, NULL, &message) != SQLITE_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error: %s",
+                   message ? message : sqlite3_errmsg (self->db));
+      sqlite3_free (message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+sqlite3_stmt *
+triage_store_prepare (TriageStore *self,
+                      const char  *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    g_error ("bad SQL %s: %s", sql, sqlite3_errmsg (self->db));
+  return stmt;
+}
+
+TriageStore *
+triage_store_open (const char *path,
+                   GError    **error)
+{
+  TriageStore *self = g_new0 (TriageStore, 1);
+  sqlite3_stmt *stmt;
+  int version;
+
+  if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                       SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot open database %s: %s",
+                   path, self->db ? sqlite3_errmsg (self->db) : "out of memory");
+      triage_store_free (self);
+      return NULL;
+    }
+  sqlite3_busy_timeout (self->db, 5000);
+  if (!triage_store_exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                          "PRAGMA foreign_keys=ON;", error))
+    {
+      triage_store_free (self);
+      return NULL;
+    }
+  stmt = triage_store_prepare (self, "PRAGMA user_version");
+  sqlite3_step (stmt);
+  version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  if (version > (int) G_N_ELEMENTS (migrations))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "database %s has schema version %d, newer than this server (%d)",
+                   path, version, (int) G_N_ELEMENTS (migrations));
+      triage_store_free (self);
+      return NULL;
+    }
+  for (; version < (int) G_N_ELEMENTS (migrations); version++)
+    {
+      g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;",
+                                              migrations[version], version + 1);
+
+      if (!triage_store_exec (self, sql, error))
+        {
+          triage_store_exec (self, "ROLLBACK", NULL);
+          triage_store_free (self);
+          return NULL;
+        }
+    }
+  return self;
+}
+
+void
+triage_store_free (TriageStore *self)
+{
+  if (self == NULL)
+    return;
+  sqlite3_close (self->db);
+  g_free (self);
+}
+
+void
+triage_service_row_free (TriageServiceRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->id);
+  g_free (row->name);
+  g_free (row->callback_url);
+  g_free (row->webhook_secret);
+  g_free (row);
+}
+
+void
+triage_notification_row_free (TriageNotificationRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->id);
+  g_free (row->service_id);
+  g_free (row->body);
+  g_free (row->json);
+  g_free (row->answer);
+  g_free (row->response);
+  g_free (row);
+}
+
+static char *
+column_text (sqlite3_stmt *stmt,
+             int           column)
+{
+  const unsigned char *text = sqlite3_column_text (stmt, column);
+
+  return text ? g_strdup ((const char *) text) : NULL;
+}
+
+static void
+bind_text (sqlite3_stmt *stmt,
+           int           index,
+           const char   *text)
+{
+  if (text == NULL)
+    sqlite3_bind_null (stmt, index);
+  else
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+}
+
+gboolean
+triage_store_user_exists (TriageStore *self,
+                          const char  *id)
+{
+  sqlite3_stmt *stmt = triage_store_prepare (self, "SELECT 1 FROM users WHERE id = ?");
+  gboolean found;
+
+  bind_text (stmt, 1, id);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+gboolean
+triage_store_add_user (TriageStore *self,
+                       const char  *id,
+                       const char  *name,
+                       const char  *token_hash)
+{
+  sqlite3_stmt *stmt = triage_store_prepare (self,
+    "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
+  gboolean ok;
+
+  bind_text (stmt, 1, id);
+  bind_text (stmt, 2, name);
+  bind_text (stmt, 3, token_hash);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
+char *
+triage_store_user_by_token (TriageStore *self,
+                            const char  *token_hash)
+{
+  sqlite3_stmt *stmt = triage_store_prepare (self, "SELECT id FROM users WHERE token_hash = ?");
+  char *id = NULL;
+
+  bind_text (stmt, 1, token_hash);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    id = column_text (stmt, 0);
+  sqlite3_finalize (stmt);
+  return id;
+}
+
+gboolean
+triage_store_add_service (TriageStore        *self,
+                          const char         *id,
+                          const char         *name,
+                          const char         *description,
+                          const char         *callback_url,
+                          const char         *webhook_secret,
+                          const char         *key_hash,
+                          const char * const *recipients)
+{
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  if (!triage_store_exec (self, "BEGIN IMMEDIATE", NULL))
+    return FALSE;
+  stmt = triage_store_prepare (self, "INSERT INTO services (id, name, description, callback_url,"
+                               " webhook_secret, key_hash) VALUES (?, ?, ?, ?, ?, ?)");
+  bind_text (stmt, 1, id);
+  bind_text (stmt, 2, name);
+  bind_text (stmt, 3, description);
+  bind_text (stmt, 4, callback_url);
+  bind_text (stmt, 5, webhook_secret);
+  bind_text (stmt, 6, key_hash);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  sqlite3_finalize (stmt);
+  for (guint i = 0; ok && recipients != NULL && recipients[i] != NULL; i++)
+    {
+      stmt = triage_store_prepare (self, "INSERT OR IGNORE INTO service_recipients"
+                                   " (service_id, user_id) VALUES (?, ?)");
+      bind_text (stmt, 1, id);
+      bind_text (stmt, 2, recipients[i]);
+      ok = sqlite3_step (stmt) == SQLITE_DONE;
+      sqlite3_finalize (stmt);
+    }
+  triage_store_exec (self, ok ? "COMMIT" : "ROLLBACK", NULL);
+  return ok;
+}
+
+static TriageServiceRow *
+service_by (TriageStore *self,
+            const char  *column,
+            const char  *value)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret"
+                                          " FROM services WHERE %s = ?", column);
+  sqlite3_stmt *stmt = triage_store_prepare (self, sql);
+  TriageServiceRow *row = NULL;
+
+  bind_text (stmt, 1, value);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      row = g_new0 (TriageServiceRow, 1);
+      row->id = column_text (stmt, 0);
+      row->name = column_text (stmt, 1);
+      row->callback_url = column_text (stmt, 2);
+      row->webhook_secret = column_text (stmt, 3);
+    }
+  sqlite3_finalize (stmt);
+  return row;
+}
+
+TriageServiceRow *
+triage_store_service_by_key (TriageStore *self,
+                             const char  *key_hash)
+{
+  return service_by (self, "key_hash", key_hash);
+}
+
+TriageServiceRow *
+triage_store_service_by_id (TriageStore *self,
+                            const char  *id)
+{
+  return service_by (self, "id", id);
+}
+
+TriageServiceRow *
+triage_store_service_by_name (TriageStore *self,
+                              const char  *name)
+{
+  return service_by (self, "name", name);
+}
+
+TriageNotificationRow *
+triage_store_get_notification (TriageStore *self,
+                               const char  *id)
+{
+  sqlite3_stmt *stmt = triage_store_prepare (self,
+    "SELECT seq, id, service_id, body, json, answer, status, deadline, response, updated_at"
+    " FROM notifications WHERE id = ?");
+  TriageNotificationRow *row = NULL;
+
+  bind_text (stmt, 1, id);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      row = g_new0 (TriageNotificationRow, 1);
+      row->seq = sqlite3_column_int64 (stmt, 0);
+      row->id = column_text (stmt, 1);
+      row->service_id = column_text (stmt, 2);
+      row->body = column_text (stmt, 3);
+      row->json = column_text (stmt, 4);
+      row->answer = column_text (stmt, 5);
+      row->status = sqlite3_column_int (stmt, 6);
+      row->deadline = sqlite3_column_int64 (stmt, 7);
+      row->response = column_text (stmt, 8);
+      row->updated_at = sqlite3_column_int64 (stmt, 9);
+    }
+  sqlite3_finalize (stmt);
+  return row;
+}
+
+gboolean
+triage_store_insert_notification (TriageStore *self,
+                                  const char  *id,
+                                  const char  *service_id,
+                                  const char  *body,
+                                  const char  *json,
+                                  const char  *answer,
+                                  const char  *project,
+                                  gint64       created_at,
+                                  gint64       deadline)
+{
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  if (!triage_store_exec (self, "BEGIN IMMEDIATE", NULL))
+    return FALSE;
+  stmt = triage_store_prepare (self,
+    "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
+    " created_at, deadline, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)");
+  bind_text (stmt, 1, id);
+  bind_text (stmt, 2, service_id);
+  bind_text (stmt, 3, body);
+  bind_text (stmt, 4, json);
+  bind_text (stmt, 5, answer);
+  bind_text (stmt, 6, project);
+  sqlite3_bind_int64 (stmt, 7, created_at);
+  if (deadline > 0)
+    sqlite3_bind_int64 (stmt, 8, deadline);
+  else
+    sqlite3_bind_null (stmt, 8);
+  sqlite3_bind_int64 (stmt, 9, created_at);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  sqlite3_finalize (stmt);
+  if (ok)
+    {
+      stmt = triage_store_prepare (self,
+        "INSERT INTO notification_recipients (notification_seq, user_id)"
+        " SELECT last_insert_rowid (), user_id FROM service_recipients WHERE service_id = ?");
+      bind_text (stmt, 1, service_id);
+      ok = sqlite3_step (stmt) == SQLITE_DONE;
+      sqlite3_finalize (stmt);
+    }
+  ok = ok && triage_store_exec (self, "COMMIT", NULL);
+  if (!ok)
+    triage_store_exec (self, "ROLLBACK", NULL);
+  return ok;
+}
+
+gboolean
+triage_store_is_recipient (TriageStore *self,
+                           const char  *notification_id,
+                           const char  *user_id)
+{
+  sqlite3_stmt *stmt = triage_store_prepare (self,
+    "SELECT 1 FROM notification_recipients r JOIN notifications n ON n.seq = r.notification_seq"
+    " WHERE n.id = ? AND r.user_id = ?");
+  gboolean found;
+
+  bind_text (stmt, 1, notification_id);
+  bind_text (stmt, 2, user_id);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+GStrv
+triage_store_recipients (TriageStore *self,
+                         const char  *notification_id)
+{
+  sqlite3_stmt *stmt = triage_store_prepare (self,
+    "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
+    " ON n.seq = r.notification_seq WHERE n.id = ?");
+  GPtrArray *users = g_ptr_array_new ();
+
+  bind_text (stmt, 1, notification_id);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (users, column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  g_ptr_array_add (users, NULL);
+  return (GStrv) g_ptr_array_free (users, FALSE);
+}
+
+gboolean
+triage_store_transition (TriageStore *self,
+                         const char  *id,
+                         guint        from_mask,
+                         int          status,
+                         const char  *response,
+                         gint64       now)
+{
+  sqlite3_stmt *stmt = triage_store_prepare (self,
+    "UPDATE notifications SET status = ?, response = COALESCE (?, response), updated_at = ?"
+    " WHERE id = ? AND ((1 << status) & ?) != 0");
+  gboolean changed;
+
+  sqlite3_bind_int (stmt, 1, status);
+  bind_text (stmt, 2, response);
+  sqlite3_bind_int64 (stmt, 3, now);
+  bind_text (stmt, 4, id);
+  sqlite3_bind_int64 (stmt, 5, from_mask);
+  changed = sqlite3_step (stmt) == SQLITE_DONE && sqlite3_changes (self->db) == 1;
+  sqlite3_finalize (stmt);
+  return changed;
+}
+
+gint64
+triage_store_next_deadline (TriageStore *self)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT MIN (deadline) FROM notifications"
+                                          " WHERE deadline IS NOT NULL AND ((1 << status) & %u) != 0",
+                                          PENDING_MASK);
+  sqlite3_stmt *stmt = triage_store_prepare (self, sql);
+  gint64 deadline = 0;
+
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    deadline = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return deadline;
+}
+
+GStrv
+triage_store_overdue (TriageStore *self,
+                      gint64       now)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT id FROM notifications WHERE deadline IS NOT NULL"
+                                          " AND deadline <= ? AND ((1 << status) & %u) != 0",
+                                          PENDING_MASK);
+  sqlite3_stmt *stmt = triage_store_prepare (self, sql);
+  GPtrArray *ids = g_ptr_array_new ();
+
+  sqlite3_bind_int64 (stmt, 1, now);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (ids, column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  g_ptr_array_add (ids, NULL);
+  return (GStrv) g_ptr_array_free (ids, FALSE);
+}

@@ -1,0 +1,107 @@
+/* triage-server-store.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+#include <sqlite3.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  sqlite3 *db;
+} TriageStore;
+
+typedef struct
+{
+  char *id;
+  char *name;
+  char *callback_url;
+  char *webhook_secret;
+} TriageServiceRow;
+
+typedef struct
+{
+  gint64  seq;
+  char   *id;
+  char   *service_id;
+  char   *body;          /* the submission as posted */
+  char   *json;          /* the filled notification (status "created") */
+  char   *answer;        /* the original 201 answer */
+  int     status;        /* AtpStatus */
+  gint64  deadline;      /* unix µs, 0 = none */
+  char   *response;      /* response JSON or NULL */
+  gint64  updated_at;    /* unix µs */
+} TriageNotificationRow;
+
+TriageStore *triage_store_open            (const char   *path,
+                                           GError      **error);
+void         triage_store_free            (TriageStore  *self);
+gboolean     triage_store_exec            (TriageStore  *self,
+                                           const char   *sql,
+                                           GError      **error);
+sqlite3_stmt *triage_store_prepare        (TriageStore  *self,
+                                           const char   *sql);
+
+void         triage_service_row_free      (TriageServiceRow *row);
+void         triage_notification_row_free (TriageNotificationRow *row);
+
+gboolean     triage_store_user_exists     (TriageStore  *self,
+                                           const char   *id);
+gboolean     triage_store_add_user        (TriageStore  *self,
+                                           const char   *id,
+                                           const char   *name,
+                                           const char   *token_hash);
+char        *triage_store_user_by_token   (TriageStore  *self,
+                                           const char   *token_hash);
+
+gboolean     triage_store_add_service     (TriageStore  *self,
+                                           const char   *id,
+                                           const char   *name,
+                                           const char   *description,
+                                           const char   *callback_url,
+                                           const char   *webhook_secret,
+                                           const char   *key_hash,
+                                           const char * const *recipients);
+TriageServiceRow *triage_store_service_by_key  (TriageStore *self,
+                                                const char  *key_hash);
+TriageServiceRow *triage_store_service_by_id   (TriageStore *self,
+                                                const char  *id);
+TriageServiceRow *triage_store_service_by_name (TriageStore *self,
+                                                const char  *name);
+
+TriageNotificationRow *triage_store_get_notification (TriageStore *self,
+                                                      const char  *id);
+gboolean     triage_store_insert_notification (TriageStore *self,
+                                               const char  *id,
+                                               const char  *service_id,
+                                               const char  *body,
+                                               const char  *json,
+                                               const char  *answer,
+                                               const char  *project,
+                                               gint64       created_at,
+                                               gint64       deadline);
+gboolean     triage_store_is_recipient    (TriageStore  *self,
+                                           const char   *notification_id,
+                                           const char   *user_id);
+GStrv        triage_store_recipients      (TriageStore  *self,
+                                           const char   *notification_id);
+/* Moves to @status if the current status is in @from_mask (bit per AtpStatus). */
+gboolean     triage_store_transition      (TriageStore  *self,
+                                           const char   *id,
+                                           guint         from_mask,
+                                           int          status,
+                                           const char   *response,
+                                           gint64        now);
+gint64       triage_store_next_deadline   (TriageStore  *self);
+GStrv        triage_store_overdue         (TriageStore  *self,
+                                           gint64        now);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageServiceRow, triage_service_row_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageNotificationRow, triage_notification_row_free)
+
+G_END_DECLS
