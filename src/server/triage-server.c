@@ -13,33 +13,26 @@
 #include <gio/gunixsocketaddress.h>
 #include <libsoup/soup.h>
 
-#include "atp.h"
+#include "triage-server-private.h"
 #include "triage-server.h"
 
-static void
-send_error (SoupServerMessage *msg,
-            guint              status,
-            const char        *code,
-            const char        *message)
+static char *
+read_admin_token (const char *file,
+                  GError    **error)
 {
-  g_autofree char *request_id = atp_new_uuid ();
-  g_autofree char *body = atp_json_error_body (code, message, NULL, request_id);
+  g_autofree char *contents = NULL;
 
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                "X-Request-ID", request_id);
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
-                                    body, strlen (body));
-}
-
-static void
-default_handler (SoupServer        *server,
-                 SoupServerMessage *msg,
-                 const char        *path,
-                 GHashTable        *query,
-                 gpointer           user_data)
-{
-  send_error (msg, 404, "NOT_FOUND", "No such endpoint");
+  if (file == NULL)
+    return g_strdup (g_getenv ("TRIAGE_ADMIN_TOKEN"));
+  if (!g_file_get_contents (file, &contents, NULL, error))
+    return NULL;
+  g_strstrip (contents);
+  if (*contents == '\0')
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the admin token file %s is empty", file);
+      return NULL;
+    }
+  return g_steal_pointer (&contents);
 }
 
 static gboolean
@@ -78,6 +71,8 @@ triage_server_run (int    argc,
   g_autoptr(SoupServer) server = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GSList) uris = NULL;
+  g_autofree char *admin_token = NULL;
+  TriageServer self = { 0 };
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -86,8 +81,35 @@ triage_server_run (int    argc,
       return 2;
     }
 
+  if (database == NULL)
+    {
+      g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "triage", NULL);
+
+      g_mkdir_with_parents (dir, 0700);
+      database = g_build_filename (dir, "server.db", NULL);
+    }
+  admin_token = read_admin_token (admin_token_file, &error);
+  if (admin_token_file != NULL && admin_token == NULL)
+    {
+      fprintf (stderr, "triage-server: cannot read the admin token: %s\n", error->message);
+      return 2;
+    }
+  if (admin_token != NULL && *admin_token != '\0')
+    self.admin_hash = triage_hash_token (admin_token);
+  self.store = triage_store_open (database, &error);
+  if (self.store == NULL)
+    {
+      fprintf (stderr, "triage-server: %s\n", error->message);
+      return 1;
+    }
+  if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER))
+    triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);
+  self.heartbeat = heartbeat;
+  self.idle = idle;
   server = soup_server_new ("server-header", "triage-server", NULL);
-  soup_server_add_handler (server, NULL, default_handler, NULL, NULL);
+  self.soup = server;
+  triage_server_setup_rest (&self);
+  triage_server_reschedule (&self);
 
   if (socket_path != NULL)
     {
@@ -97,6 +119,7 @@ triage_server_run (int    argc,
       if (!soup_server_listen (server, address, 0, &error))
         {
           fprintf (stderr, "triage-server: cannot listen on %s: %s\n", socket_path, error->message);
+          triage_store_free (self.store);
           return 1;
         }
       if (print_address)
@@ -140,7 +163,10 @@ triage_server_run (int    argc,
   g_unix_signal_add (SIGTERM, on_signal, loop);
   g_unix_signal_add (SIGINT, on_signal, loop);
   g_main_loop_run (loop);
+  triage_server_shutdown_rest (&self);
   soup_server_disconnect (server);
+  triage_store_free (self.store);
+  g_free (self.admin_hash);
   if (socket_path != NULL)
     g_unlink (socket_path);
   return 0;

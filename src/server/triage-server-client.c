@@ -1,0 +1,410 @@
+/* triage-server-client.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-server-client"
+
+#include <string.h>
+
+#include "triage-server-private.h"
+
+#define DEFAULT_LIMIT 50
+#define MAX_LIMIT     100
+
+/* REST reads count as delivery. */
+static void
+mark_delivered (TriageServer          *self,
+                TriageNotificationRow *row)
+{
+  if (row->status == ATP_STATUS_CREATED &&
+      triage_store_transition (self->store, row->id, 1u << ATP_STATUS_CREATED,
+                               ATP_STATUS_DELIVERED, NULL, g_get_real_time ()))
+    {
+      row->status = ATP_STATUS_DELIVERED;
+      triage_server_changed (self, row->id, ATP_STATUS_DELIVERED, NULL);
+    }
+}
+
+static char *
+encode_cursor (gint64 seq)
+{
+  g_autofree char *text = g_strdup_printf ("v1:%" G_GINT64_FORMAT, seq);
+
+  return g_base64_encode ((const guchar *) text, strlen (text));
+}
+
+static gboolean
+decode_cursor (const char *cursor,
+               gint64     *seq)
+{
+  gsize length = 0;
+  g_autofree guchar *raw = NULL;
+  g_autofree char *text = NULL;
+  guint64 value;
+
+  if (*cursor == '\0' || strlen (cursor) > 64)
+    return FALSE;
+  for (const char *p = cursor; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '+' && *p != '/' && *p != '=')
+      return FALSE;
+  raw = g_base64_decode (cursor, &length);
+  text = g_strndup ((const char *) raw, length);
+  if (!g_str_has_prefix (text, "v1:") ||
+      !g_ascii_string_to_unsigned (text + 3, 10, 1, G_MAXINT64, &value, NULL))
+    return FALSE;
+  *seq = (gint64) value;
+  return TRUE;
+}
+
+static void
+handle_list (TriageServer      *self,
+             SoupServerMessage *msg,
+             GHashTable        *query)
+{
+  g_autofree char *user = authenticate_user (self, msg);
+  const char *status = query ? g_hash_table_lookup (query, "status") : NULL;
+  const char *limit_text = query ? g_hash_table_lookup (query, "limit") : NULL;
+  const char *cursor = query ? g_hash_table_lookup (query, "cursor") : NULL;
+  const char *service_id = query ? g_hash_table_lookup (query, "service_id") : NULL;
+  const char *project = query ? g_hash_table_lookup (query, "project") : NULL;
+  const char *sort = query ? g_hash_table_lookup (query, "sort") : NULL;
+  g_autoptr(GString) where = g_string_new ("r.user_id = ?1");
+  g_autofree char *sql = NULL, *count_sql = NULL;
+  g_autoptr(JsonArray) items = json_array_new ();
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonObject) answer = json_object_new ();
+  JsonObject *pagination;
+  sqlite3_stmt *stmt;
+  gboolean newest = TRUE, has_more = FALSE;
+  guint64 limit = DEFAULT_LIMIT;
+  gint64 after = 0, last = 0, total = 0;
+  AtpStatus wanted;
+
+  if (user == NULL)
+    return;
+  if (status != NULL)
+    {
+      if (strcmp (status, "pending") == 0)
+        g_string_append_printf (where, " AND ((1 << n.status) & %u) != 0", TRIAGE_PENDING_MASK);
+      else if (atp_status_from_string (status, &wanted))
+        g_string_append_printf (where, " AND n.status = %d", (int) wanted);
+      else
+        {
+          reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                            "status must be pending, created, delivered, acknowledged, responded, "
+                            "expired or invalidated", "status");
+          return;
+        }
+    }
+  if (limit_text != NULL &&
+      !g_ascii_string_to_unsigned (limit_text, 10, 1, MAX_LIMIT, &limit, NULL))
+    {
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "limit must be from 1 to 100", "limit");
+      return;
+    }
+  if (sort != NULL && strcmp (sort, "newest") != 0)
+    {
+      if (strcmp (sort, "oldest") != 0)
+        {
+          reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "sort must be newest or oldest", "sort");
+          return;
+        }
+      newest = FALSE;
+    }
+  if (cursor != NULL && !decode_cursor (cursor, &after))
+    {
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "cursor is not a cursor from this server",
+                        "cursor");
+      return;
+    }
+  if (service_id != NULL)
+    g_string_append (where, " AND n.service_id = ?2");
+  if (project != NULL)
+    g_string_append (where, " AND n.project = ?3");
+
+  count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
+                               " ON r.notification_seq = n.seq WHERE %s", where->str);
+  stmt = triage_store_prepare (self->store, count_sql);
+  sqlite3_bind_text (stmt, 1, user, -1, SQLITE_TRANSIENT);
+  if (service_id != NULL)
+    sqlite3_bind_text (stmt, 2, service_id, -1, SQLITE_TRANSIENT);
+  if (project != NULL)
+    sqlite3_bind_text (stmt, 3, project, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    total = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  sql = g_strdup_printf ("SELECT n.seq, n.id FROM notifications n JOIN notification_recipients r"
+                         " ON r.notification_seq = n.seq WHERE %s%s ORDER BY n.seq %s LIMIT ?5",
+                         where->str,
+                         cursor == NULL ? "" : newest ? " AND n.seq < ?4" : " AND n.seq > ?4",
+                         newest ? "DESC" : "ASC");
+  stmt = triage_store_prepare (self->store, sql);
+  sqlite3_bind_text (stmt, 1, user, -1, SQLITE_TRANSIENT);
+  if (service_id != NULL)
+    sqlite3_bind_text (stmt, 2, service_id, -1, SQLITE_TRANSIENT);
+  if (project != NULL)
+    sqlite3_bind_text (stmt, 3, project, -1, SQLITE_TRANSIENT);
+  if (cursor != NULL)
+    sqlite3_bind_int64 (stmt, 4, after);
+  sqlite3_bind_int64 (stmt, 5, (gint64) limit + 1);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      if (rows->len == limit)
+        {
+          has_more = TRUE;
+          break;
+        }
+      last = sqlite3_column_int64 (stmt, 0);
+      g_ptr_array_add (rows, g_strdup ((const char *) sqlite3_column_text (stmt, 1)));
+    }
+  sqlite3_finalize (stmt);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store,
+                                                                            rows->pdata[i]);
+
+      if (row == NULL)
+        continue;
+      mark_delivered (self, row);
+      json_array_add_element (items, notification_node (row, FALSE));
+    }
+  json_object_set_array_member (answer, "notifications", json_array_ref (items));
+  pagination = json_object_new ();
+  if (has_more)
+    {
+      g_autofree char *next = encode_cursor (last);
+
+      json_object_set_string_member (pagination, "next_cursor", next);
+    }
+  else
+    json_object_set_null_member (pagination, "next_cursor");
+  json_object_set_boolean_member (pagination, "has_more", has_more);
+  json_object_set_int_member (pagination, "total_count", total);
+  json_object_set_object_member (answer, "pagination", pagination);
+  reply_text (msg, 200, object_to_string (answer));
+}
+
+static void
+handle_client_get (TriageServer      *self,
+                   SoupServerMessage *msg,
+                   const char        *id)
+{
+  g_autofree char *user = authenticate_user (self, msg);
+  g_autofree char *lower = g_ascii_strdown (id, -1);
+  g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  if (user == NULL)
+    return;
+  if (!triage_store_is_recipient (self->store, lower, user) ||
+      (row = triage_store_get_notification (self->store, lower)) == NULL)
+    {
+      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      return;
+    }
+  mark_delivered (self, row);
+  node = notification_node (row, TRUE);
+  reply_text (msg, 200, atp_json_to_string (node, NULL));
+}
+
+static char *
+respond_answer (const char *id,
+                const char *action_id,
+                const char *responded_at)
+{
+  g_autoptr(JsonObject) answer = json_object_new ();
+
+  json_object_set_string_member (answer, "notification_id", id);
+  json_object_set_string_member (answer, "action_id", action_id);
+  json_object_set_string_member (answer, "status", "responded");
+  json_object_set_string_member (answer, "responded_at", responded_at);
+  return object_to_string (answer);
+}
+
+static void
+handle_respond (TriageServer      *self,
+                SoupServerMessage *msg)
+{
+  g_autofree char *user = authenticate_user (self, msg);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpResponse) response = NULL;
+  g_autoptr(GDateTime) now = NULL;
+  g_autoptr(JsonNode) response_node = NULL;
+  g_autofree char *id = NULL, *response_text = NULL, *now_text = NULL;
+  const AtpAction *action;
+  const char *raw_id, *action_id;
+  JsonObject *object;
+  JsonNode *data;
+  gboolean failed = FALSE;
+
+  if (user == NULL || (root = parse_body (msg)) == NULL)
+    return;
+  object = json_node_get_object (root);
+  raw_id = get_string (msg, object, "notification_id", TRUE, &failed);
+  if (failed)
+    return;
+  action_id = get_string (msg, object, "action_id", TRUE, &failed);
+  if (failed)
+    return;
+  data = json_object_get_member (object, "response_data");
+  id = g_ascii_strdown (raw_id, -1);
+  if (!triage_store_is_recipient (self->store, id, user) ||
+      (row = triage_store_get_notification (self->store, id)) == NULL)
+    {
+      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      return;
+    }
+  notification = atp_notification_new_from_data (row->json, -1, ATP_PARSE_DEFAULT, &error);
+  if (notification == NULL)
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The stored notification cannot be read");
+      return;
+    }
+  action = atp_notification_find_action (notification, action_id);
+  if (row->status == ATP_STATUS_RESPONDED && row->response != NULL)
+    {
+      g_autoptr(JsonNode) stored = json_from_string (row->response, NULL);
+      g_autoptr(AtpResponse) previous = stored ? atp_response_new_from_json (stored, NULL) : NULL;
+
+      if (previous != NULL && atp_response_same_answer (previous, action_id, data))
+        {
+          JsonObject *stored_object = json_node_get_object (stored);
+
+          reply_text (msg, 200, respond_answer (id, action_id,
+                                                json_object_get_string_member (stored_object,
+                                                                               "responded_at")));
+          return;
+        }
+    }
+  if (atp_status_is_terminal (row->status))
+    {
+      reply_terminal_conflict (msg, row->status);
+      return;
+    }
+  if (action == NULL)
+    {
+      reply_error_full (msg, 400, "INVALID_ACTION_ID", "The notification has no such action",
+                        "action_id");
+      return;
+    }
+  if (!atp_action_validate_response (action, data, &error))
+    {
+      reply_gerror (msg, error);
+      return;
+    }
+  now = g_date_time_new_now_utc ();
+  if (notification->deadline != NULL && g_date_time_compare (now, notification->deadline) >= 0)
+    {
+      triage_server_reschedule (self);
+      reply_terminal_conflict (msg, ATP_STATUS_EXPIRED);
+      return;
+    }
+  response = atp_response_new (id, action_id, data, now, user, ATP_RESPONDER_HUMAN);
+  response_node = atp_response_to_json (response);
+  response_text = atp_json_to_string (response_node, NULL);
+  if (!triage_store_transition (self->store, id, TRIAGE_PENDING_MASK, ATP_STATUS_RESPONDED,
+                                response_text, g_date_time_to_unix (now) * G_USEC_PER_SEC +
+                                g_date_time_get_microsecond (now)))
+    {
+      g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
+
+      reply_terminal_conflict (msg, current ? current->status : ATP_STATUS_RESPONDED);
+      return;
+    }
+  triage_server_changed (self, id, ATP_STATUS_RESPONDED, NULL);
+  now_text = atp_format_timestamp (now);
+  reply_text (msg, 200, respond_answer (id, action_id, now_text));
+}
+
+static void
+method_not_allowed (SoupServerMessage *msg,
+                    const char        *allow)
+{
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", allow);
+  reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
+}
+
+static void
+api_handler (SoupServer        *soup,
+             SoupServerMessage *msg,
+             const char        *path,
+             GHashTable        *query,
+             gpointer           user_data)
+{
+  TriageServer *self = user_data;
+  const char *method = soup_server_message_get_method (msg);
+  const char *rest;
+
+  if (strcmp (path, "/api/v1/services") == 0)
+    {
+      if (strcmp (method, "POST") != 0)
+        method_not_allowed (msg, "POST");
+      else if (check_admin (self, msg))
+        handle_create_service (self, msg);
+    }
+  else if (strcmp (path, "/api/v1/admin/users") == 0)
+    {
+      if (strcmp (method, "POST") != 0)
+        method_not_allowed (msg, "POST");
+      else if (check_admin (self, msg))
+        handle_create_user (self, msg);
+    }
+  else if (strcmp (path, "/api/v1/notifications") == 0)
+    {
+      if (strcmp (method, "POST") != 0)
+        method_not_allowed (msg, "POST");
+      else
+        handle_post_notification (self, msg);
+    }
+  else if (g_str_has_prefix (path, "/api/v1/notifications/") &&
+           *(rest = path + strlen ("/api/v1/notifications/")) != '\0' && strchr (rest, '/') == NULL)
+    {
+      g_autofree char *id = g_ascii_strdown (rest, -1);
+
+      if (strcmp (method, "GET") == 0)
+        handle_get_notification (self, msg, id, query);
+      else if (strcmp (method, "PATCH") == 0)
+        handle_patch_notification (self, msg, id);
+      else
+        method_not_allowed (msg, "GET, PATCH");
+    }
+  else if (strcmp (path, "/api/v1/client/notifications") == 0)
+    {
+      if (strcmp (method, "GET") != 0)
+        method_not_allowed (msg, "GET");
+      else
+        handle_list (self, msg, query);
+    }
+  else if (g_str_has_prefix (path, "/api/v1/client/notifications/") &&
+           *(rest = path + strlen ("/api/v1/client/notifications/")) != '\0' &&
+           strchr (rest, '/') == NULL)
+    {
+      if (strcmp (method, "GET") != 0)
+        method_not_allowed (msg, "GET");
+      else
+        handle_client_get (self, msg, rest);
+    }
+  else if (strcmp (path, "/api/v1/client/respond") == 0)
+    {
+      if (strcmp (method, "POST") != 0)
+        method_not_allowed (msg, "POST");
+      else
+        handle_respond (self, msg);
+    }
+  else
+    reply_error (msg, ATP_ERROR_NOT_FOUND, "No such endpoint");
+}
+
+void
+triage_server_setup_rest (TriageServer *self)
+{
+  self->waiters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  soup_server_add_handler (self->soup, NULL, api_handler, self, NULL);
+}

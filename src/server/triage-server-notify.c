@@ -1,0 +1,425 @@
+/* triage-server-notify.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-server-notify"
+
+#include <string.h>
+
+#include "triage-server-private.h"
+
+#define MAX_WAIT_SECONDS 60
+
+typedef struct
+{
+  TriageServer      *server;
+  SoupServerMessage *msg;
+  char              *id;
+  guint              timeout;
+  gulong             finished;
+} Waiter;
+
+static gint64
+now_us (void)
+{
+  return g_get_real_time ();
+}
+
+char *
+format_us (gint64 us)
+{
+  g_autoptr(GDateTime) time = g_date_time_new_from_unix_utc (us / G_USEC_PER_SEC);
+  g_autoptr(GDateTime) exact = g_date_time_add (time, us % G_USEC_PER_SEC);
+
+  return atp_format_timestamp (exact);
+}
+
+/* The notification as clients and services see it: stored JSON + status (+ response). */
+JsonNode *
+notification_node (TriageNotificationRow *row,
+                   gboolean               with_response)
+{
+  JsonNode *node = json_from_string (row->json, NULL);
+  JsonObject *object;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    g_error ("corrupt notification %s in the database", row->id);
+  object = json_node_get_object (node);
+  json_object_set_string_member (object, "status", atp_status_to_string (row->status));
+  if (with_response && row->response != NULL)
+    {
+      JsonNode *response = json_from_string (row->response, NULL);
+
+      if (response != NULL)
+        json_object_set_member (object, "response", response);
+    }
+  return node;
+}
+
+static void
+reply_node (SoupServerMessage *msg,
+            guint              status,
+            JsonNode          *node)
+{
+  reply_text (msg, status, atp_json_to_string (node, NULL));
+}
+
+/* ---- long-poll waiters ---- */
+
+static void
+waiter_free (Waiter *waiter)
+{
+  if (waiter->timeout != 0)
+    g_source_remove (waiter->timeout);
+  if (waiter->finished != 0)
+    g_signal_handler_disconnect (waiter->msg, waiter->finished);
+  g_free (waiter->id);
+  g_free (waiter);
+}
+
+static void
+waiter_detach (Waiter *waiter)
+{
+  GList *list = g_hash_table_lookup (waiter->server->waiters, waiter->id);
+
+  list = g_list_remove (list, waiter);
+  if (list == NULL)
+    g_hash_table_remove (waiter->server->waiters, waiter->id);
+  else
+    g_hash_table_insert (waiter->server->waiters, g_strdup (waiter->id), list);
+}
+
+static void
+waiter_answer (Waiter *waiter)
+{
+  g_autoptr(TriageNotificationRow) row = triage_store_get_notification (waiter->server->store,
+                                                                        waiter->id);
+  g_autoptr(JsonNode) node = NULL;
+
+  if (row == NULL)
+    reply_error (waiter->msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+  else
+    {
+      node = notification_node (row, TRUE);
+      reply_node (waiter->msg, 200, node);
+    }
+  soup_server_message_unpause (waiter->msg);
+}
+
+static gboolean
+waiter_timeout (gpointer data)
+{
+  Waiter *waiter = data;
+
+  waiter->timeout = 0;
+  waiter_detach (waiter);
+  waiter_answer (waiter);
+  waiter_free (waiter);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+waiter_finished (SoupServerMessage *msg,
+                 gpointer           data)
+{
+  Waiter *waiter = data;
+
+  waiter_detach (waiter);
+  waiter_free (waiter);
+}
+
+static void
+wake_waiters (TriageServer *self,
+              const char   *id)
+{
+  GList *list = NULL;
+  char *key = NULL;
+
+  if (!g_hash_table_steal_extended (self->waiters, id, (gpointer *) &key, (gpointer *) &list))
+    return;
+  g_free (key);
+  for (GList *l = list; l != NULL; l = l->next)
+    {
+      Waiter *waiter = l->data;
+
+      waiter_answer (waiter);
+      waiter_free (waiter);
+    }
+  g_list_free (list);
+}
+
+/* ---- transitions and the deadline timer ---- */
+
+void
+triage_server_changed (TriageServer *self,
+                       const char   *id,
+                       int           status,
+                       const char   *reason)
+{
+  if (atp_status_is_terminal (status))
+    wake_waiters (self, id);
+}
+
+static gboolean
+deadline_fired (gpointer data)
+{
+  TriageServer *self = data;
+
+  self->deadline_source = 0;
+  triage_server_reschedule (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+triage_server_reschedule (TriageServer *self)
+{
+  gint64 now = now_us ();
+  g_auto(GStrv) overdue = triage_store_overdue (self->store, now);
+  gint64 next;
+
+  for (guint i = 0; overdue[i] != NULL; i++)
+    if (triage_store_transition (self->store, overdue[i], TRIAGE_PENDING_MASK,
+                                 ATP_STATUS_EXPIRED, NULL, now))
+      triage_server_changed (self, overdue[i], ATP_STATUS_EXPIRED, "deadline passed");
+
+  if (self->deadline_source != 0)
+    g_source_remove (self->deadline_source);
+  self->deadline_source = 0;
+  next = triage_store_next_deadline (self->store);
+  if (next > 0)
+    {
+      gint64 delay_ms = (next - now) / 1000 + 1;
+
+      self->deadline_source = g_timeout_add ((guint) CLAMP (delay_ms, 1, G_MAXINT),
+                                             deadline_fired, self);
+    }
+}
+
+/* ---- service endpoints ---- */
+
+void
+handle_post_notification (TriageServer      *self,
+                          SoupServerMessage *msg)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  SoupMessageBody *request = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpNotification) submission = NULL;
+  g_autoptr(AtpNotification) filled = NULL;
+  g_autoptr(GDateTime) created = NULL;
+  g_autoptr(TriageNotificationRow) existing = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autofree char *id = NULL, *json = NULL, *answer_text = NULL, *created_text = NULL;
+  const char *body;
+  gsize length;
+
+  if (service == NULL)
+    return;
+  bytes = soup_message_body_flatten (request);
+  body = g_bytes_get_data (bytes, &length);
+  if (length > ATP_MAX_NOTIFICATION_SIZE)
+    {
+      reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, "The notification is too large");
+      return;
+    }
+  submission = atp_notification_new_from_data (body ? body : "", (gssize) length,
+                                               ATP_PARSE_SUBMISSION, &error);
+  if (submission == NULL)
+    {
+      reply_gerror (msg, error);
+      return;
+    }
+  id = submission->id ? g_ascii_strdown (submission->id, -1) : atp_new_uuid ();
+  existing = triage_store_get_notification (self->store, id);
+  if (existing != NULL)
+    {
+      g_autoptr(JsonNode) old = json_from_string (existing->body, NULL);
+      g_autoptr(JsonNode) new = atp_json_parse (body, (gssize) length, ATP_MAX_NOTIFICATION_SIZE, NULL);
+
+      if (g_strcmp0 (existing->service_id, service->id) == 0 && old != NULL && new != NULL &&
+          atp_json_node_equal (old, new))
+        reply_text (msg, 201, g_strdup (existing->answer));
+      else
+        reply_error (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
+                     "A different notification with this id already exists");
+      return;
+    }
+  created = submission->timestamp ? g_date_time_ref (submission->timestamp)
+                                  : g_date_time_new_now_utc ();
+  if (submission->deadline != NULL && g_date_time_compare (submission->deadline, created) <= 0)
+    {
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                        "The deadline must be after the notification's timestamp", "deadline");
+      return;
+    }
+  filled = atp_notification_copy_with (submission, id, created, service->id, service->name,
+                                       NULL, ATP_STATUS_CREATED);
+  json = atp_notification_to_string (filled, NULL);
+  created_text = atp_format_timestamp (created);
+  answer = json_object_new ();
+  json_object_set_string_member (answer, "notification_id", id);
+  json_object_set_string_member (answer, "status", "created");
+  json_object_set_string_member (answer, "estimated_delivery", created_text);
+  answer_text = object_to_string (answer);
+  if (!triage_store_insert_notification (self->store, id, service->id, body, json, answer_text,
+                                         submission->context.project, now_us (),
+                                         submission->deadline
+                                           ? g_date_time_to_unix (submission->deadline) * G_USEC_PER_SEC +
+                                             g_date_time_get_microsecond (submission->deadline)
+                                           : 0))
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
+      return;
+    }
+  triage_server_changed (self, id, ATP_STATUS_CREATED, NULL);
+  if (submission->deadline != NULL)
+    triage_server_reschedule (self);
+  reply_text (msg, 201, g_steal_pointer (&answer_text));
+}
+
+void
+reply_terminal_conflict (SoupServerMessage *msg,
+                         int                status)
+{
+  if (status == ATP_STATUS_EXPIRED)
+    reply_error (msg, ATP_ERROR_NOTIFICATION_EXPIRED, "The notification has expired");
+  else if (status == ATP_STATUS_INVALIDATED)
+    reply_error (msg, ATP_ERROR_NOTIFICATION_INVALIDATED, "The notification was invalidated");
+  else
+    reply_error (msg, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED,
+                 "The notification was already responded to");
+}
+
+void
+handle_patch_notification (TriageServer      *self,
+                           SoupServerMessage *msg,
+                           const char        *id)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autofree char *updated = NULL;
+  const char *status, *reason;
+  gboolean failed = FALSE;
+  gint64 now = now_us ();
+
+  if (service == NULL || (root = parse_body (msg)) == NULL)
+    return;
+  status = get_string (msg, json_node_get_object (root), "status", TRUE, &failed);
+  if (failed)
+    return;
+  reason = get_string (msg, json_node_get_object (root), "reason", FALSE, &failed);
+  if (failed)
+    return;
+  if (strcmp (status, "invalidated") != 0)
+    {
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                        "A service can only set the status to \"invalidated\"", "status");
+      return;
+    }
+  row = triage_store_get_notification (self->store, id);
+  if (row == NULL)
+    {
+      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      return;
+    }
+  if (strcmp (row->service_id, service->id) != 0)
+    {
+      reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The notification belongs to another service");
+      return;
+    }
+  if (!triage_store_transition (self->store, id, TRIAGE_PENDING_MASK, ATP_STATUS_INVALIDATED,
+                                NULL, now))
+    {
+      g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
+
+      reply_terminal_conflict (msg, current ? current->status : ATP_STATUS_RESPONDED);
+      return;
+    }
+  triage_server_changed (self, id, ATP_STATUS_INVALIDATED, reason);
+  updated = format_us (now);
+  answer = json_object_new ();
+  json_object_set_string_member (answer, "notification_id", id);
+  json_object_set_string_member (answer, "status", "invalidated");
+  json_object_set_string_member (answer, "updated_at", updated);
+  reply_text (msg, 200, object_to_string (answer));
+}
+
+void
+handle_get_notification (TriageServer      *self,
+                         SoupServerMessage *msg,
+                         const char        *id,
+                         GHashTable        *query)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  const char *wait_text = query ? g_hash_table_lookup (query, "wait") : NULL;
+  guint64 wait = 0;
+
+  if (service == NULL)
+    return;
+  if (wait_text != NULL &&
+      (!g_ascii_string_to_unsigned (wait_text, 10, 0, MAX_WAIT_SECONDS, &wait, NULL)))
+    {
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                        "wait must be a number of seconds from 0 to 60", "wait");
+      return;
+    }
+  row = triage_store_get_notification (self->store, id);
+  if (row == NULL)
+    {
+      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      return;
+    }
+  if (strcmp (row->service_id, service->id) != 0)
+    {
+      reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The notification belongs to another service");
+      return;
+    }
+  if (wait > 0 && atp_status_is_pending (row->status))
+    {
+      Waiter *waiter = g_new0 (Waiter, 1);
+      GList *list;
+
+      waiter->server = self;
+      waiter->msg = msg;
+      waiter->id = g_strdup (id);
+      waiter->timeout = g_timeout_add_seconds ((guint) wait, waiter_timeout, waiter);
+      waiter->finished = g_signal_connect (msg, "finished", G_CALLBACK (waiter_finished), waiter);
+      list = g_hash_table_lookup (self->waiters, id);
+      g_hash_table_insert (self->waiters, g_strdup (id), g_list_prepend (list, waiter));
+      soup_server_message_pause (msg);
+      return;
+    }
+  node = notification_node (row, TRUE);
+  reply_node (msg, 200, node);
+}
+
+static void
+free_waiter_list (gpointer data)
+{
+  g_list_free_full (data, (GDestroyNotify) waiter_free);
+}
+
+void
+triage_server_shutdown_rest (TriageServer *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (self->deadline_source != 0)
+    g_source_remove (self->deadline_source);
+  self->deadline_source = 0;
+  g_hash_table_iter_init (&iter, self->waiters);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      free_waiter_list (value);
+      g_hash_table_iter_steal (&iter);
+    }
+  g_clear_pointer (&self->waiters, g_hash_table_unref);
+}

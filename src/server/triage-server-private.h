@@ -1,0 +1,87 @@
+/* triage-server-private.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <libsoup/soup.h>
+
+#include "atp.h"
+#include "triage-server-store.h"
+
+G_BEGIN_DECLS
+
+#define TRIAGE_DEFAULT_USER "default"
+
+typedef struct
+{
+  SoupServer  *soup;
+  TriageStore *store;
+  char        *admin_hash;      /* SHA-256 hex of the admin token, NULL = no admin token */
+  guint        deadline_source;
+  GHashTable  *waiters;         /* notification id → GList of waiters */
+  int          heartbeat;
+  int          idle;
+} TriageServer;
+
+void     triage_server_setup_rest     (TriageServer *self);
+void     triage_server_shutdown_rest  (TriageServer *self);
+void     triage_server_reschedule     (TriageServer *self);
+void     triage_server_changed        (TriageServer *self,
+                                       const char   *id,
+                                       int           status,
+                                       const char   *reason);
+char    *triage_random_token          (const char   *prefix);
+char    *triage_hash_token            (const char   *token);
+
+#define TRIAGE_PENDING_MASK ((1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED) | \
+                             (1u << ATP_STATUS_ACKNOWLEDGED))
+
+void              reply_text           (SoupServerMessage *msg,
+                                        guint              status,
+                                        char              *body);
+void              reply_error_full     (SoupServerMessage *msg,
+                                        guint              status,
+                                        const char        *code,
+                                        const char        *message,
+                                        const char        *field);
+void              reply_error          (SoupServerMessage *msg,
+                                        AtpErrorCode       code,
+                                        const char        *message);
+void              reply_gerror         (SoupServerMessage *msg,
+                                        const GError      *error);
+char             *object_to_string     (JsonObject        *object);
+JsonNode         *parse_body           (SoupServerMessage *msg);
+const char       *get_string           (SoupServerMessage *msg,
+                                        JsonObject        *object,
+                                        const char        *name,
+                                        gboolean           required,
+                                        gboolean          *failed);
+gboolean          check_admin          (TriageServer      *self,
+                                        SoupServerMessage *msg);
+char             *authenticate_user    (TriageServer      *self,
+                                        SoupServerMessage *msg);
+TriageServiceRow *authenticate_service (TriageServer      *self,
+                                        SoupServerMessage *msg);
+void              handle_create_service (TriageServer      *self,
+                                         SoupServerMessage *msg);
+void              handle_create_user   (TriageServer      *self,
+                                        SoupServerMessage *msg);
+char             *format_us            (gint64             us);
+JsonNode         *notification_node    (TriageNotificationRow *row,
+                                        gboolean           with_response);
+void              reply_terminal_conflict (SoupServerMessage *msg,
+                                           int                status);
+void              handle_post_notification  (TriageServer      *self,
+                                             SoupServerMessage *msg);
+void              handle_patch_notification (TriageServer      *self,
+                                             SoupServerMessage *msg,
+                                             const char        *id);
+void              handle_get_notification   (TriageServer      *self,
+                                             SoupServerMessage *msg,
+                                             const char        *id,
+                                             GHashTable        *query);
+
+G_END_DECLS

@@ -1,0 +1,466 @@
+/* triage-server-rest.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-server-rest"
+
+#include <string.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <gio/gio.h>
+
+#include "triage-server-private.h"
+
+
+
+char *
+triage_random_token (const char *prefix)
+{
+  guint8 bytes[24];
+  GString *text = g_string_new (prefix);
+  gsize got = 0;
+
+  while (got < sizeof bytes)
+    {
+      ssize_t n = getrandom (bytes + got, sizeof bytes - got, 0);
+
+      if (n < 0)
+        g_error ("getrandom failed");
+      got += (gsize) n;
+    }
+  for (gsize i = 0; i < sizeof bytes; i++)
+    g_string_append_printf (text, "%02x", bytes[i]);
+  return g_string_free (text, FALSE);
+}
+
+char *
+triage_hash_token (const char *token)
+{
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, token, -1);
+}
+
+static gboolean
+constant_time_equal (const char *a,
+                     const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  guint8 diff = la != lb;
+
+  for (gsize i = 0; i < la && i < lb; i++)
+    diff |= (guint8) (a[i] ^ b[i]);
+  return diff == 0;
+}
+
+void
+reply_text (SoupServerMessage *msg,
+            guint              status,
+            char              *body)   /* takes */
+{
+  g_autofree char *request_id = atp_new_uuid ();
+
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "X-Request-ID", request_id);
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
+                                    body, strlen (body));
+}
+
+void
+reply_error_full (SoupServerMessage *msg,
+                  guint              status,
+                  const char        *code,
+                  const char        *message,
+                  const char        *field)
+{
+  g_autofree char *request_id = atp_new_uuid ();
+  g_autoptr(JsonObject) details = NULL;
+  char *body;
+
+  if (field != NULL)
+    {
+      details = json_object_new ();
+      json_object_set_string_member (details, "field", field);
+    }
+  body = atp_json_error_body (code, message, details, request_id);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "X-Request-ID", request_id);
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
+                                    body, strlen (body));
+}
+
+void
+reply_error (SoupServerMessage *msg,
+             AtpErrorCode       code,
+             const char        *message)
+{
+  reply_error_full (msg, atp_error_code_http_status (code), atp_error_code_to_string (code),
+                    message, NULL);
+}
+
+void
+reply_gerror (SoupServerMessage *msg,
+              const GError      *error)
+{
+  AtpErrorCode code = error->domain == ATP_ERROR ? (AtpErrorCode) error->code
+                                                 : ATP_ERROR_INVALID_REQUEST;
+
+  reply_error (msg, code, error->message);
+}
+
+char *
+object_to_string (JsonObject *object)
+{
+  return atp_json_object_to_string (object, NULL);
+}
+
+/* Local trust: a Unix socket peer with our uid. */
+static gboolean
+is_trusted_peer (SoupServerMessage *msg)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  g_autoptr(GCredentials) credentials = NULL;
+
+  if (socket == NULL || g_socket_get_family (socket) != G_SOCKET_FAMILY_UNIX)
+    return FALSE;
+  credentials = g_socket_get_credentials (socket, NULL);
+  return credentials != NULL &&
+         g_credentials_get_unix_user (credentials, NULL) == getuid ();
+}
+
+static const char *
+bearer_token (SoupServerMessage *msg)
+{
+  const char *auth = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                   "Authorization");
+
+  if (auth == NULL)
+    return NULL;
+  if (g_ascii_strncasecmp (auth, "Bearer ", 7) != 0)
+    return "";
+  return auth + 7;
+}
+
+gboolean
+check_admin (TriageServer      *self,
+             SoupServerMessage *msg)
+{
+  const char *token = bearer_token (msg);
+  g_autofree char *hash = NULL;
+
+  if (token == NULL && is_trusted_peer (msg))
+    return TRUE;
+  if (token != NULL && self->admin_hash != NULL)
+    {
+      hash = triage_hash_token (token);
+      if (constant_time_equal (hash, self->admin_hash))
+        return TRUE;
+    }
+  reply_error (msg, ATP_ERROR_UNAUTHORIZED, "A valid admin token is required");
+  return FALSE;
+}
+
+char *
+authenticate_user (TriageServer      *self,
+                   SoupServerMessage *msg)
+{
+  const char *token = bearer_token (msg);
+  g_autofree char *hash = NULL;
+  char *user;
+
+  if (token == NULL && is_trusted_peer (msg))
+    return g_strdup (TRIAGE_DEFAULT_USER);
+  if (token != NULL && *token != '\0')
+    {
+      hash = triage_hash_token (token);
+      user = triage_store_user_by_token (self->store, hash);
+      if (user != NULL)
+        return user;
+    }
+  reply_error (msg, ATP_ERROR_UNAUTHORIZED, "A valid user token is required");
+  return NULL;
+}
+
+static TriageServiceRow *
+local_service (TriageServer      *self,
+               SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *id = soup_message_headers_get_one (headers, "X-Triage-Service");
+  const char *name = soup_message_headers_get_one (headers, "X-Triage-Service-Name");
+  const char *recipients[] = { TRIAGE_DEFAULT_USER, NULL };
+  TriageServiceRow *row;
+
+  if (id == NULL || *id == '\0')
+    id = "local";
+  if (name == NULL || *name == '\0')
+    name = id;
+  row = triage_store_service_by_id (self->store, id);
+  if (row != NULL)
+    return row;
+  if (!triage_store_add_service (self->store, id, name, name, NULL, NULL, NULL, recipients))
+    {
+      g_autofree char *unique = g_strdup_printf ("%s (%s)", name, id);
+
+      triage_store_add_service (self->store, id, unique, name, NULL, NULL, NULL, recipients);
+    }
+  return triage_store_service_by_id (self->store, id);
+}
+
+TriageServiceRow *
+authenticate_service (TriageServer      *self,
+                      SoupServerMessage *msg)
+{
+  const char *token = bearer_token (msg);
+  g_autofree char *hash = NULL;
+  TriageServiceRow *row;
+
+  if (token == NULL && is_trusted_peer (msg))
+    {
+      row = local_service (self, msg);
+      if (row != NULL)
+        return row;
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot register the local service");
+      return NULL;
+    }
+  if (token != NULL && *token != '\0')
+    {
+      hash = triage_hash_token (token);
+      row = triage_store_service_by_key (self->store, hash);
+      if (row != NULL)
+        return row;
+    }
+  reply_error (msg, ATP_ERROR_UNAUTHORIZED, "A valid service API key is required");
+  return NULL;
+}
+
+/* Parses the request body as a JSON object; replies and returns NULL on error. */
+JsonNode *
+parse_body (SoupServerMessage *msg)
+{
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) bytes = soup_message_body_flatten (body);
+  g_autoptr(GError) error = NULL;
+  JsonNode *node;
+
+  if (g_bytes_get_size (bytes) > ATP_MAX_NOTIFICATION_SIZE)
+    {
+      reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, "The request body is too large");
+      return NULL;
+    }
+  node = atp_json_parse (g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                         ATP_MAX_NOTIFICATION_SIZE, &error);
+  if (node == NULL)
+    {
+      reply_gerror (msg, error);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      json_node_unref (node);
+      reply_error (msg, ATP_ERROR_INVALID_REQUEST, "The request body must be a JSON object");
+      return NULL;
+    }
+  return node;
+}
+
+const char *
+get_string (SoupServerMessage *msg,
+            JsonObject        *object,
+            const char        *name,
+            gboolean           required,
+            gboolean          *failed)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  g_autofree char *message = NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (required)
+        {
+          message = g_strdup_printf ("The field '%s' is required", name);
+          reply_error_full (msg, 400, "MISSING_REQUIRED_FIELD", message, name);
+          *failed = TRUE;
+        }
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
+      (required && *json_node_get_string (node) == '\0'))
+    {
+      message = g_strdup_printf ("The field '%s' must be a non-empty string", name);
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE", message, name);
+      *failed = TRUE;
+      return NULL;
+    }
+  return json_node_get_string (node);
+}
+
+static gboolean
+is_loopback_host (const char *host)
+{
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (host == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (host, "localhost") == 0)
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+void
+handle_create_service (TriageServer      *self,
+                       SoupServerMessage *msg)
+{
+  g_autoptr(JsonNode) root = parse_body (msg);
+  JsonObject *object;
+  const char *name, *description, *callback_url, *secret;
+  g_autoptr(GPtrArray) recipients = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *id = NULL, *key = NULL, *key_hash = NULL, *secret_copy = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(TriageServiceRow) existing = NULL;
+  gboolean failed = FALSE;
+  JsonNode *node;
+
+  if (root == NULL)
+    return;
+  object = json_node_get_object (root);
+  name = get_string (msg, object, "name", TRUE, &failed);
+  if (failed)
+    return;
+  description = get_string (msg, object, "description", FALSE, &failed);
+  if (failed)
+    return;
+  callback_url = get_string (msg, object, "callback_url", FALSE, &failed);
+  if (failed)
+    return;
+  secret = get_string (msg, object, "webhook_secret", FALSE, &failed);
+  if (failed)
+    return;
+  if (callback_url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (callback_url, G_URI_FLAGS_NONE, NULL);
+      const char *scheme = uri ? g_uri_get_scheme (uri) : NULL;
+
+      if (uri == NULL || scheme == NULL ||
+          !(g_ascii_strcasecmp (scheme, "https") == 0 ||
+            (g_ascii_strcasecmp (scheme, "http") == 0 && is_loopback_host (g_uri_get_host (uri)))))
+        {
+          reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                            "callback_url must be an https URL (http only on a loopback address)",
+                            "callback_url");
+          return;
+        }
+    }
+  node = json_object_get_member (object, "recipients");
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+      if (array == NULL || json_array_get_length (array) == 0)
+        {
+          reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                            "recipients must be a non-empty array of user ids", "recipients");
+          return;
+        }
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+          const char *user;
+
+          if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
+            {
+              reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                                "recipients must be user ids (strings)", "recipients");
+              return;
+            }
+          user = json_node_get_string (item);
+          if (!triage_store_user_exists (self->store, user))
+            {
+              g_autofree char *message = g_strdup_printf ("Unknown recipient user '%s'", user);
+
+              reply_error_full (msg, 400, "INVALID_FIELD_VALUE", message, "recipients");
+              return;
+            }
+          g_ptr_array_add (recipients, g_strdup (user));
+        }
+    }
+  else
+    g_ptr_array_add (recipients, g_strdup (TRIAGE_DEFAULT_USER));
+  g_ptr_array_add (recipients, NULL);
+
+  existing = triage_store_service_by_name (self->store, name);
+  if (existing != NULL)
+    {
+      reply_error (msg, ATP_ERROR_SERVICE_ALREADY_EXISTS, "A service with this name already exists");
+      return;
+    }
+  id = atp_new_uuid ();
+  key = triage_random_token ("sk_");
+  key_hash = triage_hash_token (key);
+  secret_copy = secret ? g_strdup (secret) : triage_random_token ("whsec_");
+  if (!triage_store_add_service (self->store, id, name, description, callback_url, secret_copy,
+                                 key_hash, (const char * const *) recipients->pdata))
+    {
+      reply_error (msg, ATP_ERROR_SERVICE_ALREADY_EXISTS, "A service with this name already exists");
+      return;
+    }
+  answer = json_object_new ();
+  json_object_set_string_member (answer, "service_id", id);
+  json_object_set_string_member (answer, "api_key", key);
+  json_object_set_string_member (answer, "webhook_secret", secret_copy);
+  reply_text (msg, 201, object_to_string (answer));
+}
+
+static gboolean
+valid_user_id (const char *id)
+{
+  gsize len = strlen (id);
+
+  if (len == 0 || len > 64)
+    return FALSE;
+  for (const char *p = id; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.' && *p != '@')
+      return FALSE;
+  return TRUE;
+}
+
+void
+handle_create_user (TriageServer      *self,
+                    SoupServerMessage *msg)
+{
+  g_autoptr(JsonNode) root = parse_body (msg);
+  const char *id, *name;
+  g_autofree char *token = NULL, *hash = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  gboolean failed = FALSE;
+
+  if (root == NULL)
+    return;
+  id = get_string (msg, json_node_get_object (root), "id", TRUE, &failed);
+  if (failed)
+    return;
+  name = get_string (msg, json_node_get_object (root), "name", FALSE, &failed);
+  if (failed)
+    return;
+  if (!valid_user_id (id))
+    {
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                        "id must be 1-64 characters of letters, digits, '-', '_', '.', '@'", "id");
+      return;
+    }
+  token = triage_random_token ("ut_");
+  hash = triage_hash_token (token);
+  if (triage_store_user_exists (self->store, id) ||
+      !triage_store_add_user (self->store, id, name, hash))
+    {
+      reply_error (msg, ATP_ERROR_USER_ALREADY_EXISTS, "A user with this id already exists");
+      return;
+    }
+  answer = json_object_new ();
+  json_object_set_string_member (answer, "user_id", id);
+  json_object_set_string_member (answer, "token", token);
+  reply_text (msg, 201, object_to_string (answer));
+}
