@@ -6,6 +6,7 @@
 
 #define G_LOG_DOMAIN "triage-server"
 
+#include <errno.h>
 #include <stdio.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -79,6 +80,19 @@ triage_server_run (int    argc,
     {
       fprintf (stderr, "triage-server: %s\n", error->message);
       return 2;
+    }
+
+  /* Local mode: the agreed socket, in a folder only this user may enter. */
+  if (local && socket_path == NULL)
+    {
+      g_autofree char *dir = g_build_filename (g_get_user_runtime_dir (), "triage", NULL);
+
+      if (g_mkdir_with_parents (dir, 0700) != 0 || g_chmod (dir, 0700) != 0)
+        {
+          fprintf (stderr, "triage-server: cannot create %s: %s\n", dir, g_strerror (errno));
+          return 1;
+        }
+      socket_path = g_build_filename (dir, "triage.sock", NULL);
     }
 
   if (database == NULL)
