@@ -125,10 +125,29 @@ triage_server_run (int    argc,
   triage_server_setup_rest (&self);
   triage_server_reschedule (&self);
 
+  if (local && socket_path == NULL)
+    socket_path = g_build_filename (g_get_user_runtime_dir (), "triage", "triage.sock", NULL);
   if (socket_path != NULL)
     {
       g_autoptr(GSocketAddress) address = g_unix_socket_address_new (socket_path);
+      g_autoptr(GSocketClient) probe = g_socket_client_new ();
+      g_autoptr(GSocketConnection) live = NULL;
+      g_autofree char *folder = g_path_get_dirname (socket_path);
 
+      if (g_mkdir_with_parents (folder, 0700) != 0)
+        {
+          fprintf (stderr, "triage-server: cannot create %s\n", folder);
+          triage_store_free (self.store);
+          return 1;
+        }
+      live = g_socket_client_connect (probe, G_SOCKET_CONNECTABLE (address), NULL, NULL);
+      if (live != NULL)
+        {
+          fprintf (stderr, "triage-server: already running: another server answers on %s\n",
+                   socket_path);
+          triage_store_free (self.store);
+          return 1;
+        }
       g_unlink (socket_path);
       if (!soup_server_listen (server, address, 0, &error))
         {
@@ -136,10 +155,11 @@ triage_server_run (int    argc,
           triage_store_free (self.store);
           return 1;
         }
+      g_chmod (socket_path, 0600);
       if (print_address)
         printf ("listening on unix:%s\n", socket_path);
     }
-  if (listen_address != NULL || socket_path == NULL)
+  if (listen_address != NULL || (socket_path == NULL && !local))
     {
       const char *colon = listen_address ? strrchr (listen_address, ':') : NULL;
       guint port = colon ? (guint) g_ascii_strtoull (colon + 1, NULL, 10) : 0;
