@@ -126,6 +126,21 @@ test_expiry_and_wait (void)
           "\"expired\"");
 }
 
+static void
+test_local_trust (void)
+{
+  g_autoptr(GError) error = NULL;
+  TriageTestServerOptions options = { .unix_socket = TRUE };
+  g_autoptr(TriageTestServer) server = triage_test_server_new (&options, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (triage_test_server_get_socket_path (server));
+  expect (server, "POST", "/api/v1/notifications", NULL, NOTIFICATION, 201, NOTIFICATION_ID);
+  expect (server, "GET", "/api/v1/client/notifications", NULL, NULL, 200, "\"id\":\"local\"");
+  expect (server, "GET", "/api/v1/client/notifications", "ut_wrong", NULL, 401, "UNAUTHORIZED");
+  expect (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"carol\"}", 201, "ut_");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -133,5 +148,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/server/rest/lifecycle", test_lifecycle);
   g_test_add_func ("/server/rest/expiry-and-wait", test_expiry_and_wait);
+  g_test_add_func ("/server/rest/local-trust", test_local_trust);
   return g_test_run ();
 }
