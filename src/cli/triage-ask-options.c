@@ -1,0 +1,1062 @@
+/* triage-ask-options.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-ask"
+
+#include "triage-ask.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "atp.h"
+#include "atp-client.h"
+
+/*
+ * The command line becomes a notification in JSON, which libatp then
+ * validates exactly as the server will: every mistake is caught before
+ * anything is sent, with the option or field named.
+ */
+
+static const char *response_types[] = {
+  "simple", "binary", "choice", "multi_choice", "text", "number", "scale", NULL
+};
+
+TriageAskOptions *
+triage_ask_options_new (void)
+{
+  TriageAskOptions *self = g_new0 (TriageAskOptions, 1);
+
+  self->retry_for_us = (gint64) TRIAGE_ASK_DEFAULT_RETRY_FOR_S * G_USEC_PER_SEC;
+  self->wait_seconds = 60;
+  self->service_id = g_strdup (TRIAGE_ASK_DEFAULT_SERVICE_ID);
+
+  return self;
+}
+
+void
+triage_ask_options_free (TriageAskOptions *self)
+{
+  if (self == NULL)
+    return;
+
+  g_free (self->server_url);
+  g_free (self->socket_path);
+  g_free (self->service_id);
+  g_free (self->service_name);
+  g_free (self->notification_id);
+  g_free (self->title);
+  g_free (self->body);
+  g_free (self);
+}
+
+gboolean
+triage_ask_parse_duration (const char *text,
+                           gint64     *microseconds)
+{
+  const char *p = text;
+  gint64 total = 0;
+  gboolean any = FALSE;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+
+  while (*p != '\0')
+    {
+      guint64 value = 0;
+      gint64 unit;
+      const char *start = p;
+
+      while (g_ascii_isdigit (*p))
+        {
+          value = value * 10 + (guint64) (*p - '0');
+          if (value > 10 * 365 * 86400ULL)   /* ten years is plenty */
+            return FALSE;
+          p++;
+        }
+      if (p == start)
+        return FALSE;
+
+      switch (*p)
+        {
+        case 's': unit = 1; p++; break;
+        case 'm': unit = 60; p++; break;
+        case 'h': unit = 3600; p++; break;
+        case 'd': unit = 86400; p++; break;
+        case '\0':
+          if (any)              /* "1h30" is ambiguous */
+            return FALSE;
+          unit = 1;
+          break;
+        default:
+          return FALSE;
+        }
+
+      total += (gint64) value * unit;
+      if (total > 10 * 365 * 86400LL)
+        return FALSE;
+      any = TRUE;
+    }
+
+  *microseconds = total * G_USEC_PER_SEC;
+  return TRUE;
+}
+
+/* "deploy_now" → "Deploy now" */
+static char *
+label_from_id (const char *id)
+{
+  g_autoptr(GString) label = g_string_new (id);
+
+  for (gsize i = 0; i < label->len; i++)
+    if (label->str[i] == '_' || label->str[i] == '-')
+      label->str[i] = ' ';
+  if (label->len > 0)
+    label->str[0] = g_ascii_toupper (label->str[0]);
+
+  return g_string_free (g_steal_pointer (&label), FALSE);
+}
+
+static gboolean
+usage_error (GError     **error,
+             const char  *format,
+             ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+usage_error (GError     **error,
+             const char  *format,
+             ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  if (error != NULL)
+    *error = g_error_new_valist (G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, format, args);
+  va_end (args);
+
+  return FALSE;
+}
+
+/* A JSON number for a constraint: an integer node when integral. */
+static JsonNode *
+number_node (double value)
+{
+  JsonNode *node = json_node_alloc ();
+
+  if (value == floor (value) && fabs (value) <= 9007199254740992.0)
+    json_node_init_int (node, (gint64) value);
+  else
+    json_node_init_double (node, value);
+
+  return node;
+}
+
+static gboolean
+parse_number (const char *text,
+              double     *value)
+{
+  char *end = NULL;
+
+  if (text == NULL || *text == '\0' || g_ascii_isspace (*text))
+    return FALSE;
+
+  *value = g_ascii_strtod (text, &end);
+  return end != NULL && *end == '\0' && isfinite (*value);
+}
+
+static gboolean
+parse_integer (const char *text,
+               gint64     *value)
+{
+  return g_ascii_string_to_signed (text, 10, 0, G_MAXINT32, value, NULL);
+}
+
+typedef struct
+{
+  char       *id;
+  char       *type;
+  JsonObject *object;     /* the action as it is built */
+} Action;
+
+static void
+action_free (Action *action)
+{
+  g_free (action->id);
+  g_free (action->type);
+  json_object_unref (action->object);
+  g_free (action);
+}
+
+static JsonObject *
+ensure_object_member (JsonObject *object,
+                      const char *name)
+{
+  JsonObject *member;
+
+  if (json_object_has_member (object, name))
+    return json_object_get_object_member (object, name);
+
+  member = json_object_new ();
+  json_object_set_object_member (object, name, member);
+  return member;
+}
+
+static JsonArray *
+ensure_array_member (JsonObject *object,
+                     const char *name)
+{
+  JsonArray *member;
+
+  if (json_object_has_member (object, name))
+    return json_object_get_array_member (object, name);
+
+  member = json_array_new ();
+  json_object_set_array_member (object, name, member);
+  return member;
+}
+
+static gboolean
+add_action (GPtrArray   *actions,
+            GHashTable  *by_id,
+            const char  *spec,
+            GError     **error)
+{
+  g_auto(GStrv) parts = g_strsplit (spec, ":", -1);
+  g_autofree char *label = NULL;
+  Action *action;
+  JsonArray *flags = NULL;
+
+  if (parts[0] == NULL || *parts[0] == '\0')
+    return usage_error (error, "--action “%s”: the action needs an id (ID:TYPE[:FLAG…])", spec);
+
+  if (g_hash_table_contains (by_id, parts[0]))
+    return usage_error (error, "--action “%s”: there is already an action with the id “%s”",
+                        spec, parts[0]);
+
+  if (parts[1] != NULL && *parts[1] != '\0' && !g_strv_contains (response_types, parts[1]))
+    return usage_error (error, "--action “%s”: unknown response type “%s” (one of simple, binary, "
+                        "choice, multi_choice, text, number, scale)", spec, parts[1]);
+
+  action = g_new0 (Action, 1);
+  action->id = g_strdup (parts[0]);
+  action->type = g_strdup (parts[1] != NULL && *parts[1] != '\0' ? parts[1] : "simple");
+  action->object = json_object_new ();
+  g_ptr_array_add (actions, action);
+  g_hash_table_insert (by_id, action->id, action);
+
+  label = label_from_id (action->id);
+  json_object_set_string_member (action->object, "id", action->id);
+  json_object_set_string_member (action->object, "label", label);
+  json_object_set_string_member (action->object, "response_type", action->type);
+
+  for (guint i = 2; parts[1] != NULL && parts[i] != NULL; i++)
+    {
+      g_auto(GStrv) names = g_strsplit (parts[i], ",", -1);
+
+      for (guint j = 0; names[j] != NULL; j++)
+        {
+          if (*names[j] == '\0')
+            return usage_error (error, "--action “%s”: empty flag", spec);
+          if (flags == NULL)
+            flags = ensure_array_member (action->object, "flags");
+          json_array_add_string_element (flags, names[j]);
+        }
+    }
+
+  if (g_str_equal (action->type, "binary"))
+    {
+      JsonObject *options = ensure_object_member (action->object, "options");
+
+      json_object_set_string_member (options, "true_label", "Yes");
+      json_object_set_string_member (options, "false_label", "No");
+    }
+
+  return TRUE;
+}
+
+static Action *
+find_action (GHashTable  *by_id,
+             const char  *id,
+             const char  *option,
+             const char  *spec,
+             GError     **error)
+{
+  Action *action = g_hash_table_lookup (by_id, id);
+
+  if (action == NULL)
+    usage_error (error, "%s “%s”: there is no --action with the id “%s”", option, spec, id);
+
+  return action;
+}
+
+static gboolean
+set_label (GHashTable  *by_id,
+           const char  *spec,
+           GError     **error)
+{
+  const char *eq = strchr (spec, '=');
+  g_autofree char *id = NULL;
+  Action *action;
+
+  if (eq == NULL || eq == spec)
+    return usage_error (error, "--label “%s”: expected ID=TEXT", spec);
+
+  id = g_strndup (spec, eq - spec);
+  if ((action = find_action (by_id, id, "--label", spec, error)) == NULL)
+    return FALSE;
+
+  json_object_set_string_member (action->object, "label", eq + 1);
+  return TRUE;
+}
+
+static gboolean
+add_option (GHashTable  *by_id,
+            const char  *spec,
+            GError     **error)
+{
+  const char *eq = strchr (spec, '=');
+  g_autofree char *id = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *label = NULL;
+  const char *colon;
+  Action *action;
+
+  if (eq == NULL || eq == spec)
+    return usage_error (error, "--option “%s”: expected ID=VALUE[:LABEL]", spec);
+
+  id = g_strndup (spec, eq - spec);
+  if ((action = find_action (by_id, id, "--option", spec, error)) == NULL)
+    return FALSE;
+
+  colon = strchr (eq + 1, ':');
+  value = colon ? g_strndup (eq + 1, colon - (eq + 1)) : g_strdup (eq + 1);
+  label = colon ? g_strdup (colon + 1) : NULL;
+
+  if (*value == '\0')
+    return usage_error (error, "--option “%s”: the value is empty", spec);
+
+  if (g_str_equal (action->type, "binary"))
+    {
+      JsonObject *options = ensure_object_member (action->object, "options");
+
+      if (label == NULL)
+        return usage_error (error, "--option “%s”: a binary action takes ID=true:LABEL and "
+                            "ID=false:LABEL", spec);
+      if (g_str_equal (value, "true"))
+        json_object_set_string_member (options, "true_label", label);
+      else if (g_str_equal (value, "false"))
+        json_object_set_string_member (options, "false_label", label);
+      else
+        return usage_error (error, "--option “%s”: a binary action takes ID=true:LABEL and "
+                            "ID=false:LABEL, not “%s”", spec, value);
+      return TRUE;
+    }
+
+  if (g_str_equal (action->type, "choice") || g_str_equal (action->type, "multi_choice"))
+    {
+      JsonArray *options = ensure_array_member (action->object, "options");
+      JsonObject *option = json_object_new ();
+
+      json_object_set_string_member (option, "value", value);
+      json_object_set_string_member (option, "label", label ? label : value);
+      json_array_add_object_element (options, option);
+      return TRUE;
+    }
+
+  return usage_error (error, "--option “%s”: action “%s” is %s; only binary, choice and "
+                      "multi_choice actions have options", spec, id, action->type);
+}
+
+typedef enum
+{
+  KIND_INTEGER,
+  KIND_NUMBER,
+  KIND_STRING,
+} ConstraintKind;
+
+typedef struct
+{
+  const char     *type;
+  const char     *name;
+  ConstraintKind  kind;
+} ConstraintSpec;
+
+static const ConstraintSpec constraint_specs[] = {
+  { "multi_choice", "min_selections", KIND_INTEGER },
+  { "multi_choice", "max_selections", KIND_INTEGER },
+  { "text", "min_length", KIND_INTEGER },
+  { "text", "max_length", KIND_INTEGER },
+  { "text", "placeholder", KIND_STRING },
+  { "number", "min", KIND_NUMBER },
+  { "number", "max", KIND_NUMBER },
+  { "number", "step", KIND_NUMBER },
+  { "number", "unit", KIND_STRING },
+  { "number", "placeholder", KIND_STRING },
+  { "scale", "min", KIND_INTEGER },
+  { "scale", "max", KIND_INTEGER },
+  { "scale", "step", KIND_INTEGER },
+  { "scale", "min_label", KIND_STRING },
+  { "scale", "max_label", KIND_STRING },
+};
+
+static char *
+known_constraints (const char *type)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (constraint_specs); i++)
+    if (g_str_equal (constraint_specs[i].type, type))
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "", constraint_specs[i].name);
+
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static gboolean
+set_constraint (GHashTable  *by_id,
+                const char  *spec,
+                GError     **error)
+{
+  const char *eq = strchr (spec, '=');
+  g_autofree char *left = NULL;
+  const char *dot;
+  const char *name;
+  const char *value;
+  const ConstraintSpec *found = NULL;
+  Action *action;
+  JsonObject *constraints;
+
+  if (eq == NULL)
+    return usage_error (error, "--constraint “%s”: expected ID.NAME=VALUE", spec);
+
+  left = g_strndup (spec, eq - spec);
+  value = eq + 1;
+  dot = strrchr (left, '.');
+  if (dot == NULL || dot == left || dot[1] == '\0')
+    return usage_error (error, "--constraint “%s”: expected ID.NAME=VALUE", spec);
+
+  left[dot - left] = '\0';
+  name = dot + 1;
+  if ((action = find_action (by_id, left, "--constraint", spec, error)) == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (constraint_specs); i++)
+    if (g_str_equal (constraint_specs[i].type, action->type) &&
+        g_str_equal (constraint_specs[i].name, name))
+      found = &constraint_specs[i];
+
+  if (found == NULL)
+    {
+      g_autofree char *known = known_constraints (action->type);
+
+      if (*known == '\0')
+        return usage_error (error, "--constraint “%s”: a %s action has no constraints",
+                            spec, action->type);
+      return usage_error (error, "--constraint “%s”: a %s action has no constraint “%s” "
+                          "(it has %s)", spec, action->type, name, known);
+    }
+
+  constraints = ensure_object_member (action->object, "constraints");
+
+  switch (found->kind)
+    {
+    case KIND_INTEGER:
+      {
+        gint64 number;
+
+        if (!parse_integer (value, &number))
+          return usage_error (error, "--constraint “%s”: %s must be a whole number ≥ 0, not “%s”",
+                              spec, name, value);
+        json_object_set_int_member (constraints, name, number);
+      }
+      break;
+
+    case KIND_NUMBER:
+      {
+        double number;
+
+        if (!parse_number (value, &number))
+          return usage_error (error, "--constraint “%s”: %s must be a number, not “%s”",
+                              spec, name, value);
+        json_object_set_member (constraints, name, number_node (number));
+      }
+      break;
+
+    case KIND_STRING:
+    default:
+      json_object_set_string_member (constraints, name, value);
+      break;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+add_metadata (JsonObject  *metadata,
+              const char  *spec,
+              GError     **error)
+{
+  const char *eq = strchr (spec, '=');
+  g_autofree char *key = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *value;
+
+  if (eq == NULL || eq == spec)
+    return usage_error (error, "--metadata “%s”: expected KEY=VALUE or KEY:=JSON", spec);
+
+  if (eq[-1] == ':' && eq - 1 > spec)
+    {
+      key = g_strndup (spec, eq - 1 - spec);
+      value = atp_json_parse (eq + 1, -1, 64 * 1024, &local_error);
+      if (value == NULL)
+        return usage_error (error, "--metadata “%s”: the value after := is not JSON: %s",
+                            spec, local_error->message);
+    }
+  else
+    {
+      key = g_strndup (spec, eq - spec);
+      value = json_node_init_string (json_node_alloc (), eq + 1);
+    }
+
+  json_object_set_member (metadata, key, value);
+  return TRUE;
+}
+
+static gboolean
+add_attachment (JsonArray   *attachments,
+                const char  *path,
+                GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *content_type = NULL;
+  g_autofree char *mime = NULL;
+  g_autofree char *base64 = NULL;
+  g_autofree char *name = NULL;
+  gboolean uncertain = FALSE;
+  JsonObject *attachment;
+  GStatBuf st;
+  gsize length = 0;
+
+  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return usage_error (error, "--attach “%s”: not a readable file", path);
+
+  if ((guint64) st.st_size > TRIAGE_ASK_MAX_ATTACHMENT_SIZE)
+    return usage_error (error, "--attach “%s”: the file has %" G_GUINT64_FORMAT " KiB; an "
+                        "attachment may have at most %d KiB", path,
+                        (guint64) (st.st_size + 1023) / 1024, TRIAGE_ASK_MAX_ATTACHMENT_SIZE / 1024);
+
+  if (!g_file_get_contents (path, &contents, &length, &local_error))
+    return usage_error (error, "--attach “%s”: %s", path, local_error->message);
+
+  if (length > TRIAGE_ASK_MAX_ATTACHMENT_SIZE)
+    return usage_error (error, "--attach “%s”: the file has %" G_GSIZE_FORMAT " KiB; an "
+                        "attachment may have at most %d KiB", path,
+                        (length + 1023) / 1024, TRIAGE_ASK_MAX_ATTACHMENT_SIZE / 1024);
+
+  content_type = g_content_type_guess (path, (const guchar *) contents, length, &uncertain);
+  mime = content_type ? g_content_type_get_mime_type (content_type) : NULL;
+  if (mime == NULL || strchr (mime, '/') == NULL)
+    {
+      g_free (mime);
+      mime = g_strdup ("application/octet-stream");
+    }
+
+  base64 = g_base64_encode ((const guchar *) contents, length);
+  name = g_path_get_basename (path);
+
+  attachment = json_object_new ();
+  json_object_set_string_member (attachment, "type", mime);
+  json_object_set_string_member (attachment, "description", name);
+  json_object_set_string_member (attachment, "data", base64);
+  json_array_add_object_element (attachments, attachment);
+
+  return TRUE;
+}
+
+static gboolean
+parse_deadline (const char  *text,
+                GDateTime   *now,
+                char       **out,
+                GError     **error)
+{
+  g_autoptr(GDateTime) when = NULL;
+  gint64 us;
+
+  if (triage_ask_parse_duration (text, &us))
+    {
+      if (us <= 0)
+        return usage_error (error, "--deadline “%s”: the duration must be more than 0", text);
+      when = g_date_time_add (now, us);
+    }
+  else if ((when = atp_parse_timestamp (text)) == NULL)
+    return usage_error (error, "--deadline “%s”: expected a duration (90s, 15m, 2h, 1d, 1h30m) "
+                        "or an RFC 3339 time (2026-05-01T17:00:00Z)", text);
+  else if (g_date_time_compare (when, now) <= 0)
+    return usage_error (error, "--deadline “%s”: that time has passed", text);
+
+  *out = atp_format_timestamp (when);
+  return TRUE;
+}
+
+/* "actions[1].options: …" → "actions[1] (“pick”).options: …" */
+static GError *
+explain_validation_error (const GError *error,
+                          GPtrArray    *actions)
+{
+  const char *message = error->message;
+  guint index;
+  char *end = NULL;
+
+  if (actions != NULL && g_str_has_prefix (message, "actions["))
+    {
+      index = (guint) g_ascii_strtoull (message + strlen ("actions["), &end, 10);
+      if (end != NULL && *end == ']' && index < actions->len)
+        {
+          Action *action = g_ptr_array_index (actions, index);
+
+          return g_error_new (error->domain, error->code, "invalid request: %.*s (--action “%s”)%s",
+                              (int) (end + 1 - message), message, action->id, end + 1);
+        }
+    }
+
+  return g_error_new (error->domain, error->code, "invalid request: %s", message);
+}
+
+/* Validates @root, fixes the id, and keeps the text that every try sends. */
+static gboolean
+finish_request (TriageAskOptions  *self,
+                JsonNode          *root,
+                GPtrArray         *actions,
+                GError           **error)
+{
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize length = 0;
+
+  notification = atp_notification_new_from_json (root, ATP_PARSE_SUBMISSION, &local_error);
+  if (notification == NULL)
+    {
+      *error = explain_validation_error (local_error, actions);
+      return FALSE;
+    }
+
+  if (notification->id == NULL || self->notification_id != NULL)
+    {
+      g_autofree char *id = self->notification_id ? g_strdup (self->notification_id)
+                                                   : atp_new_uuid ();
+      AtpNotification *with_id = atp_notification_copy_with (notification, id, NULL, NULL, NULL,
+                                                             NULL, -1);
+
+      atp_notification_unref (notification);
+      notification = with_id;
+    }
+
+  g_free (self->notification_id);
+  self->notification_id = g_strdup (notification->id);
+  g_free (self->title);
+  self->title = g_strdup (notification->context.title);
+  g_free (self->body);
+  self->body = atp_notification_to_string (notification, &length);
+
+  if (length > ATP_MAX_NOTIFICATION_SIZE)
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                   "invalid request: it has %" G_GSIZE_FORMAT " KiB, more than the %d KiB a "
+                   "request may have (attachments take the most room)",
+                   (length + 1023) / 1024, ATP_MAX_NOTIFICATION_SIZE / 1024);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+triage_ask_options_set_json (TriageAskOptions  *self,
+                             const char        *data,
+                             gsize              length,
+                             GError           **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  root = atp_json_parse (data, length, ATP_MAX_NOTIFICATION_SIZE, &local_error);
+  if (root == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   "invalid request on standard input: %s", local_error->message);
+      return FALSE;
+    }
+
+  return finish_request (self, root, NULL, error);
+}
+
+/* GOption */
+
+typedef struct
+{
+  char     **question;
+  gboolean   confirm;
+} ParseState;
+
+static gboolean
+confirm_cb (const char  *option_name,
+            const char  *value,
+            gpointer     data,
+            GError     **error)
+{
+  ParseState *state = data;
+
+  state->confirm = TRUE;
+  if (value != NULL)
+    {
+      g_free (*state->question);
+      *state->question = g_strdup (value);
+    }
+
+  return TRUE;
+}
+
+static const char help_description[] =
+  "Actions: --action ID:TYPE[:FLAG…] (repeatable, in order; TYPE defaults to simple):\n"
+  "  simple        nothing to enter                 answer: null\n"
+  "  binary        yes or no                        --option ID=true:LABEL --option ID=false:LABEL\n"
+  "                                                 (labels default to Yes/No); answer: true/false\n"
+  "  choice        one of the options               --option ID=VALUE[:LABEL] (one or more)\n"
+  "  multi_choice  some of the options              --option …, --constraint ID.min_selections=N,\n"
+  "                                                 ID.max_selections=N; answer: [values]\n"
+  "  text          free text                        --constraint ID.min_length=N, ID.max_length=N,\n"
+  "                                                 ID.placeholder=TEXT\n"
+  "  number        a number                         --constraint ID.min=X, ID.max=X, ID.step=X,\n"
+  "                                                 ID.unit=TEXT, ID.placeholder=TEXT\n"
+  "  scale         a whole number in a range        --constraint ID.min=N and ID.max=N (required),\n"
+  "                                                 ID.step=N, ID.min_label=TEXT, ID.max_label=TEXT\n"
+  "FLAGs (separated by : or ,): destructive, irreversible, time_sensitive, affects_others,\n"
+  "costly, experimental, requires_confirmation; other names are passed on as they are.\n"
+  "A label defaults to the id (deploy_now: \"Deploy now\"); set it with --label ID=TEXT.\n"
+  "For ids or values with ':' or '=' give the whole request as JSON (--json).\n"
+  "\n"
+  "Standard input (--json or -): a notification as JSON without service and status, e.g.\n"
+  "  {\"context\": {\"title\": \"Deploy?\", \"description\": \"CI is green\"},\n"
+  "   \"actions\": [{\"id\": \"go\", \"label\": \"Deploy\", \"response_type\": \"simple\"}]}\n"
+  "\n"
+  "Server: without --server, the local server at $XDG_RUNTIME_DIR/triage/triage.sock, with no\n"
+  "key, as the service named by --service (default triage-ask). With --server URL (https://, or\n"
+  "http:// to this computer) the service API key comes from the environment variable\n"
+  "TRIAGE_API_KEY or the keyring (schema " TRIAGE_ASK_KEY_SCHEMA ", attribute\n"
+  "server=URL), never from the command line. Sending is retried with the same id while the\n"
+  "server is unreachable, and waiting survives a server restart, for up to --retry-for.\n"
+  "\n"
+  "Output: the answer as one line of JSON on standard output:\n"
+  "  {\"notification_id\": …, \"action_id\": …, \"response_data\": …, \"responded_at\": …,\n"
+  "   \"responder\": {…}}\n"
+  "\n"
+  "Exit status: 0 answered (with --confirm: approved), 1 denied (--confirm), 2 bad option or\n"
+  "invalid request (the message names the field), 3 server unreachable, 4 other server error,\n"
+  "5 expired, 6 withdrawn by the service, 130 interrupted (the request is withdrawn first).";
+
+TriageAskOptions *
+triage_ask_options_parse (GStrv      *argv,
+                          GDateTime  *now,
+                          GError    **error)
+{
+  g_autoptr(TriageAskOptions) self = triage_ask_options_new ();
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GPtrArray) actions = NULL;
+  g_autoptr(GHashTable) by_id = NULL;
+  g_autoptr(JsonObject) notification = NULL;
+  g_autoptr(JsonObject) ctx = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *deadline = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *retry_for = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *server = NULL;
+  g_autofree char *socket_path = NULL;
+  g_autofree char *service = NULL;
+  g_autofree char *service_name = NULL;
+  g_autofree char *question = NULL;
+  g_auto(GStrv) action_specs = NULL;
+  g_auto(GStrv) label_specs = NULL;
+  g_auto(GStrv) option_specs = NULL;
+  g_auto(GStrv) constraint_specs_arg = NULL;
+  g_auto(GStrv) metadata_specs = NULL;
+  g_auto(GStrv) attach_paths = NULL;
+  g_auto(GStrv) flag_names = NULL;
+  gboolean json = FALSE;
+  gboolean quiet = FALSE;
+  gboolean no_wait = FALSE;
+  ParseState state = { 0 };
+  guint positional;
+  const GOptionEntry entries[] = {
+    { "title", 't', 0, G_OPTION_ARG_STRING, &title,
+      "The request's title (required unless --confirm QUESTION or --json)", "TEXT" },
+    { "description", 'd', 0, G_OPTION_ARG_STRING, &description,
+      "What the person needs to know (default: the title)", "TEXT" },
+    { "action", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &action_specs,
+      "Add an action (see Actions below)", "ID:TYPE[:FLAG…]" },
+    { "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &label_specs,
+      "The label of action ID", "ID=TEXT" },
+    { "option", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &option_specs,
+      "An option of a choice/multi_choice action, or a binary action's true/false label",
+      "ID=VALUE[:LABEL]" },
+    { "constraint", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &constraint_specs_arg,
+      "A constraint of action ID (see Actions below)", "ID.NAME=VALUE" },
+    { "confirm", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, confirm_cb,
+      "Ask a yes/no question (approve/deny); exit 0 if approved, 1 if denied", "QUESTION" },
+    { "flag", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &flag_names,
+      "With --confirm: a flag of the approve action (e.g. irreversible)", "FLAG" },
+    { "deadline", 0, 0, G_OPTION_ARG_STRING, &deadline,
+      "When the request expires: a duration (90s, 15m, 2h, 1d, 1h30m) or an RFC 3339 time",
+      "WHEN" },
+    { "attach", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &attach_paths,
+      "Attach a file (inline, at most 700 KiB; type guessed)", "FILE" },
+    { "project", 'p', 0, G_OPTION_ARG_STRING, &project,
+      "The project the request belongs to", "NAME" },
+    { "metadata", 'm', 0, G_OPTION_ARG_STRING_ARRAY, &metadata_specs,
+      "A metadata entry (a string, or JSON after :=)", "KEY=VALUE|KEY:=JSON" },
+    { "id", 0, 0, G_OPTION_ARG_STRING, &id,
+      "Use this notification id (a UUID v4) instead of a random one", "UUID" },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
+      "Read the whole request as JSON from standard input (also: -)", NULL },
+    { "server", 's', 0, G_OPTION_ARG_STRING, &server,
+      "Use the ATP server at URL instead of the local one", "URL" },
+    { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path,
+      "The local server's socket (default $XDG_RUNTIME_DIR/triage/triage.sock)", "PATH" },
+    { "service", 0, 0, G_OPTION_ARG_STRING, &service,
+      "The service id on the local server (default " TRIAGE_ASK_DEFAULT_SERVICE_ID ")", "ID" },
+    { "service-name", 0, 0, G_OPTION_ARG_STRING, &service_name,
+      "The service's display name on the local server (default: the id)", "NAME" },
+    { "retry-for", 0, 0, G_OPTION_ARG_STRING, &retry_for,
+      "How long to keep retrying an unreachable server (default 5m)", "DURATION" },
+    { "no-wait", 0, 0, G_OPTION_ARG_NONE, &no_wait,
+      "Send the request, print {notification_id, status} and exit", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      "Print nothing on standard output (--confirm is always quiet)", NULL },
+    { NULL }
+  };
+  GOptionGroup *group;
+
+  /* Secrets on the command line leak through ps and shell history. */
+  for (guint i = 1; (*argv)[i] != NULL; i++)
+    {
+      const char *arg = (*argv)[i];
+
+      if (g_str_equal (arg, "--"))
+        break;
+      if (g_str_has_prefix (arg, "--api-key") || g_str_has_prefix (arg, "--token") ||
+          g_str_has_prefix (arg, "--key"))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "API keys are not taken from the command line (other users can read it "
+                       "with ps, and it stays in shell history): set TRIAGE_API_KEY or store "
+                       "the key in the keyring, e.g. secret-tool store --label='Triage key' "
+                       "xdg:schema " TRIAGE_ASK_KEY_SCHEMA " server URL");
+          return NULL;
+        }
+    }
+
+  state.question = &question;
+  context = g_option_context_new ("[-] [QUESTION] — ask a person through Triage and wait for the answer");
+  group = g_option_group_new ("triage-ask", "triage-ask", "triage-ask options", &state, NULL);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, group);
+  g_option_context_set_description (context, help_description);
+  g_option_context_set_strict_posix (context, FALSE);
+
+  if (!g_option_context_parse_strv (context, argv, error))
+    return NULL;
+
+  /* Positional: "-" (JSON on stdin), or the question of --confirm. */
+  positional = g_strv_length (*argv);
+  for (guint i = 1; i < positional; i++)
+    {
+      const char *arg = (*argv)[i];
+
+      if (g_str_equal (arg, "-"))
+        json = TRUE;
+      else if (state.confirm && question == NULL)
+        question = g_strdup (arg);
+      else
+        {
+          usage_error (error, "unexpected argument “%s” (options start with --; see --help)", arg);
+          return NULL;
+        }
+    }
+
+  self->quiet = quiet || state.confirm;
+  self->no_wait = no_wait;
+  self->confirm = state.confirm;
+  self->read_stdin = json;
+
+  if (server != NULL)
+    {
+      if (!atp_client_check_url (server, error))
+        {
+          g_prefix_error (error, "--server: ");
+          return NULL;
+        }
+      self->server_url = g_steal_pointer (&server);
+    }
+  self->socket_path = g_steal_pointer (&socket_path);
+  if (service != NULL)
+    {
+      g_free (self->service_id);
+      self->service_id = g_steal_pointer (&service);
+    }
+  self->service_name = g_steal_pointer (&service_name);
+
+  if (retry_for != NULL && !triage_ask_parse_duration (retry_for, &self->retry_for_us))
+    {
+      usage_error (error, "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
+      return NULL;
+    }
+
+  if (id != NULL)
+    {
+      if (!atp_is_uuid_v4 (id))
+        {
+          usage_error (error, "--id “%s”: not a UUID v4 (e.g. from uuidgen -r)", id);
+          return NULL;
+        }
+      self->notification_id = g_ascii_strdown (id, -1);
+    }
+
+  if (json)
+    {
+      if (title || description || action_specs || label_specs || option_specs ||
+          constraint_specs_arg || metadata_specs || attach_paths || flag_names || deadline ||
+          project || state.confirm)
+        {
+          usage_error (error, "--json takes the whole request from standard input; do not combine "
+                       "it with options that build one (--title, --action, --confirm, …)");
+          return NULL;
+        }
+      return g_steal_pointer (&self);
+    }
+
+  if (state.confirm)
+    {
+      if (action_specs || label_specs || option_specs || constraint_specs_arg)
+        {
+          usage_error (error, "--confirm builds its own approve and deny actions; do not combine it "
+                       "with --action, --label, --option or --constraint");
+          return NULL;
+        }
+      if (question != NULL && title != NULL)
+        {
+          usage_error (error, "--confirm QUESTION and --title both give the title; use one");
+          return NULL;
+        }
+      if (question != NULL)
+        title = g_steal_pointer (&question);
+    }
+  else if (flag_names != NULL)
+    {
+      usage_error (error, "--flag belongs to --confirm; with --action, flags follow the type "
+                   "(--action ID:TYPE:FLAG)");
+      return NULL;
+    }
+
+  if (title == NULL || *title == '\0')
+    {
+      usage_error (error, state.confirm ? "--confirm needs a question: --confirm \"Deploy 2.1?\""
+                                        : "--title is required (or --confirm QUESTION, or --json)");
+      return NULL;
+    }
+
+  actions = g_ptr_array_new_with_free_func ((GDestroyNotify) action_free);
+  by_id = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (state.confirm)
+    {
+      g_autoptr(GString) approve = g_string_new ("approve:simple");
+
+      for (guint i = 0; flag_names != NULL && flag_names[i] != NULL; i++)
+        g_string_append_printf (approve, ":%s", flag_names[i]);
+      if (!add_action (actions, by_id, approve->str, error) ||
+          !add_action (actions, by_id, "deny:simple", error))
+        return NULL;
+    }
+  else if (action_specs == NULL)
+    {
+      usage_error (error, "at least one --action is needed (or --confirm)");
+      return NULL;
+    }
+
+  for (guint i = 0; action_specs != NULL && action_specs[i] != NULL; i++)
+    if (!add_action (actions, by_id, action_specs[i], error))
+      return NULL;
+  for (guint i = 0; label_specs != NULL && label_specs[i] != NULL; i++)
+    if (!set_label (by_id, label_specs[i], error))
+      return NULL;
+  for (guint i = 0; option_specs != NULL && option_specs[i] != NULL; i++)
+    if (!add_option (by_id, option_specs[i], error))
+      return NULL;
+  for (guint i = 0; constraint_specs_arg != NULL && constraint_specs_arg[i] != NULL; i++)
+    if (!set_constraint (by_id, constraint_specs_arg[i], error))
+      return NULL;
+
+  notification = json_object_new ();
+  if (self->notification_id != NULL)
+    json_object_set_string_member (notification, "id", self->notification_id);
+  json_object_set_string_member (notification, "version", ATP_PROTOCOL_VERSION);
+
+  if (deadline != NULL)
+    {
+      g_autofree char *when = NULL;
+
+      if (!parse_deadline (deadline, now, &when, error))
+        return NULL;
+      json_object_set_string_member (notification, "deadline", when);
+    }
+
+  ctx = json_object_new ();
+  json_object_set_string_member (ctx, "title", title);
+  json_object_set_string_member (ctx, "description", description != NULL ? description : title);
+  if (project != NULL)
+    json_object_set_string_member (ctx, "project", project);
+
+  if (metadata_specs != NULL)
+    {
+      JsonObject *metadata = ensure_object_member (ctx, "metadata");
+
+      for (guint i = 0; metadata_specs[i] != NULL; i++)
+        if (!add_metadata (metadata, metadata_specs[i], error))
+          return NULL;
+    }
+
+  if (attach_paths != NULL)
+    {
+      JsonArray *attachments = ensure_array_member (ctx, "attachments");
+
+      for (guint i = 0; attach_paths[i] != NULL; i++)
+        if (!add_attachment (attachments, attach_paths[i], error))
+          return NULL;
+    }
+
+  json_object_set_object_member (notification, "context", json_object_ref (ctx));
+
+  {
+    JsonArray *list = json_array_new ();
+
+    for (guint i = 0; i < actions->len; i++)
+      {
+        Action *action = g_ptr_array_index (actions, i);
+
+        json_array_add_object_element (list, json_object_ref (action->object));
+      }
+    json_object_set_array_member (notification, "actions", list);
+  }
+
+  root = json_node_init_object (json_node_alloc (), notification);
+  if (!finish_request (self, root, actions, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}

@@ -1,0 +1,515 @@
+/* triage-ask-run.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-ask"
+
+#include "triage-ask.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib-unix.h>
+
+#include "atp.h"
+#include "atp-client.h"
+#include "atp-local.h"
+
+/*
+ * Send, then wait: POST the request (the same id and body on every try, so
+ * a retry after a lost answer or a server restart is idempotent), then
+ * long-poll GET ?wait=N until the status leaves pending. Transient
+ * failures (no connection, 5xx, 429) are retried with backoff and full
+ * jitter for up to --retry-for since the first failure in a row; anything
+ * else ends the program with its exit status.
+ */
+
+#define BACKOFF_INITIAL_MS 500
+#define BACKOFF_MAX_MS     15000
+#define WITHDRAW_TIMEOUT_S 5
+
+typedef enum
+{
+  PHASE_POST,
+  PHASE_WAIT,
+  PHASE_WITHDRAW,
+  PHASE_DONE,
+} Phase;
+
+typedef struct
+{
+  TriageAskOptions *options;
+  AtpClient        *client;
+  GMainLoop        *loop;
+  GCancellable     *cancellable;
+  Phase             phase;
+  int               status;
+  gint64            failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
+  guint             attempt;
+  guint             retry_id;
+  int               signal_exit;
+} Ask;
+
+static void step (Ask *ask);
+
+static void
+say (const char *format,
+     ...) G_GNUC_PRINTF (1, 2);
+
+static void
+say (const char *format,
+     ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  fprintf (stderr, "triage-ask: %s\n", message);
+}
+
+static void
+finish (Ask *ask,
+        int  status)
+{
+  ask->phase = PHASE_DONE;
+  ask->status = status;
+  g_main_loop_quit (ask->loop);
+}
+
+static gboolean
+is_transient (const GError *error)
+{
+  return g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_SERVICE_UNAVAILABLE) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_RATE_LIMIT_EXCEEDED);
+}
+
+static int
+exit_status_for (const GError *error)
+{
+  if (error->domain != ATP_ERROR)
+    return TRIAGE_ASK_EXIT_SERVER;
+
+  switch (error->code)
+    {
+    case ATP_ERROR_CONNECTION_FAILED:
+      return TRIAGE_ASK_EXIT_UNREACHABLE;
+    case ATP_ERROR_INVALID_JSON:
+    case ATP_ERROR_INVALID_REQUEST:
+    case ATP_ERROR_MISSING_REQUIRED_FIELD:
+    case ATP_ERROR_INVALID_FIELD_VALUE:
+    case ATP_ERROR_MALFORMED_ACTION:
+    case ATP_ERROR_INVALID_RESPONSE_TYPE:
+    case ATP_ERROR_PAYLOAD_TOO_LARGE:
+    case ATP_ERROR_CONSTRAINT_VIOLATION:
+      return TRIAGE_ASK_EXIT_USAGE;
+    default:
+      return TRIAGE_ASK_EXIT_SERVER;
+    }
+}
+
+static gboolean
+retry_cb (gpointer data)
+{
+  Ask *ask = data;
+
+  ask->retry_id = 0;
+  step (ask);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A failure of the current phase: retry it, or end. */
+static void
+failed (Ask          *ask,
+        const GError *error)
+{
+  gint64 now = g_get_monotonic_time ();
+  guint64 cap = BACKOFF_INITIAL_MS;
+  guint delay;
+
+  if (!is_transient (error))
+    {
+      say ("%s", error->message);
+      finish (ask, exit_status_for (error));
+      return;
+    }
+
+  if (ask->failing_since == 0)
+    ask->failing_since = now;
+
+  if (now - ask->failing_since >= ask->options->retry_for_us)
+    {
+      say ("%s (gave up after retrying for %" G_GINT64_FORMAT " s)", error->message,
+           ask->options->retry_for_us / G_USEC_PER_SEC);
+      finish (ask, exit_status_for (error));
+      return;
+    }
+
+  for (guint i = 0; i < ask->attempt && cap < BACKOFF_MAX_MS; i++)
+    cap *= 2;
+  cap = MIN (cap, BACKOFF_MAX_MS);
+  ask->attempt++;
+  delay = (guint) g_random_double_range (0, (double) cap + 1);
+
+  /* Never wait past the end of the retry window. */
+  delay = (guint) MIN ((gint64) delay,
+                       (ask->failing_since + ask->options->retry_for_us - now) / 1000 + 1);
+
+  g_debug ("%s; trying again in %u ms", error->message, delay);
+  ask->retry_id = g_timeout_add (delay, retry_cb, ask);
+}
+
+static void
+succeeded (Ask *ask)
+{
+  ask->failing_since = 0;
+  ask->attempt = 0;
+}
+
+static void
+print_json (Ask      *ask,
+            JsonNode *node)
+{
+  g_autofree char *text = NULL;
+
+  if (ask->options->quiet)
+    return;
+
+  text = atp_json_to_string (node, NULL);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  fflush (stdout);
+}
+
+static void
+settled (Ask             *ask,
+         AtpNotification *notification)
+{
+  switch (notification->status)
+    {
+    case ATP_STATUS_RESPONDED:
+      if (notification->response == NULL)
+        {
+          say ("%s says the request was answered but sent no answer",
+               atp_client_get_display_name (ask->client));
+          finish (ask, TRIAGE_ASK_EXIT_SERVER);
+          return;
+        }
+      {
+        g_autoptr(JsonNode) json = atp_response_to_json (notification->response);
+
+        print_json (ask, json);
+      }
+      if (ask->options->confirm && !g_str_equal (notification->response->action_id, "approve"))
+        finish (ask, TRIAGE_ASK_EXIT_DENIED);
+      else
+        finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
+      return;
+
+    case ATP_STATUS_EXPIRED:
+      say ("the request expired before anyone answered it");
+      finish (ask, TRIAGE_ASK_EXIT_EXPIRED);
+      return;
+
+    case ATP_STATUS_INVALIDATED:
+      say ("the request was withdrawn");
+      finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
+      return;
+
+    case ATP_STATUS_CREATED:
+    case ATP_STATUS_DELIVERED:
+    case ATP_STATUS_ACKNOWLEDGED:
+    default:
+      step (ask);   /* still pending: wait again */
+      return;
+    }
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Ask *ask = user_data;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  notification = atp_client_wait_notification_finish (ATP_CLIENT (object), result, &error);
+  if (ask->phase != PHASE_WAIT)
+    return;   /* interrupted meanwhile */
+
+  if (notification == NULL)
+    {
+      failed (ask, error);
+      return;
+    }
+
+  succeeded (ask);
+  settled (ask, notification);
+}
+
+static void
+post_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Ask *ask = user_data;
+  g_autoptr(AtpPostResult) post = NULL;
+  g_autoptr(GError) error = NULL;
+
+  post = atp_client_post_notification_finish (ATP_CLIENT (object), result, &error);
+  if (ask->phase != PHASE_POST)
+    return;
+
+  if (post == NULL)
+    {
+      failed (ask, error);
+      return;
+    }
+
+  succeeded (ask);
+
+  if (ask->options->no_wait)
+    {
+      g_autoptr(JsonObject) object_out = json_object_new ();
+      g_autoptr(JsonNode) node = NULL;
+
+      json_object_set_string_member (object_out, "notification_id", post->notification_id);
+      json_object_set_string_member (object_out, "status", atp_status_to_string (post->status));
+      node = json_node_init_object (json_node_alloc (), object_out);
+      print_json (ask, node);
+      finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
+      return;
+    }
+
+  if (isatty (STDERR_FILENO))
+    say ("waiting for an answer to “%s” (%s)", ask->options->title, post->notification_id);
+
+  ask->phase = PHASE_WAIT;
+  step (ask);
+}
+
+static void
+step (Ask *ask)
+{
+  g_clear_object (&ask->cancellable);
+  ask->cancellable = g_cancellable_new ();
+
+  switch (ask->phase)
+    {
+    case PHASE_POST:
+      atp_client_post_notification_data_async (ask->client, ask->options->body, -1,
+                                               ask->cancellable, post_cb, ask);
+      break;
+
+    case PHASE_WAIT:
+      atp_client_wait_notification_async (ask->client, ask->options->notification_id,
+                                          ask->options->wait_seconds, ask->cancellable,
+                                          wait_cb, ask);
+      break;
+
+    case PHASE_WITHDRAW:
+    case PHASE_DONE:
+    default:
+      break;
+    }
+}
+
+static void
+withdraw_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Ask *ask = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (atp_client_invalidate_finish (ATP_CLIENT (object), result, &error))
+    say ("interrupted: the request was withdrawn");
+  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
+    say ("interrupted before the request reached the server");
+  else
+    say ("interrupted; could not withdraw the request: %s", error->message);
+
+  finish (ask, ask->signal_exit);
+}
+
+static gboolean
+on_signal (gpointer data)
+{
+  Ask *ask = data;
+
+  if (ask->phase == PHASE_WITHDRAW || ask->phase == PHASE_DONE)
+    {
+      finish (ask, ask->signal_exit);   /* a second signal: leave now */
+      return G_SOURCE_CONTINUE;
+    }
+
+  g_clear_handle_id (&ask->retry_id, g_source_remove);
+  g_cancellable_cancel (ask->cancellable);
+  ask->phase = PHASE_WITHDRAW;
+
+  /* Nobody is waiting for the answer any more: take the request back. */
+  atp_client_set_timeout (ask->client, WITHDRAW_TIMEOUT_S);
+  atp_client_invalidate_async (ask->client, ask->options->notification_id,
+                               "triage-ask was interrupted; nobody waits for the answer",
+                               NULL, withdraw_cb, ask);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_sigint (gpointer data)
+{
+  ((Ask *) data)->signal_exit = TRIAGE_ASK_EXIT_INTERRUPTED;
+  return on_signal (data);
+}
+
+static gboolean
+on_sigterm (gpointer data)
+{
+  ((Ask *) data)->signal_exit = 128 + SIGTERM;
+  return on_signal (data);
+}
+
+static char *
+read_stdin (GError **error)
+{
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  guint8 buffer[65536];
+  ssize_t n;
+
+  while ((n = read (STDIN_FILENO, buffer, sizeof buffer)) != 0)
+    {
+      if (n < 0)
+        {
+          int saved = errno;
+
+          if (saved == EINTR)
+            continue;
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       "cannot read standard input: %s", g_strerror (saved));
+          return NULL;
+        }
+      if (data->len + (gsize) n > ATP_MAX_NOTIFICATION_SIZE)
+        {
+          g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                       "invalid request on standard input: more than the %d KiB a request may have",
+                       ATP_MAX_NOTIFICATION_SIZE / 1024);
+          return NULL;
+        }
+      g_byte_array_append (data, buffer, n);
+    }
+
+  if (data->len == 0)
+    {
+      g_set_error_literal (error, ATP_ERROR, ATP_ERROR_INVALID_JSON,
+                           "invalid request on standard input: it is empty");
+      return NULL;
+    }
+
+  g_byte_array_append (data, (const guint8 *) "", 1);
+  return (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
+}
+
+int
+triage_ask_main (int    argc,
+                 char **argv)
+{
+  g_autoptr(TriageAskOptions) options = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  g_auto(GStrv) args = NULL;
+  Ask ask = { 0 };
+  guint sigint_id;
+  guint sigterm_id;
+
+  args = g_new0 (char *, argc + 1);
+  for (int i = 0; i < argc; i++)
+    args[i] = g_strdup (argv[i]);
+
+  options = triage_ask_options_parse (&args, now, &error);
+  if (options == NULL)
+    {
+      say ("%s", error->message);
+      return TRIAGE_ASK_EXIT_USAGE;
+    }
+
+  if (options->read_stdin)
+    {
+      g_autofree char *text = read_stdin (&error);
+
+      if (text == NULL || !triage_ask_options_set_json (options, text, strlen (text), &error))
+        {
+          say ("%s", error->message);
+          return TRIAGE_ASK_EXIT_USAGE;
+        }
+    }
+
+  if (options->server_url != NULL)
+    {
+      g_autofree char *key = triage_ask_lookup_key (options->server_url, &error);
+
+      if (key == NULL)
+        {
+          say ("%s", error->message);
+          return TRIAGE_ASK_EXIT_USAGE;
+        }
+
+      client = atp_client_new (options->server_url, &error);
+      if (client == NULL)
+        {
+          say ("--server: %s", error->message);
+          return TRIAGE_ASK_EXIT_USAGE;
+        }
+      atp_client_set_token (client, key);
+      memset (key, 0, strlen (key));
+    }
+  else
+    {
+      g_autofree char *socket_path = options->socket_path ? g_strdup (options->socket_path)
+                                                          : atp_local_socket_path ();
+
+      client = atp_client_new_for_socket (socket_path);
+    }
+
+  /* Over the trusted local socket the header names the service; a remote
+   * server knows it from the key and ignores the header. */
+  atp_client_set_service (client, options->service_id, options->service_name);
+  atp_client_set_timeout (client, 30);
+
+  ask.options = options;
+  ask.client = client;
+  ask.loop = g_main_loop_new (NULL, FALSE);
+  ask.phase = PHASE_POST;
+  ask.status = TRIAGE_ASK_EXIT_SERVER;
+  ask.signal_exit = TRIAGE_ASK_EXIT_INTERRUPTED;
+
+  sigint_id = g_unix_signal_add (SIGINT, on_sigint, &ask);
+  sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
+
+  step (&ask);
+  g_main_loop_run (ask.loop);
+
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+  g_clear_handle_id (&ask.retry_id, g_source_remove);
+  g_cancellable_cancel (ask.cancellable);
+  g_clear_object (&ask.cancellable);
+
+  /* Let cancelled calls finish so nothing is left for the leak checker. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_main_loop_unref (ask.loop);
+
+  return ask.status;
+}

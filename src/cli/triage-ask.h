@@ -1,0 +1,90 @@
+/* triage-ask.h — the triage-ask command line: options, request, run
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses (docs/protocol.md, "Command line"). */
+typedef enum
+{
+  TRIAGE_ASK_EXIT_ANSWERED    = 0,   /* answered; with --confirm: approved */
+  TRIAGE_ASK_EXIT_DENIED      = 1,   /* --confirm only: denied */
+  TRIAGE_ASK_EXIT_USAGE       = 2,   /* bad option or invalid request (ours or the server's 400/413/422) */
+  TRIAGE_ASK_EXIT_UNREACHABLE = 3,   /* no server answered within --retry-for */
+  TRIAGE_ASK_EXIT_SERVER      = 4,   /* any other server error (401, 403, 404, 409, 5xx, protocol) */
+  TRIAGE_ASK_EXIT_EXPIRED     = 5,   /* the deadline passed unanswered */
+  TRIAGE_ASK_EXIT_INVALIDATED = 6,   /* the request was withdrawn */
+  TRIAGE_ASK_EXIT_INTERRUPTED = 130, /* SIGINT/SIGTERM: the request was withdrawn first */
+} TriageAskExit;
+
+#define TRIAGE_ASK_DEFAULT_SERVICE_ID   "triage-ask"
+#define TRIAGE_ASK_DEFAULT_RETRY_FOR_S  300
+/* The largest file --attach takes (raw; base64 makes it a third larger). */
+#define TRIAGE_ASK_MAX_ATTACHMENT_SIZE  (700 * 1024)
+#define TRIAGE_ASK_KEY_SCHEMA           "io.github.atptriage.Triage.ServiceKey"
+
+typedef struct
+{
+  /* Where and as whom */
+  char     *server_url;       /* NULL: the local server */
+  char     *socket_path;      /* local server socket; NULL: the contract path */
+  char     *service_id;       /* X-Triage-Service over the local socket */
+  char     *service_name;
+  gint64    retry_for_us;     /* how long to keep retrying an unreachable server */
+  guint     wait_seconds;     /* long-poll length, ≤ 60 */
+
+  /* What */
+  gboolean  read_stdin;       /* the request comes as JSON on standard input */
+  gboolean  confirm;          /* approve/deny: exit 0 or 1 */
+  gboolean  quiet;            /* nothing on standard output */
+  gboolean  no_wait;          /* print the post result and exit */
+  char     *notification_id;  /* chosen before the first try, kept across retries */
+  char     *title;
+  char     *body;             /* the notification as sent */
+} TriageAskOptions;
+
+TriageAskOptions *triage_ask_options_new        (void);
+void              triage_ask_options_free       (TriageAskOptions  *self);
+
+/**
+ * triage_ask_options_parse:
+ * @argv: (inout): the arguments (GOptionContext strv form, argv[0] included)
+ * @now: the time durations count from
+ * @error: a %G_OPTION_ERROR for a bad option, or an %ATP_ERROR from
+ *   validation that names the option or field at fault
+ *
+ * Parses the command line and, unless the request comes on standard input,
+ * builds and validates the request (triage_ask_options_set_json() then
+ * takes the JSON). Refuses secrets on the command line (--api-key, --token).
+ */
+TriageAskOptions *triage_ask_options_parse      (GStrv             *argv,
+                                                 GDateTime         *now,
+                                                 GError           **error);
+
+/* The request from JSON text (a notification without service and status). */
+gboolean          triage_ask_options_set_json   (TriageAskOptions  *self,
+                                                 const char        *data,
+                                                 gsize              length,
+                                                 GError           **error);
+
+/* Parses "90s", "15m", "2h", "1d", "1h30m" or plain seconds into µs. */
+gboolean          triage_ask_parse_duration     (const char        *text,
+                                                 gint64            *microseconds);
+
+/* The --help text's option summary is complete; this runs the whole program. */
+int               triage_ask_main               (int                argc,
+                                                 char             **argv);
+
+/* The API key for @server_url: TRIAGE_API_KEY, else the keyring (bounded wait). */
+char             *triage_ask_lookup_key         (const char        *server_url,
+                                                 GError           **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageAskOptions, triage_ask_options_free)
+
+G_END_DECLS
