@@ -231,7 +231,7 @@ add_action (GPtrArray   *actions,
   JsonArray *flags = NULL;
 
   if (parts[0] == NULL || *parts[0] == '\0')
-    return usage_error (error, "--action “%s”: the action needs an id (ID:TYPE[:FLAG…])", spec);
+    return usage_error (error, "--action “%s”: the action needs an id (ID:TYPE[:FLAG...])", spec);
 
   if (g_hash_table_contains (by_id, parts[0]))
     return usage_error (error, "--action “%s”: there is already an action with the id “%s”",
@@ -257,6 +257,8 @@ add_action (GPtrArray   *actions,
     {
       g_auto(GStrv) names = g_strsplit (parts[i], ",", -1);
 
+      if (*parts[i] == '\0')
+        return usage_error (error, "--action “%s”: empty flag", spec);
       for (guint j = 0; names[j] != NULL; j++)
         {
           if (*names[j] == '\0')
@@ -721,12 +723,12 @@ confirm_cb (const char  *option_name,
 }
 
 static const char help_description[] =
-  "Actions: --action ID:TYPE[:FLAG…] (repeatable, in order; TYPE defaults to simple):\n"
+  "Actions: --action ID:TYPE[:FLAG...] (repeatable, in order; TYPE defaults to simple):\n"
   "  simple        nothing to enter                 answer: null\n"
   "  binary        yes or no                        --option ID=true:LABEL --option ID=false:LABEL\n"
   "                                                 (labels default to Yes/No); answer: true/false\n"
   "  choice        one of the options               --option ID=VALUE[:LABEL] (one or more)\n"
-  "  multi_choice  some of the options              --option …, --constraint ID.min_selections=N,\n"
+  "  multi_choice  some of the options              --option ..., --constraint ID.min_selections=N,\n"
   "                                                 ID.max_selections=N; answer: [values]\n"
   "  text          free text                        --constraint ID.min_length=N, ID.max_length=N,\n"
   "                                                 ID.placeholder=TEXT\n"
@@ -799,7 +801,7 @@ triage_ask_options_parse (GStrv      *argv,
     { "description", 'd', 0, G_OPTION_ARG_STRING, &description,
       "What the person needs to know (default: the title)", "TEXT" },
     { "action", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &action_specs,
-      "Add an action (see Actions below)", "ID:TYPE[:FLAG…]" },
+      "Add an action (see Actions below)", "ID:TYPE[:FLAG...]" },
     { "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &label_specs,
       "The label of action ID", "ID=TEXT" },
     { "option", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &option_specs,

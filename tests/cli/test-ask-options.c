@@ -1,0 +1,384 @@
+/* test-ask-options.c — triage-ask's command line becomes the right request
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "atp.h"
+#include "triage-ask.h"
+
+static GDateTime *
+fixed_now (void)
+{
+  return g_date_time_new_utc (2026, 5, 1, 12, 0, 0);
+}
+
+/* Parses "triage-ask ARGS…"; returns the options or NULL with @error. */
+static TriageAskOptions *
+parse (const char * const  *args,
+       GError             **error)
+{
+  g_autoptr(GDateTime) now = fixed_now ();
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) strv = NULL;
+
+  g_ptr_array_add (argv, g_strdup ("triage-ask"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, NULL);
+  strv = (GStrv) g_ptr_array_free (g_steal_pointer (&argv), FALSE);
+
+  return triage_ask_options_parse (&strv, now, error);
+}
+
+static AtpNotification *
+parse_request (const char * const *args)
+{
+  g_autoptr(TriageAskOptions) options = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+
+  options = parse (args, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (options->body);
+
+  notification = atp_notification_new_from_data (options->body, -1, ATP_PARSE_SUBMISSION, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (notification->id, ==, options->notification_id);
+  return notification;
+}
+
+static void
+assert_refused (const char * const *args,
+                const char         *needle)
+{
+  g_autoptr(TriageAskOptions) options = NULL;
+  g_autoptr(GError) error = NULL;
+
+  options = parse (args, &error);
+  g_assert_null (options);
+  g_assert_nonnull (error);
+  if (strstr (error->message, needle) == NULL)
+    g_error ("“%s” lacks “%s”", error->message, needle);
+}
+
+static void
+test_durations (void)
+{
+  const struct { const char *text; gint64 seconds; } good[] = {
+    { "90s", 90 }, { "15m", 900 }, { "2h", 7200 }, { "1d", 86400 }, { "1h30m", 5400 },
+    { "45", 45 }, { "0s", 0 }, { "1d2h3m4s", 93784 },
+  };
+  const char *bad[] = { "", "m", "10x", "1h30", "-5m", "1.5h", " 5m", "5m ", "999999999999d" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      gint64 us = -1;
+
+      g_assert_true (triage_ask_parse_duration (good[i].text, &us));
+      g_assert_cmpint (us, ==, good[i].seconds * G_USEC_PER_SEC);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      gint64 us = 0;
+
+      g_assert_false (triage_ask_parse_duration (bad[i], &us));
+    }
+}
+
+static void
+test_simple (void)
+{
+  const char * const args[] = { "--title", "Ship?", "--action", "ship_now:simple:irreversible,costly",
+                                "--action", "later", NULL };
+  g_autoptr(AtpNotification) n = parse_request (args);
+  const AtpAction *ship;
+  const AtpAction *later;
+
+  g_assert_cmpstr (n->context.title, ==, "Ship?");
+  g_assert_cmpstr (n->context.description, ==, "Ship?");   /* defaults to the title */
+  g_assert_null (n->deadline);
+  g_assert_cmpuint (n->actions->len, ==, 2);
+
+  ship = g_ptr_array_index (n->actions, 0);
+  g_assert_cmpstr (ship->id, ==, "ship_now");
+  g_assert_cmpstr (ship->label, ==, "Ship now");
+  g_assert_cmpint (ship->response_type, ==, ATP_RESPONSE_TYPE_SIMPLE);
+  g_assert_cmpint (ship->flags, ==, ATP_FLAG_IRREVERSIBLE | ATP_FLAG_COSTLY);
+
+  later = g_ptr_array_index (n->actions, 1);
+  g_assert_cmpstr (later->label, ==, "Later");
+  g_assert_cmpint (later->response_type, ==, ATP_RESPONSE_TYPE_SIMPLE);
+}
+
+static void
+test_all_types (void)
+{
+  const char * const args[] = {
+    "-t", "All", "-d", "Every type",
+    "-a", "b:binary",
+    "-a", "yn:binary", "-o", "yn=true:Ship", "-o", "yn=false:Hold",
+    "-a", "c:choice", "-o", "c=x:Ex", "-o", "c=y",
+    "-a", "m:multi_choice", "-o", "m=1", "-o", "m=2", "-o", "m=3",
+    "-c", "m.min_selections=1", "-c", "m.max_selections=2",
+    "-a", "t:text", "-c", "t.min_length=2", "-c", "t.max_length=9", "-c", "t.placeholder=Why?",
+    "-a", "n:number", "-c", "n.min=-1.5", "-c", "n.max=1e3", "-c", "n.step=0.25", "-c", "n.unit=ms",
+    "-c", "n.placeholder=Delay",
+    "-a", "s:scale:experimental", "-c", "s.min=0", "-c", "s.max=10", "-c", "s.step=2",
+    "-c", "s.min_label=Low", "-c", "s.max_label=High", "-l", "s=Score it",
+    NULL
+  };
+  g_autoptr(AtpNotification) n = parse_request (args);
+  const AtpAction *a;
+
+  g_assert_cmpuint (n->actions->len, ==, 7);
+
+  a = atp_notification_find_action (n, "b");
+  g_assert_cmpstr (a->true_label, ==, "Yes");
+  g_assert_cmpstr (a->false_label, ==, "No");
+  a = atp_notification_find_action (n, "yn");
+  g_assert_cmpstr (a->true_label, ==, "Ship");
+  g_assert_cmpstr (a->false_label, ==, "Hold");
+  a = atp_notification_find_action (n, "c");
+  g_assert_cmpuint (a->options->len, ==, 2);
+  g_assert_cmpstr (((AtpOption *) a->options->pdata[0])->value, ==, "x");
+  g_assert_cmpstr (((AtpOption *) a->options->pdata[0])->label, ==, "Ex");
+  g_assert_cmpstr (((AtpOption *) a->options->pdata[1])->label, ==, "y");
+  a = atp_notification_find_action (n, "m");
+  g_assert_cmpuint (a->options->len, ==, 3);
+  g_assert_cmpint (a->min_selections, ==, 1);
+  g_assert_cmpint (a->max_selections, ==, 2);
+  a = atp_notification_find_action (n, "t");
+  g_assert_cmpint (a->min_length, ==, 2);
+  g_assert_cmpint (a->max_length, ==, 9);
+  g_assert_cmpstr (a->placeholder, ==, "Why?");
+  a = atp_notification_find_action (n, "n");
+  g_assert_cmpfloat (a->min, ==, -1.5);
+  g_assert_cmpfloat (a->max, ==, 1000);
+  g_assert_cmpfloat (a->step, ==, 0.25);
+  g_assert_cmpstr (a->unit, ==, "ms");
+  g_assert_cmpstr (a->placeholder, ==, "Delay");
+  a = atp_notification_find_action (n, "s");
+  g_assert_cmpstr (a->label, ==, "Score it");
+  g_assert_true (a->flags & ATP_FLAG_EXPERIMENTAL);
+  g_assert_cmpfloat (a->min, ==, 0);
+  g_assert_cmpfloat (a->max, ==, 10);
+  g_assert_cmpfloat (a->step, ==, 2);
+  g_assert_cmpstr (a->min_label, ==, "Low");
+  g_assert_cmpstr (a->max_label, ==, "High");
+}
+
+static void
+test_context (void)
+{
+  const char * const args[] = { "--title", "T", "--action", "ok", "--project", "apollo",
+                                "--metadata", "branch=main", "--metadata", "pr:=42",
+                                "--metadata", "tags:=[\"a\",\"b\"]", "--metadata", "eq=a=b",
+                                "--deadline", "1h30m", "--id", "5B1E5A3C-2D5F-4C3E-9A51-0F3E7F4B2A10",
+                                NULL };
+  g_autoptr(AtpNotification) n = parse_request (args);
+  g_autoptr(GDateTime) now = fixed_now ();
+  g_autoptr(GDateTime) expected = g_date_time_add_minutes (now, 90);
+
+  g_assert_cmpstr (n->id, ==, "5b1e5a3c-2d5f-4c3e-9a51-0f3e7f4b2a10");
+  g_assert_cmpstr (n->context.project, ==, "apollo");
+  g_assert_cmpstr (json_object_get_string_member (n->context.metadata, "branch"), ==, "main");
+  g_assert_cmpint (json_object_get_int_member (n->context.metadata, "pr"), ==, 42);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (n->context.metadata, "tags")), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (n->context.metadata, "eq"), ==, "a=b");
+  g_assert_true (g_date_time_equal (n->deadline, expected));
+}
+
+static void
+test_deadline_rfc3339 (void)
+{
+  const char * const args[] = { "--title", "T", "--action", "ok",
+                                "--deadline", "2026-05-01T14:00:00+02:00", NULL };
+  const char * const past[] = { "--title", "T", "--action", "ok",
+                                "--deadline", "2026-05-01T13:00:00+02:00", NULL };
+  g_autoptr(AtpNotification) n = NULL;
+
+  /* 14:00+02:00 is 12:00Z, the fixed now: passed already. */
+  assert_refused (args, "that time has passed");
+  assert_refused (past, "that time has passed");
+
+  {
+    const char * const later[] = { "--title", "T", "--action", "ok",
+                                   "--deadline", "2026-05-01T15:00:00+02:00", NULL };
+    g_autoptr(GDateTime) expected = g_date_time_new_utc (2026, 5, 1, 13, 0, 0);
+
+    n = parse_request (later);
+    g_assert_true (g_date_time_equal (n->deadline, expected));
+  }
+}
+
+static void
+test_confirm_forms (void)
+{
+  const char * const spaced[] = { "--confirm", "Deploy 2.1 to production?", "-f", "irreversible", NULL };
+  const char * const joined[] = { "--confirm=Deploy?", NULL };
+  const char * const titled[] = { "--title", "Drop it?", "--description", "All rows", "--confirm", NULL };
+  g_autoptr(TriageAskOptions) options = NULL;
+  g_autoptr(AtpNotification) n = NULL;
+  g_autoptr(GError) error = NULL;
+  const AtpAction *approve;
+
+  n = parse_request (spaced);
+  g_assert_cmpstr (n->context.title, ==, "Deploy 2.1 to production?");
+  g_assert_cmpuint (n->actions->len, ==, 2);
+  approve = g_ptr_array_index (n->actions, 0);
+  g_assert_cmpstr (approve->id, ==, "approve");
+  g_assert_cmpint (approve->flags, ==, ATP_FLAG_IRREVERSIBLE);
+  g_assert_cmpstr (((AtpAction *) n->actions->pdata[1])->id, ==, "deny");
+  g_clear_pointer (&n, atp_notification_unref);
+
+  n = parse_request (joined);
+  g_assert_cmpstr (n->context.title, ==, "Deploy?");
+  g_clear_pointer (&n, atp_notification_unref);
+
+  options = parse (titled, &error);
+  g_assert_no_error (error);
+  g_assert_true (options->confirm);
+  g_assert_true (options->quiet);
+  n = atp_notification_new_from_data (options->body, -1, ATP_PARSE_SUBMISSION, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (n->context.title, ==, "Drop it?");
+  g_assert_cmpstr (n->context.description, ==, "All rows");
+}
+
+static void
+test_connection_options (void)
+{
+  const char * const args[] = { "--title", "T", "--action", "ok", "--server", "https://t.example/",
+                                "--retry-for", "30s", "--service", "bot", "--service-name", "Bot",
+                                "--socket", "/tmp/x.sock", "--no-wait", "-q", NULL };
+  const char * const defaults[] = { "--title", "T", "--action", "ok", NULL };
+  g_autoptr(TriageAskOptions) options = NULL;
+  g_autoptr(GError) error = NULL;
+
+  options = parse (args, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (options->server_url, ==, "https://t.example/");
+  g_assert_cmpint (options->retry_for_us, ==, 30 * G_USEC_PER_SEC);
+  g_assert_cmpstr (options->service_id, ==, "bot");
+  g_assert_cmpstr (options->service_name, ==, "Bot");
+  g_assert_cmpstr (options->socket_path, ==, "/tmp/x.sock");
+  g_assert_true (options->no_wait);
+  g_assert_true (options->quiet);
+  g_clear_pointer (&options, triage_ask_options_free);
+
+  options = parse (defaults, &error);
+  g_assert_no_error (error);
+  g_assert_null (options->server_url);
+  g_assert_cmpstr (options->service_id, ==, TRIAGE_ASK_DEFAULT_SERVICE_ID);
+  g_assert_cmpint (options->retry_for_us, ==, TRIAGE_ASK_DEFAULT_RETRY_FOR_S * G_USEC_PER_SEC);
+  g_assert_false (options->quiet);
+  g_assert_false (options->read_stdin);
+}
+
+static void
+test_stdin_options (void)
+{
+  const char * const dash[] = { "-", NULL };
+  const char * const id[] = { "--json", "--id", "5b1e5a3c-2d5f-4c3e-9a51-0f3e7f4b2a10", NULL };
+  const char *json = "{\"context\":{\"title\":\"T\",\"description\":\"D\"},"
+                     "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}],"
+                     "\"x-vendor\":1}";
+  g_autoptr(TriageAskOptions) options = NULL;
+  g_autoptr(AtpNotification) n = NULL;
+  g_autoptr(GError) error = NULL;
+
+  options = parse (dash, &error);
+  g_assert_no_error (error);
+  g_assert_true (options->read_stdin);
+  g_assert_null (options->body);
+  g_assert_true (triage_ask_options_set_json (options, json, strlen (json), &error));
+  g_assert_no_error (error);
+  g_assert_true (atp_is_uuid_v4 (options->notification_id));
+  g_assert_nonnull (strstr (options->body, "\"x-vendor\":1"));   /* unknown members kept */
+  g_clear_pointer (&options, triage_ask_options_free);
+
+  options = parse (id, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_ask_options_set_json (options, json, strlen (json), &error));
+  g_assert_cmpstr (options->notification_id, ==, "5b1e5a3c-2d5f-4c3e-9a51-0f3e7f4b2a10");
+  n = atp_notification_new_from_data (options->body, -1, ATP_PARSE_SUBMISSION, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (n->id, ==, options->notification_id);
+
+  g_assert_false (triage_ask_options_set_json (options, "[]", 2, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "invalid request"));
+}
+
+static void
+test_refused (void)
+{
+  const struct { const char *args[10]; const char *needle; } cases[] = {
+    { { "--api-key=sk_1", NULL }, "TRIAGE_API_KEY" },
+    { { "--token", "t", NULL }, "not taken from the command line" },
+    { { "--title", "T", "--action", ":simple", NULL }, "needs an id" },
+    { { "--title", "T", "--action", "a:simple:", NULL }, "empty flag" },
+    { { "--title", "T", "--action", "a", "--label", "a", NULL }, "expected ID=TEXT" },
+    { { "--title", "T", "--action", "a:choice", "--option", "a=", NULL }, "the value is empty" },
+    { { "--title", "T", "--action", "a:simple", "--constraint", "a.min=1", NULL },
+      "a simple action has no constraints" },
+    { { "--title", "T", "--action", "a:number", "--constraint", "a.min=abc", NULL }, "min must be a number" },
+    { { "--title", "T", "--action", "a:number", "--constraint", "amin=1", NULL }, "expected ID.NAME=VALUE" },
+    { { "--title", "T", "--action", "a", "--flag", "irreversible", NULL }, "--flag belongs to --confirm" },
+    { { "--title", "T", "--action", "a", "extra", NULL }, "unexpected argument “extra”" },
+    { { "--title", "", "--action", "a", NULL }, "--title is required" },
+    { { "--confirm", "Q", "--title", "T", NULL }, "use one" },
+    { { "--title", "T", "--action", "a", "--retry-for", "forever", NULL }, "--retry-for “forever”" },
+    { { "--title", "T", "--action", "a:scale", "--constraint", "a.min=1", "--constraint", "a.max=0",
+        NULL }, "actions[0] (--action “a”).constraints" },
+    { { "--title", "T", "--action", "a", "--server", "ftp://x", NULL }, "--server:" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("case %u", i);
+      assert_refused (cases[i].args, cases[i].needle);
+    }
+}
+
+static void
+test_same_body_every_try (void)
+{
+  const char * const args[] = { "--title", "T", "--action", "ok", NULL };
+  g_autoptr(TriageAskOptions) first = NULL;
+  g_autoptr(TriageAskOptions) second = NULL;
+  g_autoptr(GError) error = NULL;
+
+  first = parse (args, &error);
+  g_assert_no_error (error);
+  second = parse (args, &error);
+  g_assert_no_error (error);
+
+  /* Every run picks its own id; one run sends one body (options->body) on every try. */
+  g_assert_cmpstr (first->notification_id, !=, second->notification_id);
+  g_assert_nonnull (strstr (first->body, first->notification_id));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/ask-options/durations", test_durations);
+  g_test_add_func ("/ask-options/simple", test_simple);
+  g_test_add_func ("/ask-options/all-types", test_all_types);
+  g_test_add_func ("/ask-options/context", test_context);
+  g_test_add_func ("/ask-options/deadline-rfc3339", test_deadline_rfc3339);
+  g_test_add_func ("/ask-options/confirm", test_confirm_forms);
+  g_test_add_func ("/ask-options/connection", test_connection_options);
+  g_test_add_func ("/ask-options/stdin", test_stdin_options);
+  g_test_add_func ("/ask-options/refused", test_refused);
+  g_test_add_func ("/ask-options/same-body", test_same_body_every_try);
+
+  return g_test_run ();
+}

@@ -1,0 +1,848 @@
+/* test-ask.c — the built triage-ask against a real triage-server; the test plays the human
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "atp.h"
+#include "atp-client.h"
+#include "triage-ask.h"
+#include "triage-test-server.h"
+
+#define WATCHDOG_S 30
+
+static gboolean
+watchdog_cb (gpointer data)
+{
+  g_printerr ("watchdog: still waiting for %s after %d s\n", (const char *) data, WATCHDOG_S);
+  g_test_fail ();
+  abort ();
+  return G_SOURCE_REMOVE;
+}
+
+#define wait_until(cond, what)                                                          \
+  G_STMT_START {                                                                        \
+    guint _watchdog = g_timeout_add_seconds (WATCHDOG_S, watchdog_cb, (gpointer) (what)); \
+    while (!(cond))                                                                     \
+      g_main_context_iteration (NULL, TRUE);                                            \
+    g_source_remove (_watchdog);                                                        \
+  } G_STMT_END
+
+static void
+set_true (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+sleep_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add_once (ms, set_true, &done);
+  wait_until (done, "a pause");
+}
+
+static void
+result_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Fixture: a server, a person (user token) and the service key triage-ask uses */
+
+typedef struct
+{
+  TriageTestServer *server;
+  char             *user_token;
+  char             *service_key;
+  AtpClient        *person;
+  AtpClient        *service;
+  char             *runtime_dir;   /* local mode: $XDG_RUNTIME_DIR with triage/triage.sock */
+} Fixture;
+
+static void
+fixture_setup_with (Fixture  *fixture,
+                    gboolean  local)
+{
+  TriageTestServerOptions options = { .unix_socket = local };
+  const char * const recipients[] = { "alice", NULL };
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+
+  if (local)
+    {
+      g_autofree char *dir = NULL;
+      g_autofree char *link = NULL;
+
+      /* The contract path, pointing at the test server's socket. */
+      fixture->runtime_dir = g_dir_make_tmp ("triage-ask-runtime-XXXXXX", &error);
+      g_assert_no_error (error);
+      dir = g_build_filename (fixture->runtime_dir, "triage", NULL);
+      g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+      link = g_build_filename (dir, "triage.sock", NULL);
+      g_assert_cmpint (symlink (triage_test_server_get_socket_path (fixture->server), link), ==, 0);
+
+      fixture->person = atp_client_new_for_socket (triage_test_server_get_socket_path (fixture->server));
+      fixture->service = atp_client_new_for_socket (triage_test_server_get_socket_path (fixture->server));
+      atp_client_set_service (fixture->service, "triage-ask", NULL);
+      return;
+    }
+
+  triage_test_server_create_user (fixture->server, "alice", &fixture->user_token, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (fixture->server, "Scripts", recipients, NULL, NULL,
+                                     &fixture->service_key, NULL, &error);
+  g_assert_no_error (error);
+
+  fixture->person = atp_client_new (triage_test_server_get_url (fixture->server), &error);
+  g_assert_no_error (error);
+  atp_client_set_token (fixture->person, fixture->user_token);
+  fixture->service = atp_client_new (triage_test_server_get_url (fixture->server), &error);
+  g_assert_no_error (error);
+  atp_client_set_token (fixture->service, fixture->service_key);
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture_setup_with (fixture, FALSE);
+}
+
+static void
+local_setup (Fixture       *fixture,
+             gconstpointer  data)
+{
+  fixture_setup_with (fixture, TRUE);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  if (fixture->runtime_dir != NULL)
+    {
+      g_autofree char *link = g_build_filename (fixture->runtime_dir, "triage", "triage.sock", NULL);
+      g_autofree char *dir = g_build_filename (fixture->runtime_dir, "triage", NULL);
+
+      g_unlink (link);
+      g_rmdir (dir);
+      g_rmdir (fixture->runtime_dir);
+      g_free (fixture->runtime_dir);
+    }
+  g_clear_object (&fixture->person);
+  g_clear_object (&fixture->service);
+  triage_test_server_free (fixture->server);
+  g_free (fixture->user_token);
+  g_free (fixture->service_key);
+}
+
+/* Running triage-ask */
+
+typedef struct
+{
+  GSubprocess  *process;
+  GAsyncResult *result;
+  char         *out;
+  char         *err;
+  int           status;
+} Run;
+
+static void
+run_free (Run *run)
+{
+  g_clear_object (&run->process);
+  g_clear_object (&run->result);
+  g_free (run->out);
+  g_free (run->err);
+  g_free (run);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
+
+/* Starts triage-ask with @args; against the fixture's server unless @args has --server. */
+static Run *
+ask_start_env (Fixture            *fixture,
+               const char * const *args,
+               const char         *input,
+               const char * const *env)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *binary = g_getenv ("TRIAGE_ASK");
+  gboolean has_server = FALSE;
+  Run *run = g_new0 (Run, 1);
+
+  g_assert_nonnull (binary);
+  g_ptr_array_add (argv, (gpointer) binary);
+  for (guint i = 0; args[i] != NULL; i++)
+    {
+      has_server |= g_str_has_prefix (args[i], "--server");
+      g_ptr_array_add (argv, (gpointer) args[i]);
+    }
+  if (!has_server && fixture != NULL && fixture->runtime_dir == NULL)
+    {
+      g_ptr_array_add (argv, "--server");
+      g_ptr_array_add (argv, (gpointer) triage_test_server_get_url (fixture->server));
+    }
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (fixture != NULL && fixture->service_key != NULL)
+    g_subprocess_launcher_setenv (launcher, "TRIAGE_API_KEY", fixture->service_key, TRUE);
+  else
+    g_subprocess_launcher_unsetenv (launcher, "TRIAGE_API_KEY");
+  if (fixture != NULL && fixture->runtime_dir != NULL)
+    g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", fixture->runtime_dir, TRUE);
+  /* No keyring here: a lookup must fail fast, not wait for a bus. */
+  g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
+  for (guint i = 0; env != NULL && env[i] != NULL; i++)
+    {
+      g_auto(GStrv) pair = g_strsplit (env[i], "=", 2);
+
+      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+    }
+
+  run->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (run->process, input ? input : "", NULL, result_cb, &run->result);
+
+  return run;
+}
+
+static Run *
+ask_start (Fixture            *fixture,
+           const char * const *args,
+           const char         *input)
+{
+  return ask_start_env (fixture, args, input, NULL);
+}
+
+static int
+ask_finish (Run *run)
+{
+  g_autoptr(GError) error = NULL;
+
+  wait_until (run->result != NULL, "triage-ask to exit");
+  g_subprocess_communicate_utf8_finish (run->process, run->result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (run->process, NULL, NULL);
+
+  if (g_subprocess_get_if_exited (run->process))
+    run->status = g_subprocess_get_exit_status (run->process);
+  else
+    run->status = 128 + g_subprocess_get_term_sig (run->process);
+
+  g_test_message ("exit %d; stdout: %s; stderr: %s", run->status, run->out, run->err);
+  return run->status;
+}
+
+static Run *
+ask (Fixture            *fixture,
+     const char * const *args,
+     const char         *input)
+{
+  Run *run = ask_start (fixture, args, input);
+
+  ask_finish (run);
+  return run;
+}
+
+/* The person: waits for the request titled @title to reach the inbox. */
+static AtpNotification *
+person_wait_for (Fixture    *fixture,
+                 const char *title)
+{
+  guint watchdog = g_timeout_add_seconds (WATCHDOG_S, watchdog_cb, (gpointer) title);
+
+  for (;;)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GPtrArray) pending = NULL;
+      g_autoptr(GError) error = NULL;
+
+      atp_client_list_pending_async (fixture->person, NULL, result_cb, &result);
+      wait_until (result != NULL, "the pending list");
+      pending = atp_client_list_pending_finish (fixture->person, result, &error);
+
+      for (guint i = 0; pending != NULL && i < pending->len; i++)
+        {
+          AtpNotification *notification = g_ptr_array_index (pending, i);
+
+          if (g_str_equal (notification->context.title, title))
+            {
+              g_source_remove (watchdog);
+              return atp_notification_ref (notification);
+            }
+        }
+      sleep_ms (50);
+    }
+}
+
+static void
+person_answers (Fixture    *fixture,
+                const char *id,
+                const char *action_id,
+                const char *data_json)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AtpResponse) response = NULL;
+  g_autoptr(JsonNode) data = data_json ? json_from_string (data_json, NULL) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  atp_client_respond_async (fixture->person, id, action_id, data, NULL, result_cb, &result);
+  wait_until (result != NULL, "the answer");
+  response = atp_client_respond_finish (fixture->person, result, &error);
+  g_assert_no_error (error);
+}
+
+static JsonObject *
+parse_output (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* Answered */
+
+static void
+test_answered (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Ship it?", "--description", "Release 2.1",
+                                "--action", "ship:simple:irreversible", "--action", "hold", NULL };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Ship it?");
+  g_autoptr(JsonObject) output = NULL;
+  const AtpAction *ship = atp_notification_find_action (request, "ship");
+
+  g_assert_cmpstr (request->context.description, ==, "Release 2.1");
+  g_assert_nonnull (ship);
+  g_assert_cmpstr (ship->label, ==, "Ship");
+  g_assert_true (ship->flags & ATP_FLAG_IRREVERSIBLE);
+  g_assert_nonnull (atp_notification_find_action (request, "hold"));
+
+  person_answers (fixture, request->id, "ship", NULL);
+  g_assert_cmpint (ask_finish (run), ==, 0);
+
+  output = parse_output (run->out);
+  g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
+  g_assert_cmpstr (json_object_get_string_member (output, "action_id"), ==, "ship");
+  g_assert_true (json_object_has_member (output, "response_data"));
+  g_assert_true (json_node_is_null (json_object_get_member (output, "response_data")));
+  g_assert_true (json_object_has_member (output, "responded_at"));
+  g_assert_true (json_object_has_member (output, "responder"));
+}
+
+static void
+test_confirm (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char * const approve_args[] = { "--confirm", "Deploy 2.1 to production?",
+                                        "--flag", "irreversible", NULL };
+  const char * const deny_args[] = { "--confirm=Drop the table?", NULL };
+  g_autoptr(Run) approve = ask_start (fixture, approve_args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Deploy 2.1 to production?");
+  g_autoptr(Run) deny = NULL;
+  g_autoptr(AtpNotification) second = NULL;
+  const AtpAction *action = atp_notification_find_action (request, "approve");
+
+  g_assert_nonnull (action);
+  g_assert_true (action->flags & ATP_FLAG_IRREVERSIBLE);
+  g_assert_nonnull (atp_notification_find_action (request, "deny"));
+  g_assert_cmpuint (request->actions->len, ==, 2);
+
+  person_answers (fixture, request->id, "approve", NULL);
+  g_assert_cmpint (ask_finish (approve), ==, 0);
+  g_assert_cmpstr (approve->out, ==, "");
+
+  deny = ask_start (fixture, deny_args, NULL);
+  second = person_wait_for (fixture, "Drop the table?");
+  person_answers (fixture, second->id, "deny", NULL);
+  g_assert_cmpint (ask_finish (deny), ==, 1);
+  g_assert_cmpstr (deny->out, ==, "");
+}
+
+/* Every response type and constraint from the command line */
+static void
+test_seven_types (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char * const args[] = {
+    "--title", "All types",
+    "--action", "go",
+    "--action", "logs:binary", "--option", "logs=true:Include logs", "--option", "logs=false:Skip",
+    "--action", "env:choice", "--option", "env=prod:Production", "--option", "env=staging",
+    "--action", "regions:multi_choice", "--option", "regions=eu", "--option", "regions=us",
+    "--option", "regions=ap", "--constraint", "regions.min_selections=1",
+    "--constraint", "regions.max_selections=2",
+    "--action", "why:text", "--constraint", "why.min_length=3", "--constraint", "why.max_length=40",
+    "--constraint", "why.placeholder=Explain",
+    "--action", "budget:number:costly", "--constraint", "budget.min=0.5", "--constraint", "budget.max=100",
+    "--constraint", "budget.step=0.5", "--constraint", "budget.unit=EUR",
+    "--action", "rating:scale", "--label", "rating=How sure?", "--constraint", "rating.min=1",
+    "--constraint", "rating.max=5", "--constraint", "rating.step=1",
+    "--constraint", "rating.min_label=Unsure", "--constraint", "rating.max_label=Certain",
+    "--project", "apollo", "--metadata", "branch=main", "--metadata", "count:=3",
+    "--deadline", "10m",
+    NULL
+  };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "All types");
+  g_autoptr(JsonObject) output = NULL;
+  const AtpAction *a;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  GTimeSpan until;
+
+  g_assert_cmpuint (request->actions->len, ==, 7);
+  g_assert_cmpstr (request->context.project, ==, "apollo");
+  g_assert_cmpstr (json_object_get_string_member (request->context.metadata, "branch"), ==, "main");
+  g_assert_cmpint (json_object_get_int_member (request->context.metadata, "count"), ==, 3);
+  g_assert_nonnull (request->deadline);
+  until = g_date_time_difference (request->deadline, now);
+  g_assert_cmpint (until, >, 8 * G_TIME_SPAN_MINUTE);
+  g_assert_cmpint (until, <=, 10 * G_TIME_SPAN_MINUTE);
+
+  a = atp_notification_find_action (request, "go");
+  g_assert_cmpint (a->response_type, ==, ATP_RESPONSE_TYPE_SIMPLE);
+  a = atp_notification_find_action (request, "logs");
+  g_assert_cmpstr (a->true_label, ==, "Include logs");
+  g_assert_cmpstr (a->false_label, ==, "Skip");
+  a = atp_notification_find_action (request, "env");
+  g_assert_cmpuint (a->options->len, ==, 2);
+  g_assert_cmpstr (((AtpOption *) a->options->pdata[0])->label, ==, "Production");
+  g_assert_cmpstr (((AtpOption *) a->options->pdata[1])->label, ==, "staging");
+  a = atp_notification_find_action (request, "regions");
+  g_assert_cmpint (a->min_selections, ==, 1);
+  g_assert_cmpint (a->max_selections, ==, 2);
+  a = atp_notification_find_action (request, "why");
+  g_assert_cmpint (a->min_length, ==, 3);
+  g_assert_cmpint (a->max_length, ==, 40);
+  g_assert_cmpstr (a->placeholder, ==, "Explain");
+  a = atp_notification_find_action (request, "budget");
+  g_assert_true (a->flags & ATP_FLAG_COSTLY);
+  g_assert_cmpfloat (a->min, ==, 0.5);
+  g_assert_cmpfloat (a->max, ==, 100);
+  g_assert_cmpfloat (a->step, ==, 0.5);
+  g_assert_cmpstr (a->unit, ==, "EUR");
+  a = atp_notification_find_action (request, "rating");
+  g_assert_cmpstr (a->label, ==, "How sure?");
+  g_assert_cmpfloat (a->min, ==, 1);
+  g_assert_cmpfloat (a->max, ==, 5);
+  g_assert_cmpstr (a->min_label, ==, "Unsure");
+  g_assert_cmpstr (a->max_label, ==, "Certain");
+
+  person_answers (fixture, request->id, "regions", "[\"us\",\"eu\"]");
+  g_assert_cmpint (ask_finish (run), ==, 0);
+  output = parse_output (run->out);
+  g_assert_cmpstr (json_object_get_string_member (output, "action_id"), ==, "regions");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (output, "response_data")), ==, 2);
+}
+
+static void
+test_stdin_json (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  const char *request_json =
+    "{\"context\":{\"title\":\"From stdin\",\"description\":\"JSON on standard input\"},"
+    "\"actions\":[{\"id\":\"rate\",\"label\":\"Rate\",\"response_type\":\"scale\","
+    "\"constraints\":{\"min\":1,\"max\":10}}],\"x-extra\":{\"kept\":true}}";
+  const char * const dash[] = { "-", NULL };
+  const char * const json_flag[] = { "--json", NULL };
+  g_autoptr(Run) run = ask_start (fixture, dash, request_json);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "From stdin");
+  g_autoptr(JsonObject) output = NULL;
+  g_autoptr(Run) again = NULL;
+  g_autoptr(AtpNotification) second = NULL;
+  g_autofree char *second_json = NULL;
+
+  person_answers (fixture, request->id, "rate", "7");
+  g_assert_cmpint (ask_finish (run), ==, 0);
+  output = parse_output (run->out);
+  g_assert_cmpint (json_object_get_int_member (output, "response_data"), ==, 7);
+
+  /* --json, with a caller-chosen id kept */
+  second_json = g_strdup ("{\"id\":\"5b1e5a3c-2d5f-4c3e-9a51-0f3e7f4b2a10\","
+                          "\"context\":{\"title\":\"Second stdin\",\"description\":\"d\"},"
+                          "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
+  again = ask_start (fixture, json_flag, second_json);
+  second = person_wait_for (fixture, "Second stdin");
+  g_assert_cmpstr (second->id, ==, "5b1e5a3c-2d5f-4c3e-9a51-0f3e7f4b2a10");
+  person_answers (fixture, second->id, "ok", NULL);
+  g_assert_cmpint (ask_finish (again), ==, 0);
+}
+
+static void
+test_attachment (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-ask-attach-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *big = g_build_filename (dir, "big.bin", NULL);
+  const char *contents = "line one\nline two\n";
+  const char * const args[] = { "--title", "With a file", "--action", "ok", "--attach", path, NULL };
+  const char * const too_big[] = { "--title", "Too big", "--action", "ok", "--attach", big, NULL };
+  g_autoptr(Run) run = NULL;
+  g_autoptr(Run) refused = NULL;
+  g_autoptr(AtpNotification) request = NULL;
+  g_autoptr(GBytes) decoded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *filler = g_malloc0 ((TRIAGE_ASK_MAX_ATTACHMENT_SIZE + 1));
+  AtpAttachment *attachment;
+
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  g_assert_true (g_file_set_contents (big, filler, (TRIAGE_ASK_MAX_ATTACHMENT_SIZE + 1), NULL));
+
+  run = ask_start (fixture, args, NULL);
+  request = person_wait_for (fixture, "With a file");
+  g_assert_cmpuint (request->context.attachments->len, ==, 1);
+  attachment = g_ptr_array_index (request->context.attachments, 0);
+  g_assert_cmpstr (attachment->type, ==, "text/plain");
+  g_assert_cmpstr (attachment->description, ==, "notes.txt");
+  decoded = atp_attachment_decode (attachment, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (decoded, NULL), g_bytes_get_size (decoded), contents, strlen (contents));
+  person_answers (fixture, request->id, "ok", NULL);
+  g_assert_cmpint (ask_finish (run), ==, 0);
+
+  refused = ask (fixture, too_big, NULL);
+  g_assert_cmpint (refused->status, ==, 2);
+  g_assert_nonnull (strstr (refused->err, "--attach"));
+  g_assert_nonnull (strstr (refused->err, "at most 700 KiB"));
+
+  g_unlink (path);
+  g_unlink (big);
+  g_rmdir (dir);
+}
+
+/* Bad input: exit 2 before anything is sent, the message names the field */
+static void
+test_bad_input (void)
+{
+  const struct { const char *args[12]; const char *input; const char *needle; } cases[] = {
+    { { "--action", "ok", NULL }, NULL, "--title is required" },
+    { { "--title", "T", NULL }, NULL, "at least one --action" },
+    { { "--title", "T", "--action", "x:dropdown", NULL }, NULL, "unknown response type “dropdown”" },
+    { { "--title", "T", "--action", "x", "--action", "x", NULL }, NULL, "already an action with the id “x”" },
+    { { "--title", "T", "--action", "x:text", "--constraint", "x.max_len=3", NULL }, NULL,
+      "no constraint “max_len” (it has min_length, max_length, placeholder)" },
+    { { "--title", "T", "--action", "x:text", "--constraint", "x.max_length=many", NULL }, NULL,
+      "max_length must be a whole number" },
+    { { "--title", "T", "--action", "x:text", "--constraint", "y.max_length=3", NULL }, NULL,
+      "no --action with the id “y”" },
+    { { "--title", "T", "--action", "s:scale", "--constraint", "s.max=5", NULL }, NULL,
+      "actions[0] (--action “s”).constraints.min" },
+    { { "--title", "T", "--action", "t:text", "--constraint", "t.min_length=5",
+        "--constraint", "t.max_length=2", NULL }, NULL, "actions[0] (--action “t”).constraints" },
+    { { "--title", "T", "--action", "c:choice", NULL }, NULL, "actions[0] (--action “c”).options" },
+    { { "--title", "T", "--action", "b:binary", "--option", "b=maybe:Perhaps", NULL }, NULL,
+      "ID=true:LABEL" },
+    { { "--title", "T", "--action", "t:text", "--option", "t=a", NULL }, NULL,
+      "only binary, choice and multi_choice" },
+    { { "--title", "T", "--action", "ok", "--deadline", "soon", NULL }, NULL, "--deadline “soon”" },
+    { { "--title", "T", "--action", "ok", "--deadline", "2001-01-01T00:00:00Z", NULL }, NULL,
+      "that time has passed" },
+    { { "--title", "T", "--action", "ok", "--api-key", "sk_secret", NULL }, NULL, "TRIAGE_API_KEY" },
+    { { "--title", "T", "--action", "ok", "--id", "123", NULL }, NULL, "--id “123”: not a UUID v4" },
+    { { "--title", "T", "--action", "ok", "--server", "http://example.com", NULL }, NULL,
+      "--server: “http://example.com” is not encrypted" },
+    { { "--confirm", NULL }, NULL, "--confirm needs a question" },
+    { { "--confirm", "Q?", "--action", "x", NULL }, NULL, "--confirm builds its own" },
+    { { "--json", "--title", "T", NULL }, "{}", "--json takes the whole request" },
+    { { "-", NULL }, "{\"context\": {", "invalid request on standard input" },
+    { { "-", NULL }, "", "it is empty" },
+    { { "-", NULL }, "{\"context\":{\"title\":\"T\",\"description\":\"d\"},\"actions\":[]}",
+      "actions" },
+    { { "--title", "T", "--action", "ok", "--metadata", "k:={bad", NULL }, NULL,
+      "--metadata “k:={bad”" },
+    { { "--title", "T", "--action", "ok", "--attach", "/nonexistent/file", NULL }, NULL,
+      "--attach “/nonexistent/file”: not a readable file" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(Run) run = NULL;
+
+      g_test_message ("case %u: %s", i, cases[i].needle);
+      run = ask (NULL, cases[i].args, cases[i].input);
+      g_assert_cmpint (run->status, ==, 2);
+      g_assert_cmpstr (run->out, ==, "");
+      if (strstr (run->err, cases[i].needle) == NULL)
+        g_error ("case %u: stderr “%s” lacks “%s”", i, run->err, cases[i].needle);
+      g_assert_null (strstr (run->err, "sk_secret"));
+    }
+}
+
+/* Expired, withdrawn, unreachable, refused */
+
+static void
+test_expired (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Soon gone", "--action", "ok", "--deadline", "1s", NULL };
+  g_autoptr(Run) run = ask (fixture, args, NULL);
+
+  g_assert_cmpint (run->status, ==, 5);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_nonnull (strstr (run->err, "expired"));
+}
+
+static void
+test_invalidated (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Withdrawn", "--action", "ok", NULL };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Withdrawn");
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  atp_client_invalidate_async (fixture->service, request->id, "not needed", NULL, result_cb, &result);
+  wait_until (result != NULL, "the invalidation");
+  g_assert_true (atp_client_invalidate_finish (fixture->service, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (ask_finish (run), ==, 6);
+  g_assert_nonnull (strstr (run->err, "withdrawn"));
+}
+
+static void
+test_unreachable (void)
+{
+  const char * const args[] = { "--server", "http://127.0.0.1:1", "--retry-for", "1s",
+                                "--title", "Nobody home", "--action", "ok", NULL };
+  const char * const env[] = { "TRIAGE_API_KEY=sk_unused", NULL };
+  g_autoptr(Run) run = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  run = ask_start_env (NULL, args, NULL, env);
+  ask_finish (run);
+
+  g_assert_cmpint (run->status, ==, 3);
+  g_assert_nonnull (strstr (run->err, "Cannot reach http://127.0.0.1:1"));
+  g_assert_nonnull (strstr (run->err, "Connection refused"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+}
+
+static void
+test_no_key (void)
+{
+  const char * const args[] = { "--server", "https://triage.example.com",
+                                "--title", "T", "--action", "ok", NULL };
+  g_autoptr(Run) run = ask (NULL, args, NULL);
+
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_nonnull (strstr (run->err, "no API key for https://triage.example.com"));
+}
+
+static void
+test_bad_key (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Bad key", "--action", "ok", NULL };
+  g_autoptr(Run) run = NULL;
+
+  g_free (fixture->service_key);
+  fixture->service_key = g_strdup ("sk_wrong");
+  run = ask (fixture, args, NULL);
+  g_assert_cmpint (run->status, ==, 4);
+  g_assert_null (strstr (run->err, "sk_wrong"));
+}
+
+static void
+test_no_wait (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Fire and forget", "--action", "ok", "--no-wait", NULL };
+  g_autoptr(Run) run = ask (fixture, args, NULL);
+  g_autoptr(JsonObject) output = NULL;
+  g_autoptr(AtpNotification) request = NULL;
+
+  g_assert_cmpint (run->status, ==, 0);
+  output = parse_output (run->out);
+  request = person_wait_for (fixture, "Fire and forget");
+  g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
+  g_assert_cmpstr (json_object_get_string_member (output, "status"), ==, "created");
+}
+
+/* Interrupted: the request is taken back */
+static void
+test_interrupted (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Interrupted", "--action", "ok", NULL };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Interrupted");
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AtpNotification) after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_send_signal (run->process, SIGINT);
+  g_assert_cmpint (ask_finish (run), ==, 130);
+
+  atp_client_wait_notification_async (fixture->service, request->id, 0, NULL, result_cb, &result);
+  wait_until (result != NULL, "the status");
+  after = atp_client_wait_notification_finish (fixture->service, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (after->status, ==, ATP_STATUS_INVALIDATED);
+}
+
+/* The server restarts while triage-ask waits, and while it sends */
+static void
+test_restart_while_waiting (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Across a restart", "--action", "ok", NULL };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Across a restart");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) output = NULL;
+
+  sleep_ms (200);   /* let the long-poll start */
+  triage_test_server_stop (fixture->server);
+  sleep_ms (300);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+
+  person_answers (fixture, request->id, "ok", NULL);
+  g_assert_cmpint (ask_finish (run), ==, 0);
+  output = parse_output (run->out);
+  g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
+}
+
+static void
+restart_cb (gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (triage_test_server_restart (data, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_restart_while_sending (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Sent late", "--action", "ok", "--retry-for", "20s", NULL };
+  g_autoptr(Run) run = NULL;
+  g_autoptr(AtpNotification) request = NULL;
+
+  triage_test_server_stop (fixture->server);
+  run = ask_start (fixture, args, NULL);
+  g_timeout_add_once (700, restart_cb, fixture->server);
+
+  request = person_wait_for (fixture, "Sent late");
+  person_answers (fixture, request->id, "ok", NULL);
+  g_assert_cmpint (ask_finish (run), ==, 0);
+}
+
+/* Local mode: no configuration at all */
+static void
+test_local (Fixture       *fixture,
+            gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Locally", "--action", "ok", NULL };
+  const char * const named[] = { "--title", "Named service", "--action", "ok",
+                                 "--service", "deploy-bot", "--service-name", "Deploy bot", NULL };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Locally");
+  g_autoptr(Run) second = NULL;
+  g_autoptr(AtpNotification) other = NULL;
+
+  g_assert_cmpstr (request->service.id, ==, "triage-ask");
+  person_answers (fixture, request->id, "ok", NULL);
+  g_assert_cmpint (ask_finish (run), ==, 0);
+
+  second = ask_start (fixture, named, NULL);
+  other = person_wait_for (fixture, "Named service");
+  g_assert_cmpstr (other->service.id, ==, "deploy-bot");
+  g_assert_cmpstr (other->service.name, ==, "Deploy bot");
+  person_answers (fixture, other->id, "ok", NULL);
+  g_assert_cmpint (ask_finish (second), ==, 0);
+}
+
+static void
+test_local_nothing_there (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-ask-empty-XXXXXX", NULL);
+  const char * const args[] = { "--title", "T", "--action", "ok", "--retry-for", "1s", NULL };
+  g_autofree char *runtime = g_strconcat ("XDG_RUNTIME_DIR=", dir, NULL);
+  const char * const env[] = { runtime, NULL };
+  g_autoptr(Run) run = NULL;
+
+  run = ask_start_env (NULL, args, NULL, env);
+  ask_finish (run);
+
+  g_assert_cmpint (run->status, ==, 3);
+  g_assert_nonnull (strstr (run->err, "Cannot reach the local server at"));
+  g_assert_nonnull (strstr (run->err, "triage/triage.sock"));
+  g_rmdir (dir);
+}
+
+static void
+test_help (void)
+{
+  const char * const args[] = { "--help", NULL };
+  g_autoptr(Run) run = ask (NULL, args, NULL);
+  const char *expected[] = {
+    "--title", "--description", "--action", "--label", "--option", "--constraint", "--confirm",
+    "--flag", "--deadline", "--attach", "--project", "--metadata", "--id", "--json", "--server",
+    "--socket", "--service", "--retry-for", "--no-wait", "--quiet",
+    "simple", "binary", "choice", "multi_choice", "text", "number", "scale",
+    "min_selections", "max_selections", "min_length", "max_length", "placeholder", "min_label",
+    "max_label", "unit", "step", "TRIAGE_API_KEY", TRIAGE_ASK_KEY_SCHEMA, "Exit status",
+  };
+
+  g_assert_cmpint (run->status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    if (strstr (run->out, expected[i]) == NULL)
+      g_error ("--help lacks “%s”", expected[i]);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/ask/help", test_help);
+  g_test_add_func ("/ask/bad-input", test_bad_input);
+  g_test_add_func ("/ask/unreachable", test_unreachable);
+  g_test_add_func ("/ask/no-key", test_no_key);
+  g_test_add_func ("/ask/local-nothing-there", test_local_nothing_there);
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/ask/answered", test_answered);
+  ADD ("/ask/confirm", test_confirm);
+  ADD ("/ask/seven-types", test_seven_types);
+  ADD ("/ask/stdin-json", test_stdin_json);
+  ADD ("/ask/attachment", test_attachment);
+  ADD ("/ask/expired", test_expired);
+  ADD ("/ask/invalidated", test_invalidated);
+  ADD ("/ask/bad-key", test_bad_key);
+  ADD ("/ask/no-wait", test_no_wait);
+  ADD ("/ask/interrupted", test_interrupted);
+  ADD ("/ask/restart-while-waiting", test_restart_while_waiting);
+  ADD ("/ask/restart-while-sending", test_restart_while_sending);
+#undef ADD
+  g_test_add ("/ask/local", Fixture, NULL, local_setup, test_local, fixture_teardown);
+
+  return g_test_run ();
+}
