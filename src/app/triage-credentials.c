@@ -57,6 +57,7 @@ typedef struct
   gboolean      returned;        /* the task has its result (the timer may give it first) */
   char         *server_url;
   char         *token;
+  GError       *lookup_error;    /* why an unlocking lookup failed, while we look without unlocking */
 } Op;
 
 static void
@@ -67,6 +68,7 @@ op_free (Op *op)
     g_cancellable_disconnect (op->caller, op->caller_handler);
   g_clear_object (&op->caller);
   g_clear_object (&op->cancellable);
+  g_clear_error (&op->lookup_error);
   g_free (op->server_url);
   if (op->token != NULL)
     memset (op->token, 0, strlen (op->token));
@@ -348,10 +350,12 @@ locked_search_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   GList *items;
 
+  Op *op = g_task_get_task_data (task);
+
   items = secret_password_search_finish (result, &error);
   if (error != NULL)
     {
-      op_return_error (task, error);
+      op_return_error (task, op->lookup_error != NULL ? op->lookup_error : error);
       return;
     }
 
@@ -364,7 +368,10 @@ locked_search_cb (GObject      *object,
       return;
     }
 
-  op_return_pointer (task, NULL, NULL);
+  if (op->lookup_error != NULL)
+    op_return_error (task, op->lookup_error);
+  else
+    op_return_pointer (task, NULL, NULL);
 }
 
 static void
@@ -378,11 +385,15 @@ lookup_cb (GObject      *object,
   char *token;
 
   token = secret_password_lookup_finish (result, &error);
-  if (error != NULL)
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       op_return_error (task, error);
       return;
     }
+  /* A failed unlock prompt (dismissed, or the prompter died) fails the lookup
+   * itself: look without unlocking to tell a locked token from a broken keyring. */
+  if (error != NULL)
+    op->lookup_error = g_steal_pointer (&error);
 
   if (token != NULL)
     {
