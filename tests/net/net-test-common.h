@@ -83,6 +83,45 @@ net_test_assert_error (const GError *error,
 #define net_assert_error(error, code, needle) \
   net_test_assert_error ((error), (code), (needle), __FILE__, __LINE__)
 
+/* The hostile peer (tests/net/hostile-peer.py) in its own process */
+
+typedef struct
+{
+  GSubprocess *process;
+  char        *url;
+} NetPeer;
+
+static inline NetPeer *
+net_peer_start (void)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "net", "hostile-peer.py", NULL);
+  g_autoptr(GDataInputStream) input = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  NetPeer *peer = g_new0 (NetPeer, 1);
+
+  peer->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                    &error, "/usr/bin/python3", script, NULL);
+  g_assert_no_error (error);
+  input = g_data_input_stream_new (g_subprocess_get_stdout_pipe (peer->process));
+  line = g_data_input_stream_read_line (input, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  peer->url = g_strdup (line + strlen ("listening on "));
+
+  return peer;
+}
+
+static inline void
+net_peer_stop (NetPeer *peer)
+{
+  g_output_stream_close (g_subprocess_get_stdin_pipe (peer->process), NULL, NULL);
+  g_subprocess_wait (peer->process, NULL, NULL);
+  g_object_unref (peer->process);
+  g_free (peer->url);
+  g_free (peer);
+}
+
 /* A small valid submission with @title and the given actions JSON (NULL: one simple action). */
 static inline char *
 net_test_submission (const char *id,

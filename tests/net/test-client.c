@@ -542,80 +542,18 @@ test_local_probe_nothing (void)
 
 typedef struct
 {
-  SoupServer *server;
-  char       *url;
-  AtpClient  *client;
+  NetPeer   *peer;
+  AtpClient *client;
 } Peer;
-
-static void
-peer_handler (SoupServer        *server,
-              SoupServerMessage *msg,
-              const char        *path,
-              GHashTable        *query,
-              gpointer           user_data)
-{
-  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
-
-  if (g_str_has_suffix (path, "/00000000-0000-4000-8000-000000000001"))
-    {
-      /* 200 with a broken body */
-      soup_server_message_set_status (msg, 200, NULL);
-      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, "{\"id\": ", 7);
-    }
-  else if (g_str_has_suffix (path, "/00000000-0000-4000-8000-000000000002"))
-    {
-      /* 200, valid JSON, not a notification */
-      soup_server_message_set_status (msg, 200, NULL);
-      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, "[1,2]", 5);
-    }
-  else if (g_str_has_suffix (path, "/00000000-0000-4000-8000-000000000003"))
-    {
-      /* 502 from a proxy: HTML, no error object */
-      soup_server_message_set_status (msg, 502, NULL);
-      soup_message_headers_replace (headers, "X-Request-ID", "req-proxy-1");
-      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, "<h1>Bad</h1>", 12);
-    }
-  else if (g_str_has_suffix (path, "/00000000-0000-4000-8000-000000000004"))
-    {
-      /* An answer far over the cap */
-      gsize size = ATP_CLIENT_MAX_ANSWER_SIZE + 1024;
-      char *big = g_malloc (size);
-
-      memset (big, ' ', size);
-      soup_server_message_set_status (msg, 200, NULL);
-      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE, big, size);
-    }
-  else if (g_str_has_suffix (path, "/00000000-0000-4000-8000-000000000005"))
-    {
-      soup_server_message_set_redirect (msg, 302, "https://elsewhere.example/");
-    }
-  else if (g_str_has_suffix (path, "/00000000-0000-4000-8000-000000000006"))
-    {
-      /* Never answers: the client's own timer must end the wait. */
-      soup_server_message_pause (msg);
-    }
-  else
-    {
-      soup_server_message_set_status (msg, 404, NULL);
-    }
-}
 
 static void
 peer_setup (Peer          *peer,
             gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  GSList *uris;
 
-  peer->server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (peer->server, NULL, peer_handler, peer, NULL);
-  soup_server_listen_local (peer->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (peer->server);
-  peer->url = g_uri_to_string (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  peer->client = atp_client_new (peer->url, &error);
+  peer->peer = net_peer_start ();
+  peer->client = atp_client_new (peer->peer->url, &error);
   g_assert_no_error (error);
   atp_client_set_timeout (peer->client, 1);
 }
@@ -625,9 +563,7 @@ peer_teardown (Peer          *peer,
                gconstpointer  data)
 {
   g_assert_finalize_object (peer->client);
-  soup_server_disconnect (peer->server);
-  g_clear_object (&peer->server);
-  g_free (peer->url);
+  net_peer_stop (peer->peer);
 }
 
 static void

@@ -1,0 +1,169 @@
+#!/usr/bin/python3
+# hostile-peer.py — an "ATP server" that answers what a real triage-server never
+# would, for the libatp net tests: broken 2xx bodies, proxy errors, oversized
+# answers, redirects, silence, and a WebSocket that sends unknown, garbage and
+# binary frames around a heartbeat and one valid notification.
+#
+# It runs in its own process (libsoup 3.2's SoupServer leaks accepted sockets,
+# which would drown the ASan run of the test in noise). It prints
+# "listening on http://127.0.0.1:PORT" once it accepts, and exits when its
+# standard input closes.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import base64
+import hashlib
+import http.server
+import json
+import struct
+import sys
+import threading
+import time
+
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+MAX_ANSWER = 2 * 1024 * 1024
+received_frames = []   # text frames the client sent over the WebSocket
+lock = threading.Lock()
+
+NOTIFICATION = {
+    "id": "9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+    "version": "1.0",
+    "timestamp": "2026-05-01T12:00:00Z",
+    "service": {"id": "s", "name": "S"},
+    "context": {"title": "Peer", "description": "d"},
+    "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}],
+    "status": "delivered",
+}
+
+
+def ws_frame(opcode, payload):
+    header = bytes([0x80 | opcode])
+    n = len(payload)
+    if n < 126:
+        header += bytes([n])
+    elif n < 65536:
+        header += bytes([126]) + struct.pack("!H", n)
+    else:
+        header += bytes([127]) + struct.pack("!Q", n)
+    return header + payload
+
+
+def ws_read(rfile):
+    head = rfile.read(2)
+    if len(head) < 2:
+        return None, None
+    opcode = head[0] & 0x0F
+    n = head[1] & 0x7F
+    if n == 126:
+        n = struct.unpack("!H", rfile.read(2))[0]
+    elif n == 127:
+        n = struct.unpack("!Q", rfile.read(8))[0]
+    mask = rfile.read(4) if head[1] & 0x80 else b"\0\0\0\0"
+    data = bytearray(rfile.read(n))
+    for i in range(len(data)):
+        data[i] ^= mask[i % 4]
+    return opcode, bytes(data)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, content_type="application/json", headers=()):
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+        self.close_connection = True
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path == "/api/v1/client/stream":
+            self.websocket()
+        elif path == "/api/v1/client/notifications":
+            self.answer(200, json.dumps({"notifications": [], "pagination": {
+                "next_cursor": None, "has_more": False, "total_count": 0}}))
+        elif path == "/peer/frames":
+            with lock:
+                self.answer(200, json.dumps(received_frames))
+        elif path.endswith("-000000000001"):
+            self.answer(200, '{"id": ')                     # broken JSON
+        elif path.endswith("-000000000002"):
+            self.answer(200, "[1,2]")                       # JSON, not an object
+        elif path.endswith("-000000000003"):
+            self.answer(502, "<h1>Bad gateway</h1>", "text/html",
+                        [("X-Request-ID", "req-proxy-1")])  # a proxy, no error object
+        elif path.endswith("-000000000004"):
+            self.answer(200, b" " * (MAX_ANSWER + 1024))    # over the cap
+        elif path.endswith("-000000000005"):
+            self.send_response(302)
+            self.send_header("Location", "https://elsewhere.example/")
+            self.send_header("Content-Length", "0")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+        elif path.endswith("-000000000006"):
+            time.sleep(5)                                   # never answers in time
+            self.close_connection = True
+        else:
+            self.answer(404, '{"code":"NOT_FOUND","message":"no such path","request_id":"r"}')
+
+    def websocket(self):
+        key = self.headers.get("Sec-WebSocket-Key", "")
+        accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
+        self.send_response(101)
+        self.send_header("Upgrade", "websocket")
+        self.send_header("Connection", "Upgrade")
+        self.send_header("Sec-WebSocket-Accept", accept)
+        self.end_headers()
+        self.wfile.flush()
+
+        frames = [
+            (1, json.dumps({"type": "x-future", "data": {"a": 1}})),
+            (1, json.dumps({"type": "x-future-2"})),
+            (1, "not json at all"),
+            (1, json.dumps({"type": "notification", "data": {"id": 1}})),
+            (2, b"\x00\x01\x02"),
+            (1, json.dumps({"type": "heartbeat", "data": {"timestamp": "2026-05-01T12:00:00Z"}})),
+            (1, json.dumps({"type": "notification", "data": NOTIFICATION})),
+        ]
+        for opcode, payload in frames:
+            data = payload.encode() if isinstance(payload, str) else payload
+            self.wfile.write(ws_frame(opcode, data))
+        self.wfile.flush()
+
+        while True:
+            opcode, data = ws_read(self.rfile)
+            if opcode is None or opcode == 8:
+                if opcode == 8:
+                    self.wfile.write(ws_frame(8, data[:2]))
+                    self.wfile.flush()
+                break
+            if opcode == 1:
+                with lock:
+                    received_frames.append(data.decode())
+            elif opcode == 9:
+                self.wfile.write(ws_frame(10, data))
+                self.wfile.flush()
+        self.close_connection = True
+
+
+def main():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print("listening on http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    sys.stdin.read()   # until the test closes our standard input
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
