@@ -236,17 +236,13 @@ schedule_retry (AtpStream    *self,
       return;
     }
 
-  if (network_missing (self))
-    {
-      set_retry (self, 0, 0);
-      set_state (self, ATP_STREAM_STATE_OFFLINE);
-      return;
-    }
-
+  /* Without a network the backoff still runs: the monitor can be wrong (a
+   * LAN server without a default route), and it cannot leave us stuck. */
   delay_ms = next_backoff_ms (self);
   set_retry (self, g_get_monotonic_time () + (gint64) delay_ms * 1000, (delay_ms + 999) / 1000);
   self->retry_id = g_timeout_add (delay_ms, retry_cb, self);
-  set_state (self, ATP_STREAM_STATE_RECONNECTING);
+  set_state (self, network_missing (self) ? ATP_STREAM_STATE_OFFLINE
+                                          : ATP_STREAM_STATE_RECONNECTING);
 }
 
 static void
@@ -655,12 +651,6 @@ connect_now (AtpStream *self)
   g_clear_handle_id (&self->retry_id, g_source_remove);
   set_retry (self, 0, 0);
 
-  if (network_missing (self))
-    {
-      set_state (self, ATP_STREAM_STATE_OFFLINE);
-      return;
-    }
-
   self->cancellable = g_cancellable_new ();
   set_state (self, ATP_STREAM_STATE_CONNECTING);
 
@@ -689,11 +679,7 @@ on_network_changed (GNetworkMonitor *monitor,
       connect_now (self);
     }
   else if (!available && self->state == ATP_STREAM_STATE_RECONNECTING)
-    {
-      g_clear_handle_id (&self->retry_id, g_source_remove);
-      set_retry (self, 0, 0);
-      set_state (self, ATP_STREAM_STATE_OFFLINE);
-    }
+    set_state (self, ATP_STREAM_STATE_OFFLINE);
 }
 
 static void

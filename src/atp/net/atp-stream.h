@@ -31,8 +31,9 @@ G_BEGIN_DECLS
  * @ATP_STREAM_STATE_AUTH_FAILED: the server refused the credentials (401);
  *   no retries until the client's token changes or
  *   atp_stream_reconnect_now() is called
- * @ATP_STREAM_STATE_OFFLINE: no network to reach a remote server; the next
- *   attempt is made as soon as the network is back
+ * @ATP_STREAM_STATE_OFFLINE: as RECONNECTING, and the system reports no
+ *   network to reach a remote server: the backoff goes on (the report can be
+ *   wrong), and the next attempt is made at once when the network is back
  */
 typedef enum
 {
@@ -67,9 +68,9 @@ GType atp_stream_state_get_type (void) G_GNUC_CONST;
  *   this stream is never emitted again while it stays pending;
  * - with #AtpStream:watch-system, reconnects at once when the network comes
  *   back (#GNetworkMonitor) and after the machine wakes (logind
- *   PrepareForSleep(false) on the system bus), and waits in
- *   %ATP_STREAM_STATE_OFFLINE instead of retrying without a network (only for
- *   remote servers: the local socket needs no network).
+ *   PrepareForSleep(false) on the system bus), and reports
+ *   %ATP_STREAM_STATE_OFFLINE instead of RECONNECTING while there is no
+ *   network (only for remote servers: the local socket needs no network).
  *
  * Acknowledgement is the owner's decision: the stream sends `acknowledge`
  * only through atp_stream_acknowledge(), so a notification is acknowledged
