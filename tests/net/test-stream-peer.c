@@ -1,0 +1,101 @@
+/* test-stream-peer.c — AtpStream against a peer that sends what triage-server never does
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <libsoup/soup.h>
+
+#include "net-test-common.h"
+
+/* A peer the real server never is: unknown frame types, garbage, binary frames */
+
+static void
+peer_on_state (AtpStream  *stream,
+               GParamSpec *pspec,
+               guint      *connecting)
+{
+  if (atp_stream_get_state (stream) == ATP_STREAM_STATE_CONNECTING)
+    (*connecting)++;
+}
+
+static void
+peer_on_received (AtpStream       *stream,
+                  AtpNotification *notification,
+                  guint           *count)
+{
+  g_assert_cmpstr (notification->context.title, ==, "Peer");
+  (*count)++;
+}
+
+/* The text frames the peer got from us, as a JSON array of strings. */
+static gboolean
+peer_got_heartbeat_ack (NetPeer *peer)
+{
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autofree char *url = g_strconcat (peer->url, "/peer/frames", NULL);
+  g_autoptr(SoupMessage) message = soup_message_new ("GET", url);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) frames = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *array;
+
+  body = soup_session_send_and_read (session, message, NULL, &error);
+  g_assert_no_error (error);
+  frames = json_from_string (g_bytes_get_data (body, NULL), &error);
+  g_assert_no_error (error);
+  array = json_node_get_array (frames);
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      const char *frame = json_array_get_string_element (array, i);
+
+      if (strstr (frame, "\"heartbeat_ack\"") != NULL &&
+          strstr (frame, "2026-05-01T12:00:00Z") != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_peer_frames (void)
+{
+  NetPeer *peer = net_peer_start ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  AtpStream *stream;
+  guint received = 0;
+  guint connecting = 0;
+
+  client = atp_client_new (peer->url, &error);
+  g_assert_no_error (error);
+  atp_client_set_token (client, "t");
+  stream = g_object_new (ATP_TYPE_STREAM, "client", client, "watch-system", FALSE, NULL);
+  g_signal_connect (stream, "notification-received", G_CALLBACK (peer_on_received), &received);
+  g_signal_connect (stream, "notify::state", G_CALLBACK (peer_on_state), &connecting);
+  atp_stream_start (stream);
+
+  net_test_wait_until (received == 1, "the peer's notification");
+  net_test_wait_until (peer_got_heartbeat_ack (peer), "the heartbeat answer");
+
+  /* Nothing above broke the connection. */
+  net_test_sleep (100);
+  g_assert_cmpint (atp_stream_get_state (stream), ==, ATP_STREAM_STATE_CONNECTED);
+  g_assert_cmpuint (connecting, ==, 1);
+  g_assert_cmpuint (received, ==, 1);
+
+  atp_stream_stop (stream);
+  g_assert_finalize_object (stream);
+  net_peer_stop (peer);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/stream/peer-frames", test_peer_frames);
+
+  return g_test_run ();
+}

@@ -1,0 +1,546 @@
+/* test-stream.c — AtpStream against a real triage-server
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <libsoup/soup.h>
+
+#include "net-test-common.h"
+
+/* What the owner of a stream sees */
+
+typedef struct
+{
+  NetFixture  net;
+  AtpStream  *stream;
+  GHashTable *received;      /* id → number of notification-received */
+  GPtrArray  *order;         /* ids in the order received */
+  GPtrArray  *updates;       /* AtpStatusUpdate* */
+  GPtrArray  *pending;       /* ids of the last resynced set */
+  guint       resyncs;
+  guint       connecting;    /* times the state became CONNECTING */
+  guint       connected;     /* times it became CONNECTED */
+} StreamFixture;
+
+static void
+on_notification_received (AtpStream       *stream,
+                          AtpNotification *notification,
+                          StreamFixture   *fixture)
+{
+  guint count = GPOINTER_TO_UINT (g_hash_table_lookup (fixture->received, notification->id));
+
+  g_hash_table_insert (fixture->received, g_strdup (notification->id), GUINT_TO_POINTER (count + 1));
+  g_ptr_array_add (fixture->order, g_strdup (notification->id));
+  /* New pending items come before CONNECTED (from the resync) or live after it. */
+  g_assert_true (atp_stream_get_state (stream) == ATP_STREAM_STATE_CONNECTING ||
+                 atp_stream_get_state (stream) == ATP_STREAM_STATE_CONNECTED);
+}
+
+static void
+on_status_changed (AtpStream       *stream,
+                   AtpStatusUpdate *update,
+                   StreamFixture   *fixture)
+{
+  g_ptr_array_add (fixture->updates, atp_status_update_ref (update));
+}
+
+static void
+on_resynced (AtpStream     *stream,
+             GPtrArray     *pending,
+             StreamFixture *fixture)
+{
+  g_assert_cmpint (atp_stream_get_state (stream), ==, ATP_STREAM_STATE_CONNECTED);
+
+  g_ptr_array_set_size (fixture->pending, 0);
+  for (guint i = 0; i < pending->len; i++)
+    {
+      AtpNotification *notification = g_ptr_array_index (pending, i);
+
+      /* Everything pending was emitted by now, once. */
+      g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (fixture->received, notification->id)), ==, 1);
+      g_ptr_array_add (fixture->pending, g_strdup (notification->id));
+    }
+  fixture->resyncs++;
+}
+
+static void
+on_state_changed (AtpStream     *stream,
+                  GParamSpec    *pspec,
+                  StreamFixture *fixture)
+{
+  const GError *error = atp_stream_get_last_error (stream);
+
+  switch (atp_stream_get_state (stream))
+    {
+    case ATP_STREAM_STATE_CONNECTING:
+      fixture->connecting++;
+      break;
+    case ATP_STREAM_STATE_CONNECTED:
+      fixture->connected++;
+      g_assert_null (error);
+      g_assert_cmpint (atp_stream_get_next_retry_time (stream), ==, 0);
+      break;
+    case ATP_STREAM_STATE_RECONNECTING:
+      g_assert_nonnull (error);
+      g_assert_cmpint (atp_stream_get_next_retry_time (stream), >, 0);
+      break;
+    case ATP_STREAM_STATE_AUTH_FAILED:
+      g_assert_nonnull (error);
+      g_assert_cmpint (atp_stream_get_next_retry_time (stream), ==, 0);
+      break;
+    case ATP_STREAM_STATE_DISCONNECTED:
+    case ATP_STREAM_STATE_OFFLINE:
+    default:
+      break;
+    }
+  g_test_message ("state %d%s%s", atp_stream_get_state (stream), error ? ": " : "",
+                  error ? error->message : "");
+}
+
+static AtpStream *
+new_stream (StreamFixture *fixture,
+            AtpClient     *client)
+{
+  AtpStream *stream = g_object_new (ATP_TYPE_STREAM,
+                                    "client", client,
+                                    "watch-system", FALSE,
+                                    "backoff-initial-ms", 50,
+                                    "backoff-max-ms", 200,
+                                    NULL);
+
+  g_signal_connect (stream, "notification-received", G_CALLBACK (on_notification_received), fixture);
+  g_signal_connect (stream, "status-changed", G_CALLBACK (on_status_changed), fixture);
+  g_signal_connect (stream, "resynced", G_CALLBACK (on_resynced), fixture);
+  g_signal_connect (stream, "notify::state", G_CALLBACK (on_state_changed), fixture);
+
+  return stream;
+}
+
+static void
+stream_setup_with (StreamFixture      *fixture,
+                   const char * const *server_args)
+{
+  net_fixture_setup_with (&fixture->net, FALSE, server_args);
+
+  fixture->received = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  fixture->order = g_ptr_array_new_with_free_func (g_free);
+  fixture->updates = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_status_update_unref);
+  fixture->pending = g_ptr_array_new_with_free_func (g_free);
+  fixture->stream = new_stream (fixture, fixture->net.user);
+}
+
+static void
+stream_setup (StreamFixture *fixture,
+              gconstpointer  data)
+{
+  stream_setup_with (fixture, data);
+}
+
+static void
+stream_teardown (StreamFixture *fixture,
+                 gconstpointer  data)
+{
+  atp_stream_stop (fixture->stream);
+  g_assert_finalize_object (fixture->stream);
+  g_hash_table_unref (fixture->received);
+  g_ptr_array_unref (fixture->order);
+  g_ptr_array_unref (fixture->updates);
+  g_ptr_array_unref (fixture->pending);
+  net_fixture_teardown (&fixture->net, NULL);
+}
+
+static guint
+received_count (StreamFixture *fixture,
+                const char    *id)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (fixture->received, id));
+}
+
+static gboolean
+pending_has (StreamFixture *fixture,
+             const char    *id)
+{
+  for (guint i = 0; i < fixture->pending->len; i++)
+    if (g_str_equal (fixture->pending->pdata[i], id))
+      return TRUE;
+  return FALSE;
+}
+
+static AtpStatusUpdate *
+update_for (StreamFixture *fixture,
+            const char    *id,
+            AtpStatus      status)
+{
+  for (guint i = 0; i < fixture->updates->len; i++)
+    {
+      AtpStatusUpdate *update = g_ptr_array_index (fixture->updates, i);
+
+      if (g_str_equal (update->notification_id, id) && update->status == status)
+        return update;
+    }
+  return NULL;
+}
+
+#define wait_state(fixture, wanted) \
+  net_test_wait_until (atp_stream_get_state ((fixture)->stream) == (wanted), "state " #wanted)
+
+/* The feed */
+
+static void
+test_receive (StreamFixture *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *first = net_post_simple (&fixture->net, "Before start 1");
+  g_autofree char *second = net_post_simple (&fixture->net, "Before start 2");
+  g_autofree char *live = NULL;
+  g_autoptr(AtpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_DISCONNECTED);
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  net_test_wait_until (fixture->resyncs == 1, "the first resync");
+
+  g_assert_cmpuint (received_count (fixture, first), ==, 1);
+  g_assert_cmpuint (received_count (fixture, second), ==, 1);
+  g_assert_cmpuint (fixture->pending->len, ==, 2);
+  g_assert_true (pending_has (fixture, first) && pending_has (fixture, second));
+
+  live = net_post_simple (&fixture->net, "Live");
+  net_test_wait_until (received_count (fixture, live) == 1, "the live notification");
+
+  response = net_respond (fixture->net.user, first, "ok", NULL, &error);
+  g_assert_no_error (error);
+  net_test_wait_until (update_for (fixture, first, ATP_STATUS_RESPONDED) != NULL, "responded");
+
+  g_assert_true (net_invalidate (fixture->net.service, second, "changed my mind", &error));
+  net_test_wait_until (update_for (fixture, second, ATP_STATUS_INVALIDATED) != NULL, "invalidated");
+  g_assert_cmpstr (update_for (fixture, second, ATP_STATUS_INVALIDATED)->reason, ==, "changed my mind");
+
+  /* Let the on-connect burst and anything late arrive: still once each. */
+  net_test_sleep (200);
+  g_assert_cmpuint (fixture->order->len, ==, 3);
+  g_assert_cmpuint (fixture->connecting, ==, 1);
+  g_assert_cmpuint (fixture->resyncs, ==, 1);
+}
+
+static void
+test_acknowledge (StreamFixture *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *id = net_post_simple (&fixture->net, "To acknowledge");
+  g_autoptr(GError) error = NULL;
+  gboolean acknowledged = FALSE;
+
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  atp_stream_acknowledge (fixture->stream, id);
+  atp_stream_acknowledge (fixture->stream, id);   /* twice sends once; harmless anyway */
+
+  while (!acknowledged)
+    {
+      g_autoptr(AtpNotification) seen = net_wait_notification (fixture->net.service, id, 0, &error);
+
+      g_assert_no_error (error);
+      acknowledged = seen->status == ATP_STATUS_ACKNOWLEDGED;
+      if (!acknowledged)
+        net_test_sleep (50);
+    }
+
+  net_test_wait_until (update_for (fixture, id, ATP_STATUS_ACKNOWLEDGED) != NULL, "the ack's status update");
+}
+
+static void
+ack_on_receipt (AtpStream       *stream,
+                AtpNotification *notification,
+                gpointer         data)
+{
+  atp_stream_acknowledge (stream, notification->id);
+}
+
+static void
+test_acknowledge_while_resyncing (StreamFixture *fixture,
+                                  gconstpointer  data)
+{
+  g_autofree char *id = net_post_simple (&fixture->net, "Acknowledged on receipt");
+  g_autoptr(GError) error = NULL;
+  gboolean acknowledged = FALSE;
+
+  g_signal_connect (fixture->stream, "notification-received", G_CALLBACK (ack_on_receipt), NULL);
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  while (!acknowledged)
+    {
+      g_autoptr(AtpNotification) seen = net_wait_notification (fixture->net.service, id, 0, &error);
+
+      g_assert_no_error (error);
+      acknowledged = seen->status == ATP_STATUS_ACKNOWLEDGED;
+      if (!acknowledged)
+        net_test_sleep (50);
+    }
+}
+
+/* Killed and restarted: what happened meanwhile arrives through the resync, once. */
+static void
+test_restart_resync (StreamFixture *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *answered = net_post_simple (&fixture->net, "Answered while away");
+  g_autofree char *kept = net_post_simple (&fixture->net, "Still pending");
+  g_autofree char *missed = NULL;
+  g_autoptr(AtpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  atp_stream_start (fixture->stream);
+  net_test_wait_until (fixture->resyncs == 1, "the first resync");
+  g_assert_cmpuint (fixture->order->len, ==, 2);
+
+  /* Long waits, so the test decides when the stream comes back. */
+  atp_stream_set_backoff (fixture->stream, 60000, 60000);
+  triage_test_server_kill (fixture->net.server);
+  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+  net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_CONNECTION_FAILED, NULL);
+  g_assert_cmpuint (atp_stream_get_retry_in_seconds (fixture->stream), <=, 60);
+
+  g_assert_true (triage_test_server_restart (fixture->net.server, &error));
+  g_assert_no_error (error);
+  missed = net_post_simple (&fixture->net, "Sent while away");
+  response = net_respond (fixture->net.user, answered, "ok", NULL, &error);
+  g_assert_no_error (error);
+
+  atp_stream_reconnect_now (fixture->stream);
+  net_test_wait_until (fixture->resyncs == 2, "the second resync");
+
+  g_assert_cmpuint (received_count (fixture, answered), ==, 1);
+  g_assert_cmpuint (received_count (fixture, kept), ==, 1);
+  g_assert_cmpuint (received_count (fixture, missed), ==, 1);
+  g_assert_cmpuint (fixture->pending->len, ==, 2);
+  g_assert_true (pending_has (fixture, kept));
+  g_assert_true (pending_has (fixture, missed));
+  g_assert_false (pending_has (fixture, answered));
+
+  /* The server's on-connect burst came too; nothing doubled. */
+  net_test_sleep (300);
+  g_assert_cmpuint (fixture->order->len, ==, 3);
+}
+
+/* A clean shutdown and restart: the stream comes back by itself. */
+static void
+test_server_restart_reconnects (StreamFixture *fixture,
+                                gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  g_autoptr(GError) error = NULL;
+
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  triage_test_server_stop (fixture->net.server);
+  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+
+  g_assert_true (triage_test_server_restart (fixture->net.server, &error));
+  g_assert_no_error (error);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  g_assert_cmpuint (fixture->connected, ==, 2);
+
+  id = net_post_simple (&fixture->net, "After the restart");
+  net_test_wait_until (received_count (fixture, id) == 1, "a notification after the restart");
+}
+
+static void
+test_backoff (StreamFixture *fixture,
+              gconstpointer  data)
+{
+  guint seen = 0;
+
+  triage_test_server_stop (fixture->net.server);
+  atp_stream_set_backoff (fixture->stream, 40, 160);
+  atp_stream_start (fixture->stream);
+
+  /* Every wait is within [0, min(160, 40·2^n)] ms. */
+  while (seen < 6)
+    {
+      gint64 left;
+
+      wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+      left = atp_stream_get_next_retry_time (fixture->stream) - g_get_monotonic_time ();
+      g_assert_cmpint (left, <=, (gint64) MIN (160, 40 << MIN (seen, 8)) * 1000);
+      g_assert_cmpuint (atp_stream_get_retry_in_seconds (fixture->stream), <=, 1);
+      net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_CONNECTION_FAILED,
+                        "Connection refused");
+      seen++;
+      wait_state (fixture, ATP_STREAM_STATE_CONNECTING);
+    }
+
+  atp_stream_stop (fixture->stream);
+  g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_DISCONNECTED);
+  g_assert_cmpint (atp_stream_get_next_retry_time (fixture->stream), ==, 0);
+  net_test_sleep (300);
+  g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_DISCONNECTED);
+}
+
+static void
+test_auth_failed (StreamFixture *fixture,
+                  gconstpointer  data)
+{
+  guint connecting;
+
+  atp_client_set_token (fixture->net.user, "wrong-token");
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_AUTH_FAILED);
+  net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_UNAUTHORIZED, NULL);
+
+  /* No retries while the credentials stay wrong. */
+  connecting = fixture->connecting;
+  net_test_sleep (400);
+  g_assert_cmpuint (fixture->connecting, ==, connecting);
+  g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_AUTH_FAILED);
+
+  /* New credentials: it tries again by itself. */
+  atp_client_set_token (fixture->net.user, fixture->net.user_token);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  g_assert_null (atp_stream_get_last_error (fixture->stream));
+}
+
+/* With heartbeats every second and an idle limit of two, only a stream that
+ * answers them stays up. */
+static const char * const heartbeat_args[] = { "--heartbeat-interval", "1", "--idle-timeout", "2", NULL };
+
+static void
+test_heartbeat (StreamFixture *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  net_test_sleep (4500);
+  g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_CONNECTED);
+  g_assert_cmpuint (fixture->connecting, ==, 1);
+
+  id = net_post_simple (&fixture->net, "Still listening");
+  net_test_wait_until (received_count (fixture, id) == 1, "a notification after heartbeats");
+}
+
+/* Heartbeats far apart; our silence limit short: the stream gives the connection up. */
+static const char * const silent_args[] = { "--heartbeat-interval", "30", NULL };
+
+static void
+test_silence (StreamFixture *fixture,
+              gconstpointer  data)
+{
+  atp_stream_set_silence_timeout (fixture->stream, 400);
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+  net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_CONNECTION_FAILED,
+                    "No message from");
+  /* And it comes back. */
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+}
+
+static void
+test_too_many (StreamFixture *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GPtrArray) others = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(AtpStream) extra = NULL;
+  gboolean refused = FALSE;
+
+  /* The server allows 5 streams per user. */
+  for (guint i = 0; i < 5; i++)
+    {
+      AtpStream *stream = g_object_new (ATP_TYPE_STREAM, "client", fixture->net.user,
+                                        "watch-system", FALSE, NULL);
+
+      atp_stream_start (stream);
+      net_test_wait_until (atp_stream_get_state (stream) == ATP_STREAM_STATE_CONNECTED, "a stream");
+      g_ptr_array_add (others, stream);
+    }
+
+  atp_stream_set_backoff (fixture->stream, 60000, 60000);
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+  refused = g_error_matches (atp_stream_get_last_error (fixture->stream), ATP_ERROR,
+                             ATP_ERROR_RATE_LIMIT_EXCEEDED);
+  if (!refused)
+    g_error ("expected “too many”, got: %s", atp_stream_get_last_error (fixture->stream)->message);
+  g_assert_nonnull (strstr (atp_stream_get_last_error (fixture->stream)->message, "too many"));
+
+  /* One closes; the next try gets in. */
+  for (guint i = 0; i < others->len; i++)
+    atp_stream_stop (others->pdata[i]);
+  atp_stream_reconnect_now (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+}
+
+/* Over the trusted local socket: no token at all */
+static void
+local_stream_setup (StreamFixture *fixture,
+                    gconstpointer  data)
+{
+  net_fixture_setup_with (&fixture->net, TRUE, NULL);
+
+  fixture->received = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  fixture->order = g_ptr_array_new_with_free_func (g_free);
+  fixture->updates = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_status_update_unref);
+  fixture->pending = g_ptr_array_new_with_free_func (g_free);
+  /* The person's app: the server's default user, trusted by peer credentials. */
+  atp_client_set_token (fixture->net.user, NULL);
+  fixture->stream = new_stream (fixture, fixture->net.user);
+}
+
+static void
+test_local_socket (StreamFixture *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(AtpClient) agent = atp_client_new_for_socket (triage_test_server_get_socket_path (fixture->net.server));
+  g_autofree char *json = net_test_submission (NULL, "Over the socket", NULL);
+  g_autoptr(AtpPostResult) post = NULL;
+  g_autoptr(AtpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  atp_client_set_service (agent, "local-agent", NULL);
+  post = net_post (agent, json, &error);
+  g_assert_no_error (error);
+  net_test_wait_until (received_count (fixture, post->notification_id) == 1, "the local notification");
+
+  response = net_respond (fixture->net.user, post->notification_id, "ok", NULL, &error);
+  g_assert_no_error (error);
+  net_test_wait_until (update_for (fixture, post->notification_id, ATP_STATUS_RESPONDED) != NULL,
+                       "the local status update");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, args, func) \
+  g_test_add (path, StreamFixture, args, stream_setup, func, stream_teardown)
+
+  ADD ("/stream/receive", NULL, test_receive);
+  ADD ("/stream/acknowledge", NULL, test_acknowledge);
+  ADD ("/stream/acknowledge-while-resyncing", NULL, test_acknowledge_while_resyncing);
+  ADD ("/stream/restart-resync", NULL, test_restart_resync);
+  ADD ("/stream/server-restart-reconnects", NULL, test_server_restart_reconnects);
+  ADD ("/stream/backoff", NULL, test_backoff);
+  ADD ("/stream/auth-failed", NULL, test_auth_failed);
+  ADD ("/stream/heartbeat", heartbeat_args, test_heartbeat);
+  ADD ("/stream/silence", silent_args, test_silence);
+  ADD ("/stream/too-many", NULL, test_too_many);
+#undef ADD
+  g_test_add ("/stream/local-socket", StreamFixture, NULL, local_stream_setup, test_local_socket,
+              stream_teardown);
+
+  return g_test_run ();
+}
