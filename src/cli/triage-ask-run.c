@@ -148,8 +148,13 @@ failed (Ask          *ask,
 
   if (now - ask->failing_since >= ask->options->retry_for_us)
     {
-      say ("%s (gave up after retrying for %" G_GINT64_FORMAT " s)", error->message,
-           ask->options->retry_for_us / G_USEC_PER_SEC);
+      say ("%s (gave up after retrying for %" G_GINT64_FORMAT " s)%s", error->message,
+           ask->options->retry_for_us / G_USEC_PER_SEC,
+           atp_client_is_local (ask->client) &&
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED)
+             ? "; is the local server running? The Triage app starts it, or run "
+               "triage-server --local"
+             : "");
       finish (ask, exit_status_for (error));
       return;
     }
