@@ -15,6 +15,27 @@ G_BEGIN_DECLS
 
 #define TRIAGE_DEFAULT_USER "default"
 
+/* The configurable limits of profile §4, by their --limit NAME. 0 = no limit. */
+typedef enum
+{
+  TRIAGE_LIMIT_REGISTRATIONS,   /* "registrations": service registrations per hour per IP */
+  TRIAGE_LIMIT_SENDS,           /* "sends": notifications posted per minute per service */
+  TRIAGE_LIMIT_STATUS_UPDATES,  /* "status-updates": invalidations per minute per service */
+  TRIAGE_LIMIT_POLLING,         /* "polling": client reads per minute per user */
+  TRIAGE_LIMIT_RESPONSES,       /* "responses": responses per minute per user */
+  TRIAGE_LIMIT_WEBSOCKETS,      /* "websockets": open WebSocket streams per user */
+  TRIAGE_LIMIT_SSE,             /* "sse": open SSE streams per user */
+  TRIAGE_N_LIMITS
+} TriageLimit;
+
+extern const char * const triage_limit_names[TRIAGE_N_LIMITS];
+extern const guint triage_limit_defaults[TRIAGE_N_LIMITS];
+
+gboolean triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
+                              const char * const *specs,
+                              gboolean            no_limits,
+                              GError            **error);
+
 typedef struct
 {
   SoupServer  *soup;
@@ -24,6 +45,7 @@ typedef struct
   GHashTable  *waiters;         /* notification id → GList of waiters */
   int          heartbeat;
   int          idle;
+  guint        limits[TRIAGE_N_LIMITS];
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);

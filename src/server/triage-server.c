@@ -36,6 +36,52 @@ read_admin_token (const char *file,
   return g_steal_pointer (&contents);
 }
 
+const char * const triage_limit_names[TRIAGE_N_LIMITS] = {
+  "registrations", "sends", "status-updates", "polling", "responses", "websockets", "sse",
+};
+
+const guint triage_limit_defaults[TRIAGE_N_LIMITS] = { 10, 100, 200, 60, 100, 5, 10 };
+
+/* Fills @limits from the defaults, then "NAME=N" overrides; --no-limits wins. */
+gboolean
+triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
+                     const char * const *specs,
+                     gboolean            no_limits,
+                     GError            **error)
+{
+  for (guint i = 0; i < TRIAGE_N_LIMITS; i++)
+    limits[i] = no_limits ? 0 : triage_limit_defaults[i];
+  for (guint s = 0; specs != NULL && specs[s] != NULL; s++)
+    {
+      const char *eq = strchr (specs[s], '=');
+      guint64 value;
+      guint i;
+
+      for (i = 0; i < TRIAGE_N_LIMITS; i++)
+        if (eq != NULL && strlen (triage_limit_names[i]) == (gsize) (eq - specs[s]) &&
+            strncmp (specs[s], triage_limit_names[i], eq - specs[s]) == 0)
+          break;
+      if (i == TRIAGE_N_LIMITS)
+        {
+          g_autofree char *known = g_strjoinv (", ", (char **) triage_limit_names);
+
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "unknown limit \"%s\" (expected NAME=N with NAME one of %s)", specs[s], known);
+          return FALSE;
+        }
+      if (!g_ascii_string_to_unsigned (eq + 1, 10, 0, G_MAXUINT, &value, NULL))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "limit %s: \"%s\" is not a whole number (0 = unlimited)",
+                       triage_limit_names[i], eq + 1);
+          return FALSE;
+        }
+      if (!no_limits)
+        limits[i] = (guint) value;
+    }
+  return TRUE;
+}
+
 static gboolean
 on_signal (gpointer user_data)
 {
@@ -79,6 +125,16 @@ triage_server_run (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "triage-server: %s\n", error->message);
+      return 2;
+    }
+  if (!triage_limits_parse (self.limits, (const char * const *) limits, no_limits, &error))
+    {
+      fprintf (stderr, "triage-server: %s\n", error->message);
+      return 2;
+    }
+  if (heartbeat < 1 || idle < 1)
+    {
+      fprintf (stderr, "triage-server: --heartbeat-interval and --idle-timeout must be at least 1 second\n");
       return 2;
     }
 
