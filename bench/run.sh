@@ -12,6 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 BENCHES="
 atp/run.sh
+server/run.sh
 "
 
 status=0

@@ -221,6 +221,15 @@ triage_test_server_get_database (TriageTestServer *self)
   return self->database;
 }
 
+/* The running server's process id, 0 when it is not running. */
+GPid
+triage_test_server_get_pid (TriageTestServer *self)
+{
+  const char *id = self->process ? g_subprocess_get_identifier (self->process) : NULL;
+
+  return id ? (GPid) g_ascii_strtoll (id, NULL, 10) : 0;
+}
+
 gboolean
 triage_test_http (TriageTestServer *self,
                   const char       *method,

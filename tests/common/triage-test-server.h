@@ -28,6 +28,7 @@ const char       *triage_test_server_get_url         (TriageTestServer *self);
 const char       *triage_test_server_get_socket_path (TriageTestServer *self);
 const char       *triage_test_server_get_admin_token (TriageTestServer *self);
 const char       *triage_test_server_get_database    (TriageTestServer *self);
+GPid              triage_test_server_get_pid         (TriageTestServer *self);
 gboolean          triage_test_server_create_user     (TriageTestServer *self,
                                                       const char       *id,
                                                       char            **token,
