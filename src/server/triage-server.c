@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -80,6 +81,20 @@ triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
         limits[i] = (guint) value;
     }
   return TRUE;
+}
+
+/* Every stream is a descriptor: a server for a team needs more than the usual
+ * soft limit of 1,024, and the hard limit is ours to take. */
+static void
+raise_file_limit (void)
+{
+  struct rlimit files;
+
+  if (getrlimit (RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max)
+    {
+      files.rlim_cur = files.rlim_max;
+      setrlimit (RLIMIT_NOFILE, &files);
+    }
 }
 
 static gboolean
@@ -174,6 +189,7 @@ triage_server_run (int    argc,
     }
   if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER))
     triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);
+  raise_file_limit ();
   self.heartbeat = heartbeat;
   self.idle = idle;
   server = soup_server_new ("server-header", "triage-server", NULL);
