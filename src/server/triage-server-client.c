@@ -400,6 +400,10 @@ api_handler (SoupServer        *soup,
     }
   else
     reply_error (msg, ATP_ERROR_NOT_FOUND, "No such endpoint");
+
+  /* Answered now (not a long-poll): held until what it reports on is durable. */
+  if (soup_server_message_get_status (msg) != 0)
+    triage_server_send_when_durable (self, msg, FALSE);
 }
 
 void

@@ -105,7 +105,7 @@ waiter_answer (Waiter *waiter)
       node = notification_node (row, TRUE);
       reply_node (waiter->msg, 200, node);
     }
-  soup_server_message_unpause (waiter->msg);
+  triage_server_send_when_durable (waiter->server, waiter->msg, TRUE);
 }
 
 static gboolean

@@ -55,6 +55,9 @@ void     triage_server_changed        (TriageServer *self,
                                        const char   *id,
                                        int           status,
                                        const char   *reason);
+void     triage_server_send_when_durable (TriageServer      *self,
+                                          SoupServerMessage *msg,
+                                          gboolean           paused);
 char    *triage_random_token          (const char   *prefix);
 char    *triage_hash_token            (const char   *token);
 

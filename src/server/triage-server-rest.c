@@ -67,6 +67,63 @@ reply_text (SoupServerMessage *msg,
                                     body, strlen (body));
 }
 
+/* ---- answers wait for the group commit ---- */
+
+typedef struct
+{
+  SoupServerMessage *msg;   /* NULL once the client is gone */
+} Held;
+
+static void
+held_finished (SoupServerMessage *msg,
+               gpointer           data)
+{
+  Held *held = data;
+
+  g_clear_object (&held->msg);
+}
+
+static void
+held_release (gpointer data,
+              gboolean committed)
+{
+  Held *held = data;
+
+  if (held->msg != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (held->msg, held_finished, held);
+      if (!committed)
+        reply_error (held->msg, ATP_ERROR_INTERNAL_ERROR, "The change could not be stored");
+      soup_server_message_unpause (held->msg);
+      g_object_unref (held->msg);
+    }
+  g_free (held);
+}
+
+/* Sends @msg's answer (already set) once everything it reports on is durable:
+ * at once when no batch is open, else after the batch's commit. @paused says
+ * whether the handler had paused @msg (a long-poll). */
+void
+triage_server_send_when_durable (TriageServer      *self,
+                                 SoupServerMessage *msg,
+                                 gboolean           paused)
+{
+  Held *held;
+
+  if (!triage_store_in_batch (self->store))
+    {
+      if (paused)
+        soup_server_message_unpause (msg);
+      return;
+    }
+  held = g_new0 (Held, 1);
+  held->msg = g_object_ref (msg);
+  g_signal_connect (msg, "finished", G_CALLBACK (held_finished), held);
+  if (!paused)
+    soup_server_message_pause (msg);
+  triage_store_after_commit (self->store, held_release, held);
+}
+
 void
 reply_error_full (SoupServerMessage *msg,
                   guint              status,

@@ -14,6 +14,12 @@
 #define PENDING_MASK ((1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED) | \
                       (1u << ATP_STATUS_ACKNOWLEDGED))
 
+typedef struct
+{
+  TriageStoreCommitFunc func;
+  gpointer              data;
+} CommitWaiter;
+
 static const char *migrations[] = {
   "CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, token_hash TEXT UNIQUE);"
   "CREATE TABLE services (id TEXT PRIMARY KEY, name TEXT UNIQUE NOT NULL, description TEXT,"
@@ -65,6 +71,8 @@ triage_store_open (const char *path,
   sqlite3_stmt *stmt;
   int version;
 
+  self->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+
   if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
     {
@@ -107,11 +115,89 @@ triage_store_open (const char *path,
   return self;
 }
 
+/* ---- group commit ---- */
+
+static gboolean
+commit_due (gpointer data)
+{
+  TriageStore *self = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_commit (self, &error))
+    g_warning ("%s", error->message);
+  return G_SOURCE_REMOVE;
+}
+
+/* Opens the batch the next writes join, unless one is open. */
+void
+triage_store_batch (TriageStore *self)
+{
+  if (self->idle_source != 0)
+    return;
+  if (!triage_store_exec (self, "BEGIN IMMEDIATE", NULL))
+    return;   /* the writes run on their own, each committed at once */
+  self->idle_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, commit_due, self, NULL);
+  self->timeout_source = g_timeout_add_full (G_PRIORITY_HIGH, TRIAGE_STORE_BATCH_MAX_MS,
+                                             commit_due, self, NULL);
+}
+
+gboolean
+triage_store_in_batch (TriageStore *self)
+{
+  return self->idle_source != 0;
+}
+
+/* Commits the open batch (if any), then tells everyone who waited for it. A
+ * failed commit rolls the batch back; the waiters learn it was not stored. */
+gboolean
+triage_store_commit (TriageStore *self,
+                     GError     **error)
+{
+  g_autoptr(GArray) waiters = NULL;
+  gboolean ok = TRUE;
+
+  if (self->idle_source == 0)
+    return TRUE;
+  g_clear_handle_id (&self->idle_source, g_source_remove);
+  g_clear_handle_id (&self->timeout_source, g_source_remove);
+  if (!triage_store_exec (self, "COMMIT", error))
+    {
+      triage_store_exec (self, "ROLLBACK", NULL);
+      ok = FALSE;
+    }
+  waiters = g_steal_pointer (&self->after_commit);
+  self->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  for (guint i = 0; i < waiters->len; i++)
+    {
+      CommitWaiter *waiter = &g_array_index (waiters, CommitWaiter, i);
+
+      waiter->func (waiter->data, ok);
+    }
+  return ok;
+}
+
+/* Calls @func once everything written so far is durable: at once when no
+ * batch is open, else after the batch's commit. */
+void
+triage_store_after_commit (TriageStore          *self,
+                           TriageStoreCommitFunc func,
+                           gpointer              data)
+{
+  CommitWaiter waiter = { func, data };
+
+  if (self->idle_source == 0)
+    func (data, TRUE);
+  else
+    g_array_append_val (self->after_commit, waiter);
+}
+
 void
 triage_store_free (TriageStore *self)
 {
   if (self == NULL)
     return;
+  triage_store_commit (self, NULL);
+  g_clear_pointer (&self->after_commit, g_array_unref);
   sqlite3_close (self->db);
   g_free (self);
 }
@@ -181,9 +267,11 @@ triage_store_add_user (TriageStore *self,
                        const char  *name,
                        const char  *token_hash)
 {
-  sqlite3_stmt *stmt = triage_store_prepare (self,
-    "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
+  sqlite3_stmt *stmt;
   gboolean ok;
+
+  triage_store_batch (self);
+  stmt = triage_store_prepare (self, "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
 
   bind_text (stmt, 1, id);
   bind_text (stmt, 2, name);
@@ -220,7 +308,8 @@ triage_store_add_service (TriageStore        *self,
   sqlite3_stmt *stmt;
   gboolean ok;
 
-  if (!triage_store_exec (self, "BEGIN IMMEDIATE", NULL))
+  triage_store_batch (self);
+  if (!triage_store_exec (self, "SAVEPOINT service", NULL))
     return FALSE;
   stmt = triage_store_prepare (self, "INSERT INTO services (id, name, description, callback_url,"
                                " webhook_secret, key_hash) VALUES (?, ?, ?, ?, ?, ?)");
@@ -241,7 +330,9 @@ triage_store_add_service (TriageStore        *self,
       ok = sqlite3_step (stmt) == SQLITE_DONE;
       sqlite3_finalize (stmt);
     }
-  triage_store_exec (self, ok ? "COMMIT" : "ROLLBACK", NULL);
+  if (!ok)
+    triage_store_exec (self, "ROLLBACK TO service", NULL);
+  triage_store_exec (self, "RELEASE service", NULL);
   return ok;
 }
 
@@ -331,7 +422,8 @@ triage_store_insert_notification (TriageStore *self,
   sqlite3_stmt *stmt;
   gboolean ok;
 
-  if (!triage_store_exec (self, "BEGIN IMMEDIATE", NULL))
+  triage_store_batch (self);
+  if (!triage_store_exec (self, "SAVEPOINT notification", NULL))
     return FALSE;
   stmt = triage_store_prepare (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
@@ -359,9 +451,9 @@ triage_store_insert_notification (TriageStore *self,
       ok = sqlite3_step (stmt) == SQLITE_DONE;
       sqlite3_finalize (stmt);
     }
-  ok = ok && triage_store_exec (self, "COMMIT", NULL);
   if (!ok)
-    triage_store_exec (self, "ROLLBACK", NULL);
+    triage_store_exec (self, "ROLLBACK TO notification", NULL);
+  triage_store_exec (self, "RELEASE notification", NULL);
   return ok;
 }
 
@@ -407,10 +499,13 @@ triage_store_transition (TriageStore *self,
                          const char  *response,
                          gint64       now)
 {
-  sqlite3_stmt *stmt = triage_store_prepare (self,
+  sqlite3_stmt *stmt;
+  gboolean changed;
+
+  triage_store_batch (self);
+  stmt = triage_store_prepare (self,
     "UPDATE notifications SET status = ?, response = COALESCE (?, response), updated_at = ?"
     " WHERE id = ? AND ((1 << status) & ?) != 0");
-  gboolean changed;
 
   sqlite3_bind_int (stmt, 1, status);
   bind_text (stmt, 2, response);

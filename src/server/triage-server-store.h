@@ -11,9 +11,21 @@
 
 G_BEGIN_DECLS
 
+/* Group commit: every write joins one open transaction (a batch), which is
+ * committed once the main loop has nothing else ready (or after
+ * TRIAGE_STORE_BATCH_MAX_MS at the latest). Whatever must not be seen before
+ * it is durable (an HTTP answer, a frame) waits with triage_store_after_commit(). */
+#define TRIAGE_STORE_BATCH_MAX_MS 10
+
+typedef void (*TriageStoreCommitFunc) (gpointer data,
+                                       gboolean committed);
+
 typedef struct
 {
   sqlite3 *db;
+  guint    idle_source;     /* the batch's commit when idle; 0 = no batch open */
+  guint    timeout_source;  /* the batch's commit at the latest */
+  GArray  *after_commit;    /* of CommitWaiter */
 } TriageStore;
 
 typedef struct
@@ -46,6 +58,14 @@ gboolean     triage_store_exec            (TriageStore  *self,
                                            GError      **error);
 sqlite3_stmt *triage_store_prepare        (TriageStore  *self,
                                            const char   *sql);
+
+void         triage_store_batch           (TriageStore  *self);
+gboolean     triage_store_in_batch        (TriageStore  *self);
+gboolean     triage_store_commit          (TriageStore  *self,
+                                           GError      **error);
+void         triage_store_after_commit    (TriageStore  *self,
+                                           TriageStoreCommitFunc func,
+                                           gpointer      data);
 
 void         triage_service_row_free      (TriageServiceRow *row);
 void         triage_notification_row_free (TriageNotificationRow *row);

@@ -269,6 +269,7 @@ triage_server_run (int    argc,
   g_unix_signal_add (SIGTERM, on_signal, loop);
   g_unix_signal_add (SIGINT, on_signal, loop);
   g_main_loop_run (loop);
+  triage_store_commit (self.store, NULL);
   triage_server_shutdown_rest (&self);
   soup_server_disconnect (server);
   triage_store_free (self.store);
