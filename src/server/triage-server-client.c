@@ -70,16 +70,15 @@ handle_list (TriageServer      *self,
   const char *service_id = query ? g_hash_table_lookup (query, "service_id") : NULL;
   const char *project = query ? g_hash_table_lookup (query, "project") : NULL;
   const char *sort = query ? g_hash_table_lookup (query, "sort") : NULL;
-  g_autoptr(GString) where = g_string_new ("r.user_id = ?1");
-  g_autofree char *sql = NULL, *count_sql = NULL;
   g_autoptr(JsonArray) items = json_array_new ();
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(JsonObject) answer = json_object_new ();
+  TriageListQuery list = { .user = user, .service_id = service_id, .project = project,
+                           .newest = TRUE, .limit = DEFAULT_LIMIT };
   JsonObject *pagination;
-  sqlite3_stmt *stmt;
-  gboolean newest = TRUE, has_more = FALSE;
+  gboolean has_more = FALSE;
   guint64 limit = DEFAULT_LIMIT;
-  gint64 after = 0, last = 0, total = 0;
+  gint64 last = 0, total = 0;
   AtpStatus wanted;
 
   if (user == NULL)
@@ -87,9 +86,9 @@ handle_list (TriageServer      *self,
   if (status != NULL)
     {
       if (strcmp (status, "pending") == 0)
-        g_string_append_printf (where, " AND ((1 << n.status) & %u) != 0", TRIAGE_PENDING_MASK);
+        list.status_mask = TRIAGE_PENDING_MASK;
       else if (atp_status_from_string (status, &wanted))
-        g_string_append_printf (where, " AND n.status = %d", (int) wanted);
+        list.status_mask = 1u << wanted;
       else
         {
           reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
@@ -104,6 +103,7 @@ handle_list (TriageServer      *self,
       reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "limit must be from 1 to 100", "limit");
       return;
     }
+  list.limit = (guint) limit;
   if (sort != NULL && strcmp (sort, "newest") != 0)
     {
       if (strcmp (sort, "oldest") != 0)
@@ -111,64 +111,21 @@ handle_list (TriageServer      *self,
           reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "sort must be newest or oldest", "sort");
           return;
         }
-      newest = FALSE;
+      list.newest = FALSE;
     }
-  if (cursor != NULL && !decode_cursor (cursor, &after))
+  if (cursor != NULL && !decode_cursor (cursor, &list.after))
     {
       reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "cursor is not a cursor from this server",
                         "cursor");
       return;
     }
-  if (service_id != NULL)
-    g_string_append (where, " AND n.service_id = ?2");
-  if (project != NULL)
-    g_string_append (where, " AND n.project = ?3");
 
-  count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
-                               " ON r.notification_seq = n.seq WHERE %s", where->str);
-  stmt = triage_store_prepare (self->store, count_sql);
-  sqlite3_bind_text (stmt, 1, user, -1, SQLITE_TRANSIENT);
-  if (service_id != NULL)
-    sqlite3_bind_text (stmt, 2, service_id, -1, SQLITE_TRANSIENT);
-  if (project != NULL)
-    sqlite3_bind_text (stmt, 3, project, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    total = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-
-  sql = g_strdup_printf ("SELECT n.seq, n.id FROM notifications n JOIN notification_recipients r"
-                         " ON r.notification_seq = n.seq WHERE %s%s ORDER BY n.seq %s LIMIT ?5",
-                         where->str,
-                         cursor == NULL ? "" : newest ? " AND n.seq < ?4" : " AND n.seq > ?4",
-                         newest ? "DESC" : "ASC");
-  stmt = triage_store_prepare (self->store, sql);
-  sqlite3_bind_text (stmt, 1, user, -1, SQLITE_TRANSIENT);
-  if (service_id != NULL)
-    sqlite3_bind_text (stmt, 2, service_id, -1, SQLITE_TRANSIENT);
-  if (project != NULL)
-    sqlite3_bind_text (stmt, 3, project, -1, SQLITE_TRANSIENT);
-  if (cursor != NULL)
-    sqlite3_bind_int64 (stmt, 4, after);
-  sqlite3_bind_int64 (stmt, 5, (gint64) limit + 1);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      if (rows->len == limit)
-        {
-          has_more = TRUE;
-          break;
-        }
-      last = sqlite3_column_int64 (stmt, 0);
-      g_ptr_array_add (rows, g_strdup ((const char *) sqlite3_column_text (stmt, 1)));
-    }
-  sqlite3_finalize (stmt);
-
+  rows = triage_store_list (self->store, &list, &total, &has_more);
   for (guint i = 0; i < rows->len; i++)
     {
-      g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store,
-                                                                            rows->pdata[i]);
+      TriageNotificationRow *row = rows->pdata[i];
 
-      if (row == NULL)
-        continue;
+      last = row->seq;
       mark_delivered (self, row);
       json_array_add_element (items, notification_node (row, FALSE));
     }

@@ -380,32 +380,101 @@ triage_store_service_by_name (TriageStore *self,
   return service_by (self, "name", name);
 }
 
+#define NOTIFICATION_COLUMNS \
+  "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
+  " n.updated_at"
+
+static TriageNotificationRow *
+notification_row (sqlite3_stmt *stmt)
+{
+  TriageNotificationRow *row = g_new0 (TriageNotificationRow, 1);
+
+  row->seq = sqlite3_column_int64 (stmt, 0);
+  row->id = column_text (stmt, 1);
+  row->service_id = column_text (stmt, 2);
+  row->body = column_text (stmt, 3);
+  row->json = column_text (stmt, 4);
+  row->answer = column_text (stmt, 5);
+  row->status = sqlite3_column_int (stmt, 6);
+  row->deadline = sqlite3_column_int64 (stmt, 7);
+  row->response = column_text (stmt, 8);
+  row->updated_at = sqlite3_column_int64 (stmt, 9);
+  return row;
+}
+
 TriageNotificationRow *
 triage_store_get_notification (TriageStore *self,
                                const char  *id)
 {
   sqlite3_stmt *stmt = triage_store_prepare (self,
-    "SELECT seq, id, service_id, body, json, answer, status, deadline, response, updated_at"
-    " FROM notifications WHERE id = ?");
+    "SELECT " NOTIFICATION_COLUMNS " FROM notifications n WHERE n.id = ?");
   TriageNotificationRow *row = NULL;
 
   bind_text (stmt, 1, id);
   if (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      row = g_new0 (TriageNotificationRow, 1);
-      row->seq = sqlite3_column_int64 (stmt, 0);
-      row->id = column_text (stmt, 1);
-      row->service_id = column_text (stmt, 2);
-      row->body = column_text (stmt, 3);
-      row->json = column_text (stmt, 4);
-      row->answer = column_text (stmt, 5);
-      row->status = sqlite3_column_int (stmt, 6);
-      row->deadline = sqlite3_column_int64 (stmt, 7);
-      row->response = column_text (stmt, 8);
-      row->updated_at = sqlite3_column_int64 (stmt, 9);
-    }
+    row = notification_row (stmt);
   sqlite3_finalize (stmt);
   return row;
+}
+
+/* One page of a user's notifications, by seq (the cursor), newest or oldest
+ * first; *total counts every match, ignoring the cursor. */
+GPtrArray *
+triage_store_list (TriageStore           *self,
+                   const TriageListQuery *query,
+                   gint64                *total,
+                   gboolean              *has_more)
+{
+  g_autoptr(GString) where = g_string_new ("r.user_id = ?1");
+  g_autofree char *sql = NULL, *count_sql = NULL;
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
+  sqlite3_stmt *stmt;
+
+  if (query->status_mask != 0)
+    g_string_append_printf (where, " AND ((1 << n.status) & %u) != 0", query->status_mask);
+  if (query->service_id != NULL)
+    g_string_append (where, " AND n.service_id = ?2");
+  if (query->project != NULL)
+    g_string_append (where, " AND n.project = ?3");
+
+  count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
+                               " ON r.notification_seq = n.seq WHERE %s", where->str);
+  sql = g_strdup_printf ("SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
+                         " JOIN notification_recipients r ON r.notification_seq = n.seq"
+                         " WHERE %s%s ORDER BY n.seq %s LIMIT ?5",
+                         where->str,
+                         query->after == 0 ? "" : query->newest ? " AND n.seq < ?4" : " AND n.seq > ?4",
+                         query->newest ? "DESC" : "ASC");
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      stmt = triage_store_prepare (self, pass == 0 ? count_sql : sql);
+      bind_text (stmt, 1, query->user);
+      if (query->service_id != NULL)
+        bind_text (stmt, 2, query->service_id);
+      if (query->project != NULL)
+        bind_text (stmt, 3, query->project);
+      if (pass == 0)
+        {
+          *total = sqlite3_step (stmt) == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : 0;
+          sqlite3_finalize (stmt);
+          continue;
+        }
+      if (query->after != 0)
+        sqlite3_bind_int64 (stmt, 4, query->after);
+      sqlite3_bind_int64 (stmt, 5, (gint64) query->limit + 1);
+      *has_more = FALSE;
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          if (rows->len == query->limit)
+            {
+              *has_more = TRUE;
+              break;
+            }
+          g_ptr_array_add (rows, notification_row (stmt));
+        }
+      sqlite3_finalize (stmt);
+    }
+  return rows;
 }
 
 gboolean

@@ -96,6 +96,22 @@ TriageServiceRow *triage_store_service_by_name (TriageStore *self,
 
 TriageNotificationRow *triage_store_get_notification (TriageStore *self,
                                                       const char  *id);
+
+typedef struct
+{
+  const char *user;
+  guint       status_mask;   /* bit per AtpStatus, 0 = any */
+  const char *service_id;    /* NULL = any */
+  const char *project;       /* NULL = any */
+  gboolean    newest;        /* newest first, else oldest first */
+  gint64      after;         /* the cursor: a seq, 0 = from the start */
+  guint       limit;
+} TriageListQuery;
+
+GPtrArray   *triage_store_list            (TriageStore           *self,
+                                           const TriageListQuery *query,
+                                           gint64                *total,
+                                           gboolean              *has_more);
 gboolean     triage_store_insert_notification (TriageStore *self,
                                                const char  *id,
                                                const char  *service_id,
