@@ -49,6 +49,9 @@ typedef struct
   guint        in_flight;
   guint        received;
   guint        expected;      /* frames to wait for at the end of a phase */
+  gboolean     closed;        /* closed loop: each answer sends the next request */
+  gint64       started;       /* open loop: start time (monotonic µs) */
+  guint        sent_count;    /* open loop: requests sent */
 } Load;
 
 /* A realistic request: title, description, metadata, three actions. */
@@ -214,9 +217,11 @@ on_posted (GObject      *source,
         g_printerr ("bench-server: POST failed: %u %s\n", soup_message_get_status (msg),
                     error ? error->message : "");
     }
-  if (load->deadline > 0 && g_get_monotonic_time () < load->deadline)
+  if (!load->closed)
+    return;
+  if (g_get_monotonic_time () < load->deadline)
     post_one (load);
-  else if (load->in_flight == 0 && load->deadline > 0)
+  else if (load->in_flight == 0)
     g_main_loop_quit (load->loop);
 }
 
@@ -238,14 +243,23 @@ post_one (Load *load)
   soup_session_send_and_read_async (load->session, msg, G_PRIORITY_DEFAULT, NULL, on_posted, load);
 }
 
+/* Open loop: keeps the number sent at rate × time elapsed, whatever the timer's
+ * granularity. */
 static gboolean
 on_tick (gpointer user_data)
 {
   Load *load = user_data;
+  gint64 now = g_get_monotonic_time ();
+  guint due;
 
-  if (g_get_monotonic_time () >= load->deadline)
+  if (now >= load->deadline)
     return G_SOURCE_REMOVE;
-  post_one (load);
+  due = (guint) ((now - load->started) * rate / G_USEC_PER_SEC) + 1;
+  while (load->sent_count < due)
+    {
+      post_one (load);
+      load->sent_count++;
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -308,11 +322,13 @@ closed_loop (Load  *load,
   double elapsed;
 
   reset (load);
+  load->closed = TRUE;
   load->deadline = start + seconds * G_USEC_PER_SEC;
   for (int i = 0; i < clients; i++)
     post_one (load);
   g_main_loop_run (load->loop);
   elapsed = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+  load->closed = FALSE;
   drain (load);
   printf ("closed loop, %d clients, %d s: %.0f notifications/s durable (201), "
           "ratio to raw SQLite %.2f; %u received on the stream, %u missing, %u failed\n",
@@ -326,8 +342,10 @@ static void
 open_loop (Load *load)
 {
   reset (load);
-  load->deadline = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
-  g_timeout_add_full (G_PRIORITY_HIGH, MAX (1, 1000 / rate), on_tick, load, NULL);
+  load->started = g_get_monotonic_time ();
+  load->sent_count = 0;
+  load->deadline = load->started + seconds * G_USEC_PER_SEC;
+  g_timeout_add_full (G_PRIORITY_HIGH, 1, on_tick, load, NULL);
   g_timeout_add_seconds (seconds, on_timeout, load->loop);
   g_main_loop_run (load->loop);
   drain (load);
