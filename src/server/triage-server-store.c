@@ -63,6 +63,36 @@ triage_store_prepare (TriageStore *self,
   return stmt;
 }
 
+/* The statements of the hot paths are prepared once and kept: callers get
+ * one ready to bind and hand it back with done(), never sqlite3_finalize(). */
+static sqlite3_stmt *
+cached (TriageStore *self,
+        const char  *sql)
+{
+  sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
+
+  if (stmt == NULL)
+    {
+      if (sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+        g_error ("bad SQL %s: %s", sql, sqlite3_errmsg (self->db));
+      g_hash_table_insert (self->statements, g_strdup (sql), stmt);
+    }
+  return stmt;
+}
+
+static void
+finalize (gpointer stmt)
+{
+  sqlite3_finalize (stmt);
+}
+
+static void
+done (sqlite3_stmt *stmt)
+{
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+}
+
 TriageStore *
 triage_store_open (const char *path,
                    GError    **error)
@@ -72,6 +102,8 @@ triage_store_open (const char *path,
   int version;
 
   self->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  self->statements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            finalize);
 
   if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
@@ -198,6 +230,7 @@ triage_store_free (TriageStore *self)
     return;
   triage_store_commit (self, NULL);
   g_clear_pointer (&self->after_commit, g_array_unref);
+  g_clear_pointer (&self->statements, g_hash_table_unref);
   sqlite3_close (self->db);
   g_free (self);
 }
@@ -252,12 +285,12 @@ gboolean
 triage_store_user_exists (TriageStore *self,
                           const char  *id)
 {
-  sqlite3_stmt *stmt = triage_store_prepare (self, "SELECT 1 FROM users WHERE id = ?");
+  sqlite3_stmt *stmt = cached (self, "SELECT 1 FROM users WHERE id = ?");
   gboolean found;
 
   bind_text (stmt, 1, id);
   found = sqlite3_step (stmt) == SQLITE_ROW;
-  sqlite3_finalize (stmt);
+  done (stmt);
   return found;
 }
 
@@ -271,13 +304,13 @@ triage_store_add_user (TriageStore *self,
   gboolean ok;
 
   triage_store_batch (self);
-  stmt = triage_store_prepare (self, "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
+  stmt = cached (self, "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
 
   bind_text (stmt, 1, id);
   bind_text (stmt, 2, name);
   bind_text (stmt, 3, token_hash);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
-  sqlite3_finalize (stmt);
+  done (stmt);
   return ok;
 }
 
@@ -285,13 +318,13 @@ char *
 triage_store_user_by_token (TriageStore *self,
                             const char  *token_hash)
 {
-  sqlite3_stmt *stmt = triage_store_prepare (self, "SELECT id FROM users WHERE token_hash = ?");
+  sqlite3_stmt *stmt = cached (self, "SELECT id FROM users WHERE token_hash = ?");
   char *id = NULL;
 
   bind_text (stmt, 1, token_hash);
   if (sqlite3_step (stmt) == SQLITE_ROW)
     id = column_text (stmt, 0);
-  sqlite3_finalize (stmt);
+  done (stmt);
   return id;
 }
 
@@ -311,7 +344,7 @@ triage_store_add_service (TriageStore        *self,
   triage_store_batch (self);
   if (!triage_store_exec (self, "SAVEPOINT service", NULL))
     return FALSE;
-  stmt = triage_store_prepare (self, "INSERT INTO services (id, name, description, callback_url,"
+  stmt = cached (self, "INSERT INTO services (id, name, description, callback_url,"
                                " webhook_secret, key_hash) VALUES (?, ?, ?, ?, ?, ?)");
   bind_text (stmt, 1, id);
   bind_text (stmt, 2, name);
@@ -320,15 +353,15 @@ triage_store_add_service (TriageStore        *self,
   bind_text (stmt, 5, webhook_secret);
   bind_text (stmt, 6, key_hash);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
-  sqlite3_finalize (stmt);
+  done (stmt);
   for (guint i = 0; ok && recipients != NULL && recipients[i] != NULL; i++)
     {
-      stmt = triage_store_prepare (self, "INSERT OR IGNORE INTO service_recipients"
+      stmt = cached (self, "INSERT OR IGNORE INTO service_recipients"
                                    " (service_id, user_id) VALUES (?, ?)");
       bind_text (stmt, 1, id);
       bind_text (stmt, 2, recipients[i]);
       ok = sqlite3_step (stmt) == SQLITE_DONE;
-      sqlite3_finalize (stmt);
+      done (stmt);
     }
   if (!ok)
     triage_store_exec (self, "ROLLBACK TO service", NULL);
@@ -343,7 +376,7 @@ service_by (TriageStore *self,
 {
   g_autofree char *sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret"
                                           " FROM services WHERE %s = ?", column);
-  sqlite3_stmt *stmt = triage_store_prepare (self, sql);
+  sqlite3_stmt *stmt = cached (self, sql);
   TriageServiceRow *row = NULL;
 
   bind_text (stmt, 1, value);
@@ -355,7 +388,7 @@ service_by (TriageStore *self,
       row->callback_url = column_text (stmt, 2);
       row->webhook_secret = column_text (stmt, 3);
     }
-  sqlite3_finalize (stmt);
+  done (stmt);
   return row;
 }
 
@@ -406,14 +439,14 @@ TriageNotificationRow *
 triage_store_get_notification (TriageStore *self,
                                const char  *id)
 {
-  sqlite3_stmt *stmt = triage_store_prepare (self,
+  sqlite3_stmt *stmt = cached (self,
     "SELECT " NOTIFICATION_COLUMNS " FROM notifications n WHERE n.id = ?");
   TriageNotificationRow *row = NULL;
 
   bind_text (stmt, 1, id);
   if (sqlite3_step (stmt) == SQLITE_ROW)
     row = notification_row (stmt);
-  sqlite3_finalize (stmt);
+  done (stmt);
   return row;
 }
 
@@ -494,7 +527,7 @@ triage_store_insert_notification (TriageStore *self,
   triage_store_batch (self);
   if (!triage_store_exec (self, "SAVEPOINT notification", NULL))
     return FALSE;
-  stmt = triage_store_prepare (self,
+  stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     " created_at, deadline, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)");
   bind_text (stmt, 1, id);
@@ -510,15 +543,15 @@ triage_store_insert_notification (TriageStore *self,
     sqlite3_bind_null (stmt, 8);
   sqlite3_bind_int64 (stmt, 9, created_at);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
-  sqlite3_finalize (stmt);
+  done (stmt);
   if (ok)
     {
-      stmt = triage_store_prepare (self,
+      stmt = cached (self,
         "INSERT INTO notification_recipients (notification_seq, user_id)"
         " SELECT last_insert_rowid (), user_id FROM service_recipients WHERE service_id = ?");
       bind_text (stmt, 1, service_id);
       ok = sqlite3_step (stmt) == SQLITE_DONE;
-      sqlite3_finalize (stmt);
+      done (stmt);
     }
   if (!ok)
     triage_store_exec (self, "ROLLBACK TO notification", NULL);
@@ -531,7 +564,7 @@ triage_store_is_recipient (TriageStore *self,
                            const char  *notification_id,
                            const char  *user_id)
 {
-  sqlite3_stmt *stmt = triage_store_prepare (self,
+  sqlite3_stmt *stmt = cached (self,
     "SELECT 1 FROM notification_recipients r JOIN notifications n ON n.seq = r.notification_seq"
     " WHERE n.id = ? AND r.user_id = ?");
   gboolean found;
@@ -539,7 +572,7 @@ triage_store_is_recipient (TriageStore *self,
   bind_text (stmt, 1, notification_id);
   bind_text (stmt, 2, user_id);
   found = sqlite3_step (stmt) == SQLITE_ROW;
-  sqlite3_finalize (stmt);
+  done (stmt);
   return found;
 }
 
@@ -547,7 +580,7 @@ GStrv
 triage_store_recipients (TriageStore *self,
                          const char  *notification_id)
 {
-  sqlite3_stmt *stmt = triage_store_prepare (self,
+  sqlite3_stmt *stmt = cached (self,
     "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
     " ON n.seq = r.notification_seq WHERE n.id = ?");
   GPtrArray *users = g_ptr_array_new ();
@@ -555,7 +588,7 @@ triage_store_recipients (TriageStore *self,
   bind_text (stmt, 1, notification_id);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     g_ptr_array_add (users, column_text (stmt, 0));
-  sqlite3_finalize (stmt);
+  done (stmt);
   g_ptr_array_add (users, NULL);
   return (GStrv) g_ptr_array_free (users, FALSE);
 }
@@ -572,7 +605,7 @@ triage_store_transition (TriageStore *self,
   gboolean changed;
 
   triage_store_batch (self);
-  stmt = triage_store_prepare (self,
+  stmt = cached (self,
     "UPDATE notifications SET status = ?, response = COALESCE (?, response), updated_at = ?"
     " WHERE id = ? AND ((1 << status) & ?) != 0");
 
@@ -582,7 +615,7 @@ triage_store_transition (TriageStore *self,
   bind_text (stmt, 4, id);
   sqlite3_bind_int64 (stmt, 5, from_mask);
   changed = sqlite3_step (stmt) == SQLITE_DONE && sqlite3_changes (self->db) == 1;
-  sqlite3_finalize (stmt);
+  done (stmt);
   return changed;
 }
 
@@ -592,12 +625,12 @@ triage_store_next_deadline (TriageStore *self)
   g_autofree char *sql = g_strdup_printf ("SELECT MIN (deadline) FROM notifications"
                                           " WHERE deadline IS NOT NULL AND ((1 << status) & %u) != 0",
                                           PENDING_MASK);
-  sqlite3_stmt *stmt = triage_store_prepare (self, sql);
+  sqlite3_stmt *stmt = cached (self, sql);
   gint64 deadline = 0;
 
   if (sqlite3_step (stmt) == SQLITE_ROW)
     deadline = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
+  done (stmt);
   return deadline;
 }
 
@@ -608,13 +641,13 @@ triage_store_overdue (TriageStore *self,
   g_autofree char *sql = g_strdup_printf ("SELECT id FROM notifications WHERE deadline IS NOT NULL"
                                           " AND deadline <= ? AND ((1 << status) & %u) != 0",
                                           PENDING_MASK);
-  sqlite3_stmt *stmt = triage_store_prepare (self, sql);
+  sqlite3_stmt *stmt = cached (self, sql);
   GPtrArray *ids = g_ptr_array_new ();
 
   sqlite3_bind_int64 (stmt, 1, now);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     g_ptr_array_add (ids, column_text (stmt, 0));
-  sqlite3_finalize (stmt);
+  done (stmt);
   g_ptr_array_add (ids, NULL);
   return (GStrv) g_ptr_array_free (ids, FALSE);
 }

@@ -26,6 +26,7 @@ typedef struct
   guint    idle_source;     /* the batch's commit when idle; 0 = no batch open */
   guint    timeout_source;  /* the batch's commit at the latest */
   GArray  *after_commit;    /* of CommitWaiter */
+  GHashTable *statements;   /* SQL → sqlite3_stmt, kept prepared */
 } TriageStore;
 
 typedef struct
