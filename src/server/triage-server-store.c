@@ -8,8 +8,19 @@
 
 #include <gio/gio.h>
 
+#include <sqlite3.h>
+
 #include "atp.h"
 #include "triage-server-store.h"
+
+struct _TriageStore
+{
+  sqlite3    *db;
+  guint       idle_source;     /* the batch's commit when idle; 0 = no batch open */
+  guint       timeout_source;  /* the batch's commit at the latest */
+  GArray     *after_commit;    /* of CommitWaiter */
+  GHashTable *statements;      /* SQL → sqlite3_stmt, kept prepared */
+};
 
 #define PENDING_MASK ((1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED) | \
                       (1u << ATP_STATUS_ACKNOWLEDGED))
@@ -35,7 +46,7 @@ static const char *migrations[] = {
   "  PRIMARY KEY (user_id, notification_seq));",
 };
 
-gboolean
+static gboolean
 triage_store_exec (TriageStore *self,
                    const char  *sql,
                    GError     **error)
@@ -52,7 +63,7 @@ triage_store_exec (TriageStore *self,
   return TRUE;
 }
 
-sqlite3_stmt *
+static sqlite3_stmt *
 triage_store_prepare (TriageStore *self,
                       const char  *sql)
 {

@@ -7,11 +7,22 @@
 #pragma once
 
 #include <glib.h>
-#include <sqlite3.h>
 
 G_BEGIN_DECLS
 
-/* Group commit: every write joins one open transaction (a batch), which is
+/* The server's storage interface. Everything the server keeps goes through
+ * these functions; no SQL and no SQLite type appears outside
+ * triage-server-store.c, the SQLite implementation. A PostgreSQL backend
+ * implements this same header in a file of its own (chosen at build time or
+ * by the form of --database), with the same promises:
+ *
+ *   - a write is durable once triage_store_commit() has returned TRUE (or the
+ *     triage_store_after_commit() callbacks say committed);
+ *   - triage_store_transition() is atomic: of two concurrent calls with the
+ *     same from-mask exactly one changes the row;
+ *   - reads see the writes of the open batch.
+ *
+ * Group commit: every write joins one open transaction (a batch), which is
  * committed once the main loop has nothing else ready (or after
  * TRIAGE_STORE_BATCH_MAX_MS at the latest). Whatever must not be seen before
  * it is durable (an HTTP answer, a frame) waits with triage_store_after_commit(). */
@@ -20,14 +31,7 @@ G_BEGIN_DECLS
 typedef void (*TriageStoreCommitFunc) (gpointer data,
                                        gboolean committed);
 
-typedef struct
-{
-  sqlite3 *db;
-  guint    idle_source;     /* the batch's commit when idle; 0 = no batch open */
-  guint    timeout_source;  /* the batch's commit at the latest */
-  GArray  *after_commit;    /* of CommitWaiter */
-  GHashTable *statements;   /* SQL → sqlite3_stmt, kept prepared */
-} TriageStore;
+typedef struct _TriageStore TriageStore;
 
 typedef struct
 {
@@ -54,11 +58,6 @@ typedef struct
 TriageStore *triage_store_open            (const char   *path,
                                            GError      **error);
 void         triage_store_free            (TriageStore  *self);
-gboolean     triage_store_exec            (TriageStore  *self,
-                                           const char   *sql,
-                                           GError      **error);
-sqlite3_stmt *triage_store_prepare        (TriageStore  *self,
-                                           const char   *sql);
 
 void         triage_store_batch           (TriageStore  *self);
 gboolean     triage_store_in_batch        (TriageStore  *self);
