@@ -60,6 +60,13 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
+enum {
+  TOKEN_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals [N_SIGNALS];
+
 /* Boxed results */
 
 G_DEFINE_BOXED_TYPE (AtpNotificationPage, atp_notification_page,
@@ -410,6 +417,17 @@ atp_client_class_init (AtpClientClass *klass)
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AtpClient::token-changed:
+   *
+   * The bearer token was set, replaced or cleared (the "token" property is
+   * write-only, so it has no notify). A stream that stopped on refused
+   * credentials tries again.
+   */
+  signals [TOKEN_CHANGED] =
+    g_signal_new ("token-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -489,7 +507,8 @@ atp_client_set_token (AtpClient  *self,
 
   clear_token (self);
   self->token = g_strdup (token);
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TOKEN]);
+  /* GObject never emits notify for a property that cannot be read. */
+  g_signal_emit (self, signals [TOKEN_CHANGED], 0);
 }
 
 gboolean

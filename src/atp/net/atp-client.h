@@ -148,7 +148,8 @@ gboolean     atp_client_is_local                     (AtpClient            *self
 /* A short description for messages: the URL, or "the local server at PATH". */
 const char  *atp_client_get_display_name             (AtpClient            *self);
 
-/* The bearer token (user token or service key); NULL for none. */
+/* The bearer token (user token or service key); NULL for none. Emits
+ * AtpClient::token-changed when it changes. */
 void         atp_client_set_token                    (AtpClient            *self,
                                                       const char           *token);
 gboolean     atp_client_has_token                    (AtpClient            *self);

@@ -781,7 +781,7 @@ atp_stream_constructed (GObject *object)
   G_OBJECT_CLASS (atp_stream_parent_class)->constructed (object);
 
   g_assert (self->client != NULL);
-  self->token_handler = g_signal_connect_swapped (self->client, "notify::token",
+  self->token_handler = g_signal_connect_swapped (self->client, "token-changed",
                                                   G_CALLBACK (on_token_changed), self);
 }
 
