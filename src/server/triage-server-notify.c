@@ -160,6 +160,7 @@ triage_server_changed (TriageServer *self,
 {
   if (atp_status_is_terminal (status))
     wake_waiters (self, id);
+  triage_server_publish (self, id, status, reason);
 }
 
 static gboolean

@@ -46,11 +46,22 @@ typedef struct
   int          heartbeat;
   int          idle;
   guint        limits[TRIAGE_N_LIMITS];
+  GHashTable  *streams;         /* user → GPtrArray of open streams (triage-server-stream.c) */
+  guint        stream_tick;     /* heartbeats, pings, idle checks */
+  guint        prune_source;    /* forgets old events */
+  GMainLoop   *loop;
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);
 void     triage_server_shutdown_rest  (TriageServer *self);
 void     triage_server_reschedule     (TriageServer *self);
+void     triage_server_setup_streams  (TriageServer *self);
+void     triage_server_close_streams  (TriageServer *self);
+void     triage_server_shutdown_streams (TriageServer *self);
+void     triage_server_publish        (TriageServer *self,
+                                       const char   *id,
+                                       int           status,
+                                       const char   *reason);
 void     triage_server_changed        (TriageServer *self,
                                        const char   *id,
                                        int           status,

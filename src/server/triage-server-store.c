@@ -44,6 +44,11 @@ static const char *migrations[] = {
   "CREATE INDEX notifications_deadline ON notifications (deadline) WHERE deadline IS NOT NULL;"
   "CREATE TABLE notification_recipients (notification_seq INTEGER NOT NULL, user_id TEXT NOT NULL,"
   "  PRIMARY KEY (user_id, notification_seq));",
+  /* 2: the per-user event log behind SSE event ids and Last-Event-ID */
+  "CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL,"
+  "  type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL);"
+  "CREATE INDEX events_user ON events (user_id, id);"
+  "CREATE INDEX events_age ON events (created_at);",
 };
 
 static gboolean
@@ -661,4 +666,110 @@ triage_store_overdue (TriageStore *self,
   done (stmt);
   g_ptr_array_add (ids, NULL);
   return (GStrv) g_ptr_array_free (ids, FALSE);
+}
+
+/* ---- the event log (SSE ids and resume) ---- */
+
+void
+triage_event_row_free (TriageEventRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->type);
+  g_free (row->data);
+  g_free (row);
+}
+
+/* Appends an event for @user and returns its id. */
+gint64
+triage_store_add_event (TriageStore *self,
+                        const char  *user,
+                        const char  *type,
+                        const char  *data,
+                        gint64       now)
+{
+  sqlite3_stmt *stmt;
+  gint64 id = 0;
+
+  triage_store_batch (self);
+  stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at) VALUES (?, ?, ?, ?)");
+  bind_text (stmt, 1, user);
+  bind_text (stmt, 2, type);
+  bind_text (stmt, 3, data);
+  sqlite3_bind_int64 (stmt, 4, now);
+  if (sqlite3_step (stmt) == SQLITE_DONE)
+    id = sqlite3_last_insert_rowid (self->db);
+  done (stmt);
+  return id;
+}
+
+/* The id of the newest event of any user (0 = none yet): where a snapshot of
+ * the current state stands in the log. */
+gint64
+triage_store_last_event (TriageStore *self)
+{
+  sqlite3_stmt *stmt = cached (self, "SELECT seq FROM sqlite_sequence WHERE name = 'events'");
+  gint64 id = 0;
+
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    id = sqlite3_column_int64 (stmt, 0);
+  done (stmt);
+  return id;
+}
+
+/* @user's events after @after, oldest first, at most @limit. Returns NULL when
+ * the log no longer reaches back to @after (pruned): the caller starts over
+ * from a snapshot. */
+GPtrArray *
+triage_store_events_after (TriageStore *self,
+                           const char  *user,
+                           gint64       after,
+                           guint        limit)
+{
+  GPtrArray *rows;
+  sqlite3_stmt *stmt;
+  gint64 first = 0;
+
+  if (after < triage_store_last_event (self))
+    {
+      stmt = cached (self, "SELECT MIN (id) FROM events");
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        first = sqlite3_column_int64 (stmt, 0);
+      done (stmt);
+      if (first == 0 || after < first - 1)
+        return NULL;
+    }
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  stmt = cached (self, "SELECT id, type, data FROM events WHERE user_id = ? AND id > ?"
+                       " ORDER BY id LIMIT ?");
+  bind_text (stmt, 1, user);
+  sqlite3_bind_int64 (stmt, 2, after);
+  sqlite3_bind_int64 (stmt, 3, limit + 1);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TriageEventRow *row = g_new0 (TriageEventRow, 1);
+
+      row->id = sqlite3_column_int64 (stmt, 0);
+      row->type = column_text (stmt, 1);
+      row->data = column_text (stmt, 2);
+      g_ptr_array_add (rows, row);
+    }
+  done (stmt);
+  if (rows->len > limit)
+    g_clear_pointer (&rows, g_ptr_array_unref);
+  return rows;
+}
+
+/* Forgets the events written before @before (unix µs). */
+void
+triage_store_prune_events (TriageStore *self,
+                           gint64       before)
+{
+  sqlite3_stmt *stmt;
+
+  triage_store_batch (self);
+  stmt = cached (self, "DELETE FROM events WHERE created_at < ?");
+  sqlite3_bind_int64 (stmt, 1, before);
+  sqlite3_step (stmt);
+  done (stmt);
 }

@@ -137,6 +137,29 @@ gint64       triage_store_next_deadline   (TriageStore  *self);
 GStrv        triage_store_overdue         (TriageStore  *self,
                                            gint64        now);
 
+/* The event log: every event a user's streams are sent, kept for a while so
+ * an SSE client can resume with Last-Event-ID. */
+typedef struct
+{
+  gint64  id;
+  char   *type;
+  char   *data;
+} TriageEventRow;
+
+void         triage_event_row_free        (TriageEventRow *row);
+gint64       triage_store_add_event       (TriageStore  *self,
+                                           const char   *user,
+                                           const char   *type,
+                                           const char   *data,
+                                           gint64        now);
+gint64       triage_store_last_event      (TriageStore  *self);
+GPtrArray   *triage_store_events_after    (TriageStore  *self,
+                                           const char   *user,
+                                           gint64        after,
+                                           guint         limit);
+void         triage_store_prune_events    (TriageStore  *self,
+                                           gint64        before);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageServiceRow, triage_service_row_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageNotificationRow, triage_notification_row_free)
 

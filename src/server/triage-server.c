@@ -98,9 +98,22 @@ raise_file_limit (void)
 }
 
 static gboolean
+quit_now (gpointer user_data)
+{
+  TriageServer *self = user_data;
+
+  g_main_loop_quit (self->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* SIGTERM/SIGINT: streams are told (1001) and given a moment to hear it. */
+static gboolean
 on_signal (gpointer user_data)
 {
-  g_main_loop_quit (user_data);
+  TriageServer *self = user_data;
+
+  triage_server_close_streams (self);
+  g_timeout_add (g_hash_table_size (self->streams) > 0 ? 250 : 0, quit_now, self);
   return G_SOURCE_CONTINUE;
 }
 
@@ -195,6 +208,7 @@ triage_server_run (int    argc,
   server = soup_server_new ("server-header", "triage-server", NULL);
   self.soup = server;
   triage_server_setup_rest (&self);
+  triage_server_setup_streams (&self);
   triage_server_reschedule (&self);
 
   if (local && socket_path == NULL)
@@ -266,10 +280,12 @@ triage_server_run (int    argc,
   fflush (stdout);
 
   loop = g_main_loop_new (NULL, FALSE);
-  g_unix_signal_add (SIGTERM, on_signal, loop);
-  g_unix_signal_add (SIGINT, on_signal, loop);
+  self.loop = loop;
+  g_unix_signal_add (SIGTERM, on_signal, &self);
+  g_unix_signal_add (SIGINT, on_signal, &self);
   g_main_loop_run (loop);
   triage_store_commit (self.store, NULL);
+  triage_server_shutdown_streams (&self);
   triage_server_shutdown_rest (&self);
   soup_server_disconnect (server);
   triage_store_free (self.store);

@@ -1,0 +1,651 @@
+/* triage-server-stream.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The client streams of profile §5: the WebSocket at /api/v1/client/stream and
+ * Server-Sent Events at /api/v1/client/events. Every event a user's streams are
+ * sent (a new notification, a status update) is first written to the user's
+ * event log in the open batch, then pushed once that batch is durable, so a
+ * client never sees what a crash could take back and an SSE client can resume
+ * from any event id the log still holds.
+ */
+
+#define G_LOG_DOMAIN "triage-server-stream"
+
+#include <string.h>
+
+#include "triage-server-private.h"
+
+#define STREAM_PATH  "/api/v1/client/stream"
+#define EVENTS_PATH  "/api/v1/client/events"
+#define USER_KEY     "triage-stream-user"
+#define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
+#define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
+
+typedef struct
+{
+  TriageServer            *server;
+  char                    *user;
+  SoupWebsocketConnection *ws;          /* a WebSocket stream, or */
+  SoupServerMessage       *sse;         /* an SSE response */
+  gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
+  gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
+} Stream;
+
+/* An event waiting for its batch to commit before it is pushed. */
+typedef struct
+{
+  TriageServer *server;
+  char         *type;
+  char         *data;
+  char         *notification_id;   /* a new notification: marked delivered once pushed */
+  GStrv         users;
+  GArray       *ids;               /* gint64, the event id per user */
+} Pending;
+
+static void
+stream_free (Stream *stream)
+{
+  g_free (stream->user);
+  g_clear_object (&stream->ws);
+  g_clear_object (&stream->sse);
+  g_free (stream);
+}
+
+static GPtrArray *
+streams_of (TriageServer *self,
+            const char   *user)
+{
+  return g_hash_table_lookup (self->streams, user);
+}
+
+static guint
+count_streams (TriageServer *self,
+               const char   *user,
+               gboolean      websocket)
+{
+  GPtrArray *streams = streams_of (self, user);
+  guint count = 0;
+
+  for (guint i = 0; streams != NULL && i < streams->len; i++)
+    count += (((Stream *) streams->pdata[i])->ws != NULL) == websocket;
+  return count;
+}
+
+static void
+add_stream (TriageServer *self,
+            Stream       *stream)
+{
+  GPtrArray *streams = streams_of (self, stream->user);
+
+  if (streams == NULL)
+    {
+      streams = g_ptr_array_new_with_free_func ((GDestroyNotify) stream_free);
+      g_hash_table_insert (self->streams, g_strdup (stream->user), streams);
+    }
+  stream->last_heard = stream->last_beat = g_get_monotonic_time ();
+  g_ptr_array_add (streams, stream);
+}
+
+static void
+remove_stream (Stream *stream)
+{
+  TriageServer *self = stream->server;
+  g_autofree char *user = g_strdup (stream->user);
+  GPtrArray *streams = streams_of (self, user);
+
+  if (streams == NULL || !g_ptr_array_remove (streams, stream))
+    return;
+  if (streams->len == 0)
+    g_hash_table_remove (self->streams, user);
+}
+
+/* ---- frames and events ---- */
+
+static char *
+frame_text (const char *type,
+            const char *data)
+{
+  return g_strdup_printf ("{\"type\":\"%s\",\"data\":%s}", type, data);
+}
+
+static void
+sse_write (Stream     *stream,
+           const char *type,
+           const char *data,
+           gint64      id)
+{
+  SoupMessageBody *body = soup_server_message_get_response_body (stream->sse);
+  g_autofree char *text = NULL;
+
+  /* The data is single-line JSON (no raw newlines), so one data: line holds it. */
+  if (id > 0)
+    text = g_strdup_printf ("id: %" G_GINT64_FORMAT "\nevent: %s\ndata: %s\n\n", id, type, data);
+  else
+    text = g_strdup_printf ("event: %s\ndata: %s\n\n", type, data);
+  soup_message_body_append (body, SOUP_MEMORY_TAKE, g_steal_pointer (&text), strlen (text));
+  soup_server_message_unpause (stream->sse);
+}
+
+static void
+stream_send (Stream     *stream,
+             const char *type,
+             const char *data,
+             gint64      id)
+{
+  if (stream->ws != NULL)
+    {
+      g_autofree char *frame = NULL;
+
+      if (soup_websocket_connection_get_state (stream->ws) != SOUP_WEBSOCKET_STATE_OPEN)
+        return;
+      frame = frame_text (type, data);
+      soup_websocket_connection_send_text (stream->ws, frame);
+    }
+  else
+    sse_write (stream, type, data, id);
+}
+
+static void
+stream_send_error (Stream       *stream,
+                   AtpErrorCode  code,
+                   const char   *message)
+{
+  g_autofree char *request_id = atp_new_uuid ();
+  g_autofree char *data = atp_json_error_body (atp_error_code_to_string (code), message, NULL,
+                                               request_id);
+
+  stream_send (stream, "error", data, 0);
+}
+
+static char *
+status_update_text (const char *id,
+                    int         status,
+                    const char *reason)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(AtpStatusUpdate) update = atp_status_update_new (id, status, reason, now);
+  g_autoptr(JsonNode) node = atp_status_update_to_json (update);
+
+  return atp_json_to_string (node, NULL);
+}
+
+static void
+mark_delivered (TriageServer *self,
+                const char   *id)
+{
+  if (triage_store_transition (self->store, id, 1u << ATP_STATUS_CREATED, ATP_STATUS_DELIVERED,
+                               NULL, g_get_real_time ()))
+    triage_server_changed (self, id, ATP_STATUS_DELIVERED, NULL);
+}
+
+static void
+pending_free (Pending *pending)
+{
+  g_free (pending->type);
+  g_free (pending->data);
+  g_free (pending->notification_id);
+  g_strfreev (pending->users);
+  g_array_unref (pending->ids);
+  g_free (pending);
+}
+
+static void
+push_pending (gpointer data,
+              gboolean committed)
+{
+  Pending *pending = data;
+  TriageServer *self = pending->server;
+  gboolean pushed = FALSE;
+
+  if (committed && self->streams != NULL)
+    {
+      for (guint u = 0; pending->users[u] != NULL; u++)
+        {
+          GPtrArray *streams = streams_of (self, pending->users[u]);
+
+          for (guint i = 0; streams != NULL && i < streams->len; i++)
+            {
+              stream_send (streams->pdata[i], pending->type, pending->data,
+                           g_array_index (pending->ids, gint64, u));
+              pushed = TRUE;
+            }
+        }
+      if (pushed && pending->notification_id != NULL)
+        mark_delivered (self, pending->notification_id);
+    }
+  pending_free (pending);
+}
+
+/* Every transition of notification @id (and its creation) goes to every
+ * stream of every recipient: logged now, pushed once durable. */
+void
+triage_server_publish (TriageServer *self,
+                       const char   *id,
+                       int           status,
+                       const char   *reason)
+{
+  Pending *pending = g_new0 (Pending, 1);
+  gint64 now = g_get_real_time ();
+
+  pending->server = self;
+  pending->users = triage_store_recipients (self->store, id);
+  pending->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  if (status == ATP_STATUS_CREATED)
+    {
+      g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id);
+      g_autoptr(JsonNode) node = row ? notification_node (row, FALSE) : NULL;
+
+      if (node == NULL)
+        {
+          pending_free (pending);
+          return;
+        }
+      pending->type = g_strdup ("notification");
+      pending->data = atp_json_to_string (node, NULL);
+      pending->notification_id = g_strdup (id);
+    }
+  else
+    {
+      pending->type = g_strdup ("status_update");
+      pending->data = status_update_text (id, status, reason);
+    }
+  for (guint u = 0; pending->users[u] != NULL; u++)
+    {
+      gint64 event = triage_store_add_event (self->store, pending->users[u], pending->type,
+                                             pending->data, now);
+
+      g_array_append_val (pending->ids, event);
+    }
+  triage_store_after_commit (self->store, push_pending, pending);
+}
+
+/* The user's pending notifications, oldest first, each sent as a `notification`
+ * with event id @id (a snapshot: resuming from @id gets what came after it). */
+static void
+send_snapshot (Stream *stream,
+               gint64  id)
+{
+  TriageServer *self = stream->server;
+  TriageListQuery query = { .user = stream->user, .status_mask = TRIAGE_PENDING_MASK,
+                            .limit = 100 };
+  g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
+  gboolean has_more = TRUE;
+  gint64 total;
+
+  while (has_more)
+    {
+      g_autoptr(GPtrArray) rows = triage_store_list (self->store, &query, &total, &has_more);
+
+      for (guint i = 0; i < rows->len; i++)
+        {
+          TriageNotificationRow *row = rows->pdata[i];
+          g_autoptr(JsonNode) node = notification_node (row, FALSE);
+          g_autofree char *data = atp_json_to_string (node, NULL);
+
+          stream_send (stream, "notification", data, id);
+          if (row->status == ATP_STATUS_CREATED)
+            g_ptr_array_add (created, g_strdup (row->id));
+          query.after = row->seq;
+        }
+    }
+  for (guint i = 0; i < created->len; i++)
+    mark_delivered (self, created->pdata[i]);
+}
+
+/* ---- heartbeats, pings and idle connections ---- */
+
+static gboolean
+on_tick (gpointer data)
+{
+  TriageServer *self = data;
+  gint64 now = g_get_monotonic_time ();
+  g_autoptr(GPtrArray) idle = g_ptr_array_new ();
+  GHashTableIter iter;
+  GPtrArray *streams;
+
+  g_hash_table_iter_init (&iter, self->streams);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &streams))
+    for (guint i = 0; i < streams->len; i++)
+      {
+        Stream *stream = streams->pdata[i];
+
+        if (stream->ws != NULL && now - stream->last_heard >= self->idle * G_USEC_PER_SEC)
+          {
+            g_ptr_array_add (idle, stream);
+            continue;
+          }
+        if (now - stream->last_beat >= self->heartbeat * G_USEC_PER_SEC)
+          {
+            g_autoptr(GDateTime) time = g_date_time_new_now_utc ();
+            g_autofree char *stamp = atp_format_timestamp (time);
+            g_autofree char *beat = g_strdup_printf ("{\"timestamp\":\"%s\"}", stamp);
+
+            stream_send (stream, stream->ws ? "heartbeat" : "ping", beat, 0);
+            stream->last_beat = now;
+          }
+      }
+  /* Closing emits "closed", which removes the stream: not while iterating. */
+  for (guint i = 0; i < idle->len; i++)
+    {
+      Stream *stream = idle->pdata[i];
+
+      soup_websocket_connection_close (stream->ws, 4000, "idle: nothing received");
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_prune (gpointer data)
+{
+  TriageServer *self = data;
+
+  triage_store_prune_events (self->store, g_get_real_time () - EVENT_LOG_US);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- WebSocket ---- */
+
+static void
+acknowledge (Stream     *stream,
+             const char *id)
+{
+  TriageServer *self = stream->server;
+  g_autofree char *lower = g_ascii_strdown (id, -1);
+
+  if (!triage_store_is_recipient (self->store, lower, stream->user))
+    {
+      stream_send_error (stream, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      return;
+    }
+  /* Acknowledging twice, or after the end, changes nothing and is no error:
+   * the status update about the end is on its way. */
+  if (triage_store_transition (self->store, lower,
+                               (1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED),
+                               ATP_STATUS_ACKNOWLEDGED, NULL, g_get_real_time ()))
+    triage_server_changed (self, lower, ATP_STATUS_ACKNOWLEDGED, NULL);
+}
+
+static void
+on_ws_message (SoupWebsocketConnection *ws,
+               int                      type,
+               GBytes                  *message,
+               gpointer                 user_data)
+{
+  Stream *stream = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpMessage) frame = NULL;
+  gsize length;
+  const char *text = g_bytes_get_data (message, &length);
+
+  stream->last_heard = g_get_monotonic_time ();
+  if (type != SOUP_WEBSOCKET_DATA_TEXT)
+    {
+      stream_send_error (stream, ATP_ERROR_PROTOCOL, "Frames must be text frames holding JSON");
+      return;
+    }
+  frame = atp_message_new_from_data (text, (gssize) length, &error);
+  if (frame == NULL)
+    {
+      stream_send_error (stream, error->domain == ATP_ERROR ? error->code : ATP_ERROR_PROTOCOL,
+                         error->message);
+      return;
+    }
+  switch (frame->type)
+    {
+    case ATP_MESSAGE_ACKNOWLEDGE:
+      acknowledge (stream, frame->notification_id);
+      break;
+    case ATP_MESSAGE_HEARTBEAT_ACK:
+    case ATP_MESSAGE_UNKNOWN:
+      break;
+    case ATP_MESSAGE_NOTIFICATION:
+    case ATP_MESSAGE_STATUS_UPDATE:
+    case ATP_MESSAGE_HEARTBEAT:
+    case ATP_MESSAGE_ERROR:
+    default:
+      stream_send_error (stream, ATP_ERROR_PROTOCOL,
+                         "Clients send only acknowledge and heartbeat_ack frames; "
+                         "responses go over REST");
+      break;
+    }
+}
+
+static void
+on_ws_closed (SoupWebsocketConnection *ws,
+              gpointer                 user_data)
+{
+  Stream *stream = user_data;
+
+  g_signal_handlers_disconnect_by_data (ws, stream);
+  remove_stream (stream);
+}
+
+/* Before the upgrade: a bad or missing token is a plain 401 with the error body. */
+static void
+stream_http_handler (SoupServer        *soup,
+                     SoupServerMessage *msg,
+                     const char        *path,
+                     GHashTable        *query,
+                     gpointer           user_data)
+{
+  TriageServer *self = user_data;
+  char *user;
+
+  if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
+    {
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", "GET");
+      reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
+      return;
+    }
+  user = authenticate_user (self, msg);
+  if (user != NULL)
+    g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
+}
+
+static void
+stream_ws_handler (SoupServer              *soup,
+                   SoupServerMessage       *msg,
+                   const char              *path,
+                   SoupWebsocketConnection *ws,
+                   gpointer                 user_data)
+{
+  TriageServer *self = user_data;
+  Stream *stream;
+  const char *user = g_object_get_data (G_OBJECT (msg), USER_KEY);
+  guint cap = self->limits[TRIAGE_LIMIT_WEBSOCKETS];
+
+  if (user == NULL)
+    return;
+  stream = g_new0 (Stream, 1);
+  stream->server = self;
+  stream->user = g_strdup (user);
+  stream->ws = g_object_ref (ws);
+  soup_websocket_connection_set_max_incoming_payload_size (ws, ATP_MAX_FRAME_SIZE);
+  soup_websocket_connection_set_keepalive_interval (ws, 0);
+  if (cap != 0 && count_streams (self, user, TRUE) >= cap)
+    {
+      g_autofree char *message = g_strdup_printf ("Too many open streams for this account "
+                                                  "(at most %u)", cap);
+
+      stream_send_error (stream, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
+      /* Kept alive until the close handshake is over. */
+      g_signal_connect (ws, "closed", G_CALLBACK (g_object_unref), NULL);
+      g_object_ref (ws);
+      soup_websocket_connection_close (ws, 4029, "too many connections");
+      stream_free (stream);
+      return;
+    }
+  add_stream (self, stream);
+  g_signal_connect (ws, "message", G_CALLBACK (on_ws_message), stream);
+  g_signal_connect (ws, "closed", G_CALLBACK (on_ws_closed), stream);
+  send_snapshot (stream, 0);
+}
+
+/* ---- Server-Sent Events ---- */
+
+static void
+on_sse_finished (SoupServerMessage *msg,
+                 gpointer           user_data)
+{
+  Stream *stream = user_data;
+
+  g_signal_handlers_disconnect_by_data (msg, stream);
+  remove_stream (stream);
+}
+
+static gboolean
+parse_event_id (const char *text,
+                gint64     *id)
+{
+  g_autofree char *copy = g_strdup (text);
+  guint64 value;
+
+  if (!g_ascii_string_to_unsigned (g_strstrip (copy), 10, 0, G_MAXINT64, &value, NULL))
+    return FALSE;
+  *id = (gint64) value;
+  return TRUE;
+}
+
+static void
+events_handler (SoupServer        *soup,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  TriageServer *self = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  const char *last_text = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                        "Last-Event-ID");
+  guint cap = self->limits[TRIAGE_LIMIT_SSE];
+  g_autofree char *user = NULL;
+  g_autoptr(GPtrArray) replay = NULL;
+  gint64 last = 0;
+  Stream *stream;
+
+  if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
+    {
+      soup_message_headers_replace (headers, "Allow", "GET");
+      reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
+      return;
+    }
+  if ((user = authenticate_user (self, msg)) == NULL)
+    return;
+  if (last_text == NULL && query != NULL)
+    last_text = g_hash_table_lookup (query, "last_event_id");
+  if (last_text != NULL && !parse_event_id (last_text, &last))
+    {
+      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
+                        "Last-Event-ID must be an event id from this server", "last_event_id");
+      return;
+    }
+  if (cap != 0 && count_streams (self, user, FALSE) >= cap)
+    {
+      g_autofree char *message = g_strdup_printf ("Too many open event streams for this account "
+                                                  "(at most %u)", cap);
+
+      soup_message_headers_replace (headers, "Retry-After", "60");
+      reply_error_full (msg, 429, "RATE_LIMIT_EXCEEDED", message, NULL);
+      return;
+    }
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_message_headers_replace (headers, "X-Accel-Buffering", "no");
+
+  stream = g_new0 (Stream, 1);
+  stream->server = self;
+  stream->user = g_steal_pointer (&user);
+  stream->sse = g_object_ref (msg);
+  add_stream (self, stream);
+  g_signal_connect (msg, "finished", G_CALLBACK (on_sse_finished), stream);
+
+  /* Resume from the log when it still reaches back that far, else start over
+   * from the pending set. */
+  if (last_text != NULL)
+    replay = triage_store_events_after (self->store, stream->user, last, MAX_REPLAY);
+  if (replay != NULL)
+    for (guint i = 0; i < replay->len; i++)
+      {
+        TriageEventRow *event = replay->pdata[i];
+
+        sse_write (stream, event->type, event->data, event->id);
+      }
+  else
+    send_snapshot (stream, triage_store_last_event (self->store));
+  /* Headers go out now even when there is nothing to say yet. */
+  sse_write (stream, "ping", "{}", 0);
+}
+
+/* ---- setup ---- */
+
+void
+triage_server_setup_streams (TriageServer *self)
+{
+  self->streams = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) g_ptr_array_unref);
+  soup_server_add_handler (self->soup, STREAM_PATH, stream_http_handler, self, NULL);
+  soup_server_add_websocket_handler (self->soup, STREAM_PATH, NULL, NULL, stream_ws_handler,
+                                     self, NULL);
+  soup_server_add_handler (self->soup, EVENTS_PATH, events_handler, self, NULL);
+  self->stream_tick = g_timeout_add_seconds (MAX (1, MIN (self->heartbeat, self->idle) / 4),
+                                             on_tick, self);
+  on_prune (self);
+  self->prune_source = g_timeout_add_seconds (3600, on_prune, self);
+}
+
+/* Tells every stream the server is going away: WebSockets get close code 1001,
+ * SSE responses end. They leave the table as their connections close. */
+void
+triage_server_close_streams (TriageServer *self)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  GHashTableIter iter;
+  GPtrArray *list;
+
+  g_hash_table_iter_init (&iter, self->streams);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &list))
+    for (guint i = 0; i < list->len; i++)
+      g_ptr_array_add (all, list->pdata[i]);
+  for (guint i = 0; i < all->len; i++)
+    {
+      Stream *stream = all->pdata[i];
+
+      if (stream->ws != NULL)
+        {
+          if (soup_websocket_connection_get_state (stream->ws) == SOUP_WEBSOCKET_STATE_OPEN)
+            soup_websocket_connection_close (stream->ws, SOUP_WEBSOCKET_CLOSE_GOING_AWAY,
+                                             "server shutting down");
+        }
+      else
+        {
+          soup_message_body_complete (soup_server_message_get_response_body (stream->sse));
+          soup_server_message_unpause (stream->sse);
+        }
+    }
+}
+
+/* Frees what is left, once the main loop has stopped. */
+void
+triage_server_shutdown_streams (TriageServer *self)
+{
+  g_autoptr(GHashTable) streams = g_steal_pointer (&self->streams);
+  GHashTableIter iter;
+  GPtrArray *list;
+
+  g_clear_handle_id (&self->stream_tick, g_source_remove);
+  g_clear_handle_id (&self->prune_source, g_source_remove);
+  g_hash_table_iter_init (&iter, streams);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &list))
+    for (guint i = 0; i < list->len; i++)
+      {
+        Stream *stream = list->pdata[i];
+
+        g_signal_handlers_disconnect_by_data (stream->ws ? (gpointer) stream->ws
+                                                         : (gpointer) stream->sse, stream);
+      }
+}
