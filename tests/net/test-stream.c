@@ -470,7 +470,8 @@ test_too_many (StreamFixture *fixture,
                              ATP_ERROR_RATE_LIMIT_EXCEEDED);
   if (!refused)
     g_error ("expected “too many”, got: %s", atp_stream_get_last_error (fixture->stream)->message);
-  g_assert_nonnull (strstr (atp_stream_get_last_error (fixture->stream)->message, "too many"));
+  g_assert_nonnull (strstr (atp_stream_get_last_error (fixture->stream)->message,
+                            "Too many open streams"));
 
   /* One closes; the next try gets in. */
   for (guint i = 0; i < others->len; i++)
