@@ -562,10 +562,15 @@ triage_store_insert_notification (TriageStore *self,
   done (stmt);
   if (ok)
     {
+      /* The sequence is bound, not last_insert_rowid () in the SELECT: that
+       * moves on with every recipient row this statement inserts. */
+      gint64 seq = sqlite3_last_insert_rowid (self->db);
+
       stmt = cached (self,
         "INSERT INTO notification_recipients (notification_seq, user_id)"
-        " SELECT last_insert_rowid (), user_id FROM service_recipients WHERE service_id = ?");
-      bind_text (stmt, 1, service_id);
+        " SELECT ?, user_id FROM service_recipients WHERE service_id = ?");
+      sqlite3_bind_int64 (stmt, 1, seq);
+      bind_text (stmt, 2, service_id);
       ok = sqlite3_step (stmt) == SQLITE_DONE;
       done (stmt);
     }
