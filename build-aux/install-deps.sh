@@ -32,6 +32,7 @@ headless_pkgs=(
     libgl1-mesa-dri                 # llvmpipe for GTK's GL renderer under Xvfb
     fonts-dejavu-core adwaita-icon-theme librsvg2-common  # readable screenshots
     curl                            # README examples, server admin
+    glib-networking                 # TLS for libsoup (https/wss clients, the server's TLS listener)
 )
 ui_test_pkgs=(
     imagemagick                     # import -window root shot.png

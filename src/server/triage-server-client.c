@@ -63,7 +63,7 @@ handle_list (TriageServer      *self,
              SoupServerMessage *msg,
              GHashTable        *query)
 {
-  g_autofree char *user = authenticate_user (self, msg);
+  g_autofree char *user = authenticate_user (self, msg, NULL);
   const char *status = query ? g_hash_table_lookup (query, "status") : NULL;
   const char *limit_text = query ? g_hash_table_lookup (query, "limit") : NULL;
   const char *cursor = query ? g_hash_table_lookup (query, "cursor") : NULL;
@@ -81,7 +81,10 @@ handle_list (TriageServer      *self,
   gint64 last = 0, total = 0;
   AtpStatus wanted;
 
-  if (user == NULL)
+  /* A page after the first continues a read already counted (a resync of
+   * thousands of pending items is one read, not a burst of polls). */
+  if (user == NULL ||
+      (cursor == NULL && !triage_server_rate_check (self, msg, TRIAGE_LIMIT_POLLING, user)))
     return;
   if (status != NULL)
     {
@@ -150,12 +153,12 @@ handle_client_get (TriageServer      *self,
                    SoupServerMessage *msg,
                    const char        *id)
 {
-  g_autofree char *user = authenticate_user (self, msg);
+  g_autofree char *user = authenticate_user (self, msg, NULL);
   g_autofree char *lower = g_ascii_strdown (id, -1);
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(JsonNode) node = NULL;
 
-  if (user == NULL)
+  if (user == NULL || !triage_server_rate_check (self, msg, TRIAGE_LIMIT_POLLING, user))
     return;
   if (!triage_store_is_recipient (self->store, lower, user) ||
       (row = triage_store_get_notification (self->store, lower)) == NULL)
@@ -186,7 +189,7 @@ static void
 handle_respond (TriageServer      *self,
                 SoupServerMessage *msg)
 {
-  g_autofree char *user = authenticate_user (self, msg);
+  g_autofree char *user = authenticate_user (self, msg, NULL);
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(AtpNotification) notification = NULL;
@@ -201,7 +204,8 @@ handle_respond (TriageServer      *self,
   JsonNode *data;
   gboolean failed = FALSE;
 
-  if (user == NULL || (root = parse_body (msg)) == NULL)
+  if (user == NULL || !triage_server_rate_check (self, msg, TRIAGE_LIMIT_RESPONSES, user) ||
+      (root = parse_body (msg)) == NULL)
     return;
   object = json_node_get_object (root);
   raw_id = get_string (msg, object, "notification_id", TRUE, &failed);
@@ -301,9 +305,14 @@ api_handler (SoupServer        *soup,
 
   if (strcmp (path, "/api/v1/services") == 0)
     {
+      const char *address = soup_server_message_get_remote_host (msg);
+
+      /* Counted before the token is checked, so guessing admin tokens is slow too. */
       if (strcmp (method, "POST") != 0)
         method_not_allowed (msg, "POST");
-      else if (check_admin (self, msg))
+      else if (triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS,
+                                         address ? address : "local") &&
+               check_admin (self, msg))
         handle_create_service (self, msg);
     }
   else if (strcmp (path, "/api/v1/admin/users") == 0)

@@ -217,7 +217,7 @@ handle_post_notification (TriageServer      *self,
   const char *body;
   gsize length;
 
-  if (service == NULL)
+  if (service == NULL || !triage_server_rate_check (self, msg, TRIAGE_LIMIT_SENDS, service->id))
     return;
   bytes = soup_message_body_flatten (request);
   body = g_bytes_get_data (bytes, &length);
@@ -308,7 +308,9 @@ handle_patch_notification (TriageServer      *self,
   gboolean failed = FALSE;
   gint64 now = now_us ();
 
-  if (service == NULL || (root = parse_body (msg)) == NULL)
+  if (service == NULL ||
+      !triage_server_rate_check (self, msg, TRIAGE_LIMIT_STATUS_UPDATES, service->id) ||
+      (root = parse_body (msg)) == NULL)
     return;
   status = get_string (msg, json_node_get_object (root), "status", TRUE, &failed);
   if (failed)

@@ -50,6 +50,8 @@ typedef struct
   guint        stream_tick;     /* heartbeats, pings, idle checks */
   guint        prune_source;    /* forgets old events */
   GMainLoop   *loop;
+  GHashTable  *rates;           /* "limit\nkey" → gint64 theoretical arrival time (triage-server-limits.c) */
+  gint64       rates_swept;
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);
@@ -62,6 +64,12 @@ void     triage_server_publish        (TriageServer *self,
                                        const char   *id,
                                        int           status,
                                        const char   *reason);
+gboolean triage_server_rate_check     (TriageServer      *self,
+                                       SoupServerMessage *msg,
+                                       TriageLimit        limit,
+                                       const char        *key);
+void     triage_server_shutdown_limits (TriageServer *self);
+gboolean triage_server_trusts  (SoupServerMessage *msg);
 void     triage_server_changed        (TriageServer *self,
                                        const char   *id,
                                        int           status,
@@ -98,7 +106,8 @@ const char       *get_string           (SoupServerMessage *msg,
 gboolean          check_admin          (TriageServer      *self,
                                         SoupServerMessage *msg);
 char             *authenticate_user    (TriageServer      *self,
-                                        SoupServerMessage *msg);
+                                        SoupServerMessage *msg,
+                                        const char        *query_token);
 TriageServiceRow *authenticate_service (TriageServer      *self,
                                         SoupServerMessage *msg);
 void              handle_create_service (TriageServer      *self,

@@ -13,8 +13,6 @@
 
 #include "triage-server-private.h"
 
-
-
 char *
 triage_random_token (const char *prefix)
 {
@@ -173,20 +171,6 @@ object_to_string (JsonObject *object)
   return atp_json_object_to_string (object, NULL);
 }
 
-/* Local trust: a Unix socket peer with our uid. */
-static gboolean
-is_trusted_peer (SoupServerMessage *msg)
-{
-  GSocket *socket = soup_server_message_get_socket (msg);
-  g_autoptr(GCredentials) credentials = NULL;
-
-  if (socket == NULL || g_socket_get_family (socket) != G_SOCKET_FAMILY_UNIX)
-    return FALSE;
-  credentials = g_socket_get_credentials (socket, NULL);
-  return credentials != NULL &&
-         g_credentials_get_unix_user (credentials, NULL) == getuid ();
-}
-
 static const char *
 bearer_token (SoupServerMessage *msg)
 {
@@ -200,6 +184,22 @@ bearer_token (SoupServerMessage *msg)
   return auth + 7;
 }
 
+/* Local trust: no token, from a Unix socket peer with our uid. A token, when
+ * one is sent, always wins over this trust. */
+gboolean
+triage_server_trusts (SoupServerMessage *msg)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  g_autoptr(GCredentials) credentials = NULL;
+
+  if (bearer_token (msg) != NULL ||
+      socket == NULL || g_socket_get_family (socket) != G_SOCKET_FAMILY_UNIX)
+    return FALSE;
+  credentials = g_socket_get_credentials (socket, NULL);
+  return credentials != NULL &&
+         g_credentials_get_unix_user (credentials, NULL) == getuid ();
+}
+
 gboolean
 check_admin (TriageServer      *self,
              SoupServerMessage *msg)
@@ -207,7 +207,7 @@ check_admin (TriageServer      *self,
   const char *token = bearer_token (msg);
   g_autofree char *hash = NULL;
 
-  if (token == NULL && is_trusted_peer (msg))
+  if (triage_server_trusts (msg))
     return TRUE;
   if (token != NULL && self->admin_hash != NULL)
     {
@@ -219,15 +219,21 @@ check_admin (TriageServer      *self,
   return FALSE;
 }
 
+/* The user a request acts for, or NULL after answering 401. @query_token is
+ * the `?token=` of a stream URL (NULL elsewhere: tokens in URLs end up in
+ * logs); the Authorization header wins over it. */
 char *
 authenticate_user (TriageServer      *self,
-                   SoupServerMessage *msg)
+                   SoupServerMessage *msg,
+                   const char        *query_token)
 {
   const char *token = bearer_token (msg);
   g_autofree char *hash = NULL;
   char *user;
 
-  if (token == NULL && is_trusted_peer (msg))
+  if (token == NULL)
+    token = query_token;
+  if (token == NULL && triage_server_trusts (msg))
     return g_strdup (TRIAGE_DEFAULT_USER);
   if (token != NULL && *token != '\0')
     {
@@ -274,7 +280,7 @@ authenticate_service (TriageServer      *self,
   g_autofree char *hash = NULL;
   TriageServiceRow *row;
 
-  if (token == NULL && is_trusted_peer (msg))
+  if (triage_server_trusts (msg))
     {
       row = local_service (self, msg);
       if (row != NULL)

@@ -22,6 +22,10 @@
 #define USER_KEY     "triage-stream-user"
 #define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
 #define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
+/* libsoup drops a connection whose frame is over its limit without a close
+ * frame; reading up to this much lets a frame over ATP_MAX_FRAME_SIZE get the
+ * close code 1009 the profile promises. Beyond it, the connection just ends. */
+#define READ_LIMIT   (4 * ATP_MAX_FRAME_SIZE)
 
 typedef struct
 {
@@ -380,6 +384,11 @@ on_ws_message (SoupWebsocketConnection *ws,
   const char *text = g_bytes_get_data (message, &length);
 
   stream->last_heard = g_get_monotonic_time ();
+  if (length > ATP_MAX_FRAME_SIZE)
+    {
+      soup_websocket_connection_close (ws, SOUP_WEBSOCKET_CLOSE_TOO_BIG, "frame larger than 1 MiB");
+      return;
+    }
   if (type != SOUP_WEBSOCKET_DATA_TEXT)
     {
       stream_send_error (stream, ATP_ERROR_PROTOCOL, "Frames must be text frames holding JSON");
@@ -422,6 +431,15 @@ on_ws_closed (SoupWebsocketConnection *ws,
   remove_stream (stream);
 }
 
+/* A stream's token may also come as ?token=, for clients that cannot set headers. */
+static char *
+stream_user (TriageServer      *self,
+             SoupServerMessage *msg,
+             GHashTable        *query)
+{
+  return authenticate_user (self, msg, query ? g_hash_table_lookup (query, "token") : NULL);
+}
+
 /* Before the upgrade: a bad or missing token is a plain 401 with the error body. */
 static void
 stream_http_handler (SoupServer        *soup,
@@ -439,7 +457,7 @@ stream_http_handler (SoupServer        *soup,
       reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
       return;
     }
-  user = authenticate_user (self, msg);
+  user = stream_user (self, msg, query);
   if (user != NULL)
     g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
 }
@@ -462,7 +480,7 @@ stream_ws_handler (SoupServer              *soup,
   stream->server = self;
   stream->user = g_strdup (user);
   stream->ws = g_object_ref (ws);
-  soup_websocket_connection_set_max_incoming_payload_size (ws, ATP_MAX_FRAME_SIZE);
+  soup_websocket_connection_set_max_incoming_payload_size (ws, READ_LIMIT);
   soup_websocket_connection_set_keepalive_interval (ws, 0);
   if (cap != 0 && count_streams (self, user, TRUE) >= cap)
     {
@@ -531,7 +549,7 @@ events_handler (SoupServer        *soup,
       reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
       return;
     }
-  if ((user = authenticate_user (self, msg)) == NULL)
+  if ((user = stream_user (self, msg, query)) == NULL)
     return;
   if (last_text == NULL && query != NULL)
     last_text = g_hash_table_lookup (query, "last_event_id");
@@ -592,8 +610,8 @@ triage_server_setup_streams (TriageServer *self)
   soup_server_add_websocket_handler (self->soup, STREAM_PATH, NULL, NULL, stream_ws_handler,
                                      self, NULL);
   soup_server_add_handler (self->soup, EVENTS_PATH, events_handler, self, NULL);
-  self->stream_tick = g_timeout_add_seconds (MAX (1, MIN (self->heartbeat, self->idle) / 4),
-                                             on_tick, self);
+  /* Every second, so a heartbeat or an idle close is never more than a second late. */
+  self->stream_tick = g_timeout_add_seconds (1, on_tick, self);
   on_prune (self);
   self->prune_source = g_timeout_add_seconds (3600, on_prune, self);
 }

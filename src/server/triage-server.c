@@ -37,52 +37,6 @@ read_admin_token (const char *file,
   return g_steal_pointer (&contents);
 }
 
-const char * const triage_limit_names[TRIAGE_N_LIMITS] = {
-  "registrations", "sends", "status-updates", "polling", "responses", "websockets", "sse",
-};
-
-const guint triage_limit_defaults[TRIAGE_N_LIMITS] = { 10, 100, 200, 60, 100, 5, 10 };
-
-/* Fills @limits from the defaults, then "NAME=N" overrides; --no-limits wins. */
-gboolean
-triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
-                     const char * const *specs,
-                     gboolean            no_limits,
-                     GError            **error)
-{
-  for (guint i = 0; i < TRIAGE_N_LIMITS; i++)
-    limits[i] = no_limits ? 0 : triage_limit_defaults[i];
-  for (guint s = 0; specs != NULL && specs[s] != NULL; s++)
-    {
-      const char *eq = strchr (specs[s], '=');
-      guint64 value;
-      guint i;
-
-      for (i = 0; i < TRIAGE_N_LIMITS; i++)
-        if (eq != NULL && strlen (triage_limit_names[i]) == (gsize) (eq - specs[s]) &&
-            strncmp (specs[s], triage_limit_names[i], eq - specs[s]) == 0)
-          break;
-      if (i == TRIAGE_N_LIMITS)
-        {
-          g_autofree char *known = g_strjoinv (", ", (char **) triage_limit_names);
-
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "unknown limit \"%s\" (expected NAME=N with NAME one of %s)", specs[s], known);
-          return FALSE;
-        }
-      if (!g_ascii_string_to_unsigned (eq + 1, 10, 0, G_MAXUINT, &value, NULL))
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "limit %s: \"%s\" is not a whole number (0 = unlimited)",
-                       triage_limit_names[i], eq + 1);
-          return FALSE;
-        }
-      if (!no_limits)
-        limits[i] = (guint) value;
-    }
-  return TRUE;
-}
-
 /* Every stream is a descriptor: a server for a team needs more than the usual
  * soft limit of 1,024, and the hard limit is ours to take. */
 static void
@@ -117,6 +71,70 @@ on_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The addresses of --listen HOST:PORT: an IP literal ("[…]" around IPv6) or
+ * a host name, resolved now. @loopback says whether every one is loopback. */
+static GList *
+resolve_listen (const char *text,
+                guint16    *port,
+                gboolean   *loopback,
+                GError    **error)
+{
+  g_autoptr(GSocketConnectable) parsed = NULL;
+  g_autoptr(GInetAddress) literal = NULL;
+  GList *addresses = NULL;
+  const char *host;
+
+  parsed = g_network_address_parse (text, 0, error);
+  if (parsed == NULL || strrchr (text, ':') == NULL || strrchr (text, ':') < strrchr (text, ']'))
+    {
+      g_clear_error (error);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "--listen %s: expected HOST:PORT, e.g. 0.0.0.0:8443 or [::1]:8600", text);
+      return NULL;
+    }
+  host = g_network_address_get_hostname (G_NETWORK_ADDRESS (parsed));
+  *port = g_network_address_get_port (G_NETWORK_ADDRESS (parsed));
+  literal = g_inet_address_new_from_string (host);
+  if (literal != NULL)
+    addresses = g_list_prepend (NULL, g_steal_pointer (&literal));
+  else
+    {
+      g_autoptr(GError) lookup_error = NULL;
+
+      addresses = g_resolver_lookup_by_name (g_resolver_get_default (), host, NULL, &lookup_error);
+      if (addresses == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "--listen %s: cannot resolve %s: %s", text, host, lookup_error->message);
+          return NULL;
+        }
+    }
+  *loopback = TRUE;
+  for (GList *l = addresses; l != NULL; l = l->next)
+    *loopback = *loopback && g_inet_address_get_is_loopback (l->data);
+  return addresses;
+}
+
+static gboolean
+listen_tcp (SoupServer *server,
+            GList      *addresses,
+            guint16     port,
+            gboolean    tls,
+            GError    **error)
+{
+  for (GList *l = addresses; l != NULL; l = l->next)
+    {
+      g_autoptr(GSocketAddress) address = g_inet_socket_address_new (l->data, port);
+
+      if (!soup_server_listen (server, address, tls ? SOUP_SERVER_LISTEN_HTTPS : 0, error))
+        return FALSE;
+      /* A free port picked by the system differs per address: one is enough. */
+      if (port == 0)
+        break;
+    }
+  return TRUE;
+}
+
 int
 triage_server_run (int    argc,
                    char **argv)
@@ -147,6 +165,10 @@ triage_server_run (int    argc,
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GSList) uris = NULL;
   g_autofree char *admin_token = NULL;
+  g_autoptr(GTlsCertificate) certificate = NULL;
+  g_autolist(GInetAddress) addresses = NULL;
+  guint16 port = 0;
+  gboolean loopback = TRUE;
   TriageServer self = { 0 };
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -164,6 +186,36 @@ triage_server_run (int    argc,
     {
       fprintf (stderr, "triage-server: --heartbeat-interval and --idle-timeout must be at least 1 second\n");
       return 2;
+    }
+  if ((cert == NULL) != (key == NULL))
+    {
+      fprintf (stderr, "triage-server: --tls-certificate and --tls-key go together\n");
+      return 2;
+    }
+  if (cert != NULL && (certificate = g_tls_certificate_new_from_files (cert, key, &error)) == NULL)
+    {
+      fprintf (stderr, "triage-server: cannot load the TLS certificate %s with the key %s: %s\n",
+               cert, key, error->message);
+      return 2;
+    }
+  /* Neither a socket nor an address: a free port on loopback. */
+  if (listen_address == NULL && socket_path == NULL && !local)
+    listen_address = g_strdup ("127.0.0.1:0");
+  if (listen_address != NULL)
+    {
+      addresses = resolve_listen (listen_address, &port, &loopback, &error);
+      if (addresses == NULL)
+        {
+          fprintf (stderr, "triage-server: %s\n", error->message);
+          return 2;
+        }
+      if (!loopback && certificate == NULL)
+        {
+          fprintf (stderr, "triage-server: --listen %s is not a loopback address: tokens would "
+                   "cross the network in the clear; give --tls-certificate and --tls-key "
+                   "(or listen on 127.0.0.1 behind a TLS proxy)\n", listen_address);
+          return 2;
+        }
     }
 
   /* Local mode: the agreed socket, in a folder only this user may enter. */
@@ -205,14 +257,17 @@ triage_server_run (int    argc,
   raise_file_limit ();
   self.heartbeat = heartbeat;
   self.idle = idle;
-  server = soup_server_new ("server-header", "triage-server", NULL);
+  /* Signals are ours before anyone learns where we listen. */
+  loop = g_main_loop_new (NULL, FALSE);
+  self.loop = loop;
+  g_unix_signal_add (SIGTERM, on_signal, &self);
+  g_unix_signal_add (SIGINT, on_signal, &self);
+  server = soup_server_new ("server-header", "triage-server", "tls-certificate", certificate, NULL);
   self.soup = server;
   triage_server_setup_rest (&self);
   triage_server_setup_streams (&self);
   triage_server_reschedule (&self);
 
-  if (local && socket_path == NULL)
-    socket_path = g_build_filename (g_get_user_runtime_dir (), "triage", "triage.sock", NULL);
   if (socket_path != NULL)
     {
       g_autoptr(GSocketAddress) address = g_unix_socket_address_new (socket_path);
@@ -245,48 +300,36 @@ triage_server_run (int    argc,
       if (print_address)
         printf ("listening on unix:%s\n", socket_path);
     }
-  if (listen_address != NULL || (socket_path == NULL && !local))
+  if (addresses != NULL)
     {
-      const char *colon = listen_address ? strrchr (listen_address, ':') : NULL;
-      guint port = colon ? (guint) g_ascii_strtoull (colon + 1, NULL, 10) : 0;
-
-      if (listen_address != NULL && (colon == NULL || (strncmp (listen_address, "127.0.0.1:", 10) != 0 &&
-                                               strncmp (listen_address, "localhost:", 10) != 0)))
+      if (!listen_tcp (server, addresses, port, certificate != NULL, &error))
         {
-          fprintf (stderr, "triage-server: only loopback TCP addresses are supported: %s\n", listen_address);
-          return 2;
-        }
-      if (!soup_server_listen_local (server, port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
-        {
-          fprintf (stderr, "triage-server: cannot listen: %s\n", error->message);
+          fprintf (stderr, "triage-server: cannot listen on %s: %s\n", listen_address, error->message);
+          triage_store_free (self.store);
           return 1;
         }
       uris = soup_server_get_uris (server);
       for (GSList *l = uris; l != NULL; l = l->next)
         {
           g_autofree char *text = g_uri_to_string (l->data);
+          gsize len = strlen (text);
 
-          if (print_address && g_str_has_prefix (text, "http://"))
-            {
-              gsize len = strlen (text);
-
-              if (len > 0 && text[len - 1] == '/')
-                text[len - 1] = '\0';
-              printf ("listening on %s\n", text);
-            }
+          if (!print_address || !(g_str_has_prefix (text, "http://") ||
+                                  g_str_has_prefix (text, "https://")))
+            continue;
+          if (len > 0 && text[len - 1] == '/')
+            text[len - 1] = '\0';
+          printf ("listening on %s\n", text);
         }
       g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
     }
   fflush (stdout);
 
-  loop = g_main_loop_new (NULL, FALSE);
-  self.loop = loop;
-  g_unix_signal_add (SIGTERM, on_signal, &self);
-  g_unix_signal_add (SIGINT, on_signal, &self);
   g_main_loop_run (loop);
   triage_store_commit (self.store, NULL);
   triage_server_shutdown_streams (&self);
   triage_server_shutdown_rest (&self);
+  triage_server_shutdown_limits (&self);
   soup_server_disconnect (server);
   triage_store_free (self.store);
   g_free (self.admin_hash);

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <gio/gunixsocketaddress.h>
@@ -26,9 +27,25 @@ struct _TriageTestServer
   char        *admin_token;
   GStrv        extra_args;
   gboolean     unix_socket;
+  gboolean     tls;
   guint        port;
   SoupSession *session;
 };
+
+/* The test certificate of tests/server/tls (self-signed, localhost and
+ * 127.0.0.1, valid for a century; its key is public and for tests only). */
+static char *
+tls_file (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "server", "tls", name, NULL);
+}
+
+/* A server outlives nothing: if the test dies, so does its server. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
 
 static gboolean
 start_process (TriageTestServer *self,
@@ -60,11 +77,19 @@ start_process (TriageTestServer *self,
       g_ptr_array_add (argv, g_strdup ("--listen"));
       g_ptr_array_add (argv, g_strdup_printf ("127.0.0.1:%u", self->port));
     }
+  if (self->tls)
+    {
+      g_ptr_array_add (argv, g_strdup ("--tls-certificate"));
+      g_ptr_array_add (argv, tls_file ("cert.pem"));
+      g_ptr_array_add (argv, g_strdup ("--tls-key"));
+      g_ptr_array_add (argv, tls_file ("key.pem"));
+    }
   for (guint i = 0; self->extra_args != NULL && self->extra_args[i] != NULL; i++)
     g_ptr_array_add (argv, g_strdup (self->extra_args[i]));
   g_ptr_array_add (argv, NULL);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "TRIAGE_ADMIN_TOKEN", self->admin_token, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", self->dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", self->dir, TRUE);
@@ -110,16 +135,27 @@ start_process (TriageTestServer *self,
       return FALSE;
     }
 
+  /* Many connections at once: every open event stream holds one. */
   g_clear_object (&self->session);
   if (self->unix_socket)
     {
       g_autoptr(GSocketAddress) address = g_unix_socket_address_new (self->socket_path);
 
-      self->session = soup_session_new_with_options ("remote-connectable", address,
-                                                     "timeout", 30, NULL);
+      self->session = soup_session_new_with_options ("timeout", 30, "max-conns", 256,
+                                                     "max-conns-per-host", 128,
+                                                     "remote-connectable", address, NULL);
     }
   else
-    self->session = soup_session_new_with_options ("timeout", 30, NULL);
+    self->session = soup_session_new_with_options ("timeout", 30, "max-conns", 256,
+                                                   "max-conns-per-host", 128, NULL);
+  if (self->tls)
+    {
+      g_autoptr(GTlsDatabase) trusted = triage_test_server_new_tls_database (error);
+
+      if (trusted == NULL)
+        return FALSE;
+      soup_session_set_tls_database (self->session, trusted);
+    }
   return TRUE;
 }
 
@@ -148,6 +184,7 @@ triage_test_server_new (const TriageTestServerOptions *opts,
   if (opts != NULL)
     {
       self->unix_socket = opts->unix_socket;
+      self->tls = opts->tls;
       self->extra_args = g_strdupv ((char **) opts->extra_args);
     }
   if (!start_process (self, error))
@@ -177,6 +214,11 @@ triage_test_server_stop (TriageTestServer *self)
   if (self->process == NULL)
     return TRUE;
   g_subprocess_send_signal (self->process, SIGTERM);
+  g_subprocess_wait (self->process, NULL, NULL);
+  if (g_subprocess_get_if_signaled (self->process))
+    g_test_message ("triage-server ended by signal %d", g_subprocess_get_term_sig (self->process));
+  else if (g_subprocess_get_exit_status (self->process) != 0)
+    g_test_message ("triage-server exited with status %d", g_subprocess_get_exit_status (self->process));
   return wait_process (self);
 }
 
@@ -195,6 +237,24 @@ triage_test_server_restart (TriageTestServer *self,
 {
   triage_test_server_stop (self);
   return start_process (self, error);
+}
+
+/* A database that trusts the test certificate (and nothing else), for
+ * clients of a server started with the tls option. */
+GTlsDatabase *
+triage_test_server_new_tls_database (GError **error)
+{
+  g_autofree char *cert = tls_file ("cert.pem");
+
+  return g_tls_file_database_new (cert, error);
+}
+
+/* The session the helper talks to the server with (its socket or TLS set up);
+ * NULL while the server is stopped. */
+SoupSession *
+triage_test_server_get_session (TriageTestServer *self)
+{
+  return self->session;
 }
 
 const char *

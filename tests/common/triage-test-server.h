@@ -6,13 +6,15 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
+#include <libsoup/soup.h>
 
 G_BEGIN_DECLS
 
 typedef struct
 {
   gboolean            unix_socket;   /* listen on a temp Unix socket instead of 127.0.0.1:0 */
+  gboolean            tls;           /* https:// with the test certificate of tests/server/tls */
   const char * const *extra_args;    /* NULL-terminated, e.g. "--heartbeat-interval", "1" */
 } TriageTestServerOptions;
 
@@ -24,6 +26,8 @@ gboolean          triage_test_server_stop            (TriageTestServer *self);
 void              triage_test_server_kill            (TriageTestServer *self);
 gboolean          triage_test_server_restart         (TriageTestServer *self,
                                                       GError          **error);
+GTlsDatabase     *triage_test_server_new_tls_database (GError         **error);
+SoupSession      *triage_test_server_get_session     (TriageTestServer *self);
 const char       *triage_test_server_get_url         (TriageTestServer *self);
 const char       *triage_test_server_get_socket_path (TriageTestServer *self);
 const char       *triage_test_server_get_admin_token (TriageTestServer *self);

@@ -1,0 +1,148 @@
+/* triage-server-limits.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The rate limits of profile §4. Each rate is kept per key (an address, a
+ * service, a user) with the generic cell rate algorithm: one "theoretical
+ * arrival time" per key, so a key costs one hash entry whatever its rate, a
+ * full allowance may be used at once, and the wait until the next allowed
+ * request is exact (the Retry-After header).
+ */
+
+#define G_LOG_DOMAIN "triage-server-limits"
+
+#include <string.h>
+
+#include "triage-server-private.h"
+
+#define SWEEP_INTERVAL_US G_TIME_SPAN_MINUTE
+
+const char * const triage_limit_names[TRIAGE_N_LIMITS] = {
+  "registrations", "sends", "status-updates", "polling", "responses", "websockets", "sse",
+};
+
+const guint triage_limit_defaults[TRIAGE_N_LIMITS] = { 10, 100, 200, 60, 100, 5, 10 };
+
+/* The window each rate is counted over; 0 for the caps on open streams. */
+static const gint64 limit_windows_us[TRIAGE_N_LIMITS] = {
+  [TRIAGE_LIMIT_REGISTRATIONS] = G_TIME_SPAN_HOUR,
+  [TRIAGE_LIMIT_SENDS] = G_TIME_SPAN_MINUTE,
+  [TRIAGE_LIMIT_STATUS_UPDATES] = G_TIME_SPAN_MINUTE,
+  [TRIAGE_LIMIT_POLLING] = G_TIME_SPAN_MINUTE,
+  [TRIAGE_LIMIT_RESPONSES] = G_TIME_SPAN_MINUTE,
+};
+
+/* Fills @limits from the defaults, then "NAME=N" overrides; --no-limits wins. */
+gboolean
+triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
+                     const char * const *specs,
+                     gboolean            no_limits,
+                     GError            **error)
+{
+  for (guint i = 0; i < TRIAGE_N_LIMITS; i++)
+    limits[i] = no_limits ? 0 : triage_limit_defaults[i];
+  for (guint s = 0; specs != NULL && specs[s] != NULL; s++)
+    {
+      const char *eq = strchr (specs[s], '=');
+      guint64 value;
+      guint i;
+
+      for (i = 0; i < TRIAGE_N_LIMITS; i++)
+        if (eq != NULL && strlen (triage_limit_names[i]) == (gsize) (eq - specs[s]) &&
+            strncmp (specs[s], triage_limit_names[i], eq - specs[s]) == 0)
+          break;
+      if (i == TRIAGE_N_LIMITS)
+        {
+          g_autofree char *known = g_strjoinv (", ", (char **) triage_limit_names);
+
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "unknown limit \"%s\" (expected NAME=N with NAME one of %s)", specs[s], known);
+          return FALSE;
+        }
+      if (!g_ascii_string_to_unsigned (eq + 1, 10, 0, G_MAXUINT, &value, NULL))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "limit %s: \"%s\" is not a whole number (0 = unlimited)",
+                       triage_limit_names[i], eq + 1);
+          return FALSE;
+        }
+      if (!no_limits)
+        limits[i] = (guint) value;
+    }
+  return TRUE;
+}
+
+/* Forgets the keys whose allowance is whole again: they are as good as new. */
+static void
+sweep (TriageServer *self,
+       gint64        now)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->rates);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (*(gint64 *) value <= now)
+      g_hash_table_iter_remove (&iter);
+  self->rates_swept = now;
+}
+
+/* Counts one request of @key against @limit. When it is over, answers @msg
+ * with 429 RATE_LIMIT_EXCEEDED and a Retry-After in whole seconds, and returns
+ * FALSE. Trusted local peers are never limited: they are the user who owns
+ * the server and its database. */
+gboolean
+triage_server_rate_check (TriageServer      *self,
+                          SoupServerMessage *msg,
+                          TriageLimit        limit,
+                          const char        *key)
+{
+  guint rate = self->limits[limit];
+  gint64 window = limit_windows_us[limit];
+  gint64 now = g_get_monotonic_time ();
+  gint64 interval, tat, *stored;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (window > 0, TRUE);
+
+  if (rate == 0 || triage_server_trusts (msg))
+    return TRUE;
+  if (self->rates == NULL)
+    self->rates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (now - self->rates_swept >= SWEEP_INTERVAL_US)
+    sweep (self, now);
+
+  interval = window / rate;
+  name = g_strdup_printf ("%s\n%s", triage_limit_names[limit], key);
+  stored = g_hash_table_lookup (self->rates, name);
+  tat = stored != NULL ? MAX (*stored, now) : now;
+  /* Allowed while the allowance in use stays within the window. */
+  if (tat + interval - now > window)
+    {
+      gint64 wait = tat + interval - window - now;
+      g_autofree char *seconds = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                  MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC));
+      g_autofree char *message = g_strdup_printf ("Too many requests: at most %u %s per %s",
+                                                  rate, triage_limit_names[limit],
+                                                  window > G_TIME_SPAN_MINUTE ? "hour" : "minute");
+
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Retry-After", seconds);
+      reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
+      return FALSE;
+    }
+  if (stored == NULL)
+    {
+      stored = g_new (gint64, 1);
+      g_hash_table_insert (self->rates, g_steal_pointer (&name), stored);
+    }
+  *stored = tat + interval;
+  return TRUE;
+}
+
+void
+triage_server_shutdown_limits (TriageServer *self)
+{
+  g_clear_pointer (&self->rates, g_hash_table_unref);
+}

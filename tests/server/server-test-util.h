@@ -1,0 +1,540 @@
+/* server-test-util.h — a raw client for the triage-server tests: HTTP with
+ * headers, WebSocket frames and SSE events as the wire carries them
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The server is tested here without libatp's client, so that what is checked
+ * is the server's wire behaviour, not a client's interpretation of it.
+ */
+
+#pragma once
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "triage-test-server.h"
+
+/* No wait in these tests comes near this: reaching it fails the test, never hangs it. */
+#define SRV_TEST_WATCHDOG_S 20
+
+static inline gboolean
+srv_test_watchdog_cb (gpointer data)
+{
+  g_error ("watchdog: still waiting for %s after %d s", (const char *) data, SRV_TEST_WATCHDOG_S);
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the default main context until @cond holds. */
+#define srv_wait_until(cond, what)                                                      \
+  G_STMT_START {                                                                        \
+    guint _watchdog = g_timeout_add_seconds (SRV_TEST_WATCHDOG_S, srv_test_watchdog_cb, \
+                                             (gpointer) (what));                        \
+    while (!(cond))                                                                     \
+      g_main_context_iteration (NULL, TRUE);                                            \
+    g_source_remove (_watchdog);                                                        \
+  } G_STMT_END
+
+static inline void
+srv_set_true (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static inline void
+srv_sleep (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add_once (ms, srv_set_true, &done);
+  srv_wait_until (done, "a pause");
+}
+
+static inline JsonObject *
+srv_parse_object (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    g_error ("not JSON (%s): %s", error->message, text);
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    g_error ("not a JSON object: %s", text);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* ---- HTTP ---- */
+
+typedef struct
+{
+  guint               status;
+  char               *body;
+  SoupMessageHeaders *headers;
+} SrvAnswer;
+
+static inline void
+srv_answer_free (SrvAnswer *answer)
+{
+  g_free (answer->body);
+  g_clear_pointer (&answer->headers, soup_message_headers_unref);
+  g_free (answer);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SrvAnswer, srv_answer_free)
+
+static inline SrvAnswer *
+srv_request (TriageTestServer *server,
+             const char       *method,
+             const char       *path,
+             const char       *token,
+             const char       *body)
+{
+  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server), path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  SrvAnswer *answer;
+
+  g_assert_nonnull (msg);
+  if (token != NULL)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+    }
+  if (body != NULL)
+    {
+      g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (msg, "application/json", request);
+    }
+  bytes = soup_session_send_and_read (triage_test_server_get_session (server), msg, NULL, &error);
+  g_assert_no_error (error);
+  answer = g_new0 (SrvAnswer, 1);
+  answer->status = soup_message_get_status (msg);
+  answer->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  answer->headers = soup_message_headers_ref (soup_message_get_response_headers (msg));
+  return answer;
+}
+
+/* Asserts the status (and, for an error, the code of the error object and a
+ * request id that matches the header). */
+static inline void
+srv_assert_answer (SrvAnswer  *answer,
+                   guint       status,
+                   const char *code,
+                   const char *file,
+                   int         line)
+{
+  if (answer->status != status)
+    g_error ("%s:%d: expected HTTP %u, got %u: %s", file, line, status, answer->status, answer->body);
+  if (code != NULL)
+    {
+      g_autoptr(JsonObject) error = srv_parse_object (answer->body);
+      const char *header = soup_message_headers_get_one (answer->headers, "X-Request-ID");
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (error, "code", NULL), code) != 0)
+        g_error ("%s:%d: expected %s, got %s", file, line, code, answer->body);
+      if (header == NULL ||
+          g_strcmp0 (json_object_get_string_member_with_default (error, "request_id", NULL), header) != 0)
+        g_error ("%s:%d: the request id of %s is not the X-Request-ID header", file, line, answer->body);
+    }
+}
+
+#define srv_assert_status(answer, status, code) \
+  srv_assert_answer ((answer), (status), (code), __FILE__, __LINE__)
+
+/* Posts a one-action notification as @key and returns its id. */
+static inline char *
+srv_post (TriageTestServer *server,
+          const char       *key,
+          const char       *title)
+{
+  g_autofree char *body = g_strdup_printf ("{\"context\":{\"title\":\"%s\",\"description\":\"D\"},"
+                                           "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+                                           "\"response_type\":\"simple\"}]}", title);
+  g_autoptr(SrvAnswer) answer = srv_request (server, "POST", "/api/v1/notifications", key, body);
+  g_autoptr(JsonObject) object = NULL;
+
+  srv_assert_status (answer, 201, NULL);
+  object = srv_parse_object (answer->body);
+  return g_strdup (json_object_get_string_member (object, "notification_id"));
+}
+
+static inline void
+srv_respond (TriageTestServer *server,
+             const char       *token,
+             const char       *id)
+{
+  g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
+  g_autoptr(SrvAnswer) answer = srv_request (server, "POST", "/api/v1/client/respond", token, body);
+
+  srv_assert_status (answer, 200, NULL);
+}
+
+/* The status of @id as its recipient with @token sees it. */
+static inline char *
+srv_status_of (TriageTestServer *server,
+               const char       *key,
+               const char       *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", path, key, NULL);
+  g_autoptr(JsonObject) object = NULL;
+
+  srv_assert_status (answer, 200, NULL);
+  object = srv_parse_object (answer->body);
+  return g_strdup (json_object_get_string_member (object, "status"));
+}
+
+/* ---- WebSocket ---- */
+
+typedef struct
+{
+  SoupWebsocketConnection *ws;
+  GPtrArray               *frames;       /* JsonObject*: {type, data} */
+  guint                    binary;       /* binary frames received (never expected) */
+  gboolean                 closed;
+  gushort                  close_code;
+  guint                    status;       /* the handshake's HTTP status when it failed */
+  char                    *body;         /* and its body */
+} SrvSocket;
+
+static inline void
+srv_on_ws_message (SoupWebsocketConnection *ws,
+                   int                      type,
+                   GBytes                  *message,
+                   SrvSocket               *sock)
+{
+  g_autofree char *text = g_strndup (g_bytes_get_data (message, NULL), g_bytes_get_size (message));
+
+  if (type != SOUP_WEBSOCKET_DATA_TEXT)
+    {
+      sock->binary++;
+      return;
+    }
+  g_ptr_array_add (sock->frames, srv_parse_object (text));
+}
+
+static inline void
+srv_on_ws_closed (SoupWebsocketConnection *ws,
+                  SrvSocket               *sock)
+{
+  sock->closed = TRUE;
+  sock->close_code = soup_websocket_connection_get_close_code (ws);
+}
+
+typedef struct
+{
+  GAsyncResult *result;
+} SrvWait;
+
+static inline void
+srv_result_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  ((SrvWait *) user_data)->result = g_object_ref (result);
+}
+
+/* Opens the stream with @token in the header (or in @query, e.g. "?token=…";
+ * both may be NULL). A refused handshake leaves ws NULL with status and body. */
+static inline SrvSocket *
+srv_ws_open (TriageTestServer *server,
+             const char       *token,
+             const char       *query)
+{
+  SoupSession *session = triage_test_server_get_session (server);
+  g_autofree char *url = g_strconcat (triage_test_server_get_url (server), "/api/v1/client/stream",
+                                      query ? query : "", NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new ("GET", url);
+  g_autoptr(GError) error = NULL;
+  SrvSocket *sock = g_new0 (SrvSocket, 1);
+  SrvWait wait = { NULL };
+
+  sock->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  if (token != NULL)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+    }
+  soup_session_websocket_connect_async (session, msg, NULL, NULL, G_PRIORITY_DEFAULT, NULL,
+                                        srv_result_cb, &wait);
+  srv_wait_until (wait.result != NULL, "the WebSocket handshake");
+  sock->ws = soup_session_websocket_connect_finish (session, wait.result, &error);
+  g_object_unref (wait.result);
+  if (sock->ws == NULL)
+    {
+      sock->status = soup_message_get_status (msg);
+      return sock;
+    }
+  soup_websocket_connection_set_max_incoming_payload_size (sock->ws, 4 * 1024 * 1024);
+  soup_websocket_connection_set_keepalive_interval (sock->ws, 0);
+  g_signal_connect (sock->ws, "message", G_CALLBACK (srv_on_ws_message), sock);
+  g_signal_connect (sock->ws, "closed", G_CALLBACK (srv_on_ws_closed), sock);
+  return sock;
+}
+
+static inline void
+srv_ws_free (SrvSocket *sock)
+{
+  if (sock->ws != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (sock->ws, sock);
+      if (soup_websocket_connection_get_state (sock->ws) == SOUP_WEBSOCKET_STATE_OPEN)
+        soup_websocket_connection_close (sock->ws, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+      g_object_unref (sock->ws);
+    }
+  g_ptr_array_unref (sock->frames);
+  g_free (sock->body);
+  g_free (sock);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SrvSocket, srv_ws_free)
+
+static inline const char *
+srv_frame_type (JsonObject *frame)
+{
+  return json_object_get_string_member_with_default (frame, "type", "");
+}
+
+/* The id (of the notification, or the notification_id of a status update) a frame is about. */
+static inline const char *
+srv_frame_id (JsonObject *frame)
+{
+  JsonObject *data = json_object_get_object_member (frame, "data");
+
+  if (data == NULL)
+    return "";
+  if (json_object_has_member (data, "notification_id"))
+    return json_object_get_string_member (data, "notification_id");
+  return json_object_get_string_member_with_default (data, "id", "");
+}
+
+/* How many frames of @type (about @id, when not NULL) @sock has received. */
+static inline guint
+srv_count_frames (SrvSocket  *sock,
+                  const char *type,
+                  const char *id)
+{
+  guint count = 0;
+
+  for (guint i = 0; i < sock->frames->len; i++)
+    {
+      JsonObject *frame = sock->frames->pdata[i];
+
+      if (g_str_equal (srv_frame_type (frame), type) &&
+          (id == NULL || g_str_equal (srv_frame_id (frame), id)))
+        count++;
+    }
+  return count;
+}
+
+/* The first frame of @type about @id (NULL: any); NULL when none came. */
+static inline JsonObject *
+srv_find_frame (SrvSocket  *sock,
+                const char *type,
+                const char *id)
+{
+  for (guint i = 0; i < sock->frames->len; i++)
+    {
+      JsonObject *frame = sock->frames->pdata[i];
+
+      if (g_str_equal (srv_frame_type (frame), type) &&
+          (id == NULL || g_str_equal (srv_frame_id (frame), id)))
+        return frame;
+    }
+  return NULL;
+}
+
+/* The data of the status update that moved @id to @status; NULL when none came. */
+static inline JsonObject *
+srv_find_update (SrvSocket  *sock,
+                 const char *id,
+                 const char *status)
+{
+  for (guint i = 0; i < sock->frames->len; i++)
+    {
+      JsonObject *frame = sock->frames->pdata[i];
+      JsonObject *data = json_object_get_object_member (frame, "data");
+
+      if (g_str_equal (srv_frame_type (frame), "status_update") &&
+          g_str_equal (srv_frame_id (frame), id) &&
+          g_strcmp0 (json_object_get_string_member_with_default (data, "status", NULL), status) == 0)
+        return data;
+    }
+  return NULL;
+}
+
+/* ---- Server-Sent Events ---- */
+
+typedef struct
+{
+  char *id;      /* NULL when the event had none */
+  char *event;
+  char *data;
+} SrvEvent;
+
+static inline void
+srv_event_free (SrvEvent *event)
+{
+  g_free (event->id);
+  g_free (event->event);
+  g_free (event->data);
+  g_free (event);
+}
+
+typedef struct
+{
+  SoupMessage      *msg;
+  GInputStream     *body;
+  GDataInputStream *lines;
+  GCancellable     *cancellable;
+  GPtrArray        *events;     /* SrvEvent* */
+  SrvEvent         *current;
+  gboolean          ended;
+  guint             status;
+  char             *error_body;
+} SrvEvents;
+
+static inline void srv_events_read (SrvEvents *events);
+
+static inline void
+srv_events_line_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  SrvEvents *events = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object),
+                                                                     result, NULL, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (line == NULL)
+    {
+      events->ended = TRUE;
+      return;
+    }
+  if (*line == '\0')
+    {
+      if (events->current != NULL)
+        g_ptr_array_add (events->events, g_steal_pointer (&events->current));
+    }
+  else
+    {
+      const char *colon = strchr (line, ':');
+      g_autofree char *field = colon ? g_strndup (line, colon - line) : g_strdup (line);
+      const char *value = colon ? colon + 1 : "";
+      char **slot;
+
+      if (*value == ' ')
+        value++;
+      if (events->current == NULL)
+        events->current = g_new0 (SrvEvent, 1);
+      slot = g_str_equal (field, "id") ? &events->current->id
+           : g_str_equal (field, "event") ? &events->current->event
+           : g_str_equal (field, "data") ? &events->current->data : NULL;
+
+      /* Our data is always one line, and no field comes twice. */
+      if (slot != NULL)
+        {
+          g_assert_null (*slot);
+          *slot = g_strdup (value);
+        }
+    }
+  srv_events_read (events);
+}
+
+static inline void
+srv_events_read (SrvEvents *events)
+{
+  g_data_input_stream_read_line_async (events->lines, G_PRIORITY_DEFAULT, events->cancellable,
+                                       srv_events_line_cb, events);
+}
+
+/* Opens the event stream; @query after /api/v1/client/events and a
+ * Last-Event-ID header (both may be NULL). */
+static inline SrvEvents *
+srv_events_open (TriageTestServer *server,
+                 const char       *token,
+                 const char       *query,
+                 const char       *last_event_id)
+{
+  SoupSession *session = triage_test_server_get_session (server);
+  g_autofree char *url = g_strconcat (triage_test_server_get_url (server), "/api/v1/client/events",
+                                      query ? query : "", NULL);
+  g_autoptr(GError) error = NULL;
+  SrvEvents *events = g_new0 (SrvEvents, 1);
+  SrvWait wait = { NULL };
+
+  events->msg = soup_message_new ("GET", url);
+  events->events = g_ptr_array_new_with_free_func ((GDestroyNotify) srv_event_free);
+  events->cancellable = g_cancellable_new ();
+  if (token != NULL)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (events->msg),
+                                    "Authorization", auth);
+    }
+  if (last_event_id != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (events->msg),
+                                  "Last-Event-ID", last_event_id);
+  soup_session_send_async (session, events->msg, G_PRIORITY_DEFAULT, events->cancellable,
+                           srv_result_cb, &wait);
+  srv_wait_until (wait.result != NULL, "the event stream's headers");
+  events->body = soup_session_send_finish (session, wait.result, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  events->status = soup_message_get_status (events->msg);
+  if (events->status != 200)
+    {
+      g_autoptr(GBytes) bytes = g_input_stream_read_bytes (events->body, 64 * 1024, NULL, &error);
+
+      events->error_body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      events->ended = TRUE;
+      return events;
+    }
+  events->lines = g_data_input_stream_new (events->body);
+  srv_events_read (events);
+  return events;
+}
+
+static inline void
+srv_events_free (SrvEvents *events)
+{
+  g_cancellable_cancel (events->cancellable);
+  /* Let the cancelled read finish before its stream goes. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_clear_object (&events->lines);
+  g_clear_object (&events->body);
+  g_clear_object (&events->msg);
+  g_clear_object (&events->cancellable);
+  g_clear_pointer (&events->current, srv_event_free);
+  g_ptr_array_unref (events->events);
+  g_free (events->error_body);
+  g_free (events);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SrvEvents, srv_events_free)
+
+/* The first event named @name whose data mentions @needle (NULL: any). */
+static inline SrvEvent *
+srv_find_event (SrvEvents  *events,
+                const char *name,
+                const char *needle)
+{
+  for (guint i = 0; i < events->events->len; i++)
+    {
+      SrvEvent *event = events->events->pdata[i];
+
+      if (g_strcmp0 (event->event, name) == 0 &&
+          (needle == NULL || (event->data != NULL && strstr (event->data, needle) != NULL)))
+        return event;
+    }
+  return NULL;
+}

@@ -1,0 +1,575 @@
+/* test-server-stream.c — triage-server's WebSocket and SSE streams on the wire
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "test-server-stream"
+
+#include <signal.h>
+
+#include "server-test-util.h"
+
+typedef struct
+{
+  TriageTestServer *server;
+  char             *alice;      /* user tokens */
+  char             *bob;
+  char             *key;        /* a service for alice */
+  char             *shared_key; /* a service for alice and bob */
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  TriageTestServerOptions options = { .extra_args = data };
+  const char * const alice_only[] = { "alice", NULL };
+  const char * const both[] = { "alice", "bob", NULL };
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (fixture->server, "bob", &fixture->bob, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (fixture->server, "deploy-bot", alice_only, NULL, NULL,
+                                     &fixture->key, NULL, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (fixture->server, "team-bot", both, NULL, NULL,
+                                     &fixture->shared_key, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_assert_true (triage_test_server_stop (fixture->server));
+  triage_test_server_free (fixture->server);
+  g_free (fixture->alice);
+  g_free (fixture->bob);
+  g_free (fixture->key);
+  g_free (fixture->shared_key);
+}
+
+/* What was pending when the stream opened comes first, then everything new;
+ * being pushed counts as delivery. */
+static void
+test_pending_on_connect (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *first = srv_post (fixture->server, fixture->key, "First");
+  g_autofree char *second = srv_post (fixture->server, fixture->key, "Second");
+  g_autofree char *answered = srv_post (fixture->server, fixture->key, "Answered");
+  g_autofree char *live = NULL, *status = NULL;
+  g_autoptr(SrvSocket) sock = NULL;
+  JsonObject *frame, *notification;
+
+  srv_respond (fixture->server, fixture->alice, answered);
+  sock = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_assert_nonnull (sock->ws);
+  srv_wait_until (sock->frames->len >= 2, "the pending notifications");
+
+  /* Oldest first, whole notifications as the service GET shows them. */
+  frame = sock->frames->pdata[0];
+  g_assert_cmpstr (srv_frame_type (frame), ==, "notification");
+  g_assert_cmpstr (srv_frame_id (frame), ==, first);
+  notification = json_object_get_object_member (frame, "data");
+  g_assert_cmpstr (json_object_get_string_member (notification, "version"), ==, "1.0");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (notification, "service"),
+                                                  "name"), ==, "deploy-bot");
+  g_assert_cmpstr (srv_frame_id (sock->frames->pdata[1]), ==, second);
+  g_assert_cmpuint (srv_count_frames (sock, "notification", answered), ==, 0);
+
+  status = srv_status_of (fixture->server, fixture->key, first);
+  g_assert_cmpstr (status, ==, "delivered");
+
+  live = srv_post (fixture->server, fixture->key, "Live");
+  srv_wait_until (srv_count_frames (sock, "notification", live) == 1, "the live notification");
+  g_free (status);
+  status = srv_status_of (fixture->server, fixture->key, live);
+  g_assert_cmpstr (status, ==, "delivered");
+  g_assert_cmpuint (srv_count_frames (sock, "notification", first), ==, 1);
+  g_assert_cmpuint (sock->binary, ==, 0);
+}
+
+/* Every transition reaches every stream of every recipient, and nobody else. */
+static void
+test_fan_out (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *query = g_strconcat ("?token=", fixture->alice, NULL);
+  g_autoptr(SrvSocket) phone = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvSocket) laptop = srv_ws_open (fixture->server, NULL, query);
+  g_autoptr(SrvSocket) bob = srv_ws_open (fixture->server, fixture->bob, NULL);
+  g_autofree char *mine = NULL, *shared = NULL, *withdrawn = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(SrvAnswer) patch = NULL;
+
+  g_assert_nonnull (phone->ws);
+  g_assert_nonnull (laptop->ws);
+  g_assert_nonnull (bob->ws);
+
+  mine = srv_post (fixture->server, fixture->key, "Alice only");
+  shared = srv_post (fixture->server, fixture->shared_key, "Both");
+  srv_wait_until (srv_count_frames (phone, "notification", shared) == 1 &&
+                  srv_count_frames (laptop, "notification", shared) == 1 &&
+                  srv_count_frames (bob, "notification", shared) == 1, "the shared notification");
+  g_assert_cmpuint (srv_count_frames (phone, "notification", mine), ==, 1);
+  g_assert_cmpuint (srv_count_frames (laptop, "notification", mine), ==, 1);
+
+  /* Every one of them reaches every recipient, not only the first. */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *more = srv_post (fixture->server, fixture->shared_key, "Both again");
+
+      srv_wait_until (srv_count_frames (bob, "notification", more) == 1 &&
+                      srv_count_frames (phone, "notification", more) == 1, "another shared one");
+    }
+
+  /* Answered on the phone: the laptop and bob hear of it. */
+  srv_respond (fixture->server, fixture->alice, shared);
+  srv_wait_until (srv_find_update (laptop, shared, "responded") &&
+                  srv_find_update (phone, shared, "responded") &&
+                  srv_find_update (bob, shared, "responded"), "the responded update");
+
+  withdrawn = srv_post (fixture->server, fixture->key, "Withdrawn");
+  path = g_strconcat ("/api/v1/notifications/", withdrawn, NULL);
+  patch = srv_request (fixture->server, "PATCH", path, fixture->key,
+                       "{\"status\":\"invalidated\",\"reason\":\"no longer needed\"}");
+  srv_assert_status (patch, 200, NULL);
+  srv_wait_until (srv_find_update (phone, withdrawn, "invalidated") &&
+                  srv_find_update (laptop, withdrawn, "invalidated"), "the invalidated update");
+  g_assert_cmpstr (json_object_get_string_member (srv_find_update (phone, withdrawn, "invalidated"),
+                                                  "reason"), ==, "no longer needed");
+
+  /* Bob, not a recipient, heard nothing of alice's own requests. */
+  srv_sleep (200);
+  g_assert_cmpuint (srv_count_frames (bob, "notification", mine), ==, 0);
+  g_assert_cmpuint (srv_count_frames (bob, "status_update", mine), ==, 0);
+  g_assert_cmpuint (srv_count_frames (bob, "notification", withdrawn), ==, 0);
+  g_assert_cmpuint (srv_count_frames (bob, "status_update", withdrawn), ==, 0);
+}
+
+/* Expiry is pushed when the deadline passes, without anybody asking. */
+static void
+test_expiry_pushed (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 0.6);
+  g_autofree char *deadline = g_date_time_format_iso8601 (soon);
+  g_autofree char *body = g_strdup_printf ("{\"deadline\":\"%s\",\"context\":{\"title\":\"Soon\","
+                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
+                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}",
+                                           deadline);
+  g_autoptr(SrvAnswer) post = srv_request (fixture->server, "POST", "/api/v1/notifications",
+                                           fixture->key, body);
+  g_autoptr(JsonObject) created = NULL;
+  g_autoptr(GDateTime) expired_at = NULL;
+  const char *id;
+
+  srv_assert_status (post, 201, NULL);
+  created = srv_parse_object (post->body);
+  id = json_object_get_string_member (created, "notification_id");
+  srv_wait_until (srv_find_update (sock, id, "expired") != NULL, "the expiry");
+  /* Not before the deadline. */
+  expired_at = g_date_time_new_now_utc ();
+  g_assert_cmpint (g_date_time_difference (expired_at, soon), >=, 0);
+}
+
+/* Refused at the handshake with 401 and an error body: no token, a wrong one
+ * in the header or in the query. */
+static void
+test_handshake_refused (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(SrvSocket) none = srv_ws_open (fixture->server, NULL, NULL);
+  g_autoptr(SrvSocket) wrong = srv_ws_open (fixture->server, "ut_wrong", NULL);
+  g_autoptr(SrvSocket) query = srv_ws_open (fixture->server, NULL, "?token=ut_wrong");
+  g_autoptr(SrvSocket) service = srv_ws_open (fixture->server, fixture->key, NULL);
+  g_autoptr(SrvAnswer) plain = srv_request (fixture->server, "GET", "/api/v1/client/stream", "ut_wrong",
+                                            NULL);
+  g_autoptr(SrvAnswer) post = srv_request (fixture->server, "POST", "/api/v1/client/stream",
+                                           fixture->alice, "{}");
+
+  g_assert_null (none->ws);
+  g_assert_cmpuint (none->status, ==, 401);
+  g_assert_null (wrong->ws);
+  g_assert_cmpuint (wrong->status, ==, 401);
+  g_assert_null (query->ws);
+  g_assert_cmpuint (query->status, ==, 401);
+  g_assert_null (service->ws);
+  g_assert_cmpuint (service->status, ==, 401);
+  srv_assert_status (plain, 401, "UNAUTHORIZED");
+  srv_assert_status (post, 405, "METHOD_NOT_ALLOWED");
+}
+
+static void
+send_text (SrvSocket  *sock,
+           const char *text)
+{
+  soup_websocket_connection_send_text (sock->ws, text);
+}
+
+/* acknowledge moves a notification on; nonsense gets an error frame and the
+ * connection stays. */
+static void
+test_client_frames (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvSocket) other = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autofree char *id = srv_post (fixture->server, fixture->key, "Ack me");
+  g_autofree char *bobs = srv_post (fixture->server, fixture->shared_key, "Shared");
+  g_autofree char *frame = NULL, *status = NULL, *upper = NULL;
+  guint errors;
+  static const guint8 binary[] = { 0x00, 0xff };
+
+  srv_wait_until (srv_count_frames (sock, "notification", id) == 1, "the notification");
+
+  upper = g_ascii_strup (id, -1);
+  frame = g_strdup_printf ("{\"type\":\"acknowledge\",\"data\":{\"notification_id\":\"%s\"}}", upper);
+  send_text (sock, frame);
+  srv_wait_until (srv_find_update (other, id, "acknowledged") != NULL, "the acknowledged update");
+  status = srv_status_of (fixture->server, fixture->key, id);
+  g_assert_cmpstr (status, ==, "acknowledged");
+  /* Twice is no error and no second transition. */
+  send_text (sock, frame);
+  send_text (sock, "{\"type\":\"heartbeat_ack\",\"data\":{}}");
+  send_text (sock, "{\"type\":\"heartbeat_ack\"}");
+  send_text (sock, "{\"type\":\"some_future_frame\",\"data\":{\"x\":1}}");
+  srv_sleep (300);
+  g_assert_cmpuint (srv_count_frames (sock, "error", NULL), ==, 0);
+  /* delivered when pushed, acknowledged once */
+  g_assert_cmpuint (srv_count_frames (other, "status_update", id), ==, 2);
+  g_assert_nonnull (srv_find_update (other, id, "delivered"));
+
+  /* Each of these is answered with an error frame naming the problem. */
+  errors = 0;
+  send_text (sock, "{not json");
+  errors++;
+  srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for bad JSON");
+  send_text (sock, "{\"type\":\"acknowledge\",\"data\":{\"notification_id\":"
+                   "\"00000000-0000-4000-8000-000000000000\"}}");
+  errors++;
+  srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for an unknown id");
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (sock->frames->pdata[sock->frames->len - 1], "data"),
+                     "code"), ==, "NOTIFICATION_NOT_FOUND");
+  send_text (sock, "{\"type\":\"notification\",\"data\":{}}");
+  errors++;
+  srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for a server frame");
+  soup_websocket_connection_send_binary (sock->ws, binary, sizeof binary);
+  errors++;
+  srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for a binary frame");
+  for (guint i = sock->frames->len - errors; i < sock->frames->len; i++)
+    {
+      JsonObject *error = json_object_get_object_member (sock->frames->pdata[i], "data");
+
+      g_assert_true (json_object_has_member (error, "message"));
+      g_assert_true (json_object_has_member (error, "request_id"));
+    }
+  g_assert_false (sock->closed);
+
+  /* Bob cannot acknowledge what is not his: it is unknown to him. */
+  {
+    g_autoptr(SrvSocket) bob = srv_ws_open (fixture->server, fixture->bob, NULL);
+    g_autofree char *bob_frame = g_strdup_printf ("{\"type\":\"acknowledge\",\"data\":"
+                                                  "{\"notification_id\":\"%s\"}}", id);
+
+    send_text (bob, bob_frame);
+    srv_wait_until (srv_count_frames (bob, "error", NULL) == 1, "bob's error");
+    g_free (status);
+    status = srv_status_of (fixture->server, fixture->key, id);
+    g_assert_cmpstr (status, ==, "acknowledged");
+  }
+}
+
+static const char * const fast_beats[] = { "--heartbeat-interval", "1", "--idle-timeout", "2", NULL };
+
+/* Heartbeats come at the interval; a client that never speaks is closed with
+ * 4000 after the idle timeout, one that answers stays. */
+static void
+test_heartbeat_and_idle (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(SrvSocket) silent = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvSocket) talking = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(GDateTime) stamp = NULL;
+  gint64 opened = g_get_monotonic_time ();
+  JsonObject *beat;
+
+  while (!silent->closed)
+    {
+      guint seen = srv_count_frames (talking, "heartbeat", NULL);
+
+      srv_wait_until (silent->closed || srv_count_frames (talking, "heartbeat", NULL) > seen,
+                      "a heartbeat or the idle close");
+      if (srv_count_frames (talking, "heartbeat", NULL) > seen)
+        soup_websocket_connection_send_text (talking->ws, "{\"type\":\"heartbeat_ack\",\"data\":{}}");
+    }
+  g_assert_cmpuint (silent->close_code, ==, 4000);
+  g_assert_cmpint (g_get_monotonic_time () - opened, >=, 2 * G_USEC_PER_SEC - 100000);
+  g_assert_cmpuint (srv_count_frames (silent, "heartbeat", NULL), >=, 1);
+
+  beat = srv_find_frame (talking, "heartbeat", NULL);
+  g_assert_nonnull (beat);
+  stamp = g_date_time_new_from_iso8601 (json_object_get_string_member (
+                                          json_object_get_object_member (beat, "data"), "timestamp"),
+                                        NULL);
+  g_assert_nonnull (stamp);
+
+  /* The one that answers outlives the idle timeout. */
+  while (g_get_monotonic_time () - opened < 3500 * 1000)
+    {
+      guint seen = srv_count_frames (talking, "heartbeat", NULL);
+
+      srv_wait_until (srv_count_frames (talking, "heartbeat", NULL) > seen, "a heartbeat");
+      soup_websocket_connection_send_text (talking->ws, "{\"type\":\"heartbeat_ack\",\"data\":{}}");
+    }
+  g_assert_false (talking->closed);
+}
+
+static const char * const two_streams[] = { "--limit", "websockets=2", NULL };
+
+/* One stream over the cap gets an error frame and close code 4029; a closed
+ * stream frees its place. */
+static void
+test_connection_cap (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(SrvSocket) first = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvSocket) second = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvSocket) third = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvSocket) bobs = srv_ws_open (fixture->server, fixture->bob, NULL);
+  g_autoptr(SrvSocket) again = NULL;
+  JsonObject *error;
+
+  g_assert_nonnull (third->ws);
+  srv_wait_until (third->closed, "the refused stream to close");
+  g_assert_cmpuint (third->close_code, ==, 4029);
+  error = srv_find_frame (third, "error", NULL);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (error, "data"),
+                                                  "code"), ==, "RATE_LIMIT_EXCEEDED");
+  /* Per user: bob is not counted against alice. */
+  srv_sleep (100);
+  g_assert_false (bobs->closed);
+  g_assert_false (first->closed);
+
+  soup_websocket_connection_close (first->ws, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+  srv_wait_until (first->closed, "the first stream to close");
+  srv_sleep (100);
+  again = srv_ws_open (fixture->server, fixture->alice, NULL);
+  srv_sleep (300);
+  g_assert_false (again->closed);
+}
+
+/* A frame over 1 MiB closes the connection with 1009; the server stays up. */
+static void
+test_frame_cap (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvSocket) after = NULL;
+  gsize size = 1024 * 1024 + 1;
+  g_autofree char *big = g_malloc (size + 1);
+
+  memset (big, ' ', size);
+  big[size] = '\0';
+  send_text (sock, big);
+  srv_wait_until (sock->closed, "the close for a large frame");
+  g_assert_cmpuint (sock->close_code, ==, SOUP_WEBSOCKET_CLOSE_TOO_BIG);
+
+  after = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_assert_nonnull (after->ws);
+}
+
+/* SIGTERM closes streams with 1001 (going away) and the server exits 0. */
+static void
+test_shutdown (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvEvents) events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+
+  g_assert_nonnull (sock->ws);
+  srv_wait_until (srv_find_event (events, "ping", NULL) != NULL, "the first ping");
+  kill (triage_test_server_get_pid (fixture->server), SIGTERM);
+  srv_wait_until (sock->closed && events->ended, "the streams to end");
+  g_assert_cmpuint (sock->close_code, ==, SOUP_WEBSOCKET_CLOSE_GOING_AWAY);
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_assert_true (triage_test_server_restart (fixture->server, NULL));
+}
+
+/* ---- SSE ---- */
+
+static gint64
+event_number (SrvEvent *event)
+{
+  g_assert_nonnull (event->id);
+  return g_ascii_strtoll (event->id, NULL, 10);
+}
+
+/* Events carry ids; a client that comes back with Last-Event-ID gets exactly
+ * what it missed, even across a restart of the server. */
+static void
+test_sse_resume (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *first = srv_post (fixture->server, fixture->key, "Before");
+  g_autofree char *second = NULL, *missed = NULL;
+  g_autofree char *last_id = NULL, *query = NULL;
+  g_autoptr(SrvEvents) events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  g_autoptr(SrvEvents) resumed = NULL, by_query = NULL;
+  const char *content_type;
+  SrvEvent *event;
+
+  g_assert_cmpuint (events->status, ==, 200);
+  content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (events->msg),
+                                                        NULL);
+  g_assert_cmpstr (content_type, ==, "text/event-stream");
+  srv_wait_until (srv_find_event (events, "notification", first) != NULL, "the pending notification");
+  /* The bare object, no envelope. */
+  {
+    g_autoptr(JsonObject) object = srv_parse_object (srv_find_event (events, "notification", first)->data);
+
+    g_assert_cmpstr (json_object_get_string_member (object, "id"), ==, first);
+    g_assert_false (json_object_has_member (object, "type"));
+  }
+
+  second = srv_post (fixture->server, fixture->key, "Live");
+  srv_wait_until (srv_find_event (events, "notification", second) != NULL, "the live notification");
+  event = srv_find_event (events, "notification", second);
+  g_assert_cmpint (event_number (event), >, event_number (srv_find_event (events, "notification", first)));
+  last_id = g_strdup (event->id);
+  g_clear_pointer (&events, srv_events_free);
+
+  /* Missed while away, across a kill -9 and a restart. */
+  srv_respond (fixture->server, fixture->alice, first);
+  missed = srv_post (fixture->server, fixture->key, "Missed");
+  triage_test_server_kill (fixture->server);
+  g_assert_true (triage_test_server_restart (fixture->server, NULL));
+
+  resumed = srv_events_open (fixture->server, fixture->alice, NULL, last_id);
+  srv_wait_until (srv_find_event (resumed, "notification", missed) != NULL, "the missed notification");
+  g_assert_nonnull (srv_find_event (resumed, "status_update", "\"responded\""));
+  g_assert_null (srv_find_event (resumed, "notification", second));
+  for (guint i = 0; i < resumed->events->len; i++)
+    {
+      SrvEvent *each = resumed->events->pdata[i];
+
+      if (each->id != NULL)
+        g_assert_cmpint (event_number (each), >, g_ascii_strtoll (last_id, NULL, 10));
+    }
+
+  /* The same by query parameter. */
+  query = g_strdup_printf ("?last_event_id=%s", last_id);
+  by_query = srv_events_open (fixture->server, fixture->alice, query, NULL);
+  srv_wait_until (srv_find_event (by_query, "notification", missed) != NULL, "the resume by query");
+  g_assert_null (srv_find_event (by_query, "notification", second));
+}
+
+/* A resume id older than the log reaches back to, or none: the whole pending set. */
+static void
+test_sse_snapshot (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *pending = srv_post (fixture->server, fixture->key, "Pending");
+  g_autoptr(SrvEvents) fresh = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  g_autoptr(SrvEvents) bob = srv_events_open (fixture->server, fixture->bob, NULL, NULL);
+
+  srv_wait_until (srv_find_event (fresh, "notification", pending) != NULL, "the pending set");
+  srv_wait_until (srv_find_event (bob, "ping", NULL) != NULL, "bob's first ping");
+  g_assert_null (srv_find_event (bob, "notification", pending));
+}
+
+static void
+test_sse_refused (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(SrvEvents) anonymous = srv_events_open (fixture->server, NULL, NULL, NULL);
+  g_autoptr(SrvEvents) bad_id = srv_events_open (fixture->server, fixture->alice, NULL, "twelve");
+  g_autofree char *query = g_strconcat ("?token=", fixture->alice, NULL);
+  g_autoptr(SrvEvents) by_query = srv_events_open (fixture->server, NULL, query, NULL);
+  g_autoptr(GPtrArray) open = g_ptr_array_new_with_free_func ((GDestroyNotify) srv_events_free);
+  g_autoptr(SrvEvents) over = NULL;
+
+  g_assert_cmpuint (anonymous->status, ==, 401);
+  g_assert_nonnull (strstr (anonymous->error_body, "UNAUTHORIZED"));
+  g_assert_cmpuint (bad_id->status, ==, 400);
+  g_assert_nonnull (strstr (bad_id->error_body, "last_event_id"));
+  g_assert_cmpuint (by_query->status, ==, 200);
+
+  /* The cap of 10 event streams per user (by_query is one). */
+  for (guint i = 0; i < 9; i++)
+    {
+      SrvEvents *events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+
+      g_assert_cmpuint (events->status, ==, 200);
+      g_ptr_array_add (open, events);
+    }
+  over = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  g_assert_cmpuint (over->status, ==, 429);
+  g_assert_nonnull (strstr (over->error_body, "RATE_LIMIT_EXCEEDED"));
+  g_assert_nonnull (soup_message_headers_get_one (soup_message_get_response_headers (over->msg),
+                                                  "Retry-After"));
+}
+
+static const char * const fast_pings[] = { "--heartbeat-interval", "1", NULL };
+
+static guint
+count_pings (SrvEvents *events)
+{
+  guint pings = 0;
+
+  for (guint i = 0; i < events->events->len; i++)
+    pings += g_strcmp0 (((SrvEvent *) events->events->pdata[i])->event, "ping") == 0;
+  return pings;
+}
+
+/* A ping at once (the headers go out), then one per heartbeat interval. */
+static void
+test_sse_ping (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(SrvEvents) events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  gint64 first;
+
+  srv_wait_until (count_pings (events) == 1, "the first ping");
+  first = g_get_monotonic_time ();
+  srv_wait_until (count_pings (events) == 3, "two more pings");
+  g_assert_cmpint (g_get_monotonic_time () - first, >=, 1500 * 1000);
+  g_assert_false (events->ended);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, args, func) \
+  g_test_add (path, Fixture, args, fixture_setup, func, fixture_teardown)
+
+  ADD ("/server/stream/pending-on-connect", NULL, test_pending_on_connect);
+  ADD ("/server/stream/fan-out", NULL, test_fan_out);
+  ADD ("/server/stream/expiry-pushed", NULL, test_expiry_pushed);
+  ADD ("/server/stream/handshake-refused", NULL, test_handshake_refused);
+  ADD ("/server/stream/client-frames", NULL, test_client_frames);
+  ADD ("/server/stream/heartbeat-and-idle", fast_beats, test_heartbeat_and_idle);
+  ADD ("/server/stream/connection-cap", two_streams, test_connection_cap);
+  ADD ("/server/stream/frame-cap", NULL, test_frame_cap);
+  ADD ("/server/stream/shutdown", NULL, test_shutdown);
+  ADD ("/server/sse/resume", NULL, test_sse_resume);
+  ADD ("/server/sse/snapshot", NULL, test_sse_snapshot);
+  ADD ("/server/sse/refused", NULL, test_sse_refused);
+  ADD ("/server/sse/ping", fast_pings, test_sse_ping);
+#undef ADD
+
+  return g_test_run ();
+}
