@@ -49,6 +49,9 @@ static const char *migrations[] = {
   "  type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL);"
   "CREATE INDEX events_user ON events (user_id, id);"
   "CREATE INDEX events_age ON events (created_at);",
+  /* 3: who a notification goes to, found by the notification (every event
+   * looks it up; the primary key only serves the per-user list) */
+  "CREATE INDEX notification_recipients_seq ON notification_recipients (notification_seq);",
 };
 
 static gboolean
