@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -115,19 +116,53 @@ resolve_listen (const char *text,
   return addresses;
 }
 
+/* soup_server_listen() leaves GLib's listen backlog of 10: a thousand
+ * clients reconnecting at once (a team server after a restart) would see
+ * their connections dropped and retried for seconds. */
+static GSocket *
+listen_on (SoupServer               *server,
+           GSocketAddress           *address,
+           SoupServerListenOptions   options,
+           GError                  **error)
+{
+  g_autoptr(GSocket) socket = g_socket_new (g_socket_address_get_family (address),
+                                            G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_DEFAULT, error);
+
+  if (socket == NULL)
+    return NULL;
+  g_socket_set_listen_backlog (socket, SOMAXCONN);
+  if (!g_socket_bind (socket, address, TRUE, error) ||
+      !g_socket_listen (socket, error) ||
+      !soup_server_listen_socket (server, socket, options, error))
+    return NULL;
+  return g_steal_pointer (&socket);
+}
+
+/* Listens on every address of --listen; the URL of each listener (with the
+ * port the system picked for port 0) goes to @urls. */
 static gboolean
 listen_tcp (SoupServer *server,
             GList      *addresses,
             guint16     port,
             gboolean    tls,
+            GPtrArray  *urls,
             GError    **error)
 {
   for (GList *l = addresses; l != NULL; l = l->next)
     {
       g_autoptr(GSocketAddress) address = g_inet_socket_address_new (l->data, port);
+      g_autoptr(GSocketAddress) bound = NULL;
+      g_autoptr(GSocket) socket = NULL;
+      g_autofree char *host = NULL;
+      guint16 bound_port;
 
-      if (!soup_server_listen (server, address, tls ? SOUP_SERVER_LISTEN_HTTPS : 0, error))
+      if (!(socket = listen_on (server, address, tls ? SOUP_SERVER_LISTEN_HTTPS : 0, error)) ||
+          !(bound = g_socket_get_local_address (socket, error)))
         return FALSE;
+      host = g_inet_address_to_string (g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (bound)));
+      bound_port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+      g_ptr_array_add (urls, g_strdup_printf (strchr (host, ':') ? "%s://[%s]:%u" : "%s://%s:%u",
+                                              tls ? "https" : "http", host, bound_port));
       /* A free port picked by the system differs per address: one is enough. */
       if (port == 0)
         break;
@@ -163,7 +198,6 @@ triage_server_run (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(SoupServer) server = NULL;
   g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GSList) uris = NULL;
   g_autofree char *admin_token = NULL;
   g_autoptr(GTlsCertificate) certificate = NULL;
   g_autolist(GInetAddress) addresses = NULL;
@@ -273,6 +307,7 @@ triage_server_run (int    argc,
       g_autoptr(GSocketAddress) address = g_unix_socket_address_new (socket_path);
       g_autoptr(GSocketClient) probe = g_socket_client_new ();
       g_autoptr(GSocketConnection) live = NULL;
+      g_autoptr(GSocket) listener = NULL;
       g_autofree char *folder = g_path_get_dirname (socket_path);
 
       if (g_mkdir_with_parents (folder, 0700) != 0)
@@ -290,7 +325,8 @@ triage_server_run (int    argc,
           return 1;
         }
       g_unlink (socket_path);
-      if (!soup_server_listen (server, address, 0, &error))
+      listener = listen_on (server, address, 0, &error);
+      if (listener == NULL)
         {
           fprintf (stderr, "triage-server: cannot listen on %s: %s\n", socket_path, error->message);
           triage_store_free (self.store);
@@ -302,26 +338,16 @@ triage_server_run (int    argc,
     }
   if (addresses != NULL)
     {
-      if (!listen_tcp (server, addresses, port, certificate != NULL, &error))
+      g_autoptr(GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+
+      if (!listen_tcp (server, addresses, port, certificate != NULL, urls, &error))
         {
           fprintf (stderr, "triage-server: cannot listen on %s: %s\n", listen_address, error->message);
           triage_store_free (self.store);
           return 1;
         }
-      uris = soup_server_get_uris (server);
-      for (GSList *l = uris; l != NULL; l = l->next)
-        {
-          g_autofree char *text = g_uri_to_string (l->data);
-          gsize len = strlen (text);
-
-          if (!print_address || !(g_str_has_prefix (text, "http://") ||
-                                  g_str_has_prefix (text, "https://")))
-            continue;
-          if (len > 0 && text[len - 1] == '/')
-            text[len - 1] = '\0';
-          printf ("listening on %s\n", text);
-        }
-      g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+      for (guint i = 0; print_address && i < urls->len; i++)
+        printf ("listening on %s\n", (char *) urls->pdata[i]);
     }
   fflush (stdout);
 
