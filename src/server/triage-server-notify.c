@@ -160,7 +160,7 @@ triage_server_changed (TriageServer *self,
 {
   if (atp_status_is_terminal (status))
     wake_waiters (self, id);
-  triage_server_publish (self, id, status, reason);
+  triage_server_publish (self, id, status, reason, NULL);
 }
 
 static gboolean
@@ -275,7 +275,8 @@ handle_post_notification (TriageServer      *self,
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
       return;
     }
-  triage_server_changed (self, id, ATP_STATUS_CREATED, NULL);
+  /* A creation is no transition: it is published with the JSON just stored. */
+  triage_server_publish (self, id, ATP_STATUS_CREATED, NULL, json);
   if (submission->deadline != NULL)
     triage_server_reschedule (self);
   reply_text (msg, 201, g_steal_pointer (&answer_text));

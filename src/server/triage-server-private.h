@@ -63,7 +63,8 @@ void     triage_server_shutdown_streams (TriageServer *self);
 void     triage_server_publish        (TriageServer *self,
                                        const char   *id,
                                        int           status,
-                                       const char   *reason);
+                                       const char   *reason,
+                                       const char   *notification_json);
 gboolean triage_server_rate_check     (TriageServer      *self,
                                        SoupServerMessage *msg,
                                        TriageLimit        limit,

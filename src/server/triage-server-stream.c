@@ -22,6 +22,7 @@
 #define USER_KEY     "triage-stream-user"
 #define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
 #define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
+#define TICK_US      G_USEC_PER_SEC            /* heartbeats and idle checks */
 /* libsoup drops a connection whose frame is over its limit without a close
  * frame; reading up to this much lets a frame over ATP_MAX_FRAME_SIZE get the
  * close code 1009 the profile promises. Beyond it, the connection just ends. */
@@ -223,12 +224,14 @@ push_pending (gpointer data,
 }
 
 /* Every transition of notification @id (and its creation) goes to every
- * stream of every recipient: logged now, pushed once durable. */
+ * stream of every recipient: logged now, pushed once durable. A creation
+ * passes the notification's JSON as it was stored, when the caller has it. */
 void
 triage_server_publish (TriageServer *self,
                        const char   *id,
                        int           status,
-                       const char   *reason)
+                       const char   *reason,
+                       const char   *notification_json)
 {
   Pending *pending = g_new0 (Pending, 1);
   gint64 now = g_get_real_time ();
@@ -238,16 +241,21 @@ triage_server_publish (TriageServer *self,
   pending->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   if (status == ATP_STATUS_CREATED)
     {
-      g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id);
-      g_autoptr(JsonNode) node = row ? notification_node (row, FALSE) : NULL;
-
-      if (node == NULL)
+      if (notification_json != NULL)
+        pending->data = g_strdup (notification_json);
+      else
         {
-          pending_free (pending);
-          return;
+          g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id);
+          g_autoptr(JsonNode) node = row ? notification_node (row, FALSE) : NULL;
+
+          if (node == NULL)
+            {
+              pending_free (pending);
+              return;
+            }
+          pending->data = atp_json_to_string (node, NULL);
         }
       pending->type = g_strdup ("notification");
-      pending->data = atp_json_to_string (node, NULL);
       pending->notification_id = g_strdup (id);
     }
   else
@@ -320,7 +328,8 @@ on_tick (gpointer data)
             g_ptr_array_add (idle, stream);
             continue;
           }
-        if (now - stream->last_beat >= self->heartbeat * G_USEC_PER_SEC)
+        /* Half a tick early rather than a whole tick late. */
+        if (now - stream->last_beat >= self->heartbeat * G_USEC_PER_SEC - TICK_US / 2)
           {
             g_autoptr(GDateTime) time = g_date_time_new_now_utc ();
             g_autofree char *stamp = atp_format_timestamp (time);
@@ -611,7 +620,7 @@ triage_server_setup_streams (TriageServer *self)
                                      self, NULL);
   soup_server_add_handler (self->soup, EVENTS_PATH, events_handler, self, NULL);
   /* Every second, so a heartbeat or an idle close is never more than a second late. */
-  self->stream_tick = g_timeout_add_seconds (1, on_tick, self);
+  self->stream_tick = g_timeout_add (TICK_US / 1000, on_tick, self);
   on_prune (self);
   self->prune_source = g_timeout_add_seconds (3600, on_prune, self);
 }
