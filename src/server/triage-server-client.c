@@ -234,7 +234,9 @@ handle_respond (TriageServer      *self,
       g_autoptr(JsonNode) stored = json_from_string (row->response, NULL);
       g_autoptr(AtpResponse) previous = stored ? atp_response_new_from_json (stored, NULL) : NULL;
 
-      if (previous != NULL && atp_response_same_answer (previous, action_id, data))
+      /* A retry is the same answer from the same person; anyone else was late. */
+      if (previous != NULL && g_strcmp0 (previous->responder_id, user) == 0 &&
+          atp_response_same_answer (previous, action_id, data))
         {
           JsonObject *stored_object = json_node_get_object (stored);
 
@@ -372,9 +374,30 @@ api_handler (SoupServer        *soup,
     triage_server_send_when_durable (self, msg, FALSE);
 }
 
+/* Before the body is read: a body larger than any request may be is refused
+ * from its Content-Length, and one without a length (chunked) is refused
+ * outright, so nobody can make the server hold more than that in memory. */
+static void
+early_handler (SoupServer        *soup,
+               SoupServerMessage *msg,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           user_data)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CHUNKED)
+    reply_error_full (msg, SOUP_STATUS_LENGTH_REQUIRED, "INVALID_REQUEST",
+                      "A request body needs a Content-Length (chunked bodies are not accepted)",
+                      NULL);
+  else if (soup_message_headers_get_content_length (headers) > ATP_MAX_NOTIFICATION_SIZE)
+    reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, "The request body is too large");
+}
+
 void
 triage_server_setup_rest (TriageServer *self)
 {
   self->waiters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  soup_server_add_early_handler (self->soup, NULL, early_handler, self, NULL);
   soup_server_add_handler (self->soup, NULL, api_handler, self, NULL);
 }

@@ -238,6 +238,15 @@ srv_result_cb (GObject      *object,
   ((SrvWait *) user_data)->result = g_object_ref (result);
 }
 
+/* Collects async results in a GPtrArray. */
+static inline void
+srv_result_cb_array (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_ptr_array_add (user_data, g_object_ref (result));
+}
+
 /* Opens the stream with @token in the header (or in @query, e.g. "?token=…";
  * both may be NULL). A refused handshake leaves ws NULL with status and body. */
 static inline SrvSocket *

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "triage-test-server.h"
+#include "server-test-util.h"
 
 #define NOTIFICATION_ID "6f1d3c2a-1111-4222-8333-444455556666"
 #define NOTIFICATION \
@@ -141,6 +141,240 @@ test_local_trust (void)
   expect (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"carol\"}", 201, "ut_");
 }
 
+#define ACTIONS \
+  "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}," \
+  "{\"id\":\"n\",\"label\":\"N\",\"response_type\":\"number\",\"constraints\":{\"min\":1,\"max\":5}}]"
+#define CONTEXT "\"context\":{\"title\":\"T\",\"description\":\"D\"}"
+
+typedef struct
+{
+  const char *method;
+  const char *path;         /* "%s" stands for the notification's id */
+  int         who;          /* 0 nobody, 1 admin, 2 the owning service, 3 another service,
+                               4 the recipient, 5 another user */
+  const char *body;         /* "%s" stands for the notification's id */
+  guint       status;
+  const char *code;
+  const char *field;        /* details.field, when the error names one */
+} ErrorCase;
+
+/* @text with every "%s" replaced by @id. */
+static char *
+fill_id (const char *text,
+         const char *id)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "%s", -1);
+
+  return g_strjoinv (id, parts);
+}
+
+/* Every error of the profile, each with its status, its code, the field it
+ * names and the request id in both places. */
+static void
+test_every_error (void)
+{
+  static const ErrorCase cases[] = {
+    /* authentication */
+    { "POST", "/api/v1/services", 0, "{\"name\":\"x\"}", 401, "UNAUTHORIZED", NULL },
+    { "POST", "/api/v1/admin/users", 4, "{\"id\":\"x\"}", 401, "UNAUTHORIZED", NULL },
+    { "POST", "/api/v1/notifications", 4, "{}", 401, "UNAUTHORIZED", NULL },
+    { "GET", "/api/v1/client/notifications", 2, NULL, 401, "UNAUTHORIZED", NULL },
+    /* registration */
+    { "POST", "/api/v1/services", 1, "[]", 400, "INVALID_REQUEST", NULL },
+    { "POST", "/api/v1/services", 1, "{\"description\":\"x\"}", 400, "MISSING_REQUIRED_FIELD", "name" },
+    { "POST", "/api/v1/services", 1, "{\"name\":7}", 400, "INVALID_FIELD_VALUE", "name" },
+    { "POST", "/api/v1/services", 1, "{\"name\":\"x\",\"recipients\":[\"nobody\"]}", 400,
+      "INVALID_FIELD_VALUE", "recipients" },
+    { "POST", "/api/v1/services", 1, "{\"name\":\"x\",\"callback_url\":\"file:///etc/passwd\"}", 400,
+      "INVALID_FIELD_VALUE", "callback_url" },
+    { "POST", "/api/v1/services", 1, "{\"name\":\"owner\"}", 409, "SERVICE_ALREADY_EXISTS", NULL },
+    { "POST", "/api/v1/admin/users", 1, "{\"id\":\"bad id!\"}", 400, "INVALID_FIELD_VALUE", "id" },
+    { "POST", "/api/v1/admin/users", 1, "{\"id\":\"alice\"}", 409, "USER_ALREADY_EXISTS", NULL },
+    /* notifications */
+    { "POST", "/api/v1/notifications", 2, "{\"context\":", 400, "INVALID_JSON", NULL },
+    { "POST", "/api/v1/notifications", 2, "{" CONTEXT "}", 400, "MISSING_REQUIRED_FIELD", NULL },
+    { "POST", "/api/v1/notifications", 2, "{" CONTEXT ",\"actions\":[{\"id\":\"a\",\"label\":\"A\","
+      "\"response_type\":\"vote\"}]}", 400, "INVALID_RESPONSE_TYPE", NULL },
+    { "POST", "/api/v1/notifications", 2, "{" CONTEXT ",\"actions\":[{\"id\":\"a\",\"label\":\"A\","
+      "\"response_type\":\"scale\",\"constraints\":{\"min\":5,\"max\":1}}]}", 400, "MALFORMED_ACTION", NULL },
+    { "POST", "/api/v1/notifications", 2, "{\"id\":\"%s\"," CONTEXT ",\"actions\":[{\"id\":\"b\","
+      "\"label\":\"B\",\"response_type\":\"simple\"}]}", 409, "NOTIFICATION_ALREADY_EXISTS", NULL },
+    { "GET", "/api/v1/notifications/%s", 3, NULL, 403, "SERVICE_NOT_OWNER", NULL },
+    { "PATCH", "/api/v1/notifications/%s", 3, "{\"status\":\"invalidated\"}", 403, "SERVICE_NOT_OWNER", NULL },
+    { "PATCH", "/api/v1/notifications/%s", 2, "{\"status\":\"responded\"}", 400, "INVALID_FIELD_VALUE", "status" },
+    { "PATCH", "/api/v1/notifications/%s", 2, "{}", 400, "MISSING_REQUIRED_FIELD", "status" },
+    { "GET", "/api/v1/notifications/%s?wait=61", 2, NULL, 400, "INVALID_FIELD_VALUE", "wait" },
+    { "GET", "/api/v1/notifications/00000000-0000-4000-8000-000000000000", 2, NULL, 404,
+      "NOTIFICATION_NOT_FOUND", NULL },
+    /* client */
+    { "GET", "/api/v1/client/notifications?status=lost", 4, NULL, 400, "INVALID_FIELD_VALUE", "status" },
+    { "GET", "/api/v1/client/notifications?limit=0", 4, NULL, 400, "INVALID_FIELD_VALUE", "limit" },
+    { "GET", "/api/v1/client/notifications?sort=random", 4, NULL, 400, "INVALID_FIELD_VALUE", "sort" },
+    { "GET", "/api/v1/client/notifications?cursor=v1:1", 4, NULL, 400, "INVALID_FIELD_VALUE", "cursor" },
+    { "GET", "/api/v1/client/notifications/%s", 5, NULL, 404, "NOTIFICATION_NOT_FOUND", NULL },
+    { "POST", "/api/v1/client/respond", 4, "{\"action_id\":\"ok\"}", 400, "MISSING_REQUIRED_FIELD",
+      "notification_id" },
+    { "POST", "/api/v1/client/respond", 4, "{\"notification_id\":\"%s\",\"action_id\":\"nope\"}", 400,
+      "INVALID_ACTION_ID", "action_id" },
+    { "POST", "/api/v1/client/respond", 4, "{\"notification_id\":\"%s\",\"action_id\":\"n\","
+      "\"response_data\":\"3\"}", 400, "INVALID_RESPONSE_DATA", NULL },
+    { "POST", "/api/v1/client/respond", 4, "{\"notification_id\":\"%s\",\"action_id\":\"n\","
+      "\"response_data\":9}", 422, "CONSTRAINT_VIOLATION", NULL },
+    { "POST", "/api/v1/client/respond", 5, "{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", 404,
+      "NOTIFICATION_NOT_FOUND", NULL },
+    /* anywhere */
+    { "DELETE", "/api/v1/notifications/%s", 2, NULL, 405, "METHOD_NOT_ALLOWED", NULL },
+    { "GET", "/api/v2/anything", 4, NULL, 404, "NOT_FOUND", NULL },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+  const char *alice_only[] = { "alice", NULL };
+  g_autofree char *alice = NULL, *bob = NULL, *owner = NULL, *other = NULL, *id = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(SrvAnswer) created = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", &alice, &error);
+  triage_test_server_create_user (server, "bob", &bob, &error);
+  triage_test_server_create_service (server, "owner", alice_only, NULL, NULL, &owner, NULL, &error);
+  triage_test_server_create_service (server, "other", alice_only, NULL, NULL, &other, NULL, &error);
+  g_assert_no_error (error);
+  body = g_strdup ("{" CONTEXT "," ACTIONS "}");
+  created = srv_request (server, "POST", "/api/v1/notifications", owner, body);
+  srv_assert_status (created, 201, NULL);
+  answer = srv_parse_object (created->body);
+  id = g_strdup (json_object_get_string_member (answer, "notification_id"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const ErrorCase *c = &cases[i];
+      const char *tokens[] = { NULL, triage_test_server_get_admin_token (server), owner, other, alice, bob };
+      g_autofree char *path = fill_id (c->path, id);
+      g_autofree char *request = c->body ? fill_id (c->body, id) : NULL;
+      g_autoptr(SrvAnswer) got = srv_request (server, c->method, path, tokens[c->who], request);
+      g_autoptr(JsonObject) object = NULL;
+      JsonObject *details;
+
+      g_test_message ("%s %s", c->method, path);
+      srv_assert_status (got, c->status, c->code);
+      object = srv_parse_object (got->body);
+      g_assert_cmpstr (json_object_get_string_member_with_default (object, "message", ""), !=, "");
+      details = json_object_has_member (object, "details")
+                ? json_object_get_object_member (object, "details") : NULL;
+      if (c->field != NULL)
+        {
+          g_assert_nonnull (details);
+          g_assert_cmpstr (json_object_get_string_member (details, "field"), ==, c->field);
+        }
+    }
+
+  /* The terminal conflicts, each after its own ending. */
+  {
+    g_autofree char *respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
+    g_autofree char *path = g_strdup_printf ("/api/v1/notifications/%s", id);
+    g_autoptr(SrvAnswer) invalidate = srv_request (server, "PATCH", path, owner,
+                                                   "{\"status\":\"invalidated\"}");
+    g_autoptr(SrvAnswer) late = srv_request (server, "POST", "/api/v1/client/respond", alice, respond);
+    g_autoptr(SrvAnswer) again = srv_request (server, "PATCH", path, owner, "{\"status\":\"invalidated\"}");
+
+    srv_assert_status (invalidate, 200, NULL);
+    srv_assert_status (late, 409, "NOTIFICATION_INVALIDATED");
+    srv_assert_status (again, 409, "NOTIFICATION_INVALIDATED");
+  }
+}
+
+/* Bodies too large to read, or of no stated length, are refused before they are read. */
+static void
+test_large_bodies (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+  g_autofree char *key = NULL, *url = NULL;
+  gsize size = 8 * 1024 * 1024;
+  g_autofree char *big = g_malloc (size);
+  g_autoptr(SrvAnswer) too_large = NULL;
+  g_autoptr(SoupMessage) chunked = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GBytes) answer = NULL;
+
+  g_assert_no_error (error);
+  triage_test_server_create_service (server, "svc", NULL, NULL, NULL, &key, NULL, &error);
+  g_assert_no_error (error);
+  memset (big, ' ', size - 1);
+  big[size - 1] = '\0';
+  too_large = srv_request (server, "POST", "/api/v1/notifications", key, big);
+  srv_assert_status (too_large, 413, "PAYLOAD_TOO_LARGE");
+
+  url = g_strconcat (triage_test_server_get_url (server), "/api/v1/notifications", NULL);
+  chunked = soup_message_new ("POST", url);
+  stream = g_memory_input_stream_new_from_data (g_strdup ("{}"), 2, g_free);
+  soup_message_set_request_body (chunked, "application/json", stream, -1);
+  answer = soup_session_send_and_read (triage_test_server_get_session (server), chunked, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (chunked), ==, 411);
+
+  /* The server is still there and well. */
+  g_free (srv_post (server, key, "After the large ones"));
+}
+
+/* Of many answers sent at once to one notification, exactly one is recorded;
+ * the others learn it was answered, an identical retry gets the original. */
+static void
+test_respond_race (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+  const char *both[] = { "alice", "bob", NULL };
+  g_autofree char *alice = NULL, *bob = NULL, *key = NULL, *id = NULL;
+  g_autofree char *url = g_strconcat (triage_test_server_get_url (server), "/api/v1/client/respond", NULL);
+  SoupSession *session = triage_test_server_get_session (server);
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  const guint racers = 16;
+
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", &alice, &error);
+  triage_test_server_create_user (server, "bob", &bob, &error);
+  triage_test_server_create_service (server, "svc", both, NULL, NULL, &key, NULL, &error);
+  g_assert_no_error (error);
+  id = srv_post (server, key, "Race");
+
+  for (guint i = 0; i < racers; i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
+      g_autofree char *auth = g_strconcat ("Bearer ", i % 2 ? alice : bob, NULL);
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+      SoupMessage *msg = soup_message_new ("POST", url);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+      g_ptr_array_add (messages, msg);
+      soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL,
+                                        srv_result_cb_array, results);
+    }
+  srv_wait_until (results->len == racers, "every answer");
+  {
+    g_autofree char *path = g_strdup_printf ("/api/v1/notifications/%s", id);
+    g_autoptr(SrvAnswer) final = srv_request (server, "GET", path, key, NULL);
+    g_autoptr(JsonObject) object = srv_parse_object (final->body);
+    JsonObject *response = json_object_get_object_member (object, "response");
+    const char *winner = json_object_get_string_member (json_object_get_object_member (response, "responder"),
+                                                        "id");
+
+    g_assert_cmpstr (json_object_get_string_member (object, "status"), ==, "responded");
+    /* The winner's own copies are retries (200); every one of the other's is late (409). */
+    for (guint i = 0; i < racers; i++)
+      {
+        const char *sender = i % 2 ? "alice" : "bob";
+
+        g_assert_cmpuint (soup_message_get_status (messages->pdata[i]), ==,
+                          g_str_equal (sender, winner) ? 200 : 409);
+      }
+  }
+  g_ptr_array_unref (results);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -149,5 +383,8 @@ main (int    argc,
   g_test_add_func ("/server/rest/lifecycle", test_lifecycle);
   g_test_add_func ("/server/rest/expiry-and-wait", test_expiry_and_wait);
   g_test_add_func ("/server/rest/local-trust", test_local_trust);
+  g_test_add_func ("/server/rest/every-error", test_every_error);
+  g_test_add_func ("/server/rest/large-bodies", test_large_bodies);
+  g_test_add_func ("/server/rest/respond-race", test_respond_race);
   return g_test_run ();
 }
