@@ -279,11 +279,15 @@ triage_server_run (int    argc,
     }
   fflush (stdout);
 
+  /* Only now that this is the one server on the database does the queue
+   * an earlier run left go out. */
+  triage_server_setup_webhooks (&self);
   loop = g_main_loop_new (NULL, FALSE);
   self.loop = loop;
   g_unix_signal_add (SIGTERM, on_signal, &self);
   g_unix_signal_add (SIGINT, on_signal, &self);
   g_main_loop_run (loop);
+  triage_server_shutdown_webhooks (&self);
   triage_store_commit (self.store, NULL);
   triage_server_shutdown_streams (&self);
   triage_server_shutdown_rest (&self);
