@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include <libsoup/soup.h>
+#include <sqlite3.h>
 
 #include "atp.h"
 #include "triage-test-server.h"
@@ -524,6 +525,90 @@ test_survives_stop (Fixture       *fixture,
   assert_signed (deliveries->pdata[1], service.secret);
 }
 
+/* The queue as the server left it in its database (it may be running: WAL). */
+static void
+database_exec (Fixture    *fixture,
+               const char *sql)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+
+  g_assert_cmpint (sqlite3_open (triage_test_server_get_database (fixture->server), &db), ==,
+                   SQLITE_OK);
+  sqlite3_busy_timeout (db, 5000);
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+  sqlite3_close (db);
+}
+
+static int
+add_row_text (void  *data,
+              int    columns,
+              char **values,
+              char **names)
+{
+  GString *rows = data;
+
+  for (int i = 0; i < columns; i++)
+    g_string_append_printf (rows, "%s%s", i ? "|" : "", values[i] ? values[i] : "NULL");
+  g_string_append_c (rows, '\n');
+  return 0;
+}
+
+static char *
+database_query (Fixture    *fixture,
+                const char *sql)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+  GString *rows = g_string_new (NULL);
+
+  g_assert_cmpint (sqlite3_open (triage_test_server_get_database (fixture->server), &db), ==,
+                   SQLITE_OK);
+  sqlite3_busy_timeout (db, 5000);
+  if (sqlite3_exec (db, sql, add_row_text, rows, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+  sqlite3_close (db);
+  return g_string_free (rows, FALSE);
+}
+
+/* The last attempt fails: the delivery is kept as failed and never tried
+ * again. The five failures before it are set in the stopped server's queue
+ * (the real schedule would take six minutes); the restart resumes from them. */
+static void
+test_gives_up (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autofree char *id = NULL, *row = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_service (fixture, "refusing", receiver, "/fail/100/g", &service);
+  id = post (fixture, &service, 0);
+  respond (fixture, id);
+  g_ptr_array_unref (receiver_wait (receiver, "/fail/100/g", 1));
+  g_assert_true (triage_test_server_stop (fixture->server));
+  row = database_query (fixture, "SELECT attempts, next_attempt IS NOT NULL, last_error"
+                                 " FROM webhook_deliveries");
+  g_assert_cmpstr (row, ==, "1|1|HTTP 500\n");
+  g_clear_pointer (&row, g_free);
+  database_exec (fixture, "UPDATE webhook_deliveries SET attempts = 5, next_attempt = 0");
+
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  deliveries = receiver_wait (receiver, "/fail/100/g", 2);
+  g_assert_cmpstr (((Delivery *) deliveries->pdata[1])->request_id, ==,
+                   ((Delivery *) deliveries->pdata[0])->request_id);
+  /* The next retry would have come after 1 s at the earliest. */
+  sleep_s (2.0);
+  g_assert_cmpuint (receiver_count (receiver, "/fail/100/g"), ==, 2);
+  row = database_query (fixture, "SELECT attempts, next_attempt IS NULL, last_error"
+                                 " FROM webhook_deliveries");
+  g_assert_cmpstr (row, ==, "6|1|HTTP 500\n");
+}
+
 static JsonObject *
 find_update (GPtrArray  *deliveries,
              const char *id)
@@ -588,6 +673,8 @@ main (int    argc,
   g_test_add ("/server/webhook/survives-kill", Fixture, NULL, fixture_setup, test_survives_kill,
               fixture_teardown);
   g_test_add ("/server/webhook/survives-stop", Fixture, NULL, fixture_setup, test_survives_stop,
+              fixture_teardown);
+  g_test_add ("/server/webhook/gives-up", Fixture, NULL, fixture_setup, test_gives_up,
               fixture_teardown);
   g_test_add ("/server/webhook/status-updates", Fixture, NULL, fixture_setup,
               test_status_updates, fixture_teardown);
