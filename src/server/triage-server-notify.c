@@ -36,6 +36,18 @@ format_us (gint64 us)
   return atp_format_timestamp (exact);
 }
 
+/* A status update of notification @id, stamped now: what streams and webhooks send. */
+JsonNode *
+status_update_node (const char *id,
+                    int         status,
+                    const char *reason)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(AtpStatusUpdate) update = atp_status_update_new (id, status, reason, now);
+
+  return atp_status_update_to_json (update);
+}
+
 /* The notification as clients and services see it: stored JSON + status (+ response). */
 JsonNode *
 notification_node (TriageNotificationRow *row,
@@ -161,6 +173,7 @@ triage_server_changed (TriageServer *self,
   if (atp_status_is_terminal (status))
     wake_waiters (self, id);
   triage_server_publish (self, id, status, reason, NULL);
+  triage_server_webhook_changed (self, id, status, reason);
 }
 
 static gboolean

@@ -36,6 +36,8 @@ gboolean triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
                               gboolean            no_limits,
                               GError            **error);
 
+typedef struct _TriageWebhooks TriageWebhooks;
+
 typedef struct
 {
   SoupServer  *soup;
@@ -49,6 +51,7 @@ typedef struct
   GHashTable  *streams;         /* user → GPtrArray of open streams (triage-server-stream.c) */
   guint        stream_tick;     /* heartbeats, pings, idle checks */
   guint        prune_source;    /* forgets old events */
+  TriageWebhooks *webhooks;     /* the delivery queue's runner (triage-server-webhook.c) */
   GMainLoop   *loop;
   GHashTable  *rates;           /* "limit\nkey" → gint64 theoretical arrival time (triage-server-limits.c) */
   gint64       rates_swept;
@@ -75,6 +78,12 @@ void     triage_server_changed        (TriageServer *self,
                                        const char   *id,
                                        int           status,
                                        const char   *reason);
+void     triage_server_setup_webhooks (TriageServer *self);
+void     triage_server_shutdown_webhooks (TriageServer *self);
+void     triage_server_webhook_changed (TriageServer *self,
+                                        const char   *id,
+                                        int           status,
+                                        const char   *reason);
 void     triage_server_send_when_durable (TriageServer      *self,
                                           SoupServerMessage *msg,
                                           gboolean           paused);
@@ -116,6 +125,9 @@ void              handle_create_service (TriageServer      *self,
 void              handle_create_user   (TriageServer      *self,
                                         SoupServerMessage *msg);
 char             *format_us            (gint64             us);
+JsonNode         *status_update_node   (const char        *id,
+                                        int                status,
+                                        const char        *reason);
 JsonNode         *notification_node    (TriageNotificationRow *row,
                                         gboolean           with_response);
 void              reply_terminal_conflict (SoupServerMessage *msg,

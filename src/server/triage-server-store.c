@@ -49,7 +49,14 @@ static const char *migrations[] = {
   "  type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL);"
   "CREATE INDEX events_user ON events (user_id, id);"
   "CREATE INDEX events_age ON events (created_at);",
-  /* 3: who a notification goes to, found by the notification (every event
+  /* 3: the webhook queue; next_attempt NULL = failed for good */
+  "CREATE TABLE webhook_deliveries (id INTEGER PRIMARY KEY, request_id TEXT UNIQUE NOT NULL,"
+  "  service_id TEXT NOT NULL, notification_id TEXT NOT NULL, body TEXT NOT NULL,"
+  "  attempts INTEGER NOT NULL DEFAULT 0, next_attempt INTEGER, last_error TEXT,"
+  "  created_at INTEGER NOT NULL);"
+  "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt)"
+  "  WHERE next_attempt IS NOT NULL;",
+  /* 4: who a notification goes to, found by the notification (every event
    * looks it up; the primary key only serves the per-user list) */
   "CREATE INDEX notification_recipients_seq ON notification_recipients (notification_seq);",
 };
@@ -778,6 +785,132 @@ triage_store_prune_events (TriageStore *self,
   triage_store_batch (self);
   stmt = cached (self, "DELETE FROM events WHERE created_at < ?");
   sqlite3_bind_int64 (stmt, 1, before);
+  sqlite3_step (stmt);
+  done (stmt);
+}
+
+/* ---- the webhook queue ---- */
+
+void
+triage_webhook_row_free (TriageWebhookRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->request_id);
+  g_free (row->service_id);
+  g_free (row->notification_id);
+  g_free (row->callback_url);
+  g_free (row->webhook_secret);
+  g_free (row->body);
+  g_free (row);
+}
+
+gboolean
+triage_store_add_webhook (TriageStore *self,
+                          const char  *request_id,
+                          const char  *service_id,
+                          const char  *notification_id,
+                          const char  *body,
+                          gint64       now)
+{
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  triage_store_batch (self);
+  stmt = cached (self, "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
+                       " body, next_attempt, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+  bind_text (stmt, 1, request_id);
+  bind_text (stmt, 2, service_id);
+  bind_text (stmt, 3, notification_id);
+  bind_text (stmt, 4, body);
+  sqlite3_bind_int64 (stmt, 5, now);
+  sqlite3_bind_int64 (stmt, 6, now);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  done (stmt);
+  return ok;
+}
+
+GPtrArray *
+triage_store_due_webhooks (TriageStore *self,
+                           gint64       now,
+                           guint        per_service,
+                           guint        limit)
+{
+  sqlite3_stmt *stmt = cached (self,
+    "SELECT w.id, w.request_id, w.service_id, w.notification_id, s.callback_url,"
+    " s.webhook_secret, w.body, w.attempts"
+    " FROM (SELECT *, ROW_NUMBER () OVER (PARTITION BY service_id ORDER BY next_attempt, id) AS rank"
+    "       FROM webhook_deliveries WHERE next_attempt IS NOT NULL AND next_attempt <= ?1) w"
+    " LEFT JOIN services s ON s.id = w.service_id"
+    " WHERE w.rank <= ?2 ORDER BY w.next_attempt, w.id LIMIT ?3");
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
+
+  sqlite3_bind_int64 (stmt, 1, now);
+  sqlite3_bind_int64 (stmt, 2, per_service);
+  sqlite3_bind_int64 (stmt, 3, limit);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
+
+      row->id = sqlite3_column_int64 (stmt, 0);
+      row->request_id = column_text (stmt, 1);
+      row->service_id = column_text (stmt, 2);
+      row->notification_id = column_text (stmt, 3);
+      row->callback_url = column_text (stmt, 4);
+      row->webhook_secret = column_text (stmt, 5);
+      row->body = column_text (stmt, 6);
+      row->attempts = sqlite3_column_int (stmt, 7);
+      g_ptr_array_add (rows, row);
+    }
+  done (stmt);
+  return rows;
+}
+
+gint64
+triage_store_next_webhook (TriageStore *self)
+{
+  sqlite3_stmt *stmt = cached (self, "SELECT MIN (next_attempt) FROM webhook_deliveries"
+                                     " WHERE next_attempt IS NOT NULL");
+  gint64 next = 0;
+
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    next = sqlite3_column_int64 (stmt, 0);
+  done (stmt);
+  return next;
+}
+
+void
+triage_store_schedule_webhook (TriageStore *self,
+                               gint64       id,
+                               int          attempts,
+                               gint64       next_attempt,
+                               const char  *last_error)
+{
+  sqlite3_stmt *stmt;
+
+  triage_store_batch (self);
+  stmt = cached (self, "UPDATE webhook_deliveries SET attempts = ?, next_attempt = ?,"
+                       " last_error = COALESCE (?, last_error) WHERE id = ?");
+  sqlite3_bind_int (stmt, 1, attempts);
+  if (next_attempt > 0)
+    sqlite3_bind_int64 (stmt, 2, next_attempt);
+  else
+    sqlite3_bind_null (stmt, 2);
+  bind_text (stmt, 3, last_error);
+  sqlite3_bind_int64 (stmt, 4, id);
+  sqlite3_step (stmt);
+  done (stmt);
+}
+
+void
+triage_store_remove_webhook (TriageStore *self,
+                             gint64       id)
+{
+  sqlite3_stmt *stmt;
+
+  triage_store_batch (self);
+  stmt = cached (self, "DELETE FROM webhook_deliveries WHERE id = ?");
+  sqlite3_bind_int64 (stmt, 1, id);
   sqlite3_step (stmt);
   done (stmt);
 }

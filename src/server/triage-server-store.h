@@ -160,6 +160,52 @@ GPtrArray   *triage_store_events_after    (TriageStore  *self,
 void         triage_store_prune_events    (TriageStore  *self,
                                            gint64        before);
 
+/* The webhook queue (profile §6): one row per delivery a service is owed.
+ *
+ *   - triage_store_add_webhook() joins the open batch, so a delivery written
+ *     with the transition it reports is durable exactly when that is;
+ *   - a row is due once its next attempt time has come; a row with no next
+ *     attempt (next_attempt 0) has failed for good and is kept, never due;
+ *   - triage_store_due_webhooks() returns due rows, earliest first, at most
+ *     @per_service of any one service and @limit in all; it reads, it does not
+ *     claim: the caller moves a row's next attempt on
+ *     (triage_store_schedule_webhook()) before it tries it;
+ *   - triage_store_remove_webhook() forgets a delivered row. */
+typedef struct
+{
+  gint64  id;
+  char   *request_id;      /* X-ATP-Request-ID, the same for every attempt */
+  char   *service_id;
+  char   *notification_id;
+  char   *callback_url;    /* the service's, read with the row; NULL = it has none */
+  char   *webhook_secret;
+  char   *body;            /* sent byte for byte on every attempt */
+  int     attempts;        /* attempts that failed so far */
+} TriageWebhookRow;
+
+void         triage_webhook_row_free      (TriageWebhookRow *row);
+gboolean     triage_store_add_webhook     (TriageStore  *self,
+                                           const char   *request_id,
+                                           const char   *service_id,
+                                           const char   *notification_id,
+                                           const char   *body,
+                                           gint64        now);
+GPtrArray   *triage_store_due_webhooks    (TriageStore  *self,
+                                           gint64        now,
+                                           guint         per_service,
+                                           guint         limit);
+/* The earliest next attempt of any row (unix µs), 0 = none is scheduled. */
+gint64       triage_store_next_webhook    (TriageStore  *self);
+/* Sets the row's failed attempts and its next attempt (unix µs; 0 = never:
+ * failed for good); @last_error NULL keeps the one recorded. */
+void         triage_store_schedule_webhook (TriageStore *self,
+                                            gint64       id,
+                                            int          attempts,
+                                            gint64       next_attempt,
+                                            const char  *last_error);
+void         triage_store_remove_webhook  (TriageStore  *self,
+                                           gint64        id);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageServiceRow, triage_service_row_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageNotificationRow, triage_notification_row_free)
 

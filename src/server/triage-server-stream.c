@@ -169,9 +169,7 @@ status_update_text (const char *id,
                     int         status,
                     const char *reason)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(AtpStatusUpdate) update = atp_status_update_new (id, status, reason, now);
-  g_autoptr(JsonNode) node = atp_status_update_to_json (update);
+  g_autoptr(JsonNode) node = status_update_node (id, status, reason);
 
   return atp_json_to_string (node, NULL);
 }

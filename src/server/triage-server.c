@@ -351,7 +351,11 @@ triage_server_run (int    argc,
     }
   fflush (stdout);
 
+  /* Only now that this is the one server on the database does the queue
+   * an earlier run left go out. */
+  triage_server_setup_webhooks (&self);
   g_main_loop_run (loop);
+  triage_server_shutdown_webhooks (&self);
   triage_store_commit (self.store, NULL);
   triage_server_shutdown_streams (&self);
   triage_server_shutdown_rest (&self);

@@ -1,0 +1,679 @@
+/* test-server-webhook.c — webhooks (profile §6) from a real triage-server to a
+ * receiver in its own process (tests/server/webhook-receiver.py)
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "test-server-webhook"
+
+#include <string.h>
+#include <libsoup/soup.h>
+#include <sqlite3.h>
+
+#include "atp.h"
+#include "triage-test-server.h"
+
+/* No wait here comes near this; reaching it fails the test, it never hangs it. */
+#define WAIT_LIMIT_S 20
+
+#define SIMPLE_ACTIONS "[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]"
+
+/* ---- the receiver ---- */
+
+typedef struct
+{
+  GSubprocess *process;
+  SoupSession *session;
+  char        *url;
+  guint        port;
+} Receiver;
+
+static Receiver *
+receiver_start (guint port)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "server", "webhook-receiver.py",
+                                                   NULL);
+  g_autofree char *port_text = g_strdup_printf ("%u", port);
+  g_autoptr(GDataInputStream) input = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  Receiver *receiver = g_new0 (Receiver, 1);
+  const char *colon;
+
+  receiver->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                        &error, "/usr/bin/python3", script, port_text, NULL);
+  g_assert_no_error (error);
+  input = g_data_input_stream_new (g_subprocess_get_stdout_pipe (receiver->process));
+  line = g_data_input_stream_read_line (input, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  receiver->url = g_strdup (line + strlen ("listening on "));
+  colon = strrchr (receiver->url, ':');
+  receiver->port = (guint) g_ascii_strtoull (colon + 1, NULL, 10);
+  receiver->session = soup_session_new_with_options ("timeout", 5, NULL);
+  return receiver;
+}
+
+static void
+receiver_stop (Receiver *receiver)
+{
+  g_output_stream_close (g_subprocess_get_stdin_pipe (receiver->process), NULL, NULL);
+  g_subprocess_wait (receiver->process, NULL, NULL);
+  g_object_unref (receiver->process);
+  g_object_unref (receiver->session);
+  g_free (receiver->url);
+  g_free (receiver);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Receiver, receiver_stop)
+
+static char *
+receiver_url (Receiver   *receiver,
+              const char *path)
+{
+  return g_strconcat (receiver->url, path, NULL);
+}
+
+/* One delivery as the receiver saw it. */
+typedef struct
+{
+  char   *signature;
+  char   *request_id;
+  char   *content_type;
+  char   *body;     /* the raw bytes, NUL added */
+  double  time;     /* unix seconds */
+} Delivery;
+
+static void
+delivery_free (Delivery *delivery)
+{
+  g_free (delivery->signature);
+  g_free (delivery->request_id);
+  g_free (delivery->content_type);
+  g_free (delivery->body);
+  g_free (delivery);
+}
+
+static const char *
+member_or_null (JsonObject *object,
+                const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && !JSON_NODE_HOLDS_NULL (node) ? json_node_get_string (node) : NULL;
+}
+
+/* Every delivery the receiver got on @path, oldest first; @path NULL: all. */
+static GPtrArray *
+receiver_deliveries (Receiver   *receiver,
+                     const char *path)
+{
+  g_autofree char *url = receiver_url (receiver, "/requests");
+  g_autoptr(SoupMessage) msg = soup_message_new ("GET", url);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = soup_session_send_and_read (receiver->session, msg, NULL, &error);
+  g_autoptr(JsonNode) root = NULL;
+  GPtrArray *deliveries = g_ptr_array_new_with_free_func ((GDestroyNotify) delivery_free);
+  JsonArray *array;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  root = json_from_string (g_bytes_get_data (bytes, NULL), &error);
+  g_assert_no_error (error);
+  array = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *record = json_array_get_object_element (array, i);
+      Delivery *delivery;
+      gsize length;
+      guchar *raw;
+
+      if (path != NULL && g_strcmp0 (json_object_get_string_member (record, "path"), path) != 0)
+        continue;
+      delivery = g_new0 (Delivery, 1);
+      delivery->signature = g_strdup (member_or_null (record, "signature"));
+      delivery->request_id = g_strdup (member_or_null (record, "request_id"));
+      delivery->content_type = g_strdup (member_or_null (record, "content_type"));
+      raw = g_base64_decode (json_object_get_string_member (record, "body"), &length);
+      delivery->body = g_strndup ((const char *) raw, length);
+      g_free (raw);
+      delivery->time = json_object_get_double_member (record, "time");
+      g_ptr_array_add (deliveries, delivery);
+    }
+  return deliveries;
+}
+
+/* Waits until @path has had @count deliveries; fails after WAIT_LIMIT_S. */
+static GPtrArray *
+receiver_wait (Receiver   *receiver,
+               const char *path,
+               guint       count)
+{
+  gint64 limit = g_get_monotonic_time () + WAIT_LIMIT_S * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      g_autoptr(GPtrArray) deliveries = receiver_deliveries (receiver, path);
+
+      if (deliveries->len >= count)
+        return g_steal_pointer (&deliveries);
+      if (g_get_monotonic_time () > limit)
+        g_error ("%s had %u deliveries after %d s, expected %u", path, deliveries->len,
+                 WAIT_LIMIT_S, count);
+      g_usleep (50 * 1000);
+    }
+}
+
+static guint
+receiver_count (Receiver   *receiver,
+                const char *path)
+{
+  g_autoptr(GPtrArray) deliveries = receiver_deliveries (receiver, path);
+
+  return deliveries->len;
+}
+
+/* Checks X-ATP-Signature against @secret and the raw body; returns its t. */
+static gint64
+assert_signed (Delivery   *delivery,
+               const char *secret)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *message = NULL, *expected = NULL;
+  gint64 t, now = g_get_real_time () / G_USEC_PER_SEC;
+
+  g_assert_nonnull (delivery->signature);
+  parts = g_strsplit (delivery->signature, ",", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  g_assert_true (g_str_has_prefix (parts[0], "t="));
+  g_assert_true (g_str_has_prefix (parts[1], "v1="));
+  t = g_ascii_strtoll (parts[0] + 2, NULL, 10);
+  /* What a service checks: not older than 300 s (and not from the future). */
+  g_assert_cmpint (t, <=, now + 1);
+  g_assert_cmpint (t, >=, now - 300);
+  message = g_strdup_printf ("%s.%s", parts[0] + 2, delivery->body);
+  expected = g_compute_hmac_for_string (G_CHECKSUM_SHA256, (const guchar *) secret, strlen (secret),
+                                        message, -1);
+  g_assert_cmpstr (parts[1] + 3, ==, expected);
+  g_assert_true (atp_is_uuid_v4 (delivery->request_id));
+  g_assert_cmpstr (delivery->content_type, ==, "application/json");
+  return t;
+}
+
+/* ---- the server side ---- */
+
+typedef struct
+{
+  TriageTestServer *server;
+  char             *user_token;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = triage_test_server_new (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_user (fixture->server, "alice", &fixture->user_token,
+                                                 &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  triage_test_server_free (fixture->server);
+  g_free (fixture->user_token);
+}
+
+typedef struct
+{
+  char *key;
+  char *secret;
+} Service;
+
+static void
+service_clear (Service *service)
+{
+  g_free (service->key);
+  g_free (service->secret);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Service, service_clear)
+
+static void
+add_service (Fixture    *fixture,
+             const char *name,
+             Receiver   *receiver,
+             const char *path,
+             Service    *service)
+{
+  const char *recipients[] = { "alice", NULL };
+  g_autofree char *url = receiver ? receiver_url (receiver, path) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (triage_test_server_create_service (fixture->server, name, recipients, url, NULL,
+                                                    &service->key, &service->secret, &error));
+  g_assert_no_error (error);
+}
+
+static char *
+request (Fixture    *fixture,
+         const char *method,
+         const char *path,
+         const char *token,
+         const char *body,
+         guint       status)
+{
+  g_autoptr(GError) error = NULL;
+  char *answer = NULL;
+  guint got = 0;
+
+  g_assert_true (triage_test_http (fixture->server, method, path, token, body, &got, &answer,
+                                   &error));
+  g_assert_no_error (error);
+  if (got != status)
+    g_error ("%s %s: expected %u, got %u: %s", method, path, status, got, answer);
+  return answer;
+}
+
+/* Posts a notification (with a deadline @deadline_s from now, 0 = none); returns its id. */
+static char *
+post (Fixture       *fixture,
+      const Service *service,
+      double         deadline_s)
+{
+  char *id = atp_new_uuid ();
+  g_autofree char *deadline = NULL, *body = NULL, *answer = NULL;
+
+  if (deadline_s > 0)
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+      g_autoptr(GDateTime) later = g_date_time_add_seconds (now, deadline_s);
+      g_autofree char *text = atp_format_timestamp (later);
+
+      deadline = g_strdup_printf ("\"deadline\":\"%s\",", text);
+    }
+  body = g_strdup_printf ("{\"id\":\"%s\",%s\"context\":{\"title\":\"T\",\"description\":\"D\"},"
+                          "\"actions\":" SIMPLE_ACTIONS "}", id, deadline ? deadline : "");
+  answer = request (fixture, "POST", "/api/v1/notifications", service->key, body, 201);
+  return id;
+}
+
+static void
+respond (Fixture    *fixture,
+         const char *id)
+{
+  g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
+  g_autofree char *answer = request (fixture, "POST", "/api/v1/client/respond",
+                                     fixture->user_token, body, 200);
+}
+
+/* The response object as the service's GET returns it, as a node. */
+static JsonNode *
+get_response (Fixture       *fixture,
+              const Service *service,
+              const char    *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_autofree char *answer = request (fixture, "GET", path, service->key, NULL, 200);
+  g_autoptr(JsonNode) root = json_from_string (answer, NULL);
+  JsonNode *response = json_object_get_member (json_node_get_object (root), "response");
+
+  g_assert_nonnull (response);
+  return json_node_copy (response);
+}
+
+static JsonObject *
+body_object (Delivery *delivery)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = json_from_string (delivery->body, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+sleep_s (double seconds)
+{
+  g_usleep ((gulong) (seconds * G_USEC_PER_SEC));
+}
+
+static double
+now_s (void)
+{
+  return g_get_real_time () / (double) G_USEC_PER_SEC;
+}
+
+/* ---- tests ---- */
+
+/* The answer goes to the service's callback_url, signed, with the response
+ * object as its body; a service without callback_url gets nothing. */
+static void
+test_signed_response (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) plain = { 0 }, hooked = { 0 };
+  g_autofree char *plain_id = NULL, *id = NULL, *expected = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(JsonNode) response = NULL, body = NULL;
+  g_autoptr(GError) error = NULL;
+  Delivery *delivery;
+
+  add_service (fixture, "plain", NULL, NULL, &plain);
+  add_service (fixture, "hooked", receiver, "/ok/signed", &hooked);
+  plain_id = post (fixture, &plain, 0);
+  id = post (fixture, &hooked, 0);
+  respond (fixture, plain_id);
+  respond (fixture, id);
+
+  deliveries = receiver_wait (receiver, "/ok/signed", 1);
+  delivery = deliveries->pdata[0];
+  assert_signed (delivery, hooked.secret);
+  response = get_response (fixture, &hooked, id);
+  expected = atp_json_to_string (response, NULL);
+  g_assert_cmpstr (delivery->body, ==, expected);
+  body = json_from_string (delivery->body, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (body), "notification_id"),
+                   ==, id);
+  g_assert_false (json_object_has_member (json_node_get_object (body), "event"));
+
+  /* The plain service's answer was committed first: had it been sent
+   * anywhere, it would be here by now. */
+  sleep_s (0.5);
+  g_assert_cmpuint (receiver_count (receiver, NULL), ==, 1);
+}
+
+/* A receiver failing twice gets three attempts at 0, 1 and 5 s with one
+ * request id, each signed anew; one that hangs is given up on after 5 s and
+ * retried; a redirect is a failure, never followed; and none of them holds
+ * up a healthy receiver. */
+static void
+test_retries (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) hang = { 0 }, fail = { 0 }, redirect = { 0 }, ok = { 0 };
+  g_autofree char *hang_id = NULL, *fail_id = NULL, *redirect_id = NULL, *ok_id = NULL;
+  g_autoptr(GPtrArray) fails = NULL, hangs = NULL, oks = NULL;
+  Delivery *first, *second, *third;
+  double responded;
+
+  add_service (fixture, "hang", receiver, "/hang/h", &hang);
+  add_service (fixture, "fail", receiver, "/fail/2/f", &fail);
+  add_service (fixture, "redirect", receiver, "/redirect/r", &redirect);
+  add_service (fixture, "ok", receiver, "/ok/o", &ok);
+  hang_id = post (fixture, &hang, 0);
+  fail_id = post (fixture, &fail, 0);
+  redirect_id = post (fixture, &redirect, 0);
+  ok_id = post (fixture, &ok, 0);
+  respond (fixture, hang_id);
+  g_ptr_array_unref (receiver_wait (receiver, "/hang/h", 1));
+  respond (fixture, fail_id);
+  respond (fixture, redirect_id);
+  responded = now_s ();
+  respond (fixture, ok_id);
+
+  /* Delivered while the hanging receiver still holds its attempt (5 s). */
+  oks = receiver_wait (receiver, "/ok/o", 1);
+  g_assert_cmpfloat (((Delivery *) oks->pdata[0])->time - responded, <, 3.0);
+  assert_signed (oks->pdata[0], ok.secret);
+
+  fails = receiver_wait (receiver, "/fail/2/f", 3);
+  first = fails->pdata[0];
+  second = fails->pdata[1];
+  third = fails->pdata[2];
+  g_assert_cmpfloat (second->time - first->time, >=, 0.95);
+  g_assert_cmpfloat (second->time - first->time, <, 2.5);
+  g_assert_cmpfloat (third->time - second->time, >=, 3.95);
+  g_assert_cmpfloat (third->time - second->time, <, 5.5);
+  g_assert_cmpstr (second->request_id, ==, first->request_id);
+  g_assert_cmpstr (third->request_id, ==, first->request_id);
+  g_assert_cmpstr (second->body, ==, first->body);
+  g_assert_cmpstr (third->body, ==, first->body);
+  g_assert_cmpint (assert_signed (third, fail.secret), >, assert_signed (first, fail.secret));
+  assert_signed (second, fail.secret);
+
+  hangs = receiver_wait (receiver, "/hang/h", 2);
+  first = hangs->pdata[0];
+  second = hangs->pdata[1];
+  g_assert_cmpfloat (second->time - first->time, >=, 5.9);
+  g_assert_cmpfloat (second->time - first->time, <, 8.5);
+  g_assert_cmpstr (second->request_id, ==, first->request_id);
+  assert_signed (second, hang.secret);
+
+  g_assert_cmpuint (receiver_count (receiver, "/redirect/r"), >=, 2);
+  g_assert_cmpuint (receiver_count (receiver, "/ok/r-target"), ==, 0);
+
+  /* A success ends the deliveries. */
+  sleep_s (1.5);
+  g_assert_cmpuint (receiver_count (receiver, "/fail/2/f"), ==, 3);
+  g_assert_cmpuint (receiver_count (receiver, "/hang/h"), ==, 2);
+  g_assert_cmpuint (receiver_count (receiver, "/ok/o"), ==, 1);
+}
+
+/* kill -9 with the answer stored and its receiver down: the delivery goes
+ * out after the restart, once the receiver is back. */
+static void
+test_survives_kill (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(Receiver) probe = receiver_start (0);
+  guint port = probe->port;
+  g_autoptr(Receiver) receiver = NULL;
+  g_auto(Service) service = { 0 };
+  g_autofree char *id = NULL, *expected = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(JsonNode) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_service (fixture, "down", probe, "/ok/k", &service);
+  receiver_stop (g_steal_pointer (&probe));
+  id = post (fixture, &service, 0);
+  respond (fixture, id);
+  triage_test_server_kill (fixture->server);
+
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  receiver = receiver_start (port);
+  deliveries = receiver_wait (receiver, "/ok/k", 1);
+  assert_signed (deliveries->pdata[0], service.secret);
+  response = get_response (fixture, &service, id);
+  expected = atp_json_to_string (response, NULL);
+  g_assert_cmpstr (((Delivery *) deliveries->pdata[0])->body, ==, expected);
+}
+
+/* SIGTERM during an attempt: the server stops at once and cleanly, and the
+ * next start makes the attempt again with the same request id. */
+static void
+test_survives_stop (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autofree char *id = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(GError) error = NULL;
+  double stopping, started;
+
+  add_service (fixture, "stopped", receiver, "/hang/t", &service);
+  id = post (fixture, &service, 0);
+  respond (fixture, id);
+  g_ptr_array_unref (receiver_wait (receiver, "/hang/t", 1));
+
+  stopping = now_s ();
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_assert_cmpfloat (now_s () - stopping, <, 3.0);
+
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  started = now_s ();
+  deliveries = receiver_wait (receiver, "/hang/t", 2);
+  g_assert_cmpfloat (((Delivery *) deliveries->pdata[1])->time - started, <, 3.0);
+  g_assert_cmpstr (((Delivery *) deliveries->pdata[1])->request_id, ==,
+                   ((Delivery *) deliveries->pdata[0])->request_id);
+  assert_signed (deliveries->pdata[1], service.secret);
+}
+
+static int
+add_row_text (void  *data,
+              int    columns,
+              char **values,
+              char **names)
+{
+  GString *rows = data;
+
+  for (int i = 0; i < columns; i++)
+    g_string_append_printf (rows, "%s%s", i ? "|" : "", values[i] ? values[i] : "NULL");
+  g_string_append_c (rows, '\n');
+  return 0;
+}
+
+/* Runs @sql on the server's database (running or not: WAL) and returns the
+ * rows it gave, a line each, columns separated by '|'. */
+static char *
+database_run (Fixture    *fixture,
+              const char *sql)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+  GString *rows = g_string_new (NULL);
+
+  g_assert_cmpint (sqlite3_open (triage_test_server_get_database (fixture->server), &db), ==,
+                   SQLITE_OK);
+  sqlite3_busy_timeout (db, 5000);
+  if (sqlite3_exec (db, sql, add_row_text, rows, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+  sqlite3_close (db);
+  return g_string_free (rows, FALSE);
+}
+
+/* The last attempt fails: the delivery is kept as failed and never tried
+ * again. The five failures before it are set in the stopped server's queue
+ * (the real schedule would take six minutes); the restart resumes from them. */
+static void
+test_gives_up (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autofree char *id = NULL, *row = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 limit;
+
+  add_service (fixture, "refusing", receiver, "/fail/100/g", &service);
+  id = post (fixture, &service, 0);
+  respond (fixture, id);
+  g_ptr_array_unref (receiver_wait (receiver, "/fail/100/g", 1));
+  /* The failure is recorded once the 500 is read and its batch committed. */
+  limit = g_get_monotonic_time () + WAIT_LIMIT_S * G_USEC_PER_SEC;
+  for (;;)
+    {
+      row = database_run (fixture, "SELECT attempts, next_attempt IS NOT NULL, last_error"
+                                   " FROM webhook_deliveries");
+      if (strcmp (row, "1|1|HTTP 500\n") == 0)
+        break;
+      if (g_get_monotonic_time () > limit)
+        g_error ("the first failure was not recorded: %s", row);
+      g_clear_pointer (&row, g_free);
+      g_usleep (50 * 1000);
+    }
+  g_clear_pointer (&row, g_free);
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_free (database_run (fixture, "UPDATE webhook_deliveries SET attempts = 5, next_attempt = 0"));
+
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  deliveries = receiver_wait (receiver, "/fail/100/g", 2);
+  g_assert_cmpstr (((Delivery *) deliveries->pdata[1])->request_id, ==,
+                   ((Delivery *) deliveries->pdata[0])->request_id);
+  /* The next retry would have come after 1 s at the earliest. */
+  sleep_s (2.0);
+  g_assert_cmpuint (receiver_count (receiver, "/fail/100/g"), ==, 2);
+  row = database_run (fixture, "SELECT attempts, next_attempt IS NULL, last_error"
+                               " FROM webhook_deliveries");
+  g_assert_cmpstr (row, ==, "6|1|HTTP 500\n");
+}
+
+static JsonObject *
+find_update (GPtrArray  *deliveries,
+             const char *id)
+{
+  for (guint i = 0; i < deliveries->len; i++)
+    {
+      g_autoptr(JsonObject) object = body_object (deliveries->pdata[i]);
+
+      if (g_strcmp0 (json_object_get_string_member (object, "notification_id"), id) == 0)
+        return g_steal_pointer (&object);
+    }
+  g_error ("no delivery for notification %s", id);
+}
+
+/* Expiry and invalidation arrive as {"event": "status_update", …}. */
+static void
+test_status_updates (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autofree char *expiring = NULL, *withdrawn = NULL, *path = NULL, *answer = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(JsonObject) expired = NULL, invalidated = NULL;
+  g_autoptr(GDateTime) stamp = NULL;
+
+  add_service (fixture, "updates", receiver, "/ok/s", &service);
+  expiring = post (fixture, &service, 0.5);
+  withdrawn = post (fixture, &service, 0);
+  path = g_strconcat ("/api/v1/notifications/", withdrawn, NULL);
+  answer = request (fixture, "PATCH", path, service.key,
+                    "{\"status\":\"invalidated\",\"reason\":\"no longer needed\"}", 200);
+
+  deliveries = receiver_wait (receiver, "/ok/s", 2);
+  for (guint i = 0; i < deliveries->len; i++)
+    {
+      Delivery *delivery = deliveries->pdata[i];
+
+      assert_signed (delivery, service.secret);
+      g_assert_true (g_str_has_prefix (delivery->body, "{\"event\":\"status_update\","));
+    }
+  expired = find_update (deliveries, expiring);
+  g_assert_cmpstr (json_object_get_string_member (expired, "status"), ==, "expired");
+  g_assert_cmpstr (json_object_get_string_member (expired, "reason"), ==, "deadline passed");
+  stamp = atp_parse_timestamp (json_object_get_string_member (expired, "timestamp"));
+  g_assert_nonnull (stamp);
+  invalidated = find_update (deliveries, withdrawn);
+  g_assert_cmpstr (json_object_get_string_member (invalidated, "status"), ==, "invalidated");
+  g_assert_cmpstr (json_object_get_string_member (invalidated, "reason"), ==, "no longer needed");
+  g_assert_cmpuint (json_object_get_size (invalidated), ==, 5);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/server/webhook/signed-response", Fixture, NULL, fixture_setup,
+              test_signed_response, fixture_teardown);
+  g_test_add ("/server/webhook/retries", Fixture, NULL, fixture_setup, test_retries,
+              fixture_teardown);
+  g_test_add ("/server/webhook/survives-kill", Fixture, NULL, fixture_setup, test_survives_kill,
+              fixture_teardown);
+  g_test_add ("/server/webhook/survives-stop", Fixture, NULL, fixture_setup, test_survives_stop,
+              fixture_teardown);
+  g_test_add ("/server/webhook/gives-up", Fixture, NULL, fixture_setup, test_gives_up,
+              fixture_teardown);
+  g_test_add ("/server/webhook/status-updates", Fixture, NULL, fixture_setup,
+              test_status_updates, fixture_teardown);
+  return g_test_run ();
+}
