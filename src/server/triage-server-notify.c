@@ -436,7 +436,7 @@ triage_server_shutdown_rest (TriageServer *self)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       free_waiter_list (value);
-      g_hash_table_iter_steal (&iter);
+      g_hash_table_iter_remove (&iter);
     }
   g_clear_pointer (&self->waiters, g_hash_table_unref);
 }
