@@ -287,14 +287,6 @@ handle_respond (TriageServer      *self,
 }
 
 static void
-method_not_allowed (SoupServerMessage *msg,
-                    const char        *allow)
-{
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", allow);
-  reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
-}
-
-static void
 api_handler (SoupServer        *soup,
              SoupServerMessage *msg,
              const char        *path,
@@ -311,7 +303,7 @@ api_handler (SoupServer        *soup,
 
       /* Counted before the token is checked, so guessing admin tokens is slow too. */
       if (strcmp (method, "POST") != 0)
-        method_not_allowed (msg, "POST");
+        reply_method_not_allowed (msg, "POST");
       else if (triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS,
                                          address ? address : "local") &&
                check_admin (self, msg))
@@ -320,14 +312,14 @@ api_handler (SoupServer        *soup,
   else if (strcmp (path, "/api/v1/admin/users") == 0)
     {
       if (strcmp (method, "POST") != 0)
-        method_not_allowed (msg, "POST");
+        reply_method_not_allowed (msg, "POST");
       else if (check_admin (self, msg))
         handle_create_user (self, msg);
     }
   else if (strcmp (path, "/api/v1/notifications") == 0)
     {
       if (strcmp (method, "POST") != 0)
-        method_not_allowed (msg, "POST");
+        reply_method_not_allowed (msg, "POST");
       else
         handle_post_notification (self, msg);
     }
@@ -341,12 +333,12 @@ api_handler (SoupServer        *soup,
       else if (strcmp (method, "PATCH") == 0)
         handle_patch_notification (self, msg, id);
       else
-        method_not_allowed (msg, "GET, PATCH");
+        reply_method_not_allowed (msg, "GET, PATCH");
     }
   else if (strcmp (path, "/api/v1/client/notifications") == 0)
     {
       if (strcmp (method, "GET") != 0)
-        method_not_allowed (msg, "GET");
+        reply_method_not_allowed (msg, "GET");
       else
         handle_list (self, msg, query);
     }
@@ -355,14 +347,14 @@ api_handler (SoupServer        *soup,
            strchr (rest, '/') == NULL)
     {
       if (strcmp (method, "GET") != 0)
-        method_not_allowed (msg, "GET");
+        reply_method_not_allowed (msg, "GET");
       else
         handle_client_get (self, msg, rest);
     }
   else if (strcmp (path, "/api/v1/client/respond") == 0)
     {
       if (strcmp (method, "POST") != 0)
-        method_not_allowed (msg, "POST");
+        reply_method_not_allowed (msg, "POST");
       else
         handle_respond (self, msg);
     }

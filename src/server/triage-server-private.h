@@ -101,6 +101,8 @@ void              reply_error_full     (SoupServerMessage *msg,
                                         const char        *code,
                                         const char        *message,
                                         const char        *field);
+void              reply_method_not_allowed (SoupServerMessage *msg,
+                                            const char        *allow);
 void              reply_error          (SoupServerMessage *msg,
                                         AtpErrorCode       code,
                                         const char        *message);

@@ -146,6 +146,15 @@ reply_error_full (SoupServerMessage *msg,
                                     body, strlen (body));
 }
 
+/* 405 with the Allow header naming what is allowed. */
+void
+reply_method_not_allowed (SoupServerMessage *msg,
+                          const char        *allow)
+{
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", allow);
+  reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
+}
+
 void
 reply_error (SoupServerMessage *msg,
              AtpErrorCode       code,

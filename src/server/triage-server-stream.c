@@ -460,8 +460,7 @@ stream_http_handler (SoupServer        *soup,
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
     {
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", "GET");
-      reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
+      reply_method_not_allowed (msg, "GET");
       return;
     }
   user = stream_user (self, msg, query);
@@ -552,8 +551,7 @@ events_handler (SoupServer        *soup,
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
     {
-      soup_message_headers_replace (headers, "Allow", "GET");
-      reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
+      reply_method_not_allowed (msg, "GET");
       return;
     }
   if ((user = stream_user (self, msg, query)) == NULL)

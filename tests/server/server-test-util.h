@@ -322,6 +322,15 @@ srv_frame_id (JsonObject *frame)
   return json_object_get_string_member_with_default (data, "id", "");
 }
 
+static inline gboolean
+srv_frame_matches (JsonObject *frame,
+                   const char *type,
+                   const char *id)
+{
+  return g_str_equal (srv_frame_type (frame), type) &&
+         (id == NULL || g_str_equal (srv_frame_id (frame), id));
+}
+
 /* How many frames of @type (about @id, when not NULL) @sock has received. */
 static inline guint
 srv_count_frames (SrvSocket  *sock,
@@ -331,13 +340,7 @@ srv_count_frames (SrvSocket  *sock,
   guint count = 0;
 
   for (guint i = 0; i < sock->frames->len; i++)
-    {
-      JsonObject *frame = sock->frames->pdata[i];
-
-      if (g_str_equal (srv_frame_type (frame), type) &&
-          (id == NULL || g_str_equal (srv_frame_id (frame), id)))
-        count++;
-    }
+    count += srv_frame_matches (sock->frames->pdata[i], type, id);
   return count;
 }
 
@@ -348,13 +351,8 @@ srv_find_frame (SrvSocket  *sock,
                 const char *id)
 {
   for (guint i = 0; i < sock->frames->len; i++)
-    {
-      JsonObject *frame = sock->frames->pdata[i];
-
-      if (g_str_equal (srv_frame_type (frame), type) &&
-          (id == NULL || g_str_equal (srv_frame_id (frame), id)))
-        return frame;
-    }
+    if (srv_frame_matches (sock->frames->pdata[i], type, id))
+      return sock->frames->pdata[i];
   return NULL;
 }
 
@@ -369,8 +367,7 @@ srv_find_update (SrvSocket  *sock,
       JsonObject *frame = sock->frames->pdata[i];
       JsonObject *data = json_object_get_object_member (frame, "data");
 
-      if (g_str_equal (srv_frame_type (frame), "status_update") &&
-          g_str_equal (srv_frame_id (frame), id) &&
+      if (srv_frame_matches (frame, "status_update", id) &&
           g_strcmp0 (json_object_get_string_member_with_default (data, "status", NULL), status) == 0)
         return data;
     }
