@@ -330,9 +330,9 @@ on_stream_resynced (TriageApplication *self,
 static void
 on_stream_state_changed (TriageApplication *self)
 {
-  g_autoptr(GError) error = NULL;
   AtpStreamState state = atp_stream_get_state (self->stream);
   const GError *last = atp_stream_get_last_error (self->stream);
+  const char *why = last != NULL ? last->message : NULL;
 
   switch (state)
     {
@@ -344,19 +344,25 @@ on_stream_state_changed (TriageApplication *self)
       set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
       break;
 
-    case ATP_STREAM_STATE_WAITING:
-      set_connection (self, TRIAGE_CONNECTION_RECONNECTING, last ? last->message : NULL,
-                      atp_stream_get_next_attempt (self->stream));
+    case ATP_STREAM_STATE_RECONNECTING:
+      set_connection (self, TRIAGE_CONNECTION_RECONNECTING, why,
+                      atp_stream_get_next_retry_time (self->stream));
       break;
 
-    case ATP_STREAM_STATE_UNAUTHORIZED:
+    case ATP_STREAM_STATE_OFFLINE:
+      /* No network: the stream still retries, and at once when it is back. */
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, why,
+                      atp_stream_get_next_retry_time (self->stream));
+      break;
+
+    case ATP_STREAM_STATE_AUTH_FAILED:
       set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
                       _("The server refused the token. Enter a new one in Preferences."), 0);
       break;
 
-    case ATP_STREAM_STATE_STOPPED:
+    case ATP_STREAM_STATE_DISCONNECTED:
     default:
-      set_connection (self, TRIAGE_CONNECTION_OFFLINE, last ? last->message : NULL, 0);
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, why, 0);
       break;
     }
 }
@@ -388,9 +394,9 @@ start_stream (TriageApplication *self,
   triage_outbox_set_client (self->outbox, client);
 
   self->stream = atp_stream_new (client);
-  g_signal_connect_object (self->stream, "notification",
+  g_signal_connect_object (self->stream, "notification-received",
                            G_CALLBACK (on_stream_notification), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->stream, "status-update",
+  g_signal_connect_object (self->stream, "status-changed",
                            G_CALLBACK (on_stream_status_update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->stream, "resynced",
                            G_CALLBACK (on_stream_resynced), self, G_CONNECT_SWAPPED);
