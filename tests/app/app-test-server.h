@@ -15,6 +15,7 @@
 #include <gio/gunixsocketaddress.h>
 #include <libsoup/soup.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "app-test-common.h"
 
@@ -63,9 +64,18 @@ app_test_socket_answers (const char *path)
   return connection != NULL;
 }
 
+/* The server dies with the test: a test that aborts must not leave it holding
+ * the test's stderr open (meson would wait for it until the timeout). */
+static inline void
+app_test_die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
 static inline void
 app_test_server_start (AppTestServer *server)
 {
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
   g_autoptr(GError) error = NULL;
   const char *program = g_getenv ("TRIAGE_SERVER");
   gint64 end;
@@ -78,9 +88,10 @@ app_test_server_start (AppTestServer *server)
       server->database = g_build_filename (g_get_user_data_dir (), "server.db", NULL);
     }
 
-  server->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, program,
-                                      "--local", "--database", server->database,
-                                      "--heartbeat-interval", "2", NULL);
+  g_subprocess_launcher_set_child_setup (launcher, app_test_die_with_parent, NULL, NULL);
+  server->process = g_subprocess_launcher_spawn (launcher, &error, program,
+                                                 "--local", "--database", server->database,
+                                                 "--heartbeat-interval", "2", NULL);
   g_assert_no_error (error);
 
   end = g_get_monotonic_time () + APP_TEST_WAIT_MS * 1000;
@@ -95,8 +106,7 @@ app_test_server_start (AppTestServer *server)
     {
       g_autoptr(GSocketAddress) address = g_unix_socket_address_new (server->socket_path);
 
-      server->session = soup_session_new ();
-      g_object_set (server->session, "remote-connectable", address, NULL);
+      server->session = soup_session_new_with_options ("remote-connectable", address, NULL);
     }
 }
 

@@ -167,7 +167,7 @@ test_response_type (gconstpointer data)
 static TriageConfirmDialog *
 find_confirm_dialog (void)
 {
-  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
 
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
