@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <gio/gunixsocketaddress.h>
@@ -29,6 +30,14 @@ struct _TriageTestServer
   guint        port;
   SoupSession *session;
 };
+
+/* The server dies with its test: a test that aborts must not leave it holding
+ * the test's stderr open, or meson waits for it until the timeout. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
 
 static gboolean
 start_process (TriageTestServer *self,
@@ -65,6 +74,7 @@ start_process (TriageTestServer *self,
   g_ptr_array_add (argv, NULL);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "TRIAGE_ADMIN_TOKEN", self->admin_token, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", self->dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", self->dir, TRUE);
