@@ -1321,6 +1321,10 @@ triage_response_editor_set_editable (TriageResponseEditor *self,
     {
       gtk_text_view_set_editable (GTK_TEXT_VIEW (self->input), editable);
       gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->input), editable);
+      /* GTK 4.8 aborts (blink_cb: cursor_visible) when a text view with a
+       * hidden cursor takes the focus, as it does when the send button it
+       * follows is hidden: a frozen answer is read, not focused. */
+      gtk_widget_set_focusable (self->input, editable);
     }
   else if (self->input != NULL)
     gtk_widget_set_sensitive (self->input, editable);
