@@ -1319,11 +1319,11 @@ triage_response_editor_set_editable (TriageResponseEditor *self,
 
   if (GTK_IS_TEXT_VIEW (self->input))
     {
+      /* A frozen answer is read, not focused, so it shows no cursor. Hiding
+       * the cursor instead (cursor-visible) aborts GTK 4.8: its blink keeps
+       * running a moment after the focus leaves, and asserts that the
+       * cursor is visible. */
       gtk_text_view_set_editable (GTK_TEXT_VIEW (self->input), editable);
-      gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->input), editable);
-      /* GTK 4.8 aborts (blink_cb: cursor_visible) when a text view with a
-       * hidden cursor takes the focus, as it does when the send button it
-       * follows is hidden: a frozen answer is read, not focused. */
       gtk_widget_set_focusable (self->input, editable);
     }
   else if (self->input != NULL)
