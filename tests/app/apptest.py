@@ -6,6 +6,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import ctypes
 import http.client
 import json
 import os
@@ -24,6 +25,16 @@ WAIT = float(os.environ.get("APPTEST_WAIT", "15"))
 
 class Failure(Exception):
     pass
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent():
+    """preexec_fn: the child gets SIGKILL when this test process ends, however it
+    ends, so a failed test never leaves a server or an app holding its output."""
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def wait_for(what, predicate, timeout=WAIT, interval=0.02):
@@ -96,7 +107,8 @@ class Server:
         args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
                 "--print-address", "--heartbeat-interval", "2"]
         self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
-                                     stdin=subprocess.DEVNULL, text=True)
+                                     stdin=subprocess.DEVNULL, text=True,
+                                     preexec_fn=die_with_parent)
         line = self.proc.stdout.readline()
         if not line.startswith("listening on"):
             self.proc.kill()
@@ -168,7 +180,8 @@ class App:
 
     def start(self):
         self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
-                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL)
+                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
+                                     preexec_fn=die_with_parent)
         return self
 
     def kill(self):
