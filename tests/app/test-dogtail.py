@@ -123,7 +123,10 @@ def test_person():
         field = find(triage, "the text field", "text", "Reason")
         assert_controls_named(triage, "the window with a text request")
         field.click()
+        wait_for("the text field to have the focus", lambda: field.focused, interval=0.1)
         rawinput.typeText("The canary failed twice")
+        wait_for("the typed text in the field", lambda: field.text == "The canary failed twice",
+                 interval=0.1)
         find(triage, "the send button", "push button", "Send “Reason”").click()
         answered = server.wait_responded(text)
         if answered["response"]["response_data"] != "The canary failed twice":
