@@ -125,8 +125,11 @@ def test_person():
         field.click()
         wait_for("the text field to have the focus", lambda: field.focused, interval=0.1)
         rawinput.typeText("The canary failed twice")
-        wait_for("the typed text in the field", lambda: field.text == "The canary failed twice",
-                 interval=0.1)
+        try:
+            wait_for("the typed text in the field",
+                     lambda: field.text == "The canary failed twice", interval=0.1)
+        except Failure as e:
+            raise Failure(f"{e}; the field holds {field.text!r}") from None
         find(triage, "the send button", "push button", "Send “Reason”").click()
         answered = server.wait_responded(text)
         if answered["response"]["response_data"] != "The canary failed twice":
