@@ -59,7 +59,12 @@ struct _TriageApplication
   gboolean               ready;               /* store opened, inbox and outbox loaded */
   gboolean               held;
   guint                  tray_update_id;
+  guint                  local_watch_id;      /* the local server unreachable for a while */
 };
+
+/* How long the local server may be unreachable before it is looked for (and
+ * started) again: long enough for a restart by hand to land first. */
+#define LOCAL_SERVER_RECHECK_SECONDS 5
 
 G_DEFINE_FINAL_TYPE (TriageApplication, triage_application, ADW_TYPE_APPLICATION)
 
@@ -86,9 +91,13 @@ update_hold (TriageApplication *self)
 {
   gboolean want;
 
+  /* Kept while there is a connection to keep or a retry on its way (an
+   * offline network included: the stream comes back by itself); let go when
+   * only the person can help (refused token, nothing scheduled), so closing
+   * the window then quits. */
   want = g_settings_get_boolean (self->settings, "run-in-background") &&
          self->connection != TRIAGE_CONNECTION_AUTH_FAILED &&
-         self->connection != TRIAGE_CONNECTION_OFFLINE;
+         !(self->connection == TRIAGE_CONNECTION_OFFLINE && self->retry_at == 0);
 
   if (want && !self->held)
     g_application_hold (G_APPLICATION (self));
@@ -305,6 +314,55 @@ on_stream_status_update (TriageApplication *self,
                   update->timestamp);
 }
 
+typedef struct
+{
+  TriageApplication *self;
+  char              *notification_id;
+} Lookup;
+
+static void
+lookup_free (Lookup *lookup)
+{
+  g_object_unref (lookup->self);
+  g_free (lookup->notification_id);
+  g_free (lookup);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Lookup, lookup_free)
+
+static void
+settled_lookup_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(Lookup) lookup = user_data;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpStatus status = ATP_STATUS_RESPONDED;
+  GDateTime *when = NULL;
+
+  notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (notification != NULL && atp_status_is_terminal (notification->status))
+    {
+      status = notification->status;
+      if (status == ATP_STATUS_RESPONDED && notification->response != NULL)
+        when = notification->response->responded_at;
+      else if (status == ATP_STATUS_EXPIRED)
+        when = notification->deadline;
+    }
+  else if (notification == NULL)
+    /* Gone or unreadable: it left the pending set, which most likely means
+     * it was answered (the history says "answered elsewhere"). */
+    g_debug ("Could not learn what became of %s: %s", lookup->notification_id, error->message);
+  else
+    return;   /* pending again by now: the stream brings it */
+
+  settle_request (lookup->self, lookup->notification_id, status, NULL, when);
+}
+
 static void
 on_stream_resynced (TriageApplication *self,
                     GPtrArray         *pending)
@@ -319,12 +377,50 @@ on_stream_resynced (TriageApplication *self,
       g_hash_table_add (live, notification->id);
     }
 
-  /* Settled while we were away. What became of it is not known here; the
-   * history records it as answered elsewhere unless our outbox says more. */
+  /* Settled while we were away: ask the server what became of each (answered
+   * on another device, expired, withdrawn), so the view and the history say
+   * what happened. Our own queued answers are the outbox's to settle. */
   for (guint i = 0; i < ids->len; i++)
-    if (!g_hash_table_contains (live, ids->pdata[i]) &&
-        !triage_outbox_has_answer (self->outbox, ids->pdata[i]))
-      settle_request (self, ids->pdata[i], ATP_STATUS_RESPONDED, NULL, NULL);
+    {
+      Lookup *lookup;
+
+      if (g_hash_table_contains (live, ids->pdata[i]) ||
+          triage_outbox_has_answer (self->outbox, ids->pdata[i]))
+        continue;
+
+      lookup = g_new0 (Lookup, 1);
+      lookup->self = g_object_ref (self);
+      lookup->notification_id = g_strdup (ids->pdata[i]);
+      atp_client_get_notification_async (self->client, ids->pdata[i], self->connect_cancellable,
+                                         settled_lookup_cb, lookup);
+    }
+}
+
+static gboolean
+is_local_mode (TriageApplication *self)
+{
+  return g_settings_get_enum (self->settings, "server-mode") == 0;
+}
+
+static gboolean
+local_watch_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  const GError *last = self->stream ? atp_stream_get_last_error (self->stream) : NULL;
+
+  self->local_watch_id = 0;
+
+  /* Still unreachable: the local server stopped (a crash, a kill). Find the
+   * one that may have been started meanwhile, or start it again. */
+  if (self->connection != TRIAGE_CONNECTION_CONNECTED &&
+      g_error_matches (last, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED))
+    {
+      g_message ("The local server has not answered for %d seconds: starting it again",
+                 LOCAL_SERVER_RECHECK_SECONDS);
+      connect_begin (self);
+    }
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -333,6 +429,13 @@ on_stream_state_changed (TriageApplication *self)
   AtpStreamState state = atp_stream_get_state (self->stream);
   const GError *last = atp_stream_get_last_error (self->stream);
   const char *why = last != NULL ? last->message : NULL;
+
+  if (state == ATP_STREAM_STATE_CONNECTED)
+    g_clear_handle_id (&self->local_watch_id, g_source_remove);
+  else if (state == ATP_STREAM_STATE_RECONNECTING && is_local_mode (self) &&
+           self->local_watch_id == 0)
+    self->local_watch_id = g_timeout_add_seconds (LOCAL_SERVER_RECHECK_SECONDS,
+                                                  local_watch_cb, self);
 
   switch (state)
     {
@@ -372,6 +475,7 @@ on_stream_state_changed (TriageApplication *self)
 static void
 teardown_connection (TriageApplication *self)
 {
+  g_clear_handle_id (&self->local_watch_id, g_source_remove);
   g_cancellable_cancel (self->connect_cancellable);
   g_clear_object (&self->connect_cancellable);
 
@@ -480,7 +584,7 @@ connect_begin (TriageApplication *self)
   teardown_connection (self);
   self->connect_cancellable = g_cancellable_new ();
 
-  if (g_settings_get_enum (self->settings, "server-mode") == 0)
+  if (is_local_mode (self))
     {
       set_connection (self, TRIAGE_CONNECTION_CONNECTING, _("Starting the local server…"), 0);
       triage_server_launcher_ensure_async (NULL, 0, self->connect_cancellable,
@@ -973,12 +1077,27 @@ retry_action (GSimpleAction *action,
 {
   TriageApplication *self = user_data;
 
-  if (!self->ready)
+  if (!self->ready || self->connection == TRIAGE_CONNECTION_CONNECTED ||
+      self->connection == TRIAGE_CONNECTION_CONNECTING)
     return;
 
-  if (self->stream != NULL && self->connection == TRIAGE_CONNECTION_RECONNECTING)
+  /* Locally, look for the server again (and start it if it is gone); a
+   * remote stream just tries now. */
+  if (self->stream != NULL && !is_local_mode (self))
     atp_stream_reconnect_now (self->stream);
-  else if (self->connection != TRIAGE_CONNECTION_CONNECTED)
+  else
+    connect_begin (self);
+}
+
+static void
+reconnect_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+
+  /* The same server with a new token (Preferences): start over. */
+  if (self->ready)
     connect_begin (self);
 }
 
@@ -1032,6 +1151,7 @@ static const GActionEntry app_actions[] = {
   { "open-request", open_request_action, "s" },
   { "respond", respond_action, "(sss)" },
   { "retry", retry_action },
+  { "reconnect", reconnect_action },
   { "preferences", preferences_action },
   { "about", about_action },
   { "quit", quit_action },
