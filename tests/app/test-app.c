@@ -20,7 +20,7 @@
 #include "triage-application.h"
 #include "triage-confirm-dialog.h"
 #include "triage-decision-view.h"
-#include "triage-response-editor.h"
+#include "triage-response-editor-private.h"
 
 typedef struct
 {
@@ -28,38 +28,39 @@ typedef struct
   const char *action;       /* the action, as JSON */
   const char *invalid;      /* an answer that breaks its constraints */
   const char *valid;        /* one that does not */
+  gboolean    blank_valid;  /* whether the editor's untouched answer is valid */
 } TypeCase;
 
 static const TypeCase type_cases[] = {
   { "simple",
     "{\"id\": \"a\", \"label\": \"Approve\", \"response_type\": \"simple\"}",
-    "true", "null" },
+    "true", "null", TRUE },
   { "binary",
     "{\"id\": \"a\", \"label\": \"Logs?\", \"response_type\": \"binary\","
     " \"options\": {\"true_label\": \"Yes\", \"false_label\": \"No\"}}",
-    "\"yes\"", "true" },
+    "\"yes\"", "true", TRUE },
   { "choice",
     "{\"id\": \"a\", \"label\": \"Priority\", \"response_type\": \"choice\","
     " \"options\": [{\"value\": \"high\", \"label\": \"High\"}, {\"value\": \"low\", \"label\": \"Low\"}]}",
-    "\"urgent\"", "\"low\"" },
+    "\"urgent\"", "\"low\"", FALSE },
   { "multi_choice",
     "{\"id\": \"a\", \"label\": \"Teams\", \"response_type\": \"multi_choice\","
     " \"options\": [{\"value\": \"eng\", \"label\": \"Eng\"}, {\"value\": \"sec\", \"label\": \"Sec\"},"
     "  {\"value\": \"ops\", \"label\": \"Ops\"}],"
     " \"constraints\": {\"min_selections\": 1, \"max_selections\": 2}}",
-    "[\"eng\", \"sec\", \"ops\"]", "[\"eng\", \"ops\"]" },
+    "[\"eng\", \"sec\", \"ops\"]", "[\"eng\", \"ops\"]", FALSE },
   { "text",
     "{\"id\": \"a\", \"label\": \"Reason\", \"response_type\": \"text\","
     " \"constraints\": {\"min_length\": 5, \"max_length\": 20}}",
-    "\"no\"", "\"Tests pass\"" },
+    "\"no\"", "\"Tests pass\"", FALSE },
   { "number",
     "{\"id\": \"a\", \"label\": \"Threshold\", \"response_type\": \"number\","
     " \"constraints\": {\"min\": 0.1, \"max\": 0.9, \"step\": 0.05}}",
-    "0.93", "0.35" },
+    "0.93", "0.35", FALSE },
   { "scale",
     "{\"id\": \"a\", \"label\": \"Confidence\", \"response_type\": \"scale\","
     " \"constraints\": {\"min\": 1, \"max\": 5}}",
-    "6", "4" },
+    "6", "4", FALSE },
 };
 
 static char *world;
@@ -143,6 +144,14 @@ test_response_type (gconstpointer data)
   editor = triage_decision_view_get_editor (decision_view (), "a");
   g_assert_nonnull (editor);
   g_assert_cmpstr (triage_response_editor_get_action_id (TRIAGE_RESPONSE_EDITOR (editor)), ==, "a");
+
+  /* Untouched: the editor holds its send control back and says why. */
+  g_assert_cmpint (triage_response_editor_get_valid (TRIAGE_RESPONSE_EDITOR (editor)), ==, tc->blank_valid);
+  if (!tc->blank_valid)
+    {
+      g_assert_false (triage_response_editor_submit (TRIAGE_RESPONSE_EDITOR (editor)));
+      g_assert_nonnull (triage_response_editor_get_reason (TRIAGE_RESPONSE_EDITOR (editor)));
+    }
 
   /* Invalid: refused here, the server never sees it. */
   respond (id, "a", tc->invalid);
@@ -270,6 +279,62 @@ test_expiry_while_open (void)
   g_assert_true (triage_decision_view_get_read_only (decision_view ()));
 }
 
+static char *
+editor_text (GtkWidget *editor)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (
+    GTK_TEXT_VIEW (triage_response_editor_get_input (TRIAGE_RESPONSE_EDITOR (editor))));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static void
+test_settled_while_away (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 2);
+  g_autofree char *deadline = atp_format_timestamp (soon);
+  g_autofree char *id = g_uuid_string_random ();
+  g_autofree char *body = NULL;
+  g_autofree char *kept = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  GtkWidget *editor;
+  guint status = 0;
+
+  wait_connected ();
+  body = g_strdup_printf ("{\"id\": \"%s\", \"deadline\": \"%s\", \"context\": {\"title\":"
+                          " \"Expiring while away?\", \"description\": \"Gone meanwhile.\"},"
+                          " \"actions\": [{\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]}",
+                          id, deadline);
+  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
+  g_assert_cmpuint (status, ==, 201);
+  open_request (id);
+  editor = triage_decision_view_get_editor (decision_view (), "why");
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (
+    GTK_TEXT_VIEW (triage_response_editor_get_input (TRIAGE_RESPONSE_EDITOR (editor)))),
+    "half typed", -1);
+
+  /* The server goes away; the deadline passes meanwhile. */
+  app_test_server_stop (server, TRUE);
+  app_test_wait_for (triage_application_get_connection (app) != TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  spin (2500);
+  app_test_server_start (server);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "retry", NULL);
+
+  /* After the resync the app asks what became of it: expired, not "answered". */
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (app), id));
+  /* What was typed stays visible. */
+  kept = editor_text (editor);
+  g_assert_cmpstr (kept, ==, "half typed");
+  g_assert_false (triage_response_editor_get_editable (TRIAGE_RESPONSE_EDITOR (editor)));
+}
+
 static void
 test_conflict_told (void)
 {
@@ -350,6 +415,7 @@ main (int   argc,
   g_test_add_func ("/app/answered-elsewhere-while-open", test_answered_elsewhere_while_open);
   g_test_add_func ("/app/expiry-while-open", test_expiry_while_open);
   g_test_add_func ("/app/conflict-told", test_conflict_told);
+  g_test_add_func ("/app/settled-while-away", test_settled_while_away);
 
   status = g_test_run ();
 
