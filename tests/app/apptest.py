@@ -92,6 +92,37 @@ class World:
                 env[key] = value
         return env
 
+    def find_server(self):
+        """The pid of a triage-server running in this world (e.g. one the app
+        started), or None."""
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    environ = f.read().split(b"\0")
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmdline = f.read().split(b"\0")
+            except OSError:
+                continue
+            if (b"XDG_RUNTIME_DIR=" + self.runtime.encode()) in environ and \
+                    os.path.basename(cmdline[0]) == b"triage-server":
+                return int(pid)
+        return None
+
+    def stop_servers(self):
+        """Ends the servers running in this world, so none outlives its test."""
+        while (pid := self.find_server()) is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            for _ in range(100):
+                if not os.path.exists(f"/proc/{pid}/cmdline") or \
+                        open(f"/proc/{pid}/cmdline", "rb").read() == b"":
+                    break
+                time.sleep(0.02)
+
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
 
@@ -138,6 +169,13 @@ class Server:
         raw = reply.read()
         conn.close()
         return reply.status, (json.loads(raw) if raw else None)
+
+    def answers(self):
+        """Whether a server answers on the world's socket (whoever started it)."""
+        try:
+            return self.request("GET", "/api/v1/client/notifications")[0] == 200
+        except OSError:
+            return False
 
     def post(self, title, actions=None, deadline_in=None, description="Please decide."):
         nid = str(uuid.uuid4())

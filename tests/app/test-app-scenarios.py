@@ -6,12 +6,13 @@
 #   - a bubble per new request; buttons for simple, unflagged actions answer
 #     straight from the bubble (the server records the answer);
 #   - flagged or non-simple requests get only "Open";
-#   - a request answered elsewhere, or expired, has its bubble withdrawn;
+#   - a request answered elsewhere, expired or withdrawn has its bubble withdrawn;
 #   - the server killed and restarted: the app reconnects, no bubble twice,
 #     nothing lost;
 #   - an answer given while offline survives a kill -9 of the app and is sent
 #     after the restart, exactly once;
-#   - first run with nothing running: the app starts triage-server --local itself.
+#   - first run with nothing running: the app starts triage-server --local itself,
+#     and starts it again when it dies.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -42,6 +43,7 @@ class Scenario:
     def __exit__(self, *exc):
         self.app.stop()
         self.server.stop()
+        self.world.stop_servers()   # any the app started, which outlive it by design
         self.world.cleanup()
 
 
@@ -124,6 +126,19 @@ def test_expiry_withdraws():
         notifyd.wait_withdrawn(bubble["id"])
 
 
+def test_invalidated_withdraws():
+    with Scenario("invalidated") as s:
+        s.server.start()
+        s.app.start()
+        nid = s.server.post("Withdrawn soon?", TWO_SIMPLE)
+        bubble = notifyd.wait_notify("Withdrawn soon?")
+        status, reply = s.server.request("PATCH", f"/api/v1/notifications/{nid}",
+                                         {"status": "invalidated", "reason": "not needed"})
+        if status != 200:
+            raise Failure(f"invalidate: {status} {reply}")
+        notifyd.wait_withdrawn(bubble["id"])
+
+
 def test_reconnect():
     with Scenario("reconnect") as s:
         s.server.start()
@@ -171,34 +186,31 @@ def test_outbox_survives_kill():
             raise Failure(f"a second answer got {status}, not 409")
 
 
-def find_started_server(world):
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                environ = f.read().split(b"\0")
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmdline = f.read().split(b"\0")
-        except OSError:
-            continue
-        if (b"XDG_RUNTIME_DIR=" + world.runtime.encode()) in environ and \
-                os.path.basename(cmdline[0]) == b"triage-server":
-            return int(pid)
-    return None
-
-
 def test_starts_local_server():
     with Scenario("first-run") as s:
         s.app.start()
         wait_for("the app to start triage-server", lambda: os.path.exists(s.world.socket))
-        pid = wait_for("the server process", lambda: find_started_server(s.world))
-        try:
-            wait_for("the socket to answer", lambda: s.server.request("GET", "/api/v1/client/notifications")[0] == 200)
-            s.server.post("First run?", TWO_SIMPLE)
-            notifyd.wait_notify("First run?")
-        finally:
-            os.kill(pid, signal.SIGTERM)
+        wait_for("the server process", s.world.find_server)
+        wait_for("the socket to answer", s.server.answers)
+        s.server.post("First run?", TWO_SIMPLE)
+        notifyd.wait_notify("First run?")
+
+
+def test_restarts_local_server():
+    with Scenario("restart") as s:
+        s.app.start()
+        wait_for("the app to start triage-server", lambda: os.path.exists(s.world.socket))
+        first = wait_for("the server process", s.world.find_server)
+        wait_for("the socket to answer", s.server.answers)
+        # Connected (its bubble shows), then the server dies.
+        s.server.post("Before the local server died?", TWO_SIMPLE)
+        notifyd.wait_notify("Before the local server died?")
+        os.kill(first, signal.SIGKILL)
+        # Unreachable for a few seconds: the app starts it again and reconnects.
+        wait_for("a new triage-server", lambda: s.world.find_server() not in (None, first))
+        wait_for("the socket to answer again", s.server.answers)
+        s.server.post("After the local server came back?", TWO_SIMPLE)
+        notifyd.wait_notify("After the local server came back?")
 
 
 run([
@@ -207,7 +219,9 @@ run([
     ("body escaped, urgency critical near the deadline", test_markup_and_urgency),
     ("answered elsewhere: bubble withdrawn", test_answered_elsewhere_withdraws),
     ("expired: bubble withdrawn", test_expiry_withdraws),
+    ("invalidated: bubble withdrawn", test_invalidated_withdraws),
     ("server killed and restarted: reconnect, no duplicates, no loss", test_reconnect),
     ("outbox survives kill -9 while offline", test_outbox_survives_kill),
     ("first run starts the local server", test_starts_local_server),
+    ("a local server that died is started again", test_restarts_local_server),
 ])
