@@ -208,11 +208,12 @@ class Server:
 
 
 class App:
-    """The real triage binary, in the background (--gapplication-service)."""
+    """The real triage binary: in the background (--gapplication-service), or
+    with service=False started as a person starts it (its window opens)."""
 
-    def __init__(self, world, *args, **env):
+    def __init__(self, world, *args, service=True, **env):
         self.world = world
-        self.args = list(args) or ["--gapplication-service"]
+        self.args = (["--gapplication-service"] if service else []) + list(args)
         self.env = env
         self.proc = None
 

@@ -2,8 +2,9 @@
 # test-dogtail.py — the real triage binary driven through AT-SPI (dogtail) the way
 # a person would: open a request from its notification, tick two boxes of a
 # multi-choice and send, open the next request from the list and type a text
-# answer, open a third and confirm an irreversible action. Every answer is
-# checked on the real triage-server.
+# answer, open a third and confirm an irreversible action, then close the window
+# (the app stays, and still raises bubbles). Every answer is checked on the real
+# triage-server, and every control met must have a spoken name.
 #
 # Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
 # unset for the app (the accessibility bus is D-Bus-activated on that bus).
@@ -92,7 +93,8 @@ def test_person():
     world = World("dogtail")
     server = Server(world)
     # test_env sets GTK_A11Y=none, which hides the app from AT-SPI: drop it.
-    app = App(world, "--gapplication-service", GTK_A11Y=None, NO_AT_BRIDGE=None)
+    # Started as a person starts it: its window opens at once.
+    app = App(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None)
     try:
         server.start()
         app.start()
@@ -152,6 +154,21 @@ def test_person():
         answered = server.wait_responded(drop)
         if answered["response"]["action_id"] != "drop":
             raise Failure(f"recorded {answered['response']}")
+
+        # 4. Closing the window leaves the app running, and still told of requests.
+        frame = find(triage, "the main window", "frame", "Triage")
+        find(frame, "the window's Close button", "push button", "Close").click()
+        def window_closed():
+            try:
+                return not [c for c in triage.children if c.roleName == "frame"]
+            except Exception:  # noqa: BLE001 — the whole app went away: said just below
+                return True
+        wait_for("the window to close", window_closed)
+        time.sleep(1.0)
+        if app.proc.poll() is not None:
+            raise Failure(f"the app quit (status {app.proc.returncode}) when its window closed")
+        server.post("Still listening?", TEXT)
+        notifyd.wait_notify("Still listening?")
     finally:
         app.stop()
         server.stop()
