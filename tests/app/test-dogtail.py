@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # test-dogtail.py — the real triage binary driven through AT-SPI (dogtail) the way
 # a person would: open a request from its notification, tick two boxes of a
-# multi-choice and send, open the next request from the list and type a text
-# answer, open a third and confirm an irreversible action, then close the window
+# multi-choice and send, open the next request from the list, type a text answer
+# and send it from the keyboard, open a third, back out of its confirmation with
+# Escape, then confirm the irreversible action, and close the window
 # (the app stays, and still raises bubbles). Every answer is checked on the real
 # triage-server, and every control met must have a spoken name.
 #
@@ -63,17 +64,6 @@ def find(parent, what, role=None, name=None, timeout=15):
                     timeout=timeout, interval=0.2)
 
 
-def find_any(parent, what, candidates, timeout=15):
-    def look():
-        for role, name in candidates:
-            node = parent.findChild(GenericPredicate(name=name, roleName=role),
-                                    retry=False, requireResult=False)
-            if node is not None:
-                return node
-        return None
-    return wait_for(what, look, timeout=timeout, interval=0.2)
-
-
 CONTROL_ROLES = {"push button", "toggle button", "check box", "radio button", "text",
                  "spin button", "slider", "combo box", "menu button"}
 
@@ -132,16 +122,26 @@ def test_person():
                      lambda: field.text == "The canary failed twice", interval=0.1)
         except Failure as e:
             raise Failure(f"{e}; the field holds {field.text!r}") from None
-        find(triage, "the send button", "push button", "Send “Reason”").click()
+        # Sent from the keyboard (Ctrl+Enter), the mouse left alone.
+        find(triage, "the send button", "push button", "Send “Reason”")
+        rawinput.keyCombo("<Control>Return")
         answered = server.wait_responded(text)
         if answered["response"]["response_data"] != "The canary failed twice":
             raise Failure(f"text recorded as {answered['response']}")
 
-        # 3. The irreversible one: the confirmation dialog must come first.
+        # 3. The irreversible one: the confirmation dialog must come first, and
+        # Escape backs out of it.
         find(triage, "the third request in the list", "label", "Drop the staging database?").click()
-        find_any(triage, "the action button",
-                 [("push button", "Drop the database"),
-                  ("push button", "Send “Drop the database”")]).click()
+        action = find(triage, "the action button", "push button", "Drop the database")
+        action.click()
+        find(triage, "the confirmation dialog", "dialog", "Drop the database?")
+        rawinput.pressKey("Escape")
+        wait_for("the dialog to go", lambda: not [c for c in triage.children
+                                                   if c.roleName == "dialog"])
+        time.sleep(0.3)
+        if server.get(drop)["status"] == "responded":
+            raise Failure("Escape sent the irreversible action")
+        action.click()
         dialog = find(triage, "the confirmation dialog", "dialog", "Drop the database?")
         # The confirm button names the action; it is not the default (Cancel is).
         confirm = find(dialog, "the confirmation's button", "push button", "Drop the database")
