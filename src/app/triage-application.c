@@ -60,6 +60,9 @@ struct _TriageApplication
   gboolean               held;
   guint                  tray_update_id;
   guint                  local_watch_id;      /* the local server unreachable for a while */
+  gboolean               resynced;            /* the inbox has been compared with the server once */
+  char                  *pending_open;        /* a request asked for before it arrived */
+  guint                  pending_open_id;
 };
 
 /* How long the local server may be unreachable before it is looked for (and
@@ -157,11 +160,47 @@ tray_update_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* A request opened (from a bubble, D-Bus activation) before the app had
+ * loaded it is shown once it arrives; after the first resync, one that still
+ * is not there is no longer waiting. */
+static void
+open_pending_request (TriageApplication *self,
+                      gboolean           give_up)
+{
+  if (self->pending_open == NULL)
+    return;
+
+  if (self->window == NULL)
+    g_clear_pointer (&self->pending_open, g_free);   /* closed meanwhile: nobody looks */
+  else if (triage_window_show_request (self->window, self->pending_open))
+    g_clear_pointer (&self->pending_open, g_free);
+  else if (give_up)
+    {
+      g_clear_pointer (&self->pending_open, g_free);
+      triage_window_add_toast (self->window, _("This request is no longer waiting for an answer"));
+    }
+}
+
+static gboolean
+open_pending_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->pending_open_id = 0;
+  open_pending_request (self, FALSE);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_inbox_items_changed (TriageApplication *self)
 {
   if (self->tray != NULL && self->tray_update_id == 0)
     self->tray_update_id = g_idle_add (tray_update_cb, self);
+
+  /* Not from inside the model's signal: the window's list follows it too. */
+  if (self->pending_open != NULL && self->pending_open_id == 0)
+    self->pending_open_id = g_idle_add (open_pending_cb, self);
 }
 
 /* Requests coming and going */
@@ -394,6 +433,9 @@ on_stream_resynced (TriageApplication *self,
       atp_client_get_notification_async (self->client, ids->pdata[i], self->connect_cancellable,
                                          settled_lookup_cb, lookup);
     }
+
+  self->resynced = TRUE;
+  open_pending_request (self, TRUE);
 }
 
 static gboolean
@@ -1042,8 +1084,13 @@ open_request_action (GSimpleAction *action,
   const char *id = g_variant_get_string (parameter, NULL);
   TriageWindow *window = ensure_window (self);
 
+  g_clear_pointer (&self->pending_open, g_free);
   if (!triage_window_show_request (window, id))
-    triage_window_add_toast (window, _("This request is no longer waiting for an answer"));
+    {
+      /* Just started: it may not have arrived yet. */
+      self->pending_open = g_strdup (id);
+      open_pending_request (self, self->resynced);
+    }
   gtk_window_present (GTK_WINDOW (window));
 }
 
@@ -1244,6 +1291,7 @@ triage_application_shutdown (GApplication *app)
   g_cancellable_cancel (self->cancellable);
   teardown_connection (self);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
+  g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);
@@ -1262,6 +1310,7 @@ triage_application_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   g_free (self->connection_message);
+  g_free (self->pending_open);
 
   G_OBJECT_CLASS (triage_application_parent_class)->finalize (object);
 }

@@ -55,6 +55,8 @@ IRREVERSIBLE = [{"id": "drop", "label": "Drop the database", "response_type": "s
                  "flags": ["irreversible"]}]
 
 notifyd = Notifyd()
+APP_ID = "io.github.atptriage.Triage"
+APP_PATH = "/io/github/atptriage/Triage"
 
 
 def find(parent, what, role=None, name=None, timeout=15):
@@ -175,4 +177,41 @@ def test_person():
         world.cleanup()
 
 
-run([("a person answers three requests through the accessibility tree", test_person)])
+def app_on_bus():
+    reply = notifyd.bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                  "org.freedesktop.DBus", "NameHasOwner",
+                                  notifyd.GLib.Variant("(s)", (APP_ID,)), None,
+                                  notifyd.Gio.DBusCallFlags.NONE, 5000, None)
+    return reply.unpack()[0]
+
+
+def test_open_before_loaded():
+    """A request opened the moment the app starts (a bubble of an earlier run,
+    D-Bus activation) is shown once it has arrived, not refused."""
+    world = World("dogtail-early")
+    server = Server(world)
+    app = App(world, GTK_A11Y=None, NO_AT_BRIDGE=None)
+    try:
+        server.start()
+        nid = server.post("Opened before it arrived?", TEXT)
+        app.start()
+        wait_for("the app on the bus", app_on_bus, interval=0.01)
+        notifyd.bus.call_sync(APP_ID, APP_PATH, "org.gtk.Actions", "Activate",
+                              notifyd.GLib.Variant("(sava{sv})",
+                                                   ("open-request", [notifyd.GLib.Variant("s", nid)],
+                                                    {})),
+                              None, notifyd.Gio.DBusCallFlags.NONE, 5000, None)
+        triage = wait_for("triage on the accessibility bus",
+                          lambda: next((a for a in root.applications()
+                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+        find(triage, "the request in the decision view", "heading", "Opened before it arrived?")
+        if app.proc.poll() is not None:
+            raise Failure(f"the app ended with status {app.proc.returncode}")
+    finally:
+        app.stop()
+        server.stop()
+        world.cleanup()
+
+
+run([("a person answers three requests through the accessibility tree", test_person),
+     ("a request opened before it arrived is shown once it does", test_open_before_loaded)])
