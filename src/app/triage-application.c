@@ -1206,6 +1206,30 @@ static const GActionEntry app_actions[] = {
 
 /* GApplication */
 
+/*
+ * Without a GPU (no DRM render node) GL means Mesa's software rasterizer,
+ * which maps LLVM into the process: some 50 MiB of a resident app that mostly
+ * waits in the background, for drawing that GTK's cairo renderer does as fast
+ * on the CPU. GDK 4.8 sets GL up when it opens the display, window or not, so
+ * the choice is made before that. Anyone who chose a renderer keeps it.
+ */
+static void
+prefer_cairo_without_gpu (void)
+{
+  g_autoptr(GDir) dri = NULL;
+  const char *name;
+
+  if (g_getenv ("GDK_DEBUG") != NULL || g_getenv ("GSK_RENDERER") != NULL)
+    return;
+
+  dri = g_dir_open ("/dev/dri", 0, NULL);
+  while (dri != NULL && (name = g_dir_read_name (dri)) != NULL)
+    if (g_str_has_prefix (name, "renderD"))
+      return;
+
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+}
+
 static void
 triage_application_startup (GApplication *app)
 {
@@ -1215,6 +1239,7 @@ triage_application_startup (GApplication *app)
   const char *database = g_getenv ("TRIAGE_APP_DATABASE");
   GDBusConnection *bus;
 
+  prefer_cairo_without_gpu ();
   G_APPLICATION_CLASS (triage_application_parent_class)->startup (app);
 
   self->settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
