@@ -1228,6 +1228,7 @@ prefer_cairo_without_gpu (void)
       return;
 
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);   /* without trying GL first, and saying so */
 }
 
 static void
