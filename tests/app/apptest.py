@@ -95,6 +95,10 @@ class World:
     def find_server(self):
         """The pid of a triage-server running in this world (e.g. one the app
         started), or None."""
+        return self.find_process(b"triage-server")
+
+    def find_process(self, program):
+        """The pid of a program (bytes, its file name) running in this world, or None."""
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
                 continue
@@ -106,13 +110,14 @@ class World:
             except OSError:
                 continue
             if (b"XDG_RUNTIME_DIR=" + self.runtime.encode()) in environ and \
-                    os.path.basename(cmdline[0]) == b"triage-server":
+                    os.path.basename(cmdline[0]) == program:
                 return int(pid)
         return None
 
-    def stop_servers(self):
-        """Ends the servers running in this world, so none outlives its test."""
-        while (pid := self.find_server()) is not None:
+    def stop_servers(self, program=b"triage-server"):
+        """Ends the servers (or other programs) running in this world, so none
+        outlives its test."""
+        while (pid := self.find_process(program)) is not None:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:

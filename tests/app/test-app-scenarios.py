@@ -26,6 +26,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
 notifyd = Notifyd()
+APP_ID = "io.github.atptriage.Triage"
+APP_PATH = "/io/github/atptriage/Triage"
 
 TWO_SIMPLE = [{"id": "approve", "label": "Approve", "response_type": "simple"},
               {"id": "deny", "label": "Deny", "response_type": "simple"}]
@@ -213,6 +215,38 @@ def test_restarts_local_server():
         notifyd.wait_notify("After the local server came back?")
 
 
+def test_dbus_activation():
+    """The bus starts the app from its service file (data/) to open a request."""
+    with Scenario("activation") as s:
+        with open(os.environ["TRIAGE_DBUS_SERVICE_IN"]) as f:
+            service = f.read().replace("@APP_ID@", APP_ID).replace(
+                "@BINDIR@", os.path.dirname(os.environ["TRIAGE_APP"]))
+        services = os.path.join(os.environ["TRIAGE_DBUS_DATA"], "dbus-1", "services")
+        with open(os.path.join(services, APP_ID + ".service"), "w") as f:
+            f.write(service)
+        s.server.start()
+        nid = s.server.post("Activated by the bus?", TWO_SIMPLE)
+        # What the bus gives the program it starts: this scenario's world.
+        world_env = {k: v for k, v in s.world.env().items()
+                     if k.startswith(("XDG_", "HOME", "GSETTINGS_", "TRIAGE_"))}
+        notifyd.bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                              "org.freedesktop.DBus", "UpdateActivationEnvironment",
+                              notifyd.GLib.Variant("(a{ss})", (world_env,)), None,
+                              notifyd.Gio.DBusCallFlags.NONE, 5000, None)
+        try:
+            notifyd.bus.call_sync(APP_ID, APP_PATH, "org.freedesktop.Application",
+                                  "ActivateAction",
+                                  notifyd.GLib.Variant("(sava{sv})",
+                                                       ("open-request",
+                                                        [notifyd.GLib.Variant("s", nid)], {})),
+                                  None, notifyd.Gio.DBusCallFlags.NONE, 20000, None)
+            wait_for("the activated app", lambda: s.world.find_process(b"triage"))
+            # It runs in this world, connected: the request is on its way to a bubble.
+            notifyd.wait_notify("Activated by the bus?")
+        finally:
+            s.world.stop_servers(b"triage")
+
+
 run([
     ("bubble buttons answer simple requests", test_bubble_answers),
     ("flagged and non-simple requests only open the view", test_flagged_opens_view),
@@ -224,4 +258,5 @@ run([
     ("outbox survives kill -9 while offline", test_outbox_survives_kill),
     ("first run starts the local server", test_starts_local_server),
     ("a local server that died is started again", test_restarts_local_server),
+    ("D-Bus activation starts the app from its service file", test_dbus_activation),
 ])
