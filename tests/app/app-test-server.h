@@ -172,24 +172,44 @@ app_test_server_call (AppTestServer *server,
   return atp_json_parse (data, size, 0, NULL);
 }
 
-/* Posts a request with @actions (a JSON array); returns its id. */
+/* Posts a request with @actions (a JSON array) and a deadline @deadline_in
+ * seconds from now (0: none); returns its id. */
+static inline char *
+app_test_server_post_full (AppTestServer *server,
+                           const char    *title,
+                           const char    *actions,
+                           int            deadline_in)
+{
+  g_autofree char *id = g_uuid_string_random ();
+  g_autofree char *body = NULL;
+  g_autofree char *deadline = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  if (deadline_in != 0)
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+      g_autoptr(GDateTime) then = g_date_time_add_seconds (now, deadline_in);
+      g_autofree char *text = atp_format_timestamp (then);
+
+      deadline = g_strdup_printf (" \"deadline\": \"%s\",", text);
+    }
+
+  body = g_strdup_printf ("{\"id\": \"%s\",%s \"context\": {\"title\": \"%s\","
+                          " \"description\": \"A test request.\"}, \"actions\": %s}",
+                          id, deadline ? deadline : "", title, actions);
+  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
+  g_assert_cmpuint (status, ==, 201);
+
+  return g_steal_pointer (&id);
+}
+
 static inline char *
 app_test_server_post (AppTestServer *server,
                       const char    *title,
                       const char    *actions)
 {
-  g_autofree char *id = g_uuid_string_random ();
-  g_autofree char *body = NULL;
-  g_autoptr(JsonNode) reply = NULL;
-  guint status = 0;
-
-  body = g_strdup_printf ("{\"id\": \"%s\", \"context\": {\"title\": \"%s\","
-                          " \"description\": \"A test request.\"}, \"actions\": %s}",
-                          id, title, actions);
-  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
-  g_assert_cmpuint (status, ==, 201);
-
-  return g_steal_pointer (&id);
+  return app_test_server_post_full (server, title, actions, 0);
 }
 
 /* The notification as the service sees it (status, response). */

@@ -42,6 +42,16 @@ class Scenario:
     def __enter__(self):
         return self
 
+    def start(self):
+        """The server, then the app."""
+        self.server.start()
+        self.app.start()
+
+    def post_and_see(self, title, actions=TWO_SIMPLE, **kwargs):
+        """Posts a request and waits for its bubble; returns (id, bubble)."""
+        nid = self.server.post(title, actions, **kwargs)
+        return nid, notifyd.wait_notify(title)
+
     def __exit__(self, *exc):
         self.app.stop()
         self.server.stop()
@@ -55,10 +65,8 @@ def keys(notify):
 
 def test_bubble_answers():
     with Scenario("bubble") as s:
-        s.server.start()
-        s.app.start()
-        nid = s.server.post("Deploy bubble-answers?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Deploy bubble-answers?")
+        s.start()
+        nid, bubble = s.post_and_see("Deploy bubble-answers?")
         if bubble["summary"] != "Test Bot: Deploy bubble-answers?":
             raise Failure(f"summary {bubble['summary']!r}")
         if keys(bubble) != ["default", "respond:approve", "respond:deny", "open"]:
@@ -75,8 +83,7 @@ def test_bubble_answers():
 
 def test_flagged_opens_view():
     with Scenario("flagged") as s:
-        s.server.start()
-        s.app.start()
+        s.start()
         actions = {
             "irreversible": [{"id": "go", "label": "Go", "response_type": "simple",
                               "flags": ["irreversible"]}],
@@ -96,11 +103,10 @@ def test_flagged_opens_view():
 
 def test_markup_and_urgency():
     with Scenario("markup") as s:
-        s.server.start()
-        s.app.start()
-        s.server.post("Markup check?", description="<b>bold</b> & <a href='x'>link</a>",
-                      deadline_in=120)
-        bubble = notifyd.wait_notify("Markup check?")
+        s.start()
+        _, bubble = s.post_and_see("Markup check?",
+                                   description="<b>bold</b> & <a href='x'>link</a>",
+                                   deadline_in=120)
         if bubble["body"] != "&lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href=&#39;x&#39;&gt;link&lt;/a&gt;":
             raise Failure(f"body {bubble['body']!r}")
         if bubble["hints"].get("urgency") != 2:
@@ -109,10 +115,8 @@ def test_markup_and_urgency():
 
 def test_answered_elsewhere_withdraws():
     with Scenario("elsewhere") as s:
-        s.server.start()
-        s.app.start()
-        nid = s.server.post("Answered elsewhere?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Answered elsewhere?")
+        s.start()
+        nid, bubble = s.post_and_see("Answered elsewhere?")
         status, reply = s.server.respond_as_client(nid, "approve")
         if status != 200:
             raise Failure(f"respond: {status} {reply}")
@@ -121,19 +125,15 @@ def test_answered_elsewhere_withdraws():
 
 def test_expiry_withdraws():
     with Scenario("expiry") as s:
-        s.server.start()
-        s.app.start()
-        s.server.post("Expiring soon?", TWO_SIMPLE, deadline_in=3)
-        bubble = notifyd.wait_notify("Expiring soon?")
+        s.start()
+        _, bubble = s.post_and_see("Expiring soon?", deadline_in=3)
         notifyd.wait_withdrawn(bubble["id"])
 
 
 def test_invalidated_withdraws():
     with Scenario("invalidated") as s:
-        s.server.start()
-        s.app.start()
-        nid = s.server.post("Withdrawn soon?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Withdrawn soon?")
+        s.start()
+        nid, bubble = s.post_and_see("Withdrawn soon?")
         status, reply = s.server.request("PATCH", f"/api/v1/notifications/{nid}",
                                          {"status": "invalidated", "reason": "not needed"})
         if status != 200:
@@ -143,15 +143,12 @@ def test_invalidated_withdraws():
 
 def test_reconnect():
     with Scenario("reconnect") as s:
-        s.server.start()
-        s.app.start()
-        first = s.server.post("Before the restart?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Before the restart?")
+        s.start()
+        first, bubble = s.post_and_see("Before the restart?")
         s.server.kill()
         time.sleep(0.5)
         s.server.start()
-        s.server.post("After the restart?", TWO_SIMPLE)
-        notifyd.wait_notify("After the restart?")
+        s.post_and_see("After the restart?")
         # The resync after the reconnect brings the first request again: no second bubble.
         time.sleep(0.5)
         if len(notifyd.notifies("Before the restart?")) != 1:
@@ -164,10 +161,8 @@ def test_reconnect():
 
 def test_outbox_survives_kill():
     with Scenario("outbox") as s:
-        s.server.start()
-        s.app.start()
-        nid = s.server.post("Answer while offline?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Answer while offline?")
+        s.start()
+        nid, bubble = s.post_and_see("Answer while offline?")
         s.server.kill()
         notifyd.press(bubble["id"], "respond:approve")
         rows = wait_for("the answer in the app's outbox", s.app.outbox)
@@ -194,8 +189,7 @@ def test_starts_local_server():
         wait_for("the app to start triage-server", lambda: os.path.exists(s.world.socket))
         wait_for("the server process", s.world.find_server)
         wait_for("the socket to answer", s.server.answers)
-        s.server.post("First run?", TWO_SIMPLE)
-        notifyd.wait_notify("First run?")
+        s.post_and_see("First run?")
 
 
 def test_restarts_local_server():
@@ -205,14 +199,12 @@ def test_restarts_local_server():
         first = wait_for("the server process", s.world.find_server)
         wait_for("the socket to answer", s.server.answers)
         # Connected (its bubble shows), then the server dies.
-        s.server.post("Before the local server died?", TWO_SIMPLE)
-        notifyd.wait_notify("Before the local server died?")
+        s.post_and_see("Before the local server died?")
         os.kill(first, signal.SIGKILL)
         # Unreachable for a few seconds: the app starts it again and reconnects.
         wait_for("a new triage-server", lambda: s.world.find_server() not in (None, first))
         wait_for("the socket to answer again", s.server.answers)
-        s.server.post("After the local server came back?", TWO_SIMPLE)
-        notifyd.wait_notify("After the local server came back?")
+        s.post_and_see("After the local server came back?")
 
 
 def test_dbus_activation():

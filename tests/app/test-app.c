@@ -108,16 +108,6 @@ respond (const char *id,
                                   g_variant_new ("(sss)", id, action_id, json));
 }
 
-/* Lets the app run for a while (no condition to wait for: something must NOT happen). */
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static gboolean
 outbox_empty (void)
 {
@@ -155,7 +145,7 @@ test_response_type (gconstpointer data)
 
   /* Invalid: refused here, the server never sees it. */
   respond (id, "a", tc->invalid);
-  spin (300);
+  app_test_spin (300);
   g_assert_true (outbox_empty ());
   g_assert_false (app_test_server_is_responded (server, id));
 
@@ -221,7 +211,7 @@ test_confirmation (gconstpointer data)
     }
 
   app_test_wait_for ((dialog = find_confirm_dialog ()) != NULL, APP_TEST_WAIT_MS);
-  spin (200);
+  app_test_spin (200);
   g_assert_false (app_test_server_is_responded (server, id));
 
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), TRIAGE_CONFIRM_RESPONSE_CONFIRM);
@@ -257,21 +247,12 @@ test_answered_elsewhere_while_open (void)
 static void
 test_expiry_while_open (void)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 2);
-  g_autofree char *deadline = atp_format_timestamp (soon);
-  g_autofree char *id = g_uuid_string_random ();
-  g_autofree char *body = NULL;
-  g_autoptr(JsonNode) reply = NULL;
-  guint status = 0;
+  g_autofree char *id = NULL;
 
   wait_connected ();
-  body = g_strdup_printf ("{\"id\": \"%s\", \"deadline\": \"%s\", \"context\": {\"title\":"
-                          " \"Expiring while open?\", \"description\": \"Soon gone.\"},"
-                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]}",
-                          id, deadline);
-  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
-  g_assert_cmpuint (status, ==, 201);
+  id = app_test_server_post_full (server, "Expiring while open?",
+                                  "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]",
+                                  2);
   open_request (id);
 
   app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
@@ -293,23 +274,14 @@ editor_text (GtkWidget *editor)
 static void
 test_settled_while_away (void)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 2);
-  g_autofree char *deadline = atp_format_timestamp (soon);
-  g_autofree char *id = g_uuid_string_random ();
-  g_autofree char *body = NULL;
+  g_autofree char *id = NULL;
   g_autofree char *kept = NULL;
-  g_autoptr(JsonNode) reply = NULL;
   GtkWidget *editor;
-  guint status = 0;
 
   wait_connected ();
-  body = g_strdup_printf ("{\"id\": \"%s\", \"deadline\": \"%s\", \"context\": {\"title\":"
-                          " \"Expiring while away?\", \"description\": \"Gone meanwhile.\"},"
-                          " \"actions\": [{\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]}",
-                          id, deadline);
-  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
-  g_assert_cmpuint (status, ==, 201);
+  id = app_test_server_post_full (server, "Expiring while away?",
+                                  "[{\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]",
+                                  2);
   open_request (id);
   editor = triage_decision_view_get_editor (decision_view (), "why");
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (
@@ -320,7 +292,7 @@ test_settled_while_away (void)
   app_test_server_stop (server, TRUE);
   app_test_wait_for (triage_application_get_connection (app) != TRIAGE_CONNECTION_CONNECTED,
                      APP_TEST_WAIT_MS);
-  spin (2500);
+  app_test_spin (2500);
   app_test_server_start (server);
   g_action_group_activate_action (G_ACTION_GROUP (app), "retry", NULL);
 
@@ -420,7 +392,7 @@ main (int   argc,
   status = g_test_run ();
 
   g_application_quit (G_APPLICATION (app));
-  spin (100);
+  app_test_spin (100);
   g_clear_object (&app);
   app_test_server_free (server);
   app_test_rm_rf (world);

@@ -26,15 +26,6 @@ static char *api_key;
 static GSettings *settings;
 static TriageApplication *app;
 
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static TriageConnectionState
 connection (void)
 {
@@ -144,7 +135,7 @@ test_plain_http_refused (void)
   /* Nothing saved: neither the address nor the token. */
   kept_url = g_settings_get_string (settings, "server-url");
   g_assert_cmpstr (kept_url, ==, triage_test_server_get_url (server));
-  spin (200);
+  app_test_spin (200);
   g_assert_null (keyring_token ("http://triage.example.com"));
 
   gtk_window_destroy (GTK_WINDOW (preferences));
@@ -251,7 +242,7 @@ main (int   argc,
   status = g_test_run ();
 
   g_application_quit (G_APPLICATION (app));
-  spin (100);
+  app_test_spin (100);
   g_clear_object (&app);
   g_clear_object (&settings);
   triage_test_server_free (server);
