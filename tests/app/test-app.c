@@ -17,7 +17,7 @@
 #include <adwaita.h>
 
 #include "app-test-server.h"
-#include "triage-application.h"
+#include "app-test-application.h"
 #include "triage-confirm-dialog.h"
 #include "triage-decision-view.h"
 #include "triage-response-editor-private.h"
@@ -361,10 +361,7 @@ main (int   argc,
   server = g_new0 (AppTestServer, 1);
   app_test_server_start (server);
 
-  app = triage_application_new ();
-  /* Tests may run side by side on one bus: no single-instance name here. */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  app = app_test_application_new ();
   g_application_activate (G_APPLICATION (app));
 
   for (guint i = 0; i < G_N_ELEMENTS (type_cases); i++)
@@ -391,9 +388,7 @@ main (int   argc,
 
   status = g_test_run ();
 
-  g_application_quit (G_APPLICATION (app));
-  app_test_spin (100);
-  g_clear_object (&app);
+  g_clear_pointer (&app, app_test_application_free);
   app_test_server_free (server);
   app_test_rm_rf (world);
   g_free (world);

@@ -15,7 +15,7 @@
 #include <adwaita.h>
 
 #include "app-test-server.h"
-#include "triage-application.h"
+#include "app-test-application.h"
 #include "triage-preferences-window.h"
 #include "triage-test-server.h"
 
@@ -230,9 +230,7 @@ main (int   argc,
   g_settings_set_string (settings, "server-url", triage_test_server_get_url (server));
   g_settings_set_enum (settings, "server-mode", 1);
 
-  app = triage_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  app = app_test_application_new ();
 
   g_test_add_func ("/remote/no-token", test_no_token);
   g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);
@@ -241,9 +239,7 @@ main (int   argc,
 
   status = g_test_run ();
 
-  g_application_quit (G_APPLICATION (app));
-  app_test_spin (100);
-  g_clear_object (&app);
+  g_clear_pointer (&app, app_test_application_free);
   g_clear_object (&settings);
   triage_test_server_free (server);
   g_free (user_token);
