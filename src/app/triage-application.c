@@ -353,28 +353,41 @@ on_stream_status_update (TriageApplication *self,
                   update->timestamp);
 }
 
+/* What an asynchronous call about one request needs back: the app and the id. */
 typedef struct
 {
   TriageApplication *self;
   char              *notification_id;
-} Lookup;
+} RequestCall;
 
-static void
-lookup_free (Lookup *lookup)
+static RequestCall *
+request_call_new (TriageApplication *self,
+                  const char        *notification_id)
 {
-  g_object_unref (lookup->self);
-  g_free (lookup->notification_id);
-  g_free (lookup);
+  RequestCall *call = g_new0 (RequestCall, 1);
+
+  call->self = g_object_ref (self);
+  call->notification_id = g_strdup (notification_id);
+
+  return call;
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Lookup, lookup_free)
+static void
+request_call_free (RequestCall *call)
+{
+  g_object_unref (call->self);
+  g_free (call->notification_id);
+  g_free (call);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RequestCall, request_call_free)
 
 static void
 settled_lookup_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(Lookup) lookup = user_data;
+  g_autoptr(RequestCall) lookup = user_data;
   g_autoptr(AtpNotification) notification = NULL;
   g_autoptr(GError) error = NULL;
   AtpStatus status = ATP_STATUS_RESPONDED;
@@ -421,17 +434,13 @@ on_stream_resynced (TriageApplication *self,
    * what happened. Our own queued answers are the outbox's to settle. */
   for (guint i = 0; i < ids->len; i++)
     {
-      Lookup *lookup;
-
       if (g_hash_table_contains (live, ids->pdata[i]) ||
           triage_outbox_has_answer (self->outbox, ids->pdata[i]))
         continue;
 
-      lookup = g_new0 (Lookup, 1);
-      lookup->self = g_object_ref (self);
-      lookup->notification_id = g_strdup (ids->pdata[i]);
       atp_client_get_notification_async (self->client, ids->pdata[i], self->connect_cancellable,
-                                         settled_lookup_cb, lookup);
+                                         settled_lookup_cb,
+                                         request_call_new (self, ids->pdata[i]));
     }
 
   self->resynced = TRUE;
@@ -775,28 +784,12 @@ on_outbox_rejected (TriageApplication *self,
     triage_window_show_delivery_error (self->window, notification_id, text);
 }
 
-typedef struct
-{
-  TriageApplication *self;
-  char              *notification_id;
-} SubmitData;
-
-static void
-submit_data_free (SubmitData *data)
-{
-  g_object_unref (data->self);
-  g_free (data->notification_id);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SubmitData, submit_data_free)
-
 static void
 submit_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(SubmitData) data = user_data;
+  g_autoptr(RequestCall) data = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!triage_outbox_submit_finish (TRIAGE_OUTBOX (object), result, &error))
@@ -820,7 +813,6 @@ submit_answer (TriageApplication *self,
   TriageRequest *request = find_request (self, notification_id);
   AtpNotification *notification;
   const AtpAction *action;
-  SubmitData *data;
 
   if (request == NULL || !atp_status_is_pending (triage_request_get_status (request)))
     {
@@ -855,11 +847,8 @@ submit_answer (TriageApplication *self,
       return;
     }
 
-  data = g_new0 (SubmitData, 1);
-  data->self = g_object_ref (self);
-  data->notification_id = g_strdup (notification_id);
   triage_outbox_submit_async (self->outbox, notification_id, action_id, response_data,
-                              NULL, submit_cb, data);
+                              NULL, submit_cb, request_call_new (self, notification_id));
 }
 
 static void
