@@ -10,8 +10,9 @@
  * the window renders an editor for it, an invalid answer is refused before
  * it leaves (the server never sees it), a valid one is recorded by the
  * server. Confirmation is asked exactly for destructive, irreversible and
- * requires_confirmation. A request answered elsewhere or expiring while it
- * is open turns read-only and says so.
+ * requires_confirmation. A request answered elsewhere, withdrawn or expiring
+ * while it is open turns read-only and says so, also when that happened
+ * while the app was away; a 409 on a queued answer is told, not dropped.
  */
 
 #include <adwaita.h>
@@ -245,6 +246,33 @@ test_answered_elsewhere_while_open (void)
 }
 
 static void
+test_invalidated_while_open (void)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  wait_connected ();
+  id = app_test_server_post (server, "Withdrawn while open?",
+                             "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  open_request (id);
+
+  /* The service changes its mind. */
+  path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  reply = app_test_server_call (server, "PATCH", path,
+                                "{\"status\": \"invalidated\", \"reason\": \"Rolled back instead\"}",
+                                &status);
+  g_assert_cmpuint (status, ==, 200);
+
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_INVALIDATED,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+  g_assert_cmpstr (triage_request_get_status_reason (triage_window_get_current_request (window ())),
+                   ==, "Rolled back instead");
+}
+
+static void
 test_expiry_while_open (void)
 {
   g_autofree char *id = NULL;
@@ -382,6 +410,7 @@ main (int   argc,
       }
   }
   g_test_add_func ("/app/answered-elsewhere-while-open", test_answered_elsewhere_while_open);
+  g_test_add_func ("/app/invalidated-while-open", test_invalidated_while_open);
   g_test_add_func ("/app/expiry-while-open", test_expiry_while_open);
   g_test_add_func ("/app/conflict-told", test_conflict_told);
   g_test_add_func ("/app/settled-while-away", test_settled_while_away);
