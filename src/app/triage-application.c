@@ -1232,6 +1232,11 @@ triage_application_startup (GApplication *app)
   prefer_cairo_without_gpu ();
   G_APPLICATION_CLASS (triage_application_parent_class)->startup (app);
 
+  /* A selectable label selects all its text when it takes the focus, which is
+   * what the description does when a request opens: one blue block over what
+   * the person came to read. Text stays selectable by hand. */
+  g_object_set (gtk_settings_get_default (), "gtk-label-select-on-focus", FALSE, NULL);
+
   self->settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
   self->inbox = triage_inbox_model_new ();
   self->credentials = triage_credentials_new ();

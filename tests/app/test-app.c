@@ -131,7 +131,16 @@ test_response_type (gconstpointer data)
   id = app_test_server_post (server, title, actions);
   open_request (id);
 
-  /* Rendered: an editor for the action. */
+  /* Rendered: an editor for the action; the description taking the focus
+   * (as when a request opens) is not turned into one selected block. */
+  {
+    GtkWidget *description = GTK_WIDGET (gtk_widget_get_template_child (
+      GTK_WIDGET (decision_view ()), TRIAGE_TYPE_DECISION_VIEW, "description_label"));
+    int start, end;
+
+    g_assert_true (gtk_widget_grab_focus (description));
+    g_assert_false (gtk_label_get_selection_bounds (GTK_LABEL (description), &start, &end));
+  }
   editor = triage_decision_view_get_editor (decision_view (), "a");
   g_assert_nonnull (editor);
   g_assert_cmpstr (triage_response_editor_get_action_id (TRIAGE_RESPONSE_EDITOR (editor)), ==, "a");

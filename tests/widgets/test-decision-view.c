@@ -196,16 +196,6 @@ test_header (Fixture       *fixture,
   g_assert_false (gtk_widget_get_visible (part (fixture, "countdown_box")));
   g_assert_false (triage_decision_view_get_read_only (fixture->view));
   g_assert_false (banner_shown (fixture));
-
-  /* Taking the focus (as it does when a request opens) selects nothing. */
-  {
-    int start = -1, end = -1;
-
-    g_assert_true (gtk_widget_grab_focus (description));
-    widgets_test_pump ();
-    g_assert_true (gtk_widget_has_focus (description));
-    g_assert_false (gtk_label_get_selection_bounds (GTK_LABEL (description), &start, &end));
-  }
 }
 
 static void

@@ -933,46 +933,11 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_attachment_row_activated);
 }
 
-/* A selectable label selects all its text when it takes the focus, which is
- * what happens to the description when a request opens: a blue block over
- * what the person came to read. The text stays selectable by hand. */
-static void
-deselect_whole_cb (gpointer data)
-{
-  g_autoptr(GtkLabel) label = data;
-  int start = 0;
-  int end = 0;
-
-  if (gtk_label_get_selection_bounds (label, &start, &end) && start == 0 &&
-      end == g_utf8_strlen (gtk_label_get_text (label), -1))
-    gtk_label_select_region (label, 0, 0);
-}
-
-static void
-on_selectable_focus_enter (GtkEventControllerFocus *controller)
-{
-  GtkWidget *label = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
-
-  /* The label selects itself after the focus has entered: look right after. */
-  g_idle_add_once (deselect_whole_cb, g_object_ref (label));
-}
-
-static void
-keep_unselected_on_focus (GtkLabel *label)
-{
-  GtkEventController *focus = gtk_event_controller_focus_new ();
-
-  g_signal_connect (focus, "enter", G_CALLBACK (on_selectable_focus_enter), NULL);
-  gtk_widget_add_controller (GTK_WIDGET (label), focus);
-}
-
 static void
 triage_decision_view_init (TriageDecisionView *self)
 {
   triage_widgets_style_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  keep_unselected_on_focus (self->description_label);
-  keep_unselected_on_focus (self->id_label);
 
   self->editors = g_ptr_array_new ();
   self->confirm_grace_period = TRIAGE_CONFIRM_DEFAULT_GRACE_PERIOD;
