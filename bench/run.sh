@@ -13,6 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BENCHES="
 atp/run.sh
 server/run.sh
+app/run.sh
 "
 
 status=0

@@ -425,9 +425,9 @@ main (int   argc,
   if (!wait_until (socket_answers, socket_path, WAIT_US))
     g_error ("triage-server did not answer on %s", socket_path);
 
-  session = soup_session_new ();
+  /* remote-connectable is construct-only. */
   address = g_unix_socket_address_new (socket_path);
-  g_object_set (session, "remote-connectable", address, NULL);
+  session = soup_session_new_with_options ("remote-connectable", address, NULL);
 
   app = g_subprocess_launcher_spawn (launcher, &error, app_path, "--gapplication-service", NULL);
   g_assert_no_error (error);

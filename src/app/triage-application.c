@@ -59,7 +59,15 @@ struct _TriageApplication
   gboolean               ready;               /* store opened, inbox and outbox loaded */
   gboolean               held;
   guint                  tray_update_id;
+  guint                  local_watch_id;      /* the local server unreachable for a while */
+  gboolean               resynced;            /* the inbox has been compared with the server once */
+  char                  *pending_open;        /* a request asked for before it arrived */
+  guint                  pending_open_id;
 };
+
+/* How long the local server may be unreachable before it is looked for (and
+ * started) again: long enough for a restart by hand to land first. */
+#define LOCAL_SERVER_RECHECK_SECONDS 5
 
 G_DEFINE_FINAL_TYPE (TriageApplication, triage_application, ADW_TYPE_APPLICATION)
 
@@ -86,9 +94,13 @@ update_hold (TriageApplication *self)
 {
   gboolean want;
 
+  /* Kept while there is a connection to keep or a retry on its way (an
+   * offline network included: the stream comes back by itself); let go when
+   * only the person can help (refused token, nothing scheduled), so closing
+   * the window then quits. */
   want = g_settings_get_boolean (self->settings, "run-in-background") &&
          self->connection != TRIAGE_CONNECTION_AUTH_FAILED &&
-         self->connection != TRIAGE_CONNECTION_OFFLINE;
+         !(self->connection == TRIAGE_CONNECTION_OFFLINE && self->retry_at == 0);
 
   if (want && !self->held)
     g_application_hold (G_APPLICATION (self));
@@ -148,11 +160,47 @@ tray_update_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* A request opened (from a bubble, D-Bus activation) before the app had
+ * loaded it is shown once it arrives; after the first resync, one that still
+ * is not there is no longer waiting. */
+static void
+open_pending_request (TriageApplication *self,
+                      gboolean           give_up)
+{
+  if (self->pending_open == NULL)
+    return;
+
+  if (self->window == NULL)
+    g_clear_pointer (&self->pending_open, g_free);   /* closed meanwhile: nobody looks */
+  else if (triage_window_show_request (self->window, self->pending_open))
+    g_clear_pointer (&self->pending_open, g_free);
+  else if (give_up)
+    {
+      g_clear_pointer (&self->pending_open, g_free);
+      triage_window_add_toast (self->window, _("This request is no longer waiting for an answer"));
+    }
+}
+
+static gboolean
+open_pending_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->pending_open_id = 0;
+  open_pending_request (self, FALSE);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_inbox_items_changed (TriageApplication *self)
 {
   if (self->tray != NULL && self->tray_update_id == 0)
     self->tray_update_id = g_idle_add (tray_update_cb, self);
+
+  /* Not from inside the model's signal: the window's list follows it too. */
+  if (self->pending_open != NULL && self->pending_open_id == 0)
+    self->pending_open_id = g_idle_add (open_pending_cb, self);
 }
 
 /* Requests coming and going */
@@ -305,6 +353,68 @@ on_stream_status_update (TriageApplication *self,
                   update->timestamp);
 }
 
+/* What an asynchronous call about one request needs back: the app and the id. */
+typedef struct
+{
+  TriageApplication *self;
+  char              *notification_id;
+} RequestCall;
+
+static RequestCall *
+request_call_new (TriageApplication *self,
+                  const char        *notification_id)
+{
+  RequestCall *call = g_new0 (RequestCall, 1);
+
+  call->self = g_object_ref (self);
+  call->notification_id = g_strdup (notification_id);
+
+  return call;
+}
+
+static void
+request_call_free (RequestCall *call)
+{
+  g_object_unref (call->self);
+  g_free (call->notification_id);
+  g_free (call);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RequestCall, request_call_free)
+
+static void
+settled_lookup_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RequestCall) lookup = user_data;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpStatus status = ATP_STATUS_RESPONDED;
+  GDateTime *when = NULL;
+
+  notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (notification != NULL && atp_status_is_terminal (notification->status))
+    {
+      status = notification->status;
+      if (status == ATP_STATUS_RESPONDED && notification->response != NULL)
+        when = notification->response->responded_at;
+      else if (status == ATP_STATUS_EXPIRED)
+        when = notification->deadline;
+    }
+  else if (notification == NULL)
+    /* Gone or unreadable: it left the pending set, which most likely means
+     * it was answered (the history says "answered elsewhere"). */
+    g_debug ("Could not learn what became of %s: %s", lookup->notification_id, error->message);
+  else
+    return;   /* pending again by now: the stream brings it */
+
+  settle_request (lookup->self, lookup->notification_id, status, NULL, when);
+}
+
 static void
 on_stream_resynced (TriageApplication *self,
                     GPtrArray         *pending)
@@ -319,20 +429,64 @@ on_stream_resynced (TriageApplication *self,
       g_hash_table_add (live, notification->id);
     }
 
-  /* Settled while we were away. What became of it is not known here; the
-   * history records it as answered elsewhere unless our outbox says more. */
+  /* Settled while we were away: ask the server what became of each (answered
+   * on another device, expired, withdrawn), so the view and the history say
+   * what happened. Our own queued answers are the outbox's to settle. */
   for (guint i = 0; i < ids->len; i++)
-    if (!g_hash_table_contains (live, ids->pdata[i]) &&
-        !triage_outbox_has_answer (self->outbox, ids->pdata[i]))
-      settle_request (self, ids->pdata[i], ATP_STATUS_RESPONDED, NULL, NULL);
+    {
+      if (g_hash_table_contains (live, ids->pdata[i]) ||
+          triage_outbox_has_answer (self->outbox, ids->pdata[i]))
+        continue;
+
+      atp_client_get_notification_async (self->client, ids->pdata[i], self->connect_cancellable,
+                                         settled_lookup_cb,
+                                         request_call_new (self, ids->pdata[i]));
+    }
+
+  self->resynced = TRUE;
+  open_pending_request (self, TRUE);
+}
+
+static gboolean
+is_local_mode (TriageApplication *self)
+{
+  return g_settings_get_enum (self->settings, "server-mode") == 0;
+}
+
+static gboolean
+local_watch_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  const GError *last = self->stream ? atp_stream_get_last_error (self->stream) : NULL;
+
+  self->local_watch_id = 0;
+
+  /* Still unreachable: the local server stopped (a crash, a kill). Find the
+   * one that may have been started meanwhile, or start it again. */
+  if (self->connection != TRIAGE_CONNECTION_CONNECTED &&
+      g_error_matches (last, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED))
+    {
+      g_message ("The local server has not answered for %d seconds: starting it again",
+                 LOCAL_SERVER_RECHECK_SECONDS);
+      connect_begin (self);
+    }
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
 on_stream_state_changed (TriageApplication *self)
 {
-  g_autoptr(GError) error = NULL;
   AtpStreamState state = atp_stream_get_state (self->stream);
   const GError *last = atp_stream_get_last_error (self->stream);
+  const char *why = last != NULL ? last->message : NULL;
+
+  if (state == ATP_STREAM_STATE_CONNECTED)
+    g_clear_handle_id (&self->local_watch_id, g_source_remove);
+  else if (state == ATP_STREAM_STATE_RECONNECTING && is_local_mode (self) &&
+           self->local_watch_id == 0)
+    self->local_watch_id = g_timeout_add_seconds (LOCAL_SERVER_RECHECK_SECONDS,
+                                                  local_watch_cb, self);
 
   switch (state)
     {
@@ -344,19 +498,25 @@ on_stream_state_changed (TriageApplication *self)
       set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
       break;
 
-    case ATP_STREAM_STATE_WAITING:
-      set_connection (self, TRIAGE_CONNECTION_RECONNECTING, last ? last->message : NULL,
-                      atp_stream_get_next_attempt (self->stream));
+    case ATP_STREAM_STATE_RECONNECTING:
+      set_connection (self, TRIAGE_CONNECTION_RECONNECTING, why,
+                      atp_stream_get_next_retry_time (self->stream));
       break;
 
-    case ATP_STREAM_STATE_UNAUTHORIZED:
+    case ATP_STREAM_STATE_OFFLINE:
+      /* No network: the stream still retries, and at once when it is back. */
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, why,
+                      atp_stream_get_next_retry_time (self->stream));
+      break;
+
+    case ATP_STREAM_STATE_AUTH_FAILED:
       set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
                       _("The server refused the token. Enter a new one in Preferences."), 0);
       break;
 
-    case ATP_STREAM_STATE_STOPPED:
+    case ATP_STREAM_STATE_DISCONNECTED:
     default:
-      set_connection (self, TRIAGE_CONNECTION_OFFLINE, last ? last->message : NULL, 0);
+      set_connection (self, TRIAGE_CONNECTION_OFFLINE, why, 0);
       break;
     }
 }
@@ -366,6 +526,7 @@ on_stream_state_changed (TriageApplication *self)
 static void
 teardown_connection (TriageApplication *self)
 {
+  g_clear_handle_id (&self->local_watch_id, g_source_remove);
   g_cancellable_cancel (self->connect_cancellable);
   g_clear_object (&self->connect_cancellable);
 
@@ -388,9 +549,9 @@ start_stream (TriageApplication *self,
   triage_outbox_set_client (self->outbox, client);
 
   self->stream = atp_stream_new (client);
-  g_signal_connect_object (self->stream, "notification",
+  g_signal_connect_object (self->stream, "notification-received",
                            G_CALLBACK (on_stream_notification), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->stream, "status-update",
+  g_signal_connect_object (self->stream, "status-changed",
                            G_CALLBACK (on_stream_status_update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->stream, "resynced",
                            G_CALLBACK (on_stream_resynced), self, G_CONNECT_SWAPPED);
@@ -474,7 +635,7 @@ connect_begin (TriageApplication *self)
   teardown_connection (self);
   self->connect_cancellable = g_cancellable_new ();
 
-  if (g_settings_get_enum (self->settings, "server-mode") == 0)
+  if (is_local_mode (self))
     {
       set_connection (self, TRIAGE_CONNECTION_CONNECTING, _("Starting the local server…"), 0);
       triage_server_launcher_ensure_async (NULL, 0, self->connect_cancellable,
@@ -623,28 +784,12 @@ on_outbox_rejected (TriageApplication *self,
     triage_window_show_delivery_error (self->window, notification_id, text);
 }
 
-typedef struct
-{
-  TriageApplication *self;
-  char              *notification_id;
-} SubmitData;
-
-static void
-submit_data_free (SubmitData *data)
-{
-  g_object_unref (data->self);
-  g_free (data->notification_id);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SubmitData, submit_data_free)
-
 static void
 submit_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(SubmitData) data = user_data;
+  g_autoptr(RequestCall) data = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!triage_outbox_submit_finish (TRIAGE_OUTBOX (object), result, &error))
@@ -668,7 +813,6 @@ submit_answer (TriageApplication *self,
   TriageRequest *request = find_request (self, notification_id);
   AtpNotification *notification;
   const AtpAction *action;
-  SubmitData *data;
 
   if (request == NULL || !atp_status_is_pending (triage_request_get_status (request)))
     {
@@ -703,11 +847,8 @@ submit_answer (TriageApplication *self,
       return;
     }
 
-  data = g_new0 (SubmitData, 1);
-  data->self = g_object_ref (self);
-  data->notification_id = g_strdup (notification_id);
   triage_outbox_submit_async (self->outbox, notification_id, action_id, response_data,
-                              NULL, submit_cb, data);
+                              NULL, submit_cb, request_call_new (self, notification_id));
 }
 
 static void
@@ -932,8 +1073,13 @@ open_request_action (GSimpleAction *action,
   const char *id = g_variant_get_string (parameter, NULL);
   TriageWindow *window = ensure_window (self);
 
+  g_clear_pointer (&self->pending_open, g_free);
   if (!triage_window_show_request (window, id))
-    triage_window_add_toast (window, _("This request is no longer waiting for an answer"));
+    {
+      /* Just started: it may not have arrived yet. */
+      self->pending_open = g_strdup (id);
+      open_pending_request (self, self->resynced);
+    }
   gtk_window_present (GTK_WINDOW (window));
 }
 
@@ -967,12 +1113,27 @@ retry_action (GSimpleAction *action,
 {
   TriageApplication *self = user_data;
 
-  if (!self->ready)
+  if (!self->ready || self->connection == TRIAGE_CONNECTION_CONNECTED ||
+      self->connection == TRIAGE_CONNECTION_CONNECTING)
     return;
 
-  if (self->stream != NULL && self->connection == TRIAGE_CONNECTION_RECONNECTING)
+  /* Locally, look for the server again (and start it if it is gone); a
+   * remote stream just tries now. */
+  if (self->stream != NULL && !is_local_mode (self))
     atp_stream_reconnect_now (self->stream);
-  else if (self->connection != TRIAGE_CONNECTION_CONNECTED)
+  else
+    connect_begin (self);
+}
+
+static void
+reconnect_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  TriageApplication *self = user_data;
+
+  /* The same server with a new token (Preferences): start over. */
+  if (self->ready)
     connect_begin (self);
 }
 
@@ -1026,12 +1187,38 @@ static const GActionEntry app_actions[] = {
   { "open-request", open_request_action, "s" },
   { "respond", respond_action, "(sss)" },
   { "retry", retry_action },
+  { "reconnect", reconnect_action },
   { "preferences", preferences_action },
   { "about", about_action },
   { "quit", quit_action },
 };
 
 /* GApplication */
+
+/*
+ * Without a GPU (no DRM render node) GL means Mesa's software rasterizer,
+ * which maps LLVM into the process: some 50 MiB of a resident app that mostly
+ * waits in the background, for drawing that GTK's cairo renderer does as fast
+ * on the CPU. GDK 4.8 sets GL up when it opens the display, window or not, so
+ * the choice is made before that. Anyone who chose a renderer keeps it.
+ */
+static void
+prefer_cairo_without_gpu (void)
+{
+  g_autoptr(GDir) dri = NULL;
+  const char *name;
+
+  if (g_getenv ("GDK_DEBUG") != NULL || g_getenv ("GSK_RENDERER") != NULL)
+    return;
+
+  dri = g_dir_open ("/dev/dri", 0, NULL);
+  while (dri != NULL && (name = g_dir_read_name (dri)) != NULL)
+    if (g_str_has_prefix (name, "renderD"))
+      return;
+
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);   /* without trying GL first, and saying so */
+}
 
 static void
 triage_application_startup (GApplication *app)
@@ -1042,7 +1229,13 @@ triage_application_startup (GApplication *app)
   const char *database = g_getenv ("TRIAGE_APP_DATABASE");
   GDBusConnection *bus;
 
+  prefer_cairo_without_gpu ();
   G_APPLICATION_CLASS (triage_application_parent_class)->startup (app);
+
+  /* A selectable label selects all its text when it takes the focus, which is
+   * what the description does when a request opens: one blue block over what
+   * the person came to read. Text stays selectable by hand. */
+  g_object_set (gtk_settings_get_default (), "gtk-label-select-on-focus", FALSE, NULL);
 
   self->settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
   self->inbox = triage_inbox_model_new ();
@@ -1118,6 +1311,7 @@ triage_application_shutdown (GApplication *app)
   g_cancellable_cancel (self->cancellable);
   teardown_connection (self);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
+  g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);
@@ -1136,6 +1330,7 @@ triage_application_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   g_free (self->connection_message);
+  g_free (self->pending_open);
 
   G_OBJECT_CLASS (triage_application_parent_class)->finalize (object);
 }

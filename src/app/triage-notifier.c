@@ -135,6 +135,34 @@ triage_notifier_dup_summary (AtpNotification *notification)
   return g_strdup_printf (_("%s: %s"), notification->service.name, notification->context.title);
 }
 
+/* Markup-escapes @text for a bubble body. Quotes become numeric references:
+ * g_markup_escape_text() writes &apos; (or &#39;, by GLib version), and
+ * &apos; is XML but not HTML, which some notification servers parse.
+ * Control characters (not allowed in markup, even as references) become spaces. */
+static char *
+escape_body (const char *text)
+{
+  GString *out = g_string_sized_new (strlen (text) + 16);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '&':  g_string_append (out, "&amp;"); break;
+        case '<':  g_string_append (out, "&lt;"); break;
+        case '>':  g_string_append (out, "&gt;"); break;
+        case '"':  g_string_append (out, "&#34;"); break;
+        case '\'': g_string_append (out, "&#39;"); break;
+        default:
+          /* Control characters are not allowed in markup, even as references. */
+          g_string_append_c (out, ((guchar) *p < 0x20 && *p != '\n' && *p != '\t') ? ' ' : *p);
+          break;
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 /**
  * triage_notifier_dup_body:
  *
@@ -159,7 +187,7 @@ triage_notifier_dup_body (AtpNotification *notification)
   else
     text = g_strdup (description);
 
-  return g_markup_escape_text (text, -1);
+  return escape_body (text);
 }
 
 /**

@@ -227,6 +227,9 @@ respond_cb (GObject      *object,
 {
   g_autoptr(Settle) settle = user_data;
   TriageOutbox *self = settle->self;
+  /* Read before the calls below: their last argument steals @settle, and C
+   * leaves the order in which arguments are evaluated open. */
+  gint64 entry_id = settle->entry_id;
   g_autoptr(GError) error = NULL;
   TriageOutcome conflict;
 
@@ -236,7 +239,7 @@ respond_cb (GObject      *object,
     {
       self->retry_delay_ms = 0;
       settle->outcome = TRIAGE_OUTCOME_ANSWERED;
-      triage_store_outbox_complete_async (self->store, settle->entry_id, TRIAGE_OUTCOME_ANSWERED,
+      triage_store_outbox_complete_async (self->store, entry_id, TRIAGE_OUTCOME_ANSWERED,
                                           NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
       return;
     }
@@ -250,7 +253,7 @@ respond_cb (GObject      *object,
     {
       g_debug ("Answer to %s settled by a conflict: %s", settle->notification_id, error->message);
       settle->outcome = conflict;
-      triage_store_outbox_complete_async (self->store, settle->entry_id, conflict,
+      triage_store_outbox_complete_async (self->store, entry_id, conflict,
                                           NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
       return;
     }
@@ -259,14 +262,14 @@ respond_cb (GObject      *object,
     {
       g_message ("The server refused the answer to %s: %s", settle->notification_id, error->message);
       settle->outcome = TRIAGE_OUTCOME_REJECTED;
-      triage_store_outbox_failed_async (self->store, settle->entry_id, TRUE, error->message,
+      triage_store_outbox_failed_async (self->store, entry_id, TRUE, error->message,
                                         NULL, failed_cb, g_steal_pointer (&settle));
       return;
     }
 
   g_debug ("Answer to %s not sent yet: %s", settle->notification_id, error->message);
   settle->outcome = TRIAGE_OUTCOME_NONE;
-  triage_store_outbox_failed_async (self->store, settle->entry_id, FALSE, error->message,
+  triage_store_outbox_failed_async (self->store, entry_id, FALSE, error->message,
                                     NULL, failed_cb, g_steal_pointer (&settle));
 }
 

@@ -89,13 +89,19 @@ static void
 apply_remote (TriagePreferencesWindow *self,
               const char              *url)
 {
+  g_autofree char *current = g_settings_get_string (self->settings, "server-url");
+  gboolean unchanged = g_str_equal (current, url) &&
+                       g_settings_get_enum (self->settings, "server-mode") == 1;
+
+  /* A change of address or mode makes the app connect anew by itself. */
   g_settings_delay (self->settings);
   g_settings_set_string (self->settings, "server-url", url);
   g_settings_set_enum (self->settings, "server-mode", 1);
   g_settings_apply (self->settings);
 
-  /* Same address, new token: the settings did not change, so ask explicitly. */
-  gtk_widget_activate_action (GTK_WIDGET (self), "app.retry", NULL);
+  /* Same address, new token: nothing changed there, so ask explicitly. */
+  if (unchanged)
+    gtk_widget_activate_action (GTK_WIDGET (self), "app.reconnect", NULL);
 }
 
 static void

@@ -234,18 +234,35 @@ back_action (GtkWidget  *widget,
   adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
 }
 
+/* Under the list title: the number pending and, while all is well, that the
+ * app is connected (a problem shows in the bar below instead). */
+static void
+update_list_subtitle (TriageWindow *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  gboolean connected = self->connection == TRIAGE_CONNECTION_CONNECTED;
+  g_autofree char *subtitle = NULL;
+
+  if (n > 0 && connected)
+    /* Translators: under the list title; %u is the number of pending requests */
+    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Connected · %u pending",
+                                             "Connected · %u pending", n), n);
+  else if (n > 0)
+    /* Translators: under the list title, the number of pending requests */
+    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pending", "%u pending", n), n);
+  else if (connected)
+    subtitle = g_strdup (_("Connected"));
+
+  adw_window_title_set_subtitle (self->list_title, subtitle ? subtitle : "");
+}
+
 static void
 update_list_page (TriageWindow *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
-  g_autofree char *subtitle = NULL;
 
   gtk_stack_set_visible_child_name (self->list_stack, n > 0 ? "list" : "empty");
-
-  if (n > 0)
-    /* Translators: under the list title, the number of pending requests */
-    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pending", "%u pending", n), n);
-  adw_window_title_set_subtitle (self->list_title, subtitle ? subtitle : "");
+  update_list_subtitle (self);
 }
 
 /* Connection bar */
@@ -254,6 +271,7 @@ static void
 update_connection_label (TriageWindow *self)
 {
   g_autofree char *text = NULL;
+  gint64 left = (self->retry_at - g_get_monotonic_time () + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC;
 
   switch (self->connection)
     {
@@ -266,22 +284,27 @@ update_connection_label (TriageWindow *self)
       break;
 
     case TRIAGE_CONNECTION_RECONNECTING:
-      {
-        gint64 left = (self->retry_at - g_get_monotonic_time () + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC;
-
-        if (left > 0)
-          /* Translators: the connection was lost; %d is a number of seconds */
-          text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                               "Connection lost. Reconnecting in %d second…",
-                                               "Connection lost. Reconnecting in %d seconds…",
-                                               (int) left), (int) left);
-        else
-          text = g_strdup (_("Connection lost. Reconnecting…"));
-      }
+      if (left > 0)
+        /* Translators: the connection was lost; %d is a number of seconds */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Connection lost. Reconnecting in %d second…",
+                                             "Connection lost. Reconnecting in %d seconds…",
+                                             (int) left), (int) left);
+      else
+        text = g_strdup (_("Connection lost. Reconnecting…"));
       break;
 
     case TRIAGE_CONNECTION_OFFLINE:
-      text = g_strdup (_("Offline"));
+      if (self->retry_at == 0)
+        text = g_strdup (_("Offline"));
+      else if (left > 0)
+        /* Translators: no network; %d is a number of seconds */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Offline: no network. Trying again in %d second…",
+                                             "Offline: no network. Trying again in %d seconds…",
+                                             (int) left), (int) left);
+      else
+        text = g_strdup (_("Offline: no network. Trying again…"));
       break;
 
     case TRIAGE_CONNECTION_AUTH_FAILED:
@@ -354,10 +377,12 @@ triage_window_set_connection (TriageWindow          *self,
     gtk_widget_remove_css_class (self->connection_bar, "error");
 
   g_clear_handle_id (&self->countdown_id, g_source_remove);
-  if (state == TRIAGE_CONNECTION_RECONNECTING && retry_at > g_get_monotonic_time ())
+  if ((state == TRIAGE_CONNECTION_RECONNECTING || state == TRIAGE_CONNECTION_OFFLINE) &&
+      retry_at > g_get_monotonic_time ())
     self->countdown_id = g_timeout_add_seconds (1, countdown_cb, self);
 
   update_connection_label (self);
+  update_list_subtitle (self);
   update_view_state (self);
 }
 

@@ -37,6 +37,17 @@ app_test_timeout_cb (gpointer data)
                __FILE__, __LINE__, (guint) (timeout_ms), #cond); \
   } G_STMT_END
 
+/* Lets the main context run for a while (no condition to wait for: something
+ * must NOT happen). */
+static inline void
+app_test_spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
 /* An async result catcher: pass &result as user data, then wait for it. */
 static inline void
 app_test_result_cb (GObject      *object,

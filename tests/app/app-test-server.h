@@ -15,6 +15,7 @@
 #include <gio/gunixsocketaddress.h>
 #include <libsoup/soup.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "app-test-common.h"
 
@@ -63,9 +64,18 @@ app_test_socket_answers (const char *path)
   return connection != NULL;
 }
 
+/* The server dies with the test: a test that aborts must not leave it holding
+ * the test's stderr open (meson would wait for it until the timeout). */
+static inline void
+app_test_die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
 static inline void
 app_test_server_start (AppTestServer *server)
 {
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
   g_autoptr(GError) error = NULL;
   const char *program = g_getenv ("TRIAGE_SERVER");
   gint64 end;
@@ -78,9 +88,10 @@ app_test_server_start (AppTestServer *server)
       server->database = g_build_filename (g_get_user_data_dir (), "server.db", NULL);
     }
 
-  server->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, program,
-                                      "--local", "--database", server->database,
-                                      "--heartbeat-interval", "2", NULL);
+  g_subprocess_launcher_set_child_setup (launcher, app_test_die_with_parent, NULL, NULL);
+  server->process = g_subprocess_launcher_spawn (launcher, &error, program,
+                                                 "--local", "--database", server->database,
+                                                 "--heartbeat-interval", "2", NULL);
   g_assert_no_error (error);
 
   end = g_get_monotonic_time () + APP_TEST_WAIT_MS * 1000;
@@ -95,8 +106,7 @@ app_test_server_start (AppTestServer *server)
     {
       g_autoptr(GSocketAddress) address = g_unix_socket_address_new (server->socket_path);
 
-      server->session = soup_session_new ();
-      g_object_set (server->session, "remote-connectable", address, NULL);
+      server->session = soup_session_new_with_options ("remote-connectable", address, NULL);
     }
 }
 
@@ -162,24 +172,44 @@ app_test_server_call (AppTestServer *server,
   return atp_json_parse (data, size, 0, NULL);
 }
 
-/* Posts a request with @actions (a JSON array); returns its id. */
+/* Posts a request with @actions (a JSON array) and a deadline @deadline_in
+ * seconds from now (0: none); returns its id. */
+static inline char *
+app_test_server_post_full (AppTestServer *server,
+                           const char    *title,
+                           const char    *actions,
+                           int            deadline_in)
+{
+  g_autofree char *id = g_uuid_string_random ();
+  g_autofree char *body = NULL;
+  g_autofree char *deadline = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  if (deadline_in != 0)
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+      g_autoptr(GDateTime) then = g_date_time_add_seconds (now, deadline_in);
+      g_autofree char *text = atp_format_timestamp (then);
+
+      deadline = g_strdup_printf (" \"deadline\": \"%s\",", text);
+    }
+
+  body = g_strdup_printf ("{\"id\": \"%s\",%s \"context\": {\"title\": \"%s\","
+                          " \"description\": \"A test request.\"}, \"actions\": %s}",
+                          id, deadline ? deadline : "", title, actions);
+  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
+  g_assert_cmpuint (status, ==, 201);
+
+  return g_steal_pointer (&id);
+}
+
 static inline char *
 app_test_server_post (AppTestServer *server,
                       const char    *title,
                       const char    *actions)
 {
-  g_autofree char *id = g_uuid_string_random ();
-  g_autofree char *body = NULL;
-  g_autoptr(JsonNode) reply = NULL;
-  guint status = 0;
-
-  body = g_strdup_printf ("{\"id\": \"%s\", \"context\": {\"title\": \"%s\","
-                          " \"description\": \"A test request.\"}, \"actions\": %s}",
-                          id, title, actions);
-  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
-  g_assert_cmpuint (status, ==, 201);
-
-  return g_steal_pointer (&id);
+  return app_test_server_post_full (server, title, actions, 0);
 }
 
 /* The notification as the service sees it (status, response). */

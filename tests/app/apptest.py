@@ -6,6 +6,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import ctypes
 import http.client
 import json
 import os
@@ -24,6 +25,16 @@ WAIT = float(os.environ.get("APPTEST_WAIT", "15"))
 
 class Failure(Exception):
     pass
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent():
+    """preexec_fn: the child gets SIGKILL when this test process ends, however it
+    ends, so a failed test never leaves a server or an app holding its output."""
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def wait_for(what, predicate, timeout=WAIT, interval=0.02):
@@ -81,6 +92,42 @@ class World:
                 env[key] = value
         return env
 
+    def find_server(self):
+        """The pid of a triage-server running in this world (e.g. one the app
+        started), or None."""
+        return self.find_process(b"triage-server")
+
+    def find_process(self, program):
+        """The pid of a program (bytes, its file name) running in this world, or None."""
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    environ = f.read().split(b"\0")
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmdline = f.read().split(b"\0")
+            except OSError:
+                continue
+            if (b"XDG_RUNTIME_DIR=" + self.runtime.encode()) in environ and \
+                    os.path.basename(cmdline[0]) == program:
+                return int(pid)
+        return None
+
+    def stop_servers(self, program=b"triage-server"):
+        """Ends the servers (or other programs) running in this world, so none
+        outlives its test."""
+        while (pid := self.find_process(program)) is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            for _ in range(100):
+                if not os.path.exists(f"/proc/{pid}/cmdline") or \
+                        open(f"/proc/{pid}/cmdline", "rb").read() == b"":
+                    break
+                time.sleep(0.02)
+
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
 
@@ -96,7 +143,8 @@ class Server:
         args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
                 "--print-address", "--heartbeat-interval", "2"]
         self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
-                                     stdin=subprocess.DEVNULL, text=True)
+                                     stdin=subprocess.DEVNULL, text=True,
+                                     preexec_fn=die_with_parent)
         line = self.proc.stdout.readline()
         if not line.startswith("listening on"):
             self.proc.kill()
@@ -126,6 +174,13 @@ class Server:
         raw = reply.read()
         conn.close()
         return reply.status, (json.loads(raw) if raw else None)
+
+    def answers(self):
+        """Whether a server answers on the world's socket (whoever started it)."""
+        try:
+            return self.request("GET", "/api/v1/client/notifications")[0] == 200
+        except OSError:
+            return False
 
     def post(self, title, actions=None, deadline_in=None, description="Please decide."):
         nid = str(uuid.uuid4())
@@ -158,17 +213,19 @@ class Server:
 
 
 class App:
-    """The real triage binary, in the background (--gapplication-service)."""
+    """The real triage binary: in the background (--gapplication-service), or
+    with service=False started as a person starts it (its window opens)."""
 
-    def __init__(self, world, *args, **env):
+    def __init__(self, world, *args, service=True, **env):
         self.world = world
-        self.args = list(args) or ["--gapplication-service"]
+        self.args = (["--gapplication-service"] if service else []) + list(args)
         self.env = env
         self.proc = None
 
     def start(self):
         self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
-                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL)
+                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
+                                     preexec_fn=die_with_parent)
         return self
 
     def kill(self):

@@ -6,12 +6,13 @@
 #   - a bubble per new request; buttons for simple, unflagged actions answer
 #     straight from the bubble (the server records the answer);
 #   - flagged or non-simple requests get only "Open";
-#   - a request answered elsewhere, or expired, has its bubble withdrawn;
+#   - a request answered elsewhere, expired or withdrawn has its bubble withdrawn;
 #   - the server killed and restarted: the app reconnects, no bubble twice,
 #     nothing lost;
 #   - an answer given while offline survives a kill -9 of the app and is sent
 #     after the restart, exactly once;
-#   - first run with nothing running: the app starts triage-server --local itself.
+#   - first run with nothing running: the app starts triage-server --local itself,
+#     and starts it again when it dies.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -25,6 +26,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
 notifyd = Notifyd()
+APP_ID = "io.github.atptriage.Triage"
+APP_PATH = "/io/github/atptriage/Triage"
 
 TWO_SIMPLE = [{"id": "approve", "label": "Approve", "response_type": "simple"},
               {"id": "deny", "label": "Deny", "response_type": "simple"}]
@@ -39,9 +42,20 @@ class Scenario:
     def __enter__(self):
         return self
 
+    def start(self):
+        """The server, then the app."""
+        self.server.start()
+        self.app.start()
+
+    def post_and_see(self, title, actions=TWO_SIMPLE, **kwargs):
+        """Posts a request and waits for its bubble; returns (id, bubble)."""
+        nid = self.server.post(title, actions, **kwargs)
+        return nid, notifyd.wait_notify(title)
+
     def __exit__(self, *exc):
         self.app.stop()
         self.server.stop()
+        self.world.stop_servers()   # any the app started, which outlive it by design
         self.world.cleanup()
 
 
@@ -51,10 +65,8 @@ def keys(notify):
 
 def test_bubble_answers():
     with Scenario("bubble") as s:
-        s.server.start()
-        s.app.start()
-        nid = s.server.post("Deploy bubble-answers?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Deploy bubble-answers?")
+        s.start()
+        nid, bubble = s.post_and_see("Deploy bubble-answers?")
         if bubble["summary"] != "Test Bot: Deploy bubble-answers?":
             raise Failure(f"summary {bubble['summary']!r}")
         if keys(bubble) != ["default", "respond:approve", "respond:deny", "open"]:
@@ -71,8 +83,7 @@ def test_bubble_answers():
 
 def test_flagged_opens_view():
     with Scenario("flagged") as s:
-        s.server.start()
-        s.app.start()
+        s.start()
         actions = {
             "irreversible": [{"id": "go", "label": "Go", "response_type": "simple",
                               "flags": ["irreversible"]}],
@@ -92,11 +103,10 @@ def test_flagged_opens_view():
 
 def test_markup_and_urgency():
     with Scenario("markup") as s:
-        s.server.start()
-        s.app.start()
-        s.server.post("Markup check?", description="<b>bold</b> & <a href='x'>link</a>",
-                      deadline_in=120)
-        bubble = notifyd.wait_notify("Markup check?")
+        s.start()
+        _, bubble = s.post_and_see("Markup check?",
+                                   description="<b>bold</b> & <a href='x'>link</a>",
+                                   deadline_in=120)
         if bubble["body"] != "&lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href=&#39;x&#39;&gt;link&lt;/a&gt;":
             raise Failure(f"body {bubble['body']!r}")
         if bubble["hints"].get("urgency") != 2:
@@ -105,10 +115,8 @@ def test_markup_and_urgency():
 
 def test_answered_elsewhere_withdraws():
     with Scenario("elsewhere") as s:
-        s.server.start()
-        s.app.start()
-        nid = s.server.post("Answered elsewhere?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Answered elsewhere?")
+        s.start()
+        nid, bubble = s.post_and_see("Answered elsewhere?")
         status, reply = s.server.respond_as_client(nid, "approve")
         if status != 200:
             raise Failure(f"respond: {status} {reply}")
@@ -117,24 +125,30 @@ def test_answered_elsewhere_withdraws():
 
 def test_expiry_withdraws():
     with Scenario("expiry") as s:
-        s.server.start()
-        s.app.start()
-        s.server.post("Expiring soon?", TWO_SIMPLE, deadline_in=3)
-        bubble = notifyd.wait_notify("Expiring soon?")
+        s.start()
+        _, bubble = s.post_and_see("Expiring soon?", deadline_in=3)
+        notifyd.wait_withdrawn(bubble["id"])
+
+
+def test_invalidated_withdraws():
+    with Scenario("invalidated") as s:
+        s.start()
+        nid, bubble = s.post_and_see("Withdrawn soon?")
+        status, reply = s.server.request("PATCH", f"/api/v1/notifications/{nid}",
+                                         {"status": "invalidated", "reason": "not needed"})
+        if status != 200:
+            raise Failure(f"invalidate: {status} {reply}")
         notifyd.wait_withdrawn(bubble["id"])
 
 
 def test_reconnect():
     with Scenario("reconnect") as s:
-        s.server.start()
-        s.app.start()
-        first = s.server.post("Before the restart?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Before the restart?")
+        s.start()
+        first, bubble = s.post_and_see("Before the restart?")
         s.server.kill()
         time.sleep(0.5)
         s.server.start()
-        s.server.post("After the restart?", TWO_SIMPLE)
-        notifyd.wait_notify("After the restart?")
+        s.post_and_see("After the restart?")
         # The resync after the reconnect brings the first request again: no second bubble.
         time.sleep(0.5)
         if len(notifyd.notifies("Before the restart?")) != 1:
@@ -147,10 +161,8 @@ def test_reconnect():
 
 def test_outbox_survives_kill():
     with Scenario("outbox") as s:
-        s.server.start()
-        s.app.start()
-        nid = s.server.post("Answer while offline?", TWO_SIMPLE)
-        bubble = notifyd.wait_notify("Answer while offline?")
+        s.start()
+        nid, bubble = s.post_and_see("Answer while offline?")
         s.server.kill()
         notifyd.press(bubble["id"], "respond:approve")
         rows = wait_for("the answer in the app's outbox", s.app.outbox)
@@ -171,34 +183,60 @@ def test_outbox_survives_kill():
             raise Failure(f"a second answer got {status}, not 409")
 
 
-def find_started_server(world):
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                environ = f.read().split(b"\0")
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmdline = f.read().split(b"\0")
-        except OSError:
-            continue
-        if (b"XDG_RUNTIME_DIR=" + world.runtime.encode()) in environ and \
-                os.path.basename(cmdline[0]) == b"triage-server":
-            return int(pid)
-    return None
-
-
 def test_starts_local_server():
     with Scenario("first-run") as s:
         s.app.start()
         wait_for("the app to start triage-server", lambda: os.path.exists(s.world.socket))
-        pid = wait_for("the server process", lambda: find_started_server(s.world))
+        wait_for("the server process", s.world.find_server)
+        wait_for("the socket to answer", s.server.answers)
+        s.post_and_see("First run?")
+
+
+def test_restarts_local_server():
+    with Scenario("restart") as s:
+        s.app.start()
+        wait_for("the app to start triage-server", lambda: os.path.exists(s.world.socket))
+        first = wait_for("the server process", s.world.find_server)
+        wait_for("the socket to answer", s.server.answers)
+        # Connected (its bubble shows), then the server dies.
+        s.post_and_see("Before the local server died?")
+        os.kill(first, signal.SIGKILL)
+        # Unreachable for a few seconds: the app starts it again and reconnects.
+        wait_for("a new triage-server", lambda: s.world.find_server() not in (None, first))
+        wait_for("the socket to answer again", s.server.answers)
+        s.post_and_see("After the local server came back?")
+
+
+def test_dbus_activation():
+    """The bus starts the app from its service file (data/) to open a request."""
+    with Scenario("activation") as s:
+        with open(os.environ["TRIAGE_DBUS_SERVICE_IN"]) as f:
+            service = f.read().replace("@APP_ID@", APP_ID).replace(
+                "@BINDIR@", os.path.dirname(os.environ["TRIAGE_APP"]))
+        services = os.path.join(os.environ["TRIAGE_DBUS_DATA"], "dbus-1", "services")
+        with open(os.path.join(services, APP_ID + ".service"), "w") as f:
+            f.write(service)
+        s.server.start()
+        nid = s.server.post("Activated by the bus?", TWO_SIMPLE)
+        # What the bus gives the program it starts: this scenario's world.
+        world_env = {k: v for k, v in s.world.env().items()
+                     if k.startswith(("XDG_", "HOME", "GSETTINGS_", "TRIAGE_"))}
+        notifyd.bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                              "org.freedesktop.DBus", "UpdateActivationEnvironment",
+                              notifyd.GLib.Variant("(a{ss})", (world_env,)), None,
+                              notifyd.Gio.DBusCallFlags.NONE, 5000, None)
         try:
-            wait_for("the socket to answer", lambda: s.server.request("GET", "/api/v1/client/notifications")[0] == 200)
-            s.server.post("First run?", TWO_SIMPLE)
-            notifyd.wait_notify("First run?")
+            notifyd.bus.call_sync(APP_ID, APP_PATH, "org.freedesktop.Application",
+                                  "ActivateAction",
+                                  notifyd.GLib.Variant("(sava{sv})",
+                                                       ("open-request",
+                                                        [notifyd.GLib.Variant("s", nid)], {})),
+                                  None, notifyd.Gio.DBusCallFlags.NONE, 20000, None)
+            wait_for("the activated app", lambda: s.world.find_process(b"triage"))
+            # It runs in this world, connected: the request is on its way to a bubble.
+            notifyd.wait_notify("Activated by the bus?")
         finally:
-            os.kill(pid, signal.SIGTERM)
+            s.world.stop_servers(b"triage")
 
 
 run([
@@ -207,7 +245,10 @@ run([
     ("body escaped, urgency critical near the deadline", test_markup_and_urgency),
     ("answered elsewhere: bubble withdrawn", test_answered_elsewhere_withdraws),
     ("expired: bubble withdrawn", test_expiry_withdraws),
+    ("invalidated: bubble withdrawn", test_invalidated_withdraws),
     ("server killed and restarted: reconnect, no duplicates, no loss", test_reconnect),
     ("outbox survives kill -9 while offline", test_outbox_survives_kill),
     ("first run starts the local server", test_starts_local_server),
+    ("a local server that died is started again", test_restarts_local_server),
+    ("D-Bus activation starts the app from its service file", test_dbus_activation),
 ])

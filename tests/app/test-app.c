@@ -10,17 +10,18 @@
  * the window renders an editor for it, an invalid answer is refused before
  * it leaves (the server never sees it), a valid one is recorded by the
  * server. Confirmation is asked exactly for destructive, irreversible and
- * requires_confirmation. A request answered elsewhere or expiring while it
- * is open turns read-only and says so.
+ * requires_confirmation. A request answered elsewhere, withdrawn or expiring
+ * while it is open turns read-only and says so, also when that happened
+ * while the app was away; a 409 on a queued answer is told, not dropped.
  */
 
 #include <adwaita.h>
 
 #include "app-test-server.h"
-#include "triage-application.h"
+#include "app-test-application.h"
 #include "triage-confirm-dialog.h"
 #include "triage-decision-view.h"
-#include "triage-response-editor.h"
+#include "triage-response-editor-private.h"
 
 typedef struct
 {
@@ -28,38 +29,39 @@ typedef struct
   const char *action;       /* the action, as JSON */
   const char *invalid;      /* an answer that breaks its constraints */
   const char *valid;        /* one that does not */
+  gboolean    blank_valid;  /* whether the editor's untouched answer is valid */
 } TypeCase;
 
 static const TypeCase type_cases[] = {
   { "simple",
     "{\"id\": \"a\", \"label\": \"Approve\", \"response_type\": \"simple\"}",
-    "true", "null" },
+    "true", "null", TRUE },
   { "binary",
     "{\"id\": \"a\", \"label\": \"Logs?\", \"response_type\": \"binary\","
     " \"options\": {\"true_label\": \"Yes\", \"false_label\": \"No\"}}",
-    "\"yes\"", "true" },
+    "\"yes\"", "true", TRUE },
   { "choice",
     "{\"id\": \"a\", \"label\": \"Priority\", \"response_type\": \"choice\","
     " \"options\": [{\"value\": \"high\", \"label\": \"High\"}, {\"value\": \"low\", \"label\": \"Low\"}]}",
-    "\"urgent\"", "\"low\"" },
+    "\"urgent\"", "\"low\"", FALSE },
   { "multi_choice",
     "{\"id\": \"a\", \"label\": \"Teams\", \"response_type\": \"multi_choice\","
     " \"options\": [{\"value\": \"eng\", \"label\": \"Eng\"}, {\"value\": \"sec\", \"label\": \"Sec\"},"
     "  {\"value\": \"ops\", \"label\": \"Ops\"}],"
     " \"constraints\": {\"min_selections\": 1, \"max_selections\": 2}}",
-    "[\"eng\", \"sec\", \"ops\"]", "[\"eng\", \"ops\"]" },
+    "[\"eng\", \"sec\", \"ops\"]", "[\"eng\", \"ops\"]", FALSE },
   { "text",
     "{\"id\": \"a\", \"label\": \"Reason\", \"response_type\": \"text\","
     " \"constraints\": {\"min_length\": 5, \"max_length\": 20}}",
-    "\"no\"", "\"Tests pass\"" },
+    "\"no\"", "\"Tests pass\"", FALSE },
   { "number",
     "{\"id\": \"a\", \"label\": \"Threshold\", \"response_type\": \"number\","
     " \"constraints\": {\"min\": 0.1, \"max\": 0.9, \"step\": 0.05}}",
-    "0.93", "0.35" },
+    "0.93", "0.35", FALSE },
   { "scale",
     "{\"id\": \"a\", \"label\": \"Confidence\", \"response_type\": \"scale\","
     " \"constraints\": {\"min\": 1, \"max\": 5}}",
-    "6", "4" },
+    "6", "4", FALSE },
 };
 
 static char *world;
@@ -107,16 +109,6 @@ respond (const char *id,
                                   g_variant_new ("(sss)", id, action_id, json));
 }
 
-/* Lets the app run for a while (no condition to wait for: something must NOT happen). */
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static gboolean
 outbox_empty (void)
 {
@@ -139,14 +131,31 @@ test_response_type (gconstpointer data)
   id = app_test_server_post (server, title, actions);
   open_request (id);
 
-  /* Rendered: an editor for the action. */
+  /* Rendered: an editor for the action; the description taking the focus
+   * (as when a request opens) is not turned into one selected block. */
+  {
+    GtkWidget *description = GTK_WIDGET (gtk_widget_get_template_child (
+      GTK_WIDGET (decision_view ()), TRIAGE_TYPE_DECISION_VIEW, "description_label"));
+    int start, end;
+
+    g_assert_true (gtk_widget_grab_focus (description));
+    g_assert_false (gtk_label_get_selection_bounds (GTK_LABEL (description), &start, &end));
+  }
   editor = triage_decision_view_get_editor (decision_view (), "a");
   g_assert_nonnull (editor);
   g_assert_cmpstr (triage_response_editor_get_action_id (TRIAGE_RESPONSE_EDITOR (editor)), ==, "a");
 
+  /* Untouched: the editor holds its send control back and says why. */
+  g_assert_cmpint (triage_response_editor_get_valid (TRIAGE_RESPONSE_EDITOR (editor)), ==, tc->blank_valid);
+  if (!tc->blank_valid)
+    {
+      g_assert_false (triage_response_editor_submit (TRIAGE_RESPONSE_EDITOR (editor)));
+      g_assert_nonnull (triage_response_editor_get_reason (TRIAGE_RESPONSE_EDITOR (editor)));
+    }
+
   /* Invalid: refused here, the server never sees it. */
   respond (id, "a", tc->invalid);
-  spin (300);
+  app_test_spin (300);
   g_assert_true (outbox_empty ());
   g_assert_false (app_test_server_is_responded (server, id));
 
@@ -167,7 +176,7 @@ test_response_type (gconstpointer data)
 static TriageConfirmDialog *
 find_confirm_dialog (void)
 {
-  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
 
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
@@ -212,7 +221,7 @@ test_confirmation (gconstpointer data)
     }
 
   app_test_wait_for ((dialog = find_confirm_dialog ()) != NULL, APP_TEST_WAIT_MS);
-  spin (200);
+  app_test_spin (200);
   g_assert_false (app_test_server_is_responded (server, id));
 
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), TRIAGE_CONFIRM_RESPONSE_CONFIRM);
@@ -246,28 +255,93 @@ test_answered_elsewhere_while_open (void)
 }
 
 static void
-test_expiry_while_open (void)
+test_invalidated_while_open (void)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 2);
-  g_autofree char *deadline = atp_format_timestamp (soon);
-  g_autofree char *id = g_uuid_string_random ();
-  g_autofree char *body = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *path = NULL;
   g_autoptr(JsonNode) reply = NULL;
   guint status = 0;
 
   wait_connected ();
-  body = g_strdup_printf ("{\"id\": \"%s\", \"deadline\": \"%s\", \"context\": {\"title\":"
-                          " \"Expiring while open?\", \"description\": \"Soon gone.\"},"
-                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]}",
-                          id, deadline);
-  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
-  g_assert_cmpuint (status, ==, 201);
+  id = app_test_server_post (server, "Withdrawn while open?",
+                             "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  open_request (id);
+
+  /* The service changes its mind. */
+  path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  reply = app_test_server_call (server, "PATCH", path,
+                                "{\"status\": \"invalidated\", \"reason\": \"Rolled back instead\"}",
+                                &status);
+  g_assert_cmpuint (status, ==, 200);
+
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_INVALIDATED,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+  g_assert_cmpstr (triage_request_get_status_reason (triage_window_get_current_request (window ())),
+                   ==, "Rolled back instead");
+}
+
+static void
+test_expiry_while_open (void)
+{
+  g_autofree char *id = NULL;
+
+  wait_connected ();
+  id = app_test_server_post_full (server, "Expiring while open?",
+                                  "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]",
+                                  2);
   open_request (id);
 
   app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
                      APP_TEST_WAIT_MS);
   g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+}
+
+static char *
+editor_text (GtkWidget *editor)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (
+    GTK_TEXT_VIEW (triage_response_editor_get_input (TRIAGE_RESPONSE_EDITOR (editor))));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static void
+test_settled_while_away (void)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *kept = NULL;
+  GtkWidget *editor;
+
+  wait_connected ();
+  id = app_test_server_post_full (server, "Expiring while away?",
+                                  "[{\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]",
+                                  2);
+  open_request (id);
+  editor = triage_decision_view_get_editor (decision_view (), "why");
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (
+    GTK_TEXT_VIEW (triage_response_editor_get_input (TRIAGE_RESPONSE_EDITOR (editor)))),
+    "half typed", -1);
+
+  /* The server goes away; the deadline passes meanwhile. */
+  app_test_server_stop (server, TRUE);
+  app_test_wait_for (triage_application_get_connection (app) != TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  app_test_spin (2500);
+  app_test_server_start (server);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "retry", NULL);
+
+  /* After the resync the app asks what became of it: expired, not "answered". */
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (app), id));
+  /* What was typed stays visible. */
+  kept = editor_text (editor);
+  g_assert_cmpstr (kept, ==, "half typed");
+  g_assert_false (triage_response_editor_get_editable (TRIAGE_RESPONSE_EDITOR (editor)));
 }
 
 static void
@@ -324,10 +398,7 @@ main (int   argc,
   server = g_new0 (AppTestServer, 1);
   app_test_server_start (server);
 
-  app = triage_application_new ();
-  /* Tests may run side by side on one bus: no single-instance name here. */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  app = app_test_application_new ();
   g_application_activate (G_APPLICATION (app));
 
   for (guint i = 0; i < G_N_ELEMENTS (type_cases); i++)
@@ -348,14 +419,14 @@ main (int   argc,
       }
   }
   g_test_add_func ("/app/answered-elsewhere-while-open", test_answered_elsewhere_while_open);
+  g_test_add_func ("/app/invalidated-while-open", test_invalidated_while_open);
   g_test_add_func ("/app/expiry-while-open", test_expiry_while_open);
   g_test_add_func ("/app/conflict-told", test_conflict_told);
+  g_test_add_func ("/app/settled-while-away", test_settled_while_away);
 
   status = g_test_run ();
 
-  g_application_quit (G_APPLICATION (app));
-  spin (100);
-  g_clear_object (&app);
+  g_clear_pointer (&app, app_test_application_free);
   app_test_server_free (server);
   app_test_rm_rf (world);
   g_free (world);

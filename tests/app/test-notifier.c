@@ -49,6 +49,23 @@ test_summary_body (void)
   long_body = triage_notifier_dup_body (long_n);
   g_assert_cmpint (g_utf8_strlen (long_body, -1), ==, TRIAGE_NOTIFIER_MAX_BODY);
   g_assert_true (g_str_has_suffix (long_body, "…"));
+
+  /* Quotes as numeric references (valid in HTML and XML alike); control
+   * characters, which no markup allows, as spaces. */
+  g_clear_pointer (&json, g_free);
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"2025-05-25T10:30:00Z\","
+                          " \"service\": {\"id\": \"s\", \"name\": \"S\"},"
+                          " \"context\": {\"title\": \"T\", \"description\": \"<a href='x'>\\\"q\\\"</a>\\u0001\\nend\"},"
+                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}],"
+                          " \"status\": \"created\"}", ID_C);
+  {
+    g_autoptr(AtpNotification) quoted = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, NULL);
+    g_autofree char *quoted_body = NULL;
+
+    g_assert_nonnull (quoted);
+    quoted_body = triage_notifier_dup_body (quoted);
+    g_assert_cmpstr (quoted_body, ==, "&lt;a href=&#39;x&#39;&gt;&#34;q&#34;&lt;/a&gt; \nend");
+  }
 }
 
 static void

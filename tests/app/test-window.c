@@ -76,7 +76,9 @@ static void
 test_connection_bar (void)
 {
   g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 60, 10, NULL);
   TriageWindow *window = new_window (model);
+  AdwWindowTitle *title;
   GtkRevealer *revealer;
   GtkWidget *retry;
 
@@ -84,10 +86,16 @@ test_connection_bar (void)
                                                           "connection_revealer"));
   retry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW,
                                                      "retry_button"));
+  title = ADW_WINDOW_TITLE (gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW,
+                                                           "list_title"));
 
   triage_window_set_connection (window, TRIAGE_CONNECTION_CONNECTED, NULL, 0);
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
   g_assert_cmpstr (triage_window_get_connection_text (window), ==, "Connected");
+  /* Connected shows under the list title, with the number pending. */
+  g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, "Connected");
+  triage_inbox_model_add (model, a, NULL);
+  g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, "Connected · 1 pending");
 
   triage_window_set_connection (window, TRIAGE_CONNECTION_RECONNECTING, "Connection refused",
                                 g_get_monotonic_time () + 4 * G_USEC_PER_SEC);
@@ -102,8 +110,16 @@ test_connection_bar (void)
   g_assert_nonnull (strstr (triage_window_get_connection_text (window), "Sign-in failed"));
   g_assert_true (gtk_widget_get_visible (retry));
 
+  g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, "1 pending");
+
   triage_window_set_connection (window, TRIAGE_CONNECTION_OFFLINE, NULL, 0);
   g_assert_cmpstr (triage_window_get_connection_text (window), ==, "Offline");
+
+  /* No network: still retried, and says when. */
+  triage_window_set_connection (window, TRIAGE_CONNECTION_OFFLINE, NULL,
+                                g_get_monotonic_time () + 9 * G_USEC_PER_SEC);
+  g_assert_nonnull (strstr (triage_window_get_connection_text (window), "Trying again in 9 seconds"));
+  g_assert_true (gtk_widget_get_visible (retry));
 
   destroy_window (window);
 }

@@ -40,7 +40,8 @@ tls_file (const char *name)
   return g_test_build_filename (G_TEST_DIST, "server", "tls", name, NULL);
 }
 
-/* A server outlives nothing: if the test dies, so does its server. */
+/* The server dies with its test: a test that aborts must not leave it holding
+ * the test's stderr open, or meson waits for it until the timeout. */
 static void
 die_with_parent (gpointer data)
 {

@@ -5,6 +5,8 @@
  */
 
 #include <libsoup/soup.h>
+#include <signal.h>
+#include <sys/prctl.h>
 
 #include "net-test-common.h"
 
@@ -100,11 +102,12 @@ on_state_changed (AtpStream     *stream,
 
 static AtpStream *
 new_stream (StreamFixture *fixture,
-            AtpClient     *client)
+            AtpClient     *client,
+            gboolean       watch_system)
 {
   AtpStream *stream = g_object_new (ATP_TYPE_STREAM,
                                     "client", client,
-                                    "watch-system", FALSE,
+                                    "watch-system", watch_system,
                                     "backoff-initial-ms", 50,
                                     "backoff-max-ms", 200,
                                     NULL);
@@ -127,7 +130,7 @@ stream_setup_with (StreamFixture      *fixture,
   fixture->order = g_ptr_array_new_with_free_func (g_free);
   fixture->updates = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_status_update_unref);
   fixture->pending = g_ptr_array_new_with_free_func (g_free);
-  fixture->stream = new_stream (fixture, fixture->net.user);
+  fixture->stream = new_stream (fixture, fixture->net.user, FALSE);
 }
 
 static void
@@ -493,7 +496,7 @@ local_stream_setup (StreamFixture *fixture,
   fixture->pending = g_ptr_array_new_with_free_func (g_free);
   /* The person's app: the server's default user, trusted by peer credentials. */
   atp_client_set_token (fixture->net.user, NULL);
-  fixture->stream = new_stream (fixture, fixture->net.user);
+  fixture->stream = new_stream (fixture, fixture->net.user, FALSE);
 }
 
 static void
@@ -520,11 +523,114 @@ test_local_socket (StreamFixture *fixture,
                        "the local status update");
 }
 
+/* Waking up. A bus of the test's own stands in for the system bus (started in
+ * main(), before anything asks for the system bus), and the test plays logind
+ * on it. */
+
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static GSubprocess *
+start_fake_system_bus (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GDataInputStream) output = NULL;
+  g_autofree char *address = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocess *daemon;
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  daemon = g_subprocess_launcher_spawn (launcher, &error, "dbus-daemon", "--session", "--nofork",
+                                        "--nopidfile", "--print-address=1", NULL);
+  g_assert_no_error (error);
+  output = g_data_input_stream_new (g_subprocess_get_stdout_pipe (daemon));
+  address = g_data_input_stream_read_line (output, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (address);
+  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", address, TRUE);
+
+  return daemon;
+}
+
+static void
+emit_prepare_for_sleep (GDBusConnection *logind,
+                        gboolean         sleeping)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_dbus_connection_emit_signal (logind, NULL, "/org/freedesktop/login1",
+                                 "org.freedesktop.login1.Manager", "PrepareForSleep",
+                                 g_variant_new ("(b)", sleeping), &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+emit_wake_cb (gpointer data)
+{
+  emit_prepare_for_sleep (data, FALSE);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_wake_reconnects (StreamFixture *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GDBusConnection) logind = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  guint waking;
+  guint before;
+
+  logind = g_dbus_connection_new_for_address_sync (g_getenv ("DBUS_SYSTEM_BUS_ADDRESS"),
+                                                   G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                                   G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                   NULL, NULL, &error);
+  g_assert_no_error (error);
+  reply = g_dbus_connection_call_sync (logind, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "RequestName",
+                                       g_variant_new ("(su)", "org.freedesktop.login1", 4),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+
+  /* This fixture's stream watches the system. */
+  atp_stream_stop (fixture->stream);
+  g_assert_finalize_object (fixture->stream);
+  fixture->stream = new_stream (fixture, fixture->net.user, TRUE);
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  g_assert_cmpuint (fixture->connecting, ==, 1);
+
+  /* It finds the system bus on its own time: wake until it hears, and it
+   * connects anew, though its connection looked fine. */
+  waking = g_timeout_add (100, emit_wake_cb, logind);
+  net_test_wait_until (fixture->connecting == 2, "a reconnect after waking up");
+  g_source_remove (waking);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  net_test_sleep (200);   /* a wake signal still on its way */
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  /* Going to sleep changes nothing; waking up reconnects at once. */
+  before = fixture->connecting;
+  emit_prepare_for_sleep (logind, TRUE);
+  net_test_sleep (300);
+  g_assert_cmpuint (fixture->connecting, ==, before);
+  emit_prepare_for_sleep (logind, FALSE);
+  net_test_wait_until (fixture->connecting == before + 1, "a reconnect after the second wake");
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  g_autoptr(GSubprocess) system_bus = NULL;
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+  system_bus = start_fake_system_bus ();
 
 #define ADD(path, args, func) \
   g_test_add (path, StreamFixture, args, stream_setup, func, stream_teardown)
@@ -542,6 +648,11 @@ main (int    argc,
 #undef ADD
   g_test_add ("/stream/local-socket", StreamFixture, NULL, local_stream_setup, test_local_socket,
               stream_teardown);
+  g_test_add ("/stream/wake-reconnects", StreamFixture, NULL, stream_setup, test_wake_reconnects,
+              stream_teardown);
 
-  return g_test_run ();
+  status = g_test_run ();
+  g_subprocess_force_exit (system_bus);
+
+  return status;
 }

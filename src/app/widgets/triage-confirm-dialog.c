@@ -314,6 +314,50 @@ button_label (const char *text)
   return g_strjoinv ("__", parts);
 }
 
+/* A label with mnemonics ("_Cancel", "Drop__all") as it reads ("Cancel", "Drop_all"). */
+static char *
+strip_mnemonics (const char *label)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = label; *p != '\0'; p++)
+    {
+      if (*p == '_')
+        {
+          p++;
+          if (*p == '\0')
+            break;
+        }
+      g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* AdwMessageDialog 1.2 names a response button by its raw mnemonic label
+ * and by the label inside it, which GTK 4.8 joins ("_Cancel Cancel"): one
+ * name per button, as it reads. */
+static void
+label_response_buttons (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_BUTTON (child) && gtk_button_get_label (GTK_BUTTON (child)) != NULL)
+        {
+          g_autofree char *name = strip_mnemonics (gtk_button_get_label (GTK_BUTTON (child)));
+
+          gtk_accessible_update_property (GTK_ACCESSIBLE (child),
+                                          GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+          gtk_accessible_reset_relation (GTK_ACCESSIBLE (child),
+                                         GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+        }
+      else
+        label_response_buttons (child);
+    }
+}
+
 /**
  * triage_confirm_dialog_new:
  * @parent: (nullable): the window it belongs to
@@ -382,6 +426,7 @@ triage_confirm_dialog_new (GtkWindow       *parent,
     confirm = button_label (action->label);
   adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self),
                                          TRIAGE_CONFIRM_RESPONSE_CONFIRM, confirm);
+  label_response_buttons (GTK_WIDGET (self));
 
   return self;
 }

@@ -1319,8 +1319,12 @@ triage_response_editor_set_editable (TriageResponseEditor *self,
 
   if (GTK_IS_TEXT_VIEW (self->input))
     {
+      /* A frozen answer is read, not focused, so it shows no cursor. Hiding
+       * the cursor instead (cursor-visible) aborts GTK 4.8: its blink keeps
+       * running a moment after the focus leaves, and asserts that the
+       * cursor is visible. */
       gtk_text_view_set_editable (GTK_TEXT_VIEW (self->input), editable);
-      gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->input), editable);
+      gtk_widget_set_focusable (self->input, editable);
     }
   else if (self->input != NULL)
     gtk_widget_set_sensitive (self->input, editable);

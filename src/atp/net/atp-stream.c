@@ -399,11 +399,13 @@ on_message (SoupWebsocketConnection *connection,
       return;
     }
 
-  if (self->resyncing)
+  /* An error frame is not part of the feed: it says why the server is about
+   * to close, which may be before the resync is done (a sixth stream is
+   * refused at once), and the close must report it. */
+  if (self->resyncing && message->type != ATP_MESSAGE_ERROR)
     {
       if (message->type == ATP_MESSAGE_NOTIFICATION ||
-          message->type == ATP_MESSAGE_STATUS_UPDATE ||
-          message->type == ATP_MESSAGE_ERROR)
+          message->type == ATP_MESSAGE_STATUS_UPDATE)
         {
           if (self->held->len >= MAX_HELD_FRAMES)
             {

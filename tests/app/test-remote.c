@@ -1,0 +1,251 @@
+/* test-remote.c — the application in remote mode: Preferences, the keyring, a token
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The whole app in-process against a real triage-server on 127.0.0.1 (a
+ * loopback address, so plain http is allowed) with users and tokens, and the
+ * real gnome-keyring of build-aux/run-headless.sh. A person opens
+ * Preferences, is refused a plain-http address elsewhere, enters the server
+ * and a token: the token lands in the keyring (not in GSettings), the app
+ * connects with it and answers go through. A server that refuses the token,
+ * or no token stored at all, shows as "sign-in failed" with what to do.
+ */
+
+#include <adwaita.h>
+
+#include "app-test-server.h"
+#include "app-test-application.h"
+#include "triage-preferences-window.h"
+#include "triage-test-server.h"
+
+static char *world;
+static TriageTestServer *server;
+static char *user_token;
+static char *api_key;
+static GSettings *settings;
+static TriageApplication *app;
+
+static TriageConnectionState
+connection (void)
+{
+  return triage_application_get_connection (app);
+}
+
+static TriagePreferencesWindow *
+open_preferences (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (TRIAGE_IS_PREFERENCES_WINDOW (item))
+        return TRIAGE_PREFERENCES_WINDOW (item);
+    }
+  g_assert_not_reached ();
+}
+
+static gpointer
+child (TriagePreferencesWindow *preferences,
+       const char              *name)
+{
+  return gtk_widget_get_template_child (GTK_WIDGET (preferences), TRIAGE_TYPE_PREFERENCES_WINDOW, name);
+}
+
+static const char *
+status_text (TriagePreferencesWindow *preferences)
+{
+  return adw_action_row_get_subtitle (child (preferences, "status_row"));
+}
+
+/* Types an address and a token, and presses Connect. */
+static void
+enter_server (TriagePreferencesWindow *preferences,
+              const char              *url,
+              const char              *token)
+{
+  gtk_editable_set_text (GTK_EDITABLE (child (preferences, "url_row")), url);
+  gtk_editable_set_text (GTK_EDITABLE (child (preferences, "token_row")), token);
+  g_signal_emit_by_name (child (preferences, "connect_button"), "clicked");
+}
+
+static char *
+keyring_token (const char *url)
+{
+  g_autoptr(TriageCredentials) credentials = triage_credentials_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *token;
+
+  triage_credentials_lookup_token_async (credentials, url, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  token = triage_credentials_lookup_token_finish (credentials, result, &error);
+  g_assert_no_error (error);
+
+  return token;
+}
+
+/* Whether any key of the app's settings holds @text. */
+static gboolean
+settings_mention (const char *text)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, keys[i]);
+      g_autofree char *printed = g_variant_print (value, FALSE);
+
+      if (strstr (printed, text) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_no_token (void)
+{
+  TriageWindow *window;
+
+  /* Set up for a remote server before the app started, with no token stored. */
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED, APP_TEST_WAIT_MS);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
+  window = triage_application_get_window (app);
+  g_assert_nonnull (window);
+  g_assert_nonnull (strstr (triage_window_get_connection_text (window), "Sign-in failed"));
+  g_assert_nonnull (strstr (triage_window_get_connection_text (window), "No token is stored"));
+}
+
+static void
+test_plain_http_refused (void)
+{
+  TriagePreferencesWindow *preferences = open_preferences ();
+  g_autofree char *kept_url = NULL;
+
+  enter_server (preferences, "http://triage.example.com", "some-token");
+  g_assert_nonnull (strstr (status_text (preferences), "https"));
+  g_assert_true (gtk_widget_has_css_class (child (preferences, "url_row"), "error"));
+  /* Nothing saved: neither the address nor the token. */
+  kept_url = g_settings_get_string (settings, "server-url");
+  g_assert_cmpstr (kept_url, ==, triage_test_server_get_url (server));
+  app_test_spin (200);
+  g_assert_null (keyring_token ("http://triage.example.com"));
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+static void
+test_token_refused (void)
+{
+  TriagePreferencesWindow *preferences = open_preferences ();
+  const char *url = triage_test_server_get_url (server);
+
+  enter_server (preferences, url, "not-a-token-the-server-knows");
+  app_test_wait_for (g_strcmp0 (status_text (preferences), "Token saved in the keyring") == 0,
+                     APP_TEST_WAIT_MS);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED &&
+                     strstr (triage_window_get_connection_text (triage_application_get_window (app)),
+                             "refused the token") != NULL,
+                     APP_TEST_WAIT_MS);
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+static void
+test_connect_and_answer (void)
+{
+  TriagePreferencesWindow *preferences = open_preferences ();
+  const char *url = triage_test_server_get_url (server);
+  g_autofree char *stored = NULL;
+  g_autofree char *id = g_uuid_string_random ();
+  g_autofree char *body = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *reply = NULL;
+  g_autoptr(GError) error = NULL;
+  guint status = 0;
+
+  enter_server (preferences, url, user_token);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
+
+  /* The token is in the keyring, and nowhere in the settings. */
+  stored = keyring_token (url);
+  g_assert_cmpstr (stored, ==, user_token);
+  g_assert_cmpint (g_settings_get_enum (settings, "server-mode"), ==, 1);
+  g_assert_false (settings_mention (user_token));
+  /* The field does not keep it either. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (child (preferences, "token_row"))), ==, "");
+  gtk_window_destroy (GTK_WINDOW (preferences));
+
+  /* A service sends; the app shows it; the answer reaches the server. */
+  body = g_strdup_printf ("{\"id\": \"%s\", \"context\": {\"title\": \"Remote?\", \"description\": \"Over TCP.\"},"
+                          " \"actions\": [{\"id\": \"yes\", \"label\": \"Yes\", \"response_type\": \"simple\"}]}", id);
+  g_assert_true (triage_test_http (server, "POST", "/api/v1/notifications", api_key, body,
+                                   &status, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (status, ==, 201);
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) != NULL,
+                     APP_TEST_WAIT_MS);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "respond",
+                                  g_variant_new ("(sss)", id, "yes", "null"));
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) == NULL &&
+                     triage_outbox_get_n_pending (triage_application_get_outbox (app)) == 0,
+                     APP_TEST_WAIT_MS);
+  path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_assert_true (triage_test_http (server, "GET", path, api_key, NULL, &status, &reply, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (reply, "\"status\":\"responded\""));
+  g_assert_nonnull (strstr (reply, "\"action_id\":\"yes\""));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  const char *recipients[] = { "alice", NULL };
+  int status;
+
+  world = app_test_private_world ();
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  server = triage_test_server_new (&(TriageTestServerOptions) { 0 }, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_user (server, "alice", &user_token, &error));
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_service (server, "Remote Bot", recipients, NULL,
+                                                    NULL, &api_key, NULL, &error));
+  g_assert_no_error (error);
+
+  /* A remote server chosen earlier, its token not stored (yet). */
+  settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
+  g_settings_set_string (settings, "server-url", triage_test_server_get_url (server));
+  g_settings_set_enum (settings, "server-mode", 1);
+
+  app = app_test_application_new ();
+
+  g_test_add_func ("/remote/no-token", test_no_token);
+  g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);
+  g_test_add_func ("/remote/token-refused", test_token_refused);
+  g_test_add_func ("/remote/connect-and-answer", test_connect_and_answer);
+
+  status = g_test_run ();
+
+  g_clear_pointer (&app, app_test_application_free);
+  g_clear_object (&settings);
+  triage_test_server_free (server);
+  g_free (user_token);
+  g_free (api_key);
+  app_test_rm_rf (world);
+  g_free (world);
+
+  return status;
+}
