@@ -14,39 +14,8 @@
 #include "triage-ask.h"
 #include "triage-test-server.h"
 
-#define WATCHDOG_S 30
-
-static gboolean
-watchdog_cb (gpointer data)
-{
-  g_printerr ("watchdog: still waiting for %s after %d s\n", (const char *) data, WATCHDOG_S);
-  g_test_fail ();
-  abort ();
-  return G_SOURCE_REMOVE;
-}
-
-#define wait_until(cond, what)                                                          \
-  G_STMT_START {                                                                        \
-    guint _watchdog = g_timeout_add_seconds (WATCHDOG_S, watchdog_cb, (gpointer) (what)); \
-    while (!(cond))                                                                     \
-      g_main_context_iteration (NULL, TRUE);                                            \
-    g_source_remove (_watchdog);                                                        \
-  } G_STMT_END
-
-static void
-set_true (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static void
-sleep_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add_once (ms, set_true, &done);
-  wait_until (done, "a pause");
-}
+#define wait_until triage_test_wait_until
+#define sleep_ms   triage_test_sleep
 
 static void
 result_cb (GObject      *object,
@@ -266,7 +235,8 @@ static AtpNotification *
 person_wait_for (Fixture    *fixture,
                  const char *title)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_S, watchdog_cb, (gpointer) title);
+  guint watchdog = g_timeout_add_seconds (TRIAGE_TEST_WATCHDOG_S, triage_test_watchdog_cb,
+                                         (gpointer) title);
 
   for (;;)
     {

@@ -496,3 +496,29 @@ triage_test_server_free (TriageTestServer *self)
   g_strfreev (self->extra_args);
   g_free (self);
 }
+
+gboolean
+triage_test_watchdog_cb (gpointer what)
+{
+  g_printerr ("watchdog: still waiting for %s after %d s\n", (const char *) what,
+              TRIAGE_TEST_WATCHDOG_S);
+  g_test_fail ();
+  abort ();
+  return G_SOURCE_REMOVE;
+}
+
+static void
+set_true (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+/* Runs the main context for @ms. */
+void
+triage_test_sleep (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add_once (ms, set_true, &done);
+  triage_test_wait_until (done, "a pause");
+}

@@ -59,4 +59,21 @@ gboolean          triage_test_http                   (TriageTestServer *self,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageTestServer, triage_test_server_free)
 
+/* Waiting in tests: no wait comes near the watchdog; reaching it fails the
+ * test at once (with what it waited for), never hangs it. */
+#define TRIAGE_TEST_WATCHDOG_S 30
+
+gboolean triage_test_watchdog_cb (gpointer what);
+void     triage_test_sleep       (guint    ms);
+
+/* Runs the default main context until @cond holds. */
+#define triage_test_wait_until(cond, what)                                               \
+  G_STMT_START {                                                                         \
+    guint _watchdog = g_timeout_add_seconds (TRIAGE_TEST_WATCHDOG_S, triage_test_watchdog_cb, \
+                                             (gpointer) (what));                         \
+    while (!(cond))                                                                      \
+      g_main_context_iteration (NULL, TRUE);                                             \
+    g_source_remove (_watchdog);                                                         \
+  } G_STMT_END
+
 G_END_DECLS

@@ -14,29 +14,8 @@
 #include "atp-stream.h"
 #include "triage-test-server.h"
 
-/* No wait in these tests comes near this; reaching it is a failure, never a hang. */
-#define NET_TEST_WATCHDOG_S 20
-
-static inline gboolean
-net_test_watchdog_cb (gpointer data)
-{
-  const char *what = data;
-
-  g_printerr ("watchdog: still waiting for %s after %d s\n", what, NET_TEST_WATCHDOG_S);
-  g_test_fail ();
-  abort ();
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the default main context until @cond holds (or the watchdog fires). */
-#define net_test_wait_until(cond, what)                                               \
-  G_STMT_START {                                                                      \
-    guint _watchdog = g_timeout_add_seconds (NET_TEST_WATCHDOG_S, net_test_watchdog_cb, \
-                                             (gpointer) (what));                      \
-    while (!(cond))                                                                   \
-      g_main_context_iteration (NULL, TRUE);                                          \
-    g_source_remove (_watchdog);                                                      \
-  } G_STMT_END
+#define net_test_wait_until triage_test_wait_until
+#define net_test_sleep      triage_test_sleep
 
 static inline void
 net_test_result_cb (GObject      *object,
@@ -46,21 +25,6 @@ net_test_result_cb (GObject      *object,
   GAsyncResult **out = user_data;
 
   *out = g_object_ref (result);
-}
-
-static inline void
-net_test_set_true (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static inline void
-net_test_sleep (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add_once (ms, net_test_set_true, &done);
-  net_test_wait_until (done, "a pause");
 }
 
 /* Asserts @error is ATP_ERROR/@code and its message contains @needle (may be NULL). */

@@ -16,40 +16,8 @@
 
 #include "triage-test-server.h"
 
-/* No wait in these tests comes near this: reaching it fails the test, never hangs it. */
-#define SRV_TEST_WATCHDOG_S 20
-
-static inline gboolean
-srv_test_watchdog_cb (gpointer data)
-{
-  g_error ("watchdog: still waiting for %s after %d s", (const char *) data, SRV_TEST_WATCHDOG_S);
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the default main context until @cond holds. */
-#define srv_wait_until(cond, what)                                                      \
-  G_STMT_START {                                                                        \
-    guint _watchdog = g_timeout_add_seconds (SRV_TEST_WATCHDOG_S, srv_test_watchdog_cb, \
-                                             (gpointer) (what));                        \
-    while (!(cond))                                                                     \
-      g_main_context_iteration (NULL, TRUE);                                            \
-    g_source_remove (_watchdog);                                                        \
-  } G_STMT_END
-
-static inline void
-srv_set_true (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static inline void
-srv_sleep (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add_once (ms, srv_set_true, &done);
-  srv_wait_until (done, "a pause");
-}
+#define srv_wait_until triage_test_wait_until
+#define srv_sleep      triage_test_sleep
 
 static inline JsonObject *
 srv_parse_object (const char *text)
