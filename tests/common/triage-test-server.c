@@ -497,6 +497,37 @@ triage_test_server_free (TriageTestServer *self)
   g_free (self);
 }
 
+GSubprocess *
+triage_test_spawn_peer (const char         *script,
+                        const char * const *args,
+                        char              **url)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, script, NULL);
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GDataInputStream) input = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  g_ptr_array_add (argv, "/usr/bin/python3");
+  g_ptr_array_add (argv, path);
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  input = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  line = g_data_input_stream_read_line (input, NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (line == NULL || !g_str_has_prefix (line, "listening on "))
+    g_error ("%s did not say where it listens: %s", script, line ? line : "(nothing)");
+  *url = g_strdup (line + strlen ("listening on "));
+  return g_steal_pointer (&process);
+}
+
 gboolean
 triage_test_watchdog_cb (gpointer what)
 {

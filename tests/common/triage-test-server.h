@@ -59,6 +59,13 @@ gboolean          triage_test_http                   (TriageTestServer *self,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageTestServer, triage_test_server_free)
 
+/* A helper program of the tests (a Python script under tests/, run with
+ * /usr/bin/python3 and @args) that prints "listening on URL" once it serves;
+ * it dies with the test and ends when its standard input closes. */
+GSubprocess *triage_test_spawn_peer (const char         *script,
+                                     const char * const *args,
+                                     char              **url);
+
 /* Waiting in tests: no wait comes near the watchdog; reaching it fails the
  * test at once (with what it waited for), never hangs it. */
 #define TRIAGE_TEST_WATCHDOG_S 30

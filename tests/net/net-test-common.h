@@ -58,21 +58,9 @@ typedef struct
 static inline NetPeer *
 net_peer_start (void)
 {
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "net", "hostile-peer.py", NULL);
-  g_autoptr(GDataInputStream) input = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
   NetPeer *peer = g_new0 (NetPeer, 1);
 
-  peer->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                    &error, "/usr/bin/python3", script, NULL);
-  g_assert_no_error (error);
-  input = g_data_input_stream_new (g_subprocess_get_stdout_pipe (peer->process));
-  line = g_data_input_stream_read_line (input, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  peer->url = g_strdup (line + strlen ("listening on "));
-
+  peer->process = triage_test_spawn_peer ("net/hostile-peer.py", NULL, &peer->url);
   return peer;
 }
 

@@ -32,25 +32,12 @@ typedef struct
 static Receiver *
 receiver_start (guint port)
 {
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "server", "webhook-receiver.py",
-                                                   NULL);
   g_autofree char *port_text = g_strdup_printf ("%u", port);
-  g_autoptr(GDataInputStream) input = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
+  const char *args[] = { port_text, NULL };
   Receiver *receiver = g_new0 (Receiver, 1);
   const char *colon;
 
-  receiver->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                        &error, "/usr/bin/python3", script, port_text, NULL);
-  g_assert_no_error (error);
-  input = g_data_input_stream_new (g_subprocess_get_stdout_pipe (receiver->process));
-  line = g_data_input_stream_read_line (input, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  receiver->url = g_strdup (line + strlen ("listening on "));
+  receiver->process = triage_test_spawn_peer ("server/webhook-receiver.py", args, &receiver->url);
   colon = strrchr (receiver->url, ':');
   receiver->port = (guint) g_ascii_strtoull (colon + 1, NULL, 10);
   receiver->session = soup_session_new_with_options ("timeout", 5, NULL);
