@@ -122,14 +122,14 @@ sse_write (Stream     *stream,
            gint64      id)
 {
   SoupMessageBody *body = soup_server_message_get_response_body (stream->sse);
-  g_autofree char *text = NULL;
+  char *text;
 
   /* The data is single-line JSON (no raw newlines), so one data: line holds it. */
   if (id > 0)
     text = g_strdup_printf ("id: %" G_GINT64_FORMAT "\nevent: %s\ndata: %s\n\n", id, type, data);
   else
     text = g_strdup_printf ("event: %s\ndata: %s\n\n", type, data);
-  soup_message_body_append (body, SOUP_MEMORY_TAKE, g_steal_pointer (&text), strlen (text));
+  soup_message_body_append (body, SOUP_MEMORY_TAKE, text, strlen (text));
   soup_server_message_unpause (stream->sse);
 }
 

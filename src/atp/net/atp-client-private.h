@@ -12,6 +12,9 @@
 
 G_BEGIN_DECLS
 
+/* The most pending items atp_client_list_pending_async() takes in. */
+#define ATP_CLIENT_MAX_PENDING_ITEMS 100000
+
 SoupSession *atp_client_get_session        (AtpClient    *self);
 
 /* A message for @path_and_query (starting with "/") with the credentials set. */

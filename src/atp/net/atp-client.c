@@ -27,7 +27,6 @@
 
 #define DEFAULT_TIMEOUT_S   30
 #define READ_CHUNK          (64 * 1024)
-#define MAX_PENDING_ITEMS   100000
 #define PENDING_PAGE_SIZE   100
 
 struct _AtpClient
@@ -833,6 +832,11 @@ request_return_error (GTask  *task,
 {
   Request *request = g_task_get_task_data (task);
 
+  g_clear_handle_id (&request->timeout_id, g_source_remove);
+  /* The connection goes back to the session's pool (or is dropped) now, not
+   * when the caller lets go of the result: a caller holding results would
+   * otherwise hold every connection the session may open. */
+  g_clear_object (&request->stream);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && request->timed_out &&
       !g_cancellable_is_cancelled (request->caller_cancellable))
     {
@@ -858,6 +862,7 @@ request_complete (GTask *task)
   const char *data;
 
   g_clear_handle_id (&request->timeout_id, g_source_remove);
+  g_clear_object (&request->stream);
 
   if (status < 200 || status > 299)
     {
@@ -1429,12 +1434,12 @@ list_pending_cb (GObject      *object,
       return;
     }
 
-  if (state->items->len >= MAX_PENDING_ITEMS)
+  if (state->items->len >= ATP_CLIENT_MAX_PENDING_ITEMS)
     {
       g_task_return_new_error (task, ATP_ERROR, ATP_ERROR_PROTOCOL,
                                "%s lists more than %d pending notifications",
                                atp_client_get_display_name (ATP_CLIENT (object)),
-                               MAX_PENDING_ITEMS);
+                               ATP_CLIENT_MAX_PENDING_ITEMS);
       return;
     }
 

@@ -28,7 +28,10 @@
  * attempt checks that it is still the current one (the generation).
  */
 
-#define MAX_HELD_FRAMES 10000
+/* On connect the server pushes every pending notification, and a delivered
+ * update for each that was new: twice the most pending items a resync takes,
+ * and room for what happens meanwhile. */
+#define MAX_HELD_FRAMES (2 * ATP_CLIENT_MAX_PENDING_ITEMS + 10000)
 
 struct _AtpStream
 {
@@ -655,6 +658,10 @@ connect_now (AtpStream *self)
 
   self->cancellable = g_cancellable_new ();
   set_state (self, ATP_STREAM_STATE_CONNECTING);
+  /* The session has no timeout of its own: a server that accepts and never
+   * answers the upgrade (wedged, or a proxy that swallows it) counts as
+   * silent like one that stops talking later. */
+  arm_silence_timer (self);
 
   message = atp_client_new_message (self->client, "GET", "/api/v1/client/stream?version="
                                     ATP_PROTOCOL_VERSION, FALSE);
