@@ -18,6 +18,14 @@
 #define net_test_sleep      triage_test_sleep
 
 static inline void
+net_test_result_array_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_ptr_array_add (user_data, g_object_ref (result));
+}
+
+static inline void
 net_test_result_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)

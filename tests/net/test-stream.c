@@ -431,6 +431,7 @@ test_heartbeat (StreamFixture *fixture,
 
 /* Heartbeats far apart; our silence limit short: the stream gives the connection up. */
 static const char * const silent_args[] = { "--heartbeat-interval", "30", NULL };
+static const char * const no_limits[] = { "--no-limits", NULL };
 
 static void
 test_silence (StreamFixture *fixture,
@@ -481,6 +482,91 @@ test_too_many (StreamFixture *fixture,
     atp_stream_stop (others->pdata[i]);
   atp_stream_reconnect_now (fixture->stream);
   wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+}
+
+/* A server that accepts the connection and never answers the upgrade (wedged,
+ * or a proxy that swallows it) is given up on like a silent one. */
+static gboolean
+on_silent_accept (GSocketService     *service,
+                  GSocketConnection  *connection,
+                  GObject            *source,
+                  GPtrArray          *held)
+{
+  g_ptr_array_add (held, g_object_ref (connection));
+  return TRUE;
+}
+
+static void
+test_handshake_silence (StreamFixture *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GSocketService) service = g_socket_service_new ();
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  g_autoptr(AtpStream) stream = NULL;
+  g_autofree char *url = NULL;
+  guint16 port;
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "incoming", G_CALLBACK (on_silent_accept), held);
+  url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  client = atp_client_new (url, &error);
+  g_assert_no_error (error);
+  atp_client_set_token (client, "ut_unused");
+  stream = g_object_new (ATP_TYPE_STREAM, "client", client, "watch-system", FALSE,
+                         "backoff-initial-ms", 60000, "backoff-max-ms", 60000, NULL);
+  atp_stream_set_silence_timeout (stream, 400);
+  atp_stream_start (stream);
+  net_test_wait_until (held->len == 1, "the connection");
+  g_assert_cmpint (atp_stream_get_state (stream), ==, ATP_STREAM_STATE_CONNECTING);
+  net_test_wait_until (atp_stream_get_state (stream) == ATP_STREAM_STATE_RECONNECTING,
+                       "the handshake to be given up");
+  net_assert_error (atp_stream_get_last_error (stream), ATP_ERROR_CONNECTION_FAILED, "No message from");
+  atp_stream_stop (stream);
+  g_socket_service_stop (service);
+}
+
+/* More pending requests than the server pushes in one go is no reason to
+ * fail the resync: every one arrives, once. */
+static void
+test_many_pending (StreamFixture *fixture,
+                   gconstpointer  data)
+{
+  const guint count = 10100;
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func (g_object_unref);
+  guint sent = 0;
+
+  /* Posted 32 at a time (one by one would take long). */
+  while (results->len < count)
+    {
+      while (sent < count && sent - results->len < 32)
+        {
+          g_autofree char *title = g_strdup_printf ("Pending %u", sent);
+          g_autofree char *json = net_test_submission (NULL, title, NULL);
+
+          atp_client_post_notification_data_async (fixture->net.service, json, -1, NULL,
+                                                   net_test_result_array_cb, results);
+          sent++;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  for (guint i = 0; i < results->len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AtpPostResult) post = atp_client_post_notification_finish (fixture->net.service,
+                                                                           results->pdata[i], &error);
+
+      g_assert_no_error (error);
+    }
+
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  g_assert_cmpuint (g_hash_table_size (fixture->received), ==, count);
+  g_assert_cmpuint (fixture->order->len, ==, count);
+  g_assert_cmpuint (fixture->pending->len, ==, count);
+  g_assert_cmpuint (fixture->connecting, ==, 1);
 }
 
 /* Over the trusted local socket: no token at all */
@@ -645,6 +731,8 @@ main (int    argc,
   ADD ("/stream/heartbeat", heartbeat_args, test_heartbeat);
   ADD ("/stream/silence", silent_args, test_silence);
   ADD ("/stream/too-many", NULL, test_too_many);
+  ADD ("/stream/handshake-silence", NULL, test_handshake_silence);
+  ADD ("/stream/many-pending", no_limits, test_many_pending);
 #undef ADD
   g_test_add ("/stream/local-socket", StreamFixture, NULL, local_stream_setup, test_local_socket,
               stream_teardown);
