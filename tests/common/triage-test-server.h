@@ -16,6 +16,7 @@ typedef struct
   gboolean            unix_socket;   /* listen on a temp Unix socket instead of 127.0.0.1:0 */
   gboolean            tls;           /* https:// with the test certificate of tests/server/tls */
   const char * const *extra_args;    /* NULL-terminated, e.g. "--heartbeat-interval", "1" */
+  gboolean            bulk;          /* takes thousands of requests: see start_process () */
 } TriageTestServerOptions;
 
 typedef struct _TriageTestServer TriageTestServer;

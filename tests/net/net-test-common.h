@@ -108,15 +108,13 @@ typedef struct
 } NetFixture;
 
 static inline void
-net_fixture_setup_with (NetFixture         *fixture,
-                        gboolean            unix_socket,
-                        const char * const *extra_args)
+net_fixture_setup_with (NetFixture                    *fixture,
+                        const TriageTestServerOptions *options)
 {
-  TriageTestServerOptions options = { .unix_socket = unix_socket, .extra_args = extra_args };
   const char * const recipients[] = { "alice", NULL };
   g_autoptr(GError) error = NULL;
 
-  fixture->server = triage_test_server_new (&options, &error);
+  fixture->server = triage_test_server_new (options, &error);
   g_assert_no_error (error);
 
   triage_test_server_create_user (fixture->server, "alice", &fixture->user_token, &error);
@@ -125,7 +123,7 @@ net_fixture_setup_with (NetFixture         *fixture,
                                      &fixture->service_id, &fixture->service_key, NULL, &error);
   g_assert_no_error (error);
 
-  if (unix_socket)
+  if (options != NULL && options->unix_socket)
     {
       fixture->user = atp_client_new_for_socket (triage_test_server_get_socket_path (fixture->server));
       fixture->service = atp_client_new_for_socket (triage_test_server_get_socket_path (fixture->server));
@@ -147,7 +145,7 @@ static inline void
 net_fixture_setup (NetFixture    *fixture,
                    gconstpointer  data)
 {
-  net_fixture_setup_with (fixture, FALSE, data);
+  net_fixture_setup_with (fixture, data);
 }
 
 static inline void

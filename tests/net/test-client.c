@@ -460,7 +460,9 @@ static void
 local_setup (NetFixture    *fixture,
              gconstpointer  data)
 {
-  net_fixture_setup_with (fixture, TRUE, NULL);
+  const TriageTestServerOptions options = { .unix_socket = TRUE };
+
+  net_fixture_setup_with (fixture, &options);
 }
 
 static void

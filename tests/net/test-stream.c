@@ -121,23 +121,22 @@ new_stream (StreamFixture *fixture,
 }
 
 static void
-stream_setup_with (StreamFixture      *fixture,
-                   const char * const *server_args)
+stream_setup (StreamFixture *fixture,
+              gconstpointer  data)
 {
-  net_fixture_setup_with (&fixture->net, FALSE, server_args);
+  const TriageTestServerOptions *options = data;
+
+  net_fixture_setup_with (&fixture->net, options);
 
   fixture->received = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   fixture->order = g_ptr_array_new_with_free_func (g_free);
   fixture->updates = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_status_update_unref);
   fixture->pending = g_ptr_array_new_with_free_func (g_free);
+  /* Over the socket it is the person's app: the server's default user,
+   * trusted by peer credentials. */
+  if (options != NULL && options->unix_socket)
+    atp_client_set_token (fixture->net.user, NULL);
   fixture->stream = new_stream (fixture, fixture->net.user, FALSE);
-}
-
-static void
-stream_setup (StreamFixture *fixture,
-              gconstpointer  data)
-{
-  stream_setup_with (fixture, data);
 }
 
 static void
@@ -410,7 +409,9 @@ test_auth_failed (StreamFixture *fixture,
 
 /* With heartbeats every second and an idle limit of two, only a stream that
  * answers them stays up. */
-static const char * const heartbeat_args[] = { "--heartbeat-interval", "1", "--idle-timeout", "2", NULL };
+static const TriageTestServerOptions heartbeat_args = {
+  .extra_args = (const char * const[]) { "--heartbeat-interval", "1", "--idle-timeout", "2", NULL },
+};
 
 static void
 test_heartbeat (StreamFixture *fixture,
@@ -430,8 +431,9 @@ test_heartbeat (StreamFixture *fixture,
 }
 
 /* Heartbeats far apart; our silence limit short: the stream gives the connection up. */
-static const char * const silent_args[] = { "--heartbeat-interval", "30", NULL };
-static const char * const no_limits[] = { "--no-limits", NULL };
+static const TriageTestServerOptions silent_args = {
+  .extra_args = (const char * const[]) { "--heartbeat-interval", "30", NULL },
+};
 
 static void
 test_silence (StreamFixture *fixture,
@@ -530,6 +532,11 @@ test_handshake_silence (StreamFixture *fixture,
 
 /* More pending requests than the server pushes in one go is no reason to
  * fail the resync: every one arrives, once. */
+static const TriageTestServerOptions no_limits = {
+  .extra_args = (const char * const[]) { "--no-limits", NULL },
+  .bulk = TRUE,
+};
+
 static void
 test_many_pending (StreamFixture *fixture,
                    gconstpointer  data)
@@ -570,20 +577,7 @@ test_many_pending (StreamFixture *fixture,
 }
 
 /* Over the trusted local socket: no token at all */
-static void
-local_stream_setup (StreamFixture *fixture,
-                    gconstpointer  data)
-{
-  net_fixture_setup_with (&fixture->net, TRUE, NULL);
-
-  fixture->received = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  fixture->order = g_ptr_array_new_with_free_func (g_free);
-  fixture->updates = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_status_update_unref);
-  fixture->pending = g_ptr_array_new_with_free_func (g_free);
-  /* The person's app: the server's default user, trusted by peer credentials. */
-  atp_client_set_token (fixture->net.user, NULL);
-  fixture->stream = new_stream (fixture, fixture->net.user, FALSE);
-}
+static const TriageTestServerOptions local_socket = { .unix_socket = TRUE };
 
 static void
 test_local_socket (StreamFixture *fixture,
@@ -728,16 +722,14 @@ main (int    argc,
   ADD ("/stream/server-restart-reconnects", NULL, test_server_restart_reconnects);
   ADD ("/stream/backoff", NULL, test_backoff);
   ADD ("/stream/auth-failed", NULL, test_auth_failed);
-  ADD ("/stream/heartbeat", heartbeat_args, test_heartbeat);
-  ADD ("/stream/silence", silent_args, test_silence);
+  ADD ("/stream/heartbeat", &heartbeat_args, test_heartbeat);
+  ADD ("/stream/silence", &silent_args, test_silence);
   ADD ("/stream/too-many", NULL, test_too_many);
   ADD ("/stream/handshake-silence", NULL, test_handshake_silence);
-  ADD ("/stream/many-pending", no_limits, test_many_pending);
+  ADD ("/stream/many-pending", &no_limits, test_many_pending);
+  ADD ("/stream/local-socket", &local_socket, test_local_socket);
+  ADD ("/stream/wake-reconnects", NULL, test_wake_reconnects);
 #undef ADD
-  g_test_add ("/stream/local-socket", StreamFixture, NULL, local_stream_setup, test_local_socket,
-              stream_teardown);
-  g_test_add ("/stream/wake-reconnects", StreamFixture, NULL, stream_setup, test_wake_reconnects,
-              stream_teardown);
 
   status = g_test_run ();
   g_subprocess_force_exit (system_bus);
