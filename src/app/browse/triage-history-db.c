@@ -774,6 +774,95 @@ triage_history_db_facets_finish (TriageHistoryDb  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* One request as received */
+
+static void
+load_notification_func (TriageHistoryDb *self,
+                        GTask           *task,
+                        gpointer         task_data)
+{
+  const char *id = task_data;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+  const char *json;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->query, "SELECT json FROM notifications WHERE id = ?1",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      triage_history_set_error (&error, self->query, _("read a request"));
+      return_query_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  sqlite3_bind_text (stmt, 1, id, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
+    {
+      g_task_return_new_error (task, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_FAILED,
+                               _("The request %s is not in the history"), id);
+      return;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      triage_history_set_error (&error, self->query, _("read a request"));
+      return_query_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* Stored as the app received it, which it had checked then. */
+  json = (const char *) sqlite3_column_text (stmt, 0);
+  notification = atp_notification_new_from_data (json ? json : "", -1, ATP_PARSE_DEFAULT, &error);
+  if (notification == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, notification, (GDestroyNotify) atp_notification_unref);
+}
+
+/**
+ * triage_history_db_load_notification_async:
+ * @self: an open #TriageHistoryDb
+ * @notification_id: a request in the history
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the request
+ * @user_data: data for @callback
+ *
+ * Reads a request as the app received it (its whole definition, which the
+ * history's rows do not carry), to show it again.
+ */
+void
+triage_history_db_load_notification_async (TriageHistoryDb     *self,
+                                           const char          *notification_id,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
+  g_return_if_fail (notification_id != NULL);
+
+  history_run (self, load_notification_func, g_strdup (notification_id), g_free,
+               triage_history_db_load_notification_async, cancellable, callback, user_data);
+}
+
+/**
+ * triage_history_db_load_notification_finish:
+ *
+ * Returns: (transfer full): the request
+ */
+AtpNotification *
+triage_history_db_load_notification_finish (TriageHistoryDb  *self,
+                                            GAsyncResult     *result,
+                                            GError          **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* Statistics */
 
 typedef struct
