@@ -1622,6 +1622,8 @@ triage_inbox_pane_init (TriageInboxPane *self)
 
   triage_browse_style_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  triage_browse_prepare_drop_down (self->service_dropdown);
+  triage_browse_prepare_drop_down (self->project_dropdown);
 
   self->mirror = g_ptr_array_new_with_free_func (slot_free);
   self->service_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
