@@ -47,6 +47,8 @@ struct _TriageApplication
   TriageCredentials     *credentials;
   TriageTray            *tray;
   TriageWindow          *window;
+  TriageHistoryDb       *history_db;          /* open once the store is */
+  TriageReadState       *read_state;
 
   AtpClient             *client;
   AtpStream             *stream;
@@ -927,6 +929,31 @@ pending_loaded_cb (GObject      *object,
 }
 
 static void
+history_opened_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_history_db_open_finish (TRIAGE_HISTORY_DB (object), result, &error))
+    {
+      /* The inbox works without it: no history view, read marks in memory. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Could not open the decision history: %s", error->message);
+      g_clear_object (&self->history_db);
+      return;
+    }
+
+  self->read_state = triage_read_state_new (self->history_db);
+  if (self->window != NULL)
+    {
+      triage_window_set_read_state (self->window, self->read_state);
+      triage_window_set_history_db (self->window, self->history_db);
+    }
+}
+
+static void
 store_opened_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -944,6 +971,11 @@ store_opened_cb (GObject      *object,
 
   triage_store_load_pending_async (self->store, self->cancellable, pending_loaded_cb,
                                    g_object_ref (self));
+
+  /* The history reads the same file on connections of its own. */
+  self->history_db = triage_history_db_new (triage_store_get_path (self->store));
+  triage_history_db_open_async (self->history_db, self->cancellable, history_opened_cb,
+                                g_object_ref (self));
 }
 
 /* Autostart */
@@ -1048,6 +1080,11 @@ ensure_window (TriageApplication *self)
                            G_CALLBACK (on_window_destroyed), self, G_CONNECT_SWAPPED);
   triage_window_set_connection (self->window, self->connection, self->connection_message,
                                 self->retry_at);
+  if (self->read_state != NULL)
+    {
+      triage_window_set_read_state (self->window, self->read_state);
+      triage_window_set_history_db (self->window, self->history_db);
+    }
 
   return self->window;
 }
@@ -1182,6 +1219,22 @@ quit_action (GSimpleAction *action,
   g_application_quit (G_APPLICATION (self));
 }
 
+/* The window's keyboard triage (triage-window.c installs the actions);
+ * listed in gtk/help-overlay.ui. */
+static const struct
+{
+  const char *action;
+  const char *accels[3];
+} window_accels[] = {
+  { "win.search", { "<Control>f", NULL } },
+  { "win.open-request", { "<Alt>Right", NULL } },
+  { "win.next-request", { "<Control>Page_Down", "<Alt>Down", NULL } },
+  { "win.previous-request", { "<Control>Page_Up", "<Alt>Up", NULL } },
+  { "win.back", { "<Alt>Left", NULL } },
+  { "win.show-view::inbox", { "<Alt>1", NULL } },
+  { "win.show-view::history", { "<Alt>2", "<Control>h", NULL } },
+};
+
 static const GActionEntry app_actions[] = {
   { "show", show_action },
   { "open-request", open_request_action, "s" },
@@ -1257,6 +1310,9 @@ triage_application_startup (GApplication *app)
                                          (const char *[]) { "<Control>r", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "window.close",
                                          (const char *[]) { "<Control>w", NULL });
+  for (guint i = 0; i < G_N_ELEMENTS (window_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), window_accels[i].action,
+                                           window_accels[i].accels);
 
   g_signal_connect_object (self->inbox, "items-changed",
                            G_CALLBACK (on_inbox_items_changed), self, G_CONNECT_SWAPPED);
@@ -1323,6 +1379,8 @@ triage_application_finalize (GObject *object)
   TriageApplication *self = (TriageApplication *)object;
 
   g_clear_object (&self->notifier);
+  g_clear_object (&self->read_state);
+  g_clear_object (&self->history_db);
   g_clear_object (&self->outbox);
   g_clear_object (&self->store);
   g_clear_object (&self->inbox);
