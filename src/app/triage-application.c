@@ -83,6 +83,8 @@ enum {
 static GParamSpec *properties [N_PROPS];
 
 static void connect_begin   (TriageApplication *self);
+static void fetch_response  (TriageApplication *self,
+                             const char        *notification_id);
 static void submit_answer   (TriageApplication *self,
                              const char        *notification_id,
                              const char        *action_id,
@@ -229,6 +231,17 @@ outcome_done_cb (GObject      *object,
     g_warning ("Could not record what became of a request: %s", error->message);
 }
 
+static void
+response_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_set_response_finish (TRIAGE_STORE (object), result, &error))
+    g_warning ("Could not record the answer given elsewhere: %s", error->message);
+}
+
 static TriageAnswerState
 answer_state_from_outbox (TriageApplication *self,
                           const char        *notification_id)
@@ -307,7 +320,8 @@ settle_request (TriageApplication *self,
                 const char        *notification_id,
                 AtpStatus          status,
                 const char        *reason,
-                GDateTime         *when)
+                GDateTime         *when,
+                AtpResponse       *response)
 {
   g_autoptr(TriageRequest) request = NULL;
   gboolean ours;
@@ -341,10 +355,22 @@ settle_request (TriageApplication *self,
         triage_request_settle (shown, status, reason, when);
     }
 
-  if (!ours)
-    triage_store_set_outcome_async (self->store, notification_id, status,
-                                    outcome_for_status (status), reason,
-                                    NULL, outcome_done_cb, NULL);
+  if (ours)
+    return;
+
+  triage_store_set_outcome_async (self->store, notification_id, status,
+                                  outcome_for_status (status), reason,
+                                  NULL, outcome_done_cb, NULL);
+
+  /* Answered on another device or by another person: the history keeps
+   * what was answered, by whom and when, which the status does not say. */
+  if (status == ATP_STATUS_RESPONDED)
+    {
+      if (response != NULL)
+        triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
+      else
+        fetch_response (self, notification_id);
+    }
 }
 
 static void
@@ -352,7 +378,7 @@ on_stream_status_update (TriageApplication *self,
                          AtpStatusUpdate   *update)
 {
   settle_request (self, update->notification_id, update->status, update->reason,
-                  update->timestamp);
+                  update->timestamp, NULL);
 }
 
 /* What an asynchronous call about one request needs back: the app and the id. */
@@ -385,6 +411,40 @@ request_call_free (RequestCall *call)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RequestCall, request_call_free)
 
 static void
+response_lookup_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(RequestCall) lookup = user_data;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
+  if (notification == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("Could not learn the answer to %s: %s", lookup->notification_id, error->message);
+      return;
+    }
+
+  if (notification->response != NULL)
+    triage_store_set_response_async (lookup->self->store, notification->response, NULL,
+                                     response_done_cb, NULL);
+}
+
+/* Asks the server for the answer a request got elsewhere, for the history. */
+static void
+fetch_response (TriageApplication *self,
+                const char        *notification_id)
+{
+  if (self->client == NULL)
+    return;
+
+  atp_client_get_notification_async (self->client, notification_id, self->connect_cancellable,
+                                     response_lookup_cb, request_call_new (self, notification_id));
+}
+
+static void
 settled_lookup_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
@@ -394,6 +454,7 @@ settled_lookup_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   AtpStatus status = ATP_STATUS_RESPONDED;
   GDateTime *when = NULL;
+  AtpResponse *response = NULL;
 
   notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -402,8 +463,9 @@ settled_lookup_cb (GObject      *object,
   if (notification != NULL && atp_status_is_terminal (notification->status))
     {
       status = notification->status;
-      if (status == ATP_STATUS_RESPONDED && notification->response != NULL)
-        when = notification->response->responded_at;
+      response = notification->response;
+      if (status == ATP_STATUS_RESPONDED && response != NULL)
+        when = response->responded_at;
       else if (status == ATP_STATUS_EXPIRED)
         when = notification->deadline;
     }
@@ -414,7 +476,7 @@ settled_lookup_cb (GObject      *object,
   else
     return;   /* pending again by now: the stream brings it */
 
-  settle_request (lookup->self, lookup->notification_id, status, NULL, when);
+  settle_request (lookup->self, lookup->notification_id, status, NULL, when, response);
 }
 
 static void
@@ -761,6 +823,10 @@ on_outbox_conflict (TriageApplication *self,
       triage_request_set_status (request, status);
     }
   removed = triage_inbox_model_remove (self->inbox, notification_id);
+
+  /* Ours lost: the history shows the answer that won. */
+  if (outcome == TRIAGE_OUTCOME_ANSWERED_ELSEWHERE)
+    fetch_response (self, notification_id);
 
   g_message ("%s (%s)", text, message);
   if (self->window != NULL)

@@ -629,6 +629,89 @@ triage_store_set_outcome_finish (TriageStore   *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* Record an answer given elsewhere */
+
+static void
+set_response_func (TriageStore *self,
+                   GTask       *task,
+                   gpointer     task_data)
+{
+  AtpResponse *response = task_data;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = atp_json_to_string (response->response_data, NULL);
+
+  /* Only for a request this app did not answer itself: an answer of ours
+   * still in the outbox, or delivered, stays what the history shows. One
+   * that lost to this one (a 409) was marked answered elsewhere and is
+   * replaced by the answer that won. */
+  stmt = prepare (self->db,
+                  "UPDATE notifications SET outcome = 'answered-elsewhere', status = 'responded',"
+                  "  action_id = ?2, response_data = ?3, responder_id = ?4, responder_type = ?5,"
+                  "  answered_at = ?6, delivered_at = NULL, updated_at = ?7"
+                  " WHERE id = ?1 AND outcome IN ('none', 'answered-elsewhere')"
+                  "  AND NOT EXISTS (SELECT 1 FROM outbox WHERE notification_id = ?1)",
+                  &error);
+  if (stmt == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  bind_text (stmt, 1, response->notification_id);
+  bind_text (stmt, 2, response->action_id);
+  bind_text (stmt, 3, data);
+  bind_text (stmt, 4, response->responder_id);
+  bind_text (stmt, 5, atp_responder_type_to_string (response->responder_type));
+  bind_time (stmt, 6, response->responded_at);
+  sqlite3_bind_int64 (stmt, 7, now_usec ());
+
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("record what became of a request"));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * triage_store_set_response_async:
+ * @self: a #TriageStore
+ * @response: the answer the server recorded from another device or person
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when it is stored
+ * @user_data: data for @callback
+ *
+ * Records a request as answered elsewhere, with the answer: which action,
+ * its data, who answered and when. An answer given here is never replaced.
+ */
+void
+triage_store_set_response_async (TriageStore         *self,
+                                 AtpResponse         *response,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (response != NULL);
+
+  store_run (self, set_response_func, atp_response_ref (response),
+             (GDestroyNotify) atp_response_unref,
+             triage_store_set_response_async, cancellable, callback, user_data);
+}
+
+gboolean
+triage_store_set_response_finish (TriageStore   *self,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /* Load the pending requests */
 
 static void
