@@ -65,11 +65,16 @@ struct _TriageApplication
   gboolean               resynced;            /* the inbox has been compared with the server once */
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
+  guint                  background_check_id; /* saying once that it runs in the background */
 };
 
 /* How long the local server may be unreachable before it is looked for (and
  * started) again: long enough for a restart by hand to land first. */
 #define LOCAL_SERVER_RECHECK_SECONDS 5
+
+/* How long a tray has, after start-up or the window closing, to show the
+ * icon before the app says it runs in the background. */
+#define BACKGROUND_NOTICE_DELAY_SECONDS 3
 
 G_DEFINE_FINAL_TYPE (TriageApplication, triage_application, ADW_TYPE_APPLICATION)
 
@@ -1119,10 +1124,44 @@ on_window_close_request (TriageApplication *self,
   return FALSE;
 }
 
+/* Running without a window where no tray shows the icon (stock GNOME has
+ * no StatusNotifierWatcher): said once, in a bubble, so the person knows
+ * why requests still arrive and how to reach the app. */
+static gboolean
+background_check_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->background_check_id = 0;
+
+  if (self->window != NULL || !self->held || self->notifier == NULL ||
+      (self->tray != NULL && triage_tray_get_registered (self->tray)) ||
+      g_settings_get_boolean (self->settings, "background-notice-shown"))
+    return G_SOURCE_REMOVE;
+
+  g_settings_set_boolean (self->settings, "background-notice-shown", TRUE);
+  triage_notifier_show_notice (self->notifier, "background",
+                               _("Triage is running in the background"),
+                               _("New requests still show as notifications. Open Triage again "
+                                 "to see them all; quit it from its menu."));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_background_check (TriageApplication *self)
+{
+  if (self->background_check_id == 0 &&
+      !g_settings_get_boolean (self->settings, "background-notice-shown"))
+    self->background_check_id = g_timeout_add_seconds (BACKGROUND_NOTICE_DELAY_SECONDS,
+                                                       background_check_cb, self);
+}
+
 static void
 on_window_destroyed (TriageApplication *self)
 {
   self->window = NULL;
+  schedule_background_check (self);
 }
 
 static TriageWindow *
@@ -1156,6 +1195,7 @@ ensure_window (TriageApplication *self)
 }
 
 /* Actions */
+
 
 static void
 show_action (GSimpleAction *action,
@@ -1413,6 +1453,7 @@ triage_application_startup (GApplication *app)
 
   /* Alive while connecting, whether or not a window is ever shown. */
   update_hold (self);
+  schedule_background_check (self);
 
   triage_store_open_async (self->store, self->cancellable, store_opened_cb, g_object_ref (self));
 }
@@ -1434,6 +1475,7 @@ triage_application_shutdown (GApplication *app)
   teardown_connection (self);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
+  g_clear_handle_id (&self->background_check_id, g_source_remove);
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);
