@@ -1074,6 +1074,41 @@ autostart_deleted_cb (GObject      *object,
     g_warning ("Could not turn off start at login: %s", error->message);
 }
 
+/* The installed autostart entry (data/, translated), else one written here
+ * (a run from the build tree). */
+static GBytes *
+autostart_entry (void)
+{
+  g_autofree char *name = g_strconcat (APPLICATION_ID, "-autostart.desktop", NULL);
+  const char * const *dirs = g_get_system_data_dirs ();
+  char *contents;
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *path = g_build_filename (dirs[i], "triage", name, NULL);
+      gsize length;
+
+      if (g_file_get_contents (path, &contents, &length, NULL))
+        return g_bytes_new_take (contents, length);
+    }
+
+  contents = g_strdup_printf ("[Desktop Entry]\n"
+                              "Type=Application\n"
+                              "Name=Triage\n"
+                              "Comment=%s\n"
+                              "Exec=triage --gapplication-service\n"
+                              "Icon=%s\n"
+                              "Terminal=false\n"
+                              "NoDisplay=true\n"
+                              "X-GNOME-Autostart-enabled=true\n"
+                              "X-GNOME-UsesNotifications=true\n",
+                              _("Keep Triage running in the background to receive decision requests"),
+                              APPLICATION_ID);
+  return g_bytes_new_take (contents, strlen (contents));
+}
+
+/* Start at login: an XDG autostart entry in the user's configuration,
+ * written or removed as the setting changes. */
 static void
 on_autostart_changed (TriageApplication *self)
 {
@@ -1084,22 +1119,11 @@ on_autostart_changed (TriageApplication *self)
   if (g_settings_get_boolean (self->settings, "autostart"))
     {
       g_autofree char *dir = g_path_get_dirname (path);
-      g_autofree char *contents = NULL;
+      g_autoptr(GBytes) contents = autostart_entry ();
 
       g_mkdir_with_parents (dir, 0700);
-      contents = g_strdup_printf ("[Desktop Entry]\n"
-                                  "Type=Application\n"
-                                  "Name=Triage\n"
-                                  "Exec=triage --gapplication-service\n"
-                                  "Icon=%s\n"
-                                  "Terminal=false\n"
-                                  "NoDisplay=true\n"
-                                  "X-GNOME-Autostart-enabled=true\n",
-                                  APPLICATION_ID);
-      g_file_replace_contents_bytes_async (file, g_bytes_new_take (g_steal_pointer (&contents),
-                                                                   strlen (contents)),
-                                           NULL, FALSE, G_FILE_CREATE_NONE, self->cancellable,
-                                           autostart_written_cb, NULL);
+      g_file_replace_contents_bytes_async (file, contents, NULL, FALSE, G_FILE_CREATE_NONE,
+                                           self->cancellable, autostart_written_cb, NULL);
     }
   else
     g_file_delete_async (file, G_PRIORITY_DEFAULT, self->cancellable, autostart_deleted_cb, NULL);
@@ -1195,7 +1219,6 @@ ensure_window (TriageApplication *self)
 }
 
 /* Actions */
-
 
 static void
 show_action (GSimpleAction *action,
