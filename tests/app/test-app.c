@@ -17,7 +17,9 @@
  * The history is real: every request and what became of it (answered here
  * or elsewhere, with the action, the data, who and when; expired; withdrawn
  * with the reason) is in the app's database and in the window's history
- * view. Start at login writes and removes the XDG autostart entry; the
+ * view. Attachments open in previews by type (JSON pretty-printed, an image
+ * decoded, an https address only offered, file: refused). Start at login
+ * writes and removes the XDG autostart entry; the
  * status icon's menu (called over D-Bus as a tray would) opens a request,
  * Preferences and the window, and toggles do-not-disturb; every shortcut is
  * in the shortcuts window.
@@ -29,7 +31,9 @@
 
 #include "app-test-server.h"
 #include "app-test-application.h"
+#include "triage-attachment-window.h"
 #include "triage-confirm-dialog.h"
+#include "triage-desk-error.h"
 #include "triage-preferences-window.h"
 #include "triage-decision-view.h"
 #include "triage-response-editor-private.h"
@@ -523,6 +527,108 @@ test_history_recorded (void)
   triage_window_show_view (window (), "inbox");
 }
 
+/* Attachments open in a preview window of their own, by type; nothing is
+ * fetched by itself, and a file: address is refused. */
+
+/* An attachment window not in @seen, or NULL. */
+static TriageAttachmentWindow *
+new_attachment_window (GHashTable *seen)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (TRIAGE_IS_ATTACHMENT_WINDOW (item) && !g_hash_table_contains (seen, item))
+        return TRIAGE_ATTACHMENT_WINDOW (item);
+    }
+
+  return NULL;
+}
+
+static char *
+png_base64 (void)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 40, 30);
+  g_autofree char *buffer = NULL;
+  gsize size = 0;
+
+  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &size, "png", NULL, NULL));
+  return g_base64_encode ((const guchar *) buffer, size);
+}
+
+static void
+test_attachments (void)
+{
+  const char *plan = "{\"replicas\":3,\"zone\":\"eu\"}";
+  g_autofree char *json = g_base64_encode ((const guchar *) plan, strlen (plan));
+  g_autofree char *png = png_base64 ();
+  g_autofree char *body = NULL;
+  g_autofree char *id = g_uuid_string_random ();
+  g_autoptr(JsonNode) reply = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  struct { TriageAttachmentKind kind; } expected[] = {
+    { TRIAGE_ATTACHMENT_KIND_JSON },
+    { TRIAGE_ATTACHMENT_KIND_IMAGE },
+    { TRIAGE_ATTACHMENT_KIND_REMOTE },
+    { TRIAGE_ATTACHMENT_KIND_ERROR },
+  };
+  guint status = 0;
+
+  wait_connected ();
+  body = g_strdup_printf ("{\"id\": \"%s\", \"context\": {\"title\": \"Attachments?\","
+                          " \"description\": \"Four of them.\", \"attachments\": ["
+                          "  {\"type\": \"application/json\", \"description\": \"plan.json\", \"data\": \"%s\"},"
+                          "  {\"type\": \"image/png\", \"description\": \"graph\", \"data\": \"%s\"},"
+                          "  {\"type\": \"text/plain\", \"description\": \"log\","
+                          "   \"uri\": \"https://logs.example.com/run/42.txt\"},"
+                          "  {\"type\": \"text/plain\", \"description\": \"secrets\","
+                          "   \"uri\": \"file:///etc/passwd\"}]},"
+                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]}",
+                          id, json, png);
+  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
+  g_assert_cmpuint (status, ==, 201);
+  open_request (id);
+  g_assert_cmpuint (triage_decision_view_get_notification (decision_view ())->context.attachments->len, ==, 4);
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      TriageAttachmentWindow *window;
+      TriageAttachmentView *view;
+
+      g_signal_emit_by_name (decision_view (), "attachment-activated", i);
+      app_test_wait_for (new_attachment_window (seen) != NULL, APP_TEST_WAIT_MS);
+      window = new_attachment_window (seen);
+      g_hash_table_add (seen, window);
+      view = triage_attachment_window_get_view (window);
+      app_test_wait_for (triage_attachment_view_get_kind (view) == expected[i].kind, APP_TEST_WAIT_MS);
+      if (expected[i].kind == TRIAGE_ATTACHMENT_KIND_JSON)
+        {
+          g_autofree char *text = triage_attachment_view_get_text (view);
+
+          /* Pretty-printed: one member a line, indented. */
+          g_assert_nonnull (strstr (text, "\n  \"replicas\""));
+        }
+      else if (expected[i].kind == TRIAGE_ATTACHMENT_KIND_IMAGE)
+        g_assert_cmpint (gdk_paintable_get_intrinsic_width (triage_attachment_view_get_paintable (view)), ==, 40);
+      else if (expected[i].kind == TRIAGE_ATTACHMENT_KIND_ERROR)
+        g_assert_error ((GError *) triage_attachment_view_get_error (view),
+                        TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+      /* The https one is an address to load on request: nothing fetched. */
+    }
+
+  {
+    GHashTableIter iter;
+    gpointer window;
+
+    g_hash_table_iter_init (&iter, seen);
+    while (g_hash_table_iter_next (&iter, &window, NULL))
+      gtk_window_destroy (GTK_WINDOW (window));
+  }
+}
+
 /* Start at login */
 
 static void
@@ -806,6 +912,7 @@ main (int   argc,
   g_test_add_func ("/app/conflict-told", test_conflict_told);
   g_test_add_func ("/app/settled-while-away", test_settled_while_away);
   g_test_add_func ("/app/history-recorded", test_history_recorded);
+  g_test_add_func ("/app/attachments", test_attachments);
   g_test_add_func ("/app/autostart", test_autostart);
   g_test_add_func ("/app/shortcuts-listed", test_shortcuts_listed);
   g_test_add_func ("/app/tray-menu", test_tray_menu);
