@@ -175,6 +175,83 @@ test_outcome_hides_from_pending (Fixture       *f,
   g_assert_cmpstr (((TriageStoreRecord *) records->pdata[0])->notification->id, ==, ID_B);
 }
 
+
+static void
+count_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  guint *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_get_source_tag (G_TASK (result)) == triage_store_save_notification_async)
+    g_assert_true (triage_store_save_notification_finish (TRIAGE_STORE (object), result, &error));
+  else
+    g_assert_true (triage_store_set_outcome_finish (TRIAGE_STORE (object), result, &error));
+  g_assert_no_error (error);
+  (*done)++;
+}
+
+static gint64
+column_int (const char *path,
+            const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 value = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  return value;
+}
+
+/* A burst of saves (a resync brings thousands) is written together, and in
+ * order with what is asked between them. */
+static void
+test_save_burst (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(AtpNotification) first = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(AtpNotification) again = app_test_notification (ID_A, 3600, 60, NULL);
+  g_autofree char *sql = NULL;
+  guint asked = 0;
+  guint done = 0;
+  gint64 start = g_get_monotonic_time ();
+
+  triage_store_save_notification_async (f->store, first, NULL, count_done_cb, &done);
+  asked++;
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autofree char *id = g_uuid_string_random ();
+      g_autoptr(AtpNotification) n = app_test_notification (id, 0, 30, NULL);
+
+      triage_store_save_notification_async (f->store, n, NULL, count_done_cb, &done);
+      asked++;
+      if (i == 1000)
+        {
+          /* Between saves: it runs after the ones before and before the ones after. */
+          triage_store_set_outcome_async (f->store, ID_A, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED,
+                                          NULL, NULL, count_done_cb, &done);
+          triage_store_save_notification_async (f->store, again, NULL, count_done_cb, &done);
+          asked += 2;
+        }
+    }
+  app_test_wait_for (done == asked, APP_TEST_WAIT_MS);
+  g_test_message ("%u saves in %.0f ms", asked - 1, (g_get_monotonic_time () - start) / 1000.0);
+
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications"), ==, 2001);
+  /* The later save ran last: it refreshed the body (its deadline) and the
+   * status (set by the outcome before it), and kept the outcome. */
+  g_assert_cmpint (column_int (f->path, "SELECT outcome = 'expired' AND deadline IS NOT NULL"
+                                        "  AND status = 'delivered'"
+                                        " FROM notifications WHERE id = '" ID_A "'"), ==, 1);
+}
+
 static void
 test_outbox_roundtrip (Fixture       *f,
                        gconstpointer  data)
@@ -364,6 +441,7 @@ main (int   argc,
 
   g_test_add ("/store/pending-order", Fixture, NULL, fixture_setup, test_pending_order, fixture_teardown);
   g_test_add ("/store/outcome", Fixture, NULL, fixture_setup, test_outcome_hides_from_pending, fixture_teardown);
+  g_test_add ("/store/save-burst", Fixture, NULL, fixture_setup, test_save_burst, fixture_teardown);
   g_test_add ("/store/outbox/roundtrip", Fixture, NULL, fixture_setup, test_outbox_roundtrip, fixture_teardown);
   g_test_add ("/store/outbox/permanent-failure", Fixture, NULL, fixture_setup, test_outbox_permanent_failure, fixture_teardown);
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
