@@ -66,6 +66,9 @@ struct _TriageApplication
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
   guint                  background_check_id; /* saying once that it runs in the background */
+  gint64                 bubble_times[5];     /* the last bubbles raised, monotonic usec */
+  guint                  held_back;           /* requests without a bubble of their own */
+  guint                  held_back_id;
 };
 
 /* How long the local server may be unreachable before it is looked for (and
@@ -75,6 +78,10 @@ struct _TriageApplication
 /* How long a tray has, after start-up or the window closing, to show the
  * icon before the app says it runs in the background. */
 #define BACKGROUND_NOTICE_DELAY_SECONDS 3
+
+/* At most this many bubbles (G_N_ELEMENTS (bubble_times)) in this many
+ * seconds; the requests beyond are summed up in one. */
+#define BUBBLE_BURST_SECONDS 10
 
 G_DEFINE_FINAL_TYPE (TriageApplication, triage_application, ADW_TYPE_APPLICATION)
 
@@ -258,12 +265,49 @@ answer_state_from_outbox (TriageApplication *self,
   return TRIAGE_ANSWER_NONE;
 }
 
+static gboolean
+held_back_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  g_autofree char *summary = NULL;
+
+  self->held_back_id = 0;
+  /* Translators: a bubble for requests that came too many at once for one each */
+  summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more request is waiting",
+                                          "%u more requests are waiting", self->held_back),
+                             self->held_back);
+  triage_notifier_show_notice (self->notifier, "more", summary,
+                               _("They came too many at once for a notification each."));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Whether another bubble fits in the burst allowance (and counts it). */
+static gboolean
+bubble_allowed (TriageApplication *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  guint oldest = 0;
+
+  for (guint i = 1; i < G_N_ELEMENTS (self->bubble_times); i++)
+    if (self->bubble_times[i] < self->bubble_times[oldest])
+      oldest = i;
+
+  if (self->bubble_times[oldest] != 0 &&
+      now - self->bubble_times[oldest] < BUBBLE_BURST_SECONDS * G_USEC_PER_SEC)
+    return FALSE;
+
+  self->bubble_times[oldest] = now;
+  return TRUE;
+}
+
 static void
 maybe_notify (TriageApplication *self,
               TriageRequest     *request)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   AtpNotification *notification = triage_request_get_notification (request);
+  gboolean urgent = triage_request_is_urgent (request, now);
 
   if (self->notifier == NULL ||
       !g_settings_get_boolean (self->settings, "notifications-enabled") ||
@@ -271,7 +315,18 @@ maybe_notify (TriageApplication *self,
                                   g_settings_get_boolean (self->settings, "do-not-disturb"), now))
     return;
 
-  triage_notifier_show (self->notifier, notification, triage_request_is_urgent (request, now));
+  /* A flood (a reconnect after a day away, a runaway agent) is not
+   * thousands of bubbles: a few, then one saying how many more wait, once
+   * the flood has stopped for a second. Urgent ones always get their own. */
+  if (!urgent && !bubble_allowed (self))
+    {
+      self->held_back++;
+      g_clear_handle_id (&self->held_back_id, g_source_remove);
+      self->held_back_id = g_timeout_add_seconds (1, held_back_cb, self);
+      return;
+    }
+
+  triage_notifier_show (self->notifier, notification, urgent);
 }
 
 static void
@@ -511,6 +566,11 @@ on_stream_resynced (TriageApplication *self,
                                          settled_lookup_cb,
                                          request_call_new (self, ids->pdata[i]));
     }
+
+  /* For bench/app: when the inbox holds what the server has pending. */
+  if (!self->resynced && g_getenv ("TRIAGE_BENCH_FIRST_FRAME") != NULL)
+    g_printerr ("triage: resynced %u pending at %" G_GINT64_FORMAT "\n",
+                g_list_model_get_n_items (G_LIST_MODEL (self->inbox)), g_get_real_time ());
 
   self->resynced = TRUE;
   open_pending_request (self, TRUE);
@@ -937,8 +997,11 @@ static void
 on_notifier_activated (TriageApplication *self,
                        const char        *notification_id)
 {
-  g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
-                                  g_variant_new_string (notification_id));
+  if (g_str_has_prefix (notification_id, TRIAGE_NOTIFIER_NOTICE_PREFIX))
+    g_action_group_activate_action (G_ACTION_GROUP (self), "show", NULL);
+  else
+    g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
+                                    g_variant_new_string (notification_id));
 }
 
 static void
@@ -1181,6 +1244,16 @@ schedule_background_check (TriageApplication *self)
                                                        background_check_cb, self);
 }
 
+/* Once the person looks at the window, what the summary counted is seen. */
+static void
+on_window_active (TriageApplication *self,
+                  GParamSpec        *pspec,
+                  GtkWindow         *window)
+{
+  if (gtk_window_is_active (window))
+    self->held_back = 0;
+}
+
 static void
 on_window_destroyed (TriageApplication *self)
 {
@@ -1207,6 +1280,8 @@ ensure_window (TriageApplication *self)
                            G_CALLBACK (on_window_close_request), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->window, "destroy",
                            G_CALLBACK (on_window_destroyed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->window, "notify::is-active",
+                           G_CALLBACK (on_window_active), self, G_CONNECT_SWAPPED);
   triage_window_set_connection (self->window, self->connection, self->connection_message,
                                 self->retry_at);
   if (self->read_state != NULL)
@@ -1499,6 +1574,7 @@ triage_application_shutdown (GApplication *app)
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_handle_id (&self->background_check_id, g_source_remove);
+  g_clear_handle_id (&self->held_back_id, g_source_remove);
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);

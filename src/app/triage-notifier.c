@@ -794,8 +794,9 @@ triage_notifier_show (TriageNotifier  *self,
  * @summary: its title, plain text
  * @body: its text, plain text
  *
- * Raises a bubble about the app itself (not a request): no buttons, category
- * %TRIAGE_NOTIFIER_NOTICE_CATEGORY, best effort like the others.
+ * Raises a bubble about the app itself (not a request), category
+ * %TRIAGE_NOTIFIER_NOTICE_CATEGORY, best effort like the others. Clicking
+ * it emits ::activated with "notice:" and @key.
  */
 void
 triage_notifier_show_notice (TriageNotifier *self,
@@ -804,18 +805,24 @@ triage_notifier_show_notice (TriageNotifier *self,
                              const char     *body)
 {
   ShowJob *job;
+  Button button;
 
   g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
   g_return_if_fail (key != NULL && summary != NULL && body != NULL);
 
   job = g_new0 (ShowJob, 1);
   job->shared = shared_ref (self->shared);
-  job->id = g_strconcat ("notice:", key, NULL);
+  job->id = g_strconcat (TRIAGE_NOTIFIER_NOTICE_PREFIX, key, NULL);
   job->summary = g_strdup (summary);
   job->body = escape_body (body);
   job->category = TRIAGE_NOTIFIER_NOTICE_CATEGORY;
   job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
   g_array_set_clear_func (job->buttons, (GDestroyNotify) button_clear);
+
+  /* Clicking it emits ::activated with "notice:KEY". */
+  button.key = g_strdup (TRIAGE_NOTIFIER_ACTION_DEFAULT);
+  button.label = g_strdup (_("Open Triage"));
+  g_array_append_val (job->buttons, button);
 
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_show_cb, job, (GDestroyNotify) show_job_free);

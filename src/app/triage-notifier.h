@@ -14,8 +14,9 @@ G_BEGIN_DECLS
 
 /* The notification category (a vendor category, as the spec asks for). */
 #define TRIAGE_NOTIFIER_CATEGORY "x-triage.request"
-/* The category of the app's notices about itself. */
+/* The category of the app's notices about itself, and the prefix of their ids. */
 #define TRIAGE_NOTIFIER_NOTICE_CATEGORY "x-triage.notice"
+#define TRIAGE_NOTIFIER_NOTICE_PREFIX   "notice:"
 
 /* Longest description shown in a bubble, in characters. */
 #define TRIAGE_NOTIFIER_MAX_BODY 200
