@@ -472,12 +472,24 @@ back_action (GtkWidget  *widget,
   triage_inbox_pane_focus_list (self->inbox_pane);
 }
 
+/* Alt+1, Alt+2: the view, with the keyboard in it (the history's search,
+ * the inbox's list) rather than left on a switcher. */
 static void
 show_view_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
 {
-  triage_window_show_view (TRIAGE_WINDOW (widget), g_variant_get_string (parameter, NULL));
+  TriageWindow *self = TRIAGE_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  if (g_strcmp0 (name, "inbox") != 0 && g_strcmp0 (name, "history") != 0)
+    return;
+
+  triage_window_show_view (self, name);
+  if (history_shown (self))
+    triage_history_view_focus_search (self->history_view);
+  else if (adw_leaflet_get_visible_child (self->leaflet) == self->sidebar)
+    triage_inbox_pane_focus_list (self->inbox_pane);
 }
 
 static void
@@ -788,6 +800,8 @@ triage_window_show_request (TriageWindow *self,
   triage_window_show_view (self, "inbox");
   set_current (self, request);
   adw_leaflet_set_visible_child (self->leaflet, self->content);
+  /* Opened from a bubble or the tray to be answered: the keyboard is there. */
+  triage_decision_view_focus_answer (self->decision_view);
 
   return TRUE;
 }

@@ -280,9 +280,10 @@ test_keyboard_triage (void)
   g_assert_cmpstr (current_id (window), ==, ID_C);
   g_assert_true (focus_inside (window, view));
 
-  /* Alt+2 / Alt+1: the views. */
+  /* Alt+2 / Alt+1: the views, the keyboard in the history's search. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "history");
   g_assert_cmpstr (triage_window_get_view (window), ==, "history");
+  g_assert_true (focus_inside (window, GTK_WIDGET (triage_window_get_history_view (window))));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "inbox");
   g_assert_cmpstr (triage_window_get_view (window), ==, "inbox");
 
