@@ -69,6 +69,7 @@ struct _TriageApplication
   gint64                 bubble_times[5];     /* the last bubbles raised, monotonic usec */
   guint                  held_back;           /* requests without a bubble of their own */
   guint                  held_back_id;
+  guint                  prune_id;            /* forgetting old history, daily */
 };
 
 /* How long the local server may be unreachable before it is looked for (and
@@ -1012,6 +1013,39 @@ on_notifier_respond (TriageApplication *self,
   submit_answer (self, notification_id, action_id, NULL, TRUE);
 }
 
+/* History retention */
+
+static void
+prune_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  gssize removed = triage_store_prune_finish (TRIAGE_STORE (object), result, &error);
+
+  if (removed < 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("Could not forget the old history: %s", error->message);
+  else if (removed > 0)
+    g_debug ("Forgot %" G_GSSIZE_FORMAT " requests past the history's retention", removed);
+}
+
+static gboolean
+prune_history_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  guint days = g_settings_get_uint (self->settings, "history-retention-days");
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) before = NULL;
+
+  if (days == 0 || !self->ready)
+    return G_SOURCE_CONTINUE;
+
+  before = g_date_time_add_days (now, -(int) days);
+  triage_store_prune_async (self->store, before, self->cancellable, prune_done_cb, NULL);
+
+  return G_SOURCE_CONTINUE;
+}
+
 /* Start-up: store, inbox, outbox, then the connection */
 
 static void
@@ -1037,6 +1071,10 @@ outbox_loaded_cb (GObject      *object,
   self->ready = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
   connect_begin (self);
+
+  /* The history keeps what the person asked for (history-retention-days). */
+  prune_history_cb (self);
+  self->prune_id = g_timeout_add_seconds (24 * 60 * 60, prune_history_cb, self);
 }
 
 static void
@@ -1540,6 +1578,9 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (update_hold), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::autostart",
                            G_CALLBACK (on_autostart_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::history-retention-days",
+                           G_CALLBACK (prune_history_cb), self, G_CONNECT_SWAPPED);
+  g_settings_set_string (self->settings, "last-seen-version", PACKAGE_VERSION);
 
   bus = g_application_get_dbus_connection (app);
   if (bus != NULL)
@@ -1575,6 +1616,7 @@ triage_application_shutdown (GApplication *app)
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_handle_id (&self->background_check_id, g_source_remove);
   g_clear_handle_id (&self->held_back_id, g_source_remove);
+  g_clear_handle_id (&self->prune_id, g_source_remove);
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);

@@ -802,6 +802,86 @@ triage_store_set_response_finish (TriageStore   *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* Forget old history */
+
+static void
+prune_func (TriageStore *self,
+            GTask       *task,
+            gpointer     task_data)
+{
+  gint64 *before = task_data;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Settled requests only (an outcome, or a final status from the server),
+   * never one whose answer is still in the outbox. */
+  stmt = prepare (self->db,
+                  "DELETE FROM notifications WHERE updated_at < ?1"
+                  "  AND (outcome != 'none' OR status IN ('responded', 'expired', 'invalidated'))"
+                  "  AND id NOT IN (SELECT notification_id FROM outbox)",
+                  &error);
+  if (stmt == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  sqlite3_bind_int64 (stmt, 1, *before);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, _("remove old history"));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_int (task, sqlite3_changes (self->db));
+}
+
+/**
+ * triage_store_prune_async:
+ * @self: a #TriageStore
+ * @before: settled requests last changed before this time are removed
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when done
+ * @user_data: data for @callback
+ *
+ * Forgets the history older than the person wants kept (the
+ * history-retention-days setting): answered, expired and withdrawn requests;
+ * never a pending one, nor one whose answer waits in the outbox.
+ */
+void
+triage_store_prune_async (TriageStore         *self,
+                          GDateTime           *before,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  gint64 *usec;
+
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (before != NULL);
+
+  usec = g_new (gint64, 1);
+  *usec = g_date_time_to_unix (before) * G_USEC_PER_SEC + g_date_time_get_microsecond (before);
+  store_run (self, prune_func, usec, g_free, triage_store_prune_async,
+             cancellable, callback, user_data);
+}
+
+/**
+ * triage_store_prune_finish:
+ *
+ * Returns: how many requests were removed, or -1 with @error set
+ */
+gssize
+triage_store_prune_finish (TriageStore   *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), -1);
+
+  return g_task_propagate_int (G_TASK (result), error);
+}
+
 /* Load the pending requests */
 
 static void

@@ -629,6 +629,48 @@ test_attachments (void)
   }
 }
 
+/* The history keeps what history-retention-days says: older settled
+ * requests go when the setting changes (and at start, and daily). */
+static void
+test_history_retention (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "triage", "triage.db", NULL);
+  g_autofree char *old = NULL;
+  g_autofree char *recent = NULL;
+  sqlite3 *db = NULL;
+
+  wait_connected ();
+  old = app_test_server_post (server, "Long forgotten?",
+                              "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  recent = app_test_server_post (server, "Recently settled?",
+                                 "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), old) != NULL &&
+                     triage_inbox_model_lookup (triage_application_get_inbox (app), recent) != NULL,
+                     APP_TEST_WAIT_MS);
+  respond (old, "ok", "null");
+  respond (recent, "ok", "null");
+  app_test_wait_for (history_matches (old, "outcome = 'answered'") &&
+                     history_matches (recent, "outcome = 'answered'"), APP_TEST_WAIT_MS);
+
+  /* One of them last changed 100 days ago. */
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  sqlite3_busy_timeout (db, 5000);
+  {
+    g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET updated_at = updated_at - %"
+                                            G_GINT64_FORMAT " WHERE id = '%s'",
+                                            (gint64) 100 * 24 * 3600 * G_USEC_PER_SEC, old);
+
+    g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  }
+  sqlite3_close (db);
+
+  g_settings_set_uint (settings, "history-retention-days", 30);
+  app_test_wait_for (!history_matches (old, "1"), APP_TEST_WAIT_MS);
+  g_assert_true (history_matches (recent, "1"));
+  g_settings_reset (settings, "history-retention-days");
+}
+
 /* Start at login */
 
 static void
@@ -913,6 +955,7 @@ main (int   argc,
   g_test_add_func ("/app/settled-while-away", test_settled_while_away);
   g_test_add_func ("/app/history-recorded", test_history_recorded);
   g_test_add_func ("/app/attachments", test_attachments);
+  g_test_add_func ("/app/history-retention", test_history_retention);
   g_test_add_func ("/app/autostart", test_autostart);
   g_test_add_func ("/app/shortcuts-listed", test_shortcuts_listed);
   g_test_add_func ("/app/tray-menu", test_tray_menu);

@@ -252,6 +252,56 @@ test_save_burst (Fixture       *f,
                                         " FROM notifications WHERE id = '" ID_A "'"), ==, 1);
 }
 
+
+static gssize
+prune (TriageStore *store,
+       int          days_from_now)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) before = g_date_time_add_days (now, days_from_now);
+  gssize removed;
+
+  triage_store_prune_async (store, before, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  removed = triage_store_prune_finish (store, result, &error);
+  g_assert_no_error (error);
+
+  return removed;
+}
+
+/* The history's retention: settled requests go, pending ones and answers
+ * still in the outbox stay. */
+static void
+test_prune (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(AtpNotification) expired = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(AtpNotification) pending = app_test_notification (ID_B, 0, 60, NULL);
+  g_autoptr(AtpNotification) queued = app_test_notification (ID_C, 0, 60, NULL);
+  g_autoptr(TriageOutboxEntry) entry = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  save (f->store, expired);
+  save (f->store, pending);
+  save (f->store, queued);
+  triage_store_set_outcome_async (f->store, ID_A, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED,
+                                  NULL, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_set_outcome_finish (f->store, result, &error));
+  entry = outbox_add (f->store, ID_C, "ok", NULL, &error);
+  g_assert_no_error (error);
+
+  /* Everything is newer than a day ago: nothing goes. */
+  g_assert_cmpint (prune (f->store, -1), ==, 0);
+  /* Everything is older than tomorrow: only the settled one goes. */
+  g_assert_cmpint (prune (f->store, 1), ==, 1);
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications WHERE id = '" ID_A "'"), ==, 0);
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications"), ==, 2);
+}
+
 static void
 test_outbox_roundtrip (Fixture       *f,
                        gconstpointer  data)
@@ -442,6 +492,7 @@ main (int   argc,
   g_test_add ("/store/pending-order", Fixture, NULL, fixture_setup, test_pending_order, fixture_teardown);
   g_test_add ("/store/outcome", Fixture, NULL, fixture_setup, test_outcome_hides_from_pending, fixture_teardown);
   g_test_add ("/store/save-burst", Fixture, NULL, fixture_setup, test_save_burst, fixture_teardown);
+  g_test_add ("/store/prune", Fixture, NULL, fixture_setup, test_prune, fixture_teardown);
   g_test_add ("/store/outbox/roundtrip", Fixture, NULL, fixture_setup, test_outbox_roundtrip, fixture_teardown);
   g_test_add ("/store/outbox/permanent-failure", Fixture, NULL, fixture_setup, test_outbox_permanent_failure, fixture_teardown);
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
