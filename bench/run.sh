@@ -14,6 +14,7 @@ BENCHES="
 atp/run.sh
 server/run.sh
 app/run.sh
+browse/run.sh
 "
 
 status=0

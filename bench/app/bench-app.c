@@ -8,19 +8,26 @@
  * when each Notify call arrives) and the real `triage` binary, then:
  *
  *  1. posts N requests one after another as a service and measures, for
- *     each, the time from the start of the POST to the app's Notify call;
+ *     each, the time from the start of the POST to the app's Notify call
+ *     (time-sensitive requests: the app sums up a flood of ordinary ones);
  *  2. reads the app's resident memory when idle and with N+1 requests pending;
  *  3. starts the app with a window and measures the time to its first frame
  *     (the app prints the time of its first frame when TRIAGE_BENCH_FIRST_FRAME
- *     is set).
+ *     is set);
+ *  4. a full day: posts M more requests (10,000) to the stopped app's server
+ *     and fills its history with H entries (100,000, generated as
+ *     bench/browse does), starts it with a window and measures the time to
+ *     its first frame, to its inbox holding every pending request (the app
+ *     prints that too), until it is idle (no CPU for a second), and its
+ *     memory then. Search latency inside the window is bench/browse's.
  *
  * Needs a session bus and, for 3, a display: bench/app/run.sh runs it under
  * build-aux/run-headless.sh.
  *
- * Usage: bench-app [--count N] [--frames N]
+ * Usage: bench-app [--count N] [--frames N] [--inbox M] [--history H]
  * Programs: $TRIAGE_SERVER and $TRIAGE_APP; schemas: $GSETTINGS_SCHEMA_DIR.
  * Exit status 1 when a target is missed (p99 < 50 ms, RSS < 80 MiB with the
- * requests pending, first frame < 500 ms).
+ * requests pending, first frame < 500 ms; with the full day, RSS < 150 MiB).
  */
 
 #include <gio/gio.h>
@@ -31,9 +38,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
+#include "browse-test-common.h"
+
 #define TARGET_P99_MS        50.0
 #define TARGET_RSS_MIB       80.0
 #define TARGET_FIRST_FRAME   500.0
+#define TARGET_FULL_RSS_MIB  150.0
 #define WAIT_US              (30 * G_USEC_PER_SEC)
 
 static const char notify_xml[] =
@@ -263,22 +275,24 @@ percentile (GArray *sorted,
 
 static void
 post_request (SoupSession *session,
-              const char  *title)
+              const char  *title,
+              gboolean     urgent)
 {
   g_autofree char *body = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(SoupMessage) message = NULL;
   g_autoptr(GBytes) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   body = g_strdup_printf ("{\"context\": {\"title\": \"%s\", \"description\": \"A request "
                           "posted by the benchmark.\"}, \"actions\": [{\"id\": \"ok\", \"label\": "
-                          "\"OK\", \"response_type\": \"simple\"}]}", title);
+                          "\"OK\", \"response_type\": \"simple\"%s}]}", title,
+                          urgent ? ", \"flags\": [\"time_sensitive\"]" : "");
+  bytes = g_bytes_new_take (g_steal_pointer (&body), strlen (body));
   message = soup_message_new ("POST", "http://localhost/api/v1/notifications");
   soup_message_headers_replace (soup_message_get_request_headers (message),
                                 "X-Triage-Service", "bench");
-  soup_message_set_request_body_from_bytes (message, "application/json",
-                                            g_bytes_new_take (g_steal_pointer (&body),
-                                                              strlen (body)));
+  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
   /* Synchronous on purpose: the app runs in another process, and the fake
    * notification server is dispatched by the iterations in wait_until(). */
   reply = soup_session_send_and_read (session, message, NULL, &error);
@@ -291,6 +305,8 @@ typedef struct
 {
   GSubprocess *process;
   gint64       first_frame;   /* real time, 0 until printed */
+  gint64       resynced;      /* real time the inbox held the server's pending set */
+  guint        n_pending;
 } App;
 
 static void
@@ -307,6 +323,14 @@ read_line_cb (GObject      *object,
 
   if (g_str_has_prefix (line, "triage: first frame at "))
     app->first_frame = g_ascii_strtoll (line + strlen ("triage: first frame at "), NULL, 10);
+  else if (g_str_has_prefix (line, "triage: resynced "))
+    {
+      const char *at = strstr (line, " at ");
+
+      app->n_pending = (guint) g_ascii_strtoull (line + strlen ("triage: resynced "), NULL, 10);
+      if (at != NULL)
+        app->resynced = g_ascii_strtoll (at + 4, NULL, 10);
+    }
 
   g_data_input_stream_read_line_async (G_DATA_INPUT_STREAM (object), G_PRIORITY_DEFAULT, NULL,
                                        read_line_cb, app);
@@ -316,6 +340,60 @@ static gboolean
 frame_seen (gpointer data)
 {
   return ((App *) data)->first_frame != 0;
+}
+
+static gboolean
+resync_seen (gpointer data)
+{
+  return ((App *) data)->resynced != 0;
+}
+
+/* User and system CPU time of a process, in clock ticks. */
+static guint64
+cpu_ticks (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *end;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL) ||
+      (end = strrchr (contents, ')')) == NULL)
+    return 0;
+
+  /* After "pid (comm)": state is field 3, utime 14, stime 15. */
+  fields = g_strsplit (end + 2, " ", 0);
+  if (g_strv_length (fields) < 13)
+    return 0;
+
+  return g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10);
+}
+
+/* Waits until @pid used no CPU for a second; the seconds it took, or -1. */
+static double
+wait_idle (GPid   pid,
+           double limit_s)
+{
+  gint64 start = g_get_monotonic_time ();
+  guint64 last = cpu_ticks (pid);
+
+  while ((g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC < limit_s)
+    {
+      gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC;
+      guint64 now;
+
+      while (g_get_monotonic_time () < until)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (10000);
+        }
+      now = cpu_ticks (pid);
+      if (now == last)
+        return (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC - 1.0;
+      last = now;
+    }
+
+  return -1;
 }
 
 static gboolean
@@ -358,14 +436,22 @@ main (int   argc,
   const char *app_path = g_getenv ("TRIAGE_APP");
   int count = 1000;
   int frame_runs = 5;
+  int inbox_n = 10000;
+  int history_n = 100000;
   double rss_idle;
   double rss_full;
   double p50, p99, max;
   double frame_median = -1;
+  double full_frame = -1, full_resync = -1, full_idle = -1, full_rss = -1, full_fill = -1;
+  guint full_pending = 0;
   gboolean ok = TRUE;
   GOptionEntry entries[] = {
     { "count", 'n', 0, G_OPTION_ARG_INT, &count, "Requests to post (default 1000)", "N" },
     { "frames", 'f', 0, G_OPTION_ARG_INT, &frame_runs, "First-frame runs (default 5)", "N" },
+    { "inbox", 'i', 0, G_OPTION_ARG_INT, &inbox_n,
+      "Requests pending in the full day (default 10000; 0: no full day)", "M" },
+    { "history", 'H', 0, G_OPTION_ARG_INT, &history_n,
+      "Entries in the full day's history (default 100000)", "H" },
     { NULL }
   };
 
@@ -433,7 +519,9 @@ main (int   argc,
   g_assert_no_error (error);
 
   /* Warm-up: the app is connected once a request reaches the notifier. */
-  post_request (session, "warm-up");
+  /* Urgent: a request after request is a flood, which the app sums up in
+   * one bubble; time-sensitive ones keep a bubble each. */
+  post_request (session, "warm-up", TRUE);
   if (!wait_until (notified, "bench: warm-up", WAIT_US))
     g_error ("The app raised no notification for the warm-up request");
   g_usleep (G_USEC_PER_SEC);
@@ -447,7 +535,7 @@ main (int   argc,
       gint64 start = g_get_monotonic_time ();
       double ms;
 
-      post_request (session, title);
+      post_request (session, title, TRUE);
       if (!wait_until (notified, summary, WAIT_US))
         g_error ("No notification for %s", title);
       ms = (arrival_of (summary) - start) / 1000.0;
@@ -498,6 +586,62 @@ main (int   argc,
       frame_median = g_array_index (frames, double, frames->len / 2);
     }
 
+  /* A full day: many requests pending and a long history, the window open. */
+  if (inbox_n > 0 && (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL))
+    {
+      g_autofree char *app_db = g_build_filename (tmp, "data", "triage", "triage.db", NULL);
+      g_autoptr(GSubprocess) full_app = NULL;
+      g_autoptr(GDataInputStream) stderr_lines = NULL;
+      App state = { 0 };
+      gint64 start = g_get_monotonic_time ();
+      gint64 spawned;
+
+      /* The requests of the steps above are still pending: up to M in all. */
+      for (int i = count + 1; i < inbox_n; i++)
+        {
+          g_autofree char *title = g_strdup_printf ("pending %d", i);
+
+          post_request (session, title, FALSE);
+        }
+      if (history_n > 0)
+        {
+          sqlite3 *db = NULL;
+
+          browse_test_rows_free (browse_test_generate (app_db, history_n, BROWSE_TEST_BASE_USEC,
+                                                       60 * G_USEC_PER_SEC));
+          /* Past requests: the generated "pending" sixth would be requests
+           * the store holds as pending and the server never heard of. */
+          if (sqlite3_open (app_db, &db) != SQLITE_OK ||
+              sqlite3_exec (db, "UPDATE notifications SET outcome = 'expired', status = 'expired'"
+                                " WHERE outcome = 'none' AND id LIKE '00000000-0000-4000-8000-%'",
+                            NULL, NULL, NULL) != SQLITE_OK)
+            g_error ("Could not age the generated history: %s", sqlite3_errmsg (db));
+          sqlite3_close (db);
+        }
+      full_fill = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+
+      g_subprocess_launcher_setenv (launcher, "TRIAGE_BENCH_FIRST_FRAME", "1", TRUE);
+      g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      spawned = g_get_real_time ();
+      full_app = g_subprocess_launcher_spawn (launcher, &error, app_path, NULL);
+      g_assert_no_error (error);
+      state.process = full_app;
+      stderr_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (full_app));
+      g_data_input_stream_read_line_async (stderr_lines, G_PRIORITY_DEFAULT, NULL,
+                                           read_line_cb, &state);
+      if (!wait_until (frame_seen, &state, 2 * WAIT_US) ||
+          !wait_until (resync_seen, &state, 2 * WAIT_US))
+        g_error ("The app with a full day drew no frame or never had its inbox");
+      full_frame = (state.first_frame - spawned) / 1000.0;
+      full_resync = (state.resynced - spawned) / 1000.0;
+      full_pending = state.n_pending;
+      full_idle = wait_idle (atoi (g_subprocess_get_identifier (full_app)), 120);
+      full_rss = rss_mib (atoi (g_subprocess_get_identifier (full_app)));
+      stop_process (full_app);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+
   stop_process (server);
 
   g_print ("requests posted                : %d\n", count);
@@ -513,9 +657,22 @@ main (int   argc,
              g_array_index (frames, double, 0), g_array_index (frames, double, frames->len - 1));
   else
     g_print ("time to first frame            : not measured (no display)\n");
+  if (full_rss >= 0)
+    {
+      g_print ("full day: %u pending, %d in the history (filled in %.1f s)\n",
+               full_pending, history_n, full_fill);
+      g_print ("  time to first frame          : %.0f ms\n", full_frame);
+      g_print ("  time to the inbox complete   : %.0f ms (every pending request listed)\n",
+               full_resync);
+      g_print ("  then busy for                : %.1f s (until a second without CPU)\n",
+               full_idle);
+      g_print ("  app RSS then                 : %.1f MiB  (target < %.0f MiB)\n",
+               full_rss, TARGET_FULL_RSS_MIB);
+    }
 
   ok = p99 < TARGET_P99_MS && rss_full < TARGET_RSS_MIB &&
-       (frame_median < 0 || frame_median < TARGET_FIRST_FRAME);
+       (frame_median < 0 || frame_median < TARGET_FIRST_FRAME) &&
+       (full_rss < 0 || full_rss < TARGET_FULL_RSS_MIB);
   g_print ("%s\n", ok ? "all targets met" : "TARGET MISSED");
 
   remove_tree (tmp);

@@ -47,6 +47,8 @@ struct _TriageApplication
   TriageCredentials     *credentials;
   TriageTray            *tray;
   TriageWindow          *window;
+  TriageHistoryDb       *history_db;          /* open once the store is */
+  TriageReadState       *read_state;
 
   AtpClient             *client;
   AtpStream             *stream;
@@ -63,11 +65,24 @@ struct _TriageApplication
   gboolean               resynced;            /* the inbox has been compared with the server once */
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
+  guint                  background_check_id; /* saying once that it runs in the background */
+  gint64                 bubble_times[5];     /* the last bubbles raised, monotonic usec */
+  guint                  held_back;           /* requests without a bubble of their own */
+  guint                  held_back_id;
+  guint                  prune_id;            /* forgetting old history, daily */
 };
 
 /* How long the local server may be unreachable before it is looked for (and
  * started) again: long enough for a restart by hand to land first. */
 #define LOCAL_SERVER_RECHECK_SECONDS 5
+
+/* How long a tray has, after start-up or the window closing, to show the
+ * icon before the app says it runs in the background. */
+#define BACKGROUND_NOTICE_DELAY_SECONDS 3
+
+/* At most this many bubbles (G_N_ELEMENTS (bubble_times)) in this many
+ * seconds; the requests beyond are summed up in one. */
+#define BUBBLE_BURST_SECONDS 10
 
 G_DEFINE_FINAL_TYPE (TriageApplication, triage_application, ADW_TYPE_APPLICATION)
 
@@ -81,6 +96,8 @@ enum {
 static GParamSpec *properties [N_PROPS];
 
 static void connect_begin   (TriageApplication *self);
+static void fetch_response  (TriageApplication *self,
+                             const char        *notification_id);
 static void submit_answer   (TriageApplication *self,
                              const char        *notification_id,
                              const char        *action_id,
@@ -227,6 +244,17 @@ outcome_done_cb (GObject      *object,
     g_warning ("Could not record what became of a request: %s", error->message);
 }
 
+static void
+response_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_set_response_finish (TRIAGE_STORE (object), result, &error))
+    g_warning ("Could not record the answer given elsewhere: %s", error->message);
+}
+
 static TriageAnswerState
 answer_state_from_outbox (TriageApplication *self,
                           const char        *notification_id)
@@ -238,12 +266,49 @@ answer_state_from_outbox (TriageApplication *self,
   return TRIAGE_ANSWER_NONE;
 }
 
+static gboolean
+held_back_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  g_autofree char *summary = NULL;
+
+  self->held_back_id = 0;
+  /* Translators: a bubble for requests that came too many at once for one each */
+  summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more request is waiting",
+                                          "%u more requests are waiting", self->held_back),
+                             self->held_back);
+  triage_notifier_show_notice (self->notifier, "more", summary,
+                               _("They came too many at once for a notification each."));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Whether another bubble fits in the burst allowance (and counts it). */
+static gboolean
+bubble_allowed (TriageApplication *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  guint oldest = 0;
+
+  for (guint i = 1; i < G_N_ELEMENTS (self->bubble_times); i++)
+    if (self->bubble_times[i] < self->bubble_times[oldest])
+      oldest = i;
+
+  if (self->bubble_times[oldest] != 0 &&
+      now - self->bubble_times[oldest] < BUBBLE_BURST_SECONDS * G_USEC_PER_SEC)
+    return FALSE;
+
+  self->bubble_times[oldest] = now;
+  return TRUE;
+}
+
 static void
 maybe_notify (TriageApplication *self,
               TriageRequest     *request)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   AtpNotification *notification = triage_request_get_notification (request);
+  gboolean urgent = triage_request_is_urgent (request, now);
 
   if (self->notifier == NULL ||
       !g_settings_get_boolean (self->settings, "notifications-enabled") ||
@@ -251,7 +316,18 @@ maybe_notify (TriageApplication *self,
                                   g_settings_get_boolean (self->settings, "do-not-disturb"), now))
     return;
 
-  triage_notifier_show (self->notifier, notification, triage_request_is_urgent (request, now));
+  /* A flood (a reconnect after a day away, a runaway agent) is not
+   * thousands of bubbles: a few, then one saying how many more wait, once
+   * the flood has stopped for a second. Urgent ones always get their own. */
+  if (!urgent && !bubble_allowed (self))
+    {
+      self->held_back++;
+      g_clear_handle_id (&self->held_back_id, g_source_remove);
+      self->held_back_id = g_timeout_add_seconds (1, held_back_cb, self);
+      return;
+    }
+
+  triage_notifier_show (self->notifier, notification, urgent);
 }
 
 static void
@@ -305,7 +381,8 @@ settle_request (TriageApplication *self,
                 const char        *notification_id,
                 AtpStatus          status,
                 const char        *reason,
-                GDateTime         *when)
+                GDateTime         *when,
+                AtpResponse       *response)
 {
   g_autoptr(TriageRequest) request = NULL;
   gboolean ours;
@@ -339,10 +416,22 @@ settle_request (TriageApplication *self,
         triage_request_settle (shown, status, reason, when);
     }
 
-  if (!ours)
-    triage_store_set_outcome_async (self->store, notification_id, status,
-                                    outcome_for_status (status), reason,
-                                    NULL, outcome_done_cb, NULL);
+  if (ours)
+    return;
+
+  triage_store_set_outcome_async (self->store, notification_id, status,
+                                  outcome_for_status (status), reason,
+                                  NULL, outcome_done_cb, NULL);
+
+  /* Answered on another device or by another person: the history keeps
+   * what was answered, by whom and when, which the status does not say. */
+  if (status == ATP_STATUS_RESPONDED)
+    {
+      if (response != NULL)
+        triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
+      else
+        fetch_response (self, notification_id);
+    }
 }
 
 static void
@@ -350,7 +439,7 @@ on_stream_status_update (TriageApplication *self,
                          AtpStatusUpdate   *update)
 {
   settle_request (self, update->notification_id, update->status, update->reason,
-                  update->timestamp);
+                  update->timestamp, NULL);
 }
 
 /* What an asynchronous call about one request needs back: the app and the id. */
@@ -383,6 +472,40 @@ request_call_free (RequestCall *call)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RequestCall, request_call_free)
 
 static void
+response_lookup_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(RequestCall) lookup = user_data;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
+  if (notification == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("Could not learn the answer to %s: %s", lookup->notification_id, error->message);
+      return;
+    }
+
+  if (notification->response != NULL)
+    triage_store_set_response_async (lookup->self->store, notification->response, NULL,
+                                     response_done_cb, NULL);
+}
+
+/* Asks the server for the answer a request got elsewhere, for the history. */
+static void
+fetch_response (TriageApplication *self,
+                const char        *notification_id)
+{
+  if (self->client == NULL)
+    return;
+
+  atp_client_get_notification_async (self->client, notification_id, self->connect_cancellable,
+                                     response_lookup_cb, request_call_new (self, notification_id));
+}
+
+static void
 settled_lookup_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
@@ -392,6 +515,7 @@ settled_lookup_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   AtpStatus status = ATP_STATUS_RESPONDED;
   GDateTime *when = NULL;
+  AtpResponse *response = NULL;
 
   notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -400,8 +524,9 @@ settled_lookup_cb (GObject      *object,
   if (notification != NULL && atp_status_is_terminal (notification->status))
     {
       status = notification->status;
-      if (status == ATP_STATUS_RESPONDED && notification->response != NULL)
-        when = notification->response->responded_at;
+      response = notification->response;
+      if (status == ATP_STATUS_RESPONDED && response != NULL)
+        when = response->responded_at;
       else if (status == ATP_STATUS_EXPIRED)
         when = notification->deadline;
     }
@@ -412,7 +537,7 @@ settled_lookup_cb (GObject      *object,
   else
     return;   /* pending again by now: the stream brings it */
 
-  settle_request (lookup->self, lookup->notification_id, status, NULL, when);
+  settle_request (lookup->self, lookup->notification_id, status, NULL, when, response);
 }
 
 static void
@@ -442,6 +567,11 @@ on_stream_resynced (TriageApplication *self,
                                          settled_lookup_cb,
                                          request_call_new (self, ids->pdata[i]));
     }
+
+  /* For bench/app: when the inbox holds what the server has pending. */
+  if (!self->resynced && g_getenv ("TRIAGE_BENCH_FIRST_FRAME") != NULL)
+    g_printerr ("triage: resynced %u pending at %" G_GINT64_FORMAT "\n",
+                g_list_model_get_n_items (G_LIST_MODEL (self->inbox)), g_get_real_time ());
 
   self->resynced = TRUE;
   open_pending_request (self, TRUE);
@@ -760,6 +890,10 @@ on_outbox_conflict (TriageApplication *self,
     }
   removed = triage_inbox_model_remove (self->inbox, notification_id);
 
+  /* Ours lost: the history shows the answer that won. */
+  if (outcome == TRIAGE_OUTCOME_ANSWERED_ELSEWHERE)
+    fetch_response (self, notification_id);
+
   g_message ("%s (%s)", text, message);
   if (self->window != NULL)
     triage_window_add_toast (self->window, text);
@@ -864,8 +998,11 @@ static void
 on_notifier_activated (TriageApplication *self,
                        const char        *notification_id)
 {
-  g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
-                                  g_variant_new_string (notification_id));
+  if (g_str_has_prefix (notification_id, TRIAGE_NOTIFIER_NOTICE_PREFIX))
+    g_action_group_activate_action (G_ACTION_GROUP (self), "show", NULL);
+  else
+    g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
+                                    g_variant_new_string (notification_id));
 }
 
 static void
@@ -874,6 +1011,39 @@ on_notifier_respond (TriageApplication *self,
                      const char        *action_id)
 {
   submit_answer (self, notification_id, action_id, NULL, TRUE);
+}
+
+/* History retention */
+
+static void
+prune_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  gssize removed = triage_store_prune_finish (TRIAGE_STORE (object), result, &error);
+
+  if (removed < 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("Could not forget the old history: %s", error->message);
+  else if (removed > 0)
+    g_debug ("Forgot %" G_GSSIZE_FORMAT " requests past the history's retention", removed);
+}
+
+static gboolean
+prune_history_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  guint days = g_settings_get_uint (self->settings, "history-retention-days");
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) before = NULL;
+
+  if (days == 0 || !self->ready)
+    return G_SOURCE_CONTINUE;
+
+  before = g_date_time_add_days (now, -(int) days);
+  triage_store_prune_async (self->store, before, self->cancellable, prune_done_cb, NULL);
+
+  return G_SOURCE_CONTINUE;
 }
 
 /* Start-up: store, inbox, outbox, then the connection */
@@ -901,6 +1071,10 @@ outbox_loaded_cb (GObject      *object,
   self->ready = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
   connect_begin (self);
+
+  /* The history keeps what the person asked for (history-retention-days). */
+  prune_history_cb (self);
+  self->prune_id = g_timeout_add_seconds (24 * 60 * 60, prune_history_cb, self);
 }
 
 static void
@@ -927,6 +1101,31 @@ pending_loaded_cb (GObject      *object,
 }
 
 static void
+history_opened_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TriageApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_history_db_open_finish (TRIAGE_HISTORY_DB (object), result, &error))
+    {
+      /* The inbox works without it: no history view, read marks in memory. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Could not open the decision history: %s", error->message);
+      g_clear_object (&self->history_db);
+      return;
+    }
+
+  self->read_state = triage_read_state_new (self->history_db);
+  if (self->window != NULL)
+    {
+      triage_window_set_read_state (self->window, self->read_state);
+      triage_window_set_history_db (self->window, self->history_db);
+    }
+}
+
+static void
 store_opened_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -944,6 +1143,11 @@ store_opened_cb (GObject      *object,
 
   triage_store_load_pending_async (self->store, self->cancellable, pending_loaded_cb,
                                    g_object_ref (self));
+
+  /* The history reads the same file on connections of its own. */
+  self->history_db = triage_history_db_new (triage_store_get_path (self->store));
+  triage_history_db_open_async (self->history_db, self->cancellable, history_opened_cb,
+                                g_object_ref (self));
 }
 
 /* Autostart */
@@ -971,6 +1175,41 @@ autostart_deleted_cb (GObject      *object,
     g_warning ("Could not turn off start at login: %s", error->message);
 }
 
+/* The installed autostart entry (data/, translated), else one written here
+ * (a run from the build tree). */
+static GBytes *
+autostart_entry (void)
+{
+  g_autofree char *name = g_strconcat (APPLICATION_ID, "-autostart.desktop", NULL);
+  const char * const *dirs = g_get_system_data_dirs ();
+  char *contents;
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *path = g_build_filename (dirs[i], "triage", name, NULL);
+      gsize length;
+
+      if (g_file_get_contents (path, &contents, &length, NULL))
+        return g_bytes_new_take (contents, length);
+    }
+
+  contents = g_strdup_printf ("[Desktop Entry]\n"
+                              "Type=Application\n"
+                              "Name=Triage\n"
+                              "Comment=%s\n"
+                              "Exec=triage --gapplication-service\n"
+                              "Icon=%s\n"
+                              "Terminal=false\n"
+                              "NoDisplay=true\n"
+                              "X-GNOME-Autostart-enabled=true\n"
+                              "X-GNOME-UsesNotifications=true\n",
+                              _("Keep Triage running in the background to receive decision requests"),
+                              APPLICATION_ID);
+  return g_bytes_new_take (contents, strlen (contents));
+}
+
+/* Start at login: an XDG autostart entry in the user's configuration,
+ * written or removed as the setting changes. */
 static void
 on_autostart_changed (TriageApplication *self)
 {
@@ -981,22 +1220,11 @@ on_autostart_changed (TriageApplication *self)
   if (g_settings_get_boolean (self->settings, "autostart"))
     {
       g_autofree char *dir = g_path_get_dirname (path);
-      g_autofree char *contents = NULL;
+      g_autoptr(GBytes) contents = autostart_entry ();
 
       g_mkdir_with_parents (dir, 0700);
-      contents = g_strdup_printf ("[Desktop Entry]\n"
-                                  "Type=Application\n"
-                                  "Name=Triage\n"
-                                  "Exec=triage --gapplication-service\n"
-                                  "Icon=%s\n"
-                                  "Terminal=false\n"
-                                  "NoDisplay=true\n"
-                                  "X-GNOME-Autostart-enabled=true\n",
-                                  APPLICATION_ID);
-      g_file_replace_contents_bytes_async (file, g_bytes_new_take (g_steal_pointer (&contents),
-                                                                   strlen (contents)),
-                                           NULL, FALSE, G_FILE_CREATE_NONE, self->cancellable,
-                                           autostart_written_cb, NULL);
+      g_file_replace_contents_bytes_async (file, contents, NULL, FALSE, G_FILE_CREATE_NONE,
+                                           self->cancellable, autostart_written_cb, NULL);
     }
   else
     g_file_delete_async (file, G_PRIORITY_DEFAULT, self->cancellable, autostart_deleted_cb, NULL);
@@ -1021,10 +1249,54 @@ on_window_close_request (TriageApplication *self,
   return FALSE;
 }
 
+/* Running without a window where no tray shows the icon (stock GNOME has
+ * no StatusNotifierWatcher): said once, in a bubble, so the person knows
+ * why requests still arrive and how to reach the app. */
+static gboolean
+background_check_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->background_check_id = 0;
+
+  if (self->window != NULL || !self->held || self->notifier == NULL ||
+      (self->tray != NULL && triage_tray_get_registered (self->tray)) ||
+      g_settings_get_boolean (self->settings, "background-notice-shown"))
+    return G_SOURCE_REMOVE;
+
+  g_settings_set_boolean (self->settings, "background-notice-shown", TRUE);
+  triage_notifier_show_notice (self->notifier, "background",
+                               _("Triage is running in the background"),
+                               _("New requests still show as notifications. Open Triage again "
+                                 "to see them all; quit it from its menu."));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_background_check (TriageApplication *self)
+{
+  if (self->background_check_id == 0 &&
+      !g_settings_get_boolean (self->settings, "background-notice-shown"))
+    self->background_check_id = g_timeout_add_seconds (BACKGROUND_NOTICE_DELAY_SECONDS,
+                                                       background_check_cb, self);
+}
+
+/* Once the person looks at the window, what the summary counted is seen. */
+static void
+on_window_active (TriageApplication *self,
+                  GParamSpec        *pspec,
+                  GtkWindow         *window)
+{
+  if (gtk_window_is_active (window))
+    self->held_back = 0;
+}
+
 static void
 on_window_destroyed (TriageApplication *self)
 {
   self->window = NULL;
+  schedule_background_check (self);
 }
 
 static TriageWindow *
@@ -1046,8 +1318,15 @@ ensure_window (TriageApplication *self)
                            G_CALLBACK (on_window_close_request), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->window, "destroy",
                            G_CALLBACK (on_window_destroyed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->window, "notify::is-active",
+                           G_CALLBACK (on_window_active), self, G_CONNECT_SWAPPED);
   triage_window_set_connection (self->window, self->connection, self->connection_message,
                                 self->retry_at);
+  if (self->read_state != NULL)
+    {
+      triage_window_set_read_state (self->window, self->read_state);
+      triage_window_set_history_db (self->window, self->history_db);
+    }
 
   return self->window;
 }
@@ -1182,6 +1461,22 @@ quit_action (GSimpleAction *action,
   g_application_quit (G_APPLICATION (self));
 }
 
+/* The window's keyboard triage (triage-window.c installs the actions);
+ * listed in gtk/help-overlay.ui. */
+static const struct
+{
+  const char *action;
+  const char *accels[3];
+} window_accels[] = {
+  { "win.search", { "<Control>f", NULL } },
+  { "win.open-request", { "<Alt>Right", NULL } },
+  { "win.next-request", { "<Control>Page_Down", "<Alt>Down", NULL } },
+  { "win.previous-request", { "<Control>Page_Up", "<Alt>Up", NULL } },
+  { "win.back", { "<Alt>Left", NULL } },
+  { "win.show-view::inbox", { "<Alt>1", NULL } },
+  { "win.show-view::history", { "<Alt>2", "<Control>h", NULL } },
+};
+
 static const GActionEntry app_actions[] = {
   { "show", show_action },
   { "open-request", open_request_action, "s" },
@@ -1257,6 +1552,9 @@ triage_application_startup (GApplication *app)
                                          (const char *[]) { "<Control>r", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "window.close",
                                          (const char *[]) { "<Control>w", NULL });
+  for (guint i = 0; i < G_N_ELEMENTS (window_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), window_accels[i].action,
+                                           window_accels[i].accels);
 
   g_signal_connect_object (self->inbox, "items-changed",
                            G_CALLBACK (on_inbox_items_changed), self, G_CONNECT_SWAPPED);
@@ -1280,6 +1578,9 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (update_hold), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::autostart",
                            G_CALLBACK (on_autostart_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::history-retention-days",
+                           G_CALLBACK (prune_history_cb), self, G_CONNECT_SWAPPED);
+  g_settings_set_string (self->settings, "last-seen-version", PACKAGE_VERSION);
 
   bus = g_application_get_dbus_connection (app);
   if (bus != NULL)
@@ -1291,6 +1592,7 @@ triage_application_startup (GApplication *app)
 
   /* Alive while connecting, whether or not a window is ever shown. */
   update_hold (self);
+  schedule_background_check (self);
 
   triage_store_open_async (self->store, self->cancellable, store_opened_cb, g_object_ref (self));
 }
@@ -1312,6 +1614,9 @@ triage_application_shutdown (GApplication *app)
   teardown_connection (self);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
+  g_clear_handle_id (&self->background_check_id, g_source_remove);
+  g_clear_handle_id (&self->held_back_id, g_source_remove);
+  g_clear_handle_id (&self->prune_id, g_source_remove);
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);
@@ -1323,6 +1628,8 @@ triage_application_finalize (GObject *object)
   TriageApplication *self = (TriageApplication *)object;
 
   g_clear_object (&self->notifier);
+  g_clear_object (&self->read_state);
+  g_clear_object (&self->history_db);
   g_clear_object (&self->outbox);
   g_clear_object (&self->store);
   g_clear_object (&self->inbox);

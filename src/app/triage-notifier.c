@@ -275,6 +275,7 @@ typedef struct
   char      *id;
   char      *summary;
   char      *body;
+  const char *category;      /* static */
   gboolean   urgent;
   GArray    *buttons;        /* Button */
   GBytes    *icon;           /* nullable, encoded */
@@ -503,7 +504,7 @@ thread_show_cb (gpointer data)
     }
 
   notify_notification_set_app_name (bubble, shared->app_name);
-  notify_notification_set_category (bubble, TRIAGE_NOTIFIER_CATEGORY);
+  notify_notification_set_category (bubble, job->category);
   notify_notification_set_urgency (bubble, job->urgent ? NOTIFY_URGENCY_CRITICAL
                                                        : NOTIFY_URGENCY_NORMAL);
   notify_notification_set_hint_string (bubble, "desktop-entry", shared->desktop_entry);
@@ -746,6 +747,7 @@ triage_notifier_show (TriageNotifier  *self,
   job->id = g_strdup (notification->id);
   job->summary = triage_notifier_dup_summary (notification);
   job->body = triage_notifier_dup_body (notification);
+  job->category = TRIAGE_NOTIFIER_CATEGORY;
   job->urgent = urgent;
   job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
   g_array_set_clear_func (job->buttons, (GDestroyNotify) button_clear);
@@ -781,6 +783,47 @@ triage_notifier_show (TriageNotifier  *self,
     }
 
   g_hash_table_add (self->shown, g_strdup (notification->id));
+  g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
+                              thread_show_cb, job, (GDestroyNotify) show_job_free);
+}
+
+/**
+ * triage_notifier_show_notice:
+ * @self: a #TriageNotifier
+ * @key: names the notice; showing one with the same key again replaces it
+ * @summary: its title, plain text
+ * @body: its text, plain text
+ *
+ * Raises a bubble about the app itself (not a request), category
+ * %TRIAGE_NOTIFIER_NOTICE_CATEGORY, best effort like the others. Clicking
+ * it emits ::activated with "notice:" and @key.
+ */
+void
+triage_notifier_show_notice (TriageNotifier *self,
+                             const char     *key,
+                             const char     *summary,
+                             const char     *body)
+{
+  ShowJob *job;
+  Button button;
+
+  g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
+  g_return_if_fail (key != NULL && summary != NULL && body != NULL);
+
+  job = g_new0 (ShowJob, 1);
+  job->shared = shared_ref (self->shared);
+  job->id = g_strconcat (TRIAGE_NOTIFIER_NOTICE_PREFIX, key, NULL);
+  job->summary = g_strdup (summary);
+  job->body = escape_body (body);
+  job->category = TRIAGE_NOTIFIER_NOTICE_CATEGORY;
+  job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
+  g_array_set_clear_func (job->buttons, (GDestroyNotify) button_clear);
+
+  /* Clicking it emits ::activated with "notice:KEY". */
+  button.key = g_strdup (TRIAGE_NOTIFIER_ACTION_DEFAULT);
+  button.label = g_strdup (_("Open Triage"));
+  g_array_append_val (job->buttons, button);
+
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_show_cb, job, (GDestroyNotify) show_job_free);
 }

@@ -14,6 +14,9 @@ G_BEGIN_DECLS
 
 /* The notification category (a vendor category, as the spec asks for). */
 #define TRIAGE_NOTIFIER_CATEGORY "x-triage.request"
+/* The category of the app's notices about itself, and the prefix of their ids. */
+#define TRIAGE_NOTIFIER_NOTICE_CATEGORY "x-triage.notice"
+#define TRIAGE_NOTIFIER_NOTICE_PREFIX   "notice:"
 
 /* Longest description shown in a bubble, in characters. */
 #define TRIAGE_NOTIFIER_MAX_BODY 200
@@ -35,6 +38,10 @@ TriageNotifier *triage_notifier_new                (const char      *app_name,
 void            triage_notifier_show               (TriageNotifier  *self,
                                                     AtpNotification *notification,
                                                     gboolean         urgent);
+void            triage_notifier_show_notice        (TriageNotifier  *self,
+                                                    const char      *key,
+                                                    const char      *summary,
+                                                    const char      *body);
 void            triage_notifier_withdraw           (TriageNotifier  *self,
                                                     const char      *notification_id);
 void            triage_notifier_withdraw_all       (TriageNotifier  *self);

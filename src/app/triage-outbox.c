@@ -230,17 +230,25 @@ respond_cb (GObject      *object,
   /* Read before the calls below: their last argument steals @settle, and C
    * leaves the order in which arguments are evaluated open. */
   gint64 entry_id = settle->entry_id;
+  g_autoptr(AtpResponse) response = NULL;
   g_autoptr(GError) error = NULL;
   TriageOutcome conflict;
 
   g_hash_table_remove (self->in_flight, settle->notification_id);
 
-  if (atp_client_respond_finish (ATP_CLIENT (object), result, &error))
+  response = atp_client_respond_finish (ATP_CLIENT (object), result, &error);
+  if (response != NULL)
     {
+      /* The history says who answered as the server recorded it (the user
+       * the token or the local socket stands for). */
+      const char *responder = response->responder_id && *response->responder_id
+                              ? response->responder_id : NULL;
+
       self->retry_delay_ms = 0;
       settle->outcome = TRIAGE_OUTCOME_ANSWERED;
       triage_store_outbox_complete_async (self->store, entry_id, TRIAGE_OUTCOME_ANSWERED,
-                                          NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
+                                          responder, NULL, NULL, complete_cb,
+                                          g_steal_pointer (&settle));
       return;
     }
 

@@ -157,6 +157,24 @@ gboolean      triage_store_set_outcome_finish      (TriageStore         *self,
                                                     GAsyncResult        *result,
                                                     GError             **error);
 
+void          triage_store_set_response_async      (TriageStore         *self,
+                                                    AtpResponse         *response,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean      triage_store_set_response_finish     (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+void          triage_store_prune_async             (TriageStore         *self,
+                                                    GDateTime           *before,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gssize        triage_store_prune_finish            (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
 void          triage_store_load_pending_async      (TriageStore         *self,
                                                     GCancellable        *cancellable,
                                                     GAsyncReadyCallback  callback,

@@ -13,17 +13,29 @@
 #include "triage-window.h"
 
 /*
- * The main window: the pending requests on the left (a GtkListView over the
- * inbox model), the request being answered on the right (the decision
- * view), in an AdwLeaflet so a narrow window shows one at a time. A bar
- * above the list says how the connection stands, with a "Retry Now" button
- * (app.retry, Ctrl+R); passing failures are toasts.
+ * The main window, two views of one AdwViewStack (Alt+1, Alt+2):
+ *
+ * - Inbox: the pending requests on the left (TriageInboxPane: search,
+ *   service and project filters, unread marks, the first-run help), the
+ *   request being answered on the right (the decision view), in an
+ *   AdwLeaflet so a narrow window shows one at a time. A bar above the list
+ *   says how the connection stands, with a "Retry Now" button (app.retry,
+ *   Ctrl+R); passing failures are toasts.
+ * - History: every request with what became of it (TriageHistoryView over
+ *   the app's database); an entry opened slides in as a read-only decision
+ *   view of the request as it was received.
  *
  * The request shown is the one the person opened, and it stays shown when it
  * leaves the inbox (answered elsewhere, expired, withdrawn): the view turns
  * read-only and says what happened, instead of vanishing under the cursor.
- * The window never answers by itself: ::submit hands the answer (already
- * validated and confirmed by the decision view) to the application.
+ * An answer given in the view moves on to the next request once the app has
+ * stored it. The window never answers by itself: ::submit hands the answer
+ * (already validated and confirmed by the decision view) to the application.
+ *
+ * Keyboard triage: Ctrl+F searches, Down goes to the list, Enter (or
+ * Alt+Right) opens a request and puts the keyboard on its first answer,
+ * Ctrl+Return sends from an editor, Ctrl+Page Down/Up (Alt+Down/Up) open the
+ * next or previous request, Alt+Left goes back to the list.
  */
 
 struct _TriageWindow
@@ -31,9 +43,14 @@ struct _TriageWindow
   AdwApplicationWindow   parent_instance;
 
   TriageInboxModel      *model;
-  GtkSingleSelection    *selection;
+  TriageHistoryDb       *history_db;
+  TriageReadState       *read_state;
   TriageRequest         *current;
   GSignalGroup          *current_signals;
+  char                  *answered_here;      /* answered in the view: next once stored */
+  guint                  advance_id;
+
+  GCancellable          *past_cancellable;   /* reading a history entry's request */
 
   TriageConnectionState  connection;
   char                  *connection_message;
@@ -43,20 +60,32 @@ struct _TriageWindow
 
   /* template */
   AdwToastOverlay       *toast_overlay;
+  AdwViewStack          *views;
+  AdwViewStackPage      *inbox_page;
+  AdwViewSwitcher       *inbox_switcher;
+  AdwViewSwitcher       *inbox_switcher_narrow;
+  AdwViewSwitcher       *history_switcher;
+  AdwViewSwitcher       *history_switcher_narrow;
+  GtkMenuButton         *inbox_menu_button;
+  GtkMenuButton         *history_menu_button;
   AdwLeaflet            *leaflet;
   GtkWidget             *sidebar;
   GtkWidget             *content;
-  AdwWindowTitle        *list_title;
   AdwWindowTitle        *content_title;
   GtkRevealer           *connection_revealer;
   GtkWidget             *connection_bar;
   GtkLabel              *connection_label;
   GtkWidget             *retry_button;
   GtkWidget             *preferences_button;
-  GtkStack              *list_stack;
-  GtkListView           *request_list;
+  TriageInboxPane       *inbox_pane;
   GtkStack              *content_stack;
   TriageDecisionView    *decision_view;
+  AdwLeaflet            *history_leaflet;
+  GtkWidget             *history_list_page;
+  GtkWidget             *history_detail_page;
+  TriageHistoryView     *history_view;
+  AdwWindowTitle        *history_detail_title;
+  TriageDecisionView    *past_view;
 };
 
 G_DEFINE_FINAL_TYPE (TriageWindow, triage_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -64,6 +93,8 @@ G_DEFINE_FINAL_TYPE (TriageWindow, triage_window, ADW_TYPE_APPLICATION_WINDOW)
 enum {
   PROP_0,
   PROP_MODEL,
+  PROP_HISTORY_DB,
+  PROP_READ_STATE,
   N_PROPS
 };
 
@@ -74,6 +105,14 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
+
+static void update_list_subtitle (TriageWindow *self);
+
+static gboolean
+history_shown (TriageWindow *self)
+{
+  return g_strcmp0 (adw_view_stack_get_visible_child_name (self->views), "history") == 0;
+}
 
 /* The decision view follows the current request */
 
@@ -130,12 +169,6 @@ update_view_state (TriageWindow *self)
 }
 
 static void
-on_current_changed (TriageWindow *self)
-{
-  update_view_state (self);
-}
-
-static void
 set_current (TriageWindow  *self,
              TriageRequest *request)
 {
@@ -144,6 +177,7 @@ set_current (TriageWindow  *self,
 
   g_set_object (&self->current, request);
   g_signal_group_set_target (self->current_signals, request);
+  g_clear_pointer (&self->answered_here, g_free);
 
   if (request == NULL)
     {
@@ -163,24 +197,54 @@ set_current (TriageWindow  *self,
   adw_leaflet_set_visible_child (self->leaflet, self->content);
 }
 
+/* Opened from the list (click, Enter) or by next/previous: shown, with the
+ * keyboard on its first answer control, ready to answer. */
 static void
-on_request_activated (TriageWindow *self,
-                      guint         position)
+on_request_activated (TriageWindow  *self,
+                      TriageRequest *request)
 {
-  g_autoptr(TriageRequest) request = g_list_model_get_item (G_LIST_MODEL (self->model), position);
+  set_current (self, request);
+  triage_decision_view_focus_answer (self->decision_view);
+}
 
-  if (request != NULL)
-    set_current (self, request);
+/* After an answer given here is stored, the next request opens: answer,
+ * next, without reaching for the list. The toast says the answer went. */
+static gboolean
+advance_cb (gpointer data)
+{
+  TriageWindow *self = data;
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+
+  self->advance_id = 0;
+  if (self->current == NULL || self->answered_here == NULL ||
+      !g_str_equal (triage_request_get_id (self->current), self->answered_here))
+    return G_SOURCE_REMOVE;
+
+  title = g_strdup (triage_request_get_title (self->current));
+  if (self->connection == TRIAGE_CONNECTION_CONNECTED)
+    /* Translators: %s is the title of the request just answered */
+    text = g_strdup_printf (_("Answered “%s”"), title);
+  else
+    /* Translators: %s is the title of the request just answered */
+    text = g_strdup_printf (_("Answer to “%s” saved; it is sent when the server can be reached"),
+                            title);
+
+  if (triage_inbox_pane_select_next (self->inbox_pane))
+    triage_window_add_toast (self, text);
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
-on_selection_changed (TriageWindow *self)
+on_current_changed (TriageWindow *self)
 {
-  TriageRequest *request = gtk_single_selection_get_selected_item (self->selection);
+  update_view_state (self);
 
-  /* A selection lost because the request left the inbox keeps the view. */
-  if (request != NULL)
-    set_current (self, request);
+  if (self->answered_here != NULL && self->advance_id == 0 &&
+      triage_request_get_answer_state (self->current) != TRIAGE_ANSWER_NONE &&
+      triage_request_get_answer_state (self->current) != TRIAGE_ANSWER_FAILED)
+    self->advance_id = g_idle_add (advance_cb, self);
 }
 
 static void
@@ -191,28 +255,41 @@ on_decision_submit (TriageWindow *self,
   if (self->current == NULL)
     return;
 
+  g_free (self->answered_here);
+  self->answered_here = g_strdup (triage_request_get_id (self->current));
   g_signal_emit (self, signals [SUBMIT], 0,
                  triage_request_get_id (self->current), action_id, response_data);
 }
 
 static void
-on_attachment_activated (TriageWindow *self,
-                         guint         index)
+present_attachment (TriageWindow       *self,
+                    TriageDecisionView *view,
+                    guint               index)
 {
-  AtpNotification *notification;
+  AtpNotification *notification = triage_decision_view_get_notification (view);
   GtkWidget *window;
 
-  if (self->current == NULL)
-    return;
-
-  notification = triage_request_get_notification (self->current);
-  if (index >= notification->context.attachments->len)
+  if (notification == NULL || index >= notification->context.attachments->len)
     return;
 
   window = triage_attachment_window_new (GTK_WINDOW (self),
                                          g_ptr_array_index (notification->context.attachments, index),
                                          notification->service.name);
   gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+on_attachment_activated (TriageWindow *self,
+                         guint         index)
+{
+  present_attachment (self, self->decision_view, index);
+}
+
+static void
+on_past_attachment_activated (TriageWindow *self,
+                              guint         index)
+{
+  present_attachment (self, self->past_view, index);
 }
 
 static void
@@ -225,17 +302,243 @@ on_leaflet_folded (TriageWindow *self)
 }
 
 static void
+on_view_changed (TriageWindow *self)
+{
+  gboolean history = history_shown (self);
+
+  /* F10 opens the menu of the view shown. */
+  gtk_menu_button_set_primary (self->inbox_menu_button, !history);
+  gtk_menu_button_set_primary (self->history_menu_button, history);
+}
+
+/* The history */
+
+typedef struct
+{
+  TriageWindow       *self;
+  TriageHistoryEntry *entry;
+} PastLoad;
+
+static void
+past_load_free (PastLoad *load)
+{
+  g_object_unref (load->self);
+  g_object_unref (load->entry);
+  g_free (load);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PastLoad, past_load_free)
+
+/* A request read back from the history, read-only, saying what became of it. */
+static void
+show_past_request (TriageWindow       *self,
+                   TriageHistoryEntry *entry,
+                   AtpNotification    *notification)
+{
+  const TriageHistoryEntryData *data = triage_history_entry_get_data (entry);
+  TriageOutcome outcome = triage_history_entry_get_outcome (entry);
+  g_autoptr(JsonNode) response = NULL;
+  g_autoptr(GDateTime) answered_at = NULL;
+  g_autoptr(GDateTime) updated_at = NULL;
+  g_autofree char *answer = triage_history_entry_dup_answer_text (entry);
+  g_autofree char *responder = triage_history_entry_dup_responder_text (entry);
+  g_autofree char *detail = NULL;
+
+  if (data->response_data != NULL)
+    response = atp_json_parse (data->response_data, -1, ATP_MAX_FRAME_SIZE, NULL);
+  if (data->answered_at != 0)
+    answered_at = g_date_time_new_from_unix_utc (data->answered_at / G_USEC_PER_SEC);
+  if (data->updated_at != 0)
+    updated_at = g_date_time_new_from_unix_utc (data->updated_at / G_USEC_PER_SEC);
+
+  triage_decision_view_set_notification (self->past_view, notification);
+
+  switch (outcome)
+    {
+    case TRIAGE_OUTCOME_ANSWERED:
+    case TRIAGE_OUTCOME_REJECTED:
+    case TRIAGE_OUTCOME_NONE:   /* with an answer waiting in the outbox */
+      /* Its own answer decides the banner, not the status stored. */
+      triage_decision_view_set_status (self->past_view, ATP_STATUS_DELIVERED, NULL, NULL, NULL);
+      triage_decision_view_set_sent_answer (self->past_view,
+                                            data->action_id ? data->action_id : "", response);
+      if (outcome == TRIAGE_OUTCOME_REJECTED)
+        triage_decision_view_show_delivery_error (self->past_view,
+                                                  _("The server refused this answer."));
+      else
+        triage_decision_view_set_delivery_state (self->past_view,
+                                                 outcome == TRIAGE_OUTCOME_ANSWERED
+                                                   ? TRIAGE_DELIVERY_SENT : TRIAGE_DELIVERY_QUEUED);
+      break;
+
+    case TRIAGE_OUTCOME_ANSWERED_ELSEWHERE:
+      if (*answer != '\0' && *responder != '\0')
+        /* Translators: %1$s is the answer (action and data), %2$s who gave it */
+        detail = g_strdup_printf (_("Answer: %1$s, by %2$s"), answer, responder);
+      else if (*answer != '\0')
+        /* Translators: %s is the answer (action and data) */
+        detail = g_strdup_printf (_("Answer: %s"), answer);
+      triage_decision_view_set_status (self->past_view, ATP_STATUS_RESPONDED, data->status_reason,
+                                       answered_at, detail);
+      break;
+
+    case TRIAGE_OUTCOME_EXPIRED:
+      triage_decision_view_set_status (self->past_view, ATP_STATUS_EXPIRED, data->status_reason,
+                                       NULL, NULL);
+      break;
+
+    case TRIAGE_OUTCOME_INVALIDATED:
+    default:
+      triage_decision_view_set_status (self->past_view, ATP_STATUS_INVALIDATED,
+                                       data->status_reason, updated_at, NULL);
+      break;
+    }
+
+  adw_window_title_set_title (self->history_detail_title, triage_history_entry_get_title (entry));
+  adw_window_title_set_subtitle (self->history_detail_title,
+                                 triage_history_entry_get_service_name (entry));
+  adw_leaflet_set_visible_child (self->history_leaflet, self->history_detail_page);
+}
+
+static void
+past_loaded_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(PastLoad) load = user_data;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  notification = triage_history_db_load_notification_finish (TRIAGE_HISTORY_DB (object), result,
+                                                             &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (notification == NULL)
+    {
+      triage_window_add_toast (load->self, error->message);
+      return;
+    }
+
+  show_past_request (load->self, load->entry, notification);
+}
+
+static void
+on_history_entry_activated (TriageWindow       *self,
+                            TriageHistoryEntry *entry)
+{
+  const char *id = triage_history_entry_get_id (entry);
+  PastLoad *load;
+
+  /* Still waiting for an answer: it is answered in the inbox. */
+  if (triage_history_entry_get_outcome (entry) == TRIAGE_OUTCOME_NONE &&
+      !triage_history_entry_is_queued (entry))
+    {
+      if (!triage_window_show_request (self, id))
+        triage_window_add_toast (self, _("This request is no longer waiting for an answer"));
+      return;
+    }
+
+  if (self->history_db == NULL)
+    return;
+
+  g_cancellable_cancel (self->past_cancellable);
+  g_clear_object (&self->past_cancellable);
+  self->past_cancellable = g_cancellable_new ();
+
+  load = g_new0 (PastLoad, 1);
+  load->self = g_object_ref (self);
+  load->entry = g_object_ref (entry);
+  triage_history_db_load_notification_async (self->history_db, id, self->past_cancellable,
+                                             past_loaded_cb, load);
+}
+
+/* Actions */
+
+static void
 back_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
   TriageWindow *self = TRIAGE_WINDOW (widget);
 
+  if (history_shown (self))
+    {
+      adw_leaflet_set_visible_child (self->history_leaflet, self->history_list_page);
+      return;
+    }
+
   adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+  triage_inbox_pane_focus_list (self->inbox_pane);
+}
+
+/* Alt+1, Alt+2: the view, with the keyboard in it (the history's search,
+ * the inbox's list) rather than left on a switcher. */
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  TriageWindow *self = TRIAGE_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  if (g_strcmp0 (name, "inbox") != 0 && g_strcmp0 (name, "history") != 0)
+    return;
+
+  triage_window_show_view (self, name);
+  if (history_shown (self))
+    triage_history_view_focus_search (self->history_view);
+  else if (adw_leaflet_get_visible_child (self->leaflet) == self->sidebar)
+    triage_inbox_pane_focus_list (self->inbox_pane);
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TriageWindow *self = TRIAGE_WINDOW (widget);
+
+  if (history_shown (self))
+    {
+      adw_leaflet_set_visible_child (self->history_leaflet, self->history_list_page);
+      triage_history_view_focus_search (self->history_view);
+    }
+  else
+    {
+      adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+      triage_inbox_pane_focus_search (self->inbox_pane);
+    }
+}
+
+static void
+open_request_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  TriageWindow *self = TRIAGE_WINDOW (widget);
+
+  triage_window_show_view (self, "inbox");
+  triage_inbox_pane_open_selected (self->inbox_pane);
+}
+
+static void
+next_request_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  TriageWindow *self = TRIAGE_WINDOW (widget);
+
+  triage_window_show_view (self, "inbox");
+  if (g_str_equal (action_name, "win.next-request"))
+    triage_inbox_pane_select_next (self->inbox_pane);
+  else
+    triage_inbox_pane_select_previous (self->inbox_pane);
 }
 
 /* Under the list title: the number pending and, while all is well, that the
- * app is connected (a problem shows in the bar below instead). */
+ * app is connected (a problem shows in the bar below instead); the number
+ * is also the inbox's badge. */
 static void
 update_list_subtitle (TriageWindow *self)
 {
@@ -253,16 +556,8 @@ update_list_subtitle (TriageWindow *self)
   else if (connected)
     subtitle = g_strdup (_("Connected"));
 
-  adw_window_title_set_subtitle (self->list_title, subtitle ? subtitle : "");
-}
-
-static void
-update_list_page (TriageWindow *self)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
-
-  gtk_stack_set_visible_child_name (self->list_stack, n > 0 ? "list" : "empty");
-  update_list_subtitle (self);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->inbox_switcher), subtitle);
+  adw_view_stack_page_set_badge_number (self->inbox_page, n);
 }
 
 /* Connection bar */
@@ -407,6 +702,47 @@ triage_window_get_connection_text (TriageWindow *self)
   return self->connection_text;
 }
 
+/* libadwaita 1.2 gives a toast's close button no name: screen readers
+ * would say "GtkImage". It is named here, once per toast widget. */
+static void
+name_toast_buttons (GtkWidget *widget,
+                    gboolean   in_toast)
+{
+  in_toast = in_toast || g_str_equal (gtk_widget_get_css_name (widget), "toast");
+
+  if (in_toast && GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), "window-close-symbolic") == 0 &&
+      g_object_get_data (G_OBJECT (widget), "triage-named") == NULL)
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Close the Notice"), -1);
+      g_object_set_data (G_OBJECT (widget), "triage-named", GINT_TO_POINTER (TRUE));
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (!ADW_IS_VIEW_STACK (child))
+      name_toast_buttons (child, in_toast);
+}
+
+static gboolean
+name_toast_buttons_cb (gpointer data)
+{
+  TriageWindow *self = data;
+
+  if (self->toast_overlay != NULL)   /* not destroyed meanwhile */
+    name_toast_buttons (GTK_WIDGET (self->toast_overlay), FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+/* A toast waiting in the queue gets its widget when the one before goes. */
+static void
+on_toast_dismissed (TriageWindow *self)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, name_toast_buttons_cb,
+                   g_object_ref (self), g_object_unref);
+}
+
 /**
  * triage_window_add_toast:
  * @self: a #TriageWindow
@@ -426,7 +762,10 @@ triage_window_add_toast (TriageWindow *self,
   escaped = g_markup_escape_text (message, -1);
   toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, 6);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), self,
+                           G_CONNECT_SWAPPED);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  name_toast_buttons (GTK_WIDGET (self->toast_overlay), FALSE);
 }
 
 /**
@@ -434,7 +773,9 @@ triage_window_add_toast (TriageWindow *self,
  * @self: a #TriageWindow
  * @notification_id: a request in the inbox
  *
- * Opens a request (from a notification bubble or the tray).
+ * Opens a request (from a notification bubble or the tray): the inbox view,
+ * the request selected in the list (search and filters make way if they
+ * hide it), marked read and shown.
  *
  * Returns: %TRUE if the request is in the inbox and now shown
  */
@@ -442,26 +783,57 @@ gboolean
 triage_window_show_request (TriageWindow *self,
                             const char   *notification_id)
 {
-  guint position;
+  TriageRequest *request;
 
   g_return_val_if_fail (TRIAGE_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (notification_id != NULL, FALSE);
 
-  if (self->current != NULL &&
-      g_str_equal (triage_request_get_id (self->current), notification_id))
-    {
-      adw_leaflet_set_visible_child (self->leaflet, self->content);
-      return TRUE;
-    }
-
-  if (!triage_inbox_model_find (self->model, notification_id, &position))
+  request = triage_inbox_model_lookup (self->model, notification_id);
+  if (request != NULL)
+    triage_inbox_pane_show_request (self->inbox_pane, notification_id);
+  else if (self->current == NULL ||
+           !g_str_equal (triage_request_get_id (self->current), notification_id))
     return FALSE;
+  else
+    request = self->current;   /* settled while open: still shown */
 
-  gtk_single_selection_set_selected (self->selection, position);
-  set_current (self, triage_inbox_model_lookup (self->model, notification_id));
-  gtk_widget_activate_action (GTK_WIDGET (self->request_list), "list.scroll-to-item", "u", position);
+  triage_window_show_view (self, "inbox");
+  set_current (self, request);
+  adw_leaflet_set_visible_child (self->leaflet, self->content);
+  /* Opened from a bubble or the tray to be answered: the keyboard is there. */
+  triage_decision_view_focus_answer (self->decision_view);
 
   return TRUE;
+}
+
+/**
+ * triage_window_show_view:
+ * @self: a #TriageWindow
+ * @name: "inbox" or "history"
+ *
+ * Shows one of the window's two views (Alt+1, Alt+2).
+ */
+void
+triage_window_show_view (TriageWindow *self,
+                         const char   *name)
+{
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+  g_return_if_fail (g_strcmp0 (name, "inbox") == 0 || g_strcmp0 (name, "history") == 0);
+
+  adw_view_stack_set_visible_child_name (self->views, name);
+}
+
+/**
+ * triage_window_get_view:
+ *
+ * Returns: "inbox" or "history", the view shown
+ */
+const char *
+triage_window_get_view (TriageWindow *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_WINDOW (self), NULL);
+
+  return adw_view_stack_get_visible_child_name (self->views);
 }
 
 /**
@@ -484,7 +856,10 @@ triage_window_show_error (TriageWindow *self,
     {
       /* The answer did not leave: the view becomes editable again. */
       if (triage_request_get_answer_state (self->current) == TRIAGE_ANSWER_NONE)
-        triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
+        {
+          triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
+          g_clear_pointer (&self->answered_here, g_free);
+        }
       triage_decision_view_show_error (self->decision_view, message);
     }
   else
@@ -539,6 +914,85 @@ triage_window_get_decision_view (TriageWindow *self)
   return GTK_WIDGET (self->decision_view);
 }
 
+/**
+ * triage_window_get_inbox_pane:
+ *
+ * Returns: (transfer none): the list of pending requests
+ */
+TriageInboxPane *
+triage_window_get_inbox_pane (TriageWindow *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_WINDOW (self), NULL);
+
+  return self->inbox_pane;
+}
+
+/**
+ * triage_window_get_history_view:
+ *
+ * Returns: (transfer none): the decision history
+ */
+TriageHistoryView *
+triage_window_get_history_view (TriageWindow *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_WINDOW (self), NULL);
+
+  return self->history_view;
+}
+
+/**
+ * triage_window_get_past_view:
+ *
+ * Returns: (transfer none): the view of a request opened from the history
+ */
+GtkWidget *
+triage_window_get_past_view (TriageWindow *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->past_view);
+}
+
+/**
+ * triage_window_set_history_db:
+ * @self: a #TriageWindow
+ * @db: (nullable): the app's database, open, for the history view
+ *
+ * Gives the history view its database (the app opens it after the store).
+ */
+void
+triage_window_set_history_db (TriageWindow    *self,
+                              TriageHistoryDb *db)
+{
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+  g_return_if_fail (db == NULL || TRIAGE_IS_HISTORY_DB (db));
+
+  if (!g_set_object (&self->history_db, db))
+    return;
+
+  triage_history_view_set_db (self->history_view, db);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_HISTORY_DB]);
+}
+
+/**
+ * triage_window_set_read_state:
+ * @self: a #TriageWindow
+ * @read_state: (nullable): which requests were opened, kept by the app
+ */
+void
+triage_window_set_read_state (TriageWindow    *self,
+                              TriageReadState *read_state)
+{
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+  g_return_if_fail (read_state == NULL || TRIAGE_IS_READ_STATE (read_state));
+
+  if (!g_set_object (&self->read_state, read_state))
+    return;
+
+  triage_inbox_pane_set_read_state (self->inbox_pane, read_state);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READ_STATE]);
+}
+
 /* For bench/app: the moment the first frame is on screen. */
 static void
 on_first_paint (GdkFrameClock *clock,
@@ -561,25 +1015,14 @@ static void
 triage_window_constructed (GObject *object)
 {
   TriageWindow *self = (TriageWindow *)object;
-  g_autoptr(GtkListItemFactory) factory = NULL;
 
   G_OBJECT_CLASS (triage_window_parent_class)->constructed (object);
 
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  g_signal_connect_object (self->selection, "notify::selected-item",
-                           G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
-
-  factory = gtk_builder_list_item_factory_new_from_resource (NULL, RESOURCE_BASE "/triage-request-row.ui");
-  gtk_list_view_set_factory (self->request_list, factory);
-  gtk_list_view_set_model (self->request_list, GTK_SELECTION_MODEL (self->selection));
-
+  triage_inbox_pane_set_model (self->inbox_pane, G_LIST_MODEL (self->model));
   g_signal_connect_object (self->model, "items-changed",
-                           G_CALLBACK (update_list_page), self, G_CONNECT_SWAPPED);
-  update_list_page (self);
+                           G_CALLBACK (update_list_subtitle), self, G_CONNECT_SWAPPED);
   triage_window_set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+  on_view_changed (self);
 
   if (g_getenv ("TRIAGE_BENCH_FIRST_FRAME") != NULL)
     g_signal_connect (self, "realize", G_CALLBACK (on_realize_report_frame), NULL);
@@ -591,12 +1034,24 @@ triage_window_dispose (GObject *object)
   TriageWindow *self = (TriageWindow *)object;
 
   g_clear_handle_id (&self->countdown_id, g_source_remove);
+  g_clear_handle_id (&self->advance_id, g_source_remove);
+  g_cancellable_cancel (self->past_cancellable);
+  g_clear_object (&self->past_cancellable);
   if (self->current_signals != NULL)
     g_signal_group_set_target (self->current_signals, NULL);
   g_clear_object (&self->current);
-  if (self->request_list != NULL)
-    gtk_list_view_set_model (self->request_list, NULL);
-  g_clear_object (&self->selection);
+
+  /* The switchers in the headers live inside the stack they hold: a cycle
+   * that would keep both views alive. (AdwViewSwitcherTitle, which would
+   * also fall back to a title when narrow, keeps its view alive after a
+   * switch in a folded window in libadwaita 1.2: plain switchers here.) */
+  if (self->views != NULL)
+    {
+      adw_view_switcher_set_stack (self->inbox_switcher, NULL);
+      adw_view_switcher_set_stack (self->inbox_switcher_narrow, NULL);
+      adw_view_switcher_set_stack (self->history_switcher, NULL);
+      adw_view_switcher_set_stack (self->history_switcher_narrow, NULL);
+    }
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_WINDOW);
 
@@ -610,6 +1065,9 @@ triage_window_finalize (GObject *object)
 
   g_clear_object (&self->current_signals);
   g_clear_object (&self->model);
+  g_clear_object (&self->history_db);
+  g_clear_object (&self->read_state);
+  g_free (self->answered_here);
   g_free (self->connection_message);
   g_free (self->connection_text);
 
@@ -630,6 +1088,14 @@ triage_window_set_property (GObject      *object,
       self->model = g_value_dup_object (value);
       break;
 
+    case PROP_HISTORY_DB:
+      triage_window_set_history_db (self, g_value_get_object (value));
+      break;
+
+    case PROP_READ_STATE:
+      triage_window_set_read_state (self, g_value_get_object (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -647,6 +1113,14 @@ triage_window_get_property (GObject    *object,
     {
     case PROP_MODEL:
       g_value_set_object (value, self->model);
+      break;
+
+    case PROP_HISTORY_DB:
+      g_value_set_object (value, self->history_db);
+      break;
+
+    case PROP_READ_STATE:
+      g_value_set_object (value, self->read_state);
       break;
 
     default:
@@ -669,6 +1143,12 @@ triage_window_class_init (TriageWindowClass *klass)
   properties [PROP_MODEL] =
     g_param_spec_object ("model", NULL, NULL, TRIAGE_TYPE_INBOX_MODEL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_HISTORY_DB] =
+    g_param_spec_object ("history-db", NULL, NULL, TRIAGE_TYPE_HISTORY_DB,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_READ_STATE] =
+    g_param_spec_object ("read-state", NULL, NULL, TRIAGE_TYPE_READ_STATE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -686,31 +1166,55 @@ triage_window_class_init (TriageWindowClass *klass)
                   G_TYPE_STRING, G_TYPE_STRING, JSON_TYPE_NODE);
 
   g_type_ensure (TRIAGE_TYPE_DECISION_VIEW);
+  g_type_ensure (TRIAGE_TYPE_INBOX_PANE);
+  g_type_ensure (TRIAGE_TYPE_HISTORY_VIEW);
   g_type_ensure (TRIAGE_TYPE_REQUEST);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/triage-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, views);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_page);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_switcher);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_switcher);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_switcher_narrow);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_switcher_narrow);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_menu_button);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, content);
-  gtk_widget_class_bind_template_child (widget_class, TriageWindow, list_title);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, content_title);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, connection_revealer);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, connection_bar);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, connection_label);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, retry_button);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, preferences_button);
-  gtk_widget_class_bind_template_child (widget_class, TriageWindow, list_stack);
-  gtk_widget_class_bind_template_child (widget_class, TriageWindow, request_list);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_pane);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, decision_view);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_leaflet);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_list_page);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_detail_page);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_view);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_detail_title);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, past_view);
   gtk_widget_class_bind_template_callback (widget_class, on_request_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_decision_submit);
   gtk_widget_class_bind_template_callback (widget_class, on_attachment_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_past_attachment_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_history_entry_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_leaflet_folded);
+  gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
+  gtk_widget_class_bind_template_callback (widget_class, update_list_subtitle);
 
+  /* Their keys are the application's accelerators (triage-application.c),
+   * so the shortcuts window lists them. */
   gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
+  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.open-request", NULL, open_request_action);
+  gtk_widget_class_install_action (widget_class, "win.next-request", NULL, next_request_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-request", NULL, next_request_action);
 }
 
 static void

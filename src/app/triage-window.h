@@ -8,7 +8,10 @@
 
 #include <adwaita.h>
 
+#include "triage-history-view.h"
 #include "triage-inbox-model.h"
+#include "triage-inbox-pane.h"
+#include "triage-read-state.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +52,16 @@ gboolean               triage_window_show_request         (TriageWindow         
                                                            const char            *notification_id);
 TriageRequest         *triage_window_get_current_request  (TriageWindow          *self);
 GtkWidget             *triage_window_get_decision_view    (TriageWindow          *self);
+TriageInboxPane       *triage_window_get_inbox_pane       (TriageWindow          *self);
+TriageHistoryView     *triage_window_get_history_view     (TriageWindow          *self);
+GtkWidget             *triage_window_get_past_view        (TriageWindow          *self);
+void                   triage_window_set_history_db       (TriageWindow          *self,
+                                                           TriageHistoryDb       *db);
+void                   triage_window_set_read_state       (TriageWindow          *self,
+                                                           TriageReadState       *read_state);
+void                   triage_window_show_view            (TriageWindow          *self,
+                                                           const char            *name);
+const char            *triage_window_get_view             (TriageWindow          *self);
 void                   triage_window_show_error           (TriageWindow          *self,
                                                            const char            *notification_id,
                                                            const char            *message);

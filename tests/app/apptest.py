@@ -258,6 +258,19 @@ class App:
             db.close()
 
 
+def read_marks(world):
+    """The requests the app has marked read, from its database."""
+    if not os.path.exists(world.app_db):
+        return set()
+    db = sqlite3.connect(f"file:{world.app_db}?mode=ro", uri=True, timeout=5)
+    try:
+        return {row[0] for row in db.execute("SELECT notification_id FROM triage_read")}
+    except sqlite3.OperationalError:
+        return set()
+    finally:
+        db.close()
+
+
 class Notifyd:
     """The fake notification server this test runs under (tests/fake-notifyd.py)."""
 
@@ -297,6 +310,72 @@ class Notifyd:
                            "io.github.atptriage.Triage.FakeNotifyd", "InvokeAction",
                            self.GLib.Variant("(us)", (nid, key)), None,
                            self.Gio.DBusCallFlags.NONE, 5000, None)
+
+
+class Tray:
+    """The tray host this test plays, under tests/fake-sni-watcher.py (which
+    registers items and logs them): it reads an item's properties and menu and
+    clicks menu items itself, over the session bus."""
+
+    ITEM = "org.kde.StatusNotifierItem"
+    MENU = "com.canonical.dbusmenu"
+
+    def __init__(self, bus):
+        self.log = os.environ["FAKE_SNI_WATCHER_LOG"]
+        import gi
+        gi.require_version("Gio", "2.0")
+        from gi.repository import Gio, GLib
+        self.Gio, self.GLib = Gio, GLib
+        self.bus = bus
+
+    def events(self):
+        try:
+            with open(self.log) as f:
+                return [json.loads(line) for line in f if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def wait_registered(self, known=()):
+        """The bus name of an item registered with the watcher, not one of @known."""
+        return wait_for("a status icon registered with the tray",
+                        lambda: next((e["bus_name"] for e in reversed(self.events())
+                                      if e["event"] == "Registered"
+                                      and e["bus_name"] not in known), None))
+
+    def registered(self):
+        return [e["bus_name"] for e in self.events() if e["event"] == "Registered"]
+
+    def _call(self, name, path, iface, method, args, reply):
+        return self.bus.call_sync(name, path, iface, method, args,
+                                  self.GLib.VariantType.new(reply), self.Gio.DBusCallFlags.NONE,
+                                  5000, None).unpack()
+
+    def properties(self, name):
+        (props,) = self._call(name, "/StatusNotifierItem", "org.freedesktop.DBus.Properties",
+                              "GetAll", self.GLib.Variant("(s)", (self.ITEM,)), "(a{sv})")
+        return props
+
+    def menu(self, name):
+        """[(id, label, props)] of the menu's top level, separators left out."""
+        _, layout = self._call(name, "/MenuBar", self.MENU, "GetLayout",
+                               self.GLib.Variant("(iias)", (0, -1, [])), "(u(ia{sv}av))")
+        items = []
+        for child in layout[2]:
+            item_id, props, _ = child
+            if props.get("type") == "separator":
+                continue
+            items.append((item_id, props.get("label", ""), props))
+        return items
+
+    def click(self, name, label):
+        """Clicks the menu item whose label is or starts with @label."""
+        for item_id, text, _ in self.menu(name):
+            if text == label or text.startswith(label):
+                self._call(name, "/MenuBar", self.MENU, "Event",
+                           self.GLib.Variant("(isvu)", (item_id, "clicked",
+                                                        self.GLib.Variant("i", 0), 0)), "()")
+                return
+        raise Failure(f"no menu item {label!r} in {[t for _, t, _ in self.menu(name)]}")
 
 
 def run(tests):

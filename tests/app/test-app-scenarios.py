@@ -12,7 +12,9 @@
 #   - an answer given while offline survives a kill -9 of the app and is sent
 #     after the restart, exactly once;
 #   - first run with nothing running: the app starts triage-server --local itself,
-#     and starts it again when it dies.
+#     and starts it again when it dies;
+#   - without a tray, the app says once that it runs in the background;
+#   - a flood of requests raises a few bubbles and one that sums up the rest.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -239,6 +241,72 @@ def test_dbus_activation():
             s.world.stop_servers(b"triage")
 
 
+def test_background_notice_once():
+    """No tray here (no StatusNotifierWatcher on this bus): running in the
+    background is said once, and not again on the next start; never while
+    the window is open. (Every app of the scenarios above said it too, each
+    with settings of its own: only what follows counts.)"""
+    notice = "Triage is running in the background"
+    before = len(notifyd.notifies(notice))
+    with Scenario("notice") as s:
+        # Settings kept in the world's keyfile, as dconf would keep them.
+        s.app = App(s.world, GSETTINGS_BACKEND="keyfile")
+        s.start()
+        s.post_and_see("Said in the background?")
+        bubble = wait_for("the background notice",
+                          lambda: notifyd.notifies(notice)[before:], timeout=10)[-1]
+        if bubble["actions"] != [["default", "Open Triage"]] or \
+                "quit it from its menu" not in bubble["body"]:
+            raise Failure(f"notice {bubble}")
+        s.app.stop()
+        s.app = App(s.world, GSETTINGS_BACKEND="keyfile")
+        s.app.start()
+        s.post_and_see("Said only once?")
+        time.sleep(4)   # past the 3 s the tray has to show up
+        if len(notifyd.notifies(notice)) != before + 1:
+            raise Failure("the background notice came again on the next start")
+
+    with Scenario("notice-window") as s:
+        s.app = App(s.world, service=False)
+        s.start()
+        s.post_and_see("Window open, nothing to say?")
+        time.sleep(4)
+        if len(notifyd.notifies(notice)) != before + 1:
+            raise Failure("the background notice came while the window was open")
+
+
+def window_open():
+    """Whether the app has a window (GtkApplication exports its actions)."""
+    reply = notifyd.bus.call_sync(APP_ID, APP_PATH, "org.freedesktop.DBus.Introspectable",
+                                  "Introspect", None, None, notifyd.Gio.DBusCallFlags.NONE,
+                                  5000, None)
+    return '<node name="window"' in reply.unpack()[0]
+
+
+def test_flood_summed_up():
+    """Twelve requests at once: five bubbles, then one saying seven more
+    wait (which opens the window); an urgent one still gets its own."""
+    with Scenario("flood") as s:
+        s.start()
+        s.post_and_see("Flood 0?")
+        for i in range(1, 12):
+            s.server.post(f"Flood {i}?", TWO_SIMPLE)
+        summary = wait_for("the summary bubble",
+                           lambda: notifyd.notifies("more requests are waiting"))[-1]
+        if summary["summary"] != "7 more requests are waiting":
+            raise Failure(f"summary {summary['summary']!r}")
+        shown = [e for e in notifyd.events() if e["event"] == "Notify"
+                 and e["summary"].startswith("Test Bot: Flood")]
+        if len(shown) != 5:
+            raise Failure(f"{len(shown)} bubbles for twelve requests, not 5")
+        s.post_and_see("Flood urgent?", [{"id": "ok", "label": "OK", "response_type": "simple",
+                                          "flags": ["time_sensitive"]}])
+        if window_open():
+            raise Failure("a window before anything was clicked")
+        notifyd.press(summary["id"], "default")
+        wait_for("the window, from the summary", window_open)
+
+
 run([
     ("bubble buttons answer simple requests", test_bubble_answers),
     ("flagged and non-simple requests only open the view", test_flagged_opens_view),
@@ -251,4 +319,6 @@ run([
     ("first run starts the local server", test_starts_local_server),
     ("a local server that died is started again", test_restarts_local_server),
     ("D-Bus activation starts the app from its service file", test_dbus_activation),
+    ("without a tray, running in the background is said once", test_background_notice_once),
+    ("a flood of requests: a few bubbles and one summing up", test_flood_summed_up),
 ])

@@ -5,7 +5,9 @@
 # and send it from the keyboard, open a third, back out of its confirmation with
 # Escape, then confirm the irreversible action, and close the window
 # (the app stays, and still raises bubbles). Every answer is checked on the real
-# triage-server, and every control met must have a spoken name.
+# triage-server, and every control met must have a spoken name. Then a person
+# triages three requests with the keyboard alone: Ctrl+F, Down, Enter, Space;
+# the next request opens by itself with the keyboard on its answer.
 #
 # Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
 # unset for the app (the accessibility bus is D-Bus-activated on that bus).
@@ -213,5 +215,68 @@ def test_open_before_loaded():
         world.cleanup()
 
 
+APPROVE = [{"id": "approve", "label": "Approve", "response_type": "simple"}]
+
+
+def test_keyboard_only():
+    """Keyboard triage: to the list, open, answer, and the next one opens by
+    itself, three times, with keys alone (the pointer only rests over the
+    window, which has the keyboard then: there is no window manager)."""
+    world = World("dogtail-keys")
+    server = Server(world)
+    app = App(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None)
+    try:
+        server.start()
+        # Sorted by deadline: first, second, then the one without a deadline.
+        first = server.post("Keys first: restart the cache?", APPROVE, deadline_in=600)
+        second = server.post("Keys second: why the rollback?", TEXT, deadline_in=1200)
+        third = server.post("Keys third: tag the release?", APPROVE)
+        app.start()
+        triage = wait_for("triage on the accessibility bus",
+                          lambda: next((a for a in root.applications()
+                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+        find(triage, "the third request in the list", "label", "Keys third: tag the release?")
+        rawinput.absoluteMotion(400, 300)
+        time.sleep(0.5)
+
+        rawinput.keyCombo("<Control>f")                  # the search entry
+        search = find(triage, "the search entry", None, "Search pending requests")
+        wait_for("the search to have the keyboard", lambda: search.focused, interval=0.1)
+        rawinput.pressKey("Down")                        # the list, first request
+        rawinput.pressKey("Return")                      # open it: the keyboard on Approve
+        button = find(triage, "the first request's button", "push button", "Approve")
+        wait_for("Approve to have the keyboard", lambda: button.focused, interval=0.1)
+        rawinput.pressKey("space")
+        server.wait_responded(first)
+
+        # Stored: the next request opens by itself, its text field ready.
+        field = find(triage, "the second request's text field", "text", "Reason")
+        wait_for("the text field to have the keyboard", lambda: field.focused, interval=0.1)
+        rawinput.typeText("Canary failed twice")
+        try:
+            wait_for("the typed text", lambda: field.text == "Canary failed twice", interval=0.1)
+        except Failure as e:
+            raise Failure(f"{e}; the field holds {field.text!r}") from None
+        rawinput.keyCombo("<Control>Return")
+        answered = server.wait_responded(second)
+        if answered["response"]["response_data"] != "Canary failed twice":
+            raise Failure(f"text recorded as {answered['response']}")
+
+        # And the third.
+        wait_for("the third request shown",
+                 lambda: find(triage, "the third request's heading", "heading",
+                              "Keys third: tag the release?"), interval=0.2)
+        wait_for("its Approve to have the keyboard",
+                 lambda: any(b.focused for b in triage.findChildren(
+                     GenericPredicate(name="Approve", roleName="push button"))), interval=0.1)
+        rawinput.pressKey("space")
+        server.wait_responded(third)
+    finally:
+        app.stop()
+        server.stop()
+        world.cleanup()
+
+
 run([("a person answers three requests through the accessibility tree", test_person),
+     ("keyboard triage: open, answer, next, with keys alone", test_keyboard_only),
      ("a request opened before it arrived is shown once it does", test_open_before_loaded)])

@@ -175,6 +175,133 @@ test_outcome_hides_from_pending (Fixture       *f,
   g_assert_cmpstr (((TriageStoreRecord *) records->pdata[0])->notification->id, ==, ID_B);
 }
 
+
+static void
+count_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  guint *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_get_source_tag (G_TASK (result)) == triage_store_save_notification_async)
+    g_assert_true (triage_store_save_notification_finish (TRIAGE_STORE (object), result, &error));
+  else
+    g_assert_true (triage_store_set_outcome_finish (TRIAGE_STORE (object), result, &error));
+  g_assert_no_error (error);
+  (*done)++;
+}
+
+static gint64
+column_int (const char *path,
+            const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 value = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  return value;
+}
+
+/* A burst of saves (a resync brings thousands) is written together, and in
+ * order with what is asked between them. */
+static void
+test_save_burst (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(AtpNotification) first = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(AtpNotification) again = app_test_notification (ID_A, 3600, 60, NULL);
+  g_autofree char *sql = NULL;
+  guint asked = 0;
+  guint done = 0;
+  gint64 start = g_get_monotonic_time ();
+
+  triage_store_save_notification_async (f->store, first, NULL, count_done_cb, &done);
+  asked++;
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autofree char *id = g_uuid_string_random ();
+      g_autoptr(AtpNotification) n = app_test_notification (id, 0, 30, NULL);
+
+      triage_store_save_notification_async (f->store, n, NULL, count_done_cb, &done);
+      asked++;
+      if (i == 1000)
+        {
+          /* Between saves: it runs after the ones before and before the ones after. */
+          triage_store_set_outcome_async (f->store, ID_A, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED,
+                                          NULL, NULL, count_done_cb, &done);
+          triage_store_save_notification_async (f->store, again, NULL, count_done_cb, &done);
+          asked += 2;
+        }
+    }
+  app_test_wait_for (done == asked, APP_TEST_WAIT_MS);
+  g_test_message ("%u saves in %.0f ms", asked - 1, (g_get_monotonic_time () - start) / 1000.0);
+
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications"), ==, 2001);
+  /* The later save ran last: it refreshed the body (its deadline) and the
+   * status (set by the outcome before it), and kept the outcome. */
+  g_assert_cmpint (column_int (f->path, "SELECT outcome = 'expired' AND deadline IS NOT NULL"
+                                        "  AND status = 'delivered'"
+                                        " FROM notifications WHERE id = '" ID_A "'"), ==, 1);
+}
+
+
+static gssize
+prune (TriageStore *store,
+       int          days_from_now)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) before = g_date_time_add_days (now, days_from_now);
+  gssize removed;
+
+  triage_store_prune_async (store, before, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  removed = triage_store_prune_finish (store, result, &error);
+  g_assert_no_error (error);
+
+  return removed;
+}
+
+/* The history's retention: settled requests go, pending ones and answers
+ * still in the outbox stay. */
+static void
+test_prune (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(AtpNotification) expired = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(AtpNotification) pending = app_test_notification (ID_B, 0, 60, NULL);
+  g_autoptr(AtpNotification) queued = app_test_notification (ID_C, 0, 60, NULL);
+  g_autoptr(TriageOutboxEntry) entry = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  save (f->store, expired);
+  save (f->store, pending);
+  save (f->store, queued);
+  triage_store_set_outcome_async (f->store, ID_A, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED,
+                                  NULL, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_set_outcome_finish (f->store, result, &error));
+  entry = outbox_add (f->store, ID_C, "ok", NULL, &error);
+  g_assert_no_error (error);
+
+  /* Everything is newer than a day ago: nothing goes. */
+  g_assert_cmpint (prune (f->store, -1), ==, 0);
+  /* Everything is older than tomorrow: only the settled one goes. */
+  g_assert_cmpint (prune (f->store, 1), ==, 1);
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications WHERE id = '" ID_A "'"), ==, 0);
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications"), ==, 2);
+}
+
 static void
 test_outbox_roundtrip (Fixture       *f,
                        gconstpointer  data)
@@ -364,6 +491,8 @@ main (int   argc,
 
   g_test_add ("/store/pending-order", Fixture, NULL, fixture_setup, test_pending_order, fixture_teardown);
   g_test_add ("/store/outcome", Fixture, NULL, fixture_setup, test_outcome_hides_from_pending, fixture_teardown);
+  g_test_add ("/store/save-burst", Fixture, NULL, fixture_setup, test_save_burst, fixture_teardown);
+  g_test_add ("/store/prune", Fixture, NULL, fixture_setup, test_prune, fixture_teardown);
   g_test_add ("/store/outbox/roundtrip", Fixture, NULL, fixture_setup, test_outbox_roundtrip, fixture_teardown);
   g_test_add ("/store/outbox/permanent-failure", Fixture, NULL, fixture_setup, test_outbox_permanent_failure, fixture_teardown);
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);

@@ -1,4 +1,5 @@
-/* test-window.c — the main window: list, connection bar, request kept when it leaves
+/* test-window.c — the main window: inbox pane, connection bar, keyboard triage,
+ * the history view, a narrow, large-text or dark window
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +8,13 @@
 #include <adwaita.h>
 
 #include "app-test-common.h"
+#include "browse-test-common.h"
+#include "triage-decision-view.h"
 #include "triage-window.h"
 
 #define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_C "2c6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 
 typedef struct
 {
@@ -31,6 +35,13 @@ on_submit (TriageWindow *window,
   out->data = data ? json_node_copy (data) : NULL;
 }
 
+static gpointer
+child (TriageWindow *window,
+       const char   *name)
+{
+  return gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW, name);
+}
+
 static TriageWindow *
 new_window (TriageInboxModel *model)
 {
@@ -42,32 +53,58 @@ new_window (TriageInboxModel *model)
   return window;
 }
 
+/* Gone with everything in it (the views too: the switchers in their headers
+ * hold the stack they are in). */
 static void
 destroy_window (TriageWindow *window)
 {
+  gpointer pane = triage_window_get_inbox_pane (window);
+  gpointer history = triage_window_get_history_view (window);
+
+  g_object_add_weak_pointer (G_OBJECT (pane), &pane);
+  g_object_add_weak_pointer (G_OBJECT (history), &history);
   gtk_window_destroy (GTK_WINDOW (window));
   app_test_finalize_object (window);
+  app_test_wait_for (pane == NULL && history == NULL, APP_TEST_WAIT_MS);
+}
+
+static const char *
+current_id (TriageWindow *window)
+{
+  TriageRequest *request = triage_window_get_current_request (window);
+
+  return request ? triage_request_get_id (request) : NULL;
 }
 
 static void
-test_list_and_empty (void)
+test_inbox_pane (void)
 {
   g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
   g_autoptr(AtpNotification) a = app_test_notification (ID_A, 60, 10, NULL);
   TriageWindow *window = new_window (model);
-  GtkWidget *list_stack;
+  TriageInboxPane *pane = triage_window_get_inbox_pane (window);
+  GtkStack *content_stack = child (window, "content_stack");
 
-  list_stack = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW,
-                                                          "list_stack"));
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (list_stack)), ==, "empty");
-
+  /* The first-run help, then the list. */
+  g_assert_cmpint (triage_inbox_pane_get_state (pane), ==, TRIAGE_INBOX_PANE_EMPTY);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (content_stack), ==, "placeholder");
   triage_inbox_model_add (model, a, NULL);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (list_stack)), ==, "list");
+  g_assert_cmpint (triage_inbox_pane_get_state (pane), ==, TRIAGE_INBOX_PANE_LIST);
+  g_assert_cmpuint (g_list_model_get_n_items (triage_inbox_pane_get_visible_model (pane)), ==, 1);
 
+  /* Opened as from a bubble: shown in the decision view, selected in the list. */
   g_assert_null (triage_window_get_current_request (window));
   g_assert_true (triage_window_show_request (window, ID_A));
-  g_assert_nonnull (triage_window_get_current_request (window));
+  g_assert_cmpstr (current_id (window), ==, ID_A);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (content_stack), ==, "decision");
+  g_assert_true (triage_inbox_pane_get_selected_request (pane) == triage_window_get_current_request (window));
   g_assert_false (triage_window_show_request (window, ID_B));
+
+  /* A search that hides it makes way when it is opened from outside. */
+  triage_inbox_pane_set_search_text (pane, "nothing matches this");
+  app_test_wait_for (triage_inbox_pane_get_state (pane) == TRIAGE_INBOX_PANE_NO_RESULTS, APP_TEST_WAIT_MS);
+  g_assert_true (triage_window_show_request (window, ID_A));
+  app_test_wait_for (triage_inbox_pane_get_state (pane) == TRIAGE_INBOX_PANE_LIST, APP_TEST_WAIT_MS);
 
   destroy_window (window);
 }
@@ -78,24 +115,20 @@ test_connection_bar (void)
   g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
   g_autoptr(AtpNotification) a = app_test_notification (ID_A, 60, 10, NULL);
   TriageWindow *window = new_window (model);
-  AdwWindowTitle *title;
-  GtkRevealer *revealer;
-  GtkWidget *retry;
-
-  revealer = GTK_REVEALER (gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW,
-                                                          "connection_revealer"));
-  retry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW,
-                                                     "retry_button"));
-  title = ADW_WINDOW_TITLE (gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW,
-                                                           "list_title"));
+  GtkWidget *switcher = child (window, "inbox_switcher");
+  AdwViewStackPage *page = child (window, "inbox_page");
+  GtkRevealer *revealer = child (window, "connection_revealer");
+  GtkWidget *retry = child (window, "retry_button");
 
   triage_window_set_connection (window, TRIAGE_CONNECTION_CONNECTED, NULL, 0);
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
   g_assert_cmpstr (triage_window_get_connection_text (window), ==, "Connected");
-  /* Connected shows under the list title, with the number pending. */
-  g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, "Connected");
+  /* The number pending is the inbox's badge; the switcher's tooltip says
+   * it with the connection. */
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (switcher), ==, "Connected");
   triage_inbox_model_add (model, a, NULL);
-  g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, "Connected · 1 pending");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (switcher), ==, "Connected · 1 pending");
+  g_assert_cmpuint (adw_view_stack_page_get_badge_number (page), ==, 1);
 
   triage_window_set_connection (window, TRIAGE_CONNECTION_RECONNECTING, "Connection refused",
                                 g_get_monotonic_time () + 4 * G_USEC_PER_SEC);
@@ -110,7 +143,7 @@ test_connection_bar (void)
   g_assert_nonnull (strstr (triage_window_get_connection_text (window), "Sign-in failed"));
   g_assert_true (gtk_widget_get_visible (retry));
 
-  g_assert_cmpstr (adw_window_title_get_subtitle (title), ==, "1 pending");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (switcher), ==, "1 pending");
 
   triage_window_set_connection (window, TRIAGE_CONNECTION_OFFLINE, NULL, 0);
   g_assert_cmpstr (triage_window_get_connection_text (window), ==, "Offline");
@@ -141,6 +174,7 @@ test_request_kept_when_settled (void)
   removed = triage_inbox_model_remove (model, ID_A);
   triage_request_set_status (removed, ATP_STATUS_RESPONDED);
   g_assert_true (triage_window_get_current_request (window) == current);
+  g_assert_true (triage_decision_view_get_read_only (TRIAGE_DECISION_VIEW (triage_window_get_decision_view (window))));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);
 
   destroy_window (window);
@@ -170,6 +204,365 @@ test_submit_forwarded (void)
   destroy_window (window);
 }
 
+/* Three requests, due in 1, 2 and 3 minutes: the list's order is A, B, C. */
+static TriageInboxModel *
+three_requests (void)
+{
+  TriageInboxModel *model = triage_inbox_model_new ();
+  const char *ids[] = { ID_C, ID_A, ID_B };
+  const int due[] = { 180, 60, 120 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autoptr(AtpNotification) n = app_test_notification (ids[i], due[i], 10, NULL);
+
+      triage_inbox_model_add (model, n, NULL);
+    }
+
+  return model;
+}
+
+static gboolean
+focus_inside (TriageWindow *window,
+              GtkWidget    *ancestor)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  return focus != NULL && (focus == ancestor || gtk_widget_is_ancestor (focus, ancestor));
+}
+
+static void
+test_keyboard_triage (void)
+{
+  g_autoptr(TriageInboxModel) model = three_requests ();
+  TriageWindow *window = new_window (model);
+  TriageInboxPane *pane = triage_window_get_inbox_pane (window);
+  GtkWidget *view = triage_window_get_decision_view (window);
+  GtkWidget *search = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (pane),
+                                                                 TRIAGE_TYPE_INBOX_PANE,
+                                                                 "search_entry"));
+  GtkWidget *list = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (pane),
+                                                               TRIAGE_TYPE_INBOX_PANE, "list_view"));
+
+  /* Next with nothing open: the first; then in order, and back. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL));
+  g_assert_cmpstr (current_id (window), ==, ID_A);
+  /* Opened: the keyboard is on its answer (the action's button). */
+  app_test_wait_for (focus_inside (window, view), APP_TEST_WAIT_MS);
+  g_assert_true (GTK_IS_BUTTON (gtk_root_get_focus (GTK_ROOT (window))));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL);
+  g_assert_cmpstr (current_id (window), ==, ID_B);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL);
+  g_assert_cmpstr (current_id (window), ==, ID_C);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL);
+  g_assert_cmpstr (current_id (window), ==, ID_C);   /* the last stays */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.previous-request", NULL);
+  g_assert_cmpstr (current_id (window), ==, ID_B);
+
+  /* Ctrl+F: the search; typing narrows the list; Enter opens the match. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL);
+  g_assert_true (focus_inside (window, search));
+  triage_inbox_pane_set_search_text (pane, ID_C);
+  app_test_wait_for (g_list_model_get_n_items (triage_inbox_pane_get_visible_model (pane)) == 1,
+                     APP_TEST_WAIT_MS);
+  g_signal_emit_by_name (search, "activate");
+  app_test_wait_for (g_strcmp0 (current_id (window), ID_C) == 0, APP_TEST_WAIT_MS);
+  app_test_wait_for (focus_inside (window, view), APP_TEST_WAIT_MS);
+
+  /* Alt+Left: back to the list, keyboard included; Alt+Right opens what
+   * is selected there. */
+  triage_inbox_pane_set_search_text (pane, "");
+  app_test_wait_for (g_list_model_get_n_items (triage_inbox_pane_get_visible_model (pane)) == 3,
+                     APP_TEST_WAIT_MS);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL);
+  app_test_wait_for (focus_inside (window, list), APP_TEST_WAIT_MS);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.open-request", NULL);
+  g_assert_cmpstr (current_id (window), ==, ID_C);
+  g_assert_true (focus_inside (window, view));
+
+  /* Alt+2 / Alt+1: the views, the keyboard in the history's search. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "history");
+  g_assert_cmpstr (triage_window_get_view (window), ==, "history");
+  g_assert_true (focus_inside (window, GTK_WIDGET (triage_window_get_history_view (window))));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "inbox");
+  g_assert_cmpstr (triage_window_get_view (window), ==, "inbox");
+
+  destroy_window (window);
+}
+
+static void
+test_answer_then_next (void)
+{
+  g_autoptr(TriageInboxModel) model = three_requests ();
+  g_autoptr(JsonNode) data = json_node_new (JSON_NODE_NULL);
+  TriageWindow *window = new_window (model);
+  GtkWidget *view = triage_window_get_decision_view (window);
+  Submitted submitted = { 0 };
+
+  g_signal_connect (window, "submit", G_CALLBACK (on_submit), &submitted);
+  g_assert_true (triage_window_show_request (window, ID_A));
+
+  /* Answered here: nothing moves until the app has stored the answer... */
+  g_signal_emit_by_name (view, "submit", "ok", data);
+  g_assert_cmpstr (submitted.id, ==, ID_A);
+  app_test_spin (100);
+  g_assert_cmpstr (current_id (window), ==, ID_A);
+
+  /* ...then the next request opens, ready for its answer. */
+  triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_QUEUED);
+  app_test_wait_for (g_strcmp0 (current_id (window), ID_B) == 0, APP_TEST_WAIT_MS);
+  app_test_wait_for (focus_inside (window, view), APP_TEST_WAIT_MS);
+
+  /* An answer that failed to be stored does not move on. */
+  g_clear_pointer (&submitted.id, g_free);
+  g_clear_pointer (&submitted.action_id, g_free);
+  g_clear_pointer (&submitted.data, json_node_unref);
+  g_signal_emit_by_name (view, "submit", "ok", data);
+  triage_window_show_error (window, ID_B, "The answer could not be saved");
+  app_test_spin (100);
+  g_assert_cmpstr (current_id (window), ==, ID_B);
+  g_assert_false (triage_decision_view_get_read_only (TRIAGE_DECISION_VIEW (view)));
+
+  /* Nor does an answer from elsewhere (a bubble) to the request shown. */
+  triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_NONE);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL);
+  g_assert_cmpstr (current_id (window), ==, ID_C);
+  triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_QUEUED);
+  app_test_spin (100);
+  g_assert_cmpstr (current_id (window), ==, ID_C);
+
+  g_free (submitted.id);
+  g_free (submitted.action_id);
+  g_clear_pointer (&submitted.data, json_node_unref);
+  destroy_window (window);
+}
+
+/* A narrow window (a phone, a tiled half screen) */
+
+/* The window's width on screen, as its default size counts it (with the
+ * border it draws around itself). */
+static int
+window_width (TriageWindow *window)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+
+  return surface ? gdk_surface_get_width (surface) : 0;
+}
+
+/* The narrowest its content can be, on the same terms. */
+static int
+minimum_width (TriageWindow *window)
+{
+  GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  int frame = window_width (window) - gtk_widget_get_width (content);
+  int min = 0;
+
+  gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  return min + frame;
+}
+
+/* Every page of the window fits 360 pixels, with long names from agents. */
+static void
+assert_fits_360 (TriageWindow *window)
+{
+  AdwLeaflet *leaflet = child (window, "leaflet");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 640);
+  app_test_wait_for (window_width (window) == 360 && adw_leaflet_get_folded (leaflet),
+                     APP_TEST_WAIT_MS);
+  if (minimum_width (window) > 360)
+    g_error ("the window needs %d pixels, more than 360", minimum_width (window));
+
+  triage_window_show_view (window, "history");
+  app_test_wait_for (gtk_widget_get_mapped (GTK_WIDGET (triage_window_get_history_view (window))),
+                     APP_TEST_WAIT_MS);
+  app_test_spin (50);
+  g_assert_cmpint (window_width (window), ==, 360);
+  g_assert_cmpint (minimum_width (window), <=, 360);
+  triage_window_show_view (window, "inbox");
+}
+
+static void
+test_narrow (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 60, 10, NULL);
+  TriageWindow *window = new_window (model);
+  AdwLeaflet *leaflet = child (window, "leaflet");
+  GtkWidget *sidebar = child (window, "sidebar");
+  GtkWidget *content = child (window, "content");
+
+  triage_inbox_model_add (model, a, NULL);
+
+  /* Wide: list and request side by side. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  app_test_wait_for (window_width (window) == 1000, APP_TEST_WAIT_MS);
+  g_assert_false (adw_leaflet_get_folded (leaflet));
+
+  /* 360 pixels: folded, one at a time, the list first. */
+  assert_fits_360 (window);
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == sidebar);
+  /* The views still switch from the header (icons above their names). */
+  g_assert_true (gtk_widget_get_mapped (child (window, "inbox_switcher_narrow")));
+
+  /* A request opened takes the whole window; back (Alt+Left) returns. */
+  g_assert_true (triage_window_show_request (window, ID_A));
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == content);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL);
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == sidebar);
+
+  /* Widened again with a request open: side by side. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  app_test_wait_for (!adw_leaflet_get_folded (leaflet), APP_TEST_WAIT_MS);
+  g_assert_true (gtk_widget_get_mapped (sidebar));
+  g_assert_true (gtk_widget_get_mapped (content));
+
+  destroy_window (window);
+}
+
+/* Long names, large text (1.5 ×) and the dark style, at 360 pixels. */
+static void
+test_large_text_dark (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = NULL;
+  GtkSettings *settings = gtk_settings_get_default ();
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  TriageWindow *window;
+  GtkWidget *label;
+  GdkRGBA color;
+  int dpi = 0;
+  const char *long_service =
+    "{\"id\": \"" ID_A "\", \"version\": \"1.0\", \"timestamp\": \"2026-03-02T10:00:00Z\","
+    " \"service\": {\"id\": \"ci\", \"name\": \"Continuous deployment pipeline of the web shop\"},"
+    " \"context\": {\"title\": \"Roll the payment service back to the release of last Tuesday?\","
+    "   \"description\": \"A long one.\", \"project\": \"payments-and-invoicing-platform\"},"
+    " \"actions\": [{\"id\": \"ok\", \"label\": \"Roll back the payment service now\","
+    "   \"response_type\": \"simple\"}], \"status\": \"delivered\"}";
+
+  a = atp_notification_new_from_data (long_service, -1, ATP_PARSE_DEFAULT, NULL);
+  g_assert_nonnull (a);
+  triage_inbox_model_add (model, a, NULL);
+
+  g_object_get (settings, "gtk-xft-dpi", &dpi, NULL);
+  g_object_set (settings, "gtk-xft-dpi", 96 * 1024 * 3 / 2, NULL);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+
+  window = new_window (model);
+  g_assert_true (adw_style_manager_get_dark (style));
+  /* Dark for real: the text is light. */
+  label = child (window, "connection_label");
+  gtk_style_context_get_color (gtk_widget_get_style_context (label), &color);
+  g_assert_cmpfloat (color.red + color.green + color.blue, >, 1.5);
+
+  assert_fits_360 (window);
+  g_assert_true (triage_window_show_request (window, ID_A));
+  app_test_spin (50);
+  g_assert_cmpint (window_width (window), ==, 360);
+
+  destroy_window (window);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  g_object_set (settings, "gtk-xft-dpi", dpi, NULL);
+}
+
+/* The history view in the window */
+
+static TriageHistoryEntry *
+find_entry (TriageWindow  *window,
+            TriageOutcome  outcome)
+{
+  GListModel *list = G_LIST_MODEL (triage_history_view_get_model (triage_window_get_history_view (window)));
+
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (list, i);
+
+      if (triage_history_entry_get_outcome (entry) == outcome && !triage_history_entry_is_queued (entry))
+        return g_steal_pointer (&entry);
+    }
+
+  g_error ("no history entry with outcome %d", outcome);
+}
+
+static void
+test_history (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autofree char *dir = g_dir_make_tmp ("triage-window-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autoptr(TriageStore) store = browse_test_open_store (path);
+  g_autoptr(TriageHistoryDb) db = NULL;
+  g_autoptr(GArray) rows = browse_test_generate (path, 12, BROWSE_TEST_BASE_USEC,
+                                                 (gint64) G_USEC_PER_SEC * 3600);
+  TriageWindow *window = new_window (model);
+  TriageHistoryView *history = triage_window_get_history_view (window);
+  TriageDecisionView *past = TRIAGE_DECISION_VIEW (triage_window_get_past_view (window));
+  AdwLeaflet *leaflet = child (window, "history_leaflet");
+  GtkWidget *detail = child (window, "history_detail_page");
+  g_autoptr(TriageHistoryEntry) entry = NULL;
+
+  db = browse_test_open_history (path);
+  triage_window_set_history_db (window, db);
+  triage_window_show_view (window, "history");
+  app_test_wait_for (triage_history_view_get_state (history) == TRIAGE_HISTORY_VIEW_LIST,
+                     APP_TEST_WAIT_MS);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (history))), ==, 12);
+
+  /* Ctrl+F searches the view shown. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL);
+  g_assert_true (focus_inside (window, GTK_WIDGET (history)));
+
+  /* An answered entry opens read-only, saying what was sent. */
+  entry = find_entry (window, TRIAGE_OUTCOME_ANSWERED);
+  g_signal_emit_by_name (history, "entry-activated", entry);
+  app_test_wait_for (adw_leaflet_get_visible_child (leaflet) == detail, APP_TEST_WAIT_MS);
+  g_assert_cmpstr (triage_decision_view_get_notification (past)->id, ==, triage_history_entry_get_id (entry));
+  g_assert_true (triage_decision_view_get_read_only (past));
+  g_assert_cmpint (triage_decision_view_get_delivery_state (past), ==, TRIAGE_DELIVERY_SENT);
+
+  /* Back, then an expired one. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL);
+  g_assert_false (adw_leaflet_get_visible_child (leaflet) == detail);
+  g_clear_object (&entry);
+  entry = find_entry (window, TRIAGE_OUTCOME_EXPIRED);
+  g_signal_emit_by_name (history, "entry-activated", entry);
+  app_test_wait_for (adw_leaflet_get_visible_child (leaflet) == detail &&
+                     g_str_equal (triage_decision_view_get_notification (past)->id,
+                                  triage_history_entry_get_id (entry)), APP_TEST_WAIT_MS);
+  g_assert_cmpint (triage_decision_view_get_status (past), ==, ATP_STATUS_EXPIRED);
+  g_assert_true (triage_decision_view_get_read_only (past));
+
+  /* Answered elsewhere. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL);
+  g_clear_object (&entry);
+  entry = find_entry (window, TRIAGE_OUTCOME_ANSWERED_ELSEWHERE);
+  g_signal_emit_by_name (history, "entry-activated", entry);
+  app_test_wait_for (adw_leaflet_get_visible_child (leaflet) == detail &&
+                     g_str_equal (triage_decision_view_get_notification (past)->id,
+                                  triage_history_entry_get_id (entry)), APP_TEST_WAIT_MS);
+  g_assert_cmpint (triage_decision_view_get_status (past), ==, ATP_STATUS_RESPONDED);
+
+  /* A pending one is answered in the inbox, not read back. */
+  g_clear_object (&entry);
+  entry = find_entry (window, TRIAGE_OUTCOME_NONE);
+  {
+    g_autoptr(AtpNotification) pending = browse_test_notification (triage_history_entry_get_id (entry),
+                                                                   "CI", NULL, "Pending", "Still pending",
+                                                                   BROWSE_TEST_BASE_USEC, 0);
+
+    triage_inbox_model_add (model, pending, NULL);
+  }
+  g_signal_emit_by_name (history, "entry-activated", entry);
+  g_assert_cmpstr (triage_window_get_view (window), ==, "inbox");
+  g_assert_cmpstr (current_id (window), ==, triage_history_entry_get_id (entry));
+
+  destroy_window (window);
+  browse_test_finalize (g_steal_pointer (&db));
+  browse_test_close_store (&store);
+  browse_test_rm_rf (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -177,10 +570,15 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
-  g_test_add_func ("/window/list-and-empty", test_list_and_empty);
+  g_test_add_func ("/window/inbox-pane", test_inbox_pane);
   g_test_add_func ("/window/connection-bar", test_connection_bar);
   g_test_add_func ("/window/request-kept-when-settled", test_request_kept_when_settled);
   g_test_add_func ("/window/submit-forwarded", test_submit_forwarded);
+  g_test_add_func ("/window/keyboard-triage", test_keyboard_triage);
+  g_test_add_func ("/window/answer-then-next", test_answer_then_next);
+  g_test_add_func ("/window/narrow", test_narrow);
+  g_test_add_func ("/window/large-text-dark", test_large_text_dark);
+  g_test_add_func ("/window/history", test_history);
 
   return g_test_run ();
 }

@@ -38,3 +38,56 @@ triage_browse_style_init (void)
       g_once_init_leave (&loaded, 1);
     }
 }
+
+static void
+setup_label (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_label (GtkSignalListItemFactory *factory,
+            GtkListItem              *item)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)),
+                       string ? gtk_string_object_get_string (string) : "");
+}
+
+/**
+ * triage_browse_prepare_drop_down:
+ * @dropdown: a #GtkDropDown over a #GtkStringList, with an accessible label
+ *
+ * Shows the choice in the button ellipsized, so a long service or project
+ * name (chosen by an agent) never makes the filters, and with them the
+ * window, wider than a phone-sized 360 pixels. An ellipsizing label still
+ * asks for its whole text as natural width, so the popup shows names whole.
+ *
+ * Also names the button inside after the drop-down: screen readers meet
+ * that button, which GTK 4.8 leaves nameless ("GtkToggleButton").
+ */
+void
+triage_browse_prepare_drop_down (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  GtkWidget *button;
+
+  g_return_if_fail (GTK_IS_DROP_DOWN (dropdown));
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_label), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_label), NULL);
+  gtk_drop_down_set_factory (dropdown, factory);
+
+  button = gtk_widget_get_first_child (GTK_WIDGET (dropdown));
+  if (GTK_IS_TOGGLE_BUTTON (button))
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (button),
+                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
+                                    -1);
+}

@@ -6,10 +6,11 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
-void triage_browse_style_init (void);
+void triage_browse_style_init         (void);
+void triage_browse_prepare_drop_down (GtkDropDown *dropdown);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "triage-history"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "triage-browse-error.h"
@@ -253,15 +254,84 @@ triage_history_fetch_rows (sqlite3       *db,
   return g_steal_pointer (&entries);
 }
 
+static int
+compare_rowids (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The rows the full-text search matches, ascending. */
+static GArray *
+load_matches (sqlite3     *db,
+              const char  *match,
+              GError     **error)
+{
+  g_autoptr(GArray) rowids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (db, "SELECT rowid FROM history_fts WHERE history_fts MATCH ?1"
+                              " ORDER BY rowid", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      triage_history_set_error (error, db, _("search the history"));
+      return NULL;
+    }
+
+  sqlite3_bind_text (stmt, 1, match, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 rowid = sqlite3_column_int64 (stmt, 0);
+
+      g_array_append_val (rowids, rowid);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      triage_history_set_error (error, db, _("search the history"));
+      return NULL;
+    }
+
+  return g_steal_pointer (&rowids);
+}
+
+/**
+ * triage_history_matches_contain:
+ * @matches: (nullable): what triage_history_prepare_filtered() gave
+ * @rowid: a row
+ *
+ * Returns: %TRUE if the row matches the search (every row does without one)
+ */
+gboolean
+triage_history_matches_contain (GArray *matches,
+                                gint64  rowid)
+{
+  return matches == NULL ||
+         bsearch (&rowid, matches->data, matches->len, sizeof (gint64), compare_rowids) != NULL;
+}
+
 /**
  * triage_history_prepare_filtered:
  * @db: a connection
- * @columns: what to select from notifications (unqualified column names)
+ * @columns: what to select from notifications (unqualified column names),
+ *   `rowid` first
  * @filter: the filter
  * @from_usec: an extra lower bound on created_at (0: none)
  * @to_usec: an extra upper bound on created_at, exclusive (0: none)
  * @order: (nullable): an ORDER BY clause without the keywords
+ * @matches: (out) (transfer full) (nullable): the rows the search text matches,
+ *   %NULL without one
  * @error: where to put an error
+ *
+ * The statement applies every filter but the search text: a row is a result
+ * when triage_history_matches_contain() also says so of its rowid. Testing
+ * the rows of a covering index, walked in date order, against the matches
+ * in C takes a third of what SQLite's IN (SELECT … MATCH …) takes when most
+ * rows match (100,000 matches: about 20 ms against 55), and no longer when
+ * few do (the index is walked either way).
  *
  * Returns: (transfer full) (nullable): the statement, bound
  */
@@ -272,10 +342,12 @@ triage_history_prepare_filtered (sqlite3                   *db,
                                  gint64                     from_usec,
                                  gint64                     to_usec,
                                  const char                *order,
+                                 GArray                   **matches,
                                  GError                   **error)
 {
   g_autoptr(GString) sql = g_string_new (NULL);
   g_autofree char *match = triage_history_fts_query (filter->text);
+  g_autoptr(GArray) matched = NULL;
   const char *texts[4];
   int n_texts = 0;
   gint64 lower = MAX (filter->from_usec, from_usec);
@@ -288,17 +360,10 @@ triage_history_prepare_filtered (sqlite3                   *db,
   else
     upper = filter->to_usec != 0 ? filter->to_usec : to_usec;
 
-  g_string_append_printf (sql, "SELECT %s FROM notifications WHERE 1", columns);
+  if (match != NULL && (matched = load_matches (db, match, error)) == NULL)
+    return NULL;
 
-  /* "+rowid": walk a covering index in date order and test each row against
-   * the matches, rather than look every match up in the table (whose rows
-   * hold the whole JSON): 20,000 matches of 100,000 take 25 ms, not 60–120. */
-  if (match != NULL)
-    {
-      g_string_append_printf (sql, " AND +rowid IN (SELECT rowid FROM history_fts"
-                                   " WHERE history_fts MATCH ?%d)", ++param);
-      texts[n_texts++] = match;
-    }
+  g_string_append_printf (sql, "SELECT %s FROM notifications WHERE 1", columns);
   if (filter->service != NULL)
     {
       g_string_append_printf (sql, " AND service_name = ?%d", ++param);
@@ -333,6 +398,7 @@ triage_history_prepare_filtered (sqlite3                   *db,
   for (int i = 0; i < n_texts; i++)
     sqlite3_bind_text (stmt, i + 1, texts[i], -1, SQLITE_TRANSIENT);
 
+  *matches = g_steal_pointer (&matched);
   return stmt;
 }
 
@@ -539,10 +605,16 @@ query_func (TriageHistoryDb *self,
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (TriageHistoryKey));
+  g_autoptr(GArray) matches = NULL;
   int rc;
 
+  /* Newest first. updated_at before rowid: the order of the covering
+   * indexes (created_at or a filtered column, created_at, updated_at, rowid),
+   * so no sort is needed (it took half the time of a query of every row);
+   * it matters only for requests created in the same microsecond. */
   stmt = triage_history_prepare_filtered (self->query, "rowid, updated_at", filter, 0, 0,
-                                          "created_at DESC, rowid DESC", &error);
+                                          "created_at DESC, updated_at DESC, rowid DESC",
+                                          &matches, &error);
   if (stmt == NULL)
     {
       return_query_error (task, g_steal_pointer (&error));
@@ -556,7 +628,8 @@ query_func (TriageHistoryDb *self,
         .updated_at = sqlite3_column_int64 (stmt, 1),
       };
 
-      g_array_append_val (keys, key);
+      if (triage_history_matches_contain (matches, key.rowid))
+        g_array_append_val (keys, key);
     }
 
   if (rc != SQLITE_DONE)
@@ -774,6 +847,95 @@ triage_history_db_facets_finish (TriageHistoryDb  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* One request as received */
+
+static void
+load_notification_func (TriageHistoryDb *self,
+                        GTask           *task,
+                        gpointer         task_data)
+{
+  const char *id = task_data;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+  const char *json;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->query, "SELECT json FROM notifications WHERE id = ?1",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      triage_history_set_error (&error, self->query, _("read a request"));
+      return_query_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  sqlite3_bind_text (stmt, 1, id, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
+    {
+      g_task_return_new_error (task, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_FAILED,
+                               _("The request %s is not in the history"), id);
+      return;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      triage_history_set_error (&error, self->query, _("read a request"));
+      return_query_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* Stored as the app received it, which it had checked then. */
+  json = (const char *) sqlite3_column_text (stmt, 0);
+  notification = atp_notification_new_from_data (json ? json : "", -1, ATP_PARSE_DEFAULT, &error);
+  if (notification == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, notification, (GDestroyNotify) atp_notification_unref);
+}
+
+/**
+ * triage_history_db_load_notification_async:
+ * @self: an open #TriageHistoryDb
+ * @notification_id: a request in the history
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the request
+ * @user_data: data for @callback
+ *
+ * Reads a request as the app received it (its whole definition, which the
+ * history's rows do not carry), to show it again.
+ */
+void
+triage_history_db_load_notification_async (TriageHistoryDb     *self,
+                                           const char          *notification_id,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
+  g_return_if_fail (notification_id != NULL);
+
+  history_run (self, load_notification_func, g_strdup (notification_id), g_free,
+               triage_history_db_load_notification_async, cancellable, callback, user_data);
+}
+
+/**
+ * triage_history_db_load_notification_finish:
+ *
+ * Returns: (transfer full): the request
+ */
+AtpNotification *
+triage_history_db_load_notification_finish (TriageHistoryDb  *self,
+                                            GAsyncResult     *result,
+                                            GError          **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* Statistics */
 
 typedef struct
@@ -797,16 +959,17 @@ stats_func (TriageHistoryDb *self,
 {
   StatsData *data = task_data;
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GArray) matches = NULL;
   g_autoptr(GError) error = NULL;
   int rc;
 
   stmt = triage_history_prepare_filtered (self->query,
-                                          "created_at, " TRIAGE_HISTORY_EFFECTIVE_OUTCOME_SQL ","
+                                          "rowid, created_at, " TRIAGE_HISTORY_EFFECTIVE_OUTCOME_SQL ","
                                           " answered_at",
                                           data->filter,
                                           triage_history_stats_get_start (data->stats),
                                           triage_history_stats_get_end (data->stats),
-                                          NULL, &error);
+                                          NULL, &matches, &error);
   if (stmt == NULL)
     {
       return_query_error (task, g_steal_pointer (&error));
@@ -815,13 +978,17 @@ stats_func (TriageHistoryDb *self,
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      gint64 created_at = sqlite3_column_int64 (stmt, 0);
-      TriageOutcome outcome = triage_outcome_from_string ((const char *) sqlite3_column_text (stmt, 1));
+      gint64 created_at = sqlite3_column_int64 (stmt, 1);
+      TriageOutcome outcome;
       gint64 response_time = -1;
 
-      if (sqlite3_column_type (stmt, 2) != SQLITE_NULL)
+      if (!triage_history_matches_contain (matches, sqlite3_column_int64 (stmt, 0)))
+        continue;
+
+      outcome = triage_outcome_from_string ((const char *) sqlite3_column_text (stmt, 2));
+      if (sqlite3_column_type (stmt, 3) != SQLITE_NULL)
         {
-          gint64 answered_at = sqlite3_column_int64 (stmt, 2);
+          gint64 answered_at = sqlite3_column_int64 (stmt, 3);
 
           if (answered_at >= created_at)
             response_time = answered_at - created_at;

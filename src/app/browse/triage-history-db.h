@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "atp.h"
 #include "triage-history-filter.h"
 #include "triage-history-stats.h"
 
@@ -84,6 +85,15 @@ void                 triage_history_db_facets_async       (TriageHistoryDb      
 TriageHistoryFacets *triage_history_db_facets_finish      (TriageHistoryDb            *self,
                                                            GAsyncResult               *result,
                                                            GError                    **error);
+
+void                 triage_history_db_load_notification_async  (TriageHistoryDb       *self,
+                                                                const char            *notification_id,
+                                                                GCancellable          *cancellable,
+                                                                GAsyncReadyCallback    callback,
+                                                                gpointer               user_data);
+AtpNotification     *triage_history_db_load_notification_finish (TriageHistoryDb       *self,
+                                                                GAsyncResult          *result,
+                                                                GError               **error);
 
 void                 triage_history_db_stats_async        (TriageHistoryDb            *self,
                                                            const TriageHistoryFilter  *filter,

@@ -34,6 +34,9 @@ sqlite3_stmt  *triage_history_prepare_filtered (sqlite3                   *db,
                                                 gint64                     from_usec,
                                                 gint64                     to_usec,
                                                 const char                *order,
+                                                GArray                   **matches,
                                                 GError                   **error);
+gboolean       triage_history_matches_contain (GArray                     *matches,
+                                               gint64                      rowid);
 
 G_END_DECLS

@@ -78,6 +78,7 @@ struct _TriageHistoryView
   GtkDropDown            *project_dropdown;
   GtkDropDown            *outcome_dropdown;
   GtkDropDown            *date_dropdown;
+  GtkWidget              *range_child;
   GtkMenuButton          *range_button;
   GtkPopover             *range_popover;
   GtkCalendar            *from_calendar;
@@ -573,7 +574,7 @@ on_date_selected (TriageHistoryView *self)
 {
   gboolean custom = gtk_drop_down_get_selected (self->date_dropdown) == TRIAGE_HISTORY_PERIOD_CUSTOM;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->range_button), custom);
+  gtk_widget_set_visible (self->range_child, custom);
 
   if (custom && self->range_from == 0)
     {
@@ -1163,7 +1164,7 @@ triage_history_view_set_date_range (TriageHistoryView *self,
 
   self->updating = TRUE;
   gtk_drop_down_set_selected (self->date_dropdown, TRIAGE_HISTORY_PERIOD_CUSTOM);
-  gtk_widget_set_visible (GTK_WIDGET (self->range_button), TRUE);
+  gtk_widget_set_visible (self->range_child, TRUE);
   self->updating = FALSE;
 
   apply_filters (self);
@@ -1185,7 +1186,7 @@ triage_history_view_clear_filters (TriageHistoryView *self)
   gtk_drop_down_set_selected (self->project_dropdown, 0);
   gtk_drop_down_set_selected (self->outcome_dropdown, 0);
   gtk_drop_down_set_selected (self->date_dropdown, TRIAGE_HISTORY_PERIOD_ANY);
-  gtk_widget_set_visible (GTK_WIDGET (self->range_button), FALSE);
+  gtk_widget_set_visible (self->range_child, FALSE);
   self->updating = FALSE;
 
   apply_filters (self);
@@ -1379,6 +1380,7 @@ triage_history_view_class_init (TriageHistoryViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, project_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, outcome_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, date_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, range_child);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, range_button);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, range_popover);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, from_calendar);
@@ -1419,6 +1421,10 @@ triage_history_view_init (TriageHistoryView *self)
 
   triage_browse_style_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  triage_browse_prepare_drop_down (self->service_dropdown);
+  triage_browse_prepare_drop_down (self->project_dropdown);
+  triage_browse_prepare_drop_down (self->outcome_dropdown);
+  triage_browse_prepare_drop_down (self->date_dropdown);
 
   self->cancellable = g_cancellable_new ();
   self->filter = triage_history_filter_new ();

@@ -51,6 +51,7 @@ typedef enum
   DEFERRED_NONE,
   DEFERRED_SHOW,
   DEFERRED_NEXT,
+  DEFERRED_PREVIOUS,
   DEFERRED_FOCUS_LIST,
   DEFERRED_OPEN_SELECTED,
 } Deferred;
@@ -794,6 +795,38 @@ select_next (TriageInboxPane *self)
   return TRUE;
 }
 
+/* The request before the one opened last; the first when none was opened
+ * (or it left and was the first). */
+static gboolean
+select_previous (TriageInboxPane *self)
+{
+  GListModel *visible = G_LIST_MODEL (self->filter_model);
+  guint n = g_list_model_get_n_items (visible);
+  guint position;
+  guint target;
+
+  if (n == 0)
+    return FALSE;
+
+  if (self->current == NULL)
+    target = 0;
+  else if (find_visible (self, self->current, &position))
+    {
+      if (position == 0)
+        return FALSE;
+      target = position - 1;
+    }
+  else if (self->current_position == 0)
+    target = 0;
+  else
+    target = MIN (self->current_position - 1, n - 1);
+
+  select_position (self, target, FALSE);
+  open_position (self, target, TRUE);
+
+  return TRUE;
+}
+
 static gboolean
 show_request (TriageInboxPane *self,
               const char      *notification_id,
@@ -854,6 +887,10 @@ run_deferred_cb (gpointer data)
 
     case DEFERRED_NEXT:
       select_next (self);
+      break;
+
+    case DEFERRED_PREVIOUS:
+      select_previous (self);
       break;
 
     case DEFERRED_FOCUS_LIST:
@@ -1309,6 +1346,50 @@ triage_inbox_pane_select_next (TriageInboxPane *self)
 }
 
 /**
+ * triage_inbox_pane_select_previous:
+ * @self: a #TriageInboxPane
+ *
+ * Opens the request before the one opened last, or the first if none was
+ * opened. Emits ::request-activated.
+ *
+ * Returns: %TRUE if there was a request to open
+ */
+gboolean
+triage_inbox_pane_select_previous (TriageInboxPane *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
+
+  if (defer_until_filtered (self, DEFERRED_PREVIOUS, NULL))
+    return self->mirror->len > 0;
+
+  return select_previous (self);
+}
+
+/**
+ * triage_inbox_pane_open_selected:
+ * @self: a #TriageInboxPane
+ *
+ * Opens the request the keyboard is on (the first when none is selected),
+ * as Enter in the list does. Emits ::request-activated.
+ *
+ * Returns: %TRUE if there was a request to open
+ */
+gboolean
+triage_inbox_pane_open_selected (TriageInboxPane *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
+
+  if (defer_until_filtered (self, DEFERRED_OPEN_SELECTED, NULL))
+    return self->mirror->len > 0;
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
+    return FALSE;
+
+  open_selected (self);
+  return TRUE;
+}
+
+/**
  * triage_inbox_pane_set_incremental_threshold:
  * @self: a #TriageInboxPane
  * @n_requests: above this many requests, searches filter a slice at a time
@@ -1541,6 +1622,8 @@ triage_inbox_pane_init (TriageInboxPane *self)
 
   triage_browse_style_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  triage_browse_prepare_drop_down (self->service_dropdown);
+  triage_browse_prepare_drop_down (self->project_dropdown);
 
   self->mirror = g_ptr_array_new_with_free_func (slot_free);
   self->service_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -65,6 +65,8 @@ TriageRequest        *triage_inbox_pane_get_current_request  (TriageInboxPane *s
 gboolean              triage_inbox_pane_show_request         (TriageInboxPane *self,
                                                               const char      *notification_id);
 gboolean              triage_inbox_pane_select_next          (TriageInboxPane *self);
+gboolean              triage_inbox_pane_select_previous      (TriageInboxPane *self);
+gboolean              triage_inbox_pane_open_selected        (TriageInboxPane *self);
 void                  triage_inbox_pane_set_incremental_threshold (TriageInboxPane *self,
                                                                    guint            n_requests);
 void                  triage_inbox_pane_focus_search         (TriageInboxPane *self);

@@ -1129,6 +1129,59 @@ triage_decision_view_set_delivery_state (TriageDecisionView  *self,
 }
 
 /**
+ * triage_decision_view_set_sent_answer:
+ * @self: a #TriageDecisionView
+ * @action_id: the action this app answered with
+ * @response_data: (nullable): the data it sent
+ *
+ * Says which answer this app gave when it was not given in this view (a
+ * request read back from the history); the delivery banner describes it.
+ * Call after triage_decision_view_set_notification(), which forgets it.
+ */
+void
+triage_decision_view_set_sent_answer (TriageDecisionView *self,
+                                      const char         *action_id,
+                                      JsonNode           *response_data)
+{
+  g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
+  g_return_if_fail (action_id != NULL);
+
+  g_free (self->sent_action_id);
+  self->sent_action_id = g_strdup (action_id);
+  g_clear_pointer (&self->sent_response, json_node_unref);
+  self->sent_response = response_data ? json_node_copy (response_data) : NULL;
+
+  update_state (self);
+}
+
+/**
+ * triage_decision_view_focus_answer:
+ * @self: a #TriageDecisionView
+ *
+ * Puts the keyboard on the first control that answers (the first editor
+ * that takes the focus), so a request opened from the keyboard can be
+ * answered at once; else on the view itself.
+ *
+ * Returns: %TRUE if an answer control took the focus
+ */
+gboolean
+triage_decision_view_focus_answer (TriageDecisionView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), FALSE);
+
+  for (guint i = 0; i < self->editors->len; i++)
+    {
+      GtkWidget *editor = g_ptr_array_index (self->editors, i);
+
+      if (gtk_widget_child_focus (editor, GTK_DIR_TAB_FORWARD))
+        return TRUE;
+    }
+
+  gtk_widget_child_focus (GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
+  return FALSE;
+}
+
+/**
  * triage_decision_view_show_delivery_error:
  * @self: a #TriageDecisionView
  * @message: why the server refused the answer given here

@@ -55,6 +55,10 @@ void                 triage_decision_view_set_status               (TriageDecisi
 TriageDeliveryState  triage_decision_view_get_delivery_state       (TriageDecisionView  *self);
 void                 triage_decision_view_set_delivery_state       (TriageDecisionView  *self,
                                                                     TriageDeliveryState  state);
+void                 triage_decision_view_set_sent_answer          (TriageDecisionView  *self,
+                                                                    const char          *action_id,
+                                                                    JsonNode            *response_data);
+gboolean             triage_decision_view_focus_answer             (TriageDecisionView  *self);
 void                 triage_decision_view_show_delivery_error      (TriageDecisionView  *self,
                                                                     const char          *message);
 void                 triage_decision_view_show_answer_error        (TriageDecisionView  *self,

@@ -1,0 +1,311 @@
+#!/usr/bin/python3
+# screenshots.py BUILD_DIR OUTPUT_DIR — the pictures build-aux/screenshots.sh
+# takes, run inside build-aux/run-headless.sh (a fresh home, Xvfb, a private bus).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A real triage-server in local mode gets five requests from four services; a
+# history of two months of past decisions is written into the app's database
+# (the history view reads the app's own database, so this is what it would
+# hold); the real triage opens the deploy request (as a bubble click does),
+# then shows the history and a preview, clicked through the accessibility
+# tree. With SCREENSHOT_VARIANTS=1, the inbox also dark, 360 pixels wide and
+# with 1.5 × text.
+
+import base64
+import http.client
+import json
+import os
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+
+BUILD, OUT = sys.argv[1], sys.argv[2]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+APP_ID = "io.github.atptriage.Triage"
+APP_PATH = "/io/github/atptriage/Triage"
+WIDTH, HEIGHT = 1100, 740
+SOCKET = os.path.join(os.environ["XDG_RUNTIME_DIR"], "triage", "triage.sock")
+APP_DB = os.path.join(os.environ["XDG_DATA_HOME"], "triage", "triage.db")
+
+os.environ.update({
+    "GSETTINGS_SCHEMA_DIR": os.path.join(BUILD, "data"),
+    "GSETTINGS_BACKEND": "keyfile",
+    "XDG_DATA_DIRS": f"{ROOT}/data:/usr/local/share:/usr/share",
+    "TRIAGE_SERVER": os.path.join(BUILD, "src", "server", "triage-server"),
+})
+os.environ.pop("GTK_A11Y", None)       # the clicks go through AT-SPI
+
+import dogtail.config  # noqa: E402
+
+dogtail.config.config.checkForA11y = False
+dogtail.config.config.searchShowingOnly = False
+dogtail.config.config.defaultDelay = 0.3
+dogtail.config.config.logDebugToStdOut = False
+dogtail.config.config.logDebugToFile = False
+from dogtail import rawinput  # noqa: E402
+from dogtail.predicate import GenericPredicate  # noqa: E402
+from dogtail.tree import root as a11y_root  # noqa: E402
+
+
+def wait_for(what, predicate, timeout=20):
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            sys.exit(f"screenshots: timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+class Unix(http.client.HTTPConnection):
+    def __init__(self):
+        super().__init__("localhost", timeout=10)
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(SOCKET)
+
+
+def post(service, name, request):
+    conn = Unix()
+    conn.request("POST", "/api/v1/notifications", body=json.dumps(request).encode(),
+                 headers={"Content-Type": "application/json", "X-Triage-Service": service,
+                          "X-Triage-Service-Name": name})
+    reply = conn.getresponse()
+    body = json.loads(reply.read())
+    if reply.status != 201:
+        sys.exit(f"screenshots: the server refused a request: {body}")
+    return body["notification_id"]
+
+
+def in_minutes(minutes):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + minutes * 60))
+
+
+def simple(label, *flags):
+    return {"id": label.lower().replace(" ", "_"), "label": label, "response_type": "simple",
+            "flags": list(flags)}
+
+
+def post_requests():
+    with open(os.path.join(ROOT, "build-aux", "screenshot-request.json")) as f:
+        deploy = json.loads(f.read().replace("@DEADLINE@", in_minutes(25)))
+    plan = {"release": "2.1.0", "strategy": "canary", "regions": [
+        {"name": "eu-west-1", "canary_share": 5, "drain_seconds": 30},
+        {"name": "us-east-1", "canary_share": 5, "drain_seconds": 30}],
+        "rollback": {"error_rate_above": 0.5, "latency_p99_ms_above": 800}}
+    deploy["context"]["attachments"].insert(0, {
+        "type": "application/json", "description": "rollout-plan.json",
+        "data": base64.b64encode(json.dumps(plan).encode()).decode()})
+    ids = {"deploy": post("deploy-bot", "Deploy Bot", deploy)}
+    post("data-pipeline", "Data Pipeline", {
+        "deadline": in_minutes(110),
+        "context": {"title": "Delete 1,204 stale customer records?", "project": "warehouse",
+                    "description": "Records untouched for 7 years, past the retention period."},
+        "actions": [{"id": "delete", "label": "Delete them", "response_type": "binary",
+                     "options": {"true_label": "Delete", "false_label": "Keep"},
+                     "flags": ["destructive", "irreversible"]}]})
+    post("code-review", "Code Reviewer", {
+        "context": {"title": "Merge pull request #482 (auth refactor)?", "project": "web-app",
+                    "description": "Two approvals, all checks green, touches the login flow."},
+        "actions": [{"id": "merge", "label": "Merge as", "response_type": "choice",
+                     "options": [{"value": "squash", "label": "Squash"},
+                                 {"value": "rebase", "label": "Rebase"}]}]})
+    post("ci", "CI", {
+        "deadline": in_minutes(240),
+        "context": {"title": "Retry the flaky integration suite?", "project": "backend-api",
+                    "description": "Third failure this week in test_payments_refund."},
+        "actions": [simple("Retry"), simple("Quarantine the test")]})
+    post("cost-guard", "Cost Guard", {
+        "context": {"title": "Raise this month's GPU budget?",
+                    "description": "Training runs have used 91 % of the budget."},
+        "actions": [{"id": "budget", "label": "New budget", "response_type": "number",
+                     "constraints": {"min": 1000, "max": 10000, "step": 500, "unit": "USD"},
+                     "flags": ["costly"]}]})
+    return ids
+
+
+HISTORY = [
+    ("Deploy Bot", "deploy-bot", "backend-api", "Deploy backend-api {} to production?"),
+    ("Deploy Bot", "deploy-bot", "web-app", "Roll web-app {} out to 25 % of users?"),
+    ("CI", "ci", "backend-api", "Retry the nightly build {}?"),
+    ("Data Pipeline", "data-pipeline", "warehouse", "Backfill partition {} of the events table?"),
+    ("Code Reviewer", "code-review", "web-app", "Merge pull request #{}?"),
+    ("Cost Guard", "cost-guard", None, "Approve the spend of batch job {}?"),
+]
+OUTCOMES = ["answered"] * 7 + ["answered-elsewhere"] * 2 + ["expired", "invalidated"]
+STATUS = {"answered": "responded", "answered-elsewhere": "responded", "expired": "expired",
+          "invalidated": "invalidated"}
+
+
+def fill_history():
+    """Two months of past decisions, as the store would have recorded them."""
+    wait_for("the app's database",
+             lambda: os.path.exists(APP_DB) and sqlite3.connect(APP_DB).execute(
+                 "SELECT count(*) FROM sqlite_master WHERE name = 'history_fts'").fetchone()[0])
+    rand = random.Random(7)
+    now = time.time()
+    db = sqlite3.connect(APP_DB, timeout=10)
+    for day in range(60, 0, -1):
+        for _ in range(rand.randint(1, 5) if day > 30 else rand.randint(2, 9)):
+            name, service, project, title = rand.choice(HISTORY)
+            title = title.format(rand.randint(100, 999))
+            created = now - day * 86400 + rand.randint(8 * 3600, 18 * 3600) - 12 * 3600
+            outcome = rand.choice(OUTCOMES)
+            nid = str(uuid.uuid4())
+            note = {"id": nid, "version": "1.0",
+                    "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created)),
+                    "service": {"id": service, "name": name},
+                    "context": {"title": title, "description": "A past request."},
+                    "actions": [simple("Approve"), simple("Reject")], "status": "delivered"}
+            if project:
+                note["context"]["project"] = project
+            answered = created + rand.choice([20, 45, 90, 180, 400, 900, 2400]) \
+                if outcome.startswith("answered") else None
+            usec = lambda t: int(t * 1e6) if t else None  # noqa: E731
+            db.execute("INSERT INTO notifications (id, service_id, service_name, project, title,"
+                       " json, status, created_at, first_seen, updated_at, outcome, action_id,"
+                       " response_data, responder_id, responder_type, answered_at, delivered_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (nid, service, name, project, title, json.dumps(note), STATUS[outcome],
+                        usec(created), usec(created), usec(answered or created + 3600), outcome,
+                        "approve" if answered else None, "null" if answered else None,
+                        "alex" if outcome == "answered-elsewhere" else None,
+                        "human" if answered else None, usec(answered), usec(answered)))
+    db.commit()
+    db.close()
+
+
+def gdbus(*args):
+    subprocess.run(["gdbus", "call", "--session", *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def app_on_bus():
+    reply = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
+                            "--object-path", "/org/freedesktop/DBus", "--method",
+                            "org.freedesktop.DBus.NameHasOwner", APP_ID],
+                           capture_output=True, text=True)
+    return "true" in reply.stdout
+
+
+def start_app(width=WIDTH, height=HEIGHT, **env):
+    settings = os.path.join(os.environ["XDG_CONFIG_HOME"], "glib-2.0", "settings")
+    os.makedirs(settings, exist_ok=True)
+    with open(os.path.join(settings, "keyfile"), "w") as f:
+        f.write(f"[io/github/atptriage/Triage]\nwindow-width={width}\nwindow-height={height}\n"
+                "background-notice-shown=true\n")
+    app = subprocess.Popen([os.path.join(BUILD, "src", "app", "triage")],
+                           env={**os.environ, **env}, stdin=subprocess.DEVNULL)
+    wait_for("the app on the bus", app_on_bus)
+    return app
+
+
+def quit_app(app):
+    gdbus("--dest", APP_ID, "--object-path", APP_PATH, "--method", "org.gtk.Actions.Activate",
+          "quit", "[]", "{}")
+    app.wait(timeout=10)
+
+
+def open_request(nid):
+    gdbus("--dest", APP_ID, "--object-path", APP_PATH, "--method", "org.gtk.Actions.Activate",
+          "open-request", f"[<'{nid}'>]", "{}")
+
+
+def shot(name, width=WIDTH, height=HEIGHT):
+    time.sleep(2.5)   # connected, listed, drawn
+    path = os.path.join(OUT, name)
+    subprocess.run(["import", "-window", "root", "-crop", f"{width}x{height}+0+0", "+repage",
+                    path], check=True)
+    print(f"screenshots: {path}", flush=True)
+
+
+def triage_node():
+    return wait_for("triage on the accessibility bus",
+                    lambda: next((a for a in a11y_root.applications() if a.name == "triage"),
+                                 None))
+
+
+def keys(combo):
+    """A key press for the window under the pointer (there is no window
+    manager: the keyboard goes where the pointer is)."""
+    rawinput.absoluteMotion(600, 400)
+    time.sleep(0.3)
+    rawinput.keyCombo(combo)
+
+
+def set_text_dpi(dpi):
+    """Xft.dpi in the X resources, which GDK reads for gtk-xft-dpi when no
+    settings daemon runs (none does here)."""
+    import ctypes
+    x11 = ctypes.CDLL("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XDefaultRootWindow.restype = ctypes.c_ulong
+    x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+    x11.XInternAtom.restype = ctypes.c_ulong
+    x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+    x11.XChangeProperty.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong,
+                                    ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
+                                    ctypes.c_char_p, ctypes.c_int]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    display = x11.XOpenDisplay(None)
+    data = f"Xft.dpi:\t{dpi}\n".encode()
+    x11.XChangeProperty(display, x11.XDefaultRootWindow(display),
+                        x11.XInternAtom(display, b"RESOURCE_MANAGER", 0),
+                        31, 8, 0, data, len(data))   # XA_STRING, PropModeReplace
+    x11.XCloseDisplay(display)
+
+
+def click(app_node, role, name):
+    node = wait_for(f"{role} {name!r}", lambda: app_node.findChild(
+        GenericPredicate(name=name, roleName=role), retry=False, requireResult=False))
+    node.click()
+
+
+def main():
+    server = subprocess.Popen([os.environ["TRIAGE_SERVER"], "--local", "--database",
+                               os.path.join(os.environ["XDG_DATA_HOME"], "server.db")],
+                              stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    try:
+        wait_for("the server's socket", lambda: os.path.exists(SOCKET))
+        time.sleep(0.3)
+        ids = post_requests()
+
+        app = start_app()
+        fill_history()
+        open_request(ids["deploy"])
+        shot("inbox.png")
+
+        node = triage_node()
+        keys("<Alt>2")
+        shot("history.png")
+
+        keys("<Alt>1")
+        time.sleep(1)
+        click(node, "label", "rollout-plan.json")
+        shot("preview.png", 720, 560)
+        quit_app(app)
+
+        if os.environ.get("SCREENSHOT_VARIANTS") == "1":
+            for name, size, env in [("inbox-dark.png", (WIDTH, HEIGHT),
+                                     {"ADW_DEBUG_COLOR_SCHEME": "prefer-dark"}),
+                                    ("inbox-narrow.png", (360, 720), {}),
+                                    ("inbox-large-text.png", (WIDTH, HEIGHT), {"LARGE": "1"})]:
+                set_text_dpi(144 if env.pop("LARGE", None) else 96)
+                app = start_app(*size, **env)
+                open_request(ids["deploy"])
+                shot(name, *size)
+                quit_app(app)
+    finally:
+        server.terminate()
+        server.wait()
+
+
+main()

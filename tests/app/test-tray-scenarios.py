@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+# test-tray-scenarios.py — the real triage binary's status icon, under
+# tests/fake-notifyd.py --private-bus --no-click (bubbles recorded) and
+# tests/fake-sni-watcher.py on that bus (the StatusNotifierWatcher; this test
+# plays the tray host that reads the item and clicks its menu):
+#
+#   - the item registers; Status, icon and tooltip follow the inbox (none,
+#     pending, urgent); the menu lists the pending requests with their
+#     deadlines, then Open Triage, Do Not Disturb, Preferences, Quit;
+#   - a request's menu item opens it (the app marks it read);
+#   - Do Not Disturb toggles the app's setting: ordinary requests then raise
+#     no bubble, time-sensitive ones and deadlines under 5 minutes still do;
+#   - with a tray there, the app does not say it runs in the background;
+#   - Quit ends the app.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from apptest import (App, Failure, Notifyd, Server, Tray, World, read_marks,  # noqa: E402
+                     run, wait_for)
+
+notifyd = Notifyd()
+tray = Tray(notifyd.bus)
+APP_PATH = "/io/github/atptriage/Triage"
+SIMPLE = [{"id": "ok", "label": "OK", "response_type": "simple"}]
+URGENT = [{"id": "ok", "label": "OK", "response_type": "simple", "flags": ["time_sensitive"]}]
+
+
+class Scenario:
+    def __init__(self, name):
+        self.world = World(name)
+        self.server = Server(self.world)
+        self.app = App(self.world)
+        self.item = None
+
+    def __enter__(self):
+        known = tray.registered()
+        self.server.start()
+        self.app.start()
+        self.item = tray.wait_registered(known)
+        return self
+
+    def props(self):
+        return tray.properties(self.item)
+
+    def labels(self):
+        return [label for _, label, _ in tray.menu(self.item)]
+
+    def wait_prop(self, name, value):
+        wait_for(f"the item's {name} to be {value!r}", lambda: self.props().get(name) == value)
+
+    def wait_label(self, label):
+        return wait_for(f"{label!r} in the tray menu",
+                        lambda: next((t for t in self.labels() if t.startswith(label)), None))
+
+    def action_state(self, name):
+        reply = notifyd.bus.call_sync("io.github.atptriage.Triage", APP_PATH, "org.gtk.Actions",
+                                      "Describe", notifyd.GLib.Variant("(s)", (name,)),
+                                      None, notifyd.Gio.DBusCallFlags.NONE, 5000, None)
+        (enabled, ptype, state), = reply.unpack()
+        return state[0] if state else None
+
+    def __exit__(self, *exc):
+        self.app.stop()
+        self.server.stop()
+        self.world.stop_servers()
+        self.world.cleanup()
+
+
+def test_item_follows_inbox():
+    with Scenario("tray-item") as s:
+        props = s.props()
+        if props["Status"] != "Passive" or props["IconName"] != "mail-read-symbolic":
+            raise Failure(f"idle item: {props['Status']} {props['IconName']}")
+        if props["ToolTip"][2:] != ("Triage", "No requests waiting"):
+            raise Failure(f"tooltip {props['ToolTip']}")
+        if props["Menu"] != "/MenuBar" or props["Id"] != "io.github.atptriage.Triage":
+            raise Failure(f"menu {props['Menu']} id {props['Id']}")
+
+        s.server.post("Deploy the tray build?", SIMPLE, deadline_in=1800)
+        s.wait_prop("Status", "Active")
+        props = s.props()
+        if props["IconName"] != "mail-unread-symbolic":
+            raise Failure(f"pending icon {props['IconName']}")
+        if props["ToolTip"][3] != "1 request waiting":
+            raise Failure(f"tooltip {props['ToolTip']}")
+        due = time.strftime("%H:%M", time.localtime(time.time() + 1800))
+        label = s.wait_label("Deploy the tray build?")
+        if label != f"Deploy the tray build? — due {due}":
+            raise Failure(f"menu label {label!r}, wanted the deadline {due}")
+        rest = s.labels()[1:]
+        if rest != ["_Open Triage", "_Do Not Disturb", "_Preferences", "_Quit"]:
+            raise Failure(f"menu {rest}")
+
+        s.server.post("Rotate the keys right now?", URGENT)
+        s.wait_prop("Status", "NeedsAttention")
+        props = s.props()
+        if props["IconName"] != "mail-mark-important-symbolic" or \
+                props["ToolTip"][3] != "2 requests waiting":
+            raise Failure(f"urgent item: {props['IconName']} {props['ToolTip']}")
+
+
+def test_menu_opens_request():
+    with Scenario("tray-open") as s:
+        nid = s.server.post("Open me from the tray?", SIMPLE)
+        s.wait_label("Open me from the tray?")
+        if nid in read_marks(s.world):
+            raise Failure("marked read before it was opened")
+        tray.click(s.item, "Open me from the tray?")
+        wait_for("the request opened (marked read)", lambda: nid in read_marks(s.world))
+
+
+def test_do_not_disturb():
+    with Scenario("tray-dnd") as s:
+        # Told of first, so bubbles are known to work in this world.
+        s.server.post("Before do not disturb?", SIMPLE)
+        notifyd.wait_notify("Before do not disturb?")
+
+        tray.click(s.item, "_Do Not Disturb")
+        wait_for("the setting on", lambda: s.action_state("do-not-disturb") is True)
+        s.wait_prop("OverlayIconName", "notifications-disabled-symbolic")
+        toggle = next(p for _, t, p in tray.menu(s.item) if t == "_Do Not Disturb")
+        if toggle.get("toggle-state") != 1:
+            raise Failure(f"menu item not checked: {toggle}")
+
+        s.server.post("Quiet ordinary request?", SIMPLE)
+        s.server.post("Quiet but time sensitive?", URGENT)
+        s.server.post("Quiet but due in four minutes?", SIMPLE, deadline_in=240)
+        s.server.post("Quiet and due in an hour?", SIMPLE, deadline_in=3600)
+        notifyd.wait_notify("Quiet but time sensitive?")
+        notifyd.wait_notify("Quiet but due in four minutes?")
+        # All four arrived (the tray lists them); the two ordinary ones stay silent.
+        s.wait_label("Quiet and due in an hour?")
+        s.wait_label("Quiet ordinary request?")
+        time.sleep(0.5)
+        for title in ("Quiet ordinary request?", "Quiet and due in an hour?"):
+            if notifyd.notifies(title):
+                raise Failure(f"a bubble for {title!r} under do not disturb")
+
+        tray.click(s.item, "_Do Not Disturb")
+        wait_for("the setting off", lambda: s.action_state("do-not-disturb") is False)
+        s.server.post("Loud again?", SIMPLE)
+        notifyd.wait_notify("Loud again?")
+
+
+def test_no_background_notice_with_tray():
+    with Scenario("tray-notice") as s:
+        s.server.post("Anything to say?", SIMPLE)
+        notifyd.wait_notify("Anything to say?")
+        time.sleep(4)   # past the app's 3 s grace
+        # No app under this test's tray ever says it.
+        if notifyd.notifies("running in the background"):
+            raise Failure("the app said it runs in the background, with a tray showing it")
+
+
+def test_quit():
+    with Scenario("tray-quit") as s:
+        proc = s.app.proc
+        tray.click(s.item, "_Quit")
+        try:
+            status = proc.wait(timeout=10)
+        except Exception:
+            raise Failure("the app did not quit from the tray menu") from None
+        if status != 0:
+            raise Failure(f"the app quit with status {status}")
+
+
+run([
+    ("the item follows the inbox: status, icon, tooltip, menu", test_item_follows_inbox),
+    ("a request's menu item opens it", test_menu_opens_request),
+    ("do not disturb from the tray silences ordinary bubbles only", test_do_not_disturb),
+    ("no background notice where a tray shows the icon", test_no_background_notice_with_tray),
+    ("Quit in the tray menu ends the app", test_quit),
+])
