@@ -43,6 +43,7 @@ typedef struct
   GWeakRef         notifier;
   char            *app_name;
   char            *desktop_entry;
+  gint             quitting;       /* atomic: shows still queued are dropped */
 
   /* notifier thread only */
   gboolean         initialized;
@@ -481,6 +482,11 @@ thread_show_cb (gpointer data)
   NotifyNotification *bubble;
   g_autoptr(GError) error = NULL;
 
+  /* Each show is a call that waits on the notification server: a quitting
+   * app does not make anyone wait for bubbles nobody will answer. */
+  if (g_atomic_int_get (&shared->quitting))
+    return G_SOURCE_REMOVE;
+
   if (!thread_ensure_init (shared))
     {
       log_unavailable_once (shared, "libnotify could not be initialised");
@@ -546,7 +552,7 @@ thread_show_cb (gpointer data)
 typedef struct
 {
   Shared *shared;
-  char   *id;            /* NULL: all */
+  char   *id;
 } CloseJob;
 
 static void
@@ -557,43 +563,21 @@ close_job_free (CloseJob *job)
   g_free (job);
 }
 
-static void
-thread_close_one (Shared             *shared,
-                  NotifyNotification *bubble)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_signal_handlers_disconnect_by_func (bubble, on_bubble_closed, shared);
-  if (!notify_notification_close (bubble, &error))
-    g_debug ("Could not withdraw a bubble: %s", error->message);
-}
-
 static gboolean
 thread_close_cb (gpointer data)
 {
   CloseJob *job = data;
   Shared *shared = job->shared;
+  NotifyNotification *bubble = g_hash_table_lookup (shared->bubbles, job->id);
+  g_autoptr(GError) error = NULL;
 
-  if (job->id != NULL)
-    {
-      NotifyNotification *bubble = g_hash_table_lookup (shared->bubbles, job->id);
+  if (bubble == NULL)
+    return G_SOURCE_REMOVE;
 
-      if (bubble != NULL)
-        {
-          thread_close_one (shared, bubble);
-          g_hash_table_remove (shared->bubbles, job->id);
-        }
-    }
-  else
-    {
-      GHashTableIter iter;
-      gpointer value;
-
-      g_hash_table_iter_init (&iter, shared->bubbles);
-      while (g_hash_table_iter_next (&iter, NULL, &value))
-        thread_close_one (shared, value);
-      g_hash_table_remove_all (shared->bubbles);
-    }
+  g_signal_handlers_disconnect_by_func (bubble, on_bubble_closed, shared);
+  if (!notify_notification_close (bubble, &error))
+    g_debug ("Could not withdraw a bubble: %s", error->message);
+  g_hash_table_remove (shared->bubbles, job->id);
 
   return G_SOURCE_REMOVE;
 }
@@ -618,8 +602,8 @@ notifier_thread (gpointer data)
   shared->bubbles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   g_main_loop_run (shared->loop);
 
-  /* Jobs queued before the quit still run (a withdraw must not be lost) and
-   * release what they hold. */
+  /* Jobs queued before the quit still run (a withdraw must not be lost;
+   * shows return at once) and release what they hold. */
   while (g_main_context_iteration (shared->context, FALSE))
     ;
 
@@ -643,6 +627,7 @@ triage_notifier_finalize (GObject *object)
   Shared *shared = self->shared;
   GThread *thread = shared->thread;
 
+  g_atomic_int_set (&shared->quitting, TRUE);
   g_main_context_invoke (shared->context, thread_quit_cb, shared);
   g_thread_join (thread);
   shared_unref (shared);
@@ -850,21 +835,6 @@ triage_notifier_withdraw (TriageNotifier *self,
   job = g_new0 (CloseJob, 1);
   job->shared = shared_ref (self->shared);
   job->id = g_strdup (notification_id);
-  g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
-                              thread_close_cb, job, (GDestroyNotify) close_job_free);
-}
-
-void
-triage_notifier_withdraw_all (TriageNotifier *self)
-{
-  CloseJob *job;
-
-  g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
-
-  g_hash_table_remove_all (self->shown);
-
-  job = g_new0 (CloseJob, 1);
-  job->shared = shared_ref (self->shared);
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_close_cb, job, (GDestroyNotify) close_job_free);
 }

@@ -44,7 +44,6 @@ void            triage_notifier_show_notice        (TriageNotifier  *self,
                                                     const char      *body);
 void            triage_notifier_withdraw           (TriageNotifier  *self,
                                                     const char      *notification_id);
-void            triage_notifier_withdraw_all       (TriageNotifier  *self);
 guint           triage_notifier_get_n_shown        (TriageNotifier  *self);
 
 gboolean        triage_notifier_can_answer_inline  (AtpNotification *notification);
