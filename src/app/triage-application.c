@@ -62,6 +62,8 @@ struct _TriageApplication
   gboolean               held;
   guint                  tray_update_id;
   guint                  local_watch_id;      /* the local server unreachable for a while */
+  guint                  connect_retry_id;    /* no keyring or local server yet: trying again */
+  guint                  connect_retry_delay; /* seconds, doubling up to a minute */
   gboolean               resynced;            /* the inbox has been compared with the server once */
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
@@ -584,6 +586,34 @@ is_local_mode (TriageApplication *self)
 }
 
 static gboolean
+connect_retry_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->connect_retry_id = 0;
+  connect_begin (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* What stands between the app and its server may come back by itself (a
+ * keyring that is locked, slow or not started yet; a local server that
+ * could not start): the app stays, says why, and tries again, later each
+ * time. Only what the person must fix (a refused or missing token) waits
+ * for them. */
+static void
+schedule_connect_retry (TriageApplication *self,
+                        const char        *message)
+{
+  self->connect_retry_delay = CLAMP (self->connect_retry_delay * 2, 2, 60);
+  g_clear_handle_id (&self->connect_retry_id, g_source_remove);
+  self->connect_retry_id = g_timeout_add_seconds (self->connect_retry_delay,
+                                                  connect_retry_cb, self);
+  set_connection (self, TRIAGE_CONNECTION_OFFLINE, message,
+                  g_get_monotonic_time () + self->connect_retry_delay * G_USEC_PER_SEC);
+}
+
+static gboolean
 local_watch_cb (gpointer data)
 {
   TriageApplication *self = data;
@@ -612,7 +642,10 @@ on_stream_state_changed (TriageApplication *self)
   const char *why = last != NULL ? last->message : NULL;
 
   if (state == ATP_STREAM_STATE_CONNECTED)
-    g_clear_handle_id (&self->local_watch_id, g_source_remove);
+    {
+      g_clear_handle_id (&self->local_watch_id, g_source_remove);
+      self->connect_retry_delay = 0;
+    }
   else if (state == ATP_STREAM_STATE_RECONNECTING && is_local_mode (self) &&
            self->local_watch_id == 0)
     self->local_watch_id = g_timeout_add_seconds (LOCAL_SERVER_RECHECK_SECONDS,
@@ -657,6 +690,7 @@ static void
 teardown_connection (TriageApplication *self)
 {
   g_clear_handle_id (&self->local_watch_id, g_source_remove);
+  g_clear_handle_id (&self->connect_retry_id, g_source_remove);
   g_cancellable_cancel (self->connect_cancellable);
   g_clear_object (&self->connect_cancellable);
 
@@ -708,7 +742,7 @@ local_server_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       g_message ("Local server unavailable: %s", error->message);
-      set_connection (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);
+      schedule_connect_retry (self, error->message);
       return;
     }
 
@@ -735,7 +769,10 @@ token_cb (GObject      *object,
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
-      set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED, error->message, 0);
+      if (g_error_matches (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_FAILED))
+        set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED, error->message, 0);
+      else
+        schedule_connect_retry (self, error->message);
       return;
     }
 
@@ -1240,11 +1277,9 @@ on_window_close_request (TriageApplication *self,
   int height;
 
   gtk_window_get_default_size (window, &width, &height);
-  g_settings_delay (self->settings);
   g_settings_set_int (self->settings, "window-width", MAX (width, 360));
   g_settings_set_int (self->settings, "window-height", MAX (height, 294));
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
-  g_settings_apply (self->settings);
 
   return FALSE;
 }
@@ -1363,29 +1398,6 @@ open_request_action (GSimpleAction *action,
 }
 
 static void
-respond_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  TriageApplication *self = user_data;
-  g_autoptr(JsonNode) data = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *id;
-  const char *action_id;
-  const char *json;
-
-  g_variant_get (parameter, "(&s&s&s)", &id, &action_id, &json);
-  data = atp_json_parse (json, -1, ATP_MAX_FRAME_SIZE, &error);
-  if (data == NULL)
-    {
-      g_warning ("app.respond with unreadable data: %s", error->message);
-      return;
-    }
-
-  submit_answer (self, id, action_id, data, FALSE);
-}
-
-static void
 retry_action (GSimpleAction *action,
               GVariant      *parameter,
               gpointer       user_data)
@@ -1480,7 +1492,6 @@ static const struct
 static const GActionEntry app_actions[] = {
   { "show", show_action },
   { "open-request", open_request_action, "s" },
-  { "respond", respond_action, "(sss)" },
   { "retry", retry_action },
   { "reconnect", reconnect_action },
   { "preferences", preferences_action },
@@ -1733,6 +1744,14 @@ triage_application_get_notifier (TriageApplication *self)
   g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), NULL);
 
   return self->notifier;
+}
+
+TriageCredentials *
+triage_application_get_credentials (TriageApplication *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), NULL);
+
+  return self->credentials;
 }
 
 /**

@@ -28,6 +28,7 @@ TriageApplication     *triage_application_new                (void);
 TriageInboxModel      *triage_application_get_inbox          (TriageApplication *self);
 TriageOutbox          *triage_application_get_outbox         (TriageApplication *self);
 TriageNotifier        *triage_application_get_notifier       (TriageApplication *self);
+TriageCredentials     *triage_application_get_credentials    (TriageApplication *self);
 TriageWindow          *triage_application_get_window         (TriageApplication *self);
 TriageConnectionState  triage_application_get_connection     (TriageApplication *self);
 gboolean               triage_application_get_ready          (TriageApplication *self);

@@ -21,8 +21,8 @@
  *
  * triage_credentials_new_in_memory() is the fake for unit tests: the same
  * object, the same timer and error paths, a hash table instead of the
- * keyring. triage_credentials_set_unresponsive() makes it behave like a
- * keyring that never answers.
+ * keyring. triage_credentials_set_unresponsive() makes it, or the real one,
+ * behave like a keyring that never answers.
  */
 
 struct _TriageCredentials
@@ -31,7 +31,7 @@ struct _TriageCredentials
 
   guint       timeout_ms;
   GHashTable *memory;        /* server url -> token; NULL for the real keyring */
-  gboolean    unresponsive;  /* in-memory only */
+  gboolean    unresponsive;  /* every call hangs (tests) */
 };
 
 G_DEFINE_FINAL_TYPE (TriageCredentials, triage_credentials, G_TYPE_OBJECT)
@@ -239,33 +239,40 @@ memory_complete (GTask    *task,
 }
 
 static void
-on_memory_op_cancelled (GCancellable *cancellable,
-                        GTask        *task)
+on_hung_op_cancelled (GCancellable *cancellable,
+                      GTask        *task)
 {
   g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                                  "Operation was cancelled");
 
-  g_signal_handlers_disconnect_by_func (cancellable, on_memory_op_cancelled, task);
+  g_signal_handlers_disconnect_by_func (cancellable, on_hung_op_cancelled, task);
   op_return_error (task, error);
   g_object_unref (task);
 }
 
-static void
-memory_run (GTask    *task,
-            MemoryOp  kind)
+/* Runs @task here, without libsecret, when the keyring is the in-memory fake
+ * or made unresponsive; FALSE when libsecret is to run it. */
+static gboolean
+run_without_keyring (GTask    *task,
+                     MemoryOp  kind)
 {
   TriageCredentials *self = g_task_get_source_object (task);
   Op *op = g_task_get_task_data (task);
 
-  if (!self->unresponsive)
+  if (self->unresponsive)
     {
-      memory_complete (task, kind);
-      g_object_unref (task);
-      return;
+      /* Hangs until the timer or the caller cancels, as a locked keyring would. */
+      g_signal_connect (op->cancellable, "cancelled", G_CALLBACK (on_hung_op_cancelled), task);
+      return TRUE;
     }
 
-  /* Hangs until the timer or the caller cancels, as a locked keyring would. */
-  g_signal_connect (op->cancellable, "cancelled", G_CALLBACK (on_memory_op_cancelled), task);
+  if (self->memory == NULL)
+    return FALSE;
+
+  memory_complete (task, kind);
+  g_object_unref (task);
+
+  return TRUE;
 }
 
 /* Store */
@@ -315,11 +322,8 @@ triage_credentials_store_token_async (TriageCredentials   *self,
                       cancellable, callback, user_data);
   op = g_task_get_task_data (task);
 
-  if (self->memory != NULL)
-    {
-      memory_run (task, MEMORY_STORE);
-      return;
-    }
+  if (run_without_keyring (task, MEMORY_STORE))
+    return;
 
   /* Translators: the name of the keyring item, %s is a server address */
   label = g_strdup_printf (_("Triage token for %s"), server_url);
@@ -436,11 +440,8 @@ triage_credentials_lookup_token_async (TriageCredentials   *self,
                       cancellable, callback, user_data);
   op = g_task_get_task_data (task);
 
-  if (self->memory != NULL)
-    {
-      memory_run (task, MEMORY_LOOKUP);
-      return;
-    }
+  if (run_without_keyring (task, MEMORY_LOOKUP))
+    return;
 
   secret_password_lookup (&token_schema, op->cancellable, lookup_cb, task,
                           "server", server_url,
@@ -521,11 +522,8 @@ triage_credentials_clear_token_async (TriageCredentials   *self,
                       cancellable, callback, user_data);
   op = g_task_get_task_data (task);
 
-  if (self->memory != NULL)
-    {
-      memory_run (task, MEMORY_CLEAR);
-      return;
-    }
+  if (run_without_keyring (task, MEMORY_CLEAR))
+    return;
 
   secret_password_clear (&token_schema, op->cancellable, clear_cb, task,
                          "server", server_url,
@@ -618,15 +616,16 @@ triage_credentials_set_timeout (TriageCredentials *self,
 
 /**
  * triage_credentials_set_unresponsive:
- * @self: in-memory #TriageCredentials
+ * @self: a #TriageCredentials
  * @unresponsive: whether calls hang (until the timeout) like a locked keyring
+ *
+ * For tests: the keyring is not asked while this is set.
  */
 void
 triage_credentials_set_unresponsive (TriageCredentials *self,
                                      gboolean           unresponsive)
 {
   g_return_if_fail (TRIAGE_IS_CREDENTIALS (self));
-  g_return_if_fail (self->memory != NULL);
 
   self->unresponsive = !!unresponsive;
 }

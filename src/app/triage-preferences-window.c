@@ -92,12 +92,19 @@ apply_remote (TriagePreferencesWindow *self,
   g_autofree char *current = g_settings_get_string (self->settings, "server-url");
   gboolean unchanged = g_str_equal (current, url) &&
                        g_settings_get_enum (self->settings, "server-mode") == 1;
+  g_autoptr(GSettingsBackend) backend = NULL;
+  g_autoptr(GSettings) batch = NULL;
+  g_autofree char *schema_id = NULL;
 
-  /* A change of address or mode makes the app connect anew by itself. */
-  g_settings_delay (self->settings);
-  g_settings_set_string (self->settings, "server-url", url);
-  g_settings_set_enum (self->settings, "server-mode", 1);
-  g_settings_apply (self->settings);
+  /* A change of address or mode makes the app connect anew by itself; both
+   * keys change in one step, through a GSettings of its own (delay mode
+   * cannot be left, and the window's object goes on writing at once). */
+  g_object_get (self->settings, "schema-id", &schema_id, "backend", &backend, NULL);
+  batch = g_settings_new_with_backend (schema_id, backend);
+  g_settings_delay (batch);
+  g_settings_set_string (batch, "server-url", url);
+  g_settings_set_enum (batch, "server-mode", 1);
+  g_settings_apply (batch);
 
   /* Same address, new token: nothing changed there, so ask explicitly. */
   if (unchanged)

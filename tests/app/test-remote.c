@@ -168,6 +168,7 @@ test_connect_and_answer (void)
   g_autofree char *body = NULL;
   g_autofree char *path = NULL;
   g_autofree char *reply = NULL;
+  g_autoptr(JsonNode) null = json_node_new (JSON_NODE_NULL);
   g_autoptr(GError) error = NULL;
   guint status = 0;
 
@@ -181,6 +182,12 @@ test_connect_and_answer (void)
   g_assert_false (settings_mention (user_token));
   /* The field does not keep it either. */
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (child (preferences, "token_row"))), ==, "");
+  /* Later changes are written at once (the server change did not leave the
+   * app's settings holding back writes). */
+  gtk_switch_set_active (GTK_SWITCH (child (preferences, "dnd_switch")), TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "do-not-disturb"));
+  gtk_switch_set_active (GTK_SWITCH (child (preferences, "dnd_switch")), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "do-not-disturb"));
   gtk_window_destroy (GTK_WINDOW (preferences));
 
   /* A service sends; the app shows it; the answer reaches the server. */
@@ -193,8 +200,9 @@ test_connect_and_answer (void)
   app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) != NULL,
                      APP_TEST_WAIT_MS);
 
-  g_action_group_activate_action (G_ACTION_GROUP (app), "respond",
-                                  g_variant_new ("(sss)", id, "yes", "null"));
+  /* Answered as the decision view answers. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
+  g_signal_emit_by_name (triage_application_get_window (app), "submit", id, "yes", null);
   app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) == NULL &&
                      triage_outbox_get_n_pending (triage_application_get_outbox (app)) == 0,
                      APP_TEST_WAIT_MS);
@@ -203,6 +211,30 @@ test_connect_and_answer (void)
   g_assert_no_error (error);
   g_assert_nonnull (strstr (reply, "\"status\":\"responded\""));
   g_assert_nonnull (strstr (reply, "\"action_id\":\"yes\""));
+}
+
+/* A keyring that does not answer (locked, still starting) is not a refused
+ * token: the app stays, says why, and connects once the keyring answers. */
+static void
+test_keyring_unresponsive (void)
+{
+  TriageCredentials *credentials = triage_application_get_credentials (app);
+  TriageWindow *window;
+
+  triage_credentials_set_timeout (credentials, 200);
+  triage_credentials_set_unresponsive (credentials, TRUE);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_OFFLINE, APP_TEST_WAIT_MS);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
+  window = triage_application_get_window (app);
+  g_assert_nonnull (strstr (triage_window_get_connection_text (window), "locked"));
+
+  /* Tried again by itself, and left alone by nobody. */
+  app_test_spin (3000);
+  g_assert_cmpint (connection (), ==, TRIAGE_CONNECTION_OFFLINE);
+  triage_credentials_set_unresponsive (credentials, FALSE);
+  triage_credentials_set_timeout (credentials, TRIAGE_CREDENTIALS_DEFAULT_TIMEOUT_MS);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
 }
 
 int
@@ -236,6 +268,7 @@ main (int   argc,
   g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);
   g_test_add_func ("/remote/token-refused", test_token_refused);
   g_test_add_func ("/remote/connect-and-answer", test_connect_and_answer);
+  g_test_add_func ("/remote/keyring-unresponsive", test_keyring_unresponsive);
 
   status = g_test_run ();
 
