@@ -65,6 +65,11 @@ struct _TriageApplication
   guint                  connect_retry_id;    /* no keyring or local server yet: trying again */
   guint                  connect_retry_delay; /* seconds, doubling up to a minute */
   gboolean               resynced;            /* the inbox has been compared with the server once */
+  char                  *loaded_server;       /* whose requests and answers are loaded */
+  GQueue                 lookups;             /* ids left pending elsewhere: what became of them? */
+  GPtrArray             *lookups_later;       /* ids whose lookup failed for now */
+  guint                  lookups_running;
+  guint                  lookups_retry_id;
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
   guint                  background_check_id; /* saying once that it runs in the background */
@@ -507,12 +512,45 @@ fetch_response (TriageApplication *self,
                                      response_lookup_cb, request_call_new (self, notification_id));
 }
 
+/* Requests that left the pending set while the app was away are looked up
+ * a few at a time (a day away can mean thousands, and a server limits how
+ * fast one client may ask); a lookup that fails for now is tried again. */
+#define MAX_LOOKUPS_RUNNING 4
+#define LOOKUP_RETRY_SECONDS 10
+
+static void run_lookups (TriageApplication *self);
+
+static gboolean
+lookups_retry_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->lookups_retry_id = 0;
+  for (guint i = 0; i < self->lookups_later->len; i++)
+    g_queue_push_tail (&self->lookups, g_strdup (self->lookups_later->pdata[i]));
+  g_ptr_array_set_size (self->lookups_later, 0);
+  run_lookups (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Forgets the lookups not yet started (a resync asks anew); those running
+ * go on. */
+static void
+clear_lookups (TriageApplication *self)
+{
+  g_queue_clear_full (&self->lookups, g_free);
+  g_ptr_array_set_size (self->lookups_later, 0);
+  g_clear_handle_id (&self->lookups_retry_id, g_source_remove);
+}
+
 static void
 settled_lookup_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
   g_autoptr(RequestCall) lookup = user_data;
+  TriageApplication *self = lookup->self;
   g_autoptr(AtpNotification) notification = NULL;
   g_autoptr(GError) error = NULL;
   AtpStatus status = ATP_STATUS_RESPONDED;
@@ -520,8 +558,13 @@ settled_lookup_cb (GObject      *object,
   AtpResponse *response = NULL;
 
   notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* A lookup of a connection since torn down: its lookups went with it. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      ATP_CLIENT (object) != self->client)
     return;
+
+  self->lookups_running--;
+  run_lookups (self);
 
   if (notification != NULL && atp_status_is_terminal (notification->status))
     {
@@ -532,14 +575,44 @@ settled_lookup_cb (GObject      *object,
       else if (status == ATP_STATUS_EXPIRED)
         when = notification->deadline;
     }
-  else if (notification == NULL)
-    /* Gone or unreadable: it left the pending set, which most likely means
-     * it was answered (the history says "answered elsewhere"). */
-    g_debug ("Could not learn what became of %s: %s", lookup->notification_id, error->message);
-  else
+  else if (notification != NULL)
     return;   /* pending again by now: the stream brings it */
+  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
+    /* The server no longer has it: it left the pending set, which most
+     * likely means it was answered (the history says "answered elsewhere"). */
+    g_debug ("What became of %s is not known: %s", lookup->notification_id, error->message);
+  else
+    {
+      /* Busy, limited, unreachable: nothing is known yet, so nothing is
+       * said; it stays in the inbox and is asked about again. */
+      g_debug ("Will ask again what became of %s: %s", lookup->notification_id, error->message);
+      g_ptr_array_add (self->lookups_later, g_strdup (lookup->notification_id));
+      if (self->lookups_retry_id == 0)
+        self->lookups_retry_id = g_timeout_add_seconds (LOOKUP_RETRY_SECONDS, lookups_retry_cb, self);
+      return;
+    }
 
-  settle_request (lookup->self, lookup->notification_id, status, NULL, when, response);
+  settle_request (self, lookup->notification_id, status, NULL, when, response);
+}
+
+static void
+run_lookups (TriageApplication *self)
+{
+  while (self->client != NULL && self->lookups_running < MAX_LOOKUPS_RUNNING &&
+         !g_queue_is_empty (&self->lookups))
+    {
+      g_autofree char *id = g_queue_pop_head (&self->lookups);
+
+      /* Settled meanwhile (a status update, our own answer). */
+      if (triage_inbox_model_lookup (self->inbox, id) == NULL ||
+          triage_outbox_has_answer (self->outbox, id))
+        continue;
+
+      self->lookups_running++;
+      atp_client_get_notification_async (self->client, id, self->connect_cancellable,
+                                         settled_lookup_cb, request_call_new (self, id));
+    }
 }
 
 static void
@@ -559,16 +632,16 @@ on_stream_resynced (TriageApplication *self,
   /* Settled while we were away: ask the server what became of each (answered
    * on another device, expired, withdrawn), so the view and the history say
    * what happened. Our own queued answers are the outbox's to settle. */
+  clear_lookups (self);
   for (guint i = 0; i < ids->len; i++)
     {
       if (g_hash_table_contains (live, ids->pdata[i]) ||
           triage_outbox_has_answer (self->outbox, ids->pdata[i]))
         continue;
 
-      atp_client_get_notification_async (self->client, ids->pdata[i], self->connect_cancellable,
-                                         settled_lookup_cb,
-                                         request_call_new (self, ids->pdata[i]));
+      g_queue_push_tail (&self->lookups, g_strdup (ids->pdata[i]));
     }
+  run_lookups (self);
 
   /* For bench/app: when the inbox holds what the server has pending. */
   if (!self->resynced && g_getenv ("TRIAGE_BENCH_FIRST_FRAME") != NULL)
@@ -583,6 +656,14 @@ static gboolean
 is_local_mode (TriageApplication *self)
 {
   return g_settings_get_enum (self->settings, "server-mode") == 0;
+}
+
+/* Which server the requests and answers belong to, in the store. */
+static char *
+server_key (TriageApplication *self)
+{
+  return is_local_mode (self) ? g_strdup ("local")
+                              : g_settings_get_string (self->settings, "server-url");
 }
 
 static gboolean
@@ -691,6 +772,8 @@ teardown_connection (TriageApplication *self)
 {
   g_clear_handle_id (&self->local_watch_id, g_source_remove);
   g_clear_handle_id (&self->connect_retry_id, g_source_remove);
+  clear_lookups (self);
+  self->lookups_running = 0;   /* cancelled below, and their client let go */
   g_cancellable_cancel (self->connect_cancellable);
   g_clear_object (&self->connect_cancellable);
 
@@ -827,11 +910,38 @@ connect_begin (TriageApplication *self)
     }
 }
 
+static void load_server (TriageApplication *self);
+
 static void
 on_server_settings_changed (TriageApplication *self)
 {
-  if (self->ready)
-    connect_begin (self);
+  g_autofree char *server = NULL;
+  g_autoptr(GPtrArray) ids = NULL;
+
+  if (!self->ready)
+    return;   /* loading: it looks at the settings again when done */
+
+  server = server_key (self);
+  if (g_strcmp0 (server, self->loaded_server) == 0)
+    {
+      connect_begin (self);
+      return;
+    }
+
+  /* Another server: its own requests and answers, none of the last one's
+   * (those wait in the store for a switch back). */
+  teardown_connection (self);
+  self->ready = FALSE;
+  self->resynced = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
+  ids = triage_inbox_model_dup_ids (self->inbox);
+  for (guint i = ids->len; i > 0; i--)
+    {
+      g_object_unref (triage_inbox_model_remove (self->inbox, ids->pdata[i - 1]));
+      triage_notifier_withdraw (self->notifier, ids->pdata[i - 1]);
+    }
+  set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+  load_server (self);
 }
 
 /* Answers */
@@ -1105,13 +1215,27 @@ outbox_loaded_cb (GObject      *object,
                                        answer_state_from_outbox (self, triage_request_get_id (request)));
     }
 
+  /* The server was changed again while its requests were loading. */
+  {
+    g_autofree char *server = server_key (self);
+
+    if (g_strcmp0 (server, self->loaded_server) != 0)
+      {
+        load_server (self);
+        return;
+      }
+  }
+
   self->ready = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
   connect_begin (self);
 
   /* The history keeps what the person asked for (history-retention-days). */
-  prune_history_cb (self);
-  self->prune_id = g_timeout_add_seconds (24 * 60 * 60, prune_history_cb, self);
+  if (self->prune_id == 0)
+    {
+      prune_history_cb (self);
+      self->prune_id = g_timeout_add_seconds (24 * 60 * 60, prune_history_cb, self);
+    }
 }
 
 static void
@@ -1135,6 +1259,17 @@ pending_loaded_cb (GObject      *object,
     }
 
   triage_outbox_load_async (self->outbox, self->cancellable, outbox_loaded_cb, g_object_ref (self));
+}
+
+/* The inbox and outbox of the server in the settings, from the store */
+static void
+load_server (TriageApplication *self)
+{
+  g_free (self->loaded_server);
+  self->loaded_server = server_key (self);
+  triage_store_set_server (self->store, self->loaded_server);
+  triage_store_load_pending_async (self->store, self->cancellable, pending_loaded_cb,
+                                   g_object_ref (self));
 }
 
 static void
@@ -1178,8 +1313,7 @@ store_opened_cb (GObject      *object,
       return;
     }
 
-  triage_store_load_pending_async (self->store, self->cancellable, pending_loaded_cb,
-                                   g_object_ref (self));
+  load_server (self);
 
   /* The history reads the same file on connections of its own. */
   self->history_db = triage_history_db_new (triage_store_get_path (self->store));
@@ -1645,6 +1779,9 @@ triage_application_finalize (GObject *object)
   g_clear_object (&self->store);
   g_clear_object (&self->inbox);
   g_clear_object (&self->credentials);
+  g_clear_pointer (&self->loaded_server, g_free);
+  g_queue_clear_full (&self->lookups, g_free);
+  g_clear_pointer (&self->lookups_later, g_ptr_array_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   g_free (self->connection_message);
@@ -1705,6 +1842,8 @@ triage_application_init (TriageApplication *self)
 {
   self->cancellable = g_cancellable_new ();
   self->connection = TRIAGE_CONNECTION_CONNECTING;
+  g_queue_init (&self->lookups);
+  self->lookups_later = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**

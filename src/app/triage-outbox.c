@@ -353,6 +353,8 @@ list_cb (GObject      *object,
       return;
     }
 
+  /* The store's server may have changed: its answers replace the last one's. */
+  g_hash_table_remove_all (self->entries);
   for (guint i = 0; i < entries->len; i++)
     {
       TriageOutboxEntry *entry = g_ptr_array_index (entries, i);
@@ -373,7 +375,8 @@ list_cb (GObject      *object,
  * @callback: called when the outbox is loaded
  * @user_data: data for @callback
  *
- * Loads the answers left by an earlier run (sent as soon as the app is online).
+ * Loads the answers left by an earlier run for the store's server (sent as
+ * soon as the app is online), in place of those loaded before.
  */
 void
 triage_outbox_load_async (TriageOutbox        *self,
@@ -453,6 +456,7 @@ triage_outbox_submit_async (TriageOutbox        *self,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
 {
+  TriageOutboxEntry *existing;
   GTask *task;
 
   g_return_if_fail (TRIAGE_IS_OUTBOX (self));
@@ -462,7 +466,9 @@ triage_outbox_submit_async (TriageOutbox        *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, triage_outbox_submit_async);
 
-  if (g_hash_table_contains (self->entries, notification_id))
+  /* One refused for good may be answered anew; one on its way may not. */
+  existing = g_hash_table_lookup (self->entries, notification_id);
+  if (existing != NULL && existing->state != TRIAGE_OUTBOX_FAILED)
     {
       g_task_return_new_error (task, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED,
                                "%s", _("This request has already been answered here"));

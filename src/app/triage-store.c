@@ -42,6 +42,8 @@ struct _TriageStore
 
   GMutex       batch_lock;
   GPtrArray   *batch;    /* GTask* of saves that a queued write will take, or NULL */
+
+  char        *server;   /* main thread: whose requests and answers are meant */
 };
 
 G_DEFINE_FINAL_TYPE (TriageStore, triage_store, G_TYPE_OBJECT)
@@ -103,6 +105,7 @@ triage_outbox_entry_copy (const TriageOutboxEntry *entry)
   copy->state = entry->state;
   copy->attempts = entry->attempts;
   copy->last_error = g_strdup (entry->last_error);
+  copy->server = g_strdup (entry->server);
 
   return copy;
 }
@@ -114,6 +117,7 @@ triage_outbox_entry_free (TriageOutboxEntry *entry)
     return;
 
   g_free (entry->notification_id);
+  g_free (entry->server);
   g_free (entry->action_id);
   g_clear_pointer (&entry->response_data, json_node_unref);
   g_clear_pointer (&entry->responded_at, g_date_time_unref);
@@ -265,6 +269,15 @@ static const char schema_v1[] =
   "  created_at      INTEGER NOT NULL"
   ");";
 
+/* Version 2: every request and answer belongs to the server it came from
+ * (local mode's, or a remote one's address), so that an answer is only ever
+ * sent to that server and each server's inbox shows its own requests. Rows
+ * from version 1 have no server yet: the first one the app loads claims them. */
+static const char schema_v2[] =
+  "ALTER TABLE notifications ADD COLUMN server TEXT NOT NULL DEFAULT '';"
+  "ALTER TABLE outbox ADD COLUMN server TEXT NOT NULL DEFAULT '';"
+  "CREATE INDEX notifications_server ON notifications (server, outcome);";
+
 static gboolean
 migrate (sqlite3  *db,
          GError  **error)
@@ -294,6 +307,8 @@ migrate (sqlite3  *db,
     return FALSE;
 
   if (version < 1 && !exec_sql (db, schema_v1, _("create the tables"), error))
+    goto rollback;
+  if (version < 2 && !exec_sql (db, schema_v2, _("upgrade the tables"), error))
     goto rollback;
 
   if (!exec_sql (db, "PRAGMA user_version = " G_STRINGIFY (TRIAGE_STORE_SCHEMA_VERSION),
@@ -482,12 +497,27 @@ triage_store_open_finish (TriageStore   *self,
 
 /* Save a notification */
 
+typedef struct
+{
+  AtpNotification *notification;
+  char            *server;
+} SaveJob;
+
+static void
+save_job_free (SaveJob *job)
+{
+  atp_notification_unref (job->notification);
+  g_free (job->server);
+  g_free (job);
+}
+
 static gboolean
 save_one (TriageStore      *self,
           sqlite3_stmt     *stmt,
-          AtpNotification  *notification,
+          SaveJob          *job,
           GError          **error)
 {
+  AtpNotification *notification = job->notification;
   g_autofree char *json = atp_notification_to_string (notification, NULL);
 
   sqlite3_reset (stmt);
@@ -502,6 +532,7 @@ save_one (TriageStore      *self,
   bind_time (stmt, 8, notification->timestamp);
   bind_time (stmt, 9, notification->deadline);
   sqlite3_bind_int64 (stmt, 10, now_usec ());
+  bind_text (stmt, 11, job->server);
 
   if (sqlite3_step (stmt) != SQLITE_DONE)
     return set_sqlite_error (error, self->db, _("save a request"));
@@ -522,14 +553,16 @@ save_batch (TriageStore *self,
     g_set_error_literal (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
                          _("The local database is not open"));
   /* A request seen again (resync, reconnect) keeps its first_seen and
-   * outcome; its body and status follow the server's. */
+   * outcome; its body and status follow the server's — that server's only:
+   * another one cannot rewrite a request by reusing its id. */
   else if ((stmt = prepare (self->db,
                             "INSERT INTO notifications (id, service_id, service_name, project,"
-                            "  title, json, status, created_at, deadline, first_seen, updated_at)"
-                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"
+                            "  title, json, status, created_at, deadline, first_seen, updated_at,"
+                            "  server)"
+                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)"
                             " ON CONFLICT (id) DO UPDATE SET service_id = ?2, service_name = ?3,"
                             "  project = ?4, title = ?5, json = ?6, status = ?7, deadline = ?9,"
-                            "  updated_at = ?10",
+                            "  updated_at = ?10 WHERE server = ?11",
                             &error)) != NULL)
     in_transaction = exec_sql (self->db, "BEGIN IMMEDIATE", _("save a request"), &error);
 
@@ -579,6 +612,7 @@ triage_store_save_notification_async (TriageStore         *self,
                                       GAsyncReadyCallback  callback,
                                       gpointer             user_data)
 {
+  SaveJob *job;
   GTask *task;
 
   g_return_if_fail (TRIAGE_IS_STORE (self));
@@ -586,8 +620,10 @@ triage_store_save_notification_async (TriageStore         *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, triage_store_save_notification_async);
-  g_task_set_task_data (task, atp_notification_ref (notification),
-                        (GDestroyNotify) atp_notification_unref);
+  job = g_new0 (SaveJob, 1);
+  job->notification = atp_notification_ref (notification);
+  job->server = g_strdup (self->server);
+  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
   g_task_set_return_on_cancel (task, FALSE);
 
   g_mutex_lock (&self->batch_lock);
@@ -884,6 +920,30 @@ triage_store_prune_finish (TriageStore   *self,
 
 /* Load the pending requests */
 
+static gboolean
+claim_unowned (TriageStore  *self,
+               const char   *server,
+               GError      **error)
+{
+  static const char *const updates[] = {
+    "UPDATE notifications SET server = ?1 WHERE server = ''",
+    "UPDATE outbox SET server = ?1 WHERE server = ''",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (updates); i++)
+    {
+      g_autoptr(sqlite3_stmt) stmt = prepare (self->db, updates[i], error);
+
+      if (stmt == NULL)
+        return FALSE;
+      bind_text (stmt, 1, server);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        return set_sqlite_error (error, self->db, _("read the pending requests"));
+    }
+
+  return TRUE;
+}
+
 static void
 load_pending_func (TriageStore *self,
                    GTask       *task,
@@ -892,11 +952,21 @@ load_pending_func (TriageStore *self,
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_store_record_free);
+  const char *server = task_data;
   int rc;
+
+  /* What version 1 kept belongs to the server the app was using then: the
+   * one it loads first. */
+  if (*server != '\0' && !claim_unowned (self, server, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
 
   stmt = prepare (self->db,
                   "SELECT json, outcome, first_seen FROM notifications"
-                  " WHERE outcome = 'none' AND status IN ('created', 'delivered', 'acknowledged')"
+                  " WHERE server = ?1 AND outcome = 'none'"
+                  "  AND status IN ('created', 'delivered', 'acknowledged')"
                   " ORDER BY deadline IS NULL, deadline, created_at",
                   &error);
   if (stmt == NULL)
@@ -904,6 +974,7 @@ load_pending_func (TriageStore *self,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  bind_text (stmt, 1, server);
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
@@ -956,7 +1027,8 @@ triage_store_load_pending_async (TriageStore         *self,
 {
   g_return_if_fail (TRIAGE_IS_STORE (self));
 
-  store_run (self, load_pending_func, NULL, NULL, triage_store_load_pending_async,
+  store_run (self, load_pending_func, g_strdup (self->server), g_free,
+             triage_store_load_pending_async,
              cancellable, callback, user_data);
 }
 
@@ -994,12 +1066,14 @@ entry_from_row (sqlite3_stmt *stmt)
   entry->state = g_strcmp0 (state, "failed") == 0 ? TRIAGE_OUTBOX_FAILED : TRIAGE_OUTBOX_QUEUED;
   entry->attempts = sqlite3_column_int (stmt, 6);
   entry->last_error = g_strdup ((const char *) sqlite3_column_text (stmt, 7));
+  entry->server = g_strdup ((const char *) sqlite3_column_text (stmt, 8));
 
   return entry;
 }
 
 #define OUTBOX_COLUMNS \
-  "id, notification_id, action_id, response_data, responded_at, state, attempts, last_error"
+  "id, notification_id, action_id, response_data, responded_at, state, attempts, last_error," \
+  " server"
 
 static void
 outbox_add_func (TriageStore *self,
@@ -1012,6 +1086,7 @@ outbox_add_func (TriageStore *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *data = atp_json_to_string (in->response_data, NULL);
   TriageOutboxEntry *entry;
+  gint64 id = 0;
   int rc;
 
   if (!exec_sql (self->db, "BEGIN IMMEDIATE", _("store the answer"), &error))
@@ -1020,14 +1095,22 @@ outbox_add_func (TriageStore *self,
       return;
     }
 
+  /* An answer the server refused for good may be given anew; one still
+   * on its way may not. */
   if (!(insert = prepare (self->db,
                           "INSERT INTO outbox (notification_id, action_id, response_data,"
-                          "  responded_at, state, created_at)"
-                          " VALUES (?1, ?2, ?3, ?4, 'queued', ?5)",
+                          "  responded_at, state, created_at, server)"
+                          " VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6)"
+                          " ON CONFLICT (notification_id) DO UPDATE SET action_id = ?2,"
+                          "  response_data = ?3, responded_at = ?4, state = 'queued',"
+                          "  attempts = 0, last_error = NULL, created_at = ?5, server = ?6"
+                          "  WHERE state = 'failed'"
+                          " RETURNING id",
                           &error)) ||
       !(mark = prepare (self->db,
                         "UPDATE notifications SET action_id = ?2, response_data = ?3,"
-                        "  answered_at = ?4, responder_type = 'human', updated_at = ?5"
+                        "  answered_at = ?4, responder_type = 'human', updated_at = ?5,"
+                        "  outcome = CASE outcome WHEN 'rejected' THEN 'none' ELSE outcome END"
                         " WHERE id = ?1",
                         &error)))
     goto rollback;
@@ -1037,8 +1120,16 @@ outbox_add_func (TriageStore *self,
   bind_text (insert, 3, data);
   bind_time (insert, 4, in->responded_at);
   sqlite3_bind_int64 (insert, 5, now_usec ());
+  bind_text (insert, 6, in->server);
 
   rc = sqlite3_step (insert);
+  if (rc == SQLITE_ROW)
+    {
+      id = sqlite3_column_int64 (insert, 0);
+      rc = sqlite3_step (insert);
+    }
+  else if (rc == SQLITE_DONE)
+    rc = SQLITE_CONSTRAINT;   /* one is still waiting */
   if (rc == SQLITE_CONSTRAINT)
     {
       g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED,
@@ -1066,7 +1157,7 @@ outbox_add_func (TriageStore *self,
     goto rollback;
 
   entry = triage_outbox_entry_copy (in);
-  entry->id = sqlite3_last_insert_rowid (self->db);
+  entry->id = id;
   entry->state = TRIAGE_OUTBOX_QUEUED;
   g_task_return_pointer (task, entry, (GDestroyNotify) triage_outbox_entry_free);
   return;
@@ -1113,6 +1204,7 @@ triage_store_outbox_add_async (TriageStore         *self,
                                        : json_node_new (JSON_NODE_NULL);
   entry->responded_at = responded_at ? g_date_time_ref (responded_at)
                                      : g_date_time_new_now_utc ();
+  entry->server = g_strdup (self->server);
 
   store_run (self, outbox_add_func, entry, (GDestroyNotify) triage_outbox_entry_free,
              triage_store_outbox_add_async, cancellable, callback, user_data);
@@ -1145,11 +1237,14 @@ outbox_list_func (TriageStore *self,
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_outbox_entry_free);
   int rc;
 
-  if (!(stmt = prepare (self->db, "SELECT " OUTBOX_COLUMNS " FROM outbox ORDER BY id", &error)))
+  if (!(stmt = prepare (self->db,
+                        "SELECT " OUTBOX_COLUMNS " FROM outbox WHERE server = ?1 ORDER BY id",
+                        &error)))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  bind_text (stmt, 1, task_data);
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     g_ptr_array_add (entries, entry_from_row (stmt));
@@ -1181,7 +1276,8 @@ triage_store_outbox_list_async (TriageStore         *self,
 {
   g_return_if_fail (TRIAGE_IS_STORE (self));
 
-  store_run (self, outbox_list_func, NULL, NULL, triage_store_outbox_list_async,
+  store_run (self, outbox_list_func, g_strdup (self->server), g_free,
+             triage_store_outbox_list_async,
              cancellable, callback, user_data);
 }
 
@@ -1451,6 +1547,7 @@ triage_store_finalize (GObject *object)
   g_mutex_clear (&self->batch_lock);
   g_clear_pointer (&self->db, sqlite3_close);
   g_free (self->path);
+  g_free (self->server);
 
   G_OBJECT_CLASS (triage_store_parent_class)->finalize (object);
 }
@@ -1468,6 +1565,7 @@ triage_store_init (TriageStore *self)
 {
   g_mutex_init (&self->batch_lock);
   self->pool = g_thread_pool_new (store_worker, self, 1, FALSE, NULL);
+  self->server = g_strdup ("");
 }
 
 /**
@@ -1506,4 +1604,24 @@ triage_store_get_path (TriageStore *self)
   g_return_val_if_fail (TRIAGE_IS_STORE (self), NULL);
 
   return self->path;
+}
+
+/**
+ * triage_store_set_server:
+ * @self: a #TriageStore
+ * @server: the server in use: "local", or a remote server's address
+ *
+ * Whose requests and answers the calls that follow mean: saves and answers
+ * are kept as that server's, and only its pending requests and answers are
+ * loaded back. Until set, the server is "".
+ */
+void
+triage_store_set_server (TriageStore *self,
+                         const char  *server)
+{
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (server != NULL);
+
+  g_free (self->server);
+  self->server = g_strdup (server);
 }

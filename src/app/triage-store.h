@@ -74,6 +74,7 @@ typedef enum
  * @state: #TriageOutboxState
  * @attempts: how many times sending was tried
  * @last_error: (nullable): why the last try failed
+ * @server: (nullable): the server it is for (see triage_store_set_server())
  *
  * An answer waiting for the server's confirmation.
  */
@@ -87,6 +88,7 @@ typedef struct
   TriageOutboxState  state;
   guint              attempts;
   char              *last_error;
+  char              *server;
 } TriageOutboxEntry;
 
 #define TRIAGE_TYPE_OUTBOX_ENTRY (triage_outbox_entry_get_type ())
@@ -116,7 +118,7 @@ void triage_store_record_free (TriageStoreRecord *record);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageStoreRecord, triage_store_record_free)
 
-#define TRIAGE_STORE_SCHEMA_VERSION 1
+#define TRIAGE_STORE_SCHEMA_VERSION 2
 
 #define TRIAGE_TYPE_STORE (triage_store_get_type ())
 
@@ -127,6 +129,8 @@ GQuark        triage_store_error_quark             (void);
 TriageStore  *triage_store_new                     (const char          *path);
 char         *triage_store_default_path            (void);
 const char   *triage_store_get_path                (TriageStore         *self);
+void          triage_store_set_server              (TriageStore         *self,
+                                                    const char          *server);
 
 void          triage_store_open_async              (TriageStore         *self,
                                                     GCancellable        *cancellable,

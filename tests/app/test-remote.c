@@ -237,6 +237,129 @@ test_keyring_unresponsive (void)
   app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
 }
 
+/* Posts a one-button request to @to as the service of @key; returns its id. */
+static char *
+post_simple (TriageTestServer *to,
+             const char       *key,
+             const char       *title)
+{
+  g_autofree char *id = g_uuid_string_random ();
+  g_autofree char *body = g_strdup_printf ("{\"id\": \"%s\", \"context\": {\"title\": \"%s\", \"description\": \"Test.\"},"
+                                           " \"actions\": [{\"id\": \"yes\", \"label\": \"Yes\","
+                                           " \"response_type\": \"simple\"}]}", id, title);
+  g_autoptr(GError) error = NULL;
+  guint status = 0;
+
+  g_assert_true (triage_test_http (to, "POST", "/api/v1/notifications", key, body, &status, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (status, ==, 201);
+
+  return g_steal_pointer (&id);
+}
+
+static gboolean
+is_responded (TriageTestServer *on,
+              const char       *key,
+              const char       *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_autofree char *reply = NULL;
+  guint status = 0;
+
+  return triage_test_http (on, "GET", path, key, NULL, &status, &reply, NULL) && status == 200 &&
+         strstr (reply, "\"status\":\"responded\"") != NULL;
+}
+
+static void
+switch_to (TriageTestServer *to,
+           const char       *token)
+{
+  TriagePreferencesWindow *preferences = open_preferences ();
+
+  enter_server (preferences, triage_test_server_get_url (to), token);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED &&
+                     g_strcmp0 (g_settings_get_string (settings, "server-url"),
+                                triage_test_server_get_url (to)) == 0,
+                     APP_TEST_WAIT_MS);
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+/* Requests and answers belong to the server they came from: another server
+ * shows its own inbox and is never sent the last one's answers, which are
+ * delivered where they belong on the way back. And a lookup refused for now
+ * (a rate limit) says nothing about what became of a request. */
+static void
+test_switch_servers (void)
+{
+  const char * const polling[] = { "--limit", "polling=3", NULL };
+  const char * const recipients[] = { "alice", NULL };
+  g_autoptr(TriageTestServer) other = NULL;
+  g_autoptr(JsonNode) null = json_node_new (JSON_NODE_NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *other_token = NULL;
+  g_autofree char *other_key = NULL;
+  g_autofree char *here = NULL;
+  TriageInboxModel *inbox = triage_application_get_inbox (app);
+  TriageOutbox *outbox = triage_application_get_outbox (app);
+  char *there[4];
+  guint remaining = 0;
+
+  other = triage_test_server_new (&(TriageTestServerOptions) { .extra_args = polling }, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_user (other, "alice", &other_token, &error));
+  g_assert_true (triage_test_server_create_service (other, "Other Bot", recipients, NULL,
+                                                    NULL, &other_key, NULL, &error));
+  g_assert_no_error (error);
+
+  /* An answer given while the first server is gone waits in the outbox. */
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
+  here = post_simple (server, api_key, "First server");
+  app_test_wait_for (triage_inbox_model_lookup (inbox, here) != NULL, APP_TEST_WAIT_MS);
+  triage_test_server_kill (server);
+  app_test_wait_for (connection () != TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
+  g_signal_emit_by_name (triage_application_get_window (app), "submit", here, "yes", null);
+  app_test_wait_for (triage_outbox_get_n_pending (outbox) == 1, APP_TEST_WAIT_MS);
+
+  /* The other server: its requests, not the first one's, and not its answer. */
+  for (guint i = 0; i < G_N_ELEMENTS (there); i++)
+    there[i] = post_simple (other, other_key, "Other server");
+  switch_to (other, other_token);
+  for (guint i = 0; i < G_N_ELEMENTS (there); i++)
+    app_test_wait_for (triage_inbox_model_lookup (inbox, there[i]) != NULL, APP_TEST_WAIT_MS);
+  g_assert_null (triage_inbox_model_lookup (inbox, here));
+  g_assert_cmpuint (triage_outbox_get_n_pending (outbox), ==, 0);
+
+  /* Back to the first, restarted: the answer reaches it. */
+  g_assert_true (triage_test_server_restart (server, &error));
+  g_assert_no_error (error);
+  switch_to (server, user_token);
+  app_test_wait_for (is_responded (server, api_key, here), APP_TEST_WAIT_MS);
+  g_assert_null (triage_inbox_model_lookup (inbox, there[0]));
+
+  /* Meanwhile the other server's four are answered elsewhere. Back there,
+   * its limit lets the app ask about one or two of them; the others stay
+   * in the inbox (asked about again later), not "answered elsewhere". */
+  for (guint i = 0; i < G_N_ELEMENTS (there); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"yes\"}",
+                                               there[i]);
+      guint status = 0;
+
+      g_assert_true (triage_test_http (other, "POST", "/api/v1/client/respond", other_token, body,
+                                       &status, NULL, &error));
+      g_assert_cmpuint (status, ==, 200);
+    }
+  switch_to (other, other_token);
+  app_test_spin (1500);
+  for (guint i = 0; i < G_N_ELEMENTS (there); i++)
+    remaining += triage_inbox_model_lookup (inbox, there[i]) != NULL;
+  g_assert_cmpuint (remaining, >=, 2);
+  g_assert_cmpuint (remaining, <, G_N_ELEMENTS (there));
+
+  for (guint i = 0; i < G_N_ELEMENTS (there); i++)
+    g_free (there[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -269,6 +392,7 @@ main (int   argc,
   g_test_add_func ("/remote/token-refused", test_token_refused);
   g_test_add_func ("/remote/connect-and-answer", test_connect_and_answer);
   g_test_add_func ("/remote/keyring-unresponsive", test_keyring_unresponsive);
+  g_test_add_func ("/remote/switch-servers", test_switch_servers);
 
   status = g_test_run ();
 

@@ -405,6 +405,68 @@ test_outbox_permanent_failure (Fixture       *f,
   /* Refused for good: it leaves the pending inbox. */
   records = load_pending (f->store);
   g_assert_cmpuint (records->len, ==, 0);
+
+  /* Still pending on the server, it may be answered anew: the new answer
+   * takes the refused one's place, queued; a third is refused while it waits. */
+  g_clear_pointer (&entry, triage_outbox_entry_free);
+  g_clear_pointer (&entries, g_ptr_array_unref);
+  entry = outbox_add (f->store, ID_A, "other", "\"again\"", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (entry->state, ==, TRIAGE_OUTBOX_QUEUED);
+  entries = outbox_list (f->store);
+  g_assert_cmpuint (entries->len, ==, 1);
+  g_assert_cmpint (((TriageOutboxEntry *) entries->pdata[0])->id, ==, entry->id);
+  g_assert_cmpstr (((TriageOutboxEntry *) entries->pdata[0])->action_id, ==, "other");
+  g_assert_cmpint (((TriageOutboxEntry *) entries->pdata[0])->state, ==, TRIAGE_OUTBOX_QUEUED);
+  g_assert_null (outbox_add (f->store, ID_A, "ok", NULL, &error));
+  g_assert_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED);
+}
+
+/* Each server's requests and answers are its own; what was kept before
+ * servers were told apart goes to the first one loaded. */
+static void
+test_servers_apart (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 0, 60, NULL);
+  g_autoptr(AtpNotification) c = app_test_notification (ID_C, 0, 60, NULL);
+  g_autoptr(TriageOutboxEntry) entry = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *list;
+
+  save (f->store, a);                          /* before any server is named */
+  triage_store_set_server (f->store, "https://one.example");
+  list = load_pending (f->store);
+  g_assert_cmpuint (list->len, ==, 1);
+  g_ptr_array_unref (list);
+  save (f->store, b);
+  entry = outbox_add (f->store, ID_B, "ok", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (entry->server, ==, "https://one.example");
+
+  triage_store_set_server (f->store, "local");
+  list = load_pending (f->store);
+  g_assert_cmpuint (list->len, ==, 0);
+  g_ptr_array_unref (list);
+  list = outbox_list (f->store);
+  g_assert_cmpuint (list->len, ==, 0);
+  g_ptr_array_unref (list);
+  save (f->store, c);
+  /* Another server cannot rewrite one's request by reusing its id. */
+  save (f->store, a);
+
+  triage_store_set_server (f->store, "https://one.example");
+  list = load_pending (f->store);
+  g_assert_cmpuint (list->len, ==, 2);    /* A and B; C is the other server's */
+  for (guint i = 0; i < list->len; i++)
+    g_assert_cmpstr (((TriageStoreRecord *) list->pdata[i])->notification->id, !=, ID_C);
+  g_ptr_array_unref (list);
+  list = outbox_list (f->store);
+  g_assert_cmpuint (list->len, ==, 1);
+  g_assert_cmpstr (((TriageOutboxEntry *) list->pdata[0])->notification_id, ==, ID_B);
+  g_ptr_array_unref (list);
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications WHERE server = 'local'"), ==, 1);
 }
 
 static void
@@ -495,6 +557,7 @@ main (int   argc,
   g_test_add ("/store/prune", Fixture, NULL, fixture_setup, test_prune, fixture_teardown);
   g_test_add ("/store/outbox/roundtrip", Fixture, NULL, fixture_setup, test_outbox_roundtrip, fixture_teardown);
   g_test_add ("/store/outbox/permanent-failure", Fixture, NULL, fixture_setup, test_outbox_permanent_failure, fixture_teardown);
+  g_test_add ("/store/servers-apart", Fixture, NULL, fixture_setup, test_servers_apart, fixture_teardown);
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
   g_test_add_func ("/store/too-new", test_too_new);
   g_test_add_func ("/store/not-open", test_not_open);
