@@ -350,17 +350,18 @@ on_stream_notification (TriageApplication *self,
     return;
 
   request = triage_inbox_model_add (self->inbox, notification, &is_new);
-  if (!is_new)
-    return;
-
-  triage_request_set_answer_state (request, answer_state_from_outbox (self, notification->id));
+  if (is_new)
+    triage_request_set_answer_state (request, answer_state_from_outbox (self, notification->id));
   if (triage_request_get_answer_state (request) != TRIAGE_ANSWER_NONE)
     return;
 
+  /* Known from an earlier run or connection too: an acknowledgement lost
+   * on the way (the app stopped, the link dropped) is given again. */
   if (self->stream != NULL && notification->status != ATP_STATUS_ACKNOWLEDGED)
     atp_stream_acknowledge (self->stream, notification->id);
 
-  maybe_notify (self, request);
+  if (is_new)
+    maybe_notify (self, request);
 }
 
 static TriageOutcome
@@ -994,6 +995,26 @@ on_outbox_delivered (TriageApplication *self,
   removed = triage_inbox_model_remove (self->inbox, notification_id);
 }
 
+/* What became of an answer, said where the person is: in the window when it
+ * is shown, else in a bubble of its own (an answer given from a bubble has
+ * no window to be told in). Returns whether the window is there to say it. */
+static gboolean
+window_can_tell (TriageApplication *self,
+                 const char        *notification_id,
+                 const char        *text)
+{
+  g_autofree char *key = NULL;
+
+  if (self->window != NULL && gtk_widget_get_visible (GTK_WIDGET (self->window)))
+    return TRUE;
+
+  key = g_strconcat ("answer:", notification_id, NULL);
+  if (self->notifier != NULL)
+    triage_notifier_show_notice (self->notifier, key, _("An answer was not recorded"), text);
+
+  return FALSE;
+}
+
 static void
 on_outbox_conflict (TriageApplication *self,
                     const char        *notification_id,
@@ -1042,7 +1063,7 @@ on_outbox_conflict (TriageApplication *self,
     fetch_response (self, notification_id);
 
   g_message ("%s (%s)", text, message);
-  if (self->window != NULL)
+  if (window_can_tell (self, notification_id, text))
     triage_window_add_toast (self->window, text);
 }
 
@@ -1061,7 +1082,7 @@ on_outbox_rejected (TriageApplication *self,
 
   /* Translators: %s is the server's explanation */
   text = g_strdup_printf (_("The server refused the answer: %s"), message);
-  if (self->window != NULL)
+  if (window_can_tell (self, notification_id, text))
     triage_window_show_delivery_error (self->window, notification_id, text);
 }
 
@@ -1078,7 +1099,7 @@ submit_cb (GObject      *object,
       g_autofree char *text = g_strdup_printf (_("The answer could not be saved: %s"), error->message);
 
       g_message ("%s", text);
-      if (data->self->window != NULL)
+      if (window_can_tell (data->self, data->notification_id, text))
         triage_window_show_error (data->self->window, data->notification_id, text);
     }
 }
@@ -1097,9 +1118,10 @@ submit_answer (TriageApplication *self,
 
   if (request == NULL || !atp_status_is_pending (triage_request_get_status (request)))
     {
-      if (self->window != NULL)
-        triage_window_show_error (self->window, notification_id,
-                                  _("This request is no longer waiting for an answer"));
+      const char *text = _("This request is no longer waiting for an answer");
+
+      if (window_can_tell (self, notification_id, text))
+        triage_window_show_error (self->window, notification_id, text);
       return;
     }
 

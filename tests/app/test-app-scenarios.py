@@ -10,7 +10,7 @@
 #   - the server killed and restarted: the app reconnects, no bubble twice,
 #     nothing lost;
 #   - an answer given while offline survives a kill -9 of the app and is sent
-#     after the restart, exactly once;
+#     after the restart, exactly once; one beaten by another device is told;
 #   - first run with nothing running: the app starts triage-server --local itself,
 #     and starts it again when it dies;
 #   - without a tray, the app says once that it runs in the background;
@@ -19,8 +19,10 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import json
 import os
 import signal
+import sqlite3
 import sys
 import time
 
@@ -185,6 +187,50 @@ def test_outbox_survives_kill():
             raise Failure(f"a second answer got {status}, not 409")
 
 
+def test_bubble_answer_lost_told():
+    """An answer given from a bubble that another device beat is not dropped
+    in silence: with no window, a bubble says so."""
+    with Scenario("bubble-lost") as s:
+        s.start()
+        nid, bubble = s.post_and_see("Answer that loses?")
+        s.server.kill()
+        notifyd.press(bubble["id"], "respond:approve")
+        wait_for("the answer in the app's outbox", s.app.outbox)
+        s.server.start()
+        status, reply = s.server.respond_as_client(nid, "deny")
+        if status != 200:
+            raise Failure(f"respond: {status} {reply}")
+        notice = notifyd.wait_notify("An answer was not recorded")
+        if "Answer that loses?" not in notice["body"] or "another device" not in notice["body"]:
+            raise Failure(f"notice body {notice['body']!r}")
+        wait_for("the outbox to empty", lambda: not s.app.outbox())
+
+
+def test_known_request_acknowledged():
+    """A request the app kept from an earlier run, which the server never
+    saw acknowledged (the app stopped first), is acknowledged on the next
+    start, without a second bubble."""
+    with Scenario("re-ack") as s:
+        s.start()
+        s.post_and_see("Seen first?")
+        s.app.stop()
+        nid = s.server.post("Kept, not acknowledged?")
+        notification = s.server.get(nid)
+        db = sqlite3.connect(s.world.app_db, timeout=5)
+        with db:
+            db.execute("INSERT INTO notifications (id, server, service_name, title, json, status,"
+                       " created_at, first_seen, updated_at) VALUES (?, 'local', ?, ?, ?,"
+                       " 'delivered', 0, 0, 0)",
+                       (nid, notification["service"]["name"], "Kept, not acknowledged?",
+                        json.dumps(notification)))
+        db.close()
+        s.app.start()
+        wait_for("the server to see it acknowledged",
+                 lambda: s.server.get(nid)["status"] == "acknowledged")
+        if notifyd.notifies("Kept, not acknowledged?"):
+            raise Failure("a bubble for a request known from an earlier run")
+
+
 def test_starts_local_server():
     with Scenario("first-run") as s:
         s.app.start()
@@ -316,6 +362,8 @@ run([
     ("invalidated: bubble withdrawn", test_invalidated_withdraws),
     ("server killed and restarted: reconnect, no duplicates, no loss", test_reconnect),
     ("outbox survives kill -9 while offline", test_outbox_survives_kill),
+    ("a bubble's answer beaten elsewhere is told in a bubble", test_bubble_answer_lost_told),
+    ("a request kept from an earlier run is acknowledged", test_known_request_acknowledged),
     ("first run starts the local server", test_starts_local_server),
     ("a local server that died is started again", test_restarts_local_server),
     ("D-Bus activation starts the app from its service file", test_dbus_activation),
