@@ -61,6 +61,9 @@ struct _TriageApplication
   gboolean               ready;               /* store opened, inbox and outbox loaded */
   gboolean               held;
   guint                  tray_update_id;
+  guint                  urgency_id;          /* the next deadline to come within 5 minutes */
+  gint64                 urgency_checked;     /* Unix seconds: urgency acted on up to here */
+  GHashTable            *urgent_told;         /* ids that had a bubble while urgent */
   guint                  local_watch_id;      /* the local server unreachable for a while */
   guint                  connect_retry_id;    /* no keyring or local server yet: trying again */
   guint                  connect_retry_delay; /* seconds, doubling up to a minute */
@@ -157,7 +160,11 @@ set_connection (TriageApplication     *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_CONNECTION]);
 }
 
-/* Tray */
+/* Tray and urgency */
+
+static void maybe_notify (TriageApplication *self,
+                          TriageRequest     *request);
+static void schedule_urgency_check (TriageApplication *self);
 
 static gboolean
 tray_update_cb (gpointer data)
@@ -168,6 +175,9 @@ tray_update_cb (gpointer data)
   guint n = g_list_model_get_n_items (model);
 
   self->tray_update_id = 0;
+  schedule_urgency_check (self);
+  if (self->tray == NULL)
+    return G_SOURCE_REMOVE;
 
   for (guint i = 0; i < n && i < TRIAGE_TRAY_MAX_MENU_REQUESTS; i++)
     {
@@ -216,10 +226,74 @@ open_pending_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+left_inbox (gpointer key,
+            gpointer value,
+            gpointer data)
+{
+  TriageApplication *self = data;
+
+  return triage_inbox_model_lookup (self->inbox, key) == NULL;
+}
+
+/* A deadline drawing near changes nothing in the inbox: when one comes
+ * within five minutes the tray turns urgent, and the request gets a bubble,
+ * critical (under do not disturb, its first). */
+static gboolean
+urgency_cb (gpointer data)
+{
+  TriageApplication *self = data;
+  GListModel *model = G_LIST_MODEL (self->inbox);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+
+  self->urgency_id = 0;
+  g_hash_table_foreach_remove (self->urgent_told, left_inbox, self);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
+      gint64 at = triage_request_get_urgent_at (request);
+
+      if (at > self->urgency_checked && at <= now &&
+          triage_request_get_answer_state (request) == TRIAGE_ANSWER_NONE &&
+          !g_hash_table_contains (self->urgent_told, triage_request_get_id (request)))
+        maybe_notify (self, request);
+    }
+  self->urgency_checked = now;
+
+  if (self->tray_update_id == 0)
+    self->tray_update_id = g_idle_add (tray_update_cb, self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_urgency_check (TriageApplication *self)
+{
+  GListModel *model = G_LIST_MODEL (self->inbox);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  gint64 next = G_MAXINT64;
+
+  if (self->urgency_checked == 0)
+    self->urgency_checked = now;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
+      gint64 at = triage_request_get_urgent_at (request);
+
+      if (at > now && at < next)
+        next = at;
+    }
+
+  g_clear_handle_id (&self->urgency_id, g_source_remove);
+  if (next != G_MAXINT64)
+    self->urgency_id = g_timeout_add_seconds ((guint) MIN (next - now, G_MAXUINT / 1000), urgency_cb, self);
+}
+
 static void
 on_inbox_items_changed (TriageApplication *self)
 {
-  if (self->tray != NULL && self->tray_update_id == 0)
+  if (self->tray_update_id == 0)
     self->tray_update_id = g_idle_add (tray_update_cb, self);
 
   /* Not from inside the model's signal: the window's list follows it too. */
@@ -334,6 +408,8 @@ maybe_notify (TriageApplication *self,
       return;
     }
 
+  if (urgent)
+    g_hash_table_add (self->urgent_told, g_strdup (notification->id));
   triage_notifier_show (self->notifier, notification, urgent);
 }
 
@@ -1780,6 +1856,7 @@ triage_application_shutdown (GApplication *app)
   g_cancellable_cancel (self->cancellable);
   teardown_connection (self);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
+  g_clear_handle_id (&self->urgency_id, g_source_remove);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_handle_id (&self->background_check_id, g_source_remove);
   g_clear_handle_id (&self->held_back_id, g_source_remove);
@@ -1803,6 +1880,7 @@ triage_application_finalize (GObject *object)
   g_clear_object (&self->credentials);
   g_clear_pointer (&self->loaded_server, g_free);
   g_queue_clear_full (&self->lookups, g_free);
+  g_clear_pointer (&self->urgent_told, g_hash_table_unref);
   g_clear_pointer (&self->lookups_later, g_ptr_array_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
@@ -1865,6 +1943,7 @@ triage_application_init (TriageApplication *self)
   self->cancellable = g_cancellable_new ();
   self->connection = TRIAGE_CONNECTION_CONNECTING;
   g_queue_init (&self->lookups);
+  self->urgent_told = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->lookups_later = g_ptr_array_new_with_free_func (g_free);
 }
 

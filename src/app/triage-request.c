@@ -356,6 +356,26 @@ triage_request_is_urgent (TriageRequest *self,
 }
 
 /**
+ * triage_request_get_urgent_at:
+ * @self: a #TriageRequest
+ *
+ * Returns: when (Unix seconds) the deadline comes close enough for the
+ *   request to be urgent; 0 when it has no deadline or is urgent anyway
+ *   (time-sensitive)
+ */
+gint64
+triage_request_get_urgent_at (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), 0);
+
+  if (self->notification->deadline == NULL ||
+      (atp_notification_get_flags (self->notification) & ATP_FLAG_TIME_SENSITIVE))
+    return 0;
+
+  return g_date_time_to_unix (self->notification->deadline) - URGENT_WINDOW / G_USEC_PER_SEC;
+}
+
+/**
  * triage_request_dup_subtitle:
  * @self: a #TriageRequest
  *

@@ -57,6 +57,7 @@ void               triage_request_set_answer_state  (TriageRequest     *self,
                                                      TriageAnswerState  state);
 gboolean           triage_request_is_urgent         (TriageRequest     *self,
                                                      GDateTime         *now);
+gint64             triage_request_get_urgent_at     (TriageRequest     *self);
 char              *triage_request_dup_subtitle      (TriageRequest     *self);
 int                triage_request_compare           (TriageRequest     *a,
                                                      TriageRequest     *b);

@@ -105,6 +105,14 @@ def test_item_follows_inbox():
             raise Failure(f"urgent item: {props['IconName']} {props['ToolTip']}")
 
 
+def test_urgent_as_deadline_nears():
+    with Scenario("tray-nears") as s:
+        s.server.post("Due in a little over five minutes?", SIMPLE, deadline_in=303)
+        s.wait_prop("Status", "Active")
+        # Nothing else happens: the deadline coming within five minutes is enough.
+        s.wait_prop("Status", "NeedsAttention")
+
+
 def test_menu_opens_request():
     with Scenario("tray-open") as s:
         nid = s.server.post("Open me from the tray?", SIMPLE)
@@ -132,15 +140,22 @@ def test_do_not_disturb():
         s.server.post("Quiet but time sensitive?", URGENT)
         s.server.post("Quiet but due in four minutes?", SIMPLE, deadline_in=240)
         s.server.post("Quiet and due in an hour?", SIMPLE, deadline_in=3600)
+        # Due in five minutes and three seconds: silent now, urgent in three.
+        s.server.post("Quiet until it draws near?", SIMPLE, deadline_in=303)
         notifyd.wait_notify("Quiet but time sensitive?")
         notifyd.wait_notify("Quiet but due in four minutes?")
         # All four arrived (the tray lists them); the two ordinary ones stay silent.
         s.wait_label("Quiet and due in an hour?")
         s.wait_label("Quiet ordinary request?")
         time.sleep(0.5)
-        for title in ("Quiet ordinary request?", "Quiet and due in an hour?"):
+        for title in ("Quiet ordinary request?", "Quiet and due in an hour?",
+                      "Quiet until it draws near?"):
             if notifyd.notifies(title):
                 raise Failure(f"a bubble for {title!r} under do not disturb")
+        # Its deadline comes within five minutes: now it is told, critical.
+        near = notifyd.wait_notify("Quiet until it draws near?")
+        if near["hints"].get("urgency") != 2:
+            raise Failure(f"the bubble of a request drawing near: {near['hints']}")
 
         tray.click(s.item, "_Do Not Disturb")
         wait_for("the setting off", lambda: s.action_state("do-not-disturb") is False)
@@ -172,6 +187,7 @@ def test_quit():
 
 run([
     ("the item follows the inbox: status, icon, tooltip, menu", test_item_follows_inbox),
+    ("an item turns urgent as a deadline comes near", test_urgent_as_deadline_nears),
     ("a request's menu item opens it", test_menu_opens_request),
     ("do not disturb from the tray silences ordinary bubbles only", test_do_not_disturb),
     ("no background notice where a tray shows the icon", test_no_background_notice_with_tray),
