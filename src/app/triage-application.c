@@ -1303,7 +1303,11 @@ outbox_loaded_cb (GObject      *object,
   GListModel *model = G_LIST_MODEL (self->inbox);
 
   if (!triage_outbox_load_finish (TRIAGE_OUTBOX (object), result, &error))
-    g_warning ("Could not load the outbox: %s", error->message);
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;   /* quitting */
+      g_warning ("Could not load the outbox: %s", error->message);
+    }
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -1346,6 +1350,8 @@ pending_loaded_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   records = triage_store_load_pending_finish (TRIAGE_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* quitting */
   if (records == NULL)
     g_warning ("Could not load the saved requests: %s", error->message);
 
@@ -1405,6 +1411,8 @@ store_opened_cb (GObject      *object,
 
   if (!triage_store_open_finish (TRIAGE_STORE (object), result, &error))
     {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;   /* quitting */
       /* Without the store no answer could be kept safe: say so and stay offline. */
       g_warning ("Could not open the local database: %s", error->message);
       set_connection (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);

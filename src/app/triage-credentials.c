@@ -126,14 +126,19 @@ op_timeout_cb (gpointer data)
 {
   Op *op = data;
   TriageCredentials *self = g_task_get_source_object (op->task);
+  guint seconds = (self->timeout_ms + 999) / 1000;
 
   op->timeout_id = 0;
   if (op_claim (op->task))
     g_task_return_new_error (op->task, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_TIMED_OUT,
-                             _("The keyring did not answer within %u seconds. "
-                               "It may be locked: unlock it (for example by logging in "
-                               "again) and try again."),
-                             (self->timeout_ms + 999) / 1000);
+                             ngettext ("The keyring did not answer within %u second. "
+                                       "It may be locked: unlock it (for example by logging in "
+                                       "again) and try again.",
+                                       "The keyring did not answer within %u seconds. "
+                                       "It may be locked: unlock it (for example by logging in "
+                                       "again) and try again.",
+                                       seconds),
+                             seconds);
   g_cancellable_cancel (op->cancellable);
 
   return G_SOURCE_REMOVE;

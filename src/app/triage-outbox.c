@@ -46,7 +46,6 @@ G_DEFINE_FINAL_TYPE (TriageOutbox, triage_outbox, G_TYPE_OBJECT)
 
 enum {
   PROP_0,
-  PROP_ONLINE,
   PROP_N_PENDING,
   N_PROPS
 };
@@ -93,7 +92,8 @@ schedule_retry (TriageOutbox *self)
   self->retry_delay_ms = self->retry_delay_ms == 0
                          ? TRIAGE_OUTBOX_RETRY_MIN_MS
                          : MIN (self->retry_delay_ms * 2, TRIAGE_OUTBOX_RETRY_MAX_MS);
-  /* Full jitter, as the stream's reconnects do. */
+  /* Between half the delay and all of it, so that many apps that lost the
+   * same server do not all come back at the same moment. */
   delay = g_random_int_range (self->retry_delay_ms / 2, self->retry_delay_ms + 1);
   self->retry_id = g_timeout_add (delay, retry_cb, self);
 }
@@ -545,16 +545,6 @@ triage_outbox_set_online (TriageOutbox *self,
     }
   else
     g_clear_handle_id (&self->retry_id, g_source_remove);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ONLINE]);
-}
-
-gboolean
-triage_outbox_get_online (TriageOutbox *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_OUTBOX (self), FALSE);
-
-  return self->online;
 }
 
 /**
@@ -638,10 +628,6 @@ triage_outbox_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ONLINE:
-      g_value_set_boolean (value, self->online);
-      break;
-
     case PROP_N_PENDING:
       g_value_set_uint (value, triage_outbox_get_n_pending (self));
       break;
@@ -660,9 +646,6 @@ triage_outbox_class_init (TriageOutboxClass *klass)
   object_class->finalize = triage_outbox_finalize;
   object_class->get_property = triage_outbox_get_property;
 
-  properties [PROP_ONLINE] =
-    g_param_spec_boolean ("online", NULL, NULL, FALSE,
-                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties [PROP_N_PENDING] =
     g_param_spec_uint ("n-pending", NULL, NULL, 0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));

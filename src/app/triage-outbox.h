@@ -26,7 +26,6 @@ void          triage_outbox_set_client     (TriageOutbox         *self,
                                             AtpClient            *client);
 void          triage_outbox_set_online     (TriageOutbox         *self,
                                             gboolean              online);
-gboolean      triage_outbox_get_online     (TriageOutbox         *self);
 guint         triage_outbox_get_n_pending  (TriageOutbox         *self);
 gboolean      triage_outbox_has_answer     (TriageOutbox         *self,
                                             const char           *notification_id);

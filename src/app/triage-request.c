@@ -234,14 +234,6 @@ triage_request_get_deadline (TriageRequest *self)
   return self->notification->deadline;
 }
 
-GDateTime *
-triage_request_get_timestamp (TriageRequest *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
-
-  return self->notification->timestamp;
-}
-
 AtpStatus
 triage_request_get_status (TriageRequest *self)
 {

@@ -42,7 +42,6 @@ const char        *triage_request_get_id            (TriageRequest     *self);
 const char        *triage_request_get_title         (TriageRequest     *self);
 const char        *triage_request_get_service_name  (TriageRequest     *self);
 GDateTime         *triage_request_get_deadline      (TriageRequest     *self);
-GDateTime         *triage_request_get_timestamp     (TriageRequest     *self);
 AtpStatus          triage_request_get_status        (TriageRequest     *self);
 void               triage_request_set_status        (TriageRequest     *self,
                                                      AtpStatus          status);
