@@ -669,6 +669,25 @@ outcome_data_free (OutcomeData *data)
   g_free (data);
 }
 
+/* Runs @stmt, a write, and gives @task its outcome; @what names it in an error. */
+static void
+return_step (TriageStore  *self,
+             GTask        *task,
+             sqlite3_stmt *stmt,
+             const char   *what)
+{
+  GError *error = NULL;
+
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      set_sqlite_error (&error, self->db, what);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
 static void
 set_outcome_func (TriageStore *self,
                   GTask       *task,
@@ -697,14 +716,7 @@ set_outcome_func (TriageStore *self,
   sqlite3_bind_int64 (stmt, 4, now_usec ());
   bind_text (stmt, 5, triage_outcome_to_string (data->outcome));
 
-  if (sqlite3_step (stmt) != SQLITE_DONE)
-    {
-      set_sqlite_error (&error, self->db, _("record what became of a request"));
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
+  return_step (self, task, stmt, _("record what became of a request"));
 }
 
 /**
@@ -792,14 +804,7 @@ set_response_func (TriageStore *self,
   bind_time (stmt, 6, response->responded_at);
   sqlite3_bind_int64 (stmt, 7, now_usec ());
 
-  if (sqlite3_step (stmt) != SQLITE_DONE)
-    {
-      set_sqlite_error (&error, self->db, _("record what became of a request"));
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
+  return_step (self, task, stmt, _("record what became of a request"));
 }
 
 /**
