@@ -184,6 +184,13 @@ label_contains (GtkWidget     *widget,
 }
 
 static gboolean
+label_is (GtkWidget     *widget,
+          gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
+static gboolean
 button_labelled (GtkWidget     *widget,
                  gconstpointer  label)
 {
@@ -698,6 +705,39 @@ test_uri_load (Fixture       *fixture,
   g_assert_nonnull (find_label (fixture, uri));
 }
 
+/* A redirect to another host is shown as the new address, loaded only when chosen. */
+static void
+test_uri_redirect_elsewhere (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *uri = server_uri (fixture, "/redirect-localhost");
+  g_autoptr(AtpAttachment) attachment = uri_attachment ("text/plain", "greeting", uri);
+  g_autofree char *port = g_strdup (strrchr (uri, ':'));
+  g_autofree char *redirect = NULL;
+
+  *strchr (port, '/') = '\0';
+  redirect = g_strdup_printf ("http://localhost%s/hello.txt", port);
+
+  show (fixture, attachment);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  WAIT_UNTIL (requests (fixture) == 1 &&
+              triage_attachment_view_get_kind (fixture->view) != TRIAGE_ATTACHMENT_KIND_LOADING);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_REMOTE);
+  g_assert_null (triage_attachment_view_get_bytes (fixture->view));
+
+  /* The new address is named and in view, and only it can be loaded. */
+  g_assert_nonnull (find_label (fixture, "sent the attachment on to another address"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (fixture->view), label_is, redirect));
+  g_assert_true (button_usable (fixture, "Load from localhost"));
+  g_assert_false (button_usable (fixture, "Load from 127.0.0.1"));
+  g_assert_cmpuint (desk_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  assert_text (fixture, "hello world");
+  g_assert_cmpuint (desk_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 1);
+}
+
 static void
 test_uri_size_limit (Fixture       *fixture,
                      gconstpointer  data)
@@ -794,6 +834,7 @@ main (int   argc,
   ADD ("/desk/attachment-view/uri-refused", test_uri_refused);
   ADD ("/desk/attachment-view/uri-host-emphasised", test_uri_host_emphasised);
   ADD ("/desk/attachment-view/uri-load", test_uri_load);
+  ADD ("/desk/attachment-view/uri-redirect-elsewhere", test_uri_redirect_elsewhere);
   ADD ("/desk/attachment-view/uri-size-limit", test_uri_size_limit);
   ADD ("/desk/attachment-view/uri-type-mismatch", test_uri_type_mismatch);
   ADD ("/desk/attachment-view/uri-cancel", test_uri_cancel);
