@@ -533,7 +533,7 @@ test_activate_and_keys (Fixture       *f,
                         gconstpointer  data)
 {
   g_autoptr(TriageHistoryEntry) activated = NULL;
-  GtkWidget *list_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_LIST_VIEW);
+  GtkWidget *list_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_GRID_VIEW);
   GtkWidget *entry = find_widget (GTK_WIDGET (f->view), GTK_TYPE_SEARCH_ENTRY);
   GtkWidget *focus;
   gboolean found = FALSE;
@@ -577,6 +577,44 @@ test_activate_and_keys (Fixture       *f,
   g_assert_cmpuint (n_shown (f), ==, N_ROWS);
 }
 
+static guint
+count_row_widgets (GtkWidget *widget)
+{
+  guint n = TRIAGE_IS_HISTORY_ROW (widget) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_row_widgets (child);
+
+  return n;
+}
+
+/* Every new result builds the rows kept around the scroll position anew, so a
+ * search costs as many rows as the list keeps: the ones in view and a few,
+ * not GtkListView's 200 (20-30 ms of every search over a large history). */
+static void
+test_rows_built (Fixture       *f,
+                 gconstpointer  data)
+{
+  guint n;
+
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  gtk_test_widget_wait_for_draw (f->window);
+  n = count_row_widgets (GTK_WIDGET (f->view));
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <=, 64);
+
+  triage_history_view_set_search_text (f->view, "deploy");
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  triage_history_view_set_service_filter (f->view, browse_test_services[0]);
+  g_assert_cmpuint (n_shown (f), >, 200);
+  gtk_test_widget_wait_for_draw (f->window);
+  n = count_row_widgets (GTK_WIDGET (f->view));
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <=, 64);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -597,6 +635,7 @@ main (int   argc,
   ADD ("/history/view/chart", fixture_setup, test_chart);
   ADD ("/history/view/refresh", fixture_setup, test_refresh);
   ADD ("/history/view/activate-and-keys", fixture_setup, test_activate_and_keys);
+  ADD ("/history/view/rows-built", fixture_setup, test_rows_built);
 
   return g_test_run ();
 }
