@@ -58,6 +58,8 @@ void               triage_request_set_answer_state  (TriageRequest     *self,
 gboolean           triage_request_is_urgent         (TriageRequest     *self,
                                                      GDateTime         *now);
 char              *triage_request_dup_subtitle      (TriageRequest     *self);
+char              *triage_format_deadline           (GDateTime         *deadline,
+                                                     GDateTime         *now);
 int                triage_request_compare           (TriageRequest     *a,
                                                      TriageRequest     *b);
 
