@@ -215,12 +215,19 @@ update_state (TriageHistoryView *self)
     g_autoptr(GtkBitset) bits = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->model));
     guint selected = (guint) MIN (gtk_bitset_get_size (bits), G_MAXUINT);
 
+    /* Translators: above the history list, how many requests it shows */
+    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u request", "%u requests", n), n);
     if (selected > 0)
-      /* Translators: above the history list; the first %u is a count of requests */
-      count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u request, %u selected",
-                                            "%u requests, %u selected", n), n, selected);
-    else
-      count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u request", "%u requests", n), n);
+      {
+        g_autofree char *shown = g_steal_pointer (&count);
+        g_autofree char *chosen = NULL;
+
+        /* Translators: above the history list, how many of its requests are selected */
+        chosen = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u selected", "%u selected",
+                                               selected), selected);
+        /* Translators: above the history list: "3 requests" and "1 selected" */
+        count = g_strdup_printf (C_("history count", "%s, %s"), shown, chosen);
+      }
   }
   gtk_label_set_label (self->count_label, count);
 
