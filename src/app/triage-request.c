@@ -368,6 +368,65 @@ triage_request_get_urgent_at (TriageRequest *self)
 }
 
 /**
+ * triage_format_deadline:
+ * @deadline: when a request is due
+ * @now: (nullable): the present (default: the current time)
+ *
+ * The deadline as the inbox and the tray menu show it: always with its day
+ * unless it is today, so a request due in three days never looks like one
+ * due in ten minutes: "due 14:05", "due tomorrow, 14:05", "due Thu 3 Oct,
+ * 14:05" within a week, "due 3 Oct, 14:05", "due 3 Oct 2027, 14:05". It is
+ * not relative ("in 10 min"), so a list that is not redrawn every minute
+ * stays true.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+triage_format_deadline (GDateTime *deadline,
+                        GDateTime *now)
+{
+  g_autoptr(GDateTime) local = NULL;
+  g_autoptr(GDateTime) local_now = NULL;
+  GDate day;
+  GDate today;
+  int days;
+
+  g_return_val_if_fail (deadline != NULL, NULL);
+
+  local = g_date_time_to_local (deadline);
+  local_now = now ? g_date_time_to_local (now) : g_date_time_new_now_local ();
+  g_date_clear (&day, 1);
+  g_date_clear (&today, 1);
+  g_date_set_dmy (&day, g_date_time_get_day_of_month (local), g_date_time_get_month (local),
+                  g_date_time_get_year (local));
+  g_date_set_dmy (&today, g_date_time_get_day_of_month (local_now),
+                  g_date_time_get_month (local_now), g_date_time_get_year (local_now));
+  days = g_date_days_between (&today, &day);
+
+  if (days == 0)
+    /* Translators: a deadline today, in the inbox and the tray menu; a strftime
+     * format (see its manual page), e.g. "due 14:05" */
+    return g_date_time_format (local, C_("deadline", "due %H:%M"));
+
+  if (days == 1)
+    /* Translators: a deadline tomorrow; a strftime format, e.g. "due tomorrow, 14:05" */
+    return g_date_time_format (local, C_("deadline", "due tomorrow, %H:%M"));
+
+  if (days > 1 && days < 7)
+    /* Translators: a deadline within the next week; a strftime format, e.g.
+     * "due Thu 3 Oct, 14:05" (%a the short weekday, %-d the day, %b the short month) */
+    return g_date_time_format (local, C_("deadline", "due %a %-d %b, %H:%M"));
+
+  if (g_date_time_get_year (local) == g_date_time_get_year (local_now))
+    /* Translators: a deadline later this year (or past); a strftime format, e.g.
+     * "due 3 Oct, 14:05" */
+    return g_date_time_format (local, C_("deadline", "due %-d %b, %H:%M"));
+
+  /* Translators: a deadline in another year; a strftime format, e.g. "due 3 Oct 2027, 14:05" */
+  return g_date_time_format (local, C_("deadline", "due %-d %b %Y, %H:%M"));
+}
+
+/**
  * triage_request_dup_subtitle:
  * @self: a #TriageRequest
  *
@@ -394,11 +453,9 @@ triage_request_dup_subtitle (TriageRequest *self)
     g_string_append_printf (str, " · %s", _("Answer refused"));
   else if (self->notification->deadline != NULL)
     {
-      g_autoptr(GDateTime) local = g_date_time_to_local (self->notification->deadline);
-      /* Translators: deadline in the request list, %s is a time like 14:05 */
-      g_autofree char *time = g_date_time_format (local, _("due %H:%M"));
+      g_autofree char *due = triage_format_deadline (self->notification->deadline, NULL);
 
-      g_string_append_printf (str, " · %s", time);
+      g_string_append_printf (str, " · %s", due);
     }
 
   return g_string_free (str, FALSE);

@@ -176,7 +176,10 @@ connect_cb (GObject      *object,
   if (ensure->timed_out)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                               _("The local server did not start within %u seconds"),
+                               g_dngettext (GETTEXT_PACKAGE,
+                                            "The local server did not start within %u second",
+                                            "The local server did not start within %u seconds",
+                                            (ensure->timeout_ms + 999) / 1000),
                                (ensure->timeout_ms + 999) / 1000);
       g_object_unref (task);
       return;
@@ -229,7 +232,10 @@ timeout_cb (gpointer data)
     {
       g_clear_handle_id (&ensure->poll_id, g_source_remove);
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                               _("The local server did not start within %u seconds"),
+                               g_dngettext (GETTEXT_PACKAGE,
+                                            "The local server did not start within %u second",
+                                            "The local server did not start within %u seconds",
+                                            (ensure->timeout_ms + 999) / 1000),
                                (ensure->timeout_ms + 999) / 1000);
       g_object_unref (task);
     }

@@ -178,16 +178,60 @@ test_request_properties (void)
   g_assert_true (triage_request_is_urgent (request, NULL));
 }
 
+static void
+assert_deadline (GDateTime  *now,
+                 GTimeSpan   in,
+                 const char *expected)
+{
+  g_autoptr(GDateTime) deadline = g_date_time_add (now, in);
+  g_autofree char *text = triage_format_deadline (deadline, now);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* A request due in three days must never read like one due in ten minutes. */
+static void
+test_deadline_text (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_local (2026, 3, 4, 9, 30, 0);   /* a Wednesday */
+  g_autoptr(GDateTime) late = g_date_time_new_local (2026, 12, 31, 23, 0, 0);
+  g_autoptr(TriageRequest) request = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *expected = NULL;
+
+  assert_deadline (now, 10 * G_TIME_SPAN_MINUTE, "due 09:40");
+  assert_deadline (now, 14 * G_TIME_SPAN_HOUR, "due 23:30");
+  assert_deadline (now, 15 * G_TIME_SPAN_HOUR, "due tomorrow, 00:30");
+  assert_deadline (now, 3 * G_TIME_SPAN_DAY + 10 * G_TIME_SPAN_MINUTE, "due Sat 7 Mar, 09:40");
+  assert_deadline (now, 30 * G_TIME_SPAN_DAY, "due 3 Apr, 09:30");
+  assert_deadline (now, -G_TIME_SPAN_DAY, "due 3 Mar, 09:30");
+  assert_deadline (late, 2 * G_TIME_SPAN_HOUR, "due tomorrow, 01:00");
+  assert_deadline (late, 10 * G_TIME_SPAN_DAY, "due 10 Jan 2027, 23:00");
+
+  /* The inbox row says the same. */
+  notification = app_test_notification (ID_A, 3 * 86400, 10, NULL);
+  request = triage_request_new (notification);
+  subtitle = triage_request_dup_subtitle (request);
+  expected = triage_format_deadline (notification->deadline, NULL);
+  g_assert_true (g_str_has_suffix (subtitle, expected));
+  g_assert_false (g_str_has_prefix (expected, "due tomorrow"));
+  g_assert_nonnull (strchr (expected, ','));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* Deadlines are shown in local time, with English names in the C locale. */
+  g_setenv ("TZ", "UTC", TRUE);
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/inbox-model/order", test_order);
   g_test_add_func ("/inbox-model/update-and-remove", test_update_and_remove);
   g_test_add_func ("/inbox-model/many", test_many);
   g_test_add_func ("/inbox-model/request-properties", test_request_properties);
+  g_test_add_func ("/inbox-model/deadline-text", test_deadline_text);
 
   return g_test_run ();
 }

@@ -89,7 +89,10 @@ def test_item_follows_inbox():
             raise Failure(f"pending icon {props['IconName']}")
         if props["ToolTip"][3] != "1 request waiting":
             raise Failure(f"tooltip {props['ToolTip']}")
-        due = time.strftime("%H:%M", time.localtime(time.time() + 1800))
+        then = time.localtime(time.time() + 1800)
+        due = time.strftime("%H:%M", then)
+        if then.tm_mday != time.localtime().tm_mday:   # half an hour before midnight
+            due = f"tomorrow, {due}"
         label = s.wait_label("Deploy the tray build?")
         if label != f"Deploy the tray build? — due {due}":
             raise Failure(f"menu label {label!r}, wanted the deadline {due}")

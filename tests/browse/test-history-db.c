@@ -523,16 +523,16 @@ test_stats (Fixture       *f,
 
   summary = triage_history_stats_dup_summary (stats, NULL);
   g_assert_cmpstr (summary, ==,
-                   "From 2026-03-02 to 2026-03-04, all services: 432 requests — "
-                   "72 answered here, 72 answered elsewhere, 72 expired, 72 withdrawn, "
-                   "72 refused by the server, 72 pending. Median response time: 40 s.");
+                   "From 2026-03-02 to 2026-03-04, all services: 432 requests. "
+                   "72 answered here. 72 answered elsewhere. 72 expired. 72 withdrawn. "
+                   "72 refused by the server. 72 pending. Median response time: 40 s.");
 
   /* One service: only its rows count. */
   filter->service = g_strdup ("CI");
   ci = stats_for (f->db, filter, BROWSE_TEST_BASE_USEC, 1);
   g_assert_cmpuint (triage_history_stats_get_total (ci), ==, per_day / 5 + 1);  /* i % 5 == 0 in 0..143 */
   ci_summary = triage_history_stats_dup_summary (ci, "CI");
-  g_assert_true (g_str_has_prefix (ci_summary, "From 2026-03-02 to 2026-03-02, CI: 29 requests — "));
+  g_assert_true (g_str_has_prefix (ci_summary, "From 2026-03-02 to 2026-03-02, CI: 29 requests. "));
 
   /* 100 days: buckets of four days, at most 31 of them. */
   g_clear_pointer (&filter->service, g_free);
@@ -570,8 +570,8 @@ test_stats_empty (void)
   g_assert_cmpint (triage_history_stats_get_median_response (stats), ==, 3 * G_USEC_PER_SEC);
   g_clear_pointer (&summary, g_free);
   summary = triage_history_stats_dup_summary (stats, NULL);
-  g_assert_cmpstr (summary, ==, "From 2026-03-02 to 2026-03-02, all services: 3 requests — "
-                                "2 answered here, 1 pending. Median response time: 3 s.");
+  g_assert_cmpstr (summary, ==, "From 2026-03-02 to 2026-03-02, all services: 3 requests. "
+                                "2 answered here. 1 pending. Median response time: 3 s.");
 }
 
 static void

@@ -76,6 +76,11 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect(302, "file:///etc/passwd")
         elif path == "/redirect-http":
             self.redirect(302, "http://example.com/hello.txt")
+        elif path == "/redirect-loopback":
+            # Where a server on the internet would send a victim: this computer.
+            self.redirect(302, "http://127.0.0.1:%d/hello.txt" % self.server.server_address[1])
+        elif path == "/redirect-localhost":
+            self.redirect(302, "http://localhost:%d/hello.txt" % self.server.server_address[1])
         elif path == "/redirect-loop":
             self.redirect(307, "/redirect-loop")
         else:

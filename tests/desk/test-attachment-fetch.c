@@ -40,6 +40,7 @@ typedef struct
   gboolean  done;
   GBytes   *bytes;
   char     *content_type;
+  GUri     *redirect;
   GError   *error;
 } Result;
 
@@ -50,7 +51,7 @@ fetch_cb (GObject      *object,
 {
   Result *r = user_data;
 
-  r->bytes = triage_attachment_fetch_finish (result, &r->content_type, &r->error);
+  r->bytes = triage_attachment_fetch_finish (result, &r->content_type, &r->redirect, &r->error);
   r->done = TRUE;
 }
 
@@ -59,6 +60,23 @@ on_watchdog (gpointer user_data)
 {
   g_error ("the download took longer than 20 s");
   return G_SOURCE_REMOVE;
+}
+
+static void
+fetch_uri (SoupSession  *session,
+           GUri         *uri,
+           gsize         max_size,
+           guint         timeout,
+           GCancellable *cancellable,
+           Result       *r)
+{
+  guint watchdog = g_timeout_add_seconds (20, on_watchdog, NULL);
+
+  memset (r, 0, sizeof *r);
+  triage_attachment_fetch_async (session, uri, max_size, timeout, cancellable, fetch_cb, r);
+  while (!r->done)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
 }
 
 static void
@@ -71,13 +89,8 @@ fetch (Fixture      *fixture,
 {
   g_autofree char *address = desk_test_server_uri (fixture->server, path);
   g_autoptr(GUri) uri = g_uri_parse (address, G_URI_FLAGS_ENCODED, NULL);
-  guint watchdog = g_timeout_add_seconds (20, on_watchdog, NULL);
 
-  memset (r, 0, sizeof *r);
-  triage_attachment_fetch_async (NULL, uri, max_size, timeout, cancellable, fetch_cb, r);
-  while (!r->done)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  fetch_uri (NULL, uri, max_size, timeout, cancellable, r);
 }
 
 static void
@@ -85,6 +98,7 @@ result_clear (Result *r)
 {
   g_clear_pointer (&r->bytes, g_bytes_unref);
   g_clear_pointer (&r->content_type, g_free);
+  g_clear_pointer (&r->redirect, g_uri_unref);
   g_clear_error (&r->error);
 }
 
@@ -224,6 +238,141 @@ test_redirect (Fixture       *fixture,
 }
 
 static void
+assert_redirect (const char *agreed,
+                 const char *target,
+                 int         code,
+                 const char *in_message)
+{
+  g_autoptr(GUri) agreed_uri = g_uri_parse (agreed, G_URI_FLAGS_ENCODED, NULL);
+  g_autoptr(GUri) followed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (agreed_uri);
+  followed = triage_attachment_check_redirect (agreed_uri, target, &error);
+  if (code == -1)
+    {
+      g_assert_no_error (error);
+      g_assert_nonnull (followed);
+      return;
+    }
+
+  g_assert_null (followed);
+  g_assert_error (error, TRIAGE_DESK_ERROR, code);
+  if (in_message != NULL && strstr (error->message, in_message) == NULL)
+    g_error ("“%s” → “%s”: message “%s” does not mention “%s”", agreed, target,
+             error->message, in_message);
+}
+
+static void
+test_redirect_policy (void)
+{
+  /* The same host: followed. */
+  assert_redirect ("https://example.com/a", "https://example.com/b", -1, NULL);
+  assert_redirect ("https://example.com/a", "https://EXAMPLE.com:8443/b", -1, NULL);
+  assert_redirect ("http://127.0.0.1:8080/a", "http://127.0.0.1:8080/b", -1, NULL);
+  assert_redirect ("http://localhost/a", "https://localhost/b", -1, NULL);
+
+  /* A server on the internet never sends Triage to this computer or its network. */
+  assert_redirect ("https://evil.example/x", "http://127.0.0.1:6379/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   "127.0.0.1");
+  assert_redirect ("https://evil.example/x", "https://127.0.0.1:8443/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   "https://127.0.0.1:8443/");
+  assert_redirect ("https://evil.example/x", "http://localhost:631/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   "localhost");
+  assert_redirect ("https://evil.example/x", "https://admin.localhost/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   "admin.localhost");
+  assert_redirect ("https://evil.example/x", "https://[::1]/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
+  assert_redirect ("https://evil.example/x", "https://[::ffff:127.0.0.1]/",
+                   TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
+  assert_redirect ("https://evil.example/x", "https://0.0.0.0:8080/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   NULL);
+  assert_redirect ("https://evil.example/x", "https://169.254.169.254/latest/meta-data/",
+                   TRIAGE_DESK_ERROR_URI_REFUSED, "169.254.169.254");
+  assert_redirect ("https://evil.example/x", "https://192.168.1.1/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   NULL);
+  assert_redirect ("https://evil.example/x", "https://[fd00::1]/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   NULL);
+  assert_redirect ("https://192.168.1.5/x", "https://127.0.0.1/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   NULL);
+
+  /* Never from https down to plain http, even on this computer. */
+  assert_redirect ("https://localhost/a", "http://localhost/b", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   "http://localhost/b");
+
+  /* Another host is the user's choice: the error names the new address. */
+  assert_redirect ("https://example.com/a", "https://cdn.example.net/a?x=1",
+                   TRIAGE_DESK_ERROR_REDIRECTED, "https://cdn.example.net/a?x=1");
+  assert_redirect ("http://127.0.0.1:8080/a", "https://example.com/a", TRIAGE_DESK_ERROR_REDIRECTED,
+                   "example.com");
+  assert_redirect ("http://127.0.0.1:8080/a", "http://localhost:8080/a",
+                   TRIAGE_DESK_ERROR_REDIRECTED, "localhost");
+
+  /* And the rules for any address still hold. */
+  assert_redirect ("https://example.com/a", "file:///etc/passwd", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   "file:");
+  assert_redirect ("https://example.com/a", "http://example.com/a", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   NULL);
+}
+
+/* A server elsewhere (evil.example, here the test server) redirecting to this computer. */
+static void
+test_redirect_to_loopback (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *address = desk_test_server_uri (fixture->server, "/");
+  g_autoptr(GUri) server = g_uri_parse (address, G_URI_FLAGS_ENCODED, NULL);
+  g_autoptr(GSocketConnectable) connectable = NULL;
+  g_autoptr(SoupSession) session = NULL;
+  g_autoptr(GUri) uri = NULL;
+  Result r;
+
+  /* Every connection goes to the test server, whatever host the address names. */
+  connectable = g_network_address_new (g_uri_get_host (server), g_uri_get_port (server));
+  session = soup_session_new_with_options ("remote-connectable", connectable, NULL);
+  uri = g_uri_parse ("http://evil.example/redirect-loopback", G_URI_FLAGS_ENCODED, NULL);
+
+  fetch_uri (session, uri, LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_nonnull (strstr (r.error->message, "evil.example"));
+  g_assert_nonnull (strstr (r.error->message, "127.0.0.1"));
+  g_assert_null (r.bytes);
+  g_assert_null (r.redirect);
+  result_clear (&r);
+
+  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/redirect-loopback"), ==, 1);
+  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/hello.txt"), ==, 0);
+}
+
+static void
+test_redirect_other_host (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(GUri) chosen = NULL;
+  g_autofree char *shown = NULL;
+  Result r;
+
+  fetch (fixture, "/redirect-localhost", LIMIT, 10, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_REDIRECTED);
+  g_assert_null (r.bytes);
+  g_assert_nonnull (r.redirect);
+  g_assert_cmpstr (g_uri_get_host (r.redirect), ==, "localhost");
+  shown = g_uri_to_string (r.redirect);
+  g_assert_nonnull (strstr (r.error->message, shown));
+  g_assert_nonnull (strstr (r.error->message, "127.0.0.1"));
+  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/hello.txt"), ==, 0);
+
+  /* Loaded only when asked for, as its own address. */
+  chosen = g_uri_ref (r.redirect);
+  result_clear (&r);
+  fetch_uri (NULL, chosen, LIMIT, 10, NULL, &r);
+  g_assert_no_error (r.error);
+  g_assert_cmpmem (g_bytes_get_data (r.bytes, NULL), g_bytes_get_size (r.bytes), "hello world", 11);
+  g_assert_null (r.redirect);
+  result_clear (&r);
+  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/hello.txt"), ==, 1);
+}
+
+static void
 test_http_error (Fixture       *fixture,
                  gconstpointer  data)
 {
@@ -309,6 +458,11 @@ main (int   argc,
   g_test_add_func ("/desk/fetch/display", test_display);
   g_test_add ("/desk/fetch/download", Fixture, NULL, fixture_setup, test_download, fixture_teardown);
   g_test_add ("/desk/fetch/redirect", Fixture, NULL, fixture_setup, test_redirect, fixture_teardown);
+  g_test_add_func ("/desk/fetch/redirect-policy", test_redirect_policy);
+  g_test_add ("/desk/fetch/redirect-to-loopback", Fixture, NULL, fixture_setup,
+              test_redirect_to_loopback, fixture_teardown);
+  g_test_add ("/desk/fetch/redirect-other-host", Fixture, NULL, fixture_setup,
+              test_redirect_other_host, fixture_teardown);
   g_test_add ("/desk/fetch/http-error", Fixture, NULL, fixture_setup, test_http_error, fixture_teardown);
   g_test_add ("/desk/fetch/size-limit", Fixture, NULL, fixture_setup, test_size_limit, fixture_teardown);
   g_test_add ("/desk/fetch/timeout", Fixture, NULL, fixture_setup, test_timeout, fixture_teardown);

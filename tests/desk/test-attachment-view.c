@@ -184,6 +184,13 @@ label_contains (GtkWidget     *widget,
 }
 
 static gboolean
+label_is (GtkWidget     *widget,
+          gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
+static gboolean
 button_labelled (GtkWidget     *widget,
                  gconstpointer  label)
 {
@@ -698,6 +705,39 @@ test_uri_load (Fixture       *fixture,
   g_assert_nonnull (find_label (fixture, uri));
 }
 
+/* A redirect to another host is shown as the new address, loaded only when chosen. */
+static void
+test_uri_redirect_elsewhere (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *uri = server_uri (fixture, "/redirect-localhost");
+  g_autoptr(AtpAttachment) attachment = uri_attachment ("text/plain", "greeting", uri);
+  g_autofree char *port = g_strdup (strrchr (uri, ':'));
+  g_autofree char *redirect = NULL;
+
+  *strchr (port, '/') = '\0';
+  redirect = g_strdup_printf ("http://localhost%s/hello.txt", port);
+
+  show (fixture, attachment);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  WAIT_UNTIL (requests (fixture) == 1 &&
+              triage_attachment_view_get_kind (fixture->view) != TRIAGE_ATTACHMENT_KIND_LOADING);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_REMOTE);
+  g_assert_null (triage_attachment_view_get_bytes (fixture->view));
+
+  /* The new address is named and in view, and only it can be loaded. */
+  g_assert_nonnull (find_label (fixture, "sent the attachment on to another address"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (fixture->view), label_is, redirect));
+  g_assert_true (button_usable (fixture, "Load from localhost"));
+  g_assert_false (button_usable (fixture, "Load from 127.0.0.1"));
+  g_assert_cmpuint (desk_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  assert_text (fixture, "hello world");
+  g_assert_cmpuint (desk_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 1);
+}
+
 static void
 test_uri_size_limit (Fixture       *fixture,
                      gconstpointer  data)
@@ -769,6 +809,69 @@ test_window (void)
   WAIT_UNTIL (window == NULL);
 }
 
+static void
+collect_keys (GtkWidget  *widget,
+              GPtrArray  *keys)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
+
+          /* The window's and the view's own keys, not GTK's (F10, the inspector). */
+          if (strstr (action, "attachment.") != NULL || strstr (action, "window.close") != NULL)
+            g_ptr_array_add (keys, gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut)));
+        }
+    }
+}
+
+/* Every key of the attachment window is in the app's shortcuts window. */
+static void
+test_shortcuts_listed (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "src", "app", "gtk",
+                                                 "help-overlay.ui", NULL);
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_file (path);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "notes", "hi", 2);
+  GtkWidget *window = triage_attachment_window_new (NULL, attachment, NULL);
+  GSList *objects = gtk_builder_get_objects (builder);
+
+  for (GSList *l = objects; l != NULL; l = l->next)
+    if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+      {
+        g_autofree char *accelerator = NULL;
+        g_auto(GStrv) accels = NULL;
+
+        g_object_get (l->data, "accelerator", &accelerator, NULL);
+        accels = g_strsplit (accelerator ? accelerator : "", " ", -1);
+        for (guint i = 0; accels[i] != NULL; i++)
+          if (accels[i][0] != '\0')
+            g_ptr_array_add (listed, g_strdup (accels[i]));
+      }
+  g_slist_free (objects);
+
+  collect_keys (window, keys);
+  collect_keys (GTK_WIDGET (triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window))),
+                keys);
+  g_assert_cmpuint (keys->len, >=, 4);   /* Escape, Ctrl+W, Ctrl+S, Ctrl+O */
+  for (guint i = 0; i < keys->len; i++)
+    if (!g_ptr_array_find_with_equal_func (listed, keys->pdata[i], g_str_equal, NULL))
+      g_error ("the attachment window's %s is not in the shortcuts window",
+               (char *) keys->pdata[i]);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -794,10 +897,12 @@ main (int   argc,
   ADD ("/desk/attachment-view/uri-refused", test_uri_refused);
   ADD ("/desk/attachment-view/uri-host-emphasised", test_uri_host_emphasised);
   ADD ("/desk/attachment-view/uri-load", test_uri_load);
+  ADD ("/desk/attachment-view/uri-redirect-elsewhere", test_uri_redirect_elsewhere);
   ADD ("/desk/attachment-view/uri-size-limit", test_uri_size_limit);
   ADD ("/desk/attachment-view/uri-type-mismatch", test_uri_type_mismatch);
   ADD ("/desk/attachment-view/uri-cancel", test_uri_cancel);
   g_test_add_func ("/desk/attachment-view/window", test_window);
+  g_test_add_func ("/desk/attachment-view/shortcuts-listed", test_shortcuts_listed);
 
 #undef ADD
 

@@ -71,15 +71,20 @@ triage_history_facets_free (TriageHistoryFacets *facets)
 
 /* SQL helpers, shared with the model and the export (any thread, own connection) */
 
+/*
+ * @failure is a whole sentence ("Could not search the history in the local database"); SQLite's own
+ * explanation follows it.
+ */
 gboolean
 triage_history_set_error (GError     **error,
                           sqlite3     *db,
-                          const char  *what)
+                          const char  *failure)
 {
   g_set_error (error, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_FAILED,
-               /* Translators: the first %s is a step like "search the history" */
-               _("Could not %s in the local database: %s"),
-               what, db ? sqlite3_errmsg (db) : _("out of memory"));
+               /* Translators: a failure such as "Could not search the history", then
+                * the database's explanation */
+               _("%s: %s"),
+               failure, db ? sqlite3_errmsg (db) : _("out of memory"));
   return FALSE;
 }
 
@@ -145,7 +150,7 @@ triage_history_prepare_fetch (sqlite3  *db,
 
   if (sqlite3_prepare_v3 (db, ENTRY_SQL, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
     {
-      triage_history_set_error (error, db, _("read the history"));
+      triage_history_set_error (error, db, _("Could not read the history in the local database"));
       sqlite3_finalize (stmt);
       return NULL;
     }
@@ -237,7 +242,8 @@ triage_history_fetch_rows (sqlite3       *db,
         data.rowid = rowids[i];
       else
         {
-          triage_history_set_error (error, db, _("read the history"));
+          triage_history_set_error (error, db,
+                                    _("Could not read the history in the local database"));
           sqlite3_reset (stmt);
           if (in_transaction)
             sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
@@ -277,7 +283,7 @@ load_matches (sqlite3     *db,
   if (sqlite3_prepare_v2 (db, "SELECT rowid FROM history_fts WHERE history_fts MATCH ?1"
                               " ORDER BY rowid", -1, &stmt, NULL) != SQLITE_OK)
     {
-      triage_history_set_error (error, db, _("search the history"));
+      triage_history_set_error (error, db, _("Could not search the history in the local database"));
       return NULL;
     }
 
@@ -291,7 +297,7 @@ load_matches (sqlite3     *db,
 
   if (rc != SQLITE_DONE)
     {
-      triage_history_set_error (error, db, _("search the history"));
+      triage_history_set_error (error, db, _("Could not search the history in the local database"));
       return NULL;
     }
 
@@ -390,7 +396,7 @@ triage_history_prepare_filtered (sqlite3                   *db,
 
   if (sqlite3_prepare_v2 (db, sql->str, -1, &stmt, NULL) != SQLITE_OK)
     {
-      triage_history_set_error (error, db, _("search the history"));
+      triage_history_set_error (error, db, _("Could not search the history in the local database"));
       sqlite3_finalize (stmt);
       return NULL;
     }
@@ -634,7 +640,8 @@ query_func (TriageHistoryDb *self,
 
   if (rc != SQLITE_DONE)
     {
-      triage_history_set_error (&error, self->query, _("search the history"));
+      triage_history_set_error (&error, self->query,
+                                _("Could not search the history in the local database"));
       return_query_error (task, g_steal_pointer (&error));
       return;
     }
@@ -807,7 +814,8 @@ facets_func (TriageHistoryDb *self,
   return;
 
 failed:
-  triage_history_set_error (&error, self->query, _("list the services and projects"));
+  triage_history_set_error (&error, self->query,
+                            _("Could not list the services and projects in the local database"));
   return_query_error (task, g_steal_pointer (&error));
 }
 
@@ -864,7 +872,8 @@ load_notification_func (TriageHistoryDb *self,
   if (sqlite3_prepare_v2 (self->query, "SELECT json FROM notifications WHERE id = ?1",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
-      triage_history_set_error (&error, self->query, _("read a request"));
+      triage_history_set_error (&error, self->query,
+                                _("Could not read a request in the local database"));
       return_query_error (task, g_steal_pointer (&error));
       return;
     }
@@ -879,7 +888,8 @@ load_notification_func (TriageHistoryDb *self,
     }
   if (rc != SQLITE_ROW)
     {
-      triage_history_set_error (&error, self->query, _("read a request"));
+      triage_history_set_error (&error, self->query,
+                                _("Could not read a request in the local database"));
       return_query_error (task, g_steal_pointer (&error));
       return;
     }
@@ -999,7 +1009,8 @@ stats_func (TriageHistoryDb *self,
 
   if (rc != SQLITE_DONE)
     {
-      triage_history_set_error (&error, self->query, _("count the decisions"));
+      triage_history_set_error (&error, self->query,
+                                _("Could not count the decisions in the local database"));
       return_query_error (task, g_steal_pointer (&error));
       return;
     }
@@ -1080,7 +1091,8 @@ load_read_func (TriageHistoryDb *self,
                           " WHERE n.id IS NULL OR n.outcome = 'none'",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
-      triage_history_set_error (&error, self->rw, _("read which requests were opened"));
+      triage_history_set_error (&error, self->rw,
+                                _("Could not read which requests were opened in the local database"));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -1090,7 +1102,8 @@ load_read_func (TriageHistoryDb *self,
 
   if (rc != SQLITE_DONE)
     {
-      triage_history_set_error (&error, self->rw, _("read which requests were opened"));
+      triage_history_set_error (&error, self->rw,
+                                _("Could not read which requests were opened in the local database"));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -1162,7 +1175,8 @@ set_read_func (TriageHistoryDb *self,
 
   if (sqlite3_prepare_v2 (self->rw, sql, -1, &stmt, NULL) != SQLITE_OK)
     {
-      triage_history_set_error (&error, self->rw, _("remember that a request was opened"));
+      triage_history_set_error (&error, self->rw,
+                                _("Could not remember that a request was opened in the local database"));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -1173,7 +1187,8 @@ set_read_func (TriageHistoryDb *self,
 
   if (sqlite3_step (stmt) != SQLITE_DONE)
     {
-      triage_history_set_error (&error, self->rw, _("remember that a request was opened"));
+      triage_history_set_error (&error, self->rw,
+                                _("Could not remember that a request was opened in the local database"));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }

@@ -20,7 +20,7 @@ sqlite3       *triage_history_open_connection (const char                 *path,
                                                GError                    **error);
 gboolean       triage_history_set_error       (GError                    **error,
                                                sqlite3                    *db,
-                                               const char                 *what);
+                                               const char                 *failure);
 sqlite3_stmt  *triage_history_prepare_fetch   (sqlite3                    *db,
                                                GError                    **error);
 GPtrArray     *triage_history_fetch_rows      (sqlite3                    *db,

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-browse-error.h"
+#include "triage-history-private.h"
 #include "triage-history-schema.h"
 
 /*
@@ -84,18 +85,6 @@ static const char store_columns_probe[] =
   "  responder_id, responder_type, answered_at, delivered_at"
   " FROM notifications LIMIT 0";
 
-static gboolean
-set_sqlite_error (GError     **error,
-                  sqlite3     *db,
-                  const char  *what)
-{
-  g_set_error (error, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_FAILED,
-               /* Translators: the first %s is a step like "create the search index" */
-               _("Could not %s in the local database: %s"),
-               what, db ? sqlite3_errmsg (db) : _("out of memory"));
-  return FALSE;
-}
-
 /**
  * triage_history_schema_check:
  * @db: a connection to the app's database
@@ -164,7 +153,8 @@ triage_history_schema_ensure (sqlite3  *db,
     return TRUE;
 
   if (sqlite3_exec (db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-    return set_sqlite_error (error, db, _("start preparing the history"));
+    return triage_history_set_error (error, db,
+                                     _("Could not start preparing the history in the local database"));
 
   /* Someone else may have done it while we waited for the lock. */
   if (read_version (db) >= HISTORY_SCHEMA_VERSION)
@@ -181,7 +171,8 @@ triage_history_schema_ensure (sqlite3  *db,
                     NULL, NULL, NULL) != SQLITE_OK ||
       sqlite3_exec (db, history_schema_v1, NULL, NULL, NULL) != SQLITE_OK)
     {
-      set_sqlite_error (error, db, _("create the history's search index"));
+      triage_history_set_error (error, db,
+                                _("Could not create the history's search index in the local database"));
       goto rollback;
     }
 
@@ -190,13 +181,15 @@ triage_history_schema_ensure (sqlite3  *db,
                     " VALUES ('schema', " G_STRINGIFY (HISTORY_SCHEMA_VERSION) ")",
                     NULL, NULL, NULL) != SQLITE_OK)
     {
-      set_sqlite_error (error, db, _("record the history's schema version"));
+      triage_history_set_error (error, db,
+                                _("Could not record the history's schema version in the local database"));
       goto rollback;
     }
 
   if (sqlite3_exec (db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
     {
-      set_sqlite_error (error, db, _("finish preparing the history"));
+      triage_history_set_error (error, db,
+                                _("Could not finish preparing the history in the local database"));
       goto rollback;
     }
 

@@ -382,30 +382,32 @@ format_day (gint64 usec)
 {
   g_autoptr(GDateTime) time = g_date_time_new_from_unix_local (usec / G_USEC_PER_SEC);
 
-  return g_date_time_format (time, "%Y-%m-%d");
+  /* Translators: a day in the chart's summary; a strftime format (see its manual page) */
+  return g_date_time_format (time, C_("chart day", "%Y-%m-%d"));
 }
 
+/* One sentence of the chart's summary: how many requests ended one way. */
 static char *
-category_phrase (TriageHistoryCategory category,
+category_sentence (TriageHistoryCategory category,
                  guint                 n)
 {
   switch (category)
     {
     case TRIAGE_HISTORY_CATEGORY_ANSWERED:
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u answered here",
-                                           "%u answered here", n), n);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u answered here.",
+                                           "%u answered here.", n), n);
     case TRIAGE_HISTORY_CATEGORY_ANSWERED_ELSEWHERE:
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u answered elsewhere",
-                                           "%u answered elsewhere", n), n);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u answered elsewhere.",
+                                           "%u answered elsewhere.", n), n);
     case TRIAGE_HISTORY_CATEGORY_EXPIRED:
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u expired", "%u expired", n), n);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u expired.", "%u expired.", n), n);
     case TRIAGE_HISTORY_CATEGORY_WITHDRAWN:
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u withdrawn", "%u withdrawn", n), n);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u withdrawn.", "%u withdrawn.", n), n);
     case TRIAGE_HISTORY_CATEGORY_REFUSED:
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u refused by the server",
-                                           "%u refused by the server", n), n);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u refused by the server.",
+                                           "%u refused by the server.", n), n);
     case TRIAGE_HISTORY_CATEGORY_PENDING:
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pending", "%u pending", n), n);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pending.", "%u pending.", n), n);
     case TRIAGE_HISTORY_N_CATEGORIES:
     default:
       g_return_val_if_reached (NULL);
@@ -425,7 +427,6 @@ triage_history_stats_dup_summary (TriageHistoryStats *self,
 {
   g_autofree char *first = NULL;
   g_autofree char *last = NULL;
-  g_autofree char *who = NULL;
   GString *text;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -433,34 +434,42 @@ triage_history_stats_dup_summary (TriageHistoryStats *self,
   first = format_day (self->buckets[0].start);
   /* The last day is the one before the end (a midnight). */
   last = format_day (self->buckets[self->n_buckets - 1].end - G_USEC_PER_SEC);
-  who = service ? g_strdup (service) : g_strdup (_("all services"));
 
   text = g_string_new (NULL);
 
+  if (self->total == 0 && service == NULL)
+    /* Translators: chart summary; the first and the last day */
+    g_string_append_printf (text, _("From %s to %s, all services: no requests."), first, last);
+  else if (self->total == 0)
+    /* Translators: chart summary; the first and the last day, then a service's name */
+    g_string_append_printf (text, _("From %s to %s, %s: no requests."), first, last, service);
+  else if (service == NULL)
+    /* Translators: chart summary; the first and the last day, then a count */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "From %s to %s, all services: %u request.",
+                                               "From %s to %s, all services: %u requests.",
+                                               self->total), first, last, self->total);
+  else
+    /* Translators: chart summary; the first and the last day, a service's name, a count */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "From %s to %s, %s: %u request.",
+                                               "From %s to %s, %s: %u requests.",
+                                               self->total), first, last, service, self->total);
+
   if (self->total == 0)
-    {
-      /* Translators: chart summary; dates, then a service name or "all services" */
-      g_string_append_printf (text, _("From %s to %s, %s: no requests."), first, last, who);
-      return g_string_free (text, FALSE);
-    }
+    return g_string_free (text, FALSE);
 
-  /* Translators: chart summary; dates, then a service name or "all services" */
-  g_string_append_printf (text, _("From %s to %s, %s: "), first, last, who);
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u request", "%u requests",
-                                             self->total), self->total);
-
-  for (guint c = 0, n = 0; c < TRIAGE_HISTORY_N_CATEGORIES; c++)
+  for (guint c = 0; c < TRIAGE_HISTORY_N_CATEGORIES; c++)
     {
-      g_autofree char *phrase = NULL;
+      g_autofree char *sentence = NULL;
 
       if (self->totals[c] == 0)
         continue;
 
-      phrase = category_phrase (c, self->totals[c]);
-      g_string_append (text, n++ == 0 ? _(" — ") : _(", "));
-      g_string_append (text, phrase);
+      sentence = category_sentence (c, self->totals[c]);
+      g_string_append_c (text, ' ');
+      g_string_append (text, sentence);
     }
-  g_string_append (text, _("."));
 
   if (self->median_response >= 0)
     {

@@ -32,6 +32,35 @@ host_is_valid (const char *host)
   return TRUE;
 }
 
+/* An IPv4 address written as IPv6 (::ffff:a.b.c.d) is that IPv4 address. */
+static GInetAddress *
+inet_address_unmap (GInetAddress *address)
+{
+  const guint8 *bytes;
+
+  if (g_inet_address_get_family (address) != G_SOCKET_FAMILY_IPV6)
+    return g_object_ref (address);
+
+  bytes = g_inet_address_to_bytes (address);
+  for (guint i = 0; i < 10; i++)
+    {
+      if (bytes[i] != 0)
+        return g_object_ref (address);
+    }
+  if (bytes[10] != 0xff || bytes[11] != 0xff)
+    return g_object_ref (address);
+
+  return g_inet_address_new_from_bytes (bytes + 12, G_SOCKET_FAMILY_IPV4);
+}
+
+static GInetAddress *
+inet_address_parse (const char *host)
+{
+  g_autoptr(GInetAddress) address = g_inet_address_new_from_string (host);
+
+  return address != NULL ? inet_address_unmap (address) : NULL;
+}
+
 static gboolean
 host_is_loopback (const char *host)
 {
@@ -40,9 +69,50 @@ host_is_loopback (const char *host)
   if (g_ascii_strcasecmp (host, "localhost") == 0)
     return TRUE;
 
-  address = g_inet_address_new_from_string (host);
+  address = inet_address_parse (host);
 
   return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+typedef enum
+{
+  LOCALITY_INTERNET,
+  LOCALITY_LOCAL_NETWORK,
+  LOCALITY_THIS_COMPUTER,
+} Locality;
+
+/*
+ * How close to the user @host is. A server must never send Triage closer than
+ * itself: to services on this computer, a router, a cloud's metadata address.
+ */
+static Locality
+host_locality (const char *host)
+{
+  g_autoptr(GInetAddress) address = NULL;
+  gsize length = strlen (host);
+
+  if (host_is_loopback (host) ||
+      (length > strlen (".localhost") &&
+       g_ascii_strcasecmp (host + length - strlen (".localhost"), ".localhost") == 0))
+    return LOCALITY_THIS_COMPUTER;
+
+  address = inet_address_parse (host);
+  if (address == NULL)
+    return LOCALITY_INTERNET;
+
+  /* 0.0.0.0 and :: connect to this computer on Linux. */
+  if (g_inet_address_get_is_any (address))
+    return LOCALITY_THIS_COMPUTER;
+
+  if (g_inet_address_get_is_link_local (address) || g_inet_address_get_is_site_local (address))
+    return LOCALITY_LOCAL_NETWORK;
+
+  /* Unique local IPv6 addresses (fc00::/7), which GLib does not count as site-local. */
+  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6 &&
+      (g_inet_address_to_bytes (address)[0] & 0xfe) == 0xfc)
+    return LOCALITY_LOCAL_NETWORK;
+
+  return LOCALITY_INTERNET;
 }
 
 /**
@@ -109,6 +179,73 @@ triage_attachment_check_uri (const char  *uri,
       g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
                    _("Plain http is only used for this computer; “%s” must be reached "
                      "over https"), host);
+      return NULL;
+    }
+
+  return g_steal_pointer (&parsed);
+}
+
+/**
+ * triage_attachment_check_redirect:
+ * @agreed: the address the user chose to load
+ * @target: where the server redirected, as an absolute address
+ * @error: %TRIAGE_DESK_ERROR_REDIRECTED, %TRIAGE_DESK_ERROR_URI_REFUSED or
+ *   %TRIAGE_DESK_ERROR_INVALID_URI
+ *
+ * Decides whether a download from @agreed may follow a redirect to @target
+ * without asking. It may when @target passes triage_attachment_check_uri(),
+ * stays on the host the user agreed to, and keeps https unless @agreed was
+ * itself plain http to this computer. A server elsewhere can never send
+ * Triage to this computer or its local network (%TRIAGE_DESK_ERROR_URI_REFUSED).
+ * Any other host is %TRIAGE_DESK_ERROR_REDIRECTED: a message that names the
+ * new address, which the user may then choose to load.
+ *
+ * Returns: (transfer full) (nullable): the parsed @target if it may be followed
+ */
+GUri *
+triage_attachment_check_redirect (GUri        *agreed,
+                                  const char  *target,
+                                  GError     **error)
+{
+  g_autoptr(GUri) parsed = NULL;
+  g_autofree char *display = NULL;
+  const char *agreed_host;
+  const char *host;
+
+  g_return_val_if_fail (agreed != NULL, NULL);
+
+  parsed = triage_attachment_check_uri (target, error);
+  if (parsed == NULL)
+    return NULL;
+
+  agreed_host = g_uri_get_host (agreed);
+  host = g_uri_get_host (parsed);
+  display = triage_attachment_uri_display (parsed, NULL, NULL);
+
+  if (host_locality (host) > host_locality (agreed_host))
+    {
+      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
+                   _("The server at %s tried to send Triage to %s, an address on this "
+                     "computer or its local network; that is never followed"),
+                   agreed_host, display);
+      return NULL;
+    }
+
+  if (g_ascii_strcasecmp (g_uri_get_scheme (parsed), "http") == 0 &&
+      g_ascii_strcasecmp (g_uri_get_scheme (agreed), "http") != 0)
+    {
+      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
+                   _("The server at %s redirected from https to plain http (%s); that is "
+                     "never followed"), agreed_host, display);
+      return NULL;
+    }
+
+  if (g_ascii_strcasecmp (host, agreed_host) != 0)
+    {
+      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_REDIRECTED,
+                   _("The server at %s sent the attachment on to another address: %s. "
+                     "Nothing was loaded from there; load it only if you trust that address."),
+                   agreed_host, display);
       return NULL;
     }
 
@@ -212,7 +349,9 @@ triage_attachment_uri_display (GUri  *uri,
 typedef struct
 {
   SoupSession  *session;
-  GUri         *uri;
+  GUri         *agreed;               /* the address the user chose */
+  GUri         *uri;                  /* the one being loaded: @agreed or a redirect */
+  GUri         *redirect;             /* another host a redirect named, not followed */
   gsize         max_size;
   guint         timeout_seconds;
   guint         redirects;
@@ -241,7 +380,9 @@ fetch_data_free (gpointer data)
   g_clear_object (&fd->caller_cancellable);
   g_clear_object (&fd->cancellable);
   g_clear_object (&fd->session);
+  g_clear_pointer (&fd->agreed, g_uri_unref);
   g_clear_pointer (&fd->uri, g_uri_unref);
+  g_clear_pointer (&fd->redirect, g_uri_unref);
   if (fd->stream != NULL)
     g_input_stream_close_async (fd->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
   g_clear_object (&fd->stream);
@@ -363,12 +504,19 @@ follow_redirect (GTask        *task,
   if (++fd->redirects > TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS)
     {
       g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_MANY_REDIRECTS,
-                   _("Loading from %s was redirected more than %d times"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "Loading from %s was redirected more than %d time",
+                                "Loading from %s was redirected more than %d times",
+                                TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS),
                    g_uri_get_host (fd->uri), TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS);
       return FALSE;
     }
 
-  /* The destination obeys the same rules as an address in the attachment. */
+  /*
+   * Checked against the address the user agreed to, not the previous hop: a
+   * server on the internet must not reach this computer by redirecting, and
+   * another host is the user's choice, never followed silently.
+   */
   target = g_uri_parse_relative (fd->uri, location, G_URI_FLAGS_ENCODED, NULL);
   if (target != NULL)
     target_string = g_uri_to_string (target);
@@ -378,6 +526,22 @@ follow_redirect (GTask        *task,
       g_set_error (error, TRIAGE_DESK_ERROR, local_error->code,
                    _("The server at %s redirected elsewhere, and that address is refused: %s"),
                    g_uri_get_host (fd->uri), local_error->message);
+      return FALSE;
+    }
+  g_clear_pointer (&checked, g_uri_unref);
+
+  checked = triage_attachment_check_redirect (fd->agreed, target_string, &local_error);
+  if (checked == NULL)
+    {
+      if (g_error_matches (local_error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_REDIRECTED))
+        {
+          /* Kept as shown in the message: loading what is shown fetches exactly that. */
+          g_autofree char *display = triage_attachment_uri_display (target, NULL, NULL);
+
+          fd->redirect = triage_attachment_check_uri (display, NULL);
+        }
+
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
 
@@ -483,8 +647,10 @@ fetch_send (GTask *task)
  * Downloads an attachment the user asked for. A declared Content-Length over
  * @max_size is refused before the body is read; otherwise reading stops as
  * soon as the body grows past it. Redirects are followed (at most
- * %TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS) only to addresses that pass the
- * same rules.
+ * %TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS) only as
+ * triage_attachment_check_redirect() allows: on the host the user agreed
+ * to; a redirect to another host ends the download with
+ * %TRIAGE_DESK_ERROR_REDIRECTED.
  */
 void
 triage_attachment_fetch_async (SoupSession         *session,
@@ -508,6 +674,7 @@ triage_attachment_fetch_async (SoupSession         *session,
   fd->session = session ? g_object_ref (session)
                         : soup_session_new_with_options ("user-agent", "Triage/" PACKAGE_VERSION,
                                                          NULL);
+  fd->agreed = g_uri_ref (uri);
   fd->uri = g_uri_ref (uri);
   fd->max_size = max_size;
   fd->timeout_seconds = timeout_seconds;
@@ -535,6 +702,9 @@ triage_attachment_fetch_async (SoupSession         *session,
  * @result: the #GAsyncResult
  * @content_type: (out) (optional) (nullable): the Content-Type the server
  *   declared, lower case, without parameters
+ * @redirect: (out) (optional) (nullable): with %TRIAGE_DESK_ERROR_REDIRECTED,
+ *   the address on another host that the server named, as shown in the
+ *   message; it passes triage_attachment_check_uri() and is the user's to load
  * @error: a %TRIAGE_DESK_ERROR, a network error (prefixed with the host), or
  *   %G_IO_ERROR_CANCELLED
  *
@@ -543,6 +713,7 @@ triage_attachment_fetch_async (SoupSession         *session,
 GBytes *
 triage_attachment_fetch_finish (GAsyncResult  *result,
                                 char         **content_type,
+                                GUri         **redirect,
                                 GError       **error)
 {
   FetchData *fd;
@@ -554,6 +725,8 @@ triage_attachment_fetch_finish (GAsyncResult  *result,
   fd = g_task_get_task_data (G_TASK (result));
   if (content_type != NULL)
     *content_type = g_strdup (fd->content_type);
+  if (redirect != NULL)
+    *redirect = fd->redirect ? g_uri_ref (fd->redirect) : NULL;
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -569,25 +569,15 @@ escape_raw_uri (const char *uri)
   return g_string_free (string, FALSE);
 }
 
+/* Shows @display, emphasising its host, where the user decides whether to load it. */
 static void
-show_uri (TriageAttachmentView *self,
-          const char           *uri)
+show_address (TriageAttachmentView *self,
+              const char           *display,
+              gsize                 host_start,
+              gsize                 host_end)
 {
-  g_autoptr(GUri) parsed = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *display = NULL;
-  g_autofree char *intro = NULL;
-  g_autofree char *load = NULL;
-  gsize host_start = 0;
-  gsize host_end = 0;
-
-  parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED, NULL);
-  if (parsed != NULL)
-    display = triage_attachment_uri_display (parsed, &host_start, &host_end);
-  else
-    display = escape_raw_uri (uri);
-
   gtk_label_set_text (self->uri_label, display);
+  gtk_label_set_attributes (self->uri_label, NULL);
   if (host_end > host_start)
     {
       /* Attributes built here, never markup: the address is untrusted text. */
@@ -603,6 +593,41 @@ show_uri (TriageAttachmentView *self,
       pango_attr_list_unref (attrs);
     }
 
+  gtk_widget_set_visible (self->uri_box, TRUE);
+  gtk_image_set_from_icon_name (self->type_icon, "web-browser-symbolic");
+}
+
+/* Offers to load self->uri, which passed the address rules. */
+static void
+offer_load (TriageAttachmentView *self)
+{
+  g_autofree char *load = NULL;
+
+  /* Translators: %s is a host name, e.g. "Load from example.com" */
+  load = g_strdup_printf (_("Load from %s"), g_uri_get_host (self->uri));
+  gtk_button_set_label (self->load_button, load);
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_REMOTE);
+}
+
+static void
+show_uri (TriageAttachmentView *self,
+          const char           *uri)
+{
+  g_autoptr(GUri) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *intro = NULL;
+  gsize host_start = 0;
+  gsize host_end = 0;
+
+  parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED, NULL);
+  if (parsed != NULL)
+    display = triage_attachment_uri_display (parsed, &host_start, &host_end);
+  else
+    display = escape_raw_uri (uri);
+
+  show_address (self, display, host_start, host_end);
+
   if (self->service_name != NULL)
     /* Translators: %s is the name of the service (an AI agent) that sent the request */
     intro = g_strdup_printf (_("%s attached a link to a file on another server:"),
@@ -610,8 +635,6 @@ show_uri (TriageAttachmentView *self,
   else
     intro = g_strdup (_("This attachment is a link to a file on another server:"));
   gtk_label_set_text (self->uri_intro_label, intro);
-  gtk_widget_set_visible (self->uri_box, TRUE);
-  gtk_image_set_from_icon_name (self->type_icon, "web-browser-symbolic");
 
   self->uri = triage_attachment_check_uri (display, &error);
   if (self->uri == NULL)
@@ -620,13 +643,35 @@ show_uri (TriageAttachmentView *self,
       return;
     }
 
-  /* Translators: %s is a host name, e.g. "Load from example.com" */
-  load = g_strdup_printf (_("Load from %s"), g_uri_get_host (self->uri));
-  gtk_button_set_label (self->load_button, load);
   gtk_label_set_text (self->load_hint_label,
                       _("Nothing is downloaded until you choose to. The server will see "
                         "your address."));
-  set_kind (self, TRIAGE_ATTACHMENT_KIND_REMOTE);
+  offer_load (self);
+}
+
+/*
+ * The server sent the download on to another host. That address becomes the
+ * one offered, shown whole, and nothing is loaded until the user chooses it.
+ */
+static void
+show_redirect (TriageAttachmentView *self,
+               GUri                 *redirect,
+               GError               *error)
+{
+  g_autofree char *display = NULL;
+  gsize host_start = 0;
+  gsize host_end = 0;
+
+  display = triage_attachment_uri_display (redirect, &host_start, &host_end);
+  show_address (self, display, host_start, host_end);
+  gtk_label_set_text (self->uri_intro_label, error->message);
+  gtk_label_set_text (self->load_hint_label,
+                      _("Nothing was downloaded from this address. The server there will "
+                        "see your address."));
+
+  g_clear_pointer (&self->uri, g_uri_unref);
+  self->uri = g_uri_ref (redirect);
+  offer_load (self);
 }
 
 static gboolean
@@ -723,13 +768,20 @@ fetch_cb (GObject      *object,
 {
   g_autoptr(TriageAttachmentView) self = user_data;
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GUri) redirect = NULL;
   g_autoptr(GError) error = NULL;
 
-  bytes = triage_attachment_fetch_finish (result, NULL, &error);
+  bytes = triage_attachment_fetch_finish (result, NULL, &redirect, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   g_clear_object (&self->fetch_cancellable);
+
+  if (redirect != NULL)
+    {
+      show_redirect (self, redirect, error);
+      return;
+    }
 
   if (bytes == NULL)
     {

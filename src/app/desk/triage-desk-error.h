@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @TRIAGE_DESK_ERROR_HTTP: the server answered with a non-2xx status
  * @TRIAGE_DESK_ERROR_TIMED_OUT: the download took longer than allowed
  * @TRIAGE_DESK_ERROR_TOO_MANY_REDIRECTS: more redirects than allowed
+ * @TRIAGE_DESK_ERROR_REDIRECTED: the server sent the download on to another host, which
+ *   is not loaded unless the user chooses that address
  *
  * Failures of attachment previews and downloads. Every message names the
  * problem in words a person can act on.
@@ -39,6 +41,7 @@ typedef enum
   TRIAGE_DESK_ERROR_HTTP,
   TRIAGE_DESK_ERROR_TIMED_OUT,
   TRIAGE_DESK_ERROR_TOO_MANY_REDIRECTS,
+  TRIAGE_DESK_ERROR_REDIRECTED,
 } TriageDeskError;
 
 GQuark triage_desk_error_quark (void);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <unistd.h>
 
+#include "triage-request.h"
 #include "triage-tray.h"
 
 /*
@@ -331,23 +332,6 @@ menu_label_for_title (const char *title)
   return g_string_free (label, FALSE);
 }
 
-static char *
-format_deadline (GDateTime *deadline)
-{
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autoptr(GDateTime) local = g_date_time_to_local (deadline);
-  g_autofree char *time = NULL;
-
-  if (g_date_time_get_year (local) == g_date_time_get_year (now) &&
-      g_date_time_get_day_of_year (local) == g_date_time_get_day_of_year (now))
-    time = g_date_time_format (local, "%H:%M");
-  else
-    time = g_date_time_format (local, "%e %b %H:%M");
-
-  /* Translators: deadline of a request in the tray menu, e.g. "due 14:30" */
-  return g_strdup_printf (_("due %s"), g_strstrip (time));
-}
-
 static void
 menu_append (TriageTray *self,
              int         id,
@@ -398,7 +382,7 @@ rebuild_menu (TriageTray *self)
 
       if (request->deadline != NULL)
         {
-          g_autofree char *due = format_deadline (request->deadline);
+          g_autofree char *due = triage_format_deadline (request->deadline, NULL);
 
           /* Translators: a request in the tray menu: its title, then when it is due */
           label = g_strdup_printf (_("%s — %s"), title, due);

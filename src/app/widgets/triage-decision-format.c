@@ -552,7 +552,13 @@ triage_humanize_response_error (const GError *error)
 
   /* "is 3 characters long" has its subject in the prefix just removed. */
   if (g_str_has_prefix (str->str, "is ") || g_str_has_prefix (str->str, "must "))
-    g_string_prepend (str, "The answer ");
+    {
+      /* Translators: %s is a rule the answer breaks, from the protocol library (in
+       * English), e.g. "must be at most 3 characters long" */
+      g_autofree char *sentence = g_strdup_printf (_("The answer %s"), str->str);
+
+      g_string_assign (str, sentence);
+    }
 
   if (str->len > 0 && g_ascii_islower (str->str[0]))
     str->str[0] = g_ascii_toupper (str->str[0]);
