@@ -140,6 +140,7 @@ typedef struct
   guint         first_key[ATP_MAX_JSON_DEPTH];    /* per open container */
   GHashTable   *big[ATP_MAX_JSON_DEPTH];          /* per open object, when large */
   GPtrArray    *decoded;                          /* names that had escapes */
+  gboolean      any_number;                       /* numbers of any size (text is only shown) */
 } Scan;
 
 static void
@@ -556,7 +557,9 @@ scan_number (Scan *scan)
         i++;
     }
 
-  if (!is_float)
+  if (scan->any_number)
+    ;   /* the text is kept as written, never read as a number */
+  else if (!is_float)
     {
       /* json-glib reads integers as int64 and silently wraps past it. */
       static const char max_pos[] = "9223372036854775807";
@@ -780,6 +783,48 @@ json_prescan (Scan *scan)
  *
  * Returns: (transfer full) (nullable): the root node
  */
+/* The size and pre-scan of untrusted text: UTF-8, depth, syntax, member
+ * names. *@data NULL is "", @length -1 is up to the NUL; *@len is the length. */
+static gboolean
+check_text (const char **data,
+            gssize       length,
+            gsize        max_length,
+            gboolean     any_number,
+            gsize       *len,
+            GError     **error)
+{
+  Scan scan;
+  gboolean ok;
+
+  if (*data == NULL)
+    *data = "";
+  *len = length < 0 ? strlen (*data) : (gsize) length;
+
+  if (max_length > 0 && *len > max_length)
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                   "JSON text of %" G_GSIZE_FORMAT " bytes is larger than the limit of %" G_GSIZE_FORMAT " bytes",
+                   *len, max_length);
+      return FALSE;
+    }
+
+  /* Not "= { 0 }": that would clear the inline key storage on every call. */
+  scan.s = (const guchar *) *data;
+  scan.len = *len;
+  scan.pos = 0;
+  scan.error = error;
+  scan.keys = scan.inline_keys;
+  scan.n_keys = 0;
+  scan.keys_size = KEYS_INLINE;
+  memset (scan.big, 0, sizeof scan.big);
+  scan.decoded = NULL;
+  scan.any_number = any_number;
+  ok = json_prescan (&scan);
+  scan_clear (&scan);
+
+  return ok;
+}
+
 JsonNode *
 atp_json_parse (const char  *data,
                 gssize       length,
@@ -788,38 +833,13 @@ atp_json_parse (const char  *data,
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
-  Scan scan;
-  gboolean ok;
   gsize len;
 
   g_return_val_if_fail (data != NULL || length <= 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (data == NULL)
-    data = "";
-  len = length < 0 ? strlen (data) : (gsize) length;
 
-  if (max_length > 0 && len > max_length)
-    {
-      g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                   "JSON text of %" G_GSIZE_FORMAT " bytes is larger than the limit of %" G_GSIZE_FORMAT " bytes",
-                   len, max_length);
-      return NULL;
-    }
-
-  /* Not "= { 0 }": that would clear the inline key storage on every call. */
-  scan.s = (const guchar *) data;
-  scan.len = len;
-  scan.pos = 0;
-  scan.error = error;
-  scan.keys = scan.inline_keys;
-  scan.n_keys = 0;
-  scan.keys_size = KEYS_INLINE;
-  memset (scan.big, 0, sizeof scan.big);
-  scan.decoded = NULL;
-  ok = json_prescan (&scan);
-  scan_clear (&scan);
-  if (!ok)
+  if (!check_text (&data, length, max_length, FALSE, &len, error))
     return NULL;
 
   parser = json_parser_new ();
@@ -832,6 +852,106 @@ atp_json_parse (const char  *data,
     }
 
   return json_parser_steal_root (parser);
+}
+
+static void
+newline (GString *out,
+         guint    depth)
+{
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < depth; i++)
+    g_string_append (out, "  ");
+}
+
+/**
+ * atp_json_pretty:
+ * @data: (array length=length): JSON text
+ * @length: its length, or -1 if NUL-terminated
+ * @max_length: reject longer input with %ATP_ERROR_PAYLOAD_TOO_LARGE (0: no limit)
+ * @error: %ATP_ERROR_INVALID_JSON as atp_json_parse() says it
+ *
+ * @data checked as atp_json_parse() checks it, and laid out two spaces an
+ * indent, one member or element a line. Strings and numbers stay exactly as
+ * written: "0.1" is not "0.10000000000000001", "1e3" not "1000.0", and an
+ * integer past 64 bits is not refused (json-glib would change them all).
+ *
+ * Returns: (transfer full): the text laid out
+ */
+char *
+atp_json_pretty (const char  *data,
+                 gssize       length,
+                 gsize        max_length,
+                 GError     **error)
+{
+  GString *out;
+  gboolean in_string = FALSE;
+  guint depth = 0;
+  gsize len;
+
+  g_return_val_if_fail (data != NULL || length <= 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_text (&data, length, max_length, TRUE, &len, error))
+    return NULL;
+
+  /* Valid from here on: only the layout changes. */
+  out = g_string_sized_new (len + len / 4);
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          g_string_append_c (out, c);
+          if (c == '\\')
+            g_string_append_c (out, data[++i]);
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      switch (c)
+        {
+        case ' ': case '\t': case '\n': case '\r':
+          break;
+        case '"':
+          in_string = TRUE;
+          g_string_append_c (out, c);
+          break;
+        case '{': case '[':
+          {
+            gsize next = i + 1;
+
+            while (next < len && g_ascii_isspace (data[next]))
+              next++;
+            g_string_append_c (out, c);
+            if (data[next] == '}' || data[next] == ']')
+              {
+                g_string_append_c (out, data[next]);   /* {} and [] stay on one line */
+                i = next;
+              }
+            else
+              newline (out, ++depth);
+          }
+          break;
+        case '}': case ']':
+          newline (out, --depth);
+          g_string_append_c (out, c);
+          break;
+        case ',':
+          g_string_append_c (out, c);
+          newline (out, depth);
+          break;
+        case ':':
+          g_string_append (out, ": ");
+          break;
+        default:
+          g_string_append_c (out, c);
+          break;
+        }
+    }
+
+  return g_string_free (out, FALSE);
 }
 
 /* ------------------------------------------------------------------------ */

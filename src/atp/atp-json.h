@@ -28,6 +28,11 @@ JsonNode   *atp_json_parse          (const char   *data,
                                      gsize         max_length,
                                      GError      **error);
 
+char       *atp_json_pretty         (const char   *data,
+                                     gssize        length,
+                                     gsize         max_length,
+                                     GError      **error);
+
 /* Compact serialization (no pretty printing). */
 char       *atp_json_to_string      (JsonNode     *node,
                                      gsize        *length);

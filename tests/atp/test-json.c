@@ -493,6 +493,48 @@ test_uuid (void)
   g_assert_false (atp_is_uuid_v4 ("550e8400-e29b-41d4-a716-446655440000\n"));
 }
 
+/* Laid out, with strings and numbers exactly as written; checked as parsing checks. */
+static void
+test_pretty (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  text = atp_json_pretty (" {\"a\" : [ ] ,\"b\":{},\"c\":[0.1,-0,1E+3,18446744073709551616],"
+                          "\"d\":\"x, \\\"y\\\": [z]\"} ", -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==,
+                   "{\n"
+                   "  \"a\": [],\n"
+                   "  \"b\": {},\n"
+                   "  \"c\": [\n"
+                   "    0.1,\n"
+                   "    -0,\n"
+                   "    1E+3,\n"
+                   "    18446744073709551616\n"
+                   "  ],\n"
+                   "  \"d\": \"x, \\\"y\\\": [z]\"\n"
+                   "}");
+  g_clear_pointer (&text, g_free);
+
+  text = atp_json_pretty ("\"just a string\"", -1, 0, &error);
+  g_assert_cmpstr (text, ==, "\"just a string\"");
+  g_clear_pointer (&text, g_free);
+
+  g_assert_null (atp_json_pretty ("[1, 2,]", -1, 0, &error));
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_INVALID_JSON);
+  g_clear_error (&error);
+  g_assert_null (atp_json_pretty ("{\"a\": 1, \"a\": 2}", -1, 0, &error));
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_INVALID_JSON);
+  g_clear_error (&error);
+  /* Past a double: still JSON, shown as written. */
+  text = atp_json_pretty ("[1e999]", -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, "[\n  1e999\n]");
+  g_assert_null (atp_json_pretty ("[1, 2, 3]", -1, 5, &error));
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -518,6 +560,7 @@ main (int   argc,
   g_test_add_func ("/atp/json/timestamp/forms", test_timestamps);
   g_test_add_func ("/atp/json/timestamp/keeps-offset", test_timestamp_keeps_offset);
   g_test_add_func ("/atp/json/uuid", test_uuid);
+  g_test_add_func ("/atp/json/pretty", test_pretty);
 
   return g_test_run ();
 }

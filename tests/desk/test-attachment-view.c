@@ -288,7 +288,8 @@ static void
 test_json (Fixture       *fixture,
            gconstpointer  data)
 {
-  static const char json[] = "{\"version\":\"2.1.0\",\"changes\":[1,2],\"ok\":true}";
+  static const char json[] = "{\"version\":\"2.1.0\",\"changes\":[1,2],\"ok\":true,"
+                              " \"ratio\": 0.1, \"scale\": 1e3, \"id\": 123456789012345678901234567890}";
   static const char bad[] = "{\"version\": 2.1.0";
   g_autoptr(AtpAttachment) attachment = inline_attachment ("application/json", "metadata.json",
                                                            json, strlen (json));
@@ -301,12 +302,15 @@ test_json (Fixture       *fixture,
   text = triage_attachment_view_get_text (fixture->view);
   g_assert_cmpstr (text, ==,
                    "{\n"
-                   "  \"version\" : \"2.1.0\",\n"
-                   "  \"changes\" : [\n"
+                   "  \"version\": \"2.1.0\",\n"
+                   "  \"changes\": [\n"
                    "    1,\n"
                    "    2\n"
                    "  ],\n"
-                   "  \"ok\" : true\n"
+                   "  \"ok\": true,\n"
+                   "  \"ratio\": 0.1,\n"      /* numbers as written, not as a double prints */
+                   "  \"scale\": 1e3,\n"
+                   "  \"id\": 123456789012345678901234567890\n"
                    "}");
 
   /* Not JSON after all: shown as sent, with a notice. */

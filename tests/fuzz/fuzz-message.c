@@ -54,6 +54,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autofree char *second = NULL;
   gsize length;
 
+  /* Any text laid out for display is JSON still, and laid out again unchanged. */
+  {
+    g_autofree char *pretty = atp_json_pretty ((const char *) data, size, ATP_MAX_FRAME_SIZE, NULL);
+    g_autofree char *twice = pretty ? atp_json_pretty (pretty, -1, 0, NULL) : NULL;
+
+    if (g_strcmp0 (pretty, twice) != 0)
+      fuzz_fail ("laying out is not stable:\n%s\n%s", pretty, twice ? twice : "(refused)");
+  }
+
   message = atp_message_new_from_data ((const char *) data, size, &error);
   if (message == NULL)
     {

@@ -414,18 +414,13 @@ show_text (TriageAttachmentView *self)
       if (!truncated)
         {
           g_autoptr(GError) error = NULL;
-          g_autoptr(JsonNode) node = NULL;
 
-          node = atp_json_parse (text, length, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE, &error);
-          if (node != NULL)
+          /* Laid out, with every number and string as it was written. */
+          pretty = atp_json_pretty (text, length, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE, &error);
+          if (pretty != NULL)
             {
-              g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-              json_generator_set_pretty (generator, TRUE);
-              json_generator_set_indent (generator, 2);
-              json_generator_set_root (generator, node);
-              pretty = json_generator_to_data (generator, &length);
               text = pretty;
+              length = strlen (pretty);
               kind = TRIAGE_ATTACHMENT_KIND_JSON;
             }
           else
