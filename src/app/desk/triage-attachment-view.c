@@ -37,8 +37,7 @@ struct _TriageAttachmentView
   GtkImage             *type_icon;
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
-  GtkWidget            *save_button;
-  GtkWidget            *open_with_button;
+  GtkWidget            *actions_squeezer;
   GtkWidget            *uri_box;
   GtkLabel             *uri_intro_label;
   GtkLabel             *uri_label;
@@ -119,8 +118,7 @@ set_kind (TriageAttachmentView *self,
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.save", have_bytes);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.open-with", have_bytes);
-  gtk_widget_set_visible (self->save_button, have_bytes);
-  gtk_widget_set_visible (self->open_with_button, have_bytes);
+  gtk_widget_set_visible (self->actions_squeezer, have_bytes);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.load",
                                  self->uri != NULL && !have_bytes &&
                                  (kind == TRIAGE_ATTACHMENT_KIND_REMOTE ||
@@ -597,10 +595,16 @@ static void
 offer_load (TriageAttachmentView *self)
 {
   g_autofree char *load = NULL;
+  GtkLabel *label;
 
   /* Translators: %s is a host name, e.g. "Load from example.com" */
   load = g_strdup_printf (_("Load from %s"), g_uri_get_host (self->uri));
   gtk_button_set_label (self->load_button, load);
+  /* A long host name wraps rather than widening the window. */
+  label = GTK_LABEL (gtk_button_get_child (self->load_button));
+  gtk_label_set_wrap (label, TRUE);
+  gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_justify (label, GTK_JUSTIFY_CENTER);
   set_kind (self, TRIAGE_ATTACHMENT_KIND_REMOTE);
 }
 
@@ -1081,8 +1085,7 @@ triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, type_icon);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, title_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, subtitle_label);
-  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, save_button);
-  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, open_with_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, actions_squeezer);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_box);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_intro_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_label);
