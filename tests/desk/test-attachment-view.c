@@ -8,7 +8,9 @@
 
 #define G_LOG_DOMAIN "test-attachment-view"
 
+#include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
+#include <unistd.h>
 
 #include "desk-test-server.h"
 #include "triage-attachment-fetch.h"
@@ -813,6 +815,227 @@ test_window (void)
   WAIT_UNTIL (window == NULL);
 }
 
+/* ------------------------------------------------------------------ save as, open with */
+
+typedef struct
+{
+  gboolean  done;
+  gboolean  saved;
+  GFile    *copy;
+  char     *content_type;
+  GError   *error;
+} Outcome;
+
+static void
+outcome_clear (Outcome *outcome)
+{
+  g_clear_object (&outcome->copy);
+  g_clear_pointer (&outcome->content_type, g_free);
+  g_clear_error (&outcome->error);
+  memset (outcome, 0, sizeof *outcome);
+}
+
+static void
+save_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Outcome *outcome = user_data;
+
+  outcome->saved = triage_attachment_view_save_finish (TRIAGE_ATTACHMENT_VIEW (object), result,
+                                                       &outcome->error);
+  outcome->done = TRUE;
+}
+
+/* What "Save As…" does once the user has chosen @path. */
+static void
+save_to (Fixture    *fixture,
+         const char *path,
+         Outcome    *outcome)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  outcome_clear (outcome);
+  triage_attachment_view_save_async (fixture->view, file, NULL, save_cb, outcome);
+  WAIT_UNTIL (outcome->done);
+}
+
+static void
+assert_saved (Fixture    *fixture,
+              const char *path)
+{
+  GBytes *bytes = triage_attachment_view_get_bytes (fixture->view);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  Outcome outcome = { 0, };
+
+  save_to (fixture, path, &outcome);
+  g_assert_no_error (outcome.error);
+  g_assert_true (outcome.saved);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  outcome_clear (&outcome);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/* The names in @dir, sorted and joined by spaces: no temporary file is left behind. */
+static char *
+list_dir (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_remove (path) != 0)
+        remove_dir (path);
+    }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* A toast the user sees. */
+static gboolean
+toast_shown (Fixture    *fixture,
+             const char *text)
+{
+  GtkWidget *label = find_widget (GTK_WIDGET (fixture->view), label_contains, text);
+
+  return label != NULL && gtk_widget_get_mapped (label);
+}
+
+static void
+test_save (Fixture       *fixture,
+           gconstpointer  data)
+{
+  static const char text[] = "Version 2.1.0\r\nno final newline";
+  static const guint8 binary[] = { 0x00, 0xff, 0x7f, 0x80, 0x00, '\n', '\r', 0x1b, 0xc3 };
+  g_autoptr(GBytes) png = make_image (16, 16, "png");
+  g_autoptr(AtpAttachment) text_attachment = inline_attachment ("text/plain", "notes", text,
+                                                                strlen (text));
+  g_autoptr(AtpAttachment) binary_attachment = inline_attachment ("application/octet-stream",
+                                                                  "blob", binary, sizeof binary);
+  g_autoptr(AtpAttachment) image_attachment = inline_attachment ("image/png", "shot.png",
+                                                                 g_bytes_get_data (png, NULL),
+                                                                 g_bytes_get_size (png));
+  g_autofree char *dir = g_dir_make_tmp ("triage-save-XXXXXX", NULL);
+  g_autofree char *text_path = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *binary_path = g_build_filename (dir, "blob", NULL);
+  g_autofree char *image_path = g_build_filename (dir, "shot.png", NULL);
+  g_autofree char *listed = NULL;
+
+  show (fixture, text_attachment);
+  assert_saved (fixture, text_path);
+  WAIT_UNTIL (toast_shown (fixture, "Saved as “notes.txt”"));
+
+  show (fixture, binary_attachment);
+  assert_saved (fixture, binary_path);
+
+  /* An image is saved as sent, not as decoded; an existing file is replaced. */
+  g_assert_true (g_file_set_contents (image_path, "an older, longer file of another kind", -1,
+                                      NULL));
+  show (fixture, image_attachment);
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
+  assert_saved (fixture, image_path);
+
+  listed = list_dir (dir);
+  g_assert_cmpstr (listed, ==, "blob notes.txt shot.png");
+  remove_dir (dir);
+}
+
+static void
+test_save_loaded_uri (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *uri = server_uri (fixture, "/notes.txt");
+  g_autoptr(AtpAttachment) attachment = uri_attachment ("text/plain", "notes", uri);
+  g_autofree char *dir = g_dir_make_tmp ("triage-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *contents = NULL;
+
+  show (fixture, attachment);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
+  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  assert_saved (fixture, path);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "Downloaded notes\n");
+  remove_dir (dir);
+}
+
+static void
+assert_not_saved (Fixture    *fixture,
+                  const char *path,
+                  const char *reason)
+{
+  g_autofree char *name = g_path_get_basename (path);
+  g_autofree char *message = g_strdup_printf ("Could not save “%s”: %s", name, reason);
+  Outcome outcome = { 0, };
+
+  save_to (fixture, path, &outcome);
+  g_assert_false (outcome.saved);
+  g_assert_nonnull (outcome.error);
+  g_assert_false (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  /* The error is in view, naming the file the user chose. */
+  WAIT_UNTIL (toast_shown (fixture, message));
+  outcome_clear (&outcome);
+}
+
+static void
+test_save_unwritable (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  static const char text[] = "secret plan";
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "plan", text,
+                                                           strlen (text));
+  g_autofree char *dir = g_dir_make_tmp ("triage-save-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (dir, "plan.txt", NULL);
+  g_autofree char *listed = NULL;
+
+  show (fixture, attachment);
+
+  /* The write succeeds and the rename over a folder fails: the copy is removed. */
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  assert_not_saved (fixture, folder, "Is a directory");
+  listed = list_dir (dir);
+  g_assert_cmpstr (listed, ==, "plan.txt");
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+
+  /* A folder the user may not write to (root may write anywhere). */
+  if (geteuid () != 0)
+    {
+      g_autofree char *read_only = g_build_filename (dir, "read-only", NULL);
+      g_autofree char *path = g_build_filename (read_only, "plan.txt", NULL);
+
+      g_assert_cmpint (g_mkdir (read_only, 0500), ==, 0);
+      assert_not_saved (fixture, path, "Permission denied");
+      g_assert_cmpint (g_chmod (read_only, 0700), ==, 0);
+    }
+
+  remove_dir (dir);
+}
+
 /* ------------------------------------------------------------------ a narrow window */
 
 /* The window's width on screen, as its default size counts it. */
@@ -1036,6 +1259,9 @@ main (int   argc,
   ADD ("/desk/attachment-view/uri-size-limit", test_uri_size_limit);
   ADD ("/desk/attachment-view/uri-type-mismatch", test_uri_type_mismatch);
   ADD ("/desk/attachment-view/uri-cancel", test_uri_cancel);
+  ADD ("/desk/attachment-view/save", test_save);
+  ADD ("/desk/attachment-view/save-loaded-uri", test_save_loaded_uri);
+  ADD ("/desk/attachment-view/save-unwritable", test_save_unwritable);
   g_test_add_func ("/desk/attachment-view/window", test_window);
   g_test_add_func ("/desk/attachment-view/window-narrow", test_window_narrow);
   g_test_add_func ("/desk/attachment-view/shortcuts-listed", test_shortcuts_listed);

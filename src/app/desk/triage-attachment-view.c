@@ -6,8 +6,12 @@
 
 #define G_LOG_DOMAIN "triage-attachment-view"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
+#include <unistd.h>
 
 #include "atp-json.h"
 #include "triage-attachment-fetch.h"
@@ -845,28 +849,201 @@ show_toast_escaped (TriageAttachmentView *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
 }
 
+typedef struct
+{
+  GBytes *bytes;
+  GFile  *file;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_bytes_unref (data->bytes);
+  g_object_unref (data->file);
+  g_free (data);
+}
+
+/*
+ * Writes @bytes to a new file beside @path and renames it over @path, so
+ * @path is either the whole attachment or as it was; the new file is removed
+ * on any error. The error is the system's reason alone ("Permission denied"),
+ * for a message that names the file the user chose, not the temporary one.
+ */
+static gboolean
+replace_local_file (const char  *path,
+                    GBytes      *bytes,
+                    GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *temp = g_build_filename (dir, ".triage-save-XXXXXX", NULL);
+  const char *data;
+  gsize size;
+  gsize written = 0;
+  int saved_errno = 0;
+  int fd;
+
+  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      saved_errno = errno;
+      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  data = g_bytes_get_data (bytes, &size);
+  while (written < size && saved_errno == 0)
+    {
+      gssize n = write (fd, data + written, size - written);
+
+      if (n >= 0)
+        written += n;
+      else if (errno != EINTR)
+        saved_errno = errno;
+    }
+  if (saved_errno == 0 && fsync (fd) != 0)
+    saved_errno = errno;
+  if (close (fd) != 0 && saved_errno == 0)
+    saved_errno = errno;
+  if (saved_errno == 0 && g_rename (temp, path) != 0)
+    saved_errno = errno;
+
+  if (saved_errno != 0)
+    {
+      g_unlink (temp);
+      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveData *data = task_data;
+  g_autofree char *path = g_file_get_path (data->file);
+  GError *error = NULL;
+  gboolean saved;
+
+  if (path != NULL)
+    {
+      saved = replace_local_file (path, data->bytes, &error);
+    }
+  else
+    {
+      gsize size;
+      const char *contents = g_bytes_get_data (data->bytes, &size);
+
+      /* GIO's own replace: a temporary file renamed over the target, where the backend can. */
+      saved = g_file_replace_contents (data->file, contents ? contents : "", size, NULL, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable,
+                                       &error);
+    }
+
+  if (saved)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
 static void
 save_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(TriageAttachmentView) self = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = user_data;
+  TriageAttachmentView *self = g_task_get_source_object (task);
+  SaveData *data = g_task_get_task_data (G_TASK (result));
+  g_autofree char *name = g_file_get_basename (data->file);
   g_autofree char *message = NULL;
-  g_autofree char *name = NULL;
+  GError *error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      message = g_strdup_printf (_("Could not save the attachment: %s"), error->message);
-      show_toast_escaped (self, message);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* Translators: %s is a file name, the second %s why it could not be written */
+          message = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);
+          show_toast_escaped (self, message);
+        }
+      g_task_return_error (task, error);
       return;
     }
 
-  name = g_file_get_basename (G_FILE (object));
   message = g_strdup_printf (_("Saved as “%s”"), name);
   show_toast_escaped (self, message);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * triage_attachment_view_save_async:
+ * @self: a #TriageAttachmentView
+ * @file: where to save, as chosen by the user
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when done
+ * @user_data: data for @callback
+ *
+ * Saves the attachment's bytes, exactly as decoded or downloaded, to @file:
+ * what "Save As…" does once the user has chosen @file. The file is replaced
+ * at once (a local file is written beside it and renamed over it), so it is
+ * never left partly written. The outcome is shown in a toast, an error too.
+ */
+void
+triage_attachment_view_save_async (TriageAttachmentView *self,
+                                   GFile                *file,
+                                   GCancellable         *cancellable,
+                                   GAsyncReadyCallback   callback,
+                                   gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) write = NULL;
+  SaveData *data;
+
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_attachment_view_save_async);
+
+  if (self->bytes == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               _("There is nothing to save"));
+      return;
+    }
+
+  data = g_new0 (SaveData, 1);
+  data->bytes = g_bytes_ref (self->bytes);
+  data->file = g_object_ref (file);
+
+  /* The write runs in a thread; its result comes back through save_cb() to @task. */
+  write = g_task_new (self, cancellable, save_cb, g_steal_pointer (&task));
+  g_task_set_task_data (write, data, (GDestroyNotify) save_data_free);
+  g_task_run_in_thread (write, save_thread);
+}
+
+/**
+ * triage_attachment_view_save_finish:
+ * @self: a #TriageAttachmentView
+ * @result: the #GAsyncResult
+ * @error: a #GIOErrorEnum
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+triage_attachment_view_save_finish (TriageAttachmentView  *self,
+                                    GAsyncResult          *result,
+                                    GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -880,9 +1057,7 @@ on_save_dialog_response (TriageAttachmentView *self,
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
   if (file != NULL)
-    g_file_replace_contents_bytes_async (file, self->bytes, NULL, FALSE,
-                                         G_FILE_CREATE_REPLACE_DESTINATION, self->cancellable,
-                                         save_cb, g_object_ref (self));
+    triage_attachment_view_save_async (self, file, self->cancellable, NULL, NULL);
 
   gtk_native_dialog_destroy (dialog);
   g_clear_object (&self->save_dialog);
