@@ -51,6 +51,22 @@ test_long_name (void)
   g_assert_true (g_str_has_suffix (name, ".txt"));
 }
 
+/* A file name has at most 255 bytes: 80 four-byte characters would not fit. */
+static void
+test_long_wide_name (void)
+{
+  g_autoptr(GString) description = g_string_new (NULL);
+  g_autofree char *name = NULL;
+
+  for (int i = 0; i < 500; i++)
+    g_string_append (description, "\xf0\x9f\x98\x80");
+  name = triage_attachment_suggest_filename (description->str, "application/json");
+
+  g_assert_cmpuint (strlen (name), <=, 210);
+  g_assert_true (g_utf8_validate (name, -1, NULL));
+  g_assert_true (g_str_has_suffix (name, "\xf0\x9f\x98\x80.json"));
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -186,6 +202,7 @@ main (int   argc,
 
   g_test_add_func ("/desk/file/suggest-filename", test_suggest_filename);
   g_test_add_func ("/desk/file/long-name", test_long_name);
+  g_test_add_func ("/desk/file/long-wide-name", test_long_wide_name);
   g_test_add_func ("/desk/file/write-private", test_write_private);
   g_test_add_func ("/desk/file/prune-old-copies", test_prune_old_copies);
 

@@ -14,6 +14,7 @@
 
 #include "desk-test-server.h"
 #include "triage-attachment-fetch.h"
+#include "triage-attachment-file.h"
 #include "triage-attachment-view.h"
 #include "triage-attachment-window.h"
 #include "triage-desk-error.h"
@@ -1036,6 +1037,155 @@ test_save_unwritable (Fixture       *fixture,
   remove_dir (dir);
 }
 
+static void
+write_copy_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Outcome *outcome = user_data;
+
+  outcome->copy = triage_attachment_view_write_copy_finish (TRIAGE_ATTACHMENT_VIEW (object),
+                                                            result, &outcome->content_type,
+                                                            &outcome->error);
+  outcome->done = TRUE;
+}
+
+/*
+ * What "Open With…" hands to the application the user picks: a private copy
+ * of @attachment, byte for byte. Returns the copy's name and, in @content_type,
+ * the type whose applications are offered.
+ */
+static char *
+write_copy (Fixture              *fixture,
+            const AtpAttachment  *attachment,
+            char                **content_type)
+{
+  g_autofree char *cache_dir = triage_attachment_get_cache_dir ();
+  g_autofree char *path = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  Outcome outcome = { 0, };
+  GStatBuf st;
+  gsize length = 0;
+  char *name;
+
+  show (fixture, attachment);
+  expected = g_bytes_ref (triage_attachment_view_get_bytes (fixture->view));
+  triage_attachment_view_write_copy_async (fixture->view, NULL, write_copy_cb, &outcome);
+  WAIT_UNTIL (outcome.done);
+  g_assert_no_error (outcome.error);
+
+  path = g_file_get_path (outcome.copy);
+  name = g_file_get_basename (outcome.copy);
+  folder = g_path_get_dirname (path);
+  g_assert_true (g_str_has_prefix (path, cache_dir));
+
+  /* Only the user can read it, or list its folder. */
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpint (g_stat (folder, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, g_bytes_get_data (expected, NULL),
+                   g_bytes_get_size (expected));
+
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  *content_type = g_steal_pointer (&outcome.content_type);
+  outcome_clear (&outcome);
+
+  return name;
+}
+
+static void
+assert_copy_named (Fixture    *fixture,
+                   const char *description,
+                   const char *expected)
+{
+  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", description, "hi", 2);
+  g_autofree char *content_type = NULL;
+  g_autofree char *name = write_copy (fixture, attachment, &content_type);
+
+  g_assert_cmpstr (name, ==, expected);
+  g_assert_cmpstr (content_type, ==, "text/plain");
+}
+
+static void
+test_open_with_copy_name (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *long_ascii = g_strnfill (500, 'x');
+  g_autoptr(GString) long_wide = g_string_new (NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *content_type = NULL;
+  g_autoptr(AtpAttachment) wide = NULL;
+
+  /* No way out of the private folder, no hidden file. */
+  assert_copy_named (fixture, "../../etc/passwd", "_.._etc_passwd");
+  assert_copy_named (fixture, ".bashrc", "bashrc.txt");
+  assert_copy_named (fixture, "/", "_.txt");
+  assert_copy_named (fixture, NULL, "attachment.txt");
+
+  /* A long description makes a short name, also in bytes (a name has at most 255). */
+  for (int i = 0; i < 500; i++)
+    g_string_append (long_wide, "\xf0\x9f\x98\x80");   /* 😀, four bytes */
+  wide = inline_attachment ("text/plain", long_wide->str, "hi", 2);
+  name = write_copy (fixture, wide, &content_type);
+  g_assert_cmpuint (strlen (name), <=, 210);
+  g_assert_true (g_str_has_prefix (name, "\xf0\x9f\x98\x80"));
+  g_assert_true (g_str_has_suffix (name, ".txt"));
+  g_assert_true (g_utf8_validate (name, -1, NULL));
+
+  g_clear_pointer (&name, g_free);
+  g_clear_pointer (&content_type, g_free);
+  g_clear_pointer (&wide, attachment_free);
+  wide = inline_attachment ("text/plain", long_ascii, "hi", 2);
+  name = write_copy (fixture, wide, &content_type);
+  g_assert_cmpuint (strlen (name), <=, 90);
+  g_assert_true (g_str_has_suffix (name, ".txt"));
+}
+
+static void
+assert_offered (Fixture    *fixture,
+                const char *declared,
+                GBytes     *bytes,
+                const char *expected)
+{
+  g_autoptr(AtpAttachment) attachment = inline_attachment (declared, "file",
+                                                           g_bytes_get_data (bytes, NULL),
+                                                           g_bytes_get_size (bytes));
+  g_autofree char *content_type = NULL;
+  g_autofree char *name = write_copy (fixture, attachment, &content_type);
+
+  g_assert_cmpstr (content_type, ==, expected);
+}
+
+/* The applications offered are for what the content is, when it is not what it says. */
+static void
+test_open_with_content_type (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  static const char html[] = "<!DOCTYPE html><html><head><title>x</title></head></html>\n";
+  g_autoptr(GBytes) png = make_image (8, 8, "png");
+  g_autoptr(GBytes) text = g_bytes_new_static ("just words\n", 11);
+  g_autoptr(GBytes) page = g_bytes_new_static (html, strlen (html));
+  g_autoptr(GBytes) shell = g_bytes_new_static ("#!/bin/sh\necho hi\n", 18);
+  g_autoptr(GBytes) zeros = g_bytes_new_take (g_malloc0 (64), 64);
+
+  /* Agreeing: the declared type, which may be the more precise one. */
+  assert_offered (fixture, "text/plain", text, "text/plain");
+  assert_offered (fixture, "image/png", png, "image/png");
+  assert_offered (fixture, "text/plain", shell, "text/plain");
+  assert_offered (fixture, "application/x-shellscript", shell, "application/x-shellscript");
+  /* Nothing recognises the content: the declared type stands. */
+  assert_offered (fixture, "application/x-custom-log", zeros, "application/x-custom-log");
+  /* Disagreeing: the sniffed type. */
+  assert_offered (fixture, "text/plain", png, "image/png");
+  assert_offered (fixture, "image/png", page, "text/html");
+  assert_offered (fixture, "application/pdf", png, "image/png");
+}
+
 /* ------------------------------------------------------------------ a narrow window */
 
 /* The window's width on screen, as its default size counts it. */
@@ -1234,6 +1384,15 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cache_home = NULL;
+  int status;
+
+  /* Private copies for "Open With…" go to a cache of our own, set before GLib reads it. */
+  cache_home = g_dir_make_tmp ("triage-test-cache-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
+
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -1262,11 +1421,19 @@ main (int   argc,
   ADD ("/desk/attachment-view/save", test_save);
   ADD ("/desk/attachment-view/save-loaded-uri", test_save_loaded_uri);
   ADD ("/desk/attachment-view/save-unwritable", test_save_unwritable);
+  ADD ("/desk/attachment-view/open-with-copy-name", test_open_with_copy_name);
+  ADD ("/desk/attachment-view/open-with-content-type", test_open_with_content_type);
   g_test_add_func ("/desk/attachment-view/window", test_window);
   g_test_add_func ("/desk/attachment-view/window-narrow", test_window_narrow);
   g_test_add_func ("/desk/attachment-view/shortcuts-listed", test_shortcuts_listed);
 
 #undef ADD
 
-  return g_test_run ();
+  status = g_test_run ();
+
+  /* Everything the tests wrote there (and GL shader caches) lives under it. */
+  g_assert_cmpstr (g_get_user_cache_dir (), ==, cache_home);
+  remove_dir (cache_home);
+
+  return status;
 }

@@ -1090,6 +1090,121 @@ save_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->save_dialog));
 }
 
+/*
+ * The type whose applications "Open With…" offers. The declared type is the
+ * sender's word; when the content is recognisably something else (a page of
+ * HTML sent as image/png), the applications for what it really is are
+ * offered. Content nothing recognises leaves the declared type standing.
+ */
+static char *
+content_type_to_open (const char *declared,
+                      GBytes     *bytes)
+{
+  g_autofree char *sniffed = NULL;
+  const guchar *data;
+  gsize size;
+
+  data = g_bytes_get_data (bytes, &size);
+  if (size == 0)
+    return g_strdup (declared);
+
+  sniffed = g_content_type_guess (NULL, data, MIN (size, SNIFF_SIZE), NULL);
+  if (g_content_type_is_unknown (sniffed) ||
+      g_content_type_is_a (sniffed, declared) ||
+      g_content_type_is_a (declared, sniffed))
+    return g_strdup (declared);
+
+  return g_steal_pointer (&sniffed);
+}
+
+static void
+write_private_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  GFile *file;
+
+  file = triage_attachment_write_private_finish (result, &error);
+  if (file == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, file, g_object_unref);
+}
+
+/**
+ * triage_attachment_view_write_copy_async:
+ * @self: a #TriageAttachmentView
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Writes the attachment's bytes to a private copy for "Open With…": a file
+ * only the user can read, in a new folder only the user can open, named
+ * after the description with triage_attachment_suggest_filename() (no
+ * folder parts, no leading dot, bounded length). The content type to offer
+ * applications for comes with it, see
+ * triage_attachment_view_write_copy_finish().
+ */
+void
+triage_attachment_view_write_copy_async (TriageAttachmentView *self,
+                                         GCancellable         *cancellable,
+                                         GAsyncReadyCallback   callback,
+                                         gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *content_type = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_attachment_view_write_copy_async);
+
+  if (self->bytes == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               _("There is nothing to open"));
+      return;
+    }
+
+  content_type = content_type_to_open (self->mime_type, self->bytes);
+  name = triage_attachment_suggest_filename (self->description, content_type);
+  g_task_set_task_data (task, g_steal_pointer (&content_type), g_free);
+  triage_attachment_write_private_async (self->bytes, name, cancellable,
+                                         write_private_cb, g_steal_pointer (&task));
+}
+
+/**
+ * triage_attachment_view_write_copy_finish:
+ * @self: a #TriageAttachmentView
+ * @result: the #GAsyncResult
+ * @content_type: (out) (optional) (transfer full): the content type to offer
+ *   applications for: the declared one, or the sniffed one when the content
+ *   is recognisably something else
+ * @error: a #GIOErrorEnum
+ *
+ * Returns: (transfer full): the private copy
+ */
+GFile *
+triage_attachment_view_write_copy_finish (TriageAttachmentView  *self,
+                                          GAsyncResult          *result,
+                                          char                 **content_type,
+                                          GError               **error)
+{
+  GFile *file;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  file = g_task_propagate_pointer (G_TASK (result), error);
+  if (file != NULL && content_type != NULL)
+    *content_type = g_strdup (g_task_get_task_data (G_TASK (result)));
+
+  return file;
+}
+
 static void
 on_app_chooser_response (GtkDialog *dialog,
                          int        response,
@@ -1121,17 +1236,18 @@ on_app_chooser_response (GtkDialog *dialog,
 }
 
 static void
-write_private_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+write_copy_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   g_autoptr(TriageAttachmentView) self = user_data;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *content_type = NULL;
   GtkWidget *dialog;
   GtkRoot *root;
 
-  file = triage_attachment_write_private_finish (result, &error);
+  file = triage_attachment_view_write_copy_finish (self, result, &content_type, &error);
   if (file == NULL)
     {
       g_autofree char *message = NULL;
@@ -1149,7 +1265,7 @@ write_private_cb (GObject      *object,
                                                                              : NULL,
                                                         GTK_DIALOG_MODAL |
                                                         GTK_DIALOG_DESTROY_WITH_PARENT,
-                                                        self->mime_type);
+                                                        content_type);
   g_object_set_data_full (G_OBJECT (dialog), "file", g_steal_pointer (&file), g_object_unref);
   g_object_set_data_full (G_OBJECT (dialog), "view", g_object_ref (self), g_object_unref);
   g_signal_connect (dialog, "response", G_CALLBACK (on_app_chooser_response), NULL);
@@ -1162,14 +1278,12 @@ open_with_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (widget);
-  g_autofree char *name = NULL;
 
   if (self->bytes == NULL)
     return;
 
-  name = triage_attachment_suggest_filename (self->description, self->mime_type);
-  triage_attachment_write_private_async (self->bytes, name, self->cancellable,
-                                         write_private_cb, g_object_ref (self));
+  triage_attachment_view_write_copy_async (self, self->cancellable,
+                                           write_copy_cb, g_object_ref (self));
 }
 
 static void

@@ -70,6 +70,14 @@ void                  triage_attachment_view_save_async          (TriageAttachme
 gboolean              triage_attachment_view_save_finish         (TriageAttachmentView  *self,
                                                                   GAsyncResult          *result,
                                                                   GError               **error);
+void                  triage_attachment_view_write_copy_async    (TriageAttachmentView *self,
+                                                                  GCancellable         *cancellable,
+                                                                  GAsyncReadyCallback   callback,
+                                                                  gpointer              user_data);
+GFile                *triage_attachment_view_write_copy_finish   (TriageAttachmentView  *self,
+                                                                  GAsyncResult          *result,
+                                                                  char                 **content_type,
+                                                                  GError               **error);
 
 /* What is shown, for the app (e.g. a window title) and for tests. */
 TriageAttachmentKind  triage_attachment_view_get_kind            (TriageAttachmentView *self);
