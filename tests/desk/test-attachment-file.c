@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
+#include "desk-test-util.h"
 #include "triage-attachment-file.h"
 
 static void
@@ -65,25 +66,6 @@ test_long_wide_name (void)
   g_assert_cmpuint (strlen (name), <=, 210);
   g_assert_true (g_utf8_validate (name, -1, NULL));
   g_assert_true (g_str_has_suffix (name, "\xf0\x9f\x98\x80.json"));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-
-  g_rmdir (path);
 }
 
 typedef struct
@@ -210,7 +192,7 @@ main (int   argc,
 
   /* Everything the tests wrote lives under the temporary folder. */
   g_assert_cmpstr (g_get_user_cache_dir (), ==, cache_home);
-  remove_tree (cache_home);
+  desk_test_remove_tree (cache_home);
 
   return status;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "desk-test-server.h"
+#include "desk-test-util.h"
 #include "triage-attachment-fetch.h"
 #include "triage-attachment-file.h"
 #include "triage-attachment-view.h"
@@ -901,22 +902,6 @@ list_dir (const char *dir)
   return g_strjoinv (" ", (char **) names->pdata);
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_remove (path) != 0)
-        remove_dir (path);
-    }
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
-}
-
 /* A toast the user sees. */
 static gboolean
 toast_shown (Fixture    *fixture,
@@ -963,7 +948,7 @@ test_save (Fixture       *fixture,
 
   listed = list_dir (dir);
   g_assert_cmpstr (listed, ==, "blob notes.txt shot.png");
-  remove_dir (dir);
+  desk_test_remove_tree (dir);
 }
 
 static void
@@ -982,7 +967,7 @@ test_save_loaded_uri (Fixture       *fixture,
   assert_saved (fixture, path);
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "Downloaded notes\n");
-  remove_dir (dir);
+  desk_test_remove_tree (dir);
 }
 
 static void
@@ -1034,7 +1019,7 @@ test_save_unwritable (Fixture       *fixture,
       g_assert_cmpint (g_chmod (read_only, 0700), ==, 0);
     }
 
-  remove_dir (dir);
+  desk_test_remove_tree (dir);
 }
 
 static void
@@ -1433,7 +1418,7 @@ main (int   argc,
 
   /* Everything the tests wrote there (and GL shader caches) lives under it. */
   g_assert_cmpstr (g_get_user_cache_dir (), ==, cache_home);
-  remove_dir (cache_home);
+  desk_test_remove_tree (cache_home);
 
   return status;
 }
