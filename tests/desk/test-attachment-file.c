@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
+#include "desk-test-util.h"
 #include "triage-attachment-file.h"
 
 static void
@@ -51,23 +52,20 @@ test_long_name (void)
   g_assert_true (g_str_has_suffix (name, ".txt"));
 }
 
+/* A file name has at most 255 bytes: 80 four-byte characters would not fit. */
 static void
-remove_tree (const char *path)
+test_long_wide_name (void)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
+  g_autoptr(GString) description = g_string_new (NULL);
+  g_autofree char *name = NULL;
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
+  for (int i = 0; i < 500; i++)
+    g_string_append (description, "\xf0\x9f\x98\x80");
+  name = triage_attachment_suggest_filename (description->str, "application/json");
 
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-
-  g_rmdir (path);
+  g_assert_cmpuint (strlen (name), <=, 210);
+  g_assert_true (g_utf8_validate (name, -1, NULL));
+  g_assert_true (g_str_has_suffix (name, "\xf0\x9f\x98\x80.json"));
 }
 
 typedef struct
@@ -186,6 +184,7 @@ main (int   argc,
 
   g_test_add_func ("/desk/file/suggest-filename", test_suggest_filename);
   g_test_add_func ("/desk/file/long-name", test_long_name);
+  g_test_add_func ("/desk/file/long-wide-name", test_long_wide_name);
   g_test_add_func ("/desk/file/write-private", test_write_private);
   g_test_add_func ("/desk/file/prune-old-copies", test_prune_old_copies);
 
@@ -193,7 +192,7 @@ main (int   argc,
 
   /* Everything the tests wrote lives under the temporary folder. */
   g_assert_cmpstr (g_get_user_cache_dir (), ==, cache_home);
-  remove_tree (cache_home);
+  desk_test_remove_tree (cache_home);
 
   return status;
 }

@@ -13,6 +13,8 @@
 #include "triage-attachment-file.h"
 
 #define MAX_FILENAME_CHARS 80
+/* Well under NAME_MAX (255 bytes) with an extension added: 80 wide characters are not. */
+#define MAX_FILENAME_BYTES 200
 
 static const struct
 {
@@ -67,7 +69,9 @@ triage_attachment_suggest_filename (const char *description,
       while (*p == '.' || g_unichar_isspace (g_utf8_get_char (p)))
         p = g_utf8_next_char (p);
 
-      for (; *p && g_utf8_strlen (name->str, -1) < MAX_FILENAME_CHARS; p = g_utf8_next_char (p))
+      for (; *p && g_utf8_strlen (name->str, -1) < MAX_FILENAME_CHARS &&
+             name->len + 4 <= MAX_FILENAME_BYTES;
+           p = g_utf8_next_char (p))
         {
           gunichar c = g_utf8_get_char (p);
 

@@ -6,8 +6,12 @@
 
 #define G_LOG_DOMAIN "triage-attachment-view"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
+#include <unistd.h>
 
 #include "atp-json.h"
 #include "triage-attachment-fetch.h"
@@ -37,8 +41,7 @@ struct _TriageAttachmentView
   GtkImage             *type_icon;
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
-  GtkWidget            *save_button;
-  GtkWidget            *open_with_button;
+  GtkWidget            *actions_squeezer;
   GtkWidget            *uri_box;
   GtkLabel             *uri_intro_label;
   GtkLabel             *uri_label;
@@ -119,8 +122,7 @@ set_kind (TriageAttachmentView *self,
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.save", have_bytes);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.open-with", have_bytes);
-  gtk_widget_set_visible (self->save_button, have_bytes);
-  gtk_widget_set_visible (self->open_with_button, have_bytes);
+  gtk_widget_set_visible (self->actions_squeezer, have_bytes);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.load",
                                  self->uri != NULL && !have_bytes &&
                                  (kind == TRIAGE_ATTACHMENT_KIND_REMOTE ||
@@ -597,10 +599,16 @@ static void
 offer_load (TriageAttachmentView *self)
 {
   g_autofree char *load = NULL;
+  GtkLabel *label;
 
   /* Translators: %s is a host name, e.g. "Load from example.com" */
   load = g_strdup_printf (_("Load from %s"), g_uri_get_host (self->uri));
   gtk_button_set_label (self->load_button, load);
+  /* A long host name wraps rather than widening the window. */
+  label = GTK_LABEL (gtk_button_get_child (self->load_button));
+  gtk_label_set_wrap (label, TRUE);
+  gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_justify (label, GTK_JUSTIFY_CENTER);
   set_kind (self, TRIAGE_ATTACHMENT_KIND_REMOTE);
 }
 
@@ -841,28 +849,201 @@ show_toast_escaped (TriageAttachmentView *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
 }
 
+typedef struct
+{
+  GBytes *bytes;
+  GFile  *file;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_bytes_unref (data->bytes);
+  g_object_unref (data->file);
+  g_free (data);
+}
+
+/*
+ * Writes @bytes to a new file beside @path and renames it over @path, so
+ * @path is either the whole attachment or as it was; the new file is removed
+ * on any error. The error is the system's reason alone ("Permission denied"),
+ * for a message that names the file the user chose, not the temporary one.
+ */
+static gboolean
+replace_local_file (const char  *path,
+                    GBytes      *bytes,
+                    GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *temp = g_build_filename (dir, ".triage-save-XXXXXX", NULL);
+  const char *data;
+  gsize size;
+  gsize written = 0;
+  int saved_errno = 0;
+  int fd;
+
+  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      saved_errno = errno;
+      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  data = g_bytes_get_data (bytes, &size);
+  while (written < size && saved_errno == 0)
+    {
+      gssize n = write (fd, data + written, size - written);
+
+      if (n >= 0)
+        written += n;
+      else if (errno != EINTR)
+        saved_errno = errno;
+    }
+  if (saved_errno == 0 && fsync (fd) != 0)
+    saved_errno = errno;
+  if (close (fd) != 0 && saved_errno == 0)
+    saved_errno = errno;
+  if (saved_errno == 0 && g_rename (temp, path) != 0)
+    saved_errno = errno;
+
+  if (saved_errno != 0)
+    {
+      g_unlink (temp);
+      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveData *data = task_data;
+  g_autofree char *path = g_file_get_path (data->file);
+  GError *error = NULL;
+  gboolean saved;
+
+  if (path != NULL)
+    {
+      saved = replace_local_file (path, data->bytes, &error);
+    }
+  else
+    {
+      gsize size;
+      const char *contents = g_bytes_get_data (data->bytes, &size);
+
+      /* GIO's own replace: a temporary file renamed over the target, where the backend can. */
+      saved = g_file_replace_contents (data->file, contents ? contents : "", size, NULL, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable,
+                                       &error);
+    }
+
+  if (saved)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
 static void
 save_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(TriageAttachmentView) self = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = user_data;
+  TriageAttachmentView *self = g_task_get_source_object (task);
+  SaveData *data = g_task_get_task_data (G_TASK (result));
+  g_autofree char *name = g_file_get_basename (data->file);
   g_autofree char *message = NULL;
-  g_autofree char *name = NULL;
+  GError *error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      message = g_strdup_printf (_("Could not save the attachment: %s"), error->message);
-      show_toast_escaped (self, message);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* Translators: %s is a file name, the second %s why it could not be written */
+          message = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);
+          show_toast_escaped (self, message);
+        }
+      g_task_return_error (task, error);
       return;
     }
 
-  name = g_file_get_basename (G_FILE (object));
   message = g_strdup_printf (_("Saved as “%s”"), name);
   show_toast_escaped (self, message);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * triage_attachment_view_save_async:
+ * @self: a #TriageAttachmentView
+ * @file: where to save, as chosen by the user
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when done
+ * @user_data: data for @callback
+ *
+ * Saves the attachment's bytes, exactly as decoded or downloaded, to @file:
+ * what "Save As…" does once the user has chosen @file. The file is replaced
+ * at once (a local file is written beside it and renamed over it), so it is
+ * never left partly written. The outcome is shown in a toast, an error too.
+ */
+void
+triage_attachment_view_save_async (TriageAttachmentView *self,
+                                   GFile                *file,
+                                   GCancellable         *cancellable,
+                                   GAsyncReadyCallback   callback,
+                                   gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) write = NULL;
+  SaveData *data;
+
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_attachment_view_save_async);
+
+  if (self->bytes == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               _("There is nothing to save"));
+      return;
+    }
+
+  data = g_new0 (SaveData, 1);
+  data->bytes = g_bytes_ref (self->bytes);
+  data->file = g_object_ref (file);
+
+  /* The write runs in a thread; its result comes back through save_cb() to @task. */
+  write = g_task_new (self, cancellable, save_cb, g_steal_pointer (&task));
+  g_task_set_task_data (write, data, (GDestroyNotify) save_data_free);
+  g_task_run_in_thread (write, save_thread);
+}
+
+/**
+ * triage_attachment_view_save_finish:
+ * @self: a #TriageAttachmentView
+ * @result: the #GAsyncResult
+ * @error: a #GIOErrorEnum
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+triage_attachment_view_save_finish (TriageAttachmentView  *self,
+                                    GAsyncResult          *result,
+                                    GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -876,9 +1057,7 @@ on_save_dialog_response (TriageAttachmentView *self,
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
   if (file != NULL)
-    g_file_replace_contents_bytes_async (file, self->bytes, NULL, FALSE,
-                                         G_FILE_CREATE_REPLACE_DESTINATION, self->cancellable,
-                                         save_cb, g_object_ref (self));
+    triage_attachment_view_save_async (self, file, self->cancellable, NULL, NULL);
 
   gtk_native_dialog_destroy (dialog);
   g_clear_object (&self->save_dialog);
@@ -909,6 +1088,121 @@ save_action (GtkWidget  *widget,
   g_signal_connect_object (self->save_dialog, "response",
                            G_CALLBACK (on_save_dialog_response), self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->save_dialog));
+}
+
+/*
+ * The type whose applications "Open With…" offers. The declared type is the
+ * sender's word; when the content is recognisably something else (a page of
+ * HTML sent as image/png), the applications for what it really is are
+ * offered. Content nothing recognises leaves the declared type standing.
+ */
+static char *
+content_type_to_open (const char *declared,
+                      GBytes     *bytes)
+{
+  g_autofree char *sniffed = NULL;
+  const guchar *data;
+  gsize size;
+
+  data = g_bytes_get_data (bytes, &size);
+  if (size == 0)
+    return g_strdup (declared);
+
+  sniffed = g_content_type_guess (NULL, data, MIN (size, SNIFF_SIZE), NULL);
+  if (g_content_type_is_unknown (sniffed) ||
+      g_content_type_is_a (sniffed, declared) ||
+      g_content_type_is_a (declared, sniffed))
+    return g_strdup (declared);
+
+  return g_steal_pointer (&sniffed);
+}
+
+static void
+write_private_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  GFile *file;
+
+  file = triage_attachment_write_private_finish (result, &error);
+  if (file == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, file, g_object_unref);
+}
+
+/**
+ * triage_attachment_view_write_copy_async:
+ * @self: a #TriageAttachmentView
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * Writes the attachment's bytes to a private copy for "Open With…": a file
+ * only the user can read, in a new folder only the user can open, named
+ * after the description with triage_attachment_suggest_filename() (no
+ * folder parts, no leading dot, bounded length). The content type to offer
+ * applications for comes with it, see
+ * triage_attachment_view_write_copy_finish().
+ */
+void
+triage_attachment_view_write_copy_async (TriageAttachmentView *self,
+                                         GCancellable         *cancellable,
+                                         GAsyncReadyCallback   callback,
+                                         gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *content_type = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_attachment_view_write_copy_async);
+
+  if (self->bytes == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               _("There is nothing to open"));
+      return;
+    }
+
+  content_type = content_type_to_open (self->mime_type, self->bytes);
+  name = triage_attachment_suggest_filename (self->description, content_type);
+  g_task_set_task_data (task, g_steal_pointer (&content_type), g_free);
+  triage_attachment_write_private_async (self->bytes, name, cancellable,
+                                         write_private_cb, g_steal_pointer (&task));
+}
+
+/**
+ * triage_attachment_view_write_copy_finish:
+ * @self: a #TriageAttachmentView
+ * @result: the #GAsyncResult
+ * @content_type: (out) (optional) (transfer full): the content type to offer
+ *   applications for: the declared one, or the sniffed one when the content
+ *   is recognisably something else
+ * @error: a #GIOErrorEnum
+ *
+ * Returns: (transfer full): the private copy
+ */
+GFile *
+triage_attachment_view_write_copy_finish (TriageAttachmentView  *self,
+                                          GAsyncResult          *result,
+                                          char                 **content_type,
+                                          GError               **error)
+{
+  GFile *file;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  file = g_task_propagate_pointer (G_TASK (result), error);
+  if (file != NULL && content_type != NULL)
+    *content_type = g_strdup (g_task_get_task_data (G_TASK (result)));
+
+  return file;
 }
 
 static void
@@ -942,17 +1236,18 @@ on_app_chooser_response (GtkDialog *dialog,
 }
 
 static void
-write_private_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+write_copy_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   g_autoptr(TriageAttachmentView) self = user_data;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *content_type = NULL;
   GtkWidget *dialog;
   GtkRoot *root;
 
-  file = triage_attachment_write_private_finish (result, &error);
+  file = triage_attachment_view_write_copy_finish (self, result, &content_type, &error);
   if (file == NULL)
     {
       g_autofree char *message = NULL;
@@ -970,7 +1265,7 @@ write_private_cb (GObject      *object,
                                                                              : NULL,
                                                         GTK_DIALOG_MODAL |
                                                         GTK_DIALOG_DESTROY_WITH_PARENT,
-                                                        self->mime_type);
+                                                        content_type);
   g_object_set_data_full (G_OBJECT (dialog), "file", g_steal_pointer (&file), g_object_unref);
   g_object_set_data_full (G_OBJECT (dialog), "view", g_object_ref (self), g_object_unref);
   g_signal_connect (dialog, "response", G_CALLBACK (on_app_chooser_response), NULL);
@@ -983,14 +1278,12 @@ open_with_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (widget);
-  g_autofree char *name = NULL;
 
   if (self->bytes == NULL)
     return;
 
-  name = triage_attachment_suggest_filename (self->description, self->mime_type);
-  triage_attachment_write_private_async (self->bytes, name, self->cancellable,
-                                         write_private_cb, g_object_ref (self));
+  triage_attachment_view_write_copy_async (self, self->cancellable,
+                                           write_copy_cb, g_object_ref (self));
 }
 
 static void
@@ -1081,8 +1374,7 @@ triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, type_icon);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, title_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, subtitle_label);
-  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, save_button);
-  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, open_with_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, actions_squeezer);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_box);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_intro_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_label);

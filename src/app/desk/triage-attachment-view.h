@@ -61,6 +61,24 @@ void                  triage_attachment_view_set_download_limits (TriageAttachme
                                                                   gsize                 max_size,
                                                                   guint                 timeout_seconds);
 
+/* What "Save As…" and "Open With…" do once the user has chosen a file or to open. */
+void                  triage_attachment_view_save_async          (TriageAttachmentView *self,
+                                                                  GFile                *file,
+                                                                  GCancellable         *cancellable,
+                                                                  GAsyncReadyCallback   callback,
+                                                                  gpointer              user_data);
+gboolean              triage_attachment_view_save_finish         (TriageAttachmentView  *self,
+                                                                  GAsyncResult          *result,
+                                                                  GError               **error);
+void                  triage_attachment_view_write_copy_async    (TriageAttachmentView *self,
+                                                                  GCancellable         *cancellable,
+                                                                  GAsyncReadyCallback   callback,
+                                                                  gpointer              user_data);
+GFile                *triage_attachment_view_write_copy_finish   (TriageAttachmentView  *self,
+                                                                  GAsyncResult          *result,
+                                                                  char                 **content_type,
+                                                                  GError               **error);
+
 /* What is shown, for the app (e.g. a window title) and for tests. */
 TriageAttachmentKind  triage_attachment_view_get_kind            (TriageAttachmentView *self);
 GBytes               *triage_attachment_view_get_bytes           (TriageAttachmentView *self);
