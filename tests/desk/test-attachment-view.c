@@ -976,15 +976,18 @@ assert_not_saved (Fixture    *fixture,
                   const char *reason)
 {
   g_autofree char *name = g_path_get_basename (path);
-  g_autofree char *message = g_strdup_printf ("Could not save “%s”: %s", name, reason);
+  g_autofree char *message = g_strdup_printf ("Could not save “%s”: ", name);
   Outcome outcome = { 0, };
+  GtkWidget *label;
 
   save_to (fixture, path, &outcome);
   g_assert_false (outcome.saved);
   g_assert_nonnull (outcome.error);
   g_assert_false (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  /* The error is in view, naming the file the user chose. */
+  /* The error is in view, naming the file the user chose, and why. */
   WAIT_UNTIL (toast_shown (fixture, message));
+  label = find_widget (GTK_WIDGET (fixture->view), label_contains, message);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), reason));
   outcome_clear (&outcome);
 }
 

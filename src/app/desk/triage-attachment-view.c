@@ -6,12 +6,9 @@
 
 #define G_LOG_DOMAIN "triage-attachment-view"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
-#include <unistd.h>
 
 #include "atp-json.h"
 #include "triage-attachment-fetch.h"
@@ -864,59 +861,20 @@ save_data_free (SaveData *data)
 }
 
 /*
- * Writes @bytes to a new file beside @path and renames it over @path, so
- * @path is either the whole attachment or as it was; the new file is removed
- * on any error. The error is the system's reason alone ("Permission denied"),
- * for a message that names the file the user chose, not the temporary one.
+ * Writes @bytes to a new file beside @path, synced, and renames it over
+ * @path, so @path is either the whole attachment or as it was.
  */
 static gboolean
 replace_local_file (const char  *path,
                     GBytes      *bytes,
                     GError     **error)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *temp = g_build_filename (dir, ".triage-save-XXXXXX", NULL);
-  const char *data;
   gsize size;
-  gsize written = 0;
-  int saved_errno = 0;
-  int fd;
+  const char *data = g_bytes_get_data (bytes, &size);
 
-  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
-  if (fd < 0)
-    {
-      saved_errno = errno;
-      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                           g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  data = g_bytes_get_data (bytes, &size);
-  while (written < size && saved_errno == 0)
-    {
-      gssize n = write (fd, data + written, size - written);
-
-      if (n >= 0)
-        written += n;
-      else if (errno != EINTR)
-        saved_errno = errno;
-    }
-  if (saved_errno == 0 && fsync (fd) != 0)
-    saved_errno = errno;
-  if (close (fd) != 0 && saved_errno == 0)
-    saved_errno = errno;
-  if (saved_errno == 0 && g_rename (temp, path) != 0)
-    saved_errno = errno;
-
-  if (saved_errno != 0)
-    {
-      g_unlink (temp);
-      g_set_error_literal (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                           g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  return TRUE;
+  return g_file_set_contents_full (path, data ? data : "", size,
+                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                   0666, error);
 }
 
 static void
