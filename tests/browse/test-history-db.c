@@ -72,6 +72,21 @@ query (TriageHistoryDb           *db,
   return keys;
 }
 
+/* Reads entries on the page thread and waits for them. */
+static GPtrArray *
+fetch (TriageHistoryDb  *db,
+       const gint64     *rowids,
+       guint             n_rowids,
+       GError          **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  triage_history_db_fetch_async (db, rowids, n_rowids, NULL, browse_test_result_cb, &result);
+  browse_test_wait_for (result != NULL);
+
+  return triage_history_db_fetch_finish (db, result, error);
+}
+
 typedef gboolean (*RowPredicate) (const BrowseTestRow *row,
                                   gconstpointer        data);
 
@@ -200,7 +215,7 @@ test_not_open (Fixture       *f,
   g_assert_error (error, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_NOT_OPEN);
   g_clear_error (&error);
 
-  g_assert_null (triage_history_db_fetch (db, &rowid, 1, &error));
+  g_assert_null (fetch (db, &rowid, 1, &error));
   g_assert_error (error, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_NOT_OPEN);
 }
 
@@ -322,7 +337,7 @@ test_search (Fixture       *f,
   g_assert_cmpuint (keys->len, ==, N_ROWS / 10);
 
   /* The entries read back are the right ones. */
-  entries = triage_history_db_fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
+  entries = fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (triage_history_entry_get_service_name (g_ptr_array_index (entries, 0)), ==, "Café agent");
   g_assert_nonnull (strstr (triage_history_entry_get_data (g_ptr_array_index (entries, 0))->description, "w3"));
@@ -391,7 +406,7 @@ test_entries (Fixture       *f,
 
   keys = query (f->db, filter);
   g_assert_cmpuint (keys->len, ==, 1);
-  entries = triage_history_db_fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
+  entries = fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
   g_assert_no_error (error);
   entry = g_ptr_array_index (entries, 0);
   row = triage_history_entry_get_data (entry);
@@ -420,7 +435,7 @@ test_entries (Fixture       *f,
 
   /* A row that is gone reads as an empty entry, not an error. */
   g_clear_pointer (&entries, g_ptr_array_unref);
-  entries = triage_history_db_fetch (f->db, &missing, 1, &error);
+  entries = fetch (f->db, &missing, 1, &error);
   g_assert_no_error (error);
   g_assert_null (triage_history_entry_get_id (g_ptr_array_index (entries, 0)));
 }
@@ -671,6 +686,23 @@ wait_loaded (TriageHistoryModel *model)
   browse_test_wait_for (!triage_history_model_get_loading (model));
 }
 
+/* The entry at a position once its page is read. */
+static TriageHistoryEntry *
+get_entry (TriageHistoryModel *model,
+           guint               position)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageHistoryEntry *entry;
+
+  triage_history_model_get_entry_async (model, position, NULL, browse_test_result_cb, &result);
+  browse_test_wait_for (result != NULL);
+  entry = triage_history_model_get_entry_finish (model, result, &error);
+  g_assert_no_error (error);
+
+  return entry;
+}
+
 static void
 test_model_paging (Fixture       *f,
                    gconstpointer  data)
@@ -693,15 +725,15 @@ test_model_paging (Fixture       *f,
   /* Newest first; read a page at a time; never more than a few pages held. */
   for (guint i = 0; i < N_ROWS; i += 7)
     {
-      g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (G_LIST_MODEL (model), i);
+      g_autoptr(TriageHistoryEntry) entry = get_entry (model, i);
       const BrowseTestRow *row = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1 - i);
 
       g_assert_cmpstr (triage_history_entry_get_id (entry), ==, row->id);
       g_assert_cmpuint (triage_history_model_get_n_cached (model), <=,
                         TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
     }
-  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==,
-                    TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
+  browse_test_wait_for (triage_history_model_get_n_cached (model) ==
+                        TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
   g_assert_null (g_list_model_get_item (G_LIST_MODEL (model), N_ROWS));
 
   /* Row ids for an export, without reading rows. */
@@ -719,6 +751,70 @@ test_model_paging (Fixture       *f,
   wait_loaded (model);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);
   g_assert_true (triage_history_filter_equal (triage_history_model_get_filter (model), filter));
+}
+
+/* Pages are read on the page thread: the list gets placeholders at once,
+ * then the page's arrival replaces them; the next page is read ahead. */
+static void
+test_model_async_pages (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TriageHistoryModel) model = triage_history_model_new (f->db);
+  g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
+  g_autoptr(TriageHistoryEntry) placeholder = NULL;
+  g_autoptr(TriageHistoryEntry) again = NULL;
+  g_autoptr(TriageHistoryEntry) loaded = NULL;
+  g_autoptr(TriageHistoryEntry) ahead = NULL;
+  const BrowseTestRow *row = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1 - 5);
+  Change *change;
+
+  triage_history_model_reload (model);
+  wait_loaded (model);
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), changes);
+
+  placeholder = g_list_model_get_item (G_LIST_MODEL (model), 5);
+  g_assert_cmpint (triage_history_entry_get_rowid (placeholder), ==, row->rowid);
+  g_assert_null (triage_history_entry_get_id (placeholder));
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, 0);
+  /* Asked again before it is read: the same placeholder, no second read. */
+  again = g_list_model_get_item (G_LIST_MODEL (model), 5);
+  g_assert_true (again == placeholder);
+
+  browse_test_wait_for (changes->len == 1);
+  change = &g_array_index (changes, Change, 0);
+  g_assert_cmpuint (change->position, ==, 0);
+  g_assert_cmpuint (change->removed, ==, TRIAGE_HISTORY_PAGE_SIZE);
+  g_assert_cmpuint (change->added, ==, TRIAGE_HISTORY_PAGE_SIZE);
+  loaded = g_list_model_get_item (G_LIST_MODEL (model), 5);
+  g_assert_cmpstr (triage_history_entry_get_id (loaded), ==, row->id);
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, TRIAGE_HISTORY_PAGE_SIZE);
+
+  /* Near the page's end: the next page is read too, and arrives unasked. */
+  g_array_set_size (changes, 0);
+  g_clear_object (&again);
+  again = g_list_model_get_item (G_LIST_MODEL (model), TRIAGE_HISTORY_PAGE_SIZE - 10);
+  g_assert_nonnull (triage_history_entry_get_id (again));
+  browse_test_wait_for (changes->len == 1);
+  g_assert_cmpuint (g_array_index (changes, Change, 0).position, ==, TRIAGE_HISTORY_PAGE_SIZE);
+  ahead = g_list_model_get_item (G_LIST_MODEL (model), TRIAGE_HISTORY_PAGE_SIZE);
+  g_assert_nonnull (triage_history_entry_get_id (ahead));
+
+  /* A new result drops the pages, and a read of the old result that ends
+   * after it changes nothing. */
+  g_clear_object (&placeholder);
+  placeholder = g_list_model_get_item (G_LIST_MODEL (model), 1000);
+  g_assert_null (triage_history_entry_get_id (placeholder));
+  {
+    g_autoptr(TriageHistoryFilter) filter = triage_history_filter_new ();
+
+    filter->service = g_strdup ("CI");
+    triage_history_model_set_filter (model, filter);
+    wait_loaded (model);
+  }
+  g_array_set_size (changes, 0);
+  browse_test_pump ();
+  g_assert_cmpuint (changes->len, ==, 0);
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, 0);
 }
 
 static void
@@ -756,7 +852,8 @@ test_model_reload_diff (Fixture       *f,
   g_array_set_size (changes, 0);
 
   /* A row settled in place (position 501 now): that row alone. */
-  before = g_list_model_get_item (G_LIST_MODEL (model), 501);
+  before = get_entry (model, 501);
+  g_array_set_size (changes, 0);   /* the page's arrival */
   g_assert_cmpstr (triage_history_entry_get_id (before), ==, middle->id);
   browse_test_set_outcome (f->store, middle->id, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED);
   triage_history_model_reload (model);
@@ -766,7 +863,7 @@ test_model_reload_diff (Fixture       *f,
   g_assert_cmpuint (change->position, ==, 501);
   g_assert_cmpuint (change->removed, ==, 1);
   g_assert_cmpuint (change->added, ==, 1);
-  after = g_list_model_get_item (G_LIST_MODEL (model), 501);
+  after = get_entry (model, 501);
   g_assert_true (after != before);
   g_assert_cmpint (triage_history_entry_get_outcome (after), ==,
                    middle->outcome == TRIAGE_OUTCOME_NONE ? TRIAGE_OUTCOME_EXPIRED : middle->outcome);
@@ -852,7 +949,7 @@ test_model_supersede (Fixture       *f,
   browse_test_pump ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, N_ROWS / 5);
   {
-    g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (G_LIST_MODEL (model), 0);
+    g_autoptr(TriageHistoryEntry) entry = get_entry (model, 0);
 
     g_assert_cmpstr (triage_history_entry_get_service_name (entry), ==, "Reviewer");
   }
@@ -882,6 +979,7 @@ main (int   argc,
   ADD ("/history/db/read-marks", fixture_setup, test_read_marks);
   ADD ("/history/db/check-changed", fixture_setup_rows, test_check_changed);
   ADD ("/history/model/paging", fixture_setup_rows, test_model_paging);
+  ADD ("/history/model/async-pages", fixture_setup_rows, test_model_async_pages);
   ADD ("/history/model/reload-diff", fixture_setup_rows, test_model_reload_diff);
   ADD ("/history/model/selection", fixture_setup_rows, test_model_selection);
   ADD ("/history/model/supersede", fixture_setup_rows, test_model_supersede);
