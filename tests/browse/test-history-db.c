@@ -538,9 +538,7 @@ test_stats (Fixture       *f,
 
   summary = triage_history_stats_dup_summary (stats, NULL);
   g_assert_cmpstr (summary, ==,
-                   "From 2026-03-02 to 2026-03-04, all services: 432 requests. "
-                   "72 answered here. 72 answered elsewhere. 72 expired. 72 withdrawn. "
-                   "72 refused by the server. 72 pending. Median response time: 40 s.");
+                   BROWSE_TEST_SUMMARY_MARCH_2_TO_4);
 
   /* One service: only its rows count. */
   filter->service = g_strdup ("CI");
@@ -573,11 +571,11 @@ test_stats_empty (void)
   /* Outside the days: ignored. */
   g_clear_pointer (&stats, triage_history_stats_unref);
   stats = triage_history_stats_new (day, 1);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC - 1, TRIAGE_OUTCOME_ANSWERED, 5);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC + G_TIME_SPAN_DAY, TRIAGE_OUTCOME_ANSWERED, 5);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_ANSWERED, 2 * G_USEC_PER_SEC);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC + 1, TRIAGE_OUTCOME_NONE, -1);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC + 2, TRIAGE_OUTCOME_ANSWERED, 4 * G_USEC_PER_SEC);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC - 1, TRIAGE_OUTCOME_ANSWERED, 5);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC + G_TIME_SPAN_DAY, TRIAGE_OUTCOME_ANSWERED, 5);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_ANSWERED, 2 * G_USEC_PER_SEC);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC + 1, TRIAGE_OUTCOME_NONE, -1);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC + 2, TRIAGE_OUTCOME_ANSWERED, 4 * G_USEC_PER_SEC);
   triage_history_stats_finish (stats);
   g_assert_cmpuint (triage_history_stats_get_total (stats), ==, 3);
   g_assert_cmpuint (triage_history_stats_get_count (stats, TRIAGE_HISTORY_CATEGORY_PENDING), ==, 1);
@@ -586,7 +584,78 @@ test_stats_empty (void)
   g_clear_pointer (&summary, g_free);
   summary = triage_history_stats_dup_summary (stats, NULL);
   g_assert_cmpstr (summary, ==, "From 2026-03-02 to 2026-03-02, all services: 3 requests. "
-                                "2 answered here. 1 pending. Median response time: 3 s.");
+                                "2 answered here. 1 pending. Median response time: 3 s. "
+                                "CI: 3 requests, median response time 3 s.");
+}
+
+/* Per service: the busiest by name, most requests first, then "Other". */
+static void
+test_stats_series (void)
+{
+  g_autoptr(GDateTime) day = g_date_time_new_utc (2026, 3, 2, 0, 0, 0);
+  g_autoptr(TriageHistoryStats) stats = triage_history_stats_new (day, 2);
+  g_autoptr(TriageHistoryStats) few = triage_history_stats_new (day, 1);
+  g_autofree char *summary = NULL;
+  /* Requests per service on day 1 and day 2; answered ones took 10 s × their service's rank. */
+  static const struct { const char *name; guint day1; guint day2; } services[] = {
+    { "CI", 5, 3 }, { "Deploy bot", 1, 6 }, { "Café agent", 4, 0 }, { "Reviewer", 2, 1 },
+    { "Backup", 1, 1 }, { "Scheduler", 0, 1 }, { "Zeta", 1, 0 },
+  };
+  const TriageHistorySeries *series;
+
+  for (guint s = 0; s < G_N_ELEMENTS (services); s++)
+    for (guint d = 0; d < 2; d++)
+      for (guint n = 0; n < (d == 0 ? services[s].day1 : services[s].day2); n++)
+        triage_history_stats_add (stats, services[s].name,
+                                  BROWSE_TEST_BASE_USEC + d * G_TIME_SPAN_DAY + n,
+                                  n % 2 ? TRIAGE_OUTCOME_EXPIRED : TRIAGE_OUTCOME_ANSWERED,
+                                  n % 2 ? -1 : (gint64) (s + 1) * 10 * G_USEC_PER_SEC);
+  triage_history_stats_finish (stats);
+
+  /* Seven services: four by name (8, 7, 4, 3 requests), three as "Other" (2, 1, 1). */
+  g_assert_cmpuint (triage_history_stats_get_n_series (stats), ==, TRIAGE_HISTORY_STATS_MAX_SERIES + 1);
+  series = triage_history_stats_get_series (stats, 0);
+  g_assert_cmpstr (series->name, ==, "CI");
+  g_assert_cmpuint (series->total, ==, 8);
+  g_assert_cmpuint (series->counts[0], ==, 5);
+  g_assert_cmpuint (series->counts[1], ==, 3);
+  g_assert_cmpint (series->median_response, ==, 10 * G_USEC_PER_SEC);
+  series = triage_history_stats_get_series (stats, 1);
+  g_assert_cmpstr (series->name, ==, "Deploy bot");
+  g_assert_cmpuint (series->counts[0], ==, 1);
+  g_assert_cmpuint (series->counts[1], ==, 6);
+  g_assert_cmpint (series->median_response, ==, 20 * G_USEC_PER_SEC);
+  g_assert_cmpstr (triage_history_stats_get_series (stats, 2)->name, ==, "Café agent");
+  series = triage_history_stats_get_series (stats, 3);
+  g_assert_cmpstr (series->name, ==, "Reviewer");
+  g_assert_cmpuint (series->total, ==, 3);
+  series = triage_history_stats_get_series (stats, 4);
+  g_assert_null (series->name);
+  g_assert_cmpuint (series->n_services, ==, 3);
+  g_assert_cmpuint (series->total, ==, 4);
+  g_assert_cmpuint (series->counts[0], ==, 2);
+  g_assert_cmpuint (series->counts[1], ==, 2);
+  /* Backup 50 s (twice), Scheduler 60 s, Zeta 70 s: 50, 50, 60, 70. */
+  g_assert_cmpint (series->median_response, ==, 55 * G_USEC_PER_SEC);
+  g_assert_cmpint (triage_history_stats_get_max_series_median (stats), ==, 55 * G_USEC_PER_SEC);
+
+  /* The summary says each series in words. */
+  summary = triage_history_stats_dup_summary (stats, NULL);
+  g_assert_nonnull (strstr (summary, " CI: 8 requests, median response time 10 s."
+                                     " Deploy bot: 7 requests, median response time 20 s."
+                                     " Café agent: 4 requests, median response time 30 s."
+                                     " Reviewer: 3 requests, median response time 40 s."
+                                     " 3 other services: 4 requests, median response time 55 s."));
+
+  /* Five services or fewer: all by name, never an "Other" of one. */
+  triage_history_stats_add (few, "CI", BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_EXPIRED, -1);
+  triage_history_stats_add (few, NULL, BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_EXPIRED, -1);
+  triage_history_stats_finish (few);
+  g_assert_cmpuint (triage_history_stats_get_n_series (few), ==, 2);
+  g_clear_pointer (&summary, g_free);
+  summary = triage_history_stats_dup_summary (few, NULL);
+  g_assert_true (g_str_has_suffix (summary, " No service: 1 request, none answered here."
+                                            " CI: 1 request, none answered here."));
 }
 
 static void
@@ -976,6 +1045,7 @@ main (int   argc,
   ADD ("/history/db/facets", fixture_setup_rows, test_facets);
   ADD ("/history/db/stats", fixture_setup_rows, test_stats);
   g_test_add_func ("/history/db/stats-empty", test_stats_empty);
+  g_test_add_func ("/history/db/stats-series", test_stats_series);
   ADD ("/history/db/read-marks", fixture_setup, test_read_marks);
   ADD ("/history/db/check-changed", fixture_setup_rows, test_check_changed);
   ADD ("/history/model/paging", fixture_setup_rows, test_model_paging);

@@ -1056,7 +1056,7 @@ stats_func (TriageHistoryDb *self,
 
   stmt = triage_history_prepare_filtered (self->query,
                                           "rowid, created_at, " TRIAGE_HISTORY_EFFECTIVE_OUTCOME_SQL ","
-                                          " answered_at",
+                                          " answered_at, service_name",
                                           data->filter,
                                           triage_history_stats_get_start (data->stats),
                                           triage_history_stats_get_end (data->stats),
@@ -1085,7 +1085,8 @@ stats_func (TriageHistoryDb *self,
             response_time = answered_at - created_at;
         }
 
-      triage_history_stats_add (data->stats, created_at, outcome, response_time);
+      triage_history_stats_add (data->stats, (const char *) sqlite3_column_text (stmt, 4),
+                                created_at, outcome, response_time);
     }
 
   if (rc != SQLITE_DONE)
