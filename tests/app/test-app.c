@@ -434,6 +434,17 @@ test_conflict_told (void)
 
 
 /* Every request and its outcome, in the store and in the history view */
+/* Pages of the history are read on its page thread: an entry is a
+ * placeholder (no id) until its page arrives. */
+static gboolean
+history_entry_is_read (GListModel *list,
+                       guint       position)
+{
+  g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (list, position);
+
+  return entry != NULL && triage_history_entry_get_id (entry) != NULL;
+}
+
 static void
 test_history_recorded (void)
 {
@@ -499,6 +510,8 @@ test_history_recorded (void)
   app_test_wait_for (!triage_history_view_get_loading (history) &&
                      g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (history))) == 1,
                      APP_TEST_WAIT_MS);
+  app_test_wait_for (history_entry_is_read (G_LIST_MODEL (triage_history_view_get_model (history)), 0),
+                     APP_TEST_WAIT_MS);
   {
     g_autoptr(TriageHistoryEntry) entry =
       g_list_model_get_item (G_LIST_MODEL (triage_history_view_get_model (history)), 0);
@@ -516,6 +529,8 @@ test_history_recorded (void)
   triage_history_view_set_search_text (history, "History answered here");
   app_test_wait_for (!triage_history_view_get_loading (history) &&
                      g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (history))) == 1,
+                     APP_TEST_WAIT_MS);
+  app_test_wait_for (history_entry_is_read (G_LIST_MODEL (triage_history_view_get_model (history)), 0),
                      APP_TEST_WAIT_MS);
   {
     g_autoptr(TriageHistoryEntry) entry =

@@ -468,6 +468,17 @@ test_large_text_dark (void)
 
 /* The history view in the window */
 
+/* Pages of the history are read on its page thread: an entry is a
+ * placeholder (no id) until its page arrives. */
+static gboolean
+history_entry_is_read (GListModel *list,
+                       guint       position)
+{
+  g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (list, position);
+
+  return entry != NULL && triage_history_entry_get_id (entry) != NULL;
+}
+
 static TriageHistoryEntry *
 find_entry (TriageWindow  *window,
             TriageOutcome  outcome)
@@ -476,8 +487,10 @@ find_entry (TriageWindow  *window,
 
   for (guint i = 0; i < g_list_model_get_n_items (list); i++)
     {
-      g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (list, i);
+      g_autoptr(TriageHistoryEntry) entry = NULL;
 
+      app_test_wait_for (history_entry_is_read (list, i), APP_TEST_WAIT_MS);
+      entry = g_list_model_get_item (list, i);
       if (triage_history_entry_get_outcome (entry) == outcome && !triage_history_entry_is_queued (entry))
         return g_steal_pointer (&entry);
     }

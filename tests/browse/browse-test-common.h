@@ -43,6 +43,18 @@ void     browse_test_pump (void);
 /* A fixed instant: 2026-03-02T00:00:00Z (a Monday), Unix microseconds. */
 #define BROWSE_TEST_BASE_USEC G_GINT64_CONSTANT (1772409600000000)
 
+/* The chart's summary of the generated history (10 minutes apart, in UTC)
+ * from 2026-03-02 to 2026-03-04, every service. */
+#define BROWSE_TEST_SUMMARY_MARCH_2_TO_4 \
+  "From 2026-03-02 to 2026-03-04, all services: 432 requests. " \
+  "72 answered here. 72 answered elsewhere. 72 expired. 72 withdrawn. " \
+  "72 refused by the server. 72 pending. Median response time: 40 s. " \
+  "CI: 87 requests, median response time 40 s. " \
+  "Deploy bot: 87 requests, median response time 40 s. " \
+  "Café agent: 86 requests, median response time 40 s. " \
+  "Data pipeline: 86 requests, median response time 40 s. " \
+  "Reviewer: 86 requests, median response time 40 s."
+
 /* The generated history: row i (rowid i + 1, inserted in order). */
 typedef struct
 {

@@ -72,6 +72,21 @@ query (TriageHistoryDb           *db,
   return keys;
 }
 
+/* Reads entries on the page thread and waits for them. */
+static GPtrArray *
+fetch (TriageHistoryDb  *db,
+       const gint64     *rowids,
+       guint             n_rowids,
+       GError          **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  triage_history_db_fetch_async (db, rowids, n_rowids, NULL, browse_test_result_cb, &result);
+  browse_test_wait_for (result != NULL);
+
+  return triage_history_db_fetch_finish (db, result, error);
+}
+
 typedef gboolean (*RowPredicate) (const BrowseTestRow *row,
                                   gconstpointer        data);
 
@@ -200,7 +215,7 @@ test_not_open (Fixture       *f,
   g_assert_error (error, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_NOT_OPEN);
   g_clear_error (&error);
 
-  g_assert_null (triage_history_db_fetch (db, &rowid, 1, &error));
+  g_assert_null (fetch (db, &rowid, 1, &error));
   g_assert_error (error, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_NOT_OPEN);
 }
 
@@ -322,7 +337,7 @@ test_search (Fixture       *f,
   g_assert_cmpuint (keys->len, ==, N_ROWS / 10);
 
   /* The entries read back are the right ones. */
-  entries = triage_history_db_fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
+  entries = fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (triage_history_entry_get_service_name (g_ptr_array_index (entries, 0)), ==, "Café agent");
   g_assert_nonnull (strstr (triage_history_entry_get_data (g_ptr_array_index (entries, 0))->description, "w3"));
@@ -391,7 +406,7 @@ test_entries (Fixture       *f,
 
   keys = query (f->db, filter);
   g_assert_cmpuint (keys->len, ==, 1);
-  entries = triage_history_db_fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
+  entries = fetch (f->db, &g_array_index (keys, TriageHistoryKey, 0).rowid, 1, &error);
   g_assert_no_error (error);
   entry = g_ptr_array_index (entries, 0);
   row = triage_history_entry_get_data (entry);
@@ -420,7 +435,7 @@ test_entries (Fixture       *f,
 
   /* A row that is gone reads as an empty entry, not an error. */
   g_clear_pointer (&entries, g_ptr_array_unref);
-  entries = triage_history_db_fetch (f->db, &missing, 1, &error);
+  entries = fetch (f->db, &missing, 1, &error);
   g_assert_no_error (error);
   g_assert_null (triage_history_entry_get_id (g_ptr_array_index (entries, 0)));
 }
@@ -523,9 +538,7 @@ test_stats (Fixture       *f,
 
   summary = triage_history_stats_dup_summary (stats, NULL);
   g_assert_cmpstr (summary, ==,
-                   "From 2026-03-02 to 2026-03-04, all services: 432 requests. "
-                   "72 answered here. 72 answered elsewhere. 72 expired. 72 withdrawn. "
-                   "72 refused by the server. 72 pending. Median response time: 40 s.");
+                   BROWSE_TEST_SUMMARY_MARCH_2_TO_4);
 
   /* One service: only its rows count. */
   filter->service = g_strdup ("CI");
@@ -558,11 +571,11 @@ test_stats_empty (void)
   /* Outside the days: ignored. */
   g_clear_pointer (&stats, triage_history_stats_unref);
   stats = triage_history_stats_new (day, 1);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC - 1, TRIAGE_OUTCOME_ANSWERED, 5);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC + G_TIME_SPAN_DAY, TRIAGE_OUTCOME_ANSWERED, 5);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_ANSWERED, 2 * G_USEC_PER_SEC);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC + 1, TRIAGE_OUTCOME_NONE, -1);
-  triage_history_stats_add (stats, BROWSE_TEST_BASE_USEC + 2, TRIAGE_OUTCOME_ANSWERED, 4 * G_USEC_PER_SEC);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC - 1, TRIAGE_OUTCOME_ANSWERED, 5);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC + G_TIME_SPAN_DAY, TRIAGE_OUTCOME_ANSWERED, 5);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_ANSWERED, 2 * G_USEC_PER_SEC);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC + 1, TRIAGE_OUTCOME_NONE, -1);
+  triage_history_stats_add (stats, "CI", BROWSE_TEST_BASE_USEC + 2, TRIAGE_OUTCOME_ANSWERED, 4 * G_USEC_PER_SEC);
   triage_history_stats_finish (stats);
   g_assert_cmpuint (triage_history_stats_get_total (stats), ==, 3);
   g_assert_cmpuint (triage_history_stats_get_count (stats, TRIAGE_HISTORY_CATEGORY_PENDING), ==, 1);
@@ -571,7 +584,78 @@ test_stats_empty (void)
   g_clear_pointer (&summary, g_free);
   summary = triage_history_stats_dup_summary (stats, NULL);
   g_assert_cmpstr (summary, ==, "From 2026-03-02 to 2026-03-02, all services: 3 requests. "
-                                "2 answered here. 1 pending. Median response time: 3 s.");
+                                "2 answered here. 1 pending. Median response time: 3 s. "
+                                "CI: 3 requests, median response time 3 s.");
+}
+
+/* Per service: the busiest by name, most requests first, then "Other". */
+static void
+test_stats_series (void)
+{
+  g_autoptr(GDateTime) day = g_date_time_new_utc (2026, 3, 2, 0, 0, 0);
+  g_autoptr(TriageHistoryStats) stats = triage_history_stats_new (day, 2);
+  g_autoptr(TriageHistoryStats) few = triage_history_stats_new (day, 1);
+  g_autofree char *summary = NULL;
+  /* Requests per service on day 1 and day 2; answered ones took 10 s × their service's rank. */
+  static const struct { const char *name; guint day1; guint day2; } services[] = {
+    { "CI", 5, 3 }, { "Deploy bot", 1, 6 }, { "Café agent", 4, 0 }, { "Reviewer", 2, 1 },
+    { "Backup", 1, 1 }, { "Scheduler", 0, 1 }, { "Zeta", 1, 0 },
+  };
+  const TriageHistorySeries *series;
+
+  for (guint s = 0; s < G_N_ELEMENTS (services); s++)
+    for (guint d = 0; d < 2; d++)
+      for (guint n = 0; n < (d == 0 ? services[s].day1 : services[s].day2); n++)
+        triage_history_stats_add (stats, services[s].name,
+                                  BROWSE_TEST_BASE_USEC + d * G_TIME_SPAN_DAY + n,
+                                  n % 2 ? TRIAGE_OUTCOME_EXPIRED : TRIAGE_OUTCOME_ANSWERED,
+                                  n % 2 ? -1 : (gint64) (s + 1) * 10 * G_USEC_PER_SEC);
+  triage_history_stats_finish (stats);
+
+  /* Seven services: four by name (8, 7, 4, 3 requests), three as "Other" (2, 1, 1). */
+  g_assert_cmpuint (triage_history_stats_get_n_series (stats), ==, TRIAGE_HISTORY_STATS_MAX_SERIES + 1);
+  series = triage_history_stats_get_series (stats, 0);
+  g_assert_cmpstr (series->name, ==, "CI");
+  g_assert_cmpuint (series->total, ==, 8);
+  g_assert_cmpuint (series->counts[0], ==, 5);
+  g_assert_cmpuint (series->counts[1], ==, 3);
+  g_assert_cmpint (series->median_response, ==, 10 * G_USEC_PER_SEC);
+  series = triage_history_stats_get_series (stats, 1);
+  g_assert_cmpstr (series->name, ==, "Deploy bot");
+  g_assert_cmpuint (series->counts[0], ==, 1);
+  g_assert_cmpuint (series->counts[1], ==, 6);
+  g_assert_cmpint (series->median_response, ==, 20 * G_USEC_PER_SEC);
+  g_assert_cmpstr (triage_history_stats_get_series (stats, 2)->name, ==, "Café agent");
+  series = triage_history_stats_get_series (stats, 3);
+  g_assert_cmpstr (series->name, ==, "Reviewer");
+  g_assert_cmpuint (series->total, ==, 3);
+  series = triage_history_stats_get_series (stats, 4);
+  g_assert_null (series->name);
+  g_assert_cmpuint (series->n_services, ==, 3);
+  g_assert_cmpuint (series->total, ==, 4);
+  g_assert_cmpuint (series->counts[0], ==, 2);
+  g_assert_cmpuint (series->counts[1], ==, 2);
+  /* Backup 50 s (twice), Scheduler 60 s, Zeta 70 s: 50, 50, 60, 70. */
+  g_assert_cmpint (series->median_response, ==, 55 * G_USEC_PER_SEC);
+  g_assert_cmpint (triage_history_stats_get_max_series_median (stats), ==, 55 * G_USEC_PER_SEC);
+
+  /* The summary says each series in words. */
+  summary = triage_history_stats_dup_summary (stats, NULL);
+  g_assert_nonnull (strstr (summary, " CI: 8 requests, median response time 10 s."
+                                     " Deploy bot: 7 requests, median response time 20 s."
+                                     " Café agent: 4 requests, median response time 30 s."
+                                     " Reviewer: 3 requests, median response time 40 s."
+                                     " 3 other services: 4 requests, median response time 55 s."));
+
+  /* Five services or fewer: all by name, never an "Other" of one. */
+  triage_history_stats_add (few, "CI", BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_EXPIRED, -1);
+  triage_history_stats_add (few, NULL, BROWSE_TEST_BASE_USEC, TRIAGE_OUTCOME_EXPIRED, -1);
+  triage_history_stats_finish (few);
+  g_assert_cmpuint (triage_history_stats_get_n_series (few), ==, 2);
+  g_clear_pointer (&summary, g_free);
+  summary = triage_history_stats_dup_summary (few, NULL);
+  g_assert_true (g_str_has_suffix (summary, " No service: 1 request, none answered here."
+                                            " CI: 1 request, none answered here."));
 }
 
 static void
@@ -671,6 +755,23 @@ wait_loaded (TriageHistoryModel *model)
   browse_test_wait_for (!triage_history_model_get_loading (model));
 }
 
+/* The entry at a position once its page is read. */
+static TriageHistoryEntry *
+get_entry (TriageHistoryModel *model,
+           guint               position)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageHistoryEntry *entry;
+
+  triage_history_model_get_entry_async (model, position, NULL, browse_test_result_cb, &result);
+  browse_test_wait_for (result != NULL);
+  entry = triage_history_model_get_entry_finish (model, result, &error);
+  g_assert_no_error (error);
+
+  return entry;
+}
+
 static void
 test_model_paging (Fixture       *f,
                    gconstpointer  data)
@@ -693,15 +794,15 @@ test_model_paging (Fixture       *f,
   /* Newest first; read a page at a time; never more than a few pages held. */
   for (guint i = 0; i < N_ROWS; i += 7)
     {
-      g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (G_LIST_MODEL (model), i);
+      g_autoptr(TriageHistoryEntry) entry = get_entry (model, i);
       const BrowseTestRow *row = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1 - i);
 
       g_assert_cmpstr (triage_history_entry_get_id (entry), ==, row->id);
       g_assert_cmpuint (triage_history_model_get_n_cached (model), <=,
                         TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
     }
-  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==,
-                    TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
+  browse_test_wait_for (triage_history_model_get_n_cached (model) ==
+                        TRIAGE_HISTORY_MAX_PAGES * TRIAGE_HISTORY_PAGE_SIZE);
   g_assert_null (g_list_model_get_item (G_LIST_MODEL (model), N_ROWS));
 
   /* Row ids for an export, without reading rows. */
@@ -719,6 +820,70 @@ test_model_paging (Fixture       *f,
   wait_loaded (model);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);
   g_assert_true (triage_history_filter_equal (triage_history_model_get_filter (model), filter));
+}
+
+/* Pages are read on the page thread: the list gets placeholders at once,
+ * then the page's arrival replaces them; the next page is read ahead. */
+static void
+test_model_async_pages (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TriageHistoryModel) model = triage_history_model_new (f->db);
+  g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
+  g_autoptr(TriageHistoryEntry) placeholder = NULL;
+  g_autoptr(TriageHistoryEntry) again = NULL;
+  g_autoptr(TriageHistoryEntry) loaded = NULL;
+  g_autoptr(TriageHistoryEntry) ahead = NULL;
+  const BrowseTestRow *row = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1 - 5);
+  Change *change;
+
+  triage_history_model_reload (model);
+  wait_loaded (model);
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), changes);
+
+  placeholder = g_list_model_get_item (G_LIST_MODEL (model), 5);
+  g_assert_cmpint (triage_history_entry_get_rowid (placeholder), ==, row->rowid);
+  g_assert_null (triage_history_entry_get_id (placeholder));
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, 0);
+  /* Asked again before it is read: the same placeholder, no second read. */
+  again = g_list_model_get_item (G_LIST_MODEL (model), 5);
+  g_assert_true (again == placeholder);
+
+  browse_test_wait_for (changes->len == 1);
+  change = &g_array_index (changes, Change, 0);
+  g_assert_cmpuint (change->position, ==, 0);
+  g_assert_cmpuint (change->removed, ==, TRIAGE_HISTORY_PAGE_SIZE);
+  g_assert_cmpuint (change->added, ==, TRIAGE_HISTORY_PAGE_SIZE);
+  loaded = g_list_model_get_item (G_LIST_MODEL (model), 5);
+  g_assert_cmpstr (triage_history_entry_get_id (loaded), ==, row->id);
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, TRIAGE_HISTORY_PAGE_SIZE);
+
+  /* Near the page's end: the next page is read too, and arrives unasked. */
+  g_array_set_size (changes, 0);
+  g_clear_object (&again);
+  again = g_list_model_get_item (G_LIST_MODEL (model), TRIAGE_HISTORY_PAGE_SIZE - 10);
+  g_assert_nonnull (triage_history_entry_get_id (again));
+  browse_test_wait_for (changes->len == 1);
+  g_assert_cmpuint (g_array_index (changes, Change, 0).position, ==, TRIAGE_HISTORY_PAGE_SIZE);
+  ahead = g_list_model_get_item (G_LIST_MODEL (model), TRIAGE_HISTORY_PAGE_SIZE);
+  g_assert_nonnull (triage_history_entry_get_id (ahead));
+
+  /* A new result drops the pages, and a read of the old result that ends
+   * after it changes nothing. */
+  g_clear_object (&placeholder);
+  placeholder = g_list_model_get_item (G_LIST_MODEL (model), 1000);
+  g_assert_null (triage_history_entry_get_id (placeholder));
+  {
+    g_autoptr(TriageHistoryFilter) filter = triage_history_filter_new ();
+
+    filter->service = g_strdup ("CI");
+    triage_history_model_set_filter (model, filter);
+    wait_loaded (model);
+  }
+  g_array_set_size (changes, 0);
+  browse_test_pump ();
+  g_assert_cmpuint (changes->len, ==, 0);
+  g_assert_cmpuint (triage_history_model_get_n_cached (model), ==, 0);
 }
 
 static void
@@ -756,7 +921,8 @@ test_model_reload_diff (Fixture       *f,
   g_array_set_size (changes, 0);
 
   /* A row settled in place (position 501 now): that row alone. */
-  before = g_list_model_get_item (G_LIST_MODEL (model), 501);
+  before = get_entry (model, 501);
+  g_array_set_size (changes, 0);   /* the page's arrival */
   g_assert_cmpstr (triage_history_entry_get_id (before), ==, middle->id);
   browse_test_set_outcome (f->store, middle->id, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED);
   triage_history_model_reload (model);
@@ -766,7 +932,7 @@ test_model_reload_diff (Fixture       *f,
   g_assert_cmpuint (change->position, ==, 501);
   g_assert_cmpuint (change->removed, ==, 1);
   g_assert_cmpuint (change->added, ==, 1);
-  after = g_list_model_get_item (G_LIST_MODEL (model), 501);
+  after = get_entry (model, 501);
   g_assert_true (after != before);
   g_assert_cmpint (triage_history_entry_get_outcome (after), ==,
                    middle->outcome == TRIAGE_OUTCOME_NONE ? TRIAGE_OUTCOME_EXPIRED : middle->outcome);
@@ -852,7 +1018,7 @@ test_model_supersede (Fixture       *f,
   browse_test_pump ();
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, N_ROWS / 5);
   {
-    g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (G_LIST_MODEL (model), 0);
+    g_autoptr(TriageHistoryEntry) entry = get_entry (model, 0);
 
     g_assert_cmpstr (triage_history_entry_get_service_name (entry), ==, "Reviewer");
   }
@@ -879,9 +1045,11 @@ main (int   argc,
   ADD ("/history/db/facets", fixture_setup_rows, test_facets);
   ADD ("/history/db/stats", fixture_setup_rows, test_stats);
   g_test_add_func ("/history/db/stats-empty", test_stats_empty);
+  g_test_add_func ("/history/db/stats-series", test_stats_series);
   ADD ("/history/db/read-marks", fixture_setup, test_read_marks);
   ADD ("/history/db/check-changed", fixture_setup_rows, test_check_changed);
   ADD ("/history/model/paging", fixture_setup_rows, test_model_paging);
+  ADD ("/history/model/async-pages", fixture_setup_rows, test_model_async_pages);
   ADD ("/history/model/reload-diff", fixture_setup_rows, test_model_reload_diff);
   ADD ("/history/model/selection", fixture_setup_rows, test_model_selection);
   ADD ("/history/model/supersede", fixture_setup_rows, test_model_supersede);

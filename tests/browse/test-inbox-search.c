@@ -38,11 +38,19 @@ test_parse_match (void)
   g_auto(GStrv) words = triage_inbox_search_parse ("  Deploy\u3000PROD  2.1 ");
   g_auto(GStrv) narrower = triage_inbox_search_parse ("deploy prod 2.1 x");
   g_auto(GStrv) longer = triage_inbox_search_parse ("deployment prod");
-  g_autofree char *haystack = triage_inbox_search_fold ("Deploy 2.1 to production?\nCI\nweb");
-  const char *expected[] = { "deploy", "prod", "2.1", NULL };
+  const char *haystack = "deploy 2 1 to production\nci\nweb";
+  g_auto(GStrv) inside = triage_inbox_search_parse ("ploy");
+  g_auto(GStrv) separators = triage_inbox_search_parse ("- ,");
+  g_autofree char *text = triage_inbox_search_fold ("Deploy 2.1 to production?");
+  const char *expected[] = { "deploy", "prod", "2 1", NULL };
 
   g_assert_cmpuint (g_strv_length (none), ==, 0);
+  g_assert_cmpuint (g_strv_length (separators), ==, 0);
   g_assert_true (g_strv_equal ((const char * const *) words, expected));
+  g_assert_cmpstr (text, ==, "deploy 2.1 to production?");
+
+  /* Words start where words start: "ploy" is inside "deploy". */
+  g_assert_false (triage_inbox_search_match (haystack, (const char * const *) inside));
 
   g_assert_true (triage_inbox_search_match (haystack, NULL));
   g_assert_true (triage_inbox_search_match (haystack, (const char * const *) none));

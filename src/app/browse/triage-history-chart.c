@@ -13,18 +13,24 @@
 #include "triage-history-entry.h"
 
 /*
- * Decisions over time: one stacked bar per day (or per few days) with what
- * became of the requests, bottom to top in the order of
- * TriageHistoryCategory, and a line with dots for the median time to an
- * answer given here (its own scale, labelled on the right).
+ * Decisions over time, per service: one stacked bar per day (or per few
+ * days) with the requests of each service, the busiest first from the
+ * bottom and the rest together as "Other" (TriageHistorySeries), and a line
+ * with dots for the median time to an answer given here over all services
+ * (its own scale, labelled on the right). Below, the legend is a second
+ * small panel: per service its swatch, name and count, and a bar of its
+ * median response time with the time in words.
  *
- * Colours are libadwaita's named colours looked up in the style context at
- * every draw, so the chart follows dark mode and high contrast; the legend
- * below names every colour in words, and the accessible description says
- * the whole chart in a sentence (triage_history_stats_dup_summary()).
+ * Every service has a colour AND a pattern (plain, stripes, dots, lines,
+ * cross-hatch), in the bars and in the legend, so the chart never relies on
+ * colour alone. Colours are libadwaita's named colours looked up in the
+ * style context at every draw, so the chart follows dark mode and high
+ * contrast; text is laid out with the widget's font, so rows grow with large
+ * text; the accessible description says the whole chart, service by
+ * service, in words (triage_history_stats_dup_summary()).
  *
- * The plot is drawn into the allocation of an empty child ("plot") so the
- * layout (plot above, legend below) stays a plain box layout.
+ * Plot and legend are drawn into the allocations of empty children ("plot",
+ * "services") so the layout stays a plain box layout.
  */
 
 struct _TriageHistoryChart
@@ -37,7 +43,7 @@ struct _TriageHistoryChart
 
   /* template */
   GtkWidget          *plot;
-  GtkWidget          *legend;
+  GtkWidget          *services;
 };
 
 G_DEFINE_FINAL_TYPE (TriageHistoryChart, triage_history_chart, GTK_TYPE_WIDGET)
@@ -50,20 +56,43 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
-/* Named colours per category, with a fallback for themes that lack them. */
+/* A series' look: a named colour (with a fallback for themes that lack it)
+ * and a pattern; the busiest service first, "Other" always the last one. */
+typedef enum
+{
+  PATTERN_PLAIN,
+  PATTERN_STRIPES,
+  PATTERN_DOTS,
+  PATTERN_LINES,
+  PATTERN_CROSS,
+  PATTERN_GRID,
+} Pattern;
+
+/* Up to TRIAGE_HISTORY_STATS_MAX_SERIES + 1 services by name, and "Other". */
+#define N_LOOKS (TRIAGE_HISTORY_STATS_MAX_SERIES + 2)
+
 static const struct
 {
   const char *name;
   const char *fallback;
   double      alpha;
-} category_colors[TRIAGE_HISTORY_N_CATEGORIES] = {
-  [TRIAGE_HISTORY_CATEGORY_ANSWERED] = { "success_color", "#26a269", 1.0 },
-  [TRIAGE_HISTORY_CATEGORY_ANSWERED_ELSEWHERE] = { "accent_color", "#1c71d8", 1.0 },
-  [TRIAGE_HISTORY_CATEGORY_EXPIRED] = { "warning_color", "#cd9309", 1.0 },
-  [TRIAGE_HISTORY_CATEGORY_WITHDRAWN] = { "purple_3", "#9141ac", 1.0 },
-  [TRIAGE_HISTORY_CATEGORY_REFUSED] = { "error_color", "#e01b24", 1.0 },
-  [TRIAGE_HISTORY_CATEGORY_PENDING] = { "window_fg_color", "#808080", 0.25 },
+  Pattern     pattern;
+} series_looks[N_LOOKS] = {
+  { "blue_3", "#3584e4", 1.0, PATTERN_PLAIN },
+  { "orange_3", "#ff7800", 1.0, PATTERN_STRIPES },
+  { "green_4", "#2ec27e", 1.0, PATTERN_DOTS },
+  { "purple_2", "#c061cb", 1.0, PATTERN_LINES },
+  { "brown_2", "#b5835a", 1.0, PATTERN_CROSS },   /* a fifth service, when it is the last */
+  { "window_fg_color", "#808080", 0.4, PATTERN_GRID },   /* "Other" */
 };
+
+/* Named series by rank; "Other" has a look of its own. */
+static guint
+series_look (const TriageHistorySeries *series,
+             guint                      index)
+{
+  return series->name == NULL ? N_LOOKS - 1 : MIN (index, N_LOOKS - 2);
+}
 
 static void
 lookup_color (GtkWidget  *widget,
@@ -75,6 +104,75 @@ lookup_color (GtkWidget  *widget,
 
   if (!gtk_style_context_lookup_color (context, name, color))
     gdk_rgba_parse (color, fallback);
+}
+
+/* A rectangle in a series' colour with its pattern over it in @ink. */
+static void
+fill_series (cairo_t       *cr,
+             Pattern        pattern,
+             const GdkRGBA *color,
+             const GdkRGBA *ink,
+             double         x,
+             double         y,
+             double         width,
+             double         height)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, width, height);
+  cairo_clip (cr);
+  gdk_cairo_set_source_rgba (cr, color);
+  cairo_paint (cr);
+
+  gdk_cairo_set_source_rgba (cr, ink);
+  cairo_set_line_width (cr, 1.5);
+  switch (pattern)
+    {
+    case PATTERN_STRIPES:
+    case PATTERN_CROSS:
+      for (double d = -height; d < width; d += 5)
+        {
+          cairo_move_to (cr, x + d, y + height);
+          cairo_line_to (cr, x + d + height, y);
+          if (pattern == PATTERN_CROSS)
+            {
+              cairo_move_to (cr, x + d, y);
+              cairo_line_to (cr, x + d + height, y + height);
+            }
+        }
+      cairo_stroke (cr);
+      break;
+
+    case PATTERN_DOTS:
+      for (double dy = 2; dy < height; dy += 4)
+        for (double dx = (((int) dy / 4) % 2) * 2 + 2; dx < width; dx += 4)
+          {
+            cairo_new_sub_path (cr);
+            cairo_arc (cr, x + dx, y + height - dy, 1.1, 0, 2 * G_PI);
+          }
+      cairo_fill (cr);
+      break;
+
+    case PATTERN_LINES:
+    case PATTERN_GRID:
+      for (double dy = 2; dy < height; dy += 4)
+        {
+          cairo_move_to (cr, x, y + height - dy);
+          cairo_line_to (cr, x + width, y + height - dy);
+        }
+      for (double dx = 2; pattern == PATTERN_GRID && dx < width; dx += 4)
+        {
+          cairo_move_to (cr, x + dx, y);
+          cairo_line_to (cr, x + dx, y + height);
+        }
+      cairo_stroke (cr);
+      break;
+
+    case PATTERN_PLAIN:
+    default:
+      break;
+    }
+
+  cairo_restore (cr);
 }
 
 static PangoLayout *
@@ -105,6 +203,34 @@ draw_label (GtkSnapshot   *snapshot,
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
   gtk_snapshot_append_layout (snapshot, layout, color);
   gtk_snapshot_restore (snapshot);
+}
+
+/* The pattern is drawn in the window's background, so it shows on every
+ * colour, light or dark. */
+static void
+lookup_series_colors (GtkWidget *widget,
+                      GdkRGBA   *colors,
+                      GdkRGBA   *ink)
+{
+  for (guint i = 0; i < N_LOOKS; i++)
+    {
+      lookup_color (widget, series_looks[i].name, series_looks[i].fallback, &colors[i]);
+      colors[i].alpha *= series_looks[i].alpha;
+    }
+  lookup_color (widget, "window_bg_color", "#ffffff", ink);
+  ink->alpha *= 0.75f;
+}
+
+static char *
+series_name (const TriageHistorySeries *series)
+{
+  if (series->name == NULL)
+    /* Translators: in the chart's legend, the services not named, together */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Other (%u service)",
+                                         "Other (%u services)", series->n_services),
+                            series->n_services);
+
+  return g_strdup (series->name[0] != '\0' ? series->name : _("No service"));
 }
 
 static char *
@@ -200,8 +326,10 @@ draw_plot (TriageHistoryChart    *self,
   GdkRGBA fg;
   GdkRGBA dim;
   GdkRGBA grid;
-  GdkRGBA colors[TRIAGE_HISTORY_N_CATEGORIES];
+  GdkRGBA ink;
+  GdkRGBA colors[N_LOOKS];
   graphene_rect_t area;
+  cairo_t *cr;
   guint max_total;
   gint64 max_median;
   guint n;
@@ -227,11 +355,7 @@ draw_plot (TriageHistoryChart    *self,
       return;
     }
 
-  for (guint c = 0; c < TRIAGE_HISTORY_N_CATEGORIES; c++)
-    {
-      lookup_color (widget, category_colors[c].name, category_colors[c].fallback, &colors[c]);
-      colors[c].alpha *= category_colors[c].alpha;
-    }
+  lookup_series_colors (widget, colors, &ink);
 
   n = triage_history_stats_get_n_buckets (self->stats);
   max_total = MAX (1, triage_history_stats_get_max_bucket_total (self->stats));
@@ -271,28 +395,131 @@ draw_plot (TriageHistoryChart    *self,
     draw_label (snapshot, median_label, right + 6,
                 median_y (&area, max_median, max_median) - median_h / 2.0f, &fg);
 
+  cr = gtk_snapshot_append_cairo (snapshot, &area);
   for (guint i = 0; i < n; i++)
     {
-      const TriageHistoryBucket *bucket = triage_history_stats_get_bucket (self->stats, i);
       float x = left + slot * i + slot * 0.15f;
       float width = MAX (1.0f, slot * 0.7f);
       float y = bottom;
 
-      for (guint c = 0; c < TRIAGE_HISTORY_N_CATEGORIES; c++)
+      for (guint s = 0; s < triage_history_stats_get_n_series (self->stats); s++)
         {
-          float height = (float) bucket->counts[c] / max_total * area.size.height;
+          const TriageHistorySeries *series = triage_history_stats_get_series (self->stats, s);
+          guint look = series_look (series, s);
+          float height = (float) series->counts[i] / max_total * area.size.height;
 
-          if (bucket->counts[c] == 0)
+          if (series->counts[i] == 0)
             continue;
 
           y -= height;
-          gtk_snapshot_append_color (snapshot, &colors[c],
-                                     &GRAPHENE_RECT_INIT (x, y, width, height));
+          fill_series (cr, series_looks[look].pattern, &colors[look], &ink, x, y, width, height);
         }
     }
+  cairo_destroy (cr);
 
   if (max_median > 0)
     draw_median_line (self, snapshot, &area, slot, max_median, &fg);
+}
+
+/* A legend row: as tall as a line of the widget's text (large text too). */
+static int
+legend_row_height (TriageHistoryChart *self)
+{
+  g_autoptr(PangoLayout) probe = NULL;
+  int width, height;
+
+  probe = make_label (GTK_WIDGET (self), "Ag", &width, &height);
+
+  return height + 6;
+}
+
+static void
+update_legend_height (TriageHistoryChart *self)
+{
+  guint n = self->stats ? triage_history_stats_get_n_series (self->stats) : 0;
+
+  gtk_widget_set_size_request (self->services, -1, n * legend_row_height (self));
+}
+
+/* Per service: swatch, "name · count", then a bar of its median response
+ * time with the time in words; the name column takes at most two fifths. */
+static void
+draw_legend (TriageHistoryChart    *self,
+             GtkSnapshot           *snapshot,
+             const graphene_rect_t *bounds)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GdkRGBA colors[N_LOOKS];
+  GdkRGBA fg, dim, ink;
+  guint n = triage_history_stats_get_n_series (self->stats);
+  gint64 max_median = triage_history_stats_get_max_series_median (self->stats);
+  int row_h = legend_row_height (self);
+  float swatch = MIN (12.0f, row_h - 6.0f);
+  float name_max = bounds->size.width * 0.4f;
+  float name_w = 0;
+  cairo_t *cr;
+
+  lookup_color (widget, "window_fg_color", "#000000", &fg);
+  dim = fg;
+  dim.alpha *= 0.55f;
+  lookup_series_colors (widget, colors, &ink);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = series_name (triage_history_stats_get_series (self->stats, i));
+      g_autofree char *text = g_strdup_printf ("%s · %u", name,
+                                               triage_history_stats_get_series (self->stats, i)->total);
+      g_autoptr(PangoLayout) layout = NULL;
+      int w, h;
+
+      layout = make_label (widget, text, &w, &h);
+      name_w = MAX (name_w, MIN (name_max, w));
+    }
+
+  cr = gtk_snapshot_append_cairo (snapshot, bounds);
+  for (guint i = 0; i < n; i++)
+    {
+      const TriageHistorySeries *series = triage_history_stats_get_series (self->stats, i);
+      guint look = series_look (series, i);
+      g_autofree char *name = series_name (series);
+      g_autofree char *text = g_strdup_printf ("%s · %u", name, series->total);
+      g_autofree char *took = series->median_response >= 0
+        ? triage_history_format_duration (series->median_response)
+        /* Translators: in the chart's legend, a service with no answer given here */
+        : g_strdup (C_("median response time", "none"));
+      g_autoptr(PangoLayout) label = NULL;
+      g_autoptr(PangoLayout) value = NULL;
+      float y = bounds->origin.y + i * row_h;
+      float x = bounds->origin.x;
+      float bar_x = x + swatch + 6 + name_w + 8;
+      int w, h, took_w, took_h;
+      float bar_room;
+
+      fill_series (cr, series_looks[look].pattern, &colors[look], &ink,
+                   x, y + (row_h - swatch) / 2, swatch, swatch);
+
+      label = make_label (widget, text, &w, &h);
+      pango_layout_set_width (label, (int) (name_w * PANGO_SCALE));
+      pango_layout_set_ellipsize (label, PANGO_ELLIPSIZE_END);
+      cairo_move_to (cr, x + swatch + 6, y + (row_h - h) / 2.0);
+      gdk_cairo_set_source_rgba (cr, &fg);
+      pango_cairo_show_layout (cr, label);
+
+      value = make_label (widget, took, &took_w, &took_h);
+      bar_room = bounds->origin.x + bounds->size.width - bar_x - took_w - 6;
+      if (series->median_response > 0 && max_median > 0 && bar_room > 2)
+        {
+          float bar_w = MAX (2.0f, bar_room * series->median_response / max_median);
+
+          fill_series (cr, series_looks[look].pattern, &colors[look], &ink,
+                       bar_x, y + (row_h - swatch) / 2, bar_w, swatch);
+          bar_x += bar_w;
+        }
+      cairo_move_to (cr, bar_x + 6, y + (row_h - took_h) / 2.0);
+      gdk_cairo_set_source_rgba (cr, series->median_response >= 0 ? &fg : &dim);
+      pango_cairo_show_layout (cr, value);
+    }
+  cairo_destroy (cr);
 }
 
 static void
@@ -304,6 +531,8 @@ triage_history_chart_snapshot (GtkWidget   *widget,
 
   if (gtk_widget_compute_bounds (self->plot, widget, &bounds))
     draw_plot (self, snapshot, &bounds);
+  if (self->stats != NULL && gtk_widget_compute_bounds (self->services, widget, &bounds))
+    draw_legend (self, snapshot, &bounds);
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget);
        child != NULL;
@@ -317,7 +546,9 @@ triage_history_chart_css_changed (GtkWidget         *widget,
 {
   GTK_WIDGET_CLASS (triage_history_chart_parent_class)->css_changed (widget, change);
 
-  /* Dark mode, high contrast, accent: the colours are looked up at draw time. */
+  /* Dark mode, high contrast, accent: the colours are looked up at draw time;
+   * a larger font makes the legend's rows taller. */
+  update_legend_height (TRIAGE_HISTORY_CHART (widget));
   gtk_widget_queue_draw (widget);
 }
 
@@ -348,6 +579,7 @@ triage_history_chart_set_stats (TriageHistoryChart *self,
                                   -1);
   gtk_widget_set_tooltip_text (self->plot, self->summary[0] ? self->summary : NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_SUMMARY]);
+  update_legend_height (self);
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -444,7 +676,7 @@ triage_history_chart_class_init (TriageHistoryChartClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE "/browse/triage-history-chart.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryChart, plot);
-  gtk_widget_class_bind_template_child (widget_class, TriageHistoryChart, legend);
+  gtk_widget_class_bind_template_child (widget_class, TriageHistoryChart, services);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "historychart");

@@ -24,9 +24,12 @@
  *   additions and the read marks, and a read-only one for queries (filters,
  *   full-text search, facets, chart statistics). Queries run one after the
  *   other; a cancelled one is interrupted by SQLite's progress handler.
- * - On the main thread: a read-only connection that pages entries in by
- *   rowid (a page of 200 takes about a millisecond) and checks
- *   PRAGMA data_version to tell whether anyone wrote since the last look.
+ * - On a second worker thread: a read-only connection that pages entries in
+ *   by rowid (a page of 200 takes about a millisecond, longer when the disk
+ *   is slow), so scrolling never waits for the disk nor for a query.
+ * - On the main thread: a read-only connection that only checks
+ *   PRAGMA data_version to tell whether anyone wrote since the last look
+ *   (it reads the WAL index in shared memory, not the file).
  *
  * A query returns only (rowid, updated_at) pairs, read from covering
  * indexes; the model pages the rows in when the list shows them.
@@ -38,10 +41,12 @@ struct _TriageHistoryDb
 
   char         *path;
   GThreadPool  *pool;       /* one thread: the only user of rw and query */
+  GThreadPool  *page_pool;  /* one thread: the only user of pages and fetch */
   sqlite3      *rw;         /* worker thread */
   sqlite3      *query;      /* worker thread */
+  sqlite3      *pages;      /* page thread, once open */
+  sqlite3_stmt *fetch;      /* page thread */
   sqlite3      *main;       /* main thread, once open */
-  sqlite3_stmt *fetch;      /* main thread */
   gint64        data_version;
   gboolean      is_open;    /* main thread */
 };
@@ -424,6 +429,39 @@ progress_cb (gpointer data)
   return g_cancellable_is_cancelled (data) ? 1 : 0;
 }
 
+/* The last reference to the task (and so perhaps to self) is dropped on
+ * the caller's thread, never on a worker. */
+static void
+release_op (HistoryOp *op)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_callback (source, unref_task_cb, op->task, NULL);
+  g_source_set_static_name (source, "[triage-history] release task");
+  g_source_attach (source, g_task_get_context (op->task));
+  g_source_unref (source);
+  g_free (op);
+}
+
+/* FALSE, with the task answered, when it was cancelled before it ran or
+ * the history is not open. */
+static gboolean
+op_can_run (HistoryOp *op,
+            gboolean   open)
+{
+  if (g_task_return_error_if_cancelled (op->task))
+    return FALSE;
+
+  if (!open)
+    {
+      g_task_return_new_error (op->task, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_NOT_OPEN,
+                               "%s", _("The history is not open"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 static void
 history_worker (gpointer data,
                 gpointer user_data)
@@ -431,14 +469,9 @@ history_worker (gpointer data,
   HistoryOp *op = data;
   TriageHistoryDb *self = g_task_get_source_object (op->task);
   GCancellable *cancellable = g_task_get_cancellable (op->task);
-  GSource *source;
 
-  if (g_task_return_error_if_cancelled (op->task))
-    ;
-  else if (self->rw == NULL && g_task_get_source_tag (op->task) != triage_history_db_open_async)
-    g_task_return_new_error (op->task, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_NOT_OPEN,
-                             "%s", _("The history is not open"));
-  else
+  if (op_can_run (op, self->rw != NULL ||
+                      g_task_get_source_tag (op->task) == triage_history_db_open_async))
     {
       if (self->query != NULL && cancellable != NULL)
         sqlite3_progress_handler (self->query, 1000, progress_cb, cancellable);
@@ -447,18 +480,27 @@ history_worker (gpointer data,
         sqlite3_progress_handler (self->query, 0, NULL, NULL);
     }
 
-  /* The last reference to the task (and so perhaps to self) is dropped on
-   * the caller's thread, never on this worker. */
-  source = g_idle_source_new ();
-  g_source_set_callback (source, unref_task_cb, op->task, NULL);
-  g_source_set_static_name (source, "[triage-history] release task");
-  g_source_attach (source, g_task_get_context (op->task));
-  g_source_unref (source);
-  g_free (op);
+  release_op (op);
 }
 
+/* Pages: a page waits for no query, and one scrolled past is dropped unread. */
+static void
+page_worker (gpointer data,
+             gpointer user_data)
+{
+  HistoryOp *op = data;
+  TriageHistoryDb *self = g_task_get_source_object (op->task);
+
+  if (op_can_run (op, self->pages != NULL))
+    op->func (self, op->task, g_task_get_task_data (op->task));
+
+  release_op (op);
+}
+
+/* Queues @func on @pool: self->pool (queries, read marks) or self->page_pool. */
 static void
 history_run (TriageHistoryDb     *self,
+             GThreadPool         *pool,
              HistoryFunc          func,
              gpointer             task_data,
              GDestroyNotify       task_data_destroy,
@@ -474,7 +516,7 @@ history_run (TriageHistoryDb     *self,
   g_task_set_source_tag (op->task, source_tag);
   g_task_set_task_data (op->task, task_data, task_data_destroy);
 
-  g_thread_pool_push (self->pool, op, NULL);
+  g_thread_pool_push (pool, op, NULL);
 }
 
 /* An error from an interrupted statement is the cancellation. */
@@ -516,6 +558,8 @@ open_func (TriageHistoryDb *self,
   g_autoptr(GError) error = NULL;
   sqlite3 *rw = NULL;
   sqlite3 *query = NULL;
+  sqlite3 *pages = NULL;
+  sqlite3_stmt *fetch = NULL;
 
   if (self->rw != NULL)
     {
@@ -526,14 +570,21 @@ open_func (TriageHistoryDb *self,
   if (!(rw = triage_history_open_connection (self->path, FALSE, &error)) ||
       !triage_history_schema_ensure (rw, &error) ||
       !(query = triage_history_open_connection (self->path, TRUE, &error)) ||
+      !(pages = triage_history_open_connection (self->path, TRUE, &error)) ||
+      !(fetch = triage_history_prepare_fetch (pages, &error)) ||
       !(data->main = triage_history_open_connection (self->path, TRUE, &error)))
     {
+      sqlite3_finalize (fetch);
+      sqlite3_close (pages);
       sqlite3_close (rw);
       sqlite3_close (query);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
+  /* Handed to the page thread: no page is asked for before the open ends. */
+  self->pages = pages;
+  self->fetch = fetch;
   self->rw = rw;
   self->query = query;
   g_task_return_boolean (task, TRUE);
@@ -558,7 +609,7 @@ triage_history_db_open_async (TriageHistoryDb     *self,
 {
   g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
 
-  history_run (self, open_func, g_new0 (OpenData, 1), (GDestroyNotify) open_data_free,
+  history_run (self, self->pool, open_func, g_new0 (OpenData, 1), (GDestroyNotify) open_data_free,
                triage_history_db_open_async, cancellable, callback, user_data);
 }
 
@@ -579,12 +630,6 @@ triage_history_db_open_finish (TriageHistoryDb  *self,
   if (self->main == NULL && data->main != NULL)
     {
       self->main = g_steal_pointer (&data->main);
-      self->fetch = triage_history_prepare_fetch (self->main, error);
-      if (self->fetch == NULL)
-        {
-          g_clear_pointer (&self->main, sqlite3_close);
-          return FALSE;
-        }
       self->is_open = TRUE;
       triage_history_db_check_changed (self);
     }
@@ -669,7 +714,7 @@ triage_history_db_query_async (TriageHistoryDb           *self,
   g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
   g_return_if_fail (filter != NULL);
 
-  history_run (self, query_func, triage_history_filter_copy (filter),
+  history_run (self, self->pool, query_func, triage_history_filter_copy (filter),
                (GDestroyNotify) triage_history_filter_free,
                triage_history_db_query_async, cancellable, callback, user_data);
 }
@@ -689,37 +734,73 @@ triage_history_db_query_finish (TriageHistoryDb  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* Fetch (main thread) */
+/* Fetch (page thread) */
+
+static void
+fetch_func (TriageHistoryDb *self,
+            GTask           *task,
+            gpointer         task_data)
+{
+  GArray *rowids = task_data;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *entries;
+
+  entries = triage_history_fetch_rows (self->pages, self->fetch,
+                                       (const gint64 *) (gpointer) rowids->data, rowids->len,
+                                       &error);
+  if (entries == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, entries, (GDestroyNotify) g_ptr_array_unref);
+}
 
 /**
- * triage_history_db_fetch:
+ * triage_history_db_fetch_async:
  * @self: an open #TriageHistoryDb
  * @rowids: (array length=n_rowids): rows from a query
  * @n_rowids: how many
- * @error: where to put an error
+ * @cancellable: (nullable): a #GCancellable; a page no longer wanted is not read
+ * @callback: called with the entries
+ * @user_data: data for @callback
  *
- * Reads entries on the main thread: a lookup by rowid each, in one read
- * transaction; a page of 200 takes about a millisecond.
+ * Reads entries on the history's page thread, which no query holds up: a
+ * lookup by rowid each, in one read transaction (a page of 200 takes about
+ * a millisecond).
+ */
+void
+triage_history_db_fetch_async (TriageHistoryDb     *self,
+                               const gint64        *rowids,
+                               guint                n_rowids,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GArray *copy;
+
+  g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
+  g_return_if_fail (rowids != NULL || n_rowids == 0);
+
+  copy = g_array_sized_new (FALSE, FALSE, sizeof (gint64), n_rowids);
+  g_array_append_vals (copy, rowids, n_rowids);
+
+  history_run (self, self->page_pool, fetch_func, copy, (GDestroyNotify) g_array_unref,
+               triage_history_db_fetch_async, cancellable, callback, user_data);
+}
+
+/**
+ * triage_history_db_fetch_finish:
  *
- * Returns: (transfer container) (element-type TriageHistoryEntry): the entries, in order
+ * Returns: (transfer container) (element-type TriageHistoryEntry): the entries,
+ *   in the order asked; a row that no longer exists gives an entry with only its rowid
  */
 GPtrArray *
-triage_history_db_fetch (TriageHistoryDb  *self,
-                         const gint64     *rowids,
-                         guint             n_rowids,
-                         GError          **error)
+triage_history_db_fetch_finish (TriageHistoryDb  *self,
+                                GAsyncResult     *result,
+                                GError          **error)
 {
-  g_return_val_if_fail (TRIAGE_IS_HISTORY_DB (self), NULL);
-  g_return_val_if_fail (rowids != NULL || n_rowids == 0, NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
-  if (!self->is_open)
-    {
-      g_set_error (error, TRIAGE_BROWSE_ERROR, TRIAGE_BROWSE_ERROR_NOT_OPEN,
-                   "%s", _("The history is not open"));
-      return NULL;
-    }
-
-  return triage_history_fetch_rows (self->main, self->fetch, rowids, n_rowids, error);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /**
@@ -836,7 +917,7 @@ triage_history_db_facets_async (TriageHistoryDb     *self,
 {
   g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
 
-  history_run (self, facets_func, NULL, NULL, triage_history_db_facets_async,
+  history_run (self, self->pool, facets_func, NULL, NULL, triage_history_db_facets_async,
                cancellable, callback, user_data);
 }
 
@@ -927,7 +1008,7 @@ triage_history_db_load_notification_async (TriageHistoryDb     *self,
   g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
   g_return_if_fail (notification_id != NULL);
 
-  history_run (self, load_notification_func, g_strdup (notification_id), g_free,
+  history_run (self, self->pool, load_notification_func, g_strdup (notification_id), g_free,
                triage_history_db_load_notification_async, cancellable, callback, user_data);
 }
 
@@ -975,7 +1056,7 @@ stats_func (TriageHistoryDb *self,
 
   stmt = triage_history_prepare_filtered (self->query,
                                           "rowid, created_at, " TRIAGE_HISTORY_EFFECTIVE_OUTCOME_SQL ","
-                                          " answered_at",
+                                          " answered_at, service_name",
                                           data->filter,
                                           triage_history_stats_get_start (data->stats),
                                           triage_history_stats_get_end (data->stats),
@@ -1004,7 +1085,8 @@ stats_func (TriageHistoryDb *self,
             response_time = answered_at - created_at;
         }
 
-      triage_history_stats_add (data->stats, created_at, outcome, response_time);
+      triage_history_stats_add (data->stats, (const char *) sqlite3_column_text (stmt, 4),
+                                created_at, outcome, response_time);
     }
 
   if (rc != SQLITE_DONE)
@@ -1052,7 +1134,7 @@ triage_history_db_stats_async (TriageHistoryDb           *self,
   data->filter = triage_history_filter_copy (filter);
   data->stats = triage_history_stats_new (first_day, n_days);
 
-  history_run (self, stats_func, data, (GDestroyNotify) stats_data_free,
+  history_run (self, self->pool, stats_func, data, (GDestroyNotify) stats_data_free,
                triage_history_db_stats_async, cancellable, callback, user_data);
 }
 
@@ -1128,7 +1210,7 @@ triage_history_db_load_read_async (TriageHistoryDb     *self,
 {
   g_return_if_fail (TRIAGE_IS_HISTORY_DB (self));
 
-  history_run (self, load_read_func, NULL, NULL, triage_history_db_load_read_async,
+  history_run (self, self->pool, load_read_func, NULL, NULL, triage_history_db_load_read_async,
                cancellable, callback, user_data);
 }
 
@@ -1222,7 +1304,7 @@ triage_history_db_set_read_async (TriageHistoryDb     *self,
   data->id = g_strdup (notification_id);
   data->read = !!read;
 
-  history_run (self, set_read_func, data, (GDestroyNotify) read_data_free,
+  history_run (self, self->pool, set_read_func, data, (GDestroyNotify) read_data_free,
                triage_history_db_set_read_async, cancellable, callback, user_data);
 }
 
@@ -1243,9 +1325,11 @@ triage_history_db_finalize (GObject *object)
 {
   TriageHistoryDb *self = (TriageHistoryDb *)object;
 
-  /* Every queued operation holds a reference, so the pool is idle here. */
+  /* Every queued operation holds a reference, so the pools are idle here. */
   g_thread_pool_free (self->pool, FALSE, TRUE);
+  g_thread_pool_free (self->page_pool, FALSE, TRUE);
   g_clear_pointer (&self->fetch, sqlite3_finalize);
+  g_clear_pointer (&self->pages, sqlite3_close);
   g_clear_pointer (&self->main, sqlite3_close);
   g_clear_pointer (&self->query, sqlite3_close);
   g_clear_pointer (&self->rw, sqlite3_close);
@@ -1266,6 +1350,7 @@ static void
 triage_history_db_init (TriageHistoryDb *self)
 {
   self->pool = g_thread_pool_new (history_worker, self, 1, FALSE, NULL);
+  self->page_pool = g_thread_pool_new (page_worker, self, 1, FALSE, NULL);
 }
 
 /**

@@ -72,9 +72,14 @@ GArray              *triage_history_db_query_finish       (TriageHistoryDb      
                                                            GAsyncResult               *result,
                                                            GError                    **error);
 
-GPtrArray           *triage_history_db_fetch              (TriageHistoryDb            *self,
+void                 triage_history_db_fetch_async        (TriageHistoryDb            *self,
                                                            const gint64               *rowids,
                                                            guint                       n_rowids,
+                                                           GCancellable               *cancellable,
+                                                           GAsyncReadyCallback         callback,
+                                                           gpointer                    user_data);
+GPtrArray           *triage_history_db_fetch_finish       (TriageHistoryDb            *self,
+                                                           GAsyncResult               *result,
                                                            GError                    **error);
 gboolean             triage_history_db_check_changed      (TriageHistoryDb            *self);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "triage-history-filter.h"
+#include "triage-inbox-search.h"
 
 G_DEFINE_BOXED_TYPE (TriageHistoryFilter, triage_history_filter,
                      triage_history_filter_copy, triage_history_filter_free)
@@ -103,7 +104,10 @@ triage_history_filter_is_empty (const TriageHistoryFilter *filter)
  *
  * Turns free text into an FTS5 query that no input can break: every word
  * becomes a quoted prefix phrase ("deplo"*), and all of them must match.
- * Operators, quotes and parentheses typed by the person are plain text.
+ * Operators, quotes and parentheses typed by the person are plain text; a
+ * word with no letter or digit ("-") is dropped, as the inbox's search does
+ * (FTS5 would match nothing with it alone). The inbox follows the same rule
+ * (triage-inbox-search.c).
  *
  * Returns: (transfer full) (nullable): the MATCH expression, %NULL when @text has no words
  */
@@ -133,7 +137,11 @@ triage_history_fts_query (const char *text)
 
   for (guint i = 0; words[i] != NULL; i++)
     {
-      if (words[i][0] == '\0')
+      gboolean has_word_char = FALSE;
+
+      for (const char *c = words[i]; *c != '\0' && !has_word_char; c = g_utf8_next_char (c))
+        has_word_char = triage_inbox_search_is_word_char (g_utf8_get_char (c));
+      if (!has_word_char)
         continue;
 
       if (query->len > 0)

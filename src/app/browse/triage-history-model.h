@@ -32,5 +32,13 @@ gboolean                   triage_history_model_get_loading  (TriageHistoryModel
 GArray                    *triage_history_model_dup_rowids   (TriageHistoryModel        *self,
                                                               GtkBitset                 *positions);
 guint                      triage_history_model_get_n_cached (TriageHistoryModel        *self);
+void                       triage_history_model_get_entry_async  (TriageHistoryModel   *self,
+                                                                  guint                 position,
+                                                                  GCancellable         *cancellable,
+                                                                  GAsyncReadyCallback   callback,
+                                                                  gpointer              user_data);
+TriageHistoryEntry        *triage_history_model_get_entry_finish (TriageHistoryModel   *self,
+                                                                  GAsyncResult         *result,
+                                                                  GError              **error);
 
 G_END_DECLS

@@ -13,8 +13,11 @@
 
 /*
  * What the chart draws: requests per day (or per few days, for long ranges)
- * by outcome, and the median time to an answer given here. Built on the
- * history's worker thread row by row, then read-only.
+ * by outcome and by service, and the median time to an answer given here,
+ * overall, per bucket and per service. Built on the history's worker thread
+ * row by row, then read-only. The services become series at the end: the
+ * TRIAGE_HISTORY_STATS_MAX_SERIES busiest by name, the rest as one "Other"
+ * (unless that would hold a single service, which then keeps its name).
  *
  * Buckets start at local midnights computed with GDateTime, so a day with a
  * daylight-saving change is still one day.
@@ -30,11 +33,36 @@ struct _TriageHistoryStats
   TriageHistoryBucket *buckets;
   GArray             **times;       /* per bucket, gint64; only until finish */
   GArray              *all_times;   /* only until finish */
+  GHashTable          *services;    /* name -> ServiceTally; only until finish */
+  GPtrArray           *series;      /* TriageHistorySeries, after finish */
   guint                totals[TRIAGE_HISTORY_N_CATEGORIES];
   guint                total;
   gint64               median_response;
   gboolean             finished;
 };
+
+typedef struct
+{
+  TriageHistorySeries  series;
+  GArray              *times;   /* gint64 */
+} ServiceTally;
+
+static void
+series_free (TriageHistorySeries *series)
+{
+  g_free (series->name);
+  g_free (series->counts);
+  g_free (series);
+}
+
+static void
+service_tally_free (ServiceTally *tally)
+{
+  g_free (tally->series.name);
+  g_free (tally->series.counts);
+  g_clear_pointer (&tally->times, g_array_unref);
+  g_free (tally);
+}
 
 G_DEFINE_BOXED_TYPE (TriageHistoryStats, triage_history_stats,
                      triage_history_stats_ref, triage_history_stats_unref)
@@ -76,6 +104,9 @@ triage_history_stats_new (GDateTime *first_day,
   self->buckets = g_new0 (TriageHistoryBucket, self->n_buckets);
   self->times = g_new0 (GArray *, self->n_buckets);
   self->all_times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->services = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                          (GDestroyNotify) service_tally_free);
+  self->series = g_ptr_array_new_with_free_func ((GDestroyNotify) series_free);
   self->median_response = -1;
 
   for (guint i = 0; i < self->n_buckets; i++)
@@ -113,6 +144,7 @@ free_times (TriageHistoryStats *self)
       g_clear_pointer (&self->times, g_free);
     }
   g_clear_pointer (&self->all_times, g_array_unref);
+  g_clear_pointer (&self->services, g_hash_table_unref);
 }
 
 void
@@ -124,6 +156,7 @@ triage_history_stats_unref (TriageHistoryStats *self)
     return;
 
   free_times (self);
+  g_ptr_array_unref (self->series);
   g_free (self->buckets);
   g_free (self);
 }
@@ -174,6 +207,7 @@ triage_history_category_label (TriageHistoryCategory category)
 /**
  * triage_history_stats_add:
  * @self: statistics being built
+ * @service: (nullable): the service's name
  * @created_at: when the request was sent (Unix microseconds)
  * @outcome: what became of it
  * @response_time: microseconds to an answer given here, -1 if none
@@ -182,11 +216,13 @@ triage_history_category_label (TriageHistoryCategory category)
  */
 void
 triage_history_stats_add (TriageHistoryStats *self,
+                          const char         *service,
                           gint64              created_at,
                           TriageOutcome       outcome,
                           gint64              response_time)
 {
   TriageHistoryBucket *bucket;
+  ServiceTally *tally;
   TriageHistoryCategory category;
   guint lo = 0;
   guint hi;
@@ -216,10 +252,26 @@ triage_history_stats_add (TriageHistoryStats *self,
   self->totals[category]++;
   self->total++;
 
+  if (service == NULL)
+    service = "";
+  tally = g_hash_table_lookup (self->services, service);
+  if (tally == NULL)
+    {
+      tally = g_new0 (ServiceTally, 1);
+      tally->series.name = g_strdup (service);
+      tally->series.n_services = 1;
+      tally->series.counts = g_new0 (guint, self->n_buckets);
+      tally->times = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_hash_table_insert (self->services, tally->series.name, tally);
+    }
+  tally->series.counts[lo]++;
+  tally->series.total++;
+
   if (response_time >= 0)
     {
       g_array_append_val (self->times[lo], response_time);
       g_array_append_val (self->all_times, response_time);
+      g_array_append_val (tally->times, response_time);
     }
 }
 
@@ -248,10 +300,77 @@ median (GArray *times)
   return values[times->len / 2 - 1] + (values[times->len / 2] - values[times->len / 2 - 1]) / 2;
 }
 
+/* Most requests first; equal ones by name, so the order is stable. */
+static int
+compare_tallies (gconstpointer a,
+                 gconstpointer b)
+{
+  const ServiceTally *x = *(ServiceTally * const *) a;
+  const ServiceTally *y = *(ServiceTally * const *) b;
+
+  if (x->series.total != y->series.total)
+    return x->series.total > y->series.total ? -1 : 1;
+
+  return g_utf8_collate (x->series.name, y->series.name);
+}
+
+static void
+build_series (TriageHistoryStats *self)
+{
+  g_autoptr(GPtrArray) tallies = g_ptr_array_new ();
+  g_autoptr(GArray) other_times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  TriageHistorySeries *other = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  guint named;
+
+  g_hash_table_iter_init (&iter, self->services);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (tallies, value);
+
+  g_ptr_array_sort (tallies, compare_tallies);
+  named = tallies->len <= TRIAGE_HISTORY_STATS_MAX_SERIES + 1
+    ? tallies->len : TRIAGE_HISTORY_STATS_MAX_SERIES;
+
+  for (guint i = 0; i < tallies->len; i++)
+    {
+      ServiceTally *tally = g_ptr_array_index (tallies, i);
+
+      if (i < named)
+        {
+          TriageHistorySeries *series = g_new0 (TriageHistorySeries, 1);
+
+          *series = tally->series;
+          series->name = g_strdup (tally->series.name);
+          series->counts = g_memdup2 (tally->series.counts, sizeof (guint) * self->n_buckets);
+          series->median_response = median (tally->times);
+          g_ptr_array_add (self->series, series);
+          continue;
+        }
+
+      if (other == NULL)
+        {
+          other = g_new0 (TriageHistorySeries, 1);
+          other->counts = g_new0 (guint, self->n_buckets);
+        }
+      other->n_services++;
+      other->total += tally->series.total;
+      for (guint b = 0; b < self->n_buckets; b++)
+        other->counts[b] += tally->series.counts[b];
+      g_array_append_vals (other_times, tally->times->data, tally->times->len);
+    }
+
+  if (other != NULL)
+    {
+      other->median_response = median (other_times);
+      g_ptr_array_add (self->series, other);
+    }
+}
+
 /**
  * triage_history_stats_finish:
  *
- * Computes the medians; no request can be added after this.
+ * Computes the medians and the series; no request can be added after this.
  */
 void
 triage_history_stats_finish (TriageHistoryStats *self)
@@ -264,6 +383,7 @@ triage_history_stats_finish (TriageHistoryStats *self)
   for (guint i = 0; i < self->n_buckets; i++)
     self->buckets[i].median_response = median (self->times[i]);
   self->median_response = median (self->all_times);
+  build_series (self);
 
   free_times (self);
   self->finished = TRUE;
@@ -377,6 +497,44 @@ triage_history_stats_get_max_median (TriageHistoryStats *self)
   return max;
 }
 
+guint
+triage_history_stats_get_n_series (TriageHistoryStats *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->series->len;
+}
+
+/**
+ * triage_history_stats_get_series:
+ * @self: finished statistics
+ * @index: a series, below triage_history_stats_get_n_series()
+ *
+ * Returns: (transfer none): the series, busiest first, "Other" last
+ */
+const TriageHistorySeries *
+triage_history_stats_get_series (TriageHistoryStats *self,
+                                 guint               index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (index < self->series->len, NULL);
+
+  return g_ptr_array_index (self->series, index);
+}
+
+gint64
+triage_history_stats_get_max_series_median (TriageHistoryStats *self)
+{
+  gint64 max = -1;
+
+  g_return_val_if_fail (self != NULL, -1);
+
+  for (guint i = 0; i < self->series->len; i++)
+    max = MAX (max, ((TriageHistorySeries *) g_ptr_array_index (self->series, i))->median_response);
+
+  return max;
+}
+
 static char *
 format_day (gint64 usec)
 {
@@ -412,6 +570,36 @@ category_sentence (TriageHistoryCategory category,
     default:
       g_return_val_if_reached (NULL);
     }
+}
+
+/* One service's sentence in the chart's summary. */
+static char *
+series_sentence (const TriageHistorySeries *series)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *duration = NULL;
+
+  if (series->name == NULL)
+    /* Translators: in the chart's summary, the services not named, together */
+    name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u other service",
+                                         "%u other services", series->n_services),
+                            series->n_services);
+  else
+    name = g_strdup (series->name[0] != '\0' ? series->name : _("No service"));
+
+  if (series->median_response < 0)
+    /* Translators: chart summary; a service's name, then a count */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%s: %u request, none answered here.",
+                                         "%s: %u requests, none answered here.",
+                                         series->total), name, series->total);
+
+  duration = triage_history_format_duration (series->median_response);
+  /* Translators: chart summary; a service's name, a count, a duration like "3 min" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s: %u request, median response time %s.",
+                                       "%s: %u requests, median response time %s.",
+                                       series->total), name, series->total, duration);
 }
 
 /**
@@ -479,6 +667,16 @@ triage_history_stats_dup_summary (TriageHistoryStats *self,
       /* Translators: chart summary; %s is a duration like "3 min" */
       g_string_append_printf (text, _("Median response time: %s."), duration);
     }
+
+  /* The chart's bars and second panel, service by service. */
+  if (service == NULL || self->series->len > 1)
+    for (guint i = 0; i < self->series->len; i++)
+      {
+        g_autofree char *sentence = series_sentence (g_ptr_array_index (self->series, i));
+
+        g_string_append_c (text, ' ');
+        g_string_append (text, sentence);
+      }
 
   return g_string_free (text, FALSE);
 }

@@ -54,6 +54,29 @@ typedef struct
   gint64 median_response;
 } TriageHistoryBucket;
 
+/* The chart draws this many services by name; the rest are one "Other". */
+#define TRIAGE_HISTORY_STATS_MAX_SERIES 4
+
+/**
+ * TriageHistorySeries:
+ * @name: (nullable): the service's name; %NULL for the other services together
+ * @n_services: how many services it holds (1 unless @name is %NULL)
+ * @total: its requests over all days
+ * @counts: its requests per bucket (as many as the statistics have buckets)
+ * @median_response: median time to an answer given here, in microseconds; -1 if none
+ *
+ * One service's share of the chart: the busiest services each have one,
+ * most requests first, then one for all the others.
+ */
+typedef struct
+{
+  char   *name;
+  guint   n_services;
+  guint   total;
+  guint  *counts;
+  gint64  median_response;
+} TriageHistorySeries;
+
 typedef struct _TriageHistoryStats TriageHistoryStats;
 
 #define TRIAGE_TYPE_HISTORY_STATS (triage_history_stats_get_type ())
@@ -64,6 +87,7 @@ TriageHistoryStats         *triage_history_stats_new               (GDateTime   
 TriageHistoryStats         *triage_history_stats_ref               (TriageHistoryStats    *self);
 void                        triage_history_stats_unref             (TriageHistoryStats    *self);
 void                        triage_history_stats_add               (TriageHistoryStats    *self,
+                                                                    const char            *service,
                                                                     gint64                 created_at,
                                                                     TriageOutcome          outcome,
                                                                     gint64                 response_time);
@@ -81,6 +105,10 @@ guint                       triage_history_stats_get_count         (TriageHistor
 gint64                      triage_history_stats_get_median_response (TriageHistoryStats  *self);
 guint                       triage_history_stats_get_max_bucket_total (TriageHistoryStats *self);
 gint64                      triage_history_stats_get_max_median    (TriageHistoryStats    *self);
+guint                       triage_history_stats_get_n_series      (TriageHistoryStats    *self);
+const TriageHistorySeries  *triage_history_stats_get_series        (TriageHistoryStats    *self,
+                                                                    guint                  index);
+gint64                      triage_history_stats_get_max_series_median (TriageHistoryStats *self);
 char                       *triage_history_stats_dup_summary       (TriageHistoryStats    *self,
                                                                     const char            *service);
 

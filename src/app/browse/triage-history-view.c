@@ -638,13 +638,27 @@ on_model_failed (TriageHistoryView *self,
 }
 
 static void
+get_entry_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TriageHistoryView) self = user_data;
+  g_autoptr(TriageHistoryEntry) entry = NULL;
+
+  /* An error is the list changing first, or a page failing (told by the
+   * model's failed signal): nothing more to say. */
+  entry = triage_history_model_get_entry_finish (TRIAGE_HISTORY_MODEL (object), result, NULL);
+  if (entry != NULL && triage_history_entry_get_id (entry) != NULL)
+    g_signal_emit (self, signals [ENTRY_ACTIVATED], 0, entry);
+}
+
+/* A row may still show its placeholder: the entry is opened once read. */
+static void
 on_row_activate (TriageHistoryView *self,
                  guint              position)
 {
-  g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (G_LIST_MODEL (self->model), position);
-
-  if (entry != NULL && triage_history_entry_get_id (entry) != NULL)
-    g_signal_emit (self, signals [ENTRY_ACTIVATED], 0, entry);
+  triage_history_model_get_entry_async (self->model, position, self->cancellable,
+                                        get_entry_cb, g_object_ref (self));
 }
 
 /* Watching the database while shown */

@@ -11,10 +11,19 @@
 #include "triage-inbox-search.h"
 
 /*
- * Search in the inbox: every word typed must occur somewhere in the title,
- * description, service or project, whatever the case (g_utf8_casefold) and
- * accents (compatibility decomposition without the combining marks, so
- * "cafe" finds "Café" and "ﬁle" finds "file").
+ * Search in the inbox, by the history's rule (its FTS5 index, tokenizer
+ * unicode61 with remove_diacritics 2, and triage_history_fts_query()): every
+ * word typed must start a word of the title, description, service or
+ * project, whatever the case (g_utf8_casefold) and accents (compatibility
+ * decomposition without the combining marks), so "depl" finds "Deploy" and
+ * "cafe" finds "Café", but "ploy" finds nothing. Words are runs of letters,
+ * digits and marks; anything else separates them, in the text as in what is
+ * typed, so "2.1" finds "2.1" and "2-1" (a phrase of the words 2 and 1…).
+ * Substrings are not matched: the history could only do that with a trigram
+ * index, which in SQLite 3.40 cannot fold accents.
+ *
+ * Both sides are kept as words separated by one space (fields by a newline),
+ * so a typed word is a strstr() hit that begins a word.
  *
  * The folded text of each request is computed once and kept on the request
  * (object data), together with the notification it was made from: a
@@ -36,6 +45,67 @@ haystack_free (gpointer data)
   atp_notification_unref (haystack->notification);
   g_free (haystack->text);
   g_free (haystack);
+}
+
+/**
+ * triage_inbox_search_is_word_char:
+ * @c: a character
+ *
+ * Returns: %TRUE if @c belongs to a word (as the unicode61 tokenizer sees
+ *   it: letters, digits, private use; marks too, which folding mostly drops)
+ */
+gboolean
+triage_inbox_search_is_word_char (gunichar c)
+{
+  switch (g_unichar_type (c))
+    {
+    case G_UNICODE_PRIVATE_USE:
+    case G_UNICODE_SPACING_MARK:
+    case G_UNICODE_ENCLOSING_MARK:
+    case G_UNICODE_NON_SPACING_MARK:
+      return TRUE;
+    default:
+      return g_unichar_isalnum (c);
+    }
+}
+
+/* Between fields while folding: a control character that folding keeps and
+ * no request carries; it becomes the newline between fields. */
+#define FIELD_SEPARATOR 0x1f
+
+/* Every run of non-word characters becomes one space, none at either end of
+ * a field; fields are separated by newlines. */
+static char *
+join_words (const char *folded)
+{
+  GString *words = g_string_sized_new (strlen (folded));
+  gboolean gap = FALSE;
+  gboolean field_start = TRUE;
+
+  for (const char *p = folded; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == FIELD_SEPARATOR)
+        {
+          g_string_append_c (words, '\n');
+          field_start = TRUE;
+          gap = FALSE;
+          continue;
+        }
+      if (!triage_inbox_search_is_word_char (c))
+        {
+          gap = TRUE;
+          continue;
+        }
+      if (gap && !field_start)
+        g_string_append_c (words, ' ');
+      gap = FALSE;
+      field_start = FALSE;
+      g_string_append_unichar (words, c);
+    }
+
+  return g_string_free (words, FALSE);
 }
 
 /**
@@ -80,7 +150,8 @@ triage_inbox_search_fold (const char *text)
  * triage_inbox_search_parse:
  * @text: (nullable): what the person typed
  *
- * Returns: (transfer full): the folded words, possibly none
+ * Returns: (transfer full): the folded words, possibly none; a word typed
+ *   with separators inside ("2.1") is its words joined by one space ("2 1")
  */
 GStrv
 triage_inbox_search_parse (const char *text)
@@ -98,8 +169,11 @@ triage_inbox_search_parse (const char *text)
       else if (end && start != NULL)
         {
           g_autofree char *word = g_strndup (start, p - start);
+          g_autofree char *joined = join_words (word);
 
-          g_strv_builder_add (builder, word);
+          /* Only separators ("-"): nothing to find, as in the history. */
+          if (joined[0] != '\0')
+            g_strv_builder_add (builder, joined);
           start = NULL;
         }
 
@@ -110,22 +184,34 @@ triage_inbox_search_parse (const char *text)
   return g_strv_builder_end (builder);
 }
 
+/* @word occurs in @text where a word starts (@text as the haystack is kept). */
+static gboolean
+starts_a_word (const char *text,
+               const char *word)
+{
+  for (const char *hit = strstr (text, word); hit != NULL; hit = strstr (hit + 1, word))
+    if (hit == text || hit[-1] == ' ' || hit[-1] == '\n')
+      return TRUE;
+
+  return FALSE;
+}
+
 /**
  * triage_inbox_search_match:
- * @folded_haystack: text folded with triage_inbox_search_fold()
+ * @haystack: text from triage_inbox_search_haystack()
  * @words: (nullable): words from triage_inbox_search_parse()
  *
- * Returns: %TRUE if every word occurs in the text (no words: always)
+ * Returns: %TRUE if every word starts a word of the text (no words: always)
  */
 gboolean
-triage_inbox_search_match (const char         *folded_haystack,
+triage_inbox_search_match (const char         *haystack,
                            const char * const *words)
 {
   if (words == NULL)
     return TRUE;
 
   for (guint i = 0; words[i] != NULL; i++)
-    if (strstr (folded_haystack, words[i]) == NULL)
+    if (!starts_a_word (haystack, words[i]))
       return FALSE;
 
   return TRUE;
@@ -137,8 +223,8 @@ triage_inbox_search_match (const char         *folded_haystack,
  * @new_words: (nullable): the new one
  *
  * Returns: %TRUE if everything the new search matches was matched by the old
- *   one (each old word is within a new word), so a filter need only look at
- *   what it already shows
+ *   one (each old word starts a word within a new word), so a filter need
+ *   only look at what it already shows
  */
 gboolean
 triage_inbox_search_words_narrow (const char * const *old_words,
@@ -154,7 +240,7 @@ triage_inbox_search_words_narrow (const char * const *old_words,
       gboolean found = FALSE;
 
       for (guint j = 0; new_words[j] != NULL && !found; j++)
-        found = strstr (new_words[j], old_words[i]) != NULL;
+        found = starts_a_word (new_words[j], old_words[i]);
 
       if (!found)
         return FALSE;
@@ -179,28 +265,34 @@ haystack_quark (void)
  * @request: a request
  *
  * Returns: (transfer none): the request's title, description, service and
- *   project, folded; valid until the request changes
+ *   project, folded, each its words separated by one space, one a line;
+ *   valid until the request changes
  */
 const char *
 triage_inbox_search_haystack (TriageRequest *request)
 {
   AtpNotification *notification = triage_request_get_notification (request);
   Haystack *haystack = g_object_get_qdata (G_OBJECT (request), haystack_quark ());
+  const char separator[] = { FIELD_SEPARATOR, '\0' };
   g_autofree char *joined = NULL;
+  g_autofree char *folded = NULL;
 
   if (haystack != NULL && haystack->notification == notification)
     return haystack->text;
 
-  joined = g_strjoin ("\n",
+  /* Folded at once (a quarter of the calls), the fields kept apart: a
+   * phrase ("2.1") never spans two of them, as in FTS5. */
+  joined = g_strjoin (separator,
                       notification->context.title ? notification->context.title : "",
                       notification->context.description ? notification->context.description : "",
                       notification->service.name ? notification->service.name : "",
                       notification->context.project ? notification->context.project : "",
                       NULL);
+  folded = triage_inbox_search_fold (joined);
 
   haystack = g_new0 (Haystack, 1);
   haystack->notification = atp_notification_ref (notification);
-  haystack->text = triage_inbox_search_fold (joined);
+  haystack->text = join_words (folded);
   g_object_set_qdata_full (G_OBJECT (request), haystack_quark (), haystack, haystack_free);
 
   return haystack->text;

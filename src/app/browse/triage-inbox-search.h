@@ -12,9 +12,10 @@
 
 G_BEGIN_DECLS
 
+gboolean     triage_inbox_search_is_word_char (gunichar         c);
 char        *triage_inbox_search_fold      (const char          *text);
 GStrv        triage_inbox_search_parse     (const char          *text);
-gboolean     triage_inbox_search_match     (const char          *folded_haystack,
+gboolean     triage_inbox_search_match     (const char          *haystack,
                                             const char * const  *words);
 const char  *triage_inbox_search_haystack  (TriageRequest       *request);
 gboolean     triage_inbox_search_words_narrow (const char * const *old_words,

@@ -1,0 +1,142 @@
+/* test-search-rule.c — the inbox and the history find the same requests for
+ * the same words: word starts, whatever the case and accents
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "browse-test-common.h"
+#include "triage-inbox-search.h"
+#include "triage-request.h"
+
+typedef struct
+{
+  const char *service;
+  const char *project;
+  const char *title;
+  const char *description;
+} Request;
+
+static const Request requests[] = {
+  { "CI", "web", "Deploy web 2.1", "Rolls out the new build" },
+  { "Café agent", NULL, "Café opening hours", "Ask Zoë" },
+  { "Ops", "infra", "Redeploy cache", "after a failure" },
+  { "Reviewer", "docs", "RÉSUMÉ review", "Deploy-prod checklist" },
+};
+
+/* The same words in both lists, and which of the requests above they find
+ * (bit i: requests[i]). */
+static const struct
+{
+  const char *text;
+  guint       hits;
+} cases[] = {
+  { "depl", 0x9 },            /* a word's start, any case */
+  { "ploy", 0x0 },            /* never inside a word */
+  { "redeploy", 0x4 },
+  { "cafe", 0x2 },            /* accents fold both ways */
+  { "CAFÉ", 0x2 },
+  { "zoe", 0x2 },
+  { "resume", 0x8 },
+  { "2.1", 0x1 },             /* separators inside a word: a phrase */
+  { "2", 0x1 },
+  { "deploy prod", 0x8 },     /* every word */
+  { "deploy-prod", 0x8 },
+  { "hours café", 0x2 },
+  { "web", 0x1 },             /* title and project: found once */
+  { "eb", 0x0 },
+  { "ops cache", 0x4 },       /* service and title */
+  { "-", 0xf },               /* no word: no search */
+  { "  ", 0xf },
+  { "\"unbalanced", 0x0 },    /* FTS5 syntax is plain text */
+  { "NOT ops", 0x0 },
+};
+
+static char *
+request_id (guint i)
+{
+  return g_strdup_printf ("%08u-1111-4111-8111-111111111111", i);
+}
+
+static guint
+inbox_hits (GPtrArray  *inbox,
+            const char *text)
+{
+  g_auto(GStrv) words = triage_inbox_search_parse (text);
+  guint hits = 0;
+
+  for (guint i = 0; i < inbox->len; i++)
+    if (triage_inbox_search_match (triage_inbox_search_haystack (g_ptr_array_index (inbox, i)),
+                                   (const char * const *) words))
+      hits |= 1u << i;
+
+  return hits;
+}
+
+static guint
+history_hits (TriageHistoryDb *db,
+              const char      *text)
+{
+  g_autoptr(TriageHistoryFilter) filter = triage_history_filter_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) keys = NULL;
+  guint hits = 0;
+
+  filter->text = g_strdup (text);
+  triage_history_db_query_async (db, filter, NULL, browse_test_result_cb, &result);
+  browse_test_wait_for (result != NULL);
+  keys = triage_history_db_query_finish (db, result, &error);
+  g_assert_no_error (error);
+
+  /* Saved in order: rowid i + 1 is requests[i]. */
+  for (guint i = 0; i < keys->len; i++)
+    hits |= 1u << (g_array_index (keys, TriageHistoryKey, i).rowid - 1);
+
+  return hits;
+}
+
+static void
+test_same_hits (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-search-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autoptr(GPtrArray) inbox = g_ptr_array_new_with_free_func (g_object_unref);
+  TriageStore *store = browse_test_open_store (path);
+  TriageHistoryDb *db;
+
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      g_autofree char *id = request_id (i);
+      g_autoptr(AtpNotification) notification = NULL;
+
+      notification = browse_test_notification (id, requests[i].service, requests[i].project,
+                                               requests[i].title, requests[i].description,
+                                               BROWSE_TEST_BASE_USEC + i * G_TIME_SPAN_MINUTE, 0);
+      browse_test_save (store, notification);
+      g_ptr_array_add (inbox, triage_request_new (notification));
+    }
+  db = browse_test_open_history (path);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_test_message ("search “%s”", cases[c].text);
+      g_assert_cmphex (inbox_hits (inbox, cases[c].text), ==, cases[c].hits);
+      g_assert_cmphex (history_hits (db, cases[c].text), ==, cases[c].hits);
+    }
+
+  browse_test_finalize (db);
+  browse_test_close_store (&store);
+  browse_test_rm_rf (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/browse/search/same-hits", test_same_hits);
+
+  return g_test_run ();
+}
