@@ -445,6 +445,20 @@ history_entry_is_read (GListModel *list,
   return entry != NULL && triage_history_entry_get_id (entry) != NULL;
 }
 
+/* Searches the history view for what names exactly one request, and waits
+ * until its page is read. */
+static void
+search_history_one (TriageHistoryView *history,
+                    const char        *text)
+{
+#define MODEL G_LIST_MODEL (triage_history_view_get_model (history))
+  triage_history_view_set_search_text (history, text);
+  app_test_wait_for (!triage_history_view_get_loading (history) && g_list_model_get_n_items (MODEL) == 1,
+                     APP_TEST_WAIT_MS);
+  app_test_wait_for (history_entry_is_read (MODEL, 0), APP_TEST_WAIT_MS);
+#undef MODEL
+}
+
 static void
 test_history_recorded (void)
 {
@@ -506,12 +520,7 @@ test_history_recorded (void)
   history = triage_window_get_history_view (window ());
   app_test_wait_for (triage_history_view_get_db (history) != NULL, APP_TEST_WAIT_MS);
   triage_window_show_view (window (), "history");
-  triage_history_view_set_search_text (history, "History answered elsewhere");
-  app_test_wait_for (!triage_history_view_get_loading (history) &&
-                     g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (history))) == 1,
-                     APP_TEST_WAIT_MS);
-  app_test_wait_for (history_entry_is_read (G_LIST_MODEL (triage_history_view_get_model (history)), 0),
-                     APP_TEST_WAIT_MS);
+  search_history_one (history, "History answered elsewhere");
   {
     g_autoptr(TriageHistoryEntry) entry =
       g_list_model_get_item (G_LIST_MODEL (triage_history_view_get_model (history)), 0);
@@ -526,12 +535,7 @@ test_history_recorded (void)
   }
   /* Who answered here: the person using the app (the server's reply to an
    * answer names no responder). */
-  triage_history_view_set_search_text (history, "History answered here");
-  app_test_wait_for (!triage_history_view_get_loading (history) &&
-                     g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (history))) == 1,
-                     APP_TEST_WAIT_MS);
-  app_test_wait_for (history_entry_is_read (G_LIST_MODEL (triage_history_view_get_model (history)), 0),
-                     APP_TEST_WAIT_MS);
+  search_history_one (history, "History answered here");
   {
     g_autoptr(TriageHistoryEntry) entry =
       g_list_model_get_item (G_LIST_MODEL (triage_history_view_get_model (history)), 0);
