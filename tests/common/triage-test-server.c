@@ -33,8 +33,9 @@ struct _TriageTestServer
   SoupSession *session;
 };
 
-/* The test certificate of tests/server/tls (self-signed, localhost and
- * 127.0.0.1, valid for a century; its key is public and for tests only). */
+/* The test certificate of tests/server/tls (self-signed, localhost,
+ * 127.0.0.1, ::1 and triage.localhost, valid for a century; its key is
+ * public and for tests only). */
 static char *
 tls_file (const char *name)
 {

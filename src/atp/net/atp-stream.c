@@ -92,6 +92,7 @@ enum {
   PROP_BACKOFF_INITIAL_MS,
   PROP_BACKOFF_MAX_MS,
   PROP_WATCH_SYSTEM,
+  PROP_NETWORK_MONITOR,
   N_PROPS
 };
 
@@ -761,10 +762,11 @@ system_bus_cb (GObject      *object,
 static void
 watch_system (AtpStream *self)
 {
-  if (!self->watch_system || self->monitor != NULL)
+  if (!self->watch_system || self->network_handler != 0)
     return;
 
-  self->monitor = g_object_ref (g_network_monitor_get_default ());
+  if (self->monitor == NULL)
+    self->monitor = g_object_ref (g_network_monitor_get_default ());
   self->network_handler = g_signal_connect (self->monitor, "network-changed",
                                             G_CALLBACK (on_network_changed), self);
 
@@ -880,6 +882,10 @@ atp_stream_get_property (GObject    *object,
       g_value_set_boolean (value, self->watch_system);
       break;
 
+    case PROP_NETWORK_MONITOR:
+      g_value_set_object (value, self->monitor);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -913,6 +919,10 @@ atp_stream_set_property (GObject      *object,
 
     case PROP_WATCH_SYSTEM:
       self->watch_system = g_value_get_boolean (value);
+      break;
+
+    case PROP_NETWORK_MONITOR:
+      self->monitor = g_value_dup_object (value);
       break;
 
     default:
@@ -961,6 +971,16 @@ atp_stream_class_init (AtpStreamClass *klass)
   properties [PROP_WATCH_SYSTEM] =
     g_param_spec_boolean ("watch-system", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AtpStream:network-monitor:
+   *
+   * Where the stream learns that the network came back (with
+   * #AtpStream:watch-system); %NULL for g_network_monitor_get_default().
+   */
+  properties [PROP_NETWORK_MONITOR] =
+    g_param_spec_object ("network-monitor", NULL, NULL, G_TYPE_NETWORK_MONITOR,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
