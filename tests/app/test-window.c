@@ -11,6 +11,7 @@
 #include "browse-test-common.h"
 #include "triage-decision-view.h"
 #include "triage-window.h"
+#include "ui-test-util.h"
 
 #define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
@@ -339,26 +340,17 @@ test_answer_then_next (void)
 
 /* A narrow window (a phone, a tiled half screen) */
 
-/* The window's width on screen, as its default size counts it (with the
- * border it draws around itself). */
 static int
 window_width (TriageWindow *window)
 {
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
-
-  return surface ? gdk_surface_get_width (surface) : 0;
+  return ui_test_window_width (GTK_WIDGET (window));
 }
 
-/* The narrowest its content can be, on the same terms. */
 static int
 minimum_width (TriageWindow *window)
 {
-  GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
-  int frame = window_width (window) - gtk_widget_get_width (content);
-  int min = 0;
-
-  gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-  return min + frame;
+  return ui_test_minimum_width (GTK_WIDGET (window),
+                                adw_application_window_get_content (ADW_APPLICATION_WINDOW (window)));
 }
 
 /* Every page of the window fits 360 pixels, with long names from agents. */

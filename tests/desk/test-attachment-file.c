@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
-#include "desk-test-util.h"
+#include "ui-test-util.h"
 #include "triage-attachment-file.h"
 
 static void
@@ -192,7 +192,7 @@ main (int   argc,
 
   /* Everything the tests wrote lives under the temporary folder. */
   g_assert_cmpstr (g_get_user_cache_dir (), ==, cache_home);
-  desk_test_remove_tree (cache_home);
+  ui_test_remove_tree (cache_home);
 
   return status;
 }

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "desk-test-server.h"
-#include "desk-test-util.h"
+#include "ui-test-util.h"
 #include "triage-attachment-fetch.h"
 #include "triage-attachment-file.h"
 #include "triage-attachment-view.h"
@@ -948,7 +948,7 @@ test_save (Fixture       *fixture,
 
   listed = list_dir (dir);
   g_assert_cmpstr (listed, ==, "blob notes.txt shot.png");
-  desk_test_remove_tree (dir);
+  ui_test_remove_tree (dir);
 }
 
 static void
@@ -967,7 +967,7 @@ test_save_loaded_uri (Fixture       *fixture,
   assert_saved (fixture, path);
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "Downloaded notes\n");
-  desk_test_remove_tree (dir);
+  ui_test_remove_tree (dir);
 }
 
 static void
@@ -1022,7 +1022,7 @@ test_save_unwritable (Fixture       *fixture,
       g_assert_cmpint (g_chmod (read_only, 0700), ==, 0);
     }
 
-  desk_test_remove_tree (dir);
+  ui_test_remove_tree (dir);
 }
 
 static void
@@ -1176,25 +1176,16 @@ test_open_with_content_type (Fixture       *fixture,
 
 /* ------------------------------------------------------------------ a narrow window */
 
-/* The window's width on screen, as its default size counts it. */
 static int
 window_width (GtkWidget *window)
 {
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
-
-  return surface ? gdk_surface_get_width (surface) : 0;
+  return ui_test_window_width (window);
 }
 
-/* The narrowest its content can be, on the same terms. */
 static int
 minimum_width (GtkWidget *window)
 {
-  GtkWidget *content = adw_window_get_content (ADW_WINDOW (window));
-  int frame = window_width (window) - gtk_widget_get_width (content);
-  int min = 0;
-
-  gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-  return min + frame;
+  return ui_test_minimum_width (window, adw_window_get_content (ADW_WINDOW (window)));
 }
 
 static gboolean
@@ -1421,7 +1412,7 @@ main (int   argc,
 
   /* Everything the tests wrote there (and GL shader caches) lives under it. */
   g_assert_cmpstr (g_get_user_cache_dir (), ==, cache_home);
-  desk_test_remove_tree (cache_home);
+  ui_test_remove_tree (cache_home);
 
   return status;
 }
