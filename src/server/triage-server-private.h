@@ -9,7 +9,7 @@
 #include <libsoup/soup.h>
 
 #include "atp.h"
-#include "triage-server-store.h"
+#include "triage-store.h"
 
 G_BEGIN_DECLS
 
