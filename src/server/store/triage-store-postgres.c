@@ -793,7 +793,7 @@ triage_store_postgres_new (const char *uri,
 {
   g_autoptr(TriageStorePostgres) self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
 
-  self->conn = triage_pg_connection_new (uri, password, SESSION_SETTINGS, error);
+  self->conn = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
   if (self->conn == NULL || !triage_pg_migrate (self->conn, error))
     return NULL;
   self->listener = triage_pg_listener_new (uri, password, on_listener_event, self, error);
