@@ -177,8 +177,14 @@ on_stream_state_changed (TriageConnection *self)
       break;
 
     case ATP_STREAM_STATE_AUTH_FAILED:
-      set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
-                 _("The server refused the token. Enter a new one in Preferences."), 0);
+      /* 403: a valid token, but not a user's (a service key pasted by mistake). */
+      if (g_error_matches (last, ATP_ERROR, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS))
+        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                   _("The server knows this token, but it is not a user token (a service "
+                     "key?). Enter a user token in Preferences."), 0);
+      else
+        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                   _("The server refused the token. Enter a new one in Preferences."), 0);
       break;
 
     case ATP_STREAM_STATE_DISCONNECTED:

@@ -140,9 +140,11 @@ settled_cb (GObject      *object,
   else if (notification != NULL)
     return;   /* pending again by now: the stream brings it */
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
-    /* The server no longer has it: it left the pending set, which most
-     * likely means it was answered (the history says "answered elsewhere"). */
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ACCESS_DENIED))
+    /* The server no longer has it (or no longer shows it to us: ATP's 403
+     * for it): it left the pending set, which most likely means it was
+     * answered (the history says "answered elsewhere"). */
     g_debug ("What became of %s is not known: %s", lookup->notification_id, error->message);
   else
     {

@@ -17,20 +17,13 @@
 
 #include "atp.h"
 #include "atp-client.h"
-#include "atp-local.h"
+#include "triage-service-request.h"
 
 /*
- * Send, then wait: POST the request (the same id and body on every try, so
- * a retry after a lost answer or a server restart is idempotent), then
- * long-poll GET ?wait=N until the status leaves pending. Transient
- * failures (no connection, 5xx, 429) are retried with backoff and full
- * jitter for up to --retry-for since the first failure in a row; anything
- * else ends the program with its exit status.
+ * Send, then wait (TriageServiceRequest: the same id and body on every try,
+ * transient failures retried for up to --retry-for), and withdraw the request
+ * when interrupted.
  */
-
-#define BACKOFF_INITIAL_MS 500
-#define BACKOFF_MAX_MS     15000
-#define WITHDRAW_TIMEOUT_S 5
 
 typedef enum
 {
@@ -42,19 +35,14 @@ typedef enum
 
 typedef struct
 {
-  TriageAskOptions *options;
-  AtpClient        *client;
-  GMainLoop        *loop;
-  GCancellable     *cancellable;
-  Phase             phase;
-  int               status;
-  gint64            failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
-  guint             attempt;
-  guint             retry_id;
-  int               signal_exit;
+  TriageAskOptions     *options;
+  TriageServiceRequest *request;
+  GMainLoop            *loop;
+  GCancellable         *cancellable;
+  Phase                 phase;
+  int                   status;
+  int                   signal_exit;
 } Ask;
-
-static void step (Ask *ask);
 
 static void
 say (const char *format,
@@ -83,15 +71,6 @@ finish (Ask *ask,
   g_main_loop_quit (ask->loop);
 }
 
-static gboolean
-is_transient (const GError *error)
-{
-  return g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED) ||
-         g_error_matches (error, ATP_ERROR, ATP_ERROR_SERVICE_UNAVAILABLE) ||
-         g_error_matches (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR) ||
-         g_error_matches (error, ATP_ERROR, ATP_ERROR_RATE_LIMIT_EXCEEDED);
-}
-
 static int
 exit_status_for (const GError *error)
 {
@@ -106,6 +85,7 @@ exit_status_for (const GError *error)
     case ATP_ERROR_INVALID_REQUEST:
     case ATP_ERROR_MISSING_REQUIRED_FIELD:
     case ATP_ERROR_INVALID_FIELD_VALUE:
+    case ATP_ERROR_INVALID_PARAMETER:
     case ATP_ERROR_MALFORMED_ACTION:
     case ATP_ERROR_INVALID_RESPONSE_TYPE:
     case ATP_ERROR_PAYLOAD_TOO_LARGE:
@@ -116,68 +96,13 @@ exit_status_for (const GError *error)
     }
 }
 
-static gboolean
-retry_cb (gpointer data)
-{
-  Ask *ask = data;
-
-  ask->retry_id = 0;
-  step (ask);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* A failure of the current phase: retry it, or end. */
+/* A failure of the current phase (after the request's own retries). */
 static void
 failed (Ask          *ask,
         const GError *error)
 {
-  gint64 now = g_get_monotonic_time ();
-  guint64 cap = BACKOFF_INITIAL_MS;
-  guint delay;
-
-  if (!is_transient (error))
-    {
-      say ("%s", error->message);
-      finish (ask, exit_status_for (error));
-      return;
-    }
-
-  if (ask->failing_since == 0)
-    ask->failing_since = now;
-
-  if (now - ask->failing_since >= ask->options->retry_for_us)
-    {
-      say ("%s (gave up after retrying for %" G_GINT64_FORMAT " s)%s", error->message,
-           ask->options->retry_for_us / G_USEC_PER_SEC,
-           atp_client_is_local (ask->client) &&
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED)
-             ? "; is the local server running? The Triage app starts it, or run "
-               "triage-server --local"
-             : "");
-      finish (ask, exit_status_for (error));
-      return;
-    }
-
-  for (guint i = 0; i < ask->attempt && cap < BACKOFF_MAX_MS; i++)
-    cap *= 2;
-  cap = MIN (cap, BACKOFF_MAX_MS);
-  ask->attempt++;
-  delay = (guint) g_random_double_range (0, (double) cap + 1);
-
-  /* Never wait past the end of the retry window. */
-  delay = (guint) MIN ((gint64) delay,
-                       (ask->failing_since + ask->options->retry_for_us - now) / 1000 + 1);
-
-  g_debug ("%s; trying again in %u ms", error->message, delay);
-  ask->retry_id = g_timeout_add (delay, retry_cb, ask);
-}
-
-static void
-succeeded (Ask *ask)
-{
-  ask->failing_since = 0;
-  ask->attempt = 0;
+  say ("%s", error->message);
+  finish (ask, exit_status_for (error));
 }
 
 static void
@@ -202,13 +127,6 @@ settled (Ask             *ask,
   switch (notification->status)
     {
     case ATP_STATUS_RESPONDED:
-      if (notification->response == NULL)
-        {
-          say ("%s says the request was answered but sent no answer",
-               atp_client_get_display_name (ask->client));
-          finish (ask, TRIAGE_ASK_EXIT_SERVER);
-          return;
-        }
       {
         g_autoptr(JsonNode) json = atp_response_to_json (notification->response);
 
@@ -226,15 +144,12 @@ settled (Ask             *ask,
       return;
 
     case ATP_STATUS_INVALIDATED:
-      say ("the request was withdrawn");
-      finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
-      return;
-
     case ATP_STATUS_CREATED:
     case ATP_STATUS_DELIVERED:
     case ATP_STATUS_ACKNOWLEDGED:
     default:
-      step (ask);   /* still pending: wait again */
+      say ("the request was withdrawn");
+      finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
       return;
     }
 }
@@ -248,18 +163,15 @@ wait_cb (GObject      *object,
   g_autoptr(AtpNotification) notification = NULL;
   g_autoptr(GError) error = NULL;
 
-  notification = atp_client_wait_notification_finish (ATP_CLIENT (object), result, &error);
+  notification = triage_service_request_wait_finish (TRIAGE_SERVICE_REQUEST (object), result,
+                                                     &error);
   if (ask->phase != PHASE_WAIT)
     return;   /* interrupted meanwhile */
 
   if (notification == NULL)
-    {
-      failed (ask, error);
-      return;
-    }
-
-  succeeded (ask);
-  settled (ask, notification);
+    failed (ask, error);
+  else
+    settled (ask, notification);
 }
 
 static void
@@ -271,7 +183,7 @@ post_cb (GObject      *object,
   g_autoptr(AtpPostResult) post = NULL;
   g_autoptr(GError) error = NULL;
 
-  post = atp_client_post_notification_finish (ATP_CLIENT (object), result, &error);
+  post = triage_service_request_send_finish (TRIAGE_SERVICE_REQUEST (object), result, &error);
   if (ask->phase != PHASE_POST)
     return;
 
@@ -280,8 +192,6 @@ post_cb (GObject      *object,
       failed (ask, error);
       return;
     }
-
-  succeeded (ask);
 
   if (ask->options->no_wait)
     {
@@ -300,33 +210,8 @@ post_cb (GObject      *object,
     say ("waiting for an answer to “%s” (%s)", ask->options->title, post->notification_id);
 
   ask->phase = PHASE_WAIT;
-  step (ask);
-}
-
-static void
-step (Ask *ask)
-{
-  g_clear_object (&ask->cancellable);
-  ask->cancellable = g_cancellable_new ();
-
-  switch (ask->phase)
-    {
-    case PHASE_POST:
-      atp_client_post_notification_data_async (ask->client, ask->options->body, -1,
-                                               ask->cancellable, post_cb, ask);
-      break;
-
-    case PHASE_WAIT:
-      atp_client_wait_notification_async (ask->client, ask->options->notification_id,
-                                          ask->options->wait_seconds, ask->cancellable,
-                                          wait_cb, ask);
-      break;
-
-    case PHASE_WITHDRAW:
-    case PHASE_DONE:
-    default:
-      break;
-    }
+  triage_service_request_wait_async (ask->request, ask->options->wait_seconds, ask->cancellable,
+                                     wait_cb, ask);
 }
 
 static void
@@ -337,10 +222,9 @@ withdraw_cb (GObject      *object,
   Ask *ask = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (atp_client_invalidate_finish (ATP_CLIENT (object), result, &error))
+  if (triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, &error))
     say ("interrupted: the request was withdrawn");
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
+  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
     say ("interrupted before the request reached the server");
   else
     say ("interrupted; could not withdraw the request: %s", error->message);
@@ -359,15 +243,13 @@ on_signal (gpointer data)
       return G_SOURCE_CONTINUE;
     }
 
-  g_clear_handle_id (&ask->retry_id, g_source_remove);
   g_cancellable_cancel (ask->cancellable);
   ask->phase = PHASE_WITHDRAW;
 
   /* Nobody is waiting for the answer any more: take the request back. */
-  atp_client_set_timeout (ask->client, WITHDRAW_TIMEOUT_S);
-  atp_client_invalidate_async (ask->client, ask->options->notification_id,
-                               "triage-ask was interrupted; nobody waits for the answer",
-                               NULL, withdraw_cb, ask);
+  triage_service_request_withdraw_async (ask->request,
+                                         "triage-ask was interrupted; nobody waits for the answer",
+                                         NULL, withdraw_cb, ask);
   return G_SOURCE_CONTINUE;
 }
 
@@ -460,41 +342,19 @@ triage_ask_main (int    argc,
         }
     }
 
-  if (options->server_url != NULL)
+  client = triage_service_connect (options->server_url, options->socket_path,
+                                   options->service_id, options->service_name, &error);
+  if (client == NULL)
     {
-      g_autofree char *key = triage_ask_lookup_key (options->server_url, &error);
-
-      if (key == NULL)
-        {
-          say ("%s", error->message);
-          return TRIAGE_ASK_EXIT_USAGE;
-        }
-
-      client = atp_client_new (options->server_url, &error);
-      if (client == NULL)
-        {
-          say ("--server: %s", error->message);
-          return TRIAGE_ASK_EXIT_USAGE;
-        }
-      atp_client_set_token (client, key);
-      memset (key, 0, strlen (key));
+      say ("%s", error->message);
+      return TRIAGE_ASK_EXIT_USAGE;
     }
-  else
-    {
-      g_autofree char *socket_path = options->socket_path ? g_strdup (options->socket_path)
-                                                          : atp_local_socket_path ();
-
-      client = atp_client_new_for_socket (socket_path);
-    }
-
-  /* Over the trusted local socket the header names the service; a remote
-   * server knows it from the key and ignores the header. */
-  atp_client_set_service (client, options->service_id, options->service_name);
-  atp_client_set_timeout (client, 30);
 
   ask.options = options;
-  ask.client = client;
+  ask.request = triage_service_request_new (client, options->notification_id, options->body,
+                                            options->retry_for_us);
   ask.loop = g_main_loop_new (NULL, FALSE);
+  ask.cancellable = g_cancellable_new ();
   ask.phase = PHASE_POST;
   ask.status = TRIAGE_ASK_EXIT_SERVER;
   ask.signal_exit = TRIAGE_ASK_EXIT_INTERRUPTED;
@@ -502,19 +362,19 @@ triage_ask_main (int    argc,
   sigint_id = g_unix_signal_add (SIGINT, on_sigint, &ask);
   sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
 
-  step (&ask);
+  triage_service_request_send_async (ask.request, ask.cancellable, post_cb, &ask);
   g_main_loop_run (ask.loop);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
-  g_clear_handle_id (&ask.retry_id, g_source_remove);
   g_cancellable_cancel (ask.cancellable);
-  g_clear_object (&ask.cancellable);
 
   /* Let cancelled calls finish so nothing is left for the leak checker. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_main_loop_unref (ask.loop);
+  g_clear_object (&ask.cancellable);
+  g_clear_object (&ask.request);
 
   return ask.status;
 }

@@ -8,6 +8,8 @@
 
 #include <gio/gio.h>
 
+#include "triage-service.h"
+
 G_BEGIN_DECLS
 
 /* Exit statuses (docs/protocol.md, "Command line"). */
@@ -27,7 +29,7 @@ typedef enum
 #define TRIAGE_ASK_DEFAULT_RETRY_FOR_S  300
 /* The largest file --attach takes (raw; base64 makes it a third larger). */
 #define TRIAGE_ASK_MAX_ATTACHMENT_SIZE  (700 * 1024)
-#define TRIAGE_ASK_KEY_SCHEMA           "io.github.atptriage.Triage.ServiceKey"
+#define TRIAGE_ASK_KEY_SCHEMA           TRIAGE_SERVICE_KEY_SCHEMA
 
 typedef struct
 {
@@ -80,10 +82,6 @@ gboolean          triage_ask_parse_duration     (const char        *text,
 /* The --help text's option summary is complete; this runs the whole program. */
 int               triage_ask_main               (int                argc,
                                                  char             **argv);
-
-/* The API key for @server_url: TRIAGE_API_KEY, else the keyring (bounded wait). */
-char             *triage_ask_lookup_key         (const char        *server_url,
-                                                 GError           **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageAskOptions, triage_ask_options_free)
 

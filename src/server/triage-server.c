@@ -313,7 +313,7 @@ triage_server_run (int    argc,
       if (g_mkdir_with_parents (folder, 0700) != 0)
         {
           fprintf (stderr, "triage-server: cannot create %s\n", folder);
-          triage_store_free (self.store);
+          g_object_unref (self.store);
           return 1;
         }
       live = g_socket_client_connect (probe, G_SOCKET_CONNECTABLE (address), NULL, NULL);
@@ -321,7 +321,7 @@ triage_server_run (int    argc,
         {
           fprintf (stderr, "triage-server: already running: another server answers on %s\n",
                    socket_path);
-          triage_store_free (self.store);
+          g_object_unref (self.store);
           return 1;
         }
       g_unlink (socket_path);
@@ -329,7 +329,7 @@ triage_server_run (int    argc,
       if (listener == NULL)
         {
           fprintf (stderr, "triage-server: cannot listen on %s: %s\n", socket_path, error->message);
-          triage_store_free (self.store);
+          g_object_unref (self.store);
           return 1;
         }
       g_chmod (socket_path, 0600);
@@ -343,7 +343,7 @@ triage_server_run (int    argc,
       if (!listen_tcp (server, addresses, port, certificate != NULL, urls, &error))
         {
           fprintf (stderr, "triage-server: cannot listen on %s: %s\n", listen_address, error->message);
-          triage_store_free (self.store);
+          g_object_unref (self.store);
           return 1;
         }
       for (guint i = 0; print_address && i < urls->len; i++)
@@ -361,7 +361,7 @@ triage_server_run (int    argc,
   triage_server_shutdown_rest (&self);
   triage_server_shutdown_limits (&self);
   soup_server_disconnect (server);
-  triage_store_free (self.store);
+  g_object_unref (self.store);
   g_free (self.admin_hash);
   if (socket_path != NULL)
     g_unlink (socket_path);

@@ -1,35 +1,34 @@
-/* triage-server-store.c
+/* triage-store-sqlite.c
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The SQLite backend: one database file in WAL mode with synchronous=FULL,
+ * the embedded default. One process owns it (local mode, a team server on
+ * one machine).
  */
 
-#define G_LOG_DOMAIN "triage-server-store"
+#define G_LOG_DOMAIN "triage-store-sqlite"
 
 #include <gio/gio.h>
 
 #include <sqlite3.h>
 
 #include "atp.h"
-#include "triage-server-store.h"
+#include "triage-store-private.h"
+#include "triage-store-sqlite.h"
 
-struct _TriageStore
+struct _TriageStoreSqlite
 {
+  TriageStore parent_instance;
   sqlite3    *db;
-  guint       idle_source;     /* the batch's commit when idle; 0 = no batch open */
-  guint       timeout_source;  /* the batch's commit at the latest */
-  GArray     *after_commit;    /* of CommitWaiter */
   GHashTable *statements;      /* SQL → sqlite3_stmt, kept prepared */
 };
 
+G_DEFINE_FINAL_TYPE (TriageStoreSqlite, triage_store_sqlite, TRIAGE_TYPE_STORE)
+
 #define PENDING_MASK ((1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED) | \
                       (1u << ATP_STATUS_ACKNOWLEDGED))
-
-typedef struct
-{
-  TriageStoreCommitFunc func;
-  gpointer              data;
-} CommitWaiter;
 
 static const char *migrations[] = {
   "CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, token_hash TEXT UNIQUE);"
@@ -62,9 +61,9 @@ static const char *migrations[] = {
 };
 
 static gboolean
-triage_store_exec (TriageStore *self,
-                   const char  *sql,
-                   GError     **error)
+sqlite_exec (TriageStoreSqlite *self,
+             const char        *sql,
+             GError           **error)
 {
   char *message = NULL;
 
@@ -79,8 +78,8 @@ triage_store_exec (TriageStore *self,
 }
 
 static sqlite3_stmt *
-triage_store_prepare (TriageStore *self,
-                      const char  *sql)
+prepare (TriageStoreSqlite *self,
+         const char        *sql)
 {
   sqlite3_stmt *stmt = NULL;
 
@@ -92,8 +91,8 @@ triage_store_prepare (TriageStore *self,
 /* The statements of the hot paths are prepared once and kept: callers get
  * one ready to bind and hand it back with done(), never sqlite3_finalize(). */
 static sqlite3_stmt *
-cached (TriageStore *self,
-        const char  *sql)
+cached (TriageStoreSqlite *self,
+        const char        *sql)
 {
   sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
 
@@ -107,7 +106,7 @@ cached (TriageStore *self,
 }
 
 static void
-finalize (gpointer stmt)
+finalize_statement (gpointer stmt)
 {
   sqlite3_finalize (stmt);
 }
@@ -119,34 +118,28 @@ done (sqlite3_stmt *stmt)
   sqlite3_clear_bindings (stmt);
 }
 
+/* Opens (creating it if need be) the SQLite database at @path and brings its
+ * schema up to date. */
 TriageStore *
-triage_store_open (const char *path,
-                   GError    **error)
+triage_store_sqlite_new (const char *path,
+                         GError    **error)
 {
-  TriageStore *self = g_new0 (TriageStore, 1);
+  g_autoptr(TriageStoreSqlite) self = g_object_new (TRIAGE_TYPE_STORE_SQLITE, NULL);
   sqlite3_stmt *stmt;
   int version;
-
-  self->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
-  self->statements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                            finalize);
 
   if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot open database %s: %s",
                    path, self->db ? sqlite3_errmsg (self->db) : "out of memory");
-      triage_store_free (self);
       return NULL;
     }
   sqlite3_busy_timeout (self->db, 5000);
-  if (!triage_store_exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-                          "PRAGMA foreign_keys=ON;", error))
-    {
-      triage_store_free (self);
-      return NULL;
-    }
-  stmt = triage_store_prepare (self, "PRAGMA user_version");
+  if (!sqlite_exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                    "PRAGMA foreign_keys=ON;", error))
+    return NULL;
+  stmt = prepare (self, "PRAGMA user_version");
   sqlite3_step (stmt);
   version = sqlite3_column_int (stmt, 0);
   sqlite3_finalize (stmt);
@@ -155,7 +148,6 @@ triage_store_open (const char *path,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "database %s has schema version %d, newer than this server (%d)",
                    path, version, (int) G_N_ELEMENTS (migrations));
-      triage_store_free (self);
       return NULL;
     }
   for (; version < (int) G_N_ELEMENTS (migrations); version++)
@@ -163,128 +155,35 @@ triage_store_open (const char *path,
       g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;",
                                               migrations[version], version + 1);
 
-      if (!triage_store_exec (self, sql, error))
+      if (!sqlite_exec (self, sql, error))
         {
-          triage_store_exec (self, "ROLLBACK", NULL);
-          triage_store_free (self);
+          sqlite_exec (self, "ROLLBACK", NULL);
           return NULL;
         }
     }
-  return self;
+  return TRIAGE_STORE (g_steal_pointer (&self));
 }
 
-/* ---- group commit ---- */
+/* ---- the batch ---- */
 
 static gboolean
-commit_due (gpointer data)
+sqlite_begin (TriageStore  *store,
+              GError      **error)
 {
-  TriageStore *self = data;
-  g_autoptr(GError) error = NULL;
-
-  if (!triage_store_commit (self, &error))
-    g_warning ("%s", error->message);
-  return G_SOURCE_REMOVE;
+  return sqlite_exec (TRIAGE_STORE_SQLITE (store), "BEGIN IMMEDIATE", error);
 }
 
-/* Opens the batch the next writes join, unless one is open. */
-void
-triage_store_batch (TriageStore *self)
+static gboolean
+sqlite_commit (TriageStore  *store,
+               GError      **error)
 {
-  if (self->idle_source != 0)
-    return;
-  if (!triage_store_exec (self, "BEGIN IMMEDIATE", NULL))
-    return;   /* the writes run on their own, each committed at once */
-  self->idle_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, commit_due, self, NULL);
-  self->timeout_source = g_timeout_add_full (G_PRIORITY_HIGH, TRIAGE_STORE_BATCH_MAX_MS,
-                                             commit_due, self, NULL);
+  return sqlite_exec (TRIAGE_STORE_SQLITE (store), "COMMIT", error);
 }
 
-gboolean
-triage_store_in_batch (TriageStore *self)
+static void
+sqlite_rollback (TriageStore *store)
 {
-  return self->idle_source != 0;
-}
-
-/* Commits the open batch (if any), then tells everyone who waited for it. A
- * failed commit rolls the batch back; the waiters learn it was not stored. */
-gboolean
-triage_store_commit (TriageStore *self,
-                     GError     **error)
-{
-  g_autoptr(GArray) waiters = NULL;
-  gboolean ok = TRUE;
-
-  if (self->idle_source == 0)
-    return TRUE;
-  g_clear_handle_id (&self->idle_source, g_source_remove);
-  g_clear_handle_id (&self->timeout_source, g_source_remove);
-  if (!triage_store_exec (self, "COMMIT", error))
-    {
-      triage_store_exec (self, "ROLLBACK", NULL);
-      ok = FALSE;
-    }
-  waiters = g_steal_pointer (&self->after_commit);
-  self->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
-  for (guint i = 0; i < waiters->len; i++)
-    {
-      CommitWaiter *waiter = &g_array_index (waiters, CommitWaiter, i);
-
-      waiter->func (waiter->data, ok);
-    }
-  return ok;
-}
-
-/* Calls @func once everything written so far is durable: at once when no
- * batch is open, else after the batch's commit. */
-void
-triage_store_after_commit (TriageStore          *self,
-                           TriageStoreCommitFunc func,
-                           gpointer              data)
-{
-  CommitWaiter waiter = { func, data };
-
-  if (self->idle_source == 0)
-    func (data, TRUE);
-  else
-    g_array_append_val (self->after_commit, waiter);
-}
-
-void
-triage_store_free (TriageStore *self)
-{
-  if (self == NULL)
-    return;
-  triage_store_commit (self, NULL);
-  g_clear_pointer (&self->after_commit, g_array_unref);
-  g_clear_pointer (&self->statements, g_hash_table_unref);
-  sqlite3_close (self->db);
-  g_free (self);
-}
-
-void
-triage_service_row_free (TriageServiceRow *row)
-{
-  if (row == NULL)
-    return;
-  g_free (row->id);
-  g_free (row->name);
-  g_free (row->callback_url);
-  g_free (row->webhook_secret);
-  g_free (row);
-}
-
-void
-triage_notification_row_free (TriageNotificationRow *row)
-{
-  if (row == NULL)
-    return;
-  g_free (row->id);
-  g_free (row->service_id);
-  g_free (row->body);
-  g_free (row->json);
-  g_free (row->answer);
-  g_free (row->response);
-  g_free (row);
+  sqlite_exec (TRIAGE_STORE_SQLITE (store), "ROLLBACK", NULL);
 }
 
 static char *
@@ -307,10 +206,11 @@ bind_text (sqlite3_stmt *stmt,
     sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
 }
 
-gboolean
-triage_store_user_exists (TriageStore *self,
-                          const char  *id)
+static gboolean
+sqlite_user_exists (TriageStore *store,
+                    const char  *id)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self, "SELECT 1 FROM users WHERE id = ?");
   gboolean found;
 
@@ -320,18 +220,17 @@ triage_store_user_exists (TriageStore *self,
   return found;
 }
 
-gboolean
-triage_store_add_user (TriageStore *self,
-                       const char  *id,
-                       const char  *name,
-                       const char  *token_hash)
+static gboolean
+sqlite_add_user (TriageStore *store,
+                 const char  *id,
+                 const char  *name,
+                 const char  *token_hash)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
   gboolean ok;
 
-  triage_store_batch (self);
   stmt = cached (self, "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
-
   bind_text (stmt, 1, id);
   bind_text (stmt, 2, name);
   bind_text (stmt, 3, token_hash);
@@ -340,10 +239,11 @@ triage_store_add_user (TriageStore *self,
   return ok;
 }
 
-char *
-triage_store_user_by_token (TriageStore *self,
-                            const char  *token_hash)
+static char *
+sqlite_user_by_token (TriageStore *store,
+                      const char  *token_hash)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self, "SELECT id FROM users WHERE token_hash = ?");
   char *id = NULL;
 
@@ -354,21 +254,21 @@ triage_store_user_by_token (TriageStore *self,
   return id;
 }
 
-gboolean
-triage_store_add_service (TriageStore        *self,
-                          const char         *id,
-                          const char         *name,
-                          const char         *description,
-                          const char         *callback_url,
-                          const char         *webhook_secret,
-                          const char         *key_hash,
-                          const char * const *recipients)
+static gboolean
+sqlite_add_service (TriageStore        *store,
+                    const char         *id,
+                    const char         *name,
+                    const char         *description,
+                    const char         *callback_url,
+                    const char         *webhook_secret,
+                    const char         *key_hash,
+                    const char * const *recipients)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
   gboolean ok;
 
-  triage_store_batch (self);
-  if (!triage_store_exec (self, "SAVEPOINT service", NULL))
+  if (!sqlite_exec (self, "SAVEPOINT service", NULL))
     return FALSE;
   stmt = cached (self, "INSERT INTO services (id, name, description, callback_url,"
                                " webhook_secret, key_hash) VALUES (?, ?, ?, ?, ?, ?)");
@@ -390,15 +290,15 @@ triage_store_add_service (TriageStore        *self,
       done (stmt);
     }
   if (!ok)
-    triage_store_exec (self, "ROLLBACK TO service", NULL);
-  triage_store_exec (self, "RELEASE service", NULL);
+    sqlite_exec (self, "ROLLBACK TO service", NULL);
+  sqlite_exec (self, "RELEASE service", NULL);
   return ok;
 }
 
 static TriageServiceRow *
-service_by (TriageStore *self,
-            const char  *column,
-            const char  *value)
+service_by (TriageStoreSqlite *self,
+            const char        *column,
+            const char        *value)
 {
   g_autofree char *sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret"
                                           " FROM services WHERE %s = ?", column);
@@ -418,24 +318,27 @@ service_by (TriageStore *self,
   return row;
 }
 
-TriageServiceRow *
-triage_store_service_by_key (TriageStore *self,
-                             const char  *key_hash)
+static TriageServiceRow *
+sqlite_service_by_key (TriageStore *store,
+                       const char  *key_hash)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   return service_by (self, "key_hash", key_hash);
 }
 
-TriageServiceRow *
-triage_store_service_by_id (TriageStore *self,
-                            const char  *id)
+static TriageServiceRow *
+sqlite_service_by_id (TriageStore *store,
+                      const char  *id)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   return service_by (self, "id", id);
 }
 
-TriageServiceRow *
-triage_store_service_by_name (TriageStore *self,
-                              const char  *name)
+static TriageServiceRow *
+sqlite_service_by_name (TriageStore *store,
+                        const char  *name)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   return service_by (self, "name", name);
 }
 
@@ -461,10 +364,11 @@ notification_row (sqlite3_stmt *stmt)
   return row;
 }
 
-TriageNotificationRow *
-triage_store_get_notification (TriageStore *self,
-                               const char  *id)
+static TriageNotificationRow *
+sqlite_get_notification (TriageStore *store,
+                         const char  *id)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self,
     "SELECT " NOTIFICATION_COLUMNS " FROM notifications n WHERE n.id = ?");
   TriageNotificationRow *row = NULL;
@@ -478,12 +382,13 @@ triage_store_get_notification (TriageStore *self,
 
 /* One page of a user's notifications, by seq (the cursor), newest or oldest
  * first; *total counts every match, ignoring the cursor. */
-GPtrArray *
-triage_store_list (TriageStore           *self,
-                   const TriageListQuery *query,
-                   gint64                *total,
-                   gboolean              *has_more)
+static GPtrArray *
+sqlite_list (TriageStore           *store,
+             const TriageListQuery *query,
+             gint64                *total,
+             gboolean              *has_more)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autoptr(GString) where = g_string_new ("r.user_id = ?1");
   g_autofree char *sql = NULL, *count_sql = NULL;
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
@@ -506,7 +411,7 @@ triage_store_list (TriageStore           *self,
                          query->newest ? "DESC" : "ASC");
   for (guint pass = 0; pass < 2; pass++)
     {
-      stmt = triage_store_prepare (self, pass == 0 ? count_sql : sql);
+      stmt = prepare (self, pass == 0 ? count_sql : sql);
       bind_text (stmt, 1, query->user);
       if (query->service_id != NULL)
         bind_text (stmt, 2, query->service_id);
@@ -536,22 +441,22 @@ triage_store_list (TriageStore           *self,
   return rows;
 }
 
-gboolean
-triage_store_insert_notification (TriageStore *self,
-                                  const char  *id,
-                                  const char  *service_id,
-                                  const char  *body,
-                                  const char  *json,
-                                  const char  *answer,
-                                  const char  *project,
-                                  gint64       created_at,
-                                  gint64       deadline)
+static gboolean
+sqlite_insert_notification (TriageStore *store,
+                            const char  *id,
+                            const char  *service_id,
+                            const char  *body,
+                            const char  *json,
+                            const char  *answer,
+                            const char  *project,
+                            gint64       created_at,
+                            gint64       deadline)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
   gboolean ok;
 
-  triage_store_batch (self);
-  if (!triage_store_exec (self, "SAVEPOINT notification", NULL))
+  if (!sqlite_exec (self, "SAVEPOINT notification", NULL))
     return FALSE;
   stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
@@ -585,16 +490,17 @@ triage_store_insert_notification (TriageStore *self,
       done (stmt);
     }
   if (!ok)
-    triage_store_exec (self, "ROLLBACK TO notification", NULL);
-  triage_store_exec (self, "RELEASE notification", NULL);
+    sqlite_exec (self, "ROLLBACK TO notification", NULL);
+  sqlite_exec (self, "RELEASE notification", NULL);
   return ok;
 }
 
-gboolean
-triage_store_is_recipient (TriageStore *self,
-                           const char  *notification_id,
-                           const char  *user_id)
+static gboolean
+sqlite_is_recipient (TriageStore *store,
+                     const char  *notification_id,
+                     const char  *user_id)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self,
     "SELECT 1 FROM notification_recipients r JOIN notifications n ON n.seq = r.notification_seq"
     " WHERE n.id = ? AND r.user_id = ?");
@@ -607,10 +513,11 @@ triage_store_is_recipient (TriageStore *self,
   return found;
 }
 
-GStrv
-triage_store_recipients (TriageStore *self,
-                         const char  *notification_id)
+static GStrv
+sqlite_recipients (TriageStore *store,
+                   const char  *notification_id)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self,
     "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
     " ON n.seq = r.notification_seq WHERE n.id = ?");
@@ -624,18 +531,18 @@ triage_store_recipients (TriageStore *self,
   return (GStrv) g_ptr_array_free (users, FALSE);
 }
 
-gboolean
-triage_store_transition (TriageStore *self,
-                         const char  *id,
-                         guint        from_mask,
-                         int          status,
-                         const char  *response,
-                         gint64       now)
+static gboolean
+sqlite_transition (TriageStore *store,
+                   const char  *id,
+                   guint        from_mask,
+                   int          status,
+                   const char  *response,
+                   gint64       now)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
   gboolean changed;
 
-  triage_store_batch (self);
   stmt = cached (self,
     "UPDATE notifications SET status = ?, response = COALESCE (?, response), updated_at = ?"
     " WHERE id = ? AND ((1 << status) & ?) != 0");
@@ -650,9 +557,10 @@ triage_store_transition (TriageStore *self,
   return changed;
 }
 
-gint64
-triage_store_next_deadline (TriageStore *self)
+static gint64
+sqlite_next_deadline (TriageStore *store)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autofree char *sql = g_strdup_printf ("SELECT MIN (deadline) FROM notifications"
                                           " WHERE deadline IS NOT NULL AND ((1 << status) & %u) != 0",
                                           PENDING_MASK);
@@ -665,10 +573,11 @@ triage_store_next_deadline (TriageStore *self)
   return deadline;
 }
 
-GStrv
-triage_store_overdue (TriageStore *self,
-                      gint64       now)
+static GStrv
+sqlite_overdue (TriageStore *store,
+                gint64       now)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autofree char *sql = g_strdup_printf ("SELECT id FROM notifications WHERE deadline IS NOT NULL"
                                           " AND deadline <= ? AND ((1 << status) & %u) != 0",
                                           PENDING_MASK);
@@ -685,28 +594,18 @@ triage_store_overdue (TriageStore *self,
 
 /* ---- the event log (SSE ids and resume) ---- */
 
-void
-triage_event_row_free (TriageEventRow *row)
-{
-  if (row == NULL)
-    return;
-  g_free (row->type);
-  g_free (row->data);
-  g_free (row);
-}
-
 /* Appends an event for @user and returns its id. */
-gint64
-triage_store_add_event (TriageStore *self,
-                        const char  *user,
-                        const char  *type,
-                        const char  *data,
-                        gint64       now)
+static gint64
+sqlite_add_event (TriageStore *store,
+                  const char  *user,
+                  const char  *type,
+                  const char  *data,
+                  gint64       now)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
   gint64 id = 0;
 
-  triage_store_batch (self);
   stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at) VALUES (?, ?, ?, ?)");
   bind_text (stmt, 1, user);
   bind_text (stmt, 2, type);
@@ -720,9 +619,10 @@ triage_store_add_event (TriageStore *self,
 
 /* The id of the newest event of any user (0 = none yet): where a snapshot of
  * the current state stands in the log. */
-gint64
-triage_store_last_event (TriageStore *self)
+static gint64
+sqlite_last_event (TriageStore *store)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self, "SELECT seq FROM sqlite_sequence WHERE name = 'events'");
   gint64 id = 0;
 
@@ -735,17 +635,18 @@ triage_store_last_event (TriageStore *self)
 /* @user's events after @after, oldest first, at most @limit. Returns NULL when
  * the log no longer reaches back to @after (pruned): the caller starts over
  * from a snapshot. */
-GPtrArray *
-triage_store_events_after (TriageStore *self,
-                           const char  *user,
-                           gint64       after,
-                           guint        limit)
+static GPtrArray *
+sqlite_events_after (TriageStore *store,
+                     const char  *user,
+                     gint64       after,
+                     guint        limit)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   GPtrArray *rows;
   sqlite3_stmt *stmt;
   gint64 first = 0;
 
-  if (after < triage_store_last_event (self))
+  if (after < sqlite_last_event (store))
     {
       stmt = cached (self, "SELECT MIN (id) FROM events");
       if (sqlite3_step (stmt) == SQLITE_ROW)
@@ -776,13 +677,13 @@ triage_store_events_after (TriageStore *self,
 }
 
 /* Forgets the events written before @before (unix µs). */
-void
-triage_store_prune_events (TriageStore *self,
-                           gint64       before)
+static void
+sqlite_prune_events (TriageStore *store,
+                     gint64       before)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
 
-  triage_store_batch (self);
   stmt = cached (self, "DELETE FROM events WHERE created_at < ?");
   sqlite3_bind_int64 (stmt, 1, before);
   sqlite3_step (stmt);
@@ -791,32 +692,18 @@ triage_store_prune_events (TriageStore *self,
 
 /* ---- the webhook queue ---- */
 
-void
-triage_webhook_row_free (TriageWebhookRow *row)
+static gboolean
+sqlite_add_webhook (TriageStore *store,
+                    const char  *request_id,
+                    const char  *service_id,
+                    const char  *notification_id,
+                    const char  *body,
+                    gint64       now)
 {
-  if (row == NULL)
-    return;
-  g_free (row->request_id);
-  g_free (row->service_id);
-  g_free (row->notification_id);
-  g_free (row->callback_url);
-  g_free (row->webhook_secret);
-  g_free (row->body);
-  g_free (row);
-}
-
-gboolean
-triage_store_add_webhook (TriageStore *self,
-                          const char  *request_id,
-                          const char  *service_id,
-                          const char  *notification_id,
-                          const char  *body,
-                          gint64       now)
-{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
   gboolean ok;
 
-  triage_store_batch (self);
   stmt = cached (self, "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
                        " body, next_attempt, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   bind_text (stmt, 1, request_id);
@@ -830,12 +717,13 @@ triage_store_add_webhook (TriageStore *self,
   return ok;
 }
 
-GPtrArray *
-triage_store_due_webhooks (TriageStore *self,
-                           gint64       now,
-                           guint        per_service,
-                           guint        limit)
+static GPtrArray *
+sqlite_due_webhooks (TriageStore *store,
+                     gint64       now,
+                     guint        per_service,
+                     guint        limit)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self,
     "SELECT w.id, w.request_id, w.service_id, w.notification_id, s.callback_url,"
     " s.webhook_secret, w.body, w.attempts"
@@ -866,9 +754,10 @@ triage_store_due_webhooks (TriageStore *self,
   return rows;
 }
 
-gint64
-triage_store_next_webhook (TriageStore *self)
+static gint64
+sqlite_next_webhook (TriageStore *store)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = cached (self, "SELECT MIN (next_attempt) FROM webhook_deliveries"
                                      " WHERE next_attempt IS NOT NULL");
   gint64 next = 0;
@@ -879,16 +768,16 @@ triage_store_next_webhook (TriageStore *self)
   return next;
 }
 
-void
-triage_store_schedule_webhook (TriageStore *self,
-                               gint64       id,
-                               int          attempts,
-                               gint64       next_attempt,
-                               const char  *last_error)
+static void
+sqlite_schedule_webhook (TriageStore *store,
+                         gint64       id,
+                         int          attempts,
+                         gint64       next_attempt,
+                         const char  *last_error)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
 
-  triage_store_batch (self);
   stmt = cached (self, "UPDATE webhook_deliveries SET attempts = ?, next_attempt = ?,"
                        " last_error = COALESCE (?, last_error) WHERE id = ?");
   sqlite3_bind_int (stmt, 1, attempts);
@@ -902,15 +791,75 @@ triage_store_schedule_webhook (TriageStore *self,
   done (stmt);
 }
 
-void
-triage_store_remove_webhook (TriageStore *self,
-                             gint64       id)
+static void
+sqlite_remove_webhook (TriageStore *store,
+                       gint64       id)
 {
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
 
-  triage_store_batch (self);
   stmt = cached (self, "DELETE FROM webhook_deliveries WHERE id = ?");
   sqlite3_bind_int64 (stmt, 1, id);
   sqlite3_step (stmt);
   done (stmt);
+}
+
+/* ---- the object ---- */
+
+static void
+triage_store_sqlite_finalize (GObject *object)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (object);
+
+  /* The base class committed the open batch in its dispose. */
+  g_clear_pointer (&self->statements, g_hash_table_unref);
+  sqlite3_close (self->db);
+  G_OBJECT_CLASS (triage_store_sqlite_parent_class)->finalize (object);
+}
+
+static void
+triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TriageStoreClass *store_class = TRIAGE_STORE_CLASS (klass);
+
+  object_class->finalize = triage_store_sqlite_finalize;
+
+  store_class->begin = sqlite_begin;
+  store_class->commit = sqlite_commit;
+  store_class->rollback = sqlite_rollback;
+
+  store_class->user_exists = sqlite_user_exists;
+  store_class->add_user = sqlite_add_user;
+  store_class->user_by_token = sqlite_user_by_token;
+  store_class->add_service = sqlite_add_service;
+  store_class->service_by_key = sqlite_service_by_key;
+  store_class->service_by_id = sqlite_service_by_id;
+  store_class->service_by_name = sqlite_service_by_name;
+
+  store_class->get_notification = sqlite_get_notification;
+  store_class->list = sqlite_list;
+  store_class->insert_notification = sqlite_insert_notification;
+  store_class->is_recipient = sqlite_is_recipient;
+  store_class->recipients = sqlite_recipients;
+  store_class->transition = sqlite_transition;
+  store_class->next_deadline = sqlite_next_deadline;
+  store_class->overdue = sqlite_overdue;
+
+  store_class->add_event = sqlite_add_event;
+  store_class->last_event = sqlite_last_event;
+  store_class->events_after = sqlite_events_after;
+  store_class->prune_events = sqlite_prune_events;
+
+  store_class->add_webhook = sqlite_add_webhook;
+  store_class->due_webhooks = sqlite_due_webhooks;
+  store_class->next_webhook = sqlite_next_webhook;
+  store_class->schedule_webhook = sqlite_schedule_webhook;
+  store_class->remove_webhook = sqlite_remove_webhook;
+}
+
+static void
+triage_store_sqlite_init (TriageStoreSqlite *self)
+{
+  self->statements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, finalize_statement);
 }

@@ -1,4 +1,4 @@
-/* triage-server-store.h
+/* triage-store.h
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,15 +6,15 @@
 
 #pragma once
 
-#include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
 /* The server's storage interface. Everything the server keeps goes through
- * these functions; no SQL and no SQLite type appears outside
- * triage-server-store.c, the SQLite implementation. A PostgreSQL backend
- * implements this same header in a file of its own (chosen at build time or
- * by the form of --database), with the same promises:
+ * these functions; no SQL and no database type appears outside this folder.
+ * TriageStore is an abstract class; each backend is a subclass that
+ * implements every virtual function of triage-store-private.h with the same
+ * promises:
  *
  *   - a write is durable once triage_store_commit() has returned TRUE (or the
  *     triage_store_after_commit() callbacks say committed);
@@ -22,16 +22,24 @@ G_BEGIN_DECLS
  *     same from-mask exactly one changes the row;
  *   - reads see the writes of the open batch.
  *
+ * triage_store_open() picks the backend from the form of --database.
+ *
  * Group commit: every write joins one open transaction (a batch), which is
  * committed once the main loop has nothing else ready (or after
  * TRIAGE_STORE_BATCH_MAX_MS at the latest). Whatever must not be seen before
- * it is durable (an HTTP answer, a frame) waits with triage_store_after_commit(). */
+ * it is durable (an HTTP answer, a frame) waits with triage_store_after_commit().
+ *
+ * Adding a function: declare it here, add its virtual function to
+ * TriageStoreClass (triage-store-private.h), dispatch to it in triage-store.c
+ * (a write opens the batch first: see WRITE there) and implement it in every
+ * backend. */
 #define TRIAGE_STORE_BATCH_MAX_MS 10
+
+#define TRIAGE_TYPE_STORE (triage_store_get_type ())
+G_DECLARE_DERIVABLE_TYPE (TriageStore, triage_store, TRIAGE, STORE, GObject)
 
 typedef void (*TriageStoreCommitFunc) (gpointer data,
                                        gboolean committed);
-
-typedef struct _TriageStore TriageStore;
 
 typedef struct
 {
@@ -55,9 +63,8 @@ typedef struct
   gint64  updated_at;    /* unix µs */
 } TriageNotificationRow;
 
-TriageStore *triage_store_open            (const char   *path,
+TriageStore *triage_store_open            (const char   *database,
                                            GError      **error);
-void         triage_store_free            (TriageStore  *self);
 
 void         triage_store_batch           (TriageStore  *self);
 gboolean     triage_store_in_batch        (TriageStore  *self);

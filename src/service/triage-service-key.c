@@ -1,12 +1,12 @@
-/* triage-ask-keyring.c
+/* triage-service-key.c — the service key for a remote server
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#define G_LOG_DOMAIN "triage-ask"
+#define G_LOG_DOMAIN "triage-service"
 
-#include "triage-ask.h"
+#include "triage-service.h"
 
 #include <string.h>
 #include <libsecret/secret.h>
@@ -21,7 +21,7 @@
 
 /* Items stored by hand with secret-tool have no xdg:schema: match on the attribute only. */
 static const SecretSchema service_key_schema = {
-  TRIAGE_ASK_KEY_SCHEMA, SECRET_SCHEMA_DONT_MATCH_NAME,
+  TRIAGE_SERVICE_KEY_SCHEMA, SECRET_SCHEMA_DONT_MATCH_NAME,
   {
     { "server", SECRET_SCHEMA_ATTRIBUTE_STRING },
     { NULL, 0 },
@@ -57,7 +57,7 @@ lookup_timeout_cb (gpointer user_data)
 }
 
 char *
-triage_ask_lookup_key (const char  *server_url,
+triage_service_lookup_key (const char  *server_url,
                        GError     **error)
 {
   g_autoptr(GMainContext) context = g_main_context_new ();
@@ -104,7 +104,7 @@ triage_ask_lookup_key (const char  *server_url,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                    "no API key for %s: set TRIAGE_API_KEY, or store the key in the keyring: "
                    "secret-tool store --label='Triage service key' xdg:schema "
-                   TRIAGE_ASK_KEY_SCHEMA " server %s", server_url, server_url);
+                   TRIAGE_SERVICE_KEY_SCHEMA " server %s", server_url, server_url);
       return NULL;
     }
 

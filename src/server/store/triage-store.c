@@ -1,0 +1,441 @@
+/* triage-store.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The storage interface every backend implements: the choice of backend, the
+ * group commit (one open batch, committed when the main loop is idle) and the
+ * dispatch of each call to the backend's implementation.
+ */
+
+#define G_LOG_DOMAIN "triage-store"
+
+#include <gio/gio.h>
+
+#include "triage-store-private.h"
+#include "triage-store-sqlite.h"
+
+typedef struct
+{
+  TriageStoreCommitFunc func;
+  gpointer              data;
+} CommitWaiter;
+
+typedef struct
+{
+  guint   idle_source;     /* the batch's commit when idle; 0 = no batch open */
+  guint   timeout_source;  /* the batch's commit at the latest */
+  GArray *after_commit;    /* of CommitWaiter */
+} TriageStorePrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TriageStore, triage_store, G_TYPE_OBJECT)
+
+#define CLASS(self) TRIAGE_STORE_GET_CLASS (self)
+/* A write joins the open batch, opening one if needed. */
+#define WRITE(self) (triage_store_batch (self), CLASS (self))
+
+/* Opens the database @database names, creating or migrating its schema. */
+TriageStore *
+triage_store_open (const char *database,
+                   GError    **error)
+{
+  g_return_val_if_fail (database != NULL, NULL);
+
+  return triage_store_sqlite_new (database, error);
+}
+
+static void
+triage_store_dispose (GObject *object)
+{
+  TriageStore *self = TRIAGE_STORE (object);
+
+  triage_store_commit (self, NULL);
+  G_OBJECT_CLASS (triage_store_parent_class)->dispose (object);
+}
+
+static void
+triage_store_finalize (GObject *object)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (TRIAGE_STORE (object));
+
+  g_clear_pointer (&priv->after_commit, g_array_unref);
+  G_OBJECT_CLASS (triage_store_parent_class)->finalize (object);
+}
+
+static void
+triage_store_class_init (TriageStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = triage_store_dispose;
+  object_class->finalize = triage_store_finalize;
+}
+
+static void
+triage_store_init (TriageStore *self)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+}
+
+/* ---- group commit ---- */
+
+static gboolean
+commit_due (gpointer data)
+{
+  TriageStore *self = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_commit (self, &error))
+    g_warning ("%s", error->message);
+  return G_SOURCE_REMOVE;
+}
+
+/* Opens the batch the next writes join, unless one is open. */
+void
+triage_store_batch (TriageStore *self)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  g_autoptr(GError) error = NULL;
+
+  if (priv->idle_source != 0)
+    return;
+  if (!CLASS (self)->begin (self, &error))
+    {
+      /* The writes run on their own, each committed at once. */
+      g_warning ("cannot open a batch: %s", error->message);
+      return;
+    }
+  priv->idle_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, commit_due, self, NULL);
+  priv->timeout_source = g_timeout_add_full (G_PRIORITY_HIGH, TRIAGE_STORE_BATCH_MAX_MS,
+                                             commit_due, self, NULL);
+}
+
+gboolean
+triage_store_in_batch (TriageStore *self)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  return priv->idle_source != 0;
+}
+
+/* Commits the open batch (if any), then tells everyone who waited for it. A
+ * failed commit rolls the batch back; the waiters learn it was not stored. */
+gboolean
+triage_store_commit (TriageStore *self,
+                     GError     **error)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  g_autoptr(GArray) waiters = NULL;
+  gboolean ok = TRUE;
+
+  if (priv->idle_source == 0)
+    return TRUE;
+  g_clear_handle_id (&priv->idle_source, g_source_remove);
+  g_clear_handle_id (&priv->timeout_source, g_source_remove);
+  if (!CLASS (self)->commit (self, error))
+    {
+      CLASS (self)->rollback (self);
+      ok = FALSE;
+    }
+  waiters = g_steal_pointer (&priv->after_commit);
+  priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  for (guint i = 0; i < waiters->len; i++)
+    {
+      CommitWaiter *waiter = &g_array_index (waiters, CommitWaiter, i);
+
+      waiter->func (waiter->data, ok);
+    }
+  return ok;
+}
+
+/* Calls @func once everything written so far is durable: at once when no
+ * batch is open, else after the batch's commit. */
+void
+triage_store_after_commit (TriageStore          *self,
+                           TriageStoreCommitFunc func,
+                           gpointer              data)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  CommitWaiter waiter = { func, data };
+
+  if (priv->idle_source == 0)
+    func (data, TRUE);
+  else
+    g_array_append_val (priv->after_commit, waiter);
+}
+
+/* ---- rows ---- */
+
+void
+triage_service_row_free (TriageServiceRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->id);
+  g_free (row->name);
+  g_free (row->callback_url);
+  g_free (row->webhook_secret);
+  g_free (row);
+}
+
+void
+triage_notification_row_free (TriageNotificationRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->id);
+  g_free (row->service_id);
+  g_free (row->body);
+  g_free (row->json);
+  g_free (row->answer);
+  g_free (row->response);
+  g_free (row);
+}
+
+void
+triage_event_row_free (TriageEventRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->type);
+  g_free (row->data);
+  g_free (row);
+}
+
+void
+triage_webhook_row_free (TriageWebhookRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->request_id);
+  g_free (row->service_id);
+  g_free (row->notification_id);
+  g_free (row->callback_url);
+  g_free (row->webhook_secret);
+  g_free (row->body);
+  g_free (row);
+}
+
+/* ---- users and services ---- */
+
+gboolean
+triage_store_user_exists (TriageStore *self,
+                          const char  *id)
+{
+  return CLASS (self)->user_exists (self, id);
+}
+
+gboolean
+triage_store_add_user (TriageStore *self,
+                       const char  *id,
+                       const char  *name,
+                       const char  *token_hash)
+{
+  return WRITE (self)->add_user (self, id, name, token_hash);
+}
+
+char *
+triage_store_user_by_token (TriageStore *self,
+                            const char  *token_hash)
+{
+  return CLASS (self)->user_by_token (self, token_hash);
+}
+
+gboolean
+triage_store_add_service (TriageStore        *self,
+                          const char         *id,
+                          const char         *name,
+                          const char         *description,
+                          const char         *callback_url,
+                          const char         *webhook_secret,
+                          const char         *key_hash,
+                          const char * const *recipients)
+{
+  return WRITE (self)->add_service (self, id, name, description, callback_url, webhook_secret,
+                                    key_hash, recipients);
+}
+
+TriageServiceRow *
+triage_store_service_by_key (TriageStore *self,
+                             const char  *key_hash)
+{
+  return CLASS (self)->service_by_key (self, key_hash);
+}
+
+TriageServiceRow *
+triage_store_service_by_id (TriageStore *self,
+                            const char  *id)
+{
+  return CLASS (self)->service_by_id (self, id);
+}
+
+TriageServiceRow *
+triage_store_service_by_name (TriageStore *self,
+                              const char  *name)
+{
+  return CLASS (self)->service_by_name (self, name);
+}
+
+/* ---- notifications ---- */
+
+TriageNotificationRow *
+triage_store_get_notification (TriageStore *self,
+                               const char  *id)
+{
+  return CLASS (self)->get_notification (self, id);
+}
+
+/* One page of a user's notifications, by seq (the cursor), newest or oldest
+ * first; *total counts every match, ignoring the cursor. */
+GPtrArray *
+triage_store_list (TriageStore           *self,
+                   const TriageListQuery *query,
+                   gint64                *total,
+                   gboolean              *has_more)
+{
+  return CLASS (self)->list (self, query, total, has_more);
+}
+
+gboolean
+triage_store_insert_notification (TriageStore *self,
+                                  const char  *id,
+                                  const char  *service_id,
+                                  const char  *body,
+                                  const char  *json,
+                                  const char  *answer,
+                                  const char  *project,
+                                  gint64       created_at,
+                                  gint64       deadline)
+{
+  return WRITE (self)->insert_notification (self, id, service_id, body, json, answer, project,
+                                            created_at, deadline);
+}
+
+gboolean
+triage_store_is_recipient (TriageStore *self,
+                           const char  *notification_id,
+                           const char  *user_id)
+{
+  return CLASS (self)->is_recipient (self, notification_id, user_id);
+}
+
+GStrv
+triage_store_recipients (TriageStore *self,
+                         const char  *notification_id)
+{
+  return CLASS (self)->recipients (self, notification_id);
+}
+
+gboolean
+triage_store_transition (TriageStore *self,
+                         const char  *id,
+                         guint        from_mask,
+                         int          status,
+                         const char  *response,
+                         gint64       now)
+{
+  return WRITE (self)->transition (self, id, from_mask, status, response, now);
+}
+
+/* The earliest deadline of a pending notification (unix µs), 0 = none. */
+gint64
+triage_store_next_deadline (TriageStore *self)
+{
+  return CLASS (self)->next_deadline (self);
+}
+
+/* The pending notifications whose deadline is at or before @now. */
+GStrv
+triage_store_overdue (TriageStore *self,
+                      gint64       now)
+{
+  return CLASS (self)->overdue (self, now);
+}
+
+/* ---- the event log (SSE ids and resume) ---- */
+
+/* Appends an event for @user and returns its id. */
+gint64
+triage_store_add_event (TriageStore *self,
+                        const char  *user,
+                        const char  *type,
+                        const char  *data,
+                        gint64       now)
+{
+  return WRITE (self)->add_event (self, user, type, data, now);
+}
+
+/* The id of the newest event of any user (0 = none yet): where a snapshot of
+ * the current state stands in the log. */
+gint64
+triage_store_last_event (TriageStore *self)
+{
+  return CLASS (self)->last_event (self);
+}
+
+/* @user's events after @after, oldest first, at most @limit. Returns NULL when
+ * the log no longer reaches back to @after (pruned), or holds more than
+ * @limit: the caller starts over from a snapshot. */
+GPtrArray *
+triage_store_events_after (TriageStore *self,
+                           const char  *user,
+                           gint64       after,
+                           guint        limit)
+{
+  return CLASS (self)->events_after (self, user, after, limit);
+}
+
+/* Forgets the events written before @before (unix µs). */
+void
+triage_store_prune_events (TriageStore *self,
+                           gint64       before)
+{
+  WRITE (self)->prune_events (self, before);
+}
+
+/* ---- the webhook queue ---- */
+
+gboolean
+triage_store_add_webhook (TriageStore *self,
+                          const char  *request_id,
+                          const char  *service_id,
+                          const char  *notification_id,
+                          const char  *body,
+                          gint64       now)
+{
+  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, body, now);
+}
+
+GPtrArray *
+triage_store_due_webhooks (TriageStore *self,
+                           gint64       now,
+                           guint        per_service,
+                           guint        limit)
+{
+  return CLASS (self)->due_webhooks (self, now, per_service, limit);
+}
+
+gint64
+triage_store_next_webhook (TriageStore *self)
+{
+  return CLASS (self)->next_webhook (self);
+}
+
+void
+triage_store_schedule_webhook (TriageStore *self,
+                               gint64       id,
+                               int          attempts,
+                               gint64       next_attempt,
+                               const char  *last_error)
+{
+  WRITE (self)->schedule_webhook (self, id, attempts, next_attempt, last_error);
+}
+
+void
+triage_store_remove_webhook (TriageStore *self,
+                             gint64       id)
+{
+  WRITE (self)->remove_webhook (self, id);
+}

@@ -1,0 +1,445 @@
+/* triage-service-request.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-service"
+
+#include "triage-service-request.h"
+
+#include "atp.h"
+
+#define BACKOFF_INITIAL_MS 500
+#define BACKOFF_MAX_MS     15000
+#define WITHDRAW_TIMEOUT_S 5
+
+struct _TriageServiceRequest
+{
+  GObject    parent_instance;
+
+  AtpClient *client;
+  char      *notification_id;
+  char      *body;
+  gint64     retry_for_us;
+
+  gint64     failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
+  guint      attempt;
+};
+
+G_DEFINE_FINAL_TYPE (TriageServiceRequest, triage_service_request, G_TYPE_OBJECT)
+
+typedef enum
+{
+  STEP_SEND,
+  STEP_WAIT,
+} Step;
+
+/* One operation: its step, the long-poll length, and the pending retry. */
+typedef struct
+{
+  Step     step;
+  guint    wait_seconds;
+  GSource *retry;
+  GSource *cancelled;
+} Op;
+
+static void op_try (GTask *task);
+
+static void
+op_clear_retry (Op *op)
+{
+  if (op->retry != NULL)
+    {
+      g_source_destroy (op->retry);
+      g_clear_pointer (&op->retry, g_source_unref);
+    }
+  if (op->cancelled != NULL)
+    {
+      g_source_destroy (op->cancelled);
+      g_clear_pointer (&op->cancelled, g_source_unref);
+    }
+}
+
+static void
+op_free (Op *op)
+{
+  op_clear_retry (op);
+  g_free (op);
+}
+
+static void
+triage_service_request_finalize (GObject *object)
+{
+  TriageServiceRequest *self = TRIAGE_SERVICE_REQUEST (object);
+
+  g_clear_object (&self->client);
+  g_free (self->notification_id);
+  g_free (self->body);
+
+  G_OBJECT_CLASS (triage_service_request_parent_class)->finalize (object);
+}
+
+static void
+triage_service_request_class_init (TriageServiceRequestClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = triage_service_request_finalize;
+}
+
+static void
+triage_service_request_init (TriageServiceRequest *self)
+{
+}
+
+TriageServiceRequest *
+triage_service_request_new (AtpClient  *client,
+                            const char *notification_id,
+                            const char *body,
+                            gint64      retry_for_us)
+{
+  TriageServiceRequest *self;
+
+  g_return_val_if_fail (ATP_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (notification_id != NULL, NULL);
+  g_return_val_if_fail (body != NULL, NULL);
+
+  self = g_object_new (TRIAGE_TYPE_SERVICE_REQUEST, NULL);
+  self->client = g_object_ref (client);
+  self->notification_id = g_strdup (notification_id);
+  self->body = g_strdup (body);
+  self->retry_for_us = MAX (retry_for_us, 0);
+
+  return self;
+}
+
+const char *
+triage_service_request_get_notification_id (TriageServiceRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_SERVICE_REQUEST (self), NULL);
+
+  return self->notification_id;
+}
+
+AtpClient *
+triage_service_request_get_client (TriageServiceRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_SERVICE_REQUEST (self), NULL);
+
+  return self->client;
+}
+
+static gboolean
+is_transient (const GError *error)
+{
+  return g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_SERVICE_UNAVAILABLE) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_RATE_LIMIT_EXCEEDED);
+}
+
+/* The retry timer and the cancellation each hold a reference; whichever fires
+ * first removes both and carries on with a reference of its own. */
+static gboolean
+retry_cb (gpointer data)
+{
+  GTask *task = g_object_ref (data);
+  Op *op = g_task_get_task_data (task);
+
+  op_clear_retry (op);
+  op_try (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+retry_cancelled_cb (GCancellable *cancellable,
+                    gpointer      data)
+{
+  g_autoptr(GTask) task = g_object_ref (data);
+  Op *op = g_task_get_task_data (task);
+
+  op_clear_retry (op);
+  g_task_return_error_if_cancelled (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A failure of the current try: try again later, or end the operation (@task is owned). */
+static void
+op_failed (GTask  *task,
+           GError *error)
+{
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  Op *op = g_task_get_task_data (task);
+  gint64 now = g_get_monotonic_time ();
+  guint64 cap = BACKOFF_INITIAL_MS;
+  guint delay;
+
+  if (!is_transient (error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  if (self->failing_since == 0)
+    self->failing_since = now;
+
+  if (now - self->failing_since >= self->retry_for_us)
+    {
+      gboolean local_down = atp_client_is_local (self->client) &&
+                            g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+
+      g_task_return_new_error (task, error->domain, error->code,
+                               "%s (gave up after retrying for %" G_GINT64_FORMAT " s)%s",
+                               error->message, self->retry_for_us / G_USEC_PER_SEC,
+                               local_down
+                                 ? "; is the local server running? The Triage app starts it, or "
+                                   "run triage-server --local"
+                                 : "");
+      g_error_free (error);
+      g_object_unref (task);
+      return;
+    }
+
+  for (guint i = 0; i < self->attempt && cap < BACKOFF_MAX_MS; i++)
+    cap *= 2;
+  cap = MIN (cap, BACKOFF_MAX_MS);
+  self->attempt++;
+  delay = (guint) g_random_double_range (0, (double) cap + 1);
+
+  /* Never wait past the end of the retry window. */
+  delay = (guint) MIN ((gint64) delay,
+                       (self->failing_since + self->retry_for_us - now) / 1000 + 1);
+
+  g_debug ("%s; trying again in %u ms", error->message, delay);
+  g_error_free (error);
+
+  op->retry = g_timeout_source_new (delay);
+  g_source_set_callback (op->retry, retry_cb, g_object_ref (task), g_object_unref);
+  g_source_attach (op->retry, g_main_context_get_thread_default ());
+
+  op->cancelled = g_cancellable_source_new (g_task_get_cancellable (task));
+  g_source_set_callback (op->cancelled, G_SOURCE_FUNC (retry_cancelled_cb), g_object_ref (task),
+                         g_object_unref);
+  g_source_attach (op->cancelled, g_main_context_get_thread_default ());
+
+  g_object_unref (task);
+}
+
+static void
+op_succeeded (TriageServiceRequest *self)
+{
+  self->failing_since = 0;
+  self->attempt = 0;
+}
+
+static void
+post_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  AtpPostResult *post;
+  GError *error = NULL;
+
+  post = atp_client_post_notification_finish (ATP_CLIENT (object), result, &error);
+  if (post == NULL)
+    {
+      op_failed (task, error);
+      return;
+    }
+
+  op_succeeded (self);
+  g_task_return_pointer (task, post, (GDestroyNotify) atp_post_result_unref);
+  g_object_unref (task);
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  AtpNotification *notification;
+  GError *error = NULL;
+
+  notification = atp_client_wait_notification_finish (ATP_CLIENT (object), result, &error);
+  if (notification == NULL)
+    {
+      op_failed (task, error);
+      return;
+    }
+
+  op_succeeded (self);
+
+  switch (notification->status)
+    {
+    case ATP_STATUS_RESPONDED:
+      if (notification->response == NULL)
+        {
+          g_task_return_new_error (task, ATP_ERROR, ATP_ERROR_PROTOCOL,
+                                   "%s says the request was answered but sent no answer",
+                                   atp_client_get_display_name (self->client));
+          atp_notification_unref (notification);
+          g_object_unref (task);
+          return;
+        }
+      G_GNUC_FALLTHROUGH;
+    case ATP_STATUS_EXPIRED:
+    case ATP_STATUS_INVALIDATED:
+      g_task_return_pointer (task, notification, (GDestroyNotify) atp_notification_unref);
+      g_object_unref (task);
+      return;
+
+    case ATP_STATUS_CREATED:
+    case ATP_STATUS_DELIVERED:
+    case ATP_STATUS_ACKNOWLEDGED:
+    default:
+      atp_notification_unref (notification);
+      op_try (task);   /* still pending: wait again */
+      return;
+    }
+}
+
+/* One try of the operation; @task's reference passes to the callback. */
+static void
+op_try (GTask *task)
+{
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  Op *op = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  if (op->step == STEP_SEND)
+    atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
+                                             post_cb, task);
+  else
+    atp_client_wait_notification_async (self->client, self->notification_id, op->wait_seconds,
+                                        cancellable, wait_cb, task);
+}
+
+static void
+op_start (TriageServiceRequest *self,
+          Step                  step,
+          guint                 wait_seconds,
+          GCancellable         *cancellable,
+          GAsyncReadyCallback   callback,
+          gpointer              user_data,
+          gpointer              source_tag)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  Op *op = g_new0 (Op, 1);
+
+  op->step = step;
+  op->wait_seconds = MIN (wait_seconds, ATP_CLIENT_MAX_WAIT_SECONDS);
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, op, (GDestroyNotify) op_free);
+
+  op_try (task);
+}
+
+void
+triage_service_request_send_async (TriageServiceRequest *self,
+                                   GCancellable         *cancellable,
+                                   GAsyncReadyCallback   callback,
+                                   gpointer              user_data)
+{
+  g_return_if_fail (TRIAGE_IS_SERVICE_REQUEST (self));
+
+  op_start (self, STEP_SEND, 0, cancellable, callback, user_data,
+            triage_service_request_send_async);
+}
+
+AtpPostResult *
+triage_service_request_send_finish (TriageServiceRequest  *self,
+                                    GAsyncResult          *result,
+                                    GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+triage_service_request_wait_async (TriageServiceRequest *self,
+                                   guint                 wait_seconds,
+                                   GCancellable         *cancellable,
+                                   GAsyncReadyCallback   callback,
+                                   gpointer              user_data)
+{
+  g_return_if_fail (TRIAGE_IS_SERVICE_REQUEST (self));
+
+  op_start (self, STEP_WAIT, wait_seconds, cancellable, callback, user_data,
+            triage_service_request_wait_async);
+}
+
+AtpNotification *
+triage_service_request_wait_finish (TriageServiceRequest  *self,
+                                    GAsyncResult          *result,
+                                    GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+withdraw_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  atp_client_set_timeout (self->client, GPOINTER_TO_UINT (g_task_get_task_data (task)));
+
+  if (atp_client_invalidate_finish (ATP_CLIENT (object), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
+    {
+      /* The server knows no such id: it never arrived. */
+      error->code = ATP_ERROR_NOTIFICATION_NOT_FOUND;
+      g_task_return_error (task, error);
+    }
+  else
+    g_task_return_error (task, error);
+}
+
+void
+triage_service_request_withdraw_async (TriageServiceRequest *self,
+                                       const char           *reason,
+                                       GCancellable         *cancellable,
+                                       GAsyncReadyCallback   callback,
+                                       gpointer              user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (TRIAGE_IS_SERVICE_REQUEST (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_service_request_withdraw_async);
+  /* Nobody waits long for a withdrawal; the client's own timeout comes back after. */
+  g_task_set_task_data (task, GUINT_TO_POINTER (atp_client_get_timeout (self->client)), NULL);
+  atp_client_set_timeout (self->client, WITHDRAW_TIMEOUT_S);
+  atp_client_invalidate_async (self->client, self->notification_id, reason, cancellable,
+                               withdraw_cb, task);
+}
+
+gboolean
+triage_service_request_withdraw_finish (TriageServiceRequest  *self,
+                                        GAsyncResult          *result,
+                                        GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,72 @@
+/* triage-service-request.h — one request sent, then waited for until a person settles it
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "atp-client.h"
+
+G_BEGIN_DECLS
+
+#define TRIAGE_TYPE_SERVICE_REQUEST (triage_service_request_get_type ())
+
+/**
+ * TriageServiceRequest:
+ *
+ * A request as a service sends it: the notification body (JSON text with
+ * its id fixed) POSTed, with the same id and body on every try so a retry is
+ * idempotent, then waited for with long-polls (`GET …?wait=N`) until its
+ * status leaves pending. No connection, 5xx and 429 are retried with backoff
+ * (500 ms doubling to 15 s, full jitter) until the retry window has passed
+ * since the first failure in a row; any other failure ends the operation at
+ * once. One operation at a time. Cancelling an operation ends it promptly
+ * with %G_IO_ERROR_CANCELLED; withdrawing the request is the caller's choice
+ * (triage_service_request_withdraw_async()).
+ */
+G_DECLARE_FINAL_TYPE (TriageServiceRequest, triage_service_request, TRIAGE, SERVICE_REQUEST, GObject)
+
+TriageServiceRequest *triage_service_request_new            (AtpClient             *client,
+                                                             const char            *notification_id,
+                                                             const char            *body,
+                                                             gint64                 retry_for_us);
+
+const char           *triage_service_request_get_notification_id (TriageServiceRequest *self);
+AtpClient            *triage_service_request_get_client     (TriageServiceRequest  *self);
+
+/* POST /api/v1/notifications, retried. Finish: (transfer full) the server's answer. */
+void                  triage_service_request_send_async     (TriageServiceRequest  *self,
+                                                             GCancellable          *cancellable,
+                                                             GAsyncReadyCallback    callback,
+                                                             gpointer               user_data);
+AtpPostResult        *triage_service_request_send_finish    (TriageServiceRequest  *self,
+                                                             GAsyncResult          *result,
+                                                             GError               **error);
+
+/* Long-polls (@wait_seconds each, ≤ 60) until the request is responded, expired or
+ * invalidated. Finish: (transfer full) the settled notification (with its response
+ * when responded). */
+void                  triage_service_request_wait_async     (TriageServiceRequest  *self,
+                                                             guint                  wait_seconds,
+                                                             GCancellable          *cancellable,
+                                                             GAsyncReadyCallback    callback,
+                                                             gpointer               user_data);
+AtpNotification      *triage_service_request_wait_finish    (TriageServiceRequest  *self,
+                                                             GAsyncResult          *result,
+                                                             GError               **error);
+
+/* PATCH … {status: invalidated, reason}: one try, bounded to 5 s. Finish: %TRUE when
+ * withdrawn; %ATP_ERROR_NOTIFICATION_NOT_FOUND when it never reached the server. */
+void                  triage_service_request_withdraw_async (TriageServiceRequest  *self,
+                                                             const char            *reason,
+                                                             GCancellable          *cancellable,
+                                                             GAsyncReadyCallback    callback,
+                                                             gpointer               user_data);
+gboolean              triage_service_request_withdraw_finish (TriageServiceRequest *self,
+                                                             GAsyncResult          *result,
+                                                             GError               **error);
+
+G_END_DECLS

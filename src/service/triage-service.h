@@ -1,0 +1,54 @@
+/* triage-service.h — the service side for Triage's programs that ask a person
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "atp-client.h"
+
+G_BEGIN_DECLS
+
+/* The keyring schema of a service key: attribute server = the server URL as given. */
+#define TRIAGE_SERVICE_KEY_SCHEMA "io.github.atptriage.Triage.ServiceKey"
+
+/**
+ * triage_service_lookup_key:
+ * @server_url: the server the key is for
+ * @error: %G_IO_ERROR_NOT_FOUND (with the secret-tool command to store one)
+ *   or %G_IO_ERROR_TIMED_OUT (the keyring did not answer in 10 s)
+ *
+ * The service API key for @server_url: `TRIAGE_API_KEY`, else the Secret
+ * Service. Blocks for at most 10 s (a locked keyring's prompt nobody sees).
+ *
+ * Returns: (transfer full): the key
+ */
+char      *triage_service_lookup_key (const char  *server_url,
+                                      GError     **error);
+
+/**
+ * triage_service_connect:
+ * @server_url: (nullable): a remote server (checked with
+ *   atp_client_check_url()), or %NULL for the local server
+ * @socket_path: (nullable): the local server's socket; %NULL for the contract
+ *   path (atp_local_socket_path())
+ * @service_id: the service id sent over the local socket (X-Triage-Service)
+ * @service_name: (nullable): its display name
+ * @error: the key lookup's error, or an %ATP_ERROR for a bad URL
+ *
+ * A client for asking as a service: over the trusted local socket with no
+ * key, or to @server_url with the key from triage_service_lookup_key().
+ * A remote server knows the service from its key and ignores the id.
+ *
+ * Returns: (transfer full): the client, with a 30 s timeout
+ */
+AtpClient *triage_service_connect    (const char  *server_url,
+                                      const char  *socket_path,
+                                      const char  *service_id,
+                                      const char  *service_name,
+                                      GError     **error);
+
+G_END_DECLS
