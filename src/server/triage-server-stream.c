@@ -20,6 +20,7 @@
 #define STREAM_PATH  "/api/v1/client/stream"
 #define EVENTS_PATH  "/api/v1/client/events"
 #define USER_KEY     "triage-stream-user"
+#define PROTOCOLS_KEY "triage-stream-protocols"
 #define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
 #define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
 #define TICK_US      G_USEC_PER_SEC            /* heartbeats and idle checks */
@@ -36,6 +37,7 @@ typedef struct
   SoupServerMessage       *sse;         /* an SSE response */
   gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
   gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
+  guint                    protocols;   /* bit per AtpProtocol: the requests it is sent (protocols=) */
 } Stream;
 
 /* An event waiting for its batch to commit before it is pushed. */
@@ -45,6 +47,7 @@ typedef struct
   char         *type;
   char         *data;
   char         *notification_id;   /* a new notification: marked delivered once pushed */
+  int           protocol;          /* of a new notification; -1: for every stream */
   GStrv         users;
   GArray       *ids;               /* gint64, the event id per user */
 } Pending;
@@ -194,6 +197,15 @@ pending_free (Pending *pending)
   g_free (pending);
 }
 
+/* A stream is sent the requests of the protocols it asked for, and every
+ * status update (one about a request it never saw is ignored by clients). */
+static gboolean
+stream_wants (Stream *stream,
+              int     protocol)
+{
+  return protocol < 0 || (stream->protocols & (1u << protocol)) != 0;
+}
+
 static void
 push_pending (gpointer data,
               gboolean committed)
@@ -210,6 +222,8 @@ push_pending (gpointer data,
 
           for (guint i = 0; streams != NULL && i < streams->len; i++)
             {
+              if (!stream_wants (streams->pdata[i], pending->protocol))
+                continue;
               stream_send (streams->pdata[i], pending->type, pending->data,
                            g_array_index (pending->ids, gint64, u));
               pushed = TRUE;
@@ -222,11 +236,14 @@ push_pending (gpointer data,
 }
 
 /* Every transition of notification @id (and its creation) goes to every
- * stream of every recipient: logged now, pushed once durable. A creation
- * passes the notification's JSON as it was stored, when the caller has it. */
+ * stream of every recipient (a creation only to those that take its
+ * @protocol; -1 for a transition): logged now, pushed once durable. A
+ * creation passes the notification's JSON as it was stored, when the caller
+ * has it. */
 void
 triage_server_publish (TriageServer *self,
                        const char   *id,
+                       int           protocol,
                        int           status,
                        const char   *reason,
                        const char   *notification_json)
@@ -237,6 +254,7 @@ triage_server_publish (TriageServer *self,
   pending->server = self;
   pending->users = triage_store_recipients (self->store, id);
   pending->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  pending->protocol = status == ATP_STATUS_CREATED ? protocol : -1;
   if (status == ATP_STATUS_CREATED)
     {
       if (notification_json != NULL)
@@ -264,7 +282,7 @@ triage_server_publish (TriageServer *self,
   for (guint u = 0; pending->users[u] != NULL; u++)
     {
       gint64 event = triage_store_add_event (self->store, pending->users[u], pending->type,
-                                             pending->data, now);
+                                             pending->protocol, pending->data, now);
 
       g_array_append_val (pending->ids, event);
     }
@@ -279,7 +297,7 @@ send_snapshot (Stream *stream,
 {
   TriageServer *self = stream->server;
   TriageListQuery query = { .user = stream->user, .status_mask = TRIAGE_PENDING_MASK,
-                            .limit = 100 };
+                            .protocol_mask = stream->protocols, .limit = 100 };
   g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
   gboolean has_more = TRUE;
   gint64 total;
@@ -456,6 +474,7 @@ stream_http_handler (SoupServer        *soup,
                      gpointer           user_data)
 {
   TriageServer *self = user_data;
+  guint protocols;
   char *user;
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
@@ -464,8 +483,15 @@ stream_http_handler (SoupServer        *soup,
       return;
     }
   user = stream_user (self, msg, query);
-  if (user != NULL)
-    g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
+  if (user == NULL)
+    return;
+  if (!triage_server_parse_protocols (msg, query, &protocols))
+    {
+      g_free (user);
+      return;
+    }
+  g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
+  g_object_set_data (G_OBJECT (msg), PROTOCOLS_KEY, GUINT_TO_POINTER (protocols));
 }
 
 static void
@@ -485,6 +511,7 @@ stream_ws_handler (SoupServer              *soup,
   stream = g_new0 (Stream, 1);
   stream->server = self;
   stream->user = g_strdup (user);
+  stream->protocols = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (msg), PROTOCOLS_KEY));
   stream->ws = g_object_ref (ws);
   soup_websocket_connection_set_max_incoming_payload_size (ws, READ_LIMIT);
   soup_websocket_connection_set_keepalive_interval (ws, 0);
@@ -547,6 +574,7 @@ events_handler (SoupServer        *soup,
   g_autofree char *user = NULL;
   g_autoptr(GPtrArray) replay = NULL;
   gint64 last = 0;
+  guint protocols;
   Stream *stream;
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
@@ -554,7 +582,8 @@ events_handler (SoupServer        *soup,
       reply_method_not_allowed (msg, "GET");
       return;
     }
-  if ((user = stream_user (self, msg, query)) == NULL)
+  if ((user = stream_user (self, msg, query)) == NULL ||
+      !triage_server_parse_protocols (msg, query, &protocols))
     return;
   if (last_text == NULL && query != NULL)
     last_text = g_hash_table_lookup (query, "last_event_id");
@@ -583,6 +612,7 @@ events_handler (SoupServer        *soup,
   stream = g_new0 (Stream, 1);
   stream->server = self;
   stream->user = g_steal_pointer (&user);
+  stream->protocols = protocols;
   stream->sse = g_object_ref (msg);
   add_stream (self, stream);
   g_signal_connect (msg, "finished", G_CALLBACK (on_sse_finished), stream);
@@ -596,7 +626,8 @@ events_handler (SoupServer        *soup,
       {
         TriageEventRow *event = replay->pdata[i];
 
-        sse_write (stream, event->type, event->data, event->id);
+        if (stream_wants (stream, event->protocol))
+          sse_write (stream, event->type, event->data, event->id);
       }
   else
     send_snapshot (stream, triage_store_last_event (self->store));

@@ -191,6 +191,7 @@ triage_notification_row_free (TriageNotificationRow *row)
   g_free (row->json);
   g_free (row->answer);
   g_free (row->response);
+  g_free (row->protocol_id);
   g_free (row);
 }
 
@@ -215,6 +216,7 @@ triage_webhook_row_free (TriageWebhookRow *row)
   g_free (row->callback_url);
   g_free (row->webhook_secret);
   g_free (row->body);
+  g_free (row->event);
   g_free (row);
 }
 
@@ -302,6 +304,8 @@ gboolean
 triage_store_insert_notification (TriageStore *self,
                                   const char  *id,
                                   const char  *service_id,
+                                  int          protocol,
+                                  const char  *protocol_id,
                                   const char  *body,
                                   const char  *json,
                                   const char  *answer,
@@ -309,8 +313,17 @@ triage_store_insert_notification (TriageStore *self,
                                   gint64       created_at,
                                   gint64       deadline)
 {
-  return WRITE (self)->insert_notification (self, id, service_id, body, json, answer, project,
-                                            created_at, deadline);
+  return WRITE (self)->insert_notification (self, id, service_id, protocol, protocol_id, body, json,
+                                            answer, project, created_at, deadline);
+}
+
+TriageNotificationRow *
+triage_store_find_request (TriageStore *self,
+                           const char  *service_id,
+                           int          protocol,
+                           const char  *protocol_id)
+{
+  return CLASS (self)->find_request (self, service_id, protocol, protocol_id);
 }
 
 gboolean
@@ -361,10 +374,11 @@ gint64
 triage_store_add_event (TriageStore *self,
                         const char  *user,
                         const char  *type,
+                        int          protocol,
                         const char  *data,
                         gint64       now)
 {
-  return WRITE (self)->add_event (self, user, type, data, now);
+  return WRITE (self)->add_event (self, user, type, protocol, data, now);
 }
 
 /* The id of the newest event of any user (0 = none yet): where a snapshot of
@@ -402,10 +416,11 @@ triage_store_add_webhook (TriageStore *self,
                           const char  *request_id,
                           const char  *service_id,
                           const char  *notification_id,
+                          const char  *event,
                           const char  *body,
                           gint64       now)
 {
-  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, body, now);
+  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, event, body, now);
 }
 
 GPtrArray *

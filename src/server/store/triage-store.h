@@ -54,13 +54,15 @@ typedef struct
   gint64  seq;
   char   *id;
   char   *service_id;
-  char   *body;          /* the submission as posted */
-  char   *json;          /* the filled notification (status "created") */
+  char   *body;          /* the submission as posted (the protocol's message) */
+  char   *json;          /* the filled notification, the envelope clients see (status "created") */
   char   *answer;        /* the original 201 answer */
   int     status;        /* AtpStatus */
   gint64  deadline;      /* unix µs, 0 = none */
   char   *response;      /* response JSON or NULL */
   gint64  updated_at;    /* unix µs */
+  int     protocol;      /* AtpProtocol of the request */
+  char   *protocol_id;   /* the agent's own id of a non-ATP request (AITP request_decision.id), or NULL */
 } TriageNotificationRow;
 
 TriageStore *triage_store_open            (const char   *database,
@@ -110,6 +112,7 @@ typedef struct
   guint       status_mask;   /* bit per AtpStatus, 0 = any */
   const char *service_id;    /* NULL = any */
   const char *project;       /* NULL = any */
+  guint       protocol_mask; /* bit per AtpProtocol, 0 = any */
   gboolean    newest;        /* newest first, else oldest first */
   gint64      after;         /* the cursor: a seq, 0 = from the start */
   guint       limit;
@@ -122,12 +125,19 @@ GPtrArray   *triage_store_list            (TriageStore           *self,
 gboolean     triage_store_insert_notification (TriageStore *self,
                                                const char  *id,
                                                const char  *service_id,
+                                               int          protocol,
+                                               const char  *protocol_id,
                                                const char  *body,
                                                const char  *json,
                                                const char  *answer,
                                                const char  *project,
                                                gint64       created_at,
                                                gint64       deadline);
+/* The request of @service_id and @protocol the agent calls @protocol_id. */
+TriageNotificationRow *triage_store_find_request (TriageStore *self,
+                                                  const char  *service_id,
+                                                  int          protocol,
+                                                  const char  *protocol_id);
 gboolean     triage_store_is_recipient    (TriageStore  *self,
                                            const char   *notification_id,
                                            const char   *user_id);
@@ -151,12 +161,15 @@ typedef struct
   gint64  id;
   char   *type;
   char   *data;
+  int     protocol;      /* AtpProtocol of a new request (a `notification` event); -1 for
+                          * an event every stream is sent (a status update) */
 } TriageEventRow;
 
 void         triage_event_row_free        (TriageEventRow *row);
 gint64       triage_store_add_event       (TriageStore  *self,
                                            const char   *user,
                                            const char   *type,
+                                           int           protocol,
                                            const char   *data,
                                            gint64        now);
 gint64       triage_store_last_event      (TriageStore  *self);
@@ -188,6 +201,7 @@ typedef struct
   char   *webhook_secret;
   char   *body;            /* sent byte for byte on every attempt */
   int     attempts;        /* attempts that failed so far */
+  char   *event;           /* X-Triage-Event ("aitp.decision"), or NULL */
 } TriageWebhookRow;
 
 void         triage_webhook_row_free      (TriageWebhookRow *row);
@@ -195,6 +209,7 @@ gboolean     triage_store_add_webhook     (TriageStore  *self,
                                            const char   *request_id,
                                            const char   *service_id,
                                            const char   *notification_id,
+                                           const char   *event,
                                            const char   *body,
                                            gint64        now);
 GPtrArray   *triage_store_due_webhooks    (TriageStore  *self,
