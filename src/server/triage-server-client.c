@@ -19,8 +19,7 @@ mark_delivered (TriageServer          *self,
                 TriageNotificationRow *row)
 {
   if (row->status == ATP_STATUS_CREATED &&
-      triage_store_transition (self->store, row->id, 1u << ATP_STATUS_CREATED,
-                               ATP_STATUS_DELIVERED, NULL, g_get_real_time ()))
+      triage_store_mark_delivered (self->store, row->id, g_get_real_time ()))
     {
       row->status = ATP_STATUS_DELIVERED;
       triage_server_changed (self, row->id, ATP_STATUS_DELIVERED, NULL);
@@ -187,26 +186,33 @@ respond_answer (const char *id,
   return object_to_string (answer);
 }
 
-/* The answer stored for @row, and whether @data (with @action_id) from
- * @user is that answer again: a retry, checked as of when it was first given. */
-static JsonNode *
-stored_response (TriageNotificationRow      *row,
-                 const TriageServerProtocol *protocol,
-                 AtpNotification            *request,
-                 const char                 *user,
-                 const char                 *action_id,
-                 JsonNode                   *data,
-                 gboolean                   *retry)
+/* A retry is the same answer from the same person as the one recorded (the
+ * protocol completes it as of when it was first given): it gets the original
+ * answer (TRUE). Anyone else was late. */
+static gboolean
+reply_if_retry (SoupServerMessage          *msg,
+                TriageNotificationRow      *row,
+                const TriageServerProtocol *protocol,
+                AtpNotification            *request,
+                const char                 *user,
+                const char                 *action_id,
+                JsonNode                   *data)
 {
-  JsonNode *stored = json_from_string (row->response, NULL);
-  g_autoptr(AtpResponse) previous = stored ? atp_response_new_from_json (stored, NULL) : NULL;
+  g_autoptr(JsonNode) stored = NULL;
+  g_autoptr(AtpResponse) previous = NULL;
   g_autoptr(JsonNode) completed = NULL;
 
-  *retry = FALSE;
-  if (previous != NULL && g_strcmp0 (previous->responder_id, user) == 0 &&
-      protocol->check_answer (request, action_id, data, previous->responded_at, &completed, NULL))
-    *retry = atp_response_same_answer (previous, action_id, completed);
-  return stored;
+  if (row->status != ATP_STATUS_RESPONDED || row->response == NULL ||
+      (stored = json_from_string (row->response, NULL)) == NULL ||
+      (previous = atp_response_new_from_json (stored, NULL)) == NULL ||
+      g_strcmp0 (previous->responder_id, user) != 0 ||
+      !protocol->check_answer (request, action_id, data, previous->responded_at, &completed, NULL) ||
+      !atp_response_same_answer (previous, action_id, completed))
+    return FALSE;
+  reply_text (msg, 200, respond_answer (row->id, action_id,
+                                        json_object_get_string_member (json_node_get_object (stored),
+                                                                       "responded_at")));
+  return TRUE;
 }
 
 /* POST /api/v1/client/respond: the one way every answer comes in, whatever
@@ -261,23 +267,8 @@ handle_respond (TriageServer      *self,
       get_string (msg, object, "action_id", TRUE, &failed);
       return;
     }
-  if (row->status == ATP_STATUS_RESPONDED && row->response != NULL)
-    {
-      gboolean retry;
-      g_autoptr(JsonNode) stored = stored_response (row, protocol, notification, user, action_id,
-                                                    data, &retry);
-
-      /* A retry is the same answer from the same person; anyone else was late. */
-      if (retry)
-        {
-          JsonObject *stored_object = json_node_get_object (stored);
-
-          reply_text (msg, 200, respond_answer (id, action_id,
-                                                json_object_get_string_member (stored_object,
-                                                                               "responded_at")));
-          return;
-        }
-    }
+  if (reply_if_retry (msg, row, protocol, notification, user, action_id, data))
+    return;
   if (atp_status_is_terminal (row->status))
     {
       reply_terminal_conflict (msg, id, row->status, row->deadline);
@@ -307,10 +298,13 @@ handle_respond (TriageServer      *self,
                                 response_text, g_date_time_to_unix (now) * G_USEC_PER_SEC +
                                 g_date_time_get_microsecond (now)))
     {
+      /* Answered meanwhile: by this very retry sent to another server too? */
       g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
 
-      reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
-                               current ? current->deadline : 0);
+      if (current == NULL ||
+          !reply_if_retry (msg, current, protocol, notification, user, action_id, data))
+        reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
+                                 current ? current->deadline : 0);
       return;
     }
   triage_server_changed (self, id, ATP_STATUS_RESPONDED, NULL);

@@ -58,13 +58,14 @@ extern const TriageServerProtocol triage_server_protocol_atp;
 
 /* Stores a new request of any protocol (@envelope, filled in: id, timestamp,
  * service, status created) and tells the recipients' streams; @body is what
- * the agent posted, @answer the text of the 201 a retry gets again. FALSE
- * when it cannot be stored (the caller answers 500). */
-gboolean  triage_server_add_request   (TriageServer      *self,
-                                       AtpNotification   *envelope,
-                                       const char        *protocol_id,
-                                       const char        *body,
-                                       const char        *answer);
+ * the agent posted, @answer the text of the 201 a retry gets again.
+ * TRIAGE_STORE_INSERT_EXISTS: the same id (or the agent's same @protocol_id)
+ * was inserted a moment ago by another server of the database. */
+TriageStoreInsert triage_server_add_request (TriageServer    *self,
+                                             AtpNotification *envelope,
+                                             const char      *protocol_id,
+                                             const char      *body,
+                                             const char      *answer);
 
 /* The `wait` query parameter (0–60 seconds, 0 when absent); FALSE after
  * answering 400. */
