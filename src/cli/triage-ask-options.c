@@ -54,58 +54,6 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self);
 }
 
-gboolean
-triage_ask_parse_duration (const char *text,
-                           gint64     *microseconds)
-{
-  const char *p = text;
-  gint64 total = 0;
-  gboolean any = FALSE;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-
-  while (*p != '\0')
-    {
-      guint64 value = 0;
-      gint64 unit;
-      const char *start = p;
-
-      while (g_ascii_isdigit (*p))
-        {
-          value = value * 10 + (guint64) (*p - '0');
-          if (value > 10 * 365 * 86400ULL)   /* ten years is plenty */
-            return FALSE;
-          p++;
-        }
-      if (p == start)
-        return FALSE;
-
-      switch (*p)
-        {
-        case 's': unit = 1; p++; break;
-        case 'm': unit = 60; p++; break;
-        case 'h': unit = 3600; p++; break;
-        case 'd': unit = 86400; p++; break;
-        case '\0':
-          if (any)              /* "1h30" is ambiguous */
-            return FALSE;
-          unit = 1;
-          break;
-        default:
-          return FALSE;
-        }
-
-      total += (gint64) value * unit;
-      if (total > 10 * 365 * 86400LL)
-        return FALSE;
-      any = TRUE;
-    }
-
-  *microseconds = total * G_USEC_PER_SEC;
-  return TRUE;
-}
-
 /* "deploy_now" → "Deploy now" */
 static char *
 label_from_id (const char *id)
@@ -585,22 +533,11 @@ parse_deadline (const char  *text,
                 char       **out,
                 GError     **error)
 {
-  g_autoptr(GDateTime) when = NULL;
-  gint64 us;
+  const char *problem = NULL;
 
-  if (triage_ask_parse_duration (text, &us))
-    {
-      if (us <= 0)
-        return usage_error (error, "--deadline “%s”: the duration must be more than 0", text);
-      when = g_date_time_add (now, us);
-    }
-  else if ((when = atp_parse_timestamp (text)) == NULL)
-    return usage_error (error, "--deadline “%s”: expected a duration (90s, 15m, 2h, 1d, 1h30m) "
-                        "or an RFC 3339 time (2026-05-01T17:00:00Z)", text);
-  else if (g_date_time_compare (when, now) <= 0)
-    return usage_error (error, "--deadline “%s”: that time has passed", text);
+  if (!triage_service_parse_deadline (text, now, out, &problem))
+    return usage_error (error, "--deadline “%s”: %s", text, problem);
 
-  *out = atp_format_timestamp (when);
   return TRUE;
 }
 
@@ -913,7 +850,7 @@ triage_ask_options_parse (GStrv      *argv,
     }
   self->service_name = g_steal_pointer (&service_name);
 
-  if (retry_for != NULL && !triage_ask_parse_duration (retry_for, &self->retry_for_us))
+  if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
     {
       usage_error (error, "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
       return NULL;

@@ -75,10 +75,6 @@ gboolean          triage_ask_options_set_json   (TriageAskOptions  *self,
                                                  gsize              length,
                                                  GError           **error);
 
-/* Parses "90s", "15m", "2h", "1d", "1h30m" or plain seconds into µs. */
-gboolean          triage_ask_parse_duration     (const char        *text,
-                                                 gint64            *microseconds);
-
 /* The --help text's option summary is complete; this runs the whole program. */
 int               triage_ask_main               (int                argc,
                                                  char             **argv);
