@@ -51,6 +51,11 @@ AtpClient *triage_service_connect    (const char  *server_url,
                                       const char  *service_name,
                                       GError     **error);
 
+/* Refuses --api-key, --token and --key (before "--") with a %G_OPTION_ERROR that
+ * says where keys come from instead. */
+gboolean   triage_service_refuse_secrets (char       **argv,
+                                          GError     **error);
+
 /* Parses "90s", "15m", "2h", "1d", "1h30m" or plain seconds (at most ten years) into µs. */
 gboolean   triage_service_parse_duration (const char  *text,
                                           gint64      *microseconds);
