@@ -655,9 +655,11 @@ settled_lookup_cb (GObject      *object,
   else if (notification != NULL)
     return;   /* pending again by now: the stream brings it */
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
-    /* The server no longer has it: it left the pending set, which most
-     * likely means it was answered (the history says "answered elsewhere"). */
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ACCESS_DENIED))
+    /* The server no longer has it (or no longer shows it to us: ATP's 403
+     * for it): it left the pending set, which most likely means it was
+     * answered (the history says "answered elsewhere"). */
     g_debug ("What became of %s is not known: %s", lookup->notification_id, error->message);
   else
     {
@@ -831,8 +833,14 @@ on_stream_state_changed (TriageApplication *self)
       break;
 
     case ATP_STREAM_STATE_AUTH_FAILED:
-      set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
-                      _("The server refused the token. Enter a new one in Preferences."), 0);
+      /* 403: a valid token, but not a user's (a service key pasted by mistake). */
+      if (g_error_matches (last, ATP_ERROR, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS))
+        set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                        _("The server knows this token, but it is not a user token (a service "
+                          "key?). Enter a user token in Preferences."), 0);
+      else
+        set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                        _("The server refused the token. Enter a new one in Preferences."), 0);
       break;
 
     case ATP_STREAM_STATE_DISCONNECTED:

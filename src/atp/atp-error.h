@@ -15,10 +15,12 @@ G_BEGIN_DECLS
 /**
  * AtpErrorCode:
  *
- * The ATP error codes as sent on the wire (`code` of the error object), plus
- * a few local failures. Every non-2xx HTTP answer maps to one of these;
+ * The ATP error codes as sent on the wire (`code` of the error object): the
+ * ones the public ATP documents name, Triage's own where ATP has none, and a
+ * few local failures. Every non-2xx HTTP answer maps to one of these;
  * %ATP_ERROR_UNKNOWN keeps a code this version does not know (its wire text is
- * in the message).
+ * in the message). The names older Triage servers sent before they used ATP's
+ * (`UNAUTHORIZED`, `FORBIDDEN`) read as the ATP code that replaced them.
  */
 typedef enum
 {
@@ -32,15 +34,22 @@ typedef enum
   ATP_ERROR_INVALID_RESPONSE_TYPE,
   ATP_ERROR_INVALID_ACTION_ID,
   ATP_ERROR_INVALID_RESPONSE_DATA,
+  ATP_ERROR_INVALID_PARAMETER,        /* a bad query parameter (or Last-Event-ID) */
+  ATP_ERROR_INVALID_CALLBACK_URL,
+  ATP_ERROR_INVALID_STATUS,           /* the status of a PATCH */
   /* 422 */
   ATP_ERROR_CONSTRAINT_VIOLATION,
   /* 401 / 403 */
-  ATP_ERROR_UNAUTHORIZED,
-  ATP_ERROR_FORBIDDEN,
+  ATP_ERROR_AUTH_INVALID_TOKEN,             /* missing or unknown token; was UNAUTHORIZED */
+  ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS,  /* a valid token of the wrong kind; was FORBIDDEN */
+  ATP_ERROR_SERVICE_SUSPENDED,
   ATP_ERROR_SERVICE_NOT_OWNER,
+  ATP_ERROR_NOTIFICATION_ACCESS_DENIED,
   /* 404 */
   ATP_ERROR_NOT_FOUND,
   ATP_ERROR_NOTIFICATION_NOT_FOUND,
+  /* 405 */
+  ATP_ERROR_METHOD_NOT_ALLOWED,
   /* 409 */
   ATP_ERROR_SERVICE_ALREADY_EXISTS,
   ATP_ERROR_USER_ALREADY_EXISTS,
@@ -55,9 +64,10 @@ typedef enum
   /* 5xx */
   ATP_ERROR_INTERNAL_ERROR,
   ATP_ERROR_SERVICE_UNAVAILABLE,
-  /* local, never on the wire */
+  /* local */
   ATP_ERROR_CONNECTION_FAILED,        /* server unreachable, vanished mid-request, TLS failure */
-  ATP_ERROR_PROTOCOL,                 /* the peer broke the protocol (bad frame, unexpected answer) */
+  ATP_ERROR_PROTOCOL,                 /* the peer broke the protocol (bad frame, unexpected answer);
+                                       * on the wire only in a stream's error frame */
 } AtpErrorCode;
 
 GQuark        atp_error_quark            (void);

@@ -94,16 +94,16 @@ handle_list (TriageServer      *self,
         list.status_mask = 1u << wanted;
       else
         {
-          reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                            "status must be pending, created, delivered, acknowledged, responded, "
-                            "expired or invalidated", "status");
+          reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
+                             "status must be pending, created, delivered, acknowledged, responded, "
+                             "expired or invalidated", "status");
           return;
         }
     }
   if (limit_text != NULL &&
       !g_ascii_string_to_unsigned (limit_text, 10, 1, MAX_LIMIT, &limit, NULL))
     {
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "limit must be from 1 to 100", "limit");
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "limit must be from 1 to 100", "limit");
       return;
     }
   list.limit = (guint) limit;
@@ -111,15 +111,16 @@ handle_list (TriageServer      *self,
     {
       if (strcmp (sort, "oldest") != 0)
         {
-          reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "sort must be newest or oldest", "sort");
+          reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "sort must be newest or oldest",
+                             "sort");
           return;
         }
       list.newest = FALSE;
     }
   if (cursor != NULL && !decode_cursor (cursor, &list.after))
     {
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE", "cursor is not a cursor from this server",
-                        "cursor");
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "cursor is not a cursor from this server",
+                         "cursor");
       return;
     }
 
@@ -248,13 +249,13 @@ handle_respond (TriageServer      *self,
     }
   if (atp_status_is_terminal (row->status))
     {
-      reply_terminal_conflict (msg, row->status);
+      reply_terminal_conflict (msg, id, row->status, row->deadline);
       return;
     }
   if (action == NULL)
     {
-      reply_error_full (msg, 400, "INVALID_ACTION_ID", "The notification has no such action",
-                        "action_id");
+      reply_error_field (msg, ATP_ERROR_INVALID_ACTION_ID, "The notification has no such action",
+                         "action_id");
       return;
     }
   if (!atp_action_validate_response (action, data, &error))
@@ -266,7 +267,7 @@ handle_respond (TriageServer      *self,
   if (notification->deadline != NULL && g_date_time_compare (now, notification->deadline) >= 0)
     {
       triage_server_reschedule (self);
-      reply_terminal_conflict (msg, ATP_STATUS_EXPIRED);
+      reply_terminal_conflict (msg, id, ATP_STATUS_EXPIRED, row->deadline);
       return;
     }
   response = atp_response_new (id, action_id, data, now, user, ATP_RESPONDER_HUMAN);
@@ -278,7 +279,8 @@ handle_respond (TriageServer      *self,
     {
       g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
 
-      reply_terminal_conflict (msg, current ? current->status : ATP_STATUS_RESPONDED);
+      reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
+                               current ? current->deadline : 0);
       return;
     }
   triage_server_changed (self, id, ATP_STATUS_RESPONDED, NULL);

@@ -265,8 +265,8 @@ handle_post_notification (TriageServer      *self,
                                   : g_date_time_new_now_utc ();
   if (submission->deadline != NULL && g_date_time_compare (submission->deadline, created) <= 0)
     {
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                        "The deadline must be after the notification's timestamp", "deadline");
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                         "The deadline must be after the notification's timestamp", "deadline");
       return;
     }
   filled = atp_notification_copy_with (submission, id, created, service->id, service->name,
@@ -295,17 +295,35 @@ handle_post_notification (TriageServer      *self,
   reply_text (msg, 201, g_steal_pointer (&answer_text));
 }
 
+/* 409 for @id, ended with @status; `details` name the notification and, for
+ * an expiry, when it expired (its deadline, unix µs; 0 = not known), as in
+ * ATP's own example of an error. */
 void
 reply_terminal_conflict (SoupServerMessage *msg,
-                         int                status)
+                         const char        *id,
+                         int                status,
+                         gint64             deadline)
 {
+  g_autoptr(JsonObject) details = json_object_new ();
+
+  json_object_set_string_member (details, "notification_id", id);
   if (status == ATP_STATUS_EXPIRED)
-    reply_error (msg, ATP_ERROR_NOTIFICATION_EXPIRED, "The notification has expired");
+    {
+      if (deadline != 0)
+        {
+          g_autofree char *expired_at = format_us (deadline);
+
+          json_object_set_string_member (details, "expired_at", expired_at);
+        }
+      reply_error_details (msg, ATP_ERROR_NOTIFICATION_EXPIRED, "The notification has expired",
+                           details);
+    }
   else if (status == ATP_STATUS_INVALIDATED)
-    reply_error (msg, ATP_ERROR_NOTIFICATION_INVALIDATED, "The notification was invalidated");
+    reply_error_details (msg, ATP_ERROR_NOTIFICATION_INVALIDATED,
+                         "The notification was invalidated", details);
   else
-    reply_error (msg, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED,
-                 "The notification was already responded to");
+    reply_error_details (msg, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED,
+                         "The notification was already responded to", details);
 }
 
 void
@@ -326,7 +344,8 @@ handle_patch_notification (TriageServer      *self,
       !triage_server_rate_check (self, msg, TRIAGE_LIMIT_STATUS_UPDATES, service->id) ||
       (root = parse_body (msg)) == NULL)
     return;
-  status = get_string (msg, json_node_get_object (root), "status", TRUE, &failed);
+  status = get_string_or (msg, json_node_get_object (root), "status", TRUE, ATP_ERROR_INVALID_STATUS,
+                          &failed);
   if (failed)
     return;
   reason = get_string (msg, json_node_get_object (root), "reason", FALSE, &failed);
@@ -334,8 +353,8 @@ handle_patch_notification (TriageServer      *self,
     return;
   if (strcmp (status, "invalidated") != 0)
     {
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                        "A service can only set the status to \"invalidated\"", "status");
+      reply_error_field (msg, ATP_ERROR_INVALID_STATUS,
+                         "A service can only set the status to \"invalidated\"", "status");
       return;
     }
   row = triage_store_get_notification (self->store, id);
@@ -354,7 +373,8 @@ handle_patch_notification (TriageServer      *self,
     {
       g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
 
-      reply_terminal_conflict (msg, current ? current->status : ATP_STATUS_RESPONDED);
+      reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
+                               current ? current->deadline : 0);
       return;
     }
   triage_server_changed (self, id, ATP_STATUS_INVALIDATED, reason);
@@ -383,8 +403,8 @@ handle_get_notification (TriageServer      *self,
   if (wait_text != NULL &&
       (!g_ascii_string_to_unsigned (wait_text, 10, 0, MAX_WAIT_SECONDS, &wait, NULL)))
     {
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                        "wait must be a number of seconds from 0 to 60", "wait");
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
+                         "wait must be a number of seconds from 0 to 60", "wait");
       return;
     }
   row = triage_store_get_notification (self->store, id);

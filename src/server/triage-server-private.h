@@ -106,6 +106,14 @@ void              reply_method_not_allowed (SoupServerMessage *msg,
 void              reply_error          (SoupServerMessage *msg,
                                         AtpErrorCode       code,
                                         const char        *message);
+void              reply_error_field    (SoupServerMessage *msg,
+                                        AtpErrorCode       code,
+                                        const char        *message,
+                                        const char        *field);
+void              reply_error_details  (SoupServerMessage *msg,
+                                        AtpErrorCode       code,
+                                        const char        *message,
+                                        JsonObject        *details);
 void              reply_gerror         (SoupServerMessage *msg,
                                         const GError      *error);
 char             *object_to_string     (JsonObject        *object);
@@ -114,6 +122,12 @@ const char       *get_string           (SoupServerMessage *msg,
                                         JsonObject        *object,
                                         const char        *name,
                                         gboolean           required,
+                                        gboolean          *failed);
+const char       *get_string_or        (SoupServerMessage *msg,
+                                        JsonObject        *object,
+                                        const char        *name,
+                                        gboolean           required,
+                                        AtpErrorCode       invalid,
                                         gboolean          *failed);
 gboolean          check_admin          (TriageServer      *self,
                                         SoupServerMessage *msg);
@@ -133,7 +147,9 @@ JsonNode         *status_update_node   (const char        *id,
 JsonNode         *notification_node    (TriageNotificationRow *row,
                                         gboolean           with_response);
 void              reply_terminal_conflict (SoupServerMessage *msg,
-                                           int                status);
+                                           const char        *id,
+                                           int                status,
+                                           gint64             deadline);
 void              handle_post_notification  (TriageServer      *self,
                                              SoupServerMessage *msg);
 void              handle_patch_notification (TriageServer      *self,

@@ -122,6 +122,23 @@ triage_server_send_when_durable (TriageServer      *self,
   triage_store_after_commit (self->store, held_release, held);
 }
 
+static void
+reply_error_object (SoupServerMessage *msg,
+                    guint              status,
+                    const char        *code,
+                    const char        *message,
+                    JsonObject        *details)
+{
+  g_autofree char *request_id = atp_new_uuid ();
+  char *body = atp_json_error_body (code, message, details, request_id);
+
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "X-Request-ID", request_id);
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
+                                    body, strlen (body));
+}
+
 void
 reply_error_full (SoupServerMessage *msg,
                   guint              status,
@@ -129,21 +146,14 @@ reply_error_full (SoupServerMessage *msg,
                   const char        *message,
                   const char        *field)
 {
-  g_autofree char *request_id = atp_new_uuid ();
   g_autoptr(JsonObject) details = NULL;
-  char *body;
 
   if (field != NULL)
     {
       details = json_object_new ();
       json_object_set_string_member (details, "field", field);
     }
-  body = atp_json_error_body (code, message, details, request_id);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                "X-Request-ID", request_id);
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
-                                    body, strlen (body));
+  reply_error_object (msg, status, code, message, details);
 }
 
 /* 405 with the Allow header naming what is allowed. */
@@ -152,7 +162,7 @@ reply_method_not_allowed (SoupServerMessage *msg,
                           const char        *allow)
 {
   soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow", allow);
-  reply_error_full (msg, 405, "METHOD_NOT_ALLOWED", "This method is not allowed here", NULL);
+  reply_error (msg, ATP_ERROR_METHOD_NOT_ALLOWED, "This method is not allowed here");
 }
 
 void
@@ -160,8 +170,29 @@ reply_error (SoupServerMessage *msg,
              AtpErrorCode       code,
              const char        *message)
 {
+  reply_error_field (msg, code, message, NULL);
+}
+
+/* @code's status and name, with `details.field` naming what was wrong. */
+void
+reply_error_field (SoupServerMessage *msg,
+                   AtpErrorCode       code,
+                   const char        *message,
+                   const char        *field)
+{
   reply_error_full (msg, atp_error_code_http_status (code), atp_error_code_to_string (code),
-                    message, NULL);
+                    message, field);
+}
+
+/* @code with @details (may be NULL) as they are. */
+void
+reply_error_details (SoupServerMessage *msg,
+                     AtpErrorCode       code,
+                     const char        *message,
+                     JsonObject        *details)
+{
+  reply_error_object (msg, atp_error_code_http_status (code), atp_error_code_to_string (code),
+                      message, details);
 }
 
 void
@@ -209,6 +240,50 @@ triage_server_trusts (SoupServerMessage *msg)
          g_credentials_get_unix_user (credentials, NULL) == getuid ();
 }
 
+static gboolean
+is_admin_hash (TriageServer *self,
+               const char   *hash)
+{
+  return self->admin_hash != NULL && constant_time_equal (hash, self->admin_hash);
+}
+
+/* Refuses a request whose token is not the kind the endpoint needs
+ * (@needed, e.g. "a user token"): 401 AUTH_INVALID_TOKEN with @required when
+ * the token is missing or unknown, 403 AUTH_INSUFFICIENT_PERMISSIONS when it
+ * is a valid token of another kind (the caller holds it, so saying which kind
+ * tells nothing new, and it names the mistake). */
+static void
+refuse_token (TriageServer      *self,
+              SoupServerMessage *msg,
+              const char        *token,
+              const char        *required,
+              const char        *needed)
+{
+  g_autofree char *hash = NULL;
+  g_autofree char *user = NULL;
+  g_autoptr(TriageServiceRow) service = NULL;
+  const char *kind = NULL;
+  g_autofree char *message = NULL;
+
+  if (token != NULL && *token != '\0')
+    {
+      hash = triage_hash_token (token);
+      if (is_admin_hash (self, hash))
+        kind = "the admin token";
+      else if ((user = triage_store_user_by_token (self->store, hash)) != NULL)
+        kind = "a user token";
+      else if ((service = triage_store_service_by_key (self->store, hash)) != NULL)
+        kind = "a service API key";
+    }
+  if (kind == NULL)
+    {
+      reply_error (msg, ATP_ERROR_AUTH_INVALID_TOKEN, required);
+      return;
+    }
+  message = g_strdup_printf ("This endpoint needs %s; the token sent is %s", needed, kind);
+  reply_error (msg, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS, message);
+}
+
 gboolean
 check_admin (TriageServer      *self,
              SoupServerMessage *msg)
@@ -221,10 +296,10 @@ check_admin (TriageServer      *self,
   if (token != NULL && self->admin_hash != NULL)
     {
       hash = triage_hash_token (token);
-      if (constant_time_equal (hash, self->admin_hash))
+      if (is_admin_hash (self, hash))
         return TRUE;
     }
-  reply_error (msg, ATP_ERROR_UNAUTHORIZED, "A valid admin token is required");
+  refuse_token (self, msg, token, "A valid admin token is required", "the admin token");
   return FALSE;
 }
 
@@ -251,7 +326,7 @@ authenticate_user (TriageServer      *self,
       if (user != NULL)
         return user;
     }
-  reply_error (msg, ATP_ERROR_UNAUTHORIZED, "A valid user token is required");
+  refuse_token (self, msg, token, "A valid user token is required", "a user token");
   return NULL;
 }
 
@@ -304,7 +379,7 @@ authenticate_service (TriageServer      *self,
       if (row != NULL)
         return row;
     }
-  reply_error (msg, ATP_ERROR_UNAUTHORIZED, "A valid service API key is required");
+  refuse_token (self, msg, token, "A valid service API key is required", "a service API key");
   return NULL;
 }
 
@@ -345,6 +420,19 @@ get_string (SoupServerMessage *msg,
             gboolean           required,
             gboolean          *failed)
 {
+  return get_string_or (msg, object, name, required, ATP_ERROR_INVALID_FIELD_VALUE, failed);
+}
+
+/* get_string() with @invalid as the code of a value that is not a
+ * (non-empty, when @required) string. */
+const char *
+get_string_or (SoupServerMessage *msg,
+               JsonObject        *object,
+               const char        *name,
+               gboolean           required,
+               AtpErrorCode       invalid,
+               gboolean          *failed)
+{
   JsonNode *node = json_object_get_member (object, name);
   g_autofree char *message = NULL;
 
@@ -353,7 +441,7 @@ get_string (SoupServerMessage *msg,
       if (required)
         {
           message = g_strdup_printf ("The field '%s' is required", name);
-          reply_error_full (msg, 400, "MISSING_REQUIRED_FIELD", message, name);
+          reply_error_field (msg, ATP_ERROR_MISSING_REQUIRED_FIELD, message, name);
           *failed = TRUE;
         }
       return NULL;
@@ -362,7 +450,7 @@ get_string (SoupServerMessage *msg,
       (required && *json_node_get_string (node) == '\0'))
     {
       message = g_strdup_printf ("The field '%s' must be a non-empty string", name);
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE", message, name);
+      reply_error_field (msg, invalid, message, name);
       *failed = TRUE;
       return NULL;
     }
@@ -405,7 +493,8 @@ handle_create_service (TriageServer      *self,
   description = get_string (msg, object, "description", FALSE, &failed);
   if (failed)
     return;
-  callback_url = get_string (msg, object, "callback_url", FALSE, &failed);
+  callback_url = get_string_or (msg, object, "callback_url", FALSE, ATP_ERROR_INVALID_CALLBACK_URL,
+                                &failed);
   if (failed)
     return;
   secret = get_string (msg, object, "webhook_secret", FALSE, &failed);
@@ -420,9 +509,9 @@ handle_create_service (TriageServer      *self,
           !(g_ascii_strcasecmp (scheme, "https") == 0 ||
             (g_ascii_strcasecmp (scheme, "http") == 0 && is_loopback_host (g_uri_get_host (uri)))))
         {
-          reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                            "callback_url must be an https URL (http only on a loopback address)",
-                            "callback_url");
+          reply_error_field (msg, ATP_ERROR_INVALID_CALLBACK_URL,
+                             "callback_url must be an https URL (http only on a loopback address)",
+                             "callback_url");
           return;
         }
     }
@@ -433,8 +522,8 @@ handle_create_service (TriageServer      *self,
 
       if (array == NULL || json_array_get_length (array) == 0)
         {
-          reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                            "recipients must be a non-empty array of user ids", "recipients");
+          reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                             "recipients must be a non-empty array of user ids", "recipients");
           return;
         }
       for (guint i = 0; i < json_array_get_length (array); i++)
@@ -444,8 +533,8 @@ handle_create_service (TriageServer      *self,
 
           if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
             {
-              reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                                "recipients must be user ids (strings)", "recipients");
+              reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                                 "recipients must be user ids (strings)", "recipients");
               return;
             }
           user = json_node_get_string (item);
@@ -453,7 +542,7 @@ handle_create_service (TriageServer      *self,
             {
               g_autofree char *message = g_strdup_printf ("Unknown recipient user '%s'", user);
 
-              reply_error_full (msg, 400, "INVALID_FIELD_VALUE", message, "recipients");
+              reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "recipients");
               return;
             }
           g_ptr_array_add (recipients, g_strdup (user));
@@ -519,8 +608,8 @@ handle_create_user (TriageServer      *self,
     return;
   if (!valid_user_id (id))
     {
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                        "id must be 1-64 characters of letters, digits, '-', '_', '.', '@'", "id");
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                         "id must be 1-64 characters of letters, digits, '-', '_', '.', '@'", "id");
       return;
     }
   token = triage_random_token ("ut_");

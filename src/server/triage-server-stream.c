@@ -560,8 +560,8 @@ events_handler (SoupServer        *soup,
     last_text = g_hash_table_lookup (query, "last_event_id");
   if (last_text != NULL && !parse_event_id (last_text, &last))
     {
-      reply_error_full (msg, 400, "INVALID_FIELD_VALUE",
-                        "Last-Event-ID must be an event id from this server", "last_event_id");
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
+                         "Last-Event-ID must be an event id from this server", "last_event_id");
       return;
     }
   if (cap != 0 && count_streams (self, user, FALSE) >= cap)
@@ -570,7 +570,7 @@ events_handler (SoupServer        *soup,
                                                   "(at most %u)", cap);
 
       soup_message_headers_replace (headers, "Retry-After", "60");
-      reply_error_full (msg, 429, "RATE_LIMIT_EXCEEDED", message, NULL);
+      reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
       return;
     }
 

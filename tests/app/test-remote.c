@@ -9,7 +9,8 @@
  * Preferences, is refused a plain-http address elsewhere, enters the server
  * and a token: the token lands in the keyring (not in GSettings), the app
  * connects with it and answers go through. A server that refuses the token,
- * or no token stored at all, shows as "sign-in failed" with what to do.
+ * a service key given as the token, or no token stored at all, shows as
+ * "sign-in failed" with what to do.
  */
 
 #include <adwaita.h>
@@ -153,6 +154,23 @@ test_token_refused (void)
   app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED &&
                      strstr (triage_window_get_connection_text (triage_application_get_window (app)),
                              "refused the token") != NULL,
+                     APP_TEST_WAIT_MS);
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+/* A service key pasted where the user token goes: the server knows it, and
+ * says (403) it is not a user token; the app says so, and does not retry. */
+static void
+test_service_key_refused (void)
+{
+  TriagePreferencesWindow *preferences = open_preferences ();
+  const char *url = triage_test_server_get_url (server);
+
+  enter_server (preferences, url, api_key);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED &&
+                     strstr (triage_window_get_connection_text (triage_application_get_window (app)),
+                             "not a user token") != NULL,
                      APP_TEST_WAIT_MS);
 
   gtk_window_destroy (GTK_WINDOW (preferences));
@@ -390,6 +408,7 @@ main (int   argc,
   g_test_add_func ("/remote/no-token", test_no_token);
   g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);
   g_test_add_func ("/remote/token-refused", test_token_refused);
+  g_test_add_func ("/remote/service-key-refused", test_service_key_refused);
   g_test_add_func ("/remote/connect-and-answer", test_connect_and_answer);
   g_test_add_func ("/remote/keyring-unresponsive", test_keyring_unresponsive);
   g_test_add_func ("/remote/switch-servers", test_switch_servers);

@@ -450,6 +450,16 @@ test_error_variants (void)
   g_assert_cmpstr (e2->message, ==, "response_data: too long (request req_2)");
   g_assert_cmpstr (text, ==, "{\"code\":\"QUOTA_GONE\",\"message\":\"No quota\"}");
 
+  /* An older Triage server's name for an ATP code is that code, not unknown. */
+  {
+    g_autoptr(AtpErrorInfo) old = atp_error_info_new ("UNAUTHORIZED", "A valid user token is required",
+                                                      NULL, "req_3");
+    g_autoptr(GError) e3 = atp_error_info_to_gerror (old);
+
+    g_assert_error (e3, ATP_ERROR, ATP_ERROR_AUTH_INVALID_TOKEN);
+    g_assert_cmpstr (e3->message, ==, "A valid user token is required (request req_3)");
+  }
+
   {
     g_autoptr(JsonNode) no_message = atp_json_parse ("{\"code\": \"INTERNAL_ERROR\"}", -1, 0, NULL);
     g_autoptr(AtpErrorInfo) info = atp_error_info_new_from_json (no_message, &error);

@@ -105,12 +105,18 @@ test_error_codes (void)
     { ATP_ERROR_INVALID_RESPONSE_TYPE, "INVALID_RESPONSE_TYPE", 400 },
     { ATP_ERROR_INVALID_ACTION_ID, "INVALID_ACTION_ID", 400 },
     { ATP_ERROR_INVALID_RESPONSE_DATA, "INVALID_RESPONSE_DATA", 400 },
+    { ATP_ERROR_INVALID_PARAMETER, "INVALID_PARAMETER", 400 },
+    { ATP_ERROR_INVALID_CALLBACK_URL, "INVALID_CALLBACK_URL", 400 },
+    { ATP_ERROR_INVALID_STATUS, "INVALID_STATUS", 400 },
     { ATP_ERROR_CONSTRAINT_VIOLATION, "CONSTRAINT_VIOLATION", 422 },
-    { ATP_ERROR_UNAUTHORIZED, "UNAUTHORIZED", 401 },
-    { ATP_ERROR_FORBIDDEN, "FORBIDDEN", 403 },
+    { ATP_ERROR_AUTH_INVALID_TOKEN, "AUTH_INVALID_TOKEN", 401 },
+    { ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS, "AUTH_INSUFFICIENT_PERMISSIONS", 403 },
+    { ATP_ERROR_SERVICE_SUSPENDED, "SERVICE_SUSPENDED", 403 },
     { ATP_ERROR_SERVICE_NOT_OWNER, "SERVICE_NOT_OWNER", 403 },
+    { ATP_ERROR_NOTIFICATION_ACCESS_DENIED, "NOTIFICATION_ACCESS_DENIED", 403 },
     { ATP_ERROR_NOT_FOUND, "NOT_FOUND", 404 },
     { ATP_ERROR_NOTIFICATION_NOT_FOUND, "NOTIFICATION_NOT_FOUND", 404 },
+    { ATP_ERROR_METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", 405 },
     { ATP_ERROR_SERVICE_ALREADY_EXISTS, "SERVICE_ALREADY_EXISTS", 409 },
     { ATP_ERROR_USER_ALREADY_EXISTS, "USER_ALREADY_EXISTS", 409 },
     { ATP_ERROR_NOTIFICATION_ALREADY_EXISTS, "NOTIFICATION_ALREADY_EXISTS", 409 },
@@ -133,6 +139,14 @@ test_error_codes (void)
       g_assert_cmpuint (atp_error_code_http_status (codes[i].code), ==, codes[i].status);
     }
 
+  /* Older Triage servers' names for two of ATP's codes read as ATP's. */
+  g_assert_cmpint (atp_error_code_from_string ("UNAUTHORIZED"), ==, ATP_ERROR_AUTH_INVALID_TOKEN);
+  g_assert_cmpint (atp_error_code_from_string ("FORBIDDEN"), ==,
+                   ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS);
+  /* INVALID_FIELD_VALUE stays a code of its own (a body field; older servers
+   * also sent it for query parameters). */
+  g_assert_cmpint (atp_error_code_from_string ("INVALID_FIELD_VALUE"), ==,
+                   ATP_ERROR_INVALID_FIELD_VALUE);
   g_assert_cmpint (atp_error_code_from_string ("SOMETHING_NEW"), ==, ATP_ERROR_UNKNOWN);
   g_assert_cmpint (atp_error_code_from_string (NULL), ==, ATP_ERROR_UNKNOWN);
   g_assert_cmpint (atp_error_code_from_string ("invalid_json"), ==, ATP_ERROR_UNKNOWN);

@@ -327,15 +327,14 @@ test_unauthorized (NetFixture    *fixture,
   atp_client_set_token (fixture->user, "not-a-token");
   pending = net_list_pending (fixture->user, &error);
   g_assert_null (pending);
-  net_assert_error (error, ATP_ERROR_UNAUTHORIZED, NULL);
+  net_assert_error (error, ATP_ERROR_AUTH_INVALID_TOKEN, "A valid user token is required");
   g_clear_error (&error);
 
-  /* A user token is not a service key. */
+  /* A user token is not a service key: valid, but without the rights. */
   atp_client_set_token (fixture->service, fixture->user_token);
   post = net_post (fixture->service, "{}", &error);
   g_assert_null (post);
-  g_assert_nonnull (error);
-  g_assert_true (error->code == ATP_ERROR_UNAUTHORIZED || error->code == ATP_ERROR_FORBIDDEN);
+  net_assert_error (error, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS, "needs a service API key");
 }
 
 static void

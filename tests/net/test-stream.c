@@ -393,13 +393,23 @@ test_auth_failed (StreamFixture *fixture,
   atp_client_set_token (fixture->net.user, "wrong-token");
   atp_stream_start (fixture->stream);
   wait_state (fixture, ATP_STREAM_STATE_AUTH_FAILED);
-  net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_UNAUTHORIZED, NULL);
+  net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_AUTH_INVALID_TOKEN, NULL);
 
   /* No retries while the credentials stay wrong. */
   connecting = fixture->connecting;
   net_test_sleep (400);
   g_assert_cmpuint (fixture->connecting, ==, connecting);
   g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_AUTH_FAILED);
+
+  /* A valid token that is not a user's (403) is no better: no retries either. */
+  atp_client_set_token (fixture->net.user, fixture->net.service_key);
+  net_test_wait_until (g_error_matches (atp_stream_get_last_error (fixture->stream), ATP_ERROR,
+                                        ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS),
+                       "the stream refused for a service key");
+  g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_AUTH_FAILED);
+  connecting = fixture->connecting;
+  net_test_sleep (400);
+  g_assert_cmpuint (fixture->connecting, ==, connecting);
 
   /* New credentials: it tries again by itself. */
   atp_client_set_token (fixture->net.user, fixture->net.user_token);

@@ -51,20 +51,17 @@ srv_answer_free (SrvAnswer *answer)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SrvAnswer, srv_answer_free)
 
+/* Sends @msg with @token and @body (both may be NULL) and reads the whole answer. */
 static inline SrvAnswer *
-srv_request (TriageTestServer *server,
-             const char       *method,
-             const char       *path,
-             const char       *token,
-             const char       *body)
+srv_send (TriageTestServer *server,
+          SoupMessage      *msg,
+          const char       *token,
+          const char       *body)
 {
-  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server), path, NULL);
-  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   SrvAnswer *answer;
 
-  g_assert_nonnull (msg);
   if (token != NULL)
     {
       g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
@@ -84,6 +81,20 @@ srv_request (TriageTestServer *server,
   answer->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   answer->headers = soup_message_headers_ref (soup_message_get_response_headers (msg));
   return answer;
+}
+
+static inline SrvAnswer *
+srv_request (TriageTestServer *server,
+             const char       *method,
+             const char       *path,
+             const char       *token,
+             const char       *body)
+{
+  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server), path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
+
+  g_assert_nonnull (msg);
+  return srv_send (server, msg, token, body);
 }
 
 /* Asserts the status (and, for an error, the code of the error object and a

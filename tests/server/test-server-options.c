@@ -166,7 +166,7 @@ test_registration_limit (void)
                                            triage_test_server_get_admin_token (server),
                                            "{\"name\":\"three\"}");
 
-  srv_assert_status (guess, 401, "UNAUTHORIZED");
+  srv_assert_status (guess, 401, "AUTH_INVALID_TOKEN");
   /* 2 an hour: the next is allowed half an hour after the first. */
   assert_limited (over, 1800);
   g_assert_nonnull (strstr (over->body, "per hour"));

@@ -38,6 +38,18 @@ expect (TriageTestServer *server,
     g_error ("%s %s: %s does not contain %s", method, path, answer, contains);
 }
 
+/* The error's details name the notification @id. */
+static void
+assert_details_id (SrvAnswer  *answer,
+                   const char *id)
+{
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+  JsonObject *details = json_object_get_object_member (object, "details");
+
+  g_assert_nonnull (details);
+  g_assert_cmpstr (json_object_get_string_member (details, "notification_id"), ==, id);
+}
+
 static void
 test_lifecycle (void)
 {
@@ -53,7 +65,7 @@ test_lifecycle (void)
                                                     &service_id, &key, &secret, &error));
   g_assert_no_error (error);
 
-  expect (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"x\"}", 401, "UNAUTHORIZED");
+  expect (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"x\"}", 401, "AUTH_INVALID_TOKEN");
   expect (server, "POST", "/api/v1/admin/users", triage_test_server_get_admin_token (server),
           "{\"id\":\"alice\"}", 409, "USER_ALREADY_EXISTS");
   expect (server, "POST", "/api/v1/services", triage_test_server_get_admin_token (server),
@@ -112,10 +124,15 @@ test_expiry_and_wait (void)
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GDateTime) later = g_date_time_add_seconds (now, 0.5);
   g_autofree char *deadline = g_date_time_format_iso8601 (later);
-  g_autofree char *key = NULL, *body = NULL;
+  g_autofree char *key = NULL, *body = NULL, *alice = NULL;
+  const char *recipients[] = { "alice", NULL };
+  g_autoptr(SrvAnswer) late = NULL;
+  g_autoptr(JsonObject) object = NULL;
+  g_autoptr(GDateTime) expired_at = NULL;
 
   g_assert_no_error (error);
-  g_assert_true (triage_test_server_create_service (server, "svc", NULL, NULL, NULL, &key, NULL,
+  g_assert_true (triage_test_server_create_user (server, "alice", &alice, &error));
+  g_assert_true (triage_test_server_create_service (server, "svc", recipients, NULL, NULL, &key, NULL,
                                                     &error));
   body = g_strdup_printf ("{\"id\":\"" NOTIFICATION_ID "\",\"deadline\":\"%s\","
                           "\"context\":{\"title\":\"T\",\"description\":\"D\"},"
@@ -124,6 +141,18 @@ test_expiry_and_wait (void)
   expect (server, "POST", "/api/v1/notifications", key, body, 201, NULL);
   expect (server, "GET", "/api/v1/notifications/" NOTIFICATION_ID "?wait=5", key, NULL, 200,
           "\"expired\"");
+
+  /* An answer now is late: 409 with when it expired, as ATP's example has it. */
+  late = srv_request (server, "POST", "/api/v1/client/respond", alice,
+                      "{\"notification_id\":\"" NOTIFICATION_ID "\",\"action_id\":\"ok\"}");
+  srv_assert_status (late, 409, "NOTIFICATION_EXPIRED");
+  assert_details_id (late, NOTIFICATION_ID);
+  object = srv_parse_object (late->body);
+  expired_at = g_date_time_new_from_iso8601 (
+    json_object_get_string_member (json_object_get_object_member (object, "details"), "expired_at"),
+    NULL);
+  g_assert_nonnull (expired_at);
+  g_assert_cmpint (g_date_time_compare (expired_at, later), ==, 0);
 }
 
 static void
@@ -137,7 +166,7 @@ test_local_trust (void)
   g_assert_nonnull (triage_test_server_get_socket_path (server));
   expect (server, "POST", "/api/v1/notifications", NULL, NOTIFICATION, 201, NOTIFICATION_ID);
   expect (server, "GET", "/api/v1/client/notifications", NULL, NULL, 200, "\"id\":\"local\"");
-  expect (server, "GET", "/api/v1/client/notifications", "ut_wrong", NULL, 401, "UNAUTHORIZED");
+  expect (server, "GET", "/api/v1/client/notifications", "ut_wrong", NULL, 401, "AUTH_INVALID_TOKEN");
   expect (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"carol\"}", 201, "ut_");
 }
 
@@ -151,7 +180,7 @@ typedef struct
   const char *method;
   const char *path;         /* "%s" stands for the notification's id */
   int         who;          /* 0 nobody, 1 admin, 2 the owning service, 3 another service,
-                               4 the recipient, 5 another user */
+                               4 the recipient, 5 another user, 6 a token nobody was given */
   const char *body;         /* "%s" stands for the notification's id */
   guint       status;
   const char *code;
@@ -174,11 +203,36 @@ static void
 test_every_error (void)
 {
   static const ErrorCase cases[] = {
-    /* authentication */
-    { "POST", "/api/v1/services", 0, "{\"name\":\"x\"}", 401, "UNAUTHORIZED", NULL },
-    { "POST", "/api/v1/admin/users", 4, "{\"id\":\"x\"}", 401, "UNAUTHORIZED", NULL },
-    { "POST", "/api/v1/notifications", 4, "{}", 401, "UNAUTHORIZED", NULL },
-    { "GET", "/api/v1/client/notifications", 2, NULL, 401, "UNAUTHORIZED", NULL },
+    /* authentication: no token or an unknown one, on every kind of endpoint */
+    { "POST", "/api/v1/services", 0, "{\"name\":\"x\"}", 401, "AUTH_INVALID_TOKEN", NULL },
+    { "POST", "/api/v1/services", 6, "{\"name\":\"x\"}", 401, "AUTH_INVALID_TOKEN", NULL },
+    { "POST", "/api/v1/admin/users", 0, "{\"id\":\"x\"}", 401, "AUTH_INVALID_TOKEN", NULL },
+    { "POST", "/api/v1/admin/users", 6, "{\"id\":\"x\"}", 401, "AUTH_INVALID_TOKEN", NULL },
+    { "POST", "/api/v1/notifications", 0, "{}", 401, "AUTH_INVALID_TOKEN", NULL },
+    { "POST", "/api/v1/notifications", 6, "{}", 401, "AUTH_INVALID_TOKEN", NULL },
+    { "GET", "/api/v1/notifications/%s", 6, NULL, 401, "AUTH_INVALID_TOKEN", NULL },
+    { "PATCH", "/api/v1/notifications/%s", 0, "{\"status\":\"invalidated\"}", 401,
+      "AUTH_INVALID_TOKEN", NULL },
+    { "GET", "/api/v1/client/notifications", 0, NULL, 401, "AUTH_INVALID_TOKEN", NULL },
+    { "GET", "/api/v1/client/notifications", 6, NULL, 401, "AUTH_INVALID_TOKEN", NULL },
+    { "GET", "/api/v1/client/notifications/%s", 6, NULL, 401, "AUTH_INVALID_TOKEN", NULL },
+    { "POST", "/api/v1/client/respond", 0, "{}", 401, "AUTH_INVALID_TOKEN", NULL },
+    /* a valid token of the wrong kind: admin endpoints take only the admin
+     * token, service endpoints only a service key, client endpoints only a
+     * user token */
+    { "POST", "/api/v1/services", 4, "{\"name\":\"x\"}", 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "POST", "/api/v1/services", 2, "{\"name\":\"x\"}", 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "POST", "/api/v1/admin/users", 4, "{\"id\":\"x\"}", 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "POST", "/api/v1/admin/users", 2, "{\"id\":\"x\"}", 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "POST", "/api/v1/notifications", 4, "{}", 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "POST", "/api/v1/notifications", 1, "{}", 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "GET", "/api/v1/notifications/%s", 4, NULL, 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "PATCH", "/api/v1/notifications/%s", 5, "{\"status\":\"invalidated\"}", 403,
+      "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "GET", "/api/v1/client/notifications", 2, NULL, 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "GET", "/api/v1/client/notifications", 1, NULL, 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "GET", "/api/v1/client/notifications/%s", 2, NULL, 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
+    { "POST", "/api/v1/client/respond", 3, "{}", 403, "AUTH_INSUFFICIENT_PERMISSIONS", NULL },
     /* registration */
     { "POST", "/api/v1/services", 1, "[]", 400, "INVALID_REQUEST", NULL },
     { "POST", "/api/v1/services", 1, "{\"description\":\"x\"}", 400, "MISSING_REQUIRED_FIELD", "name" },
@@ -186,7 +240,13 @@ test_every_error (void)
     { "POST", "/api/v1/services", 1, "{\"name\":\"x\",\"recipients\":[\"nobody\"]}", 400,
       "INVALID_FIELD_VALUE", "recipients" },
     { "POST", "/api/v1/services", 1, "{\"name\":\"x\",\"callback_url\":\"file:///etc/passwd\"}", 400,
-      "INVALID_FIELD_VALUE", "callback_url" },
+      "INVALID_CALLBACK_URL", "callback_url" },
+    { "POST", "/api/v1/services", 1, "{\"name\":\"x\",\"callback_url\":\"http://example.com/hook\"}",
+      400, "INVALID_CALLBACK_URL", "callback_url" },
+    { "POST", "/api/v1/services", 1, "{\"name\":\"x\",\"callback_url\":\"not a url\"}", 400,
+      "INVALID_CALLBACK_URL", "callback_url" },
+    { "POST", "/api/v1/services", 1, "{\"name\":\"x\",\"callback_url\":7}", 400,
+      "INVALID_CALLBACK_URL", "callback_url" },
     { "POST", "/api/v1/services", 1, "{\"name\":\"owner\"}", 409, "SERVICE_ALREADY_EXISTS", NULL },
     { "POST", "/api/v1/admin/users", 1, "{\"id\":\"bad id!\"}", 400, "INVALID_FIELD_VALUE", "id" },
     { "POST", "/api/v1/admin/users", 1, "{\"id\":\"alice\"}", 409, "USER_ALREADY_EXISTS", NULL },
@@ -201,16 +261,25 @@ test_every_error (void)
       "\"label\":\"B\",\"response_type\":\"simple\"}]}", 409, "NOTIFICATION_ALREADY_EXISTS", NULL },
     { "GET", "/api/v1/notifications/%s", 3, NULL, 403, "SERVICE_NOT_OWNER", NULL },
     { "PATCH", "/api/v1/notifications/%s", 3, "{\"status\":\"invalidated\"}", 403, "SERVICE_NOT_OWNER", NULL },
-    { "PATCH", "/api/v1/notifications/%s", 2, "{\"status\":\"responded\"}", 400, "INVALID_FIELD_VALUE", "status" },
+    { "PATCH", "/api/v1/notifications/%s", 2, "{\"status\":\"responded\"}", 400, "INVALID_STATUS", "status" },
+    { "PATCH", "/api/v1/notifications/%s", 2, "{\"status\":\"gone\"}", 400, "INVALID_STATUS", "status" },
+    { "PATCH", "/api/v1/notifications/%s", 2, "{\"status\":true}", 400, "INVALID_STATUS", "status" },
+    { "PATCH", "/api/v1/notifications/%s", 2, "{\"status\":\"invalidated\",\"reason\":5}", 400,
+      "INVALID_FIELD_VALUE", "reason" },
     { "PATCH", "/api/v1/notifications/%s", 2, "{}", 400, "MISSING_REQUIRED_FIELD", "status" },
-    { "GET", "/api/v1/notifications/%s?wait=61", 2, NULL, 400, "INVALID_FIELD_VALUE", "wait" },
+    { "GET", "/api/v1/notifications/%s?wait=61", 2, NULL, 400, "INVALID_PARAMETER", "wait" },
+    { "GET", "/api/v1/notifications/%s?wait=soon", 2, NULL, 400, "INVALID_PARAMETER", "wait" },
+    { "POST", "/api/v1/notifications", 2, "{\"deadline\":\"2020-01-01T00:00:00Z\","
+      "\"timestamp\":\"2021-01-01T00:00:00Z\"," CONTEXT ",\"actions\":[{\"id\":\"b\","
+      "\"label\":\"B\",\"response_type\":\"simple\"}]}", 400, "INVALID_FIELD_VALUE", NULL },
     { "GET", "/api/v1/notifications/00000000-0000-4000-8000-000000000000", 2, NULL, 404,
       "NOTIFICATION_NOT_FOUND", NULL },
     /* client */
-    { "GET", "/api/v1/client/notifications?status=lost", 4, NULL, 400, "INVALID_FIELD_VALUE", "status" },
-    { "GET", "/api/v1/client/notifications?limit=0", 4, NULL, 400, "INVALID_FIELD_VALUE", "limit" },
-    { "GET", "/api/v1/client/notifications?sort=random", 4, NULL, 400, "INVALID_FIELD_VALUE", "sort" },
-    { "GET", "/api/v1/client/notifications?cursor=v1:1", 4, NULL, 400, "INVALID_FIELD_VALUE", "cursor" },
+    { "GET", "/api/v1/client/notifications?status=lost", 4, NULL, 400, "INVALID_PARAMETER", "status" },
+    { "GET", "/api/v1/client/notifications?limit=0", 4, NULL, 400, "INVALID_PARAMETER", "limit" },
+    { "GET", "/api/v1/client/notifications?limit=101", 4, NULL, 400, "INVALID_PARAMETER", "limit" },
+    { "GET", "/api/v1/client/notifications?sort=random", 4, NULL, 400, "INVALID_PARAMETER", "sort" },
+    { "GET", "/api/v1/client/notifications?cursor=v1:1", 4, NULL, 400, "INVALID_PARAMETER", "cursor" },
     { "GET", "/api/v1/client/notifications/%s", 5, NULL, 404, "NOTIFICATION_NOT_FOUND", NULL },
     { "POST", "/api/v1/client/respond", 4, "{\"action_id\":\"ok\"}", 400, "MISSING_REQUIRED_FIELD",
       "notification_id" },
@@ -226,8 +295,11 @@ test_every_error (void)
     { "DELETE", "/api/v1/notifications/%s", 2, NULL, 405, "METHOD_NOT_ALLOWED", NULL },
     { "GET", "/api/v2/anything", 4, NULL, 404, "NOT_FOUND", NULL },
   };
+  /* Registrations are limited per address, and this test makes many. */
+  static const char * const no_registration_limit[] = { "--limit", "registrations=0", NULL };
+  const TriageTestServerOptions options = { .extra_args = no_registration_limit };
   g_autoptr(GError) error = NULL;
-  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+  g_autoptr(TriageTestServer) server = triage_test_server_new (&options, &error);
   const char *alice_only[] = { "alice", NULL };
   g_autofree char *alice = NULL, *bob = NULL, *owner = NULL, *other = NULL, *id = NULL;
   g_autofree char *body = NULL;
@@ -249,7 +321,8 @@ test_every_error (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       const ErrorCase *c = &cases[i];
-      const char *tokens[] = { NULL, triage_test_server_get_admin_token (server), owner, other, alice, bob };
+      const char *tokens[] = { NULL, triage_test_server_get_admin_token (server), owner, other, alice, bob,
+                               "ut_0123456789abcdef0123456789abcdef0123456789abcdef" };
       g_autofree char *path = fill_id (c->path, id);
       g_autofree char *request = c->body ? fill_id (c->body, id) : NULL;
       g_autoptr(SrvAnswer) got = srv_request (server, c->method, path, tokens[c->who], request);
@@ -281,6 +354,8 @@ test_every_error (void)
     srv_assert_status (invalidate, 200, NULL);
     srv_assert_status (late, 409, "NOTIFICATION_INVALIDATED");
     srv_assert_status (again, 409, "NOTIFICATION_INVALIDATED");
+    assert_details_id (late, id);
+    assert_details_id (again, id);
   }
 }
 

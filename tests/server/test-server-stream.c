@@ -181,8 +181,24 @@ test_expiry_pushed (Fixture       *fixture,
   g_assert_cmpint (g_date_time_difference (expired_at, soon), >=, 0);
 }
 
-/* Refused at the handshake with 401 and an error body: no token, a wrong one
- * in the header or in the query. */
+/* The answer to a WebSocket handshake (Upgrade headers and all) that the
+ * server refuses, read like any HTTP answer so that its body can be checked. */
+static SrvAnswer *
+refused_handshake (TriageTestServer *server,
+                   const char       *token,
+                   const char       *query)
+{
+  g_autofree char *url = g_strconcat (triage_test_server_get_url (server), "/api/v1/client/stream",
+                                      query ? query : "", NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new ("GET", url);
+
+  soup_websocket_client_prepare_handshake (msg, NULL, NULL, NULL);
+  return srv_send (server, msg, token, NULL);
+}
+
+/* Refused at the handshake with an error body: no token, a wrong one in the
+ * header or in the query (401 AUTH_INVALID_TOKEN); a valid token that is not
+ * a user's (403 AUTH_INSUFFICIENT_PERMISSIONS). */
 static void
 test_handshake_refused (Fixture       *fixture,
                         gconstpointer  data)
@@ -191,6 +207,15 @@ test_handshake_refused (Fixture       *fixture,
   g_autoptr(SrvSocket) wrong = srv_ws_open (fixture->server, "ut_wrong", NULL);
   g_autoptr(SrvSocket) query = srv_ws_open (fixture->server, NULL, "?token=ut_wrong");
   g_autoptr(SrvSocket) service = srv_ws_open (fixture->server, fixture->key, NULL);
+  g_autofree char *key_query = g_strconcat ("?token=", fixture->key, NULL);
+  g_autoptr(SrvAnswer) none_answer = refused_handshake (fixture->server, NULL, NULL);
+  g_autoptr(SrvAnswer) wrong_answer = refused_handshake (fixture->server, "ut_wrong", NULL);
+  g_autoptr(SrvAnswer) query_answer = refused_handshake (fixture->server, NULL, "?token=ut_wrong");
+  g_autoptr(SrvAnswer) service_answer = refused_handshake (fixture->server, fixture->key, NULL);
+  g_autoptr(SrvAnswer) service_query = refused_handshake (fixture->server, NULL, key_query);
+  g_autoptr(SrvAnswer) admin_answer = refused_handshake (fixture->server,
+                                                         triage_test_server_get_admin_token (fixture->server),
+                                                         NULL);
   g_autoptr(SrvAnswer) plain = srv_request (fixture->server, "GET", "/api/v1/client/stream", "ut_wrong",
                                             NULL);
   g_autoptr(SrvAnswer) post = srv_request (fixture->server, "POST", "/api/v1/client/stream",
@@ -203,8 +228,16 @@ test_handshake_refused (Fixture       *fixture,
   g_assert_null (query->ws);
   g_assert_cmpuint (query->status, ==, 401);
   g_assert_null (service->ws);
-  g_assert_cmpuint (service->status, ==, 401);
-  srv_assert_status (plain, 401, "UNAUTHORIZED");
+  g_assert_cmpuint (service->status, ==, 403);
+  srv_assert_status (none_answer, 401, "AUTH_INVALID_TOKEN");
+  srv_assert_status (wrong_answer, 401, "AUTH_INVALID_TOKEN");
+  srv_assert_status (query_answer, 401, "AUTH_INVALID_TOKEN");
+  srv_assert_status (service_answer, 403, "AUTH_INSUFFICIENT_PERMISSIONS");
+  g_assert_nonnull (strstr (service_answer->body, "a service API key"));
+  srv_assert_status (service_query, 403, "AUTH_INSUFFICIENT_PERMISSIONS");
+  srv_assert_status (admin_answer, 403, "AUTH_INSUFFICIENT_PERMISSIONS");
+  g_assert_nonnull (strstr (admin_answer->body, "the admin token"));
+  srv_assert_status (plain, 401, "AUTH_INVALID_TOKEN");
   srv_assert_status (post, 405, "METHOD_NOT_ALLOWED");
 }
 
@@ -213,6 +246,16 @@ send_text (SrvSocket  *sock,
            const char *text)
 {
   soup_websocket_connection_send_text (sock->ws, text);
+}
+
+/* The code of the last frame @sock received, an error frame. */
+static const char *
+last_error_code (SrvSocket *sock)
+{
+  JsonObject *frame = sock->frames->pdata[sock->frames->len - 1];
+
+  g_assert_cmpstr (srv_frame_type (frame), ==, "error");
+  return json_object_get_string_member (json_object_get_object_member (frame, "data"), "code");
 }
 
 /* acknowledge moves a notification on; nonsense gets an error frame and the
@@ -248,24 +291,25 @@ test_client_frames (Fixture       *fixture,
   g_assert_cmpuint (srv_count_frames (other, "status_update", id), ==, 2);
   g_assert_nonnull (srv_find_update (other, id, "delivered"));
 
-  /* Each of these is answered with an error frame naming the problem. */
+  /* Each of these is answered with an error frame naming the problem, with its code. */
   errors = 0;
   send_text (sock, "{not json");
   errors++;
   srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for bad JSON");
+  g_assert_cmpstr (last_error_code (sock), ==, "INVALID_JSON");
   send_text (sock, "{\"type\":\"acknowledge\",\"data\":{\"notification_id\":"
                    "\"00000000-0000-4000-8000-000000000000\"}}");
   errors++;
   srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for an unknown id");
-  g_assert_cmpstr (json_object_get_string_member (
-                     json_object_get_object_member (sock->frames->pdata[sock->frames->len - 1], "data"),
-                     "code"), ==, "NOTIFICATION_NOT_FOUND");
+  g_assert_cmpstr (last_error_code (sock), ==, "NOTIFICATION_NOT_FOUND");
   send_text (sock, "{\"type\":\"notification\",\"data\":{}}");
   errors++;
   srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for a server frame");
+  g_assert_cmpstr (last_error_code (sock), ==, "PROTOCOL_ERROR");
   soup_websocket_connection_send_binary (sock->ws, binary, sizeof binary);
   errors++;
   srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error for a binary frame");
+  g_assert_cmpstr (last_error_code (sock), ==, "PROTOCOL_ERROR");
   for (guint i = sock->frames->len - errors; i < sock->frames->len; i++)
     {
       JsonObject *error = json_object_get_object_member (sock->frames->pdata[i], "data");
@@ -493,6 +537,7 @@ test_sse_refused (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_autoptr(SrvEvents) anonymous = srv_events_open (fixture->server, NULL, NULL, NULL);
+  g_autoptr(SrvEvents) as_service = srv_events_open (fixture->server, fixture->key, NULL, NULL);
   g_autoptr(SrvEvents) bad_id = srv_events_open (fixture->server, fixture->alice, NULL, "twelve");
   g_autofree char *query = g_strconcat ("?token=", fixture->alice, NULL);
   g_autoptr(SrvEvents) by_query = srv_events_open (fixture->server, NULL, query, NULL);
@@ -500,8 +545,11 @@ test_sse_refused (Fixture       *fixture,
   g_autoptr(SrvEvents) over = NULL;
 
   g_assert_cmpuint (anonymous->status, ==, 401);
-  g_assert_nonnull (strstr (anonymous->error_body, "UNAUTHORIZED"));
+  g_assert_nonnull (strstr (anonymous->error_body, "\"AUTH_INVALID_TOKEN\""));
+  g_assert_cmpuint (as_service->status, ==, 403);
+  g_assert_nonnull (strstr (as_service->error_body, "\"AUTH_INSUFFICIENT_PERMISSIONS\""));
   g_assert_cmpuint (bad_id->status, ==, 400);
+  g_assert_nonnull (strstr (bad_id->error_body, "\"INVALID_PARAMETER\""));
   g_assert_nonnull (strstr (bad_id->error_body, "last_event_id"));
   g_assert_cmpuint (by_query->status, ==, 200);
 

@@ -1,4 +1,4 @@
-/* triage-decision-view-private.h — for the tests
+/* triage-decision-view-private.h — the view's parts, shared by its files and the tests
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,8 +11,98 @@
 
 G_BEGIN_DECLS
 
-/* The confirmation dialog on screen, if any. The template's parts are found
- * with gtk_widget_get_template_child (view, TRIAGE_TYPE_DECISION_VIEW, "id"). */
+/*
+ * TriageDecisionView spans four files:
+ *
+ *   triage-decision-view.c          the object, its state and its API
+ *   triage-decision-view-request.c  what the request says: header, description,
+ *                                   metadata, attachments, the countdown
+ *   triage-decision-view-actions.c  the action cards (one editor per action) and
+ *                                   an answer on its way out (confirmation, ::submit)
+ *   triage-decision-view-banner.c   the banner: what became of the request or of
+ *                                   the answer given here
+ */
+
+struct _TriageDecisionView
+{
+  AdwBin               parent_instance;
+
+  AtpNotification     *notification;
+  GPtrArray           *editors;
+
+  AtpStatus            status;
+  char                *status_reason;
+  GDateTime           *status_when;
+  char                *status_detail;
+
+  TriageDeliveryState  delivery;
+  char                *delivery_message;
+  char                *answer_error;
+  char                *sent_action_id;
+  JsonNode            *sent_response;
+
+  gboolean             expired_locally;
+  gboolean             read_only;
+  guint                countdown_id;
+
+  guint                confirm_grace_period;
+  GCancellable        *confirm_cancellable;
+  TriageConfirmDialog *confirm_dialog;
+
+  /* template */
+  GtkStack            *stack;
+  AdwStatusPage       *error_page;
+  GtkRevealer         *banner_revealer;
+  GtkWidget           *banner;
+  GtkImage            *banner_icon;
+  GtkSpinner          *banner_spinner;
+  GtkLabel            *banner_title;
+  GtkLabel            *banner_detail;
+  GtkScrolledWindow   *scroller;
+  AdwAvatar           *service_avatar;
+  GtkLabel            *service_label;
+  GtkLabel            *service_id_label;
+  GtkLabel            *title_label;
+  GtkWidget           *project_chip;
+  GtkLabel            *project_label;
+  GtkWidget           *countdown_box;
+  GtkLabel            *countdown_label;
+  GtkWidget           *received_chip;
+  GtkLabel            *received_label;
+  GtkLabel            *description_label;
+  GtkWidget           *metadata_section;
+  GtkListBox          *metadata_list;
+  GtkLabel            *metadata_more;
+  GtkWidget           *attachments_section;
+  GtkListBox          *attachment_list;
+  GtkBox              *editors_box;
+  GtkLabel            *id_label;
+};
+
+/* triage-decision-view.c */
+void     _triage_decision_view_update_state      (TriageDecisionView *self);
+void     _triage_decision_view_send_answer       (TriageDecisionView *self,
+                                                  const char         *action_id,
+                                                  JsonNode           *response_data);
+
+/* triage-decision-view-request.c */
+void     _triage_decision_view_build_header      (TriageDecisionView *self);
+void     _triage_decision_view_build_metadata    (TriageDecisionView *self);
+void     _triage_decision_view_build_attachments (TriageDecisionView *self);
+void     _triage_decision_view_clear_request     (TriageDecisionView *self);
+void     _triage_decision_view_update_countdown  (TriageDecisionView *self);
+
+/* triage-decision-view-actions.c */
+void     _triage_decision_view_build_editors     (TriageDecisionView *self);
+void     _triage_decision_view_clear_editors     (TriageDecisionView *self);
+void     _triage_decision_view_cancel_confirmation (TriageDecisionView *self);
+
+/* triage-decision-view-banner.c */
+gboolean _triage_decision_view_update_banner     (TriageDecisionView *self);
+
+/* For the tests: the confirmation dialog on screen, if any. The template's
+ * parts are found with gtk_widget_get_template_child (view,
+ * TRIAGE_TYPE_DECISION_VIEW, "id"). */
 TriageConfirmDialog *triage_decision_view_get_confirm_dialog (TriageDecisionView *self);
 
 G_END_DECLS

@@ -8,8 +8,6 @@
 
 #include <glib/gi18n.h>
 
-#include "triage-confirm-dialog.h"
-#include "triage-decision-format.h"
 #include "triage-decision-view-private.h"
 #include "triage-response-editor.h"
 #include "triage-widgets-style.h"
@@ -18,7 +16,9 @@
 /*
  * The request being answered: who asks (service name and id, project), what
  * (title, description, metadata, attachments), by when (a countdown that
- * turns critical under five minutes), and one editor per action.
+ * turns critical under five minutes), and one editor per action. The parts
+ * are in files of their own (see triage-decision-view-private.h); this one
+ * holds the object, its state and its API.
  *
  * Everything the service sent is untrusted text: every label is plain text,
  * never markup. The view only ever shows a parsed, valid AtpNotification;
@@ -32,65 +32,6 @@
  * when the request is settled while open (set_status: answered elsewhere,
  * expired, withdrawn) or its deadline passes.
  */
-
-#define MAX_METADATA_ROWS 200
-#define MAX_METADATA_VALUE_CHARS 1000
-
-struct _TriageDecisionView
-{
-  AdwBin               parent_instance;
-
-  AtpNotification     *notification;
-  GPtrArray           *editors;
-
-  AtpStatus            status;
-  char                *status_reason;
-  GDateTime           *status_when;
-  char                *status_detail;
-
-  TriageDeliveryState  delivery;
-  char                *delivery_message;
-  char                *answer_error;
-  char                *sent_action_id;
-  JsonNode            *sent_response;
-
-  gboolean             expired_locally;
-  gboolean             read_only;
-  guint                countdown_id;
-
-  guint                confirm_grace_period;
-  GCancellable        *confirm_cancellable;
-  TriageConfirmDialog *confirm_dialog;
-
-  /* template */
-  GtkStack            *stack;
-  AdwStatusPage       *error_page;
-  GtkRevealer         *banner_revealer;
-  GtkWidget           *banner;
-  GtkImage            *banner_icon;
-  GtkSpinner          *banner_spinner;
-  GtkLabel            *banner_title;
-  GtkLabel            *banner_detail;
-  GtkScrolledWindow   *scroller;
-  AdwAvatar           *service_avatar;
-  GtkLabel            *service_label;
-  GtkLabel            *service_id_label;
-  GtkLabel            *title_label;
-  GtkWidget           *project_chip;
-  GtkLabel            *project_label;
-  GtkWidget           *countdown_box;
-  GtkLabel            *countdown_label;
-  GtkWidget           *received_chip;
-  GtkLabel            *received_label;
-  GtkLabel            *description_label;
-  GtkWidget           *metadata_section;
-  GtkListBox          *metadata_list;
-  GtkLabel            *metadata_more;
-  GtkWidget           *attachments_section;
-  GtkListBox          *attachment_list;
-  GtkBox              *editors_box;
-  GtkLabel            *id_label;
-};
 
 G_DEFINE_FINAL_TYPE (TriageDecisionView, triage_decision_view, ADW_TYPE_BIN)
 
@@ -119,233 +60,18 @@ enum {
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
 
-static void update_countdown (TriageDecisionView *self);
+/* State */
 
-/* The banner and the read-only state */
-
-static const AtpAction *
-sent_action (TriageDecisionView *self)
+void
+_triage_decision_view_update_state (TriageDecisionView *self)
 {
-  if (self->notification == NULL || self->sent_action_id == NULL)
-    return NULL;
-
-  return atp_notification_find_action (self->notification, self->sent_action_id);
-}
-
-/* "Your answer to “Rollout”: 25 %" for the answer given here, or NULL. */
-static char *
-describe_sent_answer (TriageDecisionView *self)
-{
-  const AtpAction *action = sent_action (self);
-  g_autofree char *answer = NULL;
-
-  if (action == NULL)
-    return NULL;
-
-  if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
-    /* Translators: %s is the label of the action chosen */
-    return g_strdup_printf (_("Your answer: %s"), action->label);
-
-  answer = triage_describe_response (action, self->sent_response);
-  /* Translators: %1$s is an action's label, %2$s the answer given */
-  return g_strdup_printf (_("Your answer to “%1$s”: %2$s"), action->label, answer);
-}
-
-static void
-join_line (GString    *str,
-           const char *line)
-{
-  if (line == NULL || *line == '\0')
-    return;
-  if (str->len > 0)
-    g_string_append_c (str, '\n');
-  g_string_append (str, line);
-}
-
-static const char * const banner_styles[] = {
-  "banner-neutral", "banner-accent", "banner-success", "banner-warning", "banner-error",
-};
-
-static void
-show_banner (TriageDecisionView *self,
-             const char         *style,
-             const char         *icon_name,
-             const char         *title,
-             const char         *detail)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (banner_styles); i++)
-    gtk_widget_remove_css_class (self->banner, banner_styles[i]);
-  gtk_widget_add_css_class (self->banner, style);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->banner_icon), icon_name != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->banner_spinner), icon_name == NULL);
-  gtk_spinner_set_spinning (self->banner_spinner, icon_name == NULL);
-  if (icon_name != NULL)
-    gtk_image_set_from_icon_name (self->banner_icon, icon_name);
-
-  gtk_label_set_label (self->banner_title, title);
-  gtk_label_set_label (self->banner_detail, detail ? detail : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->banner_detail), detail != NULL && *detail != '\0');
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->banner),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-
-  gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
-}
-
-static void
-hide_banner (TriageDecisionView *self)
-{
-  gtk_spinner_set_spinning (self->banner_spinner, FALSE);
-  gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
-}
-
-static char *
-format_when (GDateTime *when)
-{
-  return when ? triage_format_time (when, NULL) : NULL;
-}
-
-static void
-show_status_banner (TriageDecisionView *self)
-{
-  g_autofree char *time = format_when (self->status_when);
-  g_autofree char *title = NULL;
-  g_autoptr(GString) detail = g_string_new (NULL);
-  const char *icon_name;
-
-  switch (self->status)
-    {
-    case ATP_STATUS_RESPONDED:
-      icon_name = "object-select-symbolic";
-      if (time != NULL)
-        /* Translators: %s is a time, e.g. "14:05" */
-        title = g_strdup_printf (_("Answered on another device at %s"), time);
-      else
-        title = g_strdup (_("Answered on another device"));
-      break;
-
-    case ATP_STATUS_EXPIRED:
-      icon_name = "alarm-symbolic";
-      if (time == NULL && self->notification->deadline != NULL)
-        time = format_when (self->notification->deadline);
-      if (time != NULL)
-        /* Translators: %s is a time, e.g. "14:05" */
-        title = g_strdup_printf (_("Expired at %s"), time);
-      else
-        title = g_strdup (_("Expired"));
-      break;
-
-    case ATP_STATUS_INVALIDATED:
-    default:
-      icon_name = "action-unavailable-symbolic";
-      if (time != NULL)
-        /* Translators: %1$s is a service's name, %2$s a time */
-        title = g_strdup_printf (_("Withdrawn by %1$s at %2$s"), self->notification->service.name, time);
-      else
-        /* Translators: %s is a service's name */
-        title = g_strdup_printf (_("Withdrawn by %s"), self->notification->service.name);
-      break;
-    }
-
-  if (self->status_reason != NULL)
-    {
-      /* Translators: %s is the reason the server gave for a status change */
-      g_autofree char *reason = g_strdup_printf (_("Reason: %s"), self->status_reason);
-
-      join_line (detail, reason);
-    }
-  join_line (detail, self->status_detail);
-  join_line (detail, _("The request is read-only now; nothing you entered was sent."));
-
-  show_banner (self, self->status == ATP_STATUS_RESPONDED ? "banner-neutral" : "banner-warning",
-               icon_name, title, detail->str);
-}
-
-static void
-show_delivery_banner (TriageDecisionView *self)
-{
-  g_autofree char *answer = describe_sent_answer (self);
-  g_autoptr(GString) detail = g_string_new (NULL);
-
-  switch (self->delivery)
-    {
-    case TRIAGE_DELIVERY_SENDING:
-      show_banner (self, "banner-accent", NULL, _("Sending your answer…"), answer);
-      break;
-
-    case TRIAGE_DELIVERY_SENT:
-      show_banner (self, "banner-success", "object-select-symbolic", _("Answer sent"), answer);
-      break;
-
-    case TRIAGE_DELIVERY_QUEUED:
-      join_line (detail, answer);
-      join_line (detail, _("It is saved and will be sent as soon as the server can be reached."));
-      show_banner (self, "banner-warning", "network-offline-symbolic",
-                   _("Queued, will send when online"), detail->str);
-      break;
-
-    case TRIAGE_DELIVERY_FAILED:
-      join_line (detail, self->delivery_message);
-      join_line (detail, answer);
-      show_banner (self, "banner-error", "dialog-error-symbolic",
-                   _("The answer was not accepted"), detail->str);
-      break;
-
-    case TRIAGE_DELIVERY_NONE:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-cancel_confirmation (TriageDecisionView *self)
-{
-  if (self->confirm_cancellable != NULL)
-    g_cancellable_cancel (self->confirm_cancellable);
-  g_clear_object (&self->confirm_cancellable);
-  self->confirm_dialog = NULL;
-}
-
-static void
-update_state (TriageDecisionView *self)
-{
-  gboolean read_only = FALSE;
-
-  if (self->notification == NULL)
-    {
-      hide_banner (self);
-    }
-  else if (atp_status_is_terminal (self->status))
-    {
-      read_only = TRUE;
-      show_status_banner (self);
-    }
-  else if (self->delivery != TRIAGE_DELIVERY_NONE)
-    {
-      read_only = TRUE;
-      show_delivery_banner (self);
-    }
-  else if (self->expired_locally)
-    {
-      g_autofree char *time = format_when (self->notification->deadline);
-      /* Translators: %s is the time of the deadline */
-      g_autofree char *title = g_strdup_printf (_("The deadline passed at %s"), time);
-
-      read_only = TRUE;
-      show_banner (self, "banner-warning", "alarm-symbolic", title,
-                   _("Answers are no longer accepted; nothing you entered was sent."));
-    }
-  else if (self->answer_error != NULL)
-    show_banner (self, "banner-error", "dialog-error-symbolic",
-                 _("Your answer was not sent"), self->answer_error);
-  else
-    hide_banner (self);
+  gboolean read_only = _triage_decision_view_update_banner (self);
 
   for (guint i = 0; i < self->editors->len; i++)
     triage_response_editor_set_editable (g_ptr_array_index (self->editors, i), !read_only);
 
   if (read_only)
-    cancel_confirmation (self);
+    _triage_decision_view_cancel_confirmation (self);
 
   if (self->read_only != read_only)
     {
@@ -354,282 +80,12 @@ update_state (TriageDecisionView *self)
     }
 }
 
-/* Countdown */
-
-static void
-countdown_cb (gpointer data)
-{
-  TriageDecisionView *self = data;
-
-  self->countdown_id = 0;
-  update_countdown (self);
-}
-
-static void
-update_countdown (TriageDecisionView *self)
-{
-  g_autoptr(GDateTime) now = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *deadline = NULL;
-  g_autofree char *tooltip = NULL;
-  GTimeSpan remaining;
-
-  g_clear_handle_id (&self->countdown_id, g_source_remove);
-
-  /* Settled, or answered and recorded: the deadline no longer matters. */
-  if (self->notification == NULL || self->notification->deadline == NULL ||
-      atp_status_is_terminal (self->status) || self->delivery == TRIAGE_DELIVERY_SENT)
-    {
-      gtk_widget_set_visible (self->countdown_box, FALSE);
-      return;
-    }
-
-  now = g_date_time_new_now_utc ();
-  remaining = g_date_time_difference (self->notification->deadline, now);
-
-  text = triage_format_countdown (remaining);
-  gtk_label_set_label (self->countdown_label, text);
-  deadline = triage_format_time (self->notification->deadline, now);
-  /* Translators: %s is the time of a deadline */
-  tooltip = g_strdup_printf (_("Deadline: %s"), deadline);
-  gtk_widget_set_tooltip_text (self->countdown_box, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->countdown_box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tooltip,
-                                  -1);
-  gtk_widget_set_visible (self->countdown_box, TRUE);
-
-  if (remaining < TRIAGE_COUNTDOWN_CRITICAL)
-    gtk_widget_add_css_class (self->countdown_box, "critical");
-  else
-    gtk_widget_remove_css_class (self->countdown_box, "critical");
-
-  if (remaining <= 0)
-    {
-      gtk_widget_add_css_class (self->countdown_box, "expired");
-      if (!self->expired_locally)
-        {
-          self->expired_locally = TRUE;
-          update_state (self);
-        }
-      return;
-    }
-  gtk_widget_remove_css_class (self->countdown_box, "expired");
-
-  /* Wake up when the shown second changes (the text rounds up). */
-  self->countdown_id = g_timeout_add_once ((((remaining - 1) % G_TIME_SPAN_SECOND) + 1) / 1000 + 1,
-                                           countdown_cb, self);
-}
-
-/* Building the view */
-
-static void
-clear_list (GtkListBox *list)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
-    gtk_list_box_remove (list, child);
-}
-
-static void
-clear_editors (TriageDecisionView *self)
-{
-  for (guint i = 0; i < self->editors->len; i++)
-    gtk_box_remove (self->editors_box, g_ptr_array_index (self->editors, i));
-  g_ptr_array_set_size (self->editors, 0);
-}
-
-static GtkWidget *
-metadata_row_new (const char *key,
-                  JsonNode   *value)
-{
-  g_autofree char *text = triage_format_json_value (value, MAX_METADATA_VALUE_CHARS);
-  GtkWidget *row, *box, *key_label, *value_label;
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  gtk_widget_add_css_class (box, "metadata-row");
-
-  key_label = gtk_label_new (key);
-  gtk_label_set_use_markup (GTK_LABEL (key_label), FALSE);
-  gtk_label_set_wrap (GTK_LABEL (key_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (key_label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (key_label), 0);
-  gtk_widget_add_css_class (key_label, "caption");
-  gtk_widget_add_css_class (key_label, "dim-label");
-  gtk_box_append (GTK_BOX (box), key_label);
-
-  value_label = gtk_label_new (text);
-  gtk_label_set_use_markup (GTK_LABEL (value_label), FALSE);
-  gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
-  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
-  /* Selectable with the pointer, but not one tab stop per value. */
-  gtk_widget_set_focusable (value_label, FALSE);
-  if (value != NULL && !JSON_NODE_HOLDS_VALUE (value))
-    gtk_widget_add_css_class (value_label, "monospace");
-  gtk_box_append (GTK_BOX (box), value_label);
-
-  row = gtk_list_box_row_new ();
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_set_focusable (row, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, key,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
-                                  -1);
-
-  return row;
-}
-
-static void
-build_metadata (TriageDecisionView *self)
-{
-  JsonObject *metadata = self->notification->context.metadata;
-  g_autoptr(GList) members = NULL;
-  guint n = 0, total;
-
-  clear_list (self->metadata_list);
-  gtk_widget_set_visible (GTK_WIDGET (self->metadata_more), FALSE);
-
-  total = metadata ? json_object_get_size (metadata) : 0;
-  gtk_widget_set_visible (self->metadata_section, total > 0);
-  if (total == 0)
-    return;
-
-  /* In the order sent. */
-  members = json_object_get_members (metadata);
-  for (GList *l = members; l != NULL && n < MAX_METADATA_ROWS; l = l->next, n++)
-    gtk_list_box_append (self->metadata_list,
-                         metadata_row_new (l->data, json_object_get_member (metadata, l->data)));
-
-  if (total > MAX_METADATA_ROWS)
-    {
-      g_autofree char *more = NULL;
-
-      /* Translators: %u is a number of metadata entries not shown */
-      more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more entry not shown",
-                                           "%u more entries not shown", total - MAX_METADATA_ROWS),
-                              total - MAX_METADATA_ROWS);
-      gtk_label_set_label (self->metadata_more, more);
-      gtk_widget_set_visible (GTK_WIDGET (self->metadata_more), TRUE);
-    }
-}
-
-static GtkWidget *
-attachment_row_new (const AtpAttachment *attachment)
-{
-  g_autofree char *details = triage_format_attachment_details (attachment);
-  g_autofree char *content_type = g_content_type_from_mime_type (attachment->type);
-  g_autoptr(GIcon) icon = NULL;
-  GtkWidget *row, *image;
-
-  row = adw_action_row_new ();
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
-                                 attachment->description && *attachment->description
-                                   ? attachment->description : attachment->type);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), details);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-
-  if (content_type != NULL)
-    icon = g_content_type_get_symbolic_icon (content_type);
-  image = icon ? gtk_image_new_from_gicon (icon)
-               : gtk_image_new_from_icon_name ("mail-attachment-symbolic");
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), image);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
-  gtk_widget_set_tooltip_text (row, _("Preview"));
-
-  return row;
-}
-
-static void
-build_attachments (TriageDecisionView *self)
-{
-  GPtrArray *attachments = self->notification->context.attachments;
-
-  clear_list (self->attachment_list);
-  gtk_widget_set_visible (self->attachments_section, attachments->len > 0);
-
-  for (guint i = 0; i < attachments->len; i++)
-    gtk_list_box_append (self->attachment_list, attachment_row_new (g_ptr_array_index (attachments, i)));
-}
-
-static void on_editor_submit (TriageDecisionView   *self,
-                              JsonNode             *response_data,
-                              TriageResponseEditor *editor);
-
-static void
-build_editors (TriageDecisionView *self)
-{
-  GPtrArray *actions = self->notification->actions;
-
-  clear_editors (self);
-  for (guint i = 0; i < actions->len; i++)
-    {
-      const AtpAction *action = g_ptr_array_index (actions, i);
-      GtkWidget *editor = triage_response_editor_new (self->notification, action->id);
-
-      g_signal_connect_object (editor, "submit", G_CALLBACK (on_editor_submit), self, G_CONNECT_SWAPPED);
-      g_ptr_array_add (self->editors, editor);
-      gtk_box_append (self->editors_box, editor);
-    }
-}
-
-static void
-build_header (TriageDecisionView *self)
-{
-  AtpNotification *notification = self->notification;
-  g_autofree char *received = NULL;
-  g_autofree char *sent_at = NULL;
-  g_autofree char *request_id = NULL;
-
-  adw_avatar_set_text (self->service_avatar, notification->service.name);
-  gtk_label_set_label (self->service_label, notification->service.name);
-  gtk_label_set_label (self->service_id_label, notification->service.id ? notification->service.id : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->service_id_label), notification->service.id != NULL);
-
-  gtk_label_set_label (self->title_label, notification->context.title);
-  gtk_label_set_label (self->description_label, notification->context.description);
-
-  gtk_label_set_label (self->project_label, notification->context.project ? notification->context.project : "");
-  gtk_widget_set_visible (self->project_chip, notification->context.project != NULL);
-
-  received = triage_format_time (notification->timestamp, NULL);
-  /* Translators: when the service sent the request; %s is a time */
-  sent_at = g_strdup_printf (_("Sent %s"), received);
-  gtk_label_set_label (self->received_label, sent_at);
-
-  /* Translators: %s is the request's id (a UUID), for quoting it */
-  request_id = g_strdup_printf (_("Request %s"), notification->id);
-  gtk_label_set_label (self->id_label, request_id);
-}
-
 /* Answers */
 
-typedef struct
-{
-  TriageDecisionView *self;
-  char               *action_id;
-  JsonNode           *response_data;
-} PendingAnswer;
-
-static void
-pending_answer_free (PendingAnswer *pending)
-{
-  g_clear_object (&pending->self);
-  g_free (pending->action_id);
-  g_clear_pointer (&pending->response_data, json_node_unref);
-  g_free (pending);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PendingAnswer, pending_answer_free)
-
-static void
-send_answer (TriageDecisionView *self,
-             const char         *action_id,
-             JsonNode           *response_data)
+void
+_triage_decision_view_send_answer (TriageDecisionView *self,
+                                   const char         *action_id,
+                                   JsonNode           *response_data)
 {
   g_autofree char *id = g_strdup (action_id);
 
@@ -643,77 +99,6 @@ send_answer (TriageDecisionView *self,
   triage_decision_view_set_delivery_state (self, TRIAGE_DELIVERY_SENDING);
 
   g_signal_emit (self, signals [SUBMIT], 0, id, response_data);
-}
-
-static void
-confirm_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(PendingAnswer) pending = user_data;
-  TriageDecisionView *self = pending->self;
-  g_autoptr(GError) error = NULL;
-  gboolean confirmed;
-
-  confirmed = triage_confirm_dialog_run_finish (TRIAGE_CONFIRM_DIALOG (object), result, &error);
-
-  if (self->confirm_dialog == TRIAGE_CONFIRM_DIALOG (object))
-    self->confirm_dialog = NULL;
-
-  /* Cancelled: the request changed or turned read-only meanwhile. */
-  if (error != NULL)
-    return;
-
-  g_clear_object (&self->confirm_cancellable);
-
-  if (confirmed && !self->read_only)
-    send_answer (self, pending->action_id, pending->response_data);
-}
-
-static void
-on_editor_submit (TriageDecisionView   *self,
-                  JsonNode             *response_data,
-                  TriageResponseEditor *editor)
-{
-  const AtpAction *action = triage_response_editor_get_action (editor);
-  g_autoptr(GError) error = NULL;
-  PendingAnswer *pending;
-  GtkRoot *root;
-
-  if (self->read_only || self->notification == NULL ||
-      triage_response_editor_get_notification (editor) != self->notification)
-    return;
-
-  /* The editor checked it; the view never lets an invalid answer out either. */
-  if (!atp_action_validate_response (action, response_data, &error))
-    {
-      g_warning ("Invalid answer to %s not sent: %s", action->id, error->message);
-      return;
-    }
-
-  if (!atp_action_needs_confirmation (action))
-    {
-      send_answer (self, action->id, response_data);
-      return;
-    }
-
-  if (self->confirm_dialog != NULL)
-    return;
-
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-  self->confirm_dialog = triage_confirm_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                    self->notification->service.name,
-                                                    action, response_data);
-  triage_confirm_dialog_set_grace_period (self->confirm_dialog, self->confirm_grace_period);
-
-  pending = g_new0 (PendingAnswer, 1);
-  pending->self = g_object_ref (self);
-  pending->action_id = g_strdup (action->id);
-  pending->response_data = json_node_copy (response_data);
-
-  self->confirm_cancellable = g_cancellable_new ();
-  triage_confirm_dialog_run_async (self->confirm_dialog, self->confirm_cancellable,
-                                   confirm_cb, pending);
 }
 
 static void
@@ -733,7 +118,7 @@ triage_decision_view_dispose (GObject *object)
 {
   TriageDecisionView *self = (TriageDecisionView *)object;
 
-  cancel_confirmation (self);
+  _triage_decision_view_cancel_confirmation (self);
   g_clear_handle_id (&self->countdown_id, g_source_remove);
 
   /* The stack is AdwBin's child and a template child: let AdwBin drop it first,
@@ -1000,17 +385,17 @@ triage_decision_view_set_notification (TriageDecisionView *self,
   if (same)
     {
       /* The editors keep their own reference to the definition, which an id cannot change. */
-      build_header (self);
-      build_metadata (self);
-      build_attachments (self);
-      update_countdown (self);
+      _triage_decision_view_build_header (self);
+      _triage_decision_view_build_metadata (self);
+      _triage_decision_view_build_attachments (self);
+      _triage_decision_view_update_countdown (self);
       gtk_stack_set_visible_child_name (self->stack, "decision");
       g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_NOTIFICATION]);
       return;
     }
 
-  cancel_confirmation (self);
-  clear_editors (self);
+  _triage_decision_view_cancel_confirmation (self);
+  _triage_decision_view_clear_editors (self);
   g_clear_pointer (&self->status_reason, g_free);
   g_clear_pointer (&self->status_detail, g_free);
   g_clear_pointer (&self->status_when, g_date_time_unref);
@@ -1027,10 +412,9 @@ triage_decision_view_set_notification (TriageDecisionView *self,
 
   if (notification == NULL)
     {
-      clear_list (self->metadata_list);
-      clear_list (self->attachment_list);
-      update_countdown (self);
-      update_state (self);
+      _triage_decision_view_clear_request (self);
+      _triage_decision_view_update_countdown (self);
+      _triage_decision_view_update_state (self);
       gtk_stack_set_visible_child_name (self->stack, "empty");
       g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_NOTIFICATION]);
       return;
@@ -1038,12 +422,12 @@ triage_decision_view_set_notification (TriageDecisionView *self,
 
   self->status = notification->status;
 
-  build_header (self);
-  build_metadata (self);
-  build_attachments (self);
-  build_editors (self);
-  update_countdown (self);
-  update_state (self);
+  _triage_decision_view_build_header (self);
+  _triage_decision_view_build_metadata (self);
+  _triage_decision_view_build_attachments (self);
+  _triage_decision_view_build_editors (self);
+  _triage_decision_view_update_countdown (self);
+  _triage_decision_view_update_state (self);
 
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
   gtk_stack_set_visible_child_name (self->stack, "decision");
@@ -1088,8 +472,8 @@ triage_decision_view_set_status (TriageDecisionView *self,
   g_clear_pointer (&self->status_when, g_date_time_unref);
   self->status_when = when ? g_date_time_ref (when) : NULL;
 
-  update_state (self);
-  update_countdown (self);
+  _triage_decision_view_update_state (self);
+  _triage_decision_view_update_countdown (self);
 }
 
 TriageDeliveryState
@@ -1124,8 +508,8 @@ triage_decision_view_set_delivery_state (TriageDecisionView  *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
     }
 
-  update_state (self);
-  update_countdown (self);
+  _triage_decision_view_update_state (self);
+  _triage_decision_view_update_countdown (self);
 }
 
 /**
@@ -1151,7 +535,7 @@ triage_decision_view_set_sent_answer (TriageDecisionView *self,
   g_clear_pointer (&self->sent_response, json_node_unref);
   self->sent_response = response_data ? json_node_copy (response_data) : NULL;
 
-  update_state (self);
+  _triage_decision_view_update_state (self);
 }
 
 /**
@@ -1228,7 +612,7 @@ triage_decision_view_show_answer_error (TriageDecisionView *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
     }
 
-  update_state (self);
+  _triage_decision_view_update_state (self);
 }
 
 /**

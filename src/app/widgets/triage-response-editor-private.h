@@ -1,4 +1,4 @@
-/* triage-response-editor-private.h — the editor's parts, for the tests
+/* triage-response-editor-private.h — the editor's parts, shared by its files and the tests
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,8 +7,74 @@
 #pragma once
 
 #include "triage-response-editor.h"
+#include "triage-wrap-box.h"
 
 G_BEGIN_DECLS
+
+/*
+ * TriageResponseEditor spans three files:
+ *
+ *   triage-response-editor.c          the object, the answer its control holds
+ *                                     (checked with libatp on every change) and its API
+ *   triage-response-editor-controls.c the controls: buttons, options, drop-down, text
+ *   triage-response-editor-number.c   the number field and the slider
+ */
+
+struct _TriageResponseEditor
+{
+  AdwBin            parent_instance;
+
+  AtpNotification  *notification;
+  const AtpAction  *action;
+  gboolean          editable;
+  gboolean          valid;
+  char             *reason;
+
+  GtkWidget        *input;
+  GPtrArray        *option_buttons;
+  GtkWidget        *submit_button;
+  GtkWidget        *true_button;
+  GtkWidget        *false_button;
+  GtkWidget        *counter_label;
+  GtkWidget        *placeholder_label;
+  GtkWidget        *scale_spin;
+  GtkTextBuffer    *buffer;
+  GtkAdjustment    *adjustment;
+
+  /* number: a value was typed or stepped to; scale: the slider was moved */
+  gboolean          has_value;
+  int               digits;       /* number: decimals shown, -1 for as many as needed */
+  double            grid_base;
+  double            grid_top;     /* scale: the highest value on the grid */
+
+  /* template */
+  GtkLabel         *title_label;
+  TriageWrapBox    *badges;
+  GtkBox           *input_box;
+  GtkLabel         *reason_label;
+  GtkBox           *button_box;
+};
+
+/* triage-response-editor.c */
+void       _triage_response_editor_update          (TriageResponseEditor *self);
+void       _triage_response_editor_emit_submit     (TriageResponseEditor *self,
+                                                    JsonNode             *data);
+
+/* triage-response-editor-controls.c */
+void       _triage_response_editor_build           (TriageResponseEditor *self);
+void       _triage_response_editor_label_input     (TriageResponseEditor *self,
+                                                    GtkWidget            *widget);
+void       _triage_response_editor_add_send_button (TriageResponseEditor *self);
+GtkWidget *_triage_response_editor_add_counter     (TriageResponseEditor *self);
+
+/* triage-response-editor-number.c */
+gboolean   _triage_response_parse_number           (const char           *text,
+                                                    double               *value);
+gboolean   _triage_response_text_is_blank          (const char           *text);
+void       _triage_response_editor_build_number    (TriageResponseEditor *self);
+void       _triage_response_editor_build_scale     (TriageResponseEditor *self);
+
+/* For the tests */
 
 /* The input: GtkTextView, GtkSpinButton, GtkScale, GtkDropDown, or the GtkBox
  * holding the radio/check buttons; NULL for simple and binary. */

@@ -685,9 +685,10 @@ code_for_status (guint status)
   switch (status)
     {
     case 400: return ATP_ERROR_INVALID_REQUEST;
-    case 401: return ATP_ERROR_UNAUTHORIZED;
-    case 403: return ATP_ERROR_FORBIDDEN;
+    case 401: return ATP_ERROR_AUTH_INVALID_TOKEN;
+    case 403: return ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS;
     case 404: return ATP_ERROR_NOT_FOUND;
+    case 405: return ATP_ERROR_METHOD_NOT_ALLOWED;
     case 413: return ATP_ERROR_PAYLOAD_TOO_LARGE;
     case 422: return ATP_ERROR_CONSTRAINT_VIOLATION;
     case 429: return ATP_ERROR_RATE_LIMIT_EXCEEDED;

@@ -233,7 +233,10 @@ schedule_retry (AtpStream    *self,
   if (!self->started)
     return;
 
-  if (g_error_matches (error, ATP_ERROR, ATP_ERROR_UNAUTHORIZED))
+  /* A refused token, or one that is not a user token (a service key): trying
+   * again with it cannot help. */
+  if (g_error_matches (error, ATP_ERROR, ATP_ERROR_AUTH_INVALID_TOKEN) ||
+      g_error_matches (error, ATP_ERROR, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS))
     {
       set_retry (self, 0, 0);
       set_state (self, ATP_STREAM_STATE_AUTH_FAILED);
@@ -615,8 +618,13 @@ websocket_cb (GObject      *object,
       status = message != NULL ? soup_message_get_status (message) : 0;
 
       if (status == SOUP_STATUS_UNAUTHORIZED)
-        mapped = g_error_new (ATP_ERROR, ATP_ERROR_UNAUTHORIZED,
+        mapped = g_error_new (ATP_ERROR, ATP_ERROR_AUTH_INVALID_TOKEN,
                               "%s refused the credentials (HTTP 401)",
+                              atp_client_get_display_name (self->client));
+      else if (status == SOUP_STATUS_FORBIDDEN)
+        mapped = g_error_new (ATP_ERROR, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS,
+                              "%s does not accept this token for the stream: it is not a user "
+                              "token (HTTP 403)",
                               atp_client_get_display_name (self->client));
       else if (status == 429)
         mapped = g_error_new (ATP_ERROR, ATP_ERROR_RATE_LIMIT_EXCEEDED,

@@ -28,7 +28,8 @@ G_BEGIN_DECLS
  * @ATP_STREAM_STATE_RECONNECTING: the connection failed or was lost; the next
  *   attempt is at #AtpStream:next-retry-time (#AtpStream:retry-in-seconds
  *   from when the state was entered); #AtpStream:last-error says why
- * @ATP_STREAM_STATE_AUTH_FAILED: the server refused the credentials (401);
+ * @ATP_STREAM_STATE_AUTH_FAILED: the server refused the credentials (401), or
+ *   they are not a user's (403, e.g. a service key);
  *   no retries until the client's token changes or
  *   atp_stream_reconnect_now() is called
  * @ATP_STREAM_STATE_OFFLINE: as RECONNECTING, and the system reports no
@@ -59,7 +60,7 @@ GType atp_stream_state_get_type (void) G_GNUC_CONST;
  * - answers every `heartbeat` with a `heartbeat_ack`; hearing nothing for
  *   #AtpStream:silence-timeout-ms (60 s) counts as a dead connection;
  * - reconnects with exponential backoff and full jitter (a random delay in
- *   [0, min(max, initial·2^n)], initial 1 s, max 60 s); a 401 stops retries
+ *   [0, min(max, initial·2^n)], initial 1 s, max 60 s); a 401 or 403 stops retries
  *   (%ATP_STREAM_STATE_AUTH_FAILED); close codes 4029 (too many connections)
  *   and 1009 (message too big) retry with a message saying so;
  * - after every (re)connect, resyncs with the REST list of pending

@@ -1,0 +1,234 @@
+/* triage-decision-view-banner.c — what became of the request, or of the answer given here
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-decision-view"
+
+#include <glib/gi18n.h>
+
+#include "triage-decision-format.h"
+#include "triage-decision-view-private.h"
+
+/*
+ * The banner above the request. A settled status (answered elsewhere,
+ * expired, withdrawn) says what happened, when and why; an answer given here
+ * says where it stands (sending, queued, sent, refused); a deadline passed on
+ * the local clock and an answer that could not leave say so too. The banner
+ * is a status region: a screen reader reads its title.
+ */
+
+static const AtpAction *
+sent_action (TriageDecisionView *self)
+{
+  if (self->notification == NULL || self->sent_action_id == NULL)
+    return NULL;
+
+  return atp_notification_find_action (self->notification, self->sent_action_id);
+}
+
+/* "Your answer to “Rollout”: 25 %" for the answer given here, or NULL. */
+static char *
+describe_sent_answer (TriageDecisionView *self)
+{
+  const AtpAction *action = sent_action (self);
+  g_autofree char *answer = NULL;
+
+  if (action == NULL)
+    return NULL;
+
+  if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
+    /* Translators: %s is the label of the action chosen */
+    return g_strdup_printf (_("Your answer: %s"), action->label);
+
+  answer = triage_describe_response (action, self->sent_response);
+  /* Translators: %1$s is an action's label, %2$s the answer given */
+  return g_strdup_printf (_("Your answer to “%1$s”: %2$s"), action->label, answer);
+}
+
+static void
+join_line (GString    *str,
+           const char *line)
+{
+  if (line == NULL || *line == '\0')
+    return;
+  if (str->len > 0)
+    g_string_append_c (str, '\n');
+  g_string_append (str, line);
+}
+
+static const char * const banner_styles[] = {
+  "banner-neutral", "banner-accent", "banner-success", "banner-warning", "banner-error",
+};
+
+static void
+show_banner (TriageDecisionView *self,
+             const char         *style,
+             const char         *icon_name,
+             const char         *title,
+             const char         *detail)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (banner_styles); i++)
+    gtk_widget_remove_css_class (self->banner, banner_styles[i]);
+  gtk_widget_add_css_class (self->banner, style);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->banner_icon), icon_name != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->banner_spinner), icon_name == NULL);
+  gtk_spinner_set_spinning (self->banner_spinner, icon_name == NULL);
+  if (icon_name != NULL)
+    gtk_image_set_from_icon_name (self->banner_icon, icon_name);
+
+  gtk_label_set_label (self->banner_title, title);
+  gtk_label_set_label (self->banner_detail, detail ? detail : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->banner_detail), detail != NULL && *detail != '\0');
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->banner),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+
+  gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
+}
+
+static void
+hide_banner (TriageDecisionView *self)
+{
+  gtk_spinner_set_spinning (self->banner_spinner, FALSE);
+  gtk_revealer_set_reveal_child (self->banner_revealer, FALSE);
+}
+
+static char *
+format_when (GDateTime *when)
+{
+  return when ? triage_format_time (when, NULL) : NULL;
+}
+
+static void
+show_status_banner (TriageDecisionView *self)
+{
+  g_autofree char *time = format_when (self->status_when);
+  g_autofree char *title = NULL;
+  g_autoptr(GString) detail = g_string_new (NULL);
+  const char *icon_name;
+
+  switch (self->status)
+    {
+    case ATP_STATUS_RESPONDED:
+      icon_name = "object-select-symbolic";
+      if (time != NULL)
+        /* Translators: %s is a time, e.g. "14:05" */
+        title = g_strdup_printf (_("Answered on another device at %s"), time);
+      else
+        title = g_strdup (_("Answered on another device"));
+      break;
+
+    case ATP_STATUS_EXPIRED:
+      icon_name = "alarm-symbolic";
+      if (time == NULL && self->notification->deadline != NULL)
+        time = format_when (self->notification->deadline);
+      if (time != NULL)
+        /* Translators: %s is a time, e.g. "14:05" */
+        title = g_strdup_printf (_("Expired at %s"), time);
+      else
+        title = g_strdup (_("Expired"));
+      break;
+
+    case ATP_STATUS_INVALIDATED:
+    default:
+      icon_name = "action-unavailable-symbolic";
+      if (time != NULL)
+        /* Translators: %1$s is a service's name, %2$s a time */
+        title = g_strdup_printf (_("Withdrawn by %1$s at %2$s"), self->notification->service.name, time);
+      else
+        /* Translators: %s is a service's name */
+        title = g_strdup_printf (_("Withdrawn by %s"), self->notification->service.name);
+      break;
+    }
+
+  if (self->status_reason != NULL)
+    {
+      /* Translators: %s is the reason the server gave for a status change */
+      g_autofree char *reason = g_strdup_printf (_("Reason: %s"), self->status_reason);
+
+      join_line (detail, reason);
+    }
+  join_line (detail, self->status_detail);
+  join_line (detail, _("The request is read-only now; nothing you entered was sent."));
+
+  show_banner (self, self->status == ATP_STATUS_RESPONDED ? "banner-neutral" : "banner-warning",
+               icon_name, title, detail->str);
+}
+
+static void
+show_delivery_banner (TriageDecisionView *self)
+{
+  g_autofree char *answer = describe_sent_answer (self);
+  g_autoptr(GString) detail = g_string_new (NULL);
+
+  switch (self->delivery)
+    {
+    case TRIAGE_DELIVERY_SENDING:
+      show_banner (self, "banner-accent", NULL, _("Sending your answer…"), answer);
+      break;
+
+    case TRIAGE_DELIVERY_SENT:
+      show_banner (self, "banner-success", "object-select-symbolic", _("Answer sent"), answer);
+      break;
+
+    case TRIAGE_DELIVERY_QUEUED:
+      join_line (detail, answer);
+      join_line (detail, _("It is saved and will be sent as soon as the server can be reached."));
+      show_banner (self, "banner-warning", "network-offline-symbolic",
+                   _("Queued, will send when online"), detail->str);
+      break;
+
+    case TRIAGE_DELIVERY_FAILED:
+      join_line (detail, self->delivery_message);
+      join_line (detail, answer);
+      show_banner (self, "banner-error", "dialog-error-symbolic",
+                   _("The answer was not accepted"), detail->str);
+      break;
+
+    case TRIAGE_DELIVERY_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Shows the banner the state calls for (or none) and says whether the
+ * request can no longer be answered here. */
+gboolean
+_triage_decision_view_update_banner (TriageDecisionView *self)
+{
+  gboolean read_only = FALSE;
+
+  if (self->notification == NULL)
+    {
+      hide_banner (self);
+    }
+  else if (atp_status_is_terminal (self->status))
+    {
+      read_only = TRUE;
+      show_status_banner (self);
+    }
+  else if (self->delivery != TRIAGE_DELIVERY_NONE)
+    {
+      read_only = TRUE;
+      show_delivery_banner (self);
+    }
+  else if (self->expired_locally)
+    {
+      g_autofree char *time = format_when (self->notification->deadline);
+      /* Translators: %s is the time of the deadline */
+      g_autofree char *title = g_strdup_printf (_("The deadline passed at %s"), time);
+
+      read_only = TRUE;
+      show_banner (self, "banner-warning", "alarm-symbolic", title,
+                   _("Answers are no longer accepted; nothing you entered was sent."));
+    }
+  else if (self->answer_error != NULL)
+    show_banner (self, "banner-error", "dialog-error-symbolic",
+                 _("Your answer was not sent"), self->answer_error);
+  else
+    hide_banner (self);
+
+  return read_only;
+}

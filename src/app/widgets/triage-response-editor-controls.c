@@ -1,0 +1,351 @@
+/* triage-response-editor-controls.c — an action's control, built for its type
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-response-editor"
+
+#include <glib/gi18n.h>
+
+#include "triage-flag-badge.h"
+#include "triage-response-editor-private.h"
+
+/*
+ * simple: one button, the action's label. binary: two buttons, false then
+ * true, each an answer. choice: radio buttons, or a searchable drop-down for
+ * more than TRIAGE_CHOICE_MAX_RADIO_OPTIONS. multi_choice: check buttons and
+ * a count. text: a text view with a placeholder and a count. The number and
+ * scale controls are in triage-response-editor-number.c. Every label is the
+ * service's plain text, never markup or a mnemonic.
+ */
+
+static GtkWidget *
+wrapping_button (const char *label)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *child = gtk_label_new (label);
+
+  gtk_label_set_use_markup (GTK_LABEL (child), FALSE);
+  gtk_label_set_use_underline (GTK_LABEL (child), FALSE);
+  gtk_label_set_wrap (GTK_LABEL (child), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (child), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_justify (GTK_LABEL (child), GTK_JUSTIFY_CENTER);
+  gtk_button_set_child (GTK_BUTTON (button), child);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+
+  return button;
+}
+
+static const char *
+affirmative_style (const AtpAction *action)
+{
+  return (action->flags & ATP_FLAG_DESTRUCTIVE) ? "destructive-action" : "suggested-action";
+}
+
+void
+_triage_response_editor_label_input (TriageResponseEditor *self,
+                                     GtkWidget            *widget)
+{
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->title_label, NULL,
+                                  -1);
+}
+
+static void
+on_submit_clicked (TriageResponseEditor *self)
+{
+  triage_response_editor_submit (self);
+}
+
+static void
+on_binary_clicked (TriageResponseEditor *self,
+                   GtkButton            *button)
+{
+  g_autoptr(JsonNode) data = json_node_new (JSON_NODE_VALUE);
+
+  if (!self->editable)
+    return;
+
+  json_node_set_boolean (data, GTK_WIDGET (button) == self->true_button);
+  _triage_response_editor_emit_submit (self, data);
+}
+
+GtkWidget *
+_triage_response_editor_add_counter (TriageResponseEditor *self)
+{
+  self->counter_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->counter_label), 1);
+  gtk_label_set_wrap (GTK_LABEL (self->counter_label), TRUE);
+  gtk_widget_add_css_class (self->counter_label, "caption");
+  gtk_widget_add_css_class (self->counter_label, "numeric");
+  gtk_widget_add_css_class (self->counter_label, "dim-label");
+  gtk_widget_add_css_class (self->counter_label, "counter");
+
+  return self->counter_label;
+}
+
+void
+_triage_response_editor_add_send_button (TriageResponseEditor *self)
+{
+  g_autofree char *accessible = NULL;
+
+  self->submit_button = gtk_button_new_with_label (_("Send"));
+  gtk_widget_add_css_class (self->submit_button, affirmative_style (self->action));
+  /* Translators: the accessible name of a send button; %s is the action's label */
+  accessible = g_strdup_printf (_("Send “%s”"), self->action->label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->submit_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
+  g_signal_connect_object (self->submit_button, "clicked",
+                           G_CALLBACK (on_submit_clicked), self, G_CONNECT_SWAPPED);
+  gtk_box_append (self->button_box, self->submit_button);
+}
+
+static void
+build_simple (TriageResponseEditor *self)
+{
+  /* The button says it all; a heading above it would repeat it. */
+  gtk_widget_set_visible (GTK_WIDGET (self->title_label), FALSE);
+  gtk_widget_set_halign (GTK_WIDGET (self->button_box), GTK_ALIGN_FILL);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->button_box), TRUE);
+
+  self->submit_button = wrapping_button (self->action->label);
+  gtk_widget_set_hexpand (self->submit_button, TRUE);
+  gtk_widget_add_css_class (self->submit_button, affirmative_style (self->action));
+  gtk_widget_add_css_class (self->submit_button, "pill");
+  g_signal_connect_object (self->submit_button, "clicked",
+                           G_CALLBACK (on_submit_clicked), self, G_CONNECT_SWAPPED);
+  gtk_box_append (self->button_box, self->submit_button);
+}
+
+static void
+build_binary (TriageResponseEditor *self)
+{
+  const AtpAction *action = self->action;
+
+  gtk_widget_set_halign (GTK_WIDGET (self->button_box), GTK_ALIGN_FILL);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->button_box), TRUE);
+  gtk_box_set_homogeneous (self->button_box, TRUE);
+  self->false_button = wrapping_button (action->false_label);
+  self->true_button = wrapping_button (action->true_label);
+  gtk_widget_add_css_class (self->true_button, affirmative_style (action));
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->false_button),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, action->label, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->true_button),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, action->label, -1);
+
+  g_signal_connect_object (self->false_button, "clicked",
+                           G_CALLBACK (on_binary_clicked), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->true_button, "clicked",
+                           G_CALLBACK (on_binary_clicked), self, G_CONNECT_SWAPPED);
+
+  gtk_box_append (self->button_box, self->false_button);
+  gtk_box_append (self->button_box, self->true_button);
+}
+
+static GtkWidget *
+option_group_new (TriageResponseEditor *self)
+{
+  GtkWidget *group = g_object_new (GTK_TYPE_BOX,
+                                   "orientation", GTK_ORIENTATION_VERTICAL,
+                                   "spacing", 6,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                   NULL);
+
+  gtk_widget_add_css_class (group, "option-group");
+  _triage_response_editor_label_input (self, group);
+  return group;
+}
+
+static GtkWidget *
+option_button_new (const AtpOption *option,
+                   GtkCheckButton  *group)
+{
+  GtkWidget *button = gtk_check_button_new ();
+  GtkWidget *label = gtk_label_new (option->label);
+
+  gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_check_button_set_child (GTK_CHECK_BUTTON (button), label);
+  if (group != NULL)
+    gtk_check_button_set_group (GTK_CHECK_BUTTON (button), group);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, option->label, -1);
+
+  return button;
+}
+
+static void
+build_options (TriageResponseEditor *self,
+               gboolean              radio)
+{
+  const AtpAction *action = self->action;
+  GtkCheckButton *first = NULL;
+
+  self->input = option_group_new (self);
+  for (guint i = 0; i < action->options->len; i++)
+    {
+      GtkWidget *button = option_button_new (g_ptr_array_index (action->options, i),
+                                             radio ? first : NULL);
+
+      if (first == NULL)
+        first = GTK_CHECK_BUTTON (button);
+      g_ptr_array_add (self->option_buttons, button);
+      g_signal_connect_object (button, "toggled", G_CALLBACK (_triage_response_editor_update), self, G_CONNECT_SWAPPED);
+      gtk_box_append (GTK_BOX (self->input), button);
+    }
+  gtk_box_append (self->input_box, self->input);
+}
+
+static void
+build_dropdown (TriageResponseEditor *self)
+{
+  const AtpAction *action = self->action;
+  GtkStringList *labels = gtk_string_list_new (NULL);
+  GtkExpression *expression;
+
+  for (guint i = 0; i < action->options->len; i++)
+    gtk_string_list_append (labels, ((AtpOption *) g_ptr_array_index (action->options, i))->label);
+
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  self->input = gtk_drop_down_new (G_LIST_MODEL (labels), expression);
+  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (self->input), TRUE);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->input), GTK_INVALID_LIST_POSITION);
+  gtk_widget_set_hexpand (self->input, TRUE);
+  gtk_widget_set_tooltip_text (self->input, _("Choose an option"));
+  _triage_response_editor_label_input (self, self->input);
+  g_signal_connect_object (self->input, "notify::selected", G_CALLBACK (_triage_response_editor_update), self, G_CONNECT_SWAPPED);
+  gtk_box_append (self->input_box, self->input);
+}
+
+static void
+build_multi_choice (TriageResponseEditor *self)
+{
+  build_options (self, FALSE);
+  gtk_box_append (self->input_box, _triage_response_editor_add_counter (self));
+  _triage_response_editor_add_send_button (self);
+}
+
+static void
+build_text (TriageResponseEditor *self)
+{
+  const AtpAction *action = self->action;
+  GtkWidget *overlay, *scrolled, *view;
+
+  view = gtk_text_view_new ();
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (view), 8);
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (view), 10);
+  gtk_text_view_set_right_margin (GTK_TEXT_VIEW (view), 10);
+  gtk_widget_add_css_class (view, "text-answer");
+  self->buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  self->input = view;
+  _triage_response_editor_label_input (self, view);
+
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 90);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 240);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
+  gtk_widget_add_css_class (scrolled, "text-answer-frame");
+
+  /* GtkTextView has no placeholder: a label over it while the buffer is empty. */
+  overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), scrolled);
+  self->placeholder_label = gtk_label_new (action->placeholder ? action->placeholder
+                                                               : _("Type your answer"));
+  gtk_label_set_use_markup (GTK_LABEL (self->placeholder_label), FALSE);
+  gtk_label_set_wrap (GTK_LABEL (self->placeholder_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->placeholder_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (self->placeholder_label), 0);
+  gtk_widget_set_valign (self->placeholder_label, GTK_ALIGN_START);
+  gtk_widget_set_halign (self->placeholder_label, GTK_ALIGN_FILL);
+  gtk_widget_set_can_target (self->placeholder_label, FALSE);
+  gtk_widget_add_css_class (self->placeholder_label, "text-answer-placeholder");
+  gtk_widget_add_css_class (self->placeholder_label, "dim-label");
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->placeholder_label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  gtk_label_get_label (GTK_LABEL (self->placeholder_label)),
+                                  -1);
+
+  gtk_box_append (self->input_box, overlay);
+  gtk_box_append (self->input_box, _triage_response_editor_add_counter (self));
+  g_signal_connect_object (self->buffer, "changed", G_CALLBACK (_triage_response_editor_update), self, G_CONNECT_SWAPPED);
+  _triage_response_editor_add_send_button (self);
+}
+
+static void
+build_badges (TriageResponseEditor *self)
+{
+  const AtpAction *action = self->action;
+
+  for (guint i = 0; action->flag_names[i] != NULL; i++)
+    {
+      GtkWidget *badge = triage_flag_badge_new (action->flag_names[i]);
+
+      triage_wrap_box_append (self->badges, badge);
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->badges), action->flag_names[0] != NULL);
+}
+
+void
+_triage_response_editor_build (TriageResponseEditor *self)
+{
+  const AtpAction *action = self->action;
+
+  gtk_label_set_label (self->title_label, action->label);
+  build_badges (self);
+
+  switch (action->response_type)
+    {
+    case ATP_RESPONSE_TYPE_SIMPLE:
+      build_simple (self);
+      break;
+
+    case ATP_RESPONSE_TYPE_BINARY:
+      build_binary (self);
+      break;
+
+    case ATP_RESPONSE_TYPE_CHOICE:
+      if (action->options->len <= TRIAGE_CHOICE_MAX_RADIO_OPTIONS)
+        build_options (self, TRUE);
+      else
+        build_dropdown (self);
+      _triage_response_editor_add_send_button (self);
+      break;
+
+    case ATP_RESPONSE_TYPE_MULTI_CHOICE:
+      build_multi_choice (self);
+      break;
+
+    case ATP_RESPONSE_TYPE_TEXT:
+      build_text (self);
+      break;
+
+    case ATP_RESPONSE_TYPE_NUMBER:
+      _triage_response_editor_build_number (self);
+      break;
+
+    case ATP_RESPONSE_TYPE_SCALE:
+      _triage_response_editor_build_scale (self);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->input_box),
+                          gtk_widget_get_first_child (GTK_WIDGET (self->input_box)) != NULL);
+  gtk_widget_add_css_class (GTK_WIDGET (self),
+                            atp_response_type_to_string (action->response_type));
+  _triage_response_editor_update (self);
+}
