@@ -235,6 +235,13 @@ exercise (const char    *text,
     }
   g_assert_no_error (error);
 
+  /* The envelope: ATP has actions and no payload, the others a payload object and no actions. */
+  if (notification->protocol == ATP_PROTOCOL_ATP)
+    g_assert_true (notification->payload == NULL && notification->actions->len > 0);
+  else
+    g_assert_true (notification->payload != NULL && JSON_NODE_HOLDS_OBJECT (notification->payload) &&
+                   notification->actions->len == 0);
+
   for (guint i = 0; i < notification->actions->len; i++)
     {
       const AtpAction *action = g_ptr_array_index (notification->actions, i);
