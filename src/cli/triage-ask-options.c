@@ -51,6 +51,8 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self->notification_id);
   g_free (self->title);
   g_free (self->body);
+  g_free (self->hook);
+  g_free (self->hook_deadline);
   g_free (self);
 }
 
@@ -720,6 +722,7 @@ triage_ask_options_parse (GStrv      *argv,
   g_autofree char *service = NULL;
   g_autofree char *service_name = NULL;
   g_autofree char *question = NULL;
+  g_autofree char *hook = NULL;
   g_auto(GStrv) action_specs = NULL;
   g_auto(GStrv) label_specs = NULL;
   g_auto(GStrv) option_specs = NULL;
@@ -777,6 +780,9 @@ triage_ask_options_parse (GStrv      *argv,
       "Send the request, print {notification_id, status} and exit", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
       "Print nothing on standard output (--confirm is always quiet)", NULL },
+    { "hook", 0, 0, G_OPTION_ARG_STRING, &hook,
+      "Answer a coding agent's permission hook: its JSON on standard input, its decision on "
+      "standard output (AGENT: claude-code)", "AGENT" },
     { NULL }
   };
   GOptionGroup *group;
@@ -848,6 +854,27 @@ triage_ask_options_parse (GStrv      *argv,
           return NULL;
         }
       self->notification_id = g_ascii_strdown (id, -1);
+    }
+
+  if (hook != NULL)
+    {
+      if (!g_str_equal (hook, "claude-code"))
+        {
+          usage_error (error, "--hook “%s”: the agent hooks known are claude-code", hook);
+          return NULL;
+        }
+      if (json || title || description || action_specs || label_specs || option_specs ||
+          constraint_specs_arg || metadata_specs || attach_paths || flag_names || project ||
+          state.confirm || no_wait || id != NULL)
+        {
+          usage_error (error, "--hook builds the request from the hook's input; only --deadline "
+                       "and the connection options (--server, --socket, --service, "
+                       "--service-name, --retry-for) go with it");
+          return NULL;
+        }
+      if (!triage_ask_options_set_hook (self, hook, deadline, now, retry_for != NULL, error))
+        return NULL;
+      return g_steal_pointer (&self);
     }
 
   if (json)
