@@ -130,7 +130,6 @@ query_strings (TriageStorePostgres *self,
   return (GStrv) g_ptr_array_free (strings, FALSE);
 }
 
-/* The statuses of @mask (bit per AtpStatus) as an int[] literal. */
 /* The bits of @mask (statuses, protocols) as an int[] literal. */
 static char *
 status_array (guint mask)
