@@ -551,15 +551,19 @@ test_shared_rate_limit (Cluster       *cluster,
 }
 
 /* Three servers started at the same moment on an empty database: one
- * creates the schema, the others wait for it; all serve. */
+ * creates the schema (each version is made once), the others wait for it;
+ * all serve. */
 static void
 test_start_together (void)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *database = triage_test_postgres_new_database (&error);
-  g_autofree char *version = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autofree char *version = NULL, *expected = NULL;
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GString) logs = g_string_new (NULL);
   GSubprocess *servers[MAX_SERVERS];
+  guint created = 0, newest = 0;
 
   g_assert_no_error (error);
   /* As tests/common starts a server: whole stacks for the leak suppressions. */
@@ -585,16 +589,36 @@ test_start_together (void)
       g_assert_no_error (error);
       g_assert_true (g_str_has_prefix (line, "listening on http://127.0.0.1:"));
     }
-  version = triage_test_postgres_run_sql (database, "SELECT version FROM triage_schema", &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (version, ==, "1\n");
   for (guint i = 0; i < MAX_SERVERS; i++)
     {
+      GInputStream *err = g_subprocess_get_stderr_pipe (servers[i]);
+      g_autoptr(GBytes) chunk = NULL;
+
       g_subprocess_send_signal (servers[i], SIGTERM);
+      /* Its messages are few: they fit in the pipe until it has exited. */
       g_assert_true (g_subprocess_wait_check (servers[i], NULL, &error));
+      g_assert_no_error (error);
+      while ((chunk = g_input_stream_read_bytes (err, 65536, NULL, &error)) != NULL &&
+             g_bytes_get_size (chunk) > 0)
+        {
+          g_string_append_len (logs, g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk));
+          g_clear_pointer (&chunk, g_bytes_unref);
+        }
       g_assert_no_error (error);
       g_object_unref (servers[i]);
     }
+  for (const char *at = logs->str; (at = strstr (at, "schema migrated to version ")) != NULL; at++)
+    {
+      guint number = (guint) g_ascii_strtoull (at + strlen ("schema migrated to version "), NULL, 10);
+
+      created += number == 1;
+      newest = MAX (newest, number);
+    }
+  g_assert_cmpuint (created, ==, 1);
+  version = triage_test_postgres_run_sql (database, "SELECT version FROM triage_schema", &error);
+  g_assert_no_error (error);
+  expected = g_strdup_printf ("%u\n", newest);
+  g_assert_cmpstr (version, ==, expected);
 }
 
 int
