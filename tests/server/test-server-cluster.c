@@ -566,6 +566,7 @@ test_start_together (void)
   guint created = 0, newest = 0;
 
   g_assert_no_error (error);
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
   /* As tests/common starts a server: whole stacks for the leak suppressions. */
   if (g_getenv ("ASAN_OPTIONS") != NULL)
     {
