@@ -55,6 +55,45 @@ triage_ask_options_free (TriageAskOptions *self)
 }
 
 gboolean
+triage_ask_options_set_connection (TriageAskOptions  *self,
+                                   const char        *server,
+                                   const char        *socket_path,
+                                   const char        *service,
+                                   const char        *service_name,
+                                   const char        *retry_for,
+                                   GError           **error)
+{
+  if (server != NULL)
+    {
+      if (!atp_client_check_url (server, error))
+        {
+          g_prefix_error (error, "--server: ");
+          return FALSE;
+        }
+      g_free (self->server_url);
+      self->server_url = g_strdup (server);
+    }
+  g_free (self->socket_path);
+  self->socket_path = g_strdup (socket_path);
+  if (service != NULL)
+    {
+      g_free (self->service_id);
+      self->service_id = g_strdup (service);
+    }
+  g_free (self->service_name);
+  self->service_name = g_strdup (service_name);
+
+  if (retry_for != NULL && !triage_ask_parse_duration (retry_for, &self->retry_for_us))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
 triage_ask_parse_duration (const char *text,
                            gint64     *microseconds)
 {
@@ -579,11 +618,11 @@ add_attachment (JsonArray   *attachments,
   return TRUE;
 }
 
-static gboolean
-parse_deadline (const char  *text,
-                GDateTime   *now,
-                char       **out,
-                GError     **error)
+gboolean
+triage_ask_parse_deadline (const char  *text,
+                           GDateTime   *now,
+                           char       **out,
+                           GError     **error)
 {
   g_autoptr(GDateTime) when = NULL;
   gint64 us;
@@ -896,28 +935,9 @@ triage_ask_options_parse (GStrv      *argv,
   self->confirm = state.confirm;
   self->read_stdin = json;
 
-  if (server != NULL)
-    {
-      if (!atp_client_check_url (server, error))
-        {
-          g_prefix_error (error, "--server: ");
-          return NULL;
-        }
-      self->server_url = g_steal_pointer (&server);
-    }
-  self->socket_path = g_steal_pointer (&socket_path);
-  if (service != NULL)
-    {
-      g_free (self->service_id);
-      self->service_id = g_steal_pointer (&service);
-    }
-  self->service_name = g_steal_pointer (&service_name);
-
-  if (retry_for != NULL && !triage_ask_parse_duration (retry_for, &self->retry_for_us))
-    {
-      usage_error (error, "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
-      return NULL;
-    }
+  if (!triage_ask_options_set_connection (self, server, socket_path, service, service_name,
+                                          retry_for, error))
+    return NULL;
 
   if (id != NULL)
     {
@@ -1013,7 +1033,7 @@ triage_ask_options_parse (GStrv      *argv,
     {
       g_autofree char *when = NULL;
 
-      if (!parse_deadline (deadline, now, &when, error))
+      if (!triage_ask_parse_deadline (deadline, now, &when, error))
         return NULL;
       json_object_set_string_member (notification, "deadline", when);
     }
