@@ -47,6 +47,12 @@ static const char *migrations[] = {
   "  WHERE next_attempt IS NOT NULL;"
   /* GCRA state: key → theoretical arrival time (unix µs) */
   "CREATE TABLE rate_limits (key TEXT PRIMARY KEY, tat BIGINT NOT NULL);",
+  /* 2: AFP review sessions (triage-store-postgres-afp.c) */
+  "CREATE TABLE afp_sessions (id TEXT PRIMARY KEY, service_id TEXT NOT NULL,"
+  "  created_at BIGINT NOT NULL, last_iteration BIGINT NOT NULL);"
+  "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
+  "  iteration BIGINT NOT NULL);"
+  "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
 };
 
 G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&
