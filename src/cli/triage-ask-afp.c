@@ -511,6 +511,8 @@ parse_options (Review     *self,
 
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
+  if (!triage_service_refuse_secrets (args, error))
+    return FALSE;
 
   context = g_option_context_new ("--afp — ask a person to review an artifact (Agent Feedback "
                                   "Protocol 1.2)");

@@ -287,7 +287,7 @@ triage_ask_read_stdin (gsize    max_size,
       if (data->len + (gsize) n > max_size)
         {
           g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                       "more than the %" G_GSIZE_FORMAT " KiB a request may have",
+                       "more than the %" G_GSIZE_FORMAT " KiB it may have",
                        max_size / 1024);
           return NULL;
         }
@@ -325,6 +325,9 @@ triage_ask_main (int    argc,
       triage_ask_say ("%s", error->message);
       return TRIAGE_ASK_EXIT_USAGE;
     }
+
+  if (options->hook != NULL)
+    return triage_ask_hook_run (options);
 
   if (options->read_stdin)
     {
