@@ -9,6 +9,7 @@
 #define G_LOG_DOMAIN "test-server-afp"
 
 #include "server-test-util.h"
+#include "atp-afp.h"
 
 typedef struct
 {
