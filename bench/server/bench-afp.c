@@ -25,6 +25,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "bench-stats.h"
 #include "triage-test-server.h"
 
 static int iterations = 50;
@@ -144,31 +145,13 @@ server_cpu_ns (GPid pid)
   return total;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-percentile (GArray *values,
-            double  p)
-{
-  guint index = (guint) (p * (values->len - 1) + 0.5);
-
-  return g_array_index (values, double, MIN (index, values->len - 1));
-}
-
 static void
 report (const char *what,
         GArray     *ms)
 {
-  g_array_sort (ms, compare_doubles);
   printf ("%s: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%u requests)\n", what,
-          percentile (ms, 0.5), percentile (ms, 0.99), percentile (ms, 1.0), ms->len);
+          bench_percentile (ms, 0.5), bench_percentile (ms, 0.99), bench_percentile (ms, 1.0),
+          ms->len);
 }
 
 int
@@ -255,9 +238,9 @@ main (int    argc,
           cpu_ns / 1e6 / samples);
   report ("  first request (new session)", started);
   printf ("  target: continue < 20 ms of server time: %s (p99 round trip %.2f ms, fsync and "
-          "scheduling included)\n", percentile (continued, 0.99) < 20 ? "met" :
+          "scheduling included)\n", bench_percentile (continued, 0.99) < 20 ? "met" :
           cpu_ns / 1e6 / samples < 20 ? "met in CPU time, not in every round trip" : "NOT met",
-          percentile (continued, 0.99));
+          bench_percentile (continued, 0.99));
 
   g_object_unref (bench.session);
   g_free (bench.key);
