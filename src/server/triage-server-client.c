@@ -19,8 +19,7 @@ mark_delivered (TriageServer          *self,
                 TriageNotificationRow *row)
 {
   if (row->status == ATP_STATUS_CREATED &&
-      triage_store_transition (self->store, row->id, 1u << ATP_STATUS_CREATED,
-                               ATP_STATUS_DELIVERED, NULL, g_get_real_time ()))
+      triage_store_mark_delivered (self->store, row->id, g_get_real_time ()))
     {
       row->status = ATP_STATUS_DELIVERED;
       triage_server_changed (self, row->id, ATP_STATUS_DELIVERED, NULL);
@@ -186,6 +185,30 @@ respond_answer (const char *id,
   return object_to_string (answer);
 }
 
+/* A retry is the same answer from the same person as the one recorded: it
+ * gets the original answer (TRUE). Anyone else was late. */
+static gboolean
+reply_if_retry (SoupServerMessage     *msg,
+                TriageNotificationRow *row,
+                const char            *user,
+                const char            *action_id,
+                JsonNode              *data)
+{
+  g_autoptr(JsonNode) stored = NULL;
+  g_autoptr(AtpResponse) previous = NULL;
+
+  if (row->status != ATP_STATUS_RESPONDED || row->response == NULL ||
+      (stored = json_from_string (row->response, NULL)) == NULL ||
+      (previous = atp_response_new_from_json (stored, NULL)) == NULL ||
+      g_strcmp0 (previous->responder_id, user) != 0 ||
+      !atp_response_same_answer (previous, action_id, data))
+    return FALSE;
+  reply_text (msg, 200, respond_answer (row->id, action_id,
+                                        json_object_get_string_member (json_node_get_object (stored),
+                                                                       "responded_at")));
+  return TRUE;
+}
+
 static void
 handle_respond (TriageServer      *self,
                 SoupServerMessage *msg)
@@ -230,23 +253,8 @@ handle_respond (TriageServer      *self,
       return;
     }
   action = atp_notification_find_action (notification, action_id);
-  if (row->status == ATP_STATUS_RESPONDED && row->response != NULL)
-    {
-      g_autoptr(JsonNode) stored = json_from_string (row->response, NULL);
-      g_autoptr(AtpResponse) previous = stored ? atp_response_new_from_json (stored, NULL) : NULL;
-
-      /* A retry is the same answer from the same person; anyone else was late. */
-      if (previous != NULL && g_strcmp0 (previous->responder_id, user) == 0 &&
-          atp_response_same_answer (previous, action_id, data))
-        {
-          JsonObject *stored_object = json_node_get_object (stored);
-
-          reply_text (msg, 200, respond_answer (id, action_id,
-                                                json_object_get_string_member (stored_object,
-                                                                               "responded_at")));
-          return;
-        }
-    }
+  if (reply_if_retry (msg, row, user, action_id, data))
+    return;
   if (atp_status_is_terminal (row->status))
     {
       reply_terminal_conflict (msg, id, row->status, row->deadline);
@@ -277,10 +285,12 @@ handle_respond (TriageServer      *self,
                                 response_text, g_date_time_to_unix (now) * G_USEC_PER_SEC +
                                 g_date_time_get_microsecond (now)))
     {
+      /* Answered meanwhile: by this very retry sent to another server too? */
       g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
 
-      reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
-                               current ? current->deadline : 0);
+      if (current == NULL || !reply_if_retry (msg, current, user, action_id, data))
+        reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
+                                 current ? current->deadline : 0);
       return;
     }
   triage_server_changed (self, id, ATP_STATUS_RESPONDED, NULL);

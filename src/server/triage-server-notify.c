@@ -142,15 +142,21 @@ waiter_finished (SoupServerMessage *msg,
   waiter_free (waiter);
 }
 
+/* Answers the long-polls of @id once it has ended. */
 static void
 wake_waiters (TriageServer *self,
               const char   *id)
 {
+  g_autoptr(TriageNotificationRow) row = NULL;
   GList *list = NULL;
   char *key = NULL;
 
-  if (!g_hash_table_steal_extended (self->waiters, id, (gpointer *) &key, (gpointer *) &list))
+  if (!g_hash_table_contains (self->waiters, id))
     return;
+  row = triage_store_get_notification (self->store, id);
+  if (row != NULL && !atp_status_is_terminal (row->status))
+    return;
+  g_hash_table_steal_extended (self->waiters, id, (gpointer *) &key, (gpointer *) &list);
   g_free (key);
   for (GList *l = list; l != NULL; l = l->next)
     {
@@ -162,6 +168,31 @@ wake_waiters (TriageServer *self,
   g_list_free (list);
 }
 
+static gboolean
+reschedule_idle (gpointer data)
+{
+  TriageServer *self = data;
+
+  self->reschedule_source = 0;
+  triage_server_reschedule (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Every committed event, from this server or (shared store) another: a
+ * status update may end a long-poll here, and a notification from another
+ * server may have a deadline this one's timer must know. */
+void
+triage_server_event_seen (TriageServer         *self,
+                          const TriageEventRow *event)
+{
+  if (event->notification_id == NULL)
+    return;
+  if (g_str_equal (event->type, "status_update"))
+    wake_waiters (self, event->notification_id);
+  else if (triage_store_is_shared (self->store) && self->reschedule_source == 0)
+    self->reschedule_source = g_idle_add (reschedule_idle, self);
+}
+
 /* ---- transitions and the deadline timer ---- */
 
 void
@@ -170,8 +201,6 @@ triage_server_changed (TriageServer *self,
                        int           status,
                        const char   *reason)
 {
-  if (atp_status_is_terminal (status))
-    wake_waiters (self, id);
   triage_server_publish (self, id, status, reason, NULL);
   triage_server_webhook_changed (self, id, status, reason);
 }
@@ -186,32 +215,50 @@ deadline_fired (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Expires what is overdue and sets the timer for the next deadline. */
 void
 triage_server_reschedule (TriageServer *self)
 {
   gint64 now = now_us ();
-  g_auto(GStrv) overdue = triage_store_overdue (self->store, now);
+  g_auto(GStrv) expired = triage_store_expire_overdue (self->store, now);
   gint64 next;
 
-  for (guint i = 0; overdue[i] != NULL; i++)
-    if (triage_store_transition (self->store, overdue[i], TRIAGE_PENDING_MASK,
-                                 ATP_STATUS_EXPIRED, NULL, now))
-      triage_server_changed (self, overdue[i], ATP_STATUS_EXPIRED, "deadline passed");
+  for (guint i = 0; expired[i] != NULL; i++)
+    triage_server_changed (self, expired[i], ATP_STATUS_EXPIRED, "deadline passed");
 
-  if (self->deadline_source != 0)
-    g_source_remove (self->deadline_source);
-  self->deadline_source = 0;
+  g_clear_handle_id (&self->deadline_source, g_source_remove);
   next = triage_store_next_deadline (self->store);
   if (next > 0)
     {
-      gint64 delay_ms = (next - now) / 1000 + 1;
+      /* Still overdue: another server is expiring it (or answering it) right
+       * now, and is done within its batch. */
+      gint64 delay_ms = next > now ? (next - now) / 1000 + 1 : 2 * TRIAGE_STORE_BATCH_MAX_MS;
 
-      self->deadline_source = g_timeout_add ((guint) CLAMP (delay_ms, 1, G_MAXINT),
-                                             deadline_fired, self);
+      self->deadline_source = g_timeout_add ((guint) MIN (delay_ms, G_MAXINT), deadline_fired, self);
     }
 }
 
 /* ---- service endpoints ---- */
+
+/* A POST of an id that exists: the same submission again from the same
+ * service gets the original answer, byte for byte; anything else is a 409. */
+static void
+reply_existing (SoupServerMessage     *msg,
+                TriageNotificationRow *existing,
+                TriageServiceRow      *service,
+                const char            *body,
+                gsize                  length)
+{
+  g_autoptr(JsonNode) old = json_from_string (existing->body, NULL);
+  g_autoptr(JsonNode) new = atp_json_parse (body, (gssize) length, ATP_MAX_NOTIFICATION_SIZE, NULL);
+
+  if (g_strcmp0 (existing->service_id, service->id) == 0 && old != NULL && new != NULL &&
+      atp_json_node_equal (old, new))
+    reply_text (msg, 201, g_strdup (existing->answer));
+  else
+    reply_error (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
+                 "A different notification with this id already exists");
+}
 
 void
 handle_post_notification (TriageServer      *self,
@@ -227,6 +274,7 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(TriageNotificationRow) existing = NULL;
   g_autoptr(JsonObject) answer = NULL;
   g_autofree char *id = NULL, *json = NULL, *answer_text = NULL, *created_text = NULL;
+  TriageStoreInsert inserted;
   const char *body;
   gsize length;
 
@@ -250,15 +298,7 @@ handle_post_notification (TriageServer      *self,
   existing = triage_store_get_notification (self->store, id);
   if (existing != NULL)
     {
-      g_autoptr(JsonNode) old = json_from_string (existing->body, NULL);
-      g_autoptr(JsonNode) new = atp_json_parse (body, (gssize) length, ATP_MAX_NOTIFICATION_SIZE, NULL);
-
-      if (g_strcmp0 (existing->service_id, service->id) == 0 && old != NULL && new != NULL &&
-          atp_json_node_equal (old, new))
-        reply_text (msg, 201, g_strdup (existing->answer));
-      else
-        reply_error (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
-                     "A different notification with this id already exists");
+      reply_existing (msg, existing, service, body, length);
       return;
     }
   created = submission->timestamp ? g_date_time_ref (submission->timestamp)
@@ -278,12 +318,25 @@ handle_post_notification (TriageServer      *self,
   json_object_set_string_member (answer, "status", "created");
   json_object_set_string_member (answer, "estimated_delivery", created_text);
   answer_text = object_to_string (answer);
-  if (!triage_store_insert_notification (self->store, id, service->id, body, json, answer_text,
-                                         submission->context.project, now_us (),
-                                         submission->deadline
-                                           ? g_date_time_to_unix (submission->deadline) * G_USEC_PER_SEC +
-                                             g_date_time_get_microsecond (submission->deadline)
-                                           : 0))
+  inserted = triage_store_insert_notification (self->store, id, service->id, body, json,
+                                               answer_text, submission->context.project, now_us (),
+                                               submission->deadline
+                                                 ? g_date_time_to_unix (submission->deadline) *
+                                                   G_USEC_PER_SEC +
+                                                   g_date_time_get_microsecond (submission->deadline)
+                                                 : 0);
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS)
+    {
+      /* The same id posted a moment ago, to another server of the database:
+       * its insert committed first. */
+      existing = triage_store_get_notification (self->store, id);
+      if (existing != NULL)
+        reply_existing (msg, existing, service, body, length);
+      else
+        reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
+      return;
+    }
+  if (inserted != TRIAGE_STORE_INSERTED)
     {
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
       return;
@@ -449,9 +502,8 @@ triage_server_shutdown_rest (TriageServer *self)
   GHashTableIter iter;
   gpointer value;
 
-  if (self->deadline_source != 0)
-    g_source_remove (self->deadline_source);
-  self->deadline_source = 0;
+  g_clear_handle_id (&self->deadline_source, g_source_remove);
+  g_clear_handle_id (&self->reschedule_source, g_source_remove);
   g_hash_table_iter_init (&iter, self->waiters);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {

@@ -53,8 +53,7 @@ typedef struct
   guint        prune_source;    /* forgets old events */
   TriageWebhooks *webhooks;     /* the delivery queue's runner (triage-server-webhook.c) */
   GMainLoop   *loop;
-  GHashTable  *rates;           /* "limit\nkey" → gint64 theoretical arrival time (triage-server-limits.c) */
-  gint64       rates_swept;
+  guint        reschedule_source; /* a deadline from another server to look at (shared store) */
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);
@@ -72,8 +71,9 @@ gboolean triage_server_rate_check     (TriageServer      *self,
                                        SoupServerMessage *msg,
                                        TriageLimit        limit,
                                        const char        *key);
-void     triage_server_shutdown_limits (TriageServer *self);
 gboolean triage_server_trusts  (SoupServerMessage *msg);
+void     triage_server_event_seen     (TriageServer         *self,
+                                       const TriageEventRow *event);
 void     triage_server_changed        (TriageServer *self,
                                        const char   *id,
                                        int           status,

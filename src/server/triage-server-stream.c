@@ -5,10 +5,12 @@
  *
  * The client streams of profile §5: the WebSocket at /api/v1/client/stream and
  * Server-Sent Events at /api/v1/client/events. Every event a user's streams are
- * sent (a new notification, a status update) is first written to the user's
- * event log in the open batch, then pushed once that batch is durable, so a
- * client never sees what a crash could take back and an SSE client can resume
- * from any event id the log still holds.
+ * sent (a new notification, a status update) is first queued for the user's
+ * event log in the open batch, then pushed once the store says it is durable,
+ * so a client never sees what a crash could take back and an SSE client can
+ * resume from any event id the log still holds. When several servers share
+ * the database, the store hands every server each event of any of them, so a
+ * stream hears of everything whichever server it is connected to.
  */
 
 #define G_LOG_DOMAIN "triage-server-stream"
@@ -36,18 +38,8 @@ typedef struct
   SoupServerMessage       *sse;         /* an SSE response */
   gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
   gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
+  gint64                   last_event;  /* the log's id the stream is up to (a replay or snapshot) */
 } Stream;
-
-/* An event waiting for its batch to commit before it is pushed. */
-typedef struct
-{
-  TriageServer *server;
-  char         *type;
-  char         *data;
-  char         *notification_id;   /* a new notification: marked delivered once pushed */
-  GStrv         users;
-  GArray       *ids;               /* gint64, the event id per user */
-} Pending;
 
 static void
 stream_free (Stream *stream)
@@ -178,52 +170,40 @@ static void
 mark_delivered (TriageServer *self,
                 const char   *id)
 {
-  if (triage_store_transition (self->store, id, 1u << ATP_STATUS_CREATED, ATP_STATUS_DELIVERED,
-                               NULL, g_get_real_time ()))
+  if (triage_store_mark_delivered (self->store, id, g_get_real_time ()))
     triage_server_changed (self, id, ATP_STATUS_DELIVERED, NULL);
 }
 
+/* A durable event (of this server, or of any server when the store is
+ * shared): to every stream of its user; a new notification pushed to one is
+ * delivered. */
 static void
-pending_free (Pending *pending)
+on_store_event (const TriageEventRow *event,
+                gpointer              data)
 {
-  g_free (pending->type);
-  g_free (pending->data);
-  g_free (pending->notification_id);
-  g_strfreev (pending->users);
-  g_array_unref (pending->ids);
-  g_free (pending);
-}
-
-static void
-push_pending (gpointer data,
-              gboolean committed)
-{
-  Pending *pending = data;
-  TriageServer *self = pending->server;
+  TriageServer *self = data;
+  GPtrArray *streams = self->streams ? streams_of (self, event->user) : NULL;
   gboolean pushed = FALSE;
 
-  if (committed && self->streams != NULL)
+  for (guint i = 0; streams != NULL && i < streams->len; i++)
     {
-      for (guint u = 0; pending->users[u] != NULL; u++)
-        {
-          GPtrArray *streams = streams_of (self, pending->users[u]);
+      Stream *stream = streams->pdata[i];
 
-          for (guint i = 0; streams != NULL && i < streams->len; i++)
-            {
-              stream_send (streams->pdata[i], pending->type, pending->data,
-                           g_array_index (pending->ids, gint64, u));
-              pushed = TRUE;
-            }
-        }
-      if (pushed && pending->notification_id != NULL)
-        mark_delivered (self, pending->notification_id);
+      /* Already in what a replay or a snapshot sent it. */
+      if (event->id <= stream->last_event)
+        continue;
+      stream_send (stream, event->type, event->data, event->id);
+      pushed = TRUE;
     }
-  pending_free (pending);
+  if (pushed && event->notification_id != NULL && g_str_equal (event->type, "notification"))
+    mark_delivered (self, event->notification_id);
+  triage_server_event_seen (self, event);
 }
 
 /* Every transition of notification @id (and its creation) goes to every
- * stream of every recipient: logged now, pushed once durable. A creation
- * passes the notification's JSON as it was stored, when the caller has it. */
+ * stream of every recipient: logged in the batch, pushed once durable. A
+ * creation passes the notification's JSON as it was stored, when the caller
+ * has it. */
 void
 triage_server_publish (TriageServer *self,
                        const char   *id,
@@ -231,44 +211,32 @@ triage_server_publish (TriageServer *self,
                        const char   *reason,
                        const char   *notification_json)
 {
-  Pending *pending = g_new0 (Pending, 1);
-  gint64 now = g_get_real_time ();
+  g_auto(GStrv) users = triage_store_recipients (self->store, id);
+  g_autofree char *data = NULL;
+  const char *type;
 
-  pending->server = self;
-  pending->users = triage_store_recipients (self->store, id);
-  pending->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   if (status == ATP_STATUS_CREATED)
     {
       if (notification_json != NULL)
-        pending->data = g_strdup (notification_json);
+        data = g_strdup (notification_json);
       else
         {
           g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id);
           g_autoptr(JsonNode) node = row ? notification_node (row, FALSE) : NULL;
 
           if (node == NULL)
-            {
-              pending_free (pending);
-              return;
-            }
-          pending->data = atp_json_to_string (node, NULL);
+            return;
+          data = atp_json_to_string (node, NULL);
         }
-      pending->type = g_strdup ("notification");
-      pending->notification_id = g_strdup (id);
+      type = "notification";
     }
   else
     {
-      pending->type = g_strdup ("status_update");
-      pending->data = status_update_text (id, status, reason);
+      type = "status_update";
+      data = status_update_text (id, status, reason);
     }
-  for (guint u = 0; pending->users[u] != NULL; u++)
-    {
-      gint64 event = triage_store_add_event (self->store, pending->users[u], pending->type,
-                                             pending->data, now);
-
-      g_array_append_val (pending->ids, event);
-    }
-  triage_store_after_commit (self->store, push_pending, pending);
+  triage_store_add_events (self->store, (const char * const *) users, type, data, id,
+                           g_get_real_time ());
 }
 
 /* The user's pending notifications, oldest first, each sent as a `notification`
@@ -504,6 +472,8 @@ stream_ws_handler (SoupServer              *soup,
   add_stream (self, stream);
   g_signal_connect (ws, "message", G_CALLBACK (on_ws_message), stream);
   g_signal_connect (ws, "closed", G_CALLBACK (on_ws_closed), stream);
+  /* What the log held before the snapshot is in it. */
+  stream->last_event = triage_store_last_event (self->store);
   send_snapshot (stream, 0);
 }
 
@@ -592,14 +562,21 @@ events_handler (SoupServer        *soup,
   if (last_text != NULL)
     replay = triage_store_events_after (self->store, stream->user, last, MAX_REPLAY);
   if (replay != NULL)
-    for (guint i = 0; i < replay->len; i++)
-      {
-        TriageEventRow *event = replay->pdata[i];
+    {
+      stream->last_event = last;
+      for (guint i = 0; i < replay->len; i++)
+        {
+          TriageEventRow *event = replay->pdata[i];
 
-        sse_write (stream, event->type, event->data, event->id);
-      }
+          sse_write (stream, event->type, event->data, event->id);
+          stream->last_event = event->id;
+        }
+    }
   else
-    send_snapshot (stream, triage_store_last_event (self->store));
+    {
+      stream->last_event = triage_store_last_event (self->store);
+      send_snapshot (stream, stream->last_event);
+    }
   /* Headers go out now even when there is nothing to say yet. */
   sse_write (stream, "ping", "{}", 0);
 }
@@ -615,6 +592,7 @@ triage_server_setup_streams (TriageServer *self)
   soup_server_add_websocket_handler (self->soup, STREAM_PATH, NULL, NULL, stream_ws_handler,
                                      self, NULL);
   soup_server_add_handler (self->soup, EVENTS_PATH, events_handler, self, NULL);
+  triage_store_set_event_func (self->store, on_store_event, self);
   /* Every second, so a heartbeat or an idle close is never more than a second late. */
   self->stream_tick = g_timeout_add (TICK_US / 1000, on_tick, self);
   on_prune (self);
@@ -660,6 +638,7 @@ triage_server_shutdown_streams (TriageServer *self)
   GHashTableIter iter;
   GPtrArray *list;
 
+  triage_store_set_event_func (self->store, NULL, NULL);
   g_clear_handle_id (&self->stream_tick, g_source_remove);
   g_clear_handle_id (&self->prune_source, g_source_remove);
   g_hash_table_iter_init (&iter, streams);

@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
 #include "atp.h"
@@ -441,7 +442,7 @@ sqlite_list (TriageStore           *store,
   return rows;
 }
 
-static gboolean
+static TriageStoreInsert
 sqlite_insert_notification (TriageStore *store,
                             const char  *id,
                             const char  *service_id,
@@ -454,10 +455,10 @@ sqlite_insert_notification (TriageStore *store,
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
-  gboolean ok;
+  gboolean ok, exists;
 
   if (!sqlite_exec (self, "SAVEPOINT notification", NULL))
-    return FALSE;
+    return TRIAGE_STORE_INSERT_FAILED;
   stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     " created_at, deadline, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)");
@@ -474,6 +475,7 @@ sqlite_insert_notification (TriageStore *store,
     sqlite3_bind_null (stmt, 8);
   sqlite3_bind_int64 (stmt, 9, created_at);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
+  exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
   if (ok)
     {
@@ -492,7 +494,7 @@ sqlite_insert_notification (TriageStore *store,
   if (!ok)
     sqlite_exec (self, "ROLLBACK TO notification", NULL);
   sqlite_exec (self, "RELEASE notification", NULL);
-  return ok;
+  return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
 
 static gboolean
@@ -557,6 +559,15 @@ sqlite_transition (TriageStore *store,
   return changed;
 }
 
+static gboolean
+sqlite_mark_delivered (TriageStore *store,
+                       const char  *id,
+                       gint64       now)
+{
+  /* One server owns the database: nobody else is changing the row. */
+  return sqlite_transition (store, id, 1u << ATP_STATUS_CREATED, ATP_STATUS_DELIVERED, NULL, now);
+}
+
 static gint64
 sqlite_next_deadline (TriageStore *store)
 {
@@ -574,47 +585,59 @@ sqlite_next_deadline (TriageStore *store)
 }
 
 static GStrv
-sqlite_overdue (TriageStore *store,
-                gint64       now)
+sqlite_expire_overdue (TriageStore *store,
+                       gint64       now)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autofree char *sql = g_strdup_printf ("SELECT id FROM notifications WHERE deadline IS NOT NULL"
                                           " AND deadline <= ? AND ((1 << status) & %u) != 0",
                                           PENDING_MASK);
   sqlite3_stmt *stmt = cached (self, sql);
-  GPtrArray *ids = g_ptr_array_new ();
+  g_autoptr(GPtrArray) overdue = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *expired = g_ptr_array_new ();
 
   sqlite3_bind_int64 (stmt, 1, now);
   while (sqlite3_step (stmt) == SQLITE_ROW)
-    g_ptr_array_add (ids, column_text (stmt, 0));
+    g_ptr_array_add (overdue, column_text (stmt, 0));
   done (stmt);
-  g_ptr_array_add (ids, NULL);
-  return (GStrv) g_ptr_array_free (ids, FALSE);
+  for (guint i = 0; i < overdue->len; i++)
+    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL, now))
+      g_ptr_array_add (expired, g_steal_pointer (&overdue->pdata[i]));
+  g_ptr_array_add (expired, NULL);
+  return (GStrv) g_ptr_array_free (expired, FALSE);
 }
 
 /* ---- the event log (SSE ids and resume) ---- */
 
-/* Appends an event for @user and returns its id. */
-static gint64
-sqlite_add_event (TriageStore *store,
-                  const char  *user,
-                  const char  *type,
-                  const char  *data,
-                  gint64       now)
+/* The batch's events, as it commits: their ids follow the order of commits. */
+static gboolean
+sqlite_insert_events (TriageStore *store,
+                      GPtrArray   *events,
+                      GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-  gint64 id = 0;
+  sqlite3_stmt *stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at)"
+                                     " VALUES (?, ?, ?, ?)");
 
-  stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at) VALUES (?, ?, ?, ?)");
-  bind_text (stmt, 1, user);
-  bind_text (stmt, 2, type);
-  bind_text (stmt, 3, data);
-  sqlite3_bind_int64 (stmt, 4, now);
-  if (sqlite3_step (stmt) == SQLITE_DONE)
-    id = sqlite3_last_insert_rowid (self->db);
-  done (stmt);
-  return id;
+  for (guint i = 0; i < events->len; i++)
+    {
+      TriageEventRow *event = events->pdata[i];
+
+      bind_text (stmt, 1, event->user);
+      bind_text (stmt, 2, event->type);
+      bind_text (stmt, 3, event->data);
+      sqlite3_bind_int64 (stmt, 4, event->created_at);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
+                       sqlite3_errmsg (self->db));
+          done (stmt);
+          return FALSE;
+        }
+      event->id = sqlite3_last_insert_rowid (self->db);
+      done (stmt);
+    }
+  return TRUE;
 }
 
 /* The id of the newest event of any user (0 = none yet): where a snapshot of
@@ -666,6 +689,7 @@ sqlite_events_after (TriageStore *store,
       TriageEventRow *row = g_new0 (TriageEventRow, 1);
 
       row->id = sqlite3_column_int64 (stmt, 0);
+      row->user = g_strdup (user);
       row->type = column_text (stmt, 1);
       row->data = column_text (stmt, 2);
       g_ptr_array_add (rows, row);
@@ -717,18 +741,35 @@ sqlite_add_webhook (TriageStore *store,
   return ok;
 }
 
+/* @strings as a JSON array, for json_each (). */
+static char *
+json_array_text (const char * const *strings)
+{
+  g_autoptr(JsonArray) array = json_array_new ();
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+
+  for (guint i = 0; strings[i] != NULL; i++)
+    json_array_add_string_element (array, strings[i]);
+  json_node_set_array (node, array);
+  return json_to_string (node, FALSE);
+}
+
 static GPtrArray *
-sqlite_due_webhooks (TriageStore *store,
-                     gint64       now,
-                     guint        per_service,
-                     guint        limit)
+sqlite_claim_webhooks (TriageStore        *store,
+                       gint64              now,
+                       gint64              lease_until,
+                       const char * const *skip_services,
+                       guint               per_service,
+                       guint               limit)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  g_autofree char *skip = json_array_text (skip_services);
   sqlite3_stmt *stmt = cached (self,
     "SELECT w.id, w.request_id, w.service_id, w.notification_id, s.callback_url,"
     " s.webhook_secret, w.body, w.attempts"
     " FROM (SELECT *, ROW_NUMBER () OVER (PARTITION BY service_id ORDER BY next_attempt, id) AS rank"
-    "       FROM webhook_deliveries WHERE next_attempt IS NOT NULL AND next_attempt <= ?1) w"
+    "       FROM webhook_deliveries WHERE next_attempt IS NOT NULL AND next_attempt <= ?1"
+    "       AND service_id NOT IN (SELECT value FROM json_each (?4))) w"
     " LEFT JOIN services s ON s.id = w.service_id"
     " WHERE w.rank <= ?2 ORDER BY w.next_attempt, w.id LIMIT ?3");
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
@@ -736,6 +777,7 @@ sqlite_due_webhooks (TriageStore *store,
   sqlite3_bind_int64 (stmt, 1, now);
   sqlite3_bind_int64 (stmt, 2, per_service);
   sqlite3_bind_int64 (stmt, 3, limit);
+  bind_text (stmt, 4, skip);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
@@ -751,6 +793,16 @@ sqlite_due_webhooks (TriageStore *store,
       g_ptr_array_add (rows, row);
     }
   done (stmt);
+  /* The claim: one server owns the database, so the lease only has to
+   * outlive a crash of this one. */
+  stmt = cached (self, "UPDATE webhook_deliveries SET next_attempt = ? WHERE id = ?");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      sqlite3_bind_int64 (stmt, 1, lease_until);
+      sqlite3_bind_int64 (stmt, 2, ((TriageWebhookRow *) rows->pdata[i])->id);
+      sqlite3_step (stmt);
+      done (stmt);
+    }
   return rows;
 }
 
@@ -826,6 +878,7 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   object_class->finalize = triage_store_sqlite_finalize;
 
   store_class->begin = sqlite_begin;
+  store_class->insert_events = sqlite_insert_events;
   store_class->commit = sqlite_commit;
   store_class->rollback = sqlite_rollback;
 
@@ -843,16 +896,16 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->is_recipient = sqlite_is_recipient;
   store_class->recipients = sqlite_recipients;
   store_class->transition = sqlite_transition;
+  store_class->mark_delivered = sqlite_mark_delivered;
   store_class->next_deadline = sqlite_next_deadline;
-  store_class->overdue = sqlite_overdue;
+  store_class->expire_overdue = sqlite_expire_overdue;
 
-  store_class->add_event = sqlite_add_event;
   store_class->last_event = sqlite_last_event;
   store_class->events_after = sqlite_events_after;
   store_class->prune_events = sqlite_prune_events;
 
   store_class->add_webhook = sqlite_add_webhook;
-  store_class->due_webhooks = sqlite_due_webhooks;
+  store_class->claim_webhooks = sqlite_claim_webhooks;
   store_class->next_webhook = sqlite_next_webhook;
   store_class->schedule_webhook = sqlite_schedule_webhook;
   store_class->remove_webhook = sqlite_remove_webhook;
