@@ -199,6 +199,7 @@ assert_card_kept (TriageResponseEditor *e)
   const AtpAction *action = triage_response_editor_get_action (e);
   GtkWidget *title = editor_part (e, "title_label");
   GtkWidget *control;
+  int minimum = 0;
 
   g_assert_false (triage_response_editor_get_editable (e));
 
@@ -229,7 +230,9 @@ assert_card_kept (TriageResponseEditor *e)
 
   g_assert_true (gtk_widget_is_visible (control));
   g_assert_false (gtk_widget_is_sensitive (control));
-  g_assert_cmpint (gtk_widget_get_height (control), >, 0);
+  /* Something to see, not an empty box. */
+  gtk_widget_measure (control, GTK_ORIENTATION_VERTICAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, >, 0);
 }
 
 static const char *
