@@ -33,6 +33,7 @@ headless_pkgs=(
     fonts-dejavu-core adwaita-icon-theme librsvg2-common  # readable screenshots
     curl                            # README examples, server admin
     glib-networking                 # TLS for libsoup (https/wss clients, the server's TLS listener)
+    stress-ng                       # the CPU hog of check.sh --stress
 )
 ui_test_pkgs=(
     imagemagick                     # import -window root shot.png
