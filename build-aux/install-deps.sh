@@ -15,6 +15,7 @@ build_pkgs=(
     gcc libc6-dev pkg-config meson ninja-build gettext
     libglib2.0-dev libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev libjson-glib-dev
     libnotify-dev libsecret-1-dev libsqlite3-dev sqlite3 libgtksourceview-5-dev
+    libpq-dev                                     # the server's PostgreSQL backend (libpq)
     desktop-file-utils appstream appstream-util   # .desktop / metainfo validation
     gtk-update-icon-cache                         # meson's gnome.post_install
     groff-base                                    # man page checks (tests/data)
@@ -33,8 +34,14 @@ headless_pkgs=(
     fonts-dejavu-core adwaita-icon-theme librsvg2-common  # readable screenshots
     curl                            # README examples, server admin
     glib-networking                 # TLS for libsoup (https/wss clients, the server's TLS listener)
+    postgresql                      # initdb/postgres for the server's tests on PostgreSQL (each
+                                    # test makes its own cluster; the system one is not used)
     stress-ng                       # the CPU hog of check.sh --stress
 )
+# Node.js and npm run the official MCP TypeScript SDK client against triage-mcp
+# (tests/mcp). A nodejs that already brings its own npm (NodeSource's does) is
+# kept: Debian's npm package would conflict with it.
+node_pkgs=(nodejs npm)
 ui_test_pkgs=(
     imagemagick                     # import -window root shot.png
     python3-dogtail                 # AT-SPI driving (pulls python3-pyatspi)
@@ -42,6 +49,9 @@ ui_test_pkgs=(
 )
 
 pkgs=("${build_pkgs[@]}" "${headless_pkgs[@]}")
+if ! { command -v node && command -v npm; } >/dev/null; then
+    pkgs+=("${node_pkgs[@]}")
+fi
 [ "${INSTALL_DEPS_NO_UI_TOOLS:-0}" = 1 ] || pkgs+=("${ui_test_pkgs[@]}")
 
 # One dpkg-query for all: packages not known to dpkg print nothing, so compare.
@@ -71,6 +81,6 @@ fi
 
 pkg-config --exists --print-errors \
     'gtk4 >= 4.8' 'libadwaita-1 >= 1.2' 'libsoup-3.0 >= 3.2' 'json-glib-1.0 >= 1.6' \
-    libnotify libsecret-1 sqlite3 gtksourceview-5
+    libnotify libsecret-1 sqlite3 gtksourceview-5 'libpq >= 15'
 /usr/bin/python3 -c 'import gi; gi.require_version("Gio", "2.0"); from gi.repository import Gio' \
     || { echo "install-deps: /usr/bin/python3 cannot import gi (python3-gi)" >&2; exit 1; }

@@ -9,27 +9,35 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "atp-client.h"
-#include "atp-stream.h"
 #include "triage-application.h"
+#include "triage-autostart.h"
+#include "triage-bubble-throttle.h"
+#include "triage-connection.h"
+#include "triage-decision-outcome.h"
+#include "triage-lookups.h"
 #include "triage-dnd.h"
 #include "triage-preferences-window.h"
-#include "triage-server-launcher.h"
 #include "triage-tray.h"
+#include "triage-urgency.h"
 
 /*
  * The application: one instance per session (D-Bus activatable), alive in
  * the background while it has a connection to keep (g_application_hold),
  * owner of everything that outlives a window: the settings, the store and
  * its outbox, the inbox model, the notifier, the tray and the connection.
+ * It wires parts that each do one job:
+ *
+ * - TriageConnection: finds or starts the local server, or takes a remote
+ *   server's token from the keyring; retries; its stream's events and state;
+ * - TriageLookups: what became of requests settled while the app was away,
+ *   and the answers they got elsewhere;
+ * - TriageUrgency: deadlines coming within five minutes;
+ * - TriageBubbleThrottle: a flood of requests is a few bubbles and a summary;
+ * - TriageAutostart: the autostart entry, as the setting says.
  *
  * Start-up: open the store, show the inbox it remembers, load the outbox,
- * then connect. Local mode (the default) finds or starts the local server
- * and connects through its socket; remote mode takes the address from the
- * settings and the token from the keyring. The stream (libatp) reconnects
- * by itself and resyncs after every reconnect; the application turns its
- * events into inbox changes, bubbles and stored history, and its state into
- * the window's connection bar.
+ * then connect. The connection's events become inbox changes, bubbles and
+ * stored history; its state becomes the window's connection bar.
  *
  * Every answer, from the window or from a bubble, goes through the outbox:
  * validated, stored, then sent.
@@ -45,54 +53,31 @@ struct _TriageApplication
   TriageInboxModel      *inbox;
   TriageNotifier        *notifier;
   TriageCredentials     *credentials;
+  TriageConnection      *connection;
+  TriageLookups         *lookups;
+  TriageUrgency         *urgency;
+  TriageBubbleThrottle  *throttle;
+  TriageAutostart       *autostart;
   TriageTray            *tray;
   TriageWindow          *window;
   TriageHistoryDb       *history_db;          /* open once the store is */
   TriageReadState       *read_state;
-
-  AtpClient             *client;
-  AtpStream             *stream;
   GCancellable          *cancellable;         /* the whole app's work */
-  GCancellable          *connect_cancellable; /* the current connection attempt */
 
-  TriageConnectionState  connection;
-  char                  *connection_message;
-  gint64                 retry_at;
   gboolean               ready;               /* store opened, inbox and outbox loaded */
   gboolean               held;
-  guint                  tray_update_id;
-  guint                  urgency_id;          /* the next deadline to come within 5 minutes */
-  gint64                 urgency_checked;     /* Unix seconds: urgency acted on up to here */
-  GHashTable            *urgent_told;         /* ids that had a bubble while urgent */
-  guint                  local_watch_id;      /* the local server unreachable for a while */
-  guint                  connect_retry_id;    /* no keyring or local server yet: trying again */
-  guint                  connect_retry_delay; /* seconds, doubling up to a minute */
   gboolean               resynced;            /* the inbox has been compared with the server once */
   char                  *loaded_server;       /* whose requests and answers are loaded */
-  GQueue                 lookups;             /* ids left pending elsewhere: what became of them? */
-  GPtrArray             *lookups_later;       /* ids whose lookup failed for now */
-  guint                  lookups_running;
-  guint                  lookups_retry_id;
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
+  guint                  tray_update_id;
   guint                  background_check_id; /* saying once that it runs in the background */
-  gint64                 bubble_times[5];     /* the last bubbles raised, monotonic usec */
-  guint                  held_back;           /* requests without a bubble of their own */
-  guint                  held_back_id;
   guint                  prune_id;            /* forgetting old history, daily */
 };
-
-/* How long the local server may be unreachable before it is looked for (and
- * started) again: long enough for a restart by hand to land first. */
-#define LOCAL_SERVER_RECHECK_SECONDS 5
 
 /* How long a tray has, after start-up or the window closing, to show the
  * icon before the app says it runs in the background. */
 #define BACKGROUND_NOTICE_DELAY_SECONDS 3
-
-/* At most this many bubbles (G_N_ELEMENTS (bubble_times)) in this many
- * seconds; the requests beyond are summed up in one. */
-#define BUBBLE_BURST_SECONDS 10
 
 G_DEFINE_FINAL_TYPE (TriageApplication, triage_application, ADW_TYPE_APPLICATION)
 
@@ -105,9 +90,8 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
-static void connect_begin   (TriageApplication *self);
-static void fetch_response  (TriageApplication *self,
-                             const char        *notification_id);
+static TriageRequest *find_request (TriageApplication *self,
+                                    const char        *notification_id);
 static void submit_answer   (TriageApplication *self,
                              const char        *notification_id,
                              const char        *action_id,
@@ -119,6 +103,7 @@ static void submit_answer   (TriageApplication *self,
 static void
 update_hold (TriageApplication *self)
 {
+  TriageConnectionState state = triage_connection_get_state (self->connection);
   gboolean want;
 
   /* Kept while there is a connection to keep or a retry on its way (an
@@ -126,8 +111,9 @@ update_hold (TriageApplication *self)
    * only the person can help (refused token, nothing scheduled), so closing
    * the window then quits. */
   want = g_settings_get_boolean (self->settings, "run-in-background") &&
-         self->connection != TRIAGE_CONNECTION_AUTH_FAILED &&
-         !(self->connection == TRIAGE_CONNECTION_OFFLINE && self->retry_at == 0);
+         state != TRIAGE_CONNECTION_AUTH_FAILED &&
+         !(state == TRIAGE_CONNECTION_OFFLINE &&
+           triage_connection_get_retry_at (self->connection) == 0);
 
   if (want && !self->held)
     g_application_hold (G_APPLICATION (self));
@@ -138,33 +124,36 @@ update_hold (TriageApplication *self)
 }
 
 static void
-set_connection (TriageApplication     *self,
-                TriageConnectionState  state,
-                const char            *message,
-                gint64                 retry_at)
+on_connection_changed (TriageApplication *self)
 {
-  gboolean changed = self->connection != state;
-
-  self->connection = state;
-  self->retry_at = retry_at;
-  g_free (self->connection_message);
-  self->connection_message = g_strdup (message);
+  TriageConnectionState state = triage_connection_get_state (self->connection);
 
   if (self->window != NULL)
-    triage_window_set_connection (self->window, state, message, retry_at);
+    triage_window_set_connection (self->window, state,
+                                  triage_connection_get_message (self->connection),
+                                  triage_connection_get_retry_at (self->connection));
 
   triage_outbox_set_online (self->outbox, state == TRIAGE_CONNECTION_CONNECTED);
   update_hold (self);
+}
 
-  if (changed)
-    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_CONNECTION]);
+static void
+on_connection_state (TriageApplication *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_CONNECTION]);
+}
+
+/* Answers and lookups go through the client of the current connection. */
+static void
+on_connection_client (TriageApplication *self)
+{
+  AtpClient *client = triage_connection_get_client (self->connection);
+
+  triage_outbox_set_client (self->outbox, client);
+  triage_lookups_set_client (self->lookups, client);
 }
 
 /* Tray and urgency */
-
-static void maybe_notify (TriageApplication *self,
-                          TriageRequest     *request);
-static void schedule_urgency_check (TriageApplication *self);
 
 static gboolean
 tray_update_cb (gpointer data)
@@ -175,7 +164,6 @@ tray_update_cb (gpointer data)
   guint n = g_list_model_get_n_items (model);
 
   self->tray_update_id = 0;
-  schedule_urgency_check (self);
   if (self->tray == NULL)
     return G_SOURCE_REMOVE;
 
@@ -192,6 +180,13 @@ tray_update_cb (gpointer data)
                            items);
 
   return G_SOURCE_REMOVE;
+}
+
+static void
+queue_tray_update (TriageApplication *self)
+{
+  if (self->tray_update_id == 0)
+    self->tray_update_id = g_idle_add (tray_update_cb, self);
 }
 
 /* A request opened (from a bubble, D-Bus activation) before the app had
@@ -226,75 +221,10 @@ open_pending_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-left_inbox (gpointer key,
-            gpointer value,
-            gpointer data)
-{
-  TriageApplication *self = data;
-
-  return triage_inbox_model_lookup (self->inbox, key) == NULL;
-}
-
-/* A deadline drawing near changes nothing in the inbox: when one comes
- * within five minutes the tray turns urgent, and the request gets a bubble,
- * critical (under do not disturb, its first). */
-static gboolean
-urgency_cb (gpointer data)
-{
-  TriageApplication *self = data;
-  GListModel *model = G_LIST_MODEL (self->inbox);
-  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
-
-  self->urgency_id = 0;
-  g_hash_table_foreach_remove (self->urgent_told, left_inbox, self);
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
-      gint64 at = triage_request_get_urgent_at (request);
-
-      if (at > self->urgency_checked && at <= now &&
-          triage_request_get_answer_state (request) == TRIAGE_ANSWER_NONE &&
-          !g_hash_table_contains (self->urgent_told, triage_request_get_id (request)))
-        maybe_notify (self, request);
-    }
-  self->urgency_checked = now;
-
-  if (self->tray_update_id == 0)
-    self->tray_update_id = g_idle_add (tray_update_cb, self);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_urgency_check (TriageApplication *self)
-{
-  GListModel *model = G_LIST_MODEL (self->inbox);
-  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
-  gint64 next = G_MAXINT64;
-
-  if (self->urgency_checked == 0)
-    self->urgency_checked = now;
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
-      gint64 at = triage_request_get_urgent_at (request);
-
-      if (at > now && at < next)
-        next = at;
-    }
-
-  g_clear_handle_id (&self->urgency_id, g_source_remove);
-  if (next != G_MAXINT64)
-    self->urgency_id = g_timeout_add_seconds ((guint) MIN (next - now, G_MAXUINT / 1000), urgency_cb, self);
-}
-
 static void
 on_inbox_items_changed (TriageApplication *self)
 {
-  if (self->tray_update_id == 0)
-    self->tray_update_id = g_idle_add (tray_update_cb, self);
+  queue_tray_update (self);
 
   /* Not from inside the model's signal: the window's list follows it too. */
   if (self->pending_open != NULL && self->pending_open_id == 0)
@@ -347,40 +277,18 @@ answer_state_from_outbox (TriageApplication *self,
   return TRIAGE_ANSWER_NONE;
 }
 
-static gboolean
-held_back_cb (gpointer data)
+static void
+on_flood_ended (TriageApplication *self,
+                guint              held_back)
 {
-  TriageApplication *self = data;
   g_autofree char *summary = NULL;
 
-  self->held_back_id = 0;
   /* Translators: a bubble for requests that came too many at once for one each */
   summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more request is waiting",
-                                          "%u more requests are waiting", self->held_back),
-                             self->held_back);
+                                          "%u more requests are waiting", held_back),
+                             held_back);
   triage_notifier_show_notice (self->notifier, "more", summary,
                                _("They came too many at once for a notification each."));
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Whether another bubble fits in the burst allowance (and counts it). */
-static gboolean
-bubble_allowed (TriageApplication *self)
-{
-  gint64 now = g_get_monotonic_time ();
-  guint oldest = 0;
-
-  for (guint i = 1; i < G_N_ELEMENTS (self->bubble_times); i++)
-    if (self->bubble_times[i] < self->bubble_times[oldest])
-      oldest = i;
-
-  if (self->bubble_times[oldest] != 0 &&
-      now - self->bubble_times[oldest] < BUBBLE_BURST_SECONDS * G_USEC_PER_SEC)
-    return FALSE;
-
-  self->bubble_times[oldest] = now;
-  return TRUE;
 }
 
 static void
@@ -397,20 +305,21 @@ maybe_notify (TriageApplication *self,
                                   g_settings_get_boolean (self->settings, "do-not-disturb"), now))
     return;
 
-  /* A flood (a reconnect after a day away, a runaway agent) is not
-   * thousands of bubbles: a few, then one saying how many more wait, once
-   * the flood has stopped for a second. Urgent ones always get their own. */
-  if (!urgent && !bubble_allowed (self))
-    {
-      self->held_back++;
-      g_clear_handle_id (&self->held_back_id, g_source_remove);
-      self->held_back_id = g_timeout_add_seconds (1, held_back_cb, self);
-      return;
-    }
+  /* A flood is a few bubbles and one that sums up the rest; urgent ones
+   * always get their own. */
+  if (!urgent && !triage_bubble_throttle_admit (self->throttle))
+    return;
 
   if (urgent)
-    g_hash_table_add (self->urgent_told, g_strdup (notification->id));
+    triage_urgency_mark_told (self->urgency, notification->id);
   triage_notifier_show (self->notifier, notification, urgent);
+}
+
+static void
+on_urgency_due (TriageApplication *self,
+                TriageRequest     *request)
+{
+  maybe_notify (self, request);
 }
 
 static void
@@ -433,8 +342,8 @@ on_stream_notification (TriageApplication *self,
 
   /* Known from an earlier run or connection too: an acknowledgement lost
    * on the way (the app stopped, the link dropped) is given again. */
-  if (self->stream != NULL && notification->status != ATP_STATUS_ACKNOWLEDGED)
-    atp_stream_acknowledge (self->stream, notification->id);
+  if (notification->status != ATP_STATUS_ACKNOWLEDGED)
+    triage_connection_acknowledge (self->connection, notification->id);
 
   if (is_new)
     maybe_notify (self, request);
@@ -457,6 +366,55 @@ outcome_for_status (AtpStatus status)
     default:
       return TRIAGE_OUTCOME_NONE;
     }
+}
+
+/* What became of a request settled elsewhere (answered on another device,
+ * expired, withdrawn), told where the person may be looking: the request
+ * shown (its view names the outcome) and its bubble if still on screen, which
+ * then says what the view's banner says instead of offering answers that no
+ * longer apply. It is told again once the answer given elsewhere is known. */
+static void
+tell_outcome (TriageApplication *self,
+              const char        *notification_id,
+              AtpNotification   *notification,
+              AtpStatus          status,
+              const char        *reason,
+              GDateTime         *when,
+              AtpResponse       *response)
+{
+  TriageRequest *request = find_request (self, notification_id);
+  g_autofree char *outcome = NULL;
+  g_autofree char *body = NULL;
+
+  if (request != NULL && triage_request_get_answer_state (request) == TRIAGE_ANSWER_NONE)
+    {
+      if (response != NULL)
+        triage_request_set_response (request, response);
+      if (notification == NULL)
+        notification = triage_request_get_notification (request);
+      if (reason == NULL)
+        reason = triage_request_get_status_reason (request);
+      if (when == NULL)
+        when = triage_request_get_status_time (request);
+    }
+
+  if (self->notifier == NULL)
+    return;
+  if (notification == NULL)
+    {
+      triage_notifier_withdraw (self->notifier, notification_id);
+      return;
+    }
+
+  outcome = triage_describe_settled (notification, status, when, response);
+  if (reason != NULL)
+    {
+      /* Translators: %s is the reason the server gave for a status change */
+      g_autofree char *why = g_strdup_printf (_("Reason: %s"), reason);
+
+      body = g_strconcat (outcome, "\n", why, NULL);
+    }
+  triage_notifier_settle (self->notifier, notification_id, body ? body : outcome);
 }
 
 /* A request left the pending state on the server. */
@@ -484,9 +442,6 @@ settle_request (TriageApplication *self,
    * outbox's result decides what is recorded and said. */
   ours = status == ATP_STATUS_RESPONDED && triage_outbox_has_answer (self->outbox, notification_id);
 
-  if (self->notifier != NULL)
-    triage_notifier_withdraw (self->notifier, notification_id);
-
   request = triage_inbox_model_remove (self->inbox, notification_id);
   if (request != NULL)
     triage_request_settle (request, status, reason, when);
@@ -501,7 +456,14 @@ settle_request (TriageApplication *self,
     }
 
   if (ours)
-    return;
+    {
+      if (self->notifier != NULL)
+        triage_notifier_withdraw (self->notifier, notification_id);
+      return;
+    }
+
+  tell_outcome (self, notification_id, request ? triage_request_get_notification (request) : NULL,
+                status, reason, when, response);
 
   triage_store_set_outcome_async (self->store, notification_id, status,
                                   outcome_for_status (status), reason,
@@ -514,7 +476,7 @@ settle_request (TriageApplication *self,
       if (response != NULL)
         triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
       else
-        fetch_response (self, notification_id);
+        triage_lookups_fetch_response (self->lookups, notification_id);
     }
 }
 
@@ -526,201 +488,34 @@ on_stream_status_update (TriageApplication *self,
                   update->timestamp, NULL);
 }
 
-/* What an asynchronous call about one request needs back: the app and the id. */
-typedef struct
+static void
+on_lookup_settled (TriageApplication *self,
+                   const char        *notification_id,
+                   int                status,
+                   GDateTime         *when,
+                   AtpResponse       *response)
 {
-  TriageApplication *self;
-  char              *notification_id;
-} RequestCall;
-
-static RequestCall *
-request_call_new (TriageApplication *self,
-                  const char        *notification_id)
-{
-  RequestCall *call = g_new0 (RequestCall, 1);
-
-  call->self = g_object_ref (self);
-  call->notification_id = g_strdup (notification_id);
-
-  return call;
+  settle_request (self, notification_id, status, NULL, when, response);
 }
 
 static void
-request_call_free (RequestCall *call)
+on_lookup_response (TriageApplication *self,
+                    const char        *notification_id,
+                    AtpResponse       *response,
+                    AtpNotification   *notification)
 {
-  g_object_unref (call->self);
-  g_free (call->notification_id);
-  g_free (call);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RequestCall, request_call_free)
-
-static void
-response_lookup_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(RequestCall) lookup = user_data;
-  g_autoptr(AtpNotification) notification = NULL;
-  g_autoptr(GError) error = NULL;
-
-  notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
-  if (notification == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("Could not learn the answer to %s: %s", lookup->notification_id, error->message);
-      return;
-    }
-
-  if (notification->response != NULL)
-    triage_store_set_response_async (lookup->self->store, notification->response, NULL,
-                                     response_done_cb, NULL);
-}
-
-/* Asks the server for the answer a request got elsewhere, for the history. */
-static void
-fetch_response (TriageApplication *self,
-                const char        *notification_id)
-{
-  if (self->client == NULL)
-    return;
-
-  atp_client_get_notification_async (self->client, notification_id, self->connect_cancellable,
-                                     response_lookup_cb, request_call_new (self, notification_id));
-}
-
-/* Requests that left the pending set while the app was away are looked up
- * a few at a time (a day away can mean thousands, and a server limits how
- * fast one client may ask); a lookup that fails for now is tried again. */
-#define MAX_LOOKUPS_RUNNING 4
-#define LOOKUP_RETRY_SECONDS 10
-
-static void run_lookups (TriageApplication *self);
-
-static gboolean
-lookups_retry_cb (gpointer data)
-{
-  TriageApplication *self = data;
-
-  self->lookups_retry_id = 0;
-  for (guint i = 0; i < self->lookups_later->len; i++)
-    g_queue_push_tail (&self->lookups, g_strdup (self->lookups_later->pdata[i]));
-  g_ptr_array_set_size (self->lookups_later, 0);
-  run_lookups (self);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Forgets the lookups not yet started (a resync asks anew); those running
- * go on. */
-static void
-clear_lookups (TriageApplication *self)
-{
-  g_queue_clear_full (&self->lookups, g_free);
-  g_ptr_array_set_size (self->lookups_later, 0);
-  g_clear_handle_id (&self->lookups_retry_id, g_source_remove);
-}
-
-static void
-settled_lookup_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(RequestCall) lookup = user_data;
-  TriageApplication *self = lookup->self;
-  g_autoptr(AtpNotification) notification = NULL;
-  g_autoptr(GError) error = NULL;
-  AtpStatus status = ATP_STATUS_RESPONDED;
-  GDateTime *when = NULL;
-  AtpResponse *response = NULL;
-
-  notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
-  /* A lookup of a connection since torn down: its lookups went with it. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-      ATP_CLIENT (object) != self->client)
-    return;
-
-  self->lookups_running--;
-  run_lookups (self);
-
-  if (notification != NULL && atp_status_is_terminal (notification->status))
-    {
-      status = notification->status;
-      response = notification->response;
-      if (status == ATP_STATUS_RESPONDED && response != NULL)
-        when = response->responded_at;
-      else if (status == ATP_STATUS_EXPIRED)
-        when = notification->deadline;
-    }
-  else if (notification != NULL)
-    return;   /* pending again by now: the stream brings it */
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ACCESS_DENIED))
-    /* The server no longer has it (or no longer shows it to us: ATP's 403
-     * for it): it left the pending set, which most likely means it was
-     * answered (the history says "answered elsewhere"). */
-    g_debug ("What became of %s is not known: %s", lookup->notification_id, error->message);
-  else
-    {
-      /* Busy, limited, unreachable: nothing is known yet, so nothing is
-       * said; it stays in the inbox and is asked about again. */
-      g_debug ("Will ask again what became of %s: %s", lookup->notification_id, error->message);
-      g_ptr_array_add (self->lookups_later, g_strdup (lookup->notification_id));
-      if (self->lookups_retry_id == 0)
-        self->lookups_retry_id = g_timeout_add_seconds (LOOKUP_RETRY_SECONDS, lookups_retry_cb, self);
-      return;
-    }
-
-  settle_request (self, lookup->notification_id, status, NULL, when, response);
-}
-
-static void
-run_lookups (TriageApplication *self)
-{
-  while (self->client != NULL && self->lookups_running < MAX_LOOKUPS_RUNNING &&
-         !g_queue_is_empty (&self->lookups))
-    {
-      g_autofree char *id = g_queue_pop_head (&self->lookups);
-
-      /* Settled meanwhile (a status update, our own answer). */
-      if (triage_inbox_model_lookup (self->inbox, id) == NULL ||
-          triage_outbox_has_answer (self->outbox, id))
-        continue;
-
-      self->lookups_running++;
-      atp_client_get_notification_async (self->client, id, self->connect_cancellable,
-                                         settled_lookup_cb, request_call_new (self, id));
-    }
+  triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
+  /* What was answered, and by whom: the view and the bubble say it now. */
+  tell_outcome (self, notification_id, notification, ATP_STATUS_RESPONDED, NULL, NULL, response);
 }
 
 static void
 on_stream_resynced (TriageApplication *self,
                     GPtrArray         *pending)
 {
-  g_autoptr(GHashTable) live = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) ids = triage_inbox_model_dup_ids (self->inbox);
-
-  for (guint i = 0; i < pending->len; i++)
-    {
-      AtpNotification *notification = g_ptr_array_index (pending, i);
-
-      g_hash_table_add (live, notification->id);
-    }
-
-  /* Settled while we were away: ask the server what became of each (answered
-   * on another device, expired, withdrawn), so the view and the history say
-   * what happened. Our own queued answers are the outbox's to settle. */
-  clear_lookups (self);
-  for (guint i = 0; i < ids->len; i++)
-    {
-      if (g_hash_table_contains (live, ids->pdata[i]) ||
-          triage_outbox_has_answer (self->outbox, ids->pdata[i]))
-        continue;
-
-      g_queue_push_tail (&self->lookups, g_strdup (ids->pdata[i]));
-    }
-  run_lookups (self);
+  /* Settled while we were away: what became of each is asked, so the view
+   * and the history say what happened. */
+  triage_lookups_resynced (self->lookups, pending);
 
   /* For bench/app: when the inbox holds what the server has pending. */
   if (!self->resynced && g_getenv ("TRIAGE_BENCH_FIRST_FRAME") != NULL)
@@ -729,270 +524,6 @@ on_stream_resynced (TriageApplication *self,
 
   self->resynced = TRUE;
   open_pending_request (self, TRUE);
-}
-
-static gboolean
-is_local_mode (TriageApplication *self)
-{
-  return g_settings_get_enum (self->settings, "server-mode") == 0;
-}
-
-/* Which server the requests and answers belong to, in the store. */
-static char *
-server_key (TriageApplication *self)
-{
-  return is_local_mode (self) ? g_strdup ("local")
-                              : g_settings_get_string (self->settings, "server-url");
-}
-
-static gboolean
-connect_retry_cb (gpointer data)
-{
-  TriageApplication *self = data;
-
-  self->connect_retry_id = 0;
-  connect_begin (self);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* What stands between the app and its server may come back by itself (a
- * keyring that is locked, slow or not started yet; a local server that
- * could not start): the app stays, says why, and tries again, later each
- * time. Only what the person must fix (a refused or missing token) waits
- * for them. */
-static void
-schedule_connect_retry (TriageApplication *self,
-                        const char        *message)
-{
-  self->connect_retry_delay = CLAMP (self->connect_retry_delay * 2, 2, 60);
-  g_clear_handle_id (&self->connect_retry_id, g_source_remove);
-  self->connect_retry_id = g_timeout_add_seconds (self->connect_retry_delay,
-                                                  connect_retry_cb, self);
-  set_connection (self, TRIAGE_CONNECTION_OFFLINE, message,
-                  g_get_monotonic_time () + self->connect_retry_delay * G_USEC_PER_SEC);
-}
-
-static gboolean
-local_watch_cb (gpointer data)
-{
-  TriageApplication *self = data;
-  const GError *last = self->stream ? atp_stream_get_last_error (self->stream) : NULL;
-
-  self->local_watch_id = 0;
-
-  /* Still unreachable: the local server stopped (a crash, a kill). Find the
-   * one that may have been started meanwhile, or start it again. */
-  if (self->connection != TRIAGE_CONNECTION_CONNECTED &&
-      g_error_matches (last, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED))
-    {
-      g_message ("The local server has not answered for %d seconds: starting it again",
-                 LOCAL_SERVER_RECHECK_SECONDS);
-      connect_begin (self);
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_stream_state_changed (TriageApplication *self)
-{
-  AtpStreamState state = atp_stream_get_state (self->stream);
-  const GError *last = atp_stream_get_last_error (self->stream);
-  const char *why = last != NULL ? last->message : NULL;
-
-  if (state == ATP_STREAM_STATE_CONNECTED)
-    {
-      g_clear_handle_id (&self->local_watch_id, g_source_remove);
-      self->connect_retry_delay = 0;
-    }
-  else if (state == ATP_STREAM_STATE_RECONNECTING && is_local_mode (self) &&
-           self->local_watch_id == 0)
-    self->local_watch_id = g_timeout_add_seconds (LOCAL_SERVER_RECHECK_SECONDS,
-                                                  local_watch_cb, self);
-
-  switch (state)
-    {
-    case ATP_STREAM_STATE_CONNECTED:
-      set_connection (self, TRIAGE_CONNECTION_CONNECTED, NULL, 0);
-      break;
-
-    case ATP_STREAM_STATE_CONNECTING:
-      set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
-      break;
-
-    case ATP_STREAM_STATE_RECONNECTING:
-      set_connection (self, TRIAGE_CONNECTION_RECONNECTING, why,
-                      atp_stream_get_next_retry_time (self->stream));
-      break;
-
-    case ATP_STREAM_STATE_OFFLINE:
-      /* No network: the stream still retries, and at once when it is back. */
-      set_connection (self, TRIAGE_CONNECTION_OFFLINE, why,
-                      atp_stream_get_next_retry_time (self->stream));
-      break;
-
-    case ATP_STREAM_STATE_AUTH_FAILED:
-      /* 403: a valid token, but not a user's (a service key pasted by mistake). */
-      if (g_error_matches (last, ATP_ERROR, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS))
-        set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
-                        _("The server knows this token, but it is not a user token (a service "
-                          "key?). Enter a user token in Preferences."), 0);
-      else
-        set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
-                        _("The server refused the token. Enter a new one in Preferences."), 0);
-      break;
-
-    case ATP_STREAM_STATE_DISCONNECTED:
-    default:
-      set_connection (self, TRIAGE_CONNECTION_OFFLINE, why, 0);
-      break;
-    }
-}
-
-/* Connecting */
-
-static void
-teardown_connection (TriageApplication *self)
-{
-  g_clear_handle_id (&self->local_watch_id, g_source_remove);
-  g_clear_handle_id (&self->connect_retry_id, g_source_remove);
-  clear_lookups (self);
-  self->lookups_running = 0;   /* cancelled below, and their client let go */
-  g_cancellable_cancel (self->connect_cancellable);
-  g_clear_object (&self->connect_cancellable);
-
-  if (self->stream != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->stream, self);
-      atp_stream_stop (self->stream);
-      g_clear_object (&self->stream);
-    }
-
-  triage_outbox_set_client (self->outbox, NULL);
-  g_clear_object (&self->client);
-}
-
-static void
-start_stream (TriageApplication *self,
-              AtpClient         *client)
-{
-  g_set_object (&self->client, client);
-  triage_outbox_set_client (self->outbox, client);
-
-  self->stream = atp_stream_new (client);
-  g_signal_connect_object (self->stream, "notification-received",
-                           G_CALLBACK (on_stream_notification), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->stream, "status-changed",
-                           G_CALLBACK (on_stream_status_update), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->stream, "resynced",
-                           G_CALLBACK (on_stream_resynced), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->stream, "notify::state",
-                           G_CALLBACK (on_stream_state_changed), self, G_CONNECT_SWAPPED);
-  atp_stream_start (self->stream);
-  on_stream_state_changed (self);
-}
-
-static void
-local_server_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(TriageApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AtpClient) client = NULL;
-  g_autofree char *socket_path = NULL;
-  gboolean started = FALSE;
-
-  socket_path = triage_server_launcher_ensure_finish (result, &started, &error);
-  if (socket_path == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      g_message ("Local server unavailable: %s", error->message);
-      schedule_connect_retry (self, error->message);
-      return;
-    }
-
-  if (started)
-    g_debug ("Started the local server on %s", socket_path);
-
-  client = atp_client_new_for_socket (socket_path);
-  start_stream (self, client);
-}
-
-static void
-token_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(TriageApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AtpClient) client = NULL;
-  g_autofree char *token = NULL;
-  g_autofree char *url = NULL;
-
-  token = triage_credentials_lookup_token_finish (TRIAGE_CREDENTIALS (object), result, &error);
-  if (error != NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      if (g_error_matches (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_FAILED))
-        set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED, error->message, 0);
-      else
-        schedule_connect_retry (self, error->message);
-      return;
-    }
-
-  if (token == NULL)
-    {
-      set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
-                      _("No token is stored for this server. Enter it in Preferences."), 0);
-      return;
-    }
-
-  url = g_settings_get_string (self->settings, "server-url");
-  client = atp_client_new (url, &error);
-  if (client == NULL)
-    {
-      set_connection (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);
-      return;
-    }
-  atp_client_set_token (client, token);
-  memset (token, 0, strlen (token));
-
-  start_stream (self, client);
-}
-
-static void
-connect_begin (TriageApplication *self)
-{
-  teardown_connection (self);
-  self->connect_cancellable = g_cancellable_new ();
-
-  if (is_local_mode (self))
-    {
-      set_connection (self, TRIAGE_CONNECTION_CONNECTING, _("Starting the local server…"), 0);
-      triage_server_launcher_ensure_async (NULL, 0, self->connect_cancellable,
-                                           local_server_cb, g_object_ref (self));
-    }
-  else
-    {
-      g_autofree char *url = g_settings_get_string (self->settings, "server-url");
-      g_autoptr(GError) error = NULL;
-
-      if (*url == '\0' || !atp_client_check_url (url, &error))
-        {
-          set_connection (self, TRIAGE_CONNECTION_AUTH_FAILED,
-                          error ? error->message
-                                : _("No server address is set. Enter it in Preferences."), 0);
-          return;
-        }
-
-      set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
-      triage_credentials_lookup_token_async (self->credentials, url, self->connect_cancellable,
-                                             token_cb, g_object_ref (self));
-    }
 }
 
 static void load_server (TriageApplication *self);
@@ -1006,16 +537,16 @@ on_server_settings_changed (TriageApplication *self)
   if (!self->ready)
     return;   /* loading: it looks at the settings again when done */
 
-  server = server_key (self);
+  server = triage_connection_dup_server_key (self->connection);
   if (g_strcmp0 (server, self->loaded_server) == 0)
     {
-      connect_begin (self);
+      triage_connection_start (self->connection);
       return;
     }
 
   /* Another server: its own requests and answers, none of the last one's
    * (those wait in the store for a switch back). */
-  teardown_connection (self);
+  triage_connection_stop (self->connection);
   self->ready = FALSE;
   self->resynced = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
@@ -1025,7 +556,7 @@ on_server_settings_changed (TriageApplication *self)
       g_object_unref (triage_inbox_model_remove (self->inbox, ids->pdata[i - 1]));
       triage_notifier_withdraw (self->notifier, ids->pdata[i - 1]);
     }
-  set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+  triage_connection_disconnect (self->connection, TRIAGE_CONNECTION_CONNECTING, NULL);
   load_server (self);
 }
 
@@ -1144,7 +675,7 @@ on_outbox_conflict (TriageApplication *self,
 
   /* Ours lost: the history shows the answer that won. */
   if (outcome == TRIAGE_OUTCOME_ANSWERED_ELSEWHERE)
-    fetch_response (self, notification_id);
+    triage_lookups_fetch_response (self->lookups, notification_id);
 
   g_message ("%s (%s)", text, message);
   if (window_can_tell (self, notification_id, text))
@@ -1170,12 +701,29 @@ on_outbox_rejected (TriageApplication *self,
     triage_window_show_delivery_error (self->window, notification_id, text);
 }
 
+/* What an answer being stored needs back: the app and the request's id. */
+typedef struct
+{
+  TriageApplication *self;
+  char              *notification_id;
+} SubmitCall;
+
+static void
+submit_call_free (SubmitCall *call)
+{
+  g_object_unref (call->self);
+  g_free (call->notification_id);
+  g_free (call);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SubmitCall, submit_call_free)
+
 static void
 submit_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(RequestCall) data = user_data;
+  g_autoptr(SubmitCall) data = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!triage_outbox_submit_finish (TRIAGE_OUTBOX (object), result, &error))
@@ -1199,6 +747,7 @@ submit_answer (TriageApplication *self,
   TriageRequest *request = find_request (self, notification_id);
   AtpNotification *notification;
   const AtpAction *action;
+  SubmitCall *call;
 
   if (request == NULL || !atp_status_is_pending (triage_request_get_status (request)))
     {
@@ -1234,8 +783,11 @@ submit_answer (TriageApplication *self,
       return;
     }
 
+  call = g_new0 (SubmitCall, 1);
+  call->self = g_object_ref (self);
+  call->notification_id = g_strdup (notification_id);
   triage_outbox_submit_async (self->outbox, notification_id, action_id, response_data,
-                              NULL, submit_cb, request_call_new (self, notification_id));
+                              NULL, submit_cb, call);
 }
 
 static void
@@ -1327,7 +879,7 @@ outbox_loaded_cb (GObject      *object,
 
   /* The server was changed again while its requests were loading. */
   {
-    g_autofree char *server = server_key (self);
+    g_autofree char *server = triage_connection_dup_server_key (self->connection);
 
     if (g_strcmp0 (server, self->loaded_server) != 0)
       {
@@ -1338,7 +890,7 @@ outbox_loaded_cb (GObject      *object,
 
   self->ready = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
-  connect_begin (self);
+  triage_connection_start (self->connection);
 
   /* The history keeps what the person asked for (history-retention-days). */
   if (self->prune_id == 0)
@@ -1378,7 +930,7 @@ static void
 load_server (TriageApplication *self)
 {
   g_free (self->loaded_server);
-  self->loaded_server = server_key (self);
+  self->loaded_server = triage_connection_dup_server_key (self->connection);
   triage_store_set_server (self->store, self->loaded_server);
   triage_store_load_pending_async (self->store, self->cancellable, pending_loaded_cb,
                                    g_object_ref (self));
@@ -1423,7 +975,7 @@ store_opened_cb (GObject      *object,
         return;   /* quitting */
       /* Without the store no answer could be kept safe: say so and stay offline. */
       g_warning ("Could not open the local database: %s", error->message);
-      set_connection (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);
+      triage_connection_disconnect (self->connection, TRIAGE_CONNECTION_OFFLINE, error->message);
       return;
     }
 
@@ -1433,86 +985,6 @@ store_opened_cb (GObject      *object,
   self->history_db = triage_history_db_new (triage_store_get_path (self->store));
   triage_history_db_open_async (self->history_db, self->cancellable, history_opened_cb,
                                 g_object_ref (self));
-}
-
-/* Autostart */
-
-static void
-autostart_written_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    g_warning ("Could not turn on start at login: %s", error->message);
-}
-
-static void
-autostart_deleted_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_file_delete_finish (G_FILE (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    g_warning ("Could not turn off start at login: %s", error->message);
-}
-
-/* The installed autostart entry (data/, translated), else one written here
- * (a run from the build tree). */
-static GBytes *
-autostart_entry (void)
-{
-  g_autofree char *name = g_strconcat (APPLICATION_ID, "-autostart.desktop", NULL);
-  const char * const *dirs = g_get_system_data_dirs ();
-  char *contents;
-
-  for (guint i = 0; dirs[i] != NULL; i++)
-    {
-      g_autofree char *path = g_build_filename (dirs[i], "triage", name, NULL);
-      gsize length;
-
-      if (g_file_get_contents (path, &contents, &length, NULL))
-        return g_bytes_new_take (contents, length);
-    }
-
-  contents = g_strdup_printf ("[Desktop Entry]\n"
-                              "Type=Application\n"
-                              "Name=Triage\n"
-                              "Comment=%s\n"
-                              "Exec=triage --gapplication-service\n"
-                              "Icon=%s\n"
-                              "Terminal=false\n"
-                              "NoDisplay=true\n"
-                              "X-GNOME-Autostart-enabled=true\n"
-                              "X-GNOME-UsesNotifications=true\n",
-                              _("Keep Triage running in the background to receive decision requests"),
-                              APPLICATION_ID);
-  return g_bytes_new_take (contents, strlen (contents));
-}
-
-/* Start at login: an XDG autostart entry in the user's configuration,
- * written or removed as the setting changes. */
-static void
-on_autostart_changed (TriageApplication *self)
-{
-  g_autofree char *name = g_strconcat (APPLICATION_ID, ".desktop", NULL);
-  g_autofree char *path = g_build_filename (g_get_user_config_dir (), "autostart", name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  if (g_settings_get_boolean (self->settings, "autostart"))
-    {
-      g_autofree char *dir = g_path_get_dirname (path);
-      g_autoptr(GBytes) contents = autostart_entry ();
-
-      g_mkdir_with_parents (dir, 0700);
-      g_file_replace_contents_bytes_async (file, contents, NULL, FALSE, G_FILE_CREATE_NONE,
-                                           self->cancellable, autostart_written_cb, NULL);
-    }
-  else
-    g_file_delete_async (file, G_PRIORITY_DEFAULT, self->cancellable, autostart_deleted_cb, NULL);
 }
 
 /* Window */
@@ -1572,7 +1044,7 @@ on_window_active (TriageApplication *self,
                   GtkWindow         *window)
 {
   if (gtk_window_is_active (window))
-    self->held_back = 0;
+    triage_bubble_throttle_forget_held_back (self->throttle);
 }
 
 static void
@@ -1603,8 +1075,9 @@ ensure_window (TriageApplication *self)
                            G_CALLBACK (on_window_destroyed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->window, "notify::is-active",
                            G_CALLBACK (on_window_active), self, G_CONNECT_SWAPPED);
-  triage_window_set_connection (self->window, self->connection, self->connection_message,
-                                self->retry_at);
+  triage_window_set_connection (self->window, triage_connection_get_state (self->connection),
+                                triage_connection_get_message (self->connection),
+                                triage_connection_get_retry_at (self->connection));
   if (self->read_state != NULL)
     {
       triage_window_set_read_state (self->window, self->read_state);
@@ -1652,16 +1125,8 @@ retry_action (GSimpleAction *action,
 {
   TriageApplication *self = user_data;
 
-  if (!self->ready || self->connection == TRIAGE_CONNECTION_CONNECTED ||
-      self->connection == TRIAGE_CONNECTION_CONNECTING)
-    return;
-
-  /* Locally, look for the server again (and start it if it is gone); a
-   * remote stream just tries now. */
-  if (self->stream != NULL && !is_local_mode (self))
-    atp_stream_reconnect_now (self->stream);
-  else
-    connect_begin (self);
+  if (self->ready)
+    triage_connection_retry_now (self->connection);
 }
 
 static void
@@ -1673,7 +1138,7 @@ reconnect_action (GSimpleAction *action,
 
   /* The same server with a new token (Preferences): start over. */
   if (self->ready)
-    connect_begin (self);
+    triage_connection_start (self->connection);
 }
 
 static void
@@ -1798,6 +1263,11 @@ triage_application_startup (GApplication *app)
   self->store = triage_store_new (path);
   self->outbox = triage_outbox_new (self->store);
   self->notifier = triage_notifier_new ("Triage", APPLICATION_ID);
+  self->connection = triage_connection_new (self->settings, self->credentials);
+  self->lookups = triage_lookups_new (self->inbox, self->outbox);
+  self->urgency = triage_urgency_new (self->inbox);
+  self->throttle = triage_bubble_throttle_new ();
+  self->autostart = triage_autostart_new (self->settings);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   dnd_action = g_settings_create_action (self->settings, "do-not-disturb");
@@ -1817,6 +1287,28 @@ triage_application_startup (GApplication *app)
 
   g_signal_connect_object (self->inbox, "items-changed",
                            G_CALLBACK (on_inbox_items_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "changed",
+                           G_CALLBACK (on_connection_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notify::state",
+                           G_CALLBACK (on_connection_state), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notify::client",
+                           G_CALLBACK (on_connection_client), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notification-received",
+                           G_CALLBACK (on_stream_notification), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "status-changed",
+                           G_CALLBACK (on_stream_status_update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "resynced",
+                           G_CALLBACK (on_stream_resynced), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->lookups, "settled",
+                           G_CALLBACK (on_lookup_settled), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->lookups, "response-found",
+                           G_CALLBACK (on_lookup_response), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->urgency, "due",
+                           G_CALLBACK (on_urgency_due), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->urgency, "checked",
+                           G_CALLBACK (queue_tray_update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->throttle, "flood-ended",
+                           G_CALLBACK (on_flood_ended), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outbox, "queued",
                            G_CALLBACK (on_outbox_queued), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outbox, "delivered",
@@ -1835,8 +1327,6 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (on_server_settings_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::run-in-background",
                            G_CALLBACK (update_hold), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->settings, "changed::autostart",
-                           G_CALLBACK (on_autostart_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::history-retention-days",
                            G_CALLBACK (prune_history_cb), self, G_CONNECT_SWAPPED);
   g_settings_set_string (self->settings, "last-seen-version", PACKAGE_VERSION);
@@ -1870,13 +1360,14 @@ triage_application_shutdown (GApplication *app)
   TriageApplication *self = TRIAGE_APPLICATION (app);
 
   g_cancellable_cancel (self->cancellable);
-  teardown_connection (self);
+  triage_connection_stop (self->connection);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
-  g_clear_handle_id (&self->urgency_id, g_source_remove);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_handle_id (&self->background_check_id, g_source_remove);
-  g_clear_handle_id (&self->held_back_id, g_source_remove);
   g_clear_handle_id (&self->prune_id, g_source_remove);
+  g_clear_object (&self->urgency);
+  g_clear_object (&self->throttle);
+  g_clear_object (&self->autostart);
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);
@@ -1888,6 +1379,8 @@ triage_application_finalize (GObject *object)
   TriageApplication *self = (TriageApplication *)object;
 
   g_clear_object (&self->notifier);
+  g_clear_object (&self->lookups);
+  g_clear_object (&self->connection);
   g_clear_object (&self->read_state);
   g_clear_object (&self->history_db);
   g_clear_object (&self->outbox);
@@ -1895,12 +1388,8 @@ triage_application_finalize (GObject *object)
   g_clear_object (&self->inbox);
   g_clear_object (&self->credentials);
   g_clear_pointer (&self->loaded_server, g_free);
-  g_queue_clear_full (&self->lookups, g_free);
-  g_clear_pointer (&self->urgent_told, g_hash_table_unref);
-  g_clear_pointer (&self->lookups_later, g_ptr_array_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
-  g_free (self->connection_message);
   g_free (self->pending_open);
 
   G_OBJECT_CLASS (triage_application_parent_class)->finalize (object);
@@ -1917,7 +1406,7 @@ triage_application_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_CONNECTION:
-      g_value_set_uint (value, self->connection);
+      g_value_set_uint (value, triage_application_get_connection (self));
       break;
 
     case PROP_READY:
@@ -1957,10 +1446,6 @@ static void
 triage_application_init (TriageApplication *self)
 {
   self->cancellable = g_cancellable_new ();
-  self->connection = TRIAGE_CONNECTION_CONNECTING;
-  g_queue_init (&self->lookups);
-  self->urgent_told = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->lookups_later = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**
@@ -2028,7 +1513,11 @@ triage_application_get_connection (TriageApplication *self)
 {
   g_return_val_if_fail (TRIAGE_IS_APPLICATION (self), TRIAGE_CONNECTION_OFFLINE);
 
-  return self->connection;
+  /* Before start-up there is no connection yet: it is about to be made. */
+  if (self->connection == NULL)
+    return TRIAGE_CONNECTION_CONNECTING;
+
+  return triage_connection_get_state (self->connection);
 }
 
 gboolean

@@ -6,12 +6,11 @@
 
 #define G_LOG_DOMAIN "triage-notifier"
 
-#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gi18n.h>
 #include <libnotify/notify.h>
 #include <string.h>
 
-#include "triage-notifier.h"
+#include "triage-notifier-private.h"
 
 /*
  * Desktop notifications (libnotify): one bubble per new request.
@@ -28,10 +27,6 @@
  * is an inline data: URI, decoded here with size limits; a URL is never
  * fetched for a bubble.
  */
-
-#define MAX_ICON_SIDE   1024
-#define ICON_SIZE       128
-#define MAX_BUTTONS     3
 
 typedef struct
 {
@@ -89,177 +84,6 @@ shared_unref (Shared *shared)
   g_free (shared->app_name);
   g_free (shared->desktop_entry);
   g_free (shared);
-}
-
-/* Pure helpers (any thread) */
-
-/**
- * triage_notifier_can_answer_inline:
- * @notification: a request
- *
- * Whether the bubble may carry a button per action: only when every action
- * is `simple` and none asks for confirmation (destructive, irreversible,
- * requires_confirmation). Anything else opens the decision view.
- */
-gboolean
-triage_notifier_can_answer_inline (AtpNotification *notification)
-{
-  g_return_val_if_fail (notification != NULL, FALSE);
-
-  if (notification->actions->len > MAX_BUTTONS)
-    return FALSE;
-
-  for (guint i = 0; i < notification->actions->len; i++)
-    {
-      const AtpAction *action = g_ptr_array_index (notification->actions, i);
-
-      if (action->response_type != ATP_RESPONSE_TYPE_SIMPLE ||
-          atp_action_needs_confirmation (action))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/**
- * triage_notifier_dup_summary:
- *
- * Returns: (transfer full): "Service: Title" (plain text; servers never
- *   interpret markup in a summary)
- */
-char *
-triage_notifier_dup_summary (AtpNotification *notification)
-{
-  g_return_val_if_fail (notification != NULL, NULL);
-
-  /* Translators: bubble title, "<service name>: <request title>" */
-  return g_strdup_printf (_("%s: %s"), notification->service.name, notification->context.title);
-}
-
-/* Markup-escapes @text for a bubble body. Quotes become numeric references:
- * g_markup_escape_text() writes &apos; (or &#39;, by GLib version), and
- * &apos; is XML but not HTML, which some notification servers parse.
- * Control characters (not allowed in markup, even as references) become spaces. */
-static char *
-escape_body (const char *text)
-{
-  GString *out = g_string_sized_new (strlen (text) + 16);
-
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '&':  g_string_append (out, "&amp;"); break;
-        case '<':  g_string_append (out, "&lt;"); break;
-        case '>':  g_string_append (out, "&gt;"); break;
-        case '"':  g_string_append (out, "&#34;"); break;
-        case '\'': g_string_append (out, "&#39;"); break;
-        default:
-          /* Control characters are not allowed in markup, even as references. */
-          g_string_append_c (out, ((guchar) *p < 0x20 && *p != '\n' && *p != '\t') ? ' ' : *p);
-          break;
-        }
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-/**
- * triage_notifier_dup_body:
- *
- * Returns: (transfer full): the description, shortened and escaped for
- *   servers that read the body as markup
- */
-char *
-triage_notifier_dup_body (AtpNotification *notification)
-{
-  const char *description;
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (notification != NULL, NULL);
-
-  description = notification->context.description ? notification->context.description : "";
-
-  if (g_utf8_strlen (description, -1) > TRIAGE_NOTIFIER_MAX_BODY)
-    {
-      g_autofree char *cut = g_utf8_substring (description, 0, TRIAGE_NOTIFIER_MAX_BODY - 1);
-      text = g_strconcat (cut, "…", NULL);
-    }
-  else
-    text = g_strdup (description);
-
-  return escape_body (text);
-}
-
-/**
- * triage_notifier_decode_icon:
- * @icon: (nullable): the service icon as sent
- * @mime_type: (out) (optional): the image type named by the URI
- * @error: why it is not used
- *
- * Only inline `data:image/…;base64,` URIs are accepted; anything that would
- * need a fetch is refused.
- *
- * Returns: (transfer full) (nullable): the encoded image
- */
-GBytes *
-triage_notifier_decode_icon (const char  *icon,
-                             char       **mime_type,
-                             GError     **error)
-{
-  const char *comma;
-  const char *header;
-  g_autofree char *type = NULL;
-  g_autofree guchar *data = NULL;
-  gsize len = 0;
-
-  if (icon == NULL || !g_str_has_prefix (icon, "data:"))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "The service icon is not inline data; it is not fetched for a bubble");
-      return NULL;
-    }
-
-  header = icon + strlen ("data:");
-  comma = strchr (header, ',');
-  if (comma == NULL || comma - header < (gssize) strlen (";base64") ||
-      strncmp (comma - strlen (";base64"), ";base64", strlen (";base64")) != 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "The service icon is not a base64 data: URI");
-      return NULL;
-    }
-
-  type = g_strndup (header, comma - header - strlen (";base64"));
-  /* Parameters such as ";charset=…" are not expected for images; drop them. */
-  if (strchr (type, ';') != NULL)
-    *strchr (type, ';') = '\0';
-  if (!g_str_has_prefix (type, "image/"))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "The service icon is of type “%s”, not an image", type);
-      return NULL;
-    }
-
-  if (strlen (comma + 1) > TRIAGE_NOTIFIER_MAX_ICON_SIZE)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                   "The service icon is larger than %d KiB", TRIAGE_NOTIFIER_MAX_ICON_SIZE / 1024);
-      return NULL;
-    }
-
-  data = g_base64_decode (comma + 1, &len);
-  if (data == NULL || len == 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "The service icon is not valid base64");
-      return NULL;
-    }
-
-  if (mime_type != NULL)
-    *mime_type = g_steal_pointer (&type);
-
-  return g_bytes_new_take (g_steal_pointer (&data), len);
 }
 
 /* Notifier thread */
@@ -407,72 +231,6 @@ log_unavailable_once (Shared     *shared,
              message);
 }
 
-static void
-size_prepared_cb (GdkPixbufLoader *loader,
-                  int              width,
-                  int              height,
-                  gpointer         user_data)
-{
-  /* Refuse to allocate pixels for a huge image: decode it at zero size. */
-  if (width > MAX_ICON_SIDE || height > MAX_ICON_SIDE)
-    {
-      g_object_set_data (G_OBJECT (loader), "triage-too-large", GINT_TO_POINTER (TRUE));
-      gdk_pixbuf_loader_set_size (loader, 1, 1);
-    }
-}
-
-static GdkPixbuf *
-load_icon (GBytes      *bytes,
-           const char  *type,
-           GError     **error)
-{
-  g_autoptr(GdkPixbufLoader) loader = NULL;
-  GdkPixbuf *pixbuf;
-  int width;
-  int height;
-
-  loader = gdk_pixbuf_loader_new_with_mime_type (type, error);
-  if (loader == NULL)
-    return NULL;
-  g_signal_connect (loader, "size-prepared", G_CALLBACK (size_prepared_cb), NULL);
-
-  if (!gdk_pixbuf_loader_write_bytes (loader, bytes, error) ||
-      !gdk_pixbuf_loader_close (loader, error))
-    {
-      gdk_pixbuf_loader_close (loader, NULL);
-      return NULL;
-    }
-
-  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
-  if (pixbuf == NULL)
-    {
-      g_set_error_literal (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE,
-                           "The service icon could not be decoded");
-      return NULL;
-    }
-
-  width = gdk_pixbuf_get_width (pixbuf);
-  height = gdk_pixbuf_get_height (pixbuf);
-  if (width > MAX_ICON_SIDE || height > MAX_ICON_SIDE ||
-      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (loader), "triage-too-large")))
-    {
-      g_set_error (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_INSUFFICIENT_MEMORY,
-                   "The service icon is %d×%d, larger than %d×%d",
-                   width, height, MAX_ICON_SIDE, MAX_ICON_SIDE);
-      return NULL;
-    }
-
-  if (width > ICON_SIZE || height > ICON_SIZE)
-    {
-      double scale = (double) ICON_SIZE / MAX (width, height);
-
-      return gdk_pixbuf_scale_simple (pixbuf, MAX (1, width * scale), MAX (1, height * scale),
-                                      GDK_INTERP_BILINEAR);
-    }
-
-  return g_object_ref (pixbuf);
-}
-
 static gboolean
 thread_show_cb (gpointer data)
 {
@@ -520,7 +278,7 @@ thread_show_cb (gpointer data)
       g_autoptr(GError) icon_error = NULL;
       g_autoptr(GdkPixbuf) pixbuf = NULL;
 
-      pixbuf = load_icon (job->icon, job->icon_type, &icon_error);
+      pixbuf = triage_notifier_load_icon (job->icon, job->icon_type, &icon_error);
       if (pixbuf != NULL)
         notify_notification_set_image_from_pixbuf (bubble, pixbuf);
       else
@@ -578,6 +336,46 @@ thread_close_cb (gpointer data)
   if (!notify_notification_close (bubble, &error))
     g_debug ("Could not withdraw a bubble: %s", error->message);
   g_hash_table_remove (shared->bubbles, job->id);
+
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  Shared *shared;
+  char   *id;
+  char   *body;
+} SettleJob;
+
+static void
+settle_job_free (SettleJob *job)
+{
+  shared_unref (job->shared);
+  g_free (job->id);
+  g_free (job->body);
+  g_free (job);
+}
+
+static gboolean
+thread_settle_cb (gpointer data)
+{
+  SettleJob *job = data;
+  Shared *shared = job->shared;
+  NotifyNotification *bubble = g_hash_table_lookup (shared->bubbles, job->id);
+  g_autofree char *summary = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (bubble == NULL)
+    return G_SOURCE_REMOVE;
+
+  /* Replaced in place: the same title, what became of it, no buttons (its
+   * answers no longer apply), no longer urgent. */
+  g_object_get (bubble, "summary", &summary, NULL);
+  notify_notification_update (bubble, summary, job->body, NULL);
+  notify_notification_clear_actions (bubble);
+  notify_notification_set_urgency (bubble, NOTIFY_URGENCY_NORMAL);
+  if (!notify_notification_show (bubble, &error))
+    g_debug ("Could not say what became of a request in its bubble: %s", error->message);
 
   return G_SOURCE_REMOVE;
 }
@@ -799,7 +597,7 @@ triage_notifier_show_notice (TriageNotifier *self,
   job->shared = shared_ref (self->shared);
   job->id = g_strconcat (TRIAGE_NOTIFIER_NOTICE_PREFIX, key, NULL);
   job->summary = g_strdup (summary);
-  job->body = escape_body (body);
+  job->body = triage_notifier_escape_body (body);
   job->category = TRIAGE_NOTIFIER_NOTICE_CATEGORY;
   job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
   g_array_set_clear_func (job->buttons, (GDestroyNotify) button_clear);
@@ -816,7 +614,7 @@ triage_notifier_show_notice (TriageNotifier *self,
 /**
  * triage_notifier_withdraw:
  * @self: a #TriageNotifier
- * @notification_id: a request answered elsewhere, withdrawn or expired
+ * @notification_id: a request answered here, or one nothing more is known of
  *
  * Closes its bubble, if it has one.
  */
@@ -839,6 +637,40 @@ triage_notifier_withdraw (TriageNotifier *self,
                               thread_close_cb, job, (GDestroyNotify) close_job_free);
 }
 
+/**
+ * triage_notifier_settle:
+ * @self: a #TriageNotifier
+ * @notification_id: a request answered elsewhere, withdrawn or expired
+ * @outcome: what became of it, plain text ("Answered ‘Stop’ by alex on
+ *   another device at 17:12")
+ *
+ * A bubble still on screen says @outcome instead of the request's
+ * description, with no buttons left to answer; it can be said again as more
+ * is learnt (who answered, and what). A bubble the person closed stays
+ * closed; none is raised.
+ */
+void
+triage_notifier_settle (TriageNotifier *self,
+                        const char     *notification_id,
+                        const char     *outcome)
+{
+  SettleJob *job;
+
+  g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
+  g_return_if_fail (notification_id != NULL);
+  g_return_if_fail (outcome != NULL);
+
+  if (!g_hash_table_contains (self->shown, notification_id))
+    return;
+
+  job = g_new0 (SettleJob, 1);
+  job->shared = shared_ref (self->shared);
+  job->id = g_strdup (notification_id);
+  job->body = triage_notifier_escape_body (outcome);
+  g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
+                              thread_settle_cb, job, (GDestroyNotify) settle_job_free);
+}
+
 guint
 triage_notifier_get_n_shown (TriageNotifier *self)
 {
@@ -846,3 +678,4 @@ triage_notifier_get_n_shown (TriageNotifier *self)
 
   return g_hash_table_size (self->shown);
 }
+

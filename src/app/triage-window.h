@@ -8,31 +8,13 @@
 
 #include <adwaita.h>
 
+#include "triage-connection.h"
 #include "triage-history-view.h"
 #include "triage-inbox-model.h"
 #include "triage-inbox-pane.h"
 #include "triage-read-state.h"
 
 G_BEGIN_DECLS
-
-/**
- * TriageConnectionState:
- * @TRIAGE_CONNECTION_CONNECTING: first connection (or the local server starting)
- * @TRIAGE_CONNECTION_CONNECTED: live
- * @TRIAGE_CONNECTION_RECONNECTING: lost; the next try is scheduled
- * @TRIAGE_CONNECTION_OFFLINE: no connection and no try scheduled (retry by hand)
- * @TRIAGE_CONNECTION_AUTH_FAILED: the server refused the token (or none is stored)
- *
- * The connection as shown in the window.
- */
-typedef enum
-{
-  TRIAGE_CONNECTION_CONNECTING,
-  TRIAGE_CONNECTION_CONNECTED,
-  TRIAGE_CONNECTION_RECONNECTING,
-  TRIAGE_CONNECTION_OFFLINE,
-  TRIAGE_CONNECTION_AUTH_FAILED,
-} TriageConnectionState;
 
 #define TRIAGE_TYPE_WINDOW (triage_window_get_type ())
 

@@ -48,6 +48,7 @@ typedef enum
   /* 404 */
   ATP_ERROR_NOT_FOUND,
   ATP_ERROR_NOTIFICATION_NOT_FOUND,
+  ATP_ERROR_SESSION_NOT_FOUND,        /* an AFP review session the server does not hold */
   /* 405 */
   ATP_ERROR_METHOD_NOT_ALLOWED,
   /* 409 */
@@ -59,6 +60,8 @@ typedef enum
   ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED,
   /* 413 */
   ATP_ERROR_PAYLOAD_TOO_LARGE,
+  /* 415 */
+  ATP_ERROR_UNSUPPORTED_MEDIA_TYPE,   /* an AFP artifact of a type nobody can review here */
   /* 429 */
   ATP_ERROR_RATE_LIMIT_EXCEEDED,
   /* 5xx */

@@ -1480,6 +1480,23 @@ atp_json_object_collect_extra (JsonObject         *object,
   return extra;
 }
 
+JsonObject *
+atp_json_require_object (JsonNode    *node,
+                         const char  *what,
+                         GError     **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *got = atp_json_describe (node);
+
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
+                   "%s must be a JSON object, got %s", what, got);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
 JsonNode *
 atp_object_get (JsonObject *object,
                 const char *name)

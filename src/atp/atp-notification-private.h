@@ -1,4 +1,4 @@
-/* atp-notification-private.h — parsing context shared by the notification sources
+/* atp-notification-private.h — what the notification's sources share
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,77 +8,27 @@
 
 #include "atp-error.h"
 #include "atp-notification.h"
+#include "atp-parse-private.h"
 
 G_BEGIN_DECLS
 
-/*
- * Where the parser is ("actions[1].constraints") and which codes a missing
- * or wrong field gets there: MISSING_REQUIRED_FIELD / INVALID_FIELD_VALUE at
- * the top, MALFORMED_ACTION inside an action.
- */
-typedef struct
-{
-  GString       *path;
-  AtpParseFlags  flags;
-  AtpErrorCode   missing_code;
-  AtpErrorCode   invalid_code;
-  GError       **error;
-} AtpParseCtx;
-
-typedef enum
-{
-  ATP_READ_OPTIONAL  = 0,
-  ATP_READ_REQUIRED  = 1 << 0,
-  ATP_READ_NOT_EMPTY = 1 << 1,   /* "" refused */
-  ATP_READ_NOT_BLANK = 1 << 2,   /* "" and whitespace-only refused */
-} AtpReadFlags;
-
-gsize      atp_parse_ctx_push        (AtpParseCtx   *ctx,
-                                      const char    *field);
-gsize      atp_parse_ctx_push_index  (AtpParseCtx   *ctx,
-                                      guint          index);
-void       atp_parse_ctx_pop         (AtpParseCtx   *ctx,
-                                      gsize          length);
-gboolean   atp_parse_fail            (AtpParseCtx   *ctx,
-                                      AtpErrorCode   code,
-                                      const char    *field,
-                                      const char    *format,
-                                      ...) G_GNUC_PRINTF (4, 5);
-/* "<path>.<name>: must be <expected>, got <value>" with the context's invalid code. */
-gboolean   atp_parse_fail_type       (AtpParseCtx   *ctx,
-                                      const char    *name,
-                                      const char    *expected,
-                                      JsonNode      *node);
-/* "<path>.<name>: required field is missing" with the context's missing code. */
-gboolean   atp_parse_fail_missing    (AtpParseCtx   *ctx,
-                                      const char    *name);
-
-gboolean   atp_read_string           (AtpParseCtx   *ctx,
-                                      JsonObject    *object,
-                                      const char    *name,
-                                      AtpReadFlags   flags,
-                                      const char   **value);
-gboolean   atp_read_integer          (AtpParseCtx   *ctx,
-                                      JsonObject    *object,
-                                      const char    *name,
-                                      gboolean       non_negative,
-                                      gboolean      *present,
-                                      gint64        *value);
-gboolean   atp_read_number           (AtpParseCtx   *ctx,
-                                      JsonObject    *object,
-                                      const char    *name,
-                                      gboolean      *present,
-                                      double        *value);
-gboolean   atp_read_object           (AtpParseCtx   *ctx,
-                                      JsonObject    *object,
-                                      const char    *name,
-                                      AtpReadFlags   flags,
-                                      JsonObject   **value);
-gboolean   atp_read_array            (AtpParseCtx   *ctx,
-                                      JsonObject    *object,
-                                      const char    *name,
-                                      AtpReadFlags   flags,
-                                      JsonArray    **value);
+/* atp-context.c: the parts every request has. */
+gboolean    atp_service_parse        (AtpParseCtx      *ctx,
+                                      JsonObject       *root,
+                                      AtpService       *service);
+gboolean    atp_context_parse        (AtpParseCtx      *ctx,
+                                      JsonObject       *root,
+                                      gboolean          description_required,
+                                      AtpContext       *context);
+void        atp_service_copy         (AtpService       *to,
+                                      const AtpService *from);
+void        atp_context_copy         (AtpContext       *to,
+                                      const AtpContext *from);
+void        atp_service_clear        (AtpService       *service);
+void        atp_context_clear        (AtpContext       *context);
+void        atp_attachment_free      (AtpAttachment    *attachment);
+JsonObject *atp_service_to_json      (const AtpService *service);
+JsonObject *atp_context_to_json      (const AtpContext *context);
 
 /* atp-validate.c: one action definition, every rule of the profile §2. */
 AtpAction *atp_action_parse          (AtpParseCtx   *ctx,

@@ -1,4 +1,4 @@
-/* atp-notification.c — the ATP notification: parsing, checks, output
+/* atp-notification.c — the notification (the envelope of every request): parsing, checks, output
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -26,467 +26,16 @@ typedef struct
 
 G_DEFINE_BOXED_TYPE (AtpNotification, atp_notification, atp_notification_ref, atp_notification_unref)
 
-/* ------------------------------------------------------------------------ */
-/* Parse context                                                             */
-/* ------------------------------------------------------------------------ */
-
-gsize
-atp_parse_ctx_push (AtpParseCtx *ctx,
-                    const char  *field)
-{
-  gsize length = ctx->path->len;
-
-  if (length > 0)
-    g_string_append_c (ctx->path, '.');
-  g_string_append (ctx->path, field);
-  return length;
-}
-
-gsize
-atp_parse_ctx_push_index (AtpParseCtx *ctx,
-                          guint        index)
-{
-  gsize length = ctx->path->len;
-
-  g_string_append_printf (ctx->path, "[%u]", index);
-  return length;
-}
-
-void
-atp_parse_ctx_pop (AtpParseCtx *ctx,
-                   gsize        length)
-{
-  g_string_truncate (ctx->path, length);
-}
-
-gboolean
-atp_parse_fail (AtpParseCtx  *ctx,
-                AtpErrorCode  code,
-                const char   *field,
-                const char   *format,
-                ...)
-{
-  g_autofree char *what = NULL;
-  g_autoptr(GString) where = g_string_new (ctx->path->str);
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  if (field != NULL)
-    {
-      if (where->len > 0)
-        g_string_append_c (where, '.');
-      g_string_append (where, field);
-    }
-
-  if (where->len > 0)
-    g_set_error (ctx->error, ATP_ERROR, code, "%s: %s", where->str, what);
-  else
-    g_set_error_literal (ctx->error, ATP_ERROR, code, what);
-
-  return FALSE;
-}
-
-gboolean
-atp_parse_fail_type (AtpParseCtx *ctx,
-           const char  *name,
-           const char  *expected,
-           JsonNode    *node)
-{
-  g_autofree char *got = atp_json_describe (node);
-
-  return atp_parse_fail (ctx, ctx->invalid_code, name, "must be %s, got %s", expected, got);
-}
-
-gboolean
-atp_parse_fail_missing (AtpParseCtx *ctx,
-              const char  *name)
-{
-  return atp_parse_fail (ctx, ctx->missing_code, name, "required field is missing");
-}
-
-static inline gboolean
-node_is_string (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
-}
-
-gboolean
-atp_read_string (AtpParseCtx   *ctx,
-                 JsonObject    *object,
-                 const char    *name,
-                 AtpReadFlags   flags,
-                 const char   **value)
-{
-  JsonNode *node = atp_object_get (object, name);
-  const char *text;
-
-  *value = NULL;
-
-  if (node == NULL)
-    return (flags & ATP_READ_REQUIRED) ? atp_parse_fail_missing (ctx, name) : TRUE;
-
-  if (!node_is_string (node))
-    return atp_parse_fail_type (ctx, name, (flags & (ATP_READ_NOT_EMPTY | ATP_READ_NOT_BLANK))
-                                   ? "a non-empty string" : "a string", node);
-
-  text = json_node_get_string (node);
-  if ((flags & ATP_READ_NOT_EMPTY) && *text == '\0')
-    return atp_parse_fail_type (ctx, name, "a non-empty string", node);
-  if ((flags & ATP_READ_NOT_BLANK) && atp_str_is_blank (text))
-    return atp_parse_fail_type (ctx, name, "a non-empty string (not only spaces)", node);
-
-  *value = text;
-  return TRUE;
-}
-
-#define MAX_EXACT_INT 9007199254740992.0 /* 2^53 */
-
-gboolean
-atp_read_integer (AtpParseCtx *ctx,
-                  JsonObject  *object,
-                  const char  *name,
-                  gboolean     non_negative,
-                  gboolean    *present,
-                  gint64      *value)
-{
-  JsonNode *node = atp_object_get (object, name);
-  const char *expected = non_negative ? "an integer ≥ 0" : "an integer";
-  double number;
-
-  *present = FALSE;
-  if (node == NULL)
-    return TRUE;
-
-  /* JSON has numbers, not integers: 3 and 3.0 are the same integer. Beyond
-   * 2^53 a double cannot hold every integer, so neither is accepted there. */
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
-    {
-      *value = json_node_get_int (node);
-      if (*value < -(gint64) MAX_EXACT_INT || *value > (gint64) MAX_EXACT_INT)
-        return atp_parse_fail_type (ctx, name, expected, node);
-    }
-  else if (atp_json_node_get_number (node, &number) &&
-           number >= -MAX_EXACT_INT && number <= MAX_EXACT_INT && number == floor (number))
-    {
-      *value = (gint64) number;
-    }
-  else
-    {
-      return atp_parse_fail_type (ctx, name, expected, node);
-    }
-
-  if (non_negative && *value < 0)
-    return atp_parse_fail_type (ctx, name, expected, node);
-
-  *present = TRUE;
-  return TRUE;
-}
-
-gboolean
-atp_read_number (AtpParseCtx *ctx,
-                 JsonObject  *object,
-                 const char  *name,
-                 gboolean    *present,
-                 double      *value)
-{
-  JsonNode *node = atp_object_get (object, name);
-
-  *present = FALSE;
-  if (node == NULL)
-    return TRUE;
-
-  if (!atp_json_node_get_number (node, value))
-    return atp_parse_fail_type (ctx, name, "a number", node);
-
-  *present = TRUE;
-  return TRUE;
-}
-
-gboolean
-atp_read_object (AtpParseCtx   *ctx,
-                 JsonObject    *object,
-                 const char    *name,
-                 AtpReadFlags   flags,
-                 JsonObject   **value)
-{
-  JsonNode *node = atp_object_get (object, name);
-
-  *value = NULL;
-  if (node == NULL)
-    return (flags & ATP_READ_REQUIRED) ? atp_parse_fail_missing (ctx, name) : TRUE;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return atp_parse_fail_type (ctx, name, "an object", node);
-
-  *value = json_node_get_object (node);
-  return TRUE;
-}
-
-gboolean
-atp_read_array (AtpParseCtx   *ctx,
-                JsonObject    *object,
-                const char    *name,
-                AtpReadFlags   flags,
-                JsonArray    **value)
-{
-  JsonNode *node = atp_object_get (object, name);
-
-  *value = NULL;
-  if (node == NULL)
-    return (flags & ATP_READ_REQUIRED) ? atp_parse_fail_missing (ctx, name) : TRUE;
-
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    return atp_parse_fail_type (ctx, name, "an array", node);
-
-  *value = json_node_get_array (node);
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Parts                                                                     */
-/* ------------------------------------------------------------------------ */
-
-static void
-attachment_free (AtpAttachment *attachment)
-{
-  g_free (attachment->type);
-  g_free (attachment->description);
-  g_free (attachment->uri);
-  g_free (attachment->data);
-  g_clear_pointer (&attachment->extra, json_object_unref);
-  g_free (attachment);
-}
-
-static AtpAttachment *
-attachment_copy (const AtpAttachment *from)
-{
-  AtpAttachment *to = g_new0 (AtpAttachment, 1);
-
-  to->type = g_strdup (from->type);
-  to->description = g_strdup (from->description);
-  to->uri = g_strdup (from->uri);
-  to->data = g_strdup (from->data);
-  to->decoded_size = from->decoded_size;
-  to->extra = json_object_ref (from->extra);
-  return to;
-}
-
-static void
-service_clear (AtpService *service)
-{
-  g_clear_pointer (&service->id, g_free);
-  g_clear_pointer (&service->name, g_free);
-  g_clear_pointer (&service->icon, g_free);
-  g_clear_pointer (&service->extra, json_object_unref);
-}
-
-static void
-context_clear (AtpContext *context)
-{
-  g_clear_pointer (&context->title, g_free);
-  g_clear_pointer (&context->description, g_free);
-  g_clear_pointer (&context->project, g_free);
-  g_clear_pointer (&context->metadata, json_object_unref);
-  g_clear_pointer (&context->attachments, g_ptr_array_unref);
-  g_clear_pointer (&context->extra, json_object_unref);
-}
-
 static AtpNotification *
 notification_alloc (void)
 {
   AtpNotificationReal *real = g_new0 (AtpNotificationReal, 1);
 
   g_atomic_ref_count_init (&real->ref_count);
-  real->pub.context.attachments = g_ptr_array_new_with_free_func ((GDestroyNotify) attachment_free);
+  real->pub.context.attachments = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_attachment_free);
   real->pub.actions = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_action_free);
   real->pub.status = ATP_STATUS_CREATED;
   return &real->pub;
-}
-
-/* Why @data is not strict base64, for the error message (slow path). */
-static char *
-base64_problem (const char *data,
-                gsize       length)
-{
-  gsize padding = 0;
-
-  if (length % 4 != 0)
-    return g_strdup_printf ("its length %" G_GSIZE_FORMAT " is not a multiple of 4 "
-                            "(padding with '=' is required)", length);
-
-  if (length > 0 && data[length - 1] == '=')
-    padding = (length > 1 && data[length - 2] == '=') ? 2 : 1;
-
-  for (gsize i = 0; i < length - padding; i++)
-    {
-      guchar c = data[i];
-
-      if (!g_ascii_isalnum (c) && c != '+' && c != '/')
-        {
-          if (c >= 0x20 && c < 0x7f)
-            return g_strdup_printf ("character '%c' at offset %" G_GSIZE_FORMAT
-                                    " is not in the base64 alphabet", c, i);
-          return g_strdup_printf ("byte 0x%02x at offset %" G_GSIZE_FORMAT
-                                  " is not in the base64 alphabet", c, i);
-        }
-    }
-
-  return g_strdup ("the bits cut off by the padding are not zero (not canonical base64)");
-}
-
-static AtpAttachment *
-parse_attachment (AtpParseCtx *ctx,
-                  JsonNode    *node)
-{
-  static const char * const known[] = { "type", "description", "uri", "data", NULL };
-  AtpAttachment *attachment;
-  const char *type, *description, *uri, *data;
-  JsonObject *object;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      atp_parse_fail_type (ctx, NULL, "an object", node);
-      return NULL;
-    }
-  object = json_node_get_object (node);
-
-  if (!atp_read_string (ctx, object, "type", ATP_READ_REQUIRED, &type) ||
-      !atp_read_string (ctx, object, "description", ATP_READ_OPTIONAL, &description) ||
-      !atp_read_string (ctx, object, "uri", ATP_READ_OPTIONAL, &uri) ||
-      !atp_read_string (ctx, object, "data", ATP_READ_OPTIONAL, &data))
-    return NULL;
-
-  if (!atp_mime_type_is_valid (type))
-    {
-      atp_parse_fail_type (ctx, "type", "a MIME type such as \"text/plain\"", json_object_get_member (object, "type"));
-      return NULL;
-    }
-
-  if (uri != NULL && data != NULL)
-    {
-      atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, NULL,
-                      "has both uri and data; exactly one of them is allowed");
-      return NULL;
-    }
-  if (uri == NULL && data == NULL)
-    {
-      atp_parse_fail (ctx, ATP_ERROR_MISSING_REQUIRED_FIELD, NULL,
-                      "needs exactly one of uri and data, has neither");
-      return NULL;
-    }
-
-  if (uri != NULL && !atp_uri_is_absolute (uri))
-    {
-      atp_parse_fail_type (ctx, "uri", "an absolute URI with a scheme", json_object_get_member (object, "uri"));
-      return NULL;
-    }
-
-  attachment = g_new0 (AtpAttachment, 1);
-
-  if (data != NULL)
-    {
-      gsize length = strlen (data);
-
-      if (!atp_base64_check (data, length, &attachment->decoded_size))
-        {
-          g_autofree char *problem = base64_problem (data, length);
-
-          atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "data", "is not valid base64: %s", problem);
-          g_free (attachment);
-          return NULL;
-        }
-    }
-
-  attachment->type = g_strdup (type);
-  attachment->description = g_strdup (description);
-  attachment->uri = g_strdup (uri);
-  attachment->data = g_strdup (data);
-  attachment->extra = atp_json_object_collect_extra (object, known);
-  return attachment;
-}
-
-static gboolean
-parse_service (AtpParseCtx *ctx,
-               JsonObject  *root,
-               AtpService  *service)
-{
-  static const char * const known[] = { "id", "name", "icon", NULL };
-  JsonObject *object;
-  const char *id, *name, *icon;
-  gsize mark;
-
-  if (!atp_read_object (ctx, root, "service", ATP_READ_REQUIRED, &object))
-    return FALSE;
-
-  mark = atp_parse_ctx_push (ctx, "service");
-  if (!atp_read_string (ctx, object, "id", ATP_READ_REQUIRED | ATP_READ_NOT_EMPTY, &id) ||
-      !atp_read_string (ctx, object, "name", ATP_READ_REQUIRED | ATP_READ_NOT_BLANK, &name) ||
-      !atp_read_string (ctx, object, "icon", ATP_READ_OPTIONAL, &icon))
-    return FALSE;
-
-  if (icon != NULL && !atp_uri_is_absolute (icon))
-    return atp_parse_fail_type (ctx, "icon", "an absolute URI with a scheme", json_object_get_member (object, "icon"));
-  atp_parse_ctx_pop (ctx, mark);
-
-  service->id = g_strdup (id);
-  service->name = g_strdup (name);
-  service->icon = g_strdup (icon);
-  service->extra = atp_json_object_collect_extra (object, known);
-  return TRUE;
-}
-
-static gboolean
-parse_context (AtpParseCtx *ctx,
-               JsonObject  *root,
-               AtpContext  *context)
-{
-  static const char * const known[] = {
-    "title", "description", "project", "metadata", "attachments", NULL
-  };
-  JsonObject *object, *metadata;
-  JsonArray *attachments;
-  const char *title, *description, *project;
-  gsize mark;
-
-  if (!atp_read_object (ctx, root, "context", ATP_READ_REQUIRED, &object))
-    return FALSE;
-
-  mark = atp_parse_ctx_push (ctx, "context");
-  if (!atp_read_string (ctx, object, "title", ATP_READ_REQUIRED | ATP_READ_NOT_BLANK, &title) ||
-      !atp_read_string (ctx, object, "description", ATP_READ_REQUIRED | ATP_READ_NOT_BLANK, &description) ||
-      !atp_read_string (ctx, object, "project", ATP_READ_OPTIONAL, &project) ||
-      !atp_read_object (ctx, object, "metadata", ATP_READ_OPTIONAL, &metadata) ||
-      !atp_read_array (ctx, object, "attachments", ATP_READ_OPTIONAL, &attachments))
-    return FALSE;
-
-  if (attachments != NULL)
-    {
-      guint n = json_array_get_length (attachments);
-      gsize list_mark = atp_parse_ctx_push (ctx, "attachments");
-
-      for (guint i = 0; i < n; i++)
-        {
-          gsize item_mark = atp_parse_ctx_push_index (ctx, i);
-          AtpAttachment *attachment = parse_attachment (ctx, json_array_get_element (attachments, i));
-
-          if (attachment == NULL)
-            return FALSE;
-          g_ptr_array_add (context->attachments, attachment);
-          atp_parse_ctx_pop (ctx, item_mark);
-        }
-      atp_parse_ctx_pop (ctx, list_mark);
-    }
-  atp_parse_ctx_pop (ctx, mark);
-
-  context->title = g_strdup (title);
-  context->description = g_strdup (description);
-  context->project = g_strdup (project);
-  context->metadata = metadata != NULL ? json_object_ref (metadata) : NULL;
-  context->extra = atp_json_object_collect_extra (object, known);
-  return TRUE;
 }
 
 static gboolean
@@ -499,10 +48,19 @@ parse_actions (AtpParseCtx     *ctx,
   guint n;
   gsize mark;
 
-  if (!atp_read_array (ctx, root, "actions", ATP_READ_REQUIRED, &actions))
+  if (!atp_read_array (ctx, root, "actions",
+                       self->protocol == ATP_PROTOCOL_ATP ? ATP_READ_REQUIRED : ATP_READ_OPTIONAL,
+                       &actions))
     return FALSE;
 
-  n = json_array_get_length (actions);
+  /* A request of another protocol says what it asks in its payload. */
+  n = actions != NULL ? json_array_get_length (actions) : 0;
+  if (self->protocol != ATP_PROTOCOL_ATP)
+    return n == 0 ? TRUE
+                  : atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "actions",
+                                    "must be absent or empty in a request of protocol %s "
+                                    "(its payload says what it asks), got %u actions",
+                                    atp_protocol_to_string (self->protocol), n);
   if (n == 0)
     return atp_parse_fail (ctx, ATP_ERROR_MALFORMED_ACTION, "actions",
                            "must hold at least one action, got an empty array");
@@ -535,39 +93,17 @@ parse_actions (AtpParseCtx     *ctx,
 }
 
 static gboolean
-parse_timestamp_field (AtpParseCtx  *ctx,
-                       JsonObject   *root,
-                       const char   *name,
-                       AtpReadFlags  flags,
-                       GDateTime   **value)
-{
-  const char *text;
-
-  if (!atp_read_string (ctx, root, name, flags, &text))
-    return FALSE;
-  if (text == NULL)
-    return TRUE;
-
-  *value = atp_parse_timestamp (text);
-  if (*value == NULL)
-    return atp_parse_fail_type (ctx, name, "an RFC 3339 date-time with a time zone offset "
-                                 "(e.g. \"2025-05-25T10:30:00Z\")",
-                      json_object_get_member (root, name));
-  return TRUE;
-}
-
-static gboolean
 parse_notification (AtpParseCtx     *ctx,
                     JsonObject      *root,
                     AtpNotification *self)
 {
   static const char * const known[] = {
-    "id", "version", "timestamp", "deadline", "service", "context", "actions",
+    "id", "version", "protocol", "timestamp", "deadline", "service", "context", "actions",
     "status", "response", NULL
   };
   gboolean submission = (ctx->flags & ATP_PARSE_SUBMISSION) != 0;
   AtpReadFlags required = submission ? ATP_READ_OPTIONAL : ATP_READ_REQUIRED;
-  const char *id, *version, *status;
+  const char *id, *version, *protocol, *status;
   const AtpAction *action;
   JsonNode *response;
 
@@ -587,8 +123,25 @@ parse_notification (AtpParseCtx     *ctx,
     return atp_parse_fail_type (ctx, "version", "\"" ATP_PROTOCOL_VERSION "\"", json_object_get_member (root, "version"));
   self->version = g_strdup (ATP_PROTOCOL_VERSION);
 
-  if (!parse_timestamp_field (ctx, root, "timestamp", required, &self->timestamp) ||
-      !parse_timestamp_field (ctx, root, "deadline", ATP_READ_OPTIONAL, &self->deadline))
+  /* The envelope of a request of another protocol: its payload is the member
+   * named like the protocol, kept as sent; that protocol's folder reads it. */
+  if (!atp_read_string (ctx, root, "protocol", ATP_READ_OPTIONAL, &protocol))
+    return FALSE;
+  if (protocol != NULL && !atp_protocol_from_string (protocol, &self->protocol))
+    return atp_parse_fail_type (ctx, "protocol", "one of atp, aitp, afp",
+                                json_object_get_member (root, "protocol"));
+  if (self->protocol != ATP_PROTOCOL_ATP)
+    {
+      const char *name = atp_protocol_to_string (self->protocol);
+      JsonObject *payload;
+
+      if (!atp_read_object (ctx, root, name, ATP_READ_REQUIRED, &payload))
+        return FALSE;
+      self->payload = json_node_ref (json_object_get_member (root, name));
+    }
+
+  if (!atp_read_timestamp (ctx, root, "timestamp", required, &self->timestamp) ||
+      !atp_read_timestamp (ctx, root, "deadline", ATP_READ_OPTIONAL, &self->deadline))
     return FALSE;
 
   if (self->deadline != NULL && self->timestamp != NULL &&
@@ -601,10 +154,10 @@ parse_notification (AtpParseCtx     *ctx,
                              "must be after the timestamp (%s is not after %s)", deadline, timestamp);
     }
 
-  if (!submission && !parse_service (ctx, root, &self->service))
+  if (!submission && !atp_service_parse (ctx, root, &self->service))
     return FALSE;
 
-  if (!parse_context (ctx, root, &self->context) ||
+  if (!atp_context_parse (ctx, root, self->protocol == ATP_PROTOCOL_ATP, &self->context) ||
       !parse_actions (ctx, root, self))
     return FALSE;
 
@@ -634,19 +187,23 @@ parse_notification (AtpParseCtx     *ctx,
             return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "response.notification_id",
                                    "must be the id of the notification (%s), got \"%s\"",
                                    self->id, self->response->notification_id);
-          action = atp_notification_find_action (self, self->response->action_id);
-          if (action == NULL)
+          /* The answer to a request of another protocol is that protocol's to check. */
+          if (self->protocol != ATP_PROTOCOL_ATP)
+            ;
+          else if ((action = atp_notification_find_action (self, self->response->action_id)) == NULL)
             return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "response.action_id",
                                    "names no action of the notification: \"%s\"",
                                    self->response->action_id);
           /* The answer recorded must be a valid answer to that action. */
-          if (!atp_action_validate_response (action, self->response->response_data, &local_error))
+          else if (!atp_action_validate_response (action, self->response->response_data, &local_error))
             return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, NULL, "response.%s",
                                    local_error->message);
         }
     }
 
   self->extra = atp_json_object_collect_extra (root, known);
+  if (self->payload != NULL)
+    json_object_remove_member (self->extra, atp_protocol_to_string (self->protocol));
   return TRUE;
 }
 
@@ -759,8 +316,9 @@ atp_notification_unref (AtpNotification *self)
   g_free (self->version);
   g_clear_pointer (&self->timestamp, g_date_time_unref);
   g_clear_pointer (&self->deadline, g_date_time_unref);
-  service_clear (&self->service);
-  context_clear (&self->context);
+  atp_service_clear (&self->service);
+  atp_context_clear (&self->context);
+  g_clear_pointer (&self->payload, json_node_unref);
   g_clear_pointer (&self->actions, g_ptr_array_unref);
   g_clear_pointer (&self->response, atp_response_unref);
   g_clear_pointer (&self->extra, json_object_unref);
@@ -777,18 +335,10 @@ notification_copy (AtpNotification *self)
   copy->timestamp = self->timestamp != NULL ? g_date_time_ref (self->timestamp) : NULL;
   copy->deadline = self->deadline != NULL ? g_date_time_ref (self->deadline) : NULL;
 
-  copy->service.id = g_strdup (self->service.id);
-  copy->service.name = g_strdup (self->service.name);
-  copy->service.icon = g_strdup (self->service.icon);
-  copy->service.extra = self->service.extra != NULL ? json_object_ref (self->service.extra) : NULL;
-
-  copy->context.title = g_strdup (self->context.title);
-  copy->context.description = g_strdup (self->context.description);
-  copy->context.project = g_strdup (self->context.project);
-  copy->context.metadata = self->context.metadata != NULL ? json_object_ref (self->context.metadata) : NULL;
-  for (guint i = 0; i < self->context.attachments->len; i++)
-    g_ptr_array_add (copy->context.attachments, attachment_copy (g_ptr_array_index (self->context.attachments, i)));
-  copy->context.extra = self->context.extra != NULL ? json_object_ref (self->context.extra) : NULL;
+  copy->protocol = self->protocol;
+  copy->payload = self->payload != NULL ? json_node_ref (self->payload) : NULL;
+  atp_service_copy (&copy->service, &self->service);
+  atp_context_copy (&copy->context, &self->context);
 
   for (guint i = 0; i < self->actions->len; i++)
     g_ptr_array_add (copy->actions, atp_action_copy (g_ptr_array_index (self->actions, i)));
@@ -896,26 +446,6 @@ set_timestamp_member (JsonObject *object,
   json_object_set_string_member (object, name, text);
 }
 
-static JsonNode *
-attachment_to_json (const AtpAttachment *attachment)
-{
-  JsonObject *object = json_object_new ();
-  JsonNode *node = json_node_alloc ();
-
-  json_object_set_string_member (object, "type", attachment->type);
-  if (attachment->description != NULL)
-    json_object_set_string_member (object, "description", attachment->description);
-  if (attachment->uri != NULL)
-    json_object_set_string_member (object, "uri", attachment->uri);
-  if (attachment->data != NULL)
-    json_object_set_string_member (object, "data", attachment->data);
-  atp_json_object_append_extra (object, attachment->extra);
-
-  json_node_init_object (node, object);
-  json_object_unref (object);
-  return node;
-}
-
 /**
  * atp_notification_to_json:
  * @self: a notification
@@ -929,7 +459,7 @@ JsonNode *
 atp_notification_to_json (AtpNotification *self)
 {
   g_autoptr(JsonObject) object = NULL;
-  JsonObject *context;
+  JsonObject *service;
   JsonNode *node;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -939,48 +469,27 @@ atp_notification_to_json (AtpNotification *self)
   if (self->id != NULL)
     json_object_set_string_member (object, "id", self->id);
   json_object_set_string_member (object, "version", self->version);
+  if (self->protocol != ATP_PROTOCOL_ATP)
+    json_object_set_string_member (object, "protocol", atp_protocol_to_string (self->protocol));
   set_timestamp_member (object, "timestamp", self->timestamp);
   set_timestamp_member (object, "deadline", self->deadline);
 
-  if (self->service.id != NULL || self->service.name != NULL)
+  service = atp_service_to_json (&self->service);
+  if (service != NULL)
+    json_object_set_object_member (object, "service", service);
+  json_object_set_object_member (object, "context", atp_context_to_json (&self->context));
+
+  if (self->payload != NULL)
+    json_object_set_member (object, atp_protocol_to_string (self->protocol),
+                            json_node_ref (self->payload));
+  if (self->protocol == ATP_PROTOCOL_ATP)
     {
-      JsonObject *service = json_object_new ();
+      JsonArray *actions = json_array_sized_new (self->actions->len);
 
-      if (self->service.id != NULL)
-        json_object_set_string_member (service, "id", self->service.id);
-      if (self->service.name != NULL)
-        json_object_set_string_member (service, "name", self->service.name);
-      if (self->service.icon != NULL)
-        json_object_set_string_member (service, "icon", self->service.icon);
-      atp_json_object_append_extra (service, self->service.extra);
-      json_object_set_object_member (object, "service", service);
+      for (guint i = 0; i < self->actions->len; i++)
+        json_array_add_element (actions, atp_action_to_json (g_ptr_array_index (self->actions, i)));
+      json_object_set_array_member (object, "actions", actions);
     }
-
-  context = json_object_new ();
-  json_object_set_string_member (context, "title", self->context.title);
-  json_object_set_string_member (context, "description", self->context.description);
-  if (self->context.project != NULL)
-    json_object_set_string_member (context, "project", self->context.project);
-  if (self->context.metadata != NULL)
-    json_object_set_object_member (context, "metadata", json_object_ref (self->context.metadata));
-  if (self->context.attachments->len > 0)
-    {
-      JsonArray *attachments = json_array_sized_new (self->context.attachments->len);
-
-      for (guint i = 0; i < self->context.attachments->len; i++)
-        json_array_add_element (attachments, attachment_to_json (g_ptr_array_index (self->context.attachments, i)));
-      json_object_set_array_member (context, "attachments", attachments);
-    }
-  atp_json_object_append_extra (context, self->context.extra);
-  json_object_set_object_member (object, "context", context);
-
-  {
-    JsonArray *actions = json_array_sized_new (self->actions->len);
-
-    for (guint i = 0; i < self->actions->len; i++)
-      json_array_add_element (actions, atp_action_to_json (g_ptr_array_index (self->actions, i)));
-    json_object_set_array_member (object, "actions", actions);
-  }
 
   json_object_set_string_member (object, "status", atp_status_to_string (self->status));
   if (self->response != NULL)
@@ -1056,36 +565,4 @@ atp_notification_get_flags (AtpNotification *self)
     flags |= ((const AtpAction *) g_ptr_array_index (self->actions, i))->flags;
 
   return flags;
-}
-
-/**
- * atp_attachment_decode:
- * @attachment: an attachment
- * @error: %ATP_ERROR_INVALID_FIELD_VALUE for a uri attachment
- *
- * Returns: (transfer full) (nullable): the decoded inline data
- */
-GBytes *
-atp_attachment_decode (const AtpAttachment  *attachment,
-                       GError              **error)
-{
-  guchar *bytes;
-  gsize length = 0;
-
-  g_return_val_if_fail (attachment != NULL, NULL);
-
-  if (attachment->data == NULL)
-    {
-      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
-                   "The attachment has no inline data (it refers to %s)",
-                   attachment->uri != NULL ? attachment->uri : "nothing");
-      return NULL;
-    }
-
-  if (attachment->data[0] == '\0')
-    return g_bytes_new (NULL, 0);
-
-  /* The text was checked strictly when parsed, so this cannot go wrong. */
-  bytes = g_base64_decode (attachment->data, &length);
-  return g_bytes_new_take (bytes, length);
 }

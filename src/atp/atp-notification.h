@@ -1,4 +1,4 @@
-/* atp-notification.h — the ATP notification and its parts
+/* atp-notification.h — the notification (the envelope of every request) and its parts
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -90,7 +90,7 @@ typedef struct
 typedef struct
 {
   char       *title;
-  char       *description;
+  char       *description;         /* required for ATP; nullable for other protocols */
   char       *project;             /* nullable */
   JsonObject *metadata;            /* nullable */
   GPtrArray  *attachments;         /* AtpAttachment*, never NULL */
@@ -99,15 +99,25 @@ typedef struct
 
 typedef struct _AtpResponse AtpResponse;
 
+/*
+ * The envelope: every request, whatever protocol its agent spoke, travels as
+ * one of these (docs/architecture.md). An ATP request is the ATP notification
+ * (@protocol ATP_PROTOCOL_ATP, no `protocol` member on the wire, @payload
+ * NULL). A request of another protocol has `"protocol": "<name>"` and its own
+ * message under the member of that name (@payload, an object, kept as sent);
+ * it has no actions, and its context's description is optional.
+ */
 typedef struct
 {
   char        *id;
   char        *version;
+  AtpProtocol  protocol;
+  JsonNode    *payload;            /* the protocol's member; NULL for ATP */
   GDateTime   *timestamp;
   GDateTime   *deadline;           /* nullable */
   AtpService   service;
   AtpContext   context;
-  GPtrArray   *actions;            /* AtpAction*, at least one */
+  GPtrArray   *actions;            /* AtpAction*: at least one for ATP, none otherwise */
   AtpStatus    status;             /* ATP_STATUS_CREATED in a submission */
   AtpResponse *response;           /* nullable: present in a service GET once answered */
   JsonObject  *extra;

@@ -17,6 +17,10 @@ void      atp_json_write_node         (GString        *out,
                                        JsonNode       *node);
 /* A short description of a JSON value for error messages: `"3"`, `12`, `an object`. */
 char     *atp_json_describe           (JsonNode       *node);
+/* @node as an object, or NULL with INVALID_REQUEST "<what> must be a JSON object, got …". */
+JsonObject *atp_json_require_object   (JsonNode       *node,
+                                       const char     *what,
+                                       GError        **error);
 /* The member @name of @object; NULL when absent or JSON null. */
 JsonNode *atp_object_get              (JsonObject     *object,
                                        const char     *name);

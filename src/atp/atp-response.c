@@ -20,23 +20,6 @@ G_DEFINE_BOXED_TYPE (AtpErrorInfo, atp_error_info, atp_error_info_ref, atp_error
 /* Field readers shared by the three objects                                */
 /* ------------------------------------------------------------------------ */
 
-static gboolean
-require_object (JsonNode    *node,
-                const char  *what,
-                GError     **error)
-{
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_autofree char *got = atp_json_describe (node);
-
-      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
-                   "%s must be a JSON object, got %s", what, got);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 /* A string member; @required decides whether absence is an error. */
 static gboolean
 read_string (JsonObject  *object,
@@ -206,7 +189,7 @@ atp_response_new_from_json (JsonNode  *node,
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!require_object (node, "A response", error))
+  if (!atp_json_require_object (node, "A response", error))
     return NULL;
   object = json_node_get_object (node);
 
@@ -412,7 +395,7 @@ atp_status_update_new_from_json (JsonNode  *node,
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!require_object (node, "A status update", error))
+  if (!atp_json_require_object (node, "A status update", error))
     return NULL;
   object = json_node_get_object (node);
 
@@ -564,7 +547,7 @@ atp_error_info_new_from_json (JsonNode  *node,
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!require_object (node, "An error object", error))
+  if (!atp_json_require_object (node, "An error object", error))
     return NULL;
   object = json_node_get_object (node);
 

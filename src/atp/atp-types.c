@@ -10,6 +10,14 @@
 
 #include <string.h>
 
+#include "atp-error.h"
+
+static const char * const protocol_names[] = {
+  [ATP_PROTOCOL_ATP] = "atp",
+  [ATP_PROTOCOL_AITP] = "aitp",
+  [ATP_PROTOCOL_AFP] = "afp",
+};
+
 static const char * const response_type_names[] = {
   [ATP_RESPONSE_TYPE_SIMPLE] = "simple",
   [ATP_RESPONSE_TYPE_BINARY] = "binary",
@@ -47,6 +55,96 @@ static const char * const responder_type_names[] = {
   [ATP_RESPONDER_HUMAN] = "human",
   [ATP_RESPONDER_AGENT] = "agent",
 };
+
+/**
+ * atp_protocol_to_string:
+ * @protocol: an #AtpProtocol
+ *
+ * Returns: (transfer none): the wire name of @protocol, or %NULL if out of range
+ */
+const char *
+atp_protocol_to_string (AtpProtocol protocol)
+{
+  if ((guint) protocol >= G_N_ELEMENTS (protocol_names))
+    return NULL;
+  return protocol_names[protocol];
+}
+
+/**
+ * atp_protocol_from_string:
+ * @str: (nullable): a wire name
+ * @protocol: (out) (optional): the protocol
+ *
+ * Returns: %TRUE if @str names a protocol (case-sensitive)
+ */
+gboolean
+atp_protocol_from_string (const char  *str,
+                          AtpProtocol *protocol)
+{
+  if (str == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (protocol_names); i++)
+    {
+      if (strcmp (str, protocol_names[i]) == 0)
+        {
+          if (protocol != NULL)
+            *protocol = (AtpProtocol) i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/**
+ * atp_protocol_mask_from_string:
+ * @str: a `protocols=` value: wire names separated by commas, or `all`
+ * @mask: (out): a bit per #AtpProtocol
+ * @error: %ATP_ERROR_INVALID_FIELD_VALUE naming the word not understood
+ *
+ * Returns: %TRUE if @str is a list of protocols
+ */
+gboolean
+atp_protocol_mask_from_string (const char  *str,
+                               guint       *mask,
+                               GError     **error)
+{
+  g_auto(GStrv) names = NULL;
+  guint bits = 0;
+
+  g_return_val_if_fail (str != NULL, FALSE);
+
+  if (strcmp (str, "all") == 0)
+    {
+      *mask = ATP_PROTOCOL_MASK_ALL;
+      return TRUE;
+    }
+
+  names = g_strsplit (str, ",", -1);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      AtpProtocol protocol;
+
+      if (!atp_protocol_from_string (names[i], &protocol))
+        {
+          g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                       "protocols: unknown protocol \"%s\" (a comma-separated list of "
+                       "atp, aitp and afp, or all)", names[i]);
+          return FALSE;
+        }
+      bits |= 1u << protocol;
+    }
+  if (bits == 0)
+    {
+      g_set_error_literal (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                           "protocols: must name at least one of atp, aitp and afp, or be all");
+      return FALSE;
+    }
+
+  *mask = bits;
+  return TRUE;
+}
 
 /**
  * atp_response_type_to_string:

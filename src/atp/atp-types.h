@@ -16,6 +16,18 @@ G_BEGIN_DECLS
 #define ATP_MAX_NOTIFICATION_SIZE   (ATP_MAX_FRAME_SIZE - 4096) /* a notification + envelope fits a frame */
 #define ATP_MAX_JSON_DEPTH          64
 
+/* The protocol an agent spoke to ask (docs/architecture.md): its wire name is
+ * the `protocol` member of the envelope and the name of its payload member. */
+typedef enum
+{
+  ATP_PROTOCOL_ATP,
+  ATP_PROTOCOL_AITP,
+  ATP_PROTOCOL_AFP,
+  ATP_N_PROTOCOLS
+} AtpProtocol;
+
+#define ATP_PROTOCOL_MASK_ALL ((1u << ATP_N_PROTOCOLS) - 1)
+
 typedef enum
 {
   ATP_RESPONSE_TYPE_SIMPLE,
@@ -59,6 +71,12 @@ typedef enum
   ATP_RESPONDER_AGENT,
 } AtpResponderType;
 
+const char *atp_protocol_to_string        (AtpProtocol       protocol);
+gboolean    atp_protocol_from_string      (const char       *str,
+                                           AtpProtocol      *protocol);
+gboolean    atp_protocol_mask_from_string (const char       *str,
+                                           guint            *mask,
+                                           GError          **error);
 const char *atp_response_type_to_string   (AtpResponseType   type);
 gboolean    atp_response_type_from_string (const char       *str,
                                            AtpResponseType  *type);

@@ -5,9 +5,10 @@
  *
  * The rate limits of profile §4. Each rate is kept per key (an address, a
  * service, a user) with the generic cell rate algorithm: one "theoretical
- * arrival time" per key, so a key costs one hash entry whatever its rate, a
- * full allowance may be used at once, and the wait until the next allowed
- * request is exact (the Retry-After header).
+ * arrival time" per key, so a full allowance may be used at once, and the
+ * wait until the next allowed request is exact (the Retry-After header). The
+ * store keeps that state: in memory for one server, in the database when
+ * several share it.
  */
 
 #define G_LOG_DOMAIN "triage-server-limits"
@@ -15,8 +16,6 @@
 #include <string.h>
 
 #include "triage-server-private.h"
-
-#define SWEEP_INTERVAL_US G_TIME_SPAN_MINUTE
 
 const char * const triage_limit_names[TRIAGE_N_LIMITS] = {
   "registrations", "sends", "status-updates", "polling", "responses", "websockets", "sse",
@@ -73,21 +72,6 @@ triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
   return TRUE;
 }
 
-/* Forgets the keys whose allowance is whole again: they are as good as new. */
-static void
-sweep (TriageServer *self,
-       gint64        now)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  g_hash_table_iter_init (&iter, self->rates);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (*(gint64 *) value <= now)
-      g_hash_table_iter_remove (&iter);
-  self->rates_swept = now;
-}
-
 /* Counts one request of @key against @limit. When it is over, answers @msg
  * with 429 RATE_LIMIT_EXCEEDED and a Retry-After in whole seconds, and returns
  * FALSE. Trusted local peers are never limited: they are the user who owns
@@ -100,27 +84,16 @@ triage_server_rate_check (TriageServer      *self,
 {
   guint rate = self->limits[limit];
   gint64 window = limit_windows_us[limit];
-  gint64 now = g_get_monotonic_time ();
-  gint64 interval, tat, *stored;
   g_autofree char *name = NULL;
+  gint64 wait;
 
   g_return_val_if_fail (window > 0, TRUE);
 
   if (rate == 0 || triage_server_trusts (msg))
     return TRUE;
-  if (self->rates == NULL)
-    self->rates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (now - self->rates_swept >= SWEEP_INTERVAL_US)
-    sweep (self, now);
-
-  interval = window / rate;
   name = g_strdup_printf ("%s\n%s", triage_limit_names[limit], key);
-  stored = g_hash_table_lookup (self->rates, name);
-  tat = stored != NULL ? MAX (*stored, now) : now;
-  /* Allowed while the allowance in use stays within the window. */
-  if (tat + interval - now > window)
+  if (!triage_store_take_rate (self->store, name, MAX (1, window / rate), window, &wait))
     {
-      gint64 wait = tat + interval - window - now;
       g_autofree char *seconds = g_strdup_printf ("%" G_GINT64_FORMAT,
                                                   MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC));
       g_autofree char *message = g_strdup_printf ("Too many requests: at most %u %s per %s",
@@ -132,17 +105,5 @@ triage_server_rate_check (TriageServer      *self,
       reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
       return FALSE;
     }
-  if (stored == NULL)
-    {
-      stored = g_new (gint64, 1);
-      g_hash_table_insert (self->rates, g_steal_pointer (&name), stored);
-    }
-  *stored = tat + interval;
   return TRUE;
-}
-
-void
-triage_server_shutdown_limits (TriageServer *self)
-{
-  g_clear_pointer (&self->rates, g_hash_table_unref);
 }

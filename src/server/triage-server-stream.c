@@ -5,10 +5,12 @@
  *
  * The client streams of profile §5: the WebSocket at /api/v1/client/stream and
  * Server-Sent Events at /api/v1/client/events. Every event a user's streams are
- * sent (a new notification, a status update) is first written to the user's
- * event log in the open batch, then pushed once that batch is durable, so a
- * client never sees what a crash could take back and an SSE client can resume
- * from any event id the log still holds.
+ * sent (a new notification, a status update) is first queued for the user's
+ * event log in the open batch, then pushed once the store says it is durable,
+ * so a client never sees what a crash could take back and an SSE client can
+ * resume from any event id the log still holds. When several servers share
+ * the database, the store hands every server each event of any of them, so a
+ * stream hears of everything whichever server it is connected to.
  */
 
 #define G_LOG_DOMAIN "triage-server-stream"
@@ -20,6 +22,7 @@
 #define STREAM_PATH  "/api/v1/client/stream"
 #define EVENTS_PATH  "/api/v1/client/events"
 #define USER_KEY     "triage-stream-user"
+#define PROTOCOLS_KEY "triage-stream-protocols"
 #define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
 #define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
 #define TICK_US      G_USEC_PER_SEC            /* heartbeats and idle checks */
@@ -36,18 +39,9 @@ typedef struct
   SoupServerMessage       *sse;         /* an SSE response */
   gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
   gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
+  gint64                   last_event;  /* the log's id the stream is up to (a replay or snapshot) */
+  guint                    protocols;   /* bit per AtpProtocol: the requests it is sent (protocols=) */
 } Stream;
-
-/* An event waiting for its batch to commit before it is pushed. */
-typedef struct
-{
-  TriageServer *server;
-  char         *type;
-  char         *data;
-  char         *notification_id;   /* a new notification: marked delivered once pushed */
-  GStrv         users;
-  GArray       *ids;               /* gint64, the event id per user */
-} Pending;
 
 static void
 stream_free (Stream *stream)
@@ -174,101 +168,90 @@ status_update_text (const char *id,
   return atp_json_to_string (node, NULL);
 }
 
+/* A stream is sent the requests of the protocols it asked for, and every
+ * status update (one about a request it never saw is ignored by clients). */
+static gboolean
+stream_wants (Stream *stream,
+              int     protocol)
+{
+  return protocol < 0 || (stream->protocols & (1u << protocol)) != 0;
+}
+
 static void
 mark_delivered (TriageServer *self,
                 const char   *id)
 {
-  if (triage_store_transition (self->store, id, 1u << ATP_STATUS_CREATED, ATP_STATUS_DELIVERED,
-                               NULL, g_get_real_time ()))
+  if (triage_store_mark_delivered (self->store, id, g_get_real_time ()))
     triage_server_changed (self, id, ATP_STATUS_DELIVERED, NULL);
 }
 
+/* A durable event (of this server, or of any server when the store is
+ * shared): to every stream of its user; a new notification pushed to one is
+ * delivered. */
 static void
-pending_free (Pending *pending)
+on_store_event (const TriageEventRow *event,
+                gpointer              data)
 {
-  g_free (pending->type);
-  g_free (pending->data);
-  g_free (pending->notification_id);
-  g_strfreev (pending->users);
-  g_array_unref (pending->ids);
-  g_free (pending);
-}
-
-static void
-push_pending (gpointer data,
-              gboolean committed)
-{
-  Pending *pending = data;
-  TriageServer *self = pending->server;
+  TriageServer *self = data;
+  GPtrArray *streams = self->streams ? streams_of (self, event->user) : NULL;
   gboolean pushed = FALSE;
 
-  if (committed && self->streams != NULL)
+  for (guint i = 0; streams != NULL && i < streams->len; i++)
     {
-      for (guint u = 0; pending->users[u] != NULL; u++)
-        {
-          GPtrArray *streams = streams_of (self, pending->users[u]);
+      Stream *stream = streams->pdata[i];
 
-          for (guint i = 0; streams != NULL && i < streams->len; i++)
-            {
-              stream_send (streams->pdata[i], pending->type, pending->data,
-                           g_array_index (pending->ids, gint64, u));
-              pushed = TRUE;
-            }
-        }
-      if (pushed && pending->notification_id != NULL)
-        mark_delivered (self, pending->notification_id);
+      /* Already in what a replay or a snapshot sent it, or of a protocol it
+       * did not ask for. */
+      if (event->id <= stream->last_event || !stream_wants (stream, event->protocol))
+        continue;
+      stream_send (stream, event->type, event->data, event->id);
+      pushed = TRUE;
     }
-  pending_free (pending);
+  if (pushed && event->notification_id != NULL && g_str_equal (event->type, "notification"))
+    mark_delivered (self, event->notification_id);
+  triage_server_event_seen (self, event);
 }
 
 /* Every transition of notification @id (and its creation) goes to every
- * stream of every recipient: logged now, pushed once durable. A creation
- * passes the notification's JSON as it was stored, when the caller has it. */
+ * stream of every recipient (a creation only to those that take its
+ * @protocol; -1 for a transition): logged in the batch, pushed once durable.
+ * A creation passes the notification's JSON as it was stored, when the
+ * caller has it. */
 void
 triage_server_publish (TriageServer *self,
                        const char   *id,
+                       int           protocol,
                        int           status,
                        const char   *reason,
                        const char   *notification_json)
 {
-  Pending *pending = g_new0 (Pending, 1);
-  gint64 now = g_get_real_time ();
+  g_auto(GStrv) users = triage_store_recipients (self->store, id);
+  g_autofree char *data = NULL;
+  const char *type;
 
-  pending->server = self;
-  pending->users = triage_store_recipients (self->store, id);
-  pending->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   if (status == ATP_STATUS_CREATED)
     {
       if (notification_json != NULL)
-        pending->data = g_strdup (notification_json);
+        data = g_strdup (notification_json);
       else
         {
           g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id);
           g_autoptr(JsonNode) node = row ? notification_node (row, FALSE) : NULL;
 
           if (node == NULL)
-            {
-              pending_free (pending);
-              return;
-            }
-          pending->data = atp_json_to_string (node, NULL);
+            return;
+          data = atp_json_to_string (node, NULL);
         }
-      pending->type = g_strdup ("notification");
-      pending->notification_id = g_strdup (id);
+      type = "notification";
     }
   else
     {
-      pending->type = g_strdup ("status_update");
-      pending->data = status_update_text (id, status, reason);
+      type = "status_update";
+      data = status_update_text (id, status, reason);
     }
-  for (guint u = 0; pending->users[u] != NULL; u++)
-    {
-      gint64 event = triage_store_add_event (self->store, pending->users[u], pending->type,
-                                             pending->data, now);
-
-      g_array_append_val (pending->ids, event);
-    }
-  triage_store_after_commit (self->store, push_pending, pending);
+  triage_store_add_events (self->store, (const char * const *) users, type,
+                           status == ATP_STATUS_CREATED ? protocol : -1, data, id,
+                           g_get_real_time ());
 }
 
 /* The user's pending notifications, oldest first, each sent as a `notification`
@@ -279,7 +262,7 @@ send_snapshot (Stream *stream,
 {
   TriageServer *self = stream->server;
   TriageListQuery query = { .user = stream->user, .status_mask = TRIAGE_PENDING_MASK,
-                            .limit = 100 };
+                            .protocol_mask = stream->protocols, .limit = 100 };
   g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
   gboolean has_more = TRUE;
   gint64 total;
@@ -459,6 +442,7 @@ stream_http_handler (SoupServer        *soup,
                      gpointer           user_data)
 {
   TriageServer *self = user_data;
+  guint protocols;
   char *user;
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
@@ -467,8 +451,15 @@ stream_http_handler (SoupServer        *soup,
       return;
     }
   user = stream_user (self, msg, query);
-  if (user != NULL)
-    g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
+  if (user == NULL)
+    return;
+  if (!triage_server_parse_protocols (msg, query, &protocols))
+    {
+      g_free (user);
+      return;
+    }
+  g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
+  g_object_set_data (G_OBJECT (msg), PROTOCOLS_KEY, GUINT_TO_POINTER (protocols));
 }
 
 static void
@@ -488,6 +479,7 @@ stream_ws_handler (SoupServer              *soup,
   stream = g_new0 (Stream, 1);
   stream->server = self;
   stream->user = g_strdup (user);
+  stream->protocols = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (msg), PROTOCOLS_KEY));
   stream->ws = g_object_ref (ws);
   soup_websocket_connection_set_max_incoming_payload_size (ws, READ_LIMIT);
   soup_websocket_connection_set_keepalive_interval (ws, 0);
@@ -507,6 +499,8 @@ stream_ws_handler (SoupServer              *soup,
   add_stream (self, stream);
   g_signal_connect (ws, "message", G_CALLBACK (on_ws_message), stream);
   g_signal_connect (ws, "closed", G_CALLBACK (on_ws_closed), stream);
+  /* What the log held before the snapshot is in it. */
+  stream->last_event = triage_store_last_event (self->store);
   send_snapshot (stream, 0);
 }
 
@@ -550,6 +544,7 @@ events_handler (SoupServer        *soup,
   g_autofree char *user = NULL;
   g_autoptr(GPtrArray) replay = NULL;
   gint64 last = 0;
+  guint protocols;
   Stream *stream;
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
@@ -557,7 +552,8 @@ events_handler (SoupServer        *soup,
       reply_method_not_allowed (msg, "GET");
       return;
     }
-  if ((user = stream_user (self, msg, query)) == NULL)
+  if ((user = stream_user (self, msg, query)) == NULL ||
+      !triage_server_parse_protocols (msg, query, &protocols))
     return;
   if (last_text == NULL && query != NULL)
     last_text = g_hash_table_lookup (query, "last_event_id");
@@ -586,6 +582,7 @@ events_handler (SoupServer        *soup,
   stream = g_new0 (Stream, 1);
   stream->server = self;
   stream->user = g_steal_pointer (&user);
+  stream->protocols = protocols;
   stream->sse = g_object_ref (msg);
   add_stream (self, stream);
   g_signal_connect (msg, "finished", G_CALLBACK (on_sse_finished), stream);
@@ -595,14 +592,22 @@ events_handler (SoupServer        *soup,
   if (last_text != NULL)
     replay = triage_store_events_after (self->store, stream->user, last, MAX_REPLAY);
   if (replay != NULL)
-    for (guint i = 0; i < replay->len; i++)
-      {
-        TriageEventRow *event = replay->pdata[i];
+    {
+      stream->last_event = last;
+      for (guint i = 0; i < replay->len; i++)
+        {
+          TriageEventRow *event = replay->pdata[i];
 
-        sse_write (stream, event->type, event->data, event->id);
-      }
+          if (stream_wants (stream, event->protocol))
+            sse_write (stream, event->type, event->data, event->id);
+          stream->last_event = event->id;
+        }
+    }
   else
-    send_snapshot (stream, triage_store_last_event (self->store));
+    {
+      stream->last_event = triage_store_last_event (self->store);
+      send_snapshot (stream, stream->last_event);
+    }
   /* Headers go out now even when there is nothing to say yet. */
   sse_write (stream, "ping", "{}", 0);
 }
@@ -618,6 +623,7 @@ triage_server_setup_streams (TriageServer *self)
   soup_server_add_websocket_handler (self->soup, STREAM_PATH, NULL, NULL, stream_ws_handler,
                                      self, NULL);
   soup_server_add_handler (self->soup, EVENTS_PATH, events_handler, self, NULL);
+  triage_store_set_event_func (self->store, on_store_event, self);
   /* Every second, so a heartbeat or an idle close is never more than a second late. */
   self->stream_tick = g_timeout_add (TICK_US / 1000, on_tick, self);
   on_prune (self);
@@ -663,6 +669,7 @@ triage_server_shutdown_streams (TriageServer *self)
   GHashTableIter iter;
   GPtrArray *list;
 
+  triage_store_set_event_func (self->store, NULL, NULL);
   g_clear_handle_id (&self->stream_tick, g_source_remove);
   g_clear_handle_id (&self->prune_source, g_source_remove);
   g_hash_table_iter_init (&iter, streams);

@@ -8,22 +8,28 @@
  * POST. Every delivery is a row of the store's queue, written in the same
  * batch as the transition it reports and tried only once that batch is
  * durable; failed attempts are retried on a fixed backoff, and the queue
- * survives a restart. Attempts run asynchronously on one SoupSession, at most
- * a few per service at a time, so a slow or dead receiver holds up neither
- * the request path nor the other services.
+ * survives a restart. A server claims the rows it tries (a lease, durable
+ * before the attempt starts), so of several servers on one database exactly
+ * one makes each attempt. Attempts run asynchronously on one SoupSession, at
+ * most a few per service at a time, so a slow or dead receiver holds up
+ * neither the request path nor the other services.
  */
 
 #define G_LOG_DOMAIN "triage-server-webhook"
 
 #include <string.h>
 
-#include "triage-server-private.h"
+#include "triage-server-protocol.h"
 
 #define ATTEMPT_TIMEOUT_MS (5 * 1000)   /* a 2xx must arrive within this */
 #define MAX_IN_FLIGHT      64
 #define MAX_PER_SERVICE    4
 #define MAX_ANSWER_READ    (64 * 1024)  /* of a receiver's answer body, then the connection is dropped */
 #define SHUTDOWN_WAIT_MS   2000
+#define LEASE_US           ((ATTEMPT_TIMEOUT_MS + 1000) * (gint64) 1000)
+/* A shared store: rows another server queued, or leases of a server that
+ * died, are looked for this often. */
+#define SHARED_POLL_S      5
 
 /* Seconds from a failed attempt to the next one: five retries after the first
  * attempt, six attempts in all. */
@@ -37,9 +43,17 @@ struct _TriageWebhooks
   GHashTable   *in_flight;     /* Attempt set */
   GHashTable   *per_service;   /* service id → attempts in flight */
   guint         timer;         /* the next due row */
+  guint         poll;          /* a shared store's look for rows of other servers */
   gboolean      scan_queued;   /* a scan waits for the open batch to commit */
   gboolean      stopping;
 };
+
+/* Rows claimed, waiting for the claim to be durable. */
+typedef struct
+{
+  TriageWebhooks *webhooks;
+  GPtrArray      *rows;
+} Claim;
 
 typedef struct
 {
@@ -232,6 +246,7 @@ sent_cb (GObject      *object,
                              G_PRIORITY_DEFAULT, attempt->cancellable, answer_read_cb, attempt);
 }
 
+/* Starts an attempt of @row, claimed by this server. */
 static void
 start (TriageWebhooks   *self,
        TriageWebhookRow *row)
@@ -255,11 +270,6 @@ start (TriageWebhooks   *self,
       return;
     }
 
-  /* Not due again while it runs; if the server dies meanwhile, the attempt
-   * is made again once this lease has passed. */
-  triage_store_schedule_webhook (store, row->id, row->attempts,
-                                 now + (ATTEMPT_TIMEOUT_MS + 1000) * (gint64) 1000, NULL);
-
   attempt = g_new0 (Attempt, 1);
   attempt->webhooks = self;
   attempt->row = row;
@@ -275,6 +285,8 @@ start (TriageWebhooks   *self,
   headers = soup_message_get_request_headers (attempt->msg);
   soup_message_headers_replace (headers, "X-ATP-Signature", signed_header);
   soup_message_headers_replace (headers, "X-ATP-Request-ID", row->request_id);
+  if (row->event != NULL)
+    soup_message_headers_replace (headers, "X-Triage-Event", row->event);
 
   g_hash_table_add (self->in_flight, attempt);
   count_service (self, row->service_id, +1);
@@ -291,6 +303,37 @@ on_timer (gpointer data)
   self->timer = 0;
   scan (self);
   return G_SOURCE_REMOVE;
+}
+
+static void
+on_claimed (gpointer data,
+            gboolean committed)
+{
+  Claim *claim = data;
+  TriageWebhooks *self = claim->webhooks;
+  TriageStore *store = self->server->store;
+
+  for (guint i = 0; i < claim->rows->len; i++)
+    {
+      TriageWebhookRow *row = claim->rows->pdata[i];
+
+      /* Not claimed after all (the batch failed): due as before, for the
+       * next scan. */
+      if (!committed)
+        continue;
+      /* Stopping, or more of one service than its share: back in the queue,
+       * due now. */
+      if (self->stopping ||
+          GPOINTER_TO_UINT (g_hash_table_lookup (self->per_service, row->service_id)) >=
+          MAX_PER_SERVICE || g_hash_table_size (self->in_flight) >= MAX_IN_FLIGHT)
+        triage_store_schedule_webhook (store, row->id, row->attempts, g_get_real_time (), NULL);
+      else
+        start (self, g_steal_pointer (&claim->rows->pdata[i]));
+    }
+  g_ptr_array_unref (claim->rows);
+  g_free (claim);
+  if (!committed && !self->stopping && self->timer == 0)
+    self->timer = g_timeout_add_seconds (1, on_timer, self);
 }
 
 static void
@@ -330,17 +373,27 @@ scan (TriageWebhooks *self)
   now = g_get_real_time ();
   if (in_flight < MAX_IN_FLIGHT)
     {
-      /* Rows of services at their share are skipped below, so ask for as
-       * many more as they can take up. */
-      rows = triage_store_due_webhooks (store, now, MAX_PER_SERVICE,
-                                        MAX_IN_FLIGHT - in_flight + MAX_PER_SERVICE * in_flight);
-      for (guint i = 0; i < rows->len && g_hash_table_size (self->in_flight) < MAX_IN_FLIGHT; i++)
-        {
-          TriageWebhookRow *row = rows->pdata[i];
+      g_autoptr(GPtrArray) busy = g_ptr_array_new ();
+      GHashTableIter iter;
+      gpointer service, count;
+      Claim *claim;
 
-          if (GPOINTER_TO_UINT (g_hash_table_lookup (self->per_service, row->service_id)) <
-              MAX_PER_SERVICE)
-            start (self, g_steal_pointer (&rows->pdata[i]));
+      /* Services at their share are left out; one with attempts under way
+       * may get more rows than it can take: on_claimed() puts them back. */
+      g_hash_table_iter_init (&iter, self->per_service);
+      while (g_hash_table_iter_next (&iter, &service, &count))
+        if (GPOINTER_TO_UINT (count) >= MAX_PER_SERVICE)
+          g_ptr_array_add (busy, service);
+      g_ptr_array_add (busy, NULL);
+      rows = triage_store_claim_webhooks (store, now, now + LEASE_US,
+                                          (const char * const *) busy->pdata, MAX_PER_SERVICE,
+                                          MAX_IN_FLIGHT - in_flight);
+      if (rows->len > 0)
+        {
+          claim = g_new0 (Claim, 1);
+          claim->webhooks = self;
+          claim->rows = g_steal_pointer (&rows);
+          triage_store_after_commit (store, on_claimed, claim);
         }
     }
   next = triage_store_next_webhook (store);
@@ -351,23 +404,6 @@ scan (TriageWebhooks *self)
   else if (g_hash_table_size (self->in_flight) == 0)
     self->timer = g_timeout_add_seconds (1, on_timer, self);   /* never stall */
   /* else: rows wait for a free slot; the attempt that frees it scans again. */
-}
-
-/* The body of a status update delivery: {"event": "status_update", …fields}. */
-static char *
-status_update_body (const char *id,
-                    int         status,
-                    const char *reason)
-{
-  g_autoptr(JsonNode) update = status_update_node (id, status, reason);
-  JsonObject *fields = json_node_get_object (update);
-  g_autoptr(GList) names = json_object_get_members (fields);
-  g_autoptr(JsonObject) body = json_object_new ();
-
-  json_object_set_string_member (body, "event", "status_update");
-  for (GList *l = names; l != NULL; l = l->next)
-    json_object_set_member (body, l->data, json_node_copy (json_object_get_member (fields, l->data)));
-  return object_to_string (body);
 }
 
 /* Called on every transition: a responded, expired or invalidated
@@ -381,8 +417,9 @@ triage_server_webhook_changed (TriageServer *self,
 {
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(TriageServiceRow) service = NULL;
-  g_autofree char *request_id = NULL, *update = NULL;
-  const char *body;
+  g_autofree char *request_id = NULL, *body = NULL;
+  const TriageServerProtocol *protocol;
+  const char *event = NULL;
 
   if (status != ATP_STATUS_RESPONDED && status != ATP_STATUS_EXPIRED &&
       status != ATP_STATUS_INVALIDATED)
@@ -391,14 +428,12 @@ triage_server_webhook_changed (TriageServer *self,
   if (row == NULL || (service = triage_store_service_by_id (self->store, row->service_id)) == NULL ||
       service->callback_url == NULL)
     return;
-  if (status == ATP_STATUS_RESPONDED)
-    body = row->response;
-  else
-    body = update = status_update_body (id, status, reason);
-  if (body == NULL)
+  if ((protocol = triage_server_protocol (row->protocol)) == NULL ||
+      (body = protocol->webhook_body (row, status, reason, &event)) == NULL)
     return;
   request_id = atp_new_uuid ();
-  if (!triage_store_add_webhook (self->store, request_id, service->id, id, body, g_get_real_time ()))
+  if (!triage_store_add_webhook (self->store, request_id, service->id, id, event, body,
+                                 g_get_real_time ()))
     {
       g_warning ("cannot queue the webhook for notification %s", id);
       return;
@@ -406,6 +441,13 @@ triage_server_webhook_changed (TriageServer *self,
   /* Before the runner starts (expiries found at start-up) the row waits for it. */
   if (self->webhooks != NULL)
     scan (self->webhooks);
+}
+
+static gboolean
+on_poll (gpointer data)
+{
+  scan (data);
+  return G_SOURCE_CONTINUE;
 }
 
 /* Resumes the queue left by an earlier run: what is due goes now, the rest on
@@ -423,6 +465,8 @@ triage_server_setup_webhooks (TriageServer *self)
   webhooks->in_flight = g_hash_table_new (NULL, NULL);
   webhooks->per_service = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->webhooks = webhooks;
+  if (triage_store_is_shared (self->store))
+    webhooks->poll = g_timeout_add_seconds (SHARED_POLL_S, on_poll, webhooks);
   scan (webhooks);
 }
 
@@ -447,6 +491,7 @@ triage_server_shutdown_webhooks (TriageServer *self)
     return;
   webhooks->stopping = TRUE;
   g_clear_handle_id (&webhooks->timer, g_source_remove);
+  g_clear_handle_id (&webhooks->poll, g_source_remove);
   g_hash_table_iter_init (&iter, webhooks->in_flight);
   while (g_hash_table_iter_next (&iter, &attempt, NULL))
     g_cancellable_cancel (((Attempt *) attempt)->cancellable);
@@ -457,6 +502,9 @@ triage_server_shutdown_webhooks (TriageServer *self)
     g_main_context_iteration (NULL, TRUE);
   if (!late)
     g_source_remove (wait);
+  /* Claims waiting for their batch put their rows back now, not once the
+   * runner is gone. */
+  triage_store_commit (self->store, NULL);
   self->webhooks = NULL;
   g_clear_object (&webhooks->session);
   g_hash_table_unref (webhooks->in_flight);

@@ -19,23 +19,32 @@
 #include "triage-server-private.h"
 #include "triage-server.h"
 
+/* The contents of @file, without surrounding blanks; @what names it in errors. */
 static char *
-read_admin_token (const char *file,
+read_secret_file (const char *file,
+                  const char *what,
                   GError    **error)
 {
   g_autofree char *contents = NULL;
 
-  if (file == NULL)
-    return g_strdup (g_getenv ("TRIAGE_ADMIN_TOKEN"));
   if (!g_file_get_contents (file, &contents, NULL, error))
     return NULL;
   g_strstrip (contents);
   if (*contents == '\0')
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the admin token file %s is empty", file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the %s file %s is empty", what, file);
       return NULL;
     }
   return g_steal_pointer (&contents);
+}
+
+static char *
+read_admin_token (const char *file,
+                  GError    **error)
+{
+  if (file == NULL)
+    return g_strdup (g_getenv ("TRIAGE_ADMIN_TOKEN"));
+  return read_secret_file (file, "admin token", error);
 }
 
 /* Every stream is a descriptor: a server for a team needs more than the usual
@@ -176,14 +185,18 @@ triage_server_run (int    argc,
 {
   gboolean local = FALSE, print_address = FALSE, no_limits = FALSE;
   g_autofree char *socket_path = NULL, *listen_address = NULL, *database = NULL;
-  g_autofree char *cert = NULL, *key = NULL, *admin_token_file = NULL;
+  g_autofree char *cert = NULL, *key = NULL, *admin_token_file = NULL, *password_file = NULL;
+  g_autofree char *password = NULL;
   g_auto(GStrv) limits = NULL;
   int heartbeat = 30, idle = 60;
   GOptionEntry entries[] = {
     { "local", 0, 0, G_OPTION_ARG_NONE, &local, "Listen on the local Unix socket", NULL },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path, "Unix socket path", "PATH" },
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen_address, "TCP address", "HOST:PORT" },
-    { "database", 0, 0, G_OPTION_ARG_FILENAME, &database, "Database path", "PATH" },
+    { "database", 0, 0, G_OPTION_ARG_FILENAME, &database,
+      "SQLite database path, or postgresql:// URI", "PATH|URI" },
+    { "database-password-file", 0, 0, G_OPTION_ARG_FILENAME, &password_file,
+      "PostgreSQL password file", "F" },
     { "tls-certificate", 0, 0, G_OPTION_ARG_FILENAME, &cert, "TLS certificate", "F" },
     { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &key, "TLS key", "F" },
     { "admin-token-file", 0, 0, G_OPTION_ARG_FILENAME, &admin_token_file, "Admin token file", "F" },
@@ -280,11 +293,17 @@ triage_server_run (int    argc,
     }
   if (admin_token != NULL && *admin_token != '\0')
     self.admin_hash = triage_hash_token (admin_token);
-  self.store = triage_store_open (database, &error);
+  if (password_file != NULL && (password = read_secret_file (password_file, "database password",
+                                                             &error)) == NULL)
+    {
+      fprintf (stderr, "triage-server: cannot read the database password: %s\n", error->message);
+      return 2;
+    }
+  self.store = triage_store_open (database, password, &error);
   if (self.store == NULL)
     {
       fprintf (stderr, "triage-server: %s\n", error->message);
-      return 1;
+      return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
     }
   if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER))
     triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);
@@ -351,15 +370,14 @@ triage_server_run (int    argc,
     }
   fflush (stdout);
 
-  /* Only now that this is the one server on the database does the queue
-   * an earlier run left go out. */
+  /* Only now that this server is sure to serve (not a second one refused on
+   * the same socket) does the queue an earlier run left go out. */
   triage_server_setup_webhooks (&self);
   g_main_loop_run (loop);
   triage_server_shutdown_webhooks (&self);
   triage_store_commit (self.store, NULL);
   triage_server_shutdown_streams (&self);
   triage_server_shutdown_rest (&self);
-  triage_server_shutdown_limits (&self);
   soup_server_disconnect (server);
   g_object_unref (self.store);
   g_free (self.admin_hash);

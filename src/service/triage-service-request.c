@@ -19,6 +19,7 @@ struct _TriageServiceRequest
   GObject    parent_instance;
 
   AtpClient *client;
+  char      *collection;      /* another protocol's endpoint ("/api/v1/afp/reviews"); NULL: ATP's */
   char      *notification_id;
   char      *body;
   gint64     retry_for_us;
@@ -74,6 +75,7 @@ triage_service_request_finalize (GObject *object)
   TriageServiceRequest *self = TRIAGE_SERVICE_REQUEST (object);
 
   g_clear_object (&self->client);
+  g_free (self->collection);
   g_free (self->notification_id);
   g_free (self->body);
 
@@ -109,6 +111,22 @@ triage_service_request_new (AtpClient  *client,
   self->body = g_strdup (body);
   self->retry_for_us = MAX (retry_for_us, 0);
 
+  return self;
+}
+
+TriageServiceRequest *
+triage_service_request_new_at (AtpClient  *client,
+                               const char *collection,
+                               const char *id,
+                               const char *body,
+                               gint64      retry_for_us)
+{
+  TriageServiceRequest *self;
+
+  g_return_val_if_fail (collection != NULL && collection[0] == '/', NULL);
+
+  self = triage_service_request_new (client, id, body, retry_for_us);
+  self->collection = g_strdup (collection);
   return self;
 }
 
@@ -304,6 +322,76 @@ wait_cb (GObject      *object,
     }
 }
 
+static void
+post_json_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GTask *task = user_data;
+  JsonNode *answer;
+  GError *error = NULL;
+
+  answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
+  if (answer == NULL)
+    {
+      op_failed (task, error);
+      return;
+    }
+
+  op_succeeded (g_task_get_source_object (task));
+  g_task_return_pointer (task, answer, (GDestroyNotify) json_node_unref);
+  g_object_unref (task);
+}
+
+/* The statuses of a request still waiting, in ATP's words and in the other protocols'. */
+static gboolean
+status_is_pending (const char *status)
+{
+  static const char * const pending[] = { "pending", "created", "delivered", "acknowledged", NULL };
+
+  return status == NULL || g_strv_contains (pending, status);
+}
+
+static void
+wait_json_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GTask *task = user_data;
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  JsonNode *answer;
+  GError *error = NULL;
+  const char *status;
+
+  answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
+  if (answer == NULL)
+    {
+      op_failed (task, error);
+      return;
+    }
+
+  op_succeeded (self);
+  status = json_object_get_string_member_with_default (json_node_get_object (answer), "status", NULL);
+  if (status == NULL)
+    {
+      g_task_return_new_error (task, ATP_ERROR, ATP_ERROR_PROTOCOL,
+                               "%s answered without the request's status",
+                               atp_client_get_display_name (self->client));
+      json_node_unref (answer);
+      g_object_unref (task);
+      return;
+    }
+  if (status_is_pending (status))
+    {
+      json_node_unref (answer);
+      op_try (task);   /* still pending: wait again */
+      return;
+    }
+
+  g_task_return_pointer (task, answer, (GDestroyNotify) json_node_unref);
+  g_object_unref (task);
+}
+
 /* One try of the operation; @task's reference passes to the callback. */
 static void
 op_try (GTask *task)
@@ -318,7 +406,22 @@ op_try (GTask *task)
       return;
     }
 
-  if (op->step == STEP_SEND)
+  if (self->collection != NULL)
+    {
+      g_autofree char *path = NULL;
+
+      if (op->step == STEP_SEND)
+        {
+          atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
+                                 cancellable, post_json_cb, task);
+          return;
+        }
+      path = g_strdup_printf ("%s/%s?wait=%u", self->collection, self->notification_id,
+                              op->wait_seconds);
+      atp_client_call_async (self->client, "GET", path, NULL, TRUE, op->wait_seconds,
+                             cancellable, wait_json_cb, task);
+    }
+  else if (op->step == STEP_SEND)
     atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
                                              post_cb, task);
   else
@@ -364,6 +467,18 @@ triage_service_request_send_finish (TriageServiceRequest  *self,
                                     GError               **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (self->collection == NULL, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+JsonNode *
+triage_service_request_send_json_finish (TriageServiceRequest  *self,
+                                         GAsyncResult          *result,
+                                         GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (self->collection != NULL, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
@@ -387,6 +502,18 @@ triage_service_request_wait_finish (TriageServiceRequest  *self,
                                     GError               **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (self->collection == NULL, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+JsonNode *
+triage_service_request_wait_json_finish (TriageServiceRequest  *self,
+                                         GAsyncResult          *result,
+                                         GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (self->collection != NULL, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
@@ -400,9 +527,20 @@ withdraw_cb (GObject      *object,
   TriageServiceRequest *self = g_task_get_source_object (task);
   GError *error = NULL;
 
+  gboolean withdrawn;
+
   atp_client_set_timeout (self->client, GPOINTER_TO_UINT (g_task_get_task_data (task)));
 
-  if (atp_client_invalidate_finish (ATP_CLIENT (object), result, &error))
+  if (self->collection != NULL)
+    {
+      g_autoptr(JsonNode) answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
+
+      withdrawn = answer != NULL;
+    }
+  else
+    withdrawn = atp_client_invalidate_finish (ATP_CLIENT (object), result, &error);
+
+  if (withdrawn)
     g_task_return_boolean (task, TRUE);
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
     {
@@ -430,6 +568,24 @@ triage_service_request_withdraw_async (TriageServiceRequest *self,
   /* Nobody waits long for a withdrawal; the client's own timeout comes back after. */
   g_task_set_task_data (task, GUINT_TO_POINTER (atp_client_get_timeout (self->client)), NULL);
   atp_client_set_timeout (self->client, WITHDRAW_TIMEOUT_S);
+
+  if (self->collection != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
+      g_autoptr(JsonObject) object = json_object_new ();
+      g_autoptr(JsonNode) node = NULL;
+      g_autofree char *body = NULL;
+
+      json_object_set_string_member (object, "status", "invalidated");
+      if (reason != NULL)
+        json_object_set_string_member (object, "reason", reason);
+      node = json_node_init_object (json_node_alloc (), object);
+      body = atp_json_to_string (node, NULL);
+      atp_client_call_async (self->client, "PATCH", path, body, TRUE, 0, cancellable,
+                             withdraw_cb, task);
+      return;
+    }
+
   atp_client_invalidate_async (self->client, self->notification_id, reason, cancellable,
                                withdraw_cb, task);
 }

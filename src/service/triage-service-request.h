@@ -34,6 +34,19 @@ TriageServiceRequest *triage_service_request_new            (AtpClient          
                                                              const char            *body,
                                                              gint64                 retry_for_us);
 
+/*
+ * The same for another protocol's endpoints: @collection ("/api/v1/afp/reviews")
+ * takes the POST of @body, `@collection/@id?wait=N` the long-polls and
+ * `@collection/@id` the PATCH that withdraws. Its answers are JSON objects
+ * (the _json_finish functions); a request is waiting while its `status` is
+ * pending, created, delivered or acknowledged.
+ */
+TriageServiceRequest *triage_service_request_new_at         (AtpClient             *client,
+                                                             const char            *collection,
+                                                             const char            *id,
+                                                             const char            *body,
+                                                             gint64                 retry_for_us);
+
 const char           *triage_service_request_get_notification_id (TriageServiceRequest *self);
 AtpClient            *triage_service_request_get_client     (TriageServiceRequest  *self);
 
@@ -46,6 +59,11 @@ AtpPostResult        *triage_service_request_send_finish    (TriageServiceReques
                                                              GAsyncResult          *result,
                                                              GError               **error);
 
+/* The 201's object, for a request made with triage_service_request_new_at(). */
+JsonNode             *triage_service_request_send_json_finish (TriageServiceRequest *self,
+                                                             GAsyncResult          *result,
+                                                             GError               **error);
+
 /* Long-polls (@wait_seconds each, ≤ 60) until the request is responded, expired or
  * invalidated. Finish: (transfer full) the settled notification (with its response
  * when responded). */
@@ -55,6 +73,11 @@ void                  triage_service_request_wait_async     (TriageServiceReques
                                                              GAsyncReadyCallback    callback,
                                                              gpointer               user_data);
 AtpNotification      *triage_service_request_wait_finish    (TriageServiceRequest  *self,
+                                                             GAsyncResult          *result,
+                                                             GError               **error);
+
+/* The settled request's object, for a request made with triage_service_request_new_at(). */
+JsonNode             *triage_service_request_wait_json_finish (TriageServiceRequest *self,
                                                              GAsyncResult          *result,
                                                              GError               **error);
 

@@ -14,7 +14,9 @@
 #include <gio/gunixsocketaddress.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+#include <sqlite3.h>
 
+#include "triage-test-postgres.h"
 #include "triage-test-server.h"
 
 struct _TriageTestServer
@@ -176,28 +178,39 @@ start_process (TriageTestServer *self,
   return TRUE;
 }
 
-TriageTestServer *
-triage_test_server_new (const TriageTestServerOptions *opts,
-                        GError                       **error)
+static TriageTestServer *
+server_new (const TriageTestServerOptions *opts,
+            const char                    *admin_token,
+            GError                       **error)
 {
   g_autoptr(TriageTestServer) self = g_new0 (TriageTestServer, 1);
-  guint8 random[16];
-  GString *token = g_string_new ("adm_");
 
   self->dir = g_dir_make_tmp ("triage-test-server-XXXXXX", error);
   if (self->dir == NULL)
-    {
-      g_string_free (token, TRUE);
-      return NULL;
-    }
-  self->database = g_build_filename (self->dir, "server.db", NULL);
+    return NULL;
+  if (opts != NULL && opts->database != NULL)
+    self->database = g_strdup (opts->database);
+  else if (triage_test_postgres_wanted ())
+    self->database = triage_test_postgres_new_database (error);
+  else
+    self->database = g_build_filename (self->dir, "server.db", NULL);
+  if (self->database == NULL)
+    return NULL;
   self->socket_path = g_build_filename (self->dir, "triage.sock", NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (random); i++)
+  if (admin_token != NULL)
+    self->admin_token = g_strdup (admin_token);
+  else
     {
-      random[i] = (guint8) g_random_int_range (0, 256);
-      g_string_append_printf (token, "%02x", random[i]);
+      guint8 random[16];
+      GString *token = g_string_new ("adm_");
+
+      for (guint i = 0; i < G_N_ELEMENTS (random); i++)
+        {
+          random[i] = (guint8) g_random_int_range (0, 256);
+          g_string_append_printf (token, "%02x", random[i]);
+        }
+      self->admin_token = g_string_free (token, FALSE);
     }
-  self->admin_token = g_string_free (token, FALSE);
   if (opts != NULL)
     {
       self->unix_socket = opts->unix_socket;
@@ -208,6 +221,28 @@ triage_test_server_new (const TriageTestServerOptions *opts,
   if (!start_process (self, error))
     return NULL;
   return g_steal_pointer (&self);
+}
+
+TriageTestServer *
+triage_test_server_new (const TriageTestServerOptions *opts,
+                        GError                       **error)
+{
+  return server_new (opts, NULL, error);
+}
+
+/* Another server on @other's database (a PostgreSQL one, for several
+ * servers at once), with the same admin token; @opts->database is ignored. */
+TriageTestServer *
+triage_test_server_new_peer (TriageTestServer              *other,
+                             const TriageTestServerOptions *opts,
+                             GError                       **error)
+{
+  TriageTestServerOptions peer = { 0 };
+
+  if (opts != NULL)
+    peer = *opts;
+  peer.database = other->database;
+  return server_new (&peer, other->admin_token, error);
 }
 
 static gboolean
@@ -297,6 +332,60 @@ const char *
 triage_test_server_get_database (TriageTestServer *self)
 {
   return self->database;
+}
+
+gboolean
+triage_test_server_is_postgres (TriageTestServer *self)
+{
+  return g_str_has_prefix (self->database, "postgresql://");
+}
+
+static int
+add_row_text (void  *data,
+              int    columns,
+              char **values,
+              char **names)
+{
+  GString *rows = data;
+
+  for (int i = 0; i < columns; i++)
+    g_string_append_printf (rows, "%s%s", i ? "|" : "", values[i] ? values[i] : "NULL");
+  g_string_append_c (rows, '\n');
+  return 0;
+}
+
+/* Runs @sql on the server's database (running or not) and returns the rows
+ * it gave, a line each, columns separated by '|' (NULL as NULL). Write SQL
+ * both backends read alike (no booleans: SQLite has 1, PostgreSQL t). */
+char *
+triage_test_server_run_sql (TriageTestServer *self,
+                            const char       *sql,
+                            GError          **error)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+  GString *rows;
+
+  if (triage_test_server_is_postgres (self))
+    return triage_test_postgres_run_sql (self->database, sql, error);
+  if (sqlite3_open (self->database, &db) != SQLITE_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot open %s: %s", self->database,
+                   sqlite3_errmsg (db));
+      sqlite3_close (db);
+      return NULL;
+    }
+  sqlite3_busy_timeout (db, 5000);
+  rows = g_string_new (NULL);
+  if (sqlite3_exec (db, sql, add_row_text, rows, &message) != SQLITE_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", sql, message);
+      sqlite3_free (message);
+      g_string_free (rows, TRUE);
+      rows = NULL;
+    }
+  sqlite3_close (db);
+  return rows ? g_string_free (rows, FALSE) : NULL;
 }
 
 /* The running server's process id, 0 when it is not running. */
@@ -469,8 +558,8 @@ triage_test_server_create_service (TriageTestServer   *self,
   return TRUE;
 }
 
-static void
-remove_tree (const char *path)
+void
+triage_test_remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
@@ -480,7 +569,7 @@ remove_tree (const char *path)
       g_autofree char *child = g_build_filename (path, name, NULL);
 
       if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
+        triage_test_remove_tree (child);
       else
         g_unlink (child);
     }
@@ -495,7 +584,7 @@ triage_test_server_free (TriageTestServer *self)
   triage_test_server_stop (self);
   g_clear_object (&self->session);
   if (self->dir != NULL)
-    remove_tree (self->dir);
+    triage_test_remove_tree (self->dir);
   g_free (self->dir);
   g_free (self->database);
   g_free (self->socket_path);

@@ -11,17 +11,24 @@
 
 G_BEGIN_DECLS
 
+/* The database: by default a new one of the backend the environment names
+ * (TRIAGE_TEST_BACKEND=postgresql: a database in the tests' own PostgreSQL,
+ * see triage-test-postgres.h; else a SQLite file in the server's folder). */
 typedef struct
 {
   gboolean            unix_socket;   /* listen on a temp Unix socket instead of 127.0.0.1:0 */
   gboolean            tls;           /* https:// with the test certificate of tests/server/tls */
   const char * const *extra_args;    /* NULL-terminated, e.g. "--heartbeat-interval", "1" */
   gboolean            bulk;          /* takes thousands of requests: see start_process () */
+  const char         *database;      /* this database instead (a path or postgresql:// URI) */
 } TriageTestServerOptions;
 
 typedef struct _TriageTestServer TriageTestServer;
 
 TriageTestServer *triage_test_server_new             (const TriageTestServerOptions *opts,
+                                                      GError                       **error);
+TriageTestServer *triage_test_server_new_peer        (TriageTestServer             *other,
+                                                      const TriageTestServerOptions *opts,
                                                       GError                       **error);
 gboolean          triage_test_server_stop            (TriageTestServer *self);
 void              triage_test_server_kill            (TriageTestServer *self);
@@ -33,6 +40,10 @@ const char       *triage_test_server_get_url         (TriageTestServer *self);
 const char       *triage_test_server_get_socket_path (TriageTestServer *self);
 const char       *triage_test_server_get_admin_token (TriageTestServer *self);
 const char       *triage_test_server_get_database    (TriageTestServer *self);
+gboolean          triage_test_server_is_postgres     (TriageTestServer *self);
+char             *triage_test_server_run_sql         (TriageTestServer *self,
+                                                      const char       *sql,
+                                                      GError          **error);
 GPid              triage_test_server_get_pid         (TriageTestServer *self);
 gboolean          triage_test_server_create_user     (TriageTestServer *self,
                                                       const char       *id,
@@ -66,6 +77,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageTestServer, triage_test_server_free)
 GSubprocess *triage_test_spawn_peer (const char         *script,
                                      const char * const *args,
                                      char              **url);
+
+void         triage_test_remove_tree (const char         *path);
 
 /* Waiting in tests: no wait comes near the watchdog; reaching it fails the
  * test at once (with what it waited for), never hangs it. */

@@ -6,42 +6,10 @@
 
 #define G_LOG_DOMAIN "fuzz-message"
 
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "atp.h"
-
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-/* abort() rather than g_error(): libFuzzer saves the input on SIGABRT, not on
- * the SIGTRAP g_error() raises. */
-#define fuzz_fail(...) G_STMT_START { g_printerr (__VA_ARGS__); g_printerr ("\n"); abort (); } G_STMT_END
-
-/* A warning or critical from GLib or libatp is a finding too: abort, so that
- * libFuzzer keeps the input (fatal-warnings would raise SIGTRAP instead). */
-static GLogWriterOutput
-abort_on_warning (GLogLevelFlags   level,
-                  const GLogField *fields,
-                  gsize            n_fields,
-                  gpointer         user_data)
-{
-  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
-    {
-      g_log_writer_standard_streams (level, fields, n_fields, user_data);
-      abort ();
-    }
-  return G_LOG_WRITER_HANDLED;
-}
-
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  g_log_set_writer_func (abort_on_warning, NULL, NULL);
-  return 0;
-}
+#include "fuzz-common.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

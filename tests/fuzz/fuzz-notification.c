@@ -12,18 +12,10 @@
 #define G_LOG_DOMAIN "fuzz-notification"
 
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "atp.h"
-
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-/* abort() rather than g_error(): libFuzzer saves the input on SIGABRT, not on
- * the SIGTRAP g_error() raises. */
-#define fuzz_fail(...) G_STMT_START { g_printerr (__VA_ARGS__); g_printerr ("\n"); abort (); } G_STMT_END
+#include "fuzz-common.h"
 
 static void
 check_error (const GError *error)
@@ -235,6 +227,13 @@ exercise (const char    *text,
     }
   g_assert_no_error (error);
 
+  /* The envelope: ATP has actions and no payload, the others a payload object and no actions. */
+  if (notification->protocol == ATP_PROTOCOL_ATP)
+    g_assert_true (notification->payload == NULL && notification->actions->len > 0);
+  else
+    g_assert_true (notification->payload != NULL && JSON_NODE_HOLDS_OBJECT (notification->payload) &&
+                   notification->actions->len == 0);
+
   for (guint i = 0; i < notification->actions->len; i++)
     {
       const AtpAction *action = g_ptr_array_index (notification->actions, i);
@@ -257,30 +256,6 @@ exercise (const char    *text,
     }
 
   round_trip (notification, flags);
-}
-
-/* A warning or critical from GLib or libatp is a finding too: abort, so that
- * libFuzzer keeps the input (fatal-warnings would raise SIGTRAP instead). */
-static GLogWriterOutput
-abort_on_warning (GLogLevelFlags   level,
-                  const GLogField *fields,
-                  gsize            n_fields,
-                  gpointer         user_data)
-{
-  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
-    {
-      g_log_writer_standard_streams (level, fields, n_fields, user_data);
-      abort ();
-    }
-  return G_LOG_WRITER_HANDLED;
-}
-
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  g_log_set_writer_func (abort_on_warning, NULL, NULL);
-  return 0;
 }
 
 int

@@ -240,6 +240,22 @@ net_invalidate (AtpClient   *client,
   return atp_client_invalidate_finish (client, result, error);
 }
 
+static inline JsonNode *
+net_call (AtpClient   *client,
+          const char  *method,
+          const char  *path,
+          const char  *body,
+          gboolean     service_call,
+          GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  atp_client_call_async (client, method, path, body, service_call, 0, NULL, net_test_result_cb,
+                         &result);
+  net_test_wait_until (result != NULL, "a call");
+  return atp_client_call_finish (client, result, error);
+}
+
 static inline GPtrArray *
 net_list_pending (AtpClient  *client,
                   GError    **error)

@@ -395,6 +395,40 @@ test_invalidate (NetFixture    *fixture,
   g_assert_true (error->domain == ATP_ERROR && error->code == ATP_ERROR_NOTIFICATION_INVALIDATED);
 }
 
+/* The generic call other protocols' endpoints use: the same answers and errors. */
+static void
+test_call (NetFixture    *fixture,
+           gconstpointer  data)
+{
+  g_autofree char *id = net_post_simple (fixture, "Called");
+  g_autofree char *path = g_strdup_printf ("/api/v1/notifications/%s", id);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) patched = NULL;
+  g_autoptr(JsonNode) missing = NULL;
+  g_autoptr(JsonNode) refused = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = net_call (fixture->service, "GET", path, NULL, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "id"), ==, id);
+
+  patched = net_call (fixture->service, "PATCH", path, "{\"status\":\"invalidated\"}", TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (patched), "status"), ==,
+                   "invalidated");
+
+  missing = net_call (fixture->service, "GET", "/api/v1/no-such-endpoint", NULL, TRUE, &error);
+  g_assert_null (missing);
+  net_assert_error (error, ATP_ERROR_NOT_FOUND, "(request ");
+  g_clear_error (&error);
+
+  /* As the user, the service's endpoint is refused with the server's own error. */
+  refused = net_call (fixture->user, "POST", "/api/v1/notifications", "{}", FALSE, &error);
+  g_assert_null (refused);
+  g_assert_true (error->domain == ATP_ERROR);
+  g_assert_cmpint (error->code, !=, ATP_ERROR_PROTOCOL);
+}
+
 /* Transport failures */
 
 static void
@@ -614,6 +648,7 @@ main (int    argc,
   ADD ("/client/unauthorized", test_unauthorized);
   ADD ("/client/post-errors", test_post_errors);
   ADD ("/client/invalidate", test_invalidate);
+  ADD ("/client/call", test_call);
   ADD ("/client/connection-refused", test_connection_refused);
   ADD ("/client/server-vanishes", test_server_vanishes);
   ADD ("/client/cancel", test_cancel);

@@ -301,6 +301,17 @@ test_command_line (void)
   const char *bad_number[] = { "--limit", "sends=many", NULL };
   const char *bad_beat[] = { "--heartbeat-interval", "0", NULL };
   const char *unknown[] = { "--frobnicate", NULL };
+  const char *uri_password[] = { "--database", "postgresql://alice:secret@localhost/triage", NULL };
+  const char *query_password[] = { "--database", "postgres:///triage?host=/tmp&password=secret", NULL };
+  const char *bad_uri[] = { "--database", "postgresql://[::1/triage", NULL };
+  const char *no_password_file[] = { "--database", "postgresql:///triage",
+                                     "--database-password-file", "/nonexistent/password", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("triage-server-password-XXXXXX", NULL);
+  g_autofree char *password = g_build_filename (dir, "password", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  const char *sqlite_password[] = { "--database-password-file", password, NULL };
+  const char *empty_password[] = { "--database", "postgresql:///triage",
+                                   "--database-password-file", empty, NULL };
 
   assert_refused (open_plain, 2, "not a loopback address");
   assert_refused (bad_address, 2, "expected HOST:PORT");
@@ -311,6 +322,19 @@ test_command_line (void)
   assert_refused (bad_number, 2, "limit sends: \"many\" is not a whole number");
   assert_refused (bad_beat, 2, "at least 1 second");
   assert_refused (unknown, 2, "--frobnicate");
+
+  /* A password never on the command line; a password file is for PostgreSQL. */
+  g_assert_true (g_file_set_contents (password, "secret\n", -1, NULL));
+  g_assert_true (g_file_set_contents (empty, " \n", -1, NULL));
+  assert_refused (uri_password, 2, "the URI holds a password");
+  assert_refused (query_password, 2, "the URI holds a password");
+  assert_refused (bad_uri, 2, "not a PostgreSQL connection URI");
+  assert_refused (no_password_file, 2, "cannot read the database password");
+  assert_refused (empty_password, 2, "the database password file");
+  assert_refused (sqlite_password, 2, "not for the SQLite file");
+  g_unlink (password);
+  g_unlink (empty);
+  g_rmdir (dir);
 }
 
 int

@@ -9,9 +9,9 @@
 
 #include <string.h>
 #include <libsoup/soup.h>
-#include <sqlite3.h>
 
 #include "atp.h"
+#include "atp-afp.h"
 #include "triage-test-server.h"
 
 /* No wait here comes near this; reaching it fails the test, it never hangs it. */
@@ -514,37 +514,17 @@ test_survives_stop (Fixture       *fixture,
   assert_signed (deliveries->pdata[1], service.secret);
 }
 
-static int
-add_row_text (void  *data,
-              int    columns,
-              char **values,
-              char **names)
-{
-  GString *rows = data;
-
-  for (int i = 0; i < columns; i++)
-    g_string_append_printf (rows, "%s%s", i ? "|" : "", values[i] ? values[i] : "NULL");
-  g_string_append_c (rows, '\n');
-  return 0;
-}
-
-/* Runs @sql on the server's database (running or not: WAL) and returns the
- * rows it gave, a line each, columns separated by '|'. */
+/* Runs @sql on the server's database (running or not) and returns the rows
+ * it gave, a line each, columns separated by '|'. */
 static char *
 database_run (Fixture    *fixture,
               const char *sql)
 {
-  sqlite3 *db = NULL;
-  char *message = NULL;
-  GString *rows = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  char *rows = triage_test_server_run_sql (fixture->server, sql, &error);
 
-  g_assert_cmpint (sqlite3_open (triage_test_server_get_database (fixture->server), &db), ==,
-                   SQLITE_OK);
-  sqlite3_busy_timeout (db, 5000);
-  if (sqlite3_exec (db, sql, add_row_text, rows, &message) != SQLITE_OK)
-    g_error ("%s: %s", sql, message);
-  sqlite3_close (db);
-  return g_string_free (rows, FALSE);
+  g_assert_no_error (error);
+  return rows;
 }
 
 /* The last attempt fails: the delivery is kept as failed and never tried
@@ -569,8 +549,8 @@ test_gives_up (Fixture       *fixture,
   limit = g_get_monotonic_time () + WAIT_LIMIT_S * G_USEC_PER_SEC;
   for (;;)
     {
-      row = database_run (fixture, "SELECT attempts, next_attempt IS NOT NULL, last_error"
-                                   " FROM webhook_deliveries");
+      row = database_run (fixture, "SELECT attempts, CASE WHEN next_attempt IS NULL THEN 0"
+                                   " ELSE 1 END, last_error FROM webhook_deliveries");
       if (strcmp (row, "1|1|HTTP 500\n") == 0)
         break;
       if (g_get_monotonic_time () > limit)
@@ -590,8 +570,8 @@ test_gives_up (Fixture       *fixture,
   /* The next retry would have come after 1 s at the earliest. */
   sleep_s (2.0);
   g_assert_cmpuint (receiver_count (receiver, "/fail/100/g"), ==, 2);
-  row = database_run (fixture, "SELECT attempts, next_attempt IS NULL, last_error"
-                               " FROM webhook_deliveries");
+  row = database_run (fixture, "SELECT attempts, CASE WHEN next_attempt IS NULL THEN 1"
+                               " ELSE 0 END, last_error FROM webhook_deliveries");
   g_assert_cmpstr (row, ==, "6|1|HTTP 500\n");
 }
 
@@ -647,6 +627,39 @@ test_status_updates (Fixture       *fixture,
   g_assert_cmpuint (json_object_get_size (invalidated), ==, 5);
 }
 
+/* An AFP review's end reaches its service as the agent's view of it, the
+ * Response Object included (event afp.response), signed like any. */
+static void
+test_afp_review (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(JsonObject) body = NULL;
+  g_autoptr(AtpAfpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL, *respond_body = NULL, *answered = NULL;
+  const char *id = "3c2d1e0f-9a8b-4c7d-8e6f-5a4b3c2d1e0f";
+
+  add_service (fixture, "reviews", receiver, "/ok/afp", &service);
+  answer = request (fixture, "POST", "/api/v1/afp/reviews", service.key,
+                    "{\"id\":\"3c2d1e0f-9a8b-4c7d-8e6f-5a4b3c2d1e0f\",\"request\":{\"iteration\":1,"
+                    "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"x\"}}}", 201);
+  respond_body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"decline\"}", id);
+  answered = request (fixture, "POST", "/api/v1/client/respond", fixture->user_token, respond_body,
+                      200);
+
+  deliveries = receiver_wait (receiver, "/ok/afp", 1);
+  assert_signed (deliveries->pdata[0], service.secret);
+  body = body_object (deliveries->pdata[0]);
+  g_assert_cmpstr (json_object_get_string_member (body, "id"), ==, id);
+  g_assert_cmpstr (json_object_get_string_member (body, "status"), ==, "answered");
+  response = atp_afp_response_new_from_json (json_object_get_member (body, "response"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (response->error_code, ==, "REVIEW_DECLINED");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -661,6 +674,8 @@ main (int    argc,
   g_test_add ("/server/webhook/survives-stop", Fixture, NULL, fixture_setup, test_survives_stop,
               fixture_teardown);
   g_test_add ("/server/webhook/gives-up", Fixture, NULL, fixture_setup, test_gives_up,
+              fixture_teardown);
+  g_test_add ("/server/webhook/afp-review", Fixture, NULL, fixture_setup, test_afp_review,
               fixture_teardown);
   g_test_add ("/server/webhook/status-updates", Fixture, NULL, fixture_setup,
               test_status_updates, fixture_teardown);

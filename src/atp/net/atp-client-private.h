@@ -35,6 +35,39 @@ GError      *atp_client_connection_error   (AtpClient    *self,
 GError      *atp_client_http_error         (SoupMessage  *message,
                                             GBytes       *body);
 
+/* What a 2xx answer's JSON becomes (transfer full), or NULL with @error set. */
+typedef gpointer (*AtpClientParseFunc) (AtpClient  *self,
+                                        JsonNode   *root,
+                                        gpointer    op_data,
+                                        GError    **error);
+
+/*
+ * Sends @message (taken over), bounded by the client's timeout plus
+ * @extra_seconds, reads at most @max_size bytes of answer and completes the
+ * task with what @parse makes of a 2xx answer (freed with @result_free), or
+ * with the ATP_ERROR of a non-2xx answer or a transport failure.
+ */
+void         atp_client_start_request      (AtpClient           *self,
+                                            SoupMessage         *message,
+                                            guint                extra_seconds,
+                                            gsize                max_size,
+                                            AtpClientParseFunc   parse,
+                                            gpointer             op_data,
+                                            GDestroyNotify       op_data_free,
+                                            GDestroyNotify       result_free,
+                                            gpointer             source_tag,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+gpointer     atp_client_request_finish     (AtpClient           *self,
+                                            GAsyncResult        *result,
+                                            gpointer             source_tag,
+                                            GError             **error);
+/* Sets @text (taken over) as the application/json body. */
+void         atp_client_set_json_body      (SoupMessage         *message,
+                                            char                *text,
+                                            gsize                length);
+
 /* Whether a host name or address literal is loopback (localhost, 127/8, ::1). */
 gboolean     atp_host_is_loopback          (const char   *host);
 

@@ -26,7 +26,6 @@
  */
 
 #define DEFAULT_TIMEOUT_S   30
-#define READ_CHUNK          (64 * 1024)
 #define PENDING_PAGE_SIZE   100
 
 struct _AtpClient
@@ -271,7 +270,7 @@ atp_client_constructed (GObject *object)
     }
 
   soup_session_set_user_agent (self->session, "Triage/" PACKAGE_VERSION " libatp ");
-  /* Our own timer bounds every request (see start_request). */
+  /* Our own timer bounds every request (see atp_client_start_request). */
   soup_session_set_timeout (self->session, 0);
 }
 
@@ -765,306 +764,6 @@ atp_client_http_error (SoupMessage *message,
   return g_error_new_literal (ATP_ERROR, code_for_status (status), text->str);
 }
 
-/* One request */
-
-typedef gpointer (*ParseFunc) (AtpClient  *self,
-                               JsonNode   *root,
-                               gpointer    op_data,
-                               GError    **error);
-
-typedef struct
-{
-  AtpClient      *self;
-  SoupMessage    *message;
-  GCancellable   *cancellable;          /* ours: the caller's or the timer cancel it */
-  GCancellable   *caller_cancellable;
-  gulong          cancel_handler;
-  guint           timeout_id;
-  guint           timeout_s;
-  gboolean        timed_out;
-  gsize           max_size;
-  GByteArray     *body;
-  GInputStream   *stream;
-  ParseFunc       parse;
-  gpointer        op_data;
-  GDestroyNotify  op_data_free;
-  GDestroyNotify  result_free;
-} Request;
-
-static void
-request_free (Request *request)
-{
-  g_clear_handle_id (&request->timeout_id, g_source_remove);
-  if (request->caller_cancellable != NULL)
-    g_cancellable_disconnect (request->caller_cancellable, request->cancel_handler);
-  g_clear_object (&request->caller_cancellable);
-  g_clear_object (&request->cancellable);
-  g_clear_object (&request->message);
-  g_clear_object (&request->stream);
-  g_clear_pointer (&request->body, g_byte_array_unref);
-  if (request->op_data_free != NULL)
-    g_clear_pointer (&request->op_data, request->op_data_free);
-  g_clear_object (&request->self);
-  g_free (request);
-}
-
-static void
-on_caller_cancelled (GCancellable *caller,
-                     GCancellable *ours)
-{
-  g_cancellable_cancel (ours);
-}
-
-static gboolean
-on_request_timeout (gpointer data)
-{
-  Request *request = data;
-
-  request->timeout_id = 0;
-  request->timed_out = TRUE;
-  g_cancellable_cancel (request->cancellable);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-request_return_error (GTask  *task,
-                      GError *error)
-{
-  Request *request = g_task_get_task_data (task);
-
-  g_clear_handle_id (&request->timeout_id, g_source_remove);
-  /* The connection goes back to the session's pool (or is dropped) now, not
-   * when the caller lets go of the result: a caller holding results would
-   * otherwise hold every connection the session may open. */
-  g_clear_object (&request->stream);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && request->timed_out &&
-      !g_cancellable_is_cancelled (request->caller_cancellable))
-    {
-      g_error_free (error);
-      error = g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_FAILED,
-                           "%s did not answer within %u seconds",
-                           request->self->display_name, request->timeout_s);
-    }
-
-  g_task_return_error (task, error);
-}
-
-static void
-request_complete (GTask *task)
-{
-  Request *request = g_task_get_task_data (task);
-  guint status = soup_message_get_status (request->message);
-  g_autoptr(GBytes) body = g_byte_array_free_to_bytes (g_steal_pointer (&request->body));
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) error = NULL;
-  gpointer result;
-  gsize size = 0;
-  const char *data;
-
-  g_clear_handle_id (&request->timeout_id, g_source_remove);
-  g_clear_object (&request->stream);
-
-  if (status < 200 || status > 299)
-    {
-      request_return_error (task, atp_client_http_error (request->message, body));
-      return;
-    }
-
-  data = g_bytes_get_data (body, &size);
-  if (size == 0)
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "%s answered HTTP %u with an empty body",
-                                               request->self->display_name, status));
-      return;
-    }
-
-  root = atp_json_parse (data, size, request->max_size, &error);
-  if (root == NULL)
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "%s answered with invalid JSON: %s",
-                                               request->self->display_name, error->message));
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "%s answered with JSON that is not an object",
-                                               request->self->display_name));
-      return;
-    }
-
-  result = request->parse (request->self, root, request->op_data, &error);
-  if (result == NULL)
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "Unexpected answer from %s: %s",
-                                               request->self->display_name, error->message));
-      return;
-    }
-
-  g_task_return_pointer (task, result, request->result_free);
-}
-
-static void
-read_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  Request *request = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
-  if (bytes == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        request_return_error (task, g_steal_pointer (&error));
-      else
-        request_return_error (task, atp_client_connection_error (request->self, error, TRUE));
-      return;
-    }
-
-  if (g_bytes_get_size (bytes) == 0)
-    {
-      request_complete (task);
-      return;
-    }
-
-  if (request->body->len + g_bytes_get_size (bytes) > request->max_size)
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                                               "The answer of %s is larger than %" G_GSIZE_FORMAT
-                                               " KiB; not read",
-                                               request->self->display_name,
-                                               request->max_size / 1024));
-      return;
-    }
-
-  g_byte_array_append (request->body, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-  g_input_stream_read_bytes_async (request->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   request->cancellable, read_cb, g_steal_pointer (&task));
-}
-
-static void
-send_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  Request *request = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  goffset length;
-
-  request->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
-  if (request->stream == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        request_return_error (task, g_steal_pointer (&error));
-      else if (error->domain == SOUP_SESSION_ERROR &&
-               (error->code == SOUP_SESSION_ERROR_PARSING ||
-                error->code == SOUP_SESSION_ERROR_ENCODING))
-        request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                                 "%s sent a broken HTTP answer: %s",
-                                                 request->self->display_name, error->message));
-      else
-        request_return_error (task, atp_client_connection_error (request->self, error, FALSE));
-      return;
-    }
-
-  length = soup_message_headers_get_content_length (soup_message_get_response_headers (request->message));
-  if (length > 0 && (guint64) length > request->max_size)
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                                               "The answer of %s is larger than %" G_GSIZE_FORMAT
-                                               " KiB; not read",
-                                               request->self->display_name,
-                                               request->max_size / 1024));
-      return;
-    }
-
-  request->body = g_byte_array_new ();
-  g_input_stream_read_bytes_async (request->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   request->cancellable, read_cb, g_steal_pointer (&task));
-}
-
-/*
- * Starts @message; the task's result is whatever @parse makes of the 2xx
- * body (transfer full, freed with @result_free).
- */
-static void
-start_request (AtpClient           *self,
-               SoupMessage         *message,
-               guint                extra_seconds,
-               gsize                max_size,
-               ParseFunc            parse,
-               gpointer             op_data,
-               GDestroyNotify       op_data_free,
-               GDestroyNotify       result_free,
-               gpointer             source_tag,
-               GCancellable        *cancellable,
-               GAsyncReadyCallback  callback,
-               gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  Request *request;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, source_tag);
-
-  request = g_new0 (Request, 1);
-  request->self = g_object_ref (self);
-  request->message = message;
-  request->cancellable = g_cancellable_new ();
-  request->timeout_s = self->timeout_s + extra_seconds;
-  request->max_size = max_size;
-  request->parse = parse;
-  request->op_data = op_data;
-  request->op_data_free = op_data_free;
-  request->result_free = result_free;
-  g_task_set_task_data (task, request, (GDestroyNotify) request_free);
-
-  if (cancellable != NULL)
-    {
-      request->caller_cancellable = g_object_ref (cancellable);
-      request->cancel_handler = g_cancellable_connect (cancellable, G_CALLBACK (on_caller_cancelled),
-                                                       g_object_ref (request->cancellable),
-                                                       g_object_unref);
-    }
-
-  request->timeout_id = g_timeout_add_seconds (request->timeout_s, on_request_timeout, request);
-
-  soup_session_send_async (self->session, message, G_PRIORITY_DEFAULT, request->cancellable,
-                           send_cb, g_steal_pointer (&task));
-}
-
-static gpointer
-request_finish (AtpClient     *self,
-                GAsyncResult  *result,
-                gpointer       source_tag,
-                GError       **error)
-{
-  g_return_val_if_fail (ATP_IS_CLIENT (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-set_json_body (SoupMessage *message,
-               char        *text,
-               gsize        length)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new_take (text, length);
-
-  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
-}
-
 static gboolean
 id_is_sendable (const char  *id,
                 const char  *what,
@@ -1362,7 +1061,7 @@ atp_client_list_notifications_async (AtpClient           *self,
 
 #undef ADD_PARAM
 
-  start_request (self, atp_client_new_message (self, "GET", path->str, FALSE), 0,
+  atp_client_start_request (self, atp_client_new_message (self, "GET", path->str, FALSE), 0,
                  ATP_CLIENT_MAX_PAGE_SIZE, parse_page, NULL, NULL,
                  (GDestroyNotify) atp_notification_page_unref,
                  atp_client_list_notifications_async, cancellable, callback, user_data);
@@ -1373,7 +1072,7 @@ atp_client_list_notifications_finish (AtpClient     *self,
                                       GAsyncResult  *result,
                                       GError       **error)
 {
-  return request_finish (self, result, atp_client_list_notifications_async, error);
+  return atp_client_request_finish (self, result, atp_client_list_notifications_async, error);
 }
 
 typedef struct
@@ -1491,7 +1190,7 @@ atp_client_list_pending_finish (AtpClient     *self,
                                 GAsyncResult  *result,
                                 GError       **error)
 {
-  return request_finish (self, result, atp_client_list_pending_async, error);
+  return atp_client_request_finish (self, result, atp_client_list_pending_async, error);
 }
 
 void
@@ -1512,7 +1211,7 @@ atp_client_get_notification_async (AtpClient           *self,
     }
 
   path = g_strdup_printf ("/api/v1/client/notifications/%s", notification_id);
-  start_request (self, atp_client_new_message (self, "GET", path, FALSE), 0,
+  atp_client_start_request (self, atp_client_new_message (self, "GET", path, FALSE), 0,
                  ATP_CLIENT_MAX_ANSWER_SIZE, parse_notification, NULL, NULL,
                  (GDestroyNotify) atp_notification_unref,
                  atp_client_get_notification_async, cancellable, callback, user_data);
@@ -1523,7 +1222,7 @@ atp_client_get_notification_finish (AtpClient     *self,
                                     GAsyncResult  *result,
                                     GError       **error)
 {
-  return request_finish (self, result, atp_client_get_notification_async, error);
+  return atp_client_request_finish (self, result, atp_client_get_notification_async, error);
 }
 
 void
@@ -1565,9 +1264,9 @@ atp_client_respond_async (AtpClient           *self,
   text = atp_json_to_string (root, &length);
 
   message = atp_client_new_message (self, "POST", "/api/v1/client/respond", FALSE);
-  set_json_body (message, text, length);
+  atp_client_set_json_body (message, text, length);
 
-  start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_respond,
+  atp_client_start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_respond,
                  data, (GDestroyNotify) respond_data_free, (GDestroyNotify) atp_response_unref,
                  atp_client_respond_async, cancellable, callback, user_data);
 }
@@ -1577,7 +1276,7 @@ atp_client_respond_finish (AtpClient     *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
-  return request_finish (self, result, atp_client_respond_async, error);
+  return atp_client_request_finish (self, result, atp_client_respond_async, error);
 }
 
 /* Service role */
@@ -1592,8 +1291,8 @@ post_notification (AtpClient           *self,
 {
   SoupMessage *message = atp_client_new_message (self, "POST", "/api/v1/notifications", TRUE);
 
-  set_json_body (message, text, length);
-  start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_post, NULL, NULL,
+  atp_client_set_json_body (message, text, length);
+  atp_client_start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_post, NULL, NULL,
                  (GDestroyNotify) atp_post_result_unref,
                  atp_client_post_notification_async, cancellable, callback, user_data);
 }
@@ -1637,7 +1336,7 @@ atp_client_post_notification_finish (AtpClient     *self,
                                      GAsyncResult  *result,
                                      GError       **error)
 {
-  return request_finish (self, result, atp_client_post_notification_async, error);
+  return atp_client_request_finish (self, result, atp_client_post_notification_async, error);
 }
 
 void
@@ -1664,7 +1363,7 @@ atp_client_wait_notification_async (AtpClient           *self,
   else
     path = g_strdup_printf ("/api/v1/notifications/%s", notification_id);
 
-  start_request (self, atp_client_new_message (self, "GET", path, TRUE), wait_seconds,
+  atp_client_start_request (self, atp_client_new_message (self, "GET", path, TRUE), wait_seconds,
                  ATP_CLIENT_MAX_ANSWER_SIZE, parse_notification, NULL, NULL,
                  (GDestroyNotify) atp_notification_unref,
                  atp_client_wait_notification_async, cancellable, callback, user_data);
@@ -1675,7 +1374,7 @@ atp_client_wait_notification_finish (AtpClient     *self,
                                      GAsyncResult  *result,
                                      GError       **error)
 {
-  return request_finish (self, result, atp_client_wait_notification_async, error);
+  return atp_client_request_finish (self, result, atp_client_wait_notification_async, error);
 }
 
 void
@@ -1710,9 +1409,9 @@ atp_client_invalidate_async (AtpClient           *self,
 
   path = g_strdup_printf ("/api/v1/notifications/%s", notification_id);
   message = atp_client_new_message (self, "PATCH", path, TRUE);
-  set_json_body (message, text, length);
+  atp_client_set_json_body (message, text, length);
 
-  start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_any_object, NULL, NULL,
+  atp_client_start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_any_object, NULL, NULL,
                  NULL, atp_client_invalidate_async, cancellable, callback, user_data);
 }
 
@@ -1721,5 +1420,5 @@ atp_client_invalidate_finish (AtpClient     *self,
                               GAsyncResult  *result,
                               GError       **error)
 {
-  return request_finish (self, result, atp_client_invalidate_async, error) != NULL;
+  return atp_client_request_finish (self, result, atp_client_invalidate_async, error) != NULL;
 }

@@ -286,6 +286,34 @@ gboolean             atp_client_invalidate_finish         (AtpClient            
                                                            GAsyncResult         *result,
                                                            GError              **error);
 
+/* Other protocols' endpoints */
+
+/**
+ * atp_client_call_async:
+ * @method: "GET", "POST", "PATCH"…
+ * @path_and_query: from the first "/" ("/api/v1/afp/reviews/ID?wait=30")
+ * @body: (nullable): JSON text, sent as it is (not checked here)
+ * @service_call: as the service (its key, or X-Triage-Service over the
+ *   local socket) rather than as the user
+ * @wait_seconds: added to the timeout: how long the server may hold a long-poll
+ *
+ * One call to any endpoint that answers a JSON object, with the errors of
+ * every other call (a non-2xx answer's error object, connection failures,
+ * the answer cap). The finish function returns (transfer full) the answer.
+ */
+void                 atp_client_call_async                (AtpClient            *self,
+                                                           const char           *method,
+                                                           const char           *path_and_query,
+                                                           const char           *body,
+                                                           gboolean              service_call,
+                                                           guint                 wait_seconds,
+                                                           GCancellable         *cancellable,
+                                                           GAsyncReadyCallback   callback,
+                                                           gpointer              user_data);
+JsonNode            *atp_client_call_finish               (AtpClient            *self,
+                                                           GAsyncResult         *result,
+                                                           GError              **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpNotificationPage, atp_notification_page_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpPostResult, atp_post_result_unref)
 

@@ -7,19 +7,33 @@
 #pragma once
 
 #include "triage-store.h"
+#include "triage-store-afp.h"
 
 G_BEGIN_DECLS
 
-/* Every virtual function is required. The batch is the base class's: it
- * calls begin() when a write comes and no batch is open, and commit() (or
- * rollback() after a failed commit) when the main loop is idle; the write
- * functions are called with the batch already open. */
+/* Every virtual function is required, take_rate() excepted (the base class
+ * keeps rates in memory). The batch is the base class's: it calls begin()
+ * when a write comes and no batch is open, then, when the main loop is idle,
+ * insert_events() with the events queued in the batch (it sets their ids) and
+ * commit(), or rollback() when either failed. The write functions are called
+ * with the batch already open.
+ *
+ * @shared: other servers may use the database at the same time. The base
+ * class then leaves the delivery of events to the backend, which calls
+ * triage_store_emit_event() for every event any server committed, in id
+ * order; otherwise the base class delivers the batch's own events once it
+ * has committed. */
 struct _TriageStoreClass
 {
   GObjectClass parent_class;
 
+  gboolean shared;
+
   /* the batch */
   gboolean               (*begin)              (TriageStore *self,
+                                                GError     **error);
+  gboolean               (*insert_events)      (TriageStore *self,
+                                                GPtrArray   *events,
                                                 GError     **error);
   gboolean               (*commit)             (TriageStore *self,
                                                 GError     **error);
@@ -56,15 +70,21 @@ struct _TriageStoreClass
                                                 const TriageListQuery *query,
                                                 gint64                *total,
                                                 gboolean              *has_more);
-  gboolean               (*insert_notification) (TriageStore *self,
+  TriageStoreInsert      (*insert_notification) (TriageStore *self,
                                                  const char  *id,
                                                  const char  *service_id,
+                                                 int          protocol,
+                                                 const char  *protocol_id,
                                                  const char  *body,
                                                  const char  *json,
                                                  const char  *answer,
                                                  const char  *project,
                                                  gint64       created_at,
                                                  gint64       deadline);
+  TriageNotificationRow *(*find_request)       (TriageStore *self,
+                                                const char  *service_id,
+                                                int          protocol,
+                                                const char  *protocol_id);
   gboolean               (*is_recipient)       (TriageStore *self,
                                                 const char  *notification_id,
                                                 const char  *user_id);
@@ -76,16 +96,14 @@ struct _TriageStoreClass
                                                 int          status,
                                                 const char  *response,
                                                 gint64       now);
+  gboolean               (*mark_delivered)     (TriageStore *self,
+                                                const char  *id,
+                                                gint64       now);
   gint64                 (*next_deadline)      (TriageStore *self);
-  GStrv                  (*overdue)            (TriageStore *self,
+  GStrv                  (*expire_overdue)     (TriageStore *self,
                                                 gint64       now);
 
   /* the event log */
-  gint64                 (*add_event)          (TriageStore *self,
-                                                const char  *user,
-                                                const char  *type,
-                                                const char  *data,
-                                                gint64       now);
   gint64                 (*last_event)         (TriageStore *self);
   GPtrArray             *(*events_after)       (TriageStore *self,
                                                 const char  *user,
@@ -94,17 +112,27 @@ struct _TriageStoreClass
   void                   (*prune_events)       (TriageStore *self,
                                                 gint64       before);
 
+  /* rate limits */
+  gboolean               (*take_rate)          (TriageStore *self,
+                                                const char  *key,
+                                                gint64       interval,
+                                                gint64       window,
+                                                gint64      *wait);
+
   /* the webhook queue */
   gboolean               (*add_webhook)        (TriageStore *self,
                                                 const char  *request_id,
                                                 const char  *service_id,
                                                 const char  *notification_id,
+                                                const char  *event,
                                                 const char  *body,
                                                 gint64       now);
-  GPtrArray             *(*due_webhooks)       (TriageStore *self,
-                                                gint64       now,
-                                                guint        per_service,
-                                                guint        limit);
+  GPtrArray             *(*claim_webhooks)     (TriageStore        *self,
+                                                gint64              now,
+                                                gint64              lease_until,
+                                                const char * const *skip_services,
+                                                guint               per_service,
+                                                guint               limit);
   gint64                 (*next_webhook)       (TriageStore *self);
   void                   (*schedule_webhook)   (TriageStore *self,
                                                 gint64       id,
@@ -113,6 +141,27 @@ struct _TriageStoreClass
                                                 const char  *last_error);
   void                   (*remove_webhook)     (TriageStore *self,
                                                 gint64       id);
+
+  /* AFP review sessions (triage-store-afp.h) */
+  gboolean               (*afp_add_session)    (TriageStore *self,
+                                                const char  *id,
+                                                const char  *service_id,
+                                                gint64       now);
+  TriageAfpSessionRow   *(*afp_get_session)    (TriageStore *self,
+                                                const char  *id);
+  gboolean               (*afp_claim_iteration) (TriageStore *self,
+                                                 const char  *session_id,
+                                                 gint64       iteration);
+  gboolean               (*afp_add_review)     (TriageStore *self,
+                                                const char  *notification_id,
+                                                const char  *session_id,
+                                                gint64       iteration);
+  GPtrArray             *(*afp_reviews)        (TriageStore *self,
+                                                const char  *session_id);
 };
+
+/* For backends: hands a committed event to the server (shared stores). */
+void triage_store_emit_event (TriageStore          *self,
+                              const TriageEventRow *event);
 
 G_END_DECLS

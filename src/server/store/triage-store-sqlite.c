@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
 #include "atp.h"
@@ -58,6 +59,22 @@ static const char *migrations[] = {
   /* 4: who a notification goes to, found by the notification (every event
    * looks it up; the primary key only serves the per-user list) */
   "CREATE INDEX notification_recipients_seq ON notification_recipients (notification_seq);",
+  /* 5: requests of every protocol (AtpProtocol; 0 = ATP): the agent's own id
+   * of a request (an AITP request_decision.id) is unique per service and
+   * protocol; an event knows the protocol of its request (the streams'
+   * protocols= filter); a webhook carries its event name */
+  "ALTER TABLE notifications ADD COLUMN protocol INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE notifications ADD COLUMN protocol_id TEXT;"
+  "CREATE UNIQUE INDEX notifications_protocol_id ON notifications (service_id, protocol, protocol_id)"
+  "  WHERE protocol_id IS NOT NULL;"
+  "ALTER TABLE events ADD COLUMN protocol INTEGER NOT NULL DEFAULT -1;"
+  "ALTER TABLE webhook_deliveries ADD COLUMN event TEXT;",
+  /* 6: AFP review sessions (triage-store-sqlite-afp.c) */
+  "CREATE TABLE afp_sessions (id TEXT PRIMARY KEY, service_id TEXT NOT NULL,"
+  "  created_at INTEGER NOT NULL, last_iteration INTEGER NOT NULL);"
+  "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
+  "  iteration INTEGER NOT NULL);"
+  "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
 };
 
 static gboolean
@@ -103,6 +120,13 @@ cached (TriageStoreSqlite *self,
       g_hash_table_insert (self->statements, g_strdup (sql), stmt);
     }
   return stmt;
+}
+
+sqlite3_stmt *
+triage_store_sqlite_statement (TriageStoreSqlite *self,
+                               const char        *sql)
+{
+  return cached (self, sql);
 }
 
 static void
@@ -344,7 +368,7 @@ sqlite_service_by_name (TriageStore *store,
 
 #define NOTIFICATION_COLUMNS \
   "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at"
+  " n.updated_at, n.protocol, n.protocol_id"
 
 static TriageNotificationRow *
 notification_row (sqlite3_stmt *stmt)
@@ -361,6 +385,8 @@ notification_row (sqlite3_stmt *stmt)
   row->deadline = sqlite3_column_int64 (stmt, 7);
   row->response = column_text (stmt, 8);
   row->updated_at = sqlite3_column_int64 (stmt, 9);
+  row->protocol = sqlite3_column_int (stmt, 10);
+  row->protocol_id = column_text (stmt, 11);
   return row;
 }
 
@@ -374,6 +400,27 @@ sqlite_get_notification (TriageStore *store,
   TriageNotificationRow *row = NULL;
 
   bind_text (stmt, 1, id);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    row = notification_row (stmt);
+  done (stmt);
+  return row;
+}
+
+static TriageNotificationRow *
+sqlite_find_request (TriageStore *store,
+                     const char  *service_id,
+                     int          protocol,
+                     const char  *protocol_id)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt = cached (self,
+    "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
+    " WHERE n.service_id = ? AND n.protocol = ? AND n.protocol_id = ?");
+  TriageNotificationRow *row = NULL;
+
+  bind_text (stmt, 1, service_id);
+  sqlite3_bind_int (stmt, 2, protocol);
+  bind_text (stmt, 3, protocol_id);
   if (sqlite3_step (stmt) == SQLITE_ROW)
     row = notification_row (stmt);
   done (stmt);
@@ -400,6 +447,8 @@ sqlite_list (TriageStore           *store,
     g_string_append (where, " AND n.service_id = ?2");
   if (query->project != NULL)
     g_string_append (where, " AND n.project = ?3");
+  if (query->protocol_mask != 0)
+    g_string_append_printf (where, " AND ((1 << n.protocol) & %u) != 0", query->protocol_mask);
 
   count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
                                " ON r.notification_seq = n.seq WHERE %s", where->str);
@@ -441,10 +490,12 @@ sqlite_list (TriageStore           *store,
   return rows;
 }
 
-static gboolean
+static TriageStoreInsert
 sqlite_insert_notification (TriageStore *store,
                             const char  *id,
                             const char  *service_id,
+                            int          protocol,
+                            const char  *protocol_id,
                             const char  *body,
                             const char  *json,
                             const char  *answer,
@@ -454,13 +505,14 @@ sqlite_insert_notification (TriageStore *store,
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
-  gboolean ok;
+  gboolean ok, exists;
 
   if (!sqlite_exec (self, "SAVEPOINT notification", NULL))
-    return FALSE;
+    return TRIAGE_STORE_INSERT_FAILED;
   stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
-    " created_at, deadline, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)");
+    " created_at, deadline, updated_at, protocol, protocol_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
   bind_text (stmt, 1, id);
   bind_text (stmt, 2, service_id);
   bind_text (stmt, 3, body);
@@ -473,7 +525,10 @@ sqlite_insert_notification (TriageStore *store,
   else
     sqlite3_bind_null (stmt, 8);
   sqlite3_bind_int64 (stmt, 9, created_at);
+  sqlite3_bind_int (stmt, 10, protocol);
+  bind_text (stmt, 11, protocol_id);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
+  exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
   if (ok)
     {
@@ -492,7 +547,7 @@ sqlite_insert_notification (TriageStore *store,
   if (!ok)
     sqlite_exec (self, "ROLLBACK TO notification", NULL);
   sqlite_exec (self, "RELEASE notification", NULL);
-  return ok;
+  return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
 
 static gboolean
@@ -557,6 +612,15 @@ sqlite_transition (TriageStore *store,
   return changed;
 }
 
+static gboolean
+sqlite_mark_delivered (TriageStore *store,
+                       const char  *id,
+                       gint64       now)
+{
+  /* One server owns the database: nobody else is changing the row. */
+  return sqlite_transition (store, id, 1u << ATP_STATUS_CREATED, ATP_STATUS_DELIVERED, NULL, now);
+}
+
 static gint64
 sqlite_next_deadline (TriageStore *store)
 {
@@ -574,47 +638,60 @@ sqlite_next_deadline (TriageStore *store)
 }
 
 static GStrv
-sqlite_overdue (TriageStore *store,
-                gint64       now)
+sqlite_expire_overdue (TriageStore *store,
+                       gint64       now)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autofree char *sql = g_strdup_printf ("SELECT id FROM notifications WHERE deadline IS NOT NULL"
                                           " AND deadline <= ? AND ((1 << status) & %u) != 0",
                                           PENDING_MASK);
   sqlite3_stmt *stmt = cached (self, sql);
-  GPtrArray *ids = g_ptr_array_new ();
+  g_autoptr(GPtrArray) overdue = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *expired = g_ptr_array_new ();
 
   sqlite3_bind_int64 (stmt, 1, now);
   while (sqlite3_step (stmt) == SQLITE_ROW)
-    g_ptr_array_add (ids, column_text (stmt, 0));
+    g_ptr_array_add (overdue, column_text (stmt, 0));
   done (stmt);
-  g_ptr_array_add (ids, NULL);
-  return (GStrv) g_ptr_array_free (ids, FALSE);
+  for (guint i = 0; i < overdue->len; i++)
+    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL, now))
+      g_ptr_array_add (expired, g_steal_pointer (&overdue->pdata[i]));
+  g_ptr_array_add (expired, NULL);
+  return (GStrv) g_ptr_array_free (expired, FALSE);
 }
 
 /* ---- the event log (SSE ids and resume) ---- */
 
-/* Appends an event for @user and returns its id. */
-static gint64
-sqlite_add_event (TriageStore *store,
-                  const char  *user,
-                  const char  *type,
-                  const char  *data,
-                  gint64       now)
+/* The batch's events, as it commits: their ids follow the order of commits. */
+static gboolean
+sqlite_insert_events (TriageStore *store,
+                      GPtrArray   *events,
+                      GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-  gint64 id = 0;
+  sqlite3_stmt *stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at, protocol)"
+                                     " VALUES (?, ?, ?, ?, ?)");
 
-  stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at) VALUES (?, ?, ?, ?)");
-  bind_text (stmt, 1, user);
-  bind_text (stmt, 2, type);
-  bind_text (stmt, 3, data);
-  sqlite3_bind_int64 (stmt, 4, now);
-  if (sqlite3_step (stmt) == SQLITE_DONE)
-    id = sqlite3_last_insert_rowid (self->db);
-  done (stmt);
-  return id;
+  for (guint i = 0; i < events->len; i++)
+    {
+      TriageEventRow *event = events->pdata[i];
+
+      bind_text (stmt, 1, event->user);
+      bind_text (stmt, 2, event->type);
+      bind_text (stmt, 3, event->data);
+      sqlite3_bind_int64 (stmt, 4, event->created_at);
+      sqlite3_bind_int (stmt, 5, event->protocol);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
+                       sqlite3_errmsg (self->db));
+          done (stmt);
+          return FALSE;
+        }
+      event->id = sqlite3_last_insert_rowid (self->db);
+      done (stmt);
+    }
+  return TRUE;
 }
 
 /* The id of the newest event of any user (0 = none yet): where a snapshot of
@@ -656,7 +733,7 @@ sqlite_events_after (TriageStore *store,
         return NULL;
     }
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  stmt = cached (self, "SELECT id, type, data FROM events WHERE user_id = ? AND id > ?"
+  stmt = cached (self, "SELECT id, type, data, protocol FROM events WHERE user_id = ? AND id > ?"
                        " ORDER BY id LIMIT ?");
   bind_text (stmt, 1, user);
   sqlite3_bind_int64 (stmt, 2, after);
@@ -666,8 +743,10 @@ sqlite_events_after (TriageStore *store,
       TriageEventRow *row = g_new0 (TriageEventRow, 1);
 
       row->id = sqlite3_column_int64 (stmt, 0);
+      row->user = g_strdup (user);
       row->type = column_text (stmt, 1);
       row->data = column_text (stmt, 2);
+      row->protocol = sqlite3_column_int (stmt, 3);
       g_ptr_array_add (rows, row);
     }
   done (stmt);
@@ -697,6 +776,7 @@ sqlite_add_webhook (TriageStore *store,
                     const char  *request_id,
                     const char  *service_id,
                     const char  *notification_id,
+                    const char  *event,
                     const char  *body,
                     gint64       now)
 {
@@ -705,30 +785,48 @@ sqlite_add_webhook (TriageStore *store,
   gboolean ok;
 
   stmt = cached (self, "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
-                       " body, next_attempt, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+                       " body, next_attempt, created_at, event) VALUES (?, ?, ?, ?, ?, ?, ?)");
   bind_text (stmt, 1, request_id);
   bind_text (stmt, 2, service_id);
   bind_text (stmt, 3, notification_id);
   bind_text (stmt, 4, body);
   sqlite3_bind_int64 (stmt, 5, now);
   sqlite3_bind_int64 (stmt, 6, now);
+  bind_text (stmt, 7, event);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
   done (stmt);
   return ok;
 }
 
+/* @strings as a JSON array, for json_each (). */
+static char *
+json_array_text (const char * const *strings)
+{
+  g_autoptr(JsonArray) array = json_array_new ();
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+
+  for (guint i = 0; strings[i] != NULL; i++)
+    json_array_add_string_element (array, strings[i]);
+  json_node_set_array (node, array);
+  return json_to_string (node, FALSE);
+}
+
 static GPtrArray *
-sqlite_due_webhooks (TriageStore *store,
-                     gint64       now,
-                     guint        per_service,
-                     guint        limit)
+sqlite_claim_webhooks (TriageStore        *store,
+                       gint64              now,
+                       gint64              lease_until,
+                       const char * const *skip_services,
+                       guint               per_service,
+                       guint               limit)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  g_autofree char *skip = json_array_text (skip_services);
   sqlite3_stmt *stmt = cached (self,
     "SELECT w.id, w.request_id, w.service_id, w.notification_id, s.callback_url,"
-    " s.webhook_secret, w.body, w.attempts"
+    " s.webhook_secret, w.body, w.attempts, w.event"
     " FROM (SELECT *, ROW_NUMBER () OVER (PARTITION BY service_id ORDER BY next_attempt, id) AS rank"
-    "       FROM webhook_deliveries WHERE next_attempt IS NOT NULL AND next_attempt <= ?1) w"
+    "       FROM webhook_deliveries WHERE next_attempt IS NOT NULL AND next_attempt <= ?1"
+    "       AND service_id NOT IN (SELECT value FROM json_each (?4))) w"
     " LEFT JOIN services s ON s.id = w.service_id"
     " WHERE w.rank <= ?2 ORDER BY w.next_attempt, w.id LIMIT ?3");
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
@@ -736,6 +834,7 @@ sqlite_due_webhooks (TriageStore *store,
   sqlite3_bind_int64 (stmt, 1, now);
   sqlite3_bind_int64 (stmt, 2, per_service);
   sqlite3_bind_int64 (stmt, 3, limit);
+  bind_text (stmt, 4, skip);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
@@ -748,9 +847,20 @@ sqlite_due_webhooks (TriageStore *store,
       row->webhook_secret = column_text (stmt, 5);
       row->body = column_text (stmt, 6);
       row->attempts = sqlite3_column_int (stmt, 7);
+      row->event = column_text (stmt, 8);
       g_ptr_array_add (rows, row);
     }
   done (stmt);
+  /* The claim: one server owns the database, so the lease only has to
+   * outlive a crash of this one. */
+  stmt = cached (self, "UPDATE webhook_deliveries SET next_attempt = ? WHERE id = ?");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      sqlite3_bind_int64 (stmt, 1, lease_until);
+      sqlite3_bind_int64 (stmt, 2, ((TriageWebhookRow *) rows->pdata[i])->id);
+      sqlite3_step (stmt);
+      done (stmt);
+    }
   return rows;
 }
 
@@ -826,6 +936,7 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   object_class->finalize = triage_store_sqlite_finalize;
 
   store_class->begin = sqlite_begin;
+  store_class->insert_events = sqlite_insert_events;
   store_class->commit = sqlite_commit;
   store_class->rollback = sqlite_rollback;
 
@@ -840,22 +951,25 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->get_notification = sqlite_get_notification;
   store_class->list = sqlite_list;
   store_class->insert_notification = sqlite_insert_notification;
+  store_class->find_request = sqlite_find_request;
   store_class->is_recipient = sqlite_is_recipient;
   store_class->recipients = sqlite_recipients;
   store_class->transition = sqlite_transition;
+  store_class->mark_delivered = sqlite_mark_delivered;
   store_class->next_deadline = sqlite_next_deadline;
-  store_class->overdue = sqlite_overdue;
+  store_class->expire_overdue = sqlite_expire_overdue;
 
-  store_class->add_event = sqlite_add_event;
   store_class->last_event = sqlite_last_event;
   store_class->events_after = sqlite_events_after;
   store_class->prune_events = sqlite_prune_events;
 
   store_class->add_webhook = sqlite_add_webhook;
-  store_class->due_webhooks = sqlite_due_webhooks;
+  store_class->claim_webhooks = sqlite_claim_webhooks;
   store_class->next_webhook = sqlite_next_webhook;
   store_class->schedule_webhook = sqlite_schedule_webhook;
   store_class->remove_webhook = sqlite_remove_webhook;
+
+  triage_store_sqlite_afp_class_init (store_class);
 }
 
 static void

@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The storage interface every backend implements: the choice of backend, the
- * group commit (one open batch, committed when the main loop is idle) and the
- * dispatch of each call to the backend's implementation.
+ * group commit (one open batch, committed when the main loop is idle), the
+ * events a batch carries, rates kept in memory, and the dispatch of each call
+ * to the backend's implementation.
  */
 
 #define G_LOG_DOMAIN "triage-store"
@@ -13,6 +14,7 @@
 #include <gio/gio.h>
 
 #include "triage-store-private.h"
+#include "triage-store-postgres.h"
 #include "triage-store-sqlite.h"
 
 typedef struct
@@ -23,25 +25,58 @@ typedef struct
 
 typedef struct
 {
-  guint   idle_source;     /* the batch's commit when idle; 0 = no batch open */
-  guint   timeout_source;  /* the batch's commit at the latest */
-  GArray *after_commit;    /* of CommitWaiter */
+  guint                idle_source;     /* the batch's commit when idle; 0 = no batch open */
+  guint                timeout_source;  /* the batch's commit at the latest */
+  GArray              *after_commit;    /* of CommitWaiter */
+  GPtrArray           *events;          /* TriageEventRow*: the batch's, written as it commits */
+  TriageStoreEventFunc event_func;
+  gpointer             event_data;
+  GHashTable          *rates;           /* key → gint64 theoretical arrival time (monotonic µs) */
+  gint64               rates_swept;
 } TriageStorePrivate;
 
+#define RATE_SWEEP_INTERVAL_US G_TIME_SPAN_MINUTE
+
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TriageStore, triage_store, G_TYPE_OBJECT)
+
+static gboolean triage_store_real_take_rate (TriageStore *self,
+                                             const char  *key,
+                                             gint64       interval,
+                                             gint64       window,
+                                             gint64      *wait);
 
 #define CLASS(self) TRIAGE_STORE_GET_CLASS (self)
 /* A write joins the open batch, opening one if needed. */
 #define WRITE(self) (triage_store_batch (self), CLASS (self))
 
-/* Opens the database @database names, creating or migrating its schema. */
+/* Opens the database @database names, creating or migrating its schema: a
+ * postgresql:// (or postgres://) URI is a PostgreSQL database, with
+ * @password (NULL: libpq's PGPASSWORD or PGPASSFILE, if the server asks for
+ * one); anything else is the path of a SQLite file. */
 TriageStore *
 triage_store_open (const char *database,
+                   const char *password,
                    GError    **error)
 {
   g_return_val_if_fail (database != NULL, NULL);
 
+  if (g_str_has_prefix (database, "postgresql://") || g_str_has_prefix (database, "postgres://"))
+    return triage_store_postgres_new (database, password, error);
+  if (password != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "a database password is for a PostgreSQL database (postgresql://…), "
+                   "not for the SQLite file %s", database);
+      return NULL;
+    }
   return triage_store_sqlite_new (database, error);
+}
+
+/* Whether other servers may use the database at the same time. */
+gboolean
+triage_store_is_shared (TriageStore *self)
+{
+  return CLASS (self)->shared;
 }
 
 static void
@@ -59,6 +94,8 @@ triage_store_finalize (GObject *object)
   TriageStorePrivate *priv = triage_store_get_instance_private (TRIAGE_STORE (object));
 
   g_clear_pointer (&priv->after_commit, g_array_unref);
+  g_clear_pointer (&priv->events, g_ptr_array_unref);
+  g_clear_pointer (&priv->rates, g_hash_table_unref);
   G_OBJECT_CLASS (triage_store_parent_class)->finalize (object);
 }
 
@@ -69,6 +106,8 @@ triage_store_class_init (TriageStoreClass *klass)
 
   object_class->dispose = triage_store_dispose;
   object_class->finalize = triage_store_finalize;
+
+  klass->take_rate = triage_store_real_take_rate;
 }
 
 static void
@@ -77,6 +116,7 @@ triage_store_init (TriageStore *self)
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
   priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
 }
 
 /* ---- group commit ---- */
@@ -120,25 +160,54 @@ triage_store_in_batch (TriageStore *self)
   return priv->idle_source != 0;
 }
 
-/* Commits the open batch (if any), then tells everyone who waited for it. A
- * failed commit rolls the batch back; the waiters learn it was not stored. */
+/* Hands the events of a committed batch to the server, unless the backend
+ * does (shared stores deliver every server's events, in id order). */
+static void
+deliver (TriageStore *self,
+         GPtrArray   *events)
+{
+  if (CLASS (self)->shared)
+    return;
+  for (guint i = 0; i < events->len; i++)
+    triage_store_emit_event (self, events->pdata[i]);
+}
+
+void
+triage_store_emit_event (TriageStore          *self,
+                         const TriageEventRow *event)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  if (priv->event_func != NULL)
+    priv->event_func (event, priv->event_data);
+}
+
+/* Commits the open batch (if any): its events first, then the rest. Then the
+ * events go out and everyone who waited for the batch is told. A failed
+ * commit rolls the batch back; the waiters learn it was not stored. */
 gboolean
 triage_store_commit (TriageStore *self,
                      GError     **error)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
   g_autoptr(GArray) waiters = NULL;
+  g_autoptr(GPtrArray) events = NULL;
   gboolean ok = TRUE;
 
   if (priv->idle_source == 0)
     return TRUE;
   g_clear_handle_id (&priv->idle_source, g_source_remove);
   g_clear_handle_id (&priv->timeout_source, g_source_remove);
-  if (!CLASS (self)->commit (self, error))
+  events = g_steal_pointer (&priv->events);
+  priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  if ((events->len > 0 && !CLASS (self)->insert_events (self, events, error)) ||
+      !CLASS (self)->commit (self, error))
     {
       CLASS (self)->rollback (self);
       ok = FALSE;
     }
+  if (ok)
+    deliver (self, events);
   waiters = g_steal_pointer (&priv->after_commit);
   priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
   for (guint i = 0; i < waiters->len; i++)
@@ -191,6 +260,7 @@ triage_notification_row_free (TriageNotificationRow *row)
   g_free (row->json);
   g_free (row->answer);
   g_free (row->response);
+  g_free (row->protocol_id);
   g_free (row);
 }
 
@@ -199,8 +269,10 @@ triage_event_row_free (TriageEventRow *row)
 {
   if (row == NULL)
     return;
+  g_free (row->user);
   g_free (row->type);
   g_free (row->data);
+  g_free (row->notification_id);
   g_free (row);
 }
 
@@ -215,6 +287,7 @@ triage_webhook_row_free (TriageWebhookRow *row)
   g_free (row->callback_url);
   g_free (row->webhook_secret);
   g_free (row->body);
+  g_free (row->event);
   g_free (row);
 }
 
@@ -298,10 +371,12 @@ triage_store_list (TriageStore           *self,
   return CLASS (self)->list (self, query, total, has_more);
 }
 
-gboolean
+TriageStoreInsert
 triage_store_insert_notification (TriageStore *self,
                                   const char  *id,
                                   const char  *service_id,
+                                  int          protocol,
+                                  const char  *protocol_id,
                                   const char  *body,
                                   const char  *json,
                                   const char  *answer,
@@ -309,8 +384,17 @@ triage_store_insert_notification (TriageStore *self,
                                   gint64       created_at,
                                   gint64       deadline)
 {
-  return WRITE (self)->insert_notification (self, id, service_id, body, json, answer, project,
-                                            created_at, deadline);
+  return WRITE (self)->insert_notification (self, id, service_id, protocol, protocol_id, body, json,
+                                            answer, project, created_at, deadline);
+}
+
+TriageNotificationRow *
+triage_store_find_request (TriageStore *self,
+                           const char  *service_id,
+                           int          protocol,
+                           const char  *protocol_id)
+{
+  return CLASS (self)->find_request (self, service_id, protocol, protocol_id);
 }
 
 gboolean
@@ -339,6 +423,14 @@ triage_store_transition (TriageStore *self,
   return WRITE (self)->transition (self, id, from_mask, status, response, now);
 }
 
+gboolean
+triage_store_mark_delivered (TriageStore *self,
+                             const char  *id,
+                             gint64       now)
+{
+  return WRITE (self)->mark_delivered (self, id, now);
+}
+
 /* The earliest deadline of a pending notification (unix µs), 0 = none. */
 gint64
 triage_store_next_deadline (TriageStore *self)
@@ -346,25 +438,68 @@ triage_store_next_deadline (TriageStore *self)
   return CLASS (self)->next_deadline (self);
 }
 
-/* The pending notifications whose deadline is at or before @now. */
+/* Moves every pending notification whose deadline is at or before @now to
+ * expired, and returns the ids it moved: each expiry is made by exactly one
+ * server (rows another server is changing right now are left to it). */
 GStrv
-triage_store_overdue (TriageStore *self,
-                      gint64       now)
+triage_store_expire_overdue (TriageStore *self,
+                             gint64       now)
 {
-  return CLASS (self)->overdue (self, now);
+  return WRITE (self)->expire_overdue (self, now);
 }
 
 /* ---- the event log (SSE ids and resume) ---- */
 
-/* Appends an event for @user and returns its id. */
-gint64
-triage_store_add_event (TriageStore *self,
-                        const char  *user,
-                        const char  *type,
-                        const char  *data,
-                        gint64       now)
+void
+triage_store_set_event_func (TriageStore          *self,
+                             TriageStoreEventFunc  func,
+                             gpointer              data)
 {
-  return WRITE (self)->add_event (self, user, type, data, now);
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  priv->event_func = func;
+  priv->event_data = data;
+}
+
+/* Queues an event for each of @users in the open batch. */
+void
+triage_store_add_events (TriageStore        *self,
+                         const char * const *users,
+                         const char         *type,
+                         int                 protocol,
+                         const char         *data,
+                         const char         *notification_id,
+                         gint64              now)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  g_autoptr(GPtrArray) alone = NULL;
+  GPtrArray *events = priv->events;
+
+  triage_store_batch (self);
+  /* No batch (the database would not open one): written on their own. */
+  if (!triage_store_in_batch (self))
+    events = alone = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  for (guint i = 0; users[i] != NULL; i++)
+    {
+      TriageEventRow *event = g_new0 (TriageEventRow, 1);
+
+      event->user = g_strdup (users[i]);
+      event->type = g_strdup (type);
+      event->protocol = protocol;
+      event->data = g_strdup (data);
+      event->notification_id = g_strdup (notification_id);
+      event->created_at = now;
+      g_ptr_array_add (events, event);
+    }
+  if (alone != NULL && alone->len > 0)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (CLASS (self)->insert_events (self, alone, &error))
+        deliver (self, alone);
+      else
+        g_warning ("cannot write events: %s", error->message);
+    }
 }
 
 /* The id of the newest event of any user (0 = none yet): where a snapshot of
@@ -395,6 +530,69 @@ triage_store_prune_events (TriageStore *self,
   WRITE (self)->prune_events (self, before);
 }
 
+/* ---- rate limits ---- */
+
+/* Forgets the keys whose allowance is whole again: they are as good as new. */
+static void
+sweep_rates (TriageStorePrivate *priv,
+             gint64              now)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, priv->rates);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (*(gint64 *) value <= now)
+      g_hash_table_iter_remove (&iter);
+  priv->rates_swept = now;
+}
+
+/* The rates of one server, in memory: one theoretical arrival time per key,
+ * so a key costs one hash entry whatever its rate. */
+static gboolean
+triage_store_real_take_rate (TriageStore *self,
+                             const char  *key,
+                             gint64       interval,
+                             gint64       window,
+                             gint64      *wait)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  gint64 now = g_get_monotonic_time ();
+  gint64 tat, *stored;
+
+  if (priv->rates == NULL)
+    priv->rates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (now - priv->rates_swept >= RATE_SWEEP_INTERVAL_US)
+    sweep_rates (priv, now);
+  stored = g_hash_table_lookup (priv->rates, key);
+  tat = stored != NULL ? MAX (*stored, now) : now;
+  if (tat + interval - now > window)
+    {
+      *wait = tat + interval - window - now;
+      return FALSE;
+    }
+  if (stored == NULL)
+    {
+      stored = g_new (gint64, 1);
+      g_hash_table_insert (priv->rates, g_strdup (key), stored);
+    }
+  *stored = tat + interval;
+  return TRUE;
+}
+
+gboolean
+triage_store_take_rate (TriageStore *self,
+                        const char  *key,
+                        gint64       interval,
+                        gint64       window,
+                        gint64      *wait)
+{
+  g_return_val_if_fail (interval > 0 && window >= interval, TRUE);
+
+  *wait = 0;
+  return CLASS (self)->take_rate (self, key, interval, window, wait);
+}
+
 /* ---- the webhook queue ---- */
 
 gboolean
@@ -402,19 +600,25 @@ triage_store_add_webhook (TriageStore *self,
                           const char  *request_id,
                           const char  *service_id,
                           const char  *notification_id,
+                          const char  *event,
                           const char  *body,
                           gint64       now)
 {
-  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, body, now);
+  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, event, body, now);
 }
 
 GPtrArray *
-triage_store_due_webhooks (TriageStore *self,
-                           gint64       now,
-                           guint        per_service,
-                           guint        limit)
+triage_store_claim_webhooks (TriageStore        *self,
+                             gint64              now,
+                             gint64              lease_until,
+                             const char * const *skip_services,
+                             guint               per_service,
+                             guint               limit)
 {
-  return CLASS (self)->due_webhooks (self, now, per_service, limit);
+  static const char * const none[] = { NULL };
+
+  return WRITE (self)->claim_webhooks (self, now, lease_until, skip_services ? skip_services : none,
+                                       per_service, limit);
 }
 
 gint64

@@ -19,10 +19,13 @@ G_BEGIN_DECLS
  *   - a write is durable once triage_store_commit() has returned TRUE (or the
  *     triage_store_after_commit() callbacks say committed);
  *   - triage_store_transition() is atomic: of two concurrent calls with the
- *     same from-mask exactly one changes the row;
- *   - reads see the writes of the open batch.
+ *     same from-mask exactly one changes the row, whichever server made them;
+ *   - reads see the writes of the open batch (events excepted: they are
+ *     written when the batch commits, see triage_store_add_events()).
  *
- * triage_store_open() picks the backend from the form of --database.
+ * triage_store_open() picks the backend from the form of --database: a
+ * postgresql:// or postgres:// URI is PostgreSQL (several servers may share
+ * the database: triage_store_is_shared()), anything else a SQLite file.
  *
  * Group commit: every write joins one open transaction (a batch), which is
  * committed once the main loop has nothing else ready (or after
@@ -54,17 +57,21 @@ typedef struct
   gint64  seq;
   char   *id;
   char   *service_id;
-  char   *body;          /* the submission as posted */
-  char   *json;          /* the filled notification (status "created") */
+  char   *body;          /* the submission as posted (the protocol's message) */
+  char   *json;          /* the filled notification, the envelope clients see (status "created") */
   char   *answer;        /* the original 201 answer */
   int     status;        /* AtpStatus */
   gint64  deadline;      /* unix µs, 0 = none */
   char   *response;      /* response JSON or NULL */
   gint64  updated_at;    /* unix µs */
+  int     protocol;      /* AtpProtocol of the request */
+  char   *protocol_id;   /* the agent's own id of a non-ATP request (AITP request_decision.id), or NULL */
 } TriageNotificationRow;
 
 TriageStore *triage_store_open            (const char   *database,
+                                           const char   *password,
                                            GError      **error);
+gboolean     triage_store_is_shared       (TriageStore  *self);
 
 void         triage_store_batch           (TriageStore  *self);
 gboolean     triage_store_in_batch        (TriageStore  *self);
@@ -110,6 +117,7 @@ typedef struct
   guint       status_mask;   /* bit per AtpStatus, 0 = any */
   const char *service_id;    /* NULL = any */
   const char *project;       /* NULL = any */
+  guint       protocol_mask; /* bit per AtpProtocol, 0 = any */
   gboolean    newest;        /* newest first, else oldest first */
   gint64      after;         /* the cursor: a seq, 0 = from the start */
   guint       limit;
@@ -119,15 +127,31 @@ GPtrArray   *triage_store_list            (TriageStore           *self,
                                            const TriageListQuery *query,
                                            gint64                *total,
                                            gboolean              *has_more);
-gboolean     triage_store_insert_notification (TriageStore *self,
-                                               const char  *id,
-                                               const char  *service_id,
-                                               const char  *body,
-                                               const char  *json,
-                                               const char  *answer,
-                                               const char  *project,
-                                               gint64       created_at,
-                                               gint64       deadline);
+/* What an insert did: a row with the same key may already be there (another
+ * server may have inserted it a moment ago). */
+typedef enum
+{
+  TRIAGE_STORE_INSERT_FAILED,
+  TRIAGE_STORE_INSERTED,
+  TRIAGE_STORE_INSERT_EXISTS,
+} TriageStoreInsert;
+
+TriageStoreInsert triage_store_insert_notification (TriageStore *self,
+                                                    const char  *id,
+                                                    const char  *service_id,
+                                                    int          protocol,
+                                                    const char  *protocol_id,
+                                                    const char  *body,
+                                                    const char  *json,
+                                                    const char  *answer,
+                                                    const char  *project,
+                                                    gint64       created_at,
+                                                    gint64       deadline);
+/* The request of @service_id and @protocol the agent calls @protocol_id. */
+TriageNotificationRow *triage_store_find_request (TriageStore *self,
+                                                  const char  *service_id,
+                                                  int          protocol,
+                                                  const char  *protocol_id);
 gboolean     triage_store_is_recipient    (TriageStore  *self,
                                            const char   *notification_id,
                                            const char   *user_id);
@@ -140,24 +164,50 @@ gboolean     triage_store_transition      (TriageStore  *self,
                                            int          status,
                                            const char   *response,
                                            gint64        now);
+/* created → delivered, unless another server is changing the row at this
+ * very moment (it wins: delivery is a courtesy, never worth a wait). */
+gboolean     triage_store_mark_delivered  (TriageStore  *self,
+                                           const char   *id,
+                                           gint64        now);
 gint64       triage_store_next_deadline   (TriageStore  *self);
-GStrv        triage_store_overdue         (TriageStore  *self,
+GStrv        triage_store_expire_overdue  (TriageStore  *self,
                                            gint64        now);
 
 /* The event log: every event a user's streams are sent, kept for a while so
- * an SSE client can resume with Last-Event-ID. */
+ * an SSE client can resume with Last-Event-ID.
+ *
+ *   - triage_store_add_events() queues one event per user in the open batch;
+ *     the events are written (and given their ids) as the batch commits, so
+ *     ids increase in the order batches commit, on every server;
+ *   - once they are durable, the function set with
+ *     triage_store_set_event_func() is called with each, in id order: the
+ *     events of this server only, or, when the store is shared, those of
+ *     every server on the database (this one's included). */
 typedef struct
 {
   gint64  id;
+  char   *user;
   char   *type;
   char   *data;
+  char   *notification_id;   /* the notification it is about */
+  gint64  created_at;        /* unix µs */
+  int     protocol;          /* AtpProtocol of a new request (a `notification` event); -1 for
+                              * an event every stream is sent (a status update) */
 } TriageEventRow;
 
+typedef void (*TriageStoreEventFunc) (const TriageEventRow *event,
+                                      gpointer              data);
+
 void         triage_event_row_free        (TriageEventRow *row);
-gint64       triage_store_add_event       (TriageStore  *self,
-                                           const char   *user,
+void         triage_store_set_event_func  (TriageStore  *self,
+                                           TriageStoreEventFunc func,
+                                           gpointer      data);
+void         triage_store_add_events      (TriageStore  *self,
+                                           const char * const *users,
                                            const char   *type,
+                                           int           protocol,
                                            const char   *data,
+                                           const char   *notification_id,
                                            gint64        now);
 gint64       triage_store_last_event      (TriageStore  *self);
 GPtrArray   *triage_store_events_after    (TriageStore  *self,
@@ -167,16 +217,28 @@ GPtrArray   *triage_store_events_after    (TriageStore  *self,
 void         triage_store_prune_events    (TriageStore  *self,
                                            gint64        before);
 
+/* Rate limits (generic cell rate algorithm): counts one request of @key,
+ * allowed while the allowance in use stays within @window (µs) at one request
+ * per @interval. FALSE when over, with the wait until the next allowed one in
+ * @wait. A shared store keeps the state in the database, for every server. */
+gboolean     triage_store_take_rate       (TriageStore  *self,
+                                           const char   *key,
+                                           gint64        interval,
+                                           gint64        window,
+                                           gint64       *wait);
+
 /* The webhook queue (profile §6): one row per delivery a service is owed.
  *
  *   - triage_store_add_webhook() joins the open batch, so a delivery written
  *     with the transition it reports is durable exactly when that is;
  *   - a row is due once its next attempt time has come; a row with no next
  *     attempt (next_attempt 0) has failed for good and is kept, never due;
- *   - triage_store_due_webhooks() returns due rows, earliest first, at most
- *     @per_service of any one service and @limit in all; it reads, it does not
- *     claim: the caller moves a row's next attempt on
- *     (triage_store_schedule_webhook()) before it tries it;
+ *   - triage_store_claim_webhooks() takes due rows, earliest first, at most
+ *     @per_service of any one service (none of @skip_services) and @limit in
+ *     all, and moves their next attempt to @lease_until in the open batch:
+ *     once that is durable no other server takes them, and if this one dies
+ *     they are due again when the lease ends. Attempts start only after the
+ *     claim has committed;
  *   - triage_store_remove_webhook() forgets a delivered row. */
 typedef struct
 {
@@ -188,6 +250,7 @@ typedef struct
   char   *webhook_secret;
   char   *body;            /* sent byte for byte on every attempt */
   int     attempts;        /* attempts that failed so far */
+  char   *event;           /* X-Triage-Event ("aitp.decision"), or NULL */
 } TriageWebhookRow;
 
 void         triage_webhook_row_free      (TriageWebhookRow *row);
@@ -195,10 +258,13 @@ gboolean     triage_store_add_webhook     (TriageStore  *self,
                                            const char   *request_id,
                                            const char   *service_id,
                                            const char   *notification_id,
+                                           const char   *event,
                                            const char   *body,
                                            gint64        now);
-GPtrArray   *triage_store_due_webhooks    (TriageStore  *self,
+GPtrArray   *triage_store_claim_webhooks  (TriageStore  *self,
                                            gint64        now,
+                                           gint64        lease_until,
+                                           const char * const *skip_services,
                                            guint         per_service,
                                            guint         limit);
 /* The earliest next attempt of any row (unix µs), 0 = none is scheduled. */

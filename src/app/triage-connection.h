@@ -1,0 +1,63 @@
+/* triage-connection.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "atp.h"
+#include "atp-client.h"
+#include "atp-stream.h"
+#include "triage-credentials.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TriageConnectionState:
+ * @TRIAGE_CONNECTION_CONNECTING: first connection (or the local server starting)
+ * @TRIAGE_CONNECTION_CONNECTED: live
+ * @TRIAGE_CONNECTION_RECONNECTING: lost; the next try is scheduled
+ * @TRIAGE_CONNECTION_OFFLINE: no connection; a try may be scheduled (retry by hand)
+ * @TRIAGE_CONNECTION_AUTH_FAILED: the server refused the token (or none is stored)
+ *
+ * The connection to the server, as the window shows it.
+ */
+typedef enum
+{
+  TRIAGE_CONNECTION_CONNECTING,
+  TRIAGE_CONNECTION_CONNECTED,
+  TRIAGE_CONNECTION_RECONNECTING,
+  TRIAGE_CONNECTION_OFFLINE,
+  TRIAGE_CONNECTION_AUTH_FAILED,
+} TriageConnectionState;
+
+/* How long the local server may be unreachable before it is looked for (and
+ * started) again: long enough for a restart by hand to land first. */
+#define TRIAGE_CONNECTION_LOCAL_RECHECK_SECONDS 5
+
+#define TRIAGE_TYPE_CONNECTION (triage_connection_get_type ())
+
+G_DECLARE_FINAL_TYPE (TriageConnection, triage_connection, TRIAGE, CONNECTION, GObject)
+
+TriageConnection      *triage_connection_new           (GSettings             *settings,
+                                                        TriageCredentials     *credentials);
+void                   triage_connection_start         (TriageConnection      *self);
+void                   triage_connection_stop          (TriageConnection      *self);
+void                   triage_connection_disconnect    (TriageConnection      *self,
+                                                        TriageConnectionState  state,
+                                                        const char            *message);
+void                   triage_connection_retry_now     (TriageConnection      *self);
+void                   triage_connection_acknowledge   (TriageConnection      *self,
+                                                        const char            *notification_id);
+gboolean               triage_connection_is_local      (TriageConnection      *self);
+char                  *triage_connection_dup_server_key (TriageConnection     *self);
+
+TriageConnectionState  triage_connection_get_state     (TriageConnection      *self);
+const char            *triage_connection_get_message   (TriageConnection      *self);
+gint64                 triage_connection_get_retry_at  (TriageConnection      *self);
+AtpClient             *triage_connection_get_client    (TriageConnection      *self);
+
+G_END_DECLS

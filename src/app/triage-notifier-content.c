@@ -1,0 +1,261 @@
+/* triage-notifier-content.c — what a bubble shows
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-notifier"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "triage-notifier-private.h"
+
+/*
+ * A bubble's words, buttons and picture, from the untrusted request: pure
+ * functions, callable from any thread (the notifier's runs libnotify). The
+ * body is escaped for servers that read it as markup; the icon is used only
+ * when it is inline data, decoded with size limits, never fetched.
+ */
+
+#define MAX_ICON_SIDE   1024
+#define ICON_SIZE       128
+#define MAX_BUTTONS     3
+
+/**
+ * triage_notifier_can_answer_inline:
+ * @notification: a request
+ *
+ * Whether the bubble may carry a button per action: only when every action
+ * is `simple` and none asks for confirmation (destructive, irreversible,
+ * requires_confirmation). Anything else opens the decision view.
+ */
+gboolean
+triage_notifier_can_answer_inline (AtpNotification *notification)
+{
+  g_return_val_if_fail (notification != NULL, FALSE);
+
+  if (notification->actions->len > MAX_BUTTONS)
+    return FALSE;
+
+  for (guint i = 0; i < notification->actions->len; i++)
+    {
+      const AtpAction *action = g_ptr_array_index (notification->actions, i);
+
+      if (action->response_type != ATP_RESPONSE_TYPE_SIMPLE ||
+          atp_action_needs_confirmation (action))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * triage_notifier_dup_summary:
+ *
+ * Returns: (transfer full): "Service: Title" (plain text; servers never
+ *   interpret markup in a summary)
+ */
+char *
+triage_notifier_dup_summary (AtpNotification *notification)
+{
+  g_return_val_if_fail (notification != NULL, NULL);
+
+  /* Translators: bubble title, "<service name>: <request title>" */
+  return g_strdup_printf (_("%s: %s"), notification->service.name, notification->context.title);
+}
+
+/* Markup-escapes @text for a bubble body. Quotes become numeric references:
+ * g_markup_escape_text() writes &apos; (or &#39;, by GLib version), and
+ * &apos; is XML but not HTML, which some notification servers parse.
+ * Control characters (not allowed in markup, even as references) become spaces. */
+char *
+triage_notifier_escape_body (const char *text)
+{
+  GString *out = g_string_sized_new (strlen (text) + 16);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '&':  g_string_append (out, "&amp;"); break;
+        case '<':  g_string_append (out, "&lt;"); break;
+        case '>':  g_string_append (out, "&gt;"); break;
+        case '"':  g_string_append (out, "&#34;"); break;
+        case '\'': g_string_append (out, "&#39;"); break;
+        default:
+          /* Control characters are not allowed in markup, even as references. */
+          g_string_append_c (out, ((guchar) *p < 0x20 && *p != '\n' && *p != '\t') ? ' ' : *p);
+          break;
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * triage_notifier_dup_body:
+ *
+ * Returns: (transfer full): the description, shortened and escaped for
+ *   servers that read the body as markup
+ */
+char *
+triage_notifier_dup_body (AtpNotification *notification)
+{
+  const char *description;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (notification != NULL, NULL);
+
+  description = notification->context.description ? notification->context.description : "";
+
+  if (g_utf8_strlen (description, -1) > TRIAGE_NOTIFIER_MAX_BODY)
+    {
+      g_autofree char *cut = g_utf8_substring (description, 0, TRIAGE_NOTIFIER_MAX_BODY - 1);
+      text = g_strconcat (cut, "…", NULL);
+    }
+  else
+    text = g_strdup (description);
+
+  return triage_notifier_escape_body (text);
+}
+
+/**
+ * triage_notifier_decode_icon:
+ * @icon: (nullable): the service icon as sent
+ * @mime_type: (out) (optional): the image type named by the URI
+ * @error: why it is not used
+ *
+ * Only inline `data:image/…;base64,` URIs are accepted; anything that would
+ * need a fetch is refused.
+ *
+ * Returns: (transfer full) (nullable): the encoded image
+ */
+GBytes *
+triage_notifier_decode_icon (const char  *icon,
+                             char       **mime_type,
+                             GError     **error)
+{
+  const char *comma;
+  const char *header;
+  g_autofree char *type = NULL;
+  g_autofree guchar *data = NULL;
+  gsize len = 0;
+
+  if (icon == NULL || !g_str_has_prefix (icon, "data:"))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "The service icon is not inline data; it is not fetched for a bubble");
+      return NULL;
+    }
+
+  header = icon + strlen ("data:");
+  comma = strchr (header, ',');
+  if (comma == NULL || comma - header < (gssize) strlen (";base64") ||
+      strncmp (comma - strlen (";base64"), ";base64", strlen (";base64")) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The service icon is not a base64 data: URI");
+      return NULL;
+    }
+
+  type = g_strndup (header, comma - header - strlen (";base64"));
+  /* Parameters such as ";charset=…" are not expected for images; drop them. */
+  if (strchr (type, ';') != NULL)
+    *strchr (type, ';') = '\0';
+  if (!g_str_has_prefix (type, "image/"))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "The service icon is of type “%s”, not an image", type);
+      return NULL;
+    }
+
+  if (strlen (comma + 1) > TRIAGE_NOTIFIER_MAX_ICON_SIZE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                   "The service icon is larger than %d KiB", TRIAGE_NOTIFIER_MAX_ICON_SIZE / 1024);
+      return NULL;
+    }
+
+  data = g_base64_decode (comma + 1, &len);
+  if (data == NULL || len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The service icon is not valid base64");
+      return NULL;
+    }
+
+  if (mime_type != NULL)
+    *mime_type = g_steal_pointer (&type);
+
+  return g_bytes_new_take (g_steal_pointer (&data), len);
+}
+
+static void
+size_prepared_cb (GdkPixbufLoader *loader,
+                  int              width,
+                  int              height,
+                  gpointer         user_data)
+{
+  /* Refuse to allocate pixels for a huge image: decode it at zero size. */
+  if (width > MAX_ICON_SIDE || height > MAX_ICON_SIDE)
+    {
+      g_object_set_data (G_OBJECT (loader), "triage-too-large", GINT_TO_POINTER (TRUE));
+      gdk_pixbuf_loader_set_size (loader, 1, 1);
+    }
+}
+
+/* The service icon (@bytes, of @type) as a bubble's image: refused when it
+ * claims more than MAX_ICON_SIDE pixels a side (before any pixel is
+ * allocated), scaled down to ICON_SIZE. */
+GdkPixbuf *
+triage_notifier_load_icon (GBytes      *bytes,
+                           const char  *type,
+                           GError     **error)
+{
+  g_autoptr(GdkPixbufLoader) loader = NULL;
+  GdkPixbuf *pixbuf;
+  int width;
+  int height;
+
+  loader = gdk_pixbuf_loader_new_with_mime_type (type, error);
+  if (loader == NULL)
+    return NULL;
+  g_signal_connect (loader, "size-prepared", G_CALLBACK (size_prepared_cb), NULL);
+
+  if (!gdk_pixbuf_loader_write_bytes (loader, bytes, error) ||
+      !gdk_pixbuf_loader_close (loader, error))
+    {
+      gdk_pixbuf_loader_close (loader, NULL);
+      return NULL;
+    }
+
+  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
+  if (pixbuf == NULL)
+    {
+      g_set_error_literal (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE,
+                           "The service icon could not be decoded");
+      return NULL;
+    }
+
+  width = gdk_pixbuf_get_width (pixbuf);
+  height = gdk_pixbuf_get_height (pixbuf);
+  if (width > MAX_ICON_SIDE || height > MAX_ICON_SIDE ||
+      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (loader), "triage-too-large")))
+    {
+      g_set_error (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_INSUFFICIENT_MEMORY,
+                   "The service icon is %d×%d, larger than %d×%d",
+                   width, height, MAX_ICON_SIDE, MAX_ICON_SIDE);
+      return NULL;
+    }
+
+  if (width > ICON_SIZE || height > ICON_SIZE)
+    {
+      double scale = (double) ICON_SIZE / MAX (width, height);
+
+      return gdk_pixbuf_scale_simple (pixbuf, MAX (1, width * scale), MAX (1, height * scale),
+                                      GDK_INTERP_BILINEAR);
+    }
+
+  return g_object_ref (pixbuf);
+}

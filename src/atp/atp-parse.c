@@ -1,0 +1,256 @@
+/* atp-parse.c — reading JSON members with errors that name the field
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Shared by every parser of libatp (the ATP notification and its parts, the
+ * protocol folders): where the parser is, which error code a missing or wrong
+ * member gets there, and readers for each JSON type.
+ */
+
+#define G_LOG_DOMAIN "atp-parse"
+
+#include "atp-parse-private.h"
+
+#include <math.h>
+
+#include "atp-json.h"
+#include "atp-private.h"
+
+gsize
+atp_parse_ctx_push (AtpParseCtx *ctx,
+                    const char  *field)
+{
+  gsize length = ctx->path->len;
+
+  if (length > 0)
+    g_string_append_c (ctx->path, '.');
+  g_string_append (ctx->path, field);
+  return length;
+}
+
+gsize
+atp_parse_ctx_push_index (AtpParseCtx *ctx,
+                          guint        index)
+{
+  gsize length = ctx->path->len;
+
+  g_string_append_printf (ctx->path, "[%u]", index);
+  return length;
+}
+
+void
+atp_parse_ctx_pop (AtpParseCtx *ctx,
+                   gsize        length)
+{
+  g_string_truncate (ctx->path, length);
+}
+
+gboolean
+atp_parse_fail (AtpParseCtx  *ctx,
+                AtpErrorCode  code,
+                const char   *field,
+                const char   *format,
+                ...)
+{
+  g_autofree char *what = NULL;
+  g_autoptr(GString) where = g_string_new (ctx->path->str);
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (field != NULL)
+    {
+      if (where->len > 0)
+        g_string_append_c (where, '.');
+      g_string_append (where, field);
+    }
+
+  if (where->len > 0)
+    g_set_error (ctx->error, ATP_ERROR, code, "%s: %s", where->str, what);
+  else
+    g_set_error_literal (ctx->error, ATP_ERROR, code, what);
+
+  return FALSE;
+}
+
+gboolean
+atp_parse_fail_type (AtpParseCtx *ctx,
+                     const char  *name,
+                     const char  *expected,
+                     JsonNode    *node)
+{
+  g_autofree char *got = atp_json_describe (node);
+
+  return atp_parse_fail (ctx, ctx->invalid_code, name, "must be %s, got %s", expected, got);
+}
+
+gboolean
+atp_parse_fail_missing (AtpParseCtx *ctx,
+                        const char  *name)
+{
+  return atp_parse_fail (ctx, ctx->missing_code, name, "required field is missing");
+}
+
+static inline gboolean
+node_is_string (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+gboolean
+atp_read_string (AtpParseCtx   *ctx,
+                 JsonObject    *object,
+                 const char    *name,
+                 AtpReadFlags   flags,
+                 const char   **value)
+{
+  JsonNode *node = atp_object_get (object, name);
+  const char *text;
+
+  *value = NULL;
+
+  if (node == NULL)
+    return (flags & ATP_READ_REQUIRED) ? atp_parse_fail_missing (ctx, name) : TRUE;
+
+  if (!node_is_string (node))
+    return atp_parse_fail_type (ctx, name, (flags & (ATP_READ_NOT_EMPTY | ATP_READ_NOT_BLANK))
+                                   ? "a non-empty string" : "a string", node);
+
+  text = json_node_get_string (node);
+  if ((flags & ATP_READ_NOT_EMPTY) && *text == '\0')
+    return atp_parse_fail_type (ctx, name, "a non-empty string", node);
+  if ((flags & ATP_READ_NOT_BLANK) && atp_str_is_blank (text))
+    return atp_parse_fail_type (ctx, name, "a non-empty string (not only spaces)", node);
+
+  *value = text;
+  return TRUE;
+}
+
+#define MAX_EXACT_INT 9007199254740992.0 /* 2^53 */
+
+gboolean
+atp_read_integer (AtpParseCtx *ctx,
+                  JsonObject  *object,
+                  const char  *name,
+                  gboolean     non_negative,
+                  gboolean    *present,
+                  gint64      *value)
+{
+  JsonNode *node = atp_object_get (object, name);
+  const char *expected = non_negative ? "an integer ≥ 0" : "an integer";
+  double number;
+
+  *present = FALSE;
+  if (node == NULL)
+    return TRUE;
+
+  /* JSON has numbers, not integers: 3 and 3.0 are the same integer. Beyond
+   * 2^53 a double cannot hold every integer, so neither is accepted there. */
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    {
+      *value = json_node_get_int (node);
+      if (*value < -(gint64) MAX_EXACT_INT || *value > (gint64) MAX_EXACT_INT)
+        return atp_parse_fail_type (ctx, name, expected, node);
+    }
+  else if (atp_json_node_get_number (node, &number) &&
+           number >= -MAX_EXACT_INT && number <= MAX_EXACT_INT && number == floor (number))
+    {
+      *value = (gint64) number;
+    }
+  else
+    {
+      return atp_parse_fail_type (ctx, name, expected, node);
+    }
+
+  if (non_negative && *value < 0)
+    return atp_parse_fail_type (ctx, name, expected, node);
+
+  *present = TRUE;
+  return TRUE;
+}
+
+gboolean
+atp_read_number (AtpParseCtx *ctx,
+                 JsonObject  *object,
+                 const char  *name,
+                 gboolean    *present,
+                 double      *value)
+{
+  JsonNode *node = atp_object_get (object, name);
+
+  *present = FALSE;
+  if (node == NULL)
+    return TRUE;
+
+  if (!atp_json_node_get_number (node, value))
+    return atp_parse_fail_type (ctx, name, "a number", node);
+
+  *present = TRUE;
+  return TRUE;
+}
+
+gboolean
+atp_read_object (AtpParseCtx   *ctx,
+                 JsonObject    *object,
+                 const char    *name,
+                 AtpReadFlags   flags,
+                 JsonObject   **value)
+{
+  JsonNode *node = atp_object_get (object, name);
+
+  *value = NULL;
+  if (node == NULL)
+    return (flags & ATP_READ_REQUIRED) ? atp_parse_fail_missing (ctx, name) : TRUE;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return atp_parse_fail_type (ctx, name, "an object", node);
+
+  *value = json_node_get_object (node);
+  return TRUE;
+}
+
+gboolean
+atp_read_array (AtpParseCtx   *ctx,
+                JsonObject    *object,
+                const char    *name,
+                AtpReadFlags   flags,
+                JsonArray    **value)
+{
+  JsonNode *node = atp_object_get (object, name);
+
+  *value = NULL;
+  if (node == NULL)
+    return (flags & ATP_READ_REQUIRED) ? atp_parse_fail_missing (ctx, name) : TRUE;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return atp_parse_fail_type (ctx, name, "an array", node);
+
+  *value = json_node_get_array (node);
+  return TRUE;
+}
+
+gboolean
+atp_read_timestamp (AtpParseCtx  *ctx,
+                    JsonObject   *object,
+                    const char   *name,
+                    AtpReadFlags  flags,
+                    GDateTime   **value)
+{
+  const char *text;
+
+  *value = NULL;
+  if (!atp_read_string (ctx, object, name, flags, &text))
+    return FALSE;
+  if (text == NULL)
+    return TRUE;
+
+  *value = atp_parse_timestamp (text);
+  if (*value == NULL)
+    return atp_parse_fail_type (ctx, name, "an RFC 3339 date-time with a time zone offset "
+                                 "(e.g. \"2025-05-25T10:30:00Z\")",
+                                json_object_get_member (object, name));
+  return TRUE;
+}

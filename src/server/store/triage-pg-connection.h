@@ -1,0 +1,64 @@
+/* triage-pg-connection.h — one libpq connection of the PostgreSQL backend
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <libpq-fe.h>
+
+G_BEGIN_DECLS
+
+typedef struct _TriagePgConnection TriagePgConnection;
+
+/* A parameter of a statement, as text: NULL is SQL NULL. */
+typedef const char *TriagePgParam;
+
+gboolean            triage_pg_check_uri          (const char  *uri,
+                                                  GError     **error);
+TriagePgConnection *triage_pg_connection_new     (const char  *uri,
+                                                  const char  *password,
+                                                  const char  *settings,
+                                                  GError     **error);
+void                triage_pg_connection_free    (TriagePgConnection *self);
+PGconn             *triage_pg_connection_get     (TriagePgConnection *self);
+gboolean            triage_pg_connection_ensure  (TriagePgConnection *self,
+                                                  GError            **error);
+gboolean            triage_pg_connection_is_bad  (TriagePgConnection *self);
+void                triage_pg_connection_drop    (TriagePgConnection *self);
+
+PGresult           *triage_pg_query              (TriagePgConnection  *self,
+                                                  const char          *sql,
+                                                  int                  n_params,
+                                                  const TriagePgParam *params,
+                                                  GError             **error);
+PGresult           *triage_pg_exec               (TriagePgConnection  *self,
+                                                  const char          *sql,
+                                                  GError             **error);
+
+/* Reading a result. */
+char               *triage_pg_text               (const PGresult *result,
+                                                  int             row,
+                                                  int             column);
+gint64              triage_pg_int                (const PGresult *result,
+                                                  int             row,
+                                                  int             column);
+gint64              triage_pg_changed            (const PGresult *result);
+
+/* Writing parameters: a number as text, and text[] / bigint[] literals. */
+typedef struct
+{
+  char text[24];
+} TriagePgNumber;
+
+const char         *triage_pg_number             (TriagePgNumber *slot,
+                                                  gint64          value);
+void                triage_pg_array_append       (GString        *array,
+                                                  const char     *value);
+char               *triage_pg_text_array         (const char * const *values);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PGresult, PQclear)
+
+G_END_DECLS

@@ -1,0 +1,32 @@
+/* triage-pg-listener.h — the PostgreSQL backend's second connection: it
+ * listens for the events of every server and reads them in log order
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-pg-connection.h"
+#include "triage-store.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TriagePgListener TriagePgListener;
+
+typedef void (*TriagePgEventFunc) (const TriageEventRow *event,
+                                   gpointer              data);
+
+TriagePgListener *triage_pg_listener_new   (const char          *uri,
+                                            const char          *password,
+                                            TriagePgEventFunc    func,
+                                            gpointer             data,
+                                            GError             **error);
+void              triage_pg_listener_free  (TriagePgListener    *self);
+PGresult         *triage_pg_listener_query (TriagePgListener    *self,
+                                            const char          *sql,
+                                            int                  n_params,
+                                            const TriagePgParam *params,
+                                            GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,920 @@
+/* triage-store-postgres.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The PostgreSQL backend: several servers on one database. Each holds two
+ * connections: one for its batches and reads (this file), one that listens
+ * for the events of every server and keeps the shared rate limits
+ * (triage-pg-listener.c). What the other backend gets from owning its
+ * database, this one gets from the database:
+ *
+ *   - a batch is a transaction; a statement that may meet another server's
+ *     row (an id posted twice, a name registered twice) never fails the
+ *     batch: ON CONFLICT DO NOTHING, and the caller learns the row exists;
+ *   - transitions are single UPDATEs with the allowed statuses in their
+ *     WHERE: of two servers the second waits for the first's batch, then
+ *     finds nothing to change;
+ *   - expiries, deliveries and webhook claims skip rows another server has
+ *     locked (FOR UPDATE SKIP LOCKED): each is done once, nobody waits;
+ *   - events are written as the batch commits, under a transaction advisory
+ *     lock, so their ids increase in commit order across servers, and the
+ *     commit NOTIFYs every listener.
+ *
+ * libpq is synchronous: each statement holds the main loop for one round
+ * trip to the database (tens of µs on a local socket), a commit for the
+ * database's fsync, as a SQLite commit does.
+ */
+
+#define G_LOG_DOMAIN "triage-store-postgres"
+
+#include "atp.h"
+#include "triage-pg-connection.h"
+#include "triage-pg-listener.h"
+#include "triage-pg-schema.h"
+#include "triage-store-postgres.h"
+#include "triage-store-private.h"
+
+/* A server whose batch stays open this long is stuck (stopped, frozen): the
+ * database ends its session, so its row locks stop holding the others up;
+ * and nobody waits longer than this for a lock. */
+#define SESSION_SETTINGS \
+  "SET idle_in_transaction_session_timeout = '5s'; SET lock_timeout = '5s'"
+#define PENDING_IN "(0, 1, 2)"   /* created, delivered, acknowledged (see triage-pg-schema.c) */
+#define RATE_SWEEP_US G_TIME_SPAN_MINUTE
+
+struct _TriageStorePostgres
+{
+  TriageStore         parent_instance;
+  TriagePgConnection *conn;
+  TriagePgListener   *listener;
+  gboolean            in_batch;
+  char               *batch_error;    /* the first statement of the batch that failed */
+  gboolean            notify;         /* the batch wrote events */
+  gint64              rates_swept;
+};
+
+G_DEFINE_FINAL_TYPE (TriageStorePostgres, triage_store_postgres, TRIAGE_TYPE_STORE)
+
+/* Runs @sql; NULL when it failed (logged). In a batch, the first failure
+ * fails the whole batch (PostgreSQL refuses the rest of the transaction),
+ * so later statements are not even sent. */
+static PGresult *
+query (TriageStorePostgres *self,
+       const char          *sql,
+       int                  n_params,
+       const TriagePgParam *params)
+{
+  g_autoptr(GError) error = NULL;
+  PGresult *result;
+
+  if (self->in_batch && self->batch_error != NULL)
+    return NULL;
+  result = triage_pg_query (self->conn, sql, n_params, params, &error);
+  if (result == NULL)
+    {
+      g_warning ("%s", error->message);
+      if (self->in_batch)
+        self->batch_error = g_strdup (error->message);
+    }
+  return result;
+}
+
+PGresult *
+triage_store_postgres_query (TriageStorePostgres *self,
+                             const char          *sql,
+                             int                  n_params,
+                             const TriagePgParam *params)
+{
+  return query (self, sql, n_params, params);
+}
+
+static gboolean
+query_changed_one (TriageStorePostgres *self,
+                   const char          *sql,
+                   int                  n_params,
+                   const TriagePgParam *params)
+{
+  g_autoptr(PGresult) result = query (self, sql, n_params, params);
+
+  return result != NULL && triage_pg_changed (result) == 1;
+}
+
+static gboolean
+query_has_row (TriageStorePostgres *self,
+               const char          *sql,
+               int                  n_params,
+               const TriagePgParam *params)
+{
+  g_autoptr(PGresult) result = query (self, sql, n_params, params);
+
+  return result != NULL && PQntuples (result) > 0;
+}
+
+/* The first column of the first row as a number, 0 when none or NULL. */
+static gint64
+query_number (TriageStorePostgres *self,
+              const char          *sql,
+              int                  n_params,
+              const TriagePgParam *params)
+{
+  g_autoptr(PGresult) result = query (self, sql, n_params, params);
+
+  return result != NULL && PQntuples (result) > 0 ? triage_pg_int (result, 0, 0) : 0;
+}
+
+/* The first column of every row, NULL-terminated. */
+static GStrv
+query_strings (TriageStorePostgres *self,
+               const char          *sql,
+               int                  n_params,
+               const TriagePgParam *params)
+{
+  g_autoptr(PGresult) result = query (self, sql, n_params, params);
+  GPtrArray *strings = g_ptr_array_new ();
+
+  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+    g_ptr_array_add (strings, triage_pg_text (result, i, 0));
+  g_ptr_array_add (strings, NULL);
+  return (GStrv) g_ptr_array_free (strings, FALSE);
+}
+
+/* The statuses of @mask (bit per AtpStatus) as an int[] literal. */
+/* The bits of @mask (statuses, protocols) as an int[] literal. */
+static char *
+status_array (guint mask)
+{
+  GString *array = g_string_new ("{");
+
+  for (int status = 0; status < 32; status++)
+    if (mask & (1u << status))
+      g_string_append_printf (array, "%s%d", array->len > 1 ? "," : "", status);
+  g_string_append_c (array, '}');
+  return g_string_free (array, FALSE);
+}
+
+/* ---- the batch ---- */
+
+static gboolean
+postgres_begin (TriageStore *store,
+                GError     **error)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(PGresult) result = triage_pg_exec (self->conn, "BEGIN", error);
+
+  if (result == NULL)
+    return FALSE;
+  self->in_batch = TRUE;
+  self->notify = FALSE;
+  g_clear_pointer (&self->batch_error, g_free);
+  return TRUE;
+}
+
+/* The batch's events, written last: under the event-log lock (held until the
+ * commit is done), so a batch that commits later gets larger ids than any
+ * batch that committed before, whichever server wrote it. */
+static gboolean
+postgres_insert_events (TriageStore *store,
+                        GPtrArray   *events,
+                        GError     **error)
+{
+  static const char lock[] = "SELECT pg_advisory_xact_lock ($1::bigint)";
+  static const char insert[] =
+    "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
+    " SELECT e.user_id, e.type, e.data, e.notification_id, e.created_at, e.protocol"
+    " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[])"
+    " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, protocol, n)"
+    " ORDER BY e.n RETURNING id";
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(GString) users = g_string_new ("{"), types = g_string_new ("{");
+  g_autoptr(GString) datas = g_string_new ("{"), ids = g_string_new ("{");
+  g_autoptr(GString) times = g_string_new ("{"), protocols = g_string_new ("{");
+  g_autoptr(PGresult) locked = NULL, inserted = NULL;
+  TriagePgNumber key;
+  TriagePgParam lock_params[] = { triage_pg_number (&key, TRIAGE_PG_EVENT_LOCK) };
+  TriagePgParam params[6];
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      TriageEventRow *event = events->pdata[i];
+
+      triage_pg_array_append (users, event->user);
+      triage_pg_array_append (types, event->type);
+      triage_pg_array_append (datas, event->data);
+      triage_pg_array_append (ids, event->notification_id);
+      g_string_append_printf (times, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", event->created_at);
+      g_string_append_printf (protocols, "%s%d", i > 0 ? "," : "", event->protocol);
+    }
+  g_string_append_c (users, '}'), g_string_append_c (types, '}'), g_string_append_c (datas, '}');
+  g_string_append_c (ids, '}'), g_string_append_c (times, '}'), g_string_append_c (protocols, '}');
+  params[0] = users->str, params[1] = types->str, params[2] = datas->str;
+  params[3] = ids->str, params[4] = times->str, params[5] = protocols->str;
+
+  if ((locked = query (self, lock, 1, lock_params)) == NULL ||
+      (inserted = query (self, insert, 6, params)) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write the events: %s",
+                   self->batch_error ? self->batch_error : "database error");
+      return FALSE;
+    }
+  for (int i = 0; i < PQntuples (inserted) && i < (int) events->len; i++)
+    ((TriageEventRow *) events->pdata[i])->id = triage_pg_int (inserted, i, 0);
+  self->notify = TRUE;
+  return TRUE;
+}
+
+static gboolean
+postgres_commit (TriageStore *store,
+                 GError     **error)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(PGresult) result = NULL;
+
+  if (self->batch_error != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was not stored: %s",
+                   self->batch_error);
+      return FALSE;
+    }
+  result = triage_pg_exec (self->conn, self->notify ? "NOTIFY " TRIAGE_PG_EVENT_CHANNEL "; COMMIT"
+                                                    : "COMMIT", error);
+  if (result == NULL)
+    return FALSE;
+  self->in_batch = FALSE;
+  /* A transaction that had failed ends with ROLLBACK, not an error. */
+  if (g_strcmp0 (PQcmdStatus (result), "COMMIT") != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was rolled back");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+postgres_rollback (TriageStore *store)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(PGresult) result = NULL;
+
+  self->in_batch = FALSE;
+  g_clear_pointer (&self->batch_error, g_free);
+  /* A lost connection took its transaction with it. */
+  if (!triage_pg_connection_is_bad (self->conn))
+    result = triage_pg_exec (self->conn, "ROLLBACK", NULL);
+}
+
+/* ---- users and services ---- */
+
+static gboolean
+postgres_user_exists (TriageStore *store,
+                      const char  *id)
+{
+  TriagePgParam params[] = { id };
+
+  return query_has_row (TRIAGE_STORE_POSTGRES (store), "SELECT 1 FROM users WHERE id = $1", 1,
+                        params);
+}
+
+static gboolean
+postgres_add_user (TriageStore *store,
+                   const char  *id,
+                   const char  *name,
+                   const char  *token_hash)
+{
+  TriagePgParam params[] = { id, name, token_hash };
+
+  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
+                            "INSERT INTO users (id, name, token_hash) VALUES ($1, $2, $3)"
+                            " ON CONFLICT DO NOTHING", 3, params);
+}
+
+static char *
+postgres_user_by_token (TriageStore *store,
+                        const char  *token_hash)
+{
+  TriagePgParam params[] = { token_hash };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "SELECT id FROM users WHERE token_hash = $1", 1, params);
+
+  return result != NULL && PQntuples (result) > 0 ? triage_pg_text (result, 0, 0) : NULL;
+}
+
+static gboolean
+postgres_add_service (TriageStore        *store,
+                      const char         *id,
+                      const char         *name,
+                      const char         *description,
+                      const char         *callback_url,
+                      const char         *webhook_secret,
+                      const char         *key_hash,
+                      const char * const *recipients)
+{
+  g_autofree char *users = triage_pg_text_array (recipients);
+  TriagePgParam params[] = { id, name, description, callback_url, webhook_secret, key_hash, users };
+
+  return query_number (TRIAGE_STORE_POSTGRES (store),
+                       "WITH s AS (INSERT INTO services (id, name, description, callback_url,"
+                       "  webhook_secret, key_hash) VALUES ($1, $2, $3, $4, $5, $6)"
+                       "  ON CONFLICT DO NOTHING RETURNING id),"
+                       " r AS (INSERT INTO service_recipients (service_id, user_id)"
+                       "  SELECT s.id, u FROM s, unnest ($7::text[]) AS u ON CONFLICT DO NOTHING)"
+                       " SELECT COUNT (*) FROM s", 7, params) == 1;
+}
+
+static TriageServiceRow *
+service_by (TriageStore *store,
+            const char  *sql,
+            const char  *value)
+{
+  TriagePgParam params[] = { value };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store), sql, 1, params);
+  TriageServiceRow *row;
+
+  if (result == NULL || PQntuples (result) == 0)
+    return NULL;
+  row = g_new0 (TriageServiceRow, 1);
+  row->id = triage_pg_text (result, 0, 0);
+  row->name = triage_pg_text (result, 0, 1);
+  row->callback_url = triage_pg_text (result, 0, 2);
+  row->webhook_secret = triage_pg_text (result, 0, 3);
+  return row;
+}
+
+#define SERVICE_SELECT "SELECT id, name, callback_url, webhook_secret FROM services WHERE "
+
+static TriageServiceRow *
+postgres_service_by_key (TriageStore *store,
+                         const char  *key_hash)
+{
+  return service_by (store, SERVICE_SELECT "key_hash = $1", key_hash);
+}
+
+static TriageServiceRow *
+postgres_service_by_id (TriageStore *store,
+                        const char  *id)
+{
+  return service_by (store, SERVICE_SELECT "id = $1", id);
+}
+
+static TriageServiceRow *
+postgres_service_by_name (TriageStore *store,
+                          const char  *name)
+{
+  return service_by (store, SERVICE_SELECT "name = $1", name);
+}
+
+/* ---- notifications ---- */
+
+#define NOTIFICATION_COLUMNS \
+  "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
+  " n.updated_at, n.protocol, n.protocol_id"
+
+static TriageNotificationRow *
+notification_row (const PGresult *result,
+                  int             i)
+{
+  TriageNotificationRow *row = g_new0 (TriageNotificationRow, 1);
+
+  row->seq = triage_pg_int (result, i, 0);
+  row->id = triage_pg_text (result, i, 1);
+  row->service_id = triage_pg_text (result, i, 2);
+  row->body = triage_pg_text (result, i, 3);
+  row->json = triage_pg_text (result, i, 4);
+  row->answer = triage_pg_text (result, i, 5);
+  row->status = (int) triage_pg_int (result, i, 6);
+  row->deadline = triage_pg_int (result, i, 7);
+  row->response = triage_pg_text (result, i, 8);
+  row->updated_at = triage_pg_int (result, i, 9);
+  row->protocol = (int) triage_pg_int (result, i, 10);
+  row->protocol_id = triage_pg_text (result, i, 11);
+  return row;
+}
+
+static TriageNotificationRow *
+postgres_get_notification (TriageStore *store,
+                           const char  *id)
+{
+  TriagePgParam params[] = { id };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
+                                      " WHERE n.id = $1", 1, params);
+
+  return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
+}
+
+static TriageNotificationRow *
+postgres_find_request (TriageStore *store,
+                       const char  *service_id,
+                       int          protocol,
+                       const char  *protocol_id)
+{
+  TriagePgNumber number;
+  TriagePgParam params[] = { service_id, triage_pg_number (&number, protocol), protocol_id };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
+                                      " WHERE n.service_id = $1 AND n.protocol = $2::int"
+                                      " AND n.protocol_id = $3", 3, params);
+
+  return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
+}
+
+static GPtrArray *
+postgres_list (TriageStore           *store,
+               const TriageListQuery *list,
+               gint64                *total,
+               gboolean              *has_more)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(GString) where = g_string_new ("r.user_id = $1");
+  g_autofree char *statuses = status_array (list->status_mask);
+  g_autofree char *protocols = status_array (list->protocol_mask);
+  g_autofree char *count_sql = NULL, *sql = NULL, *cursor = NULL;
+  g_autoptr(PGresult) result = NULL;
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
+  TriagePgParam params[7] = { list->user };
+  TriagePgNumber after, limit;
+  int n = 1, n_where;
+
+  if (list->status_mask != 0)
+    {
+      params[n++] = statuses;
+      g_string_append_printf (where, " AND n.status = ANY ($%d::int[])", n);
+    }
+  if (list->service_id != NULL)
+    {
+      params[n++] = list->service_id;
+      g_string_append_printf (where, " AND n.service_id = $%d", n);
+    }
+  if (list->project != NULL)
+    {
+      params[n++] = list->project;
+      g_string_append_printf (where, " AND n.project = $%d", n);
+    }
+  if (list->protocol_mask != 0)
+    {
+      params[n++] = protocols;
+      g_string_append_printf (where, " AND n.protocol = ANY ($%d::int[])", n);
+    }
+  /* The total counts every match, ignoring the cursor. */
+  n_where = n;
+  if (list->after != 0)
+    {
+      params[n++] = triage_pg_number (&after, list->after);
+      cursor = g_strdup_printf (" AND n.seq %s $%d::bigint", list->newest ? "<" : ">", n);
+    }
+  params[n++] = triage_pg_number (&limit, (gint64) list->limit + 1);
+
+  count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
+                               " ON r.notification_seq = n.seq WHERE %s", where->str);
+  sql = g_strdup_printf ("SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
+                         " JOIN notification_recipients r ON r.notification_seq = n.seq"
+                         " WHERE %s%s ORDER BY n.seq %s LIMIT $%d::bigint",
+                         where->str, cursor ? cursor : "", list->newest ? "DESC" : "ASC", n);
+  *total = query_number (self, count_sql, n_where, params);
+  *has_more = FALSE;
+  result = query (self, sql, n, params);
+  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+    {
+      if (rows->len == list->limit)
+        {
+          *has_more = TRUE;
+          break;
+        }
+      g_ptr_array_add (rows, notification_row (result, i));
+    }
+  return rows;
+}
+
+static TriageStoreInsert
+postgres_insert_notification (TriageStore *store,
+                              const char  *id,
+                              const char  *service_id,
+                              int          protocol,
+                              const char  *protocol_id,
+                              const char  *body,
+                              const char  *json,
+                              const char  *answer,
+                              const char  *project,
+                              gint64       created_at,
+                              gint64       deadline)
+{
+  TriagePgNumber created, due, kind;
+  TriagePgParam params[] = { id, service_id, body, json, answer, project,
+                             triage_pg_number (&created, created_at),
+                             deadline > 0 ? triage_pg_number (&due, deadline) : NULL,
+                             triage_pg_number (&kind, protocol), protocol_id };
+  /* Another server's insert of the same id (or the same agent's id of the
+   * request) makes this one wait for its batch, then do nothing. */
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+    "WITH n AS (INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
+    "  created_at, deadline, updated_at, protocol, protocol_id) VALUES ($1, $2, $3, $4, $5, $6, 0,"
+    "  $7::bigint, $8::bigint, $7::bigint, $9::int, $10) ON CONFLICT DO NOTHING RETURNING seq),"
+    " r AS (INSERT INTO notification_recipients (notification_seq, user_id)"
+    "  SELECT n.seq, s.user_id FROM n, service_recipients s WHERE s.service_id = $2)"
+    " SELECT COUNT (*) FROM n", 10, params);
+
+  if (result == NULL)
+    return TRIAGE_STORE_INSERT_FAILED;
+  return triage_pg_int (result, 0, 0) == 1 ? TRIAGE_STORE_INSERTED : TRIAGE_STORE_INSERT_EXISTS;
+}
+
+static gboolean
+postgres_is_recipient (TriageStore *store,
+                       const char  *notification_id,
+                       const char  *user_id)
+{
+  TriagePgParam params[] = { notification_id, user_id };
+
+  return query_has_row (TRIAGE_STORE_POSTGRES (store),
+                        "SELECT 1 FROM notification_recipients r JOIN notifications n"
+                        " ON n.seq = r.notification_seq WHERE n.id = $1 AND r.user_id = $2",
+                        2, params);
+}
+
+static GStrv
+postgres_recipients (TriageStore *store,
+                     const char  *notification_id)
+{
+  TriagePgParam params[] = { notification_id };
+
+  return query_strings (TRIAGE_STORE_POSTGRES (store),
+                        "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
+                        " ON n.seq = r.notification_seq WHERE n.id = $1", 1, params);
+}
+
+static gboolean
+postgres_transition (TriageStore *store,
+                     const char  *id,
+                     guint        from_mask,
+                     int          status,
+                     const char  *response,
+                     gint64       now)
+{
+  g_autofree char *from = status_array (from_mask);
+  TriagePgNumber to, when;
+  TriagePgParam params[] = { triage_pg_number (&to, status), response,
+                             triage_pg_number (&when, now), id, from };
+
+  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
+                            "UPDATE notifications SET status = $1::int,"
+                            " response = COALESCE ($2, response), updated_at = $3::bigint"
+                            " WHERE id = $4 AND status = ANY ($5::int[])", 5, params);
+}
+
+static gboolean
+postgres_mark_delivered (TriageStore *store,
+                         const char  *id,
+                         gint64       now)
+{
+  TriagePgNumber when;
+  TriagePgParam params[] = { id, triage_pg_number (&when, now) };
+
+  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
+                            "UPDATE notifications SET status = 1, updated_at = $2::bigint"
+                            " WHERE seq = (SELECT seq FROM notifications WHERE id = $1 AND status = 0"
+                            "  FOR UPDATE SKIP LOCKED)", 2, params);
+}
+
+static gint64
+postgres_next_deadline (TriageStore *store)
+{
+  return query_number (TRIAGE_STORE_POSTGRES (store),
+                       "SELECT MIN (deadline) FROM notifications"
+                       " WHERE deadline IS NOT NULL AND status IN " PENDING_IN, 0, NULL);
+}
+
+static GStrv
+postgres_expire_overdue (TriageStore *store,
+                         gint64       now)
+{
+  TriagePgNumber when;
+  TriagePgParam params[] = { triage_pg_number (&when, now) };
+
+  G_STATIC_ASSERT (ATP_STATUS_EXPIRED == 4);
+  return query_strings (TRIAGE_STORE_POSTGRES (store),
+                        "UPDATE notifications SET status = 4, updated_at = $1::bigint"
+                        " WHERE seq IN (SELECT seq FROM notifications WHERE deadline IS NOT NULL"
+                        "  AND deadline <= $1::bigint AND status IN " PENDING_IN
+                        "  FOR UPDATE SKIP LOCKED) RETURNING id", 1, params);
+}
+
+/* ---- the event log ---- */
+
+static gint64
+postgres_last_event (TriageStore *store)
+{
+  return query_number (TRIAGE_STORE_POSTGRES (store), "SELECT MAX (id) FROM events", 0, NULL);
+}
+
+static GPtrArray *
+postgres_events_after (TriageStore *store,
+                       const char  *user,
+                       gint64       after,
+                       guint        limit)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(PGresult) result = NULL;
+  TriagePgNumber from, most;
+  TriagePgParam params[] = { user, triage_pg_number (&from, after),
+                             triage_pg_number (&most, (gint64) limit + 1) };
+  GPtrArray *rows;
+
+  if (after < postgres_last_event (store))
+    {
+      gint64 first = query_number (self, "SELECT MIN (id) FROM events", 0, NULL);
+
+      if (first == 0 || after < first - 1)
+        return NULL;
+    }
+  result = query (self, "SELECT id, type, data, notification_id, protocol FROM events"
+                        " WHERE user_id = $1 AND id > $2::bigint ORDER BY id LIMIT $3::bigint",
+                  3, params);
+  if (result == NULL || PQntuples (result) > (int) limit)
+    return NULL;
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  for (int i = 0; i < PQntuples (result); i++)
+    {
+      TriageEventRow *row = g_new0 (TriageEventRow, 1);
+
+      row->id = triage_pg_int (result, i, 0);
+      row->user = g_strdup (user);
+      row->type = triage_pg_text (result, i, 1);
+      row->data = triage_pg_text (result, i, 2);
+      row->notification_id = triage_pg_text (result, i, 3);
+      row->protocol = (int) triage_pg_int (result, i, 4);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+static void
+postgres_prune_events (TriageStore *store,
+                       gint64       before)
+{
+  TriagePgNumber when;
+  TriagePgParam params[] = { triage_pg_number (&when, before) };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "DELETE FROM events WHERE created_at < $1::bigint", 1, params);
+}
+
+/* ---- rate limits, shared by every server (wall-clock time) ---- */
+
+static gboolean
+postgres_take_rate (TriageStore *store,
+                    const char  *key,
+                    gint64       interval,
+                    gint64       window,
+                    gint64      *wait)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PGresult) taken = NULL, current = NULL;
+  gint64 now = g_get_real_time ();
+  TriagePgNumber when, step, span;
+  TriagePgParam params[] = { key, triage_pg_number (&when, now), triage_pg_number (&step, interval),
+                             triage_pg_number (&span, window) };
+
+  if (now - self->rates_swept >= RATE_SWEEP_US)
+    {
+      g_autoptr(PGresult) swept = triage_pg_listener_query (self->listener,
+                                                            "DELETE FROM rate_limits"
+                                                            " WHERE tat < $1::bigint", 1,
+                                                            params + 1, NULL);
+
+      self->rates_swept = now;
+    }
+  /* One statement counts the request if the allowance holds it. */
+  taken = triage_pg_listener_query (self->listener,
+    "INSERT INTO rate_limits AS r (key, tat) VALUES ($1, $2::bigint + $3::bigint)"
+    " ON CONFLICT (key) DO UPDATE SET tat = GREATEST (r.tat, $2::bigint) + $3::bigint"
+    "  WHERE GREATEST (r.tat, $2::bigint) + $3::bigint - $2::bigint <= $4::bigint"
+    " RETURNING tat", 4, params, &error);
+  if (taken == NULL)
+    {
+      /* Limits are a protection, not a duty: without the database, let it be. */
+      g_debug ("rate limit %s not counted: %s", key, error->message);
+      return TRUE;
+    }
+  if (PQntuples (taken) == 1)
+    return TRUE;
+  current = triage_pg_listener_query (self->listener, "SELECT tat FROM rate_limits WHERE key = $1",
+                                      1, params, NULL);
+  if (current != NULL && PQntuples (current) == 1)
+    *wait = MAX (0, triage_pg_int (current, 0, 0) + interval - window - now);
+  return FALSE;
+}
+
+/* ---- the webhook queue ---- */
+
+static gboolean
+postgres_add_webhook (TriageStore *store,
+                      const char  *request_id,
+                      const char  *service_id,
+                      const char  *notification_id,
+                      const char  *event,
+                      const char  *body,
+                      gint64       now)
+{
+  TriagePgNumber when;
+  TriagePgParam params[] = { request_id, service_id, notification_id, body,
+                             triage_pg_number (&when, now), event };
+
+  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
+                            "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
+                            " body, next_attempt, created_at, event)"
+                            " VALUES ($1, $2, $3, $4, $5::bigint, $5::bigint, $6)", 6, params);
+}
+
+/* Due rows are ranked per service as in the other backend; of those chosen,
+ * the ones another server holds right now (its claim not yet committed) are
+ * skipped, and those it has claimed meanwhile are due no more. */
+static GPtrArray *
+postgres_claim_webhooks (TriageStore        *store,
+                         gint64              now,
+                         gint64              lease_until,
+                         const char * const *skip_services,
+                         guint               per_service,
+                         guint               limit)
+{
+  g_autofree char *skip = triage_pg_text_array (skip_services);
+  TriagePgNumber when, lease, share, most;
+  TriagePgParam params[] = { triage_pg_number (&when, now), triage_pg_number (&lease, lease_until),
+                             skip, triage_pg_number (&share, per_service),
+                             triage_pg_number (&most, limit) };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+    "WITH ranked AS (SELECT id, next_attempt, ROW_NUMBER () OVER (PARTITION BY service_id"
+    "  ORDER BY next_attempt, id) AS rank FROM webhook_deliveries"
+    "  WHERE next_attempt IS NOT NULL AND next_attempt <= $1::bigint"
+    "  AND service_id <> ALL ($3::text[])),"
+    " chosen AS (SELECT id FROM ranked WHERE rank <= $4::bigint ORDER BY next_attempt, id"
+    "  LIMIT $5::bigint),"
+    " claimed AS (SELECT w.id, w.next_attempt AS due FROM webhook_deliveries w"
+    "  WHERE w.id IN (SELECT id FROM chosen) AND w.next_attempt <= $1::bigint"
+    "  FOR UPDATE OF w SKIP LOCKED),"
+    " updated AS (UPDATE webhook_deliveries w SET next_attempt = $2::bigint FROM claimed c"
+    "  WHERE w.id = c.id RETURNING w.id, w.request_id, w.service_id, w.notification_id, w.body,"
+    "  w.attempts, w.event, c.due)"
+    " SELECT u.id, u.request_id, u.service_id, u.notification_id, s.callback_url,"
+    "  s.webhook_secret, u.body, u.attempts, u.event"
+    " FROM updated u LEFT JOIN services s ON s.id = u.service_id ORDER BY u.due, u.id",
+    5, params);
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
+
+  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+    {
+      TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
+
+      row->id = triage_pg_int (result, i, 0);
+      row->request_id = triage_pg_text (result, i, 1);
+      row->service_id = triage_pg_text (result, i, 2);
+      row->notification_id = triage_pg_text (result, i, 3);
+      row->callback_url = triage_pg_text (result, i, 4);
+      row->webhook_secret = triage_pg_text (result, i, 5);
+      row->body = triage_pg_text (result, i, 6);
+      row->attempts = (int) triage_pg_int (result, i, 7);
+      row->event = triage_pg_text (result, i, 8);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+static gint64
+postgres_next_webhook (TriageStore *store)
+{
+  return query_number (TRIAGE_STORE_POSTGRES (store),
+                       "SELECT MIN (next_attempt) FROM webhook_deliveries"
+                       " WHERE next_attempt IS NOT NULL", 0, NULL);
+}
+
+static void
+postgres_schedule_webhook (TriageStore *store,
+                           gint64       id,
+                           int          attempts,
+                           gint64       next_attempt,
+                           const char  *last_error)
+{
+  TriagePgNumber row, count, next;
+  TriagePgParam params[] = { triage_pg_number (&count, attempts),
+                             next_attempt > 0 ? triage_pg_number (&next, next_attempt) : NULL,
+                             last_error, triage_pg_number (&row, id) };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "UPDATE webhook_deliveries SET attempts = $1::int,"
+                                      " next_attempt = $2::bigint,"
+                                      " last_error = COALESCE ($3, last_error)"
+                                      " WHERE id = $4::bigint", 4, params);
+}
+
+static void
+postgres_remove_webhook (TriageStore *store,
+                         gint64       id)
+{
+  TriagePgNumber row;
+  TriagePgParam params[] = { triage_pg_number (&row, id) };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "DELETE FROM webhook_deliveries WHERE id = $1::bigint",
+                                      1, params);
+}
+
+/* ---- the object ---- */
+
+static void
+on_listener_event (const TriageEventRow *event,
+                   gpointer              data)
+{
+  triage_store_emit_event (TRIAGE_STORE (data), event);
+}
+
+/* Connects to the database @uri names (a libpq URI without a password;
+ * @password, if not NULL, is used), creates or migrates its schema, and
+ * starts listening for the events of every server on it. */
+TriageStore *
+triage_store_postgres_new (const char *uri,
+                           const char *password,
+                           GError    **error)
+{
+  g_autoptr(TriageStorePostgres) self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
+
+  self->conn = triage_pg_connection_new (uri, password, SESSION_SETTINGS, error);
+  if (self->conn == NULL || !triage_pg_migrate (self->conn, error))
+    return NULL;
+  self->listener = triage_pg_listener_new (uri, password, on_listener_event, self, error);
+  if (self->listener == NULL)
+    return NULL;
+  return TRIAGE_STORE (g_steal_pointer (&self));
+}
+
+static void
+triage_store_postgres_dispose (GObject *object)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (object);
+
+  /* No event is handed on while the server takes itself apart. */
+  g_clear_pointer (&self->listener, triage_pg_listener_free);
+  G_OBJECT_CLASS (triage_store_postgres_parent_class)->dispose (object);
+}
+
+static void
+triage_store_postgres_finalize (GObject *object)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (object);
+
+  /* The base class committed the open batch in its dispose. */
+  g_clear_pointer (&self->conn, triage_pg_connection_free);
+  g_free (self->batch_error);
+  G_OBJECT_CLASS (triage_store_postgres_parent_class)->finalize (object);
+}
+
+static void
+triage_store_postgres_class_init (TriageStorePostgresClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TriageStoreClass *store_class = TRIAGE_STORE_CLASS (klass);
+
+  object_class->dispose = triage_store_postgres_dispose;
+  object_class->finalize = triage_store_postgres_finalize;
+
+  store_class->shared = TRUE;
+
+  store_class->begin = postgres_begin;
+  store_class->insert_events = postgres_insert_events;
+  store_class->commit = postgres_commit;
+  store_class->rollback = postgres_rollback;
+
+  store_class->user_exists = postgres_user_exists;
+  store_class->add_user = postgres_add_user;
+  store_class->user_by_token = postgres_user_by_token;
+  store_class->add_service = postgres_add_service;
+  store_class->service_by_key = postgres_service_by_key;
+  store_class->service_by_id = postgres_service_by_id;
+  store_class->service_by_name = postgres_service_by_name;
+
+  store_class->get_notification = postgres_get_notification;
+  store_class->list = postgres_list;
+  store_class->insert_notification = postgres_insert_notification;
+  store_class->find_request = postgres_find_request;
+  store_class->is_recipient = postgres_is_recipient;
+  store_class->recipients = postgres_recipients;
+  store_class->transition = postgres_transition;
+  store_class->mark_delivered = postgres_mark_delivered;
+  store_class->next_deadline = postgres_next_deadline;
+  store_class->expire_overdue = postgres_expire_overdue;
+
+  store_class->last_event = postgres_last_event;
+  store_class->events_after = postgres_events_after;
+  store_class->prune_events = postgres_prune_events;
+
+  store_class->take_rate = postgres_take_rate;
+
+  store_class->add_webhook = postgres_add_webhook;
+  store_class->claim_webhooks = postgres_claim_webhooks;
+  store_class->next_webhook = postgres_next_webhook;
+  store_class->schedule_webhook = postgres_schedule_webhook;
+  store_class->remove_webhook = postgres_remove_webhook;
+
+  triage_store_postgres_afp_class_init (store_class);
+}
+
+static void
+triage_store_postgres_init (TriageStorePostgres *self)
+{
+}

@@ -1,0 +1,29 @@
+/* triage-store-postgres.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-store-private.h"
+
+G_BEGIN_DECLS
+
+#define TRIAGE_TYPE_STORE_POSTGRES (triage_store_postgres_get_type ())
+G_DECLARE_FINAL_TYPE (TriageStorePostgres, triage_store_postgres, TRIAGE, STORE_POSTGRES, TriageStore)
+
+TriageStore *triage_store_postgres_new (const char *uri,
+                                        const char *password,
+                                        GError    **error);
+
+/* For the backend's other files: runs @sql as every statement of the backend
+ * does (NULL when it failed, which fails the open batch). */
+struct pg_result *triage_store_postgres_query (TriageStorePostgres *self,
+                                               const char          *sql,
+                                               int                  n_params,
+                                               const char * const  *params);
+/* The AFP functions (triage-store-postgres-afp.c). */
+void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
+
+G_END_DECLS

@@ -1,0 +1,306 @@
+/* triage-test-postgres.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The tests' own PostgreSQL: a cluster made with initdb in a temporary
+ * folder, its postmaster a child of the test process that listens on a Unix
+ * socket in that folder only. initdb and postgres refuse to run as root (CI
+ * runs as root): then they run as the `postgres` user, which owns the folder.
+ * The postmaster is killed with the test however the test ends (the parent's
+ * death signal), and stopped at exit; its children follow it. Durability is
+ * off (fsync, synchronous_commit): a test cluster never survives a power cut,
+ * and no benchmark uses it.
+ *
+ * Each server of a test gets a schema of its own in one database (a URI
+ * whose options set the search_path): a new schema costs a few
+ * milliseconds, a new database a second or more.
+ */
+
+#define G_LOG_DOMAIN "triage-test-postgres"
+
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <libpq-fe.h>
+
+#include "triage-test-postgres.h"
+#include "triage-test-server.h"
+
+#define START_TIMEOUT_US (60 * G_USEC_PER_SEC)
+
+typedef struct
+{
+  gboolean switch_user;
+  uid_t    uid;
+  gid_t    gid;
+} Identity;
+
+typedef struct
+{
+  char        *dir;          /* the socket, the log, data/ */
+  guint        port;
+  GSubprocess *postmaster;
+  guint        databases;
+  Identity     identity;
+} Cluster;
+
+static Cluster *cluster;
+
+gboolean
+triage_test_postgres_wanted (void)
+{
+  return g_strcmp0 (g_getenv ("TRIAGE_TEST_BACKEND"), "postgresql") == 0;
+}
+
+/* In the child, before exec: become `postgres` when we are root, and die
+ * with the test. */
+static void
+child_setup (gpointer data)
+{
+  Identity *identity = data;
+
+  if (identity->switch_user &&
+      (setgroups (0, NULL) != 0 || setgid (identity->gid) != 0 || setuid (identity->uid) != 0))
+    _exit (126);
+  /* After the change of user, which clears it. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static GSubprocessLauncher *
+launcher_new (Cluster *self)
+{
+  GSubprocessLauncher *launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autofree char *log = g_build_filename (self->dir, "postgres.log", NULL);
+
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, &self->identity, NULL);
+  g_subprocess_launcher_set_stdout_file_path (launcher, log);
+  g_subprocess_launcher_set_stderr_file_path (launcher, log);
+  /* Not the test's locale or options: the cluster's own. */
+  g_subprocess_launcher_unsetenv (launcher, "PGOPTIONS");
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
+  return launcher;
+}
+
+static char *
+tool (const char *name)
+{
+  const char *bindir = g_getenv ("TRIAGE_PG_BINDIR");
+
+  return g_build_filename (bindir ? bindir : "/usr/lib/postgresql/15/bin", name, NULL);
+}
+
+static char *
+log_tail (Cluster *self)
+{
+  g_autofree char *path = g_build_filename (self->dir, "postgres.log", NULL);
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &text, &length, NULL))
+    return g_strdup ("(no log)");
+  return g_strdup (length > 2000 ? text + length - 2000 : text);
+}
+
+static guint
+free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_DEFAULT, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  if (socket == NULL || !g_socket_bind (socket, any, FALSE, NULL) ||
+      (bound = g_socket_get_local_address (socket, NULL)) == NULL)
+    return 5432;
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+static char *
+uri_of (Cluster    *self,
+        const char *database,
+        const char *schema)
+{
+  GString *uri = g_string_new (NULL);
+
+  g_string_printf (uri, "postgresql:///%s?host=%s&port=%u&user=postgres", database, self->dir,
+                   self->port);
+  if (schema != NULL)
+    g_string_append_printf (uri, "&options=-csearch_path%%3D%s", schema);
+  return g_string_free (uri, FALSE);
+}
+
+static void
+stop_cluster (void)
+{
+  if (cluster == NULL)
+    return;
+  if (cluster->postmaster != NULL)
+    {
+      /* Immediate shutdown: nothing here is worth a checkpoint. */
+      g_subprocess_send_signal (cluster->postmaster, SIGQUIT);
+      g_subprocess_wait (cluster->postmaster, NULL, NULL);
+      g_clear_object (&cluster->postmaster);
+    }
+  triage_test_remove_tree (cluster->dir);
+  g_free (cluster->dir);
+  g_clear_pointer (&cluster, g_free);
+}
+
+static gboolean
+start_cluster (GError **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) initdb = NULL;
+  g_autofree char *data = NULL, *initdb_path = NULL, *postgres_path = NULL, *port = NULL;
+  g_autofree char *uri = NULL, *answer = NULL;
+  Cluster *self;
+  gint64 give_up;
+
+  self = g_new0 (Cluster, 1);
+  cluster = self;
+  atexit (stop_cluster);
+  if (getuid () == 0)
+    {
+      struct passwd *user = getpwnam ("postgres");
+
+      if (user == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       "running as root, and there is no `postgres` user to run PostgreSQL as "
+                       "(build-aux/install-deps.sh installs the postgresql package)");
+          return FALSE;
+        }
+      self->identity = (Identity) { TRUE, user->pw_uid, user->pw_gid };
+    }
+  self->dir = g_dir_make_tmp ("triage-test-pg-XXXXXX", error);
+  if (self->dir == NULL)
+    return FALSE;
+  data = g_build_filename (self->dir, "data", NULL);
+  /* The other user must reach the folder and write its socket there. */
+  if (g_chmod (self->dir, 0755) != 0 ||
+      (self->identity.switch_user && chown (self->dir, self->identity.uid, self->identity.gid) != 0))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "cannot hand %s to postgres",
+                   self->dir);
+      return FALSE;
+    }
+  initdb_path = tool ("initdb");
+  postgres_path = tool ("postgres");
+  if (!g_file_test (initdb_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "%s is missing (build-aux/install-deps.sh installs the postgresql package)",
+                   initdb_path);
+      return FALSE;
+    }
+
+  launcher = launcher_new (self);
+  initdb = g_subprocess_launcher_spawn (launcher, error, initdb_path, "-D", data, "-A", "trust",
+                                        "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync",
+                                        "--no-instructions", NULL);
+  if (initdb == NULL || !g_subprocess_wait_check (initdb, NULL, error))
+    {
+      g_autofree char *tail = log_tail (self);
+
+      g_prefix_error (error, "initdb failed (%s): ", tail);
+      return FALSE;
+    }
+
+  self->port = free_port ();
+  port = g_strdup_printf ("%u", self->port);
+  self->postmaster = g_subprocess_launcher_spawn (launcher, error, postgres_path, "-D", data,
+                                                  "-k", self->dir, "-p", port,
+                                                  "-c", "listen_addresses=",
+                                                  "-c", "fsync=off",
+                                                  "-c", "synchronous_commit=off",
+                                                  "-c", "full_page_writes=off",
+                                                  "-c", "max_connections=200", NULL);
+  if (self->postmaster == NULL)
+    return FALSE;
+  uri = uri_of (self, "postgres", NULL);
+  give_up = g_get_monotonic_time () + START_TIMEOUT_US;
+  /* Ready once it accepts connections (a bounded poll: there is no event). */
+  while (PQping (uri) != PQPING_OK)
+    {
+      if (g_subprocess_get_identifier (self->postmaster) == NULL || g_get_monotonic_time () > give_up)
+        {
+          g_autofree char *tail = log_tail (self);
+
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       "the test PostgreSQL did not start: %s", tail);
+          return FALSE;
+        }
+      g_usleep (20 * 1000);
+    }
+  answer = triage_test_postgres_run_sql (uri, "CREATE DATABASE triage", error);
+  return answer != NULL;
+}
+
+/* A new, empty database in the cluster (started on first use): the URI of a
+ * schema of its own. */
+char *
+triage_test_postgres_new_database (GError **error)
+{
+  g_autofree char *name = NULL, *create = NULL, *admin = NULL, *answer = NULL;
+  static gboolean failed;
+
+  if (failed || (cluster == NULL && !start_cluster (error)))
+    {
+      if (failed)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the test PostgreSQL did not start");
+      failed = TRUE;
+      return NULL;
+    }
+  name = g_strdup_printf ("server_%u", ++cluster->databases);
+  create = g_strdup_printf ("CREATE SCHEMA %s", name);
+  admin = uri_of (cluster, "triage", NULL);
+  answer = triage_test_postgres_run_sql (admin, create, error);
+  if (answer == NULL)
+    return NULL;
+  return uri_of (cluster, "triage", name);
+}
+
+/* Runs @sql on the database at @uri; the rows it gave, a line each, columns
+ * separated by '|' (NULL as NULL). */
+char *
+triage_test_postgres_run_sql (const char *uri,
+                              const char *sql,
+                              GError    **error)
+{
+  PGconn *conn = PQconnectdb (uri);
+  PGresult *result = NULL;
+  GString *rows = NULL;
+  ExecStatusType status;
+
+  if (PQstatus (conn) != CONNECTION_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot connect to %s: %s", uri,
+                   PQerrorMessage (conn));
+      PQfinish (conn);
+      return NULL;
+    }
+  result = PQexec (conn, sql);
+  status = PQresultStatus (result);
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", sql, PQresultErrorMessage (result));
+  else
+    {
+      rows = g_string_new (NULL);
+      for (int i = 0; i < PQntuples (result); i++)
+        {
+          for (int c = 0; c < PQnfields (result); c++)
+            g_string_append_printf (rows, "%s%s", c ? "|" : "",
+                                    PQgetisnull (result, i, c) ? "NULL" : PQgetvalue (result, i, c));
+          g_string_append_c (rows, '\n');
+        }
+    }
+  PQclear (result);
+  PQfinish (conn);
+  return rows ? g_string_free (rows, FALSE) : NULL;
+}

@@ -1,0 +1,23 @@
+/* triage-test-postgres.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* A throw-away PostgreSQL cluster for the tests of one process (initdb in a
+ * temporary folder, listening only on a Unix socket there, on a free port),
+ * started on first use and gone when the process ends, however it ends.
+ * Its binaries are in $TRIAGE_PG_BINDIR. */
+gboolean  triage_test_postgres_wanted       (void);
+char     *triage_test_postgres_new_database (GError     **error);
+char     *triage_test_postgres_run_sql      (const char  *uri,
+                                             const char  *sql,
+                                             GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,213 @@
+/* test-service-request.c — a request sent and waited for through another protocol's
+ * endpoints (TriageServiceRequest's JSON mode), against a real triage-server
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "atp.h"
+#include "triage-service-request.h"
+#include "triage-test-server.h"
+
+/* ATP's own endpoints stand in for another protocol's: the JSON mode knows
+ * only paths and the `status` member. */
+#define COLLECTION "/api/v1/notifications"
+
+typedef struct
+{
+  TriageTestServer *server;
+  AtpClient        *person;
+  AtpClient        *service;
+} Fixture;
+
+static void
+result_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  TriageTestServerOptions options = { .unix_socket = TRUE };
+  g_autoptr(GError) error = NULL;
+  const char *socket_path;
+
+  fixture->server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  socket_path = triage_test_server_get_socket_path (fixture->server);
+  fixture->person = atp_client_new_for_socket (socket_path);
+  fixture->service = atp_client_new_for_socket (socket_path);
+  atp_client_set_service (fixture->service, "scripts", NULL);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_object (&fixture->person);
+  g_clear_object (&fixture->service);
+  triage_test_server_free (fixture->server);
+}
+
+static char *
+new_body (const char *id,
+          const char *title)
+{
+  return g_strdup_printf ("{\"id\":\"%s\",\"version\":\"1.0\",\"context\":{\"title\":\"%s\","
+                          "\"description\":\"d\"},\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+                          "\"response_type\":\"simple\"}]}", id, title);
+}
+
+static const char *
+status_of (JsonNode *node)
+{
+  return json_object_get_string_member (json_node_get_object (node), "status");
+}
+
+static void
+test_send_wait (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Through the JSON mode");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+                                                                           id, body, G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(GAsyncResult) waited = NULL;
+  g_autoptr(GAsyncResult) answered = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(JsonNode) settled = NULL;
+  g_autoptr(AtpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  created = triage_service_request_send_json_finish (request, sent, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (status_of (created), ==, "created");
+
+  /* The long-poll (1 s each) goes on while the request stays pending: the
+   * absence of an end can only be seen by letting more than a poll pass. */
+  triage_service_request_wait_async (request, 1, NULL, result_cb, &waited);
+  triage_test_sleep (1500);
+  g_assert_null (waited);
+
+  atp_client_respond_async (fixture->person, id, "ok", NULL, NULL, result_cb, &answered);
+  triage_test_wait_until (answered != NULL, "the answer");
+  response = atp_client_respond_finish (fixture->person, answered, &error);
+  g_assert_no_error (error);
+
+  triage_test_wait_until (waited != NULL, "the wait");
+  settled = triage_service_request_wait_json_finish (request, waited, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (status_of (settled), ==, "responded");
+  g_assert_true (json_object_has_member (json_node_get_object (settled), "response"));
+}
+
+static void
+test_withdraw (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Withdrawn");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+                                                                           id, body, G_USEC_PER_SEC);
+  g_autoptr(TriageServiceRequest) never_sent = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(GAsyncResult) withdrawn = NULL;
+  g_autoptr(GAsyncResult) not_found = NULL;
+  g_autoptr(GAsyncResult) waited = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(JsonNode) settled = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *other_id = atp_new_uuid ();
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  created = triage_service_request_send_json_finish (request, sent, &error);
+  g_assert_no_error (error);
+
+  triage_service_request_withdraw_async (request, "not needed", NULL, result_cb, &withdrawn);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_no_error (error);
+
+  triage_service_request_wait_async (request, 5, NULL, result_cb, &waited);
+  triage_test_wait_until (waited != NULL, "the wait");
+  settled = triage_service_request_wait_json_finish (request, waited, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (status_of (settled), ==, "invalidated");
+
+  /* Withdrawing what never reached the server says so. */
+  never_sent = triage_service_request_new_at (fixture->service, COLLECTION, other_id, body,
+                                              G_USEC_PER_SEC);
+  triage_service_request_withdraw_async (never_sent, NULL, NULL, result_cb, &not_found);
+  triage_test_wait_until (not_found != NULL, "the withdrawal");
+  g_assert_false (triage_service_request_withdraw_finish (never_sent, not_found, &error));
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND);
+}
+
+/* A refusal is not retried: it ends the operation with the server's error. */
+static void
+test_refused (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+                                                                           id, "{\"id\":1}",
+                                                                           60 * G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  created = triage_service_request_send_json_finish (request, sent, &error);
+  g_assert_null (created);
+  g_assert_true (error->domain == ATP_ERROR);
+  g_assert_cmpint (atp_error_code_http_status (error->code), ==, 400);
+}
+
+/* No server: retried until the window closes, then the connection error. */
+static void
+test_unreachable (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Nobody there");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+                                                                           id, body, G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_test_server_stop (fixture->server);
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  created = triage_service_request_send_json_finish (request, sent, &error);
+  g_assert_null (created);
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+  g_assert_nonnull (strstr (error->message, "gave up after retrying"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/service-request/json/send-wait", test_send_wait);
+  ADD ("/service-request/json/withdraw", test_withdraw);
+  ADD ("/service-request/json/refused", test_refused);
+  ADD ("/service-request/json/unreachable", test_unreachable);
+#undef ADD
+
+  return g_test_run ();
+}
