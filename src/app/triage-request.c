@@ -226,6 +226,20 @@ triage_request_get_service_name (TriageRequest *self)
   return self->notification->service.name;
 }
 
+/**
+ * triage_request_get_protocol:
+ *
+ * Returns: (transfer none) (nullable): what the app knows of the request's
+ *   protocol, %NULL when this version cannot answer it
+ */
+TriageProtocol *
+triage_request_get_protocol (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return triage_protocol_for_request (self->notification);
+}
+
 GDateTime *
 triage_request_get_deadline (TriageRequest *self)
 {

@@ -1,0 +1,24 @@
+/* triage-atp-protocol.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-protocol.h"
+
+G_BEGIN_DECLS
+
+/* A bubble has room for this many answers beside Open. */
+#define TRIAGE_BUBBLE_MAX_ANSWERS 3
+
+#define TRIAGE_TYPE_ATP_PROTOCOL (triage_atp_protocol_get_type ())
+
+G_DECLARE_FINAL_TYPE (TriageAtpProtocol, triage_atp_protocol, TRIAGE, ATP_PROTOCOL, GObject)
+
+TriageProtocol *triage_atp_protocol_get_default (void);
+char           *triage_atp_describe_answer      (const AtpAction *action,
+                                                 JsonNode        *response_data);
+
+G_END_DECLS
