@@ -37,6 +37,10 @@ headless_pkgs=(
     postgresql                      # initdb/postgres for the server's tests on PostgreSQL (each
                                     # test makes its own cluster; the system one is not used)
 )
+# Node.js and npm run the official MCP TypeScript SDK client against triage-mcp
+# (tests/mcp). A nodejs that already brings its own npm (NodeSource's does) is
+# kept: Debian's npm package would conflict with it.
+node_pkgs=(nodejs npm)
 ui_test_pkgs=(
     imagemagick                     # import -window root shot.png
     python3-dogtail                 # AT-SPI driving (pulls python3-pyatspi)
@@ -44,6 +48,9 @@ ui_test_pkgs=(
 )
 
 pkgs=("${build_pkgs[@]}" "${headless_pkgs[@]}")
+if ! { command -v node && command -v npm; } >/dev/null; then
+    pkgs+=("${node_pkgs[@]}")
+fi
 [ "${INSTALL_DEPS_NO_UI_TOOLS:-0}" = 1 ] || pkgs+=("${ui_test_pkgs[@]}")
 
 # One dpkg-query for all: packages not known to dpkg print nothing, so compare.

@@ -11,6 +11,9 @@
  *     each, the time from the start of the POST to the app's Notify call
  *     (time-sensitive requests: the app sums up a flood of ordinary ones);
  *  2. reads the app's resident memory when idle and with N+1 requests pending;
+ *     then asks N more through triage-mcp ($TRIAGE_MCP, an MCP client's
+ *     tools/call of request_approval) and measures the time from writing the
+ *     call to the app's Notify call, each call cancelled once its bubble is up;
  *  3. starts the app with a window and measures the time to its first frame
  *     (the app prints the time of its first frame when TRIAGE_BENCH_FIRST_FRAME
  *     is set);
@@ -27,7 +30,8 @@
  * Usage: bench-app [--count N] [--frames N] [--inbox M] [--history H]
  * Programs: $TRIAGE_SERVER and $TRIAGE_APP; schemas: $GSETTINGS_SCHEMA_DIR.
  * Exit status 1 when a target is missed (p99 < 50 ms, RSS < 80 MiB with the
- * requests pending, first frame < 500 ms; with the full day, RSS < 150 MiB).
+ * requests pending, first frame < 500 ms; with the full day, RSS < 150 MiB;
+ * the MCP path's p99 within 5 ms of the ATP path's).
  */
 
 #include <gio/gio.h>
@@ -41,11 +45,13 @@
 #include <sqlite3.h>
 
 #include "browse-test-common.h"
+#include "bench-mcp.h"
 
 #define TARGET_P99_MS        50.0
 #define TARGET_RSS_MIB       80.0
 #define TARGET_FIRST_FRAME   500.0
 #define TARGET_FULL_RSS_MIB  150.0
+#define TARGET_MCP_EXTRA_MS  5.0
 #define WAIT_US              (30 * G_USEC_PER_SEC)
 
 static const char notify_xml[] =
@@ -428,12 +434,14 @@ main (int   argc,
   g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) mcp_latencies = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *tmp = NULL;
   g_autofree char *runtime = NULL;
   g_autofree char *socket_path = NULL;
   g_autofree char *database = NULL;
   const char *server_path = g_getenv ("TRIAGE_SERVER");
   const char *app_path = g_getenv ("TRIAGE_APP");
+  const char *mcp_path = g_getenv ("TRIAGE_MCP");
   int count = 1000;
   int frame_runs = 5;
   int inbox_n = 10000;
@@ -441,6 +449,7 @@ main (int   argc,
   double rss_idle;
   double rss_full;
   double p50, p99, max;
+  double mcp_p50 = -1, mcp_p99 = -1, mcp_max = -1;
   double frame_median = -1;
   double full_frame = -1, full_resync = -1, full_idle = -1, full_rss = -1, full_fill = -1;
   guint full_pending = 0;
@@ -545,6 +554,34 @@ main (int   argc,
   /* Let the store catch up, then measure with every request pending. */
   g_usleep (2 * G_USEC_PER_SEC);
   rss_full = rss_mib (atoi (g_subprocess_get_identifier (app)));
+
+  /* The same through triage-mcp: tools/call written → Notify. */
+  if (mcp_path != NULL)
+    {
+      BenchMcp *mcp = bench_mcp_start (launcher, mcp_path, &error);
+
+      g_assert_no_error (error);
+      for (int i = 0; i < count; i++)
+        {
+          g_autofree char *title = g_strdup_printf ("mcp %d", i);
+          g_autofree char *summary = g_strdup_printf ("bench: %s", title);
+          gint64 start = g_get_monotonic_time ();
+          gint64 id;
+          double ms;
+
+          id = bench_mcp_ask (mcp, title);
+          if (!wait_until (notified, summary, WAIT_US))
+            g_error ("No notification for %s", title);
+          ms = (arrival_of (summary) - start) / 1000.0;
+          g_array_append_val (mcp_latencies, ms);
+          bench_mcp_cancel (mcp, id);
+        }
+      bench_mcp_stop (mcp);
+      g_array_sort (mcp_latencies, compare_doubles);
+      mcp_p50 = percentile (mcp_latencies, 0.50);
+      mcp_p99 = percentile (mcp_latencies, 0.99);
+      mcp_max = g_array_index (mcp_latencies, double, mcp_latencies->len - 1);
+    }
   stop_process (app);
   g_clear_object (&app);
 
@@ -648,6 +685,15 @@ main (int   argc,
   g_print ("POST -> Notify latency p50     : %.2f ms\n", p50);
   g_print ("POST -> Notify latency p99     : %.2f ms  (target < %.0f ms)\n", p99, TARGET_P99_MS);
   g_print ("POST -> Notify latency max     : %.2f ms\n", max);
+  if (mcp_p99 >= 0)
+    {
+      g_print ("MCP tools/call -> Notify p50    : %.2f ms\n", mcp_p50);
+      g_print ("MCP tools/call -> Notify p99    : %.2f ms  (target: within %.0f ms of the ATP "
+               "p99; %+.2f ms)\n", mcp_p99, TARGET_MCP_EXTRA_MS, mcp_p99 - p99);
+      g_print ("MCP tools/call -> Notify max    : %.2f ms\n", mcp_max);
+    }
+  else
+    g_print ("MCP tools/call -> Notify        : not measured (TRIAGE_MCP unset)\n");
   g_print ("app RSS idle                   : %.1f MiB\n", rss_idle);
   g_print ("app RSS with %d pending      : %.1f MiB  (target < %.0f MiB)\n",
            count + 1, rss_full, TARGET_RSS_MIB);
@@ -671,6 +717,7 @@ main (int   argc,
     }
 
   ok = p99 < TARGET_P99_MS && rss_full < TARGET_RSS_MIB &&
+       (mcp_p99 < 0 || mcp_p99 - p99 <= TARGET_MCP_EXTRA_MS) &&
        (frame_median < 0 || frame_median < TARGET_FIRST_FRAME) &&
        (full_rss < 0 || full_rss < TARGET_FULL_RSS_MIB);
   g_print ("%s\n", ok ? "all targets met" : "TARGET MISSED");

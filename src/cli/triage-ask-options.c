@@ -51,59 +51,9 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self->notification_id);
   g_free (self->title);
   g_free (self->body);
+  g_free (self->hook);
+  g_free (self->hook_deadline);
   g_free (self);
-}
-
-gboolean
-triage_ask_parse_duration (const char *text,
-                           gint64     *microseconds)
-{
-  const char *p = text;
-  gint64 total = 0;
-  gboolean any = FALSE;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-
-  while (*p != '\0')
-    {
-      guint64 value = 0;
-      gint64 unit;
-      const char *start = p;
-
-      while (g_ascii_isdigit (*p))
-        {
-          value = value * 10 + (guint64) (*p - '0');
-          if (value > 10 * 365 * 86400ULL)   /* ten years is plenty */
-            return FALSE;
-          p++;
-        }
-      if (p == start)
-        return FALSE;
-
-      switch (*p)
-        {
-        case 's': unit = 1; p++; break;
-        case 'm': unit = 60; p++; break;
-        case 'h': unit = 3600; p++; break;
-        case 'd': unit = 86400; p++; break;
-        case '\0':
-          if (any)              /* "1h30" is ambiguous */
-            return FALSE;
-          unit = 1;
-          break;
-        default:
-          return FALSE;
-        }
-
-      total += (gint64) value * unit;
-      if (total > 10 * 365 * 86400LL)
-        return FALSE;
-      any = TRUE;
-    }
-
-  *microseconds = total * G_USEC_PER_SEC;
-  return TRUE;
 }
 
 /* "deploy_now" → "Deploy now" */
@@ -585,22 +535,11 @@ parse_deadline (const char  *text,
                 char       **out,
                 GError     **error)
 {
-  g_autoptr(GDateTime) when = NULL;
-  gint64 us;
+  const char *problem = NULL;
 
-  if (triage_ask_parse_duration (text, &us))
-    {
-      if (us <= 0)
-        return usage_error (error, "--deadline “%s”: the duration must be more than 0", text);
-      when = g_date_time_add (now, us);
-    }
-  else if ((when = atp_parse_timestamp (text)) == NULL)
-    return usage_error (error, "--deadline “%s”: expected a duration (90s, 15m, 2h, 1d, 1h30m) "
-                        "or an RFC 3339 time (2026-05-01T17:00:00Z)", text);
-  else if (g_date_time_compare (when, now) <= 0)
-    return usage_error (error, "--deadline “%s”: that time has passed", text);
+  if (!triage_service_parse_deadline (text, now, out, &problem))
+    return usage_error (error, "--deadline “%s”: %s", text, problem);
 
-  *out = atp_format_timestamp (when);
   return TRUE;
 }
 
@@ -783,6 +722,7 @@ triage_ask_options_parse (GStrv      *argv,
   g_autofree char *service = NULL;
   g_autofree char *service_name = NULL;
   g_autofree char *question = NULL;
+  g_autofree char *hook = NULL;
   g_auto(GStrv) action_specs = NULL;
   g_auto(GStrv) label_specs = NULL;
   g_auto(GStrv) option_specs = NULL;
@@ -840,28 +780,15 @@ triage_ask_options_parse (GStrv      *argv,
       "Send the request, print {notification_id, status} and exit", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
       "Print nothing on standard output (--confirm is always quiet)", NULL },
+    { "hook", 0, 0, G_OPTION_ARG_STRING, &hook,
+      "Answer a coding agent's permission hook: its JSON on standard input, its decision on "
+      "standard output (AGENT: claude-code)", "AGENT" },
     { NULL }
   };
   GOptionGroup *group;
 
-  /* Secrets on the command line leak through ps and shell history. */
-  for (guint i = 1; (*argv)[i] != NULL; i++)
-    {
-      const char *arg = (*argv)[i];
-
-      if (g_str_equal (arg, "--"))
-        break;
-      if (g_str_has_prefix (arg, "--api-key") || g_str_has_prefix (arg, "--token") ||
-          g_str_has_prefix (arg, "--key"))
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "API keys are not taken from the command line (other users can read it "
-                       "with ps, and it stays in shell history): set TRIAGE_API_KEY or store "
-                       "the key in the keyring, e.g. secret-tool store --label='Triage key' "
-                       "xdg:schema " TRIAGE_ASK_KEY_SCHEMA " server URL");
-          return NULL;
-        }
-    }
+  if (!triage_service_refuse_secrets (*argv, error))
+    return NULL;
 
   state.question = &question;
   context = g_option_context_new ("[-] [QUESTION] — ask a person through Triage and wait for the answer");
@@ -913,7 +840,7 @@ triage_ask_options_parse (GStrv      *argv,
     }
   self->service_name = g_steal_pointer (&service_name);
 
-  if (retry_for != NULL && !triage_ask_parse_duration (retry_for, &self->retry_for_us))
+  if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
     {
       usage_error (error, "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
       return NULL;
@@ -927,6 +854,27 @@ triage_ask_options_parse (GStrv      *argv,
           return NULL;
         }
       self->notification_id = g_ascii_strdown (id, -1);
+    }
+
+  if (hook != NULL)
+    {
+      if (!g_str_equal (hook, "claude-code"))
+        {
+          usage_error (error, "--hook “%s”: the agent hooks known are claude-code", hook);
+          return NULL;
+        }
+      if (json || title || description || action_specs || label_specs || option_specs ||
+          constraint_specs_arg || metadata_specs || attach_paths || flag_names || project ||
+          state.confirm || no_wait || id != NULL)
+        {
+          usage_error (error, "--hook builds the request from the hook's input; only --deadline "
+                       "and the connection options (--server, --socket, --service, "
+                       "--service-name, --retry-for) go with it");
+          return NULL;
+        }
+      if (!triage_ask_options_set_hook (self, hook, deadline, now, retry_for != NULL, error))
+        return NULL;
+      return g_steal_pointer (&self);
     }
 
   if (json)

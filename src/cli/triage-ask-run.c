@@ -267,8 +267,9 @@ on_sigterm (gpointer data)
   return on_signal (data);
 }
 
-static char *
-read_stdin (GError **error)
+char *
+triage_ask_read_stdin (gsize    max_size,
+                       GError **error)
 {
   g_autoptr(GByteArray) data = g_byte_array_new ();
   guint8 buffer[65536];
@@ -286,11 +287,11 @@ read_stdin (GError **error)
                        "cannot read standard input: %s", g_strerror (saved));
           return NULL;
         }
-      if (data->len + (gsize) n > ATP_MAX_NOTIFICATION_SIZE)
+      if (data->len + (gsize) n > max_size)
         {
           g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                       "invalid request on standard input: more than the %d KiB a request may have",
-                       ATP_MAX_NOTIFICATION_SIZE / 1024);
+                       "invalid request on standard input: more than the %" G_GSIZE_FORMAT
+                       " KiB it may have", max_size / 1024);
           return NULL;
         }
       g_byte_array_append (data, buffer, n);
@@ -331,9 +332,12 @@ triage_ask_main (int    argc,
       return TRIAGE_ASK_EXIT_USAGE;
     }
 
+  if (options->hook != NULL)
+    return triage_ask_hook_run (options);
+
   if (options->read_stdin)
     {
-      g_autofree char *text = read_stdin (&error);
+      g_autofree char *text = triage_ask_read_stdin (ATP_MAX_NOTIFICATION_SIZE, &error);
 
       if (text == NULL || !triage_ask_options_set_json (options, text, strlen (text), &error))
         {

@@ -49,6 +49,10 @@ typedef struct
   char     *notification_id;  /* chosen before the first try, kept across retries */
   char     *title;
   char     *body;             /* the notification as sent */
+
+  /* --hook AGENT: answer a coding agent's permission hook (triage-ask-hook.c) */
+  char     *hook;
+  char     *hook_deadline;
 } TriageAskOptions;
 
 TriageAskOptions *triage_ask_options_new        (void);
@@ -75,9 +79,22 @@ gboolean          triage_ask_options_set_json   (TriageAskOptions  *self,
                                                  gsize              length,
                                                  GError           **error);
 
-/* Parses "90s", "15m", "2h", "1d", "1h30m" or plain seconds into µs. */
-gboolean          triage_ask_parse_duration     (const char        *text,
-                                                 gint64            *microseconds);
+/* All of standard input, at most @max_size bytes (NUL-terminated). */
+char             *triage_ask_read_stdin         (gsize              max_size,
+                                                 GError           **error);
+
+/* --hook AGENT with --deadline WHEN (nullable): the service is the agent's unless
+ * --service named one, and an unreachable server is not retried unless --retry-for
+ * was given (the agent waits meanwhile). */
+gboolean          triage_ask_options_set_hook   (TriageAskOptions  *self,
+                                                 const char        *agent,
+                                                 const char        *deadline,
+                                                 GDateTime         *now,
+                                                 gboolean           retry_for_given,
+                                                 GError           **error);
+
+/* --hook: reads the hook's input, asks, prints the agent's decision JSON; exits 0. */
+int               triage_ask_hook_run           (TriageAskOptions  *options);
 
 /* The --help text's option summary is complete; this runs the whole program. */
 int               triage_ask_main               (int                argc,

@@ -57,3 +57,29 @@ triage_service_connect (const char  *server_url,
 
   return g_steal_pointer (&client);
 }
+
+gboolean
+triage_service_refuse_secrets (char   **argv,
+                               GError **error)
+{
+  /* Secrets on the command line leak through ps and shell history. */
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (g_str_equal (arg, "--"))
+        break;
+      if (g_str_has_prefix (arg, "--api-key") || g_str_has_prefix (arg, "--token") ||
+          g_str_has_prefix (arg, "--key"))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "API keys are not taken from the command line (other users can read it "
+                       "with ps, and it stays in shell history): set TRIAGE_API_KEY or store "
+                       "the key in the keyring, e.g. secret-tool store --label='Triage key' "
+                       "xdg:schema " TRIAGE_SERVICE_KEY_SCHEMA " server URL");
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}

@@ -51,4 +51,25 @@ AtpClient *triage_service_connect    (const char  *server_url,
                                       const char  *service_name,
                                       GError     **error);
 
+/* Refuses --api-key, --token and --key (before "--") with a %G_OPTION_ERROR that
+ * says where keys come from instead. */
+gboolean   triage_service_refuse_secrets (char       **argv,
+                                          GError     **error);
+
+/* Parses "90s", "15m", "2h", "1d", "1h30m" or plain seconds (at most ten years) into µs. */
+gboolean   triage_service_parse_duration (const char  *text,
+                                          gint64      *microseconds);
+
+/**
+ * triage_service_parse_deadline:
+ * @text: a duration counted from @now, or an RFC 3339 time after @now
+ * @rfc3339: (out): the deadline as ATP writes it
+ * @problem: (out) (transfer none): what is wrong with @text, for a message
+ *   that names where it came from
+ */
+gboolean   triage_service_parse_deadline (const char  *text,
+                                          GDateTime   *now,
+                                          char       **rfc3339,
+                                          const char **problem);
+
 G_END_DECLS

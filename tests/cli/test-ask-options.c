@@ -77,7 +77,7 @@ test_durations (void)
     {
       gint64 us = -1;
 
-      g_assert_true (triage_ask_parse_duration (good[i].text, &us));
+      g_assert_true (triage_service_parse_duration (good[i].text, &us));
       g_assert_cmpint (us, ==, good[i].seconds * G_USEC_PER_SEC);
     }
 
@@ -85,7 +85,7 @@ test_durations (void)
     {
       gint64 us = 0;
 
-      g_assert_false (triage_ask_parse_duration (bad[i], &us));
+      g_assert_false (triage_service_parse_duration (bad[i], &us));
     }
 }
 

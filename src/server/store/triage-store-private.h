@@ -72,12 +72,18 @@ struct _TriageStoreClass
   TriageStoreInsert      (*insert_notification) (TriageStore *self,
                                                  const char  *id,
                                                  const char  *service_id,
+                                                 int          protocol,
+                                                 const char  *protocol_id,
                                                  const char  *body,
                                                  const char  *json,
                                                  const char  *answer,
                                                  const char  *project,
                                                  gint64       created_at,
                                                  gint64       deadline);
+  TriageNotificationRow *(*find_request)       (TriageStore *self,
+                                                const char  *service_id,
+                                                int          protocol,
+                                                const char  *protocol_id);
   gboolean               (*is_recipient)       (TriageStore *self,
                                                 const char  *notification_id,
                                                 const char  *user_id);
@@ -117,6 +123,7 @@ struct _TriageStoreClass
                                                 const char  *request_id,
                                                 const char  *service_id,
                                                 const char  *notification_id,
+                                                const char  *event,
                                                 const char  *body,
                                                 gint64       now);
   GPtrArray             *(*claim_webhooks)     (TriageStore        *self,

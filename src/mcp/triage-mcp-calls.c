@@ -1,0 +1,242 @@
+/* triage-mcp-calls.c — a tools/call from arguments to the person's answer
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-mcp"
+
+#include "triage-mcp-server-private.h"
+
+#include <string.h>
+
+#include "atp.h"
+
+#define send_result triage_mcp_server_send_result
+#define send_error  triage_mcp_server_send_error
+
+/* The longest long-poll; the request object polls again until the request settles. */
+#define WAIT_SECONDS 60
+
+static void
+call_clear (Call *call)
+{
+  g_clear_handle_id (&call->progress_id, g_source_remove);
+  g_object_unref (call->server);
+  g_free (call->key);
+  json_node_unref (call->id);
+  g_clear_pointer (&call->progress_token, json_node_unref);
+  g_clear_object (&call->request);
+  g_clear_object (&call->cancellable);
+}
+
+void
+triage_mcp_call_unref (Call *call)
+{
+  g_rc_box_release_full (call, (GDestroyNotify) call_clear);
+}
+
+
+static void
+call_finish (Call       *call,
+             JsonObject *result)
+{
+  TriageMcpServer *self = call->server;
+
+  g_clear_handle_id (&call->progress_id, g_source_remove);
+  send_result (self, call->id, result);
+  g_hash_table_remove (self->calls, call->key);
+}
+
+static void
+send_progress (Call *call)
+{
+  g_autoptr(JsonObject) message = triage_mcp_message_new ();
+  JsonObject *params = json_object_new ();
+  g_autofree char *text = NULL;
+  gint64 waited = (g_get_monotonic_time () - call->started) / G_USEC_PER_SEC;
+
+  text = g_strdup_printf ("Waiting for the person to answer in Triage (%" G_GINT64_FORMAT " s)",
+                          waited);
+  json_object_set_member (params, "progressToken", json_node_copy (call->progress_token));
+  json_object_set_int_member (params, "progress", call->progress_count++);
+  json_object_set_string_member (params, "message", text);
+  json_object_set_string_member (message, "method", "notifications/progress");
+  json_object_set_object_member (message, "params", params);
+  triage_mcp_server_send (call->server, message);
+}
+
+static gboolean
+progress_cb (gpointer data)
+{
+  send_progress (data);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+waited_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Call *call = user_data;
+  g_autoptr(AtpNotification) settled = NULL;
+  g_autoptr(GError) error = NULL;
+
+  settled = triage_service_request_wait_finish (TRIAGE_SERVICE_REQUEST (object), result, &error);
+  if (!g_cancellable_is_cancelled (call->cancellable))
+    {
+      if (settled != NULL)
+        call_finish (call, triage_mcp_tool_result (call->tool, settled));
+      else
+        {
+          g_autofree char *text = g_strdup_printf ("Triage stopped answering while waiting for "
+                                                   "the person (request %s): %s",
+                                                   triage_service_request_get_notification_id (call->request),
+                                                   error->message);
+
+          call_finish (call, triage_mcp_tool_error_result (text));
+        }
+    }
+  triage_mcp_call_unref (call);
+}
+
+static void
+sent_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Call *call = user_data;
+  g_autoptr(AtpPostResult) post = NULL;
+  g_autoptr(GError) error = NULL;
+
+  post = triage_service_request_send_finish (TRIAGE_SERVICE_REQUEST (object), result, &error);
+  if (g_cancellable_is_cancelled (call->cancellable))
+    ;
+  else if (post == NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("Could not ask the person through Triage: %s",
+                                               error->message);
+
+      call_finish (call, triage_mcp_tool_error_result (text));
+    }
+  else
+    {
+      if (call->progress_token != NULL)
+        {
+          send_progress (call);
+          call->progress_id = g_timeout_add_seconds (call->server->progress_interval_s,
+                                                     progress_cb, call);
+        }
+      triage_service_request_wait_async (call->request, WAIT_SECONDS, call->cancellable,
+                                         waited_cb, g_rc_box_acquire (call));
+    }
+  triage_mcp_call_unref (call);
+}
+
+static void
+withdrawn_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TriageMcpServer) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, &error) &&
+      !g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
+    g_warning ("could not withdraw request %s: %s",
+               triage_service_request_get_notification_id (TRIAGE_SERVICE_REQUEST (object)),
+               error->message);
+
+  self->withdrawing--;
+  triage_mcp_server_maybe_closed (self);
+}
+
+/* Nobody waits for the answer any more: stop waiting and take the request back. */
+void
+triage_mcp_call_withdraw (TriageMcpServer *self,
+               const char      *key,
+               const char      *reason)
+{
+  Call *call = g_hash_table_lookup (self->calls, key);
+
+  if (call == NULL)
+    return;
+
+  g_cancellable_cancel (call->cancellable);
+  g_clear_handle_id (&call->progress_id, g_source_remove);
+  self->withdrawing++;
+  triage_service_request_withdraw_async (call->request, reason, NULL, withdrawn_cb,
+                                         g_object_ref (self));
+  g_hash_table_remove (self->calls, key);
+}
+
+void
+triage_mcp_call_start (TriageMcpServer *self,
+            JsonNode        *id,
+            const char      *key,
+            TriageMcpTool    tool,
+            JsonObject      *params,
+            JsonObject      *arguments)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *notification_id = NULL;
+  g_autofree char *body = NULL;
+  JsonObject *meta;
+  Call *call;
+
+  body = triage_mcp_tool_build_request (tool, arguments, now, &notification_id, &error);
+  if (body == NULL)
+    {
+      /* 2025-06-18 made invalid arguments a protocol error; 2025-11-25 a tool
+       * execution error the model can read and correct. */
+      if (g_str_equal (self->protocol_version, "2025-06-18"))
+        {
+          JsonObject *data = json_object_new ();
+          const char *colon = strchr (error->message, ':');
+          g_autofree char *field = colon ? g_strndup (error->message, colon - error->message)
+                                         : g_strdup ("arguments");
+
+          json_object_set_string_member (data, "field", field);
+          send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, data, "Invalid arguments for tool %s: %s",
+                      triage_mcp_tool_get_name (tool), error->message);
+        }
+      else
+        {
+          g_autofree char *text = g_strdup_printf ("Invalid arguments for tool %s: %s",
+                                                   triage_mcp_tool_get_name (tool),
+                                                   error->message);
+
+          send_result (self, id, triage_mcp_tool_error_result (text));
+        }
+      return;
+    }
+
+  call = g_rc_box_new0 (Call);
+  call->server = g_object_ref (self);
+  call->key = g_strdup (key);
+  call->id = json_node_copy (id);
+  call->tool = tool;
+  call->cancellable = g_cancellable_new ();
+  call->started = g_get_monotonic_time ();
+  call->request = triage_service_request_new (self->client, notification_id, body,
+                                              self->retry_for_us);
+
+  meta = json_object_has_member (params, "_meta") &&
+         JSON_NODE_HOLDS_OBJECT (json_object_get_member (params, "_meta"))
+           ? json_object_get_object_member (params, "_meta") : NULL;
+  if (meta != NULL && json_object_has_member (meta, "progressToken"))
+    {
+      JsonNode *token = json_object_get_member (meta, "progressToken");
+
+      if (JSON_NODE_HOLDS_VALUE (token) &&
+          (json_node_get_value_type (token) == G_TYPE_STRING ||
+           json_node_get_value_type (token) == G_TYPE_INT64))
+        call->progress_token = json_node_copy (token);
+    }
+
+  g_hash_table_insert (self->calls, call->key, call);
+  triage_service_request_send_async (call->request, call->cancellable, sent_cb,
+                                     g_rc_box_acquire (call));
+}
+

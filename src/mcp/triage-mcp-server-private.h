@@ -1,0 +1,94 @@
+/* triage-mcp-server-private.h — TriageMcpServer as its session and its calls share it
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-mcp-server.h"
+#include "triage-mcp-tools.h"
+#include "triage-service-request.h"
+
+G_BEGIN_DECLS
+
+/* JSON-RPC error codes */
+#define TRIAGE_MCP_PARSE_ERROR      -32700
+#define TRIAGE_MCP_INVALID_REQUEST  -32600
+#define TRIAGE_MCP_METHOD_NOT_FOUND -32601
+#define TRIAGE_MCP_INVALID_PARAMS   -32602
+#define TRIAGE_MCP_NOT_INITIALIZED  -32002   /* our choice: the spec names no code */
+
+struct _TriageMcpServer
+{
+  GObject        parent_instance;
+
+  AtpClient     *client;
+  char          *service_id;
+  char          *service_name;
+  gint64         retry_for_us;
+  guint          progress_interval_s;
+
+  GInputStream  *input;
+  GOutputStream *output;
+  GCancellable  *reading;
+  GByteArray    *buffer;
+  gboolean       discarding;        /* skipping the rest of an over-long line */
+
+  char          *protocol_version;  /* NULL until initialize */
+  GHashTable    *calls;             /* request id as JSON text → Call */
+  guint          withdrawing;       /* withdrawals still under way */
+  gboolean       closing;
+  gboolean       closed;
+};
+
+
+/* A tools/call waiting for its request. Shared between the table and each
+ * asynchronous step (g_rc_box); `cancellable` tells a late callback to stop. */
+typedef struct
+{
+  TriageMcpServer      *server;          /* strong */
+  char                 *key;
+  JsonNode             *id;
+  TriageMcpTool         tool;
+  JsonNode             *progress_token;  /* nullable */
+  TriageServiceRequest *request;
+  GCancellable         *cancellable;
+  guint                 progress_id;
+  guint                 progress_count;
+  gint64                started;
+} Call;
+
+JsonObject *triage_mcp_message_new          (void);
+void        triage_mcp_server_send          (TriageMcpServer *self,
+                                             JsonObject      *message);
+/* Takes @result. */
+void        triage_mcp_server_send_result   (TriageMcpServer *self,
+                                             JsonNode        *id,
+                                             JsonObject      *result);
+/* Takes @data; @id NULL sends "id": null. */
+void        triage_mcp_server_send_error    (TriageMcpServer *self,
+                                             JsonNode        *id,
+                                             int              code,
+                                             JsonObject      *data,
+                                             const char      *format,
+                                             ...) G_GNUC_PRINTF (5, 6);
+/* Emits ::closed once closing and nothing is left to withdraw. */
+void        triage_mcp_server_maybe_closed  (TriageMcpServer *self);
+
+/* triage-mcp-calls.c */
+void        triage_mcp_call_unref           (Call            *call);
+/* A tools/call of a known tool, its params and arguments as received; answers
+ * invalid arguments at once, else sends the request and answers when it settles. */
+void        triage_mcp_call_start           (TriageMcpServer *self,
+                                             JsonNode        *id,
+                                             const char      *key,
+                                             TriageMcpTool    tool,
+                                             JsonObject      *params,
+                                             JsonObject      *arguments);
+/* Stops the call @key (no answer is sent) and withdraws its request. */
+void        triage_mcp_call_withdraw        (TriageMcpServer *self,
+                                             const char      *key,
+                                             const char      *reason);
+
+G_END_DECLS

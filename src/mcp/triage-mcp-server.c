@@ -1,0 +1,584 @@
+/* triage-mcp-server.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-mcp"
+
+#include "triage-mcp-server-private.h"
+
+#include <string.h>
+
+#include "atp.h"
+
+#define send_result triage_mcp_server_send_result
+#define send_error  triage_mcp_server_send_error
+
+/*
+ * JSON-RPC 2.0 over newline-delimited JSON (MCP's stdio transport). Requests
+ * other than initialize and ping wait for initialize. A tools/call posts a
+ * Triage request and answers when the request settles; meanwhile the session
+ * goes on reading, so pings, other calls and cancellations are handled at
+ * once. docs/protocol.md ("MCP server") lists every decision.
+ */
+
+#define READ_CHUNK      (64 * 1024)
+
+static const char * const protocol_versions[] = { TRIAGE_MCP_PROTOCOL_LATEST, "2025-06-18", NULL };
+
+G_DEFINE_FINAL_TYPE (TriageMcpServer, triage_mcp_server, G_TYPE_OBJECT)
+
+enum
+{
+  CLOSED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void read_next (TriageMcpServer *self);
+
+static void
+triage_mcp_server_dispose (GObject *object)
+{
+  TriageMcpServer *self = TRIAGE_MCP_SERVER (object);
+
+  if (self->reading != NULL)
+    g_cancellable_cancel (self->reading);
+
+  G_OBJECT_CLASS (triage_mcp_server_parent_class)->dispose (object);
+}
+
+static void
+triage_mcp_server_finalize (GObject *object)
+{
+  TriageMcpServer *self = TRIAGE_MCP_SERVER (object);
+
+  g_clear_object (&self->client);
+  g_free (self->service_id);
+  g_free (self->service_name);
+  g_clear_object (&self->input);
+  g_clear_object (&self->output);
+  g_clear_object (&self->reading);
+  g_byte_array_unref (self->buffer);
+  g_free (self->protocol_version);
+  g_hash_table_unref (self->calls);
+
+  G_OBJECT_CLASS (triage_mcp_server_parent_class)->finalize (object);
+}
+
+static void
+triage_mcp_server_class_init (TriageMcpServerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = triage_mcp_server_dispose;
+  object_class->finalize = triage_mcp_server_finalize;
+
+  /**
+   * TriageMcpServer::closed:
+   *
+   * The session is over: the input ended or close was asked for, and every
+   * request that was still waiting has been withdrawn (or tried to be).
+   */
+  signals[CLOSED] = g_signal_new ("closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+triage_mcp_server_init (TriageMcpServer *self)
+{
+  self->buffer = g_byte_array_new ();
+  self->reading = g_cancellable_new ();
+  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                       (GDestroyNotify) triage_mcp_call_unref);
+}
+
+TriageMcpServer *
+triage_mcp_server_new (AtpClient  *client,
+                       const char *service_id,
+                       const char *service_name,
+                       gint64      retry_for_us,
+                       guint       progress_interval_s)
+{
+  TriageMcpServer *self;
+
+  g_return_val_if_fail (ATP_IS_CLIENT (client), NULL);
+
+  self = g_object_new (TRIAGE_TYPE_MCP_SERVER, NULL);
+  self->client = g_object_ref (client);
+  self->service_id = g_strdup (service_id);
+  self->service_name = g_strdup (service_name);
+  self->retry_for_us = retry_for_us;
+  self->progress_interval_s = MAX (progress_interval_s, 1);
+
+  return self;
+}
+
+/* Output */
+
+/* A message with "jsonrpc": "2.0" first, as people reading a log expect it. */
+JsonObject *
+triage_mcp_message_new (void)
+{
+  JsonObject *message = json_object_new ();
+
+  json_object_set_string_member (message, "jsonrpc", "2.0");
+  return message;
+}
+
+void
+triage_mcp_server_send (TriageMcpServer *self,
+                        JsonObject      *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  if (self->output == NULL || self->closed)
+    return;
+
+  text = atp_json_object_to_string (message, &length);
+  /* json-glib escapes every control character, so the message is one line. */
+  if (!g_output_stream_write_all (self->output, text, length, NULL, NULL, &error) ||
+      !g_output_stream_write_all (self->output, "\n", 1, NULL, NULL, &error) ||
+      !g_output_stream_flush (self->output, NULL, &error))
+    {
+      g_warning ("cannot write to the MCP client: %s", error->message);
+      g_clear_object (&self->output);
+      triage_mcp_server_close (self, "the MCP client stopped reading");
+    }
+}
+
+void
+triage_mcp_server_send_result (TriageMcpServer *self,
+                               JsonNode        *id,
+                               JsonObject      *result)
+{
+  g_autoptr(JsonObject) message = triage_mcp_message_new ();
+
+  json_object_set_member (message, "id", json_node_copy (id));
+  json_object_set_object_member (message, "result", result);
+  triage_mcp_server_send (self, message);
+}
+
+void
+triage_mcp_server_send_error (TriageMcpServer *self,
+                              JsonNode        *id,
+                              int              code,
+                              JsonObject      *data,
+                              const char      *format,
+                              ...)
+{
+  g_autoptr(JsonObject) message = triage_mcp_message_new ();
+  JsonObject *error = json_object_new ();
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  json_object_set_int_member (error, "code", code);
+  json_object_set_string_member (error, "message", text);
+  if (data != NULL)
+    json_object_set_object_member (error, "data", data);
+  json_object_set_member (message, "id", id != NULL ? json_node_copy (id)
+                                                    : json_node_new (JSON_NODE_NULL));
+  json_object_set_object_member (message, "error", error);
+  triage_mcp_server_send (self, message);
+}
+
+/* Requests */
+
+static JsonObject *
+object_member (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static const char *
+string_member (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
+}
+
+/* "Claude Desktop" → "mcp-claude-desktop" */
+static char *
+service_id_for (const char *client_name)
+{
+  g_autoptr(GString) id = g_string_new ("mcp-");
+  gboolean dash = TRUE;
+
+  for (const char *p = client_name; p != NULL && *p != '\0' && id->len < 64; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        {
+          g_string_append_c (id, g_ascii_tolower (*p));
+          dash = FALSE;
+        }
+      else if (!dash)
+        {
+          g_string_append_c (id, '-');
+          dash = TRUE;
+        }
+    }
+  while (id->len > 4 && id->str[id->len - 1] == '-')
+    g_string_truncate (id, id->len - 1);
+
+  return id->len > 4 ? g_string_free (g_steal_pointer (&id), FALSE) : g_strdup ("triage-mcp");
+}
+
+static void
+handle_initialize (TriageMcpServer *self,
+                   JsonNode        *id,
+                   JsonObject      *params)
+{
+  const char *requested = string_member (params, "protocolVersion");
+  JsonObject *client_info = object_member (params, "clientInfo");
+  const char *client_name = string_member (client_info, "name");
+  const char *client_title = string_member (client_info, "title");
+  g_autofree char *service_id = NULL;
+  JsonObject *result;
+  JsonObject *capabilities;
+  JsonObject *tools;
+  JsonObject *info;
+
+  if (self->protocol_version != NULL)
+    {
+      send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "initialize was already called in this session");
+      return;
+    }
+  if (requested == NULL)
+    {
+      send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params.protocolVersion: required (a string)");
+      return;
+    }
+
+  self->protocol_version = g_strdup (g_strv_contains (protocol_versions, requested)
+                                       ? requested : TRIAGE_MCP_PROTOCOL_LATEST);
+
+  service_id = self->service_id != NULL ? g_strdup (self->service_id)
+                                        : service_id_for (client_name);
+  atp_client_set_service (self->client, service_id,
+                          self->service_name != NULL ? self->service_name
+                          : client_title != NULL ? client_title : client_name);
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "protocolVersion", self->protocol_version);
+  capabilities = json_object_new ();
+  tools = json_object_new ();
+  json_object_set_boolean_member (tools, "listChanged", FALSE);
+  json_object_set_object_member (capabilities, "tools", tools);
+  json_object_set_object_member (result, "capabilities", capabilities);
+  info = json_object_new ();
+  json_object_set_string_member (info, "name", "triage-mcp");
+  json_object_set_string_member (info, "title", "Triage");
+  json_object_set_string_member (info, "version", PACKAGE_VERSION);
+  json_object_set_object_member (result, "serverInfo", info);
+  json_object_set_string_member (result, "instructions",
+                                 "These tools ask the person at this computer through Triage, "
+                                 "their inbox for agents' requests, and wait for the answer. Ask "
+                                 "before anything they would want to decide (deploying, deleting, "
+                                 "spending, sending); give a deadline when the answer stops "
+                                 "mattering after a while; proceed only on approved: true.");
+  send_result (self, id, result);
+}
+
+static void
+handle_call (TriageMcpServer *self,
+             JsonNode        *id,
+             const char      *key,
+             JsonObject      *params)
+{
+  const char *name = string_member (params, "name");
+  JsonNode *arguments = params != NULL ? json_object_get_member (params, "arguments") : NULL;
+  TriageMcpTool tool;
+
+  if (params == NULL)
+    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "tools/call needs params {name, arguments}");
+  else if (name == NULL)
+    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params.name: required (the tool's name)");
+  else if (!triage_mcp_tool_from_name (name, &tool))
+    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL,
+                "Unknown tool: %s (the tools are request_approval, ask_human and ask_choice)",
+                name);
+  else if (arguments != NULL && !JSON_NODE_HOLDS_OBJECT (arguments) && !JSON_NODE_HOLDS_NULL (arguments))
+    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params.arguments: expected an object");
+  else if (g_hash_table_contains (self->calls, key))
+    send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "request id %s is already in use by a call "
+                "that has not finished", key);
+  else
+    triage_mcp_call_start (self, id, key, tool, params,
+                arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
+                  ? json_node_get_object (arguments) : NULL);
+}
+
+static void
+handle_request (TriageMcpServer *self,
+                JsonNode        *id,
+                const char      *method,
+                JsonObject      *params)
+{
+  g_autofree char *key = atp_json_to_string (id, NULL);
+
+  if (g_str_equal (method, "initialize"))
+    handle_initialize (self, id, params);
+  else if (g_str_equal (method, "ping"))
+    send_result (self, id, json_object_new ());
+  else if (self->protocol_version == NULL)
+    send_error (self, id, TRIAGE_MCP_NOT_INITIALIZED, NULL,
+                "Server not initialized: send initialize before %s", method);
+  else if (g_str_equal (method, "tools/list"))
+    {
+      JsonObject *result = json_object_new ();
+
+      json_object_set_array_member (result, "tools", triage_mcp_tools_list ());
+      send_result (self, id, result);
+    }
+  else if (g_str_equal (method, "tools/call"))
+    handle_call (self, id, key, params);
+  else
+    send_error (self, id, TRIAGE_MCP_METHOD_NOT_FOUND, NULL, "Method not found: %s", method);
+}
+
+static void
+handle_notification (TriageMcpServer *self,
+                     const char      *method,
+                     JsonObject      *params)
+{
+  if (g_str_equal (method, "notifications/cancelled"))
+    {
+      JsonNode *request_id = params != NULL ? json_object_get_member (params, "requestId") : NULL;
+      const char *reason = string_member (params, "reason");
+      g_autofree char *key = NULL;
+      g_autofree char *why = NULL;
+
+      if (request_id == NULL || !JSON_NODE_HOLDS_VALUE (request_id))
+        return;   /* nothing to answer a notification with */
+      key = atp_json_to_string (request_id, NULL);
+      why = g_strdup_printf ("the agent cancelled the question%s%s", reason ? ": " : "",
+                             reason ? reason : "");
+      triage_mcp_call_withdraw (self, key, why);
+    }
+  /* notifications/initialized and anything unknown need nothing. */
+}
+
+static gboolean
+valid_id (JsonNode *id)
+{
+  GType type;
+
+  if (!JSON_NODE_HOLDS_VALUE (id))
+    return FALSE;
+  type = json_node_get_value_type (id);
+  return type == G_TYPE_STRING || type == G_TYPE_INT64;
+}
+
+static void
+handle_line (TriageMcpServer *self,
+             const char      *line,
+             gsize            length)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *message;
+  JsonNode *id;
+  JsonNode *params;
+  const char *method;
+
+  root = atp_json_parse (line, length, TRIAGE_MCP_MAX_LINE, &error);
+  if (root == NULL)
+    {
+      send_error (self, NULL, TRIAGE_MCP_PARSE_ERROR, NULL, "Parse error: %s", error->message);
+      return;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (root))
+    {
+      send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL,
+                  "Invalid Request: batches are not part of MCP; send one message a line");
+      return;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL, "Invalid Request: expected a JSON-RPC object");
+      return;
+    }
+
+  message = json_node_get_object (root);
+  id = json_object_get_member (message, "id");
+  if (id != NULL && !valid_id (id))
+    {
+      send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL,
+                  "Invalid Request: id must be a string or an integer");
+      return;
+    }
+  if (g_strcmp0 (string_member (message, "jsonrpc"), "2.0") != 0)
+    {
+      send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "Invalid Request: jsonrpc must be \"2.0\"");
+      return;
+    }
+
+  method = string_member (message, "method");
+  if (method == NULL)
+    {
+      if (id != NULL && (json_object_has_member (message, "result") ||
+                         json_object_has_member (message, "error")))
+        return;   /* a response; this server sends no requests, so nothing waits for one */
+      send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "Invalid Request: method must be a string");
+      return;
+    }
+
+  params = json_object_get_member (message, "params");
+  if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
+    {
+      if (id != NULL)
+        send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params must be an object");
+      return;
+    }
+
+  if (id == NULL)
+    handle_notification (self, method, params ? json_node_get_object (params) : NULL);
+  else
+    handle_request (self, id, method, params ? json_node_get_object (params) : NULL);
+}
+
+/* Input */
+
+static void
+take_lines (TriageMcpServer *self)
+{
+  guint8 *start;
+  guint8 *newline;
+
+  while (!self->closing &&
+         (newline = memchr (self->buffer->data, '\n', self->buffer->len)) != NULL)
+    {
+      gsize length = newline - self->buffer->data;
+
+      start = self->buffer->data;
+      if (self->discarding)
+        self->discarding = FALSE;   /* the end of the over-long line */
+      else
+        {
+          if (length > 0 && start[length - 1] == '\r')
+            length--;
+          if (length > 0)
+            handle_line (self, (const char *) start, length);
+        }
+      g_byte_array_remove_range (self->buffer, 0, newline - self->buffer->data + 1);
+    }
+
+  if (self->buffer->len > TRIAGE_MCP_MAX_LINE)
+    {
+      if (!self->discarding)
+        send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL,
+                    "Invalid Request: a message is longer than %d KiB; it was skipped",
+                    TRIAGE_MCP_MAX_LINE / 1024);
+      self->discarding = TRUE;
+      g_byte_array_set_size (self->buffer, 0);
+    }
+}
+
+static void
+read_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(TriageMcpServer) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->closing)
+    return;
+
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      if (error != NULL)
+        g_warning ("cannot read from the MCP client: %s", error->message);
+      /* A last message without its newline still counts. */
+      if (!self->discarding && self->buffer->len > 0)
+        handle_line (self, (const char *) self->buffer->data, self->buffer->len);
+      triage_mcp_server_close (self, "the agent went away (its MCP connection closed)");
+      return;
+    }
+
+  g_byte_array_append (self->buffer, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  take_lines (self);
+  read_next (self);
+}
+
+static void
+read_next (TriageMcpServer *self)
+{
+  if (self->closing)
+    return;
+
+  g_input_stream_read_bytes_async (self->input, READ_CHUNK, G_PRIORITY_DEFAULT, self->reading,
+                                   read_cb, g_object_ref (self));
+}
+
+void
+triage_mcp_server_start (TriageMcpServer *self,
+                         GInputStream    *input,
+                         GOutputStream   *output)
+{
+  g_return_if_fail (TRIAGE_IS_MCP_SERVER (self));
+  g_return_if_fail (G_IS_INPUT_STREAM (input));
+  g_return_if_fail (G_IS_OUTPUT_STREAM (output));
+  g_return_if_fail (self->input == NULL);
+
+  self->input = g_object_ref (input);
+  self->output = g_object_ref (output);
+  read_next (self);
+}
+
+static void
+collect_key (gpointer key,
+             gpointer value,
+             gpointer keys)
+{
+  g_ptr_array_add (keys, g_strdup (key));
+}
+
+void
+triage_mcp_server_maybe_closed (TriageMcpServer *self)
+{
+  if (self->closing && self->withdrawing == 0 && g_hash_table_size (self->calls) == 0 &&
+      !self->closed)
+    {
+      self->closed = TRUE;
+      g_signal_emit (self, signals[CLOSED], 0);
+    }
+}
+
+void
+triage_mcp_server_close (TriageMcpServer *self,
+                         const char      *reason)
+{
+  g_autoptr(GPtrArray) keys = NULL;
+
+  g_return_if_fail (TRIAGE_IS_MCP_SERVER (self));
+
+  if (self->closing)
+    return;
+
+  self->closing = TRUE;
+  g_cancellable_cancel (self->reading);
+
+  keys = g_ptr_array_new_with_free_func (g_free);
+  g_hash_table_foreach (self->calls, collect_key, keys);
+  for (guint i = 0; i < keys->len; i++)
+    triage_mcp_call_withdraw (self, g_ptr_array_index (keys, i), reason);
+
+  triage_mcp_server_maybe_closed (self);
+}

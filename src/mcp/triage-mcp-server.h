@@ -1,0 +1,59 @@
+/* triage-mcp-server.h — an MCP server session over a pair of streams (JSON-RPC, one message a line)
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "atp-client.h"
+
+G_BEGIN_DECLS
+
+/* The protocol versions spoken, newest first; an unknown request gets the first. */
+#define TRIAGE_MCP_PROTOCOL_LATEST   "2025-11-25"
+#define TRIAGE_MCP_PROTOCOL_VERSIONS TRIAGE_MCP_PROTOCOL_LATEST ", 2025-06-18"
+/* The longest message line read; a longer one is answered with an error and skipped. */
+#define TRIAGE_MCP_MAX_LINE          (4 * 1024 * 1024)
+
+#define TRIAGE_TYPE_MCP_SERVER (triage_mcp_server_get_type ())
+
+/**
+ * TriageMcpServer:
+ *
+ * One MCP session: reads JSON-RPC messages from an input stream, one a line,
+ * and writes its answers and notifications to an output stream. Every
+ * `tools/call` becomes a Triage request sent through the #AtpClient as a
+ * service; many may be waiting at once. When the input ends (or
+ * triage_mcp_server_close() is called) every request still waiting is
+ * withdrawn, then #TriageMcpServer::closed is emitted.
+ */
+G_DECLARE_FINAL_TYPE (TriageMcpServer, triage_mcp_server, TRIAGE, MCP_SERVER, GObject)
+
+/**
+ * triage_mcp_server_new:
+ * @client: the client requests are sent with
+ * @service_id: (nullable): the service id over the local socket; %NULL to
+ *   take one from the MCP client's name at `initialize` ("mcp-" and the name)
+ * @service_name: (nullable): its display name; %NULL for the MCP client's title or name
+ * @retry_for_us: how long to retry an unreachable server for each call
+ * @progress_interval_s: seconds between progress notifications while the
+ *   person has not answered (to calls that asked for progress)
+ */
+TriageMcpServer *triage_mcp_server_new   (AtpClient       *client,
+                                          const char      *service_id,
+                                          const char      *service_name,
+                                          gint64           retry_for_us,
+                                          guint            progress_interval_s);
+
+void             triage_mcp_server_start (TriageMcpServer *self,
+                                          GInputStream    *input,
+                                          GOutputStream   *output);
+
+/* Stops reading, withdraws every request still waiting, then emits ::closed. */
+void             triage_mcp_server_close (TriageMcpServer *self,
+                                          const char      *reason);
+
+G_END_DECLS

@@ -1,0 +1,290 @@
+#!/usr/bin/python3
+# test-ask-hook.py — triage-ask --hook claude-code, fed the sample inputs of Claude
+# Code's hooks reference (PreToolUse for Bash, Write and Edit; PermissionRequest),
+# against a real triage-server --local in a private runtime folder; the test plays
+# the person through the client REST API and checks the exact decision JSON and the
+# exit status: allow, deny with the typed reason, expiry, no server, bad input, and
+# an interrupted hook (its request withdrawn).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import base64
+import json
+import os
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from apptest import Failure, Server, World, die_with_parent, run, wait_for  # noqa: E402
+
+# The samples as the hooks reference prints them.
+PRE_TOOL_USE_BASH = {
+    "session_id": "abc123",
+    "prompt_id": "550e8400-e29b-41d4-a716-446655440000",
+    "transcript_path": "/home/user/.claude/projects/.../transcript.jsonl",
+    "cwd": "/home/user/my-project",
+    "permission_mode": "default",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "npm test", "description": "Run test suite",
+                   "timeout": 120000, "run_in_background": False},
+    "tool_use_id": "toolu_01ABC123...",
+}
+PERMISSION_REQUEST = {
+    "session_id": "abc123",
+    "transcript_path": "/Users/.../.claude/projects/.../00893aaf-19fa-41d2-8238-13269b9b3ca0.jsonl",
+    "cwd": "/Users/...",
+    "permission_mode": "default",
+    "hook_event_name": "PermissionRequest",
+    "tool_name": "Bash",
+    "tool_input": {"command": "rm -rf node_modules",
+                   "description": "Remove node_modules directory"},
+    "permission_suggestions": [{"type": "addRules",
+                                "rules": [{"toolName": "Bash", "ruleContent": "rm -rf node_modules"}],
+                                "behavior": "allow", "destination": "localSettings"}],
+}
+
+
+def pre_tool_use(decision, reason):
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision,
+                                   "permissionDecisionReason": reason}}
+
+
+class Hook:
+    def __init__(self, world, event, *args, env=None):
+        self.proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--hook", "claude-code", *args],
+                                     env=world.env(**(env or {})), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     preexec_fn=die_with_parent)
+        self.proc.stdin.write(event if isinstance(event, bytes) else json.dumps(event).encode())
+        self.proc.stdin.close()
+
+    def result(self):
+        try:
+            out = self.proc.stdout.read()
+            err = self.proc.stderr.read()
+            status = self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise Failure("triage-ask --hook did not exit")
+        if out.count(b"\n") != 1 or not out.endswith(b"\n"):
+            raise Failure(f"expected one line of JSON, got {out!r} (stderr {err!r})")
+        return status, json.loads(out)
+
+
+class Person:
+    def __init__(self, server):
+        self.server = server
+
+    def waiting(self, title):
+        def find():
+            status, reply = self.server.request("GET",
+                                                "/api/v1/client/notifications?status=pending")
+            return next((n for n in reply["notifications"] if n["context"]["title"] == title),
+                        None)
+        return wait_for(f"“{title}” in the inbox", find)
+
+    def answer(self, title, action, data=None):
+        n = self.waiting(title)
+        status, reply = self.server.respond_as_client(n["id"], action, data)
+        if status != 200:
+            raise Failure(f"respond: {status} {reply}")
+        return n
+
+
+def expect(got, want):
+    if got != want:
+        raise Failure(f"expected {json.dumps(want)}, got {json.dumps(got)}")
+
+
+class Scenario:
+    def __init__(self, name, server=True):
+        self.world = World(f"hook-{name}")
+        self.server = Server(self.world).start() if server else None
+        self.person = Person(self.server) if server else None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.server is not None:
+            self.server.stop()
+        self.world.cleanup()
+
+
+def attachment_text(n, index=0):
+    return base64.b64decode(n["context"]["attachments"][index]["data"]).decode()
+
+
+def test_pre_tool_use_allowed():
+    with Scenario("allow") as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        n = s.person.answer("Bash in my-project: npm test", "allow")
+        expect(hook.result(), (0, pre_tool_use("allow", "Allowed in Triage by default")))
+        if n["service"]["name"] != "Claude Code" or n["context"]["project"] != "my-project":
+            raise Failure(f"service / project: {n['service']}, {n['context']}")
+        if not n["context"]["description"].startswith("Run test suite"):
+            raise Failure(f"description {n['context']['description']!r}")
+        attachment = n["context"]["attachments"][0]
+        if attachment["type"] != "text/x-shellscript" or attachment_text(n) != "npm test":
+            raise Failure(f"attachment {attachment}")
+        if n["actions"][0].get("flags"):
+            raise Failure(f"npm test is not destructive: {n['actions'][0]}")
+        if n["context"]["metadata"]["session_id"] != "abc123":
+            raise Failure(f"metadata {n['context']['metadata']}")
+
+
+def test_permission_request_denied_with_reason():
+    with Scenario("deny") as s:
+        hook = Hook(s.world, PERMISSION_REQUEST)
+        n = s.person.answer("Bash in ...: rm -rf node_modules", "deny", "Use npm ci instead")
+        expect(hook.result(), (0, {"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "Use npm ci instead"}}}))
+        if n["actions"][0]["flags"] != ["destructive", "irreversible"]:
+            raise Failure(f"rm -rf is destructive and irreversible: {n['actions'][0]}")
+        if n["actions"][1]["response_type"] != "text":
+            raise Failure(f"deny takes a typed reason: {n['actions'][1]}")
+
+
+def test_permission_request_allowed():
+    with Scenario("pr-allow") as s:
+        hook = Hook(s.world, PERMISSION_REQUEST)
+        s.person.answer("Bash in ...: rm -rf node_modules", "allow")
+        expect(hook.result(), (0, {"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+
+
+def test_denied_without_reason():
+    with Scenario("deny-empty") as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        s.person.answer("Bash in my-project: npm test", "deny", "")
+        expect(hook.result(), (0, pre_tool_use("deny", "Denied in Triage by default")))
+
+
+def test_expiry_asks_in_the_agent():
+    with Scenario("expiry") as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH, "--deadline", "1s")
+        expect(hook.result(), (0, pre_tool_use(
+            "ask", "Triage: nobody answered before the deadline; asking here instead")))
+        hook = Hook(s.world, PERMISSION_REQUEST, "--deadline", "1s")
+        expect(hook.result(), (0, {"systemMessage": "Triage: nobody answered before the "
+                                                    "deadline; asking here instead"}))
+
+
+def test_no_server_asks_in_the_agent():
+    with Scenario("no-server", server=False) as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        status, out = hook.result()
+        reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+        socket = os.path.join(s.world.runtime, "triage", "triage.sock")
+        expect((status, out), (0, pre_tool_use("ask", reason)))
+        if not (reason.startswith(f"Triage: Cannot reach the local server at {socket}") and
+                "is the local server running?" in reason and
+                reason.endswith("; asking here instead")):
+            raise Failure(f"reason {reason!r}")
+        hook = Hook(s.world, PERMISSION_REQUEST)
+        status, out = hook.result()
+        if status != 0 or list(out) != ["systemMessage"] or \
+                not out["systemMessage"].startswith("Triage: Cannot reach the local server"):
+            raise Failure(f"PermissionRequest without a server: {status} {out}")
+
+
+def test_bad_input_asks_in_the_agent():
+    with Scenario("bad-input", server=False) as s:
+        for data, part in [(b"not json", "cannot read the hook input"),
+                           (b"[1, 2]", "not a JSON object"),
+                           (json.dumps({"hook_event_name": "Stop"}).encode(), "“Stop”")]:
+            status, out = Hook(s.world, data).result()
+            if status != 0 or list(out) != ["systemMessage"] or part not in out["systemMessage"]:
+                raise Failure(f"{data!r}: {status} {out}")
+        event = dict(PRE_TOOL_USE_BASH)
+        del event["tool_input"]
+        status, out = Hook(s.world, event).result()
+        expect((status, out), (0, pre_tool_use(
+            "ask", "Triage: the hook input has no tool_input object; asking here instead")))
+
+
+def test_write_and_edit_attachments():
+    with Scenario("files") as s:
+        project = os.path.join(s.world.root, "shop")
+        os.makedirs(project)
+        path = os.path.join(project, "app.py")
+        with open(path, "w") as f:
+            f.write("import os\n\n\ndef main():\n    return 1\n")
+        write = {"session_id": "s", "cwd": project, "hook_event_name": "PreToolUse",
+                 "tool_name": "Write", "tool_use_id": "t1",
+                 "tool_input": {"file_path": os.path.join(project, "notes.md"),
+                                "content": "# Notes\n\nhello\n"}}
+        hook = Hook(s.world, write)
+        n = s.person.answer("Write in shop: notes.md", "allow")
+        hook.result()
+        if n["context"]["attachments"][0]["type"] != "text/markdown" or \
+                attachment_text(n) != "# Notes\n\nhello\n":
+            raise Failure(f"Write attachment {n['context']['attachments']}")
+        edit = {"session_id": "s", "cwd": project, "hook_event_name": "PreToolUse",
+                "tool_name": "Edit", "tool_use_id": "t2",
+                "tool_input": {"file_path": path, "old_string": "    return 1",
+                               "new_string": "    return 0", "replace_all": False}}
+        hook = Hook(s.world, edit)
+        n = s.person.answer("Edit in shop: app.py", "allow")
+        hook.result()
+        diff = attachment_text(n)
+        want = f"--- a{path}\n+++ b{path}\n@@ -5,1 +5,1 @@\n-    return 1\n+    return 0\n"
+        if n["context"]["attachments"][0]["type"] != "text/x-diff" or diff != want:
+            raise Failure(f"Edit diff {diff!r}")
+
+
+def test_dangerous_commands_flagged():
+    with Scenario("flags") as s:
+        for command, flags in [("git push --force origin main", ["destructive", "irreversible"]),
+                               ("psql -c 'DROP TABLE users'", ["destructive", "irreversible"]),
+                               ("git branch -D old", ["destructive"]),
+                               ("ls -la", None)]:
+            event = dict(PRE_TOOL_USE_BASH, tool_input={"command": command})
+            hook = Hook(s.world, event)
+            n = s.person.answer(f"Bash in my-project: {command}", "deny", "no")
+            hook.result()
+            if n["actions"][0].get("flags") != flags:
+                raise Failure(f"{command}: flags {n['actions'][0].get('flags')}, want {flags}")
+
+
+def test_interrupted_withdraws():
+    with Scenario("interrupted") as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        n = s.person.waiting("Bash in my-project: npm test")
+        hook.proc.send_signal(signal.SIGTERM)
+        expect(hook.result(), (0, pre_tool_use(
+            "ask", "Triage: interrupted before anyone answered; asking here instead")))
+        status, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+        if reply["status"] != "invalidated":
+            raise Failure(f"the request was not withdrawn: {reply['status']}")
+
+
+def test_bad_options():
+    world = World("hook-options")
+    try:
+        for args in (["--hook", "cursor"], ["--hook", "claude-code", "--title", "x"]):
+            proc = subprocess.run([os.environ["TRIAGE_ASK"], *args], env=world.env(),
+                                  input=b"{}", capture_output=True, timeout=30)
+            if proc.returncode != 2 or b"--hook" not in proc.stderr:
+                raise Failure(f"{args}: {proc.returncode} {proc.stderr!r}")
+    finally:
+        world.cleanup()
+
+
+run([
+    ("PreToolUse allowed", test_pre_tool_use_allowed),
+    ("PermissionRequest denied with a reason", test_permission_request_denied_with_reason),
+    ("PermissionRequest allowed", test_permission_request_allowed),
+    ("denied without a reason", test_denied_without_reason),
+    ("expiry asks in the agent", test_expiry_asks_in_the_agent),
+    ("no server asks in the agent", test_no_server_asks_in_the_agent),
+    ("bad input asks in the agent", test_bad_input_asks_in_the_agent),
+    ("Write and Edit attachments", test_write_and_edit_attachments),
+    ("dangerous commands flagged", test_dangerous_commands_flagged),
+    ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
+    ("bad options", test_bad_options),
+])

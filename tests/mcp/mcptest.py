@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+# mcptest.py — a raw MCP session with the real triage-mcp: one JSON-RPC message a
+# line on its standard input and output, read on a thread so a test can wait for
+# a message with a bound, and see everything the server sent.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from apptest import Failure, die_with_parent, WAIT  # noqa: E402,F401
+
+
+class Mcp:
+    """triage-mcp started in a World (against its local server unless args say)."""
+
+    def __init__(self, world, *args, env=None):
+        self.world = world
+        self.proc = subprocess.Popen(
+            [os.environ["TRIAGE_MCP"], *args], env=world.env(**(env or {})),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            preexec_fn=die_with_parent)
+        self.messages = queue.Queue()
+        self.seen = []          # every message read, in order
+        self.stderr = b""
+        self.next_id = 1
+        threading.Thread(target=self._read, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                message = {"unparsable": line}
+            self.seen.append(message)
+            self.messages.put(message)
+        self.messages.put(None)
+
+    def _read_stderr(self):
+        self.stderr = self.proc.stderr.read()
+
+    def send_raw(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, message):
+        self.send_raw(json.dumps(message).encode() + b"\n")
+
+    def notify(self, method, params=None):
+        message = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+
+    def call(self, method, params=None, id=None):
+        """Sends a request; returns its id."""
+        if id is None:
+            id = self.next_id
+            self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": id, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+        return id
+
+    def next(self, timeout=WAIT):
+        try:
+            message = self.messages.get(timeout=timeout)
+        except queue.Empty:
+            raise Failure(f"no message from triage-mcp within {timeout:.0f} s")
+        if message is None:
+            self.messages.put(None)
+            raise Failure(f"triage-mcp closed its output; stderr: {self.stderr!r}")
+        return message
+
+    def reply(self, id, timeout=WAIT):
+        """The response to request @id (notifications meanwhile stay in self.seen)."""
+        end = time.monotonic() + timeout
+        while True:
+            message = self.next(max(0.1, end - time.monotonic()))
+            if "method" not in message and message.get("id") == id:
+                return message
+
+    def request(self, method, params=None):
+        return self.reply(self.call(method, params))
+
+    def initialize(self, version="2025-11-25", name="Test Agent"):
+        reply = self.request("initialize", {
+            "protocolVersion": version, "capabilities": {},
+            "clientInfo": {"name": name, "version": "1.0"}})
+        if "result" not in reply:
+            raise Failure(f"initialize: {reply}")
+        self.notify("notifications/initialized")
+        return reply["result"]
+
+    def tool(self, name, arguments, progress_token=None):
+        """Starts a tools/call; returns its id."""
+        params = {"name": name, "arguments": arguments}
+        if progress_token is not None:
+            params["_meta"] = {"progressToken": progress_token}
+        return self.call("tools/call", params)
+
+    def close_input(self):
+        self.proc.stdin.close()
+
+    def wait_exit(self, timeout=WAIT):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"triage-mcp did not exit within {timeout:.0f} s")
+
+    def errors(self):
+        """Everything triage-mcp wrote on standard error (once it has exited)."""
+        self._stderr_reader.join(timeout=WAIT)
+        return self.stderr
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def pending_titled(server, title):
+    """The pending request titled @title on @server (as the person sees it), or None."""
+    status, reply = server.request("GET", "/api/v1/client/notifications?status=pending")
+    if status != 200:
+        raise Failure(f"client list: {status} {reply}")
+    for n in reply["notifications"]:
+        if n["context"]["title"] == title:
+            return n
+    return None

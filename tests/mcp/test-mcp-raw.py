@@ -1,0 +1,324 @@
+#!/usr/bin/python3
+# test-mcp-raw.py — the real triage-mcp spoken to byte by byte, against a real
+# triage-server --local in a private runtime folder; the test plays the person
+# through the client REST API. What the SDK client (test-mcp-sdk.mjs) never
+# sends: malformed JSON-RPC, unknown methods, calls before initialize, huge
+# lines; and what needs exact timing: cancellation, progress, standard input
+# closing or SIGTERM mid-call (every waiting request withdrawn), expiry.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import os
+import signal
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mcptest import Mcp, pending_titled  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from apptest import Failure, Server, World, run, wait_for  # noqa: E402
+
+
+class Session:
+    def __init__(self, name, *args, server=True):
+        self.world = World(f"mcp-{name}")
+        self.server = Server(self.world).start() if server else None
+        self.mcp = Mcp(self.world, *args)
+
+    def __enter__(self):
+        return self
+
+    def status(self, nid):
+        status, reply = self.server.request("GET", f"/api/v1/client/notifications/{nid}")
+        if status != 200:
+            raise Failure(f"client GET {nid}: {status} {reply}")
+        return reply["status"]
+
+    def wait_pending(self, title):
+        return wait_for(f"“{title}” in the inbox", lambda: pending_titled(self.server, title))
+
+    def __exit__(self, *exc):
+        self.mcp.stop()
+        if self.server is not None:
+            self.server.stop()
+        self.world.cleanup()
+
+
+def expect_error(reply, code, part=""):
+    error = reply.get("error")
+    if error is None or error["code"] != code or part not in error["message"]:
+        raise Failure(f"expected error {code} mentioning {part!r}, got {reply}")
+    return error
+
+
+def test_calls_before_initialize():
+    with Session("before-init") as s:
+        expect_error(s.mcp.request("tools/list"), -32002, "initialize")
+        expect_error(s.mcp.request("tools/call", {"name": "ask_human", "arguments": {}}), -32002)
+        if s.mcp.request("ping").get("result") != {}:
+            raise Failure("ping before initialize is allowed and answers {}")
+        result = s.mcp.initialize()
+        if result["protocolVersion"] != "2025-11-25" or "tools" not in result["capabilities"]:
+            raise Failure(f"initialize: {result}")
+        names = [t["name"] for t in s.mcp.request("tools/list")["result"]["tools"]]
+        if names != ["request_approval", "ask_human", "ask_choice"]:
+            raise Failure(f"tools {names}")
+        expect_error(s.mcp.request("initialize", {"protocolVersion": "2025-11-25"}), -32600,
+                     "already")
+
+
+def test_version_negotiation():
+    for asked, agreed in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
+                          ("2024-11-05", "2025-11-25"), ("1999-01-01", "2025-11-25")]:
+        with Session("version", server=False) as s:
+            if s.mcp.initialize(asked)["protocolVersion"] != agreed:
+                raise Failure(f"{asked} should give {agreed}")
+    with Session("version-missing", server=False) as s:
+        expect_error(s.mcp.request("initialize", {"capabilities": {}}), -32602, "protocolVersion")
+
+
+def test_malformed():
+    with Session("malformed", server=False) as s:
+        s.mcp.initialize()
+        cases = [
+            (b"this is not json\n", -32700, None),
+            (b'{"jsonrpc": "2.0", "id": 1, "method": "ping"\n', -32700, None),
+            (b'\xff\xfe{"broken utf-8": 1}\n', -32700, None),
+            (b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]\n', -32600, None),
+            (b'"a string"\n', -32600, None),
+            (b'{"jsonrpc": "1.0", "id": 5, "method": "ping"}\n', -32600, 5),
+            (b'{"id": 6, "method": "ping"}\n', -32600, 6),
+            (b'{"jsonrpc": "2.0", "id": {"no": 1}, "method": "ping"}\n', -32600, None),
+            (b'{"jsonrpc": "2.0", "id": 7}\n', -32600, 7),
+            (b'{"jsonrpc": "2.0", "id": 8, "method": 42}\n', -32600, 8),
+            (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": [1]}\n', -32602, 9),
+        ]
+        for data, code, id in cases:
+            s.mcp.send_raw(data)
+            reply = s.mcp.next()
+            if reply.get("id") != id or reply.get("error", {}).get("code") != code:
+                raise Failure(f"{data!r}: expected error {code} with id {id}, got {reply}")
+        # A response (nothing waits for one), a blank line and CRLF are taken in stride.
+        s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": 99, "result": {}}\n\n')
+        s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": "crlf", "method": "ping"}\r\n')
+        if s.mcp.next() != {"jsonrpc": "2.0", "id": "crlf", "result": {}}:
+            raise Failure("the session did not carry on after malformed input")
+
+
+def test_unknown_methods():
+    with Session("unknown", server=False) as s:
+        s.mcp.initialize()
+        expect_error(s.mcp.request("resources/list"), -32601, "resources/list")
+        expect_error(s.mcp.request("tools/teleport", {}), -32601)
+        s.mcp.notify("notifications/whatever", {"x": 1})     # ignored, no reply
+        s.mcp.notify("notifications/cancelled", {"requestId": 12345})   # nothing to cancel
+        id = s.mcp.call("ping")
+        reply = s.mcp.next()
+        if reply.get("id") != id:
+            raise Failure(f"a notification was answered: {reply}")
+        expect_error(s.mcp.request("tools/call", {"name": "rm_rf", "arguments": {}}), -32602,
+                     "Unknown tool: rm_rf")
+        expect_error(s.mcp.request("tools/call", {"arguments": {}}), -32602, "name")
+        expect_error(s.mcp.request("tools/call", {"name": "ask_human", "arguments": [1]}),
+                     -32602, "arguments")
+
+
+def test_huge_input():
+    with Session("huge") as s:
+        s.mcp.initialize()
+        # A line past the 4 MiB bound: refused once, skipped to its end, the session goes on.
+        s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "' +
+                       b"a" * (5 * 1024 * 1024) + b'"}}\n')
+        expect_error(s.mcp.next(), -32600, "longer than")
+        if s.mcp.request("ping").get("result") != {}:
+            raise Failure("no ping after the huge line")
+        # Within the line bound but too large for a request: a tool error naming details.
+        id = s.mcp.tool("request_approval", {"title": "Huge", "details": "x" * (3 * 1024 * 1024)})
+        result = s.mcp.reply(id)["result"]
+        if not result.get("isError") or "details:" not in result["content"][0]["text"]:
+            raise Failure(f"huge details: {result}")
+        # Deep nesting is refused by the parser, not by a crash.
+        s.mcp.send_raw(b"[" * 100000 + b"\n")
+        expect_error(s.mcp.next(), -32700)
+
+
+def test_invalid_arguments_by_version():
+    bad = {"question": "Rate it", "response_type": "scale", "constraints": {"min": 5, "max": 1}}
+    with Session("args-new") as s:
+        s.mcp.initialize("2025-11-25")
+        result = s.mcp.reply(s.mcp.tool("ask_human", bad))["result"]
+        text = result["content"][0]["text"]
+        if not result.get("isError") or "constraints" not in text:
+            raise Failure(f"2025-11-25: expected a tool error naming constraints, got {result}")
+        for arguments, field in [({"question": "x"}, "response_type: required"),
+                                 ({"question": "", "response_type": "text"}, "question: must not"),
+                                 ({"question": "x", "response_type": "text", "colour": 1},
+                                  "colour: unknown argument"),
+                                 ({"question": "x", "response_type": "choice"}, "options: required"),
+                                 ({"question": "x", "response_type": "text", "deadline": "soon"},
+                                  "deadline:")]:
+            result = s.mcp.reply(s.mcp.tool("ask_human", arguments))["result"]
+            if not result.get("isError") or field not in result["content"][0]["text"]:
+                raise Failure(f"{arguments}: expected {field!r}, got {result}")
+    with Session("args-old") as s:
+        s.mcp.initialize("2025-06-18")
+        error = expect_error(s.mcp.reply(s.mcp.tool("ask_human", bad)), -32602, "constraints")
+        if not error.get("data", {}).get("field", "").startswith("constraints"):
+            raise Failure(f"2025-06-18: the error's data names no field: {error}")
+        status, reply = s.server.request("GET", "/api/v1/client/notifications?status=pending")
+        if reply["notifications"]:
+            raise Failure(f"an invalid call reached the inbox: {reply}")
+
+
+def test_answered():
+    with Session("answered") as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("ask_human", {"question": "How many replicas?", "response_type": "number",
+                                      "constraints": {"min": 1, "max": 9, "step": 1}})
+        n = s.wait_pending("How many replicas?")
+        if n["service"]["name"] != "Test Agent":
+            raise Failure(f"the service is named after the MCP client: {n['service']}")
+        status, reply = s.server.respond_as_client(n["id"], "answer", 3)
+        if status != 200:
+            raise Failure(f"respond: {status} {reply}")
+        result = s.mcp.reply(id)["result"]
+        sc = result["structuredContent"]
+        if sc["outcome"] != "answered" or sc["answer"] != 3 or sc["notification_id"] != n["id"]:
+            raise Failure(f"result {result}")
+        if result.get("isError") or "3" not in result["content"][0]["text"]:
+            raise Failure(f"result text {result['content']}")
+
+
+def test_expiry():
+    with Session("expiry") as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Expire me", "deadline": "1s"})
+        result = s.mcp.reply(id, timeout=30)["result"]
+        sc = result["structuredContent"]
+        if sc["outcome"] != "expired" or sc["approved"] is not False or result.get("isError"):
+            raise Failure(f"expired: {result}")
+        if "expired" not in result["content"][0]["text"]:
+            raise Failure(f"the text does not say it expired: {result['content']}")
+
+
+def test_withdrawn_elsewhere():
+    with Session("withdrawn") as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("ask_choice", {"question": "Pick one", "options": [
+            {"id": "a", "label": "A"}, {"id": "b", "label": "B"}]})
+        n = s.wait_pending("Pick one")
+        status, reply = s.server.request("PATCH", f"/api/v1/notifications/{n['id']}",
+                                         {"status": "invalidated", "reason": "test"},
+                                         service="mcp-test-agent")
+        if status != 200:
+            raise Failure(f"PATCH: {status} {reply}")
+        sc = s.mcp.reply(id)["result"]["structuredContent"]
+        if sc["outcome"] != "withdrawn" or sc["chosen"] != []:
+            raise Failure(f"withdrawn: {sc}")
+
+
+def test_cancellation():
+    with Session("cancel") as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Cancel me"})
+        n = s.wait_pending("Cancel me")
+        s.mcp.notify("notifications/cancelled", {"requestId": id, "reason": "user pressed stop"})
+        wait_for("the request to be withdrawn", lambda: s.status(n["id"]) == "invalidated")
+        ping = s.mcp.call("ping")
+        if s.mcp.next().get("id") != ping:
+            raise Failure("a cancelled call must not be answered")
+
+
+def test_progress():
+    with Session("progress", "--progress-interval", "1") as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Progress please"}, progress_token="tok-1")
+        n = s.wait_pending("Progress please")
+
+        def progress():
+            return [m["params"] for m in s.mcp.seen
+                    if m.get("method") == "notifications/progress"]
+        wait_for("three progress notifications", lambda: len(progress()) >= 3)
+        values = [p["progress"] for p in progress()]
+        if any(p["progressToken"] != "tok-1" for p in progress()) or values != sorted(set(values)):
+            raise Failure(f"progress {progress()}")
+        s.server.respond_as_client(n["id"], "approve")
+        sc = s.mcp.reply(id)["result"]["structuredContent"]
+        if sc["approved"] is not True or sc["responder"]["type"] != "human":
+            raise Failure(f"approved: {sc}")
+        # Without a token, no progress.
+        before = len(progress())
+        id = s.mcp.tool("request_approval", {"title": "No progress"})
+        n = s.wait_pending("No progress")
+        s.server.respond_as_client(n["id"], "deny")
+        if s.mcp.reply(id)["result"]["structuredContent"]["approved"] is not False:
+            raise Failure("denied reads approved: false")
+        if len([p for p in progress() if p["progressToken"] != "tok-1"]) or \
+                len(progress()) > before + 1:
+            raise Failure("progress for a call without a token")
+
+
+def test_input_closes_mid_call():
+    with Session("eof") as s:
+        s.mcp.initialize()
+        s.mcp.tool("request_approval", {"title": "Left waiting 1"})
+        s.mcp.tool("ask_human", {"question": "Left waiting 2", "response_type": "text"})
+        first = s.wait_pending("Left waiting 1")
+        second = s.wait_pending("Left waiting 2")
+        s.mcp.close_input()
+        if s.mcp.wait_exit() != 0:
+            raise Failure(f"exit status {s.mcp.proc.returncode}; stderr {s.mcp.errors()!r}")
+        for n in (first, second):
+            if s.status(n["id"]) != "invalidated":
+                raise Failure(f"{n['context']['title']} was not withdrawn")
+
+
+def test_sigterm_mid_call():
+    with Session("sigterm") as s:
+        s.mcp.initialize()
+        s.mcp.tool("request_approval", {"title": "Terminated"})
+        n = s.wait_pending("Terminated")
+        s.mcp.proc.send_signal(signal.SIGTERM)
+        if s.mcp.wait_exit() != 0:
+            raise Failure(f"exit status {s.mcp.proc.returncode}")
+        if s.status(n["id"]) != "invalidated":
+            raise Failure("not withdrawn on SIGTERM")
+
+
+def test_no_server():
+    with Session("no-server", "--retry-for", "1s", server=False) as s:
+        s.mcp.initialize()
+        result = s.mcp.reply(s.mcp.tool("request_approval", {"title": "Anyone?"}))["result"]
+        text = result["content"][0]["text"]
+        if not result.get("isError") or "local server" not in text:
+            raise Failure(f"no server: {result}")
+
+
+def test_bad_options():
+    with Session("options", "--api-key", "sk_x", server=False) as s:
+        if s.mcp.wait_exit() != 2 or b"TRIAGE_API_KEY" not in s.mcp.errors():
+            raise Failure("--api-key must be refused")
+    with Session("no-key", "--server", "https://triage.example", server=False) as s:
+        s.mcp.proc.stdin.close()
+        if s.mcp.wait_exit() != 2:
+            raise Failure("--server without a key must exit 2")
+
+
+run([
+    ("calls before initialize", test_calls_before_initialize),
+    ("version negotiation", test_version_negotiation),
+    ("malformed JSON-RPC", test_malformed),
+    ("unknown methods and tools", test_unknown_methods),
+    ("huge input", test_huge_input),
+    ("invalid arguments per protocol version", test_invalid_arguments_by_version),
+    ("answered", test_answered),
+    ("expiry", test_expiry),
+    ("withdrawn by the service", test_withdrawn_elsewhere),
+    ("cancellation withdraws", test_cancellation),
+    ("progress while waiting", test_progress),
+    ("standard input closes mid-call", test_input_closes_mid_call),
+    ("SIGTERM mid-call", test_sigterm_mid_call),
+    ("no server", test_no_server),
+    ("bad options", test_bad_options),
+])

@@ -1,0 +1,229 @@
+// test-mcp-sdk.mjs — triage-mcp driven by a client nobody here wrote: the official
+// MCP TypeScript SDK (@modelcontextprotocol/sdk, pinned in package-lock.json),
+// against a real triage-server --local in a private runtime folder. The SDK spawns
+// triage-mcp over stdio, negotiates, lists the tools (and checks every result
+// against its outputSchema itself); the test plays the person through the client
+// REST API on the server's socket. Prints TAP.
+//
+// Copyright 2026 The Triage authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import assert from 'node:assert/strict';
+
+const dist = join(process.env.MCP_SDK_DIR, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm');
+const { Client } = await import(pathToFileURL(join(dist, 'client', 'index.js')));
+const { StdioClientTransport } = await import(pathToFileURL(join(dist, 'client', 'stdio.js')));
+
+const WAIT_MS = 20000;
+
+/* A private world: runtime folder, database and a local server in it. */
+const root = mkdtempSync(join(tmpdir(), 'triage-mcp-sdk-'));
+const runtime = join(root, 'runtime');
+mkdirSync(runtime, { mode: 0o700 });
+const socketPath = join(runtime, 'triage', 'triage.sock');
+const env = { ...process.env, XDG_RUNTIME_DIR: runtime, XDG_DATA_HOME: join(root, 'data'), HOME: root };
+
+const server = spawn(process.env.TRIAGE_SERVER,
+  ['--local', '--database', join(root, 'server.db'), '--print-address'],
+  { env, stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((resolve, reject) => {
+  server.stdout.once('data', (line) => String(line).startsWith('listening on')
+    ? resolve() : reject(new Error(`triage-server said ${line}`)));
+  server.once('exit', (code) => reject(new Error(`triage-server exited ${code}`)));
+});
+
+function rest (method, path, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request({ socketPath, method, path, headers: data ? { 'Content-Type': 'application/json' } : {} },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => { text += chunk; });
+        res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : null }));
+      });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function waitFor (what, predicate) {
+  const end = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/* The person: the pending request with this title, as the inbox lists it. */
+async function pending (title) {
+  return waitFor(`“${title}” in the inbox`, async () => {
+    const { body } = await rest('GET', '/api/v1/client/notifications?status=pending');
+    return body.notifications.find((n) => n.context.title === title);
+  });
+}
+
+async function answer (title, actionId, data) {
+  const n = await pending(title);
+  const { status, body } = await rest('POST', '/api/v1/client/respond',
+    { notification_id: n.id, action_id: actionId, response_data: data });
+  assert.equal(status, 200, JSON.stringify(body));
+  return n;
+}
+
+async function statusOf (id) {
+  return (await rest('GET', `/api/v1/client/notifications/${id}`)).body.status;
+}
+
+const transport = new StdioClientTransport({
+  command: process.env.TRIAGE_MCP,
+  args: ['--progress-interval', '1'],
+  env,
+  stderr: 'inherit',
+});
+const client = new Client({ name: 'SDK Agent', version: '1.0.0' });
+
+const tests = [];
+const test = (name, fn) => tests.push([name, fn]);
+
+test('initialize negotiates the newest version', async () => {
+  await client.connect(transport);
+  assert.equal(client.getServerVersion().name, 'triage-mcp');
+  assert.ok(client.getServerCapabilities().tools);
+  assert.match(client.getInstructions(), /Triage/);
+  await client.ping();
+});
+
+test('tools/list: three tools, each with input and output schemas', async () => {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['request_approval', 'ask_human', 'ask_choice']);
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, 'object');
+    assert.equal(tool.outputSchema.type, 'object');
+    assert.ok(tool.description.length > 40);
+  }
+});
+
+test('request_approval: approved, with progress keeping a short timeout alive', async () => {
+  const progress = [];
+  const call = client.callTool(
+    { name: 'request_approval', arguments: { title: 'Deploy 2.1 to production?', description: 'CI is green', flags: ['irreversible'], details: '--- a/x\n+++ b/x\n', details_type: 'text/x-diff', project: 'shop' } },
+    undefined,
+    { timeout: 2500, resetTimeoutOnProgress: true, onprogress: (p) => progress.push(p) });
+  const n = await pending('Deploy 2.1 to production?');
+  assert.equal(n.service.name, 'SDK Agent');
+  assert.equal(n.context.project, 'shop');
+  assert.deepEqual(n.actions[0].flags, ['irreversible']);
+  assert.equal(n.context.attachments[0].type, 'text/x-diff');
+  // Longer than the client's timeout: only progress keeps the call alive.
+  await waitFor('four progress notifications', () => progress.length >= 4);
+  await answer('Deploy 2.1 to production?', 'approve', null);
+  const result = await call;
+  assert.equal(result.isError, undefined);
+  assert.equal(result.structuredContent.approved, true);
+  assert.equal(result.structuredContent.outcome, 'answered');
+  assert.equal(result.structuredContent.responder.type, 'human');
+  assert.match(result.content[0].text, /approved/);
+  assert.deepEqual(JSON.parse(result.content[1].text), result.structuredContent);
+});
+
+test('request_approval: denied', async () => {
+  const call = client.callTool({ name: 'request_approval', arguments: { title: 'Drop the cache?' } });
+  await answer('Drop the cache?', 'deny', null);
+  const result = await call;
+  assert.equal(result.structuredContent.approved, false);
+  assert.match(result.content[0].text, /denied/);
+});
+
+const types = [
+  ['simple', {}, null],
+  ['binary', { true_label: 'Ship', false_label: 'Hold' }, false],
+  ['choice', { options: [{ value: 'eu', label: 'Europe' }, { value: 'us', label: 'America' }] }, 'us'],
+  ['multi_choice', { options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }, { value: 'c', label: 'C' }], constraints: { min_selections: 1, max_selections: 2 } }, ['a', 'c']],
+  ['text', { constraints: { max_length: 100, placeholder: 'Why?' } }, 'Because it is Friday'],
+  ['number', { constraints: { min: 0, max: 10, step: 0.5, unit: 'GB' } }, 2.5],
+  ['scale', { constraints: { min: 1, max: 5, min_label: 'bad', max_label: 'good' } }, 4],
+];
+for (const [type, extra, given] of types) {
+  test(`ask_human: ${type}`, async () => {
+    const question = `A ${type} question?`;
+    const call = client.callTool({ name: 'ask_human', arguments: { question, response_type: type, ...extra } });
+    const n = await answer(question, 'answer', given);
+    assert.equal(n.actions[0].response_type, type);
+    const result = await call;
+    assert.equal(result.structuredContent.response_type, type);
+    assert.deepEqual(result.structuredContent.answer, given);
+    assert.equal(result.structuredContent.notification_id, n.id);
+  });
+}
+
+test('ask_choice: several, with descriptions', async () => {
+  const call = client.callTool({ name: 'ask_choice', arguments: { question: 'Which regions?', multiple: true, min_selections: 1, options: [{ id: 'eu-west', label: 'Europe West', description: 'Dublin' }, { id: 'us-east', label: 'US East' }, { id: 'ap-south', label: 'Asia' }] } });
+  const n = await answer('Which regions?', 'choose', ['eu-west', 'ap-south']);
+  assert.equal(n.actions[0].response_type, 'multi_choice');
+  assert.match(n.context.description, /Dublin/);
+  const result = await call;
+  assert.deepEqual(result.structuredContent.chosen, ['eu-west', 'ap-south']);
+});
+
+test('ask_choice: exactly one', async () => {
+  const call = client.callTool({ name: 'ask_choice', arguments: { question: 'Which branch?', options: [{ id: 'main', label: 'main' }, { id: 'dev', label: 'dev' }] } });
+  await answer('Which branch?', 'choose', 'dev');
+  assert.deepEqual((await call).structuredContent.chosen, ['dev']);
+});
+
+test('invalid arguments: a tool error naming the field', async () => {
+  const result = await client.callTool({ name: 'ask_choice', arguments: { question: 'Dupes?', options: [{ id: 'a', label: 'A' }, { id: 'a', label: 'Again' }] } });
+  assert.equal(result.isError, true);
+  assert.match(result.content[0].text, /options\[1\]\.id/);
+  await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool/);
+});
+
+test('expiry: a result that says so', async () => {
+  const result = await client.callTool({ name: 'request_approval', arguments: { title: 'Quick?', deadline: '1s' } });
+  assert.equal(result.structuredContent.outcome, 'expired');
+  assert.equal(result.structuredContent.approved, false);
+  assert.equal(result.structuredContent.responder, null);
+});
+
+test('cancellation withdraws the request', async () => {
+  const controller = new AbortController();
+  const call = client.callTool({ name: 'request_approval', arguments: { title: 'Never mind?' } }, undefined, { signal: controller.signal });
+  const n = await pending('Never mind?');
+  controller.abort('the user pressed stop');
+  await assert.rejects(call);
+  await waitFor('the request to be withdrawn', async () => (await statusOf(n.id)) === 'invalidated');
+});
+
+test('closing the client withdraws what still waits', async () => {
+  const call = client.callTool({ name: 'ask_human', arguments: { question: 'Still there?', response_type: 'text' } });
+  call.catch(() => {});
+  const n = await pending('Still there?');
+  await client.close();
+  await waitFor('the request to be withdrawn', async () => (await statusOf(n.id)) === 'invalidated');
+});
+
+console.log(`1..${tests.length}`);
+let failed = 0;
+for (const [index, [name, fn]] of tests.entries()) {
+  try {
+    await fn();
+    console.log(`ok ${index + 1} ${name}`);
+  } catch (error) {
+    failed++;
+    console.log(`not ok ${index + 1} ${name}`);
+    for (const line of String(error?.stack ?? error).split('\n')) console.log(`# ${line}`);
+  }
+}
+await client.close().catch(() => {});
+server.kill('SIGTERM');
+await new Promise((resolve) => server.once('exit', resolve));
+rmSync(root, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
