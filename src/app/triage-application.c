@@ -162,7 +162,7 @@ tray_update_cb (gpointer data)
   for (guint i = 0; i < n && i < TRIAGE_TRAY_MAX_MENU_REQUESTS; i++)
     {
       g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
-      g_autofree char *title = triage_protocol_dup_marked (triage_request_get_notification (request),
+      g_autofree char *title = triage_protocol_dup_marked (triage_request_get_notification (request)->protocol,
                                                            triage_request_get_title (request));
 
       g_ptr_array_add (items, triage_tray_item_new (triage_request_get_id (request), title,

@@ -36,7 +36,7 @@ triage_notifier_dup_summary (AtpNotification *notification)
 
   g_return_val_if_fail (notification != NULL, NULL);
 
-  service = triage_protocol_dup_marked (notification, notification->service.name);
+  service = triage_protocol_dup_marked (notification->protocol, notification->service.name);
   /* Translators: bubble title, "<service name>: <request title>" */
   return g_strdup_printf (_("%s: %s"), service, notification->context.title);
 }

@@ -280,27 +280,27 @@ triage_protocol_describe_answer (TriageProtocol  *self,
 
 /**
  * triage_protocol_dup_marked:
- * @request: a request's envelope
- * @text: what a list shows of it (its service's name, its title)
+ * @protocol: the protocol a request was asked in
+ * @text: what a list shows of the request (its service's name, its title)
  *
  * @text with the protocol's mark when it has one, so a person can tell an
- * AITP decision from an ATP request in a bubble or the tray's menu.
+ * AITP decision from an ATP request in the inbox, a bubble, the tray's menu
+ * or the history.
  *
  * Returns: (transfer full): "Shop Bot", or "Shop Bot (AITP)"
  */
 char *
-triage_protocol_dup_marked (AtpNotification *request,
-                            const char      *text)
+triage_protocol_dup_marked (AtpProtocol  protocol,
+                            const char  *text)
 {
-  TriageProtocol *protocol;
+  TriageProtocol *implementation;
   const char *mark;
 
-  g_return_val_if_fail (request != NULL, NULL);
   g_return_val_if_fail (text != NULL, NULL);
 
-  protocol = triage_protocol_for_request (request);
-  mark = protocol != NULL ? triage_protocol_get_mark (protocol)
-                          : atp_protocol_to_string (request->protocol);
+  implementation = triage_protocol_get (protocol);
+  mark = implementation != NULL ? triage_protocol_get_mark (implementation)
+                                : atp_protocol_to_string (protocol);
   if (mark == NULL)
     return g_strdup (text);
 

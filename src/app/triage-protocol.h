@@ -120,7 +120,7 @@ char           *triage_protocol_describe_answer    (TriageProtocol   *self,
                                                     const char       *action_id,
                                                     JsonNode         *response_data);
 
-char           *triage_protocol_dup_marked         (AtpNotification  *request,
+char           *triage_protocol_dup_marked         (AtpProtocol       protocol,
                                                     const char       *text);
 
 G_END_DECLS

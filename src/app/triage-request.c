@@ -450,11 +450,13 @@ triage_format_deadline (GDateTime *deadline,
 char *
 triage_request_dup_subtitle (TriageRequest *self)
 {
+  g_autofree char *service = NULL;
   GString *str;
 
   g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
 
-  str = g_string_new (self->notification->service.name);
+  service = triage_protocol_dup_marked (self->notification->protocol, self->notification->service.name);
+  str = g_string_new (service);
 
   if (self->notification->context.project != NULL)
     g_string_append_printf (str, " · %s", self->notification->context.project);
