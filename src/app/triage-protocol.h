@@ -12,6 +12,9 @@
 
 G_BEGIN_DECLS
 
+/* A bubble has room for this many answers beside Open. */
+#define TRIAGE_BUBBLE_MAX_ANSWERS 3
+
 /**
  * TriageBubbleAnswer:
  * @key: what the bubble's button gives back when pressed (see

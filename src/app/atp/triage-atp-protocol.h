@@ -10,9 +10,6 @@
 
 G_BEGIN_DECLS
 
-/* A bubble has room for this many answers beside Open. */
-#define TRIAGE_BUBBLE_MAX_ANSWERS 3
-
 #define TRIAGE_TYPE_ATP_PROTOCOL (triage_atp_protocol_get_type ())
 
 G_DECLARE_FINAL_TYPE (TriageAtpProtocol, triage_atp_protocol, TRIAGE, ATP_PROTOCOL, GObject)
