@@ -980,9 +980,14 @@ triage_ask_options_parse (GStrv      *argv,
   if (deadline != NULL)
     {
       g_autofree char *when = NULL;
+      g_autofree char *made = atp_format_timestamp (now);
 
       if (!triage_ask_parse_deadline (deadline, now, &when, error))
         return NULL;
+      /* The deadline counts from now: the request says when now was, or a
+       * server that gets it late (a busy machine, a retry) would check a
+       * short deadline against its own later clock and refuse it. */
+      json_object_set_string_member (notification, "timestamp", made);
       json_object_set_string_member (notification, "deadline", when);
     }
 

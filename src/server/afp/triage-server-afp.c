@@ -642,7 +642,7 @@ handle_patch_review (TriageServer      *self,
       (root = parse_body (msg)) == NULL)
     return;
   object = json_node_get_object (root);
-  status = get_string (msg, object, "status", TRUE, &failed);
+  status = get_string_or (msg, object, "status", TRUE, ATP_ERROR_INVALID_STATUS, &failed);
   if (failed)
     return;
   reason = get_string (msg, object, "reason", FALSE, &failed);
