@@ -235,16 +235,20 @@ read_text (SoupServerMessage *msg,
            char             **value)
 {
   JsonNode *node = json_object_get_member (object, name);
+  g_autofree char *stripped = NULL;
   g_autofree char *message = NULL;
 
   *value = NULL;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
-      g_strstrip (g_strdup (json_node_get_string (node)))[0] != '\0')
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     {
-      *value = g_strdup (json_node_get_string (node));
-      return TRUE;
+      stripped = g_strstrip (g_strdup (json_node_get_string (node)));
+      if (*stripped != '\0')
+        {
+          *value = g_strdup (json_node_get_string (node));
+          return TRUE;
+        }
     }
 
   message = g_strdup_printf ("%s: must be a non-empty string", name);
