@@ -13,6 +13,7 @@
 #include "triage-autostart.h"
 #include "triage-bubble-throttle.h"
 #include "triage-connection.h"
+#include "triage-decision-outcome.h"
 #include "triage-lookups.h"
 #include "triage-dnd.h"
 #include "triage-preferences-window.h"
@@ -89,6 +90,8 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
+static TriageRequest *find_request (TriageApplication *self,
+                                    const char        *notification_id);
 static void submit_answer   (TriageApplication *self,
                              const char        *notification_id,
                              const char        *action_id,
@@ -365,6 +368,55 @@ outcome_for_status (AtpStatus status)
     }
 }
 
+/* What became of a request settled elsewhere (answered on another device,
+ * expired, withdrawn), told where the person may be looking: the request
+ * shown (its view names the outcome) and its bubble if still on screen, which
+ * then says what the view's banner says instead of offering answers that no
+ * longer apply. It is told again once the answer given elsewhere is known. */
+static void
+tell_outcome (TriageApplication *self,
+              const char        *notification_id,
+              AtpNotification   *notification,
+              AtpStatus          status,
+              const char        *reason,
+              GDateTime         *when,
+              AtpResponse       *response)
+{
+  TriageRequest *request = find_request (self, notification_id);
+  g_autofree char *outcome = NULL;
+  g_autofree char *body = NULL;
+
+  if (request != NULL && triage_request_get_answer_state (request) == TRIAGE_ANSWER_NONE)
+    {
+      if (response != NULL)
+        triage_request_set_response (request, response);
+      if (notification == NULL)
+        notification = triage_request_get_notification (request);
+      if (reason == NULL)
+        reason = triage_request_get_status_reason (request);
+      if (when == NULL)
+        when = triage_request_get_status_time (request);
+    }
+
+  if (self->notifier == NULL)
+    return;
+  if (notification == NULL)
+    {
+      triage_notifier_withdraw (self->notifier, notification_id);
+      return;
+    }
+
+  outcome = triage_describe_settled (notification, status, when, response);
+  if (reason != NULL)
+    {
+      /* Translators: %s is the reason the server gave for a status change */
+      g_autofree char *why = g_strdup_printf (_("Reason: %s"), reason);
+
+      body = g_strconcat (outcome, "\n", why, NULL);
+    }
+  triage_notifier_settle (self->notifier, notification_id, body ? body : outcome);
+}
+
 /* A request left the pending state on the server. */
 static void
 settle_request (TriageApplication *self,
@@ -390,9 +442,6 @@ settle_request (TriageApplication *self,
    * outbox's result decides what is recorded and said. */
   ours = status == ATP_STATUS_RESPONDED && triage_outbox_has_answer (self->outbox, notification_id);
 
-  if (self->notifier != NULL)
-    triage_notifier_withdraw (self->notifier, notification_id);
-
   request = triage_inbox_model_remove (self->inbox, notification_id);
   if (request != NULL)
     triage_request_settle (request, status, reason, when);
@@ -407,7 +456,14 @@ settle_request (TriageApplication *self,
     }
 
   if (ours)
-    return;
+    {
+      if (self->notifier != NULL)
+        triage_notifier_withdraw (self->notifier, notification_id);
+      return;
+    }
+
+  tell_outcome (self, notification_id, request ? triage_request_get_notification (request) : NULL,
+                status, reason, when, response);
 
   triage_store_set_outcome_async (self->store, notification_id, status,
                                   outcome_for_status (status), reason,
@@ -445,9 +501,12 @@ on_lookup_settled (TriageApplication *self,
 static void
 on_lookup_response (TriageApplication *self,
                     const char        *notification_id,
-                    AtpResponse       *response)
+                    AtpResponse       *response,
+                    AtpNotification   *notification)
 {
   triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
+  /* What was answered, and by whom: the view and the bubble say it now. */
+  tell_outcome (self, notification_id, notification, ATP_STATUS_RESPONDED, NULL, NULL, response);
 }
 
 static void

@@ -42,6 +42,9 @@ void            triage_notifier_show_notice        (TriageNotifier  *self,
                                                     const char      *key,
                                                     const char      *summary,
                                                     const char      *body);
+void            triage_notifier_settle             (TriageNotifier  *self,
+                                                    const char      *notification_id,
+                                                    const char      *outcome);
 void            triage_notifier_withdraw           (TriageNotifier  *self,
                                                     const char      *notification_id);
 guint           triage_notifier_get_n_shown        (TriageNotifier  *self);

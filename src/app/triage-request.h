@@ -49,6 +49,9 @@ void               triage_request_settle            (TriageRequest     *self,
                                                      AtpStatus          status,
                                                      const char        *reason,
                                                      GDateTime         *when);
+void               triage_request_set_response      (TriageRequest     *self,
+                                                     AtpResponse       *response);
+AtpResponse       *triage_request_get_response      (TriageRequest     *self);
 const char        *triage_request_get_status_reason (TriageRequest     *self);
 GDateTime         *triage_request_get_status_time   (TriageRequest     *self);
 TriageAnswerState  triage_request_get_answer_state  (TriageRequest     *self);

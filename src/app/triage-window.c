@@ -160,6 +160,8 @@ update_view_state (TriageWindow *self)
                                          triage_request_get_status_time (self->current),
                                          NULL);
     }
+  /* What was answered elsewhere and by whom, once the app has learnt it. */
+  triage_decision_view_set_response (self->decision_view, triage_request_get_response (self->current));
 
   /* The view marks an answer "sending" itself when it emits ::submit; until
    * the app has stored it (answer state still none) that stays as it is. */
@@ -340,9 +342,6 @@ show_past_request (TriageWindow       *self,
   g_autoptr(JsonNode) response = NULL;
   g_autoptr(GDateTime) answered_at = NULL;
   g_autoptr(GDateTime) updated_at = NULL;
-  g_autofree char *answer = triage_history_entry_dup_answer_text (entry);
-  g_autofree char *responder = triage_history_entry_dup_responder_text (entry);
-  g_autofree char *detail = NULL;
 
   if (data->response_data != NULL)
     response = atp_json_parse (data->response_data, -1, ATP_MAX_FRAME_SIZE, NULL);
@@ -372,14 +371,22 @@ show_past_request (TriageWindow       *self,
       break;
 
     case TRIAGE_OUTCOME_ANSWERED_ELSEWHERE:
-      if (*answer != '\0' && *responder != '\0')
-        /* Translators: %1$s is the answer (action and data), %2$s who gave it */
-        detail = g_strdup_printf (_("Answer: %1$s, by %2$s"), answer, responder);
-      else if (*answer != '\0')
-        /* Translators: %s is the answer (action and data) */
-        detail = g_strdup_printf (_("Answer: %s"), answer);
       triage_decision_view_set_status (self->past_view, ATP_STATUS_RESPONDED, data->status_reason,
-                                       answered_at, detail);
+                                       answered_at, NULL);
+      /* The banner names the answer and who gave it, as when it happened
+       * (a request the server had forgotten has no answer recorded). */
+      if (data->action_id != NULL && (answered_at != NULL || updated_at != NULL))
+        {
+          AtpResponderType type = ATP_RESPONDER_HUMAN;
+          g_autoptr(AtpResponse) given = NULL;
+
+          if (data->responder_type != NULL)
+            atp_responder_type_from_string (data->responder_type, &type);
+          given = atp_response_new (data->id, data->action_id, response,
+                                    answered_at ? answered_at : updated_at,
+                                    data->responder_id ? data->responder_id : "", type);
+          triage_decision_view_set_response (self->past_view, given);
+        }
       break;
 
     case TRIAGE_OUTCOME_EXPIRED:
@@ -1226,6 +1233,8 @@ triage_window_init (TriageWindow *self)
   g_signal_group_connect_object (self->current_signals, "notify::status",
                                  G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->current_signals, "notify::answer-state",
+                                 G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->current_signals, "notify::response",
                                  G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
 }
 

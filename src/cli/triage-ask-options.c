@@ -56,6 +56,45 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self);
 }
 
+gboolean
+triage_ask_options_set_connection (TriageAskOptions  *self,
+                                   const char        *server,
+                                   const char        *socket_path,
+                                   const char        *service,
+                                   const char        *service_name,
+                                   const char        *retry_for,
+                                   GError           **error)
+{
+  if (server != NULL)
+    {
+      if (!atp_client_check_url (server, error))
+        {
+          g_prefix_error (error, "--server: ");
+          return FALSE;
+        }
+      g_free (self->server_url);
+      self->server_url = g_strdup (server);
+    }
+  g_free (self->socket_path);
+  self->socket_path = g_strdup (socket_path);
+  if (service != NULL)
+    {
+      g_free (self->service_id);
+      self->service_id = g_strdup (service);
+    }
+  g_free (self->service_name);
+  self->service_name = g_strdup (service_name);
+
+  if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* "deploy_now" → "Deploy now" */
 static char *
 label_from_id (const char *id)
@@ -529,11 +568,11 @@ add_attachment (JsonArray   *attachments,
   return TRUE;
 }
 
-static gboolean
-parse_deadline (const char  *text,
-                GDateTime   *now,
-                char       **out,
-                GError     **error)
+gboolean
+triage_ask_parse_deadline (const char  *text,
+                           GDateTime   *now,
+                           char       **out,
+                           GError     **error)
 {
   const char *problem = NULL;
 
@@ -823,28 +862,9 @@ triage_ask_options_parse (GStrv      *argv,
   self->confirm = state.confirm;
   self->read_stdin = json;
 
-  if (server != NULL)
-    {
-      if (!atp_client_check_url (server, error))
-        {
-          g_prefix_error (error, "--server: ");
-          return NULL;
-        }
-      self->server_url = g_steal_pointer (&server);
-    }
-  self->socket_path = g_steal_pointer (&socket_path);
-  if (service != NULL)
-    {
-      g_free (self->service_id);
-      self->service_id = g_steal_pointer (&service);
-    }
-  self->service_name = g_steal_pointer (&service_name);
-
-  if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
-    {
-      usage_error (error, "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
-      return NULL;
-    }
+  if (!triage_ask_options_set_connection (self, server, socket_path, service, service_name,
+                                          retry_for, error))
+    return NULL;
 
   if (id != NULL)
     {
@@ -961,7 +981,7 @@ triage_ask_options_parse (GStrv      *argv,
     {
       g_autofree char *when = NULL;
 
-      if (!parse_deadline (deadline, now, &when, error))
+      if (!triage_ask_parse_deadline (deadline, now, &when, error))
         return NULL;
       json_object_set_string_member (notification, "deadline", when);
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "triage-server-protocol.h"
+#include "triage-server-afp.h"
 
 #define DEFAULT_LIMIT 50
 #define MAX_LIMIT     100
@@ -384,7 +385,7 @@ api_handler (SoupServer        *soup,
       else
         handle_respond (self, msg);
     }
-  else
+  else if (!triage_server_afp_route (self, msg, method, path, query))
     reply_error (msg, ATP_ERROR_NOT_FOUND, "No such endpoint");
 
   /* Answered now (not a long-poll): held until what it reports on is durable. */

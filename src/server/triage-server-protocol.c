@@ -8,8 +8,11 @@
 
 #include "triage-server-protocol.h"
 
+#include "triage-server-afp.h"
+
 static const TriageServerProtocol * const protocols[ATP_N_PROTOCOLS] = {
   [ATP_PROTOCOL_ATP] = &triage_server_protocol_atp,
+  [ATP_PROTOCOL_AFP] = &triage_server_protocol_afp,
 };
 
 const TriageServerProtocol *

@@ -11,6 +11,7 @@
 #include <libsoup/soup.h>
 
 #include "atp.h"
+#include "atp-afp.h"
 #include "triage-test-server.h"
 
 /* No wait here comes near this; reaching it fails the test, it never hangs it. */
@@ -624,6 +625,39 @@ test_status_updates (Fixture       *fixture,
   g_assert_cmpuint (json_object_get_size (invalidated), ==, 5);
 }
 
+/* An AFP review's end reaches its service as the agent's view of it, the
+ * Response Object included (event afp.response), signed like any. */
+static void
+test_afp_review (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(JsonObject) body = NULL;
+  g_autoptr(AtpAfpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL, *respond_body = NULL, *answered = NULL;
+  const char *id = "3c2d1e0f-9a8b-4c7d-8e6f-5a4b3c2d1e0f";
+
+  add_service (fixture, "reviews", receiver, "/ok/afp", &service);
+  answer = request (fixture, "POST", "/api/v1/afp/reviews", service.key,
+                    "{\"id\":\"3c2d1e0f-9a8b-4c7d-8e6f-5a4b3c2d1e0f\",\"request\":{\"iteration\":1,"
+                    "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"x\"}}}", 201);
+  respond_body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"decline\"}", id);
+  answered = request (fixture, "POST", "/api/v1/client/respond", fixture->user_token, respond_body,
+                      200);
+
+  deliveries = receiver_wait (receiver, "/ok/afp", 1);
+  assert_signed (deliveries->pdata[0], service.secret);
+  body = body_object (deliveries->pdata[0]);
+  g_assert_cmpstr (json_object_get_string_member (body, "id"), ==, id);
+  g_assert_cmpstr (json_object_get_string_member (body, "status"), ==, "answered");
+  response = atp_afp_response_new_from_json (json_object_get_member (body, "response"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (response->error_code, ==, "REVIEW_DECLINED");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -638,6 +672,8 @@ main (int    argc,
   g_test_add ("/server/webhook/survives-stop", Fixture, NULL, fixture_setup, test_survives_stop,
               fixture_teardown);
   g_test_add ("/server/webhook/gives-up", Fixture, NULL, fixture_setup, test_gives_up,
+              fixture_teardown);
+  g_test_add ("/server/webhook/afp-review", Fixture, NULL, fixture_setup, test_afp_review,
               fixture_teardown);
   g_test_add ("/server/webhook/status-updates", Fixture, NULL, fixture_setup,
               test_status_updates, fixture_teardown);

@@ -69,6 +69,7 @@ _triage_decision_view_update_state (TriageDecisionView *self)
 
   for (guint i = 0; i < self->editors->len; i++)
     triage_response_editor_set_editable (g_ptr_array_index (self->editors, i), !read_only);
+  _triage_decision_view_mark_chosen (self, read_only);
 
   if (read_only)
     _triage_decision_view_cancel_confirmation (self);
@@ -138,6 +139,7 @@ triage_decision_view_finalize (GObject *object)
   g_clear_pointer (&self->editors, g_ptr_array_unref);
   g_clear_pointer (&self->status_when, g_date_time_unref);
   g_clear_pointer (&self->sent_response, json_node_unref);
+  g_clear_pointer (&self->response, atp_response_unref);
   g_free (self->status_reason);
   g_free (self->status_detail);
   g_free (self->delivery_message);
@@ -399,6 +401,7 @@ triage_decision_view_set_notification (TriageDecisionView *self,
   g_clear_pointer (&self->status_reason, g_free);
   g_clear_pointer (&self->status_detail, g_free);
   g_clear_pointer (&self->status_when, g_date_time_unref);
+  g_clear_pointer (&self->response, atp_response_unref);
   g_clear_pointer (&self->delivery_message, g_free);
   g_clear_pointer (&self->answer_error, g_free);
   g_clear_pointer (&self->sent_action_id, g_free);
@@ -474,6 +477,46 @@ triage_decision_view_set_status (TriageDecisionView *self,
 
   _triage_decision_view_update_state (self);
   _triage_decision_view_update_countdown (self);
+}
+
+/**
+ * triage_decision_view_set_response:
+ * @self: a #TriageDecisionView
+ * @response: (nullable): the answer that settled the request elsewhere
+ *
+ * What was answered on another device or by another person, and by whom:
+ * once the status is %ATP_STATUS_RESPONDED the banner names the action, the
+ * value and the responder, and the action's card is marked as the one
+ * chosen. A status update does not carry the answer, so it usually comes
+ * later than the status. Call after triage_decision_view_set_notification(),
+ * which forgets it.
+ */
+void
+triage_decision_view_set_response (TriageDecisionView *self,
+                                   AtpResponse        *response)
+{
+  g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
+
+  if (response == self->response)
+    return;
+
+  g_clear_pointer (&self->response, atp_response_unref);
+  self->response = response ? atp_response_ref (response) : NULL;
+
+  _triage_decision_view_update_state (self);
+}
+
+/**
+ * triage_decision_view_get_response:
+ *
+ * Returns: (transfer none) (nullable): the answer given elsewhere, if known
+ */
+AtpResponse *
+triage_decision_view_get_response (TriageDecisionView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), NULL);
+
+  return self->response;
 }
 
 TriageDeliveryState

@@ -52,6 +52,9 @@ void                 triage_decision_view_set_status               (TriageDecisi
                                                                     const char          *reason,
                                                                     GDateTime           *when,
                                                                     const char          *detail);
+void                 triage_decision_view_set_response             (TriageDecisionView  *self,
+                                                                    AtpResponse         *response);
+AtpResponse         *triage_decision_view_get_response             (TriageDecisionView  *self);
 TriageDeliveryState  triage_decision_view_get_delivery_state       (TriageDecisionView  *self);
 void                 triage_decision_view_set_delivery_state       (TriageDecisionView  *self,
                                                                     TriageDeliveryState  state);

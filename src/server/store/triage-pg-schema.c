@@ -57,6 +57,12 @@ static const char *migrations[] = {
   "  WHERE protocol_id IS NOT NULL;"
   "ALTER TABLE events ADD COLUMN protocol INTEGER NOT NULL DEFAULT -1;"
   "ALTER TABLE webhook_deliveries ADD COLUMN event TEXT;",
+  /* 3: AFP review sessions (triage-store-postgres-afp.c) */
+  "CREATE TABLE afp_sessions (id TEXT PRIMARY KEY, service_id TEXT NOT NULL,"
+  "  created_at BIGINT NOT NULL, last_iteration BIGINT NOT NULL);"
+  "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
+  "  iteration BIGINT NOT NULL);"
+  "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
 };
 
 G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&

@@ -80,6 +80,15 @@ query (TriageStorePostgres *self,
   return result;
 }
 
+PGresult *
+triage_store_postgres_query (TriageStorePostgres *self,
+                             const char          *sql,
+                             int                  n_params,
+                             const TriagePgParam *params)
+{
+  return query (self, sql, n_params, params);
+}
+
 static gboolean
 query_changed_one (TriageStorePostgres *self,
                    const char          *sql,
@@ -901,6 +910,8 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->next_webhook = postgres_next_webhook;
   store_class->schedule_webhook = postgres_schedule_webhook;
   store_class->remove_webhook = postgres_remove_webhook;
+
+  triage_store_postgres_afp_class_init (store_class);
 }
 
 static void

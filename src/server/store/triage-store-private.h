@@ -7,6 +7,7 @@
 #pragma once
 
 #include "triage-store.h"
+#include "triage-store-afp.h"
 
 G_BEGIN_DECLS
 
@@ -140,6 +141,23 @@ struct _TriageStoreClass
                                                 const char  *last_error);
   void                   (*remove_webhook)     (TriageStore *self,
                                                 gint64       id);
+
+  /* AFP review sessions (triage-store-afp.h) */
+  gboolean               (*afp_add_session)    (TriageStore *self,
+                                                const char  *id,
+                                                const char  *service_id,
+                                                gint64       now);
+  TriageAfpSessionRow   *(*afp_get_session)    (TriageStore *self,
+                                                const char  *id);
+  gboolean               (*afp_claim_iteration) (TriageStore *self,
+                                                 const char  *session_id,
+                                                 gint64       iteration);
+  gboolean               (*afp_add_review)     (TriageStore *self,
+                                                const char  *notification_id,
+                                                const char  *session_id,
+                                                gint64       iteration);
+  GPtrArray             *(*afp_reviews)        (TriageStore *self,
+                                                const char  *session_id);
 };
 
 /* For backends: hands a committed event to the server (shared stores). */

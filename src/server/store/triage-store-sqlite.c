@@ -69,6 +69,12 @@ static const char *migrations[] = {
   "  WHERE protocol_id IS NOT NULL;"
   "ALTER TABLE events ADD COLUMN protocol INTEGER NOT NULL DEFAULT -1;"
   "ALTER TABLE webhook_deliveries ADD COLUMN event TEXT;",
+  /* 6: AFP review sessions (triage-store-sqlite-afp.c) */
+  "CREATE TABLE afp_sessions (id TEXT PRIMARY KEY, service_id TEXT NOT NULL,"
+  "  created_at INTEGER NOT NULL, last_iteration INTEGER NOT NULL);"
+  "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
+  "  iteration INTEGER NOT NULL);"
+  "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
 };
 
 static gboolean
@@ -114,6 +120,13 @@ cached (TriageStoreSqlite *self,
       g_hash_table_insert (self->statements, g_strdup (sql), stmt);
     }
   return stmt;
+}
+
+sqlite3_stmt *
+triage_store_sqlite_statement (TriageStoreSqlite *self,
+                               const char        *sql)
+{
+  return cached (self, sql);
 }
 
 static void
@@ -955,6 +968,8 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->next_webhook = sqlite_next_webhook;
   store_class->schedule_webhook = sqlite_schedule_webhook;
   store_class->remove_webhook = sqlite_remove_webhook;
+
+  triage_store_sqlite_afp_class_init (store_class);
 }
 
 static void
