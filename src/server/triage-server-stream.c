@@ -306,7 +306,10 @@ on_tick (gpointer data)
 
         if (stream->ws != NULL && now - stream->last_heard >= self->idle * G_USEC_PER_SEC)
           {
-            g_ptr_array_add (idle, stream);
+            /* Once its close is sent, a connection waits for the peer's
+             * (which a busy peer may take long to send): closed once. */
+            if (soup_websocket_connection_get_state (stream->ws) == SOUP_WEBSOCKET_STATE_OPEN)
+              g_ptr_array_add (idle, stream);
             continue;
           }
         /* Half a tick early rather than a whole tick late. */

@@ -415,9 +415,11 @@ test_retries (Fixture       *fixture,
   responded = now_s ();
   respond (fixture, ok_id);
 
-  /* Delivered while the hanging receiver still holds its attempt (5 s). */
+  /* Delivered while the hanging receiver still holds its attempt (5 s).
+   * Each upper bound below sits just under what a wrong schedule would give,
+   * leaving a loaded machine all the slack there is. */
   oks = receiver_wait (receiver, "/ok/o", 1);
-  g_assert_cmpfloat (((Delivery *) oks->pdata[0])->time - responded, <, 3.0);
+  g_assert_cmpfloat (((Delivery *) oks->pdata[0])->time - responded, <, 4.5);
   assert_signed (oks->pdata[0], ok.secret);
 
   fails = receiver_wait (receiver, "/fail/2/f", 3);
@@ -425,9 +427,9 @@ test_retries (Fixture       *fixture,
   second = fails->pdata[1];
   third = fails->pdata[2];
   g_assert_cmpfloat (second->time - first->time, >=, 0.95);
-  g_assert_cmpfloat (second->time - first->time, <, 2.5);
+  g_assert_cmpfloat (second->time - first->time, <, 3.5);    /* not the 4 s of the next step */
   g_assert_cmpfloat (third->time - second->time, >=, 3.95);
-  g_assert_cmpfloat (third->time - second->time, <, 5.5);
+  g_assert_cmpfloat (third->time - second->time, <, 12.0);   /* nor its 16 s */
   g_assert_cmpstr (second->request_id, ==, first->request_id);
   g_assert_cmpstr (third->request_id, ==, first->request_id);
   g_assert_cmpstr (second->body, ==, first->body);
@@ -504,13 +506,13 @@ test_survives_stop (Fixture       *fixture,
 
   stopping = now_s ();
   g_assert_true (triage_test_server_stop (fixture->server));
-  g_assert_cmpfloat (now_s () - stopping, <, 3.0);
+  g_assert_cmpfloat (now_s () - stopping, <, 4.5);   /* not the attempt's 5 s */
 
   g_assert_true (triage_test_server_restart (fixture->server, &error));
   g_assert_no_error (error);
   started = now_s ();
   deliveries = receiver_wait (receiver, "/hang/t", 2);
-  g_assert_cmpfloat (((Delivery *) deliveries->pdata[1])->time - started, <, 3.0);
+  g_assert_cmpfloat (((Delivery *) deliveries->pdata[1])->time - started, <, 4.0);   /* not held 6 s */
   g_assert_cmpstr (((Delivery *) deliveries->pdata[1])->request_id, ==,
                    ((Delivery *) deliveries->pdata[0])->request_id);
   assert_signed (deliveries->pdata[1], service.secret);

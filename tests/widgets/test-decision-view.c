@@ -644,7 +644,8 @@ test_narrow (Fixture       *fixture,
                       &minimum, &natural, NULL, NULL);
   g_assert_cmpint (minimum, <=, 360);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 360, 640);
-  widgets_test_wait_ms (100);
+  /* The window gets its new size on a later frame: wait for it, then look. */
+  WAIT_UNTIL (gtk_widget_get_width (fixture->window) == 360);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fixture->view)), <=, 360);
 }
 

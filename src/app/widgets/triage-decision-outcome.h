@@ -19,8 +19,6 @@ G_BEGIN_DECLS
  * the request is settled. No GTK here (the app core's notifier uses it too).
  */
 
-char *triage_describe_answer  (const AtpAction *action,
-                               JsonNode        *response_data);
 char *triage_format_settled   (AtpStatus        status,
                                const char      *service_name,
                                const char      *answer,

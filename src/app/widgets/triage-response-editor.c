@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "triage-response-editor-private.h"
 #include "triage-widgets-style.h"

@@ -115,6 +115,28 @@ sqlite_afp_add_review (TriageStore *store,
   return ok;
 }
 
+static gboolean
+sqlite_afp_last_review (TriageStore *store,
+                        const char  *session_id,
+                        char       **notification_id,
+                        gint64      *iteration)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "SELECT notification_id, iteration FROM afp_reviews WHERE session_id = ?"
+    " ORDER BY iteration DESC LIMIT 1");
+  gboolean found;
+
+  bind_text (stmt, 1, session_id);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  if (found)
+    {
+      *notification_id = column_text (stmt, 0);
+      *iteration = sqlite3_column_int64 (stmt, 1);
+    }
+  done (stmt);
+  return found;
+}
+
 static GPtrArray *
 sqlite_afp_reviews (TriageStore *store,
                     const char  *session_id)
@@ -147,5 +169,6 @@ triage_store_sqlite_afp_class_init (TriageStoreClass *store_class)
   store_class->afp_get_session = sqlite_afp_get_session;
   store_class->afp_claim_iteration = sqlite_afp_claim_iteration;
   store_class->afp_add_review = sqlite_afp_add_review;
+  store_class->afp_last_review = sqlite_afp_last_review;
   store_class->afp_reviews = sqlite_afp_reviews;
 }
