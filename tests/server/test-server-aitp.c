@@ -615,7 +615,11 @@ test_wait (Fixture       *fixture,
   g_object_unref (wait.result);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  view = srv_parse_object (g_bytes_get_data (bytes, NULL));
+  {
+    g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+    view = srv_parse_object (text);
+  }
   g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "answered");
   g_assert_true (g_get_monotonic_time () - started < 25 * G_USEC_PER_SEC);
 }

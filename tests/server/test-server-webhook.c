@@ -105,12 +105,15 @@ receiver_deliveries (Receiver   *receiver,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = soup_session_send_and_read (receiver->session, msg, NULL, &error);
   g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
   GPtrArray *deliveries = g_ptr_array_new_with_free_func ((GDestroyNotify) delivery_free);
   JsonArray *array;
 
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  root = json_from_string (g_bytes_get_data (bytes, NULL), &error);
+  /* The bytes read end where the body ends: no NUL after them. */
+  text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  root = json_from_string (text, &error);
   g_assert_no_error (error);
   array = json_node_get_array (root);
   for (guint i = 0; i < json_array_get_length (array); i++)
