@@ -244,6 +244,42 @@ test_cross_delivery (Cluster       *cluster,
   reply_clear (&waited);
 }
 
+/* Server-Sent Events resume on another server from the id the client last
+ * got: event ids follow the order of commits whichever server made them, so
+ * "after this id" means the same everywhere. */
+static void
+test_sse_resume_elsewhere (Cluster       *cluster,
+                           gconstpointer  data)
+{
+  TriageTestServer *a = cluster->servers[0], *b = cluster->servers[1];
+  SrvEvents *first = srv_events_open (a, cluster->alice, NULL, NULL);
+  g_autoptr(SrvEvents) again = NULL;
+  g_autofree char *seen = NULL, *missed_on_a = NULL, *missed_on_b = NULL, *last = NULL;
+  SrvEvent *event;
+
+  srv_wait_until (srv_find_event (first, "ping", NULL) != NULL, "the event stream");
+  seen = post (a, cluster->key, "Seen", 0);
+  srv_wait_until ((event = srv_find_event (first, "notification", seen)) != NULL, "the first event");
+  srv_wait_until (srv_find_event (first, "status_update", "\"delivered\"") != NULL, "delivered");
+  last = g_strdup (((SrvEvent *) first->events->pdata[first->events->len - 1])->id);
+  g_assert_nonnull (last);
+  srv_events_free (first);
+
+  missed_on_b = post (b, cluster->key, "Missed on B", 0);
+  missed_on_a = post (a, cluster->key, "Missed on A", 0);
+  again = srv_events_open (b, cluster->alice, NULL, last);
+  srv_wait_until (srv_find_event (again, "notification", missed_on_a) != NULL, "the replay");
+  g_assert_nonnull (srv_find_event (again, "notification", missed_on_b));
+  g_assert_null (srv_find_event (again, "notification", seen));
+  for (guint i = 0; i < again->events->len; i++)
+    {
+      SrvEvent *replayed = again->events->pdata[i];
+
+      if (replayed->id != NULL)
+        g_assert_cmpint (g_ascii_strtoll (replayed->id, NULL, 10), >, g_ascii_strtoll (last, NULL, 10));
+    }
+}
+
 /* Deadlines on three servers, each server watching all of them: every
  * notification expires once, with one status update and one webhook. */
 static void
@@ -639,6 +675,7 @@ main (int    argc,
 #define ADD(path, shape, func) \
   g_test_add (path, Cluster, shape, cluster_setup, func, cluster_teardown)
   ADD ("/cluster/cross-delivery", &three, test_cross_delivery);
+  ADD ("/cluster/sse-resume-elsewhere", &two, test_sse_resume_elsewhere);
   ADD ("/cluster/single-expiry", &three, test_single_expiry);
   ADD ("/cluster/webhook-once", &three, test_webhook_once);
   ADD ("/cluster/idempotent-retries", &three, test_idempotent_retries);
