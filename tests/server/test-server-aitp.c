@@ -631,6 +631,8 @@ test_rate_limit (Fixture       *fixture,
 {
   g_autofree char *text = load_example ("seed-003-radio-request.json");
   guint accepted = 0, limited = 0;
+  gint64 started = g_get_monotonic_time ();
+  double seconds;
 
   for (guint i = 0; i < 50; i++)
     {
@@ -652,8 +654,11 @@ test_rate_limit (Fixture       *fixture,
           limited++;
         }
     }
-  g_assert_cmpuint (accepted, <=, 41);
-  g_assert_cmpuint (limited, >=, 9);
+  /* 40 at once, then one every 1.5 s: a slow run (sanitizers, a loaded
+   * machine) earns a few more. */
+  seconds = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;
+  g_assert_cmpuint (accepted, <=, 41 + (guint) (seconds / 1.5));
+  g_assert_cmpuint (limited, >=, 9 - MIN (9, (guint) (seconds / 1.5)));
 }
 
 int

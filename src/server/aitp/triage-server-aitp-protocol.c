@@ -59,6 +59,15 @@ aitp_check_answer (AtpNotification *envelope,
   return TRUE;
 }
 
+static JsonNode *
+node_taking (JsonObject *object)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, object);
+  return node;
+}
+
 /* The decision message of an answered request: its stored `decision` under
  * AITP-02's $schema. NULL when it has no answer. */
 static JsonNode *
@@ -76,7 +85,8 @@ decision_message (TriageNotificationRow *row)
   message = json_object_new ();
   json_object_set_string_member (message, "$schema", ATP_AITP_SCHEMA_URL);
   json_object_set_member (message, "decision", json_node_copy (response->response_data));
-  return json_node_init_object (json_node_alloc (), message);
+  /* json_node_init_object () would take a reference of its own. */
+  return node_taking (message);
 }
 
 /* {"id", "request_decision_id", "status", "delivered" (while pending),
@@ -100,7 +110,7 @@ aitp_agent_view (TriageNotificationRow *row)
     }
   if (row->status == ATP_STATUS_RESPONDED && (decision = decision_message (row)) != NULL)
     json_object_set_member (object, "decision", decision);
-  return json_node_init_object (json_node_alloc (), object);
+  return node_taking (object);
 }
 
 /* An answer: the decision message. An end: the agent view with the reason. */
