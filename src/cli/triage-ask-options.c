@@ -979,16 +979,13 @@ triage_ask_options_parse (GStrv      *argv,
 
   if (deadline != NULL)
     {
-      g_autofree char *when = NULL;
-      g_autofree char *made = atp_format_timestamp (now);
+      const char *problem = NULL;
 
-      if (!triage_ask_parse_deadline (deadline, now, &when, error))
-        return NULL;
-      /* The deadline counts from now: the request says when now was, or a
-       * server that gets it late (a busy machine, a retry) would check a
-       * short deadline against its own later clock and refuse it. */
-      json_object_set_string_member (notification, "timestamp", made);
-      json_object_set_string_member (notification, "deadline", when);
+      if (!triage_service_set_deadline (notification, deadline, now, &problem))
+        {
+          usage_error (error, "--deadline “%s”: %s", deadline, problem);
+          return NULL;
+        }
     }
 
   ctx = json_object_new ();

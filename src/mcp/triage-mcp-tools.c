@@ -240,16 +240,14 @@ build_common (JsonObject  *request,
 
   if (deadline != NULL)
     {
-      g_autofree char *when = NULL;
       const char *problem = NULL;
 
-      if (!triage_service_parse_deadline (deadline, now, &when, &problem))
+      if (!triage_service_set_deadline (request, deadline, now, &problem))
         {
           g_set_error (error, TRIAGE_MCP_ERROR, TRIAGE_MCP_ERROR_INVALID_ARGUMENT,
                        "deadline: %s, not “%s”", problem, deadline);
           return FALSE;
         }
-      json_object_set_string_member (request, "deadline", when);
     }
 
   json_object_set_string_member (context, "title", title);

@@ -72,4 +72,21 @@ gboolean   triage_service_parse_deadline (const char  *text,
                                           char       **rfc3339,
                                           const char **problem);
 
+/**
+ * triage_service_set_deadline:
+ * @request: the request (a notification being built)
+ * @text: as for triage_service_parse_deadline()
+ * @now: when the request is made
+ * @problem: (out) (transfer none): as for triage_service_parse_deadline()
+ *
+ * Sets @request's `deadline` and, with it, its `timestamp` (@now): a server
+ * checks the deadline against the request's timestamp, or without one
+ * against when it got the request, which on a busy machine or after a retry
+ * can already be past a short deadline.
+ */
+gboolean   triage_service_set_deadline   (JsonObject  *request,
+                                          const char  *text,
+                                          GDateTime   *now,
+                                          const char **problem);
+
 G_END_DECLS
