@@ -133,15 +133,19 @@ class World:
 
 
 class Server:
-    """A real triage-server in local mode on the world's socket and database."""
+    """A real triage-server in local mode on the world's socket and database
+    (or on another socket, where the app does not look)."""
 
-    def __init__(self, world):
+    def __init__(self, world, socket=None):
         self.world = world
+        self.socket = socket or world.socket
         self.proc = None
 
     def start(self):
         args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
                 "--print-address", "--heartbeat-interval", "2"]
+        if self.socket != self.world.socket:
+            args += ["--socket", self.socket]
         self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
                                      stdin=subprocess.DEVNULL, text=True,
                                      preexec_fn=die_with_parent)
@@ -162,7 +166,7 @@ class Server:
         self.stop(signal.SIGKILL)
 
     def request(self, method, path, body=None, service="tests", headers=None):
-        conn = UnixHTTPConnection(self.world.socket)
+        conn = UnixHTTPConnection(self.socket)
         hdrs = {"X-Triage-Service": service, "X-Triage-Service-Name": "Test Bot"}
         hdrs.update(headers or {})
         data = None
