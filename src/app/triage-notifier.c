@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "triage-notifier-private.h"
+#include "triage-protocol.h"
 
 /*
  * Desktop notifications (libnotify): one bubble per new request.
@@ -459,9 +460,10 @@ triage_notifier_class_init (TriageNotifierClass *klass)
    * TriageNotifier::respond:
    * @self: the notifier
    * @notification_id: the request
-   * @action_id: the simple action whose button was pressed
+   * @answer_key: the key of the #TriageBubbleAnswer whose button was pressed
    *
-   * Answer the request with that action (through the outbox).
+   * Answer the request as that button says (its protocol's
+   * triage_protocol_get_bubble_answer(), through the outbox).
    */
   signals [RESPOND] =
     g_signal_new ("respond",
@@ -519,6 +521,8 @@ triage_notifier_show (TriageNotifier  *self,
                       AtpNotification *notification,
                       gboolean         urgent)
 {
+  g_autoptr(GPtrArray) answers = NULL;
+  TriageProtocol *protocol;
   ShowJob *job;
   Button button;
 
@@ -540,16 +544,16 @@ triage_notifier_show (TriageNotifier  *self,
   button.label = g_strdup (_("Open"));
   g_array_append_val (job->buttons, button);
 
-  if (triage_notifier_can_answer_inline (notification))
+  /* The answers the request's protocol lets a bubble give (none: Open only). */
+  protocol = triage_protocol_for_request (notification);
+  answers = protocol ? triage_protocol_dup_bubble_answers (protocol, notification) : NULL;
+  for (guint i = 0; answers != NULL && i < answers->len; i++)
     {
-      for (guint i = 0; i < notification->actions->len; i++)
-        {
-          const AtpAction *action = g_ptr_array_index (notification->actions, i);
+      TriageBubbleAnswer *answer = g_ptr_array_index (answers, i);
 
-          button.key = g_strconcat (TRIAGE_NOTIFIER_ACTION_RESPOND, action->id, NULL);
-          button.label = g_strdup (action->label);
-          g_array_append_val (job->buttons, button);
-        }
+      button.key = g_strconcat (TRIAGE_NOTIFIER_ACTION_RESPOND, answer->key, NULL);
+      button.label = g_strdup (answer->label);
+      g_array_append_val (job->buttons, button);
     }
 
   button.key = g_strdup (TRIAGE_NOTIFIER_ACTION_OPEN);

@@ -237,6 +237,20 @@ triage_request_get_service_name (TriageRequest *self)
   return self->notification->service.name;
 }
 
+/**
+ * triage_request_get_protocol:
+ *
+ * Returns: (transfer none) (nullable): what the app knows of the request's
+ *   protocol, %NULL when this version cannot answer it
+ */
+TriageProtocol *
+triage_request_get_protocol (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return triage_protocol_for_request (self->notification);
+}
+
 GDateTime *
 triage_request_get_deadline (TriageRequest *self)
 {
@@ -483,11 +497,13 @@ triage_format_deadline (GDateTime *deadline,
 char *
 triage_request_dup_subtitle (TriageRequest *self)
 {
+  g_autofree char *service = NULL;
   GString *str;
 
   g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
 
-  str = g_string_new (self->notification->service.name);
+  service = triage_protocol_dup_marked (self->notification->protocol, self->notification->service.name);
+  str = g_string_new (service);
 
   if (self->notification->context.project != NULL)
     g_string_append_printf (str, " · %s", self->notification->context.project);

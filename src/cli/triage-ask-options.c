@@ -734,6 +734,10 @@ static const char help_description[] =
   "  {\"notification_id\": ..., \"action_id\": ..., \"response_data\": ..., \"responded_at\": ...,\n"
   "   \"responder\": {...}}\n"
   "\n"
+  "Reviews (Agent Feedback Protocol 1.2): triage-ask --afp [--session ID] [--deadline WHEN]\n"
+  "reads a Request Object on standard input and writes three lines of JSON; see\n"
+  "triage-ask --afp --help.\n"
+  "\n"
   "Exit status: 0 answered (with --confirm: approved), 1 denied (--confirm), 2 bad option or\n"
   "invalid request (the message names the field), 3 server unreachable, 4 other server error,\n"
   "5 expired, 6 withdrawn by the service, 130 interrupted (the request is withdrawn first).";

@@ -14,6 +14,7 @@
 
 #include "app-test-common.h"
 #include "triage-notifier.h"
+#include "triage-protocol.h"
 
 #define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
@@ -71,6 +72,15 @@ test_summary_body (void)
   }
 }
 
+/* How many answer buttons a bubble for @n carries (its protocol's choice). */
+static guint
+n_bubble_answers (AtpNotification *n)
+{
+  g_autoptr(GPtrArray) answers = triage_protocol_dup_bubble_answers (triage_protocol_for_request (n), n);
+
+  return answers->len;
+}
+
 static void
 test_inline_answers (void)
 {
@@ -90,12 +100,12 @@ test_inline_answers (void)
     "[{\"id\": \"b\", \"label\": \"Logs?\", \"response_type\": \"binary\","
     "  \"options\": {\"true_label\": \"Yes\", \"false_label\": \"No\"}}]");
 
-  g_assert_true (triage_notifier_can_answer_inline (simple));
-  g_assert_false (triage_notifier_can_answer_inline (irreversible));
-  g_assert_false (triage_notifier_can_answer_inline (destructive));
-  g_assert_false (triage_notifier_can_answer_inline (confirm));
-  g_assert_false (triage_notifier_can_answer_inline (mixed));
-  g_assert_false (triage_notifier_can_answer_inline (binary));
+  g_assert_cmpuint (n_bubble_answers (simple), ==, 2);
+  g_assert_cmpuint (n_bubble_answers (irreversible), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (destructive), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (confirm), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (mixed), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (binary), ==, 0);
 }
 
 static void

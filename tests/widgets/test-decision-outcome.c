@@ -13,6 +13,7 @@
 
 #include <locale.h>
 
+#include "triage-atp-protocol.h"
 #include "triage-decision-format.h"
 #include "triage-decision-outcome.h"
 #include "widgets-test-util.h"
@@ -64,7 +65,7 @@ test_answers (void)
     {
       g_autoptr(JsonNode) data = atp_json_parse (cases[i].json, -1, 0, NULL);
       g_autofree char *text =
-        triage_describe_answer (atp_notification_find_action (notification, cases[i].action), data);
+        triage_atp_describe_answer (atp_notification_find_action (notification, cases[i].action), data);
 
       g_assert_cmpstr (text, ==, cases[i].expected);
     }
@@ -72,7 +73,7 @@ test_answers (void)
   /* A long text is cut, as the history cuts it. */
   {
     g_autoptr(JsonNode) data = atp_json_parse (long_json, -1, 0, NULL);
-    g_autofree char *text = triage_describe_answer (atp_notification_find_action (notification, "why"),
+    g_autofree char *text = triage_atp_describe_answer (atp_notification_find_action (notification, "why"),
                                                     data);
 
     g_assert_true (g_str_has_suffix (text, "…”"));

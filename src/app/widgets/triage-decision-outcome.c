@@ -10,41 +10,14 @@
 
 #include "triage-decision-format.h"
 #include "triage-decision-outcome.h"
-
-/**
- * triage_describe_answer:
- * @action: the action answered
- * @response_data: (nullable): the answer's data
- *
- * The action's label in quotes, and the value as triage_describe_response()
- * words it (option labels, the number with its unit, a text quoted and cut):
- * "‘Stop’", "‘Rollout’: 25 %", "‘Comment’: “Looks good”".
- *
- * Returns: (transfer full): the answer in words
- */
-char *
-triage_describe_answer (const AtpAction *action,
-                        JsonNode        *response_data)
-{
-  g_autofree char *value = NULL;
-
-  g_return_val_if_fail (action != NULL, NULL);
-
-  if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
-    /* Translators: an action chosen, its label in quotes, e.g. ‘Stop’ */
-    return g_strdup_printf (_("‘%s’"), action->label);
-
-  value = triage_describe_response (action, response_data);
-  /* Translators: an action answered with a value: %1$s is the action's label,
-   * %2$s the value, e.g. ‘Rollout’: 25 % */
-  return g_strdup_printf (_("‘%1$s’: %2$s"), action->label, value);
-}
+#include "triage-protocol.h"
 
 /**
  * triage_format_settled:
  * @status: a settled status: responded (elsewhere), expired or invalidated
  * @service_name: the service that asked (it withdraws a request)
- * @answer: (nullable): the answer given, as triage_describe_answer() words it
+ * @answer: (nullable): the answer given, as its protocol words it
+ *   (triage_protocol_describe_answer())
  * @responder: (nullable): who gave it (their name or id)
  * @when: (nullable): when it happened
  *
@@ -113,9 +86,9 @@ triage_format_settled (AtpStatus   status,
  * @when: (nullable): when it was settled, as the status update says
  * @response: (nullable): the answer that settled it, when known
  *
- * triage_format_settled() for @notification: the answer's action found in
- * the request (an action it does not have is named by its id), the time of
- * the answer or of the deadline when @when is not known.
+ * triage_format_settled() for @notification: the answer in the words of the
+ * request's protocol (an answer it cannot word is named by its action id),
+ * the time of the answer or of the deadline when @when is not known.
  *
  * Returns: (transfer full): the outcome in one sentence
  */
@@ -132,11 +105,14 @@ triage_describe_settled (AtpNotification *notification,
 
   if (status == ATP_STATUS_RESPONDED && response != NULL)
     {
-      const AtpAction *action = atp_notification_find_action (notification, response->action_id);
+      TriageProtocol *protocol = triage_protocol_for_request (notification);
 
-      if (action != NULL)
-        answer = triage_describe_answer (action, response->response_data);
-      else
+      if (protocol != NULL)
+        answer = triage_protocol_describe_answer (protocol, notification, response->action_id,
+                                                  response->response_data);
+      if (answer == NULL)
+        /* Translators: an answer the app cannot word (an action the request
+         * does not have), named by its id in quotes */
         answer = g_strdup_printf (_("‘%s’"), response->action_id);
       responder = response->responder_id;
       if (when == NULL)

@@ -8,6 +8,8 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-atp-format.h"
+#include "triage-atp-protocol.h"
 #include "triage-decision-format.h"
 #include "triage-decision-outcome.h"
 #include "triage-decision-view-private.h"
@@ -32,7 +34,7 @@ describe_sent_answer (TriageDecisionView *self)
   if (action == NULL)
     return NULL;
 
-  answer = triage_describe_answer (action, self->sent_response);
+  answer = triage_atp_describe_answer (action, self->sent_response);
   /* Translators: %s is the answer given here, e.g. ‘Stop’ or ‘Rollout’: 25 % */
   return g_strdup_printf (_("You answered %s"), answer);
 }

@@ -20,67 +20,149 @@
 
 #define SESSION_ID_LENGTH 24   /* random characters after "ses_" */
 
-/* What the session issued so far, read from its reviews' answers. */
+/*
+ * What a session holds, read from its latest review alone: that review's
+ * envelope says what the session had issued before it (its ids, the latest
+ * feedback) and its own answer adds to that. No earlier review can have
+ * been answered since it was made: each new review withdraws the one still
+ * waiting (at most one waits in a session), so reading one row is enough,
+ * however long the session.
+ */
 typedef struct
 {
-  GPtrArray      *issued_ids;        /* char*, in the order issued, each once */
-  GHashTable     *issued;            /* the same as a set */
-  AtpAfpFeedback *latest;            /* the person's latest feedback, or NULL */
-  char           *latest_id;         /* the review it answered */
-  gint64          latest_iteration;
-} History;
+  char                  *id;         /* the latest review, NULL in a new session */
+  gint64                 iteration;
+  TriageNotificationRow *row;
+  AtpAfpReview          *review;     /* its envelope's afp member */
+  AtpAfpFeedback        *feedback;   /* its answer, when that is feedback */
+} Last;
 
 static void
-history_clear (History *history)
+last_clear (Last *last)
 {
-  g_clear_pointer (&history->issued, g_hash_table_unref);
-  g_clear_pointer (&history->issued_ids, g_ptr_array_unref);
-  g_clear_pointer (&history->latest, atp_afp_feedback_unref);
-  g_clear_pointer (&history->latest_id, g_free);
+  g_clear_pointer (&last->id, g_free);
+  g_clear_pointer (&last->row, triage_notification_row_free);
+  g_clear_pointer (&last->review, atp_afp_review_unref);
+  g_clear_pointer (&last->feedback, atp_afp_feedback_unref);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (History, history_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Last, last_clear)
 
-/* @reviews: TriageAfpReviewRow*, by iteration. */
-static void
-history_read (History   *history,
-              GPtrArray *reviews)
+/* The feedback a stored response (ATP-shaped) holds, or NULL. */
+static AtpAfpFeedback *
+feedback_of (const char *response_text)
 {
-  history->issued_ids = g_ptr_array_new_with_free_func (g_free);
-  history->issued = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(JsonNode) node = response_text ? json_from_string (response_text, NULL) : NULL;
+  g_autoptr(AtpResponse) response = node ? atp_response_new_from_json (node, NULL) : NULL;
 
-  for (guint i = 0; i < reviews->len; i++)
+  if (response == NULL || g_strcmp0 (response->action_id, TRIAGE_AFP_ACTION_FEEDBACK) != 0)
+    return NULL;
+  return atp_afp_feedback_new_from_json (response->response_data, NULL);
+}
+
+static gboolean read_last_row (TriageServer *self,
+                               Last         *last);
+
+/*
+ * Reads the session's latest review. With @superseded_by > 0 a review still
+ * waiting is withdrawn first ("superseded by iteration N"); when it was
+ * answered meanwhile (another server), its answer counts. FALSE when the
+ * stored review cannot be read.
+ */
+static gboolean
+read_last (TriageServer *self,
+           const char   *session_id,
+           gint64        superseded_by,
+           gint64        now,
+           Last         *last)
+{
+  if (!triage_store_afp_last_review (self->store, session_id, &last->id, &last->iteration))
+    return TRUE;
+  if (!read_last_row (self, last))
+    return FALSE;
+
+  if (superseded_by > 0 && atp_status_is_pending (last->row->status))
     {
-      const TriageAfpReviewRow *review = g_ptr_array_index (reviews, i);
-      g_autoptr(JsonNode) node = NULL;
-      g_autoptr(AtpResponse) response = NULL;
-      g_autoptr(AtpAfpFeedback) feedback = NULL;
+      g_autofree char *reason = g_strdup_printf ("superseded by iteration %" G_GINT64_FORMAT,
+                                                 superseded_by);
 
-      if (review->response == NULL ||
-          (node = json_from_string (review->response, NULL)) == NULL ||
-          (response = atp_response_new_from_json (node, NULL)) == NULL ||
-          g_strcmp0 (response->action_id, TRIAGE_AFP_ACTION_FEEDBACK) != 0 ||
-          (feedback = atp_afp_feedback_new_from_json (response->response_data, NULL)) == NULL)
-        continue;
-
-      for (guint j = 0; j < feedback->areas_for_improvement->len; j++)
-        {
-          const AtpAfpImprovement *item = g_ptr_array_index (feedback->areas_for_improvement, j);
-          char *id;
-
-          if (g_hash_table_contains (history->issued, item->id))
-            continue;
-          id = g_strdup (item->id);
-          g_ptr_array_add (history->issued_ids, id);
-          g_hash_table_add (history->issued, id);
-        }
-
-      g_clear_pointer (&history->latest, atp_afp_feedback_unref);
-      history->latest = g_steal_pointer (&feedback);
-      g_free (history->latest_id);
-      history->latest_id = g_strdup (review->notification_id);
-      history->latest_iteration = review->iteration;
+      if (triage_store_transition (self->store, last->id, TRIAGE_PENDING_MASK,
+                                   ATP_STATUS_INVALIDATED, NULL, now))
+        triage_server_changed (self, last->id, ATP_STATUS_INVALIDATED, reason);
+      else if (!read_last_row (self, last))
+        return FALSE;
     }
+
+  last->feedback = feedback_of (last->row->response);
+  return TRUE;
+}
+
+static gboolean
+read_last_row (TriageServer *self,
+               Last         *last)
+{
+  g_autoptr(AtpNotification) envelope = NULL;
+
+  g_clear_pointer (&last->row, triage_notification_row_free);
+  g_clear_pointer (&last->review, atp_afp_review_unref);
+  last->row = triage_store_get_notification (self->store, last->id);
+  if (last->row == NULL ||
+      (envelope = atp_notification_new_from_data (last->row->json, -1, ATP_PARSE_DEFAULT,
+                                                  NULL)) == NULL)
+    return FALSE;
+  last->review = triage_server_afp_review_of (envelope, NULL);
+  return last->review != NULL;
+}
+
+/* Every id the session issued, in order, into @review (or @ids). */
+static void
+last_issued_ids (Last         *last,
+                 AtpAfpReview *review,
+                 GPtrArray    *ids)
+{
+  GPtrArray *earlier = last->review != NULL ? last->review->issued_ids : NULL;
+  GPtrArray *items = last->feedback != NULL ? last->feedback->areas_for_improvement : NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; earlier != NULL && i < earlier->len; i++)
+    {
+      if (review != NULL)
+        atp_afp_review_add_issued_id (review, earlier->pdata[i]);
+      else
+        g_ptr_array_add (ids, g_strdup (earlier->pdata[i]));
+      g_hash_table_add (seen, earlier->pdata[i]);
+    }
+  for (guint i = 0; items != NULL && i < items->len; i++)
+    {
+      const AtpAfpImprovement *item = g_ptr_array_index (items, i);
+
+      if (g_hash_table_contains (seen, item->id))
+        continue;
+      g_hash_table_add (seen, item->id);
+      if (review != NULL)
+        atp_afp_review_add_issued_id (review, item->id);
+      else
+        g_ptr_array_add (ids, g_strdup (item->id));
+    }
+}
+
+/* What @review (a new one of the session) needs of it: the ids, the latest
+ * feedback, the previous artifact. */
+static void
+last_describe (Last         *last,
+               AtpAfpReview *review)
+{
+  if (last->review == NULL)
+    return;
+
+  last_issued_ids (last, review, NULL);
+  if (last->feedback != NULL)
+    atp_afp_review_set_latest_feedback (review, last->id, last->iteration, last->feedback);
+  else if (last->review->latest_feedback != NULL)
+    atp_afp_review_set_latest_feedback (review, last->review->latest_feedback_id,
+                                        last->review->latest_feedback_iteration,
+                                        last->review->latest_feedback);
+  atp_afp_review_set_previous (review, last->id, last->iteration, &last->review->request->artifact);
 }
 
 AtpAfpReview *
@@ -153,16 +235,20 @@ read_text (SoupServerMessage *msg,
            char             **value)
 {
   JsonNode *node = json_object_get_member (object, name);
+  g_autofree char *stripped = NULL;
   g_autofree char *message = NULL;
 
   *value = NULL;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
-      g_strstrip (g_strdup (json_node_get_string (node)))[0] != '\0')
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     {
-      *value = g_strdup (json_node_get_string (node));
-      return TRUE;
+      stripped = g_strstrip (g_strdup (json_node_get_string (node)));
+      if (*stripped != '\0')
+        {
+          *value = g_strdup (json_node_get_string (node));
+          return TRUE;
+        }
     }
 
   message = g_strdup_printf ("%s: must be a non-empty string", name);
@@ -293,58 +379,6 @@ derive_description (AtpAfpRequest *request)
   return g_string_free (text, FALSE);
 }
 
-/* Earlier reviews of the session still waiting are withdrawn: the Requester
- * moved on. FALSE when one was answered meanwhile (read the reviews again). */
-static gboolean
-supersede (TriageServer *self,
-           GPtrArray    *reviews,
-           gint64        iteration,
-           gint64        now)
-{
-  g_autofree char *reason = g_strdup_printf ("superseded by iteration %" G_GINT64_FORMAT, iteration);
-  gboolean current = TRUE;
-
-  for (guint i = 0; i < reviews->len; i++)
-    {
-      const TriageAfpReviewRow *review = g_ptr_array_index (reviews, i);
-
-      if (!atp_status_is_pending (review->status))
-        continue;
-      if (triage_store_transition (self->store, review->notification_id, TRIAGE_PENDING_MASK,
-                                   ATP_STATUS_INVALIDATED, NULL, now))
-        triage_server_changed (self, review->notification_id, ATP_STATUS_INVALIDATED, reason);
-      else
-        current = FALSE;
-    }
-
-  return current;
-}
-
-/* The artifact of the session's latest review before this one. */
-static gboolean
-add_previous (TriageServer *self,
-              AtpAfpReview *review,
-              GPtrArray    *reviews)
-{
-  const TriageAfpReviewRow *last;
-  g_autoptr(TriageNotificationRow) row = NULL;
-  g_autoptr(AtpNotification) envelope = NULL;
-  g_autoptr(AtpAfpReview) previous = NULL;
-
-  if (reviews->len == 0)
-    return TRUE;
-
-  last = g_ptr_array_index (reviews, reviews->len - 1);
-  if ((row = triage_store_get_notification (self->store, last->notification_id)) == NULL ||
-      (envelope = atp_notification_new_from_data (row->json, -1, ATP_PARSE_DEFAULT, NULL)) == NULL ||
-      (previous = triage_server_afp_review_of (envelope, NULL)) == NULL)
-    return FALSE;
-
-  atp_afp_review_set_previous (review, last->notification_id, last->iteration,
-                               &previous->request->artifact);
-  return TRUE;
-}
-
 static AtpNotification *
 build_envelope (TriageServiceRow  *service,
                 const Submission  *submission,
@@ -352,39 +386,14 @@ build_envelope (TriageServiceRow  *service,
                 GDateTime         *now,
                 GError           **error)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *timestamp = atp_format_timestamp (now);
   g_autofree char *title = submission->title ? g_strdup (submission->title)
                                              : derive_title (review->request);
   g_autofree char *description = derive_description (review->request);
-  JsonObject *member;
+  g_autoptr(JsonNode) payload = atp_afp_review_to_json (review);
 
-  json_object_set_string_member (object, "id", submission->id);
-  json_object_set_string_member (object, "version", ATP_PROTOCOL_VERSION);
-  json_object_set_string_member (object, "timestamp", timestamp);
-  if (submission->deadline != NULL)
-    {
-      g_autofree char *deadline = atp_format_timestamp (submission->deadline);
-
-      json_object_set_string_member (object, "deadline", deadline);
-    }
-  member = json_object_new ();
-  json_object_set_string_member (member, "id", service->id);
-  json_object_set_string_member (member, "name", service->name);
-  json_object_set_object_member (object, "service", member);
-  json_object_set_string_member (object, "status", "created");
-  member = json_object_new ();
-  json_object_set_string_member (member, "title", title);
-  json_object_set_string_member (member, "description", description);
-  if (submission->project != NULL)
-    json_object_set_string_member (member, "project", submission->project);
-  json_object_set_object_member (object, "context", member);
-  json_object_set_string_member (object, "protocol", "afp");
-  json_object_set_member (object, "afp", atp_afp_review_to_json (review));
-
-  node = json_node_init_object (json_node_alloc (), object);
-  return atp_notification_new_from_json (node, ATP_PARSE_DEFAULT, error);
+  return triage_server_new_envelope (ATP_PROTOCOL_AFP, submission->id, now, submission->deadline,
+                                     service, title, description, submission->project, payload,
+                                     error);
 }
 
 static char *
@@ -464,13 +473,12 @@ handle_post_review (TriageServer      *self,
   g_autoptr(AtpAfpRequest) request = NULL;
   g_autoptr(AtpAfpReview) review = NULL;
   g_autoptr(AtpNotification) envelope = NULL;
-  g_autoptr(GPtrArray) reviews = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GError) error = NULL;
   g_autofree char *session_id = NULL;
   g_autofree char *answer = NULL;
   g_autofree char *envelope_text = NULL;
-  g_auto(History) history = { 0 };
+  g_auto(Last) last = { 0 };
   g_autoptr(GBytes) body = NULL;
   g_autofree char *posted = NULL;
   gint64 now_us = g_date_time_to_unix (now) * G_USEC_PER_SEC + g_date_time_get_microsecond (now);
@@ -515,25 +523,13 @@ handle_post_review (TriageServer      *self,
       return;
     }
 
-  reviews = triage_store_afp_reviews (self->store, session_id);
-  if (!supersede (self, reviews, request->iteration, now_us))
-    {
-      g_ptr_array_unref (reviews);
-      reviews = triage_store_afp_reviews (self->store, session_id);
-    }
-
-  review = atp_afp_review_new (session_id, request);
-  history_read (&history, reviews);
-  for (guint i = 0; i < history.issued_ids->len; i++)
-    atp_afp_review_add_issued_id (review, g_ptr_array_index (history.issued_ids, i));
-  if (history.latest != NULL)
-    atp_afp_review_set_latest_feedback (review, history.latest_id, history.latest_iteration,
-                                        history.latest);
-  if (!add_previous (self, review, reviews))
+  if (!read_last (self, session_id, request->iteration, now_us, &last))
     {
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
       return;
     }
+  review = atp_afp_review_new (session_id, request);
+  last_describe (&last, review);
 
   envelope = build_envelope (service, &submission, review, now, &error);
   if (envelope == NULL)
@@ -566,102 +562,6 @@ handle_post_review (TriageServer      *self,
 
 /* ---- GET and PATCH /api/v1/afp/reviews/{id} ---- */
 
-/* The service's own review @id, or NULL after answering 404 or 403. */
-static TriageNotificationRow *
-owned_review (TriageServer      *self,
-              SoupServerMessage *msg,
-              TriageServiceRow  *service,
-              const char        *id)
-{
-  TriageNotificationRow *row = triage_store_get_notification (self->store, id);
-
-  /* A request of another protocol is read at that protocol's endpoint. */
-  if (row == NULL || row->protocol != ATP_PROTOCOL_AFP)
-    {
-      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such review");
-      triage_notification_row_free (row);
-      return NULL;
-    }
-  if (g_strcmp0 (row->service_id, service->id) != 0)
-    {
-      reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The review belongs to another service");
-      triage_notification_row_free (row);
-      return NULL;
-    }
-
-  return row;
-}
-
-static void
-reply_agent_view (SoupServerMessage     *msg,
-                  guint                  status,
-                  TriageNotificationRow *row)
-{
-  g_autoptr(JsonNode) node = triage_server_protocol_afp.agent_view (row);
-
-  reply_text (msg, status, atp_json_to_string (node, NULL));
-}
-
-static void
-handle_get_review (TriageServer      *self,
-                   SoupServerMessage *msg,
-                   const char        *id,
-                   GHashTable        *query)
-{
-  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
-  g_autoptr(TriageNotificationRow) row = NULL;
-  guint wait = 0;
-
-  if (service == NULL || !triage_server_parse_wait (msg, query, &wait) ||
-      (row = owned_review (self, msg, service, id)) == NULL)
-    return;
-
-  if (wait > 0 && atp_status_is_pending (row->status))
-    {
-      triage_server_wait (self, msg, id, wait);
-      return;
-    }
-  reply_agent_view (msg, 200, row);
-}
-
-static void
-handle_patch_review (TriageServer      *self,
-                     SoupServerMessage *msg,
-                     const char        *id)
-{
-  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
-  g_autoptr(TriageNotificationRow) row = NULL;
-  g_autoptr(TriageNotificationRow) after = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
-  const char *status, *reason;
-  gboolean failed = FALSE;
-
-  if (service == NULL ||
-      !triage_server_rate_check (self, msg, TRIAGE_LIMIT_STATUS_UPDATES, service->id) ||
-      (root = parse_body (msg)) == NULL)
-    return;
-  object = json_node_get_object (root);
-  status = get_string_or (msg, object, "status", TRUE, ATP_ERROR_INVALID_STATUS, &failed);
-  if (failed)
-    return;
-  reason = get_string (msg, object, "reason", FALSE, &failed);
-  if (failed)
-    return;
-  if (g_strcmp0 (status, "invalidated") != 0)
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_STATUS,
-                         "status: a review can only be withdrawn (\"invalidated\")", "status");
-      return;
-    }
-  if ((row = owned_review (self, msg, service, id)) == NULL ||
-      !triage_server_invalidate (self, msg, row, reason, g_get_real_time ()))
-    return;
-
-  after = triage_store_get_notification (self->store, id);
-  reply_agent_view (msg, 200, after != NULL ? after : row);
-}
-
 /* ---- GET /api/v1/afp/sessions/{id} ---- */
 
 static void
@@ -673,7 +573,8 @@ handle_get_session (TriageServer      *self,
   g_autoptr(TriageAfpSessionRow) session = NULL;
   g_autoptr(GPtrArray) reviews = NULL;
   g_autoptr(JsonObject) answer = NULL;
-  g_auto(History) history = { 0 };
+  g_auto(Last) last = { 0 };
+  g_autoptr(GPtrArray) issued = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *created = NULL;
   JsonArray *list, *ids;
 
@@ -681,7 +582,12 @@ handle_get_session (TriageServer      *self,
     return;
 
   reviews = triage_store_afp_reviews (self->store, session->id);
-  history_read (&history, reviews);
+  if (!read_last (self, session->id, 0, 0, &last))
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's latest review cannot be read");
+      return;
+    }
+  last_issued_ids (&last, NULL, issued);
 
   answer = json_object_new ();
   created = format_us (session->created_at);
@@ -696,32 +602,19 @@ handle_get_session (TriageServer      *self,
 
       json_object_set_string_member (item, "id", review->notification_id);
       json_object_set_int_member (item, "iteration", review->iteration);
-      json_object_set_string_member (item, "status", triage_server_afp_status_word (review->status));
+      json_object_set_string_member (item, "status", triage_server_status_word (review->status));
       json_array_add_object_element (list, item);
     }
   json_object_set_array_member (answer, "reviews", list);
-  ids = json_array_sized_new (history.issued_ids->len);
-  for (guint i = 0; i < history.issued_ids->len; i++)
-    json_array_add_string_element (ids, g_ptr_array_index (history.issued_ids, i));
+  ids = json_array_sized_new (issued->len);
+  for (guint i = 0; i < issued->len; i++)
+    json_array_add_string_element (ids, g_ptr_array_index (issued, i));
   json_object_set_array_member (answer, "issued_ids", ids);
 
   reply_text (msg, 200, object_to_string (answer));
 }
 
 /* ---- routes ---- */
-
-/* The id after @prefix when @path is @prefix + one segment, else NULL. */
-static const char *
-segment_after (const char *path,
-               const char *prefix)
-{
-  const char *rest;
-
-  if (!g_str_has_prefix (path, prefix))
-    return NULL;
-  rest = path + strlen (prefix);
-  return *rest != '\0' && strchr (rest, '/') == NULL ? rest : NULL;
-}
 
 gboolean
 triage_server_afp_route (TriageServer      *self,
@@ -739,18 +632,18 @@ triage_server_afp_route (TriageServer      *self,
       else
         handle_post_review (self, msg);
     }
-  else if ((rest = segment_after (path, TRIAGE_AFP_REVIEWS_PATH "/")) != NULL)
+  else if ((rest = triage_server_path_segment (path, TRIAGE_AFP_REVIEWS_PATH "/")) != NULL)
     {
       g_autofree char *id = g_ascii_strdown (rest, -1);
 
       if (strcmp (method, "GET") == 0)
-        handle_get_review (self, msg, id, query);
+        triage_server_agent_get (self, msg, id, query, ATP_PROTOCOL_AFP, "review");
       else if (strcmp (method, "PATCH") == 0)
-        handle_patch_review (self, msg, id);
+        triage_server_agent_withdraw (self, msg, id, ATP_PROTOCOL_AFP, "review");
       else
         reply_method_not_allowed (msg, "GET, PATCH");
     }
-  else if ((rest = segment_after (path, TRIAGE_AFP_SESSIONS_PATH "/")) != NULL)
+  else if ((rest = triage_server_path_segment (path, TRIAGE_AFP_SESSIONS_PATH "/")) != NULL)
     {
       if (strcmp (method, "GET") != 0)
         reply_method_not_allowed (msg, "GET");

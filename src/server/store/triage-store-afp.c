@@ -66,6 +66,15 @@ triage_store_afp_add_review (TriageStore *self,
   return WRITE (self)->afp_add_review (self, notification_id, session_id, iteration);
 }
 
+gboolean
+triage_store_afp_last_review (TriageStore *self,
+                              const char  *session_id,
+                              char       **notification_id,
+                              gint64      *iteration)
+{
+  return CLASS (self)->afp_last_review (self, session_id, notification_id, iteration);
+}
+
 GPtrArray *
 triage_store_afp_reviews (TriageStore *self,
                           const char  *session_id)

@@ -56,6 +56,11 @@ gboolean             triage_store_afp_add_review      (TriageStore *self,
                                                        const char  *notification_id,
                                                        const char  *session_id,
                                                        gint64       iteration);
+/* The session's latest review (its greatest iteration): FALSE when it has none. */
+gboolean             triage_store_afp_last_review     (TriageStore *self,
+                                                       const char  *session_id,
+                                                       char       **notification_id,
+                                                       gint64      *iteration);
 /* The session's reviews (TriageAfpReviewRow*), by iteration. */
 GPtrArray           *triage_store_afp_reviews         (TriageStore *self,
                                                        const char  *session_id);

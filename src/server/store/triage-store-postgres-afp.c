@@ -86,6 +86,27 @@ postgres_afp_add_review (TriageStore *store,
   return result != NULL && triage_pg_changed (result) == 1;
 }
 
+static gboolean
+postgres_afp_last_review (TriageStore *store,
+                          const char  *session_id,
+                          char       **notification_id,
+                          gint64      *iteration)
+{
+  const TriagePgParam params[] = { session_id };
+  g_autoptr(PGresult) result = NULL;
+
+  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                        "SELECT notification_id, iteration FROM afp_reviews"
+                                        " WHERE session_id = $1 ORDER BY iteration DESC LIMIT 1",
+                                        1, params);
+  if (result == NULL || PQntuples (result) == 0)
+    return FALSE;
+
+  *notification_id = triage_pg_text (result, 0, 0);
+  *iteration = triage_pg_int (result, 0, 1);
+  return TRUE;
+}
+
 static GPtrArray *
 postgres_afp_reviews (TriageStore *store,
                       const char  *session_id)
@@ -120,5 +141,6 @@ triage_store_postgres_afp_class_init (TriageStoreClass *store_class)
   store_class->afp_get_session = postgres_afp_get_session;
   store_class->afp_claim_iteration = postgres_afp_claim_iteration;
   store_class->afp_add_review = postgres_afp_add_review;
+  store_class->afp_last_review = postgres_afp_last_review;
   store_class->afp_reviews = postgres_afp_reviews;
 }

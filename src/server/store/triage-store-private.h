@@ -156,6 +156,10 @@ struct _TriageStoreClass
                                                 const char  *notification_id,
                                                 const char  *session_id,
                                                 gint64       iteration);
+  gboolean               (*afp_last_review)    (TriageStore *self,
+                                                const char  *session_id,
+                                                char       **notification_id,
+                                                gint64      *iteration);
   GPtrArray             *(*afp_reviews)        (TriageStore *self,
                                                 const char  *session_id);
 };
