@@ -564,7 +564,7 @@ main (int   argc,
       for (int i = 0; i < count; i++)
         {
           g_autofree char *title = g_strdup_printf ("mcp %d", i);
-          g_autofree char *summary = g_strdup_printf ("bench: %s", title);
+          g_autofree char *summary = g_strdup_printf ("bench-mcp: %s", title);
           gint64 start = g_get_monotonic_time ();
           gint64 id;
           double ms;

@@ -195,6 +195,22 @@ def test_answered():
             raise Failure(f"result text {result['content']}")
 
 
+def test_many_at_once():
+    """Questions wait side by side: a new one is not held behind the long-polls of
+    those already waiting, and each answer returns to its own call."""
+    with Session("many") as s:
+        s.mcp.initialize()
+        ids = {s.mcp.tool("ask_human", {"question": f"Parallel {i}?", "response_type": "text"}): i
+               for i in range(6)}
+        requests = {i: s.wait_pending(f"Parallel {i}?") for i in range(6)}
+        for i in reversed(range(6)):
+            s.server.respond_as_client(requests[i]["id"], "answer", f"answer {i}")
+        for id, i in ids.items():
+            sc = s.mcp.reply(id)["result"]["structuredContent"]
+            if sc["answer"] != f"answer {i}" or sc["notification_id"] != requests[i]["id"]:
+                raise Failure(f"call {i}: {sc}")
+
+
 def test_expiry():
     with Session("expiry") as s:
         s.mcp.initialize()
@@ -383,6 +399,7 @@ run([
     ("huge input", test_huge_input),
     ("invalid arguments per protocol version", test_invalid_arguments_by_version),
     ("answered", test_answered),
+    ("several questions at once", test_many_at_once),
     ("expiry", test_expiry),
     ("withdrawn by the service", test_withdrawn_elsewhere),
     ("cancellation withdraws", test_cancellation),
