@@ -4,7 +4,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Usage: build-aux/check.sh [--quick] [-- MESON_TEST_ARG...]
+# Usage: build-aux/check.sh [--quick | --stress] [-- MESON_TEST_ARG...]
 #
 # Steps (each in its own build dir under the source root):
 #   deps        build-aux/install-deps.sh (apt, only what is missing; root or sudo)
@@ -26,6 +26,12 @@
 #
 # Options:
 #   --quick     only the build step (no sanitizer or fuzz build)
+#   --stress    build the main build dir, then run its suites ui and integration
+#               STRESS_ROUNDS (5) times in a row while a CPU hog (stress-ng, else a
+#               busy loop per core) keeps every core busy; prints each round's result,
+#               then the summary line over all rounds. Fails if any round failed.
+#               The hog ends with the run (also on Ctrl+C or a failure; it dies with
+#               this script even when the script is killed).
 #   -- ARGS     extra arguments for every `meson test`, e.g. -- --suite unit
 # Environment:
 #   CHECK_SKIP_DEPS=1    do not run install-deps.sh
@@ -33,6 +39,7 @@
 #   CHECK_SKIP_ASAN=1    skip the build-asan step
 #   CHECK_SKIP_FUZZ=1    skip the build-fuzz step
 #   CHECK_ASAN_TIMEOUT_MULTIPLIER   test timeout multiplier under sanitizers (default 3)
+#   STRESS_ROUNDS=N      rounds of --stress (default 5)
 #   TRIAGE_JOBS=N        compile jobs (default: ninja's choice)
 #   TRIAGE_BUILD_BASE    folder for the build dirs (default: the source root)
 set -uo pipefail
@@ -41,23 +48,70 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 quick=0
+stress=0
 test_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
+        --stress) stress=1 ;;
         --) shift; test_args=("$@"); break ;;
         -h|--help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
-if [ $quick = 1 ]; then
+if [ $quick = 1 ] || [ $stress = 1 ]; then
     CHECK_SKIP_ASAN=1
     CHECK_SKIP_FUZZ=1
 fi
+stress_rounds=${STRESS_ROUNDS:-5}
+case "$stress_rounds" in
+    ''|*[!0-9]*|0) echo "check.sh: STRESS_ROUNDS must be a positive number" >&2; exit 2 ;;
+esac
 
 results=$(mktemp -d "${TMPDIR:-/tmp}/triage-check.XXXXXX")
-trap 'rm -rf "$results"' EXIT
+hog_pids=()
+
+# A CPU hog on every core: stress-ng, or a busy loop per core without it. Each
+# hog process gets SIGKILL when this script dies, however it dies (setpriv
+# --pdeathsig; stress-ng's own workers die with their parent).
+start_hog() {
+    local cores i
+    cores=$(nproc)
+    if command -v stress-ng >/dev/null; then
+        say "CPU hog: stress-ng --cpu $cores"
+        setpriv --pdeathsig KILL stress-ng --cpu "$cores" --quiet </dev/null &
+        hog_pids+=($!)
+    else
+        say "CPU hog: a busy loop on each of $cores cores (no stress-ng: see install-deps.sh)"
+        for ((i = 0; i < cores; i++)); do
+            setpriv --pdeathsig KILL bash -c 'while :; do :; done' </dev/null &
+            hog_pids+=($!)
+        done
+    fi
+}
+
+hog_alive() {
+    local pid
+    for pid in "${hog_pids[@]}"; do
+        kill -0 "$pid" 2>/dev/null || return 1
+    done
+}
+
+stop_hog() {
+    [ ${#hog_pids[@]} -gt 0 ] || return 0
+    kill "${hog_pids[@]}" 2>/dev/null
+    wait "${hog_pids[@]}" 2>/dev/null
+    hog_pids=()
+}
+
+cleanup() {
+    stop_hog
+    rm -rf "$results"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 failed_steps=()
 started=$(date +%s)
 
@@ -112,8 +166,75 @@ fi
 
 asan_mult=${CHECK_ASAN_TIMEOUT_MULTIPLIER:-3}
 
-[ "${CHECK_SKIP_MAIN:-0}" = 1 ] || \
+# round_result FILE: one line, "N passed, N failed, N skipped" and the failures.
+round_result() {
+    /usr/bin/python3 - "$1" <<'EOF'
+import json, sys
+counts = {"passed": 0, "failed": 0, "skipped": 0}
+bad = []
+with open(sys.argv[1]) as f:
+    for line in f:
+        if not line.strip():
+            continue
+        t = json.loads(line)
+        r = t["result"]
+        if r in ("OK", "EXPECTEDFAIL"):
+            counts["passed"] += 1
+        elif r == "SKIP":
+            counts["skipped"] += 1
+        else:
+            counts["failed"] += 1
+            bad.append(f"{t['name']} ({r})")
+print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts
+      + (": " + ", ".join(bad) if bad else ""))
+EOF
+}
+
+# The main build dir's ui and integration suites, round after round, under load.
+run_stress() {
+    local dir="$TRIAGE_BUILD_BASE/build" round rc began line bad_rounds=0
+    setup_builddir build gcc "${MAIN_BUILD_OPTS[@]}" || { step_failed "build: meson setup"; return; }
+    build_dir build </dev/null || { step_failed "build: build"; return; }
+    start_hog
+    for ((round = 1; round <= stress_rounds; round++)); do
+        hog_alive || { say "the CPU hog has gone: starting it again"; stop_hog; start_hog; }
+        say "stress round $round/$stress_rounds: suites ui and integration under load"
+        rm -f "$dir/meson-logs/testlog.json"
+        began=$(date +%s)
+        bash "$TRIAGE_ROOT/build-aux/run-headless.sh" \
+            meson test -C "$dir" --no-rebuild --num-processes 2 --print-errorlogs \
+            --suite ui --suite integration ${test_args[@]+"${test_args[@]}"} </dev/null
+        rc=$?
+        # Ctrl+C reaches meson too, which records it and exits 1; bash then
+        # takes the interrupt as handled and would go on to the next round.
+        if [ $rc -gt 128 ] || grep -q '"result": "INTERRUPT"' "$dir/meson-logs/testlog.json" 2>/dev/null; then
+            say "stress round $round/$stress_rounds: interrupted"
+            exit 130
+        fi
+        line="no test log"
+        if [ -f "$dir/meson-logs/testlog.json" ]; then
+            cp "$dir/meson-logs/testlog.json" "$results/stress-round-$round.json"
+            line=$(round_result "$results/stress-round-$round.json")
+        fi
+        if [ $rc -ne 0 ]; then
+            bad_rounds=$((bad_rounds + 1))
+            # a run that failed without a failing test (it could not run them) counts too
+            grep -q -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' \
+                "$results/stress-round-$round.json" 2>/dev/null \
+                || step_failed "stress round $round: meson test exited with $rc"
+        fi
+        say "stress round $round/$stress_rounds: $([ $rc -eq 0 ] && echo passed || echo FAILED)" \
+            "in $(( $(date +%s) - began )) s: $line"
+    done
+    stop_hog
+    say "stress: $((stress_rounds - bad_rounds))/$stress_rounds rounds passed"
+}
+
+if [ $stress = 1 ]; then
+    run_stress
+elif [ "${CHECK_SKIP_MAIN:-0}" != 1 ]; then
     step build gcc -- "${MAIN_BUILD_OPTS[@]}"
+fi
 [ "${CHECK_SKIP_ASAN:-0}" = 1 ] || \
     step build-asan gcc --suite unit --suite integration --timeout-multiplier "$asan_mult" -- \
         -Db_sanitize=address,undefined -Dapp=false

@@ -36,6 +36,7 @@ headless_pkgs=(
     glib-networking                 # TLS for libsoup (https/wss clients, the server's TLS listener)
     postgresql                      # initdb/postgres for the server's tests on PostgreSQL (each
                                     # test makes its own cluster; the system one is not used)
+    stress-ng                       # the CPU hog of check.sh --stress
 )
 # Node.js and npm run the official MCP TypeScript SDK client against triage-mcp
 # (tests/mcp). A nodejs that already brings its own npm (NodeSource's does) is

@@ -29,6 +29,7 @@
 #include <libsoup/soup.h>
 #include <sqlite3.h>
 
+#include "bench-stats.h"
 #include "triage-test-server.h"
 
 static int clients = 10;
@@ -442,25 +443,6 @@ on_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-percentile (GArray *values,
-            double  p)
-{
-  if (values->len == 0)
-    return 0;
-  g_array_sort (values, compare_double);
-  return g_array_index (values, double, MIN (values->len - 1, (guint) (p * values->len)));
-}
-
 /* Waits (bounded) until every frame for the phase's posts has arrived. */
 static void
 drain (Load *load)
@@ -531,7 +513,7 @@ closed_loop (Load  *load,
           clients, seconds, load->posted / elapsed, load->posted / elapsed / raw,
           load->received, g_hash_table_size (load->sent), load->failed);
   printf ("  POST -> stream latency under full load: p50 %.1f ms, p99 %.1f ms\n",
-          percentile (load->latencies, 0.50), percentile (load->latencies, 0.99));
+          bench_percentile (load->latencies, 0.50), bench_percentile (load->latencies, 0.99));
   /* Two cores are shared by the server and this load generator. */
   printf ("  CPU per notification: server %.0f µs (%.0f%% of a core), load generator %.0f µs\n",
           load->posted ? (double) server_cpu / load->posted : 0, 100.0 * server_cpu / (elapsed * G_USEC_PER_SEC),
@@ -553,8 +535,8 @@ open_loop (Load *load)
   printf ("open loop at %d/s for %d s: %u posted, %u received, POST -> stream latency "
           "p50 %.2f ms, p99 %.2f ms, max %.2f ms (%u waited for a free connection)\n",
           rate, seconds, load->posted, load->received,
-          percentile (load->latencies, 0.50), percentile (load->latencies, 0.99),
-          percentile (load->latencies, 1.0), load->delayed);
+          bench_percentile (load->latencies, 0.50), bench_percentile (load->latencies, 0.99),
+          bench_percentile (load->latencies, 1.0), load->delayed);
 }
 
 static gsize

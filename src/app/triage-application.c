@@ -13,9 +13,11 @@
 #include "triage-autostart.h"
 #include "triage-bubble-throttle.h"
 #include "triage-connection.h"
+#include "triage-decision-outcome.h"
 #include "triage-lookups.h"
 #include "triage-dnd.h"
 #include "triage-preferences-window.h"
+#include "triage-protocol.h"
 #include "triage-tray.h"
 #include "triage-urgency.h"
 
@@ -89,11 +91,8 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
-static void submit_answer   (TriageApplication *self,
-                             const char        *notification_id,
-                             const char        *action_id,
-                             JsonNode          *response_data,
-                             gboolean           from_bubble);
+static TriageRequest *find_request (TriageApplication *self,
+                                    const char        *notification_id);
 
 /* Holding: alive in the background while there is a connection to keep */
 
@@ -167,9 +166,10 @@ tray_update_cb (gpointer data)
   for (guint i = 0; i < n && i < TRIAGE_TRAY_MAX_MENU_REQUESTS; i++)
     {
       g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
+      g_autofree char *title = triage_protocol_dup_marked (triage_request_get_notification (request)->protocol,
+                                                           triage_request_get_title (request));
 
-      g_ptr_array_add (items, triage_tray_item_new (triage_request_get_id (request),
-                                                    triage_request_get_title (request),
+      g_ptr_array_add (items, triage_tray_item_new (triage_request_get_id (request), title,
                                                     triage_request_get_deadline (request)));
     }
 
@@ -365,6 +365,55 @@ outcome_for_status (AtpStatus status)
     }
 }
 
+/* What became of a request settled elsewhere (answered on another device,
+ * expired, withdrawn), told where the person may be looking: the request
+ * shown (its view names the outcome) and its bubble if still on screen, which
+ * then says what the view's banner says instead of offering answers that no
+ * longer apply. It is told again once the answer given elsewhere is known. */
+static void
+tell_outcome (TriageApplication *self,
+              const char        *notification_id,
+              AtpNotification   *notification,
+              AtpStatus          status,
+              const char        *reason,
+              GDateTime         *when,
+              AtpResponse       *response)
+{
+  TriageRequest *request = find_request (self, notification_id);
+  g_autofree char *outcome = NULL;
+  g_autofree char *body = NULL;
+
+  if (request != NULL && triage_request_get_answer_state (request) == TRIAGE_ANSWER_NONE)
+    {
+      if (response != NULL)
+        triage_request_set_response (request, response);
+      if (notification == NULL)
+        notification = triage_request_get_notification (request);
+      if (reason == NULL)
+        reason = triage_request_get_status_reason (request);
+      if (when == NULL)
+        when = triage_request_get_status_time (request);
+    }
+
+  if (self->notifier == NULL)
+    return;
+  if (notification == NULL)
+    {
+      triage_notifier_withdraw (self->notifier, notification_id);
+      return;
+    }
+
+  outcome = triage_describe_settled (notification, status, when, response);
+  if (reason != NULL)
+    {
+      /* Translators: %s is the reason the server gave for a status change */
+      g_autofree char *why = g_strdup_printf (_("Reason: %s"), reason);
+
+      body = g_strconcat (outcome, "\n", why, NULL);
+    }
+  triage_notifier_settle (self->notifier, notification_id, body ? body : outcome);
+}
+
 /* A request left the pending state on the server. */
 static void
 settle_request (TriageApplication *self,
@@ -390,9 +439,6 @@ settle_request (TriageApplication *self,
    * outbox's result decides what is recorded and said. */
   ours = status == ATP_STATUS_RESPONDED && triage_outbox_has_answer (self->outbox, notification_id);
 
-  if (self->notifier != NULL)
-    triage_notifier_withdraw (self->notifier, notification_id);
-
   request = triage_inbox_model_remove (self->inbox, notification_id);
   if (request != NULL)
     triage_request_settle (request, status, reason, when);
@@ -407,7 +453,14 @@ settle_request (TriageApplication *self,
     }
 
   if (ours)
-    return;
+    {
+      if (self->notifier != NULL)
+        triage_notifier_withdraw (self->notifier, notification_id);
+      return;
+    }
+
+  tell_outcome (self, notification_id, request ? triage_request_get_notification (request) : NULL,
+                status, reason, when, response);
 
   triage_store_set_outcome_async (self->store, notification_id, status,
                                   outcome_for_status (status), reason,
@@ -445,9 +498,12 @@ on_lookup_settled (TriageApplication *self,
 static void
 on_lookup_response (TriageApplication *self,
                     const char        *notification_id,
-                    AtpResponse       *response)
+                    AtpResponse       *response,
+                    AtpNotification   *notification)
 {
   triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
+  /* What was answered, and by whom: the view and the bubble say it now. */
+  tell_outcome (self, notification_id, notification, ATP_STATUS_RESPONDED, NULL, NULL, response);
 }
 
 static void
@@ -677,47 +733,46 @@ submit_cb (GObject      *object,
     }
 }
 
+/* The request an answer is for, if it still waits for one; else the person
+ * is told it no longer does. */
+static TriageRequest *
+find_pending_request (TriageApplication *self,
+                      const char        *notification_id)
+{
+  TriageRequest *request = find_request (self, notification_id);
+  const char *text = _("This request is no longer waiting for an answer");
+
+  if (request != NULL && atp_status_is_pending (triage_request_get_status (request)))
+    return request;
+
+  if (window_can_tell (self, notification_id, text))
+    triage_window_show_error (self->window, notification_id, text);
+  return NULL;
+}
+
 static void
 submit_answer (TriageApplication *self,
                const char        *notification_id,
                const char        *action_id,
-               JsonNode          *response_data,
-               gboolean           from_bubble)
+               JsonNode          *response_data)
 {
   g_autoptr(GError) error = NULL;
-  TriageRequest *request = find_request (self, notification_id);
-  AtpNotification *notification;
-  const AtpAction *action;
+  TriageRequest *request = find_pending_request (self, notification_id);
+  TriageProtocol *protocol;
   SubmitCall *call;
 
-  if (request == NULL || !atp_status_is_pending (triage_request_get_status (request)))
-    {
-      const char *text = _("This request is no longer waiting for an answer");
-
-      if (window_can_tell (self, notification_id, text))
-        triage_window_show_error (self->window, notification_id, text);
-      return;
-    }
-
-  notification = triage_request_get_notification (request);
-  action = atp_notification_find_action (notification, action_id);
-  if (action == NULL)
-    {
-      g_warning ("Answer with an unknown action %s ignored", action_id);
-      return;
-    }
-
-  /* A bubble answers only what needs neither input nor confirmation. */
-  if (from_bubble &&
-      (action->response_type != ATP_RESPONSE_TYPE_SIMPLE || atp_action_needs_confirmation (action)))
-    {
-      g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
-                                      g_variant_new_string (notification_id));
-      return;
-    }
+  if (request == NULL)
+    return;
 
   /* Checked exactly as the server would: an invalid answer never leaves. */
-  if (!atp_action_validate_response (action, response_data, &error))
+  protocol = triage_request_get_protocol (request);
+  if (protocol == NULL)
+    g_set_error (&error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
+                 _("This version of Triage cannot answer requests of this kind"));
+  else
+    triage_protocol_validate_answer (protocol, triage_request_get_notification (request),
+                                     action_id, response_data, &error);
+  if (error != NULL)
     {
       if (self->window != NULL)
         triage_window_show_error (self->window, notification_id, error->message);
@@ -737,7 +792,7 @@ on_window_submit (TriageApplication *self,
                   const char        *action_id,
                   JsonNode          *response_data)
 {
-  submit_answer (self, notification_id, action_id, response_data, FALSE);
+  submit_answer (self, notification_id, action_id, response_data);
 }
 
 static void
@@ -751,12 +806,36 @@ on_notifier_activated (TriageApplication *self,
                                     g_variant_new_string (notification_id));
 }
 
+/* A bubble's answer button: the answer it stands for, unless it needs a
+ * confirmation (then the request opens, where it is asked). */
 static void
 on_notifier_respond (TriageApplication *self,
                      const char        *notification_id,
-                     const char        *action_id)
+                     const char        *answer_key)
 {
-  submit_answer (self, notification_id, action_id, NULL, TRUE);
+  TriageRequest *request = find_pending_request (self, notification_id);
+  TriageProtocol *protocol = request ? triage_request_get_protocol (request) : NULL;
+  AtpNotification *notification = request ? triage_request_get_notification (request) : NULL;
+  g_autofree char *action_id = NULL;
+  g_autoptr(JsonNode) response_data = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (request == NULL)
+    return;
+
+  if (protocol == NULL ||
+      !triage_protocol_get_bubble_answer (protocol, notification, answer_key, &action_id,
+                                          &response_data, &error) ||
+      triage_protocol_needs_confirmation (protocol, notification, action_id, response_data))
+    {
+      if (error != NULL)
+        g_warning ("A bubble's answer was not sent: %s", error->message);
+      g_action_group_activate_action (G_ACTION_GROUP (self), "open-request",
+                                      g_variant_new_string (notification_id));
+      return;
+    }
+
+  submit_answer (self, notification_id, action_id, response_data);
 }
 
 /* History retention */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "triage-connection.h"
+#include "triage-protocol.h"
 #include "triage-server-launcher.h"
 
 /*
@@ -219,6 +220,8 @@ static void
 start_stream (TriageConnection *self,
               AtpClient        *client)
 {
+  /* Requests of every protocol the app can show, not ATP's alone. */
+  atp_client_set_protocols (client, triage_protocol_get_supported_mask ());
   set_client (self, client);
 
   self->stream = atp_stream_new (client);

@@ -198,7 +198,7 @@ response_cb (GObject      *object,
 
   if (notification->response != NULL)
     g_signal_emit (lookup->self, signals [RESPONSE_FOUND], 0, lookup->notification_id,
-                   notification->response);
+                   notification->response, notification);
 }
 
 /* GObject */
@@ -255,11 +255,14 @@ triage_lookups_class_init (TriageLookupsClass *klass)
    * @self: the lookups
    * @notification_id: the request
    * @response: the answer it got (triage_lookups_fetch_response())
+   * @notification: the request as the server has it now (what was asked,
+   *   for saying what was answered where the request is no longer at hand)
    */
   signals [RESPONSE_FOUND] =
     g_signal_new ("response-found", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
-                  G_TYPE_STRING, ATP_TYPE_RESPONSE | G_SIGNAL_TYPE_STATIC_SCOPE);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                  G_TYPE_STRING, ATP_TYPE_RESPONSE | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  ATP_TYPE_NOTIFICATION | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

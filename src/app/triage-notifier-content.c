@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "triage-notifier-private.h"
+#include "triage-protocol.h"
 
 /*
  * A bubble's words, buttons and picture, from the untrusted request: pure
@@ -20,49 +21,24 @@
 
 #define MAX_ICON_SIDE   1024
 #define ICON_SIZE       128
-#define MAX_BUTTONS     3
-
-/**
- * triage_notifier_can_answer_inline:
- * @notification: a request
- *
- * Whether the bubble may carry a button per action: only when every action
- * is `simple` and none asks for confirmation (destructive, irreversible,
- * requires_confirmation). Anything else opens the decision view.
- */
-gboolean
-triage_notifier_can_answer_inline (AtpNotification *notification)
-{
-  g_return_val_if_fail (notification != NULL, FALSE);
-
-  if (notification->actions->len > MAX_BUTTONS)
-    return FALSE;
-
-  for (guint i = 0; i < notification->actions->len; i++)
-    {
-      const AtpAction *action = g_ptr_array_index (notification->actions, i);
-
-      if (action->response_type != ATP_RESPONSE_TYPE_SIMPLE ||
-          atp_action_needs_confirmation (action))
-        return FALSE;
-    }
-
-  return TRUE;
-}
 
 /**
  * triage_notifier_dup_summary:
  *
- * Returns: (transfer full): "Service: Title" (plain text; servers never
- *   interpret markup in a summary)
+ * Returns: (transfer full): "Service: Title", the service with its
+ *   protocol's mark if it has one ("Shop Bot (AITP): Title"); plain text,
+ *   servers never interpret markup in a summary
  */
 char *
 triage_notifier_dup_summary (AtpNotification *notification)
 {
+  g_autofree char *service = NULL;
+
   g_return_val_if_fail (notification != NULL, NULL);
 
+  service = triage_protocol_dup_marked (notification->protocol, notification->service.name);
   /* Translators: bubble title, "<service name>: <request title>" */
-  return g_strdup_printf (_("%s: %s"), notification->service.name, notification->context.title);
+  return g_strdup_printf (_("%s: %s"), service, notification->context.title);
 }
 
 /* Markup-escapes @text for a bubble body. Quotes become numeric references:

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "triage-notifier-private.h"
+#include "triage-protocol.h"
 
 /*
  * Desktop notifications (libnotify): one bubble per new request.
@@ -340,6 +341,46 @@ thread_close_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+typedef struct
+{
+  Shared *shared;
+  char   *id;
+  char   *body;
+} SettleJob;
+
+static void
+settle_job_free (SettleJob *job)
+{
+  shared_unref (job->shared);
+  g_free (job->id);
+  g_free (job->body);
+  g_free (job);
+}
+
+static gboolean
+thread_settle_cb (gpointer data)
+{
+  SettleJob *job = data;
+  Shared *shared = job->shared;
+  NotifyNotification *bubble = g_hash_table_lookup (shared->bubbles, job->id);
+  g_autofree char *summary = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (bubble == NULL)
+    return G_SOURCE_REMOVE;
+
+  /* Replaced in place: the same title, what became of it, no buttons (its
+   * answers no longer apply), no longer urgent. */
+  g_object_get (bubble, "summary", &summary, NULL);
+  notify_notification_update (bubble, summary, job->body, NULL);
+  notify_notification_clear_actions (bubble);
+  notify_notification_set_urgency (bubble, NOTIFY_URGENCY_NORMAL);
+  if (!notify_notification_show (bubble, &error))
+    g_debug ("Could not say what became of a request in its bubble: %s", error->message);
+
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 thread_quit_cb (gpointer data)
 {
@@ -419,9 +460,10 @@ triage_notifier_class_init (TriageNotifierClass *klass)
    * TriageNotifier::respond:
    * @self: the notifier
    * @notification_id: the request
-   * @action_id: the simple action whose button was pressed
+   * @answer_key: the key of the #TriageBubbleAnswer whose button was pressed
    *
-   * Answer the request with that action (through the outbox).
+   * Answer the request as that button says (its protocol's
+   * triage_protocol_get_bubble_answer(), through the outbox).
    */
   signals [RESPOND] =
     g_signal_new ("respond",
@@ -479,6 +521,8 @@ triage_notifier_show (TriageNotifier  *self,
                       AtpNotification *notification,
                       gboolean         urgent)
 {
+  g_autoptr(GPtrArray) answers = NULL;
+  TriageProtocol *protocol;
   ShowJob *job;
   Button button;
 
@@ -500,16 +544,16 @@ triage_notifier_show (TriageNotifier  *self,
   button.label = g_strdup (_("Open"));
   g_array_append_val (job->buttons, button);
 
-  if (triage_notifier_can_answer_inline (notification))
+  /* The answers the request's protocol lets a bubble give (none: Open only). */
+  protocol = triage_protocol_for_request (notification);
+  answers = protocol ? triage_protocol_dup_bubble_answers (protocol, notification) : NULL;
+  for (guint i = 0; answers != NULL && i < answers->len; i++)
     {
-      for (guint i = 0; i < notification->actions->len; i++)
-        {
-          const AtpAction *action = g_ptr_array_index (notification->actions, i);
+      TriageBubbleAnswer *answer = g_ptr_array_index (answers, i);
 
-          button.key = g_strconcat (TRIAGE_NOTIFIER_ACTION_RESPOND, action->id, NULL);
-          button.label = g_strdup (action->label);
-          g_array_append_val (job->buttons, button);
-        }
+      button.key = g_strconcat (TRIAGE_NOTIFIER_ACTION_RESPOND, answer->key, NULL);
+      button.label = g_strdup (answer->label);
+      g_array_append_val (job->buttons, button);
     }
 
   button.key = g_strdup (TRIAGE_NOTIFIER_ACTION_OPEN);
@@ -574,7 +618,7 @@ triage_notifier_show_notice (TriageNotifier *self,
 /**
  * triage_notifier_withdraw:
  * @self: a #TriageNotifier
- * @notification_id: a request answered elsewhere, withdrawn or expired
+ * @notification_id: a request answered here, or one nothing more is known of
  *
  * Closes its bubble, if it has one.
  */
@@ -595,6 +639,40 @@ triage_notifier_withdraw (TriageNotifier *self,
   job->id = g_strdup (notification_id);
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_close_cb, job, (GDestroyNotify) close_job_free);
+}
+
+/**
+ * triage_notifier_settle:
+ * @self: a #TriageNotifier
+ * @notification_id: a request answered elsewhere, withdrawn or expired
+ * @outcome: what became of it, plain text ("Answered ‘Stop’ by alex on
+ *   another device at 17:12")
+ *
+ * A bubble still on screen says @outcome instead of the request's
+ * description, with no buttons left to answer; it can be said again as more
+ * is learnt (who answered, and what). A bubble the person closed stays
+ * closed; none is raised.
+ */
+void
+triage_notifier_settle (TriageNotifier *self,
+                        const char     *notification_id,
+                        const char     *outcome)
+{
+  SettleJob *job;
+
+  g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
+  g_return_if_fail (notification_id != NULL);
+  g_return_if_fail (outcome != NULL);
+
+  if (!g_hash_table_contains (self->shown, notification_id))
+    return;
+
+  job = g_new0 (SettleJob, 1);
+  job->shared = shared_ref (self->shared);
+  job->id = g_strdup (notification_id);
+  job->body = triage_notifier_escape_body (outcome);
+  g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
+                              thread_settle_cb, job, (GDestroyNotify) settle_job_free);
 }
 
 guint

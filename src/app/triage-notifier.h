@@ -27,7 +27,7 @@ G_BEGIN_DECLS
 /* Action keys of a bubble. */
 #define TRIAGE_NOTIFIER_ACTION_DEFAULT "default"
 #define TRIAGE_NOTIFIER_ACTION_OPEN    "open"
-#define TRIAGE_NOTIFIER_ACTION_RESPOND "respond:"   /* followed by the ATP action id */
+#define TRIAGE_NOTIFIER_ACTION_RESPOND "respond:"   /* followed by a TriageBubbleAnswer key */
 
 #define TRIAGE_TYPE_NOTIFIER (triage_notifier_get_type ())
 
@@ -42,11 +42,13 @@ void            triage_notifier_show_notice        (TriageNotifier  *self,
                                                     const char      *key,
                                                     const char      *summary,
                                                     const char      *body);
+void            triage_notifier_settle             (TriageNotifier  *self,
+                                                    const char      *notification_id,
+                                                    const char      *outcome);
 void            triage_notifier_withdraw           (TriageNotifier  *self,
                                                     const char      *notification_id);
 guint           triage_notifier_get_n_shown        (TriageNotifier  *self);
 
-gboolean        triage_notifier_can_answer_inline  (AtpNotification *notification);
 char           *triage_notifier_dup_summary        (AtpNotification *notification);
 char           *triage_notifier_dup_body           (AtpNotification *notification);
 GBytes         *triage_notifier_decode_icon        (const char      *icon,

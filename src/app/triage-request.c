@@ -28,6 +28,7 @@ struct _TriageRequest
   AtpStatus          status;
   char              *status_reason;
   GDateTime         *status_time;
+  AtpResponse       *response;
   TriageAnswerState  answer_state;
 };
 
@@ -42,6 +43,7 @@ enum {
   PROP_SUBTITLE,
   PROP_STATUS,
   PROP_ANSWER_STATE,
+  PROP_RESPONSE,
   N_PROPS
 };
 
@@ -54,6 +56,7 @@ triage_request_finalize (GObject *object)
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_clear_pointer (&self->status_time, g_date_time_unref);
+  g_clear_pointer (&self->response, atp_response_unref);
   g_free (self->status_reason);
 
   G_OBJECT_CLASS (triage_request_parent_class)->finalize (object);
@@ -97,6 +100,10 @@ triage_request_get_property (GObject    *object,
       g_value_set_uint (value, self->answer_state);
       break;
 
+    case PROP_RESPONSE:
+      g_value_set_boxed (value, self->response);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -134,6 +141,10 @@ triage_request_class_init (TriageRequestClass *klass)
     g_param_spec_uint ("answer-state", NULL, NULL,
                        TRIAGE_ANSWER_NONE, TRIAGE_ANSWER_FAILED, TRIAGE_ANSWER_NONE,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties [PROP_RESPONSE] =
+    g_param_spec_boxed ("response", NULL, NULL,
+                        ATP_TYPE_RESPONSE,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -226,6 +237,20 @@ triage_request_get_service_name (TriageRequest *self)
   return self->notification->service.name;
 }
 
+/**
+ * triage_request_get_protocol:
+ *
+ * Returns: (transfer none) (nullable): what the app knows of the request's
+ *   protocol, %NULL when this version cannot answer it
+ */
+TriageProtocol *
+triage_request_get_protocol (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return triage_protocol_for_request (self->notification);
+}
+
 GDateTime *
 triage_request_get_deadline (TriageRequest *self)
 {
@@ -278,6 +303,42 @@ triage_request_settle (TriageRequest *self,
   self->status_time = when ? g_date_time_ref (when) : NULL;
 
   triage_request_set_status (self, status);
+}
+
+/**
+ * triage_request_set_response:
+ * @self: a #TriageRequest
+ * @response: (nullable): the answer that settled it, given elsewhere
+ *
+ * What was answered on another device or by another person, and by whom,
+ * once the app has learnt it (a status update does not say), for the view
+ * to show.
+ */
+void
+triage_request_set_response (TriageRequest *self,
+                             AtpResponse   *response)
+{
+  g_return_if_fail (TRIAGE_IS_REQUEST (self));
+
+  if (self->response == response)
+    return;
+
+  g_clear_pointer (&self->response, atp_response_unref);
+  self->response = response ? atp_response_ref (response) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_RESPONSE]);
+}
+
+/**
+ * triage_request_get_response:
+ *
+ * Returns: (transfer none) (nullable): the answer given elsewhere, if known
+ */
+AtpResponse *
+triage_request_get_response (TriageRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
+
+  return self->response;
 }
 
 const char *
@@ -436,11 +497,13 @@ triage_format_deadline (GDateTime *deadline,
 char *
 triage_request_dup_subtitle (TriageRequest *self)
 {
+  g_autofree char *service = NULL;
   GString *str;
 
   g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
 
-  str = g_string_new (self->notification->service.name);
+  service = triage_protocol_dup_marked (self->notification->protocol, self->notification->service.name);
+  str = g_string_new (service);
 
   if (self->notification->context.project != NULL)
     g_string_append_printf (str, " · %s", self->notification->context.project);

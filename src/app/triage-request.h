@@ -9,6 +9,7 @@
 #include <glib-object.h>
 
 #include "atp.h"
+#include "triage-protocol.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +42,7 @@ void               triage_request_set_notification  (TriageRequest     *self,
 const char        *triage_request_get_id            (TriageRequest     *self);
 const char        *triage_request_get_title         (TriageRequest     *self);
 const char        *triage_request_get_service_name  (TriageRequest     *self);
+TriageProtocol    *triage_request_get_protocol      (TriageRequest     *self);
 GDateTime         *triage_request_get_deadline      (TriageRequest     *self);
 AtpStatus          triage_request_get_status        (TriageRequest     *self);
 void               triage_request_set_status        (TriageRequest     *self,
@@ -49,6 +51,9 @@ void               triage_request_settle            (TriageRequest     *self,
                                                      AtpStatus          status,
                                                      const char        *reason,
                                                      GDateTime         *when);
+void               triage_request_set_response      (TriageRequest     *self,
+                                                     AtpResponse       *response);
+AtpResponse       *triage_request_get_response      (TriageRequest     *self);
 const char        *triage_request_get_status_reason (TriageRequest     *self);
 GDateTime         *triage_request_get_status_time   (TriageRequest     *self);
 TriageAnswerState  triage_request_get_answer_state  (TriageRequest     *self);

@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-attachment-window.h"
-#include "triage-decision-view.h"
+#include "triage-request-stack.h"
 #include "triage-window.h"
 
 /*
@@ -79,13 +79,13 @@ struct _TriageWindow
   GtkWidget             *preferences_button;
   TriageInboxPane       *inbox_pane;
   GtkStack              *content_stack;
-  TriageDecisionView    *decision_view;
+  TriageRequestView     *decision_view;
   AdwLeaflet            *history_leaflet;
   GtkWidget             *history_list_page;
   GtkWidget             *history_detail_page;
   TriageHistoryView     *history_view;
   AdwWindowTitle        *history_detail_title;
-  TriageDecisionView    *past_view;
+  TriageRequestView     *past_view;
 };
 
 G_DEFINE_FINAL_TYPE (TriageWindow, triage_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -154,18 +154,20 @@ update_view_state (TriageWindow *self)
   /* Our own answer settles the request: "responded" then is not "elsewhere". */
   if (answer == TRIAGE_ANSWER_NONE || status != ATP_STATUS_RESPONDED)
     {
-      if (triage_decision_view_get_status (self->decision_view) != status)
-        triage_decision_view_set_status (self->decision_view, status,
+      if (triage_request_view_get_status (self->decision_view) != status)
+        triage_request_view_set_status (self->decision_view, status,
                                          triage_request_get_status_reason (self->current),
                                          triage_request_get_status_time (self->current),
                                          NULL);
     }
+  /* What was answered elsewhere and by whom, once the app has learnt it. */
+  triage_request_view_set_response (self->decision_view, triage_request_get_response (self->current));
 
   /* The view marks an answer "sending" itself when it emits ::submit; until
    * the app has stored it (answer state still none) that stays as it is. */
   if (delivery != TRIAGE_DELIVERY_NONE ||
-      triage_decision_view_get_delivery_state (self->decision_view) != TRIAGE_DELIVERY_SENDING)
-    triage_decision_view_set_delivery_state (self->decision_view, delivery);
+      triage_request_view_get_delivery_state (self->decision_view) != TRIAGE_DELIVERY_SENDING)
+    triage_request_view_set_delivery_state (self->decision_view, delivery);
 }
 
 static void
@@ -187,9 +189,9 @@ set_current (TriageWindow  *self,
       return;
     }
 
-  triage_decision_view_set_notification (self->decision_view,
+  triage_request_view_set_request (self->decision_view,
                                          triage_request_get_notification (request));
-  triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
+  triage_request_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
   update_view_state (self);
   adw_window_title_set_title (self->content_title, triage_request_get_title (request));
   adw_window_title_set_subtitle (self->content_title, triage_request_get_service_name (request));
@@ -204,7 +206,7 @@ on_request_activated (TriageWindow  *self,
                       TriageRequest *request)
 {
   set_current (self, request);
-  triage_decision_view_focus_answer (self->decision_view);
+  triage_request_view_focus_answer (self->decision_view);
 }
 
 /* After an answer given here is stored, the next request opens: answer,
@@ -262,11 +264,11 @@ on_decision_submit (TriageWindow *self,
 }
 
 static void
-present_attachment (TriageWindow       *self,
-                    TriageDecisionView *view,
-                    guint               index)
+present_attachment (TriageWindow      *self,
+                    TriageRequestView *view,
+                    guint              index)
 {
-  AtpNotification *notification = triage_decision_view_get_notification (view);
+  AtpNotification *notification = triage_request_view_get_request (view);
   GtkWidget *window;
 
   if (notification == NULL || index >= notification->context.attachments->len)
@@ -340,9 +342,6 @@ show_past_request (TriageWindow       *self,
   g_autoptr(JsonNode) response = NULL;
   g_autoptr(GDateTime) answered_at = NULL;
   g_autoptr(GDateTime) updated_at = NULL;
-  g_autofree char *answer = triage_history_entry_dup_answer_text (entry);
-  g_autofree char *responder = triage_history_entry_dup_responder_text (entry);
-  g_autofree char *detail = NULL;
 
   if (data->response_data != NULL)
     response = atp_json_parse (data->response_data, -1, ATP_MAX_FRAME_SIZE, NULL);
@@ -351,7 +350,7 @@ show_past_request (TriageWindow       *self,
   if (data->updated_at != 0)
     updated_at = g_date_time_new_from_unix_utc (data->updated_at / G_USEC_PER_SEC);
 
-  triage_decision_view_set_notification (self->past_view, notification);
+  triage_request_view_set_request (self->past_view, notification);
 
   switch (outcome)
     {
@@ -359,37 +358,45 @@ show_past_request (TriageWindow       *self,
     case TRIAGE_OUTCOME_REJECTED:
     case TRIAGE_OUTCOME_NONE:   /* with an answer waiting in the outbox */
       /* Its own answer decides the banner, not the status stored. */
-      triage_decision_view_set_status (self->past_view, ATP_STATUS_DELIVERED, NULL, NULL, NULL);
-      triage_decision_view_set_sent_answer (self->past_view,
+      triage_request_view_set_status (self->past_view, ATP_STATUS_DELIVERED, NULL, NULL, NULL);
+      triage_request_view_set_sent_answer (self->past_view,
                                             data->action_id ? data->action_id : "", response);
       if (outcome == TRIAGE_OUTCOME_REJECTED)
-        triage_decision_view_show_delivery_error (self->past_view,
+        triage_request_view_show_delivery_error (self->past_view,
                                                   _("The server refused this answer."));
       else
-        triage_decision_view_set_delivery_state (self->past_view,
+        triage_request_view_set_delivery_state (self->past_view,
                                                  outcome == TRIAGE_OUTCOME_ANSWERED
                                                    ? TRIAGE_DELIVERY_SENT : TRIAGE_DELIVERY_QUEUED);
       break;
 
     case TRIAGE_OUTCOME_ANSWERED_ELSEWHERE:
-      if (*answer != '\0' && *responder != '\0')
-        /* Translators: %1$s is the answer (action and data), %2$s who gave it */
-        detail = g_strdup_printf (_("Answer: %1$s, by %2$s"), answer, responder);
-      else if (*answer != '\0')
-        /* Translators: %s is the answer (action and data) */
-        detail = g_strdup_printf (_("Answer: %s"), answer);
-      triage_decision_view_set_status (self->past_view, ATP_STATUS_RESPONDED, data->status_reason,
-                                       answered_at, detail);
+      triage_request_view_set_status (self->past_view, ATP_STATUS_RESPONDED, data->status_reason,
+                                      answered_at, NULL);
+      /* The banner names the answer and who gave it, as when it happened
+       * (a request the server had forgotten has no answer recorded). */
+      if (data->action_id != NULL && (answered_at != NULL || updated_at != NULL))
+        {
+          AtpResponderType type = ATP_RESPONDER_HUMAN;
+          g_autoptr(AtpResponse) given = NULL;
+
+          if (data->responder_type != NULL)
+            atp_responder_type_from_string (data->responder_type, &type);
+          given = atp_response_new (data->id, data->action_id, response,
+                                    answered_at ? answered_at : updated_at,
+                                    data->responder_id ? data->responder_id : "", type);
+          triage_request_view_set_response (self->past_view, given);
+        }
       break;
 
     case TRIAGE_OUTCOME_EXPIRED:
-      triage_decision_view_set_status (self->past_view, ATP_STATUS_EXPIRED, data->status_reason,
+      triage_request_view_set_status (self->past_view, ATP_STATUS_EXPIRED, data->status_reason,
                                        NULL, NULL);
       break;
 
     case TRIAGE_OUTCOME_INVALIDATED:
     default:
-      triage_decision_view_set_status (self->past_view, ATP_STATUS_INVALIDATED,
+      triage_request_view_set_status (self->past_view, ATP_STATUS_INVALIDATED,
                                        data->status_reason, updated_at, NULL);
       break;
     }
@@ -801,7 +808,7 @@ triage_window_show_request (TriageWindow *self,
   set_current (self, request);
   adw_leaflet_set_visible_child (self->leaflet, self->content);
   /* Opened from a bubble or the tray to be answered: the keyboard is there. */
-  triage_decision_view_focus_answer (self->decision_view);
+  triage_request_view_focus_answer (self->decision_view);
 
   return TRUE;
 }
@@ -857,10 +864,10 @@ triage_window_show_error (TriageWindow *self,
       /* The answer did not leave: the view becomes editable again. */
       if (triage_request_get_answer_state (self->current) == TRIAGE_ANSWER_NONE)
         {
-          triage_decision_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
+          triage_request_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
           g_clear_pointer (&self->answered_here, g_free);
         }
-      triage_decision_view_show_error (self->decision_view, message);
+      triage_request_view_show_answer_error (self->decision_view, message);
     }
   else
     triage_window_add_toast (self, message);
@@ -883,7 +890,7 @@ triage_window_show_delivery_error (TriageWindow *self,
 
   if (self->current != NULL &&
       g_strcmp0 (triage_request_get_id (self->current), notification_id) == 0)
-    triage_decision_view_show_delivery_error (self->decision_view, message);
+    triage_request_view_show_delivery_error (self->decision_view, message);
   else
     triage_window_add_toast (self, message);
 }
@@ -904,14 +911,15 @@ triage_window_get_current_request (TriageWindow *self)
 /**
  * triage_window_get_decision_view:
  *
- * Returns: (transfer none): the decision view
+ * Returns: (transfer none) (nullable): the view of the request shown (the
+ *   #TriageRequestView of its protocol)
  */
 GtkWidget *
 triage_window_get_decision_view (TriageWindow *self)
 {
   g_return_val_if_fail (TRIAGE_IS_WINDOW (self), NULL);
 
-  return GTK_WIDGET (self->decision_view);
+  return GTK_WIDGET (triage_request_stack_get_view (TRIAGE_REQUEST_STACK (self->decision_view)));
 }
 
 /**
@@ -943,14 +951,15 @@ triage_window_get_history_view (TriageWindow *self)
 /**
  * triage_window_get_past_view:
  *
- * Returns: (transfer none): the view of a request opened from the history
+ * Returns: (transfer none) (nullable): the view of a request opened from the
+ *   history
  */
 GtkWidget *
 triage_window_get_past_view (TriageWindow *self)
 {
   g_return_val_if_fail (TRIAGE_IS_WINDOW (self), NULL);
 
-  return GTK_WIDGET (self->past_view);
+  return GTK_WIDGET (triage_request_stack_get_view (TRIAGE_REQUEST_STACK (self->past_view)));
 }
 
 /**
@@ -1165,7 +1174,7 @@ triage_window_class_init (TriageWindowClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3,
                   G_TYPE_STRING, G_TYPE_STRING, JSON_TYPE_NODE);
 
-  g_type_ensure (TRIAGE_TYPE_DECISION_VIEW);
+  g_type_ensure (TRIAGE_TYPE_REQUEST_STACK);
   g_type_ensure (TRIAGE_TYPE_INBOX_PANE);
   g_type_ensure (TRIAGE_TYPE_HISTORY_VIEW);
   g_type_ensure (TRIAGE_TYPE_REQUEST);
@@ -1226,6 +1235,8 @@ triage_window_init (TriageWindow *self)
   g_signal_group_connect_object (self->current_signals, "notify::status",
                                  G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->current_signals, "notify::answer-state",
+                                 G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->current_signals, "notify::response",
                                  G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
 }
 

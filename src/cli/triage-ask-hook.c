@@ -667,12 +667,13 @@ triage_ask_hook_run (TriageAskOptions *options)
   g_autofree char *notification_id = NULL;
   g_autofree char *body = NULL;
   Hook hook = { .options = options, .event = EVENT_UNKNOWN };
+  gsize length = 0;
   guint sigint_id;
   guint sigterm_id;
 
-  text = triage_ask_read_stdin (HOOK_MAX_INPUT, &error);
+  text = triage_ask_read_stdin (HOOK_MAX_INPUT, &length, &error);
   if (text != NULL)
-    input = atp_json_parse (text, -1, HOOK_MAX_INPUT, &error);
+    input = atp_json_parse (text, length, HOOK_MAX_INPUT, &error);
   if (input != NULL && !JSON_NODE_HOLDS_OBJECT (input))
     g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
                          "the hook input is not a JSON object");

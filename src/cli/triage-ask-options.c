@@ -56,6 +56,45 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self);
 }
 
+gboolean
+triage_ask_options_set_connection (TriageAskOptions  *self,
+                                   const char        *server,
+                                   const char        *socket_path,
+                                   const char        *service,
+                                   const char        *service_name,
+                                   const char        *retry_for,
+                                   GError           **error)
+{
+  if (server != NULL)
+    {
+      if (!atp_client_check_url (server, error))
+        {
+          g_prefix_error (error, "--server: ");
+          return FALSE;
+        }
+      g_free (self->server_url);
+      self->server_url = g_strdup (server);
+    }
+  g_free (self->socket_path);
+  self->socket_path = g_strdup (socket_path);
+  if (service != NULL)
+    {
+      g_free (self->service_id);
+      self->service_id = g_strdup (service);
+    }
+  g_free (self->service_name);
+  self->service_name = g_strdup (service_name);
+
+  if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* "deploy_now" → "Deploy now" */
 static char *
 label_from_id (const char *id)
@@ -529,11 +568,11 @@ add_attachment (JsonArray   *attachments,
   return TRUE;
 }
 
-static gboolean
-parse_deadline (const char  *text,
-                GDateTime   *now,
-                char       **out,
-                GError     **error)
+gboolean
+triage_ask_parse_deadline (const char  *text,
+                           GDateTime   *now,
+                           char       **out,
+                           GError     **error)
 {
   const char *problem = NULL;
 
@@ -695,6 +734,10 @@ static const char help_description[] =
   "  {\"notification_id\": ..., \"action_id\": ..., \"response_data\": ..., \"responded_at\": ...,\n"
   "   \"responder\": {...}}\n"
   "\n"
+  "Reviews (Agent Feedback Protocol 1.2): triage-ask --afp [--session ID] [--deadline WHEN]\n"
+  "reads a Request Object on standard input and writes three lines of JSON; see\n"
+  "triage-ask --afp --help.\n"
+  "\n"
   "Exit status: 0 answered (with --confirm: approved), 1 denied (--confirm), 2 bad option or\n"
   "invalid request (the message names the field), 3 server unreachable, 4 other server error,\n"
   "5 expired, 6 withdrawn by the service, 130 interrupted (the request is withdrawn first).";
@@ -823,28 +866,9 @@ triage_ask_options_parse (GStrv      *argv,
   self->confirm = state.confirm;
   self->read_stdin = json;
 
-  if (server != NULL)
-    {
-      if (!atp_client_check_url (server, error))
-        {
-          g_prefix_error (error, "--server: ");
-          return NULL;
-        }
-      self->server_url = g_steal_pointer (&server);
-    }
-  self->socket_path = g_steal_pointer (&socket_path);
-  if (service != NULL)
-    {
-      g_free (self->service_id);
-      self->service_id = g_steal_pointer (&service);
-    }
-  self->service_name = g_steal_pointer (&service_name);
-
-  if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
-    {
-      usage_error (error, "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
-      return NULL;
-    }
+  if (!triage_ask_options_set_connection (self, server, socket_path, service, service_name,
+                                          retry_for, error))
+    return NULL;
 
   if (id != NULL)
     {
@@ -960,9 +984,14 @@ triage_ask_options_parse (GStrv      *argv,
   if (deadline != NULL)
     {
       g_autofree char *when = NULL;
+      g_autofree char *made = atp_format_timestamp (now);
 
-      if (!parse_deadline (deadline, now, &when, error))
+      if (!triage_ask_parse_deadline (deadline, now, &when, error))
         return NULL;
+      /* The deadline counts from now: the request says when now was, or a
+       * server that gets it late (a busy machine, a retry) would check a
+       * short deadline against its own later clock and refuse it. */
+      json_object_set_string_member (notification, "timestamp", made);
       json_object_set_string_member (notification, "deadline", when);
     }
 

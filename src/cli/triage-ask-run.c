@@ -44,13 +44,9 @@ typedef struct
   int                   signal_exit;
 } Ask;
 
-static void
-say (const char *format,
-     ...) G_GNUC_PRINTF (1, 2);
-
-static void
-say (const char *format,
-     ...)
+void
+triage_ask_say (const char *format,
+                ...)
 {
   g_autofree char *message = NULL;
   va_list args;
@@ -101,7 +97,7 @@ static void
 failed (Ask          *ask,
         const GError *error)
 {
-  say ("%s", error->message);
+  triage_ask_say ("%s", error->message);
   finish (ask, exit_status_for (error));
 }
 
@@ -139,7 +135,7 @@ settled (Ask             *ask,
       return;
 
     case ATP_STATUS_EXPIRED:
-      say ("the request expired before anyone answered it");
+      triage_ask_say ("the request expired before anyone answered it");
       finish (ask, TRIAGE_ASK_EXIT_EXPIRED);
       return;
 
@@ -148,7 +144,7 @@ settled (Ask             *ask,
     case ATP_STATUS_DELIVERED:
     case ATP_STATUS_ACKNOWLEDGED:
     default:
-      say ("the request was withdrawn");
+      triage_ask_say ("the request was withdrawn");
       finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
       return;
     }
@@ -207,7 +203,7 @@ post_cb (GObject      *object,
     }
 
   if (isatty (STDERR_FILENO))
-    say ("waiting for an answer to “%s” (%s)", ask->options->title, post->notification_id);
+    triage_ask_say ("waiting for an answer to “%s” (%s)", ask->options->title, post->notification_id);
 
   ask->phase = PHASE_WAIT;
   triage_service_request_wait_async (ask->request, ask->options->wait_seconds, ask->cancellable,
@@ -223,11 +219,11 @@ withdraw_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, &error))
-    say ("interrupted: the request was withdrawn");
+    triage_ask_say ("interrupted: the request was withdrawn");
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
-    say ("interrupted before the request reached the server");
+    triage_ask_say ("interrupted before the request reached the server");
   else
-    say ("interrupted; could not withdraw the request: %s", error->message);
+    triage_ask_say ("interrupted; could not withdraw the request: %s", error->message);
 
   finish (ask, ask->signal_exit);
 }
@@ -269,6 +265,7 @@ on_sigterm (gpointer data)
 
 char *
 triage_ask_read_stdin (gsize    max_size,
+                       gsize   *length,
                        GError **error)
 {
   g_autoptr(GByteArray) data = g_byte_array_new ();
@@ -290,20 +287,14 @@ triage_ask_read_stdin (gsize    max_size,
       if (data->len + (gsize) n > max_size)
         {
           g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                       "invalid request on standard input: more than the %" G_GSIZE_FORMAT
-                       " KiB it may have", max_size / 1024);
+                       "more than the %" G_GSIZE_FORMAT " KiB it may have",
+                       max_size / 1024);
           return NULL;
         }
       g_byte_array_append (data, buffer, n);
     }
 
-  if (data->len == 0)
-    {
-      g_set_error_literal (error, ATP_ERROR, ATP_ERROR_INVALID_JSON,
-                           "invalid request on standard input: it is empty");
-      return NULL;
-    }
-
+  *length = data->len;
   g_byte_array_append (data, (const guint8 *) "", 1);
   return (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
 }
@@ -321,6 +312,9 @@ triage_ask_main (int    argc,
   guint sigint_id;
   guint sigterm_id;
 
+  if (triage_ask_afp_wanted (argc, argv))
+    return triage_ask_afp_main (argc, argv);
+
   args = g_new0 (char *, argc + 1);
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
@@ -328,7 +322,7 @@ triage_ask_main (int    argc,
   options = triage_ask_options_parse (&args, now, &error);
   if (options == NULL)
     {
-      say ("%s", error->message);
+      triage_ask_say ("%s", error->message);
       return TRIAGE_ASK_EXIT_USAGE;
     }
 
@@ -337,11 +331,19 @@ triage_ask_main (int    argc,
 
   if (options->read_stdin)
     {
-      g_autofree char *text = triage_ask_read_stdin (ATP_MAX_NOTIFICATION_SIZE, &error);
+      gsize length = 0;
+      g_autofree char *text = triage_ask_read_stdin (ATP_MAX_NOTIFICATION_SIZE, &length, &error);
 
-      if (text == NULL || !triage_ask_options_set_json (options, text, strlen (text), &error))
+      if (text != NULL && length == 0)
+        g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_JSON, "it is empty");
+      if (error != NULL)
         {
-          say ("%s", error->message);
+          triage_ask_say ("invalid request on standard input: %s", error->message);
+          return TRIAGE_ASK_EXIT_USAGE;
+        }
+      if (!triage_ask_options_set_json (options, text, length, &error))
+        {
+          triage_ask_say ("%s", error->message);
           return TRIAGE_ASK_EXIT_USAGE;
         }
     }
@@ -350,7 +352,7 @@ triage_ask_main (int    argc,
                                    options->service_id, options->service_name, &error);
   if (client == NULL)
     {
-      say ("%s", error->message);
+      triage_ask_say ("%s", error->message);
       return TRIAGE_ASK_EXIT_USAGE;
     }
 

@@ -79,9 +79,21 @@ gboolean          triage_ask_options_set_json   (TriageAskOptions  *self,
                                                  gsize              length,
                                                  GError           **error);
 
-/* All of standard input, at most @max_size bytes (NUL-terminated). */
-char             *triage_ask_read_stdin         (gsize              max_size,
+/* Where to ask and as whom, from the connection options (any may be NULL). */
+gboolean          triage_ask_options_set_connection (TriageAskOptions *self,
+                                                     const char       *server,
+                                                     const char       *socket_path,
+                                                     const char       *service,
+                                                     const char       *service_name,
+                                                     const char       *retry_for,
+                                                     GError          **error);
+
+/* --deadline: a duration from @now or an RFC 3339 time after it, as RFC 3339 in UTC. */
+gboolean          triage_ask_parse_deadline     (const char        *text,
+                                                 GDateTime         *now,
+                                                 char             **rfc3339,
                                                  GError           **error);
+
 
 /* --hook AGENT with --deadline WHEN (nullable): the service is the agent's unless
  * --service named one, and an unreachable server is not retried unless --retry-for
@@ -95,6 +107,22 @@ gboolean          triage_ask_options_set_hook   (TriageAskOptions  *self,
 
 /* --hook: reads the hook's input, asks, prints the agent's decision JSON; exits 0. */
 int               triage_ask_hook_run           (TriageAskOptions  *options);
+
+/* "triage-ask: " and the message on standard error. */
+void              triage_ask_say                (const char        *format,
+                                                 ...) G_GNUC_PRINTF (1, 2);
+
+/* All of standard input, NUL-terminated: %ATP_ERROR_PAYLOAD_TOO_LARGE past
+ * @max_size bytes (not read further), a %G_IO_ERROR when it cannot be read. */
+char             *triage_ask_read_stdin         (gsize              max_size,
+                                                 gsize             *length,
+                                                 GError           **error);
+
+/* --afp on the command line: the run is triage_ask_afp_main()'s (triage-ask-afp.c). */
+gboolean          triage_ask_afp_wanted         (int                argc,
+                                                 char             **argv);
+int               triage_ask_afp_main           (int                argc,
+                                                 char             **argv);
 
 /* The --help text's option summary is complete; this runs the whole program. */
 int               triage_ask_main               (int                argc,

@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-#include "triage-server-private.h"
+#include "triage-server-protocol.h"
+#include "triage-server-afp.h"
 
 #define DEFAULT_LIMIT 50
 #define MAX_LIMIT     100
@@ -83,7 +84,8 @@ handle_list (TriageServer      *self,
   /* A page after the first continues a read already counted (a resync of
    * thousands of pending items is one read, not a burst of polls). */
   if (user == NULL ||
-      (cursor == NULL && !triage_server_rate_check (self, msg, TRIAGE_LIMIT_POLLING, user)))
+      (cursor == NULL && !triage_server_rate_check (self, msg, TRIAGE_LIMIT_POLLING, user)) ||
+      !triage_server_parse_protocols (msg, query, &list.protocol_mask))
     return;
   if (status != NULL)
     {
@@ -185,23 +187,28 @@ respond_answer (const char *id,
   return object_to_string (answer);
 }
 
-/* A retry is the same answer from the same person as the one recorded: it
- * gets the original answer (TRUE). Anyone else was late. */
+/* A retry is the same answer from the same person as the one recorded (the
+ * protocol completes it as of when it was first given): it gets the original
+ * answer (TRUE). Anyone else was late. */
 static gboolean
-reply_if_retry (SoupServerMessage     *msg,
-                TriageNotificationRow *row,
-                const char            *user,
-                const char            *action_id,
-                JsonNode              *data)
+reply_if_retry (SoupServerMessage          *msg,
+                TriageNotificationRow      *row,
+                const TriageServerProtocol *protocol,
+                AtpNotification            *request,
+                const char                 *user,
+                const char                 *action_id,
+                JsonNode                   *data)
 {
   g_autoptr(JsonNode) stored = NULL;
   g_autoptr(AtpResponse) previous = NULL;
+  g_autoptr(JsonNode) completed = NULL;
 
   if (row->status != ATP_STATUS_RESPONDED || row->response == NULL ||
       (stored = json_from_string (row->response, NULL)) == NULL ||
       (previous = atp_response_new_from_json (stored, NULL)) == NULL ||
       g_strcmp0 (previous->responder_id, user) != 0 ||
-      !atp_response_same_answer (previous, action_id, data))
+      !protocol->check_answer (request, action_id, data, previous->responded_at, &completed, NULL) ||
+      !atp_response_same_answer (previous, action_id, completed))
     return FALSE;
   reply_text (msg, 200, respond_answer (row->id, action_id,
                                         json_object_get_string_member (json_node_get_object (stored),
@@ -209,6 +216,8 @@ reply_if_retry (SoupServerMessage     *msg,
   return TRUE;
 }
 
+/* POST /api/v1/client/respond: the one way every answer comes in, whatever
+ * the request's protocol; the protocol checks it and says what is stored. */
 static void
 handle_respond (TriageServer      *self,
                 SoupServerMessage *msg)
@@ -221,8 +230,9 @@ handle_respond (TriageServer      *self,
   g_autoptr(AtpResponse) response = NULL;
   g_autoptr(GDateTime) now = NULL;
   g_autoptr(JsonNode) response_node = NULL;
+  g_autoptr(JsonNode) completed = NULL;
   g_autofree char *id = NULL, *response_text = NULL, *now_text = NULL;
-  const AtpAction *action;
+  const TriageServerProtocol *protocol;
   const char *raw_id, *action_id;
   JsonObject *object;
   JsonNode *data;
@@ -235,7 +245,7 @@ handle_respond (TriageServer      *self,
   raw_id = get_string (msg, object, "notification_id", TRUE, &failed);
   if (failed)
     return;
-  action_id = get_string (msg, object, "action_id", TRUE, &failed);
+  action_id = get_string (msg, object, "action_id", FALSE, &failed);
   if (failed)
     return;
   data = json_object_get_member (object, "response_data");
@@ -247,38 +257,42 @@ handle_respond (TriageServer      *self,
       return;
     }
   notification = atp_notification_new_from_data (row->json, -1, ATP_PARSE_DEFAULT, &error);
-  if (notification == NULL)
+  protocol = triage_server_protocol (row->protocol);
+  if (notification == NULL || protocol == NULL)
     {
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The stored notification cannot be read");
       return;
     }
-  action = atp_notification_find_action (notification, action_id);
-  if (reply_if_retry (msg, row, user, action_id, data))
+  if (action_id == NULL && (action_id = protocol->default_action_id) == NULL)
+    {
+      get_string (msg, object, "action_id", TRUE, &failed);
+      return;
+    }
+  if (reply_if_retry (msg, row, protocol, notification, user, action_id, data))
     return;
   if (atp_status_is_terminal (row->status))
     {
       reply_terminal_conflict (msg, id, row->status, row->deadline);
       return;
     }
-  if (action == NULL)
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_ACTION_ID, "The notification has no such action",
-                         "action_id");
-      return;
-    }
-  if (!atp_action_validate_response (action, data, &error))
-    {
-      reply_gerror (msg, error);
-      return;
-    }
   now = g_date_time_new_now_utc ();
+  if (!protocol->check_answer (notification, action_id, data, now, &completed, &error))
+    {
+      if (g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID))
+        reply_error_field (msg, ATP_ERROR_INVALID_ACTION_ID, error->message, "action_id");
+      else if (row->protocol == ATP_PROTOCOL_ATP)
+        reply_gerror (msg, error);
+      else
+        reply_gerror_field (msg, error);
+      return;
+    }
   if (notification->deadline != NULL && g_date_time_compare (now, notification->deadline) >= 0)
     {
       triage_server_reschedule (self);
       reply_terminal_conflict (msg, id, ATP_STATUS_EXPIRED, row->deadline);
       return;
     }
-  response = atp_response_new (id, action_id, data, now, user, ATP_RESPONDER_HUMAN);
+  response = atp_response_new (id, action_id, completed, now, user, ATP_RESPONDER_HUMAN);
   response_node = atp_response_to_json (response);
   response_text = atp_json_to_string (response_node, NULL);
   if (!triage_store_transition (self->store, id, TRIAGE_PENDING_MASK, ATP_STATUS_RESPONDED,
@@ -288,7 +302,8 @@ handle_respond (TriageServer      *self,
       /* Answered meanwhile: by this very retry sent to another server too? */
       g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
 
-      if (current == NULL || !reply_if_retry (msg, current, user, action_id, data))
+      if (current == NULL ||
+          !reply_if_retry (msg, current, protocol, notification, user, action_id, data))
         reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
                                  current ? current->deadline : 0);
       return;
@@ -370,7 +385,7 @@ api_handler (SoupServer        *soup,
       else
         handle_respond (self, msg);
     }
-  else
+  else if (!triage_server_afp_route (self, msg, method, path, query))
     reply_error (msg, ATP_ERROR_NOT_FOUND, "No such endpoint");
 
   /* Answered now (not a long-poll): held until what it reports on is durable. */

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "triage-server-private.h"
+#include "triage-server-protocol.h"
 
 #define MAX_WAIT_SECONDS 60
 
@@ -114,7 +114,7 @@ waiter_answer (Waiter *waiter)
     reply_error (waiter->msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
   else
     {
-      node = notification_node (row, TRUE);
+      node = triage_server_protocol (row->protocol)->agent_view (row);
       reply_node (waiter->msg, 200, node);
     }
   triage_server_send_when_durable (waiter->server, waiter->msg, TRUE);
@@ -201,7 +201,7 @@ triage_server_changed (TriageServer *self,
                        int           status,
                        const char   *reason)
 {
-  triage_server_publish (self, id, status, reason, NULL);
+  triage_server_publish (self, id, -1, status, reason, NULL);
   triage_server_webhook_changed (self, id, status, reason);
 }
 
@@ -273,7 +273,7 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(GDateTime) created = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
   g_autoptr(JsonObject) answer = NULL;
-  g_autofree char *id = NULL, *json = NULL, *answer_text = NULL, *created_text = NULL;
+  g_autofree char *id = NULL, *answer_text = NULL, *created_text = NULL;
   TriageStoreInsert inserted;
   const char *body;
   gsize length;
@@ -294,6 +294,15 @@ handle_post_notification (TriageServer      *self,
       reply_gerror (msg, error);
       return;
     }
+  if (submission->protocol != ATP_PROTOCOL_ATP)
+    {
+      g_autofree char *message = g_strdup_printf ("protocol: this endpoint takes ATP notifications; "
+                                                  "a request of protocol %s goes to its own endpoint",
+                                                  atp_protocol_to_string (submission->protocol));
+
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "protocol");
+      return;
+    }
   id = submission->id ? g_ascii_strdown (submission->id, -1) : atp_new_uuid ();
   existing = triage_store_get_notification (self->store, id);
   if (existing != NULL)
@@ -311,20 +320,13 @@ handle_post_notification (TriageServer      *self,
     }
   filled = atp_notification_copy_with (submission, id, created, service->id, service->name,
                                        NULL, ATP_STATUS_CREATED);
-  json = atp_notification_to_string (filled, NULL);
   created_text = atp_format_timestamp (created);
   answer = json_object_new ();
   json_object_set_string_member (answer, "notification_id", id);
   json_object_set_string_member (answer, "status", "created");
   json_object_set_string_member (answer, "estimated_delivery", created_text);
   answer_text = object_to_string (answer);
-  inserted = triage_store_insert_notification (self->store, id, service->id, body, json,
-                                               answer_text, submission->context.project, now_us (),
-                                               submission->deadline
-                                                 ? g_date_time_to_unix (submission->deadline) *
-                                                   G_USEC_PER_SEC +
-                                                   g_date_time_get_microsecond (submission->deadline)
-                                                 : 0);
+  inserted = triage_server_add_request (self, filled, NULL, body, answer_text);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
       /* The same id posted a moment ago, to another server of the database:
@@ -341,11 +343,36 @@ handle_post_notification (TriageServer      *self,
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
       return;
     }
-  /* A creation is no transition: it is published with the JSON just stored. */
-  triage_server_publish (self, id, ATP_STATUS_CREATED, NULL, json);
-  if (submission->deadline != NULL)
-    triage_server_reschedule (self);
   reply_text (msg, 201, g_steal_pointer (&answer_text));
+}
+
+static gint64
+to_us (GDateTime *time)
+{
+  return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
+}
+
+TriageStoreInsert
+triage_server_add_request (TriageServer    *self,
+                           AtpNotification *envelope,
+                           const char      *protocol_id,
+                           const char      *body,
+                           const char      *answer)
+{
+  g_autofree char *json = atp_notification_to_string (envelope, NULL);
+  TriageStoreInsert inserted;
+
+  inserted = triage_store_insert_notification (self->store, envelope->id, envelope->service.id,
+                                               envelope->protocol, protocol_id, body, json, answer,
+                                               envelope->context.project, now_us (),
+                                               envelope->deadline ? to_us (envelope->deadline) : 0);
+  if (inserted != TRIAGE_STORE_INSERTED)
+    return inserted;
+  /* A creation is no transition: it is published with the JSON just stored. */
+  triage_server_publish (self, envelope->id, envelope->protocol, ATP_STATUS_CREATED, NULL, json);
+  if (envelope->deadline != NULL)
+    triage_server_reschedule (self);
+  return inserted;
 }
 
 /* 409 for @id, ended with @status; `details` name the notification and, for
@@ -411,7 +438,7 @@ handle_patch_notification (TriageServer      *self,
       return;
     }
   row = triage_store_get_notification (self->store, id);
-  if (row == NULL)
+  if (row == NULL || row->protocol != ATP_PROTOCOL_ATP)
     {
       reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
       return;
@@ -421,22 +448,72 @@ handle_patch_notification (TriageServer      *self,
       reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The notification belongs to another service");
       return;
     }
-  if (!triage_store_transition (self->store, id, TRIAGE_PENDING_MASK, ATP_STATUS_INVALIDATED,
-                                NULL, now))
-    {
-      g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
-
-      reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
-                               current ? current->deadline : 0);
-      return;
-    }
-  triage_server_changed (self, id, ATP_STATUS_INVALIDATED, reason);
+  if (!triage_server_invalidate (self, msg, row, reason, now))
+    return;
   updated = format_us (now);
   answer = json_object_new ();
   json_object_set_string_member (answer, "notification_id", id);
   json_object_set_string_member (answer, "status", "invalidated");
   json_object_set_string_member (answer, "updated_at", updated);
   reply_text (msg, 200, object_to_string (answer));
+}
+
+gboolean
+triage_server_invalidate (TriageServer          *self,
+                          SoupServerMessage     *msg,
+                          TriageNotificationRow *row,
+                          const char            *reason,
+                          gint64                 now)
+{
+  g_autoptr(TriageNotificationRow) current = NULL;
+
+  if (triage_store_transition (self->store, row->id, TRIAGE_PENDING_MASK, ATP_STATUS_INVALIDATED,
+                               NULL, now))
+    {
+      triage_server_changed (self, row->id, ATP_STATUS_INVALIDATED, reason);
+      return TRUE;
+    }
+  current = triage_store_get_notification (self->store, row->id);
+  reply_terminal_conflict (msg, row->id, current ? current->status : ATP_STATUS_RESPONDED,
+                           current ? current->deadline : 0);
+  return FALSE;
+}
+
+gboolean
+triage_server_parse_wait (SoupServerMessage *msg,
+                          GHashTable        *query,
+                          guint             *wait)
+{
+  const char *text = query ? g_hash_table_lookup (query, "wait") : NULL;
+  guint64 value = 0;
+
+  if (text != NULL && !g_ascii_string_to_unsigned (text, 10, 0, MAX_WAIT_SECONDS, &value, NULL))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
+                         "wait must be a number of seconds from 0 to 60", "wait");
+      return FALSE;
+    }
+  *wait = (guint) value;
+  return TRUE;
+}
+
+void
+triage_server_wait (TriageServer      *self,
+                    SoupServerMessage *msg,
+                    const char        *id,
+                    guint              wait)
+{
+  Waiter *waiter = g_new0 (Waiter, 1);
+  GList *list;
+
+  waiter->server = self;
+  waiter->msg = msg;
+  waiter->id = g_strdup (id);
+  waiter->timeout = g_timeout_add_seconds (wait, waiter_timeout, waiter);
+  waiter->finished = g_signal_connect (msg, "finished", G_CALLBACK (waiter_finished), waiter);
+  list = g_hash_table_lookup (self->waiters, id);
+  g_hash_table_insert (self->waiters, g_strdup (id), g_list_prepend (list, waiter));
+  soup_server_message_pause (msg);
 }
 
 void
@@ -448,20 +525,13 @@ handle_get_notification (TriageServer      *self,
   g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(JsonNode) node = NULL;
-  const char *wait_text = query ? g_hash_table_lookup (query, "wait") : NULL;
-  guint64 wait = 0;
+  guint wait = 0;
 
-  if (service == NULL)
+  if (service == NULL || !triage_server_parse_wait (msg, query, &wait))
     return;
-  if (wait_text != NULL &&
-      (!g_ascii_string_to_unsigned (wait_text, 10, 0, MAX_WAIT_SECONDS, &wait, NULL)))
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
-                         "wait must be a number of seconds from 0 to 60", "wait");
-      return;
-    }
   row = triage_store_get_notification (self->store, id);
-  if (row == NULL)
+  /* A request of another protocol is read at that protocol's endpoint. */
+  if (row == NULL || row->protocol != ATP_PROTOCOL_ATP)
     {
       reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
       return;
@@ -473,17 +543,7 @@ handle_get_notification (TriageServer      *self,
     }
   if (wait > 0 && atp_status_is_pending (row->status))
     {
-      Waiter *waiter = g_new0 (Waiter, 1);
-      GList *list;
-
-      waiter->server = self;
-      waiter->msg = msg;
-      waiter->id = g_strdup (id);
-      waiter->timeout = g_timeout_add_seconds ((guint) wait, waiter_timeout, waiter);
-      waiter->finished = g_signal_connect (msg, "finished", G_CALLBACK (waiter_finished), waiter);
-      list = g_hash_table_lookup (self->waiters, id);
-      g_hash_table_insert (self->waiters, g_strdup (id), g_list_prepend (list, waiter));
-      soup_server_message_pause (msg);
+      triage_server_wait (self, msg, id, wait);
       return;
     }
   node = notification_node (row, TRUE);

@@ -64,6 +64,7 @@ void     triage_server_close_streams  (TriageServer *self);
 void     triage_server_shutdown_streams (TriageServer *self);
 void     triage_server_publish        (TriageServer *self,
                                        const char   *id,
+                                       int           protocol,
                                        int           status,
                                        const char   *reason,
                                        const char   *notification_json);
@@ -72,6 +73,9 @@ gboolean triage_server_rate_check     (TriageServer      *self,
                                        TriageLimit        limit,
                                        const char        *key);
 gboolean triage_server_trusts  (SoupServerMessage *msg);
+gboolean triage_server_parse_protocols (SoupServerMessage *msg,
+                                        GHashTable        *query,
+                                        guint             *mask);
 void     triage_server_event_seen     (TriageServer         *self,
                                        const TriageEventRow *event);
 void     triage_server_changed        (TriageServer *self,
@@ -115,6 +119,8 @@ void              reply_error_details  (SoupServerMessage *msg,
                                         const char        *message,
                                         JsonObject        *details);
 void              reply_gerror         (SoupServerMessage *msg,
+                                        const GError      *error);
+void              reply_gerror_field   (SoupServerMessage *msg,
                                         const GError      *error);
 char             *object_to_string     (JsonObject        *object);
 JsonNode         *parse_body           (SoupServerMessage *msg);

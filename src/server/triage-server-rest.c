@@ -205,6 +205,46 @@ reply_gerror (SoupServerMessage *msg,
   reply_error (msg, code, error->message);
 }
 
+/* As reply_gerror(), with `details.field` the path the message starts with
+ * ("request_decision.options[2].id: …"), when it starts with one. */
+void
+reply_gerror_field (SoupServerMessage *msg,
+                    const GError      *error)
+{
+  AtpErrorCode code = error->domain == ATP_ERROR ? (AtpErrorCode) error->code
+                                                 : ATP_ERROR_INVALID_REQUEST;
+  const char *end = strstr (error->message, ": ");
+  g_autofree char *field = NULL;
+
+  if (end != NULL && end > error->message)
+    {
+      field = g_strndup (error->message, end - error->message);
+      if (strpbrk (field, " \"'") != NULL)
+        g_clear_pointer (&field, g_free);
+    }
+  reply_error_field (msg, code, error->message, field);
+}
+
+/* The `protocols` query parameter of the client list and streams: which
+ * requests a client is sent besides ATP's (docs/architecture.md); ATP only
+ * when absent. FALSE after answering 400. */
+gboolean
+triage_server_parse_protocols (SoupServerMessage *msg,
+                               GHashTable        *query,
+                               guint             *mask)
+{
+  const char *text = query ? g_hash_table_lookup (query, "protocols") : NULL;
+  g_autoptr(GError) error = NULL;
+
+  *mask = 1u << ATP_PROTOCOL_ATP;
+  if (text != NULL && !atp_protocol_mask_from_string (text, mask, &error))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, error->message, "protocols");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 char *
 object_to_string (JsonObject *object)
 {

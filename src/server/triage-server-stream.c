@@ -22,6 +22,7 @@
 #define STREAM_PATH  "/api/v1/client/stream"
 #define EVENTS_PATH  "/api/v1/client/events"
 #define USER_KEY     "triage-stream-user"
+#define PROTOCOLS_KEY "triage-stream-protocols"
 #define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
 #define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
 #define TICK_US      G_USEC_PER_SEC            /* heartbeats and idle checks */
@@ -39,6 +40,7 @@ typedef struct
   gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
   gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
   gint64                   last_event;  /* the log's id the stream is up to (a replay or snapshot) */
+  guint                    protocols;   /* bit per AtpProtocol: the requests it is sent (protocols=) */
 } Stream;
 
 static void
@@ -166,6 +168,15 @@ status_update_text (const char *id,
   return atp_json_to_string (node, NULL);
 }
 
+/* A stream is sent the requests of the protocols it asked for, and every
+ * status update (one about a request it never saw is ignored by clients). */
+static gboolean
+stream_wants (Stream *stream,
+              int     protocol)
+{
+  return protocol < 0 || (stream->protocols & (1u << protocol)) != 0;
+}
+
 static void
 mark_delivered (TriageServer *self,
                 const char   *id)
@@ -189,8 +200,9 @@ on_store_event (const TriageEventRow *event,
     {
       Stream *stream = streams->pdata[i];
 
-      /* Already in what a replay or a snapshot sent it. */
-      if (event->id <= stream->last_event)
+      /* Already in what a replay or a snapshot sent it, or of a protocol it
+       * did not ask for. */
+      if (event->id <= stream->last_event || !stream_wants (stream, event->protocol))
         continue;
       stream_send (stream, event->type, event->data, event->id);
       pushed = TRUE;
@@ -201,12 +213,14 @@ on_store_event (const TriageEventRow *event,
 }
 
 /* Every transition of notification @id (and its creation) goes to every
- * stream of every recipient: logged in the batch, pushed once durable. A
- * creation passes the notification's JSON as it was stored, when the caller
- * has it. */
+ * stream of every recipient (a creation only to those that take its
+ * @protocol; -1 for a transition): logged in the batch, pushed once durable.
+ * A creation passes the notification's JSON as it was stored, when the
+ * caller has it. */
 void
 triage_server_publish (TriageServer *self,
                        const char   *id,
+                       int           protocol,
                        int           status,
                        const char   *reason,
                        const char   *notification_json)
@@ -235,7 +249,8 @@ triage_server_publish (TriageServer *self,
       type = "status_update";
       data = status_update_text (id, status, reason);
     }
-  triage_store_add_events (self->store, (const char * const *) users, type, data, id,
+  triage_store_add_events (self->store, (const char * const *) users, type,
+                           status == ATP_STATUS_CREATED ? protocol : -1, data, id,
                            g_get_real_time ());
 }
 
@@ -247,7 +262,7 @@ send_snapshot (Stream *stream,
 {
   TriageServer *self = stream->server;
   TriageListQuery query = { .user = stream->user, .status_mask = TRIAGE_PENDING_MASK,
-                            .limit = 100 };
+                            .protocol_mask = stream->protocols, .limit = 100 };
   g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
   gboolean has_more = TRUE;
   gint64 total;
@@ -291,7 +306,10 @@ on_tick (gpointer data)
 
         if (stream->ws != NULL && now - stream->last_heard >= self->idle * G_USEC_PER_SEC)
           {
-            g_ptr_array_add (idle, stream);
+            /* Once its close is sent, a connection waits for the peer's
+             * (which a busy peer may take long to send): closed once. */
+            if (soup_websocket_connection_get_state (stream->ws) == SOUP_WEBSOCKET_STATE_OPEN)
+              g_ptr_array_add (idle, stream);
             continue;
           }
         /* Half a tick early rather than a whole tick late. */
@@ -424,6 +442,7 @@ stream_http_handler (SoupServer        *soup,
                      gpointer           user_data)
 {
   TriageServer *self = user_data;
+  guint protocols;
   char *user;
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
@@ -432,8 +451,15 @@ stream_http_handler (SoupServer        *soup,
       return;
     }
   user = stream_user (self, msg, query);
-  if (user != NULL)
-    g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
+  if (user == NULL)
+    return;
+  if (!triage_server_parse_protocols (msg, query, &protocols))
+    {
+      g_free (user);
+      return;
+    }
+  g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
+  g_object_set_data (G_OBJECT (msg), PROTOCOLS_KEY, GUINT_TO_POINTER (protocols));
 }
 
 static void
@@ -453,6 +479,7 @@ stream_ws_handler (SoupServer              *soup,
   stream = g_new0 (Stream, 1);
   stream->server = self;
   stream->user = g_strdup (user);
+  stream->protocols = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (msg), PROTOCOLS_KEY));
   stream->ws = g_object_ref (ws);
   soup_websocket_connection_set_max_incoming_payload_size (ws, READ_LIMIT);
   soup_websocket_connection_set_keepalive_interval (ws, 0);
@@ -517,6 +544,7 @@ events_handler (SoupServer        *soup,
   g_autofree char *user = NULL;
   g_autoptr(GPtrArray) replay = NULL;
   gint64 last = 0;
+  guint protocols;
   Stream *stream;
 
   if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
@@ -524,7 +552,8 @@ events_handler (SoupServer        *soup,
       reply_method_not_allowed (msg, "GET");
       return;
     }
-  if ((user = stream_user (self, msg, query)) == NULL)
+  if ((user = stream_user (self, msg, query)) == NULL ||
+      !triage_server_parse_protocols (msg, query, &protocols))
     return;
   if (last_text == NULL && query != NULL)
     last_text = g_hash_table_lookup (query, "last_event_id");
@@ -553,6 +582,7 @@ events_handler (SoupServer        *soup,
   stream = g_new0 (Stream, 1);
   stream->server = self;
   stream->user = g_steal_pointer (&user);
+  stream->protocols = protocols;
   stream->sse = g_object_ref (msg);
   add_stream (self, stream);
   g_signal_connect (msg, "finished", G_CALLBACK (on_sse_finished), stream);
@@ -568,7 +598,8 @@ events_handler (SoupServer        *soup,
         {
           TriageEventRow *event = replay->pdata[i];
 
-          sse_write (stream, event->type, event->data, event->id);
+          if (stream_wants (stream, event->protocol))
+            sse_write (stream, event->type, event->data, event->id);
           stream->last_event = event->id;
         }
     }

@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-#include "triage-server-private.h"
+#include "triage-server-protocol.h"
 
 #define ATTEMPT_TIMEOUT_MS (5 * 1000)   /* a 2xx must arrive within this */
 #define MAX_IN_FLIGHT      64
@@ -285,6 +285,8 @@ start (TriageWebhooks   *self,
   headers = soup_message_get_request_headers (attempt->msg);
   soup_message_headers_replace (headers, "X-ATP-Signature", signed_header);
   soup_message_headers_replace (headers, "X-ATP-Request-ID", row->request_id);
+  if (row->event != NULL)
+    soup_message_headers_replace (headers, "X-Triage-Event", row->event);
 
   g_hash_table_add (self->in_flight, attempt);
   count_service (self, row->service_id, +1);
@@ -404,23 +406,6 @@ scan (TriageWebhooks *self)
   /* else: rows wait for a free slot; the attempt that frees it scans again. */
 }
 
-/* The body of a status update delivery: {"event": "status_update", …fields}. */
-static char *
-status_update_body (const char *id,
-                    int         status,
-                    const char *reason)
-{
-  g_autoptr(JsonNode) update = status_update_node (id, status, reason);
-  JsonObject *fields = json_node_get_object (update);
-  g_autoptr(GList) names = json_object_get_members (fields);
-  g_autoptr(JsonObject) body = json_object_new ();
-
-  json_object_set_string_member (body, "event", "status_update");
-  for (GList *l = names; l != NULL; l = l->next)
-    json_object_set_member (body, l->data, json_node_copy (json_object_get_member (fields, l->data)));
-  return object_to_string (body);
-}
-
 /* Called on every transition: a responded, expired or invalidated
  * notification of a service with a callback_url joins the queue, in the same
  * batch as the transition, and goes once that batch is durable. */
@@ -432,8 +417,9 @@ triage_server_webhook_changed (TriageServer *self,
 {
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(TriageServiceRow) service = NULL;
-  g_autofree char *request_id = NULL, *update = NULL;
-  const char *body;
+  g_autofree char *request_id = NULL, *body = NULL;
+  const TriageServerProtocol *protocol;
+  const char *event = NULL;
 
   if (status != ATP_STATUS_RESPONDED && status != ATP_STATUS_EXPIRED &&
       status != ATP_STATUS_INVALIDATED)
@@ -442,14 +428,12 @@ triage_server_webhook_changed (TriageServer *self,
   if (row == NULL || (service = triage_store_service_by_id (self->store, row->service_id)) == NULL ||
       service->callback_url == NULL)
     return;
-  if (status == ATP_STATUS_RESPONDED)
-    body = row->response;
-  else
-    body = update = status_update_body (id, status, reason);
-  if (body == NULL)
+  if ((protocol = triage_server_protocol (row->protocol)) == NULL ||
+      (body = protocol->webhook_body (row, status, reason, &event)) == NULL)
     return;
   request_id = atp_new_uuid ();
-  if (!triage_store_add_webhook (self->store, request_id, service->id, id, body, g_get_real_time ()))
+  if (!triage_store_add_webhook (self->store, request_id, service->id, id, event, body,
+                                 g_get_real_time ()))
     {
       g_warning ("cannot queue the webhook for notification %s", id);
       return;

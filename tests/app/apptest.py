@@ -305,6 +305,18 @@ class Notifyd:
                         lambda: [e for e in self.events()
                                  if e["event"] == "CloseNotification" and e["id"] == nid])
 
+    def said(self, nid):
+        """What bubble nid says now: its last Notify (a replacement keeps the id)."""
+        found = [e for e in self.events() if e["event"] == "Notify" and e["id"] == nid]
+        return found[-1] if found else None
+
+    def wait_says(self, nid, prefix):
+        """Waits until bubble nid says something starting with prefix (the
+        app replaces a settled request's bubble with what became of it)."""
+        return wait_for(f"bubble {nid} to say {prefix!r}",
+                        lambda: (lambda e: e if e and e["body"].startswith(prefix) else None)(
+                            self.said(nid)))
+
     def press(self, nid, key):
         self.bus.call_sync("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                            "io.github.atptriage.Triage.FakeNotifyd", "InvokeAction",

@@ -6,7 +6,8 @@
 #   - a bubble per new request; buttons for simple, unflagged actions answer
 #     straight from the bubble (the server records the answer);
 #   - flagged or non-simple requests get only "Open";
-#   - a request answered elsewhere, expired or withdrawn has its bubble withdrawn;
+#   - a request answered elsewhere, expired or withdrawn has its bubble replaced
+#     by what became of it (who answered what, when, why), its buttons gone;
 #   - the server killed and restarted: the app reconnects, no bubble twice,
 #     nothing lost;
 #   - an answer given while offline survives a kill -9 of the app and is sent
@@ -117,24 +118,36 @@ def test_markup_and_urgency():
             raise Failure(f"a deadline in 2 minutes is critical: {bubble['hints']}")
 
 
-def test_answered_elsewhere_withdraws():
+def assert_settled_bubble(bubble, said):
+    """The same bubble, replaced: no buttons left to answer a settled request."""
+    if said["replaces_id"] != bubble["id"] or said["actions"]:
+        raise Failure(f"the bubble was not replaced without buttons: {said}")
+    if said["summary"] != bubble["summary"]:
+        raise Failure(f"the bubble's title changed: {said['summary']!r}")
+
+
+def test_answered_elsewhere_replaced():
     with Scenario("elsewhere") as s:
         s.start()
         nid, bubble = s.post_and_see("Answered elsewhere?")
         status, reply = s.server.respond_as_client(nid, "approve")
         if status != 200:
             raise Failure(f"respond: {status} {reply}")
-        notifyd.wait_withdrawn(bubble["id"])
+        # The status first; then the answer, fetched: what, by whom, when.
+        said = notifyd.wait_says(bubble["id"], "Answered ‘Approve’ by default on another device at ")
+        assert_settled_bubble(bubble, said)
+        if notifyd.closed(bubble["id"]):
+            raise Failure("the bubble was closed instead of saying what became of it")
 
 
-def test_expiry_withdraws():
+def test_expiry_replaced():
     with Scenario("expiry") as s:
         s.start()
         _, bubble = s.post_and_see("Expiring soon?", deadline_in=3)
-        notifyd.wait_withdrawn(bubble["id"])
+        assert_settled_bubble(bubble, notifyd.wait_says(bubble["id"], "Expired at "))
 
 
-def test_invalidated_withdraws():
+def test_invalidated_replaced():
     with Scenario("invalidated") as s:
         s.start()
         nid, bubble = s.post_and_see("Withdrawn soon?")
@@ -142,7 +155,10 @@ def test_invalidated_withdraws():
                                          {"status": "invalidated", "reason": "not needed"})
         if status != 200:
             raise Failure(f"invalidate: {status} {reply}")
-        notifyd.wait_withdrawn(bubble["id"])
+        said = notifyd.wait_says(bubble["id"], "Withdrawn by Test Bot at ")
+        assert_settled_bubble(bubble, said)
+        if not said["body"].endswith("\nReason: not needed"):
+            raise Failure(f"the reason is missing: {said['body']!r}")
 
 
 def test_reconnect():
@@ -357,9 +373,9 @@ run([
     ("bubble buttons answer simple requests", test_bubble_answers),
     ("flagged and non-simple requests only open the view", test_flagged_opens_view),
     ("body escaped, urgency critical near the deadline", test_markup_and_urgency),
-    ("answered elsewhere: bubble withdrawn", test_answered_elsewhere_withdraws),
-    ("expired: bubble withdrawn", test_expiry_withdraws),
-    ("invalidated: bubble withdrawn", test_invalidated_withdraws),
+    ("answered elsewhere: the bubble says what and by whom", test_answered_elsewhere_replaced),
+    ("expired: the bubble says so", test_expiry_replaced),
+    ("invalidated: the bubble says so, and why", test_invalidated_replaced),
     ("server killed and restarted: reconnect, no duplicates, no loss", test_reconnect),
     ("outbox survives kill -9 while offline", test_outbox_survives_kill),
     ("a bubble's answer beaten elsewhere is told in a bubble", test_bubble_answer_lost_told),

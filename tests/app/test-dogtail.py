@@ -153,7 +153,10 @@ def test_person():
         assert_controls_named(dialog, "the confirmation")
         if server.get(drop)["status"] == "responded":
             raise Failure("an irreversible action was sent before it was confirmed")
-        time.sleep(1.0)   # the dialog refuses a confirmation in its first moment
+        # The dialog refuses a confirmation in its first moment: its button
+        # turns sensitive once it accepts one (under load, later than 800 ms).
+        wait_for("the confirmation's button to accept a click", lambda: confirm.sensitive,
+                 interval=0.1)
         confirm.click()
         answered = server.wait_responded(drop)
         if answered["response"]["action_id"] != "drop":

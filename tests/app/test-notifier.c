@@ -14,11 +14,15 @@
 
 #include "app-test-common.h"
 #include "triage-notifier.h"
+#include "triage-protocol.h"
 
 #define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_C "2c6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_D "3d6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_E "4e6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_F "5f6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_G "606f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 
 /* A 1×1 red PNG. */
 #define PNG_1X1 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
@@ -68,6 +72,15 @@ test_summary_body (void)
   }
 }
 
+/* How many answer buttons a bubble for @n carries (its protocol's choice). */
+static guint
+n_bubble_answers (AtpNotification *n)
+{
+  g_autoptr(GPtrArray) answers = triage_protocol_dup_bubble_answers (triage_protocol_for_request (n), n);
+
+  return answers->len;
+}
+
 static void
 test_inline_answers (void)
 {
@@ -87,12 +100,12 @@ test_inline_answers (void)
     "[{\"id\": \"b\", \"label\": \"Logs?\", \"response_type\": \"binary\","
     "  \"options\": {\"true_label\": \"Yes\", \"false_label\": \"No\"}}]");
 
-  g_assert_true (triage_notifier_can_answer_inline (simple));
-  g_assert_false (triage_notifier_can_answer_inline (irreversible));
-  g_assert_false (triage_notifier_can_answer_inline (destructive));
-  g_assert_false (triage_notifier_can_answer_inline (confirm));
-  g_assert_false (triage_notifier_can_answer_inline (mixed));
-  g_assert_false (triage_notifier_can_answer_inline (binary));
+  g_assert_cmpuint (n_bubble_answers (simple), ==, 2);
+  g_assert_cmpuint (n_bubble_answers (irreversible), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (destructive), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (confirm), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (mixed), ==, 0);
+  g_assert_cmpuint (n_bubble_answers (binary), ==, 0);
 }
 
 static void
@@ -370,6 +383,112 @@ test_bus_open_and_withdraw (void)
   g_free (events.activated);
 }
 
+/* Waits for the bubble @id to say @body (a Notify replacing it). */
+static JsonObject *
+wait_body (guint       id,
+           const char *body,
+           JsonNode  **log_out)
+{
+  gint64 end = g_get_monotonic_time () + APP_TEST_WAIT_MS * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_autoptr(JsonNode) log = read_log ();
+      JsonObject *event = find_event (log, "Notify", NULL, id);
+
+      if (event != NULL && g_strcmp0 (json_object_get_string_member (event, "body"), body) == 0)
+        {
+          json_object_ref (event);
+          *log_out = g_steal_pointer (&log);
+          return event;
+        }
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
+
+  g_error ("Bubble %u never said “%s”", id, body);
+  return NULL;
+}
+
+static void
+close_bubble (guint id)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* As the person closing it (reason 2). */
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications",
+                                       "/org/freedesktop/Notifications",
+                                       "io.github.atptriage.Triage.FakeNotifyd", "Close",
+                                       g_variant_new ("(uu)", id, 2), NULL,
+                                       G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* Settled elsewhere while its bubble is up: the bubble says what became of
+ * the request, its answer buttons gone; a bubble the person closed is not
+ * raised again. */
+static void
+test_bus_settle (void)
+{
+  g_autoptr(TriageNotifier) notifier = NULL;
+  g_autoptr(AtpNotification) a = NULL;
+  g_autoptr(AtpNotification) b = NULL;
+  g_autoptr(AtpNotification) c = NULL;
+  g_autoptr(JsonNode) log = NULL, log2 = NULL, log3 = NULL, log4 = NULL, log5 = NULL, log6 = NULL;
+  g_autoptr(JsonObject) notify_a = NULL, notify_b = NULL, notify_c = NULL;
+  g_autoptr(JsonObject) settled = NULL, again = NULL;
+  JsonObject *last_b;
+  guint id_a, id_b;
+
+  if (skip_without_fake ())
+    return;
+
+  a = app_test_notification (ID_E, 0, 10,
+    "[{\"id\": \"go\", \"label\": \"Go ahead\", \"response_type\": \"simple\"},"
+    " {\"id\": \"stop\", \"label\": \"Stop\", \"response_type\": \"simple\"}]");
+  b = app_test_notification (ID_F, 0, 10, NULL);
+  c = app_test_notification (ID_G, 0, 10, NULL);
+  notifier = triage_notifier_new ("Triage", "io.github.atptriage.Triage");
+
+  triage_notifier_show (notifier, a, TRUE);
+  triage_notifier_show (notifier, b, FALSE);
+  notify_a = wait_event ("Notify", ID_E, 0, &log);
+  notify_b = wait_event ("Notify", ID_F, 0, &log2);
+  id_a = json_object_get_int_member (notify_a, "id");
+  id_b = json_object_get_int_member (notify_b, "id");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (notify_a, "actions")), ==, 4);
+
+  /* Said in place, escaped like any body; said again as more is learnt. */
+  triage_notifier_settle (notifier, ID_E, "Answered on another device at 17:12");
+  settled = wait_body (id_a, "Answered on another device at 17:12", &log3);
+  triage_notifier_settle (notifier, ID_E, "Answered ‘Stop’ by <alex> on another device at 17:12");
+  again = wait_body (id_a, "Answered ‘Stop’ by &lt;alex&gt; on another device at 17:12", &log4);
+  g_assert_cmpint (json_object_get_int_member (again, "replaces_id"), ==, id_a);
+  g_assert_cmpstr (json_object_get_string_member (again, "summary"), ==,
+                   json_object_get_string_member (notify_a, "summary"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (again, "actions")), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (again, "hints"), "urgency"),
+                   ==, 1);
+  g_assert_cmpuint (triage_notifier_get_n_shown (notifier), ==, 2);
+
+  /* Closed by the person: it stays closed. */
+  close_bubble (id_b);
+  app_test_wait_for (triage_notifier_get_n_shown (notifier) == 1, APP_TEST_WAIT_MS);
+  triage_notifier_settle (notifier, ID_F, "Expired at 17:12");
+  triage_notifier_show (notifier, c, FALSE);   /* after the settle, on the same thread */
+  notify_c = wait_event ("Notify", ID_G, 0, &log5);
+  g_clear_pointer (&log6, json_node_unref);
+  log6 = read_log ();
+  last_b = find_event (log6, "Notify", NULL, id_b);
+  g_assert_nonnull (last_b);
+  g_assert_cmpstr (json_object_get_string_member (last_b, "body"), ==,
+                   json_object_get_string_member (notify_b, "body"));
+
+  g_assert_finalize_object (g_steal_pointer (&notifier));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -385,6 +504,7 @@ main (int   argc,
   g_test_add_func ("/notifier/decode-icon", test_decode_icon);
   g_test_add_func ("/notifier/bus/inline-respond", test_bus_inline_respond);
   g_test_add_func ("/notifier/bus/open-and-withdraw", test_bus_open_and_withdraw);
+  g_test_add_func ("/notifier/bus/settle", test_bus_settle);
 
   return g_test_run ();
 }

@@ -323,6 +323,9 @@ test_answer_then_next (void)
   app_test_spin (100);
   g_assert_cmpstr (current_id (window), ==, ID_B);
   g_assert_false (triage_decision_view_get_read_only (TRIAGE_DECISION_VIEW (view)));
+  /* The request stays in sight, the reason with it (not an error page instead). */
+  g_assert_nonnull (triage_decision_view_get_notification (TRIAGE_DECISION_VIEW (view)));
+  g_assert_cmpstr (triage_decision_view_get_notification (TRIAGE_DECISION_VIEW (view))->id, ==, ID_B);
 
   /* Nor does an answer from elsewhere (a bubble) to the request shown. */
   triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_NONE);

@@ -270,6 +270,28 @@ test_peek_iteration (void)
   g_assert_cmpint (atp_afp_request_peek_iteration (NULL), ==, 0);
 }
 
+/* The applied items of a request that is otherwise invalid, for its error's ack. */
+static void
+test_peek_applied (void)
+{
+  g_autoptr(JsonNode) seed = atp_test_load_json ("seed-004-follow-up-request.json");
+  g_autoptr(GPtrArray) items = NULL;
+
+  atp_test_patch (seed, "protocol_version", "\"9\"");
+  atp_test_patch (seed, "artifact", NULL);
+  items = atp_afp_request_peek_applied (seed);
+  g_assert_nonnull (items);
+  g_assert_cmpuint (items->len, ==, 3);
+  g_assert_cmpstr (((AtpAfpAppliedItem *) items->pdata[2])->id, ==, "performance-impact-03");
+  g_clear_pointer (&items, g_ptr_array_unref);
+
+  atp_test_patch (seed, "applied_feedback.items[1].status", "\"maybe\"");
+  g_assert_null (atp_afp_request_peek_applied (seed));
+  atp_test_patch (seed, "applied_feedback", NULL);
+  g_assert_null (atp_afp_request_peek_applied (seed));
+  g_assert_null (atp_afp_request_peek_applied (NULL));
+}
+
 static void
 test_media_types (void)
 {
@@ -424,6 +446,7 @@ main (int   argc,
   g_test_add_func ("/afp/request/invalid-wins-over-media-type", test_invalid_wins_over_media_type);
   g_test_add_func ("/afp/request/too-large", test_too_large);
   g_test_add_func ("/afp/request/peek-iteration", test_peek_iteration);
+  g_test_add_func ("/afp/request/peek-applied", test_peek_applied);
   g_test_add_func ("/afp/media-types", test_media_types);
   g_test_add_func ("/afp/id/pattern", test_id_pattern);
   g_test_add_func ("/afp/id/generate", test_id_generate);

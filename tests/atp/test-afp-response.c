@@ -360,7 +360,11 @@ test_feedback_extensions (void)
   }
 
   g_clear_pointer (&feedback, atp_afp_feedback_unref);
-  feedback = atp_afp_feedback_new_from_json (json_node_new (JSON_NODE_NULL), &error);
+  {
+    g_autoptr(JsonNode) null_node = json_node_new (JSON_NODE_NULL);
+
+    feedback = atp_afp_feedback_new_from_json (null_node, &error);
+  }
   g_assert_null (feedback);
   atp_assert_error (error, ATP_ERROR_INVALID_REQUEST, "The feedback must be a JSON object, got null");
 }

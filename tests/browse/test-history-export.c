@@ -101,16 +101,17 @@ test_csv_rows (void)
   g_assert_cmpstr (triage_history_csv_header (), ==,
                    "id,title,description,service_id,service,project,outcome,status,status_reason,"
                    "action_id,action_label,response_data,responder_id,responder_type,created_at,"
-                   "deadline,answered_at,delivered_at,response_ms\r\n");
+                   "deadline,answered_at,delivered_at,response_ms,protocol,answer\r\n");
   g_assert_cmpstr (row, ==,
                    "a-1,Déployer «2.1» — 日本語 🚀,\"line1\nline2\r\nend\ttab\",svc,"
                    "\"Bot, \"\"quoted\"\"\",\"'=HYPERLINK(\"\"http://x\"\")\",answered,responded,,"
                    "priority,Set priority,\"\"\"high\"\"\",'@user,human,2026-03-02T00:00:00Z,,"
-                   "2026-03-02T00:00:01.500000Z,2026-03-02T00:00:02Z,1500\r\n");
+                   "2026-03-02T00:00:01.500000Z,2026-03-02T00:00:02Z,1500,atp,"
+                   "\"Set priority: \"\"high\"\"\"\r\n");
   /* Expired without an outcome from the store: the status settles it. */
   g_assert_cmpstr (row2, ==,
                    "b-2,'-1 +1 @all,plain,ci,CI,,expired,expired,deadline passed,,,,,,"
-                   "2026-03-02T00:00:00.123456Z,2026-03-02T01:00:00Z,,,\r\n");
+                   "2026-03-02T00:00:00.123456Z,2026-03-02T01:00:00Z,,,,atp,\r\n");
 }
 
 static void
@@ -132,7 +133,8 @@ test_json_lines (void)
                    "\"response_data\":\"high\",\"responder_id\":\"@user\",\"responder_type\":\"human\","
                    "\"created_at\":\"2026-03-02T00:00:00Z\",\"deadline\":null,"
                    "\"answered_at\":\"2026-03-02T00:00:01.500000Z\","
-                   "\"delivered_at\":\"2026-03-02T00:00:02Z\",\"response_ms\":1500}\n");
+                   "\"delivered_at\":\"2026-03-02T00:00:02Z\",\"response_ms\":1500,"
+                   "\"protocol\":\"atp\",\"answer\":\"Set priority: \\\"high\\\"\"}\n");
   g_assert_cmpstr (line2, ==,
                    "{\"id\":\"b-2\",\"title\":\"-1 +1 @all\",\"description\":\"plain\","
                    "\"service_id\":\"ci\",\"service\":\"CI\",\"project\":null,\"outcome\":\"expired\","
@@ -140,7 +142,7 @@ test_json_lines (void)
                    "\"action_label\":null,\"response_data\":null,\"responder_id\":null,"
                    "\"responder_type\":null,\"created_at\":\"2026-03-02T00:00:00.123456Z\","
                    "\"deadline\":\"2026-03-02T01:00:00Z\",\"answered_at\":null,\"delivered_at\":null,"
-                   "\"response_ms\":null}\n");
+                   "\"response_ms\":null,\"protocol\":\"atp\",\"answer\":null}\n");
 
   /* Each line is one JSON document. */
   parsed = json_from_string (line, &error);
@@ -216,14 +218,15 @@ fixture_teardown (Fixture       *f,
 static const char expected_csv[] =
   "id,title,description,service_id,service,project,outcome,status,status_reason,"
   "action_id,action_label,response_data,responder_id,responder_type,created_at,"
-  "deadline,answered_at,delivered_at,response_ms\r\n"
+  "deadline,answered_at,delivered_at,response_ms,protocol,answer\r\n"
   "aaaaaaaa-0000-4000-8000-000000000003,Too late,Nobody answered,CI,CI,ops,expired,expired,,,,,,,"
-  "2026-03-02T00:00:02Z,,,,\r\n"
+  "2026-03-02T00:00:02Z,,,,,atp,\r\n"
   "aaaaaaaa-0000-4000-8000-000000000001,Ship «2.1»?,\"To, \"\"production\"\"\",Deploy bot,"
   "Deploy bot,web,answered,responded,,priority,Set priority,\"\"\"=1+2\"\"\",user-1,human,"
-  "2026-03-02T00:00:00Z,,2026-03-02T00:01:01Z,2026-03-02T00:01:01Z,61000\r\n"
+  "2026-03-02T00:00:00Z,,2026-03-02T00:01:01Z,2026-03-02T00:01:01Z,61000,atp,"
+  "\"Set priority: \"\"=1+2\"\"\"\r\n"
   "aaaaaaaa-0000-4000-8000-000000000002,'=cmd|' /C calc'!A0,Formula,CI,CI,,queued,delivered,,"
-  "approve,Approve,null,,human,2026-03-02T00:00:01Z,,2026-03-02T00:01:30Z,,89000\r\n";
+  "approve,Approve,null,,human,2026-03-02T00:00:01Z,,2026-03-02T00:01:30Z,,89000,atp,Approve\r\n";
 
 static const char expected_jsonl[] =
   "{\"id\":\"aaaaaaaa-0000-4000-8000-000000000003\",\"title\":\"Too late\","
@@ -231,20 +234,22 @@ static const char expected_jsonl[] =
   "\"outcome\":\"expired\",\"status\":\"expired\",\"status_reason\":null,\"action_id\":null,"
   "\"action_label\":null,\"response_data\":null,\"responder_id\":null,\"responder_type\":null,"
   "\"created_at\":\"2026-03-02T00:00:02Z\",\"deadline\":null,\"answered_at\":null,"
-  "\"delivered_at\":null,\"response_ms\":null}\n"
+  "\"delivered_at\":null,\"response_ms\":null,\"protocol\":\"atp\",\"answer\":null}\n"
   "{\"id\":\"aaaaaaaa-0000-4000-8000-000000000001\",\"title\":\"Ship «2.1»?\","
   "\"description\":\"To, \\\"production\\\"\",\"service_id\":\"Deploy bot\",\"service\":\"Deploy bot\","
   "\"project\":\"web\",\"outcome\":\"answered\",\"status\":\"responded\",\"status_reason\":null,"
   "\"action_id\":\"priority\",\"action_label\":\"Set priority\",\"response_data\":\"=1+2\","
   "\"responder_id\":\"user-1\",\"responder_type\":\"human\",\"created_at\":\"2026-03-02T00:00:00Z\","
   "\"deadline\":null,\"answered_at\":\"2026-03-02T00:01:01Z\","
-  "\"delivered_at\":\"2026-03-02T00:01:01Z\",\"response_ms\":61000}\n"
+  "\"delivered_at\":\"2026-03-02T00:01:01Z\",\"response_ms\":61000,\"protocol\":\"atp\","
+  "\"answer\":\"Set priority: \\\"=1+2\\\"\"}\n"
   "{\"id\":\"aaaaaaaa-0000-4000-8000-000000000002\",\"title\":\"=cmd|' /C calc'!A0\","
   "\"description\":\"Formula\",\"service_id\":\"CI\",\"service\":\"CI\",\"project\":null,"
   "\"outcome\":\"queued\",\"status\":\"delivered\",\"status_reason\":null,\"action_id\":\"approve\","
   "\"action_label\":\"Approve\",\"response_data\":null,\"responder_id\":null,"
   "\"responder_type\":\"human\",\"created_at\":\"2026-03-02T00:00:01Z\",\"deadline\":null,"
-  "\"answered_at\":\"2026-03-02T00:01:30Z\",\"delivered_at\":null,\"response_ms\":89000}\n";
+  "\"answered_at\":\"2026-03-02T00:01:30Z\",\"delivered_at\":null,\"response_ms\":89000,"
+  "\"protocol\":\"atp\",\"answer\":\"Approve\"}\n";
 
 static char *
 export_to_memory (Fixture             *f,

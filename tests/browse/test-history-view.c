@@ -421,7 +421,7 @@ test_export (Fixture       *f,
   g_assert_cmpuint (g_strv_length (lines), ==, 5);   /* header, three rows, "" after the last CRLF */
   g_assert_cmpstr (lines[0], ==, "id,title,description,service_id,service,project,outcome,status,"
                                  "status_reason,action_id,action_label,response_data,responder_id,"
-                                 "responder_type,created_at,deadline,answered_at,delivered_at,response_ms");
+                                 "responder_type,created_at,deadline,answered_at,delivered_at,response_ms,protocol,answer");
   g_assert_true (g_str_has_prefix (lines[1], newest->id));
   g_assert_cmpstr (lines[4], ==, "");
 

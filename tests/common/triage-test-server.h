@@ -88,9 +88,14 @@ gboolean triage_test_watchdog_cb (gpointer what);
 void     triage_test_sleep       (guint    ms);
 
 /* Runs the default main context until @cond holds. */
-#define triage_test_wait_until(cond, what)                                               \
+#define triage_test_wait_until(cond, what) \
+  triage_test_wait_until_within (cond, what, TRIAGE_TEST_WATCHDOG_S)
+
+/* The same, for the few waits that are long by nature (thousands of requests):
+ * the watchdog fires after @seconds. */
+#define triage_test_wait_until_within(cond, what, seconds)                               \
   G_STMT_START {                                                                         \
-    guint _watchdog = g_timeout_add_seconds (TRIAGE_TEST_WATCHDOG_S, triage_test_watchdog_cb, \
+    guint _watchdog = g_timeout_add_seconds ((seconds), triage_test_watchdog_cb,         \
                                              (gpointer) (what));                         \
     while (!(cond))                                                                      \
       g_main_context_iteration (NULL, TRUE);                                             \

@@ -49,11 +49,18 @@ fuzz_request (JsonNode *root)
   g_autofree char *second = NULL;
   gsize length;
 
+  g_autoptr(GPtrArray) peeked = atp_afp_request_peek_applied (root);
+
   if (request == NULL)
     {
       check_parse_error (error);
       return;
     }
+
+  /* A valid request's applied_feedback is valid on its own too. */
+  if ((peeked == NULL) != (request->applied_items == NULL) ||
+      (peeked != NULL && peeked->len != request->applied_items->len))
+    fuzz_fail ("peeking at applied_feedback disagrees with the parse");
 
   if (request->iteration < 1 || request->iteration != atp_afp_request_peek_iteration (root))
     fuzz_fail ("iteration %" G_GINT64_FORMAT " accepted", request->iteration);
@@ -214,6 +221,27 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   fuzz_request (root);
   fuzz_response (root);
   fuzz_feedback (root);
+
+  /* An envelope's afp member writes back stably. */
+  {
+    g_autoptr(AtpAfpReview) review = atp_afp_review_new_from_json (root, &error);
+
+    if (review == NULL)
+      check_parse_error (error);
+    else
+      {
+        g_autoptr(JsonNode) written = atp_afp_review_to_json (review);
+        g_autoptr(AtpAfpReview) again = atp_afp_review_new_from_json (written, &error);
+        g_autoptr(JsonNode) rewritten = NULL;
+
+        if (again == NULL)
+          fuzz_fail ("a written review does not parse: %s", error->message);
+        rewritten = atp_afp_review_to_json (again);
+        if (!atp_json_node_equal (written, rewritten))
+          fuzz_fail ("a review did not write back stably");
+      }
+    g_clear_error (&error);
+  }
 
   {
     g_autoptr(AtpAfpWrapperMessage) message = atp_afp_wrapper_message_new_from_json (root, &error);

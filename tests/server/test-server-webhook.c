@@ -11,6 +11,7 @@
 #include <libsoup/soup.h>
 
 #include "atp.h"
+#include "atp-afp.h"
 #include "triage-test-server.h"
 
 /* No wait here comes near this; reaching it fails the test, it never hangs it. */
@@ -410,9 +411,11 @@ test_retries (Fixture       *fixture,
   responded = now_s ();
   respond (fixture, ok_id);
 
-  /* Delivered while the hanging receiver still holds its attempt (5 s). */
+  /* Delivered while the hanging receiver still holds its attempt (5 s).
+   * Each upper bound below sits just under what a wrong schedule would give,
+   * leaving a loaded machine all the slack there is. */
   oks = receiver_wait (receiver, "/ok/o", 1);
-  g_assert_cmpfloat (((Delivery *) oks->pdata[0])->time - responded, <, 3.0);
+  g_assert_cmpfloat (((Delivery *) oks->pdata[0])->time - responded, <, 4.5);
   assert_signed (oks->pdata[0], ok.secret);
 
   fails = receiver_wait (receiver, "/fail/2/f", 3);
@@ -420,9 +423,9 @@ test_retries (Fixture       *fixture,
   second = fails->pdata[1];
   third = fails->pdata[2];
   g_assert_cmpfloat (second->time - first->time, >=, 0.95);
-  g_assert_cmpfloat (second->time - first->time, <, 2.5);
+  g_assert_cmpfloat (second->time - first->time, <, 3.5);    /* not the 4 s of the next step */
   g_assert_cmpfloat (third->time - second->time, >=, 3.95);
-  g_assert_cmpfloat (third->time - second->time, <, 5.5);
+  g_assert_cmpfloat (third->time - second->time, <, 12.0);   /* nor its 16 s */
   g_assert_cmpstr (second->request_id, ==, first->request_id);
   g_assert_cmpstr (third->request_id, ==, first->request_id);
   g_assert_cmpstr (second->body, ==, first->body);
@@ -499,13 +502,13 @@ test_survives_stop (Fixture       *fixture,
 
   stopping = now_s ();
   g_assert_true (triage_test_server_stop (fixture->server));
-  g_assert_cmpfloat (now_s () - stopping, <, 3.0);
+  g_assert_cmpfloat (now_s () - stopping, <, 4.5);   /* not the attempt's 5 s */
 
   g_assert_true (triage_test_server_restart (fixture->server, &error));
   g_assert_no_error (error);
   started = now_s ();
   deliveries = receiver_wait (receiver, "/hang/t", 2);
-  g_assert_cmpfloat (((Delivery *) deliveries->pdata[1])->time - started, <, 3.0);
+  g_assert_cmpfloat (((Delivery *) deliveries->pdata[1])->time - started, <, 4.0);   /* not held 6 s */
   g_assert_cmpstr (((Delivery *) deliveries->pdata[1])->request_id, ==,
                    ((Delivery *) deliveries->pdata[0])->request_id);
   assert_signed (deliveries->pdata[1], service.secret);
@@ -624,6 +627,39 @@ test_status_updates (Fixture       *fixture,
   g_assert_cmpuint (json_object_get_size (invalidated), ==, 5);
 }
 
+/* An AFP review's end reaches its service as the agent's view of it, the
+ * Response Object included (event afp.response), signed like any. */
+static void
+test_afp_review (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(JsonObject) body = NULL;
+  g_autoptr(AtpAfpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL, *respond_body = NULL, *answered = NULL;
+  const char *id = "3c2d1e0f-9a8b-4c7d-8e6f-5a4b3c2d1e0f";
+
+  add_service (fixture, "reviews", receiver, "/ok/afp", &service);
+  answer = request (fixture, "POST", "/api/v1/afp/reviews", service.key,
+                    "{\"id\":\"3c2d1e0f-9a8b-4c7d-8e6f-5a4b3c2d1e0f\",\"request\":{\"iteration\":1,"
+                    "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"x\"}}}", 201);
+  respond_body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"decline\"}", id);
+  answered = request (fixture, "POST", "/api/v1/client/respond", fixture->user_token, respond_body,
+                      200);
+
+  deliveries = receiver_wait (receiver, "/ok/afp", 1);
+  assert_signed (deliveries->pdata[0], service.secret);
+  body = body_object (deliveries->pdata[0]);
+  g_assert_cmpstr (json_object_get_string_member (body, "id"), ==, id);
+  g_assert_cmpstr (json_object_get_string_member (body, "status"), ==, "answered");
+  response = atp_afp_response_new_from_json (json_object_get_member (body, "response"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (response->error_code, ==, "REVIEW_DECLINED");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -638,6 +674,8 @@ main (int    argc,
   g_test_add ("/server/webhook/survives-stop", Fixture, NULL, fixture_setup, test_survives_stop,
               fixture_teardown);
   g_test_add ("/server/webhook/gives-up", Fixture, NULL, fixture_setup, test_gives_up,
+              fixture_teardown);
+  g_test_add ("/server/webhook/afp-review", Fixture, NULL, fixture_setup, test_afp_review,
               fixture_teardown);
   g_test_add ("/server/webhook/status-updates", Fixture, NULL, fixture_setup,
               test_status_updates, fixture_teardown);

@@ -11,6 +11,7 @@
 
 #include <locale.h>
 
+#include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "widgets-test-util.h"
 

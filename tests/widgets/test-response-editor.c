@@ -35,8 +35,7 @@ fixture_teardown (Fixture       *fixture,
     {
       g_object_add_weak_pointer (G_OBJECT (fixture->editor), (gpointer *) &fixture->editor);
       gtk_window_destroy (GTK_WINDOW (fixture->window));
-      widgets_test_pump ();
-      g_assert_null (fixture->editor);
+      WAIT_UNTIL (fixture->editor == NULL);
     }
   g_clear_pointer (&fixture->notification, atp_notification_unref);
   submit_record_clear (&fixture->record);

@@ -144,7 +144,7 @@ triage_history_open_connection (const char  *path,
   "  (SELECT json_extract (a.value, '$.label') FROM json_each (n.json, '$.actions') AS a" \
   "    WHERE json_extract (a.value, '$.id') = n.action_id LIMIT 1)," \
   "  n.response_data, n.responder_id, n.responder_type, n.created_at, n.deadline," \
-  "  n.first_seen, n.updated_at, n.answered_at, n.delivered_at" \
+  "  n.first_seen, n.updated_at, n.answered_at, n.delivered_at, json_extract (n.json, '$.protocol')" \
   " FROM notifications AS n WHERE n.rowid = ?1"
 
 sqlite3_stmt *
@@ -203,6 +203,10 @@ read_entry (sqlite3_stmt           *stmt,
   data->updated_at = sqlite3_column_int64 (stmt, 18);
   data->answered_at = sqlite3_column_int64 (stmt, 19);
   data->delivered_at = sqlite3_column_int64 (stmt, 20);
+  /* No member: ATP's own envelope (docs/architecture.md). */
+  if (sqlite3_column_text (stmt, 21) == NULL ||
+      !atp_protocol_from_string ((const char *) sqlite3_column_text (stmt, 21), &data->protocol))
+    data->protocol = ATP_PROTOCOL_ATP;
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "triage-history-entry.h"
+#include "triage-protocol.h"
 
 /*
  * One request of the history with what became of it: an immutable snapshot
@@ -317,12 +318,16 @@ triage_history_entry_dup_outcome_label (TriageHistoryEntry *self)
 /**
  * triage_history_entry_dup_answer_text:
  *
- * Returns: (transfer full): the action chosen here and its data, "" when
- *   this app gave no answer
+ * The answer as the request's protocol words it from what the history keeps
+ * (AITP: the options chosen, with their quantities); else the action chosen
+ * here and its data.
+ *
+ * Returns: (transfer full): the answer, "" when this app gave no answer
  */
 char *
 triage_history_entry_dup_answer_text (TriageHistoryEntry *self)
 {
+  TriageProtocol *protocol;
   const char *label;
   const char *data;
 
@@ -334,11 +339,37 @@ triage_history_entry_dup_answer_text (TriageHistoryEntry *self)
   label = self->data.action_label ? self->data.action_label : self->data.action_id;
   data = self->data.response_data;
 
+  protocol = triage_protocol_get (self->data.protocol);
+  if (protocol != NULL && data != NULL)
+    {
+      g_autoptr(JsonNode) node = atp_json_parse (data, -1, 0, NULL);
+      char *text = node ? triage_protocol_describe_answer (protocol, NULL, self->data.action_id, node)
+                        : NULL;
+
+      if (text != NULL)
+        return text;
+    }
+
   if (data == NULL || g_str_equal (data, "null"))
     return g_strdup (label);
 
   /* Translators: an answer in the history: the action's label and the data sent */
   return g_strdup_printf (_("%s: %s"), label, data);
+}
+
+/**
+ * triage_history_entry_dup_service_text:
+ *
+ * Returns: (transfer full): the service, with the mark of the protocol it
+ *   asked in when it has one ("Shop Bot (AITP)")
+ */
+char *
+triage_history_entry_dup_service_text (TriageHistoryEntry *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_ENTRY (self), NULL);
+
+  return triage_protocol_dup_marked (self->data.protocol,
+                                     self->data.service_name ? self->data.service_name : "");
 }
 
 /**

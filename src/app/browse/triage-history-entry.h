@@ -42,6 +42,7 @@ typedef struct
   gint64         updated_at;
   gint64         answered_at;
   gint64         delivered_at;
+  AtpProtocol    protocol;        /* the protocol the request was asked in */
 } TriageHistoryEntryData;
 
 #define TRIAGE_TYPE_HISTORY_ENTRY (triage_history_entry_get_type ())
@@ -60,6 +61,7 @@ gboolean                      triage_history_entry_is_queued          (TriageHis
 gint64                        triage_history_entry_get_response_time  (TriageHistoryEntry     *self);
 char                         *triage_history_entry_dup_outcome_label  (TriageHistoryEntry     *self);
 char                         *triage_history_entry_dup_answer_text    (TriageHistoryEntry     *self);
+char                         *triage_history_entry_dup_service_text   (TriageHistoryEntry     *self);
 char                         *triage_history_entry_dup_responder_text (TriageHistoryEntry     *self);
 
 void                          triage_history_entry_data_clear         (TriageHistoryEntryData *data);

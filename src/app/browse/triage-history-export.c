@@ -18,7 +18,10 @@
  * Both carry the same fields in the same order (see FIELDS). Times are
  * RFC 3339 in UTC, empty/null when unknown; response_ms is the time from the
  * request to the answer given here, in milliseconds; response_data is the
- * answer as JSON (a JSON value in JSON Lines, its JSON text in CSV).
+ * answer as JSON (a JSON value in JSON Lines, its JSON text in CSV): for an
+ * AITP decision, the options chosen with their ids, names and quantities.
+ * protocol is the protocol the request was asked in ("atp", "aitp"), answer
+ * the answer in words as the history shows it.
  *
  * CSV follows RFC 4180: CRLF line ends, a cell with a comma, a double quote,
  * CR or LF is quoted and its quotes doubled. No byte-order mark. A cell that
@@ -38,6 +41,7 @@ static const char *fields[] = {
   "id", "title", "description", "service_id", "service", "project", "outcome", "status",
   "status_reason", "action_id", "action_label", "response_data", "responder_id",
   "responder_type", "created_at", "deadline", "answered_at", "delivered_at", "response_ms",
+  "protocol", "answer",
 };
 
 const char *
@@ -62,7 +66,7 @@ triage_history_csv_header (void)
 {
   return "id,title,description,service_id,service,project,outcome,status,status_reason,"
          "action_id,action_label,response_data,responder_id,responder_type,created_at,"
-         "deadline,answered_at,delivered_at,response_ms\r\n";
+         "deadline,answered_at,delivered_at,response_ms,protocol,answer\r\n";
 }
 
 /**
@@ -168,6 +172,8 @@ entry_to_texts (TriageHistoryEntry *entry,
   texts[i++] = format_time (data->delivered_at);
   texts[i++] = response_time >= 0
     ? g_strdup_printf ("%" G_GINT64_FORMAT, response_time / 1000) : NULL;
+  texts[i++] = g_strdup (data->id ? atp_protocol_to_string (data->protocol) : NULL);
+  texts[i++] = data->action_id ? triage_history_entry_dup_answer_text (entry) : NULL;
 
   g_assert (i == G_N_ELEMENTS (fields));
 }

@@ -57,9 +57,10 @@ format_details (TriageHistoryEntry *entry)
   g_autofree char *answer = triage_history_entry_dup_answer_text (entry);
   g_autofree char *who = triage_history_entry_dup_responder_text (entry);
   g_autofree char *took = triage_history_format_duration (triage_history_entry_get_response_time (entry));
+  g_autofree char *service = triage_history_entry_dup_service_text (entry);
   g_autofree char *time = NULL;
   GString *text;
-  const char *parts[] = { data->service_name, data->project, outcome, answer, who, took };
+  const char *parts[] = { service, data->project, outcome, answer, who, took };
 
   if (data->created_at != 0)
     {

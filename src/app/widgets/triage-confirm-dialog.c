@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-confirm-dialog.h"
+#include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "triage-widgets-style.h"
 

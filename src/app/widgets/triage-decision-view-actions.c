@@ -146,3 +146,35 @@ _triage_decision_view_cancel_confirmation (TriageDecisionView *self)
   g_clear_object (&self->confirm_cancellable);
   self->confirm_dialog = NULL;
 }
+
+/* The card of the action chosen — here, or on another device once that
+ * answer is known — says so in a read-only view, with the answer in its
+ * control where the control holds none (a request read back from the
+ * history). */
+void
+_triage_decision_view_mark_chosen (TriageDecisionView *self,
+                                   gboolean            read_only)
+{
+  const char *chosen = NULL;
+  JsonNode *data = NULL;
+
+  if (read_only && self->delivery != TRIAGE_DELIVERY_NONE && self->sent_action_id != NULL)
+    {
+      chosen = self->sent_action_id;
+      data = self->sent_response;
+    }
+  else if (read_only && self->status == ATP_STATUS_RESPONDED && self->response != NULL)
+    {
+      chosen = self->response->action_id;
+      data = self->response->response_data;
+    }
+
+  for (guint i = 0; i < self->editors->len; i++)
+    {
+      TriageResponseEditor *editor = g_ptr_array_index (self->editors, i);
+      gboolean is_chosen = chosen != NULL &&
+                           g_str_equal (triage_response_editor_get_action_id (editor), chosen);
+
+      triage_response_editor_set_chosen (editor, is_chosen, is_chosen ? data : NULL);
+    }
+}

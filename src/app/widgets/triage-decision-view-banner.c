@@ -8,7 +8,10 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-atp-format.h"
+#include "triage-atp-protocol.h"
 #include "triage-decision-format.h"
+#include "triage-decision-outcome.h"
 #include "triage-decision-view-private.h"
 
 /*
@@ -19,32 +22,21 @@
  * is a status region: a screen reader reads its title.
  */
 
-static const AtpAction *
-sent_action (TriageDecisionView *self)
-{
-  if (self->notification == NULL || self->sent_action_id == NULL)
-    return NULL;
-
-  return atp_notification_find_action (self->notification, self->sent_action_id);
-}
-
-/* "Your answer to “Rollout”: 25 %" for the answer given here, or NULL. */
+/* "You answered ‘Rollout’: 25 %" for the answer given here, or NULL. */
 static char *
 describe_sent_answer (TriageDecisionView *self)
 {
-  const AtpAction *action = sent_action (self);
+  const AtpAction *action = NULL;
   g_autofree char *answer = NULL;
 
+  if (self->notification != NULL && self->sent_action_id != NULL)
+    action = atp_notification_find_action (self->notification, self->sent_action_id);
   if (action == NULL)
     return NULL;
 
-  if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
-    /* Translators: %s is the label of the action chosen */
-    return g_strdup_printf (_("Your answer: %s"), action->label);
-
-  answer = triage_describe_response (action, self->sent_response);
-  /* Translators: %1$s is an action's label, %2$s the answer given */
-  return g_strdup_printf (_("Your answer to “%1$s”: %2$s"), action->label, answer);
+  answer = triage_atp_describe_answer (action, self->sent_response);
+  /* Translators: %s is the answer given here, e.g. ‘Stop’ or ‘Rollout’: 25 % */
+  return g_strdup_printf (_("You answered %s"), answer);
 }
 
 static void
@@ -82,8 +74,11 @@ show_banner (TriageDecisionView *self,
   gtk_label_set_label (self->banner_title, title);
   gtk_label_set_label (self->banner_detail, detail ? detail : "");
   gtk_widget_set_visible (GTK_WIDGET (self->banner_detail), detail != NULL && *detail != '\0');
+  /* A status region: a screen reader reads the outcome, then the rest. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->banner),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, detail ? detail : "",
+                                  -1);
 
   gtk_revealer_set_reveal_child (self->banner_revealer, TRUE);
 }
@@ -104,7 +99,6 @@ format_when (GDateTime *when)
 static void
 show_status_banner (TriageDecisionView *self)
 {
-  g_autofree char *time = format_when (self->status_when);
   g_autofree char *title = NULL;
   g_autoptr(GString) detail = g_string_new (NULL);
   const char *icon_name;
@@ -113,35 +107,20 @@ show_status_banner (TriageDecisionView *self)
     {
     case ATP_STATUS_RESPONDED:
       icon_name = "object-select-symbolic";
-      if (time != NULL)
-        /* Translators: %s is a time, e.g. "14:05" */
-        title = g_strdup_printf (_("Answered on another device at %s"), time);
-      else
-        title = g_strdup (_("Answered on another device"));
       break;
-
     case ATP_STATUS_EXPIRED:
       icon_name = "alarm-symbolic";
-      if (time == NULL && self->notification->deadline != NULL)
-        time = format_when (self->notification->deadline);
-      if (time != NULL)
-        /* Translators: %s is a time, e.g. "14:05" */
-        title = g_strdup_printf (_("Expired at %s"), time);
-      else
-        title = g_strdup (_("Expired"));
       break;
-
     case ATP_STATUS_INVALIDATED:
     default:
       icon_name = "action-unavailable-symbolic";
-      if (time != NULL)
-        /* Translators: %1$s is a service's name, %2$s a time */
-        title = g_strdup_printf (_("Withdrawn by %1$s at %2$s"), self->notification->service.name, time);
-      else
-        /* Translators: %s is a service's name */
-        title = g_strdup_printf (_("Withdrawn by %s"), self->notification->service.name);
       break;
     }
+
+  /* The answer that settled it is known once the app has it (a status
+   * update does not carry it); until then, when and that it happened. */
+  title = triage_describe_settled (self->notification, self->status, self->status_when,
+                                   self->status == ATP_STATUS_RESPONDED ? self->response : NULL);
 
   if (self->status_reason != NULL)
     {
@@ -170,7 +149,9 @@ show_delivery_banner (TriageDecisionView *self)
       break;
 
     case TRIAGE_DELIVERY_SENT:
-      show_banner (self, "banner-success", "object-select-symbolic", _("Answer sent"), answer);
+      /* The outcome, as for an answer given elsewhere; "You answered ‘Stop’". */
+      show_banner (self, "banner-success", "object-select-symbolic", answer ? answer : _("Answer sent"),
+                   _("Sent: the service has your answer."));
       break;
 
     case TRIAGE_DELIVERY_QUEUED:

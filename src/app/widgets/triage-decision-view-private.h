@@ -34,6 +34,7 @@ struct _TriageDecisionView
   char                *status_reason;
   GDateTime           *status_when;
   char                *status_detail;
+  AtpResponse         *response;      /* the answer that settled it elsewhere, once known */
 
   TriageDeliveryState  delivery;
   char                *delivery_message;
@@ -95,6 +96,8 @@ void     _triage_decision_view_update_countdown  (TriageDecisionView *self);
 /* triage-decision-view-actions.c */
 void     _triage_decision_view_build_editors     (TriageDecisionView *self);
 void     _triage_decision_view_clear_editors     (TriageDecisionView *self);
+void     _triage_decision_view_mark_chosen       (TriageDecisionView *self,
+                                                  gboolean            read_only);
 void     _triage_decision_view_cancel_confirmation (TriageDecisionView *self);
 
 /* triage-decision-view-banner.c */

@@ -33,14 +33,11 @@
  * expired, withdrawn) or its deadline passes.
  */
 
-G_DEFINE_FINAL_TYPE (TriageDecisionView, triage_decision_view, ADW_TYPE_BIN)
+static void triage_decision_view_request_view_init (TriageRequestViewInterface *iface);
 
-G_DEFINE_ENUM_TYPE (TriageDeliveryState, triage_delivery_state,
-                    G_DEFINE_ENUM_VALUE (TRIAGE_DELIVERY_NONE, "none"),
-                    G_DEFINE_ENUM_VALUE (TRIAGE_DELIVERY_SENDING, "sending"),
-                    G_DEFINE_ENUM_VALUE (TRIAGE_DELIVERY_SENT, "sent"),
-                    G_DEFINE_ENUM_VALUE (TRIAGE_DELIVERY_QUEUED, "queued"),
-                    G_DEFINE_ENUM_VALUE (TRIAGE_DELIVERY_FAILED, "failed"))
+G_DEFINE_FINAL_TYPE_WITH_CODE (TriageDecisionView, triage_decision_view, ADW_TYPE_BIN,
+                               G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_REQUEST_VIEW,
+                                                      triage_decision_view_request_view_init))
 
 enum {
   PROP_0,
@@ -51,14 +48,7 @@ enum {
   N_PROPS
 };
 
-enum {
-  SUBMIT,
-  ATTACHMENT_ACTIVATED,
-  N_SIGNALS
-};
-
 static GParamSpec *properties [N_PROPS];
-static guint signals [N_SIGNALS];
 
 /* State */
 
@@ -69,6 +59,7 @@ _triage_decision_view_update_state (TriageDecisionView *self)
 
   for (guint i = 0; i < self->editors->len; i++)
     triage_response_editor_set_editable (g_ptr_array_index (self->editors, i), !read_only);
+  _triage_decision_view_mark_chosen (self, read_only);
 
   if (read_only)
     _triage_decision_view_cancel_confirmation (self);
@@ -98,7 +89,7 @@ _triage_decision_view_send_answer (TriageDecisionView *self,
   /* Read-only from now on, so nothing is sent twice; the app moves the state on. */
   triage_decision_view_set_delivery_state (self, TRIAGE_DELIVERY_SENDING);
 
-  g_signal_emit (self, signals [SUBMIT], 0, id, response_data);
+  triage_request_view_emit_submit (TRIAGE_REQUEST_VIEW (self), id, response_data);
 }
 
 static void
@@ -108,7 +99,7 @@ on_attachment_row_activated (TriageDecisionView *self,
   int index = gtk_list_box_row_get_index (row);
 
   if (index >= 0)
-    g_signal_emit (self, signals [ATTACHMENT_ACTIVATED], 0, (guint) index);
+    triage_request_view_emit_attachment_activated (TRIAGE_REQUEST_VIEW (self), (guint) index);
 }
 
 /* GObject */
@@ -138,6 +129,7 @@ triage_decision_view_finalize (GObject *object)
   g_clear_pointer (&self->editors, g_ptr_array_unref);
   g_clear_pointer (&self->status_when, g_date_time_unref);
   g_clear_pointer (&self->sent_response, json_node_unref);
+  g_clear_pointer (&self->response, atp_response_unref);
   g_free (self->status_reason);
   g_free (self->status_detail);
   g_free (self->delivery_message);
@@ -257,32 +249,6 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  /**
-   * TriageDecisionView::submit:
-   * @self: the view
-   * @action_id: the action answered
-   * @response_data: the answer, valid for the action and confirmed where its
-   *   flags ask for it (JSON null for a simple action)
-   *
-   * The person answered. The view is read-only from then on and shows
-   * %TRIAGE_DELIVERY_SENDING until told otherwise.
-   */
-  signals [SUBMIT] =
-    g_signal_new ("submit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
-                  G_TYPE_STRING, JSON_TYPE_NODE);
-
-  /**
-   * TriageDecisionView::attachment-activated:
-   * @self: the view
-   * @index: the attachment's position in `context.attachments`
-   *
-   * The person asked to see an attachment.
-   */
-  signals [ATTACHMENT_ACTIVATED] =
-    g_signal_new ("attachment-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
-
   g_type_ensure (TRIAGE_TYPE_RESPONSE_EDITOR);
   g_type_ensure (TRIAGE_TYPE_WRAP_BOX);
 
@@ -399,6 +365,7 @@ triage_decision_view_set_notification (TriageDecisionView *self,
   g_clear_pointer (&self->status_reason, g_free);
   g_clear_pointer (&self->status_detail, g_free);
   g_clear_pointer (&self->status_when, g_date_time_unref);
+  g_clear_pointer (&self->response, atp_response_unref);
   g_clear_pointer (&self->delivery_message, g_free);
   g_clear_pointer (&self->answer_error, g_free);
   g_clear_pointer (&self->sent_action_id, g_free);
@@ -474,6 +441,46 @@ triage_decision_view_set_status (TriageDecisionView *self,
 
   _triage_decision_view_update_state (self);
   _triage_decision_view_update_countdown (self);
+}
+
+/**
+ * triage_decision_view_set_response:
+ * @self: a #TriageDecisionView
+ * @response: (nullable): the answer that settled the request elsewhere
+ *
+ * What was answered on another device or by another person, and by whom:
+ * once the status is %ATP_STATUS_RESPONDED the banner names the action, the
+ * value and the responder, and the action's card is marked as the one
+ * chosen. A status update does not carry the answer, so it usually comes
+ * later than the status. Call after triage_decision_view_set_notification(),
+ * which forgets it.
+ */
+void
+triage_decision_view_set_response (TriageDecisionView *self,
+                                   AtpResponse        *response)
+{
+  g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
+
+  if (response == self->response)
+    return;
+
+  g_clear_pointer (&self->response, atp_response_unref);
+  self->response = response ? atp_response_ref (response) : NULL;
+
+  _triage_decision_view_update_state (self);
+}
+
+/**
+ * triage_decision_view_get_response:
+ *
+ * Returns: (transfer none) (nullable): the answer given elsewhere, if known
+ */
+AtpResponse *
+triage_decision_view_get_response (TriageDecisionView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), NULL);
+
+  return self->response;
 }
 
 TriageDeliveryState
@@ -712,4 +719,21 @@ triage_decision_view_get_confirm_dialog (TriageDecisionView *self)
   g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), NULL);
 
   return self->confirm_dialog;
+}
+
+/* TriageRequestView: the window's view of ATP requests. */
+static void
+triage_decision_view_request_view_init (TriageRequestViewInterface *iface)
+{
+  iface->get_request = (gpointer) triage_decision_view_get_notification;
+  iface->set_request = (gpointer) triage_decision_view_set_notification;
+  iface->get_status = (gpointer) triage_decision_view_get_status;
+  iface->set_status = (gpointer) triage_decision_view_set_status;
+  iface->get_delivery_state = (gpointer) triage_decision_view_get_delivery_state;
+  iface->set_delivery_state = (gpointer) triage_decision_view_set_delivery_state;
+  iface->set_sent_answer = (gpointer) triage_decision_view_set_sent_answer;
+  iface->focus_answer = (gpointer) triage_decision_view_focus_answer;
+  iface->show_delivery_error = (gpointer) triage_decision_view_show_delivery_error;
+  iface->show_answer_error = (gpointer) triage_decision_view_show_answer_error;
+  iface->set_response = (gpointer) triage_decision_view_set_response;
 }

@@ -9,34 +9,9 @@
 #include <adwaita.h>
 
 #include "atp.h"
+#include "triage-request-view.h"
 
 G_BEGIN_DECLS
-
-/**
- * TriageDeliveryState:
- * @TRIAGE_DELIVERY_NONE: not answered here (the view is editable unless the
- *   request is settled)
- * @TRIAGE_DELIVERY_SENDING: the answer is on its way (set by the view itself
- *   when it emits ::submit)
- * @TRIAGE_DELIVERY_SENT: the server recorded the answer
- * @TRIAGE_DELIVERY_QUEUED: the answer is stored and will be sent when the
- *   server can be reached
- * @TRIAGE_DELIVERY_FAILED: the server refused the answer for good
- *
- * Where this app's own answer to the request shown stands. Every state but
- * %TRIAGE_DELIVERY_NONE makes the view read-only and shows a banner.
- */
-typedef enum
-{
-  TRIAGE_DELIVERY_NONE,
-  TRIAGE_DELIVERY_SENDING,
-  TRIAGE_DELIVERY_SENT,
-  TRIAGE_DELIVERY_QUEUED,
-  TRIAGE_DELIVERY_FAILED,
-} TriageDeliveryState;
-
-#define TRIAGE_TYPE_DELIVERY_STATE (triage_delivery_state_get_type ())
-GType triage_delivery_state_get_type (void) G_GNUC_CONST;
 
 #define TRIAGE_TYPE_DECISION_VIEW (triage_decision_view_get_type ())
 
@@ -52,6 +27,9 @@ void                 triage_decision_view_set_status               (TriageDecisi
                                                                     const char          *reason,
                                                                     GDateTime           *when,
                                                                     const char          *detail);
+void                 triage_decision_view_set_response             (TriageDecisionView  *self,
+                                                                    AtpResponse         *response);
+AtpResponse         *triage_decision_view_get_response             (TriageDecisionView  *self);
 TriageDeliveryState  triage_decision_view_get_delivery_state       (TriageDecisionView  *self);
 void                 triage_decision_view_set_delivery_state       (TriageDecisionView  *self,
                                                                     TriageDeliveryState  state);

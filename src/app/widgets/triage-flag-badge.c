@@ -6,6 +6,7 @@
 
 #define G_LOG_DOMAIN "triage-flag-badge"
 
+#include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "triage-flag-badge.h"
 

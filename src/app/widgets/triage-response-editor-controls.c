@@ -126,7 +126,14 @@ build_binary (TriageResponseEditor *self)
 
   gtk_widget_set_halign (GTK_WIDGET (self->button_box), GTK_ALIGN_FILL);
   gtk_widget_set_hexpand (GTK_WIDGET (self->button_box), TRUE);
-  gtk_box_set_homogeneous (self->button_box, TRUE);
+  /* The two buttons are one control, named by the action's label. */
+  self->answer_buttons = g_object_new (GTK_TYPE_BOX,
+                                       "spacing", 6,
+                                       "homogeneous", TRUE,
+                                       "hexpand", TRUE,
+                                       "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                       NULL);
+  _triage_response_editor_label_input (self, self->answer_buttons);
   self->false_button = wrapping_button (action->false_label);
   self->true_button = wrapping_button (action->true_label);
   gtk_widget_add_css_class (self->true_button, affirmative_style (action));
@@ -141,8 +148,9 @@ build_binary (TriageResponseEditor *self)
   g_signal_connect_object (self->true_button, "clicked",
                            G_CALLBACK (on_binary_clicked), self, G_CONNECT_SWAPPED);
 
-  gtk_box_append (self->button_box, self->false_button);
-  gtk_box_append (self->button_box, self->true_button);
+  gtk_box_append (GTK_BOX (self->answer_buttons), self->false_button);
+  gtk_box_append (GTK_BOX (self->answer_buttons), self->true_button);
+  gtk_box_append (self->button_box, self->answer_buttons);
 }
 
 static GtkWidget *
@@ -303,6 +311,8 @@ _triage_response_editor_build (TriageResponseEditor *self)
   const AtpAction *action = self->action;
 
   gtk_label_set_label (self->title_label, action->label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, action->label, -1);
   build_badges (self);
 
   switch (action->response_type)
@@ -348,4 +358,97 @@ _triage_response_editor_build (TriageResponseEditor *self)
   gtk_widget_add_css_class (GTK_WIDGET (self),
                             atp_response_type_to_string (action->response_type));
   _triage_response_editor_update (self);
+}
+
+/* Showing an answer given (a read-only view) */
+
+static void
+check_options (TriageResponseEditor *self,
+               JsonNode             *response_data)
+{
+  const AtpAction *action = self->action;
+
+  for (guint i = 0; i < self->option_buttons->len; i++)
+    if (gtk_check_button_get_active (g_ptr_array_index (self->option_buttons, i)))
+      return;   /* the person's own choice stays */
+
+  for (guint i = 0; i < action->options->len; i++)
+    {
+      const AtpOption *option = g_ptr_array_index (action->options, i);
+      gboolean chosen = FALSE;
+
+      if (JSON_NODE_HOLDS_VALUE (response_data) &&
+          json_node_get_value_type (response_data) == G_TYPE_STRING)
+        chosen = g_str_equal (json_node_get_string (response_data), option->value);
+      else if (JSON_NODE_HOLDS_ARRAY (response_data))
+        {
+          JsonArray *values = json_node_get_array (response_data);
+
+          for (guint k = 0; k < json_array_get_length (values) && !chosen; k++)
+            chosen = g_strcmp0 (json_array_get_string_element (values, k), option->value) == 0;
+        }
+
+      if (chosen && i < self->option_buttons->len)
+        gtk_check_button_set_active (g_ptr_array_index (self->option_buttons, i), TRUE);
+    }
+}
+
+static void
+select_option (TriageResponseEditor *self,
+               JsonNode             *response_data)
+{
+  const AtpAction *action = self->action;
+
+  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->input)) != GTK_INVALID_LIST_POSITION ||
+      !JSON_NODE_HOLDS_VALUE (response_data) ||
+      json_node_get_value_type (response_data) != G_TYPE_STRING)
+    return;
+
+  for (guint i = 0; i < action->options->len; i++)
+    if (g_str_equal (((AtpOption *) g_ptr_array_index (action->options, i))->value,
+                     json_node_get_string (response_data)))
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->input), i);
+}
+
+/* Puts an answer (valid for the action: the server took it) in a control
+ * that holds none, so a read-only view shows what was chosen; what the
+ * person entered themselves is never replaced. Simple and binary actions
+ * have nothing to show it in. */
+void
+_triage_response_editor_show_answer (TriageResponseEditor *self,
+                                     JsonNode             *response_data)
+{
+  switch (self->action->response_type)
+    {
+    case ATP_RESPONSE_TYPE_CHOICE:
+      if (GTK_IS_DROP_DOWN (self->input))
+        select_option (self, response_data);
+      else
+        check_options (self, response_data);
+      break;
+
+    case ATP_RESPONSE_TYPE_MULTI_CHOICE:
+      check_options (self, response_data);
+      break;
+
+    case ATP_RESPONSE_TYPE_TEXT:
+      if (gtk_text_buffer_get_char_count (self->buffer) == 0 &&
+          JSON_NODE_HOLDS_VALUE (response_data) &&
+          json_node_get_value_type (response_data) == G_TYPE_STRING)
+        gtk_text_buffer_set_text (self->buffer, json_node_get_string (response_data), -1);
+      break;
+
+    case ATP_RESPONSE_TYPE_NUMBER:
+    case ATP_RESPONSE_TYPE_SCALE:
+      if (!self->has_value && JSON_NODE_HOLDS_VALUE (response_data) &&
+          (json_node_get_value_type (response_data) == G_TYPE_INT64 ||
+           json_node_get_value_type (response_data) == G_TYPE_DOUBLE))
+        _triage_response_editor_show_number (self, json_node_get_double (response_data));
+      break;
+
+    case ATP_RESPONSE_TYPE_SIMPLE:
+    case ATP_RESPONSE_TYPE_BINARY:
+    default:
+      break;
+    }
 }

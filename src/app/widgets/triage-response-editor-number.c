@@ -379,3 +379,25 @@ _triage_response_editor_build_scale (TriageResponseEditor *self)
 
   _triage_response_editor_add_send_button (self);
 }
+
+/* Shows @value (an answer given) in the number field or on the slider, as
+ * if the person had chosen it. */
+void
+_triage_response_editor_show_number (TriageResponseEditor *self,
+                                     double                value)
+{
+  self->has_value = TRUE;
+  gtk_adjustment_set_value (self->adjustment, value);
+
+  if (self->action->response_type == ATP_RESPONSE_TYPE_SCALE)
+    gtk_scale_set_draw_value (GTK_SCALE (self->input), TRUE);
+  else
+    {
+      g_autofree char *text = triage_format_number (gtk_adjustment_get_value (self->adjustment),
+                                                    self->digits);
+
+      gtk_editable_set_text (GTK_EDITABLE (self->input), text);
+    }
+
+  _triage_response_editor_update (self);
+}

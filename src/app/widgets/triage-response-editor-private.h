@@ -28,6 +28,7 @@ struct _TriageResponseEditor
   const AtpAction  *action;
   gboolean          editable;
   gboolean          valid;
+  gboolean          chosen;
   char             *reason;
 
   GtkWidget        *input;
@@ -35,6 +36,7 @@ struct _TriageResponseEditor
   GtkWidget        *submit_button;
   GtkWidget        *true_button;
   GtkWidget        *false_button;
+  GtkWidget        *answer_buttons; /* binary: the group of its two buttons */
   GtkWidget        *counter_label;
   GtkWidget        *placeholder_label;
   GtkWidget        *scale_spin;
@@ -50,6 +52,8 @@ struct _TriageResponseEditor
   /* template */
   GtkLabel         *title_label;
   TriageWrapBox    *badges;
+  GtkWidget        *chosen_marker;
+  GtkLabel         *chosen_label;
   GtkBox           *input_box;
   GtkLabel         *reason_label;
   GtkBox           *button_box;
@@ -62,6 +66,8 @@ void       _triage_response_editor_emit_submit     (TriageResponseEditor *self,
 
 /* triage-response-editor-controls.c */
 void       _triage_response_editor_build           (TriageResponseEditor *self);
+void       _triage_response_editor_show_answer     (TriageResponseEditor *self,
+                                                    JsonNode             *response_data);
 void       _triage_response_editor_label_input     (TriageResponseEditor *self,
                                                     GtkWidget            *widget);
 void       _triage_response_editor_add_send_button (TriageResponseEditor *self);
@@ -73,6 +79,8 @@ gboolean   _triage_response_parse_number           (const char           *text,
 gboolean   _triage_response_text_is_blank          (const char           *text);
 void       _triage_response_editor_build_number    (TriageResponseEditor *self);
 void       _triage_response_editor_build_scale     (TriageResponseEditor *self);
+void       _triage_response_editor_show_number     (TriageResponseEditor *self,
+                                                    double                value);
 
 /* For the tests */
 

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "triage-response-editor-private.h"
 #include "triage-widgets-style.h"
@@ -38,6 +39,7 @@ enum {
   PROP_VALID,
   PROP_REASON,
   PROP_EDITABLE,
+  PROP_CHOSEN,
   N_PROPS
 };
 
@@ -182,10 +184,15 @@ sync_controls (TriageResponseEditor *self)
 
   gtk_label_set_label (self->reason_label, self->valid || !self->editable ? "" : self->reason);
   gtk_widget_set_visible (GTK_WIDGET (self->reason_label), self->editable && has_input);
-  gtk_widget_set_visible (GTK_WIDGET (self->button_box), self->editable);
+  /* The buttons of simple and binary are the answer itself: read-only, they
+   * stay (insensitive), so the card still shows what was asked. A Send
+   * button goes. */
+  gtk_widget_set_visible (GTK_WIDGET (self->button_box), self->editable || !has_input);
 
   if (type == ATP_RESPONSE_TYPE_SIMPLE)
     gtk_widget_set_sensitive (self->submit_button, can_send);
+  else if (type == ATP_RESPONSE_TYPE_BINARY)
+    gtk_widget_set_sensitive (self->answer_buttons, self->editable);
   else if (self->submit_button != NULL)
     {
       gtk_widget_set_sensitive (self->submit_button, can_send);
@@ -347,6 +354,10 @@ triage_response_editor_get_property (GObject    *object,
       g_value_set_boolean (value, self->editable);
       break;
 
+    case PROP_CHOSEN:
+      g_value_set_boolean (value, self->chosen);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -410,6 +421,16 @@ triage_response_editor_class_init (TriageResponseEditorClass *klass)
     g_param_spec_boolean ("editable", NULL, NULL, TRUE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * TriageResponseEditor:chosen:
+   *
+   * Whether the card is marked as the action chosen
+   * (triage_response_editor_set_chosen()).
+   */
+  properties [PROP_CHOSEN] =
+    g_param_spec_boolean ("chosen", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -429,12 +450,16 @@ triage_response_editor_class_init (TriageResponseEditorClass *klass)
                                                RESOURCE_BASE "/widgets/triage-response-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, title_label);
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, badges);
+  gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, chosen_marker);
+  gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, chosen_label);
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, input_box);
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, reason_label);
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, button_box);
 
   gtk_widget_class_install_action (widget_class, "editor.submit", NULL, submit_action);
   gtk_widget_class_set_css_name (widget_class, "responseeditor");
+  /* One group per action, named by its label (and "Chosen" when it was). */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -596,7 +621,8 @@ triage_response_editor_set_editable (TriageResponseEditor *self,
       gtk_text_view_set_editable (GTK_TEXT_VIEW (self->input), editable);
       gtk_widget_set_focusable (self->input, editable);
     }
-  else if (self->input != NULL)
+  /* Insensitive, what it holds still shown: also what a screen reader says. */
+  if (self->input != NULL)
     gtk_widget_set_sensitive (self->input, editable);
   if (self->scale_spin != NULL)
     gtk_widget_set_sensitive (self->scale_spin, editable);
@@ -608,6 +634,79 @@ triage_response_editor_set_editable (TriageResponseEditor *self,
 
   sync_controls (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_EDITABLE]);
+}
+
+/**
+ * triage_response_editor_set_chosen:
+ * @self: a #TriageResponseEditor
+ * @chosen: whether the action is the one chosen (here, or on another device)
+ * @response_data: (nullable): the answer it was chosen with
+ *
+ * Marks the card of the action chosen in a read-only view: a check icon and
+ * "Chosen" beside its label, which a screen reader says with the card. A
+ * control that holds no answer of its own shows @response_data; one that
+ * holds another (the person's unsent draft is kept) or cannot show it (a
+ * binary action's buttons) has the answer named in the mark.
+ */
+void
+triage_response_editor_set_chosen (TriageResponseEditor *self,
+                                   gboolean              chosen,
+                                   JsonNode             *response_data)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self));
+
+  chosen = !!chosen;
+
+  if (chosen && response_data != NULL)
+    {
+      g_autofree char *reason = NULL;
+      g_autoptr(JsonNode) shown = NULL;
+
+      _triage_response_editor_show_answer (self, response_data);
+      shown = build_response (self, &reason);
+
+      if (self->action->response_type != ATP_RESPONSE_TYPE_SIMPLE &&
+          (shown == NULL || !atp_json_node_equal (shown, response_data)))
+        {
+          g_autofree char *value = triage_describe_response (self->action, response_data);
+
+          /* Translators: marks the action chosen; %s is the answer, e.g. "Yes" or "25 %" */
+          text = g_strdup_printf (_("Chosen: %s"), value);
+        }
+    }
+  if (chosen && text == NULL)
+    /* Translators: marks the action chosen in a request already answered */
+    text = g_strdup (_("Chosen"));
+
+  gtk_label_set_label (self->chosen_label, text ? text : "");
+  gtk_widget_set_visible (self->chosen_marker, chosen);
+  if (chosen)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self), "chosen");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "chosen");
+      gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    }
+
+  if (self->chosen == chosen)
+    return;
+
+  self->chosen = chosen;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_CHOSEN]);
+}
+
+gboolean
+triage_response_editor_get_chosen (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), FALSE);
+
+  return self->chosen;
 }
 
 /**

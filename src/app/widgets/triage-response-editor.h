@@ -30,6 +30,10 @@ JsonNode        *triage_response_editor_dup_response  (TriageResponseEditor *sel
 gboolean         triage_response_editor_get_editable  (TriageResponseEditor *self);
 void             triage_response_editor_set_editable  (TriageResponseEditor *self,
                                                        gboolean              editable);
+gboolean         triage_response_editor_get_chosen    (TriageResponseEditor *self);
+void             triage_response_editor_set_chosen    (TriageResponseEditor *self,
+                                                       gboolean              chosen,
+                                                       JsonNode             *response_data);
 gboolean         triage_response_editor_submit        (TriageResponseEditor *self);
 
 G_END_DECLS

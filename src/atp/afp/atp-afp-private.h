@@ -58,6 +58,12 @@ gboolean    atp_afp_read_string_dup       (AtpParseCtx        *ctx,
 /* The feedback object at the context's path (atp-afp-feedback.c). */
 AtpAfpFeedback *atp_afp_feedback_parse    (AtpParseCtx        *ctx,
                                            JsonObject         *object);
+/* The `artifact` member of @object, at the context's path (atp-afp-request.c). */
+gboolean    atp_afp_artifact_parse        (AtpParseCtx        *ctx,
+                                           JsonObject         *object,
+                                           AtpAfpArtifact     *artifact);
+void        atp_afp_artifact_clear        (AtpAfpArtifact     *artifact);
+JsonObject *atp_afp_artifact_to_json      (const AtpAfpArtifact *artifact);
 /* A node holding @object (the reference is taken over). */
 JsonNode   *atp_afp_node_take_object      (JsonObject         *object);
 

@@ -130,13 +130,12 @@ parse_applied_feedback (AtpParseCtx   *ctx,
   return TRUE;
 }
 
-static gboolean
-parse_artifact (AtpParseCtx   *ctx,
-                JsonObject    *object,
-                AtpAfpRequest *self)
+gboolean
+atp_afp_artifact_parse (AtpParseCtx    *ctx,
+                        JsonObject     *object,
+                        AtpAfpArtifact *artifact)
 {
   static const char * const known[] = { "media_type", "content", "artifact_ref", NULL };
-  AtpAfpArtifact *artifact = &self->artifact;
   JsonObject *member;
   JsonNode *content;
   gsize mark;
@@ -189,7 +188,7 @@ atp_afp_request_new_from_json (JsonNode  *node,
 
   if (!atp_afp_read_version (&ctx, object, TRUE) ||
       !atp_afp_read_iteration (&ctx, object, 1, &self->iteration) ||
-      !parse_artifact (&ctx, object, self) ||
+      !atp_afp_artifact_parse (&ctx, object, &self->artifact) ||
       !parse_applied_feedback (&ctx, object, self) ||
       !atp_afp_read_extensions (&ctx, object, known, &self->extensions))
     return NULL;
@@ -239,6 +238,47 @@ atp_afp_request_peek_iteration (JsonNode *node)
   return (gint64) value;
 }
 
+GPtrArray *
+atp_afp_request_peek_applied (JsonNode *node)
+{
+  g_autoptr(AtpAfpRequest) self = NULL;
+  g_autoptr(GString) path = g_string_new (NULL);
+  AtpParseCtx ctx;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  atp_afp_parse_ctx_init (&ctx, path, NULL);
+  self = request_alloc ();
+  if (!parse_applied_feedback (&ctx, json_node_get_object (node), self) ||
+      self->applied_items == NULL)
+    return NULL;
+
+  return g_ptr_array_ref (self->applied_items);
+}
+
+void
+atp_afp_artifact_clear (AtpAfpArtifact *artifact)
+{
+  g_clear_pointer (&artifact->media_type, g_free);
+  g_clear_pointer (&artifact->content, json_node_unref);
+  g_clear_pointer (&artifact->artifact_ref, g_free);
+  g_clear_pointer (&artifact->extensions, json_object_unref);
+}
+
+JsonObject *
+atp_afp_artifact_to_json (const AtpAfpArtifact *artifact)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "media_type", artifact->media_type);
+  json_object_set_member (object, "content", json_node_copy (artifact->content));
+  if (artifact->artifact_ref != NULL)
+    json_object_set_string_member (object, "artifact_ref", artifact->artifact_ref);
+  atp_json_object_append_extra (object, artifact->extensions);
+  return object;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Life cycle and writing                                                    */
 /* ------------------------------------------------------------------------ */
@@ -260,10 +300,7 @@ atp_afp_request_unref (AtpAfpRequest *self)
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
 
-  g_free (self->artifact.media_type);
-  g_clear_pointer (&self->artifact.content, json_node_unref);
-  g_free (self->artifact.artifact_ref);
-  g_clear_pointer (&self->artifact.extensions, json_object_unref);
+  atp_afp_artifact_clear (&self->artifact);
   g_clear_pointer (&self->applied_items, g_ptr_array_unref);
   g_clear_pointer (&self->applied_extensions, json_object_unref);
   g_clear_pointer (&self->extensions, json_object_unref);
@@ -300,7 +337,6 @@ JsonNode *
 atp_afp_request_to_json (AtpAfpRequest *self)
 {
   JsonObject *object;
-  JsonObject *artifact;
 
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -308,13 +344,7 @@ atp_afp_request_to_json (AtpAfpRequest *self)
   json_object_set_string_member (object, "protocol_version", ATP_AFP_PROTOCOL_VERSION);
   json_object_set_int_member (object, "iteration", self->iteration);
 
-  artifact = json_object_new ();
-  json_object_set_string_member (artifact, "media_type", self->artifact.media_type);
-  json_object_set_member (artifact, "content", json_node_copy (self->artifact.content));
-  if (self->artifact.artifact_ref != NULL)
-    json_object_set_string_member (artifact, "artifact_ref", self->artifact.artifact_ref);
-  atp_json_object_append_extra (artifact, self->artifact.extensions);
-  json_object_set_object_member (object, "artifact", artifact);
+  json_object_set_object_member (object, "artifact", atp_afp_artifact_to_json (&self->artifact));
 
   if (self->applied_items != NULL)
     json_object_set_object_member (object, "applied_feedback", applied_feedback_to_json (self));

@@ -87,6 +87,13 @@ char          *atp_afp_request_to_string      (AtpAfpRequest  *self,
  */
 gint64         atp_afp_request_peek_iteration (JsonNode       *node);
 
+/*
+ * The applied items of a request that may be invalid, for the ack of the
+ * error response to it: its `applied_feedback` when that member is valid on
+ * its own (AtpAfpAppliedItem*), else NULL.
+ */
+GPtrArray     *atp_afp_request_peek_applied   (JsonNode       *node);
+
 const char    *atp_afp_applied_status_to_string   (AtpAfpAppliedStatus  status);
 gboolean       atp_afp_applied_status_from_string (const char          *text,
                                                    AtpAfpAppliedStatus *status);

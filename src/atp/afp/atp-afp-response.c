@@ -54,20 +54,18 @@ ack_items_alloc (guint size)
 }
 
 GPtrArray *
-atp_afp_ack_items_new (AtpAfpRequest *request,
-                       GHashTable    *issued)
+atp_afp_ack_items_for (GPtrArray  *applied_items,
+                       GHashTable *issued)
 {
   GPtrArray *items;
 
-  g_return_val_if_fail (request != NULL, NULL);
-
-  if (request->applied_items == NULL)
+  if (applied_items == NULL)
     return NULL;
 
-  items = ack_items_alloc (request->applied_items->len);
-  for (guint i = 0; i < request->applied_items->len; i++)
+  items = ack_items_alloc (applied_items->len);
+  for (guint i = 0; i < applied_items->len; i++)
     {
-      const AtpAfpAppliedItem *applied = g_ptr_array_index (request->applied_items, i);
+      const AtpAfpAppliedItem *applied = g_ptr_array_index (applied_items, i);
       AtpAfpAckItem *item = g_new0 (AtpAfpAckItem, 1);
 
       item->id = g_strdup (applied->id);
@@ -78,6 +76,15 @@ atp_afp_ack_items_new (AtpAfpRequest *request,
     }
 
   return items;
+}
+
+GPtrArray *
+atp_afp_ack_items_new (AtpAfpRequest *request,
+                       GHashTable    *issued)
+{
+  g_return_val_if_fail (request != NULL, NULL);
+
+  return atp_afp_ack_items_for (request->applied_items, issued);
 }
 
 static AtpAfpResponse *

@@ -67,6 +67,10 @@ GType           atp_afp_response_get_type        (void) G_GNUC_CONST;
 GPtrArray      *atp_afp_ack_items_new            (AtpAfpRequest   *request,
                                                   GHashTable      *issued);
 
+/* The same from applied items (atp_afp_request_peek_applied()); NULL for NULL. */
+GPtrArray      *atp_afp_ack_items_for            (GPtrArray       *applied_items,
+                                                  GHashTable      *issued);
+
 /* @ack_items: (nullable) (transfer none): from atp_afp_ack_items_new(). */
 AtpAfpResponse *atp_afp_response_new_success     (gint64           iteration,
                                                   AtpAfpFeedback  *feedback,

@@ -12,6 +12,7 @@
 #include "atp-afp-feedback.h"
 #include "atp-afp-response.h"
 #include "atp-afp-wrapper.h"
+#include "atp-afp-review.h"
 
 G_BEGIN_DECLS
 

@@ -23,6 +23,9 @@ SoupMessage *atp_client_new_message        (AtpClient    *self,
                                             const char   *path_and_query,
                                             gboolean      service_call);
 
+/* The `protocols=` value for the client's protocols, NULL for the default (ATP only). */
+char        *atp_client_dup_protocols_param (AtpClient   *self);
+
 /* Whether reaching the server needs a network (FALSE for the socket and loopback hosts). */
 gboolean     atp_client_needs_network      (AtpClient    *self);
 

@@ -40,6 +40,7 @@ struct _AtpClient
   char        *service_id;
   char        *service_name;
   guint        timeout_s;
+  guint        protocols;     /* bit per AtpProtocol listed and streamed */
   gboolean     needs_network;
 };
 
@@ -437,6 +438,7 @@ static void
 atp_client_init (AtpClient *self)
 {
   self->timeout_s = DEFAULT_TIMEOUT_S;
+  self->protocols = 1u << ATP_PROTOCOL_ATP;
   self->needs_network = TRUE;
 }
 
@@ -580,7 +582,49 @@ atp_client_get_timeout (AtpClient *self)
   return self->timeout_s;
 }
 
+/**
+ * atp_client_set_protocols:
+ * @self: an #AtpClient
+ * @mask: one bit per #AtpProtocol; ATP's is always included
+ *
+ * The protocols whose requests the client list and the stream bring: a
+ * client that can show requests of other protocols than ATP opts in to them
+ * (without it the server sends ATP requests only).
+ */
+void
+atp_client_set_protocols (AtpClient *self,
+                          guint      mask)
+{
+  g_return_if_fail (ATP_IS_CLIENT (self));
+
+  self->protocols = (mask & ATP_PROTOCOL_MASK_ALL) | (1u << ATP_PROTOCOL_ATP);
+}
+
+guint
+atp_client_get_protocols (AtpClient *self)
+{
+  g_return_val_if_fail (ATP_IS_CLIENT (self), 1u << ATP_PROTOCOL_ATP);
+
+  return self->protocols;
+}
+
 /* Private API */
+
+char *
+atp_client_dup_protocols_param (AtpClient *self)
+{
+  GString *names;
+
+  if (self->protocols == 1u << ATP_PROTOCOL_ATP)
+    return NULL;
+
+  names = g_string_new (NULL);
+  for (guint i = 0; i < ATP_N_PROTOCOLS; i++)
+    if (self->protocols & (1u << i))
+      g_string_append_printf (names, "%s%s", names->len > 0 ? "," : "", atp_protocol_to_string (i));
+
+  return g_string_free (names, FALSE);
+}
 
 SoupSession *
 atp_client_get_session (AtpClient *self)
@@ -1031,6 +1075,7 @@ atp_client_list_notifications_async (AtpClient           *self,
                                      gpointer             user_data)
 {
   g_autoptr(GString) path = NULL;
+  g_autofree char *protocols = NULL;
   char sep = '?';
 
   g_return_if_fail (ATP_IS_CLIENT (self));
@@ -1043,6 +1088,10 @@ atp_client_list_notifications_async (AtpClient           *self,
     g_string_append_uri_escaped (path, value, NULL, FALSE);             \
     sep = '&';                                                          \
   } G_STMT_END
+
+  protocols = atp_client_dup_protocols_param (self);
+  if (protocols != NULL)
+    ADD_PARAM ("protocols", protocols);
 
   if (query != NULL)
     {

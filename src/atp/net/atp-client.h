@@ -170,6 +170,13 @@ void         atp_client_set_timeout                  (AtpClient            *self
                                                       guint                 seconds);
 guint        atp_client_get_timeout                  (AtpClient            *self);
 
+/* The protocols whose requests the client role lists and streams (one bit
+ * per AtpProtocol; default: ATP only, what an ATP-only client reads). Any
+ * other set is sent as `protocols=` (docs/architecture.md). */
+void         atp_client_set_protocols                (AtpClient            *self,
+                                                      guint                 mask);
+guint        atp_client_get_protocols                (AtpClient            *self);
+
 /* Client role (user token, or the default user over the local socket) */
 
 void                 atp_client_list_notifications_async  (AtpClient            *self,

@@ -660,6 +660,7 @@ static void
 connect_now (AtpStream *self)
 {
   g_autoptr(SoupMessage) message = NULL;
+  g_autofree char *protocols = NULL;
 
   close_connection (self, SOUP_WEBSOCKET_CLOSE_NORMAL);
   g_clear_handle_id (&self->retry_id, g_source_remove);
@@ -672,8 +673,18 @@ connect_now (AtpStream *self)
    * silent like one that stops talking later. */
   arm_silence_timer (self);
 
-  message = atp_client_new_message (self->client, "GET", "/api/v1/client/stream?version="
-                                    ATP_PROTOCOL_VERSION, FALSE);
+  protocols = atp_client_dup_protocols_param (self->client);
+  if (protocols != NULL)
+    {
+      g_autoptr(GString) path = g_string_new ("/api/v1/client/stream?version=" ATP_PROTOCOL_VERSION
+                                              "&protocols=");
+
+      g_string_append_uri_escaped (path, protocols, NULL, FALSE);
+      message = atp_client_new_message (self->client, "GET", path->str, FALSE);
+    }
+  else
+    message = atp_client_new_message (self->client, "GET", "/api/v1/client/stream?version="
+                                      ATP_PROTOCOL_VERSION, FALSE);
   soup_session_websocket_connect_async (atp_client_get_session (self->client), message,
                                         NULL, NULL, G_PRIORITY_DEFAULT, self->cancellable,
                                         websocket_cb, g_object_ref (self));

@@ -166,7 +166,7 @@ static void
 fetch_events (TriagePgListener *self)
 {
   static const char sql[] =
-    "SELECT id, user_id, type, data, notification_id, created_at FROM events"
+    "SELECT id, user_id, type, data, notification_id, created_at, protocol FROM events"
     " WHERE id > $1::bigint ORDER BY id LIMIT " G_STRINGIFY (FETCH_LIMIT);
   guint count;
 
@@ -202,6 +202,7 @@ fetch_events (TriagePgListener *self)
             .notification_id = PQgetisnull (result, (int) i, 4) ? NULL
                                                                 : PQgetvalue (result, (int) i, 4),
             .created_at = triage_pg_int (result, (int) i, 5),
+            .protocol = (int) triage_pg_int (result, (int) i, 6),
           };
 
           self->last_id = event.id;

@@ -47,6 +47,22 @@ static const char *migrations[] = {
   "  WHERE next_attempt IS NOT NULL;"
   /* GCRA state: key → theoretical arrival time (unix µs) */
   "CREATE TABLE rate_limits (key TEXT PRIMARY KEY, tat BIGINT NOT NULL);",
+  /* 2: requests of every protocol (AtpProtocol; 0 = ATP): the agent's own id
+   * of a request (an AITP request_decision.id) is unique per service and
+   * protocol; an event knows the protocol of its request (the streams'
+   * protocols= filter; -1 = every stream); a webhook carries its event name */
+  "ALTER TABLE notifications ADD COLUMN protocol INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE notifications ADD COLUMN protocol_id TEXT;"
+  "CREATE UNIQUE INDEX notifications_protocol_id ON notifications (service_id, protocol, protocol_id)"
+  "  WHERE protocol_id IS NOT NULL;"
+  "ALTER TABLE events ADD COLUMN protocol INTEGER NOT NULL DEFAULT -1;"
+  "ALTER TABLE webhook_deliveries ADD COLUMN event TEXT;",
+  /* 3: AFP review sessions (triage-store-postgres-afp.c) */
+  "CREATE TABLE afp_sessions (id TEXT PRIMARY KEY, service_id TEXT NOT NULL,"
+  "  created_at BIGINT NOT NULL, last_iteration BIGINT NOT NULL);"
+  "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
+  "  iteration BIGINT NOT NULL);"
+  "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
 };
 
 G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&

@@ -80,6 +80,15 @@ query (TriageStorePostgres *self,
   return result;
 }
 
+PGresult *
+triage_store_postgres_query (TriageStorePostgres *self,
+                             const char          *sql,
+                             int                  n_params,
+                             const TriagePgParam *params)
+{
+  return query (self, sql, n_params, params);
+}
+
 static gboolean
 query_changed_one (TriageStorePostgres *self,
                    const char          *sql,
@@ -131,6 +140,7 @@ query_strings (TriageStorePostgres *self,
 }
 
 /* The statuses of @mask (bit per AtpStatus) as an int[] literal. */
+/* The bits of @mask (statuses, protocols) as an int[] literal. */
 static char *
 status_array (guint mask)
 {
@@ -170,19 +180,19 @@ postgres_insert_events (TriageStore *store,
 {
   static const char lock[] = "SELECT pg_advisory_xact_lock ($1::bigint)";
   static const char insert[] =
-    "INSERT INTO events (user_id, type, data, notification_id, created_at)"
-    " SELECT e.user_id, e.type, e.data, e.notification_id, e.created_at"
-    " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])"
-    " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, n)"
+    "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
+    " SELECT e.user_id, e.type, e.data, e.notification_id, e.created_at, e.protocol"
+    " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[])"
+    " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, protocol, n)"
     " ORDER BY e.n RETURNING id";
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   g_autoptr(GString) users = g_string_new ("{"), types = g_string_new ("{");
   g_autoptr(GString) datas = g_string_new ("{"), ids = g_string_new ("{");
-  g_autoptr(GString) times = g_string_new ("{");
+  g_autoptr(GString) times = g_string_new ("{"), protocols = g_string_new ("{");
   g_autoptr(PGresult) locked = NULL, inserted = NULL;
   TriagePgNumber key;
   TriagePgParam lock_params[] = { triage_pg_number (&key, TRIAGE_PG_EVENT_LOCK) };
-  TriagePgParam params[5];
+  TriagePgParam params[6];
 
   for (guint i = 0; i < events->len; i++)
     {
@@ -193,14 +203,15 @@ postgres_insert_events (TriageStore *store,
       triage_pg_array_append (datas, event->data);
       triage_pg_array_append (ids, event->notification_id);
       g_string_append_printf (times, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", event->created_at);
+      g_string_append_printf (protocols, "%s%d", i > 0 ? "," : "", event->protocol);
     }
   g_string_append_c (users, '}'), g_string_append_c (types, '}'), g_string_append_c (datas, '}');
-  g_string_append_c (ids, '}'), g_string_append_c (times, '}');
+  g_string_append_c (ids, '}'), g_string_append_c (times, '}'), g_string_append_c (protocols, '}');
   params[0] = users->str, params[1] = types->str, params[2] = datas->str;
-  params[3] = ids->str, params[4] = times->str;
+  params[3] = ids->str, params[4] = times->str, params[5] = protocols->str;
 
   if ((locked = query (self, lock, 1, lock_params)) == NULL ||
-      (inserted = query (self, insert, 5, params)) == NULL)
+      (inserted = query (self, insert, 6, params)) == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write the events: %s",
                    self->batch_error ? self->batch_error : "database error");
@@ -356,7 +367,7 @@ postgres_service_by_name (TriageStore *store,
 
 #define NOTIFICATION_COLUMNS \
   "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at"
+  " n.updated_at, n.protocol, n.protocol_id"
 
 static TriageNotificationRow *
 notification_row (const PGresult *result,
@@ -374,6 +385,8 @@ notification_row (const PGresult *result,
   row->deadline = triage_pg_int (result, i, 7);
   row->response = triage_pg_text (result, i, 8);
   row->updated_at = triage_pg_int (result, i, 9);
+  row->protocol = (int) triage_pg_int (result, i, 10);
+  row->protocol_id = triage_pg_text (result, i, 11);
   return row;
 }
 
@@ -389,6 +402,22 @@ postgres_get_notification (TriageStore *store,
   return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
 }
 
+static TriageNotificationRow *
+postgres_find_request (TriageStore *store,
+                       const char  *service_id,
+                       int          protocol,
+                       const char  *protocol_id)
+{
+  TriagePgNumber number;
+  TriagePgParam params[] = { service_id, triage_pg_number (&number, protocol), protocol_id };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
+                                      " WHERE n.service_id = $1 AND n.protocol = $2::int"
+                                      " AND n.protocol_id = $3", 3, params);
+
+  return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
+}
+
 static GPtrArray *
 postgres_list (TriageStore           *store,
                const TriageListQuery *list,
@@ -398,10 +427,11 @@ postgres_list (TriageStore           *store,
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   g_autoptr(GString) where = g_string_new ("r.user_id = $1");
   g_autofree char *statuses = status_array (list->status_mask);
+  g_autofree char *protocols = status_array (list->protocol_mask);
   g_autofree char *count_sql = NULL, *sql = NULL, *cursor = NULL;
   g_autoptr(PGresult) result = NULL;
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
-  TriagePgParam params[6] = { list->user };
+  TriagePgParam params[7] = { list->user };
   TriagePgNumber after, limit;
   int n = 1, n_where;
 
@@ -419,6 +449,11 @@ postgres_list (TriageStore           *store,
     {
       params[n++] = list->project;
       g_string_append_printf (where, " AND n.project = $%d", n);
+    }
+  if (list->protocol_mask != 0)
+    {
+      params[n++] = protocols;
+      g_string_append_printf (where, " AND n.protocol = ANY ($%d::int[])", n);
     }
   /* The total counts every match, ignoring the cursor. */
   n_where = n;
@@ -454,6 +489,8 @@ static TriageStoreInsert
 postgres_insert_notification (TriageStore *store,
                               const char  *id,
                               const char  *service_id,
+                              int          protocol,
+                              const char  *protocol_id,
                               const char  *body,
                               const char  *json,
                               const char  *answer,
@@ -461,19 +498,20 @@ postgres_insert_notification (TriageStore *store,
                               gint64       created_at,
                               gint64       deadline)
 {
-  TriagePgNumber created, due;
+  TriagePgNumber created, due, kind;
   TriagePgParam params[] = { id, service_id, body, json, answer, project,
                              triage_pg_number (&created, created_at),
-                             deadline > 0 ? triage_pg_number (&due, deadline) : NULL };
-  /* Another server's insert of the same id makes this one wait for its
-   * batch, then do nothing. */
+                             deadline > 0 ? triage_pg_number (&due, deadline) : NULL,
+                             triage_pg_number (&kind, protocol), protocol_id };
+  /* Another server's insert of the same id (or the same agent's id of the
+   * request) makes this one wait for its batch, then do nothing. */
   g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
     "WITH n AS (INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
-    "  created_at, deadline, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 0, $7::bigint,"
-    "  $8::bigint, $7::bigint) ON CONFLICT (id) DO NOTHING RETURNING seq),"
+    "  created_at, deadline, updated_at, protocol, protocol_id) VALUES ($1, $2, $3, $4, $5, $6, 0,"
+    "  $7::bigint, $8::bigint, $7::bigint, $9::int, $10) ON CONFLICT DO NOTHING RETURNING seq),"
     " r AS (INSERT INTO notification_recipients (notification_seq, user_id)"
     "  SELECT n.seq, s.user_id FROM n, service_recipients s WHERE s.service_id = $2)"
-    " SELECT COUNT (*) FROM n", 8, params);
+    " SELECT COUNT (*) FROM n", 10, params);
 
   if (result == NULL)
     return TRIAGE_STORE_INSERT_FAILED;
@@ -588,7 +626,7 @@ postgres_events_after (TriageStore *store,
       if (first == 0 || after < first - 1)
         return NULL;
     }
-  result = query (self, "SELECT id, type, data, notification_id FROM events"
+  result = query (self, "SELECT id, type, data, notification_id, protocol FROM events"
                         " WHERE user_id = $1 AND id > $2::bigint ORDER BY id LIMIT $3::bigint",
                   3, params);
   if (result == NULL || PQntuples (result) > (int) limit)
@@ -603,6 +641,7 @@ postgres_events_after (TriageStore *store,
       row->type = triage_pg_text (result, i, 1);
       row->data = triage_pg_text (result, i, 2);
       row->notification_id = triage_pg_text (result, i, 3);
+      row->protocol = (int) triage_pg_int (result, i, 4);
       g_ptr_array_add (rows, row);
     }
   return rows;
@@ -672,17 +711,18 @@ postgres_add_webhook (TriageStore *store,
                       const char  *request_id,
                       const char  *service_id,
                       const char  *notification_id,
+                      const char  *event,
                       const char  *body,
                       gint64       now)
 {
   TriagePgNumber when;
   TriagePgParam params[] = { request_id, service_id, notification_id, body,
-                             triage_pg_number (&when, now) };
+                             triage_pg_number (&when, now), event };
 
   return query_changed_one (TRIAGE_STORE_POSTGRES (store),
                             "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
-                            " body, next_attempt, created_at)"
-                            " VALUES ($1, $2, $3, $4, $5::bigint, $5::bigint)", 5, params);
+                            " body, next_attempt, created_at, event)"
+                            " VALUES ($1, $2, $3, $4, $5::bigint, $5::bigint, $6)", 6, params);
 }
 
 /* Due rows are ranked per service as in the other backend; of those chosen,
@@ -713,9 +753,9 @@ postgres_claim_webhooks (TriageStore        *store,
     "  FOR UPDATE OF w SKIP LOCKED),"
     " updated AS (UPDATE webhook_deliveries w SET next_attempt = $2::bigint FROM claimed c"
     "  WHERE w.id = c.id RETURNING w.id, w.request_id, w.service_id, w.notification_id, w.body,"
-    "  w.attempts, c.due)"
+    "  w.attempts, w.event, c.due)"
     " SELECT u.id, u.request_id, u.service_id, u.notification_id, s.callback_url,"
-    "  s.webhook_secret, u.body, u.attempts"
+    "  s.webhook_secret, u.body, u.attempts, u.event"
     " FROM updated u LEFT JOIN services s ON s.id = u.service_id ORDER BY u.due, u.id",
     5, params);
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
@@ -732,6 +772,7 @@ postgres_claim_webhooks (TriageStore        *store,
       row->webhook_secret = triage_pg_text (result, i, 5);
       row->body = triage_pg_text (result, i, 6);
       row->attempts = (int) triage_pg_int (result, i, 7);
+      row->event = triage_pg_text (result, i, 8);
       g_ptr_array_add (rows, row);
     }
   return rows;
@@ -850,6 +891,7 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->get_notification = postgres_get_notification;
   store_class->list = postgres_list;
   store_class->insert_notification = postgres_insert_notification;
+  store_class->find_request = postgres_find_request;
   store_class->is_recipient = postgres_is_recipient;
   store_class->recipients = postgres_recipients;
   store_class->transition = postgres_transition;
@@ -868,6 +910,8 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->next_webhook = postgres_next_webhook;
   store_class->schedule_webhook = postgres_schedule_webhook;
   store_class->remove_webhook = postgres_remove_webhook;
+
+  triage_store_postgres_afp_class_init (store_class);
 }
 
 static void

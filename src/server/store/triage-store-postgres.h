@@ -17,4 +17,13 @@ TriageStore *triage_store_postgres_new (const char *uri,
                                         const char *password,
                                         GError    **error);
 
+/* For the backend's other files: runs @sql as every statement of the backend
+ * does (NULL when it failed, which fails the open batch). */
+struct pg_result *triage_store_postgres_query (TriageStorePostgres *self,
+                                               const char          *sql,
+                                               int                  n_params,
+                                               const char * const  *params);
+/* The AFP functions (triage-store-postgres-afp.c). */
+void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
+
 G_END_DECLS

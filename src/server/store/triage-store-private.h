@@ -7,6 +7,7 @@
 #pragma once
 
 #include "triage-store.h"
+#include "triage-store-afp.h"
 
 G_BEGIN_DECLS
 
@@ -72,12 +73,18 @@ struct _TriageStoreClass
   TriageStoreInsert      (*insert_notification) (TriageStore *self,
                                                  const char  *id,
                                                  const char  *service_id,
+                                                 int          protocol,
+                                                 const char  *protocol_id,
                                                  const char  *body,
                                                  const char  *json,
                                                  const char  *answer,
                                                  const char  *project,
                                                  gint64       created_at,
                                                  gint64       deadline);
+  TriageNotificationRow *(*find_request)       (TriageStore *self,
+                                                const char  *service_id,
+                                                int          protocol,
+                                                const char  *protocol_id);
   gboolean               (*is_recipient)       (TriageStore *self,
                                                 const char  *notification_id,
                                                 const char  *user_id);
@@ -117,6 +124,7 @@ struct _TriageStoreClass
                                                 const char  *request_id,
                                                 const char  *service_id,
                                                 const char  *notification_id,
+                                                const char  *event,
                                                 const char  *body,
                                                 gint64       now);
   GPtrArray             *(*claim_webhooks)     (TriageStore        *self,
@@ -133,6 +141,27 @@ struct _TriageStoreClass
                                                 const char  *last_error);
   void                   (*remove_webhook)     (TriageStore *self,
                                                 gint64       id);
+
+  /* AFP review sessions (triage-store-afp.h) */
+  gboolean               (*afp_add_session)    (TriageStore *self,
+                                                const char  *id,
+                                                const char  *service_id,
+                                                gint64       now);
+  TriageAfpSessionRow   *(*afp_get_session)    (TriageStore *self,
+                                                const char  *id);
+  gboolean               (*afp_claim_iteration) (TriageStore *self,
+                                                 const char  *session_id,
+                                                 gint64       iteration);
+  gboolean               (*afp_add_review)     (TriageStore *self,
+                                                const char  *notification_id,
+                                                const char  *session_id,
+                                                gint64       iteration);
+  gboolean               (*afp_last_review)    (TriageStore *self,
+                                                const char  *session_id,
+                                                char       **notification_id,
+                                                gint64      *iteration);
+  GPtrArray             *(*afp_reviews)        (TriageStore *self,
+                                                const char  *session_id);
 };
 
 /* For backends: hands a committed event to the server (shared stores). */

@@ -59,6 +59,22 @@ static const char *migrations[] = {
   /* 4: who a notification goes to, found by the notification (every event
    * looks it up; the primary key only serves the per-user list) */
   "CREATE INDEX notification_recipients_seq ON notification_recipients (notification_seq);",
+  /* 5: requests of every protocol (AtpProtocol; 0 = ATP): the agent's own id
+   * of a request (an AITP request_decision.id) is unique per service and
+   * protocol; an event knows the protocol of its request (the streams'
+   * protocols= filter); a webhook carries its event name */
+  "ALTER TABLE notifications ADD COLUMN protocol INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE notifications ADD COLUMN protocol_id TEXT;"
+  "CREATE UNIQUE INDEX notifications_protocol_id ON notifications (service_id, protocol, protocol_id)"
+  "  WHERE protocol_id IS NOT NULL;"
+  "ALTER TABLE events ADD COLUMN protocol INTEGER NOT NULL DEFAULT -1;"
+  "ALTER TABLE webhook_deliveries ADD COLUMN event TEXT;",
+  /* 6: AFP review sessions (triage-store-sqlite-afp.c) */
+  "CREATE TABLE afp_sessions (id TEXT PRIMARY KEY, service_id TEXT NOT NULL,"
+  "  created_at INTEGER NOT NULL, last_iteration INTEGER NOT NULL);"
+  "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
+  "  iteration INTEGER NOT NULL);"
+  "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
 };
 
 static gboolean
@@ -104,6 +120,13 @@ cached (TriageStoreSqlite *self,
       g_hash_table_insert (self->statements, g_strdup (sql), stmt);
     }
   return stmt;
+}
+
+sqlite3_stmt *
+triage_store_sqlite_statement (TriageStoreSqlite *self,
+                               const char        *sql)
+{
+  return cached (self, sql);
 }
 
 static void
@@ -345,7 +368,7 @@ sqlite_service_by_name (TriageStore *store,
 
 #define NOTIFICATION_COLUMNS \
   "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at"
+  " n.updated_at, n.protocol, n.protocol_id"
 
 static TriageNotificationRow *
 notification_row (sqlite3_stmt *stmt)
@@ -362,6 +385,8 @@ notification_row (sqlite3_stmt *stmt)
   row->deadline = sqlite3_column_int64 (stmt, 7);
   row->response = column_text (stmt, 8);
   row->updated_at = sqlite3_column_int64 (stmt, 9);
+  row->protocol = sqlite3_column_int (stmt, 10);
+  row->protocol_id = column_text (stmt, 11);
   return row;
 }
 
@@ -375,6 +400,27 @@ sqlite_get_notification (TriageStore *store,
   TriageNotificationRow *row = NULL;
 
   bind_text (stmt, 1, id);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    row = notification_row (stmt);
+  done (stmt);
+  return row;
+}
+
+static TriageNotificationRow *
+sqlite_find_request (TriageStore *store,
+                     const char  *service_id,
+                     int          protocol,
+                     const char  *protocol_id)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt = cached (self,
+    "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
+    " WHERE n.service_id = ? AND n.protocol = ? AND n.protocol_id = ?");
+  TriageNotificationRow *row = NULL;
+
+  bind_text (stmt, 1, service_id);
+  sqlite3_bind_int (stmt, 2, protocol);
+  bind_text (stmt, 3, protocol_id);
   if (sqlite3_step (stmt) == SQLITE_ROW)
     row = notification_row (stmt);
   done (stmt);
@@ -401,6 +447,8 @@ sqlite_list (TriageStore           *store,
     g_string_append (where, " AND n.service_id = ?2");
   if (query->project != NULL)
     g_string_append (where, " AND n.project = ?3");
+  if (query->protocol_mask != 0)
+    g_string_append_printf (where, " AND ((1 << n.protocol) & %u) != 0", query->protocol_mask);
 
   count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
                                " ON r.notification_seq = n.seq WHERE %s", where->str);
@@ -446,6 +494,8 @@ static TriageStoreInsert
 sqlite_insert_notification (TriageStore *store,
                             const char  *id,
                             const char  *service_id,
+                            int          protocol,
+                            const char  *protocol_id,
                             const char  *body,
                             const char  *json,
                             const char  *answer,
@@ -461,7 +511,8 @@ sqlite_insert_notification (TriageStore *store,
     return TRIAGE_STORE_INSERT_FAILED;
   stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
-    " created_at, deadline, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)");
+    " created_at, deadline, updated_at, protocol, protocol_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
   bind_text (stmt, 1, id);
   bind_text (stmt, 2, service_id);
   bind_text (stmt, 3, body);
@@ -474,6 +525,8 @@ sqlite_insert_notification (TriageStore *store,
   else
     sqlite3_bind_null (stmt, 8);
   sqlite3_bind_int64 (stmt, 9, created_at);
+  sqlite3_bind_int (stmt, 10, protocol);
+  bind_text (stmt, 11, protocol_id);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
   exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
@@ -616,8 +669,8 @@ sqlite_insert_events (TriageStore *store,
                       GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at)"
-                                     " VALUES (?, ?, ?, ?)");
+  sqlite3_stmt *stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at, protocol)"
+                                     " VALUES (?, ?, ?, ?, ?)");
 
   for (guint i = 0; i < events->len; i++)
     {
@@ -627,6 +680,7 @@ sqlite_insert_events (TriageStore *store,
       bind_text (stmt, 2, event->type);
       bind_text (stmt, 3, event->data);
       sqlite3_bind_int64 (stmt, 4, event->created_at);
+      sqlite3_bind_int (stmt, 5, event->protocol);
       if (sqlite3_step (stmt) != SQLITE_DONE)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
@@ -679,7 +733,7 @@ sqlite_events_after (TriageStore *store,
         return NULL;
     }
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  stmt = cached (self, "SELECT id, type, data FROM events WHERE user_id = ? AND id > ?"
+  stmt = cached (self, "SELECT id, type, data, protocol FROM events WHERE user_id = ? AND id > ?"
                        " ORDER BY id LIMIT ?");
   bind_text (stmt, 1, user);
   sqlite3_bind_int64 (stmt, 2, after);
@@ -692,6 +746,7 @@ sqlite_events_after (TriageStore *store,
       row->user = g_strdup (user);
       row->type = column_text (stmt, 1);
       row->data = column_text (stmt, 2);
+      row->protocol = sqlite3_column_int (stmt, 3);
       g_ptr_array_add (rows, row);
     }
   done (stmt);
@@ -721,6 +776,7 @@ sqlite_add_webhook (TriageStore *store,
                     const char  *request_id,
                     const char  *service_id,
                     const char  *notification_id,
+                    const char  *event,
                     const char  *body,
                     gint64       now)
 {
@@ -729,13 +785,14 @@ sqlite_add_webhook (TriageStore *store,
   gboolean ok;
 
   stmt = cached (self, "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
-                       " body, next_attempt, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+                       " body, next_attempt, created_at, event) VALUES (?, ?, ?, ?, ?, ?, ?)");
   bind_text (stmt, 1, request_id);
   bind_text (stmt, 2, service_id);
   bind_text (stmt, 3, notification_id);
   bind_text (stmt, 4, body);
   sqlite3_bind_int64 (stmt, 5, now);
   sqlite3_bind_int64 (stmt, 6, now);
+  bind_text (stmt, 7, event);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
   done (stmt);
   return ok;
@@ -766,7 +823,7 @@ sqlite_claim_webhooks (TriageStore        *store,
   g_autofree char *skip = json_array_text (skip_services);
   sqlite3_stmt *stmt = cached (self,
     "SELECT w.id, w.request_id, w.service_id, w.notification_id, s.callback_url,"
-    " s.webhook_secret, w.body, w.attempts"
+    " s.webhook_secret, w.body, w.attempts, w.event"
     " FROM (SELECT *, ROW_NUMBER () OVER (PARTITION BY service_id ORDER BY next_attempt, id) AS rank"
     "       FROM webhook_deliveries WHERE next_attempt IS NOT NULL AND next_attempt <= ?1"
     "       AND service_id NOT IN (SELECT value FROM json_each (?4))) w"
@@ -790,6 +847,7 @@ sqlite_claim_webhooks (TriageStore        *store,
       row->webhook_secret = column_text (stmt, 5);
       row->body = column_text (stmt, 6);
       row->attempts = sqlite3_column_int (stmt, 7);
+      row->event = column_text (stmt, 8);
       g_ptr_array_add (rows, row);
     }
   done (stmt);
@@ -893,6 +951,7 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->get_notification = sqlite_get_notification;
   store_class->list = sqlite_list;
   store_class->insert_notification = sqlite_insert_notification;
+  store_class->find_request = sqlite_find_request;
   store_class->is_recipient = sqlite_is_recipient;
   store_class->recipients = sqlite_recipients;
   store_class->transition = sqlite_transition;
@@ -909,6 +968,8 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->next_webhook = sqlite_next_webhook;
   store_class->schedule_webhook = sqlite_schedule_webhook;
   store_class->remove_webhook = sqlite_remove_webhook;
+
+  triage_store_sqlite_afp_class_init (store_class);
 }
 
 static void

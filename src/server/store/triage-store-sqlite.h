@@ -16,4 +16,11 @@ G_DECLARE_FINAL_TYPE (TriageStoreSqlite, triage_store_sqlite, TRIAGE, STORE_SQLI
 TriageStore *triage_store_sqlite_new (const char *path,
                                       GError    **error);
 
+/* For the backend's other files: a prepared statement for @sql, kept (never
+ * finalized by the caller; reset it when done). */
+struct sqlite3_stmt *triage_store_sqlite_statement  (TriageStoreSqlite *self,
+                                                     const char        *sql);
+/* The AFP functions (triage-store-sqlite-afp.c). */
+void                 triage_store_sqlite_afp_class_init (TriageStoreClass *store_class);
+
 G_END_DECLS

@@ -260,6 +260,7 @@ triage_notification_row_free (TriageNotificationRow *row)
   g_free (row->json);
   g_free (row->answer);
   g_free (row->response);
+  g_free (row->protocol_id);
   g_free (row);
 }
 
@@ -286,6 +287,7 @@ triage_webhook_row_free (TriageWebhookRow *row)
   g_free (row->callback_url);
   g_free (row->webhook_secret);
   g_free (row->body);
+  g_free (row->event);
   g_free (row);
 }
 
@@ -373,6 +375,8 @@ TriageStoreInsert
 triage_store_insert_notification (TriageStore *self,
                                   const char  *id,
                                   const char  *service_id,
+                                  int          protocol,
+                                  const char  *protocol_id,
                                   const char  *body,
                                   const char  *json,
                                   const char  *answer,
@@ -380,8 +384,17 @@ triage_store_insert_notification (TriageStore *self,
                                   gint64       created_at,
                                   gint64       deadline)
 {
-  return WRITE (self)->insert_notification (self, id, service_id, body, json, answer, project,
-                                            created_at, deadline);
+  return WRITE (self)->insert_notification (self, id, service_id, protocol, protocol_id, body, json,
+                                            answer, project, created_at, deadline);
+}
+
+TriageNotificationRow *
+triage_store_find_request (TriageStore *self,
+                           const char  *service_id,
+                           int          protocol,
+                           const char  *protocol_id)
+{
+  return CLASS (self)->find_request (self, service_id, protocol, protocol_id);
 }
 
 gboolean
@@ -453,6 +466,7 @@ void
 triage_store_add_events (TriageStore        *self,
                          const char * const *users,
                          const char         *type,
+                         int                 protocol,
                          const char         *data,
                          const char         *notification_id,
                          gint64              now)
@@ -471,6 +485,7 @@ triage_store_add_events (TriageStore        *self,
 
       event->user = g_strdup (users[i]);
       event->type = g_strdup (type);
+      event->protocol = protocol;
       event->data = g_strdup (data);
       event->notification_id = g_strdup (notification_id);
       event->created_at = now;
@@ -585,10 +600,11 @@ triage_store_add_webhook (TriageStore *self,
                           const char  *request_id,
                           const char  *service_id,
                           const char  *notification_id,
+                          const char  *event,
                           const char  *body,
                           gint64       now)
 {
-  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, body, now);
+  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, event, body, now);
 }
 
 GPtrArray *

@@ -57,13 +57,15 @@ typedef struct
   gint64  seq;
   char   *id;
   char   *service_id;
-  char   *body;          /* the submission as posted */
-  char   *json;          /* the filled notification (status "created") */
+  char   *body;          /* the submission as posted (the protocol's message) */
+  char   *json;          /* the filled notification, the envelope clients see (status "created") */
   char   *answer;        /* the original 201 answer */
   int     status;        /* AtpStatus */
   gint64  deadline;      /* unix µs, 0 = none */
   char   *response;      /* response JSON or NULL */
   gint64  updated_at;    /* unix µs */
+  int     protocol;      /* AtpProtocol of the request */
+  char   *protocol_id;   /* the agent's own id of a non-ATP request (AITP request_decision.id), or NULL */
 } TriageNotificationRow;
 
 TriageStore *triage_store_open            (const char   *database,
@@ -115,6 +117,7 @@ typedef struct
   guint       status_mask;   /* bit per AtpStatus, 0 = any */
   const char *service_id;    /* NULL = any */
   const char *project;       /* NULL = any */
+  guint       protocol_mask; /* bit per AtpProtocol, 0 = any */
   gboolean    newest;        /* newest first, else oldest first */
   gint64      after;         /* the cursor: a seq, 0 = from the start */
   guint       limit;
@@ -136,12 +139,19 @@ typedef enum
 TriageStoreInsert triage_store_insert_notification (TriageStore *self,
                                                     const char  *id,
                                                     const char  *service_id,
+                                                    int          protocol,
+                                                    const char  *protocol_id,
                                                     const char  *body,
                                                     const char  *json,
                                                     const char  *answer,
                                                     const char  *project,
                                                     gint64       created_at,
                                                     gint64       deadline);
+/* The request of @service_id and @protocol the agent calls @protocol_id. */
+TriageNotificationRow *triage_store_find_request (TriageStore *self,
+                                                  const char  *service_id,
+                                                  int          protocol,
+                                                  const char  *protocol_id);
 gboolean     triage_store_is_recipient    (TriageStore  *self,
                                            const char   *notification_id,
                                            const char   *user_id);
@@ -181,6 +191,8 @@ typedef struct
   char   *data;
   char   *notification_id;   /* the notification it is about */
   gint64  created_at;        /* unix µs */
+  int     protocol;          /* AtpProtocol of a new request (a `notification` event); -1 for
+                              * an event every stream is sent (a status update) */
 } TriageEventRow;
 
 typedef void (*TriageStoreEventFunc) (const TriageEventRow *event,
@@ -193,6 +205,7 @@ void         triage_store_set_event_func  (TriageStore  *self,
 void         triage_store_add_events      (TriageStore  *self,
                                            const char * const *users,
                                            const char   *type,
+                                           int           protocol,
                                            const char   *data,
                                            const char   *notification_id,
                                            gint64        now);
@@ -237,6 +250,7 @@ typedef struct
   char   *webhook_secret;
   char   *body;            /* sent byte for byte on every attempt */
   int     attempts;        /* attempts that failed so far */
+  char   *event;           /* X-Triage-Event ("aitp.decision"), or NULL */
 } TriageWebhookRow;
 
 void         triage_webhook_row_free      (TriageWebhookRow *row);
@@ -244,6 +258,7 @@ gboolean     triage_store_add_webhook     (TriageStore  *self,
                                            const char   *request_id,
                                            const char   *service_id,
                                            const char   *notification_id,
+                                           const char   *event,
                                            const char   *body,
                                            gint64        now);
 GPtrArray   *triage_store_claim_webhooks  (TriageStore  *self,

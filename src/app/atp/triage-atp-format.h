@@ -1,4 +1,4 @@
-/* triage-decision-format.h
+/* triage-atp-format.h
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,11 +12,6 @@
 #include "atp.h"
 
 G_BEGIN_DECLS
-
-/*
- * The words the decision view puts on a request: flags, durations, counts,
- * values, answers. No GTK here, so the rules are tested without a display.
- */
 
 /**
  * TriageFlagInfo:
@@ -43,27 +38,14 @@ void      triage_flag_info_init             (TriageFlagInfo   *info,
                                              const char       *flag_name);
 void      triage_flag_info_clear            (TriageFlagInfo   *info);
 
-char     *triage_format_duration            (GTimeSpan         remaining);
-char     *triage_format_countdown           (GTimeSpan         remaining);
-char     *triage_format_time                (GDateTime        *when,
-                                             GDateTime        *now);
 char     *triage_format_selection_count     (guint             selected,
                                              gint64            min_selections,
                                              gint64            max_selections);
 char     *triage_format_character_count     (glong             length,
                                              gint64            min_length,
                                              gint64            max_length);
-char     *triage_format_number              (double            value,
-                                             int               digits);
-int       triage_number_digits              (double            value);
-char     *triage_format_json_value          (JsonNode         *node,
-                                             gsize             max_chars);
-char     *triage_format_attachment_details  (const AtpAttachment *attachment);
 char     *triage_humanize_response_error    (const GError     *error);
 char     *triage_describe_response          (const AtpAction  *action,
                                              JsonNode         *response_data);
-JsonNode *triage_json_number_new            (double            value);
-
-#define TRIAGE_COUNTDOWN_CRITICAL (5 * G_TIME_SPAN_MINUTE)
 
 G_END_DECLS

@@ -1,0 +1,268 @@
+/* triage-decision-format.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-decision-format"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "triage-decision-format.h"
+
+#define MAX_EXACT_INTEGER 9007199254740992.0 /* 2^53 */
+
+/* Times */
+
+/**
+ * triage_format_duration:
+ * @remaining: a positive time span
+ *
+ * Rounded up to the second, so a countdown reaches "0" only at the deadline:
+ * "4 min 12 s", "2 h 5 min", "3 d 4 h", "42 s".
+ *
+ * Returns: (transfer full): the duration
+ */
+char *
+triage_format_duration (GTimeSpan remaining)
+{
+  gint64 seconds = (MAX (remaining, 0) + G_TIME_SPAN_SECOND - 1) / G_TIME_SPAN_SECOND;
+  int days = seconds / 86400;
+  int hours = (seconds % 86400) / 3600;
+  int minutes = (seconds % 3600) / 60;
+  int secs = seconds % 60;
+
+  if (seconds >= 86400)
+    {
+      if (hours == 0)
+        /* Translators: a remaining time in days (abbreviated), e.g. "3 d" */
+        return g_strdup_printf (_("%d d"), days);
+      /* Translators: a remaining time in days and hours (abbreviated), e.g. "3 d 4 h" */
+      return g_strdup_printf (_("%d d %d h"), days, hours);
+    }
+  if (seconds >= 3600)
+    /* Translators: a remaining time in hours and minutes (abbreviated), e.g. "2 h 5 min" */
+    return g_strdup_printf (_("%d h %d min"), hours, minutes);
+  if (seconds >= 60)
+    /* Translators: a remaining time in minutes and seconds (abbreviated), e.g. "4 min 12 s" */
+    return g_strdup_printf (_("%d min %d s"), minutes, secs);
+
+  /* Translators: a remaining time in seconds (abbreviated), e.g. "42 s" */
+  return g_strdup_printf (_("%d s"), secs);
+}
+
+/**
+ * triage_format_countdown:
+ * @remaining: time left until the deadline
+ *
+ * Returns: (transfer full): "Due in 4 min 12 s", or "Expired" once nothing is left
+ */
+char *
+triage_format_countdown (GTimeSpan remaining)
+{
+  g_autofree char *duration = NULL;
+
+  if (remaining <= 0)
+    return g_strdup (_("Expired"));
+
+  duration = triage_format_duration (remaining);
+  /* Translators: %s is a remaining time such as "4 min 12 s" */
+  return g_strdup_printf (_("Due in %s"), duration);
+}
+
+/**
+ * triage_format_time:
+ * @when: a moment
+ * @now: (nullable): the present (default: the current time)
+ *
+ * Returns: (transfer full): the local time of @when, with the date when it is
+ *   not today: "14:05", "3 May, 14:05", "3 May 2025, 14:05"
+ */
+char *
+triage_format_time (GDateTime *when,
+                    GDateTime *now)
+{
+  g_autoptr(GDateTime) local = NULL;
+  g_autoptr(GDateTime) local_now = NULL;
+
+  g_return_val_if_fail (when != NULL, NULL);
+
+  local = g_date_time_to_local (when);
+  local_now = now ? g_date_time_to_local (now) : g_date_time_new_now_local ();
+
+  if (g_date_time_get_year (local) == g_date_time_get_year (local_now) &&
+      g_date_time_get_day_of_year (local) == g_date_time_get_day_of_year (local_now))
+    /* Translators: a time of today, see the strftime manual page */
+    return g_date_time_format (local, _("%H:%M"));
+
+  if (g_date_time_get_year (local) == g_date_time_get_year (local_now))
+    /* Translators: a date of this year and a time, see the strftime manual page */
+    return g_date_time_format (local, _("%-d %b, %H:%M"));
+
+  /* Translators: a date and a time, see the strftime manual page */
+  return g_date_time_format (local, _("%-d %b %Y, %H:%M"));
+}
+
+/* Numbers */
+
+/**
+ * triage_number_digits:
+ * @value: a number from a definition (a step, a bound)
+ *
+ * Returns: how many decimals @value needs (at most 12): 0.05 → 2, 10 → 0
+ */
+int
+triage_number_digits (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *dot;
+  int digits;
+
+  if (!isfinite (value))
+    return 0;
+
+  g_ascii_formatd (buf, sizeof buf, "%.12f", fabs (value));
+  dot = strchr (buf, '.');
+  if (dot == NULL)
+    return 0;
+
+  digits = strlen (dot + 1);
+  while (digits > 0 && dot[digits] == '0')
+    digits--;
+
+  return digits;
+}
+
+/**
+ * triage_format_number:
+ * @value: a number
+ * @digits: decimals to show, or -1 for the shortest text that reads back as @value
+ *
+ * Returns: (transfer full): @value in the user's locale
+ */
+char *
+triage_format_number (double value,
+                      int    digits)
+{
+  char *text;
+
+  if (digits >= 0)
+    return g_strdup_printf ("%.*f", digits, value);
+
+  text = g_strdup_printf ("%.15g", value);
+  if (g_strtod (text, NULL) != value)
+    {
+      g_free (text);
+      text = g_strdup_printf ("%.17g", value);
+    }
+
+  return text;
+}
+
+/**
+ * triage_json_number_new:
+ * @value: a finite number
+ *
+ * Returns: (transfer full): an integer node for an integral value that
+ *   doubles hold exactly (42, not 42.0), a double node otherwise
+ */
+JsonNode *
+triage_json_number_new (double value)
+{
+  JsonNode *node = json_node_alloc ();
+
+  if (value == floor (value) && fabs (value) <= MAX_EXACT_INTEGER)
+    json_node_init_int (node, (gint64) value);
+  else
+    json_node_init_double (node, value);
+
+  return node;
+}
+
+/* Values */
+
+/**
+ * triage_format_cut_text:
+ * @text: a text
+ * @max_chars: how many characters to keep at most (0: all)
+ *
+ * Returns: (transfer full): @text, cut with "…" when longer than @max_chars
+ */
+char *
+triage_format_cut_text (const char *text,
+                        gsize       max_chars)
+{
+  if (max_chars > 0 && (gsize) g_utf8_strlen (text, -1) > max_chars)
+    {
+      g_autofree char *head = g_utf8_substring (text, 0, max_chars);
+
+      return g_strconcat (head, "…", NULL);
+    }
+
+  return g_strdup (text);
+}
+
+/**
+ * triage_format_json_value:
+ * @node: a metadata value
+ * @max_chars: cut longer texts with "…" (0: never)
+ *
+ * Returns: (transfer full): a string as it is, anything else as compact JSON
+ */
+char *
+triage_format_json_value (JsonNode *node,
+                          gsize     max_chars)
+{
+  g_autofree char *text = NULL;
+
+  if (node == NULL)
+    return g_strdup ("null");
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return triage_format_cut_text (json_node_get_string (node), max_chars);
+
+  text = atp_json_to_string (node, NULL);
+  return triage_format_cut_text (text, max_chars);
+}
+
+/**
+ * triage_format_attachment_details:
+ * @attachment: an attachment
+ *
+ * Returns: (transfer full): its type and its size ("text/plain · 1.2 kB") or
+ *   the host it links to ("image/png · link to example.com", IDN hosts in
+ *   their ASCII form so look-alike letters cannot pose as another host)
+ */
+char *
+triage_format_attachment_details (const AtpAttachment *attachment)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *host = NULL;
+
+  g_return_val_if_fail (attachment != NULL, NULL);
+
+  if (attachment->uri == NULL)
+    {
+      g_autofree char *size = g_format_size (attachment->decoded_size);
+
+      /* Translators: an inline attachment: its MIME type and its size */
+      return g_strdup_printf (_("%s · %s"), attachment->type, size);
+    }
+
+  uri = g_uri_parse (attachment->uri, G_URI_FLAGS_NONE, NULL);
+  if (uri != NULL && g_uri_get_host (uri) != NULL && *g_uri_get_host (uri) != '\0')
+    host = g_hostname_to_ascii (g_uri_get_host (uri));
+
+  if (host != NULL)
+    /* Translators: a linked attachment: its MIME type and the host it is on */
+    return g_strdup_printf (_("%s · link to %s"), attachment->type, host);
+
+  if (uri != NULL)
+    /* Translators: a linked attachment without a host: its MIME type and the
+     * address scheme, e.g. "urn" */
+    return g_strdup_printf (_("%s · %s: link"), attachment->type, g_uri_get_scheme (uri));
+
+  return g_strdup_printf (_("%s · link"), attachment->type);
+}

@@ -1,0 +1,310 @@
+/* triage-protocol.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-protocol"
+
+#include <glib/gi18n.h>
+
+#include "triage-atp-protocol.h"
+#include "triage-protocol.h"
+
+/*
+ * TriageProtocol: what differs between the protocols a request may arrive
+ * in. The path every request takes (stream, inbox model, notifier, tray,
+ * outbox, store, history) knows requests by their envelope alone and asks
+ * the request's protocol for the rest: which answers a bubble may offer,
+ * whether an answer needs confirmation, whether it is valid, how it reads.
+ *
+ * One implementation per protocol folder (atp/, aitp/, …), each a singleton
+ * without state. triage_protocol_get() is the one place that lists them.
+ */
+
+G_DEFINE_INTERFACE (TriageProtocol, triage_protocol, G_TYPE_OBJECT)
+
+static void
+triage_protocol_default_init (TriageProtocolInterface *iface)
+{
+}
+
+/**
+ * triage_bubble_answer_new:
+ * @key: what the button gives back
+ * @label: its label
+ *
+ * Returns: (transfer full): a bubble answer
+ */
+TriageBubbleAnswer *
+triage_bubble_answer_new (const char *key,
+                          const char *label)
+{
+  TriageBubbleAnswer *answer = g_new0 (TriageBubbleAnswer, 1);
+
+  answer->key = g_strdup (key);
+  answer->label = g_strdup (label);
+
+  return answer;
+}
+
+void
+triage_bubble_answer_free (TriageBubbleAnswer *answer)
+{
+  if (answer == NULL)
+    return;
+
+  g_free (answer->key);
+  g_free (answer->label);
+  g_free (answer);
+}
+
+/**
+ * triage_protocol_get:
+ * @protocol: a protocol
+ *
+ * Returns: (transfer none) (nullable): its implementation, %NULL when this
+ *   version of the app cannot show or answer requests of @protocol
+ */
+TriageProtocol *
+triage_protocol_get (AtpProtocol protocol)
+{
+  switch (protocol)
+    {
+    case ATP_PROTOCOL_ATP:
+      return triage_atp_protocol_get_default ();
+
+    case ATP_PROTOCOL_AITP:
+    case ATP_PROTOCOL_AFP:
+    case ATP_N_PROTOCOLS:
+    default:
+      return NULL;
+    }
+}
+
+/**
+ * triage_protocol_for_request:
+ * @request: a request's envelope
+ *
+ * Returns: (transfer none) (nullable): the implementation of the request's
+ *   protocol, %NULL when the app has none
+ */
+TriageProtocol *
+triage_protocol_for_request (AtpNotification *request)
+{
+  g_return_val_if_fail (request != NULL, NULL);
+
+  return triage_protocol_get (request->protocol);
+}
+
+/**
+ * triage_protocol_get_supported_mask:
+ *
+ * Returns: the protocols the app has an implementation of, one bit per
+ *   #AtpProtocol: what it asks the server to list and push
+ */
+guint
+triage_protocol_get_supported_mask (void)
+{
+  guint mask = 0;
+
+  for (guint i = 0; i < ATP_N_PROTOCOLS; i++)
+    if (triage_protocol_get (i) != NULL)
+      mask |= 1u << i;
+
+  return mask;
+}
+
+AtpProtocol
+triage_protocol_get_protocol (TriageProtocol *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), ATP_PROTOCOL_ATP);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->get_protocol (self);
+}
+
+/**
+ * triage_protocol_get_mark:
+ *
+ * Returns: (nullable): a short mark for lists ("AITP"), %NULL for ATP
+ */
+const char *
+triage_protocol_get_mark (TriageProtocol *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->get_mark (self);
+}
+
+/**
+ * triage_protocol_get_display_name:
+ *
+ * Returns: the protocol's name, for a tooltip or a screen reader
+ */
+const char *
+triage_protocol_get_display_name (TriageProtocol *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->get_display_name (self);
+}
+
+/**
+ * triage_protocol_dup_bubble_answers:
+ * @self: a #TriageProtocol
+ * @request: a request of this protocol
+ *
+ * The answers a bubble may carry as buttons: only answers that need no
+ * input and no confirmation, and only a few (a bubble has room for three);
+ * otherwise none, and the bubble opens the request.
+ *
+ * Returns: (transfer container) (element-type TriageBubbleAnswer): the answers
+ */
+GPtrArray *
+triage_protocol_dup_bubble_answers (TriageProtocol  *self,
+                                    AtpNotification *request)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
+  g_return_val_if_fail (request != NULL, NULL);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
+}
+
+/**
+ * triage_protocol_get_bubble_answer:
+ * @self: a #TriageProtocol
+ * @request: a request of this protocol
+ * @key: the key of a #TriageBubbleAnswer pressed
+ * @action_id: (out) (transfer full): the answer's action id
+ * @response_data: (out) (transfer full): its data (a JSON null where there is none)
+ * @error: why there is no such answer
+ *
+ * Returns: whether @key is an answer triage_protocol_dup_bubble_answers() offers
+ */
+gboolean
+triage_protocol_get_bubble_answer (TriageProtocol   *self,
+                                   AtpNotification  *request,
+                                   const char       *key,
+                                   char            **action_id,
+                                   JsonNode        **response_data,
+                                   GError          **error)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), FALSE);
+  g_return_val_if_fail (request != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (action_id != NULL && response_data != NULL, FALSE);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->get_bubble_answer (self, request, key, action_id,
+                                                               response_data, error);
+}
+
+/**
+ * triage_protocol_needs_confirmation:
+ * @self: a #TriageProtocol
+ * @request: a request of this protocol
+ * @action_id: the answer's action id
+ * @response_data: (nullable): its data
+ *
+ * Returns: whether the person must confirm this answer before it leaves
+ *   (ATP: a destructive, irreversible or requires_confirmation action)
+ */
+gboolean
+triage_protocol_needs_confirmation (TriageProtocol  *self,
+                                    AtpNotification *request,
+                                    const char      *action_id,
+                                    JsonNode        *response_data)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), TRUE);
+  g_return_val_if_fail (request != NULL, TRUE);
+  g_return_val_if_fail (action_id != NULL, TRUE);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->needs_confirmation (self, request, action_id,
+                                                                response_data);
+}
+
+/**
+ * triage_protocol_validate_answer:
+ * @self: a #TriageProtocol
+ * @request: a request of this protocol
+ * @action_id: the answer's action id
+ * @response_data: (nullable): its data (%NULL counts as JSON null)
+ * @error: the rule the answer breaks, in the protocol library's words
+ *
+ * Checks an answer exactly as the server will: an invalid answer never
+ * enters the outbox.
+ *
+ * Returns: whether the answer is valid
+ */
+gboolean
+triage_protocol_validate_answer (TriageProtocol   *self,
+                                 AtpNotification  *request,
+                                 const char       *action_id,
+                                 JsonNode         *response_data,
+                                 GError          **error)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), FALSE);
+  g_return_val_if_fail (request != NULL, FALSE);
+  g_return_val_if_fail (action_id != NULL, FALSE);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->validate_answer (self, request, action_id,
+                                                             response_data, error);
+}
+
+/**
+ * triage_protocol_describe_answer:
+ * @self: a #TriageProtocol
+ * @request: (nullable): the request, when at hand
+ * @action_id: the answer's action id
+ * @response_data: (nullable): its data
+ *
+ * An answer in words: what the history shows and exports, and what banners
+ * and bubbles say was answered ("‘Approve’", "‘Rollout’: 25 %",
+ * "JBL Tour One M2 × 2"). Without @request the words come from the answer
+ * alone (all the history keeps of a row it lists), which may say too little:
+ * then %NULL.
+ *
+ * Returns: (transfer full) (nullable): the answer in words
+ */
+char *
+triage_protocol_describe_answer (TriageProtocol  *self,
+                                 AtpNotification *request,
+                                 const char      *action_id,
+                                 JsonNode        *response_data)
+{
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
+  g_return_val_if_fail (action_id != NULL, NULL);
+
+  return TRIAGE_PROTOCOL_GET_IFACE (self)->describe_answer (self, request, action_id,
+                                                             response_data);
+}
+
+/**
+ * triage_protocol_dup_marked:
+ * @protocol: the protocol a request was asked in
+ * @text: what a list shows of the request (its service's name, its title)
+ *
+ * @text with the protocol's mark when it has one, so a person can tell an
+ * AITP decision from an ATP request in the inbox, a bubble, the tray's menu
+ * or the history.
+ *
+ * Returns: (transfer full): "Shop Bot", or "Shop Bot (AITP)"
+ */
+char *
+triage_protocol_dup_marked (AtpProtocol  protocol,
+                            const char  *text)
+{
+  TriageProtocol *implementation;
+  const char *mark;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  implementation = triage_protocol_get (protocol);
+  mark = implementation != NULL ? triage_protocol_get_mark (implementation)
+                                : atp_protocol_to_string (protocol);
+  if (mark == NULL)
+    return g_strdup (text);
+
+  /* Translators: a service's name or a request's title, and the protocol it
+   * was asked in, e.g. "Shop Bot (AITP)" */
+  return g_strdup_printf (_("%1$s (%2$s)"), text, mark);
+}

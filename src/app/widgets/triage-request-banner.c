@@ -1,0 +1,330 @@
+/* triage-request-banner.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-request-banner"
+
+#include <glib/gi18n.h>
+
+#include "triage-decision-format.h"
+#include "triage-decision-outcome.h"
+#include "triage-request-banner.h"
+#include "triage-widgets-style.h"
+
+/*
+ * The banner above a request, for a view of any protocol (ATP's decision
+ * view has its own, older copy of the same rules): a settled status says
+ * what happened, when and why (answered elsewhere with what and by whom,
+ * expired, withdrawn); an answer given here says where it stands (sending,
+ * queued, sent, refused); a deadline passed on the local clock and an answer
+ * that could not leave say so too. Each case has its icon and its words,
+ * never a colour alone. The banner is a status region: a screen reader
+ * reads its title, then the rest.
+ *
+ * triage_request_banner_update() also says whether the state makes the
+ * request read-only, so every view turns read-only on the same rules.
+ */
+
+struct _TriageRequestBanner
+{
+  AdwBin       parent_instance;
+
+  GtkRevealer *revealer;
+  GtkWidget   *box;
+  GtkImage    *icon;
+  GtkSpinner  *spinner;
+  GtkLabel    *title;
+  GtkLabel    *detail;
+};
+
+G_DEFINE_FINAL_TYPE (TriageRequestBanner, triage_request_banner, ADW_TYPE_BIN)
+
+static const char * const banner_styles[] = {
+  "banner-neutral", "banner-accent", "banner-success", "banner-warning", "banner-error",
+};
+
+static void
+join_line (GString    *str,
+           const char *line)
+{
+  if (line == NULL || *line == '\0')
+    return;
+  if (str->len > 0)
+    g_string_append_c (str, '\n');
+  g_string_append (str, line);
+}
+
+static void
+show (TriageRequestBanner *self,
+      const char          *style,
+      const char          *icon_name,
+      const char          *title,
+      const char          *detail)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (banner_styles); i++)
+    gtk_widget_remove_css_class (self->box, banner_styles[i]);
+  gtk_widget_add_css_class (self->box, style);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->icon), icon_name != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), icon_name == NULL);
+  gtk_spinner_set_spinning (self->spinner, icon_name == NULL);
+  if (icon_name != NULL)
+    gtk_image_set_from_icon_name (self->icon, icon_name);
+
+  gtk_label_set_label (self->title, title);
+  gtk_label_set_label (self->detail, detail ? detail : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->detail), detail != NULL && *detail != '\0');
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, detail ? detail : "",
+                                  -1);
+
+  gtk_revealer_set_reveal_child (self->revealer, TRUE);
+}
+
+static void
+hide (TriageRequestBanner *self)
+{
+  gtk_spinner_set_spinning (self->spinner, FALSE);
+  gtk_label_set_label (self->title, "");
+  gtk_label_set_label (self->detail, "");
+  gtk_revealer_set_reveal_child (self->revealer, FALSE);
+}
+
+static void
+show_status (TriageRequestBanner     *self,
+             const TriageBannerState *state)
+{
+  g_autofree char *title = NULL;
+  g_autoptr(GString) detail = g_string_new (NULL);
+  const char *icon_name;
+
+  switch (state->status)
+    {
+    case ATP_STATUS_RESPONDED:
+      icon_name = "object-select-symbolic";
+      break;
+    case ATP_STATUS_EXPIRED:
+      icon_name = "alarm-symbolic";
+      break;
+    case ATP_STATUS_INVALIDATED:
+    default:
+      icon_name = "action-unavailable-symbolic";
+      break;
+    }
+
+  title = triage_describe_settled (state->request, state->status, state->status_when,
+                                   state->status == ATP_STATUS_RESPONDED ? state->response : NULL);
+
+  if (state->status_reason != NULL)
+    {
+      /* Translators: %s is the reason the server gave for a status change */
+      g_autofree char *reason = g_strdup_printf (_("Reason: %s"), state->status_reason);
+
+      join_line (detail, reason);
+    }
+  join_line (detail, state->status_detail);
+  join_line (detail, _("The request is read-only now; nothing you entered was sent."));
+
+  show (self, state->status == ATP_STATUS_RESPONDED ? "banner-neutral" : "banner-warning",
+        icon_name, title, detail->str);
+}
+
+static void
+show_delivery (TriageRequestBanner     *self,
+               const TriageBannerState *state)
+{
+  g_autofree char *answer = NULL;
+  g_autoptr(GString) detail = g_string_new (NULL);
+
+  if (state->sent_answer != NULL)
+    /* Translators: %s is the answer given here, e.g. ‘Stop’ or JBL Tour One M2 × 2 */
+    answer = g_strdup_printf (_("You answered %s"), state->sent_answer);
+
+  switch (state->delivery)
+    {
+    case TRIAGE_DELIVERY_SENDING:
+      show (self, "banner-accent", NULL, _("Sending your answer…"), answer);
+      break;
+
+    case TRIAGE_DELIVERY_SENT:
+      show (self, "banner-success", "object-select-symbolic", answer ? answer : _("Answer sent"),
+            _("Sent: the service has your answer."));
+      break;
+
+    case TRIAGE_DELIVERY_QUEUED:
+      join_line (detail, answer);
+      join_line (detail, _("It is saved and will be sent as soon as the server can be reached."));
+      show (self, "banner-warning", "network-offline-symbolic",
+            _("Queued, will send when online"), detail->str);
+      break;
+
+    case TRIAGE_DELIVERY_FAILED:
+      join_line (detail, state->delivery_message);
+      join_line (detail, answer);
+      show (self, "banner-error", "dialog-error-symbolic",
+            _("The answer was not accepted"), detail->str);
+      break;
+
+    case TRIAGE_DELIVERY_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/**
+ * triage_request_banner_update:
+ * @self: a #TriageRequestBanner
+ * @state: what the view knows of its request
+ *
+ * Shows the banner @state calls for, or none.
+ *
+ * Returns: whether the request can no longer be answered here (settled,
+ *   answered here, or past its deadline): the view turns read-only
+ */
+gboolean
+triage_request_banner_update (TriageRequestBanner     *self,
+                              const TriageBannerState *state)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_BANNER (self), FALSE);
+  g_return_val_if_fail (state != NULL, FALSE);
+
+  if (state->request == NULL)
+    {
+      hide (self);
+      return FALSE;
+    }
+
+  if (atp_status_is_terminal (state->status))
+    {
+      show_status (self, state);
+      return TRUE;
+    }
+
+  if (state->delivery != TRIAGE_DELIVERY_NONE)
+    {
+      show_delivery (self, state);
+      return TRUE;
+    }
+
+  if (state->expired_locally)
+    {
+      g_autofree char *time = state->request->deadline ? triage_format_time (state->request->deadline, NULL)
+                                                       : NULL;
+      /* Translators: %s is the time of the deadline */
+      g_autofree char *title = g_strdup_printf (_("The deadline passed at %s"), time ? time : "—");
+
+      show (self, "banner-warning", "alarm-symbolic", title,
+            _("Answers are no longer accepted; nothing you entered was sent."));
+      return TRUE;
+    }
+
+  if (state->answer_error != NULL)
+    show (self, "banner-error", "dialog-error-symbolic", _("Your answer was not sent"),
+          state->answer_error);
+  else
+    hide (self);
+
+  return FALSE;
+}
+
+/**
+ * triage_request_banner_get_title:
+ *
+ * Returns: the banner's title ("" while hidden)
+ */
+const char *
+triage_request_banner_get_title (TriageRequestBanner *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_BANNER (self), NULL);
+
+  return gtk_label_get_label (self->title);
+}
+
+const char *
+triage_request_banner_get_detail (TriageRequestBanner *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_BANNER (self), NULL);
+
+  return gtk_label_get_label (self->detail);
+}
+
+gboolean
+triage_request_banner_get_shown (TriageRequestBanner *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_BANNER (self), FALSE);
+
+  return gtk_revealer_get_reveal_child (self->revealer);
+}
+
+/* GObject */
+
+static GtkLabel *
+banner_label (const char *style)
+{
+  GtkLabel *label = GTK_LABEL (gtk_label_new (NULL));
+
+  gtk_label_set_use_markup (label, FALSE);
+  gtk_label_set_wrap (label, TRUE);
+  gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (label, 0);
+  if (style != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (label), style);
+
+  return label;
+}
+
+static void
+triage_request_banner_class_init (TriageRequestBannerClass *klass)
+{
+}
+
+static void
+triage_request_banner_init (TriageRequestBanner *self)
+{
+  GtkWidget *texts;
+
+  triage_widgets_style_init ();
+
+  self->icon = g_object_new (GTK_TYPE_IMAGE,
+                             "valign", GTK_ALIGN_START,
+                             "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                             NULL);
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_valign (GTK_WIDGET (self->spinner), GTK_ALIGN_START);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  self->title = banner_label ("heading");
+  self->detail = banner_label (NULL);
+
+  texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  gtk_widget_set_hexpand (texts, TRUE);
+  gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->title));
+  gtk_box_append (GTK_BOX (texts), GTK_WIDGET (self->detail));
+
+  self->box = g_object_new (GTK_TYPE_BOX,
+                            "spacing", 12,
+                            "accessible-role", GTK_ACCESSIBLE_ROLE_STATUS,
+                            "css-classes", (const char *[]) { "status-banner", NULL },
+                            NULL);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->icon));
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (self->box), texts);
+
+  self->revealer = GTK_REVEALER (gtk_revealer_new ());
+  gtk_revealer_set_transition_type (self->revealer, GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN);
+  gtk_revealer_set_child (self->revealer, self->box);
+  adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->revealer));
+}
+
+/**
+ * triage_request_banner_new:
+ *
+ * Returns: (transfer floating): a banner, hidden
+ */
+GtkWidget *
+triage_request_banner_new (void)
+{
+  return g_object_new (TRIAGE_TYPE_REQUEST_BANNER, NULL);
+}

@@ -1,0 +1,127 @@
+/* triage-request-view.h
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "atp.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TriageDeliveryState:
+ * @TRIAGE_DELIVERY_NONE: not answered here (the view is editable unless the
+ *   request is settled)
+ * @TRIAGE_DELIVERY_SENDING: the answer is on its way (set by the view itself
+ *   when it emits ::submit)
+ * @TRIAGE_DELIVERY_SENT: the server recorded the answer
+ * @TRIAGE_DELIVERY_QUEUED: the answer is stored and will be sent when the
+ *   server can be reached
+ * @TRIAGE_DELIVERY_FAILED: the server refused the answer for good
+ *
+ * Where this app's own answer to the request shown stands. Every state but
+ * %TRIAGE_DELIVERY_NONE makes the view read-only and shows a banner.
+ */
+typedef enum
+{
+  TRIAGE_DELIVERY_NONE,
+  TRIAGE_DELIVERY_SENDING,
+  TRIAGE_DELIVERY_SENT,
+  TRIAGE_DELIVERY_QUEUED,
+  TRIAGE_DELIVERY_FAILED,
+} TriageDeliveryState;
+
+#define TRIAGE_TYPE_DELIVERY_STATE (triage_delivery_state_get_type ())
+GType triage_delivery_state_get_type (void) G_GNUC_CONST;
+
+#define TRIAGE_TYPE_REQUEST_VIEW (triage_request_view_get_type ())
+
+G_DECLARE_INTERFACE (TriageRequestView, triage_request_view, TRIAGE, REQUEST_VIEW, GtkWidget)
+
+/**
+ * TriageRequestViewInterface:
+ * @get_request: the request shown
+ * @set_request: shows a request of the view's protocol (or none)
+ * @get_status: the request's status as the view shows it
+ * @set_status: the request's status; a settled one makes the view read-only
+ *   with a banner saying what happened
+ * @get_delivery_state: where the answer given here stands
+ * @set_delivery_state: moves it on (the view sets %TRIAGE_DELIVERY_SENDING
+ *   itself when it emits ::submit)
+ * @set_sent_answer: the answer given here, when it was not given in this
+ *   view (a request read back from the history)
+ * @focus_answer: puts the keyboard on the first control that answers
+ * @show_delivery_error: the server refused the answer for good
+ * @show_answer_error: the answer did not leave (the view turns editable again)
+ * @set_response: (nullable): the answer given elsewhere, once known, so the
+ *   banner can say what it was and who gave it; optional
+ *
+ * A view of one protocol's requests, as the window uses it: the window
+ * chooses the view by the request's protocol, and tells every view the same
+ * things. A view emits ::submit with an answer that is complete, valid for
+ * the request and confirmed where its protocol asks for it; the window
+ * hands it to the application, which sends it through the outbox.
+ */
+struct _TriageRequestViewInterface
+{
+  GTypeInterface parent_iface;
+
+  AtpNotification     *(*get_request)         (TriageRequestView   *self);
+  void                 (*set_request)         (TriageRequestView   *self,
+                                               AtpNotification     *request);
+  AtpStatus            (*get_status)          (TriageRequestView   *self);
+  void                 (*set_status)          (TriageRequestView   *self,
+                                               AtpStatus            status,
+                                               const char          *reason,
+                                               GDateTime           *when,
+                                               const char          *detail);
+  TriageDeliveryState  (*get_delivery_state)  (TriageRequestView   *self);
+  void                 (*set_delivery_state)  (TriageRequestView   *self,
+                                               TriageDeliveryState  state);
+  void                 (*set_sent_answer)     (TriageRequestView   *self,
+                                               const char          *action_id,
+                                               JsonNode            *response_data);
+  gboolean             (*focus_answer)        (TriageRequestView   *self);
+  void                 (*show_delivery_error) (TriageRequestView   *self,
+                                               const char          *message);
+  void                 (*show_answer_error)   (TriageRequestView   *self,
+                                               const char          *message);
+  void                 (*set_response)        (TriageRequestView   *self,
+                                               AtpResponse         *response);
+};
+
+AtpNotification     *triage_request_view_get_request         (TriageRequestView   *self);
+void                 triage_request_view_set_request         (TriageRequestView   *self,
+                                                              AtpNotification     *request);
+AtpStatus            triage_request_view_get_status          (TriageRequestView   *self);
+void                 triage_request_view_set_status          (TriageRequestView   *self,
+                                                              AtpStatus            status,
+                                                              const char          *reason,
+                                                              GDateTime           *when,
+                                                              const char          *detail);
+TriageDeliveryState  triage_request_view_get_delivery_state  (TriageRequestView   *self);
+void                 triage_request_view_set_delivery_state  (TriageRequestView   *self,
+                                                              TriageDeliveryState  state);
+void                 triage_request_view_set_sent_answer     (TriageRequestView   *self,
+                                                              const char          *action_id,
+                                                              JsonNode            *response_data);
+gboolean             triage_request_view_focus_answer        (TriageRequestView   *self);
+void                 triage_request_view_show_delivery_error (TriageRequestView   *self,
+                                                              const char          *message);
+void                 triage_request_view_show_answer_error   (TriageRequestView   *self,
+                                                              const char          *message);
+void                 triage_request_view_set_response        (TriageRequestView   *self,
+                                                              AtpResponse         *response);
+
+/* For implementations: the interface's signals. */
+void                 triage_request_view_emit_submit         (TriageRequestView   *self,
+                                                              const char          *action_id,
+                                                              JsonNode            *response_data);
+void                 triage_request_view_emit_attachment_activated (TriageRequestView *self,
+                                                                    guint              index);
+
+G_END_DECLS

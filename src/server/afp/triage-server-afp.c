@@ -1,0 +1,791 @@
+/* triage-server-afp.c — the agent endpoints of the Agent Feedback Protocol 1.2
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * POST /api/v1/afp/reviews asks for a review (starting or continuing a
+ * session), GET /api/v1/afp/reviews/{id}[?wait=N] reads it back (with the
+ * Response Object once it is settled), PATCH withdraws it, and GET
+ * /api/v1/afp/sessions/{id} says what a session holds. A review is an
+ * ordinary request of the one path (docs/architecture.md): stored as a
+ * notification row whose envelope carries the `afp` member, with the same
+ * lifecycle, recipients, deadline, streams and respond endpoint as any.
+ */
+
+#define G_LOG_DOMAIN "triage-server-afp"
+
+#include "triage-server-afp.h"
+
+#include <string.h>
+
+#define SESSION_ID_LENGTH 24   /* random characters after "ses_" */
+
+/*
+ * What a session holds, read from its latest review alone: that review's
+ * envelope says what the session had issued before it (its ids, the latest
+ * feedback) and its own answer adds to that. No earlier review can have
+ * been answered since it was made: each new review withdraws the one still
+ * waiting (at most one waits in a session), so reading one row is enough,
+ * however long the session.
+ */
+typedef struct
+{
+  char                  *id;         /* the latest review, NULL in a new session */
+  gint64                 iteration;
+  TriageNotificationRow *row;
+  AtpAfpReview          *review;     /* its envelope's afp member */
+  AtpAfpFeedback        *feedback;   /* its answer, when that is feedback */
+} Last;
+
+static void
+last_clear (Last *last)
+{
+  g_clear_pointer (&last->id, g_free);
+  g_clear_pointer (&last->row, triage_notification_row_free);
+  g_clear_pointer (&last->review, atp_afp_review_unref);
+  g_clear_pointer (&last->feedback, atp_afp_feedback_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Last, last_clear)
+
+/* The feedback a stored response (ATP-shaped) holds, or NULL. */
+static AtpAfpFeedback *
+feedback_of (const char *response_text)
+{
+  g_autoptr(JsonNode) node = response_text ? json_from_string (response_text, NULL) : NULL;
+  g_autoptr(AtpResponse) response = node ? atp_response_new_from_json (node, NULL) : NULL;
+
+  if (response == NULL || g_strcmp0 (response->action_id, TRIAGE_AFP_ACTION_FEEDBACK) != 0)
+    return NULL;
+  return atp_afp_feedback_new_from_json (response->response_data, NULL);
+}
+
+static gboolean read_last_row (TriageServer *self,
+                               Last         *last);
+
+/*
+ * Reads the session's latest review. With @superseded_by > 0 a review still
+ * waiting is withdrawn first ("superseded by iteration N"); when it was
+ * answered meanwhile (another server), its answer counts. FALSE when the
+ * stored review cannot be read.
+ */
+static gboolean
+read_last (TriageServer *self,
+           const char   *session_id,
+           gint64        superseded_by,
+           gint64        now,
+           Last         *last)
+{
+  if (!triage_store_afp_last_review (self->store, session_id, &last->id, &last->iteration))
+    return TRUE;
+  if (!read_last_row (self, last))
+    return FALSE;
+
+  if (superseded_by > 0 && atp_status_is_pending (last->row->status))
+    {
+      g_autofree char *reason = g_strdup_printf ("superseded by iteration %" G_GINT64_FORMAT,
+                                                 superseded_by);
+
+      if (triage_store_transition (self->store, last->id, TRIAGE_PENDING_MASK,
+                                   ATP_STATUS_INVALIDATED, NULL, now))
+        triage_server_changed (self, last->id, ATP_STATUS_INVALIDATED, reason);
+      else if (!read_last_row (self, last))
+        return FALSE;
+    }
+
+  last->feedback = feedback_of (last->row->response);
+  return TRUE;
+}
+
+static gboolean
+read_last_row (TriageServer *self,
+               Last         *last)
+{
+  g_autoptr(AtpNotification) envelope = NULL;
+
+  g_clear_pointer (&last->row, triage_notification_row_free);
+  g_clear_pointer (&last->review, atp_afp_review_unref);
+  last->row = triage_store_get_notification (self->store, last->id);
+  if (last->row == NULL ||
+      (envelope = atp_notification_new_from_data (last->row->json, -1, ATP_PARSE_DEFAULT,
+                                                  NULL)) == NULL)
+    return FALSE;
+  last->review = triage_server_afp_review_of (envelope, NULL);
+  return last->review != NULL;
+}
+
+/* Every id the session issued, in order, into @review (or @ids). */
+static void
+last_issued_ids (Last         *last,
+                 AtpAfpReview *review,
+                 GPtrArray    *ids)
+{
+  GPtrArray *earlier = last->review != NULL ? last->review->issued_ids : NULL;
+  GPtrArray *items = last->feedback != NULL ? last->feedback->areas_for_improvement : NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; earlier != NULL && i < earlier->len; i++)
+    {
+      if (review != NULL)
+        atp_afp_review_add_issued_id (review, earlier->pdata[i]);
+      else
+        g_ptr_array_add (ids, g_strdup (earlier->pdata[i]));
+      g_hash_table_add (seen, earlier->pdata[i]);
+    }
+  for (guint i = 0; items != NULL && i < items->len; i++)
+    {
+      const AtpAfpImprovement *item = g_ptr_array_index (items, i);
+
+      if (g_hash_table_contains (seen, item->id))
+        continue;
+      g_hash_table_add (seen, item->id);
+      if (review != NULL)
+        atp_afp_review_add_issued_id (review, item->id);
+      else
+        g_ptr_array_add (ids, g_strdup (item->id));
+    }
+}
+
+/* What @review (a new one of the session) needs of it: the ids, the latest
+ * feedback, the previous artifact. */
+static void
+last_describe (Last         *last,
+               AtpAfpReview *review)
+{
+  if (last->review == NULL)
+    return;
+
+  last_issued_ids (last, review, NULL);
+  if (last->feedback != NULL)
+    atp_afp_review_set_latest_feedback (review, last->id, last->iteration, last->feedback);
+  else if (last->review->latest_feedback != NULL)
+    atp_afp_review_set_latest_feedback (review, last->review->latest_feedback_id,
+                                        last->review->latest_feedback_iteration,
+                                        last->review->latest_feedback);
+  atp_afp_review_set_previous (review, last->id, last->iteration, &last->review->request->artifact);
+}
+
+AtpAfpReview *
+triage_server_afp_review_of (AtpNotification  *envelope,
+                             GError          **error)
+{
+  if (envelope->protocol != ATP_PROTOCOL_AFP || envelope->payload == NULL)
+    {
+      g_set_error_literal (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR,
+                           "The request is not an AFP review");
+      return NULL;
+    }
+
+  return atp_afp_review_new_from_json (envelope->payload, error);
+}
+
+static gboolean
+owned_session (TriageServer      *self,
+               SoupServerMessage *msg,
+               TriageServiceRow  *service,
+               const char        *session_id,
+               TriageAfpSessionRow **session)
+{
+  *session = triage_store_afp_get_session (self->store, session_id);
+  if (*session != NULL && g_strcmp0 ((*session)->service_id, service->id) == 0)
+    return TRUE;
+
+  /* Another service's session is not told apart from none. */
+  g_clear_pointer (session, triage_afp_session_row_free);
+  {
+    g_autofree char *message = g_strdup_printf ("session_id: no review session “%s” of this service "
+                                                "(a first request starts one; its answer names it)",
+                                                session_id);
+
+    reply_error_field (msg, ATP_ERROR_SESSION_NOT_FOUND, message, "session_id");
+  }
+  return FALSE;
+}
+
+/* ---- POST /api/v1/afp/reviews ---- */
+
+typedef struct
+{
+  char      *id;           /* the review id, lower case (given or new) */
+  JsonNode  *request;      /* the Request Object as posted */
+  char      *session_id;   /* NULL: a new session */
+  GDateTime *deadline;
+  char      *title;
+  char      *project;
+} Submission;
+
+static void
+submission_clear (Submission *submission)
+{
+  g_free (submission->id);
+  g_clear_pointer (&submission->request, json_node_unref);
+  g_free (submission->session_id);
+  g_clear_pointer (&submission->deadline, g_date_time_unref);
+  g_free (submission->title);
+  g_free (submission->project);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Submission, submission_clear)
+
+/* An optional string member that must hold more than whitespace. */
+static gboolean
+read_text (SoupServerMessage *msg,
+           JsonObject        *object,
+           const char        *name,
+           char             **value)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  g_autofree char *stripped = NULL;
+  g_autofree char *message = NULL;
+
+  *value = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      stripped = g_strstrip (g_strdup (json_node_get_string (node)));
+      if (*stripped != '\0')
+        {
+          *value = g_strdup (json_node_get_string (node));
+          return TRUE;
+        }
+    }
+
+  message = g_strdup_printf ("%s: must be a non-empty string", name);
+  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, name);
+  return FALSE;
+}
+
+static gboolean
+read_submission (SoupServerMessage *msg,
+                 JsonObject        *object,
+                 GDateTime         *now,
+                 Submission        *out)
+{
+  static const char * const known[] = {
+    "id", "request", "session_id", "deadline", "title", "project", NULL
+  };
+  g_autoptr(GList) names = json_object_get_members (object);
+  g_autofree char *id = NULL;
+  g_autofree char *deadline = NULL;
+  JsonNode *request;
+
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      if (!g_strv_contains (known, l->data))
+        {
+          g_autofree char *message = g_strdup_printf ("%s: unknown member (a review takes id, "
+                                                      "request, session_id, deadline, title, "
+                                                      "project)", (const char *) l->data);
+
+          reply_error_field (msg, ATP_ERROR_INVALID_REQUEST, message, l->data);
+          return FALSE;
+        }
+    }
+
+  if (!read_text (msg, object, "id", &id) ||
+      !read_text (msg, object, "session_id", &out->session_id) ||
+      !read_text (msg, object, "deadline", &deadline) ||
+      !read_text (msg, object, "title", &out->title) ||
+      !read_text (msg, object, "project", &out->project))
+    return FALSE;
+
+  if (id != NULL && !atp_is_uuid_v4 (id))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, "id: must be a UUID v4", "id");
+      return FALSE;
+    }
+  out->id = id != NULL ? g_ascii_strdown (id, -1) : atp_new_uuid ();
+
+  if (deadline != NULL)
+    {
+      out->deadline = atp_parse_timestamp (deadline);
+      if (out->deadline == NULL)
+        {
+          reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                             "deadline: must be an RFC 3339 date-time with a time zone offset",
+                             "deadline");
+          return FALSE;
+        }
+      if (g_date_time_compare (out->deadline, now) <= 0)
+        {
+          reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, "deadline: that time has passed",
+                             "deadline");
+          return FALSE;
+        }
+    }
+
+  request = json_object_get_member (object, "request");
+  if (request == NULL || JSON_NODE_HOLDS_NULL (request))
+    {
+      reply_error_field (msg, ATP_ERROR_MISSING_REQUIRED_FIELD, "request: required field is missing",
+                         "request");
+      return FALSE;
+    }
+  out->request = json_node_ref (request);
+  return TRUE;
+}
+
+/* The request's title in the inbox: the first line of a text artifact
+ * (Markdown heading marks dropped), at most 80 characters. */
+static char *
+derive_title (AtpAfpRequest *request)
+{
+  JsonNode *content = request->artifact.content;
+  g_autofree char *essence = atp_afp_media_type_essence (request->artifact.media_type);
+
+  if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
+    {
+      g_auto(GStrv) lines = g_strsplit (json_node_get_string (content), "\n", 64);
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          char *line = g_strstrip (lines[i]);
+
+          while (*line == '#' || *line == '>' || *line == '*' || *line == '-' || *line == ' ')
+            line++;
+          if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
+            continue;
+          if (g_utf8_strlen (line, -1) <= 80)
+            return g_strdup (line);
+          {
+            g_autofree char *cut = g_utf8_substring (line, 0, 79);
+
+            return g_strconcat (g_strchomp (cut), "…", NULL);
+          }
+        }
+    }
+
+  return g_strdup_printf ("A %s artifact", essence != NULL ? essence : "structured");
+}
+
+/* "Iteration 2 · text/markdown · the agent applied 1, partly applied 1 and rejected 1 of your items" */
+static char *
+derive_description (AtpAfpRequest *request)
+{
+  g_autofree char *essence = atp_afp_media_type_essence (request->artifact.media_type);
+  GString *text = g_string_new (NULL);
+  guint counts[3] = { 0 };
+
+  g_string_append_printf (text, "Iteration %" G_GINT64_FORMAT " · %s", request->iteration, essence);
+  if (request->applied_items == NULL || request->applied_items->len == 0)
+    return g_string_free (text, FALSE);
+
+  for (guint i = 0; i < request->applied_items->len; i++)
+    counts[((AtpAfpAppliedItem *) request->applied_items->pdata[i])->status]++;
+  g_string_append_printf (text, " · the agent accepted %u, partly applied %u and rejected %u of "
+                          "the earlier items", counts[ATP_AFP_APPLIED_ACCEPTED],
+                          counts[ATP_AFP_APPLIED_PARTIAL], counts[ATP_AFP_APPLIED_REJECTED]);
+  return g_string_free (text, FALSE);
+}
+
+static AtpNotification *
+build_envelope (TriageServiceRow  *service,
+                const Submission  *submission,
+                AtpAfpReview      *review,
+                GDateTime         *now,
+                GError           **error)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *timestamp = atp_format_timestamp (now);
+  g_autofree char *title = submission->title ? g_strdup (submission->title)
+                                             : derive_title (review->request);
+  g_autofree char *description = derive_description (review->request);
+  JsonObject *member;
+
+  json_object_set_string_member (object, "id", submission->id);
+  json_object_set_string_member (object, "version", ATP_PROTOCOL_VERSION);
+  json_object_set_string_member (object, "timestamp", timestamp);
+  if (submission->deadline != NULL)
+    {
+      g_autofree char *deadline = atp_format_timestamp (submission->deadline);
+
+      json_object_set_string_member (object, "deadline", deadline);
+    }
+  member = json_object_new ();
+  json_object_set_string_member (member, "id", service->id);
+  json_object_set_string_member (member, "name", service->name);
+  json_object_set_object_member (object, "service", member);
+  json_object_set_string_member (object, "status", "created");
+  member = json_object_new ();
+  json_object_set_string_member (member, "title", title);
+  json_object_set_string_member (member, "description", description);
+  if (submission->project != NULL)
+    json_object_set_string_member (member, "project", submission->project);
+  json_object_set_object_member (object, "context", member);
+  json_object_set_string_member (object, "protocol", "afp");
+  json_object_set_member (object, "afp", atp_afp_review_to_json (review));
+
+  node = json_node_init_object (json_node_alloc (), object);
+  return atp_notification_new_from_json (node, ATP_PARSE_DEFAULT, error);
+}
+
+static char *
+created_answer (const char *id,
+                const char *session_id,
+                gint64      iteration,
+                GDateTime  *created)
+{
+  g_autoptr(JsonObject) answer = json_object_new ();
+  g_autofree char *created_text = atp_format_timestamp (created);
+
+  json_object_set_string_member (answer, "id", id);
+  json_object_set_string_member (answer, "session_id", session_id);
+  json_object_set_int_member (answer, "iteration", iteration);
+  json_object_set_string_member (answer, "status", "pending");
+  json_object_set_string_member (answer, "created_at", created_text);
+  return object_to_string (answer);
+}
+
+/* The same review posted again: the first answer when it is the same body
+ * from the same service, else a conflict. TRUE when answered. */
+static gboolean
+answer_repeat (TriageServer      *self,
+               SoupServerMessage *msg,
+               TriageServiceRow  *service,
+               const char        *id,
+               JsonNode          *body)
+{
+  g_autoptr(TriageNotificationRow) existing = triage_store_get_notification (self->store, id);
+  g_autoptr(JsonNode) first = NULL;
+
+  if (existing == NULL)
+    return FALSE;
+
+  first = json_from_string (existing->body, NULL);
+  if (existing->protocol == ATP_PROTOCOL_AFP && g_strcmp0 (existing->service_id, service->id) == 0 &&
+      first != NULL && atp_json_node_equal (first, body))
+    reply_text (msg, 201, g_strdup (existing->answer));
+  else
+    reply_error_field (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
+                       "id: a request with this id exists, with another body", "id");
+  return TRUE;
+}
+
+/* Starts the session the request continues, or a new one. */
+static char *
+take_session (TriageServer      *self,
+              SoupServerMessage *msg,
+              TriageServiceRow  *service,
+              const Submission  *submission,
+              gint64             now)
+{
+  g_autoptr(TriageAfpSessionRow) session = NULL;
+  char *id;
+
+  if (submission->session_id != NULL)
+    return owned_session (self, msg, service, submission->session_id, &session)
+           ? g_strdup (session->id) : NULL;
+
+  id = atp_afp_random_id ("ses_", SESSION_ID_LENGTH);
+  if (!triage_store_afp_add_session (self->store, id, service->id, now))
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the review session");
+      g_free (id);
+      return NULL;
+    }
+  return id;
+}
+
+static void
+handle_post_review (TriageServer      *self,
+                    SoupServerMessage *msg)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(JsonNode) root = NULL;
+  g_auto(Submission) submission = { 0 };
+  g_autoptr(AtpAfpRequest) request = NULL;
+  g_autoptr(AtpAfpReview) review = NULL;
+  g_autoptr(AtpNotification) envelope = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session_id = NULL;
+  g_autofree char *answer = NULL;
+  g_autofree char *envelope_text = NULL;
+  g_auto(Last) last = { 0 };
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *posted = NULL;
+  gint64 now_us = g_date_time_to_unix (now) * G_USEC_PER_SEC + g_date_time_get_microsecond (now);
+  gsize size;
+
+  if (service == NULL ||
+      !triage_server_rate_check (self, msg, TRIAGE_LIMIT_SENDS, service->id) ||
+      (root = parse_body (msg)) == NULL ||
+      !read_submission (msg, json_node_get_object (root), now, &submission))
+    return;
+
+  request = atp_afp_request_new_from_json (submission.request, &error);
+  if (request == NULL)
+    {
+      g_prefix_error (&error, "request.");
+      reply_gerror_field (msg, error);
+      return;
+    }
+  g_free (atp_afp_request_to_string (request, &size));
+  if (size > ATP_AFP_MAX_REQUEST_SIZE)
+    {
+      reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                         "request: a Request Object may have at most 400 KiB", "request");
+      return;
+    }
+
+  if (answer_repeat (self, msg, service, submission.id, root))
+    return;
+
+  session_id = take_session (self, msg, service, &submission, now_us);
+  if (session_id == NULL)
+    return;
+  if (!triage_store_afp_claim_iteration (self->store, session_id, request->iteration))
+    {
+      g_autoptr(TriageAfpSessionRow) session = triage_store_afp_get_session (self->store, session_id);
+      g_autofree char *message =
+        g_strdup_printf ("request.iteration: must be greater than %" G_GINT64_FORMAT ", the last "
+                         "iteration of session %s, got %" G_GINT64_FORMAT,
+                         session ? session->last_iteration : 0, session_id, request->iteration);
+
+      reply_error_field (msg, ATP_ERROR_CONSTRAINT_VIOLATION, message, "request.iteration");
+      return;
+    }
+
+  if (!read_last (self, session_id, request->iteration, now_us, &last))
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
+      return;
+    }
+  review = atp_afp_review_new (session_id, request);
+  last_describe (&last, review);
+
+  envelope = build_envelope (service, &submission, review, now, &error);
+  if (envelope == NULL)
+    {
+      g_prefix_error (&error, "The review cannot be made: ");
+      reply_gerror (msg, error);
+      return;
+    }
+  envelope_text = atp_notification_to_string (envelope, &size);
+  if (size > ATP_MAX_NOTIFICATION_SIZE)
+    {
+      reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                         "request: with the previous iteration's artifact the review is larger "
+                         "than a request may be", "request");
+      return;
+    }
+
+  answer = created_answer (submission.id, session_id, request->iteration, now);
+  body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
+  posted = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  if (!triage_server_add_request (self, envelope, NULL, posted, answer) ||
+      !triage_store_afp_add_review (self->store, submission.id, session_id, request->iteration))
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the review");
+      return;
+    }
+
+  reply_text (msg, 201, g_steal_pointer (&answer));
+}
+
+/* ---- GET and PATCH /api/v1/afp/reviews/{id} ---- */
+
+/* The service's own review @id, or NULL after answering 404 or 403. */
+static TriageNotificationRow *
+owned_review (TriageServer      *self,
+              SoupServerMessage *msg,
+              TriageServiceRow  *service,
+              const char        *id)
+{
+  TriageNotificationRow *row = triage_store_get_notification (self->store, id);
+
+  /* A request of another protocol is read at that protocol's endpoint. */
+  if (row == NULL || row->protocol != ATP_PROTOCOL_AFP)
+    {
+      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such review");
+      triage_notification_row_free (row);
+      return NULL;
+    }
+  if (g_strcmp0 (row->service_id, service->id) != 0)
+    {
+      reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The review belongs to another service");
+      triage_notification_row_free (row);
+      return NULL;
+    }
+
+  return row;
+}
+
+static void
+reply_agent_view (SoupServerMessage     *msg,
+                  guint                  status,
+                  TriageNotificationRow *row)
+{
+  g_autoptr(JsonNode) node = triage_server_protocol_afp.agent_view (row);
+
+  reply_text (msg, status, atp_json_to_string (node, NULL));
+}
+
+static void
+handle_get_review (TriageServer      *self,
+                   SoupServerMessage *msg,
+                   const char        *id,
+                   GHashTable        *query)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(TriageNotificationRow) row = NULL;
+  guint wait = 0;
+
+  if (service == NULL || !triage_server_parse_wait (msg, query, &wait) ||
+      (row = owned_review (self, msg, service, id)) == NULL)
+    return;
+
+  if (wait > 0 && atp_status_is_pending (row->status))
+    {
+      triage_server_wait (self, msg, id, wait);
+      return;
+    }
+  reply_agent_view (msg, 200, row);
+}
+
+static void
+handle_patch_review (TriageServer      *self,
+                     SoupServerMessage *msg,
+                     const char        *id)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(TriageNotificationRow) after = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  const char *status, *reason;
+  gboolean failed = FALSE;
+
+  if (service == NULL ||
+      !triage_server_rate_check (self, msg, TRIAGE_LIMIT_STATUS_UPDATES, service->id) ||
+      (root = parse_body (msg)) == NULL)
+    return;
+  object = json_node_get_object (root);
+  status = get_string_or (msg, object, "status", TRUE, ATP_ERROR_INVALID_STATUS, &failed);
+  if (failed)
+    return;
+  reason = get_string (msg, object, "reason", FALSE, &failed);
+  if (failed)
+    return;
+  if (g_strcmp0 (status, "invalidated") != 0)
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_STATUS,
+                         "status: a review can only be withdrawn (\"invalidated\")", "status");
+      return;
+    }
+  if ((row = owned_review (self, msg, service, id)) == NULL ||
+      !triage_server_invalidate (self, msg, row, reason, g_get_real_time ()))
+    return;
+
+  after = triage_store_get_notification (self->store, id);
+  reply_agent_view (msg, 200, after != NULL ? after : row);
+}
+
+/* ---- GET /api/v1/afp/sessions/{id} ---- */
+
+static void
+handle_get_session (TriageServer      *self,
+                    SoupServerMessage *msg,
+                    const char        *id)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(TriageAfpSessionRow) session = NULL;
+  g_autoptr(GPtrArray) reviews = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  g_auto(Last) last = { 0 };
+  g_autoptr(GPtrArray) issued = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *created = NULL;
+  JsonArray *list, *ids;
+
+  if (service == NULL || !owned_session (self, msg, service, id, &session))
+    return;
+
+  reviews = triage_store_afp_reviews (self->store, session->id);
+  if (!read_last (self, session->id, 0, 0, &last))
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's latest review cannot be read");
+      return;
+    }
+  last_issued_ids (&last, NULL, issued);
+
+  answer = json_object_new ();
+  created = format_us (session->created_at);
+  json_object_set_string_member (answer, "session_id", session->id);
+  json_object_set_string_member (answer, "created_at", created);
+  json_object_set_int_member (answer, "last_iteration", session->last_iteration);
+  list = json_array_sized_new (reviews->len);
+  for (guint i = 0; i < reviews->len; i++)
+    {
+      const TriageAfpReviewRow *review = g_ptr_array_index (reviews, i);
+      JsonObject *item = json_object_new ();
+
+      json_object_set_string_member (item, "id", review->notification_id);
+      json_object_set_int_member (item, "iteration", review->iteration);
+      json_object_set_string_member (item, "status", triage_server_afp_status_word (review->status));
+      json_array_add_object_element (list, item);
+    }
+  json_object_set_array_member (answer, "reviews", list);
+  ids = json_array_sized_new (issued->len);
+  for (guint i = 0; i < issued->len; i++)
+    json_array_add_string_element (ids, g_ptr_array_index (issued, i));
+  json_object_set_array_member (answer, "issued_ids", ids);
+
+  reply_text (msg, 200, object_to_string (answer));
+}
+
+/* ---- routes ---- */
+
+/* The id after @prefix when @path is @prefix + one segment, else NULL. */
+static const char *
+segment_after (const char *path,
+               const char *prefix)
+{
+  const char *rest;
+
+  if (!g_str_has_prefix (path, prefix))
+    return NULL;
+  rest = path + strlen (prefix);
+  return *rest != '\0' && strchr (rest, '/') == NULL ? rest : NULL;
+}
+
+gboolean
+triage_server_afp_route (TriageServer      *self,
+                         SoupServerMessage *msg,
+                         const char        *method,
+                         const char        *path,
+                         GHashTable        *query)
+{
+  const char *rest;
+
+  if (strcmp (path, TRIAGE_AFP_REVIEWS_PATH) == 0)
+    {
+      if (strcmp (method, "POST") != 0)
+        reply_method_not_allowed (msg, "POST");
+      else
+        handle_post_review (self, msg);
+    }
+  else if ((rest = segment_after (path, TRIAGE_AFP_REVIEWS_PATH "/")) != NULL)
+    {
+      g_autofree char *id = g_ascii_strdown (rest, -1);
+
+      if (strcmp (method, "GET") == 0)
+        handle_get_review (self, msg, id, query);
+      else if (strcmp (method, "PATCH") == 0)
+        handle_patch_review (self, msg, id);
+      else
+        reply_method_not_allowed (msg, "GET, PATCH");
+    }
+  else if ((rest = segment_after (path, TRIAGE_AFP_SESSIONS_PATH "/")) != NULL)
+    {
+      if (strcmp (method, "GET") != 0)
+        reply_method_not_allowed (msg, "GET");
+      else
+        handle_get_session (self, msg, rest);
+    }
+  else
+    return FALSE;
+
+  return TRUE;
+}

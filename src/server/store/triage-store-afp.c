@@ -1,0 +1,83 @@
+/* triage-store-afp.c — the store's AFP review sessions: rows and dispatch
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-store"
+
+#include "triage-store-afp.h"
+#include "triage-store-private.h"
+
+/* A write joins the open batch, opening one if needed. */
+#define WRITE(self) (triage_store_batch (self), TRIAGE_STORE_GET_CLASS (self))
+#define CLASS(self) TRIAGE_STORE_GET_CLASS (self)
+
+void
+triage_afp_session_row_free (TriageAfpSessionRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->id);
+  g_free (row->service_id);
+  g_free (row);
+}
+
+void
+triage_afp_review_row_free (TriageAfpReviewRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->notification_id);
+  g_free (row->response);
+  g_free (row);
+}
+
+gboolean
+triage_store_afp_add_session (TriageStore *self,
+                              const char  *id,
+                              const char  *service_id,
+                              gint64       now)
+{
+  return WRITE (self)->afp_add_session (self, id, service_id, now);
+}
+
+TriageAfpSessionRow *
+triage_store_afp_get_session (TriageStore *self,
+                              const char  *id)
+{
+  return CLASS (self)->afp_get_session (self, id);
+}
+
+gboolean
+triage_store_afp_claim_iteration (TriageStore *self,
+                                  const char  *session_id,
+                                  gint64       iteration)
+{
+  return WRITE (self)->afp_claim_iteration (self, session_id, iteration);
+}
+
+gboolean
+triage_store_afp_add_review (TriageStore *self,
+                             const char  *notification_id,
+                             const char  *session_id,
+                             gint64       iteration)
+{
+  return WRITE (self)->afp_add_review (self, notification_id, session_id, iteration);
+}
+
+gboolean
+triage_store_afp_last_review (TriageStore *self,
+                              const char  *session_id,
+                              char       **notification_id,
+                              gint64      *iteration)
+{
+  return CLASS (self)->afp_last_review (self, session_id, notification_id, iteration);
+}
+
+GPtrArray *
+triage_store_afp_reviews (TriageStore *self,
+                          const char  *session_id)
+{
+  return CLASS (self)->afp_reviews (self, session_id);
+}

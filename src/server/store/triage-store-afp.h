@@ -1,0 +1,70 @@
+/* triage-store-afp.h — what the store keeps of AFP review sessions
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-store.h"
+
+G_BEGIN_DECLS
+
+/*
+ * A review session of the Agent Feedback Protocol (src/server/afp): the
+ * service it belongs to and the last iteration it accepted, and one row per
+ * review linking a request (a notification row, which holds the Request
+ * Object, the artifact and, once answered, the person's feedback) to its
+ * session and iteration. Everything else a session needs is read from those
+ * notification rows.
+ *
+ * triage_store_afp_claim_iteration() is the session's lock: of two requests
+ * for the same session, whichever server gets them, the second waits for
+ * the first's batch, and only a greater iteration is ever claimed.
+ */
+typedef struct
+{
+  char   *id;
+  char   *service_id;
+  gint64  created_at;        /* unix µs */
+  gint64  last_iteration;    /* 0 before the first review */
+} TriageAfpSessionRow;
+
+typedef struct
+{
+  char   *notification_id;
+  gint64  iteration;
+  int     status;            /* AtpStatus of the review's request */
+  char   *response;          /* the stored response JSON; NULL until answered */
+} TriageAfpReviewRow;
+
+void                 triage_afp_session_row_free      (TriageAfpSessionRow *row);
+void                 triage_afp_review_row_free       (TriageAfpReviewRow  *row);
+
+gboolean             triage_store_afp_add_session     (TriageStore *self,
+                                                       const char  *id,
+                                                       const char  *service_id,
+                                                       gint64       now);
+TriageAfpSessionRow *triage_store_afp_get_session     (TriageStore *self,
+                                                       const char  *id);
+/* Sets the session's last iteration to @iteration if that is greater; FALSE
+ * (nothing changed) otherwise. */
+gboolean             triage_store_afp_claim_iteration (TriageStore *self,
+                                                       const char  *session_id,
+                                                       gint64       iteration);
+gboolean             triage_store_afp_add_review      (TriageStore *self,
+                                                       const char  *notification_id,
+                                                       const char  *session_id,
+                                                       gint64       iteration);
+/* The session's latest review (its greatest iteration): FALSE when it has none. */
+gboolean             triage_store_afp_last_review     (TriageStore *self,
+                                                       const char  *session_id,
+                                                       char       **notification_id,
+                                                       gint64      *iteration);
+/* The session's reviews (TriageAfpReviewRow*), by iteration. */
+GPtrArray           *triage_store_afp_reviews         (TriageStore *self,
+                                                       const char  *session_id);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageAfpSessionRow, triage_afp_session_row_free)
+
+G_END_DECLS

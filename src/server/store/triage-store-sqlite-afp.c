@@ -1,0 +1,174 @@
+/* triage-store-sqlite-afp.c — AFP review sessions in the SQLite backend
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The tables (schema version 6 of triage-store-sqlite.c): afp_sessions (id,
+ * service_id, created_at, last_iteration) and afp_reviews (notification_id,
+ * session_id, iteration).
+ */
+
+#define G_LOG_DOMAIN "triage-store-sqlite"
+
+#include <sqlite3.h>
+
+#include "triage-store-sqlite.h"
+
+static void
+bind_text (sqlite3_stmt *stmt,
+           int           index,
+           const char   *text)
+{
+  if (text == NULL)
+    sqlite3_bind_null (stmt, index);
+  else
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+}
+
+static char *
+column_text (sqlite3_stmt *stmt,
+             int           column)
+{
+  const unsigned char *text = sqlite3_column_text (stmt, column);
+
+  return text ? g_strdup ((const char *) text) : NULL;
+}
+
+static void
+done (sqlite3_stmt *stmt)
+{
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+}
+
+static gboolean
+sqlite_afp_add_session (TriageStore *store,
+                        const char  *id,
+                        const char  *service_id,
+                        gint64       now)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "INSERT INTO afp_sessions (id, service_id, created_at, last_iteration) VALUES (?, ?, ?, 0)");
+  gboolean ok;
+
+  bind_text (stmt, 1, id);
+  bind_text (stmt, 2, service_id);
+  sqlite3_bind_int64 (stmt, 3, now);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  done (stmt);
+  return ok;
+}
+
+static TriageAfpSessionRow *
+sqlite_afp_get_session (TriageStore *store,
+                        const char  *id)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "SELECT id, service_id, created_at, last_iteration FROM afp_sessions WHERE id = ?");
+  TriageAfpSessionRow *row = NULL;
+
+  bind_text (stmt, 1, id);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      row = g_new0 (TriageAfpSessionRow, 1);
+      row->id = column_text (stmt, 0);
+      row->service_id = column_text (stmt, 1);
+      row->created_at = sqlite3_column_int64 (stmt, 2);
+      row->last_iteration = sqlite3_column_int64 (stmt, 3);
+    }
+  done (stmt);
+  return row;
+}
+
+static gboolean
+sqlite_afp_claim_iteration (TriageStore *store,
+                            const char  *session_id,
+                            gint64       iteration)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "UPDATE afp_sessions SET last_iteration = ?1 WHERE id = ?2 AND last_iteration < ?1"
+    " RETURNING id");
+  gboolean claimed;
+
+  sqlite3_bind_int64 (stmt, 1, iteration);
+  bind_text (stmt, 2, session_id);
+  claimed = sqlite3_step (stmt) == SQLITE_ROW;
+  done (stmt);
+  return claimed;
+}
+
+static gboolean
+sqlite_afp_add_review (TriageStore *store,
+                       const char  *notification_id,
+                       const char  *session_id,
+                       gint64       iteration)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "INSERT INTO afp_reviews (notification_id, session_id, iteration) VALUES (?, ?, ?)");
+  gboolean ok;
+
+  bind_text (stmt, 1, notification_id);
+  bind_text (stmt, 2, session_id);
+  sqlite3_bind_int64 (stmt, 3, iteration);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  done (stmt);
+  return ok;
+}
+
+static gboolean
+sqlite_afp_last_review (TriageStore *store,
+                        const char  *session_id,
+                        char       **notification_id,
+                        gint64      *iteration)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "SELECT notification_id, iteration FROM afp_reviews WHERE session_id = ?"
+    " ORDER BY iteration DESC LIMIT 1");
+  gboolean found;
+
+  bind_text (stmt, 1, session_id);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  if (found)
+    {
+      *notification_id = column_text (stmt, 0);
+      *iteration = sqlite3_column_int64 (stmt, 1);
+    }
+  done (stmt);
+  return found;
+}
+
+static GPtrArray *
+sqlite_afp_reviews (TriageStore *store,
+                    const char  *session_id)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "SELECT r.notification_id, r.iteration, n.status, n.response FROM afp_reviews r"
+    " JOIN notifications n ON n.id = r.notification_id"
+    " WHERE r.session_id = ? ORDER BY r.iteration");
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_afp_review_row_free);
+
+  bind_text (stmt, 1, session_id);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TriageAfpReviewRow *row = g_new0 (TriageAfpReviewRow, 1);
+
+      row->notification_id = column_text (stmt, 0);
+      row->iteration = sqlite3_column_int64 (stmt, 1);
+      row->status = sqlite3_column_int (stmt, 2);
+      row->response = column_text (stmt, 3);
+      g_ptr_array_add (rows, row);
+    }
+  done (stmt);
+  return rows;
+}
+
+void
+triage_store_sqlite_afp_class_init (TriageStoreClass *store_class)
+{
+  store_class->afp_add_session = sqlite_afp_add_session;
+  store_class->afp_get_session = sqlite_afp_get_session;
+  store_class->afp_claim_iteration = sqlite_afp_claim_iteration;
+  store_class->afp_add_review = sqlite_afp_add_review;
+  store_class->afp_last_review = sqlite_afp_last_review;
+  store_class->afp_reviews = sqlite_afp_reviews;
+}

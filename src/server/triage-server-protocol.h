@@ -1,0 +1,89 @@
+/* triage-server-protocol.h — what differs between the protocols a request can come in
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-server-private.h"
+
+G_BEGIN_DECLS
+
+/*
+ * Every request, whatever its protocol, is one row of the store and travels
+ * one path (docs/architecture.md): the same lifecycle, recipients, deadline
+ * timer, streams, client list and respond endpoint. What a protocol owns is
+ * here, one entry per protocol, each in its own folder (ATP's in
+ * triage-server-protocol.c, AITP's in aitp/): how an answer is checked and
+ * completed, what its agent reads back, and what its webhooks carry.
+ */
+typedef struct
+{
+  AtpProtocol  protocol;
+
+  /* The action_id an answer through /api/v1/client/respond may leave out
+   * (NULL: required). */
+  const char  *default_action_id;
+
+  /* Checks @response_data (nullable), a person's answer with @action_id,
+   * against @request (the envelope) at @now. Sets @stored to the
+   * response_data to store (the answer as the protocol completes it; NULL
+   * for none), or fails with an ATP_ERROR whose message starts with the
+   * field it names: INVALID_ACTION_ID, INVALID_RESPONSE_DATA (400) or
+   * CONSTRAINT_VIOLATION (422). Pure: the same answer at the same @now gives
+   * the same result (a retry is compared with what was stored). */
+  gboolean    (*check_answer) (AtpNotification *request,
+                               const char      *action_id,
+                               JsonNode        *response_data,
+                               GDateTime       *now,
+                               JsonNode       **stored,
+                               GError         **error);
+
+  /* What the agent's GET (and a long-poll when it ends) answers. */
+  JsonNode   *(*agent_view)   (TriageNotificationRow *row);
+
+  /* The webhook for @status (responded, expired or invalidated): returns its
+   * body and sets @event (the X-Triage-Event header), or NULL for none. */
+  char       *(*webhook_body) (TriageNotificationRow *row,
+                               int                    status,
+                               const char            *reason,
+                               const char           **event);
+} TriageServerProtocol;
+
+/* NULL for a protocol this server does not serve. */
+const TriageServerProtocol *triage_server_protocol (int protocol);
+
+extern const TriageServerProtocol triage_server_protocol_atp;
+
+/* Stores a new request of any protocol (@envelope, filled in: id, timestamp,
+ * service, status created) and tells the recipients' streams; @body is what
+ * the agent posted, @answer the text of the 201 a retry gets again.
+ * TRIAGE_STORE_INSERT_EXISTS: the same id (or the agent's same @protocol_id)
+ * was inserted a moment ago by another server of the database. */
+TriageStoreInsert triage_server_add_request (TriageServer    *self,
+                                             AtpNotification *envelope,
+                                             const char      *protocol_id,
+                                             const char      *body,
+                                             const char      *answer);
+
+/* The `wait` query parameter (0–60 seconds, 0 when absent); FALSE after
+ * answering 400. */
+gboolean  triage_server_parse_wait    (SoupServerMessage *msg,
+                                       GHashTable        *query,
+                                       guint             *wait);
+/* Holds @msg until request @id ends or @wait seconds pass, then answers
+ * the protocol's agent view. */
+void      triage_server_wait          (TriageServer      *self,
+                                       SoupServerMessage *msg,
+                                       const char        *id,
+                                       guint              wait);
+/* A service withdraws its pending request @row (the service owns it):
+ * TRUE once invalidated, FALSE after answering the 409 of an ended one. */
+gboolean  triage_server_invalidate    (TriageServer          *self,
+                                       SoupServerMessage     *msg,
+                                       TriageNotificationRow *row,
+                                       const char            *reason,
+                                       gint64                 now);
+
+G_END_DECLS

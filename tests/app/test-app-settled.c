@@ -1,0 +1,392 @@
+/* test-app-settled.c — a settled request, the whole app in-process
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under tests/fake-notifyd.py --private-bus (FAKE_NOTIFYD_LOG names
+ * its log) against a real `triage-server --local`. A request with all seven
+ * response types is open, half answered, when it is settled in each of the
+ * five ways: answered on another device (the status update does not say
+ * what: the app fetches the answer once, and the banner and the request's
+ * bubble then name the action, the value and who gave it), withdrawn,
+ * expired, answered here and delivered, and refused for good (the server no
+ * longer knows it: 404). Every card keeps its label and control, the
+ * banner names the outcome, the action chosen is marked, and the bubble
+ * still on screen says what the banner says.
+ */
+
+#include <adwaita.h>
+#include <sqlite3.h>
+
+#include "app-test-server.h"
+#include "app-test-application.h"
+#include "triage-decision-view-private.h"
+#include "triage-response-editor-private.h"
+
+static const char seven_types[] =
+  "["
+  "{\"id\": \"stop\", \"label\": \"Stop\", \"response_type\": \"simple\"},"
+  "{\"id\": \"logs\", \"label\": \"Include logs?\", \"response_type\": \"binary\","
+  " \"options\": {\"true_label\": \"Yes\", \"false_label\": \"No\"}},"
+  "{\"id\": \"env\", \"label\": \"Environment\", \"response_type\": \"choice\","
+  " \"options\": [{\"value\": \"prod\", \"label\": \"Production\"}, {\"value\": \"stage\", \"label\": \"Staging\"}]},"
+  "{\"id\": \"teams\", \"label\": \"Teams\", \"response_type\": \"multi_choice\","
+  " \"options\": [{\"value\": \"eng\", \"label\": \"Engineering\"}, {\"value\": \"sec\", \"label\": \"Security\"}]},"
+  "{\"id\": \"why\", \"label\": \"Comment\", \"response_type\": \"text\"},"
+  "{\"id\": \"share\", \"label\": \"Rollout\", \"response_type\": \"number\","
+  " \"constraints\": {\"min\": 0, \"max\": 100, \"unit\": \"%\"}},"
+  "{\"id\": \"sure\", \"label\": \"Confidence\", \"response_type\": \"scale\","
+  " \"constraints\": {\"min\": 1, \"max\": 5}}"
+  "]";
+
+static char *world;
+static AppTestServer *server;
+static TriageApplication *app;
+
+static TriageWindow *
+window (void)
+{
+  app_test_wait_for (triage_application_get_window (app) != NULL, APP_TEST_WAIT_MS);
+  return triage_application_get_window (app);
+}
+
+static TriageDecisionView *
+decision_view (void)
+{
+  return TRIAGE_DECISION_VIEW (triage_window_get_decision_view (window ()));
+}
+
+static TriageResponseEditor *
+editor (const char *action_id)
+{
+  GtkWidget *widget = triage_decision_view_get_editor (decision_view (), action_id);
+
+  g_assert_nonnull (widget);
+  return TRIAGE_RESPONSE_EDITOR (widget);
+}
+
+static const char *
+banner_title (void)
+{
+  return gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (decision_view ()),
+                                                                       TRIAGE_TYPE_DECISION_VIEW,
+                                                                       "banner_title")));
+}
+
+/* Posted, in the inbox, and open in the window, with a draft in two cards. */
+static char *
+open_new_request (const char *title,
+                  int         deadline_in)
+{
+  TriageInboxModel *inbox = triage_application_get_inbox (app);
+  char *id;
+  GtkWidget *spin;
+
+  app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  id = app_test_server_post_full (server, title, seven_types, deadline_in);
+  app_test_wait_for (triage_inbox_model_lookup (inbox, id) != NULL, APP_TEST_WAIT_MS);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (id));
+  app_test_wait_for (triage_window_get_current_request (window ()) != NULL &&
+                     g_str_equal (triage_request_get_id (triage_window_get_current_request (window ())), id),
+                     APP_TEST_WAIT_MS);
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (
+    triage_response_editor_get_input (editor ("why")))), "half typed", -1);
+  spin = triage_response_editor_get_input (editor ("share"));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "40");
+  g_signal_emit_by_name (gtk_editable_get_delegate (GTK_EDITABLE (spin)), "activate");
+
+  return id;
+}
+
+/* Every card kept: its control there, insensitive; the draft still in it. */
+static void
+assert_cards_kept (void)
+{
+  AtpNotification *notification = triage_decision_view_get_notification (decision_view ());
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  g_autofree char *kept = NULL;
+
+  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+  for (guint i = 0; i < notification->actions->len; i++)
+    {
+      const AtpAction *action = g_ptr_array_index (notification->actions, i);
+      TriageResponseEditor *e = editor (action->id);
+      GtkWidget *control = triage_response_editor_get_input (e);
+
+      if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
+        control = triage_response_editor_get_submit_button (e);
+      else if (action->response_type == ATP_RESPONSE_TYPE_BINARY)
+        control = triage_response_editor_get_true_button (e);
+      g_assert_false (triage_response_editor_get_editable (e));
+      g_assert_true (gtk_widget_is_visible (control));
+      g_assert_false (gtk_widget_is_sensitive (control));
+    }
+
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (triage_response_editor_get_input (editor ("why"))));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  kept = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_assert_cmpstr (kept, ==, "half typed");
+}
+
+static const char *
+chosen_mark (const char *action_id)
+{
+  TriageResponseEditor *e = editor (action_id);
+
+  if (!triage_response_editor_get_chosen (e))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (e),
+                                                                       TRIAGE_TYPE_RESPONSE_EDITOR,
+                                                                       "chosen_label")));
+}
+
+/* The fake notification server's log */
+
+static JsonArray *
+read_log (void)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *events = json_array_new ();
+
+  if (!g_file_get_contents (g_getenv ("FAKE_NOTIFYD_LOG"), &contents, NULL, NULL))
+    return events;
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      json_array_add_element (events, atp_json_parse (lines[i], -1, 0, NULL));
+
+  return events;
+}
+
+/* The body of the last Notify whose summary names @title (NULL if none). */
+static char *
+bubble_body (const char *title)
+{
+  g_autoptr(JsonArray) events = read_log ();
+
+  for (guint i = json_array_get_length (events); i > 0; i--)
+    {
+      JsonObject *event = json_array_get_object_element (events, i - 1);
+
+      if (g_str_equal (json_object_get_string_member (event, "event"), "Notify") &&
+          strstr (json_object_get_string_member (event, "summary"), title) != NULL)
+        return g_strdup (json_object_get_string_member (event, "body"));
+    }
+
+  return NULL;
+}
+
+static gboolean
+bubble_says (const char *title,
+             const char *body)
+{
+  g_autofree char *said = bubble_body (title);
+
+  return g_strcmp0 (said, body) == 0;
+}
+
+/* Whether the bubble of @title was withdrawn (CloseNotification). */
+static gboolean
+bubble_withdrawn (const char *title)
+{
+  g_autoptr(JsonArray) events = read_log ();
+  gint64 id = -1;
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *event = json_array_get_object_element (events, i);
+      const char *kind = json_object_get_string_member (event, "event");
+
+      if (g_str_equal (kind, "Notify") && strstr (json_object_get_string_member (event, "summary"), title))
+        id = json_object_get_int_member (event, "id");
+      else if (g_str_equal (kind, "CloseNotification") && json_object_get_int_member (event, "id") == id)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* What the bubble of the request shown should say: the banner's outcome,
+ * and the server's reason on a line of its own; escaped for markup. */
+static char *
+expected_bubble (void)
+{
+  const char *reason = triage_request_get_status_reason (triage_window_get_current_request (window ()));
+  g_autofree char *text = NULL;
+
+  if (reason != NULL)
+    text = g_strdup_printf ("%s\nReason: %s", banner_title (), reason);
+  else
+    text = g_strdup (banner_title ());
+  return g_markup_escape_text (text, -1);
+}
+
+/* The five ways */
+
+static void
+test_answered_elsewhere (void)
+{
+  g_autofree char *id = open_new_request ("Settled elsewhere?", 0);
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  g_autofree char *expected = NULL;
+  TriageRequest *request;
+  guint status = 0;
+
+  app_test_wait_for (bubble_body ("Settled elsewhere?") != NULL, APP_TEST_WAIT_MS);
+
+  /* Another client of the same person answers 25 %. */
+  body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"share\", \"response_data\": 25}",
+                          id);
+  reply = app_test_server_call (server, "POST", "/api/v1/client/respond", body, &status);
+  g_assert_cmpuint (status, ==, 200);
+
+  /* The status first, then the answer the app fetched. */
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_RESPONDED,
+                     APP_TEST_WAIT_MS);
+  request = triage_window_get_current_request (window ());
+  app_test_wait_for (triage_request_get_response (request) != NULL, APP_TEST_WAIT_MS);
+  g_assert_cmpstr (triage_request_get_response (request)->action_id, ==, "share");
+  g_assert_true (triage_decision_view_get_response (decision_view ()) == triage_request_get_response (request));
+  g_assert_true (g_str_has_prefix (banner_title (), "Answered ‘Rollout’: 25 % by default on another device at "));
+
+  assert_cards_kept ();
+  g_assert_cmpstr (chosen_mark ("share"), ==, "Chosen: 25 %");   /* the draft (40) is kept */
+  g_assert_null (chosen_mark ("stop"));
+
+  /* The bubble, still up, says what the banner says. */
+  expected = expected_bubble ();
+  app_test_wait_for (bubble_says ("Settled elsewhere?", expected), APP_TEST_WAIT_MS);
+}
+
+static void
+test_withdrawn (void)
+{
+  g_autofree char *id = open_new_request ("Settled by withdrawal?", 0);
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_autoptr(JsonNode) reply = NULL;
+  g_autofree char *expected = NULL;
+  guint status = 0;
+
+  app_test_wait_for (bubble_body ("Settled by withdrawal?") != NULL, APP_TEST_WAIT_MS);
+  reply = app_test_server_call (server, "PATCH", path,
+                                "{\"status\": \"invalidated\", \"reason\": \"no longer needed\"}", &status);
+  g_assert_cmpuint (status, ==, 200);
+
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_INVALIDATED,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (g_str_has_prefix (banner_title (), "Withdrawn by Test Bot at "));
+  assert_cards_kept ();
+  g_assert_null (chosen_mark ("share"));
+
+  /* The bubble says it too, with the reason. */
+  expected = expected_bubble ();
+  g_assert_true (g_str_has_suffix (expected, "\nReason: no longer needed"));
+  app_test_wait_for (bubble_says ("Settled by withdrawal?", expected), APP_TEST_WAIT_MS);
+}
+
+static void
+test_expired (void)
+{
+  g_autofree char *id = open_new_request ("Settled by the clock?", 3);
+  g_autofree char *expected = NULL;
+
+  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (g_str_has_prefix (banner_title (), "Expired at "));
+  assert_cards_kept ();
+  g_assert_null (chosen_mark ("share"));
+
+  expected = expected_bubble ();
+  app_test_wait_for (bubble_says ("Settled by the clock?", expected), APP_TEST_WAIT_MS);
+}
+
+static void
+test_delivered (void)
+{
+  g_autofree char *id = open_new_request ("Settled here?", 0);
+
+  g_assert_true (triage_response_editor_submit (editor ("share")));
+  app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
+  app_test_wait_for (triage_decision_view_get_delivery_state (decision_view ()) == TRIAGE_DELIVERY_SENT,
+                     APP_TEST_WAIT_MS);
+
+  g_assert_cmpstr (banner_title (), ==, "You answered ‘Rollout’: 40 %");
+  assert_cards_kept ();
+  g_assert_cmpstr (chosen_mark ("share"), ==, "Chosen");
+  g_assert_null (chosen_mark ("logs"));
+  /* Answered here: the bubble just goes. */
+  app_test_wait_for (bubble_withdrawn ("Settled here?"), APP_TEST_WAIT_MS);
+}
+
+/* The server forgets the request for this user (a 404 on the answer). */
+static void
+forget_on_server (const char *id)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+  g_autofree char *sql = g_strdup_printf ("DELETE FROM notification_recipients WHERE notification_seq ="
+                                          " (SELECT seq FROM notifications WHERE id = '%s')", id);
+
+  g_assert_cmpint (sqlite3_open (server->database, &db), ==, SQLITE_OK);
+  sqlite3_busy_timeout (db, 5000);
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("Could not make the server forget %s: %s", id, message);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_close (db);
+}
+
+static void
+test_refused (void)
+{
+  g_autofree char *id = open_new_request ("Settled by a refusal?", 0);
+
+  forget_on_server (id);
+  g_assert_true (triage_response_editor_submit (editor ("share")));
+  app_test_wait_for (triage_decision_view_get_delivery_state (decision_view ()) == TRIAGE_DELIVERY_FAILED,
+                     APP_TEST_WAIT_MS);
+
+  g_assert_cmpstr (banner_title (), ==, "The answer was not accepted");
+  assert_cards_kept ();
+  g_assert_cmpstr (chosen_mark ("share"), ==, "Chosen");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  world = app_test_private_world ();
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  if (g_getenv ("FAKE_NOTIFYD_LOG") == NULL)
+    g_error ("Runs under tests/fake-notifyd.py --log (FAKE_NOTIFYD_LOG unset)");
+
+  server = g_new0 (AppTestServer, 1);
+  app_test_server_start (server);
+
+  app = app_test_application_new ();
+  g_application_activate (G_APPLICATION (app));
+
+  g_test_add_func ("/app-settled/answered-elsewhere", test_answered_elsewhere);
+  g_test_add_func ("/app-settled/withdrawn", test_withdrawn);
+  g_test_add_func ("/app-settled/expired", test_expired);
+  g_test_add_func ("/app-settled/delivered", test_delivered);
+  g_test_add_func ("/app-settled/refused", test_refused);
+
+  status = g_test_run ();
+
+  g_clear_pointer (&app, app_test_application_free);
+  app_test_server_free (server);
+  app_test_rm_rf (world);
+  g_free (world);
+
+  return status;
+}
