@@ -82,7 +82,7 @@ typedef struct
 {
   GMutex      lock;
   GHashTable *arrivals;     /* summary -> gint64* monotonic time its Notify arrived */
-  guint       closes;       /* CloseNotification calls seen */
+  guint       closes;       /* bubbles closed, or replaced by what became of their request */
   guint       next_id;
   gboolean    owned;
 } Bench;
@@ -126,6 +126,7 @@ arrival_filter (GDBusConnection *connection,
 {
   GVariant *body;
   const char *summary = NULL;
+  guint32 replaces = 0;
 
   if (incoming &&
       g_dbus_message_get_message_type (message) == G_DBUS_MESSAGE_TYPE_METHOD_CALL &&
@@ -143,6 +144,16 @@ arrival_filter (GDBusConnection *connection,
       (body = g_dbus_message_get_body (message)) == NULL ||
       !g_variant_is_of_type (body, G_VARIANT_TYPE ("(susssasa{sv}i)")))
     return message;
+
+  /* A Notify that replaces a bubble: the app saying what became of a request. */
+  g_variant_get_child (body, 1, "u", &replaces);
+  if (replaces != 0)
+    {
+      g_mutex_lock (&bench.lock);
+      bench.closes++;
+      g_mutex_unlock (&bench.lock);
+      return message;
+    }
 
   g_variant_get_child (body, 3, "&s", &summary);
   g_mutex_lock (&bench.lock);
@@ -643,8 +654,8 @@ main (int   argc,
             g_error ("No notification for %s", title);
           ms = (arrival_of (summary) - start) / 1000.0;
           g_array_append_val (mcp_latencies, ms);
-          /* Withdrawn, and its bubble closed, before the next: each request meets
-           * an app at rest. */
+          /* Withdrawn, and its bubble closed or replaced, before the next: each
+           * request meets an app at rest. */
           bench_mcp_cancel (mcp, id);
           if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
             g_error ("The bubble of %s was not closed once the call was cancelled", title);

@@ -37,7 +37,6 @@ triage_mcp_call_unref (Call *call)
   g_rc_box_release_full (call, (GDestroyNotify) call_clear);
 }
 
-
 static void
 call_finish (Call       *call,
              JsonObject *result)
