@@ -124,6 +124,30 @@ srv_assert_answer (SrvAnswer  *answer,
 #define srv_assert_status(answer, status, code) \
   srv_assert_answer ((answer), (status), (code), __FILE__, __LINE__)
 
+/* The error of @answer names @field in its details. */
+static inline void
+srv_assert_field (SrvAnswer  *answer,
+                  const char *field)
+{
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+  JsonObject *details = json_object_get_object_member (object, "details");
+
+  g_assert_nonnull (details);
+  g_assert_cmpstr (json_object_get_string_member (details, "field"), ==, field);
+}
+
+/* The message of the error of @answer holds @part. */
+static inline void
+srv_assert_message (SrvAnswer  *answer,
+                    const char *part)
+{
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+  const char *message = json_object_get_string_member (object, "message");
+
+  if (strstr (message, part) == NULL)
+    g_error ("message \"%s\" does not contain \"%s\"", message, part);
+}
+
 /* Posts a one-action notification as @key and returns its id. */
 static inline char *
 srv_post (TriageTestServer *server,
