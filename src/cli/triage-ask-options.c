@@ -50,6 +50,7 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self->body);
   g_free (self->hook);
   g_free (self->hook_deadline);
+  g_free (self->collection);
   g_free (self);
 }
 
@@ -272,6 +273,10 @@ static const char help_description[] =
   "Output: the answer as one line of JSON on standard output:\n"
   "  {\"notification_id\": ..., \"action_id\": ..., \"response_data\": ..., \"responded_at\": ...,\n"
   "   \"responder\": {...}}\n"
+  "\n"
+  "Decisions (NEAR AI's AITP-02): triage-ask --aitp [--deadline WHEN] reads an AITP\n"
+  "message holding request_decision on standard input and writes the decision message;\n"
+  "see triage-ask --aitp --help.\n"
   "\n"
   "Reviews (Agent Feedback Protocol 1.2): triage-ask --afp [--session ID] [--deadline WHEN]\n"
   "reads a Request Object on standard input and writes three lines of JSON; see\n"
