@@ -537,7 +537,7 @@ triage_ask_options_parse (GStrv      *argv,
 
       if (!triage_service_set_deadline (notification, deadline, now, &problem))
         {
-          usage_error (error, "--deadline “%s”: %s", deadline, problem);
+          triage_ask_usage_error (error, "--deadline “%s”: %s", deadline, problem);
           return NULL;
         }
     }
