@@ -34,6 +34,11 @@ typedef enum
   ATP_READ_NOT_BLANK = 1 << 2,   /* "" and whitespace-only refused */
 } AtpReadFlags;
 
+/* An empty path, MISSING_REQUIRED_FIELD / INVALID_FIELD_VALUE codes. */
+void       atp_parse_ctx_init        (AtpParseCtx   *ctx,
+                                      GString       *path,
+                                      guint          flags,
+                                      GError       **error);
 gsize      atp_parse_ctx_push        (AtpParseCtx   *ctx,
                                       const char    *field);
 gsize      atp_parse_ctx_push_index  (AtpParseCtx   *ctx,
@@ -80,6 +85,12 @@ gboolean   atp_read_array            (AtpParseCtx   *ctx,
                                       const char    *name,
                                       AtpReadFlags   flags,
                                       JsonArray    **value);
+/* atp_read_string(), the value duplicated into *@value (NULL when absent). */
+gboolean   atp_read_string_dup       (AtpParseCtx   *ctx,
+                                      JsonObject    *object,
+                                      const char    *name,
+                                      AtpReadFlags   flags,
+                                      char         **value);
 /* An RFC 3339 date-time with an offset (atp_parse_timestamp()); NULL when absent. */
 gboolean   atp_read_timestamp        (AtpParseCtx   *ctx,
                                       JsonObject    *object,

@@ -17,6 +17,19 @@
 #include "atp-json.h"
 #include "atp-private.h"
 
+void
+atp_parse_ctx_init (AtpParseCtx *ctx,
+                    GString     *path,
+                    guint        flags,
+                    GError     **error)
+{
+  ctx->path = path;
+  ctx->flags = flags;
+  ctx->missing_code = ATP_ERROR_MISSING_REQUIRED_FIELD;
+  ctx->invalid_code = ATP_ERROR_INVALID_FIELD_VALUE;
+  ctx->error = error;
+}
+
 gsize
 atp_parse_ctx_push (AtpParseCtx *ctx,
                     const char  *field)
@@ -252,5 +265,22 @@ atp_read_timestamp (AtpParseCtx  *ctx,
     return atp_parse_fail_type (ctx, name, "an RFC 3339 date-time with a time zone offset "
                                  "(e.g. \"2025-05-25T10:30:00Z\")",
                                 json_object_get_member (object, name));
+  return TRUE;
+}
+
+gboolean
+atp_read_string_dup (AtpParseCtx   *ctx,
+                     JsonObject    *object,
+                     const char    *name,
+                     AtpReadFlags   flags,
+                     char         **value)
+{
+  const char *text;
+
+  *value = NULL;
+  if (!atp_read_string (ctx, object, name, flags, &text))
+    return FALSE;
+
+  *value = g_strdup (text);
   return TRUE;
 }
