@@ -10,8 +10,9 @@
 # (the history view reads the app's own database, so this is what it would
 # hold); the real triage opens the deploy request (as a bubble click does),
 # then shows the history and a preview, clicked through the accessibility
-# tree. With SCREENSHOT_VARIANTS=1, the inbox also dark, 360 pixels wide and
-# with 1.5 × text.
+# tree; then a release request open in the window is answered by alex on
+# another device, and the view shows it settled. With SCREENSHOT_VARIANTS=1,
+# the inbox also dark, 360 pixels wide and with 1.5 × text.
 
 import base64
 import http.client
@@ -30,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APP_ID = "io.github.atptriage.Triage"
 APP_PATH = "/io/github/atptriage/Triage"
 WIDTH, HEIGHT = 1100, 740
+SETTLED_HEIGHT = 900
 SOCKET = os.path.join(os.environ["XDG_RUNTIME_DIR"], "triage", "triage.sock")
 APP_DB = os.path.join(os.environ["XDG_DATA_HOME"], "triage", "triage.db")
 
@@ -73,14 +75,18 @@ class Unix(http.client.HTTPConnection):
         self.sock.connect(SOCKET)
 
 
-def post(service, name, request):
+def call(method, path, body, headers):
     conn = Unix()
-    conn.request("POST", "/api/v1/notifications", body=json.dumps(request).encode(),
-                 headers={"Content-Type": "application/json", "X-Triage-Service": service,
-                          "X-Triage-Service-Name": name})
+    conn.request(method, path, body=json.dumps(body).encode(),
+                 headers={"Content-Type": "application/json", **headers})
     reply = conn.getresponse()
-    body = json.loads(reply.read())
-    if reply.status != 201:
+    return reply.status, json.loads(reply.read() or b"null")
+
+
+def post(service, name, request):
+    status, body = call("POST", "/api/v1/notifications", request,
+                        {"X-Triage-Service": service, "X-Triage-Service-Name": name})
+    if status != 201:
         sys.exit(f"screenshots: the server refused a request: {body}")
     return body["notification_id"]
 
@@ -130,6 +136,30 @@ def post_requests():
                      "constraints": {"min": 1000, "max": 10000, "step": 500, "unit": "USD"},
                      "flags": ["costly"]}]})
     return ids
+
+
+def settled_request(admin):
+    """A release request that alex, another person the bot asks, answers
+    on another device while it is open here: returns (id, alex's token)."""
+    auth = {"Authorization": f"Bearer {admin}"}
+    status, alex = call("POST", "/api/v1/admin/users", {"id": "alex"}, auth)
+    if status != 201:
+        sys.exit(f"screenshots: could not add alex: {alex}")
+    status, service = call("POST", "/api/v1/services",
+                           {"name": "Release Bot", "recipients": ["default", "alex"]}, auth)
+    if status != 201:
+        sys.exit(f"screenshots: could not register the release bot: {service}")
+    nid = post(service["service_id"], "Release Bot", {
+        "deadline": in_minutes(45),
+        "context": {"title": "Roll web-app 2.4.0 out to everyone?", "project": "web-app",
+                    "description": "The canary has served 5 % of users for 30 minutes: "
+                                   "error rate 0.2 %, p99 latency 410 ms."},
+        "actions": [simple("Go ahead"), simple("Stop"),
+                    {"id": "share", "label": "Canary share instead", "response_type": "number",
+                     "constraints": {"min": 5, "max": 100, "step": 5, "unit": "%"}},
+                    {"id": "note", "label": "Note for the team", "response_type": "text",
+                     "constraints": {"max_length": 500}}]})
+    return nid, alex["token"]
 
 
 HISTORY = [
@@ -270,8 +300,13 @@ def click(app_node, role, name):
 
 
 def main():
+    admin = uuid.uuid4().hex
+    token_file = os.path.join(os.environ["XDG_RUNTIME_DIR"], "admin-token")
+    with open(os.open(token_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write(admin)
     server = subprocess.Popen([os.environ["TRIAGE_SERVER"], "--local", "--database",
-                               os.path.join(os.environ["XDG_DATA_HOME"], "server.db")],
+                               os.path.join(os.environ["XDG_DATA_HOME"], "server.db"),
+                               "--admin-token-file", token_file],
                               stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     try:
         wait_for("the server's socket", lambda: os.path.exists(SOCKET))
@@ -291,6 +326,19 @@ def main():
         time.sleep(1)
         click(node, "label", "rollout-plan.json")
         shot("preview.png", 720, 560)
+        quit_app(app)
+
+        # Open here, answered by alex on another device: the view says so.
+        nid, alex = settled_request(admin)
+        app = start_app(WIDTH, SETTLED_HEIGHT)
+        open_request(nid)
+        time.sleep(2)
+        status, reply = call("POST", "/api/v1/client/respond",
+                             {"notification_id": nid, "action_id": "share", "response_data": 25},
+                             {"Authorization": f"Bearer {alex}"})
+        if status != 200:
+            sys.exit(f"screenshots: alex's answer was refused: {reply}")
+        shot("settled.png", WIDTH, SETTLED_HEIGHT)
         quit_app(app)
 
         if os.environ.get("SCREENSHOT_VARIANTS") == "1":

@@ -14,8 +14,11 @@
 # decisions written into the app's database, the real `triage` opening a
 # request (app.open-request over D-Bus, as a bubble click does), then the
 # history and a preview (clicked through the accessibility tree, as a person
-# would). ImageMagick's `import` saves the screen under each window.
-# Default output: docs/screenshots/ (inbox.png, history.png, preview.png).
+# would), and a request answered on another device while it is open (the
+# server with an admin token, so another person can be the one who answers).
+# ImageMagick's `import` saves the screen under each window.
+# Default output: docs/screenshots/ (inbox.png, history.png, preview.png,
+# settled.png).
 #
 # Environment:
 #   SCREENSHOT_VARIANTS=1   also inbox-dark.png, inbox-narrow.png (360 pixels)

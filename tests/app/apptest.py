@@ -133,15 +133,17 @@ class World:
 
 
 class Server:
-    """A real triage-server in local mode on the world's socket and database."""
+    """A real triage-server in local mode on the world's socket and database
+    (extra_args: more options, e.g. --admin-token-file)."""
 
-    def __init__(self, world):
+    def __init__(self, world, *extra_args):
         self.world = world
+        self.extra_args = list(extra_args)
         self.proc = None
 
     def start(self):
         args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
-                "--print-address", "--heartbeat-interval", "2"]
+                "--print-address", "--heartbeat-interval", "2", *self.extra_args]
         self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
                                      stdin=subprocess.DEVNULL, text=True,
                                      preexec_fn=die_with_parent)
@@ -182,7 +184,8 @@ class Server:
         except OSError:
             return False
 
-    def post(self, title, actions=None, deadline_in=None, description="Please decide."):
+    def post(self, title, actions=None, deadline_in=None, description="Please decide.",
+             service="tests"):
         nid = str(uuid.uuid4())
         body = {"id": nid,
                 "context": {"title": title, "description": description},
@@ -190,26 +193,28 @@ class Server:
         if deadline_in is not None:
             t = time.gmtime(time.time() + deadline_in)
             body["deadline"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", t)
-        status, reply = self.request("POST", "/api/v1/notifications", body)
+        status, reply = self.request("POST", "/api/v1/notifications", body, service=service)
         if status != 201:
             raise Failure(f"POST /api/v1/notifications: {status} {reply}")
         return nid
 
-    def get(self, nid):
-        status, reply = self.request("GET", f"/api/v1/notifications/{nid}")
+    def get(self, nid, service="tests"):
+        status, reply = self.request("GET", f"/api/v1/notifications/{nid}", service=service)
         if status != 200:
             raise Failure(f"GET /api/v1/notifications/{nid}: {status} {reply}")
         return reply
 
-    def respond_as_client(self, nid, action_id, data=None):
+    def respond_as_client(self, nid, action_id, data=None, token=None):
+        """Answers as a client: the trusted socket's user, or a user's token."""
         return self.request("POST", "/api/v1/client/respond",
                             {"notification_id": nid, "action_id": action_id,
-                             "response_data": data})
+                             "response_data": data},
+                            headers={"Authorization": f"Bearer {token}"} if token else None)
 
-    def wait_responded(self, nid):
+    def wait_responded(self, nid, service="tests"):
         return wait_for(f"the server to record an answer to {nid}",
                         lambda: (lambda n: n if n.get("status") == "responded" else None)(
-                            self.get(nid)))
+                            self.get(nid, service)))
 
 
 class App:

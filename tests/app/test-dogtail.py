@@ -7,7 +7,11 @@
 # (the app stays, and still raises bubbles). Every answer is checked on the real
 # triage-server, and every control met must have a spoken name. Then a person
 # triages three requests with the keyboard alone: Ctrl+F, Down, Enter, Space;
-# the next request opens by itself with the keyboard on its answer.
+# the next request opens by itself with the keyboard on its answer. And a
+# request with all seven response types, settled in each of the five ways,
+# still shows every action's label and control (insensitive), names the
+# outcome in its banner and marks the action chosen, as a screen reader
+# finds them.
 #
 # Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
 # unset for the app (the accessibility bus is D-Bus-activated on that bus).
@@ -16,8 +20,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
+import sqlite3
 import sys
 import time
+import uuid
 
 # G_DEBUG=fatal-warnings is for our programs, not for the AT-SPI libraries this
 # process loads (they warn about objects that vanish). Nor can the app keep it
@@ -280,6 +286,172 @@ def test_keyboard_only():
         world.cleanup()
 
 
+SEVEN = [
+    {"id": "stop", "label": "Stop", "response_type": "simple"},
+    {"id": "logs", "label": "Include logs?", "response_type": "binary",
+     "options": {"true_label": "Yes", "false_label": "No"}},
+    {"id": "env", "label": "Environment", "response_type": "choice",
+     "options": [{"value": "prod", "label": "Production"}, {"value": "stage", "label": "Staging"}]},
+    {"id": "teams", "label": "Teams", "response_type": "multi_choice",
+     "options": [{"value": "eng", "label": "Engineering"}, {"value": "sec", "label": "Security"}]},
+    {"id": "why", "label": "Comment", "response_type": "text"},
+    {"id": "share", "label": "Rollout", "response_type": "number",
+     "constraints": {"min": 0, "max": 100, "unit": "%"}},
+    {"id": "sure", "label": "Confidence", "response_type": "scale",
+     "constraints": {"min": 1, "max": 5}},
+]
+
+
+def open_request(nid):
+    """As a bubble click does: app.open-request over D-Bus."""
+    notifyd.bus.call_sync(APP_ID, APP_PATH, "org.gtk.Actions", "Activate",
+                          notifyd.GLib.Variant("(sava{sv})",
+                                               ("open-request", [notifyd.GLib.Variant("s", nid)],
+                                                {})),
+                          None, notifyd.Gio.DBusCallFlags.NONE, 5000, None)
+
+
+def banner(triage, prefix):
+    """The status banner, once its name (what a screen reader says) starts with prefix."""
+    return wait_for(f"the banner to say {prefix!r}",
+                    lambda: next((n for n in triage.findChildren(
+                        lambda n: n.roleName == "status bar") if n.name.startswith(prefix)), None),
+                    timeout=20, interval=0.3)
+
+
+def assert_every_action_kept(triage, how):
+    """Every action's label is still in the tree, on a control that is
+    insensitive, and none of them can be operated. Returns the action cards
+    a screen reader hears as chosen: [(label, description)]."""
+    labels = [action["label"] for action in SEVEN]
+    nodes = triage.findChildren(lambda n: n.name in labels)   # one walk of the tree
+    for label in labels:
+        named = [n for n in nodes if n.name == label]
+        if not [n for n in named if not n.sensitive]:
+            raise Failure(f"{how}: no insensitive control named {label!r} "
+                          f"(found {[(n.roleName, n.sensitive) for n in named]})")
+        operable = [n.roleName for n in named if n.roleName in CONTROL_ROLES and n.sensitive]
+        if operable:
+            raise Failure(f"{how}: {label!r} can still be operated: {operable}")
+    return [(n.name, n.description) for n in nodes
+            if n.roleName == "panel" and n.description.startswith("Chosen")]
+
+
+def test_settled():
+    """A request with all seven response types, settled each of the five
+    ways, still shows what was asked and what was answered."""
+    world = World("dogtail-settled")
+    admin = uuid.uuid4().hex
+    token_file = os.path.join(world.root, "admin-token")
+    with open(os.open(token_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write(admin)
+    server = Server(world, "--admin-token-file", token_file)
+    app = App(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None)
+    try:
+        server.start()
+        # alex, another person the service asks too, answers from elsewhere.
+        auth = {"Authorization": f"Bearer {admin}"}
+        status, alex = server.request("POST", "/api/v1/admin/users", {"id": "alex"}, headers=auth)
+        if status != 201:
+            raise Failure(f"creating alex: {status} {alex}")
+        status, service = server.request("POST", "/api/v1/services",
+                                         {"name": "E2E Bot", "recipients": ["default", "alex"]},
+                                         headers=auth)
+        if status != 201:
+            raise Failure(f"registering the service: {status} {service}")
+        app.start()
+        triage = wait_for("triage on the accessibility bus",
+                          lambda: next((a for a in root.applications()
+                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+
+        def show(how, **kwargs):
+            title = f"Settled: {how}?"
+            nid = server.post(title, SEVEN, service=service["service_id"], **kwargs)
+            find(triage, "the request in the list", "label", title)
+            open_request(nid)
+            wait_for(f"the {how} request shown",
+                     lambda: [n for n in triage.findChildren(
+                         lambda n: n.roleName == "heading" and n.name == title)], interval=0.3)
+            find(triage, "its Stop button", "push button", "Stop")
+            return nid
+
+        # Withdrawn, with something typed: it stays. The field is below the
+        # fold (seven cards): Tab takes the keyboard there, from the first
+        # answer control, where opening the request put it.
+        nid = show("withdrawn")
+        field = find(triage, "the text field", "text", "Comment")
+        rawinput.absoluteMotion(400, 300)
+        for _ in range(20):
+            if field.focused:
+                break
+            rawinput.pressKey("Tab")
+            time.sleep(0.2)
+        wait_for("the text field to have the focus", lambda: field.focused, interval=0.1)
+        rawinput.typeText("half typed")
+        wait_for("the typed text", lambda: field.text == "half typed", interval=0.1)
+        server.request("PATCH", f"/api/v1/notifications/{nid}",
+                       {"status": "invalidated", "reason": "no longer needed"},
+                       service=service["service_id"])
+        banner(triage, "Withdrawn by E2E Bot at ")
+        chosen = assert_every_action_kept(triage, "withdrawn")
+        if field.text != "half typed" or field.sensitive:
+            raise Failure(f"withdrawn: the text field holds {field.text!r}, sensitive {field.sensitive}")
+        if chosen:
+            raise Failure(f"withdrawn: marked as chosen: {chosen}")
+
+        # Answered elsewhere, by alex: what, the value, who.
+        nid = show("answered elsewhere")
+        status, reply = server.respond_as_client(nid, "share", 25, token=alex["token"])
+        if status != 200:
+            raise Failure(f"alex's answer: {status} {reply}")
+        node = banner(triage, "Answered ‘Rollout’: 25 % by alex on another device at ")
+        chosen = assert_every_action_kept(triage, "answered elsewhere")
+        if chosen != [("Rollout", "Chosen")]:
+            raise Failure(f"answered elsewhere: chosen {chosen}; banner {node.name!r}")
+        find(triage, "the chosen mark", "label", "Chosen")
+
+        # Answered here and delivered.
+        nid = show("delivered")
+        spin = find(triage, "the Rollout field", "spin button", "Rollout")
+        spin.value = 40
+        send = find(triage, "Rollout's Send button", "push button", "Send “Rollout”")
+        wait_for("Send to be enabled", lambda: send.sensitive, interval=0.1)
+        send.doActionNamed("click")   # below the fold: no pointer needed
+        server.wait_responded(nid, service["service_id"])
+        banner(triage, "You answered ‘Rollout’: 40 %")
+        chosen = assert_every_action_kept(triage, "delivered")
+        if chosen != [("Rollout", "Chosen")]:
+            raise Failure(f"delivered: chosen {chosen}")
+
+        # Expired.
+        show("expired", deadline_in=8)
+        banner(triage, "Expired at ")
+        chosen = assert_every_action_kept(triage, "expired")
+        if chosen:
+            raise Failure(f"expired: marked as chosen: {chosen}")
+
+        # Refused for good: the server no longer knows it for this person (404).
+        nid = show("refused")
+        db = sqlite3.connect(world.server_db, timeout=10)
+        with db:
+            gone = db.execute("DELETE FROM notification_recipients WHERE user_id = 'default' AND"
+                              " notification_seq = (SELECT seq FROM notifications WHERE id = ?)",
+                              (nid,)).rowcount
+        db.close()
+        if gone != 1:
+            raise Failure(f"the server still knows the request ({gone} rows)")
+        find(triage, "the Stop button", "push button", "Stop").doActionNamed("click")
+        banner(triage, "The answer was not accepted")
+        chosen = assert_every_action_kept(triage, "refused")
+        if chosen != [("Stop", "Chosen")]:
+            raise Failure(f"refused: chosen {chosen}")
+    finally:
+        app.stop()
+        server.stop()
+        world.cleanup()
+
+
 run([("a person answers three requests through the accessibility tree", test_person),
      ("keyboard triage: open, answer, next, with keys alone", test_keyboard_only),
-     ("a request opened before it arrived is shown once it does", test_open_before_loaded)])
+     ("a request opened before it arrived is shown once it does", test_open_before_loaded),
+     ("a settled request still shows what was asked and what was answered", test_settled)])

@@ -46,8 +46,8 @@ tls_file (const char *name)
 
 /* The server dies with its test: a test that aborts must not leave it holding
  * the test's stderr open, or meson waits for it until the timeout. */
-static void
-die_with_parent (gpointer data)
+void
+triage_test_die_with_parent (gpointer data)
 {
   prctl (PR_SET_PDEATHSIG, SIGKILL);
 }
@@ -94,7 +94,7 @@ start_process (TriageTestServer *self,
   g_ptr_array_add (argv, NULL);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
   if (g_getenv ("ASAN_OPTIONS") != NULL)
     {
       /* tests/lsan.supp names libsoup's own leaks by function, which needs
@@ -613,7 +613,7 @@ triage_test_spawn_peer (const char         *script,
   for (guint i = 0; args != NULL && args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   input = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));

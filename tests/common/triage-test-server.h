@@ -79,6 +79,8 @@ GSubprocess *triage_test_spawn_peer (const char         *script,
                                      char              **url);
 
 void         triage_test_remove_tree (const char         *path);
+/* A GSpawnChildSetupFunc: the child is killed when the test ends, however. */
+void         triage_test_die_with_parent (gpointer        data);
 
 /* Waiting in tests: no wait comes near the watchdog; reaching it fails the
  * test at once (with what it waited for), never hangs it. */

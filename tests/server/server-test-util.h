@@ -124,6 +124,18 @@ srv_assert_answer (SrvAnswer  *answer,
 #define srv_assert_status(answer, status, code) \
   srv_assert_answer ((answer), (status), (code), __FILE__, __LINE__)
 
+/* The error of @answer names @field in its details. */
+static inline void
+srv_assert_field (SrvAnswer  *answer,
+                  const char *field)
+{
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+  JsonObject *details = json_object_get_object_member (object, "details");
+
+  g_assert_nonnull (details);
+  g_assert_cmpstr (json_object_get_string_member (details, "field"), ==, field);
+}
+
 /* Posts a one-action notification as @key and returns its id. */
 static inline char *
 srv_post (TriageTestServer *server,

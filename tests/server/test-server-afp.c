@@ -56,17 +56,6 @@ fixture_tear_down (Fixture       *fixture,
   "{\"id\":\"" id "\",\"aspect\":\"Scope\",\"description\":\"Vague.\",\"recommendation\":\"List the parts.\"}"
 
 static void
-assert_field (SrvAnswer  *answer,
-              const char *field)
-{
-  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
-  JsonObject *details = json_object_get_object_member (object, "details");
-
-  g_assert_nonnull (details);
-  g_assert_cmpstr (json_object_get_string_member (details, "field"), ==, field);
-}
-
-static void
 assert_message (SrvAnswer  *answer,
                 const char *part)
 {
@@ -327,7 +316,7 @@ test_iteration_must_increase (Fixture       *fixture,
       g_autoptr(SrvAnswer) answer = post_review (fixture, fixture->key, body);
 
       srv_assert_status (answer, 422, "CONSTRAINT_VIOLATION");
-      assert_field (answer, "request.iteration");
+      srv_assert_field (answer, "request.iteration");
       assert_message (answer, "must be greater than 3, the last iteration of session");
     }
   g_assert_cmpint (listed (fixture, "?protocols=afp"), ==, 1);
@@ -349,7 +338,7 @@ test_unknown_session (Fixture       *fixture,
                         "\"request\":{\"iteration\":2,\"artifact\":{\"media_type\":\"text/plain\","
                         "\"content\":\"y\"}}}");
   srv_assert_status (answer, 404, "SESSION_NOT_FOUND");
-  assert_field (answer, "session_id");
+  srv_assert_field (answer, "session_id");
   g_clear_pointer (&answer, srv_answer_free);
 
   /* Another service's session is no session of this one. */
@@ -389,7 +378,7 @@ test_invalid_requests (Fixture       *fixture,
 
       g_test_message ("%s", cases[i].body);
       srv_assert_status (answer, cases[i].status, cases[i].code);
-      assert_field (answer, cases[i].field);
+      srv_assert_field (answer, cases[i].field);
     }
   g_assert_cmpint (listed (fixture, "?protocols=all"), ==, 0);
 }
@@ -450,7 +439,7 @@ test_feedback_checked (Fixture       *fixture,
 
       g_test_message ("%s %s", refused[i].action, refused[i].data ? refused[i].data : "");
       srv_assert_status (answer, refused[i].status, refused[i].code);
-      assert_field (answer, refused[i].field);
+      srv_assert_field (answer, refused[i].field);
     }
 
   {
@@ -477,7 +466,7 @@ test_feedback_checked (Fixture       *fixture,
                                            "feedback", FEEDBACK (AREA ("scope-aaaa-01")));
 
     srv_assert_status (answer, 422, "CONSTRAINT_VIOLATION");
-    assert_field (answer, "response_data.areas_for_improvement[0].id");
+    srv_assert_field (answer, "response_data.areas_for_improvement[0].id");
     assert_message (answer, "cannot be carried over");
   }
 

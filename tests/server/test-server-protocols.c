@@ -40,18 +40,6 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->key);
 }
 
-/* The error of @answer names @field in its details. */
-static void
-assert_field (SrvAnswer  *answer,
-              const char *field)
-{
-  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
-  JsonObject *details = json_object_get_object_member (object, "details");
-
-  g_assert_nonnull (details);
-  g_assert_cmpstr (json_object_get_string_member (details, "field"), ==, field);
-}
-
 static gint64
 total_count (Fixture    *fixture,
              const char *query)
@@ -77,7 +65,7 @@ test_atp_endpoint_takes_atp (Fixture       *fixture,
                         "{\"protocol\":\"aitp\",\"context\":{\"title\":\"T\"},"
                         "\"aitp\":{\"request_decision\":{\"id\":\"x\",\"options\":[{\"id\":\"a\"}]}}}");
   srv_assert_status (answer, 400, "INVALID_FIELD_VALUE");
-  assert_field (answer, "protocol");
+  srv_assert_field (answer, "protocol");
   g_assert_nonnull (strstr (answer->body, "this endpoint takes ATP notifications"));
   g_clear_pointer (&answer, srv_answer_free);
 
@@ -115,7 +103,7 @@ test_bad_protocols_parameter (Fixture       *fixture,
 
       g_test_message ("%s", bad[i]);
       srv_assert_status (answer, 400, "INVALID_PARAMETER");
-      assert_field (answer, "protocols");
+      srv_assert_field (answer, "protocols");
       g_assert_null (sock->ws);
       g_assert_cmpuint (sock->status, ==, 400);
       g_assert_cmpuint (events->status, ==, 400);

@@ -278,8 +278,12 @@ append_choice (GString    *text,
     g_string_append_printf (text, _("‘%s’"), id);
 
   if (quantity > 1)
-    /* Translators: how many of a product were chosen, e.g. " × 2" after its name */
-    g_string_append_printf (text, _(" × %" G_GINT64_FORMAT), quantity);
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, quantity);
+
+      /* Translators: how many of a product were chosen, e.g. " × 2" after its name */
+      g_string_append_printf (text, _(" × %s"), count);
+    }
 }
 
 static char *

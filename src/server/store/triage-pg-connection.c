@@ -23,6 +23,7 @@ struct _TriagePgConnection
   PGconn     *conn;
   char       *uri;
   char       *password;
+  char       *name;           /* the application name the database shows, unless the URI has one */
   char       *settings;       /* SQL run on every new connection */
   GHashTable *prepared;       /* SQL → statement name on this connection */
   guint       next_name;
@@ -89,7 +90,7 @@ connect_now (TriagePgConnection *self,
    * overrides everything. */
   const char *keywords[] = { "connect_timeout", "fallback_application_name", "dbname",
                              self->password ? "password" : NULL, NULL };
-  const char *values[] = { "10", "triage-server", self->uri, self->password, NULL };
+  const char *values[] = { "10", self->name, self->uri, self->password, NULL };
   g_autoptr(PGresult) settings = NULL;
 
   g_clear_pointer (&self->conn, PQfinish);
@@ -116,6 +117,7 @@ connect_now (TriagePgConnection *self,
 TriagePgConnection *
 triage_pg_connection_new (const char *uri,
                           const char *password,
+                          const char *name,
                           const char *settings,
                           GError    **error)
 {
@@ -126,6 +128,7 @@ triage_pg_connection_new (const char *uri,
   self = g_new0 (TriagePgConnection, 1);
   self->uri = g_strdup (uri);
   self->password = g_strdup (password);
+  self->name = g_strdup (name);
   self->settings = g_strdup (settings);
   self->prepared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (!connect_now (self, error))
@@ -147,6 +150,7 @@ triage_pg_connection_free (TriagePgConnection *self)
   if (self->password != NULL)
     memset (self->password, 0, strlen (self->password));
   g_free (self->password);
+  g_free (self->name);
   g_free (self->settings);
   g_free (self);
 }

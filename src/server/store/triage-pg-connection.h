@@ -20,6 +20,7 @@ gboolean            triage_pg_check_uri          (const char  *uri,
                                                   GError     **error);
 TriagePgConnection *triage_pg_connection_new     (const char  *uri,
                                                   const char  *password,
+                                                  const char  *name,
                                                   const char  *settings,
                                                   GError     **error);
 void                triage_pg_connection_free    (TriagePgConnection *self);

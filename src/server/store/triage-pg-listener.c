@@ -133,7 +133,7 @@ connection_lost (TriagePgListener *self)
   if (self->retry != 0)
     return;
   if (self->retry_ms == 0)
-    g_warning ("the connection listening for events was lost; streams here hear nothing new "
+    g_message ("the connection listening for events was lost; streams here hear nothing new "
                "until it is back");
   g_clear_handle_id (&self->watch, g_source_remove);
   g_clear_handle_id (&self->fetch, g_source_remove);
@@ -183,12 +183,15 @@ fetch_events (TriagePgListener *self)
       result = triage_pg_query (self->conn, sql, 1, params, &error);
       if (result == NULL)
         {
-          g_warning ("cannot read the event log: %s", error->message);
           self->fetching = FALSE;
           if (triage_pg_connection_is_bad (self->conn))
             connection_lost (self);
-          else if (self->fetch == 0)
-            self->fetch = g_timeout_add (FETCH_RETRY_MS, on_fetch, self);
+          else
+            {
+              g_warning ("cannot read the event log: %s", error->message);
+              if (self->fetch == 0)
+                self->fetch = g_timeout_add (FETCH_RETRY_MS, on_fetch, self);
+            }
           return;
         }
       count = (guint) PQntuples (result);
@@ -227,7 +230,7 @@ triage_pg_listener_new (const char        *uri,
 
   self->func = func;
   self->data = data;
-  self->conn = triage_pg_connection_new (uri, password,
+  self->conn = triage_pg_connection_new (uri, password, "triage-server events",
                                          "SET synchronous_commit = off;"
                                          " LISTEN " TRIAGE_PG_EVENT_CHANNEL, error);
   /* Listening before the newest id is read: nothing falls in between. */

@@ -139,7 +139,6 @@ query_strings (TriageStorePostgres *self,
   return (GStrv) g_ptr_array_free (strings, FALSE);
 }
 
-/* The statuses of @mask (bit per AtpStatus) as an int[] literal. */
 /* The bits of @mask (statuses, protocols) as an int[] literal. */
 static char *
 status_array (guint mask)
@@ -834,7 +833,7 @@ triage_store_postgres_new (const char *uri,
 {
   g_autoptr(TriageStorePostgres) self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
 
-  self->conn = triage_pg_connection_new (uri, password, SESSION_SETTINGS, error);
+  self->conn = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
   if (self->conn == NULL || !triage_pg_migrate (self->conn, error))
     return NULL;
   self->listener = triage_pg_listener_new (uri, password, on_listener_event, self, error);

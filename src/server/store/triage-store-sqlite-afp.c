@@ -14,33 +14,6 @@
 
 #include "triage-store-sqlite.h"
 
-static void
-bind_text (sqlite3_stmt *stmt,
-           int           index,
-           const char   *text)
-{
-  if (text == NULL)
-    sqlite3_bind_null (stmt, index);
-  else
-    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
-}
-
-static char *
-column_text (sqlite3_stmt *stmt,
-             int           column)
-{
-  const unsigned char *text = sqlite3_column_text (stmt, column);
-
-  return text ? g_strdup ((const char *) text) : NULL;
-}
-
-static void
-done (sqlite3_stmt *stmt)
-{
-  sqlite3_reset (stmt);
-  sqlite3_clear_bindings (stmt);
-}
-
 static gboolean
 sqlite_afp_add_session (TriageStore *store,
                         const char  *id,
@@ -51,11 +24,11 @@ sqlite_afp_add_session (TriageStore *store,
     "INSERT INTO afp_sessions (id, service_id, created_at, last_iteration) VALUES (?, ?, ?, 0)");
   gboolean ok;
 
-  bind_text (stmt, 1, id);
-  bind_text (stmt, 2, service_id);
+  triage_store_sqlite_bind_text (stmt, 1, id);
+  triage_store_sqlite_bind_text (stmt, 2, service_id);
   sqlite3_bind_int64 (stmt, 3, now);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
-  done (stmt);
+  triage_store_sqlite_done (stmt);
   return ok;
 }
 
@@ -67,16 +40,16 @@ sqlite_afp_get_session (TriageStore *store,
     "SELECT id, service_id, created_at, last_iteration FROM afp_sessions WHERE id = ?");
   TriageAfpSessionRow *row = NULL;
 
-  bind_text (stmt, 1, id);
+  triage_store_sqlite_bind_text (stmt, 1, id);
   if (sqlite3_step (stmt) == SQLITE_ROW)
     {
       row = g_new0 (TriageAfpSessionRow, 1);
-      row->id = column_text (stmt, 0);
-      row->service_id = column_text (stmt, 1);
+      row->id = triage_store_sqlite_column_text (stmt, 0);
+      row->service_id = triage_store_sqlite_column_text (stmt, 1);
       row->created_at = sqlite3_column_int64 (stmt, 2);
       row->last_iteration = sqlite3_column_int64 (stmt, 3);
     }
-  done (stmt);
+  triage_store_sqlite_done (stmt);
   return row;
 }
 
@@ -91,9 +64,9 @@ sqlite_afp_claim_iteration (TriageStore *store,
   gboolean claimed;
 
   sqlite3_bind_int64 (stmt, 1, iteration);
-  bind_text (stmt, 2, session_id);
+  triage_store_sqlite_bind_text (stmt, 2, session_id);
   claimed = sqlite3_step (stmt) == SQLITE_ROW;
-  done (stmt);
+  triage_store_sqlite_done (stmt);
   return claimed;
 }
 
@@ -107,11 +80,11 @@ sqlite_afp_add_review (TriageStore *store,
     "INSERT INTO afp_reviews (notification_id, session_id, iteration) VALUES (?, ?, ?)");
   gboolean ok;
 
-  bind_text (stmt, 1, notification_id);
-  bind_text (stmt, 2, session_id);
+  triage_store_sqlite_bind_text (stmt, 1, notification_id);
+  triage_store_sqlite_bind_text (stmt, 2, session_id);
   sqlite3_bind_int64 (stmt, 3, iteration);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
-  done (stmt);
+  triage_store_sqlite_done (stmt);
   return ok;
 }
 
@@ -126,14 +99,14 @@ sqlite_afp_last_review (TriageStore *store,
     " ORDER BY iteration DESC LIMIT 1");
   gboolean found;
 
-  bind_text (stmt, 1, session_id);
+  triage_store_sqlite_bind_text (stmt, 1, session_id);
   found = sqlite3_step (stmt) == SQLITE_ROW;
   if (found)
     {
-      *notification_id = column_text (stmt, 0);
+      *notification_id = triage_store_sqlite_column_text (stmt, 0);
       *iteration = sqlite3_column_int64 (stmt, 1);
     }
-  done (stmt);
+  triage_store_sqlite_done (stmt);
   return found;
 }
 
@@ -147,18 +120,18 @@ sqlite_afp_reviews (TriageStore *store,
     " WHERE r.session_id = ? ORDER BY r.iteration");
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_afp_review_row_free);
 
-  bind_text (stmt, 1, session_id);
+  triage_store_sqlite_bind_text (stmt, 1, session_id);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       TriageAfpReviewRow *row = g_new0 (TriageAfpReviewRow, 1);
 
-      row->notification_id = column_text (stmt, 0);
+      row->notification_id = triage_store_sqlite_column_text (stmt, 0);
       row->iteration = sqlite3_column_int64 (stmt, 1);
       row->status = sqlite3_column_int (stmt, 2);
-      row->response = column_text (stmt, 3);
+      row->response = triage_store_sqlite_column_text (stmt, 3);
       g_ptr_array_add (rows, row);
     }
-  done (stmt);
+  triage_store_sqlite_done (stmt);
   return rows;
 }
 

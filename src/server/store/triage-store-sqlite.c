@@ -230,6 +230,28 @@ bind_text (sqlite3_stmt *stmt,
     sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
 }
 
+/* For the backend's other files (triage-store-sqlite.h). */
+void
+triage_store_sqlite_done (sqlite3_stmt *stmt)
+{
+  done (stmt);
+}
+
+void
+triage_store_sqlite_bind_text (sqlite3_stmt *stmt,
+                               int           index,
+                               const char   *text)
+{
+  bind_text (stmt, index, text);
+}
+
+char *
+triage_store_sqlite_column_text (sqlite3_stmt *stmt,
+                                 int           column)
+{
+  return column_text (stmt, column);
+}
+
 static gboolean
 sqlite_user_exists (TriageStore *store,
                     const char  *id)

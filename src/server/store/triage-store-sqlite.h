@@ -20,6 +20,15 @@ TriageStore *triage_store_sqlite_new (const char *path,
  * finalized by the caller; reset it when done). */
 struct sqlite3_stmt *triage_store_sqlite_statement  (TriageStoreSqlite *self,
                                                      const char        *sql);
+/* Resets and unbinds a statement of triage_store_sqlite_statement() after use. */
+void                 triage_store_sqlite_done        (struct sqlite3_stmt *stmt);
+/* Binds @text (NULL: SQL NULL) as parameter @index. */
+void                 triage_store_sqlite_bind_text   (struct sqlite3_stmt *stmt,
+                                                      int                  index,
+                                                      const char          *text);
+/* Column @column as a new string, NULL for SQL NULL. */
+char                *triage_store_sqlite_column_text (struct sqlite3_stmt *stmt,
+                                                      int                  column);
 /* The AFP functions (triage-store-sqlite-afp.c). */
 void                 triage_store_sqlite_afp_class_init (TriageStoreClass *store_class);
 
