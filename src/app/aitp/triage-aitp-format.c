@@ -97,13 +97,15 @@ triage_aitp_format_rating (double rating)
 char *
 triage_aitp_format_reviews (gint64 reviews_count)
 {
+  g_autofree char *count = NULL;
+
   if (reviews_count < 0)
     return NULL;
 
-  /* Translators: how many reviews a product has */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " review",
-                                       "%" G_GINT64_FORMAT " reviews", (gulong) reviews_count),
-                          reviews_count);
+  count = g_strdup_printf ("%" G_GINT64_FORMAT, reviews_count);
+  /* Translators: how many reviews a product has; %s is a number */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s review", "%s reviews",
+                                       (gulong) reviews_count), count);
 }
 
 /**
@@ -119,18 +121,19 @@ triage_aitp_describe_rating (double rating,
                              gint64 reviews_count)
 {
   g_autofree char *number = triage_aitp_format_rating (rating);
+  g_autofree char *count = NULL;
 
   if (reviews_count < 0)
     /* Translators: a product's rating, e.g. "Rated 4.2 out of 5" */
     return g_strdup_printf (_("Rated %s out of 5"), number);
 
-  /* Translators: a product's rating and how many reviews it is from, e.g.
-   * "Rated 4.2 out of 5 from 132 reviews" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "Rated %s out of 5 from %" G_GINT64_FORMAT " review",
-                                       "Rated %s out of 5 from %" G_GINT64_FORMAT " reviews",
+  count = g_strdup_printf ("%" G_GINT64_FORMAT, reviews_count);
+  /* Translators: a product's rating (%1$s) and how many reviews it is from
+   * (%2$s), e.g. "Rated 4.2 out of 5 from 132 reviews" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Rated %1$s out of 5 from %2$s review",
+                                       "Rated %1$s out of 5 from %2$s reviews",
                                        (gulong) reviews_count),
-                          number, reviews_count);
+                          number, count);
 }
 
 /**
