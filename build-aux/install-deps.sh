@@ -30,6 +30,7 @@ headless_pkgs=(
                                     # never D-Bus-activated by surprise
     at-spi2-core                    # a11y bus launcher + registry (GTK4 a11y)
     python3 python3-gi python3-dbus gir1.2-glib-2.0   # fake servers, test helpers
+    python3-jsonschema              # AITP decisions checked against AITP-02's Decision (tests/server)
     libgl1-mesa-dri                 # llvmpipe for GTK's GL renderer under Xvfb
     fonts-dejavu-core adwaita-icon-theme librsvg2-common  # readable screenshots
     curl                            # README examples, server admin

@@ -49,6 +49,8 @@ char       *atp_json_error_body     (const char   *code,
 GDateTime  *atp_parse_timestamp     (const char   *text);        /* NULL if not RFC 3339 with an offset */
 char       *atp_format_timestamp    (GDateTime    *time);        /* UTC, "Z", microseconds only when non-zero */
 gboolean    atp_is_uuid_v4          (const char   *text);
+/* NULL, empty or only (Unicode) whitespace: what a required text may not be. */
+gboolean    atp_str_is_blank        (const char   *text);
 char       *atp_new_uuid            (void);                      /* g_uuid_string_random() */
 
 G_END_DECLS

@@ -46,8 +46,6 @@ gboolean  atp_base64_check            (const char     *data,
 gboolean  atp_mime_type_is_valid      (const char     *text);
 /* An absolute URI with a scheme (RFC 3986), without spaces or control characters. */
 gboolean  atp_uri_is_absolute         (const char     *text);
-/* Non-empty and not only whitespace. */
-gboolean  atp_str_is_blank            (const char     *text);
 
 /* Validates a `uuid` and returns it lower-cased, or NULL. */
 char     *atp_uuid_normalize          (const char     *text);

@@ -10,6 +10,7 @@
 
 #include "triage-server-protocol.h"
 #include "triage-server-afp.h"
+#include "triage-server-aitp.h"
 
 #define DEFAULT_LIMIT 50
 #define MAX_LIMIT     100
@@ -385,7 +386,8 @@ api_handler (SoupServer        *soup,
       else
         handle_respond (self, msg);
     }
-  else if (!triage_server_afp_route (self, msg, method, path, query))
+  else if (!triage_server_afp_route (self, msg, method, path, query) &&
+           !triage_server_aitp_route (self, msg, method, path, query))
     reply_error (msg, ATP_ERROR_NOT_FOUND, "No such endpoint");
 
   /* Answered now (not a long-poll): held until what it reports on is durable. */

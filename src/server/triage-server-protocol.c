@@ -8,10 +8,14 @@
 
 #include "triage-server-protocol.h"
 
+#include <string.h>
+
 #include "triage-server-afp.h"
+#include "triage-server-aitp.h"
 
 static const TriageServerProtocol * const protocols[ATP_N_PROTOCOLS] = {
   [ATP_PROTOCOL_ATP] = &triage_server_protocol_atp,
+  [ATP_PROTOCOL_AITP] = &triage_server_protocol_aitp,
   [ATP_PROTOCOL_AFP] = &triage_server_protocol_afp,
 };
 
@@ -89,3 +93,211 @@ const TriageServerProtocol triage_server_protocol_atp = {
   .agent_view = atp_agent_view,
   .webhook_body = atp_webhook_body,
 };
+
+/* ---- what the agent endpoints of every protocol but ATP share ---- */
+
+const char *
+triage_server_status_word (int status)
+{
+  switch (status)
+    {
+    case ATP_STATUS_RESPONDED:
+      return "answered";
+    case ATP_STATUS_EXPIRED:
+      return "expired";
+    case ATP_STATUS_INVALIDATED:
+      return "invalidated";
+    case ATP_STATUS_CREATED:
+    case ATP_STATUS_DELIVERED:
+    case ATP_STATUS_ACKNOWLEDGED:
+    default:
+      return "pending";
+    }
+}
+
+AtpNotification *
+triage_server_new_envelope (AtpProtocol        protocol,
+                            const char        *id,
+                            GDateTime         *timestamp,
+                            GDateTime         *deadline,
+                            TriageServiceRow  *service,
+                            const char        *title,
+                            const char        *description,
+                            const char        *project,
+                            JsonNode          *payload,
+                            GError           **error)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *stamp = atp_format_timestamp (timestamp);
+  JsonObject *member;
+
+  json_object_set_string_member (object, "id", id);
+  json_object_set_string_member (object, "version", ATP_PROTOCOL_VERSION);
+  json_object_set_string_member (object, "protocol", atp_protocol_to_string (protocol));
+  json_object_set_string_member (object, "timestamp", stamp);
+  if (deadline != NULL)
+    {
+      g_autofree char *due = atp_format_timestamp (deadline);
+
+      json_object_set_string_member (object, "deadline", due);
+    }
+  member = json_object_new ();
+  json_object_set_string_member (member, "id", service->id);
+  json_object_set_string_member (member, "name", service->name);
+  json_object_set_object_member (object, "service", member);
+  member = json_object_new ();
+  json_object_set_string_member (member, "title", title);
+  if (description != NULL)
+    json_object_set_string_member (member, "description", description);
+  if (project != NULL)
+    json_object_set_string_member (member, "project", project);
+  json_object_set_object_member (object, "context", member);
+  json_object_set_member (object, atp_protocol_to_string (protocol), json_node_ref (payload));
+  json_object_set_string_member (object, "status", "created");
+
+  /* Parsed like any envelope: what the server makes obeys the same rules. */
+  node = json_node_init_object (json_node_alloc (), object);
+  return atp_notification_new_from_json (node, ATP_PARSE_DEFAULT, error);
+}
+
+#define TITLE_MAX_CHARS 80
+
+char *
+triage_server_title_from_text (const char *text)
+{
+  g_auto(GStrv) lines = NULL;
+
+  if (text == NULL)
+    return NULL;
+  lines = g_strsplit (text, "\n", 64);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      g_autofree char *cut = NULL;
+
+      if (atp_str_is_blank (line))
+        continue;
+      if (g_utf8_strlen (line, -1) <= TITLE_MAX_CHARS)
+        return g_strdup (line);
+      cut = g_utf8_substring (line, 0, TITLE_MAX_CHARS - 1);
+      return g_strconcat (g_strchomp (cut), "…", NULL);
+    }
+  return NULL;
+}
+
+const char *
+triage_server_path_segment (const char *path,
+                            const char *prefix)
+{
+  const char *rest;
+
+  if (!g_str_has_prefix (path, prefix))
+    return NULL;
+  rest = path + strlen (prefix);
+  return *rest != '\0' && strchr (rest, '/') == NULL ? rest : NULL;
+}
+
+TriageNotificationRow *
+triage_server_owned_request (TriageServer      *self,
+                             SoupServerMessage *msg,
+                             TriageServiceRow  *service,
+                             const char        *id,
+                             int                protocol,
+                             const char        *noun)
+{
+  TriageNotificationRow *row = triage_store_get_notification (self->store, id);
+
+  /* A request of another protocol is read at that protocol's endpoint. */
+  if (row == NULL || row->protocol != protocol)
+    {
+      g_autofree char *message = g_strdup_printf ("No such %s", noun);
+
+      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, message);
+      triage_notification_row_free (row);
+      return NULL;
+    }
+  if (g_strcmp0 (row->service_id, service->id) != 0)
+    {
+      g_autofree char *message = g_strdup_printf ("The %s belongs to another service", noun);
+
+      reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, message);
+      triage_notification_row_free (row);
+      return NULL;
+    }
+  return row;
+}
+
+static void
+reply_agent_view (SoupServerMessage     *msg,
+                  TriageNotificationRow *row)
+{
+  g_autoptr(JsonNode) node = triage_server_protocol (row->protocol)->agent_view (row);
+
+  reply_text (msg, 200, atp_json_to_string (node, NULL));
+}
+
+void
+triage_server_agent_get (TriageServer      *self,
+                         SoupServerMessage *msg,
+                         const char        *id,
+                         GHashTable        *query,
+                         int                protocol,
+                         const char        *noun)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(TriageNotificationRow) row = NULL;
+  guint wait = 0;
+
+  if (service == NULL || !triage_server_parse_wait (msg, query, &wait) ||
+      (row = triage_server_owned_request (self, msg, service, id, protocol, noun)) == NULL)
+    return;
+  if (wait > 0 && atp_status_is_pending (row->status))
+    {
+      triage_server_wait (self, msg, id, wait);
+      return;
+    }
+  reply_agent_view (msg, row);
+}
+
+void
+triage_server_agent_withdraw (TriageServer      *self,
+                              SoupServerMessage *msg,
+                              const char        *id,
+                              int                protocol,
+                              const char        *noun)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(TriageNotificationRow) after = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  const char *status, *reason;
+  gboolean failed = FALSE;
+
+  if (service == NULL ||
+      !triage_server_rate_check (self, msg, TRIAGE_LIMIT_STATUS_UPDATES, service->id) ||
+      (root = parse_body (msg)) == NULL)
+    return;
+  object = json_node_get_object (root);
+  status = get_string_or (msg, object, "status", TRUE, ATP_ERROR_INVALID_STATUS, &failed);
+  if (failed)
+    return;
+  reason = get_string (msg, object, "reason", FALSE, &failed);
+  if (failed)
+    return;
+  if (g_strcmp0 (status, "invalidated") != 0)
+    {
+      g_autofree char *message = g_strdup_printf ("status: a %s can only be withdrawn "
+                                                  "(\"invalidated\")", noun);
+
+      reply_error_field (msg, ATP_ERROR_INVALID_STATUS, message, "status");
+      return;
+    }
+  if ((row = triage_server_owned_request (self, msg, service, id, protocol, noun)) == NULL ||
+      !triage_server_invalidate (self, msg, row, reason, g_get_real_time ()))
+    return;
+
+  after = triage_store_get_notification (self->store, id);
+  reply_agent_view (msg, after != NULL ? after : row);
+}

@@ -56,6 +56,60 @@ const TriageServerProtocol *triage_server_protocol (int protocol);
 
 extern const TriageServerProtocol triage_server_protocol_atp;
 
+/* ---- what the agent endpoints of every protocol but ATP share ---- */
+
+/* "pending", "answered", "expired" or "invalidated": an AtpStatus as the
+ * agent of a protocol other than ATP reads it. */
+const char       *triage_server_status_word     (int                status);
+
+/* The envelope of a new request of @protocol (status created, stamped
+ * @timestamp, from @service), its payload @payload (the protocol's message
+ * as posted). @description and @project may be NULL. */
+AtpNotification  *triage_server_new_envelope    (AtpProtocol        protocol,
+                                                 const char        *id,
+                                                 GDateTime         *timestamp,
+                                                 GDateTime         *deadline,
+                                                 TriageServiceRow  *service,
+                                                 const char        *title,
+                                                 const char        *description,
+                                                 const char        *project,
+                                                 JsonNode          *payload,
+                                                 GError           **error);
+
+/* The first line of @text holding more than whitespace, cut to 80
+ * characters ("…" added); NULL when there is none. */
+char             *triage_server_title_from_text (const char        *text);
+
+/* The id after @prefix when @path is @prefix and one more segment, else NULL. */
+const char       *triage_server_path_segment    (const char        *path,
+                                                 const char        *prefix);
+
+/* The request @id of @protocol the service owns, or NULL after answering
+ * 404 (none of that protocol; @noun names it: "No such review") or 403. */
+TriageNotificationRow *triage_server_owned_request (TriageServer      *self,
+                                                    SoupServerMessage *msg,
+                                                    TriageServiceRow  *service,
+                                                    const char        *id,
+                                                    int                protocol,
+                                                    const char        *noun);
+
+/* GET …/{id}[?wait=N] of a protocol's agent: its agent view, once the
+ * request ended or N seconds passed. */
+void              triage_server_agent_get       (TriageServer      *self,
+                                                 SoupServerMessage *msg,
+                                                 const char        *id,
+                                                 GHashTable        *query,
+                                                 int                protocol,
+                                                 const char        *noun);
+
+/* PATCH …/{id} {"status": "invalidated", "reason"?}: the service withdraws
+ * its request; answered with the agent view. */
+void              triage_server_agent_withdraw  (TriageServer      *self,
+                                                 SoupServerMessage *msg,
+                                                 const char        *id,
+                                                 int                protocol,
+                                                 const char        *noun);
+
 /* Stores a new request of any protocol (@envelope, filled in: id, timestamp,
  * service, status created) and tells the recipients' streams; @body is what
  * the agent posted, @answer the text of the 201 a retry gets again.

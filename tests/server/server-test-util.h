@@ -136,6 +136,18 @@ srv_assert_field (SrvAnswer  *answer,
   g_assert_cmpstr (json_object_get_string_member (details, "field"), ==, field);
 }
 
+/* The message of the error of @answer holds @part. */
+static inline void
+srv_assert_message (SrvAnswer  *answer,
+                    const char *part)
+{
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+  const char *message = json_object_get_string_member (object, "message");
+
+  if (strstr (message, part) == NULL)
+    g_error ("message \"%s\" does not contain \"%s\"", message, part);
+}
+
 /* Posts a one-action notification as @key and returns its id. */
 static inline char *
 srv_post (TriageTestServer *server,

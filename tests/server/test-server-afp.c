@@ -55,17 +55,6 @@ fixture_tear_down (Fixture       *fixture,
 #define AREA(id) \
   "{\"id\":\"" id "\",\"aspect\":\"Scope\",\"description\":\"Vague.\",\"recommendation\":\"List the parts.\"}"
 
-static void
-assert_message (SrvAnswer  *answer,
-                const char *part)
-{
-  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
-  const char *message = json_object_get_string_member (object, "message");
-
-  if (strstr (message, part) == NULL)
-    g_error ("message \"%s\" does not contain \"%s\"", message, part);
-}
-
 static SrvAnswer *
 post_review (Fixture    *fixture,
              const char *key,
@@ -317,7 +306,7 @@ test_iteration_must_increase (Fixture       *fixture,
 
       srv_assert_status (answer, 422, "CONSTRAINT_VIOLATION");
       srv_assert_field (answer, "request.iteration");
-      assert_message (answer, "must be greater than 3, the last iteration of session");
+      srv_assert_message (answer, "must be greater than 3, the last iteration of session");
     }
   g_assert_cmpint (listed (fixture, "?protocols=afp"), ==, 1);
 }
@@ -467,7 +456,7 @@ test_feedback_checked (Fixture       *fixture,
 
     srv_assert_status (answer, 422, "CONSTRAINT_VIOLATION");
     srv_assert_field (answer, "response_data.areas_for_improvement[0].id");
-    assert_message (answer, "cannot be carried over");
+    srv_assert_message (answer, "cannot be carried over");
   }
 
   /* Declined: an error Response Object with the person's message. */

@@ -228,6 +228,7 @@ test_signed_response (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (body), "notification_id"),
                    ==, id);
   g_assert_false (json_object_has_member (json_node_get_object (body), "event"));
+  g_assert_cmpstr (delivery->event, ==, "atp.response");
 
   /* The plain service's answer was committed first: had it been sent
    * anywhere, it would be here by now. */
@@ -471,6 +472,7 @@ test_status_updates (Fixture       *fixture,
 
       assert_signed (delivery, service.secret);
       g_assert_true (g_str_has_prefix (delivery->body, "{\"event\":\"status_update\","));
+      g_assert_cmpstr (delivery->event, ==, "atp.status_update");
     }
   expired = find_update (deliveries, expiring);
   g_assert_cmpstr (json_object_get_string_member (expired, "status"), ==, "expired");
@@ -516,6 +518,69 @@ test_afp_review (Fixture       *fixture,
   g_assert_cmpstr (response->error_code, ==, "REVIEW_DECLINED");
 }
 
+/* An AITP decision reaches its service as the decision message (event
+ * aitp.decision), an end as the agent's view (event aitp.status), signed
+ * like any. */
+static void
+test_aitp_decision (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autoptr(GPtrArray) deliveries = NULL;
+  g_autoptr(JsonNode) created_node = NULL, withdrawn_node = NULL;
+  JsonObject *created, *withdrawn;
+  g_autofree char *answer = NULL, *second = NULL, *respond_body = NULL, *answered = NULL;
+  g_autofree char *path = NULL, *patched = NULL;
+#define COLOURS(id) \
+  "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\",\"request_decision\":{\"id\":\"" id "\"," \
+  "\"type\":\"checkbox\",\"options\":[{\"id\":\"red\",\"name\":\"Red\"},{\"id\":\"blue\"}]}}"
+  const char *first_body = COLOURS ("colours");
+  const char *second_body = COLOURS ("colours-again");
+  Delivery *decision = NULL, *end = NULL;
+
+  add_service (fixture, "decisions", receiver, "/ok/aitp", &service);
+  answer = request (fixture, "POST", "/api/v1/aitp/decisions", service.key, first_body, 201);
+  created_node = json_from_string (answer, NULL);
+  created = json_node_get_object (created_node);
+  second = request (fixture, "POST", "/api/v1/aitp/decisions", service.key, second_body, 201);
+  withdrawn_node = json_from_string (second, NULL);
+  withdrawn = json_node_get_object (withdrawn_node);
+  respond_body = g_strdup_printf ("{\"notification_id\":\"%s\",\"response_data\":"
+                                  "{\"options\":[{\"id\":\"blue\"},{\"id\":\"red\"}]}}",
+                                  json_object_get_string_member (created, "id"));
+  answered = request (fixture, "POST", "/api/v1/client/respond", fixture->user_token, respond_body,
+                      200);
+  path = g_strconcat ("/api/v1/aitp/decisions/", json_object_get_string_member (withdrawn, "id"), NULL);
+  patched = request (fixture, "PATCH", path, service.key,
+                     "{\"status\":\"invalidated\",\"reason\":\"asked elsewhere\"}", 200);
+
+  deliveries = receiver_wait (receiver, "/ok/aitp", 2);
+  for (guint i = 0; i < deliveries->len; i++)
+    {
+      Delivery *delivery = deliveries->pdata[i];
+
+      assert_signed (delivery, service.secret);
+      if (g_strcmp0 (delivery->event, "aitp.decision") == 0)
+        decision = delivery;
+      else if (g_strcmp0 (delivery->event, "aitp.status") == 0)
+        end = delivery;
+    }
+  g_assert_nonnull (decision);
+  g_assert_cmpstr (decision->body, ==,
+                   "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\",\"decision\":"
+                   "{\"request_decision_id\":\"colours\",\"options\":[{\"id\":\"blue\"},"
+                   "{\"id\":\"red\",\"name\":\"Red\"}]}}");
+  g_assert_nonnull (end);
+  {
+    g_autoptr(JsonObject) body = body_object (end);
+
+    g_assert_cmpstr (json_object_get_string_member (body, "request_decision_id"), ==, "colours-again");
+    g_assert_cmpstr (json_object_get_string_member (body, "status"), ==, "invalidated");
+    g_assert_cmpstr (json_object_get_string_member (body, "reason"), ==, "asked elsewhere");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -532,6 +597,8 @@ main (int    argc,
   g_test_add ("/server/webhook/gives-up", Fixture, NULL, fixture_setup, test_gives_up,
               fixture_teardown);
   g_test_add ("/server/webhook/afp-review", Fixture, NULL, fixture_setup, test_afp_review,
+              fixture_teardown);
+  g_test_add ("/server/webhook/aitp-decision", Fixture, NULL, fixture_setup, test_aitp_decision,
               fixture_teardown);
   g_test_add ("/server/webhook/status-updates", Fixture, NULL, fixture_setup,
               test_status_updates, fixture_teardown);

@@ -66,6 +66,7 @@ typedef struct
 {
   char   *signature;
   char   *request_id;
+  char   *event;      /* X-Triage-Event */
   char   *content_type;
   char   *body;     /* the raw bytes, NUL added */
   double  time;     /* unix seconds */
@@ -76,6 +77,7 @@ delivery_free (Delivery *delivery)
 {
   g_free (delivery->signature);
   g_free (delivery->request_id);
+  g_free (delivery->event);
   g_free (delivery->content_type);
   g_free (delivery->body);
   g_free (delivery);
@@ -100,12 +102,15 @@ receiver_deliveries (Receiver   *receiver,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = soup_session_send_and_read (receiver->session, msg, NULL, &error);
   g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
   GPtrArray *deliveries = g_ptr_array_new_with_free_func ((GDestroyNotify) delivery_free);
   JsonArray *array;
 
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  root = json_from_string (g_bytes_get_data (bytes, NULL), &error);
+  /* The bytes read end where the body ends: no NUL after them. */
+  text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  root = json_from_string (text, &error);
   g_assert_no_error (error);
   array = json_node_get_array (root);
   for (guint i = 0; i < json_array_get_length (array); i++)
@@ -120,6 +125,7 @@ receiver_deliveries (Receiver   *receiver,
       delivery = g_new0 (Delivery, 1);
       delivery->signature = g_strdup (member_or_null (record, "signature"));
       delivery->request_id = g_strdup (member_or_null (record, "request_id"));
+      delivery->event = g_strdup (member_or_null (record, "event"));
       delivery->content_type = g_strdup (member_or_null (record, "content_type"));
       raw = g_base64_decode (json_object_get_string_member (record, "body"), &length);
       delivery->body = g_strndup ((const char *) raw, length);

@@ -10,8 +10,8 @@
 #   /redirect/NAME  302 to /ok/NAME-target
 #
 # GET /requests returns the records as a JSON array of {path, signature,
-# request_id, content_type, body (base64 of the raw bytes), time (unix
-# seconds, a float)}.
+# request_id, event (X-Triage-Event), content_type, body (base64 of the raw
+# bytes), time (unix seconds, a float)}.
 #
 # It runs in its own process (libsoup 3.2's SoupServer leaks accepted sockets
 # under LeakSanitizer), on the port given as its argument (default: a free
@@ -64,6 +64,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "path": self.path,
                 "signature": self.headers.get("X-ATP-Signature"),
                 "request_id": self.headers.get("X-ATP-Request-ID"),
+                "event": self.headers.get("X-Triage-Event"),
                 "content_type": self.headers.get("Content-Type"),
                 "body": base64.b64encode(body).decode(),
                 "time": arrived,

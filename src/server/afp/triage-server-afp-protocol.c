@@ -159,25 +159,6 @@ afp_check_answer (AtpNotification  *request,
 
 /* ---- what the agent reads ---- */
 
-const char *
-triage_server_afp_status_word (int status)
-{
-  switch (status)
-    {
-    case ATP_STATUS_RESPONDED:
-      return "answered";
-    case ATP_STATUS_EXPIRED:
-      return "expired";
-    case ATP_STATUS_INVALIDATED:
-      return "invalidated";
-    case ATP_STATUS_CREATED:
-    case ATP_STATUS_DELIVERED:
-    case ATP_STATUS_ACKNOWLEDGED:
-    default:
-      return "pending";
-    }
-}
-
 /* The Response Object of a settled review, and when it settled. */
 static AtpAfpResponse *
 settled_response (TriageNotificationRow  *row,
@@ -254,7 +235,7 @@ afp_agent_view (TriageNotificationRow *row)
                                                                      "The stored review cannot be read",
                                                                      NULL);
 
-      json_object_set_string_member (object, "status", triage_server_afp_status_word (row->status));
+      json_object_set_string_member (object, "status", triage_server_status_word (row->status));
       json_object_set_member (object, "response", atp_afp_response_to_json (broken));
       return json_node_init_object (json_node_alloc (), object);
     }
@@ -262,7 +243,7 @@ afp_agent_view (TriageNotificationRow *row)
   created = atp_format_timestamp (envelope->timestamp);
   json_object_set_string_member (object, "session_id", review->session_id);
   json_object_set_int_member (object, "iteration", review->request->iteration);
-  json_object_set_string_member (object, "status", triage_server_afp_status_word (row->status));
+  json_object_set_string_member (object, "status", triage_server_status_word (row->status));
   json_object_set_string_member (object, "created_at", created);
   if (envelope->deadline != NULL)
     {

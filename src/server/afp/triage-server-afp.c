@@ -386,39 +386,14 @@ build_envelope (TriageServiceRow  *service,
                 GDateTime         *now,
                 GError           **error)
 {
-  g_autoptr(JsonObject) object = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *timestamp = atp_format_timestamp (now);
   g_autofree char *title = submission->title ? g_strdup (submission->title)
                                              : derive_title (review->request);
   g_autofree char *description = derive_description (review->request);
-  JsonObject *member;
+  g_autoptr(JsonNode) payload = atp_afp_review_to_json (review);
 
-  json_object_set_string_member (object, "id", submission->id);
-  json_object_set_string_member (object, "version", ATP_PROTOCOL_VERSION);
-  json_object_set_string_member (object, "timestamp", timestamp);
-  if (submission->deadline != NULL)
-    {
-      g_autofree char *deadline = atp_format_timestamp (submission->deadline);
-
-      json_object_set_string_member (object, "deadline", deadline);
-    }
-  member = json_object_new ();
-  json_object_set_string_member (member, "id", service->id);
-  json_object_set_string_member (member, "name", service->name);
-  json_object_set_object_member (object, "service", member);
-  json_object_set_string_member (object, "status", "created");
-  member = json_object_new ();
-  json_object_set_string_member (member, "title", title);
-  json_object_set_string_member (member, "description", description);
-  if (submission->project != NULL)
-    json_object_set_string_member (member, "project", submission->project);
-  json_object_set_object_member (object, "context", member);
-  json_object_set_string_member (object, "protocol", "afp");
-  json_object_set_member (object, "afp", atp_afp_review_to_json (review));
-
-  node = json_node_init_object (json_node_alloc (), object);
-  return atp_notification_new_from_json (node, ATP_PARSE_DEFAULT, error);
+  return triage_server_new_envelope (ATP_PROTOCOL_AFP, submission->id, now, submission->deadline,
+                                     service, title, description, submission->project, payload,
+                                     error);
 }
 
 static char *
@@ -587,102 +562,6 @@ handle_post_review (TriageServer      *self,
 
 /* ---- GET and PATCH /api/v1/afp/reviews/{id} ---- */
 
-/* The service's own review @id, or NULL after answering 404 or 403. */
-static TriageNotificationRow *
-owned_review (TriageServer      *self,
-              SoupServerMessage *msg,
-              TriageServiceRow  *service,
-              const char        *id)
-{
-  TriageNotificationRow *row = triage_store_get_notification (self->store, id);
-
-  /* A request of another protocol is read at that protocol's endpoint. */
-  if (row == NULL || row->protocol != ATP_PROTOCOL_AFP)
-    {
-      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such review");
-      triage_notification_row_free (row);
-      return NULL;
-    }
-  if (g_strcmp0 (row->service_id, service->id) != 0)
-    {
-      reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The review belongs to another service");
-      triage_notification_row_free (row);
-      return NULL;
-    }
-
-  return row;
-}
-
-static void
-reply_agent_view (SoupServerMessage     *msg,
-                  guint                  status,
-                  TriageNotificationRow *row)
-{
-  g_autoptr(JsonNode) node = triage_server_protocol_afp.agent_view (row);
-
-  reply_text (msg, status, atp_json_to_string (node, NULL));
-}
-
-static void
-handle_get_review (TriageServer      *self,
-                   SoupServerMessage *msg,
-                   const char        *id,
-                   GHashTable        *query)
-{
-  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
-  g_autoptr(TriageNotificationRow) row = NULL;
-  guint wait = 0;
-
-  if (service == NULL || !triage_server_parse_wait (msg, query, &wait) ||
-      (row = owned_review (self, msg, service, id)) == NULL)
-    return;
-
-  if (wait > 0 && atp_status_is_pending (row->status))
-    {
-      triage_server_wait (self, msg, id, wait);
-      return;
-    }
-  reply_agent_view (msg, 200, row);
-}
-
-static void
-handle_patch_review (TriageServer      *self,
-                     SoupServerMessage *msg,
-                     const char        *id)
-{
-  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
-  g_autoptr(TriageNotificationRow) row = NULL;
-  g_autoptr(TriageNotificationRow) after = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
-  const char *status, *reason;
-  gboolean failed = FALSE;
-
-  if (service == NULL ||
-      !triage_server_rate_check (self, msg, TRIAGE_LIMIT_STATUS_UPDATES, service->id) ||
-      (root = parse_body (msg)) == NULL)
-    return;
-  object = json_node_get_object (root);
-  status = get_string_or (msg, object, "status", TRUE, ATP_ERROR_INVALID_STATUS, &failed);
-  if (failed)
-    return;
-  reason = get_string (msg, object, "reason", FALSE, &failed);
-  if (failed)
-    return;
-  if (g_strcmp0 (status, "invalidated") != 0)
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_STATUS,
-                         "status: a review can only be withdrawn (\"invalidated\")", "status");
-      return;
-    }
-  if ((row = owned_review (self, msg, service, id)) == NULL ||
-      !triage_server_invalidate (self, msg, row, reason, g_get_real_time ()))
-    return;
-
-  after = triage_store_get_notification (self->store, id);
-  reply_agent_view (msg, 200, after != NULL ? after : row);
-}
-
 /* ---- GET /api/v1/afp/sessions/{id} ---- */
 
 static void
@@ -723,7 +602,7 @@ handle_get_session (TriageServer      *self,
 
       json_object_set_string_member (item, "id", review->notification_id);
       json_object_set_int_member (item, "iteration", review->iteration);
-      json_object_set_string_member (item, "status", triage_server_afp_status_word (review->status));
+      json_object_set_string_member (item, "status", triage_server_status_word (review->status));
       json_array_add_object_element (list, item);
     }
   json_object_set_array_member (answer, "reviews", list);
@@ -736,19 +615,6 @@ handle_get_session (TriageServer      *self,
 }
 
 /* ---- routes ---- */
-
-/* The id after @prefix when @path is @prefix + one segment, else NULL. */
-static const char *
-segment_after (const char *path,
-               const char *prefix)
-{
-  const char *rest;
-
-  if (!g_str_has_prefix (path, prefix))
-    return NULL;
-  rest = path + strlen (prefix);
-  return *rest != '\0' && strchr (rest, '/') == NULL ? rest : NULL;
-}
 
 gboolean
 triage_server_afp_route (TriageServer      *self,
@@ -766,18 +632,18 @@ triage_server_afp_route (TriageServer      *self,
       else
         handle_post_review (self, msg);
     }
-  else if ((rest = segment_after (path, TRIAGE_AFP_REVIEWS_PATH "/")) != NULL)
+  else if ((rest = triage_server_path_segment (path, TRIAGE_AFP_REVIEWS_PATH "/")) != NULL)
     {
       g_autofree char *id = g_ascii_strdown (rest, -1);
 
       if (strcmp (method, "GET") == 0)
-        handle_get_review (self, msg, id, query);
+        triage_server_agent_get (self, msg, id, query, ATP_PROTOCOL_AFP, "review");
       else if (strcmp (method, "PATCH") == 0)
-        handle_patch_review (self, msg, id);
+        triage_server_agent_withdraw (self, msg, id, ATP_PROTOCOL_AFP, "review");
       else
         reply_method_not_allowed (msg, "GET, PATCH");
     }
-  else if ((rest = segment_after (path, TRIAGE_AFP_SESSIONS_PATH "/")) != NULL)
+  else if ((rest = triage_server_path_segment (path, TRIAGE_AFP_SESSIONS_PATH "/")) != NULL)
     {
       if (strcmp (method, "GET") != 0)
         reply_method_not_allowed (msg, "GET");

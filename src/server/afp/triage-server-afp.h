@@ -33,9 +33,6 @@ gboolean      triage_server_afp_route        (TriageServer      *self,
                                               const char        *path,
                                               GHashTable        *query);
 
-/* "pending", "answered", "expired" or "invalidated": an AtpStatus as a review's agent reads it. */
-const char   *triage_server_afp_status_word  (int                status);
-
 /* The review an envelope carries (its `afp` member), or NULL. */
 AtpAfpReview *triage_server_afp_review_of    (AtpNotification   *envelope,
                                               GError           **error);

@@ -1,0 +1,209 @@
+/* triage-server-aitp.c — the agent endpoints of AITP-02 Decisions
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * POST /api/v1/aitp/decisions asks a person to decide (the body is an AITP
+ * message holding request_decision), GET /api/v1/aitp/decisions/{id}[?wait=N]
+ * reads it back (with the decision message once answered), PATCH withdraws
+ * it. A decision is an ordinary request of the one path
+ * (docs/architecture.md): a notification row whose envelope carries the
+ * message as its `aitp` member, with the lifecycle, recipients, deadline,
+ * streams and respond endpoint every request has.
+ */
+
+#define G_LOG_DOMAIN "triage-server-aitp"
+
+#include "triage-server-aitp.h"
+
+#include <string.h>
+
+/* Room the envelope's own members take besides the message, title and
+ * description; below it no exact measure is needed. */
+#define ENVELOPE_ROOM 1024
+
+/* The same request_decision id posted again by the service: the first
+ * answer when the body is the same JSON, else a conflict. TRUE when answered. */
+static gboolean
+answer_repeat (TriageServer      *self,
+               SoupServerMessage *msg,
+               TriageServiceRow  *service,
+               AtpAitpRequest    *request,
+               JsonNode          *body)
+{
+  g_autoptr(TriageNotificationRow) existing = NULL;
+  g_autoptr(JsonNode) first = NULL;
+
+  existing = triage_store_find_request (self->store, service->id, ATP_PROTOCOL_AITP, request->id);
+  if (existing == NULL)
+    return FALSE;
+
+  first = json_from_string (existing->body, NULL);
+  if (first != NULL && atp_json_node_equal (first, body))
+    reply_text (msg, 201, g_strdup (existing->answer));
+  else
+    {
+      g_autofree char *message =
+        g_strdup_printf ("request_decision.id: this service already asked for a decision \"%s\", "
+                         "with another body (decision %s)", request->id, existing->id);
+
+      reply_error_field (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS, message, "request_decision.id");
+    }
+  return TRUE;
+}
+
+/* What the inbox, bubble, tray and history show: the title, else the
+ * description's first line. */
+static char *
+derive_title (AtpAitpRequest *request)
+{
+  char *title = NULL;
+
+  if (request->title != NULL)
+    title = triage_server_title_from_text (request->title);
+  if (title == NULL)
+    title = triage_server_title_from_text (request->description);
+  return title != NULL ? title : g_strdup ("Decision requested");
+}
+
+static char *
+created_answer (const char *id,
+                const char *request_decision_id)
+{
+  g_autoptr(JsonObject) answer = json_object_new ();
+
+  json_object_set_string_member (answer, "id", id);
+  json_object_set_string_member (answer, "request_decision_id", request_decision_id);
+  json_object_set_string_member (answer, "status", "pending");
+  return object_to_string (answer);
+}
+
+/* The deadline is the agent's (x-triage.deadline) and must lie ahead. */
+static gboolean
+check_deadline (SoupServerMessage *msg,
+                AtpAitpRequest    *request,
+                GDateTime         *now)
+{
+  g_autofree char *deadline = NULL, *now_text = NULL, *message = NULL;
+
+  if (request->deadline == NULL || g_date_time_compare (request->deadline, now) > 0)
+    return TRUE;
+  deadline = atp_format_timestamp (request->deadline);
+  now_text = atp_format_timestamp (now);
+  message = g_strdup_printf ("x-triage.deadline: must be in the future (%s is not after %s)",
+                             deadline, now_text);
+  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "x-triage.deadline");
+  return FALSE;
+}
+
+static void
+handle_post_decision (TriageServer      *self,
+                      SoupServerMessage *msg)
+{
+  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(AtpAitpRequest) request = NULL;
+  g_autoptr(AtpNotification) envelope = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *id = NULL, *title = NULL, *answer = NULL, *posted = NULL;
+  const char *description;
+  TriageStoreInsert inserted;
+  gsize size;
+
+  if (service == NULL ||
+      !triage_server_rate_check (self, msg, TRIAGE_LIMIT_SENDS, service->id) ||
+      (root = parse_body (msg)) == NULL)
+    return;
+
+  request = atp_aitp_request_new_from_json (root, &error);
+  if (request == NULL)
+    {
+      reply_gerror_field (msg, error);
+      return;
+    }
+  if (!check_deadline (msg, request, now))
+    return;
+  if (!atp_aitp_request_check_answerable (request, now, &error))
+    {
+      reply_gerror_field (msg, error);
+      return;
+    }
+  if (answer_repeat (self, msg, service, request, root))
+    return;
+
+  id = atp_new_uuid ();
+  title = derive_title (request);
+  description = atp_str_is_blank (request->description) ? NULL : request->description;
+  envelope = triage_server_new_envelope (ATP_PROTOCOL_AITP, id, now, request->deadline, service,
+                                         title, description, request->project, root, &error);
+  if (envelope == NULL)
+    {
+      g_prefix_error (&error, "The decision cannot be made: ");
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, error->message);
+      return;
+    }
+
+  body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
+  size = g_bytes_get_size (body);
+  /* The envelope holds the message, the title and the description: it must
+   * still fit a WebSocket frame. */
+  if (size + strlen (title) + (description ? strlen (description) : 0) + ENVELOPE_ROOM >
+      ATP_MAX_NOTIFICATION_SIZE)
+    {
+      g_free (atp_notification_to_string (envelope, &size));
+      if (size > ATP_MAX_NOTIFICATION_SIZE)
+        {
+          reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                             "request_decision: with its description shown in the inbox the "
+                             "decision is larger than a request may be", "request_decision");
+          return;
+        }
+    }
+
+  answer = created_answer (id, request->id);
+  posted = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  inserted = triage_server_add_request (self, envelope, request->id, posted, answer);
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS && answer_repeat (self, msg, service, request, root))
+    return;   /* the same id posted a moment ago to another server of the database */
+  if (inserted != TRIAGE_STORE_INSERTED)
+    {
+      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the decision");
+      return;
+    }
+  reply_text (msg, 201, g_steal_pointer (&answer));
+}
+
+gboolean
+triage_server_aitp_route (TriageServer      *self,
+                          SoupServerMessage *msg,
+                          const char        *method,
+                          const char        *path,
+                          GHashTable        *query)
+{
+  const char *rest;
+
+  if (strcmp (path, TRIAGE_AITP_DECISIONS_PATH) == 0)
+    {
+      if (strcmp (method, "POST") != 0)
+        reply_method_not_allowed (msg, "POST");
+      else
+        handle_post_decision (self, msg);
+    }
+  else if ((rest = triage_server_path_segment (path, TRIAGE_AITP_DECISIONS_PATH "/")) != NULL)
+    {
+      g_autofree char *id = g_ascii_strdown (rest, -1);
+
+      if (strcmp (method, "GET") == 0)
+        triage_server_agent_get (self, msg, id, query, ATP_PROTOCOL_AITP, "decision");
+      else if (strcmp (method, "PATCH") == 0)
+        triage_server_agent_withdraw (self, msg, id, ATP_PROTOCOL_AITP, "decision");
+      else
+        reply_method_not_allowed (msg, "GET, PATCH");
+    }
+  else
+    return FALSE;
+
+  return TRUE;
+}
