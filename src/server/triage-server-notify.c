@@ -189,7 +189,10 @@ triage_server_event_seen (TriageServer         *self,
     return;
   if (g_str_equal (event->type, "status_update"))
     wake_waiters (self, event->notification_id);
-  else if (triage_store_is_shared (self->store) && self->reschedule_source == 0)
+  /* A notification with a deadline says so in its JSON (a "deadline" key
+   * elsewhere in it only costs a needless look). */
+  else if (triage_store_is_shared (self->store) && self->reschedule_source == 0 &&
+           strstr (event->data, "\"deadline\":") != NULL)
     self->reschedule_source = g_idle_add (reschedule_idle, self);
 }
 
@@ -304,18 +307,17 @@ handle_post_notification (TriageServer      *self,
       return;
     }
   id = submission->id ? g_ascii_strdown (submission->id, -1) : atp_new_uuid ();
-  existing = triage_store_get_notification (self->store, id);
-  if (existing != NULL)
-    {
-      reply_existing (msg, existing, service, body, length);
-      return;
-    }
   created = submission->timestamp ? g_date_time_ref (submission->timestamp)
                                   : g_date_time_new_now_utc ();
   if (submission->deadline != NULL && g_date_time_compare (submission->deadline, created) <= 0)
     {
-      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
-                         "The deadline must be after the notification's timestamp", "deadline");
+      /* An id that exists is answered as such, whatever the new body says. */
+      existing = triage_store_get_notification (self->store, id);
+      if (existing != NULL)
+        reply_existing (msg, existing, service, body, length);
+      else
+        reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                           "The deadline must be after the notification's timestamp", "deadline");
       return;
     }
   filled = atp_notification_copy_with (submission, id, created, service->id, service->name,
@@ -326,11 +328,12 @@ handle_post_notification (TriageServer      *self,
   json_object_set_string_member (answer, "status", "created");
   json_object_set_string_member (answer, "estimated_delivery", created_text);
   answer_text = object_to_string (answer);
+  /* Stored, or found there: a retry (of this client, or through another
+   * server of the database a moment ago) gets the original answer. No look
+   * before: most ids are new, and a look costs a round trip to PostgreSQL. */
   inserted = triage_server_add_request (self, filled, NULL, body, answer_text);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
-      /* The same id posted a moment ago, to another server of the database:
-       * its insert committed first. */
       existing = triage_store_get_notification (self->store, id);
       if (existing != NULL)
         reply_existing (msg, existing, service, body, length);

@@ -16,7 +16,8 @@ G_BEGIN_DECLS
 /*
  * What became of a request, in one sentence: the settled view's banner, what
  * a screen reader reads for it, and what a bubble still on screen says once
- * the request is settled. No GTK here (the app core's notifier uses it too).
+ * the request is settled (the application words it for the notifier). No
+ * GTK here, so the sentences are tested without a display.
  */
 
 char *triage_format_settled   (AtpStatus        status,

@@ -355,6 +355,7 @@ _triage_response_editor_build (TriageResponseEditor *self)
 
   gtk_widget_set_visible (GTK_WIDGET (self->input_box),
                           gtk_widget_get_first_child (GTK_WIDGET (self->input_box)) != NULL);
+  _triage_response_editor_sync_header (self);
   gtk_widget_add_css_class (GTK_WIDGET (self),
                             atp_response_type_to_string (action->response_type));
   _triage_response_editor_update (self);
@@ -452,3 +453,78 @@ _triage_response_editor_show_answer (TriageResponseEditor *self,
       break;
     }
 }
+
+/* The controls, for the tests */
+
+GtkWidget *
+triage_response_editor_get_input (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return self->input;
+}
+
+GPtrArray *
+triage_response_editor_get_option_buttons (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return self->option_buttons;
+}
+
+GtkWidget *
+triage_response_editor_get_submit_button (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return self->submit_button;
+}
+
+GtkWidget *
+triage_response_editor_get_true_button (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return self->true_button;
+}
+
+GtkWidget *
+triage_response_editor_get_false_button (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return self->false_button;
+}
+
+GtkWidget *
+triage_response_editor_get_counter_label (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return self->counter_label;
+}
+
+GtkWidget *
+triage_response_editor_get_reason_label (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return GTK_WIDGET (self->reason_label);
+}
+
+GtkWidget *
+triage_response_editor_get_placeholder_label (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return self->placeholder_label;
+}
+
+GtkWidget *
+triage_response_editor_get_badges (TriageResponseEditor *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
+
+  return GTK_WIDGET (self->badges);
+}
+

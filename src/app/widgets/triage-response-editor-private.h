@@ -17,6 +17,7 @@ G_BEGIN_DECLS
  *   triage-response-editor.c          the object, the answer its control holds
  *                                     (checked with libatp on every change) and its API
  *   triage-response-editor-controls.c the controls: buttons, options, drop-down, text
+ *                                     (and their getters for the tests)
  *   triage-response-editor-number.c   the number field and the slider
  */
 
@@ -50,6 +51,7 @@ struct _TriageResponseEditor
   double            grid_top;     /* scale: the highest value on the grid */
 
   /* template */
+  GtkWidget        *header;
   GtkLabel         *title_label;
   TriageWrapBox    *badges;
   GtkWidget        *chosen_marker;
@@ -63,6 +65,7 @@ struct _TriageResponseEditor
 void       _triage_response_editor_update          (TriageResponseEditor *self);
 void       _triage_response_editor_emit_submit     (TriageResponseEditor *self,
                                                     JsonNode             *data);
+void       _triage_response_editor_sync_header     (TriageResponseEditor *self);
 
 /* triage-response-editor-controls.c */
 void       _triage_response_editor_build           (TriageResponseEditor *self);

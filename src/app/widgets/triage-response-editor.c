@@ -282,6 +282,18 @@ _triage_response_editor_update (TriageResponseEditor *self)
   sync_controls (self);
 }
 
+/* The heading row is shown only with something in it: a simple action's
+ * button says its label, so without flags or a mark it would only be a gap
+ * above the button. */
+void
+_triage_response_editor_sync_header (TriageResponseEditor *self)
+{
+  gtk_widget_set_visible (self->header,
+                          gtk_widget_get_visible (GTK_WIDGET (self->title_label)) ||
+                          gtk_widget_get_visible (GTK_WIDGET (self->badges)) ||
+                          gtk_widget_get_visible (self->chosen_marker));
+}
+
 void
 _triage_response_editor_emit_submit (TriageResponseEditor *self,
                                      JsonNode             *data)
@@ -448,6 +460,7 @@ triage_response_editor_class_init (TriageResponseEditorClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE "/widgets/triage-response-editor.ui");
+  gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, header);
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, title_label);
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, badges);
   gtk_widget_class_bind_template_child (widget_class, TriageResponseEditor, chosen_marker);
@@ -682,6 +695,7 @@ triage_response_editor_set_chosen (TriageResponseEditor *self,
 
   gtk_label_set_label (self->chosen_label, text ? text : "");
   gtk_widget_set_visible (self->chosen_marker, chosen);
+  _triage_response_editor_sync_header (self);
   if (chosen)
     {
       gtk_widget_add_css_class (GTK_WIDGET (self), "chosen");
@@ -736,78 +750,3 @@ triage_response_editor_submit (TriageResponseEditor *self)
   _triage_response_editor_emit_submit (self, data);
   return TRUE;
 }
-
-/* For the tests */
-
-GtkWidget *
-triage_response_editor_get_input (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return self->input;
-}
-
-GPtrArray *
-triage_response_editor_get_option_buttons (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return self->option_buttons;
-}
-
-GtkWidget *
-triage_response_editor_get_submit_button (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return self->submit_button;
-}
-
-GtkWidget *
-triage_response_editor_get_true_button (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return self->true_button;
-}
-
-GtkWidget *
-triage_response_editor_get_false_button (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return self->false_button;
-}
-
-GtkWidget *
-triage_response_editor_get_counter_label (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return self->counter_label;
-}
-
-GtkWidget *
-triage_response_editor_get_reason_label (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return GTK_WIDGET (self->reason_label);
-}
-
-GtkWidget *
-triage_response_editor_get_placeholder_label (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return self->placeholder_label;
-}
-
-GtkWidget *
-triage_response_editor_get_badges (TriageResponseEditor *self)
-{
-  g_return_val_if_fail (TRIAGE_IS_RESPONSE_EDITOR (self), NULL);
-
-  return GTK_WIDGET (self->badges);
-}
-

@@ -219,15 +219,15 @@ set_result_error (TriagePgConnection *self,
                message);
 }
 
-static PGresult *
-run_prepared (TriagePgConnection  *self,
-              const char          *sql,
-              int                  n_params,
-              const TriagePgParam *params,
-              GError             **error)
+/* The name @sql is prepared under on this connection, preparing it now if
+ * it is new; NULL on error. */
+static const char *
+prepared_name (TriagePgConnection *self,
+               const char         *sql,
+               int                 n_params,
+               GError            **error)
 {
   const char *name = g_hash_table_lookup (self->prepared, sql);
-  PGresult *result;
 
   if (name == NULL)
     {
@@ -242,6 +242,21 @@ run_prepared (TriagePgConnection  *self,
       name = new_name;
       g_hash_table_insert (self->prepared, g_strdup (sql), g_steal_pointer (&new_name));
     }
+  return name;
+}
+
+static PGresult *
+run_prepared (TriagePgConnection  *self,
+              const char          *sql,
+              int                  n_params,
+              const TriagePgParam *params,
+              GError             **error)
+{
+  const char *name = prepared_name (self, sql, n_params, error);
+  PGresult *result;
+
+  if (name == NULL)
+    return NULL;
   result = PQexecPrepared (self->conn, name, n_params, params, NULL, NULL, 0);
   if (!result_ok (result))
     {
@@ -280,6 +295,71 @@ triage_pg_query (TriagePgConnection  *self,
   if (!triage_pg_connection_ensure (self, error))
     return NULL;
   return run_prepared (self, sql, n_params, params, error);
+}
+
+/* Runs @statements in one round trip to the database (libpq's pipeline
+ * mode): each is sent before the first result is read. A statement that
+ * fails aborts those after it (their result stays NULL); the error is the
+ * first failure's. Statements are prepared first, once per connection. */
+gboolean
+triage_pg_pipeline (TriagePgConnection *self,
+                    TriagePgStatement  *statements,
+                    guint               n_statements,
+                    GError            **error)
+{
+  g_autoptr(GError) failure = NULL;
+  PGresult *sync;
+  gboolean sent = TRUE;
+
+  if (!triage_pg_connection_ensure (self, error))
+    return FALSE;
+  for (guint i = 0; i < n_statements; i++)
+    if (prepared_name (self, statements[i].sql, statements[i].n_params, error) == NULL)
+      return FALSE;
+  if (!PQenterPipelineMode (self->conn))
+    {
+      set_result_error (self, NULL, error);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_statements && sent; i++)
+    sent = PQsendQueryPrepared (self->conn, g_hash_table_lookup (self->prepared, statements[i].sql),
+                                statements[i].n_params, statements[i].params, NULL, NULL, 0);
+  if (!sent || !PQpipelineSync (self->conn))
+    {
+      set_result_error (self, NULL, error);
+      PQexitPipelineMode (self->conn);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_statements; i++)
+    {
+      PGresult *result = PQgetResult (self->conn);
+
+      if (result == NULL)
+        break;
+      if (!result_ok (result))
+        {
+          if (failure == NULL && PQresultStatus (result) != PGRES_PIPELINE_ABORTED)
+            set_result_error (self, result, &failure);
+          PQclear (result);
+        }
+      else
+        statements[i].result = result;
+      /* The end of this statement's results. */
+      while ((result = PQgetResult (self->conn)) != NULL)
+        PQclear (result);
+    }
+  while ((sync = PQgetResult (self->conn)) != NULL && PQresultStatus (sync) != PGRES_PIPELINE_SYNC)
+    PQclear (sync);
+  g_clear_pointer (&sync, PQclear);
+  PQexitPipelineMode (self->conn);
+  if (failure == NULL && triage_pg_connection_is_bad (self))
+    set_result_error (self, NULL, &failure);
+  if (failure != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&failure));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* Runs @sql (one or more statements, no parameters) with the simple protocol;

@@ -35,6 +35,19 @@ PGresult           *triage_pg_query              (TriagePgConnection  *self,
                                                   int                  n_params,
                                                   const TriagePgParam *params,
                                                   GError             **error);
+/* One statement of a pipeline: its result is set (or NULL) once it ran. */
+typedef struct
+{
+  const char          *sql;
+  int                  n_params;
+  const TriagePgParam *params;
+  PGresult            *result;
+} TriagePgStatement;
+
+gboolean            triage_pg_pipeline           (TriagePgConnection  *self,
+                                                  TriagePgStatement   *statements,
+                                                  guint                n_statements,
+                                                  GError             **error);
 PGresult           *triage_pg_exec               (TriagePgConnection  *self,
                                                   const char          *sql,
                                                   GError             **error);

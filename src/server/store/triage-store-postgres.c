@@ -49,16 +49,24 @@ struct _TriageStorePostgres
   TriagePgConnection *conn;
   TriagePgListener   *listener;
   gboolean            in_batch;
+  gboolean            begun;          /* the batch's BEGIN went out (with its first statement) */
   char               *batch_error;    /* the first statement of the batch that failed */
-  gboolean            notify;         /* the batch wrote events */
+  GPtrArray          *events;         /* the batch's, written with its COMMIT */
+  GHashTable         *services;       /* "query\nvalue" → TriageServiceRow: they never change */
+  GHashTable         *recipients;     /* notification id → GStrv: who it goes to, never changes */
+  GQueue             *recipients_age; /* its keys, oldest first */
   gint64              rates_swept;
 };
+
+#define RECIPIENTS_KEPT 4096
+#define SERVICES_KEPT   1024
 
 G_DEFINE_FINAL_TYPE (TriageStorePostgres, triage_store_postgres, TRIAGE_TYPE_STORE)
 
 /* Runs @sql; NULL when it failed (logged). In a batch, the first failure
  * fails the whole batch (PostgreSQL refuses the rest of the transaction),
- * so later statements are not even sent. */
+ * so later statements are not even sent. The batch's BEGIN goes out with its
+ * first statement, in the same round trip. */
 static PGresult *
 query (TriageStorePostgres *self,
        const char          *sql,
@@ -66,11 +74,22 @@ query (TriageStorePostgres *self,
        const TriagePgParam *params)
 {
   g_autoptr(GError) error = NULL;
-  PGresult *result;
+  PGresult *result = NULL;
 
   if (self->in_batch && self->batch_error != NULL)
     return NULL;
-  result = triage_pg_query (self->conn, sql, n_params, params, &error);
+  if (self->in_batch && !self->begun)
+    {
+      TriagePgStatement pipeline[] = { { "BEGIN", 0, NULL, NULL }, { sql, n_params, params, NULL } };
+
+      self->begun = TRUE;
+      if (triage_pg_pipeline (self->conn, pipeline, G_N_ELEMENTS (pipeline), &error))
+        result = g_steal_pointer (&pipeline[1].result);
+      g_clear_pointer (&pipeline[0].result, PQclear);
+      g_clear_pointer (&pipeline[1].result, PQclear);
+    }
+  else
+    result = triage_pg_query (self->conn, sql, n_params, params, &error);
   if (result == NULL)
     {
       g_warning ("%s", error->message);
@@ -139,6 +158,28 @@ query_strings (TriageStorePostgres *self,
   return (GStrv) g_ptr_array_free (strings, FALSE);
 }
 
+static void
+remember_recipients (TriageStorePostgres *self,
+                     const char          *id,
+                     GStrv                users)
+{
+  char *key = g_strdup (id);
+
+  if (g_hash_table_contains (self->recipients, id))
+    {
+      g_hash_table_insert (self->recipients, key, users);
+      return;
+    }
+  if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
+    {
+      g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
+
+      g_hash_table_remove (self->recipients, oldest);
+    }
+  g_queue_push_tail (self->recipients_age, g_strdup (id));
+  g_hash_table_insert (self->recipients, key, users);
+}
+
 /* The bits of @mask (statuses, protocols) as an int[] literal. */
 static char *
 status_array (guint mask)
@@ -154,80 +195,78 @@ status_array (guint mask)
 
 /* ---- the batch ---- */
 
+/* A batch costs no round trip until it has a statement to run. */
 static gboolean
 postgres_begin (TriageStore *store,
                 GError     **error)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) result = triage_pg_exec (self->conn, "BEGIN", error);
 
-  if (result == NULL)
-    return FALSE;
   self->in_batch = TRUE;
-  self->notify = FALSE;
+  self->begun = FALSE;
   g_clear_pointer (&self->batch_error, g_free);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
   return TRUE;
 }
 
-/* The batch's events, written last: under the event-log lock (held until the
- * commit is done), so a batch that commits later gets larger ids than any
- * batch that committed before, whichever server wrote it. */
+/* The batch's events are written with its COMMIT (see postgres_commit). */
 static gboolean
 postgres_insert_events (TriageStore *store,
                         GPtrArray   *events,
                         GError     **error)
 {
-  static const char lock[] = "SELECT pg_advisory_xact_lock ($1::bigint)";
-  static const char insert[] =
-    "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
-    " SELECT e.user_id, e.type, e.data, e.notification_id, e.created_at, e.protocol"
-    " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[])"
-    " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, protocol, n)"
-    " ORDER BY e.n RETURNING id";
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(GString) users = g_string_new ("{"), types = g_string_new ("{");
-  g_autoptr(GString) datas = g_string_new ("{"), ids = g_string_new ("{");
-  g_autoptr(GString) times = g_string_new ("{"), protocols = g_string_new ("{");
-  g_autoptr(PGresult) locked = NULL, inserted = NULL;
-  TriagePgNumber key;
-  TriagePgParam lock_params[] = { triage_pg_number (&key, TRIAGE_PG_EVENT_LOCK) };
-  TriagePgParam params[6];
 
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  self->events = g_ptr_array_ref (events);
+  return TRUE;
+}
+
+/* @events as the arrays of one INSERT … SELECT FROM unnest (…). */
+static GStrv
+event_arrays (GPtrArray *events)
+{
+  GString *arrays[6];
+  GStrv texts = g_new0 (char *, G_N_ELEMENTS (arrays) + 1);
+
+  for (guint c = 0; c < G_N_ELEMENTS (arrays); c++)
+    arrays[c] = g_string_new ("{");
   for (guint i = 0; i < events->len; i++)
     {
       TriageEventRow *event = events->pdata[i];
 
-      triage_pg_array_append (users, event->user);
-      triage_pg_array_append (types, event->type);
-      triage_pg_array_append (datas, event->data);
-      triage_pg_array_append (ids, event->notification_id);
-      g_string_append_printf (times, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", event->created_at);
-      g_string_append_printf (protocols, "%s%d", i > 0 ? "," : "", event->protocol);
+      triage_pg_array_append (arrays[0], event->user);
+      triage_pg_array_append (arrays[1], event->type);
+      triage_pg_array_append (arrays[2], event->data);
+      triage_pg_array_append (arrays[3], event->notification_id);
+      g_string_append_printf (arrays[4], "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", event->created_at);
+      g_string_append_printf (arrays[5], "%s%d", i > 0 ? "," : "", event->protocol);
     }
-  g_string_append_c (users, '}'), g_string_append_c (types, '}'), g_string_append_c (datas, '}');
-  g_string_append_c (ids, '}'), g_string_append_c (times, '}'), g_string_append_c (protocols, '}');
-  params[0] = users->str, params[1] = types->str, params[2] = datas->str;
-  params[3] = ids->str, params[4] = times->str, params[5] = protocols->str;
-
-  if ((locked = query (self, lock, 1, lock_params)) == NULL ||
-      (inserted = query (self, insert, 6, params)) == NULL)
+  for (guint c = 0; c < G_N_ELEMENTS (arrays); c++)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write the events: %s",
-                   self->batch_error ? self->batch_error : "database error");
-      return FALSE;
+      g_string_append_c (arrays[c], '}');
+      texts[c] = g_string_free (arrays[c], FALSE);
     }
-  for (int i = 0; i < PQntuples (inserted) && i < (int) events->len; i++)
-    ((TriageEventRow *) events->pdata[i])->id = triage_pg_int (inserted, i, 0);
-  self->notify = TRUE;
-  return TRUE;
+  return texts;
 }
 
+/* One round trip: the batch's BEGIN if no statement sent it, then its events
+ * under the event-log lock (held until the commit is done, so a batch that
+ * commits later gets larger ids than any batch that committed before,
+ * whichever server wrote it), the NOTIFY that wakes every server's listener,
+ * and the COMMIT. */
 static gboolean
 postgres_commit (TriageStore *store,
                  GError     **error)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) result = NULL;
+  g_auto(GStrv) arrays = NULL;
+  TriagePgNumber key;
+  TriagePgParam lock_params[] = { triage_pg_number (&key, TRIAGE_PG_EVENT_LOCK) };
+  TriagePgStatement pipeline[5] = { { NULL } };
+  TriagePgStatement *inserted = NULL, *committed;
+  guint n = 0;
+  gboolean ok;
 
   if (self->batch_error != NULL)
     {
@@ -235,18 +274,44 @@ postgres_commit (TriageStore *store,
                    self->batch_error);
       return FALSE;
     }
-  result = triage_pg_exec (self->conn, self->notify ? "NOTIFY " TRIAGE_PG_EVENT_CHANNEL "; COMMIT"
-                                                    : "COMMIT", error);
-  if (result == NULL)
-    return FALSE;
+  if (!self->begun && self->events == NULL)
+    {
+      self->in_batch = FALSE;
+      return TRUE;
+    }
+  if (!self->begun)
+    pipeline[n++] = (TriagePgStatement) { "BEGIN", 0, NULL, NULL };
+  if (self->events != NULL)
+    {
+      arrays = event_arrays (self->events);
+      pipeline[n++] = (TriagePgStatement) { "SELECT pg_advisory_xact_lock ($1::bigint)", 1,
+                                            lock_params, NULL };
+      inserted = &pipeline[n];
+      pipeline[n++] = (TriagePgStatement) {
+        "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
+        " SELECT e.user_id, e.type, e.data, e.notification_id, e.created_at, e.protocol"
+        " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[])"
+        " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, protocol, n)"
+        " ORDER BY e.n RETURNING id", 6, (const TriagePgParam *) arrays, NULL };
+      pipeline[n++] = (TriagePgStatement) { "NOTIFY " TRIAGE_PG_EVENT_CHANNEL, 0, NULL, NULL };
+    }
+  committed = &pipeline[n];
+  pipeline[n++] = (TriagePgStatement) { "COMMIT", 0, NULL, NULL };
+  ok = triage_pg_pipeline (self->conn, pipeline, n, error);
   self->in_batch = FALSE;
   /* A transaction that had failed ends with ROLLBACK, not an error. */
-  if (g_strcmp0 (PQcmdStatus (result), "COMMIT") != 0)
+  if (ok && g_strcmp0 (PQcmdStatus (committed->result), "COMMIT") != 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was rolled back");
-      return FALSE;
+      ok = FALSE;
     }
-  return TRUE;
+  for (int i = 0; ok && inserted != NULL && i < PQntuples (inserted->result) &&
+       i < (int) self->events->len; i++)
+    ((TriageEventRow *) self->events->pdata[i])->id = triage_pg_int (inserted->result, i, 0);
+  for (guint i = 0; i < n; i++)
+    g_clear_pointer (&pipeline[i].result, PQclear);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  return ok;
 }
 
 static void
@@ -255,10 +320,14 @@ postgres_rollback (TriageStore *store)
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   g_autoptr(PGresult) result = NULL;
 
+  /* Notifications of the batch are gone: what was kept of them goes too. */
+  g_hash_table_remove_all (self->recipients);
+  g_queue_clear_full (self->recipients_age, g_free);
   self->in_batch = FALSE;
   g_clear_pointer (&self->batch_error, g_free);
-  /* A lost connection took its transaction with it. */
-  if (!triage_pg_connection_is_bad (self->conn))
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  /* A lost connection took its transaction with it; an unsent BEGIN, none. */
+  if (self->begun && !triage_pg_connection_is_bad (self->conn))
     result = triage_pg_exec (self->conn, "ROLLBACK", NULL);
 }
 
@@ -321,14 +390,33 @@ postgres_add_service (TriageStore        *store,
 }
 
 static TriageServiceRow *
+service_row_copy (const TriageServiceRow *row)
+{
+  TriageServiceRow *copy = g_new0 (TriageServiceRow, 1);
+
+  copy->id = g_strdup (row->id);
+  copy->name = g_strdup (row->name);
+  copy->callback_url = g_strdup (row->callback_url);
+  copy->webhook_secret = g_strdup (row->webhook_secret);
+  return copy;
+}
+
+/* A service never changes once registered (triage-store.h), so every one
+ * found is kept: authenticating an agent's request costs no round trip. */
+static TriageServiceRow *
 service_by (TriageStore *store,
             const char  *sql,
             const char  *value)
 {
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autofree char *key = g_strconcat (sql, "\n", value, NULL);
   TriagePgParam params[] = { value };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store), sql, 1, params);
-  TriageServiceRow *row;
+  g_autoptr(PGresult) result = NULL;
+  TriageServiceRow *row = g_hash_table_lookup (self->services, key);
 
+  if (row != NULL)
+    return service_row_copy (row);
+  result = query (self, sql, 1, params);
   if (result == NULL || PQntuples (result) == 0)
     return NULL;
   row = g_new0 (TriageServiceRow, 1);
@@ -336,6 +424,9 @@ service_by (TriageStore *store,
   row->name = triage_pg_text (result, 0, 1);
   row->callback_url = triage_pg_text (result, 0, 2);
   row->webhook_secret = triage_pg_text (result, 0, 3);
+  if (g_hash_table_size (self->services) >= SERVICES_KEPT)
+    g_hash_table_remove_all (self->services);
+  g_hash_table_insert (self->services, g_steal_pointer (&key), service_row_copy (row));
   return row;
 }
 
@@ -504,17 +595,29 @@ postgres_insert_notification (TriageStore *store,
                              triage_pg_number (&kind, protocol), protocol_id };
   /* Another server's insert of the same id (or the same agent's id of the
    * request) makes this one wait for its batch, then do nothing. */
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(PGresult) result = query (self,
     "WITH n AS (INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     "  created_at, deadline, updated_at, protocol, protocol_id) VALUES ($1, $2, $3, $4, $5, $6, 0,"
     "  $7::bigint, $8::bigint, $7::bigint, $9::int, $10) ON CONFLICT DO NOTHING RETURNING seq),"
     " r AS (INSERT INTO notification_recipients (notification_seq, user_id)"
-    "  SELECT n.seq, s.user_id FROM n, service_recipients s WHERE s.service_id = $2)"
-    " SELECT COUNT (*) FROM n", 10, params);
+    "  SELECT n.seq, s.user_id FROM n, service_recipients s WHERE s.service_id = $2"
+    "  RETURNING user_id)"
+    " SELECT n.seq, r.user_id FROM n LEFT JOIN r ON TRUE", 10, params);
+  GPtrArray *users;
 
   if (result == NULL)
     return TRIAGE_STORE_INSERT_FAILED;
-  return triage_pg_int (result, 0, 0) == 1 ? TRIAGE_STORE_INSERTED : TRIAGE_STORE_INSERT_EXISTS;
+  if (PQntuples (result) == 0)
+    return TRIAGE_STORE_INSERT_EXISTS;
+  /* Who it goes to is known now, and for good: publishing it costs no query. */
+  users = g_ptr_array_new ();
+  for (int i = 0; i < PQntuples (result); i++)
+    if (!PQgetisnull (result, i, 1))
+      g_ptr_array_add (users, triage_pg_text (result, i, 1));
+  g_ptr_array_add (users, NULL);
+  remember_recipients (self, id, (GStrv) g_ptr_array_free (users, FALSE));
+  return TRIAGE_STORE_INSERTED;
 }
 
 static gboolean
@@ -530,15 +633,22 @@ postgres_is_recipient (TriageStore *store,
                         2, params);
 }
 
+/* A notification's recipients never change: the last few thousand are kept. */
 static GStrv
 postgres_recipients (TriageStore *store,
                      const char  *notification_id)
 {
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   TriagePgParam params[] = { notification_id };
+  GStrv users = g_hash_table_lookup (self->recipients, notification_id);
 
-  return query_strings (TRIAGE_STORE_POSTGRES (store),
-                        "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
-                        " ON n.seq = r.notification_seq WHERE n.id = $1", 1, params);
+  if (users != NULL)
+    return g_strdupv (users);
+  users = query_strings (self, "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
+                               " ON n.seq = r.notification_seq WHERE n.id = $1", 1, params);
+  if (users[0] != NULL)
+    remember_recipients (self, notification_id, g_strdupv (users));
+  return users;
 }
 
 static gboolean
@@ -860,6 +970,10 @@ triage_store_postgres_finalize (GObject *object)
   /* The base class committed the open batch in its dispose. */
   g_clear_pointer (&self->conn, triage_pg_connection_free);
   g_free (self->batch_error);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_hash_table_unref (self->services);
+  g_hash_table_unref (self->recipients);
+  g_queue_free_full (self->recipients_age, g_free);
   G_OBJECT_CLASS (triage_store_postgres_parent_class)->finalize (object);
 }
 
@@ -916,4 +1030,9 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
 static void
 triage_store_postgres_init (TriageStorePostgres *self)
 {
+  self->services = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) triage_service_row_free);
+  self->recipients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify) g_strfreev);
+  self->recipients_age = g_queue_new ();
 }

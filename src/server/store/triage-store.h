@@ -93,6 +93,7 @@ gboolean     triage_store_add_user        (TriageStore  *self,
 char        *triage_store_user_by_token   (TriageStore  *self,
                                            const char   *token_hash);
 
+/* A service never changes once registered: a backend may keep what it read. */
 gboolean     triage_store_add_service     (TriageStore  *self,
                                            const char   *id,
                                            const char   *name,
