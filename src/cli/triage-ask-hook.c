@@ -16,6 +16,8 @@
 #include "atp.h"
 #include "triage-service-request.h"
 
+#define member_string triage_service_string_member
+
 /*
  * Claude Code runs this as a command hook for PreToolUse or PermissionRequest
  * (its hooks reference as followed is named in docs/protocol.md): the event
@@ -150,16 +152,6 @@ print_fallback (HookEvent   event,
   else
     json_object_set_string_member (output, "systemMessage", message);
   print_object (output);
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
 }
 
 /* At most @max characters of @text's first line, with "…" when cut. */

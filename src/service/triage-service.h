@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "atp-client.h"
 
@@ -50,6 +51,11 @@ AtpClient *triage_service_connect    (const char  *server_url,
                                       const char  *service_id,
                                       const char  *service_name,
                                       GError     **error);
+
+/* The string member @name of @object (nullable), or %NULL when it is missing or
+ * not a string: input from agents is checked, never asserted on. */
+const char *triage_service_string_member (JsonObject *object,
+                                          const char *name);
 
 /* Refuses --api-key, --token and --key (before "--") with a %G_OPTION_ERROR that
  * says where keys come from instead. */
