@@ -120,6 +120,74 @@ step_failed() {
     failed_steps+=("$1")
 }
 
+# summarize [--round] STEP_FAILURES SECONDS TESTLOG...: counts the results of
+# meson's testlog.json files (each named STEP.json). Prints the failed tests, the
+# time taken and "N passed, N failed, N skipped" (the steps that failed outside a
+# test count as failures), and exits 1 if anything failed; with --round only the
+# counts line, the failed tests after it.
+summarize() {
+    /usr/bin/python3 - "$@" <<'EOF'
+import json, os, sys
+args = sys.argv[1:]
+brief = args[0] == "--round"
+if brief:
+    args = args[1:]
+step_failures, seconds = int(args[0]), int(args[1])
+passed = failed = skipped = 0
+bad = []
+for path in sorted(p for p in args[2:] if os.path.exists(p)):
+    step = os.path.basename(path)[:-5]
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            t = json.loads(line)
+            r = t["result"]
+            if r in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            elif r == "SKIP" and step == "build-fuzz":
+                # 77 is libFuzzer's default exit status for a crash, and meson's
+                # for a skip; a fuzz target never skips.
+                failed += 1
+                bad.append((step, t["name"], "exit status 77: a libFuzzer crash"))
+            elif r == "SKIP":
+                skipped += 1
+            else:
+                failed += 1
+                bad.append((step, t["name"], r))
+counts = "%d passed, %d failed, %d skipped" % (passed, failed + step_failures, skipped)
+if brief:
+    print(counts + "".join(f"{', ' if i else ': '}{name} ({why})" for i, (_, name, why) in enumerate(bad)))
+    # The failed subtests with what they said (meson shows only the stderr of a
+    # TAP test, and this round's log is gone once the next round starts).
+    for path in args[2:]:
+        with open(path) as f:
+            for line in f:
+                t = json.loads(line) if line.strip() else None
+                if t is None or t["result"] in ("OK", "EXPECTEDFAIL", "SKIP"):
+                    continue
+                lines = (t.get("stdout") or "").splitlines()
+                told, failing = [], False
+                for l in lines:
+                    if l.startswith("not ok"):
+                        failing = True
+                        told.append(l)
+                    elif l.startswith("ok"):
+                        failing = False
+                    elif failing and l.startswith("#"):
+                        told.append(l)
+                for l in told or lines[-5:]:
+                    print(f"    {t['name']}: {l}")
+    sys.exit(0)
+if bad:
+    print("failed tests:")
+    print("\n".join(f"  {step}: {name} ({why})" for step, name, why in bad))
+print(f"check took {seconds // 60} min {seconds % 60} s")
+print(counts)
+sys.exit(1 if failed + step_failures else 0)
+EOF
+}
+
 # run_tests DIR MESON_TEST_ARG...: run the tests of DIR headless and keep its log.
 run_tests() {
     local name="$1" dir="$TRIAGE_BUILD_BASE/$1"
@@ -166,30 +234,6 @@ fi
 
 asan_mult=${CHECK_ASAN_TIMEOUT_MULTIPLIER:-3}
 
-# round_result FILE: one line, "N passed, N failed, N skipped" and the failures.
-round_result() {
-    /usr/bin/python3 - "$1" <<'EOF'
-import json, sys
-counts = {"passed": 0, "failed": 0, "skipped": 0}
-bad = []
-with open(sys.argv[1]) as f:
-    for line in f:
-        if not line.strip():
-            continue
-        t = json.loads(line)
-        r = t["result"]
-        if r in ("OK", "EXPECTEDFAIL"):
-            counts["passed"] += 1
-        elif r == "SKIP":
-            counts["skipped"] += 1
-        else:
-            counts["failed"] += 1
-            bad.append(f"{t['name']} ({r})")
-print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts
-      + (": " + ", ".join(bad) if bad else ""))
-EOF
-}
-
 # The main build dir's ui and integration suites, round after round, under load.
 run_stress() {
     local dir="$TRIAGE_BUILD_BASE/build" round rc began line bad_rounds=0
@@ -214,7 +258,7 @@ run_stress() {
         line="no test log"
         if [ -f "$dir/meson-logs/testlog.json" ]; then
             cp "$dir/meson-logs/testlog.json" "$results/stress-round-$round.json"
-            line=$(round_result "$results/stress-round-$round.json")
+            line=$(summarize --round 0 0 "$results/stress-round-$round.json")
         fi
         if [ $rc -ne 0 ]; then
             bad_rounds=$((bad_rounds + 1))
@@ -224,7 +268,8 @@ run_stress() {
                 || step_failed "stress round $round: meson test exited with $rc"
         fi
         say "stress round $round/$stress_rounds: $([ $rc -eq 0 ] && echo passed || echo FAILED)" \
-            "in $(( $(date +%s) - began )) s: $line"
+            "in $(( $(date +%s) - began )) s: ${line%%$'\n'*}"
+        [ "$line" = "${line#*$'\n'}" ] || printf '%s\n' "${line#*$'\n'}" >&2
     done
     stop_hog
     say "stress: $((stress_rounds - bad_rounds))/$stress_rounds rounds passed"
@@ -247,35 +292,4 @@ if [ ${#failed_steps[@]} -gt 0 ]; then
 fi
 # One summary over every test run, plus the steps that failed outside a test; its
 # exit status is the script's.
-/usr/bin/python3 - "$results" "${#failed_steps[@]}" "$(( $(date +%s) - started ))" <<'EOF'
-import glob, json, os, sys
-results, step_failures, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-passed = failed = skipped = 0
-bad = []
-for path in sorted(glob.glob(os.path.join(results, "*.json"))):
-    step = os.path.basename(path)[:-5]
-    with open(path) as f:
-        for line in f:
-            if not line.strip():
-                continue
-            t = json.loads(line)
-            r = t["result"]
-            if r in ("OK", "EXPECTEDFAIL"):
-                passed += 1
-            elif r == "SKIP" and step == "build-fuzz":
-                # 77 is libFuzzer's default exit status for a crash, and meson's
-                # for a skip; a fuzz target never skips.
-                failed += 1
-                bad.append(f"  {step}: {t['name']} (exit status 77: a libFuzzer crash)")
-            elif r == "SKIP":
-                skipped += 1
-            else:
-                failed += 1
-                bad.append(f"  {step}: {t['name']} ({r})")
-if bad:
-    print("failed tests:")
-    print("\n".join(bad))
-print(f"check took {seconds // 60} min {seconds % 60} s")
-print("%d passed, %d failed, %d skipped" % (passed, failed + step_failures, skipped))
-sys.exit(1 if failed + step_failures else 0)
-EOF
+summarize "${#failed_steps[@]}" "$(( $(date +%s) - started ))" "$results"/*.json

@@ -51,7 +51,7 @@ bench_mcp_start (GSubprocessLauncher  *launcher,
 
   send_line (self, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": "
                    "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}, "
-                   "\"clientInfo\": {\"name\": \"bench\", \"version\": \"1\"}}}");
+                   "\"clientInfo\": {\"name\": \"bench-mcp\", \"version\": \"1\"}}}");
   reply = g_data_input_stream_read_line (self->output, NULL, NULL, error);
   if (reply == NULL || strstr (reply, "\"result\"") == NULL)
     {

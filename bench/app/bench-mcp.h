@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 typedef struct _BenchMcp BenchMcp;
 
 /* Starts @mcp_path with @launcher's environment and initializes a session as the
- * client "bench" (so its requests' bubbles read "bench: TITLE"). */
+ * client "bench-mcp" (so its requests' bubbles read "bench-mcp: TITLE"; the local
+ * server keeps service names unique, and "bench" is the ATP path's). */
 BenchMcp *bench_mcp_start  (GSubprocessLauncher *launcher,
                             const char          *mcp_path,
                             GError             **error);

@@ -436,8 +436,16 @@ settle_request (TriageApplication *self,
     }
 
   /* With our own answer on its way, "responded" is most likely ours: the
-   * outbox's result decides what is recorded and said. */
+   * outbox's result decides what is recorded and said, and takes the request
+   * out of the inbox then (a 409 names it by its title: it must still be
+   * there when the outbox's answer comes after this update). */
   ours = status == ATP_STATUS_RESPONDED && triage_outbox_has_answer (self->outbox, notification_id);
+  if (ours)
+    {
+      if (self->notifier != NULL)
+        triage_notifier_withdraw (self->notifier, notification_id);
+      return;
+    }
 
   request = triage_inbox_model_remove (self->inbox, notification_id);
   if (request != NULL)
@@ -450,13 +458,6 @@ settle_request (TriageApplication *self,
       if (shown != NULL && g_str_equal (triage_request_get_id (shown), notification_id) &&
           triage_request_get_answer_state (shown) == TRIAGE_ANSWER_NONE)
         triage_request_settle (shown, status, reason, when);
-    }
-
-  if (ours)
-    {
-      if (self->notifier != NULL)
-        triage_notifier_withdraw (self->notifier, notification_id);
-      return;
     }
 
   tell_outcome (self, notification_id, request ? triage_request_get_notification (request) : NULL,

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-aitp-protocol.h"
 #include "triage-atp-protocol.h"
 #include "triage-protocol.h"
 
@@ -75,6 +76,8 @@ triage_protocol_get (AtpProtocol protocol)
       return triage_atp_protocol_get_default ();
 
     case ATP_PROTOCOL_AITP:
+      return triage_aitp_protocol_get_default ();
+
     case ATP_PROTOCOL_AFP:
     case ATP_N_PROTOCOLS:
     default:

@@ -9,6 +9,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-aitp-view.h"
+#include "triage-application.h"
 #include "triage-decision-view.h"
 #include "triage-request-stack.h"
 
@@ -58,6 +60,8 @@ triage_request_stack_view_type (AtpProtocol protocol)
       return TRIAGE_TYPE_DECISION_VIEW;
 
     case ATP_PROTOCOL_AITP:
+      return TRIAGE_TYPE_AITP_VIEW;
+
     case ATP_PROTOCOL_AFP:
     case ATP_N_PROTOCOLS:
     default:
@@ -97,6 +101,21 @@ ensure_view (TriageRequestStack *self,
     return TRIAGE_REQUEST_VIEW (self->views[protocol]);
 
   view = g_object_new (type, "vexpand", TRUE, NULL);
+  /* A view that keeps choices in the settings (AITP: sites whose pictures
+   * are always shown) gets the app's. */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (view), "settings") != NULL)
+    {
+      GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+      g_autoptr(GSettingsSchema) schema =
+        source ? g_settings_schema_source_lookup (source, TRIAGE_SETTINGS_SCHEMA, TRUE) : NULL;
+
+      if (schema != NULL)
+        {
+          g_autoptr(GSettings) settings = g_settings_new_full (schema, NULL, NULL);
+
+          g_object_set (view, "settings", settings, NULL);
+        }
+    }
   g_signal_connect_object (view, "submit", G_CALLBACK (on_view_submit), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (view, "attachment-activated",
                           G_CALLBACK (on_view_attachment_activated), self, G_CONNECT_SWAPPED);

@@ -435,19 +435,6 @@ on_sigterm (gpointer data)
 
 /* ---- the command line ---- */
 
-gboolean
-triage_ask_afp_wanted (int    argc,
-                       char **argv)
-{
-  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
-    {
-      if (g_str_equal (argv[i], "--afp"))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 static const char help_description[] =
   "Standard input: one Request Object of the Agent Feedback Protocol 1.2:\n"
   "  {\"protocol_version\": \"1.2\", \"iteration\": 1,\n"

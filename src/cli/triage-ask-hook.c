@@ -16,6 +16,8 @@
 #include "atp.h"
 #include "triage-service-request.h"
 
+#define member_string triage_service_string_member
+
 /*
  * Claude Code runs this as a command hook for PreToolUse or PermissionRequest
  * (its hooks reference as followed is named in docs/protocol.md): the event
@@ -150,16 +152,6 @@ print_fallback (HookEvent   event,
   else
     json_object_set_string_member (output, "systemMessage", message);
   print_object (output);
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
 }
 
 /* At most @max characters of @text's first line, with "…" when cut. */
@@ -340,7 +332,6 @@ build_request (Hook        *hook,
   g_autofree char *summary = NULL;
   g_autofree char *title = NULL;
   g_autofree char *description = NULL;
-  g_autofree char *deadline = NULL;
   g_autofree char *id = atp_new_uuid ();
   g_autoptr(JsonObject) request = json_object_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -482,14 +473,13 @@ build_request (Hook        *hook,
 
   json_object_set_string_member (request, "id", id);
   json_object_set_string_member (request, "version", ATP_PROTOCOL_VERSION);
-  if (!triage_service_parse_deadline (hook->options->hook_deadline != NULL
-                                        ? hook->options->hook_deadline : HOOK_DEFAULT_DEADLINE,
-                                      now, &deadline, &problem))
+  if (!triage_service_set_deadline (request, hook->options->hook_deadline != NULL
+                                               ? hook->options->hook_deadline : HOOK_DEFAULT_DEADLINE,
+                                    now, &problem))
     {
       g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE, "--deadline: %s", problem);
       return FALSE;
     }
-  json_object_set_string_member (request, "deadline", deadline);
 
   root = json_node_init_object (json_node_alloc (), request);
   notification = atp_notification_new_from_json (root, ATP_PARSE_SUBMISSION, error);

@@ -6,7 +6,7 @@
 
 #define G_LOG_DOMAIN "triage-ask"
 
-#include "triage-ask.h"
+#include "triage-ask-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,9 +22,6 @@
  * anything is sent, with the option or field named.
  */
 
-static const char *response_types[] = {
-  "simple", "binary", "choice", "multi_choice", "text", "number", "scale", NULL
-};
 
 TriageAskOptions *
 triage_ask_options_new (void)
@@ -53,6 +50,7 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self->body);
   g_free (self->hook);
   g_free (self->hook_deadline);
+  g_free (self->collection);
   g_free (self);
 }
 
@@ -95,30 +93,10 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
   return TRUE;
 }
 
-/* "deploy_now" → "Deploy now" */
-static char *
-label_from_id (const char *id)
-{
-  g_autoptr(GString) label = g_string_new (id);
-
-  for (gsize i = 0; i < label->len; i++)
-    if (label->str[i] == '_' || label->str[i] == '-')
-      label->str[i] = ' ';
-  if (label->len > 0)
-    label->str[0] = g_ascii_toupper (label->str[0]);
-
-  return g_string_free (g_steal_pointer (&label), FALSE);
-}
-
-static gboolean
-usage_error (GError     **error,
-             const char  *format,
-             ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-usage_error (GError     **error,
-             const char  *format,
-             ...)
+gboolean
+triage_ask_usage_error (GError     **error,
+                        const char  *format,
+                        ...)
 {
   va_list args;
 
@@ -130,444 +108,6 @@ usage_error (GError     **error,
   return FALSE;
 }
 
-/* A JSON number for a constraint: an integer node when integral. */
-static JsonNode *
-number_node (double value)
-{
-  JsonNode *node = json_node_alloc ();
-
-  if (value == floor (value) && fabs (value) <= 9007199254740992.0)
-    json_node_init_int (node, (gint64) value);
-  else
-    json_node_init_double (node, value);
-
-  return node;
-}
-
-static gboolean
-parse_number (const char *text,
-              double     *value)
-{
-  char *end = NULL;
-
-  if (text == NULL || *text == '\0' || g_ascii_isspace (*text))
-    return FALSE;
-
-  *value = g_ascii_strtod (text, &end);
-  return end != NULL && *end == '\0' && isfinite (*value);
-}
-
-static gboolean
-parse_integer (const char *text,
-               gint64     *value)
-{
-  return g_ascii_string_to_signed (text, 10, 0, G_MAXINT32, value, NULL);
-}
-
-typedef struct
-{
-  char       *id;
-  char       *type;
-  JsonObject *object;     /* the action as it is built */
-} Action;
-
-static void
-action_free (Action *action)
-{
-  g_free (action->id);
-  g_free (action->type);
-  json_object_unref (action->object);
-  g_free (action);
-}
-
-static JsonObject *
-ensure_object_member (JsonObject *object,
-                      const char *name)
-{
-  JsonObject *member;
-
-  if (json_object_has_member (object, name))
-    return json_object_get_object_member (object, name);
-
-  member = json_object_new ();
-  json_object_set_object_member (object, name, member);
-  return member;
-}
-
-static JsonArray *
-ensure_array_member (JsonObject *object,
-                     const char *name)
-{
-  JsonArray *member;
-
-  if (json_object_has_member (object, name))
-    return json_object_get_array_member (object, name);
-
-  member = json_array_new ();
-  json_object_set_array_member (object, name, member);
-  return member;
-}
-
-static gboolean
-add_action (GPtrArray   *actions,
-            GHashTable  *by_id,
-            const char  *spec,
-            GError     **error)
-{
-  g_auto(GStrv) parts = g_strsplit (spec, ":", -1);
-  g_autofree char *label = NULL;
-  Action *action;
-  JsonArray *flags = NULL;
-
-  if (parts[0] == NULL || *parts[0] == '\0')
-    return usage_error (error, "--action “%s”: the action needs an id (ID:TYPE[:FLAG...])", spec);
-
-  if (g_hash_table_contains (by_id, parts[0]))
-    return usage_error (error, "--action “%s”: there is already an action with the id “%s”",
-                        spec, parts[0]);
-
-  if (parts[1] != NULL && *parts[1] != '\0' && !g_strv_contains (response_types, parts[1]))
-    return usage_error (error, "--action “%s”: unknown response type “%s” (one of simple, binary, "
-                        "choice, multi_choice, text, number, scale)", spec, parts[1]);
-
-  action = g_new0 (Action, 1);
-  action->id = g_strdup (parts[0]);
-  action->type = g_strdup (parts[1] != NULL && *parts[1] != '\0' ? parts[1] : "simple");
-  action->object = json_object_new ();
-  g_ptr_array_add (actions, action);
-  g_hash_table_insert (by_id, action->id, action);
-
-  label = label_from_id (action->id);
-  json_object_set_string_member (action->object, "id", action->id);
-  json_object_set_string_member (action->object, "label", label);
-  json_object_set_string_member (action->object, "response_type", action->type);
-
-  for (guint i = 2; parts[1] != NULL && parts[i] != NULL; i++)
-    {
-      g_auto(GStrv) names = g_strsplit (parts[i], ",", -1);
-
-      if (*parts[i] == '\0')
-        return usage_error (error, "--action “%s”: empty flag", spec);
-      for (guint j = 0; names[j] != NULL; j++)
-        {
-          if (*names[j] == '\0')
-            return usage_error (error, "--action “%s”: empty flag", spec);
-          if (flags == NULL)
-            flags = ensure_array_member (action->object, "flags");
-          json_array_add_string_element (flags, names[j]);
-        }
-    }
-
-  if (g_str_equal (action->type, "binary"))
-    {
-      JsonObject *options = ensure_object_member (action->object, "options");
-
-      json_object_set_string_member (options, "true_label", "Yes");
-      json_object_set_string_member (options, "false_label", "No");
-    }
-
-  return TRUE;
-}
-
-static Action *
-find_action (GHashTable  *by_id,
-             const char  *id,
-             const char  *option,
-             const char  *spec,
-             GError     **error)
-{
-  Action *action = g_hash_table_lookup (by_id, id);
-
-  if (action == NULL)
-    usage_error (error, "%s “%s”: there is no --action with the id “%s”", option, spec, id);
-
-  return action;
-}
-
-static gboolean
-set_label (GHashTable  *by_id,
-           const char  *spec,
-           GError     **error)
-{
-  const char *eq = strchr (spec, '=');
-  g_autofree char *id = NULL;
-  Action *action;
-
-  if (eq == NULL || eq == spec)
-    return usage_error (error, "--label “%s”: expected ID=TEXT", spec);
-
-  id = g_strndup (spec, eq - spec);
-  if ((action = find_action (by_id, id, "--label", spec, error)) == NULL)
-    return FALSE;
-
-  json_object_set_string_member (action->object, "label", eq + 1);
-  return TRUE;
-}
-
-static gboolean
-add_option (GHashTable  *by_id,
-            const char  *spec,
-            GError     **error)
-{
-  const char *eq = strchr (spec, '=');
-  g_autofree char *id = NULL;
-  g_autofree char *value = NULL;
-  g_autofree char *label = NULL;
-  const char *colon;
-  Action *action;
-
-  if (eq == NULL || eq == spec)
-    return usage_error (error, "--option “%s”: expected ID=VALUE[:LABEL]", spec);
-
-  id = g_strndup (spec, eq - spec);
-  if ((action = find_action (by_id, id, "--option", spec, error)) == NULL)
-    return FALSE;
-
-  colon = strchr (eq + 1, ':');
-  value = colon ? g_strndup (eq + 1, colon - (eq + 1)) : g_strdup (eq + 1);
-  label = colon ? g_strdup (colon + 1) : NULL;
-
-  if (*value == '\0')
-    return usage_error (error, "--option “%s”: the value is empty", spec);
-
-  if (g_str_equal (action->type, "binary"))
-    {
-      JsonObject *options = ensure_object_member (action->object, "options");
-
-      if (label == NULL)
-        return usage_error (error, "--option “%s”: a binary action takes ID=true:LABEL and "
-                            "ID=false:LABEL", spec);
-      if (g_str_equal (value, "true"))
-        json_object_set_string_member (options, "true_label", label);
-      else if (g_str_equal (value, "false"))
-        json_object_set_string_member (options, "false_label", label);
-      else
-        return usage_error (error, "--option “%s”: a binary action takes ID=true:LABEL and "
-                            "ID=false:LABEL, not “%s”", spec, value);
-      return TRUE;
-    }
-
-  if (g_str_equal (action->type, "choice") || g_str_equal (action->type, "multi_choice"))
-    {
-      JsonArray *options = ensure_array_member (action->object, "options");
-      JsonObject *option = json_object_new ();
-
-      json_object_set_string_member (option, "value", value);
-      json_object_set_string_member (option, "label", label ? label : value);
-      json_array_add_object_element (options, option);
-      return TRUE;
-    }
-
-  return usage_error (error, "--option “%s”: action “%s” is %s; only binary, choice and "
-                      "multi_choice actions have options", spec, id, action->type);
-}
-
-typedef enum
-{
-  KIND_INTEGER,
-  KIND_NUMBER,
-  KIND_STRING,
-} ConstraintKind;
-
-typedef struct
-{
-  const char     *type;
-  const char     *name;
-  ConstraintKind  kind;
-} ConstraintSpec;
-
-static const ConstraintSpec constraint_specs[] = {
-  { "multi_choice", "min_selections", KIND_INTEGER },
-  { "multi_choice", "max_selections", KIND_INTEGER },
-  { "text", "min_length", KIND_INTEGER },
-  { "text", "max_length", KIND_INTEGER },
-  { "text", "placeholder", KIND_STRING },
-  { "number", "min", KIND_NUMBER },
-  { "number", "max", KIND_NUMBER },
-  { "number", "step", KIND_NUMBER },
-  { "number", "unit", KIND_STRING },
-  { "number", "placeholder", KIND_STRING },
-  { "scale", "min", KIND_INTEGER },
-  { "scale", "max", KIND_INTEGER },
-  { "scale", "step", KIND_INTEGER },
-  { "scale", "min_label", KIND_STRING },
-  { "scale", "max_label", KIND_STRING },
-};
-
-static char *
-known_constraints (const char *type)
-{
-  g_autoptr(GString) names = g_string_new (NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (constraint_specs); i++)
-    if (g_str_equal (constraint_specs[i].type, type))
-      g_string_append_printf (names, "%s%s", names->len ? ", " : "", constraint_specs[i].name);
-
-  return g_string_free (g_steal_pointer (&names), FALSE);
-}
-
-static gboolean
-set_constraint (GHashTable  *by_id,
-                const char  *spec,
-                GError     **error)
-{
-  const char *eq = strchr (spec, '=');
-  g_autofree char *left = NULL;
-  const char *dot;
-  const char *name;
-  const char *value;
-  const ConstraintSpec *found = NULL;
-  Action *action;
-  JsonObject *constraints;
-
-  if (eq == NULL)
-    return usage_error (error, "--constraint “%s”: expected ID.NAME=VALUE", spec);
-
-  left = g_strndup (spec, eq - spec);
-  value = eq + 1;
-  dot = strrchr (left, '.');
-  if (dot == NULL || dot == left || dot[1] == '\0')
-    return usage_error (error, "--constraint “%s”: expected ID.NAME=VALUE", spec);
-
-  left[dot - left] = '\0';
-  name = dot + 1;
-  if ((action = find_action (by_id, left, "--constraint", spec, error)) == NULL)
-    return FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (constraint_specs); i++)
-    if (g_str_equal (constraint_specs[i].type, action->type) &&
-        g_str_equal (constraint_specs[i].name, name))
-      found = &constraint_specs[i];
-
-  if (found == NULL)
-    {
-      g_autofree char *known = known_constraints (action->type);
-
-      if (*known == '\0')
-        return usage_error (error, "--constraint “%s”: a %s action has no constraints",
-                            spec, action->type);
-      return usage_error (error, "--constraint “%s”: a %s action has no constraint “%s” "
-                          "(it has %s)", spec, action->type, name, known);
-    }
-
-  constraints = ensure_object_member (action->object, "constraints");
-
-  switch (found->kind)
-    {
-    case KIND_INTEGER:
-      {
-        gint64 number;
-
-        if (!parse_integer (value, &number))
-          return usage_error (error, "--constraint “%s”: %s must be a whole number ≥ 0, not “%s”",
-                              spec, name, value);
-        json_object_set_int_member (constraints, name, number);
-      }
-      break;
-
-    case KIND_NUMBER:
-      {
-        double number;
-
-        if (!parse_number (value, &number))
-          return usage_error (error, "--constraint “%s”: %s must be a number, not “%s”",
-                              spec, name, value);
-        json_object_set_member (constraints, name, number_node (number));
-      }
-      break;
-
-    case KIND_STRING:
-    default:
-      json_object_set_string_member (constraints, name, value);
-      break;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-add_metadata (JsonObject  *metadata,
-              const char  *spec,
-              GError     **error)
-{
-  const char *eq = strchr (spec, '=');
-  g_autofree char *key = NULL;
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *value;
-
-  if (eq == NULL || eq == spec)
-    return usage_error (error, "--metadata “%s”: expected KEY=VALUE or KEY:=JSON", spec);
-
-  if (eq[-1] == ':' && eq - 1 > spec)
-    {
-      key = g_strndup (spec, eq - 1 - spec);
-      value = atp_json_parse (eq + 1, -1, 64 * 1024, &local_error);
-      if (value == NULL)
-        return usage_error (error, "--metadata “%s”: the value after := is not JSON: %s",
-                            spec, local_error->message);
-    }
-  else
-    {
-      key = g_strndup (spec, eq - spec);
-      value = json_node_init_string (json_node_alloc (), eq + 1);
-    }
-
-  json_object_set_member (metadata, key, value);
-  return TRUE;
-}
-
-static gboolean
-add_attachment (JsonArray   *attachments,
-                const char  *path,
-                GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *content_type = NULL;
-  g_autofree char *mime = NULL;
-  g_autofree char *base64 = NULL;
-  g_autofree char *name = NULL;
-  gboolean uncertain = FALSE;
-  JsonObject *attachment;
-  GStatBuf st;
-  gsize length = 0;
-
-  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
-    return usage_error (error, "--attach “%s”: not a readable file", path);
-
-  if ((guint64) st.st_size > TRIAGE_ASK_MAX_ATTACHMENT_SIZE)
-    return usage_error (error, "--attach “%s”: the file has %" G_GUINT64_FORMAT " KiB; an "
-                        "attachment may have at most %d KiB", path,
-                        (guint64) (st.st_size + 1023) / 1024, TRIAGE_ASK_MAX_ATTACHMENT_SIZE / 1024);
-
-  if (!g_file_get_contents (path, &contents, &length, &local_error))
-    return usage_error (error, "--attach “%s”: %s", path, local_error->message);
-
-  if (length > TRIAGE_ASK_MAX_ATTACHMENT_SIZE)
-    return usage_error (error, "--attach “%s”: the file has %" G_GSIZE_FORMAT " KiB; an "
-                        "attachment may have at most %d KiB", path,
-                        (length + 1023) / 1024, TRIAGE_ASK_MAX_ATTACHMENT_SIZE / 1024);
-
-  content_type = g_content_type_guess (path, (const guchar *) contents, length, &uncertain);
-  mime = content_type ? g_content_type_get_mime_type (content_type) : NULL;
-  if (mime == NULL || strchr (mime, '/') == NULL)
-    {
-      g_free (mime);
-      mime = g_strdup ("application/octet-stream");
-    }
-
-  base64 = g_base64_encode ((const guchar *) contents, length);
-  name = g_path_get_basename (path);
-
-  attachment = json_object_new ();
-  json_object_set_string_member (attachment, "type", mime);
-  json_object_set_string_member (attachment, "description", name);
-  json_object_set_string_member (attachment, "data", base64);
-  json_array_add_object_element (attachments, attachment);
-
-  return TRUE;
-}
-
 gboolean
 triage_ask_parse_deadline (const char  *text,
                            GDateTime   *now,
@@ -577,7 +117,7 @@ triage_ask_parse_deadline (const char  *text,
   const char *problem = NULL;
 
   if (!triage_service_parse_deadline (text, now, out, &problem))
-    return usage_error (error, "--deadline “%s”: %s", text, problem);
+    return triage_ask_usage_error (error, "--deadline “%s”: %s", text, problem);
 
   return TRUE;
 }
@@ -596,7 +136,7 @@ explain_validation_error (const GError *error,
       index = (guint) g_ascii_strtoull (message + strlen ("actions["), &end, 10);
       if (end != NULL && *end == ']' && index < actions->len)
         {
-          Action *action = g_ptr_array_index (actions, index);
+          TriageAskAction *action = g_ptr_array_index (actions, index);
 
           return g_error_new (error->domain, error->code, "invalid request: %.*s (--action “%s”)%s",
                               (int) (end + 1 - message), message, action->id, end + 1);
@@ -734,6 +274,10 @@ static const char help_description[] =
   "  {\"notification_id\": ..., \"action_id\": ..., \"response_data\": ..., \"responded_at\": ...,\n"
   "   \"responder\": {...}}\n"
   "\n"
+  "Decisions (NEAR AI's AITP-02): triage-ask --aitp [--deadline WHEN] reads an AITP\n"
+  "message holding request_decision on standard input and writes the decision message;\n"
+  "see triage-ask --aitp --help.\n"
+  "\n"
   "Reviews (Agent Feedback Protocol 1.2): triage-ask --afp [--session ID] [--deadline WHEN]\n"
   "reads a Request Object on standard input and writes three lines of JSON; see\n"
   "triage-ask --afp --help.\n"
@@ -856,7 +400,8 @@ triage_ask_options_parse (GStrv      *argv,
         question = g_strdup (arg);
       else
         {
-          usage_error (error, "unexpected argument “%s” (options start with --; see --help)", arg);
+          triage_ask_usage_error (error, "unexpected argument “%s” (options start with --; see "
+                                  "--help)", arg);
           return NULL;
         }
     }
@@ -874,7 +419,7 @@ triage_ask_options_parse (GStrv      *argv,
     {
       if (!atp_is_uuid_v4 (id))
         {
-          usage_error (error, "--id “%s”: not a UUID v4 (e.g. from uuidgen -r)", id);
+          triage_ask_usage_error (error, "--id “%s”: not a UUID v4 (e.g. from uuidgen -r)", id);
           return NULL;
         }
       self->notification_id = g_ascii_strdown (id, -1);
@@ -884,16 +429,17 @@ triage_ask_options_parse (GStrv      *argv,
     {
       if (!g_str_equal (hook, "claude-code"))
         {
-          usage_error (error, "--hook “%s”: the agent hooks known are claude-code", hook);
+          triage_ask_usage_error (error, "--hook “%s”: the agent hooks known are claude-code",
+                                  hook);
           return NULL;
         }
       if (json || title || description || action_specs || label_specs || option_specs ||
           constraint_specs_arg || metadata_specs || attach_paths || flag_names || project ||
           state.confirm || no_wait || id != NULL)
         {
-          usage_error (error, "--hook builds the request from the hook's input; only --deadline "
-                       "and the connection options (--server, --socket, --service, "
-                       "--service-name, --retry-for) go with it");
+          triage_ask_usage_error (error, "--hook builds the request from the hook's input; only "
+                                  "--deadline and the connection options (--server, --socket, "
+                                  "--service, --service-name, --retry-for) go with it");
           return NULL;
         }
       if (!triage_ask_options_set_hook (self, hook, deadline, now, retry_for != NULL, error))
@@ -907,8 +453,9 @@ triage_ask_options_parse (GStrv      *argv,
           constraint_specs_arg || metadata_specs || attach_paths || flag_names || deadline ||
           project || state.confirm)
         {
-          usage_error (error, "--json takes the whole request from standard input; do not combine "
-                       "it with options that build one (--title, --action, --confirm, …)");
+          triage_ask_usage_error (error, "--json takes the whole request from standard input; do "
+                                  "not combine it with options that build one (--title, --action, "
+                                  "--confirm, …)");
           return NULL;
         }
       return g_steal_pointer (&self);
@@ -918,13 +465,15 @@ triage_ask_options_parse (GStrv      *argv,
     {
       if (action_specs || label_specs || option_specs || constraint_specs_arg)
         {
-          usage_error (error, "--confirm builds its own approve and deny actions; do not combine it "
-                       "with --action, --label, --option or --constraint");
+          triage_ask_usage_error (error, "--confirm builds its own approve and deny actions; do "
+                                  "not combine it with --action, --label, --option or "
+                                  "--constraint");
           return NULL;
         }
       if (question != NULL && title != NULL)
         {
-          usage_error (error, "--confirm QUESTION and --title both give the title; use one");
+          triage_ask_usage_error (error, "--confirm QUESTION and --title both give the title; use "
+                                  "one");
           return NULL;
         }
       if (question != NULL)
@@ -932,19 +481,20 @@ triage_ask_options_parse (GStrv      *argv,
     }
   else if (flag_names != NULL)
     {
-      usage_error (error, "--flag belongs to --confirm; with --action, flags follow the type "
-                   "(--action ID:TYPE:FLAG)");
+      triage_ask_usage_error (error, "--flag belongs to --confirm; with --action, flags follow the "
+                              "type (--action ID:TYPE:FLAG)");
       return NULL;
     }
 
   if (title == NULL || *title == '\0')
     {
-      usage_error (error, state.confirm ? "--confirm needs a question: --confirm \"Deploy 2.1?\""
-                                        : "--title is required (or --confirm QUESTION, or --json)");
+      triage_ask_usage_error (error, state.confirm
+                                     ? "--confirm needs a question: --confirm \"Deploy 2.1?\""
+                                     : "--title is required (or --confirm QUESTION, or --json)");
       return NULL;
     }
 
-  actions = g_ptr_array_new_with_free_func ((GDestroyNotify) action_free);
+  actions = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_ask_action_free);
   by_id = g_hash_table_new (g_str_hash, g_str_equal);
 
   if (state.confirm)
@@ -953,27 +503,27 @@ triage_ask_options_parse (GStrv      *argv,
 
       for (guint i = 0; flag_names != NULL && flag_names[i] != NULL; i++)
         g_string_append_printf (approve, ":%s", flag_names[i]);
-      if (!add_action (actions, by_id, approve->str, error) ||
-          !add_action (actions, by_id, "deny:simple", error))
+      if (!triage_ask_action_add (actions, by_id, approve->str, error) ||
+          !triage_ask_action_add (actions, by_id, "deny:simple", error))
         return NULL;
     }
   else if (action_specs == NULL)
     {
-      usage_error (error, "at least one --action is needed (or --confirm)");
+      triage_ask_usage_error (error, "at least one --action is needed (or --confirm)");
       return NULL;
     }
 
   for (guint i = 0; action_specs != NULL && action_specs[i] != NULL; i++)
-    if (!add_action (actions, by_id, action_specs[i], error))
+    if (!triage_ask_action_add (actions, by_id, action_specs[i], error))
       return NULL;
   for (guint i = 0; label_specs != NULL && label_specs[i] != NULL; i++)
-    if (!set_label (by_id, label_specs[i], error))
+    if (!triage_ask_action_set_label (by_id, label_specs[i], error))
       return NULL;
   for (guint i = 0; option_specs != NULL && option_specs[i] != NULL; i++)
-    if (!add_option (by_id, option_specs[i], error))
+    if (!triage_ask_action_add_option (by_id, option_specs[i], error))
       return NULL;
   for (guint i = 0; constraint_specs_arg != NULL && constraint_specs_arg[i] != NULL; i++)
-    if (!set_constraint (by_id, constraint_specs_arg[i], error))
+    if (!triage_ask_action_set_constraint (by_id, constraint_specs_arg[i], error))
       return NULL;
 
   notification = json_object_new ();
@@ -983,16 +533,13 @@ triage_ask_options_parse (GStrv      *argv,
 
   if (deadline != NULL)
     {
-      g_autofree char *when = NULL;
-      g_autofree char *made = atp_format_timestamp (now);
+      const char *problem = NULL;
 
-      if (!triage_ask_parse_deadline (deadline, now, &when, error))
-        return NULL;
-      /* The deadline counts from now: the request says when now was, or a
-       * server that gets it late (a busy machine, a retry) would check a
-       * short deadline against its own later clock and refuse it. */
-      json_object_set_string_member (notification, "timestamp", made);
-      json_object_set_string_member (notification, "deadline", when);
+      if (!triage_service_set_deadline (notification, deadline, now, &problem))
+        {
+          triage_ask_usage_error (error, "--deadline “%s”: %s", deadline, problem);
+          return NULL;
+        }
     }
 
   ctx = json_object_new ();
@@ -1001,23 +548,12 @@ triage_ask_options_parse (GStrv      *argv,
   if (project != NULL)
     json_object_set_string_member (ctx, "project", project);
 
-  if (metadata_specs != NULL)
-    {
-      JsonObject *metadata = ensure_object_member (ctx, "metadata");
-
-      for (guint i = 0; metadata_specs[i] != NULL; i++)
-        if (!add_metadata (metadata, metadata_specs[i], error))
-          return NULL;
-    }
-
-  if (attach_paths != NULL)
-    {
-      JsonArray *attachments = ensure_array_member (ctx, "attachments");
-
-      for (guint i = 0; attach_paths[i] != NULL; i++)
-        if (!add_attachment (attachments, attach_paths[i], error))
-          return NULL;
-    }
+  for (guint i = 0; metadata_specs != NULL && metadata_specs[i] != NULL; i++)
+    if (!triage_ask_add_metadata (ctx, metadata_specs[i], error))
+      return NULL;
+  for (guint i = 0; attach_paths != NULL && attach_paths[i] != NULL; i++)
+    if (!triage_ask_add_attachment (ctx, attach_paths[i], error))
+      return NULL;
 
   json_object_set_object_member (notification, "context", json_object_ref (ctx));
 
@@ -1026,7 +562,7 @@ triage_ask_options_parse (GStrv      *argv,
 
     for (guint i = 0; i < actions->len; i++)
       {
-        Action *action = g_ptr_array_index (actions, i);
+        TriageAskAction *action = g_ptr_array_index (actions, i);
 
         json_array_add_object_element (list, json_object_ref (action->object));
       }

@@ -6,7 +6,7 @@
 
 #define G_LOG_DOMAIN "triage-ask"
 
-#include "triage-ask.h"
+#include "triage-ask-private.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -22,7 +22,9 @@
 /*
  * Send, then wait (TriageServiceRequest: the same id and body on every try,
  * transient failures retried for up to --retry-for), and withdraw the request
- * when interrupted.
+ * when interrupted: an ATP notification, or a request of another protocol's
+ * endpoint (TriageAskOptions.collection) whose settled view holds the answer
+ * to print.
  */
 
 typedef enum
@@ -150,22 +152,61 @@ settled (Ask             *ask,
     }
 }
 
+/* The settled view of another protocol's request: `status` answered,
+ * expired or invalidated, the answer under options->answer_member. */
+static void
+settled_view (Ask      *ask,
+              JsonNode *view)
+{
+  JsonObject *object = json_node_get_object (view);
+  const char *status = json_object_get_string_member_with_default (object, "status", "");
+  JsonNode *answer = json_object_get_member (object, ask->options->answer_member);
+
+  if (g_str_equal (status, "answered") && answer != NULL && JSON_NODE_HOLDS_OBJECT (answer))
+    {
+      print_json (ask, answer);
+      finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
+    }
+  else if (g_str_equal (status, "expired"))
+    {
+      triage_ask_say ("the request expired before anyone answered it");
+      finish (ask, TRIAGE_ASK_EXIT_EXPIRED);
+    }
+  else if (g_str_equal (status, "invalidated"))
+    {
+      triage_ask_say ("the request was withdrawn");
+      finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
+    }
+  else
+    {
+      triage_ask_say ("the server's answer makes no sense: status “%s”%s", status,
+                      answer == NULL ? " without the answer" : "");
+      finish (ask, TRIAGE_ASK_EXIT_SERVER);
+    }
+}
+
 static void
 wait_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   Ask *ask = user_data;
+  TriageServiceRequest *request = TRIAGE_SERVICE_REQUEST (object);
   g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(JsonNode) view = NULL;
   g_autoptr(GError) error = NULL;
 
-  notification = triage_service_request_wait_finish (TRIAGE_SERVICE_REQUEST (object), result,
-                                                     &error);
+  if (ask->options->collection != NULL)
+    view = triage_service_request_wait_json_finish (request, result, &error);
+  else
+    notification = triage_service_request_wait_finish (request, result, &error);
   if (ask->phase != PHASE_WAIT)
     return;   /* interrupted meanwhile */
 
-  if (notification == NULL)
+  if (error != NULL)
     failed (ask, error);
+  else if (view != NULL)
+    settled_view (ask, view);
   else
     settled (ask, notification);
 }
@@ -176,14 +217,19 @@ post_cb (GObject      *object,
          gpointer      user_data)
 {
   Ask *ask = user_data;
+  TriageServiceRequest *request = TRIAGE_SERVICE_REQUEST (object);
   g_autoptr(AtpPostResult) post = NULL;
+  g_autoptr(JsonNode) created = NULL;
   g_autoptr(GError) error = NULL;
 
-  post = triage_service_request_send_finish (TRIAGE_SERVICE_REQUEST (object), result, &error);
+  if (ask->options->collection != NULL)
+    created = triage_service_request_send_json_finish (request, result, &error);
+  else
+    post = triage_service_request_send_finish (request, result, &error);
   if (ask->phase != PHASE_POST)
     return;
 
-  if (post == NULL)
+  if (error != NULL)
     {
       failed (ask, error);
       return;
@@ -191,19 +237,27 @@ post_cb (GObject      *object,
 
   if (ask->options->no_wait)
     {
-      g_autoptr(JsonObject) object_out = json_object_new ();
+      g_autoptr(JsonObject) object_out = NULL;
       g_autoptr(JsonNode) node = NULL;
 
-      json_object_set_string_member (object_out, "notification_id", post->notification_id);
-      json_object_set_string_member (object_out, "status", atp_status_to_string (post->status));
-      node = json_node_init_object (json_node_alloc (), object_out);
+      /* What the server said: another protocol's 201 as it is. */
+      if (created != NULL)
+        node = json_node_ref (created);
+      else
+        {
+          object_out = json_object_new ();
+          json_object_set_string_member (object_out, "notification_id", post->notification_id);
+          json_object_set_string_member (object_out, "status", atp_status_to_string (post->status));
+          node = json_node_init_object (json_node_alloc (), object_out);
+        }
       print_json (ask, node);
       finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
       return;
     }
 
   if (isatty (STDERR_FILENO))
-    triage_ask_say ("waiting for an answer to “%s” (%s)", ask->options->title, post->notification_id);
+    triage_ask_say ("waiting for an answer to “%s” (%s)", ask->options->title,
+                    triage_service_request_get_notification_id (request));
 
   ask->phase = PHASE_WAIT;
   triage_service_request_wait_async (ask->request, ask->options->wait_seconds, ask->cancellable,
@@ -299,6 +353,90 @@ triage_ask_read_stdin (gsize    max_size,
   return (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
 }
 
+/* The modes that take the whole command line, each named by its option. */
+static const struct
+{
+  const char *option;
+  int       (*main) (int    argc,
+                     char **argv);
+} modes[] = {
+  { "--afp", triage_ask_afp_main },
+  { "--aitp", triage_ask_aitp_main },
+};
+
+/* The mode the command line asks for (-1: none, ATP's own options), or
+ * FALSE when it names two. */
+static gboolean
+find_mode (int      argc,
+           char   **argv,
+           int     *mode,
+           GError **error)
+{
+  *mode = -1;
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+      {
+        if (!g_str_equal (argv[i], modes[m].option) || *mode == (int) m)
+          continue;
+        if (*mode >= 0)
+          return triage_ask_usage_error (error, "%s and %s are two ways to ask; use one",
+                                         modes[*mode].option, modes[m].option);
+        *mode = (int) m;
+      }
+  return TRUE;
+}
+
+int
+triage_ask_run (TriageAskOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  Ask ask = { 0 };
+  guint sigint_id;
+  guint sigterm_id;
+
+  client = triage_service_connect (options->server_url, options->socket_path,
+                                   options->service_id, options->service_name, &error);
+  if (client == NULL)
+    {
+      triage_ask_say ("%s", error->message);
+      return TRIAGE_ASK_EXIT_USAGE;
+    }
+
+  ask.options = options;
+  if (options->collection != NULL)
+    ask.request = triage_service_request_new_at (client, options->collection,
+                                                 options->notification_id, options->body,
+                                                 options->retry_for_us);
+  else
+    ask.request = triage_service_request_new (client, options->notification_id, options->body,
+                                              options->retry_for_us);
+  ask.loop = g_main_loop_new (NULL, FALSE);
+  ask.cancellable = g_cancellable_new ();
+  ask.phase = PHASE_POST;
+  ask.status = TRIAGE_ASK_EXIT_SERVER;
+  ask.signal_exit = TRIAGE_ASK_EXIT_INTERRUPTED;
+
+  sigint_id = g_unix_signal_add (SIGINT, on_sigint, &ask);
+  sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
+
+  triage_service_request_send_async (ask.request, ask.cancellable, post_cb, &ask);
+  g_main_loop_run (ask.loop);
+
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+  g_cancellable_cancel (ask.cancellable);
+
+  /* Let cancelled calls finish so nothing is left for the leak checker. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_main_loop_unref (ask.loop);
+  g_clear_object (&ask.cancellable);
+  g_clear_object (&ask.request);
+
+  return ask.status;
+}
+
 int
 triage_ask_main (int    argc,
                  char **argv)
@@ -306,14 +444,16 @@ triage_ask_main (int    argc,
   g_autoptr(TriageAskOptions) options = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(AtpClient) client = NULL;
   g_auto(GStrv) args = NULL;
-  Ask ask = { 0 };
-  guint sigint_id;
-  guint sigterm_id;
+  int mode;
 
-  if (triage_ask_afp_wanted (argc, argv))
-    return triage_ask_afp_main (argc, argv);
+  if (!find_mode (argc, argv, &mode, &error))
+    {
+      triage_ask_say ("%s", error->message);
+      return TRIAGE_ASK_EXIT_USAGE;
+    }
+  if (mode >= 0)
+    return modes[mode].main (argc, argv);
 
   args = g_new0 (char *, argc + 1);
   for (int i = 0; i < argc; i++)
@@ -348,39 +488,5 @@ triage_ask_main (int    argc,
         }
     }
 
-  client = triage_service_connect (options->server_url, options->socket_path,
-                                   options->service_id, options->service_name, &error);
-  if (client == NULL)
-    {
-      triage_ask_say ("%s", error->message);
-      return TRIAGE_ASK_EXIT_USAGE;
-    }
-
-  ask.options = options;
-  ask.request = triage_service_request_new (client, options->notification_id, options->body,
-                                            options->retry_for_us);
-  ask.loop = g_main_loop_new (NULL, FALSE);
-  ask.cancellable = g_cancellable_new ();
-  ask.phase = PHASE_POST;
-  ask.status = TRIAGE_ASK_EXIT_SERVER;
-  ask.signal_exit = TRIAGE_ASK_EXIT_INTERRUPTED;
-
-  sigint_id = g_unix_signal_add (SIGINT, on_sigint, &ask);
-  sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
-
-  triage_service_request_send_async (ask.request, ask.cancellable, post_cb, &ask);
-  g_main_loop_run (ask.loop);
-
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
-  g_cancellable_cancel (ask.cancellable);
-
-  /* Let cancelled calls finish so nothing is left for the leak checker. */
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_main_loop_unref (ask.loop);
-  g_clear_object (&ask.cancellable);
-  g_clear_object (&ask.request);
-
-  return ask.status;
+  return triage_ask_run (options);
 }

@@ -53,6 +53,11 @@ typedef struct
   /* --hook AGENT: answer a coding agent's permission hook (triage-ask-hook.c) */
   char     *hook;
   char     *hook_deadline;
+
+  /* A request of another protocol's endpoint (--aitp): where it is posted, and
+   * the member of its settled view that is the answer printed. */
+  char       *collection;
+  const char *answer_member;
 } TriageAskOptions;
 
 TriageAskOptions *triage_ask_options_new        (void);
@@ -118,11 +123,19 @@ char             *triage_ask_read_stdin         (gsize              max_size,
                                                  gsize             *length,
                                                  GError           **error);
 
-/* --afp on the command line: the run is triage_ask_afp_main()'s (triage-ask-afp.c). */
-gboolean          triage_ask_afp_wanted         (int                argc,
-                                                 char             **argv);
+/*
+ * The modes that take the whole command line when their option is on it
+ * (triage_ask_main() picks one): --afp (triage-ask-afp.c), --aitp
+ * (triage-ask-aitp.c). Each parses its own options and returns the exit status.
+ */
 int               triage_ask_afp_main           (int                argc,
                                                  char             **argv);
+int               triage_ask_aitp_main          (int                argc,
+                                                 char             **argv);
+
+/* Sends @options' request, waits for its end, prints the answer (unless
+ * quiet) and returns the exit status; withdraws the request when interrupted. */
+int               triage_ask_run                (TriageAskOptions  *options);
 
 /* The --help text's option summary is complete; this runs the whole program. */
 int               triage_ask_main               (int                argc,

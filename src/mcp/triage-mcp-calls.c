@@ -14,6 +14,7 @@
 
 #define send_result triage_mcp_server_send_result
 #define send_error  triage_mcp_server_send_error
+#define INVALID_PARAMS   TRIAGE_MCP_INVALID_PARAMS
 
 /* The longest long-poll; the request object polls again until the request settles. */
 #define WAIT_SECONDS 60
@@ -35,7 +36,6 @@ triage_mcp_call_unref (Call *call)
 {
   g_rc_box_release_full (call, (GDestroyNotify) call_clear);
 }
-
 
 static void
 call_finish (Call       *call,
@@ -89,10 +89,10 @@ waited_cb (GObject      *object,
         call_finish (call, triage_mcp_tool_result (call->tool, settled));
       else
         {
+          const char *nid = triage_service_request_get_notification_id (call->request);
           g_autofree char *text = g_strdup_printf ("Triage stopped answering while waiting for "
                                                    "the person (request %s): %s",
-                                                   triage_service_request_get_notification_id (call->request),
-                                                   error->message);
+                                                   nid, error->message);
 
           call_finish (call, triage_mcp_tool_error_result (text));
         }
@@ -198,7 +198,7 @@ triage_mcp_call_start (TriageMcpServer *self,
                                          : g_strdup ("arguments");
 
           json_object_set_string_member (data, "field", field);
-          send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, data, "Invalid arguments for tool %s: %s",
+          send_error (self, id, INVALID_PARAMS, data, "Invalid arguments for tool %s: %s",
                       triage_mcp_tool_get_name (tool), error->message);
         }
       else

@@ -140,10 +140,12 @@ triage_mcp_tool_result (TriageMcpTool    tool,
         JsonNode *data = response != NULL ? response->response_data : NULL;
 
         if (data != NULL && JSON_NODE_HOLDS_ARRAY (data))
-          for (guint i = 0; i < json_array_get_length (json_node_get_array (data)); i++)
-            json_array_add_element (chosen,
-                                    json_node_copy (json_array_get_element (json_node_get_array (data),
-                                                                            i)));
+          {
+            JsonArray *values = json_node_get_array (data);
+
+            for (guint i = 0; i < json_array_get_length (values); i++)
+              json_array_add_element (chosen, json_node_copy (json_array_get_element (values, i)));
+          }
         else if (data != NULL && JSON_NODE_HOLDS_VALUE (data))
           json_array_add_element (chosen, json_node_copy (data));
         json_object_set_array_member (structured, "chosen", chosen);

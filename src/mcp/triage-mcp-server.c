@@ -11,9 +11,16 @@
 #include <string.h>
 
 #include "atp.h"
+#include "triage-service.h"
 
 #define send_result triage_mcp_server_send_result
 #define send_error  triage_mcp_server_send_error
+#define PARSE_ERROR      TRIAGE_MCP_PARSE_ERROR
+#define INVALID_REQUEST  TRIAGE_MCP_INVALID_REQUEST
+#define METHOD_NOT_FOUND TRIAGE_MCP_METHOD_NOT_FOUND
+#define INVALID_PARAMS   TRIAGE_MCP_INVALID_PARAMS
+#define NOT_INITIALIZED  TRIAGE_MCP_NOT_INITIALIZED
+#define string_member triage_service_string_member
 
 /*
  * JSON-RPC 2.0 over newline-delimited JSON (MCP's stdio transport). Requests
@@ -201,16 +208,6 @@ object_member (JsonObject *object,
   return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
-}
-
 /* "Claude Desktop" → "mcp-claude-desktop" */
 static char *
 service_id_for (const char *client_name)
@@ -254,12 +251,12 @@ handle_initialize (TriageMcpServer *self,
 
   if (self->protocol_version != NULL)
     {
-      send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "initialize was already called in this session");
+      send_error (self, id, INVALID_REQUEST, NULL, "initialize was already called in this session");
       return;
     }
   if (requested == NULL)
     {
-      send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params.protocolVersion: required (a string)");
+      send_error (self, id, INVALID_PARAMS, NULL, "params.protocolVersion: required (a string)");
       return;
     }
 
@@ -304,17 +301,18 @@ handle_call (TriageMcpServer *self,
   TriageMcpTool tool;
 
   if (params == NULL)
-    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "tools/call needs params {name, arguments}");
+    send_error (self, id, INVALID_PARAMS, NULL, "tools/call needs params {name, arguments}");
   else if (name == NULL)
-    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params.name: required (the tool's name)");
+    send_error (self, id, INVALID_PARAMS, NULL, "params.name: required (the tool's name)");
   else if (!triage_mcp_tool_from_name (name, &tool))
-    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL,
+    send_error (self, id, INVALID_PARAMS, NULL,
                 "Unknown tool: %s (the tools are request_approval, ask_human and ask_choice)",
                 name);
-  else if (arguments != NULL && !JSON_NODE_HOLDS_OBJECT (arguments) && !JSON_NODE_HOLDS_NULL (arguments))
-    send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params.arguments: expected an object");
+  else if (arguments != NULL && !JSON_NODE_HOLDS_OBJECT (arguments) &&
+           !JSON_NODE_HOLDS_NULL (arguments))
+    send_error (self, id, INVALID_PARAMS, NULL, "params.arguments: expected an object");
   else if (g_hash_table_contains (self->calls, key))
-    send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "request id %s is already in use by a call "
+    send_error (self, id, INVALID_REQUEST, NULL, "request id %s is already in use by a call "
                 "that has not finished", key);
   else
     triage_mcp_call_start (self, id, key, tool, params,
@@ -335,7 +333,7 @@ handle_request (TriageMcpServer *self,
   else if (g_str_equal (method, "ping"))
     send_result (self, id, json_object_new ());
   else if (self->protocol_version == NULL)
-    send_error (self, id, TRIAGE_MCP_NOT_INITIALIZED, NULL,
+    send_error (self, id, NOT_INITIALIZED, NULL,
                 "Server not initialized: send initialize before %s", method);
   else if (g_str_equal (method, "tools/list"))
     {
@@ -347,7 +345,7 @@ handle_request (TriageMcpServer *self,
   else if (g_str_equal (method, "tools/call"))
     handle_call (self, id, key, params);
   else
-    send_error (self, id, TRIAGE_MCP_METHOD_NOT_FOUND, NULL, "Method not found: %s", method);
+    send_error (self, id, METHOD_NOT_FOUND, NULL, "Method not found: %s", method);
 }
 
 static void
@@ -398,18 +396,18 @@ handle_line (TriageMcpServer *self,
   root = atp_json_parse (line, length, TRIAGE_MCP_MAX_LINE, &error);
   if (root == NULL)
     {
-      send_error (self, NULL, TRIAGE_MCP_PARSE_ERROR, NULL, "Parse error: %s", error->message);
+      send_error (self, NULL, PARSE_ERROR, NULL, "Parse error: %s", error->message);
       return;
     }
   if (JSON_NODE_HOLDS_ARRAY (root))
     {
-      send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL,
+      send_error (self, NULL, INVALID_REQUEST, NULL,
                   "Invalid Request: batches are not part of MCP; send one message a line");
       return;
     }
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL, "Invalid Request: expected a JSON-RPC object");
+      send_error (self, NULL, INVALID_REQUEST, NULL, "Invalid Request: expected a JSON-RPC object");
       return;
     }
 
@@ -417,13 +415,13 @@ handle_line (TriageMcpServer *self,
   id = json_object_get_member (message, "id");
   if (id != NULL && !valid_id (id))
     {
-      send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL,
+      send_error (self, NULL, INVALID_REQUEST, NULL,
                   "Invalid Request: id must be a string or an integer");
       return;
     }
   if (g_strcmp0 (string_member (message, "jsonrpc"), "2.0") != 0)
     {
-      send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "Invalid Request: jsonrpc must be \"2.0\"");
+      send_error (self, id, INVALID_REQUEST, NULL, "Invalid Request: jsonrpc must be \"2.0\"");
       return;
     }
 
@@ -433,7 +431,7 @@ handle_line (TriageMcpServer *self,
       if (id != NULL && (json_object_has_member (message, "result") ||
                          json_object_has_member (message, "error")))
         return;   /* a response; this server sends no requests, so nothing waits for one */
-      send_error (self, id, TRIAGE_MCP_INVALID_REQUEST, NULL, "Invalid Request: method must be a string");
+      send_error (self, id, INVALID_REQUEST, NULL, "Invalid Request: method must be a string");
       return;
     }
 
@@ -441,7 +439,7 @@ handle_line (TriageMcpServer *self,
   if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
     {
       if (id != NULL)
-        send_error (self, id, TRIAGE_MCP_INVALID_PARAMS, NULL, "params must be an object");
+        send_error (self, id, INVALID_PARAMS, NULL, "params must be an object");
       return;
     }
 
@@ -480,7 +478,7 @@ take_lines (TriageMcpServer *self)
   if (self->buffer->len > TRIAGE_MCP_MAX_LINE)
     {
       if (!self->discarding)
-        send_error (self, NULL, TRIAGE_MCP_INVALID_REQUEST, NULL,
+        send_error (self, NULL, INVALID_REQUEST, NULL,
                     "Invalid Request: a message is longer than %d KiB; it was skipped",
                     TRIAGE_MCP_MAX_LINE / 1024);
       self->discarding = TRUE;

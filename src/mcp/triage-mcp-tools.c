@@ -102,7 +102,8 @@ static const char ask_human_definition[] =
   "\"max_selections\": {\"type\": \"integer\", \"minimum\": 0},"
   "\"min_length\": {\"type\": \"integer\", \"minimum\": 0},"
   "\"max_length\": {\"type\": \"integer\", \"minimum\": 0},"
-  "\"min\": {\"type\": \"number\"}, \"max\": {\"type\": \"number\"}, \"step\": {\"type\": \"number\"},"
+  "\"min\": {\"type\": \"number\"}, \"max\": {\"type\": \"number\"},"
+  "\"step\": {\"type\": \"number\"},"
   "\"unit\": {\"type\": \"string\"}, \"placeholder\": {\"type\": \"string\"},"
   "\"min_label\": {\"type\": \"string\"}, \"max_label\": {\"type\": \"string\"}}},"
   COMMON_INPUT ", " FLAGS_INPUT ("answering") "}},"
@@ -240,16 +241,14 @@ build_common (JsonObject  *request,
 
   if (deadline != NULL)
     {
-      g_autofree char *when = NULL;
       const char *problem = NULL;
 
-      if (!triage_service_parse_deadline (deadline, now, &when, &problem))
+      if (!triage_service_set_deadline (request, deadline, now, &problem))
         {
           g_set_error (error, TRIAGE_MCP_ERROR, TRIAGE_MCP_ERROR_INVALID_ARGUMENT,
                        "deadline: %s, not “%s”", problem, deadline);
           return FALSE;
         }
-      json_object_set_string_member (request, "deadline", when);
     }
 
   json_object_set_string_member (context, "title", title);
@@ -358,7 +357,8 @@ build_actions (TriageMcpTool  tool,
             JsonObject *option = json_object_new ();
             const char *about = string_argument (in, "description");
 
-            json_object_set_string_member (option, "value", json_object_get_string_member (in, "id"));
+            json_object_set_string_member (option, "value",
+                                           json_object_get_string_member (in, "id"));
             json_object_set_string_member (option, "label",
                                            json_object_get_string_member (in, "label"));
             if (about != NULL)

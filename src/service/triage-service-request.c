@@ -123,10 +123,16 @@ triage_service_request_new_at (AtpClient  *client,
 {
   TriageServiceRequest *self;
 
+  g_return_val_if_fail (ATP_IS_CLIENT (client), NULL);
   g_return_val_if_fail (collection != NULL && collection[0] == '/', NULL);
+  g_return_val_if_fail (body != NULL, NULL);
 
-  self = triage_service_request_new (client, id, body, retry_for_us);
+  self = g_object_new (TRIAGE_TYPE_SERVICE_REQUEST, NULL);
+  self->client = g_object_ref (client);
   self->collection = g_strdup (collection);
+  self->notification_id = g_strdup (id);
+  self->body = g_strdup (body);
+  self->retry_for_us = MAX (retry_for_us, 0);
   return self;
 }
 
@@ -328,6 +334,7 @@ post_json_cb (GObject      *object,
               gpointer      user_data)
 {
   GTask *task = user_data;
+  TriageServiceRequest *self = g_task_get_source_object (task);
   JsonNode *answer;
   GError *error = NULL;
 
@@ -338,7 +345,24 @@ post_json_cb (GObject      *object,
       return;
     }
 
-  op_succeeded (g_task_get_source_object (task));
+  op_succeeded (self);
+  /* The server names the request it made (an AITP decision's id). */
+  if (self->notification_id == NULL)
+    {
+      const char *id = json_object_get_string_member_with_default (json_node_get_object (answer),
+                                                                   "id", NULL);
+
+      if (id == NULL || !atp_is_uuid_v4 (id))
+        {
+          g_task_return_new_error (task, ATP_ERROR, ATP_ERROR_PROTOCOL,
+                                   "%s accepted the request without naming it",
+                                   atp_client_get_display_name (self->client));
+          json_node_unref (answer);
+          g_object_unref (task);
+          return;
+        }
+      self->notification_id = g_ascii_strdown (id, -1);
+    }
   g_task_return_pointer (task, answer, (GDestroyNotify) json_node_unref);
   g_object_unref (task);
 }
@@ -518,6 +542,20 @@ triage_service_request_wait_json_finish (TriageServiceRequest  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* A withdrawal under way: the client's own timeout to give back, and the PATCH body. */
+typedef struct
+{
+  guint  timeout;
+  char  *patch;
+} Withdrawal;
+
+static void
+withdrawal_free (Withdrawal *withdrawal)
+{
+  g_free (withdrawal->patch);
+  g_free (withdrawal);
+}
+
 static void
 withdraw_cb (GObject      *object,
              GAsyncResult *result,
@@ -525,11 +563,12 @@ withdraw_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   TriageServiceRequest *self = g_task_get_source_object (task);
+  Withdrawal *withdrawal = g_task_get_task_data (task);
   GError *error = NULL;
 
   gboolean withdrawn;
 
-  atp_client_set_timeout (self->client, GPOINTER_TO_UINT (g_task_get_task_data (task)));
+  atp_client_set_timeout (self->client, withdrawal->timeout);
 
   if (self->collection != NULL)
     {
@@ -552,6 +591,51 @@ withdraw_cb (GObject      *object,
     g_task_return_error (task, error);
 }
 
+static void
+withdraw_patch (GTask *task)
+{
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  Withdrawal *withdrawal = g_task_get_task_data (task);
+  g_autofree char *path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
+
+  atp_client_call_async (self->client, "PATCH", path, withdrawal->patch, TRUE, 0,
+                         g_task_get_cancellable (task), withdraw_cb, task);
+}
+
+/* The POST again (a retry, the same body): the answer names the request. */
+static void
+withdraw_named_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  GTask *task = user_data;
+  TriageServiceRequest *self = g_task_get_source_object (task);
+  Withdrawal *withdrawal = g_task_get_task_data (task);
+  g_autoptr(JsonNode) answer = NULL;
+  GError *error = NULL;
+  const char *id;
+
+  answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
+  if (answer != NULL && self->notification_id == NULL)
+    {
+      id = json_object_get_string_member_with_default (json_node_get_object (answer), "id", NULL);
+      if (id != NULL && atp_is_uuid_v4 (id))
+        self->notification_id = g_ascii_strdown (id, -1);
+    }
+  if (self->notification_id == NULL)
+    {
+      atp_client_set_timeout (self->client, withdrawal->timeout);
+      if (error == NULL)
+        error = g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL, "%s accepted the request without "
+                             "naming it", atp_client_get_display_name (self->client));
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  g_clear_error (&error);
+  withdraw_patch (task);
+}
+
 void
 triage_service_request_withdraw_async (TriageServiceRequest *self,
                                        const char           *reason,
@@ -559,6 +643,7 @@ triage_service_request_withdraw_async (TriageServiceRequest *self,
                                        GAsyncReadyCallback   callback,
                                        gpointer              user_data)
 {
+  Withdrawal *withdrawal = g_new0 (Withdrawal, 1);
   GTask *task;
 
   g_return_if_fail (TRIAGE_IS_SERVICE_REQUEST (self));
@@ -566,23 +651,28 @@ triage_service_request_withdraw_async (TriageServiceRequest *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, triage_service_request_withdraw_async);
   /* Nobody waits long for a withdrawal; the client's own timeout comes back after. */
-  g_task_set_task_data (task, GUINT_TO_POINTER (atp_client_get_timeout (self->client)), NULL);
+  withdrawal->timeout = atp_client_get_timeout (self->client);
+  g_task_set_task_data (task, withdrawal, (GDestroyNotify) withdrawal_free);
   atp_client_set_timeout (self->client, WITHDRAW_TIMEOUT_S);
 
   if (self->collection != NULL)
     {
-      g_autofree char *path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
       g_autoptr(JsonObject) object = json_object_new ();
       g_autoptr(JsonNode) node = NULL;
-      g_autofree char *body = NULL;
 
       json_object_set_string_member (object, "status", "invalidated");
       if (reason != NULL)
         json_object_set_string_member (object, "reason", reason);
       node = json_node_init_object (json_node_alloc (), object);
-      body = atp_json_to_string (node, NULL);
-      atp_client_call_async (self->client, "PATCH", path, body, TRUE, 0, cancellable,
-                             withdraw_cb, task);
+      withdrawal->patch = atp_json_to_string (node, NULL);
+      /* Interrupted before the server named the request: it may have made it
+       * all the same, and posting the same body again (idempotent) says
+       * which one to withdraw. */
+      if (self->notification_id == NULL)
+        atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
+                               cancellable, withdraw_named_cb, task);
+      else
+        withdraw_patch (task);
       return;
     }
 

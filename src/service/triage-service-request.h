@@ -39,7 +39,9 @@ TriageServiceRequest *triage_service_request_new            (AtpClient          
  * takes the POST of @body, `@collection/@id?wait=N` the long-polls and
  * `@collection/@id` the PATCH that withdraws. Its answers are JSON objects
  * (the _json_finish functions); a request is waiting while its `status` is
- * pending, created, delivered or acknowledged.
+ * pending, created, delivered or acknowledged. @id may be %NULL where the
+ * server names the request: the `id` of the POST's answer is then waited for
+ * (AITP's decisions).
  */
 TriageServiceRequest *triage_service_request_new_at         (AtpClient             *client,
                                                              const char            *collection,

@@ -95,3 +95,20 @@ triage_service_parse_deadline (const char  *text,
   *rfc3339 = atp_format_timestamp (when);
   return TRUE;
 }
+
+gboolean
+triage_service_set_deadline (JsonObject  *request,
+                             const char  *text,
+                             GDateTime   *now,
+                             const char **problem)
+{
+  g_autofree char *deadline = NULL;
+  g_autofree char *timestamp = NULL;
+
+  if (!triage_service_parse_deadline (text, now, &deadline, problem))
+    return FALSE;
+  timestamp = atp_format_timestamp (now);
+  json_object_set_string_member (request, "timestamp", timestamp);
+  json_object_set_string_member (request, "deadline", deadline);
+  return TRUE;
+}

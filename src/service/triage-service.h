@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "atp-client.h"
 
@@ -51,6 +52,11 @@ AtpClient *triage_service_connect    (const char  *server_url,
                                       const char  *service_name,
                                       GError     **error);
 
+/* The string member @name of @object (nullable), or %NULL when it is missing or
+ * not a string: input from agents is checked, never asserted on. */
+const char *triage_service_string_member (JsonObject *object,
+                                          const char *name);
+
 /* Refuses --api-key, --token and --key (before "--") with a %G_OPTION_ERROR that
  * says where keys come from instead. */
 gboolean   triage_service_refuse_secrets (char       **argv,
@@ -70,6 +76,23 @@ gboolean   triage_service_parse_duration (const char  *text,
 gboolean   triage_service_parse_deadline (const char  *text,
                                           GDateTime   *now,
                                           char       **rfc3339,
+                                          const char **problem);
+
+/**
+ * triage_service_set_deadline:
+ * @request: the request (a notification being built)
+ * @text: as for triage_service_parse_deadline()
+ * @now: when the request is made
+ * @problem: (out) (transfer none): as for triage_service_parse_deadline()
+ *
+ * Sets @request's `deadline` and, with it, its `timestamp` (@now): a server
+ * checks the deadline against the request's timestamp, or without one
+ * against when it got the request, which on a busy machine or after a retry
+ * can already be past a short deadline.
+ */
+gboolean   triage_service_set_deadline   (JsonObject  *request,
+                                          const char  *text,
+                                          GDateTime   *now,
                                           const char **problem);
 
 G_END_DECLS

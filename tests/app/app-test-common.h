@@ -123,6 +123,48 @@ app_test_notification (const char *id,
   return notification;
 }
 
+/*
+ * An AITP request's envelope as the server lists it: the AITP message @message
+ * (JSON text) as its `aitp` payload, with @id and a title.
+ */
+static inline AtpNotification *
+app_test_aitp_notification_new (const char *id,
+                                const char *title,
+                                const char *message)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *ts = atp_format_timestamp (now);
+  g_autofree char *json = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+
+  /* @title is plain text without quotes or backslashes. */
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"%s\","
+                          " \"protocol\": \"aitp\","
+                          " \"service\": {\"id\": \"shop\", \"name\": \"Shop Bot\"},"
+                          " \"context\": {\"title\": \"%s\"},"
+                          " \"aitp\": %s, \"status\": \"delivered\"}",
+                          id, ts, title, message);
+  notification = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+
+  return notification;
+}
+
+/* An AITP message of tests/atp/data/aitp (seed 003's examples, and ours). */
+static inline char *
+app_test_aitp_message (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "atp", "data", "aitp", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+
+  return text;
+}
+
 /* Drops the last reference to @object and waits until it is finalized (an async
  * operation finishing on a worker thread may hold it a moment longer). */
 static inline void

@@ -134,16 +134,20 @@ class World:
 
 class Server:
     """A real triage-server in local mode on the world's socket and database
-    (extra_args: more options, e.g. --admin-token-file)."""
+    (extra_args: more options, e.g. --admin-token-file; socket: another socket,
+    where the app does not look)."""
 
-    def __init__(self, world, *extra_args):
+    def __init__(self, world, *extra_args, socket=None):
         self.world = world
         self.extra_args = list(extra_args)
+        self.socket = socket or world.socket
         self.proc = None
 
     def start(self):
         args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
                 "--print-address", "--heartbeat-interval", "2", *self.extra_args]
+        if self.socket != self.world.socket:
+            args += ["--socket", self.socket]
         self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
                                      stdin=subprocess.DEVNULL, text=True,
                                      preexec_fn=die_with_parent)
@@ -164,7 +168,7 @@ class Server:
         self.stop(signal.SIGKILL)
 
     def request(self, method, path, body=None, service="tests", headers=None):
-        conn = UnixHTTPConnection(self.world.socket)
+        conn = UnixHTTPConnection(self.socket)
         hdrs = {"X-Triage-Service": service, "X-Triage-Service-Name": "Test Bot"}
         hdrs.update(headers or {})
         data = None

@@ -29,6 +29,7 @@ class Mcp:
             preexec_fn=die_with_parent)
         self.messages = queue.Queue()
         self.seen = []          # every message read, in order
+        self.unclaimed = {}     # responses read while waiting for another, by id
         self.stderr = b""
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
@@ -84,11 +85,16 @@ class Mcp:
 
     def reply(self, id, timeout=WAIT):
         """The response to request @id (notifications meanwhile stay in self.seen)."""
+        if id in self.unclaimed:
+            return self.unclaimed.pop(id)
         end = time.monotonic() + timeout
         while True:
             message = self.next(max(0.1, end - time.monotonic()))
-            if "method" not in message and message.get("id") == id:
+            if "method" in message:
+                continue
+            if message.get("id") == id:
                 return message
+            self.unclaimed[message.get("id")] = message
 
     def request(self, method, params=None):
         return self.reply(self.call(method, params))

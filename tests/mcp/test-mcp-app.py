@@ -44,11 +44,14 @@ def test_approved_from_the_bubble():
             raise Failure(f"the tool result does not carry the approval: {result}")
         wait_for("the app's outbox to empty", lambda: not app.outbox())
 
-        # Withdrawn by the agent (cancelled): the bubble goes away.
+        # Cancelled by the agent: the request is withdrawn, and the bubble says so and why.
         id = mcp.tool("request_approval", {"title": "Restart the database?"})
         bubble = notifyd.wait_notify("Restart the database?")
         mcp.notify("notifications/cancelled", {"requestId": id, "reason": "not needed"})
-        notifyd.wait_withdrawn(bubble["id"])
+        said = notifyd.wait_says(bubble["id"], "Withdrawn by Coding Agent at ")
+        if said["actions"] or \
+                not said["body"].endswith("Reason: the agent cancelled the question: not needed"):
+            raise Failure(f"the withdrawn bubble: {said}")
     finally:
         mcp.stop()
         app.stop()

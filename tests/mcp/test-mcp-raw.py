@@ -4,20 +4,25 @@
 # through the client REST API. What the SDK client (test-mcp-sdk.mjs) never
 # sends: malformed JSON-RPC, unknown methods, calls before initialize, huge
 # lines; and what needs exact timing: cancellation, progress, standard input
-# closing or SIGTERM mid-call (every waiting request withdrawn), expiry.
+# closing or SIGTERM mid-call (every waiting request withdrawn), expiry; and a
+# team server reached with --server and the key from TRIAGE_API_KEY.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import http.client
+import json
 import os
 import signal
+import subprocess
 import sys
+import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcptest import Mcp, pending_titled  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import Failure, Server, World, run, wait_for  # noqa: E402
+from apptest import Failure, Server, World, die_with_parent, run, wait_for  # noqa: E402
 
 
 class Session:
@@ -190,6 +195,22 @@ def test_answered():
             raise Failure(f"result text {result['content']}")
 
 
+def test_many_at_once():
+    """Questions wait side by side: a new one is not held behind the long-polls of
+    those already waiting, and each answer returns to its own call."""
+    with Session("many") as s:
+        s.mcp.initialize()
+        ids = {s.mcp.tool("ask_human", {"question": f"Parallel {i}?", "response_type": "text"}): i
+               for i in range(6)}
+        requests = {i: s.wait_pending(f"Parallel {i}?") for i in range(6)}
+        for i in reversed(range(6)):
+            s.server.respond_as_client(requests[i]["id"], "answer", f"answer {i}")
+        for id, i in ids.items():
+            sc = s.mcp.reply(id)["result"]["structuredContent"]
+            if sc["answer"] != f"answer {i}" or sc["notification_id"] != requests[i]["id"]:
+                raise Failure(f"call {i}: {sc}")
+
+
 def test_expiry():
     with Session("expiry") as s:
         s.mcp.initialize()
@@ -305,6 +326,71 @@ def test_bad_options():
             raise Failure("--server without a key must exit 2")
 
 
+def test_team_server():
+    """--server URL with the service key from TRIAGE_API_KEY; the person is a user
+    of that server with a token of their own."""
+    world = World("mcp-team")
+    admin = "admin-" + uuid.uuid4().hex
+    env = world.env(TRIAGE_ADMIN_TOKEN=admin)
+    server = subprocess.Popen([os.environ["TRIAGE_SERVER"], "--listen", "127.0.0.1:0",
+                               "--database", os.path.join(world.root, "team.db"),
+                               "--print-address"], env=env, stdout=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, text=True, preexec_fn=die_with_parent)
+    mcp = None
+    try:
+        line = server.stdout.readline()
+        if not line.startswith("listening on http://"):
+            raise Failure(f"triage-server said {line!r}")
+        url = line.split()[-1]
+        host, port = url[len("http://"):].split(":")
+
+        def call(method, path, token, body=None):
+            conn = http.client.HTTPConnection(host, int(port), timeout=10)
+            conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                         headers={"Authorization": f"Bearer {token}",
+                                  "Content-Type": "application/json"})
+            reply = conn.getresponse()
+            data = reply.read()
+            conn.close()
+            return reply.status, json.loads(data) if data else None
+
+        status, user = call("POST", "/api/v1/admin/users", admin, {"id": "alice"})
+        if status != 201:
+            raise Failure(f"create user: {status} {user}")
+        status, service = call("POST", "/api/v1/services", admin,
+                               {"name": "Team agent", "description": "An agent of the team",
+                                "recipients": ["alice"]})
+        if status != 201:
+            raise Failure(f"create service: {status} {service}")
+
+        mcp = Mcp(world, "--server", url, env={"TRIAGE_API_KEY": service["api_key"]})
+        mcp.initialize()
+        id = mcp.tool("ask_human", {"question": "Which team?", "response_type": "text"})
+
+        def waiting():
+            status, reply = call("GET", "/api/v1/client/notifications?status=pending",
+                                 user["token"])
+            return next((n for n in reply["notifications"]
+                         if n["context"]["title"] == "Which team?"), None)
+        n = wait_for("the question on the team server", waiting)
+        if n["service"]["name"] != "Team agent":
+            raise Failure(f"a remote server names the service by its key: {n['service']}")
+        status, reply = call("POST", "/api/v1/client/respond", user["token"],
+                             {"notification_id": n["id"], "action_id": "answer",
+                              "response_data": "platform"})
+        if status != 200:
+            raise Failure(f"respond: {status} {reply}")
+        sc = mcp.reply(id)["result"]["structuredContent"]
+        if sc["answer"] != "platform" or sc["responder"]["id"] != "alice":
+            raise Failure(f"team answer: {sc}")
+    finally:
+        if mcp is not None:
+            mcp.stop()
+        server.terminate()
+        server.wait(timeout=10)
+        world.cleanup()
+
+
 run([
     ("calls before initialize", test_calls_before_initialize),
     ("version negotiation", test_version_negotiation),
@@ -313,6 +399,7 @@ run([
     ("huge input", test_huge_input),
     ("invalid arguments per protocol version", test_invalid_arguments_by_version),
     ("answered", test_answered),
+    ("several questions at once", test_many_at_once),
     ("expiry", test_expiry),
     ("withdrawn by the service", test_withdrawn_elsewhere),
     ("cancellation withdraws", test_cancellation),
@@ -320,5 +407,6 @@ run([
     ("standard input closes mid-call", test_input_closes_mid_call),
     ("SIGTERM mid-call", test_sigterm_mid_call),
     ("no server", test_no_server),
+    ("a team server with a key", test_team_server),
     ("bad options", test_bad_options),
 ])

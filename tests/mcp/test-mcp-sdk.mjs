@@ -116,14 +116,16 @@ test('request_approval: approved, with progress keeping a short timeout alive', 
   const call = client.callTool(
     { name: 'request_approval', arguments: { title: 'Deploy 2.1 to production?', description: 'CI is green', flags: ['irreversible'], details: '--- a/x\n+++ b/x\n', details_type: 'text/x-diff', project: 'shop' } },
     undefined,
-    { timeout: 2500, resetTimeoutOnProgress: true, onprogress: (p) => progress.push(p) });
+    // Progress comes every second; the timeout leaves a loaded machine three
+    // seconds of slack between two of them.
+    { timeout: 4000, resetTimeoutOnProgress: true, onprogress: (p) => progress.push(p) });
   const n = await pending('Deploy 2.1 to production?');
   assert.equal(n.service.name, 'SDK Agent');
   assert.equal(n.context.project, 'shop');
   assert.deepEqual(n.actions[0].flags, ['irreversible']);
   assert.equal(n.context.attachments[0].type, 'text/x-diff');
   // Longer than the client's timeout: only progress keeps the call alive.
-  await waitFor('four progress notifications', () => progress.length >= 4);
+  await waitFor('six progress notifications', () => progress.length >= 6);
   await answer('Deploy 2.1 to production?', 'approve', null);
   const result = await call;
   assert.equal(result.isError, undefined);

@@ -295,12 +295,13 @@ triage_aitp_protocol_describe_answer (TriageProtocol  *protocol,
   g_autoptr(AtpAitpRequest) request = notification ? triage_aitp_request_from (notification, NULL)
                                                    : NULL;
   g_autoptr(GString) text = g_string_new (NULL);
+  JsonNode *member;
   JsonArray *options;
 
   if (response_data == NULL || !JSON_NODE_HOLDS_OBJECT (response_data))
     return NULL;
-  options = json_object_get_array_member_with_default (json_node_get_object (response_data),
-                                                       "options", NULL);
+  member = json_object_get_member (json_node_get_object (response_data), "options");
+  options = member != NULL && JSON_NODE_HOLDS_ARRAY (member) ? json_node_get_array (member) : NULL;
 
   for (guint i = 0; options != NULL && i < json_array_get_length (options); i++)
     {

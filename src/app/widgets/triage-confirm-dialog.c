@@ -360,6 +360,43 @@ label_response_buttons (GtkWidget *widget)
 }
 
 /**
+ * triage_confirm_dialog_new_full:
+ * @parent: (nullable): the window it belongs to
+ * @heading: the question, plain text
+ * @body: what will happen, plain text
+ * @confirm_label: the confirm button's label, plain text (it gets a mnemonic)
+ *
+ * A confirmation of any protocol's answer (an AITP decision whose agent
+ * sent `x-triage.confirm`, …), with the same safeguards as ATP's.
+ *
+ * Returns: (transfer full): a new dialog, shown by triage_confirm_dialog_run_async()
+ */
+TriageConfirmDialog *
+triage_confirm_dialog_new_full (GtkWindow  *parent,
+                                const char *heading,
+                                const char *body,
+                                const char *confirm_label)
+{
+  TriageConfirmDialog *self;
+  g_autofree char *confirm = NULL;
+
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (heading != NULL && body != NULL && confirm_label != NULL, NULL);
+
+  self = g_object_new (TRIAGE_TYPE_CONFIRM_DIALOG,
+                       "transient-for", parent,
+                       NULL);
+  confirm = button_label (confirm_label);
+  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
+  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self), body);
+  adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self),
+                                         TRIAGE_CONFIRM_RESPONSE_CONFIRM, confirm);
+  label_response_buttons (GTK_WIDGET (self));
+
+  return self;
+}
+
+/**
  * triage_confirm_dialog_new:
  * @parent: (nullable): the window it belongs to
  * @service_name: the service that asks
@@ -374,25 +411,19 @@ triage_confirm_dialog_new (GtkWindow       *parent,
                            const AtpAction *action,
                            JsonNode        *response_data)
 {
-  TriageConfirmDialog *self;
   g_autofree char *heading = NULL;
-  g_autofree char *confirm = NULL;
-  GString *body;
+  const char *confirm;
+  g_autoptr(GString) body = NULL;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (service_name != NULL, NULL);
   g_return_val_if_fail (action != NULL, NULL);
-
-  self = g_object_new (TRIAGE_TYPE_CONFIRM_DIALOG,
-                       "transient-for", parent,
-                       NULL);
 
   if (g_str_has_suffix (action->label, "?"))
     heading = g_strdup (action->label);
   else
     /* Translators: the heading of the confirmation; %s is the action's label */
     heading = g_strdup_printf (_("%s?"), action->label);
-  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
 
   body = g_string_new (NULL);
   if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
@@ -415,21 +446,15 @@ triage_confirm_dialog_new (GtkWindow       *parent,
       g_string_append_printf (body, "%s%s", i == 0 ? "\n\n" : "\n", info.consequence);
       triage_flag_info_clear (&info);
     }
-  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self), body->str);
-  g_string_free (body, TRUE);
 
   if (action->response_type == ATP_RESPONSE_TYPE_BINARY && response_data != NULL &&
       JSON_NODE_HOLDS_VALUE (response_data) &&
       json_node_get_value_type (response_data) == G_TYPE_BOOLEAN)
-    confirm = button_label (json_node_get_boolean (response_data) ? action->true_label
-                                                                  : action->false_label);
+    confirm = json_node_get_boolean (response_data) ? action->true_label : action->false_label;
   else
-    confirm = button_label (action->label);
-  adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self),
-                                         TRIAGE_CONFIRM_RESPONSE_CONFIRM, confirm);
-  label_response_buttons (GTK_WIDGET (self));
+    confirm = action->label;
 
-  return self;
+  return triage_confirm_dialog_new_full (parent, heading, body->str, confirm);
 }
 
 guint

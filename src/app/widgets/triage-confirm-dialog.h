@@ -22,6 +22,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TriageConfirmDialog, triage_confirm_dialog, TRIAGE, CONFIRM_DIALOG, AdwMessageDialog)
 
+TriageConfirmDialog *triage_confirm_dialog_new_full         (GtkWindow           *parent,
+                                                             const char          *heading,
+                                                             const char          *body,
+                                                             const char          *confirm_label);
 TriageConfirmDialog *triage_confirm_dialog_new              (GtkWindow           *parent,
                                                              const char          *service_name,
                                                              const AtpAction     *action,

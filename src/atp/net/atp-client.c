@@ -256,7 +256,10 @@ atp_client_constructed (GObject *object)
     {
       g_autoptr(GSocketAddress) address = g_unix_socket_address_new (self->socket_path);
 
-      self->session = soup_session_new_with_options ("remote-connectable", address, NULL);
+      self->session = soup_session_new_with_options ("remote-connectable", address,
+                                                     "max-conns", ATP_CLIENT_MAX_CONNECTIONS,
+                                                     "max-conns-per-host",
+                                                     ATP_CLIENT_MAX_CONNECTIONS, NULL);
       g_free (self->base_url);
       self->base_url = g_strdup ("http://localhost");
       self->display_name = g_strdup_printf ("the local server at %s", self->socket_path);
@@ -264,7 +267,9 @@ atp_client_constructed (GObject *object)
     }
   else
     {
-      self->session = soup_session_new ();
+      self->session = soup_session_new_with_options ("max-conns", ATP_CLIENT_MAX_CONNECTIONS,
+                                                     "max-conns-per-host",
+                                                     ATP_CLIENT_MAX_CONNECTIONS, NULL);
       if (self->base_url == NULL)
         self->base_url = g_strdup ("http://localhost");
       self->display_name = g_strdup (self->base_url);

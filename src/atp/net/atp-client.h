@@ -20,6 +20,10 @@ G_BEGIN_DECLS
 /* Caps on what the client reads from a server (see docs/protocol.md). */
 #define ATP_CLIENT_MAX_ANSWER_SIZE  (2 * 1024 * 1024)   /* one object */
 #define ATP_CLIENT_MAX_PAGE_SIZE    (64 * 1024 * 1024)  /* a list page */
+/* Connections to the server at once. libsoup's default of 2 per host would hold
+ * every request behind two long-polls (triage-mcp waits for many questions at
+ * once, each with a long-poll of up to 60 s). */
+#define ATP_CLIENT_MAX_CONNECTIONS  64
 /* The longest long-poll the protocol allows (?wait=N). */
 #define ATP_CLIENT_MAX_WAIT_SECONDS 60
 

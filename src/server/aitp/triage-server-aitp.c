@@ -135,7 +135,9 @@ handle_post_decision (TriageServer      *self,
 
   id = atp_new_uuid ();
   title = derive_title (request);
-  description = atp_str_is_blank (request->description) ? NULL : request->description;
+  /* A description that became the whole title is not shown twice. */
+  description = atp_str_is_blank (request->description) || g_str_equal (title, request->description)
+                  ? NULL : request->description;
   envelope = triage_server_new_envelope (ATP_PROTOCOL_AITP, id, now, request->deadline, service,
                                          title, description, request->project, root, &error);
   if (envelope == NULL)

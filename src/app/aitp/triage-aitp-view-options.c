@@ -1,0 +1,436 @@
+/* triage-aitp-view-options.c — the options of an AITP decision, by its type
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-aitp"
+
+#include <glib/gi18n.h>
+
+#include "triage-aitp-picture.h"
+#include "triage-aitp-product-card.h"
+#include "triage-aitp-view-private.h"
+#include "triage-wrap-box.h"
+
+/*
+ * What the person answers with, by the request's type:
+ * - radio: radio buttons in a list, each option's description under its
+ *   name; past seven options a drop-down list instead;
+ * - checkbox: check buttons in a list;
+ * - confirmation: the question (the header) and a button per option, each
+ *   one an answer;
+ * - products: a card per product (triage-aitp-product-card.c).
+ * Every option's name is the agent's text, shown as plain text. Options with
+ * a picture show a placeholder until the person asks for pictures.
+ */
+
+#define OPTION_ID_KEY "triage-aitp-option-id"
+#define ROW_PICTURE_SIZE 48
+
+static const char *
+widget_option_id (GtkWidget *widget)
+{
+  return g_object_get_data (G_OBJECT (widget), OPTION_ID_KEY);
+}
+
+static void
+on_option_changed (TriageAitpView *self)
+{
+  _triage_aitp_view_update_state (self);
+}
+
+static const char *
+option_label (const AtpAitpOption *option)
+{
+  return option->name ? option->name : option->id;
+}
+
+/* A list row for a radio or checkbox option: the button, the name, the
+ * description, the picture's place. */
+static GtkWidget *
+option_row_new (TriageAitpView      *self,
+                const AtpAitpOption *option,
+                GtkCheckButton      *group)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *check = gtk_check_button_new ();
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), option_label (option));
+  if (option->description != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), option->description);
+
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  if (group != NULL)
+    gtk_check_button_set_group (GTK_CHECK_BUTTON (check), group);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, option_label (option),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  option->description ? option->description : "",
+                                  -1);
+  g_object_set_data_full (G_OBJECT (check), OPTION_ID_KEY, g_strdup (option->id), g_free);
+  g_signal_connect_object (check, "notify::active", G_CALLBACK (on_option_changed), self,
+                           G_CONNECT_SWAPPED);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+  g_ptr_array_add (self->option_widgets, check);
+
+  if (option->image_url != NULL)
+    {
+      GtkWidget *picture = triage_aitp_picture_new (option->image_url, option_label (option),
+                                                    ROW_PICTURE_SIZE);
+
+      gtk_widget_set_valign (picture, GTK_ALIGN_CENTER);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), picture);
+      g_ptr_array_add (self->pictures, picture);
+    }
+
+  return row;
+}
+
+static GtkWidget *
+boxed_list_new (void)
+{
+  GtkWidget *list = gtk_list_box_new ();
+
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (list, "boxed-list");
+
+  return list;
+}
+
+static void
+build_list (TriageAitpView *self,
+            gboolean        radio)
+{
+  GtkWidget *list = boxed_list_new ();
+  GtkCheckButton *group = NULL;
+
+  for (guint i = 0; i < self->request->options->len; i++)
+    {
+      const AtpAitpOption *option = g_ptr_array_index (self->request->options, i);
+
+      gtk_list_box_append (GTK_LIST_BOX (list), option_row_new (self, option, group));
+      if (radio && group == NULL)
+        group = g_ptr_array_index (self->option_widgets, 0);
+    }
+
+  gtk_box_append (self->options_box, list);
+}
+
+static void
+on_combo_selected (TriageAitpView *self)
+{
+  guint selected = adw_combo_row_get_selected (self->combo);
+  const AtpAitpOption *option = NULL;
+
+  if (selected < self->request->options->len)
+    option = g_ptr_array_index (self->request->options, selected);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->combo),
+                               option && option->description ? option->description : "");
+  _triage_aitp_view_update_state (self);
+}
+
+/* Past seven options: one row to pick from, nothing picked at first (an
+ * answer is never chosen for the person). */
+static void
+build_combo (TriageAitpView *self)
+{
+  GtkWidget *list = boxed_list_new ();
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+
+  for (guint i = 0; i < self->request->options->len; i++)
+    gtk_string_list_append (names, option_label (g_ptr_array_index (self->request->options, i)));
+
+  self->combo = ADW_COMBO_ROW (adw_combo_row_new ());
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->combo), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->combo), _("Choice"));
+  adw_combo_row_set_model (self->combo, G_LIST_MODEL (names));
+  adw_combo_row_set_selected (self->combo, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_object (self->combo, "notify::selected", G_CALLBACK (on_combo_selected), self,
+                           G_CONNECT_SWAPPED);
+  gtk_list_box_append (GTK_LIST_BOX (list), GTK_WIDGET (self->combo));
+  gtk_box_append (self->options_box, list);
+}
+
+static void
+on_confirmation_clicked (TriageAitpView *self,
+                         GtkButton      *button)
+{
+  g_autoptr(GArray) choices = g_array_new (FALSE, TRUE, sizeof (TriageAitpChoice));
+  TriageAitpChoice choice = { widget_option_id (GTK_WIDGET (button)), 0 };
+
+  g_array_append_val (choices, choice);
+  _triage_aitp_view_answer (self, choices, gtk_button_get_label (button));
+}
+
+/* A question with a button per option (it may have more than two). */
+static void
+build_buttons (TriageAitpView *self)
+{
+  GtkWidget *box = triage_wrap_box_new ();
+
+  for (guint i = 0; i < self->request->options->len; i++)
+    {
+      const AtpAitpOption *option = g_ptr_array_index (self->request->options, i);
+      GtkWidget *button = gtk_button_new_with_label (option_label (option));
+
+      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
+      gtk_widget_add_css_class (button, "pill");
+      if (option->description != NULL)
+        {
+          gtk_widget_set_tooltip_text (button, option->description);
+          gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                          GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, option->description, -1);
+        }
+      g_object_set_data_full (G_OBJECT (button), OPTION_ID_KEY, g_strdup (option->id), g_free);
+      g_signal_connect_object (button, "clicked", G_CALLBACK (on_confirmation_clicked), self,
+                               G_CONNECT_SWAPPED);
+      g_ptr_array_add (self->option_widgets, button);
+      triage_wrap_box_append (TRIAGE_WRAP_BOX (box), button);
+    }
+
+  gtk_box_append (self->options_box, box);
+}
+
+static void
+build_cards (TriageAitpView *self)
+{
+  for (guint i = 0; i < self->request->options->len; i++)
+    {
+      GtkWidget *card = triage_aitp_product_card_new (g_ptr_array_index (self->request->options, i),
+                                                      self->built_at);
+
+      g_object_set_data_full (G_OBJECT (card), OPTION_ID_KEY,
+                              g_strdup (((AtpAitpOption *) g_ptr_array_index (self->request->options, i))->id),
+                              g_free);
+      g_signal_connect_object (card, "changed", G_CALLBACK (on_option_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_ptr_array_add (self->option_widgets, card);
+      g_ptr_array_add (self->pictures, triage_aitp_product_card_get_picture (TRIAGE_AITP_PRODUCT_CARD (card)));
+      gtk_box_append (self->options_box, card);
+    }
+}
+
+void
+_triage_aitp_view_clear_options (TriageAitpView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->options_box))) != NULL)
+    gtk_box_remove (self->options_box, child);
+  g_ptr_array_set_size (self->option_widgets, 0);
+  g_ptr_array_set_size (self->pictures, 0);
+  self->combo = NULL;
+}
+
+void
+_triage_aitp_view_build_options (TriageAitpView *self)
+{
+  _triage_aitp_view_clear_options (self);
+
+  switch (self->request->type)
+    {
+    case ATP_AITP_DECISION_CHECKBOX:
+      build_list (self, FALSE);
+      break;
+
+    case ATP_AITP_DECISION_CONFIRMATION:
+      build_buttons (self);
+      break;
+
+    case ATP_AITP_DECISION_PRODUCTS:
+      build_cards (self);
+      break;
+
+    case ATP_AITP_DECISION_RADIO:
+    default:
+      if (self->request->options->len > TRIAGE_AITP_VIEW_MAX_RADIO_BUTTONS)
+        build_combo (self);
+      else
+        build_list (self, TRUE);
+      break;
+    }
+
+  /* The question's own buttons answer it; the others gather, then Send. */
+  gtk_widget_set_visible (self->send_row, self->request->type != ATP_AITP_DECISION_CONFIRMATION);
+}
+
+/**
+ * _triage_aitp_view_dup_choices:
+ *
+ * Returns: (transfer full) (element-type TriageAitpChoice): what is chosen
+ *   in the lists, the drop-down or the cards (ids owned by the request)
+ */
+GArray *
+_triage_aitp_view_dup_choices (TriageAitpView *self)
+{
+  GArray *choices = g_array_new (FALSE, TRUE, sizeof (TriageAitpChoice));
+
+  if (self->combo != NULL)
+    {
+      guint selected = adw_combo_row_get_selected (self->combo);
+
+      if (selected < self->request->options->len)
+        {
+          TriageAitpChoice choice = {
+            ((AtpAitpOption *) g_ptr_array_index (self->request->options, selected))->id, 0
+          };
+
+          g_array_append_val (choices, choice);
+        }
+      return choices;
+    }
+
+  for (guint i = 0; i < self->option_widgets->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (self->option_widgets, i);
+      TriageAitpChoice choice = { widget_option_id (widget), 0 };
+
+      if (TRIAGE_IS_AITP_PRODUCT_CARD (widget))
+        {
+          if (triage_aitp_product_card_get_choice (TRIAGE_AITP_PRODUCT_CARD (widget), &choice))
+            g_array_append_val (choices, choice);
+        }
+      else if (GTK_IS_CHECK_BUTTON (widget) && gtk_check_button_get_active (GTK_CHECK_BUTTON (widget)))
+        g_array_append_val (choices, choice);
+    }
+
+  return choices;
+}
+
+/* Whether what is chosen makes an answer: one for radio, at least one otherwise. */
+gboolean
+_triage_aitp_view_can_send (TriageAitpView *self)
+{
+  g_autoptr(GArray) choices = NULL;
+
+  if (self->request == NULL || self->request->type == ATP_AITP_DECISION_CONFIRMATION)
+    return FALSE;
+
+  choices = _triage_aitp_view_dup_choices (self);
+  return self->request->type == ATP_AITP_DECISION_RADIO ? choices->len == 1 : choices->len > 0;
+}
+
+void
+_triage_aitp_view_set_editable (TriageAitpView *self,
+                                gboolean        editable)
+{
+  if (self->combo != NULL)
+    gtk_widget_set_sensitive (GTK_WIDGET (self->combo), editable);
+
+  for (guint i = 0; i < self->option_widgets->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (self->option_widgets, i);
+
+      if (TRIAGE_IS_AITP_PRODUCT_CARD (widget))
+        triage_aitp_product_card_set_editable (TRIAGE_AITP_PRODUCT_CARD (widget), editable);
+      else
+        gtk_widget_set_sensitive (widget, editable);
+    }
+}
+
+/* The options chosen in an answer (given in the history, or elsewhere),
+ * shown as chosen: the lists' buttons, the drop-down, the cards with their
+ * variants and quantities. */
+void
+_triage_aitp_view_show_answer (TriageAitpView *self,
+                               JsonNode       *response_data)
+{
+  JsonNode *member = NULL;
+  JsonArray *options;
+
+  if (self->request == NULL || response_data == NULL || !JSON_NODE_HOLDS_OBJECT (response_data))
+    return;
+  member = json_object_get_member (json_node_get_object (response_data), "options");
+  if (member == NULL || !JSON_NODE_HOLDS_ARRAY (member))
+    return;
+  options = json_node_get_array (member);
+
+  for (guint i = 0; i < json_array_get_length (options); i++)
+    {
+      JsonNode *node = json_array_get_element (options, i);
+      JsonObject *selected = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *id = selected ? json_object_get_string_member_with_default (selected, "id", NULL) : NULL;
+      const AtpAitpOption *product = NULL;
+      GtkWidget *widget;
+
+      if (id == NULL || atp_aitp_request_find_option (self->request, id, &product) == NULL)
+        continue;
+
+      if (self->combo != NULL)
+        {
+          for (guint o = 0; o < self->request->options->len; o++)
+            if (g_ptr_array_index (self->request->options, o) == product)
+              adw_combo_row_set_selected (self->combo, o);
+          continue;
+        }
+
+      widget = triage_aitp_view_get_option_widget (self, product->id);
+      if (TRIAGE_IS_AITP_PRODUCT_CARD (widget))
+        {
+          TriageAitpProductCard *card = TRIAGE_AITP_PRODUCT_CARD (widget);
+
+          if (!g_str_equal (id, product->id))
+            triage_aitp_product_card_select_variant (card, id);
+          triage_aitp_product_card_set_quantity (card, json_object_get_int_member_with_default (selected, "quantity", 1));
+          triage_aitp_product_card_set_chosen (card, TRUE);
+        }
+      else if (GTK_IS_CHECK_BUTTON (widget))
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (widget), TRUE);
+      else if (GTK_IS_BUTTON (widget))
+        gtk_widget_add_css_class (widget, "suggested-action");
+    }
+}
+
+/* A picture that arrived (or failed): every place that shows it takes it. */
+void
+_triage_aitp_view_take_picture (TriageAitpView *self,
+                                const char     *url,
+                                GdkPaintable   *image,
+                                const char     *error_message)
+{
+  for (guint i = 0; i < self->pictures->len; i++)
+    triage_aitp_picture_take (g_ptr_array_index (self->pictures, i), url, image, error_message);
+}
+
+/* The keyboard on the first option that answers. */
+gboolean
+_triage_aitp_view_focus_options (TriageAitpView *self)
+{
+  if (self->combo != NULL)
+    return gtk_widget_grab_focus (GTK_WIDGET (self->combo));
+
+  for (guint i = 0; i < self->option_widgets->len; i++)
+    if (gtk_widget_child_focus (g_ptr_array_index (self->option_widgets, i), GTK_DIR_TAB_FORWARD) ||
+        gtk_widget_grab_focus (g_ptr_array_index (self->option_widgets, i)))
+      return TRUE;
+
+  return FALSE;
+}
+
+/**
+ * triage_aitp_view_get_option_widget:
+ * @self: a #TriageAitpView
+ * @option_id: an option of the request shown (a product's id for a card)
+ *
+ * Returns: (transfer none) (nullable): its check button, button or product card
+ */
+GtkWidget *
+triage_aitp_view_get_option_widget (TriageAitpView *self,
+                                    const char     *option_id)
+{
+  g_return_val_if_fail (TRIAGE_IS_AITP_VIEW (self), NULL);
+  g_return_val_if_fail (option_id != NULL, NULL);
+
+  for (guint i = 0; i < self->option_widgets->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (self->option_widgets, i);
+
+      if (g_strcmp0 (widget_option_id (widget), option_id) == 0)
+        return widget;
+    }
+
+  return NULL;
+}

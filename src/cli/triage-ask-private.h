@@ -1,0 +1,53 @@
+/* triage-ask-private.h — what triage-ask's sources share, not part of its API
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-ask.h"
+
+G_BEGIN_DECLS
+
+/* A %G_OPTION_ERROR_BAD_VALUE with the message; returns FALSE. */
+gboolean  triage_ask_usage_error           (GError     **error,
+                                            const char  *format,
+                                            ...) G_GNUC_PRINTF (2, 3);
+
+/* An action of the notification as the options build it (triage-ask-actions.c). */
+typedef struct
+{
+  char       *id;
+  char       *type;
+  JsonObject *object;     /* the action as it is built */
+} TriageAskAction;
+
+void      triage_ask_action_free           (TriageAskAction *action);
+/* --action ID:TYPE[:FLAG...], added to @actions and @by_id (id → action). */
+gboolean  triage_ask_action_add            (GPtrArray   *actions,
+                                            GHashTable  *by_id,
+                                            const char  *spec,
+                                            GError     **error);
+/* --label ID=TEXT */
+gboolean  triage_ask_action_set_label      (GHashTable  *by_id,
+                                            const char  *spec,
+                                            GError     **error);
+/* --option ID=VALUE[:LABEL] */
+gboolean  triage_ask_action_add_option     (GHashTable  *by_id,
+                                            const char  *spec,
+                                            GError     **error);
+/* --constraint ID.NAME=VALUE */
+gboolean  triage_ask_action_set_constraint (GHashTable  *by_id,
+                                            const char  *spec,
+                                            GError     **error);
+/* --metadata KEY=VALUE|KEY:=JSON, into @context's metadata. */
+gboolean  triage_ask_add_metadata          (JsonObject  *context,
+                                            const char  *spec,
+                                            GError     **error);
+/* --attach FILE, into @context's attachments. */
+gboolean  triage_ask_add_attachment        (JsonObject  *context,
+                                            const char  *path,
+                                            GError     **error);
+
+G_END_DECLS
