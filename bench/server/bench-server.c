@@ -107,16 +107,22 @@ url_of (Deployment *self,
   return triage_test_server_get_url (self->servers->pdata[i]);
 }
 
+/* Unless its server closed it (or died). */
+static void
+stream_close (Deployment *self)
+{
+  if (self->stream != NULL &&
+      soup_websocket_connection_get_state (self->stream) == SOUP_WEBSOCKET_STATE_OPEN)
+    soup_websocket_connection_close (self->stream, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+  g_clear_object (&self->stream);
+}
+
 /* The person's stream, on server @i. */
 static void
 deployment_listen (Deployment *self,
                    guint       i)
 {
-  if (self->stream != NULL)
-    {
-      soup_websocket_connection_close (self->stream, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
-      g_clear_object (&self->stream);
-    }
+  stream_close (self);
   bench_connect_streams (self->session, url_of (self, i), self->token, &self->stream, 1);
   bench_load_listen (self->load, self->stream);
 }
@@ -137,9 +143,7 @@ static void
 deployment_free (Deployment *self)
 {
   bench_load_free (self->load);
-  if (self->stream != NULL)
-    soup_websocket_connection_close (self->stream, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
-  g_clear_object (&self->stream);
+  stream_close (self);
   for (guint i = 0; i < self->servers->len; i++)
     triage_test_server_stop (self->servers->pdata[i]);
   g_ptr_array_unref (self->servers);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-afp-view.h"
 #include "triage-aitp-view.h"
 #include "triage-application.h"
 #include "triage-decision-view.h"
@@ -63,6 +64,8 @@ triage_request_stack_view_type (AtpProtocol protocol)
       return TRIAGE_TYPE_AITP_VIEW;
 
     case ATP_PROTOCOL_AFP:
+      return TRIAGE_TYPE_AFP_VIEW;
+
     case ATP_N_PROTOCOLS:
     default:
       return G_TYPE_INVALID;
