@@ -14,6 +14,7 @@
 #include "triage-afp-protocol.h"
 #include "triage-afp-view.h"
 #include "triage-request-stack.h"
+#include "triage-store.h"
 #include "widgets-test-util.h"
 
 typedef struct
@@ -253,6 +254,91 @@ test_load (Fixture       *fixture,
   g_assert_nonnull (strstr (before, "scope-definition-lacks-detail-01"));
 }
 
+static char *
+stored_draft (TriageStore *store,
+              const char  *id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *json;
+
+  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  json = triage_store_load_draft_finish (store, result, &error);
+  g_assert_no_error (error);
+  return json;
+}
+
+/* What the person types is kept in the store as they type, read back when
+ * the review is shown again (a new view: the window was closed), and goes
+ * when the answer is sent. */
+static void
+test_draft (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-afp-view-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autoptr(TriageStore) store = triage_store_new (path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpNotification) shown = NULL;
+  TriageAfpView *again;
+  GtkWidget *window;
+
+  triage_store_open_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_open_finish (store, result, &error));
+  g_object_set (fixture->view, "store", store, NULL);
+
+  show_seed (fixture, 1);
+  shown = atp_notification_ref (fixture->notification);
+  choose_level (fixture, "_Low");
+  type (nth_entry (fixture, 1), "Half-way");
+  WAIT_UNTIL (({ g_autofree char *json = stored_draft (store, shown->id);
+                 json != NULL && strstr (json, "Half-way") != NULL; }));
+
+  /* Another window: a new view, the same store. */
+  again = TRIAGE_AFP_VIEW (triage_afp_view_new ());
+  g_object_set (again, "store", store, NULL);
+  window = widgets_test_window (GTK_WIDGET (again), 600, 900);
+  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (again), shown);
+  WAIT_UNTIL (!triage_afp_editor_is_empty (triage_afp_view_get_editor (again)));
+  {
+    g_autoptr(JsonNode) back = triage_afp_editor_dup_feedback (triage_afp_view_get_editor (again));
+    g_autofree char *json = json_to_string (back, FALSE);
+
+    g_assert_nonnull (strstr (json, "\"level\":\"low\""));
+    g_assert_nonnull (strstr (json, "Half-way"));
+  }
+  g_object_set (again, "store", NULL, NULL);
+  g_object_add_weak_pointer (G_OBJECT (again), (gpointer *) &again);
+  gtk_window_destroy (GTK_WINDOW (window));
+  WAIT_UNTIL (again == NULL);
+
+  /* Declined: the outbox takes the draft (here the store's trigger, as the app adds it). */
+  triage_afp_view_decline (fixture->view, NULL);
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  {
+    g_autoptr(GAsyncResult) added = NULL;
+    g_autoptr(TriageOutboxEntry) entry = NULL;
+    g_autofree char *gone = NULL;
+
+    g_autoptr(JsonNode) empty = json_from_string ("{}", NULL);
+
+    triage_store_outbox_add_async (store, shown->id, "decline", empty, NULL, NULL, app_test_result_cb, &added);
+    app_test_wait_result (added);
+    entry = triage_store_outbox_add_finish (store, added, &error);
+    g_assert_no_error (error);
+    gone = stored_draft (store, shown->id);
+    g_assert_null (gone);
+  }
+
+  g_object_set (fixture->view, "store", NULL, NULL);
+  g_clear_object (&result);
+  app_test_finalize_object (g_steal_pointer (&store));
+  app_test_rm_rf (dir);
+}
+
 /* Settled: read-only. */
 static void
 test_read_only (Fixture       *fixture,
@@ -317,6 +403,7 @@ main (int   argc,
   ADD ("second-iteration", test_second_iteration);
   ADD ("decline", test_decline);
   ADD ("load", test_load);
+  ADD ("draft", test_draft);
   ADD ("read-only", test_read_only);
   ADD ("narrow", test_narrow);
   g_test_add_func ("/afp-view/stack", test_stack);

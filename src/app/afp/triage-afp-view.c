@@ -12,6 +12,7 @@
 #include "triage-afp-artifact.h"
 #include "triage-afp-protocol.h"
 #include "triage-afp-view.h"
+#include "triage-store.h"
 #include "triage-request-banner.h"
 #include "triage-request-header.h"
 #include "triage-widgets-style.h"
@@ -26,6 +27,12 @@
  * the feedback object. Decline… asks for an optional message and emits
  * action `decline` with `{}` or `{"message"}`. Both go through the outbox
  * like every answer (docs/architecture.md, "Answers").
+ *
+ * What the person writes is kept as a draft in the app's store (the
+ * "store" property, given by the window) half a second after they stop
+ * typing, and when the view goes; it is read back when the review is shown
+ * again (after the window was closed, the app quit or crashed) and goes
+ * with the answer into the outbox (the store's trigger deletes it).
  *
  * Everything is reachable with the keyboard (Tab through the artifact, the
  * earlier items, the editor; Ctrl+Return sends) and named for a screen
@@ -54,6 +61,10 @@ struct _TriageAfpView
 
   AdwMessageDialog    *decline_dialog;
 
+  TriageStore         *store;              /* nullable: drafts are not kept */
+  GCancellable        *draft_cancellable;  /* reading the draft of the review shown */
+  guint                draft_timeout;      /* a draft waits to be saved */
+
   /* template */
   GtkStack            *stack;
   AdwStatusPage       *error_page;
@@ -75,6 +86,115 @@ static void triage_afp_view_request_view_init (TriageRequestViewInterface *iface
 G_DEFINE_FINAL_TYPE_WITH_CODE (TriageAfpView, triage_afp_view, ADW_TYPE_BIN,
                                G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_REQUEST_VIEW,
                                                       triage_afp_view_request_view_init))
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+/* Drafts */
+
+#define DRAFT_DELAY_MS 500
+
+static void
+save_draft_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_save_draft_finish (TRIAGE_STORE (object), result, &error))
+    g_message ("A review's draft was not kept: %s", error->message);
+}
+
+/* Saves the draft now (or deletes it when the editor is empty). */
+static void
+flush_draft (TriageAfpView *self)
+{
+  g_autoptr(JsonNode) feedback = NULL;
+  g_autofree char *json = NULL;
+
+  g_clear_handle_id (&self->draft_timeout, g_source_remove);
+  if (self->store == NULL || self->notification == NULL || self->review == NULL || self->read_only)
+    return;
+
+  if (!triage_afp_editor_is_empty (self->editor))
+    {
+      feedback = triage_afp_editor_dup_feedback (self->editor);
+      json = atp_json_to_string (feedback, NULL);
+    }
+  triage_store_save_draft_async (self->store, self->notification->id, json, NULL, save_draft_cb, NULL);
+}
+
+static gboolean
+draft_timeout_cb (gpointer data)
+{
+  TriageAfpView *self = data;
+
+  self->draft_timeout = 0;
+  flush_draft (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_draft (TriageAfpView *self)
+{
+  if (self->store == NULL || self->read_only)
+    return;
+
+  g_clear_handle_id (&self->draft_timeout, g_source_remove);
+  self->draft_timeout = g_timeout_add (DRAFT_DELAY_MS, draft_timeout_cb, self);
+}
+
+static void update_state (TriageAfpView *self);
+
+static void
+load_draft_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TriageAfpView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = triage_store_load_draft_finish (TRIAGE_STORE (object), result, &error);
+  g_autoptr(JsonNode) node = NULL;
+  const char *id = g_task_get_task_data (G_TASK (result));
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (error != NULL)
+    {
+      g_message ("A review's draft could not be read: %s", error->message);
+      return;
+    }
+
+  /* Only into the review it was written for, and never over what the person typed meanwhile. */
+  if (json == NULL || self->notification == NULL || g_strcmp0 (id, self->notification->id) != 0 ||
+      self->read_only || !triage_afp_editor_is_empty (self->editor))
+    return;
+
+  node = json_from_string (json, NULL);
+  if (node != NULL)
+    {
+      triage_afp_editor_load (self->editor, node);
+      update_state (self);
+    }
+}
+
+static void
+load_draft (TriageAfpView *self)
+{
+  g_cancellable_cancel (self->draft_cancellable);
+  g_clear_object (&self->draft_cancellable);
+  if (self->store == NULL || self->notification == NULL || self->read_only)
+    return;
+
+  self->draft_cancellable = g_cancellable_new ();
+  triage_store_load_draft_async (self->store, self->notification->id, self->draft_cancellable,
+                                 load_draft_cb, g_object_ref (self));
+}
 
 /* State */
 
@@ -153,6 +273,7 @@ static void
 on_editor_changed (TriageAfpView *self)
 {
   update_state (self);
+  schedule_draft (self);
 }
 
 static void
@@ -187,6 +308,9 @@ send_answer (TriageAfpView *self,
       triage_request_view_show_answer_error (TRIAGE_REQUEST_VIEW (self), error->message);
       return;
     }
+
+  /* The answer takes the draft's place in the store. */
+  g_clear_handle_id (&self->draft_timeout, g_source_remove);
 
   g_free (self->sent_action_id);
   self->sent_action_id = g_strdup (action_id);
@@ -331,6 +455,10 @@ triage_afp_view_set_request (TriageRequestView *view,
   same = notification != NULL && self->notification != NULL &&
          g_str_equal (notification->id, self->notification->id);
 
+  /* What was typed for the review shown until now is kept before it goes. */
+  if (!same && self->draft_timeout != 0)
+    flush_draft (self);
+
   if (notification != self->notification)
     {
       g_clear_pointer (&self->notification, atp_notification_unref);
@@ -376,6 +504,7 @@ triage_afp_view_set_request (TriageRequestView *view,
   gtk_label_set_label (self->id_label, request_id);
 
   update_state (self);
+  load_draft (self);
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
   gtk_stack_set_visible_child_name (self->stack, "review");
 }
@@ -536,6 +665,11 @@ triage_afp_view_dispose (GObject *object)
 {
   TriageAfpView *self = (TriageAfpView *)object;
 
+  /* The window closes: what was typed is kept. */
+  if (self->draft_timeout != 0)
+    flush_draft (self);
+  g_cancellable_cancel (self->draft_cancellable);
+  g_clear_object (&self->draft_cancellable);
   if (self->decline_dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
   self->decline_dialog = NULL;
@@ -552,6 +686,7 @@ triage_afp_view_finalize (GObject *object)
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_clear_pointer (&self->review, atp_afp_review_unref);
+  g_clear_object (&self->store);
   g_clear_pointer (&self->status_when, g_date_time_unref);
   g_clear_pointer (&self->response, atp_response_unref);
   g_clear_pointer (&self->sent_response, json_node_unref);
@@ -565,6 +700,45 @@ triage_afp_view_finalize (GObject *object)
 }
 
 static void
+triage_afp_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_afp_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      if (g_set_object (&self->store, g_value_get_object (value)))
+        g_object_notify_by_pspec (object, pspec);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 triage_afp_view_class_init (TriageAfpViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -572,6 +746,18 @@ triage_afp_view_class_init (TriageAfpViewClass *klass)
 
   object_class->dispose = triage_afp_view_dispose;
   object_class->finalize = triage_afp_view_finalize;
+  object_class->get_property = triage_afp_view_get_property;
+  object_class->set_property = triage_afp_view_set_property;
+
+  /**
+   * TriageAfpView:store:
+   *
+   * The app's store, where drafts of feedback are kept; without it none are.
+   */
+  properties [PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, TRIAGE_TYPE_STORE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TRIAGE_TYPE_REQUEST_BANNER);
   g_type_ensure (TRIAGE_TYPE_REQUEST_HEADER);
