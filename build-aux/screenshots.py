@@ -13,7 +13,9 @@
 # tree; then a release request open in the window is answered by alex on
 # another device, and the view shows it settled; then an AITP-02 products
 # decision (variants, ratings, prices, a variant picked and a quantity set
-# through the accessibility tree) and an AITP-02 confirmation. With SCREENSHOT_VARIANTS=1,
+# through the accessibility tree) and an AITP-02 confirmation; then the second
+# iteration of an AFP 1.2 review (the diff against the first artifact, the
+# agent's decisions beside the person's earlier items). With SCREENSHOT_VARIANTS=1,
 # the inbox also dark, 360 pixels wide and with 1.5 × text.
 
 import base64
@@ -35,6 +37,7 @@ APP_PATH = "/io/github/atptriage/Triage"
 WIDTH, HEIGHT = 1100, 740
 SETTLED_HEIGHT = 900
 AITP_HEIGHT = 960
+AFP_HEIGHT = 980
 SOCKET = os.path.join(os.environ["XDG_RUNTIME_DIR"], "triage", "triage.sock")
 APP_DB = os.path.join(os.environ["XDG_DATA_HOME"], "triage", "triage.db")
 
@@ -227,6 +230,75 @@ HISTORY = [
 OUTCOMES = ["answered"] * 7 + ["answered-elsewhere"] * 2 + ["expired", "invalidated"]
 STATUS = {"answered": "responded", "answered-elsewhere": "responded", "expired": "expired",
           "invalidated": "invalidated"}
+
+
+AFP_SPEC_1 = """# Dark mode
+
+Add a dark mode to the user interface.
+
+## Scope
+- The main window
+
+## Open questions
+- Who picks the colours?
+"""
+
+AFP_SPEC_2 = """# Dark mode
+
+Add a dark mode to the user interface, following the system's style.
+
+## Scope
+- The main window
+- The preferences window
+- The tray menu
+
+## Contrast
+- Text at least 4.5:1 against its background
+
+## Open questions
+- Who picks the colours?
+"""
+
+
+def afp_review():
+    """An AFP 1.2 session of a spec writer: iteration 1 reviewed (two areas for
+    improvement), then iteration 2 with the agent's applied_feedback.
+    Returns the second review's id."""
+    headers = {"X-Triage-Service": "spec-writer", "X-Triage-Service-Name": "Spec Writer"}
+    first = {"request": {"protocol_version": "1.2", "iteration": 1,
+                         "artifact": {"media_type": "text/markdown", "content": AFP_SPEC_1}},
+             "title": "Dark mode spec", "project": "desktop"}
+    status, reply = call("POST", "/api/v1/afp/reviews", first, headers)
+    if status != 201:
+        sys.exit(f"screenshots: the server refused an AFP review: {reply}")
+    feedback = {"confidence": {"level": "medium", "justification": "Short spec, clear intent."},
+                "positive_points": [{"aspect": "Clarity", "justification": "One goal, stated plainly."}],
+                "areas_for_improvement": [
+                    {"id": "scope-01", "aspect": "Scope",
+                     "description": "Only the main window is named.",
+                     "recommendation": "List every window and menu that changes."},
+                    {"id": "accessibility-01", "aspect": "Accessibility",
+                     "description": "Nothing says how readable the text stays.",
+                     "recommendation": "Set a contrast ratio for text and icons."}],
+                "general_summary": "A good start that needs its scope and contrast written down."}
+    status, answer = call("POST", "/api/v1/client/respond",
+                          {"notification_id": reply["id"], "action_id": "feedback",
+                           "response_data": feedback}, {})
+    if status != 200:
+        sys.exit(f"screenshots: the feedback was refused: {answer}")
+    second = {"request": {"protocol_version": "1.2", "iteration": 2,
+                          "artifact": {"media_type": "text/markdown", "content": AFP_SPEC_2},
+                          "applied_feedback": {"items": [
+                              {"id": "scope-01", "status": "accepted",
+                               "explanation": "Listed the preferences window and the tray menu."},
+                              {"id": "accessibility-01", "status": "partial",
+                               "reason_code": "pending_design",
+                               "explanation": "Contrast for text is set; icons wait for the designers."}]}},
+              "session_id": reply["session_id"], "title": "Dark mode spec", "project": "desktop"}
+    status, reply = call("POST", "/api/v1/afp/reviews", second, headers)
+    if status != 201:
+        sys.exit(f"screenshots: the server refused the second iteration: {reply}")
+    return reply["id"]
 
 
 def fill_history():
@@ -422,6 +494,18 @@ def main():
             GenericPredicate(name="Place the order", roleName="push button"),
             retry=False, requireResult=False))
         shot("aitp-confirmation.png", WIDTH, HEIGHT)
+        quit_app(app)
+
+        # AFP 1.2, iteration 2: the changes since iteration 1 and the agent's
+        # decisions beside the person's earlier items.
+        review = afp_review()
+        app = start_app(WIDTH, AFP_HEIGHT)
+        node = triage_node()
+        open_request(review)
+        wait_for("the agent's decisions", lambda: node.findChild(
+            GenericPredicate(name="Partly applied", roleName="label"),
+            retry=False, requireResult=False))
+        shot("afp-review.png", WIDTH, AFP_HEIGHT)
         quit_app(app)
 
         if os.environ.get("SCREENSHOT_VARIANTS") == "1":
