@@ -275,7 +275,7 @@ scrolled (GtkSourceView *view)
   GtkWidget *scroller = gtk_scrolled_window_new ();
 
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 160);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 240);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 420);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_widget_add_css_class (scroller, "card");
