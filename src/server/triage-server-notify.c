@@ -377,7 +377,8 @@ handle_post_notification (TriageServer      *self,
     }
   if (inserted != TRIAGE_STORE_INSERTED)
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+                   "Cannot store the notification now; nothing was changed, try again later");
       return;
     }
   reply_text (msg, 201, g_steal_pointer (&answer_text));

@@ -292,7 +292,7 @@ test_draft (Fixture       *fixture,
 
   show_seed (fixture, 1);
   shown = atp_notification_ref (fixture->notification);
-  choose_level (fixture, "_Low");
+  choose_level (fixture, "Lo_w");
   type (nth_entry (fixture, 1), "Half-way");
   WAIT_UNTIL (({ g_autofree char *json = stored_draft (store, shown->id);
                  json != NULL && strstr (json, "Half-way") != NULL; }));

@@ -197,10 +197,11 @@ triage_afp_applied_set_review (TriageAfpApplied *self,
       gtk_box_append (GTK_BOX (card), label_new (id, "caption"));
       gtk_box_append (GTK_BOX (card), decision_box (find_applied (review, item->id)));
 
-      button = gtk_button_new_with_mnemonic (_("_Carry Over"));
-      /* Translators: the accessible name of the button that keeps an earlier item, with its aspect */
-      name = g_strdup_printf (_("Carry over “%s”"), item->aspect);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+      /* Translators: the button that keeps an earlier item, with its aspect */
+      name = g_strdup_printf (_("Carry Over “%s”"), item->aspect);
+      button = gtk_button_new_with_label (name);
+      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
+      g_object_set_data_full (G_OBJECT (button), "triage-aspect", g_strdup (item->aspect), g_free);
       gtk_widget_set_tooltip_text (button, _("Keep this item, with its id, in this iteration’s feedback"));
       gtk_widget_set_halign (button, GTK_ALIGN_START);
       g_object_set_data_full (G_OBJECT (button), "triage-id", g_strdup (item->id), g_free);
@@ -251,8 +252,13 @@ triage_afp_applied_sync_carried (TriageAfpApplied *self,
     {
       gboolean in = carried != NULL && g_hash_table_contains (carried, id);
 
+      const char *aspect = g_object_get_data (G_OBJECT (button), "triage-aspect");
+      g_autofree char *label = in ? g_strdup_printf (_("Carried Over “%s”"), aspect)
+                                  : g_strdup_printf (_("Carry Over “%s”"), aspect);
+
       gtk_widget_set_sensitive (button, self->editable && !in);
-      gtk_button_set_label (button, in ? _("Carried Over") : _("_Carry Over"));
+      gtk_button_set_label (button, label);
+      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
     }
 }
 

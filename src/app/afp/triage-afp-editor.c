@@ -233,7 +233,9 @@ add_field (TriageAfpEditor *self,
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
   gtk_widget_add_css_class (label, "caption-heading");
   gtk_widget_set_hexpand (entry, TRUE);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+  /* Named without the mnemonic's underscore (GTK 4.8 keeps it in a label's name). */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  gtk_label_get_text (GTK_LABEL (label)), -1);
   g_object_set_data (G_OBJECT (entry), "triage-editor", self);
   g_signal_connect (entry, "changed", G_CALLBACK (on_entry_changed), item);
   gtk_box_append (box, label);
@@ -822,6 +824,22 @@ on_level_toggled (TriageAfpEditor *self,
     changed (self);
 }
 
+/* "_Medium" → "Medium" ("__" stays one underscore). */
+static char *
+strip_mnemonic (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '_' && p[1] != '\0')
+        p++;
+      g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 static GtkWidget *
 heading (const char *text)
 {
@@ -838,10 +856,11 @@ heading (const char *text)
 
 static GtkWidget *
 add_button (TriageAfpEditor *self,
-            const char      *mnemonic,
+            const char      *label,
             GCallback        callback)
 {
-  GtkWidget *button = gtk_button_new_with_mnemonic (mnemonic);
+  /* No mnemonic: every item has an "_Aspect" of its own; Tab reaches it. */
+  GtkWidget *button = gtk_button_new_with_label (label);
 
   /* Long labels wrap rather than widen the view past 360 px. */
   gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
@@ -900,7 +919,8 @@ triage_afp_editor_class_init (TriageAfpEditorClass *klass)
 static void
 triage_afp_editor_init (TriageAfpEditor *self)
 {
-  static const char *levels[] = { N_("_High"), N_("_Medium"), N_("_Low") };
+  /* Mnemonics clear of the window's (Alt+I Inbox, Alt+H History). */
+  static const char *levels[] = { N_("Hi_gh"), N_("_Medium"), N_("Lo_w") };
   GtkWidget *row, *section;
 
   self->positives = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
@@ -916,14 +936,19 @@ triage_afp_editor_init (TriageAfpEditor *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Confidence"), -1);
   for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
     {
+      g_autofree char *name = NULL;
+
       self->levels[i] = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_(levels[i])));
+      /* Named without the mnemonic's underscore (GTK 4.8 keeps it). */
+      name = strip_mnemonic (_(levels[i]));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->levels[i]), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
       if (i > 0)
         gtk_check_button_set_group (self->levels[i], self->levels[0]);
       g_signal_connect_swapped (self->levels[i], "toggled", G_CALLBACK (on_level_toggled), self);
       gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->levels[i]));
     }
   gtk_box_append (GTK_BOX (section), row);
-  self->justification = add_field (self, GTK_BOX (section), _("_Why this confidence"), NULL);
+  self->justification = add_field (self, GTK_BOX (section), _("Wh_y this confidence"), NULL);
   gtk_box_append (GTK_BOX (self), section);
 
   /* Positive points */
@@ -931,7 +956,7 @@ triage_afp_editor_init (TriageAfpEditor *self)
   gtk_box_append (GTK_BOX (section), heading (_("Positive Points")));
   self->positives_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 12));
   gtk_box_append (GTK_BOX (section), GTK_WIDGET (self->positives_box));
-  gtk_box_append (GTK_BOX (section), add_button (self, _("Add _Positive Point"),
+  gtk_box_append (GTK_BOX (section), add_button (self, _("Add Positive Point"),
                                                  G_CALLBACK (triage_afp_editor_add_positive)));
   gtk_box_append (GTK_BOX (self), section);
 
@@ -940,12 +965,12 @@ triage_afp_editor_init (TriageAfpEditor *self)
   gtk_box_append (GTK_BOX (section), heading (_("Areas for Improvement")));
   self->areas_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 12));
   gtk_box_append (GTK_BOX (section), GTK_WIDGET (self->areas_box));
-  gtk_box_append (GTK_BOX (section), add_button (self, _("Add _Area for Improvement"),
+  gtk_box_append (GTK_BOX (section), add_button (self, _("Add Area for Improvement"),
                                                  G_CALLBACK (triage_afp_editor_add_area)));
   gtk_box_append (GTK_BOX (self), section);
 
   /* Summary */
   section = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  self->summary = add_field (self, GTK_BOX (section), _("General _summary"), NULL);
+  self->summary = add_field (self, GTK_BOX (section), _("General s_ummary"), NULL);
   gtk_box_append (GTK_BOX (self), section);
 }
