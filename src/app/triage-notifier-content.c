@@ -32,13 +32,18 @@
 char *
 triage_notifier_dup_summary (AtpNotification *notification)
 {
+  TriageProtocol *protocol;
   g_autofree char *service = NULL;
+  g_autofree char *headline = NULL;
 
   g_return_val_if_fail (notification != NULL, NULL);
 
   service = triage_protocol_dup_marked (notification->protocol, notification->service.name);
+  protocol = triage_protocol_for_request (notification);
+  headline = protocol ? triage_protocol_dup_headline (protocol, notification)
+                      : g_strdup (notification->context.title);
   /* Translators: bubble title, "<service name>: <request title>" */
-  return g_strdup_printf (_("%s: %s"), service, notification->context.title);
+  return g_strdup_printf (_("%s: %s"), service, headline);
 }
 
 /* Markup-escapes @text for a bubble body. Quotes become numeric references:
