@@ -11,8 +11,10 @@
 
 #include "triage-text-preview.h"
 
-/* Bytes put into the buffer at a time; the rest waits for the next idle. */
+/* Bytes put into the buffer at a time, and the time an idle may spend on
+ * them before the rest waits for the next one. */
 #define LOAD_CHUNK_SIZE (8 * 1024)
+#define LOAD_BUDGET_US  (8 * 1000)
 /* Searches longer than this are cut (a search is a scan of the whole text). */
 #define MAX_QUERY_BYTES 256
 /* Matches counted at most; beyond it the count says "more than". */
@@ -105,7 +107,13 @@ static gboolean
 load_chunk_cb (gpointer user_data)
 {
   TriageTextPreview *self = user_data;
-  gboolean more = load_chunk (self);
+  gint64 deadline = g_get_monotonic_time () + LOAD_BUDGET_US;
+  gboolean more;
+
+  /* As many chunks as fit the budget: each idle costs a frame of the window. */
+  do
+    more = load_chunk (self);
+  while (more && g_get_monotonic_time () < deadline);
 
   if (!more)
     {
