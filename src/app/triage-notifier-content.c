@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-notifier-private.h"
 #include "triage-protocol.h"
 
@@ -32,13 +33,18 @@
 char *
 triage_notifier_dup_summary (AtpNotification *notification)
 {
+  g_autofree char *name = NULL;
   g_autofree char *service = NULL;
+  g_autofree char *title = NULL;
 
   g_return_val_if_fail (notification != NULL, NULL);
 
-  service = triage_protocol_dup_marked (notification->protocol, notification->service.name);
+  /* A bubble's title is one line: a long one is cut here, not by the server. */
+  name = triage_format_cut_text (notification->service.name, TRIAGE_SHOWN_NAME_CHARS);
+  service = triage_protocol_dup_marked (notification->protocol, name);
+  title = triage_format_cut_text (notification->context.title, TRIAGE_SHOWN_ROW_CHARS);
   /* Translators: bubble title, "<service name>: <request title>" */
-  return g_strdup_printf (_("%s: %s"), service, notification->context.title);
+  return g_strdup_printf (_("%s: %s"), service, title);
 }
 
 /* Markup-escapes @text for a bubble body. Quotes become numeric references:
