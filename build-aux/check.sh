@@ -4,7 +4,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Usage: build-aux/check.sh [--quick | --stress] [-- MESON_TEST_ARG...]
+# Usage: build-aux/check.sh [--quick | --stress] [--long] [-- MESON_TEST_ARG...]
 #
 # Steps (each in its own build dir under the source root):
 #   deps        build-aux/install-deps.sh (apt, only what is missing; root or sudo)
@@ -14,6 +14,8 @@
 #               integration, so memory errors and leaks fail the run
 #   build-fuzz  clang, -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false
 #               -Dapp=false: suite fuzz (short, bounded runs of every fuzz target)
+# The chaos tests (suite chaos: faults injected into the real server and app,
+# tests/chaos) run in the build step too, in their short versions.
 # The data checks (suite data: desktop file, metainfo, schema, systemd unit, man
 # pages, translations) run in the build step.
 # Every test run is under run-headless.sh, so no test sees the real HOME, keyring,
@@ -32,6 +34,8 @@
 #               then the summary line over all rounds. Fails if any round failed.
 #               The hog ends with the run (also on Ctrl+C or a failure; it dies with
 #               this script even when the script is killed).
+#   --long      the long versions of the chaos tests (TRIAGE_CHAOS_LONG=1: 100
+#               app-kill trials instead of 20, bigger floods); minutes longer
 #   -- ARGS     extra arguments for every `meson test`, e.g. -- --suite unit
 # Environment:
 #   CHECK_SKIP_DEPS=1    do not run install-deps.sh
@@ -40,6 +44,7 @@
 #   CHECK_SKIP_FUZZ=1    skip the build-fuzz step
 #   CHECK_ASAN_TIMEOUT_MULTIPLIER   test timeout multiplier under sanitizers (default 3)
 #   STRESS_ROUNDS=N      rounds of --stress (default 5)
+#   TRIAGE_CHAOS_LONG=1  as --long
 #   TRIAGE_JOBS=N        compile jobs (default: ninja's choice)
 #   TRIAGE_BUILD_BASE    folder for the build dirs (default: the source root)
 set -uo pipefail
@@ -54,12 +59,17 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
         --stress) stress=1 ;;
+        --long) export TRIAGE_CHAOS_LONG=1 ;;
         --) shift; test_args=("$@"); break ;;
         -h|--help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
+# The long chaos runs take minutes more than the short ones' meson timeouts allow.
+if [ "${TRIAGE_CHAOS_LONG:-0}" != 0 ]; then
+    test_args=(--timeout-multiplier 4 ${test_args[@]+"${test_args[@]}"})
+fi
 if [ $quick = 1 ] || [ $stress = 1 ]; then
     CHECK_SKIP_ASAN=1
     CHECK_SKIP_FUZZ=1

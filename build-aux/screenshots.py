@@ -11,7 +11,11 @@
 # hold); the real triage opens the deploy request (as a bubble click does),
 # then shows the history and a preview, clicked through the accessibility
 # tree; then a release request open in the window is answered by alex on
-# another device, and the view shows it settled. With SCREENSHOT_VARIANTS=1,
+# another device, and the view shows it settled; then an AITP-02 products
+# decision (variants, ratings, prices, a variant picked and a quantity set
+# through the accessibility tree) and an AITP-02 confirmation; then the second
+# iteration of an AFP 1.2 review (the diff against the first artifact, the
+# agent's decisions beside the person's earlier items). With SCREENSHOT_VARIANTS=1,
 # the inbox also dark, 360 pixels wide and with 1.5 × text.
 
 import base64
@@ -32,6 +36,8 @@ APP_ID = "io.github.atptriage.Triage"
 APP_PATH = "/io/github/atptriage/Triage"
 WIDTH, HEIGHT = 1100, 740
 SETTLED_HEIGHT = 900
+AITP_HEIGHT = 960
+AFP_HEIGHT = 980
 SOCKET = os.path.join(os.environ["XDG_RUNTIME_DIR"], "triage", "triage.sock")
 APP_DB = os.path.join(os.environ["XDG_DATA_HOME"], "triage", "triage.db")
 
@@ -162,6 +168,57 @@ def settled_request(admin):
     return nid, alex["token"]
 
 
+AITP_SCHEMA = "https://aitp.dev/v1/decisions/schema.json"
+
+
+def aitp_quote(quote_id, amount):
+    return {"type": "Quote", "quote_id": quote_id, "payee_id": "audio-shop",
+            "payment_plans": [{"plan_id": f"{quote_id}-once", "plan_type": "one-time",
+                               "amount": amount, "currency": "USD"}],
+            "valid_until": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 3 * 86400))}
+
+
+def aitp_requests():
+    """An AITP-02 products decision and a confirmation from a shopping
+    assistant: returns their ids."""
+    headers = {"X-Triage-Service": "shop-assistant", "X-Triage-Service-Name": "Shop Assistant"}
+    products = {"$schema": AITP_SCHEMA, "request_decision": {
+        "id": "headphones-1", "title": "Which headphones should I order?",
+        "description": "Three pairs fit your budget of $350 and arrive by Friday.",
+        "type": "products", "options": [
+            {"id": "jbl", "name": "JBL Tour One M2",
+             "description": "Over-ear, adaptive noise cancelling, 50 hours of battery.",
+             "five_star_rating": 4.2, "reviews_count": 132, "url": "https://example.com/jbl",
+             "quote": aitp_quote("q-jbl", 199.5),
+             "variants": [{"id": "jbl-black", "short_variant_name": "Black"},
+                          {"id": "jbl-sand", "short_variant_name": "Sand",
+                           "quote": aitp_quote("q-jbl-sand", 209)}]},
+            {"id": "sony", "name": "Sony WH-1000XM5",
+             "description": "Over-ear, the quietest of the three, folds flat.",
+             "five_star_rating": 4.7, "reviews_count": 2210, "url": "https://example.com/sony",
+             "quote": aitp_quote("q-sony", 329)},
+            {"id": "bose", "name": "Bose QuietComfort Earbuds II",
+             "description": "In-ear, for the gym and the train.",
+             "five_star_rating": 3.5, "reviews_count": 87,
+             "quote": aitp_quote("q-bose", 249)}]},
+        "x-triage": {"project": "home", "deadline": in_minutes(90)}}
+    confirmation = {"$schema": AITP_SCHEMA, "request_decision": {
+        "id": "order-1", "title": "Place the order for $418.00?",
+        "description": "JBL Tour One M2 (Sand) × 2, delivered Friday to your home address, "
+                       "paid with the card ending in 4242.",
+        "type": "confirmation", "options": [
+            {"id": "yes", "name": "Place the order"},
+            {"id": "no", "name": "Don't order"},
+            {"id": "later", "name": "Remind me tonight"}]}}
+    ids = {}
+    for name, body in (("products", products), ("confirmation", confirmation)):
+        status, reply = call("POST", "/api/v1/aitp/decisions", body, headers)
+        if status != 201:
+            sys.exit(f"screenshots: the server refused an AITP decision: {reply}")
+        ids[name] = reply["id"]
+    return ids
+
+
 HISTORY = [
     ("Deploy Bot", "deploy-bot", "backend-api", "Deploy backend-api {} to production?"),
     ("Deploy Bot", "deploy-bot", "web-app", "Roll web-app {} out to 25 % of users?"),
@@ -173,6 +230,75 @@ HISTORY = [
 OUTCOMES = ["answered"] * 7 + ["answered-elsewhere"] * 2 + ["expired", "invalidated"]
 STATUS = {"answered": "responded", "answered-elsewhere": "responded", "expired": "expired",
           "invalidated": "invalidated"}
+
+
+AFP_SPEC_1 = """# Dark mode
+
+Add a dark mode to the user interface.
+
+## Scope
+- The main window
+
+## Open questions
+- Who picks the colours?
+"""
+
+AFP_SPEC_2 = """# Dark mode
+
+Add a dark mode to the user interface, following the system's style.
+
+## Scope
+- The main window
+- The preferences window
+- The tray menu
+
+## Contrast
+- Text at least 4.5:1 against its background
+
+## Open questions
+- Who picks the colours?
+"""
+
+
+def afp_review():
+    """An AFP 1.2 session of a spec writer: iteration 1 reviewed (two areas for
+    improvement), then iteration 2 with the agent's applied_feedback.
+    Returns the second review's id."""
+    headers = {"X-Triage-Service": "spec-writer", "X-Triage-Service-Name": "Spec Writer"}
+    first = {"request": {"protocol_version": "1.2", "iteration": 1,
+                         "artifact": {"media_type": "text/markdown", "content": AFP_SPEC_1}},
+             "title": "Dark mode spec", "project": "desktop"}
+    status, reply = call("POST", "/api/v1/afp/reviews", first, headers)
+    if status != 201:
+        sys.exit(f"screenshots: the server refused an AFP review: {reply}")
+    feedback = {"confidence": {"level": "medium", "justification": "Short spec, clear intent."},
+                "positive_points": [{"aspect": "Clarity", "justification": "One goal, stated plainly."}],
+                "areas_for_improvement": [
+                    {"id": "scope-01", "aspect": "Scope",
+                     "description": "Only the main window is named.",
+                     "recommendation": "List every window and menu that changes."},
+                    {"id": "accessibility-01", "aspect": "Accessibility",
+                     "description": "Nothing says how readable the text stays.",
+                     "recommendation": "Set a contrast ratio for text and icons."}],
+                "general_summary": "A good start that needs its scope and contrast written down."}
+    status, answer = call("POST", "/api/v1/client/respond",
+                          {"notification_id": reply["id"], "action_id": "feedback",
+                           "response_data": feedback}, {})
+    if status != 200:
+        sys.exit(f"screenshots: the feedback was refused: {answer}")
+    second = {"request": {"protocol_version": "1.2", "iteration": 2,
+                          "artifact": {"media_type": "text/markdown", "content": AFP_SPEC_2},
+                          "applied_feedback": {"items": [
+                              {"id": "scope-01", "status": "accepted",
+                               "explanation": "Listed the preferences window and the tray menu."},
+                              {"id": "accessibility-01", "status": "partial",
+                               "reason_code": "pending_design",
+                               "explanation": "Contrast for text is set; icons wait for the designers."}]}},
+              "session_id": reply["session_id"], "title": "Dark mode spec", "project": "desktop"}
+    status, reply = call("POST", "/api/v1/afp/reviews", second, headers)
+    if status != 201:
+        sys.exit(f"screenshots: the server refused the second iteration: {reply}")
+    return reply["id"]
 
 
 def fill_history():
@@ -339,6 +465,47 @@ def main():
         if status != 200:
             sys.exit(f"screenshots: alex's answer was refused: {reply}")
         shot("settled.png", WIDTH, SETTLED_HEIGHT)
+        quit_app(app)
+
+        # AITP-02: products with a variant picked and a quantity set, and a confirmation.
+        aitp = aitp_requests()
+        app = start_app(WIDTH, AITP_HEIGHT)
+        node = triage_node()
+        open_request(aitp["products"])
+        picker = wait_for("the variant picker", lambda: node.findChild(
+            lambda n: n.name == "Variant" and n.roleName != "label", retry=False,
+            requireResult=False))
+        picker.click()
+        time.sleep(0.5)
+        rawinput.pressKey("Down")
+        rawinput.pressKey("Return")
+        quantity = wait_for("the quantity of the sand JBL", lambda: node.findChild(
+            GenericPredicate(name="Quantity of JBL Tour One M2 (Sand)", roleName="spin button"),
+            retry=False, requireResult=False))
+        quantity.value = 2
+        click(node, "check box", "Choose JBL Tour One M2 (Sand)")
+        rawinput.absoluteMotion(WIDTH + 50, 10)     # no pointer over the cards
+        shot("aitp-products.png", WIDTH, AITP_HEIGHT)
+        quit_app(app)
+        app = start_app()
+        node = triage_node()
+        open_request(aitp["confirmation"])
+        wait_for("the confirmation", lambda: node.findChild(
+            GenericPredicate(name="Place the order", roleName="push button"),
+            retry=False, requireResult=False))
+        shot("aitp-confirmation.png", WIDTH, HEIGHT)
+        quit_app(app)
+
+        # AFP 1.2, iteration 2: the changes since iteration 1 and the agent's
+        # decisions beside the person's earlier items.
+        review = afp_review()
+        app = start_app(WIDTH, AFP_HEIGHT)
+        node = triage_node()
+        open_request(review)
+        wait_for("the agent's decisions", lambda: node.findChild(
+            GenericPredicate(name="Partly applied", roleName="label"),
+            retry=False, requireResult=False))
+        shot("afp-review.png", WIDTH, AFP_HEIGHT)
         quit_app(app)
 
         if os.environ.get("SCREENSHOT_VARIANTS") == "1":

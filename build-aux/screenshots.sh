@@ -15,10 +15,12 @@
 # request (app.open-request over D-Bus, as a bubble click does), then the
 # history and a preview (clicked through the accessibility tree, as a person
 # would), and a request answered on another device while it is open (the
-# server with an admin token, so another person can be the one who answers).
+# server with an admin token, so another person can be the one who answers),
+# and two AITP-02 decisions: products (a variant picked, a quantity set, through
+# the accessibility tree) and a confirmation.
 # ImageMagick's `import` saves the screen under each window.
 # Default output: docs/screenshots/ (inbox.png, history.png, preview.png,
-# settled.png).
+# settled.png, aitp-products.png, aitp-confirmation.png).
 #
 # Environment:
 #   SCREENSHOT_VARIANTS=1   also inbox-dark.png, inbox-narrow.png (360 pixels)

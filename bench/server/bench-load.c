@@ -61,6 +61,7 @@ struct _Poster
 
 #define NOTIFICATION_PREFIX "{\"type\":\"notification\",\"data\":{\"id\":\""
 #define UUID_LENGTH         36
+#define HEARTBEAT_PREFIX    "{\"type\":\"heartbeat\""
 
 /* The notification id a frame carries, or NULL for any other frame. The
  * server's frames start with the type and the notification's id: those are
@@ -103,6 +104,14 @@ on_frame (SoupWebsocketConnection *ws,
   gpointer sent;
   double ms;
 
+  /* A client that answers nothing is closed after the idle timeout (60 s):
+   * a long phase would lose its stream. */
+  if (type == SOUP_WEBSOCKET_DATA_TEXT && length > strlen (HEARTBEAT_PREFIX) &&
+      strncmp (text, HEARTBEAT_PREFIX, strlen (HEARTBEAT_PREFIX)) == 0)
+    {
+      soup_websocket_connection_send_text (ws, "{\"type\":\"heartbeat_ack\"}");
+      return;
+    }
   if (type != SOUP_WEBSOCKET_DATA_TEXT || (id = frame_notification_id (text, length)) == NULL)
     return;
   if (!g_hash_table_lookup_extended (self->sent, id, NULL, &sent))

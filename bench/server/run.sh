@@ -17,7 +17,8 @@
 # Targets (issue #3): durable throughput with 10 clients >= 2,000/s and >= 0.5 x the raw
 # SQLite commit rate; p99 POST -> WebSocket receipt < 20 ms at 200/s; 1,000 idle
 # WebSocket connections in < 64 MiB server RSS. Issue 11: an AFP session of 50
-# iterations continues (--session) in < 20 ms (bench-afp.c). Issue 13: one server on
+# iterations continues (--session) in < 20 ms (bench-afp.c). Issue 10: posting 1,000
+# AITP decisions costs <= 1.2 x as many ATP requests of server CPU (bench-aitp.c). Issue 13: one server on
 # PostgreSQL >= 0.5 x the same on SQLite; two servers >= 1.6 x one where the database
 # is not the bottleneck; POST on one server -> WebSocket on another p99 < 20 ms at
 # 200/s; 10,000 requests with a server killed halfway: 0 lost, 0 duplicated.
@@ -36,7 +37,8 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$src" --buildtype=release
 fi
-ninja -C "$build" -j2 bench/server/bench-server bench/server/bench-afp src/server/triage-server
+ninja -C "$build" -j2 bench/server/bench-server bench/server/bench-afp bench/server/bench-aitp \
+  src/server/triage-server
 
 if [ $postgres = 1 ]; then
   bindir=$(pg_config --bindir)
@@ -64,3 +66,5 @@ fi
 TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-server" "$@"
 # AFP: continuing a session of 50 iterations (target < 20 ms)
 TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-afp"
+# AITP: 1,000 decisions against 1,000 ATP requests on one server (target <= 1.2 x)
+TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-aitp"

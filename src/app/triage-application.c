@@ -68,6 +68,8 @@ struct _TriageApplication
   gboolean               ready;               /* store opened, inbox and outbox loaded */
   gboolean               held;
   gboolean               resynced;            /* the inbox has been compared with the server once */
+  gboolean               store_failure_told;  /* a write failed and the person was told; cleared
+                                               * by the next write that succeeds */
   char                  *loaded_server;       /* whose requests and answers are loaded */
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
@@ -230,15 +232,46 @@ on_inbox_items_changed (TriageApplication *self)
 
 /* Requests coming and going */
 
+/* A write to the local database failed (a full disk, an I/O error): the
+ * request is still shown and can be answered, and the server keeps it
+ * pending, so the next start has it again; but the person must know that
+ * the history is not being kept. Told once until a write succeeds again. */
+static void
+store_write_done (TriageApplication *self,
+                  const char        *what,
+                  const GError      *error)
+{
+  if (error == NULL)
+    {
+      self->store_failure_told = FALSE;
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_message ("Could not record %s: %s", what, error->message);
+  if (self->store_failure_told || self->notifier == NULL)
+    return;
+  self->store_failure_told = TRUE;
+  {
+    g_autofree char *text = g_strdup_printf (_("Requests are still shown, but not kept "
+                                               "until it can write again (is the disk "
+                                               "full?): %s"), error->message);
+
+    triage_notifier_show_notice (self->notifier, "store-write",
+                                 _("Triage cannot write its database"), text);
+  }
+}
+
 static void
 save_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
+  g_autoptr(TriageApplication) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!triage_store_save_notification_finish (TRIAGE_STORE (object), result, &error))
-    g_warning ("Could not record a request: %s", error->message);
+  triage_store_save_notification_finish (TRIAGE_STORE (object), result, &error);
+  store_write_done (self, "a request", error);
 }
 
 static void
@@ -246,10 +279,11 @@ outcome_done_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
+  g_autoptr(TriageApplication) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!triage_store_set_outcome_finish (TRIAGE_STORE (object), result, &error))
-    g_warning ("Could not record what became of a request: %s", error->message);
+  triage_store_set_outcome_finish (TRIAGE_STORE (object), result, &error);
+  store_write_done (self, "what became of a request", error);
 }
 
 static void
@@ -257,10 +291,11 @@ response_done_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
+  g_autoptr(TriageApplication) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!triage_store_set_response_finish (TRIAGE_STORE (object), result, &error))
-    g_warning ("Could not record the answer given elsewhere: %s", error->message);
+  triage_store_set_response_finish (TRIAGE_STORE (object), result, &error);
+  store_write_done (self, "the answer given elsewhere", error);
 }
 
 static TriageAnswerState
@@ -326,7 +361,8 @@ on_stream_notification (TriageApplication *self,
   TriageRequest *request;
   gboolean is_new = FALSE;
 
-  triage_store_save_notification_async (self->store, notification, NULL, save_done_cb, NULL);
+  triage_store_save_notification_async (self->store, notification, NULL, save_done_cb,
+                                        g_object_ref (self));
 
   if (!atp_status_is_pending (notification->status))
     return;
@@ -465,14 +501,15 @@ settle_request (TriageApplication *self,
 
   triage_store_set_outcome_async (self->store, notification_id, status,
                                   outcome_for_status (status), reason,
-                                  NULL, outcome_done_cb, NULL);
+                                  NULL, outcome_done_cb, g_object_ref (self));
 
   /* Answered on another device or by another person: the history keeps
    * what was answered, by whom and when, which the status does not say. */
   if (status == ATP_STATUS_RESPONDED)
     {
       if (response != NULL)
-        triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
+        triage_store_set_response_async (self->store, response, NULL, response_done_cb,
+                                         g_object_ref (self));
       else
         triage_lookups_fetch_response (self->lookups, notification_id);
     }
@@ -502,7 +539,8 @@ on_lookup_response (TriageApplication *self,
                     AtpResponse       *response,
                     AtpNotification   *notification)
 {
-  triage_store_set_response_async (self->store, response, NULL, response_done_cb, NULL);
+  triage_store_set_response_async (self->store, response, NULL, response_done_cb,
+                                   g_object_ref (self));
   /* What was answered, and by whom: the view and the bubble say it now. */
   tell_outcome (self, notification_id, notification, ATP_STATUS_RESPONDED, NULL, NULL, response);
 }

@@ -33,8 +33,10 @@
 char *
 triage_notifier_dup_summary (AtpNotification *notification)
 {
+  TriageProtocol *protocol;
   g_autofree char *name = NULL;
   g_autofree char *service = NULL;
+  g_autofree char *headline = NULL;
   g_autofree char *title = NULL;
 
   g_return_val_if_fail (notification != NULL, NULL);
@@ -42,7 +44,10 @@ triage_notifier_dup_summary (AtpNotification *notification)
   /* A bubble's title is one line: a long one is cut here, not by the server. */
   name = triage_format_cut_text (notification->service.name, TRIAGE_SHOWN_NAME_CHARS);
   service = triage_protocol_dup_marked (notification->protocol, name);
-  title = triage_format_cut_text (notification->context.title, TRIAGE_SHOWN_ROW_CHARS);
+  protocol = triage_protocol_for_request (notification);
+  headline = protocol ? triage_protocol_dup_headline (protocol, notification)
+                      : g_strdup (notification->context.title);
+  title = triage_format_cut_text (headline, TRIAGE_SHOWN_ROW_CHARS);
   /* Translators: bubble title, "<service name>: <request title>" */
   return g_strdup_printf (_("%s: %s"), service, title);
 }

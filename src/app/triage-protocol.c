@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-afp-protocol.h"
 #include "triage-aitp-protocol.h"
 #include "triage-atp-protocol.h"
 #include "triage-protocol.h"
@@ -19,7 +20,7 @@
  * the request's protocol for the rest: which answers a bubble may offer,
  * whether an answer needs confirmation, whether it is valid, how it reads.
  *
- * One implementation per protocol folder (atp/, aitp/, …), each a singleton
+ * One implementation per protocol folder (atp/, aitp/, afp/), each a singleton
  * without state. triage_protocol_get() is the one place that lists them.
  */
 
@@ -79,6 +80,8 @@ triage_protocol_get (AtpProtocol protocol)
       return triage_aitp_protocol_get_default ();
 
     case ATP_PROTOCOL_AFP:
+      return triage_afp_protocol_get_default ();
+
     case ATP_N_PROTOCOLS:
     default:
       return NULL;
@@ -150,6 +153,32 @@ triage_protocol_get_display_name (TriageProtocol *self)
   g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
 
   return TRIAGE_PROTOCOL_GET_IFACE (self)->get_display_name (self);
+}
+
+/**
+ * triage_protocol_dup_headline:
+ * @self: a #TriageProtocol
+ * @request: a request of this protocol
+ *
+ * What a bubble says the request is: its title, or what the protocol makes
+ * of it ("Review requested: Dark mode spec").
+ *
+ * Returns: (transfer full): the headline, plain text
+ */
+char *
+triage_protocol_dup_headline (TriageProtocol  *self,
+                              AtpNotification *request)
+{
+  TriageProtocolInterface *iface;
+
+  g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
+  g_return_val_if_fail (request != NULL, NULL);
+
+  iface = TRIAGE_PROTOCOL_GET_IFACE (self);
+  if (iface->dup_headline == NULL)
+    return g_strdup (request->context.title);
+
+  return iface->dup_headline (self, request);
 }
 
 /**

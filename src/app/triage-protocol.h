@@ -45,6 +45,8 @@ G_DECLARE_INTERFACE (TriageProtocol, triage_protocol, TRIAGE, PROTOCOL, GObject)
  * @get_mark: a short mark shown beside the service in lists (inbox, tray,
  *   bubble, history), or %NULL for none (ATP, the app's native protocol)
  * @get_display_name: the protocol's name for a tooltip or a screen reader
+ * @dup_headline: what a bubble says the request is (optional: the request's
+   title; AFP: "Review requested: …")
  * @dup_bubble_answers: the answers a bubble may offer as buttons (each
  *   needs no input and no confirmation); none: the bubble only opens the
  *   request
@@ -67,6 +69,8 @@ struct _TriageProtocolInterface
   AtpProtocol  (*get_protocol)       (TriageProtocol   *self);
   const char  *(*get_mark)           (TriageProtocol   *self);
   const char  *(*get_display_name)   (TriageProtocol   *self);
+  char        *(*dup_headline)       (TriageProtocol   *self,
+                                      AtpNotification  *request);
   GPtrArray   *(*dup_bubble_answers) (TriageProtocol   *self,
                                       AtpNotification  *request);
   gboolean     (*get_bubble_answer)  (TriageProtocol   *self,
@@ -101,6 +105,8 @@ guint           triage_protocol_get_supported_mask (void);
 AtpProtocol     triage_protocol_get_protocol       (TriageProtocol   *self);
 const char     *triage_protocol_get_mark           (TriageProtocol   *self);
 const char     *triage_protocol_get_display_name   (TriageProtocol   *self);
+char           *triage_protocol_dup_headline       (TriageProtocol   *self,
+                                                    AtpNotification  *request);
 GPtrArray      *triage_protocol_dup_bubble_answers (TriageProtocol   *self,
                                                     AtpNotification  *request);
 gboolean        triage_protocol_get_bubble_answer  (TriageProtocol   *self,

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-afp-view.h"
 #include "triage-aitp-view.h"
 #include "triage-application.h"
 #include "triage-decision-view.h"
@@ -36,6 +37,7 @@ struct _TriageRequestStack
   GtkWidget         *views[ATP_N_PROTOCOLS];
   TriageRequestView *current;                 /* the view of the request shown, or NULL */
   AtpNotification   *request;
+  GObject           *store;                   /* nullable: the app's store, for drafts */
 };
 
 static void triage_request_stack_request_view_init (TriageRequestViewInterface *iface);
@@ -63,6 +65,8 @@ triage_request_stack_view_type (AtpProtocol protocol)
       return TRIAGE_TYPE_AITP_VIEW;
 
     case ATP_PROTOCOL_AFP:
+      return TRIAGE_TYPE_AFP_VIEW;
+
     case ATP_N_PROTOCOLS:
     default:
       return G_TYPE_INVALID;
@@ -116,6 +120,9 @@ ensure_view (TriageRequestStack *self,
           g_object_set (view, "settings", settings, NULL);
         }
     }
+  /* A view that keeps drafts (AFP: the feedback being written) gets the store. */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (view), "store") != NULL)
+    g_object_set (view, "store", self->store, NULL);
   g_signal_connect_object (view, "submit", G_CALLBACK (on_view_submit), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (view, "attachment-activated",
                           G_CALLBACK (on_view_attachment_activated), self, G_CONNECT_SWAPPED);
@@ -277,6 +284,29 @@ triage_request_stack_request_view_init (TriageRequestViewInterface *iface)
   iface->set_response = triage_request_stack_set_response;
 }
 
+/**
+ * triage_request_stack_set_store:
+ * @self: a #TriageRequestStack
+ * @store: (nullable) (type TriageStore): the app's store, open or opening
+ *
+ * Where views that keep drafts keep them (AFP's feedback editor).
+ */
+void
+triage_request_stack_set_store (TriageRequestStack *self,
+                                gpointer            store)
+{
+  g_return_if_fail (TRIAGE_IS_REQUEST_STACK (self));
+  g_return_if_fail (store == NULL || G_IS_OBJECT (store));
+
+  if (!g_set_object (&self->store, store))
+    return;
+
+  for (guint i = 0; i < ATP_N_PROTOCOLS; i++)
+    if (self->views[i] != NULL &&
+        g_object_class_find_property (G_OBJECT_GET_CLASS (self->views[i]), "store") != NULL)
+      g_object_set (self->views[i], "store", store, NULL);
+}
+
 /* GObject */
 
 static void
@@ -299,6 +329,7 @@ triage_request_stack_finalize (GObject *object)
   TriageRequestStack *self = (TriageRequestStack *)object;
 
   g_clear_pointer (&self->request, atp_notification_unref);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (triage_request_stack_parent_class)->finalize (object);
 }

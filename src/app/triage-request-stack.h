@@ -19,5 +19,7 @@ G_DECLARE_FINAL_TYPE (TriageRequestStack, triage_request_stack, TRIAGE, REQUEST_
 GtkWidget         *triage_request_stack_new            (void);
 TriageRequestView *triage_request_stack_get_view       (TriageRequestStack *self);
 GType              triage_request_stack_view_type      (AtpProtocol         protocol);
+void               triage_request_stack_set_store      (TriageRequestStack *self,
+                                                        gpointer            store);
 
 G_END_DECLS

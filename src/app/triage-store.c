@@ -11,7 +11,7 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
-#include "triage-store.h"
+#include "triage-store-private.h"
 
 /*
  * The app's own database: every request seen (the offline inbox, later the
@@ -51,9 +51,7 @@ G_DEFINE_QUARK (triage-store-error-quark, triage_store_error)
 G_DEFINE_BOXED_TYPE (TriageOutboxEntry, triage_outbox_entry,
                      triage_outbox_entry_copy, triage_outbox_entry_free)
 
-typedef void (*StoreFunc) (TriageStore *self,
-                           GTask       *task,
-                           gpointer     task_data);
+typedef TriageStoreFunc StoreFunc;
 
 typedef struct
 {
@@ -278,6 +276,25 @@ static const char schema_v2[] =
   "ALTER TABLE outbox ADD COLUMN server TEXT NOT NULL DEFAULT '';"
   "CREATE INDEX notifications_server ON notifications (server, outcome);";
 
+/* Version 3: drafts of answers being written (an AFP review's feedback), kept
+ * as the person types, so closing the window or a crash loses nothing; an
+ * answer entering the outbox takes its draft with it. */
+static const char schema_v3[] =
+  "CREATE TABLE drafts ("
+  "  notification_id TEXT PRIMARY KEY,"
+  "  json            TEXT NOT NULL,"
+  "  updated_at      INTEGER NOT NULL"
+  ");"
+  "CREATE TRIGGER outbox_takes_draft AFTER INSERT ON outbox BEGIN"
+  "  DELETE FROM drafts WHERE notification_id = NEW.notification_id;"
+  " END;"
+  "CREATE TRIGGER outbox_retakes_draft AFTER UPDATE ON outbox BEGIN"
+  "  DELETE FROM drafts WHERE notification_id = NEW.notification_id;"
+  " END;"
+  "CREATE TRIGGER notification_drops_draft AFTER DELETE ON notifications BEGIN"
+  "  DELETE FROM drafts WHERE notification_id = OLD.id;"
+  " END;";
+
 static gboolean
 migrate (sqlite3  *db,
          GError  **error)
@@ -309,6 +326,8 @@ migrate (sqlite3  *db,
   if (version < 1 && !exec_sql (db, schema_v1, _("create the tables"), error))
     goto rollback;
   if (version < 2 && !exec_sql (db, schema_v2, _("upgrade the tables"), error))
+    goto rollback;
+  if (version < 3 && !exec_sql (db, schema_v3, _("upgrade the tables"), error))
     goto rollback;
 
   if (!exec_sql (db, "PRAGMA user_version = " G_STRINGIFY (TRIAGE_STORE_SCHEMA_VERSION),
@@ -406,6 +425,26 @@ store_run (TriageStore         *self,
   self->batch = NULL;
   g_thread_pool_push (self->pool, op, NULL);
   g_mutex_unlock (&self->batch_lock);
+}
+
+/* For the store's other files (triage-store-private.h). */
+void
+_triage_store_run (TriageStore         *self,
+                   TriageStoreFunc      func,
+                   gpointer             task_data,
+                   GDestroyNotify       task_data_destroy,
+                   gpointer             source_tag,
+                   GCancellable        *cancellable,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data)
+{
+  store_run (self, func, task_data, task_data_destroy, source_tag, cancellable, callback, user_data);
+}
+
+sqlite3 *
+_triage_store_get_db (TriageStore *self)
+{
+  return self->db;
 }
 
 /* Open */

@@ -118,7 +118,7 @@ void triage_store_record_free (TriageStoreRecord *record);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageStoreRecord, triage_store_record_free)
 
-#define TRIAGE_STORE_SCHEMA_VERSION 2
+#define TRIAGE_STORE_SCHEMA_VERSION 3
 
 #define TRIAGE_TYPE_STORE (triage_store_get_type ())
 
@@ -227,6 +227,25 @@ void          triage_store_outbox_failed_async     (TriageStore         *self,
                                                     GAsyncReadyCallback  callback,
                                                     gpointer             user_data);
 gboolean      triage_store_outbox_failed_finish    (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
+/* triage-store-drafts.c */
+void          triage_store_save_draft_async        (TriageStore         *self,
+                                                    const char          *notification_id,
+                                                    const char          *json,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+gboolean      triage_store_save_draft_finish       (TriageStore         *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+void          triage_store_load_draft_async        (TriageStore         *self,
+                                                    const char          *notification_id,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+char         *triage_store_load_draft_finish       (TriageStore         *self,
                                                     GAsyncResult        *result,
                                                     GError             **error);
 

@@ -10,6 +10,7 @@
 
 #include "triage-attachment-window.h"
 #include "triage-request-stack.h"
+#include "triage-store.h"
 #include "triage-window.h"
 
 /*
@@ -44,6 +45,7 @@ struct _TriageWindow
 
   TriageInboxModel      *model;
   TriageHistoryDb       *history_db;
+  TriageStore           *drafts;             /* the app's database, for the views' drafts */
   TriageReadState       *read_state;
   TriageRequest         *current;
   GSignalGroup          *current_signals;
@@ -962,6 +964,17 @@ triage_window_get_past_view (TriageWindow *self)
   return GTK_WIDGET (triage_request_stack_get_view (TRIAGE_REQUEST_STACK (self->past_view)));
 }
 
+static void
+drafts_open_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_open_finish (TRIAGE_STORE (object), result, &error))
+    g_message ("Drafts will not be kept: %s", error->message);
+}
+
 /**
  * triage_window_set_history_db:
  * @self: a #TriageWindow
@@ -978,6 +991,17 @@ triage_window_set_history_db (TriageWindow    *self,
 
   if (!g_set_object (&self->history_db, db))
     return;
+
+  /* Drafts live in the same database, through a connection of the window's
+   * own (the app's store object stays the app's). */
+  g_clear_object (&self->drafts);
+  if (db != NULL)
+    {
+      self->drafts = triage_store_new (triage_history_db_get_path (db));
+      triage_store_open_async (self->drafts, NULL, drafts_open_cb, NULL);
+    }
+  triage_request_stack_set_store (TRIAGE_REQUEST_STACK (self->decision_view), self->drafts);
+  triage_request_stack_set_store (TRIAGE_REQUEST_STACK (self->past_view), self->drafts);
 
   triage_history_view_set_db (self->history_view, db);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_HISTORY_DB]);
@@ -1075,6 +1099,7 @@ triage_window_finalize (GObject *object)
   g_clear_object (&self->current_signals);
   g_clear_object (&self->model);
   g_clear_object (&self->history_db);
+  g_clear_object (&self->drafts);
   g_clear_object (&self->read_state);
   g_free (self->answered_here);
   g_free (self->connection_message);

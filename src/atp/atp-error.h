@@ -67,6 +67,8 @@ typedef enum
   /* 5xx */
   ATP_ERROR_INTERNAL_ERROR,
   ATP_ERROR_SERVICE_UNAVAILABLE,
+  ATP_ERROR_STORAGE_UNAVAILABLE,      /* the server cannot write its database now (disk full,
+                                       * I/O error); nothing was changed, a retry is safe */
   /* local */
   ATP_ERROR_CONNECTION_FAILED,        /* server unreachable, vanished mid-request, TLS failure */
   ATP_ERROR_PROTOCOL,                 /* the peer broke the protocol (bad frame, unexpected answer);

@@ -405,9 +405,17 @@ early_handler (SoupServer        *soup,
                GHashTable        *query,
                gpointer           user_data)
 {
+  TriageServer *self = user_data;
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
 
-  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CHUNKED)
+  /* The drain's last seconds: what is open finishes, nothing new starts. */
+  if (self->stopping)
+    {
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Connection", "close");
+      reply_error (msg, ATP_ERROR_SERVICE_UNAVAILABLE, "This server is shutting down");
+    }
+  else if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CHUNKED)
     reply_error_full (msg, SOUP_STATUS_LENGTH_REQUIRED, "INVALID_REQUEST",
                       "A request body needs a Content-Length (chunked bodies are not accepted)",
                       NULL);

@@ -168,6 +168,29 @@ wake_waiters (TriageServer *self,
   g_list_free (list);
 }
 
+/* The drain: every long-poll gets what it would get at its timeout, now. */
+void
+triage_server_answer_waiters (TriageServer *self)
+{
+  g_autoptr(GHashTable) waiters = g_steal_pointer (&self->waiters);
+  GHashTableIter iter;
+  GList *list;
+
+  self->waiters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_iter_init (&iter, waiters);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &list))
+    {
+      for (GList *l = list; l != NULL; l = l->next)
+        {
+          Waiter *waiter = l->data;
+
+          waiter_answer (waiter);
+          waiter_free (waiter);
+        }
+      g_list_free (list);
+    }
+}
+
 static gboolean
 reschedule_idle (gpointer data)
 {
@@ -343,7 +366,8 @@ handle_post_notification (TriageServer      *self,
     }
   if (inserted != TRIAGE_STORE_INSERTED)
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+                   "Cannot store the notification now; nothing was changed, try again later");
       return;
     }
   reply_text (msg, 201, g_steal_pointer (&answer_text));

@@ -38,6 +38,17 @@ gboolean triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
 
 typedef struct _TriageWebhooks TriageWebhooks;
 
+/* What /readyz says (src/server/ops/triage-server-health.c). */
+typedef enum
+{
+  TRIAGE_SERVER_STARTING,
+  TRIAGE_SERVER_READY,
+  TRIAGE_SERVER_DRAINING,
+} TriageServerState;
+
+#define TRIAGE_HEALTHZ_PATH "/healthz"
+#define TRIAGE_READYZ_PATH  "/readyz"
+
 typedef struct
 {
   SoupServer  *soup;
@@ -54,9 +65,22 @@ typedef struct
   TriageWebhooks *webhooks;     /* the delivery queue's runner (triage-server-webhook.c) */
   GMainLoop   *loop;
   guint        reschedule_source; /* a deadline from another server to look at (shared store) */
+  TriageServerState state;
+  gboolean     stopping;        /* the drain's delay is over: new requests are refused */
+  int          drain_delay;     /* --drain-delay: seconds of serving after SIGTERM */
+  guint        drain_source;
+  gint64       drain_deadline;  /* monotonic µs: open requests are given up on */
+  gint64       streams_closed_at; /* monotonic µs: the drain closed the streams */
+  guint        inflight;        /* requests read and not yet answered (ops/triage-server-requests.c) */
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);
+void     triage_server_setup_health   (TriageServer *self);
+void     triage_server_setup_requests (TriageServer *self);
+void     triage_server_request_done   (TriageServer      *self,
+                                       SoupServerMessage *msg);
+void     triage_server_drain          (TriageServer *self);
+void     triage_server_answer_waiters (TriageServer *self);
 void     triage_server_shutdown_rest  (TriageServer *self);
 void     triage_server_reschedule     (TriageServer *self);
 void     triage_server_setup_streams  (TriageServer *self);

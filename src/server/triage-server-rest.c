@@ -51,6 +51,18 @@ constant_time_equal (const char *a,
   return diff == 0;
 }
 
+/* The answer's body becomes @body (taken). soup_server_message_set_response()
+ * appends to what is there: an answer held for the group commit already has
+ * its 201 body when a failed commit turns it into an error. */
+static void
+replace_body (SoupServerMessage *msg,
+              char              *body)
+{
+  soup_message_body_truncate (soup_server_message_get_response_body (msg));
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
+                                    body, strlen (body));
+}
+
 void
 reply_text (SoupServerMessage *msg,
             guint              status,
@@ -61,8 +73,7 @@ reply_text (SoupServerMessage *msg,
   soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                 "X-Request-ID", request_id);
   soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
-                                    body, strlen (body));
+  replace_body (msg, body);
 }
 
 /* ---- answers wait for the group commit ---- */
@@ -91,7 +102,9 @@ held_release (gpointer data,
     {
       g_signal_handlers_disconnect_by_func (held->msg, held_finished, held);
       if (!committed)
-        reply_error (held->msg, ATP_ERROR_INTERNAL_ERROR, "The change could not be stored");
+        reply_error (held->msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+                     "The change could not be stored (the server cannot write its database "
+                     "now); nothing was changed, try again later");
       soup_server_message_unpause (held->msg);
       g_object_unref (held->msg);
     }
@@ -135,8 +148,7 @@ reply_error_object (SoupServerMessage *msg,
   soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                 "X-Request-ID", request_id);
   soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
-                                    body, strlen (body));
+  replace_body (msg, body);
 }
 
 void

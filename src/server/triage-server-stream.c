@@ -424,6 +424,19 @@ on_ws_closed (SoupWebsocketConnection *ws,
   remove_stream (stream);
 }
 
+/* A draining server takes no new stream: the client goes to another. */
+static gboolean
+refuse_if_draining (TriageServer      *self,
+                    SoupServerMessage *msg)
+{
+  if (self->state != TRIAGE_SERVER_DRAINING)
+    return FALSE;
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
+  reply_error (msg, ATP_ERROR_SERVICE_UNAVAILABLE,
+               "This server is shutting down: connect to another one");
+  return TRUE;
+}
+
 /* A stream's token may also come as ?token=, for clients that cannot set headers. */
 static char *
 stream_user (TriageServer      *self,
@@ -450,6 +463,8 @@ stream_http_handler (SoupServer        *soup,
       reply_method_not_allowed (msg, "GET");
       return;
     }
+  if (refuse_if_draining (self, msg))
+    return;
   user = stream_user (self, msg, query);
   if (user == NULL)
     return;
@@ -474,6 +489,7 @@ stream_ws_handler (SoupServer              *soup,
   const char *user = g_object_get_data (G_OBJECT (msg), USER_KEY);
   guint cap = self->limits[TRIAGE_LIMIT_WEBSOCKETS];
 
+  triage_server_request_done (self, msg);
   if (user == NULL)
     return;
   stream = g_new0 (Stream, 1);
@@ -552,6 +568,8 @@ events_handler (SoupServer        *soup,
       reply_method_not_allowed (msg, "GET");
       return;
     }
+  if (refuse_if_draining (self, msg))
+    return;
   if ((user = stream_user (self, msg, query)) == NULL ||
       !triage_server_parse_protocols (msg, query, &protocols))
     return;
@@ -630,8 +648,10 @@ triage_server_setup_streams (TriageServer *self)
   self->prune_source = g_timeout_add_seconds (3600, on_prune, self);
 }
 
-/* Tells every stream the server is going away: WebSockets get close code 1001,
- * SSE responses end. They leave the table as their connections close. */
+/* Tells every stream the server is going away (the drain): WebSockets get
+ * close code 1001 (going away: reconnect, to another server behind the same
+ * address), SSE responses end. They leave the table as their connections
+ * close. */
 void
 triage_server_close_streams (TriageServer *self)
 {
@@ -651,7 +671,7 @@ triage_server_close_streams (TriageServer *self)
         {
           if (soup_websocket_connection_get_state (stream->ws) == SOUP_WEBSOCKET_STATE_OPEN)
             soup_websocket_connection_close (stream->ws, SOUP_WEBSOCKET_CLOSE_GOING_AWAY,
-                                             "server shutting down");
+                                             "server draining: reconnect");
         }
       else
         {

@@ -61,23 +61,11 @@ raise_file_limit (void)
     }
 }
 
-static gboolean
-quit_now (gpointer user_data)
-{
-  TriageServer *self = user_data;
-
-  g_main_loop_quit (self->loop);
-  return G_SOURCE_REMOVE;
-}
-
-/* SIGTERM/SIGINT: streams are told (1001) and given a moment to hear it. */
+/* SIGTERM/SIGINT: the drain (ops/triage-server-health.c). */
 static gboolean
 on_signal (gpointer user_data)
 {
-  TriageServer *self = user_data;
-
-  triage_server_close_streams (self);
-  g_timeout_add (g_hash_table_size (self->streams) > 0 ? 250 : 0, quit_now, self);
+  triage_server_drain (user_data);
   return G_SOURCE_CONTINUE;
 }
 
@@ -188,7 +176,7 @@ triage_server_run (int    argc,
   g_autofree char *cert = NULL, *key = NULL, *admin_token_file = NULL, *password_file = NULL;
   g_autofree char *password = NULL;
   g_auto(GStrv) limits = NULL;
-  int heartbeat = 30, idle = 60;
+  int heartbeat = 30, idle = 60, drain_delay = 0;
   GOptionEntry entries[] = {
     { "local", 0, 0, G_OPTION_ARG_NONE, &local, "Listen on the local Unix socket", NULL },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path, "Unix socket path", "PATH" },
@@ -204,6 +192,8 @@ triage_server_run (int    argc,
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle, "Idle timeout", "S" },
     { "limit", 0, 0, G_OPTION_ARG_STRING_ARRAY, &limits, "Rate limit", "NAME=N" },
     { "no-limits", 0, 0, G_OPTION_ARG_NONE, &no_limits, "Disable rate limits", NULL },
+    { "drain-delay", 0, 0, G_OPTION_ARG_INT, &drain_delay,
+      "Seconds to keep serving after SIGTERM", "S" },
     { "print-address", 0, 0, G_OPTION_ARG_NONE, &print_address, "Print listening addresses", NULL },
     { NULL }
   };
@@ -227,6 +217,11 @@ triage_server_run (int    argc,
   if (!triage_limits_parse (self.limits, (const char * const *) limits, no_limits, &error))
     {
       fprintf (stderr, "triage-server: %s\n", error->message);
+      return 2;
+    }
+  if (drain_delay < 0 || drain_delay > 3600)
+    {
+      fprintf (stderr, "triage-server: --drain-delay must be between 0 and 3600 seconds\n");
       return 2;
     }
   if (heartbeat < 1 || idle < 1)
@@ -310,6 +305,7 @@ triage_server_run (int    argc,
   raise_file_limit ();
   self.heartbeat = heartbeat;
   self.idle = idle;
+  self.drain_delay = drain_delay;
   /* Signals are ours before anyone learns where we listen. */
   loop = g_main_loop_new (NULL, FALSE);
   self.loop = loop;
@@ -317,6 +313,8 @@ triage_server_run (int    argc,
   g_unix_signal_add (SIGINT, on_signal, &self);
   server = soup_server_new ("server-header", "triage-server", "tls-certificate", certificate, NULL);
   self.soup = server;
+  triage_server_setup_requests (&self);
+  triage_server_setup_health (&self);
   triage_server_setup_rest (&self);
   triage_server_setup_streams (&self);
   triage_server_reschedule (&self);
@@ -373,7 +371,9 @@ triage_server_run (int    argc,
   /* Only now that this server is sure to serve (not a second one refused on
    * the same socket) does the queue an earlier run left go out. */
   triage_server_setup_webhooks (&self);
+  self.state = TRIAGE_SERVER_READY;
   g_main_loop_run (loop);
+  g_clear_handle_id (&self.drain_source, g_source_remove);
   triage_server_shutdown_webhooks (&self);
   triage_store_commit (self.store, NULL);
   triage_server_shutdown_streams (&self);

@@ -157,6 +157,7 @@ is_transient (const GError *error)
 {
   return g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_SERVICE_UNAVAILABLE) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_STORAGE_UNAVAILABLE) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_RATE_LIMIT_EXCEEDED);
 }

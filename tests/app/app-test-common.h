@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "atp.h"
+#include "atp-afp.h"
 
 /* Every wait in a test is bounded: a hang fails the test instead of the suite timing out. */
 #define APP_TEST_WAIT_MS 10000
@@ -163,6 +164,84 @@ app_test_aitp_message (const char *name)
   g_assert_no_error (error);
 
   return text;
+}
+
+/* A file of tests/atp/data, as text (seed 004's examples, and ours). */
+static inline char *
+app_test_atp_data (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "atp", "data", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+
+  return text;
+}
+
+/*
+ * An AFP review's envelope as the server lists it: @review as its `afp`
+ * payload, with @id and a title (plain text without quotes or backslashes).
+ */
+static inline AtpNotification *
+app_test_afp_notification_new (const char   *id,
+                               const char   *title,
+                               AtpAfpReview *review)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *ts = atp_format_timestamp (now);
+  g_autoptr(JsonNode) payload = atp_afp_review_to_json (review);
+  g_autofree char *afp = json_to_string (payload, FALSE);
+  g_autofree char *json = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"%s\","
+                          " \"protocol\": \"afp\","
+                          " \"service\": {\"id\": \"writer\", \"name\": \"Spec Writer\"},"
+                          " \"context\": {\"title\": \"%s\"},"
+                          " \"afp\": %s, \"status\": \"delivered\"}",
+                          id, ts, title, afp);
+  notification = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+
+  return notification;
+}
+
+/*
+ * Seed 004's session as the app gets it: iteration 1 (the first request) or
+ * 2 (the follow-up, with the first artifact as the previous one and the
+ * seed's response as the person's latest feedback).
+ */
+static inline AtpAfpReview *
+app_test_afp_seed_review (int iteration)
+{
+  g_autofree char *first = app_test_atp_data ("seed-004-first-request.json");
+  g_autofree char *second = app_test_atp_data ("seed-004-follow-up-request.json");
+  g_autofree char *response = app_test_atp_data ("seed-004-response.json");
+  g_autoptr(AtpAfpRequest) first_request = atp_afp_request_new_from_data (first, -1, NULL);
+  g_autoptr(AtpAfpRequest) request = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(AtpAfpFeedback) feedback = NULL;
+  AtpAfpReview *review;
+
+  g_assert_nonnull (first_request);
+  if (iteration == 1)
+    return atp_afp_review_new ("ses_0123456789abcdefABCDEF", first_request);
+
+  request = atp_afp_request_new_from_data (second, -1, NULL);
+  g_assert_nonnull (request);
+  node = json_from_string (response, NULL);
+  feedback = atp_afp_feedback_new_from_json (json_object_get_member (json_node_get_object (node), "feedback"),
+                                             NULL);
+  g_assert_nonnull (feedback);
+
+  review = atp_afp_review_new ("ses_0123456789abcdefABCDEF", request);
+  atp_afp_review_set_previous (review, "5b1c3a7e-0000-4000-8000-0000000af001", 1, &first_request->artifact);
+  atp_afp_review_set_latest_feedback (review, "5b1c3a7e-0000-4000-8000-0000000af001", 1, feedback);
+  atp_afp_review_add_issued_id (review, "scope-definition-lacks-detail-01");
+  return review;
 }
 
 /* Drops the last reference to @object and waits until it is finalized (an async

@@ -470,6 +470,74 @@ test_servers_apart (Fixture       *f,
 }
 
 static void
+save_draft (TriageStore *store,
+            const char  *id,
+            const char  *json)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_store_save_draft_async (store, id, json, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_save_draft_finish (store, result, &error));
+  g_assert_no_error (error);
+}
+
+static char *
+load_draft (TriageStore *store,
+            const char  *id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *json;
+
+  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  json = triage_store_load_draft_finish (store, result, &error);
+  g_assert_no_error (error);
+  return json;
+}
+
+/* A draft survives closing the store (a crash: nothing else is written
+ * later), is replaced by the next, deleted with NULL, and goes when its
+ * answer enters the outbox; no draft is kept once an answer waits there. */
+static void
+test_drafts (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *gone = NULL;
+  g_autofree char *after_sent = NULL;
+  g_autofree char *deleted = NULL;
+  g_autoptr(TriageOutboxEntry) entry = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (load_draft (f->store, ID_A));
+  save_draft (f->store, ID_A, "{\"general_summary\":\"Go\"}");
+  save_draft (f->store, ID_B, "{}");
+  close_store (&f->store);
+  f->store = open_store (f->path);
+  first = load_draft (f->store, ID_A);
+  g_assert_cmpstr (first, ==, "{\"general_summary\":\"Go\"}");
+  save_draft (f->store, ID_A, "{\"general_summary\":\"Good\"}");
+  second = load_draft (f->store, ID_A);
+  g_assert_cmpstr (second, ==, "{\"general_summary\":\"Good\"}");
+
+  entry = outbox_add (f->store, ID_A, "feedback", "{}", &error);
+  g_assert_no_error (error);
+  gone = load_draft (f->store, ID_A);
+  g_assert_null (gone);
+  save_draft (f->store, ID_A, "{\"late\":true}");
+  after_sent = load_draft (f->store, ID_A);
+  g_assert_null (after_sent);
+
+  save_draft (f->store, ID_B, NULL);
+  deleted = load_draft (f->store, ID_B);
+  g_assert_null (deleted);
+}
+
+static void
 test_pragmas (Fixture       *f,
               gconstpointer  data)
 {
@@ -558,6 +626,7 @@ main (int   argc,
   g_test_add ("/store/outbox/roundtrip", Fixture, NULL, fixture_setup, test_outbox_roundtrip, fixture_teardown);
   g_test_add ("/store/outbox/permanent-failure", Fixture, NULL, fixture_setup, test_outbox_permanent_failure, fixture_teardown);
   g_test_add ("/store/servers-apart", Fixture, NULL, fixture_setup, test_servers_apart, fixture_teardown);
+  g_test_add ("/store/drafts", Fixture, NULL, fixture_setup, test_drafts, fixture_teardown);
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
   g_test_add_func ("/store/too-new", test_too_new);
   g_test_add_func ("/store/not-open", test_not_open);

@@ -266,8 +266,7 @@ test_interrupted (Fixture       *fixture,
 {
   g_autofree char *message = load_example ("seed-003-radio-request.json");
   g_autoptr(Run) run = aitp_start (fixture, NULL, message);
-  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Select your favorite number:");
-
+  atp_notification_unref (person_wait_for (fixture, "Select your favorite number:"));
   g_subprocess_send_signal (run->process, SIGINT);
   g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_INTERRUPTED);
   g_assert_nonnull (strstr (run->err, "interrupted: the request was withdrawn"));

@@ -4,7 +4,8 @@
 # python3-jsonschema: each example of seed 003 (tests/atp/data/aitp/) and a
 # products request with variants are asked over the wire, answered by the person
 # through /api/v1/client/respond, and the decision read back by the agent (GET,
-# and the agent's long-poll) is validated.
+# and the agent's long-poll) is validated (the schema is in tests/app/aitptest.py,
+# shared with the tests that answer through the real app).
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,53 +14,9 @@ import json
 import os
 import sys
 
-import jsonschema
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from aitptest import VALIDATOR, load, validate  # noqa: E402
 from apptest import Failure, Server, World, run  # noqa: E402
-
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "atp", "data", "aitp")
-
-# AITP-02's `Decision` and `SelectedOption`, written here from their definition
-# in nearai/aitp, schemas/capabilities/aitp-02-decisions/v1.0.0/schema.json
-# (OpenAPI 3.0 components: the same keywords as JSON Schema draft 4). That
-# document is not copied into the project; this is the part a decision must obey.
-DECISION_SCHEMA = {
-    "$schema": "http://json-schema.org/draft-04/schema#",
-    "definitions": {
-        "SelectedOption": {
-            "type": "object",
-            "properties": {
-                "id": {"type": "string"},
-                "name": {"type": "string"},
-                "quantity": {"type": "number"},
-            },
-            "required": ["id"],
-            "additionalProperties": False,
-        },
-    },
-    "type": "object",
-    "properties": {
-        "$schema": {"type": "string", "format": "uri"},
-        "decision": {
-            "type": "object",
-            "properties": {
-                "request_decision_id": {"type": "string"},
-                "options": {
-                    "type": "array",
-                    "items": {"$ref": "#/definitions/SelectedOption"},
-                    "minItems": 1,
-                },
-            },
-            "required": ["options"],
-            "additionalProperties": True,
-        },
-    },
-    "required": ["$schema", "decision"],
-    "additionalProperties": True,
-}
-
-VALIDATOR = jsonschema.Draft4Validator(DECISION_SCHEMA, format_checker=jsonschema.FormatChecker())
 
 # (request file, what the person answers, what Triage must hand the agent)
 CASES = [
@@ -79,19 +36,8 @@ CASES = [
 ]
 
 
-def load(name):
-    with open(os.path.join(DATA, name), encoding="utf-8") as f:
-        return json.load(f)
-
-
-def validate(message):
-    errors = sorted(VALIDATOR.iter_errors(message), key=str)
-    if errors:
-        raise Failure(f"{json.dumps(message)} is no AITP-02 Decision: {errors[0].message}")
-
-
 def test_validator_refuses():
-    """The schema above does refuse what AITP-02 refuses (else the test proves nothing)."""
+    """aitptest.py's schema does refuse what AITP-02 refuses (else the tests prove nothing)."""
     bad = [
         {"decision": {"options": [{"id": "a"}]}},                              # no $schema
         {"$schema": "https://aitp.dev/v1/decisions/schema.json"},              # no decision

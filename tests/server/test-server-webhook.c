@@ -152,8 +152,7 @@ respond (Fixture    *fixture,
          const char *id)
 {
   g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
-  g_autofree char *answer = request (fixture, "POST", "/api/v1/client/respond",
-                                     fixture->user_token, body, 200);
+  g_free (request (fixture, "POST", "/api/v1/client/respond", fixture->user_token, body, 200));
 }
 
 /* The response object as the service's GET returns it, as a node. */

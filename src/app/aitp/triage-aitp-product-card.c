@@ -336,6 +336,14 @@ build (TriageAitpProductCard *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->variant_dropdown), TRUE);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->variant_dropdown),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, variant_label, NULL, -1);
+  /* What a screen reader operates is the drop-down's own button, which GTK
+   * 4.8 names by its class ("GtkToggleButton"): it is the variant picker too. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->variant_dropdown));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, variant_label, NULL, -1);
   gtk_box_append (GTK_BOX (self->variant_row), variant_label);
   gtk_box_append (GTK_BOX (self->variant_row), GTK_WIDGET (self->variant_dropdown));
   gtk_widget_set_visible (self->variant_row, self->product->variants->len > 0);

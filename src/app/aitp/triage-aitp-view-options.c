@@ -51,10 +51,15 @@ option_label (const AtpAitpOption *option)
 static GtkWidget *
 option_row_new (TriageAitpView      *self,
                 const AtpAitpOption *option,
+                gboolean             radio,
                 GtkCheckButton      *group)
 {
   GtkWidget *row = adw_action_row_new ();
-  GtkWidget *check = gtk_check_button_new ();
+  /* A radio option says so: GTK 4.8 keeps a grouped check button a "check box". */
+  GtkWidget *check = g_object_new (GTK_TYPE_CHECK_BUTTON,
+                                   "accessible-role", radio ? GTK_ACCESSIBLE_ROLE_RADIO
+                                                            : GTK_ACCESSIBLE_ROLE_CHECKBOX,
+                                   NULL);
 
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), option_label (option));
@@ -74,6 +79,9 @@ option_row_new (TriageAitpView      *self,
                            G_CONNECT_SWAPPED);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+  /* The row labels its activatable widget with its title, which GTK 4.8 adds
+   * to the label set above ("7 7"): one name, as it reads. */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   g_ptr_array_add (self->option_widgets, check);
 
   if (option->image_url != NULL)
@@ -111,7 +119,7 @@ build_list (TriageAitpView *self,
     {
       const AtpAitpOption *option = g_ptr_array_index (self->request->options, i);
 
-      gtk_list_box_append (GTK_LIST_BOX (list), option_row_new (self, option, group));
+      gtk_list_box_append (GTK_LIST_BOX (list), option_row_new (self, option, radio, group));
       if (radio && group == NULL)
         group = g_ptr_array_index (self->option_widgets, 0);
     }

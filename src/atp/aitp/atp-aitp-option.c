@@ -64,7 +64,6 @@ plan_parse (AtpParseCtx *ctx,
             JsonNode    *node)
 {
   static const char * const known[] = { "plan_id", "plan_type", "amount", "currency", NULL };
-  g_autoptr(GError) unused = NULL;
   AtpAitpPaymentPlan *plan;
   JsonObject *object;
   gboolean present;

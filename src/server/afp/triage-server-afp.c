@@ -456,7 +456,7 @@ take_session (TriageServer      *self,
   id = atp_afp_random_id ("ses_", SESSION_ID_LENGTH);
   if (!triage_store_afp_add_session (self->store, id, service->id, now))
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the review session");
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the review session now");
       g_free (id);
       return NULL;
     }
@@ -553,7 +553,7 @@ handle_post_review (TriageServer      *self,
   if (!triage_server_add_request (self, envelope, NULL, posted, answer) ||
       !triage_store_afp_add_review (self->store, submission.id, session_id, request->iteration))
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the review");
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the review now");
       return;
     }
 

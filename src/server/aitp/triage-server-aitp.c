@@ -171,7 +171,7 @@ handle_post_decision (TriageServer      *self,
     return;   /* the same id posted a moment ago to another server of the database */
   if (inserted != TRIAGE_STORE_INSERTED)
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the decision");
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the decision now");
       return;
     }
   reply_text (msg, 201, g_steal_pointer (&answer));

@@ -115,6 +115,13 @@ migrate_locked (TriagePgConnection *conn,
   return TRUE;
 }
 
+/* The schema version this server migrates a database to. */
+int
+triage_pg_schema_version (void)
+{
+  return (int) G_N_ELEMENTS (migrations);
+}
+
 /* Creates the schema, or brings it up to this server's version. */
 gboolean
 triage_pg_migrate (TriagePgConnection *conn,

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
 /* The channel every server LISTENs on for new events. */
 #define TRIAGE_PG_EVENT_CHANNEL  "triage_events"
 
+int      triage_pg_schema_version (void);
 gboolean triage_pg_migrate (TriagePgConnection *conn,
                             GError            **error);
 

@@ -457,7 +457,7 @@ postgres_service_by_name (TriageStore *store,
 
 #define NOTIFICATION_COLUMNS \
   "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at, n.protocol, n.protocol_id"
+  " n.updated_at, n.protocol, n.protocol_id, n.created_at"
 
 static TriageNotificationRow *
 notification_row (const PGresult *result,
@@ -477,6 +477,7 @@ notification_row (const PGresult *result,
   row->updated_at = triage_pg_int (result, i, 9);
   row->protocol = (int) triage_pg_int (result, i, 10);
   row->protocol_id = triage_pg_text (result, i, 11);
+  row->created_at = triage_pg_int (result, i, 12);
   return row;
 }
 
@@ -1025,6 +1026,7 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->remove_webhook = postgres_remove_webhook;
 
   triage_store_postgres_afp_class_init (store_class);
+  triage_store_postgres_ops_class_init (store_class);
 }
 
 static void

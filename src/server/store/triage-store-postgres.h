@@ -25,5 +25,7 @@ struct pg_result *triage_store_postgres_query (TriageStorePostgres *self,
                                                const char * const  *params);
 /* The AFP functions (triage-store-postgres-afp.c). */
 void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
+/* The operators' functions (triage-store-postgres-ops.c). */
+void              triage_store_postgres_ops_class_init (TriageStoreClass *store_class);
 
 G_END_DECLS

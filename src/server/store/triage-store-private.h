@@ -39,6 +39,13 @@ struct _TriageStoreClass
                                                 GError     **error);
   void                   (*rollback)           (TriageStore *self);
 
+  /* operations (triage-store-*-ops.c) */
+  gboolean               (*check)              (TriageStore *self,
+                                                GError     **error);
+  void                   (*count_pending)      (TriageStore *self,
+                                                gint64      *counts,
+                                                guint        n_counts);
+
   /* users and services */
   gboolean               (*user_exists)        (TriageStore *self,
                                                 const char  *id);

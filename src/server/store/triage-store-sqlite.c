@@ -188,6 +188,13 @@ triage_store_sqlite_new (const char *path,
   return TRIAGE_STORE (g_steal_pointer (&self));
 }
 
+/* The schema version this server migrates a database to. */
+int
+triage_store_sqlite_schema_version (void)
+{
+  return (int) G_N_ELEMENTS (migrations);
+}
+
 /* ---- the batch ---- */
 
 static gboolean
@@ -390,7 +397,7 @@ sqlite_service_by_name (TriageStore *store,
 
 #define NOTIFICATION_COLUMNS \
   "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at, n.protocol, n.protocol_id"
+  " n.updated_at, n.protocol, n.protocol_id, n.created_at"
 
 static TriageNotificationRow *
 notification_row (sqlite3_stmt *stmt)
@@ -409,6 +416,7 @@ notification_row (sqlite3_stmt *stmt)
   row->updated_at = sqlite3_column_int64 (stmt, 9);
   row->protocol = sqlite3_column_int (stmt, 10);
   row->protocol_id = column_text (stmt, 11);
+  row->created_at = sqlite3_column_int64 (stmt, 12);
   return row;
 }
 
@@ -992,6 +1000,7 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->remove_webhook = sqlite_remove_webhook;
 
   triage_store_sqlite_afp_class_init (store_class);
+  triage_store_sqlite_ops_class_init (store_class);
 }
 
 static void

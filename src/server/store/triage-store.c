@@ -11,6 +11,7 @@
 
 #define G_LOG_DOMAIN "triage-store"
 
+#include <string.h>
 #include <gio/gio.h>
 
 #include "triage-store-private.h"
@@ -33,6 +34,7 @@ typedef struct
   gpointer             event_data;
   GHashTable          *rates;           /* key → gint64 theoretical arrival time (monotonic µs) */
   gint64               rates_swept;
+  TriageStoreCommitObserver commit_observer;
 } TriageStorePrivate;
 
 #define RATE_SWEEP_INTERVAL_US G_TIME_SPAN_MINUTE
@@ -193,9 +195,11 @@ triage_store_commit (TriageStore *self,
   g_autoptr(GArray) waiters = NULL;
   g_autoptr(GPtrArray) events = NULL;
   gboolean ok = TRUE;
+  gint64 start;
 
   if (priv->idle_source == 0)
     return TRUE;
+  start = g_get_monotonic_time ();
   g_clear_handle_id (&priv->idle_source, g_source_remove);
   g_clear_handle_id (&priv->timeout_source, g_source_remove);
   events = g_steal_pointer (&priv->events);
@@ -206,6 +210,8 @@ triage_store_commit (TriageStore *self,
       CLASS (self)->rollback (self);
       ok = FALSE;
     }
+  if (priv->commit_observer != NULL)
+    priv->commit_observer (g_get_monotonic_time () - start, ok);
   if (ok)
     deliver (self, events);
   waiters = g_steal_pointer (&priv->after_commit);
@@ -233,6 +239,31 @@ triage_store_after_commit (TriageStore          *self,
     func (data, TRUE);
   else
     g_array_append_val (priv->after_commit, waiter);
+}
+
+void
+triage_store_set_commit_observer (TriageStore              *self,
+                                  TriageStoreCommitObserver observer)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  priv->commit_observer = observer;
+}
+
+gboolean
+triage_store_check (TriageStore  *self,
+                    GError      **error)
+{
+  return CLASS (self)->check (self, error);
+}
+
+void
+triage_store_count_pending (TriageStore *self,
+                            gint64      *counts,
+                            guint        n_counts)
+{
+  memset (counts, 0, n_counts * sizeof *counts);
+  CLASS (self)->count_pending (self, counts, n_counts);
 }
 
 /* ---- rows ---- */

@@ -66,6 +66,7 @@ typedef struct
   gint64  updated_at;    /* unix µs */
   int     protocol;      /* AtpProtocol of the request */
   char   *protocol_id;   /* the agent's own id of a non-ATP request (AITP request_decision.id), or NULL */
+  gint64  created_at;    /* unix µs: when this server (or another) stored it */
 } TriageNotificationRow;
 
 TriageStore *triage_store_open            (const char   *database,
@@ -80,6 +81,24 @@ gboolean     triage_store_commit          (TriageStore  *self,
 void         triage_store_after_commit    (TriageStore  *self,
                                            TriageStoreCommitFunc func,
                                            gpointer      data);
+
+/* For operators (readiness, metrics):
+ *
+ *   - triage_store_check() asks the database a question: it answers, and its
+ *     schema is the version this server migrated it to (not newer);
+ *   - triage_store_count_pending() counts the pending requests of the whole
+ *     database (every server's, when it is shared) by AtpProtocol;
+ *   - the commit observer is told how long every commit of a batch took. */
+typedef void (*TriageStoreCommitObserver) (gint64   duration_us,
+                                           gboolean committed);
+
+gboolean     triage_store_check           (TriageStore  *self,
+                                           GError      **error);
+void         triage_store_count_pending   (TriageStore  *self,
+                                           gint64       *counts,
+                                           guint         n_counts);
+void         triage_store_set_commit_observer (TriageStore              *self,
+                                               TriageStoreCommitObserver observer);
 
 void         triage_service_row_free      (TriageServiceRow *row);
 void         triage_notification_row_free (TriageNotificationRow *row);

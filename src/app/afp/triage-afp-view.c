@@ -1,0 +1,846 @@
+/* triage-afp-view.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-afp"
+
+#include <glib/gi18n.h>
+
+#include "triage-afp-applied.h"
+#include "triage-afp-artifact.h"
+#include "triage-afp-protocol.h"
+#include "triage-afp-view.h"
+#include "triage-store.h"
+#include "triage-request-banner.h"
+#include "triage-request-header.h"
+#include "triage-widgets-style.h"
+#include "triage-wrap-box.h"
+
+/*
+ * An AFP 1.2 review in the window: the artifact (highlighted, or from
+ * iteration 2 on the changes since the previous one first), the person's
+ * earlier items beside what the agent did with them, and the editor of the
+ * feedback. Send is enabled while the editor finds no problem (the same
+ * checks as the server's); it emits ::submit with action `feedback` and
+ * the feedback object. Decline… asks for an optional message and emits
+ * action `decline` with `{}` or `{"message"}`. Both go through the outbox
+ * like every answer (docs/architecture.md, "Answers").
+ *
+ * What the person writes is kept as a draft in the app's store (the
+ * "store" property, given by the window) half a second after they stop
+ * typing, and when the view goes; it is read back when the review is shown
+ * again (after the window was closed, the app quit or crashed) and goes
+ * with the answer into the outbox (the store's trigger deletes it).
+ *
+ * Everything is reachable with the keyboard (Tab through the artifact, the
+ * earlier items, the editor; Ctrl+Return sends) and named for a screen
+ * reader; the view fits 360 px (the editor's fields stack, the artifact
+ * scrolls sideways).
+ */
+
+struct _TriageAfpView
+{
+  AdwBin               parent_instance;
+
+  AtpNotification     *notification;
+  AtpAfpReview        *review;
+
+  AtpStatus            status;
+  char                *status_reason;
+  GDateTime           *status_when;
+  char                *status_detail;
+  AtpResponse         *response;
+  TriageDeliveryState  delivery;
+  char                *delivery_message;
+  char                *answer_error;
+  char                *sent_action_id;
+  JsonNode            *sent_response;
+  gboolean             read_only;
+
+  AdwMessageDialog    *decline_dialog;
+
+  TriageStore         *store;              /* nullable: drafts are not kept */
+  GCancellable        *draft_cancellable;  /* reading the draft of the review shown */
+  guint                draft_timeout;      /* a draft waits to be saved */
+
+  /* template */
+  GtkStack            *stack;
+  AdwStatusPage       *error_page;
+  TriageRequestBanner *banner;
+  GtkScrolledWindow   *scroller;
+  TriageRequestHeader *header;
+  TriageAfpArtifact   *artifact;
+  TriageAfpApplied    *applied;
+  TriageAfpEditor     *editor;
+  GtkLabel            *problem_label;
+  GtkWidget           *send_row;
+  GtkButton           *send_button;
+  GtkButton           *decline_button;
+  GtkLabel            *id_label;
+};
+
+static void triage_afp_view_request_view_init (TriageRequestViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TriageAfpView, triage_afp_view, ADW_TYPE_BIN,
+                               G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_REQUEST_VIEW,
+                                                      triage_afp_view_request_view_init))
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+/* Drafts */
+
+#define DRAFT_DELAY_MS 500
+
+static void
+save_draft_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!triage_store_save_draft_finish (TRIAGE_STORE (object), result, &error))
+    g_message ("A review's draft was not kept: %s", error->message);
+}
+
+/* Saves the draft now (or deletes it when the editor is empty). */
+static void
+flush_draft (TriageAfpView *self)
+{
+  g_autoptr(JsonNode) feedback = NULL;
+  g_autofree char *json = NULL;
+
+  g_clear_handle_id (&self->draft_timeout, g_source_remove);
+  if (self->store == NULL || self->notification == NULL || self->review == NULL || self->read_only)
+    return;
+
+  if (!triage_afp_editor_is_empty (self->editor))
+    {
+      feedback = triage_afp_editor_dup_feedback (self->editor);
+      json = atp_json_to_string (feedback, NULL);
+    }
+  triage_store_save_draft_async (self->store, self->notification->id, json, NULL, save_draft_cb, NULL);
+}
+
+static gboolean
+draft_timeout_cb (gpointer data)
+{
+  TriageAfpView *self = data;
+
+  self->draft_timeout = 0;
+  flush_draft (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_draft (TriageAfpView *self)
+{
+  if (self->store == NULL || self->read_only)
+    return;
+
+  g_clear_handle_id (&self->draft_timeout, g_source_remove);
+  self->draft_timeout = g_timeout_add (DRAFT_DELAY_MS, draft_timeout_cb, self);
+}
+
+static void update_state (TriageAfpView *self);
+
+static void
+load_draft_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TriageAfpView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = triage_store_load_draft_finish (TRIAGE_STORE (object), result, &error);
+  g_autoptr(JsonNode) node = NULL;
+  const char *id = g_task_get_task_data (G_TASK (result));
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (error != NULL)
+    {
+      g_message ("A review's draft could not be read: %s", error->message);
+      return;
+    }
+
+  /* Only into the review it was written for, and never over what the person typed meanwhile. */
+  if (json == NULL || self->notification == NULL || g_strcmp0 (id, self->notification->id) != 0 ||
+      self->read_only || !triage_afp_editor_is_empty (self->editor))
+    return;
+
+  node = json_from_string (json, NULL);
+  if (node != NULL)
+    {
+      triage_afp_editor_load (self->editor, node);
+      update_state (self);
+    }
+}
+
+static void
+load_draft (TriageAfpView *self)
+{
+  g_cancellable_cancel (self->draft_cancellable);
+  g_clear_object (&self->draft_cancellable);
+  if (self->store == NULL || self->notification == NULL || self->read_only)
+    return;
+
+  self->draft_cancellable = g_cancellable_new ();
+  triage_store_load_draft_async (self->store, self->notification->id, self->draft_cancellable,
+                                 load_draft_cb, g_object_ref (self));
+}
+
+/* State */
+
+static char *
+describe_sent_answer (TriageAfpView *self)
+{
+  if (self->notification == NULL || self->sent_action_id == NULL)
+    return NULL;
+
+  return triage_protocol_describe_answer (triage_afp_protocol_get_default (), self->notification,
+                                          self->sent_action_id, self->sent_response);
+}
+
+static void
+sync_carried (TriageAfpView *self)
+{
+  g_autoptr(GHashTable) carried = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *earlier = self->review && self->review->latest_feedback
+                       ? self->review->latest_feedback->areas_for_improvement : NULL;
+
+  for (guint i = 0; earlier != NULL && i < earlier->len; i++)
+    {
+      const AtpAfpImprovement *item = earlier->pdata[i];
+
+      if (triage_afp_editor_has_item (self->editor, item->id))
+        g_hash_table_add (carried, item->id);
+    }
+  triage_afp_applied_sync_carried (self->applied, carried);
+}
+
+static void
+update_state (TriageAfpView *self)
+{
+  g_autofree char *sent_answer = describe_sent_answer (self);
+  TriageBannerState state = {
+    .request = self->notification,
+    .status = self->status,
+    .status_reason = self->status_reason,
+    .status_when = self->status_when,
+    .status_detail = self->status_detail,
+    .response = self->response,
+    .delivery = self->delivery,
+    .delivery_message = self->delivery_message,
+    .sent_answer = sent_answer,
+    .expired_locally = triage_request_header_get_expired (self->header),
+    .answer_error = self->answer_error,
+  };
+  gboolean read_only = triage_request_banner_update (self->banner, &state);
+  const char *problem = triage_afp_editor_get_problem (self->editor);
+
+  triage_request_header_set_counting (self->header, !atp_status_is_terminal (self->status) &&
+                                                    self->delivery != TRIAGE_DELIVERY_SENT);
+
+  triage_afp_editor_set_editable (self->editor, !read_only);
+  triage_afp_applied_set_editable (self->applied, !read_only);
+  sync_carried (self);
+  gtk_widget_set_visible (self->send_row, !read_only);
+  gtk_widget_set_visible (GTK_WIDGET (self->problem_label), !read_only);
+  gtk_label_set_label (self->problem_label, problem != NULL ? problem : _("Ready to send."));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.send",
+                                 !read_only && self->review != NULL && problem == NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.decline", !read_only && self->review != NULL);
+  if (read_only && self->decline_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
+
+  self->read_only = read_only;
+}
+
+static void
+on_deadline_passed (TriageAfpView *self)
+{
+  update_state (self);
+}
+
+static void
+on_editor_changed (TriageAfpView *self)
+{
+  update_state (self);
+  schedule_draft (self);
+}
+
+static void
+on_carry_over (TriageAfpView *self,
+               const char    *id)
+{
+  const AtpAfpImprovement *item;
+
+  if (self->read_only || self->review == NULL || self->review->latest_feedback == NULL)
+    return;
+
+  item = atp_afp_feedback_find_item (self->review->latest_feedback, id);
+  if (item != NULL)
+    triage_afp_editor_carry_over (self->editor, item);
+}
+
+/* Answers */
+
+static void
+send_answer (TriageAfpView *self,
+             const char    *action_id,
+             JsonNode      *response_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->read_only || self->notification == NULL)
+    return;
+
+  if (!triage_protocol_validate_answer (triage_afp_protocol_get_default (), self->notification,
+                                        action_id, response_data, &error))
+    {
+      triage_request_view_show_answer_error (TRIAGE_REQUEST_VIEW (self), error->message);
+      return;
+    }
+
+  /* The answer takes the draft's place in the store. */
+  g_clear_handle_id (&self->draft_timeout, g_source_remove);
+
+  g_free (self->sent_action_id);
+  self->sent_action_id = g_strdup (action_id);
+  g_clear_pointer (&self->sent_response, json_node_unref);
+  self->sent_response = json_node_copy (response_data);
+  g_clear_pointer (&self->answer_error, g_free);
+
+  /* Read-only from now on, so nothing is sent twice; the app moves the state on. */
+  triage_request_view_set_delivery_state (TRIAGE_REQUEST_VIEW (self), TRIAGE_DELIVERY_SENDING);
+  triage_request_view_emit_submit (TRIAGE_REQUEST_VIEW (self), action_id, response_data);
+}
+
+static void
+send_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (widget);
+  g_autoptr(JsonNode) feedback = NULL;
+
+  if (self->review == NULL || triage_afp_editor_get_problem (self->editor) != NULL)
+    return;
+
+  feedback = triage_afp_editor_dup_feedback (self->editor);
+  send_answer (self, TRIAGE_AFP_ACTION_FEEDBACK, feedback);
+}
+
+/**
+ * triage_afp_view_decline:
+ * @self: a #TriageAfpView
+ * @message: (nullable): why, in the person's words
+ *
+ * Declines the review shown, as the Decline dialog does.
+ */
+void
+triage_afp_view_decline (TriageAfpView *self,
+                         const char    *message)
+{
+  g_autoptr(JsonNode) data = NULL;
+
+  g_return_if_fail (TRIAGE_IS_AFP_VIEW (self));
+
+  data = triage_afp_decline_data_new (message);
+  send_answer (self, TRIAGE_AFP_ACTION_DECLINE, data);
+}
+
+static void
+on_decline_response (TriageAfpView    *self,
+                     const char       *response,
+                     AdwMessageDialog *dialog)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "triage-entry");
+
+  if (self->decline_dialog == dialog)
+    self->decline_dialog = NULL;
+  if (g_strcmp0 (response, "decline") == 0)
+    triage_afp_view_decline (self, gtk_editable_get_text (entry));
+}
+
+static void
+decline_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *dialog, *entry;
+
+  if (self->read_only || self->review == NULL || self->decline_dialog != NULL)
+    return;
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Decline This Review?"),
+                                   _("The agent is told you will not review this artifact. "
+                                     "You can say why."));
+  entry = gtk_entry_new ();
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Reason (optional)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Reason for declining"), -1);
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "decline", _("_Decline"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "decline",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "decline");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "triage-entry", entry);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_decline_response), self, G_CONNECT_SWAPPED);
+  self->decline_dialog = ADW_MESSAGE_DIALOG (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
+}
+
+/* TriageRequestView */
+
+static AtpNotification *
+triage_afp_view_get_request (TriageRequestView *view)
+{
+  return TRIAGE_AFP_VIEW (view)->notification;
+}
+
+static void
+reset (TriageAfpView *self)
+{
+  if (self->decline_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
+  self->decline_dialog = NULL;
+  g_clear_pointer (&self->status_reason, g_free);
+  g_clear_pointer (&self->status_detail, g_free);
+  g_clear_pointer (&self->status_when, g_date_time_unref);
+  g_clear_pointer (&self->response, atp_response_unref);
+  g_clear_pointer (&self->delivery_message, g_free);
+  g_clear_pointer (&self->answer_error, g_free);
+  g_clear_pointer (&self->sent_action_id, g_free);
+  g_clear_pointer (&self->sent_response, json_node_unref);
+  g_clear_pointer (&self->review, atp_afp_review_unref);
+  self->delivery = TRIAGE_DELIVERY_NONE;
+}
+
+/* An answer given (here or elsewhere) shown in the editor, read-only. */
+static void
+show_answer (TriageAfpView *self,
+             const char    *action_id,
+             JsonNode      *response_data)
+{
+  if (g_strcmp0 (action_id, TRIAGE_AFP_ACTION_FEEDBACK) == 0 && response_data != NULL)
+    triage_afp_editor_load (self->editor, response_data);
+}
+
+static void
+triage_afp_view_set_request (TriageRequestView *view,
+                             AtpNotification   *notification)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *request_id = NULL;
+  gboolean same;
+
+  same = notification != NULL && self->notification != NULL &&
+         g_str_equal (notification->id, self->notification->id);
+
+  /* What was typed for the review shown until now is kept before it goes. */
+  if (!same && self->draft_timeout != 0)
+    flush_draft (self);
+
+  if (notification != self->notification)
+    {
+      g_clear_pointer (&self->notification, atp_notification_unref);
+      self->notification = notification ? atp_notification_ref (notification) : NULL;
+    }
+
+  /* A resync of the same request keeps what the person wrote. */
+  if (same && self->review != NULL)
+    {
+      triage_request_header_set_request (self->header, notification);
+      gtk_stack_set_visible_child_name (self->stack, "review");
+      return;
+    }
+
+  reset (self);
+  triage_request_header_set_request (self->header, notification);
+  if (notification == NULL)
+    {
+      triage_afp_editor_set_review (self->editor, NULL);
+      update_state (self);
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+
+  self->status = notification->status;
+  self->review = triage_afp_review_from (notification, &error);
+  if (self->review == NULL)
+    {
+      g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+
+      adw_status_page_set_description (self->error_page, escaped);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      return;
+    }
+
+  triage_afp_artifact_set_review (self->artifact, self->review);
+  triage_afp_applied_set_review (self->applied, self->review);
+  triage_afp_editor_set_review (self->editor, self->review);
+
+  /* Translators: %1$s is the request's id (a UUID), %2$s the AFP session's id, for quoting them */
+  request_id = g_strdup_printf (_("Request %1$s · AFP session %2$s"), notification->id,
+                                self->review->session_id);
+  gtk_label_set_label (self->id_label, request_id);
+
+  update_state (self);
+  load_draft (self);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
+  gtk_stack_set_visible_child_name (self->stack, "review");
+}
+
+static AtpStatus
+triage_afp_view_get_status (TriageRequestView *view)
+{
+  return TRIAGE_AFP_VIEW (view)->status;
+}
+
+static void
+triage_afp_view_set_status (TriageRequestView *view,
+                            AtpStatus          status,
+                            const char        *reason,
+                            GDateTime         *when,
+                            const char        *detail)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+
+  self->status = status;
+  g_free (self->status_reason);
+  self->status_reason = g_strdup (reason);
+  g_free (self->status_detail);
+  self->status_detail = g_strdup (detail);
+  g_clear_pointer (&self->status_when, g_date_time_unref);
+  self->status_when = when ? g_date_time_ref (when) : NULL;
+
+  update_state (self);
+}
+
+static TriageDeliveryState
+triage_afp_view_get_delivery_state (TriageRequestView *view)
+{
+  return TRIAGE_AFP_VIEW (view)->delivery;
+}
+
+static void
+triage_afp_view_set_delivery_state (TriageRequestView   *view,
+                                    TriageDeliveryState  state)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+
+  if (state != TRIAGE_DELIVERY_FAILED)
+    g_clear_pointer (&self->delivery_message, g_free);
+  self->delivery = state;
+  update_state (self);
+}
+
+static void
+triage_afp_view_set_sent_answer (TriageRequestView *view,
+                                 const char        *action_id,
+                                 JsonNode          *response_data)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+
+  g_free (self->sent_action_id);
+  self->sent_action_id = g_strdup (action_id);
+  g_clear_pointer (&self->sent_response, json_node_unref);
+  self->sent_response = response_data ? json_node_copy (response_data) : NULL;
+  show_answer (self, action_id, response_data);
+  update_state (self);
+}
+
+static gboolean
+triage_afp_view_focus_answer (TriageRequestView *view)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+
+  if (self->review != NULL && !self->read_only && triage_afp_editor_focus_first (self->editor))
+    return TRUE;
+
+  gtk_widget_child_focus (GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
+  return FALSE;
+}
+
+static void
+triage_afp_view_show_delivery_error (TriageRequestView *view,
+                                     const char        *message)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+
+  g_free (self->delivery_message);
+  self->delivery_message = g_strdup (message);
+  self->delivery = TRIAGE_DELIVERY_FAILED;
+  update_state (self);
+}
+
+static void
+triage_afp_view_show_answer_error (TriageRequestView *view,
+                                   const char        *message)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+
+  g_free (self->answer_error);
+  self->answer_error = g_strdup (message);
+  g_clear_pointer (&self->delivery_message, g_free);
+  self->delivery = TRIAGE_DELIVERY_NONE;
+  update_state (self);
+}
+
+static void
+triage_afp_view_set_response (TriageRequestView *view,
+                              AtpResponse       *response)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
+
+  if (response == self->response)
+    return;
+
+  g_clear_pointer (&self->response, atp_response_unref);
+  self->response = response ? atp_response_ref (response) : NULL;
+  /* What was answered elsewhere, shown in the editor. */
+  if (response != NULL && self->delivery == TRIAGE_DELIVERY_NONE)
+    show_answer (self, response->action_id, response->response_data);
+  update_state (self);
+}
+
+static void
+triage_afp_view_request_view_init (TriageRequestViewInterface *iface)
+{
+  iface->get_request = triage_afp_view_get_request;
+  iface->set_request = triage_afp_view_set_request;
+  iface->get_status = triage_afp_view_get_status;
+  iface->set_status = triage_afp_view_set_status;
+  iface->get_delivery_state = triage_afp_view_get_delivery_state;
+  iface->set_delivery_state = triage_afp_view_set_delivery_state;
+  iface->set_sent_answer = triage_afp_view_set_sent_answer;
+  iface->focus_answer = triage_afp_view_focus_answer;
+  iface->show_delivery_error = triage_afp_view_show_delivery_error;
+  iface->show_answer_error = triage_afp_view_show_answer_error;
+  iface->set_response = triage_afp_view_set_response;
+}
+
+/* For the tests and the bench */
+
+TriageAfpEditor *
+triage_afp_view_get_editor (TriageAfpView *self)
+{
+  return self->editor;
+}
+
+GtkWidget *
+triage_afp_view_get_artifact (TriageAfpView *self)
+{
+  return GTK_WIDGET (self->artifact);
+}
+
+GtkWidget *
+triage_afp_view_get_applied (TriageAfpView *self)
+{
+  return GTK_WIDGET (self->applied);
+}
+
+/* GObject */
+
+static void
+triage_afp_view_dispose (GObject *object)
+{
+  TriageAfpView *self = (TriageAfpView *)object;
+
+  /* The window closes: what was typed is kept. */
+  if (self->draft_timeout != 0)
+    flush_draft (self);
+  g_cancellable_cancel (self->draft_cancellable);
+  g_clear_object (&self->draft_cancellable);
+  if (self->decline_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
+  self->decline_dialog = NULL;
+  adw_bin_set_child (ADW_BIN (self), NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_AFP_VIEW);
+
+  G_OBJECT_CLASS (triage_afp_view_parent_class)->dispose (object);
+}
+
+static void
+triage_afp_view_finalize (GObject *object)
+{
+  TriageAfpView *self = (TriageAfpView *)object;
+
+  g_clear_pointer (&self->notification, atp_notification_unref);
+  g_clear_pointer (&self->review, atp_afp_review_unref);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->status_when, g_date_time_unref);
+  g_clear_pointer (&self->response, atp_response_unref);
+  g_clear_pointer (&self->sent_response, json_node_unref);
+  g_free (self->status_reason);
+  g_free (self->status_detail);
+  g_free (self->delivery_message);
+  g_free (self->answer_error);
+  g_free (self->sent_action_id);
+
+  G_OBJECT_CLASS (triage_afp_view_parent_class)->finalize (object);
+}
+
+static void
+triage_afp_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_afp_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  TriageAfpView *self = TRIAGE_AFP_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      if (g_set_object (&self->store, g_value_get_object (value)))
+        g_object_notify_by_pspec (object, pspec);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+triage_afp_view_class_init (TriageAfpViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = triage_afp_view_dispose;
+  object_class->finalize = triage_afp_view_finalize;
+  object_class->get_property = triage_afp_view_get_property;
+  object_class->set_property = triage_afp_view_set_property;
+
+  /**
+   * TriageAfpView:store:
+   *
+   * The app's store, where drafts of feedback are kept; without it none are.
+   */
+  properties [PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, TRIAGE_TYPE_STORE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (TRIAGE_TYPE_REQUEST_BANNER);
+  g_type_ensure (TRIAGE_TYPE_REQUEST_HEADER);
+  g_type_ensure (TRIAGE_TYPE_AFP_ARTIFACT);
+  g_type_ensure (TRIAGE_TYPE_AFP_APPLIED);
+  g_type_ensure (TRIAGE_TYPE_AFP_EDITOR);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/afp/triage-afp-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, stack);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, error_page);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, banner);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, header);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, artifact);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, applied);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, editor);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, problem_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, send_row);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, send_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, decline_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageAfpView, id_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_deadline_passed);
+  gtk_widget_class_bind_template_callback (widget_class, on_editor_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_carry_over);
+
+  /* Send, also Ctrl+Return from anywhere in the view. */
+  gtk_widget_class_install_action (widget_class, "afp.send", NULL, send_action);
+  gtk_widget_class_install_action (widget_class, "afp.decline", NULL, decline_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "afp.send", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "afp.send", NULL);
+}
+
+/* The items' style sheet, added to the display once. */
+static void
+style_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      GdkDisplay *display = gdk_display_get_default ();
+
+      if (display != NULL)
+        {
+          g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+          gtk_css_provider_load_from_resource (provider, RESOURCE_BASE "/afp/style.css");
+          gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+static void
+triage_afp_view_init (TriageAfpView *self)
+{
+  triage_widgets_style_init ();
+  style_init ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Decline… and Send side by side, one above the other at 360 px with large text. */
+  {
+    GtkWidget *wrap = triage_wrap_box_new ();
+    GtkWidget *buttons[] = { GTK_WIDGET (self->decline_button), GTK_WIDGET (self->send_button) };
+
+    for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
+      {
+        g_object_ref (buttons[i]);
+        gtk_box_remove (GTK_BOX (self->send_row), buttons[i]);
+        triage_wrap_box_append (TRIAGE_WRAP_BOX (wrap), buttons[i]);
+        g_object_unref (buttons[i]);
+      }
+    gtk_box_append (GTK_BOX (self->send_row), wrap);
+  }
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.send", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.decline", FALSE);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+GtkWidget *
+triage_afp_view_new (void)
+{
+  return g_object_new (TRIAGE_TYPE_AFP_VIEW, NULL);
+}

@@ -1,0 +1,187 @@
+/* triage-store-drafts.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-store"
+
+#include <glib/gi18n.h>
+
+#include "triage-store-private.h"
+
+/*
+ * Drafts: an answer being written (an AFP review's feedback), kept in the
+ * store as the person types so that closing the window, quitting or a crash
+ * loses nothing. One draft per request, its JSON as the view wrote it. The
+ * database drops a request's draft by itself when its answer enters the
+ * outbox, and when the request leaves the history (triggers of schema 3).
+ */
+
+typedef struct
+{
+  char *notification_id;
+  char *json;            /* NULL: delete */
+} DraftData;
+
+static void
+draft_data_free (DraftData *data)
+{
+  g_free (data->notification_id);
+  g_free (data->json);
+  g_free (data);
+}
+
+static void
+return_sqlite_error (GTask      *task,
+                     sqlite3    *db,
+                     const char *what)
+{
+  g_task_return_new_error (task, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
+                           /* Translators: %1$s says what failed ("keep a draft"), %2$s is SQLite's reason */
+                           _("Could not %1$s: %2$s"), what, sqlite3_errmsg (db));
+}
+
+static void
+save_draft_func (TriageStore *self,
+                 GTask       *task,
+                 gpointer     task_data)
+{
+  DraftData *data = task_data;
+  sqlite3 *db = _triage_store_get_db (self);
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (db,
+                           data->json != NULL
+                           ? "INSERT INTO drafts (notification_id, json, updated_at) SELECT ?1, ?2, ?3"
+                             " WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE notification_id = ?1"
+                             "   AND state != 'failed')"
+                             " ON CONFLICT (notification_id) DO UPDATE SET json = ?2, updated_at = ?3"
+                           : "DELETE FROM drafts WHERE notification_id = ?1",
+                           -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, data->notification_id, -1, SQLITE_TRANSIENT);
+      if (data->json != NULL)
+        {
+          sqlite3_bind_text (stmt, 2, data->json, -1, SQLITE_TRANSIENT);
+          sqlite3_bind_int64 (stmt, 3, g_get_real_time ());
+        }
+      rc = sqlite3_step (stmt);
+    }
+
+  if (rc == SQLITE_DONE)
+    g_task_return_boolean (task, TRUE);
+  else
+    return_sqlite_error (task, db, _("keep a draft"));
+  sqlite3_finalize (stmt);
+}
+
+/**
+ * triage_store_save_draft_async:
+ * @self: a #TriageStore
+ * @notification_id: the request the draft answers
+ * @json: (nullable): the draft; %NULL deletes it
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (nullable): called when it is stored
+ * @user_data: data for @callback
+ *
+ * Keeps (or replaces, or with %NULL deletes) the draft of an answer. A
+ * request whose answer is in the outbox (and not refused) keeps none.
+ */
+void
+triage_store_save_draft_async (TriageStore         *self,
+                               const char          *notification_id,
+                               const char          *json,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  DraftData *data;
+
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (notification_id != NULL);
+
+  data = g_new0 (DraftData, 1);
+  data->notification_id = g_strdup (notification_id);
+  data->json = g_strdup (json);
+  _triage_store_run (self, save_draft_func, data, (GDestroyNotify) draft_data_free,
+                     triage_store_save_draft_async, cancellable, callback, user_data);
+}
+
+gboolean
+triage_store_save_draft_finish (TriageStore   *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+load_draft_func (TriageStore *self,
+                 GTask       *task,
+                 gpointer     task_data)
+{
+  const char *notification_id = task_data;
+  sqlite3 *db = _triage_store_get_db (self);
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (db, "SELECT json FROM drafts WHERE notification_id = ?1", -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, notification_id, -1, SQLITE_TRANSIENT);
+      rc = sqlite3_step (stmt);
+    }
+
+  if (rc == SQLITE_ROW)
+    g_task_return_pointer (task, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), g_free);
+  else if (rc == SQLITE_DONE)
+    g_task_return_pointer (task, NULL, NULL);
+  else
+    return_sqlite_error (task, db, _("read a draft"));
+  sqlite3_finalize (stmt);
+}
+
+/**
+ * triage_store_load_draft_async:
+ * @self: a #TriageStore
+ * @notification_id: a request
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the draft
+ * @user_data: data for @callback
+ *
+ * Reads back the draft of an answer to the request, if one is kept.
+ */
+void
+triage_store_load_draft_async (TriageStore         *self,
+                               const char          *notification_id,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_return_if_fail (TRIAGE_IS_STORE (self));
+  g_return_if_fail (notification_id != NULL);
+
+  _triage_store_run (self, load_draft_func, g_strdup (notification_id), g_free,
+                     triage_store_load_draft_async, cancellable, callback, user_data);
+}
+
+/**
+ * triage_store_load_draft_finish:
+ *
+ * Returns: (transfer full) (nullable): the draft, %NULL when there is none
+ *   (@error unset) or it could not be read (@error set)
+ */
+char *
+triage_store_load_draft_finish (TriageStore   *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,73 @@
+/* triage-store-postgres-ops.c — what operators ask of the PostgreSQL backend
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The readiness check and the pending count of /metrics. The count is of
+ * the whole database: every server on it reports the same figure.
+ */
+
+#define G_LOG_DOMAIN "triage-store-postgres"
+
+#include <gio/gio.h>
+
+#include "atp.h"
+#include "triage-pg-connection.h"
+#include "triage-pg-schema.h"
+#include "triage-store-postgres.h"
+
+/* The database answers, and its schema is the version this server knows
+ * (a newer server migrating it during a rolling upgrade makes this one
+ * unready rather than wrong). */
+static gboolean
+postgres_check (TriageStore  *store,
+                GError      **error)
+{
+  g_autoptr(PGresult) result = NULL;
+  int version;
+
+  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                        "SELECT version FROM triage_schema", 0, NULL);
+  if (result == NULL || PQntuples (result) != 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the database does not answer");
+      return FALSE;
+    }
+  version = (int) triage_pg_int (result, 0, 0);
+  if (version != triage_pg_schema_version ())
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "the database has schema version %d, this server expects %d", version,
+                   triage_pg_schema_version ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+postgres_count_pending (TriageStore *store,
+                        gint64      *counts,
+                        guint        n_counts)
+{
+  g_autoptr(PGresult) result = NULL;
+
+  G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&
+                   ATP_STATUS_ACKNOWLEDGED == 2);
+  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                        "SELECT protocol, COUNT (*) FROM notifications"
+                                        " WHERE status IN (0, 1, 2) GROUP BY protocol", 0, NULL);
+  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+    {
+      gint64 protocol = triage_pg_int (result, i, 0);
+
+      if (protocol >= 0 && (guint64) protocol < n_counts)
+        counts[protocol] = triage_pg_int (result, i, 1);
+    }
+}
+
+void
+triage_store_postgres_ops_class_init (TriageStoreClass *store_class)
+{
+  store_class->check = postgres_check;
+  store_class->count_pending = postgres_count_pending;
+}

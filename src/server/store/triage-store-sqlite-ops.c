@@ -1,0 +1,72 @@
+/* triage-store-sqlite-ops.c — what operators ask of the SQLite backend
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The readiness check and the pending count of /metrics: both are one
+ * statement each, cached like every other.
+ */
+
+#define G_LOG_DOMAIN "triage-store-sqlite"
+
+#include <gio/gio.h>
+#include <sqlite3.h>
+
+#include "atp.h"
+#include "triage-store-sqlite.h"
+
+/* The database answers, and nobody (a newer server on the same file) moved
+ * its schema past ours. */
+static gboolean
+sqlite_check (TriageStore  *store,
+              GError      **error)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+                                                      "PRAGMA user_version");
+  int rc = sqlite3_step (stmt);
+  int version = rc == SQLITE_ROW ? sqlite3_column_int (stmt, 0) : -1;
+
+  triage_store_sqlite_done (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the database does not answer: %s",
+                   sqlite3_errstr (rc));
+      return FALSE;
+    }
+  if (version != triage_store_sqlite_schema_version ())
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "the database has schema version %d, this server expects %d", version,
+                   triage_store_sqlite_schema_version ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+sqlite_count_pending (TriageStore *store,
+                      gint64      *counts,
+                      guint        n_counts)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+                                                      "SELECT protocol, COUNT (*) FROM notifications"
+                                                      " WHERE status IN (0, 1, 2) GROUP BY protocol");
+
+  G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&
+                   ATP_STATUS_ACKNOWLEDGED == 2);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      int protocol = sqlite3_column_int (stmt, 0);
+
+      if (protocol >= 0 && (guint) protocol < n_counts)
+        counts[protocol] = sqlite3_column_int64 (stmt, 1);
+    }
+  triage_store_sqlite_done (stmt);
+}
+
+void
+triage_store_sqlite_ops_class_init (TriageStoreClass *store_class)
+{
+  store_class->check = sqlite_check;
+  store_class->count_pending = sqlite_count_pending;
+}

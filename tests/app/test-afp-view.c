@@ -1,0 +1,412 @@
+/* test-afp-view.c — AFP 1.2 reviews in their view: the artifact highlighted
+ * and, in iteration 2, its diff and the agent's decisions on the person's
+ * earlier items; the editor (ids, carry over, reorder, remove, live
+ * validation); Send and Decline; read-only states; 360 pixels
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "test-afp-view"
+
+#include "app-test-common.h"
+#include "triage-afp-artifact.h"
+#include "triage-afp-protocol.h"
+#include "triage-afp-view.h"
+#include "triage-request-stack.h"
+#include "triage-store.h"
+#include "widgets-test-util.h"
+
+typedef struct
+{
+  TriageAfpView   *view;
+  GtkWidget       *window;
+  AtpNotification *notification;
+  SubmitRecord     record;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture->view = TRIAGE_AFP_VIEW (triage_afp_view_new ());
+  g_signal_connect (fixture->view, "submit", G_CALLBACK (on_view_submit_record), &fixture->record);
+  fixture->window = widgets_test_window (GTK_WIDGET (fixture->view), 600, 900);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  WAIT_UNTIL (fixture->view == NULL);
+  widgets_test_pump ();
+  g_clear_pointer (&fixture->notification, atp_notification_unref);
+  submit_record_clear (&fixture->record);
+}
+
+static void
+show_review (Fixture      *fixture,
+             AtpAfpReview *review)
+{
+  g_autofree char *id = atp_new_uuid ();
+
+  g_clear_pointer (&fixture->notification, atp_notification_unref);
+  fixture->notification = app_test_afp_notification_new (id, "Dark Mode Spec", review);
+  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (fixture->view), fixture->notification);
+  widgets_test_pump ();
+}
+
+static void
+show_seed (Fixture *fixture,
+           int      iteration)
+{
+  g_autoptr(AtpAfpReview) review = app_test_afp_seed_review (iteration);
+
+  show_review (fixture, review);
+}
+
+/* Presses Send (as Ctrl+Return does): whether an answer left. */
+static gboolean
+can_send (Fixture *fixture)
+{
+  guint before = fixture->record.count;
+
+  gtk_widget_activate_action (GTK_WIDGET (fixture->view), "afp.send", NULL);
+  widgets_test_pump ();
+  return fixture->record.count > before;
+}
+
+static void
+type (GtkEditable *editable,
+      const char  *text)
+{
+  g_assert_nonnull (editable);
+  gtk_editable_set_text (editable, text);
+  widgets_test_pump ();
+}
+
+/* The editor's entries in reading order. */
+static void
+collect_entries (GtkWidget *root,
+                 GPtrArray *entries)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_ENTRY (child))
+        g_ptr_array_add (entries, child);
+      else
+        collect_entries (child, entries);
+    }
+}
+
+static GtkEditable *
+nth_entry (Fixture *fixture,
+           guint    index)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+
+  collect_entries (GTK_WIDGET (triage_afp_view_get_editor (fixture->view)), entries);
+  g_assert_cmpuint (index, <, entries->len);
+  return entries->pdata[index];
+}
+
+static void
+choose_level (Fixture    *fixture,
+              const char *mnemonic)
+{
+  GtkWidget *editor = GTK_WIDGET (triage_afp_view_get_editor (fixture->view));
+  GtkWidget *button = widgets_test_find_descendant (editor, GTK_TYPE_CHECK_BUTTON);
+
+  for (; button != NULL; button = gtk_widget_get_next_sibling (button))
+    if (g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (button)), mnemonic) == 0)
+      {
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (button), TRUE);
+        widgets_test_pump ();
+        return;
+      }
+
+  g_assert_not_reached ();
+}
+
+/* Iteration 1: the artifact as text; an empty editor cannot be sent; a
+ * complete one sends the feedback with an id made from the aspect. */
+static void
+test_first_iteration (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+  TriageAfpArtifact *artifact = TRIAGE_AFP_ARTIFACT (triage_afp_view_get_artifact (fixture->view));
+  g_autofree char *shown = NULL;
+  g_autoptr(JsonNode) sent = NULL;
+  JsonObject *area;
+
+  show_seed (fixture, 1);
+  shown = triage_afp_artifact_dup_shown_text (artifact);
+  g_assert_cmpstr (shown, ==, "Add a 'dark mode' to the user interface.");
+  g_assert_false (gtk_widget_get_visible (triage_afp_view_get_applied (fixture->view)));
+  g_assert_nonnull (triage_afp_editor_get_problem (editor));
+  g_assert_false (can_send (fixture));
+
+  /* justification, summary: entries 0 and 1 before any item */
+  choose_level (fixture, "_Medium");
+  type (nth_entry (fixture, 0), "High-level idea");
+  triage_afp_editor_add_positive (editor);
+  triage_afp_editor_add_area (editor);
+  widgets_test_pump ();
+  /* 0 justification, 1-2 point, 3-5 area, 6 summary */
+  type (nth_entry (fixture, 1), "User Experience");
+  g_assert_nonnull (triage_afp_editor_get_problem (editor));
+  type (nth_entry (fixture, 2), "Often asked for");
+  type (nth_entry (fixture, 3), "Scope Definition");
+  type (nth_entry (fixture, 4), "Which parts of the UI?");
+  type (nth_entry (fixture, 5), "List the components");
+  g_assert_cmpstr (triage_afp_editor_get_problem (editor), ==, "Write a general summary.");
+  type (nth_entry (fixture, 6), "Valuable, needs planning");
+  g_assert_null (triage_afp_editor_get_problem (editor));
+
+  g_assert_true (can_send (fixture));
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_FEEDBACK);
+  sent = json_from_string (fixture->record.json, NULL);
+  area = json_array_get_object_element (json_object_get_array_member (json_node_get_object (sent),
+                                                                      "areas_for_improvement"), 0);
+  g_assert_cmpstr (json_object_get_string_member (area, "id"), ==, "scope-definition-01");
+  g_assert_cmpint (triage_request_view_get_delivery_state (TRIAGE_REQUEST_VIEW (fixture->view)), ==,
+                   TRIAGE_DELIVERY_SENDING);
+  /* Read-only once on its way. */
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (editor)));
+}
+
+/* Iteration 2: the diff and the agent's decisions; carry over keeps the id;
+ * a second new area gets an id of its own; reorder and remove. */
+static void
+test_second_iteration (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+  TriageAfpArtifact *artifact = TRIAGE_AFP_ARTIFACT (triage_afp_view_get_artifact (fixture->view));
+  g_autoptr(AtpAfpReview) review = app_test_afp_seed_review (2);
+  g_autofree char *changes = NULL;
+  g_autoptr(JsonNode) feedback = NULL;
+  JsonArray *areas;
+
+  show_review (fixture, review);
+  changes = triage_afp_artifact_dup_changes_text (artifact);
+  g_assert_cmpstr (changes, ==, "- Add a 'dark mode' to the user interface.\n"
+                                "+ ## Dark Mode Spec\n"
+                                "+ - The main toolbar will be updated...\n");
+  g_assert_cmpstr (triage_afp_artifact_get_language_id (artifact), ==, "markdown");
+  g_assert_true (gtk_widget_get_visible (triage_afp_view_get_applied (fixture->view)));
+
+  g_assert_true (triage_afp_editor_carry_over (editor, review->latest_feedback->areas_for_improvement->pdata[0]));
+  g_assert_false (triage_afp_editor_carry_over (editor, review->latest_feedback->areas_for_improvement->pdata[0]));
+  g_assert_true (triage_afp_editor_has_item (editor, "scope-definition-lacks-detail-01"));
+  triage_afp_editor_add_area (editor);
+  widgets_test_pump ();
+  /* 0 justification, 1-3 carried area, 4-6 new area, 7 summary */
+  type (nth_entry (fixture, 4), "Scope Definition");
+  feedback = triage_afp_editor_dup_feedback (editor);
+  areas = json_object_get_array_member (json_node_get_object (feedback), "areas_for_improvement");
+  g_assert_cmpuint (json_array_get_length (areas), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (areas, 0), "id"), ==,
+                   "scope-definition-lacks-detail-01");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (areas, 1), "id"), ==,
+                   "scope-definition-01");
+  g_assert_cmpuint (triage_afp_editor_get_n_areas (editor), ==, 2);
+}
+
+/* Decline: `{}` or the message. */
+static void
+test_decline (Fixture       *fixture,
+              gconstpointer  data)
+{
+  show_seed (fixture, 1);
+  triage_afp_view_decline (fixture->view, "Not my field");
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_DECLINE);
+  g_assert_cmpstr (fixture->record.json, ==, "{\"message\":\"Not my field\"}");
+}
+
+/* A draft of another version's editor, or a sent answer read back: loaded as it was. */
+static void
+test_load (Fixture       *fixture,
+           gconstpointer  data)
+{
+  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+  g_autofree char *response = app_test_atp_data ("seed-004-response.json");
+  g_autoptr(JsonNode) node = json_from_string (response, NULL);
+  JsonNode *feedback = json_object_get_member (json_node_get_object (node), "feedback");
+  g_autoptr(JsonNode) back = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  show_seed (fixture, 1);
+  triage_afp_editor_load (editor, feedback);
+  g_assert_null (triage_afp_editor_get_problem (editor));
+  back = triage_afp_editor_dup_feedback (editor);
+  before = json_to_string (feedback, FALSE);
+  after = json_to_string (back, FALSE);
+  /* The id follows the aspect of a new item. */
+  g_assert_nonnull (strstr (after, "\"id\":\"scope-definition-01\""));
+  g_assert_nonnull (strstr (before, "scope-definition-lacks-detail-01"));
+}
+
+static char *
+stored_draft (TriageStore *store,
+              const char  *id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *json;
+
+  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  json = triage_store_load_draft_finish (store, result, &error);
+  g_assert_no_error (error);
+  return json;
+}
+
+/* What the person types is kept in the store as they type, read back when
+ * the review is shown again (a new view: the window was closed), and goes
+ * when the answer is sent. */
+static void
+test_draft (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-afp-view-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autoptr(TriageStore) store = triage_store_new (path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpNotification) shown = NULL;
+  TriageAfpView *again;
+  GtkWidget *window;
+
+  triage_store_open_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_open_finish (store, result, &error));
+  g_object_set (fixture->view, "store", store, NULL);
+
+  show_seed (fixture, 1);
+  shown = atp_notification_ref (fixture->notification);
+  choose_level (fixture, "Lo_w");
+  type (nth_entry (fixture, 1), "Half-way");
+  WAIT_UNTIL (({ g_autofree char *json = stored_draft (store, shown->id);
+                 json != NULL && strstr (json, "Half-way") != NULL; }));
+
+  /* Another window: a new view, the same store. */
+  again = TRIAGE_AFP_VIEW (triage_afp_view_new ());
+  g_object_set (again, "store", store, NULL);
+  window = widgets_test_window (GTK_WIDGET (again), 600, 900);
+  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (again), shown);
+  WAIT_UNTIL (!triage_afp_editor_is_empty (triage_afp_view_get_editor (again)));
+  {
+    g_autoptr(JsonNode) back = triage_afp_editor_dup_feedback (triage_afp_view_get_editor (again));
+    g_autofree char *json = json_to_string (back, FALSE);
+
+    g_assert_nonnull (strstr (json, "\"level\":\"low\""));
+    g_assert_nonnull (strstr (json, "Half-way"));
+  }
+  g_object_set (again, "store", NULL, NULL);
+  g_object_add_weak_pointer (G_OBJECT (again), (gpointer *) &again);
+  gtk_window_destroy (GTK_WINDOW (window));
+  WAIT_UNTIL (again == NULL);
+
+  /* Declined: the outbox takes the draft (here the store's trigger, as the app adds it). */
+  triage_afp_view_decline (fixture->view, NULL);
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  {
+    g_autoptr(GAsyncResult) added = NULL;
+    g_autoptr(TriageOutboxEntry) entry = NULL;
+    g_autofree char *gone = NULL;
+
+    g_autoptr(JsonNode) empty = json_from_string ("{}", NULL);
+
+    triage_store_outbox_add_async (store, shown->id, "decline", empty, NULL, NULL, app_test_result_cb, &added);
+    app_test_wait_result (added);
+    entry = triage_store_outbox_add_finish (store, added, &error);
+    g_assert_no_error (error);
+    gone = stored_draft (store, shown->id);
+    g_assert_null (gone);
+  }
+
+  g_object_set (fixture->view, "store", NULL, NULL);
+  g_clear_object (&result);
+  app_test_finalize_object (g_steal_pointer (&store));
+  app_test_rm_rf (dir);
+}
+
+/* Settled: read-only. */
+static void
+test_read_only (Fixture       *fixture,
+                gconstpointer  data)
+{
+  show_seed (fixture, 1);
+  triage_request_view_set_status (TRIAGE_REQUEST_VIEW (fixture->view), ATP_STATUS_EXPIRED, NULL, NULL, NULL);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (triage_afp_view_get_editor (fixture->view))));
+}
+
+static void
+print_wide (GtkWidget *widget,
+            int        depth)
+{
+  int minimum;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  if (minimum > 300)
+    g_printerr ("%*s%s %d\n", depth, "", G_OBJECT_TYPE_NAME (widget), minimum);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    print_wide (child, depth + 1);
+}
+
+/* Usable at 360 px with large text. */
+static void
+test_narrow (Fixture       *fixture,
+             gconstpointer  data)
+{
+  GtkSettings *settings = gtk_settings_get_default ();
+  int dpi = 0;
+  int minimum;
+
+  g_object_get (settings, "gtk-xft-dpi", &dpi, NULL);
+  g_object_set (settings, "gtk-xft-dpi", (int) (dpi > 0 ? dpi * 1.5 : 96 * 1024 * 1.5), NULL);
+  show_seed (fixture, 2);
+  triage_afp_editor_add_area (triage_afp_view_get_editor (fixture->view));
+  triage_afp_editor_add_positive (triage_afp_view_get_editor (fixture->view));
+  gtk_widget_measure (GTK_WIDGET (fixture->view), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  if (minimum > 360)
+    print_wide (GTK_WIDGET (fixture->view), 0);
+  g_assert_cmpint (minimum, <=, 360);
+  g_object_set (settings, "gtk-xft-dpi", dpi, NULL);
+}
+
+/* The window's stack shows reviews in this view. */
+static void
+test_stack (void)
+{
+  g_assert_true (triage_request_stack_view_type (ATP_PROTOCOL_AFP) == TRIAGE_TYPE_AFP_VIEW);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  widgets_test_init (&argc, &argv);
+
+#define ADD(name, func) \
+  g_test_add ("/afp-view/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("first-iteration", test_first_iteration);
+  ADD ("second-iteration", test_second_iteration);
+  ADD ("decline", test_decline);
+  ADD ("load", test_load);
+  ADD ("draft", test_draft);
+  ADD ("read-only", test_read_only);
+  ADD ("narrow", test_narrow);
+  g_test_add_func ("/afp-view/stack", test_stack);
+
+  return g_test_run ();
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+# partition-proxy.py — a TCP proxy between a client and a server that breaks
+# the network on command, for tests/chaos/test-chaos-partition.c.
+#
+#   partition-proxy.py UPSTREAM_PORT
+#
+# It listens on 127.0.0.1 (a free port), prints "listening on
+# http://127.0.0.1:PORT" once it accepts, forwards every connection to
+# 127.0.0.1:UPSTREAM_PORT, and reads commands, one a line, on its standard
+# input, answering each with "ok COMMAND" on standard output once done:
+#
+#   stall      a partition: no byte goes either way on the open connections,
+#              and new connections are accepted but get nothing through (what
+#              a dropped route looks like: no FIN, no RST, silence)
+#   heal       the partition ends for new connections (the stalled ones stay
+#              dead, as a real peer would have given up on them)
+#   reset      every open connection is torn down with a RST on both sides
+#   half-close the client's side of every open connection gets a FIN (EOF to
+#              the client) while its own writes are still read and dropped
+#   count      answers "ok count N": the connections open now
+#
+# It exits when its standard input closes.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import asyncio
+import socket
+import struct
+import sys
+
+UPSTREAM = int(sys.argv[1])
+
+
+class Link:
+    def __init__(self, reader, writer):
+        self.client = (reader, writer)
+        self.upstream = None
+        self.stalled = False
+        self.half_closed = False
+        self.tasks = []
+
+    def abort(self):
+        for _, w in [self.client] + ([self.upstream] if self.upstream else []):
+            sock = w.get_extra_info("socket")
+            if sock is not None:
+                try:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                except OSError:
+                    pass
+            w.transport.abort()
+        for t in self.tasks:
+            t.cancel()
+
+
+links = set()
+partitioned = False
+
+
+async def pump(link, reader, writer, to_client):
+    try:
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                if not link.stalled and not (to_client and link.half_closed):
+                    writer.write_eof()
+                return
+            if link.stalled or (to_client and link.half_closed):
+                continue    # swallowed: the partition eats it
+            writer.write(data)
+            await writer.drain()
+    except (ConnectionError, OSError, asyncio.CancelledError):
+        pass
+
+
+async def on_client(reader, writer):
+    link = Link(reader, writer)
+    links.add(link)
+    link.stalled = partitioned
+    try:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", UPSTREAM)
+    except OSError:
+        writer.transport.abort()
+        links.discard(link)
+        return
+    link.upstream = (up_reader, up_writer)
+    link.tasks = [asyncio.ensure_future(pump(link, reader, up_writer, False)),
+                  asyncio.ensure_future(pump(link, up_reader, writer, True))]
+    await asyncio.gather(*link.tasks, return_exceptions=True)
+    for w in (writer, up_writer):
+        if not link.stalled:
+            w.close()
+    links.discard(link)
+
+
+async def commands():
+    global partitioned
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        command = line.strip()
+        if command == "stall":
+            partitioned = True
+            for link in links:
+                link.stalled = True
+        elif command == "heal":
+            partitioned = False
+        elif command == "reset":
+            for link in list(links):
+                link.abort()
+                links.discard(link)
+        elif command == "half-close":
+            for link in links:
+                link.half_closed = True
+                try:
+                    link.client[1].write_eof()
+                except OSError:
+                    pass
+        elif command == "count":
+            command = f"count {len(links)}"
+        print(f"ok {command}", flush=True)
+
+
+async def main():
+    server = await asyncio.start_server(on_client, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    await commands()
+    for link in list(links):
+        link.abort()
+    server.close()
+
+
+asyncio.run(main())

