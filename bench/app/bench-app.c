@@ -23,8 +23,9 @@
  *     withdrawn and its bubble closed before the next, in turn with an ATP POST
  *     due as soon, measured the same way (target: AITP p99 within the ATP p99 in turn with
  *     it, plus 1 ms for the noise of two samples of a busy machine);
- *  2b. the same for AFP reviews ($TRIAGE_ASK): `triage-ask --afp` started with
- *     a Request Object on its standard input, from its start to the app's
+ *  2b. the same for AFP reviews ($TRIAGE_ASK): `triage-ask --afp --deadline 4m`
+ *     (urgent, as the time-sensitive ATP ones) started with a Request Object
+ *     on its standard input, from its start to the app's
  *     Notify ("Review requested: …"); each is then interrupted (SIGTERM:
  *     triage-ask withdraws the review) and its bubble closed, and an ATP POST
  *     is measured in turn with each (target: AFP p99 within the ATP p99 of the
@@ -767,8 +768,9 @@ main (int   argc,
 
           g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                                      G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+          /* Due in four minutes: urgent, a bubble of its own (not summed up in a flood). */
           ask = g_subprocess_launcher_spawn (launcher, &error, ask_path, "--afp", "--service", "bench",
-                                             "--title", title, NULL);
+                                             "--title", title, "--deadline", "4m", NULL);
           g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_NONE);
           g_assert_no_error (error);
           input = g_subprocess_get_stdin_pipe (ask);
