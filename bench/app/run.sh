@@ -35,11 +35,12 @@ if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$src" --buildtype=release
 fi
 ninja -C "$build" -j2 bench/app/bench-app src/app/triage src/server/triage-server src/mcp/triage-mcp \
-  data/gschemas.compiled
+  src/cli/triage-ask data/gschemas.compiled
 
 export TRIAGE_SERVER="$build/src/server/triage-server"
 export TRIAGE_APP="$build/src/app/triage"
 export TRIAGE_MCP="$build/src/mcp/triage-mcp"
+export TRIAGE_ASK="$build/src/cli/triage-ask"
 export GSETTINGS_SCHEMA_DIR="$build/data"
 
 exec "$src/build-aux/run-headless.sh" "$build/bench/app/bench-app" "$@"
