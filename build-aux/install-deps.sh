@@ -38,6 +38,8 @@ headless_pkgs=(
     postgresql                      # initdb/postgres for the server's tests on PostgreSQL (each
                                     # test makes its own cluster; the system one is not used)
     stress-ng                       # the CPU hog of check.sh --stress
+    prometheus                      # promtool checks the server's /metrics (tests/server)
+    python3-prometheus-client       # parses /metrics in the metrics test (tests/server)
 )
 # Node.js and npm run the official MCP TypeScript SDK client against triage-mcp
 # (tests/mcp). A nodejs that already brings its own npm (NodeSource's does) is

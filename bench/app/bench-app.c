@@ -17,6 +17,12 @@
  *     withdraws it) and its bubble closed before the next, and in turn with
  *     each an ATP POST is measured and withdrawn the same way, so that a busy
  *     machine weighs on both paths alike (target: MCP p99 within 5 ms of it);
+ *     Then N AITP-02 decisions (a products request of two products; its
+ *     x-triage.deadline four minutes away, so it is urgent and has a bubble
+ *     of its own like the time-sensitive ATP ones) are posted → Notify, each
+ *     withdrawn and its bubble closed before the next, in turn with an ATP POST
+ *     due as soon, measured the same way (target: AITP p99 within the ATP p99 in turn with
+ *     it, plus 1 ms for the noise of two samples of a busy machine);
  *  3. starts the app with a window and measures the time to its first frame
  *     (the app prints the time of its first frame when TRIAGE_BENCH_FIRST_FRAME
  *     is set);
@@ -55,6 +61,7 @@
 #define TARGET_FIRST_FRAME   500.0
 #define TARGET_FULL_RSS_MIB  150.0
 #define TARGET_MCP_EXTRA_MS  5.0
+#define TARGET_AITP_EXTRA_MS 1.0
 #define WAIT_US              (30 * G_USEC_PER_SEC)
 
 static const char notify_xml[] =
@@ -347,11 +354,12 @@ send_request (SoupSession *session,
                                    g_bytes_get_size (reply), NULL))
     return NULL;
   node = json_parser_get_root (parser);
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
-         json_object_has_member (json_node_get_object (node), "notification_id")
-           ? g_strdup (json_object_get_string_member (json_node_get_object (node),
-                                                      "notification_id"))
-           : NULL;
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  /* ATP's 201 names the request notification_id, AITP's id. */
+  return g_strdup (json_object_get_string_member_with_default (
+    json_node_get_object (node), "notification_id",
+    json_object_get_string_member_with_default (json_node_get_object (node), "id", NULL)));
 }
 
 static char *
@@ -363,6 +371,46 @@ post_request (SoupSession *session,
                                 "posted by the benchmark.\"}, \"actions\": [{\"id\": \"ok\", "
                                 "\"label\": \"OK\", \"response_type\": \"simple\"%s}]}", title,
                                 urgent ? ", \"flags\": [\"time_sensitive\"]" : "");
+
+  return send_request (session, "POST", "/api/v1/notifications", body, SOUP_STATUS_CREATED);
+}
+
+/* An AITP-02 products decision, due in four minutes: urgent, a bubble of its own. */
+static char *
+post_decision (SoupSession *session,
+               const char  *title)
+{
+  g_autofree char *id = g_uuid_string_random ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) due = g_date_time_add_minutes (now, 4);
+  g_autofree char *deadline = g_date_time_format_iso8601 (due);
+  char *body = g_strdup_printf (
+    "{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\", \"request_decision\": "
+    "{\"id\": \"%s\", \"title\": \"%s\", \"type\": \"products\", \"options\": ["
+    "{\"id\": \"jbl\", \"name\": \"JBL Tour One M2\", \"five_star_rating\": 4.2, "
+    "\"reviews_count\": 132, \"quote\": {\"type\": \"Quote\", \"quote_id\": \"q\", "
+    "\"payee_id\": \"shop\", \"payment_plans\": [{\"plan_id\": \"p\", \"plan_type\": "
+    "\"one-time\", \"amount\": 199.5, \"currency\": \"USD\"}], \"valid_until\": "
+    "\"2050-01-01T00:00:00Z\"}, \"variants\": [{\"id\": \"black\", \"short_variant_name\": "
+    "\"Black\"}, {\"id\": \"sand\", \"short_variant_name\": \"Sand\"}]}, "
+    "{\"id\": \"sony\", \"name\": \"Sony WH-1000XM5\"}]}, "
+    "\"x-triage\": {\"deadline\": \"%s\"}}", id, title, deadline);
+
+  return send_request (session, "POST", "/api/v1/aitp/decisions", body, SOUP_STATUS_CREATED);
+}
+
+/* An ATP request due in four minutes, urgent the way post_decision()'s is. */
+static char *
+post_due_request (SoupSession *session,
+                  const char  *title)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) due = g_date_time_add_minutes (now, 4);
+  g_autofree char *deadline = g_date_time_format_iso8601 (due);
+  char *body = g_strdup_printf ("{\"deadline\": \"%s\", \"context\": {\"title\": \"%s\", "
+                                "\"description\": \"A request posted by the benchmark.\"}, "
+                                "\"actions\": [{\"id\": \"ok\", \"label\": \"OK\", "
+                                "\"response_type\": \"simple\"}]}", deadline, title);
 
   return send_request (session, "POST", "/api/v1/notifications", body, SOUP_STATUS_CREATED);
 }
@@ -507,6 +555,8 @@ main (int   argc,
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) mcp_latencies = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) paired_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) aitp_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) aitp_paired = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *tmp = NULL;
   g_autofree char *runtime = NULL;
   g_autofree char *socket_path = NULL;
@@ -522,6 +572,7 @@ main (int   argc,
   double rss_full;
   double p50, p99, max;
   double mcp_p50 = -1, mcp_p99 = -1, mcp_max = -1, paired_p50 = -1, paired_p99 = -1;
+  double aitp_p50, aitp_p99, aitp_max, aitp_paired_p50, aitp_paired_p99;
   double frame_median = -1;
   double full_frame = -1, full_resync = -1, full_idle = -1, full_rss = -1, full_fill = -1;
   guint full_pending = 0;
@@ -680,6 +731,50 @@ main (int   argc,
       paired_p50 = percentile (paired_latencies, 0.50);
       paired_p99 = percentile (paired_latencies, 0.99);
     }
+  /* AITP-02 decisions the same way, in turn with ATP POSTs. */
+  {
+    guint closes;
+
+    g_mutex_lock (&bench.lock);
+    closes = bench.closes;
+    g_mutex_unlock (&bench.lock);
+    for (int i = 0; i < count; i++)
+      {
+        /* Each goes first every other time: neither meets the other's after-effects more. */
+        for (guint turn = 0; turn < 2; turn++)
+          {
+            guint k = (turn + i) % 2;   /* 0: AITP, 1: ATP */
+            g_autofree char *title = g_strdup_printf (k == 0 ? "aitp %d" : "atp %d", i);
+            /* An AITP request's bubble names the service with the protocol's mark. */
+            g_autofree char *summary = g_strdup_printf (k == 0 ? "bench (AITP): %s" : "bench: %s",
+                                                        title);
+            g_autofree char *id = NULL;
+            g_autofree char *path = NULL;
+            gint64 start = g_get_monotonic_time ();
+            double ms;
+
+            id = k == 0 ? post_decision (session, title) : post_due_request (session, title);
+            if (id == NULL || !wait_until (notified, summary, WAIT_US))
+              g_error ("No notification for %s", title);
+            ms = (arrival_of (summary) - start) / 1000.0;
+            g_array_append_val (k == 0 ? aitp_latencies : aitp_paired, ms);
+            path = g_strdup_printf (k == 0 ? "/api/v1/aitp/decisions/%s" : "/api/v1/notifications/%s",
+                                    id);
+            g_free (send_request (session, "PATCH", path, g_strdup ("{\"status\": \"invalidated\"}"),
+                                  SOUP_STATUS_OK));
+            if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+              g_error ("The bubble of %s was not closed once it was withdrawn", title);
+          }
+      }
+    g_array_sort (aitp_latencies, compare_doubles);
+    g_array_sort (aitp_paired, compare_doubles);
+    aitp_p50 = percentile (aitp_latencies, 0.50);
+    aitp_p99 = percentile (aitp_latencies, 0.99);
+    aitp_max = g_array_index (aitp_latencies, double, aitp_latencies->len - 1);
+    aitp_paired_p50 = percentile (aitp_paired, 0.50);
+    aitp_paired_p99 = percentile (aitp_paired, 0.99);
+  }
+
   stop_process (app);
   g_clear_object (&app);
 
@@ -794,6 +889,12 @@ main (int   argc,
     }
   else
     g_print ("MCP tools/call -> Notify        : not measured (TRIAGE_MCP unset)\n");
+  g_print ("AITP POST -> Notify p50        : %.2f ms  (ATP in turn with it: %.2f ms)\n",
+           aitp_p50, aitp_paired_p50);
+  g_print ("AITP POST -> Notify p99        : %.2f ms  (ATP in turn with it: %.2f ms; "
+           "%+.2f ms, target within %.0f ms)\n", aitp_p99, aitp_paired_p99,
+           aitp_p99 - aitp_paired_p99, TARGET_AITP_EXTRA_MS);
+  g_print ("AITP POST -> Notify max        : %.2f ms\n", aitp_max);
   g_print ("app RSS idle                   : %.1f MiB\n", rss_idle);
   g_print ("app RSS with %d pending      : %.1f MiB  (target < %.0f MiB)\n",
            count + 1, rss_full, TARGET_RSS_MIB);
@@ -818,6 +919,7 @@ main (int   argc,
 
   ok = p99 < TARGET_P99_MS && rss_full < TARGET_RSS_MIB &&
        (mcp_p99 < 0 || mcp_p99 - paired_p99 <= TARGET_MCP_EXTRA_MS) &&
+       aitp_p99 - aitp_paired_p99 <= TARGET_AITP_EXTRA_MS &&
        (frame_median < 0 || frame_median < TARGET_FIRST_FRAME) &&
        (full_rss < 0 || full_rss < TARGET_FULL_RSS_MIB);
   g_print ("%s\n", ok ? "all targets met" : "TARGET MISSED");

@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "triage-metrics.h"
 #include "triage-server-private.h"
 
 const char * const triage_limit_names[TRIAGE_N_LIMITS] = {
@@ -100,6 +101,7 @@ triage_server_rate_check (TriageServer      *self,
                                                   rate, triage_limit_names[limit],
                                                   window > G_TIME_SPAN_MINUTE ? "hour" : "minute");
 
+      triage_metrics_rate_limited (limit);
       soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                     "Retry-After", seconds);
       reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "triage-metrics.h"
 #include "triage-server-protocol.h"
 
 #define MAX_WAIT_SECONDS 60
@@ -227,8 +228,18 @@ triage_server_changed (TriageServer *self,
                        int           status,
                        const char   *reason)
 {
+  g_autoptr(TriageNotificationRow) row = NULL;
+
   triage_server_publish (self, id, -1, status, reason, NULL);
-  triage_server_webhook_changed (self, id, status, reason);
+  if (status != ATP_STATUS_RESPONDED && status != ATP_STATUS_EXPIRED &&
+      status != ATP_STATUS_INVALIDATED)
+    return;
+  /* An end: read once, for the metrics and the service's webhook. */
+  row = triage_store_get_notification (self->store, id);
+  if (row == NULL)
+    return;
+  triage_metrics_request (row->protocol, status, row->created_at, g_get_real_time ());
+  triage_server_webhook_changed (self, row, status, reason);
 }
 
 static gboolean
@@ -395,6 +406,7 @@ triage_server_add_request (TriageServer    *self,
                                                envelope->deadline ? to_us (envelope->deadline) : 0);
   if (inserted != TRIAGE_STORE_INSERTED)
     return inserted;
+  triage_metrics_request (envelope->protocol, ATP_STATUS_CREATED, 0, 0);
   /* A creation is no transition: it is published with the JSON just stored. */
   triage_server_publish (self, envelope->id, envelope->protocol, ATP_STATUS_CREATED, NULL, json);
   if (envelope->deadline != NULL)

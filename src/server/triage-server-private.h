@@ -48,6 +48,8 @@ typedef enum
 
 #define TRIAGE_HEALTHZ_PATH "/healthz"
 #define TRIAGE_READYZ_PATH  "/readyz"
+#define TRIAGE_METRICS_PATH "/metrics"
+#define TRIAGE_N_ROUTES     18    /* src/server/ops/triage-server-routes.c */
 
 typedef struct
 {
@@ -80,7 +82,26 @@ void     triage_server_setup_health   (TriageServer *self);
 void     triage_server_setup_requests (TriageServer *self);
 void     triage_server_request_done   (TriageServer      *self,
                                        SoupServerMessage *msg);
+const char *triage_server_request_id  (SoupServerMessage *msg);
+void     triage_server_note_caller    (SoupServerMessage *msg,
+                                       const char        *kind,
+                                       const char        *id);
+guint    triage_server_route          (const char        *path);
+const char *triage_server_route_name  (guint              route);
+gboolean triage_server_setup_log      (const char   *format,
+                                       GError      **error);
+void     triage_server_log_request    (const char *request_id,
+                                       const char *method,
+                                       const char *route,
+                                       guint       status,
+                                       gint64      duration_us,
+                                       const char *who);
 void     triage_server_drain          (TriageServer *self);
+void     triage_server_setup_metrics  (TriageServer *self,
+                                       SoupServer   *metrics_soup);
+void     triage_server_count_streams  (TriageServer *self,
+                                       guint        *websockets,
+                                       guint        *sse);
 void     triage_server_answer_waiters (TriageServer *self);
 void     triage_server_shutdown_rest  (TriageServer *self);
 void     triage_server_reschedule     (TriageServer *self);
@@ -109,10 +130,10 @@ void     triage_server_changed        (TriageServer *self,
                                        const char   *reason);
 void     triage_server_setup_webhooks (TriageServer *self);
 void     triage_server_shutdown_webhooks (TriageServer *self);
-void     triage_server_webhook_changed (TriageServer *self,
-                                        const char   *id,
-                                        int           status,
-                                        const char   *reason);
+void     triage_server_webhook_changed (TriageServer          *self,
+                                        TriageNotificationRow *row,
+                                        int                    status,
+                                        const char            *reason);
 void     triage_server_send_when_durable (TriageServer      *self,
                                           SoupServerMessage *msg,
                                           gboolean           paused);

@@ -68,10 +68,7 @@ reply_text (SoupServerMessage *msg,
             guint              status,
             char              *body)   /* takes */
 {
-  g_autofree char *request_id = atp_new_uuid ();
-
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                "X-Request-ID", request_id);
+  triage_server_request_id (msg);
   soup_server_message_set_status (msg, status, NULL);
   replace_body (msg, body);
 }
@@ -142,11 +139,9 @@ reply_error_object (SoupServerMessage *msg,
                     const char        *message,
                     JsonObject        *details)
 {
-  g_autofree char *request_id = atp_new_uuid ();
+  const char *request_id = triage_server_request_id (msg);
   char *body = atp_json_error_body (code, message, details, request_id);
 
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                "X-Request-ID", request_id);
   soup_server_message_set_status (msg, status, NULL);
   replace_body (msg, body);
 }
@@ -344,12 +339,18 @@ check_admin (TriageServer      *self,
   g_autofree char *hash = NULL;
 
   if (triage_server_trusts (msg))
-    return TRUE;
+    {
+      triage_server_note_caller (msg, "admin", NULL);
+      return TRUE;
+    }
   if (token != NULL && self->admin_hash != NULL)
     {
       hash = triage_hash_token (token);
       if (is_admin_hash (self, hash))
-        return TRUE;
+        {
+          triage_server_note_caller (msg, "admin", NULL);
+          return TRUE;
+        }
     }
   refuse_token (self, msg, token, "A valid admin token is required", "the admin token");
   return FALSE;
@@ -370,13 +371,19 @@ authenticate_user (TriageServer      *self,
   if (token == NULL)
     token = query_token;
   if (token == NULL && triage_server_trusts (msg))
-    return g_strdup (TRIAGE_DEFAULT_USER);
+    {
+      triage_server_note_caller (msg, "user", TRIAGE_DEFAULT_USER);
+      return g_strdup (TRIAGE_DEFAULT_USER);
+    }
   if (token != NULL && *token != '\0')
     {
       hash = triage_hash_token (token);
       user = triage_store_user_by_token (self->store, hash);
       if (user != NULL)
-        return user;
+        {
+          triage_server_note_caller (msg, "user", user);
+          return user;
+        }
     }
   refuse_token (self, msg, token, "A valid user token is required", "a user token");
   return NULL;
@@ -420,7 +427,10 @@ authenticate_service (TriageServer      *self,
     {
       row = local_service (self, msg);
       if (row != NULL)
-        return row;
+        {
+          triage_server_note_caller (msg, "service", row->id);
+          return row;
+        }
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot register the local service");
       return NULL;
     }
@@ -429,7 +439,10 @@ authenticate_service (TriageServer      *self,
       hash = triage_hash_token (token);
       row = triage_store_service_by_key (self->store, hash);
       if (row != NULL)
-        return row;
+        {
+          triage_server_note_caller (msg, "service", row->id);
+          return row;
+        }
     }
   refuse_token (self, msg, token, "A valid service API key is required", "a service API key");
   return NULL;

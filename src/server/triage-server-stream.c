@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "triage-metrics.h"
 #include "triage-server-private.h"
 
 #define STREAM_PATH  "/api/v1/client/stream"
@@ -85,6 +86,7 @@ add_stream (TriageServer *self,
     }
   stream->last_heard = stream->last_beat = g_get_monotonic_time ();
   g_ptr_array_add (streams, stream);
+  triage_metrics_stream_opened (stream->ws != NULL);
 }
 
 static void
@@ -208,7 +210,10 @@ on_store_event (const TriageEventRow *event,
       pushed = TRUE;
     }
   if (pushed && event->notification_id != NULL && g_str_equal (event->type, "notification"))
-    mark_delivered (self, event->notification_id);
+    {
+      triage_metrics_delivery (g_get_real_time () - event->created_at);
+      mark_delivered (self, event->notification_id);
+    }
   triage_server_event_seen (self, event);
 }
 
@@ -504,6 +509,7 @@ stream_ws_handler (SoupServer              *soup,
       g_autofree char *message = g_strdup_printf ("Too many open streams for this account "
                                                   "(at most %u)", cap);
 
+      triage_metrics_rate_limited (TRIAGE_LIMIT_WEBSOCKETS);
       stream_send_error (stream, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
       /* Kept alive until the close handshake is over. */
       g_signal_connect (ws, "closed", G_CALLBACK (g_object_unref), NULL);
@@ -586,6 +592,7 @@ events_handler (SoupServer        *soup,
       g_autofree char *message = g_strdup_printf ("Too many open event streams for this account "
                                                   "(at most %u)", cap);
 
+      triage_metrics_rate_limited (TRIAGE_LIMIT_SSE);
       soup_message_headers_replace (headers, "Retry-After", "60");
       reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
       return;
@@ -628,6 +635,27 @@ events_handler (SoupServer        *soup,
     }
   /* Headers go out now even when there is nothing to say yet. */
   sse_write (stream, "ping", "{}", 0);
+}
+
+/* The open streams of every user, for /metrics. */
+void
+triage_server_count_streams (TriageServer *self,
+                             guint        *websockets,
+                             guint        *sse)
+{
+  GHashTableIter iter;
+  GPtrArray *list;
+
+  *websockets = *sse = 0;
+  g_hash_table_iter_init (&iter, self->streams);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &list))
+    for (guint i = 0; i < list->len; i++)
+      {
+        if (((Stream *) list->pdata[i])->ws != NULL)
+          (*websockets)++;
+        else
+          (*sse)++;
+      }
 }
 
 /* ---- setup ---- */

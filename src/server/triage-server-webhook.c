@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "triage-metrics.h"
 #include "triage-server-protocol.h"
 
 #define ATTEMPT_TIMEOUT_MS (5 * 1000)   /* a 2xx must arrive within this */
@@ -124,9 +125,11 @@ record (Attempt    *attempt,
       g_debug ("webhook %s delivered (notification %s, service %s)", row->request_id,
                row->notification_id, row->service_id);
       triage_store_remove_webhook (store, row->id);
+      triage_metrics_webhook (TRUE, FALSE);
       return;
     }
   attempts = row->attempts + 1;
+  triage_metrics_webhook (FALSE, attempts >= MAX_ATTEMPTS);
   host = url_host (row->callback_url);
   if (attempts >= MAX_ATTEMPTS)
     {
@@ -410,13 +413,13 @@ scan (TriageWebhooks *self)
  * notification of a service with a callback_url joins the queue, in the same
  * batch as the transition, and goes once that batch is durable. */
 void
-triage_server_webhook_changed (TriageServer *self,
-                               const char   *id,
-                               int           status,
-                               const char   *reason)
+triage_server_webhook_changed (TriageServer          *self,
+                               TriageNotificationRow *row,
+                               int                    status,
+                               const char            *reason)
 {
-  g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(TriageServiceRow) service = NULL;
+  const char *id = row->id;
   g_autofree char *request_id = NULL, *body = NULL;
   const TriageServerProtocol *protocol;
   const char *event = NULL;
@@ -424,8 +427,7 @@ triage_server_webhook_changed (TriageServer *self,
   if (status != ATP_STATUS_RESPONDED && status != ATP_STATUS_EXPIRED &&
       status != ATP_STATUS_INVALIDATED)
     return;
-  row = triage_store_get_notification (self->store, id);
-  if (row == NULL || (service = triage_store_service_by_id (self->store, row->service_id)) == NULL ||
+  if ((service = triage_store_service_by_id (self->store, row->service_id)) == NULL ||
       service->callback_url == NULL)
     return;
   if ((protocol = triage_server_protocol (row->protocol)) == NULL ||

@@ -174,7 +174,7 @@ triage_server_run (int    argc,
   gboolean local = FALSE, print_address = FALSE, no_limits = FALSE;
   g_autofree char *socket_path = NULL, *listen_address = NULL, *database = NULL;
   g_autofree char *cert = NULL, *key = NULL, *admin_token_file = NULL, *password_file = NULL;
-  g_autofree char *password = NULL;
+  g_autofree char *password = NULL, *log_format = NULL, *metrics_listen = NULL;
   g_auto(GStrv) limits = NULL;
   int heartbeat = 30, idle = 60, drain_delay = 0, request_timeout = 300;
   GOptionEntry entries[] = {
@@ -196,12 +196,18 @@ triage_server_run (int    argc,
     { "no-limits", 0, 0, G_OPTION_ARG_NONE, &no_limits, "Disable rate limits", NULL },
     { "drain-delay", 0, 0, G_OPTION_ARG_INT, &drain_delay,
       "Seconds to keep serving after SIGTERM", "S" },
+    { "metrics-listen", 0, 0, G_OPTION_ARG_STRING, &metrics_listen,
+      "Serve /metrics without a token here", "HOST:PORT" },
+    { "log-format", 0, 0, G_OPTION_ARG_STRING, &log_format,
+      "Log format: auto, text or json", "FORMAT" },
     { "print-address", 0, 0, G_OPTION_ARG_NONE, &print_address, "Print listening addresses", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("- ATP server");
   g_autoptr(GError) error = NULL;
-  g_autoptr(SoupServer) server = NULL;
+  g_autoptr(SoupServer) server = NULL, metrics_server = NULL;
+  g_autolist(GInetAddress) metrics_addresses = NULL;
+  guint16 metrics_port = 0;
   g_autoptr(GMainLoop) loop = NULL;
   g_autofree char *admin_token = NULL;
   g_autoptr(GTlsCertificate) certificate = NULL;
@@ -216,7 +222,8 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: %s\n", error->message);
       return 2;
     }
-  if (!triage_limits_parse (self.limits, (const char * const *) limits, no_limits, &error))
+  if (!triage_server_setup_log (log_format, &error) ||
+      !triage_limits_parse (self.limits, (const char * const *) limits, no_limits, &error))
     {
       fprintf (stderr, "triage-server: %s\n", error->message);
       return 2;
@@ -263,6 +270,19 @@ triage_server_run (int    argc,
           fprintf (stderr, "triage-server: --listen %s is not a loopback address: tokens would "
                    "cross the network in the clear; give --tls-certificate and --tls-key "
                    "(or listen on 127.0.0.1 behind a TLS proxy)\n", listen_address);
+          return 2;
+        }
+    }
+
+  /* The metrics' own address: plain HTTP wherever it is (nothing secret). */
+  if (metrics_listen != NULL)
+    {
+      gboolean metrics_loopback;
+
+      metrics_addresses = resolve_listen (metrics_listen, &metrics_port, &metrics_loopback, &error);
+      if (metrics_addresses == NULL)
+        {
+          fprintf (stderr, "triage-server: --metrics-listen: %s\n", error->message);
           return 2;
         }
     }
@@ -325,6 +345,9 @@ triage_server_run (int    argc,
   triage_server_setup_health (&self);
   triage_server_setup_rest (&self);
   triage_server_setup_streams (&self);
+  if (metrics_addresses != NULL)
+    metrics_server = soup_server_new ("server-header", "triage-server", NULL);
+  triage_server_setup_metrics (&self, metrics_server);
   triage_server_reschedule (&self);
 
   if (socket_path != NULL)
@@ -374,6 +397,20 @@ triage_server_run (int    argc,
       for (guint i = 0; print_address && i < urls->len; i++)
         printf ("listening on %s\n", (char *) urls->pdata[i]);
     }
+  if (metrics_server != NULL)
+    {
+      g_autoptr(GPtrArray) urls = g_ptr_array_new_with_free_func (g_free);
+
+      if (!listen_tcp (metrics_server, metrics_addresses, metrics_port, FALSE, urls, &error))
+        {
+          fprintf (stderr, "triage-server: cannot listen on %s: %s\n", metrics_listen,
+                   error->message);
+          g_object_unref (self.store);
+          return 1;
+        }
+      for (guint i = 0; print_address && i < urls->len; i++)
+        printf ("metrics on %s/metrics\n", (char *) urls->pdata[i]);
+    }
   fflush (stdout);
 
   /* Only now that this server is sure to serve (not a second one refused on
@@ -387,6 +424,8 @@ triage_server_run (int    argc,
   triage_server_shutdown_streams (&self);
   triage_server_shutdown_rest (&self);
   soup_server_disconnect (server);
+  if (metrics_server != NULL)
+    soup_server_disconnect (metrics_server);
   g_object_unref (self.store);
   g_free (self.admin_hash);
   if (socket_path != NULL)

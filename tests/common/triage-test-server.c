@@ -27,6 +27,7 @@ struct _TriageTestServer
   char        *socket_path;
   char        *url;
   char        *admin_token;
+  char        *log_file;
   GStrv        extra_args;
   gboolean     unix_socket;
   gboolean     tls;
@@ -95,6 +96,8 @@ start_process (TriageTestServer *self,
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
+  if (self->log_file != NULL)
+    g_subprocess_launcher_set_stderr_file_path (launcher, self->log_file);
   if (g_getenv ("ASAN_OPTIONS") != NULL)
     {
       /* tests/lsan.supp names libsoup's own leaks by function, which needs
@@ -216,6 +219,7 @@ server_new (const TriageTestServerOptions *opts,
       self->unix_socket = opts->unix_socket;
       self->tls = opts->tls;
       self->bulk = opts->bulk;
+      self->log_file = g_strdup (opts->log_file);
       self->extra_args = g_strdupv ((char **) opts->extra_args);
     }
   if (!start_process (self, error))
@@ -590,6 +594,7 @@ triage_test_server_free (TriageTestServer *self)
   g_free (self->socket_path);
   g_free (self->url);
   g_free (self->admin_token);
+  g_free (self->log_file);
   g_strfreev (self->extra_args);
   g_free (self);
 }

@@ -21,6 +21,7 @@ typedef struct
   const char * const *extra_args;    /* NULL-terminated, e.g. "--heartbeat-interval", "1" */
   gboolean            bulk;          /* takes thousands of requests: see start_process () */
   const char         *database;      /* this database instead (a path or postgresql:// URI) */
+  const char         *log_file;      /* the server's standard error goes here (each start anew) */
 } TriageTestServerOptions;
 
 typedef struct _TriageTestServer TriageTestServer;

@@ -4,19 +4,21 @@
 # python3-jsonschema: each example of seed 003 (tests/atp/data/aitp/) and a
 # products request with variants are asked over the wire, answered by the person
 # through /api/v1/client/respond, and the decision read back by the agent (GET,
-# and the agent's long-poll) is validated (the schema is in tests/app/aitptest.py,
-# shared with the tests that answer through the real app).
+# and the agent's long-poll) is validated, and so is what `triage-ask --aitp`
+# prints for each (the schema is in tests/app/aitptest.py, shared with the
+# tests that answer through the real app).
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from aitptest import VALIDATOR, load, validate  # noqa: E402
-from apptest import Failure, Server, World, run  # noqa: E402
+from apptest import Failure, Server, World, die_with_parent, run, wait_for  # noqa: E402
 
 # (request file, what the person answers, what Triage must hand the agent)
 CASES = [
@@ -83,8 +85,56 @@ def test_every_decision_validates():
         world.cleanup()
 
 
+def listed(server, request_decision_id):
+    """Triage's id of the pending decision the person's list holds with that
+    request_decision.id, or None."""
+    status, reply = server.request("GET", "/api/v1/client/notifications?protocols=aitp")
+    if status != 200:
+        raise Failure(f"the client list: {status} {reply}")
+    for item in reply["notifications"]:
+        if item.get("aitp", {}).get("request_decision", {}).get("id") == request_decision_id:
+            return item["id"]
+    return None
+
+
+def test_triage_ask_decisions_validate():
+    """triage-ask --aitp accepts every example, waits, and prints a decision
+    message that validates."""
+    world = World("aitp-schema-ask")
+    server = Server(world).start()
+    try:
+        for name, answer, expected in CASES:
+            request = load(name)
+            message_file = os.path.join(world.root, name)
+            with open(message_file, "w", encoding="utf-8") as f:
+                json.dump(request, f)
+            with open(message_file, encoding="utf-8") as stdin:
+                ask = subprocess.Popen([os.environ["TRIAGE_ASK"], "--aitp"], env=world.env(),
+                                       stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True, preexec_fn=die_with_parent)
+            nid = wait_for(f"{name} asked by triage-ask",
+                           lambda: listed(server, request["request_decision"]["id"]))
+            status, reply = server.respond_as_client(nid, "decision", answer)
+            if status != 200:
+                raise Failure(f"answering {name}: {status} {reply}")
+            out, err = ask.communicate(timeout=30)
+            if ask.returncode != 0 or len(out.splitlines()) != 1:
+                raise Failure(f"triage-ask --aitp < {name}: status {ask.returncode}, "
+                              f"printed {out!r}, said {err!r}")
+            message = json.loads(out)
+            validate(message)
+            if message["decision"]["request_decision_id"] != request["request_decision"]["id"] or \
+                    message["decision"]["options"] != expected:
+                raise Failure(f"triage-ask --aitp < {name} printed {out!r}")
+    finally:
+        server.stop()
+        world.stop_servers()
+        world.cleanup()
+
+
 if __name__ == "__main__":
     run([
         ("validator-refuses", test_validator_refuses),
         ("every-decision-validates", test_every_decision_validates),
+        ("triage-ask-decisions-validate", test_triage_ask_decisions_validate),
     ])

@@ -29,6 +29,8 @@ struct _TriageAfpArtifact
   GtkBox             parent_instance;
 
   const char        *language_id;   /* interned by GtkSourceLanguage */
+  char              *pending_text;  /* the whole artifact, until its page is shown */
+  GtkSourceLanguage *pending_language;
 
   GtkLabel          *info;
   GtkStackSwitcher  *switcher;
@@ -110,12 +112,18 @@ triage_afp_artifact_dup_text (const AtpAfpArtifact *artifact)
   return g_strdup (text);
 }
 
+/* Past this many lines a text keeps the view's fixed height: asking a
+ * GtkTextView for its natural height lays out every line (100 ms and more
+ * for 10,000), which the first frame of a long artifact cannot wait for. */
+#define MAX_NATURAL_LINES 200
+
 static void
 set_text (GtkSourceView     *view,
           const char        *text,
           GtkSourceLanguage *language)
 {
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
   GtkTextIter start;
 
   gtk_source_buffer_set_language (buffer, language);
@@ -123,6 +131,10 @@ set_text (GtkSourceView     *view,
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text, -1);
   gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (buffer), &start);
   gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (buffer), &start);
+  if (scroller != NULL)
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller),
+                                                      gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer))
+                                                      <= MAX_NATURAL_LINES);
 }
 
 /**
@@ -145,6 +157,7 @@ triage_afp_artifact_set_review (TriageAfpArtifact *self,
 
   if (review == NULL)
     {
+      g_clear_pointer (&self->pending_text, g_free);
       set_text (self->artifact_view, "", NULL);
       set_text (self->changes_view, "", NULL);
       return;
@@ -154,7 +167,8 @@ triage_afp_artifact_set_review (TriageAfpArtifact *self,
   language = language_for (artifact);
   self->language_id = language ? gtk_source_language_get_id (language) : NULL;
   text = triage_afp_artifact_dup_text (artifact);
-  set_text (self->artifact_view, text, language);
+  g_free (self->pending_text);
+  self->pending_text = NULL;
   /* Prose wraps; code keeps its lines (scrolled sideways). */
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->artifact_view),
                                self->language_id == NULL || g_str_equal (self->language_id, "markdown")
@@ -198,13 +212,31 @@ triage_afp_artifact_set_review (TriageAfpArtifact *self,
       title = g_strdup_printf (_("Changes since iteration %s"), previous);
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->changes_view), GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary, -1);
+      /* The whole text waits until its page is shown: a second long text
+       * would double the time to the first frame. */
+      self->pending_text = g_steal_pointer (&text);
+      self->pending_language = language;
+      set_text (self->artifact_view, "", NULL);
       gtk_stack_set_visible_child_name (self->stack, "changes");
     }
   else
     {
+      set_text (self->artifact_view, text, language);
       set_text (self->changes_view, "", NULL);
       gtk_stack_set_visible_child_name (self->stack, "artifact");
     }
+}
+
+static void
+on_visible_child_changed (TriageAfpArtifact *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->pending_text == NULL || g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "artifact") != 0)
+    return;
+
+  text = g_steal_pointer (&self->pending_text);
+  set_text (self->artifact_view, text, self->pending_language);
 }
 
 const char *
@@ -226,6 +258,8 @@ dup_buffer_text (GtkSourceView *view)
 char *
 triage_afp_artifact_dup_shown_text (TriageAfpArtifact *self)
 {
+  if (self->pending_text != NULL)
+    return g_strdup (self->pending_text);
   return dup_buffer_text (self->artifact_view);
 }
 
@@ -277,7 +311,6 @@ scrolled (GtkSourceView *view)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 240);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 420);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_widget_add_css_class (scroller, "card");
   gtk_widget_set_overflow (scroller, GTK_OVERFLOW_HIDDEN);
   return scroller;
@@ -295,11 +328,22 @@ triage_afp_artifact_dispose (GObject *object)
 }
 
 static void
+triage_afp_artifact_finalize (GObject *object)
+{
+  TriageAfpArtifact *self = TRIAGE_AFP_ARTIFACT (object);
+
+  g_free (self->pending_text);
+
+  G_OBJECT_CLASS (triage_afp_artifact_parent_class)->finalize (object);
+}
+
+static void
 triage_afp_artifact_class_init (TriageAfpArtifactClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = triage_afp_artifact_dispose;
+  object_class->finalize = triage_afp_artifact_finalize;
 
   gtk_source_init ();
 }
@@ -326,6 +370,8 @@ triage_afp_artifact_init (TriageAfpArtifact *self)
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->info));
 
   self->stack = GTK_STACK (gtk_stack_new ());
+  /* Only the page shown is measured (a long text's size is costly). */
+  gtk_stack_set_hhomogeneous (self->stack, FALSE);
   gtk_stack_set_vhomogeneous (self->stack, FALSE);
   self->switcher = GTK_STACK_SWITCHER (gtk_stack_switcher_new ());
   gtk_stack_switcher_set_stack (self->switcher, self->stack);
@@ -344,6 +390,8 @@ triage_afp_artifact_init (TriageAfpArtifact *self)
   self->artifact_view = new_source_view (_("Artifact"), TRUE);
   gtk_stack_add_titled (self->stack, scrolled (self->artifact_view), "artifact", _("Full Text"));
 
+  g_signal_connect_object (self->stack, "notify::visible-child", G_CALLBACK (on_visible_child_changed), self,
+                           G_CONNECT_SWAPPED);
   update_style_scheme (self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (update_style_scheme), self, G_CONNECT_SWAPPED);

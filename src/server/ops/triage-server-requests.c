@@ -5,19 +5,57 @@
  *
  * Every HTTP request, from the moment it has been read to the moment its
  * answer has been written (or the connection broke): how many are open (the
- * drain waits for them) and when each began. And the time a client has to
- * send a whole request (--request-timeout): a connection that sends half a
- * request and then nothing, or sits idle between requests, is closed once it
- * is up, so that clients that never finish cannot hold sockets and memory
- * for ever.
+ * drain waits for them), its request id (one per request: X-Request-ID and
+ * the request_id of an error body), who made it, and its log line.
+ *
+ * A request answered before its body is read (413, 411, 503 while stopping)
+ * never counts as open; it is still logged, with no duration.
+ *
+ * And the time a client has to send a whole request (--request-timeout): a
+ * connection that sends half a request and then nothing, or sits idle
+ * between requests, is shut down once it is up, so that clients that never
+ * finish cannot hold sockets and memory for ever.
  */
 
 #define G_LOG_DOMAIN "triage-server"
 
+#include "triage-metrics.h"
 #include "triage-server-private.h"
 
+#define REQUEST_ID_HEADER "X-Request-ID"
+
 static GQuark started_quark;   /* monotonic µs + 1 when the request was read; absent = not counted */
+static GQuark caller_quark;    /* "user:ID", "service:ID" or "admin" */
+static GQuark logged_quark;    /* set once the request's line is written */
 static GQuark reading_quark;   /* the --request-timeout source while the request is being read */
+
+/* The request id of @msg, made when first asked for. */
+const char *
+triage_server_request_id (SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  const char *id = soup_message_headers_get_one (headers, REQUEST_ID_HEADER);
+
+  if (id == NULL)
+    {
+      g_autofree char *made = atp_new_uuid ();
+
+      soup_message_headers_replace (headers, REQUEST_ID_HEADER, made);
+      id = soup_message_headers_get_one (headers, REQUEST_ID_HEADER);
+    }
+  return id;
+}
+
+/* Who @msg acts for, once its token (or local trust) said so: for the log,
+ * never the token itself. */
+void
+triage_server_note_caller (SoupServerMessage *msg,
+                           const char        *kind,
+                           const char        *id)
+{
+  g_object_set_qdata_full (G_OBJECT (msg), caller_quark,
+                           id ? g_strconcat (kind, ":", id, NULL) : g_strdup (kind), g_free);
+}
 
 static void
 remove_source (gpointer id)
@@ -68,23 +106,61 @@ on_request_read (SoupServer        *soup,
   self->inflight++;
 }
 
+static void
+finished (TriageServer      *self,
+          SoupServerMessage *msg,
+          gboolean           aborted)
+{
+  gpointer started = g_object_steal_qdata (G_OBJECT (msg), started_quark);
+  gint64 duration = 0;
+  guint status = soup_server_message_get_status (msg), route;
+  GUri *uri;
+
+  if (g_object_get_qdata (G_OBJECT (msg), logged_quark) != NULL)
+    return;
+  if (started != NULL)
+    {
+      self->inflight--;
+      duration = g_get_monotonic_time () - ((gint64) GPOINTER_TO_SIZE (started) - 1);
+    }
+  /* A keep-alive connection closed while it waited for its next request. */
+  else if (aborted)
+    return;
+  uri = soup_server_message_get_uri (msg);
+  route = triage_server_route (uri ? g_uri_get_path (uri) : NULL);
+  if (aborted && status == 0)
+    status = 499;
+  triage_metrics_http (route, soup_server_message_get_method (msg), status, duration);
+  triage_server_log_request (triage_server_request_id (msg), soup_server_message_get_method (msg),
+                             triage_server_route_name (route), status, duration,
+                             g_object_get_qdata (G_OBJECT (msg), caller_quark));
+  g_object_set_qdata (G_OBJECT (msg), logged_quark, GINT_TO_POINTER (1));
+}
+
 /* The answer is written (or the connection broke). A WebSocket upgrade never
  * finishes as a request: its handler calls this once it has the connection. */
 void
 triage_server_request_done (TriageServer      *self,
                             SoupServerMessage *msg)
 {
-  if (g_object_steal_qdata (G_OBJECT (msg), started_quark) == NULL)
-    return;
-  self->inflight--;
+  if (g_object_get_qdata (G_OBJECT (msg), started_quark) != NULL)
+    finished (self, msg, FALSE);
 }
 
 static void
-on_request_done (SoupServer        *soup,
-                 SoupServerMessage *msg,
-                 gpointer           user_data)
+on_request_finished (SoupServer        *soup,
+                     SoupServerMessage *msg,
+                     gpointer           user_data)
 {
-  triage_server_request_done (user_data, msg);
+  finished (user_data, msg, FALSE);
+}
+
+static void
+on_request_aborted (SoupServer        *soup,
+                    SoupServerMessage *msg,
+                    gpointer           user_data)
+{
+  finished (user_data, msg, TRUE);
 }
 
 void
@@ -92,10 +168,12 @@ triage_server_setup_requests (TriageServer *self)
 {
   G_STATIC_ASSERT (sizeof (gsize) >= sizeof (gint64));
   started_quark = g_quark_from_static_string ("triage-request-started");
+  caller_quark = g_quark_from_static_string ("triage-request-caller");
+  logged_quark = g_quark_from_static_string ("triage-request-logged");
   reading_quark = g_quark_from_static_string ("triage-request-reading");
   if (self->request_timeout > 0)
     g_signal_connect (self->soup, "request-started", G_CALLBACK (on_request_started), self);
   g_signal_connect (self->soup, "request-read", G_CALLBACK (on_request_read), self);
-  g_signal_connect (self->soup, "request-finished", G_CALLBACK (on_request_done), self);
-  g_signal_connect (self->soup, "request-aborted", G_CALLBACK (on_request_done), self);
+  g_signal_connect (self->soup, "request-finished", G_CALLBACK (on_request_finished), self);
+  g_signal_connect (self->soup, "request-aborted", G_CALLBACK (on_request_aborted), self);
 }

@@ -65,9 +65,27 @@ postgres_count_pending (TriageStore *store,
     }
 }
 
+static void
+postgres_count_webhooks (TriageStore *store,
+                         gint64      *queued,
+                         gint64      *failed)
+{
+  g_autoptr(PGresult) result = NULL;
+
+  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                        "SELECT COUNT (next_attempt), COUNT (*) - COUNT (next_attempt)"
+                                        " FROM webhook_deliveries", 0, NULL);
+  if (result != NULL && PQntuples (result) == 1)
+    {
+      *queued = triage_pg_int (result, 0, 0);
+      *failed = triage_pg_int (result, 0, 1);
+    }
+}
+
 void
 triage_store_postgres_ops_class_init (TriageStoreClass *store_class)
 {
   store_class->check = postgres_check;
   store_class->count_pending = postgres_count_pending;
+  store_class->count_webhooks = postgres_count_webhooks;
 }

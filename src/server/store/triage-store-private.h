@@ -45,6 +45,9 @@ struct _TriageStoreClass
   void                   (*count_pending)      (TriageStore *self,
                                                 gint64      *counts,
                                                 guint        n_counts);
+  void                   (*count_webhooks)     (TriageStore *self,
+                                                gint64      *queued,
+                                                gint64      *failed);
 
   /* users and services */
   gboolean               (*user_exists)        (TriageStore *self,

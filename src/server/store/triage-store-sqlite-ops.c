@@ -64,9 +64,28 @@ sqlite_count_pending (TriageStore *store,
   triage_store_sqlite_done (stmt);
 }
 
+static void
+sqlite_count_webhooks (TriageStore *store,
+                       gint64      *queued,
+                       gint64      *failed)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+                                                      "SELECT COUNT (next_attempt),"
+                                                      " COUNT (*) - COUNT (next_attempt)"
+                                                      " FROM webhook_deliveries");
+
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      *queued = sqlite3_column_int64 (stmt, 0);
+      *failed = sqlite3_column_int64 (stmt, 1);
+    }
+  triage_store_sqlite_done (stmt);
+}
+
 void
 triage_store_sqlite_ops_class_init (TriageStoreClass *store_class)
 {
   store_class->check = sqlite_check;
   store_class->count_pending = sqlite_count_pending;
+  store_class->count_webhooks = sqlite_count_webhooks;
 }

@@ -266,6 +266,15 @@ triage_store_count_pending (TriageStore *self,
   CLASS (self)->count_pending (self, counts, n_counts);
 }
 
+void
+triage_store_count_webhooks (TriageStore *self,
+                             gint64      *queued,
+                             gint64      *failed)
+{
+  *queued = *failed = 0;
+  CLASS (self)->count_webhooks (self, queued, failed);
+}
+
 /* ---- rows ---- */
 
 void

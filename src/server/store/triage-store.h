@@ -97,6 +97,11 @@ gboolean     triage_store_check           (TriageStore  *self,
 void         triage_store_count_pending   (TriageStore  *self,
                                            gint64       *counts,
                                            guint         n_counts);
+/* The webhook queue's rows: waiting for an attempt (@queued), kept as failed
+ * for good (@failed); of the whole database. */
+void         triage_store_count_webhooks  (TriageStore  *self,
+                                           gint64       *queued,
+                                           gint64       *failed);
 void         triage_store_set_commit_observer (TriageStore              *self,
                                                TriageStoreCommitObserver observer);
 

@@ -1,0 +1,211 @@
+/* triage-server-log.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Where the server's log goes, and its line per request.
+ *
+ * Every message is GLib structured logging, so under systemd its fields
+ * reach the journal as fields (TRIAGE_ROUTE=…, TRIAGE_STATUS=…). With
+ * --log-format=json each message is one JSON object per line on standard
+ * error, for containers; with text (or auto without a journal) one line of
+ * text. The request lines (domain triage-server-access, level INFO) are
+ * always written; other INFO and DEBUG messages only with G_MESSAGES_DEBUG,
+ * as GLib's own writer does. Nothing here ever holds a token or a body: the
+ * request line names the caller by the id its token stands for.
+ */
+
+#define G_LOG_DOMAIN "triage-server"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "triage-server-private.h"
+
+#define ACCESS_DOMAIN "triage-server-access"
+
+typedef enum
+{
+  LOG_TEXT,
+  LOG_JSON,
+  LOG_JOURNAL,
+} LogFormat;
+
+static LogFormat log_format = LOG_TEXT;
+
+static const char *
+level_name (GLogLevelFlags level)
+{
+  if (level & G_LOG_LEVEL_ERROR)
+    return "error";
+  if (level & G_LOG_LEVEL_CRITICAL)
+    return "critical";
+  if (level & G_LOG_LEVEL_WARNING)
+    return "warning";
+  if (level & G_LOG_LEVEL_MESSAGE)
+    return "message";
+  if (level & G_LOG_LEVEL_INFO)
+    return "info";
+  return "debug";
+}
+
+/* TRIAGE_REQUEST_ID → "request_id"; MESSAGE → "message"; GLib's own and
+ * the journal's bookkeeping fields are left out. */
+static char *
+json_key (const char *field)
+{
+  if (g_str_has_prefix (field, "TRIAGE_"))
+    field += strlen ("TRIAGE_");
+  else if (strcmp (field, "MESSAGE") == 0 || strcmp (field, "GLIB_DOMAIN") == 0)
+    field = strcmp (field, "MESSAGE") == 0 ? "message" : "domain";
+  else
+    return NULL;
+  return g_ascii_strdown (field, -1);
+}
+
+static GLogWriterOutput
+write_json (GLogLevelFlags   level,
+            const GLogField *fields,
+            gsize            n_fields)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *time = g_date_time_format_iso8601 (now);
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "time");
+  json_builder_add_string_value (builder, time);
+  json_builder_set_member_name (builder, "level");
+  json_builder_add_string_value (builder, level_name (level));
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      g_autofree char *key = json_key (fields[i].key);
+      g_autofree char *value = NULL;
+
+      if (key == NULL)
+        continue;
+      value = fields[i].length < 0 ? g_strdup (fields[i].value)
+                                   : g_strndup (fields[i].value, fields[i].length);
+      json_builder_set_member_name (builder, key);
+      /* Numbers stay numbers, so a log pipeline can compare them. */
+      if (strcmp (key, "status") == 0 || strcmp (key, "duration_us") == 0)
+        json_builder_add_int_value (builder, g_ascii_strtoll (value, NULL, 10));
+      else
+        json_builder_add_string_value (builder, value);
+    }
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = json_to_string (root, FALSE);
+  fprintf (stderr, "%s\n", text);
+  fflush (stderr);
+  return G_LOG_WRITER_HANDLED;
+}
+
+static const char *
+field_value (const GLogField *fields,
+             gsize            n_fields,
+             const char      *key)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (strcmp (fields[i].key, key) == 0 && fields[i].length < 0)
+      return fields[i].value;
+  return NULL;
+}
+
+static GLogWriterOutput
+writer (GLogLevelFlags   level,
+        const GLogField *fields,
+        gsize            n_fields,
+        gpointer         data)
+{
+  const char *domain = field_value (fields, n_fields, "GLIB_DOMAIN");
+
+  if (g_strcmp0 (domain, ACCESS_DOMAIN) != 0 && g_log_writer_default_would_drop (level, domain))
+    return G_LOG_WRITER_HANDLED;
+  switch (log_format)
+    {
+    case LOG_JSON:
+      return write_json (level, fields, n_fields);
+    case LOG_JOURNAL:
+      if (g_log_writer_journald (level, fields, n_fields, data) == G_LOG_WRITER_HANDLED)
+        return G_LOG_WRITER_HANDLED;
+      G_GNUC_FALLTHROUGH;
+    case LOG_TEXT:
+    default:
+      return g_log_writer_standard_streams (level, fields, n_fields, data);
+    }
+}
+
+/* --log-format: auto (the journal when standard error is connected to it,
+ * else text), text or json. */
+gboolean
+triage_server_setup_log (const char  *format,
+                         GError     **error)
+{
+  if (format == NULL || strcmp (format, "auto") == 0)
+    log_format = g_log_writer_is_journald (fileno (stderr)) ? LOG_JOURNAL : LOG_TEXT;
+  else if (strcmp (format, "text") == 0)
+    log_format = LOG_TEXT;
+  else if (strcmp (format, "json") == 0)
+    log_format = LOG_JSON;
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "--log-format %s: expected auto, text or json", format);
+      return FALSE;
+    }
+  /* Standard output is for --print-address; INFO would go there otherwise. */
+  g_log_writer_default_set_use_stderr (TRUE);
+  g_log_set_writer_func (writer, NULL, NULL);
+  return TRUE;
+}
+
+/* The line of one request: who is "user:ID", "service:ID", "admin" or NULL
+ * (no token, or one that was refused). */
+void
+triage_server_log_request (const char *request_id,
+                           const char *method,
+                           const char *route,
+                           guint       status,
+                           gint64      duration_us,
+                           const char *who)
+{
+  char status_text[16], duration_text[32], ms_text[32];
+  g_autofree char *message = NULL;
+  const char *who_key = "TRIAGE_CALLER", *who_id = who;
+  GLogField fields[] = {
+    { "PRIORITY", "6", -1 },
+    { "GLIB_DOMAIN", ACCESS_DOMAIN, -1 },
+    { "MESSAGE", NULL, -1 },
+    { "TRIAGE_REQUEST_ID", request_id ? request_id : "-", -1 },
+    { "TRIAGE_METHOD", method, -1 },
+    { "TRIAGE_ROUTE", route, -1 },
+    { "TRIAGE_STATUS", status_text, -1 },
+    { "TRIAGE_DURATION_US", duration_text, -1 },
+    { NULL, NULL, -1 },
+  };
+  gsize n_fields = G_N_ELEMENTS (fields) - 1;
+
+  g_snprintf (status_text, sizeof status_text, "%u", status);
+  g_snprintf (duration_text, sizeof duration_text, "%" G_GINT64_FORMAT, duration_us);
+  g_ascii_formatd (ms_text, sizeof ms_text, "%.3f", duration_us / 1000.0);
+  if (who != NULL && g_str_has_prefix (who, "user:"))
+    who_key = "TRIAGE_USER", who_id = who + strlen ("user:");
+  else if (who != NULL && g_str_has_prefix (who, "service:"))
+    who_key = "TRIAGE_SERVICE", who_id = who + strlen ("service:");
+  if (who != NULL)
+    {
+      fields[n_fields].key = who_key;
+      fields[n_fields].value = who_id;
+      n_fields++;
+    }
+  message = g_strdup_printf ("%s %s %u %s ms %s request %s", method, route, status, ms_text,
+                             who ? who : "-", request_id ? request_id : "-");
+  fields[2].value = message;
+  g_log_structured_array (G_LOG_LEVEL_INFO, fields, n_fields);
+}
