@@ -74,6 +74,7 @@ struct _TriageApplication
   char                  *pending_open;        /* a request asked for before it arrived */
   guint                  pending_open_id;
   guint                  tray_update_id;
+  guint                  inbox_release_id;    /* the inbox held for a resync, released then */
   guint                  background_check_id; /* saying once that it runs in the background */
   guint                  prune_id;            /* forgetting old history, daily */
 };
@@ -121,10 +122,32 @@ update_hold (TriageApplication *self)
   self->held = want;
 }
 
+/* A resync's requests are told to the window's list as one change. */
+static gboolean
+release_inbox_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->inbox_release_id = 0;
+  triage_inbox_model_release (self->inbox);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+release_inbox (TriageApplication *self)
+{
+  if (self->inbox_release_id == 0)
+    return;
+  g_clear_handle_id (&self->inbox_release_id, g_source_remove);
+  triage_inbox_model_release (self->inbox);
+}
+
 static void
 on_connection_changed (TriageApplication *self)
 {
   TriageConnectionState state = triage_connection_get_state (self->connection);
+
+  release_inbox (self);
 
   if (self->window != NULL)
     triage_window_set_connection (self->window, state,
@@ -367,6 +390,17 @@ on_stream_notification (TriageApplication *self,
   if (!atp_status_is_pending (notification->status))
     return;
 
+  /* Before the connection is up, a request comes from a resync, which
+   * brings the whole pending set in one go: the inbox is held until
+   * ::resynced (or, should the resync stop halfway, until the main loop
+   * is back). */
+  if (self->inbox_release_id == 0 &&
+      triage_connection_get_state (self->connection) != TRIAGE_CONNECTION_CONNECTED)
+    {
+      triage_inbox_model_hold (self->inbox);
+      self->inbox_release_id = g_idle_add_full (G_PRIORITY_HIGH, release_inbox_cb, self, NULL);
+    }
+
   request = triage_inbox_model_add (self->inbox, notification, &is_new);
   if (is_new)
     triage_request_set_answer_state (request, answer_state_from_outbox (self, notification->id));
@@ -549,6 +583,8 @@ static void
 on_stream_resynced (TriageApplication *self,
                     GPtrArray         *pending)
 {
+  release_inbox (self);
+
   /* Settled while we were away: what became of each is asked, so the view
    * and the history say what happened. */
   triage_lookups_resynced (self->lookups, pending);
@@ -974,12 +1010,14 @@ pending_loaded_cb (GObject      *object,
   if (records == NULL)
     g_warning ("Could not load the saved requests: %s", error->message);
 
+  triage_inbox_model_hold (self->inbox);
   for (guint i = 0; records != NULL && i < records->len; i++)
     {
       TriageStoreRecord *record = g_ptr_array_index (records, i);
 
       triage_inbox_model_add (self->inbox, record->notification, NULL);
     }
+  triage_inbox_model_release (self->inbox);
 
   triage_outbox_load_async (self->outbox, self->cancellable, outbox_loaded_cb, g_object_ref (self));
 }
@@ -1420,6 +1458,7 @@ triage_application_shutdown (GApplication *app)
 
   g_cancellable_cancel (self->cancellable);
   triage_connection_stop (self->connection);
+  release_inbox (self);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_handle_id (&self->background_check_id, g_source_remove);

@@ -30,5 +30,8 @@ gboolean          triage_inbox_model_find        (TriageInboxModel *self,
 guint             triage_inbox_model_count_urgent (TriageInboxModel *self,
                                                    GDateTime        *now);
 GPtrArray        *triage_inbox_model_dup_ids     (TriageInboxModel *self);
+void              triage_inbox_model_hold        (TriageInboxModel *self);
+void              triage_inbox_model_release     (TriageInboxModel *self);
+gboolean          triage_inbox_model_is_held     (TriageInboxModel *self);
 
 G_END_DECLS

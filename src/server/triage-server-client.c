@@ -13,7 +13,10 @@
 #include "triage-server-aitp.h"
 
 #define DEFAULT_LIMIT 50
-#define MAX_LIMIT     100
+/* ATP's pages are up to 100; a client that knows this server asks for up to
+ * 1,000 (the app's resync: ten answers and ten commits of the delivered
+ * marks for 10,000 pending instead of a hundred). */
+#define MAX_LIMIT     1000
 
 /* REST reads count as delivery. */
 static void
@@ -105,7 +108,7 @@ handle_list (TriageServer      *self,
   if (limit_text != NULL &&
       !g_ascii_string_to_unsigned (limit_text, 10, 1, MAX_LIMIT, &limit, NULL))
     {
-      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "limit must be from 1 to 100", "limit");
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "limit must be from 1 to 1000", "limit");
       return;
     }
   list.limit = (guint) limit;

@@ -266,8 +266,9 @@ send_snapshot (Stream *stream,
                gint64  id)
 {
   TriageServer *self = stream->server;
+  /* Large pages: each counts the matches again (the total is not used here). */
   TriageListQuery query = { .user = stream->user, .status_mask = TRIAGE_PENDING_MASK,
-                            .protocol_mask = stream->protocols, .limit = 100 };
+                            .protocol_mask = stream->protocols, .limit = 1000 };
   g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
   gboolean has_more = TRUE;
   gint64 total;

@@ -62,23 +62,36 @@ def find_where(parent, what, predicate, timeout=20):
 
 
 def find_option(parent, name):
-    """An option's radio-style check button (GTK 4.8 may give it the role of
-    a radio button or of a check box)."""
+    """A radio decision's option: a radio button for a screen reader too (a
+    grouped GtkCheckButton is a "check box" in GTK 4.8 unless told)."""
     try:
-        return find_where(parent, f"the option {name!r}",
-                          lambda n: n.name == name and n.roleName in ("radio button", "check box"))
+        return find_where(parent, f"the radio button {name!r}",
+                          lambda n: n.name == name and n.roleName == "radio button")
     except Failure as e:
         named = [(n.roleName, [(c.roleName, c.name) for c in n.findChildren(lambda c: True)])
                  for n in parent.findChildren(lambda n: n.name == name)]
         raise Failure(f"{e}; nodes named so: {named}") from None
 
 
+def said_twice(name):
+    """A name GTK 4.8 made of a label and a labelling widget saying the same ("7 7")."""
+    words = name.split()
+    half = len(words) // 2
+    return len(words) % 2 == 0 and half > 0 and words[:half] == words[half:]
+
+
 def assert_controls_named(parent, where):
-    """Every control a person can operate has a name a screen reader can say."""
+    """Every control a person can operate has a name a screen reader can say;
+    the decision's own controls (under its "Answer" heading) say it once."""
     nameless = [f"{n.roleName} {n.name!r}"
                 for n in parent.findChildren(lambda n: n.roleName in CONTROL_ROLES)
                 if not n.name.strip() or n.name.startswith(("Gtk", "Adw", "Triage"))
                 or "_" in n.name]
+    find(parent, "the Answer heading", "heading", "Answer")
+    for heading in parent.findChildren(GenericPredicate(name="Answer", roleName="heading")):
+        nameless += [f"{n.roleName} {n.name!r}"
+                     for n in heading.parent.findChildren(lambda n: n.roleName in CONTROL_ROLES)
+                     if said_twice(n.name)]
     if nameless:
         raise Failure(f"controls without a proper accessible name in {where}: {nameless}")
 

@@ -33,6 +33,12 @@ on_items_changed (GListModel *model,
   change->count++;
 }
 
+static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
 static const char *
 id_at (TriageInboxModel *model,
        guint             position)
@@ -219,6 +225,69 @@ test_deadline_text (void)
   g_assert_nonnull (strchr (expected, ','));
 }
 
+/* Held, a burst of changes is told as one, over the range that differs; the
+ * model itself is up to date meanwhile. */
+static void
+test_hold (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 300, NULL);   /* no deadline, oldest */
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 0, 100, NULL);   /* no deadline, newer */
+  g_autoptr(AtpNotification) c = app_test_notification (ID_C, 3600, 10, NULL); /* due in an hour */
+  g_autoptr(AtpNotification) d = app_test_notification (ID_D, 60, 5, NULL);    /* due in a minute */
+  g_autoptr(TriageRequest) removed = NULL;
+  Change change = { 0 };
+  guint n_notified = 0;
+
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), &change);
+  g_signal_connect_swapped (model, "notify::n-items", G_CALLBACK (count_notify), &n_notified);
+
+  /* a, b */
+  triage_inbox_model_add (model, a, NULL);
+  triage_inbox_model_add (model, b, NULL);
+  g_assert_cmpuint (change.count, ==, 2);
+  g_assert_cmpuint (n_notified, ==, 2);
+
+  triage_inbox_model_hold (model);
+  triage_inbox_model_hold (model);
+  g_assert_true (triage_inbox_model_is_held (model));
+  triage_inbox_model_add (model, c, NULL);
+  triage_inbox_model_add (model, d, NULL);
+  triage_inbox_model_add (model, d, NULL);
+  /* Up to date already: d, c, a, b. */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 4);
+  g_assert_cmpstr (id_at (model, 0), ==, ID_D);
+  g_assert_cmpstr (id_at (model, 2), ==, ID_A);
+  triage_inbox_model_release (model);
+  g_assert_cmpuint (change.count, ==, 2);
+  g_assert_cmpuint (n_notified, ==, 2);
+
+  /* Told once the last hold ends: two added before a and b. */
+  triage_inbox_model_release (model);
+  g_assert_false (triage_inbox_model_is_held (model));
+  g_assert_cmpuint (change.count, ==, 3);
+  g_assert_cmpuint (change.position, ==, 0);
+  g_assert_cmpuint (change.removed, ==, 0);
+  g_assert_cmpuint (change.added, ==, 2);
+  g_assert_cmpuint (n_notified, ==, 3);
+
+  /* Nothing changed: nothing told. */
+  triage_inbox_model_hold (model);
+  triage_inbox_model_release (model);
+  g_assert_cmpuint (change.count, ==, 3);
+
+  /* Only the end changed: b removed. */
+  triage_inbox_model_hold (model);
+  removed = triage_inbox_model_remove (model, ID_B);
+  g_assert_nonnull (removed);
+  triage_inbox_model_release (model);
+  g_assert_cmpuint (change.count, ==, 4);
+  g_assert_cmpuint (change.position, ==, 3);
+  g_assert_cmpuint (change.removed, ==, 1);
+  g_assert_cmpuint (change.added, ==, 0);
+  g_assert_cmpuint (n_notified, ==, 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -230,6 +299,7 @@ main (int   argc,
   g_test_add_func ("/inbox-model/order", test_order);
   g_test_add_func ("/inbox-model/update-and-remove", test_update_and_remove);
   g_test_add_func ("/inbox-model/many", test_many);
+  g_test_add_func ("/inbox-model/hold", test_hold);
   g_test_add_func ("/inbox-model/request-properties", test_request_properties);
   g_test_add_func ("/inbox-model/deadline-text", test_deadline_text);
 

@@ -20,6 +20,7 @@ import struct
 import sys
 import threading
 import time
+import urllib.parse
 
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 MAX_ANSWER = 2 * 1024 * 1024
@@ -89,6 +90,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/api/v1/client/stream":
             self.websocket()
         elif path == "/api/v1/client/notifications":
+            query = urllib.parse.parse_qs(self.path.partition("?")[2])
+            limit = int(query.get("limit", ["50"])[0])
+            if limit > 100:
+                # ATP's largest page, and a server before triage-server took 1,000
+                # (its older code for the error)
+                self.answer(400, json.dumps({"code": "INVALID_FIELD_VALUE",
+                                             "message": "limit must be from 1 to 100",
+                                             "details": {"field": "limit"},
+                                             "request_id": "r"}))
+                return
             self.answer(200, json.dumps({"notifications": [], "pagination": {
                 "next_cursor": None, "has_more": False, "total_count": 0}}))
         elif path == "/peer/frames":

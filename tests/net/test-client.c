@@ -626,6 +626,21 @@ test_peer_answers (Peer          *peer,
     }
 }
 
+/* The resync asks for pages of 1,000; a server that keeps to ATP's 100 (the
+ * peer, like a triage-server before 1,000) refuses that, and gets asked again
+ * for 100. */
+static void
+test_peer_page_limit (Peer          *peer,
+                      gconstpointer  data)
+{
+  g_autoptr(GPtrArray) pending = NULL;
+  g_autoptr(GError) error = NULL;
+
+  pending = net_list_pending (peer->client, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (pending->len, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -657,6 +672,8 @@ main (int    argc,
   g_test_add ("/client/local-socket", NetFixture, NULL, local_setup, test_local_socket,
               net_fixture_teardown);
   g_test_add ("/client/hostile-peer", Peer, NULL, peer_setup, test_peer_answers, peer_teardown);
+  g_test_add ("/client/peer-page-limit", Peer, NULL, peer_setup, test_peer_page_limit,
+              peer_teardown);
 
   return g_test_run ();
 }

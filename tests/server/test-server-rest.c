@@ -82,7 +82,7 @@ test_lifecycle (void)
   expect (server, "GET", "/api/v1/client/notifications/" NOTIFICATION_ID, bob, NULL, 404, NULL);
   expect (server, "GET", "/api/v1/client/notifications?status=pending", alice, NULL, 200,
           "\"total_count\":1");
-  expect (server, "GET", "/api/v1/client/notifications?limit=500", alice, NULL, 400, "limit");
+  expect (server, "GET", "/api/v1/client/notifications?limit=1001", alice, NULL, 400, "limit");
   expect (server, "POST", "/api/v1/client/respond", alice,
           "{\"notification_id\":\"" NOTIFICATION_ID "\"}", 400, "MISSING_REQUIRED_FIELD");
   expect (server, "POST", "/api/v1/client/respond", alice,
@@ -277,7 +277,7 @@ test_every_error (void)
     /* client */
     { "GET", "/api/v1/client/notifications?status=lost", 4, NULL, 400, "INVALID_PARAMETER", "status" },
     { "GET", "/api/v1/client/notifications?limit=0", 4, NULL, 400, "INVALID_PARAMETER", "limit" },
-    { "GET", "/api/v1/client/notifications?limit=101", 4, NULL, 400, "INVALID_PARAMETER", "limit" },
+    { "GET", "/api/v1/client/notifications?limit=1001", 4, NULL, 400, "INVALID_PARAMETER", "limit" },
     { "GET", "/api/v1/client/notifications?sort=random", 4, NULL, 400, "INVALID_PARAMETER", "sort" },
     { "GET", "/api/v1/client/notifications?cursor=v1:1", 4, NULL, 400, "INVALID_PARAMETER", "cursor" },
     { "GET", "/api/v1/client/notifications/%s", 5, NULL, 404, "NOTIFICATION_NOT_FOUND", NULL },

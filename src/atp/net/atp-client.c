@@ -26,7 +26,10 @@
  */
 
 #define DEFAULT_TIMEOUT_S   30
-#define PENDING_PAGE_SIZE   100
+/* A resync asks for pages this large, and for ATP's largest (100) from a
+ * server that refuses them (one before triage-server took 1,000). */
+#define PENDING_PAGE_SIZE   1000
+#define ATP_MAX_PAGE_LIMIT  100
 
 struct _AtpClient
 {
@@ -1107,7 +1110,7 @@ atp_client_list_notifications_async (AtpClient           *self,
         {
           char limit[16];
 
-          g_snprintf (limit, sizeof limit, "%u", MIN (query->limit, 100));
+          g_snprintf (limit, sizeof limit, "%u", MIN (query->limit, PENDING_PAGE_SIZE));
           ADD_PARAM ("limit", limit);
         }
       ADD_PARAM ("sort", query->oldest_first ? "oldest" : "newest");
@@ -1134,6 +1137,7 @@ typedef struct
   GPtrArray  *items;
   GHashTable *seen;
   char       *cursor;
+  guint       limit;
 } ListPending;
 
 static void
@@ -1158,6 +1162,15 @@ list_pending_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   page = atp_client_list_notifications_finish (ATP_CLIENT (object), result, &error);
+  if (page == NULL && state->limit > ATP_MAX_PAGE_LIMIT &&
+      (g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_PARAMETER) ||
+       g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE)))
+    {
+      /* A server that keeps to ATP's 100: the same page again, that size. */
+      state->limit = ATP_MAX_PAGE_LIMIT;
+      list_pending_next (g_steal_pointer (&task));
+      return;
+    }
   if (page == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -1209,7 +1222,7 @@ list_pending_next (GTask *task)
   AtpListQuery query = {
     .status = "pending",
     .cursor = state->cursor,
-    .limit = PENDING_PAGE_SIZE,
+    .limit = state->limit,
     .oldest_first = TRUE,
   };
 
@@ -1234,6 +1247,7 @@ atp_client_list_pending_async (AtpClient           *self,
   state = g_new0 (ListPending, 1);
   state->items = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_notification_unref);
   state->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  state->limit = PENDING_PAGE_SIZE;
   g_task_set_task_data (task, state, (GDestroyNotify) list_pending_free);
 
   list_pending_next (task);

@@ -34,7 +34,9 @@ G_BEGIN_DECLS
  * @service_id: (nullable): only this service's notifications
  * @project: (nullable): only this project
  * @cursor: (nullable): the `next_cursor` of the previous page
- * @limit: page size, 1–100; 0 for the server's default (50)
+ * @limit: page size: 1–100 for any ATP server, up to 1,000 for triage-server
+ *   since its resync pages grew (an older one answers 400 INVALID_PARAMETER);
+ *   0 for the server's default (50)
  * @oldest_first: `sort=oldest` instead of `newest`
  *
  * The filters of `GET /api/v1/client/notifications`. The caller owns the

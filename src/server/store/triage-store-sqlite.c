@@ -482,11 +482,16 @@ sqlite_list (TriageStore           *store,
 
   count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
                                " ON r.notification_seq = n.seq WHERE %s", where->str);
+  /* Ordered and bounded by the recipient's index (r.notification_seq is
+   * n.seq): by n.seq, SQLite read every row after the cursor, whole, into a
+   * temporary B-tree to sort it before taking a page, so listing 10,000
+   * pending 100 at a time read 50 times the table (bench/app: 5.7 s). */
   sql = g_strdup_printf ("SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
                          " JOIN notification_recipients r ON r.notification_seq = n.seq"
-                         " WHERE %s%s ORDER BY n.seq %s LIMIT ?5",
+                         " WHERE %s%s ORDER BY r.notification_seq %s LIMIT ?5",
                          where->str,
-                         query->after == 0 ? "" : query->newest ? " AND n.seq < ?4" : " AND n.seq > ?4",
+                         query->after == 0 ? "" : query->newest ? " AND r.notification_seq < ?4"
+                                                                : " AND r.notification_seq > ?4",
                          query->newest ? "DESC" : "ASC");
   for (guint pass = 0; pass < 2; pass++)
     {
