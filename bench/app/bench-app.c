@@ -23,6 +23,13 @@
  *     withdrawn and its bubble closed before the next, in turn with an ATP POST
  *     due as soon, measured the same way (target: AITP p99 within the ATP p99 in turn with
  *     it, plus 1 ms for the noise of two samples of a busy machine);
+ *  2b. the same for AFP reviews ($TRIAGE_ASK): `triage-ask --afp --deadline 4m`
+ *     (urgent, as the time-sensitive ATP ones) started with a Request Object
+ *     on its standard input, from its start to the app's
+ *     Notify ("Review requested: …"); each is then interrupted (SIGTERM:
+ *     triage-ask withdraws the review) and its bubble closed, and an ATP POST
+ *     is measured in turn with each (target: AFP p99 within the ATP p99 of the
+ *     first measurement; the paired figure is printed too);
  *  3. starts the app with a window and measures the time to its first frame
  *     (the app prints the time of its first frame when TRIAGE_BENCH_FIRST_FRAME
  *     is set);
@@ -556,6 +563,8 @@ main (int   argc,
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) mcp_latencies = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) paired_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) afp_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) afp_paired = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) aitp_latencies = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) aitp_paired = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *tmp = NULL;
@@ -565,6 +574,7 @@ main (int   argc,
   const char *server_path = g_getenv ("TRIAGE_SERVER");
   const char *app_path = g_getenv ("TRIAGE_APP");
   const char *mcp_path = g_getenv ("TRIAGE_MCP");
+  const char *ask_path = g_getenv ("TRIAGE_ASK");
   int count = 1000;
   int frame_runs = 5;
   int inbox_n = 10000;
@@ -573,6 +583,7 @@ main (int   argc,
   double rss_full;
   double p50, p99, max;
   double mcp_p50 = -1, mcp_p99 = -1, mcp_max = -1, paired_p50 = -1, paired_p99 = -1;
+  double afp_p50 = -1, afp_p99 = -1, afp_max = -1, afp_paired_p99 = -1;
   double aitp_p50, aitp_p99, aitp_max, aitp_paired_p50, aitp_paired_p99;
   double frame_median = -1;
   double full_frame = -1, full_resync = -1, full_idle = -1, full_rss = -1, full_fill = -1;
@@ -732,6 +743,67 @@ main (int   argc,
       paired_p50 = percentile (paired_latencies, 0.50);
       paired_p99 = percentile (paired_latencies, 0.99);
     }
+  /* AFP: triage-ask --afp started → Notify, in turn with ATP POSTs. */
+  if (ask_path != NULL)
+    {
+      guint closes;
+
+      g_mutex_lock (&bench.lock);
+      closes = bench.closes;
+      g_mutex_unlock (&bench.lock);
+      for (int i = 0; i < count; i++)
+        {
+          g_autofree char *title = g_strdup_printf ("afp %d", i);
+          g_autofree char *summary = g_strdup_printf ("bench (AFP): Review requested: %s", title);
+          g_autofree char *paired = g_strdup_printf ("afp paired %d", i);
+          g_autofree char *paired_summary = g_strdup_printf ("bench: %s", paired);
+          g_autofree char *paired_id = NULL;
+          g_autoptr(GSubprocess) ask = NULL;
+          GOutputStream *input;
+          static const char request[] =
+            "{\"protocol_version\": \"1.2\", \"iteration\": 1, \"artifact\": "
+            "{\"media_type\": \"text/markdown\", \"content\": \"# A plan\\n- one step\\n\"}}";
+          gint64 start = g_get_monotonic_time ();
+          double ms;
+
+          g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                     G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+          /* Due in four minutes: urgent, a bubble of its own (not summed up in a flood). */
+          ask = g_subprocess_launcher_spawn (launcher, &error, ask_path, "--afp", "--service", "bench",
+                                             "--title", title, "--deadline", "4m", NULL);
+          g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_NONE);
+          g_assert_no_error (error);
+          input = g_subprocess_get_stdin_pipe (ask);
+          g_output_stream_write_all (input, request, strlen (request), NULL, NULL, &error);
+          g_assert_no_error (error);
+          g_output_stream_close (input, NULL, NULL);
+          if (!wait_until (notified, summary, WAIT_US))
+            g_error ("No notification for %s", title);
+          ms = (arrival_of (summary) - start) / 1000.0;
+          g_array_append_val (afp_latencies, ms);
+          /* Interrupted: triage-ask withdraws the review, the bubble goes. */
+          g_subprocess_send_signal (ask, SIGTERM);
+          g_subprocess_wait (ask, NULL, NULL);
+          if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+            g_error ("The bubble of %s was not closed once it was withdrawn", title);
+
+          start = g_get_monotonic_time ();
+          paired_id = post_request (session, paired, TRUE);
+          if (!wait_until (notified, paired_summary, WAIT_US))
+            g_error ("No notification for %s", paired);
+          ms = (arrival_of (paired_summary) - start) / 1000.0;
+          g_array_append_val (afp_paired, ms);
+          withdraw_request (session, paired_id);
+          if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+            g_error ("The bubble of %s was not closed once it was withdrawn", paired);
+        }
+      g_array_sort (afp_latencies, compare_doubles);
+      afp_p50 = percentile (afp_latencies, 0.50);
+      afp_p99 = percentile (afp_latencies, 0.99);
+      afp_max = g_array_index (afp_latencies, double, afp_latencies->len - 1);
+      g_array_sort (afp_paired, compare_doubles);
+      afp_paired_p99 = percentile (afp_paired, 0.99);
+    }
   /* AITP-02 decisions the same way, in turn with ATP POSTs. */
   {
     guint closes;
@@ -890,6 +962,15 @@ main (int   argc,
     }
   else
     g_print ("MCP tools/call -> Notify        : not measured (TRIAGE_MCP unset)\n");
+  if (afp_p99 >= 0)
+    {
+      g_print ("AFP triage-ask -> Notify p50    : %.2f ms\n", afp_p50);
+      g_print ("AFP triage-ask -> Notify p99    : %.2f ms  (target within the ATP p99 above; ATP in "
+               "turn with it: %.2f ms)\n", afp_p99, afp_paired_p99);
+      g_print ("AFP triage-ask -> Notify max    : %.2f ms\n", afp_max);
+    }
+  else
+    g_print ("AFP triage-ask -> Notify        : not measured (TRIAGE_ASK unset)\n");
   g_print ("AITP POST -> Notify p50        : %.2f ms  (ATP in turn with it: %.2f ms)\n",
            aitp_p50, aitp_paired_p50);
   g_print ("AITP POST -> Notify p99        : %.2f ms  (ATP in turn with it: %.2f ms; "
@@ -921,6 +1002,7 @@ main (int   argc,
 
   ok = p99 < TARGET_P99_MS && rss_full < TARGET_RSS_MIB &&
        (mcp_p99 < 0 || mcp_p99 - paired_p99 <= TARGET_MCP_EXTRA_MS) &&
+       (afp_p99 < 0 || afp_p99 <= MAX (p99, afp_paired_p99)) &&
        aitp_p99 - aitp_paired_p99 <= TARGET_AITP_EXTRA_MS &&
        (frame_median < 0 || frame_median < TARGET_FIRST_FRAME) &&
        (full_rss < 0 || full_rss < TARGET_FULL_RSS_MIB);

@@ -2,6 +2,7 @@
 # bench/app/run.sh — build and run the desktop app's benchmark in a release build.
 #
 # Usage: bench/app/run.sh [--count N] [--frames N] [--inbox M] [--history H]
+#        bench/app/run.sh --preview
 # The build directory is $BENCH_BUILD, by default build-bench in the source tree
 # (configured with --buildtype=release on first use). The benchmark runs in a
 # private headless session (build-aux/run-headless.sh: Xvfb, a session bus) with
@@ -14,6 +15,19 @@
 
 set -eu
 
+# --preview: the main loop's worst stall while heavy previews are shown (bench-preview).
+if [ "${1:-}" = "--preview" ]; then
+  shift
+  src=$(cd "$(dirname "$0")/../.." && pwd)
+  build=${BENCH_BUILD:-$src/build-bench}
+  if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" "$src" --buildtype=release
+  fi
+  ninja -C "$build" -j2 bench/app/bench-preview data/gschemas.compiled
+  export GSETTINGS_SCHEMA_DIR="$build/data"
+  exec "$src/build-aux/run-headless.sh" "$build/bench/app/bench-preview" "$@"
+fi
+
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BENCH_BUILD:-$src/build-bench}
 
@@ -21,11 +35,12 @@ if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$src" --buildtype=release
 fi
 ninja -C "$build" -j2 bench/app/bench-app src/app/triage src/server/triage-server src/mcp/triage-mcp \
-  data/gschemas.compiled
+  src/cli/triage-ask data/gschemas.compiled
 
 export TRIAGE_SERVER="$build/src/server/triage-server"
 export TRIAGE_APP="$build/src/app/triage"
 export TRIAGE_MCP="$build/src/mcp/triage-mcp"
+export TRIAGE_ASK="$build/src/cli/triage-ask"
 export GSETTINGS_SCHEMA_DIR="$build/data"
 
 exec "$src/build-aux/run-headless.sh" "$build/bench/app/bench-app" "$@"

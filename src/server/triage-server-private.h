@@ -97,6 +97,8 @@ void     triage_server_log_request    (const char *request_id,
                                        gint64      duration_us,
                                        const char *who);
 void     triage_server_drain          (TriageServer *self);
+int      triage_server_backup         (int    argc,
+                                       char **argv);
 void     triage_server_setup_metrics  (TriageServer *self,
                                        SoupServer   *metrics_soup);
 void     triage_server_count_streams  (TriageServer *self,

@@ -216,6 +216,8 @@ triage_server_run (int    argc,
   gboolean loopback = TRUE;
   TriageServer self = { 0 };
 
+  if (argc >= 2 && g_str_equal (argv[1], "backup"))
+    return triage_server_backup (argc - 1, argv + 1);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

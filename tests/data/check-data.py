@@ -114,6 +114,38 @@ def cmd_systemd(units):
                 fail(f"systemd-analyze verify rejects {unit}")
 
 
+def cmd_systemd_system(units):
+    """The team server's system unit: systemd-analyze verify as a system unit, run
+    as its own user in a sandbox (the settings README's exposure figure relies on)."""
+    tool = shutil.which("systemd-analyze")
+    if not tool:
+        skip("systemd-analyze is not installed")
+    server = os.environ.get("TRIAGE_SERVER", "")
+    if not (server and os.access(server, os.X_OK)):
+        skip("triage-server is not built yet; systemd-analyze verify needs the ExecStart program")
+    required = ["DynamicUser=yes", "StateDirectory=triage", "ProtectSystem=strict",
+                "NoNewPrivileges=yes", "PrivateTmp=yes", "PrivateDevices=yes", "ProtectHome=yes",
+                "CapabilityBoundingSet=", "MemoryDenyWriteExecute=yes",
+                "SystemCallFilter=@system-service", "RestrictAddressFamilies="]
+    for unit in units:
+        with open(unit) as src:
+            text = src.read()
+        for setting in required:
+            if not re.search("^" + re.escape(setting), text, re.M):
+                fail(f"{unit}: no {setting}")
+        m = re.search(r"^ExecStart=(\S+)", text, re.M)
+        if not m or not m.group(1).endswith("/triage-server"):
+            fail(f"{unit}: ExecStart does not run triage-server")
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = os.path.join(tmp, os.path.basename(unit))
+            with open(copy, "w") as dst:
+                dst.write(text.replace(m.group(1), server, 1))
+            rc, out, err = run([tool, "verify", "--man=no", copy])
+            if rc != 0 or out.strip() or err.strip():
+                fail(f"systemd-analyze verify rejects {unit}: {out.strip()} {err.strip()}")
+
+
 # The keywords of meson's i18n 'glib' preset, so this check extracts what
 # `meson compile triage-pot` extracts, without writing po/triage.pot.
 XGETTEXT_GLIB = [
@@ -386,6 +418,7 @@ COMMANDS = {
     "appstream": cmd_appstream,
     "schemas": cmd_schemas,
     "systemd": cmd_systemd,
+    "systemd-system": cmd_systemd_system,
     "pot": cmd_pot,
     "potfiles-update": cmd_potfiles_update,
     "consistency": cmd_consistency,

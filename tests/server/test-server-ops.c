@@ -8,6 +8,7 @@
 #define G_LOG_DOMAIN "test-server-ops"
 
 #include <signal.h>
+#include <sqlite3.h>
 
 #include "server-test-util.h"
 
@@ -163,7 +164,12 @@ test_lifecycle (Fixture       *fixture,
   kill (pid, SIGTERM);
   srv_wait_until (pending.done, "the long-poll's answer");
   g_assert_cmpuint (pending.status, ==, 200);
-  view = srv_parse_object (g_bytes_get_data (pending.body, NULL));
+  {
+    g_autofree char *text = g_strndup (g_bytes_get_data (pending.body, NULL),
+                                       g_bytes_get_size (pending.body));
+
+    view = srv_parse_object (text);
+  }
   g_assert_cmpstr (json_object_get_string_member (view, "id"), ==, id);
   g_bytes_unref (pending.body);
   g_assert_true (triage_test_server_stop (fixture->server));
@@ -355,6 +361,148 @@ test_request_log (void)
   triage_test_remove_tree (dir);
 }
 
+/* ---- backup ---- */
+
+#define POSTERS 4
+
+typedef struct
+{
+  TriageTestServer *server;
+  const char       *key;
+  GPtrArray        *acknowledged;   /* ids answered 201, in order */
+  guint             running;        /* posts under way */
+  gboolean          stop;
+} Posters;
+
+static void post_next (Posters *posters);
+
+static void
+posted_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  Posters *posters = data;
+  SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+
+  posters->running--;
+  if (body != NULL && soup_message_get_status (msg) == 201)
+    {
+      g_autofree char *text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+      g_autoptr(JsonObject) answer = srv_parse_object (text);
+
+      g_ptr_array_add (posters->acknowledged,
+                       g_strdup (json_object_get_string_member (answer, "notification_id")));
+    }
+  if (!posters->stop)
+    post_next (posters);
+}
+
+static void
+post_next (Posters *posters)
+{
+  g_autofree char *url = g_strconcat (triage_test_server_get_url (posters->server),
+                                      "/api/v1/notifications", NULL);
+  g_autofree char *auth = g_strconcat ("Bearer ", posters->key, NULL);
+  static const char body[] = "{\"context\":{\"title\":\"Backed up\",\"description\":\"D\"},"
+                             "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+                             "\"response_type\":\"simple\"}]}";
+  g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (body, strlen (body));
+
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+  posters->running++;
+  soup_session_send_and_read_async (triage_test_server_get_session (posters->server), msg,
+                                    G_PRIORITY_DEFAULT, NULL, posted_cb, posters);
+}
+
+static void
+backup_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  gboolean *done = data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  *done = TRUE;
+}
+
+/* A backup taken while four clients post holds every notification whose 201
+ * came before it started, and opens cleanly. */
+static void
+test_backup (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-backup-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.db", NULL);
+  g_autoptr(GPtrArray) before = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocess) backup = NULL;
+  g_autoptr(GError) error = NULL;
+  Posters posters = { fixture->server, fixture->key, g_ptr_array_new_with_free_func (g_free) };
+  gboolean done = FALSE;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  if (triage_test_server_is_postgres (fixture->server))
+    {
+      /* PostgreSQL: the subcommand points to pg_dump. */
+      g_autofree char *err = NULL;
+
+      backup = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_PIPE, &error, g_getenv ("TRIAGE_SERVER"),
+                                 "backup", "--database",
+                                 triage_test_server_get_database (fixture->server), copy, NULL);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (backup, NULL, NULL, NULL, &err, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (g_subprocess_get_exit_status (backup), ==, 2);
+      g_assert_nonnull (strstr (err, "pg_dump"));
+      triage_test_remove_tree (dir);
+      g_ptr_array_unref (posters.acknowledged);
+      return;
+    }
+
+  for (guint i = 0; i < POSTERS; i++)
+    post_next (&posters);
+  srv_wait_until (posters.acknowledged->len >= 40, "the first answers");
+  /* What was acknowledged before the backup starts must be in it. */
+  for (guint i = 0; i < posters.acknowledged->len; i++)
+    g_ptr_array_add (before, g_strdup (posters.acknowledged->pdata[i]));
+  backup = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("TRIAGE_SERVER"),
+                             "backup", "--database",
+                             triage_test_server_get_database (fixture->server), copy, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (backup, NULL, backup_done_cb, &done);
+  srv_wait_until (done, "the backup");
+  g_assert_true (g_subprocess_get_if_exited (backup));
+  g_assert_cmpint (g_subprocess_get_exit_status (backup), ==, 0);
+  g_test_message ("%u acknowledged before the backup, %u when it ended", before->len,
+                  posters.acknowledged->len);
+  posters.stop = TRUE;
+  srv_wait_until (posters.running == 0, "the posts under way");
+
+  g_assert_cmpint (sqlite3_open_v2 (copy, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA integrity_check", -1, &stmt, NULL), ==,
+                   SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "ok");
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT 1 FROM notifications WHERE id = ?", -1, &stmt,
+                                       NULL), ==, SQLITE_OK);
+  for (guint i = 0; i < before->len; i++)
+    {
+      sqlite3_bind_text (stmt, 1, before->pdata[i], -1, SQLITE_STATIC);
+      if (sqlite3_step (stmt) != SQLITE_ROW)
+        g_error ("notification %s, acknowledged before the backup, is not in it",
+                 (char *) before->pdata[i]);
+      sqlite3_reset (stmt);
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  g_ptr_array_unref (posters.acknowledged);
+  triage_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -368,5 +516,6 @@ main (int    argc,
   g_test_add ("/server/ops/readyz-schema", Fixture, NULL, fixture_setup, test_readyz_schema,
               fixture_teardown);
   g_test_add_func ("/server/ops/request-log", test_request_log);
+  g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
   return g_test_run ();
 }

@@ -8,7 +8,7 @@
 
 #include <glib/gi18n.h>
 
-#include "triage-afp-editor.h"
+#include "triage-afp-editor-private.h"
 #include "triage-afp-protocol.h"
 
 /*
@@ -31,40 +31,6 @@
  * invalid (a red frame and the accessible invalid state).
  */
 
-typedef struct
-{
-  TriageAfpEditor *editor;
-  gboolean         area;
-  char            *id;             /* areas: the item's id */
-  gboolean         carried;        /* an earlier item, its id kept */
-  GtkWidget       *box;
-  GtkLabel        *title;
-  GtkLabel        *id_label;
-  GtkEntry        *aspect;
-  GtkEntry        *text;           /* justification, or description */
-  GtkEntry        *recommendation; /* areas only */
-  GtkWidget       *up;
-  GtkWidget       *down;
-  GtkWidget       *remove;
-} Item;
-
-struct _TriageAfpEditor
-{
-  GtkBox          parent_instance;
-
-  AtpAfpReview   *review;
-  GPtrArray      *positives;       /* Item* */
-  GPtrArray      *areas;           /* Item* */
-  char           *problem;
-  gboolean        loading;         /* no ::changed while filling in */
-
-  GtkCheckButton *levels[3];       /* high, medium, low */
-  GtkEntry       *justification;
-  GtkBox         *positives_box;
-  GtkBox         *areas_box;
-  GtkEntry       *summary;
-};
-
 G_DEFINE_FINAL_TYPE (TriageAfpEditor, triage_afp_editor, GTK_TYPE_BOX)
 
 enum {
@@ -74,7 +40,6 @@ enum {
 
 static guint signals [N_SIGNALS];
 
-static void validate (TriageAfpEditor *self);
 
 static void
 item_free (Item *item)
@@ -83,8 +48,8 @@ item_free (Item *item)
   g_free (item);
 }
 
-static char *
-entry_text (GtkEntry *entry)
+char *
+_triage_afp_editor_entry_text (GtkEntry *entry)
 {
   return g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
 }
@@ -92,7 +57,7 @@ entry_text (GtkEntry *entry)
 static gboolean
 entry_blank (GtkEntry *entry)
 {
-  g_autofree char *text = entry_text (entry);
+  g_autofree char *text = _triage_afp_editor_entry_text (entry);
 
   return *text == '\0';
 }
@@ -118,8 +83,8 @@ dup_taken (TriageAfpEditor *self,
   return taken;
 }
 
-static void
-update_id (Item *item)
+void
+_triage_afp_editor_update_id (Item *item)
 {
   g_autoptr(GHashTable) taken = NULL;
   g_autofree char *aspect = NULL;
@@ -131,7 +96,7 @@ update_id (Item *item)
   if (!item->carried)
     {
       taken = dup_taken (item->editor, item);
-      aspect = entry_text (item->aspect);
+      aspect = _triage_afp_editor_entry_text (item->aspect);
       g_free (item->id);
       item->id = atp_afp_id_generate (aspect, taken);
     }
@@ -198,10 +163,10 @@ renumber (GPtrArray *items)
     }
 }
 
-static void
-changed (TriageAfpEditor *self)
+void
+_triage_afp_editor_changed (TriageAfpEditor *self)
 {
-  validate (self);
+  _triage_afp_editor_validate (self);
   if (!self->loading)
     g_signal_emit (self, signals[CHANGED], 0);
 }
@@ -214,8 +179,8 @@ on_entry_changed (GtkEditable *editable,
 
   g_object_set_data (G_OBJECT (editable), "triage-touched", GINT_TO_POINTER (TRUE));
   if (item != NULL && GTK_ENTRY (editable) == item->aspect)
-    update_id (item);
-  changed (item != NULL ? item->editor : TRIAGE_AFP_EDITOR (g_object_get_data (G_OBJECT (editable),
+    _triage_afp_editor_update_id (item);
+  _triage_afp_editor_changed (item != NULL ? item->editor : TRIAGE_AFP_EDITOR (g_object_get_data (G_OBJECT (editable),
                                                                               "triage-editor")));
 }
 
@@ -278,7 +243,7 @@ move_item (Item *item,
   focus = delta < 0 ? (gtk_widget_get_sensitive (item->up) ? item->up : item->down)
                     : (gtk_widget_get_sensitive (item->down) ? item->down : item->up);
   gtk_widget_grab_focus (focus);
-  changed (self);
+  _triage_afp_editor_changed (self);
 }
 
 static void
@@ -314,7 +279,7 @@ on_remove_clicked (GtkButton *button,
     gtk_widget_grab_focus (GTK_WIDGET (((Item *) items->pdata[MIN (index, items->len - 1)])->aspect));
   else
     gtk_widget_child_focus (GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
-  changed (self);
+  _triage_afp_editor_changed (self);
 }
 
 static GtkWidget *
@@ -330,8 +295,8 @@ icon_button (const char *icon_name,
   return button;
 }
 
-static Item *
-add_item (TriageAfpEditor *self,
+Item *
+_triage_afp_editor_add_item (TriageAfpEditor *self,
           gboolean         area,
           const char      *id,
           gboolean         carried)
@@ -385,13 +350,13 @@ add_item (TriageAfpEditor *self,
   gtk_box_append (area ? self->areas_box : self->positives_box, item->box);
   renumber (items_of (self, item));
   if (area)
-    update_id (item);
+    _triage_afp_editor_update_id (item);
 
   return item;
 }
 
-static void
-set_entry (GtkEntry   *entry,
+void
+_triage_afp_editor_set_entry (GtkEntry   *entry,
            const char *text)
 {
   gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
@@ -430,8 +395,8 @@ check_entry (char     **problem,
     g_free (message);
 }
 
-static int
-chosen_level (TriageAfpEditor *self)
+int
+_triage_afp_editor_chosen_level (TriageAfpEditor *self)
 {
   for (guint i = 0; i < G_N_ELEMENTS (self->levels); i++)
     if (gtk_check_button_get_active (self->levels[i]))
@@ -440,12 +405,12 @@ chosen_level (TriageAfpEditor *self)
   return -1;
 }
 
-static void
-validate (TriageAfpEditor *self)
+void
+_triage_afp_editor_validate (TriageAfpEditor *self)
 {
   char *problem = NULL;
 
-  if (chosen_level (self) < 0)
+  if (_triage_afp_editor_chosen_level (self) < 0)
     problem = g_strdup (_("Choose how confident you are."));
   check_entry (&problem, self->justification, g_strdup (_("Say why you are this confident.")));
 
@@ -493,8 +458,8 @@ triage_afp_editor_new (void)
   return g_object_new (TRIAGE_TYPE_AFP_EDITOR, NULL);
 }
 
-static void
-clear (TriageAfpEditor *self)
+void
+_triage_afp_editor_clear (TriageAfpEditor *self)
 {
   GtkWidget *child;
 
@@ -506,8 +471,8 @@ clear (TriageAfpEditor *self)
     gtk_box_remove (self->areas_box, child);
   for (guint i = 0; i < G_N_ELEMENTS (self->levels); i++)
     gtk_check_button_set_active (self->levels[i], FALSE);
-  set_entry (self->justification, NULL);
-  set_entry (self->summary, NULL);
+  _triage_afp_editor_set_entry (self->justification, NULL);
+  _triage_afp_editor_set_entry (self->summary, NULL);
 }
 
 /**
@@ -526,208 +491,9 @@ triage_afp_editor_set_review (TriageAfpEditor *self,
   self->loading = TRUE;
   g_clear_pointer (&self->review, atp_afp_review_unref);
   self->review = review ? atp_afp_review_ref (review) : NULL;
-  clear (self);
+  _triage_afp_editor_clear (self);
   self->loading = FALSE;
-  validate (self);
-}
-
-/**
- * triage_afp_editor_dup_feedback:
- *
- * Returns: (transfer full): the feedback object as the editor holds it
- *   (complete or not), required strings trimmed
- */
-JsonNode *
-triage_afp_editor_dup_feedback (TriageAfpEditor *self)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  int level = chosen_level (self);
-  g_autofree char *justification = entry_text (self->justification);
-  g_autofree char *summary = entry_text (self->summary);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "confidence");
-  json_builder_begin_object (builder);
-  if (level >= 0)
-    {
-      json_builder_set_member_name (builder, "level");
-      json_builder_add_string_value (builder, atp_afp_confidence_to_string ((AtpAfpConfidence) level));
-    }
-  json_builder_set_member_name (builder, "justification");
-  json_builder_add_string_value (builder, justification);
-  json_builder_end_object (builder);
-
-  json_builder_set_member_name (builder, "positive_points");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < self->positives->len; i++)
-    {
-      Item *item = self->positives->pdata[i];
-      g_autofree char *aspect = entry_text (item->aspect);
-      g_autofree char *text = entry_text (item->text);
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "aspect");
-      json_builder_add_string_value (builder, aspect);
-      json_builder_set_member_name (builder, "justification");
-      json_builder_add_string_value (builder, text);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-
-  json_builder_set_member_name (builder, "areas_for_improvement");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < self->areas->len; i++)
-    {
-      Item *item = self->areas->pdata[i];
-      g_autofree char *aspect = entry_text (item->aspect);
-      g_autofree char *text = entry_text (item->text);
-      g_autofree char *recommendation = entry_text (item->recommendation);
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "id");
-      json_builder_add_string_value (builder, item->id);
-      json_builder_set_member_name (builder, "aspect");
-      json_builder_add_string_value (builder, aspect);
-      json_builder_set_member_name (builder, "description");
-      json_builder_add_string_value (builder, text);
-      json_builder_set_member_name (builder, "recommendation");
-      json_builder_add_string_value (builder, recommendation);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-
-  json_builder_set_member_name (builder, "general_summary");
-  json_builder_add_string_value (builder, summary);
-  json_builder_end_object (builder);
-
-  return json_builder_get_root (builder);
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
-         ? json_node_get_string (node) : NULL;
-}
-
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static JsonObject *
-element_object (JsonArray *array,
-                guint      index)
-{
-  JsonNode *node = json_array_get_element (array, index);
-
-  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-/**
- * triage_afp_editor_load:
- * @self: a #TriageAfpEditor
- * @feedback: a feedback object, complete or not (a draft)
- *
- * Fills the editor in from @feedback, after triage_afp_editor_set_review().
- * An area whose id the session issued is a carried-over one.
- */
-void
-triage_afp_editor_load (TriageAfpEditor *self,
-                        JsonNode        *feedback)
-{
-  JsonObject *object, *confidence;
-  JsonArray *array;
-  AtpAfpConfidence level;
-  const char *id;
-
-  g_return_if_fail (TRIAGE_IS_AFP_EDITOR (self));
-  g_return_if_fail (feedback != NULL);
-
-  object = JSON_NODE_HOLDS_OBJECT (feedback) ? json_node_get_object (feedback) : NULL;
-  if (object == NULL)
-    return;
-
-  self->loading = TRUE;
-  clear (self);
-
-  confidence = json_object_has_member (object, "confidence") &&
-               JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "confidence"))
-               ? json_object_get_object_member (object, "confidence") : NULL;
-  if (atp_afp_confidence_from_string (member_string (confidence, "level"), &level))
-    gtk_check_button_set_active (self->levels[level], TRUE);
-  set_entry (self->justification, member_string (confidence, "justification"));
-
-  array = member_array (object, "positive_points");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonObject *point = element_object (array, i);
-      Item *item = add_item (self, FALSE, NULL, FALSE);
-
-      set_entry (item->aspect, member_string (point, "aspect"));
-      set_entry (item->text, member_string (point, "justification"));
-    }
-
-  array = member_array (object, "areas_for_improvement");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonObject *area = element_object (array, i);
-      gboolean carried;
-      Item *item;
-
-      id = member_string (area, "id");
-      carried = id != NULL && self->review != NULL && g_hash_table_contains (self->review->issued, id);
-      item = add_item (self, TRUE, id, carried);
-      set_entry (item->aspect, member_string (area, "aspect"));
-      set_entry (item->text, member_string (area, "description"));
-      set_entry (item->recommendation, member_string (area, "recommendation"));
-      /* A new item's id was generated from its aspect: it is again. */
-      update_id (item);
-    }
-
-  set_entry (self->summary, member_string (object, "general_summary"));
-  self->loading = FALSE;
-  validate (self);
-}
-
-/**
- * triage_afp_editor_carry_over:
- * @self: a #TriageAfpEditor
- * @item: an area of the person's latest feedback
- *
- * Adds @item, with its id and words, to the areas for improvement.
- *
- * Returns: whether it was added (not when it is there already)
- */
-gboolean
-triage_afp_editor_carry_over (TriageAfpEditor         *self,
-                              const AtpAfpImprovement *item)
-{
-  Item *added;
-
-  g_return_val_if_fail (TRIAGE_IS_AFP_EDITOR (self), FALSE);
-  g_return_val_if_fail (item != NULL, FALSE);
-
-  if (triage_afp_editor_has_item (self, item->id))
-    return FALSE;
-
-  self->loading = TRUE;
-  added = add_item (self, TRUE, item->id, TRUE);
-  set_entry (added->aspect, item->aspect);
-  set_entry (added->text, item->description);
-  set_entry (added->recommendation, item->recommendation);
-  self->loading = FALSE;
-  update_id (added);
-  gtk_widget_grab_focus (GTK_WIDGET (added->aspect));
-  changed (self);
-  return TRUE;
+  _triage_afp_editor_validate (self);
 }
 
 gboolean
@@ -772,14 +538,14 @@ triage_afp_editor_get_problem (TriageAfpEditor *self)
 gboolean
 triage_afp_editor_is_empty (TriageAfpEditor *self)
 {
-  return chosen_level (self) < 0 && entry_blank (self->justification) && entry_blank (self->summary) &&
+  return _triage_afp_editor_chosen_level (self) < 0 && entry_blank (self->justification) && entry_blank (self->summary) &&
          self->positives->len == 0 && self->areas->len == 0;
 }
 
 gboolean
 triage_afp_editor_focus_first (TriageAfpEditor *self)
 {
-  int level = chosen_level (self);
+  int level = _triage_afp_editor_chosen_level (self);
 
   return gtk_widget_grab_focus (GTK_WIDGET (self->levels[level >= 0 ? level : 0]));
 }
@@ -787,19 +553,19 @@ triage_afp_editor_focus_first (TriageAfpEditor *self)
 void
 triage_afp_editor_add_positive (TriageAfpEditor *self)
 {
-  Item *item = add_item (self, FALSE, NULL, FALSE);
+  Item *item = _triage_afp_editor_add_item (self, FALSE, NULL, FALSE);
 
   gtk_widget_grab_focus (GTK_WIDGET (item->aspect));
-  changed (self);
+  _triage_afp_editor_changed (self);
 }
 
 void
 triage_afp_editor_add_area (TriageAfpEditor *self)
 {
-  Item *item = add_item (self, TRUE, NULL, FALSE);
+  Item *item = _triage_afp_editor_add_item (self, TRUE, NULL, FALSE);
 
   gtk_widget_grab_focus (GTK_WIDGET (item->aspect));
-  changed (self);
+  _triage_afp_editor_changed (self);
 }
 
 guint
@@ -821,7 +587,7 @@ on_level_toggled (TriageAfpEditor *self,
                   GtkCheckButton  *button)
 {
   if (gtk_check_button_get_active (button))
-    changed (self);
+    _triage_afp_editor_changed (self);
 }
 
 /* "_Medium" → "Medium" ("__" stays one underscore). */

@@ -11,8 +11,7 @@
 #include "triage-afp-applied.h"
 #include "triage-afp-artifact.h"
 #include "triage-afp-protocol.h"
-#include "triage-afp-view.h"
-#include "triage-store.h"
+#include "triage-afp-view-private.h"
 #include "triage-request-banner.h"
 #include "triage-request-header.h"
 #include "triage-widgets-style.h"
@@ -40,46 +39,6 @@
  * scrolls sideways).
  */
 
-struct _TriageAfpView
-{
-  AdwBin               parent_instance;
-
-  AtpNotification     *notification;
-  AtpAfpReview        *review;
-
-  AtpStatus            status;
-  char                *status_reason;
-  GDateTime           *status_when;
-  char                *status_detail;
-  AtpResponse         *response;
-  TriageDeliveryState  delivery;
-  char                *delivery_message;
-  char                *answer_error;
-  char                *sent_action_id;
-  JsonNode            *sent_response;
-  gboolean             read_only;
-
-  AdwMessageDialog    *decline_dialog;
-
-  TriageStore         *store;              /* nullable: drafts are not kept */
-  GCancellable        *draft_cancellable;  /* reading the draft of the review shown */
-  guint                draft_timeout;      /* a draft waits to be saved */
-
-  /* template */
-  GtkStack            *stack;
-  AdwStatusPage       *error_page;
-  TriageRequestBanner *banner;
-  GtkScrolledWindow   *scroller;
-  TriageRequestHeader *header;
-  TriageAfpArtifact   *artifact;
-  TriageAfpApplied    *applied;
-  TriageAfpEditor     *editor;
-  GtkLabel            *problem_label;
-  GtkWidget           *send_row;
-  GtkButton           *send_button;
-  GtkButton           *decline_button;
-  GtkLabel            *id_label;
-};
 
 static void triage_afp_view_request_view_init (TriageRequestViewInterface *iface);
 
@@ -94,107 +53,6 @@ enum {
 };
 
 static GParamSpec *properties [N_PROPS];
-
-/* Drafts */
-
-#define DRAFT_DELAY_MS 500
-
-static void
-save_draft_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!triage_store_save_draft_finish (TRIAGE_STORE (object), result, &error))
-    g_message ("A review's draft was not kept: %s", error->message);
-}
-
-/* Saves the draft now (or deletes it when the editor is empty). */
-static void
-flush_draft (TriageAfpView *self)
-{
-  g_autoptr(JsonNode) feedback = NULL;
-  g_autofree char *json = NULL;
-
-  g_clear_handle_id (&self->draft_timeout, g_source_remove);
-  if (self->store == NULL || self->notification == NULL || self->review == NULL || self->read_only)
-    return;
-
-  if (!triage_afp_editor_is_empty (self->editor))
-    {
-      feedback = triage_afp_editor_dup_feedback (self->editor);
-      json = atp_json_to_string (feedback, NULL);
-    }
-  triage_store_save_draft_async (self->store, self->notification->id, json, NULL, save_draft_cb, NULL);
-}
-
-static gboolean
-draft_timeout_cb (gpointer data)
-{
-  TriageAfpView *self = data;
-
-  self->draft_timeout = 0;
-  flush_draft (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_draft (TriageAfpView *self)
-{
-  if (self->store == NULL || self->read_only)
-    return;
-
-  g_clear_handle_id (&self->draft_timeout, g_source_remove);
-  self->draft_timeout = g_timeout_add (DRAFT_DELAY_MS, draft_timeout_cb, self);
-}
-
-static void update_state (TriageAfpView *self);
-
-static void
-load_draft_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(TriageAfpView) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *json = triage_store_load_draft_finish (TRIAGE_STORE (object), result, &error);
-  g_autoptr(JsonNode) node = NULL;
-  const char *id = g_task_get_task_data (G_TASK (result));
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (error != NULL)
-    {
-      g_message ("A review's draft could not be read: %s", error->message);
-      return;
-    }
-
-  /* Only into the review it was written for, and never over what the person typed meanwhile. */
-  if (json == NULL || self->notification == NULL || g_strcmp0 (id, self->notification->id) != 0 ||
-      self->read_only || !triage_afp_editor_is_empty (self->editor))
-    return;
-
-  node = json_from_string (json, NULL);
-  if (node != NULL)
-    {
-      triage_afp_editor_load (self->editor, node);
-      update_state (self);
-    }
-}
-
-static void
-load_draft (TriageAfpView *self)
-{
-  g_cancellable_cancel (self->draft_cancellable);
-  g_clear_object (&self->draft_cancellable);
-  if (self->store == NULL || self->notification == NULL || self->read_only)
-    return;
-
-  self->draft_cancellable = g_cancellable_new ();
-  triage_store_load_draft_async (self->store, self->notification->id, self->draft_cancellable,
-                                 load_draft_cb, g_object_ref (self));
-}
 
 /* State */
 
@@ -225,8 +83,8 @@ sync_carried (TriageAfpView *self)
   triage_afp_applied_sync_carried (self->applied, carried);
 }
 
-static void
-update_state (TriageAfpView *self)
+void
+_triage_afp_view_update_state (TriageAfpView *self)
 {
   g_autofree char *sent_answer = describe_sent_answer (self);
   TriageBannerState state = {
@@ -266,14 +124,14 @@ update_state (TriageAfpView *self)
 static void
 on_deadline_passed (TriageAfpView *self)
 {
-  update_state (self);
+  _triage_afp_view_update_state (self);
 }
 
 static void
 on_editor_changed (TriageAfpView *self)
 {
-  update_state (self);
-  schedule_draft (self);
+  _triage_afp_view_update_state (self);
+  _triage_afp_view_schedule_draft (self);
 }
 
 static void
@@ -457,7 +315,7 @@ triage_afp_view_set_request (TriageRequestView *view,
 
   /* What was typed for the review shown until now is kept before it goes. */
   if (!same && self->draft_timeout != 0)
-    flush_draft (self);
+    _triage_afp_view_flush_draft (self);
 
   if (notification != self->notification)
     {
@@ -478,7 +336,7 @@ triage_afp_view_set_request (TriageRequestView *view,
   if (notification == NULL)
     {
       triage_afp_editor_set_review (self->editor, NULL);
-      update_state (self);
+      _triage_afp_view_update_state (self);
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
@@ -503,8 +361,8 @@ triage_afp_view_set_request (TriageRequestView *view,
                                 self->review->session_id);
   gtk_label_set_label (self->id_label, request_id);
 
-  update_state (self);
-  load_draft (self);
+  _triage_afp_view_update_state (self);
+  _triage_afp_view_load_draft (self);
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
   gtk_stack_set_visible_child_name (self->stack, "review");
 }
@@ -532,7 +390,7 @@ triage_afp_view_set_status (TriageRequestView *view,
   g_clear_pointer (&self->status_when, g_date_time_unref);
   self->status_when = when ? g_date_time_ref (when) : NULL;
 
-  update_state (self);
+  _triage_afp_view_update_state (self);
 }
 
 static TriageDeliveryState
@@ -550,7 +408,7 @@ triage_afp_view_set_delivery_state (TriageRequestView   *view,
   if (state != TRIAGE_DELIVERY_FAILED)
     g_clear_pointer (&self->delivery_message, g_free);
   self->delivery = state;
-  update_state (self);
+  _triage_afp_view_update_state (self);
 }
 
 static void
@@ -565,7 +423,7 @@ triage_afp_view_set_sent_answer (TriageRequestView *view,
   g_clear_pointer (&self->sent_response, json_node_unref);
   self->sent_response = response_data ? json_node_copy (response_data) : NULL;
   show_answer (self, action_id, response_data);
-  update_state (self);
+  _triage_afp_view_update_state (self);
 }
 
 static gboolean
@@ -589,7 +447,7 @@ triage_afp_view_show_delivery_error (TriageRequestView *view,
   g_free (self->delivery_message);
   self->delivery_message = g_strdup (message);
   self->delivery = TRIAGE_DELIVERY_FAILED;
-  update_state (self);
+  _triage_afp_view_update_state (self);
 }
 
 static void
@@ -602,7 +460,7 @@ triage_afp_view_show_answer_error (TriageRequestView *view,
   self->answer_error = g_strdup (message);
   g_clear_pointer (&self->delivery_message, g_free);
   self->delivery = TRIAGE_DELIVERY_NONE;
-  update_state (self);
+  _triage_afp_view_update_state (self);
 }
 
 static void
@@ -619,7 +477,7 @@ triage_afp_view_set_response (TriageRequestView *view,
   /* What was answered elsewhere, shown in the editor. */
   if (response != NULL && self->delivery == TRIAGE_DELIVERY_NONE)
     show_answer (self, response->action_id, response->response_data);
-  update_state (self);
+  _triage_afp_view_update_state (self);
 }
 
 static void
@@ -667,7 +525,7 @@ triage_afp_view_dispose (GObject *object)
 
   /* The window closes: what was typed is kept. */
   if (self->draft_timeout != 0)
-    flush_draft (self);
+    _triage_afp_view_flush_draft (self);
   g_cancellable_cancel (self->draft_cancellable);
   g_clear_object (&self->draft_cancellable);
   if (self->decline_dialog != NULL)

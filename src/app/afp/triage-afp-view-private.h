@@ -1,0 +1,75 @@
+/* triage-afp-view-private.h — the review view's parts, shared by its files
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-afp-applied.h"
+#include "triage-afp-artifact.h"
+#include "triage-afp-view.h"
+#include "triage-request-banner.h"
+#include "triage-request-header.h"
+#include "triage-store.h"
+
+G_BEGIN_DECLS
+
+/*
+ * TriageAfpView spans two files:
+ *
+ *   triage-afp-view.c         the object, its state, its API (TriageRequestView),
+ *                             Send and Decline
+ *   triage-afp-view-drafts.c  the draft of the feedback in the app's store
+ */
+
+struct _TriageAfpView
+{
+  AdwBin               parent_instance;
+
+  AtpNotification     *notification;
+  AtpAfpReview        *review;
+
+  AtpStatus            status;
+  char                *status_reason;
+  GDateTime           *status_when;
+  char                *status_detail;
+  AtpResponse         *response;
+  TriageDeliveryState  delivery;
+  char                *delivery_message;
+  char                *answer_error;
+  char                *sent_action_id;
+  JsonNode            *sent_response;
+  gboolean             read_only;
+
+  AdwMessageDialog    *decline_dialog;
+
+  TriageStore         *store;              /* nullable: drafts are not kept */
+  GCancellable        *draft_cancellable;  /* reading the draft of the review shown */
+  guint                draft_timeout;      /* a draft waits to be saved */
+
+  /* template */
+  GtkStack            *stack;
+  AdwStatusPage       *error_page;
+  TriageRequestBanner *banner;
+  GtkScrolledWindow   *scroller;
+  TriageRequestHeader *header;
+  TriageAfpArtifact   *artifact;
+  TriageAfpApplied    *applied;
+  TriageAfpEditor     *editor;
+  GtkLabel            *problem_label;
+  GtkWidget           *send_row;
+  GtkButton           *send_button;
+  GtkButton           *decline_button;
+  GtkLabel            *id_label;
+};
+
+/* triage-afp-view.c */
+void _triage_afp_view_update_state   (TriageAfpView *self);
+
+/* triage-afp-view-drafts.c */
+void _triage_afp_view_flush_draft    (TriageAfpView *self);
+void _triage_afp_view_schedule_draft (TriageAfpView *self);
+void _triage_afp_view_load_draft     (TriageAfpView *self);
+
+G_END_DECLS
