@@ -2,6 +2,7 @@
 # bench/app/run.sh — build and run the desktop app's benchmark in a release build.
 #
 # Usage: bench/app/run.sh [--count N] [--frames N] [--inbox M] [--history H]
+#        bench/app/run.sh --preview
 # The build directory is $BENCH_BUILD, by default build-bench in the source tree
 # (configured with --buildtype=release on first use). The benchmark runs in a
 # private headless session (build-aux/run-headless.sh: Xvfb, a session bus) with
@@ -13,6 +14,19 @@
 # the ATP POST → Notify p99 measured in turn with it).
 
 set -eu
+
+# --preview: the main loop's worst stall while heavy previews are shown (bench-preview).
+if [ "${1:-}" = "--preview" ]; then
+  shift
+  src=$(cd "$(dirname "$0")/../.." && pwd)
+  build=${BENCH_BUILD:-$src/build-bench}
+  if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" "$src" --buildtype=release
+  fi
+  ninja -C "$build" -j2 bench/app/bench-preview data/gschemas.compiled
+  export GSETTINGS_SCHEMA_DIR="$build/data"
+  exec "$src/build-aux/run-headless.sh" "$build/bench/app/bench-preview" "$@"
+fi
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BENCH_BUILD:-$src/build-bench}

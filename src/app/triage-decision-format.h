@@ -29,11 +29,27 @@ char     *triage_format_number              (double            value,
 int       triage_number_digits              (double            value);
 char     *triage_format_cut_text            (const char       *text,
                                              gsize             max_chars);
+char     *triage_format_shown_text          (const char       *text,
+                                             gsize             max_chars);
 char     *triage_format_json_value          (JsonNode         *node,
                                              gsize             max_chars);
 char     *triage_format_attachment_details  (const AtpAttachment *attachment);
 JsonNode *triage_json_number_new            (double            value);
 
 #define TRIAGE_COUNTDOWN_CRITICAL (5 * G_TIME_SPAN_MINUTE)
+
+/*
+ * How much of an agent's text a widget shows (see triage_format_cut_text()).
+ * Pango lays out a label's whole text each time it is measured, and a line
+ * with no place to wrap costs more than in proportion to its length: a 100 kB
+ * title would stall the app for seconds. Search and the history keep it all.
+ */
+#define TRIAGE_SHOWN_TITLE_CHARS        300     /* a heading: the title, an action's label */
+#define TRIAGE_SHOWN_DESCRIPTION_CHARS  2000    /* a paragraph: the description */
+#define TRIAGE_SHOWN_ROW_CHARS          200     /* one line of a list row or a bubble title */
+#define TRIAGE_SHOWN_LABEL_CHARS        80      /* a button's or an option's label */
+#define TRIAGE_SHOWN_NAME_CHARS         100     /* a service's name, a project */
+/* A wrapping label gets a place to break after this many characters without one. */
+#define TRIAGE_SHOWN_RUN_CHARS          64
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-notifier-private.h"
 #include "triage-protocol.h"
 
@@ -33,17 +34,22 @@ char *
 triage_notifier_dup_summary (AtpNotification *notification)
 {
   TriageProtocol *protocol;
+  g_autofree char *name = NULL;
   g_autofree char *service = NULL;
   g_autofree char *headline = NULL;
+  g_autofree char *title = NULL;
 
   g_return_val_if_fail (notification != NULL, NULL);
 
-  service = triage_protocol_dup_marked (notification->protocol, notification->service.name);
+  /* A bubble's title is one line: a long one is cut here, not by the server. */
+  name = triage_format_cut_text (notification->service.name, TRIAGE_SHOWN_NAME_CHARS);
+  service = triage_protocol_dup_marked (notification->protocol, name);
   protocol = triage_protocol_for_request (notification);
   headline = protocol ? triage_protocol_dup_headline (protocol, notification)
                       : g_strdup (notification->context.title);
+  title = triage_format_cut_text (headline, TRIAGE_SHOWN_ROW_CHARS);
   /* Translators: bubble title, "<service name>: <request title>" */
-  return g_strdup_printf (_("%s: %s"), service, headline);
+  return g_strdup_printf (_("%s: %s"), service, title);
 }
 
 /* Markup-escapes @text for a bubble body. Quotes become numeric references:

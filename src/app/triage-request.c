@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-request.h"
 
 /*
@@ -497,16 +498,23 @@ triage_format_deadline (GDateTime *deadline,
 char *
 triage_request_dup_subtitle (TriageRequest *self)
 {
+  g_autofree char *name = NULL;
   g_autofree char *service = NULL;
   GString *str;
 
   g_return_val_if_fail (TRIAGE_IS_REQUEST (self), NULL);
 
-  service = triage_protocol_dup_marked (self->notification->protocol, self->notification->service.name);
+  name = triage_format_cut_text (self->notification->service.name, TRIAGE_SHOWN_NAME_CHARS);
+  service = triage_protocol_dup_marked (self->notification->protocol, name);
   str = g_string_new (service);
 
   if (self->notification->context.project != NULL)
-    g_string_append_printf (str, " · %s", self->notification->context.project);
+    {
+      g_autofree char *project = triage_format_cut_text (self->notification->context.project,
+                                                         TRIAGE_SHOWN_NAME_CHARS);
+
+      g_string_append_printf (str, " · %s", project);
+    }
 
   if (self->answer_state == TRIAGE_ANSWER_QUEUED)
     g_string_append_printf (str, " · %s", _("Answer waiting to be sent"));

@@ -70,6 +70,7 @@ typedef struct
   TriageServerState state;
   gboolean     stopping;        /* the drain's delay is over: new requests are refused */
   int          drain_delay;     /* --drain-delay: seconds of serving after SIGTERM */
+  int          request_timeout; /* --request-timeout: seconds to send a whole request */
   guint        drain_source;
   gint64       drain_deadline;  /* monotonic µs: open requests are given up on */
   gint64       streams_closed_at; /* monotonic µs: the drain closed the streams */

@@ -176,7 +176,7 @@ triage_server_run (int    argc,
   g_autofree char *cert = NULL, *key = NULL, *admin_token_file = NULL, *password_file = NULL;
   g_autofree char *password = NULL, *log_format = NULL, *metrics_listen = NULL;
   g_auto(GStrv) limits = NULL;
-  int heartbeat = 30, idle = 60, drain_delay = 0;
+  int heartbeat = 30, idle = 60, drain_delay = 0, request_timeout = 300;
   GOptionEntry entries[] = {
     { "local", 0, 0, G_OPTION_ARG_NONE, &local, "Listen on the local Unix socket", NULL },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path, "Unix socket path", "PATH" },
@@ -190,6 +190,8 @@ triage_server_run (int    argc,
     { "admin-token-file", 0, 0, G_OPTION_ARG_FILENAME, &admin_token_file, "Admin token file", "F" },
     { "heartbeat-interval", 0, 0, G_OPTION_ARG_INT, &heartbeat, "Heartbeat interval", "S" },
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle, "Idle timeout", "S" },
+    { "request-timeout", 0, 0, G_OPTION_ARG_INT, &request_timeout,
+      "Seconds a client has to send a whole request", "S" },
     { "limit", 0, 0, G_OPTION_ARG_STRING_ARRAY, &limits, "Rate limit", "NAME=N" },
     { "no-limits", 0, 0, G_OPTION_ARG_NONE, &no_limits, "Disable rate limits", NULL },
     { "drain-delay", 0, 0, G_OPTION_ARG_INT, &drain_delay,
@@ -236,6 +238,11 @@ triage_server_run (int    argc,
   if (heartbeat < 1 || idle < 1)
     {
       fprintf (stderr, "triage-server: --heartbeat-interval and --idle-timeout must be at least 1 second\n");
+      return 2;
+    }
+  if (request_timeout < 1 || request_timeout > 86400)
+    {
+      fprintf (stderr, "triage-server: --request-timeout must be between 1 and 86400 seconds\n");
       return 2;
     }
   if ((cert == NULL) != (key == NULL))
@@ -328,6 +335,7 @@ triage_server_run (int    argc,
   self.heartbeat = heartbeat;
   self.idle = idle;
   self.drain_delay = drain_delay;
+  self.request_timeout = request_timeout;
   /* Signals are ours before anyone learns where we listen. */
   loop = g_main_loop_new (NULL, FALSE);
   self.loop = loop;

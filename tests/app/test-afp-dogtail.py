@@ -47,8 +47,8 @@ WRAPPER_TYPES = ["step_start", "text", "step_finish"]
 
 
 def named(node, name):
-    # GTK 4.8 names an entry's text node by its own name and then its label's
-    # ("Point 1 aspect Aspect", "Why this confidence Why this confidence").
+    # GTK 4.8 may name an entry's text node by its own name and then its
+    # label's, when both apply: either form is taken.
     return node.name == name or node.name.startswith(name + " ")
 
 

@@ -8,6 +8,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import http.client
 import json
 import os
 import sqlite3
@@ -107,7 +108,8 @@ def notification_body(nid, title, actions=None):
 
 def try_post(socket_path, body, service="tests", timeout=10):
     """One POST of a notification; its status, or None when the connection
-    failed (refused, reset, the server gone mid-answer)."""
+    failed (refused, reset, the server gone mid-answer: then it may or may not
+    have been stored, and posting it again tells)."""
     try:
         conn = UnixHTTPConnection(socket_path, timeout=timeout)
         conn.request("POST", "/api/v1/notifications", body=json.dumps(body).encode(),
@@ -117,7 +119,7 @@ def try_post(socket_path, body, service="tests", timeout=10):
         reply.read()
         conn.close()
         return reply.status
-    except OSError:
+    except (OSError, http.client.HTTPException):   # e.g. IncompleteRead: killed mid-answer
         return None
 
 

@@ -20,7 +20,8 @@
 #     reads while requests for it pour in. The server goes on answering
 #     another user (p99 of its answers measured and bounded) and its memory
 #     stays bounded (RSS growth asserted below a stated bound; the peer that
-#     never reads is closed after the idle timeout, which drops its backlog).
+#     never reads is closed after the idle timeout, which drops its backlog,
+#     and the half requests after --request-timeout).
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -343,8 +344,9 @@ def test_slow_and_hostile_clients():
         raise Failure(f"the file limit ({hard}) is too low for {half_open} connections")
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))   # the server inherits it
     world = ChaosWorld("hostile")
-    idle_timeout = 5
-    server = TcpServer(world, "--idle-timeout", str(idle_timeout))
+    idle_timeout, request_timeout = 5, 30
+    server = TcpServer(world, "--idle-timeout", str(idle_timeout),
+                       "--request-timeout", str(request_timeout))
     held = []
     try:
         server.start()
@@ -365,7 +367,9 @@ def test_slow_and_hostile_clients():
         baseline = [timed_list() for _ in range(50)]
         rss_before = rss_kib(server.proc.pid)
 
-        # 1,000 connections, each with half a request line and headers, then silence.
+        # 1,000 connections, each with the headers and half the body of a
+        # request, then silence.
+        sent_half = time.monotonic()
         for i in range(half_open):
             s = socket.create_connection(("127.0.0.1", server.port))
             s.sendall(b"POST /api/v1/notifications HTTP/1.1\r\nHost: x\r\n"
@@ -436,6 +440,19 @@ def test_slow_and_hostile_clients():
         log(f"the peer that never read: closed by the server {took:.1f} s after the flood "
             f"(idle timeout {idle_timeout} s); {drained // 1024} KiB had reached it, the rest "
             f"of its backlog dropped (still pending, for its next connection)")
+        # And the half requests are given up on after --request-timeout: each
+        # connection is closed by the server, nothing answered.
+        for s in held[:-1]:
+            s.settimeout(max(1.0, sent_half + request_timeout + 60 - time.monotonic()))
+            try:
+                if s.recv(4096) != b"":
+                    raise Failure("a half request was answered")
+            except socket.timeout:
+                raise Failure(f"a half request still open {request_timeout + 60} s after it "
+                              f"was sent (--request-timeout {request_timeout})") from None
+        log(f"all {half_open} half requests closed by the server "
+            f"{time.monotonic() - sent_half:.1f} s after they were sent "
+            f"(--request-timeout {request_timeout})")
     finally:
         for s in held:
             s.close()

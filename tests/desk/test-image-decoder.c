@@ -208,16 +208,32 @@ test_limits_side_and_pixels (void)
 {
   g_autoptr(GBytes) wide = make_png_header (TRIAGE_IMAGE_MAX_SIDE + 1, 10);
   g_autoptr(GBytes) many = make_png_header (12000, 9000);  /* 108 megapixels */
+  g_autoptr(GBytes) bomb = make_png_header (16000, 16000);  /* 256 megapixels */
+  g_autoptr(GBytes) just_over = make_png_header (10001, 10000);  /* 100.01 megapixels */
   g_autoptr(GBytes) ok = make_png_header (TRIAGE_IMAGE_MAX_SIDE, 100);
   Result r;
 
   decode (wide, "image/png", 2048, NULL, &r);
   g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_nonnull (strstr (r.error->message, "sides up to 16384 pixels are shown"));
   result_clear (&r);
 
   decode (many, "image/png", 2048, NULL, &r);
   g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
   g_assert_cmpint (r.width, ==, 12000);
+  /* The message names the limit broken, and by how much. */
+  g_assert_cmpstr (r.error->message, ==,
+                   "The image claims to be 12000 × 9000 pixels, 108 megapixels; up to 100 are shown");
+  result_clear (&r);
+
+  decode (bomb, "image/png", 2048, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_nonnull (strstr (r.error->message, "256 megapixels; up to 100 are shown"));
+  result_clear (&r);
+
+  decode (just_over, "image/png", 2048, NULL, &r);
+  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_nonnull (strstr (r.error->message, "100.01 megapixels"));
   result_clear (&r);
 
   /* At the limit the header passes, and the (blank) picture is scaled for display. */

@@ -187,20 +187,26 @@ on_entry_changed (GtkEditable *editable,
 static GtkEntry *
 add_field (TriageAfpEditor *self,
            GtkBox          *box,
-           const char      *mnemonic,
+           const char      *text,
            Item            *item)
 {
-  GtkWidget *label = gtk_label_new_with_mnemonic (mnemonic);
+  GtkWidget *label;
   GtkWidget *entry = gtk_entry_new ();
 
+  /* A field of its own has a mnemonic, which also names it for a screen
+   * reader. An item's fields repeat in every item (no mnemonic could tell
+   * them apart): renumber() names them by their place ("Area 2 aspect"). */
+  if (item == NULL)
+    {
+      label = gtk_label_new_with_mnemonic (text);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
+    }
+  else
+    label = gtk_label_new (text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
   gtk_widget_add_css_class (label, "caption-heading");
   gtk_widget_set_hexpand (entry, TRUE);
-  /* Named without the mnemonic's underscore (GTK 4.8 keeps it in a label's name). */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  gtk_label_get_text (GTK_LABEL (label)), -1);
   g_object_set_data (G_OBJECT (entry), "triage-editor", self);
   g_signal_connect (entry, "changed", G_CALLBACK (on_entry_changed), item);
   gtk_box_append (box, label);
@@ -329,11 +335,11 @@ _triage_afp_editor_add_item (TriageAfpEditor *self,
   gtk_box_append (GTK_BOX (item->box), header);
 
   fields = item->box;
-  item->aspect = add_field (self, GTK_BOX (fields), _("_Aspect"), item);
+  item->aspect = add_field (self, GTK_BOX (fields), _("Aspect"), item);
   if (area)
     {
-      item->text = add_field (self, GTK_BOX (fields), _("_Description: what could be better"), item);
-      item->recommendation = add_field (self, GTK_BOX (fields), _("_Recommendation: what to do"), item);
+      item->text = add_field (self, GTK_BOX (fields), _("Description: what could be better"), item);
+      item->recommendation = add_field (self, GTK_BOX (fields), _("Recommendation: what to do"), item);
       item->id_label = GTK_LABEL (gtk_label_new (NULL));
       gtk_label_set_xalign (item->id_label, 0);
       gtk_label_set_wrap (item->id_label, TRUE);
@@ -344,7 +350,7 @@ _triage_afp_editor_add_item (TriageAfpEditor *self,
       gtk_box_append (GTK_BOX (fields), GTK_WIDGET (item->id_label));
     }
   else
-    item->text = add_field (self, GTK_BOX (fields), _("_Justification: why it is good"), item);
+    item->text = add_field (self, GTK_BOX (fields), _("Justification: why it is good"), item);
 
   g_ptr_array_add (items_of (self, item), item);
   gtk_box_append (area ? self->areas_box : self->positives_box, item->box);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-aitp-format.h"
+#include "triage-decision-format.h"
 #include "triage-aitp-picture.h"
 #include "triage-aitp-product-card.h"
 #include "triage-wrap-box.h"
@@ -180,11 +181,15 @@ update_option (TriageAitpProductCard *self)
   g_autofree char *quantity = NULL;
   const char *description = option->description ? option->description : self->product->description;
   const char *url = option->url ? option->url : self->product->url;
+  g_autofree char *shown_name = triage_format_shown_text (name ? name : option->id,
+                                                          TRIAGE_SHOWN_TITLE_CHARS);
+  g_autofree char *shown_description = triage_format_shown_text (description ? description : "",
+                                                                 TRIAGE_SHOWN_DESCRIPTION_CHARS);
 
   self->available = atp_aitp_option_is_available (option, product, self->now);
 
-  gtk_label_set_label (self->name_label, name ? name : option->id);
-  gtk_label_set_label (self->description_label, description ? description : "");
+  gtk_label_set_label (self->name_label, shown_name);
+  gtk_label_set_label (self->description_label, shown_description);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label), description != NULL);
   update_rating (self, option);
 

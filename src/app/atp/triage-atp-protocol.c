@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-atp-format.h"
+#include "triage-decision-format.h"
 #include "triage-atp-protocol.h"
 
 /*
@@ -70,8 +71,10 @@ triage_atp_protocol_dup_bubble_answers (TriageProtocol  *protocol,
   for (guint i = 0; i < request->actions->len; i++)
     {
       const AtpAction *action = g_ptr_array_index (request->actions, i);
+      /* A bubble's button is a few words; a long label is cut here, not by the server. */
+      g_autofree char *label = triage_format_cut_text (action->label, TRIAGE_SHOWN_LABEL_CHARS);
 
-      g_ptr_array_add (answers, triage_bubble_answer_new (action->id, action->label));
+      g_ptr_array_add (answers, triage_bubble_answer_new (action->id, label));
     }
 
   return answers;

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-decision-format.h"
 #include "triage-history-row.h"
 
 /*
@@ -104,6 +105,7 @@ triage_history_row_set_entry (TriageHistoryRow   *self,
                               TriageHistoryEntry *entry)
 {
   g_autofree char *details = NULL;
+  g_autofree char *title = NULL;
   const TriageHistoryEntryData *data;
 
   g_return_if_fail (TRIAGE_IS_HISTORY_ROW (self));
@@ -120,12 +122,19 @@ triage_history_row_set_entry (TriageHistoryRow   *self,
     }
 
   data = triage_history_entry_get_data (entry);
-  details = data->id ? format_details (entry) : NULL;
+  /* One line each: what an agent sent is cut to what a row can show. */
+  if (data->id != NULL)
+    {
+      g_autofree char *full = format_details (entry);
 
-  gtk_inscription_set_text (self->title_label, data->title);
+      details = triage_format_cut_text (full, TRIAGE_SHOWN_ROW_CHARS);
+    }
+  title = triage_format_cut_text (data->title ? data->title : "", TRIAGE_SHOWN_ROW_CHARS);
+
+  gtk_inscription_set_text (self->title_label, title);
   gtk_inscription_set_text (self->details_label, details);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, data->title ? data->title : "",
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   -1);
 }
 

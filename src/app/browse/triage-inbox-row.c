@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-decision-format.h"
 #include "triage-inbox-row.h"
 
 /*
@@ -47,12 +48,16 @@ static void
 update_texts (TriageInboxRow *self)
 {
   g_autofree char *subtitle = NULL;
-  const char *title = NULL;
+  g_autofree char *title = NULL;
 
+  /* One line each: what an agent sent is cut to what a row can show. */
   if (self->request != NULL)
     {
-      title = triage_request_get_title (self->request);
-      subtitle = triage_request_dup_subtitle (self->request);
+      g_autofree char *full = triage_request_dup_subtitle (self->request);
+
+      title = triage_format_cut_text (triage_request_get_title (self->request),
+                                      TRIAGE_SHOWN_ROW_CHARS);
+      subtitle = triage_format_cut_text (full, TRIAGE_SHOWN_ROW_CHARS);
     }
 
   gtk_inscription_set_text (self->title_label, title);

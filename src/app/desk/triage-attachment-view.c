@@ -10,12 +10,13 @@
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
 
-#include "atp-json.h"
 #include "triage-attachment-fetch.h"
 #include "triage-attachment-file.h"
 #include "triage-attachment-view.h"
+#include "triage-decision-format.h"
 #include "triage-desk-error.h"
 #include "triage-image-decoder.h"
+#include "triage-text-preview.h"
 
 /* Bytes looked at to sniff a content type. */
 #define SNIFF_SIZE 4096
@@ -26,7 +27,8 @@
  * Shows one attachment of a request. Everything about it is untrusted: the
  * type, the description, the data, the address. Text goes into a read-only
  * GtkSourceView as text (HTML and SVG included: shown as source, never
- * rendered), images are decoded off the main thread with hard size limits,
+ * rendered; a large text prepared in a thread, long lines cut, see
+ * TriageTextPreview), images are decoded off the main thread with hard size limits,
  * and an address is fetched only when the user presses "Load from HOST".
  */
 struct _TriageAttachmentView
@@ -44,7 +46,7 @@ struct _TriageAttachmentView
   GtkLabel             *uri_label;
   GtkLabel             *notice_label;
   GtkStack             *stack;
-  GtkSourceView        *source_view;
+  TriageTextPreview    *text_preview;
   GtkPicture           *picture;
   GtkImage             *file_icon;
   GtkLabel             *file_label;
@@ -193,7 +195,7 @@ reset (TriageAttachmentView *self)
   gtk_label_set_attributes (self->uri_label, NULL);
   gtk_label_set_text (self->notice_label, "");
   gtk_widget_set_visible (GTK_WIDGET (self->notice_label), FALSE);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)), "", 0);
+  triage_text_preview_clear (self->text_preview);
   gtk_picture_set_paintable (self->picture, NULL);
   gtk_label_set_text (self->error_label, "");
 }
@@ -302,19 +304,6 @@ description_as_filename (const char *description)
 }
 
 static void
-update_style_scheme (TriageAttachmentView *self)
-{
-  GtkSourceStyleSchemeManager *manager = gtk_source_style_scheme_manager_get_default ();
-  GtkSourceBuffer *buffer;
-  GtkSourceStyleScheme *scheme;
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-
-  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
-  scheme = gtk_source_style_scheme_manager_get_scheme (manager, dark ? "Adwaita-dark" : "Adwaita");
-  gtk_source_buffer_set_style_scheme (buffer, scheme);
-}
-
-static void
 show_as_file (TriageAttachmentView *self)
 {
   g_autofree char *description = g_content_type_get_description (self->mime_type);
@@ -329,108 +318,23 @@ show_as_file (TriageAttachmentView *self)
   set_kind (self, TRIAGE_ATTACHMENT_KIND_FILE);
 }
 
+/* Shows a prepared text: its notices, highlighted by its language up to a size. */
 static void
-show_text (TriageAttachmentView *self)
+show_prepared_text (TriageAttachmentView *self,
+                    TriageAttachmentText *text)
 {
   GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
-  GtkSourceBuffer *buffer;
   GtkSourceLanguage *language = NULL;
-  g_autofree char *converted = NULL;
-  g_autofree char *valid = NULL;
-  g_autofree char *pretty = NULL;
   TriageAttachmentKind kind = TRIAGE_ATTACHMENT_KIND_TEXT;
-  const char *data;
-  const char *text;
-  gsize size;
-  gsize length;
-  gboolean truncated;
 
-  data = g_bytes_get_data (self->bytes, &size);
-  truncated = size > TRIAGE_ATTACHMENT_TEXT_MAX_SIZE;
-  length = MIN (size, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
-
-  if (self->charset != NULL &&
-      g_ascii_strcasecmp (self->charset, "utf-8") != 0 &&
-      g_ascii_strcasecmp (self->charset, "utf8") != 0 &&
-      g_ascii_strcasecmp (self->charset, "us-ascii") != 0)
-    {
-      g_autoptr(GError) error = NULL;
-      gsize written = 0;
-
-      converted = g_convert_with_fallback (data, length, "UTF-8", self->charset, NULL,
-                                           NULL, &written, &error);
-      if (converted != NULL)
-        {
-          data = converted;
-          length = written;
-        }
-      else
-        {
-          g_autofree char *notice = NULL;
-
-          notice = g_strdup_printf (_("The text could not be converted from its declared "
-                                      "character set (%s); it is shown as UTF-8."),
-                                    error->message);
-          add_notice (self, notice);
-        }
-    }
-
-  /* Cut at the start of a character, so the cut itself is not an error. */
-  if (truncated && converted == NULL)
-    {
-      for (guint i = 0; i < 3 && length > 0 && ((guchar) data[length] & 0xC0) == 0x80; i++)
-        length--;
-    }
-
-  if (g_utf8_validate_len (data, length, NULL))
-    {
-      text = data;
-    }
-  else
-    {
-      valid = g_utf8_make_valid (data, length);
-      text = valid;
-      length = strlen (valid);
-      add_notice (self, _("This text is not valid UTF-8 (or holds NUL characters): the "
-                          "invalid bytes are shown as �. Save it to see the original."));
-    }
-
-  if (truncated)
-    {
-      g_autofree char *shown = g_format_size (TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
-      g_autofree char *total = g_format_size (size);
-      g_autofree char *notice = NULL;
-
-      notice = g_strdup_printf (_("Only the first %s of %s are shown. Save the attachment "
-                                  "to see all of it."), shown, total);
-      add_notice (self, notice);
-    }
+  for (guint i = 0; i < text->notices->len; i++)
+    add_notice (self, g_ptr_array_index (text->notices, i));
 
   if (type_is_json (self->mime_type))
     {
       language = gtk_source_language_manager_get_language (languages, "json");
-
-      if (!truncated)
-        {
-          g_autoptr(GError) error = NULL;
-
-          /* Laid out, with every number and string as it was written. */
-          pretty = atp_json_pretty (text, length, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE, &error);
-          if (pretty != NULL)
-            {
-              text = pretty;
-              length = strlen (pretty);
-              kind = TRIAGE_ATTACHMENT_KIND_JSON;
-            }
-          else
-            {
-              g_autofree char *notice = NULL;
-
-              notice = g_strdup_printf (_("This is not valid JSON (%s); it is shown as it "
-                                          "was sent."), error->message);
-              add_notice (self, notice);
-            }
-        }
+      if (text->json)
+        kind = TRIAGE_ATTACHMENT_KIND_JSON;
     }
   else
     {
@@ -441,18 +345,66 @@ show_text (TriageAttachmentView *self)
         kind = TRIAGE_ATTACHMENT_KIND_CODE;
     }
 
-  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
-  gtk_source_buffer_set_language (buffer, language);
-  gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text, length);
+  /* Highlighting a text this large, or a line this long, would keep the main
+   * loop busy for seconds (and a line cut mid-token highlights wrongly). */
+  if (language != NULL && text->cuts->len > 0)
+    {
+      add_notice (self, _("Highlighting is off for texts with lines this long."));
+      language = NULL;
+    }
+  else if (language != NULL && text->display_length > TRIAGE_ATTACHMENT_TEXT_HIGHLIGHT_MAX_SIZE)
+    {
+      g_autofree char *limit = g_format_size (TRIAGE_ATTACHMENT_TEXT_HIGHLIGHT_MAX_SIZE);
+      g_autofree char *notice = NULL;
+
+      /* Translators: %s is a size, e.g. "262.1 kB" */
+      notice = g_strdup_printf (_("Highlighting is off for texts over %s."), limit);
+      add_notice (self, notice);
+      language = NULL;
+    }
+
   self->language_id = language ? gtk_source_language_get_id (language) : NULL;
-
-  gtk_source_view_set_show_line_numbers (self->source_view, kind != TRIAGE_ATTACHMENT_KIND_TEXT);
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->source_view),
-                               kind == TRIAGE_ATTACHMENT_KIND_TEXT ? GTK_WRAP_WORD_CHAR
-                                                                   : GTK_WRAP_NONE);
-
+  triage_text_preview_set_text (self->text_preview, text, language,
+                                kind == TRIAGE_ATTACHMENT_KIND_TEXT);
   set_kind (self, kind);
+}
+
+static void
+prepare_text_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TriageAttachmentView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TriageAttachmentText *text;
+
+  text = triage_attachment_text_prepare_finish (result, &error);
+  if (text == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, error);
+      return;
+    }
+
+  show_prepared_text (self, text);
+}
+
+/* A small text is shown at once; a large one is prepared in a thread first. */
+static void
+show_text (TriageAttachmentView *self)
+{
+  gboolean json = type_is_json (self->mime_type);
+
+  if (g_bytes_get_size (self->bytes) <= TRIAGE_ATTACHMENT_TEXT_SYNC_SIZE)
+    {
+      show_prepared_text (self, triage_attachment_text_prepare (self->bytes, self->charset, json));
+      return;
+    }
+
+  gtk_label_set_text (self->loading_label, _("Preparing the text…"));
+  set_kind (self, TRIAGE_ATTACHMENT_KIND_LOADING);
+  triage_attachment_text_prepare_async (self->bytes, self->charset, json, self->cancellable,
+                                        prepare_text_cb, g_object_ref (self));
 }
 
 static void
@@ -720,9 +672,18 @@ triage_attachment_view_set_attachment (TriageAttachmentView *self,
   self->description = g_strdup (attachment->description);
   self->service_name = g_strdup (service_name);
 
-  gtk_label_set_text (self->title_label,
-                      attachment->description ? attachment->description : _("Attachment"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), attachment->description);
+  {
+    g_autofree char *title = triage_format_cut_text (attachment->description
+                                                       ? attachment->description : _("Attachment"),
+                                                     TRIAGE_SHOWN_ROW_CHARS);
+    g_autofree char *tooltip = attachment->description
+                                 ? triage_format_cut_text (attachment->description,
+                                                           TRIAGE_SHOWN_TITLE_CHARS)
+                                 : NULL;
+
+    gtk_label_set_text (self->title_label, title);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), tooltip);
+  }
 
   if (attachment->uri != NULL)
     {
@@ -1244,6 +1205,21 @@ open_with_action (GtkWidget  *widget,
                                            write_copy_cb, g_object_ref (self));
 }
 
+/* Ctrl+F and Ctrl+G work wherever the focus is in the window. */
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TriageAttachmentView *self = TRIAGE_ATTACHMENT_VIEW (widget);
+  const char *forward = g_str_equal (action_name, "attachment.find") ? "text.find"
+                        : g_str_equal (action_name, "attachment.find-next") ? "text.find-next"
+                        : "text.find-previous";
+
+  if (g_str_equal (gtk_stack_get_visible_child_name (self->stack), "text"))
+    gtk_widget_activate_action (GTK_WIDGET (self->text_preview), forward, NULL);
+}
+
 static void
 triage_attachment_view_dispose (GObject *object)
 {
@@ -1323,8 +1299,7 @@ triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_source_init ();
-  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  g_type_ensure (TRIAGE_TYPE_TEXT_PREVIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RESOURCE_BASE "/desk/triage-attachment-view.ui");
@@ -1338,7 +1313,7 @@ triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, uri_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, notice_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, stack);
-  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, source_view);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, text_preview);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, picture);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, file_icon);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, file_label);
@@ -1353,11 +1328,20 @@ triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
   gtk_widget_class_install_action (widget_class, "attachment.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "attachment.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "attachment.open-with", NULL, open_with_action);
+  gtk_widget_class_install_action (widget_class, "attachment.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "attachment.find-next", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "attachment.find-previous", NULL, find_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
                                        "attachment.save", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "attachment.open-with", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "attachment.find", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK,
+                                       "attachment.find-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "attachment.find-previous", NULL);
 }
 
 static void
@@ -1390,10 +1374,6 @@ triage_attachment_view_init (TriageAttachmentView *self)
   self->cancellable = g_cancellable_new ();
   self->max_download_size = TRIAGE_ATTACHMENT_FETCH_MAX_SIZE;
   self->download_timeout = TRIAGE_ATTACHMENT_FETCH_TIMEOUT;
-
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (update_style_scheme), self, G_CONNECT_SWAPPED);
-  update_style_scheme (self);
 
   set_kind (self, TRIAGE_ATTACHMENT_KIND_NONE);
 }
@@ -1473,25 +1453,38 @@ triage_attachment_view_get_bytes (TriageAttachmentView *self)
  * triage_attachment_view_get_text:
  * @self: a #TriageAttachmentView
  *
- * Returns: (transfer full) (nullable): the text shown, for the text kinds
+ * Returns: (transfer full) (nullable): the text previewed, for the text
+ *   kinds: all of it, lines shortened for display included whole
  */
 char *
 triage_attachment_view_get_text (TriageAttachmentView *self)
 {
-  GtkTextBuffer *buffer;
-  GtkTextIter start, end;
+  const TriageAttachmentText *text;
 
   g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
 
-  if (self->kind != TRIAGE_ATTACHMENT_KIND_TEXT &&
-      self->kind != TRIAGE_ATTACHMENT_KIND_JSON &&
-      self->kind != TRIAGE_ATTACHMENT_KIND_CODE)
+  text = triage_text_preview_get_text (self->text_preview);
+  if (text == NULL ||
+      (self->kind != TRIAGE_ATTACHMENT_KIND_TEXT &&
+       self->kind != TRIAGE_ATTACHMENT_KIND_JSON &&
+       self->kind != TRIAGE_ATTACHMENT_KIND_CODE))
     return NULL;
 
-  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return g_strndup (text->text, text->length);
+}
 
-  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+/**
+ * triage_attachment_view_get_text_preview:
+ * @self: a #TriageAttachmentView
+ *
+ * Returns: (transfer none): the text view and its search, for the text kinds
+ */
+TriageTextPreview *
+triage_attachment_view_get_text_preview (TriageAttachmentView *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self), NULL);
+
+  return self->text_preview;
 }
 
 /**

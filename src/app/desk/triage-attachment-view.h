@@ -10,11 +10,11 @@
 #include <libsoup/soup.h>
 
 #include "atp-notification.h"
+#include "triage-attachment-text.h"
+#include "triage-text-preview.h"
 
 G_BEGIN_DECLS
 
-/* Text beyond this many bytes is not shown (the whole content can still be saved). */
-#define TRIAGE_ATTACHMENT_TEXT_MAX_SIZE (1024 * 1024)
 /* Decoded images are scaled so the longer side is at most this. */
 #define TRIAGE_ATTACHMENT_IMAGE_MAX_DISPLAY_SIZE 2048
 
@@ -83,6 +83,7 @@ GFile                *triage_attachment_view_write_copy_finish   (TriageAttachme
 TriageAttachmentKind  triage_attachment_view_get_kind            (TriageAttachmentView *self);
 GBytes               *triage_attachment_view_get_bytes           (TriageAttachmentView *self);
 char                 *triage_attachment_view_get_text            (TriageAttachmentView *self);
+TriageTextPreview    *triage_attachment_view_get_text_preview    (TriageAttachmentView *self);
 const char           *triage_attachment_view_get_language_id     (TriageAttachmentView *self);
 GdkPaintable         *triage_attachment_view_get_paintable       (TriageAttachmentView *self);
 const char           *triage_attachment_view_get_notice          (TriageAttachmentView *self);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-attachment-window.h"
+#include "triage-decision-format.h"
 
 /* A window around one TriageAttachmentView, for the app to open on "attachment-activated". */
 struct _TriageAttachmentWindow
@@ -69,7 +70,7 @@ triage_attachment_window_new (GtkWindow           *parent,
                               const char          *service_name)
 {
   TriageAttachmentWindow *self;
-  const char *title;
+  g_autofree char *title = NULL;
 
   g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (attachment != NULL, NULL);
@@ -78,7 +79,9 @@ triage_attachment_window_new (GtkWindow           *parent,
                        "transient-for", parent,
                        NULL);
 
-  title = attachment->description ? attachment->description : _("Attachment");
+  title = triage_format_cut_text (attachment->description ? attachment->description
+                                                         : _("Attachment"),
+                                  TRIAGE_SHOWN_ROW_CHARS);
   gtk_label_set_text (self->title_label, title);
   gtk_window_set_title (GTK_WINDOW (self), title);
   triage_attachment_view_set_attachment (self->view, attachment, service_name);

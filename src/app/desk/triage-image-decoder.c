@@ -100,6 +100,38 @@ on_loader_size_prepared (GdkPixbufLoader *loader,
     }
 }
 
+/* Says which limit a refused image broke: its sides, or its area. */
+static void
+set_too_large_error (int      width,
+                     int      height,
+                     GError **error)
+{
+  guint64 pixels = (guint64) MAX (width, 0) * (guint64) MAX (height, 0);
+
+  if (width <= 0 || height <= 0)
+    g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE,
+                 _("The image claims to be %d × %d pixels, which is not a size"), width, height);
+  else if (width > TRIAGE_IMAGE_MAX_SIDE || height > TRIAGE_IMAGE_MAX_SIDE)
+    g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE,
+                 /* Translators: an image refused for a side longer than the limit */
+                 _("The image claims to be %d × %d pixels; sides up to %d pixels are shown"),
+                 width, height, TRIAGE_IMAGE_MAX_SIDE);
+  else
+    {
+      double megapixels = pixels / 1e6;
+      double limit = TRIAGE_IMAGE_MAX_PIXELS / 1e6;
+      /* Whole megapixels, unless rounding would make it look within the limit. */
+      int digits = (pixels + 500000) / 1000000 <= TRIAGE_IMAGE_MAX_PIXELS / 1000000 ? 2 : 0;
+
+      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE,
+                   /* Translators: an image refused for its area, e.g. "The image claims
+                    * to be 16000 × 16000 pixels, 256 megapixels; up to 100 are shown" */
+                   _("The image claims to be %d × %d pixels, %.*f megapixels; up to %.0f are "
+                     "shown"),
+                   width, height, digits, megapixels, limit);
+    }
+}
+
 static GdkPixbuf *
 decode (DecodeData    *dd,
         GCancellable  *cancellable,
@@ -168,11 +200,7 @@ decode (DecodeData    *dd,
 
   if (dd->refused)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE,
-                   _("The image claims to be %d × %d pixels; images up to %d × %d pixels "
-                     "and %d megapixels are shown"),
-                   dd->width, dd->height, TRIAGE_IMAGE_MAX_SIDE, TRIAGE_IMAGE_MAX_SIDE,
-                   (int) (TRIAGE_IMAGE_MAX_PIXELS / 1000000));
+      set_too_large_error (dd->width, dd->height, error);
       return NULL;
     }
 

@@ -19,7 +19,7 @@
  */
 
 #define MAX_METADATA_ROWS 200
-#define MAX_METADATA_VALUE_CHARS 1000
+#define MAX_METADATA_VALUE_CHARS 500
 
 static void
 clear_list (GtkListBox *list)
@@ -35,12 +35,14 @@ metadata_row_new (const char *key,
                   JsonNode   *value)
 {
   g_autofree char *text = triage_format_json_value (value, MAX_METADATA_VALUE_CHARS);
+  g_autofree char *shown = triage_format_shown_text (text, 0);
+  g_autofree char *key_text = triage_format_shown_text (key, TRIAGE_SHOWN_NAME_CHARS);
   GtkWidget *row, *box, *key_label, *value_label;
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   gtk_widget_add_css_class (box, "metadata-row");
 
-  key_label = gtk_label_new (key);
+  key_label = gtk_label_new (key_text);
   gtk_label_set_use_markup (GTK_LABEL (key_label), FALSE);
   gtk_label_set_wrap (GTK_LABEL (key_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (key_label), PANGO_WRAP_WORD_CHAR);
@@ -49,7 +51,7 @@ metadata_row_new (const char *key,
   gtk_widget_add_css_class (key_label, "dim-label");
   gtk_box_append (GTK_BOX (box), key_label);
 
-  value_label = gtk_label_new (text);
+  value_label = gtk_label_new (shown);
   gtk_label_set_use_markup (GTK_LABEL (value_label), FALSE);
   gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
@@ -66,7 +68,7 @@ metadata_row_new (const char *key,
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
   gtk_widget_set_focusable (row, FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, key,
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, key_text,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
                                   -1);
 
@@ -112,14 +114,15 @@ attachment_row_new (const AtpAttachment *attachment)
 {
   g_autofree char *details = triage_format_attachment_details (attachment);
   g_autofree char *content_type = g_content_type_from_mime_type (attachment->type);
+  g_autofree char *title = triage_format_shown_text (attachment->description && *attachment->description
+                                                     ? attachment->description : attachment->type,
+                                                   TRIAGE_SHOWN_ROW_CHARS);
   g_autoptr(GIcon) icon = NULL;
   GtkWidget *row, *image;
 
   row = adw_action_row_new ();
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
-                                 attachment->description && *attachment->description
-                                   ? attachment->description : attachment->type);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), details);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
 
@@ -154,15 +157,26 @@ _triage_decision_view_build_header (TriageDecisionView *self)
   g_autofree char *sent_at = NULL;
   g_autofree char *request_id = NULL;
 
-  adw_avatar_set_text (self->service_avatar, notification->service.name);
-  gtk_label_set_label (self->service_label, notification->service.name);
-  gtk_label_set_label (self->service_id_label, notification->service.id ? notification->service.id : "");
+  g_autofree char *service = triage_format_cut_text (notification->service.name,
+                                                     TRIAGE_SHOWN_NAME_CHARS);
+  g_autofree char *service_id = triage_format_cut_text (notification->service.id ? notification->service.id : "",
+                                                        TRIAGE_SHOWN_NAME_CHARS);
+  g_autofree char *title = triage_format_shown_text (notification->context.title,
+                                                   TRIAGE_SHOWN_TITLE_CHARS);
+  g_autofree char *description = triage_format_shown_text (notification->context.description,
+                                                         TRIAGE_SHOWN_DESCRIPTION_CHARS);
+  g_autofree char *project = triage_format_cut_text (notification->context.project ? notification->context.project : "",
+                                                     TRIAGE_SHOWN_NAME_CHARS);
+
+  adw_avatar_set_text (self->service_avatar, service);
+  gtk_label_set_label (self->service_label, service);
+  gtk_label_set_label (self->service_id_label, service_id);
   gtk_widget_set_visible (GTK_WIDGET (self->service_id_label), notification->service.id != NULL);
 
-  gtk_label_set_label (self->title_label, notification->context.title);
-  gtk_label_set_label (self->description_label, notification->context.description);
+  gtk_label_set_label (self->title_label, title);
+  gtk_label_set_label (self->description_label, description);
 
-  gtk_label_set_label (self->project_label, notification->context.project ? notification->context.project : "");
+  gtk_label_set_label (self->project_label, project);
   gtk_widget_set_visible (self->project_chip, notification->context.project != NULL);
 
   received = triage_format_time (notification->timestamp, NULL);

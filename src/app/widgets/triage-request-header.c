@@ -212,6 +212,11 @@ triage_request_header_set_request (TriageRequestHeader *self,
   TriageProtocol *protocol;
   const char *mark;
   const char *description;
+  g_autofree char *service = NULL;
+  g_autofree char *service_id = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *shown_description = NULL;
+  g_autofree char *project = NULL;
 
   g_return_if_fail (TRIAGE_IS_REQUEST_HEADER (self));
 
@@ -229,9 +234,12 @@ triage_request_header_set_request (TriageRequestHeader *self,
       return;
     }
 
-  adw_avatar_set_text (self->service_avatar, request->service.name);
-  gtk_label_set_label (self->service_label, request->service.name);
-  gtk_label_set_label (self->service_id_label, request->service.id ? request->service.id : "");
+  service = triage_format_cut_text (request->service.name, TRIAGE_SHOWN_NAME_CHARS);
+  service_id = triage_format_cut_text (request->service.id ? request->service.id : "",
+                                       TRIAGE_SHOWN_NAME_CHARS);
+  adw_avatar_set_text (self->service_avatar, service);
+  gtk_label_set_label (self->service_label, service);
+  gtk_label_set_label (self->service_id_label, service_id);
   gtk_widget_set_visible (GTK_WIDGET (self->service_id_label), request->service.id != NULL);
 
   /* The protocol it was asked in, as a word (the inbox and the bubble say it too). */
@@ -249,12 +257,17 @@ triage_request_header_set_request (TriageRequestHeader *self,
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tooltip, -1);
     }
 
-  gtk_label_set_label (self->title_label, request->context.title);
+  title = triage_format_shown_text (request->context.title, TRIAGE_SHOWN_TITLE_CHARS);
+  gtk_label_set_label (self->title_label, title);
   description = request->context.description;
-  gtk_label_set_label (self->description_label, description ? description : "");
+  shown_description = triage_format_shown_text (description ? description : "",
+                                              TRIAGE_SHOWN_DESCRIPTION_CHARS);
+  gtk_label_set_label (self->description_label, shown_description);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label), description != NULL && *description != '\0');
 
-  gtk_label_set_label (self->project_label, request->context.project ? request->context.project : "");
+  project = triage_format_cut_text (request->context.project ? request->context.project : "",
+                                    TRIAGE_SHOWN_NAME_CHARS);
+  gtk_label_set_label (self->project_label, project);
   gtk_widget_set_visible (self->project_chip, request->context.project != NULL);
 
   received = triage_format_time (request->timestamp, NULL);

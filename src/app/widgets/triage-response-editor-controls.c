@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-decision-format.h"
 #include "triage-flag-badge.h"
 #include "triage-response-editor-private.h"
 
@@ -21,8 +22,9 @@
  */
 
 static GtkWidget *
-wrapping_button (const char *label)
+wrapping_button (const char *text)
 {
+  g_autofree char *label = triage_format_shown_text (text, TRIAGE_SHOWN_LABEL_CHARS);
   GtkWidget *button = gtk_button_new ();
   GtkWidget *child = gtk_label_new (label);
 
@@ -90,11 +92,12 @@ void
 _triage_response_editor_add_send_button (TriageResponseEditor *self)
 {
   g_autofree char *accessible = NULL;
+  g_autofree char *label = triage_format_cut_text (self->action->label, TRIAGE_SHOWN_LABEL_CHARS);
 
   self->submit_button = gtk_button_new_with_label (_("Send"));
   gtk_widget_add_css_class (self->submit_button, affirmative_style (self->action));
   /* Translators: the accessible name of a send button; %s is the action's label */
-  accessible = g_strdup_printf (_("Send “%s”"), self->action->label);
+  accessible = g_strdup_printf (_("Send “%s”"), label);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->submit_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
   g_signal_connect_object (self->submit_button, "clicked",
@@ -171,8 +174,9 @@ static GtkWidget *
 option_button_new (const AtpOption *option,
                    GtkCheckButton  *group)
 {
+  g_autofree char *text = triage_format_shown_text (option->label, TRIAGE_SHOWN_LABEL_CHARS);
   GtkWidget *button = gtk_check_button_new ();
-  GtkWidget *label = gtk_label_new (option->label);
+  GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -182,7 +186,7 @@ option_button_new (const AtpOption *option,
   if (group != NULL)
     gtk_check_button_set_group (GTK_CHECK_BUTTON (button), group);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, option->label, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
 
   return button;
 }
@@ -217,7 +221,12 @@ build_dropdown (TriageResponseEditor *self)
   GtkExpression *expression;
 
   for (guint i = 0; i < action->options->len; i++)
-    gtk_string_list_append (labels, ((AtpOption *) g_ptr_array_index (action->options, i))->label);
+    {
+      g_autofree char *label = triage_format_cut_text (((AtpOption *) g_ptr_array_index (action->options, i))->label,
+                                                       TRIAGE_SHOWN_ROW_CHARS);
+
+      gtk_string_list_append (labels, label);
+    }
 
   expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
   self->input = gtk_drop_down_new (G_LIST_MODEL (labels), expression);
@@ -243,6 +252,7 @@ build_text (TriageResponseEditor *self)
 {
   const AtpAction *action = self->action;
   GtkWidget *overlay, *scrolled, *view;
+  g_autofree char *placeholder = NULL;
 
   view = gtk_text_view_new ();
   gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
@@ -267,8 +277,10 @@ build_text (TriageResponseEditor *self)
   /* GtkTextView has no placeholder: a label over it while the buffer is empty. */
   overlay = gtk_overlay_new ();
   gtk_overlay_set_child (GTK_OVERLAY (overlay), scrolled);
-  self->placeholder_label = gtk_label_new (action->placeholder ? action->placeholder
-                                                               : _("Type your answer"));
+  placeholder = triage_format_shown_text (action->placeholder ? action->placeholder
+                                                            : _("Type your answer"),
+                                        TRIAGE_SHOWN_TITLE_CHARS);
+  self->placeholder_label = gtk_label_new (placeholder);
   gtk_label_set_use_markup (GTK_LABEL (self->placeholder_label), FALSE);
   gtk_label_set_wrap (GTK_LABEL (self->placeholder_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (self->placeholder_label), PANGO_WRAP_WORD_CHAR);
@@ -309,8 +321,9 @@ void
 _triage_response_editor_build (TriageResponseEditor *self)
 {
   const AtpAction *action = self->action;
+  g_autofree char *title = triage_format_shown_text (action->label, TRIAGE_SHOWN_TITLE_CHARS);
 
-  gtk_label_set_label (self->title_label, action->label);
+  gtk_label_set_label (self->title_label, title);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, action->label, -1);
   build_badges (self);

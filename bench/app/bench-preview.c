@@ -1,0 +1,249 @@
+/* bench-preview.c — the main loop's worst stall while heavy attachments and a
+ * huge request are shown
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * In-process, as the app shows them: an attachment window for each case of
+ * tests/app/app-test-stall.h (one 600 kB line without spaces, a 600 kB
+ * minified JS line, 100,000 short lines, 1 MB of JSON on one line), then a
+ * request whose title and description are 100 kB each in the decision view,
+ * an inbox row, a history row and a bubble's texts. For each it prints the
+ * worst lateness of a 10 ms timeout source (what a D-Bus call to the app, a
+ * click or a frame would have waited) from the moment it is opened until it
+ * is shown, drawn and the main loop idle, plus 0.5 s; and the time until
+ * then.
+ *
+ * Needs a display: bench/app/run.sh --preview runs it under
+ * build-aux/run-headless.sh. Exit status 1 when a stall reaches 100 ms.
+ */
+
+#include <adwaita.h>
+#include <stdio.h>
+
+#include "app-test-stall.h"
+#include "triage-attachment-window.h"
+#include "triage-decision-view.h"
+#include "triage-history-entry.h"
+#include "triage-history-row.h"
+#include "triage-inbox-row.h"
+#include "triage-notifier.h"
+#include "triage-request.h"
+
+#define TARGET_STALL_MS 100.0
+/* Long enough for what took minutes before. */
+#define MAX_WAIT_US     (600 * G_USEC_PER_SEC)
+
+static guint frames;
+
+static gboolean
+count_frame (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       user_data)
+{
+  frames++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+set_flag (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_until_idle (void)
+{
+  gboolean idle = FALSE;
+
+  g_idle_add_full (G_PRIORITY_LOW, set_flag, &idle, NULL);
+  while (!idle)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+spin_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Three frames of @window drawn, the main loop idle, then half a second. */
+static void
+wait_drawn (GtkWidget *window)
+{
+  guint tick = gtk_widget_add_tick_callback (window, count_frame, NULL, NULL);
+  guint until = frames + 3;
+
+  while (frames < until)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_remove_tick_callback (window, tick);
+  wait_until_idle ();
+  spin_ms (500);
+}
+
+static gboolean
+attachment_shown (TriageAttachmentView *view)
+{
+  TriageAttachmentKind kind = triage_attachment_view_get_kind (view);
+
+  return kind != TRIAGE_ATTACHMENT_KIND_NONE && kind != TRIAGE_ATTACHMENT_KIND_LOADING;
+}
+
+static gboolean
+report (const char   *name,
+        AppTestStall *probe,
+        gint64        start)
+{
+  double stall = app_test_stall_stop (probe);
+
+  printf ("  %-14s worst stall %9.1f ms (main thread busy %8.1f ms)   shown and idle after %9.1f ms\n",
+          name, stall, probe->worst_busy / 1000.0, (g_get_monotonic_time () - start) / 1000.0);
+  fflush (stdout);
+
+  return stall < TARGET_STALL_MS;
+}
+
+static gboolean
+bench_attachment (const AppTestStallCase *c)
+{
+  g_autoptr(GBytes) data = c->make ();
+  AtpAttachment *attachment = app_test_stall_attachment (c, data);
+  AppTestStall stall;
+  GtkWidget *window;
+  TriageAttachmentView *view;
+  gint64 start;
+  gboolean ok;
+
+  wait_until_idle ();
+  start = g_get_monotonic_time ();
+  app_test_stall_start (&stall);
+
+  window = triage_attachment_window_new (NULL, attachment, "Bench");
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window));
+  while (!attachment_shown (view) && g_get_monotonic_time () - start < MAX_WAIT_US)
+    g_main_context_iteration (NULL, TRUE);
+  wait_drawn (window);
+
+  ok = report (c->name, &stall, start);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  app_test_stall_attachment_free (attachment);
+  return ok;
+}
+
+static gboolean
+bench_request (void)
+{
+  g_autoptr(AtpNotification) notification = app_test_stall_request ();
+  g_autoptr(TriageRequest) request = NULL;
+  g_autoptr(TriageHistoryEntry) entry = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *body = NULL;
+  TriageHistoryEntryData data = { 0 };
+  GtkWidget *window, *box, *list, *scrolled, *decision_view, *inbox_row, *history_row;
+  AppTestStall stall;
+  gint64 start;
+
+  data.id = g_strdup (notification->id);
+  data.title = g_strdup (notification->context.title);
+  data.description = g_strdup (notification->context.description);
+  data.service_name = g_strdup (notification->service.name);
+  data.created_at = g_get_real_time ();
+  entry = triage_history_entry_new (&data);
+
+  wait_until_idle ();
+  start = g_get_monotonic_time ();
+  app_test_stall_start (&stall);
+
+  /* The bubble's texts, as the notifier makes them. */
+  summary = triage_notifier_dup_summary (notification);
+  body = triage_notifier_dup_body (notification);
+
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  list = gtk_list_box_new ();
+  gtk_widget_set_size_request (list, 300, -1);
+  request = triage_request_new (notification);
+  inbox_row = triage_inbox_row_new ();
+  triage_inbox_row_set_request (TRIAGE_INBOX_ROW (inbox_row), request);
+  gtk_list_box_append (GTK_LIST_BOX (list), inbox_row);
+  history_row = triage_history_row_new ();
+  triage_history_row_set_entry (TRIAGE_HISTORY_ROW (history_row), entry);
+  gtk_list_box_append (GTK_LIST_BOX (list), history_row);
+  gtk_box_append (GTK_BOX (box), list);
+
+  decision_view = triage_decision_view_new ();
+  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (decision_view), notification);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_widget_set_hexpand (scrolled, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), decision_view);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_drawn (window);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  return report ("request-100kB", &stall, start);
+}
+
+static void
+warm_up (void)
+{
+  static const AppTestStallCase json = { "warm-up", "application/json", "a.json", NULL, NULL };
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("{\"a\": 1}", 8);
+  AtpAttachment *attachment = app_test_stall_attachment (&json, bytes);
+  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Warm-up");
+  GtkWidget *view_window = gtk_window_new ();
+  GtkWidget *view = triage_decision_view_new ();
+  g_autoptr(AtpNotification) notification = NULL;
+
+  notification = atp_notification_new_from_data ("{\"id\": \"00000000-0000-4000-8000-000000000001\","
+                                                 " \"version\": \"1.0\","
+                                                 " \"timestamp\": \"2026-01-01T00:00:00Z\","
+                                                 " \"service\": {\"id\": \"ci\", \"name\": \"CI\"},"
+                                                 " \"context\": {\"title\": \"Deploy?\","
+                                                 "   \"description\": \"Ship it\"},"
+                                                 " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\","
+                                                 "   \"response_type\": \"simple\"}],"
+                                                 " \"status\": \"delivered\"}",
+                                                 -1, ATP_PARSE_DEFAULT, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (view), notification);
+  gtk_window_set_child (GTK_WINDOW (view_window), view);
+  gtk_window_present (GTK_WINDOW (view_window));
+  wait_drawn (window);
+  wait_drawn (view_window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  gtk_window_destroy (GTK_WINDOW (view_window));
+  app_test_stall_attachment_free (attachment);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gboolean ok = TRUE;
+
+  gtk_init ();
+  adw_init ();
+
+  /* What the app has done long before: fonts, styles, the source view's languages. */
+  warm_up ();
+
+  printf ("preview: the main loop's worst stall while each is opened and shown\n");
+  for (guint i = 0; i < G_N_ELEMENTS (app_test_stall_cases); i++)
+    ok = bench_attachment (&app_test_stall_cases[i]) && ok;
+  ok = bench_request () && ok;
+
+  printf ("target: every stall < %.0f ms: %s\n", TARGET_STALL_MS, ok ? "met" : "MISSED");
+
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,427 @@
+/* triage-attachment-text.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-attachment-text"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <string.h>
+
+#include "atp-json.h"
+#include "triage-attachment-text.h"
+
+/*
+ * An attachment's bytes made into text to show: converted from its declared
+ * character set, made valid UTF-8, JSON pretty-printed, and every line too
+ * long for Pango cut for display. No GTK here: a large text is prepared in a
+ * thread, so the main loop never waits for it.
+ */
+
+void
+triage_attachment_text_free (TriageAttachmentText *text)
+{
+  if (text == NULL)
+    return;
+
+  g_free (text->text);
+  g_free (text->display);
+  g_clear_pointer (&text->line_starts, g_array_unref);
+  g_clear_pointer (&text->cuts, g_array_unref);
+  g_clear_pointer (&text->notices, g_ptr_array_unref);
+  g_free (text);
+}
+
+/**
+ * triage_attachment_text_format_count:
+ * @count: a number
+ *
+ * Returns: (transfer full): @count with its thousands grouped, "600,000", by
+ *   the locale's separator (a comma where the locale has none)
+ */
+char *
+triage_attachment_text_format_count (guint64 count)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  const char *separator = localeconv ()->thousands_sep;
+  gsize n = strlen (digits);
+  GString *out = g_string_new (NULL);
+
+  if (separator == NULL || *separator == '\0')
+    separator = ",";
+
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append (out, separator);
+      g_string_append_c (out, digits[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+add_notice (TriageAttachmentText *text,
+            char                 *notice)
+{
+  g_ptr_array_add (text->notices, notice);
+}
+
+/* Makes ->text from the bytes: at most TRIAGE_ATTACHMENT_TEXT_MAX_SIZE of them,
+ * converted, valid UTF-8, JSON pretty-printed when it parses. */
+static void
+decode_text (TriageAttachmentText *text,
+             GBytes               *bytes,
+             const char           *charset,
+             gboolean              json)
+{
+  g_autofree char *converted = NULL;
+  g_autofree char *valid = NULL;
+  const char *data;
+  gsize size;
+  gsize length;
+  gboolean truncated;
+
+  data = g_bytes_get_data (bytes, &size);
+  if (data == NULL)
+    data = "";
+  truncated = size > TRIAGE_ATTACHMENT_TEXT_MAX_SIZE;
+  length = MIN (size, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
+
+  if (charset != NULL &&
+      g_ascii_strcasecmp (charset, "utf-8") != 0 &&
+      g_ascii_strcasecmp (charset, "utf8") != 0 &&
+      g_ascii_strcasecmp (charset, "us-ascii") != 0)
+    {
+      g_autoptr(GError) error = NULL;
+      gsize written = 0;
+
+      converted = g_convert_with_fallback (data, length, "UTF-8", charset, NULL,
+                                           NULL, &written, &error);
+      if (converted != NULL)
+        {
+          data = converted;
+          length = written;
+        }
+      else
+        {
+          add_notice (text, g_strdup_printf (_("The text could not be converted from its "
+                                               "declared character set (%s); it is shown as "
+                                               "UTF-8."), error->message));
+        }
+    }
+
+  /* Cut at the start of a character, so the cut itself is not an error. */
+  if (truncated && converted == NULL)
+    {
+      for (guint i = 0; i < 3 && length > 0 && ((guchar) data[length] & 0xC0) == 0x80; i++)
+        length--;
+    }
+
+  if (!g_utf8_validate_len (data, length, NULL))
+    {
+      valid = g_utf8_make_valid (data, length);
+      data = valid;
+      length = strlen (valid);
+      add_notice (text, g_strdup (_("This text is not valid UTF-8 (or holds NUL characters): "
+                                    "the invalid bytes are shown as �. Save it to see the "
+                                    "original.")));
+    }
+
+  if (truncated)
+    {
+      g_autofree char *shown = g_format_size (TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
+      g_autofree char *total = g_format_size (size);
+
+      add_notice (text, g_strdup_printf (_("Only the first %s of %s are shown. Save the "
+                                           "attachment to see all of it."), shown, total));
+    }
+
+  if (json && !truncated)
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* Laid out, with every number and string as it was written. */
+      text->text = atp_json_pretty (data, length, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE, &error);
+      if (text->text != NULL)
+        {
+          text->length = strlen (text->text);
+          text->json = TRUE;
+          return;
+        }
+
+      add_notice (text, g_strdup_printf (_("This is not valid JSON (%s); it is shown as it "
+                                           "was sent."), error->message));
+    }
+
+  text->text = g_strndup (data, length);
+  text->length = length;
+}
+
+static const char *
+find_line_end (const char *p,
+               const char *end)
+{
+  while (p < end && *p != '\n' && *p != '\r')
+    p++;
+
+  return p;
+}
+
+/* Makes ->display: ->text with every line longer than the limit cut, and "…". */
+static void
+cut_lines (TriageAttachmentText *text)
+{
+  GString *display = g_string_sized_new (MIN (text->length, 64 * 1024) + 16);
+  const char *p = text->text;
+  const char *end = text->text + text->length;
+  guint line = 0;
+
+  for (;;)
+    {
+      const char *eol = find_line_end (p, end);
+      gsize start = p - text->text;
+      gsize length = eol - p;
+      const char *cut = eol;
+      gsize kept = 0;
+
+      g_array_append_val (text->line_starts, start);
+
+      /* A line of fewer bytes than the limit has fewer characters too. */
+      if (length > TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS)
+        {
+          for (cut = p; cut < eol && kept < TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS; kept++)
+            cut = g_utf8_next_char (cut);
+        }
+
+      g_string_append_len (display, p, cut - p);
+      if (cut < eol)
+        {
+          TriageAttachmentTextCut entry = {
+            .line = line,
+            .start = start,
+            .length = length,
+            .chars = kept + g_utf8_strlen (cut, eol - cut),
+          };
+
+          g_array_append_val (text->cuts, entry);
+          g_string_append (display, "…");
+        }
+
+      if (eol == end)
+        break;
+
+      /* "\r\n", "\n" and "\r" each end a line, as in a GtkTextBuffer. */
+      p = eol + ((eol[0] == '\r' && eol + 1 < end && eol[1] == '\n') ? 2 : 1);
+      g_string_append_len (display, eol, p - eol);
+      line++;
+    }
+
+  text->display_length = display->len;
+  text->display = g_string_free (display, FALSE);
+}
+
+static void
+add_cut_notice (TriageAttachmentText *text)
+{
+  const TriageAttachmentTextCut *longest = NULL;
+  g_autofree char *chars = NULL;
+
+  if (text->cuts->len == 0)
+    return;
+
+  for (guint i = 0; i < text->cuts->len; i++)
+    {
+      const TriageAttachmentTextCut *cut = &g_array_index (text->cuts, TriageAttachmentTextCut, i);
+
+      if (longest == NULL || cut->chars > longest->chars)
+        longest = cut;
+    }
+
+  chars = triage_attachment_text_format_count (longest->chars);
+
+  if (text->cuts->len == 1)
+    /* Translators: %u is a line number, %s a number of characters, e.g. "600,000" */
+    add_notice (text, g_strdup_printf (_("Line %u shortened: %s characters; Save As… or Open "
+                                         "With… for the whole file"), longest->line + 1, chars));
+  else
+    /* Translators: the first %u is a number of lines, the second a line number, %s a number
+     * of characters */
+    add_notice (text, g_strdup_printf (_("%u lines shortened, the longest (line %u) %s "
+                                         "characters; Save As… or Open With… for the whole "
+                                         "file"), text->cuts->len, longest->line + 1, chars));
+}
+
+/**
+ * triage_attachment_text_prepare:
+ * @bytes: the attachment's content
+ * @charset: (nullable): its declared character set
+ * @json: whether it is declared JSON, to be pretty-printed
+ *
+ * Makes the text to show from @bytes. Takes time in proportion to their
+ * size: the view calls it directly only for small texts.
+ *
+ * Returns: (transfer full): the text
+ */
+TriageAttachmentText *
+triage_attachment_text_prepare (GBytes     *bytes,
+                                const char *charset,
+                                gboolean    json)
+{
+  TriageAttachmentText *text = g_new0 (TriageAttachmentText, 1);
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  text->line_starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  text->cuts = g_array_new (FALSE, FALSE, sizeof (TriageAttachmentTextCut));
+  text->notices = g_ptr_array_new_with_free_func (g_free);
+
+  decode_text (text, bytes, charset, json);
+  cut_lines (text);
+  add_cut_notice (text);
+
+  return text;
+}
+
+typedef struct
+{
+  GBytes   *bytes;
+  char     *charset;
+  gboolean  json;
+} PrepareData;
+
+static void
+prepare_data_free (PrepareData *data)
+{
+  g_bytes_unref (data->bytes);
+  g_free (data->charset);
+  g_free (data);
+}
+
+static void
+prepare_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  PrepareData *data = task_data;
+  TriageAttachmentText *text;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  text = triage_attachment_text_prepare (data->bytes, data->charset, data->json);
+  g_task_return_pointer (task, text, (GDestroyNotify) triage_attachment_text_free);
+}
+
+/**
+ * triage_attachment_text_prepare_async:
+ * @bytes: the attachment's content
+ * @charset: (nullable): its declared character set
+ * @json: whether it is declared JSON
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when done
+ * @user_data: data for @callback
+ *
+ * triage_attachment_text_prepare() in a thread.
+ */
+void
+triage_attachment_text_prepare_async (GBytes              *bytes,
+                                      const char          *charset,
+                                      gboolean             json,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  PrepareData *data;
+
+  g_return_if_fail (bytes != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_attachment_text_prepare_async);
+
+  data = g_new0 (PrepareData, 1);
+  data->bytes = g_bytes_ref (bytes);
+  data->charset = g_strdup (charset);
+  data->json = json;
+  g_task_set_task_data (task, data, (GDestroyNotify) prepare_data_free);
+  g_task_run_in_thread (task, prepare_thread);
+}
+
+/**
+ * triage_attachment_text_prepare_finish:
+ * @result: the #GAsyncResult
+ * @error: %G_IO_ERROR_CANCELLED when cancelled
+ *
+ * Returns: (transfer full) (nullable): the text
+ */
+TriageAttachmentText *
+triage_attachment_text_prepare_finish (GAsyncResult  *result,
+                                       GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * triage_attachment_text_line_at:
+ * @text: a prepared text
+ * @offset: a byte offset in ->text
+ *
+ * Returns: the number of the line (from 0) that holds @offset
+ */
+guint
+triage_attachment_text_line_at (const TriageAttachmentText *text,
+                                gsize                       offset)
+{
+  guint low = 0;
+  guint high = text->line_starts->len;
+
+  /* The last line that starts at or before @offset. */
+  while (high - low > 1)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (g_array_index (text->line_starts, gsize, middle) <= offset)
+        low = middle;
+      else
+        high = middle;
+    }
+
+  return low;
+}
+
+/**
+ * triage_attachment_text_find_cut:
+ * @text: a prepared text
+ * @line: a line number, from 0
+ *
+ * Returns: (nullable): how @line was shortened, or %NULL when it is shown whole
+ */
+const TriageAttachmentTextCut *
+triage_attachment_text_find_cut (const TriageAttachmentText *text,
+                                 guint                       line)
+{
+  guint low = 0;
+  guint high = text->cuts->len;
+
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+      const TriageAttachmentTextCut *cut = &g_array_index (text->cuts, TriageAttachmentTextCut,
+                                                           middle);
+
+      if (cut->line == line)
+        return cut;
+      if (cut->line < line)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+
+  return NULL;
+}
