@@ -40,6 +40,13 @@ for script in $BENCHES; do
   fi
 done
 
+# The app's heavy previews and huge request: the main loop's worst stall.
+echo "== bench/app/run.sh --preview =="
+if ! sh "$here/app/run.sh" --preview; then
+  echo "bench/app/run.sh --preview: FAILED" >&2
+  status=1
+fi
+
 for path in "$here"/*/run.sh; do
   [ -f "$path" ] || continue
   script=${path#"$here"/}

@@ -194,6 +194,38 @@ bench_request (void)
   return report ("request-100kB", &stall, start);
 }
 
+static void
+warm_up (void)
+{
+  static const AppTestStallCase json = { "warm-up", "application/json", "a.json", NULL, NULL };
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("{\"a\": 1}", 8);
+  AtpAttachment *attachment = app_test_stall_attachment (&json, bytes);
+  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Warm-up");
+  GtkWidget *view_window = gtk_window_new ();
+  GtkWidget *view = triage_decision_view_new ();
+  g_autoptr(AtpNotification) notification = NULL;
+
+  notification = atp_notification_new_from_data ("{\"id\": \"00000000-0000-4000-8000-000000000001\","
+                                                 " \"version\": \"1.0\","
+                                                 " \"timestamp\": \"2026-01-01T00:00:00Z\","
+                                                 " \"service\": {\"id\": \"ci\", \"name\": \"CI\"},"
+                                                 " \"context\": {\"title\": \"Deploy?\","
+                                                 "   \"description\": \"Ship it\"},"
+                                                 " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\","
+                                                 "   \"response_type\": \"simple\"}],"
+                                                 " \"status\": \"delivered\"}",
+                                                 -1, ATP_PARSE_DEFAULT, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (view), notification);
+  gtk_window_set_child (GTK_WINDOW (view_window), view);
+  gtk_window_present (GTK_WINDOW (view_window));
+  wait_drawn (window);
+  wait_drawn (view_window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  gtk_window_destroy (GTK_WINDOW (view_window));
+  app_test_stall_attachment_free (attachment);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -202,6 +234,9 @@ main (int   argc,
 
   gtk_init ();
   adw_init ();
+
+  /* What the app has done long before: fonts, styles, the source view's languages. */
+  warm_up ();
 
   printf ("preview: the main loop's worst stall while each is opened and shown\n");
   for (guint i = 0; i < G_N_ELEMENTS (app_test_stall_cases); i++)

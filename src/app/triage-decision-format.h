@@ -45,7 +45,7 @@ JsonNode *triage_json_number_new            (double            value);
  * title would stall the app for seconds. Search and the history keep it all.
  */
 #define TRIAGE_SHOWN_TITLE_CHARS        300     /* a heading: the title, an action's label */
-#define TRIAGE_SHOWN_DESCRIPTION_CHARS  4000    /* a paragraph: the description */
+#define TRIAGE_SHOWN_DESCRIPTION_CHARS  2000    /* a paragraph: the description */
 #define TRIAGE_SHOWN_ROW_CHARS          200     /* one line of a list row or a bubble title */
 #define TRIAGE_SHOWN_LABEL_CHARS        80      /* a button's or an option's label */
 #define TRIAGE_SHOWN_NAME_CHARS         100     /* a service's name, a project */

@@ -19,7 +19,7 @@
  */
 
 #define MAX_METADATA_ROWS 200
-#define MAX_METADATA_VALUE_CHARS 1000
+#define MAX_METADATA_VALUE_CHARS 500
 
 static void
 clear_list (GtkListBox *list)
