@@ -149,9 +149,20 @@ def run(base, metrics_url, admin):
     status, _ = request(base, "POST", "/api/v1/client/respond", alice,
                         {"notification_id": ids[0], "action_id": "ok"})
     ok(status == 200, "answered")
+    # A long-poll whose client leaves before the request ends: 499, not 500.
+    in_flight = "triage_http_requests_in_flight"
+    waiting = value(samples(scrape(metrics_url)), in_flight)
+    poll = http.client.HTTPConnection(host, int(port), timeout=30)
+    poll.request("GET", f"/api/v1/notifications/{ids[1]}?wait=30",
+                 headers={"Authorization": "Bearer " + key})
+    wait_for("the long-poll to be waiting",
+             lambda: value(samples(scrape(metrics_url)), in_flight) == waiting + 1)
+    poll.close()
     status, _ = request(base, "PATCH", "/api/v1/notifications/" + ids[1], key,
                         {"status": "invalidated", "reason": "not needed"})
     ok(status == 200, "withdrawn")
+    wait_for("the long-poll to end",
+             lambda: value(samples(scrape(metrics_url)), in_flight) == waiting)
     for _ in range(2):
         status, _ = request(base, "GET", "/no/such/path")
         ok(status == 404, "an unknown path")
@@ -189,6 +200,9 @@ def run(base, metrics_url, admin):
     ok(delta(http_total, method="PATCH", route="/api/v1/notifications/{id}", status="200") == 1,
        "1 PATCH, by its route template")
     ok(delta(http_total, method="GET", route="other", status="404") == 2, "2 unknown paths")
+    polls = dict(method="GET", route="/api/v1/notifications/{id}")
+    ok(delta(http_total, status="500", **polls) == 0,
+       "the long-poll its client left is not counted as a 500")
     ok(value(after, http_total, method="GET", route="/metrics", status="401") == 1,
        "1 /metrics refused for no token")
     ok(value(after, http_total, method="GET", route="/metrics", status="403") == 1,

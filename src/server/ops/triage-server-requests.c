@@ -128,7 +128,10 @@ finished (TriageServer      *self,
     return;
   uri = soup_server_message_get_uri (msg);
   route = triage_server_route (uri ? g_uri_get_path (uri) : NULL);
-  if (aborted && status == 0)
+  /* The client left first: nothing was delivered, whatever status the answer
+   * had (a long-poll woken after its client went away carries its 200, and
+   * libsoup turns a write that fails into a 500). */
+  if (aborted)
     status = 499;
   triage_metrics_http (route, soup_server_message_get_method (msg), status, duration);
   triage_server_log_request (triage_server_request_id (msg), soup_server_message_get_method (msg),
