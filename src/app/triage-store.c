@@ -134,102 +134,6 @@ triage_store_record_free (TriageStoreRecord *record)
   g_free (record);
 }
 
-/* SQLite helpers (worker thread) */
-
-static gboolean
-set_sqlite_error (GError     **error,
-                  sqlite3     *db,
-                  const char  *what)
-{
-  g_set_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
-               _("Could not %s in the local database: %s"),
-               what, db ? sqlite3_errmsg (db) : _("out of memory"));
-  return FALSE;
-}
-
-static gboolean
-exec_sql (sqlite3     *db,
-          const char  *sql,
-          const char  *what,
-          GError     **error)
-{
-  if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
-    return set_sqlite_error (error, db, what);
-
-  return TRUE;
-}
-
-static sqlite3_stmt *
-prepare (sqlite3     *db,
-         const char  *sql,
-         GError     **error)
-{
-  sqlite3_stmt *stmt = NULL;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    {
-      set_sqlite_error (error, db, _("prepare a query"));
-      return NULL;
-    }
-
-  return stmt;
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
-
-static void
-bind_text (sqlite3_stmt *stmt,
-           int           index,
-           const char   *text)
-{
-  if (text != NULL)
-    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
-  else
-    sqlite3_bind_null (stmt, index);
-}
-
-/* GLib 2.74 has no usec variants of the Unix time conversions. */
-static gint64
-time_to_usec (GDateTime *time)
-{
-  return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
-}
-
-static GDateTime *
-time_from_usec (gint64 usec)
-{
-  g_autoptr(GDateTime) seconds = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
-
-  return g_date_time_add (seconds, usec % G_USEC_PER_SEC);
-}
-
-static void
-bind_time (sqlite3_stmt *stmt,
-           int           index,
-           GDateTime    *time)
-{
-  if (time != NULL)
-    sqlite3_bind_int64 (stmt, index, time_to_usec (time));
-  else
-    sqlite3_bind_null (stmt, index);
-}
-
-static GDateTime *
-column_time (sqlite3_stmt *stmt,
-             int           column)
-{
-  if (sqlite3_column_type (stmt, column) == SQLITE_NULL)
-    return NULL;
-
-  return time_from_usec (sqlite3_column_int64 (stmt, column));
-}
-
-static gint64
-now_usec (void)
-{
-  return g_get_real_time ();
-}
-
 /* Schema. Version 1: the inbox/history and the outbox. */
 static const char schema_v1[] =
   "CREATE TABLE notifications ("
@@ -706,25 +610,6 @@ outcome_data_free (OutcomeData *data)
   g_free (data->notification_id);
   g_free (data->reason);
   g_free (data);
-}
-
-/* Runs @stmt, a write, and gives @task its outcome; @what names it in an error. */
-static void
-return_step (TriageStore  *self,
-             GTask        *task,
-             sqlite3_stmt *stmt,
-             const char   *what)
-{
-  GError *error = NULL;
-
-  if (sqlite3_step (stmt) != SQLITE_DONE)
-    {
-      set_sqlite_error (&error, self->db, what);
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
 }
 
 static void
