@@ -1,4 +1,4 @@
-/* triage-store-private.h — what the store's files share (triage-store.c, triage-store-drafts.c)
+/* triage-store-private.h — what the store's files share
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,6 +12,30 @@
 #include "triage-store.h"
 
 G_BEGIN_DECLS
+
+/*
+ * TriageStore spans five files:
+ *
+ *   triage-store.c           the object, its worker thread, opening the database
+ *   triage-store-schema.c    the schema and its upgrades
+ *   triage-store-requests.c  the requests seen: inbox, history, pruning
+ *   triage-store-outbox.c    the answers not yet confirmed by the server
+ *   triage-store-drafts.c    the drafts of answers being written
+ */
+
+struct _TriageStore
+{
+  GObject      parent_instance;
+
+  char        *path;
+  GThreadPool *pool;     /* one thread: the only user of db */
+  sqlite3     *db;       /* touched on the worker thread only */
+
+  GMutex       batch_lock;
+  GPtrArray   *batch;    /* GTask* of saves that a queued write will take, or NULL */
+
+  char        *server;   /* main thread: whose requests and answers are meant */
+};
 
 /* Runs on the store's one worker thread, the only user of its database. */
 typedef void (*TriageStoreFunc) (TriageStore *self,
@@ -28,6 +52,18 @@ void     _triage_store_run    (TriageStore         *self,
                                gpointer             user_data);
 /* On the worker thread only. */
 sqlite3 *_triage_store_get_db (TriageStore         *self);
+
+/* triage-store.c */
+void     _triage_store_queue_save (TriageStore     *self,
+                                   GTask           *task);
+
+/* triage-store-schema.c */
+gboolean _triage_store_migrate    (sqlite3         *db,
+                                   GError         **error);
+
+/* triage-store-requests.c */
+void     _triage_store_save_batch (TriageStore     *self,
+                                   GPtrArray       *batch);
 
 /* SQLite helpers, for the store's files (worker thread) */
 
