@@ -190,6 +190,19 @@ if brief:
                     print(f"    {t['name']}: {l}")
     sys.exit(0)
 if bad:
+    # What each failed test said last, without the debug chatter: CI keeps only
+    # the tail of the output, and meson's error logs scrolled out of it long ago.
+    for path in sorted(p for p in args[2:] if os.path.exists(p)):
+        with open(path) as f:
+            for line in f:
+                t = json.loads(line) if line.strip() else None
+                if t is None or t["result"] in ("OK", "EXPECTEDFAIL", "SKIP"):
+                    continue
+                print(f"--- {os.path.basename(path)[:-5]}: {t['name']} ({t['result']}), its last words:")
+                for stream in ("stdout", "stderr"):
+                    said = [l for l in (t.get(stream) or "").splitlines() if "-DEBUG: " not in l]
+                    for l in said[-25:]:
+                        print(f"  {stream[3:]}| {l[:300]}")
     print("failed tests:")
     print("\n".join(f"  {step}: {name} ({why})" for step, name, why in bad))
 print(f"check took {seconds // 60} min {seconds % 60} s")
