@@ -21,7 +21,9 @@
 # AITP decisions costs <= 1.2 x as many ATP requests of server CPU (bench-aitp.c). Issue 13: one server on
 # PostgreSQL >= 0.5 x the same on SQLite; two servers >= 1.6 x one where the database
 # is not the bottleneck; POST on one server -> WebSocket on another p99 < 20 ms at
-# 200/s; 10,000 requests with a server killed halfway: 0 lost, 0 duplicated.
+# 200/s; 10,000 requests with a server killed halfway: 0 lost, 0 duplicated. Issue 12:
+# another client answered within 100 ms p99 while 1,000 connections hold half a
+# request and a WebSocket peer never reads (bench-hostile.py).
 
 set -eu
 
@@ -68,3 +70,6 @@ TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-serve
 TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-afp"
 # AITP: 1,000 decisions against 1,000 ATP requests on one server (target <= 1.2 x)
 TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-aitp"
+# Issue 12: another client's answers while 1,000 connections hold half a request and a
+# WebSocket peer never reads (target p99 < 100 ms on an idle machine)
+TRIAGE_SERVER="$build/src/server/triage-server" python3 "$src/bench/server/bench-hostile.py"
