@@ -118,6 +118,7 @@ on_request_started (SoupServer        *soup,
   TriageServer *self = user_data;
   Reading *reading = g_new0 (Reading, 1);
 
+  triage_server_keepalive_unwatch (msg);
   reading->server = self;
   reading->msg = msg;
   reading->deadline = g_get_monotonic_time () + (gint64) self->request_timeout * G_USEC_PER_SEC;
@@ -191,6 +192,7 @@ on_request_finished (SoupServer        *soup,
                      gpointer           user_data)
 {
   finished (user_data, msg, FALSE);
+  triage_server_keepalive_watch (user_data, msg);
 }
 
 static void
@@ -209,8 +211,8 @@ triage_server_setup_requests (TriageServer *self)
   caller_quark = g_quark_from_static_string ("triage-request-caller");
   logged_quark = g_quark_from_static_string ("triage-request-logged");
   reading_quark = g_quark_from_static_string ("triage-request-reading");
-  if (self->request_timeout > 0)
-    g_signal_connect (self->soup, "request-started", G_CALLBACK (on_request_started), self);
+  triage_server_setup_keepalive ();
+  g_signal_connect (self->soup, "request-started", G_CALLBACK (on_request_started), self);
   g_signal_connect (self->soup, "request-read", G_CALLBACK (on_request_read), self);
   g_signal_connect (self->soup, "request-finished", G_CALLBACK (on_request_finished), self);
   g_signal_connect (self->soup, "request-aborted", G_CALLBACK (on_request_aborted), self);
