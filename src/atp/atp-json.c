@@ -1132,20 +1132,6 @@ atp_json_write_node (GString  *out,
     }
 }
 
-void
-atp_json_write_object (GString    *out,
-                       JsonObject *object)
-{
-  write_object (out, object);
-}
-
-void
-atp_json_write_string (GString    *out,
-                       const char *str)
-{
-  write_string (out, str);
-}
-
 /**
  * atp_json_to_string:
  * @node: (nullable): a node (%NULL is written as `null`)
