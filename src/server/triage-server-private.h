@@ -75,11 +75,17 @@ typedef struct
   gint64       drain_deadline;  /* monotonic µs: open requests are given up on */
   gint64       streams_closed_at; /* monotonic µs: the drain closed the streams */
   guint        inflight;        /* requests read and not yet answered (ops/triage-server-requests.c) */
+  GQueue       reading;         /* messages being read, oldest first (ops/triage-server-requests.c) */
+  guint        reading_sweep;   /* the once-a-second --request-timeout check while any is */
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);
 void     triage_server_setup_health   (TriageServer *self);
 void     triage_server_setup_requests (TriageServer *self);
+void     triage_server_setup_keepalive (void);
+void     triage_server_keepalive_watch (TriageServer      *self,
+                                        SoupServerMessage *msg);
+void     triage_server_keepalive_unwatch (SoupServerMessage *msg);
 void     triage_server_request_done   (TriageServer      *self,
                                        SoupServerMessage *msg);
 const char *triage_server_request_id  (SoupServerMessage *msg);
