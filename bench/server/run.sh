@@ -3,6 +3,7 @@
 #
 # Usage: bench/server/run.sh [--postgres] [bench-server options: --clients K --seconds S
 #        --rate R --idle N --database URI --instances N --kill-requests N]
+#        bench/server/run.sh --callgrind [bench-cpu options: --count N --clients K]
 # The build directory is $BENCH_BUILD, by default build-bench in the source tree
 # (configured with --buildtype=release on first use). The database lives in a
 # temporary folder under $TMPDIR (default /tmp): run it on the disk you care about.
@@ -22,6 +23,10 @@
 # PostgreSQL >= 0.5 x the same on SQLite; two servers >= 1.6 x one where the database
 # is not the bottleneck; POST on one server -> WebSocket on another p99 < 20 ms at
 # 200/s; 10,000 requests with a server killed halfway: 0 lost, 0 duplicated.
+# Issue 12: the server's CPU per notification under full load halved (bench-cpu.c:
+# a fixed number of notifications; --callgrind runs only it, with the server under
+# valgrind's callgrind, and prints its instructions per notification, the figure
+# a loaded machine does not change).
 
 set -eu
 
@@ -29,8 +34,12 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BENCH_BUILD:-$src/build-bench}
 
 postgres=0
+callgrind=0
 if [ "${1:-}" = --postgres ]; then
   postgres=1
+  shift
+elif [ "${1:-}" = --callgrind ]; then
+  callgrind=1
   shift
 fi
 
@@ -38,7 +47,18 @@ if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$src" --buildtype=release
 fi
 ninja -C "$build" -j2 bench/server/bench-server bench/server/bench-afp bench/server/bench-aitp \
-  src/server/triage-server
+  bench/server/bench-cpu src/server/triage-server
+
+if [ $callgrind = 1 ]; then
+  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-callgrind.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file="%s" "%s" "$@" 2>>"%s"\n' \
+    "$work/callgrind.out" "$build/src/server/triage-server" "$work/valgrind.log" > "$work/server"
+  chmod +x "$work/server"
+  TRIAGE_SERVER="$work/server" "$build/bench/server/bench-cpu" --count 1000 \
+    --callgrind "$work/callgrind.out" "$@"
+  exit
+fi
 
 if [ $postgres = 1 ]; then
   bindir=$(pg_config --bindir)
@@ -68,3 +88,5 @@ TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-serve
 TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-afp"
 # AITP: 1,000 decisions against 1,000 ATP requests on one server (target <= 1.2 x)
 TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-aitp"
+# The server's CPU per notification under full load, 2,000 notifications (issue 12)
+TRIAGE_SERVER="$build/src/server/triage-server" "$build/bench/server/bench-cpu"

@@ -142,6 +142,28 @@ done (sqlite3_stmt *stmt)
   sqlite3_clear_bindings (stmt);
 }
 
+/* A statement without parameters or rows that runs on every request (BEGIN,
+ * COMMIT, the savepoint of an insert): prepared once, as sqlite3_exec ()
+ * would parse it again each time. */
+static gboolean
+run_cached (TriageStoreSqlite *self,
+            const char        *sql,
+            GError           **error)
+{
+  sqlite3_stmt *stmt = cached (self, sql);
+  int status = sqlite3_step (stmt);
+
+  if (status != SQLITE_DONE && status != SQLITE_ROW)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error: %s",
+                   sqlite3_errmsg (self->db));
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  sqlite3_reset (stmt);
+  return TRUE;
+}
+
 /* Opens (creating it if need be) the SQLite database at @path and brings its
  * schema up to date. */
 TriageStore *
@@ -201,14 +223,14 @@ static gboolean
 sqlite_begin (TriageStore  *store,
               GError      **error)
 {
-  return sqlite_exec (TRIAGE_STORE_SQLITE (store), "BEGIN IMMEDIATE", error);
+  return run_cached (TRIAGE_STORE_SQLITE (store), "BEGIN IMMEDIATE", error);
 }
 
 static gboolean
 sqlite_commit (TriageStore  *store,
                GError      **error)
 {
-  return sqlite_exec (TRIAGE_STORE_SQLITE (store), "COMMIT", error);
+  return run_cached (TRIAGE_STORE_SQLITE (store), "COMMIT", error);
 }
 
 static void
@@ -542,7 +564,7 @@ sqlite_insert_notification (TriageStore *store,
   sqlite3_stmt *stmt;
   gboolean ok, exists;
 
-  if (!sqlite_exec (self, "SAVEPOINT notification", NULL))
+  if (!run_cached (self, "SAVEPOINT notification", NULL))
     return TRIAGE_STORE_INSERT_FAILED;
   stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
@@ -580,8 +602,8 @@ sqlite_insert_notification (TriageStore *store,
       done (stmt);
     }
   if (!ok)
-    sqlite_exec (self, "ROLLBACK TO notification", NULL);
-  sqlite_exec (self, "RELEASE notification", NULL);
+    run_cached (self, "ROLLBACK TO notification", NULL);
+  run_cached (self, "RELEASE notification", NULL);
   return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
 

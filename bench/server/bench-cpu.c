@@ -1,0 +1,173 @@
+/* bench-cpu.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What one notification costs triage-server under full load, for a fixed
+ * number of them: K clients post in a closed loop (bench-load.c's realistic
+ * request), each stored durably, pushed to a person's WebSocket stream and
+ * marked delivered. Prints the server's CPU time per notification (user +
+ * system, of the measured notifications only: a warm-up round is left out).
+ *
+ * CPU time grows with the machine's load (caches, migrations); the figure
+ * that does not is the instructions: run the server under callgrind
+ * (bench/server/run.sh --callgrind does) and this program zeroes its counters
+ * before the measured notifications and dumps them after, and prints the
+ * instructions per notification.
+ *
+ * Run by bench/server/run.sh, never by meson test.
+ */
+
+#define G_LOG_DOMAIN "bench-cpu"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench-load.h"
+#include "triage-test-server.h"
+
+static int clients = 10;
+static int count = 2000;
+static int warmup = 200;
+static char *callgrind_out;
+
+/* callgrind_control @option on the server; its answer is not needed. */
+static void
+callgrind_control (GPid        pid,
+                   const char *option)
+{
+  g_autofree char *pid_text = g_strdup_printf ("%d", (int) pid);
+  const char *argv[] = { "callgrind_control", option, pid_text, NULL };
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("callgrind_control %s: %s", option, error->message);
+}
+
+/* The instructions (the first event) of the newest dump @prefix.N. */
+static guint64
+dumped_instructions (const char *prefix)
+{
+  g_autofree char *dir = g_path_get_dirname (prefix);
+  g_autofree char *base = g_path_get_basename (prefix);
+  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
+  g_autofree char *newest = NULL;
+  g_autofree char *text = NULL;
+  const char *name, *line;
+  gint64 newest_time = 0;
+
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GFileInfo) info = NULL;
+
+      if (!g_str_has_prefix (name, base) || name[strlen (base)] != '.')
+        continue;
+      info = g_file_query_info (file, G_FILE_ATTRIBUTE_TIME_MODIFIED "," G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                                G_FILE_QUERY_INFO_NONE, NULL, NULL);
+      if (info != NULL)
+        {
+          gint64 time = g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED) *
+                        G_USEC_PER_SEC +
+                        g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC);
+
+          if (time >= newest_time)
+            {
+              newest_time = time;
+              g_free (newest);
+              newest = g_steal_pointer (&path);
+            }
+        }
+    }
+  if (newest == NULL || !g_file_get_contents (newest, &text, NULL, NULL))
+    g_error ("no callgrind dump %s.N", prefix);
+  if ((line = strstr (text, "\nsummary: ")) == NULL && (line = strstr (text, "\ntotals: ")) == NULL)
+    g_error ("%s: no summary", newest);
+  return g_ascii_strtoull (strchr (line, ':') + 1, NULL, 10);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  GOptionEntry entries[] = {
+    { "clients", 'k', 0, G_OPTION_ARG_INT, &clients, "Posting clients in the closed loop (10)", "K" },
+    { "count", 'n', 0, G_OPTION_ARG_INT, &count, "Notifications measured (2000)", "N" },
+    { "warmup", 'w', 0, G_OPTION_ARG_INT, &warmup, "Notifications before, not measured (200)", "N" },
+    { "callgrind", 0, 0, G_OPTION_ARG_FILENAME, &callgrind_out,
+      "The server runs under callgrind with --callgrind-out-file=PREFIX (run.sh --callgrind)",
+      "PREFIX" },
+    { NULL }
+  };
+  const char * const extra[] = { "--no-limits", NULL };
+  TriageTestServerOptions options = { .extra_args = extra, .bulk = TRUE };
+  const char * const recipients[] = { "bench", NULL };
+  g_autoptr(GOptionContext) context = g_option_context_new ("- server CPU per notification");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autoptr(SoupSession) session = NULL;
+  g_autoptr(BenchLoad) load = NULL;
+  g_autofree char *token = NULL, *key = NULL;
+  SoupWebsocketConnection *stream = NULL;
+  const BenchPhase *phase;
+  gint64 cpu_before, cpu_after;
+  guint posted, received;
+  double load_average[3] = { 0 };
+  GPid pid;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || clients < 1 || count < 1 ||
+      warmup < 0)
+    {
+      g_printerr ("bench-cpu: %s\n", error ? error->message : "values must be positive");
+      return 2;
+    }
+  setvbuf (stdout, NULL, _IOLBF, 0);
+
+  server = triage_test_server_new (&options, &error);
+  if (server == NULL)
+    g_error ("cannot start triage-server: %s", error->message);
+  pid = triage_test_server_get_pid (server);
+  if (!triage_test_server_create_user (server, "bench", &token, &error) ||
+      !triage_test_server_create_service (server, "bench", recipients, NULL, NULL, &key, NULL,
+                                          &error))
+    g_error ("setup: %s", error->message);
+  session = soup_session_new_with_options ("timeout", 600, NULL);
+  bench_connect_streams (session, triage_test_server_get_url (server), token, &stream, 1);
+  load = bench_load_new (key);
+  bench_load_add_posters (load, triage_test_server_get_url (server), (guint) clients);
+  bench_load_listen (load, stream);
+
+  if (warmup > 0)
+    bench_load_count (load, (guint) warmup, 0, NULL, NULL);
+  if (callgrind_out != NULL)
+    callgrind_control (pid, "--zero");
+  cpu_before = bench_cpu_us (pid);
+  phase = bench_load_count (load, (guint) count, 0, NULL, NULL);
+  cpu_after = bench_cpu_us (pid);
+  posted = phase->posted;
+  received = phase->received;
+  if (getloadavg (load_average, 3) < 0)
+    load_average[0] = -1;
+
+  printf ("%u notifications, %d clients, closed loop: %u received on the stream, %u failed "
+          "(%.0f/s; load average %.1f)\n",
+          posted, clients, received, phase->failed, posted / phase->seconds, load_average[0]);
+  printf ("  server CPU %.0f µs a notification\n", (double) (cpu_after - cpu_before) / MAX (posted, 1));
+  if (callgrind_out != NULL)
+    {
+      callgrind_control (pid, "--dump");
+      printf ("  server instructions %.0f a notification (callgrind)\n",
+              (double) dumped_instructions (callgrind_out) / MAX (posted, 1));
+    }
+
+  soup_websocket_connection_close (stream, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+  g_object_unref (stream);
+  return posted == (guint) count && received == posted ? 0 : 1;
+}
