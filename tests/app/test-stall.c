@@ -20,6 +20,8 @@
 #include "app-test-common.h"
 #include "app-test-stall-window.h"
 #include "triage-decision-format.h"
+#include "triage-afp-view.h"
+#include "triage-aitp-view.h"
 #include "triage-notifier.h"
 #include "triage-whole-text.h"
 
@@ -213,6 +215,101 @@ test_request (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The longest line, in characters, of the text views under @widget. */
+static glong
+longest_shown_line (GtkWidget *widget)
+{
+  glong longest = 0;
+
+  if (GTK_IS_TEXT_VIEW (widget))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
+
+      for (int i = 0; i < gtk_text_buffer_get_line_count (buffer); i++)
+        {
+          GtkTextIter line;
+
+          gtk_text_buffer_get_iter_at_line (buffer, &line, i);
+          longest = MAX (longest, gtk_text_iter_get_chars_in_line (&line));
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    longest = MAX (longest, longest_shown_line (child));
+
+  return longest;
+}
+
+/* @view showing @notification in a window, drawn. */
+static GtkWidget *
+show_request_view (GtkWidget       *view,
+                   AtpNotification *notification)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (view), notification);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_drawn (window);
+
+  return window;
+}
+
+/* An AFP review of one line without spaces, as long as AFP takes (a request
+ * is at most 400 KiB of JSON): cut for display as a preview is. */
+static void
+test_afp_long_line (void)
+{
+  g_autoptr(GBytes) line = app_test_stall_long_line ();
+  g_autofree char *content = g_strndup (g_bytes_get_data (line, NULL), 400000);
+  g_autofree char *json = g_strdup_printf ("{\"iteration\": 1, \"artifact\": {\"media_type\": \"text/plain\","
+                                           " \"content\": \"%s\"}}", content);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpAfpRequest) request = atp_afp_request_new_from_data (json, -1, &error);
+  g_autoptr(AtpAfpReview) review = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autofree char *id = atp_new_uuid ();
+  AppTestStall stall;
+  GtkWidget *window;
+
+  g_assert_no_error (error);
+  review = atp_afp_review_new ("ses_0123456789abcdefABCDEF", request);
+  notification = app_test_afp_notification_new (id, "One long line", review);
+
+  app_test_stall_start (&stall);
+  window = show_request_view (triage_afp_view_new (), notification);
+  g_assert_cmpint (longest_shown_line (window), ==, TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS + 1);
+  assert_stall ("afp-long-line", &stall);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* An AITP radio request whose options' names and descriptions are 100 kB each. */
+static void
+test_aitp_huge_options (void)
+{
+  g_autofree char *name = app_test_stall_words (100000, 0);
+  g_autofree char *description = app_test_stall_words (100000, 7);
+  g_autoptr(GString) message = g_string_new ("{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\","
+                                             " \"request_decision\": {\"id\": \"huge\", \"title\": \"Pick one\","
+                                             " \"options\": [");
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autofree char *id = atp_new_uuid ();
+  AppTestStall stall;
+  GtkWidget *window;
+
+  for (guint i = 0; i < 3; i++)
+    g_string_append_printf (message, "%s{\"id\": \"o%u\", \"name\": \"%s\", \"description\": \"%s\"}",
+                            i ? ", " : "", i, name, description);
+  g_string_append (message, "]}}");
+  notification = app_test_aitp_notification_new (id, "Huge options", message->str);
+
+  app_test_stall_start (&stall);
+  window = show_request_view (triage_aitp_view_new (), notification);
+  assert_stall ("aitp-huge-options", &stall);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* What the app has done long before a request comes (see app_test_stall_warm_up()). */
 static void
 warm_up (void)
@@ -238,6 +335,8 @@ main (int   argc,
       g_test_add_data_func (path, &app_test_stall_cases[i], test_preview);
     }
   g_test_add_func ("/stall/request", test_request);
+  g_test_add_func ("/stall/afp/long-line", test_afp_long_line);
+  g_test_add_func ("/stall/aitp/huge-options", test_aitp_huge_options);
 
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 
 #include "triage-afp-artifact.h"
 #include "triage-afp-diff.h"
+#include "triage-attachment-text.h"
 
 /*
  * The artifact a review is about, read-only, in a GtkSourceView: source and
@@ -117,6 +118,12 @@ triage_afp_artifact_dup_text (const AtpAfpArtifact *artifact)
  * for 10,000), which the first frame of a long artifact cannot wait for. */
 #define MAX_NATURAL_LINES 200
 
+/* The note set_text() leaves on a view whose lines it shortened (or NULL). */
+#define CUT_NOTICE_KEY "triage-afp-cut-notice"
+
+/* Sets @text in @view as the attachment preview shows a text: lines too long
+ * for Pango cut for display with "…" (one line of 600,000 characters took
+ * GTK minutes to lay out), highlighting off beyond a size. */
 static void
 set_text (GtkSourceView     *view,
           const char        *text,
@@ -124,17 +131,58 @@ set_text (GtkSourceView     *view,
 {
   GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
   GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  g_autoptr(TriageAttachmentText) shown = triage_attachment_text_prepare (bytes, NULL, FALSE);
+  char *notice = NULL;
   GtkTextIter start;
+
+  if (shown->cuts->len > 0)
+    {
+      const TriageAttachmentTextCut *longest = &g_array_index (shown->cuts, TriageAttachmentTextCut, 0);
+      g_autofree char *chars = NULL;
+
+      for (guint i = 1; i < shown->cuts->len; i++)
+        if (g_array_index (shown->cuts, TriageAttachmentTextCut, i).chars > longest->chars)
+          longest = &g_array_index (shown->cuts, TriageAttachmentTextCut, i);
+      chars = triage_attachment_text_format_count (longest->chars);
+      notice = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             /* Translators: %u is a number of lines, the
+                                              * second a line number, %s a number of characters */
+                                             "%u line shortened for display (line %u: %s characters)",
+                                             "%u lines shortened for display (the longest, line %u: "
+                                             "%s characters)", shown->cuts->len),
+                                shown->cuts->len, longest->line + 1, chars);
+    }
+  g_object_set_data_full (G_OBJECT (view), CUT_NOTICE_KEY, notice, g_free);
+  if (shown->display_length > TRIAGE_ATTACHMENT_TEXT_HIGHLIGHT_MAX_SIZE)
+    language = NULL;
 
   gtk_source_buffer_set_language (buffer, language);
   gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text, -1);
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), shown->display, shown->display_length);
   gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (buffer), &start);
   gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (buffer), &start);
   if (scroller != NULL)
     gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller),
                                                       gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer))
                                                       <= MAX_NATURAL_LINES);
+}
+
+/* The artifact's media type and version, and what was shortened for display. */
+static void
+update_info (TriageAfpArtifact *self)
+{
+  const char *info = g_object_get_data (G_OBJECT (self->info), "triage-afp-info");
+  const char *cut = g_object_get_data (G_OBJECT (self->artifact_view), CUT_NOTICE_KEY);
+  const char *changes_cut = g_object_get_data (G_OBJECT (self->changes_view), CUT_NOTICE_KEY);
+  g_autoptr(GString) text = g_string_new (info);
+
+  if (cut != NULL)
+    /* Translators: a separator before a note on the artifact, e.g. "text/plain · 1 line shortened…" */
+    g_string_append_printf (text, _(" · %s"), cut);
+  else if (changes_cut != NULL)
+    g_string_append_printf (text, _(" · %s"), changes_cut);
+  gtk_label_set_label (self->info, text->str);
 }
 
 /**
@@ -179,7 +227,7 @@ triage_afp_artifact_set_review (TriageAfpArtifact *self,
     info = g_strdup_printf (_("%1$s · version %2$s"), artifact->media_type, artifact->artifact_ref);
   else
     info = g_strdup (artifact->media_type);
-  gtk_label_set_label (self->info, info);
+  g_object_set_data_full (G_OBJECT (self->info), "triage-afp-info", g_steal_pointer (&info), g_free);
 
   has_previous = review->previous_id != NULL && review->previous_artifact.content != NULL;
   gtk_stack_page_set_visible (self->changes_page, has_previous);
@@ -225,6 +273,7 @@ triage_afp_artifact_set_review (TriageAfpArtifact *self,
       set_text (self->changes_view, "", NULL);
       gtk_stack_set_visible_child_name (self->stack, "artifact");
     }
+  update_info (self);
 }
 
 static void
@@ -237,6 +286,7 @@ on_visible_child_changed (TriageAfpArtifact *self)
 
   text = g_steal_pointer (&self->pending_text);
   set_text (self->artifact_view, text, self->pending_language);
+  update_info (self);
 }
 
 const char *

@@ -11,6 +11,7 @@
 #include "triage-aitp-picture.h"
 #include "triage-aitp-product-card.h"
 #include "triage-aitp-view-private.h"
+#include "triage-decision-format.h"
 #include "triage-wrap-box.h"
 
 /*
@@ -46,6 +47,23 @@ option_label (const AtpAitpOption *option)
   return option->name ? option->name : option->id;
 }
 
+/* An option's name as a widget shows it: cut, with places to break
+ * (triage-decision-format.h: a label is laid out whole at every measure). */
+static char *
+shown_label (const AtpAitpOption *option,
+             gsize                max_chars)
+{
+  return triage_format_shown_text (option_label (option), max_chars);
+}
+
+/* Its description as shown, or NULL. */
+static char *
+shown_description (const AtpAitpOption *option)
+{
+  return option->description ? triage_format_shown_text (option->description, TRIAGE_SHOWN_ROW_CHARS)
+                             : NULL;
+}
+
 /* A list row for a radio or checkbox option: the button, the name, the
  * description, the picture's place. */
 static GtkWidget *
@@ -55,6 +73,8 @@ option_row_new (TriageAitpView      *self,
                 GtkCheckButton      *group)
 {
   GtkWidget *row = adw_action_row_new ();
+  g_autofree char *label = shown_label (option, TRIAGE_SHOWN_LABEL_CHARS);
+  g_autofree char *description = shown_description (option);
   /* A radio option says so: GTK 4.8 keeps a grouped check button a "check box". */
   GtkWidget *check = g_object_new (GTK_TYPE_CHECK_BUTTON,
                                    "accessible-role", radio ? GTK_ACCESSIBLE_ROLE_RADIO
@@ -62,17 +82,16 @@ option_row_new (TriageAitpView      *self,
                                    NULL);
 
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), option_label (option));
-  if (option->description != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), option->description);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), label);
+  if (description != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), description);
 
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
   if (group != NULL)
     gtk_check_button_set_group (GTK_CHECK_BUTTON (check), group);
   gtk_accessible_update_property (GTK_ACCESSIBLE (check),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, option_label (option),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  option->description ? option->description : "",
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description ? description : "",
                                   -1);
   g_object_set_data_full (G_OBJECT (check), OPTION_ID_KEY, g_strdup (option->id), g_free);
   g_signal_connect_object (check, "notify::active", G_CALLBACK (on_option_changed), self,
@@ -132,11 +151,13 @@ on_combo_selected (TriageAitpView *self)
 {
   guint selected = adw_combo_row_get_selected (self->combo);
   const AtpAitpOption *option = NULL;
+  g_autofree char *description = NULL;
 
   if (selected < self->request->options->len)
     option = g_ptr_array_index (self->request->options, selected);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->combo),
-                               option && option->description ? option->description : "");
+  if (option != NULL)
+    description = shown_description (option);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->combo), description ? description : "");
   _triage_aitp_view_update_state (self);
 }
 
@@ -149,7 +170,12 @@ build_combo (TriageAitpView *self)
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
 
   for (guint i = 0; i < self->request->options->len; i++)
-    gtk_string_list_append (names, option_label (g_ptr_array_index (self->request->options, i)));
+    {
+      g_autofree char *name = triage_format_cut_text (option_label (g_ptr_array_index (self->request->options, i)),
+                                                      TRIAGE_SHOWN_ROW_CHARS);
+
+      gtk_string_list_append (names, name);
+    }
 
   self->combo = ADW_COMBO_ROW (adw_combo_row_new ());
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->combo), FALSE);
@@ -182,15 +208,17 @@ build_buttons (TriageAitpView *self)
   for (guint i = 0; i < self->request->options->len; i++)
     {
       const AtpAitpOption *option = g_ptr_array_index (self->request->options, i);
-      GtkWidget *button = gtk_button_new_with_label (option_label (option));
+      g_autofree char *label = shown_label (option, TRIAGE_SHOWN_LABEL_CHARS);
+      g_autofree char *description = shown_description (option);
+      GtkWidget *button = gtk_button_new_with_label (label);
 
       gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
       gtk_widget_add_css_class (button, "pill");
-      if (option->description != NULL)
+      if (description != NULL)
         {
-          gtk_widget_set_tooltip_text (button, option->description);
+          gtk_widget_set_tooltip_text (button, description);
           gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                          GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, option->description, -1);
+                                          GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
         }
       g_object_set_data_full (G_OBJECT (button), OPTION_ID_KEY, g_strdup (option->id), g_free);
       g_signal_connect_object (button, "clicked", G_CALLBACK (on_confirmation_clicked), self,
