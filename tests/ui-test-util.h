@@ -1,4 +1,4 @@
-/* ui-test-util.h — small helpers shared by the tests of windows (desk, app)
+/* ui-test-util.h — small helpers shared by the tests of windows (attachments, app)
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -62,6 +62,8 @@
 
 #include "browse-test-common.h"
 #include "bench-mcp.h"
+#include "bench-notifyd.h"
+#include "bench-requests.h"
 
 #define TARGET_P99_MS        50.0
 #define TARGET_RSS_MIB       80.0
@@ -71,160 +73,6 @@
 #define TARGET_MCP_EXTRA_MS  5.0
 #define TARGET_AITP_EXTRA_MS 1.0
 #define WAIT_US              (30 * G_USEC_PER_SEC)
-
-static const char notify_xml[] =
-  "<node>"
-  "  <interface name='org.freedesktop.Notifications'>"
-  "    <method name='GetCapabilities'><arg type='as' direction='out'/></method>"
-  "    <method name='Notify'>"
-  "      <arg type='s' direction='in'/><arg type='u' direction='in'/>"
-  "      <arg type='s' direction='in'/><arg type='s' direction='in'/>"
-  "      <arg type='s' direction='in'/><arg type='as' direction='in'/>"
-  "      <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/>"
-  "      <arg type='u' direction='out'/>"
-  "    </method>"
-  "    <method name='CloseNotification'><arg type='u' direction='in'/></method>"
-  "    <method name='GetServerInformation'>"
-  "      <arg type='s' direction='out'/><arg type='s' direction='out'/>"
-  "      <arg type='s' direction='out'/><arg type='s' direction='out'/>"
-  "    </method>"
-  "    <signal name='NotificationClosed'><arg type='u'/><arg type='u'/></signal>"
-  "    <signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
-  "  </interface>"
-  "</node>";
-
-typedef struct
-{
-  GMutex      lock;
-  GHashTable *arrivals;     /* summary -> gint64* monotonic time its Notify arrived */
-  guint       closes;       /* bubbles closed, or replaced by what became of their request */
-  guint       next_id;
-  gboolean    owned;
-} Bench;
-
-static Bench bench;
-
-static void
-on_method_call (GDBusConnection       *connection,
-                const char            *sender,
-                const char            *path,
-                const char            *interface,
-                const char            *method,
-                GVariant              *parameters,
-                GDBusMethodInvocation *invocation,
-                gpointer               user_data)
-{
-  if (g_str_equal (method, "Notify"))
-    g_dbus_method_invocation_return_value (invocation, g_variant_new ("(u)", ++bench.next_id));
-  else if (g_str_equal (method, "GetCapabilities"))
-    {
-      const char *caps[] = { "actions", "body", "body-markup", NULL };
-
-      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(^as)", caps));
-    }
-  else if (g_str_equal (method, "GetServerInformation"))
-    g_dbus_method_invocation_return_value (invocation,
-                                           g_variant_new ("(ssss)", "bench", "triage", "1", "1.2"));
-  else
-    g_dbus_method_invocation_return_value (invocation, NULL);
-}
-
-static const GDBusInterfaceVTable vtable = { on_method_call, NULL, NULL, { 0 } };
-
-/* Runs on GDBus's worker thread as each message arrives: the arrival time is
- * taken there, not when the main loop gets round to dispatching the call. */
-static GDBusMessage *
-arrival_filter (GDBusConnection *connection,
-                GDBusMessage    *message,
-                gboolean         incoming,
-                gpointer         user_data)
-{
-  GVariant *body;
-  const char *summary = NULL;
-  guint32 replaces = 0;
-
-  if (incoming &&
-      g_dbus_message_get_message_type (message) == G_DBUS_MESSAGE_TYPE_METHOD_CALL &&
-      g_strcmp0 (g_dbus_message_get_member (message), "CloseNotification") == 0)
-    {
-      g_mutex_lock (&bench.lock);
-      bench.closes++;
-      g_mutex_unlock (&bench.lock);
-      return message;
-    }
-
-  if (!incoming ||
-      g_dbus_message_get_message_type (message) != G_DBUS_MESSAGE_TYPE_METHOD_CALL ||
-      g_strcmp0 (g_dbus_message_get_member (message), "Notify") != 0 ||
-      (body = g_dbus_message_get_body (message)) == NULL ||
-      !g_variant_is_of_type (body, G_VARIANT_TYPE ("(susssasa{sv}i)")))
-    return message;
-
-  /* A Notify that replaces a bubble: the app saying what became of a request. */
-  g_variant_get_child (body, 1, "u", &replaces);
-  if (replaces != 0)
-    {
-      g_mutex_lock (&bench.lock);
-      bench.closes++;
-      g_mutex_unlock (&bench.lock);
-      return message;
-    }
-
-  g_variant_get_child (body, 3, "&s", &summary);
-  g_mutex_lock (&bench.lock);
-  if (!g_hash_table_contains (bench.arrivals, summary))
-    {
-      gint64 *now = g_new (gint64, 1);
-
-      *now = g_get_monotonic_time ();
-      g_hash_table_insert (bench.arrivals, g_strdup (summary), now);
-    }
-  g_mutex_unlock (&bench.lock);
-
-  return message;
-}
-
-static gint64
-arrival_of (const char *summary)
-{
-  gint64 *time;
-  gint64 result;
-
-  g_mutex_lock (&bench.lock);
-  time = g_hash_table_lookup (bench.arrivals, summary);
-  result = time ? *time : 0;
-  g_mutex_unlock (&bench.lock);
-
-  return result;
-}
-
-static void
-on_bus_acquired (GDBusConnection *connection,
-                 const char      *name,
-                 gpointer         user_data)
-{
-  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (notify_xml, NULL);
-
-  g_dbus_connection_register_object (connection, "/org/freedesktop/Notifications",
-                                     info->interfaces[0], &vtable, NULL, NULL, NULL);
-}
-
-static void
-on_name_acquired (GDBusConnection *connection,
-                  const char      *name,
-                  gpointer         user_data)
-{
-  bench.owned = TRUE;
-}
-
-static void
-on_name_lost (GDBusConnection *connection,
-              const char      *name,
-              gpointer         user_data)
-{
-  if (!bench.owned)
-    g_error ("Could not own %s: is another notification server running on this bus?", name);
-}
 
 static gboolean
 wait_until (gboolean (*done) (gpointer),
@@ -254,30 +102,6 @@ socket_answers (gpointer data)
 
   connection = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, NULL);
   return connection != NULL;
-}
-
-static gboolean
-closed_at_least (gpointer data)
-{
-  guint closes;
-
-  g_mutex_lock (&bench.lock);
-  closes = bench.closes;
-  g_mutex_unlock (&bench.lock);
-
-  return closes >= GPOINTER_TO_UINT (data);
-}
-
-static gboolean
-notified (gpointer data)
-{
-  return arrival_of (data) != 0;
-}
-
-static gboolean
-name_owned (gpointer data)
-{
-  return bench.owned;
 }
 
 static double
@@ -329,109 +153,6 @@ percentile (GArray *sorted,
   guint index = (guint) (p * (sorted->len - 1) + 0.5);
 
   return g_array_index (sorted, double, MIN (index, sorted->len - 1));
-}
-
-/* A request of the "bench" service, synchronously (the app runs in another
- * process, and the fake notification server is dispatched by the iterations in
- * wait_until()); returns its id. */
-static char *
-send_request (SoupSession *session,
-              const char  *method,
-              const char  *path,
-              char        *body,
-              guint        expected)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new_take (body, strlen (body));
-  g_autoptr(SoupMessage) message = NULL;
-  g_autoptr(GBytes) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autofree char *uri = g_strconcat ("http://localhost", path, NULL);
-  JsonNode *node;
-
-  message = soup_message_new (method, uri);
-  soup_message_headers_replace (soup_message_get_request_headers (message),
-                                "X-Triage-Service", "bench");
-  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
-  reply = soup_session_send_and_read (session, message, NULL, &error);
-  if (reply == NULL || soup_message_get_status (message) != expected)
-    g_error ("%s %s failed: %s (HTTP %u)", method, path, error ? error->message : "unexpected status",
-             soup_message_get_status (message));
-
-  if (!json_parser_load_from_data (parser, g_bytes_get_data (reply, NULL),
-                                   g_bytes_get_size (reply), NULL))
-    return NULL;
-  node = json_parser_get_root (parser);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-  /* ATP's 201 names the request notification_id, AITP's id. */
-  return g_strdup (json_object_get_string_member_with_default (
-    json_node_get_object (node), "notification_id",
-    json_object_get_string_member_with_default (json_node_get_object (node), "id", NULL)));
-}
-
-static char *
-post_request (SoupSession *session,
-              const char  *title,
-              gboolean     urgent)
-{
-  char *body = g_strdup_printf ("{\"context\": {\"title\": \"%s\", \"description\": \"A request "
-                                "posted by the benchmark.\"}, \"actions\": [{\"id\": \"ok\", "
-                                "\"label\": \"OK\", \"response_type\": \"simple\"%s}]}", title,
-                                urgent ? ", \"flags\": [\"time_sensitive\"]" : "");
-
-  return send_request (session, "POST", "/api/v1/notifications", body, SOUP_STATUS_CREATED);
-}
-
-/* An AITP-02 products decision, due in four minutes: urgent, a bubble of its own. */
-static char *
-post_decision (SoupSession *session,
-               const char  *title)
-{
-  g_autofree char *id = g_uuid_string_random ();
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) due = g_date_time_add_minutes (now, 4);
-  g_autofree char *deadline = g_date_time_format_iso8601 (due);
-  char *body = g_strdup_printf (
-    "{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\", \"request_decision\": "
-    "{\"id\": \"%s\", \"title\": \"%s\", \"type\": \"products\", \"options\": ["
-    "{\"id\": \"jbl\", \"name\": \"JBL Tour One M2\", \"five_star_rating\": 4.2, "
-    "\"reviews_count\": 132, \"quote\": {\"type\": \"Quote\", \"quote_id\": \"q\", "
-    "\"payee_id\": \"shop\", \"payment_plans\": [{\"plan_id\": \"p\", \"plan_type\": "
-    "\"one-time\", \"amount\": 199.5, \"currency\": \"USD\"}], \"valid_until\": "
-    "\"2050-01-01T00:00:00Z\"}, \"variants\": [{\"id\": \"black\", \"short_variant_name\": "
-    "\"Black\"}, {\"id\": \"sand\", \"short_variant_name\": \"Sand\"}]}, "
-    "{\"id\": \"sony\", \"name\": \"Sony WH-1000XM5\"}]}, "
-    "\"x-triage\": {\"deadline\": \"%s\"}}", id, title, deadline);
-
-  return send_request (session, "POST", "/api/v1/aitp/decisions", body, SOUP_STATUS_CREATED);
-}
-
-/* An ATP request due in four minutes, urgent the way post_decision()'s is. */
-static char *
-post_due_request (SoupSession *session,
-                  const char  *title)
-{
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) due = g_date_time_add_minutes (now, 4);
-  g_autofree char *deadline = g_date_time_format_iso8601 (due);
-  char *body = g_strdup_printf ("{\"deadline\": \"%s\", \"context\": {\"title\": \"%s\", "
-                                "\"description\": \"A request posted by the benchmark.\"}, "
-                                "\"actions\": [{\"id\": \"ok\", \"label\": \"OK\", "
-                                "\"response_type\": \"simple\"}]}", deadline, title);
-
-  return send_request (session, "POST", "/api/v1/notifications", body, SOUP_STATUS_CREATED);
-}
-
-static void
-withdraw_request (SoupSession *session,
-                  const char  *id)
-{
-  g_autofree char *path = g_strdup_printf ("/api/v1/notifications/%s", id);
-  g_autofree char *answer = NULL;
-
-  answer = send_request (session, "PATCH", path, g_strdup ("{\"status\": \"invalidated\"}"),
-                         SOUP_STATUS_OK);
 }
 
 typedef struct
@@ -617,15 +338,10 @@ main (int   argc,
       return 2;
     }
 
-  bench.arrivals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   g_assert_no_error (error);
-  g_dbus_connection_add_filter (bus, arrival_filter, NULL, NULL);
-  on_bus_acquired (bus, NULL, NULL);
-  g_bus_own_name_on_connection (bus, "org.freedesktop.Notifications",
-                                G_BUS_NAME_OWNER_FLAGS_REPLACE, on_name_acquired,
-                                on_name_lost, NULL, NULL);
-  if (!wait_until (name_owned, NULL, 10 * G_USEC_PER_SEC))
+  bench_notifyd_start (bus);
+  if (!wait_until (bench_notifyd_owned, NULL, 10 * G_USEC_PER_SEC))
     g_error ("Could not own org.freedesktop.Notifications");
 
   /* A private world for the server and the app. */
@@ -665,8 +381,8 @@ main (int   argc,
   /* Warm-up: the app is connected once a request reaches the notifier. */
   /* Urgent: a request after request is a flood, which the app sums up in
    * one bubble; time-sensitive ones keep a bubble each. */
-  g_free (post_request (session, "warm-up", TRUE));
-  if (!wait_until (notified, "bench: warm-up", WAIT_US))
+  g_free (bench_post_request (session, "warm-up", TRUE));
+  if (!wait_until (bench_notifyd_notified, "bench: warm-up", WAIT_US))
     g_error ("The app raised no notification for the warm-up request");
   g_usleep (G_USEC_PER_SEC);
   wait_until (socket_answers, socket_path, G_USEC_PER_SEC);
@@ -679,10 +395,10 @@ main (int   argc,
       gint64 start = g_get_monotonic_time ();
       double ms;
 
-      g_free (post_request (session, title, TRUE));
-      if (!wait_until (notified, summary, WAIT_US))
+      g_free (bench_post_request (session, title, TRUE));
+      if (!wait_until (bench_notifyd_notified, summary, WAIT_US))
         g_error ("No notification for %s", title);
-      ms = (arrival_of (summary) - start) / 1000.0;
+      ms = (bench_notifyd_arrival_of (summary) - start) / 1000.0;
       g_array_append_val (latencies, ms);
     }
 
@@ -697,9 +413,7 @@ main (int   argc,
       guint closes;
 
       g_assert_no_error (error);
-      g_mutex_lock (&bench.lock);
-      closes = bench.closes;
-      g_mutex_unlock (&bench.lock);
+      closes = bench_notifyd_get_closes ();
       for (int i = 0; i < count; i++)
         {
           g_autofree char *title = g_strdup_printf ("mcp %d", i);
@@ -713,25 +427,25 @@ main (int   argc,
           g_autofree char *paired_id = NULL;
 
           id = bench_mcp_ask (mcp, title);
-          if (!wait_until (notified, summary, WAIT_US))
+          if (!wait_until (bench_notifyd_notified, summary, WAIT_US))
             g_error ("No notification for %s", title);
-          ms = (arrival_of (summary) - start) / 1000.0;
+          ms = (bench_notifyd_arrival_of (summary) - start) / 1000.0;
           g_array_append_val (mcp_latencies, ms);
           /* Withdrawn, and its bubble closed or replaced, before the next: each
            * request meets an app at rest. */
           bench_mcp_cancel (mcp, id);
-          if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+          if (!wait_until (bench_notifyd_closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
             g_error ("The bubble of %s was not closed once the call was cancelled", title);
 
           /* The ATP path the same way, in turn with it: a busy machine weighs on both. */
           start = g_get_monotonic_time ();
-          paired_id = post_request (session, paired, TRUE);
-          if (!wait_until (notified, paired_summary, WAIT_US))
+          paired_id = bench_post_request (session, paired, TRUE);
+          if (!wait_until (bench_notifyd_notified, paired_summary, WAIT_US))
             g_error ("No notification for %s", paired);
-          ms = (arrival_of (paired_summary) - start) / 1000.0;
+          ms = (bench_notifyd_arrival_of (paired_summary) - start) / 1000.0;
           g_array_append_val (paired_latencies, ms);
-          withdraw_request (session, paired_id);
-          if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+          bench_withdraw_request (session, paired_id);
+          if (!wait_until (bench_notifyd_closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
             g_error ("The bubble of %s was not closed once it was withdrawn", paired);
         }
       bench_mcp_stop (mcp);
@@ -748,9 +462,7 @@ main (int   argc,
     {
       guint closes;
 
-      g_mutex_lock (&bench.lock);
-      closes = bench.closes;
-      g_mutex_unlock (&bench.lock);
+      closes = bench_notifyd_get_closes ();
       for (int i = 0; i < count; i++)
         {
           g_autofree char *title = g_strdup_printf ("afp %d", i);
@@ -777,24 +489,24 @@ main (int   argc,
           g_output_stream_write_all (input, request, strlen (request), NULL, NULL, &error);
           g_assert_no_error (error);
           g_output_stream_close (input, NULL, NULL);
-          if (!wait_until (notified, summary, WAIT_US))
+          if (!wait_until (bench_notifyd_notified, summary, WAIT_US))
             g_error ("No notification for %s", title);
-          ms = (arrival_of (summary) - start) / 1000.0;
+          ms = (bench_notifyd_arrival_of (summary) - start) / 1000.0;
           g_array_append_val (afp_latencies, ms);
           /* Interrupted: triage-ask withdraws the review, the bubble goes. */
           g_subprocess_send_signal (ask, SIGTERM);
           g_subprocess_wait (ask, NULL, NULL);
-          if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+          if (!wait_until (bench_notifyd_closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
             g_error ("The bubble of %s was not closed once it was withdrawn", title);
 
           start = g_get_monotonic_time ();
-          paired_id = post_request (session, paired, TRUE);
-          if (!wait_until (notified, paired_summary, WAIT_US))
+          paired_id = bench_post_request (session, paired, TRUE);
+          if (!wait_until (bench_notifyd_notified, paired_summary, WAIT_US))
             g_error ("No notification for %s", paired);
-          ms = (arrival_of (paired_summary) - start) / 1000.0;
+          ms = (bench_notifyd_arrival_of (paired_summary) - start) / 1000.0;
           g_array_append_val (afp_paired, ms);
-          withdraw_request (session, paired_id);
-          if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+          bench_withdraw_request (session, paired_id);
+          if (!wait_until (bench_notifyd_closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
             g_error ("The bubble of %s was not closed once it was withdrawn", paired);
         }
       g_array_sort (afp_latencies, compare_doubles);
@@ -808,9 +520,7 @@ main (int   argc,
   {
     guint closes;
 
-    g_mutex_lock (&bench.lock);
-    closes = bench.closes;
-    g_mutex_unlock (&bench.lock);
+    closes = bench_notifyd_get_closes ();
     for (int i = 0; i < count; i++)
       {
         /* Each goes first every other time: neither meets the other's after-effects more. */
@@ -826,16 +536,17 @@ main (int   argc,
             gint64 start = g_get_monotonic_time ();
             double ms;
 
-            id = k == 0 ? post_decision (session, title) : post_due_request (session, title);
-            if (id == NULL || !wait_until (notified, summary, WAIT_US))
+            id = k == 0 ? bench_post_decision (session, title)
+                        : bench_post_due_request (session, title);
+            if (id == NULL || !wait_until (bench_notifyd_notified, summary, WAIT_US))
               g_error ("No notification for %s", title);
-            ms = (arrival_of (summary) - start) / 1000.0;
+            ms = (bench_notifyd_arrival_of (summary) - start) / 1000.0;
             g_array_append_val (k == 0 ? aitp_latencies : aitp_paired, ms);
             path = g_strdup_printf (k == 0 ? "/api/v1/aitp/decisions/%s" : "/api/v1/notifications/%s",
                                     id);
-            g_free (send_request (session, "PATCH", path, g_strdup ("{\"status\": \"invalidated\"}"),
-                                  SOUP_STATUS_OK));
-            if (!wait_until (closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
+            g_free (bench_send_request (session, "PATCH", path,
+                                        g_strdup ("{\"status\": \"invalidated\"}"), SOUP_STATUS_OK));
+            if (!wait_until (bench_notifyd_closed_at_least, GUINT_TO_POINTER (++closes), WAIT_US))
               g_error ("The bubble of %s was not closed once it was withdrawn", title);
           }
       }
@@ -904,7 +615,7 @@ main (int   argc,
         {
           g_autofree char *title = g_strdup_printf ("pending %d", i);
 
-          g_free (post_request (session, title, FALSE));
+          g_free (bench_post_request (session, title, FALSE));
         }
       if (history_n > 0)
         {
@@ -1009,7 +720,7 @@ main (int   argc,
   g_print ("%s\n", ok ? "all targets met" : "TARGET MISSED");
 
   remove_tree (tmp);
-  g_hash_table_unref (bench.arrivals);
+  bench_notifyd_stop ();
 
   return ok ? 0 : 1;
 }

@@ -21,14 +21,8 @@
 #include <adwaita.h>
 #include <stdio.h>
 
-#include "app-test-stall.h"
-#include "triage-attachment-window.h"
-#include "triage-decision-view.h"
-#include "triage-history-entry.h"
-#include "triage-history-row.h"
-#include "triage-inbox-row.h"
+#include "app-test-stall-window.h"
 #include "triage-notifier.h"
-#include "triage-request.h"
 
 #define TARGET_STALL_MS 100.0
 /* Long enough for what took minutes before. */
@@ -143,20 +137,12 @@ bench_request (void)
 {
   g_autoptr(AtpNotification) notification = app_test_stall_request ();
   g_autoptr(TriageRequest) request = NULL;
-  g_autoptr(TriageHistoryEntry) entry = NULL;
+  g_autoptr(TriageHistoryEntry) entry = app_test_stall_history_entry (notification);
   g_autofree char *summary = NULL;
   g_autofree char *body = NULL;
-  TriageHistoryEntryData data = { 0 };
-  GtkWidget *window, *box, *list, *scrolled, *decision_view, *inbox_row, *history_row;
+  GtkWidget *window, *inbox_row, *history_row;
   AppTestStall stall;
   gint64 start;
-
-  data.id = g_strdup (notification->id);
-  data.title = g_strdup (notification->context.title);
-  data.description = g_strdup (notification->context.description);
-  data.service_name = g_strdup (notification->service.name);
-  data.created_at = g_get_real_time ();
-  entry = triage_history_entry_new (&data);
 
   wait_until_idle ();
   start = g_get_monotonic_time ();
@@ -166,28 +152,8 @@ bench_request (void)
   summary = triage_notifier_dup_summary (notification);
   body = triage_notifier_dup_body (notification);
 
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  list = gtk_list_box_new ();
-  gtk_widget_set_size_request (list, 300, -1);
   request = triage_request_new (notification);
-  inbox_row = triage_inbox_row_new ();
-  triage_inbox_row_set_request (TRIAGE_INBOX_ROW (inbox_row), request);
-  gtk_list_box_append (GTK_LIST_BOX (list), inbox_row);
-  history_row = triage_history_row_new ();
-  triage_history_row_set_entry (TRIAGE_HISTORY_ROW (history_row), entry);
-  gtk_list_box_append (GTK_LIST_BOX (list), history_row);
-  gtk_box_append (GTK_BOX (box), list);
-
-  decision_view = triage_decision_view_new ();
-  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (decision_view), notification);
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_hexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), decision_view);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_window_set_child (GTK_WINDOW (window), box);
-  gtk_window_present (GTK_WINDOW (window));
+  window = app_test_stall_request_window (notification, request, entry, &inbox_row, &history_row);
   wait_drawn (window);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -197,12 +163,6 @@ bench_request (void)
 static void
 warm_up (void)
 {
-  static const AppTestStallCase json = { "warm-up", "application/json", "a.json", NULL, NULL };
-  g_autoptr(GBytes) bytes = g_bytes_new_static ("{\"a\": 1}", 8);
-  AtpAttachment *attachment = app_test_stall_attachment (&json, bytes);
-  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Warm-up");
-  GtkWidget *view_window = gtk_window_new ();
-  GtkWidget *view = triage_decision_view_new ();
   g_autoptr(AtpNotification) notification = NULL;
 
   notification = atp_notification_new_from_data ("{\"id\": \"00000000-0000-4000-8000-000000000001\","
@@ -215,15 +175,7 @@ warm_up (void)
                                                  "   \"response_type\": \"simple\"}],"
                                                  " \"status\": \"delivered\"}",
                                                  -1, ATP_PARSE_DEFAULT, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (view), notification);
-  gtk_window_set_child (GTK_WINDOW (view_window), view);
-  gtk_window_present (GTK_WINDOW (view_window));
-  wait_drawn (window);
-  wait_drawn (view_window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  gtk_window_destroy (GTK_WINDOW (view_window));
-  app_test_stall_attachment_free (attachment);
+  app_test_stall_warm_up (notification, wait_drawn);
 }
 
 int

@@ -25,6 +25,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "bench-load.h"
 #include "bench-stats.h"
 #include "triage-test-server.h"
 
@@ -49,26 +50,11 @@ call (Bench      *bench,
       guint       expected,
       double     *ms)
 {
-  g_autofree char *uri = g_strconcat (triage_test_server_get_url (bench->server), path, NULL);
-  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
-  g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
-  g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
-  g_autoptr(GBytes) answer = NULL;
+  g_autoptr(GBytes) answer = bench_call (bench->session, triage_test_server_get_url (bench->server),
+                                         method, path, token, body, expected, ms);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
-  gint64 start;
 
-  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-  soup_message_set_request_body_from_bytes (msg, "application/json", request);
-  start = g_get_monotonic_time ();
-  answer = soup_session_send_and_read (bench->session, msg, NULL, &error);
-  if (ms != NULL)
-    *ms = (g_get_monotonic_time () - start) / 1000.0;
-  if (answer == NULL)
-    g_error ("%s %s: %s", method, path, error->message);
-  if (soup_message_get_status (msg) != expected)
-    g_error ("%s %s: HTTP %u: %.*s", method, path, soup_message_get_status (msg),
-             (int) g_bytes_get_size (answer), (const char *) g_bytes_get_data (answer, NULL));
   node = json_from_string (g_bytes_get_data (answer, NULL), &error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     g_error ("%s %s: not a JSON object", method, path);
@@ -123,26 +109,6 @@ review (Bench      *bench,
                           "\"Too large.\",\"recommendation\":\"Smaller batches.\"}],"
                           "\"general_summary\":\"Close.\"}}", id, n, n);
   answer = call (bench, "POST", "/api/v1/client/respond", bench->user, body, 200, NULL);
-}
-
-/* CPU time the server's threads have used, in ns (the schedstat of each task in /proc). */
-static gint64
-server_cpu_ns (GPid pid)
-{
-  g_autofree char *tasks = g_strdup_printf ("/proc/%d/task", (int) pid);
-  g_autoptr(GDir) dir = g_dir_open (tasks, 0, NULL);
-  const char *name;
-  gint64 total = 0;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (tasks, name, "schedstat", NULL);
-      g_autofree char *text = NULL;
-
-      if (g_file_get_contents (path, &text, NULL, NULL))
-        total += g_ascii_strtoll (text, NULL, 10);
-    }
-  return total;
 }
 
 static void
@@ -210,12 +176,12 @@ main (int    argc,
     {
       int n = iterations + 1 + i;
       g_autofree char *body = review_body (session, n);
-      gint64 cpu_before = server_cpu_ns (pid);
+      gint64 cpu_before = bench_threads_cpu_ns (pid);
       double ms;
       g_autoptr(JsonObject) created = call (&bench, "POST", "/api/v1/afp/reviews", bench.key, body,
                                             201, &ms);
 
-      cpu_ns += server_cpu_ns (pid) - cpu_before;
+      cpu_ns += bench_threads_cpu_ns (pid) - cpu_before;
       g_array_append_val (continued, ms);
       review (&bench, json_object_get_string_member (created, "id"), n);
     }

@@ -113,50 +113,18 @@ connect_stream (Bench *bench)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* CPU time the server's threads have used, in ns (the schedstat of each task). */
-static gint64
-server_cpu_ns (GPid pid)
-{
-  g_autofree char *tasks = g_strdup_printf ("/proc/%d/task", (int) pid);
-  g_autoptr(GDir) dir = g_dir_open (tasks, 0, NULL);
-  const char *name;
-  gint64 total = 0;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (tasks, name, "schedstat", NULL);
-      g_autofree char *text = NULL;
-
-      if (g_file_get_contents (path, &text, NULL, NULL))
-        total += g_ascii_strtoll (text, NULL, 10);
-    }
-  return total;
-}
-
 /* Posts one request of @kind and waits for its 201; returns the round trip in ms. */
 static double
 post (Bench      *bench,
       Kind       *kind,
       const char *body)
 {
-  g_autofree char *uri = g_strconcat (triage_test_server_get_url (bench->server), kind->path, NULL);
-  g_autoptr(SoupMessage) msg = soup_message_new ("POST", uri);
-  g_autofree char *auth = g_strconcat ("Bearer ", bench->key, NULL);
-  g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
   g_autoptr(GBytes) answer = NULL;
-  g_autoptr(GError) error = NULL;
-  gint64 start;
+  double ms;
 
-  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-  soup_message_set_request_body_from_bytes (msg, "application/json", request);
-  start = g_get_monotonic_time ();
-  answer = soup_session_send_and_read (bench->session, msg, NULL, &error);
-  if (answer == NULL)
-    g_error ("POST %s: %s", kind->path, error->message);
-  if (soup_message_get_status (msg) != SOUP_STATUS_CREATED)
-    g_error ("POST %s: HTTP %u: %.*s", kind->path, soup_message_get_status (msg),
-             (int) g_bytes_get_size (answer), (const char *) g_bytes_get_data (answer, NULL));
-  return (g_get_monotonic_time () - start) / 1000.0;
+  answer = bench_call (bench->session, triage_test_server_get_url (bench->server), "POST",
+                       kind->path, bench->key, body, SOUP_STATUS_CREATED, &ms);
+  return ms;
 }
 
 /* A round of @n requests of @kind: posted, then every frame received. */
@@ -169,7 +137,7 @@ run_round (Bench *bench,
   GPid pid = triage_test_server_get_pid (bench->server);
   guint expected = bench->received + n;
   gint64 give_up;
-  gint64 cpu_before = server_cpu_ns (pid);
+  gint64 cpu_before = bench_threads_cpu_ns (pid);
   gint64 start = g_get_monotonic_time ();
 
   for (guint i = 0; i < n; i++)
@@ -192,7 +160,7 @@ run_round (Bench *bench,
     g_error ("%s: the stream got %u of %u requests", kind->name, bench->received - (expected - n), n);
 
   kind->wall_us += g_get_monotonic_time () - start;
-  kind->cpu_ns += server_cpu_ns (pid) - cpu_before;
+  kind->cpu_ns += bench_threads_cpu_ns (pid) - cpu_before;
 }
 
 static void

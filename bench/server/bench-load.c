@@ -614,6 +614,63 @@ bench_cpu_us (GPid pid)
          G_USEC_PER_SEC / sysconf (_SC_CLK_TCK);
 }
 
+/* CPU time @pid's threads have used, in ns: the schedstat of each task in
+ * /proc, finer than bench_cpu_us()'s clock ticks and without the waits for
+ * the disk and the scheduler. */
+gint64
+bench_threads_cpu_ns (GPid pid)
+{
+  g_autofree char *tasks = g_strdup_printf ("/proc/%d/task", (int) pid);
+  g_autoptr(GDir) dir = g_dir_open (tasks, 0, NULL);
+  const char *name;
+  gint64 total = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tasks, name, "schedstat", NULL);
+      g_autofree char *text = NULL;
+
+      if (g_file_get_contents (path, &text, NULL, NULL))
+        total += g_ascii_strtoll (text, NULL, 10);
+    }
+  return total;
+}
+
+/* One HTTP call with a JSON @body to @url's @path as @token, which must
+ * answer @expected (anything else ends the benchmark); sets @ms (nullable) to
+ * the round trip. Returns the answer's body. */
+GBytes *
+bench_call (SoupSession *session,
+            const char  *url,
+            const char  *method,
+            const char  *path,
+            const char  *token,
+            const char  *body,
+            guint        expected,
+            double      *ms)
+{
+  g_autofree char *uri = g_strconcat (url, path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
+  g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
+  g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
+  g_autoptr(GBytes) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  soup_message_set_request_body_from_bytes (msg, "application/json", request);
+  start = g_get_monotonic_time ();
+  answer = soup_session_send_and_read (session, msg, NULL, &error);
+  if (ms != NULL)
+    *ms = (g_get_monotonic_time () - start) / 1000.0;
+  if (answer == NULL)
+    g_error ("%s %s: %s", method, path, error->message);
+  if (soup_message_get_status (msg) != expected)
+    g_error ("%s %s: HTTP %u: %.*s", method, path, soup_message_get_status (msg),
+             (int) g_bytes_get_size (answer), (const char *) g_bytes_get_data (answer, NULL));
+  return g_steal_pointer (&answer);
+}
+
 gsize
 bench_rss_kib (GPid pid)
 {

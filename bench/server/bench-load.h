@@ -61,12 +61,21 @@ const BenchPhase *bench_load_open   (BenchLoad              *self,
                                      int                     rate,
                                      double                  seconds);
 
+GBytes    *bench_call              (SoupSession              *session,
+                                    const char               *url,
+                                    const char               *method,
+                                    const char               *path,
+                                    const char               *token,
+                                    const char               *body,
+                                    guint                     expected,
+                                    double                   *ms);
 void       bench_connect_streams   (SoupSession              *session,
                                     const char               *url,
                                     const char               *token,
                                     SoupWebsocketConnection **streams,
                                     guint                     count);
 gint64     bench_cpu_us            (GPid                      pid);
+gint64     bench_threads_cpu_ns    (GPid                      pid);
 gsize      bench_rss_kib           (GPid                      pid);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BenchLoad, bench_load_free)

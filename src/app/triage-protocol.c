@@ -340,3 +340,35 @@ triage_protocol_dup_marked (AtpProtocol  protocol,
    * was asked in, e.g. "Shop Bot (AITP)" */
   return g_strdup_printf (_("%1$s (%2$s)"), text, mark);
 }
+
+/**
+ * triage_protocol_get_payload:
+ * @request: a request's envelope
+ * @protocol: the protocol whose payload is wanted
+ * @what: what such a payload is, for the error ("an AFP review")
+ * @error: the request is not of @protocol or carries no payload (a store
+ *   written by another version: the server checked it when it arrived)
+ *
+ * For an implementation that parses its payload: the payload, if @request
+ * is of @protocol.
+ *
+ * Returns: (transfer none) (nullable): the envelope's payload
+ */
+JsonNode *
+triage_protocol_get_payload (AtpNotification  *request,
+                             AtpProtocol       protocol,
+                             const char       *what,
+                             GError          **error)
+{
+  g_return_val_if_fail (request != NULL, NULL);
+  g_return_val_if_fail (what != NULL, NULL);
+
+  if (request->protocol != protocol || request->payload == NULL)
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
+                   "The request %s is not %s", request->id, what);
+      return NULL;
+    }
+
+  return request->payload;
+}

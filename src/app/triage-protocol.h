@@ -40,6 +40,43 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageBubbleAnswer, triage_bubble_answer_free)
 G_DECLARE_INTERFACE (TriageProtocol, triage_protocol, TRIAGE, PROTOCOL, GObject)
 
 /**
+ * TRIAGE_DEFINE_PROTOCOL:
+ * @TypeName: the implementation's type, e.g. `TriageAfpProtocol`
+ * @type_name: its prefix, e.g. `triage_afp_protocol`
+ *
+ * Defines an implementation of #TriageProtocol, a stateless singleton: its
+ * instance struct, its final type (implementing the interface with
+ * `type_name_iface_init()`, which the file defines) and
+ * `type_name_get_default()`, which returns (transfer none) the one instance.
+ */
+#define TRIAGE_DEFINE_PROTOCOL(TypeName, type_name)                                     \
+  struct _##TypeName                                                                    \
+  {                                                                                     \
+    GObject parent_instance;                                                            \
+  };                                                                                    \
+                                                                                        \
+  static void type_name##_iface_init (TriageProtocolInterface *iface);                  \
+                                                                                        \
+  G_DEFINE_FINAL_TYPE_WITH_CODE (TypeName, type_name, G_TYPE_OBJECT,                    \
+                                 G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_PROTOCOL,           \
+                                                        type_name##_iface_init))        \
+                                                                                        \
+  static void type_name##_class_init (TypeName##Class *klass) { }                       \
+                                                                                        \
+  static void type_name##_init (TypeName *self) { }                                     \
+                                                                                        \
+  TriageProtocol *                                                                      \
+  type_name##_get_default (void)                                                        \
+  {                                                                                     \
+    static TriageProtocol *protocol;                                                    \
+                                                                                        \
+    if (g_once_init_enter (&protocol))                                                  \
+      g_once_init_leave (&protocol, g_object_new (type_name##_get_type (), NULL));      \
+                                                                                        \
+    return protocol;                                                                    \
+  }
+
+/**
  * TriageProtocolInterface:
  * @get_protocol: which protocol this is
  * @get_mark: a short mark shown beside the service in lists (inbox, tray,
@@ -131,5 +168,9 @@ char           *triage_protocol_describe_answer    (TriageProtocol   *self,
 
 char           *triage_protocol_dup_marked         (AtpProtocol       protocol,
                                                     const char       *text);
+JsonNode       *triage_protocol_get_payload        (AtpNotification  *request,
+                                                    AtpProtocol       protocol,
+                                                    const char       *what,
+                                                    GError          **error);
 
 G_END_DECLS

@@ -33,49 +33,35 @@ draft_data_free (DraftData *data)
 }
 
 static void
-return_sqlite_error (GTask      *task,
-                     sqlite3    *db,
-                     const char *what)
-{
-  g_task_return_new_error (task, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
-                           /* Translators: %1$s says what failed ("keep a draft"), %2$s is SQLite's reason */
-                           _("Could not %1$s: %2$s"), what, sqlite3_errmsg (db));
-}
-
-static void
 save_draft_func (TriageStore *self,
                  GTask       *task,
                  gpointer     task_data)
 {
   DraftData *data = task_data;
-  sqlite3 *db = _triage_store_get_db (self);
-  sqlite3_stmt *stmt = NULL;
-  int rc;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GError *error = NULL;
 
-  rc = sqlite3_prepare_v2 (db,
-                           data->json != NULL
-                           ? "INSERT INTO drafts (notification_id, json, updated_at) SELECT ?1, ?2, ?3"
-                             " WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE notification_id = ?1"
-                             "   AND state != 'failed')"
-                             " ON CONFLICT (notification_id) DO UPDATE SET json = ?2, updated_at = ?3"
-                           : "DELETE FROM drafts WHERE notification_id = ?1",
-                           -1, &stmt, NULL);
-  if (rc == SQLITE_OK)
+  stmt = prepare (_triage_store_get_db (self),
+                  data->json != NULL
+                  ? "INSERT INTO drafts (notification_id, json, updated_at) SELECT ?1, ?2, ?3"
+                    " WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE notification_id = ?1"
+                    "   AND state != 'failed')"
+                    " ON CONFLICT (notification_id) DO UPDATE SET json = ?2, updated_at = ?3"
+                  : "DELETE FROM drafts WHERE notification_id = ?1",
+                  &error);
+  if (stmt == NULL)
     {
-      sqlite3_bind_text (stmt, 1, data->notification_id, -1, SQLITE_TRANSIENT);
-      if (data->json != NULL)
-        {
-          sqlite3_bind_text (stmt, 2, data->json, -1, SQLITE_TRANSIENT);
-          sqlite3_bind_int64 (stmt, 3, g_get_real_time ());
-        }
-      rc = sqlite3_step (stmt);
+      g_task_return_error (task, error);
+      return;
     }
 
-  if (rc == SQLITE_DONE)
-    g_task_return_boolean (task, TRUE);
-  else
-    return_sqlite_error (task, db, _("keep a draft"));
-  sqlite3_finalize (stmt);
+  bind_text (stmt, 1, data->notification_id);
+  if (data->json != NULL)
+    {
+      bind_text (stmt, 2, data->json);
+      sqlite3_bind_int64 (stmt, 3, now_usec ());
+    }
+  return_step (self, task, stmt, _("keep a draft"));
 }
 
 /**
@@ -127,23 +113,27 @@ load_draft_func (TriageStore *self,
 {
   const char *notification_id = task_data;
   sqlite3 *db = _triage_store_get_db (self);
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GError *error = NULL;
   int rc;
 
-  rc = sqlite3_prepare_v2 (db, "SELECT json FROM drafts WHERE notification_id = ?1", -1, &stmt, NULL);
-  if (rc == SQLITE_OK)
+  if (!(stmt = prepare (db, "SELECT json FROM drafts WHERE notification_id = ?1", &error)))
     {
-      sqlite3_bind_text (stmt, 1, notification_id, -1, SQLITE_TRANSIENT);
-      rc = sqlite3_step (stmt);
+      g_task_return_error (task, error);
+      return;
     }
 
+  bind_text (stmt, 1, notification_id);
+  rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
     g_task_return_pointer (task, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), g_free);
   else if (rc == SQLITE_DONE)
     g_task_return_pointer (task, NULL, NULL);
   else
-    return_sqlite_error (task, db, _("read a draft"));
-  sqlite3_finalize (stmt);
+    {
+      set_sqlite_error (&error, db, _("read a draft"));
+      g_task_return_error (task, error);
+    }
 }
 
 /**

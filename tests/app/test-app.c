@@ -33,7 +33,7 @@
 #include "app-test-application.h"
 #include "triage-attachment-window.h"
 #include "triage-confirm-dialog.h"
-#include "triage-desk-error.h"
+#include "triage-attachment-error.h"
 #include "triage-preferences-window.h"
 #include "triage-decision-view.h"
 #include "triage-response-editor-private.h"
@@ -641,7 +641,7 @@ test_attachments (void)
         g_assert_cmpint (gdk_paintable_get_intrinsic_width (triage_attachment_view_get_paintable (view)), ==, 40);
       else if (expected[i].kind == TRIAGE_ATTACHMENT_KIND_ERROR)
         g_assert_error ((GError *) triage_attachment_view_get_error (view),
-                        TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+                        TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED);
       /* The https one is an address to load on request: nothing fetched. */
     }
 

@@ -18,15 +18,9 @@
 #include <adwaita.h>
 
 #include "app-test-common.h"
-#include "app-test-stall.h"
-#include "triage-attachment-window.h"
+#include "app-test-stall-window.h"
 #include "triage-decision-format.h"
-#include "triage-decision-view.h"
-#include "triage-history-entry.h"
-#include "triage-history-row.h"
-#include "triage-inbox-row.h"
 #include "triage-notifier.h"
-#include "triage-request.h"
 
 /*
  * Before, the long line held the main loop for over a minute (16 s on a
@@ -170,19 +164,11 @@ test_request (void)
 {
   g_autoptr(AtpNotification) notification = app_test_stall_request ();
   g_autoptr(TriageRequest) request = NULL;
-  g_autoptr(TriageHistoryEntry) entry = NULL;
+  g_autoptr(TriageHistoryEntry) entry = app_test_stall_history_entry (notification);
   g_autofree char *summary = NULL;
   g_autofree char *body = NULL;
-  TriageHistoryEntryData data = { 0 };
-  GtkWidget *window, *box, *list, *scrolled, *decision_view, *inbox_row, *history_row;
+  GtkWidget *window, *inbox_row, *history_row;
   AppTestStall stall;
-
-  data.id = g_strdup (notification->id);
-  data.title = g_strdup (notification->context.title);
-  data.description = g_strdup (notification->context.description);
-  data.service_name = g_strdup (notification->service.name);
-  data.created_at = g_get_real_time ();
-  entry = triage_history_entry_new (&data);
 
   app_test_stall_start (&stall);
 
@@ -191,28 +177,8 @@ test_request (void)
   g_assert_cmpuint (g_utf8_strlen (summary, -1), <=, TRIAGE_SHOWN_NAME_CHARS + 2 + TRIAGE_SHOWN_ROW_CHARS + 1);
   g_assert_cmpuint (g_utf8_strlen (body, -1), <=, TRIAGE_NOTIFIER_MAX_BODY);
 
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  list = gtk_list_box_new ();
-  gtk_widget_set_size_request (list, 300, -1);
   request = triage_request_new (notification);
-  inbox_row = triage_inbox_row_new ();
-  triage_inbox_row_set_request (TRIAGE_INBOX_ROW (inbox_row), request);
-  gtk_list_box_append (GTK_LIST_BOX (list), inbox_row);
-  history_row = triage_history_row_new ();
-  triage_history_row_set_entry (TRIAGE_HISTORY_ROW (history_row), entry);
-  gtk_list_box_append (GTK_LIST_BOX (list), history_row);
-  gtk_box_append (GTK_BOX (box), list);
-
-  decision_view = triage_decision_view_new ();
-  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (decision_view), notification);
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_hexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), decision_view);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_window_set_child (GTK_WINDOW (window), box);
-  gtk_window_present (GTK_WINDOW (window));
+  window = app_test_stall_request_window (notification, request, entry, &inbox_row, &history_row);
   wait_drawn (window);
 
   /* The rows show a line's worth; the request keeps it all. */
@@ -226,30 +192,14 @@ test_request (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* What the app has done long before a request comes: fonts, styles, the
- * source view's languages loaded once, with small texts. */
+/* What the app has done long before a request comes (see app_test_stall_warm_up()). */
 static void
 warm_up (void)
 {
-  static const char small[] = "{\"a\": 1}";
-  g_autoptr(GBytes) bytes = g_bytes_new_static (small, strlen (small));
-  AppTestStallCase json = { "warm-up", "application/json", "a.json", NULL, NULL };
-  AtpAttachment *attachment = app_test_stall_attachment (&json, bytes);
-  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Warm-up");
-  GtkWidget *view_window = gtk_window_new ();
-  GtkWidget *view = triage_decision_view_new ();
   g_autoptr(AtpNotification) notification = app_test_notification ("00000000-0000-4000-8000-000000000001",
                                                                    0, 0, NULL);
 
-  gtk_window_present (GTK_WINDOW (window));
-  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (view), notification);
-  gtk_window_set_child (GTK_WINDOW (view_window), view);
-  gtk_window_present (GTK_WINDOW (view_window));
-  wait_drawn (window);
-  wait_drawn (view_window);
-  gtk_window_destroy (GTK_WINDOW (window));
-  gtk_window_destroy (GTK_WINDOW (view_window));
-  app_test_stall_attachment_free (attachment);
+  app_test_stall_warm_up (notification, wait_drawn);
 }
 
 int

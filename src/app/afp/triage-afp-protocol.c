@@ -27,16 +27,7 @@
  * export word it too.
  */
 
-struct _TriageAfpProtocol
-{
-  GObject parent_instance;
-};
-
-static void triage_afp_protocol_iface_init (TriageProtocolInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TriageAfpProtocol, triage_afp_protocol, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_PROTOCOL,
-                                                      triage_afp_protocol_iface_init))
+TRIAGE_DEFINE_PROTOCOL (TriageAfpProtocol, triage_afp_protocol)
 
 /**
  * triage_afp_review_from:
@@ -50,16 +41,13 @@ AtpAfpReview *
 triage_afp_review_from (AtpNotification  *notification,
                         GError          **error)
 {
+  JsonNode *payload;
+
   g_return_val_if_fail (notification != NULL, NULL);
 
-  if (notification->protocol != ATP_PROTOCOL_AFP || notification->payload == NULL)
-    {
-      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
-                   "The request %s is not an AFP review", notification->id);
-      return NULL;
-    }
+  payload = triage_protocol_get_payload (notification, ATP_PROTOCOL_AFP, "an AFP review", error);
 
-  return atp_afp_review_new_from_json (notification->payload, error);
+  return payload != NULL ? atp_afp_review_new_from_json (payload, error) : NULL;
 }
 
 /**
@@ -349,30 +337,4 @@ triage_afp_protocol_iface_init (TriageProtocolInterface *iface)
   iface->needs_confirmation = triage_afp_protocol_needs_confirmation;
   iface->validate_answer = triage_afp_protocol_validate_answer;
   iface->describe_answer = triage_afp_protocol_describe_answer;
-}
-
-static void
-triage_afp_protocol_class_init (TriageAfpProtocolClass *klass)
-{
-}
-
-static void
-triage_afp_protocol_init (TriageAfpProtocol *self)
-{
-}
-
-/**
- * triage_afp_protocol_get_default:
- *
- * Returns: (transfer none): the AFP 1.2 implementation of #TriageProtocol
- */
-TriageProtocol *
-triage_afp_protocol_get_default (void)
-{
-  static TriageProtocol *protocol;
-
-  if (g_once_init_enter (&protocol))
-    g_once_init_leave (&protocol, g_object_new (TRIAGE_TYPE_AFP_PROTOCOL, NULL));
-
-  return protocol;
 }

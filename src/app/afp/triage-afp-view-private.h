@@ -30,16 +30,7 @@ struct _TriageAfpView
   AtpNotification     *notification;
   AtpAfpReview        *review;
 
-  AtpStatus            status;
-  char                *status_reason;
-  GDateTime           *status_when;
-  char                *status_detail;
-  AtpResponse         *response;
-  TriageDeliveryState  delivery;
-  char                *delivery_message;
-  char                *answer_error;
-  char                *sent_action_id;
-  JsonNode            *sent_response;
+  TriageRequestState   state;
   gboolean             read_only;
 
   AdwMessageDialog    *decline_dialog;

@@ -59,11 +59,11 @@ static GParamSpec *properties [N_PROPS];
 static char *
 describe_sent_answer (TriageAfpView *self)
 {
-  if (self->notification == NULL || self->sent_action_id == NULL)
+  if (self->notification == NULL || self->state.sent_action_id == NULL)
     return NULL;
 
   return triage_protocol_describe_answer (triage_afp_protocol_get_default (), self->notification,
-                                          self->sent_action_id, self->sent_response);
+                                          self->state.sent_action_id, self->state.sent_response);
 }
 
 static void
@@ -87,24 +87,13 @@ void
 _triage_afp_view_update_state (TriageAfpView *self)
 {
   g_autofree char *sent_answer = describe_sent_answer (self);
-  TriageBannerState state = {
-    .request = self->notification,
-    .status = self->status,
-    .status_reason = self->status_reason,
-    .status_when = self->status_when,
-    .status_detail = self->status_detail,
-    .response = self->response,
-    .delivery = self->delivery,
-    .delivery_message = self->delivery_message,
-    .sent_answer = sent_answer,
-    .expired_locally = triage_request_header_get_expired (self->header),
-    .answer_error = self->answer_error,
-  };
-  gboolean read_only = triage_request_banner_update (self->banner, &state);
+  gboolean read_only =
+    triage_request_banner_update_from (self->banner, self->notification, &self->state, sent_answer,
+                                       triage_request_header_get_expired (self->header));
   const char *problem = triage_afp_editor_get_problem (self->editor);
 
-  triage_request_header_set_counting (self->header, !atp_status_is_terminal (self->status) &&
-                                                    self->delivery != TRIAGE_DELIVERY_SENT);
+  triage_request_header_set_counting (self->header, !atp_status_is_terminal (self->state.status) &&
+                                                    self->state.delivery != TRIAGE_DELIVERY_SENT);
 
   triage_afp_editor_set_editable (self->editor, !read_only);
   triage_afp_applied_set_editable (self->applied, !read_only);
@@ -170,15 +159,7 @@ send_answer (TriageAfpView *self,
   /* The answer takes the draft's place in the store. */
   g_clear_handle_id (&self->draft_timeout, g_source_remove);
 
-  g_free (self->sent_action_id);
-  self->sent_action_id = g_strdup (action_id);
-  g_clear_pointer (&self->sent_response, json_node_unref);
-  self->sent_response = json_node_copy (response_data);
-  g_clear_pointer (&self->answer_error, g_free);
-
-  /* Read-only from now on, so nothing is sent twice; the app moves the state on. */
-  triage_request_view_set_delivery_state (TRIAGE_REQUEST_VIEW (self), TRIAGE_DELIVERY_SENDING);
-  triage_request_view_emit_submit (TRIAGE_REQUEST_VIEW (self), action_id, response_data);
+  triage_request_view_submit_answer (TRIAGE_REQUEST_VIEW (self), action_id, response_data);
 }
 
 static void
@@ -279,16 +260,8 @@ reset (TriageAfpView *self)
   if (self->decline_dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
   self->decline_dialog = NULL;
-  g_clear_pointer (&self->status_reason, g_free);
-  g_clear_pointer (&self->status_detail, g_free);
-  g_clear_pointer (&self->status_when, g_date_time_unref);
-  g_clear_pointer (&self->response, atp_response_unref);
-  g_clear_pointer (&self->delivery_message, g_free);
-  g_clear_pointer (&self->answer_error, g_free);
-  g_clear_pointer (&self->sent_action_id, g_free);
-  g_clear_pointer (&self->sent_response, json_node_unref);
+  triage_request_state_clear (&self->state);
   g_clear_pointer (&self->review, atp_afp_review_unref);
-  self->delivery = TRIAGE_DELIVERY_NONE;
 }
 
 /* An answer given (here or elsewhere) shown in the editor, read-only. */
@@ -341,7 +314,7 @@ triage_afp_view_set_request (TriageRequestView *view,
       return;
     }
 
-  self->status = notification->status;
+  self->state.status = notification->status;
   self->review = triage_afp_review_from (notification, &error);
   if (self->review == NULL)
     {
@@ -367,65 +340,6 @@ triage_afp_view_set_request (TriageRequestView *view,
   gtk_stack_set_visible_child_name (self->stack, "review");
 }
 
-static AtpStatus
-triage_afp_view_get_status (TriageRequestView *view)
-{
-  return TRIAGE_AFP_VIEW (view)->status;
-}
-
-static void
-triage_afp_view_set_status (TriageRequestView *view,
-                            AtpStatus          status,
-                            const char        *reason,
-                            GDateTime         *when,
-                            const char        *detail)
-{
-  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
-
-  self->status = status;
-  g_free (self->status_reason);
-  self->status_reason = g_strdup (reason);
-  g_free (self->status_detail);
-  self->status_detail = g_strdup (detail);
-  g_clear_pointer (&self->status_when, g_date_time_unref);
-  self->status_when = when ? g_date_time_ref (when) : NULL;
-
-  _triage_afp_view_update_state (self);
-}
-
-static TriageDeliveryState
-triage_afp_view_get_delivery_state (TriageRequestView *view)
-{
-  return TRIAGE_AFP_VIEW (view)->delivery;
-}
-
-static void
-triage_afp_view_set_delivery_state (TriageRequestView   *view,
-                                    TriageDeliveryState  state)
-{
-  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
-
-  if (state != TRIAGE_DELIVERY_FAILED)
-    g_clear_pointer (&self->delivery_message, g_free);
-  self->delivery = state;
-  _triage_afp_view_update_state (self);
-}
-
-static void
-triage_afp_view_set_sent_answer (TriageRequestView *view,
-                                 const char        *action_id,
-                                 JsonNode          *response_data)
-{
-  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
-
-  g_free (self->sent_action_id);
-  self->sent_action_id = g_strdup (action_id);
-  g_clear_pointer (&self->sent_response, json_node_unref);
-  self->sent_response = response_data ? json_node_copy (response_data) : NULL;
-  show_answer (self, action_id, response_data);
-  _triage_afp_view_update_state (self);
-}
-
 static gboolean
 triage_afp_view_focus_answer (TriageRequestView *view)
 {
@@ -438,62 +352,22 @@ triage_afp_view_focus_answer (TriageRequestView *view)
   return FALSE;
 }
 
-static void
-triage_afp_view_show_delivery_error (TriageRequestView *view,
-                                     const char        *message)
+static TriageRequestState *
+triage_afp_view_get_state (TriageRequestView *view)
 {
-  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
-
-  g_free (self->delivery_message);
-  self->delivery_message = g_strdup (message);
-  self->delivery = TRIAGE_DELIVERY_FAILED;
-  _triage_afp_view_update_state (self);
+  return &TRIAGE_AFP_VIEW (view)->state;
 }
 
-static void
-triage_afp_view_show_answer_error (TriageRequestView *view,
-                                   const char        *message)
-{
-  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
-
-  g_free (self->answer_error);
-  self->answer_error = g_strdup (message);
-  g_clear_pointer (&self->delivery_message, g_free);
-  self->delivery = TRIAGE_DELIVERY_NONE;
-  _triage_afp_view_update_state (self);
-}
-
-static void
-triage_afp_view_set_response (TriageRequestView *view,
-                              AtpResponse       *response)
-{
-  TriageAfpView *self = TRIAGE_AFP_VIEW (view);
-
-  if (response == self->response)
-    return;
-
-  g_clear_pointer (&self->response, atp_response_unref);
-  self->response = response ? atp_response_ref (response) : NULL;
-  /* What was answered elsewhere, shown in the editor. */
-  if (response != NULL && self->delivery == TRIAGE_DELIVERY_NONE)
-    show_answer (self, response->action_id, response->response_data);
-  _triage_afp_view_update_state (self);
-}
-
+/* The rest of TriageRequestView is its default implementation, on self->state. */
 static void
 triage_afp_view_request_view_init (TriageRequestViewInterface *iface)
 {
   iface->get_request = triage_afp_view_get_request;
   iface->set_request = triage_afp_view_set_request;
-  iface->get_status = triage_afp_view_get_status;
-  iface->set_status = triage_afp_view_set_status;
-  iface->get_delivery_state = triage_afp_view_get_delivery_state;
-  iface->set_delivery_state = triage_afp_view_set_delivery_state;
-  iface->set_sent_answer = triage_afp_view_set_sent_answer;
   iface->focus_answer = triage_afp_view_focus_answer;
-  iface->show_delivery_error = triage_afp_view_show_delivery_error;
-  iface->show_answer_error = triage_afp_view_show_answer_error;
-  iface->set_response = triage_afp_view_set_response;
+  iface->get_state = triage_afp_view_get_state;
+  iface->update_state = (gpointer) _triage_afp_view_update_state;
+  iface->show_answer = (gpointer) show_answer;
 }
 
 /* For the tests and the bench */
@@ -545,14 +419,7 @@ triage_afp_view_finalize (GObject *object)
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_clear_pointer (&self->review, atp_afp_review_unref);
   g_clear_object (&self->store);
-  g_clear_pointer (&self->status_when, g_date_time_unref);
-  g_clear_pointer (&self->response, atp_response_unref);
-  g_clear_pointer (&self->sent_response, json_node_unref);
-  g_free (self->status_reason);
-  g_free (self->status_detail);
-  g_free (self->delivery_message);
-  g_free (self->answer_error);
-  g_free (self->sent_action_id);
+  triage_request_state_clear (&self->state);
 
   G_OBJECT_CLASS (triage_afp_view_parent_class)->finalize (object);
 }

@@ -25,16 +25,7 @@
  * ("JBL Tour One M2 (Black) × 2, Sony WH-1000XM5").
  */
 
-struct _TriageAitpProtocol
-{
-  GObject parent_instance;
-};
-
-static void triage_aitp_protocol_iface_init (TriageProtocolInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TriageAitpProtocol, triage_aitp_protocol, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_PROTOCOL,
-                                                      triage_aitp_protocol_iface_init))
+TRIAGE_DEFINE_PROTOCOL (TriageAitpProtocol, triage_aitp_protocol)
 
 /**
  * triage_aitp_request_from:
@@ -48,16 +39,14 @@ AtpAitpRequest *
 triage_aitp_request_from (AtpNotification  *notification,
                           GError          **error)
 {
+  JsonNode *payload;
+
   g_return_val_if_fail (notification != NULL, NULL);
 
-  if (notification->protocol != ATP_PROTOCOL_AITP || notification->payload == NULL)
-    {
-      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
-                   "The request %s is not an AITP decision", notification->id);
-      return NULL;
-    }
+  payload = triage_protocol_get_payload (notification, ATP_PROTOCOL_AITP, "an AITP decision",
+                                         error);
 
-  return atp_aitp_request_new_from_json (notification->payload, error);
+  return payload != NULL ? atp_aitp_request_new_from_json (payload, error) : NULL;
 }
 
 /**
@@ -342,30 +331,4 @@ triage_aitp_protocol_iface_init (TriageProtocolInterface *iface)
   iface->needs_confirmation = triage_aitp_protocol_needs_confirmation;
   iface->validate_answer = triage_aitp_protocol_validate_answer;
   iface->describe_answer = triage_aitp_protocol_describe_answer;
-}
-
-static void
-triage_aitp_protocol_class_init (TriageAitpProtocolClass *klass)
-{
-}
-
-static void
-triage_aitp_protocol_init (TriageAitpProtocol *self)
-{
-}
-
-/**
- * triage_aitp_protocol_get_default:
- *
- * Returns: (transfer none): the AITP-02 implementation of #TriageProtocol
- */
-TriageProtocol *
-triage_aitp_protocol_get_default (void)
-{
-  static TriageProtocol *protocol;
-
-  if (g_once_init_enter (&protocol))
-    g_once_init_leave (&protocol, g_object_new (TRIAGE_TYPE_AITP_PROTOCOL, NULL));
-
-  return protocol;
 }

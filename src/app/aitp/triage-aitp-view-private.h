@@ -36,16 +36,7 @@ struct _TriageAitpView
   AtpAitpRequest      *request;
   GDateTime           *built_at;           /* the time quotes are judged at */
 
-  AtpStatus            status;
-  char                *status_reason;
-  GDateTime           *status_when;
-  char                *status_detail;
-  AtpResponse         *response;           /* the answer given elsewhere, once known */
-  TriageDeliveryState  delivery;
-  char                *delivery_message;
-  char                *answer_error;
-  char                *sent_action_id;
-  JsonNode            *sent_response;
+  TriageRequestState   state;
   gboolean             read_only;
 
   guint                confirm_grace_period;

@@ -20,16 +20,7 @@
  * requires_confirmation), three at most; anything else opens the request.
  */
 
-struct _TriageAtpProtocol
-{
-  GObject parent_instance;
-};
-
-static void triage_atp_protocol_iface_init (TriageProtocolInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TriageAtpProtocol, triage_atp_protocol, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_PROTOCOL,
-                                                      triage_atp_protocol_iface_init))
+TRIAGE_DEFINE_PROTOCOL (TriageAtpProtocol, triage_atp_protocol)
 
 static gboolean
 answers_inline (const AtpAction *action)
@@ -169,32 +160,6 @@ triage_atp_protocol_iface_init (TriageProtocolInterface *iface)
   iface->needs_confirmation = triage_atp_protocol_needs_confirmation;
   iface->validate_answer = triage_atp_protocol_validate_answer;
   iface->describe_answer = triage_atp_protocol_describe_answer;
-}
-
-static void
-triage_atp_protocol_class_init (TriageAtpProtocolClass *klass)
-{
-}
-
-static void
-triage_atp_protocol_init (TriageAtpProtocol *self)
-{
-}
-
-/**
- * triage_atp_protocol_get_default:
- *
- * Returns: (transfer none): the ATP implementation of #TriageProtocol
- */
-TriageProtocol *
-triage_atp_protocol_get_default (void)
-{
-  static TriageProtocol *protocol;
-
-  if (g_once_init_enter (&protocol))
-    g_once_init_leave (&protocol, g_object_new (TRIAGE_TYPE_ATP_PROTOCOL, NULL));
-
-  return protocol;
 }
 
 /**

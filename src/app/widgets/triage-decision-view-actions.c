@@ -89,7 +89,8 @@ confirm_cb (GObject      *object,
   g_clear_object (&self->confirm_cancellable);
 
   if (confirmed && !self->read_only)
-    _triage_decision_view_send_answer (self, pending->action_id, pending->response_data);
+    triage_request_view_submit_answer (TRIAGE_REQUEST_VIEW (self), pending->action_id,
+                                       pending->response_data);
 }
 
 static void
@@ -115,7 +116,7 @@ on_editor_submit (TriageDecisionView   *self,
 
   if (!atp_action_needs_confirmation (action))
     {
-      _triage_decision_view_send_answer (self, action->id, response_data);
+      triage_request_view_submit_answer (TRIAGE_REQUEST_VIEW (self), action->id, response_data);
       return;
     }
 
@@ -158,15 +159,16 @@ _triage_decision_view_mark_chosen (TriageDecisionView *self,
   const char *chosen = NULL;
   JsonNode *data = NULL;
 
-  if (read_only && self->delivery != TRIAGE_DELIVERY_NONE && self->sent_action_id != NULL)
+  if (read_only && self->state.delivery != TRIAGE_DELIVERY_NONE &&
+      self->state.sent_action_id != NULL)
     {
-      chosen = self->sent_action_id;
-      data = self->sent_response;
+      chosen = self->state.sent_action_id;
+      data = self->state.sent_response;
     }
-  else if (read_only && self->status == ATP_STATUS_RESPONDED && self->response != NULL)
+  else if (read_only && self->state.status == ATP_STATUS_RESPONDED && self->state.response != NULL)
     {
-      chosen = self->response->action_id;
-      data = self->response->response_data;
+      chosen = self->state.response->action_id;
+      data = self->state.response->response_data;
     }
 
   for (guint i = 0; i < self->editors->len; i++)

@@ -29,12 +29,12 @@ describe_sent_answer (TriageDecisionView *self)
   const AtpAction *action = NULL;
   g_autofree char *answer = NULL;
 
-  if (self->notification != NULL && self->sent_action_id != NULL)
-    action = atp_notification_find_action (self->notification, self->sent_action_id);
+  if (self->notification != NULL && self->state.sent_action_id != NULL)
+    action = atp_notification_find_action (self->notification, self->state.sent_action_id);
   if (action == NULL)
     return NULL;
 
-  answer = triage_atp_describe_answer (action, self->sent_response);
+  answer = triage_atp_describe_answer (action, self->state.sent_response);
   /* Translators: %s is the answer given here, e.g. ‘Stop’ or ‘Rollout’: 25 % */
   return g_strdup_printf (_("You answered %s"), answer);
 }
@@ -103,7 +103,7 @@ show_status_banner (TriageDecisionView *self)
   g_autoptr(GString) detail = g_string_new (NULL);
   const char *icon_name;
 
-  switch (self->status)
+  switch (self->state.status)
     {
     case ATP_STATUS_RESPONDED:
       icon_name = "object-select-symbolic";
@@ -119,20 +119,22 @@ show_status_banner (TriageDecisionView *self)
 
   /* The answer that settled it is known once the app has it (a status
    * update does not carry it); until then, when and that it happened. */
-  title = triage_describe_settled (self->notification, self->status, self->status_when,
-                                   self->status == ATP_STATUS_RESPONDED ? self->response : NULL);
+  title = triage_describe_settled (self->notification, self->state.status, self->state.status_when,
+                                   self->state.status == ATP_STATUS_RESPONDED
+                                   ? self->state.response : NULL);
 
-  if (self->status_reason != NULL)
+  if (self->state.status_reason != NULL)
     {
       /* Translators: %s is the reason the server gave for a status change */
-      g_autofree char *reason = g_strdup_printf (_("Reason: %s"), self->status_reason);
+      g_autofree char *reason = g_strdup_printf (_("Reason: %s"), self->state.status_reason);
 
       join_line (detail, reason);
     }
-  join_line (detail, self->status_detail);
+  join_line (detail, self->state.status_detail);
   join_line (detail, _("The request is read-only now; nothing you entered was sent."));
 
-  show_banner (self, self->status == ATP_STATUS_RESPONDED ? "banner-neutral" : "banner-warning",
+  show_banner (self,
+               self->state.status == ATP_STATUS_RESPONDED ? "banner-neutral" : "banner-warning",
                icon_name, title, detail->str);
 }
 
@@ -142,7 +144,7 @@ show_delivery_banner (TriageDecisionView *self)
   g_autofree char *answer = describe_sent_answer (self);
   g_autoptr(GString) detail = g_string_new (NULL);
 
-  switch (self->delivery)
+  switch (self->state.delivery)
     {
     case TRIAGE_DELIVERY_SENDING:
       show_banner (self, "banner-accent", NULL, _("Sending your answer…"), answer);
@@ -162,7 +164,7 @@ show_delivery_banner (TriageDecisionView *self)
       break;
 
     case TRIAGE_DELIVERY_FAILED:
-      join_line (detail, self->delivery_message);
+      join_line (detail, self->state.delivery_message);
       join_line (detail, answer);
       show_banner (self, "banner-error", "dialog-error-symbolic",
                    _("The answer was not accepted"), detail->str);
@@ -185,12 +187,12 @@ _triage_decision_view_update_banner (TriageDecisionView *self)
     {
       hide_banner (self);
     }
-  else if (atp_status_is_terminal (self->status))
+  else if (atp_status_is_terminal (self->state.status))
     {
       read_only = TRUE;
       show_status_banner (self);
     }
-  else if (self->delivery != TRIAGE_DELIVERY_NONE)
+  else if (self->state.delivery != TRIAGE_DELIVERY_NONE)
     {
       read_only = TRUE;
       show_delivery_banner (self);
@@ -205,9 +207,9 @@ _triage_decision_view_update_banner (TriageDecisionView *self)
       show_banner (self, "banner-warning", "alarm-symbolic", title,
                    _("Answers are no longer accepted; nothing you entered was sent."));
     }
-  else if (self->answer_error != NULL)
+  else if (self->state.answer_error != NULL)
     show_banner (self, "banner-error", "dialog-error-symbolic",
-                 _("Your answer was not sent"), self->answer_error);
+                 _("Your answer was not sent"), self->state.answer_error);
   else
     hide_banner (self);
 

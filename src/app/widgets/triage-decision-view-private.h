@@ -30,17 +30,7 @@ struct _TriageDecisionView
   AtpNotification     *notification;
   GPtrArray           *editors;
 
-  AtpStatus            status;
-  char                *status_reason;
-  GDateTime           *status_when;
-  char                *status_detail;
-  AtpResponse         *response;      /* the answer that settled it elsewhere, once known */
-
-  TriageDeliveryState  delivery;
-  char                *delivery_message;
-  char                *answer_error;
-  char                *sent_action_id;
-  JsonNode            *sent_response;
+  TriageRequestState   state;
 
   gboolean             expired_locally;
   gboolean             read_only;
@@ -82,9 +72,6 @@ struct _TriageDecisionView
 
 /* triage-decision-view.c */
 void     _triage_decision_view_update_state      (TriageDecisionView *self);
-void     _triage_decision_view_send_answer       (TriageDecisionView *self,
-                                                  const char         *action_id,
-                                                  JsonNode           *response_data);
 
 /* triage-decision-view-request.c */
 void     _triage_decision_view_build_header      (TriageDecisionView *self);

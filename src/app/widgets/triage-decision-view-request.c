@@ -221,7 +221,7 @@ _triage_decision_view_update_countdown (TriageDecisionView *self)
 
   /* Settled, or answered and recorded: the deadline no longer matters. */
   if (self->notification == NULL || self->notification->deadline == NULL ||
-      atp_status_is_terminal (self->status) || self->delivery == TRIAGE_DELIVERY_SENT)
+      atp_status_is_terminal (self->state.status) || self->state.delivery == TRIAGE_DELIVERY_SENT)
     {
       gtk_widget_set_visible (self->countdown_box, FALSE);
       return;

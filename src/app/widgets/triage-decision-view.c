@@ -71,27 +71,6 @@ _triage_decision_view_update_state (TriageDecisionView *self)
     }
 }
 
-/* Answers */
-
-void
-_triage_decision_view_send_answer (TriageDecisionView *self,
-                                   const char         *action_id,
-                                   JsonNode           *response_data)
-{
-  g_autofree char *id = g_strdup (action_id);
-
-  g_free (self->sent_action_id);
-  self->sent_action_id = g_strdup (action_id);
-  g_clear_pointer (&self->sent_response, json_node_unref);
-  self->sent_response = json_node_copy (response_data);
-  g_clear_pointer (&self->answer_error, g_free);
-
-  /* Read-only from now on, so nothing is sent twice; the app moves the state on. */
-  triage_decision_view_set_delivery_state (self, TRIAGE_DELIVERY_SENDING);
-
-  triage_request_view_emit_submit (TRIAGE_REQUEST_VIEW (self), id, response_data);
-}
-
 static void
 on_attachment_row_activated (TriageDecisionView *self,
                              GtkListBoxRow      *row)
@@ -127,14 +106,7 @@ triage_decision_view_finalize (GObject *object)
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_clear_pointer (&self->editors, g_ptr_array_unref);
-  g_clear_pointer (&self->status_when, g_date_time_unref);
-  g_clear_pointer (&self->sent_response, json_node_unref);
-  g_clear_pointer (&self->response, atp_response_unref);
-  g_free (self->status_reason);
-  g_free (self->status_detail);
-  g_free (self->delivery_message);
-  g_free (self->answer_error);
-  g_free (self->sent_action_id);
+  triage_request_state_clear (&self->state);
 
   G_OBJECT_CLASS (triage_decision_view_parent_class)->finalize (object);
 }
@@ -154,7 +126,7 @@ triage_decision_view_get_property (GObject    *object,
       break;
 
     case PROP_DELIVERY_STATE:
-      g_value_set_enum (value, self->delivery);
+      g_value_set_enum (value, self->state.delivery);
       break;
 
     case PROP_READ_ONLY:
@@ -332,6 +304,7 @@ void
 triage_decision_view_set_notification (TriageDecisionView *self,
                                        AtpNotification    *notification)
 {
+  gboolean delivery_changed;
   gboolean same;
 
   g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
@@ -362,20 +335,11 @@ triage_decision_view_set_notification (TriageDecisionView *self,
 
   _triage_decision_view_cancel_confirmation (self);
   _triage_decision_view_clear_editors (self);
-  g_clear_pointer (&self->status_reason, g_free);
-  g_clear_pointer (&self->status_detail, g_free);
-  g_clear_pointer (&self->status_when, g_date_time_unref);
-  g_clear_pointer (&self->response, atp_response_unref);
-  g_clear_pointer (&self->delivery_message, g_free);
-  g_clear_pointer (&self->answer_error, g_free);
-  g_clear_pointer (&self->sent_action_id, g_free);
-  g_clear_pointer (&self->sent_response, json_node_unref);
+  delivery_changed = self->state.delivery != TRIAGE_DELIVERY_NONE;
+  triage_request_state_clear (&self->state);
   self->expired_locally = FALSE;
-  if (self->delivery != TRIAGE_DELIVERY_NONE)
-    {
-      self->delivery = TRIAGE_DELIVERY_NONE;
-      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
-    }
+  if (delivery_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
 
   if (notification == NULL)
     {
@@ -387,7 +351,7 @@ triage_decision_view_set_notification (TriageDecisionView *self,
       return;
     }
 
-  self->status = notification->status;
+  self->state.status = notification->status;
 
   _triage_decision_view_build_header (self);
   _triage_decision_view_build_metadata (self);
@@ -406,7 +370,7 @@ triage_decision_view_get_status (TriageDecisionView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), ATP_STATUS_CREATED);
 
-  return self->status;
+  return self->state.status;
 }
 
 /**
@@ -431,13 +395,7 @@ triage_decision_view_set_status (TriageDecisionView *self,
 {
   g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
 
-  self->status = status;
-  g_free (self->status_reason);
-  self->status_reason = g_strdup (reason);
-  g_free (self->status_detail);
-  self->status_detail = g_strdup (detail);
-  g_clear_pointer (&self->status_when, g_date_time_unref);
-  self->status_when = when ? g_date_time_ref (when) : NULL;
+  triage_request_state_set_status (&self->state, status, reason, when, detail);
 
   _triage_decision_view_update_state (self);
   _triage_decision_view_update_countdown (self);
@@ -461,13 +419,7 @@ triage_decision_view_set_response (TriageDecisionView *self,
 {
   g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
 
-  if (response == self->response)
-    return;
-
-  g_clear_pointer (&self->response, atp_response_unref);
-  self->response = response ? atp_response_ref (response) : NULL;
-
-  _triage_decision_view_update_state (self);
+  triage_request_view_set_response (TRIAGE_REQUEST_VIEW (self), response);
 }
 
 /**
@@ -480,7 +432,7 @@ triage_decision_view_get_response (TriageDecisionView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), NULL);
 
-  return self->response;
+  return self->state.response;
 }
 
 TriageDeliveryState
@@ -488,7 +440,7 @@ triage_decision_view_get_delivery_state (TriageDecisionView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), TRIAGE_DELIVERY_NONE);
 
-  return self->delivery;
+  return self->state.delivery;
 }
 
 /**
@@ -506,14 +458,8 @@ triage_decision_view_set_delivery_state (TriageDecisionView  *self,
   g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
   g_return_if_fail (state <= TRIAGE_DELIVERY_FAILED);
 
-  if (state != TRIAGE_DELIVERY_FAILED)
-    g_clear_pointer (&self->delivery_message, g_free);
-
-  if (self->delivery != state)
-    {
-      self->delivery = state;
-      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
-    }
+  if (triage_request_state_set_delivery (&self->state, state))
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
 
   _triage_decision_view_update_state (self);
   _triage_decision_view_update_countdown (self);
@@ -537,12 +483,7 @@ triage_decision_view_set_sent_answer (TriageDecisionView *self,
   g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
   g_return_if_fail (action_id != NULL);
 
-  g_free (self->sent_action_id);
-  self->sent_action_id = g_strdup (action_id);
-  g_clear_pointer (&self->sent_response, json_node_unref);
-  self->sent_response = response_data ? json_node_copy (response_data) : NULL;
-
-  _triage_decision_view_update_state (self);
+  triage_request_view_set_sent_answer (TRIAGE_REQUEST_VIEW (self), action_id, response_data);
 }
 
 /**
@@ -587,9 +528,11 @@ triage_decision_view_show_delivery_error (TriageDecisionView *self,
   g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
   g_return_if_fail (message != NULL);
 
-  g_free (self->delivery_message);
-  self->delivery_message = g_strdup (message);
-  triage_decision_view_set_delivery_state (self, TRIAGE_DELIVERY_FAILED);
+  if (triage_request_state_set_delivery_error (&self->state, message))
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
+
+  _triage_decision_view_update_state (self);
+  _triage_decision_view_update_countdown (self);
 }
 
 /**
@@ -609,15 +552,8 @@ triage_decision_view_show_answer_error (TriageDecisionView *self,
   g_return_if_fail (TRIAGE_IS_DECISION_VIEW (self));
   g_return_if_fail (message != NULL);
 
-  g_free (self->answer_error);
-  self->answer_error = g_strdup (message);
-  g_clear_pointer (&self->delivery_message, g_free);
-
-  if (self->delivery != TRIAGE_DELIVERY_NONE)
-    {
-      self->delivery = TRIAGE_DELIVERY_NONE;
-      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
-    }
+  if (triage_request_state_set_answer_error (&self->state, message))
+    g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DELIVERY_STATE]);
 
   _triage_decision_view_update_state (self);
 }
@@ -721,7 +657,15 @@ triage_decision_view_get_confirm_dialog (TriageDecisionView *self)
   return self->confirm_dialog;
 }
 
-/* TriageRequestView: the window's view of ATP requests. */
+static TriageRequestState *
+triage_decision_view_get_state (TriageRequestView *view)
+{
+  return &TRIAGE_DECISION_VIEW (view)->state;
+}
+
+/* TriageRequestView: the window's view of ATP requests. What moves the
+ * countdown or the delivery-state property is its own; set_sent_answer and
+ * set_response are the interface's default implementation, on self->state. */
 static void
 triage_decision_view_request_view_init (TriageRequestViewInterface *iface)
 {
@@ -731,9 +675,9 @@ triage_decision_view_request_view_init (TriageRequestViewInterface *iface)
   iface->set_status = (gpointer) triage_decision_view_set_status;
   iface->get_delivery_state = (gpointer) triage_decision_view_get_delivery_state;
   iface->set_delivery_state = (gpointer) triage_decision_view_set_delivery_state;
-  iface->set_sent_answer = (gpointer) triage_decision_view_set_sent_answer;
   iface->focus_answer = (gpointer) triage_decision_view_focus_answer;
   iface->show_delivery_error = (gpointer) triage_decision_view_show_delivery_error;
   iface->show_answer_error = (gpointer) triage_decision_view_show_answer_error;
-  iface->set_response = (gpointer) triage_decision_view_set_response;
+  iface->get_state = triage_decision_view_get_state;
+  iface->update_state = (gpointer) _triage_decision_view_update_state;
 }

@@ -231,6 +231,42 @@ triage_request_banner_update (TriageRequestBanner     *self,
 }
 
 /**
+ * triage_request_banner_update_from:
+ * @self: a #TriageRequestBanner
+ * @request: (nullable): the request shown
+ * @state: what the view keeps of it
+ * @sent_answer: (nullable): the answer given here, in its protocol's words
+ * @expired_locally: the deadline passed on this computer's clock
+ *
+ * triage_request_banner_update() for a view that keeps a #TriageRequestState.
+ *
+ * Returns: whether the view turns read-only
+ */
+gboolean
+triage_request_banner_update_from (TriageRequestBanner      *self,
+                                   AtpNotification          *request,
+                                   const TriageRequestState *state,
+                                   const char               *sent_answer,
+                                   gboolean                  expired_locally)
+{
+  TriageBannerState banner_state = {
+    .request = request,
+    .status = state->status,
+    .status_reason = state->status_reason,
+    .status_when = state->status_when,
+    .status_detail = state->status_detail,
+    .response = state->response,
+    .delivery = state->delivery,
+    .delivery_message = state->delivery_message,
+    .sent_answer = sent_answer,
+    .expired_locally = expired_locally,
+    .answer_error = state->answer_error,
+  };
+
+  return triage_request_banner_update (self, &banner_state);
+}
+
+/**
  * triage_request_banner_get_title:
  *
  * Returns: the banner's title ("" while hidden)

@@ -50,6 +50,11 @@ G_DECLARE_FINAL_TYPE (TriageRequestBanner, triage_request_banner, TRIAGE, REQUES
 GtkWidget  *triage_request_banner_new         (void);
 gboolean    triage_request_banner_update      (TriageRequestBanner     *self,
                                                const TriageBannerState *state);
+gboolean    triage_request_banner_update_from (TriageRequestBanner      *self,
+                                               AtpNotification          *request,
+                                               const TriageRequestState *state,
+                                               const char               *sent_answer,
+                                               gboolean                  expired_locally);
 const char *triage_request_banner_get_title   (TriageRequestBanner     *self);
 const char *triage_request_banner_get_detail  (TriageRequestBanner     *self);
 gboolean    triage_request_banner_get_shown   (TriageRequestBanner     *self);

@@ -43,9 +43,260 @@ enum {
 
 static guint signals [N_SIGNALS];
 
+/* TriageRequestState */
+
+/**
+ * triage_request_state_clear:
+ * @state: a #TriageRequestState
+ *
+ * Forgets all but the status: no reason, response, answer given here or
+ * error, and %TRIAGE_DELIVERY_NONE. For a view that shows another request,
+ * and when it is finalized.
+ */
+void
+triage_request_state_clear (TriageRequestState *state)
+{
+  g_clear_pointer (&state->status_reason, g_free);
+  g_clear_pointer (&state->status_detail, g_free);
+  g_clear_pointer (&state->status_when, g_date_time_unref);
+  g_clear_pointer (&state->response, atp_response_unref);
+  g_clear_pointer (&state->delivery_message, g_free);
+  g_clear_pointer (&state->answer_error, g_free);
+  g_clear_pointer (&state->sent_action_id, g_free);
+  g_clear_pointer (&state->sent_response, json_node_unref);
+  state->delivery = TRIAGE_DELIVERY_NONE;
+}
+
+void
+triage_request_state_set_status (TriageRequestState *state,
+                                 AtpStatus           status,
+                                 const char         *reason,
+                                 GDateTime          *when,
+                                 const char         *detail)
+{
+  state->status = status;
+  g_free (state->status_reason);
+  state->status_reason = g_strdup (reason);
+  g_free (state->status_detail);
+  state->status_detail = g_strdup (detail);
+  g_clear_pointer (&state->status_when, g_date_time_unref);
+  state->status_when = when ? g_date_time_ref (when) : NULL;
+}
+
+/**
+ * triage_request_state_set_delivery:
+ * @state: a #TriageRequestState
+ * @delivery: where the answer given here stands
+ *
+ * Moves the delivery on; the server's refusal is forgotten unless @delivery
+ * is %TRIAGE_DELIVERY_FAILED.
+ *
+ * Returns: %TRUE if the delivery state changed
+ */
+gboolean
+triage_request_state_set_delivery (TriageRequestState  *state,
+                                   TriageDeliveryState  delivery)
+{
+  if (delivery != TRIAGE_DELIVERY_FAILED)
+    g_clear_pointer (&state->delivery_message, g_free);
+
+  if (state->delivery == delivery)
+    return FALSE;
+
+  state->delivery = delivery;
+  return TRUE;
+}
+
+/**
+ * triage_request_state_set_delivery_error:
+ * @state: a #TriageRequestState
+ * @message: why the server refused the answer given here
+ *
+ * Returns: %TRUE if the delivery state changed (to %TRIAGE_DELIVERY_FAILED)
+ */
+gboolean
+triage_request_state_set_delivery_error (TriageRequestState *state,
+                                         const char         *message)
+{
+  g_free (state->delivery_message);
+  state->delivery_message = g_strdup (message);
+
+  return triage_request_state_set_delivery (state, TRIAGE_DELIVERY_FAILED);
+}
+
+/**
+ * triage_request_state_set_answer_error:
+ * @state: a #TriageRequestState
+ * @message: why the answer given here did not leave
+ *
+ * Keeps @message and turns the delivery back to %TRIAGE_DELIVERY_NONE.
+ *
+ * Returns: %TRUE if the delivery state changed
+ */
+gboolean
+triage_request_state_set_answer_error (TriageRequestState *state,
+                                       const char         *message)
+{
+  g_free (state->answer_error);
+  state->answer_error = g_strdup (message);
+
+  return triage_request_state_set_delivery (state, TRIAGE_DELIVERY_NONE);
+}
+
+/**
+ * triage_request_state_set_sent_answer:
+ * @state: a #TriageRequestState
+ * @action_id: the answer's action id
+ * @response_data: (nullable): its data, copied
+ */
+void
+triage_request_state_set_sent_answer (TriageRequestState *state,
+                                      const char         *action_id,
+                                      JsonNode           *response_data)
+{
+  g_free (state->sent_action_id);
+  state->sent_action_id = g_strdup (action_id);
+  g_clear_pointer (&state->sent_response, json_node_unref);
+  state->sent_response = response_data ? json_node_copy (response_data) : NULL;
+}
+
+/**
+ * triage_request_state_set_response:
+ * @state: a #TriageRequestState
+ * @response: (nullable): the answer given elsewhere
+ *
+ * Returns: %TRUE if it is not the response kept already
+ */
+gboolean
+triage_request_state_set_response (TriageRequestState *state,
+                                   AtpResponse        *response)
+{
+  if (response == state->response)
+    return FALSE;
+
+  g_clear_pointer (&state->response, atp_response_unref);
+  state->response = response ? atp_response_ref (response) : NULL;
+  return TRUE;
+}
+
+/* The default implementations, for a view that keeps a TriageRequestState */
+
+static TriageRequestState *
+get_state (TriageRequestView *self)
+{
+  TriageRequestViewInterface *iface = TRIAGE_REQUEST_VIEW_GET_IFACE (self);
+
+  g_assert (iface->get_state != NULL && iface->update_state != NULL);
+
+  return iface->get_state (self);
+}
+
+static void
+update_state (TriageRequestView *self)
+{
+  TRIAGE_REQUEST_VIEW_GET_IFACE (self)->update_state (self);
+}
+
+static void
+show_answer (TriageRequestView *self,
+             const char        *action_id,
+             JsonNode          *response_data)
+{
+  TriageRequestViewInterface *iface = TRIAGE_REQUEST_VIEW_GET_IFACE (self);
+
+  if (iface->show_answer != NULL)
+    iface->show_answer (self, action_id, response_data);
+}
+
+static AtpStatus
+triage_request_view_real_get_status (TriageRequestView *self)
+{
+  return get_state (self)->status;
+}
+
+static void
+triage_request_view_real_set_status (TriageRequestView *self,
+                                     AtpStatus          status,
+                                     const char        *reason,
+                                     GDateTime         *when,
+                                     const char        *detail)
+{
+  triage_request_state_set_status (get_state (self), status, reason, when, detail);
+  update_state (self);
+}
+
+static TriageDeliveryState
+triage_request_view_real_get_delivery_state (TriageRequestView *self)
+{
+  return get_state (self)->delivery;
+}
+
+static void
+triage_request_view_real_set_delivery_state (TriageRequestView   *self,
+                                             TriageDeliveryState  state)
+{
+  triage_request_state_set_delivery (get_state (self), state);
+  update_state (self);
+}
+
+static void
+triage_request_view_real_set_sent_answer (TriageRequestView *self,
+                                          const char        *action_id,
+                                          JsonNode          *response_data)
+{
+  triage_request_state_set_sent_answer (get_state (self), action_id, response_data);
+  show_answer (self, action_id, response_data);
+  update_state (self);
+}
+
+static void
+triage_request_view_real_show_delivery_error (TriageRequestView *self,
+                                              const char        *message)
+{
+  triage_request_state_set_delivery_error (get_state (self), message);
+  update_state (self);
+}
+
+static void
+triage_request_view_real_show_answer_error (TriageRequestView *self,
+                                            const char        *message)
+{
+  triage_request_state_set_answer_error (get_state (self), message);
+  update_state (self);
+}
+
+static void
+triage_request_view_real_set_response (TriageRequestView *self,
+                                       AtpResponse       *response)
+{
+  TriageRequestState *state;
+
+  /* Optional: a view that keeps no state of its own ignores it. */
+  if (TRIAGE_REQUEST_VIEW_GET_IFACE (self)->get_state == NULL)
+    return;
+
+  state = get_state (self);
+  if (!triage_request_state_set_response (state, response))
+    return;
+
+  /* What was answered elsewhere, shown in the view's controls. */
+  if (response != NULL && state->delivery == TRIAGE_DELIVERY_NONE)
+    show_answer (self, response->action_id, response->response_data);
+  update_state (self);
+}
+
 static void
 triage_request_view_default_init (TriageRequestViewInterface *iface)
 {
+  iface->get_status = triage_request_view_real_get_status;
+  iface->set_status = triage_request_view_real_set_status;
+  iface->get_delivery_state = triage_request_view_real_get_delivery_state;
+  iface->set_delivery_state = triage_request_view_real_set_delivery_state;
+  iface->set_sent_answer = triage_request_view_real_set_sent_answer;
+  iface->show_delivery_error = triage_request_view_real_show_delivery_error;
+  iface->show_answer_error = triage_request_view_real_show_answer_error;
+  iface->set_response = triage_request_view_real_set_response;
+
   /**
    * TriageRequestView::submit:
    * @self: the view
@@ -243,6 +494,37 @@ triage_request_view_set_response (TriageRequestView *self,
   iface = TRIAGE_REQUEST_VIEW_GET_IFACE (self);
   if (iface->set_response != NULL)
     iface->set_response (self, response);
+}
+
+/**
+ * triage_request_view_submit_answer:
+ * @self: a #TriageRequestView that keeps a #TriageRequestState
+ * @action_id: the answer's action id
+ * @response_data: the answer's data: complete, valid and confirmed
+ *
+ * For implementations: the answer given in the view leaves. It is kept as
+ * the answer given here, the view turns read-only at
+ * %TRIAGE_DELIVERY_SENDING (so nothing is sent twice; the window moves the
+ * state on), and ::submit is emitted.
+ */
+void
+triage_request_view_submit_answer (TriageRequestView *self,
+                                   const char        *action_id,
+                                   JsonNode          *response_data)
+{
+  /* Showing the new state may drop what @action_id belongs to (a confirmation). */
+  g_autofree char *id = g_strdup (action_id);
+  TriageRequestState *state;
+
+  g_return_if_fail (TRIAGE_IS_REQUEST_VIEW (self));
+  g_return_if_fail (action_id != NULL);
+
+  state = get_state (self);
+  triage_request_state_set_sent_answer (state, action_id, response_data);
+  g_clear_pointer (&state->answer_error, g_free);
+
+  triage_request_view_set_delivery_state (self, TRIAGE_DELIVERY_SENDING);
+  triage_request_view_emit_submit (self, id, response_data);
 }
 
 void

@@ -38,6 +38,56 @@ typedef enum
 #define TRIAGE_TYPE_DELIVERY_STATE (triage_delivery_state_get_type ())
 GType triage_delivery_state_get_type (void) G_GNUC_CONST;
 
+/**
+ * TriageRequestState:
+ * @status: the request's status as the view shows it
+ * @status_reason: (nullable): the reason the server gave for it
+ * @status_when: (nullable): when it changed
+ * @status_detail: (nullable): more for the person
+ * @response: (nullable): the answer given elsewhere, once known
+ * @delivery: where the answer given here stands
+ * @delivery_message: (nullable): why the server refused it
+ * @answer_error: (nullable): why the answer given here did not leave
+ * @sent_action_id: (nullable): the answer given here: its action id
+ * @sent_response: (nullable): and its data
+ *
+ * What a request view knows of the request shown besides the request
+ * itself, the same for every protocol. A view keeps one in its instance and
+ * hands it to the interface's default implementations through
+ * TriageRequestViewInterface.get_state().
+ */
+typedef struct
+{
+  AtpStatus            status;
+  char                *status_reason;
+  GDateTime           *status_when;
+  char                *status_detail;
+  AtpResponse         *response;
+  TriageDeliveryState  delivery;
+  char                *delivery_message;
+  char                *answer_error;
+  char                *sent_action_id;
+  JsonNode            *sent_response;
+} TriageRequestState;
+
+void                 triage_request_state_clear              (TriageRequestState  *state);
+void                 triage_request_state_set_status         (TriageRequestState  *state,
+                                                              AtpStatus            status,
+                                                              const char          *reason,
+                                                              GDateTime           *when,
+                                                              const char          *detail);
+gboolean             triage_request_state_set_delivery       (TriageRequestState  *state,
+                                                              TriageDeliveryState  delivery);
+gboolean             triage_request_state_set_delivery_error (TriageRequestState  *state,
+                                                              const char          *message);
+gboolean             triage_request_state_set_answer_error   (TriageRequestState  *state,
+                                                              const char          *message);
+void                 triage_request_state_set_sent_answer    (TriageRequestState  *state,
+                                                              const char          *action_id,
+                                                              JsonNode            *response_data);
+gboolean             triage_request_state_set_response       (TriageRequestState  *state,
+                                                              AtpResponse         *response);
+
 #define TRIAGE_TYPE_REQUEST_VIEW (triage_request_view_get_type ())
 
 G_DECLARE_INTERFACE (TriageRequestView, triage_request_view, TRIAGE, REQUEST_VIEW, GtkWidget)
@@ -58,7 +108,19 @@ G_DECLARE_INTERFACE (TriageRequestView, triage_request_view, TRIAGE, REQUEST_VIE
  * @show_delivery_error: the server refused the answer for good
  * @show_answer_error: the answer did not leave (the view turns editable again)
  * @set_response: (nullable): the answer given elsewhere, once known, so the
- *   banner can say what it was and who gave it; optional
+ *   banner can say what it was and who gave it
+ * @get_state: the view's #TriageRequestState, for the default implementations
+ *   of the methods from @get_status to @set_response and for
+ *   triage_request_view_submit_answer()
+ * @update_state: the state changed: the view shows it again (its banner,
+ *   whether it is read-only); used by the default implementations
+ * @show_answer: (nullable): an answer given (here, read back from the history,
+ *   or elsewhere) shown in the view's controls; used by the default
+ *   implementations, optional
+ *
+ * A view either implements the methods from @get_status to @set_response or
+ * keeps a #TriageRequestState and implements @get_state and @update_state,
+ * which the default implementations of those methods use.
  *
  * A view of one protocol's requests, as the window uses it: the window
  * chooses the view by the request's protocol, and tells every view the same
@@ -92,6 +154,12 @@ struct _TriageRequestViewInterface
                                                const char          *message);
   void                 (*set_response)        (TriageRequestView   *self,
                                                AtpResponse         *response);
+
+  TriageRequestState  *(*get_state)           (TriageRequestView   *self);
+  void                 (*update_state)        (TriageRequestView   *self);
+  void                 (*show_answer)         (TriageRequestView   *self,
+                                               const char          *action_id,
+                                               JsonNode            *response_data);
 };
 
 AtpNotification     *triage_request_view_get_request         (TriageRequestView   *self);
@@ -117,7 +185,10 @@ void                 triage_request_view_show_answer_error   (TriageRequestView 
 void                 triage_request_view_set_response        (TriageRequestView   *self,
                                                               AtpResponse         *response);
 
-/* For implementations: the interface's signals. */
+/* For implementations: an answer given in the view leaves, and the interface's signals. */
+void                 triage_request_view_submit_answer       (TriageRequestView   *self,
+                                                              const char          *action_id,
+                                                              JsonNode            *response_data);
 void                 triage_request_view_emit_submit         (TriageRequestView   *self,
                                                               const char          *action_id,
                                                               JsonNode            *response_data);

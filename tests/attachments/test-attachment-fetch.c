@@ -6,30 +6,30 @@
 
 #define G_LOG_DOMAIN "test-attachment-fetch"
 
-#include "desk-test-server.h"
+#include "attachment-test-server.h"
 #include "triage-attachment-fetch.h"
-#include "triage-desk-error.h"
+#include "triage-attachment-error.h"
 
 #define BIG_SIZE (200 * 1024)   /* as served by attachment-server.py */
 #define LIMIT    (64 * 1024)
 
 typedef struct
 {
-  DeskTestServer *server;
+  AttachmentTestServer *server;
 } Fixture;
 
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  fixture->server = desk_test_server_start ();
+  fixture->server = attachment_test_server_start ();
 }
 
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_clear_pointer (&fixture->server, desk_test_server_stop);
+  g_clear_pointer (&fixture->server, attachment_test_server_stop);
   /* Connections are torn down from idle callbacks. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -87,7 +87,7 @@ fetch (Fixture      *fixture,
        GCancellable *cancellable,
        Result       *r)
 {
-  g_autofree char *address = desk_test_server_uri (fixture->server, path);
+  g_autofree char *address = attachment_test_server_uri (fixture->server, path);
   g_autoptr(GUri) uri = g_uri_parse (address, G_URI_FLAGS_ENCODED, NULL);
 
   fetch_uri (NULL, uri, max_size, timeout, cancellable, r);
@@ -111,7 +111,7 @@ assert_refused (const char *uri,
   g_autoptr(GUri) parsed = triage_attachment_check_uri (uri, &error);
 
   g_assert_null (parsed);
-  g_assert_error (error, TRIAGE_DESK_ERROR, code);
+  g_assert_error (error, TRIAGE_ATTACHMENT_ERROR, code);
   if (in_message != NULL && strstr (error->message, in_message) == NULL)
     g_error ("“%s”: message “%s” does not mention “%s”", uri, error->message, in_message);
 }
@@ -139,24 +139,24 @@ test_policy (void)
   assert_allowed ("http://localhost/", "localhost");
   assert_allowed ("HTTPS://Example.COM/", "Example.COM");
 
-  assert_refused ("file:///etc/passwd", TRIAGE_DESK_ERROR_URI_REFUSED, "“file:”");
-  assert_refused ("FILE:///home/user/.ssh/id_rsa", TRIAGE_DESK_ERROR_URI_REFUSED, "file:");
-  assert_refused ("ftp://example.com/x", TRIAGE_DESK_ERROR_URI_REFUSED, "ftp:");
-  assert_refused ("data:text/plain;base64,aGk=", TRIAGE_DESK_ERROR_URI_REFUSED, "data:");
-  assert_refused ("javascript:alert(1)", TRIAGE_DESK_ERROR_URI_REFUSED, "javascript:");
-  assert_refused ("smb://server/share", TRIAGE_DESK_ERROR_URI_REFUSED, "smb:");
-  assert_refused ("http://example.com/x", TRIAGE_DESK_ERROR_URI_REFUSED, "example.com");
-  assert_refused ("http://10.0.0.1/x", TRIAGE_DESK_ERROR_URI_REFUSED, "https");
-  assert_refused ("http://192.168.1.1/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
-  assert_refused ("http://localhost.example.com/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
-  assert_refused ("https://user:secret@example.com/", TRIAGE_DESK_ERROR_URI_REFUSED, "password");
-  assert_refused ("https://example.com@evil.example/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
+  assert_refused ("file:///etc/passwd", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "“file:”");
+  assert_refused ("FILE:///home/user/.ssh/id_rsa", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "file:");
+  assert_refused ("ftp://example.com/x", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "ftp:");
+  assert_refused ("data:text/plain;base64,aGk=", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "data:");
+  assert_refused ("javascript:alert(1)", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "javascript:");
+  assert_refused ("smb://server/share", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "smb:");
+  assert_refused ("http://example.com/x", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "example.com");
+  assert_refused ("http://10.0.0.1/x", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "https");
+  assert_refused ("http://192.168.1.1/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, NULL);
+  assert_refused ("http://localhost.example.com/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, NULL);
+  assert_refused ("https://user:secret@example.com/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "password");
+  assert_refused ("https://example.com@evil.example/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, NULL);
 
-  assert_refused ("", TRIAGE_DESK_ERROR_INVALID_URI, "empty");
-  assert_refused (NULL, TRIAGE_DESK_ERROR_INVALID_URI, NULL);
-  assert_refused ("not a uri", TRIAGE_DESK_ERROR_INVALID_URI, NULL);
-  assert_refused ("https:///path-only", TRIAGE_DESK_ERROR_INVALID_URI, "host");
-  assert_refused ("https://exa_mple.com/", TRIAGE_DESK_ERROR_INVALID_URI, "host");
+  assert_refused ("", TRIAGE_ATTACHMENT_ERROR_INVALID_URI, "empty");
+  assert_refused (NULL, TRIAGE_ATTACHMENT_ERROR_INVALID_URI, NULL);
+  assert_refused ("not a uri", TRIAGE_ATTACHMENT_ERROR_INVALID_URI, NULL);
+  assert_refused ("https:///path-only", TRIAGE_ATTACHMENT_ERROR_INVALID_URI, "host");
+  assert_refused ("https://exa_mple.com/", TRIAGE_ATTACHMENT_ERROR_INVALID_URI, "host");
 }
 
 static void
@@ -218,22 +218,22 @@ test_redirect (Fixture       *fixture,
   result_clear (&r);
 
   fetch (fixture, "/redirect-file", LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED);
   g_assert_nonnull (strstr (r.error->message, "file:"));
   g_assert_null (r.bytes);
   result_clear (&r);
 
   /* From http on this computer to http elsewhere: refused like the address itself. */
   fetch (fixture, "/redirect-http", LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED);
   g_assert_nonnull (strstr (r.error->message, "example.com"));
   result_clear (&r);
 
   fetch (fixture, "/redirect-loop", LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_MANY_REDIRECTS);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_MANY_REDIRECTS);
   result_clear (&r);
   /* The first request and the allowed number of redirects, no more. */
-  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/redirect-loop"), ==,
+  g_assert_cmpuint (attachment_test_server_count_requests (fixture->server, "/redirect-loop"), ==,
                     TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS + 1);
 }
 
@@ -257,7 +257,7 @@ assert_redirect (const char *agreed,
     }
 
   g_assert_null (followed);
-  g_assert_error (error, TRIAGE_DESK_ERROR, code);
+  g_assert_error (error, TRIAGE_ATTACHMENT_ERROR, code);
   if (in_message != NULL && strstr (error->message, in_message) == NULL)
     g_error ("“%s” → “%s”: message “%s” does not mention “%s”", agreed, target,
              error->message, in_message);
@@ -273,44 +273,44 @@ test_redirect_policy (void)
   assert_redirect ("http://localhost/a", "https://localhost/b", -1, NULL);
 
   /* A server on the internet never sends Triage to this computer or its network. */
-  assert_redirect ("https://evil.example/x", "http://127.0.0.1:6379/", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://evil.example/x", "http://127.0.0.1:6379/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    "127.0.0.1");
-  assert_redirect ("https://evil.example/x", "https://127.0.0.1:8443/", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://evil.example/x", "https://127.0.0.1:8443/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    "https://127.0.0.1:8443/");
-  assert_redirect ("https://evil.example/x", "http://localhost:631/", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://evil.example/x", "http://localhost:631/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    "localhost");
-  assert_redirect ("https://evil.example/x", "https://admin.localhost/", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://evil.example/x", "https://admin.localhost/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    "admin.localhost");
-  assert_redirect ("https://evil.example/x", "https://[::1]/", TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
+  assert_redirect ("https://evil.example/x", "https://[::1]/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, NULL);
   assert_redirect ("https://evil.example/x", "https://[::ffff:127.0.0.1]/",
-                   TRIAGE_DESK_ERROR_URI_REFUSED, NULL);
-  assert_redirect ("https://evil.example/x", "https://0.0.0.0:8080/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, NULL);
+  assert_redirect ("https://evil.example/x", "https://0.0.0.0:8080/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    NULL);
   assert_redirect ("https://evil.example/x", "https://169.254.169.254/latest/meta-data/",
-                   TRIAGE_DESK_ERROR_URI_REFUSED, "169.254.169.254");
-  assert_redirect ("https://evil.example/x", "https://192.168.1.1/", TRIAGE_DESK_ERROR_URI_REFUSED,
+                   TRIAGE_ATTACHMENT_ERROR_URI_REFUSED, "169.254.169.254");
+  assert_redirect ("https://evil.example/x", "https://192.168.1.1/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    NULL);
-  assert_redirect ("https://evil.example/x", "https://[fd00::1]/", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://evil.example/x", "https://[fd00::1]/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    NULL);
-  assert_redirect ("https://192.168.1.5/x", "https://127.0.0.1/", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://192.168.1.5/x", "https://127.0.0.1/", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    NULL);
 
   /* Never from https down to plain http, even on this computer. */
-  assert_redirect ("https://localhost/a", "http://localhost/b", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://localhost/a", "http://localhost/b", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    "http://localhost/b");
 
   /* Another host is the user's choice: the error names the new address. */
   assert_redirect ("https://example.com/a", "https://cdn.example.net/a?x=1",
-                   TRIAGE_DESK_ERROR_REDIRECTED, "https://cdn.example.net/a?x=1");
-  assert_redirect ("http://127.0.0.1:8080/a", "https://example.com/a", TRIAGE_DESK_ERROR_REDIRECTED,
+                   TRIAGE_ATTACHMENT_ERROR_REDIRECTED, "https://cdn.example.net/a?x=1");
+  assert_redirect ("http://127.0.0.1:8080/a", "https://example.com/a", TRIAGE_ATTACHMENT_ERROR_REDIRECTED,
                    "example.com");
   assert_redirect ("http://127.0.0.1:8080/a", "http://localhost:8080/a",
-                   TRIAGE_DESK_ERROR_REDIRECTED, "localhost");
+                   TRIAGE_ATTACHMENT_ERROR_REDIRECTED, "localhost");
 
   /* And the rules for any address still hold. */
-  assert_redirect ("https://example.com/a", "file:///etc/passwd", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://example.com/a", "file:///etc/passwd", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    "file:");
-  assert_redirect ("https://example.com/a", "http://example.com/a", TRIAGE_DESK_ERROR_URI_REFUSED,
+  assert_redirect ("https://example.com/a", "http://example.com/a", TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    NULL);
 }
 
@@ -319,7 +319,7 @@ static void
 test_redirect_to_loopback (Fixture       *fixture,
                            gconstpointer  data)
 {
-  g_autofree char *address = desk_test_server_uri (fixture->server, "/");
+  g_autofree char *address = attachment_test_server_uri (fixture->server, "/");
   g_autoptr(GUri) server = g_uri_parse (address, G_URI_FLAGS_ENCODED, NULL);
   g_autoptr(GSocketConnectable) connectable = NULL;
   g_autoptr(SoupSession) session = NULL;
@@ -332,15 +332,15 @@ test_redirect_to_loopback (Fixture       *fixture,
   uri = g_uri_parse ("http://evil.example/redirect-loopback", G_URI_FLAGS_ENCODED, NULL);
 
   fetch_uri (session, uri, LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED);
   g_assert_nonnull (strstr (r.error->message, "evil.example"));
   g_assert_nonnull (strstr (r.error->message, "127.0.0.1"));
   g_assert_null (r.bytes);
   g_assert_null (r.redirect);
   result_clear (&r);
 
-  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/redirect-loopback"), ==, 1);
-  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/hello.txt"), ==, 0);
+  g_assert_cmpuint (attachment_test_server_count_requests (fixture->server, "/redirect-loopback"), ==, 1);
+  g_assert_cmpuint (attachment_test_server_count_requests (fixture->server, "/hello.txt"), ==, 0);
 }
 
 static void
@@ -352,14 +352,14 @@ test_redirect_other_host (Fixture       *fixture,
   Result r;
 
   fetch (fixture, "/redirect-localhost", LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_REDIRECTED);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_REDIRECTED);
   g_assert_null (r.bytes);
   g_assert_nonnull (r.redirect);
   g_assert_cmpstr (g_uri_get_host (r.redirect), ==, "localhost");
   shown = g_uri_to_string (r.redirect);
   g_assert_nonnull (strstr (r.error->message, shown));
   g_assert_nonnull (strstr (r.error->message, "127.0.0.1"));
-  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/hello.txt"), ==, 0);
+  g_assert_cmpuint (attachment_test_server_count_requests (fixture->server, "/hello.txt"), ==, 0);
 
   /* Loaded only when asked for, as its own address. */
   chosen = g_uri_ref (r.redirect);
@@ -369,7 +369,7 @@ test_redirect_other_host (Fixture       *fixture,
   g_assert_cmpmem (g_bytes_get_data (r.bytes, NULL), g_bytes_get_size (r.bytes), "hello world", 11);
   g_assert_null (r.redirect);
   result_clear (&r);
-  g_assert_cmpuint (desk_test_server_count_requests (fixture->server, "/hello.txt"), ==, 1);
+  g_assert_cmpuint (attachment_test_server_count_requests (fixture->server, "/hello.txt"), ==, 1);
 }
 
 static void
@@ -379,7 +379,7 @@ test_http_error (Fixture       *fixture,
   Result r;
 
   fetch (fixture, "/missing", LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_HTTP);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_HTTP);
   g_assert_nonnull (strstr (r.error->message, "404 Not Found"));
   g_assert_nonnull (strstr (r.error->message, "127.0.0.1"));
   /* The server's own reason phrase is untrusted and not repeated. */
@@ -395,14 +395,14 @@ test_size_limit (Fixture       *fixture,
 
   /* Refused from its Content-Length, before the body is read. */
   fetch (fixture, "/big", LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_LARGE);
   g_assert_nonnull (strstr (r.error->message, "not downloaded"));
   g_assert_null (r.bytes);
   result_clear (&r);
 
   /* No Content-Length: stopped once the streamed bytes pass the limit. */
   fetch (fixture, "/chunked-big", LIMIT, 10, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_LARGE);
   g_assert_nonnull (strstr (r.error->message, "stopped"));
   g_assert_null (r.bytes);
   result_clear (&r);
@@ -422,7 +422,7 @@ test_timeout (Fixture       *fixture,
   Result r;
 
   fetch (fixture, "/slow", LIMIT, 1, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TIMED_OUT);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TIMED_OUT);
   g_assert_nonnull (strstr (r.error->message, "longer than 1 second"));
   g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
   result_clear (&r);
@@ -454,19 +454,19 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/desk/fetch/policy", test_policy);
-  g_test_add_func ("/desk/fetch/display", test_display);
-  g_test_add ("/desk/fetch/download", Fixture, NULL, fixture_setup, test_download, fixture_teardown);
-  g_test_add ("/desk/fetch/redirect", Fixture, NULL, fixture_setup, test_redirect, fixture_teardown);
-  g_test_add_func ("/desk/fetch/redirect-policy", test_redirect_policy);
-  g_test_add ("/desk/fetch/redirect-to-loopback", Fixture, NULL, fixture_setup,
+  g_test_add_func ("/attachments/fetch/policy", test_policy);
+  g_test_add_func ("/attachments/fetch/display", test_display);
+  g_test_add ("/attachments/fetch/download", Fixture, NULL, fixture_setup, test_download, fixture_teardown);
+  g_test_add ("/attachments/fetch/redirect", Fixture, NULL, fixture_setup, test_redirect, fixture_teardown);
+  g_test_add_func ("/attachments/fetch/redirect-policy", test_redirect_policy);
+  g_test_add ("/attachments/fetch/redirect-to-loopback", Fixture, NULL, fixture_setup,
               test_redirect_to_loopback, fixture_teardown);
-  g_test_add ("/desk/fetch/redirect-other-host", Fixture, NULL, fixture_setup,
+  g_test_add ("/attachments/fetch/redirect-other-host", Fixture, NULL, fixture_setup,
               test_redirect_other_host, fixture_teardown);
-  g_test_add ("/desk/fetch/http-error", Fixture, NULL, fixture_setup, test_http_error, fixture_teardown);
-  g_test_add ("/desk/fetch/size-limit", Fixture, NULL, fixture_setup, test_size_limit, fixture_teardown);
-  g_test_add ("/desk/fetch/timeout", Fixture, NULL, fixture_setup, test_timeout, fixture_teardown);
-  g_test_add ("/desk/fetch/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
+  g_test_add ("/attachments/fetch/http-error", Fixture, NULL, fixture_setup, test_http_error, fixture_teardown);
+  g_test_add ("/attachments/fetch/size-limit", Fixture, NULL, fixture_setup, test_size_limit, fixture_teardown);
+  g_test_add ("/attachments/fetch/timeout", Fixture, NULL, fixture_setup, test_timeout, fixture_teardown);
+  g_test_add ("/attachments/fetch/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
 
   return g_test_run ();
 }

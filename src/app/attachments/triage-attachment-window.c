@@ -41,7 +41,7 @@ triage_attachment_window_class_init (TriageAttachmentWindowClass *klass)
   g_type_ensure (TRIAGE_TYPE_ATTACHMENT_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               RESOURCE_BASE "/desk/triage-attachment-window.ui");
+                                               RESOURCE_BASE "/attachments/triage-attachment-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentWindow, view);
 

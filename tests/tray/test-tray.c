@@ -1069,13 +1069,13 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
-  ADD ("/desk/tray/registers-with-watcher", test_registers_with_watcher);
-  ADD ("/desk/tray/watcher-comes-and-goes", test_watcher_comes_and_goes);
-  ADD ("/desk/tray/item-properties", test_item_properties);
-  ADD ("/desk/tray/activate", test_activate);
-  ADD ("/desk/tray/menu-layout", test_menu_layout);
-  ADD ("/desk/tray/menu-events", test_menu_events);
-  ADD ("/desk/tray/disabled-action", test_disabled_action);
+  ADD ("/tray/registers-with-watcher", test_registers_with_watcher);
+  ADD ("/tray/watcher-comes-and-goes", test_watcher_comes_and_goes);
+  ADD ("/tray/item-properties", test_item_properties);
+  ADD ("/tray/activate", test_activate);
+  ADD ("/tray/menu-layout", test_menu_layout);
+  ADD ("/tray/menu-events", test_menu_events);
+  ADD ("/tray/disabled-action", test_disabled_action);
 
 #undef ADD
 

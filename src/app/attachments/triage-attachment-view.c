@@ -14,7 +14,7 @@
 #include "triage-attachment-file.h"
 #include "triage-attachment-view.h"
 #include "triage-decision-format.h"
-#include "triage-desk-error.h"
+#include "triage-attachment-error.h"
 #include "triage-image-decoder.h"
 #include "triage-text-preview.h"
 
@@ -696,7 +696,7 @@ triage_attachment_view_set_attachment (TriageAttachmentView *self,
     {
       g_autoptr(GError) wrapped = NULL;
 
-      wrapped = g_error_new (TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_DATA,
+      wrapped = g_error_new (TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_INVALID_DATA,
                              _("The attachment’s data is damaged: %s"), error->message);
       show_error (self, wrapped);
       return;
@@ -712,7 +712,7 @@ triage_attachment_view_set_attachment (TriageAttachmentView *self,
       g_autoptr(GError) invalid = NULL;
 
       g_clear_pointer (&bytes, g_bytes_unref);
-      invalid = g_error_new_literal (TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_DATA,
+      invalid = g_error_new_literal (TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_INVALID_DATA,
                                      _("The attachment’s data is not valid base64, so it "
                                        "cannot be shown or saved"));
       show_error (self, invalid);
@@ -1302,7 +1302,7 @@ triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
   g_type_ensure (TRIAGE_TYPE_TEXT_PREVIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               RESOURCE_BASE "/desk/triage-attachment-view.ui");
+                                               RESOURCE_BASE "/attachments/triage-attachment-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, type_icon);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, title_label);
@@ -1357,7 +1357,7 @@ load_css_once (void)
         {
           g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
 
-          gtk_css_provider_load_from_resource (provider, RESOURCE_BASE "/desk/style.css");
+          gtk_css_provider_load_from_resource (provider, RESOURCE_BASE "/attachments/style.css");
           gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
                                                       GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
         }

@@ -12,20 +12,20 @@
 #include <gtksourceview/gtksource.h>
 #include <unistd.h>
 
-#include "desk-test-server.h"
+#include "attachment-test-server.h"
 #include "ui-test-util.h"
 #include "triage-attachment-fetch.h"
 #include "triage-attachment-file.h"
 #include "triage-attachment-view.h"
 #include "triage-attachment-window.h"
-#include "triage-desk-error.h"
+#include "triage-attachment-error.h"
 #include "triage-image-decoder.h"
 
 typedef struct
 {
   GtkWidget            *window;
   TriageAttachmentView *view;
-  DeskTestServer       *server;
+  AttachmentTestServer       *server;
 } Fixture;
 
 static gboolean
@@ -72,7 +72,7 @@ fixture_teardown (Fixture       *fixture,
   /* Pending decodes and downloads are cancelled; the view must then go away. */
   WAIT_UNTIL (fixture->view == NULL);
 
-  g_clear_pointer (&fixture->server, desk_test_server_stop);
+  g_clear_pointer (&fixture->server, attachment_test_server_stop);
   while (g_main_context_iteration (NULL, FALSE))
     ;
 }
@@ -122,11 +122,11 @@ uri_attachment (const char *type,
 }
 
 /* The web server is started by the first test that needs it. */
-static DeskTestServer *
+static AttachmentTestServer *
 get_server (Fixture *fixture)
 {
   if (fixture->server == NULL)
-    fixture->server = desk_test_server_start ();
+    fixture->server = attachment_test_server_start ();
 
   return fixture->server;
 }
@@ -135,13 +135,13 @@ static char *
 server_uri (Fixture    *fixture,
             const char *path)
 {
-  return desk_test_server_uri (get_server (fixture), path);
+  return attachment_test_server_uri (get_server (fixture), path);
 }
 
 static guint
 requests (Fixture *fixture)
 {
-  return desk_test_server_count_requests (get_server (fixture), NULL);
+  return attachment_test_server_count_requests (get_server (fixture), NULL);
 }
 
 static void
@@ -486,7 +486,7 @@ test_bad_base64 (Fixture       *fixture,
   show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
   error = triage_attachment_view_get_error (fixture->view);
-  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_DATA);
+  g_assert_error ((GError *) error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_INVALID_DATA);
   g_assert_nonnull (strstr (error->message, "base64"));
   g_assert_nonnull (find_label (fixture, "not valid base64"));
   /* Nothing to save: there are no bytes. */
@@ -528,7 +528,7 @@ test_huge_image_header (Fixture       *fixture,
   show (fixture, attachment);
   wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_ERROR);
   error = triage_attachment_view_get_error (fixture->view);
-  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_error ((GError *) error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE);
   g_assert_nonnull (find_label (fixture, "50000 × 50000"));
   g_assert_null (triage_attachment_view_get_paintable (fixture->view));
   /* The bytes can still be saved for inspection elsewhere. */
@@ -625,7 +625,7 @@ test_uri_refused (Fixture       *fixture,
   show (fixture, file);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
   error = triage_attachment_view_get_error (fixture->view);
-  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_error ((GError *) error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED);
   g_assert_nonnull (find_label (fixture, "never loads “file:” addresses"));
   /* The address is still shown, and there is no way to load it. */
   g_assert_nonnull (find_label (fixture, "file:///etc/passwd"));
@@ -635,7 +635,7 @@ test_uri_refused (Fixture       *fixture,
 
   show (fixture, http);
   error = triage_attachment_view_get_error (fixture->view);
-  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED);
+  g_assert_error ((GError *) error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED);
   g_assert_nonnull (strstr (error->message, "example.com"));
   g_assert_false (button_usable (fixture, "Load from example.com"));
   gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL);
@@ -740,12 +740,12 @@ test_uri_redirect_elsewhere (Fixture       *fixture,
   g_assert_nonnull (find_widget (GTK_WIDGET (fixture->view), label_is, redirect));
   g_assert_true (button_usable (fixture, "Load from localhost"));
   g_assert_false (button_usable (fixture, "Load from 127.0.0.1"));
-  g_assert_cmpuint (desk_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 0);
+  g_assert_cmpuint (attachment_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 0);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
   wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
   assert_text (fixture, "hello world");
-  g_assert_cmpuint (desk_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 1);
+  g_assert_cmpuint (attachment_test_server_count_requests (get_server (fixture), "/hello.txt"), ==, 1);
 }
 
 static void
@@ -761,7 +761,7 @@ test_uri_size_limit (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
   wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_ERROR);
   error = triage_attachment_view_get_error (fixture->view);
-  g_assert_error ((GError *) error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE);
+  g_assert_error ((GError *) error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_LARGE);
   g_assert_null (triage_attachment_view_get_bytes (fixture->view));
   g_assert_true (button_usable (fixture, "_Try Again"));
 }
@@ -1380,33 +1380,33 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
-  ADD ("/desk/attachment-view/text", test_text);
-  ADD ("/desk/attachment-view/json", test_json);
-  ADD ("/desk/attachment-view/code", test_code);
-  ADD ("/desk/attachment-view/code-view-settings", test_code_view_settings);
-  ADD ("/desk/attachment-view/html-is-source", test_html_is_source);
-  ADD ("/desk/attachment-view/image", test_image);
-  ADD ("/desk/attachment-view/file", test_file);
-  ADD ("/desk/attachment-view/bad-base64", test_bad_base64);
-  ADD ("/desk/attachment-view/huge-image-header", test_huge_image_header);
-  ADD ("/desk/attachment-view/invalid-utf8", test_invalid_utf8);
-  ADD ("/desk/attachment-view/huge-text-truncated", test_huge_text_truncated);
-  ADD ("/desk/attachment-view/type-mismatch", test_type_mismatch);
-  ADD ("/desk/attachment-view/uri-refused", test_uri_refused);
-  ADD ("/desk/attachment-view/uri-host-emphasised", test_uri_host_emphasised);
-  ADD ("/desk/attachment-view/uri-load", test_uri_load);
-  ADD ("/desk/attachment-view/uri-redirect-elsewhere", test_uri_redirect_elsewhere);
-  ADD ("/desk/attachment-view/uri-size-limit", test_uri_size_limit);
-  ADD ("/desk/attachment-view/uri-type-mismatch", test_uri_type_mismatch);
-  ADD ("/desk/attachment-view/uri-cancel", test_uri_cancel);
-  ADD ("/desk/attachment-view/save", test_save);
-  ADD ("/desk/attachment-view/save-loaded-uri", test_save_loaded_uri);
-  ADD ("/desk/attachment-view/save-unwritable", test_save_unwritable);
-  ADD ("/desk/attachment-view/open-with-copy-name", test_open_with_copy_name);
-  ADD ("/desk/attachment-view/open-with-content-type", test_open_with_content_type);
-  g_test_add_func ("/desk/attachment-view/window", test_window);
-  g_test_add_func ("/desk/attachment-view/window-narrow", test_window_narrow);
-  g_test_add_func ("/desk/attachment-view/shortcuts-listed", test_shortcuts_listed);
+  ADD ("/attachments/attachment-view/text", test_text);
+  ADD ("/attachments/attachment-view/json", test_json);
+  ADD ("/attachments/attachment-view/code", test_code);
+  ADD ("/attachments/attachment-view/code-view-settings", test_code_view_settings);
+  ADD ("/attachments/attachment-view/html-is-source", test_html_is_source);
+  ADD ("/attachments/attachment-view/image", test_image);
+  ADD ("/attachments/attachment-view/file", test_file);
+  ADD ("/attachments/attachment-view/bad-base64", test_bad_base64);
+  ADD ("/attachments/attachment-view/huge-image-header", test_huge_image_header);
+  ADD ("/attachments/attachment-view/invalid-utf8", test_invalid_utf8);
+  ADD ("/attachments/attachment-view/huge-text-truncated", test_huge_text_truncated);
+  ADD ("/attachments/attachment-view/type-mismatch", test_type_mismatch);
+  ADD ("/attachments/attachment-view/uri-refused", test_uri_refused);
+  ADD ("/attachments/attachment-view/uri-host-emphasised", test_uri_host_emphasised);
+  ADD ("/attachments/attachment-view/uri-load", test_uri_load);
+  ADD ("/attachments/attachment-view/uri-redirect-elsewhere", test_uri_redirect_elsewhere);
+  ADD ("/attachments/attachment-view/uri-size-limit", test_uri_size_limit);
+  ADD ("/attachments/attachment-view/uri-type-mismatch", test_uri_type_mismatch);
+  ADD ("/attachments/attachment-view/uri-cancel", test_uri_cancel);
+  ADD ("/attachments/attachment-view/save", test_save);
+  ADD ("/attachments/attachment-view/save-loaded-uri", test_save_loaded_uri);
+  ADD ("/attachments/attachment-view/save-unwritable", test_save_unwritable);
+  ADD ("/attachments/attachment-view/open-with-copy-name", test_open_with_copy_name);
+  ADD ("/attachments/attachment-view/open-with-content-type", test_open_with_content_type);
+  g_test_add_func ("/attachments/attachment-view/window", test_window);
+  g_test_add_func ("/attachments/attachment-view/window-narrow", test_window_narrow);
+  g_test_add_func ("/attachments/attachment-view/shortcuts-listed", test_shortcuts_listed);
 
 #undef ADD
 

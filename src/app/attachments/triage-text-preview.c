@@ -545,7 +545,7 @@ triage_text_preview_class_init (TriageTextPreviewClass *klass)
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               RESOURCE_BASE "/desk/triage-text-preview.ui");
+                                               RESOURCE_BASE "/attachments/triage-text-preview.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageTextPreview, search_bar);
   gtk_widget_class_bind_template_child (widget_class, TriageTextPreview, search_entry);
   gtk_widget_class_bind_template_child (widget_class, TriageTextPreview, match_label);

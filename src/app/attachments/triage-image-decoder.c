@@ -8,7 +8,7 @@
 
 #include <glib/gi18n.h>
 
-#include "triage-desk-error.h"
+#include "triage-attachment-error.h"
 #include "triage-image-decoder.h"
 
 /* Bytes handed to the loader at a time, so cancellation is noticed quickly. */
@@ -109,10 +109,10 @@ set_too_large_error (int      width,
   guint64 pixels = (guint64) MAX (width, 0) * (guint64) MAX (height, 0);
 
   if (width <= 0 || height <= 0)
-    g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE,
+    g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE,
                  _("The image claims to be %d × %d pixels, which is not a size"), width, height);
   else if (width > TRIAGE_IMAGE_MAX_SIDE || height > TRIAGE_IMAGE_MAX_SIDE)
-    g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE,
+    g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE,
                  /* Translators: an image refused for a side longer than the limit */
                  _("The image claims to be %d × %d pixels; sides up to %d pixels are shown"),
                  width, height, TRIAGE_IMAGE_MAX_SIDE);
@@ -123,7 +123,7 @@ set_too_large_error (int      width,
       /* Whole megapixels, unless rounding would make it look within the limit. */
       int digits = (pixels + 500000) / 1000000 <= TRIAGE_IMAGE_MAX_PIXELS / 1000000 ? 2 : 0;
 
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE,
                    /* Translators: an image refused for its area, e.g. "The image claims
                     * to be 16000 × 16000 pixels, 256 megapixels; up to 100 are shown" */
                    _("The image claims to be %d × %d pixels, %.*f megapixels; up to %.0f are "
@@ -152,14 +152,14 @@ decode (DecodeData    *dd,
       g_autofree char *have = g_format_size (size);
       g_autofree char *limit = g_format_size (TRIAGE_IMAGE_MAX_ENCODED_SIZE);
 
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_LARGE,
                    _("The image is %s; images larger than %s are not shown"), have, limit);
       return NULL;
     }
 
   if (!triage_image_type_is_supported (dd->mime_type))
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_BAD_IMAGE,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_BAD_IMAGE,
                    _("Images of type “%s” are not shown"), dd->mime_type);
       return NULL;
     }
@@ -168,7 +168,7 @@ decode (DecodeData    *dd,
   loader = gdk_pixbuf_loader_new_with_mime_type (dd->mime_type, &local_error);
   if (loader == NULL)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_BAD_IMAGE,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_BAD_IMAGE,
                    _("Images of type “%s” cannot be decoded here: %s"),
                    dd->mime_type, local_error->message);
       return NULL;
@@ -206,7 +206,7 @@ decode (DecodeData    *dd,
 
   if (!ok)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_BAD_IMAGE,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_BAD_IMAGE,
                    _("The image is damaged or not really of type “%s”: %s"),
                    dd->mime_type, local_error ? local_error->message : _("unknown error"));
       return NULL;
@@ -215,7 +215,7 @@ decode (DecodeData    *dd,
   pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
   if (pixbuf == NULL)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_BAD_IMAGE,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_BAD_IMAGE,
                    _("The image of type “%s” holds no picture"), dd->mime_type);
       return NULL;
     }
@@ -285,7 +285,7 @@ triage_image_decode_async (GBytes              *bytes,
  * @result: the #GAsyncResult
  * @original_width: (out) (optional): the width the image header declared
  * @original_height: (out) (optional): the height the image header declared
- * @error: a %TRIAGE_DESK_ERROR or %G_IO_ERROR_CANCELLED
+ * @error: a %TRIAGE_ATTACHMENT_ERROR or %G_IO_ERROR_CANCELLED
  *
  * The dimensions are set whenever the header could be read, also when the
  * image was refused for its size.

@@ -8,7 +8,7 @@
 
 #include <sys/resource.h>
 
-#include "triage-desk-error.h"
+#include "triage-attachment-error.h"
 #include "triage-image-decoder.h"
 
 typedef struct
@@ -193,7 +193,7 @@ test_huge_header_refused (void)
   Result r;
 
   decode (png, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE);
   g_assert_nonnull (strstr (r.error->message, "50000 × 50000"));
   g_assert_null (r.pixbuf);
   g_assert_cmpint (r.width, ==, 50000);
@@ -214,12 +214,12 @@ test_limits_side_and_pixels (void)
   Result r;
 
   decode (wide, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE);
   g_assert_nonnull (strstr (r.error->message, "sides up to 16384 pixels are shown"));
   result_clear (&r);
 
   decode (many, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE);
   g_assert_cmpint (r.width, ==, 12000);
   /* The message names the limit broken, and by how much. */
   g_assert_cmpstr (r.error->message, ==,
@@ -227,12 +227,12 @@ test_limits_side_and_pixels (void)
   result_clear (&r);
 
   decode (bomb, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE);
   g_assert_nonnull (strstr (r.error->message, "256 megapixels; up to 100 are shown"));
   result_clear (&r);
 
   decode (just_over, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_IMAGE_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE);
   g_assert_nonnull (strstr (r.error->message, "100.01 megapixels"));
   result_clear (&r);
 
@@ -254,7 +254,7 @@ test_encoded_size_limit (void)
   Result r;
 
   decode (big, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_LARGE);
   result_clear (&r);
 }
 
@@ -268,13 +268,13 @@ test_wrong_format (void)
 
   /* The declared type picks the decoder: a JPEG sent as PNG fails. */
   decode (jpeg, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_BAD_IMAGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_BAD_IMAGE);
   result_clear (&r);
 
   /* Cut inside the header: there is no picture at all. */
   cut = g_bytes_new_from_bytes (png, 0, 20);
   decode (cut, "image/png", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_BAD_IMAGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_BAD_IMAGE);
   g_assert_null (r.pixbuf);
   result_clear (&r);
 }
@@ -291,7 +291,7 @@ test_unsupported_types (void)
   g_assert_false (triage_image_type_is_supported ("image/x-xpixmap"));
 
   decode (svg, "image/svg+xml", 2048, NULL, &r);
-  g_assert_error (r.error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_BAD_IMAGE);
+  g_assert_error (r.error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_BAD_IMAGE);
   result_clear (&r);
 }
 
@@ -315,14 +315,14 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/desk/image/png", test_png);
-  g_test_add_func ("/desk/image/jpeg-scaled", test_jpeg_scaled);
-  g_test_add_func ("/desk/image/huge-header-refused", test_huge_header_refused);
-  g_test_add_func ("/desk/image/limits-side-and-pixels", test_limits_side_and_pixels);
-  g_test_add_func ("/desk/image/encoded-size-limit", test_encoded_size_limit);
-  g_test_add_func ("/desk/image/wrong-format", test_wrong_format);
-  g_test_add_func ("/desk/image/unsupported-types", test_unsupported_types);
-  g_test_add_func ("/desk/image/cancelled", test_cancelled);
+  g_test_add_func ("/attachments/image/png", test_png);
+  g_test_add_func ("/attachments/image/jpeg-scaled", test_jpeg_scaled);
+  g_test_add_func ("/attachments/image/huge-header-refused", test_huge_header_refused);
+  g_test_add_func ("/attachments/image/limits-side-and-pixels", test_limits_side_and_pixels);
+  g_test_add_func ("/attachments/image/encoded-size-limit", test_encoded_size_limit);
+  g_test_add_func ("/attachments/image/wrong-format", test_wrong_format);
+  g_test_add_func ("/attachments/image/unsupported-types", test_unsupported_types);
+  g_test_add_func ("/attachments/image/cancelled", test_cancelled);
 
   return g_test_run ();
 }

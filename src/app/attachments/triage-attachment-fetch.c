@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-attachment-fetch.h"
-#include "triage-desk-error.h"
+#include "triage-attachment-error.h"
 
 #define READ_CHUNK_SIZE (64 * 1024)
 
@@ -118,7 +118,7 @@ host_locality (const char *host)
 /**
  * triage_attachment_check_uri:
  * @uri: an attachment's address, untrusted
- * @error: %TRIAGE_DESK_ERROR_INVALID_URI or %TRIAGE_DESK_ERROR_URI_REFUSED
+ * @error: %TRIAGE_ATTACHMENT_ERROR_INVALID_URI or %TRIAGE_ATTACHMENT_ERROR_URI_REFUSED
  *
  * Applies Triage's rules for attachment addresses: https to anywhere, plain
  * http only to this computer (localhost or a loopback address), never
@@ -136,7 +136,7 @@ triage_attachment_check_uri (const char  *uri,
 
   if (uri == NULL || *uri == '\0')
     {
-      g_set_error_literal (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_URI,
+      g_set_error_literal (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_INVALID_URI,
                            _("The attachment’s address is empty"));
       return NULL;
     }
@@ -144,7 +144,7 @@ triage_attachment_check_uri (const char  *uri,
   parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED, NULL);
   if (parsed == NULL)
     {
-      g_set_error_literal (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_URI,
+      g_set_error_literal (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_INVALID_URI,
                            _("The attachment’s address is not a valid URL"));
       return NULL;
     }
@@ -153,7 +153,7 @@ triage_attachment_check_uri (const char  *uri,
   if (g_ascii_strcasecmp (scheme, "https") != 0 && g_ascii_strcasecmp (scheme, "http") != 0)
     {
       /* GUri only accepts letters, digits, '+', '-' and '.' in a scheme. */
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    _("Triage never loads “%s:” addresses; only https, or http to this "
                      "computer, is allowed"), scheme);
       return NULL;
@@ -162,21 +162,21 @@ triage_attachment_check_uri (const char  *uri,
   host = g_uri_get_host (parsed);
   if (!host_is_valid (host))
     {
-      g_set_error_literal (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_INVALID_URI,
+      g_set_error_literal (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_INVALID_URI,
                            _("The attachment’s address has no valid host name"));
       return NULL;
     }
 
   if (g_uri_get_userinfo (parsed) != NULL)
     {
-      g_set_error_literal (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
+      g_set_error_literal (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                            _("Addresses that carry a user name or password are never loaded"));
       return NULL;
     }
 
   if (g_ascii_strcasecmp (scheme, "http") == 0 && !host_is_loopback (host))
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    _("Plain http is only used for this computer; “%s” must be reached "
                      "over https"), host);
       return NULL;
@@ -189,15 +189,15 @@ triage_attachment_check_uri (const char  *uri,
  * triage_attachment_check_redirect:
  * @agreed: the address the user chose to load
  * @target: where the server redirected, as an absolute address
- * @error: %TRIAGE_DESK_ERROR_REDIRECTED, %TRIAGE_DESK_ERROR_URI_REFUSED or
- *   %TRIAGE_DESK_ERROR_INVALID_URI
+ * @error: %TRIAGE_ATTACHMENT_ERROR_REDIRECTED, %TRIAGE_ATTACHMENT_ERROR_URI_REFUSED or
+ *   %TRIAGE_ATTACHMENT_ERROR_INVALID_URI
  *
  * Decides whether a download from @agreed may follow a redirect to @target
  * without asking. It may when @target passes triage_attachment_check_uri(),
  * stays on the host the user agreed to, and keeps https unless @agreed was
  * itself plain http to this computer. A server elsewhere can never send
- * Triage to this computer or its local network (%TRIAGE_DESK_ERROR_URI_REFUSED).
- * Any other host is %TRIAGE_DESK_ERROR_REDIRECTED: a message that names the
+ * Triage to this computer or its local network (%TRIAGE_ATTACHMENT_ERROR_URI_REFUSED).
+ * Any other host is %TRIAGE_ATTACHMENT_ERROR_REDIRECTED: a message that names the
  * new address, which the user may then choose to load.
  *
  * Returns: (transfer full) (nullable): the parsed @target if it may be followed
@@ -224,7 +224,7 @@ triage_attachment_check_redirect (GUri        *agreed,
 
   if (host_locality (host) > host_locality (agreed_host))
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    _("The server at %s tried to send Triage to %s, an address on this "
                      "computer or its local network; that is never followed"),
                    agreed_host, display);
@@ -234,7 +234,7 @@ triage_attachment_check_redirect (GUri        *agreed,
   if (g_ascii_strcasecmp (g_uri_get_scheme (parsed), "http") == 0 &&
       g_ascii_strcasecmp (g_uri_get_scheme (agreed), "http") != 0)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_URI_REFUSED,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED,
                    _("The server at %s redirected from https to plain http (%s); that is "
                      "never followed"), agreed_host, display);
       return NULL;
@@ -242,7 +242,7 @@ triage_attachment_check_redirect (GUri        *agreed,
 
   if (g_ascii_strcasecmp (host, agreed_host) != 0)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_REDIRECTED,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_REDIRECTED,
                    _("The server at %s sent the attachment on to another address: %s. "
                      "Nothing was loaded from there; load it only if you trust that address."),
                    agreed_host, display);
@@ -420,7 +420,7 @@ fetch_return_error (GTask  *task,
   if (fd->timed_out && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_error_free (error);
-      g_task_return_new_error (task, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TIMED_OUT,
+      g_task_return_new_error (task, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TIMED_OUT,
                                g_dngettext (GETTEXT_PACKAGE,
                                             "Loading from %s took longer than %u second",
                                             "Loading from %s took longer than %u seconds",
@@ -467,7 +467,7 @@ read_cb (GObject      *object,
     {
       g_autofree char *limit = g_format_size (fd->max_size);
 
-      g_task_return_new_error (task, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE,
+      g_task_return_new_error (task, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_LARGE,
                                _("The attachment at %s is larger than %s; the download "
                                  "was stopped"), g_uri_get_host (fd->uri), limit);
       return;
@@ -495,7 +495,7 @@ follow_redirect (GTask        *task,
                                            "Location");
   if (location == NULL)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_HTTP,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_HTTP,
                    _("The server at %s answered a redirect without a destination"),
                    g_uri_get_host (fd->uri));
       return FALSE;
@@ -503,7 +503,7 @@ follow_redirect (GTask        *task,
 
   if (++fd->redirects > TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_MANY_REDIRECTS,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_MANY_REDIRECTS,
                    g_dngettext (GETTEXT_PACKAGE,
                                 "Loading from %s was redirected more than %d time",
                                 "Loading from %s was redirected more than %d times",
@@ -523,7 +523,7 @@ follow_redirect (GTask        *task,
   checked = triage_attachment_check_uri (target_string, &local_error);
   if (checked == NULL)
     {
-      g_set_error (error, TRIAGE_DESK_ERROR, local_error->code,
+      g_set_error (error, TRIAGE_ATTACHMENT_ERROR, local_error->code,
                    _("The server at %s redirected elsewhere, and that address is refused: %s"),
                    g_uri_get_host (fd->uri), local_error->message);
       return FALSE;
@@ -533,7 +533,7 @@ follow_redirect (GTask        *task,
   checked = triage_attachment_check_redirect (fd->agreed, target_string, &local_error);
   if (checked == NULL)
     {
-      if (g_error_matches (local_error, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_REDIRECTED))
+      if (g_error_matches (local_error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_REDIRECTED))
         {
           /* Kept as shown in the message: loading what is shown fetches exactly that. */
           g_autofree char *display = triage_attachment_uri_display (target, NULL, NULL);
@@ -592,7 +592,7 @@ send_cb (GObject      *object,
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       /* The standard phrase, not the server's: it is untrusted text. */
-      g_task_return_new_error (task, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_HTTP,
+      g_task_return_new_error (task, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_HTTP,
                                _("The server at %s answered %u %s"),
                                g_uri_get_host (fd->uri), status,
                                soup_status_get_phrase (status) ? soup_status_get_phrase (status) : "");
@@ -605,7 +605,7 @@ send_cb (GObject      *object,
       g_autofree char *have = g_format_size (soup_message_headers_get_content_length (headers));
       g_autofree char *limit = g_format_size (fd->max_size);
 
-      g_task_return_new_error (task, TRIAGE_DESK_ERROR, TRIAGE_DESK_ERROR_TOO_LARGE,
+      g_task_return_new_error (task, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_TOO_LARGE,
                                _("The attachment at %s is %s, more than the %s allowed; "
                                  "it was not downloaded"),
                                g_uri_get_host (fd->uri), have, limit);
@@ -650,7 +650,7 @@ fetch_send (GTask *task)
  * %TRIAGE_ATTACHMENT_FETCH_MAX_REDIRECTS) only as
  * triage_attachment_check_redirect() allows: on the host the user agreed
  * to; a redirect to another host ends the download with
- * %TRIAGE_DESK_ERROR_REDIRECTED.
+ * %TRIAGE_ATTACHMENT_ERROR_REDIRECTED.
  */
 void
 triage_attachment_fetch_async (SoupSession         *session,
@@ -702,10 +702,10 @@ triage_attachment_fetch_async (SoupSession         *session,
  * @result: the #GAsyncResult
  * @content_type: (out) (optional) (nullable): the Content-Type the server
  *   declared, lower case, without parameters
- * @redirect: (out) (optional) (nullable): with %TRIAGE_DESK_ERROR_REDIRECTED,
+ * @redirect: (out) (optional) (nullable): with %TRIAGE_ATTACHMENT_ERROR_REDIRECTED,
  *   the address on another host that the server named, as shown in the
  *   message; it passes triage_attachment_check_uri() and is the user's to load
- * @error: a %TRIAGE_DESK_ERROR, a network error (prefixed with the host), or
+ * @error: a %TRIAGE_ATTACHMENT_ERROR, a network error (prefixed with the host), or
  *   %G_IO_ERROR_CANCELLED
  *
  * Returns: (transfer full): the body

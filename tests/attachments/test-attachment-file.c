@@ -182,11 +182,11 @@ main (int   argc,
   g_assert_no_error (error);
   g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
 
-  g_test_add_func ("/desk/file/suggest-filename", test_suggest_filename);
-  g_test_add_func ("/desk/file/long-name", test_long_name);
-  g_test_add_func ("/desk/file/long-wide-name", test_long_wide_name);
-  g_test_add_func ("/desk/file/write-private", test_write_private);
-  g_test_add_func ("/desk/file/prune-old-copies", test_prune_old_copies);
+  g_test_add_func ("/attachments/file/suggest-filename", test_suggest_filename);
+  g_test_add_func ("/attachments/file/long-name", test_long_name);
+  g_test_add_func ("/attachments/file/long-wide-name", test_long_wide_name);
+  g_test_add_func ("/attachments/file/write-private", test_write_private);
+  g_test_add_func ("/attachments/file/prune-old-copies", test_prune_old_copies);
 
   status = g_test_run ();
 

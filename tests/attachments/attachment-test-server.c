@@ -1,19 +1,19 @@
-/* desk-test-server.c — tests/desk/attachment-server.py, run for a test
+/* attachment-test-server.c — tests/attachments/attachment-server.py, run for a test
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#define G_LOG_DOMAIN "desk-test-server"
+#define G_LOG_DOMAIN "attachment-test-server"
 
 #include <glib/gstdio.h>
 #include <unistd.h>
 #include <signal.h>
 #include <sys/prctl.h>
 
-#include "desk-test-server.h"
+#include "attachment-test-server.h"
 
-struct _DeskTestServer
+struct _AttachmentTestServer
 {
   GSubprocess *process;
   char        *base;       /* http://127.0.0.1:PORT */
@@ -27,22 +27,22 @@ die_with_parent (gpointer user_data)
   prctl (PR_SET_PDEATHSIG, SIGKILL);
 }
 
-DeskTestServer *
-desk_test_server_start (void)
+AttachmentTestServer *
+attachment_test_server_start (void)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GDataInputStream) output = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
   g_autofree char *script = NULL;
-  DeskTestServer *server = g_new0 (DeskTestServer, 1);
+  AttachmentTestServer *server = g_new0 (AttachmentTestServer, 1);
   int fd;
 
-  fd = g_file_open_tmp ("desk-test-server-XXXXXX.log", &server->log_path, &error);
+  fd = g_file_open_tmp ("attachment-test-server-XXXXXX.log", &server->log_path, &error);
   g_assert_no_error (error);
   close (fd);
 
-  script = g_test_build_filename (G_TEST_DIST, "desk", "attachment-server.py", NULL);
+  script = g_test_build_filename (G_TEST_DIST, "attachments", "attachment-server.py", NULL);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
@@ -62,7 +62,7 @@ desk_test_server_start (void)
 
 /* The address of @path on the server. */
 char *
-desk_test_server_uri (DeskTestServer *server,
+attachment_test_server_uri (AttachmentTestServer *server,
                       const char     *path)
 {
   return g_strconcat (server->base, path, NULL);
@@ -70,7 +70,7 @@ desk_test_server_uri (DeskTestServer *server,
 
 /* How many requests for @path (all paths if %NULL) the server received. */
 guint
-desk_test_server_count_requests (DeskTestServer *server,
+attachment_test_server_count_requests (AttachmentTestServer *server,
                                  const char     *path)
 {
   g_autofree char *log = NULL;
@@ -89,7 +89,7 @@ desk_test_server_count_requests (DeskTestServer *server,
 }
 
 void
-desk_test_server_stop (DeskTestServer *server)
+attachment_test_server_stop (AttachmentTestServer *server)
 {
   /* Closing its input ends the server. */
   g_output_stream_close (g_subprocess_get_stdin_pipe (server->process), NULL, NULL);

@@ -159,13 +159,13 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/desk/dnd/no-dnd-shows-pending", test_no_dnd_shows_pending);
-  g_test_add_func ("/desk/dnd/silences-ordinary", test_dnd_silences_ordinary);
-  g_test_add_func ("/desk/dnd/time-sensitive-breaks-through", test_dnd_time_sensitive_breaks_through);
-  g_test_add_func ("/desk/dnd/deadline-window", test_dnd_deadline_window);
-  g_test_add_func ("/desk/dnd/deadline-in-other-zone", test_deadline_in_other_zone);
-  g_test_add_func ("/desk/dnd/past-deadline-never", test_past_deadline_never);
-  g_test_add_func ("/desk/dnd/terminal-never", test_terminal_never);
+  g_test_add_func ("/tray/dnd/no-dnd-shows-pending", test_no_dnd_shows_pending);
+  g_test_add_func ("/tray/dnd/silences-ordinary", test_dnd_silences_ordinary);
+  g_test_add_func ("/tray/dnd/time-sensitive-breaks-through", test_dnd_time_sensitive_breaks_through);
+  g_test_add_func ("/tray/dnd/deadline-window", test_dnd_deadline_window);
+  g_test_add_func ("/tray/dnd/deadline-in-other-zone", test_deadline_in_other_zone);
+  g_test_add_func ("/tray/dnd/past-deadline-never", test_past_deadline_never);
+  g_test_add_func ("/tray/dnd/terminal-never", test_terminal_never);
 
   return g_test_run ();
 }

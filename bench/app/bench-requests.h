@@ -1,0 +1,31 @@
+/* bench-requests.h — what the agents of bench-app post
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+/* Sends @body (taken) to @path and checks the answer is @expected; returns the
+ * request's id when the answer names one. */
+char *bench_send_request      (SoupSession *session,
+                               const char  *method,
+                               const char  *path,
+                               char        *body,
+                               guint        expected);
+/* An ATP request, flagged time_sensitive when @urgent. */
+char *bench_post_request      (SoupSession *session,
+                               const char  *title,
+                               gboolean     urgent);
+char *bench_post_decision     (SoupSession *session,
+                               const char  *title);
+char *bench_post_due_request  (SoupSession *session,
+                               const char  *title);
+void  bench_withdraw_request  (SoupSession *session,
+                               const char  *id);
+
+G_END_DECLS

@@ -1,0 +1,91 @@
+/* triage-window-private.h — the window's parts, shared by its files
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-request-stack.h"
+#include "triage-request-view.h"
+#include "triage-store.h"
+#include "triage-window.h"
+
+G_BEGIN_DECLS
+
+/*
+ * TriageWindow spans four files:
+ *
+ *   triage-window.c          the object, the request shown and its API
+ *   triage-window-actions.c  its actions (the keyboard's paths)
+ *   triage-window-history.c  a request opened from the history
+ *   triage-window-status.c   the pending count, the connection bar, toasts and
+ *                            the errors of an answer
+ */
+
+struct _TriageWindow
+{
+  AdwApplicationWindow   parent_instance;
+
+  TriageInboxModel      *model;
+  TriageHistoryDb       *history_db;
+  TriageStore           *drafts;             /* the app's database, for the views' drafts */
+  TriageReadState       *read_state;
+  TriageRequest         *current;
+  GSignalGroup          *current_signals;
+  char                  *answered_here;      /* answered in the view: next once stored */
+  guint                  advance_id;
+
+  GCancellable          *past_cancellable;   /* reading a history entry's request */
+
+  TriageConnectionState  connection;
+  char                  *connection_message;
+  char                  *connection_text;
+  gint64                 retry_at;
+  guint                  countdown_id;
+
+  /* template */
+  AdwToastOverlay       *toast_overlay;
+  AdwViewStack          *views;
+  AdwViewStackPage      *inbox_page;
+  AdwViewSwitcher       *inbox_switcher;
+  AdwViewSwitcher       *inbox_switcher_narrow;
+  AdwViewSwitcher       *history_switcher;
+  AdwViewSwitcher       *history_switcher_narrow;
+  GtkMenuButton         *inbox_menu_button;
+  GtkMenuButton         *history_menu_button;
+  AdwLeaflet            *leaflet;
+  GtkWidget             *sidebar;
+  GtkWidget             *content;
+  AdwWindowTitle        *content_title;
+  GtkRevealer           *connection_revealer;
+  GtkWidget             *connection_bar;
+  GtkLabel              *connection_label;
+  GtkWidget             *retry_button;
+  GtkWidget             *preferences_button;
+  TriageInboxPane       *inbox_pane;
+  GtkStack              *content_stack;
+  TriageRequestView     *decision_view;
+  AdwLeaflet            *history_leaflet;
+  GtkWidget             *history_list_page;
+  GtkWidget             *history_detail_page;
+  TriageHistoryView     *history_view;
+  AdwWindowTitle        *history_detail_title;
+  TriageRequestView     *past_view;
+};
+
+/* triage-window.c */
+gboolean _triage_window_history_shown              (TriageWindow       *self);
+void     _triage_window_update_view_state          (TriageWindow       *self);
+
+/* triage-window-actions.c */
+void     _triage_window_install_actions            (GtkWidgetClass     *widget_class);
+
+/* triage-window-history.c */
+void     _triage_window_on_history_entry_activated (TriageWindow       *self,
+                                                    TriageHistoryEntry *entry);
+
+/* triage-window-status.c */
+void     _triage_window_update_list_subtitle       (TriageWindow       *self);
+
+G_END_DECLS

@@ -1,0 +1,105 @@
+/* app-test-stall-window.h — the windows in which the stall cases are shown
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Shared by tests/app/test-stall.c (which asserts a bound) and
+ * bench/app/bench-preview.c (which prints the figures), beside
+ * app-test-stall.h, which needs no display.
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "app-test-stall.h"
+#include "triage-attachment-window.h"
+#include "triage-decision-view.h"
+#include "triage-history-entry.h"
+#include "triage-history-row.h"
+#include "triage-inbox-row.h"
+#include "triage-request.h"
+
+/* A history entry of @notification, as the history reads it back. */
+static inline TriageHistoryEntry *
+app_test_stall_history_entry (AtpNotification *notification)
+{
+  TriageHistoryEntryData data = { 0 };
+
+  data.id = g_strdup (notification->id);
+  data.title = g_strdup (notification->context.title);
+  data.description = g_strdup (notification->context.description);
+  data.service_name = g_strdup (notification->service.name);
+  data.created_at = g_get_real_time ();
+
+  return triage_history_entry_new (&data);
+}
+
+/*
+ * @notification shown as the app shows it, in a window presented: an inbox
+ * row of @request and a history row of @entry in a list, beside the decision
+ * view. @inbox_row and @history_row are set to the rows (transfer none).
+ *
+ * Returns: (transfer none): the window; the caller destroys it
+ */
+static inline GtkWidget *
+app_test_stall_request_window (AtpNotification     *notification,
+                               TriageRequest       *request,
+                               TriageHistoryEntry  *entry,
+                               GtkWidget          **inbox_row,
+                               GtkWidget          **history_row)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *list = gtk_list_box_new ();
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *decision_view = triage_decision_view_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_widget_set_size_request (list, 300, -1);
+  *inbox_row = triage_inbox_row_new ();
+  triage_inbox_row_set_request (TRIAGE_INBOX_ROW (*inbox_row), request);
+  gtk_list_box_append (GTK_LIST_BOX (list), *inbox_row);
+  *history_row = triage_history_row_new ();
+  triage_history_row_set_entry (TRIAGE_HISTORY_ROW (*history_row), entry);
+  gtk_list_box_append (GTK_LIST_BOX (list), *history_row);
+  gtk_box_append (GTK_BOX (box), list);
+
+  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (decision_view), notification);
+  gtk_widget_set_hexpand (scrolled, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), decision_view);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+
+  return window;
+}
+
+/*
+ * What the app has done long before a request comes: fonts, styles, the
+ * source view's languages loaded once, with small texts: an attachment
+ * window of a small JSON text and the decision view of @notification, each
+ * waited for with @wait_drawn.
+ */
+static inline void
+app_test_stall_warm_up (AtpNotification *notification,
+                        void           (*wait_drawn) (GtkWidget *window))
+{
+  static const char small[] = "{\"a\": 1}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (small, strlen (small));
+  AppTestStallCase json = { "warm-up", "application/json", "a.json", NULL, NULL };
+  AtpAttachment *attachment = app_test_stall_attachment (&json, bytes);
+  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Warm-up");
+  GtkWidget *view_window = gtk_window_new ();
+  GtkWidget *view = triage_decision_view_new ();
+
+  gtk_window_present (GTK_WINDOW (window));
+  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (view), notification);
+  gtk_window_set_child (GTK_WINDOW (view_window), view);
+  gtk_window_present (GTK_WINDOW (view_window));
+  wait_drawn (window);
+  wait_drawn (view_window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  gtk_window_destroy (GTK_WINDOW (view_window));
+  app_test_stall_attachment_free (attachment);
+}
