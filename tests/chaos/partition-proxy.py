@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # partition-proxy.py — a TCP proxy between a client and a server that breaks
-# the network on command, for tests/chaos/test-chaos-partition.c.
+# the network on command, for tests/chaos/test-chaos-partition.c and
+# test-chaos-app-partition.py.
 #
 #   partition-proxy.py UPSTREAM_PORT
 #
@@ -12,12 +13,19 @@
 #   stall      a partition: no byte goes either way on the open connections,
 #              and new connections are accepted but get nothing through (what
 #              a dropped route looks like: no FIN, no RST, silence)
-#   heal       the partition ends for new connections (the stalled ones stay
+#   heal       the partition (or refuse) ends for new connections (the stalled ones stay
 #              dead, as a real peer would have given up on them)
+#   stall-until-new
+#              a stall of the open connections that ends when the client opens
+#              a new one (which goes through): the partition lasts until the
+#              client gives up on the dead link, however long that takes
+#   refuse     new connections are torn down at once with a RST (a route
+#              that answers with resets) until heal
 #   reset      every open connection is torn down with a RST on both sides
 #   half-close the client's side of every open connection gets a FIN (EOF to
 #              the client) while its own writes are still read and dropped
 #   count      answers "ok count N": the connections open now
+#   accepted   answers "ok accepted N": the connections accepted so far
 #
 # It exits when its standard input closes.
 #
@@ -55,6 +63,9 @@ class Link:
 
 links = set()
 partitioned = False
+heal_on_new = False
+refusing = False
+accepted = 0
 
 
 async def pump(link, reader, writer, to_client):
@@ -74,7 +85,14 @@ async def pump(link, reader, writer, to_client):
 
 
 async def on_client(reader, writer):
+    global accepted, partitioned, heal_on_new
+    accepted += 1
+    if heal_on_new:
+        partitioned = heal_on_new = False
     link = Link(reader, writer)
+    if refusing:
+        link.abort()
+        return
     links.add(link)
     link.stalled = partitioned
     try:
@@ -94,19 +112,22 @@ async def on_client(reader, writer):
 
 
 async def commands():
-    global partitioned
+    global partitioned, heal_on_new, refusing
     loop = asyncio.get_running_loop()
     while True:
         line = await loop.run_in_executor(None, sys.stdin.readline)
         if not line:
             return
         command = line.strip()
-        if command == "stall":
+        if command in ("stall", "stall-until-new"):
             partitioned = True
+            heal_on_new = command == "stall-until-new"
             for link in links:
                 link.stalled = True
         elif command == "heal":
-            partitioned = False
+            partitioned = heal_on_new = refusing = False
+        elif command == "refuse":
+            refusing = True
         elif command == "reset":
             for link in list(links):
                 link.abort()
@@ -120,6 +141,8 @@ async def commands():
                     pass
         elif command == "count":
             command = f"count {len(links)}"
+        elif command == "accepted":
+            command = f"accepted {accepted}"
         print(f"ok {command}", flush=True)
 
 

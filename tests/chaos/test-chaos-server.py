@@ -31,8 +31,6 @@ import http.client
 import json
 import os
 import resource
-import secrets
-import signal
 import sqlite3
 import socket
 import subprocess
@@ -42,101 +40,10 @@ import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chaostest import (LONG, ChaosWorld, Failure, die_with_parent, log, rss_kib,  # noqa: E402
-                       run, wait_for)
+from chaostest import (LONG, ChaosWorld, Failure, TcpServer, body, die_with_parent, free_port,  # noqa: E402,F401
+                       log, rss_kib, run, wait_for)
 
 SOURCE = os.path.dirname(os.path.abspath(__file__))
-
-
-class TcpServer:
-    """triage-server on 127.0.0.1 (a port of its own, kept across restarts),
-    with an admin token, on the world's database."""
-
-    def __init__(self, world, *extra_args, env=None):
-        self.world = world
-        self.env = env or {}
-        self.extra_args = list(extra_args)
-        self.admin_token = secrets.token_hex(16)
-        self.token_file = os.path.join(world.root, "admin-token")
-        with open(self.token_file, "w") as f:
-            f.write(self.admin_token)
-        self.port = 0
-        self.proc = None
-
-    def start(self):
-        args = [os.environ["TRIAGE_SERVER"], "--listen", f"127.0.0.1:{self.port}",
-                "--database", self.world.server_db, "--admin-token-file", self.token_file,
-                "--print-address", "--no-limits", "--heartbeat-interval", "2", *self.extra_args]
-        def child():
-            die_with_parent()
-            # A write over the file size limit fails with EFBIG instead of killing.
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-
-        self.proc = subprocess.Popen(args, env=self.world.env(**self.env), stdout=subprocess.PIPE,
-                                     stdin=subprocess.DEVNULL, text=True, preexec_fn=child)
-        line = self.proc.stdout.readline()
-        if "http://127.0.0.1:" not in line:
-            self.proc.kill()
-            self.proc.wait()
-            raise Failure(f"triage-server did not start (said {line!r})")
-        self.port = int(line.strip().rsplit(":", 1)[1].rstrip("/"))
-        threading.Thread(target=lambda out: [None for _ in out], args=(self.proc.stdout,),
-                         daemon=True).start()   # later lines never block the server
-        return self
-
-    def kill(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=30)
-        self.proc = None
-
-    def request(self, method, path, body=None, token=None, timeout=30):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        headers = {"Authorization": f"Bearer {token or self.admin_token}"}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        conn.request(method, path, body=data, headers=headers)
-        reply = conn.getresponse()
-        raw = reply.read()
-        conn.close()
-        return reply.status, (json.loads(raw) if raw else None)
-
-    def checked(self, method, path, body=None, token=None, want=(200, 201)):
-        status, reply = self.request(method, path, body, token)
-        if status not in want:
-            raise Failure(f"{method} {path}: {status} {reply}")
-        return reply
-
-    def user(self, uid):
-        return self.checked("POST", "/api/v1/admin/users", {"id": uid})["token"]
-
-    def service(self, name, recipients, callback_url=None):
-        body = {"name": name, "description": name, "recipients": recipients}
-        if callback_url:
-            body["callback_url"] = callback_url
-        return self.checked("POST", "/api/v1/services", body)["api_key"]
-
-    def post(self, key, title, nid=None, want=(201,), description="Chaos."):
-        nid = nid or str(uuid.uuid4())
-        return nid, self.checked("POST", "/api/v1/notifications",
-                                 body(nid, title, description), token=key, want=want)
-
-    def respond(self, token, nid, want=(200,)):
-        return self.checked("POST", "/api/v1/client/respond",
-                            {"notification_id": nid, "action_id": "ok"}, token=token, want=want)
-
-
-def body(nid, title, description="Chaos."):
-    return {"id": nid, "context": {"title": title, "description": description},
-            "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}]}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Receiver:

@@ -56,16 +56,6 @@ static GParamSpec *properties [N_PROPS];
 
 /* State */
 
-static char *
-describe_sent_answer (TriageAfpView *self)
-{
-  if (self->notification == NULL || self->state.sent_action_id == NULL)
-    return NULL;
-
-  return triage_protocol_describe_answer (triage_afp_protocol_get_default (), self->notification,
-                                          self->state.sent_action_id, self->state.sent_response);
-}
-
 static void
 sync_carried (TriageAfpView *self)
 {
@@ -86,14 +76,10 @@ sync_carried (TriageAfpView *self)
 void
 _triage_afp_view_update_state (TriageAfpView *self)
 {
-  g_autofree char *sent_answer = describe_sent_answer (self);
-  gboolean read_only =
-    triage_request_banner_update_from (self->banner, self->notification, &self->state, sent_answer,
-                                       triage_request_header_get_expired (self->header));
+  gboolean read_only = triage_request_view_show_state (TRIAGE_REQUEST_VIEW (self), self->banner,
+                                                       self->header,
+                                                       triage_afp_protocol_get_default ());
   const char *problem = triage_afp_editor_get_problem (self->editor);
-
-  triage_request_header_set_counting (self->header, !atp_status_is_terminal (self->state.status) &&
-                                                    self->state.delivery != TRIAGE_DELIVERY_SENT);
 
   triage_afp_editor_set_editable (self->editor, !read_only);
   triage_afp_applied_set_editable (self->applied, !read_only);

@@ -63,17 +63,6 @@ accessible_label_from_mnemonic (GtkWidget  *widget,
   gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, name->str, -1);
 }
 
-
-static char *
-describe_sent_answer (TriageAitpView *self)
-{
-  if (self->notification == NULL || self->state.sent_action_id == NULL)
-    return NULL;
-
-  return triage_protocol_describe_answer (triage_aitp_protocol_get_default (), self->notification,
-                                          self->state.sent_action_id, self->state.sent_response);
-}
-
 static void
 update_summary (TriageAitpView *self)
 {
@@ -111,14 +100,9 @@ cancel_confirmation (TriageAitpView *self)
 void
 _triage_aitp_view_update_state (TriageAitpView *self)
 {
-  g_autofree char *sent_answer = describe_sent_answer (self);
-  gboolean read_only =
-    triage_request_banner_update_from (self->banner, self->notification, &self->state, sent_answer,
-                                       triage_request_header_get_expired (self->header));
-
-  /* Settled, or answered and recorded: the deadline no longer matters. */
-  triage_request_header_set_counting (self->header, !atp_status_is_terminal (self->state.status) &&
-                                                    self->state.delivery != TRIAGE_DELIVERY_SENT);
+  gboolean read_only = triage_request_view_show_state (TRIAGE_REQUEST_VIEW (self), self->banner,
+                                                       self->header,
+                                                       triage_aitp_protocol_get_default ());
 
   if (self->request != NULL)
     _triage_aitp_view_set_editable (self, !read_only);

@@ -6,6 +6,9 @@
 
 #define G_LOG_DOMAIN "triage-request-view"
 
+#include "triage-protocol.h"
+#include "triage-request-banner.h"
+#include "triage-request-header.h"
 #include "triage-request-view.h"
 
 /*
@@ -525,6 +528,46 @@ triage_request_view_submit_answer (TriageRequestView *self,
 
   triage_request_view_set_delivery_state (self, TRIAGE_DELIVERY_SENDING);
   triage_request_view_emit_submit (self, id, response_data);
+}
+
+/**
+ * triage_request_view_show_state:
+ * @self: a #TriageRequestView that keeps a #TriageRequestState
+ * @banner: its banner
+ * @header: its request header
+ * @protocol: the protocol of its requests, which words the answer given here
+ *
+ * For implementations' update_state: the state in @banner, and @header's
+ * countdown running only while the request waits for an answer.
+ *
+ * Returns: whether the view turns read-only
+ */
+gboolean
+triage_request_view_show_state (TriageRequestView   *self,
+                                TriageRequestBanner *banner,
+                                TriageRequestHeader *header,
+                                TriageProtocol      *protocol)
+{
+  AtpNotification *request;
+  TriageRequestState *state;
+  g_autofree char *sent_answer = NULL;
+  gboolean read_only;
+
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_VIEW (self), FALSE);
+
+  request = triage_request_view_get_request (self);
+  state = get_state (self);
+  if (request != NULL && state->sent_action_id != NULL)
+    sent_answer = triage_protocol_describe_answer (protocol, request, state->sent_action_id,
+                                                   state->sent_response);
+  read_only = triage_request_banner_update_from (banner, request, state, sent_answer,
+                                                 triage_request_header_get_expired (header));
+
+  /* Settled, or answered and recorded: the deadline no longer matters. */
+  triage_request_header_set_counting (header, !atp_status_is_terminal (state->status) &&
+                                              state->delivery != TRIAGE_DELIVERY_SENT);
+
+  return read_only;
 }
 
 void

@@ -185,7 +185,16 @@ void                 triage_request_view_show_answer_error   (TriageRequestView 
 void                 triage_request_view_set_response        (TriageRequestView   *self,
                                                               AtpResponse         *response);
 
-/* For implementations: an answer given in the view leaves, and the interface's signals. */
+/* For implementations: the state shown, an answer given in the view leaves, and the
+ * interface's signals. */
+typedef struct _TriageRequestBanner TriageRequestBanner;
+typedef struct _TriageRequestHeader TriageRequestHeader;
+typedef struct _TriageProtocol      TriageProtocol;
+
+gboolean             triage_request_view_show_state          (TriageRequestView   *self,
+                                                              TriageRequestBanner *banner,
+                                                              TriageRequestHeader *header,
+                                                              TriageProtocol      *protocol);
 void                 triage_request_view_submit_answer       (TriageRequestView   *self,
                                                               const char          *action_id,
                                                               JsonNode            *response_data);
