@@ -831,15 +831,27 @@ atp_json_parse (const char  *data,
                 gsize        max_length,
                 GError     **error)
 {
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
   gsize len;
 
   g_return_val_if_fail (data != NULL || length <= 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+
   if (!check_text (&data, length, max_length, FALSE, &len, error))
     return NULL;
-  /* Once the pre-scan passed, the text only needs building: no parser. */
-  return atp_json_build (data, len);
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, len, &local_error))
+    {
+      /* Not expected once the pre-scan passed; kept as a safety net. */
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_JSON,
+                   "Invalid JSON: %s", local_error->message);
+      return NULL;
+    }
+
+  return json_parser_steal_root (parser);
 }
 
 static void
@@ -1118,20 +1130,6 @@ atp_json_write_node (GString  *out,
       g_string_append (out, "null");
       break;
     }
-}
-
-void
-atp_json_write_object (GString    *out,
-                       JsonObject *object)
-{
-  write_object (out, object);
-}
-
-void
-atp_json_write_string (GString    *out,
-                       const char *str)
-{
-  write_string (out, str);
 }
 
 /**

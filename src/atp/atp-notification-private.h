@@ -37,8 +37,4 @@ AtpAction *atp_action_copy           (const AtpAction *action);
 void       atp_action_free           (AtpAction     *action);
 JsonNode  *atp_action_to_json        (const AtpAction *action);
 
-/* Appends the text of atp_notification_to_string () (atp-notification-write.c). */
-void       atp_notification_write    (GString         *out,
-                                      AtpNotification *self);
-
 G_END_DECLS

@@ -513,15 +513,12 @@ char *
 atp_notification_to_string (AtpNotification *self,
                             gsize           *length)
 {
-  GString *out;
+  g_autoptr(JsonNode) node = NULL;
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  out = g_string_sized_new (512);
-  atp_notification_write (out, self);
-  if (length != NULL)
-    *length = out->len;
-  return g_string_free (out, FALSE);
+  node = atp_notification_to_json (self);
+  return atp_json_to_string (node, length);
 }
 
 /**

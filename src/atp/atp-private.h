@@ -15,14 +15,6 @@ G_BEGIN_DECLS
 /* Appends the compact JSON text of @node to @out. */
 void      atp_json_write_node         (GString        *out,
                                        JsonNode       *node);
-/* Appends @object, or @str as a JSON string, as atp_json_write_node () would. */
-void      atp_json_write_object       (GString        *out,
-                                       JsonObject     *object);
-void      atp_json_write_string       (GString        *out,
-                                       const char     *str);
-/* The tree of JSON text the pre-scan of atp_json_parse () passed (atp-json-build.c). */
-JsonNode *atp_json_build              (const char     *data,
-                                       gsize           len);
 /* A short description of a JSON value for error messages: `"3"`, `12`, `an object`. */
 char     *atp_json_describe           (JsonNode       *node);
 /* @node as an object, or NULL with INVALID_REQUEST "<what> must be a JSON object, got …". */

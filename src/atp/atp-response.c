@@ -486,40 +486,6 @@ atp_status_update_to_json (AtpStatusUpdate *self)
   return node;
 }
 
-/**
- * atp_status_update_to_string:
- * @self: a status update
- *
- * The compact text of atp_status_update_to_json (), written directly (a
- * server sends one for every delivery).
- *
- * Returns: (transfer full): `{"notification_id":…,"status":…,"reason"?:…,"timestamp":…}`
- */
-char *
-atp_status_update_to_string (AtpStatusUpdate *self)
-{
-  g_autofree char *when = NULL;
-  GString *out;
-
-  g_return_val_if_fail (self != NULL, NULL);
-
-  when = atp_format_timestamp (self->timestamp);
-  out = g_string_sized_new (160);
-  g_string_append (out, "{\"notification_id\":");
-  atp_json_write_string (out, self->notification_id);
-  g_string_append (out, ",\"status\":");
-  atp_json_write_string (out, atp_status_to_string (self->status));
-  if (self->reason != NULL)
-    {
-      g_string_append (out, ",\"reason\":");
-      atp_json_write_string (out, self->reason);
-    }
-  g_string_append (out, ",\"timestamp\":");
-  atp_json_write_string (out, when);
-  g_string_append_c (out, '}');
-  return g_string_free (out, FALSE);
-}
-
 /* ------------------------------------------------------------------------ */
 /* AtpErrorInfo                                                              */
 /* ------------------------------------------------------------------------ */

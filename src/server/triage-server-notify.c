@@ -309,6 +309,7 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(AtpNotification) filled = NULL;
   g_autoptr(GDateTime) created = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
+  g_autoptr(JsonObject) answer = NULL;
   g_autofree char *id = NULL, *answer_text = NULL, *created_text = NULL;
   TriageStoreInsert inserted;
   const char *body;
@@ -356,10 +357,11 @@ handle_post_notification (TriageServer      *self,
   filled = atp_notification_copy_with (submission, id, created, service->id, service->name,
                                        NULL, ATP_STATUS_CREATED);
   created_text = atp_format_timestamp (created);
-  /* What object_to_string () would write of {notification_id, status,
-   * estimated_delivery}: a UUID and a timestamp need no escaping. */
-  answer_text = g_strconcat ("{\"notification_id\":\"", id, "\",\"status\":\"created\","
-                             "\"estimated_delivery\":\"", created_text, "\"}", NULL);
+  answer = json_object_new ();
+  json_object_set_string_member (answer, "notification_id", id);
+  json_object_set_string_member (answer, "status", "created");
+  json_object_set_string_member (answer, "estimated_delivery", created_text);
+  answer_text = object_to_string (answer);
   /* Stored, or found there: a retry (of this client, or through another
    * server of the database a moment ago) gets the original answer. No look
    * before: most ids are new, and a look costs a round trip to PostgreSQL. */

@@ -80,6 +80,10 @@ typedef struct
 void     triage_server_setup_rest     (TriageServer *self);
 void     triage_server_setup_health   (TriageServer *self);
 void     triage_server_setup_requests (TriageServer *self);
+void     triage_server_setup_keepalive (void);
+void     triage_server_keepalive_watch (TriageServer      *self,
+                                        SoupServerMessage *msg);
+void     triage_server_keepalive_unwatch (SoupServerMessage *msg);
 void     triage_server_request_done   (TriageServer      *self,
                                        SoupServerMessage *msg);
 const char *triage_server_request_id  (SoupServerMessage *msg);

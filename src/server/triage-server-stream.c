@@ -108,7 +108,7 @@ static char *
 frame_text (const char *type,
             const char *data)
 {
-  return g_strconcat ("{\"type\":\"", type, "\",\"data\":", data, "}", NULL);
+  return g_strdup_printf ("{\"type\":\"%s\",\"data\":%s}", type, data);
 }
 
 static void
@@ -160,17 +160,14 @@ stream_send_error (Stream       *stream,
   stream_send (stream, "error", data, 0);
 }
 
-/* The text of status_update_node (), written directly: one goes out for
- * every delivery. */
 static char *
 status_update_text (const char *id,
                     int         status,
                     const char *reason)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(AtpStatusUpdate) update = atp_status_update_new (id, status, reason, now);
+  g_autoptr(JsonNode) node = status_update_node (id, status, reason);
 
-  return atp_status_update_to_string (update);
+  return atp_json_to_string (node, NULL);
 }
 
 /* A stream is sent the requests of the protocols it asked for, and every

@@ -548,94 +548,6 @@ test_pretty (void)
   g_assert_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE);
 }
 
-/* Every scalar's type and value, every member in order, every parent. */
-static void
-describe_tree (GString  *out,
-               JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_autoptr(GList) names = json_object_get_members (json_node_get_object (node));
-
-      g_string_append_c (out, '{');
-      for (const GList *l = names; l != NULL; l = l->next)
-        {
-          JsonNode *member = json_object_get_member (json_node_get_object (node), l->data);
-
-          g_assert_true (json_node_get_parent (member) == node);
-          g_string_append_printf (out, "%s:", (const char *) l->data);
-          describe_tree (out, member);
-          g_string_append_c (out, ',');
-        }
-      g_string_append_c (out, '}');
-    }
-  else if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          g_assert_true (json_node_get_parent (json_array_get_element (array, i)) == node);
-          describe_tree (out, json_array_get_element (array, i));
-          g_string_append_c (out, ',');
-        }
-      g_string_append_c (out, ']');
-    }
-  else if (JSON_NODE_HOLDS_NULL (node))
-    g_string_append (out, "null");
-  else if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    g_string_append_printf (out, "double %a", json_node_get_double (node));
-  else if (json_node_get_value_type (node) == G_TYPE_INT64)
-    g_string_append_printf (out, "int %" G_GINT64_FORMAT, json_node_get_int (node));
-  else if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
-    g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
-  else
-    g_string_append_printf (out, "string %s", json_node_get_string (node));
-}
-
-/* atp_json_parse () builds the tree itself once the pre-scan passed
- * (atp-json-build.c): the one json-glib's parser builds. */
-static void
-test_parse_same_as_json_glib (void)
-{
-  static const char * const texts[] = {
-    "0", "-0", "-0.0", "1", "-1", "1.5", "1e5", "1E5", "1e+5", "1e-5", "-1.5e-7", "1.0",
-    "123456789012345678", "9223372036854775807", "-9223372036854775808", "9007199254740993",
-    "0.1", "1e308", "1e-400", "2.5E+10", "12345678901234567890.5",
-    "\"a\\u00e9\\ud83d\\ude00\\n\\t\\\\\\/\\\"b\"", "\"\"", "\"\\u0041\"",
-    "\"\u00e9\u20ac\U0001F600\"", "\"\\b\\f\\r\"", "[]", "{}", "true", "false", "null",
-    "[1,[2,[3]],{\"a\":{}}]", " { \"a\" : 1 ,\n\t\"b\" : [ true , false , null ] }\r\n",
-    "{\"\":1}", "[-0,0.0,-1E-2]", "{\"k\\u00e9y\":\"v\",\"z\":1,\"a\":2}",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(JsonNode) ours = atp_json_parse (texts[i], -1, 0, &error);
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      g_autoptr(GString) a = g_string_new (NULL);
-      g_autoptr(GString) b = g_string_new (NULL);
-
-      g_assert_no_error (error);
-      g_assert_true (json_parser_load_from_data (parser, texts[i], -1, &error));
-      g_assert_no_error (error);
-      /* Not NUL-terminated: the same tree. */
-      {
-        g_autofree char *padded = g_strconcat (texts[i], "9", NULL);
-        g_autoptr(JsonNode) cut = atp_json_parse (padded, (gssize) strlen (texts[i]), 0, &error);
-        g_autoptr(GString) c = g_string_new (NULL);
-
-        g_assert_no_error (error);
-        describe_tree (a, ours);
-        describe_tree (c, cut);
-        g_assert_cmpstr (a->str, ==, c->str);
-      }
-      describe_tree (b, json_parser_get_root (parser));
-      g_assert_cmpstr (a->str, ==, b->str);
-    }
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -662,7 +574,6 @@ main (int   argc,
   g_test_add_func ("/atp/json/timestamp/keeps-offset", test_timestamp_keeps_offset);
   g_test_add_func ("/atp/json/uuid", test_uuid);
   g_test_add_func ("/atp/json/pretty", test_pretty);
-  g_test_add_func ("/atp/json/parse/same-as-json-glib", test_parse_same_as_json_glib);
 
   return g_test_run ();
 }

@@ -19,7 +19,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -118,57 +117,6 @@ field_value (const GLogField *fields,
   return NULL;
 }
 
-/* G_MESSAGES_PREFIXED, read once as GLib reads it: when set, GLib's writer
- * may put the program's name and pid before a line. */
-static gboolean
-messages_prefixed (void)
-{
-  static gsize checked;
-  static gboolean prefixed;
-
-  if (g_once_init_enter (&checked))
-    {
-      prefixed = g_getenv ("G_MESSAGES_PREFIXED") != NULL;
-      g_once_init_leave (&checked, 1);
-    }
-  return prefixed;
-}
-
-/* An access line in text, as g_log_writer_standard_streams () writes it
- * ("triage-server-access-INFO: 01:05:36.734: GET …", coloured on a
- * terminal), written directly: GLib's escaping and charset conversion walk
- * the line a character at a time, for every request, and a line of printable
- * ASCII needs neither. FALSE for any other line: GLib writes it. */
-static gboolean
-write_access_text (GLogLevelFlags   level,
-                   const GLogField *fields,
-                   gsize            n_fields)
-{
-  const char *message = field_value (fields, n_fields, "MESSAGE");
-  char time_text[32];
-  struct tm tm;
-  gboolean color;
-  gint64 now;
-  time_t seconds;
-
-  if (message == NULL || level != G_LOG_LEVEL_INFO || messages_prefixed ())
-    return FALSE;
-  for (const guchar *c = (const guchar *) message; *c != '\0'; c++)
-    if (*c < 0x20 || *c > 0x7e)
-      return FALSE;
-  now = g_get_real_time ();
-  seconds = (time_t) (now / G_USEC_PER_SEC);
-  if (localtime_r (&seconds, &tm) == NULL)
-    return FALSE;
-  strftime (time_text, sizeof time_text, "%H:%M:%S", &tm);
-  color = g_log_writer_supports_color (fileno (stderr));
-  fprintf (stderr, "%s-%sINFO%s: %s%s.%03d%s: %s\n", ACCESS_DOMAIN, color ? "\033[1;32m" : "",
-           color ? "\033[0m" : "", color ? "\033[34m" : "", time_text, (int) ((now / 1000) % 1000),
-           color ? "\033[0m" : "", message);
-  fflush (stderr);
-  return TRUE;
-}
-
 static GLogWriterOutput
 writer (GLogLevelFlags   level,
         const GLogField *fields,
@@ -189,8 +137,6 @@ writer (GLogLevelFlags   level,
       G_GNUC_FALLTHROUGH;
     case LOG_TEXT:
     default:
-      if (g_strcmp0 (domain, ACCESS_DOMAIN) == 0 && write_access_text (level, fields, n_fields))
-        return G_LOG_WRITER_HANDLED;
       return g_log_writer_standard_streams (level, fields, n_fields, data);
     }
 }

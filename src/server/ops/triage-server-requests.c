@@ -90,6 +90,7 @@ on_request_started (SoupServer        *soup,
   TriageServer *self = user_data;
   guint id = g_timeout_add_seconds (self->request_timeout, read_timed_out, msg);
 
+  triage_server_keepalive_unwatch (msg);
   g_object_set_qdata_full (G_OBJECT (msg), reading_quark, GUINT_TO_POINTER (id), remove_source);
 }
 
@@ -156,6 +157,7 @@ on_request_finished (SoupServer        *soup,
                      gpointer           user_data)
 {
   finished (user_data, msg, FALSE);
+  triage_server_keepalive_watch (user_data, msg);
 }
 
 static void
@@ -174,8 +176,8 @@ triage_server_setup_requests (TriageServer *self)
   caller_quark = g_quark_from_static_string ("triage-request-caller");
   logged_quark = g_quark_from_static_string ("triage-request-logged");
   reading_quark = g_quark_from_static_string ("triage-request-reading");
-  if (self->request_timeout > 0)
-    g_signal_connect (self->soup, "request-started", G_CALLBACK (on_request_started), self);
+  triage_server_setup_keepalive ();
+  g_signal_connect (self->soup, "request-started", G_CALLBACK (on_request_started), self);
   g_signal_connect (self->soup, "request-read", G_CALLBACK (on_request_read), self);
   g_signal_connect (self->soup, "request-finished", G_CALLBACK (on_request_finished), self);
   g_signal_connect (self->soup, "request-aborted", G_CALLBACK (on_request_aborted), self);
