@@ -1425,30 +1425,7 @@ atp_uuid_normalize (const char *text)
 char *
 atp_new_uuid (void)
 {
-  /* g_uuid_string_random () from the same random bits, formatted without
-   * printf (sixteen "%02x"): the server makes one for every request. */
-  guint32 ints[4];
-  const guint8 *bytes = (const guint8 *) ints;
-  char *text = g_malloc (37);
-  char *out = text;
-
-  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-    ints[i] = g_random_int ();
-  for (guint i = 0; i < 16; i++)
-    {
-      guint8 byte = bytes[i];
-
-      if (i == 6)
-        byte = (byte & 0x0f) | 0x40;   /* version 4 */
-      else if (i == 8)
-        byte = (byte & 0x3f) | 0x80;   /* variant RFC 4122 */
-      if (i == 4 || i == 6 || i == 8 || i == 10)
-        *out++ = '-';
-      *out++ = hex_digits[byte >> 4];
-      *out++ = hex_digits[byte & 0xf];
-    }
-  *out = '\0';
-  return text;
+  return g_uuid_string_random ();
 }
 
 /* ------------------------------------------------------------------------ */
