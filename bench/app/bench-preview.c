@@ -163,18 +163,9 @@ bench_request (void)
 static void
 warm_up (void)
 {
-  g_autoptr(AtpNotification) notification = NULL;
+  /* The same request with short texts: what is measured after is their length. */
+  g_autoptr(AtpNotification) notification = app_test_stall_request_sized (20, 20, 20, 5);
 
-  notification = atp_notification_new_from_data ("{\"id\": \"00000000-0000-4000-8000-000000000001\","
-                                                 " \"version\": \"1.0\","
-                                                 " \"timestamp\": \"2026-01-01T00:00:00Z\","
-                                                 " \"service\": {\"id\": \"ci\", \"name\": \"CI\"},"
-                                                 " \"context\": {\"title\": \"Deploy?\","
-                                                 "   \"description\": \"Ship it\"},"
-                                                 " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\","
-                                                 "   \"response_type\": \"simple\"}],"
-                                                 " \"status\": \"delivered\"}",
-                                                 -1, ATP_PARSE_DEFAULT, NULL);
   app_test_stall_warm_up (notification, wait_drawn);
 }
 

@@ -8,6 +8,9 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "triage-connection.h"
 #include "triage-protocol.h"
@@ -45,7 +48,12 @@ struct _TriageConnection
   guint                  local_watch_id;      /* the local server unreachable for a while */
   guint                  retry_id;            /* no keyring or local server yet: trying again */
   guint                  retry_delay;         /* seconds, doubling up to a minute */
+  guint                  trim_id;             /* giving back a large resync's memory */
+  gint64                 last_event;          /* monotonic usec: the stream's last event */
 };
+
+/* A resync this large frees enough to be worth giving back to the system. */
+#define TRIM_AFTER_PENDING 1000
 
 G_DEFINE_FINAL_TYPE (TriageConnection, triage_connection, G_TYPE_OBJECT)
 
@@ -199,6 +207,7 @@ static void
 on_stream_notification (TriageConnection *self,
                         AtpNotification  *notification)
 {
+  self->last_event = g_get_monotonic_time ();
   g_signal_emit (self, signals [NOTIFICATION_RECEIVED], 0, notification);
 }
 
@@ -206,7 +215,28 @@ static void
 on_stream_status_update (TriageConnection *self,
                          AtpStatusUpdate  *update)
 {
+  self->last_event = g_get_monotonic_time ();
   g_signal_emit (self, signals [STATUS_CHANGED], 0, update);
+}
+
+/* A resync of thousands of requests parses pages of them and holds the
+ * stream's frames meanwhile, then frees all that, and the acknowledgements
+ * of them all come back as status updates: glibc keeps freed memory in its
+ * heaps, so the app stayed that much larger for good (10,000 pending:
+ * 5 MiB). Given back once the stream has been quiet for a second. */
+static gboolean
+trim_cb (gpointer data)
+{
+  TriageConnection *self = data;
+
+  if (g_get_monotonic_time () - self->last_event < G_USEC_PER_SEC)
+    return G_SOURCE_CONTINUE;
+
+  self->trim_id = 0;
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -214,6 +244,10 @@ on_stream_resynced (TriageConnection *self,
                     GPtrArray        *pending)
 {
   g_signal_emit (self, signals [RESYNCED], 0, pending);
+
+  /* Not before the held frames and the acknowledgements' updates are handled. */
+  if (self->trim_id == 0 && pending->len >= TRIM_AFTER_PENDING)
+    self->trim_id = g_timeout_add_seconds_full (G_PRIORITY_LOW, 1, trim_cb, self, NULL);
 }
 
 static void
@@ -316,6 +350,7 @@ triage_connection_dispose (GObject *object)
   TriageConnection *self = (TriageConnection *)object;
 
   triage_connection_stop (self);
+  g_clear_handle_id (&self->trim_id, g_source_remove);
 
   G_OBJECT_CLASS (triage_connection_parent_class)->dispose (object);
 }

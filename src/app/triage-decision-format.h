@@ -42,14 +42,18 @@ JsonNode *triage_json_number_new            (double            value);
  * How much of an agent's text a widget shows (see triage_format_cut_text()).
  * Pango lays out a label's whole text each time it is measured, and a line
  * with no place to wrap costs more than in proportion to its length: a 100 kB
- * title would stall the app for seconds. Search and the history keep it all.
+ * title would stall the app for seconds, and every measure of a wrapping
+ * label lays it out again (a 2,000-character description cost 35 ms a
+ * view): a view shows a few lines' worth, and the whole text is a click away
+ * (triage-whole-text.c). Search and the history keep it all.
  */
-#define TRIAGE_SHOWN_TITLE_CHARS        300     /* a heading: the title, an action's label */
-#define TRIAGE_SHOWN_DESCRIPTION_CHARS  2000    /* a paragraph: the description */
+#define TRIAGE_SHOWN_TITLE_CHARS        150     /* a heading: the title, an action's label */
+#define TRIAGE_SHOWN_DESCRIPTION_CHARS  600     /* a paragraph: the description */
+#define TRIAGE_SHOWN_VALUE_CHARS        200     /* a metadata value */
 #define TRIAGE_SHOWN_ROW_CHARS          200     /* one line of a list row or a bubble title */
 #define TRIAGE_SHOWN_LABEL_CHARS        80      /* a button's or an option's label */
 #define TRIAGE_SHOWN_NAME_CHARS         100     /* a service's name, a project */
 /* A wrapping label gets a place to break after this many characters without one. */
-#define TRIAGE_SHOWN_RUN_CHARS          64
+#define TRIAGE_SHOWN_RUN_CHARS          24
 
 G_END_DECLS

@@ -37,6 +37,80 @@ entry_from_row (sqlite3_stmt *stmt)
   return entry;
 }
 
+/* Each operation on the outbox runs its writes, to the outbox and to the
+ * history, in one transaction. */
+
+/* Runs @stmt, one write of the transaction; @what names it in an error. */
+static gboolean
+step_write (TriageStore   *self,
+            sqlite3_stmt  *stmt,
+            const char    *what,
+            GError       **error)
+{
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    return set_sqlite_error (error, self->db, what);
+
+  return TRUE;
+}
+
+/* After a write of the outbox entry @entry_id: whether there was one. */
+static gboolean
+found_entry (TriageStore  *self,
+             gint64        entry_id,
+             GError      **error)
+{
+  if (sqlite3_changes (self->db) > 0)
+    return TRUE;
+
+  g_set_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND,
+               _("No answer %lld in the outbox"), (long long) entry_id);
+  return FALSE;
+}
+
+/* Commits the transaction when all its writes went well (@ok), else, or when
+ * the commit fails, rolls it back. */
+static gboolean
+end_transaction (TriageStore  *self,
+                 gboolean      ok,
+                 const char   *what,
+                 GError      **error)
+{
+  if (ok && exec_sql (self->db, "COMMIT", what, error))
+    return TRUE;
+
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+/* Runs @insert, which returns the id of the answer it stored, or nothing
+ * when one is still waiting. */
+static gboolean
+insert_answer (TriageStore   *self,
+               sqlite3_stmt  *insert,
+               gint64        *id,
+               GError       **error)
+{
+  int rc = sqlite3_step (insert);
+
+  if (rc == SQLITE_ROW)
+    {
+      *id = sqlite3_column_int64 (insert, 0);
+      rc = sqlite3_step (insert);
+    }
+  else if (rc == SQLITE_DONE)
+    rc = SQLITE_CONSTRAINT;   /* one is still waiting */
+  if (rc == SQLITE_CONSTRAINT)
+    {
+      g_set_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED,
+                   "%s", _("This request has already been answered here"));
+      return FALSE;
+    }
+  if (rc != SQLITE_DONE)
+    return set_sqlite_error (error, self->db, _("store the answer"));
+
+  return TRUE;
+}
+
 #define OUTBOX_COLUMNS \
   "id, notification_id, action_id, response_data, responded_at, state, attempts, last_error," \
   " server"
@@ -47,15 +121,16 @@ outbox_add_func (TriageStore *self,
                  gpointer     task_data)
 {
   TriageOutboxEntry *in = task_data;
+  const char *what = _("store the answer");
   g_autoptr(sqlite3_stmt) insert = NULL;
   g_autoptr(sqlite3_stmt) mark = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *data = atp_json_to_string (in->response_data, NULL);
   TriageOutboxEntry *entry;
   gint64 id = 0;
-  int rc;
+  gboolean ok;
 
-  if (!exec_sql (self->db, "BEGIN IMMEDIATE", _("store the answer"), &error))
+  if (!exec_sql (self->db, "BEGIN IMMEDIATE", what, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -63,7 +138,7 @@ outbox_add_func (TriageStore *self,
 
   /* An answer the server refused for good may be given anew; one still
    * on its way may not. */
-  if (!(insert = prepare (self->db,
+  ok = (insert = prepare (self->db,
                           "INSERT INTO outbox (notification_id, action_id, response_data,"
                           "  responded_at, state, created_at, server)"
                           " VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6)"
@@ -72,65 +147,43 @@ outbox_add_func (TriageStore *self,
                           "  attempts = 0, last_error = NULL, created_at = ?5, server = ?6"
                           "  WHERE state = 'failed'"
                           " RETURNING id",
-                          &error)) ||
-      !(mark = prepare (self->db,
+                          &error)) != NULL &&
+       (mark = prepare (self->db,
                         "UPDATE notifications SET action_id = ?2, response_data = ?3,"
                         "  answered_at = ?4, responder_type = 'human', updated_at = ?5,"
                         "  outcome = CASE outcome WHEN 'rejected' THEN 'none' ELSE outcome END"
                         " WHERE id = ?1",
-                        &error)))
-    goto rollback;
-
-  bind_text (insert, 1, in->notification_id);
-  bind_text (insert, 2, in->action_id);
-  bind_text (insert, 3, data);
-  bind_time (insert, 4, in->responded_at);
-  sqlite3_bind_int64 (insert, 5, now_usec ());
-  bind_text (insert, 6, in->server);
-
-  rc = sqlite3_step (insert);
-  if (rc == SQLITE_ROW)
+                        &error)) != NULL;
+  if (ok)
     {
-      id = sqlite3_column_int64 (insert, 0);
-      rc = sqlite3_step (insert);
+      bind_text (insert, 1, in->notification_id);
+      bind_text (insert, 2, in->action_id);
+      bind_text (insert, 3, data);
+      bind_time (insert, 4, in->responded_at);
+      sqlite3_bind_int64 (insert, 5, now_usec ());
+      bind_text (insert, 6, in->server);
+      ok = insert_answer (self, insert, &id, &error);
     }
-  else if (rc == SQLITE_DONE)
-    rc = SQLITE_CONSTRAINT;   /* one is still waiting */
-  if (rc == SQLITE_CONSTRAINT)
+  if (ok)
     {
-      g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_ALREADY_ANSWERED,
-                   "%s", _("This request has already been answered here"));
-      goto rollback;
-    }
-  if (rc != SQLITE_DONE)
-    {
-      set_sqlite_error (&error, self->db, _("store the answer"));
-      goto rollback;
+      bind_text (mark, 1, in->notification_id);
+      bind_text (mark, 2, in->action_id);
+      bind_text (mark, 3, data);
+      bind_time (mark, 4, in->responded_at);
+      sqlite3_bind_int64 (mark, 5, now_usec ());
+      ok = step_write (self, mark, what, &error);
     }
 
-  bind_text (mark, 1, in->notification_id);
-  bind_text (mark, 2, in->action_id);
-  bind_text (mark, 3, data);
-  bind_time (mark, 4, in->responded_at);
-  sqlite3_bind_int64 (mark, 5, now_usec ());
-  if (sqlite3_step (mark) != SQLITE_DONE)
+  if (!end_transaction (self, ok, what, &error))
     {
-      set_sqlite_error (&error, self->db, _("store the answer"));
-      goto rollback;
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
     }
-
-  if (!exec_sql (self->db, "COMMIT", _("store the answer"), &error))
-    goto rollback;
 
   entry = triage_outbox_entry_copy (in);
   entry->id = id;
   entry->state = TRIAGE_OUTBOX_QUEUED;
   g_task_return_pointer (task, entry, (GDestroyNotify) triage_outbox_entry_free);
-  return;
-
-rollback:
-  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-  g_task_return_error (task, g_steal_pointer (&error));
 }
 
 /**
@@ -289,59 +342,43 @@ outbox_complete_func (TriageStore *self,
                       gpointer     task_data)
 {
   OutboxUpdate *update = task_data;
+  const char *what = _("clear a delivered answer");
   g_autoptr(sqlite3_stmt) mark = NULL;
   g_autoptr(sqlite3_stmt) delete = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
-  if (!exec_sql (self->db, "BEGIN IMMEDIATE", _("clear a delivered answer"), &error))
+  if (!exec_sql (self->db, "BEGIN IMMEDIATE", what, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
   /* The answer moves from the outbox into the history in one transaction. */
-  if (!(mark = prepare (self->db,
+  ok = (mark = prepare (self->db,
                         "UPDATE notifications SET outcome = ?2, responder_id = ?3,"
                         "  delivered_at = ?4, updated_at = ?5,"
                         "  status = CASE WHEN ?2 = 'answered' THEN 'responded' ELSE status END"
                         " WHERE id = (SELECT notification_id FROM outbox WHERE id = ?1)",
-                        &error)) ||
-      !(delete = prepare (self->db, "DELETE FROM outbox WHERE id = ?1", &error)))
-    goto rollback;
-
-  sqlite3_bind_int64 (mark, 1, update->entry_id);
-  bind_text (mark, 2, triage_outcome_to_string (update->outcome));
-  bind_text (mark, 3, update->responder_id);
-  bind_time (mark, 4, update->delivered_at);
-  sqlite3_bind_int64 (mark, 5, now_usec ());
-  if (sqlite3_step (mark) != SQLITE_DONE)
+                        &error)) != NULL &&
+       (delete = prepare (self->db, "DELETE FROM outbox WHERE id = ?1", &error)) != NULL;
+  if (ok)
     {
-      set_sqlite_error (&error, self->db, _("clear a delivered answer"));
-      goto rollback;
+      sqlite3_bind_int64 (mark, 1, update->entry_id);
+      bind_text (mark, 2, triage_outcome_to_string (update->outcome));
+      bind_text (mark, 3, update->responder_id);
+      bind_time (mark, 4, update->delivered_at);
+      sqlite3_bind_int64 (mark, 5, now_usec ());
+      sqlite3_bind_int64 (delete, 1, update->entry_id);
+      ok = step_write (self, mark, what, &error) &&
+           step_write (self, delete, what, &error) &&
+           found_entry (self, update->entry_id, &error);
     }
 
-  sqlite3_bind_int64 (delete, 1, update->entry_id);
-  if (sqlite3_step (delete) != SQLITE_DONE)
-    {
-      set_sqlite_error (&error, self->db, _("clear a delivered answer"));
-      goto rollback;
-    }
-  if (sqlite3_changes (self->db) == 0)
-    {
-      g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND,
-                   _("No answer %lld in the outbox"), (long long) update->entry_id);
-      goto rollback;
-    }
-
-  if (!exec_sql (self->db, "COMMIT", _("clear a delivered answer"), &error))
-    goto rollback;
-
-  g_task_return_boolean (task, TRUE);
-  return;
-
-rollback:
-  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-  g_task_return_error (task, g_steal_pointer (&error));
+  if (end_transaction (self, ok, what, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
 }
 
 /**
@@ -400,60 +437,44 @@ outbox_failed_func (TriageStore *self,
                     gpointer     task_data)
 {
   OutboxUpdate *update = task_data;
+  const char *what = _("record a failed delivery");
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(sqlite3_stmt) mark = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
-  if (!exec_sql (self->db, "BEGIN IMMEDIATE", _("record a failed delivery"), &error))
+  if (!exec_sql (self->db, "BEGIN IMMEDIATE", what, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  if (!(stmt = prepare (self->db,
+  ok = (stmt = prepare (self->db,
                         "UPDATE outbox SET attempts = attempts + 1, last_error = ?2,"
                         "  state = CASE WHEN ?3 THEN 'failed' ELSE state END"
                         " WHERE id = ?1",
-                        &error)) ||
-      !(mark = prepare (self->db,
+                        &error)) != NULL &&
+       (mark = prepare (self->db,
                         "UPDATE notifications SET outcome = 'rejected', updated_at = ?2"
                         " WHERE ?3 AND id = (SELECT notification_id FROM outbox WHERE id = ?1)",
-                        &error)))
-    goto rollback;
-
-  sqlite3_bind_int64 (stmt, 1, update->entry_id);
-  bind_text (stmt, 2, update->message);
-  sqlite3_bind_int (stmt, 3, update->permanent);
-  if (sqlite3_step (stmt) != SQLITE_DONE)
+                        &error)) != NULL;
+  if (ok)
     {
-      set_sqlite_error (&error, self->db, _("record a failed delivery"));
-      goto rollback;
-    }
-  if (sqlite3_changes (self->db) == 0)
-    {
-      g_set_error (&error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_NOT_FOUND,
-                   _("No answer %lld in the outbox"), (long long) update->entry_id);
-      goto rollback;
+      sqlite3_bind_int64 (stmt, 1, update->entry_id);
+      bind_text (stmt, 2, update->message);
+      sqlite3_bind_int (stmt, 3, update->permanent);
+      sqlite3_bind_int64 (mark, 1, update->entry_id);
+      sqlite3_bind_int64 (mark, 2, now_usec ());
+      sqlite3_bind_int (mark, 3, update->permanent);
+      ok = step_write (self, stmt, what, &error) &&
+           found_entry (self, update->entry_id, &error) &&
+           step_write (self, mark, what, &error);
     }
 
-  sqlite3_bind_int64 (mark, 1, update->entry_id);
-  sqlite3_bind_int64 (mark, 2, now_usec ());
-  sqlite3_bind_int (mark, 3, update->permanent);
-  if (sqlite3_step (mark) != SQLITE_DONE)
-    {
-      set_sqlite_error (&error, self->db, _("record a failed delivery"));
-      goto rollback;
-    }
-
-  if (!exec_sql (self->db, "COMMIT", _("record a failed delivery"), &error))
-    goto rollback;
-
-  g_task_return_boolean (task, TRUE);
-  return;
-
-rollback:
-  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-  g_task_return_error (task, g_steal_pointer (&error));
+  if (end_transaction (self, ok, what, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
 }
 
 /**

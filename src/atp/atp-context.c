@@ -210,7 +210,7 @@ atp_service_parse (AtpParseCtx *ctx,
   service->id = g_strdup (id);
   service->name = g_strdup (name);
   service->icon = g_strdup (icon);
-  service->extra = atp_json_object_collect_extra (object, known);
+  service->extra = atp_json_object_collect_extra_or_null (object, known);
   return TRUE;
 }
 
@@ -264,7 +264,7 @@ atp_context_parse (AtpParseCtx *ctx,
   context->description = g_strdup (description);
   context->project = g_strdup (project);
   context->metadata = metadata != NULL ? json_object_ref (metadata) : NULL;
-  context->extra = atp_json_object_collect_extra (object, known);
+  context->extra = atp_json_object_collect_extra_or_null (object, known);
   return TRUE;
 }
 

@@ -1481,6 +1481,21 @@ atp_json_object_collect_extra (JsonObject         *object,
 }
 
 JsonObject *
+atp_json_object_collect_extra_or_null (JsonObject         *object,
+                                       const char * const *known)
+{
+  JsonObjectIter iter;
+  const char *name;
+
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, &name, NULL))
+    if (!g_strv_contains (known, name))
+      return atp_json_object_collect_extra (object, known);
+
+  return NULL;
+}
+
+JsonObject *
 atp_json_require_object (JsonNode    *node,
                          const char  *what,
                          GError     **error)

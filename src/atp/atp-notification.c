@@ -201,9 +201,13 @@ parse_notification (AtpParseCtx     *ctx,
         }
     }
 
-  self->extra = atp_json_object_collect_extra (root, known);
-  if (self->payload != NULL)
-    json_object_remove_member (self->extra, atp_protocol_to_string (self->protocol));
+  self->extra = atp_json_object_collect_extra_or_null (root, known);
+  if (self->payload != NULL && self->extra != NULL)
+    {
+      json_object_remove_member (self->extra, atp_protocol_to_string (self->protocol));
+      if (json_object_get_size (self->extra) == 0)
+        g_clear_pointer (&self->extra, json_object_unref);
+    }
   return TRUE;
 }
 

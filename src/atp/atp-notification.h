@@ -64,9 +64,11 @@ typedef struct
   char            *min_label;      /* scale */
   char            *max_label;      /* scale */
 
-  JsonObject      *extra;          /* unknown members of the action; never NULL */
-  JsonObject      *extra_constraints; /* unknown members of constraints; never NULL */
-  JsonObject      *extra_options;  /* unknown members of a binary's options object; never NULL */
+  /* Unknown members, NULL when there are none (nearly always: an app keeps
+   * thousands of requests, and an empty object is 260 bytes). */
+  JsonObject      *extra;          /* of the action */
+  JsonObject      *extra_constraints; /* of constraints */
+  JsonObject      *extra_options;  /* of a binary's options object */
 } AtpAction;
 
 typedef struct
@@ -84,7 +86,7 @@ typedef struct
   char       *id;                  /* NULL in a submission (the server fills the service in) */
   char       *name;
   char       *icon;                /* nullable: a URL or a data: URI; never fetched without a user's reason */
-  JsonObject *extra;
+  JsonObject *extra;               /* unknown members; NULL when none */
 } AtpService;
 
 typedef struct
@@ -94,7 +96,7 @@ typedef struct
   char       *project;             /* nullable */
   JsonObject *metadata;            /* nullable */
   GPtrArray  *attachments;         /* AtpAttachment*, never NULL */
-  JsonObject *extra;
+  JsonObject *extra;               /* unknown members; NULL when none */
 } AtpContext;
 
 typedef struct _AtpResponse AtpResponse;
@@ -120,7 +122,7 @@ typedef struct
   GPtrArray   *actions;            /* AtpAction*: at least one for ATP, none otherwise */
   AtpStatus    status;             /* ATP_STATUS_CREATED in a submission */
   AtpResponse *response;           /* nullable: present in a service GET once answered */
-  JsonObject  *extra;
+  JsonObject  *extra;              /* unknown members; NULL when none */
 } AtpNotification;
 
 typedef enum

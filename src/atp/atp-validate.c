@@ -98,9 +98,10 @@ atp_action_copy (const AtpAction *from)
   to->unit = g_strdup (from->unit);
   to->min_label = g_strdup (from->min_label);
   to->max_label = g_strdup (from->max_label);
-  to->extra = json_object_ref (from->extra);
-  to->extra_constraints = json_object_ref (from->extra_constraints);
-  to->extra_options = json_object_ref (from->extra_options);
+  to->extra = from->extra != NULL ? json_object_ref (from->extra) : NULL;
+  to->extra_constraints = from->extra_constraints != NULL ? json_object_ref (from->extra_constraints)
+                                                          : NULL;
+  to->extra_options = from->extra_options != NULL ? json_object_ref (from->extra_options) : NULL;
   return to;
 }
 
@@ -168,7 +169,7 @@ parse_binary_options (AtpParseCtx *ctx,
 
   action->true_label = g_strdup (true_label);
   action->false_label = g_strdup (false_label);
-  action->extra_options = atp_json_object_collect_extra (options, known);
+  action->extra_options = atp_json_object_collect_extra_or_null (options, known);
   return TRUE;
 }
 
@@ -374,7 +375,6 @@ parse_constraints (AtpParseCtx *ctx,
       if (action->response_type == ATP_RESPONSE_TYPE_SCALE)
         return atp_parse_fail (ctx, ATP_ERROR_MALFORMED_ACTION, "constraints",
                                "required for a scale (an object with integer min and max)");
-      action->extra_constraints = json_object_new ();
       return TRUE;
     }
 
@@ -411,7 +411,7 @@ parse_constraints (AtpParseCtx *ctx,
     return FALSE;
   atp_parse_ctx_pop (ctx, mark);
 
-  action->extra_constraints = atp_json_object_collect_extra (constraints, known);
+  action->extra_constraints = atp_json_object_collect_extra_or_null (constraints, known);
   return TRUE;
 }
 
@@ -485,13 +485,11 @@ atp_action_parse (AtpParseCtx *ctx,
       break;
     }
 
-  if (action->extra_options == NULL)
-    action->extra_options = json_object_new ();
-
   if (!parse_constraints (ctx, object, action))
     return NULL;
 
-  action->extra = atp_json_object_collect_extra (object, has_options ? known_with_options : known_plain);
+  action->extra = atp_json_object_collect_extra_or_null (object, has_options ? known_with_options
+                                                                            : known_plain);
   return g_steal_pointer (&action);
 }
 

@@ -75,6 +75,8 @@ typedef struct
   gint64       drain_deadline;  /* monotonic µs: open requests are given up on */
   gint64       streams_closed_at; /* monotonic µs: the drain closed the streams */
   guint        inflight;        /* requests read and not yet answered (ops/triage-server-requests.c) */
+  GQueue       reading;         /* messages being read, oldest first (ops/triage-server-requests.c) */
+  guint        reading_sweep;   /* the once-a-second --request-timeout check while any is */
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);

@@ -24,6 +24,7 @@
 #define EVENTS_PATH  "/api/v1/client/events"
 #define USER_KEY     "triage-stream-user"
 #define PROTOCOLS_KEY "triage-stream-protocols"
+#define NO_SNAPSHOT_KEY "triage-stream-no-snapshot"
 #define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
 #define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
 #define TICK_US      G_USEC_PER_SEC            /* heartbeats and idle checks */
@@ -481,6 +482,11 @@ stream_http_handler (SoupServer        *soup,
     }
   g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
   g_object_set_data (G_OBJECT (msg), PROTOCOLS_KEY, GUINT_TO_POINTER (protocols));
+  /* A client that lists the pending set itself (the app's resync) would
+   * only drop the snapshot's copy of it: 10,000 frames built, sent and
+   * parsed for nothing, ahead of the list it waits for. */
+  if (query != NULL && g_strcmp0 (g_hash_table_lookup (query, "snapshot"), "false") == 0)
+    g_object_set_data (G_OBJECT (msg), NO_SNAPSHOT_KEY, GINT_TO_POINTER (TRUE));
 }
 
 static void
@@ -524,7 +530,8 @@ stream_ws_handler (SoupServer              *soup,
   g_signal_connect (ws, "closed", G_CALLBACK (on_ws_closed), stream);
   /* What the log held before the snapshot is in it. */
   stream->last_event = triage_store_last_event (self->store);
-  send_snapshot (stream, 0);
+  if (g_object_get_data (G_OBJECT (msg), NO_SNAPSHOT_KEY) == NULL)
+    send_snapshot (stream, 0);
 }
 
 /* ---- Server-Sent Events ---- */

@@ -421,6 +421,7 @@ triage_server_run (int    argc,
   self.state = TRIAGE_SERVER_READY;
   g_main_loop_run (loop);
   g_clear_handle_id (&self.drain_source, g_source_remove);
+  g_clear_handle_id (&self.reading_sweep, g_source_remove);
   triage_server_shutdown_webhooks (&self);
   triage_store_commit (self.store, NULL);
   triage_server_shutdown_streams (&self);

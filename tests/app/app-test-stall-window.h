@@ -77,9 +77,10 @@ app_test_stall_request_window (AtpNotification     *notification,
 
 /*
  * What the app has done long before a request comes: fonts, styles, the
- * source view's languages loaded once, with small texts: an attachment
- * window of a small JSON text and the decision view of @notification, each
- * waited for with @wait_drawn.
+ * source view's languages loaded once, the rows' and the view's templates,
+ * with small texts: an attachment window of a small JSON text and
+ * @notification in app_test_stall_request_window(), each waited for with
+ * @wait_drawn.
  */
 static inline void
 app_test_stall_warm_up (AtpNotification *notification,
@@ -90,13 +91,12 @@ app_test_stall_warm_up (AtpNotification *notification,
   AppTestStallCase json = { "warm-up", "application/json", "a.json", NULL, NULL };
   AtpAttachment *attachment = app_test_stall_attachment (&json, bytes);
   GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Warm-up");
-  GtkWidget *view_window = gtk_window_new ();
-  GtkWidget *view = triage_decision_view_new ();
+  g_autoptr(TriageRequest) request = triage_request_new (notification);
+  g_autoptr(TriageHistoryEntry) entry = app_test_stall_history_entry (notification);
+  GtkWidget *view_window, *inbox_row, *history_row;
 
   gtk_window_present (GTK_WINDOW (window));
-  triage_decision_view_set_notification (TRIAGE_DECISION_VIEW (view), notification);
-  gtk_window_set_child (GTK_WINDOW (view_window), view);
-  gtk_window_present (GTK_WINDOW (view_window));
+  view_window = app_test_stall_request_window (notification, request, entry, &inbox_row, &history_row);
   wait_drawn (window);
   wait_drawn (view_window);
   gtk_window_destroy (GTK_WINDOW (window));

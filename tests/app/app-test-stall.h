@@ -200,18 +200,22 @@ app_test_stall_words (gsize length,
 }
 
 /*
- * A request whose title and description are 100 kB each (the title one word,
- * the description words), with a 100 kB metadata value and a 10 kB action
- * label: what an agent's bug or malice could send.
+ * A request whose title is @title_length characters of one word, its
+ * description @description_length of words, with a metadata value of
+ * @value_length and an action label of @label_length (a simple action and a
+ * choice, the label its option's too).
  */
 static inline AtpNotification *
-app_test_stall_request (void)
+app_test_stall_request_sized (gsize title_length,
+                              gsize description_length,
+                              gsize value_length,
+                              gsize label_length)
 {
   g_autofree char *id = g_uuid_string_random ();
-  g_autofree char *title = app_test_stall_words (100000, 0);
-  g_autofree char *description = app_test_stall_words (100000, 7);
-  g_autofree char *value = app_test_stall_words (100000, 0);
-  g_autofree char *label = app_test_stall_words (10000, 0);
+  g_autofree char *title = app_test_stall_words (title_length, 0);
+  g_autofree char *description = app_test_stall_words (description_length, 7);
+  g_autofree char *value = app_test_stall_words (value_length, 0);
+  g_autofree char *label = app_test_stall_words (label_length, 0);
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *ts = atp_format_timestamp (now);
   g_autofree char *json = NULL;
@@ -233,4 +237,15 @@ app_test_stall_request (void)
   g_assert_no_error (error);
 
   return notification;
+}
+
+/*
+ * A request whose title and description are 100 kB each (the title one word,
+ * the description words), with a 100 kB metadata value and a 10 kB action
+ * label: what an agent's bug or malice could send.
+ */
+static inline AtpNotification *
+app_test_stall_request (void)
+{
+  return app_test_stall_request_sized (100000, 100000, 100000, 10000);
 }

@@ -21,6 +21,7 @@
 #include "app-test-stall-window.h"
 #include "triage-decision-format.h"
 #include "triage-notifier.h"
+#include "triage-whole-text.h"
 
 /*
  * Before, the long line held the main loop for over a minute (16 s on a
@@ -167,7 +168,10 @@ test_request (void)
   g_autoptr(TriageHistoryEntry) entry = app_test_stall_history_entry (notification);
   g_autofree char *summary = NULL;
   g_autofree char *body = NULL;
-  GtkWidget *window, *inbox_row, *history_row;
+  GtkWidget *window, *inbox_row, *history_row, *whole_window;
+  TriageAttachmentView *view;
+  g_autofree char *whole = NULL;
+  g_autofree char *needle = NULL;
   AppTestStall stall;
 
   app_test_stall_start (&stall);
@@ -189,6 +193,23 @@ test_request (void)
   g_assert_cmpuint (strlen (triage_request_get_title (request)), ==, 100000);
 
   assert_stall ("request-100kB", &stall);
+
+  /* The whole text is a click away, in the text preview, without a stall either. */
+  g_assert_true (triage_whole_text_is_cut (notification));
+  app_test_stall_start (&stall);
+  whole_window = triage_whole_text_show (gtk_window_get_child (GTK_WINDOW (window)), notification);
+  view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (whole_window));
+  app_test_wait_for (preview_ready (view), WAIT_MS);
+  wait_drawn (whole_window);
+  whole = triage_attachment_view_get_text (view);
+  g_assert_nonnull (strstr (whole, notification->context.title));
+  g_assert_nonnull (strstr (whole, notification->context.description));
+  /* Search finds the end of the description, far beyond what the view shows. */
+  needle = g_strndup (notification->context.description + 99980, 15);
+  assert_found (view, needle);
+  assert_stall ("request-100kB-whole", &stall);
+
+  gtk_window_destroy (GTK_WINDOW (whole_window));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -196,8 +217,8 @@ test_request (void)
 static void
 warm_up (void)
 {
-  g_autoptr(AtpNotification) notification = app_test_notification ("00000000-0000-4000-8000-000000000001",
-                                                                   0, 0, NULL);
+  /* The same request with short texts: what is measured after is their length. */
+  g_autoptr(AtpNotification) notification = app_test_stall_request_sized (20, 20, 20, 5);
 
   app_test_stall_warm_up (notification, wait_drawn);
 }

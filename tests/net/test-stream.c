@@ -607,9 +607,9 @@ test_many_pending (StreamFixture *fixture,
     }
 
   /* The whole resync is one wait, and a long one on a loaded machine: the
-   * server pushes 10,100 frames at once while the stream lists 101 pages
-   * (seconds even on an idle machine), so the first page may wait well
-   * beyond the fixture's 10 s. */
+   * stream lists 11 pages, each marking its 1,000 delivered (a status
+   * update each, held meanwhile; seconds even on an idle machine), so a
+   * page may wait well beyond the fixture's 10 s. */
   atp_client_set_timeout (fixture->net.user, 60);
   atp_stream_start (fixture->stream);
   triage_test_wait_until_within (atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_CONNECTED,

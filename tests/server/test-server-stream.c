@@ -95,6 +95,25 @@ test_pending_on_connect (Fixture       *fixture,
   g_assert_cmpuint (sock->binary, ==, 0);
 }
 
+/* A client that lists the pending set itself asks for no snapshot: only
+ * what comes after the stream opened is pushed, and nothing pending is
+ * delivered by the stream opening. */
+static void
+test_no_snapshot (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *waiting = srv_post (fixture->server, fixture->key, "Waiting");
+  g_autofree char *live = NULL, *status = NULL;
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->server, fixture->alice, "?snapshot=false");
+
+  g_assert_nonnull (sock->ws);
+  live = srv_post (fixture->server, fixture->key, "Live");
+  srv_wait_until (srv_count_frames (sock, "notification", live) == 1, "the live notification");
+  g_assert_cmpuint (srv_count_frames (sock, "notification", waiting), ==, 0);
+  status = srv_status_of (fixture->server, fixture->key, waiting);
+  g_assert_cmpstr (status, ==, "created");
+}
+
 /* Every transition reaches every stream of every recipient, and nobody else. */
 static void
 test_fan_out (Fixture       *fixture,
@@ -624,6 +643,7 @@ main (int    argc,
   g_test_add (path, Fixture, args, fixture_setup, func, fixture_teardown)
 
   ADD ("/server/stream/pending-on-connect", NULL, test_pending_on_connect);
+  ADD ("/server/stream/no-snapshot", NULL, test_no_snapshot);
   ADD ("/server/stream/fan-out", NULL, test_fan_out);
   ADD ("/server/stream/expiry-pushed", NULL, test_expiry_pushed);
   ADD ("/server/stream/handshake-refused", NULL, test_handshake_refused);

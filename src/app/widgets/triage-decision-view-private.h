@@ -61,6 +61,7 @@ struct _TriageDecisionView
   GtkWidget           *received_chip;
   GtkLabel            *received_label;
   GtkLabel            *description_label;
+  GtkWidget           *whole_text_button;
   GtkWidget           *metadata_section;
   GtkListBox          *metadata_list;
   GtkLabel            *metadata_more;
@@ -78,6 +79,7 @@ void     _triage_decision_view_build_header      (TriageDecisionView *self);
 void     _triage_decision_view_build_metadata    (TriageDecisionView *self);
 void     _triage_decision_view_build_attachments (TriageDecisionView *self);
 void     _triage_decision_view_clear_request     (TriageDecisionView *self);
+void     _triage_decision_view_show_whole_text   (TriageDecisionView *self);
 void     _triage_decision_view_update_countdown  (TriageDecisionView *self);
 
 /* triage-decision-view-actions.c */

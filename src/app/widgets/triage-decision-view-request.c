@@ -10,6 +10,7 @@
 
 #include "triage-decision-format.h"
 #include "triage-decision-view-private.h"
+#include "triage-whole-text.h"
 
 /*
  * Who asks (service name and id, project), what (title, description,
@@ -19,7 +20,6 @@
  */
 
 #define MAX_METADATA_ROWS 200
-#define MAX_METADATA_VALUE_CHARS 500
 
 static void
 clear_list (GtkListBox *list)
@@ -34,7 +34,7 @@ static GtkWidget *
 metadata_row_new (const char *key,
                   JsonNode   *value)
 {
-  g_autofree char *text = triage_format_json_value (value, MAX_METADATA_VALUE_CHARS);
+  g_autofree char *text = triage_format_json_value (value, TRIAGE_SHOWN_VALUE_CHARS);
   g_autofree char *shown = triage_format_shown_text (text, 0);
   g_autofree char *key_text = triage_format_shown_text (key, TRIAGE_SHOWN_NAME_CHARS);
   GtkWidget *row, *box, *key_label, *value_label;
@@ -175,6 +175,7 @@ _triage_decision_view_build_header (TriageDecisionView *self)
 
   gtk_label_set_label (self->title_label, title);
   gtk_label_set_label (self->description_label, description);
+  gtk_widget_set_visible (self->whole_text_button, triage_whole_text_is_cut (notification));
 
   gtk_label_set_label (self->project_label, project);
   gtk_widget_set_visible (self->project_chip, notification->context.project != NULL);
@@ -187,6 +188,13 @@ _triage_decision_view_build_header (TriageDecisionView *self)
   /* Translators: %s is the request's id (a UUID), for quoting it */
   request_id = g_strdup_printf (_("Request %s"), notification->id);
   gtk_label_set_label (self->id_label, request_id);
+}
+
+void
+_triage_decision_view_show_whole_text (TriageDecisionView *self)
+{
+  if (self->notification != NULL)
+    triage_whole_text_show (GTK_WIDGET (self), self->notification);
 }
 
 /* Forgets the request's rows (the view shows no request). */

@@ -246,6 +246,7 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, received_chip);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, received_label);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, description_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, whole_text_button);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, metadata_section);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, metadata_list);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, metadata_more);
@@ -254,6 +255,8 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, editors_box);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, id_label);
   gtk_widget_class_bind_template_callback (widget_class, on_attachment_row_activated);
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_whole_text_clicked",
+                                                G_CALLBACK (_triage_decision_view_show_whole_text));
 }
 
 static void

@@ -660,6 +660,7 @@ static void
 connect_now (AtpStream *self)
 {
   g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GString) path = NULL;
   g_autofree char *protocols = NULL;
 
   close_connection (self, SOUP_WEBSOCKET_CLOSE_NORMAL);
@@ -673,18 +674,17 @@ connect_now (AtpStream *self)
    * silent like one that stops talking later. */
   arm_silence_timer (self);
 
+  /* The resync lists the pending set: the snapshot a server sends on
+   * connect would only be dropped as a copy of it (a server that does not
+   * know snapshot=false sends it all the same, and it is dropped). */
+  path = g_string_new ("/api/v1/client/stream?version=" ATP_PROTOCOL_VERSION "&snapshot=false");
   protocols = atp_client_dup_protocols_param (self->client);
   if (protocols != NULL)
     {
-      g_autoptr(GString) path = g_string_new ("/api/v1/client/stream?version=" ATP_PROTOCOL_VERSION
-                                              "&protocols=");
-
+      g_string_append (path, "&protocols=");
       g_string_append_uri_escaped (path, protocols, NULL, FALSE);
-      message = atp_client_new_message (self->client, "GET", path->str, FALSE);
     }
-  else
-    message = atp_client_new_message (self->client, "GET", "/api/v1/client/stream?version="
-                                      ATP_PROTOCOL_VERSION, FALSE);
+  message = atp_client_new_message (self->client, "GET", path->str, FALSE);
   soup_session_websocket_connect_async (atp_client_get_session (self->client), message,
                                         NULL, NULL, G_PRIORITY_DEFAULT, self->cancellable,
                                         websocket_cb, g_object_ref (self));

@@ -14,7 +14,11 @@
  * And the time a client has to send a whole request (--request-timeout): a
  * connection that sends half a request and then nothing, or sits idle
  * between requests, is shut down once it is up, so that clients that never
- * finish cannot hold sockets and memory for ever.
+ * finish cannot hold sockets and memory for ever. One timer checks them all,
+ * once a second, while any is being read: a timer per connection would make
+ * every turn of the main loop look at each of them (GLib prepares and checks
+ * every source on every iteration), which with a thousand slow clients cost
+ * every other request milliseconds (bench/server/bench-hostile.py).
  */
 
 #define G_LOG_DOMAIN "triage-server"
@@ -27,7 +31,7 @@
 static GQuark started_quark;   /* monotonic µs + 1 when the request was read; absent = not counted */
 static GQuark caller_quark;    /* "user:ID", "service:ID" or "admin" */
 static GQuark logged_quark;    /* set once the request's line is written */
-static GQuark reading_quark;   /* the --request-timeout source while the request is being read */
+static GQuark reading_quark;   /* its link in TriageServer.reading while the request is being read */
 
 /* The request id of @msg, made when first asked for. */
 const char *
@@ -57,41 +61,72 @@ triage_server_note_caller (SoupServerMessage *msg,
                            id ? g_strconcat (kind, ":", id, NULL) : g_strdup (kind), g_free);
 }
 
-static void
-remove_source (gpointer id)
+typedef struct
 {
-  g_source_remove (GPOINTER_TO_UINT (id));
+  TriageServer      *server;
+  SoupServerMessage *msg;       /* unowned: the entry dies with it */
+  gint64             deadline;  /* monotonic µs */
+  GList              link;      /* in server->reading, whose data is this */
+} Reading;
+
+/* The message is read or gone: it leaves the queue. */
+static void
+reading_free (gpointer data)
+{
+  Reading *reading = data;
+
+  g_queue_unlink (&reading->server->reading, &reading->link);
+  g_free (reading);
 }
 
-/* The request was not read in time: the connection is shut down, which ends
- * libsoup's read (the message is aborted and the connection dropped). */
+/* Once a second while any request is being read: the connections of those
+ * not read in time are shut down, which ends libsoup's read (the message is
+ * aborted and the connection dropped). All have the same timeout, so the
+ * queue is in deadline order: only its head is looked at. */
 static gboolean
-read_timed_out (gpointer data)
+sweep_reading (gpointer data)
 {
-  SoupServerMessage *msg = data;
-  GSocket *socket;
+  TriageServer *self = data;
+  gint64 now = g_get_monotonic_time ();
+  Reading *oldest;
 
-  /* The source is done: the qdata must not remove it again. */
-  g_object_steal_qdata (G_OBJECT (msg), reading_quark);
-  socket = soup_server_message_get_socket (msg);
-  g_debug ("a client did not send a whole request in time: closing its connection");
-  if (socket != NULL)
-    g_socket_shutdown (socket, TRUE, TRUE, NULL);
-  return G_SOURCE_REMOVE;
+  while ((oldest = g_queue_peek_head (&self->reading)) != NULL && oldest->deadline <= now)
+    {
+      SoupServerMessage *msg = oldest->msg;
+      GSocket *socket = soup_server_message_get_socket (msg);
+
+      g_debug ("a client did not send a whole request in time: closing its connection");
+      g_object_set_qdata (G_OBJECT (msg), reading_quark, NULL);   /* unlinks it */
+      if (socket != NULL)
+        g_socket_shutdown (socket, TRUE, TRUE, NULL);
+    }
+  if (g_queue_is_empty (&self->reading))
+    {
+      self->reading_sweep = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
 }
 
 /* A new request begins to be read (on a kept-alive connection: as soon as
- * the previous one is answered). The timer dies with the message. */
+ * the previous one is answered). Its entry dies with the message. */
 static void
 on_request_started (SoupServer        *soup,
                     SoupServerMessage *msg,
                     gpointer           user_data)
 {
   TriageServer *self = user_data;
-  guint id = g_timeout_add_seconds (self->request_timeout, read_timed_out, msg);
+  Reading *reading = g_new0 (Reading, 1);
 
   triage_server_keepalive_unwatch (msg);
-  g_object_set_qdata_full (G_OBJECT (msg), reading_quark, GUINT_TO_POINTER (id), remove_source);
+  reading->server = self;
+  reading->msg = msg;
+  reading->deadline = g_get_monotonic_time () + (gint64) self->request_timeout * G_USEC_PER_SEC;
+  reading->link.data = reading;
+  g_queue_push_tail_link (&self->reading, &reading->link);
+  g_object_set_qdata_full (G_OBJECT (msg), reading_quark, reading, reading_free);
+  if (self->reading_sweep == 0)
+    self->reading_sweep = g_timeout_add_seconds (1, sweep_reading, self);
 }
 
 static void
