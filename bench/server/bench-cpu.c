@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench-load.h"
 #include "triage-test-server.h"
@@ -31,6 +32,28 @@ static int clients = 10;
 static int count = 2000;
 static int warmup = 200;
 static char *callgrind_out;
+
+/* User and system CPU time of @pid so far, µs. */
+static void
+cpu_split (GPid    pid,
+           gint64 *user,
+           gint64 *system)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after_name;
+
+  *user = *system = 0;
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (after_name = strrchr (stat, ')')) == NULL)
+    return;
+  /* After the name: state is the 3rd field of the line, utime the 14th, stime the 15th. */
+  fields = g_strsplit (after_name + 2, " ", 0);
+  if (g_strv_length (fields) < 13)
+    return;
+  *user = g_ascii_strtoll (fields[11], NULL, 10) * G_USEC_PER_SEC / sysconf (_SC_CLK_TCK);
+  *system = g_ascii_strtoll (fields[12], NULL, 10) * G_USEC_PER_SEC / sysconf (_SC_CLK_TCK);
+}
 
 /* callgrind_control @option on the server; its answer is not needed. */
 static void
@@ -116,7 +139,7 @@ main (int    argc,
   g_autofree char *token = NULL, *key = NULL;
   SoupWebsocketConnection *stream = NULL;
   const BenchPhase *phase;
-  gint64 cpu_before, cpu_after;
+  gint64 user_before, system_before, user_after, system_after;
   guint posted, received;
   double load_average[3] = { 0 };
   GPid pid;
@@ -148,9 +171,9 @@ main (int    argc,
     bench_load_count (load, (guint) warmup, 0, NULL, NULL);
   if (callgrind_out != NULL)
     callgrind_control (pid, "--zero");
-  cpu_before = bench_cpu_us (pid);
+  cpu_split (pid, &user_before, &system_before);
   phase = bench_load_count (load, (guint) count, 0, NULL, NULL);
-  cpu_after = bench_cpu_us (pid);
+  cpu_split (pid, &user_after, &system_after);
   posted = phase->posted;
   received = phase->received;
   if (getloadavg (load_average, 3) < 0)
@@ -159,7 +182,10 @@ main (int    argc,
   printf ("%u notifications, %d clients, closed loop: %u received on the stream, %u failed "
           "(%.0f/s; load average %.1f)\n",
           posted, clients, received, phase->failed, posted / phase->seconds, load_average[0]);
-  printf ("  server CPU %.0f µs a notification\n", (double) (cpu_after - cpu_before) / MAX (posted, 1));
+  printf ("  server CPU %.0f µs a notification (user %.0f, system %.0f)\n",
+          (double) (user_after - user_before + system_after - system_before) / MAX (posted, 1),
+          (double) (user_after - user_before) / MAX (posted, 1),
+          (double) (system_after - system_before) / MAX (posted, 1));
   if (callgrind_out != NULL)
     {
       callgrind_control (pid, "--dump");

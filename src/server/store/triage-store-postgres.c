@@ -389,18 +389,6 @@ postgres_add_service (TriageStore        *store,
                        " SELECT COUNT (*) FROM s", 7, params) == 1;
 }
 
-static TriageServiceRow *
-service_row_copy (const TriageServiceRow *row)
-{
-  TriageServiceRow *copy = g_new0 (TriageServiceRow, 1);
-
-  copy->id = g_strdup (row->id);
-  copy->name = g_strdup (row->name);
-  copy->callback_url = g_strdup (row->callback_url);
-  copy->webhook_secret = g_strdup (row->webhook_secret);
-  return copy;
-}
-
 /* A service never changes once registered (triage-store.h), so every one
  * found is kept: authenticating an agent's request costs no round trip. */
 static TriageServiceRow *
@@ -415,7 +403,7 @@ service_by (TriageStore *store,
   TriageServiceRow *row = g_hash_table_lookup (self->services, key);
 
   if (row != NULL)
-    return service_row_copy (row);
+    return triage_service_row_copy (row);
   result = query (self, sql, 1, params);
   if (result == NULL || PQntuples (result) == 0)
     return NULL;
@@ -426,7 +414,7 @@ service_by (TriageStore *store,
   row->webhook_secret = triage_pg_text (result, 0, 3);
   if (g_hash_table_size (self->services) >= SERVICES_KEPT)
     g_hash_table_remove_all (self->services);
-  g_hash_table_insert (self->services, g_steal_pointer (&key), service_row_copy (row));
+  g_hash_table_insert (self->services, g_steal_pointer (&key), triage_service_row_copy (row));
   return row;
 }
 

@@ -10,6 +10,7 @@
 
 #define G_LOG_DOMAIN "triage-store-sqlite"
 
+#include <string.h>
 #include <gio/gio.h>
 
 #include <json-glib/json-glib.h>
@@ -24,7 +25,14 @@ struct _TriageStoreSqlite
   TriageStore parent_instance;
   sqlite3    *db;
   GHashTable *statements;      /* SQL → sqlite3_stmt, kept prepared */
+  GHashTable *services;        /* "column\nvalue" → TriageServiceRow: they never change */
+  GHashTable *recipients;      /* notification id → GStrv: who it goes to, never changes */
+  GQueue     *recipients_age;  /* its keys, oldest first */
 };
+
+/* As many as the PostgreSQL store keeps (triage-store-postgres.c). */
+#define RECIPIENTS_KEPT 4096
+#define SERVICES_KEPT   1024
 
 G_DEFINE_FINAL_TYPE (TriageStoreSqlite, triage_store_sqlite, TRIAGE_TYPE_STORE)
 
@@ -103,6 +111,21 @@ prepare (TriageStoreSqlite *self,
   if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
     g_error ("bad SQL %s: %s", sql, sqlite3_errmsg (self->db));
   return stmt;
+}
+
+/* The key of a cached statement: its length and last 24 bytes, where the
+ * statements differ (g_str_hash () read every byte of a long statement, a
+ * dozen times a request); g_str_equal () settles the rest. */
+static guint
+sql_hash (gconstpointer key)
+{
+  const char *sql = key;
+  gsize length = strlen (sql);
+  guint hash = (guint) length;
+
+  for (gsize i = length > 24 ? length - 24 : 0; i < length; i++)
+    hash = hash * 31 + (guchar) sql[i];
+  return hash;
 }
 
 /* The statements of the hot paths are prepared once and kept: callers get
@@ -236,7 +259,12 @@ sqlite_commit (TriageStore  *store,
 static void
 sqlite_rollback (TriageStore *store)
 {
-  sqlite_exec (TRIAGE_STORE_SQLITE (store), "ROLLBACK", NULL);
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+
+  /* Notifications of the batch are gone: what was kept of them goes too. */
+  g_hash_table_remove_all (self->recipients);
+  g_queue_clear_full (self->recipients_age, g_free);
+  sqlite_exec (self, "ROLLBACK", NULL);
 }
 
 static char *
@@ -375,11 +403,18 @@ service_by (TriageStoreSqlite *self,
             const char        *column,
             const char        *value)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret"
-                                          " FROM services WHERE %s = ?", column);
-  sqlite3_stmt *stmt = cached (self, sql);
-  TriageServiceRow *row = NULL;
+  g_autofree char *key = g_strconcat (column, "\n", value, NULL);
+  TriageServiceRow *row = g_hash_table_lookup (self->services, key);
+  g_autofree char *sql = NULL;
+  sqlite3_stmt *stmt;
 
+  /* A service never changes once registered (triage-store.h): every one
+   * found is kept, as the PostgreSQL store does. */
+  if (row != NULL)
+    return triage_service_row_copy (row);
+  sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret FROM services WHERE %s = ?",
+                         column);
+  stmt = cached (self, sql);
   bind_text (stmt, 1, value);
   if (sqlite3_step (stmt) == SQLITE_ROW)
     {
@@ -390,6 +425,11 @@ service_by (TriageStoreSqlite *self,
       row->webhook_secret = column_text (stmt, 3);
     }
   done (stmt);
+  if (row == NULL)
+    return NULL;
+  if (g_hash_table_size (self->services) >= SERVICES_KEPT)
+    g_hash_table_remove_all (self->services);
+  g_hash_table_insert (self->services, g_steal_pointer (&key), triage_service_row_copy (row));
   return row;
 }
 
@@ -630,16 +670,35 @@ sqlite_recipients (TriageStore *store,
                    const char  *notification_id)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self,
+  GStrv kept = g_hash_table_lookup (self->recipients, notification_id);
+  sqlite3_stmt *stmt;
+  GPtrArray *users;
+
+  /* Asked for at its creation and again at its delivery: kept, as the
+   * PostgreSQL store does (who a notification goes to never changes). */
+  if (kept != NULL)
+    return g_strdupv (kept);
+  stmt = cached (self,
     "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
     " ON n.seq = r.notification_seq WHERE n.id = ?");
-  GPtrArray *users = g_ptr_array_new ();
-
+  users = g_ptr_array_new ();
   bind_text (stmt, 1, notification_id);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     g_ptr_array_add (users, column_text (stmt, 0));
   done (stmt);
   g_ptr_array_add (users, NULL);
+  if (users->len > 1)
+    {
+      if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
+        {
+          g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
+
+          g_hash_table_remove (self->recipients, oldest);
+        }
+      g_queue_push_tail (self->recipients_age, g_strdup (notification_id));
+      g_hash_table_insert (self->recipients, g_strdup (notification_id),
+                           g_strdupv ((GStrv) users->pdata));
+    }
   return (GStrv) g_ptr_array_free (users, FALSE);
 }
 
@@ -980,6 +1039,10 @@ triage_store_sqlite_finalize (GObject *object)
 
   /* The base class committed the open batch in its dispose. */
   g_clear_pointer (&self->statements, g_hash_table_unref);
+  g_clear_pointer (&self->services, g_hash_table_unref);
+  g_clear_pointer (&self->recipients, g_hash_table_unref);
+  if (self->recipients_age != NULL)
+    g_queue_free_full (self->recipients_age, g_free);
   sqlite3_close (self->db);
   G_OBJECT_CLASS (triage_store_sqlite_parent_class)->finalize (object);
 }
@@ -1033,5 +1096,10 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
 static void
 triage_store_sqlite_init (TriageStoreSqlite *self)
 {
-  self->statements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, finalize_statement);
+  self->statements = g_hash_table_new_full (sql_hash, g_str_equal, g_free, finalize_statement);
+  self->services = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) triage_service_row_free);
+  self->recipients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify) g_strfreev);
+  self->recipients_age = g_queue_new ();
 }

@@ -289,6 +289,18 @@ triage_service_row_free (TriageServiceRow *row)
   g_free (row);
 }
 
+TriageServiceRow *
+triage_service_row_copy (const TriageServiceRow *row)
+{
+  TriageServiceRow *copy = g_new0 (TriageServiceRow, 1);
+
+  copy->id = g_strdup (row->id);
+  copy->name = g_strdup (row->name);
+  copy->callback_url = g_strdup (row->callback_url);
+  copy->webhook_secret = g_strdup (row->webhook_secret);
+  return copy;
+}
+
 void
 triage_notification_row_free (TriageNotificationRow *row)
 {

@@ -106,6 +106,7 @@ void         triage_store_set_commit_observer (TriageStore              *self,
                                                TriageStoreCommitObserver observer);
 
 void         triage_service_row_free      (TriageServiceRow *row);
+TriageServiceRow *triage_service_row_copy (const TriageServiceRow *row);
 void         triage_notification_row_free (TriageNotificationRow *row);
 
 gboolean     triage_store_user_exists     (TriageStore  *self,
