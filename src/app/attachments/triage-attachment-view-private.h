@@ -18,8 +18,9 @@ G_BEGIN_DECLS
 #define SNIFF_SIZE 4096
 
 /*
- * Shows one attachment of a request (triage-attachment-view.c); saving it
- * and opening a copy with another application are in
+ * Shows one attachment of a request (triage-attachment-view.c); an address
+ * shown and loaded on request is in triage-attachment-view-address.c, saving
+ * it and opening a copy with another application in
  * triage-attachment-view-files.c.
  */
 struct _TriageAttachmentView
@@ -68,6 +69,24 @@ struct _TriageAttachmentView
   guint                 download_timeout;
   GtkFileChooserNative *save_dialog;
 };
+
+/* triage-attachment-view.c */
+void _triage_attachment_view_set_kind   (TriageAttachmentView *self,
+                                         TriageAttachmentKind  kind);
+void _triage_attachment_view_show_error (TriageAttachmentView *self,
+                                         GError               *error);
+void _triage_attachment_view_show_bytes (TriageAttachmentView *self,
+                                         GBytes               *bytes);
+
+/* triage-attachment-view-address.c */
+void _triage_attachment_view_show_uri       (TriageAttachmentView *self,
+                                             const char           *uri);
+void _triage_attachment_view_load_action    (GtkWidget            *widget,
+                                             const char           *action_name,
+                                             GVariant             *parameter);
+void _triage_attachment_view_cancel_action  (GtkWidget            *widget,
+                                             const char           *action_name,
+                                             GVariant             *parameter);
 
 /* triage-attachment-view-files.c */
 void _triage_attachment_view_save_action      (GtkWidget  *widget,
