@@ -169,6 +169,7 @@ fetch_events (TriagePgListener *self)
     "SELECT id, user_id, type, data, notification_id, created_at, protocol FROM events"
     " WHERE id > $1::bigint ORDER BY id LIMIT " G_STRINGIFY (FETCH_LIMIT);
   guint count;
+  gboolean woken;
 
   if (self->fetching || self->retry != 0)
     return;
@@ -211,9 +212,12 @@ fetch_events (TriagePgListener *self)
           self->last_id = event.id;
           self->func (&event, self->data);
         }
-      drain_notifies (self);
+      /* A wake-up read while the query ran (libpq takes them in with its
+       * answer) may be for a commit after the query's snapshot: read again,
+       * or that event waits for the next one, which may never come. */
+      woken = drain_notifies (self);
     }
-  while (count == FETCH_LIMIT);
+  while (count == FETCH_LIMIT || woken);
   self->fetching = FALSE;
   check_connection (self);
 }
