@@ -165,7 +165,18 @@ def test_server_killed_under_load():
                  lambda: len(wanted & {r[0] for r in s.server.rows(
                      "SELECT id FROM notifications WHERE status = ?", (ACKNOWLEDGED,))}) == total,
                  timeout=240)
-        in_app = [r[0] for r in app_rows(s.world, "SELECT id FROM notifications")]
+        # The app acknowledges what it shows; its database is written on the
+        # store's own thread, so the rows may follow the acknowledgements.
+        in_app = []
+
+        def stored():
+            nonlocal in_app
+            in_app = [r[0] for r in app_rows(s.world, "SELECT id FROM notifications")]
+            return not wanted - set(in_app)
+        try:
+            wait_for(f"all {total} requests in the app's database", stored, timeout=120)
+        except Failure:
+            pass
         if len(in_app) != len(set(in_app)):
             raise Failure("a request is in the app's database twice")
         missing = wanted - set(in_app)
