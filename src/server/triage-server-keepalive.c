@@ -30,8 +30,8 @@
 
 typedef struct
 {
-  GSource *readable;
-  guint    idle_timeout;
+  GSource              *readable;
+  TriageServerDeadline *idle;   /* --request-timeout of idleness */
 } Watch;
 
 static GQuark watch_quark;     /* on a GSocket: its Watch */
@@ -47,7 +47,7 @@ watch_free (gpointer data)
       g_source_destroy (watch->readable);
       g_source_unref (watch->readable);
     }
-  g_clear_handle_id (&watch->idle_timeout, g_source_remove);
+  g_clear_pointer (&watch->idle, triage_server_deadline_free);
   g_free (watch);
 }
 
@@ -91,22 +91,17 @@ readable (GSocket      *socket,
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-idle_too_long (gpointer data)
+static void
+idle_too_long (GObject *owner)
 {
-  GSocket *socket = data;
-  Watch *watch = g_object_get_qdata (G_OBJECT (socket), watch_quark);
-
-  watch->idle_timeout = 0;   /* done: the watch must not remove it again */
-  close_socket (socket, "idle for longer than --request-timeout");
-  return G_SOURCE_REMOVE;
+  close_socket (G_SOCKET (owner), "idle for longer than --request-timeout");
 }
 
 typedef struct
 {
-  GSocket *socket;
-  guint    timeout_s;
-  gsize    started;   /* requests begun on it when the answer was written */
+  TriageServer *server;
+  GSocket      *socket;
+  gsize         started;   /* requests begun on it when the answer was written */
 } Pending;
 
 static gsize
@@ -131,7 +126,7 @@ start_watch (gpointer data)
       watch->readable = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
       g_source_set_callback (watch->readable, G_SOURCE_FUNC (readable), NULL, NULL);
       g_source_attach (watch->readable, NULL);
-      watch->idle_timeout = g_timeout_add_seconds (pending->timeout_s, idle_too_long, socket);
+      watch->idle = triage_server_deadline_new (pending->server, G_OBJECT (socket), idle_too_long);
       g_object_set_qdata_full (G_OBJECT (socket), watch_quark, watch, watch_free);
     }
   g_object_unref (socket);
@@ -158,7 +153,7 @@ triage_server_keepalive_watch (TriageServer      *self,
     return;
   pending = g_new (Pending, 1);
   pending->socket = g_object_ref (socket);
-  pending->timeout_s = (guint) self->request_timeout;
+  pending->server = self;
   pending->started = requests_started (socket);
   /* Not at idle priority: a busy server would never get to it. */
   g_idle_add_full (G_PRIORITY_DEFAULT, start_watch, pending, NULL);

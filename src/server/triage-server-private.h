@@ -75,13 +75,21 @@ typedef struct
   gint64       drain_deadline;  /* monotonic µs: open requests are given up on */
   gint64       streams_closed_at; /* monotonic µs: the drain closed the streams */
   guint        inflight;        /* requests read and not yet answered (ops/triage-server-requests.c) */
-  GQueue       reading;         /* messages being read, oldest first (ops/triage-server-requests.c) */
+  GQueue       reading;         /* connections waited for (a request being read, an idle one), oldest first */
   guint        reading_sweep;   /* the once-a-second --request-timeout check while any is */
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);
 void     triage_server_setup_health   (TriageServer *self);
 void     triage_server_setup_requests (TriageServer *self);
+/* --request-timeout from now, one queue for every connection waited for
+ * (ops/triage-server-requests.c). */
+typedef struct _TriageServerDeadline TriageServerDeadline;
+typedef void (*TriageDeadlineFunc) (GObject *owner);
+TriageServerDeadline *triage_server_deadline_new  (TriageServer       *self,
+                                                   GObject            *owner,
+                                                   TriageDeadlineFunc  expire);
+void                  triage_server_deadline_free (gpointer            entry);
 void     triage_server_setup_keepalive (void);
 void     triage_server_keepalive_watch (TriageServer      *self,
                                         SoupServerMessage *msg);

@@ -61,51 +61,80 @@ triage_server_note_caller (SoupServerMessage *msg,
                            id ? g_strconcat (kind, ":", id, NULL) : g_strdup (kind), g_free);
 }
 
-typedef struct
-{
-  TriageServer      *server;
-  SoupServerMessage *msg;       /* unowned: the entry dies with it */
-  gint64             deadline;  /* monotonic µs */
-  GList              link;      /* in server->reading, whose data is this */
-} Reading;
+static gboolean sweep_deadlines (gpointer data);
 
-/* The message is read or gone: it leaves the queue. */
-static void
-reading_free (gpointer data)
+struct _TriageServerDeadline
 {
-  Reading *reading = data;
+  TriageServer       *server;
+  GObject            *owner;     /* unowned: the entry dies with it */
+  TriageDeadlineFunc  expire;
+  gint64              deadline;  /* monotonic µs */
+  GList               link;      /* in server->reading, whose data is this */
+};
 
-  g_queue_unlink (&reading->server->reading, &reading->link);
-  g_free (reading);
+/* Queues @expire (@owner) for --request-timeout from now. All entries have
+ * the same timeout, so the queue is in deadline order. The caller keeps the
+ * entry with @owner and frees it with triage_server_deadline_free() when the
+ * wait is over, and @expire must do so. */
+TriageServerDeadline *
+triage_server_deadline_new (TriageServer       *self,
+                            GObject            *owner,
+                            TriageDeadlineFunc  expire)
+{
+  TriageServerDeadline *entry = g_new0 (TriageServerDeadline, 1);
+
+  entry->server = self;
+  entry->owner = owner;
+  entry->expire = expire;
+  entry->deadline = g_get_monotonic_time () + (gint64) self->request_timeout * G_USEC_PER_SEC;
+  entry->link.data = entry;
+  g_queue_push_tail_link (&self->reading, &entry->link);
+  if (self->reading_sweep == 0)
+    self->reading_sweep = g_timeout_add_seconds (1, sweep_deadlines, self);
+  return entry;
 }
 
-/* Once a second while any request is being read: the connections of those
- * not read in time are shut down, which ends libsoup's read (the message is
- * aborted and the connection dropped). All have the same timeout, so the
- * queue is in deadline order: only its head is looked at. */
+/* The wait is over (or its owner gone): it leaves the queue. */
+void
+triage_server_deadline_free (gpointer data)
+{
+  TriageServerDeadline *entry = data;
+
+  g_queue_unlink (&entry->server->reading, &entry->link);
+  g_free (entry);
+}
+
+/* Once a second while any connection is waited for: only the queue's head
+ * is looked at; each expiry frees its entry. */
 static gboolean
-sweep_reading (gpointer data)
+sweep_deadlines (gpointer data)
 {
   TriageServer *self = data;
   gint64 now = g_get_monotonic_time ();
-  Reading *oldest;
+  TriageServerDeadline *oldest;
 
   while ((oldest = g_queue_peek_head (&self->reading)) != NULL && oldest->deadline <= now)
-    {
-      SoupServerMessage *msg = oldest->msg;
-      GSocket *socket = soup_server_message_get_socket (msg);
-
-      g_debug ("a client did not send a whole request in time: closing its connection");
-      g_object_set_qdata (G_OBJECT (msg), reading_quark, NULL);   /* unlinks it */
-      if (socket != NULL)
-        g_socket_shutdown (socket, TRUE, TRUE, NULL);
-    }
+    oldest->expire (oldest->owner);
   if (g_queue_is_empty (&self->reading))
     {
       self->reading_sweep = 0;
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
+}
+
+/* The request was not read in time: its connection is shut down, which ends
+ * libsoup's read (the message is aborted and the connection dropped). */
+static void
+read_timed_out (GObject *owner)
+{
+  SoupServerMessage *msg = SOUP_SERVER_MESSAGE (owner);
+  GSocket *socket = soup_server_message_get_socket (msg);
+
+  g_debug ("a client did not send a whole request in time: closing its connection");
+  g_object_set_qdata (owner, reading_quark, NULL);   /* frees the entry */
+  if (socket != NULL)
+    g_socket_shutdown (socket, TRUE, TRUE, NULL);
 }
 
 /* A new request begins to be read (on a kept-alive connection: as soon as
@@ -116,17 +145,11 @@ on_request_started (SoupServer        *soup,
                     gpointer           user_data)
 {
   TriageServer *self = user_data;
-  Reading *reading = g_new0 (Reading, 1);
 
   triage_server_keepalive_unwatch (msg);
-  reading->server = self;
-  reading->msg = msg;
-  reading->deadline = g_get_monotonic_time () + (gint64) self->request_timeout * G_USEC_PER_SEC;
-  reading->link.data = reading;
-  g_queue_push_tail_link (&self->reading, &reading->link);
-  g_object_set_qdata_full (G_OBJECT (msg), reading_quark, reading, reading_free);
-  if (self->reading_sweep == 0)
-    self->reading_sweep = g_timeout_add_seconds (1, sweep_reading, self);
+  g_object_set_qdata_full (G_OBJECT (msg), reading_quark,
+                           triage_server_deadline_new (self, G_OBJECT (msg), read_timed_out),
+                           triage_server_deadline_free);
 }
 
 static void
