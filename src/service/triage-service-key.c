@@ -36,13 +36,14 @@ static const SecretSchema service_key_schema = {
   }
 };
 
-/* The three functions of libsecret the lookup calls, with their prototypes. */
+/* The functions of libsecret the lookup calls, with their prototypes. */
 typedef struct
 {
   void   (*lookupv)       (const SecretSchema *, GHashTable *, GCancellable *, GAsyncReadyCallback,
                            gpointer);
   char * (*lookup_finish) (GAsyncResult *, GError **);
   void   (*free)          (char *);
+  void   (*disconnect)    (void);
   char    *error;         /* why libsecret could not be opened */
 } Libsecret;
 
@@ -53,6 +54,7 @@ typedef struct
 SAME_TYPE (secret_password_lookupv, lookupv);
 SAME_TYPE (secret_password_lookup_finish, lookup_finish);
 SAME_TYPE (secret_password_free, free);
+SAME_TYPE (secret_service_disconnect, disconnect);
 
 static gpointer
 open_libsecret (gpointer data)
@@ -70,7 +72,8 @@ open_libsecret (gpointer data)
   g_module_make_resident (module);
   if (!g_module_symbol (module, "secret_password_lookupv", (gpointer *) &lib->lookupv) ||
       !g_module_symbol (module, "secret_password_lookup_finish", (gpointer *) &lib->lookup_finish) ||
-      !g_module_symbol (module, "secret_password_free", (gpointer *) &lib->free))
+      !g_module_symbol (module, "secret_password_free", (gpointer *) &lib->free) ||
+      !g_module_symbol (module, "secret_service_disconnect", (gpointer *) &lib->disconnect))
     {
       lib->error = g_strdup (g_module_error ());
       lib->lookupv = NULL;
@@ -156,6 +159,11 @@ triage_service_lookup_key (const char  *server_url,
 
   g_source_destroy (timeout);
   g_main_loop_unref (lookup.loop);
+  /* The Secret Service proxy lives in @context, which ends here: let it go
+   * with its D-Bus traffic (one lookup a run; a later one connects again). */
+  lookup.lib->disconnect ();
+  while (g_main_context_iteration (context, FALSE))
+    ;
   g_main_context_pop_thread_default (context);
 
   if (lookup.error != NULL)
