@@ -14,7 +14,13 @@ G_BEGIN_DECLS
 
 typedef struct _TriagePgWriter TriagePgWriter;
 
-TriagePgWriter     *triage_pg_writer_new        (TriagePgConnection  *conn);
+/* @error: why the batch was not committed (NULL when @committed). */
+typedef void (*TriagePgCommitFunc) (gboolean      committed,
+                                    const GError *error,
+                                    gpointer      data);
+
+TriagePgWriter     *triage_pg_writer_new        (TriagePgConnection  *conn,
+                                                 TriagePgConnection  *second);
 void                triage_pg_writer_free       (TriagePgWriter      *self);
 TriagePgConnection *triage_pg_writer_connection (TriagePgWriter      *self);
 
@@ -28,5 +34,10 @@ void                triage_pg_writer_set_events (TriagePgWriter      *self,
 gboolean            triage_pg_writer_commit     (TriagePgWriter      *self,
                                                  GError             **error);
 void                triage_pg_writer_rollback   (TriagePgWriter      *self);
+void                triage_pg_writer_commit_async (TriagePgWriter    *self,
+                                                 TriagePgCommitFunc  func,
+                                                 gpointer            data);
+gboolean            triage_pg_writer_in_flight  (TriagePgWriter      *self);
+void                triage_pg_writer_wait       (TriagePgWriter      *self);
 
 G_END_DECLS

@@ -3,9 +3,10 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The PostgreSQL backend: several servers on one database. Each holds two
- * connections: one for its batches and reads (this file), one that listens
- * for the events of every server and keeps the shared rate limits
+ * The PostgreSQL backend: several servers on one database. Each holds three
+ * connections: two for its batches and reads, taking turns so that one
+ * batch commits while the next gathers (triage-pg-writer.c), and one that
+ * listens for the events of every server and keeps the shared rate limits
  * (triage-pg-listener.c). What the other backend gets from owning its
  * database, this one gets from the database:
  *
@@ -21,9 +22,12 @@
  *     lock, so their ids increase in commit order across servers, and the
  *     commit NOTIFYs every listener.
  *
- * libpq is synchronous: each statement holds the main loop for one round
- * trip to the database (tens of µs on a local socket), a commit for the
- * database's fsync, as a SQLite commit does.
+ * Each statement holds the main loop for one round trip to the database
+ * (tens of µs on a local socket); a commit does not: the main loop serves
+ * other requests while the database syncs, and answers the requests of the
+ * batch once it has. A read waits for the commit in flight, so it sees
+ * everything this server wrote before it; the hot writes (a notification's
+ * insert, its delivery) do not (write_query ()).
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -60,12 +64,27 @@ struct _TriageStorePostgres
 
 G_DEFINE_FINAL_TYPE (TriageStorePostgres, triage_store_postgres, TRIAGE_TYPE_STORE)
 
-/* Runs @sql; NULL when it failed (logged), which fails the open batch. */
+/* Runs @sql; NULL when it failed (logged), which fails the open batch. It
+ * first waits for the commit in flight, if any, so that it sees what this
+ * server wrote before (see triage-pg-writer.c). */
 static PGresult *
 query (TriageStorePostgres *self,
        const char          *sql,
        int                  n_params,
        const TriagePgParam *params)
+{
+  triage_pg_writer_wait (self->writer);
+  return triage_pg_writer_query (self->writer, sql, n_params, params);
+}
+
+/* The same for a write that need not wait: one that changes only rows the
+ * commit in flight did not write, or waits for them in the database, and
+ * reads nothing that batch wrote. */
+static PGresult *
+write_query (TriageStorePostgres *self,
+             const char          *sql,
+             int                  n_params,
+             const TriagePgParam *params)
 {
   return triage_pg_writer_query (self->writer, sql, n_params, params);
 }
@@ -188,6 +207,36 @@ postgres_commit (TriageStore *store,
                  GError     **error)
 {
   return triage_pg_writer_commit (TRIAGE_STORE_POSTGRES (store)->writer, error);
+}
+
+static void
+committed_cb (gboolean      committed,
+              const GError *error,
+              gpointer      data)
+{
+  TriageStorePostgres *self = data;
+
+  if (!committed)
+    {
+      /* Notifications of the batch are gone: what was kept of them goes too. */
+      g_hash_table_remove_all (self->recipients);
+      g_queue_clear_full (self->recipients_age, g_free);
+    }
+  triage_store_committed (TRIAGE_STORE (self), committed, error);
+}
+
+static void
+postgres_commit_start (TriageStore *store)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+
+  triage_pg_writer_commit_async (self->writer, committed_cb, self);
+}
+
+static void
+postgres_commit_wait (TriageStore *store)
+{
+  triage_pg_writer_wait (TRIAGE_STORE_POSTGRES (store)->writer);
 }
 
 static void
@@ -453,9 +502,10 @@ postgres_insert_notification (TriageStore *store,
                              deadline > 0 ? triage_pg_number (&due, deadline) : NULL,
                              triage_pg_number (&kind, protocol), protocol_id };
   /* Another server's insert of the same id (or the same agent's id of the
-   * request) makes this one wait for its batch, then do nothing. */
+   * request) makes this one wait for its batch, then do nothing; so does
+   * this server's commit in flight. */
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) result = query (self,
+  g_autoptr(PGresult) result = write_query (self,
     "WITH n AS (INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     "  created_at, deadline, updated_at, protocol, protocol_id) VALUES ($1, $2, $3, $4, $5, $6, 0,"
     "  $7::bigint, $8::bigint, $7::bigint, $9::int, $10) ON CONFLICT DO NOTHING RETURNING seq),"
@@ -536,11 +586,14 @@ postgres_mark_delivered (TriageStore *store,
 {
   TriagePgNumber when;
   TriagePgParam params[] = { id, triage_pg_number (&when, now) };
+  g_autoptr(PGresult) result = NULL;
 
-  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
-                            "UPDATE notifications SET status = 1, updated_at = $2::bigint"
-                            " WHERE seq = (SELECT seq FROM notifications WHERE id = $1 AND status = 0"
-                            "  FOR UPDATE SKIP LOCKED)", 2, params);
+  /* A row of the commit in flight is skipped as locked: a courtesy. */
+  result = write_query (TRIAGE_STORE_POSTGRES (store),
+                        "UPDATE notifications SET status = 1, updated_at = $2::bigint"
+                        " WHERE seq = (SELECT seq FROM notifications WHERE id = $1 AND status = 0"
+                        "  FOR UPDATE SKIP LOCKED)", 2, params);
+  return result != NULL && triage_pg_changed (result) == 1;
 }
 
 static gint64
@@ -690,12 +743,18 @@ triage_store_postgres_new (const char *uri,
                            GError    **error)
 {
   g_autoptr(TriageStorePostgres) self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
-  TriagePgConnection *conn;
+  TriagePgConnection *conn, *second;
 
   conn = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
   if (conn == NULL)
     return NULL;
-  self->writer = triage_pg_writer_new (conn);
+  second = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
+  if (second == NULL)
+    {
+      triage_pg_connection_free (conn);
+      return NULL;
+    }
+  self->writer = triage_pg_writer_new (conn, second);
   if (!triage_pg_migrate (conn, error))
     return NULL;
   self->listener = triage_pg_listener_new (uri, password, on_listener_event, self, error);
@@ -741,6 +800,8 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->begin = postgres_begin;
   store_class->insert_events = postgres_insert_events;
   store_class->commit = postgres_commit;
+  store_class->commit_start = postgres_commit_start;
+  store_class->commit_wait = postgres_commit_wait;
   store_class->rollback = postgres_rollback;
 
   store_class->user_exists = postgres_user_exists;
