@@ -619,65 +619,6 @@ postgres_expire_overdue (TriageStore *store,
                         "  FOR UPDATE SKIP LOCKED) RETURNING id", 1, params);
 }
 
-/* ---- the event log ---- */
-
-static gint64
-postgres_last_event (TriageStore *store)
-{
-  return query_number (TRIAGE_STORE_POSTGRES (store), "SELECT MAX (id) FROM events", 0, NULL);
-}
-
-static GPtrArray *
-postgres_events_after (TriageStore *store,
-                       const char  *user,
-                       gint64       after,
-                       guint        limit)
-{
-  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) result = NULL;
-  TriagePgNumber from, most;
-  TriagePgParam params[] = { user, triage_pg_number (&from, after),
-                             triage_pg_number (&most, (gint64) limit + 1) };
-  GPtrArray *rows;
-
-  if (after < postgres_last_event (store))
-    {
-      gint64 first = query_number (self, "SELECT MIN (id) FROM events", 0, NULL);
-
-      if (first == 0 || after < first - 1)
-        return NULL;
-    }
-  result = query (self, "SELECT id, type, data, notification_id, protocol FROM events"
-                        " WHERE user_id = $1 AND id > $2::bigint ORDER BY id LIMIT $3::bigint",
-                  3, params);
-  if (result == NULL || PQntuples (result) > (int) limit)
-    return NULL;
-  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  for (int i = 0; i < PQntuples (result); i++)
-    {
-      TriageEventRow *row = g_new0 (TriageEventRow, 1);
-
-      row->id = triage_pg_int (result, i, 0);
-      row->user = g_strdup (user);
-      row->type = triage_pg_text (result, i, 1);
-      row->data = triage_pg_text (result, i, 2);
-      row->notification_id = triage_pg_text (result, i, 3);
-      row->protocol = (int) triage_pg_int (result, i, 4);
-      g_ptr_array_add (rows, row);
-    }
-  return rows;
-}
-
-static void
-postgres_prune_events (TriageStore *store,
-                       gint64       before)
-{
-  TriagePgNumber when;
-  TriagePgParam params[] = { triage_pg_number (&when, before) };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-                                      "DELETE FROM events WHERE created_at < $1::bigint", 1, params);
-}
-
 /* ---- rate limits, shared by every server (wall-clock time) ---- */
 
 static gboolean
@@ -823,14 +764,11 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->next_deadline = postgres_next_deadline;
   store_class->expire_overdue = postgres_expire_overdue;
 
-  store_class->last_event = postgres_last_event;
-  store_class->events_after = postgres_events_after;
-  store_class->prune_events = postgres_prune_events;
-
   store_class->take_rate = postgres_take_rate;
 
   triage_store_postgres_afp_class_init (store_class);
   triage_store_postgres_webhooks_class_init (store_class);
+  triage_store_postgres_events_class_init (store_class);
   triage_store_postgres_ops_class_init (store_class);
   triage_store_postgres_delivered_class_init (store_class);
 }
