@@ -16,8 +16,9 @@
  * the end of its JSON, so a client that waits for it has the server idle
  * while it parses the page, and itself idle while the server makes the next
  * one (10,000 pending: ten pages, each a wait for the other). triage-server
- * also sends the cursor as the header X-Triage-Next-Cursor: once a page is
- * in, the next one is asked for at once and made while this one is parsed.
+ * also sends the cursor as the header X-Triage-Next-Cursor: as soon as a
+ * page's headers are in, the next one is asked for, and made while this one
+ * is read and parsed.
  * The pages are still taken in their order. A server without the header is
  * read one page after the other, as before.
  */
@@ -178,9 +179,10 @@ page_cb (GObject      *object,
   take_in (task);
 }
 
-/* The page is in: the next one is asked for now, before this one is parsed. */
+/* The page is on its way: the next one is asked for now, so the server makes
+ * it while this one is read and parsed. */
 static void
-on_got_body (SoupMessage *message,
+on_got_headers (SoupMessage *message,
              GTask       *task)
 {
   ListPending *state = g_task_get_task_data (task);
@@ -213,7 +215,7 @@ ask (GTask      *task,
   asked->task = g_object_ref (task);
   asked->cursor = g_strdup (cursor);
   g_hash_table_insert (state->pages, g_strdup (cursor), g_new0 (Page, 1));
-  g_signal_connect_object (message, "got-body", G_CALLBACK (on_got_body), task, 0);
+  g_signal_connect_object (message, "got-headers", G_CALLBACK (on_got_headers), task, 0);
   atp_client_start_list (self, message, g_task_get_cancellable (task), page_cb, asked);
 }
 
