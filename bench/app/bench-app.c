@@ -57,6 +57,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -308,6 +309,9 @@ main (int   argc,
   double aitp_p50, aitp_p99, aitp_max, aitp_paired_p50, aitp_paired_p99;
   double frame_median = -1;
   double full_frame = -1, full_resync = -1, full_idle = -1, full_rss = -1, full_fill = -1;
+  /* CPU seconds of the full day's app and server until its inbox is complete,
+   * and until the app is idle: the load of a shared machine does not change them. */
+  double full_app_cpu = -1, full_server_cpu = -1, full_app_cpu_idle = -1, full_server_cpu_idle = -1;
   guint full_pending = 0;
   gboolean ok = TRUE;
   GOptionEntry entries[] = {
@@ -609,6 +613,9 @@ main (int   argc,
       App state = { 0 };
       gint64 start = g_get_monotonic_time ();
       gint64 spawned;
+      GPid server_pid = atoi (g_subprocess_get_identifier (server));
+      double tick = (double) sysconf (_SC_CLK_TCK);
+      guint64 server_ticks;
 
       /* The requests of the steps above are still pending: up to M in all. */
       for (int i = count + 1; i < inbox_n; i++)
@@ -645,6 +652,7 @@ main (int   argc,
 
       g_subprocess_launcher_setenv (launcher, "TRIAGE_BENCH_FIRST_FRAME", "1", TRUE);
       g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      server_ticks = cpu_ticks (server_pid);
       spawned = g_get_real_time ();
       full_app = g_subprocess_launcher_spawn (launcher, &error, app_path, NULL);
       g_assert_no_error (error);
@@ -655,11 +663,15 @@ main (int   argc,
       if (!wait_until (frame_seen, &state, 2 * WAIT_US) ||
           !wait_until (resync_seen, &state, 2 * WAIT_US))
         g_error ("The app with a full day drew no frame or never had its inbox");
+      full_app_cpu = cpu_ticks (atoi (g_subprocess_get_identifier (full_app))) / tick;
+      full_server_cpu = (cpu_ticks (server_pid) - server_ticks) / tick;
       full_frame = (state.first_frame - spawned) / 1000.0;
       full_resync = (state.resynced - spawned) / 1000.0;
       full_pending = state.n_pending;
       full_idle = wait_idle (atoi (g_subprocess_get_identifier (full_app)), 120);
       full_rss = rss_mib (atoi (g_subprocess_get_identifier (full_app)));
+      full_app_cpu_idle = cpu_ticks (atoi (g_subprocess_get_identifier (full_app))) / tick;
+      full_server_cpu_idle = (cpu_ticks (server_pid) - server_ticks) / tick;
       stop_process (full_app);
       while (g_main_context_iteration (NULL, FALSE))
         ;
@@ -714,8 +726,12 @@ main (int   argc,
       g_print ("  time to the inbox complete   : %.0f ms (every pending request listed; "
                "%.0f ms after the first frame, target < %.0f ms)\n",
                full_resync, full_resync - full_frame, TARGET_FULL_INBOX_MS);
+      g_print ("  CPU until the inbox complete : app %.2f s, server %.2f s\n",
+               full_app_cpu, full_server_cpu);
       g_print ("  then busy for                : %.1f s (until a second without CPU)\n",
                full_idle);
+      g_print ("  CPU until idle               : app %.2f s, server %.2f s\n",
+               full_app_cpu_idle, full_server_cpu_idle);
       g_print ("  app RSS then                 : %.1f MiB  (target < %.0f MiB)\n",
                full_rss, TARGET_FULL_RSS_MIB);
     }

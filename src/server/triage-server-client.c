@@ -31,6 +31,48 @@ mark_delivered (TriageServer          *self,
     }
 }
 
+/* The same for a list page, in one statement: a page of 1,000 new rows was
+ * 1,000 UPDATEs. Each row moved is still its own status update, as ATP has
+ * every transition pushed. */
+static void
+mark_page_delivered (TriageServer *self,
+                     GPtrArray    *rows)
+{
+  g_autoptr(GPtrArray) created = g_ptr_array_new ();
+  g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto(GStrv) moved = NULL;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TriageNotificationRow *row = rows->pdata[i];
+
+      if (row->status != ATP_STATUS_CREATED)
+        continue;
+      g_ptr_array_add (created, row->id);
+      g_hash_table_insert (by_id, row->id, row);
+    }
+  if (created->len == 0)
+    return;
+  g_ptr_array_add (created, NULL);
+  moved = triage_store_mark_delivered_all (self->store, (const char * const *) created->pdata,
+                                           g_get_real_time ());
+  for (guint i = 0; moved[i] != NULL; i++)
+    {
+      TriageNotificationRow *row = g_hash_table_lookup (by_id, moved[i]);
+
+      if (row != NULL)
+        row->status = ATP_STATUS_DELIVERED;
+    }
+  /* In the page's order, as they were before. */
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TriageNotificationRow *row = rows->pdata[i];
+
+      if (row->status == ATP_STATUS_DELIVERED && g_hash_table_contains (by_id, row->id))
+        triage_server_changed (self, row->id, ATP_STATUS_DELIVERED, NULL);
+    }
+}
+
 static char *
 encode_cursor (gint64 seq)
 {
@@ -130,12 +172,12 @@ handle_list (TriageServer      *self,
     }
 
   rows = triage_store_list (self->store, &list, &total, &has_more);
+  mark_page_delivered (self, rows);
   for (guint i = 0; i < rows->len; i++)
     {
       TriageNotificationRow *row = rows->pdata[i];
 
       last = row->seq;
-      mark_delivered (self, row);
       json_array_add_element (items, notification_node (row, FALSE));
     }
   json_object_set_array_member (answer, "notifications", json_array_ref (items));

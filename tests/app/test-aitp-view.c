@@ -104,9 +104,14 @@ test_radio (Fixture       *fixture,
   g_assert_cmpuint (widgets_test_count_descendants (GTK_WIDGET (fixture->view->options_box),
                                                     GTK_TYPE_CHECK_BUTTON), ==, 3);
   seven = GTK_CHECK_BUTTON (option (fixture, "7"));
-  /* Grouped: radio buttons. */
-  g_assert_nonnull (gtk_widget_get_ancestor (GTK_WIDGET (seven), ADW_TYPE_ACTION_ROW));
+  /* In a list row, which chooses it when activated, as a click on it does. */
+  g_assert_nonnull (gtk_widget_get_ancestor (GTK_WIDGET (seven), GTK_TYPE_LIST_BOX_ROW));
   g_assert_false (can_send (fixture));
+  gtk_widget_activate (gtk_widget_get_ancestor (GTK_WIDGET (option (fixture, "0")), GTK_TYPE_LIST_BOX_ROW));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (option (fixture, "0"))));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (option (fixture, "0")), FALSE);
+  g_assert_false (can_send (fixture));
+  g_assert_false (gtk_widget_get_visible (fixture->view->whole_text_button));
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (seven), GTK_ACCESSIBLE_PROPERTY_LABEL, "7");
 
   gtk_check_button_set_active (GTK_CHECK_BUTTON (option (fixture, "0")), TRUE);

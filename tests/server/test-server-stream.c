@@ -633,6 +633,125 @@ test_sse_ping (Fixture       *fixture,
   g_assert_false (events->ended);
 }
 
+/* The ids and statuses of every page of alice's pending list, @limit a page. */
+static GPtrArray *
+list_pending_pages (Fixture    *fixture,
+                    guint       limit,
+                    GHashTable *statuses)
+{
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *cursor = NULL;
+
+  do
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(SrvAnswer) answer = NULL;
+      g_autoptr(JsonObject) object = NULL;
+      JsonArray *items;
+      JsonObject *pagination;
+
+      if (cursor == NULL)
+        path = g_strdup_printf ("/api/v1/client/notifications?status=pending&sort=oldest&limit=%u",
+                                limit);
+      else
+        {
+          g_autofree char *escaped = g_uri_escape_string (cursor, NULL, FALSE);
+
+          path = g_strdup_printf ("/api/v1/client/notifications?status=pending&sort=oldest"
+                                  "&limit=%u&cursor=%s", limit, escaped);
+        }
+      answer = srv_request (fixture->server, "GET", path, fixture->alice, NULL);
+      srv_assert_status (answer, 200, NULL);
+      object = srv_parse_object (answer->body);
+      items = json_object_get_array_member (object, "notifications");
+      for (guint i = 0; i < json_array_get_length (items); i++)
+        {
+          JsonObject *item = json_array_get_object_element (items, i);
+          const char *id = json_object_get_string_member (item, "id");
+
+          g_ptr_array_add (ids, g_strdup (id));
+          g_hash_table_insert (statuses, g_strdup (id),
+                               g_strdup (json_object_get_string_member (item, "status")));
+        }
+      pagination = json_object_get_object_member (object, "pagination");
+      g_clear_pointer (&cursor, g_free);
+      if (json_object_get_boolean_member (pagination, "has_more"))
+        cursor = g_strdup (json_object_get_string_member (pagination, "next_cursor"));
+    }
+  while (cursor != NULL);
+  return ids;
+}
+
+/* Listing pages marks every new row of a page delivered at once (one
+ * statement a page): each listed row says delivered, and each is one
+ * status update to every stream of every recipient; a row delivered
+ * before, or listed again, is not announced again. */
+static void
+test_list_marks_page_delivered (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autoptr(SrvSocket) alice = srv_ws_open (fixture->server, fixture->alice, "?snapshot=false");
+  g_autoptr(SrvSocket) bob = srv_ws_open (fixture->server, fixture->bob, "?snapshot=false");
+  g_autoptr(GPtrArray) posted = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autoptr(GPtrArray) again = NULL;
+  g_autoptr(GHashTable) statuses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *read_before = NULL, *answered = NULL, *marker = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(SrvAnswer) get = NULL;
+
+  g_assert_nonnull (alice->ws);
+  g_assert_nonnull (bob->ws);
+  for (guint i = 0; i < 7; i++)
+    {
+      g_autofree char *title = g_strdup_printf ("Request %u", i);
+
+      /* Every third also bob's. */
+      g_ptr_array_add (posted, srv_post (fixture->server, i % 3 == 0 ? fixture->shared_key
+                                                                    : fixture->key, title));
+    }
+  read_before = srv_post (fixture->server, fixture->key, "Read before");
+  path = g_strconcat ("/api/v1/client/notifications/", read_before, NULL);
+  get = srv_request (fixture->server, "GET", path, fixture->alice, NULL);
+  srv_assert_status (get, 200, NULL);
+  g_ptr_array_add (posted, g_strdup (read_before));
+  answered = srv_post (fixture->server, fixture->key, "Answered");
+  srv_respond (fixture->server, fixture->alice, answered);
+  srv_wait_until (srv_find_update (alice, answered, "responded") != NULL, "the answer's update");
+
+  /* Pages of 3: the last one short. */
+  listed = list_pending_pages (fixture, 3, statuses);
+  g_assert_cmpuint (listed->len, ==, posted->len);
+  for (guint i = 0; i < posted->len; i++)
+    {
+      const char *id = posted->pdata[i];
+      g_autofree char *status = NULL;
+
+      g_assert_cmpstr (listed->pdata[i], ==, id);
+      g_assert_cmpstr (g_hash_table_lookup (statuses, id), ==, "delivered");
+      srv_wait_until (srv_find_update (alice, id, "delivered") != NULL, "a delivered update");
+      status = srv_status_of (fixture->server, i % 3 == 0 && i < 7 ? fixture->shared_key
+                                                                  : fixture->key, id);
+      g_assert_cmpstr (status, ==, "delivered");
+      if (i % 3 == 0 && i < 7)
+        srv_wait_until (srv_find_update (bob, id, "delivered") != NULL, "bob's delivered update");
+    }
+
+  /* Listed again: nothing moves. The marker's frame comes after anything the
+   * second list would have announced (events go out in commit order). */
+  again = list_pending_pages (fixture, 1000, statuses);
+  g_assert_cmpuint (again->len, ==, posted->len);
+  marker = srv_post (fixture->server, fixture->key, "Marker");
+  srv_wait_until (srv_count_frames (alice, "notification", marker) == 1, "the marker");
+  for (guint i = 0; i < posted->len; i++)
+    {
+      gboolean shared = i % 3 == 0 && i < 7;
+
+      g_assert_cmpuint (srv_count_frames (alice, "status_update", posted->pdata[i]), ==, 1);
+      g_assert_cmpuint (srv_count_frames (bob, "status_update", posted->pdata[i]), ==, shared);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -644,6 +763,7 @@ main (int    argc,
 
   ADD ("/server/stream/pending-on-connect", NULL, test_pending_on_connect);
   ADD ("/server/stream/no-snapshot", NULL, test_no_snapshot);
+  ADD ("/server/stream/list-marks-page-delivered", NULL, test_list_marks_page_delivered);
   ADD ("/server/stream/fan-out", NULL, test_fan_out);
   ADD ("/server/stream/expiry-pushed", NULL, test_expiry_pushed);
   ADD ("/server/stream/handshake-refused", NULL, test_handshake_refused);

@@ -7,11 +7,13 @@
 #define G_LOG_DOMAIN "triage-aitp"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "triage-aitp-picture.h"
 #include "triage-aitp-product-card.h"
 #include "triage-aitp-view-private.h"
 #include "triage-decision-format.h"
+#include "triage-whole-text.h"
 #include "triage-wrap-box.h"
 
 /*
@@ -27,6 +29,7 @@
  */
 
 #define OPTION_ID_KEY "triage-aitp-option-id"
+#define OPTION_CHECK_KEY "triage-aitp-option-check"
 #define ROW_PICTURE_SIZE 48
 
 static const char *
@@ -64,29 +67,59 @@ shown_description (const AtpAitpOption *option)
                              : NULL;
 }
 
-/* A list row for a radio or checkbox option: the button, the name, the
- * description, the picture's place. */
+/* One line of a list row: never wrapped, ellipsized at the row's end. A
+ * wrapping label (AdwActionRow's title and subtitle) is laid out again at
+ * every width it is measured for, and a boxed list in a clamp in a scrolled
+ * window measures it many times: three options with 200 characters each
+ * kept the main loop busy for 100 ms. A line that does not wrap is measured
+ * once; the whole text is in the tooltip and "Show the Whole Request". */
+static GtkWidget *
+row_line_new (const char *text,
+              const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, css_class);
+
+  return label;
+}
+
+/* A list row for a radio or checkbox option: the button, the name and the
+ * description on a line each, the picture's place. Activating the row
+ * toggles its button (on_option_row_activated()). */
 static GtkWidget *
 option_row_new (TriageAitpView      *self,
                 const AtpAitpOption *option,
                 gboolean             radio,
                 GtkCheckButton      *group)
 {
-  GtkWidget *row = adw_action_row_new ();
-  g_autofree char *label = shown_label (option, TRIAGE_SHOWN_LABEL_CHARS);
-  g_autofree char *description = shown_description (option);
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *lines = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  g_autofree char *label = triage_format_cut_text (option_label (option), TRIAGE_SHOWN_LABEL_CHARS);
+  g_autofree char *description = option->description
+                                 ? triage_format_cut_text (option->description, TRIAGE_SHOWN_ROW_CHARS)
+                                 : NULL;
+  g_autofree char *tooltip = description ? g_strdup_printf ("%s\n%s", label, description) : NULL;
   /* A radio option says so: GTK 4.8 keeps a grouped check button a "check box". */
   GtkWidget *check = g_object_new (GTK_TYPE_CHECK_BUTTON,
                                    "accessible-role", radio ? GTK_ACCESSIBLE_ROLE_RADIO
                                                             : GTK_ACCESSIBLE_ROLE_CHECKBOX,
+                                   "valign", GTK_ALIGN_CENTER,
                                    NULL);
 
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), label);
+  gtk_widget_add_css_class (box, "aitp-option");
+  gtk_widget_set_valign (lines, GTK_ALIGN_CENTER);
+  gtk_widget_set_hexpand (lines, TRUE);
+  gtk_box_append (GTK_BOX (lines), row_line_new (label, "title"));
   if (description != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), description);
+    gtk_box_append (GTK_BOX (lines), row_line_new (description, "dim-label"));
+  gtk_widget_set_tooltip_text (row, tooltip ? tooltip : label);
 
-  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
   if (group != NULL)
     gtk_check_button_set_group (GTK_CHECK_BUTTON (check), group);
   gtk_accessible_update_property (GTK_ACCESSIBLE (check),
@@ -96,11 +129,8 @@ option_row_new (TriageAitpView      *self,
   g_object_set_data_full (G_OBJECT (check), OPTION_ID_KEY, g_strdup (option->id), g_free);
   g_signal_connect_object (check, "notify::active", G_CALLBACK (on_option_changed), self,
                            G_CONNECT_SWAPPED);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
-  /* The row labels its activatable widget with its title, which GTK 4.8 adds
-   * to the label set above ("7 7"): one name, as it reads. */
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_box_append (GTK_BOX (box), lines);
   g_ptr_array_add (self->option_widgets, check);
 
   if (option->image_url != NULL)
@@ -109,11 +139,25 @@ option_row_new (TriageAitpView      *self,
                                                     ROW_PICTURE_SIZE);
 
       gtk_widget_set_valign (picture, GTK_ALIGN_CENTER);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), picture);
+      gtk_box_append (GTK_BOX (box), picture);
       g_ptr_array_add (self->pictures, picture);
     }
 
+  g_object_set_data (G_OBJECT (row), OPTION_CHECK_KEY, check);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+
   return row;
+}
+
+/* A click anywhere on an option's row is a click on its button. */
+static void
+on_option_row_activated (GtkListBox    *list,
+                         GtkListBoxRow *row)
+{
+  GtkWidget *check = g_object_get_data (G_OBJECT (row), OPTION_CHECK_KEY);
+
+  if (check != NULL && gtk_widget_is_sensitive (check))
+    gtk_widget_activate (check);
 }
 
 static GtkWidget *
@@ -133,6 +177,8 @@ build_list (TriageAitpView *self,
 {
   GtkWidget *list = boxed_list_new ();
   GtkCheckButton *group = NULL;
+
+  g_signal_connect (list, "row-activated", G_CALLBACK (on_option_row_activated), NULL);
 
   for (guint i = 0; i < self->request->options->len; i++)
     {
@@ -418,6 +464,51 @@ _triage_aitp_view_show_answer (TriageAitpView *self,
       else if (GTK_IS_BUTTON (widget))
         gtk_widget_add_css_class (widget, "suggested-action");
     }
+}
+
+/* Whether @text is longer than @max_chars (no more bytes: no more characters either). */
+static gboolean
+longer_than (const char *text,
+             gsize       max_chars)
+{
+  return text != NULL && strlen (text) > max_chars && (gsize) g_utf8_strlen (text, -1) > max_chars;
+}
+
+/* Whether an option's name or description is shown cut (by a row, a button,
+ * the drop-down or a card): "Show the Whole Request" then shows it whole. */
+gboolean
+_triage_aitp_view_options_are_cut (TriageAitpView *self)
+{
+  for (guint i = 0; self->request != NULL && i < self->request->options->len; i++)
+    {
+      const AtpAitpOption *option = g_ptr_array_index (self->request->options, i);
+
+      if (longer_than (option_label (option), TRIAGE_SHOWN_LABEL_CHARS) ||
+          longer_than (option->description, TRIAGE_SHOWN_ROW_CHARS))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The request's whole text (triage_whole_text_dup()), then every option's
+ * name and description, whole. */
+char *
+_triage_aitp_view_dup_whole_text (TriageAitpView *self)
+{
+  g_autofree char *request = triage_whole_text_dup (self->notification);
+  GString *text = g_string_new (request);
+
+  for (guint i = 0; self->request != NULL && i < self->request->options->len; i++)
+    {
+      const AtpAitpOption *option = g_ptr_array_index (self->request->options, i);
+
+      g_string_append_printf (text, "\n%s\n", option_label (option));
+      if (option->description != NULL && *option->description != '\0')
+        g_string_append_printf (text, "%s\n", option->description);
+    }
+
+  return g_string_free (text, FALSE);
 }
 
 /* A picture that arrived (or failed): every place that shows it takes it. */

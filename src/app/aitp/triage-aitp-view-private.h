@@ -57,6 +57,7 @@ struct _TriageAitpView
   TriageRequestBanner *banner;
   GtkScrolledWindow   *scroller;
   TriageRequestHeader *header;
+  GtkWidget           *whole_text_button;
   GtkBox              *images_box;
   GtkLabel            *answer_heading;
   GtkBox              *options_box;
@@ -86,6 +87,8 @@ void       _triage_aitp_view_take_picture   (TriageAitpView *self,
                                              GdkPaintable   *image,
                                              const char     *error_message);
 gboolean   _triage_aitp_view_focus_options  (TriageAitpView *self);
+gboolean   _triage_aitp_view_options_are_cut (TriageAitpView *self);
+char      *_triage_aitp_view_dup_whole_text (TriageAitpView *self);
 
 /* For the tests: the widget of an option (a check button, a button, a product card), by id. */
 GtkWidget *triage_aitp_view_get_option_widget (TriageAitpView *self,

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-aitp-view-private.h"
+#include "triage-whole-text.h"
 #include "triage-widgets-style.h"
 #include "triage-wrap-box.h"
 
@@ -119,6 +120,17 @@ static void
 on_deadline_passed (TriageAitpView *self)
 {
   _triage_aitp_view_update_state (self);
+}
+
+static void
+on_whole_text_clicked (TriageAitpView *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->notification == NULL || self->request == NULL)
+    return;
+  text = _triage_aitp_view_dup_whole_text (self);
+  triage_whole_text_show_text (GTK_WIDGET (self), text, self->notification->service.name);
 }
 
 /* Pictures */
@@ -372,6 +384,7 @@ reset (TriageAitpView *self)
   triage_request_state_clear (&self->state);
   g_clear_pointer (&self->request, atp_aitp_request_unref);
   _triage_aitp_view_clear_options (self);
+  gtk_widget_set_visible (self->whole_text_button, FALSE);
   triage_aitp_images_set_request (self->images, NULL);
 }
 
@@ -424,6 +437,8 @@ triage_aitp_view_set_request (TriageRequestView *view,
   g_clear_pointer (&self->built_at, g_date_time_unref);
   self->built_at = g_date_time_new_now_utc ();
   _triage_aitp_view_build_options (self);
+  gtk_widget_set_visible (self->whole_text_button,
+                          triage_whole_text_is_cut (notification) || _triage_aitp_view_options_are_cut (self));
   triage_aitp_images_set_request (self->images, self->request);
   build_image_offers (self);
 
@@ -577,6 +592,7 @@ triage_aitp_view_class_init (TriageAitpViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, banner);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, scroller);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, header);
+  gtk_widget_class_bind_template_child (widget_class, TriageAitpView, whole_text_button);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, images_box);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, answer_heading);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, options_box);
@@ -585,6 +601,7 @@ triage_aitp_view_class_init (TriageAitpViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, send_button);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, id_label);
   gtk_widget_class_bind_template_callback (widget_class, on_deadline_passed);
+  gtk_widget_class_bind_template_callback (widget_class, on_whole_text_clicked);
 
   /* Send, also Ctrl+Return from anywhere in the view. */
   gtk_widget_class_install_action (widget_class, "aitp.send", NULL, send_action);

@@ -93,11 +93,47 @@ triage_whole_text_dup (AtpNotification *notification)
 }
 
 /**
+ * triage_whole_text_show_text:
+ * @from: the widget the person asked from (its window is the preview's parent)
+ * @text: a request's whole text, as a view of its protocol puts it together
+ * @service_name: the name of the service that sent the request
+ *
+ * Opens @text in an attachment preview window.
+ *
+ * Returns: (transfer none): the window, presented
+ */
+GtkWidget *
+triage_whole_text_show_text (GtkWidget  *from,
+                             const char *text,
+                             const char *service_name)
+{
+  GtkRoot *root = gtk_widget_get_root (from);
+  AtpAttachment attachment = { 0 };
+  GtkWidget *window;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (from), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  attachment.type = (char *) "text/plain";
+  /* Translators: the title of the window that shows a request's whole text */
+  attachment.description = (char *) _("The Whole Request");
+  attachment.data = g_base64_encode ((const guchar *) text, strlen (text));
+  attachment.decoded_size = strlen (text);
+  window = triage_attachment_window_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         &attachment, service_name);
+  g_free (attachment.data);
+  gtk_window_present (GTK_WINDOW (window));
+
+  return window;
+}
+
+/**
  * triage_whole_text_show:
  * @from: the widget the person asked from (its window is the preview's parent)
  * @notification: a request
  *
- * Opens the request's whole text in an attachment preview window.
+ * Opens the request's whole text (triage_whole_text_dup()) in an attachment
+ * preview window.
  *
  * Returns: (transfer none): the window, presented
  */
@@ -106,19 +142,6 @@ triage_whole_text_show (GtkWidget       *from,
                         AtpNotification *notification)
 {
   g_autofree char *text = triage_whole_text_dup (notification);
-  GtkRoot *root = gtk_widget_get_root (from);
-  AtpAttachment attachment = { 0 };
-  GtkWidget *window;
 
-  attachment.type = (char *) "text/plain";
-  /* Translators: the title of the window that shows a request's whole text */
-  attachment.description = (char *) _("The Whole Request");
-  attachment.data = g_base64_encode ((const guchar *) text, strlen (text));
-  attachment.decoded_size = strlen (text);
-  window = triage_attachment_window_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         &attachment, notification->service.name);
-  g_free (attachment.data);
-  gtk_window_present (GTK_WINDOW (window));
-
-  return window;
+  return triage_whole_text_show_text (from, text, notification->service.name);
 }

@@ -1015,6 +1015,7 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
 
   triage_store_postgres_afp_class_init (store_class);
   triage_store_postgres_ops_class_init (store_class);
+  triage_store_postgres_delivered_class_init (store_class);
 }
 
 static void

@@ -27,5 +27,7 @@ struct pg_result *triage_store_postgres_query (TriageStorePostgres *self,
 void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
 /* The operators' functions (triage-store-postgres-ops.c). */
 void              triage_store_postgres_ops_class_init (TriageStoreClass *store_class);
+/* A page marked delivered at once (triage-store-postgres-delivered.c). */
+void              triage_store_postgres_delivered_class_init (TriageStoreClass *store_class);
 
 G_END_DECLS

@@ -109,6 +109,10 @@ struct _TriageStoreClass
   gboolean               (*mark_delivered)     (TriageStore *self,
                                                 const char  *id,
                                                 gint64       now);
+  /* triage-store-*-delivered.c */
+  GStrv                  (*mark_delivered_all) (TriageStore        *self,
+                                                const char * const *ids,
+                                                gint64              now);
   gint64                 (*next_deadline)      (TriageStore *self);
   GStrv                  (*expire_overdue)     (TriageStore *self,
                                                 gint64       now);

@@ -683,6 +683,7 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   triage_store_sqlite_webhooks_class_init (store_class);
   triage_store_sqlite_afp_class_init (store_class);
   triage_store_sqlite_ops_class_init (store_class);
+  triage_store_sqlite_delivered_class_init (store_class);
 }
 
 static void

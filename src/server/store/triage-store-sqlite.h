@@ -33,6 +33,8 @@ char                *triage_store_sqlite_column_text (struct sqlite3_stmt *stmt,
 void                 triage_store_sqlite_afp_class_init (TriageStoreClass *store_class);
 /* The operators' functions (triage-store-sqlite-ops.c). */
 void                 triage_store_sqlite_ops_class_init (TriageStoreClass *store_class);
+/* A page marked delivered at once (triage-store-sqlite-delivered.c). */
+void                 triage_store_sqlite_delivered_class_init (TriageStoreClass *store_class);
 int                  triage_store_sqlite_schema_version (void);
 
 G_END_DECLS

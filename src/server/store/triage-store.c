@@ -483,6 +483,16 @@ triage_store_mark_delivered (TriageStore *self,
   return WRITE (self)->mark_delivered (self, id, now);
 }
 
+GStrv
+triage_store_mark_delivered_all (TriageStore        *self,
+                                 const char * const *ids,
+                                 gint64              now)
+{
+  if (ids == NULL || ids[0] == NULL)
+    return g_new0 (char *, 1);
+  return WRITE (self)->mark_delivered_all (self, ids, now);
+}
+
 /* The earliest deadline of a pending notification (unix µs), 0 = none. */
 gint64
 triage_store_next_deadline (TriageStore *self)

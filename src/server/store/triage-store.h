@@ -195,6 +195,11 @@ gboolean     triage_store_transition      (TriageStore  *self,
 gboolean     triage_store_mark_delivered  (TriageStore  *self,
                                            const char   *id,
                                            gint64        now);
+/* The same for every one of @ids in one statement (a list page); returns the
+ * ids it moved, in no particular order. */
+GStrv        triage_store_mark_delivered_all (TriageStore        *self,
+                                              const char * const *ids,
+                                              gint64              now);
 gint64       triage_store_next_deadline   (TriageStore  *self);
 GStrv        triage_store_expire_overdue  (TriageStore  *self,
                                            gint64        now);
