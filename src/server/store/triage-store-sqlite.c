@@ -428,26 +428,6 @@ sqlite_list (TriageStore           *store,
   return rows;
 }
 
-/* Who notification @id goes to, kept (when it goes to anyone): asked for at
- * its creation and again at its delivery, and it never changes, as the
- * PostgreSQL store keeps it too. */
-static void
-keep_recipients (TriageStoreSqlite *self,
-                 const char        *id,
-                 GStrv              users)
-{
-  if (users[0] == NULL || g_hash_table_contains (self->recipients, id))
-    return;
-  if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
-    {
-      g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
-
-      g_hash_table_remove (self->recipients, oldest);
-    }
-  g_queue_push_tail (self->recipients_age, g_strdup (id));
-  g_hash_table_insert (self->recipients, g_strdup (id), g_strdupv (users));
-}
-
 static TriageStoreInsert
 sqlite_insert_notification (TriageStore *store,
                             const char  *id,
@@ -462,7 +442,6 @@ sqlite_insert_notification (TriageStore *store,
                             gint64       deadline)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  g_autoptr(GPtrArray) users = NULL;
   sqlite3_stmt *stmt;
   gboolean ok, exists;
 
@@ -495,27 +474,17 @@ sqlite_insert_notification (TriageStore *store,
        * moves on with every recipient row this statement inserts. */
       gint64 seq = sqlite3_last_insert_rowid (self->db);
 
-      int status;
-
-      /* Who it goes to comes back from the insert itself: the publish that
-       * follows finds it kept instead of reading it again. */
       stmt = cached (self,
         "INSERT INTO notification_recipients (notification_seq, user_id)"
-        " SELECT ?, user_id FROM service_recipients WHERE service_id = ? RETURNING user_id");
+        " SELECT ?, user_id FROM service_recipients WHERE service_id = ?");
       sqlite3_bind_int64 (stmt, 1, seq);
       bind_text (stmt, 2, service_id);
-      users = g_ptr_array_new_with_free_func (g_free);
-      while ((status = sqlite3_step (stmt)) == SQLITE_ROW)
-        g_ptr_array_add (users, column_text (stmt, 0));
-      g_ptr_array_add (users, NULL);
-      ok = status == SQLITE_DONE;
+      ok = sqlite3_step (stmt) == SQLITE_DONE;
       done (stmt);
     }
   if (!ok)
     run_cached (self, "ROLLBACK TO notification", NULL);
   run_cached (self, "RELEASE notification", NULL);
-  if (ok)
-    keep_recipients (self, id, (GStrv) users->pdata);
   return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
 
@@ -559,7 +528,18 @@ sqlite_recipients (TriageStore *store,
     g_ptr_array_add (users, column_text (stmt, 0));
   done (stmt);
   g_ptr_array_add (users, NULL);
-  keep_recipients (self, notification_id, (GStrv) users->pdata);
+  if (users->len > 1)
+    {
+      if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
+        {
+          g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
+
+          g_hash_table_remove (self->recipients, oldest);
+        }
+      g_queue_push_tail (self->recipients_age, g_strdup (notification_id));
+      g_hash_table_insert (self->recipients, g_strdup (notification_id),
+                           g_strdupv ((GStrv) users->pdata));
+    }
   return (GStrv) g_ptr_array_free (users, FALSE);
 }
 
