@@ -20,6 +20,7 @@ struct _TriageStoreSqlite
   GHashTable *services;        /* "column\nvalue" → TriageServiceRow: they never change */
   GHashTable *recipients;      /* notification id → GStrv: who it goes to, never changes */
   GQueue     *recipients_age;  /* its keys, oldest first */
+  GHashTable *service_recipients; /* service id → GStrv: who its requests go to, never changes */
 };
 
 /* Runs @sql (any number of statements, not kept prepared). */

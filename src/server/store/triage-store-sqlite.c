@@ -22,6 +22,7 @@
 
 /* As many as the PostgreSQL store keeps (triage-store-postgres.c). */
 #define RECIPIENTS_KEPT 4096
+#define SERVICE_RECIPIENTS_KEPT 1024
 
 G_DEFINE_FINAL_TYPE (TriageStoreSqlite, triage_store_sqlite, TRIAGE_TYPE_STORE)
 
@@ -253,6 +254,7 @@ sqlite_rollback (TriageStore *store)
   /* Notifications of the batch are gone: what was kept of them goes too. */
   g_hash_table_remove_all (self->recipients);
   g_queue_clear_full (self->recipients_age, g_free);
+  g_hash_table_remove_all (self->service_recipients);
   triage_store_sqlite_exec (self, "ROLLBACK", NULL);
 }
 
@@ -428,6 +430,53 @@ sqlite_list (TriageStore           *store,
   return rows;
 }
 
+/* Who notification @id goes to, kept (when it goes to anyone): asked for at
+ * its creation and again at its delivery, and it never changes, as the
+ * PostgreSQL store keeps it too. */
+static void
+keep_recipients (TriageStoreSqlite *self,
+                 const char        *id,
+                 GStrv              users)
+{
+  if (users[0] == NULL || g_hash_table_contains (self->recipients, id))
+    return;
+  if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
+    {
+      g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
+
+      g_hash_table_remove (self->recipients, oldest);
+    }
+  g_queue_push_tail (self->recipients_age, g_strdup (id));
+  g_hash_table_insert (self->recipients, g_strdup (id), g_strdupv (users));
+}
+
+/* Who the requests of service @service_id go to, in the order they are
+ * inserted: read once, as a service never changes once registered. */
+static GStrv
+service_recipients (TriageStoreSqlite *self,
+                    const char        *service_id)
+{
+  GStrv users = g_hash_table_lookup (self->service_recipients, service_id);
+  GPtrArray *found;
+  sqlite3_stmt *stmt;
+
+  if (users != NULL)
+    return users;
+  stmt = cached (self,
+    "SELECT user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
+  found = g_ptr_array_new ();
+  bind_text (stmt, 1, service_id);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (found, column_text (stmt, 0));
+  done (stmt);
+  g_ptr_array_add (found, NULL);
+  users = (GStrv) g_ptr_array_free (found, FALSE);
+  if (g_hash_table_size (self->service_recipients) >= SERVICE_RECIPIENTS_KEPT)
+    g_hash_table_remove_all (self->service_recipients);
+  g_hash_table_insert (self->service_recipients, g_strdup (service_id), users);
+  return users;
+}
+
 static TriageStoreInsert
 sqlite_insert_notification (TriageStore *store,
                             const char  *id,
@@ -476,7 +525,7 @@ sqlite_insert_notification (TriageStore *store,
 
       stmt = cached (self,
         "INSERT INTO notification_recipients (notification_seq, user_id)"
-        " SELECT ?, user_id FROM service_recipients WHERE service_id = ?");
+        " SELECT ?, user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
       sqlite3_bind_int64 (stmt, 1, seq);
       bind_text (stmt, 2, service_id);
       ok = sqlite3_step (stmt) == SQLITE_DONE;
@@ -485,6 +534,10 @@ sqlite_insert_notification (TriageStore *store,
   if (!ok)
     run_cached (self, "ROLLBACK TO notification", NULL);
   run_cached (self, "RELEASE notification", NULL);
+  /* Those are the service's recipients, which the publish right after this
+   * asks for: kept now rather than read back with a join. */
+  if (ok)
+    keep_recipients (self, id, service_recipients (self, service_id));
   return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
 
@@ -528,18 +581,7 @@ sqlite_recipients (TriageStore *store,
     g_ptr_array_add (users, column_text (stmt, 0));
   done (stmt);
   g_ptr_array_add (users, NULL);
-  if (users->len > 1)
-    {
-      if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
-        {
-          g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
-
-          g_hash_table_remove (self->recipients, oldest);
-        }
-      g_queue_push_tail (self->recipients_age, g_strdup (notification_id));
-      g_hash_table_insert (self->recipients, g_strdup (notification_id),
-                           g_strdupv ((GStrv) users->pdata));
-    }
+  keep_recipients (self, notification_id, (GStrv) users->pdata);
   return (GStrv) g_ptr_array_free (users, FALSE);
 }
 
@@ -628,6 +670,7 @@ triage_store_sqlite_finalize (GObject *object)
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->services, g_hash_table_unref);
   g_clear_pointer (&self->recipients, g_hash_table_unref);
+  g_clear_pointer (&self->service_recipients, g_hash_table_unref);
   if (self->recipients_age != NULL)
     g_queue_free_full (self->recipients_age, g_free);
   sqlite3_close (self->db);
@@ -675,4 +718,6 @@ triage_store_sqlite_init (TriageStoreSqlite *self)
   self->recipients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                             (GDestroyNotify) g_strfreev);
   self->recipients_age = g_queue_new ();
+  self->service_recipients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                    (GDestroyNotify) g_strfreev);
 }
