@@ -697,6 +697,59 @@ test_start_together (void)
   g_assert_cmpstr (version, ==, expected);
 }
 
+/* Read your writes while the server commits one batch and gathers the next:
+ * requests keep coming to A (so a commit is in flight most of the time), and
+ * every 201 is followed at once by a GET of what it created on A, an answer
+ * on B, and a GET of that answer on A again; B's stream gets each one. */
+#define RYW_LOAD 8
+
+static void
+test_read_your_writes (Cluster       *cluster,
+                       gconstpointer  data)
+{
+  TriageTestServer *a = cluster->servers[0], *b = cluster->servers[1];
+  g_autoptr(SrvSocket) ws = srv_ws_open (b, cluster->alice, NULL);
+  Reply load[RYW_LOAD] = { { 0 } };
+
+  for (guint j = 0; j < RYW_LOAD; j++)
+    load[j].done = TRUE;
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *id = NULL, *agent_path = NULL, *client_path = NULL;
+      g_autoptr(SrvAnswer) seen = NULL, client = NULL, answered = NULL;
+
+      for (guint j = 0; j < RYW_LOAD; j++)
+        if (load[j].done)
+          {
+            g_autofree char *load_id = atp_new_uuid ();
+            g_autofree char *body = notification_body (load_id, "Load", 0);
+
+            if (load[j].body != NULL)
+              g_assert_cmpuint (load[j].status, ==, 201);
+            send_async (a, "POST", "/api/v1/notifications", cluster->key, body, &load[j]);
+          }
+      id = post (a, cluster->key, "Read your writes", 0);
+      agent_path = g_strdup_printf ("/api/v1/notifications/%s", id);
+      client_path = g_strdup_printf ("/api/v1/client/notifications/%s", id);
+      seen = srv_request (a, "GET", agent_path, cluster->key, NULL);
+      srv_assert_status (seen, 200, NULL);
+      client = srv_request (a, "GET", client_path, cluster->alice, NULL);
+      srv_assert_status (client, 200, NULL);
+      respond (b, cluster->alice, id, "ok");
+      answered = srv_request (a, "GET", agent_path, cluster->key, NULL);
+      srv_assert_status (answered, 200, NULL);
+      g_assert_nonnull (strstr (answered->body, "\"status\":\"responded\""));
+      srv_wait_until (srv_find_update (ws, id, "responded") != NULL, "the answer on B's stream");
+      g_assert_nonnull (srv_find_frame (ws, "notification", id));
+    }
+  srv_wait_until (all_done (load, RYW_LOAD), "the last requests of the load");
+  for (guint j = 0; j < RYW_LOAD; j++)
+    {
+      g_assert_cmpuint (load[j].status, ==, 201);
+      reply_clear (&load[j]);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -722,6 +775,7 @@ main (int    argc,
   ADD ("/cluster/deadline-after-death", &two, test_deadline_after_death);
   ADD ("/cluster/listener-lost", &two, test_listener_lost);
   ADD ("/cluster/shared-rate-limit", &limited, test_shared_rate_limit);
+  ADD ("/cluster/read-your-writes", &two, test_read_your_writes);
 #undef ADD
   g_test_add_func ("/cluster/start-together", test_start_together);
   return g_test_run ();

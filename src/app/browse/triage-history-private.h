@@ -21,6 +21,8 @@ sqlite3       *triage_history_open_connection (const char                 *path,
 gboolean       triage_history_set_error       (GError                    **error,
                                                sqlite3                    *db,
                                                const char                 *failure);
+char          *triage_history_column_text     (sqlite3_stmt               *stmt,
+                                               int                         column);
 sqlite3_stmt  *triage_history_prepare_fetch   (sqlite3                    *db,
                                                GError                    **error);
 GPtrArray     *triage_history_fetch_rows      (sqlite3                    *db,

@@ -8,6 +8,8 @@
 
 #include <gio/gio.h>
 
+#include "triage-tray-item.h"
+
 G_BEGIN_DECLS
 
 /* Themed icons (adwaita-icon-theme) for the three states, and the do-not-disturb overlay. */
@@ -22,32 +24,6 @@ G_BEGIN_DECLS
 /* D-Bus paths of the exported objects. */
 #define TRIAGE_TRAY_ITEM_PATH "/StatusNotifierItem"
 #define TRIAGE_TRAY_MENU_PATH "/MenuBar"
-
-/**
- * TriageTrayItem:
- * @id: the notification id, the parameter of the `open-request` action
- * @title: the request's title (untrusted; the tray makes it safe for a menu label)
- * @deadline: (nullable): its deadline
- *
- * A pending request as listed in the tray menu.
- */
-typedef struct
-{
-  char      *id;
-  char      *title;
-  GDateTime *deadline;
-} TriageTrayItem;
-
-#define TRIAGE_TYPE_TRAY_ITEM (triage_tray_item_get_type ())
-
-GType           triage_tray_item_get_type (void) G_GNUC_CONST;
-TriageTrayItem *triage_tray_item_new      (const char           *id,
-                                           const char           *title,
-                                           GDateTime            *deadline);
-TriageTrayItem *triage_tray_item_copy     (const TriageTrayItem *item);
-void            triage_tray_item_free     (TriageTrayItem       *item);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageTrayItem, triage_tray_item_free)
 
 #define TRIAGE_TYPE_TRAY (triage_tray_get_type ())
 

@@ -28,6 +28,9 @@ struct _TriagePgConnection
   GHashTable *prepared;       /* SQL → statement name on this connection */
   guint       next_name;
   gint64      retry_at;       /* monotonic µs: no new connection before this */
+  guint       pipeline_next;  /* the pipeline's statement whose results come next */
+  gboolean    pipeline_seen;  /* a result of it was read */
+  GError     *pipeline_failure;
 };
 
 /* libpq's messages end with a newline. */
@@ -152,6 +155,7 @@ triage_pg_connection_free (TriagePgConnection *self)
   g_free (self->password);
   g_free (self->name);
   g_free (self->settings);
+  g_clear_error (&self->pipeline_failure);
   g_free (self);
 }
 
@@ -297,18 +301,15 @@ triage_pg_query (TriagePgConnection  *self,
   return run_prepared (self, sql, n_params, params, error);
 }
 
-/* Runs @statements in one round trip to the database (libpq's pipeline
- * mode): each is sent before the first result is read. A statement that
- * fails aborts those after it (their result stays NULL); the error is the
- * first failure's. Statements are prepared first, once per connection. */
+/* Sends @statements in one go (libpq's pipeline mode): each is sent before
+ * the first result is read; triage_pg_pipeline_poll() reads the results.
+ * Statements are prepared first, once per connection. */
 gboolean
-triage_pg_pipeline (TriagePgConnection *self,
-                    TriagePgStatement  *statements,
-                    guint               n_statements,
-                    GError            **error)
+triage_pg_pipeline_send (TriagePgConnection *self,
+                         TriagePgStatement  *statements,
+                         guint               n_statements,
+                         GError            **error)
 {
-  g_autoptr(GError) failure = NULL;
-  PGresult *sync;
   gboolean sent = TRUE;
 
   if (!triage_pg_connection_ensure (self, error))
@@ -330,36 +331,95 @@ triage_pg_pipeline (TriagePgConnection *self,
       PQexitPipelineMode (self->conn);
       return FALSE;
     }
-  for (guint i = 0; i < n_statements; i++)
-    {
-      PGresult *result = PQgetResult (self->conn);
+  self->pipeline_next = 0;
+  self->pipeline_seen = FALSE;
+  g_clear_error (&self->pipeline_failure);
+  return TRUE;
+}
 
-      if (result == NULL)
-        break;
-      if (!result_ok (result))
-        {
-          if (failure == NULL && PQresultStatus (result) != PGRES_PIPELINE_ABORTED)
-            set_result_error (self, result, &failure);
-          PQclear (result);
-        }
-      else
-        statements[i].result = result;
-      /* The end of this statement's results. */
-      while ((result = PQgetResult (self->conn)) != NULL)
-        PQclear (result);
-    }
-  while ((sync = PQgetResult (self->conn)) != NULL && PQresultStatus (sync) != PGRES_PIPELINE_SYNC)
-    PQclear (sync);
-  g_clear_pointer (&sync, PQclear);
-  PQexitPipelineMode (self->conn);
-  if (failure == NULL && triage_pg_connection_is_bad (self))
-    set_result_error (self, NULL, &failure);
-  if (failure != NULL)
+/* Takes one result of the pipeline; TRUE once its end (the sync) is read. */
+static gboolean
+pipeline_step (TriagePgConnection *self,
+               TriagePgStatement  *statements,
+               guint               n_statements)
+{
+  PGresult *result = PQgetResult (self->conn);
+
+  if (result == NULL)
     {
-      g_propagate_error (error, g_steal_pointer (&failure));
+      /* The end of a statement's results; one with no result at all: the
+       * connection is gone. */
+      if (!self->pipeline_seen || self->pipeline_next >= n_statements)
+        return TRUE;
+      self->pipeline_next++;
+      self->pipeline_seen = FALSE;
       return FALSE;
     }
-  return TRUE;
+  if (self->pipeline_next >= n_statements)
+    {
+      gboolean end = PQresultStatus (result) == PGRES_PIPELINE_SYNC;
+
+      PQclear (result);
+      return end;
+    }
+  if (self->pipeline_seen)
+    PQclear (result);
+  else if (!result_ok (result))
+    {
+      if (self->pipeline_failure == NULL && PQresultStatus (result) != PGRES_PIPELINE_ABORTED)
+        set_result_error (self, result, &self->pipeline_failure);
+      PQclear (result);
+    }
+  else
+    statements[self->pipeline_next].result = result;
+  self->pipeline_seen = TRUE;
+  return FALSE;
+}
+
+/* Reads the results of the pipeline triage_pg_pipeline_send() sent: all of
+ * them (@wait), or what has arrived (the socket was readable). A statement
+ * that failed aborts those after it (their result stays NULL); the error is
+ * the first failure's. */
+TriagePgPoll
+triage_pg_pipeline_poll (TriagePgConnection *self,
+                         TriagePgStatement  *statements,
+                         guint               n_statements,
+                         gboolean            wait,
+                         GError            **error)
+{
+  gboolean end = FALSE;
+
+  if (!wait && !PQconsumeInput (self->conn))
+    end = TRUE;
+  while (!end && (wait || !PQisBusy (self->conn)))
+    end = pipeline_step (self, statements, n_statements);
+  if (!end)
+    return TRIAGE_PG_POLL_PENDING;
+  PQexitPipelineMode (self->conn);
+  if (self->pipeline_failure == NULL && triage_pg_connection_is_bad (self))
+    set_result_error (self, NULL, &self->pipeline_failure);
+  if (self->pipeline_failure == NULL && self->pipeline_next < n_statements)
+    g_set_error (&self->pipeline_failure, G_IO_ERROR, G_IO_ERROR_FAILED,
+                 "database error: the answers stopped before the last statement");
+  if (self->pipeline_failure != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->pipeline_failure));
+      return TRIAGE_PG_POLL_FAILED;
+    }
+  return TRIAGE_PG_POLL_DONE;
+}
+
+/* Runs @statements in one round trip to the database (see
+ * triage_pg_pipeline_send()). */
+gboolean
+triage_pg_pipeline (TriagePgConnection *self,
+                    TriagePgStatement  *statements,
+                    guint               n_statements,
+                    GError            **error)
+{
+  return triage_pg_pipeline_send (self, statements, n_statements, error) &&
+         triage_pg_pipeline_poll (self, statements, n_statements, TRUE, error) ==
+           TRIAGE_PG_POLL_DONE;
 }
 
 /* Runs @sql (one or more statements, no parameters) with the simple protocol;

@@ -48,6 +48,23 @@ gboolean            triage_pg_pipeline           (TriagePgConnection  *self,
                                                   TriagePgStatement   *statements,
                                                   guint                n_statements,
                                                   GError             **error);
+/* The same in two halves, for a caller that watches the socket. */
+typedef enum
+{
+  TRIAGE_PG_POLL_PENDING,
+  TRIAGE_PG_POLL_DONE,
+  TRIAGE_PG_POLL_FAILED,
+} TriagePgPoll;
+
+gboolean            triage_pg_pipeline_send      (TriagePgConnection  *self,
+                                                  TriagePgStatement   *statements,
+                                                  guint                n_statements,
+                                                  GError             **error);
+TriagePgPoll        triage_pg_pipeline_poll      (TriagePgConnection  *self,
+                                                  TriagePgStatement   *statements,
+                                                  guint                n_statements,
+                                                  gboolean             wait,
+                                                  GError             **error);
 PGresult           *triage_pg_exec               (TriagePgConnection  *self,
                                                   const char          *sql,
                                                   GError             **error);

@@ -3,9 +3,10 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The PostgreSQL backend: several servers on one database. Each holds two
- * connections: one for its batches and reads (this file), one that listens
- * for the events of every server and keeps the shared rate limits
+ * The PostgreSQL backend: several servers on one database. Each holds three
+ * connections: two for its batches and reads, taking turns so that one
+ * batch commits while the next gathers (triage-pg-writer.c), and one that
+ * listens for the events of every server and keeps the shared rate limits
  * (triage-pg-listener.c). What the other backend gets from owning its
  * database, this one gets from the database:
  *
@@ -21,9 +22,12 @@
  *     lock, so their ids increase in commit order across servers, and the
  *     commit NOTIFYs every listener.
  *
- * libpq is synchronous: each statement holds the main loop for one round
- * trip to the database (tens of µs on a local socket), a commit for the
- * database's fsync, as a SQLite commit does.
+ * Each statement holds the main loop for one round trip to the database
+ * (tens of µs on a local socket); a commit does not: the main loop serves
+ * other requests while the database syncs, and answers the requests of the
+ * batch once it has. A read waits for the commit in flight, so it sees
+ * everything this server wrote before it; the hot writes (a notification's
+ * insert, its delivery) do not (write_query ()).
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -32,6 +36,7 @@
 #include "triage-pg-connection.h"
 #include "triage-pg-listener.h"
 #include "triage-pg-schema.h"
+#include "triage-pg-writer.h"
 #include "triage-store-postgres.h"
 #include "triage-store-private.h"
 
@@ -46,12 +51,8 @@
 struct _TriageStorePostgres
 {
   TriageStore         parent_instance;
-  TriagePgConnection *conn;
+  TriagePgWriter     *writer;
   TriagePgListener   *listener;
-  gboolean            in_batch;
-  gboolean            begun;          /* the batch's BEGIN went out (with its first statement) */
-  char               *batch_error;    /* the first statement of the batch that failed */
-  GPtrArray          *events;         /* the batch's, written with its COMMIT */
   GHashTable         *services;       /* "query\nvalue" → TriageServiceRow: they never change */
   GHashTable         *recipients;     /* notification id → GStrv: who it goes to, never changes */
   GQueue             *recipients_age; /* its keys, oldest first */
@@ -63,40 +64,29 @@ struct _TriageStorePostgres
 
 G_DEFINE_FINAL_TYPE (TriageStorePostgres, triage_store_postgres, TRIAGE_TYPE_STORE)
 
-/* Runs @sql; NULL when it failed (logged). In a batch, the first failure
- * fails the whole batch (PostgreSQL refuses the rest of the transaction),
- * so later statements are not even sent. The batch's BEGIN goes out with its
- * first statement, in the same round trip. */
+/* Runs @sql; NULL when it failed (logged), which fails the open batch. It
+ * first waits for the commit in flight, if any, so that it sees what this
+ * server wrote before (see triage-pg-writer.c). */
 static PGresult *
 query (TriageStorePostgres *self,
        const char          *sql,
        int                  n_params,
        const TriagePgParam *params)
 {
-  g_autoptr(GError) error = NULL;
-  PGresult *result = NULL;
+  triage_pg_writer_wait (self->writer);
+  return triage_pg_writer_query (self->writer, sql, n_params, params);
+}
 
-  if (self->in_batch && self->batch_error != NULL)
-    return NULL;
-  if (self->in_batch && !self->begun)
-    {
-      TriagePgStatement pipeline[] = { { "BEGIN", 0, NULL, NULL }, { sql, n_params, params, NULL } };
-
-      self->begun = TRUE;
-      if (triage_pg_pipeline (self->conn, pipeline, G_N_ELEMENTS (pipeline), &error))
-        result = g_steal_pointer (&pipeline[1].result);
-      g_clear_pointer (&pipeline[0].result, PQclear);
-      g_clear_pointer (&pipeline[1].result, PQclear);
-    }
-  else
-    result = triage_pg_query (self->conn, sql, n_params, params, &error);
-  if (result == NULL)
-    {
-      g_warning ("%s", error->message);
-      if (self->in_batch)
-        self->batch_error = g_strdup (error->message);
-    }
-  return result;
+/* The same for a write that need not wait: one that changes only rows the
+ * commit in flight did not write, or waits for them in the database, and
+ * reads nothing that batch wrote. */
+static PGresult *
+write_query (TriageStorePostgres *self,
+             const char          *sql,
+             int                  n_params,
+             const TriagePgParam *params)
+{
+  return triage_pg_writer_query (self->writer, sql, n_params, params);
 }
 
 PGresult *
@@ -193,142 +183,71 @@ status_array (guint mask)
   return g_string_free (array, FALSE);
 }
 
-/* ---- the batch ---- */
+/* ---- the batch (triage-pg-writer.c) ---- */
 
-/* A batch costs no round trip until it has a statement to run. */
 static gboolean
 postgres_begin (TriageStore *store,
                 GError     **error)
 {
-  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-
-  self->in_batch = TRUE;
-  self->begun = FALSE;
-  g_clear_pointer (&self->batch_error, g_free);
-  g_clear_pointer (&self->events, g_ptr_array_unref);
+  triage_pg_writer_begin (TRIAGE_STORE_POSTGRES (store)->writer);
   return TRUE;
 }
 
-/* The batch's events are written with its COMMIT (see postgres_commit). */
 static gboolean
 postgres_insert_events (TriageStore *store,
                         GPtrArray   *events,
                         GError     **error)
 {
-  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-
-  g_clear_pointer (&self->events, g_ptr_array_unref);
-  self->events = g_ptr_array_ref (events);
+  triage_pg_writer_set_events (TRIAGE_STORE_POSTGRES (store)->writer, events);
   return TRUE;
 }
 
-/* @events as the arrays of one INSERT … SELECT FROM unnest (…). */
-static GStrv
-event_arrays (GPtrArray *events)
-{
-  GString *arrays[6];
-  GStrv texts = g_new0 (char *, G_N_ELEMENTS (arrays) + 1);
-
-  for (guint c = 0; c < G_N_ELEMENTS (arrays); c++)
-    arrays[c] = g_string_new ("{");
-  for (guint i = 0; i < events->len; i++)
-    {
-      TriageEventRow *event = events->pdata[i];
-
-      triage_pg_array_append (arrays[0], event->user);
-      triage_pg_array_append (arrays[1], event->type);
-      triage_pg_array_append (arrays[2], event->data);
-      triage_pg_array_append (arrays[3], event->notification_id);
-      g_string_append_printf (arrays[4], "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", event->created_at);
-      g_string_append_printf (arrays[5], "%s%d", i > 0 ? "," : "", event->protocol);
-    }
-  for (guint c = 0; c < G_N_ELEMENTS (arrays); c++)
-    {
-      g_string_append_c (arrays[c], '}');
-      texts[c] = g_string_free (arrays[c], FALSE);
-    }
-  return texts;
-}
-
-/* One round trip: the batch's BEGIN if no statement sent it, then its events
- * under the event-log lock (held until the commit is done, so a batch that
- * commits later gets larger ids than any batch that committed before,
- * whichever server wrote it), the NOTIFY that wakes every server's listener,
- * and the COMMIT. */
 static gboolean
 postgres_commit (TriageStore *store,
                  GError     **error)
 {
-  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_auto(GStrv) arrays = NULL;
-  TriagePgNumber key;
-  TriagePgParam lock_params[] = { triage_pg_number (&key, TRIAGE_PG_EVENT_LOCK) };
-  TriagePgStatement pipeline[5] = { { NULL } };
-  TriagePgStatement *inserted = NULL, *committed;
-  guint n = 0;
-  gboolean ok;
+  return triage_pg_writer_commit (TRIAGE_STORE_POSTGRES (store)->writer, error);
+}
 
-  if (self->batch_error != NULL)
+static void
+committed_cb (gboolean      committed,
+              const GError *error,
+              gpointer      data)
+{
+  TriageStorePostgres *self = data;
+
+  if (!committed)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was not stored: %s",
-                   self->batch_error);
-      return FALSE;
+      /* Notifications of the batch are gone: what was kept of them goes too. */
+      g_hash_table_remove_all (self->recipients);
+      g_queue_clear_full (self->recipients_age, g_free);
     }
-  if (!self->begun && self->events == NULL)
-    {
-      self->in_batch = FALSE;
-      return TRUE;
-    }
-  if (!self->begun)
-    pipeline[n++] = (TriagePgStatement) { "BEGIN", 0, NULL, NULL };
-  if (self->events != NULL)
-    {
-      arrays = event_arrays (self->events);
-      pipeline[n++] = (TriagePgStatement) { "SELECT pg_advisory_xact_lock ($1::bigint)", 1,
-                                            lock_params, NULL };
-      inserted = &pipeline[n];
-      pipeline[n++] = (TriagePgStatement) {
-        "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
-        " SELECT e.user_id, e.type, e.data, e.notification_id, e.created_at, e.protocol"
-        " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[])"
-        " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, protocol, n)"
-        " ORDER BY e.n RETURNING id", 6, (const TriagePgParam *) arrays, NULL };
-      pipeline[n++] = (TriagePgStatement) { "NOTIFY " TRIAGE_PG_EVENT_CHANNEL, 0, NULL, NULL };
-    }
-  committed = &pipeline[n];
-  pipeline[n++] = (TriagePgStatement) { "COMMIT", 0, NULL, NULL };
-  ok = triage_pg_pipeline (self->conn, pipeline, n, error);
-  self->in_batch = FALSE;
-  /* A transaction that had failed ends with ROLLBACK, not an error. */
-  if (ok && g_strcmp0 (PQcmdStatus (committed->result), "COMMIT") != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was rolled back");
-      ok = FALSE;
-    }
-  for (int i = 0; ok && inserted != NULL && i < PQntuples (inserted->result) &&
-       i < (int) self->events->len; i++)
-    ((TriageEventRow *) self->events->pdata[i])->id = triage_pg_int (inserted->result, i, 0);
-  for (guint i = 0; i < n; i++)
-    g_clear_pointer (&pipeline[i].result, PQclear);
-  g_clear_pointer (&self->events, g_ptr_array_unref);
-  return ok;
+  triage_store_committed (TRIAGE_STORE (self), committed, error);
+}
+
+static void
+postgres_commit_start (TriageStore *store)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+
+  triage_pg_writer_commit_async (self->writer, committed_cb, self);
+}
+
+static void
+postgres_commit_wait (TriageStore *store)
+{
+  triage_pg_writer_wait (TRIAGE_STORE_POSTGRES (store)->writer);
 }
 
 static void
 postgres_rollback (TriageStore *store)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) result = NULL;
 
   /* Notifications of the batch are gone: what was kept of them goes too. */
   g_hash_table_remove_all (self->recipients);
   g_queue_clear_full (self->recipients_age, g_free);
-  self->in_batch = FALSE;
-  g_clear_pointer (&self->batch_error, g_free);
-  g_clear_pointer (&self->events, g_ptr_array_unref);
-  /* A lost connection took its transaction with it; an unsent BEGIN, none. */
-  if (self->begun && !triage_pg_connection_is_bad (self->conn))
-    result = triage_pg_exec (self->conn, "ROLLBACK", NULL);
+  triage_pg_writer_rollback (self->writer);
 }
 
 /* ---- users and services ---- */
@@ -583,9 +502,10 @@ postgres_insert_notification (TriageStore *store,
                              deadline > 0 ? triage_pg_number (&due, deadline) : NULL,
                              triage_pg_number (&kind, protocol), protocol_id };
   /* Another server's insert of the same id (or the same agent's id of the
-   * request) makes this one wait for its batch, then do nothing. */
+   * request) makes this one wait for its batch, then do nothing; so does
+   * this server's commit in flight. */
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) result = query (self,
+  g_autoptr(PGresult) result = write_query (self,
     "WITH n AS (INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     "  created_at, deadline, updated_at, protocol, protocol_id) VALUES ($1, $2, $3, $4, $5, $6, 0,"
     "  $7::bigint, $8::bigint, $7::bigint, $9::int, $10) ON CONFLICT DO NOTHING RETURNING seq),"
@@ -666,11 +586,14 @@ postgres_mark_delivered (TriageStore *store,
 {
   TriagePgNumber when;
   TriagePgParam params[] = { id, triage_pg_number (&when, now) };
+  g_autoptr(PGresult) result = NULL;
 
-  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
-                            "UPDATE notifications SET status = 1, updated_at = $2::bigint"
-                            " WHERE seq = (SELECT seq FROM notifications WHERE id = $1 AND status = 0"
-                            "  FOR UPDATE SKIP LOCKED)", 2, params);
+  /* A row of the commit in flight is skipped as locked: a courtesy. */
+  result = write_query (TRIAGE_STORE_POSTGRES (store),
+                        "UPDATE notifications SET status = 1, updated_at = $2::bigint"
+                        " WHERE seq = (SELECT seq FROM notifications WHERE id = $1 AND status = 0"
+                        "  FOR UPDATE SKIP LOCKED)", 2, params);
+  return result != NULL && triage_pg_changed (result) == 1;
 }
 
 static gint64
@@ -694,65 +617,6 @@ postgres_expire_overdue (TriageStore *store,
                         " WHERE seq IN (SELECT seq FROM notifications WHERE deadline IS NOT NULL"
                         "  AND deadline <= $1::bigint AND status IN " PENDING_IN
                         "  FOR UPDATE SKIP LOCKED) RETURNING id", 1, params);
-}
-
-/* ---- the event log ---- */
-
-static gint64
-postgres_last_event (TriageStore *store)
-{
-  return query_number (TRIAGE_STORE_POSTGRES (store), "SELECT MAX (id) FROM events", 0, NULL);
-}
-
-static GPtrArray *
-postgres_events_after (TriageStore *store,
-                       const char  *user,
-                       gint64       after,
-                       guint        limit)
-{
-  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) result = NULL;
-  TriagePgNumber from, most;
-  TriagePgParam params[] = { user, triage_pg_number (&from, after),
-                             triage_pg_number (&most, (gint64) limit + 1) };
-  GPtrArray *rows;
-
-  if (after < postgres_last_event (store))
-    {
-      gint64 first = query_number (self, "SELECT MIN (id) FROM events", 0, NULL);
-
-      if (first == 0 || after < first - 1)
-        return NULL;
-    }
-  result = query (self, "SELECT id, type, data, notification_id, protocol FROM events"
-                        " WHERE user_id = $1 AND id > $2::bigint ORDER BY id LIMIT $3::bigint",
-                  3, params);
-  if (result == NULL || PQntuples (result) > (int) limit)
-    return NULL;
-  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  for (int i = 0; i < PQntuples (result); i++)
-    {
-      TriageEventRow *row = g_new0 (TriageEventRow, 1);
-
-      row->id = triage_pg_int (result, i, 0);
-      row->user = g_strdup (user);
-      row->type = triage_pg_text (result, i, 1);
-      row->data = triage_pg_text (result, i, 2);
-      row->notification_id = triage_pg_text (result, i, 3);
-      row->protocol = (int) triage_pg_int (result, i, 4);
-      g_ptr_array_add (rows, row);
-    }
-  return rows;
-}
-
-static void
-postgres_prune_events (TriageStore *store,
-                       gint64       before)
-{
-  TriagePgNumber when;
-  TriagePgParam params[] = { triage_pg_number (&when, before) };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-                                      "DELETE FROM events WHERE created_at < $1::bigint", 1, params);
 }
 
 /* ---- rate limits, shared by every server (wall-clock time) ---- */
@@ -802,117 +666,6 @@ postgres_take_rate (TriageStore *store,
   return FALSE;
 }
 
-/* ---- the webhook queue ---- */
-
-static gboolean
-postgres_add_webhook (TriageStore *store,
-                      const char  *request_id,
-                      const char  *service_id,
-                      const char  *notification_id,
-                      const char  *event,
-                      const char  *body,
-                      gint64       now)
-{
-  TriagePgNumber when;
-  TriagePgParam params[] = { request_id, service_id, notification_id, body,
-                             triage_pg_number (&when, now), event };
-
-  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
-                            "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
-                            " body, next_attempt, created_at, event)"
-                            " VALUES ($1, $2, $3, $4, $5::bigint, $5::bigint, $6)", 6, params);
-}
-
-/* Due rows are ranked per service as in the other backend; of those chosen,
- * the ones another server holds right now (its claim not yet committed) are
- * skipped, and those it has claimed meanwhile are due no more. */
-static GPtrArray *
-postgres_claim_webhooks (TriageStore        *store,
-                         gint64              now,
-                         gint64              lease_until,
-                         const char * const *skip_services,
-                         guint               per_service,
-                         guint               limit)
-{
-  g_autofree char *skip = triage_pg_text_array (skip_services);
-  TriagePgNumber when, lease, share, most;
-  TriagePgParam params[] = { triage_pg_number (&when, now), triage_pg_number (&lease, lease_until),
-                             skip, triage_pg_number (&share, per_service),
-                             triage_pg_number (&most, limit) };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-    "WITH ranked AS (SELECT id, next_attempt, ROW_NUMBER () OVER (PARTITION BY service_id"
-    "  ORDER BY next_attempt, id) AS rank FROM webhook_deliveries"
-    "  WHERE next_attempt IS NOT NULL AND next_attempt <= $1::bigint"
-    "  AND service_id <> ALL ($3::text[])),"
-    " chosen AS (SELECT id FROM ranked WHERE rank <= $4::bigint ORDER BY next_attempt, id"
-    "  LIMIT $5::bigint),"
-    " claimed AS (SELECT w.id, w.next_attempt AS due FROM webhook_deliveries w"
-    "  WHERE w.id IN (SELECT id FROM chosen) AND w.next_attempt <= $1::bigint"
-    "  FOR UPDATE OF w SKIP LOCKED),"
-    " updated AS (UPDATE webhook_deliveries w SET next_attempt = $2::bigint FROM claimed c"
-    "  WHERE w.id = c.id RETURNING w.id, w.request_id, w.service_id, w.notification_id, w.body,"
-    "  w.attempts, w.event, c.due)"
-    " SELECT u.id, u.request_id, u.service_id, u.notification_id, s.callback_url,"
-    "  s.webhook_secret, u.body, u.attempts, u.event"
-    " FROM updated u LEFT JOIN services s ON s.id = u.service_id ORDER BY u.due, u.id",
-    5, params);
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
-
-  for (int i = 0; result != NULL && i < PQntuples (result); i++)
-    {
-      TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
-
-      row->id = triage_pg_int (result, i, 0);
-      row->request_id = triage_pg_text (result, i, 1);
-      row->service_id = triage_pg_text (result, i, 2);
-      row->notification_id = triage_pg_text (result, i, 3);
-      row->callback_url = triage_pg_text (result, i, 4);
-      row->webhook_secret = triage_pg_text (result, i, 5);
-      row->body = triage_pg_text (result, i, 6);
-      row->attempts = (int) triage_pg_int (result, i, 7);
-      row->event = triage_pg_text (result, i, 8);
-      g_ptr_array_add (rows, row);
-    }
-  return rows;
-}
-
-static gint64
-postgres_next_webhook (TriageStore *store)
-{
-  return query_number (TRIAGE_STORE_POSTGRES (store),
-                       "SELECT MIN (next_attempt) FROM webhook_deliveries"
-                       " WHERE next_attempt IS NOT NULL", 0, NULL);
-}
-
-static void
-postgres_schedule_webhook (TriageStore *store,
-                           gint64       id,
-                           int          attempts,
-                           gint64       next_attempt,
-                           const char  *last_error)
-{
-  TriagePgNumber row, count, next;
-  TriagePgParam params[] = { triage_pg_number (&count, attempts),
-                             next_attempt > 0 ? triage_pg_number (&next, next_attempt) : NULL,
-                             last_error, triage_pg_number (&row, id) };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-                                      "UPDATE webhook_deliveries SET attempts = $1::int,"
-                                      " next_attempt = $2::bigint,"
-                                      " last_error = COALESCE ($3, last_error)"
-                                      " WHERE id = $4::bigint", 4, params);
-}
-
-static void
-postgres_remove_webhook (TriageStore *store,
-                         gint64       id)
-{
-  TriagePgNumber row;
-  TriagePgParam params[] = { triage_pg_number (&row, id) };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-                                      "DELETE FROM webhook_deliveries WHERE id = $1::bigint",
-                                      1, params);
-}
-
 /* ---- the object ---- */
 
 static void
@@ -931,9 +684,19 @@ triage_store_postgres_new (const char *uri,
                            GError    **error)
 {
   g_autoptr(TriageStorePostgres) self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
+  TriagePgConnection *conn, *second;
 
-  self->conn = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
-  if (self->conn == NULL || !triage_pg_migrate (self->conn, error))
+  conn = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
+  if (conn == NULL)
+    return NULL;
+  second = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
+  if (second == NULL)
+    {
+      triage_pg_connection_free (conn);
+      return NULL;
+    }
+  self->writer = triage_pg_writer_new (conn, second);
+  if (!triage_pg_migrate (conn, error))
     return NULL;
   self->listener = triage_pg_listener_new (uri, password, on_listener_event, self, error);
   if (self->listener == NULL)
@@ -957,9 +720,7 @@ triage_store_postgres_finalize (GObject *object)
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (object);
 
   /* The base class committed the open batch in its dispose. */
-  g_clear_pointer (&self->conn, triage_pg_connection_free);
-  g_free (self->batch_error);
-  g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_clear_pointer (&self->writer, triage_pg_writer_free);
   g_hash_table_unref (self->services);
   g_hash_table_unref (self->recipients);
   g_queue_free_full (self->recipients_age, g_free);
@@ -980,6 +741,8 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->begin = postgres_begin;
   store_class->insert_events = postgres_insert_events;
   store_class->commit = postgres_commit;
+  store_class->commit_start = postgres_commit_start;
+  store_class->commit_wait = postgres_commit_wait;
   store_class->rollback = postgres_rollback;
 
   store_class->user_exists = postgres_user_exists;
@@ -1001,19 +764,11 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->next_deadline = postgres_next_deadline;
   store_class->expire_overdue = postgres_expire_overdue;
 
-  store_class->last_event = postgres_last_event;
-  store_class->events_after = postgres_events_after;
-  store_class->prune_events = postgres_prune_events;
-
   store_class->take_rate = postgres_take_rate;
 
-  store_class->add_webhook = postgres_add_webhook;
-  store_class->claim_webhooks = postgres_claim_webhooks;
-  store_class->next_webhook = postgres_next_webhook;
-  store_class->schedule_webhook = postgres_schedule_webhook;
-  store_class->remove_webhook = postgres_remove_webhook;
-
   triage_store_postgres_afp_class_init (store_class);
+  triage_store_postgres_webhooks_class_init (store_class);
+  triage_store_postgres_events_class_init (store_class);
   triage_store_postgres_ops_class_init (store_class);
   triage_store_postgres_delivered_class_init (store_class);
 }

@@ -25,6 +25,10 @@ struct pg_result *triage_store_postgres_query (TriageStorePostgres *self,
                                                const char * const  *params);
 /* The AFP functions (triage-store-postgres-afp.c). */
 void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
+/* The event log (triage-store-postgres-events.c). */
+void              triage_store_postgres_events_class_init (TriageStoreClass *store_class);
+/* The webhook queue (triage-store-postgres-webhooks.c). */
+void              triage_store_postgres_webhooks_class_init (TriageStoreClass *store_class);
 /* The operators' functions (triage-store-postgres-ops.c). */
 void              triage_store_postgres_ops_class_init (TriageStoreClass *store_class);
 /* A page marked delivered at once (triage-store-postgres-delivered.c). */

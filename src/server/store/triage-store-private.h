@@ -18,6 +18,15 @@ G_BEGIN_DECLS
  * commit(), or rollback() when either failed. The write functions are called
  * with the batch already open.
  *
+ * commit_start() and commit_wait() are optional: a backend that has them
+ * commits without holding the main loop. When the batch is due the base
+ * class calls commit_start() (after insert_events()), which sends the commit
+ * and returns; the backend calls triage_store_committed() once it is done,
+ * from the main loop, or from commit_wait(), which returns only once the
+ * commit in flight (if any) is done. The next batch opens meanwhile (begin()
+ * again); it is committed only after the one in flight. Reads must see what
+ * the commit in flight wrote: the backend waits for it first.
+ *
  * @shared: other servers may use the database at the same time. The base
  * class then leaves the delivery of events to the backend, which calls
  * triage_store_emit_event() for every event any server committed, in id
@@ -38,6 +47,8 @@ struct _TriageStoreClass
   gboolean               (*commit)             (TriageStore *self,
                                                 GError     **error);
   void                   (*rollback)           (TriageStore *self);
+  void                   (*commit_start)       (TriageStore *self);
+  void                   (*commit_wait)        (TriageStore *self);
 
   /* operations (triage-store-*-ops.c) */
   gboolean               (*check)              (TriageStore *self,
@@ -177,6 +188,11 @@ struct _TriageStoreClass
   GPtrArray             *(*afp_reviews)        (TriageStore *self,
                                                 const char  *session_id);
 };
+
+/* For backends: the commit commit_start() sent is done (@error: why not). */
+void triage_store_committed  (TriageStore          *self,
+                              gboolean              committed,
+                              const GError         *error);
 
 /* For backends: hands a committed event to the server (shared stores). */
 void triage_store_emit_event (TriageStore          *self,

@@ -26,10 +26,17 @@ typedef struct
 
 typedef struct
 {
-  guint                idle_source;     /* the batch's commit when idle; 0 = no batch open */
+  gboolean             open;            /* a batch is open */
+  guint                idle_source;     /* the batch's commit when idle */
   guint                timeout_source;  /* the batch's commit at the latest */
   GArray              *after_commit;    /* of CommitWaiter */
   GPtrArray           *events;          /* TriageEventRow*: the batch's, written as it commits */
+  /* A batch whose commit is in flight (backends with commit_start ()) */
+  gboolean             flying;
+  gboolean             due;             /* the open batch's turn came while one flew */
+  gint64               flight_start;
+  GArray              *flight_waiters;
+  GPtrArray           *flight_events;
   TriageStoreEventFunc event_func;
   gpointer             event_data;
   GHashTable          *rates;           /* key → gint64 theoretical arrival time (monotonic µs) */
@@ -97,6 +104,8 @@ triage_store_finalize (GObject *object)
 
   g_clear_pointer (&priv->after_commit, g_array_unref);
   g_clear_pointer (&priv->events, g_ptr_array_unref);
+  g_clear_pointer (&priv->flight_waiters, g_array_unref);
+  g_clear_pointer (&priv->flight_events, g_ptr_array_unref);
   g_clear_pointer (&priv->rates, g_hash_table_unref);
   G_OBJECT_CLASS (triage_store_parent_class)->finalize (object);
 }
@@ -123,13 +132,17 @@ triage_store_init (TriageStore *self)
 
 /* ---- group commit ---- */
 
+static void start_commit (TriageStore *self);
+
 static gboolean
 commit_due (gpointer data)
 {
   TriageStore *self = data;
   g_autoptr(GError) error = NULL;
 
-  if (!triage_store_commit (self, &error))
+  if (CLASS (self)->commit_start != NULL)
+    start_commit (self);
+  else if (!triage_store_commit (self, &error))
     g_warning ("%s", error->message);
   return G_SOURCE_REMOVE;
 }
@@ -141,7 +154,7 @@ triage_store_batch (TriageStore *self)
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
   g_autoptr(GError) error = NULL;
 
-  if (priv->idle_source != 0)
+  if (priv->open)
     return;
   if (!CLASS (self)->begin (self, &error))
     {
@@ -149,17 +162,20 @@ triage_store_batch (TriageStore *self)
       g_warning ("cannot open a batch: %s", error->message);
       return;
     }
+  priv->open = TRUE;
   priv->idle_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, commit_due, self, NULL);
   priv->timeout_source = g_timeout_add_full (G_PRIORITY_HIGH, TRIAGE_STORE_BATCH_MAX_MS,
                                              commit_due, self, NULL);
 }
 
+/* Whether something written is not durable yet: a batch is open, or its
+ * commit in flight. */
 gboolean
 triage_store_in_batch (TriageStore *self)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
-  return priv->idle_source != 0;
+  return priv->open || priv->flying;
 }
 
 /* Hands the events of a committed batch to the server, unless the backend
@@ -197,11 +213,15 @@ triage_store_commit (TriageStore *self,
   gboolean ok = TRUE;
   gint64 start;
 
-  if (priv->idle_source == 0)
-    return TRUE;
-  start = g_get_monotonic_time ();
+  if (priv->flying)
+    CLASS (self)->commit_wait (self);
   g_clear_handle_id (&priv->idle_source, g_source_remove);
   g_clear_handle_id (&priv->timeout_source, g_source_remove);
+  if (!priv->open)
+    return TRUE;
+  priv->open = FALSE;
+  priv->due = FALSE;
+  start = g_get_monotonic_time ();
   events = g_steal_pointer (&priv->events);
   priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
   if ((events->len > 0 && !CLASS (self)->insert_events (self, events, error)) ||
@@ -225,8 +245,75 @@ triage_store_commit (TriageStore *self,
   return ok;
 }
 
+/* The open batch's turn (a backend with commit_start ()): its commit is
+ * sent, unless one is in flight; then it goes once that one is done. */
+static void
+start_commit (TriageStore *self)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  g_autoptr(GError) error = NULL;
+
+  g_clear_handle_id (&priv->idle_source, g_source_remove);
+  g_clear_handle_id (&priv->timeout_source, g_source_remove);
+  if (!priv->open)
+    return;
+  if (priv->flying)
+    {
+      priv->due = TRUE;
+      return;
+    }
+  priv->open = FALSE;
+  priv->due = FALSE;
+  priv->flying = TRUE;
+  priv->flight_start = g_get_monotonic_time ();
+  priv->flight_waiters = g_steal_pointer (&priv->after_commit);
+  priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  priv->flight_events = g_steal_pointer (&priv->events);
+  priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  if (priv->flight_events->len > 0 &&
+      !CLASS (self)->insert_events (self, priv->flight_events, &error))
+    {
+      CLASS (self)->rollback (self);
+      triage_store_committed (self, FALSE, error);
+      return;
+    }
+  CLASS (self)->commit_start (self);
+}
+
+/* The commit in flight is done: its events go out and everyone who waited
+ * for it is told; then the open batch may take its turn. */
+void
+triage_store_committed (TriageStore  *self,
+                        gboolean      committed,
+                        const GError *error)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  g_autoptr(GArray) waiters = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+
+  g_return_if_fail (priv->flying);
+  priv->flying = FALSE;
+  if (!committed)
+    g_warning ("%s", error != NULL ? error->message : "the batch was not committed");
+  if (priv->commit_observer != NULL)
+    priv->commit_observer (g_get_monotonic_time () - priv->flight_start, committed);
+  waiters = g_steal_pointer (&priv->flight_waiters);
+  events = g_steal_pointer (&priv->flight_events);
+  if (committed)
+    deliver (self, events);
+  /* Not from here: this may be a read's wait, in the middle of a request. */
+  if (priv->open && priv->due && priv->idle_source == 0)
+    priv->idle_source = g_idle_add_full (G_PRIORITY_HIGH, commit_due, self, NULL);
+  for (guint i = 0; i < waiters->len; i++)
+    {
+      CommitWaiter *waiter = &g_array_index (waiters, CommitWaiter, i);
+
+      waiter->func (waiter->data, committed);
+    }
+}
+
 /* Calls @func once everything written so far is durable: at once when no
- * batch is open, else after the batch's commit. */
+ * batch is open nor in flight, else after the commit of the last one. */
 void
 triage_store_after_commit (TriageStore          *self,
                            TriageStoreCommitFunc func,
@@ -235,10 +322,12 @@ triage_store_after_commit (TriageStore          *self,
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
   CommitWaiter waiter = { func, data };
 
-  if (priv->idle_source == 0)
-    func (data, TRUE);
-  else
+  if (priv->open)
     g_array_append_val (priv->after_commit, waiter);
+  else if (priv->flying)
+    g_array_append_val (priv->flight_waiters, waiter);
+  else
+    func (data, TRUE);
 }
 
 void

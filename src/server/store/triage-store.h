@@ -31,6 +31,10 @@ G_BEGIN_DECLS
  * committed once the main loop has nothing else ready (or after
  * TRIAGE_STORE_BATCH_MAX_MS at the latest). Whatever must not be seen before
  * it is durable (an HTTP answer, a frame) waits with triage_store_after_commit().
+ * A backend may commit without holding the main loop (PostgreSQL does: see
+ * triage-store-private.h); then one batch commits while the next gathers,
+ * triage_store_in_batch() is TRUE for both, and triage_store_after_commit()
+ * waits for the last of them.
  *
  * Adding a function: declare it here, add its virtual function to
  * TriageStoreClass (triage-store-private.h), dispatch to it in triage-store.c

@@ -1,0 +1,380 @@
+/* triage-pg-writer.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The PostgreSQL backend's batches. A batch is a transaction on the
+ * writer's connection: it costs no round trip until it has a statement to
+ * run (its BEGIN goes out with the first one), the first statement that
+ * fails fails the whole batch (PostgreSQL refuses the rest of the
+ * transaction, so later statements are not even sent), and its events are
+ * written as it commits, under a transaction advisory lock, so their ids
+ * increase in commit order across servers, and the commit NOTIFYs every
+ * listener (triage-pg-listener.c).
+ *
+ * The commit does not hold the main loop while the database syncs its log:
+ * the writer has two connections, and the batch commits on one (its socket
+ * watched by the main loop) while the next batch gathers on the other, which
+ * then takes its turn. One commit is in flight at a time. What was written
+ * by a batch in flight is invisible to the other connection until it is
+ * committed, so a read first waits for the commit in flight
+ * (triage_pg_writer_wait()); a write need not: the database makes it wait
+ * for any row of the flight it touches, as it would for another server's.
+ */
+
+#define G_LOG_DOMAIN "triage-store-postgres"
+
+#include <glib-unix.h>
+
+#include "triage-pg-schema.h"
+#include "triage-pg-writer.h"
+#include "triage-store-private.h"
+
+/* A commit in flight: the pipeline sent, its answers awaited. */
+typedef struct
+{
+  TriagePgConnection  *conn;
+  TriagePgStatement    pipeline[5];
+  guint                n;
+  int                  inserted;      /* the index of the events' INSERT, or -1 */
+  GStrv                arrays;        /* the events' parameters */
+  TriagePgNumber       key;
+  TriagePgParam        lock_params[1];
+  GPtrArray           *events;
+  guint                watch;
+  TriagePgCommitFunc   func;
+  gpointer             data;
+} Flight;
+
+struct _TriagePgWriter
+{
+  TriagePgConnection *conns[2];
+  guint               current;        /* the open batch's and the reads' connection */
+  TriagePgConnection *conn;           /* conns[current] */
+  Flight             *flight;         /* on the other one */
+  gboolean            in_batch;
+  gboolean            begun;          /* the batch's BEGIN went out (with its first statement) */
+  char               *batch_error;    /* the first statement of the batch that failed */
+  GPtrArray          *events;         /* the batch's, written with its COMMIT */
+};
+
+/* Takes @conn and @second, two connections to the same database. */
+TriagePgWriter *
+triage_pg_writer_new (TriagePgConnection *conn,
+                      TriagePgConnection *second)
+{
+  TriagePgWriter *self = g_new0 (TriagePgWriter, 1);
+
+  self->conns[0] = conn;
+  self->conns[1] = second;
+  self->conn = conn;
+  return self;
+}
+
+void
+triage_pg_writer_free (TriagePgWriter *self)
+{
+  if (self == NULL)
+    return;
+  /* The store waited for the commit in flight before it let go. */
+  g_assert (self->flight == NULL);
+  g_clear_pointer (&self->conns[0], triage_pg_connection_free);
+  g_clear_pointer (&self->conns[1], triage_pg_connection_free);
+  g_free (self->batch_error);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_free (self);
+}
+
+TriagePgConnection *
+triage_pg_writer_connection (TriagePgWriter *self)
+{
+  return self->conn;
+}
+
+/* Runs @sql; NULL when it failed (logged). In a batch, the first failure
+ * fails the whole batch. */
+PGresult *
+triage_pg_writer_query (TriagePgWriter      *self,
+                        const char          *sql,
+                        int                  n_params,
+                        const TriagePgParam *params)
+{
+  g_autoptr(GError) error = NULL;
+  PGresult *result = NULL;
+
+  if (self->in_batch && self->batch_error != NULL)
+    return NULL;
+  if (self->in_batch && !self->begun)
+    {
+      TriagePgStatement pipeline[] = { { "BEGIN", 0, NULL, NULL }, { sql, n_params, params, NULL } };
+
+      self->begun = TRUE;
+      if (triage_pg_pipeline (self->conn, pipeline, G_N_ELEMENTS (pipeline), &error))
+        result = g_steal_pointer (&pipeline[1].result);
+      g_clear_pointer (&pipeline[0].result, PQclear);
+      g_clear_pointer (&pipeline[1].result, PQclear);
+    }
+  else
+    result = triage_pg_query (self->conn, sql, n_params, params, &error);
+  if (result == NULL)
+    {
+      g_warning ("%s", error->message);
+      if (self->in_batch)
+        self->batch_error = g_strdup (error->message);
+    }
+  return result;
+}
+
+/* A batch costs no round trip until it has a statement to run. */
+void
+triage_pg_writer_begin (TriagePgWriter *self)
+{
+  self->in_batch = TRUE;
+  self->begun = FALSE;
+  g_clear_pointer (&self->batch_error, g_free);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+}
+
+/* The batch's events are written with its COMMIT. */
+void
+triage_pg_writer_set_events (TriagePgWriter *self,
+                             GPtrArray      *events)
+{
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  self->events = g_ptr_array_ref (events);
+}
+
+/* @events as the arrays of one INSERT … SELECT FROM unnest (…). */
+static GStrv
+event_arrays (GPtrArray *events)
+{
+  GString *arrays[6];
+  GStrv texts = g_new0 (char *, G_N_ELEMENTS (arrays) + 1);
+
+  for (guint c = 0; c < G_N_ELEMENTS (arrays); c++)
+    arrays[c] = g_string_new ("{");
+  for (guint i = 0; i < events->len; i++)
+    {
+      TriageEventRow *event = events->pdata[i];
+
+      triage_pg_array_append (arrays[0], event->user);
+      triage_pg_array_append (arrays[1], event->type);
+      triage_pg_array_append (arrays[2], event->data);
+      triage_pg_array_append (arrays[3], event->notification_id);
+      g_string_append_printf (arrays[4], "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", event->created_at);
+      g_string_append_printf (arrays[5], "%s%d", i > 0 ? "," : "", event->protocol);
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (arrays); c++)
+    {
+      g_string_append_c (arrays[c], '}');
+      texts[c] = g_string_free (arrays[c], FALSE);
+    }
+  return texts;
+}
+
+/* The batch's last statements, in one pipeline: its BEGIN if no statement
+ * sent it, then its events under the event-log lock (held until the commit
+ * is done, so a batch that commits later gets larger ids than any batch that
+ * committed before, whichever server wrote it), the NOTIFY that wakes every
+ * server's listener, and the COMMIT. NULL when there is nothing to commit. */
+static Flight *
+flight_new (TriagePgWriter *self)
+{
+  Flight *flight;
+
+  if (!self->begun && self->events == NULL)
+    return NULL;
+  flight = g_new0 (Flight, 1);
+  flight->conn = self->conn;
+  flight->inserted = -1;
+  flight->events = g_steal_pointer (&self->events);
+  if (!self->begun)
+    flight->pipeline[flight->n++] = (TriagePgStatement) { "BEGIN", 0, NULL, NULL };
+  if (flight->events != NULL)
+    {
+      flight->arrays = event_arrays (flight->events);
+      flight->lock_params[0] = triage_pg_number (&flight->key, TRIAGE_PG_EVENT_LOCK);
+      flight->pipeline[flight->n++] = (TriagePgStatement) {
+        "SELECT pg_advisory_xact_lock ($1::bigint)", 1, flight->lock_params, NULL };
+      flight->inserted = (int) flight->n;
+      flight->pipeline[flight->n++] = (TriagePgStatement) {
+        "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
+        " SELECT e.user_id, e.type, e.data, e.notification_id, e.created_at, e.protocol"
+        " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[])"
+        " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, protocol, n)"
+        " ORDER BY e.n RETURNING id", 6, (const TriagePgParam *) flight->arrays, NULL };
+      flight->pipeline[flight->n++] = (TriagePgStatement) { "NOTIFY " TRIAGE_PG_EVENT_CHANNEL, 0,
+                                                            NULL, NULL };
+    }
+  flight->pipeline[flight->n++] = (TriagePgStatement) { "COMMIT", 0, NULL, NULL };
+  self->in_batch = FALSE;
+  return flight;
+}
+
+static void
+flight_free (Flight *flight)
+{
+  g_clear_handle_id (&flight->watch, g_source_remove);
+  for (guint i = 0; i < flight->n; i++)
+    g_clear_pointer (&flight->pipeline[i].result, PQclear);
+  g_strfreev (flight->arrays);
+  g_clear_pointer (&flight->events, g_ptr_array_unref);
+  g_free (flight);
+}
+
+/* Whether the answers of a sent flight say it committed; its events get
+ * their ids. A transaction that had failed ends with ROLLBACK, not an error:
+ * then, or after an error, the connection is left with no transaction. */
+static gboolean
+flight_committed (Flight  *flight,
+                  gboolean ok,
+                  GError **error)
+{
+  PGresult *committed = flight->pipeline[flight->n - 1].result;
+  PGconn *conn = triage_pg_connection_get (flight->conn);
+
+  if (ok && (committed == NULL || g_strcmp0 (PQcmdStatus (committed), "COMMIT") != 0))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was rolled back");
+      ok = FALSE;
+    }
+  if (!ok && conn != NULL && PQstatus (conn) == CONNECTION_OK &&
+      PQtransactionStatus (conn) != PQTRANS_IDLE)
+    {
+      g_autoptr(PGresult) result = triage_pg_exec (flight->conn, "ROLLBACK", NULL);
+    }
+  for (int i = 0; ok && flight->inserted >= 0 &&
+       i < PQntuples (flight->pipeline[flight->inserted].result) &&
+       i < (int) flight->events->len; i++)
+    ((TriageEventRow *) flight->events->pdata[i])->id =
+      triage_pg_int (flight->pipeline[flight->inserted].result, i, 0);
+  return ok;
+}
+
+/* Commits the open batch, in one round trip, and returns once it is durable. */
+gboolean
+triage_pg_writer_commit (TriagePgWriter *self,
+                         GError        **error)
+{
+  Flight *flight;
+  gboolean ok;
+
+  triage_pg_writer_wait (self);
+  if (self->batch_error != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was not stored: %s",
+                   self->batch_error);
+      return FALSE;
+    }
+  flight = flight_new (self);
+  if (flight == NULL)
+    {
+      self->in_batch = FALSE;
+      return TRUE;
+    }
+  ok = triage_pg_pipeline (flight->conn, flight->pipeline, flight->n, error);
+  ok = flight_committed (flight, ok, ok ? error : NULL);
+  flight_free (flight);
+  return ok;
+}
+
+/* The answers of the commit in flight, as they come. */
+static void
+flight_poll (TriagePgWriter *self,
+             gboolean        wait)
+{
+  Flight *flight = self->flight;
+  g_autoptr(GError) error = NULL;
+  TriagePgPoll poll;
+  gboolean ok;
+
+  poll = triage_pg_pipeline_poll (flight->conn, flight->pipeline, flight->n, wait, &error);
+  if (poll == TRIAGE_PG_POLL_PENDING)
+    return;
+  ok = flight_committed (flight, poll == TRIAGE_PG_POLL_DONE, error ? NULL : &error);
+  self->flight = NULL;
+  flight->func (ok, error, flight->data);
+  flight_free (flight);
+}
+
+static gboolean
+on_flight_readable (int          fd,
+                    GIOCondition condition,
+                    gpointer     data)
+{
+  TriagePgWriter *self = data;
+
+  flight_poll (self, FALSE);
+  /* flight_free() removed this source when the commit was done. */
+  return G_SOURCE_CONTINUE;
+}
+
+/* Sends the open batch's commit and returns at once: @func is called from
+ * the main loop once the database has answered (from triage_pg_writer_wait()
+ * if a read comes first). The next batch gathers on the other connection
+ * meanwhile. */
+void
+triage_pg_writer_commit_async (TriagePgWriter     *self,
+                               TriagePgCommitFunc  func,
+                               gpointer            data)
+{
+  g_autoptr(GError) error = NULL;
+  Flight *flight;
+
+  g_return_if_fail (self->flight == NULL);
+  if (self->batch_error != NULL)
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was not stored: %s",
+                   self->batch_error);
+      func (FALSE, error, data);
+      return;
+    }
+  flight = flight_new (self);
+  if (flight == NULL)
+    {
+      self->in_batch = FALSE;
+      func (TRUE, NULL, data);
+      return;
+    }
+  if (!triage_pg_pipeline_send (flight->conn, flight->pipeline, flight->n, &error))
+    {
+      flight_committed (flight, FALSE, NULL);
+      func (FALSE, error, data);
+      flight_free (flight);
+      return;
+    }
+  flight->func = func;
+  flight->data = data;
+  flight->watch = g_unix_fd_add (PQsocket (triage_pg_connection_get (flight->conn)),
+                                 G_IO_IN | G_IO_ERR | G_IO_HUP, on_flight_readable, self);
+  self->flight = flight;
+  self->current = 1 - self->current;
+  self->conn = self->conns[self->current];
+}
+
+gboolean
+triage_pg_writer_in_flight (TriagePgWriter *self)
+{
+  return self->flight != NULL;
+}
+
+/* Returns once the commit in flight (if any) is done, its function called. */
+void
+triage_pg_writer_wait (TriagePgWriter *self)
+{
+  if (self->flight != NULL)
+    flight_poll (self, TRUE);
+}
+
+void
+triage_pg_writer_rollback (TriagePgWriter *self)
+{
+  g_autoptr(PGresult) result = NULL;
+
+  self->in_batch = FALSE;
+  g_clear_pointer (&self->batch_error, g_free);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  /* A lost connection took its transaction with it; an unsent BEGIN, none. */
+  if (self->begun && !triage_pg_connection_is_bad (self->conn))
+    result = triage_pg_exec (self->conn, "ROLLBACK", NULL);
+}

@@ -1,0 +1,93 @@
+/* triage-store-postgres-events.c — the event log of the PostgreSQL backend
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One log for every server: ids increase in commit order whichever server
+ * wrote the event (triage-pg-writer.c), so a stream resumes anywhere from
+ * the id it last got.
+ */
+
+#define G_LOG_DOMAIN "triage-store-postgres"
+
+#include <gio/gio.h>
+
+#include "triage-pg-connection.h"
+#include "triage-store-postgres.h"
+
+/* The first column of the first row of @sql as a number, 0 when none or NULL. */
+static gint64
+number (TriageStorePostgres *self,
+        const char          *sql)
+{
+  g_autoptr(PGresult) result = triage_store_postgres_query (self, sql, 0, NULL);
+
+  return result != NULL && PQntuples (result) > 0 ? triage_pg_int (result, 0, 0) : 0;
+}
+
+static gint64
+postgres_last_event (TriageStore *store)
+{
+  return number (TRIAGE_STORE_POSTGRES (store), "SELECT MAX (id) FROM events");
+}
+
+static GPtrArray *
+postgres_events_after (TriageStore *store,
+                       const char  *user,
+                       gint64       after,
+                       guint        limit)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(PGresult) result = NULL;
+  TriagePgNumber from, most;
+  TriagePgParam params[] = { user, triage_pg_number (&from, after),
+                             triage_pg_number (&most, (gint64) limit + 1) };
+  GPtrArray *rows;
+
+  if (after < postgres_last_event (store))
+    {
+      gint64 first = number (self, "SELECT MIN (id) FROM events");
+
+      if (first == 0 || after < first - 1)
+        return NULL;
+    }
+  result = triage_store_postgres_query (self, "SELECT id, type, data, notification_id, protocol"
+                                             " FROM events WHERE user_id = $1 AND id > $2::bigint"
+                                             " ORDER BY id LIMIT $3::bigint", 3, params);
+  if (result == NULL || PQntuples (result) > (int) limit)
+    return NULL;
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  for (int i = 0; i < PQntuples (result); i++)
+    {
+      TriageEventRow *row = g_new0 (TriageEventRow, 1);
+
+      row->id = triage_pg_int (result, i, 0);
+      row->user = g_strdup (user);
+      row->type = triage_pg_text (result, i, 1);
+      row->data = triage_pg_text (result, i, 2);
+      row->notification_id = triage_pg_text (result, i, 3);
+      row->protocol = (int) triage_pg_int (result, i, 4);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+static void
+postgres_prune_events (TriageStore *store,
+                       gint64       before)
+{
+  TriagePgNumber when;
+  TriagePgParam params[] = { triage_pg_number (&when, before) };
+  g_autoptr(PGresult) result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                                            "DELETE FROM events"
+                                                            " WHERE created_at < $1::bigint",
+                                                            1, params);
+}
+
+void
+triage_store_postgres_events_class_init (TriageStoreClass *store_class)
+{
+  store_class->last_event = postgres_last_event;
+  store_class->events_after = postgres_events_after;
+  store_class->prune_events = postgres_prune_events;
+}
