@@ -31,14 +31,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import argparse
-import base64
 import http.client
 import json
 import os
 import resource
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,10 +44,11 @@ import threading
 import time
 import uuid
 
-
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+# The hostile clients are those of the chaos test (tests/chaos), which
+# asserts what this measures.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tests", "chaos"))
+from hostileclients import FLOOD_TEXT, flood, half_request, never_reading_peer, percentile  # noqa: E402
 
 
 class Server:
@@ -105,25 +104,6 @@ class Server:
         return cpu, rss
 
 
-def never_reading_peer(port, token):
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.connect(("127.0.0.1", port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /api/v1/client/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-               f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-               f"Sec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(1)
-        if not chunk:
-            sys.exit("the stream handshake was closed")
-        head += chunk
-    if not head.startswith(b"HTTP/1.1 101"):
-        sys.exit(f"stream handshake: {head[:80]!r}")
-    return s
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--half", type=int, default=1000)
@@ -154,26 +134,9 @@ def main():
             server.request("GET", "/api/v1/client/notifications?limit=1", token=reader)
             return time.monotonic() - began
 
-        def flood(who, count):
-            text = "x" * 16384
-            errors = []
-
-            def poster(first):
-                try:
-                    for i in range(first, count, 6):
-                        server.post(keys[who], f"Flood {i}", description=text)
-                except BaseException as e:  # noqa: BLE001 — reported below
-                    errors.append(e)
-
-            threads = [threading.Thread(target=poster, args=(k,), daemon=True) for k in range(6)]
-            for t in threads:
-                t.start()
-            latencies = []
-            while any(t.is_alive() for t in threads):
-                latencies.append(timed_list())
-            if errors:
-                raise errors[0]
-            return latencies
+        def flood_for(who, count):
+            return flood(lambda i: server.post(keys[who], f"Flood {i}", description=FLOOD_TEXT),
+                         count, timed_list)
 
         results = []
 
@@ -194,12 +157,12 @@ def main():
         print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs; "
               f"{args.half} half requests, {args.flood} requests of 16 KiB", flush=True)
         phase("idle", lambda: [timed_list() for _ in range(args.samples)])
-        phase("flood", lambda: flood("quiet", args.flood))
+        phase("flood", lambda: flood_for("quiet", args.flood))
 
         def peer():
             s = never_reading_peer(server.port, victim)
             try:
-                return flood("victim", args.flood)
+                return flood_for("victim", args.flood)
             finally:
                 s.close()
 
@@ -208,11 +171,7 @@ def main():
         def half():
             began, cpu = time.monotonic(), server.stat()[0]
             for _ in range(args.half):
-                s = socket.create_connection(("127.0.0.1", server.port))
-                s.sendall(b"POST /api/v1/notifications HTTP/1.1\r\nHost: x\r\n"
-                          b"Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n"
-                          b"{\"id\":")
-                held.append(s)
+                held.append(half_request(server.port))
             timed_list()
             print(f"{'':8} ({args.half} half requests sent, and the next request answered, "
                   f"in {time.monotonic() - began:.1f} s; server CPU "
@@ -223,7 +182,7 @@ def main():
 
         def hostile():
             held.append(never_reading_peer(server.port, victim))
-            return flood("victim", args.flood) + [timed_list() for _ in range(50)]
+            return flood_for("victim", args.flood) + [timed_list() for _ in range(50)]
 
         phase("hostile", hostile)
         _, rss_end = server.stat()

@@ -176,8 +176,11 @@ failed_cb (GObject      *object,
     schedule_retry (self);
 }
 
+/* What the server's refusal settles: a conflict (409) settles the request
+ * otherwise; a refusal for good (a 4xx but 401, 409 and 429) rejects the answer;
+ * anything else (none: no connection, 5xx, 429, 401) leaves it queued. */
 static TriageOutcome
-outcome_for_conflict (const GError *error)
+outcome_for_error (const GError *error)
 {
   if (error->domain != ATP_ERROR)
     return TRIAGE_OUTCOME_NONE;
@@ -190,19 +193,6 @@ outcome_for_conflict (const GError *error)
       return TRIAGE_OUTCOME_EXPIRED;
     case ATP_ERROR_NOTIFICATION_INVALIDATED:
       return TRIAGE_OUTCOME_INVALIDATED;
-    default:
-      return TRIAGE_OUTCOME_NONE;
-    }
-}
-
-static gboolean
-is_permanent (const GError *error)
-{
-  if (error->domain != ATP_ERROR)
-    return FALSE;
-
-  switch (error->code)
-    {
     case ATP_ERROR_INVALID_JSON:
     case ATP_ERROR_INVALID_REQUEST:
     case ATP_ERROR_MISSING_REQUIRED_FIELD:
@@ -215,9 +205,9 @@ is_permanent (const GError *error)
     case ATP_ERROR_NOT_FOUND:
     case ATP_ERROR_NOTIFICATION_NOT_FOUND:
     case ATP_ERROR_PAYLOAD_TOO_LARGE:
-      return TRUE;
+      return TRIAGE_OUTCOME_REJECTED;
     default:
-      return FALSE;
+      return TRIAGE_OUTCOME_NONE;
     }
 }
 
@@ -233,7 +223,7 @@ respond_cb (GObject      *object,
   gint64 entry_id = settle->entry_id;
   g_autoptr(AtpResponse) response = NULL;
   g_autoptr(GError) error = NULL;
-  TriageOutcome conflict;
+  TriageOutcome outcome;
 
   g_hash_table_remove (self->in_flight, settle->notification_id);
 
@@ -258,16 +248,17 @@ respond_cb (GObject      *object,
 
   settle->message = g_strdup (error->message);
 
-  if ((conflict = outcome_for_conflict (error)) != TRIAGE_OUTCOME_NONE)
+  outcome = outcome_for_error (error);
+  if (outcome != TRIAGE_OUTCOME_NONE && outcome != TRIAGE_OUTCOME_REJECTED)
     {
       g_debug ("Answer to %s settled by a conflict: %s", settle->notification_id, error->message);
-      settle->outcome = conflict;
-      triage_store_outbox_complete_async (self->store, entry_id, conflict,
+      settle->outcome = outcome;
+      triage_store_outbox_complete_async (self->store, entry_id, outcome,
                                           NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
       return;
     }
 
-  if (is_permanent (error))
+  if (outcome == TRIAGE_OUTCOME_REJECTED)
     {
       g_message ("The server refused the answer to %s: %s", settle->notification_id, error->message);
       settle->outcome = TRIAGE_OUTCOME_REJECTED;
@@ -337,6 +328,31 @@ triage_outbox_flush (TriageOutbox *self)
 
 /* Load */
 
+/* The outbox's operations complete once the store has done its part. */
+static GTask *
+outbox_task_new (TriageOutbox        *self,
+                 gpointer             source_tag,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+
+  return task;
+}
+
+static gboolean
+outbox_task_finish (TriageOutbox  *self,
+                    GAsyncResult  *result,
+                    GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 static void
 list_cb (GObject      *object,
          GAsyncResult *result,
@@ -389,8 +405,7 @@ triage_outbox_load_async (TriageOutbox        *self,
 
   g_return_if_fail (TRIAGE_IS_OUTBOX (self));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, triage_outbox_load_async);
+  task = outbox_task_new (self, triage_outbox_load_async, cancellable, callback, user_data);
   triage_store_outbox_list_async (self->store, cancellable, list_cb, task);
 }
 
@@ -399,9 +414,7 @@ triage_outbox_load_finish (TriageOutbox  *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return outbox_task_finish (self, result, error);
 }
 
 /* Submit */
@@ -464,8 +477,7 @@ triage_outbox_submit_async (TriageOutbox        *self,
   g_return_if_fail (notification_id != NULL);
   g_return_if_fail (action_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, triage_outbox_submit_async);
+  task = outbox_task_new (self, triage_outbox_submit_async, cancellable, callback, user_data);
 
   /* One refused for good may be answered anew; one on its way may not. */
   existing = g_hash_table_lookup (self->entries, notification_id);
@@ -487,9 +499,7 @@ triage_outbox_submit_finish (TriageOutbox  *self,
                              GAsyncResult  *result,
                              GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return outbox_task_finish (self, result, error);
 }
 
 /* Accessors */

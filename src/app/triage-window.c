@@ -216,15 +216,14 @@ present_attachment (TriageWindow      *self,
                     guint              index)
 {
   AtpNotification *notification = triage_request_view_get_request (view);
-  GtkWidget *window;
 
   if (notification == NULL || index >= notification->context.attachments->len)
     return;
 
-  window = triage_attachment_window_new (GTK_WINDOW (self),
-                                         g_ptr_array_index (notification->context.attachments, index),
-                                         notification->service.name);
-  gtk_window_present (GTK_WINDOW (window));
+  /* A preview closed earlier is used again (triage-attachment-window.c). */
+  triage_attachment_window_show (GTK_WINDOW (self),
+                                 g_ptr_array_index (notification->context.attachments, index),
+                                 notification->service.name);
 }
 
 static void

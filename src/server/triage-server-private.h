@@ -64,6 +64,8 @@ typedef struct
   GHashTable  *streams;         /* user → GPtrArray of open streams (triage-server-stream.c) */
   guint        stream_tick;     /* heartbeats, pings, idle checks */
   guint        prune_source;    /* forgets old events */
+  GPtrArray   *pushed;          /* ids just pushed to a stream, marked delivered together (shared store) */
+  guint        pushed_source;
   TriageWebhooks *webhooks;     /* the delivery queue's runner (triage-server-webhook.c) */
   GMainLoop   *loop;
   guint        reschedule_source; /* a deadline from another server to look at (shared store) */

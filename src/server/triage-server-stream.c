@@ -228,6 +228,43 @@ stream_send_event (Stream               *stream,
     }
 }
 
+/* The notifications pushed since the last turn of the main loop, marked
+ * delivered in one statement: the listener of a shared store hands on every
+ * event one read of the log found at once, and a round trip to the database
+ * for each would hold the main loop that many times. */
+static gboolean
+mark_pushed_delivered (gpointer data)
+{
+  TriageServer *self = data;
+  g_autoptr(GPtrArray) ids = g_steal_pointer (&self->pushed);
+  g_autoptr(GHashTable) moved = NULL;
+  g_auto(GStrv) moved_ids = NULL;
+
+  self->pushed_source = 0;
+  g_ptr_array_add (ids, NULL);
+  moved_ids = triage_store_mark_delivered_all (self->store, (const char * const *) ids->pdata,
+                                               g_get_real_time ());
+  moved = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; moved_ids[i] != NULL; i++)
+    g_hash_table_add (moved, moved_ids[i]);
+  /* In the order they were pushed. */
+  for (guint i = 0; i + 1 < ids->len; i++)
+    if (g_hash_table_remove (moved, ids->pdata[i]))
+      triage_server_changed (self, ids->pdata[i], ATP_STATUS_DELIVERED, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+mark_delivered_soon (TriageServer *self,
+                     const char   *id)
+{
+  if (self->pushed == NULL)
+    self->pushed = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->pushed, g_strdup (id));
+  if (self->pushed_source == 0)
+    self->pushed_source = g_idle_add_full (G_PRIORITY_DEFAULT, mark_pushed_delivered, self, NULL);
+}
+
 /* A durable event (of this server, or of any server when the store is
  * shared): to every stream of its user; a new notification pushed to one is
  * delivered. */
@@ -255,7 +292,10 @@ on_store_event (const TriageEventRow *event,
   if (pushed && event->notification_id != NULL && g_str_equal (event->type, "notification"))
     {
       triage_metrics_delivery (g_get_real_time () - event->created_at);
-      mark_delivered (self, event->notification_id);
+      if (triage_store_is_shared (self->store))
+        mark_delivered_soon (self, event->notification_id);
+      else
+        mark_delivered (self, event->notification_id);
     }
   triage_server_event_seen (self, event);
 }
@@ -768,6 +808,9 @@ triage_server_shutdown_streams (TriageServer *self)
   GPtrArray *list;
 
   triage_store_set_event_func (self->store, NULL, NULL);
+  /* Delivery is a courtesy: what was pushed last stays created. */
+  g_clear_handle_id (&self->pushed_source, g_source_remove);
+  g_clear_pointer (&self->pushed, g_ptr_array_unref);
   g_clear_handle_id (&self->stream_tick, g_source_remove);
   g_clear_handle_id (&self->prune_source, g_source_remove);
   g_hash_table_iter_init (&iter, streams);

@@ -68,9 +68,10 @@ editor (const char *action_id)
 static const char *
 banner_title (void)
 {
-  return gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (decision_view ()),
-                                                                       TRIAGE_TYPE_DECISION_VIEW,
-                                                                       "banner_title")));
+  GObject *banner = gtk_widget_get_template_child (GTK_WIDGET (decision_view ()),
+                                                   TRIAGE_TYPE_DECISION_VIEW, "banner");
+
+  return triage_request_banner_get_title (TRIAGE_REQUEST_BANNER (banner));
 }
 
 /* Posted, in the inbox, and open in the window, with a draft in two cards. */

@@ -36,13 +36,13 @@ import sqlite3
 import socket
 import subprocess
 import sys
-import threading
 import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chaostest import (LONG, ChaosWorld, Failure, TcpServer, body, die_with_parent, free_port,  # noqa: E402,F401
                        log, rss_kib, run, wait_for)
+from hostileclients import FLOOD_TEXT, flood, half_request, never_reading_peer, percentile  # noqa: E402
 
 SOURCE = os.path.dirname(os.path.abspath(__file__))
 
@@ -219,32 +219,6 @@ def test_disk_full():
         world.cleanup()
 
 
-def websocket_never_reading(port, token):
-    """A WebSocket to the user's stream that never reads what comes (its
-    receive buffer as small as the kernel allows)."""
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.connect(("127.0.0.1", port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /api/v1/client/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-               f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-               f"Sec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(1)
-        if not chunk:
-            raise Failure("the stream handshake was closed")
-        head += chunk
-    if not head.startswith(b"HTTP/1.1 101"):
-        raise Failure(f"stream handshake: {head[:80]!r}")
-    return s
-
-
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
-
-
 def test_slow_and_hostile_clients():
     half_open = 1000
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -279,38 +253,14 @@ def test_slow_and_hostile_clients():
         # request, then silence.
         sent_half = time.monotonic()
         for i in range(half_open):
-            s = socket.create_connection(("127.0.0.1", server.port))
-            s.sendall(b"POST /api/v1/notifications HTTP/1.1\r\nHost: x\r\n"
-                      b"Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"id\":")
-            held.append(s)
+            held.append(half_request(server.port))
         # A peer that never reads, while requests for its user pour in.
-        held.append(websocket_never_reading(server.port, victim))
+        held.append(never_reading_peer(server.port, victim))
         # Requests of 16 KiB each for it, posted by 6 clients at once, while
         # the other user's list is timed.
-        flood = 1000 if LONG else 300
-        text = "x" * 16384
-        posted = []
-
-        def poster(first):
-            for i in range(first, flood, 6):
-                server.post(key, f"Flood {i}", description=text)
-                posted.append(i)
-
-        def poster_safe(first):
-            try:
-                poster(first)
-            except Exception as e:  # noqa: BLE001 — reported below
-                posted.append(e)
-
-        threads = [threading.Thread(target=poster_safe, args=(k,), daemon=True) for k in range(6)]
-        for t in threads:
-            t.start()
-        latencies = []
-        while any(t.is_alive() for t in threads):
-            latencies.append(timed_list())
-        errors = [e for e in posted if isinstance(e, Exception)]
-        if errors:
-            raise errors[0]
+        flood_count = 1000 if LONG else 300
+        latencies = flood(lambda i: server.post(key, f"Flood {i}", description=FLOOD_TEXT),
+                          flood_count, timed_list)
         latencies += [timed_list() for _ in range(50)]
         rss_after = rss_kib(server.proc.pid)
         p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
@@ -319,7 +269,7 @@ def test_slow_and_hostile_clients():
             f"p99 {p99 * 1000:.1f} ms over {len(latencies)} requests")
         log(f"server RSS {rss_before // 1024} MiB before, {rss_after // 1024} MiB after "
             f"({(rss_after - rss_before) // 1024} MiB for {half_open} connections and "
-            f"{flood} requests of 16 KiB pushed at a peer that never reads)")
+            f"{flood_count} requests of 16 KiB pushed at a peer that never reads)")
         # Every one of the reader's requests was answered (200, each within the
         # client's 30 s). How fast is a benchmark's business, not a test's: the
         # figures (target p99 < 100 ms) come from bench/server/bench-hostile.py,
@@ -328,7 +278,7 @@ def test_slow_and_hostile_clients():
         # Memory: at most 64 KiB per held connection (64 MiB for 1,000) plus
         # twice what was pushed at the peer that never reads (each request
         # is held once as a frame waiting to go out).
-        bound = 64 * 1024 + 2 * 16 * flood
+        bound = 64 * 1024 + 2 * 16 * flood_count
         if rss_after - rss_before > bound:
             raise Failure(f"RSS grew by {(rss_after - rss_before) // 1024} MiB")
         if server.proc.poll() is not None:

@@ -713,7 +713,7 @@ test_read_your_writes (Cluster       *cluster,
 
   for (guint j = 0; j < RYW_LOAD; j++)
     load[j].done = TRUE;
-  for (guint i = 0; i < 20; i++)
+  for (guint i = 0; i < 15; i++)
     {
       g_autofree char *id = NULL, *agent_path = NULL, *client_path = NULL;
       g_autoptr(SrvAnswer) seen = NULL, client = NULL, answered = NULL;

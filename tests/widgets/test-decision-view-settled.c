@@ -100,13 +100,14 @@ editor (Fixture    *fixture,
   return TRIAGE_RESPONSE_EDITOR (widget);
 }
 
+/* What the banner says. */
 static const char *
-view_text (Fixture    *fixture,
-           const char *name)
+banner_title (Fixture *fixture)
 {
-  return gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
-                                                                       TRIAGE_TYPE_DECISION_VIEW,
-                                                                       name)));
+  GObject *banner = gtk_widget_get_template_child (GTK_WIDGET (fixture->view), TRIAGE_TYPE_DECISION_VIEW,
+                                                   "banner");
+
+  return triage_request_banner_get_title (TRIAGE_REQUEST_BANNER (banner));
 }
 
 static GtkWidget *
@@ -167,7 +168,7 @@ settle (Fixture *fixture,
 
         /* The status first, the answer once the app has fetched it. */
         triage_decision_view_set_status (fixture->view, ATP_STATUS_RESPONDED, NULL, fixture->at, NULL);
-        g_assert_cmpstr (view_text (fixture, "banner_title"), ==, "Answered on another device at 17:12");
+        g_assert_cmpstr (banner_title (fixture), ==, "Answered on another device at 17:12");
         triage_decision_view_set_response (fixture->view, response);
       }
       break;
@@ -267,7 +268,7 @@ test_every_state (Fixture       *fixture,
   settle (fixture, how);
 
   g_assert_true (triage_decision_view_get_read_only (fixture->view));
-  g_assert_cmpstr (view_text (fixture, "banner_title"), ==, expected_title[how]);
+  g_assert_cmpstr (banner_title (fixture), ==, expected_title[how]);
 
   /* Nothing turned into an empty card. */
   for (guint i = 0; i < fixture->notification->actions->len; i++)
@@ -363,7 +364,7 @@ test_mark_follows_state (Fixture       *fixture,
   g_assert_false (triage_response_editor_get_chosen (editor (fixture, "stop")));
 
   triage_decision_view_set_status (fixture->view, ATP_STATUS_RESPONDED, NULL, fixture->at, NULL);
-  g_assert_cmpstr (view_text (fixture, "banner_title"), ==, "Answered ‘Stop’ by alex on another device at 17:12");
+  g_assert_cmpstr (banner_title (fixture), ==, "Answered ‘Stop’ by alex on another device at 17:12");
   g_assert_cmpstr (chosen_text (editor (fixture, "stop")), ==, "Chosen");
 
   triage_decision_view_set_status (fixture->view, ATP_STATUS_ACKNOWLEDGED, NULL, NULL, NULL);
@@ -378,7 +379,7 @@ test_mark_follows_state (Fixture       *fixture,
     triage_decision_view_set_notification (fixture->view, other);
     triage_decision_view_set_status (fixture->view, ATP_STATUS_RESPONDED, NULL, fixture->at, NULL);
     g_assert_null (triage_decision_view_get_response (fixture->view));
-    g_assert_cmpstr (view_text (fixture, "banner_title"), ==, "Answered on another device at 17:12");
+    g_assert_cmpstr (banner_title (fixture), ==, "Answered on another device at 17:12");
     g_assert_false (triage_response_editor_get_chosen (editor (fixture, "stop")));
   }
 }

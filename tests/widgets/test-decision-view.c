@@ -161,10 +161,23 @@ typed_text (Fixture    *fixture,
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
+static TriageRequestBanner *
+banner (Fixture *fixture)
+{
+  return TRIAGE_REQUEST_BANNER (part (fixture, "banner"));
+}
+
 static gboolean
 banner_shown (Fixture *fixture)
 {
-  return gtk_revealer_get_reveal_child (GTK_REVEALER (part (fixture, "banner_revealer")));
+  return triage_request_banner_get_shown (banner (fixture));
+}
+
+/* The banner's status box, which carries its style. */
+static GtkWidget *
+banner_box (Fixture *fixture)
+{
+  return gtk_revealer_get_child (GTK_REVEALER (adw_bin_get_child (ADW_BIN (banner (fixture)))));
 }
 
 /* What is shown */
@@ -330,7 +343,7 @@ test_countdown_ticks_to_expired (Fixture       *fixture,
   WAIT_UNTIL (g_str_equal (part_text (fixture, "countdown_label"), "Expired"));
   g_assert_true (triage_decision_view_get_read_only (fixture->view));
   g_assert_true (banner_shown (fixture));
-  g_assert_true (g_str_has_prefix (part_text (fixture, "banner_title"), "The deadline passed at "));
+  g_assert_true (g_str_has_prefix (triage_request_banner_get_title (banner (fixture)), "The deadline passed at "));
   kept = typed_text (fixture, "why");
   g_assert_cmpstr (kept, ==, "half an answer");
   g_assert_false (triage_response_editor_get_editable (editor (fixture, "why")));
@@ -486,8 +499,8 @@ test_read_only_keeps_text (Fixture       *fixture,
                                        when, "Nothing was sent.");
       g_assert_true (triage_decision_view_get_read_only (fixture->view));
       g_assert_true (banner_shown (fixture));
-      g_assert_cmpstr (part_text (fixture, "banner_title"), ==, cases[i].title);
-      g_assert_true (g_str_has_prefix (part_text (fixture, "banner_detail"),
+      g_assert_cmpstr (triage_request_banner_get_title (banner (fixture)), ==, cases[i].title);
+      g_assert_true (g_str_has_prefix (triage_request_banner_get_detail (banner (fixture)),
                                        "Reason: Deployment <cancelled>\nNothing was sent."));
 
       /* Editors frozen, the send controls gone, the text kept; a simple
@@ -528,24 +541,24 @@ test_delivery (Fixture       *fixture,
   g_assert_cmpstr (fixture->record.json, ==, "\"Not today\"");
   g_assert_cmpint (triage_decision_view_get_delivery_state (fixture->view), ==, TRIAGE_DELIVERY_SENDING);
   g_assert_true (triage_decision_view_get_read_only (fixture->view));
-  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "Sending your answer…");
-  g_assert_cmpstr (part_text (fixture, "banner_detail"), ==, "You answered ‘Reject with a reason’: “Not today”");
+  g_assert_cmpstr (triage_request_banner_get_title (banner (fixture)), ==, "Sending your answer…");
+  g_assert_cmpstr (triage_request_banner_get_detail (banner (fixture)), ==, "You answered ‘Reject with a reason’: “Not today”");
   g_assert_false (triage_response_editor_submit (editor (fixture, "why")));
   press (fixture, "later");
   g_assert_cmpuint (fixture->record.count, ==, 1);
 
   triage_decision_view_set_delivery_state (fixture->view, TRIAGE_DELIVERY_QUEUED);
-  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "Queued, will send when online");
+  g_assert_cmpstr (triage_request_banner_get_title (banner (fixture)), ==, "Queued, will send when online");
 
   triage_decision_view_set_delivery_state (fixture->view, TRIAGE_DELIVERY_SENT);
-  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "You answered ‘Reject with a reason’: “Not today”");
-  g_assert_cmpstr (part_text (fixture, "banner_detail"), ==, "Sent: the service has your answer.");
-  g_assert_true (gtk_widget_has_css_class (part (fixture, "banner"), "banner-success"));
+  g_assert_cmpstr (triage_request_banner_get_title (banner (fixture)), ==, "You answered ‘Reject with a reason’: “Not today”");
+  g_assert_cmpstr (triage_request_banner_get_detail (banner (fixture)), ==, "Sent: the service has your answer.");
+  g_assert_true (gtk_widget_has_css_class (banner_box (fixture), "banner-success"));
 
   triage_decision_view_show_delivery_error (fixture->view, "The server refused the answer: bad <data>");
   g_assert_cmpint (triage_decision_view_get_delivery_state (fixture->view), ==, TRIAGE_DELIVERY_FAILED);
-  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "The answer was not accepted");
-  g_assert_true (g_str_has_prefix (part_text (fixture, "banner_detail"),
+  g_assert_cmpstr (triage_request_banner_get_title (banner (fixture)), ==, "The answer was not accepted");
+  g_assert_true (g_str_has_prefix (triage_request_banner_get_detail (banner (fixture)),
                                    "The server refused the answer: bad <data>"));
   g_assert_true (triage_decision_view_get_read_only (fixture->view));
 
@@ -571,15 +584,15 @@ test_answer_error (Fixture       *fixture,
   g_assert_false (triage_decision_view_get_read_only (fixture->view));
   g_assert_cmpint (triage_decision_view_get_delivery_state (fixture->view), ==, TRIAGE_DELIVERY_NONE);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (part (fixture, "stack"))), ==, "decision");
-  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "Your answer was not sent");
-  g_assert_cmpstr (part_text (fixture, "banner_detail"), ==, "The answer could not be saved: disk full");
+  g_assert_cmpstr (triage_request_banner_get_title (banner (fixture)), ==, "Your answer was not sent");
+  g_assert_cmpstr (triage_request_banner_get_detail (banner (fixture)), ==, "The answer could not be saved: disk full");
   kept = typed_text (fixture, "why");
   g_assert_cmpstr (kept, ==, "Not today");
 
   /* Sending again clears it. */
   press (fixture, "why");
   g_assert_cmpuint (fixture->record.count, ==, 2);
-  g_assert_cmpstr (part_text (fixture, "banner_title"), ==, "Sending your answer…");
+  g_assert_cmpstr (triage_request_banner_get_title (banner (fixture)), ==, "Sending your answer…");
 }
 
 static void

@@ -269,18 +269,11 @@ triage_afp_view_set_request (TriageRequestView *view,
   g_autofree char *request_id = NULL;
   gboolean same;
 
-  same = notification != NULL && self->notification != NULL &&
-         g_str_equal (notification->id, self->notification->id);
-
-  /* What was typed for the review shown until now is kept before it goes. */
-  if (!same && self->draft_timeout != 0)
+  /* What was typed for the review shown until now is kept before it goes
+   * (or, on a resync of it, a little sooner than it would have been). */
+  if (self->draft_timeout != 0)
     _triage_afp_view_flush_draft (self);
-
-  if (notification != self->notification)
-    {
-      g_clear_pointer (&self->notification, atp_notification_unref);
-      self->notification = notification ? atp_notification_ref (notification) : NULL;
-    }
+  same = triage_request_view_keep_request (&self->notification, notification);
 
   /* A resync of the same request keeps what the person wrote. */
   if (same && self->review != NULL)
@@ -304,10 +297,7 @@ triage_afp_view_set_request (TriageRequestView *view,
   self->review = triage_afp_review_from (notification, &error);
   if (self->review == NULL)
     {
-      g_autofree char *escaped = g_markup_escape_text (error->message, -1);
-
-      adw_status_page_set_description (self->error_page, escaped);
-      gtk_stack_set_visible_child_name (self->stack, "error");
+      triage_request_view_show_unreadable (self->stack, self->error_page, error);
       return;
     }
 
@@ -501,33 +491,11 @@ triage_afp_view_class_init (TriageAfpViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "afp.send", NULL);
 }
 
-/* The items' style sheet, added to the display once. */
-static void
-style_init (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
-    {
-      GdkDisplay *display = gdk_display_get_default ();
-
-      if (display != NULL)
-        {
-          g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-          gtk_css_provider_load_from_resource (provider, RESOURCE_BASE "/afp/style.css");
-          gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-        }
-      g_once_init_leave (&done, 1);
-    }
-}
-
 static void
 triage_afp_view_init (TriageAfpView *self)
 {
   triage_widgets_style_init ();
-  style_init ();
+  triage_widgets_style_add (RESOURCE_BASE "/afp/style.css");
   gtk_widget_init_template (GTK_WIDGET (self));
 
   /* Decline… and Send side by side, one above the other at 360 px with large text. */

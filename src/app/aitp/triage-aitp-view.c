@@ -397,14 +397,7 @@ triage_aitp_view_set_request (TriageRequestView *view,
   g_autofree char *request_id = NULL;
   gboolean same;
 
-  same = notification != NULL && self->notification != NULL &&
-         g_str_equal (notification->id, self->notification->id);
-
-  if (notification != self->notification)
-    {
-      g_clear_pointer (&self->notification, atp_notification_unref);
-      self->notification = notification ? atp_notification_ref (notification) : NULL;
-    }
+  same = triage_request_view_keep_request (&self->notification, notification);
 
   /* A resync of the same request keeps what the person chose. */
   if (same && self->request != NULL)
@@ -427,10 +420,7 @@ triage_aitp_view_set_request (TriageRequestView *view,
   self->request = triage_aitp_request_from (notification, &error);
   if (self->request == NULL)
     {
-      g_autofree char *escaped = g_markup_escape_text (error->message, -1);
-
-      adw_status_page_set_description (self->error_page, escaped);
-      gtk_stack_set_visible_child_name (self->stack, "error");
+      triage_request_view_show_unreadable (self->stack, self->error_page, error);
       return;
     }
 
@@ -609,33 +599,11 @@ triage_aitp_view_class_init (TriageAitpViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "aitp.send", NULL);
 }
 
-/* The cards' style sheet, added to the display once. */
-static void
-style_init (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
-    {
-      GdkDisplay *display = gdk_display_get_default ();
-
-      if (display != NULL)
-        {
-          g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-          gtk_css_provider_load_from_resource (provider, RESOURCE_BASE "/aitp/style.css");
-          gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-        }
-      g_once_init_leave (&done, 1);
-    }
-}
-
 static void
 triage_aitp_view_init (TriageAitpView *self)
 {
   triage_widgets_style_init ();
-  style_init ();
+  triage_widgets_style_add (RESOURCE_BASE "/aitp/style.css");
   gtk_widget_init_template (GTK_WIDGET (self));
   /* The button is labelled by its label too, which GTK 4.8 adds to the name
    * the template gives it ("Send Send"): one name, as it reads. */

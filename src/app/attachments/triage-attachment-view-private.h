@@ -18,10 +18,11 @@ G_BEGIN_DECLS
 #define SNIFF_SIZE 4096
 
 /*
- * Shows one attachment of a request (triage-attachment-view.c); an address
- * shown and loaded on request is in triage-attachment-view-address.c, saving
- * it and opening a copy with another application in
- * triage-attachment-view-files.c.
+ * Shows one attachment of a request (triage-attachment-view.c); its bytes
+ * shown as what they are (text, JSON, code, image, file) in
+ * triage-attachment-view-content.c; an address shown and loaded on request
+ * in triage-attachment-view-address.c; saving it and opening a copy with
+ * another application in triage-attachment-view-files.c.
  */
 struct _TriageAttachmentView
 {
@@ -75,6 +76,10 @@ void _triage_attachment_view_set_kind   (TriageAttachmentView *self,
                                          TriageAttachmentKind  kind);
 void _triage_attachment_view_show_error (TriageAttachmentView *self,
                                          GError               *error);
+void _triage_attachment_view_add_notice (TriageAttachmentView *self,
+                                         const char           *notice);
+
+/* triage-attachment-view-content.c */
 void _triage_attachment_view_show_bytes (TriageAttachmentView *self,
                                          GBytes               *bytes);
 

@@ -11,7 +11,19 @@
 #include "triage-attachment-window.h"
 #include "triage-decision-format.h"
 
-/* A window around one TriageAttachmentView, for the app to open on "attachment-activated". */
+/*
+ * A window around one TriageAttachmentView, for the app to open on
+ * "attachment-activated". A preview the person closes is kept, hidden and
+ * emptied, for the next one (triage_attachment_window_show()): with GTK's GL
+ * renderer every new toplevel makes a GL context of its own, and on a
+ * software GL (Mesa's llvmpipe, as under Xvfb or on a machine without a
+ * GPU driver) its first frame costs 65–90 ms of the main thread, spent
+ * compiling shaders for that context; a window shown again draws its first
+ * frame in about 5 ms. One is kept at most.
+ */
+
+/* The preview closed last, hidden, for the next one; NULL when none is. */
+static TriageAttachmentWindow *spare;
 struct _TriageAttachmentWindow
 {
   AdwWindow             parent_instance;
@@ -30,6 +42,24 @@ triage_attachment_window_dispose (GObject *object)
   G_OBJECT_CLASS (triage_attachment_window_parent_class)->dispose (object);
 }
 
+/* Closed by the person: kept as the spare if there is none, emptied. */
+static gboolean
+triage_attachment_window_close_request (GtkWindow *window)
+{
+  TriageAttachmentWindow *self = TRIAGE_ATTACHMENT_WINDOW (window);
+
+  if (spare != NULL)
+    return GTK_WINDOW_CLASS (triage_attachment_window_parent_class)->close_request (window);
+
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  triage_attachment_view_set_attachment (self->view, NULL, NULL);
+  gtk_window_set_transient_for (window, NULL);
+  spare = self;
+  g_object_add_weak_pointer (G_OBJECT (spare), (gpointer *) &spare);
+
+  return TRUE;
+}
+
 static void
 triage_attachment_window_class_init (TriageAttachmentWindowClass *klass)
 {
@@ -37,6 +67,7 @@ triage_attachment_window_class_init (TriageAttachmentWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = triage_attachment_window_dispose;
+  GTK_WINDOW_CLASS (klass)->close_request = triage_attachment_window_close_request;
 
   g_type_ensure (TRIAGE_TYPE_ATTACHMENT_VIEW);
 
@@ -56,6 +87,59 @@ triage_attachment_window_init (TriageAttachmentWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
+static void
+show_attachment (TriageAttachmentWindow *self,
+                 const AtpAttachment    *attachment,
+                 const char             *service_name)
+{
+  g_autofree char *title = triage_format_cut_text (attachment->description ? attachment->description
+                                                                           : _("Attachment"),
+                                                   TRIAGE_SHOWN_ROW_CHARS);
+
+  gtk_label_set_text (self->title_label, title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  triage_attachment_view_set_attachment (self->view, attachment, service_name);
+}
+
+/**
+ * triage_attachment_window_show:
+ * @parent: (nullable): the window it belongs to
+ * @attachment: the attachment to show; copied
+ * @service_name: (nullable): the name of the service that sent it
+ *
+ * Shows @attachment in the preview window closed last, if one is kept, or
+ * in a new one, and presents it.
+ *
+ * Returns: (transfer none): the window
+ */
+GtkWidget *
+triage_attachment_window_show (GtkWindow           *parent,
+                               const AtpAttachment *attachment,
+                               const char          *service_name)
+{
+  TriageAttachmentWindow *self;
+
+  g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (attachment != NULL, NULL);
+
+  if (spare == NULL)
+    {
+      GtkWidget *window = triage_attachment_window_new (parent, attachment, service_name);
+
+      gtk_window_present (GTK_WINDOW (window));
+      return window;
+    }
+
+  self = spare;
+  g_object_remove_weak_pointer (G_OBJECT (spare), (gpointer *) &spare);
+  spare = NULL;
+  gtk_window_set_transient_for (GTK_WINDOW (self), parent);
+  show_attachment (self, attachment, service_name);
+  gtk_window_present (GTK_WINDOW (self));
+
+  return GTK_WIDGET (self);
+}
+
 /**
  * triage_attachment_window_new:
  * @parent: (nullable): the window it belongs to
@@ -70,7 +154,6 @@ triage_attachment_window_new (GtkWindow           *parent,
                               const char          *service_name)
 {
   TriageAttachmentWindow *self;
-  g_autofree char *title = NULL;
 
   g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (attachment != NULL, NULL);
@@ -79,12 +162,7 @@ triage_attachment_window_new (GtkWindow           *parent,
                        "transient-for", parent,
                        NULL);
 
-  title = triage_format_cut_text (attachment->description ? attachment->description
-                                                         : _("Attachment"),
-                                  TRIAGE_SHOWN_ROW_CHARS);
-  gtk_label_set_text (self->title_label, title);
-  gtk_window_set_title (GTK_WINDOW (self), title);
-  triage_attachment_view_set_attachment (self->view, attachment, service_name);
+  show_attachment (self, attachment, service_name);
 
   return GTK_WIDGET (self);
 }

@@ -17,6 +17,9 @@ G_DECLARE_FINAL_TYPE (TriageAttachmentWindow, triage_attachment_window, TRIAGE, 
 GtkWidget            *triage_attachment_window_new      (GtkWindow               *parent,
                                                          const AtpAttachment     *attachment,
                                                          const char              *service_name);
+GtkWidget            *triage_attachment_window_show     (GtkWindow               *parent,
+                                                         const AtpAttachment     *attachment,
+                                                         const char              *service_name);
 TriageAttachmentView *triage_attachment_window_get_view (TriageAttachmentWindow  *self);
 
 G_END_DECLS

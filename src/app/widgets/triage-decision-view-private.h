@@ -8,19 +8,20 @@
 
 #include "triage-confirm-dialog.h"
 #include "triage-decision-view.h"
+#include "triage-request-banner.h"
 
 G_BEGIN_DECLS
 
 /*
- * TriageDecisionView spans four files:
+ * TriageDecisionView spans three files:
  *
  *   triage-decision-view.c          the object, its state and its API
  *   triage-decision-view-request.c  what the request says: header, description,
  *                                   metadata, attachments, the countdown
  *   triage-decision-view-actions.c  the action cards (one editor per action) and
  *                                   an answer on its way out (confirmation, ::submit)
- *   triage-decision-view-banner.c   the banner: what became of the request or of
- *                                   the answer given here
+ *
+ * The banner is the TriageRequestBanner every request view has.
  */
 
 struct _TriageDecisionView
@@ -43,12 +44,7 @@ struct _TriageDecisionView
   /* template */
   GtkStack            *stack;
   AdwStatusPage       *error_page;
-  GtkRevealer         *banner_revealer;
-  GtkWidget           *banner;
-  GtkImage            *banner_icon;
-  GtkSpinner          *banner_spinner;
-  GtkLabel            *banner_title;
-  GtkLabel            *banner_detail;
+  TriageRequestBanner *banner;
   GtkScrolledWindow   *scroller;
   AdwAvatar           *service_avatar;
   GtkLabel            *service_label;
@@ -88,9 +84,6 @@ void     _triage_decision_view_clear_editors     (TriageDecisionView *self);
 void     _triage_decision_view_mark_chosen       (TriageDecisionView *self,
                                                   gboolean            read_only);
 void     _triage_decision_view_cancel_confirmation (TriageDecisionView *self);
-
-/* triage-decision-view-banner.c */
-gboolean _triage_decision_view_update_banner     (TriageDecisionView *self);
 
 /* For the tests: the confirmation dialog on screen, if any. The template's
  * parts are found with gtk_widget_get_template_child (view,

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-atp-protocol.h"
 #include "triage-decision-view-private.h"
 #include "triage-response-editor.h"
 #include "triage-widgets-style.h"
@@ -52,10 +53,26 @@ static GParamSpec *properties [N_PROPS];
 
 /* State */
 
+/* The banner every request view has says what became of the request, or of
+ * the answer given here (in ATP's words: "You answered ‘Rollout’: 25 %"), and
+ * whether the request can no longer be answered here. */
+static gboolean
+update_banner (TriageDecisionView *self)
+{
+  g_autofree char *sent_answer = NULL;
+
+  if (self->notification != NULL && self->state.sent_action_id != NULL)
+    sent_answer = triage_protocol_describe_answer (triage_atp_protocol_get_default (), self->notification,
+                                                   self->state.sent_action_id, self->state.sent_response);
+
+  return triage_request_banner_update_from (self->banner, self->notification, &self->state,
+                                            sent_answer, self->expired_locally);
+}
+
 void
 _triage_decision_view_update_state (TriageDecisionView *self)
 {
-  gboolean read_only = _triage_decision_view_update_banner (self);
+  gboolean read_only = update_banner (self);
 
   for (guint i = 0; i < self->editors->len; i++)
     triage_response_editor_set_editable (g_ptr_array_index (self->editors, i), !read_only);
@@ -221,6 +238,7 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (TRIAGE_TYPE_REQUEST_BANNER);
   g_type_ensure (TRIAGE_TYPE_RESPONSE_EDITOR);
   g_type_ensure (TRIAGE_TYPE_WRAP_BOX);
 
@@ -228,12 +246,7 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
                                                RESOURCE_BASE "/widgets/triage-decision-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, stack);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, error_page);
-  gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, banner_revealer);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, banner);
-  gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, banner_icon);
-  gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, banner_spinner);
-  gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, banner_title);
-  gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, banner_detail);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, scroller);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, service_avatar);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, service_label);

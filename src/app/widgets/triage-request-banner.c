@@ -14,8 +14,8 @@
 #include "triage-widgets-style.h"
 
 /*
- * The banner above a request, for a view of any protocol (ATP's decision
- * view has its own, older copy of the same rules): a settled status says
+ * The banner above a request, for the view of every protocol (ATP's
+ * decision view, AITP's, AFP's): a settled status says
  * what happened, when and why (answered elsewhere with what and by whom,
  * expired, withdrawn); an answer given here says where it stands (sending,
  * queued, sent, refused); a deadline passed on the local clock and an answer

@@ -531,6 +531,60 @@ triage_request_view_submit_answer (TriageRequestView *self,
 }
 
 /**
+ * triage_request_view_keep_request:
+ * @kept: (inout) (nullable): where an implementation keeps the request it shows
+ * @notification: (nullable): the request to show
+ *
+ * For implementations' set_request: keeps a reference to @notification in
+ * @kept instead of the request kept until now.
+ *
+ * Returns: whether @notification is the request shown until now (a resync
+ *   of it, which keeps what the person entered)
+ */
+gboolean
+triage_request_view_keep_request (AtpNotification **kept,
+                                  AtpNotification  *notification)
+{
+  gboolean same;
+
+  g_return_val_if_fail (kept != NULL, FALSE);
+
+  same = notification != NULL && *kept != NULL && g_str_equal (notification->id, (*kept)->id);
+  if (notification != *kept)
+    {
+      g_clear_pointer (kept, atp_notification_unref);
+      *kept = notification ? atp_notification_ref (notification) : NULL;
+    }
+
+  return same;
+}
+
+/**
+ * triage_request_view_show_unreadable:
+ * @stack: the view's stack, with an "error" page
+ * @error_page: the status page of that page
+ * @error: why the request's payload cannot be read
+ *
+ * For implementations' set_request: says that the request cannot be shown,
+ * and why, in the agent's words as plain text.
+ */
+void
+triage_request_view_show_unreadable (GtkStack      *stack,
+                                     AdwStatusPage *error_page,
+                                     const GError  *error)
+{
+  g_autofree char *escaped = NULL;
+
+  g_return_if_fail (GTK_IS_STACK (stack));
+  g_return_if_fail (ADW_IS_STATUS_PAGE (error_page));
+  g_return_if_fail (error != NULL);
+
+  escaped = g_markup_escape_text (error->message, -1);
+  adw_status_page_set_description (error_page, escaped);
+  gtk_stack_set_visible_child_name (stack, "error");
+}
+
+/**
  * triage_request_view_show_state:
  * @self: a #TriageRequestView that keeps a #TriageRequestState
  * @banner: its banner

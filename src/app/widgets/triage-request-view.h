@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "atp.h"
 
@@ -191,6 +191,11 @@ typedef struct _TriageRequestBanner TriageRequestBanner;
 typedef struct _TriageRequestHeader TriageRequestHeader;
 typedef struct _TriageProtocol      TriageProtocol;
 
+gboolean             triage_request_view_keep_request        (AtpNotification    **kept,
+                                                              AtpNotification     *notification);
+void                 triage_request_view_show_unreadable     (GtkStack            *stack,
+                                                              AdwStatusPage       *error_page,
+                                                              const GError        *error);
 gboolean             triage_request_view_show_state          (TriageRequestView   *self,
                                                               TriageRequestBanner *banner,
                                                               TriageRequestHeader *header,

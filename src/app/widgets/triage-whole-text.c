@@ -119,10 +119,9 @@ triage_whole_text_show_text (GtkWidget  *from,
   attachment.description = (char *) _("The Whole Request");
   attachment.data = g_base64_encode ((const guchar *) text, strlen (text));
   attachment.decoded_size = strlen (text);
-  window = triage_attachment_window_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         &attachment, service_name);
+  window = triage_attachment_window_show (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                          &attachment, service_name);
   g_free (attachment.data);
-  gtk_window_present (GTK_WINDOW (window));
 
   return window;
 }

@@ -11,6 +11,35 @@
 #include "triage-widgets-style.h"
 
 /**
+ * triage_widgets_style_add:
+ * @resource_path: a style sheet in the application's resources
+ *
+ * Adds the style sheet at @resource_path to the default display, once
+ * (a view's own sheet, added when the first view is made). Main thread only.
+ */
+void
+triage_widgets_style_add (const char *resource_path)
+{
+  static GHashTable *added = NULL;
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  g_return_if_fail (resource_path != NULL);
+
+  if (display == NULL)
+    return;
+  if (added == NULL)
+    added = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!g_hash_table_add (added, (gpointer) g_intern_string (resource_path)))
+    return;
+
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, resource_path);
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+/**
  * triage_widgets_style_init:
  *
  * Adds the widgets' style sheet and icons (in their own resource, so they
@@ -27,11 +56,7 @@ triage_widgets_style_init (void)
 
       if (display != NULL)
         {
-          g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-          gtk_css_provider_load_from_resource (provider, RESOURCE_BASE "/widgets/style.css");
-          gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+          triage_widgets_style_add (RESOURCE_BASE "/widgets/style.css");
           gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (display),
                                             RESOURCE_BASE "/widgets/icons");
         }

@@ -11,5 +11,6 @@
 G_BEGIN_DECLS
 
 void triage_widgets_style_init (void);
+void triage_widgets_style_add  (const char *resource_path);
 
 G_END_DECLS

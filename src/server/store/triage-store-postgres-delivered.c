@@ -28,7 +28,8 @@ postgres_mark_delivered_all (TriageStore        *store,
   TriagePgParam params[] = { array, triage_pg_number (&when, now) };
 
   G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1);
-  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+  /* A row of the commit in flight is skipped as locked, as another server's. */
+  result = triage_store_postgres_write (TRIAGE_STORE_POSTGRES (store),
                                         "UPDATE notifications SET status = 1, updated_at = $2::bigint"
                                         " WHERE seq IN (SELECT seq FROM notifications"
                                         "  WHERE id = ANY ($1::text[]) AND status = 0"

@@ -90,6 +90,15 @@ write_query (TriageStorePostgres *self,
 }
 
 PGresult *
+triage_store_postgres_write (TriageStorePostgres *self,
+                             const char          *sql,
+                             int                  n_params,
+                             const TriagePgParam *params)
+{
+  return write_query (self, sql, n_params, params);
+}
+
+PGresult *
 triage_store_postgres_query (TriageStorePostgres *self,
                              const char          *sql,
                              int                  n_params,

@@ -23,6 +23,12 @@ struct pg_result *triage_store_postgres_query (TriageStorePostgres *self,
                                                const char          *sql,
                                                int                  n_params,
                                                const char * const  *params);
+/* The same for a write that need not wait for the commit in flight (see
+ * write_query () in triage-store-postgres.c). */
+struct pg_result *triage_store_postgres_write (TriageStorePostgres *self,
+                                               const char          *sql,
+                                               int                  n_params,
+                                               const char * const  *params);
 /* The AFP functions (triage-store-postgres-afp.c). */
 void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
 /* The event log (triage-store-postgres-events.c). */
