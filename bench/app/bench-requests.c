@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Requests of the "bench" service to the local server, and their
- * withdrawal: ATP requests, urgent ones, AITP-02 decisions.
+ * withdrawal: ATP requests, urgent ones, AITP-02 decisions, AFP reviews.
  */
 
 #include <string.h>
@@ -113,4 +113,74 @@ bench_withdraw_request (SoupSession *session,
 
   answer = bench_send_request (session, "PATCH", path, g_strdup ("{\"status\": \"invalidated\"}"),
                          SOUP_STATUS_OK);
+}
+
+static JsonNode *
+review_request_node (void)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "protocol_version");
+  json_builder_add_string_value (builder, "1.2");
+  json_builder_set_member_name (builder, "iteration");
+  json_builder_add_int_value (builder, 1);
+  json_builder_set_member_name (builder, "artifact");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "media_type");
+  json_builder_add_string_value (builder, "text/markdown");
+  json_builder_set_member_name (builder, "content");
+  json_builder_add_string_value (builder, "# A plan\n- one step\n");
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+char *
+bench_review_request (void)
+{
+  g_autoptr(JsonNode) request = review_request_node ();
+
+  return json_to_string (request, FALSE);
+}
+
+char *
+bench_post_review (SoupSession *session,
+                   const char  *title)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) due = g_date_time_add_minutes (now, 4);
+  g_autofree char *deadline = g_date_time_format_iso8601 (due);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "request");
+  json_builder_add_value (builder, review_request_node ());
+  json_builder_set_member_name (builder, "deadline");
+  json_builder_add_string_value (builder, deadline);
+  json_builder_set_member_name (builder, "title");
+  json_builder_add_string_value (builder, title);
+  json_builder_end_object (builder);
+  body = json_builder_get_root (builder);
+
+  return bench_send_request (session, "POST", "/api/v1/afp/reviews", json_to_string (body, FALSE),
+                             SOUP_STATUS_CREATED);
+}
+
+void
+bench_withdraw_review (SoupSession *session,
+                       const char  *id)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) body = NULL;
+  g_autofree char *path = g_strdup_printf ("/api/v1/afp/reviews/%s", id);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "status");
+  json_builder_add_string_value (builder, "invalidated");
+  json_builder_end_object (builder);
+  body = json_builder_get_root (builder);
+
+  g_free (bench_send_request (session, "PATCH", path, json_to_string (body, FALSE), SOUP_STATUS_OK));
 }

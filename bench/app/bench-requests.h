@@ -28,4 +28,13 @@ char *bench_post_due_request  (SoupSession *session,
 void  bench_withdraw_request  (SoupSession *session,
                                const char  *id);
 
+/* The Request Object of every AFP review the benchmark asks for, as text. */
+char *bench_review_request    (void);
+/* The same review posted by the bench process itself (what triage-ask --afp
+ * posts, with no process to start), due in four minutes; returns its id. */
+char *bench_post_review       (SoupSession *session,
+                               const char  *title);
+void  bench_withdraw_review   (SoupSession *session,
+                               const char  *id);
+
 G_END_DECLS

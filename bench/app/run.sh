@@ -11,7 +11,8 @@
 # (p99 < 50 ms, RSS < 80 MiB with 1,000 pending, first frame < 500 ms; with
 # 10,000 pending and 100,000 in the history, RSS < 150 MiB; MCP tools/call → Notify
 # p99 within 5 ms of the ATP POST → Notify p99; AITP POST → Notify p99 within 1 ms of
-# the ATP POST → Notify p99 measured in turn with it).
+# the ATP POST → Notify p99 measured in turn with it; triage-ask --afp started → Notify
+# p99 within 1 ms of triage-ask's in ATP started → Notify p99 in turn with it).
 
 set -eu
 

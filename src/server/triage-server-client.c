@@ -187,6 +187,10 @@ handle_list (TriageServer      *self,
       g_autofree char *next = encode_cursor (last);
 
       json_object_set_string_member (pagination, "next_cursor", next);
+      /* The same in a header: a client reading every page asks for the next
+       * one as soon as this one is in, and parses it while the next is made. */
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "X-Triage-Next-Cursor", next);
     }
   else
     json_object_set_null_member (pagination, "next_cursor");

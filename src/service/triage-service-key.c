@@ -9,15 +9,23 @@
 #include "triage-service.h"
 
 #include <string.h>
+#include <gmodule.h>
 #include <libsecret/secret.h>
 
 /*
  * The service key for a remote server: TRIAGE_API_KEY, else the Secret
  * Service. A locked keyring prompts; where nobody sees the prompt libsecret
  * would wait forever, so the lookup is bounded.
+ *
+ * libsecret is opened here, when a key is looked up in the keyring, and not
+ * linked: with it (and the libgcrypt it pulls in) every start of triage-ask
+ * and triage-mcp mapped and relocated three more libraries, about an eighth
+ * of the dynamic loader's work, although the local server (most runs) and a
+ * key in TRIAGE_API_KEY need none of them. Only its headers are used to build.
  */
 
 #define KEYRING_TIMEOUT_S 10
+#define LIBSECRET_SONAME  "libsecret-1.so.0"   /* libsecret's ABI since 0.7 */
 
 /* Items stored by hand with secret-tool have no xdg:schema: match on the attribute only. */
 static const SecretSchema service_key_schema = {
@@ -28,12 +36,67 @@ static const SecretSchema service_key_schema = {
   }
 };
 
+/* The functions of libsecret the lookup calls, with their prototypes. */
 typedef struct
 {
-  GMainLoop *loop;
-  char      *password;
-  GError    *error;
-  gboolean   timed_out;
+  void   (*lookupv)       (const SecretSchema *, GHashTable *, GCancellable *, GAsyncReadyCallback,
+                           gpointer);
+  char * (*lookup_finish) (GAsyncResult *, GError **);
+  void   (*free)          (char *);
+  void   (*disconnect)    (void);
+  char    *error;         /* why libsecret could not be opened */
+} Libsecret;
+
+/* The prototypes above are the headers' own. */
+#define SAME_TYPE(function, member) \
+  G_STATIC_ASSERT (__builtin_types_compatible_p (__typeof__ (&function), \
+                                                 __typeof__ (((Libsecret *) NULL)->member)))
+SAME_TYPE (secret_password_lookupv, lookupv);
+SAME_TYPE (secret_password_lookup_finish, lookup_finish);
+SAME_TYPE (secret_password_free, free);
+SAME_TYPE (secret_service_disconnect, disconnect);
+
+static gpointer
+open_libsecret (gpointer data)
+{
+  Libsecret *lib = g_new0 (Libsecret, 1);
+  GModule *module = g_module_open (LIBSECRET_SONAME, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+
+  if (module == NULL)
+    {
+      lib->error = g_strdup (g_module_error ());
+      return lib;
+    }
+
+  /* It registers types: it stays loaded for the life of the process. */
+  g_module_make_resident (module);
+  if (!g_module_symbol (module, "secret_password_lookupv", (gpointer *) &lib->lookupv) ||
+      !g_module_symbol (module, "secret_password_lookup_finish", (gpointer *) &lib->lookup_finish) ||
+      !g_module_symbol (module, "secret_password_free", (gpointer *) &lib->free) ||
+      !g_module_symbol (module, "secret_service_disconnect", (gpointer *) &lib->disconnect))
+    {
+      lib->error = g_strdup (g_module_error ());
+      lib->lookupv = NULL;
+    }
+
+  return lib;
+}
+
+static const Libsecret *
+libsecret (void)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  return g_once (&once, open_libsecret, NULL);
+}
+
+typedef struct
+{
+  const Libsecret *lib;
+  GMainLoop       *loop;
+  char            *password;
+  GError          *error;
+  gboolean         timed_out;
 } Lookup;
 
 static void
@@ -43,7 +106,7 @@ lookup_cb (GObject      *object,
 {
   Lookup *lookup = user_data;
 
-  lookup->password = secret_password_lookup_finish (result, &lookup->error);
+  lookup->password = lookup->lib->lookup_finish (result, &lookup->error);
   g_main_loop_quit (lookup->loop);
 }
 
@@ -58,11 +121,12 @@ lookup_timeout_cb (gpointer user_data)
 
 char *
 triage_service_lookup_key (const char  *server_url,
-                       GError     **error)
+                           GError     **error)
 {
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GMainContext) context = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
   g_autoptr(GSource) timeout = NULL;
+  g_autoptr(GHashTable) attributes = NULL;
   Lookup lookup = { 0 };
   const char *env = g_getenv ("TRIAGE_API_KEY");
   char *key;
@@ -70,6 +134,19 @@ triage_service_lookup_key (const char  *server_url,
   if (env != NULL && *env != '\0')
     return g_strdup (env);
 
+  lookup.lib = libsecret ();
+  if (lookup.lib->lookupv == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "no API key for %s: TRIAGE_API_KEY is not set and the keyring cannot be "
+                   "used (%s)", server_url, lookup.lib->error);
+      return NULL;
+    }
+
+  context = g_main_context_new ();
+  cancellable = g_cancellable_new ();
+  attributes = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (attributes, "server", (gpointer) server_url);
   g_main_context_push_thread_default (context);
 
   lookup.loop = g_main_loop_new (context, FALSE);
@@ -77,12 +154,16 @@ triage_service_lookup_key (const char  *server_url,
   g_source_set_callback (timeout, lookup_timeout_cb, cancellable, NULL);
   g_source_attach (timeout, context);
 
-  secret_password_lookup (&service_key_schema, cancellable, lookup_cb, &lookup,
-                          "server", server_url, NULL);
+  lookup.lib->lookupv (&service_key_schema, attributes, cancellable, lookup_cb, &lookup);
   g_main_loop_run (lookup.loop);
 
   g_source_destroy (timeout);
   g_main_loop_unref (lookup.loop);
+  /* The Secret Service proxy lives in @context, which ends here: let it go
+   * with its D-Bus traffic (one lookup a run; a later one connects again). */
+  lookup.lib->disconnect ();
+  while (g_main_context_iteration (context, FALSE))
+    ;
   g_main_context_pop_thread_default (context);
 
   if (lookup.error != NULL)
@@ -109,6 +190,6 @@ triage_service_lookup_key (const char  *server_url,
     }
 
   key = g_strdup (lookup.password);
-  secret_password_free (lookup.password);
+  lookup.lib->free (lookup.password);
   return key;
 }

@@ -677,13 +677,18 @@ list_pending_pages (Fixture    *fixture,
       g_clear_pointer (&cursor, g_free);
       if (json_object_get_boolean_member (pagination, "has_more"))
         cursor = g_strdup (json_object_get_string_member (pagination, "next_cursor"));
+      /* The next cursor in a header too, for a client to ask for the next
+       * page before it parses this one. */
+      g_assert_cmpstr (soup_message_headers_get_one (answer->headers, "X-Triage-Next-Cursor"), ==,
+                       cursor);
     }
   while (cursor != NULL);
   return ids;
 }
 
 /* Listing pages marks every new row of a page delivered at once (one
- * statement a page): each listed row says delivered, and each is one
+ * statement a page), and names the next page's cursor in a header as in
+ * the body: each listed row says delivered, and each is one
  * status update to every stream of every recipient; a row delivered
  * before, or listed again, is not announced again. */
 static void

@@ -14,6 +14,10 @@ G_BEGIN_DECLS
 
 /* The most pending items atp_client_list_pending_async() takes in. */
 #define ATP_CLIENT_MAX_PENDING_ITEMS 100000
+/* A resync asks for pages this large, and for ATP's largest (100) from a
+ * server that refuses them (one before triage-server took 1,000). */
+#define ATP_CLIENT_PAGE_LIMIT        1000
+#define ATP_CLIENT_ATP_PAGE_LIMIT    100
 
 SoupSession *atp_client_get_session        (AtpClient    *self);
 
@@ -66,6 +70,16 @@ gpointer     atp_client_request_finish     (AtpClient           *self,
                                             GAsyncResult        *result,
                                             gpointer             source_tag,
                                             GError             **error);
+/* The client list's GET for @query (atp-client-pending.c asks page after page). */
+SoupMessage *atp_client_new_list_message   (AtpClient           *self,
+                                            const AtpListQuery  *query);
+/* Sends a message of atp_client_new_list_message() (taken over); the answer is
+ * atp_client_list_notifications_finish()'s. */
+void         atp_client_start_list         (AtpClient           *self,
+                                            SoupMessage         *message,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
 /* Sets @text (taken over) as the application/json body. */
 void         atp_client_set_json_body      (SoupMessage         *message,
                                             char                *text,

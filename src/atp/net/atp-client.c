@@ -26,10 +26,6 @@
  */
 
 #define DEFAULT_TIMEOUT_S   30
-/* A resync asks for pages this large, and for ATP's largest (100) from a
- * server that refuses them (one before triage-server took 1,000). */
-#define PENDING_PAGE_SIZE   1000
-#define ATP_MAX_PAGE_LIMIT  100
 
 struct _AtpClient
 {
@@ -1070,18 +1066,13 @@ parse_any_object (AtpClient  *self,
 
 /* Client role */
 
-void
-atp_client_list_notifications_async (AtpClient           *self,
-                                     const AtpListQuery  *query,
-                                     GCancellable        *cancellable,
-                                     GAsyncReadyCallback  callback,
-                                     gpointer             user_data)
+SoupMessage *
+atp_client_new_list_message (AtpClient          *self,
+                             const AtpListQuery *query)
 {
   g_autoptr(GString) path = NULL;
   g_autofree char *protocols = NULL;
   char sep = '?';
-
-  g_return_if_fail (ATP_IS_CLIENT (self));
 
   path = g_string_new ("/api/v1/client/notifications");
 
@@ -1110,7 +1101,7 @@ atp_client_list_notifications_async (AtpClient           *self,
         {
           char limit[16];
 
-          g_snprintf (limit, sizeof limit, "%u", MIN (query->limit, PENDING_PAGE_SIZE));
+          g_snprintf (limit, sizeof limit, "%u", MIN (query->limit, ATP_CLIENT_PAGE_LIMIT));
           ADD_PARAM ("limit", limit);
         }
       ADD_PARAM ("sort", query->oldest_first ? "oldest" : "newest");
@@ -1118,10 +1109,32 @@ atp_client_list_notifications_async (AtpClient           *self,
 
 #undef ADD_PARAM
 
-  atp_client_start_request (self, atp_client_new_message (self, "GET", path->str, FALSE), 0,
-                 ATP_CLIENT_MAX_PAGE_SIZE, parse_page, NULL, NULL,
-                 (GDestroyNotify) atp_notification_page_unref,
-                 atp_client_list_notifications_async, cancellable, callback, user_data);
+  return atp_client_new_message (self, "GET", path->str, FALSE);
+}
+
+void
+atp_client_start_list (AtpClient           *self,
+                       SoupMessage         *message,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  atp_client_start_request (self, message, 0, ATP_CLIENT_MAX_PAGE_SIZE, parse_page, NULL, NULL,
+                            (GDestroyNotify) atp_notification_page_unref,
+                            atp_client_list_notifications_async, cancellable, callback, user_data);
+}
+
+void
+atp_client_list_notifications_async (AtpClient           *self,
+                                     const AtpListQuery  *query,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_return_if_fail (ATP_IS_CLIENT (self));
+
+  atp_client_start_list (self, atp_client_new_list_message (self, query), cancellable, callback,
+                         user_data);
 }
 
 AtpNotificationPage *
@@ -1130,135 +1143,6 @@ atp_client_list_notifications_finish (AtpClient     *self,
                                       GError       **error)
 {
   return atp_client_request_finish (self, result, atp_client_list_notifications_async, error);
-}
-
-typedef struct
-{
-  GPtrArray  *items;
-  GHashTable *seen;
-  char       *cursor;
-  guint       limit;
-} ListPending;
-
-static void
-list_pending_free (ListPending *state)
-{
-  g_ptr_array_unref (state->items);
-  g_hash_table_unref (state->seen);
-  g_free (state->cursor);
-  g_free (state);
-}
-
-static void list_pending_next (GTask *task);
-
-static void
-list_pending_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  ListPending *state = g_task_get_task_data (task);
-  g_autoptr(AtpNotificationPage) page = NULL;
-  g_autoptr(GError) error = NULL;
-
-  page = atp_client_list_notifications_finish (ATP_CLIENT (object), result, &error);
-  if (page == NULL && state->limit > ATP_MAX_PAGE_LIMIT &&
-      (g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_PARAMETER) ||
-       g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE)))
-    {
-      /* A server that keeps to ATP's 100: the same page again, that size. */
-      state->limit = ATP_MAX_PAGE_LIMIT;
-      list_pending_next (g_steal_pointer (&task));
-      return;
-    }
-  if (page == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  for (guint i = 0; i < page->notifications->len; i++)
-    {
-      AtpNotification *notification = g_ptr_array_index (page->notifications, i);
-
-      if (g_hash_table_contains (state->seen, notification->id))
-        continue;
-      g_hash_table_add (state->seen, g_strdup (notification->id));
-      g_ptr_array_add (state->items, atp_notification_ref (notification));
-    }
-
-  if (!page->has_more)
-    {
-      g_task_return_pointer (task, g_ptr_array_ref (state->items), (GDestroyNotify) g_ptr_array_unref);
-      return;
-    }
-
-  if (page->next_cursor == NULL || g_strcmp0 (page->next_cursor, state->cursor) == 0)
-    {
-      g_task_return_new_error (task, ATP_ERROR, ATP_ERROR_PROTOCOL,
-                               "%s says more notifications follow but gives no new cursor",
-                               atp_client_get_display_name (ATP_CLIENT (object)));
-      return;
-    }
-
-  if (state->items->len >= ATP_CLIENT_MAX_PENDING_ITEMS)
-    {
-      g_task_return_new_error (task, ATP_ERROR, ATP_ERROR_PROTOCOL,
-                               "%s lists more than %d pending notifications",
-                               atp_client_get_display_name (ATP_CLIENT (object)),
-                               ATP_CLIENT_MAX_PENDING_ITEMS);
-      return;
-    }
-
-  g_free (state->cursor);
-  state->cursor = g_strdup (page->next_cursor);
-  list_pending_next (g_steal_pointer (&task));
-}
-
-static void
-list_pending_next (GTask *task)
-{
-  ListPending *state = g_task_get_task_data (task);
-  AtpListQuery query = {
-    .status = "pending",
-    .cursor = state->cursor,
-    .limit = state->limit,
-    .oldest_first = TRUE,
-  };
-
-  atp_client_list_notifications_async (g_task_get_source_object (task), &query,
-                                       g_task_get_cancellable (task), list_pending_cb, task);
-}
-
-void
-atp_client_list_pending_async (AtpClient           *self,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
-{
-  GTask *task;
-  ListPending *state;
-
-  g_return_if_fail (ATP_IS_CLIENT (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, atp_client_list_pending_async);
-
-  state = g_new0 (ListPending, 1);
-  state->items = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_notification_unref);
-  state->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  state->limit = PENDING_PAGE_SIZE;
-  g_task_set_task_data (task, state, (GDestroyNotify) list_pending_free);
-
-  list_pending_next (task);
-}
-
-GPtrArray *
-atp_client_list_pending_finish (AtpClient     *self,
-                                GAsyncResult  *result,
-                                GError       **error)
-{
-  return atp_client_request_finish (self, result, atp_client_list_pending_async, error);
 }
 
 void

@@ -523,7 +523,9 @@ handle_post_review (TriageServer      *self,
       return;
     }
 
-  if (!read_last (self, session_id, request->iteration, now_us, &last))
+  /* A session this request opens has no review before it: nothing to read. */
+  if (submission.session_id != NULL &&
+      !read_last (self, session_id, request->iteration, now_us, &last))
     {
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
       return;

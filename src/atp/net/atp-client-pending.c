@@ -1,0 +1,253 @@
+/* atp-client-pending.c — every pending notification, page after page, the next asked for ahead
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "atp-client"
+
+#include <libsoup/soup.h>
+
+#include "atp-client-private.h"
+#include "atp-error.h"
+
+/*
+ * A resync lists the whole pending set, oldest first. A page's cursor is at
+ * the end of its JSON, so a client that waits for it has the server idle
+ * while it parses the page, and itself idle while the server makes the next
+ * one (10,000 pending: ten pages, each a wait for the other). triage-server
+ * also sends the cursor as the header X-Triage-Next-Cursor: as soon as a
+ * page's headers are in, the next one is asked for, and made while this one
+ * is read and parsed.
+ * The pages are still taken in their order. A server without the header is
+ * read one page after the other, as before.
+ */
+
+#define NEXT_CURSOR_HEADER "X-Triage-Next-Cursor"
+
+typedef struct
+{
+  AtpNotificationPage *page;    /* once answered */
+  GError              *error;   /* or this */
+  gboolean             answered;
+} Page;
+
+typedef struct
+{
+  GPtrArray  *items;
+  GHashTable *seen;
+  char       *cursor;   /* of the page taken in next; "" for the first */
+  guint       limit;
+  GHashTable *pages;    /* cursor → Page*: asked for, not yet taken in */
+  gboolean    returned;
+} ListPending;
+
+static void
+page_free (Page *page)
+{
+  g_clear_pointer (&page->page, atp_notification_page_unref);
+  g_clear_error (&page->error);
+  g_free (page);
+}
+
+static void
+list_pending_free (ListPending *state)
+{
+  g_ptr_array_unref (state->items);
+  g_hash_table_unref (state->seen);
+  g_hash_table_unref (state->pages);
+  g_free (state->cursor);
+  g_free (state);
+}
+
+static void ask (GTask      *task,
+                 const char *cursor);
+
+static void
+return_error (GTask  *task,
+              GError *error)
+{
+  ListPending *state = g_task_get_task_data (task);
+
+  state->returned = TRUE;
+  g_task_return_error (task, error);
+}
+
+/* Takes in the pages that are answered, in their order, while the next one is. */
+static void
+take_in (GTask *task)
+{
+  ListPending *state = g_task_get_task_data (task);
+  AtpClient *self = g_task_get_source_object (task);
+  Page *page;
+
+  while (!state->returned &&
+         (page = g_hash_table_lookup (state->pages, state->cursor)) != NULL && page->answered)
+    {
+      g_autoptr(AtpNotificationPage) answer = g_steal_pointer (&page->page);
+      g_autoptr(GError) error = g_steal_pointer (&page->error);
+
+      g_hash_table_remove (state->pages, state->cursor);
+      if (answer == NULL && state->limit > ATP_CLIENT_ATP_PAGE_LIMIT &&
+          (g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_PARAMETER) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE)))
+        {
+          /* A server that keeps to ATP's 100: the same page again, that size. */
+          state->limit = ATP_CLIENT_ATP_PAGE_LIMIT;
+          ask (task, state->cursor);
+          return;
+        }
+      if (answer == NULL)
+        {
+          return_error (task, g_steal_pointer (&error));
+          return;
+        }
+
+      for (guint i = 0; i < answer->notifications->len; i++)
+        {
+          AtpNotification *notification = g_ptr_array_index (answer->notifications, i);
+
+          if (g_hash_table_contains (state->seen, notification->id))
+            continue;
+          g_hash_table_add (state->seen, g_strdup (notification->id));
+          g_ptr_array_add (state->items, atp_notification_ref (notification));
+        }
+
+      if (!answer->has_more)
+        {
+          state->returned = TRUE;
+          g_task_return_pointer (task, g_ptr_array_ref (state->items),
+                                 (GDestroyNotify) g_ptr_array_unref);
+          return;
+        }
+      if (answer->next_cursor == NULL || g_strcmp0 (answer->next_cursor, state->cursor) == 0)
+        {
+          return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
+                                           "%s says more notifications follow but gives no new "
+                                           "cursor", atp_client_get_display_name (self)));
+          return;
+        }
+      if (state->items->len >= ATP_CLIENT_MAX_PENDING_ITEMS)
+        {
+          return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
+                                           "%s lists more than %d pending notifications",
+                                           atp_client_get_display_name (self),
+                                           ATP_CLIENT_MAX_PENDING_ITEMS));
+          return;
+        }
+
+      g_free (state->cursor);
+      state->cursor = g_strdup (answer->next_cursor);
+      if (!g_hash_table_contains (state->pages, state->cursor))
+        ask (task, state->cursor);
+    }
+}
+
+/* One page asked for. */
+typedef struct
+{
+  GTask *task;
+  char  *cursor;
+} Asked;
+
+static void
+page_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Asked *asked = user_data;
+  g_autoptr(GTask) task = asked->task;
+  g_autofree char *cursor = asked->cursor;
+  ListPending *state = g_task_get_task_data (task);
+  GError *error = NULL;
+  AtpNotificationPage *answer;
+  Page *page;
+
+  g_free (asked);
+  answer = atp_client_list_notifications_finish (ATP_CLIENT (object), result, &error);
+  page = state->returned ? NULL : g_hash_table_lookup (state->pages, cursor);
+  if (page == NULL)
+    {
+      /* The list ended (failed) before this page came. */
+      g_clear_pointer (&answer, atp_notification_page_unref);
+      g_clear_error (&error);
+      return;
+    }
+  page->page = answer;
+  page->error = error;
+  page->answered = TRUE;
+  take_in (task);
+}
+
+/* The page is on its way: the next one is asked for now, so the server makes
+ * it while this one is read and parsed. */
+static void
+on_got_headers (SoupMessage *message,
+             GTask       *task)
+{
+  ListPending *state = g_task_get_task_data (task);
+  const char *next;
+
+  if (state->returned || !SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (message)))
+    return;
+  next = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                       NEXT_CURSOR_HEADER);
+  if (next != NULL && *next != '\0' && !g_hash_table_contains (state->pages, next) &&
+      g_strcmp0 (next, state->cursor) != 0)
+    ask (task, next);
+}
+
+static void
+ask (GTask      *task,
+     const char *cursor)
+{
+  ListPending *state = g_task_get_task_data (task);
+  AtpClient *self = g_task_get_source_object (task);
+  AtpListQuery query = {
+    .status = "pending",
+    .cursor = *cursor != '\0' ? cursor : NULL,
+    .limit = state->limit,
+    .oldest_first = TRUE,
+  };
+  SoupMessage *message = atp_client_new_list_message (self, &query);
+  Asked *asked = g_new0 (Asked, 1);
+
+  asked->task = g_object_ref (task);
+  asked->cursor = g_strdup (cursor);
+  g_hash_table_insert (state->pages, g_strdup (cursor), g_new0 (Page, 1));
+  g_signal_connect_object (message, "got-headers", G_CALLBACK (on_got_headers), task, 0);
+  atp_client_start_list (self, message, g_task_get_cancellable (task), page_cb, asked);
+}
+
+void
+atp_client_list_pending_async (AtpClient           *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ListPending *state;
+
+  g_return_if_fail (ATP_IS_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, atp_client_list_pending_async);
+
+  state = g_new0 (ListPending, 1);
+  state->items = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_notification_unref);
+  state->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  state->pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) page_free);
+  state->cursor = g_strdup ("");
+  state->limit = ATP_CLIENT_PAGE_LIMIT;
+  g_task_set_task_data (task, state, (GDestroyNotify) list_pending_free);
+
+  ask (task, state->cursor);
+}
+
+GPtrArray *
+atp_client_list_pending_finish (AtpClient     *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  return atp_client_request_finish (self, result, atp_client_list_pending_async, error);
+}
