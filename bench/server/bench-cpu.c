@@ -115,6 +115,30 @@ dumped_instructions (const char *prefix)
   return g_ascii_strtoull (strchr (line, ':') + 1, NULL, 10);
 }
 
+/* The group commits @server has made so far (triage_db_commit_duration_seconds_count
+ * of its /metrics), -1 if not known: how many notifications share a commit
+ * moves the instructions per notification (a commit's cost is shared). */
+static gint64
+commits_so_far (SoupSession      *session,
+                TriageTestServer *server)
+{
+  g_autofree char *url = g_strconcat (triage_test_server_get_url (server), "/metrics", NULL);
+  g_autofree char *auth = g_strconcat ("Bearer ", triage_test_server_get_admin_token (server),
+                                       NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new ("GET", url);
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *text = NULL;
+  const char *line;
+
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  body = soup_session_send_and_read (session, msg, NULL, NULL);
+  if (body == NULL || soup_message_get_status (msg) != SOUP_STATUS_OK)
+    return -1;
+  text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  line = strstr (text, "\ntriage_db_commit_duration_seconds_count ");
+  return line != NULL ? g_ascii_strtoll (strchr (line + 1, ' ') + 1, NULL, 10) : -1;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -139,7 +163,7 @@ main (int    argc,
   g_autofree char *token = NULL, *key = NULL;
   SoupWebsocketConnection *stream = NULL;
   const BenchPhase *phase;
-  gint64 user_before, system_before, user_after, system_after;
+  gint64 user_before, system_before, user_after, system_after, commits_before, commits_after;
   guint posted, received;
   double load_average[3] = { 0 };
   GPid pid;
@@ -169,6 +193,8 @@ main (int    argc,
 
   if (warmup > 0)
     bench_load_count (load, (guint) warmup, 0, NULL, NULL);
+  /* Read outside what is measured: the page is a request of its own. */
+  commits_before = commits_so_far (session, server);
   if (callgrind_out != NULL)
     callgrind_control (pid, "--zero");
   cpu_split (pid, &user_before, &system_before);
@@ -192,6 +218,12 @@ main (int    argc,
       printf ("  server instructions %.0f a notification (callgrind)\n",
               (double) dumped_instructions (callgrind_out) / MAX (posted, 1));
     }
+  commits_after = commits_so_far (session, server);
+  if (commits_before >= 0 && commits_after >= 0)
+    printf ("  %.1f notifications a group commit (%" G_GINT64_FORMAT " commits; the instructions "
+            "per notification move with it)\n",
+            (double) posted / MAX (commits_after - commits_before, 1),
+            commits_after - commits_before);
 
   soup_websocket_connection_close (stream, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
   g_object_unref (stream);

@@ -354,6 +354,71 @@ notification_copy (AtpNotification *self)
 }
 
 /**
+ * atp_notification_complete:
+ * @self: a notification only the caller holds
+ * @id: (nullable): a new id (a UUID v4), or %NULL to keep it
+ * @timestamp: (nullable): a new timestamp, or %NULL to keep it
+ * @service_id: (nullable): a new service id, or %NULL to keep it
+ * @service_name: (nullable): a new service name, or %NULL to keep it
+ * @service_icon: (nullable): a new service icon, or %NULL to keep it
+ * @status: a new #AtpStatus, or -1 to keep it
+ *
+ * What atp_notification_copy_with() does, in place: the way a server
+ * completes a submission it has just parsed, without a copy of it. The values
+ * are trusted (they come from the server itself), not validated.
+ */
+void
+atp_notification_complete (AtpNotification *self,
+                           const char      *id,
+                           GDateTime       *timestamp,
+                           const char      *service_id,
+                           const char      *service_name,
+                           const char      *service_icon,
+                           int              status)
+{
+  g_return_if_fail (self != NULL);
+
+  /* Each new value is made before the old one goes: it may be the same string. */
+  if (id != NULL)
+    {
+      char *lower = g_ascii_strdown (id, -1);
+
+      g_free (self->id);
+      self->id = lower;
+    }
+  if (timestamp != NULL)
+    {
+      GDateTime *old = self->timestamp;
+
+      self->timestamp = g_date_time_ref (timestamp);
+      g_clear_pointer (&old, g_date_time_unref);
+    }
+  if (service_id != NULL)
+    {
+      char *copy = g_strdup (service_id);
+
+      g_free (self->service.id);
+      self->service.id = copy;
+    }
+  if (service_name != NULL)
+    {
+      char *copy = g_strdup (service_name);
+
+      g_free (self->service.name);
+      self->service.name = copy;
+    }
+  if (service_icon != NULL)
+    {
+      char *copy = g_strdup (service_icon);
+
+      g_free (self->service.icon);
+      self->service.icon = copy;
+    }
+  if (status >= 0)
+    self->status = (AtpStatus) status;
+}
+
+/**
  * atp_notification_copy_with:
  * @self: a notification
  * @id: (nullable): a new id (a UUID v4), or %NULL to keep it
@@ -363,8 +428,7 @@ notification_copy (AtpNotification *self)
  * @service_icon: (nullable): a new service icon, or %NULL to keep it
  * @status: a new #AtpStatus, or -1 to keep it
  *
- * The way a server completes a submission. The values are trusted (they come
- * from the server itself), not validated.
+ * A copy completed as atp_notification_complete() says.
  *
  * Returns: (transfer full): the copy
  */
@@ -382,35 +446,7 @@ atp_notification_copy_with (AtpNotification *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   copy = notification_copy (self);
-
-  if (id != NULL)
-    {
-      g_free (copy->id);
-      copy->id = g_ascii_strdown (id, -1);
-    }
-  if (timestamp != NULL)
-    {
-      g_clear_pointer (&copy->timestamp, g_date_time_unref);
-      copy->timestamp = g_date_time_ref (timestamp);
-    }
-  if (service_id != NULL)
-    {
-      g_free (copy->service.id);
-      copy->service.id = g_strdup (service_id);
-    }
-  if (service_name != NULL)
-    {
-      g_free (copy->service.name);
-      copy->service.name = g_strdup (service_name);
-    }
-  if (service_icon != NULL)
-    {
-      g_free (copy->service.icon);
-      copy->service.icon = g_strdup (service_icon);
-    }
-  if (status >= 0)
-    copy->status = (AtpStatus) status;
-
+  atp_notification_complete (copy, id, timestamp, service_id, service_name, service_icon, status);
   return copy;
 }
 

@@ -160,6 +160,14 @@ AtpNotification *atp_notification_new_from_data   (const char      *data,
 AtpNotification *atp_notification_ref             (AtpNotification *self);
 void             atp_notification_unref           (AtpNotification *self);
 
+/* The server-side fields replaced in place (NULL / -1 leave them as they are). */
+void             atp_notification_complete        (AtpNotification *self,
+                                                   const char      *id,
+                                                   GDateTime       *timestamp,
+                                                   const char      *service_id,
+                                                   const char      *service_name,
+                                                   const char      *service_icon,
+                                                   int              status);
 /* A copy with the server-side fields replaced (NULL / -1 leave them as they are). */
 AtpNotification *atp_notification_copy_with       (AtpNotification *self,
                                                    const char      *id,

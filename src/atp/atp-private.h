@@ -12,6 +12,20 @@
 
 G_BEGIN_DECLS
 
+/* Sixteen bytes at a time with GCC/clang vector extensions (SSE2, NEON, or
+ * plain code elsewhere): the pre-scan's and the base64 check's hot loops. */
+typedef guint8 AtpU8x16 __attribute__ ((vector_size (16)));
+typedef gint8 AtpI8x16 __attribute__ ((vector_size (16)));
+
+/* The size and strict pre-scan of untrusted JSON text (atp-json-scan.c): UTF-8, depth,
+ * syntax, numbers (any size when @any_number), member names. *@data NULL is "",
+ * @length -1 is up to the NUL; *@len is set to the length. */
+gboolean  atp_json_check_text         (const char    **data,
+                                       gssize          length,
+                                       gsize           max_length,
+                                       gboolean        any_number,
+                                       gsize          *len,
+                                       GError        **error);
 /* Appends the compact JSON text of @node to @out. */
 void      atp_json_write_node         (GString        *out,
                                        JsonNode       *node);

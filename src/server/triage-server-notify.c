@@ -306,7 +306,6 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(AtpNotification) submission = NULL;
-  g_autoptr(AtpNotification) filled = NULL;
   g_autoptr(GDateTime) created = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
   g_autoptr(JsonObject) answer = NULL;
@@ -354,8 +353,9 @@ handle_post_notification (TriageServer      *self,
                            "The deadline must be after the notification's timestamp", "deadline");
       return;
     }
-  filled = atp_notification_copy_with (submission, id, created, service->id, service->name,
-                                       NULL, ATP_STATUS_CREATED);
+  /* The submission is ours alone: completed in place, not copied. */
+  atp_notification_complete (submission, id, created, service->id, service->name, NULL,
+                             ATP_STATUS_CREATED);
   created_text = atp_format_timestamp (created);
   answer = json_object_new ();
   json_object_set_string_member (answer, "notification_id", id);
@@ -365,7 +365,7 @@ handle_post_notification (TriageServer      *self,
   /* Stored, or found there: a retry (of this client, or through another
    * server of the database a moment ago) gets the original answer. No look
    * before: most ids are new, and a look costs a round trip to PostgreSQL. */
-  inserted = triage_server_add_request (self, filled, NULL, body, answer_text);
+  inserted = triage_server_add_request (self, submission, NULL, body, answer_text);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
       existing = triage_store_get_notification (self->store, id);

@@ -112,13 +112,11 @@ frame_text (const char *type,
   return g_strdup_printf ("{\"type\":\"%s\",\"data\":%s}", type, data);
 }
 
-static void
-sse_write (Stream     *stream,
-           const char *type,
-           const char *data,
-           gint64      id)
+static GBytes *
+sse_text (const char *type,
+          const char *data,
+          gint64      id)
 {
-  SoupMessageBody *body = soup_server_message_get_response_body (stream->sse);
   char *text;
 
   /* The data is single-line JSON (no raw newlines), so one data: line holds it. */
@@ -126,8 +124,26 @@ sse_write (Stream     *stream,
     text = g_strdup_printf ("id: %" G_GINT64_FORMAT "\nevent: %s\ndata: %s\n\n", id, type, data);
   else
     text = g_strdup_printf ("event: %s\ndata: %s\n\n", type, data);
-  soup_message_body_append (body, SOUP_MEMORY_TAKE, text, strlen (text));
+  return g_bytes_new_take (text, strlen (text));
+}
+
+static void
+sse_append (Stream *stream,
+            GBytes *text)
+{
+  soup_message_body_append_bytes (soup_server_message_get_response_body (stream->sse), text);
   soup_server_message_unpause (stream->sse);
+}
+
+static void
+sse_write (Stream     *stream,
+           const char *type,
+           const char *data,
+           gint64      id)
+{
+  g_autoptr(GBytes) text = sse_text (type, data, id);
+
+  sse_append (stream, text);
 }
 
 static void
@@ -188,6 +204,30 @@ mark_delivered (TriageServer *self,
     triage_server_changed (self, id, ATP_STATUS_DELIVERED, NULL);
 }
 
+/* @event as @stream is sent it; its text for each kind of stream is made
+ * once, by the first stream of that kind, in *@frame and *@sse. */
+static void
+stream_send_event (Stream               *stream,
+                   const TriageEventRow *event,
+                   char                **frame,
+                   GBytes              **sse)
+{
+  if (stream->ws != NULL)
+    {
+      if (soup_websocket_connection_get_state (stream->ws) != SOUP_WEBSOCKET_STATE_OPEN)
+        return;
+      if (*frame == NULL)
+        *frame = frame_text (event->type, event->data);
+      soup_websocket_connection_send_text (stream->ws, *frame);
+    }
+  else
+    {
+      if (*sse == NULL)
+        *sse = sse_text (event->type, event->data, event->id);
+      sse_append (stream, *sse);
+    }
+}
+
 /* The notifications pushed since the last turn of the main loop, marked
  * delivered in one statement: the listener of a shared store hands on every
  * event one read of the log found at once, and a round trip to the database
@@ -234,6 +274,8 @@ on_store_event (const TriageEventRow *event,
 {
   TriageServer *self = data;
   GPtrArray *streams = self->streams ? streams_of (self, event->user) : NULL;
+  g_autofree char *frame = NULL;
+  g_autoptr(GBytes) sse = NULL;
   gboolean pushed = FALSE;
 
   for (guint i = 0; streams != NULL && i < streams->len; i++)
@@ -244,7 +286,7 @@ on_store_event (const TriageEventRow *event,
        * did not ask for. */
       if (event->id <= stream->last_event || !stream_wants (stream, event->protocol))
         continue;
-      stream_send (stream, event->type, event->data, event->id);
+      stream_send_event (stream, event, &frame, &sse);
       pushed = TRUE;
     }
   if (pushed && event->notification_id != NULL && g_str_equal (event->type, "notification"))

@@ -768,6 +768,36 @@ test_copy_with (void)
   g_assert_null (cleared->response);
 }
 
+/* Completed in place, a submission writes exactly what the completed copy
+ * writes, and the id passed may be its own. */
+static void
+test_complete (void)
+{
+  g_autoptr(JsonNode) root = atp_test_load_json ("base-notification.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpNotification) n = NULL;
+  g_autoptr(AtpNotification) copy = NULL;
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2025, 5, 25, 10, 35, 0);
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  n = atp_notification_new_from_json (root, ATP_PARSE_SUBMISSION, &error);
+  g_assert_no_error (error);
+  copy = atp_notification_copy_with (n, "6F9619FF-8B86-4011-B42D-00C04FC964FF", when, "svc-1",
+                                     "Service One", NULL, ATP_STATUS_CREATED);
+  atp_notification_complete (n, "6F9619FF-8B86-4011-B42D-00C04FC964FF", when, "svc-1",
+                             "Service One", NULL, ATP_STATUS_CREATED);
+  g_assert_cmpstr (n->id, ==, "6f9619ff-8b86-4011-b42d-00c04fc964ff");
+  a = atp_notification_to_string (n, NULL);
+  b = atp_notification_to_string (copy, NULL);
+  g_assert_cmpstr (a, ==, b);
+
+  atp_notification_complete (n, n->id, n->timestamp, n->service.id, n->service.name, NULL, -1);
+  g_clear_pointer (&a, g_free);
+  a = atp_notification_to_string (n, NULL);
+  g_assert_cmpstr (a, ==, b);
+}
+
 static void
 test_ref_counting (void)
 {
@@ -1003,6 +1033,7 @@ main (int   argc,
   g_test_add_func ("/atp/notification/submission", test_submission);
   g_test_add_func ("/atp/notification/submission-rules", test_submission_rules);
   g_test_add_func ("/atp/notification/copy-with", test_copy_with);
+  g_test_add_func ("/atp/notification/complete", test_complete);
   g_test_add_func ("/atp/notification/ref-counting", test_ref_counting);
   g_test_add_func ("/atp/notification/attachment-decode", test_attachment_decode);
   g_test_add_func ("/atp/notification/attachment-sizes", test_attachment_sizes);

@@ -18,21 +18,11 @@
 
 #include "atp.h"
 #include "triage-store-private.h"
-#include "triage-store-sqlite.h"
-
-struct _TriageStoreSqlite
-{
-  TriageStore parent_instance;
-  sqlite3    *db;
-  GHashTable *statements;      /* SQL → sqlite3_stmt, kept prepared */
-  GHashTable *services;        /* "column\nvalue" → TriageServiceRow: they never change */
-  GHashTable *recipients;      /* notification id → GStrv: who it goes to, never changes */
-  GQueue     *recipients_age;  /* its keys, oldest first */
-};
+#include "triage-store-sqlite-private.h"
 
 /* As many as the PostgreSQL store keeps (triage-store-postgres.c). */
 #define RECIPIENTS_KEPT 4096
-#define SERVICES_KEPT   1024
+#define SERVICE_RECIPIENTS_KEPT 1024
 
 G_DEFINE_FINAL_TYPE (TriageStoreSqlite, triage_store_sqlite, TRIAGE_TYPE_STORE)
 
@@ -85,10 +75,10 @@ static const char *migrations[] = {
   "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
 };
 
-static gboolean
-sqlite_exec (TriageStoreSqlite *self,
-             const char        *sql,
-             GError           **error)
+gboolean
+triage_store_sqlite_exec (TriageStoreSqlite *self,
+                          const char        *sql,
+                          GError           **error)
 {
   char *message = NULL;
 
@@ -205,7 +195,7 @@ triage_store_sqlite_new (const char *path,
       return NULL;
     }
   sqlite3_busy_timeout (self->db, 5000);
-  if (!sqlite_exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+  if (!triage_store_sqlite_exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
                     "PRAGMA foreign_keys=ON;", error))
     return NULL;
   stmt = prepare (self, "PRAGMA user_version");
@@ -224,9 +214,9 @@ triage_store_sqlite_new (const char *path,
       g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;",
                                               migrations[version], version + 1);
 
-      if (!sqlite_exec (self, sql, error))
+      if (!triage_store_sqlite_exec (self, sql, error))
         {
-          sqlite_exec (self, "ROLLBACK", NULL);
+          triage_store_sqlite_exec (self, "ROLLBACK", NULL);
           return NULL;
         }
     }
@@ -264,7 +254,8 @@ sqlite_rollback (TriageStore *store)
   /* Notifications of the batch are gone: what was kept of them goes too. */
   g_hash_table_remove_all (self->recipients);
   g_queue_clear_full (self->recipients_age, g_free);
-  sqlite_exec (self, "ROLLBACK", NULL);
+  g_hash_table_remove_all (self->service_recipients);
+  triage_store_sqlite_exec (self, "ROLLBACK", NULL);
 }
 
 static char *
@@ -307,154 +298,6 @@ triage_store_sqlite_column_text (sqlite3_stmt *stmt,
                                  int           column)
 {
   return column_text (stmt, column);
-}
-
-static gboolean
-sqlite_user_exists (TriageStore *store,
-                    const char  *id)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self, "SELECT 1 FROM users WHERE id = ?");
-  gboolean found;
-
-  bind_text (stmt, 1, id);
-  found = sqlite3_step (stmt) == SQLITE_ROW;
-  done (stmt);
-  return found;
-}
-
-static gboolean
-sqlite_add_user (TriageStore *store,
-                 const char  *id,
-                 const char  *name,
-                 const char  *token_hash)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-  gboolean ok;
-
-  stmt = cached (self, "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
-  bind_text (stmt, 1, id);
-  bind_text (stmt, 2, name);
-  bind_text (stmt, 3, token_hash);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
-  done (stmt);
-  return ok;
-}
-
-static char *
-sqlite_user_by_token (TriageStore *store,
-                      const char  *token_hash)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self, "SELECT id FROM users WHERE token_hash = ?");
-  char *id = NULL;
-
-  bind_text (stmt, 1, token_hash);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    id = column_text (stmt, 0);
-  done (stmt);
-  return id;
-}
-
-static gboolean
-sqlite_add_service (TriageStore        *store,
-                    const char         *id,
-                    const char         *name,
-                    const char         *description,
-                    const char         *callback_url,
-                    const char         *webhook_secret,
-                    const char         *key_hash,
-                    const char * const *recipients)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-  gboolean ok;
-
-  if (!sqlite_exec (self, "SAVEPOINT service", NULL))
-    return FALSE;
-  stmt = cached (self, "INSERT INTO services (id, name, description, callback_url,"
-                               " webhook_secret, key_hash) VALUES (?, ?, ?, ?, ?, ?)");
-  bind_text (stmt, 1, id);
-  bind_text (stmt, 2, name);
-  bind_text (stmt, 3, description);
-  bind_text (stmt, 4, callback_url);
-  bind_text (stmt, 5, webhook_secret);
-  bind_text (stmt, 6, key_hash);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
-  done (stmt);
-  for (guint i = 0; ok && recipients != NULL && recipients[i] != NULL; i++)
-    {
-      stmt = cached (self, "INSERT OR IGNORE INTO service_recipients"
-                                   " (service_id, user_id) VALUES (?, ?)");
-      bind_text (stmt, 1, id);
-      bind_text (stmt, 2, recipients[i]);
-      ok = sqlite3_step (stmt) == SQLITE_DONE;
-      done (stmt);
-    }
-  if (!ok)
-    sqlite_exec (self, "ROLLBACK TO service", NULL);
-  sqlite_exec (self, "RELEASE service", NULL);
-  return ok;
-}
-
-static TriageServiceRow *
-service_by (TriageStoreSqlite *self,
-            const char        *column,
-            const char        *value)
-{
-  g_autofree char *key = g_strconcat (column, "\n", value, NULL);
-  TriageServiceRow *row = g_hash_table_lookup (self->services, key);
-  g_autofree char *sql = NULL;
-  sqlite3_stmt *stmt;
-
-  /* A service never changes once registered (triage-store.h): every one
-   * found is kept, as the PostgreSQL store does. */
-  if (row != NULL)
-    return triage_service_row_copy (row);
-  sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret FROM services WHERE %s = ?",
-                         column);
-  stmt = cached (self, sql);
-  bind_text (stmt, 1, value);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      row = g_new0 (TriageServiceRow, 1);
-      row->id = column_text (stmt, 0);
-      row->name = column_text (stmt, 1);
-      row->callback_url = column_text (stmt, 2);
-      row->webhook_secret = column_text (stmt, 3);
-    }
-  done (stmt);
-  if (row == NULL)
-    return NULL;
-  if (g_hash_table_size (self->services) >= SERVICES_KEPT)
-    g_hash_table_remove_all (self->services);
-  g_hash_table_insert (self->services, g_steal_pointer (&key), triage_service_row_copy (row));
-  return row;
-}
-
-static TriageServiceRow *
-sqlite_service_by_key (TriageStore *store,
-                       const char  *key_hash)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "key_hash", key_hash);
-}
-
-static TriageServiceRow *
-sqlite_service_by_id (TriageStore *store,
-                      const char  *id)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "id", id);
-}
-
-static TriageServiceRow *
-sqlite_service_by_name (TriageStore *store,
-                        const char  *name)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "name", name);
 }
 
 #define NOTIFICATION_COLUMNS \
@@ -587,6 +430,53 @@ sqlite_list (TriageStore           *store,
   return rows;
 }
 
+/* Who notification @id goes to, kept (when it goes to anyone): asked for at
+ * its creation and again at its delivery, and it never changes, as the
+ * PostgreSQL store keeps it too. */
+static void
+keep_recipients (TriageStoreSqlite *self,
+                 const char        *id,
+                 GStrv              users)
+{
+  if (users[0] == NULL || g_hash_table_contains (self->recipients, id))
+    return;
+  if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
+    {
+      g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
+
+      g_hash_table_remove (self->recipients, oldest);
+    }
+  g_queue_push_tail (self->recipients_age, g_strdup (id));
+  g_hash_table_insert (self->recipients, g_strdup (id), g_strdupv (users));
+}
+
+/* Who the requests of service @service_id go to, in the order they are
+ * inserted: read once, as a service never changes once registered. */
+static GStrv
+service_recipients (TriageStoreSqlite *self,
+                    const char        *service_id)
+{
+  GStrv users = g_hash_table_lookup (self->service_recipients, service_id);
+  GPtrArray *found;
+  sqlite3_stmt *stmt;
+
+  if (users != NULL)
+    return users;
+  stmt = cached (self,
+    "SELECT user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
+  found = g_ptr_array_new ();
+  bind_text (stmt, 1, service_id);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (found, column_text (stmt, 0));
+  done (stmt);
+  g_ptr_array_add (found, NULL);
+  users = (GStrv) g_ptr_array_free (found, FALSE);
+  if (g_hash_table_size (self->service_recipients) >= SERVICE_RECIPIENTS_KEPT)
+    g_hash_table_remove_all (self->service_recipients);
+  g_hash_table_insert (self->service_recipients, g_strdup (service_id), users);
+  return users;
+}
+
 static TriageStoreInsert
 sqlite_insert_notification (TriageStore *store,
                             const char  *id,
@@ -635,7 +525,7 @@ sqlite_insert_notification (TriageStore *store,
 
       stmt = cached (self,
         "INSERT INTO notification_recipients (notification_seq, user_id)"
-        " SELECT ?, user_id FROM service_recipients WHERE service_id = ?");
+        " SELECT ?, user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
       sqlite3_bind_int64 (stmt, 1, seq);
       bind_text (stmt, 2, service_id);
       ok = sqlite3_step (stmt) == SQLITE_DONE;
@@ -644,6 +534,10 @@ sqlite_insert_notification (TriageStore *store,
   if (!ok)
     run_cached (self, "ROLLBACK TO notification", NULL);
   run_cached (self, "RELEASE notification", NULL);
+  /* Those are the service's recipients, which the publish right after this
+   * asks for: kept now rather than read back with a join. */
+  if (ok)
+    keep_recipients (self, id, service_recipients (self, service_id));
   return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
 
@@ -687,18 +581,7 @@ sqlite_recipients (TriageStore *store,
     g_ptr_array_add (users, column_text (stmt, 0));
   done (stmt);
   g_ptr_array_add (users, NULL);
-  if (users->len > 1)
-    {
-      if (g_queue_get_length (self->recipients_age) >= RECIPIENTS_KEPT)
-        {
-          g_autofree char *oldest = g_queue_pop_head (self->recipients_age);
-
-          g_hash_table_remove (self->recipients, oldest);
-        }
-      g_queue_push_tail (self->recipients_age, g_strdup (notification_id));
-      g_hash_table_insert (self->recipients, g_strdup (notification_id),
-                           g_strdupv ((GStrv) users->pdata));
-    }
+  keep_recipients (self, notification_id, (GStrv) users->pdata);
   return (GStrv) g_ptr_array_free (users, FALSE);
 }
 
@@ -776,260 +659,6 @@ sqlite_expire_overdue (TriageStore *store,
   return (GStrv) g_ptr_array_free (expired, FALSE);
 }
 
-/* ---- the event log (SSE ids and resume) ---- */
-
-/* The batch's events, as it commits: their ids follow the order of commits. */
-static gboolean
-sqlite_insert_events (TriageStore *store,
-                      GPtrArray   *events,
-                      GError     **error)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self, "INSERT INTO events (user_id, type, data, created_at, protocol)"
-                                     " VALUES (?, ?, ?, ?, ?)");
-
-  for (guint i = 0; i < events->len; i++)
-    {
-      TriageEventRow *event = events->pdata[i];
-
-      bind_text (stmt, 1, event->user);
-      bind_text (stmt, 2, event->type);
-      bind_text (stmt, 3, event->data);
-      sqlite3_bind_int64 (stmt, 4, event->created_at);
-      sqlite3_bind_int (stmt, 5, event->protocol);
-      if (sqlite3_step (stmt) != SQLITE_DONE)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
-                       sqlite3_errmsg (self->db));
-          done (stmt);
-          return FALSE;
-        }
-      event->id = sqlite3_last_insert_rowid (self->db);
-      done (stmt);
-    }
-  return TRUE;
-}
-
-/* The id of the newest event of any user (0 = none yet): where a snapshot of
- * the current state stands in the log. */
-static gint64
-sqlite_last_event (TriageStore *store)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self, "SELECT seq FROM sqlite_sequence WHERE name = 'events'");
-  gint64 id = 0;
-
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    id = sqlite3_column_int64 (stmt, 0);
-  done (stmt);
-  return id;
-}
-
-/* @user's events after @after, oldest first, at most @limit. Returns NULL when
- * the log no longer reaches back to @after (pruned): the caller starts over
- * from a snapshot. */
-static GPtrArray *
-sqlite_events_after (TriageStore *store,
-                     const char  *user,
-                     gint64       after,
-                     guint        limit)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  GPtrArray *rows;
-  sqlite3_stmt *stmt;
-  gint64 first = 0;
-
-  if (after < sqlite_last_event (store))
-    {
-      stmt = cached (self, "SELECT MIN (id) FROM events");
-      if (sqlite3_step (stmt) == SQLITE_ROW)
-        first = sqlite3_column_int64 (stmt, 0);
-      done (stmt);
-      if (first == 0 || after < first - 1)
-        return NULL;
-    }
-  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  stmt = cached (self, "SELECT id, type, data, protocol FROM events WHERE user_id = ? AND id > ?"
-                       " ORDER BY id LIMIT ?");
-  bind_text (stmt, 1, user);
-  sqlite3_bind_int64 (stmt, 2, after);
-  sqlite3_bind_int64 (stmt, 3, limit + 1);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TriageEventRow *row = g_new0 (TriageEventRow, 1);
-
-      row->id = sqlite3_column_int64 (stmt, 0);
-      row->user = g_strdup (user);
-      row->type = column_text (stmt, 1);
-      row->data = column_text (stmt, 2);
-      row->protocol = sqlite3_column_int (stmt, 3);
-      g_ptr_array_add (rows, row);
-    }
-  done (stmt);
-  if (rows->len > limit)
-    g_clear_pointer (&rows, g_ptr_array_unref);
-  return rows;
-}
-
-/* Forgets the events written before @before (unix µs). */
-static void
-sqlite_prune_events (TriageStore *store,
-                     gint64       before)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-
-  stmt = cached (self, "DELETE FROM events WHERE created_at < ?");
-  sqlite3_bind_int64 (stmt, 1, before);
-  sqlite3_step (stmt);
-  done (stmt);
-}
-
-/* ---- the webhook queue ---- */
-
-static gboolean
-sqlite_add_webhook (TriageStore *store,
-                    const char  *request_id,
-                    const char  *service_id,
-                    const char  *notification_id,
-                    const char  *event,
-                    const char  *body,
-                    gint64       now)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-  gboolean ok;
-
-  stmt = cached (self, "INSERT INTO webhook_deliveries (request_id, service_id, notification_id,"
-                       " body, next_attempt, created_at, event) VALUES (?, ?, ?, ?, ?, ?, ?)");
-  bind_text (stmt, 1, request_id);
-  bind_text (stmt, 2, service_id);
-  bind_text (stmt, 3, notification_id);
-  bind_text (stmt, 4, body);
-  sqlite3_bind_int64 (stmt, 5, now);
-  sqlite3_bind_int64 (stmt, 6, now);
-  bind_text (stmt, 7, event);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
-  done (stmt);
-  return ok;
-}
-
-/* @strings as a JSON array, for json_each (). */
-static char *
-json_array_text (const char * const *strings)
-{
-  g_autoptr(JsonArray) array = json_array_new ();
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
-
-  for (guint i = 0; strings[i] != NULL; i++)
-    json_array_add_string_element (array, strings[i]);
-  json_node_set_array (node, array);
-  return json_to_string (node, FALSE);
-}
-
-static GPtrArray *
-sqlite_claim_webhooks (TriageStore        *store,
-                       gint64              now,
-                       gint64              lease_until,
-                       const char * const *skip_services,
-                       guint               per_service,
-                       guint               limit)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  g_autofree char *skip = json_array_text (skip_services);
-  sqlite3_stmt *stmt = cached (self,
-    "SELECT w.id, w.request_id, w.service_id, w.notification_id, s.callback_url,"
-    " s.webhook_secret, w.body, w.attempts, w.event"
-    " FROM (SELECT *, ROW_NUMBER () OVER (PARTITION BY service_id ORDER BY next_attempt, id) AS rank"
-    "       FROM webhook_deliveries WHERE next_attempt IS NOT NULL AND next_attempt <= ?1"
-    "       AND service_id NOT IN (SELECT value FROM json_each (?4))) w"
-    " LEFT JOIN services s ON s.id = w.service_id"
-    " WHERE w.rank <= ?2 ORDER BY w.next_attempt, w.id LIMIT ?3");
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
-
-  sqlite3_bind_int64 (stmt, 1, now);
-  sqlite3_bind_int64 (stmt, 2, per_service);
-  sqlite3_bind_int64 (stmt, 3, limit);
-  bind_text (stmt, 4, skip);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
-
-      row->id = sqlite3_column_int64 (stmt, 0);
-      row->request_id = column_text (stmt, 1);
-      row->service_id = column_text (stmt, 2);
-      row->notification_id = column_text (stmt, 3);
-      row->callback_url = column_text (stmt, 4);
-      row->webhook_secret = column_text (stmt, 5);
-      row->body = column_text (stmt, 6);
-      row->attempts = sqlite3_column_int (stmt, 7);
-      row->event = column_text (stmt, 8);
-      g_ptr_array_add (rows, row);
-    }
-  done (stmt);
-  /* The claim: one server owns the database, so the lease only has to
-   * outlive a crash of this one. */
-  stmt = cached (self, "UPDATE webhook_deliveries SET next_attempt = ? WHERE id = ?");
-  for (guint i = 0; i < rows->len; i++)
-    {
-      sqlite3_bind_int64 (stmt, 1, lease_until);
-      sqlite3_bind_int64 (stmt, 2, ((TriageWebhookRow *) rows->pdata[i])->id);
-      sqlite3_step (stmt);
-      done (stmt);
-    }
-  return rows;
-}
-
-static gint64
-sqlite_next_webhook (TriageStore *store)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self, "SELECT MIN (next_attempt) FROM webhook_deliveries"
-                                     " WHERE next_attempt IS NOT NULL");
-  gint64 next = 0;
-
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    next = sqlite3_column_int64 (stmt, 0);
-  done (stmt);
-  return next;
-}
-
-static void
-sqlite_schedule_webhook (TriageStore *store,
-                         gint64       id,
-                         int          attempts,
-                         gint64       next_attempt,
-                         const char  *last_error)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-
-  stmt = cached (self, "UPDATE webhook_deliveries SET attempts = ?, next_attempt = ?,"
-                       " last_error = COALESCE (?, last_error) WHERE id = ?");
-  sqlite3_bind_int (stmt, 1, attempts);
-  if (next_attempt > 0)
-    sqlite3_bind_int64 (stmt, 2, next_attempt);
-  else
-    sqlite3_bind_null (stmt, 2);
-  bind_text (stmt, 3, last_error);
-  sqlite3_bind_int64 (stmt, 4, id);
-  sqlite3_step (stmt);
-  done (stmt);
-}
-
-static void
-sqlite_remove_webhook (TriageStore *store,
-                       gint64       id)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-
-  stmt = cached (self, "DELETE FROM webhook_deliveries WHERE id = ?");
-  sqlite3_bind_int64 (stmt, 1, id);
-  sqlite3_step (stmt);
-  done (stmt);
-}
-
 /* ---- the object ---- */
 
 static void
@@ -1041,6 +670,7 @@ triage_store_sqlite_finalize (GObject *object)
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->services, g_hash_table_unref);
   g_clear_pointer (&self->recipients, g_hash_table_unref);
+  g_clear_pointer (&self->service_recipients, g_hash_table_unref);
   if (self->recipients_age != NULL)
     g_queue_free_full (self->recipients_age, g_free);
   sqlite3_close (self->db);
@@ -1056,17 +686,9 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   object_class->finalize = triage_store_sqlite_finalize;
 
   store_class->begin = sqlite_begin;
-  store_class->insert_events = sqlite_insert_events;
   store_class->commit = sqlite_commit;
   store_class->rollback = sqlite_rollback;
 
-  store_class->user_exists = sqlite_user_exists;
-  store_class->add_user = sqlite_add_user;
-  store_class->user_by_token = sqlite_user_by_token;
-  store_class->add_service = sqlite_add_service;
-  store_class->service_by_key = sqlite_service_by_key;
-  store_class->service_by_id = sqlite_service_by_id;
-  store_class->service_by_name = sqlite_service_by_name;
 
   store_class->get_notification = sqlite_get_notification;
   store_class->list = sqlite_list;
@@ -1079,16 +701,9 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->next_deadline = sqlite_next_deadline;
   store_class->expire_overdue = sqlite_expire_overdue;
 
-  store_class->last_event = sqlite_last_event;
-  store_class->events_after = sqlite_events_after;
-  store_class->prune_events = sqlite_prune_events;
-
-  store_class->add_webhook = sqlite_add_webhook;
-  store_class->claim_webhooks = sqlite_claim_webhooks;
-  store_class->next_webhook = sqlite_next_webhook;
-  store_class->schedule_webhook = sqlite_schedule_webhook;
-  store_class->remove_webhook = sqlite_remove_webhook;
-
+  triage_store_sqlite_services_class_init (store_class);
+  triage_store_sqlite_events_class_init (store_class);
+  triage_store_sqlite_webhooks_class_init (store_class);
   triage_store_sqlite_afp_class_init (store_class);
   triage_store_sqlite_ops_class_init (store_class);
   triage_store_sqlite_delivered_class_init (store_class);
@@ -1103,4 +718,6 @@ triage_store_sqlite_init (TriageStoreSqlite *self)
   self->recipients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                             (GDestroyNotify) g_strfreev);
   self->recipients_age = g_queue_new ();
+  self->service_recipients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                    (GDestroyNotify) g_strfreev);
 }

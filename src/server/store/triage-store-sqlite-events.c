@@ -1,0 +1,136 @@
+/* triage-store-sqlite-events.c — the per-user event log of the SQLite backend
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The events table (schema version 2, protocol since 5): SSE event ids and
+ * Last-Event-ID resume; a batch's events are written as it commits.
+ */
+
+#define G_LOG_DOMAIN "triage-store-sqlite"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <sqlite3.h>
+
+#include "atp.h"
+#include "triage-store-sqlite-private.h"
+
+/* The batch's events, as it commits: their ids follow the order of commits. */
+static gboolean
+sqlite_insert_events (TriageStore *store,
+                      GPtrArray   *events,
+                      GError     **error)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
+    "INSERT INTO events (user_id, type, data, created_at, protocol)"
+    " VALUES (?, ?, ?, ?, ?)");
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      TriageEventRow *event = events->pdata[i];
+
+      triage_store_sqlite_bind_text (stmt, 1, event->user);
+      triage_store_sqlite_bind_text (stmt, 2, event->type);
+      triage_store_sqlite_bind_text (stmt, 3, event->data);
+      sqlite3_bind_int64 (stmt, 4, event->created_at);
+      sqlite3_bind_int (stmt, 5, event->protocol);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
+                       sqlite3_errmsg (self->db));
+          triage_store_sqlite_done (stmt);
+          return FALSE;
+        }
+      event->id = sqlite3_last_insert_rowid (self->db);
+      triage_store_sqlite_done (stmt);
+    }
+  return TRUE;
+}
+
+/* The id of the newest event of any user (0 = none yet): where a snapshot of
+ * the current state stands in the log. */
+static gint64
+sqlite_last_event (TriageStore *store)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
+    "SELECT seq FROM sqlite_sequence WHERE name = 'events'");
+  gint64 id = 0;
+
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    id = sqlite3_column_int64 (stmt, 0);
+  triage_store_sqlite_done (stmt);
+  return id;
+}
+
+/* @user's events after @after, oldest first, at most @limit. Returns NULL when
+ * the log no longer reaches back to @after (pruned): the caller starts over
+ * from a snapshot. */
+static GPtrArray *
+sqlite_events_after (TriageStore *store,
+                     const char  *user,
+                     gint64       after,
+                     guint        limit)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  GPtrArray *rows;
+  sqlite3_stmt *stmt;
+  gint64 first = 0;
+
+  if (after < sqlite_last_event (store))
+    {
+      stmt = triage_store_sqlite_statement (self, "SELECT MIN (id) FROM events");
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        first = sqlite3_column_int64 (stmt, 0);
+      triage_store_sqlite_done (stmt);
+      if (first == 0 || after < first - 1)
+        return NULL;
+    }
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  stmt = triage_store_sqlite_statement (self,
+    "SELECT id, type, data, protocol FROM events WHERE user_id = ? AND id > ?"
+    " ORDER BY id LIMIT ?");
+  triage_store_sqlite_bind_text (stmt, 1, user);
+  sqlite3_bind_int64 (stmt, 2, after);
+  sqlite3_bind_int64 (stmt, 3, limit + 1);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TriageEventRow *row = g_new0 (TriageEventRow, 1);
+
+      row->id = sqlite3_column_int64 (stmt, 0);
+      row->user = g_strdup (user);
+      row->type = triage_store_sqlite_column_text (stmt, 1);
+      row->data = triage_store_sqlite_column_text (stmt, 2);
+      row->protocol = sqlite3_column_int (stmt, 3);
+      g_ptr_array_add (rows, row);
+    }
+  triage_store_sqlite_done (stmt);
+  if (rows->len > limit)
+    g_clear_pointer (&rows, g_ptr_array_unref);
+  return rows;
+}
+
+/* Forgets the events written before @before (unix µs). */
+static void
+sqlite_prune_events (TriageStore *store,
+                     gint64       before)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt;
+
+  stmt = triage_store_sqlite_statement (self, "DELETE FROM events WHERE created_at < ?");
+  sqlite3_bind_int64 (stmt, 1, before);
+  sqlite3_step (stmt);
+  triage_store_sqlite_done (stmt);
+}
+
+void
+triage_store_sqlite_events_class_init (TriageStoreClass *store_class)
+{
+  store_class->insert_events = sqlite_insert_events;
+  store_class->last_event = sqlite_last_event;
+  store_class->events_after = sqlite_events_after;
+  store_class->prune_events = sqlite_prune_events;
+}

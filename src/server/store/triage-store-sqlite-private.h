@@ -1,0 +1,37 @@
+/* triage-store-sqlite-private.h — the SQLite backend's instance, for its own files
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <sqlite3.h>
+
+#include "triage-store-sqlite.h"
+
+G_BEGIN_DECLS
+
+struct _TriageStoreSqlite
+{
+  TriageStore parent_instance;
+  sqlite3    *db;
+  GHashTable *statements;      /* SQL → sqlite3_stmt, kept prepared */
+  GHashTable *services;        /* "column\nvalue" → TriageServiceRow: they never change */
+  GHashTable *recipients;      /* notification id → GStrv: who it goes to, never changes */
+  GQueue     *recipients_age;  /* its keys, oldest first */
+  GHashTable *service_recipients; /* service id → GStrv: who its requests go to, never changes */
+};
+
+/* Runs @sql (any number of statements, not kept prepared). */
+gboolean triage_store_sqlite_exec (TriageStoreSqlite *self,
+                                   const char        *sql,
+                                   GError           **error);
+/* Users and services (triage-store-sqlite-services.c). */
+void     triage_store_sqlite_services_class_init (TriageStoreClass *store_class);
+/* The event log (triage-store-sqlite-events.c). */
+void     triage_store_sqlite_events_class_init   (TriageStoreClass *store_class);
+/* The webhook queue (triage-store-sqlite-webhooks.c). */
+void     triage_store_sqlite_webhooks_class_init (TriageStoreClass *store_class);
+
+G_END_DECLS

@@ -1,0 +1,182 @@
+/* triage-store-sqlite-services.c — users and services in the SQLite backend
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A service never changes once registered (triage-store.h), so every one
+ * found is kept in the backend's cache, as the PostgreSQL store does.
+ */
+
+#define G_LOG_DOMAIN "triage-store-sqlite"
+
+#include <gio/gio.h>
+#include <sqlite3.h>
+
+#include "atp.h"
+#include "triage-store-sqlite-private.h"
+
+/* As many as the PostgreSQL store keeps (triage-store-postgres.c). */
+#define SERVICES_KEPT   1024
+
+static gboolean
+sqlite_user_exists (TriageStore *store,
+                    const char  *id)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (self, "SELECT 1 FROM users WHERE id = ?");
+  gboolean found;
+
+  triage_store_sqlite_bind_text (stmt, 1, id);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  triage_store_sqlite_done (stmt);
+  return found;
+}
+
+static gboolean
+sqlite_add_user (TriageStore *store,
+                 const char  *id,
+                 const char  *name,
+                 const char  *token_hash)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  stmt = triage_store_sqlite_statement (self,
+    "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
+  triage_store_sqlite_bind_text (stmt, 1, id);
+  triage_store_sqlite_bind_text (stmt, 2, name);
+  triage_store_sqlite_bind_text (stmt, 3, token_hash);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  triage_store_sqlite_done (stmt);
+  return ok;
+}
+
+static char *
+sqlite_user_by_token (TriageStore *store,
+                      const char  *token_hash)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
+    "SELECT id FROM users WHERE token_hash = ?");
+  char *id = NULL;
+
+  triage_store_sqlite_bind_text (stmt, 1, token_hash);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    id = triage_store_sqlite_column_text (stmt, 0);
+  triage_store_sqlite_done (stmt);
+  return id;
+}
+
+static gboolean
+sqlite_add_service (TriageStore        *store,
+                    const char         *id,
+                    const char         *name,
+                    const char         *description,
+                    const char         *callback_url,
+                    const char         *webhook_secret,
+                    const char         *key_hash,
+                    const char * const *recipients)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  if (!triage_store_sqlite_exec (self, "SAVEPOINT service", NULL))
+    return FALSE;
+  stmt = triage_store_sqlite_statement (self,
+    "INSERT INTO services (id, name, description, callback_url,"
+    " webhook_secret, key_hash) VALUES (?, ?, ?, ?, ?, ?)");
+  triage_store_sqlite_bind_text (stmt, 1, id);
+  triage_store_sqlite_bind_text (stmt, 2, name);
+  triage_store_sqlite_bind_text (stmt, 3, description);
+  triage_store_sqlite_bind_text (stmt, 4, callback_url);
+  triage_store_sqlite_bind_text (stmt, 5, webhook_secret);
+  triage_store_sqlite_bind_text (stmt, 6, key_hash);
+  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  triage_store_sqlite_done (stmt);
+  for (guint i = 0; ok && recipients != NULL && recipients[i] != NULL; i++)
+    {
+      stmt = triage_store_sqlite_statement (self, "INSERT OR IGNORE INTO service_recipients"
+                                   " (service_id, user_id) VALUES (?, ?)");
+      triage_store_sqlite_bind_text (stmt, 1, id);
+      triage_store_sqlite_bind_text (stmt, 2, recipients[i]);
+      ok = sqlite3_step (stmt) == SQLITE_DONE;
+      triage_store_sqlite_done (stmt);
+    }
+  if (!ok)
+    triage_store_sqlite_exec (self, "ROLLBACK TO service", NULL);
+  triage_store_sqlite_exec (self, "RELEASE service", NULL);
+  return ok;
+}
+
+static TriageServiceRow *
+service_by (TriageStoreSqlite *self,
+            const char        *column,
+            const char        *value)
+{
+  g_autofree char *key = g_strconcat (column, "\n", value, NULL);
+  TriageServiceRow *row = g_hash_table_lookup (self->services, key);
+  g_autofree char *sql = NULL;
+  sqlite3_stmt *stmt;
+
+  /* A service never changes once registered (triage-store.h): every one
+   * found is kept, as the PostgreSQL store does. */
+  if (row != NULL)
+    return triage_service_row_copy (row);
+  sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret FROM services WHERE %s = ?",
+                         column);
+  stmt = triage_store_sqlite_statement (self, sql);
+  triage_store_sqlite_bind_text (stmt, 1, value);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      row = g_new0 (TriageServiceRow, 1);
+      row->id = triage_store_sqlite_column_text (stmt, 0);
+      row->name = triage_store_sqlite_column_text (stmt, 1);
+      row->callback_url = triage_store_sqlite_column_text (stmt, 2);
+      row->webhook_secret = triage_store_sqlite_column_text (stmt, 3);
+    }
+  triage_store_sqlite_done (stmt);
+  if (row == NULL)
+    return NULL;
+  if (g_hash_table_size (self->services) >= SERVICES_KEPT)
+    g_hash_table_remove_all (self->services);
+  g_hash_table_insert (self->services, g_steal_pointer (&key), triage_service_row_copy (row));
+  return row;
+}
+
+static TriageServiceRow *
+sqlite_service_by_key (TriageStore *store,
+                       const char  *key_hash)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  return service_by (self, "key_hash", key_hash);
+}
+
+static TriageServiceRow *
+sqlite_service_by_id (TriageStore *store,
+                      const char  *id)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  return service_by (self, "id", id);
+}
+
+static TriageServiceRow *
+sqlite_service_by_name (TriageStore *store,
+                        const char  *name)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  return service_by (self, "name", name);
+}
+
+void
+triage_store_sqlite_services_class_init (TriageStoreClass *store_class)
+{
+  store_class->user_exists = sqlite_user_exists;
+  store_class->add_user = sqlite_add_user;
+  store_class->user_by_token = sqlite_user_by_token;
+  store_class->add_service = sqlite_add_service;
+  store_class->service_by_key = sqlite_service_by_key;
+  store_class->service_by_id = sqlite_service_by_id;
+  store_class->service_by_name = sqlite_service_by_name;
+}
