@@ -1,4 +1,4 @@
-/* atp-client-private.h — what AtpStream and AtpLocal use of AtpClient, not API
+/* atp-client-private.h — what AtpStream, AtpLocal and AtpClient's own files use of AtpClient, not API
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -84,6 +84,27 @@ void         atp_client_start_list         (AtpClient           *self,
 void         atp_client_set_json_body      (SoupMessage         *message,
                                             char                *text,
                                             gsize                length);
+
+/* Whether @id is a notification id (a UUID v4) to put in a path; @what names it in @error. */
+gboolean     atp_client_id_is_sendable     (const char          *id,
+                                            const char          *what,
+                                            GError             **error);
+/* Completes a task for @source_tag with the error of atp_client_id_is_sendable() for @id. */
+void         atp_client_report_bad_id      (AtpClient           *self,
+                                            const char          *id,
+                                            gpointer             source_tag,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+/* @name's string in @object (NULL when absent), or FALSE with @error set when not a string. */
+gboolean     atp_client_read_optional_string (JsonObject        *object,
+                                            const char          *name,
+                                            const char         **value,
+                                            GError             **error);
+/* An AtpClientParseFunc making an AtpNotification of the answer. */
+gpointer     atp_client_parse_notification (AtpClient           *self,
+                                            JsonNode            *root,
+                                            gpointer             op_data,
+                                            GError             **error);
 
 /* Whether a host name or address literal is loopback (localhost, 127/8, ::1). */
 gboolean     atp_host_is_loopback          (const char   *host);

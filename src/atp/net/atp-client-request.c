@@ -12,6 +12,7 @@
 #include "atp-client-private.h"
 #include "atp-error.h"
 #include "atp-json.h"
+#include "atp-private.h"
 
 /*
  * Every call builds a message, reads the answer into memory up to a cap,
@@ -357,4 +358,66 @@ atp_client_call_finish (AtpClient     *self,
                         GError       **error)
 {
   return atp_client_request_finish (self, result, atp_client_call_async, error);
+}
+
+/* Shared by the calls */
+
+gboolean
+atp_client_id_is_sendable (const char  *id,
+                           const char  *what,
+                           GError     **error)
+{
+  if (id == NULL || !atp_is_uuid_v4 (id))
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                   "%s: “%s” is not a notification id (a UUID v4)", what, id ? id : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+atp_client_report_bad_id (AtpClient           *self,
+                          const char          *id,
+                          gpointer             source_tag,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = g_task_new (self, NULL, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  atp_client_id_is_sendable (id, "notification_id", &error);
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+gboolean
+atp_client_read_optional_string (JsonObject  *object,
+                                 const char  *name,
+                                 const char **value,
+                                 GError     **error)
+{
+  JsonNode *node = atp_object_get (object, name);
+
+  *value = NULL;
+  if (node == NULL)
+    return TRUE;
+
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_PROTOCOL, "“%s” is not a string", name);
+      return FALSE;
+    }
+
+  *value = json_node_get_string (node);
+  return TRUE;
+}
+
+gpointer
+atp_client_parse_notification (AtpClient  *self,
+                               JsonNode   *root,
+                               gpointer    op_data,
+                               GError    **error)
+{
+  return atp_notification_new_from_json (root, ATP_PARSE_DEFAULT, error);
 }

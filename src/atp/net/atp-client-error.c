@@ -1,0 +1,155 @@
+/* atp-client-error.c — the ATP_ERROR of AtpClient's transport failures and non-2xx answers
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "atp-client"
+
+#include <libsoup/soup.h>
+
+#include "atp-client-private.h"
+#include "atp-error.h"
+#include "atp-json.h"
+#include "atp-private.h"
+
+static const char *
+describe_transport_error (const GError *error)
+{
+  if (error->domain == G_IO_ERROR)
+    {
+      switch (error->code)
+        {
+        case G_IO_ERROR_CONNECTION_REFUSED:
+          return "Connection refused";
+        case G_IO_ERROR_NOT_FOUND:
+          return "No such file or directory";
+        case G_IO_ERROR_PERMISSION_DENIED:
+          return "Permission denied";
+        case G_IO_ERROR_TIMED_OUT:
+          return "Timed out";
+        case G_IO_ERROR_HOST_UNREACHABLE:
+        case G_IO_ERROR_NETWORK_UNREACHABLE:
+          return "No route to host";
+        case G_IO_ERROR_CONNECTION_CLOSED:
+        case G_IO_ERROR_PARTIAL_INPUT:
+          return "The server closed the connection";
+        default:
+          break;
+        }
+    }
+
+  return error->message;
+}
+
+GError *
+atp_client_connection_error (AtpClient    *self,
+                             const GError *error,
+                             gboolean      mid_answer)
+{
+  const char *detail = describe_transport_error (error);
+
+  if (error->domain == G_TLS_ERROR)
+    return g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_FAILED,
+                        "Cannot reach %s: secure connection failed: %s",
+                        atp_client_get_display_name (self), error->message);
+
+  if (error->domain == G_RESOLVER_ERROR)
+    return g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_FAILED,
+                        "Cannot reach %s: unknown host (%s)",
+                        atp_client_get_display_name (self), error->message);
+
+  if (mid_answer)
+    return g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_FAILED,
+                        "The connection to %s broke before the answer was complete: %s",
+                        atp_client_get_display_name (self), detail);
+
+  return g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_FAILED,
+                      "Cannot reach %s: %s", atp_client_get_display_name (self), detail);
+}
+
+static AtpErrorCode
+code_for_status (guint status)
+{
+  switch (status)
+    {
+    case 400: return ATP_ERROR_INVALID_REQUEST;
+    case 401: return ATP_ERROR_AUTH_INVALID_TOKEN;
+    case 403: return ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS;
+    case 404: return ATP_ERROR_NOT_FOUND;
+    case 405: return ATP_ERROR_METHOD_NOT_ALLOWED;
+    case 413: return ATP_ERROR_PAYLOAD_TOO_LARGE;
+    case 422: return ATP_ERROR_CONSTRAINT_VIOLATION;
+    case 429: return ATP_ERROR_RATE_LIMIT_EXCEEDED;
+    case 500: return ATP_ERROR_INTERNAL_ERROR;
+    case 502:
+    case 503:
+    case 504: return ATP_ERROR_SERVICE_UNAVAILABLE;
+    default:
+      if (status >= 300 && status < 400)
+        return ATP_ERROR_PROTOCOL;
+      if (status >= 500)
+        return ATP_ERROR_INTERNAL_ERROR;
+      return ATP_ERROR_UNKNOWN;
+    }
+}
+
+GError *
+atp_client_http_error (SoupMessage *message,
+                       GBytes      *body)
+{
+  guint status = soup_message_get_status (message);
+  const char *request_id;
+  g_autoptr(AtpErrorInfo) info = NULL;
+  g_autoptr(GString) text = NULL;
+
+  request_id = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                             "X-Request-ID");
+
+  if (body != NULL && g_bytes_get_size (body) > 0)
+    {
+      g_autoptr(JsonNode) root = NULL;
+      gsize size = 0;
+      const char *data = g_bytes_get_data (body, &size);
+
+      root = atp_json_parse (data, size, ATP_CLIENT_MAX_ANSWER_SIZE, NULL);
+      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+        info = atp_error_info_new_from_json (root, NULL);
+    }
+
+  if (info != NULL)
+    {
+      if (info->request_id == NULL && request_id != NULL)
+        {
+          AtpErrorInfo *with_id = atp_error_info_new (info->code, info->message, info->details,
+                                                      request_id);
+
+          atp_error_info_unref (info);
+          info = with_id;
+        }
+      return atp_error_info_to_gerror (info);
+    }
+
+  text = g_string_new (NULL);
+  if (status >= 300 && status < 400)
+    {
+      const char *location = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                           "Location");
+
+      g_string_append_printf (text, "The server redirected the request (HTTP %u)", status);
+      if (location != NULL)
+        g_string_append_printf (text, " to %s: use that address instead", location);
+    }
+  else
+    {
+      const char *phrase = soup_message_get_reason_phrase (message);
+
+      g_string_append_printf (text, "The server answered HTTP %u", status);
+      if (phrase != NULL && *phrase != '\0')
+        g_string_append_printf (text, " %s", phrase);
+    }
+  if (request_id != NULL)
+    g_string_append_printf (text, " (request %s)", request_id);
+
+  return g_error_new_literal (ATP_ERROR, code_for_status (status), text->str);
+}
