@@ -91,3 +91,22 @@ triage_browse_prepare_drop_down (GtkDropDown *dropdown)
                                     GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
                                     -1);
 }
+
+/**
+ * triage_browse_dup_drop_down_strings:
+ * @dropdown: a #GtkDropDown whose model is a #GtkStringList
+ *
+ * Returns: (transfer full): the strings @dropdown offers, in order
+ */
+GStrv
+triage_browse_dup_drop_down_strings (GtkDropDown *dropdown)
+{
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  guint n = model ? g_list_model_get_n_items (model) : 0;
+
+  for (guint i = 0; i < n; i++)
+    g_strv_builder_add (builder, gtk_string_list_get_string (GTK_STRING_LIST (model), i));
+
+  return g_strv_builder_end (builder);
+}

@@ -10,7 +10,8 @@
 
 G_BEGIN_DECLS
 
-void triage_browse_style_init         (void);
-void triage_browse_prepare_drop_down (GtkDropDown *dropdown);
+void  triage_browse_style_init            (void);
+void  triage_browse_prepare_drop_down     (GtkDropDown *dropdown);
+GStrv triage_browse_dup_drop_down_strings (GtkDropDown *dropdown);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-browse-style.h"
 #include "triage-history-view-private.h"
 
 /*
@@ -563,19 +564,6 @@ triage_history_view_clear_filters (TriageHistoryView *self)
   triage_history_view_apply_filters (self);
 }
 
-static GStrv
-dup_choices (GtkDropDown *dropdown)
-{
-  GListModel *model = gtk_drop_down_get_model (dropdown);
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  guint n = model ? g_list_model_get_n_items (model) : 0;
-
-  for (guint i = 0; i < n; i++)
-    g_strv_builder_add (builder, gtk_string_list_get_string (GTK_STRING_LIST (model), i));
-
-  return g_strv_builder_end (builder);
-}
-
 /**
  * triage_history_view_dup_service_choices:
  *
@@ -586,7 +574,7 @@ triage_history_view_dup_service_choices (TriageHistoryView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_HISTORY_VIEW (self), NULL);
 
-  return dup_choices (self->service_dropdown);
+  return triage_browse_dup_drop_down_strings (self->service_dropdown);
 }
 
 /**
@@ -599,7 +587,7 @@ triage_history_view_dup_project_choices (TriageHistoryView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_HISTORY_VIEW (self), NULL);
 
-  return dup_choices (self->project_dropdown);
+  return triage_browse_dup_drop_down_strings (self->project_dropdown);
 }
 
 void

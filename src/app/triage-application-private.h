@@ -1,0 +1,125 @@
+/* triage-application-private.h — the application's parts, shared by its files
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-application.h"
+#include "triage-autostart.h"
+#include "triage-bubble-throttle.h"
+#include "triage-connection.h"
+#include "triage-lookups.h"
+#include "triage-tray.h"
+#include "triage-urgency.h"
+
+G_BEGIN_DECLS
+
+/*
+ * TriageApplication spans four files:
+ *
+ *   triage-application.c           the object: start-up, holding, the connection's
+ *                                  state, the tray, switching servers, the history's
+ *                                  retention and its API
+ *   triage-application-requests.c  requests coming and going (stream, lookups,
+ *                                  bubbles, urgency, the resync hold, the database's
+ *                                  write failures)
+ *   triage-application-answers.c   answers, from the window or a bubble, and what
+ *                                  became of them
+ *   triage-application-window.c    the window, the background notice, the actions
+ */
+
+struct _TriageApplication
+{
+  AdwApplication         parent_instance;
+
+  GSettings             *settings;
+  TriageStore           *store;
+  TriageOutbox          *outbox;
+  TriageInboxModel      *inbox;
+  TriageNotifier        *notifier;
+  TriageCredentials     *credentials;
+  TriageConnection      *connection;
+  TriageLookups         *lookups;
+  TriageUrgency         *urgency;
+  TriageBubbleThrottle  *throttle;
+  TriageAutostart       *autostart;
+  TriageTray            *tray;
+  TriageWindow          *window;
+  TriageHistoryDb       *history_db;          /* open once the store is */
+  TriageReadState       *read_state;
+  GCancellable          *cancellable;         /* the whole app's work */
+
+  gboolean               ready;               /* store opened, inbox and outbox loaded */
+  gboolean               held;
+  gboolean               resynced;            /* the inbox has been compared with the server once */
+  gboolean               store_failure_told;  /* a write failed and the person was told; cleared
+                                               * by the next write that succeeds */
+  char                  *loaded_server;       /* whose requests and answers are loaded */
+  char                  *pending_open;        /* a request asked for before it arrived */
+  guint                  pending_open_id;
+  guint                  tray_update_id;
+  guint                  inbox_release_id;    /* the inbox held for a resync, released then */
+  guint                  background_check_id; /* saying once that it runs in the background */
+  guint                  prune_id;            /* forgetting old history, daily */
+};
+
+/* triage-application.c */
+void              _triage_application_open_pending_request        (TriageApplication *self,
+                                                                   gboolean           give_up);
+
+/* triage-application-requests.c */
+void              _triage_application_release_inbox               (TriageApplication *self);
+TriageAnswerState _triage_application_answer_state_from_outbox    (TriageApplication *self,
+                                                                   const char        *notification_id);
+void              _triage_application_on_flood_ended              (TriageApplication *self,
+                                                                   guint              held_back);
+void              _triage_application_on_urgency_due              (TriageApplication *self,
+                                                                   TriageRequest     *request);
+void              _triage_application_on_stream_notification      (TriageApplication *self,
+                                                                   AtpNotification   *notification);
+void              _triage_application_on_stream_status_update     (TriageApplication *self,
+                                                                   AtpStatusUpdate   *update);
+void              _triage_application_on_lookup_settled           (TriageApplication *self,
+                                                                   const char        *notification_id,
+                                                                   int                status,
+                                                                   GDateTime         *when,
+                                                                   AtpResponse       *response);
+void              _triage_application_on_lookup_response          (TriageApplication *self,
+                                                                   const char        *notification_id,
+                                                                   AtpResponse       *response,
+                                                                   AtpNotification   *notification);
+void              _triage_application_on_stream_resynced          (TriageApplication *self,
+                                                                   GPtrArray         *pending);
+
+/* triage-application-answers.c */
+TriageRequest    *_triage_application_find_request                (TriageApplication *self,
+                                                                   const char        *notification_id);
+void              _triage_application_on_outbox_queued            (TriageApplication *self,
+                                                                   const char        *notification_id);
+void              _triage_application_on_outbox_delivered         (TriageApplication *self,
+                                                                   const char        *notification_id);
+void              _triage_application_on_outbox_conflict          (TriageApplication *self,
+                                                                   const char        *notification_id,
+                                                                   TriageOutcome      outcome,
+                                                                   const char        *message);
+void              _triage_application_on_outbox_rejected          (TriageApplication *self,
+                                                                   const char        *notification_id,
+                                                                   const char        *message);
+void              _triage_application_on_window_submit            (TriageApplication *self,
+                                                                   const char        *notification_id,
+                                                                   const char        *action_id,
+                                                                   JsonNode          *response_data);
+void              _triage_application_on_notifier_activated       (TriageApplication *self,
+                                                                   const char        *notification_id);
+void              _triage_application_on_notifier_respond         (TriageApplication *self,
+                                                                   const char        *notification_id,
+                                                                   const char        *answer_key);
+
+/* triage-application-window.c */
+TriageWindow     *_triage_application_ensure_window               (TriageApplication *self);
+void              _triage_application_schedule_background_check   (TriageApplication *self);
+void              _triage_application_install_actions             (TriageApplication *self);
+
+G_END_DECLS
