@@ -27,7 +27,8 @@
  * other requests while the database syncs, and answers the requests of the
  * batch once it has. A read waits for the commit in flight, so it sees
  * everything this server wrote before it; the hot writes (a notification's
- * insert, its delivery) do not (write_query ()).
+ * insert, its delivery) and the read of the recipients of a notification
+ * another server wrote do not (write_query ()).
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -76,9 +77,10 @@ query (TriageStorePostgres *self,
   return triage_pg_writer_query (self->writer, sql, n_params, params);
 }
 
-/* The same for a write that need not wait: one that changes only rows the
- * commit in flight did not write, or waits for them in the database, and
- * reads nothing that batch wrote. */
+/* The same for a statement that need not wait: a write that changes only
+ * rows the commit in flight did not write, or waits for them in the
+ * database, and reads nothing that batch wrote; a read of rows that batch
+ * cannot have written (postgres_recipients ()). */
 static PGresult *
 write_query (TriageStorePostgres *self,
              const char          *sql,
@@ -140,7 +142,18 @@ triage_store_postgres_number (TriageStorePostgres *self,
   return result != NULL && PQntuples (result) > 0 ? triage_pg_int (result, 0, 0) : 0;
 }
 
-/* The first column of every row, NULL-terminated. */
+/* The first column of every row of @result (NULL: none), NULL-terminated. */
+static GStrv
+strings_of (const PGresult *result)
+{
+  GPtrArray *strings = g_ptr_array_new ();
+
+  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+    g_ptr_array_add (strings, triage_pg_text (result, i, 0));
+  g_ptr_array_add (strings, NULL);
+  return (GStrv) g_ptr_array_free (strings, FALSE);
+}
+
 static GStrv
 query_strings (TriageStorePostgres *self,
                const char          *sql,
@@ -148,12 +161,8 @@ query_strings (TriageStorePostgres *self,
                const TriagePgParam *params)
 {
   g_autoptr(PGresult) result = query (self, sql, n_params, params);
-  GPtrArray *strings = g_ptr_array_new ();
 
-  for (int i = 0; result != NULL && i < PQntuples (result); i++)
-    g_ptr_array_add (strings, triage_pg_text (result, i, 0));
-  g_ptr_array_add (strings, NULL);
-  return (GStrv) g_ptr_array_free (strings, FALSE);
+  return strings_of (result);
 }
 
 static void
@@ -326,6 +335,10 @@ postgres_is_recipient (TriageStore *store,
                                         " WHERE n.id = $1 AND r.user_id = $2", 2, params);
 }
 
+#define RECIPIENTS_SQL \
+  "SELECT r.user_id FROM notification_recipients r JOIN notifications n" \
+  " ON n.seq = r.notification_seq WHERE n.id = $1"
+
 /* A notification's recipients never change: the last few thousand are kept. */
 static GStrv
 postgres_recipients (TriageStore *store,
@@ -333,12 +346,25 @@ postgres_recipients (TriageStore *store,
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   TriagePgParam params[] = { notification_id };
+  g_autoptr(PGresult) result = NULL;
   GStrv users = g_hash_table_lookup (self->recipients, notification_id);
 
   if (users != NULL)
     return g_strdupv (users);
-  users = query_strings (self, "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
-                               " ON n.seq = r.notification_seq WHERE n.id = $1", 1, params);
+  /* A notification this server did not keep came from another server (its
+   * event was read from the log), or was written by this one long ago:
+   * committed, and its recipients never change, so the read need not wait
+   * for the commit in flight (on another server's stream, every delivery of
+   * a notification posted elsewhere asks; waiting held the main loop for a
+   * commit each time). Only one of the flight's own, no longer kept, is not
+   * found then: it is read again once the flight is done. */
+  result = write_query (self, RECIPIENTS_SQL, 1, params);
+  users = strings_of (result);
+  if (users[0] == NULL && triage_pg_writer_in_flight (self->writer))
+    {
+      g_strfreev (users);
+      users = query_strings (self, RECIPIENTS_SQL, 1, params);
+    }
   if (users[0] != NULL)
     remember_recipients (self, notification_id, g_strdupv (users));
   return users;
