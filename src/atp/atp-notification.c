@@ -486,6 +486,32 @@ set_timestamp_member (JsonObject *object,
   json_object_set_string_member (object, name, text);
 }
 
+/* @name of @object set to the string @value: an existing string member's
+ * node takes the new value (no node made and swapped in the table). */
+static void
+set_string_in_place (JsonObject *object,
+                     const char *name,
+                     const char *value)
+{
+  JsonNode *member = json_object_get_member (object, name);
+
+  if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&
+      json_node_get_value_type (member) == G_TYPE_STRING)
+    json_node_set_string (member, value);
+  else
+    json_object_set_string_member (object, name, value);
+}
+
+static void
+set_timestamp_in_place (JsonObject *object,
+                        const char *name,
+                        GDateTime  *time)
+{
+  g_autofree char *text = atp_format_timestamp (time);
+
+  set_string_in_place (object, name, text);
+}
+
 /**
  * atp_notification_complete_json:
  * @self: an ATP notification, parsed from @node and completed with
@@ -513,13 +539,14 @@ atp_notification_complete_json (AtpNotification *self,
 
   object = json_node_get_object (node);
   if (self->id != NULL)
-    json_object_set_string_member (object, "id", self->id);
-  json_object_set_string_member (object, "version", self->version);
+    set_string_in_place (object, "id", self->id);
+  set_string_in_place (object, "version", self->version);
   if (json_object_has_member (object, "protocol"))
     json_object_remove_member (object, "protocol");
-  set_timestamp_member (object, "timestamp", self->timestamp);
+  if (self->timestamp != NULL)
+    set_timestamp_in_place (object, "timestamp", self->timestamp);
   if (self->deadline != NULL)
-    set_timestamp_member (object, "deadline", self->deadline);
+    set_timestamp_in_place (object, "deadline", self->deadline);
   else if (json_object_has_member (object, "deadline"))
     json_object_remove_member (object, "deadline");
   service = atp_service_to_json (&self->service);
@@ -527,7 +554,7 @@ atp_notification_complete_json (AtpNotification *self,
     json_object_set_object_member (object, "service", service);
   else if (json_object_has_member (object, "service"))
     json_object_remove_member (object, "service");
-  json_object_set_string_member (object, "status", atp_status_to_string (self->status));
+  set_string_in_place (object, "status", atp_status_to_string (self->status));
   if (self->response != NULL)
     json_object_set_member (object, "response", atp_response_to_json (self->response));
   else if (json_object_has_member (object, "response"))

@@ -3,7 +3,8 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The events table (schema version 2, protocol since 5): SSE event ids and
+ * The events table (schema version 2, protocol since 5, a notification's
+ * referred to since 7, no index of created_at since 8): SSE event ids and
  * Last-Event-ID resume; a batch's events are written as it commits.
  */
 
@@ -118,7 +119,13 @@ sqlite_events_after (TriageStore *store,
   return rows;
 }
 
-/* Forgets the events written before @before (unix µs). */
+/* Forgets the events written before @before (unix µs): those before the
+ * first one that is not that old, in id order. One server writes the log,
+ * and a batch's events are stamped before it commits, so ids follow their
+ * times: the oldest are read from the start of the table and no index of
+ * created_at is kept up with every insert (schema version 8). Were the clock
+ * set back, an event stamped before @before but written after a younger one
+ * would only be kept until the next prune that reaches it. */
 static void
 sqlite_prune_events (TriageStore *store,
                      gint64       before)
@@ -126,7 +133,10 @@ sqlite_prune_events (TriageStore *store,
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
 
-  stmt = triage_store_sqlite_statement (self, "DELETE FROM events WHERE created_at < ?");
+  stmt = triage_store_sqlite_statement (self,
+    "DELETE FROM events WHERE id < COALESCE ("
+    "(SELECT id FROM events WHERE created_at >= ?1 ORDER BY id LIMIT 1),"
+    " (SELECT MAX (id) FROM events) + 1)");
   sqlite3_bind_int64 (stmt, 1, before);
   sqlite3_step (stmt);
   triage_store_sqlite_done (stmt);
