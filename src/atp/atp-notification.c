@@ -486,6 +486,81 @@ set_timestamp_member (JsonObject *object,
   json_object_set_string_member (object, name, text);
 }
 
+/* @name of @object set to the string @value: an existing string member's
+ * node takes the new value (no node made and swapped in the table). */
+static void
+set_string_in_place (JsonObject *object,
+                     const char *name,
+                     const char *value)
+{
+  JsonNode *member = json_object_get_member (object, name);
+
+  if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&
+      json_node_get_value_type (member) == G_TYPE_STRING)
+    json_node_set_string (member, value);
+  else
+    json_object_set_string_member (object, name, value);
+}
+
+static void
+set_timestamp_in_place (JsonObject *object,
+                        const char *name,
+                        GDateTime  *time)
+{
+  g_autofree char *text = atp_format_timestamp (time);
+
+  set_string_in_place (object, name, text);
+}
+
+/**
+ * atp_notification_complete_json:
+ * @self: an ATP notification, parsed from @node and completed with
+ *   atp_notification_complete()
+ * @node: the JSON object @self was parsed from (atp_notification_new_from_json())
+ *
+ * Makes @node, in place, the notification atp_notification_to_json() would
+ * build again: the id, version, timestamp and deadline (in UTC), service and
+ * status are set from @self; what a submission may not set (a response)
+ * goes, and so does "protocol" (ATP is the default); every other member
+ * stays as it was sent, in the order it was sent (JSON objects have none
+ * that counts). A server stores and sends the text of @node once written,
+ * instead of a tree built again from @self, written and freed. The parts
+ * @self shares with @node (metadata, unknown members) are left alone.
+ */
+void
+atp_notification_complete_json (AtpNotification *self,
+                                JsonNode        *node)
+{
+  JsonObject *object;
+  JsonObject *service;
+
+  g_return_if_fail (self != NULL && self->protocol == ATP_PROTOCOL_ATP);
+  g_return_if_fail (node != NULL && JSON_NODE_HOLDS_OBJECT (node));
+
+  object = json_node_get_object (node);
+  if (self->id != NULL)
+    set_string_in_place (object, "id", self->id);
+  set_string_in_place (object, "version", self->version);
+  if (json_object_has_member (object, "protocol"))
+    json_object_remove_member (object, "protocol");
+  if (self->timestamp != NULL)
+    set_timestamp_in_place (object, "timestamp", self->timestamp);
+  if (self->deadline != NULL)
+    set_timestamp_in_place (object, "deadline", self->deadline);
+  else if (json_object_has_member (object, "deadline"))
+    json_object_remove_member (object, "deadline");
+  service = atp_service_to_json (&self->service);
+  if (service != NULL)
+    json_object_set_object_member (object, "service", service);
+  else if (json_object_has_member (object, "service"))
+    json_object_remove_member (object, "service");
+  set_string_in_place (object, "status", atp_status_to_string (self->status));
+  if (self->response != NULL)
+    json_object_set_member (object, "response", atp_response_to_json (self->response));
+  else if (json_object_has_member (object, "response"))
+    json_object_remove_member (object, "response");
+}
+
 /**
  * atp_notification_to_json:
  * @self: a notification

@@ -179,6 +179,10 @@ AtpNotification *atp_notification_copy_with       (AtpNotification *self,
 AtpNotification *atp_notification_copy_with_response (AtpNotification *self,
                                                       AtpResponse     *response);
 
+/* @node, the JSON @self was parsed from, completed in place to what
+ * atp_notification_to_json() says (in the agent's member order). */
+void             atp_notification_complete_json   (AtpNotification *self,
+                                                   JsonNode        *node);
 JsonNode        *atp_notification_to_json         (AtpNotification *self);
 char            *atp_notification_to_string       (AtpNotification *self,
                                                    gsize           *length);

@@ -305,11 +305,12 @@ handle_post_notification (TriageServer      *self,
   SoupMessageBody *request = soup_server_message_get_request_body (msg);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) tree = NULL;
   g_autoptr(AtpNotification) submission = NULL;
   g_autoptr(GDateTime) created = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
   g_autoptr(JsonObject) answer = NULL;
-  g_autofree char *id = NULL, *answer_text = NULL, *created_text = NULL;
+  g_autofree char *id = NULL, *answer_text = NULL, *json = NULL;
   TriageStoreInsert inserted;
   const char *body;
   gsize length;
@@ -323,8 +324,10 @@ handle_post_notification (TriageServer      *self,
       reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, "The notification is too large");
       return;
     }
-  submission = atp_notification_new_from_data (body ? body : "", (gssize) length,
-                                               ATP_PARSE_SUBMISSION, &error);
+  /* The tree parsed is kept: completed, it is the notification stored. */
+  tree = atp_json_parse (body ? body : "", (gssize) length, ATP_MAX_NOTIFICATION_SIZE, &error);
+  if (tree != NULL)
+    submission = atp_notification_new_from_json (tree, ATP_PARSE_SUBMISSION, &error);
   if (submission == NULL)
     {
       reply_gerror (msg, error);
@@ -356,16 +359,22 @@ handle_post_notification (TriageServer      *self,
   /* The submission is ours alone: completed in place, not copied. */
   atp_notification_complete (submission, id, created, service->id, service->name, NULL,
                              ATP_STATUS_CREATED);
-  created_text = atp_format_timestamp (created);
+  /* The envelope is the agent's JSON completed, written once: that text is
+   * stored and sent to the streams (no tree built again from the
+   * submission, written and freed). */
+  atp_notification_complete_json (submission, tree);
+  json = atp_json_to_string (tree, NULL);
   answer = json_object_new ();
   json_object_set_string_member (answer, "notification_id", id);
   json_object_set_string_member (answer, "status", "created");
-  json_object_set_string_member (answer, "estimated_delivery", created_text);
+  json_object_set_string_member (answer, "estimated_delivery",
+                                 json_object_get_string_member (json_node_get_object (tree),
+                                                                "timestamp"));
   answer_text = object_to_string (answer);
   /* Stored, or found there: a retry (of this client, or through another
    * server of the database a moment ago) gets the original answer. No look
    * before: most ids are new, and a look costs a round trip to PostgreSQL. */
-  inserted = triage_server_add_request (self, submission, NULL, body, answer_text);
+  inserted = triage_server_add_request_text (self, submission, NULL, body, json, answer_text);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
       existing = triage_store_get_notification (self->store, id);
@@ -398,6 +407,18 @@ triage_server_add_request (TriageServer    *self,
                            const char      *answer)
 {
   g_autofree char *json = atp_notification_to_string (envelope, NULL);
+
+  return triage_server_add_request_text (self, envelope, protocol_id, body, json, answer);
+}
+
+TriageStoreInsert
+triage_server_add_request_text (TriageServer    *self,
+                                AtpNotification *envelope,
+                                const char      *protocol_id,
+                                const char      *body,
+                                const char      *json,
+                                const char      *answer)
+{
   TriageStoreInsert inserted;
 
   inserted = triage_store_insert_notification (self->store, envelope->id, envelope->service.id,

@@ -120,6 +120,14 @@ TriageStoreInsert triage_server_add_request (TriageServer    *self,
                                              const char      *protocol_id,
                                              const char      *body,
                                              const char      *answer);
+/* The same, with @json the text of @envelope already written (the one text
+ * stored and sent to the streams). */
+TriageStoreInsert triage_server_add_request_text (TriageServer    *self,
+                                                  AtpNotification *envelope,
+                                                  const char      *protocol_id,
+                                                  const char      *body,
+                                                  const char      *json,
+                                                  const char      *answer);
 
 /* The `wait` query parameter (0–60 seconds, 0 when absent); FALSE after
  * answering 400. */

@@ -357,11 +357,11 @@ out:
 
 typedef struct
 {
-  char                *db_path;
-  GArray              *rowids;
-  TriageHistoryFormat  format;
-  GFile               *file;
-  guint                n_written;
+  TriageHistoryExportTally  tally;   /* first: see triage_history_export_task_finish() */
+  char                     *db_path;
+  GArray                   *rowids;
+  TriageHistoryFormat       format;
+  GFile                    *file;
 } ExportData;
 
 static void
@@ -396,7 +396,7 @@ export_thread (GTask        *task,
   stream = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (file_stream), 64 * 1024);
 
   if (triage_history_export_to_stream (data->db_path, data->rowids, data->format, stream,
-                                       &data->n_written, cancellable, &error) &&
+                                       &data->tally.n_written, cancellable, &error) &&
       g_output_stream_close (stream, cancellable, &error))
     {
       g_task_return_boolean (task, TRUE);
@@ -464,13 +464,30 @@ triage_history_export_finish (GAsyncResult  *result,
                               guint         *n_written,
                               GError       **error)
 {
-  ExportData *data;
-
   g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
 
-  data = g_task_get_task_data (G_TASK (result));
+  return triage_history_export_task_finish (result, n_written, error);
+}
+
+/**
+ * triage_history_export_task_finish:
+ * @result: an export's task, its task data starting with a #TriageHistoryExportTally
+ * @n_written: (out) (optional): how many entries were written
+ * @error: where to put an error
+ *
+ * The _finish of an export, once the caller checked that @result is its task.
+ *
+ * Returns: %TRUE if the file is complete
+ */
+gboolean
+triage_history_export_task_finish (GAsyncResult  *result,
+                                   guint         *n_written,
+                                   GError       **error)
+{
+  TriageHistoryExportTally *tally = g_task_get_task_data (G_TASK (result));
+
   if (n_written != NULL)
-    *n_written = data->n_written;
+    *n_written = tally->n_written;
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -51,4 +51,18 @@ gboolean    triage_history_export_finish        (GAsyncResult         *result,
                                                  guint                *n_written,
                                                  GError              **error);
 
+/*
+ * What the task data of an export's GTask starts with (this file's and the
+ * history view's): how many entries were written, which its _finish hands
+ * out even when the export failed.
+ */
+typedef struct
+{
+  guint n_written;
+} TriageHistoryExportTally;
+
+gboolean    triage_history_export_task_finish   (GAsyncResult         *result,
+                                                 guint                *n_written,
+                                                 GError              **error);
+
 G_END_DECLS

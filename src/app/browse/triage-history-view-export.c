@@ -40,8 +40,8 @@ triage_history_view_update_export_actions (TriageHistoryView *self)
 
 typedef struct
 {
-  guint n_written;
-  char *name;
+  TriageHistoryExportTally  tally;   /* first: see triage_history_export_task_finish() */
+  char                     *name;
 } ExportResult;
 
 static void
@@ -64,7 +64,7 @@ export_done_cb (GObject      *object,
   self->exports_running--;
   triage_history_view_update_export_actions (self);
 
-  if (!triage_history_export_finish (result, &data->n_written, &error))
+  if (!triage_history_export_finish (result, &data->tally.n_written, &error))
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_boolean (task, TRUE);
@@ -137,15 +137,9 @@ triage_history_view_export_finish (TriageHistoryView  *self,
                                    guint              *n_written,
                                    GError            **error)
 {
-  ExportResult *data;
-
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  data = g_task_get_task_data (G_TASK (result));
-  if (n_written != NULL)
-    *n_written = data->n_written;
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return triage_history_export_task_finish (result, n_written, error);
 }
 
 static void

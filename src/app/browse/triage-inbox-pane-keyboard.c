@@ -32,9 +32,11 @@ defer_until_filtered (TriageInboxPane *self,
 
 /* Opening requests */
 
-static gboolean find_visible (TriageInboxPane *self,
-                              TriageRequest   *request,
-                              guint           *position);
+static gboolean find_visible       (TriageInboxPane *self,
+                                    TriageRequest   *request,
+                                    guint           *position);
+static gboolean open_when_filtered (TriageInboxPane *self,
+                                    Deferred         move);
 
 static gboolean
 scroll_when_laid_out (GtkWidget     *list_view,
@@ -145,26 +147,10 @@ on_list_activate (TriageInboxPane *self,
 }
 
 static void
-open_selected (TriageInboxPane *self)
-{
-  guint position = gtk_single_selection_get_selected (self->selection);
-
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
-    return;
-
-  if (position == GTK_INVALID_LIST_POSITION)
-    position = 0;
-
-  select_position (self, position, TRUE);
-  open_position (self, position, TRUE);
-}
-
-static void
 on_search_activate (TriageInboxPane *self)
 {
   /* Enter right after typing: once the search is applied. */
-  if (!defer_until_filtered (self, DEFERRED_OPEN_SELECTED, NULL))
-    open_selected (self);
+  open_when_filtered (self, DEFERRED_OPEN_SELECTED);
 }
 
 static void
@@ -194,78 +180,93 @@ on_search_key_pressed (TriageInboxPane       *self,
   return FALSE;
 }
 
+/* The position the keyboard is on, else the first; FALSE when the list is empty. */
+static gboolean
+keyboard_position (TriageInboxPane *self,
+                   guint           *position)
+{
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
+    return FALSE;
+
+  *position = gtk_single_selection_get_selected (self->selection);
+  if (*position == GTK_INVALID_LIST_POSITION)
+    *position = 0;
+
+  return TRUE;
+}
+
 static void
 focus_list (TriageInboxPane *self)
 {
   guint position;
 
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
-    return;
-
-  position = gtk_single_selection_get_selected (self->selection);
-  if (position == GTK_INVALID_LIST_POSITION)
-    position = 0;
-
-  select_position (self, position, TRUE);
+  if (keyboard_position (self, &position))
+    select_position (self, position, TRUE);
 }
 
+/*
+ * Where @move (DEFERRED_NEXT, DEFERRED_PREVIOUS or DEFERRED_OPEN_SELECTED)
+ * goes in the @n visible requests. Next and previous go from the one opened
+ * last (after an answer, that one has usually left the list: then from the
+ * one that took its place), to the first when none was opened; FALSE past
+ * either end.
+ */
 static gboolean
-select_next (TriageInboxPane *self)
+move_target (TriageInboxPane *self,
+             Deferred         move,
+             guint            n,
+             guint           *target)
 {
-  GListModel *visible = G_LIST_MODEL (self->filter_model);
-  guint n = g_list_model_get_n_items (visible);
   guint position;
-  guint target;
 
-  if (n == 0)
-    return FALSE;
+  if (move == DEFERRED_OPEN_SELECTED)
+    return keyboard_position (self, target);
 
   if (self->current == NULL)
-    target = 0;
-  else if (find_visible (self, self->current, &position))
-    target = position + 1;
-  else
-    target = MIN (self->current_position, n - 1);
-
-  if (target >= n)
-    return FALSE;
-
-  select_position (self, target, FALSE);
-  open_position (self, target, TRUE);
-
-  return TRUE;
-}
-
-/* The request before the one opened last; the first when none was opened
- * (or it left and was the first). */
-static gboolean
-select_previous (TriageInboxPane *self)
-{
-  GListModel *visible = G_LIST_MODEL (self->filter_model);
-  guint n = g_list_model_get_n_items (visible);
-  guint position;
-  guint target;
-
-  if (n == 0)
-    return FALSE;
-
-  if (self->current == NULL)
-    target = 0;
+    *target = 0;
   else if (find_visible (self, self->current, &position))
     {
-      if (position == 0)
+      if (move == DEFERRED_PREVIOUS && position == 0)
         return FALSE;
-      target = position - 1;
+      *target = move == DEFERRED_NEXT ? position + 1 : position - 1;
     }
+  else if (move == DEFERRED_NEXT)
+    *target = MIN (self->current_position, n - 1);
   else if (self->current_position == 0)
-    target = 0;
+    *target = 0;
   else
-    target = MIN (self->current_position - 1, n - 1);
+    *target = MIN (self->current_position - 1, n - 1);
 
-  select_position (self, target, FALSE);
+  return *target < n;
+}
+
+/* Opens the request @move goes to, as Enter (DEFERRED_OPEN_SELECTED) or an
+ * answer's next and previous do; FALSE when there is none. */
+static gboolean
+open_move (TriageInboxPane *self,
+           Deferred         move)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  guint target;
+
+  if (n == 0 || !move_target (self, move, n, &target))
+    return FALSE;
+
+  select_position (self, target, move == DEFERRED_OPEN_SELECTED);
   open_position (self, target, TRUE);
 
   return TRUE;
+}
+
+/* open_move(), once a search being applied is. */
+static gboolean
+open_when_filtered (TriageInboxPane *self,
+                    Deferred         move)
+{
+  if (defer_until_filtered (self, move, NULL))
+    return self->mirror->len > 0;
+
+  return open_move (self, move);
 }
 
 static gboolean
@@ -327,19 +328,13 @@ run_deferred_cb (gpointer data)
       break;
 
     case DEFERRED_NEXT:
-      select_next (self);
-      break;
-
     case DEFERRED_PREVIOUS:
-      select_previous (self);
+    case DEFERRED_OPEN_SELECTED:
+      open_move (self, what);
       break;
 
     case DEFERRED_FOCUS_LIST:
       focus_list (self);
-      break;
-
-    case DEFERRED_OPEN_SELECTED:
-      open_selected (self);
       break;
 
     case DEFERRED_NONE:
@@ -435,10 +430,7 @@ triage_inbox_pane_select_next (TriageInboxPane *self)
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  if (defer_until_filtered (self, DEFERRED_NEXT, NULL))
-    return self->mirror->len > 0;
-
-  return select_next (self);
+  return open_when_filtered (self, DEFERRED_NEXT);
 }
 
 /**
@@ -455,10 +447,7 @@ triage_inbox_pane_select_previous (TriageInboxPane *self)
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  if (defer_until_filtered (self, DEFERRED_PREVIOUS, NULL))
-    return self->mirror->len > 0;
-
-  return select_previous (self);
+  return open_when_filtered (self, DEFERRED_PREVIOUS);
 }
 
 /**
@@ -475,14 +464,7 @@ triage_inbox_pane_open_selected (TriageInboxPane *self)
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  if (defer_until_filtered (self, DEFERRED_OPEN_SELECTED, NULL))
-    return self->mirror->len > 0;
-
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0)
-    return FALSE;
-
-  open_selected (self);
-  return TRUE;
+  return open_when_filtered (self, DEFERRED_OPEN_SELECTED);
 }
 
 /**

@@ -18,7 +18,6 @@
  * the tray, once the reply is on the wire.
  */
 
-#define MENU_INTERFACE    "com.canonical.dbusmenu"
 #define MAX_TITLE_CHARS   60
 
 static const char menu_xml[] =
@@ -249,19 +248,11 @@ triage_tray_menu_rebuild (TriageTray *self)
 void
 triage_tray_menu_changed (TriageTray *self)
 {
-  g_autoptr(GError) error = NULL;
-
   triage_tray_menu_rebuild (self);
   self->revision++;
 
-  if (g_dbus_connection_is_closed (self->connection))
-    return;
-
-  if (!g_dbus_connection_emit_signal (self->connection, NULL, TRIAGE_TRAY_MENU_PATH,
-                                      MENU_INTERFACE, "LayoutUpdated",
-                                      g_variant_new ("(ui)", self->revision, ID_ROOT),
-                                      &error))
-    g_debug ("Could not emit LayoutUpdated: %s", error->message);
+  triage_tray_dbus_emit (self, &triage_tray_menu_interface, "LayoutUpdated",
+                         g_variant_new ("(ui)", self->revision, ID_ROOT));
 }
 
 static const MenuItem *
@@ -372,13 +363,8 @@ menu_event (TriageTray *self,
 }
 
 static GVariant *
-menu_get_property (GDBusConnection  *connection,
-                   const char       *sender,
-                   const char       *object_path,
-                   const char       *interface_name,
-                   const char       *property_name,
-                   GError          **error,
-                   gpointer          user_data)
+menu_get_property (TriageTray *self,
+                   const char *property_name)
 {
   if (g_str_equal (property_name, "Version"))
     return g_variant_new_uint32 (3);
@@ -389,207 +375,227 @@ menu_get_property (GDBusConnection  *connection,
   if (g_str_equal (property_name, "IconThemePath"))
     return g_variant_new_strv (NULL, 0);
 
-  g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_PROPERTY,
-               "No property %s", property_name);
   return NULL;
 }
 
-static void
-menu_method_call (GDBusConnection       *connection,
-                  const char            *sender,
-                  const char            *object_path,
-                  const char            *interface_name,
-                  const char            *method_name,
-                  GVariant              *parameters,
-                  GDBusMethodInvocation *invocation,
-                  gpointer               user_data)
+/* The menu item @id, or NULL once @invocation got the error. */
+static const MenuItem *
+lookup_menu_item (TriageTray            *self,
+                  int                    id,
+                  GDBusMethodInvocation *invocation)
 {
-  TriageTray *self = user_data;
+  const MenuItem *item = find_menu_item (self, id);
 
-  if (g_str_equal (method_name, "GetLayout"))
-    {
-      g_autofree const char **names = NULL;
-      const MenuItem *item;
-      int parent;
-      int depth;
+  if (item == NULL)
+    g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                           "Unknown menu item %d", id);
 
-      g_variant_get (parameters, "(ii^a&s)", &parent, &depth, &names);
-      item = find_menu_item (self, parent);
-      if (item == NULL)
-        {
-          g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                                 G_DBUS_ERROR_INVALID_ARGS,
-                                                 "Unknown menu item %d", parent);
-          return;
-        }
-
-      g_dbus_method_invocation_return_value (invocation,
-                                             g_variant_new ("(u@(ia{sv}av))", self->revision,
-                                                            menu_layout (self, item, depth,
-                                                                         names)));
-    }
-  else if (g_str_equal (method_name, "GetGroupProperties"))
-    {
-      g_autoptr(GVariantIter) ids = NULL;
-      g_autofree const char **names = NULL;
-      GVariantBuilder builder;
-      int id;
-
-      g_variant_get (parameters, "(ai^a&s)", &ids, &names);
-      g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ia{sv})"));
-
-      /* An empty list asks for every item. */
-      if (g_variant_iter_n_children (ids) == 0)
-        {
-          for (guint i = 0; i < self->menu->len; i++)
-            {
-              const MenuItem *item = &g_array_index (self->menu, MenuItem, i);
-
-              g_variant_builder_add (&builder, "(i@a{sv})", item->id,
-                                     menu_item_properties (item, names));
-            }
-        }
-
-      while (g_variant_iter_next (ids, "i", &id))
-        {
-          const MenuItem *item = find_menu_item (self, id);
-
-          if (item != NULL)
-            g_variant_builder_add (&builder, "(i@a{sv})", id, menu_item_properties (item, names));
-        }
-
-      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(a(ia{sv}))", &builder));
-    }
-  else if (g_str_equal (method_name, "GetProperty"))
-    {
-      g_autoptr(GVariant) props = NULL;
-      g_autoptr(GVariant) value = NULL;
-      const MenuItem *item;
-      const char *name;
-      int id;
-
-      g_variant_get (parameters, "(i&s)", &id, &name);
-      item = find_menu_item (self, id);
-      if (item != NULL)
-        {
-          const char *one[] = { name, NULL };
-
-          props = g_variant_ref_sink (menu_item_properties (item, one));
-          value = g_variant_lookup_value (props, name, NULL);
-        }
-
-      if (value == NULL)
-        {
-          g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                                 G_DBUS_ERROR_INVALID_ARGS,
-                                                 "Menu item %d has no property %s", id, name);
-          return;
-        }
-
-      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(v)", value));
-    }
-  else if (g_str_equal (method_name, "Event"))
-    {
-      const char *event;
-      int id;
-
-      g_variant_get (parameters, "(i&svu)", &id, &event, NULL, NULL);
-      if (find_menu_item (self, id) == NULL)
-        {
-          g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                                 G_DBUS_ERROR_INVALID_ARGS,
-                                                 "Unknown menu item %d", id);
-          return;
-        }
-
-      g_dbus_method_invocation_return_value (invocation, NULL);
-      menu_event (self, id, event);
-    }
-  else if (g_str_equal (method_name, "EventGroup"))
-    {
-      g_autoptr(GVariantIter) events = NULL;
-      GVariantBuilder errors;
-      const char *event;
-      int id;
-      guint handled = 0;
-      g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (int));
-      g_autoptr(GPtrArray) pending_events = g_ptr_array_new_with_free_func (g_free);
-
-      g_variant_get (parameters, "(a(isvu))", &events);
-      g_variant_builder_init (&errors, G_VARIANT_TYPE ("ai"));
-
-      while (g_variant_iter_next (events, "(i&svu)", &id, &event, NULL, NULL))
-        {
-          if (find_menu_item (self, id) == NULL)
-            g_variant_builder_add (&errors, "i", id);
-          else
-            {
-              g_array_append_val (pending, id);
-              g_ptr_array_add (pending_events, g_strdup (event));
-              handled++;
-            }
-        }
-
-      /* Per the dbusmenu spec, an error only when no event could be handled. */
-      if (handled == 0 && g_variant_iter_n_children (events) > 0)
-        {
-          g_variant_builder_clear (&errors);
-          g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                                 G_DBUS_ERROR_INVALID_ARGS,
-                                                 "None of the menu items exist");
-          return;
-        }
-
-      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(ai)", &errors));
-      for (guint i = 0; i < pending->len; i++)
-        menu_event (self, g_array_index (pending, int, i), g_ptr_array_index (pending_events, i));
-    }
-  else if (g_str_equal (method_name, "AboutToShow"))
-    {
-      int id;
-
-      g_variant_get (parameters, "(i)", &id);
-      if (find_menu_item (self, id) == NULL)
-        {
-          g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                                 G_DBUS_ERROR_INVALID_ARGS,
-                                                 "Unknown menu item %d", id);
-          return;
-        }
-
-      /* The layout is always current: it is rebuilt and announced on every change. */
-      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(b)", FALSE));
-    }
-  else if (g_str_equal (method_name, "AboutToShowGroup"))
-    {
-      g_autoptr(GVariantIter) ids = NULL;
-      GVariantBuilder updates;
-      GVariantBuilder errors;
-      int id;
-
-      g_variant_get (parameters, "(ai)", &ids);
-      g_variant_builder_init (&updates, G_VARIANT_TYPE ("ai"));
-      g_variant_builder_init (&errors, G_VARIANT_TYPE ("ai"));
-      while (g_variant_iter_next (ids, "i", &id))
-        {
-          if (find_menu_item (self, id) == NULL)
-            g_variant_builder_add (&errors, "i", id);
-        }
-
-      g_dbus_method_invocation_return_value (invocation,
-                                             g_variant_new ("(aiai)", &updates, &errors));
-    }
-  else
-    g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                           G_DBUS_ERROR_UNKNOWN_METHOD,
-                                           "No method %s", method_name);
+  return item;
 }
 
-static const GDBusInterfaceVTable menu_vtable = {
-  .method_call = menu_method_call,
-  .get_property = menu_get_property,
+static void
+menu_get_layout (TriageTray            *self,
+                 GVariant              *parameters,
+                 GDBusMethodInvocation *invocation)
+{
+  g_autofree const char **names = NULL;
+  const MenuItem *item;
+  int parent;
+  int depth;
+
+  g_variant_get (parameters, "(ii^a&s)", &parent, &depth, &names);
+  item = lookup_menu_item (self, parent, invocation);
+  if (item == NULL)
+    return;
+
+  g_dbus_method_invocation_return_value (invocation,
+                                         g_variant_new ("(u@(ia{sv}av))", self->revision,
+                                                        menu_layout (self, item, depth, names)));
+}
+
+static void
+menu_get_group_properties (TriageTray            *self,
+                           GVariant              *parameters,
+                           GDBusMethodInvocation *invocation)
+{
+  g_autoptr(GVariantIter) ids = NULL;
+  g_autofree const char **names = NULL;
+  GVariantBuilder builder;
+  int id;
+
+  g_variant_get (parameters, "(ai^a&s)", &ids, &names);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ia{sv})"));
+
+  /* An empty list asks for every item. */
+  if (g_variant_iter_n_children (ids) == 0)
+    {
+      for (guint i = 0; i < self->menu->len; i++)
+        {
+          const MenuItem *item = &g_array_index (self->menu, MenuItem, i);
+
+          g_variant_builder_add (&builder, "(i@a{sv})", item->id,
+                                 menu_item_properties (item, names));
+        }
+    }
+
+  while (g_variant_iter_next (ids, "i", &id))
+    {
+      const MenuItem *item = find_menu_item (self, id);
+
+      if (item != NULL)
+        g_variant_builder_add (&builder, "(i@a{sv})", id, menu_item_properties (item, names));
+    }
+
+  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(a(ia{sv}))", &builder));
+}
+
+static void
+menu_get_item_property (TriageTray            *self,
+                        GVariant              *parameters,
+                        GDBusMethodInvocation *invocation)
+{
+  g_autoptr(GVariant) props = NULL;
+  g_autoptr(GVariant) value = NULL;
+  const MenuItem *item;
+  const char *name;
+  int id;
+
+  g_variant_get (parameters, "(i&s)", &id, &name);
+  item = find_menu_item (self, id);
+  if (item != NULL)
+    {
+      const char *one[] = { name, NULL };
+
+      props = g_variant_ref_sink (menu_item_properties (item, one));
+      value = g_variant_lookup_value (props, name, NULL);
+    }
+
+  if (value == NULL)
+    {
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
+                                             G_DBUS_ERROR_INVALID_ARGS,
+                                             "Menu item %d has no property %s", id, name);
+      return;
+    }
+
+  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(v)", value));
+}
+
+static void
+menu_event_method (TriageTray            *self,
+                   GVariant              *parameters,
+                   GDBusMethodInvocation *invocation)
+{
+  const char *event;
+  int id;
+
+  g_variant_get (parameters, "(i&svu)", &id, &event, NULL, NULL);
+  if (lookup_menu_item (self, id, invocation) == NULL)
+    return;
+
+  g_dbus_method_invocation_return_value (invocation, NULL);
+  menu_event (self, id, event);
+}
+
+static void
+menu_event_group (TriageTray            *self,
+                  GVariant              *parameters,
+                  GDBusMethodInvocation *invocation)
+{
+  g_autoptr(GVariantIter) events = NULL;
+  GVariantBuilder errors;
+  const char *event;
+  int id;
+  guint handled = 0;
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GPtrArray) pending_events = g_ptr_array_new_with_free_func (g_free);
+
+  g_variant_get (parameters, "(a(isvu))", &events);
+  g_variant_builder_init (&errors, G_VARIANT_TYPE ("ai"));
+
+  while (g_variant_iter_next (events, "(i&svu)", &id, &event, NULL, NULL))
+    {
+      if (find_menu_item (self, id) == NULL)
+        g_variant_builder_add (&errors, "i", id);
+      else
+        {
+          g_array_append_val (pending, id);
+          g_ptr_array_add (pending_events, g_strdup (event));
+          handled++;
+        }
+    }
+
+  /* Per the dbusmenu spec, an error only when no event could be handled. */
+  if (handled == 0 && g_variant_iter_n_children (events) > 0)
+    {
+      g_variant_builder_clear (&errors);
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
+                                             G_DBUS_ERROR_INVALID_ARGS,
+                                             "None of the menu items exist");
+      return;
+    }
+
+  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(ai)", &errors));
+  for (guint i = 0; i < pending->len; i++)
+    menu_event (self, g_array_index (pending, int, i), g_ptr_array_index (pending_events, i));
+}
+
+static void
+menu_about_to_show (TriageTray            *self,
+                    GVariant              *parameters,
+                    GDBusMethodInvocation *invocation)
+{
+  int id;
+
+  g_variant_get (parameters, "(i)", &id);
+  if (lookup_menu_item (self, id, invocation) == NULL)
+    return;
+
+  /* The layout is always current: it is rebuilt and announced on every change. */
+  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(b)", FALSE));
+}
+
+static void
+menu_about_to_show_group (TriageTray            *self,
+                          GVariant              *parameters,
+                          GDBusMethodInvocation *invocation)
+{
+  g_autoptr(GVariantIter) ids = NULL;
+  GVariantBuilder updates;
+  GVariantBuilder errors;
+  int id;
+
+  g_variant_get (parameters, "(ai)", &ids);
+  g_variant_builder_init (&updates, G_VARIANT_TYPE ("ai"));
+  g_variant_builder_init (&errors, G_VARIANT_TYPE ("ai"));
+  while (g_variant_iter_next (ids, "i", &id))
+    {
+      if (find_menu_item (self, id) == NULL)
+        g_variant_builder_add (&errors, "i", id);
+    }
+
+  g_dbus_method_invocation_return_value (invocation,
+                                         g_variant_new ("(aiai)", &updates, &errors));
+}
+
+static const TriageTrayMethodEntry menu_methods[] = {
+  { "GetLayout", menu_get_layout },
+  { "GetGroupProperties", menu_get_group_properties },
+  { "GetProperty", menu_get_item_property },
+  { "Event", menu_event_method },
+  { "EventGroup", menu_event_group },
+  { "AboutToShow", menu_about_to_show },
+  { "AboutToShowGroup", menu_about_to_show_group },
+  { NULL, NULL }
 };
 
+const TriageTrayInterface triage_tray_menu_interface = {
+  .name = "com.canonical.dbusmenu",
+  .path = TRIAGE_TRAY_MENU_PATH,
+  .xml = menu_xml,
+  .methods = menu_methods,
+  .get_property = menu_get_property,
+};
 
 /**
  * triage_tray_menu_init:
@@ -604,30 +610,4 @@ triage_tray_menu_init (TriageTray *self)
   g_array_set_clear_func (self->menu, menu_item_clear);
   self->request_menu_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->next_request_id = FIRST_REQUEST_ID;
-}
-
-/**
- * triage_tray_menu_export:
- * @self: a #TriageTray
- * @error: where to put an error
- *
- * Exports the menu at %TRIAGE_TRAY_MENU_PATH on the tray's connection.
- *
- * Returns: the registration id, 0 on error
- */
-guint
-triage_tray_menu_export (TriageTray  *self,
-                         GError     **error)
-{
-  static GDBusNodeInfo *menu_info;
-
-  if (menu_info == NULL)
-    {
-      menu_info = g_dbus_node_info_new_for_xml (menu_xml, NULL);
-      g_assert (menu_info != NULL);
-    }
-
-  return g_dbus_connection_register_object (self->connection, TRIAGE_TRAY_MENU_PATH,
-                                            menu_info->interfaces[0], &menu_vtable,
-                                            self, NULL, error);
 }

@@ -24,49 +24,13 @@
  * `do-not-disturb`, `preferences`, `quit`; with a GApplication these are its
  * `app.` actions).
  *
- * This file holds the object and the StatusNotifierItem; the menu is in
- * triage-tray-menu.c.
+ * This file holds the object, its actions and its registration with the
+ * watcher; the StatusNotifierItem interface is in triage-tray-sni.c, the
+ * menu in triage-tray-menu.c.
  */
 
 #define WATCHER_NAME      "org.kde.StatusNotifierWatcher"
 #define WATCHER_PATH      "/StatusNotifierWatcher"
-#define ITEM_INTERFACE    "org.kde.StatusNotifierItem"
-
-static const char item_xml[] =
-  "<node>"
-  "  <interface name='org.kde.StatusNotifierItem'>"
-  "    <property name='Category' type='s' access='read'/>"
-  "    <property name='Id' type='s' access='read'/>"
-  "    <property name='Title' type='s' access='read'/>"
-  "    <property name='Status' type='s' access='read'/>"
-  "    <property name='WindowId' type='i' access='read'/>"
-  "    <property name='IconThemePath' type='s' access='read'/>"
-  "    <property name='IconName' type='s' access='read'/>"
-  "    <property name='IconPixmap' type='a(iiay)' access='read'/>"
-  "    <property name='OverlayIconName' type='s' access='read'/>"
-  "    <property name='OverlayIconPixmap' type='a(iiay)' access='read'/>"
-  "    <property name='AttentionIconName' type='s' access='read'/>"
-  "    <property name='AttentionIconPixmap' type='a(iiay)' access='read'/>"
-  "    <property name='AttentionMovieName' type='s' access='read'/>"
-  "    <property name='ToolTip' type='(sa(iiay)ss)' access='read'/>"
-  "    <property name='ItemIsMenu' type='b' access='read'/>"
-  "    <property name='Menu' type='o' access='read'/>"
-  "    <method name='ContextMenu'><arg name='x' type='i' direction='in'/>"
-  "      <arg name='y' type='i' direction='in'/></method>"
-  "    <method name='Activate'><arg name='x' type='i' direction='in'/>"
-  "      <arg name='y' type='i' direction='in'/></method>"
-  "    <method name='SecondaryActivate'><arg name='x' type='i' direction='in'/>"
-  "      <arg name='y' type='i' direction='in'/></method>"
-  "    <method name='Scroll'><arg name='delta' type='i' direction='in'/>"
-  "      <arg name='orientation' type='s' direction='in'/></method>"
-  "    <signal name='NewTitle'/>"
-  "    <signal name='NewIcon'/>"
-  "    <signal name='NewAttentionIcon'/>"
-  "    <signal name='NewOverlayIcon'/>"
-  "    <signal name='NewToolTip'/>"
-  "    <signal name='NewStatus'><arg name='status' type='s'/></signal>"
-  "  </interface>"
-  "</node>";
 
 enum {
   PROP_0,
@@ -78,47 +42,17 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-static GDBusNodeInfo *item_info;
 
 G_DEFINE_FINAL_TYPE (TriageTray, triage_tray, G_TYPE_OBJECT)
 
 /* ------------------------------------------------------------------ state */
 
-static const char *
-get_status (TriageTray *self)
+static void
+emit_item_signal (TriageTray *self,
+                  const char *name,
+                  GVariant   *parameters)
 {
-  if (self->count == 0)
-    return "Passive";
-
-  return self->urgent ? "NeedsAttention" : "Active";
-}
-
-static const char *
-get_icon_name (TriageTray *self)
-{
-  if (self->count == 0)
-    return TRIAGE_TRAY_ICON_IDLE;
-
-  return self->urgent ? TRIAGE_TRAY_ICON_URGENT : TRIAGE_TRAY_ICON_PENDING;
-}
-
-static char *
-get_tooltip_body (TriageTray *self)
-{
-  g_autofree char *count = NULL;
-
-  if (self->count == 0)
-    count = g_strdup (_("No requests waiting"));
-  else
-    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u request waiting",
-                                          "%u requests waiting", self->count),
-                             self->count);
-
-  if (self->do_not_disturb)
-    /* Translators: tooltip of the tray icon, e.g. "3 requests waiting (do not disturb)" */
-    return g_strdup_printf (_("%s (do not disturb)"), count);
-
-  return g_steal_pointer (&count);
+  triage_tray_dbus_emit (self, &triage_tray_sni_interface, name, parameters);
 }
 
 gboolean
@@ -127,25 +61,6 @@ triage_tray_action_available (TriageTray *self,
 {
   return g_action_group_has_action (self->actions, action) &&
          g_action_group_get_action_enabled (self->actions, action);
-}
-
-static void
-emit_item_signal (TriageTray *self,
-                  const char *name,
-                  GVariant   *parameters)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (g_dbus_connection_is_closed (self->connection))
-    {
-      if (parameters != NULL)
-        g_variant_unref (g_variant_ref_sink (parameters));
-      return;
-    }
-
-  if (!g_dbus_connection_emit_signal (self->connection, NULL, TRIAGE_TRAY_ITEM_PATH,
-                                      ITEM_INTERFACE, name, parameters, &error))
-    g_debug ("Could not emit %s: %s", name, error->message);
 }
 
 /* ------------------------------------------------------------------ actions */
@@ -251,109 +166,6 @@ on_actions_changed (TriageTray *self)
 {
   triage_tray_menu_changed (self);
 }
-
-/* ------------------------------------------------------------------ StatusNotifierItem */
-
-static GVariant *
-empty_pixmaps (void)
-{
-  return g_variant_new_array (G_VARIANT_TYPE ("(iiay)"), NULL, 0);
-}
-
-static GVariant *
-item_get_property (GDBusConnection  *connection,
-                   const char       *sender,
-                   const char       *object_path,
-                   const char       *interface_name,
-                   const char       *property_name,
-                   GError          **error,
-                   gpointer          user_data)
-{
-  TriageTray *self = user_data;
-
-  if (g_str_equal (property_name, "Category"))
-    return g_variant_new_string ("ApplicationStatus");
-  if (g_str_equal (property_name, "Id"))
-    return g_variant_new_string (APPLICATION_ID);
-  if (g_str_equal (property_name, "Title"))
-    return g_variant_new_string (_("Triage"));
-  if (g_str_equal (property_name, "Status"))
-    return g_variant_new_string (get_status (self));
-  if (g_str_equal (property_name, "WindowId"))
-    return g_variant_new_int32 (0);
-  if (g_str_equal (property_name, "IconThemePath"))
-    return g_variant_new_string ("");
-  if (g_str_equal (property_name, "IconName"))
-    return g_variant_new_string (get_icon_name (self));
-  if (g_str_equal (property_name, "OverlayIconName"))
-    return g_variant_new_string (self->do_not_disturb ? TRIAGE_TRAY_ICON_DND : "");
-  if (g_str_equal (property_name, "AttentionIconName"))
-    return g_variant_new_string (TRIAGE_TRAY_ICON_URGENT);
-  if (g_str_equal (property_name, "AttentionMovieName"))
-    return g_variant_new_string ("");
-  if (g_str_equal (property_name, "IconPixmap") ||
-      g_str_equal (property_name, "OverlayIconPixmap") ||
-      g_str_equal (property_name, "AttentionIconPixmap"))
-    return empty_pixmaps ();
-  if (g_str_equal (property_name, "ToolTip"))
-    {
-      g_autofree char *body = get_tooltip_body (self);
-
-      /* The body is our own text only: hosts may read it as markup. */
-      return g_variant_new ("(s@a(iiay)ss)", get_icon_name (self), empty_pixmaps (),
-                            _("Triage"), body);
-    }
-  if (g_str_equal (property_name, "ItemIsMenu"))
-    return g_variant_new_boolean (FALSE);
-  if (g_str_equal (property_name, "Menu"))
-    return g_variant_new_object_path (TRIAGE_TRAY_MENU_PATH);
-
-  g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_PROPERTY,
-               "No property %s", property_name);
-  return NULL;
-}
-
-static void
-item_method_call (GDBusConnection       *connection,
-                  const char            *sender,
-                  const char            *object_path,
-                  const char            *interface_name,
-                  const char            *method_name,
-                  GVariant              *parameters,
-                  GDBusMethodInvocation *invocation,
-                  gpointer               user_data)
-{
-  TriageTray *self = user_data;
-
-  g_dbus_method_invocation_return_value (invocation, NULL);
-
-  /*
-   * A left click (and ContextMenu, which hosts only send when they will not
-   * show our menu themselves) brings up the window; a middle click opens the
-   * first waiting request. Scrolling means nothing here.
-   */
-  if (g_str_equal (method_name, "Activate") || g_str_equal (method_name, "ContextMenu"))
-    triage_tray_activate_after_reply (self, "show", NULL);
-  else if (g_str_equal (method_name, "SecondaryActivate"))
-    {
-      if (self->items->len > 0)
-        {
-          TriageTrayItem *first = g_ptr_array_index (self->items, 0);
-
-          triage_tray_activate_after_reply (self, "open-request",
-                                            g_variant_new_string (first->id));
-        }
-      else
-        triage_tray_activate_after_reply (self, "show", NULL);
-    }
-}
-
-/* ------------------------------------------------------------------ dbusmenu */
-
-static const GDBusInterfaceVTable item_vtable = {
-  .method_call = item_method_call,
-  .get_property = item_get_property,
-};
 
 /* ------------------------------------------------------------------ registration */
 
@@ -493,18 +305,13 @@ triage_tray_constructed (GObject *object)
   triage_tray_menu_rebuild (self);
   self->revision = 1;
 
-  self->item_registration_id =
-    g_dbus_connection_register_object (self->connection, TRIAGE_TRAY_ITEM_PATH,
-                                       item_info->interfaces[0], &item_vtable,
-                                       self, NULL, &error);
-  if (self->item_registration_id == 0)
+  if (!triage_tray_dbus_export (self, &self->item_export, &triage_tray_sni_interface, &error))
     {
       g_message ("Could not export the status icon: %s", error->message);
       return;
     }
 
-  self->menu_registration_id = triage_tray_menu_export (self, &error);
-  if (self->menu_registration_id == 0)
+  if (!triage_tray_dbus_export (self, &self->menu_export, &triage_tray_menu_interface, &error))
     {
       g_message ("Could not export the status icon menu: %s", error->message);
       return;
@@ -533,12 +340,8 @@ triage_tray_dispose (GObject *object)
   g_clear_handle_id (&self->watch_name_id, g_bus_unwatch_name);
   g_clear_handle_id (&self->own_name_id, g_bus_unown_name);
 
-  if (self->item_registration_id != 0)
-    g_dbus_connection_unregister_object (self->connection, self->item_registration_id);
-  self->item_registration_id = 0;
-  if (self->menu_registration_id != 0)
-    g_dbus_connection_unregister_object (self->connection, self->menu_registration_id);
-  self->menu_registration_id = 0;
+  triage_tray_dbus_unexport (self, &self->item_export);
+  triage_tray_dbus_unexport (self, &self->menu_export);
 
   G_OBJECT_CLASS (triage_tray_parent_class)->dispose (object);
 }
@@ -657,9 +460,6 @@ triage_tray_class_init (TriageTrayClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  item_info = g_dbus_node_info_new_for_xml (item_xml, NULL);
-  g_assert (item_info != NULL);
 }
 
 static void
@@ -716,9 +516,9 @@ triage_tray_set_pending (TriageTray *self,
 
   g_return_if_fail (TRIAGE_IS_TRAY (self));
 
-  old_status = get_status (self);
-  old_icon = get_icon_name (self);
-  old_tooltip = get_tooltip_body (self);
+  old_status = triage_tray_sni_get_status (self);
+  old_icon = triage_tray_sni_get_icon_name (self);
+  old_tooltip = triage_tray_sni_get_tooltip (self);
 
   self->count = count;
   self->urgent = !!urgent;
@@ -726,11 +526,11 @@ triage_tray_set_pending (TriageTray *self,
   for (guint i = 0; items != NULL && i < items->len; i++)
     g_ptr_array_add (self->items, triage_tray_item_copy (g_ptr_array_index (items, i)));
 
-  if (!g_str_equal (old_status, get_status (self)))
-    emit_item_signal (self, "NewStatus", g_variant_new ("(s)", get_status (self)));
-  if (!g_str_equal (old_icon, get_icon_name (self)))
+  if (!g_str_equal (old_status, triage_tray_sni_get_status (self)))
+    emit_item_signal (self, "NewStatus", g_variant_new ("(s)", triage_tray_sni_get_status (self)));
+  if (!g_str_equal (old_icon, triage_tray_sni_get_icon_name (self)))
     emit_item_signal (self, "NewIcon", NULL);
-  new_tooltip = get_tooltip_body (self);
+  new_tooltip = triage_tray_sni_get_tooltip (self);
   if (!g_str_equal (old_tooltip, new_tooltip))
     emit_item_signal (self, "NewToolTip", NULL);
 

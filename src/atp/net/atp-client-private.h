@@ -84,6 +84,28 @@ void         atp_client_start_list         (AtpClient           *self,
 void         atp_client_set_json_body      (SoupMessage         *message,
                                             char                *text,
                                             gsize                length);
+/* atp_client_new_message() with @body as its application/json body. */
+SoupMessage *atp_client_new_json_message   (AtpClient           *self,
+                                            const char          *method,
+                                            const char          *path_and_query,
+                                            gboolean             service_call,
+                                            JsonObject          *body);
+/*
+ * GETs notification @notification_id at @path_prefix (ending in "/") and the
+ * id, waiting on the server up to @wait_seconds (0: not at all); the task for
+ * @source_tag completes with the AtpNotification, or at once with the error of
+ * a bad id. What getting (client role) and waiting for (service role) a
+ * notification share.
+ */
+void         atp_client_start_notification_get (AtpClient           *self,
+                                            const char          *path_prefix,
+                                            gboolean             service_call,
+                                            const char          *notification_id,
+                                            guint                wait_seconds,
+                                            gpointer             source_tag,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
 
 /* Whether @id is a notification id (a UUID v4) to put in a path; @what names it in @error. */
 gboolean     atp_client_id_is_sendable     (const char          *id,

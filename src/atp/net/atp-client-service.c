@@ -91,6 +91,56 @@ parse_any_object (AtpClient  *self,
   return GINT_TO_POINTER (TRUE);
 }
 
+/* Requests */
+
+SoupMessage *
+atp_client_new_json_message (AtpClient   *self,
+                             const char  *method,
+                             const char  *path_and_query,
+                             gboolean     service_call,
+                             JsonObject  *body)
+{
+  g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), body);
+  SoupMessage *message = atp_client_new_message (self, method, path_and_query, service_call);
+  gsize length;
+  char *text = atp_json_to_string (root, &length);
+
+  atp_client_set_json_body (message, text, length);
+
+  return message;
+}
+
+void
+atp_client_start_notification_get (AtpClient           *self,
+                                   const char          *path_prefix,
+                                   gboolean             service_call,
+                                   const char          *notification_id,
+                                   guint                wait_seconds,
+                                   gpointer             source_tag,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autofree char *path = NULL;
+
+  if (!atp_client_id_is_sendable (notification_id, "notification_id", NULL))
+    {
+      atp_client_report_bad_id (self, notification_id, source_tag, callback, user_data);
+      return;
+    }
+
+  if (wait_seconds > 0)
+    path = g_strdup_printf ("%s%s?wait=%u", path_prefix, notification_id, wait_seconds);
+  else
+    path = g_strconcat (path_prefix, notification_id, NULL);
+
+  atp_client_start_request (self, atp_client_new_message (self, "GET", path, service_call),
+                            wait_seconds, ATP_CLIENT_MAX_ANSWER_SIZE,
+                            atp_client_parse_notification, NULL, NULL,
+                            (GDestroyNotify) atp_notification_unref,
+                            source_tag, cancellable, callback, user_data);
+}
+
 /* Service role */
 
 static void
@@ -159,27 +209,12 @@ atp_client_wait_notification_async (AtpClient           *self,
                                     GAsyncReadyCallback  callback,
                                     gpointer             user_data)
 {
-  g_autofree char *path = NULL;
-
   g_return_if_fail (ATP_IS_CLIENT (self));
 
-  if (!atp_client_id_is_sendable (notification_id, "notification_id", NULL))
-    {
-      atp_client_report_bad_id (self, notification_id, atp_client_wait_notification_async,
-                                callback, user_data);
-      return;
-    }
-
-  wait_seconds = MIN (wait_seconds, ATP_CLIENT_MAX_WAIT_SECONDS);
-  if (wait_seconds > 0)
-    path = g_strdup_printf ("/api/v1/notifications/%s?wait=%u", notification_id, wait_seconds);
-  else
-    path = g_strdup_printf ("/api/v1/notifications/%s", notification_id);
-
-  atp_client_start_request (self, atp_client_new_message (self, "GET", path, TRUE), wait_seconds,
-                 ATP_CLIENT_MAX_ANSWER_SIZE, atp_client_parse_notification, NULL, NULL,
-                 (GDestroyNotify) atp_notification_unref,
-                 atp_client_wait_notification_async, cancellable, callback, user_data);
+  atp_client_start_notification_get (self, "/api/v1/notifications/", TRUE, notification_id,
+                                     MIN (wait_seconds, ATP_CLIENT_MAX_WAIT_SECONDS),
+                                     atp_client_wait_notification_async, cancellable, callback,
+                                     user_data);
 }
 
 AtpNotification *
@@ -200,10 +235,7 @@ atp_client_invalidate_async (AtpClient           *self,
 {
   g_autofree char *path = NULL;
   g_autoptr(JsonObject) body = NULL;
-  g_autoptr(JsonNode) root = NULL;
   SoupMessage *message;
-  char *text;
-  gsize length;
 
   g_return_if_fail (ATP_IS_CLIENT (self));
 
@@ -218,12 +250,9 @@ atp_client_invalidate_async (AtpClient           *self,
   json_object_set_string_member (body, "status", "invalidated");
   if (reason != NULL)
     json_object_set_string_member (body, "reason", reason);
-  root = json_node_init_object (json_node_alloc (), body);
-  text = atp_json_to_string (root, &length);
 
   path = g_strdup_printf ("/api/v1/notifications/%s", notification_id);
-  message = atp_client_new_message (self, "PATCH", path, TRUE);
-  atp_client_set_json_body (message, text, length);
+  message = atp_client_new_json_message (self, "PATCH", path, TRUE, body);
 
   atp_client_start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_any_object, NULL, NULL,
                  NULL, atp_client_invalidate_async, cancellable, callback, user_data);

@@ -283,22 +283,11 @@ atp_client_get_notification_async (AtpClient           *self,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
-  g_autofree char *path = NULL;
-
   g_return_if_fail (ATP_IS_CLIENT (self));
 
-  if (!atp_client_id_is_sendable (notification_id, "notification_id", NULL))
-    {
-      atp_client_report_bad_id (self, notification_id, atp_client_get_notification_async,
-                                callback, user_data);
-      return;
-    }
-
-  path = g_strdup_printf ("/api/v1/client/notifications/%s", notification_id);
-  atp_client_start_request (self, atp_client_new_message (self, "GET", path, FALSE), 0,
-                 ATP_CLIENT_MAX_ANSWER_SIZE, atp_client_parse_notification, NULL, NULL,
-                 (GDestroyNotify) atp_notification_unref,
-                 atp_client_get_notification_async, cancellable, callback, user_data);
+  atp_client_start_notification_get (self, "/api/v1/client/notifications/", FALSE,
+                                     notification_id, 0, atp_client_get_notification_async,
+                                     cancellable, callback, user_data);
 }
 
 AtpNotification *
@@ -319,11 +308,8 @@ atp_client_respond_async (AtpClient           *self,
                           gpointer             user_data)
 {
   g_autoptr(JsonObject) body = NULL;
-  g_autoptr(JsonNode) root = NULL;
   SoupMessage *message;
   RespondData *data;
-  char *text;
-  gsize length;
 
   g_return_if_fail (ATP_IS_CLIENT (self));
   g_return_if_fail (action_id != NULL);
@@ -345,11 +331,7 @@ atp_client_respond_async (AtpClient           *self,
   json_object_set_string_member (body, "notification_id", notification_id);
   json_object_set_string_member (body, "action_id", action_id);
   json_object_set_member (body, "response_data", json_node_copy (data->response_data));
-  root = json_node_init_object (json_node_alloc (), body);
-  text = atp_json_to_string (root, &length);
-
-  message = atp_client_new_message (self, "POST", "/api/v1/client/respond", FALSE);
-  atp_client_set_json_body (message, text, length);
+  message = atp_client_new_json_message (self, "POST", "/api/v1/client/respond", FALSE, body);
 
   atp_client_start_request (self, message, 0, ATP_CLIENT_MAX_ANSWER_SIZE, parse_respond,
                  data, (GDestroyNotify) respond_data_free, (GDestroyNotify) atp_response_unref,

@@ -17,6 +17,7 @@
 
 #define G_LOG_DOMAIN "triage-server"
 
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -141,6 +142,14 @@ writer (GLogLevelFlags   level,
     }
 }
 
+static void
+drop_message (const char     *domain,
+              GLogLevelFlags  level,
+              const char     *message,
+              gpointer        data)
+{
+}
+
 /* --log-format: auto (the journal when standard error is connected to it,
  * else text), text or json. */
 gboolean
@@ -159,9 +168,23 @@ triage_server_setup_log (const char  *format,
                    "--log-format %s: expected auto, text or json", format);
       return FALSE;
     }
+  /* The character set of the environment's locale (GLib's writers convert
+   * each line to it): without this the C library stays in the "C" locale,
+   * whose charset is ASCII, and every request line went through
+   * g_convert_with_fallback () (14,000 instructions a request under
+   * callgrind), escaping any non-ASCII character. Only LC_CTYPE: numbers
+   * and dates keep the C locale's format. */
+  setlocale (LC_CTYPE, "");
   /* Standard output is for --print-address; INFO would go there otherwise. */
   g_log_writer_default_set_use_stderr (TRUE);
   g_log_set_writer_func (writer, NULL, NULL);
+  /* libsoup logs with g_debug (), two messages a WebSocket frame: GLib's
+   * g_logv () formats every message before it looks for a handler, so that
+   * much is spent whatever is done with it; a handler of libsoup's debug
+   * level spares the rest (GLib's default handler, its fields, this
+   * writer's look at G_MESSAGES_DEBUG), when they would be dropped anyway. */
+  if (g_log_writer_default_would_drop (G_LOG_LEVEL_DEBUG, "libsoup"))
+    g_log_set_handler ("libsoup", G_LOG_LEVEL_DEBUG, drop_message, NULL);
   return TRUE;
 }
 

@@ -63,6 +63,10 @@ static const char *migrations[] = {
   "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
   "  iteration BIGINT NOT NULL);"
   "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
+  /* 4: an event that announces a new notification may refer to it
+   * (notification_id, data NULL) instead of holding another copy of its
+   * JSON; a replay or a listener reads the notification's. */
+  "ALTER TABLE events ALTER COLUMN data DROP NOT NULL;",
 };
 
 G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&

@@ -51,9 +51,14 @@ postgres_events_after (TriageStore *store,
       if (first == 0 || after < first - 1)
         return NULL;
     }
-  result = triage_store_postgres_query (self, "SELECT id, type, data, notification_id, protocol"
-                                             " FROM events WHERE user_id = $1 AND id > $2::bigint"
-                                             " ORDER BY id LIMIT $3::bigint", 3, params);
+  /* An event with no data of its own is a new notification's: its JSON is
+   * the notification's (schema version 4). */
+  result = triage_store_postgres_query (self, "SELECT e.id, e.type, COALESCE (e.data, n.json),"
+                                             " e.notification_id, e.protocol FROM events e"
+                                             " LEFT JOIN notifications n"
+                                             " ON e.data IS NULL AND n.id = e.notification_id"
+                                             " WHERE e.user_id = $1 AND e.id > $2::bigint"
+                                             " ORDER BY e.id LIMIT $3::bigint", 3, params);
   if (result == NULL || PQntuples (result) > (int) limit)
     return NULL;
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);

@@ -27,7 +27,8 @@
  * other requests while the database syncs, and answers the requests of the
  * batch once it has. A read waits for the commit in flight, so it sees
  * everything this server wrote before it; the hot writes (a notification's
- * insert, its delivery) do not (write_query ()).
+ * insert, its delivery) and the read of the recipients of a notification
+ * another server wrote do not (write_query ()).
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -60,7 +61,6 @@ struct _TriageStorePostgres
 };
 
 #define RECIPIENTS_KEPT 4096
-#define SERVICES_KEPT   1024
 
 G_DEFINE_FINAL_TYPE (TriageStorePostgres, triage_store_postgres, TRIAGE_TYPE_STORE)
 
@@ -77,9 +77,10 @@ query (TriageStorePostgres *self,
   return triage_pg_writer_query (self->writer, sql, n_params, params);
 }
 
-/* The same for a write that need not wait: one that changes only rows the
- * commit in flight did not write, or waits for them in the database, and
- * reads nothing that batch wrote. */
+/* The same for a statement that need not wait: a write that changes only
+ * rows the commit in flight did not write, or waits for them in the
+ * database, and reads nothing that batch wrote; a read of rows that batch
+ * cannot have written (postgres_recipients ()). */
 static PGresult *
 write_query (TriageStorePostgres *self,
              const char          *sql,
@@ -107,22 +108,22 @@ triage_store_postgres_query (TriageStorePostgres *self,
   return query (self, sql, n_params, params);
 }
 
-static gboolean
-query_changed_one (TriageStorePostgres *self,
-                   const char          *sql,
-                   int                  n_params,
-                   const TriagePgParam *params)
+gboolean
+triage_store_postgres_changed_one (TriageStorePostgres *self,
+                                   const char          *sql,
+                                   int                  n_params,
+                                   const TriagePgParam *params)
 {
   g_autoptr(PGresult) result = query (self, sql, n_params, params);
 
   return result != NULL && triage_pg_changed (result) == 1;
 }
 
-static gboolean
-query_has_row (TriageStorePostgres *self,
-               const char          *sql,
-               int                  n_params,
-               const TriagePgParam *params)
+gboolean
+triage_store_postgres_has_row (TriageStorePostgres *self,
+                               const char          *sql,
+                               int                  n_params,
+                               const TriagePgParam *params)
 {
   g_autoptr(PGresult) result = query (self, sql, n_params, params);
 
@@ -130,18 +131,29 @@ query_has_row (TriageStorePostgres *self,
 }
 
 /* The first column of the first row as a number, 0 when none or NULL. */
-static gint64
-query_number (TriageStorePostgres *self,
-              const char          *sql,
-              int                  n_params,
-              const TriagePgParam *params)
+gint64
+triage_store_postgres_number (TriageStorePostgres *self,
+                              const char          *sql,
+                              int                  n_params,
+                              const TriagePgParam *params)
 {
   g_autoptr(PGresult) result = query (self, sql, n_params, params);
 
   return result != NULL && PQntuples (result) > 0 ? triage_pg_int (result, 0, 0) : 0;
 }
 
-/* The first column of every row, NULL-terminated. */
+/* The first column of every row of @result (NULL: none), NULL-terminated. */
+static GStrv
+strings_of (const PGresult *result)
+{
+  GPtrArray *strings = g_ptr_array_new ();
+
+  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+    g_ptr_array_add (strings, triage_pg_text (result, i, 0));
+  g_ptr_array_add (strings, NULL);
+  return (GStrv) g_ptr_array_free (strings, FALSE);
+}
+
 static GStrv
 query_strings (TriageStorePostgres *self,
                const char          *sql,
@@ -149,12 +161,8 @@ query_strings (TriageStorePostgres *self,
                const TriagePgParam *params)
 {
   g_autoptr(PGresult) result = query (self, sql, n_params, params);
-  GPtrArray *strings = g_ptr_array_new ();
 
-  for (int i = 0; result != NULL && i < PQntuples (result); i++)
-    g_ptr_array_add (strings, triage_pg_text (result, i, 0));
-  g_ptr_array_add (strings, NULL);
-  return (GStrv) g_ptr_array_free (strings, FALSE);
+  return strings_of (result);
 }
 
 static void
@@ -180,8 +188,8 @@ remember_recipients (TriageStorePostgres *self,
 }
 
 /* The bits of @mask (statuses, protocols) as an int[] literal. */
-static char *
-status_array (guint mask)
+char *
+triage_store_postgres_int_array (guint mask)
 {
   GString *array = g_string_new ("{");
 
@@ -190,6 +198,13 @@ status_array (guint mask)
       g_string_append_printf (array, "%s%d", array->len > 1 ? "," : "", status);
   g_string_append_c (array, '}');
   return g_string_free (array, FALSE);
+}
+
+/* The services found so far: "query\nvalue" → TriageServiceRow. */
+GHashTable *
+triage_store_postgres_services (TriageStorePostgres *self)
+{
+  return self->services;
 }
 
 /* ---- the batch (triage-pg-writer.c) ---- */
@@ -259,238 +274,7 @@ postgres_rollback (TriageStore *store)
   triage_pg_writer_rollback (self->writer);
 }
 
-/* ---- users and services ---- */
-
-static gboolean
-postgres_user_exists (TriageStore *store,
-                      const char  *id)
-{
-  TriagePgParam params[] = { id };
-
-  return query_has_row (TRIAGE_STORE_POSTGRES (store), "SELECT 1 FROM users WHERE id = $1", 1,
-                        params);
-}
-
-static gboolean
-postgres_add_user (TriageStore *store,
-                   const char  *id,
-                   const char  *name,
-                   const char  *token_hash)
-{
-  TriagePgParam params[] = { id, name, token_hash };
-
-  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
-                            "INSERT INTO users (id, name, token_hash) VALUES ($1, $2, $3)"
-                            " ON CONFLICT DO NOTHING", 3, params);
-}
-
-static char *
-postgres_user_by_token (TriageStore *store,
-                        const char  *token_hash)
-{
-  TriagePgParam params[] = { token_hash };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-                                      "SELECT id FROM users WHERE token_hash = $1", 1, params);
-
-  return result != NULL && PQntuples (result) > 0 ? triage_pg_text (result, 0, 0) : NULL;
-}
-
-static gboolean
-postgres_add_service (TriageStore        *store,
-                      const char         *id,
-                      const char         *name,
-                      const char         *description,
-                      const char         *callback_url,
-                      const char         *webhook_secret,
-                      const char         *key_hash,
-                      const char * const *recipients)
-{
-  g_autofree char *users = triage_pg_text_array (recipients);
-  TriagePgParam params[] = { id, name, description, callback_url, webhook_secret, key_hash, users };
-
-  return query_number (TRIAGE_STORE_POSTGRES (store),
-                       "WITH s AS (INSERT INTO services (id, name, description, callback_url,"
-                       "  webhook_secret, key_hash) VALUES ($1, $2, $3, $4, $5, $6)"
-                       "  ON CONFLICT DO NOTHING RETURNING id),"
-                       " r AS (INSERT INTO service_recipients (service_id, user_id)"
-                       "  SELECT s.id, u FROM s, unnest ($7::text[]) AS u ON CONFLICT DO NOTHING)"
-                       " SELECT COUNT (*) FROM s", 7, params) == 1;
-}
-
-/* A service never changes once registered (triage-store.h), so every one
- * found is kept: authenticating an agent's request costs no round trip. */
-static TriageServiceRow *
-service_by (TriageStore *store,
-            const char  *sql,
-            const char  *value)
-{
-  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autofree char *key = g_strconcat (sql, "\n", value, NULL);
-  TriagePgParam params[] = { value };
-  g_autoptr(PGresult) result = NULL;
-  TriageServiceRow *row = g_hash_table_lookup (self->services, key);
-
-  if (row != NULL)
-    return triage_service_row_copy (row);
-  result = query (self, sql, 1, params);
-  if (result == NULL || PQntuples (result) == 0)
-    return NULL;
-  row = g_new0 (TriageServiceRow, 1);
-  row->id = triage_pg_text (result, 0, 0);
-  row->name = triage_pg_text (result, 0, 1);
-  row->callback_url = triage_pg_text (result, 0, 2);
-  row->webhook_secret = triage_pg_text (result, 0, 3);
-  if (g_hash_table_size (self->services) >= SERVICES_KEPT)
-    g_hash_table_remove_all (self->services);
-  g_hash_table_insert (self->services, g_steal_pointer (&key), triage_service_row_copy (row));
-  return row;
-}
-
-#define SERVICE_SELECT "SELECT id, name, callback_url, webhook_secret FROM services WHERE "
-
-static TriageServiceRow *
-postgres_service_by_key (TriageStore *store,
-                         const char  *key_hash)
-{
-  return service_by (store, SERVICE_SELECT "key_hash = $1", key_hash);
-}
-
-static TriageServiceRow *
-postgres_service_by_id (TriageStore *store,
-                        const char  *id)
-{
-  return service_by (store, SERVICE_SELECT "id = $1", id);
-}
-
-static TriageServiceRow *
-postgres_service_by_name (TriageStore *store,
-                          const char  *name)
-{
-  return service_by (store, SERVICE_SELECT "name = $1", name);
-}
-
 /* ---- notifications ---- */
-
-#define NOTIFICATION_COLUMNS \
-  "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at, n.protocol, n.protocol_id, n.created_at"
-
-static TriageNotificationRow *
-notification_row (const PGresult *result,
-                  int             i)
-{
-  TriageNotificationRow *row = g_new0 (TriageNotificationRow, 1);
-
-  row->seq = triage_pg_int (result, i, 0);
-  row->id = triage_pg_text (result, i, 1);
-  row->service_id = triage_pg_text (result, i, 2);
-  row->body = triage_pg_text (result, i, 3);
-  row->json = triage_pg_text (result, i, 4);
-  row->answer = triage_pg_text (result, i, 5);
-  row->status = (int) triage_pg_int (result, i, 6);
-  row->deadline = triage_pg_int (result, i, 7);
-  row->response = triage_pg_text (result, i, 8);
-  row->updated_at = triage_pg_int (result, i, 9);
-  row->protocol = (int) triage_pg_int (result, i, 10);
-  row->protocol_id = triage_pg_text (result, i, 11);
-  row->created_at = triage_pg_int (result, i, 12);
-  return row;
-}
-
-static TriageNotificationRow *
-postgres_get_notification (TriageStore *store,
-                           const char  *id)
-{
-  TriagePgParam params[] = { id };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-                                      "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
-                                      " WHERE n.id = $1", 1, params);
-
-  return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
-}
-
-static TriageNotificationRow *
-postgres_find_request (TriageStore *store,
-                       const char  *service_id,
-                       int          protocol,
-                       const char  *protocol_id)
-{
-  TriagePgNumber number;
-  TriagePgParam params[] = { service_id, triage_pg_number (&number, protocol), protocol_id };
-  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
-                                      "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
-                                      " WHERE n.service_id = $1 AND n.protocol = $2::int"
-                                      " AND n.protocol_id = $3", 3, params);
-
-  return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
-}
-
-static GPtrArray *
-postgres_list (TriageStore           *store,
-               const TriageListQuery *list,
-               gint64                *total,
-               gboolean              *has_more)
-{
-  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(GString) where = g_string_new ("r.user_id = $1");
-  g_autofree char *statuses = status_array (list->status_mask);
-  g_autofree char *protocols = status_array (list->protocol_mask);
-  g_autofree char *count_sql = NULL, *sql = NULL, *cursor = NULL;
-  g_autoptr(PGresult) result = NULL;
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
-  TriagePgParam params[7] = { list->user };
-  TriagePgNumber after, limit;
-  int n = 1, n_where;
-
-  if (list->status_mask != 0)
-    {
-      params[n++] = statuses;
-      g_string_append_printf (where, " AND n.status = ANY ($%d::int[])", n);
-    }
-  if (list->service_id != NULL)
-    {
-      params[n++] = list->service_id;
-      g_string_append_printf (where, " AND n.service_id = $%d", n);
-    }
-  if (list->project != NULL)
-    {
-      params[n++] = list->project;
-      g_string_append_printf (where, " AND n.project = $%d", n);
-    }
-  if (list->protocol_mask != 0)
-    {
-      params[n++] = protocols;
-      g_string_append_printf (where, " AND n.protocol = ANY ($%d::int[])", n);
-    }
-  /* The total counts every match, ignoring the cursor. */
-  n_where = n;
-  if (list->after != 0)
-    {
-      params[n++] = triage_pg_number (&after, list->after);
-      cursor = g_strdup_printf (" AND n.seq %s $%d::bigint", list->newest ? "<" : ">", n);
-    }
-  params[n++] = triage_pg_number (&limit, (gint64) list->limit + 1);
-
-  count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
-                               " ON r.notification_seq = n.seq WHERE %s", where->str);
-  sql = g_strdup_printf ("SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
-                         " JOIN notification_recipients r ON r.notification_seq = n.seq"
-                         " WHERE %s%s ORDER BY n.seq %s LIMIT $%d::bigint",
-                         where->str, cursor ? cursor : "", list->newest ? "DESC" : "ASC", n);
-  *total = query_number (self, count_sql, n_where, params);
-  *has_more = FALSE;
-  result = query (self, sql, n, params);
-  for (int i = 0; result != NULL && i < PQntuples (result); i++)
-    {
-      if (rows->len == list->limit)
-        {
-          *has_more = TRUE;
-          break;
-        }
-      g_ptr_array_add (rows, notification_row (result, i));
-    }
-  return rows;
-}
 
 static TriageStoreInsert
 postgres_insert_notification (TriageStore *store,
@@ -545,11 +329,15 @@ postgres_is_recipient (TriageStore *store,
 {
   TriagePgParam params[] = { notification_id, user_id };
 
-  return query_has_row (TRIAGE_STORE_POSTGRES (store),
-                        "SELECT 1 FROM notification_recipients r JOIN notifications n"
-                        " ON n.seq = r.notification_seq WHERE n.id = $1 AND r.user_id = $2",
-                        2, params);
+  return triage_store_postgres_has_row (TRIAGE_STORE_POSTGRES (store),
+                                        "SELECT 1 FROM notification_recipients r"
+                                        " JOIN notifications n ON n.seq = r.notification_seq"
+                                        " WHERE n.id = $1 AND r.user_id = $2", 2, params);
 }
+
+#define RECIPIENTS_SQL \
+  "SELECT r.user_id FROM notification_recipients r JOIN notifications n" \
+  " ON n.seq = r.notification_seq WHERE n.id = $1"
 
 /* A notification's recipients never change: the last few thousand are kept. */
 static GStrv
@@ -558,12 +346,25 @@ postgres_recipients (TriageStore *store,
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   TriagePgParam params[] = { notification_id };
+  g_autoptr(PGresult) result = NULL;
   GStrv users = g_hash_table_lookup (self->recipients, notification_id);
 
   if (users != NULL)
     return g_strdupv (users);
-  users = query_strings (self, "SELECT r.user_id FROM notification_recipients r JOIN notifications n"
-                               " ON n.seq = r.notification_seq WHERE n.id = $1", 1, params);
+  /* A notification this server did not keep came from another server (its
+   * event was read from the log), or was written by this one long ago:
+   * committed, and its recipients never change, so the read need not wait
+   * for the commit in flight (on another server's stream, every delivery of
+   * a notification posted elsewhere asks; waiting held the main loop for a
+   * commit each time). Only one of the flight's own, no longer kept, is not
+   * found then: it is read again once the flight is done. */
+  result = write_query (self, RECIPIENTS_SQL, 1, params);
+  users = strings_of (result);
+  if (users[0] == NULL && triage_pg_writer_in_flight (self->writer))
+    {
+      g_strfreev (users);
+      users = query_strings (self, RECIPIENTS_SQL, 1, params);
+    }
   if (users[0] != NULL)
     remember_recipients (self, notification_id, g_strdupv (users));
   return users;
@@ -577,15 +378,17 @@ postgres_transition (TriageStore *store,
                      const char  *response,
                      gint64       now)
 {
-  g_autofree char *from = status_array (from_mask);
+  g_autofree char *from = triage_store_postgres_int_array (from_mask);
   TriagePgNumber to, when;
   TriagePgParam params[] = { triage_pg_number (&to, status), response,
                              triage_pg_number (&when, now), id, from };
 
-  return query_changed_one (TRIAGE_STORE_POSTGRES (store),
-                            "UPDATE notifications SET status = $1::int,"
-                            " response = COALESCE ($2, response), updated_at = $3::bigint"
-                            " WHERE id = $4 AND status = ANY ($5::int[])", 5, params);
+  return triage_store_postgres_changed_one (TRIAGE_STORE_POSTGRES (store),
+                                            "UPDATE notifications SET status = $1::int,"
+                                            " response = COALESCE ($2, response),"
+                                            " updated_at = $3::bigint"
+                                            " WHERE id = $4 AND status = ANY ($5::int[])",
+                                            5, params);
 }
 
 static gboolean
@@ -608,9 +411,10 @@ postgres_mark_delivered (TriageStore *store,
 static gint64
 postgres_next_deadline (TriageStore *store)
 {
-  return query_number (TRIAGE_STORE_POSTGRES (store),
-                       "SELECT MIN (deadline) FROM notifications"
-                       " WHERE deadline IS NOT NULL AND status IN " PENDING_IN, 0, NULL);
+  return triage_store_postgres_number (TRIAGE_STORE_POSTGRES (store),
+                                       "SELECT MIN (deadline) FROM notifications"
+                                       " WHERE deadline IS NOT NULL AND status IN " PENDING_IN,
+                                       0, NULL);
 }
 
 static GStrv
@@ -754,18 +558,7 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->commit_wait = postgres_commit_wait;
   store_class->rollback = postgres_rollback;
 
-  store_class->user_exists = postgres_user_exists;
-  store_class->add_user = postgres_add_user;
-  store_class->user_by_token = postgres_user_by_token;
-  store_class->add_service = postgres_add_service;
-  store_class->service_by_key = postgres_service_by_key;
-  store_class->service_by_id = postgres_service_by_id;
-  store_class->service_by_name = postgres_service_by_name;
-
-  store_class->get_notification = postgres_get_notification;
-  store_class->list = postgres_list;
   store_class->insert_notification = postgres_insert_notification;
-  store_class->find_request = postgres_find_request;
   store_class->is_recipient = postgres_is_recipient;
   store_class->recipients = postgres_recipients;
   store_class->transition = postgres_transition;
@@ -775,6 +568,8 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
 
   store_class->take_rate = postgres_take_rate;
 
+  triage_store_postgres_services_class_init (store_class);
+  triage_store_postgres_reads_class_init (store_class);
   triage_store_postgres_afp_class_init (store_class);
   triage_store_postgres_webhooks_class_init (store_class);
   triage_store_postgres_events_class_init (store_class);

@@ -29,6 +29,28 @@ struct pg_result *triage_store_postgres_write (TriageStorePostgres *self,
                                                const char          *sql,
                                                int                  n_params,
                                                const char * const  *params);
+/* The same, for the backend's other files: TRUE if it changed one row; TRUE if
+ * it found a row; the first column of the first row as a number (0 when none). */
+gboolean          triage_store_postgres_changed_one (TriageStorePostgres *self,
+                                                     const char          *sql,
+                                                     int                  n_params,
+                                                     const char * const  *params);
+gboolean          triage_store_postgres_has_row     (TriageStorePostgres *self,
+                                                     const char          *sql,
+                                                     int                  n_params,
+                                                     const char * const  *params);
+gint64            triage_store_postgres_number      (TriageStorePostgres *self,
+                                                     const char          *sql,
+                                                     int                  n_params,
+                                                     const char * const  *params);
+/* The bits of @mask (statuses, protocols) as an int[] literal. */
+char             *triage_store_postgres_int_array   (guint                mask);
+/* The services kept once found (triage-store-postgres-services.c). */
+GHashTable       *triage_store_postgres_services    (TriageStorePostgres *self);
+/* Users and services (triage-store-postgres-services.c). */
+void              triage_store_postgres_services_class_init (TriageStoreClass *store_class);
+/* Reading notifications: one, an agent's request, a page (triage-store-postgres-reads.c). */
+void              triage_store_postgres_reads_class_init (TriageStoreClass *store_class);
 /* The AFP functions (triage-store-postgres-afp.c). */
 void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
 /* The event log (triage-store-postgres-events.c). */

@@ -3,7 +3,8 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The events table (schema version 2, protocol since 5): SSE event ids and
+ * The events table (schema version 2, protocol since 5, a notification's
+ * referred to since 7, no index of created_at since 8): SSE event ids and
  * Last-Event-ID resume; a batch's events are written as it commits.
  */
 
@@ -16,7 +17,9 @@
 #include "atp.h"
 #include "triage-store-sqlite-private.h"
 
-/* The batch's events, as it commits: their ids follow the order of commits. */
+/* The batch's events, as it commits: their ids follow the order of commits.
+ * A new notification's event refers to the notification (its data is the
+ * JSON just stored in it, triage-store.h): no second copy of that text. */
 static gboolean
 sqlite_insert_events (TriageStore *store,
                       GPtrArray   *events,
@@ -24,18 +27,21 @@ sqlite_insert_events (TriageStore *store,
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
-    "INSERT INTO events (user_id, type, data, created_at, protocol)"
-    " VALUES (?, ?, ?, ?, ?)");
+    "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
+    " VALUES (?, ?, ?, ?, ?, ?)");
 
   for (guint i = 0; i < events->len; i++)
     {
       TriageEventRow *event = events->pdata[i];
+      gboolean refers = event->notification_id != NULL &&
+                        g_str_equal (event->type, TRIAGE_EVENT_NOTIFICATION);
 
       triage_store_sqlite_bind_text (stmt, 1, event->user);
       triage_store_sqlite_bind_text (stmt, 2, event->type);
-      triage_store_sqlite_bind_text (stmt, 3, event->data);
-      sqlite3_bind_int64 (stmt, 4, event->created_at);
-      sqlite3_bind_int (stmt, 5, event->protocol);
+      triage_store_sqlite_bind_text (stmt, 3, refers ? NULL : event->data);
+      triage_store_sqlite_bind_text (stmt, 4, refers ? event->notification_id : NULL);
+      sqlite3_bind_int64 (stmt, 5, event->created_at);
+      sqlite3_bind_int (stmt, 6, event->protocol);
       if (sqlite3_step (stmt) != SQLITE_DONE)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
@@ -90,8 +96,9 @@ sqlite_events_after (TriageStore *store,
     }
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
   stmt = triage_store_sqlite_statement (self,
-    "SELECT id, type, data, protocol FROM events WHERE user_id = ? AND id > ?"
-    " ORDER BY id LIMIT ?");
+    "SELECT e.id, e.type, COALESCE (e.data, n.json), e.protocol FROM events e"
+    " LEFT JOIN notifications n ON e.data IS NULL AND n.id = e.notification_id"
+    " WHERE e.user_id = ? AND e.id > ? ORDER BY e.id LIMIT ?");
   triage_store_sqlite_bind_text (stmt, 1, user);
   sqlite3_bind_int64 (stmt, 2, after);
   sqlite3_bind_int64 (stmt, 3, limit + 1);
@@ -112,7 +119,13 @@ sqlite_events_after (TriageStore *store,
   return rows;
 }
 
-/* Forgets the events written before @before (unix µs). */
+/* Forgets the events written before @before (unix µs): those before the
+ * first one that is not that old, in id order. One server writes the log,
+ * and a batch's events are stamped before it commits, so ids follow their
+ * times: the oldest are read from the start of the table and no index of
+ * created_at is kept up with every insert (schema version 8). Were the clock
+ * set back, an event stamped before @before but written after a younger one
+ * would only be kept until the next prune that reaches it. */
 static void
 sqlite_prune_events (TriageStore *store,
                      gint64       before)
@@ -120,7 +133,10 @@ sqlite_prune_events (TriageStore *store,
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
 
-  stmt = triage_store_sqlite_statement (self, "DELETE FROM events WHERE created_at < ?");
+  stmt = triage_store_sqlite_statement (self,
+    "DELETE FROM events WHERE id < COALESCE ("
+    "(SELECT id FROM events WHERE created_at >= ?1 ORDER BY id LIMIT 1),"
+    " (SELECT MAX (id) FROM events) + 1)");
   sqlite3_bind_int64 (stmt, 1, before);
   sqlite3_step (stmt);
   triage_store_sqlite_done (stmt);

@@ -73,6 +73,34 @@ static const char *migrations[] = {
   "CREATE TABLE afp_reviews (notification_id TEXT PRIMARY KEY, session_id TEXT NOT NULL,"
   "  iteration INTEGER NOT NULL);"
   "CREATE INDEX afp_reviews_session ON afp_reviews (session_id, iteration);",
+  /* 7: an event that announces a new notification refers to it
+   * (notification_id, data NULL) instead of holding another copy of its
+   * JSON; a replay reads the notification's. SQLite cannot drop a NOT NULL:
+   * the table is made again, its AUTOINCREMENT sequence carried over so an
+   * id is never given twice (SSE resumes from ids). */
+  "CREATE TABLE events7 (id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL,"
+  "  type TEXT NOT NULL, data TEXT, notification_id TEXT, created_at INTEGER NOT NULL,"
+  "  protocol INTEGER NOT NULL DEFAULT -1);"
+  "INSERT INTO events7 (id, user_id, type, data, created_at, protocol)"
+  "  SELECT id, user_id, type, data, created_at, protocol FROM events;"
+  "DELETE FROM sqlite_sequence WHERE name = 'events7';"
+  "INSERT INTO sqlite_sequence (name, seq) SELECT 'events7', seq FROM sqlite_sequence"
+  "  WHERE name = 'events';"
+  "DROP TABLE events;"
+  "ALTER TABLE events7 RENAME TO events;"
+  "CREATE INDEX events_user ON events (user_id, id);"
+  "CREATE INDEX events_age ON events (created_at);"
+  /* A new notification goes to its service's recipients in the statement
+   * that inserts it: one statement, atomic as any, instead of a savepoint,
+   * two inserts and its release. */
+  "CREATE TRIGGER notification_recipients_of AFTER INSERT ON notifications BEGIN"
+  "  INSERT INTO notification_recipients (notification_seq, user_id)"
+  "    SELECT new.seq, user_id FROM service_recipients WHERE service_id = new.service_id"
+  "    ORDER BY user_id;"
+  " END;",
+  /* 8: the events' age is read in id order (triage-store-sqlite-events.c):
+   * no index of its own to keep up with two rows a notification. */
+  "DROP INDEX events_age;",
 };
 
 gboolean
@@ -494,8 +522,8 @@ sqlite_insert_notification (TriageStore *store,
   sqlite3_stmt *stmt;
   gboolean ok, exists;
 
-  if (!run_cached (self, "SAVEPOINT notification", NULL))
-    return TRIAGE_STORE_INSERT_FAILED;
+  /* Its recipients are inserted by the trigger notification_recipients_of
+   * (schema version 7), within this one statement. */
   stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     " created_at, deadline, updated_at, protocol, protocol_id)"
@@ -517,23 +545,6 @@ sqlite_insert_notification (TriageStore *store,
   ok = sqlite3_step (stmt) == SQLITE_DONE;
   exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
-  if (ok)
-    {
-      /* The sequence is bound, not last_insert_rowid () in the SELECT: that
-       * moves on with every recipient row this statement inserts. */
-      gint64 seq = sqlite3_last_insert_rowid (self->db);
-
-      stmt = cached (self,
-        "INSERT INTO notification_recipients (notification_seq, user_id)"
-        " SELECT ?, user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
-      sqlite3_bind_int64 (stmt, 1, seq);
-      bind_text (stmt, 2, service_id);
-      ok = sqlite3_step (stmt) == SQLITE_DONE;
-      done (stmt);
-    }
-  if (!ok)
-    run_cached (self, "ROLLBACK TO notification", NULL);
-  run_cached (self, "RELEASE notification", NULL);
   /* Those are the service's recipients, which the publish right after this
    * asks for: kept now rather than read back with a join. */
   if (ok)

@@ -218,6 +218,12 @@ GStrv        triage_store_expire_overdue  (TriageStore  *self,
  *     triage_store_set_event_func() is called with each, in id order: the
  *     events of this server only, or, when the store is shared, those of
  *     every server on the database (this one's included). */
+/* The type of the event that announces a new notification: its data is
+ * always the JSON stored in the notification (`json`), which is never
+ * changed, so the log refers to the notification instead of holding
+ * another copy (schema: SQLite 7, PostgreSQL 4). */
+#define TRIAGE_EVENT_NOTIFICATION "notification"
+
 typedef struct
 {
   gint64  id;

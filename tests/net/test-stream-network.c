@@ -1,0 +1,279 @@
+/* test-stream-network.c — AtpStream and the network as GIO reports it (GNetworkMonitor)
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "stream-test-common.h"
+
+/* The network, as GIO reports it: a monitor the test turns on and off (the
+ * machine's own cannot be), and a name that is not a loopback name, so the
+ * stream believes it needs the network (for 127.0.0.1 it rightly ignores
+ * it): triage.localhost, resolved here to 127.0.0.1, in the test
+ * certificate. */
+
+typedef struct
+{
+  GObject  parent_instance;
+  gboolean available;
+} TestMonitor;
+
+typedef GObjectClass TestMonitorClass;
+
+GType test_monitor_get_type (void);
+static void test_monitor_iface_init (GNetworkMonitorInterface *iface);
+
+static gboolean
+test_monitor_init_initable (GInitable     *initable,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  return TRUE;
+}
+
+static void
+test_monitor_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = test_monitor_init_initable;
+}
+
+G_DEFINE_TYPE_WITH_CODE (TestMonitor, test_monitor, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, test_monitor_initable_iface_init)
+                         G_IMPLEMENT_INTERFACE (G_TYPE_NETWORK_MONITOR, test_monitor_iface_init))
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestMonitor, g_object_unref)
+
+enum { MONITOR_PROP_AVAILABLE = 1, MONITOR_PROP_METERED, MONITOR_PROP_CONNECTIVITY };
+
+static void
+test_monitor_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  TestMonitor *self = (TestMonitor *) object;
+
+  switch (prop_id)
+    {
+    case MONITOR_PROP_AVAILABLE:
+      g_value_set_boolean (value, self->available);
+      break;
+    case MONITOR_PROP_METERED:
+      g_value_set_boolean (value, FALSE);
+      break;
+    case MONITOR_PROP_CONNECTIVITY:
+      g_value_set_enum (value, self->available ? G_NETWORK_CONNECTIVITY_FULL
+                                               : G_NETWORK_CONNECTIVITY_LOCAL);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static gboolean
+test_monitor_can_reach (GNetworkMonitor     *monitor,
+                        GSocketConnectable  *connectable,
+                        GCancellable        *cancellable,
+                        GError             **error)
+{
+  return ((TestMonitor *) monitor)->available;
+}
+
+static void
+test_monitor_iface_init (GNetworkMonitorInterface *iface)
+{
+  iface->can_reach = test_monitor_can_reach;
+}
+
+static void
+test_monitor_class_init (TestMonitorClass *klass)
+{
+  klass->get_property = test_monitor_get_property;
+  g_object_class_override_property (klass, MONITOR_PROP_AVAILABLE, "network-available");
+  g_object_class_override_property (klass, MONITOR_PROP_METERED, "network-metered");
+  g_object_class_override_property (klass, MONITOR_PROP_CONNECTIVITY, "connectivity");
+}
+
+static void
+test_monitor_init (TestMonitor *self)
+{
+  self->available = TRUE;
+}
+
+static void
+test_monitor_set_available (TestMonitor *self,
+                            gboolean     available)
+{
+  self->available = available;
+  g_object_notify (G_OBJECT (self), "network-available");
+  g_signal_emit_by_name (self, "network-changed", available);
+}
+
+#define TEST_HOST "triage.localhost"
+
+typedef GResolver TestResolver;
+typedef GResolverClass TestResolverClass;
+
+GType test_resolver_get_type (void);
+
+G_DEFINE_TYPE (TestResolver, test_resolver, G_TYPE_RESOLVER)
+
+static GResolver *system_resolver;
+
+static GList *
+test_resolver_lookup_by_name_with_flags (GResolver                 *resolver,
+                                         const char                *hostname,
+                                         GResolverNameLookupFlags   flags,
+                                         GCancellable              *cancellable,
+                                         GError                   **error)
+{
+  if (g_strcmp0 (hostname, TEST_HOST) != 0)
+    return g_resolver_lookup_by_name_with_flags (system_resolver, hostname, flags, cancellable, error);
+  if (flags & G_RESOLVER_NAME_LOOKUP_FLAGS_IPV6_ONLY)
+    {
+      g_set_error (error, G_RESOLVER_ERROR, G_RESOLVER_ERROR_NOT_FOUND, "no IPv6 address");
+      return NULL;
+    }
+
+  return g_list_prepend (NULL, g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4));
+}
+
+static GList *
+test_resolver_lookup_by_name (GResolver     *resolver,
+                              const char    *hostname,
+                              GCancellable  *cancellable,
+                              GError       **error)
+{
+  return test_resolver_lookup_by_name_with_flags (resolver, hostname,
+                                                  G_RESOLVER_NAME_LOOKUP_FLAGS_DEFAULT,
+                                                  cancellable, error);
+}
+
+static void
+test_resolver_lookup_by_name_with_flags_async (GResolver                *resolver,
+                                               const char               *hostname,
+                                               GResolverNameLookupFlags  flags,
+                                               GCancellable             *cancellable,
+                                               GAsyncReadyCallback       callback,
+                                               gpointer                  user_data)
+{
+  g_autoptr(GTask) task = g_task_new (resolver, cancellable, callback, user_data);
+  GError *error = NULL;
+  GList *addresses;
+
+  addresses = test_resolver_lookup_by_name_with_flags (resolver, hostname, flags, cancellable, &error);
+  if (addresses != NULL)
+    g_task_return_pointer (task, addresses, (GDestroyNotify) g_resolver_free_addresses);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+test_resolver_lookup_by_name_async (GResolver           *resolver,
+                                    const char          *hostname,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  test_resolver_lookup_by_name_with_flags_async (resolver, hostname,
+                                                 G_RESOLVER_NAME_LOOKUP_FLAGS_DEFAULT,
+                                                 cancellable, callback, user_data);
+}
+
+static GList *
+test_resolver_lookup_by_name_finish (GResolver     *resolver,
+                                     GAsyncResult  *result,
+                                     GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+test_resolver_class_init (TestResolverClass *klass)
+{
+  klass->lookup_by_name = test_resolver_lookup_by_name;
+  klass->lookup_by_name_async = test_resolver_lookup_by_name_async;
+  klass->lookup_by_name_finish = test_resolver_lookup_by_name_finish;
+  klass->lookup_by_name_with_flags = test_resolver_lookup_by_name_with_flags;
+  klass->lookup_by_name_with_flags_async = test_resolver_lookup_by_name_with_flags_async;
+  klass->lookup_by_name_with_flags_finish = test_resolver_lookup_by_name_finish;
+}
+
+static void
+test_resolver_init (TestResolver *self)
+{
+}
+
+static const TriageTestServerOptions tls_server = { .tls = TRUE };
+
+/* Network gone: the stream says offline; back: it connects at once, not
+ * when its backoff (up to a minute here) would have it try. */
+static void
+test_network_back (StreamFixture *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(TestMonitor) monitor = g_object_new (test_monitor_get_type (), NULL);
+  g_autoptr(AtpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  const char *port;
+  gint64 due;
+
+  port = strrchr (triage_test_server_get_url (fixture->net.server), ':') + 1;
+  url = g_strdup_printf ("https://" TEST_HOST ":%s", port);
+  client = atp_client_new (url, &error);
+  g_assert_no_error (error);
+  atp_client_set_token (client, fixture->net.user_token);
+
+  atp_stream_stop (fixture->stream);
+  g_assert_finalize_object (fixture->stream);
+  fixture->stream = g_object_new (ATP_TYPE_STREAM,
+                                  "client", client,
+                                  "network-monitor", monitor,
+                                  "backoff-initial-ms", 4000,
+                                  "backoff-max-ms", 60000,
+                                  NULL);
+  g_signal_connect (fixture->stream, "notify::state", G_CALLBACK (on_state_changed), fixture);
+  atp_stream_start (fixture->stream);
+  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+
+  /* The server goes (a network drop, as the client sees it) and stays away
+   * until the next try is far off. */
+  triage_test_server_kill (fixture->net.server);
+  net_test_wait_until (atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_RECONNECTING &&
+                       atp_stream_get_next_retry_time (fixture->stream) >
+                       g_get_monotonic_time () + 5 * G_USEC_PER_SEC,
+                       "a retry more than 5 s away");
+  due = atp_stream_get_next_retry_time (fixture->stream);
+
+  test_monitor_set_available (monitor, FALSE);
+  g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_OFFLINE);
+
+  g_assert_true (triage_test_server_restart (fixture->net.server, &error));
+  g_assert_no_error (error);
+  test_monitor_set_available (monitor, TRUE);
+  net_test_wait_until (atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_CONNECTED,
+                       "connected as the network came back");
+  g_assert_cmpint (g_get_monotonic_time (), <, due);
+}
+
+/* The test certificate is the only one trusted, and triage.localhost is
+ * 127.0.0.1, in this process. */
+void
+stream_test_use_test_host (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTlsDatabase) trusted = triage_test_server_new_tls_database (&error);
+  g_autoptr(GResolver) resolver = g_object_new (test_resolver_get_type (), NULL);
+
+  g_assert_no_error (error);
+  g_tls_backend_set_default_database (g_tls_backend_get_default (), trusted);
+  system_resolver = g_resolver_get_default ();
+  g_resolver_set_default (resolver);
+}
+
+void
+stream_test_add_network (void)
+{
+  STREAM_TEST_ADD ("/stream/network-back", &tls_server, test_network_back);
+}
