@@ -422,22 +422,6 @@ triage_inbox_pane_set_search_text (TriageInboxPane *self,
   on_search_changed (self);
 }
 
-/* Selects @key in a drop-down whose item keys are @keys; FALSE when it offers none such. */
-static gboolean
-select_key (GtkDropDown *dropdown,
-            GPtrArray   *keys,
-            const char  *key)
-{
-  for (guint i = 0; i < keys->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (keys, i), key) == 0)
-      {
-        gtk_drop_down_set_selected (dropdown, i);
-        return TRUE;
-      }
-
-  return FALSE;
-}
-
 const char *
 triage_inbox_pane_get_service_filter (TriageInboxPane *self)
 {
@@ -459,7 +443,8 @@ triage_inbox_pane_set_service_filter (TriageInboxPane *self,
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  return select_key (self->service_dropdown, self->service_keys, service);
+  return triage_browse_select_drop_down_key (self->service_dropdown, self->service_keys,
+                                             service);
 }
 
 const char *
@@ -484,7 +469,8 @@ triage_inbox_pane_set_project_filter (TriageInboxPane *self,
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  return select_key (self->project_dropdown, self->project_keys, project);
+  return triage_browse_select_drop_down_key (self->project_dropdown, self->project_keys,
+                                             project);
 }
 
 /**
