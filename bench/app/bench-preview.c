@@ -183,6 +183,21 @@ warm_up (void)
   app_test_stall_warm_up (notification, wait_drawn);
 }
 
+/* With case names on the command line, only those run (to profile one). */
+static gboolean
+wanted (int         argc,
+        char       *argv[],
+        const char *name)
+{
+  if (argc < 2)
+    return TRUE;
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], name))
+      return TRUE;
+
+  return FALSE;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -197,8 +212,10 @@ main (int   argc,
 
   printf ("preview: the main loop's worst stall while each is opened and shown\n");
   for (guint i = 0; i < G_N_ELEMENTS (app_test_stall_cases); i++)
-    ok = bench_attachment (&app_test_stall_cases[i]) && ok;
-  ok = bench_request () && ok;
+    if (wanted (argc, argv, app_test_stall_cases[i].name))
+      ok = bench_attachment (&app_test_stall_cases[i]) && ok;
+  if (wanted (argc, argv, "request-100kB"))
+    ok = bench_request () && ok;
 
   printf ("target: every stall < %.0f ms: %s\n", TARGET_STALL_MS, ok ? "met" : "MISSED");
 

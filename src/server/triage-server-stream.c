@@ -11,6 +11,10 @@
  * resume from any event id the log still holds. When several servers share
  * the database, the store hands every server each event of any of them, so a
  * stream hears of everything whichever server it is connected to.
+ *
+ * Here: the table of streams, the events pushed and the WebSocket; the SSE
+ * endpoint is in triage-server-stream-sse.c, heartbeats and idle connections
+ * in triage-server-stream-tick.c.
  */
 
 #define G_LOG_DOMAIN "triage-server-stream"
@@ -18,35 +22,19 @@
 #include <string.h>
 
 #include "triage-metrics.h"
-#include "triage-server-private.h"
+#include "triage-server-stream-private.h"
 
 #define STREAM_PATH  "/api/v1/client/stream"
-#define EVENTS_PATH  "/api/v1/client/events"
 #define USER_KEY     "triage-stream-user"
 #define PROTOCOLS_KEY "triage-stream-protocols"
 #define NO_SNAPSHOT_KEY "triage-stream-no-snapshot"
-#define EVENT_LOG_US (24 * G_TIME_SPAN_HOUR)   /* how long the log keeps an event */
-#define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
-#define TICK_US      G_USEC_PER_SEC            /* heartbeats and idle checks */
 /* libsoup drops a connection whose frame is over its limit without a close
  * frame; reading up to this much lets a frame over ATP_MAX_FRAME_SIZE get the
  * close code 1009 the profile promises. Beyond it, the connection just ends. */
 #define READ_LIMIT   (4 * ATP_MAX_FRAME_SIZE)
 
-typedef struct
-{
-  TriageServer            *server;
-  char                    *user;
-  SoupWebsocketConnection *ws;          /* a WebSocket stream, or */
-  SoupServerMessage       *sse;         /* an SSE response */
-  gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
-  gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
-  gint64                   last_event;  /* the log's id the stream is up to (a replay or snapshot) */
-  guint                    protocols;   /* bit per AtpProtocol: the requests it is sent (protocols=) */
-} Stream;
-
-static void
-stream_free (Stream *stream)
+void
+triage_stream_free (Stream *stream)
 {
   g_free (stream->user);
   g_clear_object (&stream->ws);
@@ -54,19 +42,19 @@ stream_free (Stream *stream)
   g_free (stream);
 }
 
-static GPtrArray *
-streams_of (TriageServer *self,
+GPtrArray *
+triage_stream_list (TriageServer *self,
             const char   *user)
 {
   return g_hash_table_lookup (self->streams, user);
 }
 
-static guint
-count_streams (TriageServer *self,
+guint
+triage_stream_count (TriageServer *self,
                const char   *user,
                gboolean      websocket)
 {
-  GPtrArray *streams = streams_of (self, user);
+  GPtrArray *streams = triage_stream_list (self, user);
   guint count = 0;
 
   for (guint i = 0; streams != NULL && i < streams->len; i++)
@@ -74,15 +62,15 @@ count_streams (TriageServer *self,
   return count;
 }
 
-static void
-add_stream (TriageServer *self,
+void
+triage_stream_add (TriageServer *self,
             Stream       *stream)
 {
-  GPtrArray *streams = streams_of (self, stream->user);
+  GPtrArray *streams = triage_stream_list (self, stream->user);
 
   if (streams == NULL)
     {
-      streams = g_ptr_array_new_with_free_func ((GDestroyNotify) stream_free);
+      streams = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_stream_free);
       g_hash_table_insert (self->streams, g_strdup (stream->user), streams);
     }
   stream->last_heard = stream->last_beat = g_get_monotonic_time ();
@@ -90,12 +78,12 @@ add_stream (TriageServer *self,
   triage_metrics_stream_opened (stream->ws != NULL);
 }
 
-static void
-remove_stream (Stream *stream)
+void
+triage_stream_remove (Stream *stream)
 {
   TriageServer *self = stream->server;
   g_autofree char *user = g_strdup (stream->user);
-  GPtrArray *streams = streams_of (self, user);
+  GPtrArray *streams = triage_stream_list (self, user);
 
   if (streams == NULL || !g_ptr_array_remove (streams, stream))
     return;
@@ -112,42 +100,8 @@ frame_text (const char *type,
   return g_strdup_printf ("{\"type\":\"%s\",\"data\":%s}", type, data);
 }
 
-static GBytes *
-sse_text (const char *type,
-          const char *data,
-          gint64      id)
-{
-  char *text;
-
-  /* The data is single-line JSON (no raw newlines), so one data: line holds it. */
-  if (id > 0)
-    text = g_strdup_printf ("id: %" G_GINT64_FORMAT "\nevent: %s\ndata: %s\n\n", id, type, data);
-  else
-    text = g_strdup_printf ("event: %s\ndata: %s\n\n", type, data);
-  return g_bytes_new_take (text, strlen (text));
-}
-
-static void
-sse_append (Stream *stream,
-            GBytes *text)
-{
-  soup_message_body_append_bytes (soup_server_message_get_response_body (stream->sse), text);
-  soup_server_message_unpause (stream->sse);
-}
-
-static void
-sse_write (Stream     *stream,
-           const char *type,
-           const char *data,
-           gint64      id)
-{
-  g_autoptr(GBytes) text = sse_text (type, data, id);
-
-  sse_append (stream, text);
-}
-
-static void
-stream_send (Stream     *stream,
+void
+triage_stream_send (Stream     *stream,
              const char *type,
              const char *data,
              gint64      id)
@@ -162,7 +116,7 @@ stream_send (Stream     *stream,
       soup_websocket_connection_send_text (stream->ws, frame);
     }
   else
-    sse_write (stream, type, data, id);
+    triage_stream_sse_write (stream, type, data, id);
 }
 
 static void
@@ -174,7 +128,7 @@ stream_send_error (Stream       *stream,
   g_autofree char *data = atp_json_error_body (atp_error_code_to_string (code), message, NULL,
                                                request_id);
 
-  stream_send (stream, "error", data, 0);
+  triage_stream_send (stream, "error", data, 0);
 }
 
 static char *
@@ -189,8 +143,8 @@ status_update_text (const char *id,
 
 /* A stream is sent the requests of the protocols it asked for, and every
  * status update (one about a request it never saw is ignored by clients). */
-static gboolean
-stream_wants (Stream *stream,
+gboolean
+triage_stream_wants (Stream *stream,
               int     protocol)
 {
   return protocol < 0 || (stream->protocols & (1u << protocol)) != 0;
@@ -223,8 +177,8 @@ stream_send_event (Stream               *stream,
   else
     {
       if (*sse == NULL)
-        *sse = sse_text (event->type, event->data, event->id);
-      sse_append (stream, *sse);
+        *sse = triage_stream_sse_text (event->type, event->data, event->id);
+      triage_stream_sse_append (stream, *sse);
     }
 }
 
@@ -273,7 +227,7 @@ on_store_event (const TriageEventRow *event,
                 gpointer              data)
 {
   TriageServer *self = data;
-  GPtrArray *streams = self->streams ? streams_of (self, event->user) : NULL;
+  GPtrArray *streams = self->streams ? triage_stream_list (self, event->user) : NULL;
   g_autofree char *frame = NULL;
   g_autoptr(GBytes) sse = NULL;
   gboolean pushed = FALSE;
@@ -284,7 +238,7 @@ on_store_event (const TriageEventRow *event,
 
       /* Already in what a replay or a snapshot sent it, or of a protocol it
        * did not ask for. */
-      if (event->id <= stream->last_event || !stream_wants (stream, event->protocol))
+      if (event->id <= stream->last_event || !triage_stream_wants (stream, event->protocol))
         continue;
       stream_send_event (stream, event, &frame, &sse);
       pushed = TRUE;
@@ -344,8 +298,8 @@ triage_server_publish (TriageServer *self,
 
 /* The user's pending notifications, oldest first, each sent as a `notification`
  * with event id @id (a snapshot: resuming from @id gets what came after it). */
-static void
-send_snapshot (Stream *stream,
+void
+triage_stream_send_snapshot (Stream *stream,
                gint64  id)
 {
   TriageServer *self = stream->server;
@@ -366,7 +320,7 @@ send_snapshot (Stream *stream,
           g_autoptr(JsonNode) node = notification_node (row, FALSE);
           g_autofree char *data = atp_json_to_string (node, NULL);
 
-          stream_send (stream, "notification", data, id);
+          triage_stream_send (stream, "notification", data, id);
           if (row->status == ATP_STATUS_CREATED)
             g_ptr_array_add (created, g_strdup (row->id));
           query.after = row->seq;
@@ -374,61 +328,6 @@ send_snapshot (Stream *stream,
     }
   for (guint i = 0; i < created->len; i++)
     mark_delivered (self, created->pdata[i]);
-}
-
-/* ---- heartbeats, pings and idle connections ---- */
-
-static gboolean
-on_tick (gpointer data)
-{
-  TriageServer *self = data;
-  gint64 now = g_get_monotonic_time ();
-  g_autoptr(GPtrArray) idle = g_ptr_array_new ();
-  GHashTableIter iter;
-  GPtrArray *streams;
-
-  g_hash_table_iter_init (&iter, self->streams);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &streams))
-    for (guint i = 0; i < streams->len; i++)
-      {
-        Stream *stream = streams->pdata[i];
-
-        if (stream->ws != NULL && now - stream->last_heard >= self->idle * G_USEC_PER_SEC)
-          {
-            /* Once its close is sent, a connection waits for the peer's
-             * (which a busy peer may take long to send): closed once. */
-            if (soup_websocket_connection_get_state (stream->ws) == SOUP_WEBSOCKET_STATE_OPEN)
-              g_ptr_array_add (idle, stream);
-            continue;
-          }
-        /* Half a tick early rather than a whole tick late. */
-        if (now - stream->last_beat >= self->heartbeat * G_USEC_PER_SEC - TICK_US / 2)
-          {
-            g_autoptr(GDateTime) time = g_date_time_new_now_utc ();
-            g_autofree char *stamp = atp_format_timestamp (time);
-            g_autofree char *beat = g_strdup_printf ("{\"timestamp\":\"%s\"}", stamp);
-
-            stream_send (stream, stream->ws ? "heartbeat" : "ping", beat, 0);
-            stream->last_beat = now;
-          }
-      }
-  /* Closing emits "closed", which removes the stream: not while iterating. */
-  for (guint i = 0; i < idle->len; i++)
-    {
-      Stream *stream = idle->pdata[i];
-
-      soup_websocket_connection_close (stream->ws, 4000, "idle: nothing received");
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-on_prune (gpointer data)
-{
-  TriageServer *self = data;
-
-  triage_store_prune_events (self->store, g_get_real_time () - EVENT_LOG_US);
-  return G_SOURCE_CONTINUE;
 }
 
 /* ---- WebSocket ---- */
@@ -510,12 +409,12 @@ on_ws_closed (SoupWebsocketConnection *ws,
   Stream *stream = user_data;
 
   g_signal_handlers_disconnect_by_data (ws, stream);
-  remove_stream (stream);
+  triage_stream_remove (stream);
 }
 
 /* A draining server takes no new stream: the client goes to another. */
-static gboolean
-refuse_if_draining (TriageServer      *self,
+gboolean
+triage_stream_refuse_if_draining (TriageServer      *self,
                     SoupServerMessage *msg)
 {
   if (self->state != TRIAGE_SERVER_DRAINING)
@@ -527,8 +426,8 @@ refuse_if_draining (TriageServer      *self,
 }
 
 /* A stream's token may also come as ?token=, for clients that cannot set headers. */
-static char *
-stream_user (TriageServer      *self,
+char *
+triage_stream_user (TriageServer      *self,
              SoupServerMessage *msg,
              GHashTable        *query)
 {
@@ -552,9 +451,9 @@ stream_http_handler (SoupServer        *soup,
       reply_method_not_allowed (msg, "GET");
       return;
     }
-  if (refuse_if_draining (self, msg))
+  if (triage_stream_refuse_if_draining (self, msg))
     return;
-  user = stream_user (self, msg, query);
+  user = triage_stream_user (self, msg, query);
   if (user == NULL)
     return;
   if (!triage_server_parse_protocols (msg, query, &protocols))
@@ -593,7 +492,7 @@ stream_ws_handler (SoupServer              *soup,
   stream->ws = g_object_ref (ws);
   soup_websocket_connection_set_max_incoming_payload_size (ws, READ_LIMIT);
   soup_websocket_connection_set_keepalive_interval (ws, 0);
-  if (cap != 0 && count_streams (self, user, TRUE) >= cap)
+  if (cap != 0 && triage_stream_count (self, user, TRUE) >= cap)
     {
       g_autofree char *message = g_strdup_printf ("Too many open streams for this account "
                                                   "(at most %u)", cap);
@@ -604,127 +503,16 @@ stream_ws_handler (SoupServer              *soup,
       g_signal_connect (ws, "closed", G_CALLBACK (g_object_unref), NULL);
       g_object_ref (ws);
       soup_websocket_connection_close (ws, 4029, "too many connections");
-      stream_free (stream);
+      triage_stream_free (stream);
       return;
     }
-  add_stream (self, stream);
+  triage_stream_add (self, stream);
   g_signal_connect (ws, "message", G_CALLBACK (on_ws_message), stream);
   g_signal_connect (ws, "closed", G_CALLBACK (on_ws_closed), stream);
   /* What the log held before the snapshot is in it. */
   stream->last_event = triage_store_last_event (self->store);
   if (g_object_get_data (G_OBJECT (msg), NO_SNAPSHOT_KEY) == NULL)
-    send_snapshot (stream, 0);
-}
-
-/* ---- Server-Sent Events ---- */
-
-static void
-on_sse_finished (SoupServerMessage *msg,
-                 gpointer           user_data)
-{
-  Stream *stream = user_data;
-
-  g_signal_handlers_disconnect_by_data (msg, stream);
-  remove_stream (stream);
-}
-
-static gboolean
-parse_event_id (const char *text,
-                gint64     *id)
-{
-  g_autofree char *copy = g_strdup (text);
-  guint64 value;
-
-  if (!g_ascii_string_to_unsigned (g_strstrip (copy), 10, 0, G_MAXINT64, &value, NULL))
-    return FALSE;
-  *id = (gint64) value;
-  return TRUE;
-}
-
-static void
-events_handler (SoupServer        *soup,
-                SoupServerMessage *msg,
-                const char        *path,
-                GHashTable        *query,
-                gpointer           user_data)
-{
-  TriageServer *self = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
-  const char *last_text = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
-                                                        "Last-Event-ID");
-  guint cap = self->limits[TRIAGE_LIMIT_SSE];
-  g_autofree char *user = NULL;
-  g_autoptr(GPtrArray) replay = NULL;
-  gint64 last = 0;
-  guint protocols;
-  Stream *stream;
-
-  if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
-    {
-      reply_method_not_allowed (msg, "GET");
-      return;
-    }
-  if (refuse_if_draining (self, msg))
-    return;
-  if ((user = stream_user (self, msg, query)) == NULL ||
-      !triage_server_parse_protocols (msg, query, &protocols))
-    return;
-  if (last_text == NULL && query != NULL)
-    last_text = g_hash_table_lookup (query, "last_event_id");
-  if (last_text != NULL && !parse_event_id (last_text, &last))
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
-                         "Last-Event-ID must be an event id from this server", "last_event_id");
-      return;
-    }
-  if (cap != 0 && count_streams (self, user, FALSE) >= cap)
-    {
-      g_autofree char *message = g_strdup_printf ("Too many open event streams for this account "
-                                                  "(at most %u)", cap);
-
-      triage_metrics_rate_limited (TRIAGE_LIMIT_SSE);
-      soup_message_headers_replace (headers, "Retry-After", "60");
-      reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
-      return;
-    }
-
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
-  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
-  soup_message_headers_replace (headers, "X-Accel-Buffering", "no");
-
-  stream = g_new0 (Stream, 1);
-  stream->server = self;
-  stream->user = g_steal_pointer (&user);
-  stream->protocols = protocols;
-  stream->sse = g_object_ref (msg);
-  add_stream (self, stream);
-  g_signal_connect (msg, "finished", G_CALLBACK (on_sse_finished), stream);
-
-  /* Resume from the log when it still reaches back that far, else start over
-   * from the pending set. */
-  if (last_text != NULL)
-    replay = triage_store_events_after (self->store, stream->user, last, MAX_REPLAY);
-  if (replay != NULL)
-    {
-      stream->last_event = last;
-      for (guint i = 0; i < replay->len; i++)
-        {
-          TriageEventRow *event = replay->pdata[i];
-
-          if (stream_wants (stream, event->protocol))
-            sse_write (stream, event->type, event->data, event->id);
-          stream->last_event = event->id;
-        }
-    }
-  else
-    {
-      stream->last_event = triage_store_last_event (self->store);
-      send_snapshot (stream, stream->last_event);
-    }
-  /* Headers go out now even when there is nothing to say yet. */
-  sse_write (stream, "ping", "{}", 0);
+    triage_stream_send_snapshot (stream, 0);
 }
 
 /* The open streams of every user, for /metrics. */
@@ -758,12 +546,9 @@ triage_server_setup_streams (TriageServer *self)
   soup_server_add_handler (self->soup, STREAM_PATH, stream_http_handler, self, NULL);
   soup_server_add_websocket_handler (self->soup, STREAM_PATH, NULL, NULL, stream_ws_handler,
                                      self, NULL);
-  soup_server_add_handler (self->soup, EVENTS_PATH, events_handler, self, NULL);
+  triage_server_setup_events (self);
   triage_store_set_event_func (self->store, on_store_event, self);
-  /* Every second, so a heartbeat or an idle close is never more than a second late. */
-  self->stream_tick = g_timeout_add (TICK_US / 1000, on_tick, self);
-  on_prune (self);
-  self->prune_source = g_timeout_add_seconds (3600, on_prune, self);
+  triage_server_start_stream_ticks (self);
 }
 
 /* Tells every stream the server is going away (the drain): WebSockets get

@@ -1,0 +1,69 @@
+/* triage-server-stream-private.h — what the stream files share
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One open client stream (a WebSocket or an SSE response) and what the
+ * files of the streams share: triage-server-stream.c (the table of streams,
+ * the events pushed, the WebSocket), triage-server-stream-sse.c (Server-Sent
+ * Events) and triage-server-stream-tick.c (heartbeats, pings, idle
+ * connections, the event log's pruning).
+ */
+
+#pragma once
+
+#include "triage-server-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  TriageServer            *server;
+  char                    *user;
+  SoupWebsocketConnection *ws;          /* a WebSocket stream, or */
+  SoupServerMessage       *sse;         /* an SSE response */
+  gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
+  gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
+  gint64                   last_event;  /* the log's id the stream is up to (a replay or snapshot) */
+  guint                    protocols;   /* bit per AtpProtocol: the requests it is sent (protocols=) */
+} Stream;
+
+void       triage_stream_free                (Stream            *stream);
+GPtrArray *triage_stream_list                (TriageServer      *self,
+                                              const char        *user);
+guint      triage_stream_count               (TriageServer      *self,
+                                              const char        *user,
+                                              gboolean           websocket);
+void       triage_stream_add                 (TriageServer      *self,
+                                              Stream            *stream);
+void       triage_stream_remove              (Stream            *stream);
+void       triage_stream_send                (Stream            *stream,
+                                              const char        *type,
+                                              const char        *data,
+                                              gint64             id);
+gboolean   triage_stream_wants               (Stream            *stream,
+                                              int                protocol);
+void       triage_stream_send_snapshot       (Stream            *stream,
+                                              gint64             id);
+gboolean   triage_stream_refuse_if_draining  (TriageServer      *self,
+                                              SoupServerMessage *msg);
+char      *triage_stream_user                (TriageServer      *self,
+                                              SoupServerMessage *msg,
+                                              GHashTable        *query);
+
+/* triage-server-stream-sse.c */
+GBytes    *triage_stream_sse_text            (const char        *type,
+                                              const char        *data,
+                                              gint64             id);
+void       triage_stream_sse_append          (Stream            *stream,
+                                              GBytes            *text);
+void       triage_stream_sse_write           (Stream            *stream,
+                                              const char        *type,
+                                              const char        *data,
+                                              gint64             id);
+void       triage_server_setup_events        (TriageServer      *self);
+
+/* triage-server-stream-tick.c */
+void       triage_server_start_stream_ticks  (TriageServer      *self);
+
+G_END_DECLS

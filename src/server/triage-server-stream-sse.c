@@ -1,0 +1,170 @@
+/* triage-server-stream-sse.c — the Server-Sent Events stream
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GET /api/v1/client/events (profile §5): events `notification`,
+ * `status_update`, `error` and `ping` with the bare object as `data`, each
+ * with the id of the user's event log, so a client resumes with
+ * Last-Event-ID (or ?last_event_id=) from any event the log still holds;
+ * from further back it is sent the pending set again.
+ */
+
+#define G_LOG_DOMAIN "triage-server-stream"
+
+#include <string.h>
+
+#include "triage-metrics.h"
+#include "triage-server-stream-private.h"
+
+#define EVENTS_PATH  "/api/v1/client/events"
+#define MAX_REPLAY   10000                     /* events replayed on resume, else a snapshot */
+
+GBytes *
+triage_stream_sse_text (const char *type,
+          const char *data,
+          gint64      id)
+{
+  char *text;
+
+  /* The data is single-line JSON (no raw newlines), so one data: line holds it. */
+  if (id > 0)
+    text = g_strdup_printf ("id: %" G_GINT64_FORMAT "\nevent: %s\ndata: %s\n\n", id, type, data);
+  else
+    text = g_strdup_printf ("event: %s\ndata: %s\n\n", type, data);
+  return g_bytes_new_take (text, strlen (text));
+}
+
+void
+triage_stream_sse_append (Stream *stream,
+            GBytes *text)
+{
+  soup_message_body_append_bytes (soup_server_message_get_response_body (stream->sse), text);
+  soup_server_message_unpause (stream->sse);
+}
+
+void
+triage_stream_sse_write (Stream     *stream,
+           const char *type,
+           const char *data,
+           gint64      id)
+{
+  g_autoptr(GBytes) text = triage_stream_sse_text (type, data, id);
+
+  triage_stream_sse_append (stream, text);
+}
+
+static void
+on_sse_finished (SoupServerMessage *msg,
+                 gpointer           user_data)
+{
+  Stream *stream = user_data;
+
+  g_signal_handlers_disconnect_by_data (msg, stream);
+  triage_stream_remove (stream);
+}
+
+static gboolean
+parse_event_id (const char *text,
+                gint64     *id)
+{
+  g_autofree char *copy = g_strdup (text);
+  guint64 value;
+
+  if (!g_ascii_string_to_unsigned (g_strstrip (copy), 10, 0, G_MAXINT64, &value, NULL))
+    return FALSE;
+  *id = (gint64) value;
+  return TRUE;
+}
+
+static void
+events_handler (SoupServer        *soup,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  TriageServer *self = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  const char *last_text = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                        "Last-Event-ID");
+  guint cap = self->limits[TRIAGE_LIMIT_SSE];
+  g_autofree char *user = NULL;
+  g_autoptr(GPtrArray) replay = NULL;
+  gint64 last = 0;
+  guint protocols;
+  Stream *stream;
+
+  if (strcmp (soup_server_message_get_method (msg), "GET") != 0)
+    {
+      reply_method_not_allowed (msg, "GET");
+      return;
+    }
+  if (triage_stream_refuse_if_draining (self, msg))
+    return;
+  if ((user = triage_stream_user (self, msg, query)) == NULL ||
+      !triage_server_parse_protocols (msg, query, &protocols))
+    return;
+  if (last_text == NULL && query != NULL)
+    last_text = g_hash_table_lookup (query, "last_event_id");
+  if (last_text != NULL && !parse_event_id (last_text, &last))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
+                         "Last-Event-ID must be an event id from this server", "last_event_id");
+      return;
+    }
+  if (cap != 0 && triage_stream_count (self, user, FALSE) >= cap)
+    {
+      g_autofree char *message = g_strdup_printf ("Too many open event streams for this account "
+                                                  "(at most %u)", cap);
+
+      triage_metrics_rate_limited (TRIAGE_LIMIT_SSE);
+      soup_message_headers_replace (headers, "Retry-After", "60");
+      reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
+      return;
+    }
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_message_headers_replace (headers, "X-Accel-Buffering", "no");
+
+  stream = g_new0 (Stream, 1);
+  stream->server = self;
+  stream->user = g_steal_pointer (&user);
+  stream->protocols = protocols;
+  stream->sse = g_object_ref (msg);
+  triage_stream_add (self, stream);
+  g_signal_connect (msg, "finished", G_CALLBACK (on_sse_finished), stream);
+
+  /* Resume from the log when it still reaches back that far, else start over
+   * from the pending set. */
+  if (last_text != NULL)
+    replay = triage_store_events_after (self->store, stream->user, last, MAX_REPLAY);
+  if (replay != NULL)
+    {
+      stream->last_event = last;
+      for (guint i = 0; i < replay->len; i++)
+        {
+          TriageEventRow *event = replay->pdata[i];
+
+          if (triage_stream_wants (stream, event->protocol))
+            triage_stream_sse_write (stream, event->type, event->data, event->id);
+          stream->last_event = event->id;
+        }
+    }
+  else
+    {
+      stream->last_event = triage_store_last_event (self->store);
+      triage_stream_send_snapshot (stream, stream->last_event);
+    }
+  /* Headers go out now even when there is nothing to say yet. */
+  triage_stream_sse_write (stream, "ping", "{}", 0);
+}
+
+void
+triage_server_setup_events (TriageServer *self)
+{
+  soup_server_add_handler (self->soup, EVENTS_PATH, events_handler, self, NULL);
+}
