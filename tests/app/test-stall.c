@@ -446,7 +446,7 @@ warm_up (void)
   /* The same request with short texts: what is measured after is their length. */
   g_autoptr(AtpNotification) notification = app_test_stall_request_sized (20, 20, 20, 5);
 
-  app_test_stall_warm_up (notification, wait_drawn);
+  app_test_stall_warm_up (notification, wait_drawn, NULL);
 }
 
 int
