@@ -280,6 +280,27 @@ run_without_keyring (GTask    *task,
   return TRUE;
 }
 
+/* Starts an operation on the token of @server_url: its Op, for libsecret to
+ * run (op->task passes to the callback), or NULL when it ran without. */
+static Op *
+op_start (TriageCredentials   *self,
+          const char          *server_url,
+          const char          *token,
+          MemoryOp             kind,
+          gpointer             source_tag,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             user_data)
+{
+  GTask *task = op_task_new (self, server_url, token, source_tag, cancellable, callback,
+                             user_data);
+
+  if (run_without_keyring (task, kind))
+    return NULL;
+
+  return g_task_get_task_data (task);
+}
+
 /* Store */
 
 static void
@@ -316,24 +337,21 @@ triage_credentials_store_token_async (TriageCredentials   *self,
                                       gpointer             user_data)
 {
   g_autofree char *label = NULL;
-  GTask *task;
   Op *op;
 
   g_return_if_fail (TRIAGE_IS_CREDENTIALS (self));
   g_return_if_fail (server_url != NULL);
   g_return_if_fail (token != NULL);
 
-  task = op_task_new (self, server_url, token, triage_credentials_store_token_async,
-                      cancellable, callback, user_data);
-  op = g_task_get_task_data (task);
-
-  if (run_without_keyring (task, MEMORY_STORE))
+  op = op_start (self, server_url, token, MEMORY_STORE, triage_credentials_store_token_async,
+                 cancellable, callback, user_data);
+  if (op == NULL)
     return;
 
   /* Translators: the name of the keyring item, %s is a server address */
   label = g_strdup_printf (_("Triage token for %s"), server_url);
   secret_password_store (&token_schema, SECRET_COLLECTION_DEFAULT, label, token,
-                         op->cancellable, store_cb, task,
+                         op->cancellable, store_cb, op->task,
                          "server", server_url,
                          NULL);
 }
@@ -435,20 +453,17 @@ triage_credentials_lookup_token_async (TriageCredentials   *self,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
 {
-  GTask *task;
   Op *op;
 
   g_return_if_fail (TRIAGE_IS_CREDENTIALS (self));
   g_return_if_fail (server_url != NULL);
 
-  task = op_task_new (self, server_url, NULL, triage_credentials_lookup_token_async,
-                      cancellable, callback, user_data);
-  op = g_task_get_task_data (task);
-
-  if (run_without_keyring (task, MEMORY_LOOKUP))
+  op = op_start (self, server_url, NULL, MEMORY_LOOKUP, triage_credentials_lookup_token_async,
+                 cancellable, callback, user_data);
+  if (op == NULL)
     return;
 
-  secret_password_lookup (&token_schema, op->cancellable, lookup_cb, task,
+  secret_password_lookup (&token_schema, op->cancellable, lookup_cb, op->task,
                           "server", server_url,
                           NULL);
 }
@@ -517,20 +532,17 @@ triage_credentials_clear_token_async (TriageCredentials   *self,
                                       GAsyncReadyCallback  callback,
                                       gpointer             user_data)
 {
-  GTask *task;
   Op *op;
 
   g_return_if_fail (TRIAGE_IS_CREDENTIALS (self));
   g_return_if_fail (server_url != NULL);
 
-  task = op_task_new (self, server_url, NULL, triage_credentials_clear_token_async,
-                      cancellable, callback, user_data);
-  op = g_task_get_task_data (task);
-
-  if (run_without_keyring (task, MEMORY_CLEAR))
+  op = op_start (self, server_url, NULL, MEMORY_CLEAR, triage_credentials_clear_token_async,
+                 cancellable, callback, user_data);
+  if (op == NULL)
     return;
 
-  secret_password_clear (&token_schema, op->cancellable, clear_cb, task,
+  secret_password_clear (&token_schema, op->cancellable, clear_cb, op->task,
                          "server", server_url,
                          NULL);
 }

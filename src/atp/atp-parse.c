@@ -48,7 +48,15 @@ atp_parse_ctx_push_index (AtpParseCtx *ctx,
 {
   gsize length = ctx->path->len;
 
-  g_string_append_printf (ctx->path, "[%u]", index);
+  /* Most arrays are short: their paths are made without a printf each. */
+  if (index < 10)
+    {
+      g_string_append_c (ctx->path, '[');
+      g_string_append_c (ctx->path, (char) ('0' + index));
+      g_string_append_c (ctx->path, ']');
+    }
+  else
+    g_string_append_printf (ctx->path, "[%u]", index);
   return length;
 }
 

@@ -259,24 +259,35 @@ op_succeeded (TriageServiceRequest *self)
   self->attempt = 0;
 }
 
+/* Whether a try brought @answer; if not, op_failed() takes @error over. */
+static gboolean
+op_answered (GTask    *task,
+             gpointer  answer,
+             GError   *error)
+{
+  if (answer == NULL)
+    {
+      op_failed (task, error);
+      return FALSE;
+    }
+
+  op_succeeded (g_task_get_source_object (task));
+  return TRUE;
+}
+
 static void
 post_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   GTask *task = user_data;
-  TriageServiceRequest *self = g_task_get_source_object (task);
   AtpPostResult *post;
   GError *error = NULL;
 
   post = atp_client_post_notification_finish (ATP_CLIENT (object), result, &error);
-  if (post == NULL)
-    {
-      op_failed (task, error);
-      return;
-    }
+  if (!op_answered (task, post, error))
+    return;
 
-  op_succeeded (self);
   g_task_return_pointer (task, post, (GDestroyNotify) atp_post_result_unref);
   g_object_unref (task);
 }
@@ -292,13 +303,9 @@ wait_cb (GObject      *object,
   GError *error = NULL;
 
   notification = atp_client_wait_notification_finish (ATP_CLIENT (object), result, &error);
-  if (notification == NULL)
-    {
-      op_failed (task, error);
-      return;
-    }
+  if (!op_answered (task, notification, error))
+    return;
 
-  op_succeeded (self);
 
   switch (notification->status)
     {
@@ -340,13 +347,9 @@ post_json_cb (GObject      *object,
   GError *error = NULL;
 
   answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
-  if (answer == NULL)
-    {
-      op_failed (task, error);
-      return;
-    }
+  if (!op_answered (task, answer, error))
+    return;
 
-  op_succeeded (self);
   /* The server names the request it made (an AITP decision's id). */
   if (self->notification_id == NULL)
     {
@@ -389,13 +392,9 @@ wait_json_cb (GObject      *object,
   const char *status;
 
   answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
-  if (answer == NULL)
-    {
-      op_failed (task, error);
-      return;
-    }
+  if (!op_answered (task, answer, error))
+    return;
 
-  op_succeeded (self);
   status = json_object_get_string_member_with_default (json_node_get_object (answer), "status", NULL);
   if (status == NULL)
     {
@@ -474,6 +473,20 @@ op_start (TriageServiceRequest *self,
   op_try (task);
 }
 
+/* What an operation's _finish returns, for a request of the kind it is for:
+ * one of another protocol (@json: sent and answered as JSON) or an ATP one. */
+static gpointer
+op_finish (TriageServiceRequest  *self,
+           GAsyncResult          *result,
+           gboolean               json,
+           GError               **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail ((self->collection != NULL) == json, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 void
 triage_service_request_send_async (TriageServiceRequest *self,
                                    GCancellable         *cancellable,
@@ -491,10 +504,7 @@ triage_service_request_send_finish (TriageServiceRequest  *self,
                                     GAsyncResult          *result,
                                     GError               **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (self->collection == NULL, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return op_finish (self, result, FALSE, error);
 }
 
 JsonNode *
@@ -502,10 +512,7 @@ triage_service_request_send_json_finish (TriageServiceRequest  *self,
                                          GAsyncResult          *result,
                                          GError               **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (self->collection != NULL, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return op_finish (self, result, TRUE, error);
 }
 
 void
@@ -526,10 +533,7 @@ triage_service_request_wait_finish (TriageServiceRequest  *self,
                                     GAsyncResult          *result,
                                     GError               **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (self->collection == NULL, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return op_finish (self, result, FALSE, error);
 }
 
 JsonNode *
@@ -537,10 +541,7 @@ triage_service_request_wait_json_finish (TriageServiceRequest  *self,
                                          GAsyncResult          *result,
                                          GError               **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (self->collection != NULL, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return op_finish (self, result, TRUE, error);
 }
 
 /* A withdrawal under way: the client's own timeout to give back, and the PATCH body. */

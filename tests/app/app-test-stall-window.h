@@ -36,26 +36,24 @@ app_test_stall_history_entry (AtpNotification *notification)
 }
 
 /*
- * @notification shown as the app shows it, in a window presented: an inbox
- * row of @request and a history row of @entry in a list, beside the decision
- * view. @inbox_row and @history_row are set to the rows (transfer none).
- *
- * Returns: (transfer none): the window; the caller destroys it
+ * @notification shown as the app shows it, in @window (presented): an inbox
+ * row of @request and a history row of @entry in a list, beside a new
+ * decision view, in place of what @window showed. @inbox_row and
+ * @history_row are set to the rows (transfer none).
  */
-static inline GtkWidget *
-app_test_stall_request_window (AtpNotification     *notification,
-                               TriageRequest       *request,
-                               TriageHistoryEntry  *entry,
-                               GtkWidget          **inbox_row,
-                               GtkWidget          **history_row)
+static inline void
+app_test_stall_request_show (GtkWidget           *window,
+                             AtpNotification     *notification,
+                             TriageRequest       *request,
+                             TriageHistoryEntry  *entry,
+                             GtkWidget          **inbox_row,
+                             GtkWidget          **history_row)
 {
-  GtkWidget *window = gtk_window_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *list = gtk_list_box_new ();
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *decision_view = triage_decision_view_new ();
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   gtk_widget_set_size_request (list, 300, -1);
   *inbox_row = triage_inbox_row_new ();
   triage_inbox_row_set_request (TRIAGE_INBOX_ROW (*inbox_row), request);
@@ -71,6 +69,24 @@ app_test_stall_request_window (AtpNotification     *notification,
   gtk_box_append (GTK_BOX (box), scrolled);
   gtk_window_set_child (GTK_WINDOW (window), box);
   gtk_window_present (GTK_WINDOW (window));
+}
+
+/*
+ * app_test_stall_request_show() in a new window.
+ *
+ * Returns: (transfer none): the window; the caller destroys it
+ */
+static inline GtkWidget *
+app_test_stall_request_window (AtpNotification     *notification,
+                               TriageRequest       *request,
+                               TriageHistoryEntry  *entry,
+                               GtkWidget          **inbox_row,
+                               GtkWidget          **history_row)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  app_test_stall_request_show (window, notification, request, entry, inbox_row, history_row);
 
   return window;
 }
@@ -80,11 +96,13 @@ app_test_stall_request_window (AtpNotification     *notification,
  * source view's languages loaded once, the rows' and the view's templates,
  * with small texts: an attachment window of a small JSON text and
  * @notification in app_test_stall_request_window(), each waited for with
- * @wait_drawn.
+ * @wait_drawn. With @main_window, that window is kept (as the app's main
+ * window is, made once) and returned there for the caller to destroy.
  */
 static inline void
 app_test_stall_warm_up (AtpNotification *notification,
-                        void           (*wait_drawn) (GtkWidget *window))
+                        void           (*wait_drawn) (GtkWidget *window),
+                        GtkWidget      **main_window)
 {
   static const char small[] = "{\"a\": 1}";
   g_autoptr(GBytes) bytes = g_bytes_new_static (small, strlen (small));
@@ -100,6 +118,9 @@ app_test_stall_warm_up (AtpNotification *notification,
   wait_drawn (window);
   wait_drawn (view_window);
   gtk_window_destroy (GTK_WINDOW (window));
-  gtk_window_destroy (GTK_WINDOW (view_window));
+  if (main_window != NULL)
+    *main_window = view_window;
+  else
+    gtk_window_destroy (GTK_WINDOW (view_window));
   app_test_stall_attachment_free (attachment);
 }

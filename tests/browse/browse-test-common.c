@@ -382,3 +382,22 @@ browse_test_generate (const char *path,
 
   return rows;
 }
+
+GtkWidget *
+browse_test_find_page_stack (GtkWidget *widget)
+{
+  if (GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "no-results"))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = browse_test_find_page_stack (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}

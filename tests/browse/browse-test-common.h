@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <gio/gio.h>
+#include <gtk/gtk.h>
 
 #include "atp.h"
 #include "triage-history-db.h"
@@ -38,6 +38,9 @@ void     browse_test_result_cb (GObject      *object,
                                 GAsyncResult *result,
                                 gpointer      user_data);
 void     browse_test_rm_rf (const char *path);
+
+/* The inbox pane's or the history view's own stack: the one with a "no-results" page. */
+GtkWidget *browse_test_find_page_stack (GtkWidget *widget);
 void     browse_test_pump (void);
 
 /* A fixed instant: 2026-03-02T00:00:00Z (a Monday), Unix microseconds. */

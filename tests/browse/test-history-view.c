@@ -155,26 +155,6 @@ first_row_read (Fixture *f)
   return row;
 }
 
-/* The view's own stack: the one with a "no-results" page. */
-static GtkWidget *
-find_page_stack (GtkWidget *widget)
-{
-  if (GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "no-results"))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_page_stack (child);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static void
 assert_choices (GStrv        choices,
                 const char **expected)
@@ -193,7 +173,7 @@ static void
 test_empty (Fixture       *f,
             gconstpointer  data)
 {
-  GtkWidget *stack = find_page_stack (GTK_WIDGET (f->view));
+  GtkWidget *stack = browse_test_find_page_stack (GTK_WIDGET (f->view));
 
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_EMPTY);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
@@ -209,7 +189,7 @@ static void
 test_states (Fixture       *f,
              gconstpointer  data)
 {
-  GtkWidget *stack = find_page_stack (GTK_WIDGET (f->view));
+  GtkWidget *stack = browse_test_find_page_stack (GTK_WIDGET (f->view));
 
   g_assert_cmpuint (n_shown (f), ==, N_ROWS);
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LIST);

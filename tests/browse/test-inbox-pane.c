@@ -143,26 +143,6 @@ find_widget (GtkWidget *widget,
   return NULL;
 }
 
-/* The pane's own stack: the one with a "no-results" page. */
-static GtkWidget *
-find_page_stack (GtkWidget *widget)
-{
-  if (GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "no-results"))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_page_stack (child);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static void
 collect_rows (GtkWidget *widget,
               GPtrArray *rows)
@@ -396,7 +376,7 @@ test_search_many (Fixture       *f,
   g_assert_cmpint (triage_inbox_pane_get_state (f->pane), ==, TRIAGE_INBOX_PANE_NO_RESULTS);
   g_assert_nonnull (find_widget (GTK_WIDGET (f->pane), ADW_TYPE_STATUS_PAGE, NULL));
   {
-    GtkWidget *stack = find_page_stack (GTK_WIDGET (f->pane));
+    GtkWidget *stack = browse_test_find_page_stack (GTK_WIDGET (f->pane));
 
     g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "no-results");
   }

@@ -110,3 +110,26 @@ triage_browse_dup_drop_down_strings (GtkDropDown *dropdown)
 
   return g_strv_builder_end (builder);
 }
+
+/**
+ * triage_browse_select_drop_down_key:
+ * @dropdown: a #GtkDropDown
+ * @keys: (element-type utf8) (nullable): the key of each item @dropdown offers
+ * @key: (nullable): the key to select
+ *
+ * Returns: %TRUE if @key is offered (and now selected)
+ */
+gboolean
+triage_browse_select_drop_down_key (GtkDropDown *dropdown,
+                                    GPtrArray   *keys,
+                                    const char  *key)
+{
+  for (guint i = 0; keys != NULL && i < keys->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (keys, i), key) == 0)
+      {
+        gtk_drop_down_set_selected (dropdown, i);
+        return TRUE;
+      }
+
+  return FALSE;
+}

@@ -10,8 +10,11 @@
 
 G_BEGIN_DECLS
 
-void  triage_browse_style_init            (void);
-void  triage_browse_prepare_drop_down     (GtkDropDown *dropdown);
-GStrv triage_browse_dup_drop_down_strings (GtkDropDown *dropdown);
+void     triage_browse_style_init            (void);
+void     triage_browse_prepare_drop_down     (GtkDropDown *dropdown);
+GStrv    triage_browse_dup_drop_down_strings (GtkDropDown *dropdown);
+gboolean triage_browse_select_drop_down_key  (GtkDropDown *dropdown,
+                                              GPtrArray   *keys,
+                                              const char  *key);
 
 G_END_DECLS

@@ -437,21 +437,6 @@ triage_history_view_set_search_text (TriageHistoryView *self,
   triage_history_view_apply_filters (self);
 }
 
-static gboolean
-select_key (GtkDropDown *dropdown,
-            GPtrArray   *keys,
-            const char  *value)
-{
-  for (guint i = 0; keys != NULL && i < keys->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (keys, i), value) == 0)
-      {
-        gtk_drop_down_set_selected (dropdown, i);
-        return TRUE;
-      }
-
-  return FALSE;
-}
-
 /**
  * triage_history_view_set_service_filter:
  * @self: a #TriageHistoryView
@@ -465,7 +450,8 @@ triage_history_view_set_service_filter (TriageHistoryView *self,
 {
   g_return_val_if_fail (TRIAGE_IS_HISTORY_VIEW (self), FALSE);
 
-  return select_key (self->service_dropdown, self->service_keys, service);
+  return triage_browse_select_drop_down_key (self->service_dropdown, self->service_keys,
+                                             service);
 }
 
 /**
@@ -481,7 +467,8 @@ triage_history_view_set_project_filter (TriageHistoryView *self,
 {
   g_return_val_if_fail (TRIAGE_IS_HISTORY_VIEW (self), FALSE);
 
-  return select_key (self->project_dropdown, self->project_keys, project);
+  return triage_browse_select_drop_down_key (self->project_dropdown, self->project_keys,
+                                             project);
 }
 
 /**

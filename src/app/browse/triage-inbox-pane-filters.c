@@ -443,14 +443,8 @@ triage_inbox_pane_set_service_filter (TriageInboxPane *self,
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  for (guint i = 0; i < self->service_keys->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (self->service_keys, i), service) == 0)
-      {
-        gtk_drop_down_set_selected (self->service_dropdown, i);
-        return TRUE;
-      }
-
-  return FALSE;
+  return triage_browse_select_drop_down_key (self->service_dropdown, self->service_keys,
+                                             service);
 }
 
 const char *
@@ -475,14 +469,8 @@ triage_inbox_pane_set_project_filter (TriageInboxPane *self,
 {
   g_return_val_if_fail (TRIAGE_IS_INBOX_PANE (self), FALSE);
 
-  for (guint i = 0; i < self->project_keys->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (self->project_keys, i), project) == 0)
-      {
-        gtk_drop_down_set_selected (self->project_dropdown, i);
-        return TRUE;
-      }
-
-  return FALSE;
+  return triage_browse_select_drop_down_key (self->project_dropdown, self->project_keys,
+                                             project);
 }
 
 /**

@@ -227,8 +227,10 @@ triage_server_log_request (const char *request_id,
       fields[n_fields].value = who_id;
       n_fields++;
     }
-  message = g_strdup_printf ("%s %s %u %s ms %s request %s", method, route, status, ms_text,
-                             who ? who : "-", request_id ? request_id : "-");
+  /* Joined, not printed: every part is text already (a printf parsed its
+   * format again for each request). */
+  message = g_strjoin (" ", method, route, status_text, ms_text, "ms", who ? who : "-", "request",
+                       request_id ? request_id : "-", NULL);
   fields[2].value = message;
   g_log_structured_array (G_LOG_LEVEL_INFO, fields, n_fields);
 }

@@ -17,31 +17,55 @@
 #include "atp.h"
 #include "triage-store-sqlite-private.h"
 
+/* At most this many events a statement (6 parameters each). */
+#define EVENTS_PER_STATEMENT 32
+
+/* The INSERT of @rows events, kept prepared (one for each count). */
+static sqlite3_stmt *
+insert_statement (TriageStoreSqlite *self,
+                  guint              rows)
+{
+  g_autoptr(GString) sql = g_string_new ("INSERT INTO events (user_id, type, data,"
+                                         " notification_id, created_at, protocol) VALUES ");
+
+  for (guint i = 0; i < rows; i++)
+    g_string_append (sql, i == 0 ? "(?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?)");
+  return triage_store_sqlite_statement (self, sql->str);
+}
+
 /* The batch's events, as it commits: their ids follow the order of commits.
  * A new notification's event refers to the notification (its data is the
- * JSON just stored in it, triage-store.h): no second copy of that text. */
+ * JSON just stored in it, triage-store.h): no second copy of that text.
+ * Up to EVENTS_PER_STATEMENT go in one INSERT: the table's AUTOINCREMENT
+ * sequence is read and written once a statement, not once an event, and the
+ * rows of one statement get consecutive ids, in the order they are listed. */
 static gboolean
 sqlite_insert_events (TriageStore *store,
                       GPtrArray   *events,
                       GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
-    "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
-    " VALUES (?, ?, ?, ?, ?, ?)");
 
-  for (guint i = 0; i < events->len; i++)
+  for (guint first = 0; first < events->len; first += EVENTS_PER_STATEMENT)
     {
-      TriageEventRow *event = events->pdata[i];
-      gboolean refers = event->notification_id != NULL &&
-                        g_str_equal (event->type, TRIAGE_EVENT_NOTIFICATION);
+      guint rows = MIN (events->len - first, EVENTS_PER_STATEMENT);
+      sqlite3_stmt *stmt = insert_statement (self, rows);
+      gint64 last;
 
-      triage_store_sqlite_bind_text (stmt, 1, event->user);
-      triage_store_sqlite_bind_text (stmt, 2, event->type);
-      triage_store_sqlite_bind_text (stmt, 3, refers ? NULL : event->data);
-      triage_store_sqlite_bind_text (stmt, 4, refers ? event->notification_id : NULL);
-      sqlite3_bind_int64 (stmt, 5, event->created_at);
-      sqlite3_bind_int (stmt, 6, event->protocol);
+      for (guint i = 0; i < rows; i++)
+        {
+          TriageEventRow *event = events->pdata[first + i];
+          gboolean refers = event->notification_id != NULL &&
+                            g_str_equal (event->type, TRIAGE_EVENT_NOTIFICATION);
+          int at = (int) i * 6;
+
+          triage_store_sqlite_bind_text (stmt, at + 1, event->user);
+          triage_store_sqlite_bind_text (stmt, at + 2, event->type);
+          triage_store_sqlite_bind_text (stmt, at + 3, refers ? NULL : event->data);
+          triage_store_sqlite_bind_text (stmt, at + 4, refers ? event->notification_id : NULL);
+          sqlite3_bind_int64 (stmt, at + 5, event->created_at);
+          sqlite3_bind_int (stmt, at + 6, event->protocol);
+        }
       if (sqlite3_step (stmt) != SQLITE_DONE)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
@@ -49,8 +73,10 @@ sqlite_insert_events (TriageStore *store,
           triage_store_sqlite_done (stmt);
           return FALSE;
         }
-      event->id = sqlite3_last_insert_rowid (self->db);
+      last = sqlite3_last_insert_rowid (self->db);
       triage_store_sqlite_done (stmt);
+      for (guint i = 0; i < rows; i++)
+        ((TriageEventRow *) events->pdata[first + i])->id = last - (gint64) (rows - 1 - i);
     }
   return TRUE;
 }
