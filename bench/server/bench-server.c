@@ -424,6 +424,16 @@ commits (const char *uri)
   return g_ascii_strtoll (rows, NULL, 10);
 }
 
+/* The times the database flushed its WAL to disk (pg_stat_wal): a durable
+ * commit costs one, unless commits made at the same time share it. */
+static gint64
+wal_flushes (const char *uri)
+{
+  g_autofree char *rows = sql_line (uri, "SELECT wal_sync FROM pg_stat_wal");
+
+  return g_ascii_strtoll (rows, NULL, 10);
+}
+
 static gboolean
 kill_first (gpointer data)
 {
@@ -481,14 +491,16 @@ postgres (const char *base_uri,
 
   {
     g_autoptr(Deployment) deployment = deployment_new (uri, 1);
-    gint64 before;
+    gint64 before, flushed;
 
     deployment_listen (deployment, 0);
     deployment_post_to (deployment, 0, 0, clients);
     before = commits (uri);
+    flushed = wal_flushes (uri);
     one = throughput (deployment, "PostgreSQL, one server", sqlite_rate, "SQLite");
-    printf ("  database transactions per notification: %.2f (group commit)\n",
-            (commits (uri) - before) / (one * seconds));
+    printf ("  database transactions per notification: %.2f (group commit), WAL flushes: %.2f\n",
+            (commits (uri) - before) / (one * seconds),
+            (wal_flushes (uri) - flushed) / (one * seconds));
     latency (deployment, "PostgreSQL, one server, open loop");
     serial (deployment, "PostgreSQL");
   }
@@ -496,12 +508,19 @@ postgres (const char *base_uri,
     g_autoptr(Deployment) deployment = deployment_new (uri, (guint) instances);
     g_autofree char *what = g_strdup_printf ("PostgreSQL, %d servers", instances);
 
+    gint64 flushed;
+    double several;
+
     /* The person's stream on the second server from the start: one opened
      * after the throughput run would begin with a snapshot of everything it
      * left pending (hundreds of frames), and the latency would measure that. */
     deployment_listen (deployment, 1);
     deployment_post_to (deployment, 0, (guint) instances - 1, clients);
-    throughput (deployment, what, one, "one server");
+    flushed = wal_flushes (uri);
+    several = throughput (deployment, what, one, "one server");
+    /* Batches of several servers that commit side by side share a flush. */
+    printf ("  WAL flushes per notification: %.2f\n",
+            (wal_flushes (uri) - flushed) / (several * seconds));
     /* Agents on one server, the person on another. */
     deployment_post_to (deployment, 0, 0, clients);
     latency (deployment, "PostgreSQL, POST on server 1 -> WebSocket on server 2, open loop");

@@ -215,8 +215,10 @@ mark_delivered_soon (TriageServer *self,
   if (self->pushed == NULL)
     self->pushed = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->pushed, g_strdup (id));
+  /* Before any request read after the push: a client that got the frame and
+   * asks at once finds the notification delivered. */
   if (self->pushed_source == 0)
-    self->pushed_source = g_idle_add_full (G_PRIORITY_DEFAULT, mark_pushed_delivered, self, NULL);
+    self->pushed_source = g_idle_add_full (G_PRIORITY_HIGH, mark_pushed_delivered, self, NULL);
 }
 
 /* A durable event (of this server, or of any server when the store is

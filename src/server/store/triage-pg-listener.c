@@ -4,17 +4,20 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Several servers on one database: the event log is the truth and NOTIFY the
- * wake-up. Every batch that wrote events sends a NOTIFY as it commits (event
- * ids increase in commit order: see insert_events in triage-store-postgres.c);
- * this connection LISTENs, its socket watched by the GLib main loop, and on
- * each wake-up reads the events after the last one it handed on, in id
- * order, from every server. A lost connection is made again with a growing
- * pause, and the first read after it catches up on whatever was committed
+ * wake-up. Every batch that wrote events sends a NOTIFY once committed; this
+ * connection LISTENs, its socket watched by the GLib main loop, and on each
+ * wake-up reads the events after the last one it handed on, in id order,
+ * from every server. A lost connection is made again with a growing pause,
+ * and the first read after it catches up on whatever was committed
  * meanwhile: a NOTIFY may be lost, an event never is.
  *
- * The connection commits asynchronously (synchronous_commit off), which
- * suits the rate limits (triage_pg_listener_query()): shared, approximate
- * state that need not survive a crash.
+ * Batches write their events under the event-log lock taken shared, so
+ * batches of several servers commit together (triage-pg-writer.c); a read of
+ * the log takes it exclusive (triage_pg_log_read ()): it reads once every
+ * batch that had taken ids has committed, and no batch takes more until it
+ * has read, so no id smaller than one it saw can appear later. The read
+ * waits for those commits in the database, not in the main loop: it goes
+ * out in one round trip and its answer is taken when the socket is readable.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -29,6 +32,13 @@
 #define RETRY_MAX_MS      5000
 #define FETCH_RETRY_MS    1000
 
+#define FETCH_SQL \
+  "SELECT id, user_id, type, data, notification_id, created_at, protocol FROM events" \
+  " WHERE id > $1::bigint ORDER BY id LIMIT " G_STRINGIFY (FETCH_LIMIT)
+
+/* A read of the log under its lock: BEGIN, the lock, the read, COMMIT. */
+#define LOG_READ_STEPS 4
+
 struct _TriagePgListener
 {
   TriagePgConnection *conn;
@@ -40,8 +50,59 @@ struct _TriagePgListener
   guint               retry;       /* a new connection after a loss */
   guint               retry_ms;
   guint               fetch;       /* a read of new events, soon */
-  gboolean            fetching;
+  gboolean            fetching;    /* a read is out, its answer awaited */
+  gboolean            again;       /* woken while it was: read once more */
+  TriagePgStatement   read[LOG_READ_STEPS];
+  TriagePgNumber      key, after;
+  TriagePgParam       lock_params[1], after_params[1];
 };
+
+/* @sql (with @params) as the read of the log in @steps, under its lock. */
+static void
+log_read_steps (TriagePgStatement   *steps,
+                TriagePgNumber      *key,
+                TriagePgParam       *lock_params,
+                const char          *sql,
+                int                  n_params,
+                const TriagePgParam *params)
+{
+  lock_params[0] = triage_pg_number (key, TRIAGE_PG_EVENT_LOCK);
+  steps[0] = (TriagePgStatement) { "BEGIN", 0, NULL, NULL };
+  steps[1] = (TriagePgStatement) { "SELECT pg_advisory_xact_lock ($1::bigint)", 1, lock_params,
+                                   NULL };
+  steps[2] = (TriagePgStatement) { sql, n_params, params, NULL };
+  steps[3] = (TriagePgStatement) { "COMMIT", 0, NULL, NULL };
+}
+
+static void
+log_read_clear (TriagePgStatement *steps)
+{
+  for (guint i = 0; i < LOG_READ_STEPS; i++)
+    g_clear_pointer (&steps[i].result, PQclear);
+}
+
+/* Runs @sql, a read of the event log, on @conn (with no transaction open)
+ * once no batch of any server is between taking event ids and committing
+ * them, and before any takes more: it sees every event up to the largest id
+ * it sees. Returns its result, or NULL (@error set). */
+PGresult *
+triage_pg_log_read (TriagePgConnection  *conn,
+                    const char          *sql,
+                    int                  n_params,
+                    const TriagePgParam *params,
+                    GError             **error)
+{
+  TriagePgStatement steps[LOG_READ_STEPS];
+  TriagePgNumber key;
+  TriagePgParam lock_params[1];
+  PGresult *result = NULL;
+
+  log_read_steps (steps, &key, lock_params, sql, n_params, params);
+  if (triage_pg_pipeline (conn, steps, LOG_READ_STEPS, error))
+    result = g_steal_pointer (&steps[2].result);
+  log_read_clear (steps);
+  return result;
+}
 
 static void fetch_events (TriagePgListener *self);
 
@@ -53,13 +114,6 @@ on_fetch (gpointer data)
   self->fetch = 0;
   fetch_events (self);
   return G_SOURCE_REMOVE;
-}
-
-static void
-fetch_soon (TriagePgListener *self)
-{
-  if (self->fetch == 0)
-    self->fetch = g_idle_add_full (G_PRIORITY_DEFAULT, on_fetch, self, NULL);
 }
 
 /* Takes the wake-ups libpq has read; TRUE if there was one. */
@@ -89,21 +143,6 @@ watch_socket (TriagePgListener *self)
   g_clear_handle_id (&self->watch, g_source_remove);
   self->watched_fd = PQsocket (conn);
   self->watch = g_unix_fd_add (self->watched_fd, G_IO_IN | G_IO_ERR | G_IO_HUP, on_readable, self);
-}
-
-/* After a statement: a lost connection is made again later; one that
- * libpq made again by itself (between statements) has a new socket to
- * watch, and may have missed wake-ups meanwhile. */
-static void
-check_connection (TriagePgListener *self)
-{
-  if (triage_pg_connection_is_bad (self->conn))
-    connection_lost (self);
-  else if (PQsocket (triage_pg_connection_get (self->conn)) != self->watched_fd)
-    {
-      watch_socket (self);
-      fetch_soon (self);
-    }
 }
 
 static gboolean
@@ -137,10 +176,14 @@ connection_lost (TriagePgListener *self)
                "until it is back");
   g_clear_handle_id (&self->watch, g_source_remove);
   g_clear_handle_id (&self->fetch, g_source_remove);
+  self->fetching = FALSE;
+  log_read_clear (self->read);
   triage_pg_connection_drop (self->conn);
   self->retry_ms = self->retry_ms == 0 ? RETRY_FIRST_MS : MIN (2 * self->retry_ms, RETRY_MAX_MS);
   self->retry = g_timeout_add (self->retry_ms, on_retry, self);
 }
+
+static void fetch_answered (TriagePgListener *self);
 
 static gboolean
 on_readable (int          fd,
@@ -150,6 +193,12 @@ on_readable (int          fd,
   TriagePgListener *self = data;
   PGconn *conn = triage_pg_connection_get (self->conn);
 
+  if (self->fetching)
+    {
+      fetch_answered (self);
+      /* A lost connection removed this source. */
+      return self->watch != 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+    }
   if (!PQconsumeInput (conn) || PQstatus (conn) != CONNECTION_OK)
     {
       self->watch = 0;
@@ -161,65 +210,97 @@ on_readable (int          fd,
   return G_SOURCE_CONTINUE;
 }
 
-/* Hands on every event after the last one, in id order. */
+/* The read failed: a lost connection is made again, anything else is tried
+ * again in a moment. */
+static void
+fetch_failed (TriagePgListener *self,
+              const GError     *error)
+{
+  self->fetching = FALSE;
+  log_read_clear (self->read);
+  if (triage_pg_connection_is_bad (self->conn))
+    {
+      connection_lost (self);
+      return;
+    }
+  g_warning ("cannot read the event log: %s", error->message);
+  if (self->fetch == 0)
+    self->fetch = g_timeout_add (FETCH_RETRY_MS, on_fetch, self);
+}
+
+/* Sends the read of the events after the last one handed on; its answer is
+ * taken when the socket is readable (fetch_answered ()). */
 static void
 fetch_events (TriagePgListener *self)
 {
-  static const char sql[] =
-    "SELECT id, user_id, type, data, notification_id, created_at, protocol FROM events"
-    " WHERE id > $1::bigint ORDER BY id LIMIT " G_STRINGIFY (FETCH_LIMIT);
-  guint count;
-  gboolean woken;
+  g_autoptr(GError) error = NULL;
 
-  if (self->fetching || self->retry != 0)
+  if (self->retry != 0)
     return;
-  self->fetching = TRUE;
-  do
+  if (self->fetching)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(PGresult) result = NULL;
-      TriagePgNumber after;
-      TriagePgParam params[] = { triage_pg_number (&after, self->last_id) };
-
-      result = triage_pg_query (self->conn, sql, 1, params, &error);
-      if (result == NULL)
-        {
-          self->fetching = FALSE;
-          if (triage_pg_connection_is_bad (self->conn))
-            connection_lost (self);
-          else
-            {
-              g_warning ("cannot read the event log: %s", error->message);
-              if (self->fetch == 0)
-                self->fetch = g_timeout_add (FETCH_RETRY_MS, on_fetch, self);
-            }
-          return;
-        }
-      count = (guint) PQntuples (result);
-      for (guint i = 0; i < count; i++)
-        {
-          TriageEventRow event = {
-            .id = triage_pg_int (result, (int) i, 0),
-            .user = PQgetvalue (result, (int) i, 1),
-            .type = PQgetvalue (result, (int) i, 2),
-            .data = PQgetvalue (result, (int) i, 3),
-            .notification_id = PQgetisnull (result, (int) i, 4) ? NULL
-                                                                : PQgetvalue (result, (int) i, 4),
-            .created_at = triage_pg_int (result, (int) i, 5),
-            .protocol = (int) triage_pg_int (result, (int) i, 6),
-          };
-
-          self->last_id = event.id;
-          self->func (&event, self->data);
-        }
-      /* A wake-up read while the query ran (libpq takes them in with its
-       * answer) may be for a commit after the query's snapshot: read again,
-       * or that event waits for the next one, which may never come. */
-      woken = drain_notifies (self);
+      self->again = TRUE;
+      return;
     }
-  while (count == FETCH_LIMIT || woken);
+  self->again = FALSE;
+  self->after_params[0] = triage_pg_number (&self->after, self->last_id);
+  log_read_steps (self->read, &self->key, self->lock_params, FETCH_SQL, 1, self->after_params);
+  if (!triage_pg_pipeline_send (self->conn, self->read, LOG_READ_STEPS, &error))
+    {
+      fetch_failed (self, error);
+      return;
+    }
+  self->fetching = TRUE;
+  /* libpq may have made the connection again to send it. */
+  if (PQsocket (triage_pg_connection_get (self->conn)) != self->watched_fd)
+    {
+      watch_socket (self);
+      self->again = TRUE;
+    }
+}
+
+/* Hands on the events the read found, in id order; reads again when it
+ * found a full page, or a wake-up came meanwhile (for a commit after its
+ * snapshot, maybe: that event would wait for the next wake-up, which may
+ * never come). */
+static void
+fetch_answered (TriagePgListener *self)
+{
+  g_autoptr(GError) error = NULL;
+  TriagePgPoll poll;
+  PGresult *result;
+  guint count;
+
+  poll = triage_pg_pipeline_poll (self->conn, self->read, LOG_READ_STEPS, FALSE, &error);
+  if (poll == TRIAGE_PG_POLL_PENDING)
+    return;
+  if (poll == TRIAGE_PG_POLL_FAILED)
+    {
+      fetch_failed (self, error);
+      return;
+    }
   self->fetching = FALSE;
-  check_connection (self);
+  result = self->read[2].result;
+  count = result != NULL ? (guint) PQntuples (result) : 0;
+  for (guint i = 0; i < count; i++)
+    {
+      TriageEventRow event = {
+        .id = triage_pg_int (result, (int) i, 0),
+        .user = PQgetvalue (result, (int) i, 1),
+        .type = PQgetvalue (result, (int) i, 2),
+        .data = PQgetvalue (result, (int) i, 3),
+        .notification_id = PQgetisnull (result, (int) i, 4) ? NULL
+                                                            : PQgetvalue (result, (int) i, 4),
+        .created_at = triage_pg_int (result, (int) i, 5),
+        .protocol = (int) triage_pg_int (result, (int) i, 6),
+      };
+
+      self->last_id = event.id;
+      self->func (&event, self->data);
+    }
+  log_read_clear (self->read);
+  if (drain_notifies (self) || self->again || count == FETCH_LIMIT)
+    fetch_events (self);
 }
 
 TriagePgListener *
@@ -235,12 +316,11 @@ triage_pg_listener_new (const char        *uri,
   self->func = func;
   self->data = data;
   self->conn = triage_pg_connection_new (uri, password, "triage-server events",
-                                         "SET synchronous_commit = off;"
-                                         " LISTEN " TRIAGE_PG_EVENT_CHANNEL, error);
+                                         "SET lock_timeout = '5s'; LISTEN " TRIAGE_PG_EVENT_CHANNEL, error);
   /* Listening before the newest id is read: nothing falls in between. */
   if (self->conn == NULL ||
-      (last = triage_pg_exec (self->conn, "SELECT COALESCE (MAX (id), 0) FROM events",
-                              error)) == NULL)
+      (last = triage_pg_log_read (self->conn, "SELECT COALESCE (MAX (id), 0) FROM events", 0,
+                                  NULL, error)) == NULL)
     {
       triage_pg_listener_free (self);
       return NULL;
@@ -258,30 +338,7 @@ triage_pg_listener_free (TriagePgListener *self)
   g_clear_handle_id (&self->watch, g_source_remove);
   g_clear_handle_id (&self->retry, g_source_remove);
   g_clear_handle_id (&self->fetch, g_source_remove);
+  log_read_clear (self->read);
   g_clear_pointer (&self->conn, triage_pg_connection_free);
   g_free (self);
-}
-
-/* Runs @sql on this connection (each statement commits on its own, without
- * waiting for the disk). A wake-up that arrives meanwhile is read soon. */
-PGresult *
-triage_pg_listener_query (TriagePgListener    *self,
-                          const char          *sql,
-                          int                  n_params,
-                          const TriagePgParam *params,
-                          GError             **error)
-{
-  PGresult *result;
-
-  if (self->retry != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
-                   "the second connection to the database is being made again");
-      return NULL;
-    }
-  result = triage_pg_query (self->conn, sql, n_params, params, error);
-  check_connection (self);
-  if (self->retry == 0 && drain_notifies (self))
-    fetch_soon (self);
-  return result;
 }

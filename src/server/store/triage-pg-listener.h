@@ -23,7 +23,7 @@ TriagePgListener *triage_pg_listener_new   (const char          *uri,
                                             gpointer             data,
                                             GError             **error);
 void              triage_pg_listener_free  (TriagePgListener    *self);
-PGresult         *triage_pg_listener_query (TriagePgListener    *self,
+PGresult         *triage_pg_log_read       (TriagePgConnection  *conn,
                                             const char          *sql,
                                             int                  n_params,
                                             const TriagePgParam *params,

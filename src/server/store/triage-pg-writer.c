@@ -8,9 +8,15 @@
  * run (its BEGIN goes out with the first one), the first statement that
  * fails fails the whole batch (PostgreSQL refuses the rest of the
  * transaction, so later statements are not even sent), and its events are
- * written as it commits, under a transaction advisory lock, so their ids
- * increase in commit order across servers, and the commit NOTIFYs every
- * listener (triage-pg-listener.c).
+ * written as it commits, under the event-log lock taken SHARED: batches of
+ * every server commit side by side, and the database syncs their commits
+ * together, while a reader of the log takes the lock EXCLUSIVE, so it reads
+ * only once every batch that had written events has committed, and none
+ * writes more until it has read (triage-pg-listener.c): whatever id a reader
+ * saw, no smaller one appears later. Once committed, a NOTIFY (a transaction
+ * of its own, in the same round trip, with nothing to sync) wakes every
+ * listener. Neither lock nor NOTIFY is held across the sync of the log, so
+ * two servers' commits no longer wait for each other's.
  *
  * The commit does not hold the main loop while the database syncs its log:
  * the writer has two connections, and the batch commits on one (its socket
@@ -37,6 +43,7 @@ typedef struct
   TriagePgStatement    pipeline[5];
   guint                n;
   int                  inserted;      /* the index of the events' INSERT, or -1 */
+  guint                commit;        /* the index of the COMMIT */
   GStrv                arrays;        /* the events' parameters */
   TriagePgNumber       key;
   TriagePgParam        lock_params[1];
@@ -173,10 +180,10 @@ event_arrays (GPtrArray *events)
 }
 
 /* The batch's last statements, in one pipeline: its BEGIN if no statement
- * sent it, then its events under the event-log lock (held until the commit
- * is done, so a batch that commits later gets larger ids than any batch that
- * committed before, whichever server wrote it), the NOTIFY that wakes every
- * server's listener, and the COMMIT. NULL when there is nothing to commit. */
+ * sent it, then its events under the event-log lock, shared (held until the
+ * commit is done, so no reader of the log reads while their ids are taken
+ * but not committed), the COMMIT, and after it the NOTIFY that wakes every
+ * server's listener. NULL when there is nothing to commit. */
 static Flight *
 flight_new (TriagePgWriter *self)
 {
@@ -195,7 +202,7 @@ flight_new (TriagePgWriter *self)
       flight->arrays = event_arrays (flight->events);
       flight->lock_params[0] = triage_pg_number (&flight->key, TRIAGE_PG_EVENT_LOCK);
       flight->pipeline[flight->n++] = (TriagePgStatement) {
-        "SELECT pg_advisory_xact_lock ($1::bigint)", 1, flight->lock_params, NULL };
+        "SELECT pg_advisory_xact_lock_shared ($1::bigint)", 1, flight->lock_params, NULL };
       flight->inserted = (int) flight->n;
       flight->pipeline[flight->n++] = (TriagePgStatement) {
         "INSERT INTO events (user_id, type, data, notification_id, created_at, protocol)"
@@ -203,10 +210,12 @@ flight_new (TriagePgWriter *self)
         " FROM unnest ($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[])"
         " WITH ORDINALITY AS e (user_id, type, data, notification_id, created_at, protocol, n)"
         " ORDER BY e.n RETURNING id", 6, (const TriagePgParam *) flight->arrays, NULL };
-      flight->pipeline[flight->n++] = (TriagePgStatement) { "NOTIFY " TRIAGE_PG_EVENT_CHANNEL, 0,
-                                                            NULL, NULL };
     }
+  flight->commit = flight->n;
   flight->pipeline[flight->n++] = (TriagePgStatement) { "COMMIT", 0, NULL, NULL };
+  if (flight->events != NULL)
+    flight->pipeline[flight->n++] = (TriagePgStatement) { "NOTIFY " TRIAGE_PG_EVENT_CHANNEL, 0,
+                                                          NULL, NULL };
   self->in_batch = FALSE;
   return flight;
 }
@@ -224,16 +233,23 @@ flight_free (Flight *flight)
 
 /* Whether the answers of a sent flight say it committed; its events get
  * their ids. A transaction that had failed ends with ROLLBACK, not an error:
- * then, or after an error, the connection is left with no transaction. */
+ * then, or after an error, the connection is left with no transaction. A
+ * NOTIFY that failed after the COMMIT leaves the batch committed (the
+ * listeners read it with the next one). */
 static gboolean
 flight_committed (Flight  *flight,
                   gboolean ok,
                   GError **error)
 {
-  PGresult *committed = flight->pipeline[flight->n - 1].result;
+  PGresult *committed = flight->pipeline[flight->commit].result;
   PGconn *conn = triage_pg_connection_get (flight->conn);
 
-  if (ok && (committed == NULL || g_strcmp0 (PQcmdStatus (committed), "COMMIT") != 0))
+  if (!ok && committed != NULL && g_strcmp0 (PQcmdStatus (committed), "COMMIT") == 0)
+    {
+      g_warning ("the batch was committed, but the other servers were not woken for it");
+      ok = TRUE;
+    }
+  else if (ok && (committed == NULL || g_strcmp0 (PQcmdStatus (committed), "COMMIT") != 0))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was rolled back");
       ok = FALSE;
@@ -256,6 +272,7 @@ gboolean
 triage_pg_writer_commit (TriagePgWriter *self,
                          GError        **error)
 {
+  g_autoptr(GError) failure = NULL;
   Flight *flight;
   gboolean ok;
 
@@ -272,9 +289,11 @@ triage_pg_writer_commit (TriagePgWriter *self,
       self->in_batch = FALSE;
       return TRUE;
     }
-  ok = triage_pg_pipeline (flight->conn, flight->pipeline, flight->n, error);
-  ok = flight_committed (flight, ok, ok ? error : NULL);
+  ok = triage_pg_pipeline (flight->conn, flight->pipeline, flight->n, &failure);
+  ok = flight_committed (flight, ok, failure ? NULL : &failure);
   flight_free (flight);
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&failure));
   return ok;
 }
 

@@ -3,9 +3,9 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One log for every server: ids increase in commit order whichever server
- * wrote the event (triage-pg-writer.c), so a stream resumes anywhere from
- * the id it last got.
+ * One log for every server: a reader never sees an id while a smaller one
+ * may still be committed, whichever server wrote it (triage-pg-writer.c), so
+ * a stream resumes anywhere from the id it last got.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -25,10 +25,11 @@ number (TriageStorePostgres *self,
   return result != NULL && PQntuples (result) > 0 ? triage_pg_int (result, 0, 0) : 0;
 }
 
+/* Every event up to it is committed, none smaller is to come. */
 static gint64
 postgres_last_event (TriageStore *store)
 {
-  return number (TRIAGE_STORE_POSTGRES (store), "SELECT MAX (id) FROM events");
+  return triage_store_postgres_last_event (TRIAGE_STORE_POSTGRES (store));
 }
 
 static GPtrArray *
@@ -39,12 +40,14 @@ postgres_events_after (TriageStore *store,
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   g_autoptr(PGresult) result = NULL;
-  TriagePgNumber from, most;
+  gint64 last = postgres_last_event (store);
+  TriagePgNumber from, most, newest;
   TriagePgParam params[] = { user, triage_pg_number (&from, after),
-                             triage_pg_number (&most, (gint64) limit + 1) };
+                             triage_pg_number (&most, (gint64) limit + 1),
+                             triage_pg_number (&newest, last) };
   GPtrArray *rows;
 
-  if (after < postgres_last_event (store))
+  if (after < last)
     {
       gint64 first = number (self, "SELECT MIN (id) FROM events");
 
@@ -52,13 +55,15 @@ postgres_events_after (TriageStore *store,
         return NULL;
     }
   /* An event with no data of its own is a new notification's: its JSON is
-   * the notification's (schema version 4). */
+   * the notification's (schema version 4). Up to the newest committed with
+   * none smaller to come: what is after it comes live, from the listener. */
   result = triage_store_postgres_query (self, "SELECT e.id, e.type, COALESCE (e.data, n.json),"
                                              " e.notification_id, e.protocol FROM events e"
                                              " LEFT JOIN notifications n"
                                              " ON e.data IS NULL AND n.id = e.notification_id"
                                              " WHERE e.user_id = $1 AND e.id > $2::bigint"
-                                             " ORDER BY e.id LIMIT $3::bigint", 3, params);
+                                             " AND e.id <= $4::bigint"
+                                             " ORDER BY e.id LIMIT $3::bigint", 4, params);
   if (result == NULL || PQntuples (result) > (int) limit)
     return NULL;
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);

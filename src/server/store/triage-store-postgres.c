@@ -54,6 +54,7 @@ struct _TriageStorePostgres
   TriageStore         parent_instance;
   TriagePgWriter     *writer;
   TriagePgListener   *listener;
+  TriagePgConnection *side;           /* rate limits, reads of the log under its lock */
   GHashTable         *services;       /* "query\nvalue" → TriageServiceRow: they never change */
   GHashTable         *recipients;     /* notification id → GStrv: who it goes to, never changes */
   GQueue             *recipients_age; /* its keys, oldest first */
@@ -451,15 +452,14 @@ postgres_take_rate (TriageStore *store,
 
   if (now - self->rates_swept >= RATE_SWEEP_US)
     {
-      g_autoptr(PGresult) swept = triage_pg_listener_query (self->listener,
-                                                            "DELETE FROM rate_limits"
-                                                            " WHERE tat < $1::bigint", 1,
-                                                            params + 1, NULL);
+      g_autoptr(PGresult) swept = triage_pg_query (self->side,
+                                                   "DELETE FROM rate_limits WHERE tat < $1::bigint",
+                                                   1, params + 1, NULL);
 
       self->rates_swept = now;
     }
   /* One statement counts the request if the allowance holds it. */
-  taken = triage_pg_listener_query (self->listener,
+  taken = triage_pg_query (self->side,
     "INSERT INTO rate_limits AS r (key, tat) VALUES ($1, $2::bigint + $3::bigint)"
     " ON CONFLICT (key) DO UPDATE SET tat = GREATEST (r.tat, $2::bigint) + $3::bigint"
     "  WHERE GREATEST (r.tat, $2::bigint) + $3::bigint - $2::bigint <= $4::bigint"
@@ -472,11 +472,33 @@ postgres_take_rate (TriageStore *store,
     }
   if (PQntuples (taken) == 1)
     return TRUE;
-  current = triage_pg_listener_query (self->listener, "SELECT tat FROM rate_limits WHERE key = $1",
-                                      1, params, NULL);
+  current = triage_pg_query (self->side, "SELECT tat FROM rate_limits WHERE key = $1", 1, params,
+                             NULL);
   if (current != NULL && PQntuples (current) == 1)
     *wait = MAX (0, triage_pg_int (current, 0, 0) + interval - window - now);
   return FALSE;
+}
+
+/* ---- the event log's horizon ---- */
+
+/* The newest event id, read once no batch of any server is between taking
+ * event ids and committing them (triage_pg_log_read ()): every event up to
+ * it is committed, and none smaller appears later, so a stream that starts
+ * after it misses nothing. Waits for the commits in flight, if any. */
+gint64
+triage_store_postgres_last_event (TriageStorePostgres *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PGresult) result = triage_pg_log_read (self->side,
+                                                   "SELECT COALESCE (MAX (id), 0) FROM events", 0,
+                                                   NULL, &error);
+
+  if (result == NULL)
+    {
+      g_warning ("cannot read the event log: %s", error->message);
+      return 0;
+    }
+  return triage_pg_int (result, 0, 0);
 }
 
 /* ---- the object ---- */
@@ -511,6 +533,12 @@ triage_store_postgres_new (const char *uri,
   self->writer = triage_pg_writer_new (conn, second);
   if (!triage_pg_migrate (conn, error))
     return NULL;
+  /* Rate limits are shared, approximate state that need not survive a
+   * crash: this connection commits without waiting for the disk. */
+  self->side = triage_pg_connection_new (uri, password, "triage-server",
+                                         "SET synchronous_commit = off; " SESSION_SETTINGS, error);
+  if (self->side == NULL)
+    return NULL;
   self->listener = triage_pg_listener_new (uri, password, on_listener_event, self, error);
   if (self->listener == NULL)
     return NULL;
@@ -534,6 +562,7 @@ triage_store_postgres_finalize (GObject *object)
 
   /* The base class committed the open batch in its dispose. */
   g_clear_pointer (&self->writer, triage_pg_writer_free);
+  g_clear_pointer (&self->side, triage_pg_connection_free);
   g_hash_table_unref (self->services);
   g_hash_table_unref (self->recipients);
   g_queue_free_full (self->recipients_age, g_free);

@@ -51,6 +51,9 @@ GHashTable       *triage_store_postgres_services    (TriageStorePostgres *self);
 void              triage_store_postgres_services_class_init (TriageStoreClass *store_class);
 /* Reading notifications: one, an agent's request, a page (triage-store-postgres-reads.c). */
 void              triage_store_postgres_reads_class_init (TriageStoreClass *store_class);
+/* The newest event id, with every event up to it committed and none smaller
+ * to come (triage-store-postgres.c). */
+gint64            triage_store_postgres_last_event (TriageStorePostgres *self);
 /* The AFP functions (triage-store-postgres-afp.c). */
 void              triage_store_postgres_afp_class_init (TriageStoreClass *store_class);
 /* The event log (triage-store-postgres-events.c). */

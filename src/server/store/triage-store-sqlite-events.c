@@ -59,10 +59,11 @@ sqlite_insert_events (TriageStore *store,
                             g_str_equal (event->type, TRIAGE_EVENT_NOTIFICATION);
           int at = (int) i * 6;
 
-          triage_store_sqlite_bind_text (stmt, at + 1, event->user);
-          triage_store_sqlite_bind_text (stmt, at + 2, event->type);
-          triage_store_sqlite_bind_text (stmt, at + 3, refers ? NULL : event->data);
-          triage_store_sqlite_bind_text (stmt, at + 4, refers ? event->notification_id : NULL);
+          /* The events outlive the statement's done (): not copied. */
+          triage_store_sqlite_bind_static (stmt, at + 1, event->user);
+          triage_store_sqlite_bind_static (stmt, at + 2, event->type);
+          triage_store_sqlite_bind_static (stmt, at + 3, refers ? NULL : event->data);
+          triage_store_sqlite_bind_static (stmt, at + 4, refers ? event->notification_id : NULL);
           sqlite3_bind_int64 (stmt, at + 5, event->created_at);
           sqlite3_bind_int (stmt, at + 6, event->protocol);
         }

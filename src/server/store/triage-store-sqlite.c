@@ -306,6 +306,27 @@ bind_text (sqlite3_stmt *stmt,
     sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
 }
 
+/* @text bound without a copy: it must outlive the statement's step and
+ * done () (which unbinds it); for the long texts of the hot inserts. */
+static void
+bind_static (sqlite3_stmt *stmt,
+             int           index,
+             const char   *text)
+{
+  if (text == NULL)
+    sqlite3_bind_null (stmt, index);
+  else
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_STATIC);
+}
+
+void
+triage_store_sqlite_bind_static (sqlite3_stmt *stmt,
+                                 int           index,
+                                 const char   *text)
+{
+  bind_static (stmt, index, text);
+}
+
 /* For the backend's other files (triage-store-sqlite.h). */
 void
 triage_store_sqlite_done (sqlite3_stmt *stmt)
@@ -528,12 +549,13 @@ sqlite_insert_notification (TriageStore *store,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     " created_at, deadline, updated_at, protocol, protocol_id)"
     " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
-  bind_text (stmt, 1, id);
-  bind_text (stmt, 2, service_id);
-  bind_text (stmt, 3, body);
-  bind_text (stmt, 4, json);
-  bind_text (stmt, 5, answer);
-  bind_text (stmt, 6, project);
+  /* The caller's texts live until done () below: not copied. */
+  bind_static (stmt, 1, id);
+  bind_static (stmt, 2, service_id);
+  bind_static (stmt, 3, body);
+  bind_static (stmt, 4, json);
+  bind_static (stmt, 5, answer);
+  bind_static (stmt, 6, project);
   sqlite3_bind_int64 (stmt, 7, created_at);
   if (deadline > 0)
     sqlite3_bind_int64 (stmt, 8, deadline);
@@ -541,7 +563,7 @@ sqlite_insert_notification (TriageStore *store,
     sqlite3_bind_null (stmt, 8);
   sqlite3_bind_int64 (stmt, 9, created_at);
   sqlite3_bind_int (stmt, 10, protocol);
-  bind_text (stmt, 11, protocol_id);
+  bind_static (stmt, 11, protocol_id);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
   exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);

@@ -26,6 +26,10 @@ void                 triage_store_sqlite_done        (struct sqlite3_stmt *stmt)
 void                 triage_store_sqlite_bind_text   (struct sqlite3_stmt *stmt,
                                                       int                  index,
                                                       const char          *text);
+/* The same without a copy: @text must outlive the step and the done(). */
+void                 triage_store_sqlite_bind_static (struct sqlite3_stmt *stmt,
+                                                      int                  index,
+                                                      const char          *text);
 /* Column @column as a new string, NULL for SQL NULL. */
 char                *triage_store_sqlite_column_text (struct sqlite3_stmt *stmt,
                                                       int                  column);
