@@ -61,6 +61,7 @@ struct _TriageApplication
   guint                  pending_open_id;
   guint                  tray_update_id;
   guint                  inbox_release_id;    /* the inbox held for a resync, released then */
+  GPtrArray             *resync_saves;        /* AtpNotification: a resync's, recorded after it */
   guint                  background_check_id; /* saying once that it runs in the background */
   guint                  prune_id;            /* forgetting old history, daily */
 };

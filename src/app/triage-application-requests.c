@@ -31,9 +31,29 @@ release_inbox_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static void save_done_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data);
+
+/* A resync's requests are recorded in the history once it is over (or
+ * broken off): 10,000 of them were a second of the store thread's CPU
+ * (every row and its search index), taken from the pages being read and
+ * shown while the person waited for the inbox. The server keeps them pending
+ * meanwhile, so none is lost should the app stop first. */
+static void
+save_resync_requests (TriageApplication *self)
+{
+  g_autoptr(GPtrArray) saves = g_steal_pointer (&self->resync_saves);
+
+  for (guint i = 0; saves != NULL && i < saves->len; i++)
+    triage_store_save_notification_async (self->store, g_ptr_array_index (saves, i), NULL,
+                                          save_done_cb, g_object_ref (self));
+}
+
 void
 _triage_application_release_inbox (TriageApplication *self)
 {
+  save_resync_requests (self);
   if (self->inbox_release_id == 0)
     return;
   g_clear_handle_id (&self->inbox_release_id, g_source_remove);
@@ -169,16 +189,23 @@ _triage_application_on_stream_notification (TriageApplication *self,
   TriageRequest *request;
   gboolean is_new = FALSE;
 
-  triage_store_save_notification_async (self->store, notification, NULL, save_done_cb,
-                                        g_object_ref (self));
+  if (triage_connection_get_state (self->connection) != TRIAGE_CONNECTION_CONNECTED)
+    {
+      if (self->resync_saves == NULL)
+        self->resync_saves = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_notification_unref);
+      g_ptr_array_add (self->resync_saves, atp_notification_ref (notification));
+    }
+  else
+    triage_store_save_notification_async (self->store, notification, NULL, save_done_cb,
+                                          g_object_ref (self));
 
   if (!atp_status_is_pending (notification->status))
     return;
 
   /* Before the connection is up, a request comes from a resync, which
-   * brings the whole pending set in one go: the inbox is held until
-   * ::resynced (or, should the resync stop halfway, until the main loop
-   * is back). */
+   * brings the pending set a page (1,000) at a time: the inbox is held
+   * until the main loop is back, so the window's list is told of each page
+   * as one change, and has the first page while the next is on its way. */
   if (self->inbox_release_id == 0 &&
       triage_connection_get_state (self->connection) != TRIAGE_CONNECTION_CONNECTED)
     {

@@ -549,6 +549,7 @@ triage_application_finalize (GObject *object)
   g_clear_object (&self->inbox);
   g_clear_object (&self->credentials);
   g_clear_pointer (&self->loaded_server, g_free);
+  g_clear_pointer (&self->resync_saves, g_ptr_array_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   g_free (self->pending_open);

@@ -18,22 +18,25 @@
  * marks for 10,000 pending instead of a hundred). */
 #define MAX_LIMIT     1000
 
-/* REST reads count as delivery. */
+/* REST reads count as delivery. The reader has the new status in the
+ * answer (ATP's status updates come "via WebSocket or included in REST
+ * responses"), and no stream is owed it: a stream open when the row was
+ * made was pushed it, which delivered it then; a stream opened since lists
+ * (or is sent) the pending set itself. So the move is not pushed (profile
+ * §3 as docs/protocol.md decides it): a resync of 10,000 new rows was 10,000
+ * status updates built, logged, sent and parsed, about a change its own
+ * client had just read. */
 static void
 mark_delivered (TriageServer          *self,
                 TriageNotificationRow *row)
 {
   if (row->status == ATP_STATUS_CREATED &&
       triage_store_mark_delivered (self->store, row->id, g_get_real_time ()))
-    {
-      row->status = ATP_STATUS_DELIVERED;
-      triage_server_changed (self, row->id, ATP_STATUS_DELIVERED, NULL);
-    }
+    row->status = ATP_STATUS_DELIVERED;
 }
 
 /* The same for a list page, in one statement: a page of 1,000 new rows was
- * 1,000 UPDATEs. Each row moved is still its own status update, as ATP has
- * every transition pushed. */
+ * 1,000 UPDATEs. */
 static void
 mark_page_delivered (TriageServer *self,
                      GPtrArray    *rows)
@@ -62,14 +65,6 @@ mark_page_delivered (TriageServer *self,
 
       if (row != NULL)
         row->status = ATP_STATUS_DELIVERED;
-    }
-  /* In the page's order, as they were before. */
-  for (guint i = 0; i < rows->len; i++)
-    {
-      TriageNotificationRow *row = rows->pdata[i];
-
-      if (row->status == ATP_STATUS_DELIVERED && g_hash_table_contains (by_id, row->id))
-        triage_server_changed (self, row->id, ATP_STATUS_DELIVERED, NULL);
     }
 }
 

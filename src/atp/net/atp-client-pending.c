@@ -21,6 +21,9 @@
  * is read and parsed.
  * The pages are still taken in their order. A server without the header is
  * read one page after the other, as before.
+ * A paged list (the stream's resync) hands each page on as it is taken in,
+ * so the owner works on one page while the next is made and read, instead
+ * of on all 10,000 once the last is in.
  */
 
 #define NEXT_CURSOR_HEADER "X-Triage-Next-Cursor"
@@ -40,6 +43,8 @@ typedef struct
   guint       limit;
   GHashTable *pages;    /* cursor → Page*: asked for, not yet taken in */
   gboolean    returned;
+  AtpClientPageFunc page_func;   /* or NULL */
+  gpointer          page_data;
 } ListPending;
 
 static void
@@ -80,6 +85,7 @@ take_in (GTask *task)
   ListPending *state = g_task_get_task_data (task);
   AtpClient *self = g_task_get_source_object (task);
   Page *page;
+  guint from;
 
   while (!state->returned &&
          (page = g_hash_table_lookup (state->pages, state->cursor)) != NULL && page->answered)
@@ -103,6 +109,7 @@ take_in (GTask *task)
           return;
         }
 
+      from = state->items->len;
       for (guint i = 0; i < answer->notifications->len; i++)
         {
           AtpNotification *notification = g_ptr_array_index (answer->notifications, i);
@@ -111,6 +118,18 @@ take_in (GTask *task)
             continue;
           g_hash_table_add (state->seen, g_strdup (notification->id));
           g_ptr_array_add (state->items, atp_notification_ref (notification));
+        }
+      if (state->page_func != NULL && state->items->len > from)
+        {
+          GError *error_cancelled = NULL;
+
+          /* Any code of the owner's runs here, which may end the list. */
+          state->page_func (state->items, from, state->page_data);
+          if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), &error_cancelled))
+            {
+              return_error (task, error_cancelled);
+              return;
+            }
         }
 
       if (!answer->has_more)
@@ -225,6 +244,19 @@ atp_client_list_pending_async (AtpClient           *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
+  g_return_if_fail (ATP_IS_CLIENT (self));
+
+  atp_client_list_pending_paged_async (self, NULL, NULL, cancellable, callback, user_data);
+}
+
+void
+atp_client_list_pending_paged_async (AtpClient           *self,
+                                     AtpClientPageFunc    page_func,
+                                     gpointer             page_data,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
   g_autoptr(GTask) task = NULL;
   ListPending *state;
 
@@ -234,6 +266,8 @@ atp_client_list_pending_async (AtpClient           *self,
   g_task_set_source_tag (task, atp_client_list_pending_async);
 
   state = g_new0 (ListPending, 1);
+  state->page_func = page_func;
+  state->page_data = page_data;
   state->items = g_ptr_array_new_with_free_func ((GDestroyNotify) atp_notification_unref);
   state->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   state->pages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) page_free);

@@ -70,6 +70,20 @@ gpointer     atp_client_request_finish     (AtpClient           *self,
                                             GAsyncResult        *result,
                                             gpointer             source_tag,
                                             GError             **error);
+/* Called with the whole list so far as each page is taken in, in order:
+ * @items[@from…] are the notifications new on that page. */
+typedef void (*AtpClientPageFunc) (GPtrArray *items,
+                                   guint      from,
+                                   gpointer   data);
+/* atp_client_list_pending_async() that also hands on each page as it is
+ * taken in (the stream's resync: the owner has the first thousand while the
+ * rest are still coming); the finish is atp_client_list_pending_finish(). */
+void         atp_client_list_pending_paged_async (AtpClient           *self,
+                                                  AtpClientPageFunc    page_func,
+                                                  gpointer             page_data,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
 /* The client list's GET for @query (atp-client-pending.c asks page after page). */
 SoupMessage *atp_client_new_list_message   (AtpClient           *self,
                                             const AtpListQuery  *query);

@@ -279,6 +279,30 @@ on_connection_error (SoupWebsocketConnection *connection,
 
 /* Resync */
 
+/* A page of the pending set is in: what is new to the stream is emitted now,
+ * while the next page is made and read (10,000 pending: the owner had none of
+ * them until the tenth page was in, then all at once). Should the owner end
+ * the connection meanwhile, the list is cancelled with it. */
+static void
+resync_page (GPtrArray *items,
+             guint      from,
+             gpointer   data)
+{
+  AtpStream *self = data;
+  guint generation = self->generation;
+
+  for (guint i = from; i < items->len; i++)
+    {
+      AtpNotification *notification = g_ptr_array_index (items, i);
+
+      if (g_hash_table_contains (self->emitted, notification->id))
+        continue;
+      atp_stream_emit_notification (self, notification);
+      if (self->generation != generation)
+        return;
+    }
+}
+
 static void
 resync_cb (GObject      *object,
            GAsyncResult *result,
@@ -327,17 +351,6 @@ resync_cb (GObject      *object,
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (!g_hash_table_contains (live, key))
       g_hash_table_iter_remove (&iter);
-
-  for (guint i = 0; i < pending->len; i++)
-    {
-      AtpNotification *notification = g_ptr_array_index (pending, i);
-
-      if (g_hash_table_contains (self->emitted, notification->id))
-        continue;
-      atp_stream_emit_notification (self, notification);
-      if (self->generation != generation)
-        return;
-    }
 
   atp_stream_set_retry (self, 0, 0);
   atp_stream_set_last_error (self, NULL);
@@ -426,7 +439,8 @@ websocket_cb (GObject      *object,
   arm_silence_timer (self);
 
   self->resyncing = TRUE;
-  atp_client_list_pending_async (self->client, self->cancellable, resync_cb, g_object_ref (self));
+  atp_client_list_pending_paged_async (self->client, resync_page, self, self->cancellable,
+                                       resync_cb, g_object_ref (self));
 }
 
 void
