@@ -12,12 +12,17 @@
  * meanwhile: a NOTIFY may be lost, an event never is.
  *
  * Batches write their events under the event-log lock taken shared, so
- * batches of several servers commit together (triage-pg-writer.c); a read of
- * the log takes it exclusive (triage_pg_log_read ()): it reads once every
- * batch that had taken ids has committed, and no batch takes more until it
- * has read, so no id smaller than one it saw can appear later. The read
- * waits for those commits in the database, not in the main loop: it goes
- * out in one round trip and its answer is taken when the socket is readable.
+ * batches of several servers commit together (triage-pg-writer.c): a batch
+ * with smaller ids may commit after one with larger ids. A read of the log
+ * hands on the events after the last one only as far as their ids follow
+ * each other: an id missing is a batch still committing (its NOTIFY brings
+ * the next read) or one that never will (rolled back). A gap that stays
+ * GAP_WAIT_MS is settled by a read under the lock taken exclusive
+ * (triage_pg_log_read ()), which reads once every batch that had taken ids
+ * has committed, and before any takes more: then a missing id is gone for
+ * good. So readers seldom hold writers up. Reads go out in one round trip
+ * and their answers are taken when the socket is readable: no wait holds the
+ * main loop.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -31,6 +36,7 @@
 #define RETRY_FIRST_MS    100
 #define RETRY_MAX_MS      5000
 #define FETCH_RETRY_MS    1000
+#define GAP_WAIT_MS       50
 
 #define FETCH_SQL \
   "SELECT id, user_id, type, data, notification_id, created_at, protocol FROM events" \
@@ -52,6 +58,9 @@ struct _TriagePgListener
   guint               fetch;       /* a read of new events, soon */
   gboolean            fetching;    /* a read is out, its answer awaited */
   gboolean            again;       /* woken while it was: read once more */
+  gboolean            locked;      /* the read out is under the lock */
+  gboolean            want_lock;   /* the next one is */
+  guint               gap;         /* a read under the lock, if an id stays missing */
   TriagePgStatement   read[LOG_READ_STEPS];
   TriagePgNumber      key, after;
   TriagePgParam       lock_params[1], after_params[1];
@@ -176,6 +185,7 @@ connection_lost (TriagePgListener *self)
                "until it is back");
   g_clear_handle_id (&self->watch, g_source_remove);
   g_clear_handle_id (&self->fetch, g_source_remove);
+  g_clear_handle_id (&self->gap, g_source_remove);
   self->fetching = FALSE;
   log_read_clear (self->read);
   triage_pg_connection_drop (self->conn);
@@ -243,8 +253,15 @@ fetch_events (TriagePgListener *self)
       return;
     }
   self->again = FALSE;
+  self->locked = self->want_lock;
+  self->want_lock = FALSE;
   self->after_params[0] = triage_pg_number (&self->after, self->last_id);
   log_read_steps (self->read, &self->key, self->lock_params, FETCH_SQL, 1, self->after_params);
+  if (!self->locked)
+    {
+      /* BEGIN, a statement that takes no lock, the read, COMMIT. */
+      self->read[1].sql = "SELECT $1::bigint";
+    }
   if (!triage_pg_pipeline_send (self->conn, self->read, LOG_READ_STEPS, &error))
     {
       fetch_failed (self, error);
@@ -263,10 +280,22 @@ fetch_events (TriagePgListener *self)
  * found a full page, or a wake-up came meanwhile (for a commit after its
  * snapshot, maybe: that event would wait for the next wake-up, which may
  * never come). */
+static gboolean
+on_gap (gpointer data)
+{
+  TriagePgListener *self = data;
+
+  self->gap = 0;
+  self->want_lock = TRUE;
+  fetch_events (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 fetch_answered (TriagePgListener *self)
 {
   g_autoptr(GError) error = NULL;
+  gboolean gap = FALSE;
   TriagePgPoll poll;
   PGresult *result;
   guint count;
@@ -295,11 +324,21 @@ fetch_answered (TriagePgListener *self)
         .protocol = (int) triage_pg_int (result, (int) i, 6),
       };
 
+      /* Past a missing id only under the lock. */
+      if (!self->locked && event.id != self->last_id + 1)
+        {
+          gap = TRUE;
+          break;
+        }
       self->last_id = event.id;
       self->func (&event, self->data);
     }
   log_read_clear (self->read);
-  if (drain_notifies (self) || self->again || count == FETCH_LIMIT)
+  if (!gap)
+    g_clear_handle_id (&self->gap, g_source_remove);
+  else if (self->gap == 0)
+    self->gap = g_timeout_add (GAP_WAIT_MS, on_gap, self);
+  if (drain_notifies (self) || self->again || self->want_lock || (count == FETCH_LIMIT && !gap))
     fetch_events (self);
 }
 
@@ -338,6 +377,7 @@ triage_pg_listener_free (TriagePgListener *self)
   g_clear_handle_id (&self->watch, g_source_remove);
   g_clear_handle_id (&self->retry, g_source_remove);
   g_clear_handle_id (&self->fetch, g_source_remove);
+  g_clear_handle_id (&self->gap, g_source_remove);
   log_read_clear (self->read);
   g_clear_pointer (&self->conn, triage_pg_connection_free);
   g_free (self);
