@@ -121,9 +121,9 @@ test_expiry_and_wait (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) later = g_date_time_add_seconds (now, 0.5);
-  g_autofree char *deadline = g_date_time_format_iso8601 (later);
+  g_autoptr(GDateTime) now = NULL;
+  g_autoptr(GDateTime) later = NULL;
+  g_autofree char *deadline = NULL;
   g_autofree char *key = NULL, *body = NULL, *alice = NULL;
   const char *recipients[] = { "alice", NULL };
   g_autoptr(SrvAnswer) late = NULL;
@@ -134,12 +134,19 @@ test_expiry_and_wait (void)
   g_assert_true (triage_test_server_create_user (server, "alice", &alice, &error));
   g_assert_true (triage_test_server_create_service (server, "svc", recipients, NULL, NULL, &key, NULL,
                                                     &error));
+  /* The deadline from now, not from before the server started: on a loaded
+   * machine (an ASan build at load 19) starting it took longer than the
+   * deadline, and the request was past it when posted. Two seconds leave
+   * room for the POST itself; the wait is the longest the server allows. */
+  now = g_date_time_new_now_utc ();
+  later = g_date_time_add_seconds (now, 2);
+  deadline = g_date_time_format_iso8601 (later);
   body = g_strdup_printf ("{\"id\":\"" NOTIFICATION_ID "\",\"deadline\":\"%s\","
                           "\"context\":{\"title\":\"T\",\"description\":\"D\"},"
                           "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}",
                           deadline);
   expect (server, "POST", "/api/v1/notifications", key, body, 201, NULL);
-  expect (server, "GET", "/api/v1/notifications/" NOTIFICATION_ID "?wait=5", key, NULL, 200,
+  expect (server, "GET", "/api/v1/notifications/" NOTIFICATION_ID "?wait=60", key, NULL, 200,
           "\"expired\"");
 
   /* An answer now is late: 409 with when it expired, as ATP's example has it. */

@@ -167,6 +167,8 @@ boxed_list_new (void)
 
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
+  /* Separated without borders: see "aitp-list" in style.css. */
+  gtk_widget_add_css_class (list, "aitp-list");
 
   return list;
 }
