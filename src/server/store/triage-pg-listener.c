@@ -238,6 +238,14 @@ fetch_failed (TriagePgListener *self,
     self->fetch = g_timeout_add (FETCH_RETRY_MS, on_fetch, self);
 }
 
+/* The statements of the read out: the read alone, or BEGIN, the lock, the
+ * read, COMMIT. */
+static guint
+read_steps (TriagePgListener *self)
+{
+  return self->locked ? LOG_READ_STEPS : 1;
+}
+
 /* Sends the read of the events after the last one handed on; its answer is
  * taken when the socket is readable (fetch_answered ()). */
 static void
@@ -256,13 +264,11 @@ fetch_events (TriagePgListener *self)
   self->locked = self->want_lock;
   self->want_lock = FALSE;
   self->after_params[0] = triage_pg_number (&self->after, self->last_id);
-  log_read_steps (self->read, &self->key, self->lock_params, FETCH_SQL, 1, self->after_params);
-  if (!self->locked)
-    {
-      /* BEGIN, a statement that takes no lock, the read, COMMIT. */
-      self->read[1].sql = "SELECT $1::bigint";
-    }
-  if (!triage_pg_pipeline_send (self->conn, self->read, LOG_READ_STEPS, &error))
+  if (self->locked)
+    log_read_steps (self->read, &self->key, self->lock_params, FETCH_SQL, 1, self->after_params);
+  else
+    self->read[0] = (TriagePgStatement) { FETCH_SQL, 1, self->after_params, NULL };
+  if (!triage_pg_pipeline_send (self->conn, self->read, read_steps (self), &error))
     {
       fetch_failed (self, error);
       return;
@@ -300,7 +306,7 @@ fetch_answered (TriagePgListener *self)
   PGresult *result;
   guint count;
 
-  poll = triage_pg_pipeline_poll (self->conn, self->read, LOG_READ_STEPS, FALSE, &error);
+  poll = triage_pg_pipeline_poll (self->conn, self->read, read_steps (self), FALSE, &error);
   if (poll == TRIAGE_PG_POLL_PENDING)
     return;
   if (poll == TRIAGE_PG_POLL_FAILED)
@@ -309,7 +315,7 @@ fetch_answered (TriagePgListener *self)
       return;
     }
   self->fetching = FALSE;
-  result = self->read[2].result;
+  result = self->read[self->locked ? 2 : 0].result;
   count = result != NULL ? (guint) PQntuples (result) : 0;
   for (guint i = 0; i < count; i++)
     {
