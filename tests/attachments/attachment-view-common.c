@@ -1,0 +1,228 @@
+/* attachment-view-common.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The fixture and helpers shared by the parts of test-attachment-view.
+ */
+
+#define G_LOG_DOMAIN "test-attachment-view"
+
+#include "attachment-view-common.h"
+
+gboolean
+on_watchdog (gpointer user_data)
+{
+  g_error ("Timed out waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+on_tick (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 640, 480);
+  fixture->view = TRIAGE_ATTACHMENT_VIEW (triage_attachment_view_new ());
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->view));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+}
+
+void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  /* Pending decodes and downloads are cancelled; the view must then go away. */
+  WAIT_UNTIL (fixture->view == NULL);
+
+  g_clear_pointer (&fixture->server, attachment_test_server_stop);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+void
+attachment_free (AtpAttachment *attachment)
+{
+  g_free (attachment->type);
+  g_free (attachment->description);
+  g_free (attachment->uri);
+  g_free (attachment->data);
+  g_free (attachment);
+}
+
+
+AtpAttachment *
+inline_attachment (const char *type,
+                   const char *description,
+                   const void *data,
+                   gsize       size)
+{
+  AtpAttachment *attachment = g_new0 (AtpAttachment, 1);
+
+  attachment->type = g_strdup (type);
+  attachment->description = g_strdup (description);
+  attachment->data = g_base64_encode (data, size);
+  attachment->decoded_size = size;
+
+  return attachment;
+}
+
+AtpAttachment *
+uri_attachment (const char *type,
+                const char *description,
+                const char *uri)
+{
+  AtpAttachment *attachment = g_new0 (AtpAttachment, 1);
+
+  attachment->type = g_strdup (type);
+  attachment->description = g_strdup (description);
+  attachment->uri = g_strdup (uri);
+
+  return attachment;
+}
+
+/* The web server is started by the first test that needs it. */
+AttachmentTestServer *
+get_server (Fixture *fixture)
+{
+  if (fixture->server == NULL)
+    fixture->server = attachment_test_server_start ();
+
+  return fixture->server;
+}
+
+char *
+server_uri (Fixture    *fixture,
+            const char *path)
+{
+  return attachment_test_server_uri (get_server (fixture), path);
+}
+
+guint
+requests (Fixture *fixture)
+{
+  return attachment_test_server_count_requests (get_server (fixture), NULL);
+}
+
+void
+show (Fixture             *fixture,
+      const AtpAttachment *attachment)
+{
+  triage_attachment_view_set_attachment (fixture->view, attachment, "Build bot");
+}
+
+void
+wait_for_kind (Fixture              *fixture,
+               TriageAttachmentKind  kind)
+{
+  WAIT_UNTIL (triage_attachment_view_get_kind (fixture->view) == kind);
+}
+
+GtkWidget *
+find_widget (GtkWidget  *root,
+             gboolean  (*match) (GtkWidget *, gconstpointer),
+             gconstpointer data)
+{
+  if (match (root, data))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+gboolean
+label_contains (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) &&
+         strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
+}
+
+gboolean
+label_is (GtkWidget     *widget,
+          gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
+}
+
+gboolean
+button_labelled (GtkWidget     *widget,
+                 gconstpointer  label)
+{
+  return GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
+}
+
+GtkLabel *
+find_label (Fixture    *fixture,
+            const char *text)
+{
+  GtkWidget *label = find_widget (GTK_WIDGET (fixture->view), label_contains, text);
+
+  if (label == NULL)
+    {
+      g_autofree char *kind = g_enum_to_string (TRIAGE_TYPE_ATTACHMENT_KIND,
+                                                triage_attachment_view_get_kind (fixture->view));
+
+      g_error ("No label shows “%s” (kind %s, notice %s, error %s)", text, kind,
+               triage_attachment_view_get_notice (fixture->view),
+               triage_attachment_view_get_error_message (fixture->view));
+    }
+
+  return GTK_LABEL (label);
+}
+
+/* A button the user can see and press. */
+gboolean
+button_usable (Fixture    *fixture,
+               const char *label)
+{
+  GtkWidget *button = find_widget (GTK_WIDGET (fixture->view), button_labelled, label);
+
+  return button != NULL && gtk_widget_is_visible (button) && gtk_widget_is_sensitive (button);
+}
+
+void
+assert_text (Fixture    *fixture,
+             const char *expected)
+{
+  g_autofree char *text = triage_attachment_view_get_text (fixture->view);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+GBytes *
+make_image (int         width,
+            int         height,
+            const char *format)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
+  g_autoptr(GError) error = NULL;
+  char *buffer = NULL;
+  gsize size = 0;
+
+  gdk_pixbuf_fill (pixbuf, 0x208040ff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &size, format, &error, NULL));
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (buffer, size);
+}
