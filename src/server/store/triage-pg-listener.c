@@ -38,9 +38,13 @@
 #define FETCH_RETRY_MS    1000
 #define GAP_WAIT_MS       50
 
+/* An event with no data of its own is a new notification's: its JSON is the
+ * notification's, committed with it (schema version 4, triage-pg-writer.c). */
 #define FETCH_SQL \
-  "SELECT id, user_id, type, data, notification_id, created_at, protocol FROM events" \
-  " WHERE id > $1::bigint ORDER BY id LIMIT " G_STRINGIFY (FETCH_LIMIT)
+  "SELECT e.id, e.user_id, e.type, COALESCE (e.data, n.json), e.notification_id," \
+  " e.created_at, e.protocol FROM events e" \
+  " LEFT JOIN notifications n ON e.data IS NULL AND n.id = e.notification_id" \
+  " WHERE e.id > $1::bigint ORDER BY e.id LIMIT " G_STRINGIFY (FETCH_LIMIT)
 
 /* A read of the log under its lock: BEGIN, the lock, the read, COMMIT. */
 #define LOG_READ_STEPS 4

@@ -151,7 +151,10 @@ triage_pg_writer_set_events (TriagePgWriter *self,
   self->events = g_ptr_array_ref (events);
 }
 
-/* @events as the arrays of one INSERT … SELECT FROM unnest (…). */
+/* @events as the arrays of one INSERT … SELECT FROM unnest (…). A new
+ * notification's event refers to the notification (its data is the JSON the
+ * batch stores in it, triage-store.h): data NULL, no second copy of that
+ * text; the readers of the log read the notification's (schema version 4). */
 static GStrv
 event_arrays (GPtrArray *events)
 {
@@ -163,10 +166,12 @@ event_arrays (GPtrArray *events)
   for (guint i = 0; i < events->len; i++)
     {
       TriageEventRow *event = events->pdata[i];
+      gboolean refers = event->notification_id != NULL &&
+                        g_str_equal (event->type, TRIAGE_EVENT_NOTIFICATION);
 
       triage_pg_array_append (arrays[0], event->user);
       triage_pg_array_append (arrays[1], event->type);
-      triage_pg_array_append (arrays[2], event->data);
+      triage_pg_array_append (arrays[2], refers ? NULL : event->data);
       triage_pg_array_append (arrays[3], event->notification_id);
       g_string_append_printf (arrays[4], "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", event->created_at);
       g_string_append_printf (arrays[5], "%s%d", i > 0 ? "," : "", event->protocol);
