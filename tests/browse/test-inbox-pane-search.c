@@ -164,20 +164,6 @@ test_search_many (Fixture       *f,
 }
 
 static void
-assert_choices (GStrv        choices,
-                const char **expected)
-{
-  g_auto(GStrv) owned = choices;
-
-  if (!g_strv_equal ((const char * const *) owned, expected))
-    {
-      g_autofree char *got = g_strjoinv ("|", owned);
-
-      g_error ("unexpected choices: %s", got);
-    }
-}
-
-static void
 test_dropdowns (Fixture       *f,
                 gconstpointer  data)
 {
@@ -196,16 +182,16 @@ test_dropdowns (Fixture       *f,
   g_autoptr(GPtrArray) zebra_ids = g_ptr_array_new_with_free_func (g_free);
   GListModel *model = G_LIST_MODEL (f->model);
 
-  assert_choices (triage_inbox_pane_dup_service_choices (f->pane), just_all);
-  assert_choices (triage_inbox_pane_dup_project_choices (f->pane), projects_empty);
+  browse_test_assert_choices (triage_inbox_pane_dup_service_choices (f->pane), just_all);
+  browse_test_assert_choices (triage_inbox_pane_dup_project_choices (f->pane), projects_empty);
 
   fill_many (f, 70);
-  assert_choices (triage_inbox_pane_dup_service_choices (f->pane), services_sorted);
-  assert_choices (triage_inbox_pane_dup_project_choices (f->pane), projects_sorted);
+  browse_test_assert_choices (triage_inbox_pane_dup_service_choices (f->pane), services_sorted);
+  browse_test_assert_choices (triage_inbox_pane_dup_project_choices (f->pane), projects_sorted);
 
   /* A new service shows up at once. */
   inbox_pane_test_add_request (f, "Omega", "web", "New", "d", 0, 0);
-  assert_choices (triage_inbox_pane_dup_service_choices (f->pane), with_new);
+  browse_test_assert_choices (triage_inbox_pane_dup_service_choices (f->pane), with_new);
 
   /* The last request of a service leaves: so does the service. */
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -219,19 +205,19 @@ test_dropdowns (Fixture       *f,
     }
   for (guint i = 0; i < ci_ids->len; i++)
     inbox_pane_test_remove_request (f, g_ptr_array_index (ci_ids, i));
-  assert_choices (triage_inbox_pane_dup_service_choices (f->pane), without_ci);
+  browse_test_assert_choices (triage_inbox_pane_dup_service_choices (f->pane), without_ci);
 
   /* The service filtered on stays offered while selected, even with no request left. */
   g_assert_true (triage_inbox_pane_set_service_filter (f->pane, "Zebra"));
   g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 10);
   for (guint i = 0; i < zebra_ids->len; i++)
     inbox_pane_test_remove_request (f, g_ptr_array_index (zebra_ids, i));
-  assert_choices (triage_inbox_pane_dup_service_choices (f->pane), without_ci);
+  browse_test_assert_choices (triage_inbox_pane_dup_service_choices (f->pane), without_ci);
   g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 0);
   g_assert_cmpint (triage_inbox_pane_get_state (f->pane), ==, TRIAGE_INBOX_PANE_NO_RESULTS);
   g_assert_cmpstr (triage_inbox_pane_get_service_filter (f->pane), ==, "Zebra");
   g_assert_true (triage_inbox_pane_set_service_filter (f->pane, NULL));
-  assert_choices (triage_inbox_pane_dup_service_choices (f->pane), without_zebra);
+  browse_test_assert_choices (triage_inbox_pane_dup_service_choices (f->pane), without_zebra);
   g_assert_false (triage_inbox_pane_set_service_filter (f->pane, "Checks"));
 }
 
