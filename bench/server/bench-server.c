@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
@@ -166,7 +167,35 @@ typedef struct
   gint64 database;
   gint64 load;
   gint64 wall;
+  gint64 idle;       /* the machine's idle time, all cores (/proc/stat), µs */
+  gint64 stolen;     /* ... and the time the hypervisor gave to others */
 } Cpu;
+
+/* The machine's idle and stolen time so far, µs of all its cores. */
+static void
+machine_idle (gint64 *idle,
+              gint64 *stolen)
+{
+  g_autofree char *stat = NULL;
+  g_auto(GStrv) fields = NULL;
+  gint64 tick = G_USEC_PER_SEC / sysconf (_SC_CLK_TCK);
+
+  *idle = *stolen = 0;
+  /* "cpu  user nice system idle iowait irq softirq steal …" */
+  if (!g_file_get_contents ("/proc/stat", &stat, NULL, NULL) || !g_str_has_prefix (stat, "cpu "))
+    return;
+  fields = g_strsplit_set (stat + 4, " \n", 0);
+  for (guint i = 0, n = 0; fields[i] != NULL && n < 8; i++)
+    {
+      if (*fields[i] == '\0')
+        continue;
+      if (n == 3 || n == 4)
+        *idle += g_ascii_strtoll (fields[i], NULL, 10) * tick;
+      else if (n == 7)
+        *stolen = g_ascii_strtoll (fields[i], NULL, 10) * tick;
+      n++;
+    }
+}
 
 static gint64
 tree_cpu_us (GPid root)
@@ -201,7 +230,23 @@ cpu_now (Deployment *deployment)
     cpu.servers += bench_cpu_us (triage_test_server_get_pid (deployment->servers->pdata[i]));
   if (postmaster != NULL && database != NULL)
     cpu.database = tree_cpu_us ((GPid) g_ascii_strtoll (postmaster, NULL, 10));
+  machine_idle (&cpu.idle, &cpu.stolen);
   return cpu;
+}
+
+/* The first three fields of /proc/loadavg. */
+static const char *
+load_average (void)
+{
+  static char text[64];
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &contents, NULL, NULL) ||
+      g_strv_length (fields = g_strsplit (contents, " ", 4)) < 3)
+    return "?";
+  g_snprintf (text, sizeof text, "%s %s %s", fields[0], fields[1], fields[2]);
+  return text;
 }
 
 /* Cores used since @before: servers, database, load generator. */
@@ -224,6 +269,11 @@ cpu_since (Deployment *deployment,
   g_string_append_printf (text, ", load generator %.0f µs (%.2f cores) of %d cores",
                           notifications ? (double) (after.load - before.load) / notifications : 0,
                           (after.load - before.load) / wall, (int) g_get_num_processors ());
+  /* What nobody used (others on the machine count: a busy machine is the
+   * bottleneck when this is near 0), and what the hypervisor kept. */
+  g_string_append_printf (text, "; the machine idle %.2f cores, stolen %.2f, load average %s",
+                          (after.idle - before.idle) / wall, (after.stolen - before.stolen) / wall,
+                          load_average ());
   return g_string_free (text, FALSE);
 }
 
@@ -424,14 +474,53 @@ commits (const char *uri)
   return g_ascii_strtoll (rows, NULL, 10);
 }
 
-/* The times the database flushed its WAL to disk (pg_stat_wal): a durable
- * commit costs one, unless commits made at the same time share it. */
-static gint64
-wal_flushes (const char *uri)
+/* The database's WAL (pg_stat_wal): the times it flushed it to disk (a
+ * durable commit costs one, unless commits made at the same time share it),
+ * the bytes written, and the ms spent flushing (0 unless
+ * track_wal_io_timing is on, as run.sh's cluster has it). */
+typedef struct
 {
-  g_autofree char *rows = sql_line (uri, "SELECT wal_sync FROM pg_stat_wal");
+  gint64 flushes;
+  gint64 bytes;
+  double sync_ms;
+  gint64 wall;
+} Wal;
 
-  return g_ascii_strtoll (rows, NULL, 10);
+static Wal
+wal_now (const char *uri)
+{
+  g_autofree char *rows = sql_line (uri, "SELECT wal_sync || ' ' || wal_bytes || ' ' ||"
+                                         " wal_sync_time FROM pg_stat_wal");
+  g_auto(GStrv) fields = g_strsplit (rows, " ", 3);
+  Wal wal = { 0, 0, 0, g_get_monotonic_time () };
+
+  if (g_strv_length (fields) == 3)
+    {
+      wal.flushes = g_ascii_strtoll (fields[0], NULL, 10);
+      wal.bytes = g_ascii_strtoll (fields[1], NULL, 10);
+      wal.sync_ms = g_ascii_strtod (fields[2], NULL);
+    }
+  return wal;
+}
+
+/* Flushes and bytes per notification since @before; with the time, the
+ * share of the wall time the disk spent flushing (near 1: the disk is the
+ * bottleneck). */
+static void
+print_wal (const char *uri,
+           Wal         before,
+           double      notifications)
+{
+  Wal after = wal_now (uri);
+  double flushes = (double) (after.flushes - before.flushes);
+
+  printf ("  WAL flushes per notification: %.2f, %.0f bytes per notification", flushes / notifications,
+          (after.bytes - before.bytes) / notifications);
+  if (after.sync_ms > before.sync_ms && flushes > 0)
+    printf ("; flushing %.2f ms each, %.0f %% of the time",
+            (after.sync_ms - before.sync_ms) / flushes,
+            100 * (after.sync_ms - before.sync_ms) * 1000 / (double) (after.wall - before.wall));
+  printf ("\n");
 }
 
 static gboolean
@@ -491,16 +580,17 @@ postgres (const char *base_uri,
 
   {
     g_autoptr(Deployment) deployment = deployment_new (uri, 1);
-    gint64 before, flushed;
+    gint64 before;
+    Wal wal;
 
     deployment_listen (deployment, 0);
     deployment_post_to (deployment, 0, 0, clients);
     before = commits (uri);
-    flushed = wal_flushes (uri);
+    wal = wal_now (uri);
     one = throughput (deployment, "PostgreSQL, one server", sqlite_rate, "SQLite");
-    printf ("  database transactions per notification: %.2f (group commit), WAL flushes: %.2f\n",
-            (commits (uri) - before) / (one * seconds),
-            (wal_flushes (uri) - flushed) / (one * seconds));
+    printf ("  database transactions per notification: %.2f (group commit)\n",
+            (commits (uri) - before) / (one * seconds));
+    print_wal (uri, wal, one * seconds);
     latency (deployment, "PostgreSQL, one server, open loop");
     serial (deployment, "PostgreSQL");
   }
@@ -508,19 +598,18 @@ postgres (const char *base_uri,
     g_autoptr(Deployment) deployment = deployment_new (uri, (guint) instances);
     g_autofree char *what = g_strdup_printf ("PostgreSQL, %d servers", instances);
 
-    gint64 flushed;
     double several;
+    Wal wal;
 
     /* The person's stream on the second server from the start: one opened
      * after the throughput run would begin with a snapshot of everything it
      * left pending (hundreds of frames), and the latency would measure that. */
     deployment_listen (deployment, 1);
     deployment_post_to (deployment, 0, (guint) instances - 1, clients);
-    flushed = wal_flushes (uri);
+    wal = wal_now (uri);
     several = throughput (deployment, what, one, "one server");
     /* Batches of several servers that commit side by side share a flush. */
-    printf ("  WAL flushes per notification: %.2f\n",
-            (wal_flushes (uri) - flushed) / (several * seconds));
+    print_wal (uri, wal, several * seconds);
     /* Agents on one server, the person on another. */
     deployment_post_to (deployment, 0, 0, clients);
     latency (deployment, "PostgreSQL, POST on server 1 -> WebSocket on server 2, open loop");

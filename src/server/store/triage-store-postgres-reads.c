@@ -5,7 +5,7 @@
  *
  * One notification by its id, an agent's request by its own id, and a page
  * of a person's list (its total counted apart, ignoring the cursor). Each
- * waits for this server's commit in flight, so it sees what this server
+ * waits for this server's commits in flight, so it sees what this server
  * wrote before it (triage-store-postgres.c).
  */
 
