@@ -123,7 +123,8 @@ postgres_list (TriageStore           *store,
                          " JOIN notification_recipients r ON r.notification_seq = n.seq"
                          " WHERE %s%s ORDER BY n.seq %s LIMIT $%d::bigint",
                          where->str, cursor ? cursor : "", list->newest ? "DESC" : "ASC", n);
-  *total = triage_store_postgres_number (self, count_sql, n_where, params);
+  if (total != NULL)
+    *total = triage_store_postgres_number (self, count_sql, n_where, params);
   *has_more = FALSE;
   result = triage_store_postgres_query (self, sql, n, params);
   for (int i = 0; result != NULL && i < PQntuples (result); i++)

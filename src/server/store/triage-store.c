@@ -537,7 +537,7 @@ triage_store_get_notification (TriageStore *self,
 }
 
 /* One page of a user's notifications, by seq (the cursor), newest or oldest
- * first; *total counts every match, ignoring the cursor. */
+ * first; *total (unless NULL: not counted) counts every match, ignoring the cursor. */
 GPtrArray *
 triage_store_list (TriageStore           *self,
                    const TriageListQuery *query,
