@@ -18,7 +18,8 @@
  * With --database postgresql://…, the same server on PostgreSQL, then
  * several servers on that one database (--instances): the raw PostgreSQL
  * commit rate, throughput with one server (against SQLite's) and with
- * several (against one), where the CPU went, POST to one server → WebSocket
+ * several (against one) in rounds back to back (--rounds), where the CPU
+ * and the disk's time went, POST to one server → WebSocket
  * on another, and 10,000 requests with a server killed halfway (lost,
  * duplicated). Everything happens in a schema of its own, dropped at the end.
  *
@@ -48,6 +49,7 @@ static int rate = 200;
 static int idle_connections = 1000;
 static int instances = 2;
 static int kill_requests = 10000;
+static int rounds = 3;
 static char *database;
 
 /* A deployment: servers on one database, the user "bench" with a stream on
@@ -566,7 +568,8 @@ postgres (const char *base_uri,
 {
   g_autofree char *schema = g_strdup_printf ("triage_bench_%d", (int) getpid ());
   g_autofree char *uri = NULL, *create = NULL, *drop = NULL;
-  double one;
+  g_autoptr(GString) ratios = g_string_new (NULL);
+  double one_sum = 0, several_sum = 0;
 
   if (strstr (base_uri, "options=") != NULL)
     g_error ("--database: give a URI without options= (the benchmark sets the search_path)");
@@ -578,42 +581,65 @@ postgres (const char *base_uri,
   printf ("raw PostgreSQL (one insert per transaction, the database's durability settings): "
           "%.0f commits/s\n", raw_postgres_rate (uri, seconds));
 
-  {
-    g_autoptr(Deployment) deployment = deployment_new (uri, 1);
-    gint64 before;
-    Wal wal;
+  /* One server, then several, in rounds back to back: the load of a shared
+   * machine drifts over a minute, and a ratio of two phases far apart
+   * measures the drift. Each phase has servers of its own, none idle beside
+   * it (an idle server's listener would read every event too). */
+  for (int round = 1; round <= rounds; round++)
+    {
+      gboolean last = round == rounds;
+      double one, several;
 
-    deployment_listen (deployment, 0);
-    deployment_post_to (deployment, 0, 0, clients);
-    before = commits (uri);
-    wal = wal_now (uri);
-    one = throughput (deployment, "PostgreSQL, one server", sqlite_rate, "SQLite");
-    printf ("  database transactions per notification: %.2f (group commit)\n",
-            (commits (uri) - before) / (one * seconds));
-    print_wal (uri, wal, one * seconds);
-    latency (deployment, "PostgreSQL, one server, open loop");
-    serial (deployment, "PostgreSQL");
-  }
-  {
-    g_autoptr(Deployment) deployment = deployment_new (uri, (guint) instances);
-    g_autofree char *what = g_strdup_printf ("PostgreSQL, %d servers", instances);
+      {
+        g_autoptr(Deployment) deployment = deployment_new (uri, 1);
+        g_autofree char *what = g_strdup_printf ("PostgreSQL, one server (round %d)", round);
+        gint64 before;
+        Wal wal;
 
-    double several;
-    Wal wal;
+        deployment_listen (deployment, 0);
+        deployment_post_to (deployment, 0, 0, clients);
+        before = commits (uri);
+        wal = wal_now (uri);
+        one = throughput (deployment, what, sqlite_rate, "SQLite");
+        printf ("  database transactions per notification: %.2f (group commit)\n",
+                (commits (uri) - before) / (one * seconds));
+        print_wal (uri, wal, one * seconds);
+        if (last)
+          {
+            latency (deployment, "PostgreSQL, one server, open loop");
+            serial (deployment, "PostgreSQL");
+          }
+      }
+      {
+        g_autoptr(Deployment) deployment = deployment_new (uri, (guint) instances);
+        g_autofree char *what = g_strdup_printf ("PostgreSQL, %d servers (round %d)", instances,
+                                                 round);
+        Wal wal;
 
-    /* The person's stream on the second server from the start: one opened
-     * after the throughput run would begin with a snapshot of everything it
-     * left pending (hundreds of frames), and the latency would measure that. */
-    deployment_listen (deployment, 1);
-    deployment_post_to (deployment, 0, (guint) instances - 1, clients);
-    wal = wal_now (uri);
-    several = throughput (deployment, what, one, "one server");
-    /* Batches of several servers that commit side by side share a flush. */
-    print_wal (uri, wal, several * seconds);
-    /* Agents on one server, the person on another. */
-    deployment_post_to (deployment, 0, 0, clients);
-    latency (deployment, "PostgreSQL, POST on server 1 -> WebSocket on server 2, open loop");
-  }
+        /* The person's stream on the second server from the start: one opened
+         * after the throughput run would begin with a snapshot of everything it
+         * left pending (hundreds of frames), and the latency would measure that. */
+        deployment_listen (deployment, 1);
+        deployment_post_to (deployment, 0, (guint) instances - 1, clients);
+        wal = wal_now (uri);
+        several = throughput (deployment, what, one, "one server, this round");
+        /* Batches of several servers that commit side by side share a flush. */
+        print_wal (uri, wal, several * seconds);
+        if (last)
+          {
+            /* Agents on one server, the person on another. */
+            deployment_post_to (deployment, 0, 0, clients);
+            latency (deployment, "PostgreSQL, POST on server 1 -> WebSocket on server 2, open loop");
+          }
+      }
+      one_sum += one;
+      several_sum += several;
+      g_string_append_printf (ratios, "%s%.2f", round > 1 ? ", " : "", several / one);
+    }
+  printf ("PostgreSQL, %d rounds back to back: one server %.0f notifications/s (%.2f × SQLite), "
+          "%d servers %.0f /s: %.2f × one server (the rounds: %s)\n", rounds, one_sum / rounds,
+          one_sum / rounds / sqlite_rate, instances, several_sum / rounds, several_sum / one_sum,
+          ratios->str);
   killed_halfway (uri);
   g_free (sql_line (base_uri, drop));
 }
@@ -630,6 +656,8 @@ main (int    argc,
     { "database", 'd', 0, G_OPTION_ARG_STRING, &database,
       "Also on this PostgreSQL database (a postgresql:// URI)", "URI" },
     { "instances", 'n', 0, G_OPTION_ARG_INT, &instances, "Servers on PostgreSQL at once (2)", "N" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds,
+      "Rounds of one server then several on PostgreSQL (3)", "N" },
     { "kill-requests", 0, 0, G_OPTION_ARG_INT, &kill_requests,
       "Requests of the run with a server killed (10000)", "N" },
     { NULL }
@@ -643,7 +671,7 @@ main (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
       clients < 2 || seconds < 1 || rate < 1 || idle_connections < 0 || instances < 2 ||
-      kill_requests < 2)
+      kill_requests < 2 || rounds < 1)
     {
       g_printerr ("bench-server: %s\n", error ? error->message
                                               : "values must be positive (2 or more clients, instances)");

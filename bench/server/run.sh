@@ -2,7 +2,7 @@
 # bench/server/run.sh — build and run the triage-server load benchmark in a release build.
 #
 # Usage: bench/server/run.sh [--postgres] [bench-server options: --clients K --seconds S
-#        --rate R --idle N --database URI --instances N --kill-requests N]
+#        --rate R --idle N --database URI --instances N --rounds N --kill-requests N]
 #        bench/server/run.sh --callgrind [bench-cpu options: --count N --clients K]
 # The build directory is $BENCH_BUILD, by default build-bench in the source tree
 # (configured with --buildtype=release on first use). The database lives in a
