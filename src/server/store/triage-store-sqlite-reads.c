@@ -91,7 +91,7 @@ sqlite_find_request (TriageStore *store,
 }
 
 /* One page of a user's notifications, by seq (the cursor), newest or oldest
- * first; *total counts every match, ignoring the cursor. */
+ * first; *total (unless NULL) counts every match, ignoring the cursor. */
 static GPtrArray *
 sqlite_list (TriageStore           *store,
              const TriageListQuery *query,
@@ -126,7 +126,7 @@ sqlite_list (TriageStore           *store,
                          query->after == 0 ? "" : query->newest ? " AND r.notification_seq < ?4"
                                                                 : " AND r.notification_seq > ?4",
                          query->newest ? "DESC" : "ASC");
-  for (guint pass = 0; pass < 2; pass++)
+  for (guint pass = total != NULL ? 0 : 1; pass < 2; pass++)
     {
       stmt = prepare (self, pass == 0 ? count_sql : sql);
       triage_store_sqlite_bind_text (stmt, 1, query->user);
