@@ -72,9 +72,11 @@ callgrind_control (GPid        pid,
     g_error ("callgrind_control %s: %s", option, error->message);
 }
 
-/* The instructions (the first event) of the newest dump @prefix.N. */
+/* The instructions (the first event) of the newest dump @prefix.N, whose
+ * path goes to *@newest_path. */
 static guint64
-dumped_instructions (const char *prefix)
+dumped_instructions (const char  *prefix,
+                     char       **newest_path)
 {
   g_autofree char *dir = g_path_get_dirname (prefix);
   g_autofree char *base = g_path_get_basename (prefix);
@@ -112,7 +114,40 @@ dumped_instructions (const char *prefix)
     g_error ("no callgrind dump %s.N", prefix);
   if ((line = strstr (text, "\nsummary: ")) == NULL && (line = strstr (text, "\ntotals: ")) == NULL)
     g_error ("%s: no summary", newest);
+  *newest_path = g_steal_pointer (&newest);
   return g_ascii_strtoull (strchr (line, ':') + 1, NULL, 10);
+}
+
+/* The inclusive instructions of @function in the dump @path, as
+ * callgrind_annotate --inclusive=yes counts them; 0 if it is not there. */
+static guint64
+function_instructions (const char *path,
+                       const char *function)
+{
+  const char *argv[] = { "callgrind_annotate", "--inclusive=yes", path, NULL };
+  g_autofree char *output = NULL, *needle = g_strconcat (":", function, " [", NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &output, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("callgrind_annotate %s: %s", path, error->message);
+  lines = g_strsplit (output, "\n", 0);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], needle) != NULL)
+      {
+        g_autoptr(GString) digits = g_string_new (NULL);
+
+        /* "315,054,000 (50.20%)  ???:function [binary]" */
+        for (const char *c = lines[i]; *c == ' ' || *c == ',' || g_ascii_isdigit (*c); c++)
+          if (g_ascii_isdigit (*c))
+            g_string_append_c (digits, *c);
+        return g_ascii_strtoull (digits->str, NULL, 10);
+      }
+  return 0;
 }
 
 /* The group commits @server has made so far (triage_db_commit_duration_seconds_count
@@ -214,9 +249,17 @@ main (int    argc,
           (double) (system_after - system_before) / MAX (posted, 1));
   if (callgrind_out != NULL)
     {
+      g_autofree char *dump = NULL;
+
       callgrind_control (pid, "--dump");
       printf ("  server instructions %.0f a notification (callgrind)\n",
-              (double) dumped_instructions (callgrind_out) / MAX (posted, 1));
+              (double) dumped_instructions (callgrind_out, &dump) / MAX (posted, 1));
+      /* The steadier parts: the POST handler's does not move with how many
+       * notifications share a group commit; the commit's does. */
+      printf ("  of which the POST handler's own part %.0f, the group commits' %.0f a "
+              "notification\n",
+              (double) function_instructions (dump, "handle_post_notification") / MAX (posted, 1),
+              (double) function_instructions (dump, "triage_store_commit") / MAX (posted, 1));
     }
   commits_after = commits_so_far (session, server);
   if (commits_before >= 0 && commits_after >= 0)

@@ -18,7 +18,8 @@
  * With --database postgresql://…, the same server on PostgreSQL, then
  * several servers on that one database (--instances): the raw PostgreSQL
  * commit rate, throughput with one server (against SQLite's) and with
- * several (against one), where the CPU went, POST to one server → WebSocket
+ * several (against one) in rounds back to back (--rounds), where the CPU
+ * and the disk's time went, POST to one server → WebSocket
  * on another, and 10,000 requests with a server killed halfway (lost,
  * duplicated). Everything happens in a schema of its own, dropped at the end.
  *
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
@@ -47,6 +49,7 @@ static int rate = 200;
 static int idle_connections = 1000;
 static int instances = 2;
 static int kill_requests = 10000;
+static int rounds = 3;
 static char *database;
 
 /* A deployment: servers on one database, the user "bench" with a stream on
@@ -166,7 +169,35 @@ typedef struct
   gint64 database;
   gint64 load;
   gint64 wall;
+  gint64 idle;       /* the machine's idle time, all cores (/proc/stat), µs */
+  gint64 stolen;     /* ... and the time the hypervisor gave to others */
 } Cpu;
+
+/* The machine's idle and stolen time so far, µs of all its cores. */
+static void
+machine_idle (gint64 *idle,
+              gint64 *stolen)
+{
+  g_autofree char *stat = NULL;
+  g_auto(GStrv) fields = NULL;
+  gint64 tick = G_USEC_PER_SEC / sysconf (_SC_CLK_TCK);
+
+  *idle = *stolen = 0;
+  /* "cpu  user nice system idle iowait irq softirq steal …" */
+  if (!g_file_get_contents ("/proc/stat", &stat, NULL, NULL) || !g_str_has_prefix (stat, "cpu "))
+    return;
+  fields = g_strsplit_set (stat + 4, " \n", 0);
+  for (guint i = 0, n = 0; fields[i] != NULL && n < 8; i++)
+    {
+      if (*fields[i] == '\0')
+        continue;
+      if (n == 3 || n == 4)
+        *idle += g_ascii_strtoll (fields[i], NULL, 10) * tick;
+      else if (n == 7)
+        *stolen = g_ascii_strtoll (fields[i], NULL, 10) * tick;
+      n++;
+    }
+}
 
 static gint64
 tree_cpu_us (GPid root)
@@ -201,7 +232,23 @@ cpu_now (Deployment *deployment)
     cpu.servers += bench_cpu_us (triage_test_server_get_pid (deployment->servers->pdata[i]));
   if (postmaster != NULL && database != NULL)
     cpu.database = tree_cpu_us ((GPid) g_ascii_strtoll (postmaster, NULL, 10));
+  machine_idle (&cpu.idle, &cpu.stolen);
   return cpu;
+}
+
+/* The first three fields of /proc/loadavg. */
+static const char *
+load_average (void)
+{
+  static char text[64];
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &contents, NULL, NULL) ||
+      g_strv_length (fields = g_strsplit (contents, " ", 4)) < 3)
+    return "?";
+  g_snprintf (text, sizeof text, "%s %s %s", fields[0], fields[1], fields[2]);
+  return text;
 }
 
 /* Cores used since @before: servers, database, load generator. */
@@ -224,6 +271,11 @@ cpu_since (Deployment *deployment,
   g_string_append_printf (text, ", load generator %.0f µs (%.2f cores) of %d cores",
                           notifications ? (double) (after.load - before.load) / notifications : 0,
                           (after.load - before.load) / wall, (int) g_get_num_processors ());
+  /* What nobody used (others on the machine count: a busy machine is the
+   * bottleneck when this is near 0), and what the hypervisor kept. */
+  g_string_append_printf (text, "; the machine idle %.2f cores, stolen %.2f, load average %s",
+                          (after.idle - before.idle) / wall, (after.stolen - before.stolen) / wall,
+                          load_average ());
   return g_string_free (text, FALSE);
 }
 
@@ -424,14 +476,53 @@ commits (const char *uri)
   return g_ascii_strtoll (rows, NULL, 10);
 }
 
-/* The times the database flushed its WAL to disk (pg_stat_wal): a durable
- * commit costs one, unless commits made at the same time share it. */
-static gint64
-wal_flushes (const char *uri)
+/* The database's WAL (pg_stat_wal): the times it flushed it to disk (a
+ * durable commit costs one, unless commits made at the same time share it),
+ * the bytes written, and the ms spent flushing (0 unless
+ * track_wal_io_timing is on, as run.sh's cluster has it). */
+typedef struct
 {
-  g_autofree char *rows = sql_line (uri, "SELECT wal_sync FROM pg_stat_wal");
+  gint64 flushes;
+  gint64 bytes;
+  double sync_ms;
+  gint64 wall;
+} Wal;
 
-  return g_ascii_strtoll (rows, NULL, 10);
+static Wal
+wal_now (const char *uri)
+{
+  g_autofree char *rows = sql_line (uri, "SELECT wal_sync || ' ' || wal_bytes || ' ' ||"
+                                         " wal_sync_time FROM pg_stat_wal");
+  g_auto(GStrv) fields = g_strsplit (rows, " ", 3);
+  Wal wal = { 0, 0, 0, g_get_monotonic_time () };
+
+  if (g_strv_length (fields) == 3)
+    {
+      wal.flushes = g_ascii_strtoll (fields[0], NULL, 10);
+      wal.bytes = g_ascii_strtoll (fields[1], NULL, 10);
+      wal.sync_ms = g_ascii_strtod (fields[2], NULL);
+    }
+  return wal;
+}
+
+/* Flushes and bytes per notification since @before; with the time, the
+ * share of the wall time the disk spent flushing (near 1: the disk is the
+ * bottleneck). */
+static void
+print_wal (const char *uri,
+           Wal         before,
+           double      notifications)
+{
+  Wal after = wal_now (uri);
+  double flushes = (double) (after.flushes - before.flushes);
+
+  printf ("  WAL flushes per notification: %.2f, %.0f bytes per notification", flushes / notifications,
+          (after.bytes - before.bytes) / notifications);
+  if (after.sync_ms > before.sync_ms && flushes > 0)
+    printf ("; flushing %.2f ms each, %.0f %% of the time",
+            (after.sync_ms - before.sync_ms) / flushes,
+            100 * (after.sync_ms - before.sync_ms) * 1000 / (double) (after.wall - before.wall));
+  printf ("\n");
 }
 
 static gboolean
@@ -477,7 +568,8 @@ postgres (const char *base_uri,
 {
   g_autofree char *schema = g_strdup_printf ("triage_bench_%d", (int) getpid ());
   g_autofree char *uri = NULL, *create = NULL, *drop = NULL;
-  double one;
+  g_autoptr(GString) ratios = g_string_new (NULL);
+  double one_sum = 0, several_sum = 0;
 
   if (strstr (base_uri, "options=") != NULL)
     g_error ("--database: give a URI without options= (the benchmark sets the search_path)");
@@ -489,42 +581,65 @@ postgres (const char *base_uri,
   printf ("raw PostgreSQL (one insert per transaction, the database's durability settings): "
           "%.0f commits/s\n", raw_postgres_rate (uri, seconds));
 
-  {
-    g_autoptr(Deployment) deployment = deployment_new (uri, 1);
-    gint64 before, flushed;
+  /* One server, then several, in rounds back to back: the load of a shared
+   * machine drifts over a minute, and a ratio of two phases far apart
+   * measures the drift. Each phase has servers of its own, none idle beside
+   * it (an idle server's listener would read every event too). */
+  for (int round = 1; round <= rounds; round++)
+    {
+      gboolean last = round == rounds;
+      double one, several;
 
-    deployment_listen (deployment, 0);
-    deployment_post_to (deployment, 0, 0, clients);
-    before = commits (uri);
-    flushed = wal_flushes (uri);
-    one = throughput (deployment, "PostgreSQL, one server", sqlite_rate, "SQLite");
-    printf ("  database transactions per notification: %.2f (group commit), WAL flushes: %.2f\n",
-            (commits (uri) - before) / (one * seconds),
-            (wal_flushes (uri) - flushed) / (one * seconds));
-    latency (deployment, "PostgreSQL, one server, open loop");
-    serial (deployment, "PostgreSQL");
-  }
-  {
-    g_autoptr(Deployment) deployment = deployment_new (uri, (guint) instances);
-    g_autofree char *what = g_strdup_printf ("PostgreSQL, %d servers", instances);
+      {
+        g_autoptr(Deployment) deployment = deployment_new (uri, 1);
+        g_autofree char *what = g_strdup_printf ("PostgreSQL, one server (round %d)", round);
+        gint64 before;
+        Wal wal;
 
-    gint64 flushed;
-    double several;
+        deployment_listen (deployment, 0);
+        deployment_post_to (deployment, 0, 0, clients);
+        before = commits (uri);
+        wal = wal_now (uri);
+        one = throughput (deployment, what, sqlite_rate, "SQLite");
+        printf ("  database transactions per notification: %.2f (group commit)\n",
+                (commits (uri) - before) / (one * seconds));
+        print_wal (uri, wal, one * seconds);
+        if (last)
+          {
+            latency (deployment, "PostgreSQL, one server, open loop");
+            serial (deployment, "PostgreSQL");
+          }
+      }
+      {
+        g_autoptr(Deployment) deployment = deployment_new (uri, (guint) instances);
+        g_autofree char *what = g_strdup_printf ("PostgreSQL, %d servers (round %d)", instances,
+                                                 round);
+        Wal wal;
 
-    /* The person's stream on the second server from the start: one opened
-     * after the throughput run would begin with a snapshot of everything it
-     * left pending (hundreds of frames), and the latency would measure that. */
-    deployment_listen (deployment, 1);
-    deployment_post_to (deployment, 0, (guint) instances - 1, clients);
-    flushed = wal_flushes (uri);
-    several = throughput (deployment, what, one, "one server");
-    /* Batches of several servers that commit side by side share a flush. */
-    printf ("  WAL flushes per notification: %.2f\n",
-            (wal_flushes (uri) - flushed) / (several * seconds));
-    /* Agents on one server, the person on another. */
-    deployment_post_to (deployment, 0, 0, clients);
-    latency (deployment, "PostgreSQL, POST on server 1 -> WebSocket on server 2, open loop");
-  }
+        /* The person's stream on the second server from the start: one opened
+         * after the throughput run would begin with a snapshot of everything it
+         * left pending (hundreds of frames), and the latency would measure that. */
+        deployment_listen (deployment, 1);
+        deployment_post_to (deployment, 0, (guint) instances - 1, clients);
+        wal = wal_now (uri);
+        several = throughput (deployment, what, one, "one server, this round");
+        /* Batches of several servers that commit side by side share a flush. */
+        print_wal (uri, wal, several * seconds);
+        if (last)
+          {
+            /* Agents on one server, the person on another. */
+            deployment_post_to (deployment, 0, 0, clients);
+            latency (deployment, "PostgreSQL, POST on server 1 -> WebSocket on server 2, open loop");
+          }
+      }
+      one_sum += one;
+      several_sum += several;
+      g_string_append_printf (ratios, "%s%.2f", round > 1 ? ", " : "", several / one);
+    }
+  printf ("PostgreSQL, %d rounds back to back: one server %.0f notifications/s (%.2f × SQLite), "
+          "%d servers %.0f /s: %.2f × one server (the rounds: %s)\n", rounds, one_sum / rounds,
+          one_sum / rounds / sqlite_rate, instances, several_sum / rounds, several_sum / one_sum,
+          ratios->str);
   killed_halfway (uri);
   g_free (sql_line (base_uri, drop));
 }
@@ -541,6 +656,8 @@ main (int    argc,
     { "database", 'd', 0, G_OPTION_ARG_STRING, &database,
       "Also on this PostgreSQL database (a postgresql:// URI)", "URI" },
     { "instances", 'n', 0, G_OPTION_ARG_INT, &instances, "Servers on PostgreSQL at once (2)", "N" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds,
+      "Rounds of one server then several on PostgreSQL (3)", "N" },
     { "kill-requests", 0, 0, G_OPTION_ARG_INT, &kill_requests,
       "Requests of the run with a server killed (10000)", "N" },
     { NULL }
@@ -554,7 +671,7 @@ main (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
       clients < 2 || seconds < 1 || rate < 1 || idle_connections < 0 || instances < 2 ||
-      kill_requests < 2)
+      kill_requests < 2 || rounds < 1)
     {
       g_printerr ("bench-server: %s\n", error ? error->message
                                               : "values must be positive (2 or more clients, instances)");

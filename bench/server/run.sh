@@ -2,7 +2,7 @@
 # bench/server/run.sh — build and run the triage-server load benchmark in a release build.
 #
 # Usage: bench/server/run.sh [--postgres] [bench-server options: --clients K --seconds S
-#        --rate R --idle N --database URI --instances N --kill-requests N]
+#        --rate R --idle N --database URI --instances N --rounds N --kill-requests N]
 #        bench/server/run.sh --callgrind [bench-cpu options: --count N --clients K]
 # The build directory is $BENCH_BUILD, by default build-bench in the source tree
 # (configured with --buildtype=release on first use). The database lives in a
@@ -10,7 +10,8 @@
 #
 # --postgres: also on PostgreSQL, in a throw-away cluster this script makes
 # (initdb in a temporary folder under $TMPDIR, so on the same disk as SQLite's;
-# durable: fsync and synchronous_commit as PostgreSQL ships them; a Unix socket
+# durable: fsync and synchronous_commit as PostgreSQL ships them, the time
+# spent flushing the WAL measured (track_wal_io_timing); a Unix socket
 # only; as the postgres user when run as root), stopped and removed at the end.
 # Or give --database postgresql://… for a database of your own (the benchmark
 # works in a schema of its own there and drops it).
@@ -78,7 +79,7 @@ if [ $postgres = 1 ]; then
   trap stop_cluster EXIT
   $as "$bindir/initdb" -D "$cluster/data" -A trust -U postgres --no-instructions >/dev/null
   $as "$bindir/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w \
-    -o "-k $cluster -p 5432 -c listen_addresses=''" start >/dev/null
+    -o "-k $cluster -p 5432 -c listen_addresses='' -c track_wal_io_timing=on" start >/dev/null
   $as "$bindir/createdb" -h "$cluster" -p 5432 -U postgres triage
   BENCH_POSTMASTER_PID=$(head -n 1 "$cluster/data/postmaster.pid")
   export BENCH_POSTMASTER_PID

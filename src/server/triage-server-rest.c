@@ -78,6 +78,7 @@ reply_text (SoupServerMessage *msg,
 typedef struct
 {
   SoupServerMessage *msg;   /* NULL once the client is gone */
+  gulong             finished;
 } Held;
 
 static void
@@ -97,7 +98,8 @@ held_release (gpointer data,
 
   if (held->msg != NULL)
     {
-      g_signal_handlers_disconnect_by_func (held->msg, held_finished, held);
+      /* By its id: a search by function walked every handler of the message. */
+      g_signal_handler_disconnect (held->msg, held->finished);
       if (!committed)
         reply_error (held->msg, ATP_ERROR_STORAGE_UNAVAILABLE,
                      "The change could not be stored (the server cannot write its database "
@@ -126,7 +128,7 @@ triage_server_send_when_durable (TriageServer      *self,
     }
   held = g_new0 (Held, 1);
   held->msg = g_object_ref (msg);
-  g_signal_connect (msg, "finished", G_CALLBACK (held_finished), held);
+  held->finished = g_signal_connect (msg, "finished", G_CALLBACK (held_finished), held);
   if (!paused)
     soup_server_message_pause (msg);
   triage_store_after_commit (self->store, held_release, held);

@@ -66,6 +66,16 @@ void         atp_client_start_request      (AtpClient           *self,
                                             GCancellable        *cancellable,
                                             GAsyncReadyCallback  callback,
                                             gpointer             user_data);
+/* The same, with @parse run on a worker thread (it must only read @self). */
+void         atp_client_start_request_in_thread (AtpClient           *self,
+                                                 SoupMessage         *message,
+                                                 gsize                max_size,
+                                                 AtpClientParseFunc   parse,
+                                                 GDestroyNotify       result_free,
+                                                 gpointer             source_tag,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
 gpointer     atp_client_request_finish     (AtpClient           *self,
                                             GAsyncResult        *result,
                                             gpointer             source_tag,

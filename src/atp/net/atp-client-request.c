@@ -39,6 +39,8 @@ typedef struct
   gpointer        op_data;
   GDestroyNotify  op_data_free;
   GDestroyNotify  result_free;
+  gboolean        in_thread;            /* parse off the main thread */
+  GBytes         *answer;               /* the 2xx body, for the parse's thread */
 } Request;
 
 static void
@@ -52,6 +54,7 @@ request_free (Request *request)
   g_clear_object (&request->message);
   g_clear_object (&request->stream);
   g_clear_pointer (&request->body, g_byte_array_unref);
+  g_clear_pointer (&request->answer, g_bytes_unref);
   if (request->op_data_free != NULL)
     g_clear_pointer (&request->op_data, request->op_data_free);
   g_clear_object (&request->self);
@@ -100,35 +103,18 @@ request_return_error (GTask  *task,
   g_task_return_error (task, error);
 }
 
+/* Makes the task's result of a 2xx body (@data, @size): on the main
+ * thread, or on a worker's for a request started with
+ * atp_client_start_request_in_thread (). */
 static void
-request_complete (GTask *task)
+request_parse (GTask      *task,
+               const char *data,
+               gsize       size)
 {
   Request *request = g_task_get_task_data (task);
-  guint status = soup_message_get_status (request->message);
-  g_autoptr(GBytes) body = g_byte_array_free_to_bytes (g_steal_pointer (&request->body));
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
   gpointer result;
-  gsize size = 0;
-  const char *data;
-
-  g_clear_handle_id (&request->timeout_id, g_source_remove);
-  g_clear_object (&request->stream);
-
-  if (status < 200 || status > 299)
-    {
-      request_return_error (task, atp_client_http_error (request->message, body));
-      return;
-    }
-
-  data = g_bytes_get_data (body, &size);
-  if (size == 0)
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "%s answered HTTP %u with an empty body",
-                                               atp_client_get_display_name (request->self), status));
-      return;
-    }
 
   root = atp_json_parse (data, size, request->max_size, &error);
   if (root == NULL)
@@ -157,6 +143,55 @@ request_complete (GTask *task)
     }
 
   g_task_return_pointer (task, result, request->result_free);
+}
+
+static void
+parse_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Request *request = task_data;
+  gsize size;
+  const char *data = g_bytes_get_data (request->answer, &size);
+
+  request_parse (task, data, size);
+}
+
+static void
+request_complete (GTask *task)
+{
+  Request *request = g_task_get_task_data (task);
+  guint status = soup_message_get_status (request->message);
+  g_autoptr(GBytes) body = g_byte_array_free_to_bytes (g_steal_pointer (&request->body));
+  gsize size = 0;
+  const char *data;
+
+  g_clear_handle_id (&request->timeout_id, g_source_remove);
+  g_clear_object (&request->stream);
+
+  if (status < 200 || status > 299)
+    {
+      request_return_error (task, atp_client_http_error (request->message, body));
+      return;
+    }
+
+  data = g_bytes_get_data (body, &size);
+  if (size == 0)
+    {
+      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
+                                               "%s answered HTTP %u with an empty body",
+                                               atp_client_get_display_name (request->self), status));
+      return;
+    }
+
+  if (request->in_thread)
+    {
+      request->answer = g_steal_pointer (&body);
+      g_task_run_in_thread (task, parse_thread);
+      return;
+    }
+  request_parse (task, data, size);
 }
 
 static void
@@ -246,19 +281,20 @@ send_cb (GObject      *object,
  * Starts @message; the task's result is whatever @parse makes of the 2xx
  * body (transfer full, freed with @result_free).
  */
-void
-atp_client_start_request (AtpClient           *self,
-                          SoupMessage         *message,
-                          guint                extra_seconds,
-                          gsize                max_size,
-                          AtpClientParseFunc   parse,
-                          gpointer             op_data,
-                          GDestroyNotify       op_data_free,
-                          GDestroyNotify       result_free,
-                          gpointer             source_tag,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+static void
+start_request (AtpClient           *self,
+               SoupMessage         *message,
+               guint                extra_seconds,
+               gsize                max_size,
+               gboolean             in_thread,
+               AtpClientParseFunc   parse,
+               gpointer             op_data,
+               GDestroyNotify       op_data_free,
+               GDestroyNotify       result_free,
+               gpointer             source_tag,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   Request *request;
@@ -272,6 +308,7 @@ atp_client_start_request (AtpClient           *self,
   request->cancellable = g_cancellable_new ();
   request->timeout_s = atp_client_get_timeout (self) + extra_seconds;
   request->max_size = max_size;
+  request->in_thread = in_thread;
   request->parse = parse;
   request->op_data = op_data;
   request->op_data_free = op_data_free;
@@ -290,6 +327,42 @@ atp_client_start_request (AtpClient           *self,
 
   soup_session_send_async (atp_client_get_session (self), message, G_PRIORITY_DEFAULT, request->cancellable,
                            send_cb, g_steal_pointer (&task));
+}
+
+void
+atp_client_start_request (AtpClient           *self,
+                          SoupMessage         *message,
+                          guint                extra_seconds,
+                          gsize                max_size,
+                          AtpClientParseFunc   parse,
+                          gpointer             op_data,
+                          GDestroyNotify       op_data_free,
+                          GDestroyNotify       result_free,
+                          gpointer             source_tag,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  start_request (self, message, extra_seconds, max_size, FALSE, parse, op_data, op_data_free,
+                 result_free, source_tag, cancellable, callback, user_data);
+}
+
+/* The same, with the answer parsed on a worker thread: a page of 1,000
+ * notifications is tens of milliseconds of JSON, which held the main loop
+ * (and with it the app's window and the request for the next page). */
+void
+atp_client_start_request_in_thread (AtpClient           *self,
+                                    SoupMessage         *message,
+                                    gsize                max_size,
+                                    AtpClientParseFunc   parse,
+                                    GDestroyNotify       result_free,
+                                    gpointer             source_tag,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  start_request (self, message, 0, max_size, TRUE, parse, NULL, NULL, result_free, source_tag,
+                 cancellable, callback, user_data);
 }
 
 gpointer

@@ -250,9 +250,11 @@ atp_client_start_list (AtpClient           *self,
                        GAsyncReadyCallback  callback,
                        gpointer             user_data)
 {
-  atp_client_start_request (self, message, 0, ATP_CLIENT_MAX_PAGE_SIZE, parse_page, NULL, NULL,
-                            (GDestroyNotify) atp_notification_page_unref,
-                            atp_client_list_notifications_async, cancellable, callback, user_data);
+  /* A page is parsed off the main thread (parse_page () only reads @self). */
+  atp_client_start_request_in_thread (self, message, ATP_CLIENT_MAX_PAGE_SIZE, parse_page,
+                                      (GDestroyNotify) atp_notification_page_unref,
+                                      atp_client_list_notifications_async, cancellable, callback,
+                                      user_data);
 }
 
 void

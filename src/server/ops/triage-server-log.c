@@ -216,7 +216,12 @@ triage_server_log_request (const char *request_id,
 
   g_snprintf (status_text, sizeof status_text, "%u", status);
   g_snprintf (duration_text, sizeof duration_text, "%" G_GINT64_FORMAT, duration_us);
-  g_ascii_formatd (ms_text, sizeof ms_text, "%.3f", duration_us / 1000.0);
+  /* The milliseconds with three decimals, from the whole microseconds: the
+   * text "%.3f" made of duration_us / 1000.0, without converting a double
+   * (g_ascii_formatd () formatted it and then looked for the locale's
+   * decimal point to replace). A duration is never negative. */
+  g_snprintf (ms_text, sizeof ms_text, "%" G_GINT64_FORMAT ".%03d", duration_us / 1000,
+              (int) (duration_us % 1000));
   if (who != NULL && g_str_has_prefix (who, "user:"))
     who_key = "TRIAGE_USER", who_id = who + strlen ("user:");
   else if (who != NULL && g_str_has_prefix (who, "service:"))

@@ -19,13 +19,24 @@
  * two servers' commits no longer wait for each other's.
  *
  * The commit does not hold the main loop while the database syncs its log:
- * the writer has two connections, and the batch commits on one (its socket
- * watched by the main loop) while the next batch gathers on the other, which
- * then takes its turn. One commit is in flight at a time. What was written
- * by a batch in flight is invisible to the other connection until it is
- * committed, so a read first waits for the commit in flight
- * (triage_pg_writer_wait()); a write need not: the database makes it wait
- * for any row of the flight it touches, as it would for another server's.
+ * the writer has TRIAGE_PG_WRITER_FLIGHTS + 1 connections, and a batch
+ * commits on one (its socket watched by the main loop) while the next batch
+ * gathers on the next, whose commit goes as soon as it is due, without
+ * waiting for the one before: up to TRIAGE_PG_WRITER_FLIGHTS commits are in
+ * flight at once. PostgreSQL syncs its log for every commit written before
+ * the sync starts; with one commit in flight a server's next batch always
+ * missed the sync of the one before (and of the other servers' batches) and
+ * waited for a sync of its own. The database may finish the flights in any
+ * order; their answers are taken as they come but handed on in the order the
+ * flights went, so whoever waits for a commit learns of those before it
+ * first, and once the last is done everything written before is durable (or
+ * known lost). What was written by a batch in flight is invisible to the
+ * other connections until it is committed, so a read first waits for every
+ * commit in flight (triage_pg_writer_wait()); a write need not: the database
+ * makes it wait for any row of a flight it touches, as it would for another
+ * server's. The flights' event ids may commit out of their order: the
+ * listener waits for a missing id, as for another server's
+ * (triage-pg-listener.c).
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -36,9 +47,11 @@
 #include "triage-pg-writer.h"
 #include "triage-store-private.h"
 
-/* A commit in flight: the pipeline sent, its answers awaited. */
+/* A commit in flight: the pipeline sent, its answers awaited, or taken and
+ * held until the flights before it are done. */
 typedef struct
 {
+  TriagePgWriter      *writer;
   TriagePgConnection  *conn;
   TriagePgStatement    pipeline[5];
   guint                n;
@@ -51,30 +64,35 @@ typedef struct
   guint                watch;
   TriagePgCommitFunc   func;
   gpointer             data;
+  gboolean             done;          /* its answers are in */
+  gboolean             committed;
+  GError              *error;         /* why not */
 } Flight;
+
+#define CONNECTIONS (TRIAGE_PG_WRITER_FLIGHTS + 1)
 
 struct _TriagePgWriter
 {
-  TriagePgConnection *conns[2];
+  TriagePgConnection *conns[CONNECTIONS];
   guint               current;        /* the open batch's and the reads' connection */
   TriagePgConnection *conn;           /* conns[current] */
-  Flight             *flight;         /* on the other one */
+  GQueue              flights;        /* Flight*, in the order they went: on the ones before */
   gboolean            in_batch;
   gboolean            begun;          /* the batch's BEGIN went out (with its first statement) */
   char               *batch_error;    /* the first statement of the batch that failed */
   GPtrArray          *events;         /* the batch's, written with its COMMIT */
 };
 
-/* Takes @conn and @second, two connections to the same database. */
+/* Takes @conns, TRIAGE_PG_WRITER_FLIGHTS + 1 connections to the same
+ * database. */
 TriagePgWriter *
-triage_pg_writer_new (TriagePgConnection *conn,
-                      TriagePgConnection *second)
+triage_pg_writer_new (TriagePgConnection **conns)
 {
   TriagePgWriter *self = g_new0 (TriagePgWriter, 1);
 
-  self->conns[0] = conn;
-  self->conns[1] = second;
-  self->conn = conn;
+  for (guint i = 0; i < CONNECTIONS; i++)
+    self->conns[i] = conns[i];
+  self->conn = conns[0];
   return self;
 }
 
@@ -83,10 +101,10 @@ triage_pg_writer_free (TriagePgWriter *self)
 {
   if (self == NULL)
     return;
-  /* The store waited for the commit in flight before it let go. */
-  g_assert (self->flight == NULL);
-  g_clear_pointer (&self->conns[0], triage_pg_connection_free);
-  g_clear_pointer (&self->conns[1], triage_pg_connection_free);
+  /* The store waited for the commits in flight before it let go. */
+  g_assert (g_queue_is_empty (&self->flights));
+  for (guint i = 0; i < CONNECTIONS; i++)
+    g_clear_pointer (&self->conns[i], triage_pg_connection_free);
   g_free (self->batch_error);
   g_clear_pointer (&self->events, g_ptr_array_unref);
   g_free (self);
@@ -197,6 +215,7 @@ flight_new (TriagePgWriter *self)
   if (!self->begun && self->events == NULL)
     return NULL;
   flight = g_new0 (Flight, 1);
+  flight->writer = self;
   flight->conn = self->conn;
   flight->inserted = -1;
   flight->events = g_steal_pointer (&self->events);
@@ -233,6 +252,7 @@ flight_free (Flight *flight)
     g_clear_pointer (&flight->pipeline[i].result, PQclear);
   g_strfreev (flight->arrays);
   g_clear_pointer (&flight->events, g_ptr_array_unref);
+  g_clear_error (&flight->error);
   g_free (flight);
 }
 
@@ -302,23 +322,48 @@ triage_pg_writer_commit (TriagePgWriter *self,
   return ok;
 }
 
-/* The answers of the commit in flight, as they come. */
+/* Hands on the answers of the flights that are done, in the order they
+ * went: up to the first still awaited. A function called may wait for the
+ * rest (a read): they are handed on from there, still in order. */
 static void
-flight_poll (TriagePgWriter *self,
-             gboolean        wait)
+release (TriagePgWriter *self)
 {
-  Flight *flight = self->flight;
-  g_autoptr(GError) error = NULL;
+  Flight *flight;
+
+  while ((flight = g_queue_peek_head (&self->flights)) != NULL && flight->done)
+    {
+      g_queue_pop_head (&self->flights);
+      flight->func (flight->committed, flight->error, flight->data);
+      flight_free (flight);
+    }
+}
+
+/* @flight's answers are in (@ok: all of them, @error: why not). */
+static void
+flight_done (Flight   *flight,
+             gboolean  ok,
+             GError   *error)
+{
+  flight->committed = flight_committed (flight, ok, error ? NULL : &error);
+  flight->error = error;
+  flight->done = TRUE;
+  g_clear_handle_id (&flight->watch, g_source_remove);
+}
+
+/* The answers of a commit in flight, as they come. */
+static void
+flight_poll (Flight  *flight,
+             gboolean wait)
+{
+  TriagePgWriter *self = flight->writer;
+  GError *error = NULL;
   TriagePgPoll poll;
-  gboolean ok;
 
   poll = triage_pg_pipeline_poll (flight->conn, flight->pipeline, flight->n, wait, &error);
   if (poll == TRIAGE_PG_POLL_PENDING)
     return;
-  ok = flight_committed (flight, poll == TRIAGE_PG_POLL_DONE, error ? NULL : &error);
-  self->flight = NULL;
-  flight->func (ok, error, flight->data);
-  flight_free (flight);
+  flight_done (flight, poll == TRIAGE_PG_POLL_DONE, error);
+  release (self);
 }
 
 static gboolean
@@ -326,68 +371,96 @@ on_flight_readable (int          fd,
                     GIOCondition condition,
                     gpointer     data)
 {
-  TriagePgWriter *self = data;
-
-  flight_poll (self, FALSE);
-  /* flight_free() removed this source when the commit was done. */
+  flight_poll (data, FALSE);
+  /* flight_done () removed this source when the commit was done. */
   return G_SOURCE_CONTINUE;
 }
 
+/* A batch that did not go: answered in its turn, after the flights before
+ * it. */
+static void
+flight_refused (TriagePgWriter     *self,
+                Flight             *flight,
+                gboolean            committed,
+                GError             *error,
+                TriagePgCommitFunc  func,
+                gpointer            data)
+{
+  if (flight == NULL)
+    flight = g_new0 (Flight, 1);
+  flight->func = func;
+  flight->data = data;
+  flight->done = TRUE;
+  flight->committed = committed;
+  flight->error = error;
+  g_queue_push_tail (&self->flights, flight);
+  release (self);
+}
+
 /* Sends the open batch's commit and returns at once: @func is called from
- * the main loop once the database has answered (from triage_pg_writer_wait()
- * if a read comes first). The next batch gathers on the other connection
- * meanwhile. */
+ * the main loop once the database has answered and the flights before it
+ * are done (from triage_pg_writer_wait() if a read comes first). The next
+ * batch gathers on the next connection meanwhile. */
 void
 triage_pg_writer_commit_async (TriagePgWriter     *self,
                                TriagePgCommitFunc  func,
                                gpointer            data)
 {
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
   Flight *flight;
 
-  g_return_if_fail (self->flight == NULL);
+  g_return_if_fail (g_queue_get_length (&self->flights) < TRIAGE_PG_WRITER_FLIGHTS);
   if (self->batch_error != NULL)
     {
       g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was not stored: %s",
                    self->batch_error);
-      func (FALSE, error, data);
+      /* Its transaction is over: the connection takes the next batch. */
+      triage_pg_writer_rollback (self);
+      flight_refused (self, NULL, FALSE, error, func, data);
       return;
     }
   flight = flight_new (self);
   if (flight == NULL)
     {
       self->in_batch = FALSE;
-      func (TRUE, NULL, data);
+      flight_refused (self, NULL, TRUE, NULL, func, data);
       return;
     }
   if (!triage_pg_pipeline_send (flight->conn, flight->pipeline, flight->n, &error))
     {
       flight_committed (flight, FALSE, NULL);
-      func (FALSE, error, data);
-      flight_free (flight);
+      flight_refused (self, flight, FALSE, error, func, data);
       return;
     }
   flight->func = func;
   flight->data = data;
   flight->watch = g_unix_fd_add (PQsocket (triage_pg_connection_get (flight->conn)),
-                                 G_IO_IN | G_IO_ERR | G_IO_HUP, on_flight_readable, self);
-  self->flight = flight;
-  self->current = 1 - self->current;
+                                 G_IO_IN | G_IO_ERR | G_IO_HUP, on_flight_readable, flight);
+  g_queue_push_tail (&self->flights, flight);
+  /* The oldest connection: its flight, if it had one, was handed on (the
+   * store keeps no more than TRIAGE_PG_WRITER_FLIGHTS in flight). */
+  self->current = (self->current + 1) % CONNECTIONS;
   self->conn = self->conns[self->current];
 }
 
 gboolean
 triage_pg_writer_in_flight (TriagePgWriter *self)
 {
-  return self->flight != NULL;
+  return !g_queue_is_empty (&self->flights);
 }
 
-/* Returns once the commit in flight (if any) is done, its function called. */
+/* Returns once every commit in flight (if any) is done, its function
+ * called. */
 void
 triage_pg_writer_wait (TriagePgWriter *self)
 {
-  if (self->flight != NULL)
-    flight_poll (self, TRUE);
+  Flight *flight;
+
+  while ((flight = g_queue_peek_head (&self->flights)) != NULL)
+    if (flight->done)
+      release (self);
+    else
+      flight_poll (flight, TRUE);
 }
 
 void

@@ -14,13 +14,16 @@ G_BEGIN_DECLS
 
 typedef struct _TriagePgWriter TriagePgWriter;
 
+/* Commits in flight at once, each on a connection of its own, and one more
+ * connection for the batch that gathers meanwhile. */
+#define TRIAGE_PG_WRITER_FLIGHTS 3
+
 /* @error: why the batch was not committed (NULL when @committed). */
 typedef void (*TriagePgCommitFunc) (gboolean      committed,
                                     const GError *error,
                                     gpointer      data);
 
-TriagePgWriter     *triage_pg_writer_new        (TriagePgConnection  *conn,
-                                                 TriagePgConnection  *second);
+TriagePgWriter     *triage_pg_writer_new        (TriagePgConnection **conns);
 void                triage_pg_writer_free       (TriagePgWriter      *self);
 TriagePgConnection *triage_pg_writer_connection (TriagePgWriter      *self);
 

@@ -5,7 +5,7 @@
  *
  * One notification by its id, an agent's request by its own id, and a page
  * of a person's list (its total counted apart, ignoring the cursor). Each
- * waits for this server's commit in flight, so it sees what this server
+ * waits for this server's commits in flight, so it sees what this server
  * wrote before it (triage-store-postgres.c).
  */
 
@@ -123,7 +123,8 @@ postgres_list (TriageStore           *store,
                          " JOIN notification_recipients r ON r.notification_seq = n.seq"
                          " WHERE %s%s ORDER BY n.seq %s LIMIT $%d::bigint",
                          where->str, cursor ? cursor : "", list->newest ? "DESC" : "ASC", n);
-  *total = triage_store_postgres_number (self, count_sql, n_where, params);
+  if (total != NULL)
+    *total = triage_store_postgres_number (self, count_sql, n_where, params);
   *has_more = FALSE;
   result = triage_store_postgres_query (self, sql, n, params);
   for (int i = 0; result != NULL && i < PQntuples (result); i++)

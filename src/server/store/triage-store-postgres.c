@@ -3,11 +3,11 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The PostgreSQL backend: several servers on one database. Each holds three
- * connections: two for its batches and reads, taking turns so that one
- * batch commits while the next gathers (triage-pg-writer.c), and one that
- * listens for the events of every server and keeps the shared rate limits
- * (triage-pg-listener.c). What the other backend gets from owning its
+ * The PostgreSQL backend: several servers on one database. Each holds
+ * TRIAGE_PG_WRITER_FLIGHTS + 3 connections: one for each commit in flight
+ * and one for the batch that gathers meanwhile, taking turns
+ * (triage-pg-writer.c), one that listens for the events of every server
+ * (triage-pg-listener.c), and one that keeps the shared rate limits. What the other backend gets from owning its
  * database, this one gets from the database:
  *
  *   - a batch is a transaction; a statement that may meet another server's
@@ -25,7 +25,7 @@
  * Each statement holds the main loop for one round trip to the database
  * (tens of µs on a local socket); a commit does not: the main loop serves
  * other requests while the database syncs, and answers the requests of the
- * batch once it has. A read waits for the commit in flight, so it sees
+ * batch once it has. A read waits for the commits in flight, so it sees
  * everything this server wrote before it; the hot writes (a notification's
  * insert, its delivery) and the read of the recipients of a notification
  * another server wrote do not (write_query ()).
@@ -66,7 +66,7 @@ struct _TriageStorePostgres
 G_DEFINE_FINAL_TYPE (TriageStorePostgres, triage_store_postgres, TRIAGE_TYPE_STORE)
 
 /* Runs @sql; NULL when it failed (logged), which fails the open batch. It
- * first waits for the commit in flight, if any, so that it sees what this
+ * first waits for the commits in flight, if any, so that it sees what this
  * server wrote before (see triage-pg-writer.c). */
 static PGresult *
 query (TriageStorePostgres *self,
@@ -79,7 +79,7 @@ query (TriageStorePostgres *self,
 }
 
 /* The same for a statement that need not wait: a write that changes only
- * rows the commit in flight did not write, or waits for them in the
+ * rows the commits in flight did not write, or waits for them in the
  * database, and reads nothing that batch wrote; a read of rows that batch
  * cannot have written (postgres_recipients ()). */
 static PGresult *
@@ -519,19 +519,20 @@ triage_store_postgres_new (const char *uri,
                            GError    **error)
 {
   g_autoptr(TriageStorePostgres) self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
-  TriagePgConnection *conn, *second;
+  TriagePgConnection *conns[TRIAGE_PG_WRITER_FLIGHTS + 1];
 
-  conn = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
-  if (conn == NULL)
-    return NULL;
-  second = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
-  if (second == NULL)
+  for (guint i = 0; i < G_N_ELEMENTS (conns); i++)
     {
-      triage_pg_connection_free (conn);
-      return NULL;
+      conns[i] = triage_pg_connection_new (uri, password, "triage-server", SESSION_SETTINGS, error);
+      if (conns[i] == NULL)
+        {
+          while (i-- > 0)
+            triage_pg_connection_free (conns[i]);
+          return NULL;
+        }
     }
-  self->writer = triage_pg_writer_new (conn, second);
-  if (!triage_pg_migrate (conn, error))
+  self->writer = triage_pg_writer_new (conns);
+  if (!triage_pg_migrate (conns[0], error))
     return NULL;
   /* Rate limits are shared, approximate state that need not survive a
    * crash: this connection commits without waiting for the disk. */
@@ -579,6 +580,7 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   object_class->finalize = triage_store_postgres_finalize;
 
   store_class->shared = TRUE;
+  store_class->flights = TRIAGE_PG_WRITER_FLIGHTS;
 
   store_class->begin = postgres_begin;
   store_class->insert_events = postgres_insert_events;

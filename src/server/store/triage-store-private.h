@@ -22,10 +22,13 @@ G_BEGIN_DECLS
  * commits without holding the main loop. When the batch is due the base
  * class calls commit_start() (after insert_events()), which sends the commit
  * and returns; the backend calls triage_store_committed() once it is done,
- * from the main loop, or from commit_wait(), which returns only once the
+ * from the main loop, or from commit_wait(), which returns only once every
  * commit in flight (if any) is done. The next batch opens meanwhile (begin()
- * again); it is committed only after the one in flight. Reads must see what
- * the commit in flight wrote: the backend waits for it first.
+ * again) and its commit goes too, up to @flights commits in flight at once
+ * (0 is one); the backend calls triage_store_committed() for them in the
+ * order they were started, whatever order the database finished them in.
+ * Reads must see what the commits in flight wrote: the backend waits for
+ * them first.
  *
  * @shared: other servers may use the database at the same time. The base
  * class then leaves the delivery of events to the backend, which calls
@@ -37,6 +40,7 @@ struct _TriageStoreClass
   GObjectClass parent_class;
 
   gboolean shared;
+  guint    flights;
 
   /* the batch */
   gboolean               (*begin)              (TriageStore *self,

@@ -27,6 +27,8 @@ struct _TriageStoreSqlite
 gboolean triage_store_sqlite_exec (TriageStoreSqlite *self,
                                    const char        *sql,
                                    GError           **error);
+/* Reading notifications (triage-store-sqlite-reads.c). */
+void     triage_store_sqlite_reads_class_init    (TriageStoreClass *store_class);
 /* Users and services (triage-store-sqlite-services.c). */
 void     triage_store_sqlite_services_class_init (TriageStoreClass *store_class);
 /* The event log (triage-store-sqlite-events.c). */

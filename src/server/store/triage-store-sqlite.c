@@ -308,23 +308,15 @@ bind_text (sqlite3_stmt *stmt,
 
 /* @text bound without a copy: it must outlive the statement's step and
  * done () (which unbinds it); for the long texts of the hot inserts. */
-static void
-bind_static (sqlite3_stmt *stmt,
-             int           index,
-             const char   *text)
-{
-  if (text == NULL)
-    sqlite3_bind_null (stmt, index);
-  else
-    sqlite3_bind_text (stmt, index, text, -1, SQLITE_STATIC);
-}
-
 void
 triage_store_sqlite_bind_static (sqlite3_stmt *stmt,
                                  int           index,
                                  const char   *text)
 {
-  bind_static (stmt, index, text);
+  if (text == NULL)
+    sqlite3_bind_null (stmt, index);
+  else
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_STATIC);
 }
 
 /* For the backend's other files (triage-store-sqlite.h). */
@@ -347,136 +339,6 @@ triage_store_sqlite_column_text (sqlite3_stmt *stmt,
                                  int           column)
 {
   return column_text (stmt, column);
-}
-
-#define NOTIFICATION_COLUMNS \
-  "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at, n.protocol, n.protocol_id, n.created_at"
-
-static TriageNotificationRow *
-notification_row (sqlite3_stmt *stmt)
-{
-  TriageNotificationRow *row = g_new0 (TriageNotificationRow, 1);
-
-  row->seq = sqlite3_column_int64 (stmt, 0);
-  row->id = column_text (stmt, 1);
-  row->service_id = column_text (stmt, 2);
-  row->body = column_text (stmt, 3);
-  row->json = column_text (stmt, 4);
-  row->answer = column_text (stmt, 5);
-  row->status = sqlite3_column_int (stmt, 6);
-  row->deadline = sqlite3_column_int64 (stmt, 7);
-  row->response = column_text (stmt, 8);
-  row->updated_at = sqlite3_column_int64 (stmt, 9);
-  row->protocol = sqlite3_column_int (stmt, 10);
-  row->protocol_id = column_text (stmt, 11);
-  row->created_at = sqlite3_column_int64 (stmt, 12);
-  return row;
-}
-
-static TriageNotificationRow *
-sqlite_get_notification (TriageStore *store,
-                         const char  *id)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self,
-    "SELECT " NOTIFICATION_COLUMNS " FROM notifications n WHERE n.id = ?");
-  TriageNotificationRow *row = NULL;
-
-  bind_text (stmt, 1, id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    row = notification_row (stmt);
-  done (stmt);
-  return row;
-}
-
-static TriageNotificationRow *
-sqlite_find_request (TriageStore *store,
-                     const char  *service_id,
-                     int          protocol,
-                     const char  *protocol_id)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self,
-    "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
-    " WHERE n.service_id = ? AND n.protocol = ? AND n.protocol_id = ?");
-  TriageNotificationRow *row = NULL;
-
-  bind_text (stmt, 1, service_id);
-  sqlite3_bind_int (stmt, 2, protocol);
-  bind_text (stmt, 3, protocol_id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    row = notification_row (stmt);
-  done (stmt);
-  return row;
-}
-
-/* One page of a user's notifications, by seq (the cursor), newest or oldest
- * first; *total counts every match, ignoring the cursor. */
-static GPtrArray *
-sqlite_list (TriageStore           *store,
-             const TriageListQuery *query,
-             gint64                *total,
-             gboolean              *has_more)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  g_autoptr(GString) where = g_string_new ("r.user_id = ?1");
-  g_autofree char *sql = NULL, *count_sql = NULL;
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
-  sqlite3_stmt *stmt;
-
-  if (query->status_mask != 0)
-    g_string_append_printf (where, " AND ((1 << n.status) & %u) != 0", query->status_mask);
-  if (query->service_id != NULL)
-    g_string_append (where, " AND n.service_id = ?2");
-  if (query->project != NULL)
-    g_string_append (where, " AND n.project = ?3");
-  if (query->protocol_mask != 0)
-    g_string_append_printf (where, " AND ((1 << n.protocol) & %u) != 0", query->protocol_mask);
-
-  count_sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications n JOIN notification_recipients r"
-                               " ON r.notification_seq = n.seq WHERE %s", where->str);
-  /* Ordered and bounded by the recipient's index (r.notification_seq is
-   * n.seq): by n.seq, SQLite read every row after the cursor, whole, into a
-   * temporary B-tree to sort it before taking a page, so listing 10,000
-   * pending 100 at a time read 50 times the table (bench/app: 5.7 s). */
-  sql = g_strdup_printf ("SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
-                         " JOIN notification_recipients r ON r.notification_seq = n.seq"
-                         " WHERE %s%s ORDER BY r.notification_seq %s LIMIT ?5",
-                         where->str,
-                         query->after == 0 ? "" : query->newest ? " AND r.notification_seq < ?4"
-                                                                : " AND r.notification_seq > ?4",
-                         query->newest ? "DESC" : "ASC");
-  for (guint pass = 0; pass < 2; pass++)
-    {
-      stmt = prepare (self, pass == 0 ? count_sql : sql);
-      bind_text (stmt, 1, query->user);
-      if (query->service_id != NULL)
-        bind_text (stmt, 2, query->service_id);
-      if (query->project != NULL)
-        bind_text (stmt, 3, query->project);
-      if (pass == 0)
-        {
-          *total = sqlite3_step (stmt) == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : 0;
-          sqlite3_finalize (stmt);
-          continue;
-        }
-      if (query->after != 0)
-        sqlite3_bind_int64 (stmt, 4, query->after);
-      sqlite3_bind_int64 (stmt, 5, (gint64) query->limit + 1);
-      *has_more = FALSE;
-      while (sqlite3_step (stmt) == SQLITE_ROW)
-        {
-          if (rows->len == query->limit)
-            {
-              *has_more = TRUE;
-              break;
-            }
-          g_ptr_array_add (rows, notification_row (stmt));
-        }
-      sqlite3_finalize (stmt);
-    }
-  return rows;
 }
 
 /* Who notification @id goes to, kept (when it goes to anyone): asked for at
@@ -550,12 +412,12 @@ sqlite_insert_notification (TriageStore *store,
     " created_at, deadline, updated_at, protocol, protocol_id)"
     " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
   /* The caller's texts live until done () below: not copied. */
-  bind_static (stmt, 1, id);
-  bind_static (stmt, 2, service_id);
-  bind_static (stmt, 3, body);
-  bind_static (stmt, 4, json);
-  bind_static (stmt, 5, answer);
-  bind_static (stmt, 6, project);
+  triage_store_sqlite_bind_static (stmt, 1, id);
+  triage_store_sqlite_bind_static (stmt, 2, service_id);
+  triage_store_sqlite_bind_static (stmt, 3, body);
+  triage_store_sqlite_bind_static (stmt, 4, json);
+  triage_store_sqlite_bind_static (stmt, 5, answer);
+  triage_store_sqlite_bind_static (stmt, 6, project);
   sqlite3_bind_int64 (stmt, 7, created_at);
   if (deadline > 0)
     sqlite3_bind_int64 (stmt, 8, deadline);
@@ -563,7 +425,7 @@ sqlite_insert_notification (TriageStore *store,
     sqlite3_bind_null (stmt, 8);
   sqlite3_bind_int64 (stmt, 9, created_at);
   sqlite3_bind_int (stmt, 10, protocol);
-  bind_static (stmt, 11, protocol_id);
+  triage_store_sqlite_bind_static (stmt, 11, protocol_id);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
   exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
@@ -572,24 +434,6 @@ sqlite_insert_notification (TriageStore *store,
   if (ok)
     keep_recipients (self, id, service_recipients (self, service_id));
   return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
-}
-
-static gboolean
-sqlite_is_recipient (TriageStore *store,
-                     const char  *notification_id,
-                     const char  *user_id)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = cached (self,
-    "SELECT 1 FROM notification_recipients r JOIN notifications n ON n.seq = r.notification_seq"
-    " WHERE n.id = ? AND r.user_id = ?");
-  gboolean found;
-
-  bind_text (stmt, 1, notification_id);
-  bind_text (stmt, 2, user_id);
-  found = sqlite3_step (stmt) == SQLITE_ROW;
-  done (stmt);
-  return found;
 }
 
 static GStrv
@@ -735,18 +579,14 @@ triage_store_sqlite_class_init (TriageStoreSqliteClass *klass)
   store_class->commit = sqlite_commit;
   store_class->rollback = sqlite_rollback;
 
-
-  store_class->get_notification = sqlite_get_notification;
-  store_class->list = sqlite_list;
   store_class->insert_notification = sqlite_insert_notification;
-  store_class->find_request = sqlite_find_request;
-  store_class->is_recipient = sqlite_is_recipient;
   store_class->recipients = sqlite_recipients;
   store_class->transition = sqlite_transition;
   store_class->mark_delivered = sqlite_mark_delivered;
   store_class->next_deadline = sqlite_next_deadline;
   store_class->expire_overdue = sqlite_expire_overdue;
 
+  triage_store_sqlite_reads_class_init (store_class);
   triage_store_sqlite_services_class_init (store_class);
   triage_store_sqlite_events_class_init (store_class);
   triage_store_sqlite_webhooks_class_init (store_class);

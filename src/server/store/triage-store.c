@@ -24,6 +24,14 @@ typedef struct
   gpointer              data;
 } CommitWaiter;
 
+/* A batch whose commit is in flight (backends with commit_start ()). */
+typedef struct
+{
+  gint64     start;
+  GArray    *waiters;    /* of CommitWaiter */
+  GPtrArray *events;
+} Flight;
+
 typedef struct
 {
   gboolean             open;            /* a batch is open */
@@ -31,12 +39,8 @@ typedef struct
   guint                timeout_source;  /* the batch's commit at the latest */
   GArray              *after_commit;    /* of CommitWaiter */
   GPtrArray           *events;          /* TriageEventRow*: the batch's, written as it commits */
-  /* A batch whose commit is in flight (backends with commit_start ()) */
-  gboolean             flying;
-  gboolean             due;             /* the open batch's turn came while one flew */
-  gint64               flight_start;
-  GArray              *flight_waiters;
-  GPtrArray           *flight_events;
+  GQueue               flights;         /* Flight*, oldest first */
+  gboolean             due;             /* the open batch's turn came while all flew */
   TriageStoreEventFunc event_func;
   gpointer             event_data;
   GHashTable          *rates;           /* key → gint64 theoretical arrival time (monotonic µs) */
@@ -98,14 +102,24 @@ triage_store_dispose (GObject *object)
 }
 
 static void
+flight_free (Flight *flight)
+{
+  g_array_unref (flight->waiters);
+  g_ptr_array_unref (flight->events);
+  g_free (flight);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Flight, flight_free)
+
+static void
 triage_store_finalize (GObject *object)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (TRIAGE_STORE (object));
 
   g_clear_pointer (&priv->after_commit, g_array_unref);
   g_clear_pointer (&priv->events, g_ptr_array_unref);
-  g_clear_pointer (&priv->flight_waiters, g_array_unref);
-  g_clear_pointer (&priv->flight_events, g_ptr_array_unref);
+  /* The dispose waited for the commits in flight: none is left. */
+  g_queue_clear_full (&priv->flights, (GDestroyNotify) flight_free);
   g_clear_pointer (&priv->rates, g_hash_table_unref);
   G_OBJECT_CLASS (triage_store_parent_class)->finalize (object);
 }
@@ -133,6 +147,10 @@ triage_store_init (TriageStore *self)
 /* ---- group commit ---- */
 
 static void start_commit (TriageStore *self);
+static void flight_done  (TriageStore  *self,
+                          Flight       *done,
+                          gboolean      committed,
+                          const GError *error);
 
 static gboolean
 commit_due (gpointer data)
@@ -175,7 +193,7 @@ triage_store_in_batch (TriageStore *self)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
-  return priv->open || priv->flying;
+  return priv->open || !g_queue_is_empty (&priv->flights);
 }
 
 /* Hands the events of a committed batch to the server, unless the backend
@@ -213,7 +231,7 @@ triage_store_commit (TriageStore *self,
   gboolean ok = TRUE;
   gint64 start;
 
-  if (priv->flying)
+  if (!g_queue_is_empty (&priv->flights))
     CLASS (self)->commit_wait (self);
   g_clear_handle_id (&priv->idle_source, g_source_remove);
   g_clear_handle_id (&priv->timeout_source, g_source_remove);
@@ -246,59 +264,62 @@ triage_store_commit (TriageStore *self,
 }
 
 /* The open batch's turn (a backend with commit_start ()): its commit is
- * sent, unless one is in flight; then it goes once that one is done. */
+ * sent, unless as many as the backend keeps are in flight; then it goes
+ * once the oldest is done. */
 static void
 start_commit (TriageStore *self)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
   g_autoptr(GError) error = NULL;
+  Flight *flight;
 
   g_clear_handle_id (&priv->idle_source, g_source_remove);
   g_clear_handle_id (&priv->timeout_source, g_source_remove);
   if (!priv->open)
     return;
-  if (priv->flying)
+  if (g_queue_get_length (&priv->flights) >= MAX (CLASS (self)->flights, 1))
     {
       priv->due = TRUE;
       return;
     }
   priv->open = FALSE;
   priv->due = FALSE;
-  priv->flying = TRUE;
-  priv->flight_start = g_get_monotonic_time ();
-  priv->flight_waiters = g_steal_pointer (&priv->after_commit);
+  flight = g_new0 (Flight, 1);
+  flight->start = g_get_monotonic_time ();
+  flight->waiters = g_steal_pointer (&priv->after_commit);
   priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
-  priv->flight_events = g_steal_pointer (&priv->events);
+  flight->events = g_steal_pointer (&priv->events);
   priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  if (priv->flight_events->len > 0 &&
-      !CLASS (self)->insert_events (self, priv->flight_events, &error))
+  if (flight->events->len > 0 && !CLASS (self)->insert_events (self, flight->events, &error))
     {
+      /* Nothing of it is stored, whatever the flights before it come to. */
       CLASS (self)->rollback (self);
-      triage_store_committed (self, FALSE, error);
+      flight_done (self, flight, FALSE, error);
       return;
     }
+  g_queue_push_tail (&priv->flights, flight);
   CLASS (self)->commit_start (self);
 }
 
-/* The commit in flight is done: its events go out and everyone who waited
- * for it is told; then the open batch may take its turn. */
-void
-triage_store_committed (TriageStore  *self,
-                        gboolean      committed,
-                        const GError *error)
+/* @flight is done: its events go out and everyone who waited for it is
+ * told; then the open batch may take its turn. */
+static void
+flight_done (TriageStore  *self,
+             Flight       *done,
+             gboolean      committed,
+             const GError *error)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
-  g_autoptr(GArray) waiters = NULL;
-  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(Flight) flight = done;
+  GArray *waiters;
+  GPtrArray *events;
 
-  g_return_if_fail (priv->flying);
-  priv->flying = FALSE;
   if (!committed)
     g_warning ("%s", error != NULL ? error->message : "the batch was not committed");
   if (priv->commit_observer != NULL)
-    priv->commit_observer (g_get_monotonic_time () - priv->flight_start, committed);
-  waiters = g_steal_pointer (&priv->flight_waiters);
-  events = g_steal_pointer (&priv->flight_events);
+    priv->commit_observer (g_get_monotonic_time () - flight->start, committed);
+  waiters = flight->waiters;
+  events = flight->events;
   if (committed)
     deliver (self, events);
   /* Not from here: this may be a read's wait, in the middle of a request. */
@@ -310,6 +331,20 @@ triage_store_committed (TriageStore  *self,
 
       waiter->func (waiter->data, committed);
     }
+}
+
+/* The oldest commit in flight is done: the backend says so in the order it
+ * started them, so whoever waits for one learns of the flights before it
+ * first. */
+void
+triage_store_committed (TriageStore  *self,
+                        gboolean      committed,
+                        const GError *error)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  g_return_if_fail (!g_queue_is_empty (&priv->flights));
+  flight_done (self, g_queue_pop_head (&priv->flights), committed, error);
 }
 
 /* Calls @func once everything written so far is durable: at once when no
@@ -324,8 +359,8 @@ triage_store_after_commit (TriageStore          *self,
 
   if (priv->open)
     g_array_append_val (priv->after_commit, waiter);
-  else if (priv->flying)
-    g_array_append_val (priv->flight_waiters, waiter);
+  else if (!g_queue_is_empty (&priv->flights))
+    g_array_append_val (((Flight *) g_queue_peek_tail (&priv->flights))->waiters, waiter);
   else
     func (data, TRUE);
 }
@@ -502,7 +537,7 @@ triage_store_get_notification (TriageStore *self,
 }
 
 /* One page of a user's notifications, by seq (the cursor), newest or oldest
- * first; *total counts every match, ignoring the cursor. */
+ * first; *total (unless NULL: not counted) counts every match, ignoring the cursor. */
 GPtrArray *
 triage_store_list (TriageStore           *self,
                    const TriageListQuery *query,
