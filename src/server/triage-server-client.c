@@ -112,6 +112,24 @@ decode_cursor (const char *cursor,
   return TRUE;
 }
 
+/* A list row as an item of its page: the stored JSON with the row's status
+ * (as notification_node () makes it), parsed by the page's one parser:
+ * a parser made and dropped for each of a page's 1,000 rows was a third of
+ * the time its JSON took (json_from_string ()). */
+static JsonNode *
+page_item (JsonParser            *parser,
+           TriageNotificationRow *row)
+{
+  JsonNode *node = NULL;
+
+  if (!json_parser_load_from_data (parser, row->json, -1, NULL) ||
+      (node = json_parser_steal_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    g_error ("corrupt notification %s in the database", row->id);
+  json_object_set_string_member (json_node_get_object (node), "status",
+                                 atp_status_to_string (row->status));
+  return node;
+}
+
 /* Answers a list read; FALSE when the answer need not wait for a commit. */
 static gboolean
 handle_list (TriageServer      *self,
@@ -126,6 +144,7 @@ handle_list (TriageServer      *self,
   const char *project = query ? g_hash_table_lookup (query, "project") : NULL;
   const char *sort = query ? g_hash_table_lookup (query, "sort") : NULL;
   g_autoptr(JsonArray) items = json_array_new ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(JsonObject) answer = json_object_new ();
   TriageListQuery list = { .user = user, .service_id = service_id, .project = project,
@@ -194,7 +213,7 @@ handle_list (TriageServer      *self,
       TriageNotificationRow *row = rows->pdata[i];
 
       last = row->seq;
-      json_array_add_element (items, notification_node (row, FALSE));
+      json_array_add_element (items, page_item (parser, row));
     }
   json_object_set_array_member (answer, "notifications", json_array_ref (items));
   pagination = json_object_new ();

@@ -8,66 +8,73 @@
 
 #include "in-process-common.h"
 
-char *world;
-AppTestServer *server;
-TriageApplication *app;
+char *test_app_world;
+AppTestServer *test_app_server;
+TriageApplication *test_app;
 
 void
-wait_connected (void)
+test_app_wait_connected (void)
 {
-  app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
+  app_test_wait_for (triage_application_get_connection (test_app) == TRIAGE_CONNECTION_CONNECTED,
                      APP_TEST_WAIT_MS);
 }
 
 TriageWindow *
-window (void)
+test_app_window (void)
 {
-  app_test_wait_for (triage_application_get_window (app) != NULL, APP_TEST_WAIT_MS);
-  return triage_application_get_window (app);
+  app_test_wait_for (triage_application_get_window (test_app) != NULL, APP_TEST_WAIT_MS);
+  return triage_application_get_window (test_app);
 }
 
 TriageDecisionView *
-decision_view (void)
+test_app_decision_view (void)
 {
-  return TRIAGE_DECISION_VIEW (triage_window_get_decision_view (window ()));
+  return TRIAGE_DECISION_VIEW (triage_window_get_decision_view (test_app_window ()));
+}
+
+gboolean
+test_app_shows_request (const char *id)
+{
+  TriageRequest *current = triage_window_get_current_request (test_app_window ());
+
+  return current != NULL && g_str_equal (triage_request_get_id (current), id);
 }
 
 void
-open_request (const char *id)
+test_app_open_request (const char *id)
 {
-  TriageInboxModel *inbox = triage_application_get_inbox (app);
+  TriageInboxModel *inbox = triage_application_get_inbox (test_app);
 
   app_test_wait_for (triage_inbox_model_lookup (inbox, id) != NULL, APP_TEST_WAIT_MS);
-  g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (id));
-  app_test_wait_for (triage_window_get_current_request (window ()) != NULL &&
-                     g_str_equal (triage_request_get_id (triage_window_get_current_request (window ())), id),
-                     APP_TEST_WAIT_MS);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "open-request",
+                                  g_variant_new_string (id));
+  app_test_wait_for (test_app_shows_request (id), APP_TEST_WAIT_MS);
 }
 
 /* An answer as the decision view gives it (no D-Bus action answers: any
  * program on the session bus could use it to skip a confirmation). */
 void
-respond (const char *id,
-         const char *action_id,
-         const char *json)
+test_app_respond (const char *id,
+                  const char *action_id,
+                  const char *json)
 {
   g_autoptr(JsonNode) data = atp_json_parse (json, -1, 0, NULL);
 
   g_assert_nonnull (data);
-  g_signal_emit_by_name (window (), "submit", id, action_id, data);
+  g_signal_emit_by_name (test_app_window (), "submit", id, action_id, data);
 }
 
 gboolean
-outbox_empty (void)
+test_app_outbox_empty (void)
 {
-  return triage_outbox_get_n_pending (triage_application_get_outbox (app)) == 0;
+  return triage_outbox_get_n_pending (triage_application_get_outbox (test_app)) == 0;
 }
 
 /* The app's database, as the history reads it */
 
 gboolean
-history_matches (const char *id,
-                 const char *condition)
+test_app_history_matches (const char *id,
+                          const char *condition)
 {
   g_autofree char *path = g_build_filename (g_get_user_data_dir (), "triage", "triage.db", NULL);
   g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM notifications WHERE id = ?1 AND %s",

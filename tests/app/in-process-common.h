@@ -33,38 +33,41 @@ typedef struct
   gboolean    blank_valid;  /* whether the editor's untouched answer is valid */
 } TypeCase;
 
-extern char *world;
-extern AppTestServer *server;
-extern TriageApplication *app;
+/* test-app's world: its private XDG tree, the server running in it, the app */
+extern char              *test_app_world;
+extern AppTestServer     *test_app_server;
+extern TriageApplication *test_app;
 
-void wait_connected (void);
-TriageWindow *window (void);
-TriageDecisionView *decision_view (void);
-void open_request (const char *id);
-void respond (const char *id,
-              const char *action_id,
-              const char *json);
-gboolean outbox_empty (void);
-gboolean history_matches (const char *id,
-                          const char *condition);
+void                test_app_wait_connected  (void);
+TriageWindow       *test_app_window          (void);
+TriageDecisionView *test_app_decision_view   (void);
+/* Whether the window shows the request @id. */
+gboolean            test_app_shows_request   (const char *id);
+void                test_app_open_request    (const char *id);
+void                test_app_respond         (const char *id,
+                                              const char *action_id,
+                                              const char *json);
+gboolean            test_app_outbox_empty    (void);
+gboolean            test_app_history_matches (const char *id,
+                                              const char *condition);
 
 /* in-process-decisions.c */
-void test_response_type (gconstpointer data);
-void test_confirmation (gconstpointer data);
-void test_answered_elsewhere_while_open (void);
-void test_invalidated_while_open (void);
-void test_expiry_while_open (void);
-void test_settled_while_away (void);
-void test_conflict_told (void);
+void test_app_response_type (gconstpointer data);
+void test_app_confirmation (gconstpointer data);
+void test_app_answered_elsewhere_while_open (void);
+void test_app_invalidated_while_open (void);
+void test_app_expiry_while_open (void);
+void test_app_settled_while_away (void);
+void test_app_conflict_told (void);
 
 /* in-process-history.c */
-void test_history_recorded (void);
-void test_attachments (void);
-void test_history_retention (void);
+void test_app_history_recorded (void);
+void test_app_attachments (void);
+void test_app_history_retention (void);
 
 /* in-process-desktop.c */
-void test_autostart (void);
-void test_shortcuts_listed (void);
-void test_tray_menu (void);
+void test_app_autostart (void);
+void test_app_shortcuts_listed (void);
+void test_app_tray_menu (void);
 
 G_END_DECLS

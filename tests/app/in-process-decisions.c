@@ -11,7 +11,7 @@
 #include "in-process-common.h"
 
 void
-test_response_type (gconstpointer data)
+test_app_response_type (gconstpointer data)
 {
   const TypeCase *tc = data;
   g_autofree char *actions = g_strdup_printf ("[%s]", tc->action);
@@ -22,21 +22,21 @@ test_response_type (gconstpointer data)
   GtkWidget *editor;
   JsonObject *response;
 
-  wait_connected ();
-  id = app_test_server_post (server, title, actions);
-  open_request (id);
+  test_app_wait_connected ();
+  id = app_test_server_post (test_app_server, title, actions);
+  test_app_open_request (id);
 
   /* Rendered: an editor for the action; the description taking the focus
    * (as when a request opens) is not turned into one selected block. */
   {
     GtkWidget *description = GTK_WIDGET (gtk_widget_get_template_child (
-      GTK_WIDGET (decision_view ()), TRIAGE_TYPE_DECISION_VIEW, "description_label"));
+      GTK_WIDGET (test_app_decision_view ()), TRIAGE_TYPE_DECISION_VIEW, "description_label"));
     int start, end;
 
     g_assert_true (gtk_widget_grab_focus (description));
     g_assert_false (gtk_label_get_selection_bounds (GTK_LABEL (description), &start, &end));
   }
-  editor = triage_decision_view_get_editor (decision_view (), "a");
+  editor = triage_decision_view_get_editor (test_app_decision_view (), "a");
   g_assert_nonnull (editor);
   g_assert_cmpstr (triage_response_editor_get_action_id (TRIAGE_RESPONSE_EDITOR (editor)), ==, "a");
 
@@ -49,23 +49,23 @@ test_response_type (gconstpointer data)
     }
 
   /* Invalid: refused here, the server never sees it. */
-  respond (id, "a", tc->invalid);
+  test_app_respond (id, "a", tc->invalid);
   app_test_spin (300);
-  g_assert_true (outbox_empty ());
-  g_assert_false (app_test_server_is_responded (server, id));
+  g_assert_true (test_app_outbox_empty ());
+  g_assert_false (app_test_server_is_responded (test_app_server, id));
 
   /* Valid: stored, sent, recorded. */
-  respond (id, "a", tc->valid);
-  app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
-  recorded = app_test_server_get (server, id);
+  test_app_respond (id, "a", tc->valid);
+  app_test_wait_for (app_test_server_is_responded (test_app_server, id), APP_TEST_WAIT_MS);
+  recorded = app_test_server_get (test_app_server, id);
   response = json_object_get_object_member (recorded, "response");
   g_assert_cmpstr (json_object_get_string_member (response, "action_id"), ==, "a");
   g_assert_true (atp_json_node_equal (json_object_get_member (response, "response_data"), expected));
 
   /* Delivered: the inbox lets it go, the outbox is empty. */
-  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) == NULL,
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (test_app), id) == NULL,
                      APP_TEST_WAIT_MS);
-  app_test_wait_for (outbox_empty (), APP_TEST_WAIT_MS);
+  app_test_wait_for (test_app_outbox_empty (), APP_TEST_WAIT_MS);
 }
 
 static TriageConfirmDialog *
@@ -85,7 +85,7 @@ find_confirm_dialog (void)
 }
 
 void
-test_confirmation (gconstpointer data)
+test_app_confirmation (gconstpointer data)
 {
   const char *flag = data;
   gboolean needs = g_str_equal (flag, "destructive") || g_str_equal (flag, "irreversible") ||
@@ -98,12 +98,12 @@ test_confirmation (gconstpointer data)
   GtkWidget *editor;
   TriageConfirmDialog *dialog;
 
-  wait_connected ();
-  id = app_test_server_post (server, title, actions);
-  open_request (id);
-  triage_decision_view_set_confirm_grace_period (decision_view (), 0);
+  test_app_wait_connected ();
+  id = app_test_server_post (test_app_server, title, actions);
+  test_app_open_request (id);
+  triage_decision_view_set_confirm_grace_period (test_app_decision_view (), 0);
 
-  editor = triage_decision_view_get_editor (decision_view (), "go");
+  editor = triage_decision_view_get_editor (test_app_decision_view (), "go");
   g_assert_nonnull (editor);
   g_assert_true (triage_response_editor_submit (TRIAGE_RESPONSE_EDITOR (editor)));
 
@@ -111,85 +111,88 @@ test_confirmation (gconstpointer data)
     {
       /* Straight through: no dialog, the server records it. */
       g_assert_null (find_confirm_dialog ());
-      app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
+      app_test_wait_for (app_test_server_is_responded (test_app_server, id), APP_TEST_WAIT_MS);
       return;
     }
 
   app_test_wait_for ((dialog = find_confirm_dialog ()) != NULL, APP_TEST_WAIT_MS);
   app_test_spin (200);
-  g_assert_false (app_test_server_is_responded (server, id));
+  g_assert_false (app_test_server_is_responded (test_app_server, id));
 
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), TRIAGE_CONFIRM_RESPONSE_CONFIRM);
-  app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
+  app_test_wait_for (app_test_server_is_responded (test_app_server, id), APP_TEST_WAIT_MS);
 }
 
 void
-test_answered_elsewhere_while_open (void)
+test_app_answered_elsewhere_while_open (void)
 {
   g_autofree char *id = NULL;
   g_autofree char *body = NULL;
   g_autoptr(JsonNode) reply = NULL;
   guint status = 0;
 
-  wait_connected ();
-  id = app_test_server_post (server, "Answered elsewhere?",
+  test_app_wait_connected ();
+  id = app_test_server_post (test_app_server, "Answered elsewhere?",
                              "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
-  open_request (id);
-  g_assert_false (triage_decision_view_get_read_only (decision_view ()));
+  test_app_open_request (id);
+  g_assert_false (triage_decision_view_get_read_only (test_app_decision_view ()));
 
   /* Another device (the same user, over the trusted socket) answers first. */
   body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"ok\", \"response_data\": null}", id);
-  reply = app_test_server_call (server, "POST", "/api/v1/client/respond", body, &status);
+  reply = app_test_server_call (test_app_server, "POST", "/api/v1/client/respond", body, &status);
   g_assert_cmpuint (status, ==, 200);
 
-  app_test_wait_for (triage_decision_view_get_read_only (decision_view ()), APP_TEST_WAIT_MS);
-  g_assert_cmpint (triage_decision_view_get_status (decision_view ()), ==, ATP_STATUS_RESPONDED);
+  app_test_wait_for (triage_decision_view_get_read_only (test_app_decision_view ()),
+                     APP_TEST_WAIT_MS);
+  g_assert_cmpint (triage_decision_view_get_status (test_app_decision_view ()), ==,
+                   ATP_STATUS_RESPONDED);
   /* Still the request shown, though it left the list. */
-  g_assert_cmpstr (triage_request_get_id (triage_window_get_current_request (window ())), ==, id);
-  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (app), id));
+  g_assert_true (test_app_shows_request (id));
+  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (test_app), id));
 }
 
 void
-test_invalidated_while_open (void)
+test_app_invalidated_while_open (void)
 {
   g_autofree char *id = NULL;
   g_autofree char *path = NULL;
   g_autoptr(JsonNode) reply = NULL;
   guint status = 0;
 
-  wait_connected ();
-  id = app_test_server_post (server, "Withdrawn while open?",
+  test_app_wait_connected ();
+  id = app_test_server_post (test_app_server, "Withdrawn while open?",
                              "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
-  open_request (id);
+  test_app_open_request (id);
 
   /* The service changes its mind. */
   path = g_strconcat ("/api/v1/notifications/", id, NULL);
-  reply = app_test_server_call (server, "PATCH", path,
+  reply = app_test_server_call (test_app_server, "PATCH", path,
                                 "{\"status\": \"invalidated\", \"reason\": \"Rolled back instead\"}",
                                 &status);
   g_assert_cmpuint (status, ==, 200);
 
-  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_INVALIDATED,
-                     APP_TEST_WAIT_MS);
-  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
-  g_assert_cmpstr (triage_request_get_status_reason (triage_window_get_current_request (window ())),
+  app_test_wait_for (triage_decision_view_get_status (test_app_decision_view ()) ==
+                     ATP_STATUS_INVALIDATED, APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (test_app_decision_view ()));
+  g_assert_cmpstr (triage_request_get_status_reason (
+                     triage_window_get_current_request (test_app_window ())),
                    ==, "Rolled back instead");
 }
 
 void
-test_expiry_while_open (void)
+test_app_expiry_while_open (void)
 {
   g_autofree char *id = NULL;
 
-  wait_connected ();
-  id = app_test_server_post_full (server, "Expiring while open?",
+  test_app_wait_connected ();
+  id = app_test_server_post_full (test_app_server, "Expiring while open?",
                                   "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]",
                                   2);
-  open_request (id);
+  test_app_open_request (id);
 
-  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
-                     APP_TEST_WAIT_MS);
-  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
+  app_test_wait_for (triage_decision_view_get_status (test_app_decision_view ()) ==
+                     ATP_STATUS_EXPIRED, APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (test_app_decision_view ()));
 }
 
 static char *
@@ -204,35 +207,35 @@ editor_text (GtkWidget *editor)
 }
 
 void
-test_settled_while_away (void)
+test_app_settled_while_away (void)
 {
   g_autofree char *id = NULL;
   g_autofree char *kept = NULL;
   GtkWidget *editor;
 
-  wait_connected ();
-  id = app_test_server_post_full (server, "Expiring while away?",
+  test_app_wait_connected ();
+  id = app_test_server_post_full (test_app_server, "Expiring while away?",
                                   "[{\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]",
                                   2);
-  open_request (id);
-  editor = triage_decision_view_get_editor (decision_view (), "why");
+  test_app_open_request (id);
+  editor = triage_decision_view_get_editor (test_app_decision_view (), "why");
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (
     GTK_TEXT_VIEW (triage_response_editor_get_input (TRIAGE_RESPONSE_EDITOR (editor)))),
     "half typed", -1);
 
   /* The server goes away; the deadline passes meanwhile. */
-  app_test_server_stop (server, TRUE);
-  app_test_wait_for (triage_application_get_connection (app) != TRIAGE_CONNECTION_CONNECTED,
+  app_test_server_stop (test_app_server, TRUE);
+  app_test_wait_for (triage_application_get_connection (test_app) != TRIAGE_CONNECTION_CONNECTED,
                      APP_TEST_WAIT_MS);
   app_test_spin (2500);
-  app_test_server_start (server);
-  g_action_group_activate_action (G_ACTION_GROUP (app), "retry", NULL);
+  app_test_server_start (test_app_server);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "retry", NULL);
 
   /* After the resync the app asks what became of it: expired, not "answered". */
-  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
-                     APP_TEST_WAIT_MS);
-  g_assert_true (triage_decision_view_get_read_only (decision_view ()));
-  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (app), id));
+  app_test_wait_for (triage_decision_view_get_status (test_app_decision_view ()) ==
+                     ATP_STATUS_EXPIRED, APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (test_app_decision_view ()));
+  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (test_app), id));
   /* What was typed stays visible. */
   kept = editor_text (editor);
   g_assert_cmpstr (kept, ==, "half typed");
@@ -240,45 +243,46 @@ test_settled_while_away (void)
 }
 
 void
-test_conflict_told (void)
+test_app_conflict_told (void)
 {
   g_autofree char *id = NULL;
   g_autofree char *body = NULL;
   g_autoptr(JsonNode) reply = NULL;
   guint status = 0;
 
-  wait_connected ();
-  id = app_test_server_post (server, "Race?",
+  test_app_wait_connected ();
+  id = app_test_server_post (test_app_server, "Race?",
                              "[{\"id\": \"yes\", \"label\": \"Yes\", \"response_type\": \"simple\"},"
                              " {\"id\": \"no\", \"label\": \"No\", \"response_type\": \"simple\"}]");
-  open_request (id);
+  test_app_open_request (id);
 
   /* The app goes offline from the server's point of view: answer while it is away. */
-  app_test_server_stop (server, TRUE);
-  app_test_wait_for (triage_application_get_connection (app) != TRIAGE_CONNECTION_CONNECTED,
+  app_test_server_stop (test_app_server, TRUE);
+  app_test_wait_for (triage_application_get_connection (test_app) != TRIAGE_CONNECTION_CONNECTED,
                      APP_TEST_WAIT_MS);
-  respond (id, "yes", "null");
-  app_test_wait_for (triage_outbox_get_n_pending (triage_application_get_outbox (app)) == 1,
+  test_app_respond (id, "yes", "null");
+  app_test_wait_for (triage_outbox_get_n_pending (triage_application_get_outbox (test_app)) == 1,
                      APP_TEST_WAIT_MS);
 
   /* Meanwhile another device answers "no". */
-  app_test_server_start (server);
+  app_test_server_start (test_app_server);
   body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"no\", \"response_data\": null}", id);
-  reply = app_test_server_call (server, "POST", "/api/v1/client/respond", body, &status);
+  reply = app_test_server_call (test_app_server, "POST", "/api/v1/client/respond", body, &status);
   g_assert_cmpuint (status, ==, 200);
 
   /* Our queued answer gets 409 on reconnect: cleared, and the person is told. */
-  g_action_group_activate_action (G_ACTION_GROUP (app), "retry", NULL);
-  app_test_wait_for (outbox_empty (), 30000);
-  app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_RESPONDED,
-                     APP_TEST_WAIT_MS);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "retry", NULL);
+  app_test_wait_for (test_app_outbox_empty (), 30000);
+  app_test_wait_for (triage_decision_view_get_status (test_app_decision_view ()) ==
+                     ATP_STATUS_RESPONDED, APP_TEST_WAIT_MS);
   {
-    g_autoptr(JsonObject) recorded = app_test_server_get (server, id);
+    g_autoptr(JsonObject) recorded = app_test_server_get (test_app_server, id);
     JsonObject *response = json_object_get_object_member (recorded, "response");
 
     g_assert_cmpstr (json_object_get_string_member (response, "action_id"), ==, "no");
   }
   /* The history shows the answer that won, not ours. */
-  app_test_wait_for (history_matches (id, "outcome = 'answered-elsewhere' AND action_id = 'no'"),
+  app_test_wait_for (test_app_history_matches (id, "outcome = 'answered-elsewhere'"
+                                                   " AND action_id = 'no'"),
                      APP_TEST_WAIT_MS);
 }

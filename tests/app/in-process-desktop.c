@@ -12,7 +12,7 @@
 /* Start at login */
 
 void
-test_autostart (void)
+test_app_autostart (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
   g_autofree char *path = g_build_filename (g_get_user_config_dir (), "autostart",
@@ -46,12 +46,12 @@ test_autostart (void)
 /* Every shortcut the app sets is listed in the shortcuts window, and every
  * shortcut listed there by action is set. */
 void
-test_shortcuts_listed (void)
+test_app_shortcuts_listed (void)
 {
   g_autoptr(GtkBuilder) builder =
     gtk_builder_new_from_resource ("/io/github/atptriage/Triage/gtk/help-overlay.ui");
   g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_auto(GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  g_auto(GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (test_app));
   GSList *objects = gtk_builder_get_objects (builder);
   const struct { const char *action; const char *accel; } expected[] = {
     { "win.search", "<Control>f" },
@@ -64,7 +64,7 @@ test_shortcuts_listed (void)
     { "win.show-help-overlay", "<Control>question" },
   };
 
-  window ();
+  test_app_window ();
   for (GSList *l = objects; l != NULL; l = l->next)
     if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
       {
@@ -73,7 +73,8 @@ test_shortcuts_listed (void)
         g_object_get (l->data, "action-name", &name, NULL);
         if (name != NULL)
           {
-            g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), name);
+            g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app),
+                                                                          name);
 
             if (accels[0] == NULL)
               g_error ("the shortcuts window lists %s, which has no key", name);
@@ -88,7 +89,7 @@ test_shortcuts_listed (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
-      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app),
                                                                      expected[i].action);
 
       g_assert_true (g_strv_contains ((const char * const *) accels, expected[i].accel));
@@ -218,17 +219,17 @@ preferences_shown (void)
 }
 
 void
-test_tray_menu (void)
+test_app_tray_menu (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
   TrayHost host = { 0 };
   g_autofree char *id = NULL;
 
-  wait_connected ();
+  test_app_wait_connected ();
   tray_host_init (&host);
-  id = app_test_server_post (server, "Opened from the tray menu?",
+  id = app_test_server_post (test_app_server, "Opened from the tray menu?",
                              "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
-  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) != NULL,
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (test_app), id) != NULL,
                      APP_TEST_WAIT_MS);
   /* The menu follows the inbox on an idle. */
   app_test_wait_for (tray_host_find (&host, "Opened from the tray menu?", FALSE) > 0,
@@ -236,11 +237,9 @@ test_tray_menu (void)
 
   /* A request: the window shows it. */
   g_assert_cmpint (tray_host_click (&host, "Opened from the tray menu?"), >, 0);
-  app_test_wait_for (triage_window_get_current_request (window ()) != NULL &&
-                     g_str_equal (triage_request_get_id (triage_window_get_current_request (window ())), id),
-                     APP_TEST_WAIT_MS);
+  app_test_wait_for (test_app_shows_request (id), APP_TEST_WAIT_MS);
   g_assert_true (triage_read_state_is_read (triage_inbox_pane_get_read_state (
-                   triage_window_get_inbox_pane (window ())), id));
+                   triage_window_get_inbox_pane (test_app_window ())), id));
 
   /* Do Not Disturb: the setting, both ways. */
   g_assert_false (g_settings_get_boolean (settings, "do-not-disturb"));
@@ -255,11 +254,11 @@ test_tray_menu (void)
   app_test_wait_for (preferences_shown (), APP_TEST_WAIT_MS);
 
   /* Open Triage: the window again once closed. */
-  gtk_window_destroy (GTK_WINDOW (window ()));
-  app_test_wait_for (triage_application_get_window (app) == NULL, APP_TEST_WAIT_MS);
+  gtk_window_destroy (GTK_WINDOW (test_app_window ()));
+  app_test_wait_for (triage_application_get_window (test_app) == NULL, APP_TEST_WAIT_MS);
   tray_host_click (&host, "_Open Triage");
-  app_test_wait_for (triage_application_get_window (app) != NULL &&
-                     gtk_widget_get_visible (GTK_WIDGET (triage_application_get_window (app))),
+  app_test_wait_for (triage_application_get_window (test_app) != NULL &&
+                     gtk_widget_get_visible (GTK_WIDGET (triage_application_get_window (test_app))),
                      APP_TEST_WAIT_MS);
 
   tray_host_clear (&host);

@@ -36,7 +36,7 @@ search_history_one (TriageHistoryView *history,
 }
 
 void
-test_history_recorded (void)
+test_app_history_recorded (void)
 {
   const char *simple = "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"},"
                        " {\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]";
@@ -50,55 +50,58 @@ test_history_recorded (void)
   TriageHistoryView *history;
   guint status = 0;
 
-  wait_connected ();
-  here = app_test_server_post (server, "History answered here?", simple);
-  elsewhere = app_test_server_post (server, "History answered elsewhere?", simple);
-  withdrawn = app_test_server_post (server, "History withdrawn?", simple);
-  expiring = app_test_server_post_full (server, "History expired?", simple, 2);
-  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), here) != NULL &&
-                     triage_inbox_model_lookup (triage_application_get_inbox (app), expiring) != NULL,
+  test_app_wait_connected ();
+  here = app_test_server_post (test_app_server, "History answered here?", simple);
+  elsewhere = app_test_server_post (test_app_server, "History answered elsewhere?", simple);
+  withdrawn = app_test_server_post (test_app_server, "History withdrawn?", simple);
+  expiring = app_test_server_post_full (test_app_server, "History expired?", simple, 2);
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (test_app), here) != NULL &&
+                     triage_inbox_model_lookup (triage_application_get_inbox (test_app), expiring) != NULL,
                      APP_TEST_WAIT_MS);
 
   /* Seen: every one reaches the history, pending. The store writes on its
    * worker thread, so the row lands a moment after the inbox has it: wait
    * for the save to complete (it returns to the main loop), not for the inbox. */
-  app_test_wait_for (history_matches (here, "outcome = 'none' AND title = 'History answered here?'"),
+  app_test_wait_for (test_app_history_matches (here, "outcome = 'none'"
+                                                     " AND title = 'History answered here?'"),
                      APP_TEST_WAIT_MS);
 
-  respond (here, "why", "\"Because the tests pass\"");
+  test_app_respond (here, "why", "\"Because the tests pass\"");
   body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"why\","
                           " \"response_data\": \"From my phone\"}", elsewhere);
-  reply = app_test_server_call (server, "POST", "/api/v1/client/respond", body, &status);
+  reply = app_test_server_call (test_app_server, "POST", "/api/v1/client/respond", body, &status);
   g_assert_cmpuint (status, ==, 200);
   g_clear_pointer (&reply, json_node_unref);
   path = g_strconcat ("/api/v1/notifications/", withdrawn, NULL);
-  reply = app_test_server_call (server, "PATCH", path,
+  reply = app_test_server_call (test_app_server, "PATCH", path,
                                 "{\"status\": \"invalidated\", \"reason\": \"Not needed after all\"}",
                                 &status);
   g_assert_cmpuint (status, ==, 200);
 
   /* Answered here: the action, the data, by a person, when; delivered. */
-  app_test_wait_for (history_matches (here, "outcome = 'answered' AND action_id = 'why'"
-                                            " AND response_data = '\"Because the tests pass\"'"
-                                            " AND responder_type = 'human'"
-                                            " AND answered_at >= created_at AND delivered_at IS NOT NULL"),
+  app_test_wait_for (test_app_history_matches (here, "outcome = 'answered' AND action_id = 'why'"
+                                                     " AND response_data = '\"Because the tests pass\"'"
+                                                     " AND responder_type = 'human'"
+                                                     " AND answered_at >= created_at"
+                                                     " AND delivered_at IS NOT NULL"),
                      APP_TEST_WAIT_MS);
   /* Answered elsewhere: what the server recorded, who, when. */
-  app_test_wait_for (history_matches (elsewhere, "outcome = 'answered-elsewhere' AND action_id = 'why'"
-                                                 " AND response_data = '\"From my phone\"'"
-                                                 " AND responder_id = 'default'"
-                                                 " AND answered_at >= created_at"),
+  app_test_wait_for (test_app_history_matches (elsewhere, "outcome = 'answered-elsewhere'"
+                                                          " AND action_id = 'why'"
+                                                          " AND response_data = '\"From my phone\"'"
+                                                          " AND responder_id = 'default'"
+                                                          " AND answered_at >= created_at"),
                      APP_TEST_WAIT_MS);
-  app_test_wait_for (history_matches (withdrawn, "outcome = 'invalidated'"
-                                                 " AND status_reason = 'Not needed after all'"),
+  app_test_wait_for (test_app_history_matches (withdrawn, "outcome = 'invalidated'"
+                                                          " AND status_reason = 'Not needed after all'"),
                      APP_TEST_WAIT_MS);
-  app_test_wait_for (history_matches (expiring, "outcome = 'expired' AND status = 'expired'"),
+  app_test_wait_for (test_app_history_matches (expiring, "outcome = 'expired' AND status = 'expired'"),
                      APP_TEST_WAIT_MS);
 
   /* And the window's history view finds them. */
-  history = triage_window_get_history_view (window ());
+  history = triage_window_get_history_view (test_app_window ());
   app_test_wait_for (triage_history_view_get_db (history) != NULL, APP_TEST_WAIT_MS);
-  triage_window_show_view (window (), "history");
+  triage_window_show_view (test_app_window (), "history");
   search_history_one (history, "History answered elsewhere");
   {
     g_autoptr(TriageHistoryEntry) entry =
@@ -126,7 +129,7 @@ test_history_recorded (void)
     g_assert_cmpint (triage_history_entry_get_response_time (entry), >=, 0);
   }
   triage_history_view_set_search_text (history, "");
-  triage_window_show_view (window (), "inbox");
+  triage_window_show_view (test_app_window (), "inbox");
 }
 
 /* Attachments open in a preview window of their own, by type; nothing is
@@ -162,7 +165,7 @@ png_base64 (void)
 }
 
 void
-test_attachments (void)
+test_app_attachments (void)
 {
   const char *plan = "{\"replicas\":3,\"zone\":\"eu\"}";
   g_autofree char *json = g_base64_encode ((const guchar *) plan, strlen (plan));
@@ -179,7 +182,7 @@ test_attachments (void)
   };
   guint status = 0;
 
-  wait_connected ();
+  test_app_wait_connected ();
   body = g_strdup_printf ("{\"id\": \"%s\", \"context\": {\"title\": \"Attachments?\","
                           " \"description\": \"Four of them.\", \"attachments\": ["
                           "  {\"type\": \"application/json\", \"description\": \"plan.json\", \"data\": \"%s\"},"
@@ -190,17 +193,18 @@ test_attachments (void)
                           "   \"uri\": \"file:///etc/passwd\"}]},"
                           " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]}",
                           id, json, png);
-  reply = app_test_server_call (server, "POST", "/api/v1/notifications", body, &status);
+  reply = app_test_server_call (test_app_server, "POST", "/api/v1/notifications", body, &status);
   g_assert_cmpuint (status, ==, 201);
-  open_request (id);
-  g_assert_cmpuint (triage_decision_view_get_notification (decision_view ())->context.attachments->len, ==, 4);
+  test_app_open_request (id);
+  g_assert_cmpuint (triage_decision_view_get_notification (test_app_decision_view ())
+                      ->context.attachments->len, ==, 4);
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
       TriageAttachmentWindow *window;
       TriageAttachmentView *view;
 
-      g_signal_emit_by_name (decision_view (), "attachment-activated", i);
+      g_signal_emit_by_name (test_app_decision_view (), "attachment-activated", i);
       app_test_wait_for (new_attachment_window (seen) != NULL, APP_TEST_WAIT_MS);
       window = new_attachment_window (seen);
       g_hash_table_add (seen, window);
@@ -234,7 +238,7 @@ test_attachments (void)
 /* The history keeps what history-retention-days says: older settled
  * requests go when the setting changes (and at start, and daily). */
 void
-test_history_retention (void)
+test_app_history_retention (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
   g_autofree char *path = g_build_filename (g_get_user_data_dir (), "triage", "triage.db", NULL);
@@ -242,18 +246,18 @@ test_history_retention (void)
   g_autofree char *recent = NULL;
   sqlite3 *db = NULL;
 
-  wait_connected ();
-  old = app_test_server_post (server, "Long forgotten?",
+  test_app_wait_connected ();
+  old = app_test_server_post (test_app_server, "Long forgotten?",
                               "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
-  recent = app_test_server_post (server, "Recently settled?",
+  recent = app_test_server_post (test_app_server, "Recently settled?",
                                  "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
-  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), old) != NULL &&
-                     triage_inbox_model_lookup (triage_application_get_inbox (app), recent) != NULL,
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (test_app), old) != NULL &&
+                     triage_inbox_model_lookup (triage_application_get_inbox (test_app), recent) != NULL,
                      APP_TEST_WAIT_MS);
-  respond (old, "ok", "null");
-  respond (recent, "ok", "null");
-  app_test_wait_for (history_matches (old, "outcome = 'answered'") &&
-                     history_matches (recent, "outcome = 'answered'"), APP_TEST_WAIT_MS);
+  test_app_respond (old, "ok", "null");
+  test_app_respond (recent, "ok", "null");
+  app_test_wait_for (test_app_history_matches (old, "outcome = 'answered'") &&
+                     test_app_history_matches (recent, "outcome = 'answered'"), APP_TEST_WAIT_MS);
 
   /* One of them last changed 100 days ago. */
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
@@ -268,7 +272,7 @@ test_history_retention (void)
   sqlite3_close (db);
 
   g_settings_set_uint (settings, "history-retention-days", 30);
-  app_test_wait_for (!history_matches (old, "1"), APP_TEST_WAIT_MS);
-  g_assert_true (history_matches (recent, "1"));
+  app_test_wait_for (!test_app_history_matches (old, "1"), APP_TEST_WAIT_MS);
+  g_assert_true (test_app_history_matches (recent, "1"));
   g_settings_reset (settings, "history-retention-days");
 }

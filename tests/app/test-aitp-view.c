@@ -33,7 +33,8 @@ fixture_setup (Fixture       *fixture,
 {
   fixture->view = TRIAGE_AITP_VIEW (triage_aitp_view_new ());
   triage_aitp_view_set_confirm_grace_period (fixture->view, GRACE);
-  g_signal_connect (fixture->view, "submit", G_CALLBACK (on_view_submit_record), &fixture->record);
+  g_signal_connect (fixture->view, "submit", G_CALLBACK (widgets_test_on_view_submit_record),
+                    &fixture->record);
   fixture->window = widgets_test_window (GTK_WIDGET (fixture->view), 600, 900);
 }
 
@@ -46,7 +47,7 @@ fixture_teardown (Fixture       *fixture,
   WAIT_UNTIL (fixture->view == NULL);
   widgets_test_pump ();
   g_clear_pointer (&fixture->notification, atp_notification_unref);
-  submit_record_clear (&fixture->record);
+  widgets_test_submit_record_clear (&fixture->record);
 }
 
 static void

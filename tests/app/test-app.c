@@ -68,21 +68,21 @@ main (int   argc,
 {
   int status;
 
-  world = app_test_private_world ();
+  test_app_world = app_test_private_world ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
-  server = g_new0 (AppTestServer, 1);
-  app_test_server_start (server);
+  test_app_server = g_new0 (AppTestServer, 1);
+  app_test_server_start (test_app_server);
 
-  app = app_test_application_new ();
-  g_application_activate (G_APPLICATION (app));
+  test_app = app_test_application_new ();
+  g_application_activate (G_APPLICATION (test_app));
 
   for (guint i = 0; i < G_N_ELEMENTS (type_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/app/response-type/%s", type_cases[i].name);
 
-      g_test_add_data_func (path, &type_cases[i], test_response_type);
+      g_test_add_data_func (path, &type_cases[i], test_app_response_type);
     }
   {
     static const char *flags[] = { "destructive", "irreversible", "requires_confirmation",
@@ -92,27 +92,27 @@ main (int   argc,
       {
         g_autofree char *path = g_strdup_printf ("/app/confirmation/%s", flags[i]);
 
-        g_test_add_data_func (path, flags[i], test_confirmation);
+        g_test_add_data_func (path, flags[i], test_app_confirmation);
       }
   }
-  g_test_add_func ("/app/answered-elsewhere-while-open", test_answered_elsewhere_while_open);
-  g_test_add_func ("/app/invalidated-while-open", test_invalidated_while_open);
-  g_test_add_func ("/app/expiry-while-open", test_expiry_while_open);
-  g_test_add_func ("/app/conflict-told", test_conflict_told);
-  g_test_add_func ("/app/settled-while-away", test_settled_while_away);
-  g_test_add_func ("/app/history-recorded", test_history_recorded);
-  g_test_add_func ("/app/attachments", test_attachments);
-  g_test_add_func ("/app/history-retention", test_history_retention);
-  g_test_add_func ("/app/autostart", test_autostart);
-  g_test_add_func ("/app/shortcuts-listed", test_shortcuts_listed);
-  g_test_add_func ("/app/tray-menu", test_tray_menu);
+  g_test_add_func ("/app/answered-elsewhere-while-open", test_app_answered_elsewhere_while_open);
+  g_test_add_func ("/app/invalidated-while-open", test_app_invalidated_while_open);
+  g_test_add_func ("/app/expiry-while-open", test_app_expiry_while_open);
+  g_test_add_func ("/app/conflict-told", test_app_conflict_told);
+  g_test_add_func ("/app/settled-while-away", test_app_settled_while_away);
+  g_test_add_func ("/app/history-recorded", test_app_history_recorded);
+  g_test_add_func ("/app/attachments", test_app_attachments);
+  g_test_add_func ("/app/history-retention", test_app_history_retention);
+  g_test_add_func ("/app/autostart", test_app_autostart);
+  g_test_add_func ("/app/shortcuts-listed", test_app_shortcuts_listed);
+  g_test_add_func ("/app/tray-menu", test_app_tray_menu);
 
   status = g_test_run ();
 
-  g_clear_pointer (&app, app_test_application_free);
-  app_test_server_free (server);
-  app_test_rm_rf (world);
-  g_free (world);
+  g_clear_pointer (&test_app, app_test_application_free);
+  app_test_server_free (test_app_server);
+  app_test_rm_rf (test_app_world);
+  g_free (test_app_world);
 
   return status;
 }

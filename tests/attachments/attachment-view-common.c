@@ -11,21 +11,21 @@
 #include "attachment-view-common.h"
 
 gboolean
-on_watchdog (gpointer user_data)
+attachment_view_test_watchdog_cb (gpointer user_data)
 {
   g_error ("Timed out waiting for %s", (const char *) user_data);
   return G_SOURCE_REMOVE;
 }
 
 gboolean
-on_tick (gpointer user_data)
+attachment_view_test_tick_cb (gpointer user_data)
 {
   return G_SOURCE_CONTINUE;
 }
 
 void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
+attachment_view_test_setup (Fixture       *fixture,
+                            gconstpointer  data)
 {
   fixture->window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 640, 480);
@@ -35,8 +35,8 @@ fixture_setup (Fixture       *fixture,
 }
 
 void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
+attachment_view_test_teardown (Fixture       *fixture,
+                               gconstpointer  data)
 {
   g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
   gtk_window_destroy (GTK_WINDOW (fixture->window));
@@ -51,7 +51,7 @@ fixture_teardown (Fixture       *fixture,
 /* ------------------------------------------------------------------ helpers */
 
 void
-attachment_free (AtpAttachment *attachment)
+attachment_view_test_attachment_free (AtpAttachment *attachment)
 {
   g_free (attachment->type);
   g_free (attachment->description);
@@ -62,10 +62,10 @@ attachment_free (AtpAttachment *attachment)
 
 
 AtpAttachment *
-inline_attachment (const char *type,
-                   const char *description,
-                   const void *data,
-                   gsize       size)
+attachment_view_test_inline (const char *type,
+                             const char *description,
+                             const void *data,
+                             gsize       size)
 {
   AtpAttachment *attachment = g_new0 (AtpAttachment, 1);
 
@@ -78,9 +78,9 @@ inline_attachment (const char *type,
 }
 
 AtpAttachment *
-uri_attachment (const char *type,
-                const char *description,
-                const char *uri)
+attachment_view_test_uri (const char *type,
+                          const char *description,
+                          const char *uri)
 {
   AtpAttachment *attachment = g_new0 (AtpAttachment, 1);
 
@@ -93,7 +93,7 @@ uri_attachment (const char *type,
 
 /* The web server is started by the first test that needs it. */
 AttachmentTestServer *
-get_server (Fixture *fixture)
+attachment_view_test_get_server (Fixture *fixture)
 {
   if (fixture->server == NULL)
     fixture->server = attachment_test_server_start ();
@@ -102,36 +102,36 @@ get_server (Fixture *fixture)
 }
 
 char *
-server_uri (Fixture    *fixture,
-            const char *path)
+attachment_view_test_server_uri (Fixture    *fixture,
+                                 const char *path)
 {
-  return attachment_test_server_uri (get_server (fixture), path);
+  return attachment_test_server_uri (attachment_view_test_get_server (fixture), path);
 }
 
 guint
-requests (Fixture *fixture)
+attachment_view_test_requests (Fixture *fixture)
 {
-  return attachment_test_server_count_requests (get_server (fixture), NULL);
+  return attachment_test_server_count_requests (attachment_view_test_get_server (fixture), NULL);
 }
 
 void
-show (Fixture             *fixture,
-      const AtpAttachment *attachment)
+attachment_view_test_show (Fixture             *fixture,
+                           const AtpAttachment *attachment)
 {
   triage_attachment_view_set_attachment (fixture->view, attachment, "Build bot");
 }
 
 void
-wait_for_kind (Fixture              *fixture,
-               TriageAttachmentKind  kind)
+attachment_view_test_wait_for_kind (Fixture              *fixture,
+                                    TriageAttachmentKind  kind)
 {
   WAIT_UNTIL (triage_attachment_view_get_kind (fixture->view) == kind);
 }
 
 GtkWidget *
-find_widget (GtkWidget  *root,
-             gboolean  (*match) (GtkWidget *, gconstpointer),
-             gconstpointer data)
+attachment_view_test_find_widget (GtkWidget  *root,
+                                  gboolean  (*match) (GtkWidget *, gconstpointer),
+                                  gconstpointer data)
 {
   if (match (root, data))
     return root;
@@ -140,7 +140,7 @@ find_widget (GtkWidget  *root,
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_widget (child, match, data);
+      GtkWidget *found = attachment_view_test_find_widget (child, match, data);
 
       if (found != NULL)
         return found;
@@ -150,33 +150,34 @@ find_widget (GtkWidget  *root,
 }
 
 gboolean
-label_contains (GtkWidget     *widget,
-                gconstpointer  text)
+attachment_view_test_label_contains (GtkWidget     *widget,
+                                     gconstpointer  text)
 {
   return GTK_IS_LABEL (widget) &&
          strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
 }
 
 gboolean
-label_is (GtkWidget     *widget,
-          gconstpointer  text)
+attachment_view_test_label_is (GtkWidget     *widget,
+                               gconstpointer  text)
 {
   return GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text);
 }
 
 gboolean
-button_labelled (GtkWidget     *widget,
-                 gconstpointer  label)
+attachment_view_test_button_labelled (GtkWidget     *widget,
+                                      gconstpointer  label)
 {
   return GTK_IS_BUTTON (widget) &&
          g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
 }
 
 GtkLabel *
-find_label (Fixture    *fixture,
-            const char *text)
+attachment_view_test_find_label (Fixture    *fixture,
+                                 const char *text)
 {
-  GtkWidget *label = find_widget (GTK_WIDGET (fixture->view), label_contains, text);
+  GtkWidget *label = attachment_view_test_find_widget (GTK_WIDGET (fixture->view),
+                                                       attachment_view_test_label_contains, text);
 
   if (label == NULL)
     {
@@ -193,17 +194,18 @@ find_label (Fixture    *fixture,
 
 /* A button the user can see and press. */
 gboolean
-button_usable (Fixture    *fixture,
-               const char *label)
+attachment_view_test_button_usable (Fixture    *fixture,
+                                    const char *label)
 {
-  GtkWidget *button = find_widget (GTK_WIDGET (fixture->view), button_labelled, label);
+  GtkWidget *button = attachment_view_test_find_widget (GTK_WIDGET (fixture->view),
+                                                        attachment_view_test_button_labelled, label);
 
   return button != NULL && gtk_widget_is_visible (button) && gtk_widget_is_sensitive (button);
 }
 
 void
-assert_text (Fixture    *fixture,
-             const char *expected)
+attachment_view_test_assert_text (Fixture    *fixture,
+                                  const char *expected)
 {
   g_autofree char *text = triage_attachment_view_get_text (fixture->view);
 
@@ -211,9 +213,9 @@ assert_text (Fixture    *fixture,
 }
 
 GBytes *
-make_image (int         width,
-            int         height,
-            const char *format)
+attachment_view_test_make_image (int         width,
+                                 int         height,
+                                 const char *format)
 {
   g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
   g_autoptr(GError) error = NULL;

@@ -34,131 +34,132 @@ typedef struct
 /* Polls @condition, waking up at least every 10 ms, for at most 15 s. */
 #define WAIT_UNTIL(condition) \
   G_STMT_START { \
-    guint _watchdog = g_timeout_add_seconds (15, on_watchdog, (gpointer) #condition); \
-    guint _tick = g_timeout_add (10, on_tick, NULL); \
+    guint _watchdog = g_timeout_add_seconds (15, attachment_view_test_watchdog_cb, \
+                                             (gpointer) #condition); \
+    guint _tick = g_timeout_add (10, attachment_view_test_tick_cb, NULL); \
     while (!(condition)) \
       g_main_context_iteration (NULL, TRUE); \
     g_source_remove (_tick); \
     g_source_remove (_watchdog); \
   } G_STMT_END
 
-gboolean on_watchdog (gpointer user_data);
-gboolean on_tick (gpointer user_data);
+gboolean attachment_view_test_watchdog_cb (gpointer user_data);
+gboolean attachment_view_test_tick_cb (gpointer user_data);
 
-void fixture_setup (Fixture       *fixture,
-                    gconstpointer  data);
+void attachment_view_test_setup (Fixture       *fixture,
+                                 gconstpointer  data);
 
-void fixture_teardown (Fixture       *fixture,
-                       gconstpointer  data);
+void attachment_view_test_teardown (Fixture       *fixture,
+                                    gconstpointer  data);
 
-void attachment_free (AtpAttachment *attachment);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpAttachment, attachment_free)
+void attachment_view_test_attachment_free (AtpAttachment *attachment);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpAttachment, attachment_view_test_attachment_free)
 
-AtpAttachment *inline_attachment (const char *type,
-                                  const char *description,
-                                  const void *data,
-                                  gsize       size);
+AtpAttachment *attachment_view_test_inline (const char *type,
+                                            const char *description,
+                                            const void *data,
+                                            gsize       size);
 
-AtpAttachment *uri_attachment (const char *type,
-                               const char *description,
-                               const char *uri);
+AtpAttachment *attachment_view_test_uri (const char *type,
+                                         const char *description,
+                                         const char *uri);
 
-AttachmentTestServer *get_server (Fixture *fixture);
+AttachmentTestServer *attachment_view_test_get_server (Fixture *fixture);
 
-char *server_uri (Fixture    *fixture,
-                  const char *path);
+char *attachment_view_test_server_uri (Fixture    *fixture,
+                                       const char *path);
 
-guint requests (Fixture *fixture);
+guint attachment_view_test_requests (Fixture *fixture);
 
-void show (Fixture             *fixture,
-           const AtpAttachment *attachment);
+void attachment_view_test_show (Fixture             *fixture,
+                                const AtpAttachment *attachment);
 
-void wait_for_kind (Fixture              *fixture,
-                    TriageAttachmentKind  kind);
+void attachment_view_test_wait_for_kind (Fixture              *fixture,
+                                         TriageAttachmentKind  kind);
 
-GtkWidget *find_widget (GtkWidget  *root,
-                        gboolean  (*match) (GtkWidget *, gconstpointer),
-                        gconstpointer data);
+GtkWidget *attachment_view_test_find_widget (GtkWidget  *root,
+                                             gboolean  (*match) (GtkWidget *, gconstpointer),
+                                             gconstpointer data);
 
-gboolean label_contains (GtkWidget     *widget,
-                         gconstpointer  text);
+gboolean attachment_view_test_label_contains (GtkWidget     *widget,
+                                              gconstpointer  text);
 
-gboolean label_is (GtkWidget     *widget,
-                   gconstpointer  text);
+gboolean attachment_view_test_label_is (GtkWidget     *widget,
+                                        gconstpointer  text);
 
-gboolean button_labelled (GtkWidget     *widget,
-                          gconstpointer  label);
+gboolean attachment_view_test_button_labelled (GtkWidget     *widget,
+                                               gconstpointer  label);
 
-GtkLabel *find_label (Fixture    *fixture,
-                      const char *text);
+GtkLabel *attachment_view_test_find_label (Fixture    *fixture,
+                                           const char *text);
 
-gboolean button_usable (Fixture    *fixture,
-                        const char *label);
+gboolean attachment_view_test_button_usable (Fixture    *fixture,
+                                             const char *label);
 
-void assert_text (Fixture    *fixture,
-                  const char *expected);
+void attachment_view_test_assert_text (Fixture    *fixture,
+                                       const char *expected);
 
-GBytes *make_image (int         width,
-                    int         height,
-                    const char *format);
+GBytes *attachment_view_test_make_image (int         width,
+                                         int         height,
+                                         const char *format);
 
 /* attachment-view-inline.c */
-void test_text (Fixture       *fixture,
-                gconstpointer  data);
-void test_json (Fixture       *fixture,
-                gconstpointer  data);
-void test_code (Fixture       *fixture,
-                gconstpointer  data);
-void test_code_view_settings (Fixture       *fixture,
-                              gconstpointer  data);
-void test_html_is_source (Fixture       *fixture,
-                          gconstpointer  data);
-void test_image (Fixture       *fixture,
-                 gconstpointer  data);
-void test_file (Fixture       *fixture,
-                gconstpointer  data);
-void test_bad_base64 (Fixture       *fixture,
-                      gconstpointer  data);
-void test_huge_image_header (Fixture       *fixture,
-                             gconstpointer  data);
-void test_invalid_utf8 (Fixture       *fixture,
-                        gconstpointer  data);
-void test_huge_text_truncated (Fixture       *fixture,
-                               gconstpointer  data);
-void test_type_mismatch (Fixture       *fixture,
-                         gconstpointer  data);
+void attachment_view_test_text (Fixture       *fixture,
+                                gconstpointer  data);
+void attachment_view_test_json (Fixture       *fixture,
+                                gconstpointer  data);
+void attachment_view_test_code (Fixture       *fixture,
+                                gconstpointer  data);
+void attachment_view_test_code_view_settings (Fixture       *fixture,
+                                              gconstpointer  data);
+void attachment_view_test_html_is_source (Fixture       *fixture,
+                                          gconstpointer  data);
+void attachment_view_test_image (Fixture       *fixture,
+                                 gconstpointer  data);
+void attachment_view_test_file (Fixture       *fixture,
+                                gconstpointer  data);
+void attachment_view_test_bad_base64 (Fixture       *fixture,
+                                      gconstpointer  data);
+void attachment_view_test_huge_image_header (Fixture       *fixture,
+                                             gconstpointer  data);
+void attachment_view_test_invalid_utf8 (Fixture       *fixture,
+                                        gconstpointer  data);
+void attachment_view_test_huge_text_truncated (Fixture       *fixture,
+                                               gconstpointer  data);
+void attachment_view_test_type_mismatch (Fixture       *fixture,
+                                         gconstpointer  data);
 
 /* attachment-view-uri.c */
-void test_uri_refused (Fixture       *fixture,
-                       gconstpointer  data);
-void test_uri_host_emphasised (Fixture       *fixture,
-                               gconstpointer  data);
-void test_uri_load (Fixture       *fixture,
-                    gconstpointer  data);
-void test_uri_redirect_elsewhere (Fixture       *fixture,
-                                  gconstpointer  data);
-void test_uri_size_limit (Fixture       *fixture,
-                          gconstpointer  data);
-void test_uri_type_mismatch (Fixture       *fixture,
-                             gconstpointer  data);
-void test_uri_cancel (Fixture       *fixture,
-                      gconstpointer  data);
+void attachment_view_test_uri_refused (Fixture       *fixture,
+                                       gconstpointer  data);
+void attachment_view_test_uri_host_emphasised (Fixture       *fixture,
+                                               gconstpointer  data);
+void attachment_view_test_uri_load (Fixture       *fixture,
+                                    gconstpointer  data);
+void attachment_view_test_uri_redirect_elsewhere (Fixture       *fixture,
+                                                  gconstpointer  data);
+void attachment_view_test_uri_size_limit (Fixture       *fixture,
+                                          gconstpointer  data);
+void attachment_view_test_uri_type_mismatch (Fixture       *fixture,
+                                             gconstpointer  data);
+void attachment_view_test_uri_cancel (Fixture       *fixture,
+                                      gconstpointer  data);
 
 /* attachment-view-save.c */
-void test_save (Fixture       *fixture,
-                gconstpointer  data);
-void test_save_loaded_uri (Fixture       *fixture,
-                           gconstpointer  data);
-void test_save_unwritable (Fixture       *fixture,
-                           gconstpointer  data);
-void test_open_with_copy_name (Fixture       *fixture,
-                               gconstpointer  data);
-void test_open_with_content_type (Fixture       *fixture,
-                                  gconstpointer  data);
+void attachment_view_test_save (Fixture       *fixture,
+                                gconstpointer  data);
+void attachment_view_test_save_loaded_uri (Fixture       *fixture,
+                                           gconstpointer  data);
+void attachment_view_test_save_unwritable (Fixture       *fixture,
+                                           gconstpointer  data);
+void attachment_view_test_open_with_copy_name (Fixture       *fixture,
+                                               gconstpointer  data);
+void attachment_view_test_open_with_content_type (Fixture       *fixture,
+                                                  gconstpointer  data);
 
 /* attachment-view-window.c */
-void test_window (void);
-void test_window_narrow (void);
-void test_shortcuts_listed (void);
+void attachment_view_test_window (void);
+void attachment_view_test_window_narrow (void);
+void attachment_view_test_shortcuts_listed (void);
 
 G_END_DECLS

@@ -14,47 +14,49 @@
 /* ------------------------------------------------------------------ inline previews */
 
 void
-test_text (Fixture       *fixture,
-           gconstpointer  data)
+attachment_view_test_text (Fixture       *fixture,
+                           gconstpointer  data)
 {
   static const char text[] = "Version 2.1.0 includes:\n- faster builds\n";
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "Release notes",
-                                                           text, strlen (text));
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "Release notes",
+                                                                     text, strlen (text));
 
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_NONE);
-  g_assert_false (button_usable (fixture, "_Save As…"));
+  g_assert_false (attachment_view_test_button_usable (fixture, "_Save As…"));
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
-  assert_text (fixture, text);
+  attachment_view_test_assert_text (fixture, text);
   g_assert_null (triage_attachment_view_get_language_id (fixture->view));
   g_assert_null (triage_attachment_view_get_notice (fixture->view));
-  g_assert_nonnull (find_label (fixture, "Release notes"));
-  g_assert_nonnull (find_label (fixture, "plain text document"));
-  g_assert_true (button_usable (fixture, "_Save As…"));
-  g_assert_true (button_usable (fixture, "_Open With…"));
+  g_assert_nonnull (attachment_view_test_find_label (fixture, "Release notes"));
+  g_assert_nonnull (attachment_view_test_find_label (fixture, "plain text document"));
+  g_assert_true (attachment_view_test_button_usable (fixture, "_Save As…"));
+  g_assert_true (attachment_view_test_button_usable (fixture, "_Open With…"));
   g_assert_cmpuint (g_bytes_get_size (triage_attachment_view_get_bytes (fixture->view)), ==,
                     strlen (text));
 
   triage_attachment_view_set_attachment (fixture->view, NULL, NULL);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_NONE);
   g_assert_null (triage_attachment_view_get_bytes (fixture->view));
-  g_assert_false (button_usable (fixture, "_Save As…"));
+  g_assert_false (attachment_view_test_button_usable (fixture, "_Save As…"));
 }
 
 void
-test_json (Fixture       *fixture,
-           gconstpointer  data)
+attachment_view_test_json (Fixture       *fixture,
+                           gconstpointer  data)
 {
   static const char json[] = "{\"version\":\"2.1.0\",\"changes\":[1,2],\"ok\":true,"
                               " \"ratio\": 0.1, \"scale\": 1e3, \"id\": 123456789012345678901234567890}";
   static const char bad[] = "{\"version\": 2.1.0";
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("application/json", "metadata.json",
-                                                           json, strlen (json));
-  g_autoptr(AtpAttachment) broken = inline_attachment ("application/json", NULL, bad, strlen (bad));
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("application/json",
+                                                                     "metadata.json",
+                                                                     json, strlen (json));
+  g_autoptr(AtpAttachment) broken = attachment_view_test_inline ("application/json", NULL, bad,
+                                                                 strlen (bad));
   g_autofree char *text = NULL;
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_JSON);
   g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "json");
   text = triage_attachment_view_get_text (fixture->view);
@@ -72,38 +74,39 @@ test_json (Fixture       *fixture,
                    "}");
 
   /* Not JSON after all: shown as sent, with a notice. */
-  show (fixture, broken);
+  attachment_view_test_show (fixture, broken);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
-  assert_text (fixture, bad);
+  attachment_view_test_assert_text (fixture, bad);
   g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "not valid JSON"));
-  g_assert_nonnull (find_label (fixture, "not valid JSON"));
+  g_assert_nonnull (attachment_view_test_find_label (fixture, "not valid JSON"));
 }
 
 void
-test_code (Fixture       *fixture,
-           gconstpointer  data)
+attachment_view_test_code (Fixture       *fixture,
+                           gconstpointer  data)
 {
   static const char python[] = "import os\nprint(os.getcwd())\n";
   static const char shell[] = "#!/bin/sh\nset -e\nmake deploy\n";
   static const char c_code[] = "int main (void) { return 0; }\n";
-  g_autoptr(AtpAttachment) by_type = inline_attachment ("text/x-python", "script",
-                                                        python, strlen (python));
-  g_autoptr(AtpAttachment) by_type_sh = inline_attachment ("application/x-shellscript", "deploy",
-                                                           shell, strlen (shell));
-  g_autoptr(AtpAttachment) by_name = inline_attachment ("text/plain", "main.c",
-                                                        c_code, strlen (c_code));
+  g_autoptr(AtpAttachment) by_type = attachment_view_test_inline ("text/x-python", "script",
+                                                                  python, strlen (python));
+  g_autoptr(AtpAttachment) by_type_sh = attachment_view_test_inline ("application/x-shellscript",
+                                                                     "deploy",
+                                                                     shell, strlen (shell));
+  g_autoptr(AtpAttachment) by_name = attachment_view_test_inline ("text/plain", "main.c",
+                                                                  c_code, strlen (c_code));
 
-  show (fixture, by_type);
+  attachment_view_test_show (fixture, by_type);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
   g_assert_true (g_str_has_prefix (triage_attachment_view_get_language_id (fixture->view), "python"));
-  assert_text (fixture, python);
+  attachment_view_test_assert_text (fixture, python);
 
-  show (fixture, by_type_sh);
+  attachment_view_test_show (fixture, by_type_sh);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
   g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "sh");
 
   /* The description names the file: its extension picks the language. */
-  show (fixture, by_name);
+  attachment_view_test_show (fixture, by_name);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
   g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "c");
 }
@@ -116,18 +119,18 @@ is_source_view (GtkWidget     *widget,
 }
 
 void
-test_code_view_settings (Fixture       *fixture,
-                         gconstpointer  data)
+attachment_view_test_code_view_settings (Fixture       *fixture,
+                                         gconstpointer  data)
 {
   static const char c_code[] = "int main (void) { return 0; }\n";
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/x-csrc", "main.c",
-                                                           c_code, strlen (c_code));
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/x-csrc", "main.c",
+                                                                     c_code, strlen (c_code));
   AdwStyleManager *style = adw_style_manager_get_default ();
   GtkWidget *source_view;
   GtkSourceBuffer *buffer;
 
-  show (fixture, attachment);
-  source_view = find_widget (GTK_WIDGET (fixture->view), is_source_view, NULL);
+  attachment_view_test_show (fixture, attachment);
+  source_view = attachment_view_test_find_widget (GTK_WIDGET (fixture->view), is_source_view, NULL);
   g_assert_nonnull (source_view);
   buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (source_view)));
 
@@ -149,55 +152,57 @@ test_code_view_settings (Fixture       *fixture,
 }
 
 void
-test_html_is_source (Fixture       *fixture,
-                     gconstpointer  data)
+attachment_view_test_html_is_source (Fixture       *fixture,
+                                     gconstpointer  data)
 {
   static const char html[] = "<html><body><script>alert(1)</script><b>bold</b>"
                              "<img src=\"https://tracker.example/p.gif\"></body></html>";
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/html", "page.html",
-                                                           html, strlen (html));
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/html", "page.html",
+                                                                     html, strlen (html));
   static const char svg[] = "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>x()</script></svg>";
-  g_autoptr(AtpAttachment) svg_attachment = inline_attachment ("image/svg+xml", "logo.svg",
-                                                               svg, strlen (svg));
+  g_autoptr(AtpAttachment) svg_attachment = attachment_view_test_inline ("image/svg+xml",
+                                                                         "logo.svg",
+                                                                         svg, strlen (svg));
 
   /* Markup is shown as its source text, never rendered. */
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
   g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "html");
-  assert_text (fixture, html);
+  attachment_view_test_assert_text (fixture, html);
 
-  show (fixture, svg_attachment);
+  attachment_view_test_show (fixture, svg_attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_CODE);
   g_assert_cmpstr (triage_attachment_view_get_language_id (fixture->view), ==, "xml");
-  assert_text (fixture, svg);
+  attachment_view_test_assert_text (fixture, svg);
 }
 
 void
-test_image (Fixture       *fixture,
-            gconstpointer  data)
+attachment_view_test_image (Fixture       *fixture,
+                            gconstpointer  data)
 {
-  g_autoptr(GBytes) png = make_image (64, 48, "png");
-  g_autoptr(GBytes) wide = make_image (3000, 100, "png");
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("image/png", "screenshot.png",
-                                                           g_bytes_get_data (png, NULL),
-                                                           g_bytes_get_size (png));
-  g_autoptr(AtpAttachment) wide_attachment = inline_attachment ("image/png", NULL,
-                                                                g_bytes_get_data (wide, NULL),
-                                                                g_bytes_get_size (wide));
+  g_autoptr(GBytes) png = attachment_view_test_make_image (64, 48, "png");
+  g_autoptr(GBytes) wide = attachment_view_test_make_image (3000, 100, "png");
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("image/png", "screenshot.png",
+                                                                     g_bytes_get_data (png, NULL),
+                                                                     g_bytes_get_size (png));
+  g_autoptr(AtpAttachment) wide_attachment = attachment_view_test_inline ("image/png", NULL,
+                                                                          g_bytes_get_data (wide,
+                                                                                            NULL),
+                                                                          g_bytes_get_size (wide));
   GdkPaintable *paintable;
 
   /* Decoding runs in a thread: first "loading", then the picture. */
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_LOADING);
-  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
   paintable = triage_attachment_view_get_paintable (fixture->view);
   g_assert_true (GDK_IS_TEXTURE (paintable));
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, 64);
   g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, 48);
   g_assert_null (triage_attachment_view_get_notice (fixture->view));
 
-  show (fixture, wide_attachment);
-  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
+  attachment_view_test_show (fixture, wide_attachment);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
   paintable = triage_attachment_view_get_paintable (fixture->view);
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==,
                    TRIAGE_ATTACHMENT_IMAGE_MAX_DISPLAY_SIZE);
@@ -206,30 +211,30 @@ test_image (Fixture       *fixture,
 }
 
 void
-test_file (Fixture       *fixture,
-           gconstpointer  data)
+attachment_view_test_file (Fixture       *fixture,
+                           gconstpointer  data)
 {
   g_autofree char *pdf = g_malloc0 (1000);
   g_autoptr(AtpAttachment) attachment = NULL;
 
   memcpy (pdf, "%PDF-1.4\n", 9);
-  attachment = inline_attachment ("application/pdf", "invoice.pdf", pdf, 1000);
+  attachment = attachment_view_test_inline ("application/pdf", "invoice.pdf", pdf, 1000);
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
   /* g_format_size() puts a no-break space before the unit. */
-  g_assert_nonnull (find_label (fixture, "PDF document, 1.0\xc2\xa0kB"));
-  g_assert_nonnull (find_label (fixture, "PDF document · 1.0\xc2\xa0kB"));
-  g_assert_true (button_usable (fixture, "_Save As…"));
-  g_assert_true (button_usable (fixture, "_Open With…"));
+  g_assert_nonnull (attachment_view_test_find_label (fixture, "PDF document, 1.0\xc2\xa0kB"));
+  g_assert_nonnull (attachment_view_test_find_label (fixture, "PDF document · 1.0\xc2\xa0kB"));
+  g_assert_true (attachment_view_test_button_usable (fixture, "_Save As…"));
+  g_assert_true (attachment_view_test_button_usable (fixture, "_Open With…"));
   g_assert_null (triage_attachment_view_get_text (fixture->view));
 }
 
 /* ------------------------------------------------------------------ hostile input */
 
 void
-test_bad_base64 (Fixture       *fixture,
-                 gconstpointer  data)
+attachment_view_test_bad_base64 (Fixture       *fixture,
+                                 gconstpointer  data)
 {
   g_autoptr(AtpAttachment) attachment = g_new0 (AtpAttachment, 1);
   const GError *error;
@@ -237,20 +242,20 @@ test_bad_base64 (Fixture       *fixture,
   attachment->type = g_strdup ("text/plain");
   attachment->data = g_strdup ("SGVsbG8*!!not base64 at all");
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_ERROR);
   error = triage_attachment_view_get_error (fixture->view);
   g_assert_error ((GError *) error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_INVALID_DATA);
   g_assert_nonnull (strstr (error->message, "base64"));
-  g_assert_nonnull (find_label (fixture, "not valid base64"));
+  g_assert_nonnull (attachment_view_test_find_label (fixture, "not valid base64"));
   /* Nothing to save: there are no bytes. */
   g_assert_null (triage_attachment_view_get_bytes (fixture->view));
-  g_assert_false (button_usable (fixture, "_Save As…"));
+  g_assert_false (attachment_view_test_button_usable (fixture, "_Save As…"));
 }
 
 void
-test_huge_image_header (Fixture       *fixture,
-                        gconstpointer  data)
+attachment_view_test_huge_image_header (Fixture       *fixture,
+                                        gconstpointer  data)
 {
   /* A valid PNG signature and IHDR claiming 50000 × 50000 (10 GB of pixels). */
   static const guint8 png[] = {
@@ -278,29 +283,29 @@ test_huge_image_header (Fixture       *fixture,
   data_copy[31] = crc >> 8;
   data_copy[32] = crc;
 
-  attachment = inline_attachment ("image/png", "huge.png", data_copy, sizeof data_copy);
-  show (fixture, attachment);
-  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_ERROR);
+  attachment = attachment_view_test_inline ("image/png", "huge.png", data_copy, sizeof data_copy);
+  attachment_view_test_show (fixture, attachment);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_ERROR);
   error = triage_attachment_view_get_error (fixture->view);
   g_assert_error ((GError *) error, TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_IMAGE_TOO_LARGE);
-  g_assert_nonnull (find_label (fixture, "50000 × 50000"));
+  g_assert_nonnull (attachment_view_test_find_label (fixture, "50000 × 50000"));
   g_assert_null (triage_attachment_view_get_paintable (fixture->view));
   /* The bytes can still be saved for inspection elsewhere. */
-  g_assert_true (button_usable (fixture, "_Save As…"));
+  g_assert_true (attachment_view_test_button_usable (fixture, "_Save As…"));
 }
 
 void
-test_invalid_utf8 (Fixture       *fixture,
-                   gconstpointer  data)
+attachment_view_test_invalid_utf8 (Fixture       *fixture,
+                                   gconstpointer  data)
 {
   static const char latin1[] = "caf\xe9 \xff\xfe ok\0end";
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "log.txt",
-                                                           latin1, sizeof latin1 - 1);
-  g_autoptr(AtpAttachment) declared = inline_attachment ("text/plain; charset=ISO-8859-1", NULL,
-                                                         "caf\xe9", 4);
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "log.txt",
+                                                                     latin1, sizeof latin1 - 1);
+  g_autoptr(AtpAttachment) declared = attachment_view_test_inline ("text/plain; charset=ISO-8859-1",
+                                                                   NULL, "caf\xe9", 4);
   g_autofree char *text = NULL;
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
   text = triage_attachment_view_get_text (fixture->view);
   g_assert_true (g_utf8_validate (text, -1, NULL));
@@ -308,14 +313,14 @@ test_invalid_utf8 (Fixture       *fixture,
   g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "not valid UTF-8"));
 
   /* A declared character set is honoured. */
-  show (fixture, declared);
-  assert_text (fixture, "caf\xc3\xa9");
+  attachment_view_test_show (fixture, declared);
+  attachment_view_test_assert_text (fixture, "caf\xc3\xa9");
   g_assert_null (triage_attachment_view_get_notice (fixture->view));
 }
 
 void
-test_huge_text_truncated (Fixture       *fixture,
-                          gconstpointer  data)
+attachment_view_test_huge_text_truncated (Fixture       *fixture,
+                                          gconstpointer  data)
 {
   gsize size = TRIAGE_ATTACHMENT_TEXT_MAX_SIZE + TRIAGE_ATTACHMENT_TEXT_MAX_SIZE / 2;
   g_autofree char *big = g_malloc (size);
@@ -331,12 +336,12 @@ test_huge_text_truncated (Fixture       *fixture,
   big[TRIAGE_ATTACHMENT_TEXT_MAX_SIZE - 1] = '\xc3';
   big[TRIAGE_ATTACHMENT_TEXT_MAX_SIZE] = '\xa9';
   big[TRIAGE_ATTACHMENT_TEXT_MAX_SIZE - 2] = 'x';
-  attachment = inline_attachment ("text/plain", NULL, big, size);
+  attachment = attachment_view_test_inline ("text/plain", NULL, big, size);
 
   /* Prepared in a thread: the view says it is loading meanwhile. */
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_LOADING);
-  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
   text = triage_attachment_view_get_text (fixture->view);
   g_assert_cmpuint (strlen (text), ==, TRIAGE_ATTACHMENT_TEXT_MAX_SIZE - 1);
   g_assert_true (g_utf8_validate (text, -1, NULL));
@@ -347,21 +352,21 @@ test_huge_text_truncated (Fixture       *fixture,
 }
 
 void
-test_type_mismatch (Fixture       *fixture,
-                    gconstpointer  data)
+attachment_view_test_type_mismatch (Fixture       *fixture,
+                                    gconstpointer  data)
 {
-  g_autoptr(GBytes) png = make_image (8, 8, "png");
-  g_autoptr(AtpAttachment) png_as_text = inline_attachment ("text/plain", "notes.txt",
-                                                            g_bytes_get_data (png, NULL),
-                                                            g_bytes_get_size (png));
-  g_autoptr(AtpAttachment) text_as_png = inline_attachment ("image/png", "photo.png",
-                                                            "just words", 10);
+  g_autoptr(GBytes) png = attachment_view_test_make_image (8, 8, "png");
+  g_autoptr(AtpAttachment) png_as_text = attachment_view_test_inline ("text/plain", "notes.txt",
+                                                                      g_bytes_get_data (png, NULL),
+                                                                      g_bytes_get_size (png));
+  g_autoptr(AtpAttachment) text_as_png = attachment_view_test_inline ("image/png", "photo.png",
+                                                                      "just words", 10);
 
-  show (fixture, png_as_text);
+  attachment_view_test_show (fixture, png_as_text);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
   g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "looks like"));
 
-  show (fixture, text_as_png);
+  attachment_view_test_show (fixture, text_as_png);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
   g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "image/png"));
 }

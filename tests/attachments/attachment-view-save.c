@@ -100,43 +100,44 @@ static gboolean
 toast_shown (Fixture    *fixture,
              const char *text)
 {
-  GtkWidget *label = find_widget (GTK_WIDGET (fixture->view), label_contains, text);
+  GtkWidget *label = attachment_view_test_find_widget (GTK_WIDGET (fixture->view),
+                                                       attachment_view_test_label_contains, text);
 
   return label != NULL && gtk_widget_get_mapped (label);
 }
 
 void
-test_save (Fixture       *fixture,
-           gconstpointer  data)
+attachment_view_test_save (Fixture       *fixture,
+                           gconstpointer  data)
 {
   static const char text[] = "Version 2.1.0\r\nno final newline";
   static const guint8 binary[] = { 0x00, 0xff, 0x7f, 0x80, 0x00, '\n', '\r', 0x1b, 0xc3 };
-  g_autoptr(GBytes) png = make_image (16, 16, "png");
-  g_autoptr(AtpAttachment) text_attachment = inline_attachment ("text/plain", "notes", text,
-                                                                strlen (text));
-  g_autoptr(AtpAttachment) binary_attachment = inline_attachment ("application/octet-stream",
-                                                                  "blob", binary, sizeof binary);
-  g_autoptr(AtpAttachment) image_attachment = inline_attachment ("image/png", "shot.png",
-                                                                 g_bytes_get_data (png, NULL),
-                                                                 g_bytes_get_size (png));
+  g_autoptr(GBytes) png = attachment_view_test_make_image (16, 16, "png");
+  g_autoptr(AtpAttachment) text_attachment = attachment_view_test_inline ("text/plain", "notes",
+                                                                          text, strlen (text));
+  g_autoptr(AtpAttachment) binary_attachment =
+    attachment_view_test_inline ("application/octet-stream", "blob", binary, sizeof binary);
+  g_autoptr(AtpAttachment) image_attachment =
+    attachment_view_test_inline ("image/png", "shot.png",
+                                 g_bytes_get_data (png, NULL), g_bytes_get_size (png));
   g_autofree char *dir = g_dir_make_tmp ("triage-save-XXXXXX", NULL);
   g_autofree char *text_path = g_build_filename (dir, "notes.txt", NULL);
   g_autofree char *binary_path = g_build_filename (dir, "blob", NULL);
   g_autofree char *image_path = g_build_filename (dir, "shot.png", NULL);
   g_autofree char *listed = NULL;
 
-  show (fixture, text_attachment);
+  attachment_view_test_show (fixture, text_attachment);
   assert_saved (fixture, text_path);
   WAIT_UNTIL (toast_shown (fixture, "Saved as “notes.txt”"));
 
-  show (fixture, binary_attachment);
+  attachment_view_test_show (fixture, binary_attachment);
   assert_saved (fixture, binary_path);
 
   /* An image is saved as sent, not as decoded; an existing file is replaced. */
   g_assert_true (g_file_set_contents (image_path, "an older, longer file of another kind", -1,
                                       NULL));
-  show (fixture, image_attachment);
-  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
+  attachment_view_test_show (fixture, image_attachment);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
   assert_saved (fixture, image_path);
 
   listed = list_dir (dir);
@@ -145,18 +146,18 @@ test_save (Fixture       *fixture,
 }
 
 void
-test_save_loaded_uri (Fixture       *fixture,
-                      gconstpointer  data)
+attachment_view_test_save_loaded_uri (Fixture       *fixture,
+                                      gconstpointer  data)
 {
-  g_autofree char *uri = server_uri (fixture, "/notes.txt");
-  g_autoptr(AtpAttachment) attachment = uri_attachment ("text/plain", "notes", uri);
+  g_autofree char *uri = attachment_view_test_server_uri (fixture, "/notes.txt");
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_uri ("text/plain", "notes", uri);
   g_autofree char *dir = g_dir_make_tmp ("triage-save-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
   g_autofree char *contents = NULL;
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "attachment.load", NULL));
-  wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
   assert_saved (fixture, path);
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "Downloaded notes\n");
@@ -179,23 +180,24 @@ assert_not_saved (Fixture    *fixture,
   g_assert_false (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   /* The error is in view, naming the file the user chose, and why. */
   WAIT_UNTIL (toast_shown (fixture, message));
-  label = find_widget (GTK_WIDGET (fixture->view), label_contains, message);
+  label = attachment_view_test_find_widget (GTK_WIDGET (fixture->view),
+                                            attachment_view_test_label_contains, message);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), reason));
   outcome_clear (&outcome);
 }
 
 void
-test_save_unwritable (Fixture       *fixture,
-                      gconstpointer  data)
+attachment_view_test_save_unwritable (Fixture       *fixture,
+                                      gconstpointer  data)
 {
   static const char text[] = "secret plan";
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "plan", text,
-                                                           strlen (text));
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "plan", text,
+                                                                     strlen (text));
   g_autofree char *dir = g_dir_make_tmp ("triage-save-XXXXXX", NULL);
   g_autofree char *folder = g_build_filename (dir, "plan.txt", NULL);
   g_autofree char *listed = NULL;
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
 
   /* The write succeeds and the rename over a folder fails: the copy is removed. */
   g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
@@ -251,7 +253,7 @@ write_copy (Fixture              *fixture,
   gsize length = 0;
   char *name;
 
-  show (fixture, attachment);
+  attachment_view_test_show (fixture, attachment);
   expected = g_bytes_ref (triage_attachment_view_get_bytes (fixture->view));
   triage_attachment_view_write_copy_async (fixture->view, NULL, write_copy_cb, &outcome);
   WAIT_UNTIL (outcome.done);
@@ -284,7 +286,8 @@ assert_copy_named (Fixture    *fixture,
                    const char *description,
                    const char *expected)
 {
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", description, "hi", 2);
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", description,
+                                                                     "hi", 2);
   g_autofree char *content_type = NULL;
   g_autofree char *name = write_copy (fixture, attachment, &content_type);
 
@@ -293,8 +296,8 @@ assert_copy_named (Fixture    *fixture,
 }
 
 void
-test_open_with_copy_name (Fixture       *fixture,
-                          gconstpointer  data)
+attachment_view_test_open_with_copy_name (Fixture       *fixture,
+                                          gconstpointer  data)
 {
   g_autofree char *long_ascii = g_strnfill (500, 'x');
   g_autoptr(GString) long_wide = g_string_new (NULL);
@@ -311,7 +314,7 @@ test_open_with_copy_name (Fixture       *fixture,
   /* A long description makes a short name, also in bytes (a name has at most 255). */
   for (int i = 0; i < 500; i++)
     g_string_append (long_wide, "\xf0\x9f\x98\x80");   /* 😀, four bytes */
-  wide = inline_attachment ("text/plain", long_wide->str, "hi", 2);
+  wide = attachment_view_test_inline ("text/plain", long_wide->str, "hi", 2);
   name = write_copy (fixture, wide, &content_type);
   g_assert_cmpuint (strlen (name), <=, 210);
   g_assert_true (g_str_has_prefix (name, "\xf0\x9f\x98\x80"));
@@ -320,8 +323,8 @@ test_open_with_copy_name (Fixture       *fixture,
 
   g_clear_pointer (&name, g_free);
   g_clear_pointer (&content_type, g_free);
-  g_clear_pointer (&wide, attachment_free);
-  wide = inline_attachment ("text/plain", long_ascii, "hi", 2);
+  g_clear_pointer (&wide, attachment_view_test_attachment_free);
+  wide = attachment_view_test_inline ("text/plain", long_ascii, "hi", 2);
   name = write_copy (fixture, wide, &content_type);
   g_assert_cmpuint (strlen (name), <=, 90);
   g_assert_true (g_str_has_suffix (name, ".txt"));
@@ -333,9 +336,9 @@ assert_offered (Fixture    *fixture,
                 GBytes     *bytes,
                 const char *expected)
 {
-  g_autoptr(AtpAttachment) attachment = inline_attachment (declared, "file",
-                                                           g_bytes_get_data (bytes, NULL),
-                                                           g_bytes_get_size (bytes));
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline (declared, "file",
+                                                                     g_bytes_get_data (bytes, NULL),
+                                                                     g_bytes_get_size (bytes));
   g_autofree char *content_type = NULL;
   g_autofree char *name = write_copy (fixture, attachment, &content_type);
 
@@ -344,11 +347,11 @@ assert_offered (Fixture    *fixture,
 
 /* The applications offered are for what the content is, when it is not what it says. */
 void
-test_open_with_content_type (Fixture       *fixture,
-                             gconstpointer  data)
+attachment_view_test_open_with_content_type (Fixture       *fixture,
+                                             gconstpointer  data)
 {
   static const char html[] = "<!DOCTYPE html><html><head><title>x</title></head></html>\n";
-  g_autoptr(GBytes) png = make_image (8, 8, "png");
+  g_autoptr(GBytes) png = attachment_view_test_make_image (8, 8, "png");
   g_autoptr(GBytes) text = g_bytes_new_static ("just words\n", 11);
   g_autoptr(GBytes) page = g_bytes_new_static (html, strlen (html));
   g_autoptr(GBytes) shell = g_bytes_new_static ("#!/bin/sh\necho hi\n", 18);

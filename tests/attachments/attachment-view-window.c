@@ -12,10 +12,11 @@
 #include "attachment-view-common.h"
 
 void
-test_window (void)
+attachment_view_test_window (void)
 {
   static const char text[] = "hello";
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "greeting <b>", text, 5);
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "greeting <b>",
+                                                                     text, 5);
   GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Bot");
   TriageAttachmentView *view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window));
   g_autofree char *shown = NULL;
@@ -58,7 +59,7 @@ static void
 assert_reachable (GtkWidget  *window,
                   const char *action_name)
 {
-  GtkWidget *button = find_widget (window, is_save_button, action_name);
+  GtkWidget *button = attachment_view_test_find_widget (window, is_save_button, action_name);
   gboolean reached = FALSE;
 
   g_assert_nonnull (button);
@@ -76,12 +77,12 @@ assert_reachable (GtkWidget  *window,
 
 /* Each kind of attachment fits 360 pixels with large text (1.5 ×), in the dark style. */
 void
-test_window_narrow (void)
+attachment_view_test_window_narrow (void)
 {
   static const char text[] = "Version 2.1.0 includes faster builds and a long line of text "
                              "that must wrap or scroll, never widen the window.\n";
   static const char json[] = "{\"a_rather_long_member_name_for_a_narrow_window\": [1, 2, 3]}";
-  g_autoptr(GBytes) png = make_image (800, 600, "png");
+  g_autoptr(GBytes) png = attachment_view_test_make_image (800, 600, "png");
   g_autofree char *pdf = g_malloc0 (1000);
   const char *long_name = "Quarterly revenue report of the payments and invoicing platform";
   AtpAttachment *attachments[5];
@@ -94,15 +95,17 @@ test_window_narrow (void)
   int dpi = 0;
 
   memcpy (pdf, "%PDF-1.4\n", 9);
-  attachments[0] = inline_attachment ("text/plain", long_name, text, strlen (text));
-  attachments[1] = inline_attachment ("application/json", "metadata-of-the-release-candidate.json",
-                                      json, strlen (json));
-  attachments[2] = inline_attachment ("image/png", "screenshot-of-the-checkout-page.png",
-                                      g_bytes_get_data (png, NULL), g_bytes_get_size (png));
-  attachments[3] = inline_attachment ("application/pdf", long_name, pdf, 1000);
-  attachments[4] = uri_attachment ("application/pdf", long_name,
-                                   "https://files.storage-of-the-payments-and-invoicing-platform"
-                                   ".example.com/reports/2026/q1/revenue.pdf");
+  attachments[0] = attachment_view_test_inline ("text/plain", long_name, text, strlen (text));
+  attachments[1] = attachment_view_test_inline ("application/json",
+                                                "metadata-of-the-release-candidate.json",
+                                                json, strlen (json));
+  attachments[2] = attachment_view_test_inline ("image/png", "screenshot-of-the-checkout-page.png",
+                                                g_bytes_get_data (png,
+                                                                  NULL), g_bytes_get_size (png));
+  attachments[3] = attachment_view_test_inline ("application/pdf", long_name, pdf, 1000);
+  attachments[4] = attachment_view_test_uri ("application/pdf", long_name,
+                                             "https://files.storage-of-the-payments-and-invoicing-platform"
+                                             ".example.com/reports/2026/q1/revenue.pdf");
 
   g_object_get (settings, "gtk-xft-dpi", &dpi, NULL);
   g_object_set (settings, "gtk-xft-dpi", 96 * 1024 * 3 / 2, NULL);
@@ -146,7 +149,7 @@ test_window_narrow (void)
       g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
       gtk_window_destroy (GTK_WINDOW (window));
       WAIT_UNTIL (window == NULL);
-      attachment_free (attachments[i]);
+      attachment_view_test_attachment_free (attachments[i]);
     }
 
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
@@ -179,14 +182,15 @@ collect_keys (GtkWidget  *widget,
 
 /* Every key of the attachment window is in the app's shortcuts window. */
 void
-test_shortcuts_listed (void)
+attachment_view_test_shortcuts_listed (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "src", "app", "gtk",
                                                  "help-overlay.ui", NULL);
   g_autoptr(GtkBuilder) builder = gtk_builder_new_from_file (path);
   g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(AtpAttachment) attachment = inline_attachment ("text/plain", "notes", "hi", 2);
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "notes", "hi",
+                                                                     2);
   GtkWidget *window = triage_attachment_window_new (NULL, attachment, NULL);
   GSList *objects = gtk_builder_get_objects (builder);
 

@@ -29,35 +29,42 @@ main (int   argc,
   adw_init ();
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add (path, Fixture, NULL, attachment_view_test_setup, func, attachment_view_test_teardown)
 
-  ADD ("/attachments/attachment-view/text", test_text);
-  ADD ("/attachments/attachment-view/json", test_json);
-  ADD ("/attachments/attachment-view/code", test_code);
-  ADD ("/attachments/attachment-view/code-view-settings", test_code_view_settings);
-  ADD ("/attachments/attachment-view/html-is-source", test_html_is_source);
-  ADD ("/attachments/attachment-view/image", test_image);
-  ADD ("/attachments/attachment-view/file", test_file);
-  ADD ("/attachments/attachment-view/bad-base64", test_bad_base64);
-  ADD ("/attachments/attachment-view/huge-image-header", test_huge_image_header);
-  ADD ("/attachments/attachment-view/invalid-utf8", test_invalid_utf8);
-  ADD ("/attachments/attachment-view/huge-text-truncated", test_huge_text_truncated);
-  ADD ("/attachments/attachment-view/type-mismatch", test_type_mismatch);
-  ADD ("/attachments/attachment-view/uri-refused", test_uri_refused);
-  ADD ("/attachments/attachment-view/uri-host-emphasised", test_uri_host_emphasised);
-  ADD ("/attachments/attachment-view/uri-load", test_uri_load);
-  ADD ("/attachments/attachment-view/uri-redirect-elsewhere", test_uri_redirect_elsewhere);
-  ADD ("/attachments/attachment-view/uri-size-limit", test_uri_size_limit);
-  ADD ("/attachments/attachment-view/uri-type-mismatch", test_uri_type_mismatch);
-  ADD ("/attachments/attachment-view/uri-cancel", test_uri_cancel);
-  ADD ("/attachments/attachment-view/save", test_save);
-  ADD ("/attachments/attachment-view/save-loaded-uri", test_save_loaded_uri);
-  ADD ("/attachments/attachment-view/save-unwritable", test_save_unwritable);
-  ADD ("/attachments/attachment-view/open-with-copy-name", test_open_with_copy_name);
-  ADD ("/attachments/attachment-view/open-with-content-type", test_open_with_content_type);
-  g_test_add_func ("/attachments/attachment-view/window", test_window);
-  g_test_add_func ("/attachments/attachment-view/window-narrow", test_window_narrow);
-  g_test_add_func ("/attachments/attachment-view/shortcuts-listed", test_shortcuts_listed);
+  ADD ("/attachments/attachment-view/text", attachment_view_test_text);
+  ADD ("/attachments/attachment-view/json", attachment_view_test_json);
+  ADD ("/attachments/attachment-view/code", attachment_view_test_code);
+  ADD ("/attachments/attachment-view/code-view-settings", attachment_view_test_code_view_settings);
+  ADD ("/attachments/attachment-view/html-is-source", attachment_view_test_html_is_source);
+  ADD ("/attachments/attachment-view/image", attachment_view_test_image);
+  ADD ("/attachments/attachment-view/file", attachment_view_test_file);
+  ADD ("/attachments/attachment-view/bad-base64", attachment_view_test_bad_base64);
+  ADD ("/attachments/attachment-view/huge-image-header", attachment_view_test_huge_image_header);
+  ADD ("/attachments/attachment-view/invalid-utf8", attachment_view_test_invalid_utf8);
+  ADD ("/attachments/attachment-view/huge-text-truncated",
+       attachment_view_test_huge_text_truncated);
+  ADD ("/attachments/attachment-view/type-mismatch", attachment_view_test_type_mismatch);
+  ADD ("/attachments/attachment-view/uri-refused", attachment_view_test_uri_refused);
+  ADD ("/attachments/attachment-view/uri-host-emphasised",
+       attachment_view_test_uri_host_emphasised);
+  ADD ("/attachments/attachment-view/uri-load", attachment_view_test_uri_load);
+  ADD ("/attachments/attachment-view/uri-redirect-elsewhere",
+       attachment_view_test_uri_redirect_elsewhere);
+  ADD ("/attachments/attachment-view/uri-size-limit", attachment_view_test_uri_size_limit);
+  ADD ("/attachments/attachment-view/uri-type-mismatch", attachment_view_test_uri_type_mismatch);
+  ADD ("/attachments/attachment-view/uri-cancel", attachment_view_test_uri_cancel);
+  ADD ("/attachments/attachment-view/save", attachment_view_test_save);
+  ADD ("/attachments/attachment-view/save-loaded-uri", attachment_view_test_save_loaded_uri);
+  ADD ("/attachments/attachment-view/save-unwritable", attachment_view_test_save_unwritable);
+  ADD ("/attachments/attachment-view/open-with-copy-name",
+       attachment_view_test_open_with_copy_name);
+  ADD ("/attachments/attachment-view/open-with-content-type",
+       attachment_view_test_open_with_content_type);
+  g_test_add_func ("/attachments/attachment-view/window", attachment_view_test_window);
+  g_test_add_func ("/attachments/attachment-view/window-narrow",
+                   attachment_view_test_window_narrow);
+  g_test_add_func ("/attachments/attachment-view/shortcuts-listed",
+                   attachment_view_test_shortcuts_listed);
 
 #undef ADD
 

@@ -401,3 +401,17 @@ browse_test_find_page_stack (GtkWidget *widget)
 
   return NULL;
 }
+
+void
+browse_test_assert_choices (GStrv        choices,
+                            const char **expected)
+{
+  g_auto(GStrv) owned = choices;
+
+  if (!g_strv_equal ((const char * const *) owned, expected))
+    {
+      g_autofree char *got = g_strjoinv ("|", owned);
+
+      g_error ("unexpected choices: %s", got);
+    }
+}

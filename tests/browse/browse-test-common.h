@@ -41,6 +41,9 @@ void     browse_test_rm_rf (const char *path);
 
 /* The inbox pane's or the history view's own stack: the one with a "no-results" page. */
 GtkWidget *browse_test_find_page_stack (GtkWidget *widget);
+/* Asserts a drop-down's @choices (freed here) are @expected, in order. */
+void     browse_test_assert_choices (GStrv        choices,
+                                     const char **expected);
 void     browse_test_pump (void);
 
 /* A fixed instant: 2026-03-02T00:00:00Z (a Monday), Unix microseconds. */

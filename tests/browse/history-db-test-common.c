@@ -7,8 +7,8 @@
 #include "history-db-test-common.h"
 
 void
-fixture_setup (Fixture       *f,
-               gconstpointer  data)
+history_db_test_setup (Fixture       *f,
+                       gconstpointer  data)
 {
   f->dir = g_dir_make_tmp ("triage-history-XXXXXX", NULL);
   f->path = g_build_filename (f->dir, "triage.db", NULL);
@@ -17,17 +17,17 @@ fixture_setup (Fixture       *f,
 
 /* Rows first, history opened after: the full-text index is built from them. */
 void
-fixture_setup_rows (Fixture       *f,
-                    gconstpointer  data)
+history_db_test_setup_rows (Fixture       *f,
+                            gconstpointer  data)
 {
-  fixture_setup (f, data);
+  history_db_test_setup (f, data);
   f->rows = browse_test_generate (f->path, N_ROWS, BROWSE_TEST_BASE_USEC, 10 * G_TIME_SPAN_MINUTE);
   f->db = browse_test_open_history (f->path);
 }
 
 void
-fixture_teardown (Fixture       *f,
-                  gconstpointer  data)
+history_db_test_teardown (Fixture       *f,
+                          gconstpointer  data)
 {
   if (f->db != NULL)
     browse_test_finalize (g_steal_pointer (&f->db));
@@ -39,7 +39,7 @@ fixture_teardown (Fixture       *f,
 }
 
 void
-count_signal (guint *count)
+history_db_test_count_signal (guint *count)
 {
   (*count)++;
 }

@@ -21,17 +21,17 @@ typedef struct
   GArray          *rows;   /* BrowseTestRow */
 } Fixture;
 
-void fixture_setup      (Fixture       *f,
-                         gconstpointer  data);
+void history_db_test_setup        (Fixture       *f,
+                                   gconstpointer  data);
 /* Rows first, history opened after: the full-text index is built from them. */
-void fixture_setup_rows (Fixture       *f,
-                         gconstpointer  data);
-void fixture_teardown   (Fixture       *f,
-                         gconstpointer  data);
-void count_signal       (guint         *count);
+void history_db_test_setup_rows   (Fixture       *f,
+                                   gconstpointer  data);
+void history_db_test_teardown     (Fixture       *f,
+                                   gconstpointer  data);
+void history_db_test_count_signal (guint         *count);
 
 #define HISTORY_DB_TEST_ADD(path, setup, func) \
-  g_test_add (path, Fixture, NULL, setup, func, fixture_teardown)
+  g_test_add (path, Fixture, NULL, setup, func, history_db_test_teardown)
 
 /* Each part of test-history-db adds its tests; main() calls them in this
  * order among its own, so the test paths and their order stay as they were

@@ -231,7 +231,7 @@ test_model_selection (Fixture       *f,
 
   triage_history_model_reload (model);
   wait_loaded (model);
-  g_signal_connect_swapped (model, "selection-changed", G_CALLBACK (count_signal), &changes);
+  g_signal_connect_swapped (model, "selection-changed", G_CALLBACK (history_db_test_count_signal), &changes);
 
   g_assert_false (gtk_selection_model_is_selected (selection, 0));
   g_assert_true (gtk_selection_model_select_range (selection, 10, 3, FALSE));
@@ -287,7 +287,7 @@ test_model_supersede (Fixture       *f,
   g_autoptr(TriageHistoryFilter) second = triage_history_filter_new ();
   guint failures = 0;
 
-  g_signal_connect_swapped (model, "failed", G_CALLBACK (count_signal), &failures);
+  g_signal_connect_swapped (model, "failed", G_CALLBACK (history_db_test_count_signal), &failures);
 
   /* The second filter wins, whatever order the queries end in. */
   first->service = g_strdup ("CI");
@@ -308,9 +308,9 @@ test_model_supersede (Fixture       *f,
 void
 history_db_test_add_model (void)
 {
-  HISTORY_DB_TEST_ADD ("/history/model/paging", fixture_setup_rows, test_model_paging);
-  HISTORY_DB_TEST_ADD ("/history/model/async-pages", fixture_setup_rows, test_model_async_pages);
-  HISTORY_DB_TEST_ADD ("/history/model/reload-diff", fixture_setup_rows, test_model_reload_diff);
-  HISTORY_DB_TEST_ADD ("/history/model/selection", fixture_setup_rows, test_model_selection);
-  HISTORY_DB_TEST_ADD ("/history/model/supersede", fixture_setup_rows, test_model_supersede);
+  HISTORY_DB_TEST_ADD ("/history/model/paging", history_db_test_setup_rows, test_model_paging);
+  HISTORY_DB_TEST_ADD ("/history/model/async-pages", history_db_test_setup_rows, test_model_async_pages);
+  HISTORY_DB_TEST_ADD ("/history/model/reload-diff", history_db_test_setup_rows, test_model_reload_diff);
+  HISTORY_DB_TEST_ADD ("/history/model/selection", history_db_test_setup_rows, test_model_selection);
+  HISTORY_DB_TEST_ADD ("/history/model/supersede", history_db_test_setup_rows, test_model_supersede);
 }

@@ -184,7 +184,7 @@ test_stats_series (void)
 void
 history_db_test_add_stats (void)
 {
-  HISTORY_DB_TEST_ADD ("/history/db/stats", fixture_setup_rows, test_stats);
+  HISTORY_DB_TEST_ADD ("/history/db/stats", history_db_test_setup_rows, test_stats);
   g_test_add_func ("/history/db/stats-empty", test_stats_empty);
   g_test_add_func ("/history/db/stats-series", test_stats_series);
 }

@@ -486,7 +486,7 @@ test_read_marks (Fixture       *f,
 
   /* In memory only, loaded at once. */
   g_assert_true (triage_read_state_get_loaded (memory));
-  g_signal_connect_swapped (memory, "changed", G_CALLBACK (count_signal), &changes);
+  g_signal_connect_swapped (memory, "changed", G_CALLBACK (history_db_test_count_signal), &changes);
   triage_read_state_set_read (memory, "x", TRUE);
   triage_read_state_set_read (memory, "x", TRUE);
   g_assert_true (triage_read_state_is_read (memory, "x"));
@@ -517,16 +517,16 @@ main (int   argc,
 #define ADD HISTORY_DB_TEST_ADD
 
   g_test_add_func ("/history/db/open-missing", test_open_missing);
-  ADD ("/history/db/not-open", fixture_setup, test_not_open);
-  ADD ("/history/db/filters", fixture_setup_rows, test_filters);
-  ADD ("/history/db/search", fixture_setup_rows, test_search);
-  ADD ("/history/db/index-follows-store", fixture_setup, test_index_follows_store);
-  ADD ("/history/db/entries", fixture_setup, test_entries);
+  ADD ("/history/db/not-open", history_db_test_setup, test_not_open);
+  ADD ("/history/db/filters", history_db_test_setup_rows, test_filters);
+  ADD ("/history/db/search", history_db_test_setup_rows, test_search);
+  ADD ("/history/db/index-follows-store", history_db_test_setup, test_index_follows_store);
+  ADD ("/history/db/entries", history_db_test_setup, test_entries);
   g_test_add_func ("/history/db/durations", test_durations);
-  ADD ("/history/db/facets", fixture_setup_rows, test_facets);
+  ADD ("/history/db/facets", history_db_test_setup_rows, test_facets);
   history_db_test_add_stats ();
-  ADD ("/history/db/read-marks", fixture_setup, test_read_marks);
-  ADD ("/history/db/check-changed", fixture_setup_rows, test_check_changed);
+  ADD ("/history/db/read-marks", history_db_test_setup, test_read_marks);
+  ADD ("/history/db/check-changed", history_db_test_setup_rows, test_check_changed);
   history_db_test_add_model ();
 
 #undef ADD

@@ -156,20 +156,6 @@ first_row_read (Fixture *f)
 }
 
 static void
-assert_choices (GStrv        choices,
-                const char **expected)
-{
-  g_auto(GStrv) owned = choices;
-
-  if (!g_strv_equal ((const char * const *) owned, expected))
-    {
-      g_autofree char *got = g_strjoinv ("|", owned);
-
-      g_error ("unexpected choices: %s", got);
-    }
-}
-
-static void
 test_empty (Fixture       *f,
             gconstpointer  data)
 {
@@ -278,8 +264,8 @@ test_choices (Fixture       *f,
                              "Reviewer", NULL };
   const char *projects[] = { "All Projects", "alpha", "beta", "gamma", "No Project", NULL };
 
-  assert_choices (triage_history_view_dup_service_choices (f->view), services);
-  assert_choices (triage_history_view_dup_project_choices (f->view), projects);
+  browse_test_assert_choices (triage_history_view_dup_service_choices (f->view), services);
+  browse_test_assert_choices (triage_history_view_dup_project_choices (f->view), projects);
   g_assert_false (triage_history_view_set_service_filter (f->view, "Nobody"));
 }
 

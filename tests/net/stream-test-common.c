@@ -48,9 +48,9 @@ on_resynced (AtpStream     *stream,
 }
 
 void
-on_state_changed (AtpStream     *stream,
-                  GParamSpec    *pspec,
-                  StreamFixture *fixture)
+stream_test_on_state_changed (AtpStream     *stream,
+                              GParamSpec    *pspec,
+                              StreamFixture *fixture)
 {
   const GError *error = atp_stream_get_last_error (stream);
 
@@ -82,9 +82,9 @@ on_state_changed (AtpStream     *stream,
 }
 
 AtpStream *
-new_stream (StreamFixture *fixture,
-            AtpClient     *client,
-            gboolean       watch_system)
+stream_test_new_stream (StreamFixture *fixture,
+                        AtpClient     *client,
+                        gboolean       watch_system)
 {
   AtpStream *stream = g_object_new (ATP_TYPE_STREAM,
                                     "client", client,
@@ -96,14 +96,14 @@ new_stream (StreamFixture *fixture,
   g_signal_connect (stream, "notification-received", G_CALLBACK (on_notification_received), fixture);
   g_signal_connect (stream, "status-changed", G_CALLBACK (on_status_changed), fixture);
   g_signal_connect (stream, "resynced", G_CALLBACK (on_resynced), fixture);
-  g_signal_connect (stream, "notify::state", G_CALLBACK (on_state_changed), fixture);
+  g_signal_connect (stream, "notify::state", G_CALLBACK (stream_test_on_state_changed), fixture);
 
   return stream;
 }
 
 void
-stream_setup (StreamFixture *fixture,
-              gconstpointer  data)
+stream_test_setup (StreamFixture *fixture,
+                   gconstpointer  data)
 {
   const TriageTestServerOptions *options = data;
 
@@ -117,12 +117,12 @@ stream_setup (StreamFixture *fixture,
    * trusted by peer credentials. */
   if (options != NULL && options->unix_socket)
     atp_client_set_token (fixture->net.user, NULL);
-  fixture->stream = new_stream (fixture, fixture->net.user, FALSE);
+  fixture->stream = stream_test_new_stream (fixture, fixture->net.user, FALSE);
 }
 
 void
-stream_teardown (StreamFixture *fixture,
-                 gconstpointer  data)
+stream_test_teardown (StreamFixture *fixture,
+                      gconstpointer  data)
 {
   atp_stream_stop (fixture->stream);
   g_assert_finalize_object (fixture->stream);
@@ -134,15 +134,15 @@ stream_teardown (StreamFixture *fixture,
 }
 
 guint
-received_count (StreamFixture *fixture,
-                const char    *id)
+stream_test_received_count (StreamFixture *fixture,
+                            const char    *id)
 {
   return GPOINTER_TO_UINT (g_hash_table_lookup (fixture->received, id));
 }
 
 gboolean
-pending_has (StreamFixture *fixture,
-             const char    *id)
+stream_test_pending_has (StreamFixture *fixture,
+                         const char    *id)
 {
   for (guint i = 0; i < fixture->pending->len; i++)
     if (g_str_equal (fixture->pending->pdata[i], id))
@@ -151,9 +151,9 @@ pending_has (StreamFixture *fixture,
 }
 
 AtpStatusUpdate *
-update_for (StreamFixture *fixture,
-            const char    *id,
-            AtpStatus      status)
+stream_test_update_for (StreamFixture *fixture,
+                        const char    *id,
+                        AtpStatus      status)
 {
   for (guint i = 0; i < fixture->updates->len; i++)
     {

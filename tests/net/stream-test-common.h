@@ -23,29 +23,29 @@ typedef struct
   guint       connected;     /* times it became CONNECTED */
 } StreamFixture;
 
-AtpStream       *new_stream       (StreamFixture *fixture,
-                                   AtpClient     *client,
-                                   gboolean       watch_system);
-void             on_state_changed (AtpStream     *stream,
-                                   GParamSpec    *pspec,
-                                   StreamFixture *fixture);
-void             stream_setup     (StreamFixture *fixture,
-                                   gconstpointer  data);
-void             stream_teardown  (StreamFixture *fixture,
-                                   gconstpointer  data);
-guint            received_count   (StreamFixture *fixture,
-                                   const char    *id);
-gboolean         pending_has      (StreamFixture *fixture,
-                                   const char    *id);
-AtpStatusUpdate *update_for       (StreamFixture *fixture,
-                                   const char    *id,
-                                   AtpStatus      status);
+AtpStream       *stream_test_new_stream       (StreamFixture *fixture,
+                                               AtpClient     *client,
+                                               gboolean       watch_system);
+void             stream_test_on_state_changed (AtpStream     *stream,
+                                               GParamSpec    *pspec,
+                                               StreamFixture *fixture);
+void             stream_test_setup            (StreamFixture *fixture,
+                                               gconstpointer  data);
+void             stream_test_teardown         (StreamFixture *fixture,
+                                               gconstpointer  data);
+guint            stream_test_received_count   (StreamFixture *fixture,
+                                               const char    *id);
+gboolean         stream_test_pending_has      (StreamFixture *fixture,
+                                               const char    *id);
+AtpStatusUpdate *stream_test_update_for       (StreamFixture *fixture,
+                                               const char    *id,
+                                               AtpStatus      status);
 
-#define wait_state(fixture, wanted) \
+#define stream_test_wait_state(fixture, wanted) \
   net_test_wait_until (atp_stream_get_state ((fixture)->stream) == (wanted), "state " #wanted)
 
 #define STREAM_TEST_ADD(path, args, func) \
-  g_test_add (path, StreamFixture, args, stream_setup, func, stream_teardown)
+  g_test_add (path, StreamFixture, args, stream_test_setup, func, stream_test_teardown)
 
 /* Each part of test-stream adds its tests; main() calls them in this order,
  * so the test paths and their order stay as they were in one file. */

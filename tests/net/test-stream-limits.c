@@ -21,14 +21,15 @@ test_heartbeat (StreamFixture *fixture,
   g_autofree char *id = NULL;
 
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
   net_test_sleep (4500);
   g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_CONNECTED);
   g_assert_cmpuint (fixture->connecting, ==, 1);
 
   id = net_post_simple (&fixture->net, "Still listening");
-  net_test_wait_until (received_count (fixture, id) == 1, "a notification after heartbeats");
+  net_test_wait_until (stream_test_received_count (fixture, id) == 1,
+                       "a notification after heartbeats");
 }
 
 /* Heartbeats far apart; our silence limit short: the stream gives the connection up. */
@@ -42,13 +43,13 @@ test_silence (StreamFixture *fixture,
 {
   atp_stream_set_silence_timeout (fixture->stream, 400);
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
-  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
   net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_CONNECTION_FAILED,
                     "No message from");
   /* And it comes back. */
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 }
 
 static void
@@ -72,7 +73,7 @@ test_too_many (StreamFixture *fixture,
 
   atp_stream_set_backoff (fixture->stream, 60000, 60000);
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
   refused = g_error_matches (atp_stream_get_last_error (fixture->stream), ATP_ERROR,
                              ATP_ERROR_RATE_LIMIT_EXCEEDED);
   if (!refused)
@@ -224,16 +225,18 @@ test_local_socket (StreamFixture *fixture,
   g_autoptr(GError) error = NULL;
 
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
   atp_client_set_service (agent, "local-agent", NULL);
   post = net_post (agent, json, &error);
   g_assert_no_error (error);
-  net_test_wait_until (received_count (fixture, post->notification_id) == 1, "the local notification");
+  net_test_wait_until (stream_test_received_count (fixture, post->notification_id) == 1,
+                       "the local notification");
 
   response = net_respond (fixture->net.user, post->notification_id, "ok", NULL, &error);
   g_assert_no_error (error);
-  net_test_wait_until (update_for (fixture, post->notification_id, ATP_STATUS_RESPONDED) != NULL,
+  net_test_wait_until (stream_test_update_for (fixture, post->notification_id,
+                                               ATP_STATUS_RESPONDED) != NULL,
                        "the local status update");
 }
 

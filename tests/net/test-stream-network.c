@@ -233,9 +233,10 @@ test_network_back (StreamFixture *fixture,
                                   "backoff-initial-ms", 4000,
                                   "backoff-max-ms", 60000,
                                   NULL);
-  g_signal_connect (fixture->stream, "notify::state", G_CALLBACK (on_state_changed), fixture);
+  g_signal_connect (fixture->stream, "notify::state", G_CALLBACK (stream_test_on_state_changed),
+                    fixture);
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
   /* The server goes (a network drop, as the client sees it) and stays away
    * until the next try is far off. */

@@ -117,9 +117,9 @@ test_wake_reconnects (StreamFixture *fixture,
   /* This fixture's stream watches the system. */
   atp_stream_stop (fixture->stream);
   g_assert_finalize_object (fixture->stream);
-  fixture->stream = new_stream (fixture, fixture->net.user, TRUE);
+  fixture->stream = stream_test_new_stream (fixture, fixture->net.user, TRUE);
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
   g_assert_cmpuint (fixture->connecting, ==, 1);
 
   /* The same connection as the stream's (the process's shared one). */
@@ -139,7 +139,7 @@ test_wake_reconnects (StreamFixture *fixture,
   net_test_wait_until (fixture->connecting >= 2, "a reconnect after waking up");
   g_source_remove (waking);
   sleep_and_wait_heard (logind, &sleeps_heard);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
   /* Going to sleep changes nothing; waking up reconnects at once. */
   before = fixture->connecting;
@@ -148,7 +148,7 @@ test_wake_reconnects (StreamFixture *fixture,
   g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_CONNECTED);
   emit_prepare_for_sleep (logind, FALSE);
   net_test_wait_until (fixture->connecting == before + 1, "a reconnect after the second wake");
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
   g_dbus_connection_signal_unsubscribe (system, subscription);
 }
 

@@ -21,24 +21,28 @@ test_receive (StreamFixture *fixture,
 
   g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_DISCONNECTED);
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
   net_test_wait_until (fixture->resyncs == 1, "the first resync");
 
-  g_assert_cmpuint (received_count (fixture, first), ==, 1);
-  g_assert_cmpuint (received_count (fixture, second), ==, 1);
+  g_assert_cmpuint (stream_test_received_count (fixture, first), ==, 1);
+  g_assert_cmpuint (stream_test_received_count (fixture, second), ==, 1);
   g_assert_cmpuint (fixture->pending->len, ==, 2);
-  g_assert_true (pending_has (fixture, first) && pending_has (fixture, second));
+  g_assert_true (stream_test_pending_has (fixture, first) &&
+                 stream_test_pending_has (fixture, second));
 
   live = net_post_simple (&fixture->net, "Live");
-  net_test_wait_until (received_count (fixture, live) == 1, "the live notification");
+  net_test_wait_until (stream_test_received_count (fixture, live) == 1, "the live notification");
 
   response = net_respond (fixture->net.user, first, "ok", NULL, &error);
   g_assert_no_error (error);
-  net_test_wait_until (update_for (fixture, first, ATP_STATUS_RESPONDED) != NULL, "responded");
+  net_test_wait_until (stream_test_update_for (fixture, first, ATP_STATUS_RESPONDED) != NULL,
+                       "responded");
 
   g_assert_true (net_invalidate (fixture->net.service, second, "changed my mind", &error));
-  net_test_wait_until (update_for (fixture, second, ATP_STATUS_INVALIDATED) != NULL, "invalidated");
-  g_assert_cmpstr (update_for (fixture, second, ATP_STATUS_INVALIDATED)->reason, ==, "changed my mind");
+  net_test_wait_until (stream_test_update_for (fixture, second, ATP_STATUS_INVALIDATED) != NULL,
+                       "invalidated");
+  g_assert_cmpstr (stream_test_update_for (fixture, second, ATP_STATUS_INVALIDATED)->reason, ==,
+                   "changed my mind");
 
   /* Let the on-connect burst and anything late arrive: still once each. */
   net_test_sleep (200);
@@ -73,14 +77,15 @@ test_acknowledge (StreamFixture *fixture,
   g_autofree char *id = net_post_simple (&fixture->net, "To acknowledge");
 
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
   atp_stream_acknowledge (fixture->stream, id);
   atp_stream_acknowledge (fixture->stream, id);   /* twice sends once; harmless anyway */
 
   wait_acknowledged (fixture, id);
 
-  net_test_wait_until (update_for (fixture, id, ATP_STATUS_ACKNOWLEDGED) != NULL, "the ack's status update");
+  net_test_wait_until (stream_test_update_for (fixture, id, ATP_STATUS_ACKNOWLEDGED) != NULL,
+                       "the ack's status update");
 }
 
 static void
@@ -99,7 +104,7 @@ test_acknowledge_while_resyncing (StreamFixture *fixture,
 
   g_signal_connect (fixture->stream, "notification-received", G_CALLBACK (ack_on_receipt), NULL);
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
   wait_acknowledged (fixture, id);
 }
@@ -121,7 +126,7 @@ test_restart_resync (StreamFixture *fixture,
 
   atp_stream_set_backoff (fixture->stream, 60000, 60000);
   triage_test_server_kill (fixture->net.server);
-  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
   net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_CONNECTION_FAILED, NULL);
   g_assert_cmpuint (atp_stream_get_retry_in_seconds (fixture->stream), <=, 60);
 
@@ -138,13 +143,13 @@ test_restart_resync (StreamFixture *fixture,
   atp_stream_start (fixture->stream);
   net_test_wait_until (fixture->resyncs == 2, "the second resync");
 
-  g_assert_cmpuint (received_count (fixture, answered), ==, 1);
-  g_assert_cmpuint (received_count (fixture, kept), ==, 1);
-  g_assert_cmpuint (received_count (fixture, missed), ==, 1);
+  g_assert_cmpuint (stream_test_received_count (fixture, answered), ==, 1);
+  g_assert_cmpuint (stream_test_received_count (fixture, kept), ==, 1);
+  g_assert_cmpuint (stream_test_received_count (fixture, missed), ==, 1);
   g_assert_cmpuint (fixture->pending->len, ==, 2);
-  g_assert_true (pending_has (fixture, kept));
-  g_assert_true (pending_has (fixture, missed));
-  g_assert_false (pending_has (fixture, answered));
+  g_assert_true (stream_test_pending_has (fixture, kept));
+  g_assert_true (stream_test_pending_has (fixture, missed));
+  g_assert_false (stream_test_pending_has (fixture, answered));
 
   /* The server's on-connect burst came too; nothing doubled. */
   net_test_sleep (300);
@@ -160,18 +165,19 @@ test_server_restart_reconnects (StreamFixture *fixture,
   g_autoptr(GError) error = NULL;
 
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
   triage_test_server_stop (fixture->net.server);
-  wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
 
   g_assert_true (triage_test_server_restart (fixture->net.server, &error));
   g_assert_no_error (error);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
   g_assert_cmpuint (fixture->connected, ==, 2);
 
   id = net_post_simple (&fixture->net, "After the restart");
-  net_test_wait_until (received_count (fixture, id) == 1, "a notification after the restart");
+  net_test_wait_until (stream_test_received_count (fixture, id) == 1,
+                       "a notification after the restart");
 }
 
 static void
@@ -189,14 +195,14 @@ test_backoff (StreamFixture *fixture,
     {
       gint64 left;
 
-      wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
+      stream_test_wait_state (fixture, ATP_STREAM_STATE_RECONNECTING);
       left = atp_stream_get_next_retry_time (fixture->stream) - g_get_monotonic_time ();
       g_assert_cmpint (left, <=, (gint64) MIN (160, 40 << MIN (seen, 8)) * 1000);
       g_assert_cmpuint (atp_stream_get_retry_in_seconds (fixture->stream), <=, 1);
       net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_CONNECTION_FAILED,
                         "Connection refused");
       seen++;
-      wait_state (fixture, ATP_STREAM_STATE_CONNECTING);
+      stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTING);
     }
 
   atp_stream_stop (fixture->stream);
@@ -214,7 +220,7 @@ test_auth_failed (StreamFixture *fixture,
 
   atp_client_set_token (fixture->net.user, "wrong-token");
   atp_stream_start (fixture->stream);
-  wait_state (fixture, ATP_STREAM_STATE_AUTH_FAILED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_AUTH_FAILED);
   net_assert_error (atp_stream_get_last_error (fixture->stream), ATP_ERROR_AUTH_INVALID_TOKEN, NULL);
 
   /* No retries while the credentials stay wrong. */
@@ -235,7 +241,7 @@ test_auth_failed (StreamFixture *fixture,
 
   /* New credentials: it tries again by itself. */
   atp_client_set_token (fixture->net.user, fixture->net.user_token);
-  wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
+  stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
   g_assert_null (atp_stream_get_last_error (fixture->stream));
 }
 

@@ -1,5 +1,6 @@
 /* server-test-util.h — a raw client for the triage-server tests: HTTP with
- * headers, WebSocket frames and SSE events as the wire carries them
+ * headers, WebSocket frames and SSE events as the wire carries them; and the
+ * fixture of alice, bob and their services
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,6 +31,58 @@ srv_parse_object (const char *text)
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     g_error ("not a JSON object: %s", text);
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* ---- the team: alice, bob and their services ---- */
+
+/* The fixture of the tests about who hears of what: a real triage-server with
+ * users alice and bob, team-bot (a service for both) and deploy-bot (a
+ * service for alice alone). */
+typedef struct
+{
+  TriageTestServer *server;
+  char             *alice;      /* user tokens */
+  char             *bob;
+  char             *shared_key; /* team-bot: a service for alice and bob */
+  char             *key;        /* deploy-bot: a service for alice alone */
+} SrvTeam;
+
+/* A g_test_add () set-up; @extra_args (may be NULL) are the server's extra
+ * command-line arguments. */
+static inline void
+srv_team_setup (SrvTeam       *team,
+                gconstpointer  extra_args)
+{
+  TriageTestServerOptions options = { .extra_args = extra_args };
+  const char * const alice_only[] = { "alice", NULL };
+  const char * const both[] = { "alice", "bob", NULL };
+  g_autoptr(GError) error = NULL;
+
+  team->server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (team->server, "alice", &team->alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (team->server, "bob", &team->bob, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (team->server, "deploy-bot", alice_only, NULL, NULL,
+                                     &team->key, NULL, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (team->server, "team-bot", both, NULL, NULL,
+                                     &team->shared_key, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* The g_test_add () tear-down: the server must stop cleanly. */
+static inline void
+srv_team_teardown (SrvTeam       *team,
+                   gconstpointer  extra_args)
+{
+  g_assert_true (triage_test_server_stop (team->server));
+  triage_test_server_free (team->server);
+  g_free (team->alice);
+  g_free (team->bob);
+  g_free (team->shared_key);
+  g_free (team->key);
 }
 
 /* ---- HTTP ---- */
@@ -189,6 +242,33 @@ srv_status_of (TriageTestServer *server,
   srv_assert_status (answer, 200, NULL);
   object = srv_parse_object (answer->body);
   return g_strdup (json_object_get_string_member (object, "status"));
+}
+
+/* The item of @id in the first page of the list at @query (after
+ * /api/v1/client/notifications) that the user with @token gets; NULL when
+ * it is not there. */
+static inline JsonObject *
+srv_find_listed (TriageTestServer *server,
+                 const char       *token,
+                 const char       *query,
+                 const char       *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/client/notifications", query, NULL);
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", path, token, NULL);
+  g_autoptr(JsonObject) object = NULL;
+  JsonArray *items;
+
+  srv_assert_status (answer, 200, NULL);
+  object = srv_parse_object (answer->body);
+  items = json_object_get_array_member (object, "notifications");
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      JsonObject *item = json_array_get_object_element (items, i);
+
+      if (g_strcmp0 (json_object_get_string_member (item, "id"), id) == 0)
+        return json_object_ref (item);
+    }
+  return NULL;
 }
 
 /* ---- WebSocket ---- */

@@ -178,23 +178,7 @@ static JsonObject *
 listed_envelope (Fixture    *fixture,
                  const char *id)
 {
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET",
-                                             "/api/v1/client/notifications?protocols=aitp",
-                                             fixture->user, NULL);
-  g_autoptr(JsonObject) object = NULL;
-  JsonArray *items;
-
-  srv_assert_status (answer, 200, NULL);
-  object = srv_parse_object (answer->body);
-  items = json_object_get_array_member (object, "notifications");
-  for (guint i = 0; i < json_array_get_length (items); i++)
-    {
-      JsonObject *item = json_array_get_object_element (items, i);
-
-      if (g_strcmp0 (json_object_get_string_member (item, "id"), id) == 0)
-        return json_object_ref (item);
-    }
-  return NULL;
+  return srv_find_listed (fixture->server, fixture->user, "?protocols=aitp", id);
 }
 
 static gboolean

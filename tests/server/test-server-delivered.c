@@ -14,65 +14,18 @@
 
 #include "server-test-util.h"
 
-typedef struct
-{
-  TriageTestServer *server;
-  char             *alice;      /* user tokens */
-  char             *bob;
-  char             *shared_key; /* a service for alice and bob */
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  const char * const both[] = { "alice", "bob", NULL };
-  g_autoptr(GError) error = NULL;
-
-  fixture->server = triage_test_server_new (NULL, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "bob", &fixture->bob, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "team-bot", both, NULL, NULL,
-                                     &fixture->shared_key, NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_assert_true (triage_test_server_stop (fixture->server));
-  triage_test_server_free (fixture->server);
-  g_free (fixture->alice);
-  g_free (fixture->bob);
-  g_free (fixture->shared_key);
-}
+/* alice, bob, team-bot (theirs) and deploy-bot (alice's): server-test-util.h */
+typedef SrvTeam Fixture;
 
 /* The status of @id in alice's pending list (one page is enough here). */
 static char *
 listed_status (Fixture    *fixture,
                const char *id)
 {
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET",
-                                             "/api/v1/client/notifications?status=pending&limit=100",
-                                             fixture->alice, NULL);
-  g_autoptr(JsonObject) object = NULL;
-  JsonArray *items;
+  g_autoptr(JsonObject) item = srv_find_listed (fixture->server, fixture->alice,
+                                                "?status=pending&limit=100", id);
 
-  srv_assert_status (answer, 200, NULL);
-  object = srv_parse_object (answer->body);
-  items = json_object_get_array_member (object, "notifications");
-  for (guint i = 0; i < json_array_get_length (items); i++)
-    {
-      JsonObject *item = json_array_get_object_element (items, i);
-
-      if (g_strcmp0 (json_object_get_string_member (item, "id"), id) == 0)
-        return g_strdup (json_object_get_string_member (item, "status"));
-    }
-  return NULL;
+  return item != NULL ? g_strdup (json_object_get_string_member (item, "status")) : NULL;
 }
 
 /* Made while no stream was open: alice's devices connect (without the
@@ -187,7 +140,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add (path, Fixture, NULL, srv_team_setup, func, srv_team_teardown)
 
   ADD ("/server/delivered/read-not-pushed", test_read_not_pushed);
   ADD ("/server/delivered/get-not-pushed", test_get_not_pushed);

@@ -16,42 +16,8 @@
 
 #include "server-test-util.h"
 
-typedef struct
-{
-  TriageTestServer *server;
-  char             *alice;      /* user tokens */
-  char             *bob;
-  char             *key;        /* a service for alice and bob */
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  const char * const both[] = { "alice", "bob", NULL };
-  g_autoptr(GError) error = NULL;
-
-  fixture->server = triage_test_server_new (NULL, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "bob", &fixture->bob, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "team-bot", both, NULL, NULL,
-                                     &fixture->key, NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_assert_true (triage_test_server_stop (fixture->server));
-  triage_test_server_free (fixture->server);
-  g_free (fixture->alice);
-  g_free (fixture->bob);
-  g_free (fixture->key);
-}
+/* alice, bob, team-bot (theirs) and deploy-bot (alice's): server-test-util.h */
+typedef SrvTeam Fixture;
 
 /* What @sql gives, a line a row (triage_test_server_run_sql ()). */
 static char *
@@ -92,7 +58,7 @@ test_event_refers (Fixture       *fixture,
   SrvEvent *event;
 
   g_assert_cmpuint (live->status, ==, 200);
-  id = srv_post (fixture->server, fixture->key, "Stored once");
+  id = srv_post (fixture->server, fixture->shared_key, "Stored once");
   event = wait_notification (live, id, "the live notification");
   live_id = g_strdup (event->id);
   live_data = g_strdup (event->data);
@@ -160,7 +126,7 @@ static void
 test_events_in_order (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autofree char *away = srv_post (fixture->server, fixture->key, "While away");
+  g_autofree char *away = srv_post (fixture->server, fixture->shared_key, "While away");
   g_autoptr(SrvEvents) live = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
   char *ids[5];
 
@@ -170,7 +136,7 @@ test_events_in_order (Fixture       *fixture,
     {
       g_autofree char *title = g_strdup_printf ("Burst %u", i);
 
-      ids[i] = srv_post (fixture->server, fixture->key, title);
+      ids[i] = srv_post (fixture->server, fixture->shared_key, title);
     }
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
@@ -197,7 +163,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add (path, Fixture, NULL, srv_team_setup, func, srv_team_teardown)
 
   ADD ("/server/events/refers-to-notification", test_event_refers);
   ADD ("/server/events/in-order", test_events_in_order);

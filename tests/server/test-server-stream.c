@@ -10,49 +10,8 @@
 
 #include "server-test-util.h"
 
-typedef struct
-{
-  TriageTestServer *server;
-  char             *alice;      /* user tokens */
-  char             *bob;
-  char             *key;        /* a service for alice */
-  char             *shared_key; /* a service for alice and bob */
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  TriageTestServerOptions options = { .extra_args = data };
-  const char * const alice_only[] = { "alice", NULL };
-  const char * const both[] = { "alice", "bob", NULL };
-  g_autoptr(GError) error = NULL;
-
-  fixture->server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "bob", &fixture->bob, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "deploy-bot", alice_only, NULL, NULL,
-                                     &fixture->key, NULL, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "team-bot", both, NULL, NULL,
-                                     &fixture->shared_key, NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_assert_true (triage_test_server_stop (fixture->server));
-  triage_test_server_free (fixture->server);
-  g_free (fixture->alice);
-  g_free (fixture->bob);
-  g_free (fixture->key);
-  g_free (fixture->shared_key);
-}
+/* alice, bob, team-bot (theirs) and deploy-bot (alice's): server-test-util.h */
+typedef SrvTeam Fixture;
 
 /* What was pending when the stream opened comes first, then everything new;
  * being pushed counts as delivery. */
@@ -766,7 +725,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, args, func) \
-  g_test_add (path, Fixture, args, fixture_setup, func, fixture_teardown)
+  g_test_add (path, Fixture, args, srv_team_setup, func, srv_team_teardown)
 
   ADD ("/server/stream/pending-on-connect", NULL, test_pending_on_connect);
   ADD ("/server/stream/no-snapshot", NULL, test_no_snapshot);

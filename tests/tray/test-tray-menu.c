@@ -40,9 +40,9 @@ get_menu (Fixture *fixture,
 
   g_array_set_clear_func (entries, entry_clear);
 
-  reply = call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetLayout",
-                g_variant_new ("(ii@as)", 0, -1, g_variant_new_strv (NULL, 0)),
-                G_VARIANT_TYPE ("(u(ia{sv}av))"), &error);
+  reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetLayout",
+                          g_variant_new ("(ii@as)", 0, -1, g_variant_new_strv (NULL, 0)),
+                          G_VARIANT_TYPE ("(u(ia{sv}av))"), &error);
   g_assert_no_error (error);
 
   g_variant_get (reply, "(u(i@a{sv}av))", revision, &root_id, &root_props, &children);
@@ -116,9 +116,9 @@ send_event (Fixture    *fixture,
 {
   g_autoptr(GVariant) reply = NULL;
 
-  reply = call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "Event",
-                g_variant_new ("(isvu)", id, event, g_variant_new_int32 (0), 0),
-                NULL, error);
+  reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "Event",
+                          g_variant_new ("(isvu)", id, event, g_variant_new_int32 (0), 0),
+                          NULL, error);
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -127,7 +127,7 @@ static void
 test_menu_layout (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autoptr(GPtrArray) items = make_items (12);
+  g_autoptr(GPtrArray) items = tray_test_make_items (12);
   g_autoptr(GDateTime) deadline = g_date_time_new_now_local ();
   g_autoptr(GArray) menu = NULL;
   g_autoptr(GVariant) reply = NULL;
@@ -139,8 +139,8 @@ test_menu_layout (Fixture       *fixture,
   guint first_revision;
   guint i;
 
-  create_tray (fixture);
-  WAIT_UNTIL (item_name_owned (fixture));
+  tray_test_create_tray (fixture);
+  WAIT_UNTIL (tray_test_item_name_owned (fixture));
 
   menu = get_menu (fixture, &first_revision);
   g_assert_cmpstr (entry_label (&g_array_index (menu, Entry, 0)), ==, "No requests waiting");
@@ -187,17 +187,17 @@ test_menu_layout (Fixture       *fixture,
   g_assert_cmpuint (i, ==, menu->len);
 
   /* LayoutUpdated announced the new revision. */
-  sync_with_item (fixture);
+  tray_test_sync_with_item (fixture);
   {
     g_autofree char *signal = g_strdup_printf ("LayoutUpdated:%u", revision);
 
-    g_assert_true (has_signal (fixture, signal));
+    g_assert_true (tray_test_has_signal (fixture, signal));
   }
 
   /* Depth 0: the root alone; a property filter; an unknown parent. */
-  reply = call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetLayout",
-                g_variant_new ("(ii@as)", 0, 0, g_variant_new_strv (NULL, 0)),
-                G_VARIANT_TYPE ("(u(ia{sv}av))"), &error);
+  reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetLayout",
+                          g_variant_new ("(ii@as)", 0, 0, g_variant_new_strv (NULL, 0)),
+                          G_VARIANT_TYPE ("(u(ia{sv}av))"), &error);
   g_assert_no_error (error);
   {
     g_autoptr(GVariant) layout = g_variant_get_child_value (reply, 1);
@@ -213,12 +213,13 @@ test_menu_layout (Fixture       *fixture,
     int quit = find_entry (menu, "_Quit");
     const char *label = NULL;
 
-    reply = call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetGroupProperties",
-                  g_variant_new ("(@ai@as)",
-                                 g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, &quit, 1,
-                                                            sizeof (int)),
-                                 g_variant_new_strv (only_label, -1)),
-                  G_VARIANT_TYPE ("(a(ia{sv}))"), &error);
+    reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetGroupProperties",
+                            g_variant_new ("(@ai@as)",
+                                           g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, &quit,
+                                                                      1,
+                                                                      sizeof (int)),
+                                           g_variant_new_strv (only_label, -1)),
+                            G_VARIANT_TYPE ("(a(ia{sv}))"), &error);
     g_assert_no_error (error);
     {
       g_autoptr(GVariant) list = g_variant_get_child_value (reply, 0);
@@ -236,20 +237,21 @@ test_menu_layout (Fixture       *fixture,
     g_clear_pointer (&reply, g_variant_unref);
   }
 
-  reply = call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetLayout",
-                g_variant_new ("(ii@as)", 4242, -1, g_variant_new_strv (NULL, 0)),
-                G_VARIANT_TYPE ("(u(ia{sv}av))"), &error);
+  reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "GetLayout",
+                          g_variant_new ("(ii@as)", 4242, -1, g_variant_new_strv (NULL, 0)),
+                          G_VARIANT_TYPE ("(u(ia{sv}av))"), &error);
   g_assert_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS);
   g_assert_null (reply);
   g_clear_error (&error);
 
-  reply = call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "AboutToShow",
-                g_variant_new ("(i)", 0), G_VARIANT_TYPE ("(b)"), &error);
+  reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "AboutToShow",
+                          g_variant_new ("(i)", 0), G_VARIANT_TYPE ("(b)"), &error);
   g_assert_no_error (error);
   g_clear_pointer (&reply, g_variant_unref);
 
-  reply = call (fixture, TRIAGE_TRAY_MENU_PATH, "org.freedesktop.DBus.Properties", "Get",
-                g_variant_new ("(ss)", MENU_INTERFACE, "Version"), G_VARIANT_TYPE ("(v)"), &error);
+  reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, "org.freedesktop.DBus.Properties", "Get",
+                          g_variant_new ("(ss)", MENU_INTERFACE,
+                                         "Version"), G_VARIANT_TYPE ("(v)"), &error);
   g_assert_no_error (error);
   g_variant_get (reply, "(v)", &version);
   g_assert_cmpuint (g_variant_get_uint32 (version), ==, 3);
@@ -259,42 +261,42 @@ static void
 test_menu_events (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autoptr(GPtrArray) items = make_items (3);
+  g_autoptr(GPtrArray) items = tray_test_make_items (3);
   g_autoptr(GArray) menu = NULL;
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
   guint revision;
   int quit;
 
-  create_tray (fixture);
-  WAIT_UNTIL (item_name_owned (fixture));
+  tray_test_create_tray (fixture);
+  WAIT_UNTIL (tray_test_item_name_owned (fixture));
   triage_tray_set_pending (fixture->tray, 3, FALSE, items);
   menu = get_menu (fixture, &revision);
 
   /* Clicking a request opens that request. */
   send_event (fixture, find_entry (menu, "Request 1"), "clicked", &error);
   g_assert_no_error (error);
-  WAIT_UNTIL (has_activation (fixture, "open-request:req-1"));
+  WAIT_UNTIL (tray_test_has_activation (fixture, "open-request:req-1"));
 
   /* Hovering does nothing. */
   send_event (fixture, find_entry (menu, "Request 2"), "hovered", &error);
   g_assert_no_error (error);
-  sync_with_item (fixture);
-  g_assert_false (has_activation (fixture, "open-request:req-2"));
+  tray_test_sync_with_item (fixture);
+  g_assert_false (tray_test_has_activation (fixture, "open-request:req-2"));
 
   send_event (fixture, find_entry (menu, "_Open Triage"), "clicked", &error);
   g_assert_no_error (error);
-  WAIT_UNTIL (has_activation (fixture, "show"));
+  WAIT_UNTIL (tray_test_has_activation (fixture, "show"));
 
   send_event (fixture, find_entry (menu, "_Preferences"), "clicked", &error);
   g_assert_no_error (error);
-  WAIT_UNTIL (has_activation (fixture, "preferences"));
+  WAIT_UNTIL (tray_test_has_activation (fixture, "preferences"));
 
   /* The quit reply arrives before the action runs (it may end the process). */
   quit = find_entry (menu, "_Quit");
   send_event (fixture, quit, "clicked", &error);
   g_assert_no_error (error);
-  WAIT_UNTIL (has_activation (fixture, "quit"));
+  WAIT_UNTIL (tray_test_has_activation (fixture, "quit"));
 
   /* Do not disturb toggles the action's state, and the menu follows it. */
   send_event (fixture, find_entry (menu, "_Do Not Disturb"), "clicked", &error);
@@ -336,8 +338,8 @@ test_menu_events (Fixture       *fixture,
     g_variant_builder_add (&events, "(isvu)", 4243, "clicked", g_variant_new_int32 (0), 0);
     g_variant_builder_add (&events, "(isvu)", find_entry (menu, "Request 0"), "clicked",
                            g_variant_new_int32 (0), 0);
-    reply = call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "EventGroup",
-                  g_variant_new ("(a(isvu))", &events), G_VARIANT_TYPE ("(ai)"), &error);
+    reply = tray_test_call (fixture, TRIAGE_TRAY_MENU_PATH, MENU_INTERFACE, "EventGroup",
+                            g_variant_new ("(a(isvu))", &events), G_VARIANT_TYPE ("(ai)"), &error);
     g_assert_no_error (error);
     errors = g_variant_get_child_value (reply, 0);
     g_assert_cmpuint (g_variant_n_children (errors), ==, 1);
@@ -347,7 +349,7 @@ test_menu_events (Fixture       *fixture,
       g_variant_get_child (errors, 0, "i", &unknown);
       g_assert_cmpint (unknown, ==, 4243);
     }
-    WAIT_UNTIL (has_activation (fixture, "open-request:req-0"));
+    WAIT_UNTIL (tray_test_has_activation (fixture, "open-request:req-0"));
   }
 }
 
@@ -360,8 +362,8 @@ test_disabled_action (Fixture       *fixture,
   guint revision;
   int preferences;
 
-  create_tray (fixture);
-  WAIT_UNTIL (item_name_owned (fixture));
+  tray_test_create_tray (fixture);
+  WAIT_UNTIL (tray_test_item_name_owned (fixture));
 
   /* The app disables an action: its item greys out and a click does nothing. */
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (fixture->actions),
@@ -381,7 +383,7 @@ test_disabled_action (Fixture       *fixture,
 
   send_event (fixture, preferences, "clicked", &error);
   g_assert_no_error (error);
-  sync_with_item (fixture);
+  tray_test_sync_with_item (fixture);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_cmpuint (fixture->activations->len, ==, 0);

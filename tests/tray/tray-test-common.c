@@ -58,12 +58,12 @@ call_cb (GObject      *object,
 
 /* Calls the item from the peer; both live in this thread, so the call must be async. */
 GVariant *
-call (Fixture            *fixture,
-      const char         *path,
-      const char         *interface,
-      const char         *method,
-      GVariant           *parameters,
-      const GVariantType *reply_type,
+tray_test_call (Fixture            *fixture,
+                const char         *path,
+                const char         *interface,
+                const char         *method,
+                GVariant           *parameters,
+                const GVariantType *reply_type,
       GError            **error)
 {
   CallResult r = { 0 };
@@ -80,15 +80,16 @@ call (Fixture            *fixture,
 }
 
 GVariant *
-get_item_property (Fixture    *fixture,
-                   const char *name)
+tray_test_get_item_property (Fixture    *fixture,
+                             const char *name)
 {
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
   GVariant *value;
 
-  reply = call (fixture, TRIAGE_TRAY_ITEM_PATH, "org.freedesktop.DBus.Properties", "Get",
-                g_variant_new ("(ss)", ITEM_INTERFACE, name), G_VARIANT_TYPE ("(v)"), &error);
+  reply = tray_test_call (fixture, TRIAGE_TRAY_ITEM_PATH, "org.freedesktop.DBus.Properties", "Get",
+                          g_variant_new ("(ss)", ITEM_INTERFACE,
+                                         name), G_VARIANT_TYPE ("(v)"), &error);
   g_assert_no_error (error);
   g_variant_get (reply, "(v)", &value);
 
@@ -96,18 +97,18 @@ get_item_property (Fixture    *fixture,
 }
 
 char *
-get_item_string (Fixture    *fixture,
-                 const char *name)
+tray_test_get_item_string (Fixture    *fixture,
+                           const char *name)
 {
-  g_autoptr(GVariant) value = get_item_property (fixture, name);
+  g_autoptr(GVariant) value = tray_test_get_item_property (fixture, name);
 
   return g_variant_dup_string (value, NULL);
 }
 
 char *
-get_tooltip_body (Fixture *fixture)
+tray_test_get_tooltip_body (Fixture *fixture)
 {
-  g_autoptr(GVariant) tooltip = get_item_property (fixture, "ToolTip");
+  g_autoptr(GVariant) tooltip = tray_test_get_item_property (fixture, "ToolTip");
   char *body = NULL;
 
   g_assert_cmpstr (g_variant_get_type_string (tooltip), ==, "(sa(iiay)ss)");
@@ -117,8 +118,8 @@ get_tooltip_body (Fixture *fixture)
 }
 
 gboolean
-has_signal (Fixture    *fixture,
-            const char *entry)
+tray_test_has_signal (Fixture    *fixture,
+                      const char *entry)
 {
   for (guint i = 0; i < fixture->signals->len; i++)
     {
@@ -130,8 +131,8 @@ has_signal (Fixture    *fixture,
 }
 
 guint
-count_signals (Fixture    *fixture,
-               const char *prefix)
+tray_test_count_signals (Fixture    *fixture,
+                         const char *prefix)
 {
   guint n = 0;
 
@@ -146,14 +147,14 @@ count_signals (Fixture    *fixture,
 
 /* Round trip through the item, so every signal it sent before has arrived. */
 void
-sync_with_item (Fixture *fixture)
+tray_test_sync_with_item (Fixture *fixture)
 {
-  g_autoptr(GVariant) ignored = get_item_property (fixture, "Status");
+  g_autoptr(GVariant) ignored = tray_test_get_item_property (fixture, "Status");
 }
 
 gboolean
-has_activation (Fixture    *fixture,
-                const char *entry)
+tray_test_has_activation (Fixture    *fixture,
+                          const char *entry)
 {
   for (guint i = 0; i < fixture->activations->len; i++)
     {
@@ -226,7 +227,7 @@ on_watcher_name_acquired (GDBusConnection *connection,
 }
 
 void
-start_watcher (Fixture *fixture)
+tray_test_start_watcher (Fixture *fixture)
 {
   g_autoptr(GError) error = NULL;
 
@@ -245,7 +246,7 @@ start_watcher (Fixture *fixture)
 }
 
 void
-stop_watcher (Fixture *fixture)
+tray_test_stop_watcher (Fixture *fixture)
 {
   g_clear_handle_id (&fixture->watcher_name_id, g_bus_unown_name);
   if (fixture->watcher_object_id != 0)
@@ -351,8 +352,8 @@ connect_to_bus (Fixture *fixture)
 }
 
 void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
+tray_test_setup (Fixture       *fixture,
+                 gconstpointer  data)
 {
   const GActionEntry entries[] = {
     { "show", on_action_activate },
@@ -387,7 +388,7 @@ fixture_setup (Fixture       *fixture,
 }
 
 TriageTray *
-create_tray (Fixture *fixture)
+tray_test_create_tray (Fixture *fixture)
 {
   fixture->tray = triage_tray_new (fixture->item_connection, G_ACTION_GROUP (fixture->actions));
   g_signal_connect_swapped (fixture->tray, "notify::registered",
@@ -396,7 +397,7 @@ create_tray (Fixture *fixture)
 }
 
 gboolean
-item_name_owned (Fixture *fixture)
+tray_test_item_name_owned (Fixture *fixture)
 {
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
@@ -417,8 +418,8 @@ item_name_owned (Fixture *fixture)
 }
 
 void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
+tray_test_teardown (Fixture       *fixture,
+                    gconstpointer  data)
 {
   if (fixture->tray != NULL)
     {
@@ -428,7 +429,7 @@ fixture_teardown (Fixture       *fixture,
       g_assert_finalize_object (fixture->tray);
     }
 
-  stop_watcher (fixture);
+  tray_test_stop_watcher (fixture);
   g_dbus_connection_signal_unsubscribe (fixture->peer, fixture->item_signal_id);
   g_dbus_connection_signal_unsubscribe (fixture->peer, fixture->menu_signal_id);
   g_dbus_connection_close_sync (fixture->item_connection, NULL, NULL);
@@ -450,7 +451,7 @@ fixture_teardown (Fixture       *fixture,
 }
 
 GPtrArray *
-make_items (guint n)
+tray_test_make_items (guint n)
 {
   GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_tray_item_free);
 

@@ -58,38 +58,38 @@ gboolean tray_test_tick_cb     (gpointer user_data);
   } G_STMT_END
 
 /* Calls the item from the peer; both live in this thread, so the call must be async. */
-GVariant   *call              (Fixture            *fixture,
-                               const char         *path,
-                               const char         *interface,
-                               const char         *method,
-                               GVariant           *parameters,
-                               const GVariantType *reply_type,
-                               GError            **error);
-GVariant   *get_item_property (Fixture    *fixture,
-                               const char *name);
-char       *get_item_string   (Fixture    *fixture,
-                               const char *name);
-char       *get_tooltip_body  (Fixture    *fixture);
-gboolean    has_signal        (Fixture    *fixture,
-                               const char *entry);
-guint       count_signals     (Fixture    *fixture,
-                               const char *prefix);
+GVariant   *tray_test_call              (Fixture            *fixture,
+                                         const char         *path,
+                                         const char         *interface,
+                                         const char         *method,
+                                         GVariant           *parameters,
+                                         const GVariantType *reply_type,
+                                         GError            **error);
+GVariant   *tray_test_get_item_property (Fixture    *fixture,
+                                         const char *name);
+char       *tray_test_get_item_string   (Fixture    *fixture,
+                                         const char *name);
+char       *tray_test_get_tooltip_body  (Fixture    *fixture);
+gboolean    tray_test_has_signal        (Fixture    *fixture,
+                                         const char *entry);
+guint       tray_test_count_signals     (Fixture    *fixture,
+                                         const char *prefix);
 /* Round trip through the item, so every signal it sent before has arrived. */
-void        sync_with_item    (Fixture    *fixture);
-gboolean    has_activation    (Fixture    *fixture,
-                               const char *entry);
-void        start_watcher     (Fixture    *fixture);
-void        stop_watcher      (Fixture    *fixture);
-void        fixture_setup     (Fixture       *fixture,
-                               gconstpointer  data);
-TriageTray *create_tray       (Fixture    *fixture);
-gboolean    item_name_owned   (Fixture    *fixture);
-void        fixture_teardown  (Fixture       *fixture,
-                               gconstpointer  data);
-GPtrArray  *make_items        (guint       n);
+void        tray_test_sync_with_item    (Fixture    *fixture);
+gboolean    tray_test_has_activation    (Fixture    *fixture,
+                                         const char *entry);
+void        tray_test_start_watcher     (Fixture    *fixture);
+void        tray_test_stop_watcher      (Fixture    *fixture);
+void        tray_test_setup             (Fixture       *fixture,
+                                         gconstpointer  data);
+TriageTray *tray_test_create_tray       (Fixture    *fixture);
+gboolean    tray_test_item_name_owned   (Fixture    *fixture);
+void        tray_test_teardown          (Fixture       *fixture,
+                                         gconstpointer  data);
+GPtrArray  *tray_test_make_items        (guint       n);
 
 #define TRAY_TEST_ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add (path, Fixture, NULL, tray_test_setup, func, tray_test_teardown)
 
 /* test-tray-menu.c adds its tests; main() calls it after its own, so the test
  * paths and their order stay as they were in one file. */

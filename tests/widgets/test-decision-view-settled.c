@@ -70,7 +70,8 @@ fixture_setup (Fixture       *fixture,
   fixture->at = g_date_time_new (utc, g_date_time_get_year (now), g_date_time_get_month (now),
                                  g_date_time_get_day_of_month (now), 17, 12, 0);
   fixture->view = TRIAGE_DECISION_VIEW (triage_decision_view_new ());
-  g_signal_connect (fixture->view, "submit", G_CALLBACK (on_view_submit_record), &fixture->record);
+  g_signal_connect (fixture->view, "submit", G_CALLBACK (widgets_test_on_view_submit_record),
+                    &fixture->record);
   fixture->window = widgets_test_window (GTK_WIDGET (fixture->view), 600, 900);
   fixture->notification = widgets_test_notification (seven_types, NULL, 0);
   triage_decision_view_set_notification (fixture->view, fixture->notification);
@@ -87,7 +88,7 @@ fixture_teardown (Fixture       *fixture,
   widgets_test_pump ();
   g_clear_pointer (&fixture->notification, atp_notification_unref);
   g_clear_pointer (&fixture->at, g_date_time_unref);
-  submit_record_clear (&fixture->record);
+  widgets_test_submit_record_clear (&fixture->record);
 }
 
 static TriageResponseEditor *

@@ -66,7 +66,8 @@ fixture_setup (Fixture       *fixture,
 {
   fixture->view = TRIAGE_DECISION_VIEW (triage_decision_view_new ());
   triage_decision_view_set_confirm_grace_period (fixture->view, GRACE);
-  g_signal_connect (fixture->view, "submit", G_CALLBACK (on_view_submit_record), &fixture->record);
+  g_signal_connect (fixture->view, "submit", G_CALLBACK (widgets_test_on_view_submit_record),
+                    &fixture->record);
   g_signal_connect (fixture->view, "attachment-activated", G_CALLBACK (on_attachment_activated), fixture);
   fixture->window = widgets_test_window (GTK_WIDGET (fixture->view), 600, 800);
 }
@@ -80,7 +81,7 @@ fixture_teardown (Fixture       *fixture,
   WAIT_UNTIL (fixture->view == NULL);
   widgets_test_pump ();
   g_clear_pointer (&fixture->notification, atp_notification_unref);
-  submit_record_clear (&fixture->record);
+  widgets_test_submit_record_clear (&fixture->record);
 }
 
 static GtkWidget *
@@ -368,7 +369,7 @@ test_confirm_only_flagged (Fixture       *fixture,
       TriageConfirmDialog *dialog;
 
       show (fixture, all_actions, NULL, 0);
-      submit_record_clear (&fixture->record);
+      widgets_test_submit_record_clear (&fixture->record);
       press (fixture, cases[i].action);
 
       dialog = triage_decision_view_get_confirm_dialog (fixture->view);

@@ -38,7 +38,7 @@ fixture_teardown (Fixture       *fixture,
       WAIT_UNTIL (fixture->editor == NULL);
     }
   g_clear_pointer (&fixture->notification, atp_notification_unref);
-  submit_record_clear (&fixture->record);
+  widgets_test_submit_record_clear (&fixture->record);
 }
 
 static TriageResponseEditor *
@@ -51,7 +51,8 @@ editor_for (Fixture    *fixture,
   fixture->notification = widgets_test_notification (actions, NULL, 0);
   action = g_ptr_array_index (fixture->notification->actions, 0);
   fixture->editor = TRIAGE_RESPONSE_EDITOR (triage_response_editor_new (fixture->notification, action->id));
-  g_signal_connect (fixture->editor, "submit", G_CALLBACK (on_editor_submit_record), &fixture->record);
+  g_signal_connect (fixture->editor, "submit", G_CALLBACK (widgets_test_on_editor_submit_record),
+                    &fixture->record);
   fixture->window = widgets_test_window (GTK_WIDGET (fixture->editor), 480, 400);
 
   return fixture->editor;

@@ -162,7 +162,7 @@ widgets_test_count_descendants (GtkWidget *widget,
 }
 
 void
-submit_record_clear (SubmitRecord *record)
+widgets_test_submit_record_clear (SubmitRecord *record)
 {
   g_clear_pointer (&record->action_id, g_free);
   g_clear_pointer (&record->json, g_free);
@@ -170,10 +170,10 @@ submit_record_clear (SubmitRecord *record)
 }
 
 void
-on_view_submit_record (GtkWidget    *view,
-                       const char   *action_id,
-                       JsonNode     *response_data,
-                       SubmitRecord *record)
+widgets_test_on_view_submit_record (GtkWidget    *view,
+                                    const char   *action_id,
+                                    JsonNode     *response_data,
+                                    SubmitRecord *record)
 {
   record->count++;
   g_free (record->action_id);
@@ -183,9 +183,9 @@ on_view_submit_record (GtkWidget    *view,
 }
 
 void
-on_editor_submit_record (GtkWidget    *editor,
-                         JsonNode     *response_data,
-                         SubmitRecord *record)
+widgets_test_on_editor_submit_record (GtkWidget    *editor,
+                                      JsonNode     *response_data,
+                                      SubmitRecord *record)
 {
   record->count++;
   g_free (record->json);

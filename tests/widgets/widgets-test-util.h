@@ -60,13 +60,13 @@ typedef struct
   char  *json;
 } SubmitRecord;
 
-void             submit_record_clear          (SubmitRecord *record);
-void             on_view_submit_record        (GtkWidget    *view,
-                                               const char   *action_id,
-                                               JsonNode     *response_data,
-                                               SubmitRecord *record);
-void             on_editor_submit_record      (GtkWidget    *editor,
-                                               JsonNode     *response_data,
-                                               SubmitRecord *record);
+void widgets_test_submit_record_clear     (SubmitRecord *record);
+void widgets_test_on_view_submit_record   (GtkWidget    *view,
+                                           const char   *action_id,
+                                           JsonNode     *response_data,
+                                           SubmitRecord *record);
+void widgets_test_on_editor_submit_record (GtkWidget    *editor,
+                                           JsonNode     *response_data,
+                                           SubmitRecord *record);
 
 G_END_DECLS
