@@ -10,9 +10,9 @@
  * first in a new window, the next ones in the window closed before, as the
  * app opens previews (triage_attachment_window_show()); then a request whose
  * title and description are 100 kB each in the decision view, an inbox row,
- * a history row and a bubble's texts, in new widgets in the window the
- * warm-up showed a short request in, as the app shows a request in its main
- * window, made once (with GTK's GL renderer on a software GL, a new window's
+ * a history row and a bubble's texts, and an AFP review of a 400,000-character
+ * line, in new widgets in the window the warm-up showed a short request in,
+ * as the app shows a request in its main window, made once (with GTK's GL renderer on a software GL, a new window's
  * GL context alone costs the main thread 60-110 ms). For each it prints the
  * worst lateness of a 10 ms timeout source (what a D-Bus call to the app, a
  * click or a frame would have waited) from the moment it is opened until it
@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "app-test-stall-window.h"
+#include "triage-afp-view.h"
 #include "triage-notifier.h"
 
 #define TARGET_STALL_MS 100.0
@@ -176,6 +177,29 @@ bench_request (void)
   return report ("request-100kB", &stall, start);
 }
 
+/* An AFP review of a 400,000-character line, in the main window with the
+ * keyboard on its first answer control, as the app shows a request. */
+static gboolean
+bench_afp (void)
+{
+  g_autoptr(AtpNotification) notification = app_test_stall_afp_long_line ();
+  GtkWidget *view;
+  AppTestStall stall;
+  gint64 start;
+
+  wait_until_idle ();
+  start = g_get_monotonic_time ();
+  app_test_stall_start (&stall);
+
+  view = triage_afp_view_new ();
+  gtk_window_set_child (GTK_WINDOW (main_window), view);
+  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (view), notification);
+  triage_request_view_focus_answer (TRIAGE_REQUEST_VIEW (view));
+  wait_drawn (main_window);
+
+  return report ("afp-long-line", &stall, start);
+}
+
 static void
 warm_up (void)
 {
@@ -218,6 +242,8 @@ main (int   argc,
       ok = bench_attachment (&app_test_stall_cases[i]) && ok;
   if (wanted (argc, argv, "request-100kB"))
     ok = bench_request () && ok;
+  if (wanted (argc, argv, "afp-long-line"))
+    ok = bench_afp () && ok;
 
   gtk_window_destroy (GTK_WINDOW (main_window));
   printf ("target: every stall < %.0f ms: %s\n", TARGET_STALL_MS, ok ? "met" : "MISSED");

@@ -12,6 +12,7 @@
 
 #include <adwaita.h>
 
+#include "app-test-common.h"
 #include "app-test-stall.h"
 #include "triage-attachment-window.h"
 #include "triage-decision-view.h"
@@ -19,6 +20,26 @@
 #include "triage-history-row.h"
 #include "triage-inbox-row.h"
 #include "triage-request.h"
+
+/* An AFP review of one line without spaces, as long as AFP takes (a request
+ * is at most 400 KiB of JSON). */
+static inline AtpNotification *
+app_test_stall_afp_long_line (void)
+{
+  g_autoptr(GBytes) line = app_test_stall_long_line ();
+  g_autofree char *content = g_strndup (g_bytes_get_data (line, NULL), 400000);
+  g_autofree char *json = g_strdup_printf ("{\"iteration\": 1, \"artifact\": {\"media_type\": \"text/plain\","
+                                           " \"content\": \"%s\"}}", content);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpAfpRequest) request = atp_afp_request_new_from_data (json, -1, &error);
+  g_autoptr(AtpAfpReview) review = NULL;
+  g_autofree char *id = g_uuid_string_random ();
+
+  g_assert_no_error (error);
+  review = atp_afp_review_new ("ses_0123456789abcdefABCDEF", request);
+
+  return app_test_afp_notification_new (id, "One long line", review);
+}
 
 /* A history entry of @notification, as the history reads it back. */
 static inline TriageHistoryEntry *

@@ -6,7 +6,7 @@
 
 #define G_LOG_DOMAIN "triage-widgets-style"
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "triage-widgets-style.h"
 
@@ -39,6 +39,21 @@ triage_widgets_style_add (const char *resource_path)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
 
+/* In high contrast a dim label is dimmed less, as libadwaita's are (style.css). */
+static void
+update_high_contrast (AdwStyleManager *manager,
+                      GParamSpec      *pspec,
+                      GtkCssProvider  *dim_hc)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (adw_style_manager_get_high_contrast (manager))
+    gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (dim_hc),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  else
+    gtk_style_context_remove_provider_for_display (display, GTK_STYLE_PROVIDER (dim_hc));
+}
+
 /**
  * triage_widgets_style_init:
  *
@@ -56,7 +71,14 @@ triage_widgets_style_init (void)
 
       if (display != NULL)
         {
+          AdwStyleManager *manager = adw_style_manager_get_default ();
+          /* Kept for the display's life. */
+          GtkCssProvider *dim_hc = gtk_css_provider_new ();
+
           triage_widgets_style_add (RESOURCE_BASE "/widgets/style.css");
+          gtk_css_provider_load_from_resource (dim_hc, RESOURCE_BASE "/widgets/dim-hc.css");
+          update_high_contrast (manager, NULL, dim_hc);
+          g_signal_connect (manager, "notify::high-contrast", G_CALLBACK (update_high_contrast), dim_hc);
           gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (display),
                                             RESOURCE_BASE "/widgets/icons");
         }
