@@ -16,42 +16,44 @@ typedef struct
 {
   GObject  parent_instance;
   gboolean available;
-} TestMonitor;
+} StreamTestMonitor;
 
-typedef GObjectClass TestMonitorClass;
+typedef GObjectClass StreamTestMonitorClass;
 
-GType test_monitor_get_type (void);
-static void test_monitor_iface_init (GNetworkMonitorInterface *iface);
+GType stream_test_monitor_get_type (void);
+static void stream_test_monitor_iface_init (GNetworkMonitorInterface *iface);
 
 static gboolean
-test_monitor_init_initable (GInitable     *initable,
-                            GCancellable  *cancellable,
-                            GError       **error)
+stream_test_monitor_init_initable (GInitable     *initable,
+                                   GCancellable  *cancellable,
+                                   GError       **error)
 {
   return TRUE;
 }
 
 static void
-test_monitor_initable_iface_init (GInitableIface *iface)
+stream_test_monitor_initable_iface_init (GInitableIface *iface)
 {
-  iface->init = test_monitor_init_initable;
+  iface->init = stream_test_monitor_init_initable;
 }
 
-G_DEFINE_TYPE_WITH_CODE (TestMonitor, test_monitor, G_TYPE_OBJECT,
-                         G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, test_monitor_initable_iface_init)
-                         G_IMPLEMENT_INTERFACE (G_TYPE_NETWORK_MONITOR, test_monitor_iface_init))
+G_DEFINE_TYPE_WITH_CODE (StreamTestMonitor, stream_test_monitor, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                stream_test_monitor_initable_iface_init)
+                         G_IMPLEMENT_INTERFACE (G_TYPE_NETWORK_MONITOR,
+                                                stream_test_monitor_iface_init))
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestMonitor, g_object_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StreamTestMonitor, g_object_unref)
 
 enum { MONITOR_PROP_AVAILABLE = 1, MONITOR_PROP_METERED, MONITOR_PROP_CONNECTIVITY };
 
 static void
-test_monitor_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
+stream_test_monitor_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
 {
-  TestMonitor *self = (TestMonitor *) object;
+  StreamTestMonitor *self = (StreamTestMonitor *) object;
 
   switch (prop_id)
     {
@@ -71,38 +73,38 @@ test_monitor_get_property (GObject    *object,
 }
 
 static gboolean
-test_monitor_can_reach (GNetworkMonitor     *monitor,
-                        GSocketConnectable  *connectable,
-                        GCancellable        *cancellable,
-                        GError             **error)
+stream_test_monitor_can_reach (GNetworkMonitor     *monitor,
+                               GSocketConnectable  *connectable,
+                               GCancellable        *cancellable,
+                               GError             **error)
 {
-  return ((TestMonitor *) monitor)->available;
+  return ((StreamTestMonitor *) monitor)->available;
 }
 
 static void
-test_monitor_iface_init (GNetworkMonitorInterface *iface)
+stream_test_monitor_iface_init (GNetworkMonitorInterface *iface)
 {
-  iface->can_reach = test_monitor_can_reach;
+  iface->can_reach = stream_test_monitor_can_reach;
 }
 
 static void
-test_monitor_class_init (TestMonitorClass *klass)
+stream_test_monitor_class_init (StreamTestMonitorClass *klass)
 {
-  klass->get_property = test_monitor_get_property;
+  klass->get_property = stream_test_monitor_get_property;
   g_object_class_override_property (klass, MONITOR_PROP_AVAILABLE, "network-available");
   g_object_class_override_property (klass, MONITOR_PROP_METERED, "network-metered");
   g_object_class_override_property (klass, MONITOR_PROP_CONNECTIVITY, "connectivity");
 }
 
 static void
-test_monitor_init (TestMonitor *self)
+stream_test_monitor_init (StreamTestMonitor *self)
 {
   self->available = TRUE;
 }
 
 static void
-test_monitor_set_available (TestMonitor *self,
-                            gboolean     available)
+stream_test_monitor_set_available (StreamTestMonitor *self,
+                                   gboolean           available)
 {
   self->available = available;
   g_object_notify (G_OBJECT (self), "network-available");
@@ -111,21 +113,21 @@ test_monitor_set_available (TestMonitor *self,
 
 #define TEST_HOST "triage.localhost"
 
-typedef GResolver TestResolver;
-typedef GResolverClass TestResolverClass;
+typedef GResolver StreamTestResolver;
+typedef GResolverClass StreamTestResolverClass;
 
-GType test_resolver_get_type (void);
+GType stream_test_resolver_get_type (void);
 
-G_DEFINE_TYPE (TestResolver, test_resolver, G_TYPE_RESOLVER)
+G_DEFINE_TYPE (StreamTestResolver, stream_test_resolver, G_TYPE_RESOLVER)
 
 static GResolver *system_resolver;
 
 static GList *
-test_resolver_lookup_by_name_with_flags (GResolver                 *resolver,
-                                         const char                *hostname,
-                                         GResolverNameLookupFlags   flags,
-                                         GCancellable              *cancellable,
-                                         GError                   **error)
+stream_test_resolver_lookup_by_name_with_flags (GResolver                 *resolver,
+                                                const char                *hostname,
+                                                GResolverNameLookupFlags   flags,
+                                                GCancellable              *cancellable,
+                                                GError                   **error)
 {
   if (g_strcmp0 (hostname, TEST_HOST) != 0)
     return g_resolver_lookup_by_name_with_flags (system_resolver, hostname, flags, cancellable, error);
@@ -139,29 +141,30 @@ test_resolver_lookup_by_name_with_flags (GResolver                 *resolver,
 }
 
 static GList *
-test_resolver_lookup_by_name (GResolver     *resolver,
-                              const char    *hostname,
-                              GCancellable  *cancellable,
-                              GError       **error)
+stream_test_resolver_lookup_by_name (GResolver     *resolver,
+                                     const char    *hostname,
+                                     GCancellable  *cancellable,
+                                     GError       **error)
 {
-  return test_resolver_lookup_by_name_with_flags (resolver, hostname,
-                                                  G_RESOLVER_NAME_LOOKUP_FLAGS_DEFAULT,
-                                                  cancellable, error);
+  return stream_test_resolver_lookup_by_name_with_flags (resolver, hostname,
+                                                         G_RESOLVER_NAME_LOOKUP_FLAGS_DEFAULT,
+                                                         cancellable, error);
 }
 
 static void
-test_resolver_lookup_by_name_with_flags_async (GResolver                *resolver,
-                                               const char               *hostname,
-                                               GResolverNameLookupFlags  flags,
-                                               GCancellable             *cancellable,
-                                               GAsyncReadyCallback       callback,
-                                               gpointer                  user_data)
+stream_test_resolver_lookup_by_name_with_flags_async (GResolver                *resolver,
+                                                      const char               *hostname,
+                                                      GResolverNameLookupFlags  flags,
+                                                      GCancellable             *cancellable,
+                                                      GAsyncReadyCallback       callback,
+                                                      gpointer                  user_data)
 {
   g_autoptr(GTask) task = g_task_new (resolver, cancellable, callback, user_data);
   GError *error = NULL;
   GList *addresses;
 
-  addresses = test_resolver_lookup_by_name_with_flags (resolver, hostname, flags, cancellable, &error);
+  addresses = stream_test_resolver_lookup_by_name_with_flags (resolver, hostname, flags,
+                                                              cancellable, &error);
   if (addresses != NULL)
     g_task_return_pointer (task, addresses, (GDestroyNotify) g_resolver_free_addresses);
   else
@@ -169,38 +172,38 @@ test_resolver_lookup_by_name_with_flags_async (GResolver                *resolve
 }
 
 static void
-test_resolver_lookup_by_name_async (GResolver           *resolver,
-                                    const char          *hostname,
-                                    GCancellable        *cancellable,
-                                    GAsyncReadyCallback  callback,
-                                    gpointer             user_data)
+stream_test_resolver_lookup_by_name_async (GResolver           *resolver,
+                                           const char          *hostname,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
 {
-  test_resolver_lookup_by_name_with_flags_async (resolver, hostname,
-                                                 G_RESOLVER_NAME_LOOKUP_FLAGS_DEFAULT,
-                                                 cancellable, callback, user_data);
+  stream_test_resolver_lookup_by_name_with_flags_async (resolver, hostname,
+                                                        G_RESOLVER_NAME_LOOKUP_FLAGS_DEFAULT,
+                                                        cancellable, callback, user_data);
 }
 
 static GList *
-test_resolver_lookup_by_name_finish (GResolver     *resolver,
-                                     GAsyncResult  *result,
-                                     GError       **error)
+stream_test_resolver_lookup_by_name_finish (GResolver     *resolver,
+                                            GAsyncResult  *result,
+                                            GError       **error)
 {
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 static void
-test_resolver_class_init (TestResolverClass *klass)
+stream_test_resolver_class_init (StreamTestResolverClass *klass)
 {
-  klass->lookup_by_name = test_resolver_lookup_by_name;
-  klass->lookup_by_name_async = test_resolver_lookup_by_name_async;
-  klass->lookup_by_name_finish = test_resolver_lookup_by_name_finish;
-  klass->lookup_by_name_with_flags = test_resolver_lookup_by_name_with_flags;
-  klass->lookup_by_name_with_flags_async = test_resolver_lookup_by_name_with_flags_async;
-  klass->lookup_by_name_with_flags_finish = test_resolver_lookup_by_name_finish;
+  klass->lookup_by_name = stream_test_resolver_lookup_by_name;
+  klass->lookup_by_name_async = stream_test_resolver_lookup_by_name_async;
+  klass->lookup_by_name_finish = stream_test_resolver_lookup_by_name_finish;
+  klass->lookup_by_name_with_flags = stream_test_resolver_lookup_by_name_with_flags;
+  klass->lookup_by_name_with_flags_async = stream_test_resolver_lookup_by_name_with_flags_async;
+  klass->lookup_by_name_with_flags_finish = stream_test_resolver_lookup_by_name_finish;
 }
 
 static void
-test_resolver_init (TestResolver *self)
+stream_test_resolver_init (StreamTestResolver *self)
 {
 }
 
@@ -212,7 +215,7 @@ static void
 test_network_back (StreamFixture *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(TestMonitor) monitor = g_object_new (test_monitor_get_type (), NULL);
+  g_autoptr(StreamTestMonitor) monitor = g_object_new (stream_test_monitor_get_type (), NULL);
   g_autoptr(AtpClient) client = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
@@ -247,12 +250,12 @@ test_network_back (StreamFixture *fixture,
                        "a retry more than 5 s away");
   due = atp_stream_get_next_retry_time (fixture->stream);
 
-  test_monitor_set_available (monitor, FALSE);
+  stream_test_monitor_set_available (monitor, FALSE);
   g_assert_cmpint (atp_stream_get_state (fixture->stream), ==, ATP_STREAM_STATE_OFFLINE);
 
   g_assert_true (triage_test_server_restart (fixture->net.server, &error));
   g_assert_no_error (error);
-  test_monitor_set_available (monitor, TRUE);
+  stream_test_monitor_set_available (monitor, TRUE);
   net_test_wait_until (atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_CONNECTED,
                        "connected as the network came back");
   g_assert_cmpint (g_get_monotonic_time (), <, due);
@@ -265,7 +268,7 @@ stream_test_use_test_host (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GTlsDatabase) trusted = triage_test_server_new_tls_database (&error);
-  g_autoptr(GResolver) resolver = g_object_new (test_resolver_get_type (), NULL);
+  g_autoptr(GResolver) resolver = g_object_new (stream_test_resolver_get_type (), NULL);
 
   g_assert_no_error (error);
   g_tls_backend_set_default_database (g_tls_backend_get_default (), trusted);

@@ -104,23 +104,11 @@ static JsonObject *
 envelope_of (Fixture    *fixture,
              const char *id)
 {
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET",
-                                             "/api/v1/client/notifications?protocols=afp",
-                                             fixture->user, NULL);
-  g_autoptr(JsonObject) page = NULL;
-  JsonArray *items;
+  JsonObject *envelope = srv_find_listed (fixture->server, fixture->user, "?protocols=afp", id);
 
-  srv_assert_status (answer, 200, NULL);
-  page = srv_parse_object (answer->body);
-  items = json_object_get_array_member (page, "notifications");
-  for (guint i = 0; i < json_array_get_length (items); i++)
-    {
-      JsonObject *item = json_array_get_object_element (items, i);
-
-      if (g_strcmp0 (json_object_get_string_member (item, "id"), id) == 0)
-        return json_object_ref (item);
-    }
-  g_error ("%s is not listed: %s", id, answer->body);
+  if (envelope == NULL)
+    g_error ("%s is not listed with protocols=afp", id);
+  return envelope;
 }
 
 static gint64
