@@ -43,7 +43,11 @@ on_tick (gpointer data)
           {
             g_autoptr(GDateTime) time = g_date_time_new_now_utc ();
             g_autofree char *stamp = atp_format_timestamp (time);
-            g_autofree char *beat = g_strdup_printf ("{\"timestamp\":\"%s\"}", stamp);
+            g_autoptr(JsonObject) body = json_object_new ();
+            g_autofree char *beat = NULL;
+
+            json_object_set_string_member (body, "timestamp", stamp);
+            beat = atp_json_object_to_string (body, NULL);
 
             triage_stream_send (stream, stream->ws ? "heartbeat" : "ping", beat, 0);
             stream->last_beat = now;

@@ -93,6 +93,11 @@ triage_stream_remove (Stream *stream)
 
 /* ---- frames and events ---- */
 
+/* A WebSocket frame is {"type": …, "data": …}. The data is a text our JSON
+ * writer made (the stored envelope, a status update): one event goes to
+ * every stream in one frame, and parsing it into a tree again only to write
+ * the same text out would cost a push as much as the rest of it. The type is
+ * one of the profile's event names (our store writes them), a plain token. */
 static char *
 frame_text (const char *type,
             const char *data)
