@@ -26,6 +26,11 @@ typedef struct
   gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
   gint64                   last_event;  /* the log's id the stream is up to (a replay or snapshot) */
   guint                    protocols;   /* bit per AtpProtocol: the requests it is sent (protocols=) */
+  /* The notifications its snapshot sent, while a live event may be one of
+   * them: until an event after snapshot_until (the log's newest once the
+   * snapshot was read) comes, or NULL. */
+  GHashTable              *snapshot_ids;
+  gint64                   snapshot_until;
 } Stream;
 
 void       triage_stream_free                (Stream            *stream);

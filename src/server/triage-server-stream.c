@@ -37,6 +37,7 @@ void
 triage_stream_free (Stream *stream)
 {
   g_free (stream->user);
+  g_clear_pointer (&stream->snapshot_ids, g_hash_table_unref);
   g_clear_object (&stream->ws);
   g_clear_object (&stream->sse);
   g_free (stream);
@@ -226,6 +227,28 @@ mark_delivered_soon (TriageServer *self,
     self->pushed_source = g_idle_add_full (G_PRIORITY_HIGH, mark_pushed_delivered, self, NULL);
 }
 
+/* Whether @event is a new notification the snapshot of @stream already
+ * sent. Another server may commit one after the stream read where it starts
+ * in the log and before it read its snapshot: then the notification is in
+ * both, and its event comes live after the start. Every notification in the
+ * snapshot was committed, with its event, before the log's newest was read
+ * again (snapshot_until), so the events after that one are new to the
+ * stream: the first of them ends the look-up. */
+static gboolean
+stream_snapshot_held (Stream               *stream,
+                      const TriageEventRow *event)
+{
+  if (stream->snapshot_ids == NULL)
+    return FALSE;
+  if (event->id > stream->snapshot_until)
+    {
+      g_clear_pointer (&stream->snapshot_ids, g_hash_table_unref);
+      return FALSE;
+    }
+  return event->notification_id != NULL && g_str_equal (event->type, "notification") &&
+         g_hash_table_contains (stream->snapshot_ids, event->notification_id);
+}
+
 /* A durable event (of this server, or of any server when the store is
  * shared): to every stream of its user; a new notification pushed to one is
  * delivered. */
@@ -245,7 +268,8 @@ on_store_event (const TriageEventRow *event,
 
       /* Already in what a replay or a snapshot sent it, or of a protocol it
        * did not ask for. */
-      if (event->id <= stream->last_event || !triage_stream_wants (stream, event->protocol))
+      if (event->id <= stream->last_event || stream_snapshot_held (stream, event) ||
+          !triage_stream_wants (stream, event->protocol))
         continue;
       stream_send_event (stream, event, &frame, &sse);
       pushed = TRUE;
@@ -304,7 +328,10 @@ triage_server_publish (TriageServer *self,
 }
 
 /* The user's pending notifications, oldest first, each sent as a `notification`
- * with event id @id (a snapshot: resuming from @id gets what came after it). */
+ * with event id @id (a snapshot: resuming from @id gets what came after it).
+ * The stream's last_event is where it starts in the log, read before: the
+ * notifications committed since may come live too, and are sent once
+ * (stream_snapshot_held ()). */
 void
 triage_stream_send_snapshot (Stream *stream,
                gint64  id)
@@ -314,6 +341,7 @@ triage_stream_send_snapshot (Stream *stream,
   TriageListQuery query = { .user = stream->user, .status_mask = TRIAGE_PENDING_MASK,
                             .protocol_mask = stream->protocols, .limit = 1000 };
   g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) sent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gboolean has_more = TRUE;
   gint64 total;
 
@@ -328,11 +356,18 @@ triage_stream_send_snapshot (Stream *stream,
           g_autofree char *data = atp_json_to_string (node, NULL);
 
           triage_stream_send (stream, "notification", data, id);
+          g_hash_table_add (sent, g_strdup (row->id));
           if (row->status == ATP_STATUS_CREATED)
             g_ptr_array_add (created, g_strdup (row->id));
           query.after = row->seq;
         }
     }
+  /* Read after the snapshot (and before its deliveries log anything): the
+   * events of what it sent are at most this one. None after the start: no
+   * live event can repeat it. */
+  stream->snapshot_until = triage_store_last_event (self->store);
+  if (stream->snapshot_until > stream->last_event && g_hash_table_size (sent) > 0)
+    stream->snapshot_ids = g_steal_pointer (&sent);
   for (guint i = 0; i < created->len; i++)
     mark_delivered (self, created->pdata[i]);
 }
