@@ -20,38 +20,8 @@
 
 #include "server-test-util.h"
 
-typedef struct
-{
-  TriageTestServer *server;
-  char             *alice;   /* user token */
-  char             *key;     /* a service for alice */
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  const char * const alice[] = { "alice", NULL };
-  g_autoptr(GError) error = NULL;
-
-  fixture->server = triage_test_server_new (NULL, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "lister", alice, NULL, NULL,
-                                     &fixture->key, NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_assert_true (triage_test_server_stop (fixture->server));
-  triage_test_server_free (fixture->server);
-  g_free (fixture->alice);
-  g_free (fixture->key);
-}
+/* Alice's list, and deploy-bot (a service for her alone) to fill it. */
+typedef SrvTeam Fixture;
 
 /* A page of alice's list: its answer (status 200 asserted). */
 static JsonObject *
@@ -227,7 +197,7 @@ main (int    argc,
   g_unsetenv ("G_DEBUG");
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add (path, Fixture, NULL, srv_team_setup, func, srv_team_teardown)
 
   ADD ("/server/list-pages/total-of-first-page", test_total_of_first_page);
   ADD ("/server/list-pages/page-not-held-by-its-marks", test_page_not_held_by_its_marks);

@@ -23,6 +23,9 @@ struct _TriageStoreSqlite
   GHashTable *service_recipients; /* service id → GStrv: who its requests go to, never changes */
 };
 
+/* A statement built for one query (not kept); bad SQL is a programming error. */
+sqlite3_stmt *triage_store_sqlite_prepare (TriageStoreSqlite *self,
+                                           const char        *sql);
 /* Runs @sql (any number of statements, not kept prepared). */
 gboolean triage_store_sqlite_exec (TriageStoreSqlite *self,
                                    const char        *sql,

@@ -16,18 +16,6 @@
 #include "triage-store-private.h"
 #include "triage-store-sqlite-private.h"
 
-/* A statement built for one query (the list's, by its filters): not kept. */
-static sqlite3_stmt *
-prepare (TriageStoreSqlite *self,
-         const char        *sql)
-{
-  sqlite3_stmt *stmt = NULL;
-
-  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    g_error ("bad SQL %s: %s", sql, sqlite3_errmsg (self->db));
-  return stmt;
-}
-
 #define NOTIFICATION_COLUMNS \
   "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
   " n.updated_at, n.protocol, n.protocol_id, n.created_at"
@@ -128,7 +116,7 @@ sqlite_list (TriageStore           *store,
                          query->newest ? "DESC" : "ASC");
   for (guint pass = total != NULL ? 0 : 1; pass < 2; pass++)
     {
-      stmt = prepare (self, pass == 0 ? count_sql : sql);
+      stmt = triage_store_sqlite_prepare (self, pass == 0 ? count_sql : sql);
       triage_store_sqlite_bind_text (stmt, 1, query->user);
       if (query->service_id != NULL)
         triage_store_sqlite_bind_text (stmt, 2, query->service_id);

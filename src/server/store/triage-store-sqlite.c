@@ -120,9 +120,9 @@ triage_store_sqlite_exec (TriageStoreSqlite *self,
   return TRUE;
 }
 
-static sqlite3_stmt *
-prepare (TriageStoreSqlite *self,
-         const char        *sql)
+sqlite3_stmt *
+triage_store_sqlite_prepare (TriageStoreSqlite *self,
+                             const char        *sql)
 {
   sqlite3_stmt *stmt = NULL;
 
@@ -226,7 +226,7 @@ triage_store_sqlite_new (const char *path,
   if (!triage_store_sqlite_exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
                     "PRAGMA foreign_keys=ON;", error))
     return NULL;
-  stmt = prepare (self, "PRAGMA user_version");
+  stmt = triage_store_sqlite_prepare (self, "PRAGMA user_version");
   sqlite3_step (stmt);
   version = sqlite3_column_int (stmt, 0);
   sqlite3_finalize (stmt);
