@@ -6,7 +6,7 @@
  * The storage interface every backend implements: the choice of backend, the
  * group commit (one open batch, committed when the main loop is idle), the
  * events a batch carries, rates kept in memory, and the dispatch of each call
- * to the backend's implementation.
+ * to the backend's implementation. The rows it hands out: triage-store-rows.c.
  */
 
 #define G_LOG_DOMAIN "triage-store"
@@ -397,74 +397,6 @@ triage_store_count_webhooks (TriageStore *self,
 {
   *queued = *failed = 0;
   CLASS (self)->count_webhooks (self, queued, failed);
-}
-
-/* ---- rows ---- */
-
-void
-triage_service_row_free (TriageServiceRow *row)
-{
-  if (row == NULL)
-    return;
-  g_free (row->id);
-  g_free (row->name);
-  g_free (row->callback_url);
-  g_free (row->webhook_secret);
-  g_free (row);
-}
-
-TriageServiceRow *
-triage_service_row_copy (const TriageServiceRow *row)
-{
-  TriageServiceRow *copy = g_new0 (TriageServiceRow, 1);
-
-  copy->id = g_strdup (row->id);
-  copy->name = g_strdup (row->name);
-  copy->callback_url = g_strdup (row->callback_url);
-  copy->webhook_secret = g_strdup (row->webhook_secret);
-  return copy;
-}
-
-void
-triage_notification_row_free (TriageNotificationRow *row)
-{
-  if (row == NULL)
-    return;
-  g_free (row->id);
-  g_free (row->service_id);
-  g_free (row->body);
-  g_free (row->json);
-  g_free (row->answer);
-  g_free (row->response);
-  g_free (row->protocol_id);
-  g_free (row);
-}
-
-void
-triage_event_row_free (TriageEventRow *row)
-{
-  if (row == NULL)
-    return;
-  g_free (row->user);
-  g_free (row->type);
-  g_free (row->data);
-  g_free (row->notification_id);
-  g_free (row);
-}
-
-void
-triage_webhook_row_free (TriageWebhookRow *row)
-{
-  if (row == NULL)
-    return;
-  g_free (row->request_id);
-  g_free (row->service_id);
-  g_free (row->notification_id);
-  g_free (row->callback_url);
-  g_free (row->webhook_secret);
-  g_free (row->body);
-  g_free (row->event);
-  g_free (row);
 }
 
 /* ---- users and services ---- */
