@@ -1,0 +1,106 @@
+/* test-server-cluster-start.c — several triage-server instances starting
+ * together on one empty PostgreSQL database
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The schema is made and migrated under a lock: whichever server comes
+ * first does it, the others wait and then serve. (Moved out of
+ * test-server-cluster.c, which grew past the house's ~800 lines.)
+ */
+
+#define G_LOG_DOMAIN "test-server-cluster-start"
+
+#include <signal.h>
+#include <string.h>
+
+#include "server-test-util.h"
+#include "triage-test-postgres.h"
+
+#define MAX_SERVERS 3
+
+/* Three servers started at the same moment on an empty database: one
+ * creates the schema (each version is made once), the others wait for it;
+ * all serve. */
+static void
+test_start_together (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *database = triage_test_postgres_new_database (&error);
+  g_autofree char *version = NULL, *expected = NULL;
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GString) logs = g_string_new (NULL);
+  GSubprocess *servers[MAX_SERVERS];
+  guint created = 0, newest = 0;
+
+  g_assert_no_error (error);
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
+  /* As tests/common starts a server: whole stacks for the leak suppressions. */
+  if (g_getenv ("ASAN_OPTIONS") != NULL)
+    {
+      g_autofree char *options = g_strconcat (g_getenv ("ASAN_OPTIONS"), ":fast_unwind_on_malloc=0",
+                                              NULL);
+
+      g_subprocess_launcher_setenv (launcher, "ASAN_OPTIONS", options, TRUE);
+    }
+  for (guint i = 0; i < MAX_SERVERS; i++)
+    {
+      servers[i] = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"),
+                                                "--database", database, "--print-address",
+                                                "--listen", "127.0.0.1:0", NULL);
+      g_assert_no_error (error);
+    }
+  for (guint i = 0; i < MAX_SERVERS; i++)
+    {
+      g_autoptr(GDataInputStream) out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (servers[i]));
+      g_autofree char *line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (g_str_has_prefix (line, "listening on http://127.0.0.1:"));
+    }
+  for (guint i = 0; i < MAX_SERVERS; i++)
+    {
+      GInputStream *err = g_subprocess_get_stderr_pipe (servers[i]);
+      g_autoptr(GBytes) chunk = NULL;
+
+      g_subprocess_send_signal (servers[i], SIGTERM);
+      /* Its messages are few: they fit in the pipe until it has exited. */
+      g_assert_true (g_subprocess_wait_check (servers[i], NULL, &error));
+      g_assert_no_error (error);
+      while ((chunk = g_input_stream_read_bytes (err, 65536, NULL, &error)) != NULL &&
+             g_bytes_get_size (chunk) > 0)
+        {
+          g_string_append_len (logs, g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk));
+          g_clear_pointer (&chunk, g_bytes_unref);
+        }
+      g_assert_no_error (error);
+      g_object_unref (servers[i]);
+    }
+  for (const char *at = logs->str; (at = strstr (at, "schema migrated to version ")) != NULL; at++)
+    {
+      guint number = (guint) g_ascii_strtoull (at + strlen ("schema migrated to version "), NULL, 10);
+
+      created += number == 1;
+      newest = MAX (newest, number);
+    }
+  g_assert_cmpuint (created, ==, 1);
+  version = triage_test_postgres_run_sql (database, "SELECT version FROM triage_schema", &error);
+  g_assert_no_error (error);
+  expected = g_strdup_printf ("%u\n", newest);
+  g_assert_cmpstr (version, ==, expected);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("several servers share a PostgreSQL database (TRIAGE_TEST_BACKEND=postgresql)");
+      return g_test_run ();
+    }
+  g_test_add_func ("/cluster/start-together", test_start_together);
+  return g_test_run ();
+}
