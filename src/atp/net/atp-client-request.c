@@ -103,59 +103,88 @@ request_return_error (GTask  *task,
   g_task_return_error (task, error);
 }
 
-/* Makes the task's result of a 2xx body (@data, @size): on the main
- * thread, or on a worker's for a request started with
+/* What @request's parse makes of a 2xx body (@data, @size), or NULL and
+ * @error: on the main thread, or on a worker's for a request started with
  * atp_client_start_request_in_thread (). */
-static void
-request_parse (GTask      *task,
-               const char *data,
-               gsize       size)
+static gpointer
+parse_answer (Request     *request,
+              const char  *data,
+              gsize        size,
+              GError     **error)
 {
-  Request *request = g_task_get_task_data (task);
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
   gpointer result;
 
-  root = atp_json_parse (data, size, request->max_size, &error);
+  root = atp_json_parse (data, size, request->max_size, &local_error);
   if (root == NULL)
     {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "%s answered with invalid JSON: %s",
-                                               atp_client_get_display_name (request->self), error->message));
-      return;
+      g_set_error (error, ATP_ERROR, ATP_ERROR_PROTOCOL, "%s answered with invalid JSON: %s",
+                   atp_client_get_display_name (request->self), local_error->message);
+      return NULL;
     }
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "%s answered with JSON that is not an object",
-                                               atp_client_get_display_name (request->self)));
-      return;
+      g_set_error (error, ATP_ERROR, ATP_ERROR_PROTOCOL, "%s answered with JSON that is not an object",
+                   atp_client_get_display_name (request->self));
+      return NULL;
     }
 
-  result = request->parse (request->self, root, request->op_data, &error);
+  result = request->parse (request->self, root, request->op_data, &local_error);
   if (result == NULL)
-    {
-      request_return_error (task, g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL,
-                                               "Unexpected answer from %s: %s",
-                                               atp_client_get_display_name (request->self), error->message));
-      return;
-    }
-
-  g_task_return_pointer (task, result, request->result_free);
+    g_set_error (error, ATP_ERROR, ATP_ERROR_PROTOCOL, "Unexpected answer from %s: %s",
+                 atp_client_get_display_name (request->self), local_error->message);
+  return result;
 }
 
 static void
-parse_thread (GTask        *task,
+request_return (GTask    *task,
+                gpointer  result,
+                GError   *error)
+{
+  Request *request = g_task_get_task_data (task);
+
+  if (result == NULL)
+    request_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, request->result_free);
+}
+
+/* The parse on a worker thread is a task of its own, without a source
+ * object, whose data is the request only borrowed: the request's own task
+ * waits for it, and a worker drops its last reference to the task it ran
+ * when it likes, which must not be the last of the client or the message
+ * (finalized on the wrong thread, or after their owner was told they were
+ * done with). */
+static void
+parse_thread (GTask        *job,
               gpointer      source_object,
               gpointer      task_data,
               GCancellable *cancellable)
 {
   Request *request = task_data;
+  GError *error = NULL;
   gsize size;
   const char *data = g_bytes_get_data (request->answer, &size);
+  gpointer result = parse_answer (request, data, size, &error);
 
-  request_parse (task, data, size);
+  if (result == NULL)
+    g_task_return_error (job, error);
+  else
+    g_task_return_pointer (job, result, request->result_free);
+}
+
+static void
+parsed_cb (GObject      *source,
+           GAsyncResult *job,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  gpointer result = g_task_propagate_pointer (G_TASK (job), &error);
+
+  request_return (task, result, error);
 }
 
 static void
@@ -164,6 +193,8 @@ request_complete (GTask *task)
   Request *request = g_task_get_task_data (task);
   guint status = soup_message_get_status (request->message);
   g_autoptr(GBytes) body = g_byte_array_free_to_bytes (g_steal_pointer (&request->body));
+  GError *error = NULL;
+  gpointer result;
   gsize size = 0;
   const char *data;
 
@@ -187,11 +218,15 @@ request_complete (GTask *task)
 
   if (request->in_thread)
     {
+      g_autoptr(GTask) job = g_task_new (NULL, NULL, parsed_cb, g_object_ref (task));
+
       request->answer = g_steal_pointer (&body);
-      g_task_run_in_thread (task, parse_thread);
+      g_task_set_task_data (job, request, NULL);
+      g_task_run_in_thread (job, parse_thread);
       return;
     }
-  request_parse (task, data, size);
+  result = parse_answer (request, data, size, &error);
+  request_return (task, result, error);
 }
 
 static void
