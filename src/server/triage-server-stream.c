@@ -337,17 +337,19 @@ triage_stream_send_snapshot (Stream *stream,
                gint64  id)
 {
   TriageServer *self = stream->server;
-  /* Large pages: each counts the matches again (the total is not used here). */
+  /* Large pages, not counted (no total is sent here). */
   TriageListQuery query = { .user = stream->user, .status_mask = TRIAGE_PENDING_MASK,
                             .protocol_mask = stream->protocols, .limit = 1000 };
   g_autoptr(GPtrArray) created = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) sent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* Only another server can commit between the two reads. */
+  g_autoptr(GHashTable) sent = triage_store_is_shared (self->store)
+                               ? g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL)
+                               : NULL;
   gboolean has_more = TRUE;
-  gint64 total;
 
   while (has_more)
     {
-      g_autoptr(GPtrArray) rows = triage_store_list (self->store, &query, &total, &has_more);
+      g_autoptr(GPtrArray) rows = triage_store_list (self->store, &query, NULL, &has_more);
 
       for (guint i = 0; i < rows->len; i++)
         {
@@ -356,7 +358,8 @@ triage_stream_send_snapshot (Stream *stream,
           g_autofree char *data = atp_json_to_string (node, NULL);
 
           triage_stream_send (stream, "notification", data, id);
-          g_hash_table_add (sent, g_strdup (row->id));
+          if (sent != NULL)
+            g_hash_table_add (sent, g_strdup (row->id));
           if (row->status == ATP_STATUS_CREATED)
             g_ptr_array_add (created, g_strdup (row->id));
           query.after = row->seq;
@@ -365,9 +368,12 @@ triage_stream_send_snapshot (Stream *stream,
   /* Read after the snapshot (and before its deliveries log anything): the
    * events of what it sent are at most this one. None after the start: no
    * live event can repeat it. */
-  stream->snapshot_until = triage_store_last_event (self->store);
-  if (stream->snapshot_until > stream->last_event && g_hash_table_size (sent) > 0)
-    stream->snapshot_ids = g_steal_pointer (&sent);
+  if (sent != NULL && g_hash_table_size (sent) > 0)
+    {
+      stream->snapshot_until = triage_store_last_event (self->store);
+      if (stream->snapshot_until > stream->last_event)
+        stream->snapshot_ids = g_steal_pointer (&sent);
+    }
   for (guint i = 0; i < created->len; i++)
     mark_delivered (self, created->pdata[i]);
 }
