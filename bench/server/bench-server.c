@@ -559,7 +559,7 @@ print_statements (const char *base_uri,
                            " round (rows / %f, 2), left (regexp_replace (query, '\\s+', ' ', 'g'), 64)"
                            " FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database"
                            " WHERE datname = current_database ())"
-                           " ORDER BY total_plan_time + total_exec_time DESC LIMIT 12",
+                           " ORDER BY total_plan_time + total_exec_time DESC LIMIT 20",
                            notifications, notifications, notifications, notifications);
   rows = triage_test_postgres_run_sql (base_uri, query, NULL);
   if (rows == NULL)
