@@ -96,6 +96,10 @@ void     triage_server_setup_keepalive (void);
 void     triage_server_keepalive_watch (TriageServer      *self,
                                         SoupServerMessage *msg);
 void     triage_server_keepalive_unwatch (SoupServerMessage *msg);
+/* Writes that go out together (triage-server-cork.c). */
+void     triage_server_cork_turn      (GSocket           *socket);
+void     triage_server_cork_answer    (SoupServerMessage *msg);
+void     triage_server_uncork_answer  (SoupServerMessage *msg);
 void     triage_server_request_done   (TriageServer      *self,
                                        SoupServerMessage *msg);
 const char *triage_server_request_id  (SoupServerMessage *msg);

@@ -39,6 +39,7 @@ triage_stream_free (Stream *stream)
   g_free (stream->user);
   g_clear_pointer (&stream->snapshot_ids, g_hash_table_unref);
   g_clear_object (&stream->ws);
+  g_clear_object (&stream->socket);
   g_clear_object (&stream->sse);
   g_free (stream);
 }
@@ -119,6 +120,7 @@ triage_stream_send (Stream     *stream,
       if (soup_websocket_connection_get_state (stream->ws) != SOUP_WEBSOCKET_STATE_OPEN)
         return;
       frame = frame_text (type, data);
+      triage_server_cork_turn (stream->socket);
       soup_websocket_connection_send_text (stream->ws, frame);
     }
   else
@@ -178,6 +180,8 @@ stream_send_event (Stream               *stream,
         return;
       if (*frame == NULL)
         *frame = frame_text (event->type, event->data);
+      /* The frames of one commit leave together. */
+      triage_server_cork_turn (stream->socket);
       soup_websocket_connection_send_text (stream->ws, *frame);
     }
   else
@@ -538,6 +542,8 @@ stream_ws_handler (SoupServer              *soup,
   stream->user = g_strdup (user);
   stream->protocols = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (msg), PROTOCOLS_KEY));
   stream->ws = g_object_ref (ws);
+  if (soup_server_message_get_socket (msg) != NULL)
+    stream->socket = g_object_ref (soup_server_message_get_socket (msg));
   soup_websocket_connection_set_max_incoming_payload_size (ws, READ_LIMIT);
   soup_websocket_connection_set_keepalive_interval (ws, 0);
   if (cap != 0 && triage_stream_count (self, user, TRUE) >= cap)
