@@ -66,6 +66,8 @@ typedef struct
   guint        prune_source;    /* forgets old events */
   GPtrArray   *pushed;          /* ids just pushed to a stream, marked delivered together (shared store) */
   guint        pushed_source;
+  GArray      *fresh;           /* FreshRequest: made in the open batch (one server's store) */
+  GHashTable  *premarked;       /* ids its commit marked delivered, till their push */
   TriageWebhooks *webhooks;     /* the delivery queue's runner (triage-server-webhook.c) */
   GMainLoop   *loop;
   guint        reschedule_source; /* a deadline from another server to look at (shared store) */
