@@ -57,6 +57,22 @@ triage_test_postgres_wanted (void)
   return g_strcmp0 (g_getenv ("TRIAGE_TEST_BACKEND"), "postgresql") == 0;
 }
 
+void
+triage_test_postgres_init (int         *argc,
+                           char      ***argv,
+                           const char  *what)
+{
+  char *why;
+
+  g_test_init (argc, argv, NULL);
+  if (triage_test_postgres_wanted ())
+    return;
+  why = g_strdup_printf ("%s (TRIAGE_TEST_BACKEND=postgresql)", what);
+  g_test_skip (why);
+  g_free (why);
+  exit (g_test_run ());
+}
+
 /* In the child, before exec: become `postgres` when we are root, and die
  * with the test. */
 static void

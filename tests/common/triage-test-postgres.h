@@ -20,4 +20,11 @@ char     *triage_test_postgres_run_sql      (const char  *uri,
                                              const char  *sql,
                                              GError     **error);
 
+/* In place of g_test_init () in the main () of a test that runs only on
+ * PostgreSQL: without TRIAGE_TEST_BACKEND=postgresql the whole test is
+ * reported skipped, WHAT it needs saying why, and the process exits. */
+void      triage_test_postgres_init         (int         *argc,
+                                             char      ***argv,
+                                             const char  *what);
+
 G_END_DECLS

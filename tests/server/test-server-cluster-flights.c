@@ -156,12 +156,7 @@ int
 main (int    argc,
       char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!triage_test_postgres_wanted ())
-    {
-      g_test_skip ("a server's commits on PostgreSQL (TRIAGE_TEST_BACKEND=postgresql)");
-      return g_test_run ();
-    }
+  triage_test_postgres_init (&argc, &argv, "a server's commits on PostgreSQL");
   g_test_add_func ("/cluster/flights/answered-in-order", test_answered_in_order);
   return g_test_run ();
 }

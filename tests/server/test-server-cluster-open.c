@@ -256,12 +256,7 @@ int
 main (int    argc,
       char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!triage_test_postgres_wanted ())
-    {
-      g_test_skip ("several servers share a PostgreSQL database (TRIAGE_TEST_BACKEND=postgresql)");
-      return g_test_run ();
-    }
+  triage_test_postgres_init (&argc, &argv, "several servers share a PostgreSQL database");
   g_test_add_func ("/cluster/open-while-committing", test_open_while_committing);
   return g_test_run ();
 }

@@ -719,12 +719,7 @@ main (int    argc,
   static const char * const four_sends[] = { "--limit", "sends=4", NULL };
   static const Shape three = { 3, no_limits }, two = { 2, no_limits }, limited = { 2, four_sends };
 
-  g_test_init (&argc, &argv, NULL);
-  if (!triage_test_postgres_wanted ())
-    {
-      g_test_skip ("several servers share a PostgreSQL database (TRIAGE_TEST_BACKEND=postgresql)");
-      return g_test_run ();
-    }
+  triage_test_postgres_init (&argc, &argv, "several servers share a PostgreSQL database");
 #define ADD(path, shape, func) \
   g_test_add (path, Cluster, shape, cluster_setup, func, cluster_teardown)
   ADD ("/cluster/cross-delivery", &three, test_cross_delivery);
