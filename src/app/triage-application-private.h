@@ -54,6 +54,10 @@ struct _TriageApplication
   gboolean               ready;               /* store opened, inbox and outbox loaded */
   gboolean               held;
   gboolean               resynced;            /* the inbox has been compared with the server once */
+  gboolean               bubbles_enabled;     /* the settings' notifications-enabled and */
+  gboolean               do_not_disturb;      /* do-not-disturb, followed: read for each of a
+                                               * resync's 10,000 requests, they were 40 % of
+                                               * the time each took on the main loop */
   gboolean               store_failure_told;  /* a write failed and the person was told; cleared
                                                * by the next write that succeeds */
   char                  *loaded_server;       /* whose requests and answers are loaded */
@@ -72,6 +76,7 @@ void              _triage_application_open_pending_request        (TriageApplica
 
 /* triage-application-requests.c */
 void              _triage_application_release_inbox               (TriageApplication *self);
+void              _triage_application_save_resync_requests        (TriageApplication *self);
 TriageAnswerState _triage_application_answer_state_from_outbox    (TriageApplication *self,
                                                                    const char        *notification_id);
 void              _triage_application_on_flood_ended              (TriageApplication *self,

@@ -72,11 +72,22 @@ update_hold (TriageApplication *self)
 }
 
 static void
+on_bubble_settings_changed (TriageApplication *self)
+{
+  self->bubbles_enabled = g_settings_get_boolean (self->settings, "notifications-enabled");
+  self->do_not_disturb = g_settings_get_boolean (self->settings, "do-not-disturb");
+}
+
+static void
 on_connection_changed (TriageApplication *self)
 {
   TriageConnectionState state = triage_connection_get_state (self->connection);
 
   _triage_application_release_inbox (self);
+  /* Connected, the resync's requests are saved once it has told the inbox
+   * is complete (_triage_application_on_stream_resynced ()). */
+  if (state != TRIAGE_CONNECTION_CONNECTED)
+    _triage_application_save_resync_requests (self);
 
   if (self->window != NULL)
     triage_window_set_connection (self->window, state,
@@ -485,6 +496,11 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (on_server_settings_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::server-url",
                            G_CALLBACK (on_server_settings_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::notifications-enabled",
+                           G_CALLBACK (on_bubble_settings_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::do-not-disturb",
+                           G_CALLBACK (on_bubble_settings_changed), self, G_CONNECT_SWAPPED);
+  on_bubble_settings_changed (self);
   g_signal_connect_object (self->settings, "changed::run-in-background",
                            G_CALLBACK (update_hold), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::history-retention-days",
@@ -522,6 +538,7 @@ triage_application_shutdown (GApplication *app)
   g_cancellable_cancel (self->cancellable);
   triage_connection_stop (self->connection);
   _triage_application_release_inbox (self);
+  _triage_application_save_resync_requests (self);
   g_clear_handle_id (&self->tray_update_id, g_source_remove);
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_handle_id (&self->background_check_id, g_source_remove);

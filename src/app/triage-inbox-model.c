@@ -227,6 +227,11 @@ insertion_point (TriageInboxModel *self,
   guint lo = 0;
   guint hi = self->items->len;
 
+  /* A resync lists the oldest first, which mostly go last: one comparison
+   * instead of the search's fourteen for each of 10,000. */
+  if (hi > 0 && triage_request_compare (g_ptr_array_index (self->items, hi - 1), request) < 0)
+    return hi;
+
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;

@@ -9,8 +9,9 @@
 #include "triage-window-private.h"
 
 /*
- * The window's keyboard paths: back to the list, Alt+1 and Alt+2, Ctrl+F,
- * opening the selected request and the next or previous one.
+ * The window's keyboard paths: back to the list (or from a preview), Alt+1
+ * and Alt+2, Ctrl+F, opening the selected request and the next or previous
+ * one; and win.preview-text, for "Show the Whole Request".
  */
 
 static void
@@ -19,6 +20,13 @@ back_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   TriageWindow *self = TRIAGE_WINDOW (widget);
+
+  /* From a preview: back to the request it was opened from. */
+  if (_triage_window_preview_shown (self))
+    {
+      _triage_window_close_preview (self);
+      return;
+    }
 
   if (_triage_window_history_shown (self))
     {
@@ -56,6 +64,14 @@ search_action (GtkWidget  *widget,
                GVariant   *parameter)
 {
   TriageWindow *self = TRIAGE_WINDOW (widget);
+
+  /* Ctrl+F is the application's: in a preview, it searches the preview. */
+  if (_triage_window_preview_shown (self))
+    {
+      gtk_widget_activate_action (GTK_WIDGET (triage_attachment_page_get_view (self->attachment_page)),
+                                  "attachment.find", NULL);
+      return;
+    }
 
   if (_triage_window_history_shown (self))
     {
@@ -106,4 +122,6 @@ _triage_window_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-request", NULL, open_request_action);
   gtk_widget_class_install_action (widget_class, "win.next-request", NULL, next_request_action);
   gtk_widget_class_install_action (widget_class, "win.previous-request", NULL, next_request_action);
+  gtk_widget_class_install_action (widget_class, "win.preview-text", "(sss)",
+                                   _triage_window_preview_text_action);
 }

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "triage-attachment-page.h"
 #include "triage-request-stack.h"
 #include "triage-request-view.h"
 #include "triage-store.h"
@@ -19,6 +20,8 @@ G_BEGIN_DECLS
  *   triage-window.c          the object, the request shown and its API
  *   triage-window-actions.c  its actions (the keyboard's paths)
  *   triage-window-history.c  a request opened from the history
+ *   triage-window-preview.c  an attachment or a request's whole text, over
+ *                            the views
  *   triage-window-status.c   the pending count, the connection bar, toasts and
  *                            the errors of an answer
  */
@@ -38,6 +41,9 @@ struct _TriageWindow
 
   GCancellable          *past_cancellable;   /* reading a history entry's request */
 
+  TriageAttachmentPage  *attachment_page;    /* the preview shown, or NULL */
+  GtkWidget             *preview_return;     /* weak: the keyboard's place before a preview */
+
   TriageConnectionState  connection;
   char                  *connection_message;
   char                  *connection_text;
@@ -46,6 +52,7 @@ struct _TriageWindow
 
   /* template */
   AdwToastOverlay       *toast_overlay;
+  GtkStack              *preview_stack;
   AdwViewStack          *views;
   AdwViewStackPage      *inbox_page;
   AdwViewSwitcher       *inbox_switcher;
@@ -84,6 +91,13 @@ void     _triage_window_install_actions            (GtkWidgetClass     *widget_c
 /* triage-window-history.c */
 void     _triage_window_on_history_entry_activated (TriageWindow       *self,
                                                     TriageHistoryEntry *entry);
+
+/* triage-window-preview.c */
+gboolean _triage_window_preview_shown              (TriageWindow       *self);
+void     _triage_window_close_preview              (TriageWindow       *self);
+void     _triage_window_preview_text_action        (GtkWidget          *widget,
+                                                    const char         *action_name,
+                                                    GVariant           *parameter);
 
 /* triage-window-status.c */
 void     _triage_window_update_list_subtitle       (TriageWindow       *self);

@@ -8,7 +8,6 @@
 
 #include <glib/gi18n.h>
 
-#include "triage-attachment-window.h"
 #include "triage-window-private.h"
 
 /*
@@ -35,6 +34,9 @@
  * Alt+Right) opens a request and puts the keyboard on its first answer,
  * Ctrl+Return sends from an editor, Ctrl+Page Down/Up (Alt+Down/Up) open the
  * next or previous request, Alt+Left goes back to the list.
+ *
+ * An attachment (or a request's whole text) opens over both views, in this
+ * window (triage-window-preview.c).
  */
 
 G_DEFINE_FINAL_TYPE (TriageWindow, triage_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -220,9 +222,7 @@ present_attachment (TriageWindow      *self,
   if (notification == NULL || index >= notification->context.attachments->len)
     return;
 
-  /* A preview closed earlier is used again (triage-attachment-window.c). */
-  triage_attachment_window_show (GTK_WINDOW (self),
-                                 g_ptr_array_index (notification->context.attachments, index),
+  triage_window_show_attachment (self, g_ptr_array_index (notification->context.attachments, index),
                                  notification->service.name);
 }
 
@@ -302,7 +302,8 @@ triage_window_show_request (TriageWindow *self,
  * @self: a #TriageWindow
  * @name: "inbox" or "history"
  *
- * Shows one of the window's two views (Alt+1, Alt+2).
+ * Shows one of the window's two views (Alt+1, Alt+2); a preview shown over
+ * them closes.
  */
 void
 triage_window_show_view (TriageWindow *self,
@@ -311,6 +312,7 @@ triage_window_show_view (TriageWindow *self,
   g_return_if_fail (TRIAGE_IS_WINDOW (self));
   g_return_if_fail (g_strcmp0 (name, "inbox") == 0 || g_strcmp0 (name, "history") == 0);
 
+  _triage_window_close_preview (self);
   adw_view_stack_set_visible_child_name (self->views, name);
 }
 
@@ -503,6 +505,8 @@ triage_window_dispose (GObject *object)
   if (self->current_signals != NULL)
     g_signal_group_set_target (self->current_signals, NULL);
   g_clear_object (&self->current);
+  g_clear_weak_pointer (&self->preview_return);
+  self->attachment_page = NULL;   /* the stack's child, gone with it */
 
   /* The switchers in the headers live inside the stack they hold: a cycle
    * that would keep both views alive. (AdwViewSwitcherTitle, which would
@@ -636,6 +640,7 @@ triage_window_class_init (TriageWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/triage-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, preview_stack);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, views);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_page);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_switcher);

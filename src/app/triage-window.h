@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "triage-attachment-view.h"
 #include "triage-connection.h"
 #include "triage-history-view.h"
 #include "triage-inbox-model.h"
@@ -44,6 +45,10 @@ void                   triage_window_set_read_state       (TriageWindow         
 void                   triage_window_show_view            (TriageWindow          *self,
                                                            const char            *name);
 const char            *triage_window_get_view             (TriageWindow          *self);
+void                   triage_window_show_attachment      (TriageWindow          *self,
+                                                           const AtpAttachment   *attachment,
+                                                           const char            *service_name);
+TriageAttachmentView  *triage_window_get_attachment_view  (TriageWindow          *self);
 void                   triage_window_show_error           (TriageWindow          *self,
                                                            const char            *notification_id,
                                                            const char            *message);

@@ -130,6 +130,12 @@ page_item (JsonParser            *parser,
   return node;
 }
 
+static gboolean
+drop_page_cb (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
 /* Answers a list read; FALSE when the answer need not wait for a commit. */
 static gboolean
 handle_list (TriageServer      *self,
@@ -233,6 +239,12 @@ handle_list (TriageServer      *self,
   json_object_set_int_member (pagination, "total_count", total);
   json_object_set_object_member (answer, "pagination", pagination);
   reply_text (msg, 200, object_to_string (answer));
+  /* The page's JSON (1,000 items) is freed once the main loop has nothing
+   * more urgent: freed here, it held the answer back by a sixth of the time
+   * a page took, and a resync asks for the next page as soon as this one's
+   * headers are in (bench/app's full day). */
+  g_idle_add_full (G_PRIORITY_LOW, drop_page_cb, json_object_ref (answer),
+                   (GDestroyNotify) json_object_unref);
   return !durable;
 }
 

@@ -66,6 +66,8 @@ typedef struct
   guint        prune_source;    /* forgets old events */
   GPtrArray   *pushed;          /* ids just pushed to a stream, marked delivered together (shared store) */
   guint        pushed_source;
+  GArray      *fresh;           /* FreshRequest: made in the open batch (one server's store) */
+  GHashTable  *premarked;       /* ids its commit marked delivered, till their push */
   TriageWebhooks *webhooks;     /* the delivery queue's runner (triage-server-webhook.c) */
   GMainLoop   *loop;
   guint        reschedule_source; /* a deadline from another server to look at (shared store) */
@@ -96,6 +98,10 @@ void     triage_server_setup_keepalive (void);
 void     triage_server_keepalive_watch (TriageServer      *self,
                                         SoupServerMessage *msg);
 void     triage_server_keepalive_unwatch (SoupServerMessage *msg);
+/* Writes that go out together (triage-server-cork.c). */
+void     triage_server_cork_turn      (GSocket           *socket);
+void     triage_server_cork_answer    (SoupServerMessage *msg);
+void     triage_server_uncork_answer  (SoupServerMessage *msg);
 void     triage_server_request_done   (TriageServer      *self,
                                        SoupServerMessage *msg);
 const char *triage_server_request_id  (SoupServerMessage *msg);

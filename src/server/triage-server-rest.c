@@ -104,6 +104,8 @@ held_release (gpointer data,
         reply_error (held->msg, ATP_ERROR_STORAGE_UNAVAILABLE,
                      "The change could not be stored (the server cannot write its database "
                      "now); nothing was changed, try again later");
+      /* Its headers and body in one segment (uncorked once written). */
+      triage_server_cork_answer (held->msg);
       soup_server_message_unpause (held->msg);
       g_object_unref (held->msg);
     }

@@ -21,6 +21,7 @@ typedef struct
   TriageServer            *server;
   char                    *user;
   SoupWebsocketConnection *ws;          /* a WebSocket stream, or */
+  GSocket                 *socket;      /* its connection's (triage_server_cork_turn ()) */
   SoupServerMessage       *sse;         /* an SSE response */
   gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
   gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */

@@ -39,6 +39,7 @@ triage_stream_free (Stream *stream)
   g_free (stream->user);
   g_clear_pointer (&stream->snapshot_ids, g_hash_table_unref);
   g_clear_object (&stream->ws);
+  g_clear_object (&stream->socket);
   g_clear_object (&stream->sse);
   g_free (stream);
 }
@@ -119,6 +120,7 @@ triage_stream_send (Stream     *stream,
       if (soup_websocket_connection_get_state (stream->ws) != SOUP_WEBSOCKET_STATE_OPEN)
         return;
       frame = frame_text (type, data);
+      triage_server_cork_turn (stream->socket);
       soup_websocket_connection_send_text (stream->ws, frame);
     }
   else
@@ -178,6 +180,8 @@ stream_send_event (Stream               *stream,
         return;
       if (*frame == NULL)
         *frame = frame_text (event->type, event->data);
+      /* The frames of one commit leave together. */
+      triage_server_cork_turn (stream->socket);
       soup_websocket_connection_send_text (stream->ws, *frame);
     }
   else
@@ -279,10 +283,104 @@ on_store_event (const TriageEventRow *event,
       triage_metrics_delivery (g_get_real_time () - event->created_at);
       if (triage_store_is_shared (self->store))
         mark_delivered_soon (self, event->notification_id);
-      else
+      /* Unless its batch marked it already (deliver_in_batch ()). */
+      else if (self->premarked == NULL ||
+               !g_hash_table_remove (self->premarked, event->notification_id))
         mark_delivered (self, event->notification_id);
     }
   triage_server_event_seen (self, event);
+}
+
+/* ---- delivered in the batch that makes it ---- */
+
+typedef struct
+{
+  char *id;
+  int   protocol;
+} FreshRequest;
+
+static void
+fresh_request_clear (gpointer data)
+{
+  g_free (((FreshRequest *) data)->id);
+}
+
+/* Whether on_store_event () will push a new request @id of @protocol to a
+ * stream, were its event handed on now. */
+static gboolean
+streams_take (TriageServer *self,
+              const char   *id,
+              int           protocol)
+{
+  g_auto(GStrv) users = triage_store_recipients (self->store, id);
+
+  for (guint u = 0; users != NULL && users[u] != NULL; u++)
+    {
+      GPtrArray *streams = triage_stream_list (self, users[u]);
+
+      for (guint i = 0; streams != NULL && i < streams->len; i++)
+        {
+          Stream *stream = streams->pdata[i];
+
+          if (triage_stream_wants (stream, protocol) &&
+              (stream->snapshot_ids == NULL || !g_hash_table_contains (stream->snapshot_ids, id)))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A batch's turn to commit, on a store this server owns alone: each request
+ * it made that a stream will be pushed once the batch is durable (in the
+ * same turn of the main loop, right after the commit: nothing runs in
+ * between that could close a stream) is marked delivered in the batch
+ * itself, and the status update of that move logged after its creation.
+ * Marked after the commit, on the push, its row was written twice: once
+ * created, and again delivered in the next commit, with a statement of its
+ * own (bench/server/bench-cpu.c). The push finds it marked. The frames a
+ * stream gets are the same, in the same order. A failed commit takes the
+ * mark back with the request. */
+static void
+deliver_in_batch (gpointer data)
+{
+  TriageServer *self = data;
+  g_autoptr(GArray) fresh = g_steal_pointer (&self->fresh);
+  gint64 now;
+
+  /* Each pushed since, or its batch rolled back. */
+  if (self->premarked != NULL)
+    g_hash_table_remove_all (self->premarked);
+  if (fresh == NULL || self->streams == NULL)
+    return;
+  now = g_get_real_time ();
+  for (guint i = 0; i < fresh->len; i++)
+    {
+      FreshRequest *request = &g_array_index (fresh, FreshRequest, i);
+
+      if (!streams_take (self, request->id, request->protocol) ||
+          !triage_store_mark_delivered (self->store, request->id, now))
+        continue;
+      if (self->premarked == NULL)
+        self->premarked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_add (self->premarked, g_strdup (request->id));
+      triage_server_changed (self, request->id, ATP_STATUS_DELIVERED, NULL);
+    }
+}
+
+/* Request @id of @protocol was made in the open batch. */
+static void
+remember_fresh (TriageServer *self,
+                const char   *id,
+                int           protocol)
+{
+  FreshRequest request = { g_strdup (id), protocol };
+
+  if (self->fresh == NULL)
+    {
+      self->fresh = g_array_new (FALSE, FALSE, sizeof (FreshRequest));
+      g_array_set_clear_func (self->fresh, fresh_request_clear);
+    }
+  g_array_append_val (self->fresh, request);
 }
 
 /* Every transition of notification @id (and its creation) goes to every
@@ -325,6 +423,9 @@ triage_server_publish (TriageServer *self,
   triage_store_add_events (self->store, (const char * const *) users, type,
                            status == ATP_STATUS_CREATED ? protocol : -1, data, id,
                            g_get_real_time ());
+  if (status == ATP_STATUS_CREATED && users != NULL && users[0] != NULL &&
+      !triage_store_is_shared (self->store) && triage_store_in_batch (self->store))
+    remember_fresh (self, id, protocol);
 }
 
 /* The user's pending notifications, oldest first, each sent as a `notification`
@@ -538,6 +639,8 @@ stream_ws_handler (SoupServer              *soup,
   stream->user = g_strdup (user);
   stream->protocols = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (msg), PROTOCOLS_KEY));
   stream->ws = g_object_ref (ws);
+  if (soup_server_message_get_socket (msg) != NULL)
+    stream->socket = g_object_ref (soup_server_message_get_socket (msg));
   soup_websocket_connection_set_max_incoming_payload_size (ws, READ_LIMIT);
   soup_websocket_connection_set_keepalive_interval (ws, 0);
   if (cap != 0 && triage_stream_count (self, user, TRUE) >= cap)
@@ -596,6 +699,8 @@ triage_server_setup_streams (TriageServer *self)
                                      self, NULL);
   triage_server_setup_events (self);
   triage_store_set_event_func (self->store, on_store_event, self);
+  if (!triage_store_is_shared (self->store))
+    triage_store_set_before_commit (self->store, deliver_in_batch, self);
   triage_server_start_stream_ticks (self);
 }
 
@@ -641,6 +746,9 @@ triage_server_shutdown_streams (TriageServer *self)
   GPtrArray *list;
 
   triage_store_set_event_func (self->store, NULL, NULL);
+  triage_store_set_before_commit (self->store, NULL, NULL);
+  g_clear_pointer (&self->fresh, g_array_unref);
+  g_clear_pointer (&self->premarked, g_hash_table_unref);
   /* Delivery is a courtesy: what was pushed last stays created. */
   g_clear_handle_id (&self->pushed_source, g_source_remove);
   g_clear_pointer (&self->pushed, g_ptr_array_unref);

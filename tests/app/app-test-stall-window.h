@@ -14,12 +14,13 @@
 
 #include "app-test-common.h"
 #include "app-test-stall.h"
-#include "triage-attachment-window.h"
+#include "triage-attachment-page.h"
 #include "triage-decision-view.h"
 #include "triage-history-entry.h"
 #include "triage-history-row.h"
 #include "triage-inbox-row.h"
 #include "triage-request.h"
+#include "triage-window.h"
 
 /* An AFP review of one line without spaces, as long as AFP takes (a request
  * is at most 400 KiB of JSON). */
@@ -113,12 +114,34 @@ app_test_stall_request_window (AtpNotification     *notification,
 }
 
 /*
+ * The app's main window (made once, at start, and drawn), in which the app
+ * previews attachments: over its views, with the GL context it has had since
+ * its first frame. Its inbox is empty; @wait_drawn waits for its frames.
+ *
+ * Returns: (transfer full): the window; the caller destroys it
+ */
+static inline TriageWindow *
+app_test_stall_app_window (void (*wait_drawn) (GtkWidget *window))
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  TriageWindow *window = triage_window_new (NULL, model);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_drawn (GTK_WIDGET (window));
+
+  return window;
+}
+
+/*
  * What the app has done long before a request comes: fonts, styles, the
  * source view's languages loaded once, the rows' and the view's templates,
- * with small texts: an attachment window of a small JSON text and
- * @notification in app_test_stall_request_window(), each waited for with
- * @wait_drawn. With @main_window, that window is kept (as the app's main
- * window is, made once) and returned there for the caller to destroy.
+ * with small texts: an attachment page of a small JSON text, in a window
+ * destroyed after (its GL context with it: it warms up nothing of the main
+ * window's), and @notification in app_test_stall_request_window(), each
+ * waited for with @wait_drawn. With @main_window, that window is kept (as
+ * the app's main window is, made once) and returned there for the caller to
+ * destroy.
  */
 static inline void
 app_test_stall_warm_up (AtpNotification *notification,
@@ -129,11 +152,14 @@ app_test_stall_warm_up (AtpNotification *notification,
   g_autoptr(GBytes) bytes = g_bytes_new_static (small, strlen (small));
   AppTestStallCase json = { "warm-up", "application/json", "a.json", NULL, NULL };
   AtpAttachment *attachment = app_test_stall_attachment (&json, bytes);
-  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Warm-up");
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *page = triage_attachment_page_new ();
   g_autoptr(TriageRequest) request = triage_request_new (notification);
   g_autoptr(TriageHistoryEntry) entry = app_test_stall_history_entry (notification);
   GtkWidget *view_window, *inbox_row, *history_row;
 
+  triage_attachment_page_set_attachment (TRIAGE_ATTACHMENT_PAGE (page), attachment, "Warm-up");
+  gtk_window_set_child (GTK_WINDOW (window), page);
   gtk_window_present (GTK_WINDOW (window));
   view_window = app_test_stall_request_window (notification, request, entry, &inbox_row, &history_row);
   wait_drawn (window);

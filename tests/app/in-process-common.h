@@ -15,7 +15,7 @@
 
 #include "app-test-server.h"
 #include "app-test-application.h"
-#include "triage-attachment-window.h"
+#include "triage-attachment-view.h"
 #include "triage-confirm-dialog.h"
 #include "triage-attachment-error.h"
 #include "triage-preferences-window.h"

@@ -132,25 +132,8 @@ test_app_history_recorded (void)
   triage_window_show_view (test_app_window (), "inbox");
 }
 
-/* Attachments open in a preview window of their own, by type; nothing is
- * fetched by itself, and a file: address is refused. */
-
-/* An attachment window not in @seen, or NULL. */
-static TriageAttachmentWindow *
-new_attachment_window (GHashTable *seen)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (TRIAGE_IS_ATTACHMENT_WINDOW (item) && !g_hash_table_contains (seen, item))
-        return TRIAGE_ATTACHMENT_WINDOW (item);
-    }
-
-  return NULL;
-}
+/* Attachments open in a preview over the request, in the main window, by
+ * type; nothing is fetched by itself, and a file: address is refused. */
 
 static char *
 png_base64 (void)
@@ -173,7 +156,7 @@ test_app_attachments (void)
   g_autofree char *body = NULL;
   g_autofree char *id = g_uuid_string_random ();
   g_autoptr(JsonNode) reply = NULL;
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint n_toplevels;
   struct { TriageAttachmentKind kind; } expected[] = {
     { TRIAGE_ATTACHMENT_KIND_JSON },
     { TRIAGE_ATTACHMENT_KIND_IMAGE },
@@ -199,16 +182,15 @@ test_app_attachments (void)
   g_assert_cmpuint (triage_decision_view_get_notification (test_app_decision_view ())
                       ->context.attachments->len, ==, 4);
 
+  n_toplevels = g_list_model_get_n_items (gtk_window_get_toplevels ());
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
-      TriageAttachmentWindow *window;
       TriageAttachmentView *view;
 
       g_signal_emit_by_name (test_app_decision_view (), "attachment-activated", i);
-      app_test_wait_for (new_attachment_window (seen) != NULL, APP_TEST_WAIT_MS);
-      window = new_attachment_window (seen);
-      g_hash_table_add (seen, window);
-      view = triage_attachment_window_get_view (window);
+      view = triage_window_get_attachment_view (test_app_window ());
+      g_assert_nonnull (view);
+      g_assert_cmpuint (g_list_model_get_n_items (gtk_window_get_toplevels ()), ==, n_toplevels);
       app_test_wait_for (triage_attachment_view_get_kind (view) == expected[i].kind, APP_TEST_WAIT_MS);
       if (expected[i].kind == TRIAGE_ATTACHMENT_KIND_JSON)
         {
@@ -223,16 +205,13 @@ test_app_attachments (void)
         g_assert_error ((GError *) triage_attachment_view_get_error (view),
                         TRIAGE_ATTACHMENT_ERROR, TRIAGE_ATTACHMENT_ERROR_URI_REFUSED);
       /* The https one is an address to load on request: nothing fetched. */
+
+      /* Back to the request, as it was. */
+      gtk_widget_activate_action (GTK_WIDGET (test_app_window ()), "win.back", NULL);
+      g_assert_null (triage_window_get_attachment_view (test_app_window ()));
+      g_assert_cmpstr (triage_request_get_id (triage_window_get_current_request (test_app_window ())),
+                       ==, id);
     }
-
-  {
-    GHashTableIter iter;
-    gpointer window;
-
-    g_hash_table_iter_init (&iter, seen);
-    while (g_hash_table_iter_next (&iter, &window, NULL))
-      gtk_window_destroy (GTK_WINDOW (window));
-  }
 }
 
 /* The history keeps what history-retention-days says: older settled

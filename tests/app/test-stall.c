@@ -3,9 +3,9 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Opens, as the app does, an attachment window for each heavy case of
- * app-test-stall.h (one 600 kB line without spaces, a 600 kB minified JS
- * line, 100,000 short lines, 1 MB of JSON on one line) and a request whose
+ * Opens, as the app does, a preview over the main window's views for each
+ * heavy case of app-test-stall.h (one 600 kB line without spaces, a 600 kB
+ * minified JS line, 100,000 short lines, 1 MB of JSON on one line) and a request whose
  * title and description are 100 kB each in the decision view, an inbox row,
  * a history row and a bubble's texts. While each is opened, loaded and drawn,
  * a 10 ms timeout source measures how late the main loop answers; the worst
@@ -66,6 +66,8 @@
 static gboolean gl;
 /* The window the warm-up showed a request in, kept as the app's main window is. */
 static GtkWidget *main_window;
+/* The app's main window, made at start, in which previews open. */
+static TriageWindow *app_window;
 
 static guint frames;
 
@@ -144,15 +146,16 @@ test_preview (gconstpointer data)
   g_autofree char *text = NULL;
   AppTestStall stall;
   TriageAttachmentView *view;
-  GtkWidget *window;
+  GtkWidget *window = GTK_WIDGET (app_window);
+  guint n_toplevels = g_list_model_get_n_items (gtk_window_get_toplevels ());
 
   app_test_stall_start (&stall);
-  window = triage_attachment_window_new (NULL, attachment, "Stall test");
-  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
-  gtk_window_present (GTK_WINDOW (window));
-  view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window));
+  triage_window_show_attachment (app_window, attachment, "Stall test");
+  view = triage_window_get_attachment_view (app_window);
   app_test_wait_for (preview_ready (view), WAIT_MS);
   wait_drawn (window);
+  /* In the main window: no new toplevel, no new GL context. */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_window_get_toplevels ()), ==, n_toplevels);
 
   /* The whole text is there to search, shortened lines included. */
   text = triage_attachment_view_get_text (view);
@@ -201,15 +204,18 @@ test_preview (gconstpointer data)
 
   assert_stall (c->name, &stall);
 
-  gtk_window_destroy (GTK_WINDOW (window));
+  /* Back to the views, as the person goes back: the preview goes. */
+  g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
+  gtk_widget_activate_action (window, "win.back", NULL);
+  app_test_wait_for (view == NULL, WAIT_MS);
   app_test_stall_attachment_free (attachment);
 }
 
-/* A preview the person closes is kept, hidden and emptied, and the next one
- * is shown in it: with GTK's GL renderer a new window costs a GL context
- * (tens of ms of the main thread on a software GL). One is kept at most. */
+/* Every preview opens over the main window's views, in a page that goes
+ * when it closes; another preview opened while one is shown takes its
+ * place, and back returns to the views. */
 static void
-test_preview_window_again (void)
+test_preview_again (void)
 {
   static const char first_text[] = "first preview\n";
   static const char second_text[] = "second preview\n";
@@ -218,35 +224,39 @@ test_preview_window_again (void)
   AppTestStallCase text = { "again", "text/plain", "again.txt", NULL, NULL };
   AtpAttachment *first = app_test_stall_attachment (&text, first_bytes);
   AtpAttachment *second = app_test_stall_attachment (&text, second_bytes);
-  GtkWidget *window, *again, *other;
   TriageAttachmentView *view;
   g_autofree char *shown = NULL;
 
-  window = triage_attachment_window_show (NULL, first, "Stall test");
-  view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window));
+  triage_window_show_attachment (app_window, first, "Stall test");
+  view = triage_window_get_attachment_view (app_window);
   app_test_wait_for (preview_ready (view), WAIT_MS);
-  wait_drawn (window);
+  wait_drawn (GTK_WIDGET (app_window));
 
-  /* Closed: hidden and emptied, not destroyed. */
-  gtk_window_close (GTK_WINDOW (window));
-  g_assert_false (gtk_widget_get_visible (window));
-  g_assert_cmpint (triage_attachment_view_get_kind (view), ==, TRIAGE_ATTACHMENT_KIND_NONE);
+  /* Closed: gone. */
+  g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
+  gtk_widget_activate_action (GTK_WIDGET (app_window), "win.back", NULL);
+  g_assert_null (triage_window_get_attachment_view (app_window));
+  app_test_wait_for (view == NULL, WAIT_MS);
 
-  /* The next preview is shown in it. */
-  again = triage_attachment_window_show (NULL, second, "Stall test");
-  g_assert_true (again == window);
-  g_assert_true (gtk_widget_get_visible (again));
+  /* The next preview, then another one while it is shown, in its place. */
+  triage_window_show_attachment (app_window, second, "Stall test");
+  view = triage_window_get_attachment_view (app_window);
   app_test_wait_for (preview_ready (view), WAIT_MS);
-  wait_drawn (again);
+  wait_drawn (GTK_WIDGET (app_window));
   shown = triage_attachment_view_get_text (view);
   g_assert_cmpstr (shown, ==, second_text);
+  g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
+  triage_window_show_attachment (app_window, first, "Stall test");
+  app_test_wait_for (view == NULL, WAIT_MS);
+  view = triage_window_get_attachment_view (app_window);
+  app_test_wait_for (preview_ready (view), WAIT_MS);
+  wait_drawn (GTK_WIDGET (app_window));
+  g_clear_pointer (&shown, g_free);
+  shown = triage_attachment_view_get_text (view);
+  g_assert_cmpstr (shown, ==, first_text);
 
-  /* While it is open, another preview gets a window of its own. */
-  other = triage_attachment_window_show (NULL, first, "Stall test");
-  g_assert_true (other != again);
-
-  gtk_window_destroy (GTK_WINDOW (other));
-  gtk_window_destroy (GTK_WINDOW (again));
+  gtk_widget_activate_action (GTK_WIDGET (app_window), "win.back", NULL);
+  g_assert_null (triage_window_get_attachment_view (app_window));
   app_test_stall_attachment_free (first);
   app_test_stall_attachment_free (second);
 }
@@ -278,7 +288,7 @@ test_request (void)
   g_autoptr(TriageHistoryEntry) entry = app_test_stall_history_entry (notification);
   g_autofree char *summary = NULL;
   g_autofree char *body = NULL;
-  GtkWidget *window, *inbox_row, *history_row, *whole_window;
+  GtkWidget *window, *inbox_row, *history_row;
   TriageAttachmentView *view;
   g_autofree char *whole = NULL;
   g_autofree char *needle = NULL;
@@ -306,13 +316,15 @@ test_request (void)
 
   assert_stall ("request-100kB", &stall);
 
-  /* The whole text is a click away, in the text preview, without a stall either. */
+  /* The whole text is a click away, in the text preview over the main
+   * window's views, without a stall either. */
   g_assert_true (triage_whole_text_is_cut (notification));
   app_test_stall_start (&stall);
-  whole_window = triage_whole_text_show (gtk_window_get_child (GTK_WINDOW (window)), notification);
-  view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (whole_window));
+  g_assert_true (triage_whole_text_show (GTK_WIDGET (triage_window_get_inbox_pane (app_window)),
+                                         notification));
+  view = triage_window_get_attachment_view (app_window);
   app_test_wait_for (preview_ready (view), WAIT_MS);
-  wait_drawn (whole_window);
+  wait_drawn (GTK_WIDGET (app_window));
   whole = triage_attachment_view_get_text (view);
   g_assert_nonnull (strstr (whole, notification->context.title));
   g_assert_nonnull (strstr (whole, notification->context.description));
@@ -321,7 +333,9 @@ test_request (void)
   assert_found (view, needle);
   assert_stall ("request-100kB-whole", &stall);
 
-  gtk_window_destroy (GTK_WINDOW (whole_window));
+  g_object_add_weak_pointer (G_OBJECT (view), (gpointer *) &view);
+  gtk_widget_activate_action (GTK_WIDGET (app_window), "win.back", NULL);
+  app_test_wait_for (view == NULL, WAIT_MS);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -457,6 +471,7 @@ warm_up (void)
   g_autoptr(AtpNotification) notification = app_test_stall_request_sized (20, 20, 20, 5);
 
   app_test_stall_warm_up (notification, wait_drawn, &main_window);
+  app_window = app_test_stall_app_window (wait_drawn);
 }
 
 int
@@ -487,7 +502,7 @@ main (int   argc,
 
       g_test_add_data_func (path, &app_test_stall_cases[i], test_preview);
     }
-  g_test_add_func ("/stall/preview/window-again", test_preview_window_again);
+  g_test_add_func ("/stall/preview/again", test_preview_again);
   g_test_add_func ("/stall/request", test_request);
   g_test_add_func ("/stall/afp/long-line", test_afp_long_line);
   g_test_add_func ("/stall/aitp/huge-options", test_aitp_huge_options);
@@ -495,6 +510,7 @@ main (int   argc,
   status = g_test_run ();
   if (main_window != NULL)
     gtk_window_destroy (GTK_WINDOW (main_window));
+  gtk_window_destroy (GTK_WINDOW (app_window));
 
   return status;
 }

@@ -1,5 +1,5 @@
 /* test-window.c — the main window: inbox pane, connection bar, keyboard triage,
- * the history view, a narrow, large-text or dark window
+ * the history view, a narrow, large-text or dark window, previews over the request
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -9,6 +9,7 @@
 
 #include "app-test-common.h"
 #include "browse-test-common.h"
+#include "triage-attachment-page.h"
 #include "triage-decision-view.h"
 #include "triage-window.h"
 #include "ui-test-util.h"
@@ -571,6 +572,118 @@ test_history (void)
   browse_test_rm_rf (dir);
 }
 
+/* An attachment row of the decision view under @widget, titled @title. */
+static GtkWidget *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_row (c, title);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* A preview opens over the request in this window (no window of its own:
+ * with GL that cost a new GL context), with the keyboard in it; back
+ * (Escape, Alt+Left, the button) returns to the request as it was, the
+ * keyboard on the row it was opened from. */
+static void
+test_preview (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autofree char *data = g_base64_encode ((const guchar *) "first line\nsecond\n", 18);
+  g_autofree char *json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\","
+                                           " \"timestamp\": \"2026-11-29T10:00:00Z\","
+                                           " \"service\": {\"id\": \"ci\", \"name\": \"CI\"},"
+                                           " \"context\": {\"title\": \"Look\", \"description\": \"At this\", \"attachments\": ["
+                                           "  {\"type\": \"text/plain\", \"description\": \"notes.txt\","
+                                           "   \"data\": \"%s\"}]},"
+                                           " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\","
+                                           "   \"response_type\": \"simple\"}], \"status\": \"delivered\"}",
+                                           ID_A, data);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpNotification) notification = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT,
+                                                                             &error);
+  guint n_toplevels;
+  TriageWindow *window;
+  TriageAttachmentPage *page;
+  TriageAttachmentView *view;
+  GtkWidget *row;
+  g_autofree char *text = NULL;
+
+  g_assert_no_error (error);
+  triage_inbox_model_add (model, notification, NULL);
+  window = new_window (model);
+  n_toplevels = g_list_model_get_n_items (gtk_window_get_toplevels ());
+  g_assert_true (triage_window_show_request (window, ID_A));
+  row = find_row (triage_window_get_decision_view (window), "notes.txt");
+  g_assert_nonnull (row);
+  gtk_widget_grab_focus (row);
+  g_assert_null (triage_window_get_attachment_view (window));
+
+  /* Opened from the row: over the request, in this window. */
+  g_signal_emit_by_name (row, "activate");
+  view = triage_window_get_attachment_view (window);
+  g_assert_nonnull (view);
+  page = TRIAGE_ATTACHMENT_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (view), TRIAGE_TYPE_ATTACHMENT_PAGE));
+  g_assert_true (gtk_widget_get_root (GTK_WIDGET (page)) == GTK_ROOT (window));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_window_get_toplevels ()), ==, n_toplevels);
+  g_assert_cmpstr (triage_attachment_page_get_title (page), ==, "notes.txt");
+  app_test_wait_for (triage_attachment_view_get_kind (view) == TRIAGE_ATTACHMENT_KIND_TEXT, APP_TEST_WAIT_MS);
+  text = triage_attachment_view_get_text (view);
+  g_assert_cmpstr (text, ==, "first line\nsecond\n");
+  app_test_wait_for (gtk_widget_get_mapped (GTK_WIDGET (view)), APP_TEST_WAIT_MS);
+  g_assert_true (focus_inside (window, GTK_WIDGET (page)));
+
+  /* Ctrl+F (the application's) searches the preview, not the inbox. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.search", NULL);
+  g_assert_true (focus_inside (window, GTK_WIDGET (page)));
+
+  /* Escape (the page's back): the request as it was, the keyboard on the
+   * row; the page gone, with what it held. */
+  g_object_add_weak_pointer (G_OBJECT (page), (gpointer *) &page);
+  gtk_widget_activate_action (GTK_WIDGET (view), "page.back", NULL);
+  g_assert_null (triage_window_get_attachment_view (window));
+  g_assert_cmpstr (current_id (window), ==, ID_A);
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == row);
+  app_test_wait_for (page == NULL, APP_TEST_WAIT_MS);
+
+  /* Alt+Left does the same; Alt+2 closes it and goes on. */
+  g_signal_emit_by_name (row, "activate");
+  g_assert_nonnull (triage_window_get_attachment_view (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL);
+  g_assert_null (triage_window_get_attachment_view (window));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == row);
+  g_signal_emit_by_name (row, "activate");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "history");
+  g_assert_null (triage_window_get_attachment_view (window));
+  g_assert_cmpstr (triage_window_get_view (window), ==, "history");
+  g_assert_true (focus_inside (window, GTK_WIDGET (triage_window_get_history_view (window))));
+
+  /* A request's whole text too (the views' "Show the Whole Request"). */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (triage_window_get_inbox_pane (window)),
+                                             "win.preview-text", "(sss)", "The Whole Request",
+                                             "all of it", "CI"));
+  view = triage_window_get_attachment_view (window);
+  g_assert_nonnull (view);
+  page = TRIAGE_ATTACHMENT_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (view), TRIAGE_TYPE_ATTACHMENT_PAGE));
+  g_assert_cmpstr (triage_attachment_page_get_title (page), ==, "The Whole Request");
+  app_test_wait_for (triage_attachment_view_get_kind (view) == TRIAGE_ATTACHMENT_KIND_TEXT, APP_TEST_WAIT_MS);
+  g_clear_pointer (&text, g_free);
+  text = triage_attachment_view_get_text (view);
+  g_assert_cmpstr (text, ==, "all of it");
+
+  destroy_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -587,6 +700,7 @@ main (int   argc,
   g_test_add_func ("/window/narrow", test_narrow);
   g_test_add_func ("/window/large-text-dark", test_large_text_dark);
   g_test_add_func ("/window/history", test_history);
+  g_test_add_func ("/window/preview", test_preview);
 
   return g_test_run ();
 }

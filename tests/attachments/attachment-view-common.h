@@ -18,7 +18,7 @@
 #include "triage-attachment-fetch.h"
 #include "triage-attachment-file.h"
 #include "triage-attachment-view.h"
-#include "triage-attachment-window.h"
+#include "triage-attachment-page.h"
 #include "triage-attachment-error.h"
 #include "triage-image-decoder.h"
 
@@ -157,9 +157,9 @@ void attachment_view_test_open_with_copy_name (Fixture       *fixture,
 void attachment_view_test_open_with_content_type (Fixture       *fixture,
                                                   gconstpointer  data);
 
-/* attachment-view-window.c */
-void attachment_view_test_window (void);
-void attachment_view_test_window_narrow (void);
+/* attachment-view-page.c */
+void attachment_view_test_page (void);
+void attachment_view_test_page_narrow (void);
 void attachment_view_test_shortcuts_listed (void);
 
 G_END_DECLS

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The attachment preview in a real window (suite 'ui': needs a display).
- * The tests are in attachment-view-*.c by topic (inline, uri, save, window),
+ * The tests are in attachment-view-*.c by topic (inline, uri, save, page),
  * the fixture and helpers in attachment-view-common.c.
  */
 
@@ -60,9 +60,9 @@ main (int   argc,
        attachment_view_test_open_with_copy_name);
   ADD ("/attachments/attachment-view/open-with-content-type",
        attachment_view_test_open_with_content_type);
-  g_test_add_func ("/attachments/attachment-view/window", attachment_view_test_window);
-  g_test_add_func ("/attachments/attachment-view/window-narrow",
-                   attachment_view_test_window_narrow);
+  g_test_add_func ("/attachments/attachment-view/page", attachment_view_test_page);
+  g_test_add_func ("/attachments/attachment-view/page-narrow",
+                   attachment_view_test_page_narrow);
   g_test_add_func ("/attachments/attachment-view/shortcuts-listed",
                    attachment_view_test_shortcuts_listed);
 

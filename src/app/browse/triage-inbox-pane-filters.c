@@ -249,6 +249,21 @@ warm_haystacks_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The warm-up starts once requests stopped coming for a moment: while a
+ * resync brings the pending set a page at a time, its idle turns took the
+ * main loop (5 % of the app's CPU) from the pages still being listed and
+ * shown (bench/app's full day). A search meanwhile folds what it needs. */
+#define WARM_QUIET_MS 300
+
+static gboolean
+warm_start_cb (gpointer data)
+{
+  TriageInboxPane *self = data;
+
+  self->warm_idle_id = g_idle_add_full (G_PRIORITY_LOW, warm_haystacks_cb, self, NULL);
+  return G_SOURCE_REMOVE;
+}
+
 void
 triage_inbox_pane_source_items_changed (TriageInboxPane *self,
                         guint            position,
@@ -285,8 +300,8 @@ triage_inbox_pane_source_items_changed (TriageInboxPane *self,
   if (added > 0)
     {
       self->warm_position = MIN (self->warm_position, position);
-      if (self->warm_idle_id == 0)
-        self->warm_idle_id = g_idle_add_full (G_PRIORITY_LOW, warm_haystacks_cb, self, NULL);
+      g_clear_handle_id (&self->warm_idle_id, g_source_remove);
+      self->warm_idle_id = g_timeout_add (WARM_QUIET_MS, warm_start_cb, self);
     }
   else
     self->warm_position = MIN (self->warm_position, self->mirror->len);

@@ -57,7 +57,7 @@ struct _TriageInboxPane
   gboolean             facets_dirty;
   gboolean             updating_dropdowns;
   guint                dropdowns_idle_id;
-  guint                warm_idle_id;
+  guint                warm_idle_id;     /* the warm-up, or the wait for a quiet inbox before it */
   guint                incremental_threshold;
   guint                warm_position;
   guint                deferred_idle_id;

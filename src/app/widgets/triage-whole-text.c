@@ -9,7 +9,6 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "triage-attachment-window.h"
 #include "triage-decision-format.h"
 #include "triage-whole-text.h"
 
@@ -94,49 +93,40 @@ triage_whole_text_dup (AtpNotification *notification)
 
 /**
  * triage_whole_text_show_text:
- * @from: the widget the person asked from (its window is the preview's parent)
+ * @from: the widget the person asked from
  * @text: a request's whole text, as a view of its protocol puts it together
- * @service_name: the name of the service that sent the request
+ * @service_name: (nullable): the name of the service that sent the request
  *
- * Opens @text in an attachment preview window.
+ * Opens @text in the text preview, through the `win.preview-text` action of
+ * the window @from is in (the main window shows it over the request).
  *
- * Returns: (transfer none): the window, presented
+ * Returns: whether a window took it (%FALSE for a view outside the main
+ *   window, which has no preview)
  */
-GtkWidget *
+gboolean
 triage_whole_text_show_text (GtkWidget  *from,
                              const char *text,
                              const char *service_name)
 {
-  GtkRoot *root = gtk_widget_get_root (from);
-  AtpAttachment attachment = { 0 };
-  GtkWidget *window;
+  g_return_val_if_fail (GTK_IS_WIDGET (from), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
 
-  g_return_val_if_fail (GTK_IS_WIDGET (from), NULL);
-  g_return_val_if_fail (text != NULL, NULL);
-
-  attachment.type = (char *) "text/plain";
-  /* Translators: the title of the window that shows a request's whole text */
-  attachment.description = (char *) _("The Whole Request");
-  attachment.data = g_base64_encode ((const guchar *) text, strlen (text));
-  attachment.decoded_size = strlen (text);
-  window = triage_attachment_window_show (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                          &attachment, service_name);
-  g_free (attachment.data);
-
-  return window;
+  /* Translators: the title of the preview that shows a request's whole text */
+  return gtk_widget_activate_action (from, "win.preview-text", "(sss)", _("The Whole Request"),
+                                     text, service_name ? service_name : "");
 }
 
 /**
  * triage_whole_text_show:
- * @from: the widget the person asked from (its window is the preview's parent)
+ * @from: the widget the person asked from
  * @notification: a request
  *
- * Opens the request's whole text (triage_whole_text_dup()) in an attachment
- * preview window.
+ * Opens the request's whole text (triage_whole_text_dup()) in the text
+ * preview (triage_whole_text_show_text()).
  *
- * Returns: (transfer none): the window, presented
+ * Returns: whether a window took it
  */
-GtkWidget *
+gboolean
 triage_whole_text_show (GtkWidget       *from,
                         AtpNotification *notification)
 {

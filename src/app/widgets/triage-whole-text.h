@@ -12,12 +12,12 @@
 
 G_BEGIN_DECLS
 
-gboolean   triage_whole_text_is_cut    (AtpNotification *notification);
-char      *triage_whole_text_dup       (AtpNotification *notification);
-GtkWidget *triage_whole_text_show      (GtkWidget       *from,
-                                        AtpNotification *notification);
-GtkWidget *triage_whole_text_show_text (GtkWidget       *from,
-                                        const char      *text,
-                                        const char      *service_name);
+gboolean  triage_whole_text_is_cut    (AtpNotification *notification);
+char     *triage_whole_text_dup       (AtpNotification *notification);
+gboolean  triage_whole_text_show      (GtkWidget       *from,
+                                       AtpNotification *notification);
+gboolean  triage_whole_text_show_text (GtkWidget       *from,
+                                       const char      *text,
+                                       const char      *service_name);
 
 G_END_DECLS

@@ -214,6 +214,7 @@ on_request_finished (SoupServer        *soup,
                      SoupServerMessage *msg,
                      gpointer           user_data)
 {
+  triage_server_uncork_answer (msg);
   finished (user_data, msg, FALSE);
   triage_server_keepalive_watch (user_data, msg);
 }
@@ -223,6 +224,7 @@ on_request_aborted (SoupServer        *soup,
                     SoupServerMessage *msg,
                     gpointer           user_data)
 {
+  triage_server_uncork_answer (msg);
   finished (user_data, msg, TRUE);
 }
 

@@ -46,6 +46,8 @@ typedef struct
   GHashTable          *rates;           /* key → gint64 theoretical arrival time (monotonic µs) */
   gint64               rates_swept;
   TriageStoreCommitObserver commit_observer;
+  TriageStoreBeforeCommit before_commit;
+  gpointer             before_commit_data;
 } TriageStorePrivate;
 
 #define RATE_SWEEP_INTERVAL_US G_TIME_SPAN_MINUTE
@@ -237,6 +239,8 @@ triage_store_commit (TriageStore *self,
   g_clear_handle_id (&priv->timeout_source, g_source_remove);
   if (!priv->open)
     return TRUE;
+  if (priv->before_commit != NULL)
+    priv->before_commit (priv->before_commit_data);
   priv->open = FALSE;
   priv->due = FALSE;
   start = g_get_monotonic_time ();
@@ -282,6 +286,8 @@ start_commit (TriageStore *self)
       priv->due = TRUE;
       return;
     }
+  if (priv->before_commit != NULL)
+    priv->before_commit (priv->before_commit_data);
   priv->open = FALSE;
   priv->due = FALSE;
   flight = g_new0 (Flight, 1);
@@ -372,6 +378,17 @@ triage_store_set_commit_observer (TriageStore              *self,
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
   priv->commit_observer = observer;
+}
+
+void
+triage_store_set_before_commit (TriageStore            *self,
+                                TriageStoreBeforeCommit func,
+                                gpointer                data)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  priv->before_commit = func;
+  priv->before_commit_data = data;
 }
 
 gboolean

@@ -108,6 +108,12 @@ void         triage_store_count_webhooks  (TriageStore  *self,
                                            gint64       *failed);
 void         triage_store_set_commit_observer (TriageStore              *self,
                                                TriageStoreCommitObserver observer);
+/* Called as a batch's turn to commit comes, while it is still open: what
+ * it writes (and the events it adds) joins the batch. */
+typedef void (*TriageStoreBeforeCommit) (gpointer data);
+void         triage_store_set_before_commit (TriageStore            *self,
+                                             TriageStoreBeforeCommit func,
+                                             gpointer                data);
 
 void         triage_service_row_free      (TriageServiceRow *row);
 TriageServiceRow *triage_service_row_copy (const TriageServiceRow *row);

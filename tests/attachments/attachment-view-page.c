@@ -1,31 +1,82 @@
-/* attachment-view-window.c
+/* attachment-view-page.c
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The attachment window: its title and view, a narrow window with large
- * text in the dark style, and its keys in the shortcuts window.
+ * The attachment page (what the main window shows over a request to
+ * preview an attachment): its title, back button and view, a narrow window
+ * with large text in the dark style, and its keys in the shortcuts window.
  */
 
 #define G_LOG_DOMAIN "test-attachment-view"
 
 #include "attachment-view-common.h"
 
+/* A window of @attachment's page, as the main window's is sized at least. */
+static GtkWidget *
+page_window_new (const AtpAttachment   *attachment,
+                 const char            *service_name,
+                 TriageAttachmentPage **page)
+{
+  GtkWidget *window = adw_window_new ();
+
+  *page = TRIAGE_ATTACHMENT_PAGE (triage_attachment_page_new ());
+  triage_attachment_page_set_attachment (*page, attachment, service_name);
+  adw_window_set_content (ADW_WINDOW (window), GTK_WIDGET (*page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 720, 560);
+
+  return window;
+}
+
+static void
+on_back (TriageAttachmentPage *page,
+         guint                *count)
+{
+  (*count)++;
+}
+
+static gboolean
+is_back_button (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "page.back") == 0;
+}
+
 void
-attachment_view_test_window (void)
+attachment_view_test_page (void)
 {
   static const char text[] = "hello";
   g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "greeting <b>",
                                                                      text, 5);
-  GtkWidget *window = triage_attachment_window_new (NULL, attachment, "Bot");
-  TriageAttachmentView *view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window));
+  TriageAttachmentPage *page;
+  GtkWidget *window = page_window_new (attachment, "Bot", &page);
+  TriageAttachmentView *view = triage_attachment_page_get_view (page);
+  GtkWidget *back;
   g_autofree char *shown = NULL;
+  guint backs = 0;
 
+  g_signal_connect (page, "back", G_CALLBACK (on_back), &backs);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "greeting <b>");
+  /* The name as plain text, not markup. */
+  g_assert_cmpstr (triage_attachment_page_get_title (page), ==, "greeting <b>");
   g_assert_cmpint (triage_attachment_view_get_kind (view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
   shown = triage_attachment_view_get_text (view);
   g_assert_cmpstr (shown, ==, "hello");
+
+  /* Back: a button with a name to read out, and Escape. */
+  back = attachment_view_test_find_widget (window, is_back_button, NULL);
+  g_assert_nonnull (back);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (back), ==, "Back to the Request");
+  g_signal_emit_by_name (back, "clicked");
+  g_assert_cmpuint (backs, ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "page.back", NULL));
+  g_assert_cmpuint (backs, ==, 2);
+
+  /* Emptied: nothing left of the attachment. */
+  triage_attachment_page_set_attachment (page, NULL, NULL);
+  g_assert_cmpstr (triage_attachment_page_get_title (page), ==, "");
+  g_assert_cmpint (triage_attachment_view_get_kind (view), ==, TRIAGE_ATTACHMENT_KIND_NONE);
 
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -77,7 +128,7 @@ assert_reachable (GtkWidget  *window,
 
 /* Each kind of attachment fits 360 pixels with large text (1.5 ×), in the dark style. */
 void
-attachment_view_test_window_narrow (void)
+attachment_view_test_page_narrow (void)
 {
   static const char text[] = "Version 2.1.0 includes faster builds and a long line of text "
                              "that must wrap or scroll, never widen the window.\n";
@@ -113,8 +164,9 @@ attachment_view_test_window_narrow (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (attachments); i++)
     {
-      GtkWidget *window = triage_attachment_window_new (NULL, attachments[i], "Build bot");
-      TriageAttachmentView *view = triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window));
+      TriageAttachmentPage *page;
+      GtkWidget *window = page_window_new (attachments[i], "Build bot", &page);
+      TriageAttachmentView *view = triage_attachment_page_get_view (page);
       GtkWidget *content = adw_window_get_content (ADW_WINDOW (window));
       GdkRGBA color;
 
@@ -126,7 +178,7 @@ attachment_view_test_window_narrow (void)
         g_main_context_iteration (NULL, FALSE);
 
       if (minimum_width (window) > 360)
-        g_error ("the attachment window (%s) needs %d pixels, more than 360",
+        g_error ("the attachment page (%s) needs %d pixels, more than 360",
                  g_enum_to_string (TRIAGE_TYPE_ATTACHMENT_KIND, kinds[i]), minimum_width (window));
       g_assert_cmpint (window_width (window), ==, 360);
 
@@ -173,14 +225,14 @@ collect_keys (GtkWidget  *widget,
           g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
           g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
 
-          /* The window's and the view's own keys, not GTK's (F10, the inspector). */
-          if (strstr (action, "attachment.") != NULL || strstr (action, "window.close") != NULL)
+          /* The page's and the view's own keys, not GTK's (F10, the inspector). */
+          if (strstr (action, "attachment.") != NULL || strstr (action, "page.back") != NULL)
             g_ptr_array_add (keys, gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut)));
         }
     }
 }
 
-/* Every key of the attachment window is in the app's shortcuts window. */
+/* Every key of the attachment page is in the app's shortcuts window. */
 void
 attachment_view_test_shortcuts_listed (void)
 {
@@ -191,7 +243,8 @@ attachment_view_test_shortcuts_listed (void)
   g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "notes", "hi",
                                                                      2);
-  GtkWidget *window = triage_attachment_window_new (NULL, attachment, NULL);
+  TriageAttachmentPage *page;
+  GtkWidget *window = page_window_new (attachment, NULL, &page);
   GSList *objects = gtk_builder_get_objects (builder);
 
   for (GSList *l = objects; l != NULL; l = l->next)
@@ -208,13 +261,12 @@ attachment_view_test_shortcuts_listed (void)
       }
   g_slist_free (objects);
 
-  collect_keys (window, keys);
-  collect_keys (GTK_WIDGET (triage_attachment_window_get_view (TRIAGE_ATTACHMENT_WINDOW (window))),
-                keys);
-  g_assert_cmpuint (keys->len, >=, 4);   /* Escape, Ctrl+W, Ctrl+S, Ctrl+O */
+  collect_keys (GTK_WIDGET (page), keys);
+  collect_keys (GTK_WIDGET (triage_attachment_page_get_view (page)), keys);
+  g_assert_cmpuint (keys->len, >=, 4);   /* Escape, Ctrl+S, Ctrl+O, Ctrl+F */
   for (guint i = 0; i < keys->len; i++)
     if (!g_ptr_array_find_with_equal_func (listed, keys->pdata[i], g_str_equal, NULL))
-      g_error ("the attachment window's %s is not in the shortcuts window",
+      g_error ("the attachment page's %s is not in the shortcuts window",
                (char *) keys->pdata[i]);
 
   gtk_window_destroy (GTK_WINDOW (window));
