@@ -532,6 +532,51 @@ print_wal (const char *uri,
   printf ("\n");
 }
 
+/* Where the database's time went, statement by statement, in run.sh's
+ * throw-away cluster (it loads pg_stat_statements; the statistics of a
+ * database of one's own are left alone): counted from the reset, each
+ * statement's calls, plans and time per notification, the costliest first. */
+static gboolean
+statements_reset (const char *base_uri)
+{
+  g_autofree char *done = NULL;
+
+  if (g_getenv ("BENCH_POSTMASTER_PID") == NULL)
+    return FALSE;
+  done = triage_test_postgres_run_sql (base_uri, "SELECT pg_stat_statements_reset ()", NULL);
+  return done != NULL;
+}
+
+static void
+print_statements (const char *base_uri,
+                  double      notifications)
+{
+  g_autofree char *query = NULL, *rows = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  query = g_strdup_printf ("SELECT round (calls / %f, 2), round (plans / %f, 2),"
+                           " round (((total_plan_time + total_exec_time) * 1000 / %f)::numeric, 1),"
+                           " round (rows / %f, 2), left (regexp_replace (query, '\\s+', ' ', 'g'), 64)"
+                           " FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database"
+                           " WHERE datname = current_database ())"
+                           " ORDER BY total_plan_time + total_exec_time DESC LIMIT 20",
+                           notifications, notifications, notifications, notifications);
+  rows = triage_test_postgres_run_sql (base_uri, query, NULL);
+  if (rows == NULL)
+    return;
+  /* Plans are counted when pg_stat_statements.track_planning is on. */
+  printf ("  statements per notification (calls, plans made, µs planning and executing, rows;"
+          " the costliest first):\n");
+  lines = g_strsplit (g_strstrip (rows), "\n", 0);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], "|", 5);
+
+      if (g_strv_length (fields) == 5)
+        printf ("    %5s %5s %7s µs %5s  %s\n", fields[0], fields[1], fields[2], fields[3], fields[4]);
+    }
+}
+
 static gboolean
 kill_first (gpointer data)
 {
@@ -595,22 +640,26 @@ postgres (const char *base_uri,
   for (int round = 1; round <= rounds; round++)
     {
       gboolean last = round == rounds;
+      gboolean profile;
       double one, several;
+      gint64 before;
 
       {
         g_autoptr(Deployment) deployment = deployment_new (uri, 1);
         g_autofree char *what = g_strdup_printf ("PostgreSQL, one server (round %d)", round);
-        gint64 before;
         Wal wal;
 
         deployment_listen (deployment, 0);
         deployment_post_to (deployment, 0, 0, clients);
         before = commits (uri);
         wal = wal_now (uri);
+        profile = statements_reset (base_uri);
         one = throughput (deployment, what, sqlite_rate, "SQLite");
         printf ("  database transactions per notification: %.2f (group commit)\n",
                 (commits (uri) - before) / (one * seconds));
         print_wal (uri, wal, one * seconds);
+        if (profile)
+          print_statements (base_uri, one * seconds);
         if (last)
           {
             latency (deployment, "PostgreSQL, one server, open loop");
@@ -628,10 +677,16 @@ postgres (const char *base_uri,
          * left pending (hundreds of frames), and the latency would measure that. */
         deployment_listen (deployment, 1);
         deployment_post_to (deployment, 0, (guint) instances - 1, clients);
+        before = commits (uri);
         wal = wal_now (uri);
+        profile = statements_reset (base_uri);
         several = throughput (deployment, what, one, "one server, this round");
+        printf ("  database transactions per notification: %.2f\n",
+                (commits (uri) - before) / (several * seconds));
         /* Batches of several servers that commit side by side share a flush. */
         print_wal (uri, wal, several * seconds);
+        if (profile)
+          print_statements (base_uri, several * seconds);
         if (last)
           {
             /* Agents on one server, the person on another. */

@@ -11,7 +11,8 @@
 # --postgres: also on PostgreSQL, in a throw-away cluster this script makes
 # (initdb in a temporary folder under $TMPDIR, so on the same disk as SQLite's;
 # durable: fsync and synchronous_commit as PostgreSQL ships them, the time
-# spent flushing the WAL measured (track_wal_io_timing); a Unix socket
+# spent flushing the WAL measured (track_wal_io_timing), and that of each
+# statement (pg_stat_statements: the benchmark prints the costliest); a Unix socket
 # only; as the postgres user when run as root), stopped and removed at the end.
 # Or give --database postgresql://… for a database of your own (the benchmark
 # works in a schema of its own there and drops it).
@@ -78,9 +79,12 @@ if [ $postgres = 1 ]; then
   }
   trap stop_cluster EXIT
   $as "$bindir/initdb" -D "$cluster/data" -A trust -U postgres --no-instructions >/dev/null
+  settings="-c listen_addresses='' -c track_wal_io_timing=on"
+  settings="$settings -c shared_preload_libraries=pg_stat_statements"
   $as "$bindir/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w \
-    -o "-k $cluster -p 5432 -c listen_addresses='' -c track_wal_io_timing=on" start >/dev/null
+    -o "-k $cluster -p 5432 $settings" start >/dev/null
   $as "$bindir/createdb" -h "$cluster" -p 5432 -U postgres triage
+  $as "$bindir/psql" -h "$cluster" -p 5432 -U postgres -q -c "CREATE EXTENSION pg_stat_statements" triage
   BENCH_POSTMASTER_PID=$(head -n 1 "$cluster/data/postmaster.pid")
   export BENCH_POSTMASTER_PID
   set -- --database "postgresql:///triage?host=$cluster&port=5432&user=postgres" "$@"

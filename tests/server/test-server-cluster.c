@@ -262,6 +262,32 @@ test_cross_delivery (Cluster       *cluster,
   reply_clear (&waited);
 }
 
+/* A notification to two people, posted to A, with a stream each on B and
+ * C: whichever pushes it first marks it delivered, and both hear that,
+ * though neither server wrote it (the recipients come with the update). */
+static void
+test_delivered_to_all (Cluster       *cluster,
+                       gconstpointer  data)
+{
+  TriageTestServer *a = cluster->servers[0], *b = cluster->servers[1], *c = cluster->servers[2];
+  const char *both[] = { "alice", "bob", NULL };
+  g_autofree char *bob = NULL, *key = NULL, *id = NULL;
+  g_autoptr(SrvSocket) on_b = NULL, on_c = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (triage_test_server_create_user (a, "bob", &bob, &error));
+  g_assert_true (triage_test_server_create_service (c, "both", both, NULL, NULL, &key, NULL,
+                                                    &error));
+  g_assert_no_error (error);
+  on_b = ws_open_ready (b, cluster->alice);
+  on_c = ws_open_ready (c, bob);
+  id = post (a, key, "To both", 0);
+  srv_wait_until (srv_find_update (on_b, id, "delivered") != NULL, "delivered, for alice on B");
+  srv_wait_until (srv_find_update (on_c, id, "delivered") != NULL, "delivered, for bob on C");
+  g_assert_cmpuint (srv_count_frames (on_b, "status_update", id), ==, 1);
+  g_assert_cmpuint (srv_count_frames (on_c, "status_update", id), ==, 1);
+}
+
 /* Server-Sent Events resume on another server from the id the client last
  * got: event ids follow the order of commits whichever server made them, so
  * "after this id" means the same everywhere. */
@@ -723,6 +749,7 @@ main (int    argc,
 #define ADD(path, shape, func) \
   g_test_add (path, Cluster, shape, cluster_setup, func, cluster_teardown)
   ADD ("/cluster/cross-delivery", &three, test_cross_delivery);
+  ADD ("/cluster/delivered-to-all", &three, test_delivered_to_all);
   ADD ("/cluster/sse-resume-elsewhere", &two, test_sse_resume_elsewhere);
   ADD ("/cluster/single-expiry", &three, test_single_expiry);
   ADD ("/cluster/webhook-once", &three, test_webhook_once);

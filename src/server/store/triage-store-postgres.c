@@ -166,10 +166,10 @@ query_strings (TriageStorePostgres *self,
   return strings_of (result);
 }
 
-static void
-remember_recipients (TriageStorePostgres *self,
-                     const char          *id,
-                     GStrv                users)
+void
+triage_store_postgres_remember_recipients (TriageStorePostgres *self,
+                                           const char          *id,
+                                           GStrv                users)
 {
   char *key = g_strdup (id);
 
@@ -319,7 +319,7 @@ postgres_insert_notification (TriageStore *store,
     if (!PQgetisnull (result, i, 1))
       g_ptr_array_add (users, triage_pg_text (result, i, 1));
   g_ptr_array_add (users, NULL);
-  remember_recipients (self, id, (GStrv) g_ptr_array_free (users, FALSE));
+  triage_store_postgres_remember_recipients (self, id, (GStrv) g_ptr_array_free (users, FALSE));
   return TRIAGE_STORE_INSERTED;
 }
 
@@ -367,7 +367,7 @@ postgres_recipients (TriageStore *store,
       users = query_strings (self, RECIPIENTS_SQL, 1, params);
     }
   if (users[0] != NULL)
-    remember_recipients (self, notification_id, g_strdupv (users));
+    triage_store_postgres_remember_recipients (self, notification_id, g_strdupv (users));
   return users;
 }
 

@@ -43,6 +43,11 @@ gint64            triage_store_postgres_number      (TriageStorePostgres *self,
                                                      const char          *sql,
                                                      int                  n_params,
                                                      const char * const  *params);
+/* Keeps @users (taken), who notification @id goes to: they never change
+ * (triage-store-postgres.c). */
+void              triage_store_postgres_remember_recipients (TriageStorePostgres *self,
+                                                             const char          *id,
+                                                             GStrv                users);
 /* The bits of @mask (statuses, protocols) as an int[] literal. */
 char             *triage_store_postgres_int_array   (guint                mask);
 /* The services kept once found (triage-store-postgres-services.c). */
