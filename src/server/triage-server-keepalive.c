@@ -19,6 +19,15 @@
  * it, and its request-started ends the watch), the client's end of the
  * stream or an error closes the socket, and so does --request-timeout of
  * idleness, as it would for a request sent only in part.
+ *
+ * The watch begins once the connection has been idle for WATCH_DELAY_MS: a
+ * client that keeps its connection busy (an agent posting, a benchmark's
+ * closed loop) sends its next request before, and its connection is never
+ * watched. Watched after each answer, each request added a socket to the
+ * main loop's poll and took it out again, and GLib wakes its loop for each
+ * (an eventfd write and an extra turn of the loop: a third of the server's
+ * poll () calls under full load, bench/server/bench-cpu.c). A client that
+ * goes away between requests has its socket closed WATCH_DELAY_MS later.
  */
 
 #define G_LOG_DOMAIN "triage-server"
@@ -33,6 +42,8 @@ typedef struct
   GSource              *readable;
   TriageServerDeadline *idle;   /* --request-timeout of idleness */
 } Watch;
+
+#define WATCH_DELAY_MS 100
 
 static GQuark watch_quark;     /* on a GSocket: its Watch */
 static GQuark started_quark;   /* on a GSocket: how many requests began on it */
@@ -102,7 +113,11 @@ typedef struct
   TriageServer *server;
   GSocket      *socket;
   gsize         started;   /* requests begun on it when the answer was written */
+  gint64        due;       /* monotonic µs: when its watch begins */
 } Pending;
+
+static GQueue pending_watches = G_QUEUE_INIT;   /* Pending*, oldest first */
+static guint pending_source;
 
 static gsize
 requests_started (GSocket *socket)
@@ -110,13 +125,12 @@ requests_started (GSocket *socket)
   return GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (socket), started_quark));
 }
 
-/* Run once libsoup has finished with the answer: a connection it closed
- * itself (not kept alive, or broken) needs no watch, nor one on which the
- * next request has begun meanwhile. */
-static gboolean
-start_watch (gpointer data)
+/* Once the connection has been idle for WATCH_DELAY_MS: a connection
+ * libsoup closed itself (not kept alive, or broken) needs no watch, nor
+ * one on which the next request has begun meanwhile. */
+static void
+start_watch (Pending *pending)
 {
-  Pending *pending = data;
   GSocket *socket = pending->socket;
   Watch *watch;
 
@@ -131,7 +145,22 @@ start_watch (gpointer data)
     }
   g_object_unref (socket);
   g_free (pending);
-  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+watches_due (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+  Pending *pending;
+
+  while ((pending = g_queue_peek_head (&pending_watches)) != NULL && pending->due <= now)
+    start_watch (g_queue_pop_head (&pending_watches));
+  if (g_queue_is_empty (&pending_watches))
+    {
+      pending_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
 }
 
 void
@@ -155,8 +184,11 @@ triage_server_keepalive_watch (TriageServer      *self,
   pending->socket = g_object_ref (socket);
   pending->server = self;
   pending->started = requests_started (socket);
+  pending->due = g_get_monotonic_time () + WATCH_DELAY_MS * 1000;
+  g_queue_push_tail (&pending_watches, pending);
   /* Not at idle priority: a busy server would never get to it. */
-  g_idle_add_full (G_PRIORITY_DEFAULT, start_watch, pending, NULL);
+  if (pending_source == 0)
+    pending_source = g_timeout_add (WATCH_DELAY_MS, watches_due, NULL);
 }
 
 /* A request begins on @msg's connection: libsoup is reading again. */
