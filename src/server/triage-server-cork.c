@@ -30,7 +30,6 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sys/socket.h>
 
 #include "triage-server-private.h"
 
@@ -44,7 +43,7 @@ set_cork (GSocket *socket,
 {
   if (g_socket_is_closed (socket) || g_socket_get_family (socket) == G_SOCKET_FAMILY_UNIX)
     return FALSE;
-  return setsockopt (g_socket_get_fd (socket), IPPROTO_TCP, TCP_CORK, &on, sizeof on) == 0;
+  return g_socket_set_option (socket, IPPROTO_TCP, TCP_CORK, on, NULL);
 }
 
 static void
