@@ -451,7 +451,7 @@ def main():
         keys("<Alt>1")
         time.sleep(1)
         click(node, "label", "rollout-plan.json")
-        shot("preview.png", 720, 560)
+        shot("preview.png")
         quit_app(app)
 
         # Open here, answered by alex on another device: the view says so.
