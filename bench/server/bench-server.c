@@ -301,7 +301,7 @@ cpu_since (Deployment *deployment,
   g_string_append (text, "\n  CPU of each server's main loop (of the wall time: on a core, "
                          "waiting for one):");
   for (guint i = 0; i < MIN (deployment->servers->len, MAX_SERVERS); i++)
-    g_string_append_printf (text, " %s%u %.0f %%, %.0f %%", i > 0 ? "; " : "", i + 1,
+    g_string_append_printf (text, "%s%u %.0f %%, %.0f %%", i > 0 ? "; " : " ", i + 1,
                             (after.main_cpu[i] - before.main_cpu[i]) / 10.0 / wall,
                             (after.main_wait[i] - before.main_wait[i]) / 10.0 / wall);
   /* What the machine could do were our processes alone on it and their
