@@ -33,6 +33,8 @@ mark_delivered (TriageServer          *self,
   if (row->status == ATP_STATUS_CREATED &&
       triage_store_mark_delivered (self->store, row->id, g_get_real_time ()))
     row->status = ATP_STATUS_DELIVERED;
+  else if (row->status == ATP_STATUS_DELIVERED)
+    triage_stream_fresh_read (self, row->id);
 }
 
 /* The same for a list page, in one statement: a page of 1,000 new rows was
@@ -50,7 +52,11 @@ mark_page_delivered (TriageServer *self,
       TriageNotificationRow *row = rows->pdata[i];
 
       if (row->status != ATP_STATUS_CREATED)
-        continue;
+        {
+          if (row->status == ATP_STATUS_DELIVERED)
+            triage_stream_fresh_read (self, row->id);
+          continue;
+        }
       g_ptr_array_add (created, row->id);
       g_hash_table_insert (by_id, row->id, row);
     }

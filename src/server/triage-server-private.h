@@ -67,6 +67,9 @@ typedef struct
   GPtrArray   *pushed;          /* ids just pushed to a stream, marked delivered together (shared store) */
   guint        pushed_source;
   GArray      *fresh;           /* FreshRequest: made in the open batch (one server's store) */
+  GHashTable  *fresh_moved;     /* ids of those moved on in the open batch (answered, …) */
+  GHashTable  *fresh_read;      /* ids a recipient read delivered (REST) in the open batch */
+  char        *inserted_delivered; /* the request just inserted delivered, till its publish */
   GHashTable  *premarked;       /* ids its commit marked delivered, till their push */
   TriageWebhooks *webhooks;     /* the delivery queue's runner (triage-server-webhook.c) */
   GMainLoop   *loop;
@@ -138,6 +141,9 @@ void     triage_server_publish        (TriageServer *self,
                                        int           status,
                                        const char   *reason,
                                        const char   *notification_json);
+/* A recipient read request @id as delivered (triage-server-stream-deliver.c). */
+void     triage_stream_fresh_read     (TriageServer *self,
+                                       const char   *id);
 gboolean triage_server_rate_check     (TriageServer      *self,
                                        SoupServerMessage *msg,
                                        TriageLimit        limit,

@@ -6,8 +6,9 @@
  * One open client stream (a WebSocket or an SSE response) and what the
  * files of the streams share: triage-server-stream.c (the table of streams,
  * the events pushed, the WebSocket), triage-server-stream-sse.c (Server-Sent
- * Events) and triage-server-stream-tick.c (heartbeats, pings, idle
- * connections, the event log's pruning).
+ * Events), triage-server-stream-tick.c (heartbeats, pings, idle
+ * connections, the event log's pruning) and triage-server-stream-deliver.c
+ * (new requests delivered in the batch that makes them).
  */
 
 #pragma once
@@ -68,6 +69,15 @@ void       triage_stream_sse_write           (Stream            *stream,
                                               const char        *data,
                                               gint64             id);
 void       triage_server_setup_events        (TriageServer      *self);
+
+/* triage-server-stream-deliver.c */
+void       triage_server_setup_deliver_in_batch    (TriageServer *self);
+void       triage_server_shutdown_deliver_in_batch (TriageServer *self);
+void       triage_stream_remember_fresh      (TriageServer      *self,
+                                              const char        *id,
+                                              int                protocol);
+void       triage_stream_fresh_moved         (TriageServer      *self,
+                                              const char        *id);
 
 /* triage-server-stream-tick.c */
 void       triage_server_start_stream_ticks  (TriageServer      *self);

@@ -14,7 +14,8 @@
  *
  * Here: the table of streams, the events pushed and the WebSocket; the SSE
  * endpoint is in triage-server-stream-sse.c, heartbeats and idle connections
- * in triage-server-stream-tick.c.
+ * in triage-server-stream-tick.c, new requests delivered in the batch that
+ * makes them in triage-server-stream-deliver.c.
  */
 
 #define G_LOG_DOMAIN "triage-server-stream"
@@ -291,98 +292,6 @@ on_store_event (const TriageEventRow *event,
   triage_server_event_seen (self, event);
 }
 
-/* ---- delivered in the batch that makes it ---- */
-
-typedef struct
-{
-  char *id;
-  int   protocol;
-} FreshRequest;
-
-static void
-fresh_request_clear (gpointer data)
-{
-  g_free (((FreshRequest *) data)->id);
-}
-
-/* Whether on_store_event () will push a new request @id of @protocol to a
- * stream, were its event handed on now. */
-static gboolean
-streams_take (TriageServer *self,
-              const char   *id,
-              int           protocol)
-{
-  g_auto(GStrv) users = triage_store_recipients (self->store, id);
-
-  for (guint u = 0; users != NULL && users[u] != NULL; u++)
-    {
-      GPtrArray *streams = triage_stream_list (self, users[u]);
-
-      for (guint i = 0; streams != NULL && i < streams->len; i++)
-        {
-          Stream *stream = streams->pdata[i];
-
-          if (triage_stream_wants (stream, protocol) &&
-              (stream->snapshot_ids == NULL || !g_hash_table_contains (stream->snapshot_ids, id)))
-            return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-/* A batch's turn to commit, on a store this server owns alone: each request
- * it made that a stream will be pushed once the batch is durable (in the
- * same turn of the main loop, right after the commit: nothing runs in
- * between that could close a stream) is marked delivered in the batch
- * itself, and the status update of that move logged after its creation.
- * Marked after the commit, on the push, its row was written twice: once
- * created, and again delivered in the next commit, with a statement of its
- * own (bench/server/bench-cpu.c). The push finds it marked. The frames a
- * stream gets are the same, in the same order. A failed commit takes the
- * mark back with the request. */
-static void
-deliver_in_batch (gpointer data)
-{
-  TriageServer *self = data;
-  g_autoptr(GArray) fresh = g_steal_pointer (&self->fresh);
-  gint64 now;
-
-  /* Each pushed since, or its batch rolled back. */
-  if (self->premarked != NULL)
-    g_hash_table_remove_all (self->premarked);
-  if (fresh == NULL || self->streams == NULL)
-    return;
-  now = g_get_real_time ();
-  for (guint i = 0; i < fresh->len; i++)
-    {
-      FreshRequest *request = &g_array_index (fresh, FreshRequest, i);
-
-      if (!streams_take (self, request->id, request->protocol) ||
-          !triage_store_mark_delivered (self->store, request->id, now))
-        continue;
-      if (self->premarked == NULL)
-        self->premarked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_hash_table_add (self->premarked, g_strdup (request->id));
-      triage_server_changed (self, request->id, ATP_STATUS_DELIVERED, NULL);
-    }
-}
-
-/* Request @id of @protocol was made in the open batch. */
-static void
-remember_fresh (TriageServer *self,
-                const char   *id,
-                int           protocol)
-{
-  FreshRequest request = { g_strdup (id), protocol };
-
-  if (self->fresh == NULL)
-    {
-      self->fresh = g_array_new (FALSE, FALSE, sizeof (FreshRequest));
-      g_array_set_clear_func (self->fresh, fresh_request_clear);
-    }
-  g_array_append_val (self->fresh, request);
-}
-
 /* Every transition of notification @id (and its creation) goes to every
  * stream of every recipient (a creation only to those that take its
  * @protocol; -1 for a transition): logged in the batch, pushed once durable.
@@ -423,9 +332,12 @@ triage_server_publish (TriageServer *self,
   triage_store_add_events (self->store, (const char * const *) users, type,
                            status == ATP_STATUS_CREATED ? protocol : -1, data, id,
                            g_get_real_time ());
-  if (status == ATP_STATUS_CREATED && users != NULL && users[0] != NULL &&
-      !triage_store_is_shared (self->store) && triage_store_in_batch (self->store))
-    remember_fresh (self, id, protocol);
+  if (triage_store_is_shared (self->store) || !triage_store_in_batch (self->store))
+    return;
+  if (status != ATP_STATUS_CREATED)
+    triage_stream_fresh_moved (self, id);
+  else if (users != NULL && users[0] != NULL)
+    triage_stream_remember_fresh (self, id, protocol);
 }
 
 /* The user's pending notifications, oldest first, each sent as a `notification`
@@ -700,7 +612,7 @@ triage_server_setup_streams (TriageServer *self)
   triage_server_setup_events (self);
   triage_store_set_event_func (self->store, on_store_event, self);
   if (!triage_store_is_shared (self->store))
-    triage_store_set_before_commit (self->store, deliver_in_batch, self);
+    triage_server_setup_deliver_in_batch (self);
   triage_server_start_stream_ticks (self);
 }
 
@@ -746,9 +658,7 @@ triage_server_shutdown_streams (TriageServer *self)
   GPtrArray *list;
 
   triage_store_set_event_func (self->store, NULL, NULL);
-  triage_store_set_before_commit (self->store, NULL, NULL);
-  g_clear_pointer (&self->fresh, g_array_unref);
-  g_clear_pointer (&self->premarked, g_hash_table_unref);
+  triage_server_shutdown_deliver_in_batch (self);
   /* Delivery is a courtesy: what was pushed last stays created. */
   g_clear_handle_id (&self->pushed_source, g_source_remove);
   g_clear_pointer (&self->pushed, g_ptr_array_unref);

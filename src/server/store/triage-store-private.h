@@ -202,4 +202,11 @@ void triage_store_committed  (TriageStore          *self,
 void triage_store_emit_event (TriageStore          *self,
                               const TriageEventRow *event);
 
+/* For backends that can write a new request with a status other than
+ * created (triage_store_set_insert_status ()): the status to write. */
+int  triage_store_insert_status (TriageStore        *self,
+                                 const char         *id,
+                                 int                 protocol,
+                                 const char * const *recipients);
+
 G_END_DECLS

@@ -402,15 +402,19 @@ sqlite_insert_notification (TriageStore *store,
                             gint64       deadline)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  /* Its recipients are inserted by the trigger notification_recipients_of
+   * (schema version 7), within this one statement: the service's. */
+  GStrv users = service_recipients (self, service_id);
+  /* Already delivered when the server will push it to a stream once the
+   * batch is durable: one write of the row, not an insert and an update. */
+  int status = triage_store_insert_status (store, id, protocol, (const char * const *) users);
   sqlite3_stmt *stmt;
   gboolean ok, exists;
 
-  /* Its recipients are inserted by the trigger notification_recipients_of
-   * (schema version 7), within this one statement. */
   stmt = cached (self,
     "INSERT INTO notifications (id, service_id, body, json, answer, project, status,"
     " created_at, deadline, updated_at, protocol, protocol_id)"
-    " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   /* The caller's texts live until done () below: not copied. */
   triage_store_sqlite_bind_static (stmt, 1, id);
   triage_store_sqlite_bind_static (stmt, 2, service_id);
@@ -418,21 +422,22 @@ sqlite_insert_notification (TriageStore *store,
   triage_store_sqlite_bind_static (stmt, 4, json);
   triage_store_sqlite_bind_static (stmt, 5, answer);
   triage_store_sqlite_bind_static (stmt, 6, project);
-  sqlite3_bind_int64 (stmt, 7, created_at);
+  sqlite3_bind_int (stmt, 7, status);
+  sqlite3_bind_int64 (stmt, 8, created_at);
   if (deadline > 0)
-    sqlite3_bind_int64 (stmt, 8, deadline);
+    sqlite3_bind_int64 (stmt, 9, deadline);
   else
-    sqlite3_bind_null (stmt, 8);
-  sqlite3_bind_int64 (stmt, 9, created_at);
-  sqlite3_bind_int (stmt, 10, protocol);
-  triage_store_sqlite_bind_static (stmt, 11, protocol_id);
+    sqlite3_bind_null (stmt, 9);
+  sqlite3_bind_int64 (stmt, 10, created_at);
+  sqlite3_bind_int (stmt, 11, protocol);
+  triage_store_sqlite_bind_static (stmt, 12, protocol_id);
   ok = sqlite3_step (stmt) == SQLITE_DONE;
   exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
   /* Those are the service's recipients, which the publish right after this
    * asks for: kept now rather than read back with a join. */
   if (ok)
-    keep_recipients (self, id, service_recipients (self, service_id));
+    keep_recipients (self, id, users);
   return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <gio/gio.h>
 
+#include "atp.h"
 #include "triage-store-private.h"
 #include "triage-store-postgres.h"
 #include "triage-store-sqlite.h"
@@ -48,6 +49,8 @@ typedef struct
   TriageStoreCommitObserver commit_observer;
   TriageStoreBeforeCommit before_commit;
   gpointer             before_commit_data;
+  TriageStoreInsertStatus insert_status;
+  gpointer             insert_status_data;
 } TriageStorePrivate;
 
 #define RATE_SWEEP_INTERVAL_US G_TIME_SPAN_MINUTE
@@ -393,6 +396,30 @@ triage_store_set_before_commit (TriageStore            *self,
 
   priv->before_commit = func;
   priv->before_commit_data = data;
+}
+
+void
+triage_store_set_insert_status (TriageStore            *self,
+                                TriageStoreInsertStatus func,
+                                gpointer                data)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  priv->insert_status = func;
+  priv->insert_status_data = data;
+}
+
+int
+triage_store_insert_status (TriageStore        *self,
+                            const char         *id,
+                            int                 protocol,
+                            const char * const *recipients)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  if (priv->insert_status == NULL)
+    return ATP_STATUS_CREATED;
+  return priv->insert_status (id, protocol, recipients, priv->insert_status_data);
 }
 
 gboolean

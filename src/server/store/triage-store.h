@@ -114,6 +114,16 @@ typedef void (*TriageStoreBeforeCommit) (gpointer data);
 void         triage_store_set_before_commit (TriageStore            *self,
                                              TriageStoreBeforeCommit func,
                                              gpointer                data);
+/* Asked by a store one server owns alone (SQLite) as a new request @id of
+ * @protocol goes to @recipients in the open batch: the status its row is
+ * written with (ATP_STATUS_CREATED when no function is set). */
+typedef int (*TriageStoreInsertStatus) (const char         *id,
+                                        int                 protocol,
+                                        const char * const *recipients,
+                                        gpointer            data);
+void         triage_store_set_insert_status (TriageStore            *self,
+                                             TriageStoreInsertStatus func,
+                                             gpointer                data);
 
 void         triage_service_row_free      (TriageServiceRow *row);
 TriageServiceRow *triage_service_row_copy (const TriageServiceRow *row);
