@@ -17,12 +17,25 @@
  * hands on the events after the last one only as far as their ids follow
  * each other: an id missing is a batch still committing (its NOTIFY brings
  * the next read) or one that never will (rolled back). A gap that stays
- * GAP_WAIT_MS is settled by a read under the lock taken exclusive
- * (triage_pg_log_read ()), which reads once every batch that had taken ids
- * has committed, and before any takes more: then a missing id is gone for
- * good. So readers seldom hold writers up. Reads go out in one round trip
+ * GAP_WAIT_MS is settled by the lock taken exclusive (as in
+ * triage_pg_log_read ()): the newest id under it is read once every batch
+ * that had taken ids has committed, and before any takes more, so a missing
+ * id up to it is gone for good. So readers seldom hold writers up. Reads go out in one round trip
  * and their answers are taken when the socket is readable: no wait holds the
  * main loop.
+ *
+ * This server's own batches are not read back: the store hands their events
+ * on as they commit (triage_pg_listener_add_own (), with the ids their
+ * INSERT returned), and the NOTIFY of this server's own connections wakes no
+ * read. Own events and the rows a read found wait in one queue, ordered by
+ * id, for the ids before them (pending): each is handed on once the one
+ * before it was, from one place and in id order, whichever way it came, and
+ * an id already handed on is dropped, so a stream gets every event once, in
+ * the log's order, as from a read of the whole log. A read leaves out the
+ * ids it already holds. A read that settles a gap reads the newest id under
+ * the lock (H), then, the lock let go, the events: every id up to H is
+ * committed or gone for good by then, own events included, so what waits
+ * up to H goes on, gaps or not.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -51,10 +64,17 @@
   "SELECT e.id, e.user_id, e.type," \
   " COALESCE (e.data, (SELECT n.json FROM notifications n WHERE n.id = e.notification_id))," \
   " e.notification_id, e.created_at, e.protocol FROM events e" \
-  " WHERE e.id > $1::bigint ORDER BY e.id LIMIT " G_STRINGIFY (FETCH_LIMIT)
+  " WHERE e.id > $1::bigint AND e.id <> ALL ($2::bigint[]) ORDER BY e.id" \
+  " LIMIT " G_STRINGIFY (FETCH_LIMIT)
 
 /* A read of the log under its lock: BEGIN, the lock, the read, COMMIT. */
 #define LOG_READ_STEPS 4
+/* The listener's, which settles a gap: the newest id under the lock, then,
+ * the lock let go, the events (a page of them is large, and its answer is
+ * taken by the main loop: a main loop held up meanwhile, in a wait of its
+ * own for the lock, would hold the lock too). */
+#define HORIZON_SQL "SELECT COALESCE (MAX (id), 0) FROM events"
+#define SETTLE_STEPS (LOG_READ_STEPS + 1)
 
 struct _TriagePgListener
 {
@@ -72,9 +92,14 @@ struct _TriagePgListener
   gboolean            locked;      /* the read out is under the lock */
   gboolean            want_lock;   /* the next one is */
   guint               gap;         /* a read under the lock, if an id stays missing */
-  TriagePgStatement   read[LOG_READ_STEPS];
+  TriagePgStatement   read[SETTLE_STEPS];
   TriagePgNumber      key, after;
-  TriagePgParam       lock_params[1], after_params[1];
+  TriagePgParam       lock_params[1], after_params[2];
+  char               *held;        /* the ids the read out leaves out (bigint[]) */
+  GTree              *pending;     /* &id → TriageEventRow*: committed, after a missing id */
+  guint               hand_on;     /* own events to hand on, soon */
+  TriagePgOwnFunc     own;
+  gpointer            own_data;
 };
 
 /* @sql (with @params) as the read of the log in @steps, under its lock. */
@@ -99,6 +124,93 @@ log_read_clear (TriagePgStatement *steps)
 {
   for (guint i = 0; i < LOG_READ_STEPS; i++)
     g_clear_pointer (&steps[i].result, PQclear);
+}
+
+static void
+read_clear (TriagePgListener *self)
+{
+  for (guint i = 0; i < SETTLE_STEPS; i++)
+    g_clear_pointer (&self->read[i].result, PQclear);
+}
+
+static gint
+compare_ids (gconstpointer a,
+             gconstpointer b,
+             gpointer      data)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Keeps a copy of @event until the ids before it are handed on, unless it
+ * was handed on or is kept already. */
+static void
+pending_add (TriagePgListener     *self,
+             const TriageEventRow *event)
+{
+  TriageEventRow *copy;
+
+  if (event->id <= self->last_id || g_tree_lookup (self->pending, &event->id) != NULL)
+    return;
+  copy = g_new0 (TriageEventRow, 1);
+  copy->id = event->id;
+  copy->user = g_strdup (event->user);
+  copy->type = g_strdup (event->type);
+  copy->data = g_strdup (event->data);
+  copy->notification_id = g_strdup (event->notification_id);
+  copy->created_at = event->created_at;
+  copy->protocol = event->protocol;
+  g_tree_insert (self->pending, &copy->id, copy);
+}
+
+/* Hands on the events kept, in id order, while each follows the last one
+ * handed on, or is at most @horizon (every id up to it is committed or gone
+ * for good). The function called may add more (a read's wait in the store:
+ * their commit was handed on). */
+static void
+hand_on_pending (TriagePgListener *self,
+                 gint64            horizon)
+{
+  GTreeNode *first;
+
+  while ((first = g_tree_node_first (self->pending)) != NULL)
+    {
+      TriageEventRow *event = g_tree_node_value (first);
+
+      if (event->id > self->last_id + 1 && event->id > horizon)
+        break;
+      g_tree_steal (self->pending, &event->id);
+      if (event->id > self->last_id)
+        {
+          self->last_id = event->id;
+          self->func (event, self->data);
+        }
+      triage_event_row_free (event);
+    }
+}
+
+static gboolean
+append_held (gpointer key,
+             gpointer value,
+             gpointer data)
+{
+  GString *array = data;
+
+  g_string_append_printf (array, "%s%" G_GINT64_FORMAT, array->len > 1 ? "," : "",
+                          *(gint64 *) key);
+  return FALSE;
+}
+
+/* The ids the next read leaves out, a bigint[]: those that wait. */
+static char *
+held_ids (TriagePgListener *self)
+{
+  GString *held = g_string_new ("{");
+
+  g_tree_foreach (self->pending, append_held, held);
+  g_string_append_c (held, '}');
+  return g_string_free (held, FALSE);
 }
 
 /* Runs @sql, a read of the event log, on @conn (with no transaction open)
@@ -146,7 +258,9 @@ drain_notifies (TriagePgListener *self)
 
   while (conn != NULL && (notify = PQnotifies (conn)) != NULL)
     {
-      any = TRUE;
+      /* This server's own commits are handed on as they are done. */
+      if (self->own == NULL || !self->own (notify->be_pid, self->own_data))
+        any = TRUE;
       PQfreemem (notify);
     }
   return any;
@@ -198,7 +312,7 @@ connection_lost (TriagePgListener *self)
   g_clear_handle_id (&self->fetch, g_source_remove);
   g_clear_handle_id (&self->gap, g_source_remove);
   self->fetching = FALSE;
-  log_read_clear (self->read);
+  read_clear (self);
   triage_pg_connection_drop (self->conn);
   self->retry_ms = self->retry_ms == 0 ? RETRY_FIRST_MS : MIN (2 * self->retry_ms, RETRY_MAX_MS);
   self->retry = g_timeout_add (self->retry_ms, on_retry, self);
@@ -238,7 +352,7 @@ fetch_failed (TriagePgListener *self,
               const GError     *error)
 {
   self->fetching = FALSE;
-  log_read_clear (self->read);
+  read_clear (self);
   if (triage_pg_connection_is_bad (self->conn))
     {
       connection_lost (self);
@@ -254,7 +368,7 @@ fetch_failed (TriagePgListener *self,
 static guint
 read_steps (TriagePgListener *self)
 {
-  return self->locked ? LOG_READ_STEPS : 1;
+  return self->locked ? SETTLE_STEPS : 1;
 }
 
 /* Sends the read of the events after the last one handed on; its answer is
@@ -272,13 +386,20 @@ fetch_events (TriagePgListener *self)
       return;
     }
   self->again = FALSE;
+  /* What waits is left out. */
+  g_free (self->held);
+  self->held = held_ids (self);
   self->locked = self->want_lock;
   self->want_lock = FALSE;
   self->after_params[0] = triage_pg_number (&self->after, self->last_id);
+  self->after_params[1] = self->held;
   if (self->locked)
-    log_read_steps (self->read, &self->key, self->lock_params, FETCH_SQL, 1, self->after_params);
+    {
+      log_read_steps (self->read, &self->key, self->lock_params, HORIZON_SQL, 0, NULL);
+      self->read[LOG_READ_STEPS] = (TriagePgStatement) { FETCH_SQL, 2, self->after_params, NULL };
+    }
   else
-    self->read[0] = (TriagePgStatement) { FETCH_SQL, 1, self->after_params, NULL };
+    self->read[0] = (TriagePgStatement) { FETCH_SQL, 2, self->after_params, NULL };
   if (!triage_pg_pipeline_send (self->conn, self->read, read_steps (self), &error))
     {
       fetch_failed (self, error);
@@ -293,10 +414,6 @@ fetch_events (TriagePgListener *self)
     }
 }
 
-/* Hands on the events the read found, in id order; reads again when it
- * found a full page, or a wake-up came meanwhile (for a commit after its
- * snapshot, maybe: that event would wait for the next wake-up, which may
- * never come). */
 static gboolean
 on_gap (gpointer data)
 {
@@ -308,11 +425,27 @@ on_gap (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Whatever still waits for a missing id is settled by a read under the
+ * lock if the id stays missing GAP_WAIT_MS. */
+static void
+watch_gap (TriagePgListener *self)
+{
+  if (g_tree_nnodes (self->pending) == 0)
+    g_clear_handle_id (&self->gap, g_source_remove);
+  else if (self->gap == 0)
+    self->gap = g_timeout_add (GAP_WAIT_MS, on_gap, self);
+}
+
+/* Hands on the events the read found with those that waited, in id order:
+ * past a missing id only under the lock, and up to the largest id it
+ * found. Reads again when it found a full page, or a wake-up came meanwhile
+ * (for a commit after its snapshot, maybe: that event would wait for the
+ * next wake-up, which may never come). */
 static void
 fetch_answered (TriagePgListener *self)
 {
   g_autoptr(GError) error = NULL;
-  gboolean gap = FALSE;
+  gint64 horizon = 0;
   TriagePgPoll poll;
   PGresult *result;
   guint count;
@@ -326,8 +459,14 @@ fetch_answered (TriagePgListener *self)
       return;
     }
   self->fetching = FALSE;
-  result = self->read[self->locked ? 2 : 0].result;
+  result = g_steal_pointer (&self->read[self->locked ? LOG_READ_STEPS : 0].result);
+  if (self->locked && self->read[2].result != NULL && PQntuples (self->read[2].result) == 1)
+    horizon = triage_pg_int (self->read[2].result, 0, 0);
+  read_clear (self);
   count = result != NULL ? (guint) PQntuples (result) : 0;
+  /* A full page settles no further than its last row: the rest is unread. */
+  if (count == FETCH_LIMIT)
+    horizon = MIN (horizon, triage_pg_int (result, (int) count - 1, 0));
   for (guint i = 0; i < count; i++)
     {
       TriageEventRow event = {
@@ -341,28 +480,67 @@ fetch_answered (TriagePgListener *self)
         .protocol = (int) triage_pg_int (result, (int) i, 6),
       };
 
-      /* Past a missing id only under the lock. */
-      if (!self->locked && event.id != self->last_id + 1)
+      /* What waited before it goes first. */
+      hand_on_pending (self, MIN (horizon, event.id - 1));
+      if (event.id <= self->last_id)
+        continue;
+      if (event.id == self->last_id + 1 || event.id <= horizon)
         {
-          gap = TRUE;
-          break;
+          g_tree_remove (self->pending, &event.id);
+          self->last_id = event.id;
+          self->func (&event, self->data);
         }
-      self->last_id = event.id;
-      self->func (&event, self->data);
+      else
+        pending_add (self, &event);
     }
-  log_read_clear (self->read);
-  if (!gap)
-    g_clear_handle_id (&self->gap, g_source_remove);
-  else if (self->gap == 0)
-    self->gap = g_timeout_add (GAP_WAIT_MS, on_gap, self);
-  if (drain_notifies (self) || self->again || self->want_lock || (count == FETCH_LIMIT && !gap))
+  g_clear_pointer (&result, PQclear);
+  hand_on_pending (self, horizon);
+  watch_gap (self);
+  /* Past a full page, unless it stopped at a missing id (the read under
+   * the lock settles it). */
+  if (drain_notifies (self) || self->again || self->want_lock ||
+      (count == FETCH_LIMIT && g_tree_nnodes (self->pending) == 0))
     fetch_events (self);
+}
+
+static gboolean
+on_hand_on (gpointer data)
+{
+  TriagePgListener *self = data;
+
+  self->hand_on = 0;
+  hand_on_pending (self, 0);
+  watch_gap (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* @events, a batch of this server's just committed with their ids (or not,
+ * @committed FALSE), handed on with every server's in id order, from the
+ * main loop (not from the middle of whatever waited for the commit). A
+ * batch not known to be committed may be anyway (its answer lost with its
+ * connection): the log is read for it. */
+void
+triage_pg_listener_add_own (TriagePgListener *self,
+                            GPtrArray        *events,
+                            gboolean          committed)
+{
+  if (!committed)
+    {
+      if (self->fetch == 0)
+        self->fetch = g_idle_add_full (G_PRIORITY_HIGH, on_fetch, self, NULL);
+      return;
+    }
+  for (guint i = 0; i < events->len; i++)
+    pending_add (self, events->pdata[i]);
+  if (g_tree_nnodes (self->pending) > 0 && self->hand_on == 0)
+    self->hand_on = g_idle_add_full (G_PRIORITY_DEFAULT, on_hand_on, self, NULL);
 }
 
 TriagePgListener *
 triage_pg_listener_new (const char        *uri,
                         const char        *password,
                         TriagePgEventFunc  func,
+                        TriagePgOwnFunc    own,
                         gpointer           data,
                         GError           **error)
 {
@@ -371,6 +549,7 @@ triage_pg_listener_new (const char        *uri,
 
   self->func = func;
   self->data = data;
+  self->pending = g_tree_new_full (compare_ids, NULL, NULL, (GDestroyNotify) triage_event_row_free);
   self->conn = triage_pg_connection_new (uri, password, "triage-server events",
                                          "SET lock_timeout = '5s'; SET enable_seqscan = off;"
                                          " LISTEN " TRIAGE_PG_EVENT_CHANNEL, error);
@@ -383,6 +562,8 @@ triage_pg_listener_new (const char        *uri,
       return NULL;
     }
   self->last_id = triage_pg_int (last, 0, 0);
+  self->own = own;
+  self->own_data = data;
   watch_socket (self);
   return self;
 }
@@ -396,7 +577,10 @@ triage_pg_listener_free (TriagePgListener *self)
   g_clear_handle_id (&self->retry, g_source_remove);
   g_clear_handle_id (&self->fetch, g_source_remove);
   g_clear_handle_id (&self->gap, g_source_remove);
-  log_read_clear (self->read);
+  g_clear_handle_id (&self->hand_on, g_source_remove);
+  read_clear (self);
   g_clear_pointer (&self->conn, triage_pg_connection_free);
+  g_clear_pointer (&self->pending, g_tree_destroy);
+  g_free (self->held);
   g_free (self);
 }

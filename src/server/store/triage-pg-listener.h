@@ -17,12 +17,21 @@ typedef struct _TriagePgListener TriagePgListener;
 typedef void (*TriagePgEventFunc) (const TriageEventRow *event,
                                    gpointer              data);
 
+/* Whether @backend_pid is one of this server's own connections (its
+ * NOTIFY is of a batch handed on already). */
+typedef gboolean (*TriagePgOwnFunc) (int      backend_pid,
+                                     gpointer data);
+
 TriagePgListener *triage_pg_listener_new   (const char          *uri,
                                             const char          *password,
                                             TriagePgEventFunc    func,
+                                            TriagePgOwnFunc      own,
                                             gpointer             data,
                                             GError             **error);
 void              triage_pg_listener_free  (TriagePgListener    *self);
+void              triage_pg_listener_add_own (TriagePgListener  *self,
+                                            GPtrArray           *events,
+                                            gboolean             committed);
 PGresult         *triage_pg_log_read       (TriagePgConnection  *conn,
                                             const char          *sql,
                                             int                  n_params,

@@ -452,6 +452,22 @@ triage_pg_writer_commit_async (TriagePgWriter     *self,
   self->conn = self->conns[self->current];
 }
 
+/* Whether @backend_pid is the server process of one of the writer's
+ * connections (a NOTIFY it sent is of a batch of this server). */
+gboolean
+triage_pg_writer_owns_backend (TriagePgWriter *self,
+                               int             backend_pid)
+{
+  for (guint i = 0; i < CONNECTIONS; i++)
+    {
+      PGconn *conn = triage_pg_connection_get (self->conns[i]);
+
+      if (conn != NULL && PQbackendPID (conn) == backend_pid)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 gboolean
 triage_pg_writer_in_flight (TriagePgWriter *self)
 {

@@ -41,6 +41,8 @@ void                triage_pg_writer_commit_async (TriagePgWriter    *self,
                                                  TriagePgCommitFunc  func,
                                                  gpointer            data);
 gboolean            triage_pg_writer_in_flight  (TriagePgWriter      *self);
+gboolean            triage_pg_writer_owns_backend (TriagePgWriter    *self,
+                                                 int                 backend_pid);
 void                triage_pg_writer_wait       (TriagePgWriter      *self);
 
 G_END_DECLS

@@ -517,6 +517,29 @@ on_listener_event (const TriageEventRow *event,
   triage_store_emit_event (TRIAGE_STORE (data), event);
 }
 
+static gboolean
+owns_backend (int      backend_pid,
+              gpointer data)
+{
+  TriageStorePostgres *self = data;
+
+  return self->writer != NULL && triage_pg_writer_owns_backend (self->writer, backend_pid);
+}
+
+/* A batch of this server's is done: its events go to the streams here
+ * without a read of the log, in id order with every other server's
+ * (triage-pg-listener.c). */
+static void
+postgres_own_events (TriageStore *store,
+                     GPtrArray   *events,
+                     gboolean     committed)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+
+  if (self->listener != NULL && (events->len > 0 || !committed))
+    triage_pg_listener_add_own (self->listener, events, committed);
+}
+
 /* Connects to the database @uri names (a libpq URI without a password;
  * @password, if not NULL, is used), creates or migrates its schema, and
  * starts listening for the events of every server on it. */
@@ -547,7 +570,8 @@ triage_store_postgres_new (const char *uri,
                                          "SET synchronous_commit = off; " SESSION_SETTINGS, error);
   if (self->side == NULL)
     return NULL;
-  self->listener = triage_pg_listener_new (uri, password, on_listener_event, self, error);
+  self->listener = triage_pg_listener_new (uri, password, on_listener_event, owns_backend, self,
+                                           error);
   if (self->listener == NULL)
     return NULL;
   return TRIAGE_STORE (g_steal_pointer (&self));
@@ -595,6 +619,7 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->commit_start = postgres_commit_start;
   store_class->commit_wait = postgres_commit_wait;
   store_class->rollback = postgres_rollback;
+  store_class->own_events = postgres_own_events;
 
   store_class->insert_notification = postgres_insert_notification;
   store_class->is_recipient = postgres_is_recipient;

@@ -34,7 +34,9 @@ G_BEGIN_DECLS
  * class then leaves the delivery of events to the backend, which calls
  * triage_store_emit_event() for every event any server committed, in id
  * order; otherwise the base class delivers the batch's own events once it
- * has committed. */
+ * has committed. A shared backend's own_events() (optional) is given the
+ * events of each of this server's batches once it is done (@committed, their
+ * ids set; or not), in the order they went, so it need not read them back. */
 struct _TriageStoreClass
 {
   GObjectClass parent_class;
@@ -53,6 +55,9 @@ struct _TriageStoreClass
   void                   (*rollback)           (TriageStore *self);
   void                   (*commit_start)       (TriageStore *self);
   void                   (*commit_wait)        (TriageStore *self);
+  void                   (*own_events)         (TriageStore *self,
+                                                GPtrArray   *events,
+                                                gboolean     committed);
 
   /* operations (triage-store-*-ops.c) */
   gboolean               (*check)              (TriageStore *self,

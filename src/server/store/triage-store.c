@@ -202,14 +202,20 @@ triage_store_in_batch (TriageStore *self)
 }
 
 /* Hands the events of a committed batch to the server, unless the backend
- * does (shared stores deliver every server's events, in id order). */
+ * does (shared stores deliver every server's events, in id order: they are
+ * told of their own batches, done or not). */
 static void
 deliver (TriageStore *self,
-         GPtrArray   *events)
+         GPtrArray   *events,
+         gboolean     committed)
 {
   if (CLASS (self)->shared)
-    return;
-  for (guint i = 0; i < events->len; i++)
+    {
+      if (CLASS (self)->own_events != NULL)
+        CLASS (self)->own_events (self, events, committed);
+      return;
+    }
+  for (guint i = 0; committed && i < events->len; i++)
     triage_store_emit_event (self, events->pdata[i]);
 }
 
@@ -257,8 +263,7 @@ triage_store_commit (TriageStore *self,
     }
   if (priv->commit_observer != NULL)
     priv->commit_observer (g_get_monotonic_time () - start, ok);
-  if (ok)
-    deliver (self, events);
+  deliver (self, events, ok);
   waiters = g_steal_pointer (&priv->after_commit);
   priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
   for (guint i = 0; i < waiters->len; i++)
@@ -333,8 +338,7 @@ flight_done (TriageStore  *self,
     priv->commit_observer (g_get_monotonic_time () - flight->start, committed);
   waiters = flight->waiters;
   events = flight->events;
-  if (committed)
-    deliver (self, events);
+  deliver (self, events, committed);
   /* Not from here: this may be a read's wait, in the middle of a request. */
   if (priv->open && priv->due && priv->idle_source == 0)
     priv->idle_source = g_idle_add_full (G_PRIORITY_HIGH, commit_due, self, NULL);
@@ -662,7 +666,7 @@ triage_store_add_events (TriageStore        *self,
       g_autoptr(GError) error = NULL;
 
       if (CLASS (self)->insert_events (self, alone, &error))
-        deliver (self, alone);
+        deliver (self, alone, TRUE);
       else
         g_warning ("cannot write events: %s", error->message);
     }
