@@ -1,4 +1,4 @@
-/* ui-test-util.c — small helpers shared by the tests of windows (attachments, app)
+/* ui-test-util.c — small helpers shared by the tests of windows (attachments, app, browse)
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -48,4 +48,69 @@ ui_test_minimum_width (GtkWidget *window,
 
   gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
   return min + frame;
+}
+
+static void
+ui_test_shortcut_free (gpointer data)
+{
+  UiTestShortcut *shortcut = data;
+
+  g_object_unref (shortcut->controller);
+  g_free (shortcut->trigger);
+  g_free (shortcut->action);
+  g_free (shortcut);
+}
+
+/* Every shortcut of @widget's own shortcut controllers (the widget class's
+ * and those its template adds).
+ *
+ * Returns: (transfer full) (element-type UiTestShortcut): the shortcuts */
+GPtrArray *
+ui_test_list_shortcuts (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  GPtrArray *shortcuts = g_ptr_array_new_with_free_func (ui_test_shortcut_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) item = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          UiTestShortcut *shortcut = g_new0 (UiTestShortcut, 1);
+
+          shortcut->controller = GTK_SHORTCUT_CONTROLLER (g_object_ref (controller));
+          shortcut->trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (item));
+          shortcut->action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (item));
+          g_ptr_array_add (shortcuts, shortcut);
+        }
+    }
+
+  return shortcuts;
+}
+
+/* The shortcut controller of @widget that binds @trigger to @action (both as
+ * GTK writes them), or %NULL.
+ *
+ * Returns: (transfer none) (nullable): the controller; the widget keeps it */
+GtkShortcutController *
+ui_test_find_shortcut (GtkWidget  *widget,
+                       const char *trigger,
+                       const char *action)
+{
+  g_autoptr(GPtrArray) shortcuts = ui_test_list_shortcuts (widget);
+
+  for (guint i = 0; i < shortcuts->len; i++)
+    {
+      UiTestShortcut *shortcut = g_ptr_array_index (shortcuts, i);
+
+      if (g_str_equal (shortcut->trigger, trigger) && g_str_equal (shortcut->action, action))
+        return shortcut->controller;
+    }
+
+  return NULL;
 }

@@ -30,7 +30,7 @@ on_tick (gpointer data)
       {
         Stream *stream = streams->pdata[i];
 
-        if (stream->ws != NULL && now - stream->last_heard >= self->idle * G_USEC_PER_SEC)
+        if (stream->ws != NULL && now - stream->last_heard >= (gint64) self->idle * G_USEC_PER_SEC)
           {
             /* Once its close is sent, a connection waits for the peer's
              * (which a busy peer may take long to send): closed once. */
@@ -39,7 +39,7 @@ on_tick (gpointer data)
             continue;
           }
         /* Half a tick early rather than a whole tick late. */
-        if (now - stream->last_beat >= self->heartbeat * G_USEC_PER_SEC - TICK_US / 2)
+        if (now - stream->last_beat >= (gint64) self->heartbeat * G_USEC_PER_SEC - TICK_US / 2)
           {
             g_autoptr(GDateTime) time = g_date_time_new_now_utc ();
             g_autofree char *stamp = atp_format_timestamp (time);

@@ -1,5 +1,5 @@
 /* test-inbox-pane-search.c — test-inbox-pane's search over 10,000 requests,
- * the service and project drop-downs and the filters
+ * its warm-up, the service and project drop-downs and the filters
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -163,6 +163,38 @@ test_search_many (Fixture       *f,
   g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, expected);
 }
 
+/* How many of the inbox's requests have their search text folded already
+ * (triage_inbox_search_haystack() keeps it on the request). */
+static guint
+n_warm (Fixture *f)
+{
+  GQuark quark = g_quark_try_string ("triage-inbox-search-haystack");
+  GListModel *model = G_LIST_MODEL (f->model);
+  guint count = 0;
+
+  for (guint i = 0; quark != 0 && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) request = g_list_model_get_item (model, i);
+
+      count += g_object_get_qdata (request, quark) != NULL;
+    }
+
+  return count;
+}
+
+/* Once requests stop coming, the pane folds their search text while idle,
+ * and again for requests that come after a warm-up ended. */
+static void
+test_warm_up (Fixture       *f,
+              gconstpointer  data)
+{
+  fill_many (f, 1200);
+  browse_test_wait_for (n_warm (f) == 1200);
+
+  fill_many (f, 700);
+  browse_test_wait_for (n_warm (f) == 1900);
+}
+
 static void
 test_dropdowns (Fixture       *f,
                 gconstpointer  data)
@@ -265,6 +297,7 @@ void
 inbox_pane_test_add_search (void)
 {
   INBOX_PANE_TEST_ADD ("/inbox/pane/search-many", test_search_many);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/warm-up", test_warm_up);
   INBOX_PANE_TEST_ADD ("/inbox/pane/dropdowns", test_dropdowns);
   INBOX_PANE_TEST_ADD ("/inbox/pane/filters", test_filters);
 }

@@ -10,6 +10,7 @@
 
 #include "inbox-pane-test-common.h"
 #include "triage-inbox-row.h"
+#include "ui-test-util.h"
 
 static void
 collect_rows (GtkWidget *widget,
@@ -136,34 +137,6 @@ find_own_key_controller (GtkWidget *widget,
 }
 
 static gboolean
-has_shortcut (GtkWidget  *widget,
-              const char *trigger,
-              const char *action)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-          g_autofree char *t = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
-          g_autofree char *a = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
-
-          if (g_str_equal (t, trigger) && g_str_equal (a, action))
-            return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
-static gboolean
 focus_within (Fixture   *f,
               GtkWidget *widget)
 {
@@ -193,7 +166,8 @@ test_keyboard (Fixture       *f,
   inbox_pane_test_settle (f);
 
   /* Ctrl+F: the shortcut is there (window-wide while the pane is shown) and focuses the search. */
-  g_assert_true (has_shortcut (GTK_WIDGET (f->pane), "<Control>f", "action(inbox.focus-search)"));
+  g_assert_nonnull (ui_test_find_shortcut (GTK_WIDGET (f->pane), "<Control>f",
+                                          "action(inbox.focus-search)"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->pane), "inbox.focus-search", NULL));
   g_assert_true (focus_within (f, entry));
 

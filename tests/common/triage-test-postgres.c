@@ -236,7 +236,10 @@ start_cluster (GError **error)
                                                   "-c", "fsync=off",
                                                   "-c", "synchronous_commit=off",
                                                   "-c", "full_page_writes=off",
-                                                  "-c", "max_connections=200", NULL);
+                                                  "-c", "max_connections=200",
+                                                  "-c", "log_lock_waits=on",
+                                                  "-c", "log_min_duration_statement=1000",
+                                                  "-c", "log_line_prefix=%m [%p] %a: ", NULL);
   if (self->postmaster == NULL)
     return FALSE;
   uri = uri_of (self, "postgres", NULL);

@@ -246,21 +246,40 @@ warm_haystacks_cb (gpointer data)
     return G_SOURCE_CONTINUE;
 
   self->warm_idle_id = 0;
+  self->warm_running = FALSE;
   return G_SOURCE_REMOVE;
 }
 
 /* The warm-up starts once requests stopped coming for a moment: while a
  * resync brings the pending set a page at a time, its idle turns took the
  * main loop (5 % of the app's CPU) from the pages still being listed and
- * shown (bench/app's full day). A search meanwhile folds what it needs. */
+ * shown (bench/app's full day). A search meanwhile folds what it needs.
+ *
+ * One timer waits for that moment: requests added meanwhile only move
+ * warm_last_added, and the timer, when it fires, waits again for what is
+ * left of the quiet (a full day's resync adds 10,000, and removing and
+ * adding the timer for each was work for nothing). */
 #define WARM_QUIET_MS 300
 
 static gboolean
-warm_start_cb (gpointer data)
+warm_quiet_cb (gpointer data)
 {
   TriageInboxPane *self = data;
+  gint64 quiet_at = self->warm_last_added + WARM_QUIET_MS * G_TIME_SPAN_MILLISECOND;
+  gint64 now = g_get_monotonic_time ();
 
-  self->warm_idle_id = g_idle_add_full (G_PRIORITY_LOW, warm_haystacks_cb, self, NULL);
+  if (now < quiet_at)
+    {
+      gint64 left_ms = (quiet_at - now + G_TIME_SPAN_MILLISECOND - 1) / G_TIME_SPAN_MILLISECOND;
+
+      self->warm_idle_id = g_timeout_add ((guint) left_ms, warm_quiet_cb, self);
+    }
+  else
+    {
+      self->warm_running = TRUE;
+      self->warm_idle_id = g_idle_add_full (G_PRIORITY_LOW, warm_haystacks_cb, self, NULL);
+    }
+
   return G_SOURCE_REMOVE;
 }
 
@@ -300,8 +319,16 @@ triage_inbox_pane_source_items_changed (TriageInboxPane *self,
   if (added > 0)
     {
       self->warm_position = MIN (self->warm_position, position);
-      g_clear_handle_id (&self->warm_idle_id, g_source_remove);
-      self->warm_idle_id = g_timeout_add (WARM_QUIET_MS, warm_start_cb, self);
+      self->warm_last_added = g_get_monotonic_time ();
+      /* New requests put off a warm-up already running as well: it waits
+       * for the quiet again. */
+      if (self->warm_running)
+        {
+          g_clear_handle_id (&self->warm_idle_id, g_source_remove);
+          self->warm_running = FALSE;
+        }
+      if (self->warm_idle_id == 0)
+        self->warm_idle_id = g_timeout_add (WARM_QUIET_MS, warm_quiet_cb, self);
     }
   else
     self->warm_position = MIN (self->warm_position, self->mirror->len);

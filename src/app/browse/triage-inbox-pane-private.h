@@ -58,6 +58,8 @@ struct _TriageInboxPane
   gboolean             updating_dropdowns;
   guint                dropdowns_idle_id;
   guint                warm_idle_id;     /* the warm-up, or the wait for a quiet inbox before it */
+  gboolean             warm_running;     /* warm_idle_id is the warm-up itself */
+  gint64               warm_last_added;  /* monotonic time requests were last added */
   guint                incremental_threshold;
   guint                warm_position;
   guint                deferred_idle_id;

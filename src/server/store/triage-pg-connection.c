@@ -8,6 +8,15 @@
  * connection and run with text parameters, errors as GErrors naming the
  * database's message, and a connection that was lost made again (at most
  * once a second while the database is away).
+ *
+ * The database may end a session at any moment: its idle-in-transaction
+ * timeout (a server whose main loop was held that long with a batch open),
+ * pg_terminate_backend (), a restart. A statement that finds its session
+ * ended fails with G_IO_ERROR_CONNECTION_CLOSED, which says so: inside a
+ * transaction the transaction is gone with it (the caller's batch was not
+ * stored, and its requests are told so); outside one, nothing had happened,
+ * and the statement (or a pipeline that commits nothing) is run again at
+ * once on a new connection.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -207,6 +216,15 @@ result_ok (PGresult *result)
   return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK;
 }
 
+/* Whether @state (a SQLSTATE) says the database ended the session: class
+ * 57 (operator intervention: pg_terminate_backend (), a shutdown) or the
+ * idle-in-transaction timeout. */
+static gboolean
+ends_session (const char *state)
+{
+  return state != NULL && (g_str_has_prefix (state, "57P") || g_str_equal (state, "25P03"));
+}
+
 static void
 set_result_error (TriagePgConnection *self,
                   PGresult           *result,
@@ -217,10 +235,25 @@ set_result_error (TriagePgConnection *self,
                                            ? PQresultErrorMessage (result)
                                            : PQerrorMessage (self->conn));
 
-  g_set_error (error, G_IO_ERROR, triage_pg_connection_is_bad (self) ? G_IO_ERROR_NOT_CONNECTED
-                                                                     : G_IO_ERROR_FAILED,
-               "database error%s%s%s: %s", state ? " (" : "", state ? state : "", state ? ")" : "",
-               message);
+  if (ends_session (state) || triage_pg_connection_is_bad (self))
+    {
+      /* Its next statement makes a new connection at once. */
+      self->retry_at = 0;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                   "the database ended the session%s%s%s: %s", state ? " (" : "",
+                   state ? state : "", state ? ")" : "", message);
+      return;
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error%s%s%s: %s",
+               state ? " (" : "", state ? state : "", state ? ")" : "", message);
+}
+
+/* Whether @error says the session was ended (nothing more is to come on
+ * it). */
+static gboolean
+session_ended (const GError *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED);
 }
 
 /* The name @sql is prepared under on this connection, preparing it now if
@@ -289,14 +322,14 @@ triage_pg_query (TriagePgConnection  *self,
     return NULL;
   idle = PQtransactionStatus (self->conn) == PQTRANS_IDLE;
   result = run_prepared (self, sql, n_params, params, &first);
-  if (result != NULL || !idle || !triage_pg_connection_is_bad (self))
+  if (result != NULL || !idle || !session_ended (first))
     {
       if (first != NULL)
         g_propagate_error (error, g_steal_pointer (&first));
       return result;
     }
-  self->retry_at = 0;
-  if (!triage_pg_connection_ensure (self, error))
+  g_message ("%s; connecting again to run the statement", first->message);
+  if (!connect_now (self, error))
     return NULL;
   return run_prepared (self, sql, n_params, params, error);
 }
@@ -409,17 +442,56 @@ triage_pg_pipeline_poll (TriagePgConnection *self,
   return TRIAGE_PG_POLL_DONE;
 }
 
+/* Whether a pipeline of @statements may have committed something once it
+ * was sent. */
+static gboolean
+may_commit (const TriagePgStatement *statements,
+            guint                    n_statements)
+{
+  for (guint i = 0; i < n_statements; i++)
+    if (g_ascii_strcasecmp (statements[i].sql, "COMMIT") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+pipeline_once (TriagePgConnection *self,
+               TriagePgStatement  *statements,
+               guint               n_statements,
+               GError            **error)
+{
+  return triage_pg_pipeline_send (self, statements, n_statements, error) &&
+         triage_pg_pipeline_poll (self, statements, n_statements, TRUE, error) ==
+           TRIAGE_PG_POLL_DONE;
+}
+
 /* Runs @statements in one round trip to the database (see
- * triage_pg_pipeline_send()). */
+ * triage_pg_pipeline_send()). A session found ended when no transaction was
+ * open is made again and the pipeline sent again, unless it holds a COMMIT
+ * (which may have been done). */
 gboolean
 triage_pg_pipeline (TriagePgConnection *self,
                     TriagePgStatement  *statements,
                     guint               n_statements,
                     GError            **error)
 {
-  return triage_pg_pipeline_send (self, statements, n_statements, error) &&
-         triage_pg_pipeline_poll (self, statements, n_statements, TRUE, error) ==
-           TRIAGE_PG_POLL_DONE;
+  g_autoptr(GError) first = NULL;
+  gboolean idle;
+
+  if (!triage_pg_connection_ensure (self, error))
+    return FALSE;
+  idle = PQtransactionStatus (self->conn) == PQTRANS_IDLE;
+  if (pipeline_once (self, statements, n_statements, &first))
+    return TRUE;
+  if (!idle || !session_ended (first) || may_commit (statements, n_statements))
+    {
+      g_propagate_error (error, g_steal_pointer (&first));
+      return FALSE;
+    }
+  g_message ("%s; connecting again to send the statements", first->message);
+  for (guint i = 0; i < n_statements; i++)
+    g_clear_pointer (&statements[i].result, PQclear);
+  return connect_now (self, error) && pipeline_once (self, statements, n_statements, error);
 }
 
 /* Runs @sql (one or more statements, no parameters) with the simple protocol;

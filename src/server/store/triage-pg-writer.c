@@ -80,6 +80,7 @@ struct _TriagePgWriter
   gboolean            in_batch;
   gboolean            begun;          /* the batch's BEGIN went out (with its first statement) */
   char               *batch_error;    /* the first statement of the batch that failed */
+  gint                batch_code;     /* its GIOErrorEnum: CONNECTION_CLOSED, the session ended */
   GPtrArray          *events;         /* the batch's, written with its COMMIT */
 };
 
@@ -143,9 +144,17 @@ triage_pg_writer_query (TriagePgWriter      *self,
     result = triage_pg_query (self->conn, sql, n_params, params, &error);
   if (result == NULL)
     {
-      g_warning ("%s", error->message);
+      /* A session the database ended is no fault of ours: the batch is
+       * answered as not stored, the next statement connects again. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
+        g_message ("%s", error->message);
+      else
+        g_warning ("%s", error->message);
       if (self->in_batch)
-        self->batch_error = g_strdup (error->message);
+        {
+          self->batch_error = g_strdup (error->message);
+          self->batch_code = error->code;
+        }
     }
   return result;
 }
@@ -304,7 +313,7 @@ triage_pg_writer_commit (TriagePgWriter *self,
   triage_pg_writer_wait (self);
   if (self->batch_error != NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was not stored: %s",
+      g_set_error (error, G_IO_ERROR, self->batch_code, "the batch was not stored: %s",
                    self->batch_error);
       return FALSE;
     }
@@ -412,7 +421,7 @@ triage_pg_writer_commit_async (TriagePgWriter     *self,
   g_return_if_fail (g_queue_get_length (&self->flights) < TRIAGE_PG_WRITER_FLIGHTS);
   if (self->batch_error != NULL)
     {
-      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was not stored: %s",
+      g_set_error (&error, G_IO_ERROR, self->batch_code, "the batch was not stored: %s",
                    self->batch_error);
       /* Its transaction is over: the connection takes the next batch. */
       triage_pg_writer_rollback (self);

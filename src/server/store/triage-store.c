@@ -323,7 +323,11 @@ flight_done (TriageStore  *self,
   GArray *waiters;
   GPtrArray *events;
 
-  if (!committed)
+  /* A session the database ended (PostgreSQL) is no fault of ours, and the
+   * waiters are told (a 503 to each request: nothing of it is stored). */
+  if (!committed && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
+    g_message ("%s", error->message);
+  else if (!committed)
     g_warning ("%s", error != NULL ? error->message : "the batch was not committed");
   if (priv->commit_observer != NULL)
     priv->commit_observer (g_get_monotonic_time () - flight->start, committed);

@@ -341,7 +341,8 @@ triage_preferences_window_class_init (TriagePreferencesWindowClass *klass)
                          (G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/triage-preferences-window.ui");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RESOURCE_BASE "/preferences/triage-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, local_check);
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, remote_check);
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, remote_group);

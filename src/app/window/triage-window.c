@@ -638,7 +638,7 @@ triage_window_class_init (TriageWindowClass *klass)
   g_type_ensure (TRIAGE_TYPE_HISTORY_VIEW);
   g_type_ensure (TRIAGE_TYPE_REQUEST);
 
-  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/triage-window.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/window/triage-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, preview_stack);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, views);
