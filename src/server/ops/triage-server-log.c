@@ -254,6 +254,12 @@ triage_server_setup_log (const char  *format,
    * callgrind), escaping any non-ASCII character. Only LC_CTYPE: numbers
    * and dates keep the C locale's format. */
   setlocale (LC_CTYPE, "");
+  /* GLib's text line stamps the time with localtime (), which without TZ
+   * looks at /etc/localtime again for every line (a stat () a request);
+   * named, it is read once. Set here, before any thread starts. The price:
+   * a change of the machine's zone shows in the log after a restart. */
+  if (g_getenv ("TZ") == NULL)
+    g_setenv ("TZ", ":/etc/localtime", TRUE);
   /* Standard output is for --print-address; INFO would go there otherwise. */
   g_log_writer_default_set_use_stderr (TRUE);
   use_color = g_log_writer_supports_color (fileno (stderr));
