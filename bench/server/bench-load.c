@@ -614,6 +614,25 @@ bench_cpu_us (GPid pid)
          G_USEC_PER_SEC / sysconf (_SC_CLK_TCK);
 }
 
+/* The main thread of @pid (its main loop): ns on a core, and ns it was
+ * ready to run but waited for one (its run queue), from its schedstat. */
+void
+bench_main_thread_ns (GPid    pid,
+                      gint64 *on_cpu,
+                      gint64 *waiting)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task/%d/schedstat", (int) pid, (int) pid);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) fields = NULL;
+
+  *on_cpu = *waiting = 0;
+  if (!g_file_get_contents (path, &text, NULL, NULL) ||
+      g_strv_length (fields = g_strsplit (text, " ", 3)) < 2)
+    return;
+  *on_cpu = g_ascii_strtoll (fields[0], NULL, 10);
+  *waiting = g_ascii_strtoll (fields[1], NULL, 10);
+}
+
 /* CPU time @pid's threads have used, in ns: the schedstat of each task in
  * /proc, finer than bench_cpu_us()'s clock ticks and without the waits for
  * the disk and the scheduler. */

@@ -76,6 +76,9 @@ void       bench_connect_streams   (SoupSession              *session,
                                     guint                     count);
 gint64     bench_cpu_us            (GPid                      pid);
 gint64     bench_threads_cpu_ns    (GPid                      pid);
+void       bench_main_thread_ns    (GPid                      pid,
+                                    gint64                   *on_cpu,
+                                    gint64                   *waiting);
 gsize      bench_rss_kib           (GPid                      pid);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BenchLoad, bench_load_free)

@@ -170,6 +170,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Deployment, deployment_free)
 
 /* CPU of the servers, of PostgreSQL (its postmaster's whole process tree, when
  * run.sh says which it is: $BENCH_POSTMASTER_PID) and of this program, µs. */
+#define MAX_SERVERS 8
+
 typedef struct
 {
   gint64 servers;
@@ -178,6 +180,10 @@ typedef struct
   gint64 wall;
   gint64 idle;       /* the machine's idle time, all cores (/proc/stat), µs */
   gint64 stolen;     /* ... and the time the hypervisor gave to others */
+  /* Each server's main thread (its main loop, what saturates first): ns on
+   * a core, and ns it was ready but waited for one. */
+  gint64 main_cpu[MAX_SERVERS];
+  gint64 main_wait[MAX_SERVERS];
 } Cpu;
 
 /* The machine's idle and stolen time so far, µs of all its cores. */
@@ -236,7 +242,13 @@ cpu_now (Deployment *deployment)
   Cpu cpu = { 0, 0, bench_cpu_us (0), g_get_monotonic_time () };
 
   for (guint i = 0; i < deployment->servers->len; i++)
-    cpu.servers += bench_cpu_us (triage_test_server_get_pid (deployment->servers->pdata[i]));
+    {
+      GPid pid = triage_test_server_get_pid (deployment->servers->pdata[i]);
+
+      cpu.servers += bench_cpu_us (pid);
+      if (i < MAX_SERVERS)
+        bench_main_thread_ns (pid, &cpu.main_cpu[i], &cpu.main_wait[i]);
+    }
   if (postmaster != NULL && database != NULL)
     cpu.database = tree_cpu_us ((GPid) g_ascii_strtoll (postmaster, NULL, 10));
   machine_idle (&cpu.idle, &cpu.stolen);
@@ -283,6 +295,29 @@ cpu_since (Deployment *deployment,
   g_string_append_printf (text, "; the machine idle %.2f cores, stolen %.2f, load average %s",
                           (after.idle - before.idle) / wall, (after.stolen - before.stolen) / wall,
                           load_average ());
+  /* Is a server the bottleneck? Its main loop is one thread: saturated, it
+   * is on a core all the wall time. Its wait for a core is the machine's
+   * CPU, shared, holding it up. */
+  g_string_append (text, "\n  CPU of each server's main loop (of the wall time: on a core, "
+                         "waiting for one):");
+  for (guint i = 0; i < MIN (deployment->servers->len, MAX_SERVERS); i++)
+    g_string_append_printf (text, "%s%u %.0f %%, %.0f %%", i > 0 ? "; " : " ", i + 1,
+                            (after.main_cpu[i] - before.main_cpu[i]) / 10.0 / wall,
+                            (after.main_wait[i] - before.main_wait[i]) / 10.0 / wall);
+  /* What the machine could do were our processes alone on it and their
+   * CPU per notification unchanged: its cores over that CPU. */
+  if (notifications > 0)
+    {
+      double per = (double) ((after.servers - before.servers) + (after.database - before.database) +
+                             (after.load - before.load)) / notifications;
+      double ceiling = g_get_num_processors () * (double) G_USEC_PER_SEC / per;
+      double measured = notifications / (wall / G_USEC_PER_SEC);
+
+      g_string_append_printf (text, "\n  ceiling of the machine: %d cores / %.0f µs of CPU a "
+                              "notification = %.0f /s; measured %.0f /s, %.0f %% of it",
+                              (int) g_get_num_processors (), per, ceiling, measured,
+                              100 * measured / ceiling);
+    }
   return g_string_free (text, FALSE);
 }
 
