@@ -115,6 +115,8 @@ guint    triage_server_route          (const char        *path);
 const char *triage_server_route_name  (guint              route);
 gboolean triage_server_setup_log      (const char   *format,
                                        GError      **error);
+/* Writes the request lines held for the end of the main loop's turn. */
+void     triage_server_log_flush      (void);
 void     triage_server_log_request    (const char *request_id,
                                        const char *method,
                                        const char *route,

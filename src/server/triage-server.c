@@ -433,5 +433,6 @@ triage_server_run (int    argc,
   g_free (self.admin_hash);
   if (socket_path != NULL)
     g_unlink (socket_path);
+  triage_server_log_flush ();
   return 0;
 }

@@ -36,6 +36,71 @@ typedef enum
 } LogFormat;
 
 static LogFormat log_format = LOG_TEXT;
+/* Whether text lines are coloured: standard error does not change, so it is
+ * asked once (GLib's writer asks isatty () again for every line). */
+static gboolean use_color;
+
+/* The request lines of this turn of the main loop, written together as it
+ * ends (flush_source): under load a turn answers several requests, and each
+ * line was a write () of its own. The price: a crash loses the lines of the
+ * turn it happens in. Any other message writes them first, so the order of
+ * lines holds. */
+static GString *pending;
+static GMutex pending_lock;
+static GSource *flush_source;
+
+static void
+flush_pending_locked (void)
+{
+  if (pending == NULL || pending->len == 0)
+    return;
+  fwrite (pending->str, 1, pending->len, stderr);
+  fflush (stderr);
+  g_string_truncate (pending, 0);
+}
+
+/* Writes the request lines held, if any. */
+void
+triage_server_log_flush (void)
+{
+  g_mutex_lock (&pending_lock);
+  flush_pending_locked ();
+  g_mutex_unlock (&pending_lock);
+}
+
+/* Called before the main loop polls: the turn is over. */
+static gboolean
+flush_prepare (GSource *source,
+               int     *timeout)
+{
+  *timeout = -1;
+  triage_server_log_flush ();
+  return FALSE;
+}
+
+static GSourceFuncs flush_funcs = { flush_prepare, NULL, NULL, NULL, NULL, NULL };
+
+/* @line (with its newline) goes out now, or with the turn's request lines
+ * when @held. */
+static void
+emit_line (const char *line,
+           gboolean    held)
+{
+  g_mutex_lock (&pending_lock);
+  if (held && flush_source != NULL)
+    {
+      if (pending == NULL)
+        pending = g_string_sized_new (4096);
+      g_string_append (pending, line);
+    }
+  else
+    {
+      flush_pending_locked ();
+      fputs (line, stderr);
+      fflush (stderr);
+    }
+  g_mutex_unlock (&pending_lock);
+}
 
 static const char *
 level_name (GLogLevelFlags level)
@@ -70,7 +135,8 @@ json_key (const char *field)
 static GLogWriterOutput
 write_json (GLogLevelFlags   level,
             const GLogField *fields,
-            gsize            n_fields)
+            gsize            n_fields,
+            gboolean         held)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -102,8 +168,11 @@ write_json (GLogLevelFlags   level,
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = json_to_string (root, FALSE);
-  fprintf (stderr, "%s\n", text);
-  fflush (stderr);
+  {
+    g_autofree char *line = g_strconcat (text, "\n", NULL);
+
+    emit_line (line, held);
+  }
   return G_LOG_WRITER_HANDLED;
 }
 
@@ -125,20 +194,30 @@ writer (GLogLevelFlags   level,
         gpointer         data)
 {
   const char *domain = field_value (fields, n_fields, "GLIB_DOMAIN");
+  gboolean access = g_strcmp0 (domain, ACCESS_DOMAIN) == 0;
 
-  if (g_strcmp0 (domain, ACCESS_DOMAIN) != 0 && g_log_writer_default_would_drop (level, domain))
+  if (!access && g_log_writer_default_would_drop (level, domain))
     return G_LOG_WRITER_HANDLED;
   switch (log_format)
     {
     case LOG_JSON:
-      return write_json (level, fields, n_fields);
+      return write_json (level, fields, n_fields, access);
     case LOG_JOURNAL:
+      triage_server_log_flush ();
       if (g_log_writer_journald (level, fields, n_fields, data) == G_LOG_WRITER_HANDLED)
         return G_LOG_WRITER_HANDLED;
       G_GNUC_FALLTHROUGH;
     case LOG_TEXT:
     default:
-      return g_log_writer_standard_streams (level, fields, n_fields, data);
+      {
+        /* GLib's line, as g_log_writer_standard_streams () writes it (all
+         * to standard error here: g_log_writer_default_set_use_stderr ()). */
+        g_autofree char *text = g_log_writer_format_fields (level, fields, n_fields, use_color);
+        g_autofree char *line = g_strconcat (text, "\n", NULL);
+
+        emit_line (line, access);
+        return G_LOG_WRITER_HANDLED;
+      }
     }
 }
 
@@ -175,9 +254,24 @@ triage_server_setup_log (const char  *format,
    * callgrind), escaping any non-ASCII character. Only LC_CTYPE: numbers
    * and dates keep the C locale's format. */
   setlocale (LC_CTYPE, "");
+  /* GLib's text line stamps the time with localtime (), which without TZ
+   * looks at /etc/localtime again for every line (a stat () a request);
+   * named, it is read once. Set here, before any thread starts. The price:
+   * a change of the machine's zone shows in the log after a restart. */
+  if (g_getenv ("TZ") == NULL)
+    g_setenv ("TZ", ":/etc/localtime", TRUE);
   /* Standard output is for --print-address; INFO would go there otherwise. */
   g_log_writer_default_set_use_stderr (TRUE);
+  use_color = g_log_writer_supports_color (fileno (stderr));
   g_log_set_writer_func (writer, NULL, NULL);
+  /* Before every other source's prepare (); it never dispatches. */
+  if (flush_source == NULL)
+    {
+      flush_source = g_source_new (&flush_funcs, sizeof (GSource));
+      g_source_set_priority (flush_source, G_MININT / 2);
+      g_source_set_name (flush_source, "request log flush");
+      g_source_attach (flush_source, NULL);
+    }
   /* libsoup logs with g_debug (), two messages a WebSocket frame: GLib's
    * g_logv () formats every message before it looks for a handler, so that
    * much is spent whatever is done with it; a handler of libsoup's debug
