@@ -15,7 +15,9 @@
  * before the measured notifications and dumps them after, and prints the
  * instructions per notification.
  *
- * Run by bench/server/run.sh, never by meson test.
+ * Run by bench/server/run.sh, never by meson test. --server PATH measures
+ * another triage-server binary (an older build, for a before/after pair on
+ * one machine).
  */
 
 #define G_LOG_DOMAIN "bench-cpu"
@@ -32,6 +34,7 @@ static int clients = 10;
 static int count = 2000;
 static int warmup = 200;
 static char *callgrind_out;
+static char *server_binary;
 
 /* User and system CPU time of @pid so far, µs. */
 static void
@@ -182,6 +185,9 @@ main (int    argc,
     { "clients", 'k', 0, G_OPTION_ARG_INT, &clients, "Posting clients in the closed loop (10)", "K" },
     { "count", 'n', 0, G_OPTION_ARG_INT, &count, "Notifications measured (2000)", "N" },
     { "warmup", 'w', 0, G_OPTION_ARG_INT, &warmup, "Notifications before, not measured (200)", "N" },
+    { "server", 0, 0, G_OPTION_ARG_FILENAME, &server_binary,
+      "The triage-server to measure, e.g. an older build to compare with (default: "
+      "$TRIAGE_SERVER, as run.sh sets it)", "PATH" },
     { "callgrind", 0, 0, G_OPTION_ARG_FILENAME, &callgrind_out,
       "The server runs under callgrind with --callgrind-out-file=PREFIX (run.sh --callgrind)",
       "PREFIX" },
@@ -211,6 +217,9 @@ main (int    argc,
       return 2;
     }
   setvbuf (stdout, NULL, _IOLBF, 0);
+  /* The test harness starts $TRIAGE_SERVER. */
+  if (server_binary != NULL)
+    g_setenv ("TRIAGE_SERVER", server_binary, TRUE);
 
   server = triage_test_server_new (&options, &error);
   if (server == NULL)
