@@ -1,0 +1,184 @@
+/* triage-store-calls.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TriageStore's calls that go to the backend as they are: users, services
+ * and notifications. A write joins the open batch first. The group commit,
+ * the events and the rates: triage-store.c.
+ */
+
+#define G_LOG_DOMAIN "triage-store"
+
+#include "triage-store-private.h"
+
+#define CLASS(self) TRIAGE_STORE_GET_CLASS (self)
+/* A write joins the open batch, opening one if needed. */
+#define WRITE(self) (triage_store_batch (self), CLASS (self))
+
+/* ---- users and services ---- */
+
+gboolean
+triage_store_user_exists (TriageStore *self,
+                          const char  *id)
+{
+  return CLASS (self)->user_exists (self, id);
+}
+
+gboolean
+triage_store_add_user (TriageStore *self,
+                       const char  *id,
+                       const char  *name,
+                       const char  *token_hash)
+{
+  return WRITE (self)->add_user (self, id, name, token_hash);
+}
+
+char *
+triage_store_user_by_token (TriageStore *self,
+                            const char  *token_hash)
+{
+  return CLASS (self)->user_by_token (self, token_hash);
+}
+
+gboolean
+triage_store_add_service (TriageStore        *self,
+                          const char         *id,
+                          const char         *name,
+                          const char         *description,
+                          const char         *callback_url,
+                          const char         *webhook_secret,
+                          const char         *key_hash,
+                          const char * const *recipients)
+{
+  return WRITE (self)->add_service (self, id, name, description, callback_url, webhook_secret,
+                                    key_hash, recipients);
+}
+
+TriageServiceRow *
+triage_store_service_by_key (TriageStore *self,
+                             const char  *key_hash)
+{
+  return CLASS (self)->service_by_key (self, key_hash);
+}
+
+TriageServiceRow *
+triage_store_service_by_id (TriageStore *self,
+                            const char  *id)
+{
+  return CLASS (self)->service_by_id (self, id);
+}
+
+TriageServiceRow *
+triage_store_service_by_name (TriageStore *self,
+                              const char  *name)
+{
+  return CLASS (self)->service_by_name (self, name);
+}
+
+/* ---- notifications ---- */
+
+TriageNotificationRow *
+triage_store_get_notification (TriageStore *self,
+                               const char  *id)
+{
+  return CLASS (self)->get_notification (self, id);
+}
+
+/* One page of a user's notifications, by seq (the cursor), newest or oldest
+ * first; *total (unless NULL: not counted) counts every match, ignoring the cursor. */
+GPtrArray *
+triage_store_list (TriageStore           *self,
+                   const TriageListQuery *query,
+                   gint64                *total,
+                   gboolean              *has_more)
+{
+  return CLASS (self)->list (self, query, total, has_more);
+}
+
+TriageStoreInsert
+triage_store_insert_notification (TriageStore *self,
+                                  const char  *id,
+                                  const char  *service_id,
+                                  int          protocol,
+                                  const char  *protocol_id,
+                                  const char  *body,
+                                  const char  *json,
+                                  const char  *answer,
+                                  const char  *project,
+                                  gint64       created_at,
+                                  gint64       deadline)
+{
+  return WRITE (self)->insert_notification (self, id, service_id, protocol, protocol_id, body, json,
+                                            answer, project, created_at, deadline);
+}
+
+TriageNotificationRow *
+triage_store_find_request (TriageStore *self,
+                           const char  *service_id,
+                           int          protocol,
+                           const char  *protocol_id)
+{
+  return CLASS (self)->find_request (self, service_id, protocol, protocol_id);
+}
+
+gboolean
+triage_store_is_recipient (TriageStore *self,
+                           const char  *notification_id,
+                           const char  *user_id)
+{
+  return CLASS (self)->is_recipient (self, notification_id, user_id);
+}
+
+GStrv
+triage_store_recipients (TriageStore *self,
+                         const char  *notification_id)
+{
+  return CLASS (self)->recipients (self, notification_id);
+}
+
+gboolean
+triage_store_transition (TriageStore *self,
+                         const char  *id,
+                         guint        from_mask,
+                         int          status,
+                         const char  *response,
+                         gint64       now)
+{
+  return WRITE (self)->transition (self, id, from_mask, status, response, now);
+}
+
+gboolean
+triage_store_mark_delivered (TriageStore *self,
+                             const char  *id,
+                             gint64       now)
+{
+  return WRITE (self)->mark_delivered (self, id, now);
+}
+
+GStrv
+triage_store_mark_delivered_all (TriageStore        *self,
+                                 const char * const *ids,
+                                 gint64              now)
+{
+  if (ids == NULL || ids[0] == NULL)
+    return g_new0 (char *, 1);
+  return WRITE (self)->mark_delivered_all (self, ids, now);
+}
+
+/* The earliest deadline of a pending notification (unix µs), 0 = none. */
+gint64
+triage_store_next_deadline (TriageStore *self)
+{
+  return CLASS (self)->next_deadline (self);
+}
+
+/* Moves every pending notification whose deadline is at or before @now to
+ * expired, and returns the ids it moved: each expiry is made by exactly one
+ * server (rows another server is changing right now are left to it). */
+GStrv
+triage_store_expire_overdue (TriageStore *self,
+                             gint64       now)
+{
+  return WRITE (self)->expire_overdue (self, now);
+}
