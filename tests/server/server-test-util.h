@@ -218,6 +218,63 @@ srv_post (TriageTestServer *server,
   return g_strdup (json_object_get_string_member (object, "notification_id"));
 }
 
+/* The answer to a POST sent without waiting (srv_post_async ()). */
+typedef struct
+{
+  gboolean done;
+  guint    status;   /* 0 when no answer came */
+} SrvReply;
+
+static inline void
+srv_reply_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  SrvReply *reply = data;
+  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result,
+                                                               NULL);
+
+  if (bytes != NULL)
+    reply->status = soup_message_get_status (soup_session_get_async_result_message (
+                                               SOUP_SESSION (source), result));
+  reply->done = TRUE;
+}
+
+/* Sends a notification with the id @id and @title to @server without
+ * waiting: @reply says when its answer came, and its status. */
+static inline void
+srv_post_async (TriageTestServer *server,
+                const char       *key,
+                const char       *id,
+                const char       *title,
+                SrvReply         *reply)
+{
+  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server),
+                                      "/api/v1/notifications", NULL);
+  g_autofree char *auth = g_strconcat ("Bearer ", key, NULL);
+  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"%s\","
+                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
+                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}",
+                                           id, title);
+  g_autoptr(SoupMessage) msg = soup_message_new ("POST", uri);
+  g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+  soup_session_send_and_read_async (triage_test_server_get_session (server), msg,
+                                    G_PRIORITY_DEFAULT, NULL, srv_reply_cb, reply);
+}
+
+static inline gboolean
+srv_replies_done (const SrvReply *replies,
+                  guint           n)
+{
+  for (guint i = 0; i < n; i++)
+    if (!replies[i].done)
+      return FALSE;
+  return TRUE;
+}
+
 static inline void
 srv_respond (TriageTestServer *server,
              const char       *token,

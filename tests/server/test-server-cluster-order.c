@@ -21,60 +21,6 @@
 #define BURSTS    6
 #define PER_BURST 32   /* requests to each server at once */
 
-typedef struct
-{
-  gboolean done;
-  guint    status;
-} Reply;
-
-static void
-reply_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      data)
-{
-  Reply *reply = data;
-  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result,
-                                                               NULL);
-
-  if (bytes != NULL)
-    reply->status = soup_message_get_status (soup_session_get_async_result_message (
-                                               SOUP_SESSION (source), result));
-  reply->done = TRUE;
-}
-
-/* Sends a notification with the id @id to @server, without waiting. */
-static void
-post_async (TriageTestServer *server,
-            const char       *key,
-            const char       *id,
-            Reply            *reply)
-{
-  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server),
-                                      "/api/v1/notifications", NULL);
-  g_autofree char *auth = g_strconcat ("Bearer ", key, NULL);
-  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Burst\","
-                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
-                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}",
-                                           id);
-  g_autoptr(SoupMessage) msg = soup_message_new ("POST", uri);
-  g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
-
-  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
-  soup_session_send_and_read_async (triage_test_server_get_session (server), msg,
-                                    G_PRIORITY_DEFAULT, NULL, reply_cb, reply);
-}
-
-static gboolean
-all_done (const Reply *replies,
-          guint        n)
-{
-  for (guint i = 0; i < n; i++)
-    if (!replies[i].done)
-      return FALSE;
-  return TRUE;
-}
-
 /* How many `notification` events of @events (after those of @before, if
  * any) tell of @id. */
 static guint
@@ -173,7 +119,7 @@ test_event_order (void)
 
   for (guint burst = 0; burst < BURSTS; burst++)
     {
-      Reply replies[2 * PER_BURST] = { { 0 } };
+      SrvReply replies[2 * PER_BURST] = { { 0 } };
 
       /* Halfway, the moving stream resumes on the other server from the
        * last id it got, while nothing is being posted... */
@@ -195,7 +141,7 @@ test_event_order (void)
           char *id = atp_new_uuid ();
 
           g_ptr_array_add (ids, id);
-          post_async (i % 2 == 0 ? a : b, key, id, &replies[i]);
+          srv_post_async (i % 2 == 0 ? a : b, key, id, "Burst", &replies[i]);
         }
       /* ... and once a burst is on its way. */
       if (burst == 0)
@@ -203,7 +149,7 @@ test_event_order (void)
           srv_events_free (on_b);
           on_b = srv_events_open (b, token, NULL, NULL);
         }
-      srv_wait_until (all_done (replies, G_N_ELEMENTS (replies)), "the burst's answers");
+      srv_wait_until (srv_replies_done (replies, G_N_ELEMENTS (replies)), "the burst's answers");
       for (guint i = 0; i < G_N_ELEMENTS (replies); i++)
         g_assert_cmpuint (replies[i].status, ==, 201);
     }

@@ -26,74 +26,6 @@
 #define BURSTS    6
 #define PER_BURST 16   /* requests to each server at once */
 
-typedef struct
-{
-  gboolean done;
-  guint    status;
-} Reply;
-
-static void
-reply_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      data)
-{
-  Reply *reply = data;
-  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result,
-                                                               NULL);
-
-  if (bytes != NULL)
-    reply->status = soup_message_get_status (soup_session_get_async_result_message (
-                                               SOUP_SESSION (source), result));
-  reply->done = TRUE;
-}
-
-/* Sends a notification with the id @id to @server, without waiting. */
-static void
-post_async (TriageTestServer *server,
-            const char       *key,
-            const char       *id,
-            Reply            *reply)
-{
-  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server),
-                                      "/api/v1/notifications", NULL);
-  g_autofree char *auth = g_strconcat ("Bearer ", key, NULL);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *body = NULL;
-  g_autoptr(SoupMessage) msg = soup_message_new ("POST", uri);
-  g_autoptr(GBytes) bytes = NULL;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "id");
-  json_builder_add_string_value (builder, id);
-  json_builder_set_member_name (builder, "context");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "title");
-  json_builder_add_string_value (builder, "Pushed");
-  json_builder_set_member_name (builder, "description");
-  json_builder_add_string_value (builder, "D");
-  json_builder_end_object (builder);
-  json_builder_set_member_name (builder, "actions");
-  json_builder_begin_array (builder);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "id");
-  json_builder_add_string_value (builder, "ok");
-  json_builder_set_member_name (builder, "label");
-  json_builder_add_string_value (builder, "OK");
-  json_builder_set_member_name (builder, "response_type");
-  json_builder_add_string_value (builder, "simple");
-  json_builder_end_object (builder);
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  body = json_to_string (root, FALSE);
-  bytes = g_bytes_new (body, strlen (body));
-  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
-  soup_session_send_and_read_async (triage_test_server_get_session (server), msg,
-                                    G_PRIORITY_DEFAULT, NULL, reply_cb, reply);
-}
-
 /* An `acknowledge` frame for @id on @sock. */
 static void
 acknowledge (SrvSocket  *sock,
@@ -115,16 +47,6 @@ acknowledge (SrvSocket  *sock,
   root = json_builder_get_root (builder);
   text = json_to_string (root, FALSE);
   soup_websocket_connection_send_text (sock->ws, text);
-}
-
-static gboolean
-all_done (const Reply *replies,
-          guint        n)
-{
-  for (guint i = 0; i < n; i++)
-    if (!replies[i].done)
-      return FALSE;
-  return TRUE;
 }
 
 /* What an event of a stream is about: the notification's id, or the
@@ -281,7 +203,7 @@ test_push_order (void)
 
   for (guint burst = 0; burst < BURSTS; burst++)
     {
-      Reply replies[2 * PER_BURST] = { { 0 } };
+      SrvReply replies[2 * PER_BURST] = { { 0 } };
       guint first = ids->len;
 
       /* Halfway, nobody listens for a moment: each server's own batches
@@ -301,7 +223,7 @@ test_push_order (void)
           char *id = atp_new_uuid ();
 
           g_ptr_array_add (ids, id);
-          post_async (i % 2 == 0 ? a : b, key, id, &replies[i]);
+          srv_post_async (i % 2 == 0 ? a : b, key, id, "Pushed", &replies[i]);
         }
       /* The acknowledgements of the burst before, on A, while this one
        * commits on both. */
@@ -312,7 +234,7 @@ test_push_order (void)
           acknowledge (ws, ids->pdata[i]);
           g_ptr_array_add (acked, ids->pdata[i]);
         }
-      srv_wait_until (all_done (replies, G_N_ELEMENTS (replies)), "the burst's answers");
+      srv_wait_until (srv_replies_done (replies, G_N_ELEMENTS (replies)), "the burst's answers");
       for (guint i = 0; i < G_N_ELEMENTS (replies); i++)
         g_assert_cmpuint (replies[i].status, ==, 201);
     }
