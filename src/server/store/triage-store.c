@@ -331,7 +331,8 @@ flight_done (TriageStore  *self,
   GPtrArray *events;
 
   /* A session the database ended (PostgreSQL) is no fault of ours, and the
-   * waiters are told (a 503 to each request: nothing of it is stored). */
+   * waiters are told (a 503 to each request: not stored, or if the COMMIT
+   * was in flight perhaps stored; a retry with the same id settles it). */
   if (!committed && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
     g_message ("%s", error->message);
   else if (!committed)
