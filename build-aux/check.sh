@@ -13,7 +13,14 @@
 #   build-asan  gcc, -Db_sanitize=address,undefined -Dapp=false: suites unit and
 #               integration, so memory errors and leaks fail the run
 #   build-fuzz  clang, -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false
-#               -Dapp=false: suite fuzz (short, bounded runs of every fuzz target)
+#               -Dapp=false: suite fuzz (short, bounded runs of every fuzz target);
+#               it builds only the fuzz targets (they need nothing else), unless
+#               `-- ARGS` may select other tests
+# build-asan and build-fuzz are set up and built in the background at nice 19
+# from the start, while build compiles and runs its tests (most of which wait on
+# sockets and timeouts): their compilers take the cores the tests leave idle.
+# Each step's output is printed in order, when its turn comes; "waited N s" says
+# how long the tests had to wait for a build still running.
 # The chaos tests (suite chaos: faults injected into the real server and app,
 # tests/chaos) run in the build step too, in their short versions.
 # The data checks (suite data: desktop file, metainfo, schema, systemd unit, man
@@ -55,12 +62,13 @@ set -uo pipefail
 quick=0
 stress=0
 test_args=()
+user_test_args=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=1 ;;
         --stress) stress=1 ;;
         --long) export TRIAGE_CHAOS_LONG=1 ;;
-        --) shift; test_args=("$@"); break ;;
+        --) shift; test_args=("$@"); [ $# -eq 0 ] || user_test_args=1; break ;;
         -h|--help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -115,7 +123,22 @@ stop_hog() {
     hog_pids=()
 }
 
+# The builds ahead (see build_ahead): the subshell that runs them one after the
+# other, and the process group of the one building now.
+ahead_pid=
+ahead_fd=
+
+stop_ahead() {
+    [ -n "$ahead_pid" ] || return 0
+    kill "$ahead_pid" 2>/dev/null
+    if [ -s "$results/ahead.pgid" ]; then
+        kill -TERM -- "-$(cat "$results/ahead.pgid")" 2>/dev/null
+    fi
+    ahead_pid=
+}
+
 cleanup() {
+    stop_ahead
     stop_hog
     rm -rf "$results"
 }
@@ -235,16 +258,46 @@ run_tests() {
     fi
 }
 
-# step NAME CC SUITE_ARGS -- MESON_OPTIONS...
-step() {
-    local name="$1" cc="$2"
-    shift 2
-    local suites=()
-    while [ "$1" != "--" ]; do suites+=("$1"); shift; done
-    shift
-    setup_builddir "$name" "$cc" "$@" || { step_failed "$name: meson setup"; return; }
-    build_dir "$name" </dev/null || { step_failed "$name: build"; return; }
-    run_tests "$name" ${suites[@]+"${suites[@]}"}
+# prepared NAME RC: whether prepare_dir's status RC lets NAME's tests run.
+prepared() {
+    case "$2" in
+        0) return 0 ;;
+        1) step_failed "$1: meson setup" ;;
+        *) step_failed "$1: build" ;;
+    esac
+    return 1
+}
+
+# ahead_dir NAME CC [--only SUITE...] -- MESON_OPTIONS...: prepare_dir at nice 19
+# in a process group of its own (stop_ahead ends it), its output to
+# $results/NAME.log; then prints "NAME STATUS" for await_ahead.
+ahead_dir() {
+    local name="$1"
+    # shellcheck disable=SC2016  # expanded by the inner bash
+    TRIAGE_BUILD_BASE="$TRIAGE_BUILD_BASE" setsid nice -n 19 \
+        bash -c '. "$0" && prepare_dir "$@"' "$TRIAGE_ROOT/build-aux/common.sh" "$@" \
+        >"$results/$name.log" 2>&1 </dev/null &
+    local pid=$!
+    echo "$pid" >"$results/ahead.pgid"
+    wait "$pid"
+    local rc=$?
+    : >"$results/ahead.pgid"
+    echo "$name $rc"
+}
+
+# await_ahead NAME: waits for the build ahead of NAME, prints its output and
+# fails the step (status 1) when it failed.
+await_ahead() {
+    local name="$1" began got rc
+    began=$(date +%s)
+    if ! read -r -u "$ahead_fd" got rc || [ "$got" != "$name" ]; then
+        cat "$results/$name.log" 2>/dev/null
+        step_failed "$name: its build in the background ended without a word"
+        return 1
+    fi
+    say "$name: set up and built in the background (waited $(( $(date +%s) - began )) s for it):"
+    cat "$results/$name.log"
+    prepared "$name" "$rc"
 }
 
 if [ "${CHECK_SKIP_DEPS:-${TRIAGE_SKIP_DEPS:-0}}" != 1 ]; then
@@ -298,17 +351,36 @@ run_stress() {
     say "stress: $((stress_rounds - bad_rounds))/$stress_rounds rounds passed"
 }
 
+asan=0; [ "${CHECK_SKIP_ASAN:-0}" = 1 ] || asan=1
+fuzz=0; [ "${CHECK_SKIP_FUZZ:-0}" = 1 ] || fuzz=1
+# The fuzz targets need only themselves; `-- ARGS` may select other tests.
+fuzz_only=(--only fuzz)
+[ $user_test_args = 0 ] || fuzz_only=()
+
+# build-asan, then build-fuzz, one after the other in the background.
+build_ahead() {
+    [ $asan = 0 ] || ahead_dir build-asan gcc -- -Db_sanitize=address,undefined -Dapp=false
+    [ $fuzz = 0 ] || ahead_dir build-fuzz clang ${fuzz_only[@]+"${fuzz_only[@]}"} -- \
+        -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dapp=false
+}
+
 if [ $stress = 1 ]; then
     run_stress
-elif [ "${CHECK_SKIP_MAIN:-0}" != 1 ]; then
-    step build gcc -- "${MAIN_BUILD_OPTS[@]}"
+else
+    if [ $asan = 1 ] || [ $fuzz = 1 ]; then
+        exec {ahead_fd}< <(build_ahead)
+        ahead_pid=$!
+    fi
+    if [ "${CHECK_SKIP_MAIN:-0}" != 1 ]; then
+        prepare_dir build gcc -- "${MAIN_BUILD_OPTS[@]}"
+        prepared build $? && run_tests build
+    fi
+    [ $asan = 0 ] || { await_ahead build-asan &&
+        run_tests build-asan --suite unit --suite integration --timeout-multiplier "$asan_mult"; }
+    [ $fuzz = 0 ] || { await_ahead build-fuzz &&
+        run_tests build-fuzz --suite fuzz --timeout-multiplier "$asan_mult"; }
+    ahead_pid=
 fi
-[ "${CHECK_SKIP_ASAN:-0}" = 1 ] || \
-    step build-asan gcc --suite unit --suite integration --timeout-multiplier "$asan_mult" -- \
-        -Db_sanitize=address,undefined -Dapp=false
-[ "${CHECK_SKIP_FUZZ:-0}" = 1 ] || \
-    step build-fuzz clang --suite fuzz --timeout-multiplier "$asan_mult" -- \
-        -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dapp=false
 
 if [ ${#failed_steps[@]} -gt 0 ]; then
     printf 'failed step: %s\n' "${failed_steps[@]}"

@@ -53,8 +53,61 @@ setup_builddir() {
     printf '%s' "$want" >"$stamp"
 }
 
-# build_dir DIR: compile everything in DIR.
+# build_dir DIR [TARGET...]: compile everything in DIR, or only the targets
+# (meson compile's [PATH/]NAME) and what they need.
 build_dir() {
-    say "$1: building"
-    meson compile -C "$TRIAGE_BUILD_BASE/$1" ${TRIAGE_JOBS:+-j "$TRIAGE_JOBS"}
+    local name="$1"
+    shift
+    if [ $# -gt 0 ]; then
+        say "$name: building $*"
+    else
+        say "$name: building"
+    fi
+    meson compile -C "$TRIAGE_BUILD_BASE/$name" ${TRIAGE_JOBS:+-j "$TRIAGE_JOBS"} "$@"
+}
+
+# suite_targets DIR SUITE...: the targets (meson compile's PATH/NAME) the tests
+# of the suites run, from DIR's introspection files. Only for tests that need
+# nothing but their own executable and declared depends: a test that finds a
+# program through its environment (TRIAGE_SERVER, …) does not declare it.
+suite_targets() {
+    /usr/bin/python3 - "$TRIAGE_BUILD_BASE/$1" "$TRIAGE_ROOT" "${@:2}" <<'PYEOF'
+import json, os, sys
+info = os.path.join(sys.argv[1], "meson-info")
+root, suites = sys.argv[2], set(sys.argv[3:])
+with open(os.path.join(info, "intro-targets.json")) as f:
+    targets = {t["id"]: t for t in json.load(f)}
+with open(os.path.join(info, "intro-tests.json")) as f:
+    tests = json.load(f)
+wanted = set()
+for t in tests:
+    # meson test --suite X takes X as "project:suite", the suite or the project
+    if any(s in suites or s.split(":", 1)[-1] in suites for s in t["suite"]):
+        wanted.update(t["depends"])
+for tid in sorted(wanted):
+    t = targets[tid]
+    where = os.path.relpath(os.path.dirname(t["defined_in"]), root)
+    print(t["name"] if where == "." else where + "/" + t["name"])
+PYEOF
+}
+
+# prepare_dir DIR CC [--only SUITE...] -- [MESON_OPTION...]
+# Sets DIR up (setup_builddir) and builds it: everything, or with --only just
+# what the tests of the suites run (see suite_targets). Returns 1 when the
+# setup failed, 2 when the build did.
+prepare_dir() {
+    local name="$1" cc="$2"
+    shift 2
+    local only=() targets=()
+    if [ "${1:-}" = --only ]; then
+        shift
+        while [ "$1" != "--" ]; do only+=("$1"); shift; done
+    fi
+    shift
+    setup_builddir "$name" "$cc" "$@" || return 1
+    if [ ${#only[@]} -gt 0 ]; then
+        mapfile -t targets < <(suite_targets "$name" "${only[@]}")
+        [ ${#targets[@]} -gt 0 ] || say "$name: no tests in suite ${only[*]}: building everything"
+    fi
+    build_dir "$name" ${targets[@]+"${targets[@]}"} </dev/null || return 2
 }
