@@ -80,25 +80,20 @@ flush_prepare (GSource *source,
 
 static GSourceFuncs flush_funcs = { flush_prepare, NULL, NULL, NULL, NULL, NULL };
 
-/* @line (with its newline) goes out now, or with the turn's request lines
- * when @held. */
+/* @text, a line without its newline, goes out now, or with the turn's
+ * request lines when @held; either way after the lines held before it, in
+ * one write. */
 static void
-emit_line (const char *line,
+emit_line (const char *text,
            gboolean    held)
 {
   g_mutex_lock (&pending_lock);
-  if (held && flush_source != NULL)
-    {
-      if (pending == NULL)
-        pending = g_string_sized_new (4096);
-      g_string_append (pending, line);
-    }
-  else
-    {
-      flush_pending_locked ();
-      fputs (line, stderr);
-      fflush (stderr);
-    }
+  if (pending == NULL)
+    pending = g_string_sized_new (4096);
+  g_string_append (pending, text);
+  g_string_append_c (pending, '\n');
+  if (!held || flush_source == NULL)
+    flush_pending_locked ();
   g_mutex_unlock (&pending_lock);
 }
 
@@ -168,11 +163,7 @@ write_json (GLogLevelFlags   level,
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = json_to_string (root, FALSE);
-  {
-    g_autofree char *line = g_strconcat (text, "\n", NULL);
-
-    emit_line (line, held);
-  }
+  emit_line (text, held);
   return G_LOG_WRITER_HANDLED;
 }
 
@@ -213,9 +204,8 @@ writer (GLogLevelFlags   level,
         /* GLib's line, as g_log_writer_standard_streams () writes it (all
          * to standard error here: g_log_writer_default_set_use_stderr ()). */
         g_autofree char *text = g_log_writer_format_fields (level, fields, n_fields, use_color);
-        g_autofree char *line = g_strconcat (text, "\n", NULL);
 
-        emit_line (line, access);
+        emit_line (text, access);
         return G_LOG_WRITER_HANDLED;
       }
     }

@@ -17,20 +17,26 @@
 #include "atp.h"
 #include "triage-store-sqlite-private.h"
 
-/* At most this many events a statement (6 parameters each). */
-#define EVENTS_PER_STATEMENT 32
+#define EVENTS_PER_STATEMENT TRIAGE_STORE_SQLITE_EVENTS_PER_STATEMENT
 
-/* The INSERT of @rows events, kept prepared (one for each count). */
+/* The INSERT of @rows events, kept prepared (one for each count). Its text
+ * is built and looked up once: every batch commits with one of them, and
+ * the text of 6 events is 190 bytes to write and hash again. */
 static sqlite3_stmt *
 insert_statement (TriageStoreSqlite *self,
                   guint              rows)
 {
-  g_autoptr(GString) sql = g_string_new ("INSERT INTO events (user_id, type, data,"
-                                         " notification_id, created_at, protocol) VALUES ");
+  g_autoptr(GString) sql = NULL;
 
+  g_assert (rows >= 1 && rows <= EVENTS_PER_STATEMENT);
+  if (self->insert_events[rows - 1] != NULL)
+    return self->insert_events[rows - 1];
+  sql = g_string_new ("INSERT INTO events (user_id, type, data,"
+                      " notification_id, created_at, protocol) VALUES ");
   for (guint i = 0; i < rows; i++)
     g_string_append (sql, i == 0 ? "(?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?)");
-  return triage_store_sqlite_statement (self, sql->str);
+  self->insert_events[rows - 1] = triage_store_sqlite_statement (self, sql->str);
+  return self->insert_events[rows - 1];
 }
 
 /* The batch's events, as it commits: their ids follow the order of commits.

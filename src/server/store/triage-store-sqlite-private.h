@@ -12,6 +12,9 @@
 
 G_BEGIN_DECLS
 
+/* At most this many events an INSERT (6 parameters each). */
+#define TRIAGE_STORE_SQLITE_EVENTS_PER_STATEMENT 32
+
 struct _TriageStoreSqlite
 {
   TriageStore parent_instance;
@@ -21,6 +24,8 @@ struct _TriageStoreSqlite
   GHashTable *recipients;      /* notification id → GStrv: who it goes to, never changes */
   GQueue     *recipients_age;  /* its keys, oldest first */
   GHashTable *service_recipients; /* service id → GStrv: who its requests go to, never changes */
+  /* The INSERT of n events at [n - 1], once made (owned by statements). */
+  sqlite3_stmt *insert_events[TRIAGE_STORE_SQLITE_EVENTS_PER_STATEMENT];
 };
 
 /* A statement built for one query (not kept); bad SQL is a programming error. */

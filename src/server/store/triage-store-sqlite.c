@@ -562,6 +562,7 @@ triage_store_sqlite_finalize (GObject *object)
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (object);
 
   /* The base class committed the open batch in its dispose. */
+  memset (self->insert_events, 0, sizeof self->insert_events);
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->services, g_hash_table_unref);
   g_clear_pointer (&self->recipients, g_hash_table_unref);
