@@ -443,6 +443,29 @@ srv_ws_free (SrvSocket *sock)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SrvSocket, srv_ws_free)
 
+/* An `acknowledge` frame for @id on @sock. */
+static inline void
+srv_ws_acknowledge (SrvSocket  *sock,
+                    const char *id)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "acknowledge");
+  json_builder_set_member_name (builder, "data");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "notification_id");
+  json_builder_add_string_value (builder, id);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = json_to_string (root, FALSE);
+  soup_websocket_connection_send_text (sock->ws, text);
+}
+
 static inline const char *
 srv_frame_type (JsonObject *frame)
 {

@@ -26,29 +26,6 @@
 #define BURSTS    6
 #define PER_BURST 16   /* requests to each server at once */
 
-/* An `acknowledge` frame for @id on @sock. */
-static void
-acknowledge (SrvSocket  *sock,
-             const char *id)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "type");
-  json_builder_add_string_value (builder, "acknowledge");
-  json_builder_set_member_name (builder, "data");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "notification_id");
-  json_builder_add_string_value (builder, id);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  text = json_to_string (root, FALSE);
-  soup_websocket_connection_send_text (sock->ws, text);
-}
-
 /* What an event of a stream is about: the notification's id, or the
  * notification_id of a status update, and its status (NULL for a
  * notification). Both NULL for anything else (a ping). */
@@ -231,7 +208,7 @@ test_push_order (void)
         {
           srv_wait_until (srv_find_frame (ws, "notification", ids->pdata[i]) != NULL,
                           "a notification on A's WebSocket");
-          acknowledge (ws, ids->pdata[i]);
+          srv_ws_acknowledge (ws, ids->pdata[i]);
           g_ptr_array_add (acked, ids->pdata[i]);
         }
       srv_wait_until (srv_replies_done (replies, G_N_ELEMENTS (replies)), "the burst's answers");

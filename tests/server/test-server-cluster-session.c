@@ -16,9 +16,18 @@
  * reader of the log would), so the server's commits wait in the database:
  * its three commits in flight are held up and its next batch, whose turn
  * has come, waits with its transaction open. Then it ends the sessions of
- * one commit in flight and of that open batch. It waits for the database's
- * state (a lock not granted, a session idle in a transaction), never for a
- * time.
+ * one commit in flight and of that open batch, each holding a post. It
+ * waits for the database's state (a lock not granted, a session idle in a
+ * transaction), never for a time.
+ *
+ * Not every commit held up is a post's: the person's acknowledgements and
+ * the stream's delivered marks are batches too (a mark may still be
+ * committing when the test takes the lock), and two posts may share a
+ * batch. Ended, such a commit answers no request: the test once ended a
+ * mark's, the lock waiter with the smallest pid, and saw one 503, not two.
+ * So it tells a post's transaction by what it wrote (a notification's
+ * recipients), never by counting, and holds up an acknowledgement among
+ * the commits on purpose.
  */
 
 #define G_LOG_DOMAIN "test-server-cluster-session"
@@ -33,11 +42,22 @@
 #define WAIT_S 120          /* a bound for each wait: a loaded machine is slow */
 #define FLIGHTS 3           /* TRIAGE_PG_WRITER_FLIGHTS */
 #define MAX_POSTS 32
+#define SCENE_POSTS 8      /* posts for a scene: the flights' and the open batch's, and some */
 
 /* The server's sessions as the database shows them: the batch connections
  * and the one for rate limits and reads of the log are "triage-server". */
-#define SESSIONS "FROM pg_stat_activity WHERE application_name = 'triage-server'" \
-                 " AND datname = current_database ()"
+#define SESSIONS "FROM pg_stat_activity a WHERE a.application_name = 'triage-server'" \
+                 " AND a.datname = current_database ()"
+/* Of those: waiting for a lock of the event log (a commit held up) … */
+#define HELD_UP " AND EXISTS (SELECT FROM pg_locks l WHERE l.pid = a.pid" \
+                " AND l.locktype = 'advisory' AND NOT l.granted)"
+/* … open in a transaction, its turn come (a batch waiting to commit) … */
+#define OPEN " AND a.state = 'idle in transaction'"
+/* … whose transaction holds a post (it inserted a notification's
+ * recipients; a batch of delivered marks inserts none). */
+#define HOLDS_POST " AND EXISTS (SELECT FROM pg_locks r WHERE r.pid = a.pid" \
+                   " AND r.locktype = 'relation' AND r.mode = 'RowExclusiveLock'" \
+                   " AND r.relation = 'notification_recipients'::regclass)"
 
 typedef struct
 {
@@ -193,7 +213,7 @@ static guint
 end_sessions (PGconn     *conn,
               const char *where)
 {
-  g_autofree char *select = g_strdup_printf ("SELECT COALESCE (array_agg (pid), '{}')"
+  g_autofree char *select = g_strdup_printf ("SELECT COALESCE (array_agg (a.pid), '{}')"
                                              " %s AND %s", SESSIONS, where);
   g_autofree char *pids = first_value (conn, select);
   g_autofree char *end = g_strdup_printf ("SELECT COUNT (*) FROM unnest ('%s'::int[]) p"
@@ -233,6 +253,7 @@ typedef struct
   char             *token;
   char             *key;
   SrvSocket        *ws;
+  char             *first;    /* the fixture's notification, on the stream */
   PGconn           *conn;     /* the test's own, on the server's database */
 } Fixture;
 
@@ -245,7 +266,6 @@ fixture_set_up (Fixture       *fixture,
   TriageTestServerOptions options = { .extra_args = args };
   const char *alice[] = { "alice", NULL };
   g_autoptr(GError) error = NULL;
-  g_autofree char *first = NULL;
 
   fixture->server = triage_test_server_new (&options, &error);
   g_assert_no_error (error);
@@ -257,10 +277,11 @@ fixture_set_up (Fixture       *fixture,
   /* The stream is set up (its snapshot sent: the server read the log for
    * it, which it could not do while the test holds the log's lock) once its
    * snapshot's notification came. */
-  first = srv_post (fixture->server, fixture->key, "First");
+  fixture->first = srv_post (fixture->server, fixture->key, "First");
   fixture->ws = srv_ws_open (fixture->server, fixture->token, NULL);
   g_assert_nonnull (fixture->ws->ws);
-  triage_test_wait_until_within (srv_find_frame (fixture->ws, "notification", first) != NULL,
+  triage_test_wait_until_within (srv_find_frame (fixture->ws, "notification",
+                                                 fixture->first) != NULL,
                                  "the stream's snapshot", WAIT_S);
   fixture->conn = PQconnectdb (triage_test_server_get_database (fixture->server));
   g_assert_cmpint (PQstatus (fixture->conn), ==, CONNECTION_OK);
@@ -275,44 +296,75 @@ fixture_tear_down (Fixture       *fixture,
   triage_test_server_free (fixture->server);
   g_free (fixture->token);
   g_free (fixture->key);
+  g_free (fixture->first);
 }
 
-/* Holds the event log's lock while posts go one after the other, each
- * commit held up until the server has as many in flight as it keeps; the
- * next post's batch then waits for a turn, its transaction open. The
- * database ends that session and that of a commit in flight; the lock is
- * let go and every post answered (a 503 posted again). FALSE if a 503 came
- * before the sessions were ended. */
+/* The number @sql (SELECT COUNT …) on @conn gives. */
+static guint
+count (PGconn     *conn,
+       const char *sql)
+{
+  g_autofree char *value = first_value (conn, sql);
+
+  return (guint) g_ascii_strtoull (value, NULL, 10);
+}
+
+/* Holds the event log's lock while the person acknowledges @acknowledge
+ * (if not NULL: a commit held up that holds no post), then while posts go
+ * one after the other, each once the one before is in the database (its
+ * commit held up, or in the batch that waits), until the server has as many
+ * commits in flight as it keeps, held up, at least one of them a post's,
+ * and the batch whose turn has come holds a post too, its transaction open.
+ * The database ends that session and that of a commit in flight holding a
+ * post; the lock is let go and every post answered (a 503 posted again).
+ * FALSE if a 503 came before the sessions were ended. */
 static gboolean
 hold_up_and_end (Fixture    *fixture,
                  Poster     *poster,
+                 const char *acknowledge,
                  const char *lock,
                  const char *unlock)
 {
-  gboolean held = TRUE;
+  /* The scene: every commit the server keeps in flight held up, one of
+   * them a post's, and the batch whose turn has come holding one. */
+  g_autofree char *scene = g_strdup_printf ("(SELECT COUNT (*) " SESSIONS HELD_UP ") = %u"
+                                            " AND EXISTS (SELECT " SESSIONS HELD_UP HOLDS_POST ")"
+                                            " AND (SELECT COUNT (*) " SESSIONS OPEN HOLDS_POST
+                                            ") = 1", FLIGHTS);
+  g_autofree char *is_set = g_strconcat ("SELECT ", scene, NULL);
+  gboolean held = TRUE, set = FALSE;
   guint ended = 0;
 
   g_free (first_value (fixture->conn, lock));
-  for (guint i = 1; i <= FLIGHTS && held; i++)
+  if (acknowledge != NULL)
     {
-      g_autofree char *sql = g_strdup_printf ("SELECT COUNT (*) = %u FROM pg_locks"
-                                              " WHERE locktype = 'advisory' AND NOT granted", i);
+      g_autofree char *moved = g_strdup_printf ("SELECT (SELECT COUNT (*) " SESSIONS HELD_UP
+                                                ") > %u",
+                                                count (fixture->conn,
+                                                       "SELECT COUNT (*) " SESSIONS HELD_UP));
 
-      post_new (poster);
-      held = wait_for_database (fixture->conn, sql, "a commit held up by the event-log lock",
-                                poster);
+      srv_ws_acknowledge (fixture->ws, acknowledge);
+      held = wait_for_database (fixture->conn, moved, "the acknowledgement held up", poster);
     }
-  if (held)
+  for (guint posts = 0; held && !set; posts++)
     {
+      /* The post is in the database once its commit is held up too, or
+       * the scene is set (it joined the batch that waits). */
+      g_autofree char *moved = g_strdup_printf ("SELECT (%s) OR (SELECT COUNT (*) " SESSIONS
+                                                HELD_UP ") > %u", scene,
+                                                count (fixture->conn,
+                                                       "SELECT COUNT (*) " SESSIONS HELD_UP));
+      g_autofree char *answer = NULL;
+
+      g_assert_cmpuint (posts, <, SCENE_POSTS);
       post_new (poster);
-      held = wait_for_database (fixture->conn, "SELECT COUNT (*) = 1 " SESSIONS
-                                               " AND state = 'idle in transaction'",
-                                "the next batch, open in its transaction", poster);
+      held = wait_for_database (fixture->conn, moved, "the post in the database", poster);
+      set = held && g_str_equal ((answer = first_value (fixture->conn, is_set)), "t");
     }
   if (held)
     ended = end_sessions (fixture->conn,
-                          "(state = 'idle in transaction' OR pid = (SELECT MIN (pid)"
-                          " FROM pg_locks WHERE locktype = 'advisory' AND NOT granted))");
+                          "((TRUE" OPEN HOLDS_POST ") OR a.pid = (SELECT MIN (a.pid) " SESSIONS
+                          HELD_UP HOLDS_POST "))");
   g_free (first_value (fixture->conn, unlock));
   triage_test_wait_until_within (all_answered (poster), "every post answered", WAIT_S);
   return held && ended == 2;
@@ -325,17 +377,26 @@ test_ended_in_batch (Fixture       *fixture,
                      gconstpointer  data)
 {
   Poster poster = { .server = fixture->server, .key = fixture->key };
-  g_autofree char *lock = NULL, *unlock = NULL, *after = NULL, *expected = NULL;
+  g_autofree char *lock = NULL, *unlock = NULL, *quiet = NULL, *after = NULL, *expected = NULL;
   guint unavailable;
 
   lock = g_strdup_printf ("SELECT pg_advisory_lock (%" G_GINT64_FORMAT ")", TRIAGE_PG_EVENT_LOCK);
   unlock = g_strdup_printf ("SELECT pg_advisory_unlock (%" G_GINT64_FORMAT ")",
                             TRIAGE_PG_EVENT_LOCK);
+  /* The fixture's notification reads delivered (its stream's mark is
+   * committed) and the server has no transaction open: the person's
+   * acknowledgement of it below is a commit of its own (a mark in flight
+   * would hold its row). */
+  quiet = g_strdup_printf ("SELECT (SELECT status <> 0 FROM notifications WHERE id = '%s')"
+                           " AND NOT EXISTS (SELECT " SESSIONS " AND a.state <> 'idle')",
+                           fixture->first);
+  wait_for_database (fixture->conn, quiet, "the fixture's notification delivered", NULL);
   /* Each wait of the server's in the database gives up after 5 s
    * (lock_timeout, idle_in_transaction_session_timeout): a machine so
    * loaded that the test cannot set the scene within that answers a 503
    * first. Then the scene is set again. */
-  for (guint attempt = 1; !hold_up_and_end (fixture, &poster, lock, unlock); attempt++)
+  for (guint attempt = 1; !hold_up_and_end (fixture, &poster, attempt == 1 ? fixture->first : NULL,
+                                             lock, unlock); attempt++)
     {
       g_test_message ("attempt %u: a wait of the server's in the database ran out first", attempt);
       g_assert_cmpuint (attempt, <, 5);
