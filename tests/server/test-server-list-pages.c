@@ -105,6 +105,82 @@ test_total_of_first_page (Fixture       *fixture,
                     ==, 2);
 }
 
+/* The ids of a page's items, in its order, each asserted to be @status. */
+static GStrv
+ids_of (JsonObject *page,
+        const char *status)
+{
+  JsonArray *items = json_object_get_array_member (page, "notifications");
+  g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
+
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      JsonObject *item = json_array_get_object_element (items, i);
+
+      g_assert_cmpstr (json_object_get_string_member (item, "status"), ==, status);
+      g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (item, "context"),
+                                                      "description"), ==, "D");
+      g_strv_builder_add (ids, json_object_get_string_member (item, "id"));
+    }
+  return g_strv_builder_end (ids);
+}
+
+/* A page lists its items in the order asked for, each whole with its status
+ * as it is after the page's own delivered marks (the SQLite store makes the
+ * page's JSON itself, in one statement). */
+static void
+test_pages_in_order (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(JsonObject) first = NULL, second = NULL, newest = NULL, empty = NULL;
+  g_auto(GStrv) posted = NULL, first_ids = NULL, second_ids = NULL, newest_ids = NULL;
+  g_auto(GStrv) empty_ids = NULL;
+  g_autofree char *escaped = NULL, *query = NULL;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *title = g_strdup_printf ("in order %u", i);
+      g_autofree char *id = srv_post (fixture->server, fixture->key, title);
+
+      g_strv_builder_add (builder, id);
+    }
+  posted = g_strv_builder_end (builder);
+
+  first = list_page (fixture, "?status=pending&limit=3&sort=oldest");
+  first_ids = ids_of (first, "delivered");
+  g_assert_cmpuint (g_strv_length (first_ids), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpstr (first_ids[i], ==, posted[i]);
+  g_assert_cmpint (total_of (first), ==, 5);
+  g_assert_true (json_object_get_boolean_member (json_object_get_object_member (first, "pagination"),
+                                                 "has_more"));
+
+  escaped = g_uri_escape_string (cursor_of (first), NULL, TRUE);
+  query = g_strconcat ("?status=pending&limit=3&sort=oldest&cursor=", escaped, NULL);
+  second = list_page (fixture, query);
+  second_ids = ids_of (second, "delivered");
+  g_assert_cmpuint (g_strv_length (second_ids), ==, 2);
+  g_assert_cmpstr (second_ids[0], ==, posted[3]);
+  g_assert_cmpstr (second_ids[1], ==, posted[4]);
+  g_assert_null (cursor_of (second));
+  g_assert_false (json_object_get_boolean_member (json_object_get_object_member (second, "pagination"),
+                                                  "has_more"));
+
+  /* Newest first, every one read before: delivered already. */
+  newest = list_page (fixture, "?status=pending&limit=5");
+  newest_ids = ids_of (newest, "delivered");
+  g_assert_cmpuint (g_strv_length (newest_ids), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpstr (newest_ids[i], ==, posted[4 - i]);
+
+  /* An empty page is an empty list. */
+  empty = list_page (fixture, "?status=responded");
+  empty_ids = ids_of (empty, "responded");
+  g_assert_cmpuint (g_strv_length (empty_ids), ==, 0);
+  g_assert_cmpint (total_of (empty), ==, 0);
+}
+
 /* The soft limit only: the hard one stays, so that the soft one can go back. */
 static void
 set_file_size_limit (GPid   pid,
@@ -201,6 +277,7 @@ main (int    argc,
 
   ADD ("/server/list-pages/total-of-first-page", test_total_of_first_page);
   ADD ("/server/list-pages/page-not-held-by-its-marks", test_page_not_held_by_its_marks);
+  ADD ("/server/list-pages/pages-in-order", test_pages_in_order);
 #undef ADD
 
   return g_test_run ();

@@ -96,6 +96,16 @@ triage_store_list (TriageStore           *self,
   return CLASS (self)->list (self, query, total, has_more);
 }
 
+char *
+triage_store_page_json (TriageStore *self,
+                        GPtrArray   *rows,
+                        const char  *pagination)
+{
+  if (CLASS (self)->page_json == NULL)
+    return NULL;
+  return CLASS (self)->page_json (self, rows, pagination);
+}
+
 TriageStoreInsert
 triage_store_insert_notification (TriageStore *self,
                                   const char  *id,

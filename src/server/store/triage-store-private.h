@@ -100,6 +100,10 @@ struct _TriageStoreClass
                                                 const TriageListQuery *query,
                                                 gint64                *total,
                                                 gboolean              *has_more);
+  /* triage-store-*-reads.c; NULL: the server makes the page itself */
+  char                  *(*page_json)          (TriageStore *self,
+                                                GPtrArray   *rows,
+                                                const char  *pagination);
   TriageStoreInsert      (*insert_notification) (TriageStore *self,
                                                  const char  *id,
                                                  const char  *service_id,

@@ -4,12 +4,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One notification by its id, an agent's request by its own id, a page of a
- * person's list (its total counted apart, ignoring the cursor) and whether a
- * person is among a notification's recipients.
+ * person's list (its total counted apart, ignoring the cursor), that page's
+ * answer made by SQLite's JSON functions, and whether a person is among a
+ * notification's recipients.
  */
 
 #define G_LOG_DOMAIN "triage-store-sqlite"
 
+#include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
 #include "atp.h"
@@ -146,6 +148,57 @@ sqlite_list (TriageStore           *store,
   return rows;
 }
 
+/* The statement that makes a list page's answer: each row's stored JSON with
+ * its status now (the page's delivered marks are in), in the page's order,
+ * and the pagination. The server parsed each row's JSON with json-glib, set
+ * its status and wrote it all again: two thirds of the server's time on a
+ * page of 1,000 (bench/app's full day); SQLite's JSON functions do it in one
+ * pass over the rows. CROSS JOIN keeps json_each () the outer loop, so the
+ * rows are aggregated in the order of the seqs given. */
+static const char *
+page_sql (void)
+{
+  static gsize sql;
+
+  if (g_once_init_enter (&sql))
+    {
+      GString *text = g_string_new ("SELECT json_object ('notifications', json_group_array ("
+                                    "json_set (n.json, '$.status', CASE n.status");
+
+      for (int status = ATP_STATUS_CREATED; status <= ATP_STATUS_INVALIDATED; status++)
+        g_string_append_printf (text, " WHEN %d THEN '%s'", status, atp_status_to_string (status));
+      g_string_append (text, " END)), 'pagination', json (?2))"
+                             " FROM json_each (?1) e CROSS JOIN notifications n ON n.seq = e.value");
+      g_once_init_leave (&sql, (gsize) g_string_free (text, FALSE));
+    }
+  return (const char *) sql;
+}
+
+static char *
+sqlite_page_json (TriageStore *store,
+                  GPtrArray   *rows,
+                  const char  *pagination)
+{
+  g_autoptr(JsonArray) seqs = json_array_sized_new (rows->len);
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+  g_autofree char *seqs_text = NULL;
+  sqlite3_stmt *stmt;
+  char *answer = NULL;
+
+  for (guint i = 0; i < rows->len; i++)
+    json_array_add_int_element (seqs, ((TriageNotificationRow *) rows->pdata[i])->seq);
+  json_node_set_array (node, seqs);
+  seqs_text = json_to_string (node, FALSE);
+
+  stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store), page_sql ());
+  triage_store_sqlite_bind_text (stmt, 1, seqs_text);
+  triage_store_sqlite_bind_text (stmt, 2, pagination);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    answer = triage_store_sqlite_column_text (stmt, 0);
+  triage_store_sqlite_done (stmt);
+  return answer;
+}
+
 static gboolean
 sqlite_is_recipient (TriageStore *store,
                      const char  *notification_id,
@@ -170,5 +223,6 @@ triage_store_sqlite_reads_class_init (TriageStoreClass *store_class)
   store_class->get_notification = sqlite_get_notification;
   store_class->find_request = sqlite_find_request;
   store_class->list = sqlite_list;
+  store_class->page_json = sqlite_page_json;
   store_class->is_recipient = sqlite_is_recipient;
 }

@@ -173,6 +173,13 @@ GPtrArray   *triage_store_list            (TriageStore           *self,
                                            const TriageListQuery *query,
                                            gint64                *total,
                                            gboolean              *has_more);
+/* A list page's answer, made by the database in one statement: an object of
+ * "notifications", the stored JSON of @rows (TriageNotificationRow, in their
+ * order) each with its status as it is now, and "pagination", @pagination
+ * (JSON text). NULL when the backend does not make it: the caller does. */
+char        *triage_store_page_json       (TriageStore           *self,
+                                           GPtrArray             *rows,
+                                           const char            *pagination);
 /* What an insert did: a row with the same key may already be there (another
  * server may have inserted it a moment ago). */
 typedef enum
