@@ -418,6 +418,39 @@ test_ended_in_batch (Fixture       *fixture,
   poster_clear (&poster);
 }
 
+/* A commit's wait for the event-log lock runs out (lock_timeout: a reader
+ * of the log held it 5 s): the post is answered 503, not stored, and
+ * stored once when posted again; the server carries on (a warning would
+ * stop it: they are fatal in the tests). It waits for the 503, not for a
+ * time. */
+static void
+test_lock_timeout (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  Poster poster = { .server = fixture->server, .key = fixture->key };
+  g_autofree char *lock = NULL, *unlock = NULL, *count = NULL;
+
+  lock = g_strdup_printf ("SELECT pg_advisory_lock (%" G_GINT64_FORMAT ")", TRIAGE_PG_EVENT_LOCK);
+  unlock = g_strdup_printf ("SELECT pg_advisory_unlock (%" G_GINT64_FORMAT ")",
+                            TRIAGE_PG_EVENT_LOCK);
+  g_free (first_value (fixture->conn, lock));
+  post_new (&poster);
+  triage_test_wait_until_within (poster.unavailable > 0, "the commit's lock wait given up",
+                                 WAIT_S);
+  g_free (first_value (fixture->conn, unlock));
+  triage_test_wait_until_within (all_answered (&poster), "the post stored", WAIT_S);
+  assert_each_once (fixture->server, fixture->conn, &poster, fixture->ws);
+
+  post_new (&poster);
+  triage_test_wait_until_within (all_answered (&poster), "the post after", WAIT_S);
+  g_assert_cmpuint (poster.unavailable, ==, 1);
+  assert_each_once (fixture->server, fixture->conn, &poster, fixture->ws);
+  /* With the fixture's first. */
+  count = first_value (fixture->conn, "SELECT COUNT (*) FROM notifications");
+  g_assert_cmpstr (count, ==, "3");
+  poster_clear (&poster);
+}
+
 /* Sessions ended between transactions (the database restarted, an operator
  * ended them): made again at the next statement, nobody is told. */
 static void
@@ -452,5 +485,7 @@ main (int    argc,
               test_ended_in_batch, fixture_tear_down);
   g_test_add ("/cluster/session/ended-between", Fixture, NULL, fixture_set_up,
               test_ended_between, fixture_tear_down);
+  g_test_add ("/cluster/session/lock-timeout", Fixture, NULL, fixture_set_up,
+              test_lock_timeout, fixture_tear_down);
   return g_test_run ();
 }

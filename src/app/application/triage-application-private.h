@@ -68,6 +68,7 @@ struct _TriageApplication
   GPtrArray             *resync_saves;        /* AtpNotification: a resync's, recorded after it */
   guint                  background_check_id; /* saying once that it runs in the background */
   guint                  prune_id;            /* forgetting old history, daily */
+  gboolean               first_prune_waiting; /* prune_id is the first, waiting for the inbox */
 };
 
 /* triage-application.c */
@@ -96,6 +97,7 @@ void              _triage_application_on_lookup_response          (TriageApplica
                                                                    const char        *notification_id,
                                                                    AtpResponse       *response,
                                                                    AtpNotification   *notification);
+void              _triage_application_prune_after_resync          (TriageApplication *self);
 void              _triage_application_on_stream_resynced          (TriageApplication *self,
                                                                    GPtrArray         *pending);
 

@@ -407,5 +407,6 @@ _triage_application_on_stream_resynced (TriageApplication *self,
 
   self->resynced = TRUE;
   _triage_application_save_resync_requests (self);
+  _triage_application_prune_after_resync (self);
   _triage_application_open_pending_request (self, TRUE);
 }

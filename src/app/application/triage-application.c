@@ -260,6 +260,32 @@ prune_history_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The first pruning at start-up waits for the inbox: it reads the whole
+ * history (100,000 requests: a DELETE's scan on the store's thread) while
+ * the resync's pages are being parsed and shown, which the person waits for
+ * (bench/app's full day). Without a connection it runs after a while. */
+#define FIRST_PRUNE_WAIT_S 60
+
+static gboolean
+first_prune_cb (gpointer data)
+{
+  TriageApplication *self = data;
+
+  self->first_prune_waiting = FALSE;
+  self->prune_id = g_timeout_add_seconds (24 * 60 * 60, prune_history_cb, self);
+  prune_history_cb (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_triage_application_prune_after_resync (TriageApplication *self)
+{
+  if (!self->first_prune_waiting)
+    return;
+  g_source_remove (self->prune_id);
+  self->prune_id = g_idle_add_full (G_PRIORITY_LOW, first_prune_cb, self, NULL);
+}
+
 /* Start-up: store, inbox, outbox, then the connection */
 
 static void
@@ -301,11 +327,12 @@ outbox_loaded_cb (GObject      *object,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READY]);
   triage_connection_start (self->connection);
 
-  /* The history keeps what the person asked for (history-retention-days). */
+  /* The history keeps what the person asked for (history-retention-days),
+   * once the inbox is complete, then daily. */
   if (self->prune_id == 0)
     {
-      prune_history_cb (self);
-      self->prune_id = g_timeout_add_seconds (24 * 60 * 60, prune_history_cb, self);
+      self->first_prune_waiting = TRUE;
+      self->prune_id = g_timeout_add_seconds (FIRST_PRUNE_WAIT_S, first_prune_cb, self);
     }
 }
 

@@ -16,7 +16,9 @@
  * transaction the transaction is gone with it (the caller's batch was not
  * stored, and its requests are told so); outside one, nothing had happened,
  * and the statement (or a pipeline that commits nothing) is run again at
- * once on a new connection.
+ * once on a new connection. A lock not granted within the session's
+ * lock_timeout fails with G_IO_ERROR_TIMED_OUT: the transaction is over
+ * (its batch not stored), the session goes on.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -242,6 +244,16 @@ set_result_error (TriagePgConnection *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
                    "the database ended the session%s%s%s: %s", state ? " (" : "",
                    state ? state : "", state ? ")" : "", message);
+      return;
+    }
+  if (g_strcmp0 (state, "55P03") == 0)
+    {
+      /* lock_timeout: a row or the event log held by another session (a
+       * server stopped with a batch open, a reader of the log) past the
+       * wait every session allows. The transaction is over, the session is
+       * not. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                   "the database gave up waiting for a lock (55P03): %s", message);
       return;
     }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error%s%s%s: %s",

@@ -358,7 +358,11 @@ fetch_failed (TriagePgListener *self,
       connection_lost (self);
       return;
     }
-  g_warning ("cannot read the event log: %s", error->message);
+  /* A writer that held the log's lock past the wait: not a fault. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    g_message ("cannot read the event log yet: %s", error->message);
+  else
+    g_warning ("cannot read the event log: %s", error->message);
   if (self->fetch == 0)
     self->fetch = g_timeout_add (FETCH_RETRY_MS, on_fetch, self);
 }

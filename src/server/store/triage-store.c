@@ -330,10 +330,12 @@ flight_done (TriageStore  *self,
   GArray *waiters;
   GPtrArray *events;
 
-  /* A session the database ended (PostgreSQL) is no fault of ours, and the
-   * waiters are told (a 503 to each request: not stored, or if the COMMIT
-   * was in flight perhaps stored; a retry with the same id settles it). */
-  if (!committed && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
+  /* A session the database ended, or a lock wait it gave up (PostgreSQL),
+   * is no fault of ours, and the waiters are told (a 503 to each request:
+   * not stored, or if the COMMIT was in flight perhaps stored; a retry with
+   * the same id settles it). */
+  if (!committed && (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+                     g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)))
     g_message ("%s", error->message);
   else if (!committed)
     g_warning ("%s", error != NULL ? error->message : "the batch was not committed");
