@@ -80,7 +80,7 @@ struct _TriagePgWriter
   gboolean            in_batch;
   gboolean            begun;          /* the batch's BEGIN went out (with its first statement) */
   char               *batch_error;    /* the first statement of the batch that failed */
-  gint                batch_code;     /* its GIOErrorEnum (expected ()) */
+  gint                batch_code;     /* its GIOErrorEnum (triage_store_error_expected ()) */
   GPtrArray          *events;         /* the batch's, written with its COMMIT */
 };
 
@@ -117,17 +117,6 @@ triage_pg_writer_connection (TriagePgWriter *self)
   return self->conn;
 }
 
-/* Whether @error (of a statement or a commit) is one the database gives in
- * the normal course under load, not a fault: the session ended
- * (G_IO_ERROR_CONNECTION_CLOSED) or a lock wait ran out
- * (G_IO_ERROR_TIMED_OUT). Logged as a message; the requests get 503. */
-static gboolean
-expected (const GError *error)
-{
-  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
-}
-
 /* Runs @sql; NULL when it failed (logged). In a batch, the first failure
  * fails the whole batch. */
 PGresult *
@@ -158,7 +147,7 @@ triage_pg_writer_query (TriagePgWriter      *self,
       /* A session the database ended, or a lock another session held past
        * the wait every session allows, is no fault of ours: the batch is
        * answered as not stored (the next statement connects again). */
-      if (expected (error))
+      if (triage_store_error_expected (error))
         g_message ("%s", error->message);
       else
         g_warning ("%s", error->message);

@@ -218,4 +218,10 @@ int  triage_store_insert_status (TriageStore        *self,
                                  int                 protocol,
                                  const char * const *recipients);
 
+/* Whether @error (of a statement or a commit) is one the database gives in
+ * the normal course under load, not a fault: the session ended
+ * (G_IO_ERROR_CONNECTION_CLOSED) or a lock wait ran out
+ * (G_IO_ERROR_TIMED_OUT). Logged as a message; the requests get 503. */
+gboolean triage_store_error_expected (const GError *error);
+
 G_END_DECLS

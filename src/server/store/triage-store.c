@@ -317,6 +317,13 @@ start_commit (TriageStore *self)
   CLASS (self)->commit_start (self);
 }
 
+gboolean
+triage_store_error_expected (const GError *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+}
+
 /* @flight is done: its events go out and everyone who waited for it is
  * told; then the open batch may take its turn. */
 static void
@@ -334,8 +341,7 @@ flight_done (TriageStore  *self,
    * is no fault of ours, and the waiters are told (a 503 to each request:
    * not stored, or if the COMMIT was in flight perhaps stored; a retry with
    * the same id settles it). */
-  if (!committed && (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
-                     g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)))
+  if (!committed && triage_store_error_expected (error))
     g_message ("%s", error->message);
   else if (!committed)
     g_warning ("%s", error != NULL ? error->message : "the batch was not committed");
