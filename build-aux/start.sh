@@ -84,7 +84,7 @@ else
 In another terminal, send a first request:
 
     curl --unix-socket $socket -H 'Content-Type: application/json' \\
-         -d '{"context": {"title": "Hello from Triage"},
+         -d '{"context": {"title": "Hello from Triage", "description": "A first request"},
               "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}]}' \\
          http://localhost/api/v1/notifications
 

@@ -9,6 +9,8 @@
 
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 
 #include "server-test-util.h"
 
@@ -443,6 +445,8 @@ test_backup (Fixture       *fixture,
   gboolean done = FALSE;
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
+  GStatBuf st;
+  mode_t umask_before;
 
   if (triage_test_server_is_postgres (fixture->server))
     {
@@ -468,9 +472,12 @@ test_backup (Fixture       *fixture,
   /* What was acknowledged before the backup starts must be in it. */
   for (guint i = 0; i < posters.acknowledged->len; i++)
     g_ptr_array_add (before, g_strdup (posters.acknowledged->pdata[i]));
+  /* The usual umask, which would leave the copy readable by everybody. */
+  umask_before = umask (022);
   backup = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("TRIAGE_SERVER"),
                              "backup", "--database",
                              triage_test_server_get_database (fixture->server), copy, NULL);
+  umask (umask_before);
   g_assert_no_error (error);
   g_subprocess_wait_async (backup, NULL, backup_done_cb, &done);
   srv_wait_until (done, "the backup");
@@ -481,6 +488,9 @@ test_backup (Fixture       *fixture,
   posters.stop = TRUE;
   srv_wait_until (posters.running == 0, "the posts under way");
 
+  /* It holds the webhook secrets as given: its owner's only. */
+  g_assert_cmpint (g_stat (copy, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
   g_assert_cmpint (sqlite3_open_v2 (copy, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA integrity_check", -1, &stmt, NULL), ==,
                    SQLITE_OK);

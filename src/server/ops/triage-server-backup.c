@@ -10,7 +10,8 @@
  * a snapshot of the last commit before the copy began, which the server's
  * writers never wait for and never restart. The copy is written beside DEST,
  * checked (integrity_check), made a single file (journal_mode DELETE),
- * synced and only then renamed to DEST.
+ * synced and only then renamed to DEST. The copy holds the webhook secrets
+ * as given, so it is made readable by its owner only, whatever the umask.
  */
 
 #define G_LOG_DOMAIN "triage-server"
@@ -153,7 +154,7 @@ triage_server_backup (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("DEST - copy a running server's database");
   g_autoptr(GError) error = NULL;
-  int pages = 0;
+  int pages = 0, fd;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -174,7 +175,7 @@ triage_server_backup (int    argc,
       fprintf (stderr, "triage-server backup: the database is PostgreSQL: back it up with "
                "pg_dump, which takes a consistent copy while the servers run, e.g. "
                "pg_dump --format=custom --file=triage.dump 'postgresql://…' "
-               "(restore with pg_restore; see README, Running a team server)\n");
+               "(restore with pg_restore; see README, Several servers on PostgreSQL)\n");
       return 2;
     }
   if (!g_file_test (database, G_FILE_TEST_IS_REGULAR))
@@ -184,6 +185,16 @@ triage_server_backup (int    argc,
     }
   temp = g_strconcat (argv[1], ".partial", NULL);
   g_unlink (temp);
+  /* Made here, 0600, for SQLite to fill (its journal takes the same mode). */
+  fd = g_open (temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      fprintf (stderr, "triage-server backup: cannot create %s: %s\n", temp, g_strerror (saved));
+      return 1;
+    }
+  close (fd);
   if (!copy_database (database, temp, &pages, &error))
     {
       g_unlink (temp);
