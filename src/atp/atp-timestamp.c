@@ -149,7 +149,9 @@ atp_format_timestamp (GDateTime *time)
 
   g_return_val_if_fail (time != NULL, NULL);
 
-  utc = g_date_time_to_utc (time);
+  /* Most times are in UTC already (now, or a parsed one ending in Z): a
+   * copy made to convert it is only a reference. */
+  utc = g_date_time_get_utc_offset (time) == 0 ? g_date_time_ref (time) : g_date_time_to_utc (time);
   if (utc == NULL)
     {
       /* Only a time built elsewhere, at the very edge of year 1 or 9999:
