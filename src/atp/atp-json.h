@@ -38,6 +38,8 @@ char       *atp_json_to_string      (JsonNode     *node,
                                      gsize        *length);
 char       *atp_json_object_to_string (JsonObject *object,
                                        gsize      *length);
+char       *atp_json_strings_to_string (const char *first_name,
+                                        ...) G_GNUC_NULL_TERMINATED;
 
 /* Error object body {code, message, details?, request_id} as a string. */
 char       *atp_json_error_body     (const char   *code,

@@ -309,7 +309,6 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(AtpNotification) submission = NULL;
   g_autoptr(GDateTime) created = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
-  g_autoptr(JsonObject) answer = NULL;
   g_autofree char *id = NULL, *answer_text = NULL, *json = NULL;
   TriageStoreInsert inserted;
   const char *body;
@@ -364,13 +363,11 @@ handle_post_notification (TriageServer      *self,
    * submission, written and freed). */
   atp_notification_complete_json (submission, tree);
   json = atp_json_to_string (tree, NULL);
-  answer = json_object_new ();
-  json_object_set_string_member (answer, "notification_id", id);
-  json_object_set_string_member (answer, "status", "created");
-  json_object_set_string_member (answer, "estimated_delivery",
-                                 json_object_get_string_member (json_node_get_object (tree),
-                                                                "timestamp"));
-  answer_text = object_to_string (answer);
+  answer_text = atp_json_strings_to_string ("notification_id", id, "status", "created",
+                                            "estimated_delivery",
+                                            json_object_get_string_member (json_node_get_object (tree),
+                                                                           "timestamp"),
+                                            NULL);
   /* Stored, or found there: a retry (of this client, or through another
    * server of the database a moment ago) gets the original answer. No look
    * before: most ids are new, and a look costs a round trip to PostgreSQL. */

@@ -140,14 +140,17 @@ stream_send_error (Stream       *stream,
   triage_stream_send (stream, "error", data, 0);
 }
 
+/* The text of status_update_node (), written without the tree. */
 static char *
 status_update_text (const char *id,
                     int         status,
                     const char *reason)
 {
-  g_autoptr(JsonNode) node = status_update_node (id, status, reason);
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *when = atp_format_timestamp (now);
 
-  return atp_json_to_string (node, NULL);
+  return atp_json_strings_to_string ("notification_id", id, "status", atp_status_to_string (status),
+                                     "reason", reason, "timestamp", when, NULL);
 }
 
 /* A stream is sent the requests of the protocols it asked for, and every

@@ -1,0 +1,85 @@
+/* test-json-strings.c — atp_json_strings_to_string () and times already in UTC
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "atp-test-common.h"
+
+/* The text of the tree json_object_set_string_member () would build. */
+static char *
+via_tree (const char * const *pairs,
+          gsize               n)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  for (gsize i = 0; i + 1 < n; i += 2)
+    if (pairs[i + 1] != NULL)
+      json_object_set_string_member (object, pairs[i], pairs[i + 1]);
+  return atp_json_object_to_string (object, NULL);
+}
+
+static void
+test_same_as_tree (void)
+{
+  const char *status[] = { "notification_id", "5f0c…", "status", "delivered", "reason", NULL,
+                           "timestamp", "2026-11-29T22:15:27.123456Z" };
+  const char *escaped[] = { "a", "quote \" backslash \\ tab \t newline \n", "\x01", "ctl\x1f",
+                            "é", "ü → ✓" };
+  g_autofree char *status_text = atp_json_strings_to_string (
+    "notification_id", "5f0c…", "status", "delivered", "reason", NULL,
+    "timestamp", "2026-11-29T22:15:27.123456Z", NULL);
+  g_autofree char *status_tree = via_tree (status, G_N_ELEMENTS (status));
+  g_autofree char *escaped_text = atp_json_strings_to_string (
+    "a", "quote \" backslash \\ tab \t newline \n", "\x01", "ctl\x1f", "é", "ü → ✓", NULL);
+  g_autofree char *escaped_tree = via_tree (escaped, G_N_ELEMENTS (escaped));
+  g_autofree char *one = atp_json_strings_to_string ("only", NULL, NULL);
+  g_autoptr(JsonNode) back = NULL;
+  JsonObject *object;
+
+  g_assert_cmpstr (status_text, ==, status_tree);
+  g_assert_cmpstr (status_text, ==,
+                   "{\"notification_id\":\"5f0c…\",\"status\":\"delivered\","
+                   "\"timestamp\":\"2026-11-29T22:15:27.123456Z\"}");
+  g_assert_cmpstr (escaped_text, ==, escaped_tree);
+  g_assert_cmpstr (one, ==, "{}");
+
+  /* And it reads back as the strings given. */
+  back = atp_json_parse (escaped_text, -1, 0, NULL);
+  g_assert_nonnull (back);
+  object = json_node_get_object (back);
+  g_assert_cmpstr (json_object_get_string_member (object, "a"), ==,
+                   "quote \" backslash \\ tab \t newline \n");
+  g_assert_cmpstr (json_object_get_string_member (object, "\x01"), ==, "ctl\x1f");
+  g_assert_cmpstr (json_object_get_string_member (object, "é"), ==, "ü → ✓");
+}
+
+/* A time at offset 0 is written as it is, in whatever zone it was made;
+ * others are converted. */
+static void
+test_timestamp_utc (void)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GTimeZone) zero = g_time_zone_new_offset (0);
+  g_autoptr(GTimeZone) plus = g_time_zone_new_offset (2 * 3600 + 30 * 60);
+  g_autoptr(GDateTime) in_utc = g_date_time_new (utc, 2026, 11, 29, 22, 15, 27.5);
+  g_autoptr(GDateTime) at_zero = g_date_time_new (zero, 2026, 11, 29, 22, 15, 27);
+  g_autoptr(GDateTime) ahead = g_date_time_new (plus, 2026, 11, 30, 0, 45, 27);
+  g_autofree char *a = atp_format_timestamp (in_utc);
+  g_autofree char *b = atp_format_timestamp (at_zero);
+  g_autofree char *c = atp_format_timestamp (ahead);
+
+  g_assert_cmpstr (a, ==, "2026-11-29T22:15:27.500000Z");
+  g_assert_cmpstr (b, ==, "2026-11-29T22:15:27Z");
+  g_assert_cmpstr (c, ==, "2026-11-29T22:15:27Z");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/json/strings-to-string", test_same_as_tree);
+  g_test_add_func ("/json/timestamp-utc", test_timestamp_utc);
+  return g_test_run ();
+}
