@@ -28,10 +28,16 @@ triage_stream_sse_text (const char *type,
   char *text;
 
   /* The data is single-line JSON (no raw newlines), so one data: line holds it. */
+  /* Joined, not printed (as the WebSocket frame, frame_text ()). */
   if (id > 0)
-    text = g_strdup_printf ("id: %" G_GINT64_FORMAT "\nevent: %s\ndata: %s\n\n", id, type, data);
+    {
+      char number[32];
+
+      g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, id);
+      text = g_strconcat ("id: ", number, "\nevent: ", type, "\ndata: ", data, "\n\n", NULL);
+    }
   else
-    text = g_strdup_printf ("event: %s\ndata: %s\n\n", type, data);
+    text = g_strconcat ("event: ", type, "\ndata: ", data, "\n\n", NULL);
   return g_bytes_new_take (text, strlen (text));
 }
 
