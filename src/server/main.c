@@ -7,14 +7,60 @@
 #include <stdlib.h>   /* defines __GLIBC__ under glibc */
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #endif
 
 #include "triage-server.h"
+
+#ifdef __GLIBC__
+/* Freed blocks glibc keeps per thread and size for the next malloc () of that
+ * size, without a lock or a look in its bins: 7 unless told otherwise. A
+ * notification frees about 650 blocks, most of them in bursts of one size
+ * (json-glib's nodes, its scanner's strings, libsoup's headers), and past the
+ * seventh each went to glibc's bins and came back from them (a malloc () or
+ * free () cost 100 instructions instead of 30): 128 take 28,000 instructions
+ * off a notification's 575,000 (bench/server/bench-cpu.c under callgrind).
+ * A thread keeps at most about 4 MiB of free blocks so.
+ *
+ * Only the environment sets it (GLIBC_TUNABLES, read before main ()), so the
+ * server starts itself once again with it; one given by the operator is kept
+ * as it is. Not under valgrind, which would run the new image untraced:
+ * bench/server/run.sh --callgrind gives the same setting itself. */
+#define TCACHE_TUNABLE "glibc.malloc.tcache_count"
+#define TCACHE_COUNT "128"
+
+static void
+exec_with_tcache (char **argv)
+{
+  const char *tunables = getenv ("GLIBC_TUNABLES");
+  const char *preload = getenv ("LD_PRELOAD");
+  char *value;
+  size_t size;
+
+  if ((tunables != NULL && strstr (tunables, TCACHE_TUNABLE) != NULL) ||
+      (preload != NULL && strstr (preload, "vgpreload") != NULL))
+    return;
+  if (tunables == NULL)
+    tunables = "";
+  size = strlen (tunables) + sizeof ":" TCACHE_TUNABLE "=" TCACHE_COUNT;
+  if ((value = malloc (size)) == NULL)
+    return;
+  snprintf (value, size, "%s%s" TCACHE_TUNABLE "=" TCACHE_COUNT, tunables,
+            *tunables != '\0' ? ":" : "");
+  if (setenv ("GLIBC_TUNABLES", value, 1) == 0)
+    execv ("/proc/self/exe", argv);
+  /* Only without /proc: the server runs as it is. */
+  free (value);
+}
+#endif
 
 int
 main (int argc, char **argv)
 {
 #ifdef __GLIBC__
+  exec_with_tcache (argv);
   /* A request's memory is freed when it is answered, and the top of the
    * heap went back to the kernel (glibc trims above 128 KiB by default)
    * only to be asked for again, page fault by page fault, by the next

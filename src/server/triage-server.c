@@ -230,6 +230,8 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: %s\n", error->message);
       return 2;
     }
+  /* What main.c's start again set (tests/server/test-server-malloc.c). */
+  g_debug ("glibc tunables: %s", g_getenv ("GLIBC_TUNABLES"));
   if (drain_delay < 0 || drain_delay > 3600)
     {
       fprintf (stderr, "triage-server: --drain-delay must be between 0 and 3600 seconds\n");

@@ -1,0 +1,96 @@
+/* test-server-malloc.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The server runs with glibc's per-thread cache of 128 free blocks a size
+ * (src/server/main.c starts itself again with GLIBC_TUNABLES), keeps the
+ * other tunables an operator gave, and keeps the operator's own count. Read
+ * from the server's debug message: glibc cuts the variable short in
+ * /proc/PID/environ as it parses it.
+ */
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "server-test-util.h"
+
+/* The tunables a server started with @given (NULL: none) runs with; it
+ * answers too. */
+static char *
+server_tunables (const char *given)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-server-malloc-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "server.log", NULL);
+  TriageTestServerOptions options = { .log_file = log };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autoptr(SrvAnswer) health = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  char *tunables = NULL;
+
+  if (given != NULL)
+    g_setenv ("GLIBC_TUNABLES", given, TRUE);
+  else
+    g_unsetenv ("GLIBC_TUNABLES");
+  g_setenv ("G_MESSAGES_DEBUG", "triage-server", TRUE);
+  server = triage_test_server_new (&options, &error);
+  g_unsetenv ("GLIBC_TUNABLES");
+  g_unsetenv ("G_MESSAGES_DEBUG");
+  g_assert_no_error (error);
+  health = srv_request (server, "GET", "/healthz", NULL, NULL);
+  g_assert_cmpuint (health->status, ==, 200);
+  /* Written before the server said where it listens. */
+  g_assert_true (g_file_get_contents (log, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && tunables == NULL; i++)
+    {
+      const char *found = strstr (lines[i], "glibc tunables: ");
+
+      if (found != NULL)
+        tunables = g_strdup (found + strlen ("glibc tunables: "));
+    }
+  g_assert_nonnull (tunables);
+  g_assert_true (triage_test_server_stop (server));
+  g_unlink (log);
+  g_rmdir (dir);
+  return tunables;
+}
+
+static void
+test_tcache_set (void)
+{
+  g_autofree char *tunables = server_tunables (NULL);
+
+  g_assert_cmpstr (tunables, ==, "glibc.malloc.tcache_count=128");
+}
+
+static void
+test_other_tunables_kept (void)
+{
+  g_autofree char *tunables = server_tunables ("glibc.malloc.mmap_threshold=1048576");
+
+  g_assert_cmpstr (tunables, ==, "glibc.malloc.mmap_threshold=1048576:glibc.malloc.tcache_count=128");
+}
+
+static void
+test_operator_count_kept (void)
+{
+  g_autofree char *tunables = server_tunables ("glibc.malloc.tcache_count=16");
+
+  g_assert_cmpstr (tunables, ==, "glibc.malloc.tcache_count=16");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#ifdef __GLIBC__
+  g_test_add_func ("/server/malloc/tcache-set", test_tcache_set);
+  g_test_add_func ("/server/malloc/other-tunables-kept", test_other_tunables_kept);
+  g_test_add_func ("/server/malloc/operator-count-kept", test_operator_count_kept);
+#endif
+  return g_test_run ();
+}
