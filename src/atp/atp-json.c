@@ -212,6 +212,25 @@ atp_json_pretty (const char  *data,
 
 static const char hex_digits[] = "0123456789abcdef";
 
+/* @n bytes at @run onto @out: copied in place when they fit, as
+ * g_string_append_c () does for one; g_string_append_len () is a general
+ * insert (a position, a check that the text is not the string's own) and
+ * ran once a string written, 88 instructions each time. */
+static inline void
+append_run (GString    *out,
+            const char *run,
+            gsize       n)
+{
+  if (out->len + n < out->allocated_len)
+    {
+      memcpy (out->str + out->len, run, n);
+      out->len += n;
+      out->str[out->len] = '\0';
+    }
+  else
+    g_string_append_len (out, run, n);
+}
+
 static void
 write_string (GString    *out,
               const char *str)
@@ -227,7 +246,7 @@ write_string (GString    *out,
         continue;
 
       if (s > run)
-        g_string_append_len (out, (const char *) run, s - run);
+        append_run (out, (const char *) run, s - run);
       run = s + 1;
 
       switch (*s)
@@ -249,7 +268,7 @@ write_string (GString    *out,
     }
 
   if (s > run)
-    g_string_append_len (out, (const char *) run, s - run);
+    append_run (out, (const char *) run, s - run);
 
   g_string_append_c (out, '"');
 }
