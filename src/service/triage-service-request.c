@@ -23,6 +23,8 @@ struct _TriageServiceRequest
   char      *notification_id;
   char      *body;
   gint64     retry_for_us;
+  gboolean   posting;         /* a POST went out, */
+  gboolean   posted;          /* and one was answered 2xx */
 
   gint64     failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
   guint      attempt;
@@ -288,6 +290,7 @@ post_cb (GObject      *object,
   if (!op_answered (task, post, error))
     return;
 
+  TRIAGE_SERVICE_REQUEST (g_task_get_source_object (task))->posted = TRUE;
   g_task_return_pointer (task, post, (GDestroyNotify) atp_post_result_unref);
   g_object_unref (task);
 }
@@ -367,6 +370,7 @@ post_json_cb (GObject      *object,
         }
       self->notification_id = g_ascii_strdown (id, -1);
     }
+  self->posted = TRUE;
   g_task_return_pointer (task, answer, (GDestroyNotify) json_node_unref);
   g_object_unref (task);
 }
@@ -436,6 +440,7 @@ op_try (GTask *task)
 
       if (op->step == STEP_SEND)
         {
+          self->posting = TRUE;
           atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
                                  cancellable, post_json_cb, task);
           return;
@@ -446,8 +451,11 @@ op_try (GTask *task)
                              cancellable, wait_json_cb, task);
     }
   else if (op->step == STEP_SEND)
-    atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
-                                             post_cb, task);
+    {
+      self->posting = TRUE;
+      atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
+                                               post_cb, task);
+    }
   else
     atp_client_wait_notification_async (self->client, self->notification_id, op->wait_seconds,
                                         cancellable, wait_cb, task);
@@ -544,16 +552,19 @@ triage_service_request_wait_json_finish (TriageServiceRequest  *self,
   return op_finish (self, result, TRUE, error);
 }
 
-/* A withdrawal under way: the client's own timeout to give back, and the PATCH body. */
+/* A withdrawal under way: the client's own timeout to give back, the reason, and
+ * another protocol's PATCH body. */
 typedef struct
 {
   guint  timeout;
-  char  *patch;
+  char  *reason;
+  char  *patch;   /* another protocol's */
 } Withdrawal;
 
 static void
 withdrawal_free (Withdrawal *withdrawal)
 {
+  g_free (withdrawal->reason);
   g_free (withdrawal->patch);
   g_free (withdrawal);
 }
@@ -593,31 +604,45 @@ withdraw_cb (GObject      *object,
     g_task_return_error (task, error);
 }
 
+/* The request known by its id: withdrawn. */
 static void
-withdraw_patch (GTask *task)
+withdraw_known (GTask *task)
 {
   TriageServiceRequest *self = g_task_get_source_object (task);
   Withdrawal *withdrawal = g_task_get_task_data (task);
-  g_autofree char *path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
+  g_autofree char *path = NULL;
 
+  if (self->collection == NULL)
+    {
+      atp_client_invalidate_async (self->client, self->notification_id, withdrawal->reason,
+                                   g_task_get_cancellable (task), withdraw_cb, task);
+      return;
+    }
+  path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
   atp_client_call_async (self->client, "PATCH", path, withdrawal->patch, TRUE, 0,
                          g_task_get_cancellable (task), withdraw_cb, task);
 }
 
-/* The POST again (a retry, the same body): the answer names the request. */
+/* The POST again (a retry, the same body): the request now exists, and its
+ * answer names it where the server gives the id. Failed, the POST changed
+ * nothing; the withdrawal then says whether the first one made it. */
 static void
-withdraw_named_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+withdraw_reposted_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
 {
   GTask *task = user_data;
   TriageServiceRequest *self = g_task_get_source_object (task);
   Withdrawal *withdrawal = g_task_get_task_data (task);
   g_autoptr(JsonNode) answer = NULL;
+  g_autoptr(AtpPostResult) post = NULL;
   GError *error = NULL;
   const char *id;
 
-  answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
+  if (self->collection == NULL)
+    post = atp_client_post_notification_finish (ATP_CLIENT (object), result, &error);
+  else
+    answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
   if (answer != NULL && self->notification_id == NULL)
     {
       id = json_object_get_string_member_with_default (json_node_get_object (answer), "id", NULL);
@@ -635,7 +660,7 @@ withdraw_named_cb (GObject      *object,
       return;
     }
   g_clear_error (&error);
-  withdraw_patch (task);
+  withdraw_known (task);
 }
 
 void
@@ -654,6 +679,7 @@ triage_service_request_withdraw_async (TriageServiceRequest *self,
   g_task_set_source_tag (task, triage_service_request_withdraw_async);
   /* Nobody waits long for a withdrawal; the client's own timeout comes back after. */
   withdrawal->timeout = atp_client_get_timeout (self->client);
+  withdrawal->reason = g_strdup (reason);
   g_task_set_task_data (task, withdrawal, (GDestroyNotify) withdrawal_free);
   atp_client_set_timeout (self->client, WITHDRAW_TIMEOUT_S);
 
@@ -667,19 +693,24 @@ triage_service_request_withdraw_async (TriageServiceRequest *self,
         json_object_set_string_member (object, "reason", reason);
       node = json_node_init_object (json_node_alloc (), object);
       withdrawal->patch = atp_json_to_string (node, NULL);
-      /* Interrupted before the server named the request: it may have made it
-       * all the same, and posting the same body again (idempotent) says
-       * which one to withdraw. */
-      if (self->notification_id == NULL)
-        atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
-                               cancellable, withdraw_named_cb, task);
-      else
-        withdraw_patch (task);
-      return;
     }
 
-  atp_client_invalidate_async (self->client, self->notification_id, reason, cancellable,
-                               withdraw_cb, task);
+  /* Interrupted before a POST was answered: the server may have made the
+   * request, or may make it yet (the POST still on its way, behind the
+   * withdrawal: a 404 would leave it pending with nobody waiting). Posting
+   * the same body again (idempotent) makes sure it exists, and names it
+   * where the server gives the id; then it is withdrawn. */
+  if (self->notification_id == NULL || (self->posting && !self->posted))
+    {
+      if (self->collection == NULL)
+        atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
+                                                 withdraw_reposted_cb, task);
+      else
+        atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
+                               cancellable, withdraw_reposted_cb, task);
+      return;
+    }
+  withdraw_known (task);
 }
 
 gboolean

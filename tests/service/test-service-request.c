@@ -1,11 +1,13 @@
-/* test-service-request.c — a request sent and waited for through another protocol's
- * endpoints (TriageServiceRequest's JSON mode), against a real triage-server
+/* test-service-request.c — a request sent, waited for and withdrawn, through ATP's
+ * endpoints and another protocol's (TriageServiceRequest's JSON mode), against a
+ * real triage-server
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include <string.h>
+#include <gio/gunixsocketaddress.h>
 
 #include "atp.h"
 #include "triage-service-request.h"
@@ -196,6 +198,134 @@ test_unreachable (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "gave up after retrying"));
 }
 
+/* ---- a POST still on its way when the request is withdrawn ---- */
+
+/* A relay in front of the server's socket that holds what its first
+ * connection sends (a POST written, not yet arrived) until released; the
+ * other connections pass at once. */
+typedef struct
+{
+  GSocketService *service;
+  char           *path;
+  const char     *upstream;
+  guint           accepted;
+  GIOStream      *held;      /* the first connection, */
+  GIOStream      *held_to;   /* and the server's end of it */
+} Relay;
+
+static void
+relay_spliced_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_output_stream_splice_finish (G_OUTPUT_STREAM (object), result, NULL);
+}
+
+static void
+relay_io_spliced_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_io_stream_splice_finish (result, NULL);
+}
+
+static gboolean
+relay_incoming_cb (GSocketService    *service,
+                   GSocketConnection *connection,
+                   GObject           *source,
+                   gpointer           user_data)
+{
+  Relay *relay = user_data;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (relay->upstream);
+  g_autoptr(GError) error = NULL;
+  GSocketConnection *to = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL,
+                                                   &error);
+
+  g_assert_no_error (error);
+  if (relay->accepted++ == 0)
+    {
+      /* Only the server's answers pass for now. */
+      relay->held = g_object_ref (G_IO_STREAM (connection));
+      relay->held_to = G_IO_STREAM (to);
+      g_output_stream_splice_async (g_io_stream_get_output_stream (relay->held),
+                                    g_io_stream_get_input_stream (relay->held_to),
+                                    G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT, NULL,
+                                    relay_spliced_cb, NULL);
+      return TRUE;
+    }
+  g_io_stream_splice_async (G_IO_STREAM (connection), G_IO_STREAM (to),
+                            G_IO_STREAM_SPLICE_CLOSE_STREAM1 | G_IO_STREAM_SPLICE_CLOSE_STREAM2,
+                            G_PRIORITY_DEFAULT, NULL, relay_io_spliced_cb, NULL);
+  g_object_unref (to);
+  return TRUE;
+}
+
+static void
+relay_release (Relay *relay)
+{
+  g_output_stream_splice_async (g_io_stream_get_output_stream (relay->held_to),
+                                g_io_stream_get_input_stream (relay->held),
+                                G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT, NULL,
+                                relay_spliced_cb, NULL);
+}
+
+/* Withdrawn while its POST has not arrived: a withdrawal by id alone finds
+ * nothing (404), and the POST arriving after it would leave the request
+ * pending with nobody waiting. It must end withdrawn. */
+static void
+test_withdraw_while_posting (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-relay-XXXXXX", NULL);
+  Relay relay = { g_socket_service_new (), g_build_filename (dir, "relay.sock", NULL),
+                  triage_test_server_get_socket_path (fixture->server) };
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (relay.path);
+  g_autoptr(AtpClient) service = atp_client_new_for_socket (relay.path);
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Withdrawn on its way");
+  g_autoptr(TriageServiceRequest) request = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(GAsyncResult) withdrawn = NULL;
+  g_autoptr(GAsyncResult) got = NULL;
+  g_autoptr(AtpPostResult) post = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_socket_listener_add_address (G_SOCKET_LISTENER (relay.service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_DEFAULT, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (relay.service, "incoming", G_CALLBACK (relay_incoming_cb), &relay);
+  atp_client_set_service (service, "scripts", NULL);
+  request = triage_service_request_new (service, id, body, 10 * G_USEC_PER_SEC);
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (relay.held != NULL, "the POST's connection");
+  triage_service_request_withdraw_async (request, "not needed", NULL, result_cb, &withdrawn);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_no_error (error);
+
+  /* The first POST arrives at last: the same request, already withdrawn. */
+  relay_release (&relay);
+  triage_test_wait_until (sent != NULL, "the POST");
+  post = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+  atp_client_get_notification_async (fixture->person, id, NULL, result_cb, &got);
+  triage_test_wait_until (got != NULL, "the request read back");
+  notification = atp_client_get_notification_finish (fixture->person, got, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (notification->status, ==, ATP_STATUS_INVALIDATED);
+
+  g_socket_service_stop (relay.service);
+  g_socket_listener_close (G_SOCKET_LISTENER (relay.service));
+  g_object_unref (relay.service);
+  g_clear_object (&relay.held);
+  g_clear_object (&relay.held_to);
+  g_free (relay.path);
+  triage_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -207,6 +337,7 @@ main (int   argc,
   ADD ("/service-request/json/withdraw", test_withdraw);
   ADD ("/service-request/json/refused", test_refused);
   ADD ("/service-request/json/unreachable", test_unreachable);
+  ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
 #undef ADD
 
   return g_test_run ();
