@@ -367,7 +367,7 @@ triage_metrics_format (const TriageMetricsGauges *gauges)
           "Time one group commit of this server took (its writes since the last)");
   histogram (out, "triage_db_commit_duration_seconds", NULL, &metrics.commit, commit_bounds);
   header (out, "triage_db_commit_failures_total", "counter",
-          "Group commits of this server that failed (their answers became 500)");
+          "Group commits of this server that failed (their answers became 503)");
   g_string_append_printf (out, "triage_db_commit_failures_total %" G_GUINT64_FORMAT "\n",
                           GET (metrics.commit_failures));
   header (out, "triage_db_shared", "gauge",
