@@ -142,6 +142,126 @@ drop_page_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The query of a list read, checked into @list (and the total its cursor
+ * carries into @total, -1 when none); FALSE after answering 400. */
+static gboolean
+parse_list_query (SoupServerMessage *msg,
+                  GHashTable        *query,
+                  TriageListQuery   *list,
+                  gint64            *total)
+{
+  const char *status = query ? g_hash_table_lookup (query, "status") : NULL;
+  const char *limit_text = query ? g_hash_table_lookup (query, "limit") : NULL;
+  const char *cursor = query ? g_hash_table_lookup (query, "cursor") : NULL;
+  const char *sort = query ? g_hash_table_lookup (query, "sort") : NULL;
+  guint64 limit = DEFAULT_LIMIT;
+  AtpStatus wanted;
+
+  list->service_id = query ? g_hash_table_lookup (query, "service_id") : NULL;
+  list->project = query ? g_hash_table_lookup (query, "project") : NULL;
+  list->newest = TRUE;
+  *total = -1;
+  if (!triage_server_parse_protocols (msg, query, &list->protocol_mask))
+    return FALSE;
+  if (status != NULL)
+    {
+      if (strcmp (status, "pending") == 0)
+        list->status_mask = TRIAGE_PENDING_MASK;
+      else if (atp_status_from_string (status, &wanted))
+        list->status_mask = 1u << wanted;
+      else
+        {
+          reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
+                             "status must be pending, created, delivered, acknowledged, responded, "
+                             "expired or invalidated", "status");
+          return FALSE;
+        }
+    }
+  if (limit_text != NULL &&
+      !g_ascii_string_to_unsigned (limit_text, 10, 1, MAX_LIMIT, &limit, NULL))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "limit must be from 1 to 1000", "limit");
+      return FALSE;
+    }
+  list->limit = (guint) limit;
+  if (sort != NULL && strcmp (sort, "newest") != 0)
+    {
+      if (strcmp (sort, "oldest") != 0)
+        {
+          reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "sort must be newest or oldest",
+                             "sort");
+          return FALSE;
+        }
+      list->newest = FALSE;
+    }
+  if (cursor != NULL && !decode_cursor (cursor, &list->after, total))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "cursor is not a cursor from this server",
+                         "cursor");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The page made by the database in one statement (its rows' stored JSON and
+ * their statuses now), when the backend can (SQLite): nothing of it goes
+ * through json-glib. FALSE when it cannot. */
+static gboolean
+reply_page_from_store (TriageServer      *self,
+                       SoupServerMessage *msg,
+                       GPtrArray         *rows,
+                       const char        *next,
+                       gboolean           has_more,
+                       gint64             total)
+{
+  g_autofree char *pagination = NULL;
+  char *page;
+
+  /* A cursor is base64: nothing in it to escape. */
+  pagination = g_strdup_printf ("{\"next_cursor\":%s%s%s,\"has_more\":%s,"
+                                "\"total_count\":%" G_GINT64_FORMAT "}",
+                                next ? "\"" : "", next ? next : "null", next ? "\"" : "",
+                                has_more ? "true" : "false", total);
+  page = triage_store_page_json (self->store, rows, pagination);
+  if (page == NULL)
+    return FALSE;
+  reply_text (msg, 200, page);
+  return TRUE;
+}
+
+/* The page made here (PostgreSQL): each row's stored JSON parsed, its status
+ * set, and the whole written again. */
+static void
+reply_page_built (SoupServerMessage *msg,
+                  GPtrArray         *rows,
+                  const char        *next,
+                  gboolean           has_more,
+                  gint64             total)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonArray) items = json_array_sized_new (rows->len);
+  g_autoptr(JsonObject) pagination = json_object_new ();
+  g_autoptr(JsonObject) answer = json_object_new ();
+
+  for (guint i = 0; i < rows->len; i++)
+    json_array_add_element (items, page_item (parser, rows->pdata[i]));
+  if (next != NULL)
+    json_object_set_string_member (pagination, "next_cursor", next);
+  else
+    json_object_set_null_member (pagination, "next_cursor");
+  json_object_set_boolean_member (pagination, "has_more", has_more);
+  json_object_set_int_member (pagination, "total_count", total);
+  json_object_set_array_member (answer, "notifications", g_steal_pointer (&items));
+  json_object_set_object_member (answer, "pagination", g_steal_pointer (&pagination));
+  reply_text (msg, 200, object_to_string (answer));
+  /* The page's JSON (1,000 items) is freed once the main loop has nothing
+   * more urgent: freed here, it held the answer back by a sixth of the time
+   * a page took, and a resync asks for the next page as soon as this one's
+   * headers are in (bench/app's full day). */
+  g_idle_add_full (G_PRIORITY_LOW, drop_page_cb, g_steal_pointer (&answer),
+                   (GDestroyNotify) json_object_unref);
+}
+
 /* Answers a list read; FALSE when the answer need not wait for a commit. */
 static gboolean
 handle_list (TriageServer      *self,
@@ -149,69 +269,19 @@ handle_list (TriageServer      *self,
              GHashTable        *query)
 {
   g_autofree char *user = authenticate_user (self, msg, NULL);
-  const char *status = query ? g_hash_table_lookup (query, "status") : NULL;
-  const char *limit_text = query ? g_hash_table_lookup (query, "limit") : NULL;
   const char *cursor = query ? g_hash_table_lookup (query, "cursor") : NULL;
-  const char *service_id = query ? g_hash_table_lookup (query, "service_id") : NULL;
-  const char *project = query ? g_hash_table_lookup (query, "project") : NULL;
-  const char *sort = query ? g_hash_table_lookup (query, "sort") : NULL;
-  g_autoptr(JsonArray) items = json_array_new ();
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  TriageListQuery list = { .user = user, .limit = DEFAULT_LIMIT };
   g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(JsonObject) answer = json_object_new ();
-  TriageListQuery list = { .user = user, .service_id = service_id, .project = project,
-                           .newest = TRUE, .limit = DEFAULT_LIMIT };
-  g_autofree char *pagination_text = NULL;
-  g_autofree char *page = NULL;
-  g_autoptr(JsonObject) pagination = json_object_new ();
+  g_autofree char *next = NULL;
   gboolean has_more = FALSE, durable;
-  guint64 limit = DEFAULT_LIMIT;
-  gint64 last = 0, total = -1;
-  AtpStatus wanted;
+  gint64 total = -1;
 
   /* A page after the first continues a read already counted (a resync of
    * thousands of pending items is one read, not a burst of polls). */
   if (user == NULL ||
       (cursor == NULL && !triage_server_rate_check (self, msg, TRIAGE_LIMIT_POLLING, user)) ||
-      !triage_server_parse_protocols (msg, query, &list.protocol_mask))
+      !parse_list_query (msg, query, &list, &total))
     return TRUE;
-  if (status != NULL)
-    {
-      if (strcmp (status, "pending") == 0)
-        list.status_mask = TRIAGE_PENDING_MASK;
-      else if (atp_status_from_string (status, &wanted))
-        list.status_mask = 1u << wanted;
-      else
-        {
-          reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
-                             "status must be pending, created, delivered, acknowledged, responded, "
-                             "expired or invalidated", "status");
-          return TRUE;
-        }
-    }
-  if (limit_text != NULL &&
-      !g_ascii_string_to_unsigned (limit_text, 10, 1, MAX_LIMIT, &limit, NULL))
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "limit must be from 1 to 1000", "limit");
-      return TRUE;
-    }
-  list.limit = (guint) limit;
-  if (sort != NULL && strcmp (sort, "newest") != 0)
-    {
-      if (strcmp (sort, "oldest") != 0)
-        {
-          reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "sort must be newest or oldest",
-                             "sort");
-          return TRUE;
-        }
-      list.newest = FALSE;
-    }
-  if (cursor != NULL && !decode_cursor (cursor, &list.after, &total))
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "cursor is not a cursor from this server",
-                         "cursor");
-      return TRUE;
-    }
 
   /* What the page reads is durable unless a batch is open: then the answer
    * waits for its commit, as any answer does. Else only the page's own
@@ -222,44 +292,16 @@ handle_list (TriageServer      *self,
   durable = !triage_store_in_batch (self->store);
   rows = triage_store_list (self->store, &list, total < 0 ? &total : NULL, &has_more);
   mark_page_delivered (self, rows);
-  if (rows->len > 0)
-    last = ((TriageNotificationRow *) rows->pdata[rows->len - 1])->seq;
-  if (has_more)
+  if (has_more && rows->len > 0)
     {
-      g_autofree char *next = encode_cursor (last, total);
-
-      json_object_set_string_member (pagination, "next_cursor", next);
+      next = encode_cursor (((TriageNotificationRow *) rows->pdata[rows->len - 1])->seq, total);
       /* The same in a header: a client reading every page asks for the next
        * one as soon as this one is in, and parses it while the next is made. */
       soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                     "X-Triage-Next-Cursor", next);
     }
-  else
-    json_object_set_null_member (pagination, "next_cursor");
-  json_object_set_boolean_member (pagination, "has_more", has_more);
-  json_object_set_int_member (pagination, "total_count", total);
-
-  /* The page made by the database in one statement (its rows' stored JSON
-   * and their statuses now), when the backend can. */
-  pagination_text = object_to_string (pagination);
-  page = triage_store_page_json (self->store, rows, pagination_text);
-  if (page != NULL)
-    {
-      reply_text (msg, 200, g_steal_pointer (&page));
-      return !durable;
-    }
-
-  for (guint i = 0; i < rows->len; i++)
-    json_array_add_element (items, page_item (parser, rows->pdata[i]));
-  json_object_set_array_member (answer, "notifications", json_array_ref (items));
-  json_object_set_object_member (answer, "pagination", json_object_ref (pagination));
-  reply_text (msg, 200, object_to_string (answer));
-  /* The page's JSON (1,000 items) is freed once the main loop has nothing
-   * more urgent: freed here, it held the answer back by a sixth of the time
-   * a page took, and a resync asks for the next page as soon as this one's
-   * headers are in (bench/app's full day). */
-  g_idle_add_full (G_PRIORITY_LOW, drop_page_cb, json_object_ref (answer),
-                   (GDestroyNotify) json_object_unref);
+  if (!reply_page_from_store (self, msg, rows, next, has_more, total))
+    reply_page_built (msg, rows, next, has_more, total);
   return !durable;
 }
 

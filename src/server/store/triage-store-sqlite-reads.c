@@ -11,7 +11,6 @@
 
 #define G_LOG_DOMAIN "triage-store-sqlite"
 
-#include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
 #include "atp.h"
@@ -179,19 +178,19 @@ sqlite_page_json (TriageStore *store,
                   GPtrArray   *rows,
                   const char  *pagination)
 {
-  g_autoptr(JsonArray) seqs = json_array_sized_new (rows->len);
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
-  g_autofree char *seqs_text = NULL;
+  /* The seqs as a JSON array of numbers: no json-glib for a list of integers. */
+  g_autoptr(GString) seqs = g_string_sized_new (rows->len * 8 + 2);
   sqlite3_stmt *stmt;
   char *answer = NULL;
 
+  g_string_append_c (seqs, '[');
   for (guint i = 0; i < rows->len; i++)
-    json_array_add_int_element (seqs, ((TriageNotificationRow *) rows->pdata[i])->seq);
-  json_node_set_array (node, seqs);
-  seqs_text = json_to_string (node, FALSE);
+    g_string_append_printf (seqs, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "",
+                            ((TriageNotificationRow *) rows->pdata[i])->seq);
+  g_string_append_c (seqs, ']');
 
   stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store), page_sql ());
-  triage_store_sqlite_bind_text (stmt, 1, seqs_text);
+  triage_store_sqlite_bind_static (stmt, 1, seqs->str);
   triage_store_sqlite_bind_text (stmt, 2, pagination);
   if (sqlite3_step (stmt) == SQLITE_ROW)
     answer = triage_store_sqlite_column_text (stmt, 0);
