@@ -283,14 +283,16 @@ handle_list (TriageServer      *self,
       !parse_list_query (msg, query, &list, &total))
     return TRUE;
 
-  /* What the page reads is durable unless a batch is open: then the answer
-   * waits for its commit, as any answer does. Else only the page's own
-   * delivered marks are not durable yet, and a lost mark is harmless (the
-   * row is still created and is delivered again), so the answer goes out
-   * now: a resync's page no longer waits for the commit (an fsync) of the
-   * last page's marks before the next can be asked for. */
-  durable = !triage_store_in_batch (self->store);
   rows = triage_store_list (self->store, &list, total < 0 ? &total : NULL, &has_more);
+  /* What the page read may go out before the next commit when nothing that
+   * is not durable yet is more than a delivered mark: a lost mark is
+   * harmless (the row is still created and is delivered again). So neither
+   * this page's own marks hold its answer back, nor those of the page read
+   * just before, still open when a resync asks for the next page as soon as
+   * one is in: each page waited for the commit (an fsync) of the one
+   * before. Anything else open (a new notification, an answer, another
+   * status) holds the answer until it is durable, as every answer. */
+  durable = triage_store_reads_durable (self->store);
   mark_page_delivered (self, rows);
   if (has_more && rows->len > 0)
     {

@@ -15,6 +15,8 @@
 #define CLASS(self) TRIAGE_STORE_GET_CLASS (self)
 /* A write joins the open batch, opening one if needed. */
 #define WRITE(self) (triage_store_batch (self), CLASS (self))
+/* The same for delivered marks, which a read need not wait for. */
+#define MARK(self) (triage_store_batch_marks (self), CLASS (self))
 
 /* ---- users and services ---- */
 
@@ -163,7 +165,7 @@ triage_store_mark_delivered (TriageStore *self,
                              const char  *id,
                              gint64       now)
 {
-  return WRITE (self)->mark_delivered (self, id, now);
+  return MARK (self)->mark_delivered (self, id, now);
 }
 
 GStrv
@@ -173,7 +175,7 @@ triage_store_mark_delivered_all (TriageStore        *self,
 {
   if (ids == NULL || ids[0] == NULL)
     return g_new0 (char *, 1);
-  return WRITE (self)->mark_delivered_all (self, ids, now);
+  return MARK (self)->mark_delivered_all (self, ids, now);
 }
 
 /* The earliest deadline of a pending notification (unix µs), 0 = none. */

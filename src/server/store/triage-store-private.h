@@ -202,6 +202,11 @@ struct _TriageStoreClass
                                                 const char  *session_id);
 };
 
+/* For the calls that only mark rows delivered (triage-store-calls.c): opens
+ * the batch they join, as triage_store_batch () does, without counting them
+ * as writes a read must wait for (triage_store_reads_durable ()). */
+void triage_store_batch_marks (TriageStore          *self);
+
 /* For backends: the commit commit_start() sent is done (@error: why not). */
 void triage_store_committed  (TriageStore          *self,
                               gboolean              committed,

@@ -33,11 +33,13 @@ typedef struct
   gint64     start;
   GArray    *waiters;    /* of CommitWaiter */
   GPtrArray *events;
+  gboolean   writes;     /* it holds more than delivered marks */
 } Flight;
 
 typedef struct
 {
   gboolean             open;            /* a batch is open */
+  gboolean             writes;          /* it holds more than delivered marks */
   guint                idle_source;     /* the batch's commit when idle */
   guint                timeout_source;  /* the batch's commit at the latest */
   GArray              *after_commit;    /* of CommitWaiter */
@@ -172,25 +174,44 @@ commit_due (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Opens the batch the next writes join, unless one is open. */
-void
-triage_store_batch (TriageStore *self)
+/* Opens the batch the next writes join, unless one is open; FALSE when
+ * none is (the database would not open one). */
+static gboolean
+open_batch (TriageStore *self)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
   g_autoptr(GError) error = NULL;
 
   if (priv->open)
-    return;
+    return TRUE;
   if (!CLASS (self)->begin (self, &error))
     {
       /* The writes run on their own, each committed at once. */
       g_warning ("cannot open a batch: %s", error->message);
-      return;
+      return FALSE;
     }
   priv->open = TRUE;
+  priv->writes = FALSE;
   priv->idle_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, commit_due, self, NULL);
   priv->timeout_source = g_timeout_add_full (G_PRIORITY_HIGH, TRIAGE_STORE_BATCH_MAX_MS,
                                              commit_due, self, NULL);
+  return TRUE;
+}
+
+/* Opens the batch the next writes join, unless one is open. */
+void
+triage_store_batch (TriageStore *self)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  if (open_batch (self))
+    priv->writes = TRUE;
+}
+
+void
+triage_store_batch_marks (TriageStore *self)
+{
+  open_batch (self);
 }
 
 /* Whether something written is not durable yet: a batch is open, or its
@@ -201,6 +222,27 @@ triage_store_in_batch (TriageStore *self)
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
   return priv->open || !g_queue_is_empty (&priv->flights);
+}
+
+/* Whether whatever a read sees now may be shown before the next commit: the
+ * batches not durable yet (open, or their commit in flight) hold nothing but
+ * delivered marks. A read sees the open batch's rows (on the batch's own
+ * connection, SQLite's or PostgreSQL's writer), and a new notification, an
+ * answer or any other status it saw could be lost in a crash; a lost mark
+ * only delivers the row again. A resync reads its pages one after the other,
+ * each marking its rows: the next page is read while the last one's marks
+ * are still open, and need not wait for their fsync. */
+gboolean
+triage_store_reads_durable (TriageStore *self)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  if (priv->open && priv->writes)
+    return FALSE;
+  for (GList *l = priv->flights.head; l != NULL; l = l->next)
+    if (((Flight *) l->data)->writes)
+      return FALSE;
+  return TRUE;
 }
 
 /* Hands the events of a committed batch to the server, unless the backend
@@ -302,6 +344,7 @@ start_commit (TriageStore *self)
   priv->due = FALSE;
   flight = g_new0 (Flight, 1);
   flight->start = g_get_monotonic_time ();
+  flight->writes = priv->writes;
   flight->waiters = g_steal_pointer (&priv->after_commit);
   priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
   flight->events = g_steal_pointer (&priv->events);

@@ -36,6 +36,12 @@ G_BEGIN_DECLS
  * triage_store_in_batch() is TRUE for both, and triage_store_after_commit()
  * waits for the last of them.
  *
+ * A read that answers at once (without waiting for the commit) may show only
+ * what is durable, with one exception: `delivered` marks. A lost mark is
+ * harmless (the row is still created and is delivered again), so
+ * triage_store_reads_durable() is TRUE while the batches not yet durable hold
+ * nothing but marks (triage_store_mark_delivered() and _all()).
+ *
  * Adding a function: declare it here, add its virtual function to
  * TriageStoreClass (triage-store-private.h), dispatch to it in triage-store.c
  * (a write opens the batch first: see WRITE there) and implement it in every
@@ -80,6 +86,7 @@ gboolean     triage_store_is_shared       (TriageStore  *self);
 
 void         triage_store_batch           (TriageStore  *self);
 gboolean     triage_store_in_batch        (TriageStore  *self);
+gboolean     triage_store_reads_durable   (TriageStore  *self);
 gboolean     triage_store_commit          (TriageStore  *self,
                                            GError      **error);
 void         triage_store_after_commit    (TriageStore  *self,

@@ -1,0 +1,426 @@
+/* test-server-list-held.c — a list page waits for the group commit only for what a reader could lose
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * docs/protocol.md: a list page's answer waits for the group commit only when
+ * the batch not yet durable holds more than delivered marks. A resync reads
+ * its pages one after the other, each marking its rows; the next page is read
+ * while the marks of the one before are still in the open batch, and is
+ * answered at once. A page read in a batch that holds a new request (or any
+ * other change a crash could take back) waits for that batch's commit.
+ *
+ * Which answers waited is made visible by failing the commit: SQLite's file
+ * size limit is 0 (its commit fails with EFBIG), PostgreSQL's notifications
+ * have a deferred trigger that fails the COMMIT. An answer held for the batch
+ * then becomes 503 STORAGE_UNAVAILABLE; one that did not wait is 200. The two
+ * requests of a case are read in one turn of the server's main loop: the
+ * server is stopped (SIGSTOP) while they are sent on connections it has
+ * already accepted and served (on a Unix socket), so the second is read
+ * while the first one's batch is open, however busy the machine; the
+ * connection served first is read first.
+ */
+
+#define G_LOG_DOMAIN "test-server-list-held"
+#define _GNU_SOURCE   /* prlimit () */
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <gio/gunixsocketaddress.h>
+
+#include "server-test-util.h"
+
+/* Alice's list, and deploy-bot (a service for her alone) to fill it. */
+typedef SrvTeam Fixture;
+
+/* The team on a server that listens on a Unix socket: a request written
+ * there is in the server's socket when the write returns (on TCP, even
+ * through loopback, the kernel may hand it on later under load). */
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  TriageTestServerOptions options = { .unix_socket = TRUE };
+  const char * const alice_only[] = { "alice", NULL };
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (fixture->server, "deploy-bot", alice_only, NULL, NULL,
+                                     &fixture->key, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* ---- a connection of our own: sent when we say, read when we say ---- */
+
+typedef struct
+{
+  GSocketConnection *conn;
+  GDataInputStream  *in;
+} Raw;
+
+static void
+raw_free (Raw *raw)
+{
+  g_clear_object (&raw->in);
+  g_clear_object (&raw->conn);
+  g_free (raw);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Raw, raw_free)
+
+static Raw *
+raw_open (Fixture *fixture)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketAddress) address =
+    g_unix_socket_address_new (triage_test_server_get_socket_path (fixture->server));
+  g_autoptr(GError) error = NULL;
+  Raw *raw = g_new0 (Raw, 1);
+
+  raw->conn = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
+  g_assert_no_error (error);
+  /* A read that never ends fails the test instead of hanging it. */
+  g_socket_set_timeout (g_socket_connection_get_socket (raw->conn), TRIAGE_TEST_WATCHDOG_S);
+  raw->in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (raw->conn)));
+  g_data_input_stream_set_newline_type (raw->in, G_DATA_STREAM_NEWLINE_TYPE_CR_LF);
+  return raw;
+}
+
+static void
+raw_send (Raw        *raw,
+          const char *method,
+          const char *path,
+          const char *token,
+          const char *body)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *request = g_strdup_printf ("%s %s HTTP/1.1\r\nHost: localhost\r\n"
+                                              "Authorization: Bearer %s\r\n"
+                                              "Content-Type: application/json\r\n"
+                                              "Content-Length: %zu\r\n\r\n%s",
+                                              method, path, token, body ? strlen (body) : 0,
+                                              body ? body : "");
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (raw->conn));
+
+  g_output_stream_write_all (out, request, strlen (request), NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* The next answer on @raw: its status and body. */
+static SrvAnswer *
+raw_read (Raw *raw)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *status_line = NULL;
+  SrvAnswer *answer = g_new0 (SrvAnswer, 1);
+  gssize length = -1;
+  gsize got = 0;
+
+  status_line = g_data_input_stream_read_line (raw->in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (status_line);
+  g_assert_true (g_str_has_prefix (status_line, "HTTP/1.1 "));
+  answer->status = (guint) g_ascii_strtoull (status_line + strlen ("HTTP/1.1 "), NULL, 10);
+  answer->headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_RESPONSE);
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (raw->in, NULL, NULL, &error);
+      char *colon;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (line);
+      if (*line == '\0')
+        break;
+      colon = strchr (line, ':');
+      g_assert_nonnull (colon);
+      *colon = '\0';
+      soup_message_headers_append (answer->headers, line, g_strstrip (colon + 1));
+    }
+  length = soup_message_headers_get_content_length (answer->headers);
+  g_assert_cmpint (soup_message_headers_get_encoding (answer->headers), ==,
+                   SOUP_ENCODING_CONTENT_LENGTH);
+  answer->body = g_malloc0 (length + 1);
+  g_input_stream_read_all (G_INPUT_STREAM (raw->in), answer->body, length, &got, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (got, ==, length);
+  return answer;
+}
+
+/* A connection the server has accepted and served once (it keeps it open). */
+static Raw *
+raw_open_served (Fixture *fixture)
+{
+  Raw *raw = raw_open (fixture);
+  g_autoptr(SrvAnswer) answer = NULL;
+
+  raw_send (raw, "GET", "/healthz", fixture->alice, NULL);
+  answer = raw_read (raw);
+  srv_assert_status (answer, 200, NULL);
+  return raw;
+}
+
+/* ---- the server stopped, its commits failing ---- */
+
+/* Returns once the server is stopped: what is sent now is read in one turn
+ * of its main loop once it goes on. */
+static void
+stop_server (Fixture *fixture)
+{
+  GPid pid = triage_test_server_get_pid (fixture->server);
+  siginfo_t info = { 0 };
+
+  g_assert_cmpint (kill (pid, SIGSTOP), ==, 0);
+  /* Its stop is left to be reported (WNOWAIT), as its exit would be. */
+  while (waitid (P_PID, (id_t) pid, &info, WSTOPPED | WEXITED | WNOWAIT) != 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  g_assert_cmpint (info.si_code, ==, CLD_STOPPED);
+}
+
+static void
+continue_server (Fixture *fixture)
+{
+  g_assert_cmpint (kill (triage_test_server_get_pid (fixture->server), SIGCONT), ==, 0);
+}
+
+/* The soft limit only: the hard one stays, so that the soft one can go back. */
+static void
+set_file_size_limit (GPid   pid,
+                     rlim_t limit)
+{
+  struct rlimit value;
+
+  if (prlimit (pid, RLIMIT_FSIZE, NULL, &value) != 0)
+    g_error ("prlimit: %s", g_strerror (errno));
+  value.rlim_cur = MIN (limit, value.rlim_max);
+  if (prlimit (pid, RLIMIT_FSIZE, &value, NULL) != 0)
+    g_error ("prlimit: %s", g_strerror (errno));
+}
+
+static void
+run_sql (Fixture    *fixture,
+         const char *sql)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rows = triage_test_server_run_sql (fixture->server, sql, &error);
+
+  g_assert_no_error (error);
+}
+
+/* From now on every commit that writes a notification fails. */
+static void
+fail_commits (Fixture *fixture)
+{
+  if (!triage_test_server_is_postgres (fixture->server))
+    {
+      set_file_size_limit (triage_test_server_get_pid (fixture->server), 0);
+      return;
+    }
+  /* At the COMMIT, not at the statement: the batch's reads and writes go on
+   * as they would, and only its end fails. */
+  run_sql (fixture,
+           "CREATE FUNCTION fail_commit () RETURNS trigger LANGUAGE plpgsql AS"
+           " $$ BEGIN RAISE EXCEPTION 'this commit fails (test-server-list-held)'; END $$;"
+           "CREATE CONSTRAINT TRIGGER fail_commits AFTER INSERT OR UPDATE ON notifications"
+           " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_commit ()");
+}
+
+static void
+mend_commits (Fixture *fixture)
+{
+  if (!triage_test_server_is_postgres (fixture->server))
+    set_file_size_limit (triage_test_server_get_pid (fixture->server), RLIM_INFINITY);
+  else
+    run_sql (fixture, "DROP TRIGGER fail_commits ON notifications; DROP FUNCTION fail_commit ()");
+}
+
+/* How many group commits of the server failed (its /metrics). */
+static guint64
+commit_failures (Fixture *fixture)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", "/metrics",
+                                             triage_test_server_get_admin_token (fixture->server),
+                                             NULL);
+  const char *line;
+
+  srv_assert_status (answer, 200, NULL);
+  line = strstr (answer->body, "\ntriage_db_commit_failures_total ");
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("\ntriage_db_commit_failures_total "), NULL, 10);
+}
+
+static void
+wait_for_commit_failure (Fixture *fixture)
+{
+  for (guint i = 0; commit_failures (fixture) == 0; i++)
+    {
+      g_assert_cmpuint (i, <, 3000);
+      srv_sleep (10);
+    }
+}
+
+/* ---- pages ---- */
+
+static JsonObject *
+list_page (Fixture    *fixture,
+           const char *query)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/client/notifications", query, NULL);
+  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", path, fixture->alice, NULL);
+
+  srv_assert_status (answer, 200, NULL);
+  return srv_parse_object (answer->body);
+}
+
+/* Asserts that @page lists @ids (NULL-terminated), in that order, as @status. */
+static void
+assert_page (JsonObject         *page,
+             const char * const *ids,
+             const char         *status)
+{
+  JsonArray *items = json_object_get_array_member (page, "notifications");
+
+  g_assert_cmpuint (json_array_get_length (items), ==, g_strv_length ((GStrv) ids));
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      JsonObject *item = json_array_get_object_element (items, i);
+
+      g_assert_cmpstr (json_object_get_string_member (item, "id"), ==, ids[i]);
+      g_assert_cmpstr (json_object_get_string_member (item, "status"), ==, status);
+    }
+}
+
+static void
+assert_status (Fixture    *fixture,
+               const char *id,
+               const char *status)
+{
+  g_autofree char *now = srv_status_of (fixture->server, fixture->key, id);
+
+  g_assert_cmpstr (now, ==, status);
+}
+
+#define N_POSTED 4
+
+/* Two pages read in one turn: the second is read while the batch holds the
+ * first one's delivered marks (and nothing else), and is answered at once
+ * with its own rows as delivered, before that batch's commit; the commit
+ * fails, the marks are lost, and the rows are simply created again. With
+ * the answer held for the commit, the second page was 503. */
+static void
+test_page_not_held_by_marks_before (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  g_auto(GStrv) ids = g_new0 (char *, N_POSTED + 1);
+  g_autoptr(JsonObject) first = NULL, again = NULL;
+  g_autoptr(Raw) a = NULL, b = NULL;
+  g_autoptr(SrvAnswer) newest = NULL, next = NULL;
+  g_autoptr(JsonObject) newest_page = NULL, next_page = NULL;
+  g_autofree char *escaped = NULL, *path = NULL;
+
+  for (guint i = 0; i < N_POSTED; i++)
+    {
+      g_autofree char *title = g_strdup_printf ("request %u", i);
+
+      ids[i] = srv_post (fixture->server, fixture->key, title);
+    }
+  /* The first page, committed: its cursor leads to the next. */
+  first = list_page (fixture, "?status=pending&limit=1&sort=oldest");
+  assert_page (first, (const char *[]) { ids[0], NULL }, "delivered");
+  /* A service's read waits for the commit of what it sees: its mark is in. */
+  assert_status (fixture, ids[0], "delivered");
+  escaped = g_uri_escape_string (json_object_get_string_member (
+                                   json_object_get_object_member (first, "pagination"),
+                                   "next_cursor"), NULL, TRUE);
+  path = g_strconcat ("/api/v1/client/notifications?status=pending&limit=2&sort=oldest&cursor=",
+                      escaped, NULL);
+
+  fail_commits (fixture);
+  a = raw_open_served (fixture);
+  b = raw_open_served (fixture);
+  stop_server (fixture);
+  raw_send (a, "GET", "/api/v1/client/notifications?status=pending&limit=1", fixture->alice, NULL);
+  raw_send (b, "GET", path, fixture->alice, NULL);
+  continue_server (fixture);
+
+  newest = raw_read (a);
+  srv_assert_status (newest, 200, NULL);
+  newest_page = srv_parse_object (newest->body);
+  assert_page (newest_page, (const char *[]) { ids[3], NULL }, "delivered");
+  next = raw_read (b);
+  srv_assert_status (next, 200, NULL);
+  next_page = srv_parse_object (next->body);
+  assert_page (next_page, (const char *[]) { ids[1], ids[2], NULL }, "delivered");
+
+  /* Their batch did not commit: the marks are gone, and the rows are
+   * delivered by the next read. */
+  wait_for_commit_failure (fixture);
+  mend_commits (fixture);
+  for (guint i = 1; i < N_POSTED; i++)
+    assert_status (fixture, ids[i], "created");
+  again = list_page (fixture, "?status=pending&sort=oldest");
+  assert_page (again, (const char *[]) { ids[0], ids[1], ids[2], ids[3], NULL }, "delivered");
+  for (guint i = 0; i < N_POSTED; i++)
+    assert_status (fixture, ids[i], "delivered");
+}
+
+/* A page read in the batch of a new request lists it, and so waits for that
+ * batch's commit: the commit fails, and the page is 503 as the POST is,
+ * never a page that shows a request the server then lost. */
+static void
+test_page_held_by_new_request (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autofree char *before = NULL;
+  g_autoptr(Raw) a = NULL, b = NULL;
+  g_autoptr(SrvAnswer) posted = NULL, page = NULL;
+  g_autoptr(JsonObject) after = NULL;
+
+  before = srv_post (fixture->server, fixture->key, "before");
+
+  fail_commits (fixture);
+  a = raw_open_served (fixture);
+  b = raw_open_served (fixture);
+  stop_server (fixture);
+  raw_send (a, "POST", "/api/v1/notifications", fixture->key,
+            "{\"id\":\"6d5b8a3e-0f1c-4b7a-9e2d-3c4f5a6b7c8d\",\"context\":{\"title\":\"lost\","
+            "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+            "\"response_type\":\"simple\"}]}");
+  raw_send (b, "GET", "/api/v1/client/notifications?status=pending", fixture->alice, NULL);
+  continue_server (fixture);
+
+  posted = raw_read (a);
+  srv_assert_status (posted, 503, "STORAGE_UNAVAILABLE");
+  page = raw_read (b);
+  srv_assert_status (page, 503, "STORAGE_UNAVAILABLE");
+
+  wait_for_commit_failure (fixture);
+  mend_commits (fixture);
+  after = list_page (fixture, "?status=pending");
+  assert_page (after, (const char *[]) { before, NULL }, "delivered");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  /* For the server: a write past its file size limit fails (EFBIG) instead
+   * of killing it, and the failed commit it warns of is not fatal. */
+  signal (SIGXFSZ, SIG_IGN);
+  g_unsetenv ("G_DEBUG");
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, srv_team_teardown)
+
+  ADD ("/server/list-held/page-not-held-by-marks-before", test_page_not_held_by_marks_before);
+  ADD ("/server/list-held/page-held-by-new-request", test_page_held_by_new_request);
+#undef ADD
+
+  return g_test_run ();
+}
