@@ -19,8 +19,17 @@
 # build-asan and build-fuzz are set up and built in the background at nice 19
 # from the start, while build compiles and runs its tests (most of which wait on
 # sockets and timeouts): their compilers take the cores the tests leave idle.
+# (Where the kernel groups processes by session for the scheduler, autogroup,
+# nice only ranks the processes of one session: the builds ahead, in a session
+# of their own, share the machine with build's compile as equals.)
+# build-asan's tests start as soon as it is built, beside build's build and
+# tests (in a headless session of their own), and build's suite alone (the
+# dogtail tests, which need a display to themselves) runs beside the rest of
+# build's tests, in a session of its own too, as the step build-alone; the fuzz
+# targets run last.
 # Each step's output is printed in order, when its turn comes; "waited N s" says
-# how long the tests had to wait for a build still running.
+# how long the tests had to wait for a build still running (build-asan's: from
+# the start).
 # The chaos tests (suite chaos: faults injected into the real server and app,
 # tests/chaos) run in the build step too, in their short versions.
 # The data checks (suite data: desktop file, metainfo, schema, systemd unit, man
@@ -127,6 +136,8 @@ stop_hog() {
 # other, and the process group of the one building now.
 ahead_pid=
 ahead_fd=
+# Steps run aside (see aside): name → the process group of each.
+declare -A aside_pid=()
 
 stop_ahead() {
     [ -n "$ahead_pid" ] || return 0
@@ -139,18 +150,42 @@ stop_ahead() {
 
 cleanup() {
     stop_ahead
+    local pid
+    for pid in "${aside_pid[@]}"; do
+        kill -TERM -- "-$pid" 2>/dev/null
+    done
     stop_hog
     rm -rf "$results"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-failed_steps=()
 started=$(date +%s)
 
+# step_failed WHAT: counts WHAT as a failed step (in a file: steps run aside fail too).
 step_failed() {
     say "FAILED: $1"
-    failed_steps+=("$1")
+    printf '%s\n' "$1" >>"$results/failed-steps"
+}
+
+# aside NAME COMMAND...: runs COMMAND (a function of this script) in the
+# background, in a process group of its own (cleanup ends it) but in this
+# session, so its tests share the machine with the others as equals; its output
+# is kept for aside_done NAME.
+aside() {
+    local name="$1"
+    shift
+    set -m
+    "$@" >"$results/$name.out" 2>&1 </dev/null &
+    aside_pid[$name]=$!
+    set +m
+}
+
+# aside_done NAME: waits for the step run aside as NAME and prints its output.
+aside_done() {
+    wait "${aside_pid[$1]}"
+    unset "aside_pid[$1]"
+    cat "$results/$1.out"
 }
 
 # summarize [--round] STEP_FAILURES SECONDS TESTLOG...: counts the results of
@@ -234,28 +269,72 @@ sys.exit(1 if failed + step_failures else 0)
 EOF
 }
 
-# run_tests DIR MESON_TEST_ARG...: run the tests of DIR headless and keep its log.
-run_tests() {
-    local name="$1" dir="$TRIAGE_BUILD_BASE/$1"
-    shift
-    rm -f "$dir/meson-logs/testlog.json"
-    say "$name: testing"
+# test_run DIR LOGBASE MESON_TEST_ARG...: runs the tests of DIR headless; meson's
+# log is DIR/meson-logs/LOGBASE.json.
+test_run() {
+    local dir="$TRIAGE_BUILD_BASE/$1" logbase="$2"
+    shift 2
+    rm -f "$dir/meson-logs/$logbase.json"
     bash "$TRIAGE_ROOT/build-aux/run-headless.sh" \
-        meson test -C "$dir" --no-rebuild --num-processes 2 --print-errorlogs \
+        meson test -C "$dir" --no-rebuild --num-processes 2 --print-errorlogs --logbase "$logbase" \
         "$@" ${test_args[@]+"${test_args[@]}"} </dev/null
-    local rc=$?
-    if [ -f "$dir/meson-logs/testlog.json" ]; then
-        cp "$dir/meson-logs/testlog.json" "$results/$name.json"
+}
+
+# tests_ran NAME DIR LOGBASE RC: keeps the log of test_run DIR LOGBASE, whose
+# status was RC, as NAME's.
+tests_ran() {
+    local name="$1" log="$TRIAGE_BUILD_BASE/$2/meson-logs/$3.json" rc="$4"
+    if [ -f "$log" ]; then
+        cp "$log" "$results/$name.json"
         # meson test fails without a failing test when it cannot run them at all
-        if [ $rc -ne 0 ] && ! grep -q -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' \
+        if [ "$rc" -ne 0 ] && ! grep -q -E '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' \
                 "$results/$name.json"; then
             step_failed "$name: meson test exited with $rc"
         fi
-    elif [ $rc -ne 0 ]; then
+    elif [ "$rc" -ne 0 ]; then
         step_failed "$name: meson test exited with $rc"
     else
         say "$name: no tests in the selected suites"
     fi
+}
+
+# run_tests DIR MESON_TEST_ARG...: run the tests of DIR headless and keep its log.
+run_tests() {
+    local name="$1"
+    shift
+    say "$name: testing"
+    test_run "$name" testlog "$@"
+    tests_ran "$name" "$name" testlog $?
+}
+
+# The tests of build. Those of the suite 'alone' need the display to themselves
+# (dogtail's real input events): meson runs them one by one, each after every
+# test before it has ended, which left a core idle for minutes. Here they run
+# aside in a headless session of their own (their own display and buses), as
+# the step build-alone; its output comes after build's. With `-- ARGS`, which
+# may name suites or tests, everything runs in one go.
+run_build_tests() {
+    if [ $user_test_args = 1 ]; then
+        run_tests build
+        return
+    fi
+    aside build-alone run_alone_tests
+    say "build: testing (but the suite alone: see build-alone)"
+    test_run build testlog --no-suite alone
+    tests_ran build build testlog $?
+    aside_done build-alone
+}
+
+run_alone_tests() {
+    say "build-alone: testing the suite alone, in a headless session of its own, beside build's tests"
+    test_run build testlog-alone --suite alone
+    tests_ran build-alone build testlog-alone $?
+}
+
+# build-asan's tests, once it is built.
+run_asan_tests() {
+    await_ahead build-asan &&
+        run_tests build-asan --suite unit --suite integration --timeout-multiplier "$asan_mult"
 }
 
 # prepared NAME RC: whether prepare_dir's status RC lets NAME's tests run.
@@ -371,17 +450,23 @@ else
         exec {ahead_fd}< <(build_ahead)
         ahead_pid=$!
     fi
+    # build-asan's tests run aside, as soon as it is built: beside build's
+    # build, then beside build's tests. Most tests wait (on sockets, processes,
+    # timeouts) far more than they compute, so one step's tests after the other's
+    # left the machine mostly idle (build's: 224 s of CPU in 524 s on two cores).
+    [ $asan = 0 ] || aside build-asan run_asan_tests
     if [ "${CHECK_SKIP_MAIN:-0}" != 1 ]; then
         prepare_dir build gcc -- "${MAIN_BUILD_OPTS[@]}"
-        prepared build $? && run_tests build
+        prepared build $? && run_build_tests
     fi
-    [ $asan = 0 ] || { await_ahead build-asan &&
-        run_tests build-asan --suite unit --suite integration --timeout-multiplier "$asan_mult"; }
+    [ $asan = 0 ] || aside_done build-asan
     [ $fuzz = 0 ] || { await_ahead build-fuzz &&
         run_tests build-fuzz --suite fuzz --timeout-multiplier "$asan_mult"; }
     ahead_pid=
 fi
 
+failed_steps=()
+[ ! -f "$results/failed-steps" ] || mapfile -t failed_steps <"$results/failed-steps"
 if [ ${#failed_steps[@]} -gt 0 ]; then
     printf 'failed step: %s\n' "${failed_steps[@]}"
 fi
