@@ -5,10 +5,13 @@
  */
 
 #define G_LOG_DOMAIN "triage-test-server"
+#define _GNU_SOURCE   /* prlimit () */
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <gio/gunixsocketaddress.h>
@@ -399,6 +402,25 @@ triage_test_server_get_pid (TriageTestServer *self)
   const char *id = self->process ? g_subprocess_get_identifier (self->process) : NULL;
 
   return id ? (GPid) g_ascii_strtoll (id, NULL, 10) : 0;
+}
+
+/* The running server's largest file (its soft RLIMIT_FSIZE; the hard one
+ * stays, so that the soft one can go back): 0 makes every write of its
+ * database fail with EFBIG (the server ignores SIGXFSZ); G_MAXUINT64 is no
+ * limit. */
+void
+triage_test_server_set_file_size_limit (TriageTestServer *self,
+                                        guint64           limit)
+{
+  GPid pid = triage_test_server_get_pid (self);
+  struct rlimit value;
+
+  g_assert_cmpint (pid, >, 0);
+  if (prlimit (pid, RLIMIT_FSIZE, NULL, &value) != 0)
+    g_error ("prlimit: %s", g_strerror (errno));
+  value.rlim_cur = MIN ((rlim_t) limit, value.rlim_max);
+  if (prlimit (pid, RLIMIT_FSIZE, &value, NULL) != 0)
+    g_error ("prlimit: %s", g_strerror (errno));
 }
 
 gboolean

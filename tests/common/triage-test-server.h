@@ -46,6 +46,8 @@ char             *triage_test_server_run_sql         (TriageTestServer *self,
                                                       const char       *sql,
                                                       GError          **error);
 GPid              triage_test_server_get_pid         (TriageTestServer *self);
+void              triage_test_server_set_file_size_limit (TriageTestServer *self,
+                                                          guint64           limit);
 gboolean          triage_test_server_create_user     (TriageTestServer *self,
                                                       const char       *id,
                                                       char            **token,

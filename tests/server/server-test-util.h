@@ -286,6 +286,20 @@ srv_respond (TriageTestServer *server,
   srv_assert_status (answer, 200, NULL);
 }
 
+/* How many group commits of @server failed (its /metrics). */
+static inline guint64
+srv_commit_failures (TriageTestServer *server)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
+                                             triage_test_server_get_admin_token (server), NULL);
+  const char *line;
+
+  srv_assert_status (answer, 200, NULL);
+  line = strstr (answer->body, "\ntriage_db_commit_failures_total ");
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("\ntriage_db_commit_failures_total "), NULL, 10);
+}
+
 /* The status of @id as its recipient with @token sees it. */
 static inline char *
 srv_status_of (TriageTestServer *server,

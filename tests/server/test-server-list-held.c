@@ -22,11 +22,9 @@
  */
 
 #define G_LOG_DOMAIN "test-server-list-held"
-#define _GNU_SOURCE   /* prlimit () */
 
 #include <errno.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <gio/gunixsocketaddress.h>
 
@@ -187,20 +185,6 @@ continue_server (Fixture *fixture)
   g_assert_cmpint (kill (triage_test_server_get_pid (fixture->server), SIGCONT), ==, 0);
 }
 
-/* The soft limit only: the hard one stays, so that the soft one can go back. */
-static void
-set_file_size_limit (GPid   pid,
-                     rlim_t limit)
-{
-  struct rlimit value;
-
-  if (prlimit (pid, RLIMIT_FSIZE, NULL, &value) != 0)
-    g_error ("prlimit: %s", g_strerror (errno));
-  value.rlim_cur = MIN (limit, value.rlim_max);
-  if (prlimit (pid, RLIMIT_FSIZE, &value, NULL) != 0)
-    g_error ("prlimit: %s", g_strerror (errno));
-}
-
 static void
 run_sql (Fixture    *fixture,
          const char *sql)
@@ -217,7 +201,7 @@ fail_commits (Fixture *fixture)
 {
   if (!triage_test_server_is_postgres (fixture->server))
     {
-      set_file_size_limit (triage_test_server_get_pid (fixture->server), 0);
+      triage_test_server_set_file_size_limit (fixture->server, 0);
       return;
     }
   /* At the COMMIT, not at the statement: the batch's reads and writes go on
@@ -233,30 +217,15 @@ static void
 mend_commits (Fixture *fixture)
 {
   if (!triage_test_server_is_postgres (fixture->server))
-    set_file_size_limit (triage_test_server_get_pid (fixture->server), RLIM_INFINITY);
+    triage_test_server_set_file_size_limit (fixture->server, G_MAXUINT64);
   else
     run_sql (fixture, "DROP TRIGGER fail_commits ON notifications; DROP FUNCTION fail_commit ()");
-}
-
-/* How many group commits of the server failed (its /metrics). */
-static guint64
-commit_failures (Fixture *fixture)
-{
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", "/metrics",
-                                             triage_test_server_get_admin_token (fixture->server),
-                                             NULL);
-  const char *line;
-
-  srv_assert_status (answer, 200, NULL);
-  line = strstr (answer->body, "\ntriage_db_commit_failures_total ");
-  g_assert_nonnull (line);
-  return g_ascii_strtoull (line + strlen ("\ntriage_db_commit_failures_total "), NULL, 10);
 }
 
 static void
 wait_for_commit_failure (Fixture *fixture)
 {
-  for (guint i = 0; commit_failures (fixture) == 0; i++)
+  for (guint i = 0; srv_commit_failures (fixture->server) == 0; i++)
     {
       g_assert_cmpuint (i, <, 3000);
       srv_sleep (10);

@@ -12,11 +12,8 @@
  */
 
 #define G_LOG_DOMAIN "test-server-list-pages"
-#define _GNU_SOURCE   /* prlimit () */
 
-#include <errno.h>
 #include <signal.h>
-#include <sys/resource.h>
 
 #include "server-test-util.h"
 
@@ -181,35 +178,6 @@ test_pages_in_order (Fixture       *fixture,
   g_assert_cmpint (total_of (empty), ==, 0);
 }
 
-/* The soft limit only: the hard one stays, so that the soft one can go back. */
-static void
-set_file_size_limit (GPid   pid,
-                     rlim_t limit)
-{
-  struct rlimit value;
-
-  if (prlimit (pid, RLIMIT_FSIZE, NULL, &value) != 0)
-    g_error ("prlimit: %s", g_strerror (errno));
-  value.rlim_cur = MIN (limit, value.rlim_max);
-  if (prlimit (pid, RLIMIT_FSIZE, &value, NULL) != 0)
-    g_error ("prlimit: %s", g_strerror (errno));
-}
-
-/* How many group commits of the server failed (its /metrics). */
-static guint64
-commit_failures (Fixture *fixture)
-{
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", "/metrics",
-                                             triage_test_server_get_admin_token (fixture->server),
-                                             NULL);
-  const char *line;
-
-  srv_assert_status (answer, 200, NULL);
-  line = strstr (answer->body, "\ntriage_db_commit_failures_total ");
-  g_assert_nonnull (line);
-  return g_ascii_strtoull (line + strlen ("\ntriage_db_commit_failures_total "), NULL, 10);
-}
-
 /* The server cannot write (its file size limit is 0: every write fails with
  * EFBIG, SIGXFSZ is ignored): the delivered marks of a list read cannot be
  * committed, and the page is answered all the same, as delivered. Once it
@@ -221,7 +189,6 @@ test_page_not_held_by_its_marks (Fixture       *fixture,
 {
   g_autofree char *id = NULL, *status = NULL;
   g_autoptr(JsonObject) page = NULL, again = NULL;
-  GPid pid = triage_test_server_get_pid (fixture->server);
   JsonArray *items;
 
   if (triage_test_server_is_postgres (fixture->server))
@@ -233,7 +200,7 @@ test_page_not_held_by_its_marks (Fixture       *fixture,
   status = srv_status_of (fixture->server, fixture->key, id);
   g_assert_cmpstr (status, ==, "created");
 
-  set_file_size_limit (pid, 0);
+  triage_test_server_set_file_size_limit (fixture->server, 0);
   page = list_page (fixture, "?status=pending");
   items = json_object_get_array_member (page, "notifications");
   g_assert_cmpuint (json_array_get_length (items), ==, 1);
@@ -242,12 +209,12 @@ test_page_not_held_by_its_marks (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (items, 0),
                                                   "status"), ==, "delivered");
   /* Its marks are not committed (and not left to commit once it can). */
-  for (guint i = 0; commit_failures (fixture) == 0; i++)
+  for (guint i = 0; srv_commit_failures (fixture->server) == 0; i++)
     {
       g_assert_cmpuint (i, <, 3000);
       srv_sleep (10);
     }
-  set_file_size_limit (pid, RLIM_INFINITY);
+  triage_test_server_set_file_size_limit (fixture->server, G_MAXUINT64);
 
   g_free (status);
   status = srv_status_of (fixture->server, fixture->key, id);
