@@ -284,6 +284,12 @@ test_run() {
 # status was RC, as NAME's.
 tests_ran() {
     local name="$1" log="$TRIAGE_BUILD_BASE/$2/meson-logs/$3.json" rc="$4"
+    # Ctrl+C reaches meson too, which records it and exits 1; bash then takes
+    # the interrupt as handled and would go on (and wait for the steps aside).
+    if [ "$rc" -gt 128 ] || grep -q '"result": "INTERRUPT"' "$log" 2>/dev/null; then
+        say "$name: interrupted"
+        exit 130
+    fi
     if [ -f "$log" ]; then
         cp "$log" "$results/$name.json"
         # meson test fails without a failing test when it cannot run them at all
