@@ -152,8 +152,10 @@ ask_start_env (Fixture            *fixture,
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   const char *binary = g_getenv ("TRIAGE_ASK");
+  g_autofree char *stdin_path = NULL;
   gboolean has_server = FALSE;
   Run *run = g_new0 (Run, 1);
+  int stdin_fd;
 
   g_assert_nonnull (binary);
   g_ptr_array_add (argv, (gpointer) binary);
@@ -169,9 +171,16 @@ ask_start_env (Fixture            *fixture,
     }
   g_ptr_array_add (argv, NULL);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  /* Standard input is a file, not a pipe: a triage-ask that exits before it
+   * reads (a usage error) must not make our write fail (EPIPE, or SIGPIPE
+   * killing the test), as it did when the exit won the race. */
+  stdin_fd = g_file_open_tmp ("triage-test-ask-stdin-XXXXXX", &stdin_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (stdin_path, input ? input : "", -1, &error));
+  g_assert_no_error (error);
+  g_subprocess_launcher_set_stdin_file_path (launcher, stdin_path);
   if (fixture != NULL && fixture->service_key != NULL)
     g_subprocess_launcher_setenv (launcher, "TRIAGE_API_KEY", fixture->service_key, TRUE);
   else
@@ -189,7 +198,9 @@ ask_start_env (Fixture            *fixture,
 
   run->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (run->process, input ? input : "", NULL, result_cb, &run->result);
+  g_unlink (stdin_path);
+  close (stdin_fd);
+  g_subprocess_communicate_utf8_async (run->process, NULL, NULL, result_cb, &run->result);
 
   return run;
 }
