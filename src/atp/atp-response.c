@@ -486,6 +486,28 @@ atp_status_update_to_json (AtpStatusUpdate *self)
   return node;
 }
 
+/**
+ * atp_status_update_to_string:
+ * @self: a status update
+ *
+ * The compact text of atp_status_update_to_json(), written without the tree
+ * (a server sends one for every request it delivers).
+ *
+ * Returns: (transfer full): `{notification_id, status, reason?, timestamp}`
+ */
+char *
+atp_status_update_to_string (AtpStatusUpdate *self)
+{
+  g_autofree char *when = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  when = atp_format_timestamp (self->timestamp);
+  return atp_json_strings_to_string ("notification_id", self->notification_id,
+                                     "status", atp_status_to_string (self->status),
+                                     "reason", self->reason, "timestamp", when, NULL);
+}
+
 /* ------------------------------------------------------------------------ */
 /* AtpErrorInfo                                                              */
 /* ------------------------------------------------------------------------ */

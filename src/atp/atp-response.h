@@ -80,6 +80,7 @@ AtpStatusUpdate *atp_status_update_new_from_json (JsonNode        *node,
 AtpStatusUpdate *atp_status_update_ref          (AtpStatusUpdate  *self);
 void             atp_status_update_unref        (AtpStatusUpdate  *self);
 JsonNode        *atp_status_update_to_json      (AtpStatusUpdate  *self);
+char            *atp_status_update_to_string    (AtpStatusUpdate  *self);
 
 GType            atp_error_info_get_type        (void) G_GNUC_CONST;
 AtpErrorInfo    *atp_error_info_new             (const char       *code,

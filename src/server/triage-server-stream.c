@@ -149,10 +149,9 @@ status_update_text (const char *id,
                     const char *reason)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *when = atp_format_timestamp (now);
+  g_autoptr(AtpStatusUpdate) update = atp_status_update_new (id, status, reason, now);
 
-  return atp_json_strings_to_string ("notification_id", id, "status", atp_status_to_string (status),
-                                     "reason", reason, "timestamp", when, NULL);
+  return atp_status_update_to_string (update);
 }
 
 /* A stream is sent the requests of the protocols it asked for, and every

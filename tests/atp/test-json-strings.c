@@ -56,6 +56,26 @@ test_same_as_tree (void)
 
 /* A time at offset 0 is written as it is, in whatever zone it was made;
  * others are converted. */
+/* A status update's text is its tree's, with and without a reason. */
+static void
+test_status_update (void)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GDateTime) when = g_date_time_new (utc, 2026, 11, 29, 22, 15, 27.25);
+  const char *reasons[] = { NULL, "no longer \"needed\"" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (reasons); i++)
+    {
+      g_autoptr(AtpStatusUpdate) update = atp_status_update_new ("5f0c", ATP_STATUS_INVALIDATED,
+                                                                 reasons[i], when);
+      g_autoptr(JsonNode) tree = atp_status_update_to_json (update);
+      g_autofree char *via_tree = atp_json_to_string (tree, NULL);
+      g_autofree char *text = atp_status_update_to_string (update);
+
+      g_assert_cmpstr (text, ==, via_tree);
+    }
+}
+
 static void
 test_timestamp_utc (void)
 {
@@ -80,6 +100,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/strings-to-string", test_same_as_tree);
+  g_test_add_func ("/json/status-update", test_status_update);
   g_test_add_func ("/json/timestamp-utc", test_timestamp_utc);
   return g_test_run ();
 }
