@@ -47,18 +47,16 @@ typedef struct
   char             *key;        /* deploy-bot: a service for alice alone */
 } SrvTeam;
 
-/* A g_test_add () set-up; @extra_args (may be NULL) are the server's extra
- * command-line arguments. */
+/* The team on a server started with @options. */
 static inline void
-srv_team_setup (SrvTeam       *team,
-                gconstpointer  extra_args)
+srv_team_setup_with (SrvTeam                       *team,
+                     const TriageTestServerOptions *options)
 {
-  TriageTestServerOptions options = { .extra_args = extra_args };
   const char * const alice_only[] = { "alice", NULL };
   const char * const both[] = { "alice", "bob", NULL };
   g_autoptr(GError) error = NULL;
 
-  team->server = triage_test_server_new (&options, &error);
+  team->server = triage_test_server_new (options, &error);
   g_assert_no_error (error);
   triage_test_server_create_user (team->server, "alice", &team->alice, &error);
   g_assert_no_error (error);
@@ -70,6 +68,17 @@ srv_team_setup (SrvTeam       *team,
   triage_test_server_create_service (team->server, "team-bot", both, NULL, NULL,
                                      &team->shared_key, NULL, &error);
   g_assert_no_error (error);
+}
+
+/* A g_test_add () set-up; @extra_args (may be NULL) are the server's extra
+ * command-line arguments. */
+static inline void
+srv_team_setup (SrvTeam       *team,
+                gconstpointer  extra_args)
+{
+  TriageTestServerOptions options = { .extra_args = extra_args };
+
+  srv_team_setup_with (team, &options);
 }
 
 /* The g_test_add () tear-down: the server must stop cleanly. */

@@ -41,16 +41,8 @@ fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
   TriageTestServerOptions options = { .unix_socket = TRUE };
-  const char * const alice_only[] = { "alice", NULL };
-  g_autoptr(GError) error = NULL;
 
-  fixture->server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "deploy-bot", alice_only, NULL, NULL,
-                                     &fixture->key, NULL, &error);
-  g_assert_no_error (error);
+  srv_team_setup_with (fixture, &options);
 }
 
 /* ---- a connection of our own: sent when we say, read when we say ---- */
