@@ -380,6 +380,38 @@ test_repeated_post (Fixture       *fixture,
   g_assert_cmpint (listed (fixture, "?protocols=afp"), ==, 1);
 }
 
+/* The agent retries a post whose answer it lost, after the review's deadline:
+ * the first answer, not a refusal of the deadline (which is one for a new review). */
+static void
+test_repeated_post_expired (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 1);
+  g_autofree char *deadline = g_date_time_format_iso8601 (soon);
+  g_autofree char *body = g_strdup_printf ("{\"id\":\"0b7e5c2a-91d4-4f3e-8a6b-2c9d1e0f4a51\","
+                                           "\"deadline\":\"%s\",\"request\":{\"iteration\":1,"
+                                           "\"artifact\":{\"media_type\":\"text/plain\","
+                                           "\"content\":\"x\"}}}", deadline);
+  g_autofree char *fresh = g_strdup_printf ("{\"deadline\":\"%s\",\"request\":{\"iteration\":1,"
+                                            "\"artifact\":{\"media_type\":\"text/plain\","
+                                            "\"content\":\"x\"}}}", deadline);
+  g_autoptr(SrvAnswer) first = post_review (fixture, fixture->key, body);
+  g_autoptr(SrvAnswer) again = NULL, late = NULL;
+  g_autoptr(JsonObject) view = NULL;
+
+  srv_assert_status (first, 201, NULL);
+  view = get_review (fixture, "0b7e5c2a-91d4-4f3e-8a6b-2c9d1e0f4a51", "?wait=10");
+  g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "expired");
+  again = post_review (fixture, fixture->key, body);
+  srv_assert_status (again, 201, NULL);
+  g_assert_cmpstr (again->body, ==, first->body);
+  late = post_review (fixture, fixture->key, fresh);
+  srv_assert_status (late, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (late, "deadline");
+  g_assert_cmpint (listed (fixture, "?protocols=afp"), ==, 1);
+}
+
 static void
 test_feedback_checked (Fixture       *fixture,
                        gconstpointer  data)
@@ -553,6 +585,7 @@ main (int   argc,
   ADD ("/server/afp/unknown-session", test_unknown_session);
   ADD ("/server/afp/invalid-requests", test_invalid_requests);
   ADD ("/server/afp/repeated-post", test_repeated_post);
+  ADD ("/server/afp/repeated-post-expired", test_repeated_post_expired);
   ADD ("/server/afp/feedback-checked", test_feedback_checked);
   ADD ("/server/afp/supersede-withdraw-expire", test_supersede_withdraw_expire);
   ADD ("/server/afp/not-yours", test_not_yours);

@@ -494,7 +494,14 @@ test_quote_expires (Fixture       *fixture,
   g_autofree char *body = patched (two, "request_decision.options[0].quote.valid_until", until);
   g_autoptr(JsonObject) created = post_decision (fixture, fixture->key, body);
   const char *id = json_object_get_string_member (created, "id");
-  g_autoptr(SrvAnswer) expired = NULL, fine = NULL;
+  g_autofree char *one = patched (text, "request_decision.options",
+                                  "[{\"id\":\"a\",\"name\":\"A\",\"quote\":{\"type\":\"Quote\",\"quote_id\":\"q\","
+                                  "\"payee_id\":\"p\",\"payment_plans\":[],\"valid_until\":\"2099-01-01T00:00:00Z\"}}]");
+  g_autofree char *only = patched (one, "request_decision.options[0].quote.valid_until", until);
+  g_autofree char *single = patched (only, "request_decision.id", "\"single\"");
+  g_autofree char *fresh = patched (single, "request_decision.id", "\"single-again\"");
+  g_autoptr(SrvAnswer) first = srv_request (fixture->server, "POST", DECISIONS, fixture->key, single);
+  g_autoptr(SrvAnswer) expired = NULL, fine = NULL, retry = NULL, late = NULL;
   g_autoptr(GDateTime) after = g_date_time_add_seconds (soon, 0.2);
 
   while (TRUE)
@@ -511,6 +518,16 @@ test_quote_expires (Fixture       *fixture,
   srv_assert_message (expired, "the quote of \"a\" expired at");
   fine = respond (fixture, fixture->user, id, NULL, "{\"options\":[{\"id\":\"b\"}]}");
   srv_assert_status (fine, 200, NULL);
+
+  /* A retry of a post whose every quote has expired since gets the first
+   * answer; the same request posted anew cannot be answered. */
+  srv_assert_status (first, 201, NULL);
+  retry = srv_request (fixture->server, "POST", DECISIONS, fixture->key, single);
+  srv_assert_status (retry, 201, NULL);
+  g_assert_cmpstr (retry->body, ==, first->body);
+  late = srv_request (fixture->server, "POST", DECISIONS, fixture->key, fresh);
+  srv_assert_status (late, 422, "CONSTRAINT_VIOLATION");
+  srv_assert_field (late, "request_decision.options");
 }
 
 /* ---- the lifecycle ---- */
@@ -534,7 +551,7 @@ test_lifecycle (Fixture       *fixture,
   g_autoptr(JsonObject) view = NULL;
   g_autoptr(JsonObject) envelope = NULL;
   g_autofree char *path = g_strconcat (DECISIONS "/", withdrawn, NULL);
-  g_autoptr(SrvAnswer) patch = NULL, again = NULL, late = NULL, bad = NULL;
+  g_autoptr(SrvAnswer) patch = NULL, again = NULL, late = NULL, bad = NULL, retry = NULL;
 
   /* Not yet read by any client: pending, not delivered; deadline and project from x-triage. */
   view = get_decision (fixture, id, NULL);
@@ -553,6 +570,11 @@ test_lifecycle (Fixture       *fixture,
   g_assert_false (json_object_has_member (view, "decision"));
   late = respond (fixture, fixture->user, id, NULL, "{\"options\":[{\"id\":\"1\"}]}");
   srv_assert_status (late, 409, "NOTIFICATION_EXPIRED");
+  /* The agent's retry of its post (the first answer was lost) gets the first
+   * answer, also now that the deadline has passed. */
+  retry = srv_request (fixture->server, "POST", DECISIONS, fixture->key, expiring);
+  srv_assert_status (retry, 201, NULL);
+  g_assert_nonnull (strstr (retry->body, id));
 
   /* Withdrawn by the agent. */
   bad = srv_request (fixture->server, "PATCH", path, fixture->key, "{\"status\":\"answered\"}");

@@ -259,7 +259,6 @@ read_text (SoupServerMessage *msg,
 static gboolean
 read_submission (SoupServerMessage *msg,
                  JsonObject        *object,
-                 GDateTime         *now,
                  Submission        *out)
 {
   static const char * const known[] = {
@@ -304,12 +303,6 @@ read_submission (SoupServerMessage *msg,
         {
           reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
                              "deadline: must be an RFC 3339 date-time with a time zone offset",
-                             "deadline");
-          return FALSE;
-        }
-      if (g_date_time_compare (out->deadline, now) <= 0)
-        {
-          reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, "deadline: that time has passed",
                              "deadline");
           return FALSE;
         }
@@ -487,7 +480,7 @@ handle_post_review (TriageServer      *self,
   if (service == NULL ||
       !triage_server_rate_check (self, msg, TRIAGE_LIMIT_SENDS, service->id) ||
       (root = parse_body (msg)) == NULL ||
-      !read_submission (msg, json_node_get_object (root), now, &submission))
+      !read_submission (msg, json_node_get_object (root), &submission))
     return;
 
   request = atp_afp_request_new_from_json (submission.request, &error);
@@ -505,8 +498,16 @@ handle_post_review (TriageServer      *self,
       return;
     }
 
+  /* A retry is answered as the first post was, also once its deadline has
+   * passed since (its answer was lost, the agent retries). */
   if (answer_repeat (self, msg, service, submission.id, root))
     return;
+  if (submission.deadline != NULL && g_date_time_compare (submission.deadline, now) <= 0)
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, "deadline: that time has passed",
+                         "deadline");
+      return;
+    }
 
   session_id = take_session (self, msg, service, &submission, now_us);
   if (session_id == NULL)

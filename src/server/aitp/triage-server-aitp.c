@@ -123,6 +123,10 @@ handle_post_decision (TriageServer      *self,
       reply_gerror_field (msg, error);
       return;
     }
+  /* A retry is answered as the first post was, also once its deadline or
+   * its quotes have passed since (its answer was lost, the agent retries). */
+  if (answer_repeat (self, msg, service, request, root))
+    return;
   if (!check_deadline (msg, request, now))
     return;
   if (!atp_aitp_request_check_answerable (request, now, &error))
@@ -130,8 +134,6 @@ handle_post_decision (TriageServer      *self,
       reply_gerror_field (msg, error);
       return;
     }
-  if (answer_repeat (self, msg, service, request, root))
-    return;
 
   id = atp_new_uuid ();
   title = derive_title (request);
