@@ -439,7 +439,10 @@ test_feedback_checked (Fixture       *fixture,
       "\"areas_for_improvement\":[],\"general_summary\":\"s\"}", 400, "INVALID_RESPONSE_DATA",
       "response_data.confidence.justification" },
     { "approve", NULL, 400, "INVALID_ACTION_ID", "action_id" },
-    { "decline", "{\"message\":\"\"}", 400, "INVALID_RESPONSE_DATA", "response_data" },
+    { "decline", "{\"message\":\"\"}", 400, "INVALID_RESPONSE_DATA", "response_data.message" },
+    { "decline", "{\"message\":7}", 400, "INVALID_RESPONSE_DATA", "response_data.message" },
+    { "decline", "{\"reason\":\"busy\"}", 400, "INVALID_RESPONSE_DATA", "response_data.reason" },
+    { "decline", "[]", 400, "INVALID_RESPONSE_DATA", "response_data" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)

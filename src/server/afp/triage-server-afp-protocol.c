@@ -105,9 +105,12 @@ check_decline (JsonNode  *response_data,
       for (GList *l = names; l != NULL; l = l->next)
         {
           if (strcmp (l->data, "message") != 0)
-            return answer_fail (error, ATP_ERROR_INVALID_RESPONSE_DATA,
-                                "%s: unknown member (a decline has only a message)",
-                                (const char *) l->data);
+            {
+              g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_RESPONSE_DATA,
+                           "response_data.%s: unknown member (a decline has only a message)",
+                           (const char *) l->data);
+              return FALSE;
+            }
         }
 
       message = json_object_get_member (given, "message");
@@ -119,11 +122,17 @@ check_decline (JsonNode  *response_data,
           g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
 
           if (*stripped == '\0')
-            return answer_fail (error, ATP_ERROR_INVALID_RESPONSE_DATA,
-                                "message: must be a non-empty string");
+            {
+              g_set_error_literal (error, ATP_ERROR, ATP_ERROR_INVALID_RESPONSE_DATA,
+                                   "response_data.message: must be a non-empty string");
+              return FALSE;
+            }
           if (g_utf8_strlen (text, -1) > DECLINE_MAX_CHARS)
-            return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
-                                "message: at most %d characters", DECLINE_MAX_CHARS);
+            {
+              g_set_error (error, ATP_ERROR, ATP_ERROR_CONSTRAINT_VIOLATION,
+                           "response_data.message: at most %d characters", DECLINE_MAX_CHARS);
+              return FALSE;
+            }
           json_object_set_string_member (object, "message", text);
         }
     }
