@@ -533,6 +533,21 @@ parse_options (Review     *self,
   if (self->session_id != NULL && *self->session_id == '\0')
     g_clear_pointer (&self->session_id, g_free);
 
+  /* The caller's mistakes, not the Request Object's: refused here, as the
+   * server would refuse them as members the Requester never wrote. */
+  if (self->title != NULL && atp_str_is_blank (self->title))
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--title: the text is empty");
+      return FALSE;
+    }
+  if (self->project != NULL && atp_str_is_blank (self->project))
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--project: the name is empty");
+      return FALSE;
+    }
+
   return TRUE;
 }
 

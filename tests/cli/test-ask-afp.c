@@ -413,6 +413,27 @@ test_bad_option (Fixture       *fixture,
   g_assert_cmpstr (other->out, ==, "");
 }
 
+/* A blank --title or --project is the caller's mistake: a usage error, not an
+ * error Response Object about members the Requester never wrote. */
+static void
+test_blank_option (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char * const title[] = { "--title", "  ", NULL };
+  const char * const project[] = { "--project", "", NULL };
+  const char *request = "{\"iteration\":1,\"artifact\":{\"media_type\":\"text/plain\","
+                        "\"content\":\"x\"}}";
+  g_autoptr(Run) run = afp_run (fixture, title, request);
+  g_autoptr(Run) other = afp_run (fixture, project, request);
+
+  g_assert_cmpint (run->status, ==, TRIAGE_ASK_EXIT_USAGE);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_nonnull (strstr (run->err, "--title"));
+  g_assert_cmpint (other->status, ==, TRIAGE_ASK_EXIT_USAGE);
+  g_assert_cmpstr (other->out, ==, "");
+  g_assert_nonnull (strstr (other->err, "--project"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -432,6 +453,7 @@ main (int   argc,
   ADD ("/ask/afp/no-server", test_no_server);
   ADD ("/ask/afp/interrupted", test_interrupted);
   ADD ("/ask/afp/bad-option", test_bad_option);
+  ADD ("/ask/afp/blank-option", test_blank_option);
 #undef ADD
 
   return g_test_run ();
