@@ -412,6 +412,56 @@ test_repeated_post_expired (Fixture       *fixture,
   g_assert_cmpint (listed (fixture, "?protocols=afp"), ==, 1);
 }
 
+/* A Request Object near the 400 KiB cap, of @fill characters. */
+static char *
+large_request (gint64 iteration,
+               char   fill)
+{
+  g_autofree char *content = g_strnfill (ATP_AFP_MAX_REQUEST_SIZE - 200, fill);
+
+  return g_strdup_printf ("{\"iteration\":%" G_GINT64_FORMAT ",\"artifact\":{\"media_type\":"
+                          "\"text/plain\",\"content\":\"%s\"}}", iteration, content);
+}
+
+/* A review whose envelope would not fit a frame is refused before anything
+ * changes: the session's last iteration stays, the review waiting in it is
+ * not withdrawn, and the same iteration can be sent again, smaller. */
+static void
+test_too_large_changes_nothing (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autofree char *first_request = large_request (1, 'a');
+  g_autofree char *first_body = g_strdup_printf ("{\"request\":%s}", first_request);
+  g_autoptr(JsonObject) first = post_ok (fixture, first_body);
+  const char *session = json_object_get_string_member (first, "session_id");
+  const char *id1 = json_object_get_string_member (first, "id");
+  g_autofree char *second_request = large_request (2, 'b');
+  g_autofree char *title = g_strnfill (260000, 't');
+  g_autofree char *second_body = g_strdup_printf ("{\"session_id\":\"%s\",\"title\":\"%s\","
+                                                  "\"request\":%s}", session, title, second_request);
+  g_autofree char *small_body = g_strdup_printf ("{\"session_id\":\"%s\",\"request\":{\"iteration\":2,"
+                                                 "\"artifact\":{\"media_type\":\"text/plain\","
+                                                 "\"content\":\"b\"}}}", session);
+  g_autofree char *path = g_strconcat ("/api/v1/afp/sessions/", session, NULL);
+  g_autoptr(SrvAnswer) refused = post_review (fixture, fixture->key, second_body);
+  g_autoptr(SrvAnswer) state = NULL;
+  g_autoptr(JsonObject) view = NULL, state_object = NULL, second = NULL;
+
+  srv_assert_status (refused, 413, "PAYLOAD_TOO_LARGE");
+  srv_assert_field (refused, "request");
+  view = get_review (fixture, id1, "");
+  g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "pending");
+  state = srv_request (fixture->server, "GET", path, fixture->key, NULL);
+  srv_assert_status (state, 200, NULL);
+  state_object = srv_parse_object (state->body);
+  g_assert_cmpint (json_object_get_int_member (state_object, "last_iteration"), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (state_object, "reviews")),
+                    ==, 1);
+
+  second = post_ok (fixture, small_body);
+  g_assert_cmpint (json_object_get_int_member (second, "iteration"), ==, 2);
+}
+
 static void
 test_feedback_checked (Fixture       *fixture,
                        gconstpointer  data)
@@ -589,6 +639,7 @@ main (int   argc,
   ADD ("/server/afp/invalid-requests", test_invalid_requests);
   ADD ("/server/afp/repeated-post", test_repeated_post);
   ADD ("/server/afp/repeated-post-expired", test_repeated_post_expired);
+  ADD ("/server/afp/too-large-changes-nothing", test_too_large_changes_nothing);
   ADD ("/server/afp/feedback-checked", test_feedback_checked);
   ADD ("/server/afp/supersede-withdraw-expire", test_supersede_withdraw_expire);
   ADD ("/server/afp/not-yours", test_not_yours);

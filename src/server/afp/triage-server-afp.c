@@ -431,49 +431,86 @@ answer_repeat (TriageServer      *self,
   return TRUE;
 }
 
-/* Starts the session the request continues, or a new one. */
-static char *
-take_session (TriageServer      *self,
-              SoupServerMessage *msg,
-              TriageServiceRow  *service,
-              const Submission  *submission,
-              gint64             now)
+static void
+reply_iteration_not_greater (SoupServerMessage *msg,
+                             const char        *session_id,
+                             gint64             last_iteration,
+                             gint64             iteration)
 {
-  g_autoptr(TriageAfpSessionRow) session = NULL;
-  char *id;
+  g_autofree char *message =
+    g_strdup_printf ("request.iteration: must be greater than %" G_GINT64_FORMAT ", the last "
+                     "iteration of session %s, got %" G_GINT64_FORMAT,
+                     last_iteration, session_id, iteration);
 
-  if (submission->session_id != NULL)
-    return owned_session (self, msg, service, submission->session_id, &session)
-           ? g_strdup (session->id) : NULL;
-
-  id = atp_afp_random_id ("ses_", SESSION_ID_LENGTH);
-  if (!triage_store_afp_add_session (self->store, id, service->id, now))
-    {
-      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the review session now");
-      g_free (id);
-      return NULL;
-    }
-  return id;
+  reply_error_field (msg, ATP_ERROR_CONSTRAINT_VIOLATION, message, "request.iteration");
 }
 
+/* The review's envelope (with what the session had issued before it, read
+ * from @last) and its text; NULL after answering 413 or 500. */
+static AtpNotification *
+envelope_for (SoupServerMessage *msg,
+              TriageServiceRow  *service,
+              const Submission  *submission,
+              const char        *session_id,
+              AtpAfpRequest     *request,
+              Last              *last,
+              GDateTime         *now,
+              char             **text)
+{
+  g_autoptr(AtpAfpReview) review = atp_afp_review_new (session_id, request);
+  g_autoptr(AtpNotification) envelope = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize size;
+
+  last_describe (last, review);
+  envelope = build_envelope (service, submission, review, now, &error);
+  if (envelope == NULL)
+    {
+      g_prefix_error (&error, "The review cannot be made: ");
+      reply_gerror (msg, error);
+      return NULL;
+    }
+  *text = atp_notification_to_string (envelope, &size);
+  if (size > ATP_MAX_NOTIFICATION_SIZE)
+    {
+      reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                         "request: with what the inbox shows beside it (the previous iteration's "
+                         "artifact, the latest feedback, the title) the review is larger than a "
+                         "request may be", "request");
+      g_clear_pointer (text, g_free);
+      return NULL;
+    }
+  return g_steal_pointer (&envelope);
+}
+
+/*
+ * Every refusal comes before anything changes: a request refused (its
+ * iteration, its size) neither moves the session's last iteration nor
+ * withdraws the review waiting in it. The session is then started, or its
+ * iteration claimed (of two requests for one session only an increasing one
+ * gets through), and the review waiting in it withdrawn; when that review
+ * was answered meanwhile (another server), the envelope is made again with
+ * its answer.
+ */
 static void
 handle_post_review (TriageServer      *self,
                     SoupServerMessage *msg)
 {
   g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
+  g_autoptr(TriageAfpSessionRow) session = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_auto(Submission) submission = { 0 };
   g_autoptr(AtpAfpRequest) request = NULL;
-  g_autoptr(AtpAfpReview) review = NULL;
-  g_autoptr(AtpNotification) envelope = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GError) error = NULL;
   g_autofree char *session_id = NULL;
   g_autofree char *answer = NULL;
   g_autofree char *envelope_text = NULL;
+  g_autoptr(AtpNotification) envelope = NULL;
   g_auto(Last) last = { 0 };
   g_autoptr(GBytes) body = NULL;
   g_autofree char *posted = NULL;
+  TriageStoreInsert inserted;
   gint64 now_us = g_date_time_to_unix (now) * G_USEC_PER_SEC + g_date_time_get_microsecond (now);
   gsize size;
 
@@ -509,51 +546,68 @@ handle_post_review (TriageServer      *self,
       return;
     }
 
-  session_id = take_session (self, msg, service, &submission, now_us);
-  if (session_id == NULL)
+  if (submission.session_id != NULL)
+    {
+      if (!owned_session (self, msg, service, submission.session_id, &session))
+        return;
+      session_id = g_strdup (session->id);
+      if (request->iteration <= session->last_iteration)
+        {
+          reply_iteration_not_greater (msg, session_id, session->last_iteration, request->iteration);
+          return;
+        }
+      if (!read_last (self, session_id, 0, now_us, &last))
+        {
+          reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
+          return;
+        }
+    }
+  else
+    session_id = atp_afp_random_id ("ses_", SESSION_ID_LENGTH);
+
+  envelope = envelope_for (msg, service, &submission, session_id, request, &last, now,
+                           &envelope_text);
+  if (envelope == NULL)
     return;
+
+  if (session == NULL && !triage_store_afp_add_session (self->store, session_id, service->id, now_us))
+    {
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the review session now");
+      return;
+    }
   if (!triage_store_afp_claim_iteration (self->store, session_id, request->iteration))
     {
-      g_autoptr(TriageAfpSessionRow) session = triage_store_afp_get_session (self->store, session_id);
-      g_autofree char *message =
-        g_strdup_printf ("request.iteration: must be greater than %" G_GINT64_FORMAT ", the last "
-                         "iteration of session %s, got %" G_GINT64_FORMAT,
-                         session ? session->last_iteration : 0, session_id, request->iteration);
+      /* Another request of the session got there first. */
+      g_autoptr(TriageAfpSessionRow) now_session = triage_store_afp_get_session (self->store,
+                                                                                  session_id);
 
-      reply_error_field (msg, ATP_ERROR_CONSTRAINT_VIOLATION, message, "request.iteration");
+      reply_iteration_not_greater (msg, session_id, now_session ? now_session->last_iteration : 0,
+                                   request->iteration);
       return;
     }
-
-  /* A session this request opens has no review before it: nothing to read. */
-  if (submission.session_id != NULL &&
-      !read_last (self, session_id, request->iteration, now_us, &last))
+  if (session != NULL)
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
-      return;
-    }
-  review = atp_afp_review_new (session_id, request);
-  last_describe (&last, review);
-
-  envelope = build_envelope (service, &submission, review, now, &error);
-  if (envelope == NULL)
-    {
-      g_prefix_error (&error, "The review cannot be made: ");
-      reply_gerror (msg, error);
-      return;
-    }
-  envelope_text = atp_notification_to_string (envelope, &size);
-  if (size > ATP_MAX_NOTIFICATION_SIZE)
-    {
-      reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                         "request: with the previous iteration's artifact the review is larger "
-                         "than a request may be", "request");
-      return;
+      last_clear (&last);
+      if (!read_last (self, session_id, request->iteration, now_us, &last))
+        {
+          reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
+          return;
+        }
+      g_clear_pointer (&envelope_text, g_free);
+      g_clear_pointer (&envelope, atp_notification_unref);
+      envelope = envelope_for (msg, service, &submission, session_id, request, &last, now,
+                               &envelope_text);
+      if (envelope == NULL)
+        return;
     }
 
   answer = created_answer (submission.id, session_id, request->iteration, now);
   body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
   posted = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-  if (!triage_server_add_request (self, envelope, NULL, posted, answer) ||
+  inserted = triage_server_add_request_text (self, envelope, NULL, posted, envelope_text, answer);
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS && answer_repeat (self, msg, service, submission.id, root))
+    return;   /* the same id posted a moment ago to another server of the database */
+  if (inserted != TRIAGE_STORE_INSERTED ||
       !triage_store_afp_add_review (self->store, submission.id, session_id, request->iteration))
     {
       reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the review now");
