@@ -47,6 +47,33 @@ triage_mcp_options_free (TriageMcpOptions *self)
   g_free (self);
 }
 
+/* The service's id and name travel in request headers, where a control character
+ * (a line break would end the header) has no place. */
+static gboolean
+check_header_value (const char  *option,
+                    const char  *value,
+                    GError     **error)
+{
+  if (value == NULL)
+    return TRUE;
+
+  for (const char *p = value; *p != '\0'; p++)
+    if (g_ascii_iscntrl (*p))
+      {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "%s: control characters (line breaks, tabs) are not allowed", option);
+        return FALSE;
+      }
+  if (*value == '\0')
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: must not be empty",
+                   option);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 TriageMcpOptions *
 triage_mcp_options_parse (GStrv   *argv,
                           GError **error)
@@ -90,6 +117,9 @@ triage_mcp_options_parse (GStrv   *argv,
                    (*argv)[1]);
       return NULL;
     }
+  if (!check_header_value ("--service", self->service_id, error) ||
+      !check_header_value ("--service-name", self->service_name, error))
+    return NULL;
   if (self->server_url != NULL && !atp_client_check_url (self->server_url, error))
     {
       g_prefix_error (error, "--server: ");

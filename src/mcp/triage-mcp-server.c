@@ -31,6 +31,10 @@
  */
 
 #define READ_CHUNK      (64 * 1024)
+/* "mcp-" and the slug of the client's name; a digest may follow (9 more). */
+#define SERVICE_SLUG_MAX 55
+/* Characters of the service's display name (the client's title or name). */
+#define SERVICE_NAME_MAX 100
 
 static const char * const protocol_versions[] = { TRIAGE_MCP_PROTOCOL_LATEST, "2025-06-18", NULL };
 
@@ -208,21 +212,35 @@ object_member (JsonObject *object,
   return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
 
-/* "Claude Desktop" → "mcp-claude-desktop" */
+/* "Claude Desktop" → "mcp-claude-desktop", "Señor Code" → "mcp-senor-code". The server
+ * keeps the name a service was first seen with, so clients must not share an id by
+ * accident: a name with letters that have no ASCII form ("クロード", "Кодер 2") gets
+ * a digest of the whole name added ("mcp-2-…"); only a client that gives no name at
+ * all is "triage-mcp". */
 static char *
 service_id_for (const char *client_name)
 {
   g_autoptr(GString) id = g_string_new ("mcp-");
+  g_autofree char *ascii = NULL;
   gboolean dash = TRUE;
+  int unknown = 0;   /* characters without an ASCII form, which come out as '?' */
 
-  for (const char *p = client_name; p != NULL && *p != '\0' && id->len < 64; p++)
+  if (client_name == NULL || client_name[strspn (client_name, " \t\r\n")] == '\0')
+    return g_strdup ("triage-mcp");
+
+  /* The C locale's transliteration: the same id whatever the user's locale. */
+  ascii = g_str_to_ascii (client_name, "C");
+  for (const char *p = client_name; *p != '\0'; p++)
+    unknown -= *p == '?';
+  for (const char *p = ascii; *p != '\0'; p++)
     {
-      if (g_ascii_isalnum (*p))
+      unknown += *p == '?';
+      if (g_ascii_isalnum (*p) && id->len < SERVICE_SLUG_MAX)
         {
           g_string_append_c (id, g_ascii_tolower (*p));
           dash = FALSE;
         }
-      else if (!dash)
+      else if (!dash && id->len < SERVICE_SLUG_MAX)
         {
           g_string_append_c (id, '-');
           dash = TRUE;
@@ -231,7 +249,49 @@ service_id_for (const char *client_name)
   while (id->len > 4 && id->str[id->len - 1] == '-')
     g_string_truncate (id, id->len - 1);
 
-  return id->len > 4 ? g_string_free (g_steal_pointer (&id), FALSE) : g_strdup ("triage-mcp");
+  if (unknown > 0 || id->len == 4)
+    {
+      g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, client_name, -1);
+
+      g_string_append_printf (id, "%s%.8s", id->len > 4 ? "-" : "", digest);
+    }
+
+  return g_string_free (g_steal_pointer (&id), FALSE);
+}
+
+/* A client's name as the service's display name, sent in a header with every request:
+ * control characters (a line break would end the header, and libsoup refuses it) become
+ * spaces, and a name longer than a person reads is cut (a huge one would make the server
+ * refuse every request). NULL when nothing is left. */
+static char *
+display_name_for (const char *name)
+{
+  g_autoptr(GString) clean = NULL;
+  g_autofree char *text = NULL;
+
+  if (name == NULL)
+    return NULL;
+
+  clean = g_string_new (NULL);
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029)
+        g_string_append_c (clean, ' ');
+      else
+        g_string_append_unichar (clean, c);
+    }
+  text = g_strstrip (g_string_free (g_steal_pointer (&clean), FALSE));
+  if (g_utf8_strlen (text, -1) > SERVICE_NAME_MAX)
+    {
+      g_autofree char *cut = g_utf8_substring (text, 0, SERVICE_NAME_MAX - 1);
+
+      g_free (text);
+      text = g_strconcat (g_strchomp (cut), "…", NULL);
+    }
+
+  return *text != '\0' ? g_steal_pointer (&text) : NULL;
 }
 
 static void
@@ -244,6 +304,7 @@ handle_initialize (TriageMcpServer *self,
   const char *client_name = string_member (client_info, "name");
   const char *client_title = string_member (client_info, "title");
   g_autofree char *service_id = NULL;
+  g_autofree char *service_name = NULL;
   JsonObject *result;
   JsonObject *capabilities;
   JsonObject *tools;
@@ -265,9 +326,11 @@ handle_initialize (TriageMcpServer *self,
 
   service_id = self->service_id != NULL ? g_strdup (self->service_id)
                                         : service_id_for (client_name);
-  atp_client_set_service (self->client, service_id,
-                          self->service_name != NULL ? self->service_name
-                          : client_title != NULL ? client_title : client_name);
+  service_name = self->service_name != NULL ? g_strdup (self->service_name)
+                                            : display_name_for (client_title);
+  if (service_name == NULL)
+    service_name = display_name_for (client_name);
+  atp_client_set_service (self->client, service_id, service_name);
 
   result = json_object_new ();
   json_object_set_string_member (result, "protocolVersion", self->protocol_version);

@@ -148,6 +148,41 @@ def test_huge_input():
         expect_error(s.mcp.next(), -32700)
 
 
+def test_service_identity():
+    """Each client is a service of its own, named as it names itself: the server keeps
+    the name a service was first seen with, so two clients must never share an id by
+    accident, and a name travels in a header, where a line break has no place."""
+    with Session("identity") as s:
+        cases = [({"name": "ok-agent", "title": "Evil\r\nX-Injected: 1"},
+                  "mcp-ok-agent", "Evil  X-Injected: 1"),
+                 ({"name": "Кодер"}, None, "Кодер"),
+                 ({"name": "クロード"}, None, "クロード"),
+                 ({"name": "Señor Code"}, "mcp-senor-code", "Señor Code"),
+                 ({"name": "Long", "title": "L" + "o" * 300 + "ng"}, "mcp-long",
+                  "L" + "o" * 98 + "…")]
+        seen = set()
+        for i, (info, service_id, name) in enumerate(cases):
+            mcp = Mcp(s.world)
+            try:
+                reply = mcp.request("initialize", {"protocolVersion": "2025-11-25",
+                                                   "capabilities": {},
+                                                   "clientInfo": {"version": "1", **info}})
+                if "result" not in reply:
+                    raise Failure(f"initialize {info}: {reply}")
+                mcp.tool("request_approval", {"title": f"Who asks {i}?"})
+                service = s.wait_pending(f"Who asks {i}?")["service"]
+                mcp.close_input()
+                if mcp.wait_exit() != 0 or b"CRITICAL" in mcp.errors():
+                    raise Failure(f"{info}: exit {mcp.proc.returncode}, {mcp.errors()!r}")
+            finally:
+                mcp.stop()
+            if service["name"] != name or service["id"] in seen or \
+                    not service["id"].startswith("mcp-") or \
+                    (service_id is not None and service["id"] != service_id):
+                raise Failure(f"{info}: service {service}, expected {service_id} “{name}”")
+            seen.add(service["id"])
+
+
 def test_invalid_arguments_by_version():
     bad = {"question": "Rate it", "response_type": "scale", "constraints": {"min": 5, "max": 1}}
     with Session("args-new") as s:
@@ -320,6 +355,9 @@ def test_bad_options():
     with Session("options", "--api-key", "sk_x", server=False) as s:
         if s.mcp.wait_exit() != 2 or b"TRIAGE_API_KEY" not in s.mcp.errors():
             raise Failure("--api-key must be refused")
+    with Session("name", "--service-name", "Two\nlines", server=False) as s:
+        if s.mcp.wait_exit() != 2 or b"--service-name: control characters" not in s.mcp.errors():
+            raise Failure(f"a line break in --service-name: {s.mcp.errors()!r}")
     with Session("no-key", "--server", "https://triage.example", server=False) as s:
         s.mcp.proc.stdin.close()
         if s.mcp.wait_exit() != 2:
@@ -397,6 +435,7 @@ run([
     ("malformed JSON-RPC", test_malformed),
     ("unknown methods and tools", test_unknown_methods),
     ("huge input", test_huge_input),
+    ("the service named after the client", test_service_identity),
     ("invalid arguments per protocol version", test_invalid_arguments_by_version),
     ("answered", test_answered),
     ("several questions at once", test_many_at_once),
