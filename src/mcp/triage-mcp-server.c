@@ -515,6 +515,14 @@ handle_line (TriageMcpServer *self,
 /* Input */
 
 static void
+refuse_long_line (TriageMcpServer *self)
+{
+  send_error (self, NULL, INVALID_REQUEST, NULL,
+              "Invalid Request: a message is longer than %d KiB; it was skipped",
+              TRIAGE_MCP_MAX_LINE / 1024);
+}
+
+static void
 take_lines (TriageMcpServer *self)
 {
   guint8 *start;
@@ -532,7 +540,10 @@ take_lines (TriageMcpServer *self)
         {
           if (length > 0 && start[length - 1] == '\r')
             length--;
-          if (length > 0)
+          /* Over the bound yet whole in the buffer: its end came in the same read. */
+          if (length > TRIAGE_MCP_MAX_LINE)
+            refuse_long_line (self);
+          else if (length > 0)
             handle_line (self, (const char *) start, length);
         }
       g_byte_array_remove_range (self->buffer, 0, newline - self->buffer->data + 1);
@@ -541,9 +552,7 @@ take_lines (TriageMcpServer *self)
   if (self->buffer->len > TRIAGE_MCP_MAX_LINE)
     {
       if (!self->discarding)
-        send_error (self, NULL, INVALID_REQUEST, NULL,
-                    "Invalid Request: a message is longer than %d KiB; it was skipped",
-                    TRIAGE_MCP_MAX_LINE / 1024);
+        refuse_long_line (self);
       self->discarding = TRUE;
       g_byte_array_set_size (self->buffer, 0);
     }

@@ -138,6 +138,16 @@ def test_huge_input():
         expect_error(s.mcp.next(), -32600, "longer than")
         if s.mcp.request("ping").get("result") != {}:
             raise Failure("no ping after the huge line")
+        # The bound exactly: a message of 4 MiB is read, one byte more is refused alike
+        # (its end then comes in the same read as the bytes that cross the bound).
+        head = b'{"jsonrpc": "2.0", "id": "edge", "method": "ping", "params": {"x": "'
+        for size, code in [(4 * 1024 * 1024, None), (4 * 1024 * 1024 + 1, -32600)]:
+            s.mcp.send_raw(head + b"a" * (size - len(head) - 3) + b'"}}\n')
+            reply = s.mcp.next()
+            if code is None and reply != {"jsonrpc": "2.0", "id": "edge", "result": {}}:
+                raise Failure(f"a message of {size} bytes: {reply}")
+            if code is not None:
+                expect_error(reply, code, "longer than")
         # Within the line bound but too large for a request: a tool error naming details.
         id = s.mcp.tool("request_approval", {"title": "Huge", "details": "x" * (3 * 1024 * 1024)})
         result = s.mcp.reply(id)["result"]
