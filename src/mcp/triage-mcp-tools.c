@@ -392,6 +392,46 @@ build_actions (TriageMcpTool  tool,
   return actions;
 }
 
+/* ask_human's constraints that apply to each response type (ATP keeps others as they
+ * are, unused: a model that set one would believe it holds). */
+static gboolean
+check_constraints (const char  *type,
+                   JsonObject  *arguments,
+                   GError     **error)
+{
+  static const struct { const char *name; const char *types[3]; } applies[] = {
+    { "min_selections", { "multi_choice" } },
+    { "max_selections", { "multi_choice" } },
+    { "min_length", { "text" } },
+    { "max_length", { "text" } },
+    { "placeholder", { "text", "number" } },
+    { "min", { "number", "scale" } },
+    { "max", { "number", "scale" } },
+    { "step", { "number", "scale" } },
+    { "unit", { "number" } },
+    { "min_label", { "scale" } },
+    { "max_label", { "scale" } },
+  };
+  JsonObject *constraints = json_object_has_member (arguments, "constraints")
+                              ? json_object_get_object_member (arguments, "constraints") : NULL;
+  g_autoptr(GList) given = constraints != NULL ? json_object_get_members (constraints) : NULL;
+
+  for (GList *l = given; l != NULL; l = l->next)
+    for (guint i = 0; i < G_N_ELEMENTS (applies); i++)
+      if (g_str_equal (l->data, applies[i].name) &&
+          !g_strv_contains ((const char * const *) applies[i].types, type))
+        {
+          g_set_error (error, TRIAGE_MCP_ERROR, TRIAGE_MCP_ERROR_INVALID_ARGUMENT,
+                       "constraints.%s: only with response_type %s%s%s, not %s",
+                       (const char *) l->data, applies[i].types[0],
+                       applies[i].types[1] != NULL ? " or " : "",
+                       applies[i].types[1] != NULL ? applies[i].types[1] : "", type);
+          return FALSE;
+        }
+
+  return TRUE;
+}
+
 /* Arguments that only make sense together with others. */
 static gboolean
 check_combinations (TriageMcpTool   tool,
@@ -434,6 +474,8 @@ check_combinations (TriageMcpTool   tool,
               : json_object_has_member (arguments, "false_label") ? "false_label" : NULL;
       needs = wrong != NULL && g_str_equal (wrong, "options")
                 ? "response_type choice or multi_choice" : "response_type binary";
+      if (wrong == NULL && !check_constraints (type, arguments, error))
+        return FALSE;
     }
 
   if (wrong != NULL)

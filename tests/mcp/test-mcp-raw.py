@@ -207,7 +207,18 @@ def test_invalid_arguments_by_version():
                                   "colour: unknown argument"),
                                  ({"question": "x", "response_type": "choice"}, "options: required"),
                                  ({"question": "x", "response_type": "text", "deadline": "soon"},
-                                  "deadline:")]:
+                                  "deadline:"),
+                                 ({"question": "x", "response_type": "number",
+                                   "constraints": {"max_length": 5}},
+                                  "constraints.max_length: only with response_type text"),
+                                 ({"question": "x", "response_type": "text",
+                                   "constraints": {"min": 1}},
+                                  "constraints.min: only with response_type number or scale"),
+                                 ({"question": "x", "response_type": "choice",
+                                   "options": [{"value": "a", "label": "A"}],
+                                   "constraints": {"max_selections": 1}},
+                                  "constraints.max_selections: only with response_type "
+                                  "multi_choice")]:
             result = s.mcp.reply(s.mcp.tool("ask_human", arguments))["result"]
             if not result.get("isError") or field not in result["content"][0]["text"]:
                 raise Failure(f"{arguments}: expected {field!r}, got {result}")
