@@ -152,6 +152,25 @@ issued_ids_of (JsonNode *session)
   return issued;
 }
 
+/* The server refused the --deadline because it had passed: the server was
+ * away until after it (the deadline was ahead when triage-ask started). Nobody
+ * could review the artifact in time, which is an expiry, not a fault of the
+ * Request Object. */
+static gboolean
+refused_as_passed (Review *self)
+{
+  g_autoptr(GDateTime) deadline = NULL;
+  g_autoptr(GDateTime) now = NULL;
+
+  if (self->deadline == NULL ||
+      !g_error_matches (self->refusal, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE) ||
+      !g_str_has_prefix (self->refusal->message, "deadline: "))
+    return FALSE;
+  deadline = atp_parse_timestamp (self->deadline);
+  now = g_date_time_new_now_utc ();
+  return deadline != NULL && g_date_time_compare (deadline, now) <= 0;
+}
+
 static void
 write_refusal (Review     *self,
                GHashTable *issued)
@@ -159,6 +178,15 @@ write_refusal (Review     *self,
   g_autoptr(GPtrArray) applied = atp_afp_request_peek_applied (self->root);
   g_autoptr(GPtrArray) ack = atp_afp_ack_items_for (applied, issued);
 
+  if (refused_as_passed (self))
+    {
+      g_autofree char *message = g_strdup_printf ("Nobody reviewed the artifact before the "
+                                                  "deadline (%s): the server could not be "
+                                                  "reached before it passed", self->deadline);
+
+      write_error (self, ATP_AFP_CODE_REVIEW_EXPIRED, message, ack);
+      return;
+    }
   write_error (self, atp_afp_error_code_for (self->refusal), self->refusal->message, ack);
 }
 

@@ -370,6 +370,33 @@ test_no_server (Fixture       *fixture,
   g_assert_nonnull (strstr (run->err, "Cannot reach"));
 }
 
+/* The server is away until after the --deadline: nobody could review the
+ * artifact in time, an expiry (REVIEW_EXPIRED), not a fault of the Request
+ * Object the server's refusal of a passed deadline would make it. */
+static void
+test_deadline_passed_while_away (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  const char * const args[] = { "--deadline", "1s", "--retry-for", "60s", NULL };
+  g_autoptr(Run) run = NULL;
+  g_autoptr(AtpAfpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session = NULL;
+  gint64 passed;
+
+  triage_test_server_stop (fixture->server);
+  run = afp_run_start (fixture, args, "{\"iteration\":1,\"artifact\":{\"media_type\":"
+                                      "\"text/plain\",\"content\":\"x\"}}");
+  passed = g_get_real_time () + 1500 * 1000;
+  while (g_get_real_time () < passed)
+    sleep_ms (50);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  ask_finish (run);
+  response = read_output (run, &session);
+  assert_error (response, "REVIEW_EXPIRED", 1, "before the deadline");
+}
+
 static void
 test_interrupted (Fixture       *fixture,
                   gconstpointer  data)
@@ -451,6 +478,7 @@ main (int   argc,
   ADD ("/ask/afp/deadline-passed", test_deadline_passed);
   ADD ("/ask/afp/declined", test_declined);
   ADD ("/ask/afp/no-server", test_no_server);
+  ADD ("/ask/afp/deadline-passed-while-away", test_deadline_passed_while_away);
   ADD ("/ask/afp/interrupted", test_interrupted);
   ADD ("/ask/afp/bad-option", test_bad_option);
   ADD ("/ask/afp/blank-option", test_blank_option);
