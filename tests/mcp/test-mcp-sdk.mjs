@@ -204,6 +204,16 @@ test('cancellation withdraws the request', async () => {
   await waitFor('the request to be withdrawn', async () => (await statusOf(n.id)) === 'invalidated');
 });
 
+test('a call the client times out is cancelled, and its request withdrawn', async () => {
+  // What a user's client does when the person takes longer than its timeout (the
+  // SDK's default is 60 s): it sends notifications/cancelled and stops waiting.
+  const call = client.callTool({ name: 'ask_human', arguments: { question: 'Too slow?', response_type: 'text' } }, undefined, { timeout: 1500 });
+  call.catch(() => {});
+  const n = await pending('Too slow?');
+  await assert.rejects(call, /timed out/);
+  await waitFor('the request to be withdrawn', async () => (await statusOf(n.id)) === 'invalidated');
+});
+
 test('closing the client withdraws what still waits', async () => {
   const call = client.callTool({ name: 'ask_human', arguments: { question: 'Still there?', response_type: 'text' } });
   call.catch(() => {});
