@@ -31,8 +31,8 @@ static const char help_description[] =
   ",\nattribute server=URL), never from the command line.\n"
   "\n"
   "Standard error carries warnings only; standard output is the MCP session. When standard\n"
-  "input closes, or on SIGTERM/SIGINT, every question still waiting is withdrawn and the\n"
-  "program exits 0. Exit status 2: a bad option, or no key for --server.";
+  "input closes, or on SIGTERM/SIGINT/SIGHUP, every question still waiting is withdrawn and\n"
+  "the program exits 0. Exit status 2: a bad option, or no key for --server.";
 
 void
 triage_mcp_options_free (TriageMcpOptions *self)
@@ -175,6 +175,7 @@ triage_mcp_main (int    argc,
   Run run = { 0 };
   guint sigint_id;
   guint sigterm_id;
+  guint sighup_id;
 
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
@@ -206,6 +207,8 @@ triage_mcp_main (int    argc,
   g_signal_connect (run.server, "closed", G_CALLBACK (on_closed), &run);
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &run);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &run);
+  /* The terminal of the client closed (it started us in its process group). */
+  sighup_id = g_unix_signal_add (SIGHUP, on_signal, &run);
 
   input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
@@ -214,6 +217,7 @@ triage_mcp_main (int    argc,
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_source_remove (sighup_id);
   g_clear_object (&run.server);
   /* Let cancelled calls finish so nothing is left for the leak checker. */
   while (g_main_context_iteration (NULL, FALSE))

@@ -4,7 +4,7 @@
 # through the client REST API. What the SDK client (test-mcp-sdk.mjs) never
 # sends: malformed JSON-RPC, unknown methods, calls before initialize, huge
 # lines; and what needs exact timing: cancellation, progress, standard input
-# closing or SIGTERM mid-call (every waiting request withdrawn), expiry; and a
+# closing or a signal mid-call (every waiting request withdrawn), expiry; and a
 # team server reached with --server and the key from TRIAGE_API_KEY.
 #
 # Copyright 2026 The Triage authors
@@ -351,16 +351,18 @@ def test_input_closes_mid_call():
                 raise Failure(f"{n['context']['title']} was not withdrawn")
 
 
-def test_sigterm_mid_call():
-    with Session("sigterm") as s:
-        s.mcp.initialize()
-        s.mcp.tool("request_approval", {"title": "Terminated"})
-        n = s.wait_pending("Terminated")
-        s.mcp.proc.send_signal(signal.SIGTERM)
-        if s.mcp.wait_exit() != 0:
-            raise Failure(f"exit status {s.mcp.proc.returncode}")
-        if s.status(n["id"]) != "invalidated":
-            raise Failure("not withdrawn on SIGTERM")
+def test_signal_mid_call():
+    # SIGHUP: the terminal closed, of a client that started triage-mcp in its process group.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        with Session(f"signal-{sig.name}") as s:
+            s.mcp.initialize()
+            s.mcp.tool("request_approval", {"title": f"Ended by {sig.name}"})
+            n = s.wait_pending(f"Ended by {sig.name}")
+            s.mcp.proc.send_signal(sig)
+            if s.mcp.wait_exit() != 0:
+                raise Failure(f"{sig.name}: exit status {s.mcp.proc.returncode}")
+            if s.status(n["id"]) != "invalidated":
+                raise Failure(f"not withdrawn on {sig.name}")
 
 
 def test_no_server():
@@ -465,7 +467,7 @@ run([
     ("cancellation withdraws", test_cancellation),
     ("progress while waiting", test_progress),
     ("standard input closes mid-call", test_input_closes_mid_call),
-    ("SIGTERM mid-call", test_sigterm_mid_call),
+    ("SIGTERM or SIGHUP mid-call", test_signal_mid_call),
     ("no server", test_no_server),
     ("a team server with a key", test_team_server),
     ("bad options", test_bad_options),
