@@ -159,6 +159,7 @@ static const AnswerCase answer_cases[] = {
   { RADIO, "{\"options\":[{\"id\":\"7\",\"name\":7}]}", BAD_DATA, "response_data.options[0].name: must be a string, got 7" },
   { RADIO, "{\"options\":[{\"id\":\"7\",\"label\":\"7\"}]}", BAD_DATA, "response_data.options[0].label: unknown member (a selected option has only id, name and quantity)" },
   { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":\"2\"}]}", BAD_DATA, "response_data.options[0].quantity: must be a number, got \"2\"" },
+  { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":9007199254740993}]}", BAD_DATA, "response_data.options[0].quantity: must be at most 2^53 (9007199254740992), got 9007199254740993" },
   { RADIO, "{\"request_decision_id\":5,\"options\":[{\"id\":\"7\"}]}", BAD_DATA, "response_data.request_decision_id: must be a string, got 5" },
   /* the rules (422) */
   { RADIO, "{\"request_decision_id\":\"other\",\"options\":[{\"id\":\"7\"}]}", BROKEN, "response_data.request_decision_id: must be the id of the request, \"7c42b9d6-107d-4f5f-8f23-f9014c6efdae\", got \"other\"" },
@@ -180,6 +181,7 @@ static const AnswerCase answer_cases[] = {
   { CHECKBOX, "{\"options\":[{\"id\":\"green\"},{\"id\":\"blue\"},{\"id\":\"red\"}]}", -1, NULL },
   { CONFIRM, "{\"options\":[{\"id\":\"2\"}]}", -1, NULL },
   { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":1000}]}", -1, NULL },
+  { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":9007199254740992}]}", -1, NULL },
 };
 
 static void

@@ -79,6 +79,22 @@ selection_parse (AtpParseCtx *ctx,
       selection_free (selection);
       return NULL;
     }
+  /* An integer a double cannot hold would be kept as another number. */
+  if (selection->has_quantity && fabs (selection->quantity) >= MAX_EXACT_INT)
+    {
+      JsonNode *quantity = json_object_get_member (object, "quantity");
+
+      if (json_node_get_value_type (quantity) == G_TYPE_INT64 &&
+          (json_node_get_int (quantity) > (gint64) MAX_EXACT_INT ||
+           json_node_get_int (quantity) < -(gint64) MAX_EXACT_INT))
+        {
+          atp_parse_fail (ctx, ctx->invalid_code, "quantity",
+                          "must be at most 2^53 (9007199254740992), got %" G_GINT64_FORMAT,
+                          json_node_get_int (quantity));
+          selection_free (selection);
+          return NULL;
+        }
+    }
   return selection;
 }
 
