@@ -347,6 +347,8 @@ test_invalid_requests (Fixture       *fixture,
     { "{\"deadline\":\"2001-01-01T00:00:00Z\",\"request\":{\"iteration\":1,\"artifact\":"
       "{\"media_type\":\"text/plain\",\"content\":\"x\"}}}", 400, "INVALID_FIELD_VALUE", "deadline" },
     { "{\"id\":\"nope\",\"request\":{}}", 400, "INVALID_FIELD_VALUE", "id" },
+    { "{\"request\":5}", 400, "INVALID_FIELD_VALUE", "request" },
+    { "{\"request\":[]}", 400, "INVALID_FIELD_VALUE", "request" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

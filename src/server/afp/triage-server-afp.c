@@ -520,6 +520,12 @@ handle_post_review (TriageServer      *self,
       !read_submission (msg, json_node_get_object (root), &submission))
     return;
 
+  if (!JSON_NODE_HOLDS_OBJECT (submission.request))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                         "request: must be the Request Object, a JSON object", "request");
+      return;
+    }
   request = atp_afp_request_new_from_json (submission.request, &error);
   if (request == NULL)
     {
