@@ -665,9 +665,14 @@ triage_ask_hook_run (TriageAskOptions *options)
   g_autofree char *notification_id = NULL;
   g_autofree char *body = NULL;
   Hook hook = { .options = options, .event = EVENT_UNKNOWN };
+  const char *event;
   gsize length = 0;
   guint sigint_id;
   guint sigterm_id;
+
+  /* Standard output carries the decision and nothing else: GLib would print
+   * debug and info lines there when G_MESSAGES_DEBUG is set. */
+  g_log_writer_default_set_use_stderr (TRUE);
 
   text = triage_ask_read_stdin (HOOK_MAX_INPUT, &length, &error);
   if (text != NULL)
@@ -684,13 +689,14 @@ triage_ask_hook_run (TriageAskOptions *options)
       return TRIAGE_ASK_EXIT_ANSWERED;
     }
 
-  hook.event = event_from_name (member_string (json_node_get_object (input), "hook_event_name"));
+  event = member_string (json_node_get_object (input), "hook_event_name");
+  hook.event = event_from_name (event);
   if (hook.event == EVENT_UNKNOWN)
     {
-      g_autofree char *problem = g_strdup_printf ("hook event “%s” is not one triage-ask answers "
-                                                  "(PreToolUse, PermissionRequest)",
-                                                  member_string (json_node_get_object (input),
-                                                                 "hook_event_name"));
+      g_autofree char *problem = event == NULL
+        ? g_strdup ("the hook input has no hook_event_name")
+        : g_strdup_printf ("hook event “%s” is not one triage-ask answers "
+                           "(PreToolUse, PermissionRequest)", event);
 
       print_fallback (EVENT_UNKNOWN, problem);
       return TRIAGE_ASK_EXIT_ANSWERED;

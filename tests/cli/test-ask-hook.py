@@ -196,6 +196,9 @@ def test_bad_input_asks_in_the_agent():
     with Scenario("bad-input", server=False) as s:
         for data, part in [(b"not json", "cannot read the hook input"),
                            (b"[1, 2]", "not a JSON object"),
+                           (b"", "cannot read the hook input"),
+                           (json.dumps({"tool_name": "Bash", "tool_input": {}}).encode(),
+                            "the hook input has no hook_event_name"),
                            (json.dumps({"hook_event_name": "Stop"}).encode(), "“Stop”")]:
             status, out = Hook(s.world, data).result()
             if status != 0 or list(out) != ["systemMessage"] or part not in out["systemMessage"]:
@@ -235,6 +238,22 @@ def test_write_and_edit_attachments():
         want = f"--- a{path}\n+++ b{path}\n@@ -5,1 +5,1 @@\n-    return 1\n+    return 0\n"
         if n["context"]["attachments"][0]["type"] != "text/x-diff" or diff != want:
             raise Failure(f"Edit diff {diff!r}")
+
+
+def test_stdout_is_the_decision_alone():
+    # GLib prints debug lines on standard output when G_MESSAGES_DEBUG is set
+    # (a person debugging, or a desktop session that exports it): Claude Code
+    # would then read no JSON and lose the decision.
+    with Scenario("debug-log") as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH, env={"G_MESSAGES_DEBUG": "all"})
+        s.person.answer("Bash in my-project: npm test", "deny", "not now")
+        expect(hook.result(), (0, pre_tool_use("deny", "not now")))
+    with Scenario("debug-log-no-server", server=False) as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH, "--retry-for", "1s",
+                    env={"G_MESSAGES_DEBUG": "all"})
+        status, out = hook.result()
+        if status != 0 or out["hookSpecificOutput"]["permissionDecision"] != "ask":
+            raise Failure(f"without a server: {status} {out}")
 
 
 def test_dangerous_commands_flagged():
@@ -284,6 +303,7 @@ run([
     ("no server asks in the agent", test_no_server_asks_in_the_agent),
     ("bad input asks in the agent", test_bad_input_asks_in_the_agent),
     ("Write and Edit attachments", test_write_and_edit_attachments),
+    ("standard output is the decision alone", test_stdout_is_the_decision_alone),
     ("dangerous commands flagged", test_dangerous_commands_flagged),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("bad options", test_bad_options),
