@@ -256,6 +256,75 @@ def test_stdout_is_the_decision_alone():
             raise Failure(f"without a server: {status} {out}")
 
 
+def test_paths_outside_the_project_shown_whole():
+    # A file outside the project must not read as one of its own: the title and
+    # the description name its whole path.
+    with Scenario("paths") as s:
+        base = dict(PRE_TOOL_USE_BASH)
+        for tool, tool_input, title, description in [
+                ("Read", {"file_path": "/etc/shadow"}, "Read in my-project: /etc/shadow",
+                 "Claude Code wants to use Read on /etc/shadow, working in /home/user/my-project."),
+                ("Read", {"file_path": "/home/user/my-project/src/main.c"},
+                 "Read in my-project: src/main.c",
+                 "Claude Code wants to use Read on /home/user/my-project/src/main.c, working in "
+                 "/home/user/my-project."),
+                ("Read", {"file_path": "/home/user/my-project/../other/.env"},
+                 "Read in my-project: /home/user/my-project/../other/.env", None),
+                ("NotebookEdit", {"notebook_path": "/home/user/.jupyter/startup.ipynb",
+                                  "new_source": "import os"},
+                 "NotebookEdit in my-project: /home/user/.jupyter/startup.ipynb", None),
+                ("Grep", {"pattern": "password", "path": "/home/user/.ssh"},
+                 "Grep in my-project: password",
+                 "Claude Code wants to use Grep on /home/user/.ssh, working in "
+                 "/home/user/my-project.")]:
+            hook = Hook(s.world, dict(base, tool_name=tool, tool_input=tool_input))
+            n = s.person.answer(title, "deny", "no")
+            hook.result()
+            if description is not None and n["context"]["description"] != description:
+                raise Failure(f"{tool} {tool_input}: description {n['context']['description']!r}")
+
+
+def test_multi_edit_diff():
+    with Scenario("multi-edit") as s:
+        outside = os.path.join(s.world.root, "home")
+        os.makedirs(outside)
+        path = os.path.join(outside, ".bashrc")
+        with open(path, "w") as f:
+            f.write("export A=1\nexport B=2\nalias ls='ls --color'\n")
+        event = dict(PRE_TOOL_USE_BASH, tool_name="MultiEdit", tool_input={
+            "file_path": path,
+            "edits": [{"old_string": "alias ls='ls --color'",
+                       "new_string": "alias ls='rm -rf'"},
+                      {"old_string": "export A=1\nexport B=2", "new_string": "export A=3",
+                       "replace_all": False}]})
+        hook = Hook(s.world, event)
+        n = s.person.answer(f"MultiEdit in my-project: {path}", "deny", "no")
+        hook.result()
+        if n["context"]["description"] != f"Claude Code wants to change {path} (2 edits).":
+            raise Failure(f"description {n['context']['description']!r}")
+        want = (f"--- a{path}\n+++ b{path}\n"
+                "@@ -3,1 +3,1 @@\n-alias ls='ls --color'\n+alias ls='rm -rf'\n"
+                "@@ -1,2 +1,1 @@\n-export A=1\n-export B=2\n+export A=3\n")
+        if n["context"]["attachments"][0]["type"] != "text/x-diff" or attachment_text(n) != want:
+            raise Failure(f"MultiEdit diff {attachment_text(n)!r}")
+
+
+def test_edit_of_a_fifo_does_not_hang():
+    # The hook reads the file an edit names to place its diff: a FIFO (or a
+    # device) must not block it or fill its memory.
+    with Scenario("fifo") as s:
+        fifo = os.path.join(s.world.root, "pipe")
+        os.mkfifo(fifo)
+        for path in (fifo, "/dev/zero"):
+            event = dict(PRE_TOOL_USE_BASH, tool_name="Edit", tool_input={
+                "file_path": path, "old_string": "a", "new_string": "b"})
+            hook = Hook(s.world, event)
+            n = s.person.answer(f"Edit in my-project: {path}", "deny", "no")
+            hook.result()
+            if attachment_text(n) != f"--- a{path}\n+++ b{path}\n@@ -1,1 +1,1 @@\n-a\n+b\n":
+                raise Failure(f"{path}: diff {attachment_text(n)!r}")
+
+
 def test_dangerous_commands_flagged():
     with Scenario("flags") as s:
         for command, flags in [("git push --force origin main", ["destructive", "irreversible"]),
@@ -304,6 +373,9 @@ run([
     ("bad input asks in the agent", test_bad_input_asks_in_the_agent),
     ("Write and Edit attachments", test_write_and_edit_attachments),
     ("standard output is the decision alone", test_stdout_is_the_decision_alone),
+    ("paths outside the project shown whole", test_paths_outside_the_project_shown_whole),
+    ("MultiEdit as a diff", test_multi_edit_diff),
+    ("an Edit of a FIFO does not hang", test_edit_of_a_fifo_does_not_hang),
     ("dangerous commands flagged", test_dangerous_commands_flagged),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("bad options", test_bad_options),

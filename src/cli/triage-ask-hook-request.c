@@ -1,0 +1,566 @@
+/* triage-ask-hook-request.c — what the person sees of a coding agent's tool call
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-ask"
+
+#include "triage-ask-hook-request.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atp.h"
+#include "triage-service.h"
+
+#define member_string triage_service_string_member
+
+/*
+ * The request names what the tool acts on so that the person can decide from
+ * it: the whole command, the file's whole path (relative to the project only
+ * when it is inside it), the new content or the edit as a diff. The agent's
+ * input is not trusted to be tame: a file named by an edit is read only when it
+ * is a regular file of sensible size, so a FIFO or a device cannot hang or
+ * swell the hook.
+ */
+
+#define HOOK_MAX_ATTACHMENT   (512 * 1024)
+#define HOOK_MAX_TITLE        120
+#define HOOK_MAX_REASON       1000
+#define HOOK_MAX_READ         (16 * 1024 * 1024)
+
+/* Commands that destroy or cannot be undone: the flags the person is shown,
+ * and that make the app ask for a confirmation before Allow is sent. */
+static const struct
+{
+  const char *pattern;
+  gboolean    irreversible;
+} dangerous_commands[] = {
+  { "\\brm\\s+(-\\S+\\s+)*-[a-zA-Z]*[rR]", TRUE },                  /* rm -rf, rm -r */
+  { "\\bgit\\s+push\\b.*(\\s--force(-with-lease)?\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
+  { "\\bgit\\s+reset\\s+(\\S+\\s+)*--hard\\b", TRUE },
+  { "\\bgit\\s+clean\\s+(\\S+\\s+)*-[a-zA-Z]*f", TRUE },
+  { "\\bgit\\s+branch\\s+(\\S+\\s+)*-D\\b", FALSE },
+  { "(?i)\\bdrop\\s+(table|database|schema|index|view)\\b", TRUE },
+  { "(?i)\\btruncate\\s+(table\\s+)?\\w", TRUE },
+  { "(?i)\\bdelete\\s+from\\b", TRUE },
+  { "\\bmkfs(\\.\\w+)?\\b|\\bwipefs\\b|\\bshred\\b|\\bdd\\s+(\\S+\\s+)*of=", TRUE },
+  { ">\\s*/dev/(sd|nvme|hd|vd)", TRUE },
+  { "\\b(chmod|chown)\\s+(\\S+\\s+)*-[a-zA-Z]*R", FALSE },
+  { "\\bkubectl\\s+delete\\b|\\bterraform\\s+destroy\\b|\\bhelm\\s+uninstall\\b", TRUE },
+  { "\\bdocker\\s+(system\\s+prune|volume\\s+(rm|prune)|rm|rmi)\\b", FALSE },
+  { "(?i)\\bRemove-Item\\b.*-Recurse", TRUE },
+};
+
+/* At most @max characters of @text's first line, with "…" when cut. */
+static char *
+first_line (const char *text,
+            glong       max)
+{
+  const char *end = strchr (text, '\n');
+  g_autofree char *line = end ? g_strndup (text, end - text) : g_strdup (text);
+
+  if (g_utf8_strlen (line, -1) > max || end != NULL)
+    {
+      g_autofree char *cut = g_utf8_substring (line, 0, MIN (g_utf8_strlen (line, -1), max));
+
+      return g_strconcat (cut, "…", NULL);
+    }
+  return g_steal_pointer (&line);
+}
+
+static void
+flag_command (const char *command,
+              JsonArray  *flags)
+{
+  gboolean destructive = FALSE;
+  gboolean irreversible = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
+    if (g_regex_match_simple (dangerous_commands[i].pattern, command, G_REGEX_MULTILINE, 0))
+      {
+        destructive = TRUE;
+        irreversible |= dangerous_commands[i].irreversible;
+      }
+
+  if (destructive)
+    json_array_add_string_element (flags, "destructive");
+  if (irreversible)
+    json_array_add_string_element (flags, "irreversible");
+}
+
+static void
+add_attachment (JsonObject *context,
+                const char *type,
+                const char *description,
+                const char *text)
+{
+  JsonArray *attachments;
+  JsonObject *attachment = json_object_new ();
+  gsize length = strlen (text);
+  g_autofree char *base64 = NULL;
+
+  /* A request must fit ATP's size; the person sees that it was cut. */
+  if (length > HOOK_MAX_ATTACHMENT)
+    {
+      g_autofree char *said = NULL;
+
+      length = HOOK_MAX_ATTACHMENT;
+      while (length > 0 && (text[length] & 0xc0) == 0x80)
+        length--;
+      said = g_strdup_printf ("%s (the attachment is cut at %d KiB)",
+                              json_object_get_string_member (context, "description"),
+                              HOOK_MAX_ATTACHMENT / 1024);
+      json_object_set_string_member (context, "description", said);
+    }
+  base64 = g_base64_encode ((const guchar *) text, length);
+
+  if (!json_object_has_member (context, "attachments"))
+    json_object_set_array_member (context, "attachments", json_array_new ());
+  attachments = json_object_get_array_member (context, "attachments");
+  json_object_set_string_member (attachment, "type", type);
+  json_object_set_string_member (attachment, "description", description);
+  json_object_set_string_member (attachment, "data", base64);
+  json_array_add_object_element (attachments, attachment);
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint lines = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    if (*p == '\n')
+      lines++;
+  return lines + (*text != '\0' && text[strlen (text) - 1] != '\n' ? 1 : 0);
+}
+
+static void
+append_prefixed (GString    *diff,
+                 char        prefix,
+                 const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = g_strv_length (lines);
+
+  if (n > 0 && *lines[n - 1] == '\0')
+    n--;   /* the text ended with a newline */
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (diff, "%c%s\n", prefix, lines[i]);
+}
+
+/* @path's text if it is a regular file of at most HOOK_MAX_READ bytes, else NULL.
+ * Opened without blocking, so a FIFO named by the agent cannot hang the hook. */
+static char *
+read_regular_file (const char *path)
+{
+  g_autofree char *contents = NULL;
+  struct stat st;
+  gsize done = 0;
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > HOOK_MAX_READ)
+    {
+      close (fd);
+      return NULL;
+    }
+  contents = g_malloc (st.st_size + 1);
+  while (done < (gsize) st.st_size)
+    {
+      gssize n = read (fd, contents + done, st.st_size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      done += n;
+    }
+  close (fd);
+  contents[done] = '\0';
+  return g_steal_pointer (&contents);
+}
+
+/* One edit's hunk, at the line where @contents holds @old_text (line 1 when it
+ * does not, or when @contents is NULL); @contents then holds the edit done. */
+static void
+append_hunk (GString     *diff,
+             char       **contents,
+             const char  *old_text,
+             const char  *new_text,
+             gboolean     replace_all)
+{
+  const char *at = *contents != NULL && *old_text != '\0' ? strstr (*contents, old_text) : NULL;
+  guint line = 1;
+
+  for (const char *p = *contents; at != NULL && p < at; p++)
+    if (*p == '\n')
+      line++;
+
+  g_string_append_printf (diff, "@@ -%u,%u +%u,%u @@%s\n", line, count_lines (old_text), line,
+                          count_lines (new_text), replace_all ? " (every occurrence)" : "");
+  append_prefixed (diff, '-', old_text);
+  append_prefixed (diff, '+', new_text);
+
+  if (at != NULL)
+    {
+      g_autoptr(GString) done = g_string_new_len (*contents, at - *contents);
+
+      g_string_append (done, new_text);
+      g_string_append (done, at + strlen (old_text));
+      if (replace_all)
+        g_string_replace (done, old_text, new_text, 0);
+      g_free (*contents);
+      *contents = g_string_free (g_steal_pointer (&done), FALSE);
+    }
+}
+
+/* Edit's old_string → new_string, or MultiEdit's edits in turn, as a unified
+ * diff of @path. */
+static char *
+edit_diff (const char *path,
+           JsonArray  *edits)
+{
+  g_autoptr(GString) diff = g_string_new (NULL);
+  g_autofree char *contents = read_regular_file (path);
+
+  g_string_append_printf (diff, "--- a%s\n+++ b%s\n", path, path);
+  for (guint i = 0; i < json_array_get_length (edits); i++)
+    {
+      JsonNode *node = json_array_get_element (edits, i);
+      JsonObject *edit = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonNode *all = edit != NULL ? json_object_get_member (edit, "replace_all") : NULL;
+
+      append_hunk (diff, &contents,
+                   member_string (edit, "old_string") ? member_string (edit, "old_string") : "",
+                   member_string (edit, "new_string") ? member_string (edit, "new_string") : "",
+                   all != NULL && JSON_NODE_HOLDS_VALUE (all) &&
+                   json_node_get_value_type (all) == G_TYPE_BOOLEAN && json_node_get_boolean (all));
+    }
+  return g_string_free (g_steal_pointer (&diff), FALSE);
+}
+
+/* Whether @tool_input is one edit (Edit) or a list of them (MultiEdit), each
+ * with its old_string and new_string: the edits, else NULL. */
+static JsonArray *
+edits_of (const char *tool,
+          JsonObject *tool_input)
+{
+  JsonNode *node = json_object_get_member (tool_input, "edits");
+  JsonArray *edits;
+
+  if (g_str_equal (tool, "Edit"))
+    {
+      if (member_string (tool_input, "old_string") == NULL ||
+          member_string (tool_input, "new_string") == NULL)
+        return NULL;
+      edits = json_array_new ();
+      json_array_add_object_element (edits, json_object_ref (tool_input));
+      return edits;
+    }
+  if (!g_str_equal (tool, "MultiEdit") || node == NULL || !JSON_NODE_HOLDS_ARRAY (node) ||
+      json_array_get_length (json_node_get_array (node)) == 0)
+    return NULL;
+  edits = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (edits); i++)
+    {
+      JsonNode *edit = json_array_get_element (edits, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (edit) ||
+          member_string (json_node_get_object (edit), "old_string") == NULL ||
+          member_string (json_node_get_object (edit), "new_string") == NULL)
+        return NULL;
+    }
+  return json_array_ref (edits);
+}
+
+/* The file a tool acts on, as the agent named it. */
+static const char *
+path_of (JsonObject *tool_input)
+{
+  static const char * const fields[] = { "file_path", "notebook_path", "path", NULL };
+
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      const char *value = member_string (tool_input, fields[i]);
+
+      if (value != NULL && *value != '\0')
+        return value;
+    }
+  return NULL;
+}
+
+/* @path as the title shows it: relative to @cwd when inside it (no ".."),
+ * else whole, so a file outside the project never reads as one of its own. */
+static char *
+shown_path (const char *path,
+            const char *cwd)
+{
+  gsize length = cwd != NULL ? strlen (cwd) : 0;
+
+  while (length > 1 && cwd[length - 1] == '/')
+    length--;
+  if (length > 0 && g_path_is_absolute (cwd) && strncmp (path, cwd, length) == 0 &&
+      path[length] == '/' && path[length + 1] != '\0' && strstr (path + length, "/..") == NULL)
+    return g_strdup (path + length + 1);
+  return g_strdup (path);
+}
+
+static char *
+guess_type (const char *path,
+            const char *content)
+{
+  g_autofree char *content_type = g_content_type_guess (path, (const guchar *) content,
+                                                        strlen (content), NULL);
+  char *mime = content_type != NULL ? g_content_type_get_mime_type (content_type) : NULL;
+
+  if (mime == NULL || strchr (mime, '/') == NULL || g_str_equal (mime, "application/octet-stream"))
+    {
+      g_free (mime);
+      mime = g_strdup ("text/plain");
+    }
+  return mime;
+}
+
+static gboolean
+member_true (JsonObject *object,
+             const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
+}
+
+/* What the tool acts on, for the title: the command, the file, the address. */
+static char *
+summary_of (JsonObject *tool_input,
+            const char *cwd)
+{
+  static const char * const fields[] = { "command", "url", "query", "pattern", "description", NULL };
+  const char *path = path_of (tool_input);
+
+  /* Grep and Glob name a pattern and the folder it runs in: the pattern says more. */
+  if (path != NULL && member_string (tool_input, "pattern") == NULL)
+    return shown_path (path, cwd);
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      const char *value = member_string (tool_input, fields[i]);
+
+      if (value != NULL && *value != '\0')
+        return first_line (value, 80);
+    }
+  return NULL;
+}
+
+/* What the person reads first: what the tool will do, with whole paths. */
+static char *
+describe (const char *tool,
+          JsonObject *tool_input,
+          const char *cwd,
+          JsonArray  *edits)
+{
+  const char *command = member_string (tool_input, "command");
+  const char *path = path_of (tool_input);
+
+  if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
+    {
+      const char *about = member_string (tool_input, "description");
+
+      guint lines = count_lines (command);
+      g_autofree char *counted = lines > 1 ? g_strdup_printf (" (%u lines)", lines) : NULL;
+
+      return g_strdup_printf ("%s%sClaude Code wants to run this command%s in %s%s.",
+                              about ? about : "", about ? "\n\n" : "", counted ? counted : "",
+                              cwd ? cwd : "?",
+                              member_true (tool_input, "dangerouslyDisableSandbox")
+                                ? ", outside its sandbox" : "");
+    }
+  if (path != NULL && g_str_equal (tool, "Write"))
+    return g_strdup_printf ("Claude Code wants to write %s (%u lines).", path,
+                            count_lines (member_string (tool_input, "content")
+                                           ? member_string (tool_input, "content") : ""));
+  if (path != NULL && edits != NULL && g_str_equal (tool, "Edit"))
+    return g_strdup_printf ("Claude Code wants to change %s%s.", path,
+                            member_true (tool_input, "replace_all") ? " (every occurrence)" : "");
+  if (path != NULL && edits != NULL)
+    return g_strdup_printf ("Claude Code wants to change %s (%u %s).", path,
+                            json_array_get_length (edits),
+                            json_array_get_length (edits) == 1 ? "edit" : "edits");
+  if (path != NULL)
+    return g_strdup_printf ("Claude Code wants to use %s on %s%s%s.", tool, path,
+                            cwd ? ", working in " : "", cwd ? cwd : "");
+  return g_strdup_printf ("Claude Code wants to use %s%s%s.", tool, cwd ? " in " : "",
+                          cwd ? cwd : "");
+}
+
+gboolean
+triage_ask_hook_build_request (JsonObject  *input,
+                               const char  *deadline,
+                               GDateTime   *now,
+                               char       **notification_id,
+                               char       **body,
+                               GError     **error)
+{
+  const char *tool = member_string (input, "tool_name");
+  JsonNode *tool_input_node = json_object_get_member (input, "tool_input");
+  JsonObject *tool_input;
+  const char *cwd = member_string (input, "cwd");
+  g_autofree char *folder = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *id = atp_new_uuid ();
+  g_autoptr(JsonObject) request = json_object_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(JsonArray) edits = NULL;
+  JsonObject *context;
+  JsonObject *metadata;
+  JsonArray *actions;
+  JsonObject *allow;
+  JsonObject *deny;
+  JsonObject *constraints;
+  JsonArray *flags;
+  const char *command;
+  const char *path;
+  const char *problem = NULL;
+  gsize length = 0;
+  static const char * const kept[] = {
+    "session_id", "hook_event_name", "tool_name", "tool_use_id", "cwd", "permission_mode", NULL
+  };
+
+  if (tool == NULL || *tool == '\0')
+    {
+      g_set_error_literal (error, ATP_ERROR, ATP_ERROR_MISSING_REQUIRED_FIELD,
+                           "the hook input has no tool_name");
+      return FALSE;
+    }
+  if (tool_input_node == NULL || !JSON_NODE_HOLDS_OBJECT (tool_input_node))
+    {
+      g_set_error_literal (error, ATP_ERROR, ATP_ERROR_MISSING_REQUIRED_FIELD,
+                           "the hook input has no tool_input object");
+      return FALSE;
+    }
+  if (cwd != NULL && *cwd == '\0')
+    cwd = NULL;
+  folder = cwd != NULL ? g_path_get_basename (cwd) : NULL;
+  tool_input = json_node_get_object (tool_input_node);
+  command = member_string (tool_input, "command");
+  path = path_of (tool_input);
+  edits = path != NULL ? edits_of (tool, tool_input) : NULL;
+
+  context = json_object_new ();
+  metadata = json_object_new ();
+  actions = json_array_new ();
+  flags = json_array_new ();
+  json_object_set_object_member (request, "context", context);
+  json_object_set_array_member (request, "actions", actions);
+  json_object_set_object_member (context, "metadata", metadata);
+
+  summary = summary_of (tool_input, cwd);
+  title = g_strdup_printf ("%s%s%s%s%s", tool, folder ? " in " : "", folder ? folder : "",
+                           summary ? ": " : "", summary ? summary : "");
+  if (g_utf8_strlen (title, -1) > HOOK_MAX_TITLE)
+    {
+      g_autofree char *cut = first_line (title, HOOK_MAX_TITLE);
+
+      g_free (title);
+      title = g_steal_pointer (&cut);
+    }
+  json_object_set_string_member (context, "title", title);
+
+  description = describe (tool, tool_input, cwd, edits);
+  json_object_set_string_member (context, "description", description);
+  if (folder != NULL)
+    json_object_set_string_member (context, "project", folder);
+
+  json_object_set_string_member (metadata, "agent", "Claude Code");
+  for (guint i = 0; kept[i] != NULL; i++)
+    if (member_string (input, kept[i]) != NULL)
+      json_object_set_string_member (metadata, kept[i], member_string (input, kept[i]));
+
+  if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
+    {
+      flag_command (command, flags);
+      add_attachment (context, g_str_equal (tool, "Bash") ? "text/x-shellscript" : "text/plain",
+                      "Command", command);
+    }
+  else if (path != NULL && g_str_equal (tool, "Write") &&
+           member_string (tool_input, "content") != NULL)
+    {
+      const char *content = member_string (tool_input, "content");
+      g_autofree char *type = guess_type (path, content);
+      g_autofree char *name = g_path_get_basename (path);
+
+      add_attachment (context, type, name, content);
+    }
+  else if (edits != NULL)
+    {
+      g_autofree char *diff = edit_diff (path, edits);
+      g_autofree char *name = g_path_get_basename (path);
+      g_autofree char *about = g_strdup_printf ("Change to %s", name);
+
+      add_attachment (context, "text/x-diff", about, diff);
+    }
+  else
+    {
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autofree char *pretty = NULL;
+
+      json_generator_set_root (generator, tool_input_node);
+      json_generator_set_pretty (generator, TRUE);
+      pretty = json_generator_to_data (generator, NULL);
+      add_attachment (context, "application/json", "Tool input", pretty);
+    }
+
+  allow = json_object_new ();
+  json_object_set_string_member (allow, "id", "allow");
+  json_object_set_string_member (allow, "label", "Allow");
+  json_object_set_string_member (allow, "response_type", "simple");
+  if (json_array_get_length (flags) > 0)
+    json_object_set_array_member (allow, "flags", flags);
+  else
+    json_array_unref (flags);
+  json_array_add_object_element (actions, allow);
+
+  deny = json_object_new ();
+  constraints = json_object_new ();
+  json_object_set_string_member (deny, "id", "deny");
+  json_object_set_string_member (deny, "label", "Deny");
+  json_object_set_string_member (deny, "response_type", "text");
+  json_object_set_int_member (constraints, "max_length", HOOK_MAX_REASON);
+  json_object_set_string_member (constraints, "placeholder",
+                                 "Why not, or what to do instead (Claude reads this)");
+  json_object_set_object_member (deny, "constraints", constraints);
+  json_array_add_object_element (actions, deny);
+
+  json_object_set_string_member (request, "id", id);
+  json_object_set_string_member (request, "version", ATP_PROTOCOL_VERSION);
+  if (!triage_service_set_deadline (request, deadline, now, &problem))
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE, "--deadline: %s", problem);
+      return FALSE;
+    }
+
+  root = json_node_init_object (json_node_alloc (), request);
+  notification = atp_notification_new_from_json (root, ATP_PARSE_SUBMISSION, error);
+  if (notification == NULL)
+    return FALSE;
+  *body = atp_notification_to_string (notification, &length);
+  if (length > ATP_MAX_NOTIFICATION_SIZE)
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                   "the request would have %" G_GSIZE_FORMAT " KiB, more than ATP allows",
+                   (length + 1023) / 1024);
+      g_clear_pointer (body, g_free);
+      return FALSE;
+    }
+  *notification_id = g_steal_pointer (&id);
+  return TRUE;
+}
