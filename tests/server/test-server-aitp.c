@@ -390,6 +390,28 @@ test_refusals (Fixture       *fixture,
   g_assert_cmpint (stored_count (fixture), ==, 0);
 }
 
+/* An envelope must fit a WebSocket frame as it is stored and sent, not only
+ * as posted: numbers are written in full, so a body under the limit can make
+ * an envelope several times over it ("1e14" is 100000000000000). */
+static void
+test_envelope_measured_as_written (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(GString) body = g_string_new ("{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                                          "\"request_decision\":{\"id\":\"numbers\","
+                                          "\"options\":[{\"id\":\"a\"}]},\"x-counts\":[1e14");
+  g_autoptr(SrvAnswer) answer = NULL;
+
+  while (body->len < ATP_MAX_NOTIFICATION_SIZE / 2)
+    g_string_append (body, ",1e14");
+  g_string_append (body, "]}");
+  answer = srv_request (fixture->server, "POST", DECISIONS, fixture->key, body->str);
+  srv_assert_status (answer, 413, "PAYLOAD_TOO_LARGE");
+  srv_assert_field (answer, "request_decision");
+  srv_assert_message (answer, "numbers written in full");
+  g_assert_cmpint (stored_count (fixture), ==, 0);
+}
+
 /* ---- retries ---- */
 
 static void
@@ -678,6 +700,7 @@ main (int   argc,
   ADD ("/server/aitp/examples", NULL, test_examples);
   ADD ("/server/aitp/kept-apart", NULL, test_kept_apart);
   ADD ("/server/aitp/refusals", NULL, test_refusals);
+  ADD ("/server/aitp/envelope-measured-as-written", NULL, test_envelope_measured_as_written);
   ADD ("/server/aitp/retries", NULL, test_retries);
   ADD ("/server/aitp/answers-checked", NULL, test_answers_checked);
   ADD ("/server/aitp/quote-expires", NULL, test_quote_expires);

@@ -18,10 +18,6 @@
 
 #include <string.h>
 
-/* Room the envelope's own members take besides the message, title and
- * description; below it no exact measure is needed. */
-#define ENVELOPE_ROOM 1024
-
 /* The same request_decision id posted again by the service: the first
  * answer when the body is the same JSON, else a conflict. TRUE when answered. */
 static gboolean
@@ -107,7 +103,7 @@ handle_post_decision (TriageServer      *self,
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
-  g_autofree char *id = NULL, *title = NULL, *answer = NULL, *posted = NULL;
+  g_autofree char *id = NULL, *title = NULL, *answer = NULL, *posted = NULL, *json = NULL;
   const char *description;
   TriageStoreInsert inserted;
   gsize size;
@@ -149,26 +145,26 @@ handle_post_decision (TriageServer      *self,
       return;
     }
 
-  body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
-  size = g_bytes_get_size (body);
-  /* The envelope holds the message, the title and the description: it must
-   * still fit a WebSocket frame. */
-  if (size + strlen (title) + (description ? strlen (description) : 0) + ENVELOPE_ROOM >
-      ATP_MAX_NOTIFICATION_SIZE)
+  /* The envelope, as stored and sent, must fit a WebSocket frame: measured
+   * as written, since numbers written in full can make it larger than the
+   * body posted ("1e14" is 100000000000000). */
+  json = atp_notification_to_string (envelope, &size);
+  if (size > ATP_MAX_NOTIFICATION_SIZE)
     {
-      g_free (atp_notification_to_string (envelope, &size));
-      if (size > ATP_MAX_NOTIFICATION_SIZE)
-        {
-          reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                             "request_decision: with its description shown in the inbox the "
-                             "decision is larger than a request may be", "request_decision");
-          return;
-        }
+      g_autofree char *message =
+        g_strdup_printf ("request_decision: as the inbox receives it (with the title and "
+                         "description Triage adds, and numbers written in full) the decision "
+                         "has %" G_GSIZE_FORMAT " bytes, more than the %d a request may have",
+                         size, ATP_MAX_NOTIFICATION_SIZE);
+
+      reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, message, "request_decision");
+      return;
     }
 
   answer = created_answer (id, request->id);
+  body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
   posted = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-  inserted = triage_server_add_request (self, envelope, request->id, posted, answer);
+  inserted = triage_server_add_request_text (self, envelope, request->id, posted, json, answer);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS && answer_repeat (self, msg, service, request, root))
     return;   /* the same id posted a moment ago to another server of the database */
   if (inserted != TRIAGE_STORE_INSERTED)
