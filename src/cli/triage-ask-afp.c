@@ -187,7 +187,11 @@ write_refusal (Review     *self,
       write_error (self, ATP_AFP_CODE_REVIEW_EXPIRED, message, ack);
       return;
     }
-  write_error (self, atp_afp_error_code_for (self->refusal), self->refusal->message, ack);
+  /* The server names the Request Object's fields under its own member
+   * "request"; the Requester wrote them at the top of the object. */
+  write_error (self, atp_afp_error_code_for (self->refusal),
+               g_str_has_prefix (self->refusal->message, "request.")
+               ? self->refusal->message + strlen ("request.") : self->refusal->message, ack);
 }
 
 static void

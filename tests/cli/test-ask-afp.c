@@ -299,6 +299,8 @@ test_iteration_not_increasing (Fixture       *fixture,
   response = read_output (run, &again);
   g_assert_cmpstr (again, ==, session);
   assert_error (response, "INVALID_REQUEST", 2, "must be greater than 2, the last iteration of session");
+  /* Named as the Requester wrote it, not under the server's "request" member. */
+  g_assert_true (g_str_has_prefix (response->error_message, "iteration: "));
   g_assert_nonnull (response->ack_items);
   g_assert_cmpint (((AtpAfpAckItem *) response->ack_items->pdata[0])->processing_status, ==,
                    ATP_AFP_ACK_ACKNOWLEDGED);
