@@ -297,6 +297,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   g_autofree char *body = NULL;
   Hook hook = { .options = options, .event = EVENT_UNKNOWN };
   const char *event;
+  const char *tool;
   gsize length = 0;
   guint sigint_id;
   guint sigterm_id;
@@ -330,6 +331,18 @@ triage_ask_hook_run (TriageAskOptions *options)
                            "(PreToolUse, PermissionRequest)", event);
 
       print_fallback (EVENT_UNKNOWN, problem);
+      return TRIAGE_ASK_EXIT_ANSWERED;
+    }
+
+  /* Claude Code's question to the person is not a permission: its prompt is
+   * the picker, and an Allow from here would skip it with no answers. */
+  tool = member_string (json_node_get_object (input), "tool_name");
+  if (g_strcmp0 (tool, "AskUserQuestion") == 0)
+    {
+      g_autoptr(JsonObject) no_decision = json_object_new ();
+
+      g_printerr ("triage-ask: %s is answered in Claude Code's own prompt\n", tool);
+      print_object (no_decision);
       return TRIAGE_ASK_EXIT_ANSWERED;
     }
 

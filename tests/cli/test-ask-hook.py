@@ -325,6 +325,25 @@ def test_edit_of_a_fifo_does_not_hang():
                 raise Failure(f"{path}: diff {attachment_text(n)!r}")
 
 
+def test_questions_left_to_claude_code():
+    # AskUserQuestion reaches a PermissionRequest hook too (anthropics/claude-code
+    # #15400), but its prompt is the picker: an Allow would skip it with no
+    # answers. No decision, and nothing in Triage.
+    with Scenario("question") as s:
+        for event in ("PermissionRequest", "PreToolUse"):
+            hook = Hook(s.world, dict(PERMISSION_REQUEST, hook_event_name=event,
+                                      tool_name="AskUserQuestion", tool_input={"questions": [
+                                          {"question": "Which database?", "header": "DB",
+                                           "multiSelect": False,
+                                           "options": [{"label": "SQLite", "description": "file"},
+                                                       {"label": "PostgreSQL",
+                                                        "description": "server"}]}]}))
+            expect(hook.result(), (0, {}))
+        status, reply = s.server.request("GET", "/api/v1/client/notifications")
+        if reply["notifications"]:
+            raise Failure(f"asked in Triage: {reply['notifications']}")
+
+
 def test_dangerous_commands_flagged():
     with Scenario("flags") as s:
         for command, flags in [("git push --force origin main", ["destructive", "irreversible"]),
@@ -376,6 +395,7 @@ run([
     ("paths outside the project shown whole", test_paths_outside_the_project_shown_whole),
     ("MultiEdit as a diff", test_multi_edit_diff),
     ("an Edit of a FIFO does not hang", test_edit_of_a_fifo_does_not_hang),
+    ("questions left to Claude Code", test_questions_left_to_claude_code),
     ("dangerous commands flagged", test_dangerous_commands_flagged),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("bad options", test_bad_options),
