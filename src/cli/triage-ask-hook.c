@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib-unix.h>
 
 #include "atp.h"
@@ -49,6 +50,7 @@ typedef struct
   AtpNotification      *settled;
   char                 *problem;       /* why there is no answer */
   gboolean              withdrawing;
+  guint                 stdout_watch;
 } Hook;
 
 static HookEvent
@@ -185,24 +187,46 @@ withdrawn_cb (GObject      *object,
   hook_stop (hook, NULL);
 }
 
-/* Claude Code gave up on the hook (its timeout) or the person pressed Ctrl+C. */
-static gboolean
-on_signal (gpointer data)
+/* Nobody waits for the answer any more: withdraw the request, then stop. */
+static void
+give_up (Hook       *hook,
+         const char *problem)
 {
-  Hook *hook = data;
-
   if (hook->withdrawing || hook->request == NULL)
     {
-      hook_stop (hook, "interrupted");
-      return G_SOURCE_CONTINUE;
+      hook_stop (hook, problem);
+      return;
     }
   hook->withdrawing = TRUE;
-  hook->problem = g_strdup ("interrupted before anyone answered");
+  g_free (hook->problem);
+  hook->problem = g_strdup (problem);
   g_cancellable_cancel (hook->cancellable);
   triage_service_request_withdraw_async (hook->request,
                                          "the agent stopped waiting; it asks in its own prompt",
                                          NULL, withdrawn_cb, hook);
+}
+
+/* Claude Code gave up on the hook (its timeout) or the person pressed Ctrl+C. */
+static gboolean
+on_signal (gpointer data)
+{
+  give_up (data, "interrupted before anyone answered");
   return G_SOURCE_CONTINUE;
+}
+
+/* Claude Code went away without a signal (it quit, or crashed): the read end
+ * of our standard output is closed, so no answer could reach it. A pipe's
+ * writer sees POLLERR then, a socket's (Node's child stdio) POLLHUP. */
+static gboolean
+on_stdout_closed (int          fd,
+                  GIOCondition condition,
+                  gpointer     data)
+{
+  Hook *hook = data;
+
+  hook->stdout_watch = 0;
+  give_up (hook, "Claude Code stopped reading the answer");
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -305,6 +329,8 @@ triage_ask_hook_run (TriageAskOptions *options)
   /* Standard output carries the decision and nothing else: GLib would print
    * debug and info lines there when G_MESSAGES_DEBUG is set. */
   g_log_writer_default_set_use_stderr (TRUE);
+  /* With Claude Code gone, the decision's write fails instead of killing us. */
+  signal (SIGPIPE, SIG_IGN);
 
   text = triage_ask_read_stdin (HOOK_MAX_INPUT, &length, &error);
   if (text != NULL)
@@ -363,6 +389,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   hook.cancellable = g_cancellable_new ();
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &hook);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &hook);
+  hook.stdout_watch = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_stdout_closed, &hook);
 
   triage_service_request_send_async (hook.request, hook.cancellable, sent_cb, &hook);
   g_main_loop_run (hook.loop);
@@ -370,6 +397,7 @@ triage_ask_hook_run (TriageAskOptions *options)
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_clear_handle_id (&hook.stdout_watch, g_source_remove);
   g_cancellable_cancel (hook.cancellable);
   while (g_main_context_iteration (NULL, FALSE))
     ;

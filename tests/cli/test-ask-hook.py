@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 
@@ -370,6 +371,39 @@ def test_interrupted_withdraws():
             raise Failure(f"the request was not withdrawn: {reply['status']}")
 
 
+def test_claude_code_gone_withdraws():
+    # Claude Code quits or crashes without signalling its hooks: the hook sees its
+    # standard output closed (a pipe, or a socket as Node's child stdio is) and
+    # withdraws the request instead of leaving it to wait for an answer nobody reads.
+    with Scenario("gone") as s:
+        for kind in ("pipe", "socket"):
+            title = f"Bash in my-project: echo {kind}"
+            event = dict(PRE_TOOL_USE_BASH, tool_input={"command": f"echo {kind}"})
+            if kind == "pipe":
+                reader, writer = os.pipe()
+            else:
+                reader, writer = socket.socketpair()
+                reader, writer = reader.detach(), writer.detach()
+            proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--hook", "claude-code"],
+                                    env=s.world.env(), stdin=subprocess.PIPE, stdout=writer,
+                                    stderr=subprocess.PIPE, preexec_fn=die_with_parent)
+            os.close(writer)
+            proc.stdin.write(json.dumps(event).encode())
+            proc.stdin.close()
+            n = s.person.waiting(title)
+            os.close(reader)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise Failure(f"{kind}: the hook kept waiting after Claude Code went away")
+            err = proc.stderr.read()
+            status, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+            if proc.returncode != 0 or reply["status"] != "invalidated" or \
+                    b"Claude Code stopped reading the answer" not in err:
+                raise Failure(f"{kind}: {proc.returncode} {reply['status']} {err!r}")
+
+
 def test_bad_options():
     world = World("hook-options")
     try:
@@ -398,5 +432,6 @@ run([
     ("questions left to Claude Code", test_questions_left_to_claude_code),
     ("dangerous commands flagged", test_dangerous_commands_flagged),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
+    ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
     ("bad options", test_bad_options),
 ])
