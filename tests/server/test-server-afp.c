@@ -269,7 +269,7 @@ test_session (Fixture       *fixture,
   third = post_ok (fixture, body);
   g_clear_pointer (&envelope, json_object_unref);
   envelope = envelope_of (fixture, json_object_get_string_member (third, "id"));
-  g_assert_cmpstr (string_at (envelope, "context", "title"), ==, "A application/json artifact");
+  g_assert_cmpstr (string_at (envelope, "context", "title"), ==, "An application/json artifact");
   afp = json_object_get_object_member (envelope, "afp");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (afp, "issued_ids")), ==, 2);
   g_assert_cmpstr (string_at (afp, "previous", "id"), ==, id2);

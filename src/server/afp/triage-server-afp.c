@@ -349,7 +349,11 @@ derive_title (AtpAfpRequest *request)
         }
     }
 
-  return g_strdup_printf ("A %s artifact", essence != NULL ? essence : "structured");
+  if (essence == NULL)
+    return g_strdup ("A structured artifact");
+  /* "An application/json artifact", "A text/x-c artifact" */
+  return g_strdup_printf ("%s %s artifact", strchr ("aeiou", essence[0]) != NULL ? "An" : "A",
+                          essence);
 }
 
 /* "Iteration 2 · text/markdown · the agent applied 1, partly applied 1 and rejected 1 of your items" */
