@@ -275,6 +275,38 @@ test_session (Fixture       *fixture,
   g_assert_cmpstr (string_at (afp, "previous", "id"), ==, id2);
 }
 
+/* What the inbox shows of a review without a title: the first line, with
+ * Markdown's marks dropped only in Markdown; code keeps its first line whole. */
+static void
+test_derived_titles (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  static const struct
+  {
+    const char *media_type;
+    const char *content;
+    const char *title;
+  } cases[] = {
+    { "text/markdown", "\\n## Dark Mode Spec\\n\\nText.", "Dark Mode Spec" },
+    { "text/markdown; charset=utf-8", "> - quoted item", "quoted item" },
+    { "application/x-sh", "#!/bin/sh\\necho hi", "#!/bin/sh" },
+    { "text/x-csrc", "#include <stdio.h>", "#include <stdio.h>" },
+    { "text/plain", "- 5 degrees is cold", "- 5 degrees is cold" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"request\":{\"iteration\":1,\"artifact\":"
+                                               "{\"media_type\":\"%s\",\"content\":\"%s\"}}}",
+                                               cases[i].media_type, cases[i].content);
+      g_autoptr(JsonObject) created = post_ok (fixture, body);
+      g_autoptr(JsonObject) envelope = envelope_of (fixture,
+                                                    json_object_get_string_member (created, "id"));
+
+      g_assert_cmpstr (string_at (envelope, "context", "title"), ==, cases[i].title);
+    }
+}
+
 static void
 test_iteration_must_increase (Fixture       *fixture,
                               gconstpointer  data)
@@ -636,6 +668,7 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/server/afp/session", test_session);
+  ADD ("/server/afp/derived-titles", test_derived_titles);
   ADD ("/server/afp/iteration-must-increase", test_iteration_must_increase);
   ADD ("/server/afp/unknown-session", test_unknown_session);
   ADD ("/server/afp/invalid-requests", test_invalid_requests);

@@ -326,16 +326,22 @@ derive_title (AtpAfpRequest *request)
 {
   JsonNode *content = request->artifact.content;
   g_autofree char *essence = atp_afp_media_type_essence (request->artifact.media_type);
+  gboolean vowel;
 
   if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
     {
       g_auto(GStrv) lines = g_strsplit (json_node_get_string (content), "\n", 64);
+      gboolean markdown = g_strcmp0 (essence, "text/markdown") == 0 ||
+                          g_strcmp0 (essence, "text/x-markdown") == 0;
 
       for (guint i = 0; lines[i] != NULL; i++)
         {
           char *line = g_strstrip (lines[i]);
 
-          while (*line == '#' || *line == '>' || *line == '*' || *line == '-' || *line == ' ')
+          /* Markdown's heading, quote and list marks; in code a first line
+           * such as "#!/bin/sh" or "#include <stdio.h>" is kept whole. */
+          while (markdown && (*line == '#' || *line == '>' || *line == '*' || *line == '-' ||
+                              *line == ' '))
             line++;
           if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
             continue;
@@ -352,8 +358,8 @@ derive_title (AtpAfpRequest *request)
   if (essence == NULL)
     return g_strdup ("A structured artifact");
   /* "An application/json artifact", "A text/x-c artifact" */
-  return g_strdup_printf ("%s %s artifact", strchr ("aeiou", essence[0]) != NULL ? "An" : "A",
-                          essence);
+  vowel = essence[0] != '\0' && strchr ("aeiou", essence[0]) != NULL;
+  return g_strdup_printf ("%s %s artifact", vowel ? "An" : "A", essence);
 }
 
 /* "Iteration 2 · text/markdown · the agent applied 1, partly applied 1 and rejected 1 of your items" */
