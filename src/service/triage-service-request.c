@@ -552,11 +552,9 @@ triage_service_request_wait_json_finish (TriageServiceRequest  *self,
   return op_finish (self, result, TRUE, error);
 }
 
-/* A withdrawal under way: the client's own timeout to give back, the reason, and
- * another protocol's PATCH body. */
+/* A withdrawal under way: the reason, and another protocol's PATCH body. */
 typedef struct
 {
-  guint  timeout;
   char  *reason;
   char  *patch;   /* another protocol's */
 } Withdrawal;
@@ -576,12 +574,8 @@ withdraw_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   TriageServiceRequest *self = g_task_get_source_object (task);
-  Withdrawal *withdrawal = g_task_get_task_data (task);
   GError *error = NULL;
-
   gboolean withdrawn;
-
-  atp_client_set_timeout (self->client, withdrawal->timeout);
 
   if (self->collection != NULL)
     {
@@ -604,23 +598,40 @@ withdraw_cb (GObject      *object,
     g_task_return_error (task, error);
 }
 
+/*
+ * Nobody waits long for a withdrawal. The client reads its timeout as a
+ * request starts, so the short one is set around the start alone: it bounds
+ * only the withdrawal's own request, however many run at once on a client
+ * others share (triage-mcp's calls). Returns the timeout to set back.
+ */
+static guint
+short_timeout_begin (AtpClient *client)
+{
+  guint timeout = atp_client_get_timeout (client);
+
+  atp_client_set_timeout (client, WITHDRAW_TIMEOUT_S);
+  return timeout;
+}
+
 /* The request known by its id: withdrawn. */
 static void
 withdraw_known (GTask *task)
 {
   TriageServiceRequest *self = g_task_get_source_object (task);
   Withdrawal *withdrawal = g_task_get_task_data (task);
+  guint timeout = short_timeout_begin (self->client);
   g_autofree char *path = NULL;
 
   if (self->collection == NULL)
+    atp_client_invalidate_async (self->client, self->notification_id, withdrawal->reason,
+                                 g_task_get_cancellable (task), withdraw_cb, task);
+  else
     {
-      atp_client_invalidate_async (self->client, self->notification_id, withdrawal->reason,
-                                   g_task_get_cancellable (task), withdraw_cb, task);
-      return;
+      path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
+      atp_client_call_async (self->client, "PATCH", path, withdrawal->patch, TRUE, 0,
+                             g_task_get_cancellable (task), withdraw_cb, task);
     }
-  path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
-  atp_client_call_async (self->client, "PATCH", path, withdrawal->patch, TRUE, 0,
-                         g_task_get_cancellable (task), withdraw_cb, task);
+  atp_client_set_timeout (self->client, timeout);
 }
 
 /* The POST again (a retry, the same body): the request now exists, and its
@@ -633,7 +644,6 @@ withdraw_reposted_cb (GObject      *object,
 {
   GTask *task = user_data;
   TriageServiceRequest *self = g_task_get_source_object (task);
-  Withdrawal *withdrawal = g_task_get_task_data (task);
   g_autoptr(JsonNode) answer = NULL;
   g_autoptr(AtpPostResult) post = NULL;
   GError *error = NULL;
@@ -651,7 +661,6 @@ withdraw_reposted_cb (GObject      *object,
     }
   if (self->notification_id == NULL)
     {
-      atp_client_set_timeout (self->client, withdrawal->timeout);
       if (error == NULL)
         error = g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL, "%s accepted the request without "
                              "naming it", atp_client_get_display_name (self->client));
@@ -672,16 +681,14 @@ triage_service_request_withdraw_async (TriageServiceRequest *self,
 {
   Withdrawal *withdrawal = g_new0 (Withdrawal, 1);
   GTask *task;
+  guint timeout;
 
   g_return_if_fail (TRIAGE_IS_SERVICE_REQUEST (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, triage_service_request_withdraw_async);
-  /* Nobody waits long for a withdrawal; the client's own timeout comes back after. */
-  withdrawal->timeout = atp_client_get_timeout (self->client);
   withdrawal->reason = g_strdup (reason);
   g_task_set_task_data (task, withdrawal, (GDestroyNotify) withdrawal_free);
-  atp_client_set_timeout (self->client, WITHDRAW_TIMEOUT_S);
 
   if (self->collection != NULL)
     {
@@ -702,12 +709,14 @@ triage_service_request_withdraw_async (TriageServiceRequest *self,
    * where the server gives the id; then it is withdrawn. */
   if (self->notification_id == NULL || (self->posting && !self->posted))
     {
+      timeout = short_timeout_begin (self->client);
       if (self->collection == NULL)
         atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
                                                  withdraw_reposted_cb, task);
       else
         atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
                                cancellable, withdraw_reposted_cb, task);
+      atp_client_set_timeout (self->client, timeout);
       return;
     }
   withdraw_known (task);

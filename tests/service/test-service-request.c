@@ -326,6 +326,50 @@ test_withdraw_while_posting (Fixture       *fixture,
   triage_test_remove_tree (dir);
 }
 
+/* Withdrawals are bounded by a short timeout of their own; the client they
+ * share with other requests (triage-mcp's calls) keeps its timeout, while
+ * they run and after, however they overlap (the second used to save the
+ * first one's short timeout and set it back for good). */
+static void
+test_withdrawals_overlap (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  TriageServiceRequest *requests[2];
+  GAsyncResult *results[2] = { NULL, NULL };
+  g_autoptr(GError) error = NULL;
+
+  atp_client_set_timeout (fixture->service, 40);
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      g_autofree char *id = atp_new_uuid ();
+      g_autofree char *body = new_body (id, "Withdrawn with another");
+      g_autoptr(JsonNode) created = NULL;
+
+      requests[i] = triage_service_request_new_at (fixture->service, COLLECTION, id, body,
+                                                   G_USEC_PER_SEC);
+      triage_service_request_send_async (requests[i], NULL, result_cb, &results[i]);
+      triage_test_wait_until (results[i] != NULL, "the POST");
+      created = triage_service_request_send_json_finish (requests[i], results[i], &error);
+      g_assert_no_error (error);
+      g_clear_object (&results[i]);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      triage_service_request_withdraw_async (requests[i], NULL, NULL, result_cb, &results[i]);
+      g_assert_cmpuint (atp_client_get_timeout (fixture->service), ==, 40);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      triage_test_wait_until (results[i] != NULL, "a withdrawal");
+      g_assert_true (triage_service_request_withdraw_finish (requests[i], results[i], &error));
+      g_assert_no_error (error);
+      g_clear_object (&results[i]);
+      g_object_unref (requests[i]);
+    }
+  g_assert_cmpuint (atp_client_get_timeout (fixture->service), ==, 40);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -338,6 +382,7 @@ main (int   argc,
   ADD ("/service-request/json/refused", test_refused);
   ADD ("/service-request/json/unreachable", test_unreachable);
   ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
+  ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
 #undef ADD
 
   return g_test_run ();
