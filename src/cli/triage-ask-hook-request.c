@@ -73,6 +73,29 @@ first_line (const char *text,
   return g_steal_pointer (&line);
 }
 
+/* @text with what could hide part of it from the person made visible: control
+ * characters (a carriage return, an escape sequence's ESC) and invisible
+ * formatting (bidi overrides, zero-width characters) become U+FFFD, a tab a
+ * space. */
+static char *
+visible_text (const char *text)
+{
+  GString *shown = g_string_sized_new (strlen (text));
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\t')
+        g_string_append_c (shown, ' ');
+      else if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_FORMAT)
+        g_string_append_unichar (shown, 0xfffd);
+      else
+        g_string_append_unichar (shown, c);
+    }
+  return g_string_free (shown, FALSE);
+}
+
 static void
 flag_command (const char *command,
               JsonArray  *flags)
@@ -366,12 +389,13 @@ describe (const char *tool,
           JsonArray  *edits)
 {
   const char *command = member_string (tool_input, "command");
-  const char *path = path_of (tool_input);
+  g_autofree char *path = path_of (tool_input) ? visible_text (path_of (tool_input)) : NULL;
+  g_autofree char *shown_cwd = cwd != NULL ? visible_text (cwd) : NULL;
 
+  cwd = shown_cwd;
   if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
     {
       const char *about = member_string (tool_input, "description");
-
       guint lines = count_lines (command);
       g_autofree char *counted = lines > 1 ? g_strdup_printf (" (%u lines)", lines) : NULL;
 
@@ -413,6 +437,7 @@ triage_ask_hook_build_request (JsonObject  *input,
   const char *cwd = member_string (input, "cwd");
   g_autofree char *folder = NULL;
   g_autofree char *summary = NULL;
+  g_autofree char *named = NULL;
   g_autofree char *title = NULL;
   g_autofree char *description = NULL;
   g_autofree char *id = atp_new_uuid ();
@@ -464,8 +489,9 @@ triage_ask_hook_build_request (JsonObject  *input,
   json_object_set_object_member (context, "metadata", metadata);
 
   summary = summary_of (tool_input, cwd);
-  title = g_strdup_printf ("%s%s%s%s%s", tool, folder ? " in " : "", folder ? folder : "",
+  named = g_strdup_printf ("%s%s%s%s%s", tool, folder ? " in " : "", folder ? folder : "",
                            summary ? ": " : "", summary ? summary : "");
+  title = visible_text (named);
   if (g_utf8_strlen (title, -1) > HOOK_MAX_TITLE)
     {
       g_autofree char *cut = first_line (title, HOOK_MAX_TITLE);
