@@ -8,6 +8,7 @@
 
 #include "triage-ask.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +68,60 @@ static const char *
 event_name (HookEvent event)
 {
   return event == EVENT_PRE_TOOL_USE ? "PreToolUse" : "PermissionRequest";
+}
+
+/* The hook's input: at most HOOK_MAX_INPUT bytes. Beyond that, @error is set
+ * and the first HOOK_MAX_INPUT bytes are returned all the same, for
+ * event_in_text (); the rest is read and dropped, so the agent's write ends. */
+static char *
+read_input (gsize   *length,
+            GError **error)
+{
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  guint8 buffer[65536];
+  gboolean over = FALSE;
+  ssize_t n;
+
+  while ((n = read (STDIN_FILENO, buffer, sizeof buffer)) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       "cannot read standard input: %s", g_strerror (saved));
+          break;
+        }
+      if (data->len + (gsize) n > HOOK_MAX_INPUT)
+        over = TRUE;
+      if (!over)
+        g_byte_array_append (data, buffer, n);
+    }
+  if (over && (error == NULL || *error == NULL))
+    g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                 "more than the %d KiB it may have", HOOK_MAX_INPUT / 1024);
+
+  *length = data->len;
+  g_byte_array_append (data, (const guint8 *) "", 1);
+  return (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
+}
+
+/* The event of an input that cannot be parsed, as far as its text says: so a
+ * PreToolUse hook still answers "ask" to a call too large or broken to read. */
+static HookEvent
+event_in_text (const char *text)
+{
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autoptr(GRegex) regex = g_regex_new ("\"hook_event_name\"\\s*:\\s*\"(\\w+)\"",
+                                         G_REGEX_RAW, 0, NULL);
+  g_autofree char *name = NULL;
+
+  if (!g_regex_match_full (regex, text, -1, 0, 0, &match, NULL))
+    return EVENT_UNKNOWN;
+  name = g_match_info_fetch (match, 1);
+  return event_from_name (name);
 }
 
 static void
@@ -332,8 +387,8 @@ triage_ask_hook_run (TriageAskOptions *options)
   /* With Claude Code gone, the decision's write fails instead of killing us. */
   signal (SIGPIPE, SIG_IGN);
 
-  text = triage_ask_read_stdin (HOOK_MAX_INPUT, &length, &error);
-  if (text != NULL)
+  text = read_input (&length, &error);
+  if (error == NULL)
     input = atp_json_parse (text, length, HOOK_MAX_INPUT, &error);
   if (input != NULL && !JSON_NODE_HOLDS_OBJECT (input))
     g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_REQUEST,
@@ -343,7 +398,7 @@ triage_ask_hook_run (TriageAskOptions *options)
       g_autofree char *problem = g_strdup_printf ("cannot read the hook input: %s",
                                                   error->message);
 
-      print_fallback (EVENT_UNKNOWN, problem);
+      print_fallback (event_in_text (text), problem);
       return TRIAGE_ASK_EXIT_ANSWERED;
     }
 

@@ -204,6 +204,16 @@ def test_bad_input_asks_in_the_agent():
             status, out = Hook(s.world, data).result()
             if status != 0 or list(out) != ["systemMessage"] or part not in out["systemMessage"]:
                 raise Failure(f"{data!r}: {status} {out}")
+        # A PreToolUse input too large or too broken to parse still answers "ask":
+        # no decision would let Claude Code's rules run the tool unasked.
+        huge = dict(PRE_TOOL_USE_BASH, tool_name="Write",
+                    tool_input={"file_path": "/tmp/big", "content": "x" * (9 << 20)})
+        for data in (json.dumps(huge).encode(), json.dumps(PRE_TOOL_USE_BASH).encode()[:-1]):
+            status, out = Hook(s.world, data).result()
+            reason = out.get("hookSpecificOutput", {}).get("permissionDecisionReason", "")
+            if status != 0 or out != pre_tool_use("ask", reason) or \
+                    not reason.startswith("Triage: cannot read the hook input: "):
+                raise Failure(f"{len(data)} bytes: {status} {out}")
         event = dict(PRE_TOOL_USE_BASH)
         del event["tool_input"]
         status, out = Hook(s.world, event).result()
