@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app-test-common.h"
+#include "triage-decision-format.h"
 #include "triage-notifier.h"
 #include "triage-protocol.h"
 
@@ -26,6 +27,39 @@
 
 /* A 1×1 red PNG. */
 #define PNG_1X1 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+
+/* The longest run of characters with no place to break (a space, a hyphen
+ * or U+200B ZERO WIDTH SPACE) in @text. */
+static guint
+longest_unbroken_run (const char *text)
+{
+  guint longest = 0;
+  guint run = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || c == 0x200B || c == '-')
+        run = 0;
+      else
+        {
+          run++;
+          longest = MAX (longest, run);
+        }
+    }
+
+  return longest;
+}
+
+/* @text without U+200B: what the person reads. */
+static char *
+dup_visible (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "\u200B", -1);
+
+  return g_strjoinv ("", parts);
+}
 
 static void
 test_summary_body (void)
@@ -51,7 +85,12 @@ test_summary_body (void)
   long_n = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, NULL);
   g_assert_nonnull (long_n);
   long_body = triage_notifier_dup_body (long_n);
-  g_assert_cmpint (g_utf8_strlen (long_body, -1), ==, TRIAGE_NOTIFIER_MAX_BODY);
+  {
+    g_autofree char *visible = dup_visible (long_body);
+
+    g_assert_cmpint (g_utf8_strlen (visible, -1), ==, TRIAGE_NOTIFIER_MAX_BODY);
+    g_assert_true (g_str_has_prefix (long_body, "xxxx"));
+  }
   g_assert_true (g_str_has_suffix (long_body, "…"));
 
   /* Quotes as numeric references (valid in HTML and XML alike); control
@@ -70,6 +109,48 @@ test_summary_body (void)
     quoted_body = triage_notifier_dup_body (quoted);
     g_assert_cmpstr (quoted_body, ==, "&lt;a href=&#39;x&#39;&gt;&#34;q&#34;&lt;/a&gt; \nend");
   }
+}
+
+/* A long unbroken line (a token, a URL, a minified line) in a title or a
+ * description: servers wrap a bubble's text at word boundaries only, and
+ * notification-daemon drew such a line past the bubble's edge. Each gets a
+ * place to break as the window's labels do, and nothing else changes. */
+static void
+test_summary_body_unbroken (void)
+{
+  g_autofree char *name = g_strnfill (150, 'N');
+  g_autofree char *title = g_strnfill (400, 'T');
+  g_autofree char *description = g_strnfill (500, 'd');
+  g_autofree char *json = NULL;
+  g_autoptr(AtpNotification) n = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *visible_summary = NULL;
+  g_autofree char *visible_body = NULL;
+  g_autofree char *expected_summary = NULL;
+  g_autofree char *expected_body = NULL;
+
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"2025-05-25T10:30:00Z\","
+                          " \"service\": {\"id\": \"s\", \"name\": \"%s\"},"
+                          " \"context\": {\"title\": \"%s\", \"description\": \"a&b %s\"},"
+                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}],"
+                          " \"status\": \"created\"}", ID_D, name, title, description);
+  n = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, NULL);
+  g_assert_nonnull (n);
+
+  summary = triage_notifier_dup_summary (n);
+  body = triage_notifier_dup_body (n);
+  g_assert_cmpuint (longest_unbroken_run (summary), <=, TRIAGE_SHOWN_RUN_CHARS);
+  g_assert_cmpuint (longest_unbroken_run (body), <=, TRIAGE_SHOWN_RUN_CHARS);
+
+  /* What the person reads is what it was: cut as before, escaped as before. */
+  visible_summary = dup_visible (summary);
+  visible_body = dup_visible (body);
+  expected_summary = g_strdup_printf ("%.*s…: %.*s…", TRIAGE_SHOWN_NAME_CHARS, name,
+                                      TRIAGE_SHOWN_ROW_CHARS, title);
+  expected_body = g_strdup_printf ("a&amp;b %.*s…", TRIAGE_NOTIFIER_MAX_BODY - 5, description);
+  g_assert_cmpstr (visible_summary, ==, expected_summary);
+  g_assert_cmpstr (visible_body, ==, expected_body);
 }
 
 /* How many answer buttons a bubble for @n carries (its protocol's choice). */
@@ -500,6 +581,7 @@ main (int   argc,
     g_error ("Could not empty %s: %s", g_getenv ("FAKE_NOTIFYD_LOG"), g_strerror (errno));
 
   g_test_add_func ("/notifier/summary-body", test_summary_body);
+  g_test_add_func ("/notifier/summary-body-unbroken", test_summary_body_unbroken);
   g_test_add_func ("/notifier/inline-answers", test_inline_answers);
   g_test_add_func ("/notifier/decode-icon", test_decode_icon);
   g_test_add_func ("/notifier/bus/inline-respond", test_bus_inline_respond);

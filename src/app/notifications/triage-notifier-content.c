@@ -41,13 +41,15 @@ triage_notifier_dup_summary (AtpNotification *notification)
 
   g_return_val_if_fail (notification != NULL, NULL);
 
-  /* A bubble's title is one line: a long one is cut here, not by the server. */
-  name = triage_format_cut_text (notification->service.name, TRIAGE_SHOWN_NAME_CHARS);
+  /* A long title is cut here, not by the server; a server that wraps it
+   * rather than cut it needs places to break a long word (without them
+   * notification-daemon draws it past the bubble's edge). */
+  name = triage_format_shown_text (notification->service.name, TRIAGE_SHOWN_NAME_CHARS);
   service = triage_protocol_dup_marked (notification->protocol, name);
   protocol = triage_protocol_for_request (notification);
   headline = protocol ? triage_protocol_dup_headline (protocol, notification)
                       : g_strdup (notification->context.title);
-  title = triage_format_cut_text (headline, TRIAGE_SHOWN_ROW_CHARS);
+  title = triage_format_shown_text (headline, TRIAGE_SHOWN_ROW_CHARS);
   /* Translators: bubble title, "<service name>: <request title>" */
   return g_strdup_printf (_("%s: %s"), service, title);
 }
@@ -81,6 +83,23 @@ triage_notifier_escape_body (const char *text)
 }
 
 /**
+ * triage_notifier_dup_bubble_body:
+ * @text: an agent's text (or one that holds an agent's words), plain text
+ *
+ * Returns: (transfer full): @text with a place to break every
+ *   %TRIAGE_SHOWN_RUN_CHARS characters of a long word (servers wrap a body
+ *   at word boundaries only, and draw an unbroken line past the bubble's
+ *   edge), escaped as triage_notifier_escape_body() does
+ */
+char *
+triage_notifier_dup_bubble_body (const char *text)
+{
+  g_autofree char *shown = triage_format_shown_text (text, 0);
+
+  return triage_notifier_escape_body (shown);
+}
+
+/**
  * triage_notifier_dup_body:
  *
  * Returns: (transfer full): the description, shortened and escaped for
@@ -104,7 +123,7 @@ triage_notifier_dup_body (AtpNotification *notification)
   else
     text = g_strdup (description);
 
-  return triage_notifier_escape_body (text);
+  return triage_notifier_dup_bubble_body (text);
 }
 
 /**

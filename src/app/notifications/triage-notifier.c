@@ -10,6 +10,7 @@
 #include <libnotify/notify.h>
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-notifier-private.h"
 #include "triage-protocol.h"
 
@@ -600,8 +601,8 @@ triage_notifier_show_notice (TriageNotifier *self,
   job = g_new0 (ShowJob, 1);
   job->shared = shared_ref (self->shared);
   job->id = g_strconcat (TRIAGE_NOTIFIER_NOTICE_PREFIX, key, NULL);
-  job->summary = g_strdup (summary);
-  job->body = triage_notifier_escape_body (body);
+  job->summary = triage_format_shown_text (summary, 0);
+  job->body = triage_notifier_dup_bubble_body (body);
   job->category = TRIAGE_NOTIFIER_NOTICE_CATEGORY;
   job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
   g_array_set_clear_func (job->buttons, (GDestroyNotify) button_clear);
@@ -670,7 +671,7 @@ triage_notifier_settle (TriageNotifier *self,
   job = g_new0 (SettleJob, 1);
   job->shared = shared_ref (self->shared);
   job->id = g_strdup (notification_id);
-  job->body = triage_notifier_escape_body (outcome);
+  job->body = triage_notifier_dup_bubble_body (outcome);
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_settle_cb, job, (GDestroyNotify) settle_job_free);
 }
