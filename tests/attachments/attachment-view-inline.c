@@ -176,6 +176,62 @@ attachment_view_test_html_is_source (Fixture       *fixture,
   attachment_view_test_assert_text (fixture, svg);
 }
 
+static gboolean
+is_picture (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  return GTK_IS_PICTURE (widget);
+}
+
+/* The width at which @node draws its first texture, or -1. */
+static float
+texture_width (GskRenderNode *node)
+{
+  graphene_rect_t bounds;
+
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXTURE_NODE:
+      gsk_render_node_get_bounds (node, &bounds);
+      return bounds.size.width;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        {
+          float width = texture_width (gsk_container_node_get_child (node, i));
+
+          if (width >= 0)
+            return width;
+        }
+      return -1;
+    case GSK_TRANSFORM_NODE:
+      return texture_width (gsk_transform_node_get_child (node));
+    case GSK_CLIP_NODE:
+      return texture_width (gsk_clip_node_get_child (node));
+    default:
+      return -1;
+    }
+}
+
+/* The width at which the preview draws its picture, in its allocation. */
+static float
+drawn_picture_width (Fixture *fixture)
+{
+  GtkWidget *picture = attachment_view_test_find_widget (GTK_WIDGET (fixture->view), is_picture, NULL);
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+
+  g_assert_nonnull (picture);
+  WAIT_UNTIL (gtk_widget_get_width (picture) > 0);
+  paintable = gtk_widget_paintable_new (picture);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (picture),
+                          gtk_widget_get_height (picture));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  return texture_width (node);
+}
+
 void
 attachment_view_test_image (Fixture       *fixture,
                             gconstpointer  data)
@@ -200,6 +256,9 @@ attachment_view_test_image (Fixture       *fixture,
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, 64);
   g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, 48);
   g_assert_null (triage_attachment_view_get_notice (fixture->view));
+  /* A small picture is shown at its own size, as image viewers do, not blown
+   * up to the window's width (blurred, and no longer telling its size). */
+  g_assert_cmpfloat (drawn_picture_width (fixture), ==, 64);
 
   attachment_view_test_show (fixture, wide_attachment);
   attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_IMAGE);
