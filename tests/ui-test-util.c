@@ -114,3 +114,35 @@ ui_test_find_shortcut (GtkWidget  *widget,
 
   return NULL;
 }
+
+/* Asserts that the whole of @view's text carries one tag that keeps Pango
+ * from adding a hyphen where it wraps a line inside a word: the text is an
+ * agent's, shown as it is, and such a hyphen is not in it. */
+void
+ui_test_assert_unhyphenated (GtkTextView *view)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextTag *found = NULL;
+  GtkTextIter start, iter;
+  g_autoptr(GSList) tags = NULL;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  g_assert_false (gtk_text_iter_is_end (&start));
+  tags = gtk_text_iter_get_tags (&start);
+  for (GSList *l = tags; l != NULL && found == NULL; l = l->next)
+    {
+      gboolean set = FALSE;
+      gboolean hyphens = TRUE;
+
+      g_object_get (l->data, "insert-hyphens-set", &set, "insert-hyphens", &hyphens, NULL);
+      if (set && !hyphens)
+        found = l->data;
+    }
+  g_assert_nonnull (found);
+
+  /* From the first character to the last, unbroken. */
+  iter = start;
+  g_assert_true (gtk_text_iter_starts_tag (&iter, found));
+  gtk_text_iter_forward_to_tag_toggle (&iter, found);
+  g_assert_true (gtk_text_iter_is_end (&iter));
+}

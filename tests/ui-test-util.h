@@ -27,5 +27,6 @@ GPtrArray             *ui_test_list_shortcuts   (GtkWidget          *widget);
 GtkShortcutController *ui_test_find_shortcut    (GtkWidget          *widget,
                                                  const char         *trigger,
                                                  const char         *action);
+void                   ui_test_assert_unhyphenated (GtkTextView     *view);
 
 G_END_DECLS

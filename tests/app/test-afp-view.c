@@ -15,6 +15,7 @@
 #include "triage-afp-view.h"
 #include "triage-request-stack.h"
 #include "triage-store.h"
+#include "ui-test-util.h"
 #include "widgets-test-util.h"
 
 typedef struct
@@ -132,6 +133,26 @@ choose_level (Fixture    *fixture,
   g_assert_not_reached ();
 }
 
+/* The first text view under @widget that shows some text. */
+static GtkTextView *
+shown_text_view (GtkWidget *widget)
+{
+  if (GTK_IS_TEXT_VIEW (widget) &&
+      gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget))) > 0)
+    return GTK_TEXT_VIEW (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkTextView *found = shown_text_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 /* Iteration 1: the artifact as text; an empty editor cannot be sent; a
  * complete one sends the feedback with an id made from the aspect. */
 static void
@@ -147,6 +168,8 @@ test_first_iteration (Fixture       *fixture,
   show_seed (fixture, 1);
   shown = triage_afp_artifact_dup_shown_text (artifact);
   g_assert_cmpstr (shown, ==, "Add a 'dark mode' to the user interface.");
+  /* Wrapped inside a word, the artifact shows no hyphen that is not in it. */
+  ui_test_assert_unhyphenated (shown_text_view (GTK_WIDGET (artifact)));
   g_assert_false (gtk_widget_get_visible (triage_afp_view_get_applied (fixture->view)));
   g_assert_nonnull (triage_afp_editor_get_problem (editor));
   g_assert_false (can_send (fixture));

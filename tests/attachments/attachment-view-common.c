@@ -228,3 +228,23 @@ attachment_view_test_make_image (int         width,
 
   return g_bytes_new_take (buffer, size);
 }
+
+static gboolean
+is_text_preview (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return TRIAGE_IS_TEXT_PREVIEW (widget);
+}
+
+/* Asserts that the preview's text, once all of it is in, is shown with no
+ * hyphen added where a line wraps inside a word (ui_test_assert_unhyphenated()). */
+void
+attachment_view_test_assert_unhyphenated (Fixture *fixture)
+{
+  TriageTextPreview *preview = TRIAGE_TEXT_PREVIEW (attachment_view_test_find_widget (GTK_WIDGET (fixture->view),
+                                                                                       is_text_preview, NULL));
+
+  g_assert_nonnull (preview);
+  WAIT_UNTIL (!triage_text_preview_get_loading (preview));
+  ui_test_assert_unhyphenated (GTK_TEXT_VIEW (triage_text_preview_get_source_view (preview)));
+}

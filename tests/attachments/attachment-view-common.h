@@ -21,6 +21,7 @@
 #include "triage-attachment-page.h"
 #include "triage-attachment-error.h"
 #include "triage-image-decoder.h"
+#include "triage-text-preview.h"
 
 G_BEGIN_DECLS
 
@@ -98,6 +99,8 @@ gboolean attachment_view_test_button_usable (Fixture    *fixture,
 
 void attachment_view_test_assert_text (Fixture    *fixture,
                                        const char *expected);
+
+void attachment_view_test_assert_unhyphenated (Fixture *fixture);
 
 GBytes *attachment_view_test_make_image (int         width,
                                          int         height,

@@ -27,6 +27,7 @@ attachment_view_test_text (Fixture       *fixture,
   attachment_view_test_show (fixture, attachment);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_TEXT);
   attachment_view_test_assert_text (fixture, text);
+  attachment_view_test_assert_unhyphenated (fixture);
   g_assert_null (triage_attachment_view_get_language_id (fixture->view));
   g_assert_null (triage_attachment_view_get_notice (fixture->view));
   g_assert_nonnull (attachment_view_test_find_label (fixture, "Release notes"));
@@ -406,6 +407,8 @@ attachment_view_test_huge_text_truncated (Fixture       *fixture,
   g_assert_true (g_utf8_validate (text, -1, NULL));
   g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "Only the first"));
   g_assert_null (strstr (triage_attachment_view_get_notice (fixture->view), "UTF-8"));
+  /* Loaded in steps, every step as the first. */
+  attachment_view_test_assert_unhyphenated (fixture);
   /* Saving keeps everything. */
   g_assert_cmpuint (g_bytes_get_size (triage_attachment_view_get_bytes (fixture->view)), ==, size);
 }

@@ -12,6 +12,7 @@
 #include "triage-afp-artifact.h"
 #include "triage-afp-diff.h"
 #include "triage-attachment-text.h"
+#include "triage-text-preview.h"
 
 /*
  * The artifact a review is about, read-only, in a GtkSourceView: source and
@@ -159,7 +160,9 @@ set_text (GtkSourceView     *view,
 
   gtk_source_buffer_set_language (buffer, language);
   gtk_source_buffer_set_highlight_syntax (buffer, language != NULL);
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), shown->display, shown->display_length);
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), "", 0);
+  gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (buffer), &start);
+  triage_text_preview_insert (GTK_TEXT_BUFFER (buffer), &start, shown->display, shown->display_length);
   gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (buffer), &start);
   gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (buffer), &start);
   if (scroller != NULL)

@@ -67,6 +67,34 @@ get_buffer (TriageTextPreview *self)
 
 static void show_match (TriageTextPreview *self);
 
+#define NO_HYPHENS_TAG "triage-no-hyphens"
+
+/**
+ * triage_text_preview_insert:
+ * @buffer: the buffer of a view that shows an agent's text as it is
+ * @iter: where to insert; moved to the end of the text inserted
+ * @text: UTF-8 text
+ * @length: its length in bytes, or -1
+ *
+ * Inserts @text so that a line wrapped inside a word shows no hyphen there:
+ * Pango adds one by default, and in a token, a command or a URL it reads as
+ * a character of the text that is not in it.
+ */
+void
+triage_text_preview_insert (GtkTextBuffer *buffer,
+                            GtkTextIter   *iter,
+                            const char    *text,
+                            int            length)
+{
+  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (table, NO_HYPHENS_TAG);
+
+  if (tag == NULL)
+    tag = gtk_text_buffer_create_tag (buffer, NO_HYPHENS_TAG, "insert-hyphens", FALSE, NULL);
+
+  gtk_text_buffer_insert_with_tags (buffer, iter, text, length, tag, NULL);
+}
+
 static gboolean
 line_loaded (TriageTextPreview *self,
              guint              line)
@@ -97,7 +125,7 @@ load_chunk (TriageTextPreview *self)
     }
 
   gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_buffer_insert (buffer, &end, start, length);
+  triage_text_preview_insert (buffer, &end, start, length);
   self->loaded += length;
 
   return self->loaded < self->text->display_length;
@@ -246,7 +274,7 @@ move_window (TriageTextPreview             *self,
   if (!gtk_text_iter_ends_line (&end))
     gtk_text_iter_forward_to_line_end (&end);
   gtk_text_buffer_delete (buffer, &start, &end);
-  gtk_text_buffer_insert (buffer, &start, shown->str, shown->len);
+  triage_text_preview_insert (buffer, &start, shown->str, shown->len);
   g_string_free (shown, TRUE);
 
   g_hash_table_insert (self->windows, GUINT_TO_POINTER (cut->line), GSIZE_TO_POINTER (first));

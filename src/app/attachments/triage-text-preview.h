@@ -27,6 +27,10 @@ gboolean                    triage_text_preview_get_loading    (TriageTextPrevie
 const TriageAttachmentText *triage_text_preview_get_text       (TriageTextPreview    *self);
 char                       *triage_text_preview_dup_shown_text (TriageTextPreview    *self);
 GtkSourceView              *triage_text_preview_get_source_view (TriageTextPreview   *self);
+void                        triage_text_preview_insert         (GtkTextBuffer        *buffer,
+                                                                GtkTextIter          *iter,
+                                                                const char           *text,
+                                                                int                   length);
 
 guint                       triage_text_preview_find           (TriageTextPreview    *self,
                                                                 const char           *query);
