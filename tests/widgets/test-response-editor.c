@@ -226,6 +226,11 @@ test_choice_dropdown (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 5), ==, "Option 5");
   g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (input), GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  /* The button inside, which a screen reader meets, is named too (GTK 4.8
+   * would call it "GtkToggleButton"). */
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (widgets_test_find_descendant (input,
+                                                                                                 GTK_TYPE_TOGGLE_BUTTON)),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
 
   assert_invalid (editor, "Choose an option");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (input), 4);

@@ -235,6 +235,12 @@ build_dropdown (TriageResponseEditor *self)
   gtk_widget_set_hexpand (self->input, TRUE);
   gtk_widget_set_tooltip_text (self->input, _("Choose an option"));
   _triage_response_editor_label_input (self, self->input);
+  /* What a screen reader operates is the drop-down's own button, which GTK
+   * 4.8 names by its class ("GtkToggleButton"): it takes the action's label too. */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->input); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      _triage_response_editor_label_input (self, child);
   g_signal_connect_object (self->input, "notify::selected", G_CALLBACK (_triage_response_editor_update), self, G_CONNECT_SWAPPED);
   gtk_box_append (self->input_box, self->input);
 }
