@@ -603,18 +603,25 @@ handle_post_review (TriageServer      *self,
     }
   if (session != NULL)
     {
+      g_autofree char *read_id = g_steal_pointer (&last.id);
+      gboolean had_feedback = last.feedback != NULL;
+
       last_clear (&last);
       if (!read_last (self, session_id, request->iteration, now_us, &last))
         {
           reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
           return;
         }
-      g_clear_pointer (&envelope_text, g_free);
-      g_clear_pointer (&envelope, atp_notification_unref);
-      envelope = envelope_for (msg, service, &submission, session_id, request, &last, now,
-                               &envelope_text);
-      if (envelope == NULL)
-        return;
+      /* Made again only when what it says of the session changed since. */
+      if (g_strcmp0 (read_id, last.id) != 0 || had_feedback != (last.feedback != NULL))
+        {
+          g_clear_pointer (&envelope_text, g_free);
+          g_clear_pointer (&envelope, atp_notification_unref);
+          envelope = envelope_for (msg, service, &submission, session_id, request, &last, now,
+                                   &envelope_text);
+          if (envelope == NULL)
+            return;
+        }
     }
 
   answer = created_answer (submission.id, session_id, request->iteration, now);
