@@ -365,7 +365,9 @@ static char *
 summary_of (JsonObject *tool_input,
             const char *cwd)
 {
-  static const char * const fields[] = { "command", "url", "query", "pattern", "description", NULL };
+  static const char * const fields[] = {
+    "command", "url", "query", "pattern", "description", "plan", NULL
+  };
   const char *path = path_of (tool_input);
 
   /* Grep and Glob name a pattern and the folder it runs in: the pattern says more. */
@@ -391,6 +393,8 @@ describe (const char *tool,
   const char *command = member_string (tool_input, "command");
   g_autofree char *path = path_of (tool_input) ? visible_text (path_of (tool_input)) : NULL;
   g_autofree char *shown_cwd = cwd != NULL ? visible_text (cwd) : NULL;
+  g_autofree char *url = member_string (tool_input, "url") != NULL
+                           ? visible_text (member_string (tool_input, "url")) : NULL;
 
   cwd = shown_cwd;
   if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
@@ -419,6 +423,11 @@ describe (const char *tool,
   if (path != NULL)
     return g_strdup_printf ("Claude Code wants to use %s on %s%s%s.", tool, path,
                             cwd ? ", working in " : "", cwd ? cwd : "");
+  if (url != NULL)
+    return g_strdup_printf ("Claude Code wants to use %s on %s.", tool, url);
+  if (g_str_equal (tool, "ExitPlanMode") && member_string (tool_input, "plan") != NULL)
+    return g_strdup_printf ("Claude Code wants to leave plan mode and carry out this plan%s%s.",
+                            cwd ? " in " : "", cwd ? cwd : "");
   return g_strdup_printf ("Claude Code wants to use %s%s%s.", tool, cwd ? " in " : "",
                           cwd ? cwd : "");
 }
@@ -526,6 +535,8 @@ triage_ask_hook_build_request (JsonObject  *input,
 
       add_attachment (context, type, name, content);
     }
+  else if (g_str_equal (tool, "ExitPlanMode") && member_string (tool_input, "plan") != NULL)
+    add_attachment (context, "text/markdown", "Plan", member_string (tool_input, "plan"));
   else if (edits != NULL)
     {
       g_autofree char *diff = edit_diff (path, edits);

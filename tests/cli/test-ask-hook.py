@@ -377,6 +377,25 @@ def test_hidden_characters_shown():
             raise Failure(f"description {n['context']['description']!r}")
 
 
+def test_web_fetch_and_plan():
+    with Scenario("fetch-plan") as s:
+        url = "https://docs.example.com/" + "a/" * 60 + "?token=1"
+        hook = Hook(s.world, dict(PRE_TOOL_USE_BASH, tool_name="WebFetch",
+                                  tool_input={"url": url, "prompt": "Summarise"}))
+        n = s.person.answer(f"WebFetch in my-project: {url[:80]}…", "deny", "no")
+        hook.result()
+        if n["context"]["description"] != f"Claude Code wants to use WebFetch on {url}.":
+            raise Failure(f"WebFetch description {n['context']['description']!r}")
+        plan = "# Plan: move the cache\n\n1. Stop the service\n2. `rm -r /var/cache/app`\n"
+        hook = Hook(s.world, dict(PERMISSION_REQUEST, tool_name="ExitPlanMode",
+                                  tool_input={"plan": plan}))
+        n = s.person.answer("ExitPlanMode in ...: # Plan: move the cache…", "allow")
+        expect(hook.result(), (0, {"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+        if n["context"]["attachments"][0]["type"] != "text/markdown" or attachment_text(n) != plan:
+            raise Failure(f"plan attachment {n['context']['attachments']}")
+
+
 def test_dangerous_commands_flagged():
     with Scenario("flags") as s:
         for command, flags in [("git push --force origin main", ["destructive", "irreversible"]),
@@ -463,6 +482,7 @@ run([
     ("an Edit of a FIFO does not hang", test_edit_of_a_fifo_does_not_hang),
     ("questions left to Claude Code", test_questions_left_to_claude_code),
     ("hidden characters shown", test_hidden_characters_shown),
+    ("WebFetch's address and ExitPlanMode's plan", test_web_fetch_and_plan),
     ("dangerous commands flagged", test_dangerous_commands_flagged),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
