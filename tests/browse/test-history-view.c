@@ -587,6 +587,20 @@ test_activate_and_keys (Fixture       *f,
   g_assert_cmpuint (n_shown (f), ==, N_ROWS / 10);
   g_signal_emit_by_name (entry, "stop-search");
   g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+
+  /* Down in the search goes to the results, as in the inbox (GTK went to the
+   * services filter below it); so does Enter. */
+  triage_history_view_set_search_text (f->view, "w1");
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS / 10);
+  g_assert_nonnull (ui_test_find_shortcut (entry, "Down", "action(history.focus-list)"));
+  g_assert_true (gtk_widget_activate_action (entry, "history.focus-list", NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (focus == list_view || gtk_widget_is_ancestor (focus, list_view));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
+  g_signal_emit_by_name (entry, "activate");
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (focus == list_view || gtk_widget_is_ancestor (focus, list_view));
 }
 
 static guint

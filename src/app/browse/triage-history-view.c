@@ -248,6 +248,30 @@ clear_filters_action (GtkWidget  *widget,
   triage_history_view_clear_filters (TRIAGE_HISTORY_VIEW (widget));
 }
 
+/* Down or Enter in the search: the keyboard to the results, on the first
+ * (as in the inbox), past the export button and the four filters. */
+static void
+focus_list_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  TriageHistoryView *self = TRIAGE_HISTORY_VIEW (widget);
+  GListModel *model = G_LIST_MODEL (gtk_grid_view_get_model (self->list_view));
+
+  if (model == NULL || g_list_model_get_n_items (model) == 0)
+    return;
+
+  /* Scrolling to an item also makes it the list's focus item. */
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", 0);
+  gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
+}
+
+static void
+on_search_activate (TriageHistoryView *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "history.focus-list", NULL);
+}
+
 static void
 focus_search_action (GtkWidget  *widget,
                      const char *action_name,
@@ -559,11 +583,13 @@ triage_history_view_class_init (TriageHistoryViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, stack);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, list_view);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   triage_history_view_class_init_filters (widget_class);
 
   triage_history_view_class_init_export (widget_class);
   gtk_widget_class_install_action (widget_class, "history.clear-filters", NULL, clear_filters_action);
   gtk_widget_class_install_action (widget_class, "history.focus-search", NULL, focus_search_action);
+  gtk_widget_class_install_action (widget_class, "history.focus-list", NULL, focus_list_action);
 }
 
 static void
@@ -599,6 +625,13 @@ triage_history_view_init (TriageHistoryView *self)
                                gtk_named_action_new ("history.focus-search"));
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  /* Down from the search to the results (GTK would move to the filter below). */
+  controller = gtk_shortcut_controller_new ();
+  shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Down, 0),
+                               gtk_named_action_new ("history.focus-list"));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
+  gtk_widget_add_controller (GTK_WIDGET (self->search_entry), controller);
 
   triage_history_view_update_state (self);
 }
