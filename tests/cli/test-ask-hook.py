@@ -455,6 +455,20 @@ def test_claude_code_gone_withdraws():
                 raise Failure(f"{kind}: {proc.returncode} {reply['status']} {err!r}")
 
 
+def test_server_gone_mid_wait():
+    # The server dies while the person has not answered: Claude Code's own prompt
+    # asks at once (the agent is waiting), never an allow.
+    with Scenario("server-gone") as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        s.person.waiting("Bash in my-project: npm test")
+        s.server.kill()
+        status, out = hook.result()
+        reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+        expect((status, out), (0, pre_tool_use("ask", reason)))
+        if not reason.startswith("Triage: Cannot reach the local server"):
+            raise Failure(f"reason {reason!r}")
+
+
 def test_bad_options():
     world = World("hook-options")
     try:
@@ -486,5 +500,6 @@ run([
     ("dangerous commands flagged", test_dangerous_commands_flagged),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
+    ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
     ("bad options", test_bad_options),
 ])
