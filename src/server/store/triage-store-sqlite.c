@@ -226,6 +226,13 @@ triage_store_sqlite_new (const char *path,
   if (!triage_store_sqlite_exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
                     "PRAGMA foreign_keys=ON;", error))
     return NULL;
+  /* The version is read inside the write transaction that migrates: two
+   * servers started together on a new file (the app's and the user unit's)
+   * both read 0 before it, and the second ran the first migration again
+   * ("table users already exists") once the first had committed. Now the
+   * second waits for the first (the busy timeout) and finds nothing to do. */
+  if (!triage_store_sqlite_exec (self, "BEGIN IMMEDIATE", error))
+    return NULL;
   stmt = triage_store_sqlite_prepare (self, "PRAGMA user_version");
   sqlite3_step (stmt);
   version = sqlite3_column_int (stmt, 0);
@@ -235,18 +242,24 @@ triage_store_sqlite_new (const char *path,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "database %s has schema version %d, newer than this server (%d)",
                    path, version, (int) G_N_ELEMENTS (migrations));
+      triage_store_sqlite_exec (self, "ROLLBACK", NULL);
       return NULL;
     }
   for (; version < (int) G_N_ELEMENTS (migrations); version++)
     {
-      g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;",
-                                              migrations[version], version + 1);
+      g_autofree char *sql = g_strdup_printf ("%s PRAGMA user_version=%d;", migrations[version],
+                                              version + 1);
 
       if (!triage_store_sqlite_exec (self, sql, error))
         {
           triage_store_sqlite_exec (self, "ROLLBACK", NULL);
           return NULL;
         }
+    }
+  if (!triage_store_sqlite_exec (self, "COMMIT", error))
+    {
+      triage_store_sqlite_exec (self, "ROLLBACK", NULL);
+      return NULL;
     }
   return TRIAGE_STORE (g_steal_pointer (&self));
 }
