@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -59,6 +60,116 @@ raise_file_limit (void)
       files.rlim_cur = files.rlim_max;
       setrlimit (RLIMIT_NOFILE, &files);
     }
+}
+
+typedef struct
+{
+  guint   pending;
+  GError *server_error;
+  GError *client_error;
+} TlsCheck;
+
+static gboolean
+on_check_accept_certificate (GTlsConnection       *connection,
+                             GTlsCertificate      *peer,
+                             GTlsCertificateFlags  errors,
+                             gpointer              data)
+{
+  return TRUE;   /* whether clients trust it is theirs to say; only the key is checked */
+}
+
+static void
+check_handshake_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      data)
+{
+  TlsCheck *check = data;
+
+  g_tls_connection_handshake_finish (G_TLS_CONNECTION (source), result,
+                                     G_IS_TLS_SERVER_CONNECTION (source) ? &check->server_error
+                                                                         : &check->client_error);
+  check->pending--;
+}
+
+static gboolean
+check_timed_out (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* One TLS handshake with ourselves, over a socket pair: glib-networking
+ * loads a key that is not the certificate's without a word, and then every
+ * client's handshake failed while the server ran, said it listened on
+ * https:// and logged nothing. */
+static gboolean
+check_tls_pair (GTlsCertificate  *certificate,
+                GError          **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GSocket) server_end = NULL, client_end = NULL;
+  g_autoptr(GIOStream) server_plain = NULL, client_plain = NULL, server = NULL, client = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GSource) timeout = NULL;
+  TlsCheck check = { 2, NULL, NULL };
+  int fds[2];
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "socketpair: %s",
+                   g_strerror (errno));
+      return FALSE;
+    }
+  if ((server_end = g_socket_new_from_fd (fds[0], error)) == NULL)
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return FALSE;
+    }
+  if ((client_end = g_socket_new_from_fd (fds[1], error)) == NULL)
+    {
+      close (fds[1]);
+      return FALSE;
+    }
+  server_plain = G_IO_STREAM (g_socket_connection_factory_create_connection (server_end));
+  client_plain = G_IO_STREAM (g_socket_connection_factory_create_connection (client_end));
+  if ((server = g_tls_server_connection_new (server_plain, certificate, error)) == NULL ||
+      (client = g_tls_client_connection_new (client_plain, NULL, error)) == NULL)
+    return FALSE;
+  g_signal_connect (client, "accept-certificate", G_CALLBACK (on_check_accept_certificate), NULL);
+  g_main_context_push_thread_default (context);
+  timeout = g_timeout_source_new_seconds (10);
+  g_source_set_callback (timeout, check_timed_out, cancellable, NULL);
+  g_source_attach (timeout, context);
+  g_tls_connection_handshake_async (G_TLS_CONNECTION (server), G_PRIORITY_DEFAULT, cancellable,
+                                    check_handshake_cb, &check);
+  g_tls_connection_handshake_async (G_TLS_CONNECTION (client), G_PRIORITY_DEFAULT, cancellable,
+                                    check_handshake_cb, &check);
+  while (check.pending > 0)
+    {
+      g_main_context_iteration (context, TRUE);
+      /* One end failed: the other would wait for the peer that gave up. */
+      if (check.server_error != NULL || check.client_error != NULL)
+        {
+          g_cancellable_cancel (cancellable);
+          g_socket_shutdown (server_end, TRUE, TRUE, NULL);
+          g_socket_shutdown (client_end, TRUE, TRUE, NULL);
+        }
+    }
+  g_source_destroy (timeout);
+  g_main_context_pop_thread_default (context);
+  if (check.server_error == NULL && check.client_error == NULL)
+    return TRUE;
+  /* The end that failed says why; the other was cancelled. */
+  if (check.client_error == NULL ||
+      (g_error_matches (check.client_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+       check.server_error != NULL))
+    g_propagate_error (error, g_steal_pointer (&check.server_error));
+  else
+    g_propagate_error (error, g_steal_pointer (&check.client_error));
+  g_clear_error (&check.client_error);
+  g_clear_error (&check.server_error);
+  return FALSE;
 }
 
 /* SIGTERM/SIGINT: the drain (ops/triage-server-health.c). */
@@ -256,6 +367,13 @@ triage_server_run (int    argc,
     {
       fprintf (stderr, "triage-server: cannot load the TLS certificate %s with the key %s: %s\n",
                cert, key, error->message);
+      return 2;
+    }
+  if (certificate != NULL && !check_tls_pair (certificate, &error))
+    {
+      fprintf (stderr, "triage-server: the TLS certificate %s and the key %s do not work together "
+               "(is the key the certificate's?): a TLS handshake fails: %s\n", cert, key,
+               error->message);
       return 2;
     }
   /* Neither a socket nor an address: a free port on loopback. */

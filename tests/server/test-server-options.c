@@ -297,6 +297,11 @@ test_command_line (void)
   const char *unresolvable[] = { "--listen", "no-such-host.invalid:8443", NULL };
   const char *cert_alone[] = { "--listen", "0.0.0.0:0", "--tls-certificate", cert, NULL };
   const char *key_as_cert[] = { "--listen", "0.0.0.0:0", "--tls-certificate", key, "--tls-key", key, NULL };
+  /* A key of its own, not the certificate's: every handshake would fail. */
+  g_autofree char *other_key = g_test_build_filename (G_TEST_DIST, "server", "tls", "other-key.pem",
+                                                      NULL);
+  const char *wrong_key[] = { "--listen", "127.0.0.1:0", "--tls-certificate", cert,
+                              "--tls-key", other_key, NULL };
   const char *unknown_limit[] = { "--limit", "hugs=3", NULL };
   const char *bad_number[] = { "--limit", "sends=many", NULL };
   const char *bad_beat[] = { "--heartbeat-interval", "0", NULL };
@@ -318,6 +323,7 @@ test_command_line (void)
   assert_refused (unresolvable, 2, "cannot resolve no-such-host.invalid");
   assert_refused (cert_alone, 2, "--tls-certificate and --tls-key go together");
   assert_refused (key_as_cert, 2, "cannot load the TLS certificate");
+  assert_refused (wrong_key, 2, "do not work together (is the key the certificate's?)");
   assert_refused (unknown_limit, 2, "unknown limit \"hugs=3\"");
   assert_refused (bad_number, 2, "limit sends: \"many\" is not a whole number");
   assert_refused (bad_beat, 2, "at least 1 second");
