@@ -40,7 +40,8 @@ static const struct
   const char *pattern;
   gboolean    irreversible;
 } dangerous_commands[] = {
-  { "\\brm\\s+(-\\S+\\s+)*-[a-zA-Z]*[rR]", TRUE },                  /* rm -rf, rm -r */
+  { "\\brm\\s+(-\\S+\\s+)*(-[a-zA-Z]*[rR]|--recursive\\b)", TRUE }, /* rm -rf, rm -r */
+  { "\\bfind\\b.*\\s-delete\\b", TRUE },
   { "\\bgit\\s+push\\b.*(\\s--force(-with-lease)?\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
   { "\\bgit\\s+reset\\s+(\\S+\\s+)*--hard\\b", TRUE },
   { "\\bgit\\s+clean\\s+(\\S+\\s+)*-[a-zA-Z]*f", TRUE },
@@ -56,15 +57,19 @@ static const struct
   { "(?i)\\bRemove-Item\\b.*-Recurse", TRUE },
 };
 
-/* At most @max characters of @text's first line, with "…" when cut. */
+/* At most @max characters of @text's first line that is not blank, with "…"
+ * when cut or when more lines follow: a command that starts with empty lines
+ * still shows what it runs. */
 static char *
 first_line (const char *text,
             glong       max)
 {
-  const char *end = strchr (text, '\n');
-  g_autofree char *line = end ? g_strndup (text, end - text) : g_strdup (text);
+  const char *start = text + strspn (text, " \t\r\n\v\f");
+  const char *end = strchr (start, '\n');
+  g_autofree char *line = end ? g_strndup (start, end - start) : g_strdup (start);
+  gboolean more = end != NULL && end[strspn (end, " \t\r\n\v\f")] != '\0';
 
-  if (g_utf8_strlen (line, -1) > max || end != NULL)
+  if (g_utf8_strlen (line, -1) > max || more)
     {
       g_autofree char *cut = g_utf8_substring (line, 0, MIN (g_utf8_strlen (line, -1), max));
 
