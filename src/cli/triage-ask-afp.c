@@ -178,6 +178,19 @@ write_refusal (Review     *self,
   g_autoptr(GPtrArray) applied = atp_afp_request_peek_applied (self->root);
   g_autoptr(GPtrArray) ack = atp_afp_ack_items_for (applied, issued);
 
+  /* Only a given --id can meet another review's (a made one is new): the
+   * caller's mistake, not a failure of Triage. */
+  if (g_error_matches (self->refusal, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS))
+    {
+      g_autofree char *message = g_strdup_printf ("--id %s: a review with this id was asked "
+                                                  "already, with another request; each review "
+                                                  "needs its own id (the same one only for a "
+                                                  "retry of the same request)",
+                                                  self->options->notification_id);
+
+      write_error (self, ATP_AFP_CODE_INVALID_REQUEST, message, ack);
+      return;
+    }
   if (refused_as_passed (self))
     {
       g_autofree char *message = g_strdup_printf ("Nobody reviewed the artifact before the "

@@ -399,6 +399,30 @@ test_deadline_passed_while_away (Fixture       *fixture,
   assert_error (response, "REVIEW_EXPIRED", 1, "before the deadline");
 }
 
+/* An --id used already for another request is the caller's mistake: an
+ * INVALID_REQUEST naming --id, not an INTERNAL_ERROR of Triage. */
+static void
+test_id_reused (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char * const args[] = { "--id", REVIEW_1, "--deadline", "1s", NULL };
+  g_autoptr(Run) first = afp_run (fixture, args, "{\"iteration\":1,\"artifact\":{\"media_type\":"
+                                                 "\"text/plain\",\"content\":\"one\"}}");
+  g_autoptr(Run) second = NULL;
+  g_autoptr(AtpAfpResponse) response = NULL;
+  g_autofree char *session = NULL;
+
+  response = read_output (first, &session);
+  assert_error (response, "REVIEW_EXPIRED", 1, "before the deadline");
+  g_clear_pointer (&response, atp_afp_response_unref);
+  g_clear_pointer (&session, g_free);
+
+  second = afp_run (fixture, args, "{\"iteration\":1,\"artifact\":{\"media_type\":"
+                                   "\"text/plain\",\"content\":\"two\"}}");
+  response = read_output (second, &session);
+  assert_error (response, "INVALID_REQUEST", 1, "--id " REVIEW_1 ": a review with this id");
+}
+
 static void
 test_interrupted (Fixture       *fixture,
                   gconstpointer  data)
@@ -481,6 +505,7 @@ main (int   argc,
   ADD ("/ask/afp/declined", test_declined);
   ADD ("/ask/afp/no-server", test_no_server);
   ADD ("/ask/afp/deadline-passed-while-away", test_deadline_passed_while_away);
+  ADD ("/ask/afp/id-reused", test_id_reused);
   ADD ("/ask/afp/interrupted", test_interrupted);
   ADD ("/ask/afp/bad-option", test_bad_option);
   ADD ("/ask/afp/blank-option", test_blank_option);
