@@ -514,6 +514,92 @@ test_backup (Fixture       *fixture,
   triage_test_remove_tree (dir);
 }
 
+/* The server's /metrics, scraped with the admin token. */
+static char *
+scrape (TriageTestServer *server)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
+                                             triage_test_server_get_admin_token (server), NULL);
+
+  g_assert_cmpuint (answer->status, ==, 200);
+  return g_strdup (answer->body);
+}
+
+/* Runs @before, the server's database name, @after in the cluster's own
+ * database (the server's may refuse connections). */
+static void
+run_in_cluster (TriageTestServer *server,
+                const char       *before,
+                const char       *after)
+{
+  const char *database = triage_test_server_get_database (server);
+  const char *query = strchr (database, '?');
+  g_autofree char *name = g_strndup (database + strlen ("postgresql:///"),
+                                     query - database - strlen ("postgresql:///"));
+  g_autofree char *uri = g_strconcat ("postgresql:///postgres", query, NULL);
+  g_autofree char *statement = g_strconcat (before, name, after, NULL);
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  out = triage_test_postgres_run_sql (uri, statement, &error);
+  g_assert_no_error (error);
+}
+
+/* The database goes away under a running server and comes back: /readyz
+ * says unavailable (503) while /healthz stays 200, writes answer 503, and
+ * /metrics leaves out what only the database knows (the pending requests,
+ * the webhook queue) instead of saying 0; all is back once it is. */
+static void
+test_database_away (void)
+{
+  g_autofree char *id = NULL, *up = NULL, *down = NULL, *back = NULL;
+  g_autofree char *debug = g_strdup (g_getenv ("G_DEBUG"));
+  g_autoptr(SrvAnswer) refused = NULL;
+  Fixture storage = { NULL }, *fixture = &storage;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("a PostgreSQL database to take away (SQLite is a file of the server's)");
+      return;
+    }
+  /* The server warns that its database went away: not fatal for it here. */
+  g_unsetenv ("G_DEBUG");
+  fixture_setup (fixture, NULL);
+  if (debug != NULL)
+    g_setenv ("G_DEBUG", debug, TRUE);
+  id = srv_post (fixture->server, fixture->key, "Waiting");
+  up = scrape (fixture->server);
+  g_assert_nonnull (strstr (up, "\ntriage_ready 1\n"));
+  g_assert_nonnull (strstr (up, "\ntriage_requests_pending{protocol=\"atp\"} 1\n"));
+  g_assert_nonnull (strstr (up, "\ntriage_webhook_queue_depth 0\n"));
+
+  run_in_cluster (fixture->server, "ALTER DATABASE \"", "\" ALLOW_CONNECTIONS false");
+  run_in_cluster (fixture->server, "SELECT pg_terminate_backend (pid) FROM pg_stat_activity"
+                                   " WHERE datname = '", "'");
+  srv_wait_until (readyz_says (fixture->server, "unavailable"), "/readyz without the database");
+  assert_probe (fixture->server, "/readyz", 503, "unavailable");
+  assert_probe (fixture->server, "/healthz", 200, "ok");
+  refused = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key,
+                         "{\"context\":{\"title\":\"T\",\"description\":\"D\"},\"actions\":"
+                         "[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
+  g_assert_cmpuint (refused->status, ==, 503);
+  down = scrape (fixture->server);
+  g_assert_nonnull (strstr (down, "\ntriage_ready 0\n"));
+  /* Declared, with no sample: unknown, not zero. */
+  g_assert_nonnull (strstr (down, "# TYPE triage_requests_pending gauge\n"));
+  g_assert_null (strstr (down, "\ntriage_requests_pending{"));
+  g_assert_null (strstr (down, "\ntriage_webhook_queue_depth "));
+  g_assert_null (strstr (down, "\ntriage_webhook_failed "));
+
+  run_in_cluster (fixture->server, "ALTER DATABASE \"", "\" ALLOW_CONNECTIONS true");
+  srv_wait_until (readyz_says (fixture->server, "ready"), "/readyz with the database back");
+  back = scrape (fixture->server);
+  g_assert_nonnull (strstr (back, "\ntriage_ready 1\n"));
+  g_assert_nonnull (strstr (back, "\ntriage_requests_pending{protocol=\"atp\"} 1\n"));
+  g_free (srv_post (fixture->server, fixture->key, "After"));
+  fixture_teardown (fixture, NULL);
+}
+
 /* Starts triage-server on the SQLite file @database; its stdout and stderr piped. */
 static GSubprocess *
 spawn_on_file (const char *database)
@@ -590,5 +676,6 @@ main (int    argc,
   g_test_add_func ("/server/ops/request-log", test_request_log);
   g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
   g_test_add_func ("/server/ops/start-together", test_start_together);
+  g_test_add_func ("/server/ops/database-away", test_database_away);
   return g_test_run ();
 }

@@ -293,7 +293,7 @@ format_requests (GString                   *out,
     }
   header (out, "triage_requests_pending", "gauge",
           "Requests waiting for an answer in the database (every server's), by protocol");
-  for (guint protocol = 0; protocol < ATP_N_PROTOCOLS; protocol++)
+  for (guint protocol = 0; gauges->pending_known && protocol < ATP_N_PROTOCOLS; protocol++)
     g_string_append_printf (out, "triage_requests_pending{protocol=\"%s\"} %" G_GINT64_FORMAT "\n",
                             atp_protocol_to_string (protocol), gauges->pending[protocol]);
   header (out, "triage_time_to_answer_seconds", "histogram",
@@ -349,12 +349,14 @@ triage_metrics_format (const TriageMetricsGauges *gauges)
                           GET (metrics.webhook_given_up));
   header (out, "triage_webhook_queue_depth", "gauge",
           "Webhook deliveries in the database (every server's) waiting for an attempt");
-  g_string_append_printf (out, "triage_webhook_queue_depth %" G_GINT64_FORMAT "\n",
-                          gauges->webhooks_queued);
+  if (gauges->webhooks_known)
+    g_string_append_printf (out, "triage_webhook_queue_depth %" G_GINT64_FORMAT "\n",
+                            gauges->webhooks_queued);
   header (out, "triage_webhook_failed", "gauge",
           "Webhook deliveries in the database kept as failed for good");
-  g_string_append_printf (out, "triage_webhook_failed %" G_GINT64_FORMAT "\n",
-                          gauges->webhooks_failed);
+  if (gauges->webhooks_known)
+    g_string_append_printf (out, "triage_webhook_failed %" G_GINT64_FORMAT "\n",
+                            gauges->webhooks_failed);
 
   header (out, "triage_rate_limit_refusals_total", "counter",
           "Requests and streams this server refused over a rate limit, by limit");

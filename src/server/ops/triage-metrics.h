@@ -22,9 +22,14 @@ typedef struct
   guint64 count;
 } TriageHistogram;
 
-/* What /metrics reads at scrape time besides the counters (the caller's). */
+/* What /metrics reads at scrape time besides the counters (the caller's).
+ * The database's figures are left out of the scrape when it did not answer
+ * (@pending_known, @webhooks_known FALSE): no sample rather than a 0 that
+ * looks like an empty queue. */
 typedef struct
 {
+  gboolean pending_known;
+  gboolean webhooks_known;
   gint64 pending[ATP_N_PROTOCOLS];      /* of the database */
   gint64 webhooks_queued;               /* of the database: rows waiting for an attempt */
   gint64 webhooks_failed;               /* of the database: rows kept as failed for good */

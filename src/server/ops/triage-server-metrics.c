@@ -26,8 +26,10 @@ gather (TriageServer        *self,
   g_autoptr(GError) error = NULL;
 
   memset (gauges, 0, sizeof *gauges);
-  triage_store_count_pending (self->store, gauges->pending, G_N_ELEMENTS (gauges->pending));
-  triage_store_count_webhooks (self->store, &gauges->webhooks_queued, &gauges->webhooks_failed);
+  gauges->pending_known = triage_store_count_pending (self->store, gauges->pending,
+                                                      G_N_ELEMENTS (gauges->pending));
+  gauges->webhooks_known = triage_store_count_webhooks (self->store, &gauges->webhooks_queued,
+                                                        &gauges->webhooks_failed);
   triage_server_count_streams (self, &gauges->streams_websocket, &gauges->streams_sse);
   gauges->inflight = self->inflight;
   gauges->ready = self->state == TRIAGE_SERVER_READY && triage_store_check (self->store, &error);

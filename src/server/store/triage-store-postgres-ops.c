@@ -44,7 +44,7 @@ postgres_check (TriageStore  *store,
   return TRUE;
 }
 
-static void
+static gboolean
 postgres_count_pending (TriageStore *store,
                         gint64      *counts,
                         guint        n_counts)
@@ -63,9 +63,10 @@ postgres_count_pending (TriageStore *store,
       if (protocol >= 0 && (guint64) protocol < n_counts)
         counts[protocol] = triage_pg_int (result, i, 1);
     }
+  return result != NULL;
 }
 
-static void
+static gboolean
 postgres_count_webhooks (TriageStore *store,
                          gint64      *queued,
                          gint64      *failed)
@@ -75,11 +76,11 @@ postgres_count_webhooks (TriageStore *store,
   result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
                                         "SELECT COUNT (next_attempt), COUNT (*) - COUNT (next_attempt)"
                                         " FROM webhook_deliveries", 0, NULL);
-  if (result != NULL && PQntuples (result) == 1)
-    {
-      *queued = triage_pg_int (result, 0, 0);
-      *failed = triage_pg_int (result, 0, 1);
-    }
+  if (result == NULL || PQntuples (result) != 1)
+    return FALSE;
+  *queued = triage_pg_int (result, 0, 0);
+  *failed = triage_pg_int (result, 0, 1);
+  return TRUE;
 }
 
 void

@@ -62,10 +62,10 @@ struct _TriageStoreClass
   /* operations (triage-store-*-ops.c) */
   gboolean               (*check)              (TriageStore *self,
                                                 GError     **error);
-  void                   (*count_pending)      (TriageStore *self,
+  gboolean               (*count_pending)      (TriageStore *self,
                                                 gint64      *counts,
                                                 guint        n_counts);
-  void                   (*count_webhooks)     (TriageStore *self,
+  gboolean               (*count_webhooks)     (TriageStore *self,
                                                 gint64      *queued,
                                                 gint64      *failed);
 

@@ -43,7 +43,7 @@ sqlite_check (TriageStore  *store,
   return TRUE;
 }
 
-static void
+static gboolean
 sqlite_count_pending (TriageStore *store,
                       gint64      *counts,
                       guint        n_counts)
@@ -51,10 +51,11 @@ sqlite_count_pending (TriageStore *store,
   sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
                                                       "SELECT protocol, COUNT (*) FROM notifications"
                                                       " WHERE status IN (0, 1, 2) GROUP BY protocol");
+  int status;
 
   G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&
                    ATP_STATUS_ACKNOWLEDGED == 2);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((status = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       int protocol = sqlite3_column_int (stmt, 0);
 
@@ -62,9 +63,10 @@ sqlite_count_pending (TriageStore *store,
         counts[protocol] = sqlite3_column_int64 (stmt, 1);
     }
   triage_store_sqlite_done (stmt);
+  return status == SQLITE_DONE;
 }
 
-static void
+static gboolean
 sqlite_count_webhooks (TriageStore *store,
                        gint64      *queued,
                        gint64      *failed)
@@ -73,13 +75,15 @@ sqlite_count_webhooks (TriageStore *store,
                                                       "SELECT COUNT (next_attempt),"
                                                       " COUNT (*) - COUNT (next_attempt)"
                                                       " FROM webhook_deliveries");
+  gboolean counted = sqlite3_step (stmt) == SQLITE_ROW;
 
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  if (counted)
     {
       *queued = sqlite3_column_int64 (stmt, 0);
       *failed = sqlite3_column_int64 (stmt, 1);
     }
   triage_store_sqlite_done (stmt);
+  return counted;
 }
 
 void

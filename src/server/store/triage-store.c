@@ -487,22 +487,28 @@ triage_store_check (TriageStore  *self,
   return CLASS (self)->check (self, error);
 }
 
-void
+gboolean
 triage_store_count_pending (TriageStore *self,
                             gint64      *counts,
                             guint        n_counts)
 {
   memset (counts, 0, n_counts * sizeof *counts);
-  CLASS (self)->count_pending (self, counts, n_counts);
+  if (CLASS (self)->count_pending (self, counts, n_counts))
+    return TRUE;
+  memset (counts, 0, n_counts * sizeof *counts);
+  return FALSE;
 }
 
-void
+gboolean
 triage_store_count_webhooks (TriageStore *self,
                              gint64      *queued,
                              gint64      *failed)
 {
   *queued = *failed = 0;
-  CLASS (self)->count_webhooks (self, queued, failed);
+  if (CLASS (self)->count_webhooks (self, queued, failed))
+    return TRUE;
+  *queued = *failed = 0;
+  return FALSE;
 }
 
 /* ---- the event log (SSE ids and resume) ---- */

@@ -105,12 +105,13 @@ typedef void (*TriageStoreCommitObserver) (gint64   duration_us,
 
 gboolean     triage_store_check           (TriageStore  *self,
                                            GError      **error);
-void         triage_store_count_pending   (TriageStore  *self,
+gboolean     triage_store_count_pending   (TriageStore  *self,
                                            gint64       *counts,
                                            guint         n_counts);
 /* The webhook queue's rows: waiting for an attempt (@queued), kept as failed
- * for good (@failed); of the whole database. */
-void         triage_store_count_webhooks  (TriageStore  *self,
+ * for good (@failed); of the whole database. Both counts return FALSE (and
+ * zeros) when the database did not answer. */
+gboolean     triage_store_count_webhooks  (TriageStore  *self,
                                            gint64       *queued,
                                            gint64       *failed);
 void         triage_store_set_commit_observer (TriageStore              *self,
