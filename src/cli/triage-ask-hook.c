@@ -17,6 +17,7 @@
 
 #include "atp.h"
 #include "triage-ask-hook-request.h"
+#include "triage-ask-hook-waiting.h"
 #include "triage-service-request.h"
 
 #define member_string triage_service_string_member
@@ -52,6 +53,7 @@ typedef struct
   char                 *problem;       /* why there is no answer */
   gboolean              withdrawing;
   guint                 stdout_watch;
+  char                 *waiting;       /* its entry among the waiting hooks */
 } Hook;
 
 static HookEvent
@@ -245,7 +247,8 @@ withdrawn_cb (GObject      *object,
 /* Nobody waits for the answer any more: withdraw the request, then stop. */
 static void
 give_up (Hook       *hook,
-         const char *problem)
+         const char *problem,
+         const char *reason)
 {
   if (hook->withdrawing || hook->request == NULL)
     {
@@ -256,16 +259,25 @@ give_up (Hook       *hook,
   g_free (hook->problem);
   hook->problem = g_strdup (problem);
   g_cancellable_cancel (hook->cancellable);
-  triage_service_request_withdraw_async (hook->request,
-                                         "the agent stopped waiting; it asks in its own prompt",
-                                         NULL, withdrawn_cb, hook);
+  triage_service_request_withdraw_async (hook->request, reason, NULL, withdrawn_cb, hook);
 }
 
 /* Claude Code gave up on the hook (its timeout) or the person pressed Ctrl+C. */
 static gboolean
 on_signal (gpointer data)
 {
-  give_up (data, "interrupted before anyone answered");
+  give_up (data, "interrupted before anyone answered",
+           "the agent stopped waiting; it asks in its own prompt");
+  return G_SOURCE_CONTINUE;
+}
+
+/* A later event of the session (the call went ahead, or the turn is over)
+ * says that Claude Code's own prompt was answered first. */
+static gboolean
+on_release (gpointer data)
+{
+  give_up (data, "answered in Claude Code's own prompt first",
+           "answered in Claude Code's own prompt");
   return G_SOURCE_CONTINUE;
 }
 
@@ -280,8 +292,43 @@ on_stdout_closed (int          fd,
   Hook *hook = data;
 
   hook->stdout_watch = 0;
-  give_up (hook, "Claude Code stopped reading the answer");
+  give_up (hook, "Claude Code stopped reading the answer",
+           "the agent stopped waiting; it asks in its own prompt");
   return G_SOURCE_REMOVE;
+}
+
+/* PostToolUse, PostToolUseFailure: the call went ahead, so a hook still asking
+ * about it was beaten by Claude Code's own prompt; Stop, SessionEnd: the turn
+ * is over, nothing of it is still asked. Those hooks withdraw their requests.
+ * No decision: {}. */
+static gboolean
+release_waiting (JsonObject *input,
+                 const char *event)
+{
+  const char *session = member_string (input, "session_id");
+  const char *tool = member_string (input, "tool_name");
+  JsonNode *tool_input = json_object_get_member (input, "tool_input");
+  g_autoptr(JsonObject) no_decision = json_object_new ();
+  g_autofree char *digest = NULL;
+
+  if (g_strcmp0 (event, "PostToolUse") == 0 || g_strcmp0 (event, "PostToolUseFailure") == 0)
+    {
+      if (session != NULL && tool != NULL && tool_input != NULL)
+        {
+          digest = triage_ask_hook_call_digest (tool, tool_input);
+          triage_ask_hook_waiting_release (session, digest);
+        }
+    }
+  else if (g_strcmp0 (event, "Stop") == 0 || g_strcmp0 (event, "SessionEnd") == 0)
+    {
+      if (session != NULL)
+        triage_ask_hook_waiting_release (session, NULL);
+    }
+  else
+    return FALSE;
+
+  print_object (no_decision);
+  return TRUE;
 }
 
 static void
@@ -380,6 +427,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   gsize length = 0;
   guint sigint_id;
   guint sigterm_id;
+  guint sigusr1_id;
 
   /* Standard output carries the decision and nothing else: GLib would print
    * debug and info lines there when G_MESSAGES_DEBUG is set. */
@@ -403,6 +451,8 @@ triage_ask_hook_run (TriageAskOptions *options)
     }
 
   event = member_string (json_node_get_object (input), "hook_event_name");
+  if (release_waiting (json_node_get_object (input), event))
+    return TRIAGE_ASK_EXIT_ANSWERED;
   hook.event = event_from_name (event);
   if (hook.event == EVENT_UNKNOWN)
     {
@@ -445,6 +495,21 @@ triage_ask_hook_run (TriageAskOptions *options)
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &hook);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &hook);
   hook.stdout_watch = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_stdout_closed, &hook);
+  sigusr1_id = g_unix_signal_add (TRIAGE_ASK_HOOK_RELEASE_SIGNAL, on_release, &hook);
+  if (member_string (json_node_get_object (input), "session_id") != NULL)
+    {
+      g_autoptr(GError) problem = NULL;
+      g_autofree char *digest =
+        triage_ask_hook_call_digest (tool, json_object_get_member (json_node_get_object (input),
+                                                                   "tool_input"));
+
+      hook.waiting = triage_ask_hook_waiting_add (member_string (json_node_get_object (input),
+                                                                 "session_id"),
+                                                  digest, &problem);
+      if (hook.waiting == NULL)
+        g_printerr ("triage-ask: %s; an answer in Claude Code's own prompt will not withdraw "
+                    "the request\n", problem->message);
+    }
 
   triage_service_request_send_async (hook.request, hook.cancellable, sent_cb, &hook);
   g_main_loop_run (hook.loop);
@@ -453,6 +518,9 @@ triage_ask_hook_run (TriageAskOptions *options)
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   g_clear_handle_id (&hook.stdout_watch, g_source_remove);
+  g_source_remove (sigusr1_id);
+  triage_ask_hook_waiting_remove (hook.waiting);
+  g_free (hook.waiting);
   g_cancellable_cancel (hook.cancellable);
   while (g_main_context_iteration (NULL, FALSE))
     ;

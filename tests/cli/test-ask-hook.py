@@ -200,7 +200,8 @@ def test_bad_input_asks_in_the_agent():
                            (b"", "cannot read the hook input"),
                            (json.dumps({"tool_name": "Bash", "tool_input": {}}).encode(),
                             "the hook input has no hook_event_name"),
-                           (json.dumps({"hook_event_name": "Stop"}).encode(), "“Stop”")]:
+                           (json.dumps({"hook_event_name": "Notification"}).encode(),
+                            "“Notification”")]:
             status, out = Hook(s.world, data).result()
             if status != 0 or list(out) != ["systemMessage"] or part not in out["systemMessage"]:
                 raise Failure(f"{data!r}: {status} {out}")
@@ -470,6 +471,46 @@ def test_claude_code_gone_withdraws():
                 raise Failure(f"{kind}: {proc.returncode} {reply['status']} {err!r}")
 
 
+def test_answered_in_claude_code_withdraws():
+    # Claude Code shows its own dialog while a PermissionRequest hook runs and
+    # leaves the hook running when the person answers there first. The hook run
+    # for PostToolUse (the call went ahead) or Stop (the turn is over) makes the
+    # waiting hooks of that session withdraw their requests.
+    with Scenario("answered-there") as s:
+        def ask(command, session="abc123", cwd="/Users/..."):
+            event = dict(PERMISSION_REQUEST, session_id=session, cwd=cwd,
+                         tool_input={"command": command, "description": "d"})
+            hook = Hook(s.world, event)
+            return hook, s.person.waiting(f"Bash in {os.path.basename(cwd)}: {command}")
+
+        def status_of(n):
+            return s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")[1]["status"]
+
+        ran, ran_n = ask("make")
+        other, other_n = ask("make install")
+        elsewhere, elsewhere_n = ask("make", session="another", cwd="/home/user/other")
+        post = dict(PERMISSION_REQUEST, hook_event_name="PostToolUse",
+                    tool_input={"command": "make", "description": "d"},
+                    tool_response={"stdout": "", "stderr": "", "interrupted": False})
+        del post["permission_suggestions"]
+        expect(Hook(s.world, post).result(), (0, {}))
+        expect(ran.result(), (0, {"systemMessage": "Triage: answered in Claude Code's own prompt "
+                                                   "first; asking here instead"}))
+        if status_of(ran_n) != "invalidated":
+            raise Failure(f"the call that went ahead: {status_of(ran_n)}")
+        if status_of(other_n) == "invalidated" or status_of(elsewhere_n) == "invalidated":
+            raise Failure(f"other calls withdrawn: {status_of(other_n)} {status_of(elsewhere_n)}")
+        stop = {"session_id": "abc123", "hook_event_name": "Stop", "stop_hook_active": False,
+                "cwd": "/Users/...", "permission_mode": "default"}
+        expect(Hook(s.world, stop).result(), (0, {}))
+        other.result()
+        if status_of(other_n) != "invalidated" or status_of(elsewhere_n) == "invalidated":
+            raise Failure(f"after Stop: {status_of(other_n)} {status_of(elsewhere_n)}")
+        s.server.respond_as_client(elsewhere_n["id"], "allow")
+        expect(elsewhere.result(), (0, {"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+
+
 def test_server_gone_mid_wait():
     # The server dies while the person has not answered: Claude Code's own prompt
     # asks at once (the agent is waiting), never an allow.
@@ -516,6 +557,7 @@ run([
     ("dangerous commands flagged", test_dangerous_commands_flagged),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
+    ("answered in Claude Code: withdrawn", test_answered_in_claude_code_withdraws),
     ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
     ("bad options", test_bad_options),
 ])
