@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "atp.h"
 #include "triage-service.h"
@@ -415,9 +416,25 @@ describe (const char *tool,
                                 ? ", outside its sandbox" : "");
     }
   if (path != NULL && g_str_equal (tool, "Write"))
-    return g_strdup_printf ("Claude Code wants to write %s (%u lines).", path,
-                            count_lines (member_string (tool_input, "content")
-                                           ? member_string (tool_input, "content") : ""));
+    {
+      const char *content = member_string (tool_input, "content");
+      guint lines = count_lines (content != NULL ? content : "");
+      g_autofree char *now = NULL;
+      g_autofree char *replacing = NULL;
+      GStatBuf st;
+
+      /* Writing over a file destroys what it holds: say so. */
+      if (g_stat (path_of (tool_input), &st) == 0)
+        {
+          now = read_regular_file (path_of (tool_input));
+          replacing = now != NULL
+            ? g_strdup_printf (", replacing the file there now (%u %s)", count_lines (now),
+                               count_lines (now) == 1 ? "line" : "lines")
+            : g_strdup (", replacing what is there now");
+        }
+      return g_strdup_printf ("Claude Code wants to write %s (%u %s)%s.", path, lines,
+                              lines == 1 ? "line" : "lines", replacing != NULL ? replacing : "");
+    }
   if (path != NULL && edits != NULL && g_str_equal (tool, "Edit"))
     return g_strdup_printf ("Claude Code wants to change %s%s.", path,
                             member_true (tool_input, "replace_all") ? " (every occurrence)" : "");

@@ -239,6 +239,13 @@ def test_write_and_edit_attachments():
         if n["context"]["attachments"][0]["type"] != "text/markdown" or \
                 attachment_text(n) != "# Notes\n\nhello\n":
             raise Failure(f"Write attachment {n['context']['attachments']}")
+        write["tool_input"] = {"file_path": path, "content": "print('hi')\n"}
+        hook = Hook(s.world, write)
+        n = s.person.answer("Write in shop: app.py", "deny", "no")
+        hook.result()
+        if n["context"]["description"] != (f"Claude Code wants to write {path} (1 line), "
+                                           "replacing the file there now (5 lines)."):
+            raise Failure(f"Write over a file: {n['context']['description']!r}")
         edit = {"session_id": "s", "cwd": project, "hook_event_name": "PreToolUse",
                 "tool_name": "Edit", "tool_use_id": "t2",
                 "tool_input": {"file_path": path, "old_string": "    return 1",
