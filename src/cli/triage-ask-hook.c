@@ -54,6 +54,7 @@ typedef struct
   gboolean              withdrawing;
   guint                 stdout_watch;
   char                 *waiting;       /* its entry among the waiting hooks */
+  gboolean              done;          /* the wait is over, whatever comes now */
 } Hook;
 
 static HookEvent
@@ -276,8 +277,11 @@ on_signal (gpointer data)
 static gboolean
 on_release (gpointer data)
 {
-  give_up (data, "answered in Claude Code's own prompt first",
-           "answered in Claude Code's own prompt");
+  Hook *hook = data;
+
+  if (!hook->done)
+    give_up (hook, "answered in Claude Code's own prompt first",
+             "answered in Claude Code's own prompt");
   return G_SOURCE_CONTINUE;
 }
 
@@ -427,7 +431,6 @@ triage_ask_hook_run (TriageAskOptions *options)
   gsize length = 0;
   guint sigint_id;
   guint sigterm_id;
-  guint sigusr1_id;
 
   /* Standard output carries the decision and nothing else: GLib would print
    * debug and info lines there when G_MESSAGES_DEBUG is set. */
@@ -495,7 +498,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &hook);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &hook);
   hook.stdout_watch = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_stdout_closed, &hook);
-  sigusr1_id = g_unix_signal_add (TRIAGE_ASK_HOOK_RELEASE_SIGNAL, on_release, &hook);
+  g_unix_signal_add (TRIAGE_ASK_HOOK_RELEASE_SIGNAL, on_release, &hook);
   if (member_string (json_node_get_object (input), "session_id") != NULL)
     {
       g_autoptr(GError) problem = NULL;
@@ -513,14 +516,18 @@ triage_ask_hook_run (TriageAskOptions *options)
 
   triage_service_request_send_async (hook.request, hook.cancellable, sent_cb, &hook);
   g_main_loop_run (hook.loop);
+  hook.done = TRUE;
+  /* Released no more, but a release already on its way is still caught: the
+   * source stays, since removing the last one puts SIGUSR1's default back,
+   * which would kill the hook after its decision and Claude Code reads no
+   * decision of a hook that did not exit 0. */
+  triage_ask_hook_waiting_remove (hook.waiting);
+  g_free (hook.waiting);
   decide (&hook);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   g_clear_handle_id (&hook.stdout_watch, g_source_remove);
-  g_source_remove (sigusr1_id);
-  triage_ask_hook_waiting_remove (hook.waiting);
-  g_free (hook.waiting);
   g_cancellable_cancel (hook.cancellable);
   while (g_main_context_iteration (NULL, FALSE))
     ;
