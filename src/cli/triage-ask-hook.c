@@ -111,20 +111,27 @@ read_input (gsize   *length,
   return (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
 }
 
-/* The event of an input that cannot be parsed, as far as its text says: so a
- * PreToolUse hook still answers "ask" to a call too large or broken to read. */
-static HookEvent
+/* The event name of an input that cannot be parsed, as far as its text says:
+ * so a PreToolUse hook still answers "ask" to a call too large or broken to
+ * read. */
+static char *
 event_in_text (const char *text)
 {
   g_autoptr(GMatchInfo) match = NULL;
   g_autoptr(GRegex) regex = g_regex_new ("\"hook_event_name\"\\s*:\\s*\"(\\w+)\"",
                                          G_REGEX_RAW, 0, NULL);
-  g_autofree char *name = NULL;
 
   if (!g_regex_match_full (regex, text, -1, 0, 0, &match, NULL))
-    return EVENT_UNKNOWN;
-  name = g_match_info_fetch (match, 1);
-  return event_from_name (name);
+    return NULL;
+  return g_match_info_fetch (match, 1);
+}
+
+/* The events after which a waiting hook may be released (release_waiting ()). */
+static gboolean
+is_release_event (const char *event)
+{
+  return g_strcmp0 (event, "PostToolUse") == 0 || g_strcmp0 (event, "PostToolUseFailure") == 0 ||
+         g_strcmp0 (event, "Stop") == 0 || g_strcmp0 (event, "SessionEnd") == 0;
 }
 
 static void
@@ -315,6 +322,8 @@ release_waiting (JsonObject *input,
   g_autoptr(JsonObject) no_decision = json_object_new ();
   g_autofree char *digest = NULL;
 
+  if (!is_release_event (event))
+    return FALSE;
   if (g_strcmp0 (event, "PostToolUse") == 0 || g_strcmp0 (event, "PostToolUseFailure") == 0)
     {
       if (session != NULL && tool != NULL && tool_input != NULL)
@@ -323,13 +332,8 @@ release_waiting (JsonObject *input,
           triage_ask_hook_waiting_release (session, digest);
         }
     }
-  else if (g_strcmp0 (event, "Stop") == 0 || g_strcmp0 (event, "SessionEnd") == 0)
-    {
-      if (session != NULL)
-        triage_ask_hook_waiting_release (session, NULL);
-    }
-  else
-    return FALSE;
+  else if (session != NULL)
+    triage_ask_hook_waiting_release (session, NULL);
 
   print_object (no_decision);
   return TRUE;
@@ -448,8 +452,19 @@ triage_ask_hook_run (TriageAskOptions *options)
     {
       g_autofree char *problem = g_strdup_printf ("cannot read the hook input: %s",
                                                   error->message);
+      g_autofree char *named = event_in_text (text);
 
-      print_fallback (event_in_text (text), problem);
+      /* A tool's large output (PostToolUse) is no reason to alarm anyone:
+       * the turn's Stop releases what this one could not. */
+      if (is_release_event (named))
+        {
+          g_autoptr(JsonObject) no_decision = json_object_new ();
+
+          g_printerr ("triage-ask: %s\n", problem);
+          print_object (no_decision);
+          return TRIAGE_ASK_EXIT_ANSWERED;
+        }
+      print_fallback (event_from_name (named), problem);
       return TRIAGE_ASK_EXIT_ANSWERED;
     }
 

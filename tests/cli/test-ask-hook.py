@@ -507,6 +507,11 @@ def test_answered_in_claude_code_withdraws():
             raise Failure(f"the call that went ahead: {status_of(ran_n)}")
         if status_of(other_n) == "invalidated" or status_of(elsewhere_n) == "invalidated":
             raise Failure(f"other calls withdrawn: {status_of(other_n)} {status_of(elsewhere_n)}")
+        # A tool's output too large to read: no release, and no alarm either.
+        big = dict(post, tool_response={"stdout": "x" * (9 << 20)})
+        expect(Hook(s.world, json.dumps(big).encode()).result(), (0, {}))
+        if status_of(other_n) == "invalidated":
+            raise Failure("a PostToolUse too large to read released a hook")
         stop = {"session_id": "abc123", "hook_event_name": "Stop", "stop_hook_active": False,
                 "cwd": "/Users/...", "permission_mode": "default"}
         expect(Hook(s.world, stop).result(), (0, {}))
