@@ -6,6 +6,7 @@
  */
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "inbox-pane-test-common.h"
@@ -55,6 +56,58 @@ clipboard_text_cb (GObject      *object,
   *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
   if (*text == NULL)
     *text = g_strdup ("");
+}
+
+static void
+make_program (const char *dir,
+              const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "#!/bin/sh\n", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0700), ==, 0);
+}
+
+/* Run from a build tree (build-aux/start.sh, the README's first command),
+ * the suggested command names the tree's triage-ask by its whole path: no
+ * new terminal has it on its PATH, and "triage-ask" alone was "command not
+ * found". Installed, triage-ask lies beside the app and keeps its name. */
+static void
+test_example_command (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("triage-example-XXXXXX", NULL);
+  g_autofree char *tree = g_build_filename (root, "my build", "src", NULL);
+  g_autofree char *app_dir = g_build_filename (tree, "app", NULL);
+  g_autofree char *cli_dir = g_build_filename (tree, "cli", NULL);
+  g_autofree char *app = g_build_filename (app_dir, "triage", NULL);
+  g_autofree char *bin = g_build_filename (root, "bin", NULL);
+  g_autofree char *installed = g_build_filename (bin, "triage", NULL);
+  g_autofree char *ask = g_build_filename (cli_dir, "triage-ask", NULL);
+  g_autofree char *quoted = g_shell_quote (ask);
+  g_autofree char *expected = g_strconcat (quoted, " --confirm \"Deploy 2.1 to production?\"", NULL);
+  g_autofree char *in_tree = NULL;
+  g_autofree char *alone = NULL;
+  g_autofree char *beside = NULL;
+  g_autofree char *unknown = NULL;
+
+  make_program (app_dir, "triage");
+  alone = triage_inbox_dup_example_command (app);
+  g_assert_cmpstr (alone, ==, TRIAGE_INBOX_EXAMPLE_COMMAND);
+
+  make_program (cli_dir, "triage-ask");
+  in_tree = triage_inbox_dup_example_command (app);
+  g_assert_cmpstr (in_tree, ==, expected);
+
+  make_program (bin, "triage");
+  make_program (bin, "triage-ask");
+  beside = triage_inbox_dup_example_command (installed);
+  g_assert_cmpstr (beside, ==, TRIAGE_INBOX_EXAMPLE_COMMAND);
+
+  unknown = triage_inbox_dup_example_command (NULL);
+  g_assert_cmpstr (unknown, ==, TRIAGE_INBOX_EXAMPLE_COMMAND);
+
+  ui_test_remove_tree (root);
 }
 
 static void
@@ -390,6 +443,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
+  g_test_add_func ("/inbox/pane/example-command", test_example_command);
   INBOX_PANE_TEST_ADD ("/inbox/pane/empty", test_empty);
   INBOX_PANE_TEST_ADD ("/inbox/pane/sorted", test_sorted);
   inbox_pane_test_add_search ();

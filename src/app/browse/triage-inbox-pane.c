@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "triage-inbox"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "triage-browse-style.h"
 #include "triage-inbox-pane-private.h"
@@ -224,6 +225,51 @@ teardown_row (GtkSignalListItemFactory *factory,
   g_hash_table_remove (self->bound_rows, gtk_list_item_get_child (item));
 }
 
+/**
+ * triage_inbox_dup_example_command:
+ * @program: (nullable): the running app's own file
+ *
+ * The app run from a build tree (build-aux/start.sh, `meson devenv`) has
+ * its triage-ask in the tree, on no PATH a new terminal has: there the
+ * command names it by its whole path, so that it runs as pasted. Installed,
+ * triage-ask lies beside the app and goes by its name.
+ *
+ * Returns: (transfer full): the command the empty inbox suggests
+ */
+char *
+triage_inbox_dup_example_command (const char *program)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *beside = NULL;
+  g_autofree char *in_tree = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  const char *args = TRIAGE_INBOX_EXAMPLE_COMMAND + strlen ("triage-ask");
+
+  if (program == NULL)
+    return g_strdup (TRIAGE_INBOX_EXAMPLE_COMMAND);
+
+  dir = g_path_get_dirname (program);
+  beside = g_build_filename (dir, "triage-ask", NULL);
+  in_tree = g_build_filename (dir, "..", "cli", "triage-ask", NULL);
+  if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE) ||
+      !g_file_test (in_tree, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (TRIAGE_INBOX_EXAMPLE_COMMAND);
+
+  /* Without the "..": the path as a person would type it. */
+  file = g_file_new_for_path (in_tree);
+  path = g_file_get_path (file);
+  for (const char *p = path; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("/._+-", *p) == NULL)
+      {
+        g_autofree char *quoted = g_shell_quote (path);
+
+        return g_strconcat (quoted, args, NULL);
+      }
+
+  return g_strconcat (path, args, NULL);
+}
+
 /* Actions */
 
 
@@ -232,7 +278,9 @@ copy_example_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), TRIAGE_INBOX_EXAMPLE_COMMAND);
+  TriageInboxPane *self = TRIAGE_INBOX_PANE (widget);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), gtk_label_get_label (self->example_label));
 }
 
 /* Public API */
@@ -529,7 +577,18 @@ triage_inbox_pane_init (TriageInboxPane *self)
   self->bound_rows = g_hash_table_new (NULL, NULL);
   self->state = TRIAGE_INBOX_PANE_EMPTY;
 
-  gtk_label_set_label (self->example_label, TRIAGE_INBOX_EXAMPLE_COMMAND);
+  {
+    g_autofree char *program = g_file_read_link ("/proc/self/exe", NULL);
+    g_autofree char *example = triage_inbox_dup_example_command (program);
+
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    gtk_label_set_label (self->example_label, example);
+    /* A path wrapped inside a word gets no hyphen: the command is pasted or typed as shown. */
+    pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+    gtk_label_set_attributes (self->example_label, attrs);
+    pango_attr_list_unref (attrs);
+  }
 
   /* source → sort → filter → selection */
   self->sort_model = gtk_sort_list_model_new (NULL,

@@ -38,6 +38,8 @@ typedef enum
 
 G_DECLARE_FINAL_TYPE (TriageInboxPane, triage_inbox_pane, TRIAGE, INBOX_PANE, AdwBin)
 
+char                 *triage_inbox_dup_example_command       (const char      *program);
+
 GtkWidget            *triage_inbox_pane_new                  (void);
 GListModel           *triage_inbox_pane_get_model            (TriageInboxPane *self);
 void                  triage_inbox_pane_set_model            (TriageInboxPane *self,
