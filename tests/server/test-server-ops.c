@@ -620,7 +620,7 @@ spawn_on_file (const char *database)
 /* Two servers started at once on a new SQLite file (the app's own and the
  * user unit's, say): both serve, neither trips over the other's migration.
  * Each round used to end with one of them refusing to start ("table users
- * already exists"). */
+ * already exists"). The file they made is their owner's only. */
 static void
 test_start_together (void)
 {
@@ -633,10 +633,15 @@ test_start_together (void)
     {
       g_autofree char *dir = g_dir_make_tmp ("triage-test-together-XXXXXX", NULL);
       g_autofree char *database = g_build_filename (dir, "server.db", NULL);
+      g_autofree char *wal = g_strconcat (database, "-wal", NULL);
       GSubprocess *servers[2];
+      mode_t umask_before;
 
+      /* The usual umask, which would leave the database readable by everybody. */
+      umask_before = umask (022);
       for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
         servers[i] = spawn_on_file (database);
+      umask (umask_before);
       for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
         {
           g_autoptr(GDataInputStream) out =
@@ -647,6 +652,16 @@ test_start_together (void)
           /* Its first line once it serves, or the end of its output. */
           line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
           g_assert_no_error (error);
+          if (i == 0 && line != NULL)
+            {
+              /* It holds the webhook secrets as given: its owner's only. */
+              GStatBuf st;
+
+              g_assert_cmpint (g_stat (database, &st), ==, 0);
+              g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+              g_assert_cmpint (g_stat (wal, &st), ==, 0);
+              g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+            }
           g_subprocess_send_signal (servers[i], SIGTERM);
           g_subprocess_communicate_utf8 (servers[i], NULL, NULL, NULL, &err, &error);
           g_assert_no_error (error);

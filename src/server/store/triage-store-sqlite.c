@@ -10,8 +10,11 @@
 
 #define G_LOG_DOMAIN "triage-store-sqlite"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
@@ -213,8 +216,13 @@ triage_store_sqlite_new (const char *path,
 {
   g_autoptr(TriageStoreSqlite) self = g_object_new (TRIAGE_TYPE_STORE_SQLITE, NULL);
   sqlite3_stmt *stmt;
-  int version;
+  int version, fd;
 
+  /* A new database is its owner's only, whatever the umask: it holds the
+   * services' webhook secrets as given (its -wal and -shm take its mode;
+   * triage-server backup makes its copies so too). */
+  if ((fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0)
+    close (fd);
   if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
     {
