@@ -318,6 +318,19 @@ test_command_line (void)
   const char *empty_password[] = { "--database", "postgresql:///triage",
                                    "--database-password-file", empty, NULL };
 
+  g_autoptr(GSubprocess) help = NULL;
+  g_autofree char *help_text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* --help names the backup subcommand too. */
+  help = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, g_getenv ("TRIAGE_SERVER"),
+                           "--help", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (help, NULL, NULL, &help_text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (help));
+  g_assert_nonnull (strstr (help_text, "triage-server backup [--database PATH] DEST"));
+
   assert_refused (open_plain, 2, "not a loopback address");
   assert_refused (bad_address, 2, "expected HOST:PORT");
   assert_refused (unresolvable, 2, "cannot resolve no-such-host.invalid");
