@@ -542,9 +542,11 @@ triage_ask_hook_build_request (JsonObject  *input,
     if (member_string (input, kept[i]) != NULL)
       json_object_set_string_member (metadata, kept[i], member_string (input, kept[i]));
 
+  /* Any tool's command: an MCP server's shell tool runs it as Bash would. */
+  if (command != NULL)
+    flag_command (command, flags);
   if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
     {
-      flag_command (command, flags);
       add_attachment (context, g_str_equal (tool, "Bash") ? "text/x-shellscript" : "text/plain",
                       "Command", command);
     }

@@ -431,6 +431,15 @@ def test_dangerous_commands_flagged():
             hook.result()
             if n["actions"][0].get("flags") != flags:
                 raise Failure(f"{command}: flags {n['actions'][0].get('flags')}, want {flags}")
+        # An MCP server's shell tool runs its command as Bash would.
+        event = dict(PRE_TOOL_USE_BASH, tool_name="mcp__desktop__execute_command",
+                     tool_input={"command": "rm -rf ~/photos", "timeout_ms": 5000})
+        hook = Hook(s.world, event)
+        n = s.person.answer("mcp__desktop__execute_command in my-project: rm -rf ~/photos",
+                            "deny", "no")
+        hook.result()
+        if n["actions"][0].get("flags") != ["destructive", "irreversible"]:
+            raise Failure(f"MCP command: flags {n['actions'][0].get('flags')}")
 
 
 def test_interrupted_withdraws():
