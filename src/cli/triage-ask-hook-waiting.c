@@ -114,15 +114,15 @@ triage_ask_hook_waiting_release (const char *session_id,
       if (end == NULL || *end != '\0' || pid <= 1 || pid == getpid () ||
           !g_file_get_contents (entry, &text, NULL, NULL))
         continue;
+      if (!is_waiting_hook ((pid_t) pid))
+        {
+          g_unlink (entry);     /* left by a hook that was killed, of any session */
+          continue;
+        }
       lines = g_strsplit (text, "\n", 3);
       if (g_strv_length (lines) < 2 || !g_str_equal (lines[0], session_id) ||
           (digest != NULL && !g_str_equal (lines[1], digest)))
         continue;
-      if (!is_waiting_hook ((pid_t) pid))
-        {
-          g_unlink (entry);     /* left by a hook that was killed */
-          continue;
-        }
       if (kill ((pid_t) pid, TRIAGE_ASK_HOOK_RELEASE_SIGNAL) == 0)
         released++;
     }

@@ -509,7 +509,12 @@ def test_answered_in_claude_code_withdraws():
                     tool_input={"command": "make", "description": "d"},
                     tool_response={"stdout": "", "stderr": "", "interrupted": False})
         del post["permission_suggestions"]
+        hooks = os.path.join(s.world.runtime, "triage", "hooks")
+        with open(os.path.join(hooks, "999999999"), "w") as f:
+            f.write("gone\nffff\n")      # left by a hook that was killed, another session
         expect(Hook(s.world, post).result(), (0, {}))
+        if os.path.exists(os.path.join(hooks, "999999999")):
+            raise Failure("the entry of a hook that is gone was kept")
         expect(ran.result(), (0, {"systemMessage": "Triage: answered in Claude Code's own prompt "
                                                    "first; asking here instead"}))
         if status_of(ran_n) != "invalidated":
@@ -530,6 +535,8 @@ def test_answered_in_claude_code_withdraws():
         s.server.respond_as_client(elsewhere_n["id"], "allow")
         expect(elsewhere.result(), (0, {"hookSpecificOutput": {
             "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+        if os.listdir(hooks):
+            raise Failure(f"entries left after the hooks ended: {os.listdir(hooks)}")
 
 
 def test_server_gone_mid_wait():
