@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-decision-view-private.h"
 #include "triage-response-editor-private.h"
 #include "widgets-test-util.h"
@@ -210,6 +211,59 @@ test_header (Fixture       *fixture,
   g_assert_false (gtk_widget_get_visible (part (fixture, "countdown_box")));
   g_assert_false (triage_decision_view_get_read_only (fixture->view));
   g_assert_false (banner_shown (fixture));
+}
+
+/* The longest run of characters with no place to break in @text. */
+static guint
+longest_unbroken_run (const char *text)
+{
+  guint longest = 0;
+  guint run = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || c == 0x200B || c == '-')
+        run = 0;
+      else
+        {
+          run++;
+          longest = MAX (longest, run);
+        }
+    }
+
+  return longest;
+}
+
+/* A service's name and id of one unbroken word (an agent picks them): the
+ * labels break them where the view breaks a title, not character by
+ * character with a hyphen Pango adds and the name does not have. */
+static void
+test_header_unbroken_name (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *name = g_strnfill (150, 'N');
+  g_autofree char *service_id = g_strnfill (120, 'n');
+  g_autofree char *json = g_strdup_printf ("{\"id\": \"7b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f\", \"version\": \"1.0\","
+                                           " \"timestamp\": \"2025-05-25T10:30:00Z\","
+                                           " \"service\": {\"id\": \"%s\", \"name\": \"%s\"},"
+                                           " \"context\": {\"title\": \"T\", \"description\": \"D\"},"
+                                           " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\","
+                                           " \"response_type\": \"simple\"}], \"status\": \"created\"}",
+                                           service_id, name);
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&fixture->notification, atp_notification_unref);
+  fixture->notification = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+  triage_decision_view_set_notification (fixture->view, fixture->notification);
+  widgets_test_pump ();
+
+  g_assert_cmpuint (longest_unbroken_run (part_text (fixture, "service_label")), <=, TRIAGE_SHOWN_RUN_CHARS);
+  g_assert_cmpuint (longest_unbroken_run (part_text (fixture, "service_id_label")), <=, TRIAGE_SHOWN_RUN_CHARS);
+  g_assert_true (g_str_has_prefix (part_text (fixture, "service_label"), "NNNN"));
+  g_assert_true (g_str_has_suffix (part_text (fixture, "service_label"), "N…"));
 }
 
 static void
@@ -672,6 +726,7 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add ("/decision-view/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("header", test_header);
+  ADD ("header/unbroken-name", test_header_unbroken_name);
   ADD ("metadata", test_metadata);
   ADD ("attachments", test_attachments);
   ADD ("editors", test_editors);

@@ -159,8 +159,11 @@ _triage_decision_view_build_header (TriageDecisionView *self)
 
   g_autofree char *service = triage_format_cut_text (notification->service.name,
                                                      TRIAGE_SHOWN_NAME_CHARS);
-  g_autofree char *service_id = triage_format_cut_text (notification->service.id ? notification->service.id : "",
-                                                        TRIAGE_SHOWN_NAME_CHARS);
+  /* Labels that wrap: places to break a long word, as the title has. */
+  g_autofree char *shown_service = triage_format_shown_text (notification->service.name,
+                                                             TRIAGE_SHOWN_NAME_CHARS);
+  g_autofree char *service_id = triage_format_shown_text (notification->service.id ? notification->service.id : "",
+                                                          TRIAGE_SHOWN_NAME_CHARS);
   g_autofree char *title = triage_format_shown_text (notification->context.title,
                                                    TRIAGE_SHOWN_TITLE_CHARS);
   g_autofree char *description = triage_format_shown_text (notification->context.description,
@@ -169,7 +172,7 @@ _triage_decision_view_build_header (TriageDecisionView *self)
                                                      TRIAGE_SHOWN_NAME_CHARS);
 
   adw_avatar_set_text (self->service_avatar, service);
-  gtk_label_set_label (self->service_label, service);
+  gtk_label_set_label (self->service_label, shown_service);
   gtk_label_set_label (self->service_id_label, service_id);
   gtk_widget_set_visible (GTK_WIDGET (self->service_id_label), notification->service.id != NULL);
 

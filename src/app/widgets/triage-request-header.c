@@ -214,6 +214,7 @@ triage_request_header_set_request (TriageRequestHeader *self,
   const char *description;
   g_autofree char *service = NULL;
   g_autofree char *service_id = NULL;
+  g_autofree char *shown_service = NULL;
   g_autofree char *title = NULL;
   g_autofree char *shown_description = NULL;
   g_autofree char *project = NULL;
@@ -235,10 +236,12 @@ triage_request_header_set_request (TriageRequestHeader *self,
     }
 
   service = triage_format_cut_text (request->service.name, TRIAGE_SHOWN_NAME_CHARS);
-  service_id = triage_format_cut_text (request->service.id ? request->service.id : "",
-                                       TRIAGE_SHOWN_NAME_CHARS);
+  /* Labels that wrap: places to break a long word, as the title has. */
+  shown_service = triage_format_shown_text (request->service.name, TRIAGE_SHOWN_NAME_CHARS);
+  service_id = triage_format_shown_text (request->service.id ? request->service.id : "",
+                                         TRIAGE_SHOWN_NAME_CHARS);
   adw_avatar_set_text (self->service_avatar, service);
-  gtk_label_set_label (self->service_label, service);
+  gtk_label_set_label (self->service_label, shown_service);
   gtk_label_set_label (self->service_id_label, service_id);
   gtk_widget_set_visible (GTK_WIDGET (self->service_id_label), request->service.id != NULL);
 
