@@ -56,6 +56,7 @@ test_lifecycle (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
   g_autofree char *alice = NULL, *bob = NULL, *service_id = NULL, *key = NULL, *secret = NULL;
+  g_autofree char *other_key = NULL;
   const char *recipients[] = { "alice", NULL };
 
   g_assert_no_error (error);
@@ -63,6 +64,8 @@ test_lifecycle (void)
   g_assert_true (triage_test_server_create_user (server, "bob", &bob, &error));
   g_assert_true (triage_test_server_create_service (server, "svc", recipients, NULL,
                                                     &service_id, &key, &secret, &error));
+  g_assert_true (triage_test_server_create_service (server, "other", recipients, NULL,
+                                                    NULL, &other_key, NULL, &error));
   g_assert_no_error (error);
 
   expect (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"x\"}", 401, "AUTH_INVALID_TOKEN");
@@ -79,6 +82,9 @@ test_lifecycle (void)
           "{\"id\":\"" NOTIFICATION_ID "\",\"context\":{\"title\":\"X\",\"description\":\"D\"},"
           "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}",
           409, "NOTIFICATION_ALREADY_EXISTS");
+  /* The same body from another service is no retry: the id is taken. */
+  expect (server, "POST", "/api/v1/notifications", other_key, NOTIFICATION, 409,
+          "NOTIFICATION_ALREADY_EXISTS");
   expect (server, "GET", "/api/v1/client/notifications/" NOTIFICATION_ID, bob, NULL, 404, NULL);
   expect (server, "GET", "/api/v1/client/notifications?status=pending", alice, NULL, 200,
           "\"total_count\":1");

@@ -309,6 +309,20 @@ test_client_frames (Fixture       *fixture,
     status = srv_status_of (fixture->server, fixture->key, id);
     g_assert_cmpstr (status, ==, "acknowledged");
   }
+
+  /* Acknowledged after its answer: it stays answered. The frames of a
+   * connection are read in order, so once the bad JSON after it has its
+   * error, the acknowledgement has been handled. */
+  srv_respond (fixture->server, fixture->alice, id);
+  srv_wait_until (srv_find_update (other, id, "responded") != NULL, "the responded update");
+  send_text (sock, frame);
+  send_text (sock, "{not json");
+  errors++;
+  srv_wait_until (srv_count_frames (sock, "error", NULL) == errors, "an error after the late ack");
+  g_free (status);
+  status = srv_status_of (fixture->server, fixture->key, id);
+  g_assert_cmpstr (status, ==, "responded");
+  g_assert_cmpuint (srv_count_frames (other, "status_update", id), ==, 3);
 }
 
 /* An idle limit of three beats, not two: on a loaded machine an answer may
