@@ -2,7 +2,10 @@
 # hostile-peer.py — an "ATP server" that answers what a real triage-server never
 # would, for the libatp net tests: broken 2xx bodies, proxy errors, oversized
 # answers, redirects, silence, and a WebSocket that sends unknown, garbage and
-# binary frames around a heartbeat and one valid notification.
+# binary frames around a heartbeat and one valid notification. With the token
+# "repeat" its pending list holds that notification too, and the WebSocket sends
+# it again and one already settled (a server repeating itself); with the token
+# "full" the WebSocket is closed at once with 4029 and no error frame.
 #
 # It runs in its own process (libsoup 3.2's SoupServer leaks accepted sockets,
 # which would drown the ASan run of the test in noise). It prints
@@ -36,6 +39,8 @@ NOTIFICATION = {
     "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}],
     "status": "delivered",
 }
+SETTLED = dict(NOTIFICATION, id="9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c0e",
+               context={"title": "Peer, settled", "description": "d"}, status="responded")
 
 
 def ws_frame(opcode, payload):
@@ -85,6 +90,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.close_connection = True
 
+    def token(self):
+        return self.headers.get("Authorization", "").removeprefix("Bearer ")
+
     def do_GET(self):
         path = self.path.split("?")[0]
         if path == "/api/v1/client/stream":
@@ -100,8 +108,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                              "details": {"field": "limit"},
                                              "request_id": "r"}))
                 return
-            self.answer(200, json.dumps({"notifications": [], "pagination": {
-                "next_cursor": None, "has_more": False, "total_count": 0}}))
+            items = [NOTIFICATION] if self.token() == "repeat" else []
+            self.answer(200, json.dumps({"notifications": items, "pagination": {
+                "next_cursor": None, "has_more": False, "total_count": len(items)}}))
         elif path == "/peer/frames":
             with lock:
                 self.answer(200, json.dumps(received_frames))
@@ -137,6 +146,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.flush()
 
+        if self.token() == "full":
+            self.wfile.write(ws_frame(8, struct.pack("!H", 4029) + b"too many connections"))
+            self.wfile.flush()
+            ws_read(self.rfile)   # the client's close
+            self.close_connection = True
+            return
+
         frames = [
             (1, json.dumps({"type": "x-future", "data": {"a": 1}})),
             (1, json.dumps({"type": "x-future-2"})),
@@ -146,6 +162,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             (1, json.dumps({"type": "heartbeat", "data": {"timestamp": "2026-05-01T12:00:00Z"}})),
             (1, json.dumps({"type": "notification", "data": NOTIFICATION})),
         ]
+        if self.token() == "repeat":
+            frames += [
+                (1, json.dumps({"type": "notification", "data": NOTIFICATION})),
+                (1, json.dumps({"type": "notification", "data": SETTLED})),
+            ]
         for opcode, payload in frames:
             data = payload.encode() if isinstance(payload, str) else payload
             self.wfile.write(ws_frame(opcode, data))

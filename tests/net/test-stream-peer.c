@@ -58,24 +58,38 @@ peer_got_heartbeat_ack (NetPeer *peer)
 }
 
 static void
-test_peer_frames (void)
+peer_on_resynced (AtpStream *stream,
+                  GPtrArray *pending,
+                  guint     *count)
 {
+  (*count)++;
+}
+
+/* @token "repeat": the peer's pending list holds its notification, which
+ * comes again, live, with one already settled (never shown). */
+static void
+test_peer_frames (gconstpointer data)
+{
+  const char *token = data;
   NetPeer *peer = net_peer_start ();
   g_autoptr(GError) error = NULL;
   g_autoptr(AtpClient) client = NULL;
   AtpStream *stream;
   guint received = 0;
   guint connecting = 0;
+  guint resynced = 0;
 
   client = atp_client_new (peer->url, &error);
   g_assert_no_error (error);
-  atp_client_set_token (client, "t");
+  atp_client_set_token (client, token);
   stream = g_object_new (ATP_TYPE_STREAM, "client", client, "watch-system", FALSE, NULL);
   g_signal_connect (stream, "notification-received", G_CALLBACK (peer_on_received), &received);
   g_signal_connect (stream, "notify::state", G_CALLBACK (peer_on_state), &connecting);
+  g_signal_connect (stream, "resynced", G_CALLBACK (peer_on_resynced), &resynced);
   atp_stream_start (stream);
 
-  net_test_wait_until (received == 1, "the peer's notification");
+  /* The frames held while the list was read are handled once it is in. */
+  net_test_wait_until (resynced == 1 && received >= 1, "the peer's notification");
   net_test_wait_until (peer_got_heartbeat_ack (peer), "the heartbeat answer");
 
   /* Nothing above broke the connection. */
@@ -89,13 +103,45 @@ test_peer_frames (void)
   net_peer_stop (peer);
 }
 
+/* A server that closes with 4029 and no error frame first: too many streams
+ * all the same. */
+static void
+test_peer_too_many (void)
+{
+  NetPeer *peer = net_peer_start ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  AtpStream *stream;
+
+  client = atp_client_new (peer->url, &error);
+  g_assert_no_error (error);
+  atp_client_set_token (client, "full");
+  stream = g_object_new (ATP_TYPE_STREAM, "client", client, "watch-system", FALSE, NULL);
+  atp_stream_set_backoff (stream, 60000, 60000);
+  atp_stream_start (stream);
+
+  net_test_wait_until (atp_stream_get_state (stream) == ATP_STREAM_STATE_RECONNECTING, "the refusal");
+  net_assert_error (atp_stream_get_last_error (stream), ATP_ERROR_RATE_LIMIT_EXCEEDED,
+                    "too many open connections");
+
+  /* The resync's read of the pending list, cut short, lets go of it once
+   * its callback has run. */
+  atp_stream_stop (stream);
+  g_object_add_weak_pointer (G_OBJECT (stream), (gpointer *) &stream);
+  g_object_unref (stream);
+  net_test_wait_until (stream == NULL, "the stream to be let go");
+  net_peer_stop (peer);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/stream/peer-frames", test_peer_frames);
+  g_test_add_data_func ("/stream/peer-frames", "t", test_peer_frames);
+  g_test_add_data_func ("/stream/peer-repeats", "repeat", test_peer_frames);
+  g_test_add_func ("/stream/peer-too-many", test_peer_too_many);
 
   return g_test_run ();
 }
