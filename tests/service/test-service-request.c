@@ -6,10 +6,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <signal.h>
 #include <string.h>
 #include <gio/gunixsocketaddress.h>
 
 #include "atp.h"
+#include "atp-stream.h"
 #include "triage-service-request.h"
 #include "triage-test-server.h"
 
@@ -198,6 +200,233 @@ test_unreachable (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "gave up after retrying"));
 }
 
+/* Waits until the service reads @id with @status. */
+static void
+wait_status (Fixture    *fixture,
+             const char *id,
+             AtpStatus   status)
+{
+  gint64 limit = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      g_autoptr(GAsyncResult) got = NULL;
+      g_autoptr(AtpNotification) notification = NULL;
+      g_autoptr(GError) error = NULL;
+
+      atp_client_get_notification_async (fixture->service, id, NULL, result_cb, &got);
+      triage_test_wait_until (got != NULL, "the notification");
+      notification = atp_client_get_notification_finish (fixture->service, got, &error);
+      g_assert_no_error (error);
+      if (notification->status == status)
+        return;
+      if (g_get_monotonic_time () > limit)
+        g_error ("%s stayed %s, never %s", id, atp_status_to_string (notification->status),
+                 atp_status_to_string (status));
+      triage_test_sleep (50);
+    }
+}
+
+/* The server's own warnings are not fatal here: a commit that fails is
+ * logged as one. */
+static void
+quiet_setup (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *debug = g_strdup (g_getenv ("G_DEBUG"));
+
+  g_unsetenv ("G_DEBUG");
+  fixture_setup (fixture, data);
+  if (debug != NULL)
+    g_setenv ("G_DEBUG", debug, TRUE);
+}
+
+/* How many group commits of the server failed (its /metrics). */
+static guint64
+commit_failures (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  const char *line;
+  guint status = 0;
+
+  g_assert_true (triage_test_http (fixture->server, "GET", "/metrics", NULL, NULL, &status, &text,
+                                   &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (status, ==, 200);
+  line = strstr (text, "\ntriage_db_commit_failures_total ");
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("\ntriage_db_commit_failures_total "), NULL, 10);
+}
+
+/* A server that cannot store the request now (503 STORAGE_UNAVAILABLE, its
+ * disk full) is asked again until it can: the request is not lost. */
+static void
+test_storage_retried (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *first_id = atp_new_uuid ();
+  g_autofree char *first_body = new_body (first_id, "Posted before the disk filled");
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Posted on a full disk");
+  g_autoptr(TriageServiceRequest) first = triage_service_request_new (fixture->service, first_id,
+                                                                      first_body, G_USEC_PER_SEC);
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
+                                                                        30 * G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) first_sent = NULL, sent = NULL, got = NULL;
+  g_autoptr(AtpPostResult) first_posted = NULL, posted = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The service is known (its first request stored) before the disk fills. */
+  triage_service_request_send_async (first, NULL, result_cb, &first_sent);
+  triage_test_wait_until (first_sent != NULL, "the first POST");
+  first_posted = triage_service_request_send_finish (first, first_sent, &error);
+  g_assert_no_error (error);
+
+  triage_test_server_set_file_size_limit (fixture->server, 0);
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  for (guint i = 0; commit_failures (fixture) == 0; i++)
+    {
+      g_assert_cmpuint (i, <, 3000);
+      triage_test_sleep (10);
+    }
+  g_assert_null (sent);
+  triage_test_server_set_file_size_limit (fixture->server, G_MAXUINT64);
+
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+  /* Stored, and the person's. */
+  atp_client_get_notification_async (fixture->person, id, NULL, result_cb, &got);
+  triage_test_wait_until (got != NULL, "the request");
+  notification = atp_client_get_notification_finish (fixture->person, got, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (notification->context.title, ==, "Posted on a full disk");
+}
+
+/* The retry window counts from the first failure of a run of failures: a
+ * success ends the run. A POST retried while the server restarted, then a
+ * wait that outlives the window, then the server gone again: the wait is
+ * retried until the server is back, not given up at its first failure. */
+static void
+test_window_after_success (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Waited across two restarts");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
+                                                                        6 * G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL, waited = NULL, answered = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(AtpNotification) settled = NULL;
+  g_autoptr(AtpResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The POST fails while the server is down (a machine too slow to try in
+   * this time only makes the test weaker), and succeeds once it is back. */
+  triage_test_server_stop (fixture->server);
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_sleep (500);
+  g_assert_null (sent);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+
+  /* Longer than the window since that failure, the server up. */
+  triage_service_request_wait_async (request, 1, NULL, result_cb, &waited);
+  triage_test_sleep (6500);
+  g_assert_null (waited);
+
+  /* Down for longer than a poll: the wait fails at least once meanwhile. */
+  triage_test_server_kill (fixture->server);
+  triage_test_sleep (1500);
+  g_assert_null (waited);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  atp_client_respond_async (fixture->person, id, "ok", NULL, NULL, result_cb, &answered);
+  triage_test_wait_until (answered != NULL, "the answer");
+  response = atp_client_respond_finish (fixture->person, answered, &error);
+  g_assert_no_error (error);
+
+  triage_test_wait_until (waited != NULL, "the wait");
+  settled = triage_service_request_wait_finish (request, waited, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (settled->status, ==, ATP_STATUS_RESPONDED);
+}
+
+/* Seen (acknowledged) is not answered: the wait goes on until the answer,
+ * in ATP's mode and in the JSON mode alike. */
+static void
+test_acknowledged_waits (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *atp_id = atp_new_uuid ();
+  g_autofree char *json_id = atp_new_uuid ();
+  g_autofree char *atp_body = new_body (atp_id, "Seen, in ATP's mode");
+  g_autofree char *json_body = new_body (json_id, "Seen, in the JSON mode");
+  g_autoptr(TriageServiceRequest) atp_request = triage_service_request_new (fixture->service, atp_id,
+                                                                            atp_body, G_USEC_PER_SEC);
+  g_autoptr(TriageServiceRequest) json_request = triage_service_request_new_at (fixture->service,
+                                                                                COLLECTION, json_id,
+                                                                                json_body,
+                                                                                G_USEC_PER_SEC);
+  g_autoptr(AtpStream) stream = g_object_new (ATP_TYPE_STREAM, "client", fixture->person,
+                                              "watch-system", FALSE, NULL);
+  g_autoptr(GAsyncResult) atp_sent = NULL, json_sent = NULL;
+  g_autoptr(GAsyncResult) atp_waited = NULL, json_waited = NULL;
+  g_autoptr(GAsyncResult) atp_answered = NULL, json_answered = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(AtpNotification) atp_settled = NULL;
+  g_autoptr(JsonNode) json_settled = NULL;
+  g_autoptr(AtpResponse) atp_response = NULL, json_response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_service_request_send_async (atp_request, NULL, result_cb, &atp_sent);
+  triage_service_request_send_async (json_request, NULL, result_cb, &json_sent);
+  triage_test_wait_until (atp_sent != NULL && json_sent != NULL, "the POSTs");
+  posted = triage_service_request_send_finish (atp_request, atp_sent, &error);
+  g_assert_no_error (error);
+  created = triage_service_request_send_json_finish (json_request, json_sent, &error);
+  g_assert_no_error (error);
+
+  triage_service_request_wait_async (atp_request, 1, NULL, result_cb, &atp_waited);
+  triage_service_request_wait_async (json_request, 1, NULL, result_cb, &json_waited);
+
+  atp_stream_start (stream);
+  triage_test_wait_until (atp_stream_get_state (stream) == ATP_STREAM_STATE_CONNECTED, "the stream");
+  atp_stream_acknowledge (stream, atp_id);
+  atp_stream_acknowledge (stream, json_id);
+  wait_status (fixture, atp_id, ATP_STATUS_ACKNOWLEDGED);
+  wait_status (fixture, json_id, ATP_STATUS_ACKNOWLEDGED);
+
+  /* Polls (1 s each) read it acknowledged meanwhile; an end can only be
+   * told apart from none by letting more than one pass. */
+  triage_test_sleep (2500);
+  g_assert_null (atp_waited);
+  g_assert_null (json_waited);
+
+  atp_client_respond_async (fixture->person, atp_id, "ok", NULL, NULL, result_cb, &atp_answered);
+  atp_client_respond_async (fixture->person, json_id, "ok", NULL, NULL, result_cb, &json_answered);
+  triage_test_wait_until (atp_answered != NULL && json_answered != NULL, "the answers");
+  atp_response = atp_client_respond_finish (fixture->person, atp_answered, &error);
+  g_assert_no_error (error);
+  json_response = atp_client_respond_finish (fixture->person, json_answered, &error);
+  g_assert_no_error (error);
+
+  triage_test_wait_until (atp_waited != NULL && json_waited != NULL, "the waits");
+  atp_settled = triage_service_request_wait_finish (atp_request, atp_waited, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (atp_settled->status, ==, ATP_STATUS_RESPONDED);
+  json_settled = triage_service_request_wait_json_finish (json_request, json_waited, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (status_of (json_settled), ==, "responded");
+  atp_stream_stop (stream);
+}
+
 /* ---- a POST still on its way when the request is withdrawn ---- */
 
 /* A relay in front of the server's socket that holds what its first
@@ -375,6 +604,10 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  /* Inherited by the servers started: a write past the file size limit
+   * (storage-retried) then fails with EFBIG, as on a full disk, instead of
+   * killing the server. */
+  signal (SIGXFSZ, SIG_IGN);
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/service-request/json/send-wait", test_send_wait);
@@ -383,6 +616,10 @@ main (int   argc,
   ADD ("/service-request/json/unreachable", test_unreachable);
   ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
   ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
+  ADD ("/service-request/acknowledged-waits", test_acknowledged_waits);
+  ADD ("/service-request/window-after-success", test_window_after_success);
+  g_test_add ("/service-request/storage-retried", Fixture, NULL, quiet_setup, test_storage_retried,
+              fixture_teardown);
 #undef ADD
 
   return g_test_run ();
