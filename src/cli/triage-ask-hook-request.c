@@ -378,7 +378,17 @@ summary_of (JsonObject *tool_input,
 
   /* Grep and Glob name a pattern and the folder it runs in: the pattern says more. */
   if (path != NULL && member_string (tool_input, "pattern") == NULL)
-    return shown_path (path, cwd);
+    {
+      g_autofree char *shown = shown_path (path, cwd);
+      glong length = g_utf8_strlen (shown, -1);
+      g_autofree char *head = NULL;
+
+      /* A long path loses its middle, not its end: the file's name matters most. */
+      if (length <= 80)
+        return g_steal_pointer (&shown);
+      head = g_utf8_substring (shown, 0, 20);
+      return g_strconcat (head, "…", g_utf8_offset_to_pointer (shown, length - 59), NULL);
+    }
   for (guint i = 0; fields[i] != NULL; i++)
     {
       const char *value = member_string (tool_input, fields[i]);

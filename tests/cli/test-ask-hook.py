@@ -292,6 +292,9 @@ def test_paths_outside_the_project_shown_whole():
                 ("NotebookEdit", {"notebook_path": "/home/user/.jupyter/startup.ipynb",
                                   "new_source": "import os"},
                  "NotebookEdit in my-project: /home/user/.jupyter/startup.ipynb", None),
+                ("Read", {"file_path": "/home/user/" + "deep/" * 20 + ".ssh/id_ed25519"},
+                 "Read in my-project: /home/user/deep/deep…" +
+                 ("/home/user/" + "deep/" * 20 + ".ssh/id_ed25519")[-59:], None),
                 ("Grep", {"pattern": "password", "path": "/home/user/.ssh"},
                  "Grep in my-project: password",
                  "Claude Code wants to use Grep on /home/user/.ssh, working in "
