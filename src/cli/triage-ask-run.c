@@ -94,6 +94,40 @@ exit_status_for (const GError *error)
     }
 }
 
+/*
+ * --aitp: the server checks x-triage.deadline against its own clock (an ATP
+ * notification carries its timestamp: there the request is made and
+ * expires). Refused because it passed while the server was away (it was
+ * ahead when triage-ask started), nobody could decide in time: an expiry,
+ * not a fault of the message.
+ */
+static gboolean
+refused_as_passed (Ask          *ask,
+                   const GError *error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GDateTime) deadline = NULL;
+  g_autoptr(GDateTime) now = NULL;
+  JsonNode *extension;
+  const char *text = NULL;
+
+  if (ask->options->collection == NULL ||
+      !g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE) ||
+      !g_str_has_prefix (error->message, "x-triage.deadline: "))
+    return FALSE;
+  root = atp_json_parse (ask->options->body, -1, 0, NULL);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  extension = json_object_get_member (json_node_get_object (root), "x-triage");
+  if (extension != NULL && JSON_NODE_HOLDS_OBJECT (extension))
+    text = json_object_get_string_member_with_default (json_node_get_object (extension),
+                                                       "deadline", NULL);
+  if (text == NULL || (deadline = atp_parse_timestamp (text)) == NULL)
+    return FALSE;
+  now = g_date_time_new_now_utc ();
+  return g_date_time_compare (deadline, now) <= 0;
+}
+
 /* A failure of the current phase (after the request's own retries). */
 static void
 failed (Ask          *ask,
@@ -229,6 +263,13 @@ post_cb (GObject      *object,
   if (ask->phase != PHASE_POST)
     return;
 
+  if (error != NULL && refused_as_passed (ask, error))
+    {
+      triage_ask_say ("nobody decided before the deadline: the server could not be reached "
+                      "before it passed");
+      finish (ask, TRIAGE_ASK_EXIT_EXPIRED);
+      return;
+    }
   if (error != NULL)
     {
       failed (ask, error);

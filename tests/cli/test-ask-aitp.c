@@ -226,6 +226,32 @@ test_expires (Fixture       *fixture,
   g_assert_nonnull (strstr (run->err, "expired"));
 }
 
+/* The server is away until after the --deadline, then refuses the passed
+ * deadline: nobody could decide in time, an expiry (exit 5), not an invalid
+ * message (exit 2). */
+static void
+test_deadline_passed_while_away (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autofree char *message = load_example ("seed-003-radio-request.json");
+  const char *args[] = { "--deadline", "1s", "--retry-for", "60s", NULL };
+  g_autoptr(Run) run = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 passed;
+
+  triage_test_server_stop (fixture->server);
+  run = aitp_start (fixture, args, message);
+  passed = g_get_real_time () + 1500 * 1000;
+  while (g_get_real_time () < passed)
+    sleep_ms (50);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_EXPIRED);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_nonnull (strstr (run->err, "before the deadline"));
+  g_assert_cmpuint (decisions_listed (fixture), ==, 0);
+}
+
 /* The service withdraws it (its own PATCH): exit 6. */
 static void
 test_withdrawn (Fixture       *fixture,
@@ -300,6 +326,7 @@ main (int   argc,
   ADD ("/ask/aitp/invalid-messages", FALSE, test_invalid_messages);
   ADD ("/ask/aitp/server-refuses", FALSE, test_server_refuses);
   ADD ("/ask/aitp/expires", FALSE, test_expires);
+  ADD ("/ask/aitp/deadline-passed-while-away", FALSE, test_deadline_passed_while_away);
   ADD ("/ask/aitp/withdrawn", FALSE, test_withdrawn);
   ADD ("/ask/aitp/interrupted", FALSE, test_interrupted);
   ADD ("/ask/aitp/unreachable", FALSE, test_unreachable);
