@@ -46,18 +46,43 @@ typedef struct
   int                   signal_exit;
 } Ask;
 
+char *
+triage_ask_visible_text (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  GString *shown = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\t')
+        g_string_append_c (shown, ' ');
+      else if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_FORMAT)
+        g_string_append_unichar (shown, 0xfffd);
+      else
+        g_string_append_unichar (shown, c);
+    }
+  return g_string_free (shown, FALSE);
+}
+
+/* Messages carry a server's and a person's words (an error's message, a
+ * responder's name): on a terminal, an escape sequence in them would retitle
+ * or clear it, or set its clipboard. */
 void
 triage_ask_say (const char *format,
                 ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *shown = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  fprintf (stderr, "triage-ask: %s\n", message);
+  shown = triage_ask_visible_text (message);
+  fprintf (stderr, "triage-ask: %s\n", shown);
 }
 
 static void
@@ -147,7 +172,17 @@ print_json (Ask      *ask,
     return;
 
   text = atp_json_to_string (node, NULL);
-  fputs (text, stdout);
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      /* JSON escapes only C0; DEL and C1 (U+009B is a CSI) reach a terminal
+       * raw unless escaped too, which any JSON reader reads back alike. */
+      if (c == 0x7f || (c >= 0x80 && c <= 0x9f))
+        fprintf (stdout, "\\u%04x", c);
+      else
+        fwrite (p, 1, g_utf8_next_char (p) - p, stdout);
+    }
   fputc ('\n', stdout);
   fflush (stdout);
 }

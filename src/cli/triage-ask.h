@@ -113,7 +113,12 @@ gboolean          triage_ask_options_set_hook   (TriageAskOptions  *self,
 /* --hook: reads the hook's input, asks, prints the agent's decision JSON; exits 0. */
 int               triage_ask_hook_run           (TriageAskOptions  *options);
 
-/* "triage-ask: " and the message on standard error. */
+/* @text with what could hide or rewrite part of it on a terminal made
+ * visible: control characters (an escape sequence's ESC, a carriage return,
+ * C1) and invisible formatting (bidi overrides, zero-width characters) become
+ * U+FFFD, a tab a space; invalid UTF-8 too. */
+char             *triage_ask_visible_text       (const char        *text);
+/* "triage-ask: " and the message, made visible, on standard error. */
 void              triage_ask_say                (const char        *format,
                                                  ...) G_GNUC_PRINTF (1, 2);
 

@@ -503,6 +503,79 @@ test_help (void)
       g_error ("--help lacks “%s”", expected[i]);
 }
 
+/* A hostile or broken server's words reach the caller's terminal only made
+ * visible: an escape sequence in its error message could retitle or clear
+ * the terminal, or set its clipboard (OSC 52). */
+static void
+hostile_server_cb (SoupServer        *server,
+                   SoupServerMessage *msg,
+                   const char        *path,
+                   GHashTable        *query,
+                   gpointer           user_data)
+{
+  static const char body[] =
+    "{\"code\":\"INVALID_FIELD_VALUE\",\"message\":\"bad \\u001b]0;PWNED\\u0007"
+    "\\u001b[2J \\u009b31m \\u202eevil\\u202c end\"}";
+
+  soup_server_message_set_status (msg, 400, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, body,
+                                    strlen (body));
+}
+
+static void
+test_hostile_server (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  const char *env[] = { "TRIAGE_API_KEY=sk_anything", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+  g_autoptr(Run) run = NULL;
+  g_autofree char *url = NULL;
+
+  soup_server_add_handler (server, NULL, hostile_server_cb, NULL, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  url = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+
+  {
+    const char * const args[] = { "--server", url, "--title", "T", "--confirm", NULL };
+
+    run = ask_start_env (NULL, args, NULL, env);
+  }
+  g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_USAGE);
+  g_assert_nonnull (strstr (run->err, "bad \xef\xbf\xbd]0;PWNED\xef\xbf\xbd\xef\xbf\xbd[2J "
+                                      "\xef\xbf\xbd" "31m \xef\xbf\xbd" "evil\xef\xbf\xbd end"));
+  for (const char *p = run->err; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      g_assert_true (c == '\n' || (!g_unichar_iscntrl (c) && g_unichar_type (c) != G_UNICODE_FORMAT));
+    }
+}
+
+/* A person's answer holding DEL or a C1 control (U+009B is a CSI to some
+ * terminals) is printed escaped, as JSON allows, and reads back the same. */
+static void
+test_answer_terminal_safe (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Why?", "--action", "why:text", NULL };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Why?");
+  g_autoptr(JsonObject) output = NULL;
+
+  person_answers (fixture, request->id, "why", "\"a\\u009b31mb\\u007fc\"");
+  g_assert_cmpint (ask_finish (run), ==, 0);
+  g_assert_nonnull (strstr (run->out, "a\\u009b31mb\\u007fc"));
+  g_assert_null (strstr (run->out, "\xc2\x9b"));
+  g_assert_null (strchr (run->out, 0x7f));
+  output = parse_output (run->out);
+  g_assert_cmpstr (json_object_get_string_member (output, "response_data"), ==,
+                   "a\xc2\x9b" "31mb\x7f" "c");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -514,6 +587,7 @@ main (int    argc,
   g_test_add_func ("/ask/unreachable", test_unreachable);
   g_test_add_func ("/ask/no-key", test_no_key);
   g_test_add_func ("/ask/local-nothing-there", test_local_nothing_there);
+  g_test_add_func ("/ask/hostile-server", test_hostile_server);
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/ask/answered", test_answered);
@@ -528,6 +602,7 @@ main (int    argc,
   ADD ("/ask/interrupted", test_interrupted);
   ADD ("/ask/restart-while-waiting", test_restart_while_waiting);
   ADD ("/ask/restart-while-sending", test_restart_while_sending);
+  ADD ("/ask/answer-terminal-safe", test_answer_terminal_safe);
 #undef ADD
   g_test_add ("/ask/local", Fixture, NULL, local_setup, test_local, fixture_teardown);
 
