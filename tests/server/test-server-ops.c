@@ -600,6 +600,52 @@ test_database_away (void)
   fixture_teardown (fixture, NULL);
 }
 
+/* A role that may only read and write the tables (their owner made and
+ * migrates them, as least privilege would have it) starts a server on the
+ * database and serves: it used to be refused at start, as the schema
+ * migration's CREATE ran even on a database that needed none. */
+static void
+test_dml_role (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char *database = triage_test_server_get_database (fixture->server);
+  TriageTestServerOptions options = { 0 };
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autofree char *schema = NULL, *grants = NULL, *done = NULL, *uri = NULL, *id = NULL;
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *at;
+
+  if (!triage_test_server_is_postgres (fixture->server))
+    {
+      g_test_skip ("PostgreSQL's roles");
+      return;
+    }
+  /* The test's schema: options=-csearch_path=NAME in the URI. */
+  at = strstr (database, "search_path%3D");
+  g_assert_nonnull (at);
+  schema = g_strndup (at + strlen ("search_path%3D"), strcspn (at + strlen ("search_path%3D"), "&"));
+  grants = g_strdup_printf ("CREATE ROLE triage_dml LOGIN;"
+                            " GRANT USAGE ON SCHEMA %s TO triage_dml;"
+                            " GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA %s"
+                            " TO triage_dml;"
+                            " GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA %s"
+                            " TO triage_dml", schema, schema, schema);
+  done = triage_test_server_run_sql (fixture->server, grants, &error);
+  g_assert_no_error (error);
+  parts = g_strsplit (database, "user=postgres", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  uri = g_strjoinv ("user=triage_dml", parts);
+
+  options.database = uri;
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  assert_probe (server, "/readyz", 200, "ready");
+  id = srv_post (server, fixture->key, "Through the role that only writes");
+  g_assert_nonnull (id);
+  g_assert_true (triage_test_server_stop (server));
+}
+
 /* Starts triage-server on the SQLite file @database; its stdout and stderr piped. */
 static GSubprocess *
 spawn_on_file (const char *database)
@@ -692,5 +738,6 @@ main (int    argc,
   g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
   g_test_add_func ("/server/ops/start-together", test_start_together);
   g_test_add_func ("/server/ops/database-away", test_database_away);
+  g_test_add ("/server/ops/dml-role", Fixture, NULL, fixture_setup, test_dml_role, fixture_teardown);
   return g_test_run ();
 }

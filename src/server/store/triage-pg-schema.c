@@ -86,9 +86,24 @@ static gboolean
 migrate_locked (TriagePgConnection *conn,
                 GError            **error)
 {
-  g_autoptr(PGresult) current = NULL;
+  g_autoptr(PGresult) current = NULL, exists = NULL;
   int version;
 
+  /* A database at this server's version needs nothing created: a role that
+   * may only read and write the tables (its owner migrates) starts too, where
+   * the CREATE below was refused ("permission denied for schema"). */
+  exists = triage_pg_exec (conn, "SELECT to_regclass ('triage_schema') IS NOT NULL", error);
+  if (exists == NULL)
+    return FALSE;
+  if (g_strcmp0 (PQgetvalue (exists, 0, 0), "t") == 0)
+    {
+      if ((current = triage_pg_exec (conn, "SELECT version FROM triage_schema", error)) == NULL)
+        return FALSE;
+      if (PQntuples (current) == 1 &&
+          triage_pg_int (current, 0, 0) == (gint64) G_N_ELEMENTS (migrations))
+        return TRUE;
+      g_clear_pointer (&current, PQclear);
+    }
   if (!run (conn, "CREATE TABLE IF NOT EXISTS triage_schema (version INTEGER NOT NULL);"
                   "INSERT INTO triage_schema SELECT 0 WHERE NOT EXISTS (SELECT FROM triage_schema)",
             error) ||
