@@ -51,12 +51,15 @@ test_receive (StreamFixture *fixture,
   g_assert_cmpuint (fixture->resyncs, ==, 1);
 }
 
-/* Waits until the service sees the notification acknowledged. */
+/* Waits until the service sees the notification acknowledged; fails, naming
+ * the status it stayed at, within the tests' watchdog (an acknowledgement never
+ * sent had this loop run into meson's timeout, 480 s, with nothing said). */
 static void
 wait_acknowledged (StreamFixture *fixture,
                    const char    *id)
 {
   g_autoptr(GError) error = NULL;
+  gint64 limit = g_get_monotonic_time () + TRIAGE_TEST_WATCHDOG_S * G_USEC_PER_SEC;
   gboolean acknowledged = FALSE;
 
   while (!acknowledged)
@@ -65,6 +68,9 @@ wait_acknowledged (StreamFixture *fixture,
 
       g_assert_no_error (error);
       acknowledged = seen->status == ATP_STATUS_ACKNOWLEDGED;
+      if (!acknowledged && g_get_monotonic_time () > limit)
+        g_error ("%s stayed %s: the acknowledgement never reached the server", id,
+                 atp_status_to_string (seen->status));
       if (!acknowledged)
         net_test_sleep (50);
     }
