@@ -189,6 +189,35 @@ test_inline_answers (void)
   g_assert_cmpuint (n_bubble_answers (binary), ==, 0);
 }
 
+/* A bubble's button is one line no server wraps: an action's label or an
+ * AITP option's name (sent whole before) is cut to a button's length. */
+static void
+test_inline_answer_labels (void)
+{
+  g_autofree char *long_label = g_strnfill (300, 'L');
+  g_autofree char *actions = g_strdup_printf ("[{\"id\": \"yes\", \"label\": \"%s\", \"response_type\": \"simple\"},"
+                                              " {\"id\": \"no\", \"label\": \"Deny\", \"response_type\": \"simple\"}]",
+                                              long_label);
+  g_autofree char *message = g_strdup_printf ("{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\","
+                                              " \"request_decision\": {\"id\": \"d\", \"title\": \"Pick\","
+                                              " \"type\": \"radio\", \"options\": [{\"id\": \"a\", \"name\": \"%s\"},"
+                                              " {\"id\": \"b\", \"name\": \"B\"}]}}", long_label);
+  g_autoptr(AtpNotification) atp = app_test_notification (ID_A, 0, 10, actions);
+  g_autoptr(AtpNotification) aitp = app_test_aitp_notification_new (ID_B, "Pick", message);
+  AtpNotification *requests[] = { atp, aitp };
+  g_autofree char *expected = g_strdup_printf ("%.*s…", TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS, long_label);
+
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      g_autoptr(GPtrArray) answers = triage_protocol_dup_bubble_answers (triage_protocol_for_request (requests[i]),
+                                                                         requests[i]);
+
+      g_assert_cmpuint (answers->len, ==, 2);
+      g_assert_cmpstr (((TriageBubbleAnswer *) answers->pdata[0])->label, ==, expected);
+      g_assert_cmpstr (((TriageBubbleAnswer *) answers->pdata[1])->label, ==, i == 0 ? "Deny" : "B");
+    }
+}
+
 static void
 test_decode_icon (void)
 {
@@ -583,6 +612,7 @@ main (int   argc,
   g_test_add_func ("/notifier/summary-body", test_summary_body);
   g_test_add_func ("/notifier/summary-body-unbroken", test_summary_body_unbroken);
   g_test_add_func ("/notifier/inline-answers", test_inline_answers);
+  g_test_add_func ("/notifier/inline-answer-labels", test_inline_answer_labels);
   g_test_add_func ("/notifier/decode-icon", test_decode_icon);
   g_test_add_func ("/notifier/bus/inline-respond", test_bus_inline_respond);
   g_test_add_func ("/notifier/bus/open-and-withdraw", test_bus_open_and_withdraw);

@@ -53,6 +53,7 @@ JsonNode *triage_json_number_new            (double            value);
 #define TRIAGE_SHOWN_ROW_CHARS          200     /* one line of a list row or a bubble title */
 #define TRIAGE_SHOWN_LABEL_CHARS        80      /* a button's or an option's label */
 #define TRIAGE_SHOWN_NAME_CHARS         100     /* a service's name, a project */
+#define TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS 32     /* a bubble's button: one line that never wraps */
 /* A wrapping label gets a place to break after this many characters without one. */
 #define TRIAGE_SHOWN_RUN_CHARS          24
 

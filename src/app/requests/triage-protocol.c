@@ -11,6 +11,7 @@
 #include "triage-afp-protocol.h"
 #include "triage-aitp-protocol.h"
 #include "triage-atp-protocol.h"
+#include "triage-decision-format.h"
 #include "triage-protocol.h"
 
 /*
@@ -34,7 +35,11 @@ triage_protocol_default_init (TriageProtocolInterface *iface)
 /**
  * triage_bubble_answer_new:
  * @key: what the button gives back
- * @label: its label
+ * @label: its label, an agent's text
+ *
+ * A bubble's button is one line that no server wraps (notification-daemon
+ * drew a long one past the bubble's edge, and an AITP option's name was
+ * sent whole): @label is cut at %TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS.
  *
  * Returns: (transfer full): a bubble answer
  */
@@ -45,7 +50,7 @@ triage_bubble_answer_new (const char *key,
   TriageBubbleAnswer *answer = g_new0 (TriageBubbleAnswer, 1);
 
   answer->key = g_strdup (key);
-  answer->label = g_strdup (label);
+  answer->label = triage_format_cut_text (label, TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS);
 
   return answer;
 }
