@@ -436,9 +436,6 @@ triage_ask_hook_run (TriageAskOptions *options)
   guint sigint_id;
   guint sigterm_id;
 
-  /* Standard output carries the decision and nothing else: GLib would print
-   * debug and info lines there when G_MESSAGES_DEBUG is set. */
-  g_log_writer_default_set_use_stderr (TRUE);
   /* With Claude Code gone, the decision's write fails instead of killing us. */
   signal (SIGPIPE, SIG_IGN);
 

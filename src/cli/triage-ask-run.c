@@ -523,6 +523,11 @@ triage_ask_main (int    argc,
   g_auto(GStrv) args = NULL;
   int mode;
 
+  /* Standard output is the answer (a hook's decision, AITP's or AFP's JSON) and
+   * nothing else: GLib prints debug and info lines there when G_MESSAGES_DEBUG
+   * is set (GIO's GSocketClient among them). */
+  g_log_writer_default_set_use_stderr (TRUE);
+
   if (!find_mode (argc, argv, &mode, &error))
     {
       triage_ask_say ("%s", error->message);

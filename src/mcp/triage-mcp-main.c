@@ -177,6 +177,11 @@ triage_mcp_main (int    argc,
   guint sigterm_id;
   guint sighup_id;
 
+  /* Standard output is the JSON-RPC stream and nothing else: GLib prints debug
+   * and info lines there when G_MESSAGES_DEBUG is set (GIO's GSocketClient
+   * among them), which the MCP client would read as broken messages. */
+  g_log_writer_default_set_use_stderr (TRUE);
+
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
 

@@ -312,6 +312,25 @@ test_unreachable (Fixture       *fixture,
   g_assert_cmpstr (run->out, ==, "");
 }
 
+/* GLib prints debug lines on standard output when G_MESSAGES_DEBUG is set (GIO's
+ * GSocketClient among them): there they would come before the decision, which
+ * the caller reads as JSON. */
+static void
+test_debug_log (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const Example *e = &examples[0];
+  g_autofree char *message = load_example (e->example);
+  const char *args[] = { "--aitp", NULL };
+  const char *env[] = { "G_MESSAGES_DEBUG=all", NULL };
+  g_autoptr(Run) run = ask_start_env (fixture, args, message, env);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, e->title);
+
+  person_answers (fixture, request->id, "decision", e->answer);
+  g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_ANSWERED);
+  g_assert_cmpstr (run->out, ==, e->output);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -330,6 +349,8 @@ main (int   argc,
   ADD ("/ask/aitp/withdrawn", FALSE, test_withdrawn);
   ADD ("/ask/aitp/interrupted", FALSE, test_interrupted);
   ADD ("/ask/aitp/unreachable", FALSE, test_unreachable);
+  ADD ("/ask/aitp/debug-log", FALSE, test_debug_log);
+  ADD ("/ask/aitp/debug-log-local", TRUE, test_debug_log);
 
   return g_test_run ();
 }

@@ -26,10 +26,10 @@ from apptest import Failure, Server, World, die_with_parent, run, wait_for  # no
 
 
 class Session:
-    def __init__(self, name, *args, server=True):
+    def __init__(self, name, *args, server=True, env=None):
         self.world = World(f"mcp-{name}")
         self.server = Server(self.world).start() if server else None
-        self.mcp = Mcp(self.world, *args)
+        self.mcp = Mcp(self.world, *args, env=env)
 
     def __enter__(self):
         return self
@@ -365,6 +365,28 @@ def test_signal_mid_call():
                 raise Failure(f"not withdrawn on {sig.name}")
 
 
+def test_stdout_is_the_session_alone():
+    """GLib prints its debug lines on standard output when G_MESSAGES_DEBUG is set (a
+    person debugging, a desktop session that exports it): there they would break the
+    JSON-RPC stream that the MCP client reads."""
+    for domains in ["all", "GLib-GIO"]:
+        with Session(f"debug-{domains}", env={"G_MESSAGES_DEBUG": domains}) as s:
+            s.mcp.initialize()
+            id = s.mcp.tool("request_approval", {"title": f"Debugging {domains}"})
+            n = s.wait_pending(f"Debugging {domains}")
+            status, reply = s.server.respond_as_client(n["id"], "approve")
+            if status != 200:
+                raise Failure(f"respond: {status} {reply}")
+            if s.mcp.reply(id)["result"]["structuredContent"]["approved"] is not True:
+                raise Failure(f"result {s.mcp.seen}")
+            s.mcp.close_input()
+            s.mcp.wait_exit()
+            s.mcp.errors()
+            unparsable = [m for m in s.mcp.seen if "unparsable" in m]
+            if unparsable:
+                raise Failure(f"G_MESSAGES_DEBUG={domains}: standard output carried {unparsable[:3]}")
+
+
 def test_no_server():
     with Session("no-server", "--retry-for", "1s", server=False) as s:
         s.mcp.initialize()
@@ -468,6 +490,7 @@ run([
     ("progress while waiting", test_progress),
     ("standard input closes mid-call", test_input_closes_mid_call),
     ("SIGTERM or SIGHUP mid-call", test_signal_mid_call),
+    ("standard output is the session alone", test_stdout_is_the_session_alone),
     ("no server", test_no_server),
     ("a team server with a key", test_team_server),
     ("bad options", test_bad_options),
