@@ -106,6 +106,10 @@ test_lifecycle (void)
   expect (server, "POST", "/api/v1/client/respond", alice,
           "{\"notification_id\":\"" NOTIFICATION_ID "\",\"action_id\":\"b\",\"response_data\":true}",
           200, "responded");
+  /* The same action with other data is another answer, not a retry. */
+  expect (server, "POST", "/api/v1/client/respond", alice,
+          "{\"notification_id\":\"" NOTIFICATION_ID "\",\"action_id\":\"b\",\"response_data\":false}",
+          409, "NOTIFICATION_ALREADY_RESPONDED");
   expect (server, "POST", "/api/v1/client/respond", alice,
           "{\"notification_id\":\"" NOTIFICATION_ID "\",\"action_id\":\"ok\"}",
           409, "NOTIFICATION_ALREADY_RESPONDED");
