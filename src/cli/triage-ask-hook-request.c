@@ -16,9 +16,11 @@
 #include <glib/gstdio.h>
 
 #include "atp.h"
+#include "triage-ask.h"
 #include "triage-service.h"
 
 #define member_string triage_service_string_member
+#define visible_text  triage_ask_visible_text
 
 /*
  * The request names what the tool acts on so that the person can decide from
@@ -58,48 +60,47 @@ static const struct
   { "(?i)\\bRemove-Item\\b.*-Recurse", TRUE },
 };
 
-/* At most @max characters of @text's first line that is not blank, with "…"
- * when cut or when more lines follow: a command that starts with empty lines
- * still shows what it runs. */
+/* At most @max characters of @text's first line that is not blank, each run of
+ * spaces (tabs, U+00A0, …) shown as one, with "…" when cut or when more lines
+ * follow (and *@cut TRUE then): a command that starts with empty lines still
+ * shows what it runs, and padding cannot push its end out of the title. */
 static char *
 first_line (const char *text,
-            glong       max)
+            glong       max,
+            gboolean   *cut)
 {
-  const char *start = text + strspn (text, " \t\r\n\v\f");
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  const char *start = valid + strspn (valid, " \t\r\n\v\f");
   const char *end = strchr (start, '\n');
-  g_autofree char *line = end ? g_strndup (start, end - start) : g_strdup (start);
   gboolean more = end != NULL && end[strspn (end, " \t\r\n\v\f")] != '\0';
+  g_autoptr(GString) line = g_string_new (NULL);
+  glong length;
 
-  if (g_utf8_strlen (line, -1) > max || more)
-    {
-      g_autofree char *cut = g_utf8_substring (line, 0, MIN (g_utf8_strlen (line, -1), max));
-
-      return g_strconcat (cut, "…", NULL);
-    }
-  return g_steal_pointer (&line);
-}
-
-/* @text with what could hide part of it from the person made visible: control
- * characters (a carriage return, an escape sequence's ESC) and invisible
- * formatting (bidi overrides, zero-width characters) become U+FFFD, a tab a
- * space. */
-static char *
-visible_text (const char *text)
-{
-  GString *shown = g_string_sized_new (strlen (text));
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+  for (const char *p = start; *p != '\0' && p != end; p = g_utf8_next_char (p))
     {
       gunichar c = g_utf8_get_char (p);
 
-      if (c == '\t')
-        g_string_append_c (shown, ' ');
-      else if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_FORMAT)
-        g_string_append_unichar (shown, 0xfffd);
+      if (c == '\t' || g_unichar_type (c) == G_UNICODE_SPACE_SEPARATOR)
+        {
+          if (line->len == 0 || line->str[line->len - 1] != ' ')
+            g_string_append_c (line, ' ');
+        }
       else
-        g_string_append_unichar (shown, c);
+        g_string_append_unichar (line, c);
     }
-  return g_string_free (shown, FALSE);
+  while (line->len > 0 && line->str[line->len - 1] == ' ')
+    g_string_truncate (line, line->len - 1);
+
+  length = g_utf8_strlen (line->str, -1);
+  if (cut != NULL)
+    *cut = length > max || more;
+  if (length > max || more)
+    {
+      g_autofree char *head = g_utf8_substring (line->str, 0, MIN (length, max));
+
+      return g_strconcat (head, "…", NULL);
+    }
+  return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
 static void
@@ -366,16 +367,47 @@ member_true (JsonObject *object,
          json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
 }
 
-/* What the tool acts on, for the title: the command, the file, the address. */
+/* @tool_input as compact JSON without the agent's "description": an unknown
+ * tool's input as the title shows it, or NULL when nothing else is there. */
+static char *
+input_without_description (JsonObject *tool_input)
+{
+  g_autoptr(JsonObject) rest = json_object_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GList) names = json_object_get_members (tool_input);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    if (!g_str_equal (l->data, "description"))
+      json_object_set_member (rest, l->data,
+                              json_node_copy (json_object_get_member (tool_input, l->data)));
+  if (json_object_get_size (rest) == 0)
+    return NULL;
+  root = json_node_init_object (json_node_alloc (), rest);
+  json_generator_set_root (generator, root);
+  return json_generator_to_data (generator, NULL);
+}
+
+/*
+ * What the tool acts on, for the title: the command, the file, the address;
+ * for a tool that names none of them, its input. Never the agent's own
+ * "description" of the call: that is its claim about what the tool does, not
+ * what the tool is given (an MCP shell tool's "Read README.md" over a
+ * "curl … | sh"). *@whole_elsewhere: the summary is the command or the input,
+ * which the description does not repeat; *@cut: it did not fit.
+ */
 static char *
 summary_of (JsonObject *tool_input,
-            const char *cwd)
+            const char *cwd,
+            gboolean   *whole_elsewhere,
+            gboolean   *cut)
 {
-  static const char * const fields[] = {
-    "command", "url", "query", "pattern", "description", "plan", NULL
-  };
+  static const char * const fields[] = { "command", "url", "query", "pattern", "plan", NULL };
   const char *path = path_of (tool_input);
+  g_autofree char *input = NULL;
 
+  *cut = FALSE;
+  *whole_elsewhere = FALSE;
   /* Grep and Glob name a pattern and the folder it runs in: the pattern says more. */
   if (path != NULL && member_string (tool_input, "pattern") == NULL)
     {
@@ -394,17 +426,60 @@ summary_of (JsonObject *tool_input,
       const char *value = member_string (tool_input, fields[i]);
 
       if (value != NULL && *value != '\0')
-        return first_line (value, 80);
+        {
+          *whole_elsewhere = g_str_equal (fields[i], "command");
+          return first_line (value, 80, *whole_elsewhere ? cut : NULL);
+        }
     }
-  return NULL;
+  input = input_without_description (tool_input);
+  *whole_elsewhere = input != NULL;
+  return input != NULL ? first_line (input, 80, cut) : NULL;
 }
 
-/* What the person reads first: what the tool will do, with whole paths. */
+/* The agent's own "description" of the call, as the person reads it: marked as
+ * its words (they may not match what the tool does), every line made visible,
+ * blank lines that follow each other shown as one; NULL when it says nothing. */
 static char *
-describe (const char *tool,
-          JsonObject *tool_input,
-          const char *cwd,
-          JsonArray  *edits)
+agent_note (JsonObject *tool_input)
+{
+  const char *about = member_string (tool_input, "description");
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) note = g_string_new (NULL);
+  gboolean blank = FALSE;
+
+  if (about == NULL)
+    return NULL;
+  lines = g_strsplit (about, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autofree char *shown = NULL;
+      gboolean empty = TRUE;
+
+      if (g_str_has_suffix (lines[i], "\r"))
+        lines[i][strlen (lines[i]) - 1] = '\0';
+      shown = visible_text (lines[i]);
+      for (const char *p = shown; *p != '\0' && empty; p = g_utf8_next_char (p))
+        empty = g_unichar_isspace (g_utf8_get_char (p));
+      if (empty)
+        {
+          blank = note->len > 0;
+          continue;
+        }
+      g_string_append (note, note->len == 0 ? "" : blank ? "\n\n" : "\n");
+      g_string_append (note, shown);
+      blank = FALSE;
+    }
+  if (note->len == 0)
+    return NULL;
+  return g_strconcat ("The agent's note on it (its own words): ", note->str, NULL);
+}
+
+/* Triage's own sentence: what the tool will do, with whole paths. */
+static char *
+what_it_does (const char *tool,
+              JsonObject *tool_input,
+              const char *cwd,
+              JsonArray  *edits)
 {
   const char *command = member_string (tool_input, "command");
   g_autofree char *path = path_of (tool_input) ? visible_text (path_of (tool_input)) : NULL;
@@ -415,13 +490,11 @@ describe (const char *tool,
   cwd = shown_cwd;
   if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
     {
-      const char *about = member_string (tool_input, "description");
       guint lines = count_lines (command);
       g_autofree char *counted = lines > 1 ? g_strdup_printf (" (%u lines)", lines) : NULL;
 
-      return g_strdup_printf ("%s%sClaude Code wants to run this command%s in %s%s.",
-                              about ? about : "", about ? "\n\n" : "", counted ? counted : "",
-                              cwd ? cwd : "?",
+      return g_strdup_printf ("Claude Code wants to run this command%s in %s%s.",
+                              counted ? counted : "", cwd ? cwd : "?",
                               member_true (tool_input, "dangerouslyDisableSandbox")
                                 ? ", outside its sandbox" : "");
     }
@@ -464,6 +537,28 @@ describe (const char *tool,
                           cwd ? cwd : "");
 }
 
+/* What the person reads first: Triage's sentence, then whether the title cut
+ * the command short, then the agent's note (never before Triage's words, where
+ * it could pass for them or push them out of sight). */
+static char *
+describe (const char *tool,
+          JsonObject *tool_input,
+          const char *cwd,
+          JsonArray  *edits,
+          gboolean    cut)
+{
+  g_autofree char *shown_tool = visible_text (tool);
+  g_autofree char *sentence = what_it_does (shown_tool, tool_input, cwd, edits);
+  g_autofree char *note = agent_note (tool_input);
+  const char *what = member_string (tool_input, "command") != NULL ? "the command"
+                                                                    : "the tool's input";
+
+  return g_strdup_printf ("%s%s%s%s%s%s", sentence,
+                          cut ? " The title shows only the start of " : "", cut ? what : "",
+                          cut ? "; the attachment holds all of it." : "",
+                          note != NULL ? "\n\n" : "", note != NULL ? note : "");
+}
+
 gboolean
 triage_ask_hook_build_request (JsonObject  *input,
                                const char  *deadline,
@@ -477,6 +572,7 @@ triage_ask_hook_build_request (JsonObject  *input,
   JsonObject *tool_input;
   const char *cwd = member_string (input, "cwd");
   g_autofree char *folder = NULL;
+  g_autofree char *shown_folder = NULL;
   g_autofree char *summary = NULL;
   g_autofree char *named = NULL;
   g_autofree char *title = NULL;
@@ -496,6 +592,8 @@ triage_ask_hook_build_request (JsonObject  *input,
   const char *command;
   const char *path;
   const char *problem = NULL;
+  gboolean whole_elsewhere = FALSE;
+  gboolean cut = FALSE;
   gsize length = 0;
   static const char * const kept[] = {
     "session_id", "hook_event_name", "tool_name", "tool_use_id", "cwd", "permission_mode", NULL
@@ -529,23 +627,25 @@ triage_ask_hook_build_request (JsonObject  *input,
   json_object_set_array_member (request, "actions", actions);
   json_object_set_object_member (context, "metadata", metadata);
 
-  summary = summary_of (tool_input, cwd);
+  summary = summary_of (tool_input, cwd, &whole_elsewhere, &cut);
   named = g_strdup_printf ("%s%s%s%s%s", tool, folder ? " in " : "", folder ? folder : "",
                            summary ? ": " : "", summary ? summary : "");
   title = visible_text (named);
   if (g_utf8_strlen (title, -1) > HOOK_MAX_TITLE)
     {
-      g_autofree char *cut = first_line (title, HOOK_MAX_TITLE);
+      g_autofree char *shorter = first_line (title, HOOK_MAX_TITLE, NULL);
 
       g_free (title);
-      title = g_steal_pointer (&cut);
+      title = g_steal_pointer (&shorter);
+      cut |= whole_elsewhere;
     }
   json_object_set_string_member (context, "title", title);
 
-  description = describe (tool, tool_input, cwd, edits);
+  description = describe (tool, tool_input, cwd, edits, cut);
   json_object_set_string_member (context, "description", description);
-  if (folder != NULL)
-    json_object_set_string_member (context, "project", folder);
+  shown_folder = folder != NULL ? visible_text (folder) : NULL;
+  if (shown_folder != NULL)
+    json_object_set_string_member (context, "project", shown_folder);
 
   json_object_set_string_member (metadata, "agent", "Claude Code");
   for (guint i = 0; kept[i] != NULL; i++)
