@@ -15,7 +15,9 @@
 /*
  * The service key for a remote server: TRIAGE_API_KEY, else the Secret
  * Service. A locked keyring prompts; where nobody sees the prompt libsecret
- * would wait forever, so the lookup is bounded.
+ * would wait forever, so the lookup is bounded. Where no prompt can be shown
+ * at all (no display) the lookup finds nothing: a search that unlocks nothing
+ * then tells a key in a locked keyring from no key.
  *
  * libsecret is opened here, when a key is looked up in the keyring, and not
  * linked: with it (and the libgcrypt it pulls in) every start of triage-ask
@@ -44,6 +46,10 @@ typedef struct
   char * (*lookup_finish) (GAsyncResult *, GError **);
   void   (*free)          (char *);
   void   (*disconnect)    (void);
+  void   (*search)        (SecretService *, const SecretSchema *, GHashTable *, SecretSearchFlags,
+                           GCancellable *, GAsyncReadyCallback, gpointer);
+  GList *(*search_finish) (SecretService *, GAsyncResult *, GError **);
+  gboolean (*item_get_locked) (SecretItem *);
   char    *error;         /* why libsecret could not be opened */
 } Libsecret;
 
@@ -55,6 +61,9 @@ SAME_TYPE (secret_password_lookupv, lookupv);
 SAME_TYPE (secret_password_lookup_finish, lookup_finish);
 SAME_TYPE (secret_password_free, free);
 SAME_TYPE (secret_service_disconnect, disconnect);
+SAME_TYPE (secret_service_search, search);
+SAME_TYPE (secret_service_search_finish, search_finish);
+SAME_TYPE (secret_item_get_locked, item_get_locked);
 
 static gpointer
 open_libsecret (gpointer data)
@@ -73,7 +82,10 @@ open_libsecret (gpointer data)
   if (!g_module_symbol (module, "secret_password_lookupv", (gpointer *) &lib->lookupv) ||
       !g_module_symbol (module, "secret_password_lookup_finish", (gpointer *) &lib->lookup_finish) ||
       !g_module_symbol (module, "secret_password_free", (gpointer *) &lib->free) ||
-      !g_module_symbol (module, "secret_service_disconnect", (gpointer *) &lib->disconnect))
+      !g_module_symbol (module, "secret_service_disconnect", (gpointer *) &lib->disconnect) ||
+      !g_module_symbol (module, "secret_service_search", (gpointer *) &lib->search) ||
+      !g_module_symbol (module, "secret_service_search_finish", (gpointer *) &lib->search_finish) ||
+      !g_module_symbol (module, "secret_item_get_locked", (gpointer *) &lib->item_get_locked))
     {
       lib->error = g_strdup (g_module_error ());
       lib->lookupv = NULL;
@@ -94,10 +106,26 @@ typedef struct
 {
   const Libsecret *lib;
   GMainLoop       *loop;
+  GCancellable    *cancellable;
+  GHashTable      *attributes;
   char            *password;
   GError          *error;
-  gboolean         timed_out;
+  gboolean         locked;     /* no key read, but one is there, locked */
 } Lookup;
+
+static void
+search_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Lookup *lookup = user_data;
+  GList *items = lookup->lib->search_finish (NULL, result, NULL);
+
+  for (GList *l = items; l != NULL; l = l->next)
+    lookup->locked |= lookup->lib->item_get_locked (l->data);
+  g_list_free_full (items, g_object_unref);
+  g_main_loop_quit (lookup->loop);
+}
 
 static void
 lookup_cb (GObject      *object,
@@ -107,6 +135,14 @@ lookup_cb (GObject      *object,
   Lookup *lookup = user_data;
 
   lookup->password = lookup->lib->lookup_finish (result, &lookup->error);
+  /* Nothing read: a locked keyring whose prompt could not be shown (it was
+   * dismissed) reads as no key at all. Search without unlocking (no prompt). */
+  if (lookup->password == NULL && lookup->error == NULL)
+    {
+      lookup->lib->search (NULL, &service_key_schema, lookup->attributes, SECRET_SEARCH_ALL,
+                           lookup->cancellable, search_cb, lookup);
+      return;
+    }
   g_main_loop_quit (lookup->loop);
 }
 
@@ -150,6 +186,8 @@ triage_service_lookup_key (const char  *server_url,
   g_main_context_push_thread_default (context);
 
   lookup.loop = g_main_loop_new (context, FALSE);
+  lookup.cancellable = cancellable;
+  lookup.attributes = attributes;
   timeout = g_timeout_source_new_seconds (KEYRING_TIMEOUT_S);
   g_source_set_callback (timeout, lookup_timeout_cb, cancellable, NULL);
   g_source_attach (timeout, context);
@@ -180,6 +218,15 @@ triage_service_lookup_key (const char  *server_url,
       return NULL;
     }
 
+  if (lookup.password == NULL && lookup.locked)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "no API key for %s: the keyring that holds it is locked and could not be "
+                   "unlocked here (no prompt can be shown); unlock it (log in to the desktop, "
+                   "or run secret-tool lookup server %s where a prompt can show), or set "
+                   "TRIAGE_API_KEY", server_url, server_url);
+      return NULL;
+    }
   if (lookup.password == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,

@@ -134,6 +134,48 @@ test_env_key_loads_no_libsecret (Fixture       *fixture,
   g_assert_false (loaded_libsecret (run));
 }
 
+/* The key stored but its keyring locked, and no unlock prompt possible (no
+ * display): the message says the keyring is locked, not that no key is stored. */
+static void
+test_key_locked (void)
+{
+  const char *url = "https://locked.example.com";
+  const char * const args[] = { "--server", url, "--title", "T", "--action", "ok", NULL };
+  const char *env[5];
+  g_autofree char *bus = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretCollection) collection = NULL;
+  g_autoptr(Run) run = NULL;
+  GList *objects;
+
+  g_assert_true (secret_password_store_sync (&key_schema, SECRET_COLLECTION_DEFAULT,
+                                             "Triage service key", "sk_locked", NULL,
+                                             &error, "server", url, NULL));
+  g_assert_no_error (error);
+  service = secret_service_get_sync (SECRET_SERVICE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  collection = secret_collection_for_alias_sync (service, SECRET_COLLECTION_DEFAULT,
+                                                 SECRET_COLLECTION_NONE, NULL, &error);
+  g_assert_no_error (error);
+  objects = g_list_append (NULL, collection);
+  g_assert_cmpint (secret_service_lock_sync (service, objects, NULL, NULL, &error), ==, 1);
+  g_assert_no_error (error);
+  g_list_free (objects);
+  g_assert_true (secret_collection_get_locked (collection));
+
+  fill_env (env, &bus);
+  /* No display: gnome-keyring cannot show its unlock prompt. */
+  env[2] = "DISPLAY=";
+  env[3] = "WAYLAND_DISPLAY=";
+  env[4] = NULL;
+  run = ask_start_env (NULL, args, NULL, env);
+  g_assert_cmpint (ask_finish (run), ==, 2);
+  g_assert_null (strstr (run->err, "store the key"));
+  g_assert_nonnull (strstr (run->err, "no API key for https://locked.example.com: the keyring "
+                                      "that holds it is locked"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -149,6 +191,8 @@ main (int    argc,
               test_local_loads_no_libsecret, fixture_teardown);
   g_test_add ("/ask/keyring/env-key-loads-no-libsecret", Fixture, NULL, fixture_setup,
               test_env_key_loads_no_libsecret, fixture_teardown);
+  /* Last: it leaves the keyring locked. */
+  g_test_add_func ("/ask/keyring/key-locked", test_key_locked);
 
   status = g_test_run ();
   /* The Secret Service proxy this process made is a singleton: let it go. */
