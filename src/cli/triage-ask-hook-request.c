@@ -17,10 +17,12 @@
 
 #include "atp.h"
 #include "triage-ask.h"
+#include "triage-ask-hook-path.h"
 #include "triage-service.h"
 
 #define member_string triage_service_string_member
 #define visible_text  triage_ask_visible_text
+#define shown_path    triage_ask_hook_shown_path
 
 /*
  * The request names what the tool acts on so that the person can decide from
@@ -325,22 +327,6 @@ path_of (JsonObject *tool_input)
   return NULL;
 }
 
-/* @path as the title shows it: relative to @cwd when inside it (no ".."),
- * else whole, so a file outside the project never reads as one of its own. */
-static char *
-shown_path (const char *path,
-            const char *cwd)
-{
-  gsize length = cwd != NULL ? strlen (cwd) : 0;
-
-  while (length > 1 && cwd[length - 1] == '/')
-    length--;
-  if (length > 0 && g_path_is_absolute (cwd) && strncmp (path, cwd, length) == 0 &&
-      path[length] == '/' && path[length + 1] != '\0' && strstr (path + length, "/..") == NULL)
-    return g_strdup (path + length + 1);
-  return g_strdup (path);
-}
-
 static char *
 guess_type (const char *path,
             const char *content)
@@ -399,6 +385,7 @@ input_without_description (JsonObject *tool_input)
 static char *
 summary_of (JsonObject *tool_input,
             const char *cwd,
+            const char *reached,
             gboolean   *whole_elsewhere,
             gboolean   *cut)
 {
@@ -411,7 +398,7 @@ summary_of (JsonObject *tool_input,
   /* Grep and Glob name a pattern and the folder it runs in: the pattern says more. */
   if (path != NULL && member_string (tool_input, "pattern") == NULL)
     {
-      g_autofree char *shown = shown_path (path, cwd);
+      g_autofree char *shown = reached != NULL ? g_strdup (reached) : shown_path (path, cwd);
       glong length = g_utf8_strlen (shown, -1);
       g_autofree char *head = NULL;
 
@@ -479,10 +466,15 @@ static char *
 what_it_does (const char *tool,
               JsonObject *tool_input,
               const char *cwd,
+              const char *real,
               JsonArray  *edits)
 {
   const char *command = member_string (tool_input, "command");
-  g_autofree char *path = path_of (tool_input) ? visible_text (path_of (tool_input)) : NULL;
+  g_autofree char *named = real != NULL
+    ? g_strdup_printf ("%s (where %s leads through a symbolic link)", real,
+                       path_of (tool_input))
+    : g_strdup (path_of (tool_input));
+  g_autofree char *path = named != NULL ? visible_text (named) : NULL;
   g_autofree char *shown_cwd = cwd != NULL ? visible_text (cwd) : NULL;
   g_autofree char *url = member_string (tool_input, "url") != NULL
                            ? visible_text (member_string (tool_input, "url")) : NULL;
@@ -544,11 +536,12 @@ static char *
 describe (const char *tool,
           JsonObject *tool_input,
           const char *cwd,
+          const char *real,
           JsonArray  *edits,
           gboolean    cut)
 {
   g_autofree char *shown_tool = visible_text (tool);
-  g_autofree char *sentence = what_it_does (shown_tool, tool_input, cwd, edits);
+  g_autofree char *sentence = what_it_does (shown_tool, tool_input, cwd, real, edits);
   g_autofree char *note = agent_note (tool_input);
   const char *what = member_string (tool_input, "command") != NULL ? "the command"
                                                                     : "the tool's input";
@@ -573,6 +566,8 @@ triage_ask_hook_build_request (JsonObject  *input,
   const char *cwd = member_string (input, "cwd");
   g_autofree char *folder = NULL;
   g_autofree char *shown_folder = NULL;
+  g_autofree char *real = NULL;
+  g_autofree char *reached = NULL;
   g_autofree char *summary = NULL;
   g_autofree char *named = NULL;
   g_autofree char *title = NULL;
@@ -627,7 +622,8 @@ triage_ask_hook_build_request (JsonObject  *input,
   json_object_set_array_member (request, "actions", actions);
   json_object_set_object_member (context, "metadata", metadata);
 
-  summary = summary_of (tool_input, cwd, &whole_elsewhere, &cut);
+  real = path != NULL ? triage_ask_hook_real_path (path, cwd, &reached) : NULL;
+  summary = summary_of (tool_input, cwd, reached, &whole_elsewhere, &cut);
   named = g_strdup_printf ("%s%s%s%s%s", tool, folder ? " in " : "", folder ? folder : "",
                            summary ? ": " : "", summary ? summary : "");
   title = visible_text (named);
@@ -641,7 +637,7 @@ triage_ask_hook_build_request (JsonObject  *input,
     }
   json_object_set_string_member (context, "title", title);
 
-  description = describe (tool, tool_input, cwd, edits, cut);
+  description = describe (tool, tool_input, cwd, real, edits, cut);
   json_object_set_string_member (context, "description", description);
   shown_folder = folder != NULL ? visible_text (folder) : NULL;
   if (shown_folder != NULL)

@@ -308,6 +308,53 @@ def test_paths_outside_the_project_shown_whole():
                 raise Failure(f"{tool} {tool_input}: description {n['context']['description']!r}")
 
 
+def test_links_out_of_the_project_followed():
+    # A tool writes where a path leads: a link in the project (or a folder that
+    # is one) to a file outside it must not read as one of the project's files.
+    with Scenario("links") as s:
+        project = os.path.join(s.world.root, "shop")
+        outside = os.path.join(s.world.root, "home", ".ssh")
+        os.makedirs(project)
+        os.makedirs(outside)
+        keys = os.path.join(outside, "authorized_keys")
+        with open(keys, "w") as f:
+            f.write("ssh-ed25519 AAAA me\n")
+        os.symlink(keys, os.path.join(project, "notes.txt"))
+        os.symlink(outside, os.path.join(project, "docs"))
+        os.symlink(os.path.join(outside, "config"), os.path.join(project, "todo.txt"))
+        with open(os.path.join(project, "README"), "w") as f:
+            f.write("hello\n")
+        os.symlink("README", os.path.join(project, "README.md"))
+        base = {"session_id": "s", "cwd": project, "hook_event_name": "PreToolUse",
+                "tool_use_id": "t"}
+        for tool_input, title, description in [
+                ({"file_path": os.path.join(project, "notes.txt"), "content": "evil\n"},
+                 f"Write in shop: {keys}",
+                 f"Claude Code wants to write {keys} (where {project}/notes.txt leads through a "
+                 "symbolic link) (1 line), replacing the file there now (1 line)."),
+                # A folder that is a link, and a file not there yet.
+                ({"file_path": os.path.join(project, "docs", "new"), "content": "x\n"},
+                 f"Write in shop: {outside}/new",
+                 f"Claude Code wants to write {outside}/new (where {project}/docs/new leads "
+                 "through a symbolic link) (1 line)."),
+                # A link to nothing yet: writing creates its target.
+                ({"file_path": os.path.join(project, "todo.txt"), "content": "x\n"},
+                 f"Write in shop: {outside}/config", None),
+                # A link inside the project still names the file it leads to.
+                ({"file_path": os.path.join(project, "README.md"), "content": "x\n"},
+                 "Write in shop: README", None),
+                # No link: as before.
+                ({"file_path": os.path.join(project, "README"), "content": "x\n"},
+                 "Write in shop: README",
+                 f"Claude Code wants to write {project}/README (1 line), replacing the file "
+                 "there now (1 line).")]:
+            hook = Hook(s.world, dict(base, tool_name="Write", tool_input=tool_input))
+            n = s.person.answer(title, "deny", "no")
+            hook.result()
+            if description is not None:
+                expect(n["context"]["description"], description)
+
+
 def test_multi_edit_diff():
     with Scenario("multi-edit") as s:
         outside = os.path.join(s.world.root, "home")
@@ -653,6 +700,7 @@ run([
     ("Write and Edit attachments", test_write_and_edit_attachments),
     ("standard output is the decision alone", test_stdout_is_the_decision_alone),
     ("paths outside the project shown whole", test_paths_outside_the_project_shown_whole),
+    ("links out of the project followed", test_links_out_of_the_project_followed),
     ("MultiEdit as a diff", test_multi_edit_diff),
     ("an Edit of a FIFO does not hang", test_edit_of_a_fifo_does_not_hang),
     ("questions left to Claude Code", test_questions_left_to_claude_code),
