@@ -58,7 +58,9 @@ triage_ask_visible_text (const char *text)
 
       if (c == '\t')
         g_string_append_c (shown, ' ');
-      else if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_FORMAT)
+      else if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_FORMAT ||
+               g_unichar_type (c) == G_UNICODE_LINE_SEPARATOR ||
+               g_unichar_type (c) == G_UNICODE_PARAGRAPH_SEPARATOR)
         g_string_append_unichar (shown, 0xfffd);
       else
         g_string_append_unichar (shown, c);

@@ -115,7 +115,8 @@ int               triage_ask_hook_run           (TriageAskOptions  *options);
 
 /* @text with what could hide or rewrite part of it on a terminal made
  * visible: control characters (an escape sequence's ESC, a carriage return,
- * C1) and invisible formatting (bidi overrides, zero-width characters) become
+ * C1), invisible formatting (bidi overrides, zero-width characters) and the
+ * line and paragraph separators U+2028/U+2029 (a line break in a label) become
  * U+FFFD, a tab a space; invalid UTF-8 too. */
 char             *triage_ask_visible_text       (const char        *text);
 /* "triage-ask: " and the message, made visible, on standard error. */
