@@ -288,6 +288,7 @@ triage_server_run (int    argc,
   g_autofree char *password = NULL, *log_format = NULL, *metrics_listen = NULL;
   g_auto(GStrv) limits = NULL;
   int heartbeat = 30, idle = 60, drain_delay = 0, request_timeout = 300;
+  GStatBuf socket_stat;
   GOptionEntry entries[] = {
     { "local", 0, 0, G_OPTION_ARG_NONE, &local, "Listen on the local Unix socket", NULL },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path, "Unix socket path", "PATH" },
@@ -422,6 +423,16 @@ triage_server_run (int    argc,
           return 1;
         }
       socket_path = g_build_filename (dir, "triage.sock", NULL);
+    }
+
+  /* Only a socket is ours to replace when we listen: whatever else is there
+   * is someone's file (a slip in --socket deleted it). */
+  if (socket_path != NULL && g_lstat (socket_path, &socket_stat) == 0 &&
+      !S_ISSOCK (socket_stat.st_mode))
+    {
+      fprintf (stderr, "triage-server: --socket %s: something other than a socket is there; "
+               "it is left as it is\n", socket_path);
+      return 2;
     }
 
   if (database == NULL)

@@ -356,6 +356,24 @@ test_command_line (void)
   g_rmdir (dir);
 }
 
+/* --socket naming a file that is no socket (a slip of the operator's):
+ * refused, and the file left as it was. */
+static void
+test_socket_not_a_socket (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-server-socket-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "notes.txt", NULL);
+  const char *args[] = { "--socket", file, NULL };
+  g_autofree char *kept = NULL;
+
+  g_assert_true (g_file_set_contents (file, "mine\n", -1, NULL));
+  assert_refused (args, 2, "something other than a socket is there");
+  g_assert_true (g_file_get_contents (file, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "mine\n");
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -369,6 +387,7 @@ main (int    argc,
   g_test_add_func ("/server/limits/none", test_no_limits);
   g_test_add_func ("/server/tls", test_tls);
   g_test_add_func ("/server/command-line", test_command_line);
+  g_test_add_func ("/server/socket-not-a-socket", test_socket_not_a_socket);
 
   return g_test_run ();
 }
