@@ -36,6 +36,7 @@
 #define HOOK_MAX_ATTACHMENT   (512 * 1024)
 #define HOOK_MAX_TITLE        120
 #define HOOK_MAX_REASON       1000
+#define HOOK_MAX_NOTE         2000
 #define HOOK_MAX_READ         (16 * 1024 * 1024)
 
 /* Commands that destroy or cannot be undone: the flags the person is shown,
@@ -125,7 +126,8 @@ flag_command (const char *command,
     json_array_add_string_element (flags, "irreversible");
 }
 
-static void
+/* Adds @text as an attachment: FALSE when it had to be cut. */
+static gboolean
 add_attachment (JsonObject *context,
                 const char *type,
                 const char *description,
@@ -136,18 +138,12 @@ add_attachment (JsonObject *context,
   gsize length = strlen (text);
   g_autofree char *base64 = NULL;
 
-  /* A request must fit ATP's size; the person sees that it was cut. */
+  /* A request must fit ATP's size; the description says that it was cut. */
   if (length > HOOK_MAX_ATTACHMENT)
     {
-      g_autofree char *said = NULL;
-
       length = HOOK_MAX_ATTACHMENT;
       while (length > 0 && (text[length] & 0xc0) == 0x80)
         length--;
-      said = g_strdup_printf ("%s (the attachment is cut at %d KiB)",
-                              json_object_get_string_member (context, "description"),
-                              HOOK_MAX_ATTACHMENT / 1024);
-      json_object_set_string_member (context, "description", said);
     }
   base64 = g_base64_encode ((const guchar *) text, length);
 
@@ -158,6 +154,7 @@ add_attachment (JsonObject *context,
   json_object_set_string_member (attachment, "description", description);
   json_object_set_string_member (attachment, "data", base64);
   json_array_add_object_element (attachments, attachment);
+  return length == strlen (text);
 }
 
 static guint
@@ -458,6 +455,12 @@ agent_note (JsonObject *tool_input)
     }
   if (note->len == 0)
     return NULL;
+  /* Its words must not crowd out Triage's, nor make the request too large to ask. */
+  if (g_utf8_strlen (note->str, -1) > HOOK_MAX_NOTE)
+    {
+      g_string_truncate (note, g_utf8_offset_to_pointer (note->str, HOOK_MAX_NOTE) - note->str);
+      g_string_append (note, "…");
+    }
   return g_strconcat ("The agent's note on it (its own words): ", note->str, NULL);
 }
 
@@ -530,26 +533,37 @@ what_it_does (const char *tool,
 }
 
 /* What the person reads first: Triage's sentence, then whether the title cut
- * the command short, then the agent's note (never before Triage's words, where
- * it could pass for them or push them out of sight). */
+ * the command short and whether the attachment is cut, then the agent's note
+ * (never before Triage's words, where it could pass for them or push them out
+ * of sight, nor before Triage's remarks, which would then read as its). */
 static char *
 describe (const char *tool,
           JsonObject *tool_input,
           const char *cwd,
           const char *real,
           JsonArray  *edits,
-          gboolean    cut)
+          gboolean    cut,
+          gboolean    whole_attached)
 {
   g_autofree char *shown_tool = visible_text (tool);
   g_autofree char *sentence = what_it_does (shown_tool, tool_input, cwd, real, edits);
   g_autofree char *note = agent_note (tool_input);
+  g_autoptr(GString) text = g_string_new (sentence);
   const char *what = member_string (tool_input, "command") != NULL ? "the command"
                                                                     : "the tool's input";
 
-  return g_strdup_printf ("%s%s%s%s%s%s", sentence,
-                          cut ? " The title shows only the start of " : "", cut ? what : "",
-                          cut ? "; the attachment holds all of it." : "",
-                          note != NULL ? "\n\n" : "", note != NULL ? note : "");
+  if (cut && whole_attached)
+    g_string_append_printf (text, " The title shows only the start of %s; the attachment "
+                            "holds all of it.", what);
+  else if (cut)
+    g_string_append_printf (text, " The title shows only the start of %s; the attachment "
+                            "holds its first %d KiB.", what, HOOK_MAX_ATTACHMENT / 1024);
+  else if (!whole_attached)
+    g_string_append_printf (text, " (the attachment is cut at %d KiB)",
+                            HOOK_MAX_ATTACHMENT / 1024);
+  if (note != NULL)
+    g_string_append_printf (text, "\n\n%s", note);
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 gboolean
@@ -588,6 +602,7 @@ triage_ask_hook_build_request (JsonObject  *input,
   const char *path;
   const char *problem = NULL;
   gboolean whole_elsewhere = FALSE;
+  gboolean whole_attached = TRUE;
   gboolean cut = FALSE;
   gsize length = 0;
   static const char * const kept[] = {
@@ -637,8 +652,6 @@ triage_ask_hook_build_request (JsonObject  *input,
     }
   json_object_set_string_member (context, "title", title);
 
-  description = describe (tool, tool_input, cwd, real, edits, cut);
-  json_object_set_string_member (context, "description", description);
   shown_folder = folder != NULL ? visible_text (folder) : NULL;
   if (shown_folder != NULL)
     json_object_set_string_member (context, "project", shown_folder);
@@ -653,8 +666,9 @@ triage_ask_hook_build_request (JsonObject  *input,
     flag_command (command, flags);
   if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
     {
-      add_attachment (context, g_str_equal (tool, "Bash") ? "text/x-shellscript" : "text/plain",
-                      "Command", command);
+      whole_attached = add_attachment (context, g_str_equal (tool, "Bash")
+                                                  ? "text/x-shellscript" : "text/plain",
+                                       "Command", command);
     }
   else if (path != NULL && g_str_equal (tool, "Write") &&
            member_string (tool_input, "content") != NULL)
@@ -663,17 +677,18 @@ triage_ask_hook_build_request (JsonObject  *input,
       g_autofree char *type = guess_type (path, content);
       g_autofree char *name = g_path_get_basename (path);
 
-      add_attachment (context, type, name, content);
+      whole_attached = add_attachment (context, type, name, content);
     }
   else if (g_str_equal (tool, "ExitPlanMode") && member_string (tool_input, "plan") != NULL)
-    add_attachment (context, "text/markdown", "Plan", member_string (tool_input, "plan"));
+    whole_attached = add_attachment (context, "text/markdown", "Plan",
+                                     member_string (tool_input, "plan"));
   else if (edits != NULL)
     {
       g_autofree char *diff = edit_diff (path, edits);
       g_autofree char *name = g_path_get_basename (path);
       g_autofree char *about = g_strdup_printf ("Change to %s", name);
 
-      add_attachment (context, "text/x-diff", about, diff);
+      whole_attached = add_attachment (context, "text/x-diff", about, diff);
     }
   else
     {
@@ -683,8 +698,11 @@ triage_ask_hook_build_request (JsonObject  *input,
       json_generator_set_root (generator, tool_input_node);
       json_generator_set_pretty (generator, TRUE);
       pretty = json_generator_to_data (generator, NULL);
-      add_attachment (context, "application/json", "Tool input", pretty);
+      whole_attached = add_attachment (context, "application/json", "Tool input", pretty);
     }
+
+  description = describe (tool, tool_input, cwd, real, edits, cut, whole_attached);
+  json_object_set_string_member (context, "description", description);
 
   allow = json_object_new ();
   json_object_set_string_member (allow, "id", "allow");

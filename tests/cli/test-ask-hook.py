@@ -506,6 +506,34 @@ def test_long_command_in_the_title():
             raise Failure(f"description {n['context']['description']!r}")
 
 
+def test_cut_attachment_said_by_triage():
+    # That the attachment is cut is Triage's remark: it comes before the agent's
+    # note, where it cannot read as the agent's words, and the agent's note is
+    # kept short enough not to crowd out Triage's.
+    with Scenario("cut-attachment") as s:
+        command = "echo " + "x" * (600 * 1024)
+        hook = Hook(s.world, dict(PRE_TOOL_USE_BASH,
+                                  tool_input={"command": command, "description": "n" * 5000}))
+        n = s.person.answer("Bash in my-project: echo " + "x" * 75 + "…", "deny", "no")
+        hook.result()
+        expect(n["context"]["description"],
+               "Claude Code wants to run this command in /home/user/my-project. The title shows "
+               "only the start of the command; the attachment holds its first 512 KiB.\n\n"
+               "The agent's note on it (its own words): " + "n" * 2000 + "…")
+        if attachment_text(n) != command[:512 * 1024]:
+            raise Failure("the attachment is the command's first 512 KiB")
+        hook = Hook(s.world, dict(PRE_TOOL_USE_BASH, tool_name="Write",
+                                  tool_input={"file_path": "/home/user/my-project/big.txt",
+                                              "content": "y" * (600 * 1024),
+                                              "description": "A small file"}))
+        n = s.person.answer("Write in my-project: big.txt", "deny", "no")
+        hook.result()
+        expect(n["context"]["description"],
+               "Claude Code wants to write /home/user/my-project/big.txt (1 line). (the "
+               "attachment is cut at 512 KiB)\n\nThe agent's note on it (its own words): "
+               "A small file")
+
+
 def test_project_shown_visible():
     # The project (the basename of cwd) is shown on its own: nothing hidden there either.
     with Scenario("project") as s:
@@ -714,6 +742,7 @@ run([
     ("the agent's words are not the title", test_agent_words_are_not_the_title),
     ("a long command in the title", test_long_command_in_the_title),
     ("the project shown visible", test_project_shown_visible),
+    ("a cut attachment said by Triage", test_cut_attachment_said_by_triage),
     ("WebFetch's address and ExitPlanMode's plan", test_web_fetch_and_plan),
     ("blank first lines skipped in the title", test_blank_first_lines_skipped),
     ("dangerous commands flagged", test_dangerous_commands_flagged),
