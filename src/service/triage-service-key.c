@@ -221,10 +221,10 @@ triage_service_lookup_key (const char  *server_url,
   if (lookup.password == NULL && lookup.locked)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "no API key for %s: the keyring that holds it is locked and could not be "
-                   "unlocked here (no prompt can be shown); unlock it (log in to the desktop, "
-                   "or run secret-tool lookup server %s where a prompt can show), or set "
-                   "TRIAGE_API_KEY", server_url, server_url);
+                   "no API key for %s: the keyring that holds it is locked and was not "
+                   "unlocked (its prompt could not be shown, or was dismissed); unlock it (log "
+                   "in to the desktop, or run secret-tool lookup server %s where a prompt can "
+                   "show), or set TRIAGE_API_KEY", server_url, server_url);
       return NULL;
     }
   if (lookup.password == NULL)
