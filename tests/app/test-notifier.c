@@ -189,6 +189,67 @@ test_inline_answers (void)
   g_assert_cmpuint (n_bubble_answers (binary), ==, 0);
 }
 
+/* A request with two simple actions, @description and @attachments (a JSON
+ * array, or NULL). */
+static AtpNotification *
+simple_request (const char *description,
+                const char *attachments)
+{
+  g_autofree char *json = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *n;
+
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"2025-05-25T10:30:00Z\","
+                          " \"service\": {\"id\": \"s\", \"name\": \"S\"},"
+                          " \"context\": {\"title\": \"Clean up\", \"description\": \"%s\"%s%s},"
+                          " \"actions\": [{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
+                          "  {\"id\": \"no\", \"label\": \"Deny\", \"response_type\": \"simple\"}],"
+                          " \"status\": \"delivered\"}", ID_D, description,
+                          attachments ? ", \"attachments\": " : "", attachments ? attachments : "");
+  n = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+
+  return n;
+}
+
+/* An answer from a bubble answers what the bubble showed: when the body is
+ * cut, or there is an attachment (a bubble shows none), there is no answer
+ * button, and a `respond:` key for it is refused; the same for every protocol. */
+static void
+test_inline_answers_shown_whole (void)
+{
+  g_autofree char *whole = g_strnfill (TRIAGE_NOTIFIER_MAX_BODY, 'x');
+  g_autofree char *padding = g_strnfill (TRIAGE_NOTIFIER_MAX_BODY, ' ');
+  g_autofree char *hidden = g_strconcat (padding, "and delete ~/", NULL);
+  g_autoptr(AtpNotification) fits = simple_request (whole, NULL);
+  g_autoptr(AtpNotification) cut = simple_request (hidden, NULL);
+  g_autoptr(AtpNotification) attached = simple_request ("See the plan",
+    "[{\"type\": \"text/plain\", \"description\": \"plan.txt\", \"data\": \"cm0gLXJmIH4v\"}]");
+  g_autofree char *described = g_strdup_printf ("{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\","
+                                                " \"request_decision\": {\"id\": \"d\", \"title\": \"Pick\","
+                                                " \"type\": \"radio\", \"options\": [{\"id\": \"a\", \"name\": \"A\","
+                                                " \"description\": \"and pay 500 USD\"}, {\"id\": \"b\", \"name\": \"B\"}]}}");
+  g_autoptr(AtpNotification) aitp = app_test_aitp_notification_new (ID_E, "Pick", described);
+  AtpNotification *refused[] = { cut, attached, aitp };
+  g_autofree char *body = triage_notifier_dup_body (cut);
+
+  g_assert_cmpuint (n_bubble_answers (fits), ==, 2);
+  g_assert_true (g_str_has_suffix (body, "…"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      TriageProtocol *protocol = triage_protocol_for_request (refused[i]);
+      g_autofree char *action_id = NULL;
+      g_autoptr(JsonNode) data = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_cmpuint (n_bubble_answers (refused[i]), ==, 0);
+      g_assert_false (triage_protocol_get_bubble_answer (protocol, refused[i], i < 2 ? "yes" : "a",
+                                                         &action_id, &data, &error));
+      g_assert_nonnull (error);
+    }
+}
+
 /* A bubble's button is one line no server wraps: an action's label or an
  * AITP option's name (sent whole before) is cut to a button's length. */
 static void
@@ -612,6 +673,7 @@ main (int   argc,
   g_test_add_func ("/notifier/summary-body", test_summary_body);
   g_test_add_func ("/notifier/summary-body-unbroken", test_summary_body_unbroken);
   g_test_add_func ("/notifier/inline-answers", test_inline_answers);
+  g_test_add_func ("/notifier/inline-answers-shown-whole", test_inline_answers_shown_whole);
   g_test_add_func ("/notifier/inline-answer-labels", test_inline_answer_labels);
   g_test_add_func ("/notifier/decode-icon", test_decode_icon);
   g_test_add_func ("/notifier/bus/inline-respond", test_bus_inline_respond);

@@ -151,6 +151,13 @@ triage_aitp_protocol_get_display_name (TriageProtocol *protocol)
   return "AITP-02 Decisions";
 }
 
+static gboolean
+option_is_name_only (const AtpAitpOption *option)
+{
+  return option->description == NULL && option->image_url == NULL && option->url == NULL &&
+         option->quote == NULL && !option->has_rating && option->variants->len == 0;
+}
+
 static GPtrArray *
 triage_aitp_protocol_dup_bubble_answers (TriageProtocol  *protocol,
                                          AtpNotification *notification)
@@ -162,6 +169,12 @@ triage_aitp_protocol_dup_bubble_answers (TriageProtocol  *protocol,
   if (request == NULL || request->confirm || request->options->len > TRIAGE_BUBBLE_MAX_ANSWERS ||
       (request->type != ATP_AITP_DECISION_RADIO && request->type != ATP_AITP_DECISION_CONFIRMATION))
     return answers;
+
+  /* A bubble shows an option's name only: one with more to see (what it
+   * is, its picture, its price, its variants) is chosen in the window. */
+  for (guint i = 0; i < request->options->len; i++)
+    if (!option_is_name_only (g_ptr_array_index (request->options, i)))
+      return answers;
 
   for (guint i = 0; i < request->options->len; i++)
     {

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "atp.h"
+#include "triage-protocol.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +20,7 @@ G_BEGIN_DECLS
 #define TRIAGE_NOTIFIER_NOTICE_PREFIX   "notice:"
 
 /* Longest description shown in a bubble, in characters. */
-#define TRIAGE_NOTIFIER_MAX_BODY 200
+#define TRIAGE_NOTIFIER_MAX_BODY TRIAGE_BUBBLE_MAX_BODY
 
 /* Largest inline service icon accepted, encoded. */
 #define TRIAGE_NOTIFIER_MAX_ICON_SIZE (256 * 1024)

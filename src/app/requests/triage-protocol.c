@@ -186,14 +186,37 @@ triage_protocol_dup_headline (TriageProtocol  *self,
   return iface->dup_headline (self, request);
 }
 
+/* Whether a bubble shows @request whole: its title and description uncut,
+ * and no attachment (a bubble shows none). An answer from a bubble is an
+ * answer to what the bubble showed: otherwise an agent could put a harmless
+ * opening first and what the answer approves after the cut. */
+static gboolean
+bubble_shows_whole (TriageProtocol  *self,
+                    AtpNotification *request)
+{
+  g_autofree char *headline = triage_protocol_dup_headline (self, request);
+  const char *description = request->context.description;
+
+  if (request->context.attachments->len > 0)
+    return FALSE;
+  if (headline != NULL && g_utf8_strlen (headline, -1) > TRIAGE_SHOWN_ROW_CHARS)
+    return FALSE;
+  if (description != NULL && g_utf8_strlen (description, -1) > TRIAGE_BUBBLE_MAX_BODY)
+    return FALSE;
+
+  return TRUE;
+}
+
 /**
  * triage_protocol_dup_bubble_answers:
  * @self: a #TriageProtocol
  * @request: a request of this protocol
  *
  * The answers a bubble may carry as buttons: only answers that need no
- * input and no confirmation, and only a few (a bubble has room for three);
- * otherwise none, and the bubble opens the request.
+ * input and no confirmation, and only a few (a bubble has room for three),
+ * and only when the bubble shows the request whole (its title and
+ * description uncut, no attachment); otherwise none, and the bubble opens
+ * the request.
  *
  * Returns: (transfer container) (element-type TriageBubbleAnswer): the answers
  */
@@ -203,6 +226,9 @@ triage_protocol_dup_bubble_answers (TriageProtocol  *self,
 {
   g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
   g_return_val_if_fail (request != NULL, NULL);
+
+  if (!bubble_shows_whole (self, request))
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) triage_bubble_answer_free);
 
   return TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
 }
@@ -230,6 +256,14 @@ triage_protocol_get_bubble_answer (TriageProtocol   *self,
   g_return_val_if_fail (request != NULL, FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (action_id != NULL && response_data != NULL, FALSE);
+
+  /* A bubble without answer buttons gives none (whatever its server sends). */
+  if (!bubble_shows_whole (self, request))
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID,
+                   "The request is not shown whole in a bubble; “%s” is not answered from one", key);
+      return FALSE;
+    }
 
   return TRIAGE_PROTOCOL_GET_IFACE (self)->get_bubble_answer (self, request, key, action_id,
                                                                response_data, error);
