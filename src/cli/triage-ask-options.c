@@ -73,6 +73,13 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
       g_free (self->server_url);
       self->server_url = g_strdup (server);
     }
+  /* An empty path names no socket: refused, not taken for the default. */
+  if (socket_path != NULL && *socket_path == '\0')
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--socket: must not be empty");
+      return FALSE;
+    }
   g_free (self->socket_path);
   self->socket_path = g_strdup (socket_path);
   if (service != NULL)

@@ -120,6 +120,13 @@ triage_mcp_options_parse (GStrv   *argv,
   if (!check_header_value ("--service", self->service_id, error) ||
       !check_header_value ("--service-name", self->service_name, error))
     return NULL;
+  /* An empty path names no socket: refused, not taken for the default. */
+  if (self->socket_path != NULL && *self->socket_path == '\0')
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--socket: must not be empty");
+      return NULL;
+    }
   if (self->server_url != NULL && !atp_client_check_url (self->server_url, error))
     {
       g_prefix_error (error, "--server: ");

@@ -336,6 +336,8 @@ test_refused (void)
     { { "--title", "T", "--action", "a:scale", "--constraint", "a.min=1", "--constraint", "a.max=0",
         NULL }, "actions[0] (--action “a”).constraints" },
     { { "--title", "T", "--action", "a", "--server", "ftp://x", NULL }, "--server:" },
+    /* An empty --socket crashed triage-ask when it connected. */
+    { { "--title", "T", "--action", "a", "--socket", "", NULL }, "--socket: must not be empty" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

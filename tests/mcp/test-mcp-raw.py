@@ -403,6 +403,11 @@ def test_bad_options():
     with Session("name", "--service-name", "Two\nlines", server=False) as s:
         if s.mcp.wait_exit() != 2 or b"--service-name: control characters" not in s.mcp.errors():
             raise Failure(f"a line break in --service-name: {s.mcp.errors()!r}")
+    # An empty --socket crashed triage-mcp when it connected.
+    with Session("empty-socket", "--socket", "", server=False) as s:
+        s.mcp.proc.stdin.close()
+        if s.mcp.wait_exit() != 2 or b"--socket: must not be empty" not in s.mcp.errors():
+            raise Failure(f"an empty --socket: {s.mcp.proc.returncode} {s.mcp.errors()!r}")
     with Session("no-key", "--server", "https://triage.example", server=False) as s:
         s.mcp.proc.stdin.close()
         if s.mcp.wait_exit() != 2:
