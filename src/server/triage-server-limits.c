@@ -73,6 +73,39 @@ triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
   return TRUE;
 }
 
+/* Takes @interval of @key's allowance under @limit, if what it has taken
+ * ends within @window; else answers @msg with 429 RATE_LIMIT_EXCEEDED and a
+ * Retry-After in whole seconds. */
+static gboolean
+take (TriageServer      *self,
+      SoupServerMessage *msg,
+      TriageLimit        limit,
+      const char        *key,
+      gint64             interval,
+      gint64             window)
+{
+  guint rate = self->limits[limit];
+  g_autofree char *name = g_strdup_printf ("%s\n%s", triage_limit_names[limit], key);
+  gint64 wait;
+
+  if (!triage_store_take_rate (self->store, name, interval, window, &wait))
+    {
+      g_autofree char *seconds = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                  MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC));
+      g_autofree char *message = g_strdup_printf ("Too many requests: at most %u %s per %s",
+                                                  rate, triage_limit_names[limit],
+                                                  limit_windows_us[limit] > G_TIME_SPAN_MINUTE
+                                                  ? "hour" : "minute");
+
+      triage_metrics_rate_limited (limit);
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Retry-After", seconds);
+      reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Counts one request of @key against @limit. When it is over, answers @msg
  * with 429 RATE_LIMIT_EXCEEDED and a Retry-After in whole seconds, and returns
  * FALSE. Trusted local peers are never limited: they are the user who owns
@@ -84,28 +117,30 @@ triage_server_rate_check (TriageServer      *self,
                           const char        *key)
 {
   guint rate = self->limits[limit];
+
+  g_return_val_if_fail (limit_windows_us[limit] > 0, TRUE);
+
+  if (rate == 0 || triage_server_trusts (msg))
+    return TRUE;
+  return take (self, msg, limit, key, MAX (1, limit_windows_us[limit] / rate),
+               limit_windows_us[limit]);
+}
+
+/* Whether @key has room for one more request under @limit, taking none of
+ * it, answering @msg 429 when not. The store only takes: a microsecond is
+ * taken, in a window one request short (the same bound, and the same wait). */
+gboolean
+triage_server_rate_peek (TriageServer      *self,
+                         SoupServerMessage *msg,
+                         TriageLimit        limit,
+                         const char        *key)
+{
+  guint rate = self->limits[limit];
   gint64 window = limit_windows_us[limit];
-  g_autofree char *name = NULL;
-  gint64 wait;
 
   g_return_val_if_fail (window > 0, TRUE);
 
   if (rate == 0 || triage_server_trusts (msg))
     return TRUE;
-  name = g_strdup_printf ("%s\n%s", triage_limit_names[limit], key);
-  if (!triage_store_take_rate (self->store, name, MAX (1, window / rate), window, &wait))
-    {
-      g_autofree char *seconds = g_strdup_printf ("%" G_GINT64_FORMAT,
-                                                  MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC));
-      g_autofree char *message = g_strdup_printf ("Too many requests: at most %u %s per %s",
-                                                  rate, triage_limit_names[limit],
-                                                  window > G_TIME_SPAN_MINUTE ? "hour" : "minute");
-
-      triage_metrics_rate_limited (limit);
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                    "Retry-After", seconds);
-      reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
-      return FALSE;
-    }
-  return TRUE;
+  return take (self, msg, limit, key, 1, window - MAX (1, window / rate) + 1);
 }

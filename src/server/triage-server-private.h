@@ -150,6 +150,10 @@ gboolean triage_server_rate_check     (TriageServer      *self,
                                        SoupServerMessage *msg,
                                        TriageLimit        limit,
                                        const char        *key);
+gboolean triage_server_rate_peek      (TriageServer      *self,
+                                       SoupServerMessage *msg,
+                                       TriageLimit        limit,
+                                       const char        *key);
 gboolean triage_server_trusts  (SoupServerMessage *msg);
 gboolean triage_server_parse_protocols (SoupServerMessage *msg,
                                         GHashTable        *query,

@@ -340,13 +340,22 @@ check_admin (TriageServer      *self,
              SoupServerMessage *msg)
 {
   const char *token = bearer_token (msg);
+  const char *address = soup_server_message_get_remote_host (msg);
   g_autofree char *hash = NULL;
+  g_autofree char *guesses = NULL;
 
   if (triage_server_trusts (msg))
     {
       triage_server_note_caller (msg, "admin", NULL);
       return TRUE;
     }
+  /* Wrong admin tokens are counted per address on every admin endpoint (as
+   * registrations are), and an address past its allowance is refused before
+   * its token is looked at, the right one too: else the answers would still
+   * tell a right guess from a wrong one at full speed. */
+  guesses = g_strconcat ("admin-token ", address != NULL ? address : "local", NULL);
+  if (!triage_server_rate_peek (self, msg, TRIAGE_LIMIT_REGISTRATIONS, guesses))
+    return FALSE;
   if (token != NULL && self->admin_hash != NULL)
     {
       hash = triage_hash_token (token);
@@ -356,7 +365,8 @@ check_admin (TriageServer      *self,
           return TRUE;
         }
     }
-  refuse_token (self, msg, token, "A valid admin token is required", "the admin token");
+  if (triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS, guesses))
+    refuse_token (self, msg, token, "A valid admin token is required", "the admin token");
   return FALSE;
 }
 

@@ -172,6 +172,34 @@ test_registration_limit (void)
   g_assert_nonnull (strstr (over->body, "per hour"));
 }
 
+/* Wrong admin tokens are counted on every admin endpoint, and past the
+ * allowance even the right token is refused: else /api/v1/admin/users and
+ * /metrics answered guesses at full speed. */
+static void
+test_admin_guessing (void)
+{
+  g_autoptr(TriageTestServer) server = start (registration_limits, FALSE, FALSE);
+  const char *admin = triage_test_server_get_admin_token (server);
+  g_autoptr(SrvAnswer) right = srv_request (server, "GET", "/metrics", admin, NULL);
+  g_autoptr(SrvAnswer) first = srv_request (server, "POST", "/api/v1/admin/users", "adm_guess1",
+                                            "{\"id\":\"eve\"}");
+  g_autoptr(SrvAnswer) second = srv_request (server, "GET", "/metrics", "adm_guess2", NULL);
+  g_autoptr(SrvAnswer) third = srv_request (server, "POST", "/api/v1/admin/users", "adm_guess3",
+                                            "{\"id\":\"eve\"}");
+  g_autoptr(SrvAnswer) right_after = srv_request (server, "GET", "/metrics", admin, NULL);
+  g_autoptr(SrvAnswer) user_after = srv_request (server, "POST", "/api/v1/admin/users", admin,
+                                                 "{\"id\":\"eve\"}");
+
+  /* The right token takes nothing of the allowance. */
+  srv_assert_status (right, 200, NULL);
+  srv_assert_status (first, 401, "AUTH_INVALID_TOKEN");
+  srv_assert_status (second, 401, "AUTH_INVALID_TOKEN");
+  /* 2 an hour: the next is allowed half an hour after the first. */
+  assert_limited (third, 1800);
+  assert_limited (right_after, 1800);
+  assert_limited (user_after, 1800);
+}
+
 static const char *const tight_limits[] = { "--limit", "sends=1", "--limit", "polling=1", NULL };
 
 /* The user who owns the local server, on its socket without a token, is not limited. */
@@ -383,6 +411,7 @@ main (int    argc,
   g_test_add_func ("/server/limits/service", test_service_limits);
   g_test_add_func ("/server/limits/user", test_user_limits);
   g_test_add_func ("/server/limits/registration", test_registration_limit);
+  g_test_add_func ("/server/limits/admin-guessing", test_admin_guessing);
   g_test_add_func ("/server/limits/local-peer", test_local_peer_unlimited);
   g_test_add_func ("/server/limits/none", test_no_limits);
   g_test_add_func ("/server/tls", test_tls);
