@@ -312,7 +312,7 @@ handle_post_notification (TriageServer      *self,
   g_autofree char *id = NULL, *answer_text = NULL, *json = NULL;
   TriageStoreInsert inserted;
   const char *body;
-  gsize length;
+  gsize length, json_length;
 
   if (service == NULL || !triage_server_rate_check (self, msg, TRIAGE_LIMIT_SENDS, service->id))
     return;
@@ -362,7 +362,21 @@ handle_post_notification (TriageServer      *self,
    * stored and sent to the streams (no tree built again from the
    * submission, written and freed). */
   atp_notification_complete_json (submission, tree);
-  json = atp_json_to_string (tree, NULL);
+  json = atp_json_to_string (tree, &json_length);
+  /* As stored and sent it must fit a client's WebSocket frame: numbers are
+   * written in full ("1e14" is 100000000000000), so a body under the limit
+   * can make an envelope several times over it. */
+  if (json_length > ATP_MAX_NOTIFICATION_SIZE)
+    {
+      g_autofree char *message =
+        g_strdup_printf ("The notification as clients receive it (with the members the server "
+                         "adds, and numbers written in full) has %" G_GSIZE_FORMAT " bytes, more "
+                         "than the %d a notification may have", json_length,
+                         ATP_MAX_NOTIFICATION_SIZE);
+
+      reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, message);
+      return;
+    }
   answer_text = atp_json_strings_to_string ("notification_id", id, "status", "created",
                                             "estimated_delivery",
                                             json_object_get_string_member (json_node_get_object (tree),

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "atp.h"
 #include "server-test-util.h"
 
 #define NOTIFICATION_ID "6f1d3c2a-1111-4222-8333-444455556666"
@@ -405,6 +406,24 @@ test_large_bodies (void)
   answer = soup_session_send_and_read (triage_test_server_get_session (server), chunked, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (chunked), ==, 411);
+
+  /* Under the limit as posted, over it as clients would receive it: numbers
+   * are written in full ("1e14" is 100000000000000), and a client's frame
+   * could not take it. Refused; nothing stored or sent. */
+  {
+    g_autoptr(GString) numbers = g_string_new ("{\"version\":\"1.0\",\"context\":{\"title\":"
+                                               "\"Counts\",\"description\":\"d\",\"metadata\":"
+                                               "{\"counts\":[1e14");
+    g_autoptr(SrvAnswer) refused = NULL;
+
+    while (numbers->len < ATP_MAX_NOTIFICATION_SIZE / 2)
+      g_string_append (numbers, ",1e14");
+    g_string_append (numbers, "]}},\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+                              "\"response_type\":\"simple\"}]}");
+    refused = srv_request (server, "POST", "/api/v1/notifications", key, numbers->str);
+    srv_assert_status (refused, 413, "PAYLOAD_TOO_LARGE");
+    srv_assert_message (refused, "numbers written in full");
+  }
 
   /* The server is still there and well. */
   g_free (srv_post (server, key, "After the large ones"));
