@@ -180,6 +180,37 @@ test_numbers (void)
   g_assert_cmpint (triage_number_digits (-2.125), ==, 3);
 }
 
+/* An agent's text as every label shows it: control characters (but the line
+ * break and the tab) and bidirectional overrides, embeddings and isolates
+ * are shown as U+FFFD, never obeyed; right-to-left text is left as it is. */
+static void
+test_hidden_chars (void)
+{
+  struct { const char *text; const char *expected; } cases[] = {
+    { "Delete cache \u202e~/ fr- mr\u202c\r now", "Delete cache \uFFFD~/ fr- mr\uFFFD\uFFFD now" },
+    { "Safe.\x1b[8m hidden \x1b[0m", "Safe.\uFFFD[8m hidden \uFFFD[0m" },
+    { "a\u2066b\u2067c\u2068d\u2069e\u202a\u202b\u202d", "a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFD\uFFFD\uFFFD" },
+    { "del\x7f nel\xc2\x85 bell\a", "del\uFFFD nel\uFFFD bell\uFFFD" },
+    { "two\nlines\tand a tab", "two\nlines\tand a tab" },
+    /* Hebrew and Arabic, with the marks right-to-left text uses. */
+    { "\u05e9\u05dc\u05d5\u05dd \u200f(1)", "\u05e9\u05dc\u05d5\u05dd \u200f(1)" },
+    { "\u0645\u0631\u062d\u0628\u0627 \u061c\u0661\u0662 \u200e", "\u0645\u0631\u062d\u0628\u0627 \u061c\u0661\u0662 \u200e" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *cut = triage_format_cut_text (cases[i].text, 0);
+      g_autofree char *shown = triage_format_shown_text (cases[i].text, 0);
+      g_autofree char *short_cut = triage_format_cut_text (cases[i].text, 6);
+
+      g_assert_cmpstr (cut, ==, cases[i].expected);
+      g_assert_cmpstr (shown, ==, cases[i].expected);
+      /* Cut or not, nothing hidden is left. */
+      for (const char *p = short_cut; *p != '\0'; p = g_utf8_next_char (p))
+        g_assert_false (triage_format_is_hidden_char (g_utf8_get_char (p)));
+    }
+}
+
 static void
 test_attachment_details (void)
 {
@@ -290,6 +321,7 @@ main (int   argc,
   g_test_add_func ("/decision-format/flags", test_flags);
   g_test_add_func ("/decision-format/values", test_values);
   g_test_add_func ("/decision-format/numbers", test_numbers);
+  g_test_add_func ("/decision-format/hidden-chars", test_hidden_chars);
   g_test_add_func ("/decision-format/attachment-details", test_attachment_details);
   g_test_add_func ("/decision-format/humanize", test_humanize);
   g_test_add_func ("/decision-format/describe", test_describe);

@@ -57,7 +57,9 @@ triage_notifier_dup_summary (AtpNotification *notification)
 /* Markup-escapes @text for a bubble body. Quotes become numeric references:
  * g_markup_escape_text() writes &apos; (or &#39;, by GLib version), and
  * &apos; is XML but not HTML, which some notification servers parse.
- * Control characters (not allowed in markup, even as references) become spaces. */
+ * Control characters (not allowed in markup, even as references) become
+ * spaces; an agent's text reaches here with them shown as U+FFFD already
+ * (triage_format_shown_text()). */
 char *
 triage_notifier_escape_body (const char *text)
 {

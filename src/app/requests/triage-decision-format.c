@@ -184,11 +184,71 @@ triage_json_number_new (double value)
 /* Values */
 
 /**
+ * triage_format_is_hidden_char:
+ * @c: a character of an agent's text
+ *
+ * Returns: whether @c would act on the text around it rather than show: a
+ *   control character (C0, DEL, C1) other than the line break and the tab,
+ *   or a bidirectional embedding, override or isolate (U+202A–U+202E,
+ *   U+2066–U+2069), which would let an agent reorder what the person reads
+ *   ("\u202e~/ fr- mr" shows as "rm -rf /~"). The marks right-to-left text
+ *   needs (U+200E, U+200F, U+061C) are not among them.
+ */
+gboolean
+triage_format_is_hidden_char (gunichar c)
+{
+  if (c < 0x20)
+    return c != '\n' && c != '\t';
+  if (c >= 0x7F && c <= 0x9F)
+    return TRUE;
+
+  return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/**
+ * triage_format_visible_text:
+ * @text: an agent's text (valid UTF-8)
+ *
+ * Returns: (transfer full): @text with every character
+ *   triage_format_is_hidden_char() names replaced by U+FFFD REPLACEMENT
+ *   CHARACTER, so the person sees that something is there and nothing is
+ *   reordered or hidden
+ */
+char *
+triage_format_visible_text (const char *text)
+{
+  GString *shown;
+  const char *p;
+
+  for (p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (triage_format_is_hidden_char (g_utf8_get_char (p)))
+      break;
+  if (*p == '\0')
+    return g_strdup (text);
+
+  shown = g_string_sized_new (strlen (text) + 16);
+  g_string_append_len (shown, text, p - text);
+  for (; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (triage_format_is_hidden_char (g_utf8_get_char (p)))
+        g_string_append (shown, "\uFFFD");
+      else
+        g_string_append_len (shown, p, g_utf8_next_char (p) - p);
+    }
+
+  return g_string_free (shown, FALSE);
+}
+
+/**
  * triage_format_cut_text:
  * @text: a text
  * @max_chars: how many characters to keep at most (0: all)
  *
- * Returns: (transfer full): @text, cut with "…" when longer than @max_chars
+ * Every label of an agent's text goes through here (or
+ * triage_format_shown_text(), which calls it).
+ *
+ * Returns: (transfer full): @text, cut with "…" when longer than @max_chars,
+ *   its hidden characters made visible (triage_format_visible_text())
  */
 char *
 triage_format_cut_text (const char *text,
@@ -198,11 +258,12 @@ triage_format_cut_text (const char *text,
   if (max_chars > 0 && strlen (text) > max_chars && (gsize) g_utf8_strlen (text, -1) > max_chars)
     {
       g_autofree char *head = g_utf8_substring (text, 0, max_chars);
+      g_autofree char *visible = triage_format_visible_text (head);
 
-      return g_strconcat (head, "…", NULL);
+      return g_strconcat (visible, "…", NULL);
     }
 
-  return g_strdup (text);
+  return triage_format_visible_text (text);
 }
 
 /**

@@ -27,6 +27,8 @@ char     *triage_format_time                (GDateTime        *when,
 char     *triage_format_number              (double            value,
                                              int               digits);
 int       triage_number_digits              (double            value);
+gboolean  triage_format_is_hidden_char      (gunichar          c);
+char     *triage_format_visible_text        (const char       *text);
 char     *triage_format_cut_text            (const char       *text,
                                              gsize             max_chars);
 char     *triage_format_shown_text          (const char       *text,

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-decision-format.h"
 #include "triage-window-private.h"
 
 /*
@@ -233,14 +234,17 @@ void
 triage_window_add_toast (TriageWindow *self,
                          const char   *message)
 {
+  g_autofree char *visible = NULL;
   g_autofree char *escaped = NULL;
   AdwToast *toast;
 
   g_return_if_fail (TRIAGE_IS_WINDOW (self));
   g_return_if_fail (message != NULL);
 
-  /* Toast titles are markup; messages may quote a server. */
-  escaped = g_markup_escape_text (message, -1);
+  /* Toast titles are markup; messages may quote a server, or an agent's
+   * title (its hidden characters shown, as every label does). */
+  visible = triage_format_visible_text (message);
+  escaped = g_markup_escape_text (visible, -1);
   toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, 6);
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), self,

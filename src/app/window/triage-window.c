@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-decision-format.h"
 #include "triage-window-private.h"
 
 /*
@@ -123,6 +124,9 @@ static void
 set_current (TriageWindow  *self,
              TriageRequest *request)
 {
+  g_autofree char *title = NULL;
+  g_autofree char *service = NULL;
+
   if (request == self->current)
     return;
 
@@ -142,8 +146,11 @@ set_current (TriageWindow  *self,
                                          triage_request_get_notification (request));
   triage_request_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
   _triage_window_update_view_state (self);
-  adw_window_title_set_title (self->content_title, triage_request_get_title (request));
-  adw_window_title_set_subtitle (self->content_title, triage_request_get_service_name (request));
+  title = triage_format_cut_text (triage_request_get_title (request), TRIAGE_SHOWN_ROW_CHARS);
+  service = triage_format_cut_text (triage_request_get_service_name (request) ? triage_request_get_service_name (request) : "",
+                                    TRIAGE_SHOWN_NAME_CHARS);
+  adw_window_title_set_title (self->content_title, title);
+  adw_window_title_set_subtitle (self->content_title, service);
   gtk_stack_set_visible_child_name (self->content_stack, "decision");
   adw_leaflet_set_visible_child (self->leaflet, self->content);
 }
