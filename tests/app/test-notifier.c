@@ -314,6 +314,29 @@ test_decode_icon (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
   g_clear_error (&error);
 
+  /* The image types attachments are limited to, and no other: SVG, XPM,
+   * TGA, ICNS never reach a gdk-pixbuf loader from a bubble. */
+  {
+    const char *refused[] = { "image/svg+xml", "image/x-xpixmap", "image/x-tga", "image/x-icns",
+                              "image/x-portable-anymap", "image/SVG+xml" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+      {
+        g_autofree char *uri = g_strconcat ("data:", refused[i], ";base64,PHN2Zy8+", NULL);
+
+        bytes = triage_notifier_decode_icon (uri, NULL, &error);
+        g_assert_null (bytes);
+        g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+        g_clear_error (&error);
+      }
+  }
+  /* A type's case does not matter. */
+  g_clear_pointer (&type, g_free);
+  bytes = triage_notifier_decode_icon ("data:image/PNG;base64," PNG_1X1, &type, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (type, ==, "image/png");
+  g_clear_pointer (&bytes, g_bytes_unref);
+
   huge = g_strnfill (TRIAGE_NOTIFIER_MAX_ICON_SIZE + 4, 'A');
   huge_uri = g_strconcat ("data:image/png;base64,", huge, NULL);
   bytes = triage_notifier_decode_icon (huge_uri, NULL, &error);

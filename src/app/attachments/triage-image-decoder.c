@@ -14,23 +14,6 @@
 /* Bytes handed to the loader at a time, so cancellation is noticed quickly. */
 #define DECODE_CHUNK_SIZE (64 * 1024)
 
-/*
- * Raster formats whose gdk-pixbuf loaders are widely used and maintained.
- * SVG is deliberately absent: it is XML that can reference other resources
- * and cost unbounded time to render, so it is previewed as source text.
- */
-static const char * const supported_types[] = {
-  "image/png",
-  "image/jpeg",
-  "image/gif",
-  "image/bmp",
-  "image/webp",
-  "image/tiff",
-  "image/x-icon",
-  "image/vnd.microsoft.icon",
-  NULL
-};
-
 typedef struct
 {
   GBytes *bytes;
@@ -49,20 +32,6 @@ decode_data_free (gpointer data)
   g_clear_pointer (&dd->bytes, g_bytes_unref);
   g_clear_pointer (&dd->mime_type, g_free);
   g_free (dd);
-}
-
-/**
- * triage_image_type_is_supported:
- * @mime_type: a MIME type, lower case, without parameters
- *
- * Returns: %TRUE if images of this type are decoded for preview
- */
-gboolean
-triage_image_type_is_supported (const char *mime_type)
-{
-  g_return_val_if_fail (mime_type != NULL, FALSE);
-
-  return g_strv_contains (supported_types, mime_type);
 }
 
 /*

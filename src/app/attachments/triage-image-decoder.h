@@ -9,14 +9,14 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <gio/gio.h>
 
+#include "triage-image-types.h"
+
 G_BEGIN_DECLS
 
 /* Limits for untrusted images: checked before any pixel memory is allocated. */
 #define TRIAGE_IMAGE_MAX_ENCODED_SIZE (32 * 1024 * 1024)
 #define TRIAGE_IMAGE_MAX_SIDE         16384
 #define TRIAGE_IMAGE_MAX_PIXELS       (G_GUINT64_CONSTANT (100000000))
-
-gboolean   triage_image_type_is_supported (const char           *mime_type);
 
 void       triage_image_decode_async      (GBytes               *bytes,
                                            const char           *mime_type,

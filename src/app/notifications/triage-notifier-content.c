@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "triage-decision-format.h"
+#include "triage-image-types.h"
 #include "triage-notifier-private.h"
 #include "triage-protocol.h"
 
@@ -167,7 +168,8 @@ triage_notifier_decode_icon (const char  *icon,
       return NULL;
     }
 
-  type = g_strndup (header, comma - header - strlen (";base64"));
+  /* MIME types are case-insensitive. */
+  type = g_ascii_strdown (header, comma - header - strlen (";base64"));
   /* Parameters such as ";charset=…" are not expected for images; drop them. */
   if (strchr (type, ';') != NULL)
     *strchr (type, ';') = '\0';
@@ -175,6 +177,15 @@ triage_notifier_decode_icon (const char  *icon,
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "The service icon is of type “%s”, not an image", type);
+      return NULL;
+    }
+  /* The types attachments are limited to: no SVG, XPM, TGA, ICNS, ANI, …
+   * reaches a gdk-pixbuf loader from a bubble either. */
+  if (!triage_image_type_is_supported (type))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "The service icon is of type “%s”, which is not shown (PNG, JPEG, GIF, BMP, WebP, TIFF or ICO only)",
+                   type);
       return NULL;
     }
 
@@ -225,6 +236,13 @@ triage_notifier_load_icon (GBytes      *bytes,
   GdkPixbuf *pixbuf;
   int width;
   int height;
+
+  if (!triage_image_type_is_supported (type))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "The service icon is of type “%s”, which is not shown", type);
+      return NULL;
+    }
 
   loader = gdk_pixbuf_loader_new_with_mime_type (type, error);
   if (loader == NULL)
