@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <glib/gstdio.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "app-test-common.h"
 #include "triage-store.h"
@@ -604,6 +606,30 @@ test_not_open (void)
   app_test_rm_rf (dir);
 }
 
+/* The database holds the person's requests and answers: it is made its
+ * owner's only (its -wal takes its mode), whatever the umask. */
+static void
+test_owner_only (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-store-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autoptr(TriageStore) store = NULL;
+  mode_t old_umask = umask (022);
+  GStatBuf st;
+
+  store = open_store (path);
+  umask (old_umask);
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpint (g_stat (wal, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+
+  app_test_finalize_object (g_steal_pointer (&store));
+  app_test_rm_rf (dir);
+}
+
 static void
 test_default_path (void)
 {
@@ -630,6 +656,7 @@ main (int   argc,
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
   g_test_add_func ("/store/too-new", test_too_new);
   g_test_add_func ("/store/not-open", test_not_open);
+  g_test_add_func ("/store/owner-only", test_owner_only);
   g_test_add_func ("/store/default-path", test_default_path);
 
   return g_test_run ();

@@ -8,6 +8,8 @@
 
 #include <glib/gi18n.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
@@ -239,6 +241,7 @@ open_func (TriageStore *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_path_get_dirname (self->path);
   sqlite3 *db = NULL;
+  int fd;
 
   if (self->db != NULL)
     {
@@ -254,6 +257,12 @@ open_func (TriageStore *self,
                                dir, g_strerror (saved_errno));
       return;
     }
+
+  /* A new database is its owner's only, whatever the umask: it holds the
+   * person's requests and answers (its -wal and -shm take its mode), as the
+   * server's does. */
+  if ((fd = g_open (self->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0)
+    close (fd);
 
   if (sqlite3_open_v2 (self->path, &db,
                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
