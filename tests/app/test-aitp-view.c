@@ -288,6 +288,51 @@ test_products (Fixture       *fixture,
                    "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2\",\"quantity\":2}]}");
 }
 
+/* The card's "View Product" button (the one with its style class), or NULL. */
+static GtkWidget *
+find_link_button (GtkWidget *widget)
+{
+  if (gtk_widget_has_css_class (widget, "aitp-product-link"))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_link_button (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* "View Product" opens https only, as the pictures are fetched: a product
+ * whose link is http, or any other scheme, gets no such button. */
+static void
+test_product_link (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *links[] = { "https://example.com/jbl", "http://example.com/jbl",
+                          "file:///etc/passwd", "javascript:alert(1)" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (links); i++)
+    {
+      g_autofree char *seed = app_test_aitp_message ("products-variants.json");
+      g_autoptr(GString) message = g_string_new (seed);
+      g_autofree char *url = g_strdup_printf ("\"url\": \"%s\"", links[i]);
+      TriageAitpProductCard *jbl;
+      GtkWidget *link;
+
+      g_string_replace (message, "\"url\": \"https://example.com/jbl\"", url, 0);
+      show_message (fixture, message->str);
+      jbl = TRIAGE_AITP_PRODUCT_CARD (option (fixture, "jbl"));
+      link = find_link_button (GTK_WIDGET (jbl));
+      g_assert_nonnull (link);
+      g_assert_cmpint (gtk_widget_get_visible (link), ==, i == 0);
+    }
+}
+
 /* A product whose quote has expired cannot be chosen, and says why. */
 static void
 test_expired_quote (Fixture       *fixture,
@@ -498,6 +543,7 @@ main (int   argc,
   ADD ("confirmation", test_confirmation);
   ADD ("confirmation-asked", test_confirmation_asked);
   ADD ("products", test_products);
+  ADD ("product-link", test_product_link);
   ADD ("expired-quote", test_expired_quote);
   ADD ("read-only", test_read_only);
   ADD ("narrow", test_narrow);

@@ -168,6 +168,17 @@ update_rating (TriageAitpProductCard *self,
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, sentence, -1);
 }
 
+
+/* Whether "View Product" opens @url: an https address with a host. */
+static gboolean
+link_is_opened (const char *url)
+{
+  g_autoptr(GUri) uri = url ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  return uri != NULL && g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 &&
+         g_uri_get_host (uri) != NULL && *g_uri_get_host (uri) != '\0';
+}
+
 static void
 update_option (TriageAitpProductCard *self)
 {
@@ -218,8 +229,8 @@ update_option (TriageAitpProductCard *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->choose_check), self->editable && self->available);
   gtk_widget_set_sensitive (GTK_WIDGET (self->quantity_spin), self->editable && self->available);
 
-  gtk_widget_set_visible (self->link_button, url != NULL);
-  if (url != NULL)
+  gtk_widget_set_visible (self->link_button, link_is_opened (url));
+  if (link_is_opened (url))
     {
       g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
       const char *host = uri ? g_uri_get_host (uri) : NULL;
@@ -245,20 +256,21 @@ on_choice_changed (TriageAitpProductCard *self)
   g_signal_emit (self, signals [CHANGED], 0);
 }
 
-/* The product page, in the browser, only when the person clicks: http and
- * https only (libatp lets any absolute address through). */
+/* The product page, in the browser, only when the person clicks: https
+ * only, as the pictures are fetched (libatp lets any absolute address
+ * through; an http page could be anyone's on the way). The button is not
+ * shown for another link. */
 static void
 on_link_clicked (TriageAitpProductCard *self)
 {
   const AtpAitpOption *option = triage_aitp_product_card_get_option (self);
   const char *url = option->url ? option->url : self->product->url;
-  g_autofree char *scheme = url ? g_uri_parse_scheme (url) : NULL;
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
-  if (scheme == NULL || (g_ascii_strcasecmp (scheme, "https") != 0 &&
-                         g_ascii_strcasecmp (scheme, "http") != 0))
+  if (!link_is_opened (url))
     {
-      g_message ("The product link “%s” is not a web address; it is not opened", url ? url : "");
+      /* The address is the agent's: not logged as sent. */
+      g_message ("A product link that is not an https address was not opened");
       return;
     }
 
@@ -380,6 +392,7 @@ build (TriageAitpProductCard *self)
                                       NULL));
   gtk_widget_set_halign (self->link_button, GTK_ALIGN_START);
   gtk_widget_add_css_class (self->link_button, "flat");
+  gtk_widget_add_css_class (self->link_button, "aitp-product-link");
   gtk_box_append (GTK_BOX (self->box), self->link_button);
 
   g_signal_connect_object (self->variant_dropdown, "notify::selected",
