@@ -38,7 +38,9 @@ fixture_setup (Fixture       *fixture,
                                "{\"id\": \"env\", \"label\": \"Pick <b>one</b>\", \"response_type\": \"choice\","
                                " \"options\": [{\"value\": \"p\", \"label\": \"Production & co\"}], \"flags\": [\"irreversible\"]},"
                                "{\"id\": \"yes\", \"label\": \"Purge_cache?\", \"response_type\": \"binary\","
-                               " \"options\": {\"true_label\": \"Purge_it\", \"false_label\": \"Keep\"}, \"flags\": [\"destructive\"]}"
+                               " \"options\": {\"true_label\": \"Purge_it\", \"false_label\": \"Keep\"}, \"flags\": [\"destructive\"]},"
+                               "{\"id\": \"go\", \"label\": \"Go \\u202eahead\", \"response_type\": \"simple\","
+                               " \"flags\": [\"requires_confirmation\"]}"
                                "]", NULL, 0);
   fixture->window = widgets_test_window (gtk_label_new ("parent"), 400, 300);
 }
@@ -117,6 +119,34 @@ test_wording (Fixture       *fixture,
   WAIT_UNTIL (fixture->finished);
   g_assert_false (fixture->confirmed);
   g_assert_no_error (fixture->error);
+}
+
+/* Red is for what destroys or cannot be undone (the HIG's destructive
+ * style); an action that only asks to be confirmed gets the suggested one. */
+static void
+test_appearance (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, "go", "null", NULL));
+
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
+                   ==, ADW_RESPONSE_SUGGESTED);
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, TRIAGE_CONFIRM_RESPONSE_CANCEL);
+  /* The agent's override is shown, not obeyed, in the heading, the body and the button. */
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Go \uFFFDahead?");
+  g_assert_null (strstr (adw_message_dialog_get_body (dialog), "\u202e"));
+  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
+                   ==, "Go \uFFFDahead");
+  adw_message_dialog_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
+  WAIT_UNTIL (fixture->finished);
+
+  /* Irreversible alone is red too. */
+  fixture->finished = FALSE;
+  dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, "env", "\"p\"", NULL));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
+                   ==, ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
+  WAIT_UNTIL (fixture->finished);
 }
 
 static void
@@ -225,6 +255,7 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add ("/confirm-dialog/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("wording", test_wording);
+  ADD ("appearance", test_appearance);
   ADD ("answer-and-markup", test_answer_and_markup);
   ADD ("binary-label", test_binary_label);
   ADD ("grace-period", test_grace_period);

@@ -18,8 +18,11 @@
  * irreversible or requires_confirmation leaves. The heading names the action,
  * the body the service, the answer and one sentence per flag.
  *
- * Nothing typed elsewhere may confirm it by accident: the default response
- * (Enter) and the close response (Escape) are Cancel, and the destructive
+ * The confirm button is red (destructive) for an action flagged destructive
+ * or irreversible, the suggested style otherwise (requires_confirmation
+ * alone, an AITP agent's x-triage.confirm): the HIG keeps red for what
+ * destroys. Nothing typed elsewhere may confirm it by accident: the default
+ * response (Enter) and the close response (Escape) are Cancel, and the
  * confirm button stays disabled for a grace period after the dialog appears,
  * during which a "confirm" response is ignored.
  */
@@ -279,8 +282,10 @@ triage_confirm_dialog_init (TriageConfirmDialog *self)
 
   adw_message_dialog_add_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL, _("_Cancel"));
   adw_message_dialog_add_response (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM, _("_Confirm"));
+  /* Red only for what destroys or cannot be undone (the HIG keeps the
+   * destructive style for those): triage_confirm_dialog_new() says so. */
   adw_message_dialog_set_response_appearance (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM,
-                                              ADW_RESPONSE_DESTRUCTIVE);
+                                              ADW_RESPONSE_SUGGESTED);
   adw_message_dialog_set_response_enabled (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM, FALSE);
   adw_message_dialog_set_default_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
   adw_message_dialog_set_close_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
@@ -378,6 +383,9 @@ triage_confirm_dialog_new_full (GtkWindow  *parent,
                                 const char *confirm_label)
 {
   TriageConfirmDialog *self;
+  g_autofree char *visible_heading = NULL;
+  g_autofree char *visible_body = NULL;
+  g_autofree char *visible_confirm = NULL;
   g_autofree char *confirm = NULL;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
@@ -386,9 +394,13 @@ triage_confirm_dialog_new_full (GtkWindow  *parent,
   self = g_object_new (TRIAGE_TYPE_CONFIRM_DIALOG,
                        "transient-for", parent,
                        NULL);
-  confirm = button_label (confirm_label);
-  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), heading);
-  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self), body);
+  /* The agent's words are shown, never obeyed (no bidi override, no control). */
+  visible_heading = triage_format_visible_text (heading);
+  visible_body = triage_format_visible_text (body);
+  visible_confirm = triage_format_visible_text (confirm_label);
+  confirm = button_label (visible_confirm);
+  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), visible_heading);
+  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self), visible_body);
   adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self),
                                          TRIAGE_CONFIRM_RESPONSE_CONFIRM, confirm);
   label_response_buttons (GTK_WIDGET (self));
@@ -411,6 +423,7 @@ triage_confirm_dialog_new (GtkWindow       *parent,
                            const AtpAction *action,
                            JsonNode        *response_data)
 {
+  TriageConfirmDialog *self;
   g_autofree char *heading = NULL;
   const char *confirm;
   g_autoptr(GString) body = NULL;
@@ -454,7 +467,12 @@ triage_confirm_dialog_new (GtkWindow       *parent,
   else
     confirm = action->label;
 
-  return triage_confirm_dialog_new_full (parent, heading, body->str, confirm);
+  self = triage_confirm_dialog_new_full (parent, heading, body->str, confirm);
+  if (action->flags & (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE))
+    adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (self), TRIAGE_CONFIRM_RESPONSE_CONFIRM,
+                                                ADW_RESPONSE_DESTRUCTIVE);
+
+  return self;
 }
 
 guint
