@@ -132,6 +132,9 @@ test_plain_http_refused (void)
 
   enter_server (preferences, "http://triage.example.com", "some-token");
   g_assert_nonnull (strstr (status_text (preferences), "https"));
+  /* The row says what connecting found, the address's fault here: not "Token". */
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child (preferences, "status_row"))),
+                   ==, "Connection");
   g_assert_true (gtk_widget_has_css_class (child (preferences, "url_row"), "error"));
   /* Nothing saved: neither the address nor the token. */
   kept_url = g_settings_get_string (settings, "server-url");
