@@ -424,11 +424,24 @@ attachment_view_test_type_mismatch (Fixture       *fixture,
   g_autoptr(AtpAttachment) text_as_png = attachment_view_test_inline ("image/png", "photo.png",
                                                                       "just words", 10);
 
+  g_autoptr(AtpAttachment) pdf = attachment_view_test_inline ("application/pdf", "plan.pdf", "%PDF-1.4\n", 9);
+  GtkLabel *reason = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (fixture->view), TRIAGE_TYPE_ATTACHMENT_VIEW,
+                                                                "file_reason_label"));
+
   attachment_view_test_show (fixture, png_as_text);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
   g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "looks like"));
+  /* The page agrees with the notice: the kind is previewed, this content is not. */
+  g_assert_null (strstr (gtk_label_get_label (reason), "this kind of file"));
+  g_assert_nonnull (strstr (gtk_label_get_label (reason), "not what its type says"));
 
   attachment_view_test_show (fixture, text_as_png);
   g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
   g_assert_nonnull (strstr (triage_attachment_view_get_notice (fixture->view), "image/png"));
+  g_assert_null (strstr (gtk_label_get_label (reason), "this kind of file"));
+
+  /* A kind never previewed says so. */
+  attachment_view_test_show (fixture, pdf);
+  g_assert_cmpint (triage_attachment_view_get_kind (fixture->view), ==, TRIAGE_ATTACHMENT_KIND_FILE);
+  g_assert_nonnull (strstr (gtk_label_get_label (reason), "does not preview this kind of file"));
 }

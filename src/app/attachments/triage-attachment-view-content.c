@@ -87,8 +87,11 @@ description_as_filename (const char *description)
   return description;
 }
 
+/* Shown as a file: of a kind never previewed, or (@mismatch) of a kind that
+ * is, whose content is something else (the notice says what). */
 static void
-show_as_file (TriageAttachmentView *self)
+show_as_file (TriageAttachmentView *self,
+              gboolean              mismatch)
 {
   g_autofree char *description = g_content_type_get_description (self->mime_type);
   g_autofree char *size = g_format_size (g_bytes_get_size (self->bytes));
@@ -99,6 +102,11 @@ show_as_file (TriageAttachmentView *self)
   text = g_strdup_printf (_("%s, %s"), description, size);
   gtk_label_set_text (self->file_label, text);
   gtk_image_set_from_gicon (self->file_icon, icon);
+  gtk_label_set_text (self->file_reason_label,
+                      mismatch ? _("Its content is not what its type says, so it is not previewed. "
+                                   "Save it, or open it with another application.")
+                               : _("Triage does not preview this kind of file. "
+                                   "Save it, or open it with another application."));
   _triage_attachment_view_set_kind (self, TRIAGE_ATTACHMENT_KIND_FILE);
 }
 
@@ -250,7 +258,7 @@ _triage_attachment_view_show_bytes (TriageAttachmentView *self,
   image = triage_image_type_is_supported (self->mime_type);
   if (!image && !type_is_text (self->mime_type))
     {
-      show_as_file (self);
+      show_as_file (self, FALSE);
       return;
     }
 
@@ -263,7 +271,7 @@ _triage_attachment_view_show_bytes (TriageAttachmentView *self,
                                   "like %s, so it is not previewed."),
                                 self->mime_type, sniffed_description);
       _triage_attachment_view_add_notice (self, notice);
-      show_as_file (self);
+      show_as_file (self, TRUE);
       return;
     }
 

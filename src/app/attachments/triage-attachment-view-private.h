@@ -43,6 +43,7 @@ struct _TriageAttachmentView
   GtkPicture           *picture;
   GtkImage             *file_icon;
   GtkLabel             *file_label;
+  GtkLabel             *file_reason_label;
   GtkButton            *load_button;
   GtkLabel             *load_hint_label;
   GtkSpinner           *spinner;

@@ -387,6 +387,7 @@ triage_attachment_view_class_init (TriageAttachmentViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, picture);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, file_icon);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, file_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, file_reason_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, load_button);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, load_hint_label);
   gtk_widget_class_bind_template_child (widget_class, TriageAttachmentView, spinner);
