@@ -175,6 +175,25 @@ test_async (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* A bidirectional override is shown, not obeyed ("Trojan Source"); every
+ * offset stays, and right-to-left text is left alone. */
+static void
+test_bidi_controls (void)
+{
+  static const char sent[] = "access = \"user\u202e \u2066// if admin\u2069 \u2066\" # \u05e9\u05dc\u05d5\u05dd\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (sent, strlen (sent));
+  g_autoptr(TriageAttachmentText) text = triage_attachment_text_prepare (bytes, NULL, FALSE);
+  g_autoptr(GBytes) plain = g_bytes_new_static ("plain\n", 6);
+  g_autoptr(TriageAttachmentText) untouched = triage_attachment_text_prepare (plain, NULL, FALSE);
+
+  g_assert_cmpstr (text->text, ==,
+                   "access = \"user\uFFFD \uFFFD// if admin\uFFFD \uFFFD\" # \u05e9\u05dc\u05d5\u05dd\n");
+  g_assert_cmpuint (text->length, ==, strlen (sent));
+  g_assert_cmpuint (text->notices->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (text->notices, 0), "4 characters"));
+  g_assert_cmpuint (untouched->notices->len, ==, 0);
+}
+
 static void
 test_format_count (void)
 {
@@ -202,6 +221,7 @@ main (int   argc,
   g_test_add_func ("/attachment-text/json-pretty", test_json_pretty);
   g_test_add_func ("/attachment-text/invalid-and-charset", test_invalid_and_charset);
   g_test_add_func ("/attachment-text/async", test_async);
+  g_test_add_func ("/attachment-text/bidi-controls", test_bidi_controls);
   g_test_add_func ("/attachment-text/format-count", test_format_count);
 
   return g_test_run ();

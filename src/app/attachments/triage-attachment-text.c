@@ -254,6 +254,46 @@ add_cut_notice (TriageAttachmentText *text)
                                          "file"), text->cuts->len, longest->line + 1, chars));
 }
 
+/* Shows the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069) as U+FFFD, as every label does: obeyed, they let a text
+ * (a script, an artifact under review) read in another order than it runs
+ * ("Trojan Source"). Both are three bytes: every offset stays. Saving keeps
+ * the bytes as sent. */
+static void
+show_bidi_controls (TriageAttachmentText *text)
+{
+  guint64 count = 0;
+
+  for (gsize i = 0; i + 2 < text->length; i++)
+    {
+      guchar *p = (guchar *) text->text + i;
+
+      if (p[0] == 0xE2 && ((p[1] == 0x80 && p[2] >= 0xAA && p[2] <= 0xAE) ||
+                           (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9)))
+        {
+          p[0] = 0xEF;
+          p[1] = 0xBF;
+          p[2] = 0xBD;
+          count++;
+          i += 2;
+        }
+    }
+
+  if (count > 0)
+    {
+      g_autofree char *number = triage_attachment_text_format_count (count);
+
+      add_notice (text, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                      /* Translators: %s is a number, e.g. "3" */
+                                                      "This text holds %s character that would change the "
+                                                      "order it reads in; it is shown as �.",
+                                                      "This text holds %s characters that would change the "
+                                                      "order it reads in; they are shown as �.",
+                                                      count > G_MAXULONG ? G_MAXULONG : (gulong) count),
+                                         number));
+    }
+}
+
 /**
  * triage_attachment_text_prepare:
  * @bytes: the attachment's content
@@ -279,6 +319,7 @@ triage_attachment_text_prepare (GBytes     *bytes,
   text->notices = g_ptr_array_new_with_free_func (g_free);
 
   decode_text (text, bytes, charset, json);
+  show_bidi_controls (text);
   cut_lines (text);
   add_cut_notice (text);
 
