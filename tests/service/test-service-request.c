@@ -305,6 +305,53 @@ test_storage_retried (Fixture       *fixture,
   g_assert_cmpstr (notification->context.title, ==, "Posted on a full disk");
 }
 
+/* The first request of a local service (X-Triage-Service) that is new to
+ * the server, sent while the server cannot store anything: the service is
+ * registered in the batch that fails with it. Once stored, at the retry,
+ * the request is its person's. */
+static void
+test_storage_new_service (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "A new service's first, on a full disk");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
+                                                                        30 * G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL, got = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (triage_test_server_is_postgres (fixture->server))
+    g_free (triage_test_server_run_sql (fixture->server,
+           "CREATE FUNCTION fail_commit () RETURNS trigger LANGUAGE plpgsql AS"
+           " $$ BEGIN RAISE EXCEPTION 'this commit fails'; END $$;"
+           "CREATE CONSTRAINT TRIGGER fail_commits AFTER INSERT OR UPDATE ON notifications"
+           " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_commit ()", NULL));
+  else
+    triage_test_server_set_file_size_limit (fixture->server, 0);
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  for (guint i = 0; commit_failures (fixture) == 0; i++)
+    {
+      g_assert_cmpuint (i, <, 3000);
+      triage_test_sleep (10);
+    }
+  if (triage_test_server_is_postgres (fixture->server))
+    g_free (triage_test_server_run_sql (fixture->server,
+           "DROP TRIGGER fail_commits ON notifications; DROP FUNCTION fail_commit ()", NULL));
+  else
+    triage_test_server_set_file_size_limit (fixture->server, G_MAXUINT64);
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+
+  atp_client_get_notification_async (fixture->person, id, NULL, result_cb, &got);
+  triage_test_wait_until (got != NULL, "the request");
+  notification = atp_client_get_notification_finish (fixture->person, got, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (notification->service.name, ==, "scripts");
+}
+
 /* The retry window counts from the first failure of a run of failures: a
  * success ends the run. A POST retried while the server restarted, then a
  * wait that outlives the window, then the server gone again: the wait is
@@ -620,6 +667,8 @@ main (int   argc,
   ADD ("/service-request/window-after-success", test_window_after_success);
   g_test_add ("/service-request/storage-retried", Fixture, NULL, quiet_setup, test_storage_retried,
               fixture_teardown);
+  g_test_add ("/service-request/storage-new-service", Fixture, NULL, quiet_setup,
+              test_storage_new_service, fixture_teardown);
 #undef ADD
 
   return g_test_run ();

@@ -253,6 +253,8 @@ committed_cb (gboolean      committed,
       /* Notifications of the batch are gone: what was kept of them goes too. */
       g_hash_table_remove_all (self->recipients);
       g_queue_clear_full (self->recipients_age, g_free);
+      /* And a service registered in the batch (a local one, at its first request). */
+      g_hash_table_remove_all (self->services);
     }
   triage_store_committed (TRIAGE_STORE (self), committed, error);
 }
@@ -279,6 +281,7 @@ postgres_rollback (TriageStore *store)
   /* Notifications of the batch are gone: what was kept of them goes too. */
   g_hash_table_remove_all (self->recipients);
   g_queue_clear_full (self->recipients_age, g_free);
+  g_hash_table_remove_all (self->services);
   triage_pg_writer_rollback (self->writer);
 }
 

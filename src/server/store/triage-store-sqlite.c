@@ -304,6 +304,8 @@ sqlite_rollback (TriageStore *store)
   g_hash_table_remove_all (self->recipients);
   g_queue_clear_full (self->recipients_age, g_free);
   g_hash_table_remove_all (self->service_recipients);
+  /* And a service registered in the batch (a local one, at its first request). */
+  g_hash_table_remove_all (self->services);
   triage_store_sqlite_exec (self, "ROLLBACK", NULL);
 }
 
