@@ -9,20 +9,29 @@
  * wait until the next allowed request is exact (the Retry-After header). The
  * store keeps that state: in memory for one server, in the database when
  * several share it.
+ *
+ * And the cap on open connections per client address ("connections"),
+ * counted when libsoup starts a connection's first request, before a byte
+ * of it is read: a peer that opened thousands of connections and sent
+ * nothing made GLib's main loop look at every one of them on each turn,
+ * and nobody else was answered. A connection is counted till its socket is
+ * closed or gone (over loopback, till its first request's headers are in).
  */
 
 #define G_LOG_DOMAIN "triage-server-limits"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "triage-metrics.h"
 #include "triage-server-private.h"
 
 const char * const triage_limit_names[TRIAGE_N_LIMITS] = {
   "registrations", "sends", "status-updates", "polling", "responses", "websockets", "sse",
+  "connections",
 };
 
-const guint triage_limit_defaults[TRIAGE_N_LIMITS] = { 10, 100, 200, 60, 100, 5, 10 };
+const guint triage_limit_defaults[TRIAGE_N_LIMITS] = { 10, 100, 200, 60, 100, 5, 10, 256 };
 
 /* The window each rate is counted over; 0 for the caps on open streams. */
 static const gint64 limit_windows_us[TRIAGE_N_LIMITS] = {
@@ -143,4 +152,156 @@ triage_server_rate_peek (TriageServer      *self,
   if (rate == 0 || triage_server_trusts (msg))
     return TRUE;
   return take (self, msg, limit, key, 1, window - MAX (1, window / rate) + 1);
+}
+
+/* One counted connection: qdata of its socket, out of its address's array
+ * when the socket is freed (or found closed). */
+typedef struct
+{
+  GHashTable *table;    /* TriageServer.connections */
+  char       *key;
+  GSocket    *socket;   /* unowned: this dies with it */
+  gboolean    headers;  /* counted only till its request's headers are in */
+} Counted;
+
+static GQuark counted_quark;
+
+/* Out of its address's array (if it is still there). */
+static void
+uncount (Counted *counted)
+{
+  GPtrArray *open = g_hash_table_lookup (counted->table, counted->key);
+
+  if (open != NULL && g_ptr_array_remove_fast (open, counted) && open->len == 0)
+    g_hash_table_remove (counted->table, counted->key);
+}
+
+static void
+counted_free (gpointer data)
+{
+  Counted *counted = data;
+
+  uncount (counted);
+  g_free (counted->key);
+  g_free (counted);
+}
+
+/* The key @msg's connection is counted under, or NULL when it is not
+ * counted: the owner over the local socket (as for the rate limits). An IPv6
+ * peer is counted by its /64, which one host usually has whole. A loopback
+ * peer (@headers) only till its request's headers are in: it is the
+ * machine's own users, or the TLS proxy in front, whose streams and
+ * long-polls for a whole team come from one address (it sends each request's
+ * headers at once, and knows the clients' addresses to cap them). */
+static char *
+connection_key (SoupServerMessage *msg,
+                gboolean          *headers)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  GSocketAddress *remote = soup_server_message_get_remote_address (msg);
+  g_autoptr(GCredentials) credentials = NULL;
+  g_autoptr(GInetAddress) v4 = NULL;
+  GInetAddress *address;
+  const guint8 *bytes;
+  uid_t uid;
+
+  if (socket != NULL && g_socket_get_family (socket) == G_SOCKET_FAMILY_UNIX)
+    {
+      credentials = g_socket_get_credentials (socket, NULL);
+      if (credentials == NULL || (uid = g_credentials_get_unix_user (credentials, NULL)) == (uid_t) -1)
+        return g_strdup ("unix");
+      return uid == getuid () ? NULL : g_strdup_printf ("unix:%u", (guint) uid);
+    }
+  if (!G_IS_INET_SOCKET_ADDRESS (remote))
+    return NULL;
+  address = g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (remote));
+  bytes = g_inet_address_to_bytes (address);
+  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6 &&
+      memcmp (bytes, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0)
+    address = v4 = g_inet_address_new_from_bytes (bytes + 12, G_SOCKET_FAMILY_IPV4);
+  *headers = g_inet_address_get_is_loopback (address);
+  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV4)
+    return g_inet_address_to_string (address);
+  bytes = g_inet_address_to_bytes (address);
+  return g_strdup_printf ("%02x%02x:%02x%02x:%02x%02x:%02x%02x::/64", bytes[0], bytes[1], bytes[2],
+                          bytes[3], bytes[4], bytes[5], bytes[6], bytes[7]);
+}
+
+/* Counts @msg's connection against its address's cap, if it is a new one
+ * (the first request of a connection; later ones were counted with it).
+ * FALSE when the address has as many open as the cap: the caller closes it. */
+gboolean
+triage_server_connection_admit (TriageServer      *self,
+                                SoupServerMessage *msg)
+{
+  guint cap = self->limits[TRIAGE_LIMIT_CONNECTIONS];
+  GSocket *socket = soup_server_message_get_socket (msg);
+  g_autofree char *key = NULL;
+  gboolean headers = FALSE;
+  GPtrArray *open;
+  Counted *counted;
+
+  if (cap == 0 || socket == NULL)
+    return TRUE;
+  if (counted_quark == 0)
+    counted_quark = g_quark_from_static_string ("triage-connection-counted");
+  if (g_object_get_qdata (G_OBJECT (socket), counted_quark) != NULL ||
+      (key = connection_key (msg, &headers)) == NULL)
+    return TRUE;
+  if (self->connections == NULL)
+    self->connections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                               (GDestroyNotify) g_ptr_array_unref);
+  open = g_hash_table_lookup (self->connections, key);
+  /* At the cap: connections closed but not yet freed do not count (the
+   * array is looked at whole only here, at most cap entries). */
+  if (open != NULL && open->len >= cap)
+    {
+      g_ptr_array_ref (open);
+      for (guint i = open->len; i > 0; i--)
+        {
+          Counted *old = open->pdata[i - 1];
+
+          if (i - 1 < open->len && g_socket_is_closed (old->socket))
+            g_object_set_qdata (G_OBJECT (old->socket), counted_quark, NULL);
+        }
+      g_ptr_array_unref (open);
+      open = g_hash_table_lookup (self->connections, key);
+      if (open != NULL && open->len >= cap)
+        {
+          g_debug ("%s has %u connections open (--limit connections=%u): closing a new one",
+                   key, open->len, cap);
+          triage_metrics_rate_limited (TRIAGE_LIMIT_CONNECTIONS);
+          return FALSE;
+        }
+    }
+  if (open == NULL)
+    {
+      open = g_ptr_array_new ();
+      g_hash_table_insert (self->connections, g_strdup (key), open);
+    }
+  counted = g_new (Counted, 1);
+  counted->table = self->connections;
+  counted->key = g_steal_pointer (&key);
+  counted->socket = socket;
+  counted->headers = headers;
+  g_ptr_array_add (open, counted);
+  g_object_set_qdata_full (G_OBJECT (socket), counted_quark, counted, counted_free);
+  return TRUE;
+}
+
+/* @msg's headers are in: a loopback peer's connection no longer counts (its
+ * entry stays, so that its next requests are not counted either). */
+void
+triage_server_connection_headers_read (SoupServerMessage *msg)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  Counted *counted;
+
+  if (socket != NULL && counted_quark != 0 &&
+      (counted = g_object_get_qdata (G_OBJECT (socket), counted_quark)) != NULL &&
+      counted->headers)
+    {
+      uncount (counted);
+      counted->headers = FALSE;
+    }
 }

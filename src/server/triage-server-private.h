@@ -25,6 +25,7 @@ typedef enum
   TRIAGE_LIMIT_RESPONSES,       /* "responses": responses per minute per user */
   TRIAGE_LIMIT_WEBSOCKETS,      /* "websockets": open WebSocket streams per user */
   TRIAGE_LIMIT_SSE,             /* "sse": open SSE streams per user */
+  TRIAGE_LIMIT_CONNECTIONS,     /* "connections": open connections per client address */
   TRIAGE_N_LIMITS
 } TriageLimit;
 
@@ -83,7 +84,9 @@ typedef struct
   gint64       streams_closed_at; /* monotonic µs: the drain closed the streams */
   guint        inflight;        /* requests read and not yet answered (ops/triage-server-requests.c) */
   GQueue       reading;         /* connections waited for (a request being read, an idle one), oldest first */
-  guint        reading_sweep;   /* the once-a-second --request-timeout check while any is */
+  GQueue       heading;         /* requests whose headers are awaited (shorter deadline), oldest first */
+  guint        reading_sweep;   /* the once-a-second deadline check while any is waited for */
+  GHashTable  *connections;     /* client address → GPtrArray of its open connections (limits.c) */
 } TriageServer;
 
 void     triage_server_setup_rest     (TriageServer *self);
@@ -155,6 +158,10 @@ gboolean triage_server_rate_peek      (TriageServer      *self,
                                        TriageLimit        limit,
                                        const char        *key);
 gboolean triage_server_trusts  (SoupServerMessage *msg);
+/* Counts a new connection against the "connections" cap of its address. */
+gboolean triage_server_connection_admit (TriageServer      *self,
+                                         SoupServerMessage *msg);
+void     triage_server_connection_headers_read (SoupServerMessage *msg);
 gboolean triage_server_parse_protocols (SoupServerMessage *msg,
                                         GHashTable        *query,
                                         guint             *mask);

@@ -19,6 +19,12 @@
  * every turn of the main loop look at each of them (GLib prepares and checks
  * every source on every iteration), which with a thousand slow clients cost
  * every other request milliseconds (bench/server/bench-hostile.py).
+ *
+ * A request's headers have much less: HEADER_TIMEOUT_S from its start (for
+ * a connection's first request, from the moment it is accepted). Clients
+ * send them in one go; a peer that opens connections and sends a line, or
+ * nothing, held each for the whole --request-timeout (300 s), and thousands
+ * of them starved everyone else. A slow body keeps --request-timeout.
  */
 
 #define G_LOG_DOMAIN "triage-server"
@@ -27,6 +33,9 @@
 #include "triage-server-private.h"
 
 #define REQUEST_ID_HEADER "X-Request-ID"
+
+/* Seconds a request's headers may take (at most --request-timeout). */
+#define HEADER_TIMEOUT_S 10
 
 static GQuark started_quark;   /* monotonic µs + 1 when the request was read; absent = not counted */
 static GQuark caller_quark;    /* "user:ID", "service:ID" or "admin" */
@@ -68,30 +77,45 @@ struct _TriageServerDeadline
   TriageServer       *server;
   GObject            *owner;     /* unowned: the entry dies with it */
   TriageDeadlineFunc  expire;
+  GQueue             *queue;     /* server->reading, or server->heading till the headers are read */
   gint64              deadline;  /* monotonic µs */
-  GList               link;      /* in server->reading, whose data is this */
+  gint64              whole;     /* monotonic µs: --request-timeout after it began */
+  GList               link;      /* in queue, whose data is this */
 };
 
-/* Queues @expire (@owner) for --request-timeout from now. All entries have
- * the same timeout, so the queue is in deadline order. The caller keeps the
- * entry with @owner and frees it with triage_server_deadline_free() when the
- * wait is over, and @expire must do so. */
-TriageServerDeadline *
-triage_server_deadline_new (TriageServer       *self,
-                            GObject            *owner,
-                            TriageDeadlineFunc  expire)
+static TriageServerDeadline *
+deadline_new (TriageServer       *self,
+              GObject            *owner,
+              TriageDeadlineFunc  expire,
+              GQueue             *queue,
+              gint64              deadline)
 {
   TriageServerDeadline *entry = g_new0 (TriageServerDeadline, 1);
 
   entry->server = self;
   entry->owner = owner;
   entry->expire = expire;
-  entry->deadline = g_get_monotonic_time () + (gint64) self->request_timeout * G_USEC_PER_SEC;
+  entry->queue = queue;
+  entry->deadline = deadline;
+  entry->whole = g_get_monotonic_time () + (gint64) self->request_timeout * G_USEC_PER_SEC;
   entry->link.data = entry;
-  g_queue_push_tail_link (&self->reading, &entry->link);
+  g_queue_push_tail_link (queue, &entry->link);
   if (self->reading_sweep == 0)
     self->reading_sweep = g_timeout_add_seconds (1, sweep_deadlines, self);
   return entry;
+}
+
+/* Queues @expire (@owner) for --request-timeout from now. All entries of a
+ * queue have the same timeout, so each is in deadline order. The caller keeps
+ * the entry with @owner and frees it with triage_server_deadline_free() when
+ * the wait is over, and @expire must do so. */
+TriageServerDeadline *
+triage_server_deadline_new (TriageServer       *self,
+                            GObject            *owner,
+                            TriageDeadlineFunc  expire)
+{
+  return deadline_new (self, owner, expire, &self->reading,
+                       g_get_monotonic_time () + (gint64) self->request_timeout * G_USEC_PER_SEC);
 }
 
 /* The wait is over (or its owner gone): it leaves the queue. */
@@ -100,12 +124,12 @@ triage_server_deadline_free (gpointer data)
 {
   TriageServerDeadline *entry = data;
 
-  g_queue_unlink (&entry->server->reading, &entry->link);
+  g_queue_unlink (entry->queue, &entry->link);
   g_free (entry);
 }
 
-/* Once a second while any connection is waited for: only the queue's head
- * is looked at; each expiry frees its entry. */
+/* Once a second while any connection is waited for: only the queues' heads
+ * are looked at; each expiry frees its entry. */
 static gboolean
 sweep_deadlines (gpointer data)
 {
@@ -113,9 +137,11 @@ sweep_deadlines (gpointer data)
   gint64 now = g_get_monotonic_time ();
   TriageServerDeadline *oldest;
 
+  while ((oldest = g_queue_peek_head (&self->heading)) != NULL && oldest->deadline <= now)
+    oldest->expire (oldest->owner);
   while ((oldest = g_queue_peek_head (&self->reading)) != NULL && oldest->deadline <= now)
     oldest->expire (oldest->owner);
-  if (g_queue_is_empty (&self->reading))
+  if (g_queue_is_empty (&self->reading) && g_queue_is_empty (&self->heading))
     {
       self->reading_sweep = 0;
       return G_SOURCE_REMOVE;
@@ -130,26 +156,66 @@ read_timed_out (GObject *owner)
 {
   SoupServerMessage *msg = SOUP_SERVER_MESSAGE (owner);
   GSocket *socket = soup_server_message_get_socket (msg);
+  TriageServerDeadline *entry = g_object_get_qdata (owner, reading_quark);
 
-  g_debug ("a client did not send a whole request in time: closing its connection");
+  g_debug ("a client did not send %s in time: closing its connection",
+           entry->queue == &entry->server->heading ? "a request's headers" : "a whole request");
   g_object_set_qdata (owner, reading_quark, NULL);   /* frees the entry */
   if (socket != NULL)
     g_socket_shutdown (socket, TRUE, TRUE, NULL);
 }
 
-/* A new request begins to be read (on a kept-alive connection: as soon as
- * the previous one is answered). Its entry dies with the message. */
+/* The headers are in: what is left of the request (its body) has the rest of
+ * --request-timeout. Entries that began later may be there already: the
+ * entry goes in before them, looked for from the tail (those that began
+ * within the last HEADER_TIMEOUT_S seconds). */
+static void
+on_got_headers (SoupServerMessage *msg,
+                gpointer           user_data)
+{
+  TriageServerDeadline *entry = g_object_get_qdata (G_OBJECT (msg), reading_quark);
+  GQueue *reading;
+  GList *before;
+
+  triage_server_connection_headers_read (msg);
+  if (entry == NULL || entry->queue == &entry->server->reading)
+    return;
+  reading = &entry->server->reading;
+  g_queue_unlink (entry->queue, &entry->link);
+  entry->queue = reading;
+  entry->deadline = entry->whole;
+  for (before = reading->tail;
+       before != NULL && ((TriageServerDeadline *) before->data)->deadline > entry->deadline;
+       before = before->prev)
+    ;
+  g_queue_insert_after_link (reading, before, &entry->link);   /* NULL: at the head */
+}
+
+/* A new request begins to be read (the first of a connection: as soon as it
+ * is accepted; on a kept-alive connection: at the next request's first
+ * byte). A new connection past its address's cap is shut down at once.
+ * Its headers have HEADER_TIMEOUT_S (a client sends them in one go), the
+ * whole request --request-timeout. The entry dies with the message. */
 static void
 on_request_started (SoupServer        *soup,
                     SoupServerMessage *msg,
                     gpointer           user_data)
 {
   TriageServer *self = user_data;
+  int header_timeout = MIN (HEADER_TIMEOUT_S, self->request_timeout);
 
+  if (!triage_server_connection_admit (self, msg))
+    {
+      g_socket_shutdown (soup_server_message_get_socket (msg), TRUE, TRUE, NULL);
+      return;
+    }
   triage_server_keepalive_unwatch (msg);
   g_object_set_qdata_full (G_OBJECT (msg), reading_quark,
-                           triage_server_deadline_new (self, G_OBJECT (msg), read_timed_out),
+                           deadline_new (self, G_OBJECT (msg), read_timed_out, &self->heading,
+                                         g_get_monotonic_time () +
+                                         (gint64) header_timeout * G_USEC_PER_SEC),
                            triage_server_deadline_free);
+  g_signal_connect (msg, "got-headers", G_CALLBACK (on_got_headers), NULL);
 }
 
 static void
