@@ -267,16 +267,34 @@ test_inline_answer_labels (void)
   g_autoptr(AtpNotification) atp = app_test_notification (ID_A, 0, 10, actions);
   g_autoptr(AtpNotification) aitp = app_test_aitp_notification_new (ID_B, "Pick", message);
   AtpNotification *requests[] = { atp, aitp };
-  g_autofree char *expected = g_strdup_printf ("%.*s…", TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS, long_label);
+  g_autofree char *fits = g_strndup (long_label, TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS);
+  g_autofree char *fitting_actions = g_strdup_printf ("[{\"id\": \"yes\", \"label\": \"%s\", "
+                                                      "\"response_type\": \"simple\"},"
+                                                      " {\"id\": \"no\", \"label\": \"Deny\", "
+                                                      "\"response_type\": \"simple\"}]", fits);
+  g_autoptr(AtpNotification) fitting = app_test_notification (ID_C, 0, 10, fitting_actions);
+  g_autoptr(GPtrArray) whole = triage_protocol_dup_bubble_answers (triage_protocol_for_request (fitting),
+                                                                   fitting);
 
+  /* A label that fits a button is offered whole. */
+  g_assert_cmpuint (whole->len, ==, 2);
+  g_assert_cmpstr (((TriageBubbleAnswer *) whole->pdata[0])->label, ==, fits);
+  g_assert_cmpstr (((TriageBubbleAnswer *) whole->pdata[1])->label, ==, "Deny");
+
+  /* One that does not would be an answer to its first 32 characters: the
+   * bubble opens the request instead, and the key is refused. */
   for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
     {
-      g_autoptr(GPtrArray) answers = triage_protocol_dup_bubble_answers (triage_protocol_for_request (requests[i]),
-                                                                         requests[i]);
+      TriageProtocol *protocol = triage_protocol_for_request (requests[i]);
+      g_autoptr(GPtrArray) answers = triage_protocol_dup_bubble_answers (protocol, requests[i]);
+      g_autofree char *action_id = NULL;
+      g_autoptr(JsonNode) data = NULL;
+      g_autoptr(GError) error = NULL;
 
-      g_assert_cmpuint (answers->len, ==, 2);
-      g_assert_cmpstr (((TriageBubbleAnswer *) answers->pdata[0])->label, ==, expected);
-      g_assert_cmpstr (((TriageBubbleAnswer *) answers->pdata[1])->label, ==, i == 0 ? "Deny" : "B");
+      g_assert_cmpuint (answers->len, ==, 0);
+      g_assert_false (triage_protocol_get_bubble_answer (protocol, requests[i], i == 0 ? "yes" : "a",
+                                                         &action_id, &data, &error));
+      g_assert_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID);
     }
 }
 

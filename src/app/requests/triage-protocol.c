@@ -39,7 +39,9 @@ triage_protocol_default_init (TriageProtocolInterface *iface)
  *
  * A bubble's button is one line that no server wraps (notification-daemon
  * drew a long one past the bubble's edge, and an AITP option's name was
- * sent whole): @label is cut at %TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS.
+ * sent whole): @label is cut at %TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS, and the
+ * answer says so (a bubble then offers none: see
+ * triage_protocol_dup_bubble_answers()).
  *
  * Returns: (transfer full): a bubble answer
  */
@@ -51,6 +53,7 @@ triage_bubble_answer_new (const char *key,
 
   answer->key = g_strdup (key);
   answer->label = triage_format_cut_text (label, TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS);
+  answer->cut = g_utf8_strlen (label, -1) > TRIAGE_SHOWN_BUBBLE_BUTTON_CHARS;
 
   return answer;
 }
@@ -207,6 +210,19 @@ bubble_shows_whole (TriageProtocol  *self,
   return TRUE;
 }
 
+/* Whether a button of @answers lost part of its label: "Approve cleanup of
+ * /tmp and delete ~/" cut to its first 32 characters would approve what the
+ * person never read. */
+static gboolean
+any_label_cut (GPtrArray *answers)
+{
+  for (guint i = 0; i < answers->len; i++)
+    if (((TriageBubbleAnswer *) answers->pdata[i])->cut)
+      return TRUE;
+
+  return FALSE;
+}
+
 /**
  * triage_protocol_dup_bubble_answers:
  * @self: a #TriageProtocol
@@ -215,8 +231,8 @@ bubble_shows_whole (TriageProtocol  *self,
  * The answers a bubble may carry as buttons: only answers that need no
  * input and no confirmation, and only a few (a bubble has room for three),
  * and only when the bubble shows the request whole (its title and
- * description uncut, no attachment); otherwise none, and the bubble opens
- * the request.
+ * description uncut, no attachment) and every button its whole label;
+ * otherwise none, and the bubble opens the request.
  *
  * Returns: (transfer container) (element-type TriageBubbleAnswer): the answers
  */
@@ -224,13 +240,17 @@ GPtrArray *
 triage_protocol_dup_bubble_answers (TriageProtocol  *self,
                                     AtpNotification *request)
 {
+  g_autoptr(GPtrArray) answers = NULL;
+
   g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
   g_return_val_if_fail (request != NULL, NULL);
 
-  if (!bubble_shows_whole (self, request))
+  if (bubble_shows_whole (self, request))
+    answers = TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
+  if (answers == NULL || any_label_cut (answers))
     return g_ptr_array_new_with_free_func ((GDestroyNotify) triage_bubble_answer_free);
 
-  return TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
+  return g_steal_pointer (&answers);
 }
 
 /**
@@ -252,16 +272,21 @@ triage_protocol_get_bubble_answer (TriageProtocol   *self,
                                    JsonNode        **response_data,
                                    GError          **error)
 {
+  g_autoptr(GPtrArray) offered = NULL;
+
   g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), FALSE);
   g_return_val_if_fail (request != NULL, FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (action_id != NULL && response_data != NULL, FALSE);
 
   /* A bubble without answer buttons gives none (whatever its server sends). */
-  if (!bubble_shows_whole (self, request))
+  if (bubble_shows_whole (self, request))
+    offered = TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
+  if (offered == NULL || any_label_cut (offered))
     {
       g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID,
-                   "The request is not shown whole in a bubble; “%s” is not answered from one", key);
+                   "The request or a button's label is not shown whole in a bubble; “%s” "
+                   "is not answered from one", key);
       return FALSE;
     }
 

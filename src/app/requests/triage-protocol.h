@@ -23,13 +23,15 @@ G_BEGIN_DECLS
  * @key: what the bubble's button gives back when pressed (see
  *   triage_protocol_get_bubble_answer()); unique within a request
  * @label: the button's label, plain text
+ * @cut: whether @label had to be cut to fit a button
  *
  * One answer a bubble offers as a button.
  */
 typedef struct
 {
-  char *key;
-  char *label;
+  char     *key;
+  char     *label;
+  gboolean  cut;
 } TriageBubbleAnswer;
 
 TriageBubbleAnswer *triage_bubble_answer_new  (const char         *key,
