@@ -505,39 +505,61 @@ test_help (void)
 
 /* A hostile or broken server's words reach the caller's terminal only made
  * visible: an escape sequence in its error message could retitle or clear
- * the terminal, or set its clipboard (OSC 52). */
-static void
-hostile_server_cb (SoupServer        *server,
-                   SoupServerMessage *msg,
-                   const char        *path,
-                   GHashTable        *query,
-                   gpointer           user_data)
+ * the terminal, or set its clipboard (OSC 52). The server is a few lines of
+ * HTTP on a socket of our own (libsoup 3.2's SoupServer keeps what it
+ * accepted past its end, which LeakSanitizer would count against the test). */
+static gboolean
+hostile_server_run_cb (GThreadedSocketService *service,
+                       GSocketConnection      *connection,
+                       GObject                *source,
+                       gpointer                user_data)
 {
   static const char body[] =
     "{\"code\":\"INVALID_FIELD_VALUE\",\"message\":\"bad \\u001b]0;PWNED\\u0007"
     "\\u001b[2J \\u009b31m \\u202eevil\\u202c end\"}";
+  g_autoptr(GDataInputStream) in =
+    g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  g_autofree char *answer = NULL;
+  guint64 length = 0;
 
-  soup_server_message_set_status (msg, 400, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, body,
-                                    strlen (body));
+  /* The request read whole (its headers, then its body), then the answer. */
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, NULL);
+
+      if (line == NULL || line[0] == '\0' || g_str_equal (line, "\r"))
+        break;
+      if (g_ascii_strncasecmp (line, "Content-Length:", 15) == 0)
+        length = g_ascii_strtoull (line + 15, NULL, 10);
+    }
+  g_input_stream_skip (G_INPUT_STREAM (in), length, NULL, NULL);
+  answer = g_strdup_printf ("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+                            "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                            strlen (body), body);
+  g_output_stream_write_all (out, answer, strlen (answer), NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
 }
 
 static void
 test_hostile_server (void)
 {
-  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GSocketService) service = g_threaded_socket_service_new (1);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
   const char *env[] = { "TRIAGE_API_KEY=sk_anything", NULL };
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSList) uris = NULL;
   g_autoptr(Run) run = NULL;
   g_autofree char *url = NULL;
 
-  soup_server_add_handler (server, NULL, hostile_server_cb, NULL, NULL);
-  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_socket_listener_add_address (G_SOCKET_LISTENER (service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error);
   g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  url = g_uri_to_string (uris->data);
-  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  g_signal_connect (service, "run", G_CALLBACK (hostile_server_run_cb), NULL);
+  url = g_strdup_printf ("http://127.0.0.1:%u",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
 
   {
     const char * const args[] = { "--server", url, "--title", "T", "--confirm", NULL };
@@ -545,6 +567,8 @@ test_hostile_server (void)
     run = ask_start_env (NULL, args, NULL, env);
   }
   g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_USAGE);
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
   g_assert_nonnull (strstr (run->err, "bad \xef\xbf\xbd]0;PWNED\xef\xbf\xbd\xef\xbf\xbd[2J "
                                       "\xef\xbf\xbd" "31m \xef\xbf\xbd" "evil\xef\xbf\xbd end"));
   for (const char *p = run->err; *p != '\0'; p = g_utf8_next_char (p))
