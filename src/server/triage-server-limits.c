@@ -82,29 +82,38 @@ triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
   return TRUE;
 }
 
-/* Takes @interval of @key's allowance under @limit, if what it has taken
- * ends within @window; else answers @msg with 429 RATE_LIMIT_EXCEEDED and a
- * Retry-After in whole seconds. */
+/* Takes one request's share of @key's allowance under @limit or, to @peek,
+ * looks whether it has room for one; when not, answers @msg with 429
+ * RATE_LIMIT_EXCEEDED and a Retry-After in whole seconds. Trusted local peers
+ * are never limited: they are the user who owns the server and its database. */
 static gboolean
 take (TriageServer      *self,
       SoupServerMessage *msg,
       TriageLimit        limit,
       const char        *key,
-      gint64             interval,
-      gint64             window)
+      gboolean           peek)
 {
   guint rate = self->limits[limit];
-  g_autofree char *name = g_strdup_printf ("%s\n%s", triage_limit_names[limit], key);
-  gint64 wait;
+  gint64 window = limit_windows_us[limit];
+  g_autofree char *name = NULL;
+  gint64 cell, wait;
 
-  if (!triage_store_take_rate (self->store, name, interval, window, &wait))
+  g_return_val_if_fail (window > 0, TRUE);
+
+  if (rate == 0 || triage_server_trusts (msg))
+    return TRUE;
+  cell = MAX (1, window / rate);
+  name = g_strdup_printf ("%s\n%s", triage_limit_names[limit], key);
+  /* The store only takes: a peek takes a microsecond in a window one share
+   * short (the same bound, and the same wait). */
+  if (!triage_store_take_rate (self->store, name, peek ? 1 : cell, peek ? window - cell + 1 : window,
+                               &wait))
     {
       g_autofree char *seconds = g_strdup_printf ("%" G_GINT64_FORMAT,
                                                   MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC));
       g_autofree char *message = g_strdup_printf ("Too many requests: at most %u %s per %s",
                                                   rate, triage_limit_names[limit],
-                                                  limit_windows_us[limit] > G_TIME_SPAN_MINUTE
-                                                  ? "hour" : "minute");
+                                                  window > G_TIME_SPAN_MINUTE ? "hour" : "minute");
 
       triage_metrics_rate_limited (limit);
       soup_message_headers_replace (soup_server_message_get_response_headers (msg),
@@ -117,41 +126,25 @@ take (TriageServer      *self,
 
 /* Counts one request of @key against @limit. When it is over, answers @msg
  * with 429 RATE_LIMIT_EXCEEDED and a Retry-After in whole seconds, and returns
- * FALSE. Trusted local peers are never limited: they are the user who owns
- * the server and its database. */
+ * FALSE. */
 gboolean
 triage_server_rate_check (TriageServer      *self,
                           SoupServerMessage *msg,
                           TriageLimit        limit,
                           const char        *key)
 {
-  guint rate = self->limits[limit];
-
-  g_return_val_if_fail (limit_windows_us[limit] > 0, TRUE);
-
-  if (rate == 0 || triage_server_trusts (msg))
-    return TRUE;
-  return take (self, msg, limit, key, MAX (1, limit_windows_us[limit] / rate),
-               limit_windows_us[limit]);
+  return take (self, msg, limit, key, FALSE);
 }
 
 /* Whether @key has room for one more request under @limit, taking none of
- * it, answering @msg 429 when not. The store only takes: a microsecond is
- * taken, in a window one request short (the same bound, and the same wait). */
+ * it, answering @msg 429 when not. */
 gboolean
 triage_server_rate_peek (TriageServer      *self,
                          SoupServerMessage *msg,
                          TriageLimit        limit,
                          const char        *key)
 {
-  guint rate = self->limits[limit];
-  gint64 window = limit_windows_us[limit];
-
-  g_return_val_if_fail (window > 0, TRUE);
-
-  if (rate == 0 || triage_server_trusts (msg))
-    return TRUE;
-  return take (self, msg, limit, key, 1, window - MAX (1, window / rate) + 1);
+  return take (self, msg, limit, key, TRUE);
 }
 
 /* One counted connection: qdata of its socket, out of its address's array

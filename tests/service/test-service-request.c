@@ -259,6 +259,51 @@ commit_failures (Fixture *fixture)
   return g_ascii_strtoull (line + strlen ("\ntriage_db_commit_failures_total "), NULL, 10);
 }
 
+/* Sends @request while the server cannot store anything (its disk full; on
+ * PostgreSQL a commit that raises), until a commit has failed; then lets it
+ * store again. Returns the request as its person reads it once sent. */
+static AtpNotification *
+send_through_failed_commits (Fixture              *fixture,
+                             TriageServiceRequest *request)
+{
+  gboolean postgres = triage_test_server_is_postgres (fixture->server);
+  g_autoptr(GAsyncResult) sent = NULL, got = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+
+  if (postgres)
+    g_free (triage_test_server_run_sql (fixture->server,
+           "CREATE FUNCTION fail_commit () RETURNS trigger LANGUAGE plpgsql AS"
+           " $$ BEGIN RAISE EXCEPTION 'this commit fails'; END $$;"
+           "CREATE CONSTRAINT TRIGGER fail_commits AFTER INSERT OR UPDATE ON notifications"
+           " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_commit ()", NULL));
+  else
+    triage_test_server_set_file_size_limit (fixture->server, 0);
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  for (guint i = 0; commit_failures (fixture) == 0; i++)
+    {
+      g_assert_cmpuint (i, <, 3000);
+      triage_test_sleep (10);
+    }
+  g_assert_null (sent);
+  if (postgres)
+    g_free (triage_test_server_run_sql (fixture->server,
+           "DROP TRIGGER fail_commits ON notifications; DROP FUNCTION fail_commit ()", NULL));
+  else
+    triage_test_server_set_file_size_limit (fixture->server, G_MAXUINT64);
+
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+  atp_client_get_notification_async (fixture->person, triage_service_request_get_notification_id (request),
+                                     NULL, result_cb, &got);
+  triage_test_wait_until (got != NULL, "the request");
+  notification = atp_client_get_notification_finish (fixture->person, got, &error);
+  g_assert_no_error (error);
+  return notification;
+}
+
 /* A server that cannot store the request now (503 STORAGE_UNAVAILABLE, its
  * disk full) is asked again until it can: the request is not lost. */
 static void
@@ -273,8 +318,8 @@ test_storage_retried (Fixture       *fixture,
                                                                       first_body, G_USEC_PER_SEC);
   g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
                                                                         30 * G_USEC_PER_SEC);
-  g_autoptr(GAsyncResult) first_sent = NULL, sent = NULL, got = NULL;
-  g_autoptr(AtpPostResult) first_posted = NULL, posted = NULL;
+  g_autoptr(GAsyncResult) first_sent = NULL;
+  g_autoptr(AtpPostResult) first_posted = NULL;
   g_autoptr(AtpNotification) notification = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -284,24 +329,8 @@ test_storage_retried (Fixture       *fixture,
   first_posted = triage_service_request_send_finish (first, first_sent, &error);
   g_assert_no_error (error);
 
-  triage_test_server_set_file_size_limit (fixture->server, 0);
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
-  for (guint i = 0; commit_failures (fixture) == 0; i++)
-    {
-      g_assert_cmpuint (i, <, 3000);
-      triage_test_sleep (10);
-    }
-  g_assert_null (sent);
-  triage_test_server_set_file_size_limit (fixture->server, G_MAXUINT64);
-
-  triage_test_wait_until (sent != NULL, "the POST");
-  posted = triage_service_request_send_finish (request, sent, &error);
-  g_assert_no_error (error);
   /* Stored, and the person's. */
-  atp_client_get_notification_async (fixture->person, id, NULL, result_cb, &got);
-  triage_test_wait_until (got != NULL, "the request");
-  notification = atp_client_get_notification_finish (fixture->person, got, &error);
-  g_assert_no_error (error);
+  notification = send_through_failed_commits (fixture, request);
   g_assert_cmpstr (notification->context.title, ==, "Posted on a full disk");
 }
 
@@ -317,38 +346,8 @@ test_storage_new_service (Fixture       *fixture,
   g_autofree char *body = new_body (id, "A new service's first, on a full disk");
   g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
                                                                         30 * G_USEC_PER_SEC);
-  g_autoptr(GAsyncResult) sent = NULL, got = NULL;
-  g_autoptr(AtpPostResult) posted = NULL;
-  g_autoptr(AtpNotification) notification = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpNotification) notification = send_through_failed_commits (fixture, request);
 
-  if (triage_test_server_is_postgres (fixture->server))
-    g_free (triage_test_server_run_sql (fixture->server,
-           "CREATE FUNCTION fail_commit () RETURNS trigger LANGUAGE plpgsql AS"
-           " $$ BEGIN RAISE EXCEPTION 'this commit fails'; END $$;"
-           "CREATE CONSTRAINT TRIGGER fail_commits AFTER INSERT OR UPDATE ON notifications"
-           " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_commit ()", NULL));
-  else
-    triage_test_server_set_file_size_limit (fixture->server, 0);
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
-  for (guint i = 0; commit_failures (fixture) == 0; i++)
-    {
-      g_assert_cmpuint (i, <, 3000);
-      triage_test_sleep (10);
-    }
-  if (triage_test_server_is_postgres (fixture->server))
-    g_free (triage_test_server_run_sql (fixture->server,
-           "DROP TRIGGER fail_commits ON notifications; DROP FUNCTION fail_commit ()", NULL));
-  else
-    triage_test_server_set_file_size_limit (fixture->server, G_MAXUINT64);
-  triage_test_wait_until (sent != NULL, "the POST");
-  posted = triage_service_request_send_finish (request, sent, &error);
-  g_assert_no_error (error);
-
-  atp_client_get_notification_async (fixture->person, id, NULL, result_cb, &got);
-  triage_test_wait_until (got != NULL, "the request");
-  notification = atp_client_get_notification_finish (fixture->person, got, &error);
-  g_assert_no_error (error);
   g_assert_cmpstr (notification->service.name, ==, "scripts");
 }
 
