@@ -91,14 +91,10 @@ def still_open(s):
     return not readable
 
 
-def https_get(context, address, port, path, sock=None, source=None):
-    """GET @path over TLS (a new connection, or @sock kept alive); returns
-    (status, the TLS socket)."""
-    if sock is None:
-        raw = socket.create_connection((address, port), timeout=WAIT,
-                                       source_address=(source, 0) if source else None)
-        sock = context.wrap_socket(raw, server_hostname="localhost")
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+def read_status(sock):
+    """Reads one whole answer from @sock (its headers, then as much body as
+    they announce: a kept-alive connection's next answer must not begin with
+    the rest of this one); returns its status."""
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(4096)
@@ -113,7 +109,18 @@ def https_get(context, address, port, path, sock=None, source=None):
             length = int(value)
     while len(body) < length:
         body += sock.recv(4096)
-    return int(headers.split(b" ", 2)[1]), sock
+    return int(headers.split(b" ", 2)[1])
+
+
+def https_get(context, address, port, path, sock=None, source=None):
+    """GET @path over TLS (a new connection, or @sock kept alive); returns
+    (status, the TLS socket)."""
+    if sock is None:
+        raw = socket.create_connection((address, port), timeout=WAIT,
+                                       source_address=(source, 0) if source else None)
+        sock = context.wrap_socket(raw, server_hostname="localhost")
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+    return read_status(sock), sock
 
 
 def test_header_deadline(folder):
@@ -125,7 +132,7 @@ def test_header_deadline(folder):
     try:
         kept = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
         kept.sendall(b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
-        ok(kept.recv(4096).startswith(b"HTTP/1.1 200"), "a kept-alive connection's first request")
+        ok(read_status(kept) == 200, "a kept-alive connection's first request")
         slow_body = socket.create_connection(("127.0.0.1", server.port))
         slow_body.sendall(b"POST /api/v1/notifications HTTP/1.1\r\nHost: x\r\n"
                           b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\":")
@@ -140,7 +147,7 @@ def test_header_deadline(folder):
         log(f"both closed {time.monotonic() - began:.1f} s after they were opened")
         ok(still_open(slow_body), "a slow body, begun before them, is still being waited for")
         kept.sendall(b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
-        ok(kept.recv(4096).startswith(b"HTTP/1.1 200"),
+        ok(read_status(kept) == 200,
            "the kept-alive connection, idle meanwhile, answers its next request")
     finally:
         for s in held:
@@ -150,13 +157,7 @@ def test_header_deadline(folder):
 
 def http_get(sock, path):
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = sock.recv(4096)
-        if not chunk:
-            raise ConnectionError("closed before the answer")
-        head += chunk
-    return int(head.split(b" ", 2)[1])
+    return read_status(sock)
 
 
 def test_loopback_cap():
