@@ -111,6 +111,7 @@ typedef struct
   char            *password;
   GError          *error;
   gboolean         locked;     /* no key read, but one is there, locked */
+  gboolean         timed_out;
 } Lookup;
 
 static void
@@ -146,12 +147,17 @@ lookup_cb (GObject      *object,
   g_main_loop_quit (lookup->loop);
 }
 
+/* The keyring did not answer in time. The lookup is cancelled, and not
+ * waited for: libsecret 0.20.5 may never complete one whose unlock prompt
+ * went wrong (its prompter started without a display), cancelled or not. */
 static gboolean
 lookup_timeout_cb (gpointer user_data)
 {
-  GCancellable *cancellable = user_data;
+  Lookup *lookup = user_data;
 
-  g_cancellable_cancel (cancellable);
+  lookup->timed_out = TRUE;
+  g_cancellable_cancel (lookup->cancellable);
+  g_main_loop_quit (lookup->loop);
   return G_SOURCE_REMOVE;
 }
 
@@ -189,21 +195,30 @@ triage_service_lookup_key (const char  *server_url,
   lookup.cancellable = cancellable;
   lookup.attributes = attributes;
   timeout = g_timeout_source_new_seconds (KEYRING_TIMEOUT_S);
-  g_source_set_callback (timeout, lookup_timeout_cb, cancellable, NULL);
+  g_source_set_callback (timeout, lookup_timeout_cb, &lookup, NULL);
   g_source_attach (timeout, context);
 
   lookup.lib->lookupv (&service_key_schema, attributes, cancellable, lookup_cb, &lookup);
   g_main_loop_run (lookup.loop);
 
   g_source_destroy (timeout);
-  g_main_loop_unref (lookup.loop);
   /* The Secret Service proxy lives in @context, which ends here: let it go
-   * with its D-Bus traffic (one lookup a run; a later one connects again). */
+   * with its D-Bus traffic (one lookup a run; a later one connects again).
+   * A lookup given up may still call back meanwhile: the loop lives till then. */
   lookup.lib->disconnect ();
   while (g_main_context_iteration (context, FALSE))
     ;
   g_main_context_pop_thread_default (context);
+  g_main_loop_unref (lookup.loop);
 
+  if (lookup.timed_out && lookup.password == NULL)
+    {
+      g_clear_error (&lookup.error);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                   "no API key for %s: TRIAGE_API_KEY is not set and the keyring did not "
+                   "answer within %d s (locked?)", server_url, KEYRING_TIMEOUT_S);
+      return NULL;
+    }
   if (lookup.error != NULL)
     {
       if (g_error_matches (lookup.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
