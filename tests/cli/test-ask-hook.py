@@ -707,7 +707,10 @@ def test_server_gone_mid_wait():
         status, out = hook.result()
         reason = out["hookSpecificOutput"]["permissionDecisionReason"]
         expect((status, out), (0, pre_tool_use("ask", reason)))
-        if not reason.startswith("Triage: Cannot reach the local server"):
+        # Killed between two long-polls, the next one cannot connect; killed
+        # during one, its answer breaks off: either names the local server.
+        if not (reason.startswith("Triage: Cannot reach the local server") or
+                reason.startswith("Triage: The connection to the local server")):
             raise Failure(f"reason {reason!r}")
 
 
