@@ -20,9 +20,30 @@ if [ "${WITH_PRIVATE_KEYRING_INNER:-}" != 1 ]; then
     # The bus and the keyring daemon must not inherit the tests' G_DEBUG
     # (fatal-warnings would kill gnome-keyring on a harmless warning); CMD gets it back.
     export WITH_PRIVATE_KEYRING_G_DEBUG="${G_DEBUG:-}"
+    # A session bus that activates nothing: gnome-keyring is started below,
+    # and its unlock prompter (gcr-prompter) cannot be, so a locked keyring's
+    # prompt fails at once, every time. Activated, the prompter came up on
+    # the tests' Xvfb or died for want of a display, at its own pace, and
+    # libsecret then ended the lookup either way (or never).
+    cat > "$tmp/session.conf" <<'CONF'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
     HOME="$tmp" XDG_DATA_HOME="$tmp/data" XDG_RUNTIME_DIR="$tmp/runtime" \
         XDG_CONFIG_HOME="$tmp/config" WITH_PRIVATE_KEYRING_INNER=1 \
-        env -u G_DEBUG dbus-run-session -- "$0" "$@" 2> >(grep -v 'Failed to set fd limit' >&2)
+        env -u G_DEBUG dbus-run-session --config-file="$tmp/session.conf" -- "$0" "$@" \
+        2> >(grep -v 'Failed to set fd limit' >&2)
     exit $?
 fi
 
