@@ -8,8 +8,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -20,14 +22,90 @@
 #include "triage-server-private.h"
 #include "triage-server.h"
 
-/* The contents of @file, without surrounding blanks; @what names it in errors. */
+/* The shortest admin token taken: 16 characters of base64 are 96 bits, of
+ * hex 64, beyond guessing at the rate wrong tokens are let through (10 an
+ * hour an address); "admin" or a word is found by the first tries. */
+#define ADMIN_TOKEN_MIN_LENGTH 16
+
+/* Whether some user other than @st's owner (and root) can reach @file
+ * (already stat()ed into @st) through the folders of its path: not when a
+ * folder on the way belongs to its owner or root and lets neither group nor
+ * others in (a test's temporary folder, /etc/triage made 0700 as the README
+ * says, systemd's credentials folder). A second name elsewhere may be
+ * anywhere. */
+static gboolean
+reachable_by_others (const char     *file,
+                     const GStatBuf *st)
+{
+  g_autofree char *real = realpath (file, NULL);
+  g_autofree char *folder = NULL;
+
+  if (real == NULL || st->st_nlink > 1)
+    return TRUE;
+  folder = g_path_get_dirname (real);
+  for (;;)
+    {
+      g_autofree char *parent = NULL;
+      GStatBuf dir;
+
+      if (g_stat (folder, &dir) == 0 && (dir.st_uid == st->st_uid || dir.st_uid == 0) &&
+          (dir.st_mode & (S_IXGRP | S_IXOTH)) == 0)
+        return FALSE;
+      parent = g_path_get_dirname (folder);
+      if (strcmp (parent, folder) == 0)
+        return TRUE;
+      g_free (folder);
+      folder = g_steal_pointer (&parent);
+    }
+}
+
+/* NULL when @file, a secret (@what names it), is its owner's alone; else
+ * why not, and the chmod that mends it. As ssh has it for a private key,
+ * no one but its owner may read or write a secret file of the server's own
+ * user; one of another owner (root's, handed to the server's group, as
+ * Debian's ssl-cert group has TLS keys) may be read by its group too. A
+ * pipe or a terminal (--admin-token-file /dev/stdin) keeps nothing. */
+static char *
+secret_file_exposure (const char *file,
+                      const char *what)
+{
+  GStatBuf st;
+  gboolean ours;
+  mode_t loose;
+
+  if (g_stat (file, &st) != 0 || !S_ISREG (st.st_mode))
+    return NULL;
+  ours = st.st_uid == geteuid ();
+  loose = st.st_mode & (ours ? (S_IRWXG | S_IRWXO) : (S_IWGRP | S_IXGRP | S_IRWXO));
+  if (loose == 0 || !reachable_by_others (file, &st))
+    return NULL;
+  if (ours)
+    return g_strdup_printf ("the %s file %s (mode %04o) can be %s by other users; make it "
+                            "yours alone: chmod 600 %s", what, file, st.st_mode & 07777,
+                            loose & (S_IRGRP | S_IROTH) ? "read" : "changed", file);
+  return g_strdup_printf ("the %s file %s (mode %04o, owner uid %u) can be %s by other users; "
+                          "give it to this server's user (chown %u %s; chmod 600 %s), or let "
+                          "only a group of this user's in (chgrp GROUP %s; chmod 640 %s)",
+                          what, file, st.st_mode & 07777, (guint) st.st_uid,
+                          loose & (S_IRGRP | S_IROTH) ? "read" : "changed", (guint) geteuid (),
+                          file, file, file, file);
+}
+
+/* The contents of @file, without surrounding blanks; @what names it in
+ * errors. A secret anyone may read is not used (see above). */
 static char *
 read_secret_file (const char *file,
                   const char *what,
                   GError    **error)
 {
   g_autofree char *contents = NULL;
+  g_autofree char *exposure = secret_file_exposure (file, what);
 
+  if (exposure != NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, exposure);
+      return NULL;
+    }
   if (!g_file_get_contents (file, &contents, NULL, error))
     return NULL;
   g_strstrip (contents);
@@ -39,13 +117,51 @@ read_secret_file (const char *file,
   return g_steal_pointer (&contents);
 }
 
+/* The admin token of --admin-token-file, or of TRIAGE_ADMIN_TOKEN (NULL
+ * when neither gives one). It is the key to every user and service: one
+ * that can be guessed, or that no client can send, is refused at start,
+ * whatever the listener (a loopback one is what a TLS proxy forwards to). */
 static char *
 read_admin_token (const char *file,
                   GError    **error)
 {
+  g_autofree char *token = NULL;
+  g_autofree char *source = NULL;
+  gsize length;
+
   if (file == NULL)
-    return g_strdup (g_getenv ("TRIAGE_ADMIN_TOKEN"));
-  return read_secret_file (file, "admin token", error);
+    {
+      token = g_strdup (g_getenv ("TRIAGE_ADMIN_TOKEN"));
+      if (token == NULL || *token == '\0')
+        return NULL;
+      source = g_strdup ("of TRIAGE_ADMIN_TOKEN");
+    }
+  else
+    {
+      if ((token = read_secret_file (file, "admin token", error)) == NULL)
+        return NULL;
+      source = g_strdup_printf ("in %s", file);
+    }
+  length = strlen (token);
+  for (gsize i = 0; i < length; i++)
+    if (token[i] <= ' ' || token[i] >= 0x7f)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "the admin token %s holds a space, line break, control or non-ASCII "
+                     "character (at character %" G_GSIZE_FORMAT "), which clients cannot send "
+                     "as a bearer token: use printable ASCII only, e.g. head -c 32 /dev/urandom "
+                     "| base64", source, i + 1);
+        return NULL;
+      }
+  if (length < ADMIN_TOKEN_MIN_LENGTH)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "the admin token %s is %" G_GSIZE_FORMAT " characters long, too easy to "
+                   "guess: it needs at least %d, e.g. head -c 32 /dev/urandom | base64",
+                   source, length, ADMIN_TOKEN_MIN_LENGTH);
+      return NULL;
+    }
+  return g_steal_pointer (&token);
 }
 
 /* Every stream is a descriptor: a server for a team needs more than the usual
@@ -366,6 +482,17 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: --tls-certificate and --tls-key go together\n");
       return 2;
     }
+  if (key != NULL)
+    {
+      g_autofree char *exposure = secret_file_exposure (key, "TLS key");
+
+      /* Said, not refused: keys are often shared between services and
+       * kept by tools of their own (certbot, Debian's ssl-cert), and a
+       * refusal would stop servers that ran; a stolen key serves only
+       * from a place on the network between the clients and the server. */
+      if (exposure != NULL)
+        g_message ("%s", exposure);
+    }
   if (cert != NULL && (certificate = g_tls_certificate_new_from_files (cert, key, &error)) == NULL)
     {
       fprintf (stderr, "triage-server: cannot load the TLS certificate %s with the key %s: %s\n",
@@ -443,12 +570,12 @@ triage_server_run (int    argc,
       database = g_build_filename (dir, "server.db", NULL);
     }
   admin_token = read_admin_token (admin_token_file, &error);
-  if (admin_token_file != NULL && admin_token == NULL)
+  if (error != NULL)
     {
-      fprintf (stderr, "triage-server: cannot read the admin token: %s\n", error->message);
+      fprintf (stderr, "triage-server: cannot use the admin token: %s\n", error->message);
       return 2;
     }
-  if (admin_token != NULL && *admin_token != '\0')
+  if (admin_token != NULL)
     self.admin_hash = triage_hash_token (admin_token);
   if (password_file != NULL && (password = read_secret_file (password_file, "database password",
                                                              &error)) == NULL)
