@@ -1,5 +1,5 @@
 /* test-server-secrets.c — what triage-server takes as a secret at start: the
- * admin token's length, the modes of its secret files
+ * admin token's length, the modes of its secret files and of its database
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -270,6 +270,82 @@ test_exposed_tls_key (void)
   remove_dir (dir);
 }
 
+static void
+assert_mode (const char *file,
+             int         mode)
+{
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat (file, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, mode);
+}
+
+/* A database made 0644 before new ones were 0600 (and its -wal and -shm,
+ * left by a crash) is made its owner's at the next start, said once in the
+ * log, and its contents kept. */
+static void
+test_database_tightened (void)
+{
+  g_autofree char *dir = make_dir ("triage-secrets-XXXXXX", 0755);
+  g_autofree char *database = g_build_filename (dir, "server.db", NULL);
+  g_autofree char *wal = g_strconcat (database, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (database, "-shm", NULL);
+  g_autofree char *said = g_strdup_printf ("the database file %s was open to other users "
+                                           "(mode 0644)", database);
+  g_autofree char *said_wal = g_strdup_printf ("the database file %s was open", wal);
+  g_autofree char *said_shm = g_strdup_printf ("the database file %s was open", shm);
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autofree char *token = NULL;
+  TriageTestServerOptions options = { .database = database };
+  g_autoptr(GError) error = NULL;
+
+  /* A database with a user in it, as an older server left it. */
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", &token, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_stop (server));
+  g_assert_cmpint (g_chmod (database, 0644), ==, 0);
+  g_assert_true (g_file_set_contents (wal, "", 0, NULL));
+  g_assert_true (g_file_set_contents (shm, "", 0, NULL));
+  g_assert_cmpint (g_chmod (wal, 0644), ==, 0);
+  g_assert_cmpint (g_chmod (shm, 0644), ==, 0);
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_server (&run, database, GOOD_TOKEN, NULL);
+    assert_served (&run);
+    g_assert_nonnull (strstr (run.err, said));
+    g_assert_nonnull (strstr (run.err, said_wal));
+    g_assert_nonnull (strstr (run.err, said_shm));
+    assert_mode (database, 0600);
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    /* Said once: the next start finds it so. */
+    run_server (&run, database, GOOD_TOKEN, NULL);
+    assert_served (&run);
+    g_assert_null (strstr (run.err, "open to other users"));
+    assert_mode (database, 0600);
+  }
+  /* The same database, alice in it. */
+  g_assert_true (triage_test_server_restart (server, &error));
+  g_assert_no_error (error);
+  {
+    guint status = 0;
+
+    g_assert_true (triage_test_http (server, "GET", "/api/v1/client/notifications", token, NULL,
+                                     &status, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (status, ==, 200);
+  }
+  g_assert_true (triage_test_server_stop (server));
+  g_clear_pointer (&server, triage_test_server_free);
+  remove_dir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -279,6 +355,7 @@ main (int    argc,
   g_test_add_func ("/server/secrets/short-token", test_short_token);
   g_test_add_func ("/server/secrets/exposed-files", test_exposed_files);
   g_test_add_func ("/server/secrets/exposed-tls-key", test_exposed_tls_key);
+  g_test_add_func ("/server/secrets/database-tightened", test_database_tightened);
 
   return g_test_run ();
 }

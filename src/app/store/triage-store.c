@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
@@ -233,12 +234,42 @@ _triage_store_get_db (TriageStore *self)
 
 /* Open */
 
+/* A database made before new ones were 0600 stayed readable by every user
+ * of the machine for ever: one of ours is made its owner's only, and said
+ * once (the next start finds it so); one that is not ours to change is
+ * refused, as the server's is (src/server/store/triage-store-sqlite.c). */
+static gboolean
+tighten_file (const char  *path,
+              GError     **error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || (st.st_mode & (S_IRWXG | S_IRWXO)) == 0)
+    return TRUE;
+  if (g_chmod (path, st.st_mode & S_IRWXU) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, TRIAGE_STORE_ERROR, TRIAGE_STORE_ERROR_FAILED,
+                   /* Translators: %04o is a file mode such as 0644 */
+                   _("The local database “%s” (mode %04o) is open to other users and cannot be "
+                     "made yours alone: %s. Make it yours: “chown %u %s”."),
+                   path, (guint) (st.st_mode & 07777), g_strerror (saved_errno),
+                   (guint) geteuid (), path);
+      return FALSE;
+    }
+  g_message ("the database file %s was open to other users (mode %04o): now its owner's only "
+             "(mode %04o)", path, (guint) (st.st_mode & 07777), (guint) (st.st_mode & S_IRWXU));
+  return TRUE;
+}
+
 static void
 open_func (TriageStore *self,
            GTask       *task,
            gpointer     task_data)
 {
   g_autoptr(GError) error = NULL;
+  static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
   g_autofree char *dir = g_path_get_dirname (self->path);
   sqlite3 *db = NULL;
   int fd;
@@ -263,6 +294,16 @@ open_func (TriageStore *self,
    * server's does. */
   if ((fd = g_open (self->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0)
     close (fd);
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *file = g_strconcat (self->path, suffixes[i], NULL);
+
+      if (!tighten_file (file, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
 
   if (sqlite3_open_v2 (self->path, &db,
                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,

@@ -10,8 +10,10 @@
 
 #define G_LOG_DOMAIN "triage-store-sqlite"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -208,6 +210,35 @@ run_cached (TriageStoreSqlite *self,
   return TRUE;
 }
 
+/* A database made before new ones were 0600 (or copied in with cp) stayed
+ * readable by every user of the machine for ever: one of ours is made its
+ * owner's only, and said once (the next start finds it so); one that is
+ * not ours to change is refused, as what it holds would stay open to all. */
+static gboolean
+tighten_file (const char  *path,
+              GError     **error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || (st.st_mode & (S_IRWXG | S_IRWXO)) == 0)
+    return TRUE;
+  if (g_chmod (path, st.st_mode & S_IRWXU) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "the database file %s (mode %04o, owner uid %u) is open to other users, "
+                   "and this server (uid %u) cannot change that: %s; give it to this server's "
+                   "user: chown %u %s", path, (guint) (st.st_mode & 07777), (guint) st.st_uid,
+                   (guint) geteuid (), g_strerror (saved_errno), (guint) geteuid (), path);
+      return FALSE;
+    }
+  g_message ("the database file %s was open to other users (mode %04o): now its owner's "
+             "only (mode %04o)", path, (guint) (st.st_mode & 07777),
+             (guint) (st.st_mode & S_IRWXU));
+  return TRUE;
+}
+
 /* Opens (creating it if need be) the SQLite database at @path and brings its
  * schema up to date. */
 TriageStore *
@@ -215,6 +246,7 @@ triage_store_sqlite_new (const char *path,
                          GError    **error)
 {
   g_autoptr(TriageStoreSqlite) self = g_object_new (TRIAGE_TYPE_STORE_SQLITE, NULL);
+  static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
   sqlite3_stmt *stmt;
   int version, fd;
 
@@ -223,6 +255,13 @@ triage_store_sqlite_new (const char *path,
    * triage-server backup makes its copies so too). */
   if ((fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0)
     close (fd);
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *file = g_strconcat (path, suffixes[i], NULL);
+
+      if (!tighten_file (file, error))
+        return NULL;
+    }
   if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
     {
