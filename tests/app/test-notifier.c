@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app-test-common.h"
+#include "text-test-util.h"
 #include "triage-decision-format.h"
 #include "triage-notifier.h"
 #include "triage-protocol.h"
@@ -27,30 +28,6 @@
 
 /* A 1×1 red PNG. */
 #define PNG_1X1 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
-
-/* The longest run of characters with no place to break (a space, a hyphen
- * or U+200B ZERO WIDTH SPACE) in @text. */
-static guint
-longest_unbroken_run (const char *text)
-{
-  guint longest = 0;
-  guint run = 0;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_isspace (c) || c == 0x200B || c == '-')
-        run = 0;
-      else
-        {
-          run++;
-          longest = MAX (longest, run);
-        }
-    }
-
-  return longest;
-}
 
 /* @text without U+200B: what the person reads. */
 static char *
@@ -141,8 +118,8 @@ test_summary_body_unbroken (void)
 
   summary = triage_notifier_dup_summary (n);
   body = triage_notifier_dup_body (n);
-  g_assert_cmpuint (longest_unbroken_run (summary), <=, TRIAGE_SHOWN_RUN_CHARS);
-  g_assert_cmpuint (longest_unbroken_run (body), <=, TRIAGE_SHOWN_RUN_CHARS);
+  g_assert_cmpuint (text_test_longest_unbroken_run (summary), <=, TRIAGE_SHOWN_RUN_CHARS);
+  g_assert_cmpuint (text_test_longest_unbroken_run (body), <=, TRIAGE_SHOWN_RUN_CHARS);
 
   /* What the person reads is what it was: cut as before, escaped as before. */
   visible_summary = dup_visible (summary);

@@ -211,6 +211,40 @@ test_hidden_chars (void)
     }
 }
 
+/* A place to break is one Pango breaks at (between letters), so a run the
+ * view leaves unbroken is one Pango cannot break either; the spaces that
+ * glue words together are none (a title of words joined by U+00A0 got no
+ * place to break and ran past a bubble's edge). */
+static void
+test_break_chars (void)
+{
+  const gunichar breaks[] = { ' ', '\t', '\n', 0x200B, '-', 0x2009, 0x3000 };
+  const gunichar glue[] = { 0x00A0, 0x2007, 0x202F, 0x2060, 0xFEFF, 'N', '_' };
+  g_autoptr(GString) wrong = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (breaks); i++)
+    g_assert_true (triage_format_is_break_char (breaks[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (glue); i++)
+    g_assert_false (triage_format_is_break_char (glue[i]));
+
+  for (gunichar c = 1; c <= 0x10FFFF; c++)
+    {
+      char text[16] = "a";
+      PangoLogAttr attrs[4];
+      int len;
+
+      if (!triage_format_is_break_char (c))
+        continue;
+
+      len = 1 + g_unichar_to_utf8 (c, text + 1);
+      text[len] = 'a';
+      pango_get_log_attrs (text, len + 1, -1, pango_language_from_string ("en"), attrs, 4);
+      if (!attrs[2].is_line_break)
+        g_string_append_printf (wrong, " U+%04X", c);
+    }
+  g_assert_cmpstr (wrong->str, ==, "");
+}
+
 static void
 test_attachment_details (void)
 {
@@ -322,6 +356,7 @@ main (int   argc,
   g_test_add_func ("/decision-format/values", test_values);
   g_test_add_func ("/decision-format/numbers", test_numbers);
   g_test_add_func ("/decision-format/hidden-chars", test_hidden_chars);
+  g_test_add_func ("/decision-format/break-chars", test_break_chars);
   g_test_add_func ("/decision-format/attachment-details", test_attachment_details);
   g_test_add_func ("/decision-format/humanize", test_humanize);
   g_test_add_func ("/decision-format/describe", test_describe);

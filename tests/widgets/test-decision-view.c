@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "text-test-util.h"
 #include "triage-decision-format.h"
 #include "triage-decision-view-private.h"
 #include "triage-response-editor-private.h"
@@ -213,29 +214,6 @@ test_header (Fixture       *fixture,
   g_assert_false (banner_shown (fixture));
 }
 
-/* The longest run of characters with no place to break in @text. */
-static guint
-longest_unbroken_run (const char *text)
-{
-  guint longest = 0;
-  guint run = 0;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_isspace (c) || c == 0x200B || c == '-')
-        run = 0;
-      else
-        {
-          run++;
-          longest = MAX (longest, run);
-        }
-    }
-
-  return longest;
-}
-
 /* A service's name and id of one unbroken word (an agent picks them): the
  * labels break them where the view breaks a title, not character by
  * character with a hyphen Pango adds and the name does not have. */
@@ -260,8 +238,8 @@ test_header_unbroken_name (Fixture       *fixture,
   triage_decision_view_set_notification (fixture->view, fixture->notification);
   widgets_test_pump ();
 
-  g_assert_cmpuint (longest_unbroken_run (part_text (fixture, "service_label")), <=, TRIAGE_SHOWN_RUN_CHARS);
-  g_assert_cmpuint (longest_unbroken_run (part_text (fixture, "service_id_label")), <=, TRIAGE_SHOWN_RUN_CHARS);
+  g_assert_cmpuint (text_test_longest_unbroken_run (part_text (fixture, "service_label")), <=, TRIAGE_SHOWN_RUN_CHARS);
+  g_assert_cmpuint (text_test_longest_unbroken_run (part_text (fixture, "service_id_label")), <=, TRIAGE_SHOWN_RUN_CHARS);
   g_assert_true (g_str_has_prefix (part_text (fixture, "service_label"), "NNNN"));
   g_assert_true (g_str_has_suffix (part_text (fixture, "service_label"), "N…"));
 }

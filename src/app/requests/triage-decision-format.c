@@ -267,6 +267,27 @@ triage_format_cut_text (const char *text,
 }
 
 /**
+ * triage_format_is_break_char:
+ * @c: a character
+ *
+ * Whether triage_format_shown_text() counts @c as a place to break a line:
+ * white space, U+200B ZERO WIDTH SPACE or a hyphen-minus, as Pango (and a
+ * notification server) breaks there before a letter. The spaces that glue
+ * words together (U+00A0 NO-BREAK SPACE, U+2007, U+202F) are no place to
+ * break: a run of words joined by them is one long word.
+ *
+ * Returns: %TRUE for a place to break
+ */
+gboolean
+triage_format_is_break_char (gunichar c)
+{
+  if (c == 0x200B || c == '-')
+    return TRUE;
+
+  return g_unichar_isspace (c) && g_unichar_break_type (c) != G_UNICODE_BREAK_NON_BREAKING_GLUE;
+}
+
+/**
  * triage_format_shown_text:
  * @text: an agent's text, for a label that wraps
  * @max_chars: how many characters to keep at most (0: all)
@@ -295,7 +316,7 @@ triage_format_shown_text (const char *text,
     {
       gunichar c = g_utf8_get_char (p);
 
-      if (g_unichar_isspace (c) || c == 0x200B || c == '-')
+      if (triage_format_is_break_char (c))
         run = 0;
       else if (++run > TRIAGE_SHOWN_RUN_CHARS)
         {

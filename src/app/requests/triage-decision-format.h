@@ -31,6 +31,7 @@ gboolean  triage_format_is_hidden_char      (gunichar          c);
 char     *triage_format_visible_text        (const char       *text);
 char     *triage_format_cut_text            (const char       *text,
                                              gsize             max_chars);
+gboolean  triage_format_is_break_char       (gunichar          c);
 char     *triage_format_shown_text          (const char       *text,
                                              gsize             max_chars);
 char     *triage_format_json_value          (JsonNode         *node,
