@@ -129,16 +129,23 @@ editor (Fixture    *fixture,
   return TRIAGE_RESPONSE_EDITOR (widget);
 }
 
-static void
-press (Fixture    *fixture,
-       const char *action_id)
+/* The button that gives the action's answer: a binary's true button, else
+ * the one that sends. */
+static GtkWidget *
+answer_button (Fixture    *fixture,
+               const char *action_id)
 {
   TriageResponseEditor *e = editor (fixture, action_id);
   GtkWidget *button = triage_response_editor_get_submit_button (e);
 
-  if (button == NULL)
-    button = triage_response_editor_get_true_button (e);
-  g_signal_emit_by_name (button, "clicked");
+  return button != NULL ? button : triage_response_editor_get_true_button (e);
+}
+
+static void
+press (Fixture    *fixture,
+       const char *action_id)
+{
+  g_signal_emit_by_name (answer_button (fixture, action_id), "clicked");
   widgets_test_pump ();
 }
 
@@ -329,6 +336,54 @@ test_editors (Fixture       *fixture,
     }
   g_assert_cmpuint (widgets_test_count_descendants (part (fixture, "editors_box"), TRIAGE_TYPE_RESPONSE_EDITOR),
                     ==, actions->len);
+}
+
+/* How many widgets from @widget down carry @css_class. */
+static guint
+count_styled (GtkWidget  *widget,
+              const char *css_class)
+{
+  guint n = gtk_widget_has_css_class (widget, css_class) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_styled (child, css_class);
+
+  return n;
+}
+
+/* The HIG's one suggested action a view at most: blue only for a request's
+ * one answer that destroys nothing (of several, the app picks none for the
+ * person; flags other than destructive change nothing), red for each
+ * destructive one. */
+static void
+test_one_suggested (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  struct { const char *actions; const char *blue; guint red; } cases[] = {
+    { "[{\"id\": \"approve\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
+      " {\"id\": \"reject\", \"label\": \"Reject\", \"response_type\": \"simple\"},"
+      " {\"id\": \"later\", \"label\": \"Later\", \"response_type\": \"simple\"}]", NULL, 0 },
+    { all_actions, NULL, 2 },
+    { "[{\"id\": \"keep\", \"label\": \"Keep\", \"response_type\": \"simple\"},"
+      " {\"id\": \"delete\", \"label\": \"Delete\", \"response_type\": \"simple\","
+      "  \"flags\": [\"destructive\"]}]", "keep", 1 },
+    { "[{\"id\": \"why\", \"label\": \"Why?\", \"response_type\": \"text\"}]", "why", 0 },
+    { "[{\"id\": \"merge\", \"label\": \"Merge?\", \"response_type\": \"binary\","
+      " \"options\": {\"true_label\": \"Merge\", \"false_label\": \"Not Yet\"}}]", "merge", 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      show (fixture, cases[i].actions, NULL, 0);
+      g_assert_cmpuint (count_styled (GTK_WIDGET (fixture->view), "suggested-action"), ==,
+                        (cases[i].blue != NULL ? 1u : 0u));
+      if (cases[i].blue != NULL)
+        g_assert_true (gtk_widget_has_css_class (answer_button (fixture, cases[i].blue),
+                                                 "suggested-action"));
+      g_assert_cmpuint (count_styled (GTK_WIDGET (fixture->view), "destructive-action"), ==,
+                        cases[i].red);
+    }
 }
 
 /* Countdown */
@@ -708,6 +763,7 @@ main (int   argc,
   ADD ("metadata", test_metadata);
   ADD ("attachments", test_attachments);
   ADD ("editors", test_editors);
+  ADD ("editors/one-suggested", test_one_suggested);
   ADD ("countdown", test_countdown);
   ADD ("countdown/ticks-to-expired", test_countdown_ticks_to_expired);
   ADD ("confirm/only-flagged", test_confirm_only_flagged);

@@ -40,10 +40,36 @@ wrapping_button (const char *text)
   return button;
 }
 
-static const char *
-affirmative_style (const AtpAction *action)
+/*
+ * Styles the button that gives the action's answer (a simple action's
+ * button, a binary's true button, Send): red for a destructive action; blue
+ * only when the action is the request's one answer that destroys nothing.
+ * The HIG gives a view one suggested action at most, and of several answers
+ * the app picks none for the person: the agent orders them, and its
+ * favourite would be the one in blue. Otherwise the button keeps the default
+ * style, as an AITP confirmation's options do.
+ */
+static void
+style_answer_button (TriageResponseEditor *self,
+                     GtkWidget            *button)
 {
-  return (action->flags & ATP_FLAG_DESTRUCTIVE) ? "destructive-action" : "suggested-action";
+  GPtrArray *actions = self->notification->actions;
+
+  if (self->action->flags & ATP_FLAG_DESTRUCTIVE)
+    {
+      gtk_widget_add_css_class (button, "destructive-action");
+      return;
+    }
+
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const AtpAction *other = g_ptr_array_index (actions, i);
+
+      if (other != self->action && !(other->flags & ATP_FLAG_DESTRUCTIVE))
+        return;
+    }
+
+  gtk_widget_add_css_class (button, "suggested-action");
 }
 
 void
@@ -95,7 +121,7 @@ _triage_response_editor_add_send_button (TriageResponseEditor *self)
   g_autofree char *label = triage_format_cut_text (self->action->label, TRIAGE_SHOWN_LABEL_CHARS);
 
   self->submit_button = gtk_button_new_with_label (_("Send"));
-  gtk_widget_add_css_class (self->submit_button, affirmative_style (self->action));
+  style_answer_button (self, self->submit_button);
   /* Translators: the accessible name of a send button; %s is the action's label */
   accessible = g_strdup_printf (_("Send “%s”"), label);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->submit_button),
@@ -115,7 +141,7 @@ build_simple (TriageResponseEditor *self)
 
   self->submit_button = wrapping_button (self->action->label);
   gtk_widget_set_hexpand (self->submit_button, TRUE);
-  gtk_widget_add_css_class (self->submit_button, affirmative_style (self->action));
+  style_answer_button (self, self->submit_button);
   gtk_widget_add_css_class (self->submit_button, "pill");
   g_signal_connect_object (self->submit_button, "clicked",
                            G_CALLBACK (on_submit_clicked), self, G_CONNECT_SWAPPED);
@@ -139,7 +165,7 @@ build_binary (TriageResponseEditor *self)
   _triage_response_editor_label_input (self, self->answer_buttons);
   self->false_button = wrapping_button (action->false_label);
   self->true_button = wrapping_button (action->true_label);
-  gtk_widget_add_css_class (self->true_button, affirmative_style (action));
+  style_answer_button (self, self->true_button);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->false_button),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, action->label, -1);
