@@ -65,6 +65,9 @@ typedef struct
   GHashTable  *streams;         /* user → GPtrArray of open streams (triage-server-stream.c) */
   guint        stream_tick;     /* heartbeats, pings, idle checks */
   guint        prune_source;    /* forgets old events */
+  int          retain_days;     /* --retain: settled requests kept this long, 0 = for ever */
+  guint        forget_source;   /* the next turn of forgetting them */
+  guint64      forgotten;       /* by the turns so far of this round */
   GPtrArray   *pushed;          /* ids just pushed to a stream, marked delivered together (shared store) */
   guint        pushed_source;
   GArray      *fresh;           /* FreshRequest: made in the open batch (one server's store) */
@@ -137,6 +140,8 @@ void     triage_server_count_streams  (TriageServer *self,
 void     triage_server_answer_waiters (TriageServer *self);
 void     triage_server_shutdown_rest  (TriageServer *self);
 void     triage_server_reschedule     (TriageServer *self);
+/* ops/triage-server-retention.c */
+void     triage_server_forget_settled (TriageServer *self);
 void     triage_server_setup_streams  (TriageServer *self);
 void     triage_server_close_streams  (TriageServer *self);
 void     triage_server_shutdown_streams (TriageServer *self);

@@ -69,6 +69,9 @@ on_prune (gpointer data)
   TriageServer *self = data;
 
   triage_store_prune_events (self->store, g_get_real_time () - EVENT_LOG_US);
+  /* After the events: none is left that refers to a request forgotten
+   * (--retain is a day at least, the log a day at most). */
+  triage_server_forget_settled (self);
   return G_SOURCE_CONTINUE;
 }
 

@@ -668,6 +668,7 @@ triage_server_shutdown_streams (TriageServer *self)
   g_clear_pointer (&self->pushed, g_ptr_array_unref);
   g_clear_handle_id (&self->stream_tick, g_source_remove);
   g_clear_handle_id (&self->prune_source, g_source_remove);
+  g_clear_handle_id (&self->forget_source, g_source_remove);
   g_hash_table_iter_init (&iter, streams);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &list))
     for (guint i = 0; i < list->len; i++)

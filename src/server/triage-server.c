@@ -403,7 +403,7 @@ triage_server_run (int    argc,
   g_autofree char *cert = NULL, *key = NULL, *admin_token_file = NULL, *password_file = NULL;
   g_autofree char *password = NULL, *log_format = NULL, *metrics_listen = NULL;
   g_auto(GStrv) limits = NULL;
-  int heartbeat = 30, idle = 60, drain_delay = 0, request_timeout = 300;
+  int heartbeat = 30, idle = 60, drain_delay = 0, request_timeout = 300, retain = 0;
   GStatBuf socket_stat;
   GOptionEntry entries[] = {
     { "local", 0, 0, G_OPTION_ARG_NONE, &local, "Listen on the local Unix socket", NULL },
@@ -420,6 +420,8 @@ triage_server_run (int    argc,
     { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle, "Idle timeout", "S" },
     { "request-timeout", 0, 0, G_OPTION_ARG_INT, &request_timeout,
       "Seconds a client has to send a whole request", "S" },
+    { "retain", 0, 0, G_OPTION_ARG_INT, &retain,
+      "Days a settled request is kept (0 = for ever)", "DAYS" },
     { "limit", 0, 0, G_OPTION_ARG_STRING_ARRAY, &limits, "Rate limit", "NAME=N" },
     { "no-limits", 0, 0, G_OPTION_ARG_NONE, &no_limits, "Disable rate limits", NULL },
     { "drain-delay", 0, 0, G_OPTION_ARG_INT, &drain_delay,
@@ -465,6 +467,11 @@ triage_server_run (int    argc,
   if (drain_delay < 0 || drain_delay > 3600)
     {
       fprintf (stderr, "triage-server: --drain-delay must be between 0 and 3600 seconds\n");
+      return 2;
+    }
+  if (retain < 0 || retain > 36500)
+    {
+      fprintf (stderr, "triage-server: --retain must be between 0 (keep every request) and 36500 days\n");
       return 2;
     }
   if (heartbeat < 1 || idle < 1)
@@ -593,6 +600,7 @@ triage_server_run (int    argc,
     triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);
   raise_file_limit ();
   self.heartbeat = heartbeat;
+  self.retain_days = retain;
   self.idle = idle;
   self.drain_delay = drain_delay;
   self.request_timeout = request_timeout;

@@ -333,6 +333,7 @@ test_command_line (void)
   const char *unknown_limit[] = { "--limit", "hugs=3", NULL };
   const char *bad_number[] = { "--limit", "sends=many", NULL };
   const char *bad_beat[] = { "--heartbeat-interval", "0", NULL };
+  const char *bad_retain[] = { "--retain", "-1", NULL };
   const char *unknown[] = { "--frobnicate", NULL };
   const char *uri_password[] = { "--database", "postgresql://alice:secret@localhost/triage", NULL };
   const char *query_password[] = { "--database", "postgres:///triage?host=/tmp&password=secret", NULL };
@@ -368,6 +369,7 @@ test_command_line (void)
   assert_refused (unknown_limit, 2, "unknown limit \"hugs=3\"");
   assert_refused (bad_number, 2, "limit sends: \"many\" is not a whole number");
   assert_refused (bad_beat, 2, "at least 1 second");
+  assert_refused (bad_retain, 2, "--retain must be between 0 (keep every request) and 36500 days");
   assert_refused (unknown, 2, "--frobnicate");
 
   /* A password never on the command line; a password file is for PostgreSQL. */

@@ -87,6 +87,7 @@ static struct
   guint64         rate_limited[TRIAGE_N_LIMITS];
   TriageHistogram commit;
   guint64         commit_failures;
+  guint64         forgotten;
 } metrics;
 
 static void
@@ -196,6 +197,12 @@ triage_metrics_commit (gint64   duration_us,
   observe (&metrics.commit, commit_bounds, duration_us);
   if (!committed)
     ADD (metrics.commit_failures, 1);
+}
+
+void
+triage_metrics_forgotten (guint count)
+{
+  ADD (metrics.forgotten, count);
 }
 
 /* ---- the text format ---- */
@@ -372,6 +379,10 @@ triage_metrics_format (const TriageMetricsGauges *gauges)
           "Group commits of this server that failed (their answers became 503)");
   g_string_append_printf (out, "triage_db_commit_failures_total %" G_GUINT64_FORMAT "\n",
                           GET (metrics.commit_failures));
+  header (out, "triage_requests_forgotten_total", "counter",
+          "Settled requests this server deleted as older than --retain days");
+  g_string_append_printf (out, "triage_requests_forgotten_total %" G_GUINT64_FORMAT "\n",
+                          GET (metrics.forgotten));
   header (out, "triage_db_shared", "gauge",
           "1 when the database is PostgreSQL shared by several servers, 0 for SQLite");
   g_string_append_printf (out, "triage_db_shared %d\n", gauges->shared ? 1 : 0);

@@ -56,6 +56,7 @@ void  triage_metrics_webhook      (gboolean     delivered,
 void  triage_metrics_rate_limited (guint        limit);
 void  triage_metrics_commit       (gint64       duration_us,
                                    gboolean     committed);
+void  triage_metrics_forgotten    (guint        count);
 
 /* The Prometheus text format (version 0.0.4) of every metric. */
 char *triage_metrics_format       (const TriageMetricsGauges *gauges);

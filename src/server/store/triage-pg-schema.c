@@ -67,6 +67,10 @@ static const char *migrations[] = {
    * (notification_id, data NULL) instead of holding another copy of its
    * JSON; a replay or a listener reads the notification's. */
   "ALTER TABLE events ALTER COLUMN data DROP NOT NULL;",
+  /* 5: retention (--retain) finds the oldest settled requests (3, 4, 5:
+   * responded, expired, invalidated) without reading the table. */
+  "CREATE INDEX notifications_settled ON notifications (updated_at)"
+  "  WHERE status IN (3, 4, 5);",
 };
 
 G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&

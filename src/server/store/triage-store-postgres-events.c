@@ -63,6 +63,8 @@ postgres_events_after (TriageStore *store,
                                              " ON e.data IS NULL AND n.id = e.notification_id"
                                              " WHERE e.user_id = $1 AND e.id > $2::bigint"
                                              " AND e.id <= $4::bigint"
+                                             /* a request retention forgot */
+                                             " AND (e.data IS NOT NULL OR n.id IS NOT NULL)"
                                              " ORDER BY e.id LIMIT $3::bigint", 4, params);
   if (result == NULL || PQntuples (result) > (int) limit)
     return NULL;

@@ -83,9 +83,44 @@ postgres_count_webhooks (TriageStore *store,
   return TRUE;
 }
 
+/* The oldest requests settled before @before, at most @limit, go with what
+ * refers to them in one statement (found through the index of settled
+ * requests' times, schema version 5); rows another server is forgetting at
+ * the same time are skipped, not waited for. */
+static guint
+postgres_forget_settled (TriageStore *store,
+                         gint64       before,
+                         guint        limit)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  TriagePgNumber when, most;
+  TriagePgParam params[] = { triage_pg_number (&when, before), triage_pg_number (&most, limit) };
+  g_autoptr(PGresult) result = NULL, sessions = NULL;
+
+  G_STATIC_ASSERT (ATP_STATUS_RESPONDED == 3 && ATP_STATUS_EXPIRED == 4 &&
+                   ATP_STATUS_INVALIDATED == 5);
+  result = triage_store_postgres_query (self,
+                                        "WITH gone AS (SELECT seq, id FROM notifications"
+                                        "  WHERE status IN (3, 4, 5) AND updated_at < $1::bigint"
+                                        "  ORDER BY updated_at LIMIT $2::bigint FOR UPDATE SKIP LOCKED),"
+                                        " recipients AS (DELETE FROM notification_recipients"
+                                        "  WHERE notification_seq IN (SELECT seq FROM gone)),"
+                                        " reviews AS (DELETE FROM afp_reviews"
+                                        "  WHERE notification_id IN (SELECT id FROM gone))"
+                                        " DELETE FROM notifications WHERE seq IN (SELECT seq FROM gone)",
+                                        2, params);
+  sessions = triage_store_postgres_query (self,
+                                          "DELETE FROM afp_sessions s WHERE created_at < $1::bigint"
+                                          " AND NOT EXISTS (SELECT 1 FROM afp_reviews r"
+                                          " WHERE r.session_id = s.id)",
+                                          1, params);
+  return result != NULL ? (guint) triage_pg_changed (result) : 0;
+}
+
 void
 triage_store_postgres_ops_class_init (TriageStoreClass *store_class)
 {
+  store_class->forget_settled = postgres_forget_settled;
   store_class->check = postgres_check;
   store_class->count_pending = postgres_count_pending;
   store_class->count_webhooks = postgres_count_webhooks;

@@ -150,6 +150,11 @@ struct _TriageStoreClass
   void                   (*prune_events)       (TriageStore *self,
                                                 gint64       before);
 
+  /* retention (triage-store-*-ops.c) */
+  guint                  (*forget_settled)     (TriageStore *self,
+                                                gint64       before,
+                                                guint        limit);
+
   /* rate limits */
   gboolean               (*take_rate)          (TriageStore *self,
                                                 const char  *key,

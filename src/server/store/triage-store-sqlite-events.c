@@ -131,7 +131,9 @@ sqlite_events_after (TriageStore *store,
   stmt = triage_store_sqlite_statement (self,
     "SELECT e.id, e.type, COALESCE (e.data, n.json), e.protocol FROM events e"
     " LEFT JOIN notifications n ON e.data IS NULL AND n.id = e.notification_id"
-    " WHERE e.user_id = ? AND e.id > ? ORDER BY e.id LIMIT ?");
+    " WHERE e.user_id = ? AND e.id > ?"
+    /* not one of a request retention forgot */
+    " AND (e.data IS NOT NULL OR n.id IS NOT NULL) ORDER BY e.id LIMIT ?");
   triage_store_sqlite_bind_text (stmt, 1, user);
   sqlite3_bind_int64 (stmt, 2, after);
   sqlite3_bind_int64 (stmt, 3, limit + 1);

@@ -86,9 +86,75 @@ sqlite_count_webhooks (TriageStore *store,
   return counted;
 }
 
+/* Deletes the row(s) @sql finds by the one text or integer parameter. */
+static void
+delete_by (TriageStoreSqlite *self,
+           const char        *sql,
+           const char        *id,
+           gint64             seq)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (self, sql);
+
+  if (id != NULL)
+    triage_store_sqlite_bind_text (stmt, 1, id);
+  else
+    sqlite3_bind_int64 (stmt, 1, seq);
+  sqlite3_step (stmt);
+  triage_store_sqlite_done (stmt);
+}
+
+/* The oldest requests settled before @before are read first (through the
+ * index of settled requests' times, schema version 9), then deleted one by
+ * one with what refers to them: at most @limit, so a first run on a large
+ * database holds the main loop in short turns. */
+static guint
+sqlite_forget_settled (TriageStore *store,
+                       gint64       before,
+                       guint        limit)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  g_autoptr(GArray) seqs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  sqlite3_stmt *stmt;
+
+  G_STATIC_ASSERT (ATP_STATUS_RESPONDED == 3 && ATP_STATUS_EXPIRED == 4 &&
+                   ATP_STATUS_INVALIDATED == 5);
+  stmt = triage_store_sqlite_statement (self,
+                                        "SELECT seq, id FROM notifications"
+                                        " WHERE status IN (3, 4, 5) AND updated_at < ?"
+                                        " ORDER BY updated_at LIMIT ?");
+  sqlite3_bind_int64 (stmt, 1, before);
+  sqlite3_bind_int64 (stmt, 2, limit);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 seq = sqlite3_column_int64 (stmt, 0);
+
+      g_array_append_val (seqs, seq);
+      g_ptr_array_add (ids, triage_store_sqlite_column_text (stmt, 1));
+    }
+  triage_store_sqlite_done (stmt);
+
+  for (guint i = 0; i < seqs->len; i++)
+    {
+      gint64 seq = g_array_index (seqs, gint64, i);
+
+      delete_by (self, "DELETE FROM notification_recipients WHERE notification_seq = ?", NULL, seq);
+      delete_by (self, "DELETE FROM afp_reviews WHERE notification_id = ?", ids->pdata[i], 0);
+      delete_by (self, "DELETE FROM notifications WHERE seq = ?", NULL, seq);
+    }
+  stmt = triage_store_sqlite_statement (self,
+                                        "DELETE FROM afp_sessions WHERE created_at < ? AND NOT EXISTS"
+                                        " (SELECT 1 FROM afp_reviews r WHERE r.session_id = afp_sessions.id)");
+  sqlite3_bind_int64 (stmt, 1, before);
+  sqlite3_step (stmt);
+  triage_store_sqlite_done (stmt);
+  return seqs->len;
+}
+
 void
 triage_store_sqlite_ops_class_init (TriageStoreClass *store_class)
 {
+  store_class->forget_settled = sqlite_forget_settled;
   store_class->check = sqlite_check;
   store_class->count_pending = sqlite_count_pending;
   store_class->count_webhooks = sqlite_count_webhooks;

@@ -593,6 +593,14 @@ triage_store_prune_events (TriageStore *self,
   WRITE (self)->prune_events (self, before);
 }
 
+guint
+triage_store_forget_settled (TriageStore *self,
+                             gint64       before,
+                             guint        limit)
+{
+  return WRITE (self)->forget_settled (self, before, limit);
+}
+
 /* ---- rate limits ---- */
 
 /* Forgets the keys whose allowance is whole again: they are as good as new. */

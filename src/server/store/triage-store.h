@@ -289,6 +289,15 @@ GPtrArray   *triage_store_events_after    (TriageStore  *self,
 void         triage_store_prune_events    (TriageStore  *self,
                                            gint64        before);
 
+/* Retention (--retain): forgets at most @limit of the requests that settled
+ * (answered, expired or withdrawn) before @before (unix µs), oldest first,
+ * with their recipients and AFP review rows, and the AFP sessions begun
+ * before @before that have no review left. Returns how many requests went:
+ * @limit means there may be more. */
+guint        triage_store_forget_settled  (TriageStore  *self,
+                                           gint64        before,
+                                           guint         limit);
+
 /* Rate limits (generic cell rate algorithm): counts one request of @key,
  * allowed while the allowance in use stays within @window (µs) at one request
  * per @interval. FALSE when over, with the wait until the next allowed one in
