@@ -91,6 +91,10 @@ secret_file_exposure (const char *file,
                           file, file, file, file);
 }
 
+/* A secret file is a line: more than this is the wrong file (or an endless
+ * one, /dev/zero), not read to the end. */
+#define SECRET_FILE_MAX 4096
+
 /* The contents of @file, without surrounding blanks; @what names it in
  * errors. A secret anyone may read is not used (see above). */
 static char *
@@ -100,14 +104,30 @@ read_secret_file (const char *file,
 {
   g_autofree char *contents = NULL;
   g_autofree char *exposure = secret_file_exposure (file, what);
+  g_autoptr(GFile) handle = g_file_new_for_path (file);
+  g_autoptr(GFileInputStream) in = NULL;
+  char buffer[SECRET_FILE_MAX + 1];
+  gsize got = 0;
 
   if (exposure != NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, exposure);
       return NULL;
     }
-  if (!g_file_get_contents (file, &contents, NULL, error))
+  in = g_file_read (handle, NULL, error);
+  if (in == NULL ||
+      !g_input_stream_read_all (G_INPUT_STREAM (in), buffer, sizeof buffer, &got, NULL, error))
     return NULL;
+  if (got > SECRET_FILE_MAX || memchr (buffer, '\0', got) != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "the %s file %s is not one line of text (%s)", what, file,
+                   got > SECRET_FILE_MAX ? "over 4 KiB" : "it holds a NUL byte");
+      explicit_bzero (buffer, sizeof buffer);
+      return NULL;
+    }
+  contents = g_strndup (buffer, got);
+  explicit_bzero (buffer, sizeof buffer);
   g_strstrip (contents);
   if (*contents == '\0')
     {

@@ -148,6 +148,9 @@ test_short_token (void)
   g_autofree char *database = g_build_filename (dir, "server.db", NULL);
   g_autofree char *word = write_file (dir, "word", "password\n", 0600);
   g_autofree char *two_lines = write_file (dir, "two-lines", GOOD_TOKEN "\n# made today\n", 0600);
+  g_autofree char *filler = g_strnfill (5000, 'a');
+  g_autofree char *large = write_file (dir, "large", filler, 0600);
+  g_autofree char *nul = g_build_filename (dir, "nul", NULL);
   const char *word_args[] = { "--admin-token-file", word, NULL };
   const char *two_lines_args[] = { "--admin-token-file", two_lines, NULL };
   const char *from_env[] = { "is 5 characters long", "at least 16", "TRIAGE_ADMIN_TOKEN", NULL };
@@ -155,6 +158,8 @@ test_short_token (void)
   const char *line_break[] = { "line break", two_lines, NULL };
   const char *open_listen[] = { "--listen", "127.0.0.1:0", NULL };
 
+  g_assert_true (g_file_set_contents_full (nul, GOOD_TOKEN "\0" GOOD_TOKEN, 2 * strlen (GOOD_TOKEN) + 1,
+                                           G_FILE_SET_CONTENTS_NONE, 0600, NULL));
   {
     g_auto(Run) run = { 0 };
 
@@ -172,6 +177,23 @@ test_short_token (void)
 
     run_server (&run, database, NULL, two_lines_args);
     assert_refused (&run, line_break);
+  }
+  /* Not a line: the wrong file, or an endless one, is not read to the end. */
+  {
+    const char *zero_args[] = { "--admin-token-file", "/dev/zero", NULL };
+    const char *zero[] = { "/dev/zero is not one line of text", NULL };
+    const char *large_args[] = { "--admin-token-file", large, NULL };
+    const char *too_large[] = { "is not one line of text (over 4 KiB)", large, NULL };
+    const char *nul_args[] = { "--admin-token-file", nul, NULL };
+    const char *nul_byte[] = { "is not one line of text (it holds a NUL byte)", nul, NULL };
+    g_auto(Run) zero_run = { 0 }, large_run = { 0 }, nul_run = { 0 };
+
+    run_server (&zero_run, database, NULL, zero_args);
+    assert_refused (&zero_run, zero);
+    run_server (&large_run, database, NULL, large_args);
+    assert_refused (&large_run, too_large);
+    run_server (&nul_run, database, NULL, nul_args);
+    assert_refused (&nul_run, nul_byte);
   }
   /* Refused before the database was made. */
   g_assert_false (g_file_test (database, G_FILE_TEST_EXISTS));
