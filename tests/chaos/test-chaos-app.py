@@ -6,7 +6,9 @@
 #
 #   - server killed: SIGKILL and a restart while 4 clients post 1,000 requests
 #     and the app is connected. Every request that got a 2xx is in the app's
-#     inbox (its database) exactly once and acknowledged by it; a request whose
+#     database and acknowledged by it, and its inbox holds exactly the 1,000
+#     (the status icon's tooltip, under tests/fake-sni-watcher.py, counts the
+#     inbox's requests: one held twice or missing would show); a request whose
 #     post failed and was posted again is there once, never twice; no request
 #     got two bubbles; the answers given just before the crash, while the
 #     server was down and just after it came back each reach the server once.
@@ -38,9 +40,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chaostest import (ACKNOWLEDGED, LONG, App, ChaosServer, ChaosWorld, Failure,  # noqa: E402
                        Poster, app_rows, log, run, wait_for)
-from apptest import Notifyd, die_with_parent  # noqa: E402
+from apptest import Notifyd, Tray, die_with_parent  # noqa: E402
 
 notifyd = Notifyd()
+tray = Tray(notifyd.bus)
 TWO_SIMPLE = [{"id": "approve", "label": "Approve", "response_type": "simple"},
               {"id": "deny", "label": "Deny", "response_type": "simple"}]
 
@@ -116,7 +119,9 @@ def test_server_killed_under_load():
     clients, per_client = 4, 250
     with Scenario("server-kill") as s:
         s.server.start()
+        known = tray.registered()
         s.app.start()
+        item = tray.wait_registered(known)
         # Three requests with bubbles, answered around the crash.
         before, bubble_before = s.post_and_see("Answer before the crash?")
         during, bubble_during = s.post_and_see("Answer while the server is down?")
@@ -202,6 +207,17 @@ def test_server_killed_under_load():
         wait_for("the outbox to empty", lambda: not s.app.outbox())
         if not_recorded_notices(s):
             raise Failure(f"the app reported an answer lost: {not_recorded_notices(s)}")
+
+        # What the person sees: the inbox holds the accepted requests, each
+        # once (the three answered are no longer waiting). Its count is the
+        # status icon's tooltip.
+        want = f"{total} requests waiting"
+        try:
+            wait_for(f"the tray to say {want!r}",
+                     lambda: tray.properties(item)["ToolTip"][3] == want)
+        except Failure:
+            raise Failure(f"the tray says {tray.properties(item)['ToolTip'][3]!r}, "
+                          f"not {want!r}") from None
 
 
 def test_app_killed_with_outbox():
