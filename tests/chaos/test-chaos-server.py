@@ -17,7 +17,8 @@
 #     PRAGMA integrity_check with every accepted request in it.
 #   - slow and hostile clients: 1,000 connections that each sent half a
 #     request and then nothing, and a WebSocket peer of a user that never
-#     reads while requests for it pour in. The server goes on answering
+#     reads while requests for it pour in (the half requests asserted still
+#     held once the other user has been timed). The server goes on answering
 #     another user (every request answered; the p99 is logged, and measured
 #     by bench/server/bench-hostile.py) and its memory
 #     stays bounded (RSS growth asserted below a stated bound; the peer that
@@ -219,6 +220,20 @@ def test_disk_full():
         world.cleanup()
 
 
+def still_open(sock):
+    """Whether the server has neither closed @sock nor written to it."""
+    sock.setblocking(False)
+    try:
+        sock.recv(1, socket.MSG_PEEK)
+        return False            # b"" (closed) or an answer
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False            # reset
+    finally:
+        sock.setblocking(True)
+
+
 def test_slow_and_hostile_clients():
     half_open = 1000
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -263,9 +278,15 @@ def test_slow_and_hostile_clients():
                           flood_count, timed_list)
         latencies += [timed_list() for _ in range(50)]
         rss_after = rss_kib(server.proc.pid)
+        # The hostile clients were there all along: every half request is
+        # still held (neither closed nor answered) after the others were timed.
+        gone = sum(1 for sock in held[:-1] if not still_open(sock))
+        if gone:
+            raise Failure(f"{gone} of the {half_open} half requests were closed or answered "
+                          f"before --request-timeout, while the other user's list was timed")
         p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
         log(f"reader's list: idle p99 {percentile(baseline, 0.99) * 1000:.1f} ms; under "
-            f"{half_open} half requests and a peer that never reads: p50 {p50 * 1000:.1f} ms, "
+            f"{half_open} half requests (all held) and a peer that never reads: p50 {p50 * 1000:.1f} ms, "
             f"p99 {p99 * 1000:.1f} ms over {len(latencies)} requests")
         log(f"server RSS {rss_before // 1024} MiB before, {rss_after // 1024} MiB after "
             f"({(rss_after - rss_before) // 1024} MiB for {half_open} connections and "
