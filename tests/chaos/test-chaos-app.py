@@ -222,7 +222,12 @@ def test_server_killed_under_load():
 
 def test_app_killed_with_outbox():
     trials = 100 if LONG else 20
-    rng = random.Random(os.environ.get("TRIAGE_CHAOS_SEED") or time.time_ns())
+    # The seed is logged first, so that a failed run's moments can be had
+    # again (TRIAGE_CHAOS_SEED=N); a number either way, as random seeds a
+    # string and the number it spells differently.
+    seed = int(os.environ.get("TRIAGE_CHAOS_SEED") or time.time_ns())
+    log(f"random moments of seed {seed} (TRIAGE_CHAOS_SEED={seed} repeats them)")
+    rng = random.Random(seed)
     with Scenario("app-kill") as s:
         s.server.start()
         answers = {}
