@@ -279,14 +279,20 @@ def test_slow_and_hostile_clients():
         latencies += [timed_list() for _ in range(50)]
         rss_after = rss_kib(server.proc.pid)
         # The hostile clients were there all along: every half request is
-        # still held (neither closed nor answered) after the others were timed.
+        # still held (neither closed nor answered) after the others were timed
+        # — unless the flood took so long on a loaded machine that
+        # --request-timeout has come for them (it takes a few seconds).
+        timed_for = time.monotonic() - sent_half
         gone = sum(1 for sock in held[:-1] if not still_open(sock))
-        if gone:
+        if gone and timed_for < request_timeout - 1:
             raise Failure(f"{gone} of the {half_open} half requests were closed or answered "
-                          f"before --request-timeout, while the other user's list was timed")
+                          f"{timed_for:.1f} s after they were sent, before --request-timeout "
+                          f"({request_timeout} s), while the other user's list was timed")
+        log(f"the half requests held for the {timed_for:.1f} s the other user's list was timed"
+            + (f" ({gone} reached --request-timeout meanwhile)" if gone else ""))
         p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
         log(f"reader's list: idle p99 {percentile(baseline, 0.99) * 1000:.1f} ms; under "
-            f"{half_open} half requests (all held) and a peer that never reads: p50 {p50 * 1000:.1f} ms, "
+            f"{half_open} half requests and a peer that never reads: p50 {p50 * 1000:.1f} ms, "
             f"p99 {p99 * 1000:.1f} ms over {len(latencies)} requests")
         log(f"server RSS {rss_before // 1024} MiB before, {rss_after // 1024} MiB after "
             f"({(rss_after - rss_before) // 1024} MiB for {half_open} connections and "
