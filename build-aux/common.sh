@@ -111,3 +111,22 @@ prepare_dir() {
     fi
     build_dir "$name" ${targets[@]+"${targets[@]}"} </dev/null || return 2
 }
+
+# exec_in_devenv BUILDDIR PROGRAM [ARG...]
+# Replaces the shell with PROGRAM in the environment `meson devenv -C BUILDDIR`
+# gives (the build tree's programs on PATH, its GSettings schemas and data),
+# in the current folder. `meson devenv BUILDDIR PROGRAM` would keep Python
+# between the terminal and PROGRAM: Ctrl+C then prints meson's traceback.
+# The environment is read NUL-separated, so no value is ever parsed as shell.
+# Returns 1 (with a message) only when that environment could not be had.
+exec_in_devenv() {
+    local builddir="$1"
+    shift
+    local vars=()
+    mapfile -d '' vars < <(meson devenv -C "$builddir" --workdir "$PWD" env -0)
+    if [ ${#vars[@]} -eq 0 ]; then
+        say "meson devenv -C $builddir failed"
+        return 1
+    fi
+    exec env -i "${vars[@]}" "$@"
+}

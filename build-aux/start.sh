@@ -8,9 +8,11 @@
 #
 # Installs the dependencies (build-aux/install-deps.sh: apt, only what is missing;
 # root or sudo), configures and builds ./build (the same options as check.sh, so
-# the two share it), then runs the desktop app from the build tree through
-# `meson devenv -C build`: the compiled GSettings schema, the icons and the
-# triage-server / triage-ask of the build tree are found without installing.
+# the two share it), then runs the desktop app from the build tree in the
+# environment of `meson devenv -C build`: the compiled GSettings schema, the icons
+# and the triage-server / triage-ask of the build tree are found without
+# installing. The program runs in place of this script, in the current folder, so
+# Ctrl+C reaches it alone (no Python traceback from meson on the way out).
 # With no server configured the app works in local mode: it starts or finds
 # `triage-server --local` on $XDG_RUNTIME_DIR/triage/triage.sock.
 #
@@ -21,6 +23,7 @@
 # Environment:
 #   START_SKIP_DEPS=1   do not run install-deps.sh
 #   START_SERVER_ONLY=1 start only the local server, even if the app could run
+#   START_SKIP_BUILD=1  neither set up nor build ./build: start what is built
 #   TRIAGE_JOBS=N       compile jobs (default: ninja's choice)
 #   TRIAGE_BUILD_BASE   folder for the build dir (default: the source root)
 set -uo pipefail
@@ -36,8 +39,10 @@ if [ "${START_SKIP_DEPS:-${TRIAGE_SKIP_DEPS:-0}}" != 1 ]; then
     say "checking dependencies (build-aux/install-deps.sh)"
     bash "$TRIAGE_ROOT/build-aux/install-deps.sh" || { say "install-deps.sh failed"; exit 1; }
 fi
-setup_builddir build gcc "${MAIN_BUILD_OPTS[@]}" || exit 1
-build_dir build || { say "the build failed"; exit 1; }
+if [ "${START_SKIP_BUILD:-0}" != 1 ]; then
+    setup_builddir build gcc "${MAIN_BUILD_OPTS[@]}" || exit 1
+    build_dir build || { say "the build failed"; exit 1; }
+fi
 
 builddir="$TRIAGE_BUILD_BASE/build"
 app="$builddir/src/app/triage"
@@ -51,7 +56,8 @@ export XDG_DATA_DIRS="${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
 if [ "${START_SERVER_ONLY:-0}" != 1 ] && [ -x "$app" ]; then
     if [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${DISPLAY:-}" ]; then
         say "starting Triage ($app)"
-        exec meson devenv -C "$builddir" triage "$@"
+        exec_in_devenv "$builddir" "$app" "$@"
+        exit 1
     fi
     say "no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set): starting only the local server"
 fi
@@ -99,4 +105,5 @@ List what is waiting for an answer, and answer it (use the notification_id shown
          http://localhost/api/v1/client/respond
 
 EOF
-exec meson devenv -C "$builddir" triage-server --local --print-address "$@"
+exec_in_devenv "$builddir" "$server" --local --print-address "$@"
+exit 1
