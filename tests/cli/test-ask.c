@@ -495,12 +495,26 @@ test_help (void)
     "simple", "binary", "choice", "multi_choice", "text", "number", "scale",
     "min_selections", "max_selections", "min_length", "max_length", "placeholder", "min_label",
     "max_label", "unit", "step", "TRIAGE_API_KEY", TRIAGE_ASK_KEY_SCHEMA, "Exit status",
+    "130/143 interrupted",
+  };
+  /* Every mode's help names both statuses an interruption ends with, as the
+   * man page and README do: a script that sends SIGTERM gets 143. */
+  const char * const modes[][3] = {
+    { "--aitp", "--help", NULL }, { "--afp", "--help", NULL },
   };
 
   g_assert_cmpint (run->status, ==, 0);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     if (strstr (run->out, expected[i]) == NULL)
       g_error ("--help lacks “%s”", expected[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autoptr(Run) mode_run = ask (NULL, (const char * const *) modes[i], NULL);
+
+      g_assert_cmpint (mode_run->status, ==, 0);
+      if (strstr (mode_run->out, "130/143 interrupted") == NULL)
+        g_error ("%s --help lacks “130/143 interrupted”:\n%s", modes[i][0], mode_run->out);
+    }
 }
 
 /* A hostile or broken server's words reach the caller's terminal only made
