@@ -34,6 +34,7 @@ headless_pkgs=(
     libgl1-mesa-dri                 # llvmpipe for GTK's GL renderer under Xvfb
     fonts-dejavu-core adwaita-icon-theme librsvg2-common  # readable screenshots
     curl                            # README examples, server admin
+    libsecret-tools                 # secret-tool: a service key in the keyring (README, tests/cli)
     glib-networking                 # TLS for libsoup (https/wss clients, the server's TLS listener)
     postgresql                      # initdb/postgres for the server's tests on PostgreSQL (each
                                     # test makes its own cluster; the system one is not used)

@@ -80,6 +80,49 @@ test_key_from_keyring (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
 }
 
+/* The key stored the way README and the "no API key" message say, with
+ * secret-tool (Debian's libsecret-tools, which build-aux/install-deps.sh
+ * installs), is the key triage-ask finds. */
+static void
+test_key_from_secret_tool (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  const char *url = triage_test_server_get_url (fixture->server);
+  const char * const args[] = { "--title", "Keyed by secret-tool", "--action", "ok",
+                                "--no-wait", NULL };
+  const char *env[4];
+  g_autofree char *bus = NULL;
+  g_autofree char *secret_tool = g_find_program_in_path ("secret-tool");
+  g_autoptr(GSubprocess) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Run) run = NULL;
+  g_autoptr(JsonObject) output = NULL;
+  g_autoptr(AtpNotification) request = NULL;
+
+  if (secret_tool == NULL)
+    g_error ("secret-tool is missing (libsecret-tools: build-aux/install-deps.sh installs it)");
+  store = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE, &error,
+                            secret_tool, "store", "--label=Triage key",
+                            "xdg:schema", TRIAGE_ASK_KEY_SCHEMA, "server", url, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (store, fixture->service_key, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (store, NULL, &error);
+  g_assert_no_error (error);
+
+  g_clear_pointer (&fixture->service_key, g_free);
+  fill_env (env, &bus);
+  /* libsecret's leak at exit, as in test_key_from_keyring. */
+  env[2] = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:symbolize=1:intercept_tls_get_addr=0";
+  env[3] = NULL;
+  run = ask_start_env (fixture, args, NULL, env);
+  g_assert_cmpint (ask_finish (run), ==, 0);
+
+  output = parse_output (run->out);
+  request = person_wait_for (fixture, "Keyed by secret-tool");
+  g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
+}
+
 /* A remote server with no key stored: the keyring is asked and says so. */
 static void
 test_key_missing (void)
@@ -199,6 +242,8 @@ main (int    argc,
 
   g_test_add ("/ask/keyring/key-from-keyring", Fixture, NULL, fixture_setup,
               test_key_from_keyring, fixture_teardown);
+  g_test_add ("/ask/keyring/key-from-secret-tool", Fixture, NULL, fixture_setup,
+              test_key_from_secret_tool, fixture_teardown);
   g_test_add_func ("/ask/keyring/key-missing", test_key_missing);
   g_test_add ("/ask/keyring/local-loads-no-libsecret", Fixture, NULL, local_setup,
               test_local_loads_no_libsecret, fixture_teardown);
