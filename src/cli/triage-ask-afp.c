@@ -680,6 +680,7 @@ start (Review *self)
   self->review = triage_service_request_new_at (self->client, REVIEWS,
                                                 self->options->notification_id, body,
                                                 self->options->retry_for_us);
+  triage_ask_say_retries (self->review);
   self->phase = PHASE_POST;
   triage_service_request_send_async (self->review, self->cancellable, post_cb, self);
 }

@@ -283,6 +283,29 @@ wait_cb (GObject      *object,
 }
 
 static void
+on_request_retrying (TriageServiceRequest *request,
+                     const GError         *error,
+                     gint64                remaining_us,
+                     gpointer              user_data)
+{
+  gint64 seconds = (remaining_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC;
+
+  if (seconds >= 120)
+    triage_ask_say ("%s; trying again for up to %" G_GINT64_FORMAT " minutes (Ctrl+C to stop)",
+                    error->message, (seconds + 59) / 60);
+  else
+    triage_ask_say ("%s; trying again for up to %" G_GINT64_FORMAT " s (Ctrl+C to stop)",
+                    error->message, seconds);
+}
+
+void
+triage_ask_say_retries (TriageServiceRequest *request)
+{
+  if (isatty (STDERR_FILENO))
+    g_signal_connect (request, "retrying", G_CALLBACK (on_request_retrying), NULL);
+}
+
+static void
 post_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
@@ -489,6 +512,7 @@ triage_ask_run (TriageAskOptions *options)
   else
     ask.request = triage_service_request_new (client, options->notification_id, options->body,
                                               options->retry_for_us);
+  triage_ask_say_retries (ask.request);
   ask.loop = g_main_loop_new (NULL, FALSE);
   ask.cancellable = g_cancellable_new ();
   ask.phase = PHASE_POST;

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "triage-service.h"
+#include "triage-service-request.h"
 
 G_BEGIN_DECLS
 
@@ -122,6 +123,11 @@ char             *triage_ask_visible_text       (const char        *text);
 /* "triage-ask: " and the message, made visible, on standard error. */
 void              triage_ask_say                (const char        *format,
                                                  ...) G_GNUC_PRINTF (1, 2);
+
+/* Connects to @request's TriageServiceRequest::retrying when standard error
+ * is a terminal: a server that cannot be reached is then said at once, with
+ * how long the retries may take, instead of minutes of silence. */
+void              triage_ask_say_retries        (TriageServiceRequest *request);
 
 /* All of standard input, NUL-terminated: %ATP_ERROR_PAYLOAD_TOO_LARGE past
  * @max_size bytes (not read further), a %G_IO_ERROR when it cannot be read. */

@@ -32,6 +32,14 @@ struct _TriageServiceRequest
 
 G_DEFINE_FINAL_TYPE (TriageServiceRequest, triage_service_request, G_TYPE_OBJECT)
 
+enum
+{
+  RETRYING,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 typedef enum
 {
   STEP_SEND,
@@ -88,6 +96,20 @@ static void
 triage_service_request_class_init (TriageServiceRequestClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = triage_service_request_finalize;
+
+  /**
+   * TriageServiceRequest::retrying:
+   * @self: the request
+   * @error: the failure that will be retried
+   * @remaining_us: how long the retries may still take, in µs
+   *
+   * Emitted once a run of failures begins: the first failure that will be
+   * retried after a try that succeeded (or the first try). Nothing is emitted
+   * for the retries that follow it, nor when one of them gets through.
+   */
+  signals[RETRYING] = g_signal_new ("retrying", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                    G_TYPE_ERROR, G_TYPE_INT64);
 }
 
 static void
@@ -210,7 +232,11 @@ op_failed (GTask  *task,
     }
 
   if (self->failing_since == 0)
-    self->failing_since = now;
+    {
+      self->failing_since = now;
+      if (self->retry_for_us > 0)
+        g_signal_emit (self, signals[RETRYING], 0, error, self->retry_for_us);
+    }
 
   if (now - self->failing_since >= self->retry_for_us)
     {
