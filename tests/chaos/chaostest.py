@@ -51,11 +51,13 @@ class ChaosWorld(World):
 
 class ChaosServer(Server):
     """A real triage-server on the world's socket (rate limits off unless
-    extra_args say otherwise), which can be killed and brought back."""
+    extra_args say otherwise; preexec runs in the child, env changes its
+    environment), which can be killed and brought back."""
 
-    def __init__(self, world, *extra_args, socket=None, preexec=None):
+    def __init__(self, world, *extra_args, socket=None, preexec=None, env=None):
         super().__init__(world, "--no-limits", *extra_args, socket=socket)
         self.preexec = preexec
+        self.env = env or {}
 
     def start(self):
         args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
@@ -68,7 +70,7 @@ class ChaosServer(Server):
             if self.preexec is not None:
                 self.preexec()
 
-        self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(args, env=self.world.env(**self.env), stdout=subprocess.PIPE,
                                      stdin=subprocess.DEVNULL, text=True, preexec_fn=child)
         line = self.proc.stdout.readline()
         if not line.startswith("listening on"):

@@ -24,6 +24,10 @@
 #     written. With the limit back, a new answer reaches the server; the
 #     database passes PRAGMA integrity_check, and the next start keeps the
 #     request that arrived meanwhile.
+#   - the server's disk full (the same limit on the server) while an answer
+#     is given: refused with 503 STORAGE_UNAVAILABLE, it stays in the app's
+#     outbox through two tries or more, nothing is reported lost, and with
+#     the limit back it reaches the server exactly once.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -322,9 +326,52 @@ def test_app_disk_full():
             raise Failure("the answer that failed was sent after the restart")
 
 
+def test_server_disk_full_under_app():
+    """The server's disk full while the person answers: the app is refused
+    (503 STORAGE_UNAVAILABLE), keeps the answer in its outbox and tries again,
+    reports nothing lost, and the answer reaches the server once, when space
+    is back."""
+    with Scenario("server-disk-full") as s:
+        # A write over the limit fails (EFBIG) instead of killing the server,
+        # and its warning that a commit failed must not abort it.
+        s.server = ChaosServer(s.world, preexec=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN),
+                               env={"G_DEBUG": None})
+        s.server.start()
+        s.app.start()
+        nid, bubble = s.post_and_see("Answered while the server's disk is full?")
+        wait_for("the app to acknowledge it", lambda: s.server.rows(
+            "SELECT id FROM notifications WHERE id = ? AND status = ?", (nid, ACKNOWLEDGED)))
+        limit = resource.prlimit(s.server.proc.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(s.server.proc.pid, resource.RLIMIT_FSIZE, (0, limit[1]))
+
+        notifyd.press(bubble["id"], "respond:deny")
+        # Refused at least twice (the first try and a retry), kept meanwhile;
+        # an answer given up on is reported at once (the app says so).
+        def refused_and_kept():
+            if not_recorded_notices(s):
+                raise Failure(f"the app gave up an answer the server refused for now: "
+                              f"{not_recorded_notices(s)}")
+            return [r for r in app_rows(s.world, "SELECT attempts, last_error, state FROM outbox"
+                                        " WHERE notification_id = ?", (nid,)) if r[0] >= 2]
+        rows = wait_for("the answer refused and kept in the outbox", refused_and_kept)
+        if s.server.get(nid)["status"] == "responded":
+            raise Failure("the server recorded an answer it could not store")
+        log(f"the app's outbox: {rows[0][0]} attempts, state {rows[0][2]}, last error "
+            f"{rows[0][1]!r}")
+
+        # Space is back: the next retry (at most 60 s away) goes through.
+        resource.prlimit(s.server.proc.pid, resource.RLIMIT_FSIZE, limit)
+        assert_answered_once(s.server, nid, "deny")
+        wait_for("the outbox to empty", lambda: not s.app.outbox())
+        if not_recorded_notices(s):
+            raise Failure(f"the app reported an answer lost: {not_recorded_notices(s)}")
+
+
 run([
     ("the app's disk full: told, nothing sent, nothing corrupted, service once space is back",
      test_app_disk_full),
+    ("the server's disk full under the app: the answer waits in the outbox, recorded once later",
+     test_server_disk_full_under_app),
     ("server SIGKILLed under 4 posting clients: nothing lost or doubled", test_server_killed_under_load),
     ("app SIGKILLed with answers in its outbox: each reaches the server once",
      test_app_killed_with_outbox),
