@@ -12,7 +12,7 @@
 # environment of `meson devenv -C build`: the compiled GSettings schema, the icons
 # and the triage-server / triage-ask of the build tree are found without
 # installing. The program runs in place of this script, in the current folder, so
-# Ctrl+C reaches it alone (no Python traceback from meson on the way out).
+# Ctrl+C reaches the program itself, with no meson in between (no Python traceback).
 # With no server configured the app works in local mode: it starts or finds
 # `triage-server --local` on $XDG_RUNTIME_DIR/triage/triage.sock.
 #
