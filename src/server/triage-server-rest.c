@@ -326,6 +326,15 @@ refuse_token (TriageServer      *self,
       else if ((service = triage_store_service_by_key (self->store, hash)) != NULL)
         kind = "a service API key";
     }
+  /* A token not found because the database does not answer is not known
+   * to be wrong: the caller is told to try again, not that it is invalid. */
+  if (kind == NULL && hash != NULL && !triage_store_check (self->store, NULL))
+    {
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+                   "Cannot check the token now (the server cannot reach its database); "
+                   "try again later");
+      return;
+    }
   if (kind == NULL)
     {
       reply_error (msg, ATP_ERROR_AUTH_INVALID_TOKEN, required);

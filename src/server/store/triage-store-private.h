@@ -230,8 +230,11 @@ int  triage_store_insert_status (TriageStore        *self,
 
 /* Whether @error (of a statement or a commit) is one the database gives in
  * the normal course under load, not a fault: the session ended
- * (G_IO_ERROR_CONNECTION_CLOSED) or a lock wait ran out
- * (G_IO_ERROR_TIMED_OUT). Logged as a message; the requests get 503. */
+ * (G_IO_ERROR_CONNECTION_CLOSED), a lock wait or the wait for an answer ran
+ * out (G_IO_ERROR_TIMED_OUT), the database refused a new connection or is
+ * still away since it did (G_IO_ERROR_CONNECTION_REFUSED,
+ * G_IO_ERROR_NOT_CONNECTED: a restart). Logged as a message; the requests
+ * get 503. */
 gboolean triage_store_error_expected (const GError *error);
 
 G_END_DECLS
