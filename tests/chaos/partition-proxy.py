@@ -4,11 +4,14 @@
 # test-chaos-app-partition.py.
 #
 #   partition-proxy.py UPSTREAM_PORT
+#   partition-proxy.py /PATH/OF/A/UNIX/SOCKET
 #
 # It listens on 127.0.0.1 (a free port), prints "listening on
 # http://127.0.0.1:PORT" once it accepts, forwards every connection to
-# 127.0.0.1:UPSTREAM_PORT, and reads commands, one a line, on its standard
-# input, answering each with "ok COMMAND" on standard output once done:
+# 127.0.0.1:UPSTREAM_PORT (or to the Unix socket: a test PostgreSQL that
+# listens on no TCP port, tests/server/test-server-pg-stall.c), and reads
+# commands, one a line, on its standard input, answering each with
+# "ok COMMAND" on standard output once done:
 #
 #   stall      a partition: no byte goes either way on the open connections,
 #              and new connections are accepted but get nothing through (what
@@ -19,6 +22,10 @@
 #              a stall of the open connections that ends when the client opens
 #              a new one (which goes through): the partition lasts until the
 #              client gives up on the dead link, however long that takes
+#   stall-newest
+#              a stall of the connection accepted last alone (of a client
+#              that opens its connections in a known order, the one it
+#              opened last: a backend of the database that hangs)
 #   refuse     new connections are torn down at once with a RST (a route
 #              that answers with resets) until heal
 #   reset      every open connection is torn down with a RST on both sides
@@ -37,12 +44,13 @@ import socket
 import struct
 import sys
 
-UPSTREAM = int(sys.argv[1])
+UPSTREAM = sys.argv[1]
 
 
 class Link:
-    def __init__(self, reader, writer):
+    def __init__(self, reader, writer, number):
         self.client = (reader, writer)
+        self.number = number
         self.upstream = None
         self.stalled = False
         self.half_closed = False
@@ -89,14 +97,17 @@ async def on_client(reader, writer):
     accepted += 1
     if heal_on_new:
         partitioned = heal_on_new = False
-    link = Link(reader, writer)
+    link = Link(reader, writer, accepted)
     if refusing:
         link.abort()
         return
     links.add(link)
     link.stalled = partitioned
     try:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", UPSTREAM)
+        if UPSTREAM.startswith("/"):
+            up_reader, up_writer = await asyncio.open_unix_connection(UPSTREAM)
+        else:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", int(UPSTREAM))
     except OSError:
         writer.transport.abort()
         links.discard(link)
@@ -124,6 +135,9 @@ async def commands():
             heal_on_new = command == "stall-until-new"
             for link in links:
                 link.stalled = True
+        elif command == "stall-newest":
+            if links:
+                max(links, key=lambda link: link.number).stalled = True
         elif command == "heal":
             partitioned = heal_on_new = refusing = False
         elif command == "refuse":

@@ -19,133 +19,40 @@
  * once on a new connection. A lock not granted within the session's
  * lock_timeout fails with G_IO_ERROR_TIMED_OUT: the transaction is over
  * (its batch not stored), the session goes on.
+ *
+ * No wait for the database is unbounded (triage-pg-link.c): the connection
+ * does not block (libpq's non-blocking mode), and every wait for an answer,
+ * for the socket to take what is sent, or for a new connection, polls the
+ * socket with a deadline. A wait past it fails with G_IO_ERROR_TIMED_OUT
+ * and cuts every connection of the server (a stall), whose next statements
+ * fail at once until a connection made in the background answers. A
+ * pipeline whose answers the main loop takes (a commit in flight, the
+ * listener's read) has a timer instead, with the same effect.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
 
-#include <string.h>
+#include <sys/socket.h>
 
-#include "triage-pg-connection.h"
-
-#define RECONNECT_INTERVAL_US G_USEC_PER_SEC
-
-struct _TriagePgConnection
-{
-  PGconn     *conn;
-  char       *uri;
-  char       *password;
-  char       *name;           /* the application name the database shows, unless the URI has one */
-  char       *settings;       /* SQL run on every new connection */
-  GHashTable *prepared;       /* SQL → statement name on this connection */
-  guint       next_name;
-  gint64      retry_at;       /* monotonic µs: no new connection before this */
-  guint       pipeline_next;  /* the pipeline's statement whose results come next */
-  gboolean    pipeline_seen;  /* a result of it was read */
-  GError     *pipeline_failure;
-};
-
-/* libpq's messages end with a newline. */
-static char *
-message_of (const char *text)
-{
-  return g_strstrip (g_strdup (text && *text ? text : "unknown error"));
-}
-
-/* A URI that holds a password is refused: it would be on the command line,
- * which every user of the machine can read. */
-gboolean
-triage_pg_check_uri (const char *uri,
-                     GError    **error)
-{
-  char *parse_error = NULL;
-  PQconninfoOption *options = PQconninfoParse (uri, &parse_error);
-  gboolean has_password = FALSE;
-
-  if (options == NULL)
-    {
-      g_autofree char *message = message_of (parse_error);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "--database: not a PostgreSQL connection URI: %s", message);
-      PQfreemem (parse_error);
-      return FALSE;
-    }
-  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
-    if (strcmp (option->keyword, "password") == 0 && option->val != NULL && *option->val != '\0')
-      has_password = TRUE;
-  PQconninfoFree (options);
-  if (has_password)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "--database: the URI holds a password, which the command line would show to "
-                   "every user of this machine; give it in a file with --database-password-file, "
-                   "or through PGPASSFILE or PGPASSWORD");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The database's notices ("relation already exists, skipping") are no news
- * for an operator: debug output, not libpq's line on stderr. */
-static void
-on_notice (void       *data,
-           const char *message)
-{
-  g_autofree char *text = message_of (message);
-
-  g_debug ("%s", text);
-}
-
-static gboolean
-connect_now (TriagePgConnection *self,
-             GError            **error)
-{
-  /* The URI's own values override those before it, and the password file
-   * overrides everything. */
-  const char *keywords[] = { "connect_timeout", "fallback_application_name", "dbname",
-                             self->password ? "password" : NULL, NULL };
-  const char *values[] = { "10", self->name, self->uri, self->password, NULL };
-  g_autoptr(PGresult) settings = NULL;
-
-  g_clear_pointer (&self->conn, PQfinish);
-  g_hash_table_remove_all (self->prepared);
-  self->conn = PQconnectdbParams (keywords, values, 1);
-  if (PQstatus (self->conn) != CONNECTION_OK)
-    {
-      g_autofree char *message = message_of (PQerrorMessage (self->conn));
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED,
-                   "cannot connect to the PostgreSQL database: %s", message);
-      self->retry_at = g_get_monotonic_time () + RECONNECT_INTERVAL_US;
-      return FALSE;
-    }
-  PQsetNoticeProcessor (self->conn, on_notice, NULL);
-  if (self->settings != NULL && (settings = triage_pg_exec (self, self->settings, error)) == NULL)
-    {
-      g_clear_pointer (&self->conn, PQfinish);
-      return FALSE;
-    }
-  return TRUE;
-}
+#include "triage-pg-connection-private.h"
 
 TriagePgConnection *
-triage_pg_connection_new (const char *uri,
-                          const char *password,
-                          const char *name,
-                          const char *settings,
-                          GError    **error)
+triage_pg_connection_new (TriagePgLink *link,
+                          const char   *name,
+                          const char   *settings,
+                          GError      **error)
 {
   TriagePgConnection *self;
 
-  if (!triage_pg_check_uri (uri, error))
-    return NULL;
   self = g_new0 (TriagePgConnection, 1);
-  self->uri = g_strdup (uri);
-  self->password = g_strdup (password);
+  self->link = triage_pg_link_ref (link);
   self->name = g_strdup (name);
   self->settings = g_strdup (settings);
+  self->answer_us = TRIAGE_PG_DEFAULT_ANSWER_US;
   self->prepared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (!connect_now (self, error))
+  self->kept = g_array_new (FALSE, FALSE, sizeof (TriagePgStatement));
+  triage_pg_link_add (link, self);
+  if (!triage_pg_connection_connect (self, error))
     {
       triage_pg_connection_free (self);
       return NULL;
@@ -158,12 +65,12 @@ triage_pg_connection_free (TriagePgConnection *self)
 {
   if (self == NULL)
     return;
-  g_clear_pointer (&self->conn, PQfinish);
+  triage_pg_connection_attempt_clear (self);
+  triage_pg_connection_forget (self);
+  triage_pg_link_remove (self->link, self);
+  triage_pg_link_unref (self->link);
   g_hash_table_unref (self->prepared);
-  g_free (self->uri);
-  if (self->password != NULL)
-    memset (self->password, 0, strlen (self->password));
-  g_free (self->password);
+  g_array_unref (self->kept);
   g_free (self->name);
   g_free (self->settings);
   g_clear_error (&self->pipeline_failure);
@@ -180,7 +87,21 @@ triage_pg_connection_get (TriagePgConnection *self)
 gboolean
 triage_pg_connection_is_bad (TriagePgConnection *self)
 {
-  return self->conn == NULL || PQstatus (self->conn) != CONNECTION_OK;
+  return self->conn == NULL || self->cut || PQstatus (self->conn) != CONNECTION_OK;
+}
+
+/* The database stalled: the socket is shut down, so whoever watches it
+ * (a commit in flight, the listener) finds it closed, from the main loop;
+ * the connection is made again when next needed. */
+void
+triage_pg_connection_cut (TriagePgConnection *self)
+{
+  g_clear_handle_id (&self->answer_timer, g_source_remove);
+  if (self->conn == NULL || self->cut)
+    return;
+  self->cut = TRUE;
+  if (PQsocket (self->conn) >= 0)
+    shutdown (PQsocket (self->conn), SHUT_RDWR);
 }
 
 /* Forgets the connection (its socket is closed); the next statement makes a
@@ -188,8 +109,7 @@ triage_pg_connection_is_bad (TriagePgConnection *self)
 void
 triage_pg_connection_drop (TriagePgConnection *self)
 {
-  g_clear_pointer (&self->conn, PQfinish);
-  g_hash_table_remove_all (self->prepared);
+  triage_pg_connection_forget (self);
 }
 
 /* Makes sure there is a working connection, connecting again if it was lost
@@ -206,8 +126,9 @@ triage_pg_connection_ensure (TriagePgConnection *self,
                    "the connection to the PostgreSQL database was lost (trying again)");
       return FALSE;
     }
-  g_message ("the connection to the PostgreSQL database was lost: connecting again");
-  return connect_now (self, error);
+  if (!triage_pg_link_is_down (self->link))
+    g_message ("the connection to the PostgreSQL database was lost: connecting again");
+  return triage_pg_connection_connect (self, error);
 }
 
 static gboolean
@@ -233,9 +154,9 @@ set_result_error (TriagePgConnection *self,
                   GError            **error)
 {
   const char *state = result ? PQresultErrorField (result, PG_DIAG_SQLSTATE) : NULL;
-  g_autofree char *message = message_of (result && *PQresultErrorMessage (result)
-                                           ? PQresultErrorMessage (result)
-                                           : PQerrorMessage (self->conn));
+  g_autofree char *message = triage_pg_message_of (result && *PQresultErrorMessage (result)
+                                                     ? PQresultErrorMessage (result)
+                                                     : PQerrorMessage (self->conn));
 
   if (ends_session (state) || triage_pg_connection_is_bad (self))
     {
@@ -268,26 +189,97 @@ session_ended (const GError *error)
   return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED);
 }
 
+/* When the wait for an answer that starts now ends. */
+static gint64
+answer_deadline (TriagePgConnection *self)
+{
+  return self->patient ? G_MAXINT64 : g_get_monotonic_time () + self->answer_us;
+}
+
+/* While @patient, answers are waited for as long as they take: a schema
+ * migration (at start, before the server serves) may rewrite a large table.
+ * The session's statement_timeout is the caller's to lift. */
+void
+triage_pg_connection_set_patient (TriagePgConnection *self,
+                                  gboolean            patient)
+{
+  self->patient = patient;
+}
+
+/* Waits until libpq has an answer to give (PQgetResult () does not block),
+ * sending first what it still holds; FALSE once @deadline passed (a stall,
+ * @error set). A connection lost is no wait: PQgetResult () says so. */
+static gboolean
+await_answer (TriagePgConnection *self,
+              gint64              deadline,
+              GError            **error)
+{
+  for (;;)
+    {
+      int flushed = PQflush (self->conn);
+
+      if (flushed < 0 || (flushed == 0 && !PQisBusy (self->conn)))
+        return TRUE;
+      if (!triage_pg_wait_socket (PQsocket (self->conn), TRUE, flushed > 0, deadline))
+        {
+          triage_pg_connection_set_stalled (self, "a statement", self->answer_us, error);
+          return FALSE;
+        }
+      if (!PQconsumeInput (self->conn))
+        return TRUE;
+    }
+}
+
+/* The answer to what was just sent (@sent: whether it was): its last
+ * result, as PQexec () gives it; NULL with @error set if it failed. */
+static PGresult *
+answer_of (TriagePgConnection *self,
+           gboolean            sent,
+           GError            **error)
+{
+  gint64 deadline = answer_deadline (self);
+  PGresult *last = NULL, *result;
+
+  while (sent)
+    {
+      if (!await_answer (self, deadline, error))
+        {
+          g_clear_pointer (&last, PQclear);
+          return NULL;
+        }
+      if ((result = PQgetResult (self->conn)) == NULL)
+        break;
+      g_clear_pointer (&last, PQclear);
+      last = result;
+      if (PQstatus (self->conn) == CONNECTION_BAD)
+        break;
+    }
+  if (!result_ok (last))
+    {
+      set_result_error (self, last, error);
+      g_clear_pointer (&last, PQclear);
+    }
+  return last;
+}
+
 /* The name @sql is prepared under on this connection, preparing it now if
  * it is new; NULL on error. */
-static const char *
-prepared_name (TriagePgConnection *self,
-               const char         *sql,
-               int                 n_params,
-               GError            **error)
+const char *
+triage_pg_connection_prepare (TriagePgConnection *self,
+                              const char         *sql,
+                              int                 n_params,
+                              GError            **error)
 {
   const char *name = g_hash_table_lookup (self->prepared, sql);
 
   if (name == NULL)
     {
       g_autofree char *new_name = g_strdup_printf ("triage_%u", ++self->next_name);
-      g_autoptr(PGresult) prepared = PQprepare (self->conn, new_name, sql, n_params, NULL);
+      g_autoptr(PGresult) prepared = NULL;
 
-      if (!result_ok (prepared))
-        {
-          set_result_error (self, prepared, error);
-          return NULL;
-        }
+      prepared = answer_of (self, PQsendPrepare (self->conn, new_name, sql, n_params, NULL), error);
+      if (prepared == NULL)
+        return NULL;
       name = new_name;
       g_hash_table_insert (self->prepared, g_strdup (sql), g_steal_pointer (&new_name));
     }
@@ -301,18 +293,28 @@ run_prepared (TriagePgConnection  *self,
               const TriagePgParam *params,
               GError             **error)
 {
-  const char *name = prepared_name (self, sql, n_params, error);
-  PGresult *result;
+  const char *name = triage_pg_connection_prepare (self, sql, n_params, error);
 
   if (name == NULL)
     return NULL;
-  result = PQexecPrepared (self->conn, name, n_params, params, NULL, NULL, 0);
-  if (!result_ok (result))
-    {
-      set_result_error (self, result, error);
-      g_clear_pointer (&result, PQclear);
-    }
-  return result;
+  return answer_of (self, PQsendQueryPrepared (self->conn, name, n_params, params, NULL, NULL, 0),
+                    error);
+}
+
+/* @sql (with @n_params) is prepared on every new connection as it is set
+ * up (and now, if it is up): a caller that takes the answers from the main
+ * loop never waits for a preparation then (the listener's reads). */
+gboolean
+triage_pg_connection_keep_prepared (TriagePgConnection *self,
+                                    const char         *sql,
+                                    int                 n_params,
+                                    GError            **error)
+{
+  TriagePgStatement kept = { sql, n_params, NULL, NULL };
+
+  g_array_append_val (self->kept, kept);
+  return triage_pg_connection_is_bad (self) ||
+         triage_pg_connection_prepare (self, sql, n_params, error) != NULL;
 }
 
 /* Runs @sql (prepared on first use) with @params. A connection lost between
@@ -341,9 +343,41 @@ triage_pg_query (TriagePgConnection  *self,
       return result;
     }
   g_message ("%s; connecting again to run the statement", first->message);
-  if (!connect_now (self, error))
+  if (!triage_pg_connection_connect (self, error))
     return NULL;
   return run_prepared (self, sql, n_params, params, error);
+}
+
+/* Sends what libpq holds, taking what comes meanwhile; FALSE (a stall) if
+ * the socket takes nothing within the wait for an answer. */
+static gboolean
+flush_all (TriagePgConnection *self,
+           GError            **error)
+{
+  gint64 deadline = answer_deadline (self);
+
+  while (PQflush (self->conn) > 0)
+    {
+      if (!triage_pg_wait_socket (PQsocket (self->conn), TRUE, TRUE, deadline))
+        {
+          triage_pg_connection_set_stalled (self, "sending statements", self->answer_us, error);
+          return FALSE;
+        }
+      if (!PQconsumeInput (self->conn))
+        break;
+    }
+  return TRUE;
+}
+
+/* The answers of a pipeline the main loop waits for did not come in time. */
+static gboolean
+on_answer_late (gpointer data)
+{
+  TriagePgConnection *self = data;
+
+  self->answer_timer = 0;
+  triage_pg_link_stall (self->link, "statements sent, their answers awaited");
+  return G_SOURCE_REMOVE;
 }
 
 /* Sends @statements in one go (libpq's pipeline mode): each is sent before
@@ -360,7 +394,7 @@ triage_pg_pipeline_send (TriagePgConnection *self,
   if (!triage_pg_connection_ensure (self, error))
     return FALSE;
   for (guint i = 0; i < n_statements; i++)
-    if (prepared_name (self, statements[i].sql, statements[i].n_params, error) == NULL)
+    if (triage_pg_connection_prepare (self, statements[i].sql, statements[i].n_params, error) == NULL)
       return FALSE;
   if (!PQenterPipelineMode (self->conn))
     {
@@ -376,6 +410,10 @@ triage_pg_pipeline_send (TriagePgConnection *self,
       PQexitPipelineMode (self->conn);
       return FALSE;
     }
+  /* All of it goes now: the main loop watches for answers only. */
+  if (!flush_all (self, error))
+    return FALSE;
+  self->answer_timer = g_timeout_add ((guint) (self->answer_us / 1000), on_answer_late, self);
   self->pipeline_next = 0;
   self->pipeline_seen = FALSE;
   g_clear_error (&self->pipeline_failure);
@@ -432,15 +470,30 @@ triage_pg_pipeline_poll (TriagePgConnection *self,
                          gboolean            wait,
                          GError            **error)
 {
-  gboolean end = FALSE;
+  gint64 deadline = answer_deadline (self);
+  gboolean end = FALSE, late = FALSE;
 
   if (!wait && !PQconsumeInput (self->conn))
     end = TRUE;
   while (!end && (wait || !PQisBusy (self->conn)))
-    end = pipeline_step (self, statements, n_statements);
-  if (!end)
+    {
+      g_autoptr(GError) stall = NULL;
+
+      if (wait && !await_answer (self, deadline, &stall))
+        {
+          /* The connection is cut: nothing more is read from it. */
+          g_clear_error (&self->pipeline_failure);
+          self->pipeline_failure = g_steal_pointer (&stall);
+          late = TRUE;
+          break;
+        }
+      end = pipeline_step (self, statements, n_statements);
+    }
+  if (!end && !late)
     return TRIAGE_PG_POLL_PENDING;
-  PQexitPipelineMode (self->conn);
+  g_clear_handle_id (&self->answer_timer, g_source_remove);
+  if (end)
+    PQexitPipelineMode (self->conn);
   if (self->pipeline_failure == NULL && triage_pg_connection_is_bad (self))
     set_result_error (self, NULL, &self->pipeline_failure);
   if (self->pipeline_failure == NULL && self->pipeline_next < n_statements)
@@ -503,7 +556,7 @@ triage_pg_pipeline (TriagePgConnection *self,
   g_message ("%s; connecting again to send the statements", first->message);
   for (guint i = 0; i < n_statements; i++)
     g_clear_pointer (&statements[i].result, PQclear);
-  return connect_now (self, error) && pipeline_once (self, statements, n_statements, error);
+  return triage_pg_connection_connect (self, error) && pipeline_once (self, statements, n_statements, error);
 }
 
 /* Runs @sql (one or more statements, no parameters) with the simple protocol;
@@ -513,85 +566,15 @@ triage_pg_exec (TriagePgConnection *self,
                 const char         *sql,
                 GError            **error)
 {
-  PGresult *result;
-
   if (!triage_pg_connection_ensure (self, error))
     return NULL;
-  result = PQexec (self->conn, sql);
-  if (!result_ok (result))
-    {
-      set_result_error (self, result, error);
-      g_clear_pointer (&result, PQclear);
-    }
-  return result;
+  return triage_pg_connection_exec_now (self, sql, error);
 }
 
-char *
-triage_pg_text (const PGresult *result,
-                int             row,
-                int             column)
+PGresult *
+triage_pg_connection_exec_now (TriagePgConnection *self,
+                               const char         *sql,
+                               GError            **error)
 {
-  if (PQgetisnull (result, row, column))
-    return NULL;
-  return g_strdup (PQgetvalue (result, row, column));
-}
-
-/* A number column; 0 for NULL. */
-gint64
-triage_pg_int (const PGresult *result,
-               int             row,
-               int             column)
-{
-  if (PQgetisnull (result, row, column))
-    return 0;
-  return g_ascii_strtoll (PQgetvalue (result, row, column), NULL, 10);
-}
-
-/* The rows an INSERT, UPDATE or DELETE changed. */
-gint64
-triage_pg_changed (const PGresult *result)
-{
-  return g_ascii_strtoll (PQcmdTuples ((PGresult *) result), NULL, 10);
-}
-
-const char *
-triage_pg_number (TriagePgNumber *slot,
-                  gint64          value)
-{
-  g_snprintf (slot->text, sizeof slot->text, "%" G_GINT64_FORMAT, value);
-  return slot->text;
-}
-
-/* One element of an array literal ("{…}"), quoted; NULL is SQL NULL. */
-void
-triage_pg_array_append (GString    *array,
-                        const char *value)
-{
-  if (array->len > 1)
-    g_string_append_c (array, ',');
-  if (value == NULL)
-    {
-      g_string_append (array, "NULL");
-      return;
-    }
-  g_string_append_c (array, '"');
-  for (const char *p = value; *p != '\0'; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_c (array, '\\');
-      g_string_append_c (array, *p);
-    }
-  g_string_append_c (array, '"');
-}
-
-/* @values (NULL-terminated) as a text[] literal. */
-char *
-triage_pg_text_array (const char * const *values)
-{
-  GString *array = g_string_new ("{");
-
-  for (guint i = 0; values != NULL && values[i] != NULL; i++)
-    triage_pg_array_append (array, values[i]);
-  g_string_append_c (array, '}');
-  return g_string_free (array, FALSE);
+  return answer_of (self, PQsendQuery (self->conn, sql), error);
 }

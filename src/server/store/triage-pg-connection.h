@@ -9,26 +9,30 @@
 #include <gio/gio.h>
 #include <libpq-fe.h>
 
-G_BEGIN_DECLS
+#include "triage-pg-link.h"
 
-typedef struct _TriagePgConnection TriagePgConnection;
+G_BEGIN_DECLS
 
 /* A parameter of a statement, as text: NULL is SQL NULL. */
 typedef const char *TriagePgParam;
 
-gboolean            triage_pg_check_uri          (const char  *uri,
-                                                  GError     **error);
-TriagePgConnection *triage_pg_connection_new     (const char  *uri,
-                                                  const char  *password,
-                                                  const char  *name,
-                                                  const char  *settings,
-                                                  GError     **error);
+TriagePgConnection *triage_pg_connection_new     (TriagePgLink *link,
+                                                  const char   *name,
+                                                  const char   *settings,
+                                                  GError      **error);
 void                triage_pg_connection_free    (TriagePgConnection *self);
 PGconn             *triage_pg_connection_get     (TriagePgConnection *self);
 gboolean            triage_pg_connection_ensure  (TriagePgConnection *self,
                                                   GError            **error);
 gboolean            triage_pg_connection_is_bad  (TriagePgConnection *self);
 void                triage_pg_connection_drop    (TriagePgConnection *self);
+void                triage_pg_connection_cut     (TriagePgConnection *self);
+void                triage_pg_connection_set_patient (TriagePgConnection *self,
+                                                      gboolean            patient);
+gboolean            triage_pg_connection_keep_prepared (TriagePgConnection *self,
+                                                        const char         *sql,
+                                                        int                 n_params,
+                                                        GError            **error);
 
 PGresult           *triage_pg_query              (TriagePgConnection  *self,
                                                   const char          *sql,

@@ -50,6 +50,11 @@
 #define RETRY_MAX_MS      5000
 #define FETCH_RETRY_MS    1000
 #define GAP_WAIT_MS       50
+/* A read once the connection has been quiet this long: the log is read
+ * even if a NOTIFY was lost, and a connection that stalled (a partition, a
+ * backend that hangs: TCP may not tell for many minutes) is found by its
+ * read's deadline (triage-pg-connection.c) and made again. */
+#define IDLE_READ_S       5
 
 /* An event with no data of its own is a new notification's: its JSON is the
  * notification's, committed with it (schema version 4, triage-pg-writer.c),
@@ -98,6 +103,8 @@ struct _TriagePgListener
   char               *held;        /* the ids the read out leaves out (bigint[]) */
   GTree              *pending;     /* &id → TriageEventRow*: committed, after a missing id */
   guint               hand_on;     /* own events to hand on, soon */
+  guint               idle;        /* a read after IDLE_READ_S of quiet */
+  gint64              heard_at;    /* monotonic µs: the connection last answered */
   TriagePgOwnFunc     own;
   gpointer            own_data;
 };
@@ -334,12 +341,13 @@ on_readable (int          fd,
       /* A lost connection removed this source. */
       return self->watch != 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
     }
-  if (!PQconsumeInput (conn) || PQstatus (conn) != CONNECTION_OK)
+  if (!PQconsumeInput (conn) || triage_pg_connection_is_bad (self->conn))
     {
       self->watch = 0;
       connection_lost (self);
       return G_SOURCE_REMOVE;
     }
+  self->heard_at = g_get_monotonic_time ();
   if (drain_notifies (self))
     fetch_events (self);
   return G_SOURCE_CONTINUE;
@@ -419,6 +427,17 @@ fetch_events (TriagePgListener *self)
 }
 
 static gboolean
+on_idle (gpointer data)
+{
+  TriagePgListener *self = data;
+
+  if (!self->fetching && self->fetch == 0 &&
+      g_get_monotonic_time () - self->heard_at >= IDLE_READ_S * G_USEC_PER_SEC)
+    fetch_events (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
 on_gap (gpointer data)
 {
   TriagePgListener *self = data;
@@ -463,6 +482,7 @@ fetch_answered (TriagePgListener *self)
       return;
     }
   self->fetching = FALSE;
+  self->heard_at = g_get_monotonic_time ();
   result = g_steal_pointer (&self->read[self->locked ? LOG_READ_STEPS : 0].result);
   if (self->locked && self->read[2].result != NULL && PQntuples (self->read[2].result) == 1)
     horizon = triage_pg_int (self->read[2].result, 0, 0);
@@ -540,9 +560,24 @@ triage_pg_listener_add_own (TriagePgListener *self,
     self->hand_on = g_idle_add_full (G_PRIORITY_DEFAULT, on_hand_on, self, NULL);
 }
 
+static gboolean
+keep_reads_prepared (TriagePgConnection *conn,
+                     GError            **error)
+{
+  TriagePgStatement steps[SETTLE_STEPS];
+  TriagePgNumber key;
+  TriagePgParam lock_params[1];
+
+  log_read_steps (steps, &key, lock_params, HORIZON_SQL, 0, NULL);
+  steps[LOG_READ_STEPS] = (TriagePgStatement) { FETCH_SQL, 2, NULL, NULL };
+  for (guint i = 0; i < SETTLE_STEPS; i++)
+    if (!triage_pg_connection_keep_prepared (conn, steps[i].sql, steps[i].n_params, error))
+      return FALSE;
+  return TRUE;
+}
+
 TriagePgListener *
-triage_pg_listener_new (const char        *uri,
-                        const char        *password,
+triage_pg_listener_new (TriagePgLink      *link,
                         TriagePgEventFunc  func,
                         TriagePgOwnFunc    own,
                         gpointer           data,
@@ -554,11 +589,13 @@ triage_pg_listener_new (const char        *uri,
   self->func = func;
   self->data = data;
   self->pending = g_tree_new_full (compare_ids, NULL, NULL, (GDestroyNotify) triage_event_row_free);
-  self->conn = triage_pg_connection_new (uri, password, "triage-server events",
-                                         "SET lock_timeout = '5s'; SET enable_seqscan = off;"
-                                         " LISTEN " TRIAGE_PG_EVENT_CHANNEL, error);
-  /* Listening before the newest id is read: nothing falls in between. */
-  if (self->conn == NULL ||
+  self->conn = triage_pg_connection_new (link, "triage-server events",
+                                         "SET enable_seqscan = off; LISTEN " TRIAGE_PG_EVENT_CHANNEL,
+                                         error);
+  /* Listening before the newest id is read: nothing falls in between. Its
+   * reads' statements are prepared as it connects: a read never waits for
+   * a preparation (the main loop takes its answers). */
+  if (self->conn == NULL || !keep_reads_prepared (self->conn, error) ||
       (last = triage_pg_log_read (self->conn, "SELECT COALESCE (MAX (id), 0) FROM events", 0,
                                   NULL, error)) == NULL)
     {
@@ -569,6 +606,8 @@ triage_pg_listener_new (const char        *uri,
   self->own = own;
   self->own_data = data;
   watch_socket (self);
+  self->heard_at = g_get_monotonic_time ();
+  self->idle = g_timeout_add_seconds (1, on_idle, self);
   return self;
 }
 
@@ -582,6 +621,7 @@ triage_pg_listener_free (TriagePgListener *self)
   g_clear_handle_id (&self->fetch, g_source_remove);
   g_clear_handle_id (&self->gap, g_source_remove);
   g_clear_handle_id (&self->hand_on, g_source_remove);
+  g_clear_handle_id (&self->idle, g_source_remove);
   read_clear (self);
   g_clear_pointer (&self->conn, triage_pg_connection_free);
   g_clear_pointer (&self->pending, g_tree_destroy);

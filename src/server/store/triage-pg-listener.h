@@ -22,8 +22,7 @@ typedef void (*TriagePgEventFunc) (const TriageEventRow *event,
 typedef gboolean (*TriagePgOwnFunc) (int      backend_pid,
                                      gpointer data);
 
-TriagePgListener *triage_pg_listener_new   (const char          *uri,
-                                            const char          *password,
+TriagePgListener *triage_pg_listener_new   (TriagePgLink        *link,
                                             TriagePgEventFunc    func,
                                             TriagePgOwnFunc      own,
                                             gpointer             data,

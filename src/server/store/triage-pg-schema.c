@@ -123,8 +123,11 @@ migrate_locked (TriagePgConnection *conn,
     }
   for (; version < (int) G_N_ELEMENTS (migrations); version++)
     {
-      g_autofree char *sql = g_strdup_printf ("BEGIN; %s UPDATE triage_schema SET version = %d;"
-                                              " COMMIT;", migrations[version], version + 1);
+      /* A migration may rewrite a large table: it gets the time it takes
+       * (the server does not serve yet). */
+      g_autofree char *sql = g_strdup_printf ("BEGIN; SET LOCAL statement_timeout = 0; %s"
+                                              " UPDATE triage_schema SET version = %d; COMMIT;",
+                                              migrations[version], version + 1);
 
       if (!run (conn, sql, error))
         {
@@ -158,7 +161,9 @@ triage_pg_migrate (TriagePgConnection *conn,
 
   if (!run (conn, lock, error))
     return FALSE;
+  triage_pg_connection_set_patient (conn, TRUE);
   ok = migrate_locked (conn, error);
+  triage_pg_connection_set_patient (conn, FALSE);
   run (conn, unlock, NULL);
   return ok;
 }

@@ -281,7 +281,10 @@ flight_committed (Flight  *flight,
 
   if (!ok && committed != NULL && g_strcmp0 (PQcmdStatus (committed), "COMMIT") == 0)
     {
-      g_warning ("the batch was committed, but the other servers were not woken for it");
+      /* Its NOTIFY failed, or its answer was lost with the connection (a
+       * stall): the other servers read the batch with their next wake-up,
+       * or their listener's next read while idle. Not a fault of ours. */
+      g_message ("the batch was committed, but the other servers may not have been woken for it");
       ok = TRUE;
     }
   else if (ok && (committed == NULL || g_strcmp0 (PQcmdStatus (committed), "COMMIT") != 0))
@@ -289,7 +292,8 @@ flight_committed (Flight  *flight,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the batch was rolled back");
       ok = FALSE;
     }
-  if (!ok && conn != NULL && PQstatus (conn) == CONNECTION_OK &&
+  /* Not on a connection cut for a stall: nothing more goes on it. */
+  if (!ok && !triage_pg_connection_is_bad (flight->conn) &&
       PQtransactionStatus (conn) != PQTRANS_IDLE)
     {
       g_autoptr(PGresult) result = triage_pg_exec (flight->conn, "ROLLBACK", NULL);

@@ -41,18 +41,14 @@
 #include "triage-store-postgres.h"
 #include "triage-store-private.h"
 
-/* A server whose batch stays open this long is stuck (stopped, frozen): the
- * database ends its session, so its row locks stop holding the others up;
- * and nobody waits longer than this for a lock. */
-#define SESSION_SETTINGS \
-  "SET idle_in_transaction_session_timeout = '5s'; SET lock_timeout = '5s'"
-/* The statements of a batch find their rows by key, and each is planned once
+/* Every session's timeouts are the connection's (triage-pg-connection.c).
+ * The statements of a batch find their rows by key, and each is planned once
  * on its connection, its plan kept: one made while a new database's tables
  * were empty scanned them whole, and grew with them, until the database's
  * next ANALYZE (a minute). With no sequential scan planned, a kept plan
  * reads through the keys however small the tables were. (The counts of
  * /metrics read whole tables through their keys instead.) */
-#define WRITER_SETTINGS SESSION_SETTINGS "; SET enable_seqscan = off"
+#define WRITER_SETTINGS "SET enable_seqscan = off"
 #define PENDING_IN "(0, 1, 2)"   /* created, delivered, acknowledged (see triage-pg-schema.c) */
 #define RATE_SWEEP_US G_TIME_SPAN_MINUTE
 
@@ -505,7 +501,11 @@ triage_store_postgres_last_event (TriageStorePostgres *self)
 
   if (result == NULL)
     {
-      g_warning ("cannot read the event log: %s", error->message);
+      /* A database that does not answer now is no fault of ours. */
+      if (triage_store_error_expected (error))
+        g_message ("cannot read the event log: %s", error->message);
+      else
+        g_warning ("cannot read the event log: %s", error->message);
       return 0;
     }
   return triage_pg_int (result, 0, 0);
@@ -551,12 +551,16 @@ triage_store_postgres_new (const char *uri,
                            const char *password,
                            GError    **error)
 {
-  g_autoptr(TriageStorePostgres) self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
+  g_autoptr(TriageStorePostgres) self = NULL;
+  g_autoptr(TriagePgLink) link = triage_pg_link_new (uri, password, error);
   TriagePgConnection *conns[TRIAGE_PG_WRITER_FLIGHTS + 1];
 
+  if (link == NULL)
+    return NULL;
+  self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (conns); i++)
     {
-      conns[i] = triage_pg_connection_new (uri, password, "triage-server", WRITER_SETTINGS, error);
+      conns[i] = triage_pg_connection_new (link, "triage-server", WRITER_SETTINGS, error);
       if (conns[i] == NULL)
         {
           while (i-- > 0)
@@ -569,12 +573,11 @@ triage_store_postgres_new (const char *uri,
     return NULL;
   /* Rate limits are shared, approximate state that need not survive a
    * crash: this connection commits without waiting for the disk. */
-  self->side = triage_pg_connection_new (uri, password, "triage-server",
-                                         "SET synchronous_commit = off; " SESSION_SETTINGS, error);
+  self->side = triage_pg_connection_new (link, "triage-server", "SET synchronous_commit = off",
+                                         error);
   if (self->side == NULL)
     return NULL;
-  self->listener = triage_pg_listener_new (uri, password, on_listener_event, owns_backend, self,
-                                           error);
+  self->listener = triage_pg_listener_new (link, on_listener_event, owns_backend, self, error);
   if (self->listener == NULL)
     return NULL;
   return TRIAGE_STORE (g_steal_pointer (&self));

@@ -1,0 +1,58 @@
+/* triage-pg-connection-private.h — what the files of TriagePgConnection
+ * share
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-pg-connection.h"
+
+G_BEGIN_DECLS
+
+#define TRIAGE_PG_DEFAULT_ANSWER_US \
+  ((gint64) (TRIAGE_PG_STATEMENT_TIMEOUT_MS + TRIAGE_PG_ANSWER_GRACE_MS) * 1000)
+
+struct _TriagePgConnection
+{
+  TriagePgLink *link;
+  PGconn       *conn;
+  char         *name;           /* the application name the database shows, unless the URI has one */
+  char         *settings;       /* SQL run on every new connection */
+  GHashTable   *prepared;       /* SQL → statement name on this connection */
+  GArray       *kept;           /* TriagePgStatement: prepared on every new connection */
+  guint         next_name;
+  gint64        retry_at;       /* monotonic µs: no new connection before this */
+  gint64        answer_us;      /* the wait for an answer */
+  gboolean      patient;        /* no deadline: a schema migration */
+  gboolean      cut;            /* its socket was shut down (a stall): it is lost */
+  guint         answer_timer;   /* a pipeline's answers awaited by the main loop */
+  PGconn       *attempt;        /* a connection being made */
+  gboolean      background;     /* by the main loop: the link's attempt */
+  PostgresPollingStatusType attempt_poll;
+  guint         attempt_watch;
+  guint         attempt_timer;
+  guint         pipeline_next;  /* the pipeline's statement whose results come next */
+  gboolean      pipeline_seen;  /* a result of it was read */
+  GError       *pipeline_failure;
+};
+
+char     *triage_pg_message_of              (const char          *text);
+void      triage_pg_connection_forget       (TriagePgConnection  *self);
+void      triage_pg_connection_attempt_clear (TriagePgConnection *self);
+gboolean  triage_pg_connection_connect      (TriagePgConnection  *self,
+                                             GError             **error);
+void      triage_pg_connection_set_stalled  (TriagePgConnection  *self,
+                                             const char          *what,
+                                             gint64               waited_us,
+                                             GError             **error);
+const char *triage_pg_connection_prepare   (TriagePgConnection  *self,
+                                             const char          *sql,
+                                             int                  n_params,
+                                             GError             **error);
+PGresult *triage_pg_connection_exec_now     (TriagePgConnection  *self,
+                                             const char          *sql,
+                                             GError             **error);
+
+G_END_DECLS

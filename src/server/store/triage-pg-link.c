@@ -1,0 +1,260 @@
+/* triage-pg-link.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What one server's connections to its PostgreSQL database share. Store
+ * calls are synchronous on the main loop, so a database that stops
+ * answering (a network partition that drops packets, a backend that hangs)
+ * must not be waited for long, or the whole server stops: /healthz,
+ * streams, the drain on SIGTERM.
+ *
+ *   - Connections keep TCP keepalives (idle 5 s, then a probe every 2 s, 3
+ *     lost: a dead route is found in ~11 s on an idle connection) and
+ *     tcp_user_timeout (12 s for data the peer does not acknowledge); values
+ *     of the URI win.
+ *   - No answer is waited for longer than the session's statement_timeout
+ *     (10 s unless the URI sets one) and 2 s more; no connection longer
+ *     than connect_timeout (the URI's or PGCONNECT_TIMEOUT, else 10 s).
+ *   - A wait that passes its deadline is a stall: the database is taken as
+ *     not answering, every connection of the server is cut (its socket shut
+ *     down: whoever watches it learns at once, a commit in flight fails,
+ *     the listener connects again), and until a new connection answers,
+ *     store calls fail at once (503) instead of waiting again. That
+ *     connection is tried in the background, from the main loop, never
+ *     held by it; a partition kept the old connections' packets, so none
+ *     of them is used again.
+ */
+
+#define G_LOG_DOMAIN "triage-store-postgres"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#include "triage-pg-connection.h"
+
+/* A new connection is tried at most this often while the database does
+ * not answer. */
+#define ATTEMPT_INTERVAL_US G_USEC_PER_SEC
+
+struct _TriagePgLink
+{
+  gint        ref_count;
+  char       *uri;
+  char       *password;
+  GPtrArray  *members;       /* TriagePgConnection*, not owned */
+  gboolean    down;          /* a wait passed its deadline; no connection answered since */
+  gboolean    attempting;    /* a connection is being made in the background */
+  gint64      attempt_at;    /* monotonic µs: no attempt before this */
+};
+
+/* libpq's messages end with a newline. */
+static char *
+message_of (const char *text)
+{
+  return g_strstrip (g_strdup (text && *text ? text : "unknown error"));
+}
+
+/* A URI that holds a password is refused: it would be on the command line,
+ * which every user of the machine can read. */
+gboolean
+triage_pg_check_uri (const char *uri,
+                     GError    **error)
+{
+  char *parse_error = NULL;
+  PQconninfoOption *options = PQconninfoParse (uri, &parse_error);
+  gboolean has_password = FALSE;
+
+  if (options == NULL)
+    {
+      g_autofree char *message = message_of (parse_error);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "--database: not a PostgreSQL connection URI: %s", message);
+      PQfreemem (parse_error);
+      return FALSE;
+    }
+  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
+    if (strcmp (option->keyword, "password") == 0 && option->val != NULL && *option->val != '\0')
+      has_password = TRUE;
+  PQconninfoFree (options);
+  if (has_password)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "--database: the URI holds a password, which the command line would show to "
+                   "every user of this machine; give it in a file with --database-password-file, "
+                   "or through PGPASSFILE or PGPASSWORD");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+TriagePgLink *
+triage_pg_link_new (const char *uri,
+                    const char *password,
+                    GError    **error)
+{
+  TriagePgLink *self;
+
+  if (!triage_pg_check_uri (uri, error))
+    return NULL;
+  self = g_new0 (TriagePgLink, 1);
+  self->ref_count = 1;
+  self->uri = g_strdup (uri);
+  self->password = g_strdup (password);
+  self->members = g_ptr_array_new ();
+  return self;
+}
+
+TriagePgLink *
+triage_pg_link_ref (TriagePgLink *self)
+{
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+triage_pg_link_unref (TriagePgLink *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  g_free (self->uri);
+  if (self->password != NULL)
+    memset (self->password, 0, strlen (self->password));
+  g_free (self->password);
+  g_ptr_array_unref (self->members);
+  g_free (self);
+}
+
+/* Starts a connection (libpq's non-blocking connect: PQconnectPoll () makes
+ * it). The URI's own values override those before it, and the password file
+ * overrides everything. */
+PGconn *
+triage_pg_link_connect_start (TriagePgLink *self,
+                              const char   *name)
+{
+  g_autofree char *user_timeout = g_strdup_printf ("%d", TRIAGE_PG_STATEMENT_TIMEOUT_MS +
+                                                   TRIAGE_PG_ANSWER_GRACE_MS);
+  const char *keywords[] = { "fallback_application_name", "keepalives", "keepalives_idle",
+                             "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+                             "dbname", self->password ? "password" : NULL, NULL };
+  const char *values[] = { name, "1", "5", "2", "3", user_timeout, self->uri, self->password,
+                           NULL };
+
+  return PQconnectStartParams (keywords, values, 1);
+}
+
+/* The µs a connection gets to be made: connect_timeout as libpq takes it
+ * (from the URI or PGCONNECT_TIMEOUT; at least 2 s), else 10 s. 0 ("wait
+ * for ever") is 10 s too: a connection that never ends would keep the
+ * server from trying another. */
+gint64
+triage_pg_link_connect_timeout (TriagePgLink *self)
+{
+  PQconninfoOption *options = PQconninfoParse (self->uri, NULL);
+  const char *given = NULL;
+  gint64 seconds = 0;
+
+  for (PQconninfoOption *option = options; option != NULL && option->keyword != NULL; option++)
+    if (strcmp (option->keyword, "connect_timeout") == 0)
+      given = option->val;
+  if (given == NULL || *given == '\0')
+    given = g_getenv ("PGCONNECT_TIMEOUT");
+  if (given != NULL)
+    seconds = g_ascii_strtoll (given, NULL, 10);
+  PQconninfoFree (options);
+  if (seconds <= 0)
+    seconds = TRIAGE_PG_CONNECT_TIMEOUT_S;
+  return MAX (seconds, 2) * G_USEC_PER_SEC;
+}
+
+void
+triage_pg_link_add (TriagePgLink       *self,
+                    TriagePgConnection *member)
+{
+  g_ptr_array_add (self->members, member);
+}
+
+void
+triage_pg_link_remove (TriagePgLink       *self,
+                       TriagePgConnection *member)
+{
+  g_ptr_array_remove (self->members, member);
+}
+
+/* A wait for the database passed its deadline (@what says which): every
+ * connection is cut, and none is made again until one made in the
+ * background answers. */
+void
+triage_pg_link_stall (TriagePgLink *self,
+                      const char   *what)
+{
+  if (!self->down)
+    g_message ("the PostgreSQL database did not answer (%s): it is taken as unreachable; "
+               "requests that need it are answered 503 until a new connection answers", what);
+  self->down = TRUE;
+  for (guint i = 0; i < self->members->len; i++)
+    triage_pg_connection_cut (self->members->pdata[i]);
+}
+
+gboolean
+triage_pg_link_is_down (TriagePgLink *self)
+{
+  return self->down;
+}
+
+/* Whether a member may start a connection in the background now: none is
+ * under way, and the last ended a while ago. */
+gboolean
+triage_pg_link_may_attempt (TriagePgLink *self)
+{
+  return !self->attempting && g_get_monotonic_time () >= self->attempt_at;
+}
+
+void
+triage_pg_link_attempt_started (TriagePgLink *self)
+{
+  self->attempting = TRUE;
+}
+
+/* The connection tried in the background is made and answered (the
+ * database answers again), or not. */
+void
+triage_pg_link_attempt_done (TriagePgLink *self,
+                             gboolean      answered)
+{
+  self->attempting = FALSE;
+  self->attempt_at = g_get_monotonic_time () + ATTEMPT_INTERVAL_US;
+  if (answered && self->down)
+    {
+      g_message ("the PostgreSQL database answers again");
+      self->down = FALSE;
+    }
+}
+
+/* Waits until @fd is readable (@read) or writable (@write), or the
+ * monotonic time @deadline passes: FALSE then. */
+gboolean
+triage_pg_wait_socket (int      fd,
+                       gboolean read,
+                       gboolean write,
+                       gint64   deadline)
+{
+  struct pollfd pfd = { fd, (read ? POLLIN : 0) | (write ? POLLOUT : 0), 0 };
+
+  for (;;)
+    {
+      gint64 left = deadline - g_get_monotonic_time ();
+      int ready;
+
+      if (left <= 0)
+        return FALSE;
+      ready = poll (&pfd, 1, (int) MIN (left / 1000 + 1, G_MAXINT));
+      if (ready > 0)
+        return TRUE;
+      if (ready < 0 && errno != EINTR)
+        /* A bad descriptor: libpq finds out on its next call. */
+        return TRUE;
+    }
+}

@@ -1,0 +1,580 @@
+/* test-server-pg-stall.c — a PostgreSQL database that stops answering
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A server ("far") reaches the tests' PostgreSQL over TCP through
+ * tests/chaos/partition-proxy.py, which stalls on command: no byte goes
+ * either way on the open connections, and new ones are accepted but get
+ * nothing through (a partition that drops packets; to the server, also a
+ * backend that hangs). TCP would not tell for many minutes. Another server
+ * ("near") is on the database's own socket, as a server elsewhere in the
+ * fleet.
+ *
+ * The server must bound the stall (triage-pg-link.c): the request that
+ * meets it is answered 503 STORAGE_UNAVAILABLE within the wait for an
+ * answer (TRIAGE_PG_STATEMENT_TIMEOUT_MS + TRIAGE_PG_ANSWER_GRACE_MS, 12 s),
+ * and from then on /healthz answers, /readyz says "unavailable" and requests
+ * get their 503 at once. Once the proxy passes traffic again it serves
+ * normally: a request posted again is stored once, nothing is stored twice,
+ * and its streams hear the other server's events (the listening connection
+ * was made again). A stall while nothing is asked is found by the
+ * listener's read (every 5 s) and handled the same way.
+ *
+ * Waits are for events (answers, frames, a line of the server's log), each
+ * bounded; the polls while the server reconnects are bounded by a deadline.
+ */
+
+#define G_LOG_DOMAIN "test-server-pg-stall"
+
+#include <glib/gstdio.h>
+#include <libpq-fe.h>
+
+#include "atp.h"
+#include "server-test-util.h"
+#include "triage-pg-link.h"
+#include "triage-test-postgres.h"
+
+/* The wait for an answer the server keeps (triage-pg-link.h). */
+#define BOUND_S ((TRIAGE_PG_STATEMENT_TIMEOUT_MS + TRIAGE_PG_ANSWER_GRACE_MS) / 1000)
+/* What a loaded machine may add to a wait. */
+#define SLACK_S 10
+/* An answer that needs no database (or finds it known unreachable): well
+ * under BOUND_S, whatever the load. */
+#define PROMPT_S 5
+/* The listener's read while idle (triage-pg-listener.c). */
+#define IDLE_READ_S 5
+/* From the end of the partition to a request stored: a connection tried
+ * meanwhile runs out its connect_timeout (10 s), then the next is made. */
+#define RECOVER_S 60
+
+typedef struct
+{
+  GSubprocess      *proxy;
+  GDataInputStream *proxy_out;
+  TriageTestServer *near;     /* on the database's Unix socket */
+  TriageTestServer *far;      /* through the proxy */
+  char             *far_log;  /* far's standard error */
+  char             *alice;    /* a user token */
+  char             *key;      /* a service that sends to alice */
+} Stall;
+
+typedef struct
+{
+  gboolean done;
+  guint    status;
+  char    *body;
+  gint64   took_us;
+  gint64   sent_at;
+} Reply;
+
+static void
+proxy_command (Stall      *fixture,
+               const char *command)
+{
+  GOutputStream *in = g_subprocess_get_stdin_pipe (fixture->proxy);
+  g_autofree char *line = g_strdup_printf ("%s\n", command);
+  g_autofree char *expected = g_strdup_printf ("ok %s", command);
+  g_autofree char *answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_write_all (in, line, strlen (line), NULL, NULL, &error);
+  g_assert_no_error (error);
+  answer = g_data_input_stream_read_line (fixture->proxy_out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (answer, ==, expected);
+}
+
+/* The proxy to @socket_path; its port. */
+static guint
+start_proxy (Stall      *fixture,
+             const char *socket_path)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "chaos", "partition-proxy.py", NULL);
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  const char *argv[] = { "/usr/bin/python3", script, socket_path, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  const char *port;
+
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
+  fixture->proxy = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  fixture->proxy_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fixture->proxy));
+  line = g_data_input_stream_read_line (fixture->proxy_out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on http://127.0.0.1:"));
+  port = strrchr (line, ':') + 1;
+  return (guint) g_ascii_strtoull (port, NULL, 10);
+}
+
+/* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
+ * database and schema through the proxy at @port (0: none yet), with the
+ * operator's @operator_options (server settings) too; its socket in
+ * @socket_path. */
+static char *
+proxied_uri (const char *direct,
+             guint       port,
+             const char *operator_options,
+             char      **socket_path)
+{
+  PQconninfoOption *options = PQconninfoParse (direct, NULL);
+  const char *host = NULL, *pg_port = NULL, *dbname = NULL, *user = NULL, *search = NULL;
+  g_autofree char *escaped = NULL, *all = NULL;
+  char *uri;
+
+  g_assert_nonnull (options);
+  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
+    {
+      if (g_str_equal (option->keyword, "host"))
+        host = option->val;
+      else if (g_str_equal (option->keyword, "port"))
+        pg_port = option->val;
+      else if (g_str_equal (option->keyword, "dbname"))
+        dbname = option->val;
+      else if (g_str_equal (option->keyword, "user"))
+        user = option->val;
+      else if (g_str_equal (option->keyword, "options"))
+        search = option->val;
+    }
+  g_assert_nonnull (host);
+  g_assert_nonnull (pg_port);
+  if (socket_path != NULL)
+    *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", host, pg_port);
+  all = g_strjoin (" ", search ? search : "", operator_options ? operator_options : "", NULL);
+  escaped = g_uri_escape_string (all, NULL, FALSE);
+  uri = g_strdup_printf ("postgresql://127.0.0.1:%u/%s?user=%s&options=%s", port, dbname, user,
+                         escaped);
+  PQconninfoFree (options);
+  return uri;
+}
+
+static const char * const far_args[] = { "--no-limits", NULL };
+
+/* The operator's statement_timeout (1 s) in far's URI wins over the
+ * server's 10 s: far waits 1 + 2 s for an answer. */
+#define OPERATOR_OPTIONS "-c statement_timeout=1000"
+#define OPERATOR_BOUND_S 3
+
+static void
+stall_setup (Stall         *fixture,
+             gconstpointer  data)
+{
+  const char *operator_options = data;
+  const char * const alice[] = { "alice", NULL };
+  g_autofree char *socket_path = NULL, *uri = NULL;
+  TriageTestServerOptions far_options = { .extra_args = far_args };
+  g_autoptr(GError) error = NULL;
+  guint port;
+
+  fixture->near = triage_test_server_new (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_is_postgres (fixture->near));
+  g_free (proxied_uri (triage_test_server_get_database (fixture->near), 0, NULL, &socket_path));
+  port = start_proxy (fixture, socket_path);
+  uri = proxied_uri (triage_test_server_get_database (fixture->near), port, operator_options, NULL);
+  g_test_message ("far's database: %s", uri);
+
+  fixture->far_log = g_build_filename (g_get_tmp_dir (), "triage-test-pg-stall-XXXXXX.log", NULL);
+  g_close (g_mkstemp (fixture->far_log), NULL);
+  far_options.database = uri;
+  far_options.log_file = fixture->far_log;
+  fixture->far = triage_test_server_new (&far_options, &error);
+  g_assert_no_error (error);
+
+  triage_test_server_create_user (fixture->near, "alice", &fixture->alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (fixture->near, "stall-bot", alice, NULL, NULL, &fixture->key,
+                                     NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+stall_teardown (Stall         *fixture,
+                gconstpointer  data)
+{
+  /* Both drain and stop cleanly: the database answers again. */
+  g_assert_true (triage_test_server_stop (fixture->far));
+  g_assert_true (triage_test_server_stop (fixture->near));
+  triage_test_server_free (fixture->far);
+  triage_test_server_free (fixture->near);
+  g_output_stream_close (g_subprocess_get_stdin_pipe (fixture->proxy), NULL, NULL);
+  g_subprocess_wait (fixture->proxy, NULL, NULL);
+  g_clear_object (&fixture->proxy_out);
+  g_clear_object (&fixture->proxy);
+  g_unlink (fixture->far_log);
+  g_free (fixture->far_log);
+  g_free (fixture->alice);
+  g_free (fixture->key);
+}
+
+static void
+reply_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      data)
+{
+  Reply *reply = data;
+  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result, NULL);
+
+  reply->took_us = g_get_monotonic_time () - reply->sent_at;
+  if (bytes != NULL)
+    {
+      reply->status = soup_message_get_status (soup_session_get_async_result_message (
+                                                 SOUP_SESSION (source), result));
+      reply->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    }
+  reply->done = TRUE;
+}
+
+/* @method @path to @server as @token (with @body), its answer awaited at
+ * most @seconds (a failure past them). */
+static void
+request_within (TriageTestServer *server,
+                const char       *method,
+                const char       *path,
+                const char       *token,
+                const char       *body,
+                guint             seconds,
+                Reply            *reply)
+{
+  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server), path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
+  g_autofree char *what = g_strdup_printf ("the answer to %s %s", method, path);
+
+  *reply = (Reply) { .sent_at = g_get_monotonic_time () };
+  if (token != NULL)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+    }
+  if (body != NULL)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+    }
+  soup_session_send_and_read_async (triage_test_server_get_session (server), msg,
+                                    G_PRIORITY_DEFAULT, NULL, reply_cb, reply);
+  triage_test_wait_until_within (reply->done, what, seconds);
+  g_test_message ("%s %s: %u in %.1f s", method, path, reply->status,
+                  (double) reply->took_us / G_USEC_PER_SEC);
+}
+
+static void
+post_within (Stall      *fixture,
+             const char *id,
+             guint       seconds,
+             Reply      *reply)
+{
+  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Stall\","
+                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
+                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}", id);
+
+  request_within (fixture->far, "POST", "/api/v1/notifications", fixture->key, body, seconds, reply);
+}
+
+static void
+assert_code (Reply      *reply,
+             guint       status,
+             const char *code)
+{
+  g_autoptr(JsonObject) object = NULL;
+
+  if (reply->status != status)
+    g_error ("expected %u %s, got %u: %s", status, code ? code : "", reply->status,
+             reply->body ? reply->body : "(no answer)");
+  if (code == NULL)
+    return;
+  object = srv_parse_object (reply->body);
+  g_assert_cmpstr (json_object_get_string_member_with_default (object, "code", NULL), ==, code);
+}
+
+/* How many rows of notifications have @id. */
+static guint
+stored (Stall      *fixture,
+        const char *id)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications WHERE id = '%s'", id);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rows = triage_test_server_run_sql (fixture->near, sql, &error);
+
+  g_assert_no_error (error);
+  return (guint) g_ascii_strtoull (rows, NULL, 10);
+}
+
+/* What a server says about itself during the stall, once it knows. */
+static void
+assert_serves_without_database (Stall *fixture)
+{
+  g_autoptr(JsonObject) ready = NULL;
+  Reply reply;
+
+  request_within (fixture->far, "GET", "/healthz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  assert_code (&reply, 200, NULL);
+  g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
+  g_free (reply.body);
+
+  request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  assert_code (&reply, 503, NULL);
+  g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
+  ready = srv_parse_object (reply.body);
+  g_assert_cmpstr (json_object_get_string_member (ready, "status"), ==, "unavailable");
+  g_free (reply.body);
+}
+
+/* Once the proxy passes traffic again: @id (answered 503 during the stall)
+ * posted again until it is stored (polled within RECOVER_S), once. */
+static void
+post_again_until_stored (Stall      *fixture,
+                         const char *id)
+{
+  gint64 give_up = g_get_monotonic_time () + RECOVER_S * G_USEC_PER_SEC;
+  gint64 healed = g_get_monotonic_time ();
+  Reply reply = { 0 };
+
+  for (;;)
+    {
+      g_clear_pointer (&reply.body, g_free);
+      post_within (fixture, id, BOUND_S + SLACK_S, &reply);
+      if (reply.status == 201)
+        break;
+      assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+      g_assert_cmpint (g_get_monotonic_time (), <, give_up);
+      triage_test_sleep (200);
+    }
+  g_test_message ("stored %.1f s after the partition ended",
+                  (double) (g_get_monotonic_time () - healed) / G_USEC_PER_SEC);
+  g_free (reply.body);
+  g_assert_cmpuint (stored (fixture, id), ==, 1);
+}
+
+/* The near server's notification reaches far's stream: far listens again. */
+static void
+assert_hears_near (Stall     *fixture,
+                   SrvSocket *sock)
+{
+  g_autofree char *id = srv_post (fixture->near, fixture->key, "From near");
+
+  triage_test_wait_until_within (srv_count_frames (sock, "notification", id) == 1,
+                                 "far's stream hears a notification posted on near", RECOVER_S);
+}
+
+/* A request meets the stall: 503 within the bound, then prompt answers;
+ * after it, normal service, each request stored once. */
+static void
+test_request (Stall         *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *first = NULL, *second = NULL, *before = NULL;
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_autoptr(SrvSocket) refused = NULL;
+  Reply reply;
+
+  g_assert_nonnull (sock->ws);
+  before = srv_post (fixture->far, fixture->key, "Before");
+  assert_hears_near (fixture, sock);
+
+  proxy_command (fixture, "stall");
+  first = atp_new_uuid ();
+  post_within (fixture, first, BOUND_S + SLACK_S, &reply);
+  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  g_free (reply.body);
+
+  assert_serves_without_database (fixture);
+  /* A token that cannot be looked up is not "invalid": a client told so
+   * would drop it. */
+  refused = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_assert_null (refused->ws);
+  g_assert_cmpuint (refused->status, ==, 503);
+  second = atp_new_uuid ();
+  post_within (fixture, second, PROMPT_S + SLACK_S, &reply);
+  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
+  g_free (reply.body);
+
+  proxy_command (fixture, "heal");
+  post_again_until_stored (fixture, first);
+  post_again_until_stored (fixture, second);
+  g_assert_cmpuint (stored (fixture, before), ==, 1);
+  assert_hears_near (fixture, sock);
+  /* The stream heard each of this server's own once. */
+  triage_test_wait_until (srv_count_frames (sock, "notification", second) == 1,
+                          "the second request on far's stream");
+  g_assert_cmpuint (srv_count_frames (sock, "notification", first), ==, 1);
+  g_assert_cmpuint (srv_count_frames (sock, "notification", before), ==, 1);
+}
+
+/* Whether far's log has a line with @text (the first is kept in @line). */
+static gboolean
+log_says (Stall       *fixture,
+          const char  *text,
+          char       **line)
+{
+  g_autofree char *log = NULL;
+  const char *found, *start, *end;
+
+  if (!g_file_get_contents (fixture->far_log, &log, NULL, NULL) ||
+      (found = strstr (log, text)) == NULL)
+    return FALSE;
+  for (start = found; start > log && start[-1] != '\n'; start--)
+    ;
+  end = strchr (found, '\n');
+  if (end == NULL)
+    end = found + strlen (found);
+  *line = g_strndup (start, (gsize) (end - start));
+  return TRUE;
+}
+
+/* Nothing is asked of far during the stall: its own reads find it (the
+ * shared store's look for due webhooks every 5 s, or the listener's). Then
+ * it stops on SIGTERM as usual, the database still away. */
+static void
+test_idle (Stall         *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  gint64 stalled, stopping;
+
+  g_assert_nonnull (sock->ws);
+  assert_hears_near (fixture, sock);
+
+  proxy_command (fixture, "stall");
+  stalled = g_get_monotonic_time ();
+  /* A line of its log, polled: nothing else tells. */
+  while (!log_says (fixture, "the PostgreSQL database did not answer", &line))
+    {
+      /* The store's look for due webhooks (every 5 s) or the listener's
+       * read after 5 s of quiet (checked every second) meets it. */
+      g_assert_cmpint (g_get_monotonic_time () - stalled, <,
+                       (IDLE_READ_S + 1 + BOUND_S + SLACK_S) * G_USEC_PER_SEC);
+      triage_test_sleep (100);
+    }
+  g_test_message ("far found the stall in %.1f s: %s",
+                  (double) (g_get_monotonic_time () - stalled) / G_USEC_PER_SEC, line);
+  assert_serves_without_database (fixture);
+
+  /* SIGTERM drains and stops as usual, the database still away. */
+  stopping = g_get_monotonic_time ();
+  g_assert_true (triage_test_server_stop (fixture->far));
+  g_test_message ("far stopped in %.1f s",
+                  (double) (g_get_monotonic_time () - stopping) / G_USEC_PER_SEC);
+  g_assert_cmpint (g_get_monotonic_time () - stopping, <, (PROMPT_S + SLACK_S) * G_USEC_PER_SEC);
+  g_clear_pointer (&sock, srv_ws_free);
+
+  proxy_command (fixture, "heal");
+  g_assert_true (triage_test_server_restart (fixture->far, &error));
+  g_assert_no_error (error);
+  sock = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_assert_nonnull (sock->ws);
+  assert_hears_near (fixture, sock);
+  g_free (srv_post (fixture->far, fixture->key, "After"));
+}
+
+/* Only the listening connection stalls (far opens it last: the proxy's
+ * newest): far keeps serving, /readyz says ready (its streams hear nothing
+ * of the other servers meanwhile), and the listener's read while idle finds
+ * the stall, after which every connection is made again and the stream
+ * hears near's notification. */
+static void
+test_listener (Stall         *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(SrvSocket) sock = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_autofree char *id = NULL, *line = NULL;
+  gint64 stalled;
+  Reply reply;
+
+  g_assert_nonnull (sock->ws);
+  assert_hears_near (fixture, sock);
+
+  proxy_command (fixture, "stall-newest");
+  stalled = g_get_monotonic_time ();
+  id = srv_post (fixture->near, fixture->key, "While far is deaf");
+  request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  assert_code (&reply, 200, NULL);
+  g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
+  g_free (reply.body);
+  triage_test_wait_until_within (srv_count_frames (sock, "notification", id) == 1,
+                                 "far's stream hears near's notification again",
+                                 IDLE_READ_S + BOUND_S + SLACK_S + RECOVER_S);
+  g_test_message ("heard %.1f s after the stall",
+                  (double) (g_get_monotonic_time () - stalled) / G_USEC_PER_SEC);
+  g_assert_true (log_says (fixture, "did not answer (statements sent, their answers awaited)",
+                           &line));
+  g_test_message ("%s", line);
+  g_free (srv_post (fixture->far, fixture->key, "After"));
+  assert_hears_near (fixture, sock);
+}
+
+/* A statement_timeout in the URI is the operator's: it wins, and the wait
+ * for an answer follows it. */
+static void
+test_operator_timeout (Stall         *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  Reply reply;
+
+  g_free (srv_post (fixture->far, fixture->key, "Before"));
+  proxy_command (fixture, "stall");
+  post_within (fixture, id, OPERATOR_BOUND_S + SLACK_S, &reply);
+  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  g_assert_cmpint (reply.took_us, >=, (OPERATOR_BOUND_S - 1) * G_USEC_PER_SEC);
+  /* Not the server's own 12 s. */
+  g_assert_cmpint (reply.took_us, <, BOUND_S * G_USEC_PER_SEC);
+  g_free (reply.body);
+  proxy_command (fixture, "heal");
+  post_again_until_stored (fixture, id);
+}
+
+/* A database that refuses (its connections reset, new ones refused): a
+ * token that cannot be looked up gets 503, not 401 (a client told its
+ * token is invalid would drop it), and service comes back with the
+ * database. */
+static void
+test_refused (Stall         *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(SrvSocket) refused = NULL, sock = NULL;
+  g_autofree char *id = atp_new_uuid ();
+  Reply reply;
+
+  g_free (srv_post (fixture->far, fixture->key, "Before"));
+  proxy_command (fixture, "refuse");
+  proxy_command (fixture, "reset");
+  refused = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_assert_null (refused->ws);
+  g_assert_cmpuint (refused->status, ==, 503);
+  post_within (fixture, id, PROMPT_S + SLACK_S, &reply);
+  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  g_free (reply.body);
+  request_within (fixture->far, "GET", "/healthz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  assert_code (&reply, 200, NULL);
+  g_free (reply.body);
+
+  proxy_command (fixture, "heal");
+  post_again_until_stored (fixture, id);
+  sock = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_assert_nonnull (sock->ws);
+  assert_hears_near (fixture, sock);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  triage_test_postgres_init (&argc, &argv, "a stalled PostgreSQL");
+  g_test_add ("/server/pg-stall/request", Stall, NULL, stall_setup, test_request, stall_teardown);
+  g_test_add ("/server/pg-stall/idle", Stall, NULL, stall_setup, test_idle, stall_teardown);
+  g_test_add ("/server/pg-stall/listener", Stall, NULL, stall_setup, test_listener,
+              stall_teardown);
+  g_test_add ("/server/pg-stall/refused", Stall, NULL, stall_setup, test_refused, stall_teardown);
+  g_test_add ("/server/pg-stall/operator-timeout", Stall, OPERATOR_OPTIONS, stall_setup,
+              test_operator_timeout, stall_teardown);
+  return g_test_run ();
+}
