@@ -22,10 +22,10 @@
 #              a stall of the open connections that ends when the client opens
 #              a new one (which goes through): the partition lasts until the
 #              client gives up on the dead link, however long that takes
-#   stall-newest
-#              a stall of the connection accepted last alone (of a client
-#              that opens its connections in a known order, the one it
-#              opened last: a backend of the database that hangs)
+#   stall-matching TEXT
+#              a stall of the open connections whose first 4 KiB from the
+#              client hold TEXT alone (a PostgreSQL startup packet names its
+#              application: one connection of a server whose backend hangs)
 #   refuse     new connections are torn down at once with a RST (a route
 #              that answers with resets) until heal
 #   reset      every open connection is torn down with a RST on both sides
@@ -48,9 +48,9 @@ UPSTREAM = sys.argv[1]
 
 
 class Link:
-    def __init__(self, reader, writer, number):
+    def __init__(self, reader, writer):
         self.client = (reader, writer)
-        self.number = number
+        self.first = b""    # the client's first bytes (up to 4 KiB)
         self.upstream = None
         self.stalled = False
         self.half_closed = False
@@ -84,6 +84,8 @@ async def pump(link, reader, writer, to_client):
                 if not link.stalled and not (to_client and link.half_closed):
                     writer.write_eof()
                 return
+            if not to_client and len(link.first) < 4096:
+                link.first += data[:4096 - len(link.first)]
             if link.stalled or (to_client and link.half_closed):
                 continue    # swallowed: the partition eats it
             writer.write(data)
@@ -97,7 +99,7 @@ async def on_client(reader, writer):
     accepted += 1
     if heal_on_new:
         partitioned = heal_on_new = False
-    link = Link(reader, writer, accepted)
+    link = Link(reader, writer)
     if refusing:
         link.abort()
         return
@@ -135,9 +137,11 @@ async def commands():
             heal_on_new = command == "stall-until-new"
             for link in links:
                 link.stalled = True
-        elif command == "stall-newest":
-            if links:
-                max(links, key=lambda link: link.number).stalled = True
+        elif command.startswith("stall-matching "):
+            text = command[len("stall-matching "):].encode()
+            for link in links:
+                if text in link.first:
+                    link.stalled = True
         elif command == "heal":
             partitioned = heal_on_new = refusing = False
         elif command == "refuse":

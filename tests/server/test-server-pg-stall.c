@@ -475,8 +475,8 @@ test_idle (Stall         *fixture,
   g_free (srv_post (fixture->far, fixture->key, "After"));
 }
 
-/* Only the listening connection stalls (far opens it last: the proxy's
- * newest): far keeps serving, /readyz says ready (its streams hear nothing
+/* Only the listening connection stalls (the proxy finds it by the
+ * application name its startup packet gives): far keeps serving, /readyz says ready (its streams hear nothing
  * of the other servers meanwhile), and the listener's read while idle finds
  * the stall, after which every connection is made again and the stream
  * hears near's notification. */
@@ -492,7 +492,7 @@ test_listener (Stall         *fixture,
   g_assert_nonnull (sock->ws);
   assert_hears_near (fixture, sock);
 
-  proxy_command (fixture, "stall-newest");
+  proxy_command (fixture, "stall-matching triage-server events");
   stalled = g_get_monotonic_time ();
   id = srv_post (fixture->near, fixture->key, "While far is deaf");
   request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
