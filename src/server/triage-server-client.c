@@ -578,6 +578,12 @@ early_handler (SoupServer        *soup,
                       NULL);
   else if (soup_message_headers_get_content_length (headers) > ATP_MAX_NOTIFICATION_SIZE)
     reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, "The request body is too large");
+
+  /* libsoup 3.2 still reads the body of a request answered here (unless its
+   * client waits for 100 Continue) before it sends the answer: dropped as it
+   * comes, never held, whatever its length says or however long it goes on. */
+  if (soup_server_message_get_status (msg) != 0)
+    soup_message_body_set_accumulate (soup_server_message_get_request_body (msg), FALSE);
 }
 
 void

@@ -526,6 +526,20 @@ stream_http_handler (SoupServer        *soup,
       g_free (user);
       return;
     }
+  /* A plain GET (a browser, curl) gets an error object, not libsoup's HTML
+   * page; a handshake that libsoup finds wrong in its details still gets
+   * libsoup's 400. */
+  if (!soup_message_headers_header_equals (soup_server_message_get_request_headers (msg),
+                                           "Upgrade", "websocket") ||
+      !soup_message_headers_header_contains (soup_server_message_get_request_headers (msg),
+                                             "Connection", "upgrade"))
+    {
+      g_free (user);
+      reply_error (msg, ATP_ERROR_INVALID_REQUEST,
+                   "This is a WebSocket stream: a WebSocket handshake is expected "
+                   "(Upgrade: websocket); /api/v1/client/events serves the same as Server-Sent Events");
+      return;
+    }
   g_object_set_data_full (G_OBJECT (msg), USER_KEY, user, g_free);
   g_object_set_data (G_OBJECT (msg), PROTOCOLS_KEY, GUINT_TO_POINTER (protocols));
   /* A client that lists the pending set itself (the app's resync) would

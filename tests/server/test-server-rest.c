@@ -90,6 +90,8 @@ test_lifecycle (void)
   expect (server, "GET", "/api/v1/client/notifications?status=pending", alice, NULL, 200,
           "\"total_count\":1");
   expect (server, "GET", "/api/v1/client/notifications?limit=1001", alice, NULL, 400, "limit");
+  /* The stream without a WebSocket handshake (a browser, curl): an error object. */
+  expect (server, "GET", "/api/v1/client/stream", alice, NULL, 400, "\"code\":\"INVALID_REQUEST\"");
   expect (server, "POST", "/api/v1/client/respond", alice,
           "{\"notification_id\":\"" NOTIFICATION_ID "\"}", 400, "MISSING_REQUIRED_FIELD");
   expect (server, "POST", "/api/v1/client/respond", alice,
