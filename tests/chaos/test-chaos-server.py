@@ -346,6 +346,109 @@ def test_slow_and_hostile_clients():
         world.cleanup()
 
 
+def unread_by(port, peers):
+    """Bytes in flight to the listener on @port from the local ports @peers:
+    still in the clients' send queues or in the server's receive queues,
+    where it has not read them (/proc/net/tcp)."""
+    total = 0
+    with open("/proc/net/tcp") as f:
+        next(f)
+        for line in f:
+            fields = line.split()
+            local, remote = (int(a.rsplit(":", 1)[1], 16) for a in fields[1:3])
+            tx, rx = (int(q, 16) for q in fields[4].split(":"))
+            if local == port and remote in peers:
+                total += rx
+            elif local in peers and remote == port:
+                total += tx
+    return total
+
+
+def test_bodies_over_the_cap():
+    """Clients that send a body far over the cap — 16 that declare its length
+    (8 MiB) and 8 that send it in chunks (8 MiB, no length) — all of it but
+    its end: the server holds none of it meanwhile (its memory is bounded by
+    what it needs for the connections, not by what they send), and with the
+    end each is refused (413 PAYLOAD_TOO_LARGE; 411 INVALID_REQUEST for the
+    chunked), unless the server closed the connection before all was taken."""
+    declared, mib = 8 << 20, b" " * (1 << 20)
+    clients = [("length", 413, "PAYLOAD_TOO_LARGE")] * 16 + [("chunked", 411, "INVALID_REQUEST")] * 8
+    world = ChaosWorld("over-cap")
+    server = TcpServer(world)
+    socks = []
+    try:
+        server.start()
+        server.user("ana")
+        key = server.service("Big", ["ana"])
+        head = (f"POST /api/v1/notifications HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {key}\r\nContent-Type: application/json\r\n")
+        rest = {"length": (f"Content-Length: {declared}\r\n\r\n".encode(),
+                           [mib] * (declared // len(mib) - 1) + [mib[:-1]], b" "),
+                "chunked": (b"Transfer-Encoding: chunked\r\n\r\n",
+                            [b"100000\r\n" + mib + b"\r\n"] * (declared // len(mib)),
+                            b"0\r\n\r\n")}
+        rss_before = rss_kib(server.proc.pid)
+        cut = set()
+        for i, (kind, _, _) in enumerate(clients):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+            socks.append(s)
+            headers, body, _ = rest[kind]
+            try:
+                s.sendall(head.encode() + headers)
+                for piece in body:
+                    s.sendall(piece)
+            except (BrokenPipeError, ConnectionResetError):
+                cut.add(i)    # the server closed it before the body was all sent: fine
+        # Everything sent but each body's end, and read by the server (nothing
+        # left in the sockets' queues): held by it, or dropped.
+        ports = {s.getsockname()[1] for s in socks}
+        wait_for("the server to have read what was sent",
+                 lambda: unread_by(server.port, ports) == 0)
+        rss_after = rss_kib(server.proc.pid)
+        answered = 0
+        for i, (s, (kind, status, code)) in enumerate(zip(socks, clients)):
+            if i in cut:
+                continue
+            try:
+                s.sendall(rest[kind][2])
+                reply = b""
+                while b"\r\n\r\n" not in reply or not reply.rstrip().endswith(b"}"):
+                    more = s.recv(65536)
+                    if not more:
+                        break
+                    reply += more
+            except (BrokenPipeError, ConnectionResetError):
+                cut.add(i)
+                continue
+            if reply:
+                if not reply.startswith(f"HTTP/1.1 {status} ".encode()) or \
+                        f'"{code}"'.encode() not in reply:
+                    raise Failure(f"a {kind} body over the cap answered {reply[:200]!r}")
+                answered += 1
+        grown = rss_after - rss_before
+        log(f"{len(clients)} bodies of {declared >> 20} MiB sent but their ends: {answered} "
+            f"refused, {len(cut)} cut off by the server; server RSS {rss_before // 1024} MiB "
+            f"before, {rss_after // 1024} MiB with the bodies all but ended")
+        if answered + len(cut) < len(clients):
+            raise Failure(f"{len(clients) - answered - len(cut)} bodies over the cap neither "
+                          f"refused nor cut off")
+        # A body the server refuses from its headers is dropped as it comes:
+        # at most 1 MiB a connection (what an accepted body may hold), never
+        # the bodies themselves.
+        bound = len(clients) * 1024
+        if grown > bound:
+            raise Failure(f"RSS grew by {grown // 1024} MiB for {len(clients)} refused bodies "
+                          f"of {declared >> 20} MiB (bound {bound // 1024} MiB): the server "
+                          f"held what it had refused")
+        if server.proc.poll() is not None:
+            raise Failure("the server died")
+    finally:
+        for s in socks:
+            s.close()
+        server.kill()
+        world.cleanup()
+
+
 run([
     ("disk full: 503 STORAGE_UNAVAILABLE, nothing corrupted, service once space is back",
      test_disk_full),
@@ -353,4 +456,5 @@ run([
      test_webhook_receiver_down_across_restart),
     ("1,000 half requests and a WebSocket that never reads: others answered, memory bounded",
      test_slow_and_hostile_clients),
+    ("bodies over the cap: refused with 413, none of them held", test_bodies_over_the_cap),
 ])
