@@ -6,8 +6,13 @@
 
 #define G_LOG_DOMAIN "triage-server-launcher"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <gio/gunixsocketaddress.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "triage-server-launcher.h"
 
@@ -18,6 +23,14 @@
  * (tests, development), next to our own executable (an installed Triage),
  * then on PATH. It keeps running when the app quits: agents on this
  * computer (triage-ask) use the same server.
+ *
+ * So it is detached from the app's terminal: a session of its own (setsid),
+ * so the terminal's Ctrl+C (SIGINT to its foreground process group) and its
+ * hangup reach the app alone; standard input from /dev/null; its log (one
+ * line a request) not in the person's shell. When the app's standard error
+ * is the journal (started from the desktop), the server's is too; otherwise
+ * it goes to `$XDG_STATE_HOME/triage/triage-server.log`, begun again at each
+ * start.
  *
  * "Answers" means a connect() on the socket succeeds; a stale socket file
  * left by a crashed server refuses the connection, and the new server
@@ -86,6 +99,69 @@ triage_server_launcher_find_program (void)
   return g_find_program_in_path ("triage-server");
 }
 
+/**
+ * triage_server_launcher_log_path:
+ *
+ * Returns: (transfer full): where a started server writes its log when the
+ *   app's own standard error is not the journal
+ */
+char *
+triage_server_launcher_log_path (void)
+{
+  return g_build_filename (g_get_user_state_dir (), "triage", "triage-server.log", NULL);
+}
+
+static void
+detach_child_setup (gpointer user_data)
+{
+  /* In the child, before exec: async-signal-safe calls only. */
+  setsid ();
+}
+
+static GSubprocessLauncher *
+new_detached_launcher (GError **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autofree char *log_path = NULL;
+  g_autofree char *log_dir = NULL;
+  int fd;
+
+  /* No STDIN_INHERIT: standard input is /dev/null. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_child_setup (launcher, detach_child_setup, NULL, NULL);
+
+  if (g_log_writer_is_journald (STDERR_FILENO))
+    return g_steal_pointer (&launcher);   /* inherited: the server logs to the journal */
+
+  log_path = triage_server_launcher_log_path ();
+  log_dir = g_path_get_dirname (log_path);
+  if (g_mkdir_with_parents (log_dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not create %s for the local server's log: %s"),
+                   log_dir, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  fd = g_open (log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not open the local server's log %s: %s"),
+                   log_path, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  g_subprocess_launcher_take_stdout_fd (launcher, fcntl (fd, F_DUPFD_CLOEXEC, 3));
+  g_subprocess_launcher_take_stderr_fd (launcher, fd);
+
+  return g_steal_pointer (&launcher);
+}
+
 static void try_connect (GTask *task);
 
 static gboolean
@@ -107,6 +183,7 @@ start_server (GTask *task)
   g_autofree char *program = triage_server_launcher_find_program ();
   g_autofree char *default_socket = triage_server_launcher_default_socket ();
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
 
   if (program == NULL)
@@ -128,8 +205,11 @@ start_server (GTask *task)
   g_ptr_array_add (argv, NULL);
 
   g_debug ("Starting %s", program);
-  ensure->process = g_subprocess_newv ((const char * const *) argv->pdata,
-                                       G_SUBPROCESS_FLAGS_STDIN_INHERIT, &error);
+  launcher = new_detached_launcher (&error);
+  if (launcher != NULL)
+    ensure->process = g_subprocess_launcher_spawnv (launcher,
+                                                    (const char * const *) argv->pdata,
+                                                    &error);
   if (ensure->process == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,

@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 #define TRIAGE_SERVER_LAUNCHER_DEFAULT_TIMEOUT_MS 10000
 
 char     *triage_server_launcher_default_socket (void);
+char     *triage_server_launcher_log_path       (void);
 char     *triage_server_launcher_find_program   (void);
 
 void      triage_server_launcher_ensure_async   (const char           *socket_path,
