@@ -315,6 +315,7 @@ refuse_token (TriageServer      *self,
   g_autoptr(TriageServiceRow) service = NULL;
   const char *kind = NULL;
   g_autofree char *message = NULL;
+  g_autoptr(GError) away = NULL;
 
   if (token != NULL && *token != '\0')
     {
@@ -327,8 +328,11 @@ refuse_token (TriageServer      *self,
         kind = "a service API key";
     }
   /* A token not found because the database does not answer is not known
-   * to be wrong: the caller is told to try again, not that it is invalid. */
-  if (kind == NULL && hash != NULL && !triage_store_check (self->store, NULL))
+   * to be wrong: the caller is told to try again, not that it is invalid.
+   * (One whose schema a newer server moved on answers: a wrong token is
+   * wrong there too, during a rolling upgrade.) */
+  if (kind == NULL && hash != NULL && !triage_store_check (self->store, &away) &&
+      g_error_matches (away, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED))
     {
       reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
                    "Cannot check the token now (the server cannot reach its database); "

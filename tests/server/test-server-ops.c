@@ -239,6 +239,13 @@ test_readyz_schema (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (object, "status"), ==, "unavailable");
   g_assert_nonnull (strstr (json_object_get_string_member (object, "reason"), "schema version"));
   assert_probe (fixture->server, "/healthz", 200, "ok");
+  /* The database answers: a wrong token is still wrong, not "try again". */
+  {
+    g_autoptr(SrvAnswer) wrong = srv_request (fixture->server, "GET", "/api/v1/client/notifications",
+                                              "not-a-token-of-anyone", NULL);
+
+    srv_assert_status (wrong, 401, "AUTH_INVALID_TOKEN");
+  }
 
   back = g_strdup_printf (pg ? "UPDATE triage_schema SET version = %d" : "PRAGMA user_version = %d",
                           current);

@@ -30,7 +30,7 @@ postgres_check (TriageStore  *store,
                                         "SELECT version FROM triage_schema", 0, NULL);
   if (result == NULL || PQntuples (result) != 1)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the database does not answer");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
       return FALSE;
     }
   version = (int) triage_pg_int (result, 0, 0);

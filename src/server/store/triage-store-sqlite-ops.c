@@ -29,7 +29,7 @@ sqlite_check (TriageStore  *store,
   triage_store_sqlite_done (stmt);
   if (rc != SQLITE_ROW)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the database does not answer: %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer: %s",
                    sqlite3_errstr (rc));
       return FALSE;
     }

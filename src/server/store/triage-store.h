@@ -95,8 +95,9 @@ void         triage_store_after_commit    (TriageStore  *self,
 
 /* For operators (readiness, metrics):
  *
- *   - triage_store_check() asks the database a question: it answers, and its
- *     schema is the version this server migrated it to (not newer);
+ *   - triage_store_check() asks the database a question: it answers (else
+ *     G_IO_ERROR_NOT_CONNECTED), and its schema is the version this server
+ *     migrated it to, not newer (else G_IO_ERROR_FAILED);
  *   - triage_store_count_pending() counts the pending requests of the whole
  *     database (every server's, when it is shared) by AtpProtocol;
  *   - the commit observer is told how long every commit of a batch took. */
