@@ -125,7 +125,8 @@ migrate_locked (TriagePgConnection *conn,
     {
       /* A migration may rewrite a large table: it gets the time it takes
        * (the server does not serve yet). */
-      g_autofree char *sql = g_strdup_printf ("BEGIN; SET LOCAL statement_timeout = 0; %s"
+      g_autofree char *sql = g_strdup_printf ("BEGIN; SET LOCAL statement_timeout = 0;"
+                                              " SET LOCAL lock_timeout = 0; %s"
                                               " UPDATE triage_schema SET version = %d; COMMIT;",
                                               migrations[version], version + 1);
 
@@ -153,15 +154,26 @@ gboolean
 triage_pg_migrate (TriagePgConnection *conn,
                    GError            **error)
 {
-  g_autofree char *lock = g_strdup_printf ("SELECT pg_advisory_lock (%" G_GINT64_FORMAT ")",
+  /* Another server may be migrating a large table (an index of every
+   * notification): wait for it as long as it takes, whatever the session's
+   * lock_timeout and statement_timeout (the lock is the session's, it
+   * outlasts the transaction that took it). */
+  g_autofree char *lock = g_strdup_printf ("BEGIN; SET LOCAL lock_timeout = 0;"
+                                           " SET LOCAL statement_timeout = 0;"
+                                           " SELECT pg_advisory_lock (%" G_GINT64_FORMAT "); COMMIT;",
                                            TRIAGE_PG_MIGRATION_LOCK);
   g_autofree char *unlock = g_strdup_printf ("SELECT pg_advisory_unlock (%" G_GINT64_FORMAT ")",
                                              TRIAGE_PG_MIGRATION_LOCK);
   gboolean ok;
 
-  if (!run (conn, lock, error))
-    return FALSE;
   triage_pg_connection_set_patient (conn, TRUE);
+  if (!run (conn, lock, error))
+    {
+      g_autoptr(PGresult) rollback = triage_pg_exec (conn, "ROLLBACK", NULL);
+
+      triage_pg_connection_set_patient (conn, FALSE);
+      return FALSE;
+    }
   ok = migrate_locked (conn, error);
   triage_pg_connection_set_patient (conn, FALSE);
   run (conn, unlock, NULL);
