@@ -68,6 +68,7 @@ typedef struct
   int          retain_days;     /* --retain: settled requests kept this long, 0 = for ever */
   guint        forget_source;   /* the next turn of forgetting them */
   guint64      forgotten;       /* by the turns so far of this round */
+  gboolean     forget_round;    /* a whole turn went: more may follow */
   GPtrArray   *pushed;          /* ids just pushed to a stream, marked delivered together (shared store) */
   guint        pushed_source;
   GArray      *fresh;           /* FreshRequest: made in the open batch (one server's store) */

@@ -76,7 +76,9 @@ secret_file_exposure (const char *file,
   if (g_stat (file, &st) != 0 || !S_ISREG (st.st_mode))
     return NULL;
   ours = st.st_uid == geteuid ();
-  loose = st.st_mode & (ours ? (S_IRWXG | S_IRWXO) : (S_IWGRP | S_IXGRP | S_IRWXO));
+  /* Read and write: an execute bit lets no one see or change it. */
+  loose = st.st_mode & (ours ? (S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
+                             : (S_IWGRP | S_IROTH | S_IWOTH));
   if (loose == 0 || !reachable_by_others (file, &st))
     return NULL;
   if (ours)

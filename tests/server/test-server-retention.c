@@ -84,6 +84,7 @@ test_forget_settled (void)
   g_autofree char *old_answered = NULL, *old_withdrawn = NULL, *old_pending = NULL;
   g_autofree char *young_answered = NULL, *path = NULL;
   g_autofree char *session_path = NULL, *aging = NULL, *feedback = NULL, *review = NULL;
+  g_autofree char *acknowledged = NULL;
   g_autoptr(SrvAnswer) withdrawn = NULL, gone = NULL, list = NULL, afp = NULL, answered = NULL;
   g_autoptr(SrvAnswer) session_gone = NULL;
   g_autoptr(JsonObject) afp_object = NULL;
@@ -123,6 +124,10 @@ test_forget_settled (void)
   age (team.server, old_answered, 3);
   age (team.server, old_withdrawn, 3);
   age (team.server, old_pending, 30);
+  /* Acknowledged (2), as a client marks one it has shown: pending still. */
+  acknowledged = g_strdup_printf ("UPDATE notifications SET status = 2 WHERE id = '%s'", old_pending);
+  g_free (triage_test_server_run_sql (team.server, acknowledged, &error));
+  g_assert_no_error (error);
   age (team.server, young_answered, 1);
   g_assert_true (triage_test_server_restart (team.server, &error));
   g_assert_no_error (error);

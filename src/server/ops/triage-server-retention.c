@@ -76,12 +76,15 @@ triage_server_forget_settled (TriageServer *self)
     return;
   before = g_get_real_time () - (gint64) self->retain_days * G_TIME_SPAN_DAY;
   count = triage_store_forget_settled (self->store, before, FORGET_TURN);
-  if (count == 0)
+  /* Nothing (more) to forget: a round of whole turns still says how many
+   * went, after its last commit. */
+  if (count == 0 && !self->forget_round)
     return;
   turn = g_new0 (Turn, 1);
   turn->server = self;
   turn->count = count;
   turn->last = count < FORGET_TURN;
+  self->forget_round = !turn->last;
   triage_store_after_commit (self->store, turn_committed, turn);
   if (!turn->last)
     self->forget_source = g_timeout_add (2 * TRIAGE_STORE_BATCH_MAX_MS, next_turn, self);

@@ -191,7 +191,8 @@ hand_on_pending (TriagePgListener *self,
       if (event->id > self->last_id)
         {
           self->last_id = event->id;
-          self->func (event, self->data);
+          if (event->data != NULL)
+            self->func (event, self->data);
         }
       triage_event_row_free (event);
     }
@@ -497,7 +498,9 @@ fetch_answered (TriagePgListener *self)
         .id = triage_pg_int (result, (int) i, 0),
         .user = PQgetvalue (result, (int) i, 1),
         .type = PQgetvalue (result, (int) i, 2),
-        .data = PQgetvalue (result, (int) i, 3),
+        /* NULL: an event of a request retention forgot (--retain), its
+         * id kept in order and nothing handed on. */
+        .data = PQgetisnull (result, (int) i, 3) ? NULL : PQgetvalue (result, (int) i, 3),
         .notification_id = PQgetisnull (result, (int) i, 4) ? NULL
                                                             : PQgetvalue (result, (int) i, 4),
         .created_at = triage_pg_int (result, (int) i, 5),
@@ -512,7 +515,8 @@ fetch_answered (TriagePgListener *self)
         {
           g_tree_remove (self->pending, &event.id);
           self->last_id = event.id;
-          self->func (&event, self->data);
+          if (event.data != NULL)
+            self->func (&event, self->data);
         }
       else
         pending_add (self, &event);

@@ -86,7 +86,8 @@ postgres_count_webhooks (TriageStore *store,
 /* The oldest requests settled before @before, at most @limit, go with what
  * refers to them in one statement (found through the index of settled
  * requests' times, schema version 5); rows another server is forgetting at
- * the same time are skipped, not waited for. */
+ * the same time are skipped, not waited for (a wait past lock_timeout
+ * would fail the clients' writes of the same batch). */
 static guint
 postgres_forget_settled (TriageStore *store,
                          gint64       before,
@@ -109,12 +110,15 @@ postgres_forget_settled (TriageStore *store,
                                         "  WHERE notification_id IN (SELECT id FROM gone))"
                                         " DELETE FROM notifications WHERE seq IN (SELECT seq FROM gone)",
                                         2, params);
+  if (result == NULL)
+    return 0;
   sessions = triage_store_postgres_query (self,
-                                          "DELETE FROM afp_sessions s WHERE created_at < $1::bigint"
+                                          "DELETE FROM afp_sessions WHERE id IN (SELECT s.id"
+                                          " FROM afp_sessions s WHERE s.created_at < $1::bigint"
                                           " AND NOT EXISTS (SELECT 1 FROM afp_reviews r"
-                                          " WHERE r.session_id = s.id)",
+                                          " WHERE r.session_id = s.id) FOR UPDATE SKIP LOCKED)",
                                           1, params);
-  return result != NULL ? (guint) triage_pg_changed (result) : 0;
+  return (guint) triage_pg_changed (result);
 }
 
 void

@@ -86,21 +86,24 @@ sqlite_count_webhooks (TriageStore *store,
   return counted;
 }
 
-/* Deletes the row(s) @sql finds by the one text or integer parameter. */
-static void
+/* Deletes the row(s) @sql finds by the one text or integer parameter;
+ * FALSE if it failed. */
+static gboolean
 delete_by (TriageStoreSqlite *self,
            const char        *sql,
            const char        *id,
            gint64             seq)
 {
   sqlite3_stmt *stmt = triage_store_sqlite_statement (self, sql);
+  gboolean done;
 
   if (id != NULL)
     triage_store_sqlite_bind_text (stmt, 1, id);
   else
     sqlite3_bind_int64 (stmt, 1, seq);
-  sqlite3_step (stmt);
+  done = sqlite3_step (stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
+  return done;
 }
 
 /* The oldest requests settled before @before are read first (through the
@@ -134,13 +137,17 @@ sqlite_forget_settled (TriageStore *store,
     }
   triage_store_sqlite_done (stmt);
 
+  /* A failed delete (an I/O error) fails the batch's commit too: what was
+   * deleted comes back with the rollback, and is forgotten another time. */
   for (guint i = 0; i < seqs->len; i++)
     {
       gint64 seq = g_array_index (seqs, gint64, i);
 
-      delete_by (self, "DELETE FROM notification_recipients WHERE notification_seq = ?", NULL, seq);
-      delete_by (self, "DELETE FROM afp_reviews WHERE notification_id = ?", ids->pdata[i], 0);
-      delete_by (self, "DELETE FROM notifications WHERE seq = ?", NULL, seq);
+      if (!delete_by (self, "DELETE FROM notification_recipients WHERE notification_seq = ?",
+                      NULL, seq) ||
+          !delete_by (self, "DELETE FROM afp_reviews WHERE notification_id = ?", ids->pdata[i], 0) ||
+          !delete_by (self, "DELETE FROM notifications WHERE seq = ?", NULL, seq))
+        return i;
     }
   stmt = triage_store_sqlite_statement (self,
                                         "DELETE FROM afp_sessions WHERE created_at < ? AND NOT EXISTS"
