@@ -32,7 +32,7 @@
 #include <poll.h>
 #include <string.h>
 
-#include "triage-pg-connection.h"
+#include "triage-pg-connection-private.h"
 
 /* A new connection is tried at most this often while the database does
  * not answer. */
@@ -49,13 +49,6 @@ struct _TriagePgLink
   gint64      attempt_at;    /* monotonic µs: no attempt before this */
 };
 
-/* libpq's messages end with a newline. */
-static char *
-message_of (const char *text)
-{
-  return g_strstrip (g_strdup (text && *text ? text : "unknown error"));
-}
-
 /* A URI that holds a password is refused: it would be on the command line,
  * which every user of the machine can read. */
 gboolean
@@ -68,7 +61,7 @@ triage_pg_check_uri (const char *uri,
 
   if (options == NULL)
     {
-      g_autofree char *message = message_of (parse_error);
+      g_autofree char *message = triage_pg_message_of (parse_error);
 
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "--database: not a PostgreSQL connection URI: %s", message);
