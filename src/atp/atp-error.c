@@ -56,6 +56,7 @@ static const struct
    * a stream's error frame. */
   { ATP_ERROR_CONNECTION_FAILED, "CONNECTION_FAILED", 0 },
   { ATP_ERROR_PROTOCOL, "PROTOCOL_ERROR", 0 },
+  { ATP_ERROR_TLS_CERTIFICATE, "TLS_CERTIFICATE", 0 },
   /* The names older Triage servers sent for two of ATP's codes: read, never
    * written (a code's first row names it). */
   { ATP_ERROR_AUTH_INVALID_TOKEN, "UNAUTHORIZED", 401 },
@@ -106,7 +107,8 @@ atp_error_code_from_string (const char *code)
  * @code: an #AtpErrorCode
  *
  * Returns: the HTTP status a server answers with for @code; 0 for the local
- *   codes that never travel (%ATP_ERROR_CONNECTION_FAILED, %ATP_ERROR_PROTOCOL)
+ *   codes that never travel (%ATP_ERROR_CONNECTION_FAILED, %ATP_ERROR_PROTOCOL,
+ *   %ATP_ERROR_TLS_CERTIFICATE)
  */
 guint
 atp_error_code_http_status (AtpErrorCode code)

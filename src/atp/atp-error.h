@@ -73,6 +73,9 @@ typedef enum
   ATP_ERROR_CONNECTION_FAILED,        /* server unreachable, vanished mid-request, TLS failure */
   ATP_ERROR_PROTOCOL,                 /* the peer broke the protocol (bad frame, unexpected answer);
                                        * on the wire only in a stream's error frame */
+  ATP_ERROR_TLS_CERTIFICATE,          /* the server's certificate is not accepted (untrusted
+                                       * issuer, another name, expired): a configuration error,
+                                       * trying again cannot help until someone fixes it */
 } AtpErrorCode;
 
 GQuark        atp_error_quark            (void);

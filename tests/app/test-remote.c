@@ -410,6 +410,37 @@ test_switch_servers (void)
     g_free (there[i]);
 }
 
+/* A server whose certificate this computer does not trust: a configuration
+ * error, shown as one with why (the window's bar in its error style, the
+ * retry button), not "Reconnecting…" for ever. */
+static void
+test_tls_untrusted (void)
+{
+  TriagePreferencesWindow *preferences = open_preferences ();
+  g_autoptr(TriageTestServer) tls = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tls_token = NULL;
+  TriageWindow *window;
+
+  tls = triage_test_server_new (&(TriageTestServerOptions) { .tls = TRUE }, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_user (tls, "alice", &tls_token, &error));
+  g_assert_no_error (error);
+
+  enter_server (preferences, triage_test_server_get_url (tls), tls_token);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
+  window = triage_application_get_window (app);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_OFFLINE &&
+                     strstr (triage_window_get_connection_text (window),
+                             "its issuer is not trusted on this computer") != NULL,
+                     APP_TEST_WAIT_MS);
+  g_assert_nonnull (strstr (triage_window_get_connection_text (window),
+                            triage_test_server_get_url (tls)));
+  g_assert_null (strstr (triage_window_get_connection_text (window), "Reconnecting"));
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -444,6 +475,7 @@ main (int   argc,
   g_test_add_func ("/remote/connect-and-answer", test_connect_and_answer);
   g_test_add_func ("/remote/keyring-unresponsive", test_keyring_unresponsive);
   g_test_add_func ("/remote/switch-servers", test_switch_servers);
+  g_test_add_func ("/remote/tls-untrusted", test_tls_untrusted);
 
   status = g_test_run ();
 

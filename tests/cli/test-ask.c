@@ -328,6 +328,50 @@ test_unreachable (void)
   g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
 }
 
+/* A server whose certificate this computer does not trust: a configuration
+ * error, said at once with the server and why (exit 4), not retried for the
+ * whole --retry-for and then called unreachable (exit 3). */
+static void
+test_tls_untrusted (void)
+{
+  const TriageTestServerOptions options = { .tls = TRUE };
+  const char * const recipients[] = { "alice", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user_token = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *key_env = NULL;
+  TriageTestServer *server = triage_test_server_new (&options, &error);
+  const char *url;
+  g_autoptr(Run) run = NULL;
+  gint64 start;
+
+  g_assert_no_error (error);
+  url = triage_test_server_get_url (server);
+  g_assert_true (g_str_has_prefix (url, "https://"));
+  triage_test_server_create_user (server, "alice", &user_token, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (server, "Scripts", recipients, NULL, NULL, &key, NULL, &error);
+  g_assert_no_error (error);
+  key_env = g_strconcat ("TRIAGE_API_KEY=", key, NULL);
+
+  {
+    const char * const args[] = { "--server", url, "--retry-for", "20s",
+                                  "--title", "Trusted?", "--action", "ok", NULL };
+    const char * const env[] = { key_env, NULL };
+
+    start = g_get_monotonic_time ();
+    run = ask_start_env (NULL, args, NULL, env);
+    ask_finish (run);
+  }
+
+  g_assert_cmpint (run->status, ==, 4);
+  g_assert_nonnull (strstr (run->err, url));
+  g_assert_nonnull (strstr (run->err, "its issuer is not trusted on this computer"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+
+  triage_test_server_free (server);
+}
+
 static void
 test_no_key (void)
 {
@@ -623,6 +667,7 @@ main (int    argc,
   g_test_add_func ("/ask/help", test_help);
   g_test_add_func ("/ask/bad-input", test_bad_input);
   g_test_add_func ("/ask/unreachable", test_unreachable);
+  g_test_add_func ("/ask/tls-untrusted", test_tls_untrusted);
   g_test_add_func ("/ask/no-key", test_no_key);
   g_test_add_func ("/ask/local-nothing-there", test_local_nothing_there);
   g_test_add_func ("/ask/hostile-server", test_hostile_server);

@@ -448,6 +448,27 @@ test_connection_refused (NetFixture    *fixture,
   g_assert_nonnull (strstr (error->message, "Connection refused"));
 }
 
+/* A certificate this computer does not trust (the test server's own CA is not
+ * in the default database here): a configuration error, said with why, not
+ * an outage to retry for minutes. */
+static const TriageTestServerOptions tls_server = { .tls = TRUE };
+
+static void
+test_tls_untrusted (NetFixture    *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) pending = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *url = triage_test_server_get_url (fixture->server);
+
+  g_assert_true (g_str_has_prefix (url, "https://"));
+  pending = net_list_pending (fixture->user, &error);
+  g_assert_null (pending);
+  net_assert_error (error, ATP_ERROR_TLS_CERTIFICATE, "TLS certificate");
+  g_assert_nonnull (strstr (error->message, url));
+  g_assert_nonnull (strstr (error->message, "its issuer is not trusted on this computer"));
+}
+
 static void
 kill_later_cb (gpointer data)
 {
@@ -668,6 +689,9 @@ main (int    argc,
   ADD ("/client/server-vanishes", test_server_vanishes);
   ADD ("/client/cancel", test_cancel);
 #undef ADD
+
+  g_test_add ("/client/tls-untrusted", NetFixture, &tls_server, net_fixture_setup,
+              test_tls_untrusted, net_fixture_teardown);
 
   g_test_add ("/client/local-socket", NetFixture, NULL, local_setup, test_local_socket,
               net_fixture_teardown);

@@ -171,12 +171,22 @@ on_stream_state_changed (TriageConnection *self)
       break;
 
     case ATP_STREAM_STATE_CONNECTING:
-      set_state (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+      /* A certificate not accepted stays said while the stream tries again. */
+      if (!g_error_matches (last, ATP_ERROR, ATP_ERROR_TLS_CERTIFICATE) ||
+          self->state != TRIAGE_CONNECTION_OFFLINE)
+        set_state (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
       break;
 
     case ATP_STREAM_STATE_RECONNECTING:
-      set_state (self, TRIAGE_CONNECTION_RECONNECTING, why,
-                 atp_stream_get_next_retry_time (self->stream));
+      /* Not an outage but a configuration error (an untrusted issuer, another
+       * host name, an expired certificate): said as an error, not as
+       * "Reconnecting…". The stream still tries again, slower each time, for
+       * when the operator fixes the certificate. */
+      if (g_error_matches (last, ATP_ERROR, ATP_ERROR_TLS_CERTIFICATE))
+        set_state (self, TRIAGE_CONNECTION_OFFLINE, why, 0);
+      else
+        set_state (self, TRIAGE_CONNECTION_RECONNECTING, why,
+                   atp_stream_get_next_retry_time (self->stream));
       break;
 
     case ATP_STREAM_STATE_OFFLINE:

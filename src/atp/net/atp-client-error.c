@@ -42,12 +42,53 @@ describe_transport_error (const GError *error)
   return error->message;
 }
 
+/* Why a certificate was not accepted, in words; NULL when none of the flags is known. */
+static char *
+describe_certificate_flags (GTlsCertificateFlags flags)
+{
+  static const struct
+  {
+    GTlsCertificateFlags flag;
+    const char          *reason;
+  } reasons[] = {
+    { G_TLS_CERTIFICATE_UNKNOWN_CA, "its issuer is not trusted on this computer" },
+    { G_TLS_CERTIFICATE_BAD_IDENTITY, "it was made for another host name" },
+    { G_TLS_CERTIFICATE_NOT_ACTIVATED, "it is not valid yet" },
+    { G_TLS_CERTIFICATE_EXPIRED, "it has expired" },
+    { G_TLS_CERTIFICATE_REVOKED, "it was revoked" },
+    { G_TLS_CERTIFICATE_INSECURE, "it uses an insecure algorithm" },
+    { G_TLS_CERTIFICATE_GENERIC_ERROR, "it is invalid" },
+  };
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (reasons); i++)
+    if (flags & reasons[i].flag)
+      g_string_append_printf (text, "%s%s", text->len ? ", " : "", reasons[i].reason);
+
+  return text->len ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
+}
+
 GError *
 atp_client_connection_error (AtpClient    *self,
+                             SoupMessage  *message,
                              const GError *error,
                              gboolean      mid_answer)
 {
   const char *detail = describe_transport_error (error);
+  GTlsCertificateFlags flags = message != NULL
+                               ? soup_message_get_tls_peer_certificate_errors (message) : 0;
+
+  /* Not an outage: the same certificate fails the same way until someone
+   * installs its issuer, fixes the name or renews it. */
+  if (g_error_matches (error, G_TLS_ERROR, G_TLS_ERROR_BAD_CERTIFICATE) ||
+      (error->domain == G_TLS_ERROR && flags != 0))
+    {
+      g_autofree char *why = describe_certificate_flags (flags);
+
+      return g_error_new (ATP_ERROR, ATP_ERROR_TLS_CERTIFICATE,
+                          "The TLS certificate of %s is not accepted: %s",
+                          atp_client_get_display_name (self), why ? why : error->message);
+    }
 
   if (error->domain == G_TLS_ERROR)
     return g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_FAILED,

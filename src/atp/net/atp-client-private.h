@@ -33,8 +33,11 @@ char        *atp_client_dup_protocols_param (AtpClient   *self);
 /* Whether reaching the server needs a network (FALSE for the socket and loopback hosts). */
 gboolean     atp_client_needs_network      (AtpClient    *self);
 
-/* An %ATP_ERROR_CONNECTION_FAILED error for a transport failure, in words. */
+/* An %ATP_ERROR_CONNECTION_FAILED error for a transport failure, in words;
+ * %ATP_ERROR_TLS_CERTIFICATE for a server certificate not accepted, with why
+ * (from @message's peer certificate errors, when @message is given). */
 GError      *atp_client_connection_error   (AtpClient    *self,
+                                            SoupMessage  *message,
                                             const GError *error,
                                             gboolean      mid_answer);
 

@@ -245,7 +245,8 @@ read_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         request_return_error (task, g_steal_pointer (&error));
       else
-        request_return_error (task, atp_client_connection_error (request->self, error, TRUE));
+        request_return_error (task, atp_client_connection_error (request->self, request->message,
+                                                                 error, TRUE));
       return;
     }
 
@@ -292,7 +293,8 @@ send_cb (GObject      *object,
                                                  "%s sent a broken HTTP answer: %s",
                                                  atp_client_get_display_name (request->self), error->message));
       else
-        request_return_error (task, atp_client_connection_error (request->self, error, FALSE));
+        request_return_error (task, atp_client_connection_error (request->self, request->message,
+                                                                 error, FALSE));
       return;
     }
 

@@ -92,7 +92,7 @@ probe_send_cb (GObject      *object,
       else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_task_return_error (task, g_steal_pointer (&error));
       else
-        g_task_return_error (task, atp_client_connection_error (probe->client, error, FALSE));
+        g_task_return_error (task, atp_client_connection_error (probe->client, NULL, error, FALSE));
       return;
     }
 

@@ -424,7 +424,7 @@ websocket_cb (GObject      *object,
                               soup_message_get_reason_phrase (message)
                                 ? soup_message_get_reason_phrase (message) : "");
       else
-        mapped = atp_client_connection_error (self->client, error, FALSE);
+        mapped = atp_client_connection_error (self->client, message, error, FALSE);
 
       atp_stream_schedule_retry (self, mapped);
       return;
