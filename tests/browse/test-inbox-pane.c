@@ -110,6 +110,40 @@ test_example_command (void)
   ui_test_remove_tree (root);
 }
 
+/* In remote mode the empty inbox does not suggest the local triage-ask
+ * command (it would reach a local server nobody looks at): it says where
+ * agents send; back in local mode, the command again. */
+static void
+test_empty_remote_hint (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  GtkWidget *pane;
+  AdwStatusPage *empty;
+  GtkWidget *example;
+
+  g_settings_set_enum (settings, "server-mode", 1);
+  g_settings_set_string (settings, "server-url", "https://triage.example.com");
+  pane = g_object_ref_sink (triage_inbox_pane_new ());
+  empty = ADW_STATUS_PAGE (gtk_widget_get_template_child (pane, TRIAGE_TYPE_INBOX_PANE, "empty_page"));
+  example = GTK_WIDGET (gtk_widget_get_template_child (pane, TRIAGE_TYPE_INBOX_PANE, "example_label"));
+
+  g_assert_cmpint (triage_inbox_pane_get_state (TRIAGE_INBOX_PANE (pane)), ==, TRIAGE_INBOX_PANE_EMPTY);
+  g_assert_nonnull (strstr (adw_status_page_get_description (empty), "https://triage.example.com"));
+  g_assert_null (strstr (adw_status_page_get_description (empty), "terminal"));
+  g_assert_false (gtk_widget_is_visible (gtk_widget_get_parent (example)));
+
+  /* Back to local mode while shown: the command again. */
+  g_settings_set_enum (settings, "server-mode", 0);
+  g_assert_nonnull (strstr (adw_status_page_get_description (empty), "run this in a terminal"));
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (example)));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (example)), "triage-ask --confirm"));
+
+  g_settings_reset (settings, "server-mode");
+  g_settings_reset (settings, "server-url");
+  gtk_widget_unparent (pane);
+  g_object_unref (pane);
+}
+
 static void
 test_empty (Fixture       *f,
             gconstpointer  data)
@@ -444,6 +478,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/inbox/pane/example-command", test_example_command);
+  g_test_add_func ("/inbox/pane/empty-remote-hint", test_empty_remote_hint);
   INBOX_PANE_TEST_ADD ("/inbox/pane/empty", test_empty);
   INBOX_PANE_TEST_ADD ("/inbox/pane/sorted", test_sorted);
   inbox_pane_test_add_search ();

@@ -76,6 +76,8 @@ struct _TriageInboxPane
   guint                current_position;
   GHashTable          *bound_rows;      /* TriageInboxRow* shown */
   TriageInboxPaneState state;
+  GSettings           *settings;        /* the app's, for the server mode; NULL without its schema */
+  char                *local_description; /* the empty page's, in local mode */
 
   /* template */
   GtkWidget           *filter_box;
@@ -84,6 +86,7 @@ struct _TriageInboxPane
   GtkDropDown         *project_dropdown;
   GtkStack            *stack;
   AdwStatusPage       *no_results_page;
+  AdwStatusPage       *empty_page;
   GtkLabel            *example_label;
   GtkListView         *list_view;
 };

@@ -270,6 +270,42 @@ triage_inbox_dup_example_command (const char *program)
   return g_strconcat (path, args, NULL);
 }
 
+/*
+ * The empty page's hint. In local mode, a command that sends this computer's
+ * server a first request. In remote mode that command would reach a local
+ * server nobody is looking at: the hint says where agents send instead.
+ */
+static void
+update_empty_hint (TriageInboxPane *self)
+{
+  g_autofree char *url = NULL;
+  gboolean remote = FALSE;
+
+  if (self->settings != NULL)
+    {
+      remote = g_settings_get_enum (self->settings, "server-mode") == 1;
+      url = g_settings_get_string (self->settings, "server-url");
+    }
+
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->example_label)), !remote);
+  if (remote && url != NULL && *url != '\0')
+    {
+      /* Translators: %s is the address of the team's Triage server */
+      g_autofree char *description =
+        g_strdup_printf (_("When an agent needs a decision from you, it appears here. Agents send "
+                           "their requests to %s, with a service key from that server's "
+                           "administrator."), url);
+
+      adw_status_page_set_description (self->empty_page, description);
+    }
+  else if (remote)
+    adw_status_page_set_description (self->empty_page,
+                                     _("When an agent needs a decision from you, it appears here. "
+                                       "Agents send their requests to the server set in Preferences."));
+  else
+    adw_status_page_set_description (self->empty_page, self->local_description);
+}
+
 /* Actions */
 
 
@@ -412,6 +448,7 @@ triage_inbox_pane_dispose (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->current);
   g_clear_object (&self->read_state);
+  g_clear_object (&self->settings);
   g_hash_table_remove_all (self->bound_rows);
 
   /* AdwBin would unparent its child again after the template did. */
@@ -436,6 +473,7 @@ triage_inbox_pane_finalize (GObject *object)
   g_free (self->service);
   g_free (self->project);
   g_free (self->deferred_id);
+  g_free (self->local_description);
 
   G_OBJECT_CLASS (triage_inbox_pane_parent_class)->finalize (object);
 }
@@ -550,6 +588,7 @@ triage_inbox_pane_class_init (TriageInboxPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageInboxPane, project_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TriageInboxPane, stack);
   gtk_widget_class_bind_template_child (widget_class, TriageInboxPane, no_results_page);
+  gtk_widget_class_bind_template_child (widget_class, TriageInboxPane, empty_page);
   gtk_widget_class_bind_template_child (widget_class, TriageInboxPane, example_label);
   gtk_widget_class_bind_template_child (widget_class, TriageInboxPane, list_view);
 
@@ -588,6 +627,24 @@ triage_inbox_pane_init (TriageInboxPane *self)
     pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
     gtk_label_set_attributes (self->example_label, attrs);
     pango_attr_list_unref (attrs);
+  }
+
+  /* The server mode, from the app's settings (absent in some widget tests). */
+  {
+    GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+    g_autoptr(GSettingsSchema) schema =
+      source ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE) : NULL;
+
+    self->local_description = g_strdup (adw_status_page_get_description (self->empty_page));
+    if (schema != NULL)
+      {
+        self->settings = g_settings_new_full (schema, NULL, NULL);
+        g_signal_connect_object (self->settings, "changed::server-mode",
+                                 G_CALLBACK (update_empty_hint), self, G_CONNECT_SWAPPED);
+        g_signal_connect_object (self->settings, "changed::server-url",
+                                 G_CALLBACK (update_empty_hint), self, G_CONNECT_SWAPPED);
+      }
+    update_empty_hint (self);
   }
 
   /* source → sort → filter → selection */
