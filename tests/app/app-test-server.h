@@ -38,17 +38,20 @@ app_test_private_world (void)
   g_autofree char *runtime = NULL;
   g_autofree char *data = NULL;
   g_autofree char *config = NULL;
+  g_autofree char *state = NULL;
 
   g_assert_no_error (error);
   runtime = g_build_filename (root, "runtime", NULL);
   data = g_build_filename (root, "data", NULL);
   config = g_build_filename (root, "config", NULL);
+  state = g_build_filename (root, "state", NULL);   /* a started server's log */
   g_mkdir_with_parents (runtime, 0700);
   g_mkdir_with_parents (data, 0700);
   g_mkdir_with_parents (config, 0700);
   g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
 
   return root;
 }

@@ -83,6 +83,7 @@ class World:
             "XDG_DATA_HOME": self.data,
             "XDG_CONFIG_HOME": self.config,
             "XDG_CACHE_HOME": os.path.join(self.root, "cache"),
+            "XDG_STATE_HOME": os.path.join(self.root, "state"),   # a started server's log
             "GSETTINGS_BACKEND": "memory",
         })
         for key, value in extra.items():

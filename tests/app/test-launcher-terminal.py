@@ -30,7 +30,8 @@ def session_of(pid):
 
 def test_ctrl_c_leaves_the_server():
     world = World("launcher-tty")
-    env = world.env()
+    state = os.path.join(world.root, "state")
+    env = world.env(XDG_STATE_HOME=state)
     env.pop("G_MESSAGES_DEBUG", None)
     pid, fd = pty.fork()
     if pid == 0:
@@ -85,7 +86,7 @@ def test_ctrl_c_leaves_the_server():
         wait_for("the terminal to be let go", lambda: (read(), not terminal_open)[1])
         if "healthz" in output.decode(errors="replace"):
             raise Failure("the server's log reached the terminal:\n" + read())
-        log = os.path.join(world.root, ".local", "state", "triage", "triage-server.log")
+        log = os.path.join(state, "triage", "triage-server.log")
 
         def logged():
             try:

@@ -29,6 +29,7 @@ test_program_fails (void)
   g_autofree char *saved = g_strdup (g_getenv ("TRIAGE_SERVER"));
   g_autofree char *dir = g_dir_make_tmp ("triage-launcher-XXXXXX", NULL);
   g_autofree char *socket_path = g_build_filename (dir, "triage.sock", NULL);
+  g_autofree char *log_path = triage_server_launcher_log_path ();
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
   gboolean started = FALSE;
@@ -39,6 +40,11 @@ test_program_fails (void)
   g_assert_null (path);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, "stopped before it was ready"));
+  /* Its messages are not on the app's terminal: the error says where they are
+   * (in the private world). */
+  g_assert_nonnull (strstr (error->message, log_path));
+  g_assert_true (g_file_test (log_path, G_FILE_TEST_EXISTS));
+  g_assert_true (g_str_has_prefix (log_path, g_getenv ("XDG_STATE_HOME")));
   g_assert_true (started);
 
   if (saved != NULL)

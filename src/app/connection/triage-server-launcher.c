@@ -42,6 +42,7 @@
 typedef struct
 {
   char        *socket_path;
+  char        *log_path;      /* where the started server writes; NULL: the journal */
   GSubprocess *process;
   guint        timeout_id;
   guint        poll_id;
@@ -58,6 +59,7 @@ ensure_free (Ensure *ensure)
   g_clear_handle_id (&ensure->poll_id, g_source_remove);
   g_clear_object (&ensure->process);
   g_free (ensure->socket_path);
+  g_free (ensure->log_path);
   g_free (ensure);
 }
 
@@ -119,7 +121,8 @@ detach_child_setup (gpointer user_data)
 }
 
 static GSubprocessLauncher *
-new_detached_launcher (GError **error)
+new_detached_launcher (char   **log_path_out,
+                       GError **error)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autofree char *log_path = NULL;
@@ -158,6 +161,7 @@ new_detached_launcher (GError **error)
 
   g_subprocess_launcher_take_stdout_fd (launcher, fcntl (fd, F_DUPFD_CLOEXEC, 3));
   g_subprocess_launcher_take_stderr_fd (launcher, fd);
+  *log_path_out = g_steal_pointer (&log_path);
 
   return g_steal_pointer (&launcher);
 }
@@ -205,7 +209,7 @@ start_server (GTask *task)
   g_ptr_array_add (argv, NULL);
 
   g_debug ("Starting %s", program);
-  launcher = new_detached_launcher (&error);
+  launcher = new_detached_launcher (&ensure->log_path, &error);
   if (launcher != NULL)
     ensure->process = g_subprocess_launcher_spawnv (launcher,
                                                     (const char * const *) argv->pdata,
@@ -276,9 +280,15 @@ connect_cb (GObject      *object,
       int status = g_subprocess_get_if_exited (ensure->process)
                    ? g_subprocess_get_exit_status (ensure->process) : -1;
 
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                               _("The local server stopped before it was ready "
-                                 "(exit status %d); see its messages in the log"), status);
+      if (ensure->log_path != NULL)
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                                 _("The local server stopped before it was ready "
+                                   "(exit status %d); see its messages in %s"),
+                                 status, ensure->log_path);
+      else
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                                 _("The local server stopped before it was ready "
+                                   "(exit status %d); see its messages in the journal"), status);
       g_object_unref (task);
       return;
     }
