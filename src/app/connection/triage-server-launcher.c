@@ -127,7 +127,7 @@ new_detached_launcher (char   **log_path_out,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autofree char *log_path = NULL;
   g_autofree char *log_dir = NULL;
-  int fd;
+  int fd, out;
 
   /* No STDIN_INHERIT: standard input is /dev/null. */
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
@@ -159,7 +159,18 @@ new_detached_launcher (char   **log_path_out,
       return NULL;
     }
 
-  g_subprocess_launcher_take_stdout_fd (launcher, fcntl (fd, F_DUPFD_CLOEXEC, 3));
+  out = fcntl (fd, F_DUPFD_CLOEXEC, 3);
+  if (out < 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not open the local server's log %s: %s"),
+                   log_path, g_strerror (saved_errno));
+      return NULL;
+    }
+  g_subprocess_launcher_take_stdout_fd (launcher, out);
   g_subprocess_launcher_take_stderr_fd (launcher, fd);
   *log_path_out = g_steal_pointer (&log_path);
 
