@@ -107,7 +107,7 @@ delete_by (TriageStoreSqlite *self,
 }
 
 /* The oldest requests settled before @before are read first (through the
- * index of settled requests' times, schema version 9), then deleted one by
+ * index of settled requests' times, schema version 10), then deleted one by
  * one with what refers to them: at most @limit, so a first run on a large
  * database holds the main loop in short turns. */
 static guint
@@ -124,7 +124,7 @@ sqlite_forget_settled (TriageStore *store,
                    ATP_STATUS_INVALIDATED == 5);
   stmt = triage_store_sqlite_statement (self,
                                         "SELECT seq, id FROM notifications"
-                                        " WHERE status IN (3, 4, 5) AND updated_at < ?"
+                                        " WHERE status >= 3 AND updated_at < ?"
                                         " ORDER BY updated_at LIMIT ?");
   sqlite3_bind_int64 (stmt, 1, before);
   sqlite3_bind_int64 (stmt, 2, limit);
