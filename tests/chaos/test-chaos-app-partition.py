@@ -129,7 +129,12 @@ class Scenario:
         store_token(self.proxy.url, self.token)
         known = tray.registered()
         self.app = RemoteApp(self.world, self.proxy.url).start()
-        self.item = tray.wait_registered(known)
+        try:
+            self.item = tray.wait_registered(known)
+        except BaseException as e:
+            # __exit__ is not called for a failure here: say what the app said.
+            self.__exit__(type(e), e, None)
+            raise
         return self
 
     def __exit__(self, *exc):
