@@ -10,6 +10,8 @@ import ctypes
 import http.client
 import json
 import os
+import pty
+import select
 import shutil
 import signal
 import socket
@@ -398,6 +400,63 @@ class Tray:
                                                         self.GLib.Variant("i", 0), 0)), "()")
                 return
         raise Failure(f"no menu item {label!r} in {[t for _, t, _ in self.menu(name)]}")
+
+
+class Terminal:
+    """A program on a pseudo-terminal of its own, whose session it leads:
+    everything it writes, as it writes it (tests/cli: start.sh, triage-ask)."""
+
+    def __init__(self, argv, env, cwd=None):
+        self.argv = argv
+        self.output = b""
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            if cwd is not None:
+                os.chdir(cwd)
+            os.execve(argv[0], argv, env)
+
+    def read(self, timeout=0.1):
+        """What is there within @timeout; False once no process holds the terminal."""
+        if select.select([self.fd], [], [], timeout)[0]:
+            try:
+                self.output += os.read(self.fd, 65536)
+            except OSError:       # EIO: every process on the terminal has ended
+                return False
+        return True
+
+    def text(self):
+        return self.output.decode(errors="replace")
+
+    def wait_output(self, what, needle, timeout=60):
+        def seen():
+            self.read()
+            return needle in self.text()
+        try:
+            wait_for(what, seen, timeout=timeout)
+        except Failure as e:
+            raise Failure(f"{e}; the terminal shows:\n{self.text()}") from None
+
+    def wait_exit(self, timeout=30):
+        """The program's wait status, once it has ended and what it wrote last is read."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.read()
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                while self.read():
+                    if not select.select([self.fd], [], [], 0.2)[0]:
+                        break
+                return status
+        raise Failure(f"{' '.join(self.argv)} still runs after {timeout} s; "
+                      f"the terminal shows:\n{self.text()}")
+
+    def close(self):
+        try:
+            os.kill(self.pid, 9)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(self.fd)
 
 
 def run(tests):

@@ -12,67 +12,17 @@
 import http.client
 import json
 import os
-import pty
-import select
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import Failure, die_with_parent, run, wait_for  # noqa: E402
+from apptest import Failure, Terminal, die_with_parent, run  # noqa: E402
 
 ASK = os.environ["TRIAGE_ASK"]
 SERVER = os.environ["TRIAGE_SERVER"]
-
-
-class Terminal:
-    """A program on a pseudo-terminal: everything it writes, as it writes it."""
-
-    def __init__(self, argv, env):
-        self.output = b""
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execve(argv[0], argv, env)
-
-    def read(self, timeout=0.1):
-        if select.select([self.fd], [], [], timeout)[0]:
-            try:
-                self.output += os.read(self.fd, 65536)
-            except OSError:       # EIO: the program has ended
-                pass
-
-    def text(self):
-        return self.output.decode(errors="replace")
-
-    def wait_output(self, what, needle, timeout):
-        def seen():
-            self.read()
-            return needle in self.text()
-        try:
-            wait_for(what, seen, timeout=timeout)
-        except Failure as e:
-            raise Failure(f"{e}; the terminal shows:\n{self.text()}") from None
-
-    def wait_exit(self, timeout):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.read()
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.read(0.2)
-                return os.waitstatus_to_exitcode(status)
-        raise Failure(f"still running after {timeout} s; the terminal shows:\n{self.text()}")
-
-    def close(self):
-        try:
-            os.kill(self.pid, 9)
-            os.waitpid(self.pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(self.fd)
 
 
 class UnixHTTP(http.client.HTTPConnection):
@@ -133,7 +83,7 @@ def test_unreachable_said_at_once():
         listed = rest(path, "GET", "/api/v1/client/notifications?status=pending")
         rest(path, "POST", "/api/v1/client/respond",
              {"notification_id": listed["notifications"][0]["id"], "action_id": "approve"})
-        status = terminal.wait_exit(30)
+        status = os.waitstatus_to_exitcode(terminal.wait_exit(30))
         if status != 0:
             raise Failure(f"exit status {status}, expected 0:\n{terminal.text()}")
     finally:

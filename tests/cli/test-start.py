@@ -10,72 +10,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
-import pty
-import select
 import shutil
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import Failure, run, wait_for  # noqa: E402
+from apptest import Failure, Terminal, run  # noqa: E402
 
 SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SERVER = os.path.realpath(os.environ["TRIAGE_SERVER"])
 BUILD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(SERVER)))
-
-
-class Terminal:
-    """start.sh on a pseudo-terminal: the session leader, its foreground job."""
-
-    def __init__(self, env):
-        self.output = b""
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.chdir(SOURCE_ROOT)
-            os.execve("/bin/bash", ["bash", "build-aux/start.sh"], env)
-
-    def read(self, timeout=0.1):
-        ready, _, _ = select.select([self.fd], [], [], timeout)
-        if ready:
-            try:
-                self.output += os.read(self.fd, 65536)
-            except OSError:       # EIO: every process on the terminal has ended
-                return False
-        return True
-
-    def text(self):
-        return self.output.decode(errors="replace")
-
-    def wait_output(self, what, needle, timeout=60):
-        def seen():
-            self.read()
-            return needle in self.text()
-        try:
-            wait_for(what, seen, timeout=timeout)
-        except Failure as e:
-            raise Failure(f"{e}; the terminal shows:\n{self.text()}") from None
-
-    def wait_exit(self, timeout=30):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.read()
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                while self.read():    # what it wrote last
-                    if not select.select([self.fd], [], [], 0.2)[0]:
-                        break
-                return status
-        raise Failure(f"start.sh still runs {timeout} s after Ctrl+C; the terminal shows:\n"
-                      + self.text())
-
-    def close(self):
-        try:
-            os.kill(self.pid, 9)
-            os.waitpid(self.pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(self.fd)
 
 
 def test_ctrl_c_reaches_the_server_alone():
@@ -88,7 +32,7 @@ def test_ctrl_c_reaches_the_server_alone():
                XDG_CONFIG_HOME=os.path.join(root, "config"), TERM="dumb",
                START_SKIP_DEPS="1", START_SKIP_BUILD="1", START_SERVER_ONLY="1",
                TRIAGE_BUILD_BASE=os.path.dirname(BUILD_DIR))
-    terminal = Terminal(env)
+    terminal = Terminal(["/bin/bash", "build-aux/start.sh"], env, cwd=SOURCE_ROOT)
     try:
         terminal.wait_output("the local server listening", "listening on")
         socket = os.path.join(runtime, "triage", "triage.sock")
