@@ -108,9 +108,15 @@ schedule (TriageUrgency *self)
 
   g_clear_handle_id (&self->timeout_id, g_source_remove);
   self->next = next != G_MAXINT64 ? next : 0;
+  /* In milliseconds, to just past the second it aims for: a whole-second
+   * timer (g_timeout_add_seconds ()) may fire up to a second early, and its
+   * check then found nothing due yet (test-urgency failed a CI so). */
   if (self->next != 0)
-    self->timeout_id = g_timeout_add_seconds ((guint) MIN (next - now, G_MAXUINT / 1000),
-                                              check_cb, self);
+    {
+      gint64 delay_ms = (next * G_USEC_PER_SEC - g_get_real_time ()) / 1000 + 1;
+
+      self->timeout_id = g_timeout_add ((guint) CLAMP (delay_ms, 0, G_MAXUINT), check_cb, self);
+    }
 }
 
 static gboolean
