@@ -20,6 +20,7 @@
 #include <libsoup/soup.h>
 
 #include "net-test-common.h"
+#include "triage-test-proxy.h"
 
 #define SILENCE_MS 3000
 /* What a loaded machine may add to a detection. */
@@ -28,9 +29,7 @@
 typedef struct
 {
   NetFixture        net;
-  GSubprocess      *proxy;
-  GDataInputStream *proxy_out;
-  char             *proxy_url;
+  TriageTestProxy  *proxy;
   AtpClient        *through;    /* the user's client, through the proxy */
   AtpStream        *stream;
   GHashTable       *received;   /* id → times notification-received */
@@ -96,47 +95,6 @@ on_state (AtpStream  *stream,
                   error ? error->message : "");
 }
 
-static void
-proxy_command (Partition  *fixture,
-               const char *command)
-{
-  GOutputStream *in = g_subprocess_get_stdin_pipe (fixture->proxy);
-  g_autofree char *line = g_strdup_printf ("%s\n", command);
-  g_autofree char *answer = NULL;
-  g_autofree char *expected = g_strdup_printf ("ok %s", command);
-  g_autoptr(GError) error = NULL;
-
-  g_output_stream_write_all (in, line, strlen (line), NULL, NULL, &error);
-  g_assert_no_error (error);
-  answer = g_data_input_stream_read_line (fixture->proxy_out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (answer, ==, expected);
-}
-
-/* The proxy in a process of its own, its standard output kept for the
- * answers to commands (triage_test_spawn_peer closes it after the first line). */
-static void
-start_proxy (Partition  *fixture,
-             const char *upstream_port)
-{
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "chaos", "partition-proxy.py", NULL);
-  g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  const char *argv[] = { "/usr/bin/python3", script, upstream_port, NULL };
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
-
-  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
-  fixture->proxy = g_subprocess_launcher_spawnv (launcher, argv, &error);
-  g_assert_no_error (error);
-  fixture->proxy_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fixture->proxy));
-  line = g_data_input_stream_read_line (fixture->proxy_out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  fixture->proxy_url = g_strdup (line + strlen ("listening on "));
-}
-
 static const TriageTestServerOptions server_options = {
   .extra_args = (const char * const[]) { "--heartbeat-interval", "1", "--no-limits", NULL },
 };
@@ -153,9 +111,9 @@ partition_setup (Partition     *fixture,
   uri = g_uri_parse (triage_test_server_get_url (fixture->net.server), G_URI_FLAGS_NONE, &error);
   g_assert_no_error (error);
   port = g_strdup_printf ("%d", g_uri_get_port (uri));
-  start_proxy (fixture, port);
+  fixture->proxy = triage_test_proxy_new (port);
 
-  fixture->through = atp_client_new (fixture->proxy_url, &error);
+  fixture->through = atp_client_new (triage_test_proxy_get_url (fixture->proxy), &error);
   g_assert_no_error (error);
   atp_client_set_token (fixture->through, fixture->net.user_token);
   atp_client_set_timeout (fixture->through, 10);
@@ -181,11 +139,7 @@ partition_teardown (Partition     *fixture,
   atp_stream_stop (fixture->stream);
   g_assert_finalize_object (fixture->stream);
   g_assert_finalize_object (fixture->through);
-  g_output_stream_close (g_subprocess_get_stdin_pipe (fixture->proxy), NULL, NULL);
-  g_subprocess_wait (fixture->proxy, NULL, NULL);
-  g_clear_object (&fixture->proxy_out);
-  g_clear_object (&fixture->proxy);
-  g_free (fixture->proxy_url);
+  g_clear_pointer (&fixture->proxy, triage_test_proxy_free);
   g_hash_table_unref (fixture->received);
   g_hash_table_unref (fixture->pending);
   net_fixture_teardown (&fixture->net, data);
@@ -253,7 +207,7 @@ run_fault (Partition  *fixture,
 
   fixture->lost_at = 0;
   began = g_get_monotonic_time ();
-  proxy_command (fixture, fault);
+  triage_test_proxy_command (fixture->proxy, fault);
   /* While the link is down: answered on another device, and a new request. */
   response = net_respond (fixture->net.user, seen, "ok", NULL, &error);
   g_assert_no_error (error);
@@ -263,7 +217,7 @@ run_fault (Partition  *fixture,
                                  SILENCE_MS / 1000 + SLACK_S + 5);
   noticed = (fixture->lost_at - began) / (double) G_USEC_PER_SEC;
   if (after != NULL)
-    proxy_command (fixture, after);
+    triage_test_proxy_command (fixture->proxy, after);
 
   net_test_wait_until (fixture->resyncs > resyncs &&
                        atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_CONNECTED &&
@@ -306,7 +260,7 @@ test_long_stall (Partition     *fixture,
   net_test_wait_until (times_received (fixture, seen) == 1 &&
                        atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_CONNECTED,
                        "the stream connected");
-  proxy_command (fixture, "stall");
+  triage_test_proxy_command (fixture->proxy, "stall");
   fixture->lost_at = 0;
   triage_test_wait_until_within (fixture->lost_at != 0, "the stall noticed", SILENCE_MS / 1000 + SLACK_S + 5);
   lost = fixture->lost;
@@ -317,7 +271,7 @@ test_long_stall (Partition     *fixture,
   triage_test_wait_until_within (atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_RECONNECTING,
                                  "the silent attempt given up", SILENCE_MS / 1000 + SLACK_S + 5);
   g_assert_cmpuint (fixture->lost, >, lost);
-  proxy_command (fixture, "heal");
+  triage_test_proxy_command (fixture->proxy, "heal");
   net_test_wait_until (atp_stream_get_state (fixture->stream) == ATP_STREAM_STATE_CONNECTED,
                        "connected once healed");
   g_assert_cmpuint (times_received (fixture, seen), ==, 1);

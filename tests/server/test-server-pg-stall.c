@@ -34,6 +34,7 @@
 #include "server-test-util.h"
 #include "triage-pg-link.h"
 #include "triage-test-postgres.h"
+#include "triage-test-proxy.h"
 
 /* The wait for an answer the server keeps (triage-pg-link.h). */
 #define BOUND_S ((TRIAGE_PG_STATEMENT_TIMEOUT_MS + TRIAGE_PG_ANSWER_GRACE_MS) / 1000)
@@ -50,8 +51,7 @@
 
 typedef struct
 {
-  GSubprocess      *proxy;
-  GDataInputStream *proxy_out;
+  TriageTestProxy  *proxy;    /* far's way to the database */
   TriageTestServer *near;     /* on the database's Unix socket */
   TriageTestServer *far;      /* through the proxy */
   char             *far_log;  /* far's standard error */
@@ -67,48 +67,6 @@ typedef struct
   gint64   took_us;
   gint64   sent_at;
 } Reply;
-
-static void
-proxy_command (Stall      *fixture,
-               const char *command)
-{
-  GOutputStream *in = g_subprocess_get_stdin_pipe (fixture->proxy);
-  g_autofree char *line = g_strdup_printf ("%s\n", command);
-  g_autofree char *expected = g_strdup_printf ("ok %s", command);
-  g_autofree char *answer = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_output_stream_write_all (in, line, strlen (line), NULL, NULL, &error);
-  g_assert_no_error (error);
-  answer = g_data_input_stream_read_line (fixture->proxy_out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (answer, ==, expected);
-}
-
-/* The proxy to @socket_path; its port. */
-static guint
-start_proxy (Stall      *fixture,
-             const char *socket_path)
-{
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "chaos", "partition-proxy.py", NULL);
-  g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  const char *argv[] = { "/usr/bin/python3", script, socket_path, NULL };
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
-  const char *port;
-
-  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
-  fixture->proxy = g_subprocess_launcher_spawnv (launcher, argv, &error);
-  g_assert_no_error (error);
-  fixture->proxy_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fixture->proxy));
-  line = g_data_input_stream_read_line (fixture->proxy_out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on http://127.0.0.1:"));
-  port = strrchr (line, ':') + 1;
-  return (guint) g_ascii_strtoull (port, NULL, 10);
-}
 
 /* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
  * database and schema through the proxy at @port (0: none yet), with the
@@ -167,14 +125,14 @@ stall_setup (Stall         *fixture,
   g_autofree char *socket_path = NULL, *uri = NULL;
   TriageTestServerOptions far_options = { .extra_args = far_args };
   g_autoptr(GError) error = NULL;
-  guint port;
 
   fixture->near = triage_test_server_new (NULL, &error);
   g_assert_no_error (error);
   g_assert_true (triage_test_server_is_postgres (fixture->near));
   g_free (proxied_uri (triage_test_server_get_database (fixture->near), 0, NULL, &socket_path));
-  port = start_proxy (fixture, socket_path);
-  uri = proxied_uri (triage_test_server_get_database (fixture->near), port, operator_options, NULL);
+  fixture->proxy = triage_test_proxy_new (socket_path);
+  uri = proxied_uri (triage_test_server_get_database (fixture->near),
+                     triage_test_proxy_get_port (fixture->proxy), operator_options, NULL);
   g_test_message ("far's database: %s", uri);
 
   fixture->far_log = g_build_filename (g_get_tmp_dir (), "triage-test-pg-stall-XXXXXX.log", NULL);
@@ -200,10 +158,7 @@ stall_teardown (Stall         *fixture,
   g_assert_true (triage_test_server_stop (fixture->near));
   triage_test_server_free (fixture->far);
   triage_test_server_free (fixture->near);
-  g_output_stream_close (g_subprocess_get_stdin_pipe (fixture->proxy), NULL, NULL);
-  g_subprocess_wait (fixture->proxy, NULL, NULL);
-  g_clear_object (&fixture->proxy_out);
-  g_clear_object (&fixture->proxy);
+  g_clear_pointer (&fixture->proxy, triage_test_proxy_free);
   g_unlink (fixture->far_log);
   g_free (fixture->far_log);
   g_free (fixture->alice);
@@ -377,7 +332,7 @@ test_request (Stall         *fixture,
   before = srv_post (fixture->far, fixture->key, "Before");
   assert_hears_near (fixture, sock);
 
-  proxy_command (fixture, "stall");
+  triage_test_proxy_command (fixture->proxy, "stall");
   first = atp_new_uuid ();
   post_within (fixture, first, BOUND_S + SLACK_S, &reply);
   assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
@@ -395,7 +350,7 @@ test_request (Stall         *fixture,
   g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
   g_free (reply.body);
 
-  proxy_command (fixture, "heal");
+  triage_test_proxy_command (fixture->proxy, "heal");
   post_again_until_stored (fixture, first);
   post_again_until_stored (fixture, second);
   g_assert_cmpuint (stored (fixture, before), ==, 1);
@@ -443,7 +398,7 @@ test_idle (Stall         *fixture,
   g_assert_nonnull (sock->ws);
   assert_hears_near (fixture, sock);
 
-  proxy_command (fixture, "stall");
+  triage_test_proxy_command (fixture->proxy, "stall");
   stalled = g_get_monotonic_time ();
   /* A line of its log, polled: nothing else tells. */
   while (!log_says (fixture, "the PostgreSQL database did not answer", &line))
@@ -466,7 +421,7 @@ test_idle (Stall         *fixture,
   g_assert_cmpint (g_get_monotonic_time () - stopping, <, (PROMPT_S + SLACK_S) * G_USEC_PER_SEC);
   g_clear_pointer (&sock, srv_ws_free);
 
-  proxy_command (fixture, "heal");
+  triage_test_proxy_command (fixture->proxy, "heal");
   g_assert_true (triage_test_server_restart (fixture->far, &error));
   g_assert_no_error (error);
   sock = srv_ws_open (fixture->far, fixture->alice, NULL);
@@ -492,7 +447,7 @@ test_listener (Stall         *fixture,
   g_assert_nonnull (sock->ws);
   assert_hears_near (fixture, sock);
 
-  proxy_command (fixture, "stall-matching triage-server events");
+  triage_test_proxy_command (fixture->proxy, "stall-matching triage-server events");
   stalled = g_get_monotonic_time ();
   id = srv_post (fixture->near, fixture->key, "While far is deaf");
   request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
@@ -521,14 +476,14 @@ test_operator_timeout (Stall         *fixture,
   Reply reply;
 
   g_free (srv_post (fixture->far, fixture->key, "Before"));
-  proxy_command (fixture, "stall");
+  triage_test_proxy_command (fixture->proxy, "stall");
   post_within (fixture, id, OPERATOR_BOUND_S + SLACK_S, &reply);
   assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
   g_assert_cmpint (reply.took_us, >=, (OPERATOR_BOUND_S - 1) * G_USEC_PER_SEC);
   /* Not the server's own 12 s. */
   g_assert_cmpint (reply.took_us, <, BOUND_S * G_USEC_PER_SEC);
   g_free (reply.body);
-  proxy_command (fixture, "heal");
+  triage_test_proxy_command (fixture->proxy, "heal");
   post_again_until_stored (fixture, id);
 }
 
@@ -545,8 +500,8 @@ test_refused (Stall         *fixture,
   Reply reply;
 
   g_free (srv_post (fixture->far, fixture->key, "Before"));
-  proxy_command (fixture, "refuse");
-  proxy_command (fixture, "reset");
+  triage_test_proxy_command (fixture->proxy, "refuse");
+  triage_test_proxy_command (fixture->proxy, "reset");
   refused = srv_ws_open (fixture->far, fixture->alice, NULL);
   g_assert_null (refused->ws);
   g_assert_cmpuint (refused->status, ==, 503);
@@ -557,7 +512,7 @@ test_refused (Stall         *fixture,
   assert_code (&reply, 200, NULL);
   g_free (reply.body);
 
-  proxy_command (fixture, "heal");
+  triage_test_proxy_command (fixture->proxy, "heal");
   post_again_until_stored (fixture, id);
   sock = srv_ws_open (fixture->far, fixture->alice, NULL);
   g_assert_nonnull (sock->ws);
