@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "app-test-common.h"
-#include "triage-store.h"
+#include "store-test-common.h"
 
 /* What the store said at G_LOG_LEVEL_MESSAGE (from its worker thread). */
 static GMutex said_lock;
@@ -41,31 +41,11 @@ said_about (const char *file)
   return count;
 }
 
-static TriageStore *
-open_store (const char *path)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  TriageStore *store = triage_store_new (path);
-
-  triage_store_open_async (store, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_store_open_finish (store, result, &error));
-  g_assert_no_error (error);
-  return store;
-}
-
 static guint
 pending_count (TriageStore *store)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GPtrArray) records = store_test_load_pending (store);
 
-  triage_store_load_pending_async (store, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  records = triage_store_load_pending_finish (store, result, &error);
-  g_assert_no_error (error);
   return records->len;
 }
 
@@ -89,19 +69,13 @@ test_old_database_tightened (void)
   g_autofree char *wal = g_strconcat (path, "-wal", NULL);
   g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   g_autoptr(AtpNotification) notification = app_test_notification ("6f1c2a4e-3b7d-4c8e-9a0f-1d2e3f4a5b6c", 0, 0, NULL);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   TriageStore *store;
 
   said = g_ptr_array_new_with_free_func (g_free);
   g_log_set_handler ("triage-store", G_LOG_LEVEL_MESSAGE, on_store_message, NULL);
 
-  store = open_store (path);
-  triage_store_save_notification_async (store, notification, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_store_save_notification_finish (store, result, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
+  store = store_test_open (path);
+  store_test_save (store, notification);
   app_test_finalize_object (store);
 
   g_assert_cmpint (g_chmod (path, 0644), ==, 0);
@@ -110,7 +84,7 @@ test_old_database_tightened (void)
   g_assert_cmpint (g_chmod (wal, 0644), ==, 0);
   g_assert_cmpint (g_chmod (shm, 0644), ==, 0);
 
-  store = open_store (path);
+  store = store_test_open (path);
   assert_mode (path, 0600);
   assert_mode (wal, 0600);
   assert_mode (shm, 0600);
@@ -121,7 +95,7 @@ test_old_database_tightened (void)
   app_test_finalize_object (store);
 
   /* Said once: the next open finds it so. */
-  store = open_store (path);
+  store = store_test_open (path);
   g_assert_cmpuint (said_about (path), ==, 1);
   assert_mode (path, 0600);
   app_test_finalize_object (store);

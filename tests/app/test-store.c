@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "app-test-common.h"
-#include "triage-store.h"
+#include "store-test-common.h"
 
 #define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
@@ -21,21 +21,6 @@ typedef struct
   char        *path;
   TriageStore *store;
 } Fixture;
-
-static TriageStore *
-open_store (const char *path)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  TriageStore *store = triage_store_new (path);
-
-  triage_store_open_async (store, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_store_open_finish (store, result, &error));
-  g_assert_no_error (error);
-
-  return store;
-}
 
 static void
 close_store (TriageStore **store)
@@ -51,7 +36,7 @@ fixture_setup (Fixture       *f,
   g_assert_nonnull (f->dir);
   /* A folder that does not exist yet: the store creates it. */
   f->path = g_build_filename (f->dir, "triage", "triage.db", NULL);
-  f->store = open_store (f->path);
+  f->store = store_test_open (f->path);
 }
 
 static void
@@ -63,35 +48,6 @@ fixture_teardown (Fixture       *f,
   app_test_rm_rf (f->dir);
   g_free (f->path);
   g_free (f->dir);
-}
-
-static void
-save (TriageStore     *store,
-      AtpNotification *notification)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  triage_store_save_notification_async (store, notification, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_store_save_notification_finish (store, result, &error));
-  g_assert_no_error (error);
-}
-
-static GPtrArray *
-load_pending (TriageStore *store)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  GPtrArray *records;
-
-  triage_store_load_pending_async (store, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  records = triage_store_load_pending_finish (store, result, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (records);
-
-  return records;
 }
 
 static GPtrArray *
@@ -135,12 +91,12 @@ test_pending_order (Fixture       *f,
   g_autoptr(GPtrArray) records = NULL;
   TriageStoreRecord *record;
 
-  save (f->store, a);
-  save (f->store, b);
-  save (f->store, c);
-  save (f->store, c);  /* seen again: no duplicate */
+  store_test_save (f->store, a);
+  store_test_save (f->store, b);
+  store_test_save (f->store, c);
+  store_test_save (f->store, c);  /* seen again: no duplicate */
 
-  records = load_pending (f->store);
+  records = store_test_load_pending (f->store);
   g_assert_cmpuint (records->len, ==, 3);
   g_assert_cmpstr (((TriageStoreRecord *) records->pdata[0])->notification->id, ==, ID_C);
   g_assert_cmpstr (((TriageStoreRecord *) records->pdata[1])->notification->id, ==, ID_B);
@@ -163,8 +119,8 @@ test_outcome_hides_from_pending (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) records = NULL;
 
-  save (f->store, a);
-  save (f->store, b);
+  store_test_save (f->store, a);
+  store_test_save (f->store, b);
 
   triage_store_set_outcome_async (f->store, ID_A, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED,
                                   "deadline passed", NULL, app_test_result_cb, &result);
@@ -172,7 +128,7 @@ test_outcome_hides_from_pending (Fixture       *f,
   g_assert_true (triage_store_set_outcome_finish (f->store, result, &error));
   g_assert_no_error (error);
 
-  records = load_pending (f->store);
+  records = store_test_load_pending (f->store);
   g_assert_cmpuint (records->len, ==, 1);
   g_assert_cmpstr (((TriageStoreRecord *) records->pdata[0])->notification->id, ==, ID_B);
 }
@@ -286,9 +242,9 @@ test_prune (Fixture       *f,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  save (f->store, expired);
-  save (f->store, pending);
-  save (f->store, queued);
+  store_test_save (f->store, expired);
+  store_test_save (f->store, pending);
+  store_test_save (f->store, queued);
   triage_store_set_outcome_async (f->store, ID_A, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED,
                                   NULL, NULL, app_test_result_cb, &result);
   app_test_wait_result (result);
@@ -317,7 +273,7 @@ test_outbox_roundtrip (Fixture       *f,
   g_autoptr(GAsyncResult) result = NULL;
   TriageOutboxEntry *listed;
 
-  save (f->store, a);
+  store_test_save (f->store, a);
   entry = outbox_add (f->store, ID_A, "pick", "[\"x\", \"y\"]", &error);
   g_assert_no_error (error);
   g_assert_cmpint (entry->id, >, 0);
@@ -339,7 +295,7 @@ test_outbox_roundtrip (Fixture       *f,
 
   /* It survives closing and reopening the database. */
   close_store (&f->store);
-  f->store = open_store (f->path);
+  f->store = store_test_open (f->path);
 
   entries = outbox_list (f->store);
   g_assert_cmpuint (entries->len, ==, 1);
@@ -354,7 +310,7 @@ test_outbox_roundtrip (Fixture       *f,
   g_assert_nonnull (listed->responded_at);
 
   /* Still pending in the inbox until the server confirms. */
-  records = load_pending (f->store);
+  records = store_test_load_pending (f->store);
   g_assert_cmpuint (records->len, ==, 1);
   g_clear_pointer (&records, g_ptr_array_unref);
 
@@ -368,7 +324,7 @@ test_outbox_roundtrip (Fixture       *f,
   g_clear_pointer (&entries, g_ptr_array_unref);
   entries = outbox_list (f->store);
   g_assert_cmpuint (entries->len, ==, 0);
-  records = load_pending (f->store);
+  records = store_test_load_pending (f->store);
   g_assert_cmpuint (records->len, ==, 0);
 
   /* Completing twice names the problem. */
@@ -390,7 +346,7 @@ test_outbox_permanent_failure (Fixture       *f,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  save (f->store, a);
+  store_test_save (f->store, a);
   entry = outbox_add (f->store, ID_A, "ok", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (json_node_get_node_type (entry->response_data), ==, JSON_NODE_NULL);
@@ -405,7 +361,7 @@ test_outbox_permanent_failure (Fixture       *f,
   g_assert_cmpint (((TriageOutboxEntry *) entries->pdata[0])->state, ==, TRIAGE_OUTBOX_FAILED);
 
   /* Refused for good: it leaves the pending inbox. */
-  records = load_pending (f->store);
+  records = store_test_load_pending (f->store);
   g_assert_cmpuint (records->len, ==, 0);
 
   /* Still pending on the server, it may be answered anew: the new answer
@@ -437,29 +393,29 @@ test_servers_apart (Fixture       *f,
   g_autoptr(GError) error = NULL;
   GPtrArray *list;
 
-  save (f->store, a);                          /* before any server is named */
+  store_test_save (f->store, a);                          /* before any server is named */
   triage_store_set_server (f->store, "https://one.example");
-  list = load_pending (f->store);
+  list = store_test_load_pending (f->store);
   g_assert_cmpuint (list->len, ==, 1);
   g_ptr_array_unref (list);
-  save (f->store, b);
+  store_test_save (f->store, b);
   entry = outbox_add (f->store, ID_B, "ok", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (entry->server, ==, "https://one.example");
 
   triage_store_set_server (f->store, "local");
-  list = load_pending (f->store);
+  list = store_test_load_pending (f->store);
   g_assert_cmpuint (list->len, ==, 0);
   g_ptr_array_unref (list);
   list = outbox_list (f->store);
   g_assert_cmpuint (list->len, ==, 0);
   g_ptr_array_unref (list);
-  save (f->store, c);
+  store_test_save (f->store, c);
   /* Another server cannot rewrite one's request by reusing its id. */
-  save (f->store, a);
+  store_test_save (f->store, a);
 
   triage_store_set_server (f->store, "https://one.example");
-  list = load_pending (f->store);
+  list = store_test_load_pending (f->store);
   g_assert_cmpuint (list->len, ==, 2);    /* A and B; C is the other server's */
   for (guint i = 0; i < list->len; i++)
     g_assert_cmpstr (((TriageStoreRecord *) list->pdata[i])->notification->id, !=, ID_C);
@@ -519,7 +475,7 @@ test_drafts (Fixture       *f,
   save_draft (f->store, ID_A, "{\"general_summary\":\"Go\"}");
   save_draft (f->store, ID_B, "{}");
   close_store (&f->store);
-  f->store = open_store (f->path);
+  f->store = store_test_open (f->path);
   first = load_draft (f->store, ID_A);
   g_assert_cmpstr (first, ==, "{\"general_summary\":\"Go\"}");
   save_draft (f->store, ID_A, "{\"general_summary\":\"Good\"}");
@@ -618,7 +574,7 @@ test_owner_only (void)
   mode_t old_umask = umask (022);
   GStatBuf st;
 
-  store = open_store (path);
+  store = store_test_open (path);
   umask (old_umask);
 
   g_assert_cmpint (g_stat (path, &st), ==, 0);

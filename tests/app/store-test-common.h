@@ -1,0 +1,19 @@
+/* store-test-common.h — the app store's calls, waited for, as the store tests make them
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Apart from app-test-common.h, which tests that do not link the store include too.
+ */
+
+#pragma once
+
+#include "triage-store.h"
+
+/* The store at @path, opened (a failure fails the test). */
+TriageStore *store_test_open         (const char      *path);
+/* @notification saved. */
+void         store_test_save         (TriageStore     *store,
+                                      AtpNotification *notification);
+/* (transfer full): the pending requests' records. */
+GPtrArray   *store_test_load_pending (TriageStore     *store);
