@@ -409,6 +409,7 @@ class Terminal:
     def __init__(self, argv, env, cwd=None):
         self.argv = argv
         self.output = b""
+        self.held = True          # some process still holds the terminal
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             if cwd is not None:
@@ -417,12 +418,14 @@ class Terminal:
 
     def read(self, timeout=0.1):
         """What is there within @timeout; False once no process holds the terminal."""
-        if select.select([self.fd], [], [], timeout)[0]:
+        if self.held and select.select([self.fd], [], [], timeout)[0]:
             try:
-                self.output += os.read(self.fd, 65536)
-            except OSError:       # EIO: every process on the terminal has ended
-                return False
-        return True
+                data = os.read(self.fd, 65536)
+            except OSError:       # EIO: every process on the terminal has let it go
+                data = b""
+            self.output += data
+            self.held = bool(data)
+        return self.held
 
     def text(self):
         return self.output.decode(errors="replace")

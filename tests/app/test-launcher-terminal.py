@@ -11,13 +11,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
-import pty
-import select
 import signal
 import sys
-import time
 
-from apptest import Failure, UnixHTTPConnection, World, run, wait_for
+from apptest import Failure, Terminal, UnixHTTPConnection, World, run, wait_for
 
 HELPER = os.environ["LAUNCHER_ON_TERMINAL"]
 
@@ -33,41 +30,19 @@ def test_ctrl_c_leaves_the_server():
     state = os.path.join(world.root, "state")
     env = world.env(XDG_STATE_HOME=state)
     env.pop("G_MESSAGES_DEBUG", None)
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(HELPER, [HELPER], env)
-    output = b""
-    terminal_open = True
-
-    def read(timeout=0.1):
-        nonlocal output, terminal_open
-        if terminal_open and select.select([fd], [], [], timeout)[0]:
-            try:
-                data = os.read(fd, 65536)
-                output += data
-                if not data:
-                    terminal_open = False
-            except OSError:           # EIO: no process holds the terminal any more
-                terminal_open = False
-        return output.decode(errors="replace")
+    terminal = Terminal([HELPER], env)
 
     try:
-        wait_for("the launcher's ready line", lambda: "ready " in read())
+        terminal.wait_output("the launcher's ready line", "ready ")
         server = world.find_server()
         if server is None:
-            raise Failure("the launcher started no triage-server:\n" + read())
-        if session_of(server) == session_of(pid):
-            raise Failure(f"triage-server {server} is in the terminal's session {session_of(pid)}")
+            raise Failure("the launcher started no triage-server:\n" + terminal.text())
+        if session_of(server) == session_of(terminal.pid):
+            raise Failure(f"triage-server {server} is in the terminal's session "
+                          f"{session_of(terminal.pid)}")
 
-        os.write(fd, b"\x03")          # Ctrl+C: the terminal's SIGINT to its foreground job
-        end = time.monotonic() + 30
-        while True:
-            read()
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if time.monotonic() > end:
-                raise Failure("the launcher still runs after Ctrl+C:\n" + read())
+        os.write(terminal.fd, b"\x03")  # Ctrl+C: the terminal's SIGINT to its foreground job
+        status = terminal.wait_exit(timeout=30)
         if not os.WIFSIGNALED(status) or os.WTERMSIG(status) != signal.SIGINT:
             raise Failure(f"the launcher ended with wait status {status}, not by SIGINT")
 
@@ -83,9 +58,9 @@ def test_ctrl_c_leaves_the_server():
             raise Failure(f"triage-server {server} ended after Ctrl+C")
 
         # Nothing holds the terminal: the server's log is not in the person's shell.
-        wait_for("the terminal to be let go", lambda: (read(), not terminal_open)[1])
-        if "healthz" in output.decode(errors="replace"):
-            raise Failure("the server's log reached the terminal:\n" + read())
+        wait_for("the terminal to be let go", lambda: not terminal.read())
+        if "healthz" in terminal.text():
+            raise Failure("the server's log reached the terminal:\n" + terminal.text())
         log = os.path.join(state, "triage", "triage-server.log")
 
         def logged():
@@ -96,12 +71,7 @@ def test_ctrl_c_leaves_the_server():
                 return False
         wait_for(f"the request's line in {log}", logged)
     finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(fd)
+        terminal.close()
         world.stop_servers()
         world.cleanup()
 
