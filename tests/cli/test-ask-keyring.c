@@ -41,34 +41,27 @@ loaded_libsecret (const Run *run)
   return strstr (run->err, "file=libsecret-1.so") != NULL;
 }
 
-/* A remote server's key in the keyring, TRIAGE_API_KEY unset: the request goes through. */
+/* triage-ask asks for a request titled @title with the fixture's key left
+ * out of its environment (no TRIAGE_API_KEY), once that key is in the
+ * keyring: it reads the key there (through libsecret), and the request goes
+ * through. */
 static void
-test_key_from_keyring (Fixture       *fixture,
-                       gconstpointer  data)
+ask_keyed_by_keyring (Fixture    *fixture,
+                      const char *title)
 {
-  const char *url = triage_test_server_get_url (fixture->server);
-  const char * const args[] = { "--title", "Keyed from the keyring", "--action", "ok",
-                                "--no-wait", NULL };
+  const char * const args[] = { "--title", title, "--action", "ok", "--no-wait", NULL };
   const char *env[4];
   g_autofree char *bus = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(Run) run = NULL;
   g_autoptr(JsonObject) output = NULL;
   g_autoptr(AtpNotification) request = NULL;
 
-  g_assert_nonnull (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
-  g_assert_true (secret_password_store_sync (&key_schema, SECRET_COLLECTION_DEFAULT,
-                                             "Triage service key", fixture->service_key, NULL,
-                                             &error, "server", url, NULL));
-  g_assert_no_error (error);
-
-  /* No TRIAGE_API_KEY: the fixture's key is left out of the environment. */
   g_clear_pointer (&fixture->service_key, g_free);
   fill_env (env, &bus);
   /* Under AddressSanitizer (build-asan): a secret read through libsecret
    * 0.20.5 leaves D-Bus message bodies of GDBus's worker thread unfreed at
    * exit — a program that only calls secret_password_lookup() shows the same —
-   * so this one run is not checked for leaks; the others are. */
+   * so a run that reads the key is not checked for leaks; the others are. */
   env[2] = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:symbolize=1:intercept_tls_get_addr=0";
   env[3] = NULL;
   run = ask_start_env (fixture, args, NULL, env);
@@ -76,8 +69,25 @@ test_key_from_keyring (Fixture       *fixture,
   g_assert_true (loaded_libsecret (run));
 
   output = parse_output (run->out);
-  request = person_wait_for (fixture, "Keyed from the keyring");
+  request = person_wait_for (fixture, title);
   g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
+}
+
+/* A remote server's key in the keyring, TRIAGE_API_KEY unset: the request goes through. */
+static void
+test_key_from_keyring (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const char *url = triage_test_server_get_url (fixture->server);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
+  g_assert_true (secret_password_store_sync (&key_schema, SECRET_COLLECTION_DEFAULT,
+                                             "Triage service key", fixture->service_key, NULL,
+                                             &error, "server", url, NULL));
+  g_assert_no_error (error);
+
+  ask_keyed_by_keyring (fixture, "Keyed from the keyring");
 }
 
 /* The key stored the way README and the "no API key" message say, with
@@ -88,16 +98,9 @@ test_key_from_secret_tool (Fixture       *fixture,
                            gconstpointer  data)
 {
   const char *url = triage_test_server_get_url (fixture->server);
-  const char * const args[] = { "--title", "Keyed by secret-tool", "--action", "ok",
-                                "--no-wait", NULL };
-  const char *env[4];
-  g_autofree char *bus = NULL;
   g_autofree char *secret_tool = g_find_program_in_path ("secret-tool");
   g_autoptr(GSubprocess) store = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(Run) run = NULL;
-  g_autoptr(JsonObject) output = NULL;
-  g_autoptr(AtpNotification) request = NULL;
 
   if (secret_tool == NULL)
     g_error ("secret-tool is missing (libsecret-tools: build-aux/install-deps.sh installs it)");
@@ -110,17 +113,7 @@ test_key_from_secret_tool (Fixture       *fixture,
   g_subprocess_wait_check (store, NULL, &error);
   g_assert_no_error (error);
 
-  g_clear_pointer (&fixture->service_key, g_free);
-  fill_env (env, &bus);
-  /* libsecret's leak at exit, as in test_key_from_keyring. */
-  env[2] = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:symbolize=1:intercept_tls_get_addr=0";
-  env[3] = NULL;
-  run = ask_start_env (fixture, args, NULL, env);
-  g_assert_cmpint (ask_finish (run), ==, 0);
-
-  output = parse_output (run->out);
-  request = person_wait_for (fixture, "Keyed by secret-tool");
-  g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
+  ask_keyed_by_keyring (fixture, "Keyed by secret-tool");
 }
 
 /* A remote server with no key stored: the keyring is asked and says so. */

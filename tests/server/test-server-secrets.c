@@ -75,23 +75,37 @@ run_server (Run                *run,
   run->status = g_subprocess_get_exit_status (process);
 }
 
-/* Refused at once with exit status 2 and @needles on standard error. */
+/* Run as run_server () runs it: refused at once with exit status 2 and
+ * @needles on standard error. */
 static void
-assert_refused (Run                *run,
+assert_refused (const char         *database,
+                const char         *env_token,
+                const char * const *args,
                 const char * const *needles)
 {
-  g_assert_false (run->served);
+  g_auto(Run) run = { 0 };
+
+  run_server (&run, database, env_token, args);
+  g_assert_false (run.served);
   for (guint i = 0; needles[i] != NULL; i++)
-    if (strstr (run->err, needles[i]) == NULL)
-      g_error ("expected \"%s\" on stderr, got: %s", needles[i], run->err);
-  g_assert_cmpint (run->status, ==, 2);
+    if (strstr (run.err, needles[i]) == NULL)
+      g_error ("expected \"%s\" on stderr, got: %s", needles[i], run.err);
+  g_assert_cmpint (run.status, ==, 2);
 }
 
-static void
-assert_served (Run *run)
+/* Run as run_server () runs it: it serves (and stops with exit status 0);
+ * its standard error. */
+static char *
+assert_served (const char         *database,
+               const char         *env_token,
+               const char * const *args)
 {
-  if (!run->served || run->status != 0)
-    g_error ("expected the server to serve, got exit %d: %s", run->status, run->err);
+  g_auto(Run) run = { 0 };
+
+  run_server (&run, database, env_token, args);
+  if (!run.served || run.status != 0)
+    g_error ("expected the server to serve, got exit %d: %s", run.status, run.err);
+  return g_steal_pointer (&run.err);
 }
 
 static char *
@@ -160,24 +174,9 @@ test_short_token (void)
 
   g_assert_true (g_file_set_contents_full (nul, GOOD_TOKEN "\0" GOOD_TOKEN, 2 * strlen (GOOD_TOKEN) + 1,
                                            G_FILE_SET_CONTENTS_NONE, 0600, NULL));
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, "admin", open_listen);
-    assert_refused (&run, from_env);
-  }
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, NULL, word_args);
-    assert_refused (&run, from_file);
-  }
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, NULL, two_lines_args);
-    assert_refused (&run, line_break);
-  }
+  assert_refused (database, "admin", open_listen, from_env);
+  assert_refused (database, NULL, word_args, from_file);
+  assert_refused (database, NULL, two_lines_args, line_break);
   /* Not a line: the wrong file, or an endless one, is not read to the end. */
   {
     const char *zero_args[] = { "--admin-token-file", "/dev/zero", NULL };
@@ -186,23 +185,14 @@ test_short_token (void)
     const char *too_large[] = { "is not one line of text (over 4 KiB)", large, NULL };
     const char *nul_args[] = { "--admin-token-file", nul, NULL };
     const char *nul_byte[] = { "is not one line of text (it holds a NUL byte)", nul, NULL };
-    g_auto(Run) zero_run = { 0 }, large_run = { 0 }, nul_run = { 0 };
 
-    run_server (&zero_run, database, NULL, zero_args);
-    assert_refused (&zero_run, zero);
-    run_server (&large_run, database, NULL, large_args);
-    assert_refused (&large_run, too_large);
-    run_server (&nul_run, database, NULL, nul_args);
-    assert_refused (&nul_run, nul_byte);
+    assert_refused (database, NULL, zero_args, zero);
+    assert_refused (database, NULL, large_args, too_large);
+    assert_refused (database, NULL, nul_args, nul_byte);
   }
   /* Refused before the database was made. */
   g_assert_false (g_file_test (database, G_FILE_TEST_EXISTS));
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, "0123456789abcdef", NULL);
-    assert_served (&run);
-  }
+  g_free (assert_served (database, "0123456789abcdef", NULL));
   remove_dir (dir);
 }
 
@@ -232,38 +222,13 @@ test_exposed_files (void)
   const char *password_refused[] = { "database password", password, "(mode 0604)",
                                      chmod_password, NULL };
 
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, NULL, token_args);
-    assert_refused (&run, token_refused);
-  }
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, NULL, shared_args);
-    assert_refused (&run, shared_refused);
-  }
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, NULL, password_args);
-    assert_refused (&run, password_refused);
-  }
+  assert_refused (database, NULL, token_args, token_refused);
+  assert_refused (database, NULL, shared_args, shared_refused);
+  assert_refused (database, NULL, password_args, password_refused);
   g_assert_false (g_file_test (database, G_FILE_TEST_EXISTS));
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, NULL, hidden_args);
-    assert_served (&run);
-  }
+  g_free (assert_served (database, NULL, hidden_args));
   g_assert_cmpint (g_chmod (token, 0600), ==, 0);
-  {
-    g_auto(Run) run = { 0 };
-
-    run_server (&run, database, NULL, token_args);
-    assert_served (&run);
-  }
+  g_free (assert_served (database, NULL, token_args));
   remove_dir (open_dir);
   remove_dir (private_dir);
 }
@@ -278,17 +243,15 @@ test_exposed_tls_key (void)
   g_autofree char *cert = g_test_build_filename (G_TEST_DIST, "server", "tls", "cert.pem", NULL);
   g_autofree char *source = g_test_build_filename (G_TEST_DIST, "server", "tls", "key.pem", NULL);
   g_autofree char *pem = NULL;
-  g_autofree char *key = NULL;
+  g_autofree char *key = NULL, *err = NULL;
   const char *args[] = { "--tls-certificate", cert, "--tls-key", NULL, NULL };
-  g_auto(Run) run = { 0 };
 
   g_assert_true (g_file_get_contents (source, &pem, NULL, NULL));
   key = write_file (dir, "key.pem", pem, 0644);
   args[3] = key;
-  run_server (&run, database, NULL, args);
-  assert_served (&run);
-  g_assert_nonnull (strstr (run.err, "TLS key file"));
-  g_assert_nonnull (strstr (run.err, key));
+  err = assert_served (database, NULL, args);
+  g_assert_nonnull (strstr (err, "TLS key file"));
+  g_assert_nonnull (strstr (err, key));
   remove_dir (dir);
 }
 
@@ -334,22 +297,18 @@ test_database_tightened (void)
   g_assert_cmpint (g_chmod (shm, 0644), ==, 0);
 
   {
-    g_auto(Run) run = { 0 };
+    g_autofree char *err = assert_served (database, GOOD_TOKEN, NULL);
 
-    run_server (&run, database, GOOD_TOKEN, NULL);
-    assert_served (&run);
-    g_assert_nonnull (strstr (run.err, said));
-    g_assert_nonnull (strstr (run.err, said_wal));
-    g_assert_nonnull (strstr (run.err, said_shm));
+    g_assert_nonnull (strstr (err, said));
+    g_assert_nonnull (strstr (err, said_wal));
+    g_assert_nonnull (strstr (err, said_shm));
     assert_mode (database, 0600);
   }
   {
-    g_auto(Run) run = { 0 };
-
     /* Said once: the next start finds it so. */
-    run_server (&run, database, GOOD_TOKEN, NULL);
-    assert_served (&run);
-    g_assert_null (strstr (run.err, "open to other users"));
+    g_autofree char *err = assert_served (database, GOOD_TOKEN, NULL);
+
+    g_assert_null (strstr (err, "open to other users"));
     assert_mode (database, 0600);
   }
   /* The same database, alice in it. */
