@@ -10,7 +10,9 @@
 
 G_BEGIN_DECLS
 
-#define TRIAGE_MCP_DEFAULT_RETRY_FOR_S          60
+/* Well inside the 60 s after which most MCP clients give up on a call (the official
+ * SDKs' default request timeout), so the agent reads why rather than a timeout. */
+#define TRIAGE_MCP_DEFAULT_RETRY_FOR_S          30
 #define TRIAGE_MCP_DEFAULT_PROGRESS_INTERVAL_S  10
 
 typedef struct

@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -394,6 +395,20 @@ def test_no_server():
         text = result["content"][0]["text"]
         if not result.get("isError") or "local server" not in text:
             raise Failure(f"no server: {result}")
+    # With the default --retry-for the explanation must come well inside the 60 s
+    # after which most clients (the official SDKs' default request timeout) give up
+    # on a call: at 60 s it raced that timeout, and the agent read "Request timed
+    # out" instead of why.
+    with Session("no-server-default", server=False) as s:
+        s.mcp.initialize()
+        started = time.monotonic()
+        result = s.mcp.reply(s.mcp.tool("request_approval", {"title": "Anyone?"}),
+                             timeout=90)["result"]
+        took = time.monotonic() - started
+        if not result.get("isError") or "local server" not in result["content"][0]["text"]:
+            raise Failure(f"no server, default options: {result}")
+        if took > 45:
+            raise Failure(f"no server: the tool error took {took:.0f} s (clients give up at 60)")
 
 
 def test_bad_options():
