@@ -339,6 +339,17 @@ release_waiting (JsonObject *input,
   return TRUE;
 }
 
+/* "user “alice”", or "the person" when the server named nobody. Never the bare id:
+ * the local server's person is "default", and "Denied in Triage by default" reads
+ * to Claude as a rule that denied the call, not a person who did. */
+static char *
+responder_name (AtpResponse *response)
+{
+  if (response->responder_id == NULL || *response->responder_id == '\0')
+    return g_strdup ("the person");
+  return g_strdup_printf ("user “%s”", response->responder_id);
+}
+
 static void
 decide (Hook *hook)
 {
@@ -355,11 +366,8 @@ decide (Hook *hook)
 
   if (g_str_equal (settled->response->action_id, "allow"))
     {
-      g_autofree char *reason = g_strdup_printf ("Allowed in Triage by %s",
-                                                 settled->response->responder_id != NULL &&
-                                                 *settled->response->responder_id != '\0'
-                                                   ? settled->response->responder_id
-                                                   : "the person");
+      g_autofree char *who = responder_name (settled->response);
+      g_autofree char *reason = g_strdup_printf ("Allowed in Triage by %s", who);
 
       print_decision (hook->event, TRUE, reason);
     }
@@ -375,10 +383,11 @@ decide (Hook *hook)
       if (*trimmed != '\0')
         reason = g_strdup (typed);
       else
-        reason = g_strdup_printf ("Denied in Triage by %s",
-                                  settled->response->responder_id != NULL &&
-                                  *settled->response->responder_id != '\0'
-                                    ? settled->response->responder_id : "the person");
+        {
+          g_autofree char *who = responder_name (settled->response);
+
+          reason = g_strdup_printf ("Denied in Triage by %s", who);
+        }
       print_decision (hook->event, FALSE, reason);
     }
 }

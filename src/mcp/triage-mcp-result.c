@@ -57,12 +57,15 @@ outcome_of (AtpNotification *settled)
     }
 }
 
-/* "alice", or "someone" when the server named nobody. */
-static const char *
+/* "User “alice”", or "Someone" when the server named nobody. Never the bare id: the
+ * local server's person is "default", and "default approved …" reads to a model as
+ * a default that approved, not a person who did. */
+static char *
 who (AtpResponse *response)
 {
-  return response->responder_id != NULL && *response->responder_id != '\0'
-           ? response->responder_id : "someone";
+  if (response->responder_id == NULL || *response->responder_id == '\0')
+    return g_strdup ("Someone");
+  return g_strdup_printf ("User “%s”", response->responder_id);
 }
 
 static char *
@@ -72,6 +75,7 @@ describe (TriageMcpTool    tool,
 {
   AtpResponse *response = settled->response;
   g_autofree char *at = NULL;
+  g_autofree char *name = NULL;
 
   if (settled->status == ATP_STATUS_EXPIRED)
     return g_strdup_printf ("Nobody answered “%s” before its deadline: the request expired%s.",
@@ -83,10 +87,11 @@ describe (TriageMcpTool    tool,
                             tool == TRIAGE_MCP_TOOL_REQUEST_APPROVAL ? " (not approved)" : "");
 
   at = atp_format_timestamp (response->responded_at);
+  name = who (response);
   switch (tool)
     {
     case TRIAGE_MCP_TOOL_REQUEST_APPROVAL:
-      return g_strdup_printf ("%s %s “%s” at %s.", who (response),
+      return g_strdup_printf ("%s %s “%s” at %s.", name,
                               json_object_get_boolean_member (structured, "approved")
                                 ? "approved" : "denied",
                               settled->context.title, at);
@@ -99,7 +104,7 @@ describe (TriageMcpTool    tool,
         for (guint i = 0; i < json_array_get_length (chosen); i++)
           g_string_append_printf (ids, "%s%s", i > 0 ? ", " : "",
                                   json_array_get_string_element (chosen, i));
-        return g_strdup_printf ("%s chose %s at %s.", who (response),
+        return g_strdup_printf ("%s chose %s at %s.", name,
                                 ids->len > 0 ? ids->str : "none of the options", at);
       }
 
@@ -108,7 +113,7 @@ describe (TriageMcpTool    tool,
       {
         g_autofree char *answer = atp_json_to_string (response->response_data, NULL);
 
-        return g_strdup_printf ("%s answered at %s: %s", who (response), at, answer);
+        return g_strdup_printf ("%s answered at %s: %s", name, at, answer);
       }
     }
 }

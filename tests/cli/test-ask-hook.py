@@ -123,7 +123,9 @@ def test_pre_tool_use_allowed():
     with Scenario("allow") as s:
         hook = Hook(s.world, PRE_TOOL_USE_BASH)
         n = s.person.answer("Bash in my-project: npm test", "allow")
-        expect(hook.result(), (0, pre_tool_use("allow", "Allowed in Triage by default")))
+        # The local server's person is "default": "Allowed in Triage by default" read
+        # as a rule that allowed it, not a person.
+        expect(hook.result(), (0, pre_tool_use("allow", "Allowed in Triage by user “default”")))
         if n["service"]["name"] != "Claude Code" or n["context"]["project"] != "my-project":
             raise Failure(f"service / project: {n['service']}, {n['context']}")
         if n["context"]["description"] != ("Claude Code wants to run this command in "
@@ -164,7 +166,7 @@ def test_denied_without_reason():
     with Scenario("deny-empty") as s:
         hook = Hook(s.world, PRE_TOOL_USE_BASH)
         s.person.answer("Bash in my-project: npm test", "deny", "")
-        expect(hook.result(), (0, pre_tool_use("deny", "Denied in Triage by default")))
+        expect(hook.result(), (0, pre_tool_use("deny", "Denied in Triage by user “default”")))
 
 
 def test_expiry_asks_in_the_agent():
