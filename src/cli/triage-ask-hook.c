@@ -34,6 +34,7 @@
 
 #define HOOK_MAX_INPUT        (8 * 1024 * 1024)
 #define HOOK_DEFAULT_DEADLINE "9m"      /* under Claude Code's 600 s command hook timeout */
+#define HOOK_EXIT_ERROR       1         /* to Claude Code: a hook error, shown, not blocking */
 
 typedef enum
 {
@@ -132,6 +133,34 @@ is_release_event (const char *event)
 {
   return g_strcmp0 (event, "PostToolUse") == 0 || g_strcmp0 (event, "PostToolUseFailure") == 0 ||
          g_strcmp0 (event, "Stop") == 0 || g_strcmp0 (event, "SessionEnd") == 0;
+}
+
+int
+triage_ask_hook_usage_status (void)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *event = NULL;
+  gsize length = 0;
+
+  /* A person trying the command line by hand gets the usage status at once. */
+  if (isatty (STDIN_FILENO))
+    return TRIAGE_ASK_EXIT_USAGE;
+
+  /* Exit 2 is a blocking error to Claude Code: for PreToolUse and PermissionRequest
+   * a denial of the call (loud, never an allow); for Stop it keeps Claude from
+   * stopping (fed the message, it goes on, and stops into it again), for
+   * UserPromptSubmit it erases the prompt, for PostToolUse it hands the message to
+   * Claude. Those get 1, a hook error shown to the person. */
+  text = read_input (&length, NULL);
+  root = atp_json_parse (text, length, HOOK_MAX_INPUT, NULL);
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    event = g_strdup (member_string (json_node_get_object (root), "hook_event_name"));
+  else
+    event = event_in_text (text);
+  if (event == NULL || event_from_name (event) != EVENT_UNKNOWN)
+    return TRIAGE_ASK_EXIT_USAGE;
+  return HOOK_EXIT_ERROR;
 }
 
 static void

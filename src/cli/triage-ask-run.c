@@ -539,6 +539,18 @@ triage_ask_run (TriageAskOptions *options)
   return ask.status;
 }
 
+/* Whether the command line is a hook's (--hook AGENT or --hook=AGENT, whatever
+ * else is wrong with it). */
+static gboolean
+is_hook (int    argc,
+         char **argv)
+{
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_equal (argv[i], "--hook") || g_str_has_prefix (argv[i], "--hook="))
+      return TRUE;
+  return FALSE;
+}
+
 int
 triage_ask_main (int    argc,
                  char **argv)
@@ -570,7 +582,7 @@ triage_ask_main (int    argc,
   if (options == NULL)
     {
       triage_ask_say ("%s", error->message);
-      return TRIAGE_ASK_EXIT_USAGE;
+      return is_hook (argc, argv) ? triage_ask_hook_usage_status () : TRIAGE_ASK_EXIT_USAGE;
     }
 
   if (options->hook != NULL)

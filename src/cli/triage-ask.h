@@ -114,6 +114,11 @@ gboolean          triage_ask_options_set_hook   (TriageAskOptions  *self,
 /* --hook: reads the hook's input, asks, prints the agent's decision JSON; exits 0. */
 int               triage_ask_hook_run           (TriageAskOptions  *options);
 
+/* --hook with a mistake on its command line (said on standard error already): the
+ * exit status for the event on standard input (2, a denial, for the permission
+ * events; 1 for the others, where 2 would block Claude). */
+int               triage_ask_hook_usage_status  (void);
+
 /* @text with what could hide or rewrite part of it on a terminal made
  * visible: control characters (an escape sequence's ESC, a carriage return,
  * C1), invisible formatting (bidi overrides, zero-width characters) and the

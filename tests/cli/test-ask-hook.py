@@ -724,6 +724,25 @@ def test_bad_options():
                                   input=b"{}", capture_output=True, timeout=30)
             if proc.returncode != 2 or b"--hook" not in proc.stderr:
                 raise Failure(f"{args}: {proc.returncode} {proc.stderr!r}")
+        # Exit 2 denies the call for PreToolUse and PermissionRequest: loud, never an
+        # allow. For the other events the same mistake (README puts the same command
+        # under PostToolUse and Stop) must not be exit 2 too, which keeps Claude from
+        # stopping (Stop: it loops on the message), erases the prompt
+        # (UserPromptSubmit) or feeds the message to Claude (PostToolUse): exit 1, a
+        # hook error Claude Code shows the person.
+        for args in (["--hook", "claude-code", "--deadline", "2x"],
+                     ["--hook", "claude-cod"], ["--hook", "claude-code", "--dedline", "2m"]):
+            for event, status in (("PreToolUse", 2), ("PermissionRequest", 2), ("Stop", 1),
+                                  ("SubagentStop", 1), ("PostToolUse", 1),
+                                  ("UserPromptSubmit", 1), ("SessionEnd", 1)):
+                data = dict(PRE_TOOL_USE_BASH, hook_event_name=event)
+                proc = subprocess.run([os.environ["TRIAGE_ASK"], *args], env=world.env(),
+                                      input=json.dumps(data).encode(), capture_output=True,
+                                      timeout=30)
+                if proc.returncode != status or proc.stdout or \
+                        not proc.stderr.startswith(b"triage-ask: "):
+                    raise Failure(f"{args} for {event}: exit {proc.returncode} (expected "
+                                  f"{status}), {proc.stdout!r} {proc.stderr!r}")
     finally:
         world.cleanup()
 
