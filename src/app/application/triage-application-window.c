@@ -107,9 +107,10 @@ _triage_application_ensure_window (TriageApplication *self)
                            G_CALLBACK (on_window_destroyed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->window, "notify::is-active",
                            G_CALLBACK (on_window_active), self, G_CONNECT_SWAPPED);
-  triage_window_set_connection (self->window, triage_connection_get_state (self->connection),
-                                triage_connection_get_message (self->connection),
-                                triage_connection_get_retry_at (self->connection));
+  triage_window_set_connection_status (self->window, triage_connection_get_state (self->connection),
+                                       triage_connection_get_problem (self->connection),
+                                       triage_connection_get_message (self->connection),
+                                       triage_connection_get_retry_at (self->connection));
   if (self->read_state != NULL)
     {
       triage_window_set_read_state (self->window, self->read_state);

@@ -90,9 +90,10 @@ on_connection_changed (TriageApplication *self)
     _triage_application_save_resync_requests (self);
 
   if (self->window != NULL)
-    triage_window_set_connection (self->window, state,
-                                  triage_connection_get_message (self->connection),
-                                  triage_connection_get_retry_at (self->connection));
+    triage_window_set_connection_status (self->window, state,
+                                         triage_connection_get_problem (self->connection),
+                                         triage_connection_get_message (self->connection),
+                                         triage_connection_get_retry_at (self->connection));
 
   triage_outbox_set_online (self->outbox, state == TRIAGE_CONNECTION_CONNECTED);
   update_hold (self);

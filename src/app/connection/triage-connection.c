@@ -23,12 +23,13 @@
  * The stream (libatp) reconnects by itself; this object adds what the stream
  * cannot know: a local server that stopped is looked for (and started) again,
  * and a keyring or local server that is not there yet is tried again, later
- * each time. Only what the person must fix (a refused or missing token)
- * waits for them.
+ * each time. Only what the person must fix (a refused or missing token, an
+ * address that is not one, a certificate not accepted) waits for them.
  *
  * The stream's events are passed on as they come (::notification-received,
  * ::status-changed, ::resynced); its state becomes a #TriageConnectionState
- * with a message and the time of the next try, announced by ::changed.
+ * with the problem, a message and the time of the next try, announced by
+ * ::changed.
  */
 
 struct _TriageConnection
@@ -43,7 +44,9 @@ struct _TriageConnection
   GCancellable          *cancellable;         /* the current connection attempt */
 
   TriageConnectionState  state;
+  TriageConnectionProblem problem;
   char                  *message;
+  gboolean               was_connected;       /* live since the last start */
   gint64                 retry_at;            /* monotonic usec, 0: none scheduled */
   guint                  local_watch_id;      /* the local server unreachable for a while */
   guint                  retry_id;            /* no keyring or local server yet: trying again */
@@ -76,14 +79,16 @@ static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
 
 static void
-set_state (TriageConnection      *self,
-           TriageConnectionState  state,
-           const char            *message,
-           gint64                 retry_at)
+set_state (TriageConnection        *self,
+           TriageConnectionState    state,
+           TriageConnectionProblem  problem,
+           const char              *message,
+           gint64                   retry_at)
 {
   gboolean changed = self->state != state;
 
   self->state = state;
+  self->problem = problem;
   self->retry_at = retry_at;
   g_free (self->message);
   self->message = g_strdup (message);
@@ -116,13 +121,14 @@ retry_cb (gpointer data)
  * keyring that is locked, slow or not started yet; a local server that
  * could not start): say why, and try again, later each time. */
 static void
-schedule_retry (TriageConnection *self,
-                const char       *message)
+schedule_retry (TriageConnection        *self,
+                TriageConnectionProblem  problem,
+                const char              *message)
 {
   self->retry_delay = CLAMP (self->retry_delay * 2, 2, 60);
   g_clear_handle_id (&self->retry_id, g_source_remove);
   self->retry_id = g_timeout_add_seconds (self->retry_delay, retry_cb, self);
-  set_state (self, TRIAGE_CONNECTION_OFFLINE, message,
+  set_state (self, TRIAGE_CONNECTION_OFFLINE, problem, message,
              g_get_monotonic_time () + self->retry_delay * G_USEC_PER_SEC);
 }
 
@@ -158,6 +164,7 @@ on_stream_state_changed (TriageConnection *self)
     {
       g_clear_handle_id (&self->local_watch_id, g_source_remove);
       self->retry_delay = 0;
+      self->was_connected = TRUE;
     }
   else if (state == ATP_STREAM_STATE_RECONNECTING && triage_connection_is_local (self) &&
            self->local_watch_id == 0)
@@ -167,48 +174,48 @@ on_stream_state_changed (TriageConnection *self)
   switch (state)
     {
     case ATP_STREAM_STATE_CONNECTED:
-      set_state (self, TRIAGE_CONNECTION_CONNECTED, NULL, 0);
+      set_state (self, TRIAGE_CONNECTION_CONNECTED, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
       break;
 
     case ATP_STREAM_STATE_CONNECTING:
       /* A certificate not accepted stays said while the stream tries again. */
-      if (!g_error_matches (last, ATP_ERROR, ATP_ERROR_TLS_CERTIFICATE) ||
-          self->state != TRIAGE_CONNECTION_OFFLINE)
-        set_state (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+      if (self->problem != TRIAGE_CONNECTION_PROBLEM_CERTIFICATE)
+        set_state (self, TRIAGE_CONNECTION_CONNECTING, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
       break;
 
     case ATP_STREAM_STATE_RECONNECTING:
-      /* Not an outage but a configuration error (an untrusted issuer, another
-       * host name, an expired certificate): said as an error, not as
-       * "Reconnecting…". The stream still tries again, slower each time, for
-       * when the operator fixes the certificate. */
-      if (g_error_matches (last, ATP_ERROR, ATP_ERROR_TLS_CERTIFICATE))
-        set_state (self, TRIAGE_CONNECTION_OFFLINE, why, 0);
-      else
-        set_state (self, TRIAGE_CONNECTION_RECONNECTING, why,
-                   atp_stream_get_next_retry_time (self->stream));
-      break;
-
     case ATP_STREAM_STATE_OFFLINE:
-      /* No network: the stream still retries, and at once when it is back. */
-      set_state (self, TRIAGE_CONNECTION_OFFLINE, why,
-                 atp_stream_get_next_retry_time (self->stream));
+      /* Not an outage but a configuration error (an untrusted issuer, another
+       * host name, an expired certificate), with or without a network: said
+       * as an error, with no time of a next try. The stream still tries
+       * again, slower each time, for when the operator fixes the certificate. */
+      if (g_error_matches (last, ATP_ERROR, ATP_ERROR_TLS_CERTIFICATE))
+        set_state (self, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_CERTIFICATE, why, 0);
+      else if (state == ATP_STREAM_STATE_OFFLINE)
+        /* No network: the stream still retries, and at once when it is back. */
+        set_state (self, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_NO_NETWORK, why,
+                   atp_stream_get_next_retry_time (self->stream));
+      else
+        set_state (self, TRIAGE_CONNECTION_RECONNECTING,
+                   self->was_connected ? TRIAGE_CONNECTION_PROBLEM_LOST
+                                       : TRIAGE_CONNECTION_PROBLEM_UNREACHABLE,
+                   why, atp_stream_get_next_retry_time (self->stream));
       break;
 
     case ATP_STREAM_STATE_AUTH_FAILED:
       /* 403: a valid token, but not a user's (a service key pasted by mistake). */
       if (g_error_matches (last, ATP_ERROR, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS))
-        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
+        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN,
                    _("The server knows this token, but it is not a user token (a service "
                      "key?). Enter a user token in Preferences."), 0);
       else
-        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
+        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED,
                    _("The server refused the token. Enter a new one in Preferences."), 0);
       break;
 
     case ATP_STREAM_STATE_DISCONNECTED:
     default:
-      set_state (self, TRIAGE_CONNECTION_OFFLINE, why, 0);
+      set_state (self, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_NONE, why, 0);
       break;
     }
 }
@@ -298,7 +305,7 @@ local_server_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       g_message ("Local server unavailable: %s", error->message);
-      schedule_retry (self, error->message);
+      schedule_retry (self, TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER, error->message);
       return;
     }
 
@@ -326,15 +333,16 @@ token_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       if (g_error_matches (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_FAILED))
-        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, error->message, 0);
+        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED,
+                   error->message, 0);
       else
-        schedule_retry (self, error->message);
+        schedule_retry (self, TRIAGE_CONNECTION_PROBLEM_KEYRING, error->message);
       return;
     }
 
   if (token == NULL)
     {
-      set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
+      set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_TOKEN,
                  _("No token is stored for this server. Enter it in Preferences."), 0);
       return;
     }
@@ -343,7 +351,8 @@ token_cb (GObject      *object,
   client = atp_client_new (url, &error);
   if (client == NULL)
     {
-      set_state (self, TRIAGE_CONNECTION_OFFLINE, error->message, 0);
+      set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
+                 error->message, 0);
       return;
     }
   atp_client_set_token (client, token);
@@ -514,10 +523,12 @@ triage_connection_start (TriageConnection *self)
 
   triage_connection_stop (self);
   self->cancellable = g_cancellable_new ();
+  self->was_connected = FALSE;
 
   if (triage_connection_is_local (self))
     {
-      set_state (self, TRIAGE_CONNECTION_CONNECTING, _("Starting the local server…"), 0);
+      set_state (self, TRIAGE_CONNECTION_CONNECTING, TRIAGE_CONNECTION_PROBLEM_NONE,
+                 _("Starting the local server…"), 0);
       triage_server_launcher_ensure_async (NULL, 0, self->cancellable,
                                            local_server_cb, g_object_ref (self));
     }
@@ -526,15 +537,21 @@ triage_connection_start (TriageConnection *self)
       g_autofree char *url = g_settings_get_string (self->settings, "server-url");
       g_autoptr(GError) error = NULL;
 
-      if (*url == '\0' || !atp_client_check_url (url, &error))
+      /* Nothing to try until the address is fixed in Preferences. */
+      if (*url == '\0')
         {
-          set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
-                     error ? error->message
-                           : _("No server address is set. Enter it in Preferences."), 0);
+          set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS,
+                     NULL, 0);
+          return;
+        }
+      if (!atp_client_check_url (url, &error))
+        {
+          set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
+                     error->message, 0);
           return;
         }
 
-      set_state (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
+      set_state (self, TRIAGE_CONNECTION_CONNECTING, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
       triage_credentials_lookup_token_async (self->credentials, url, self->cancellable,
                                              token_cb, g_object_ref (self));
     }
@@ -584,7 +601,7 @@ triage_connection_disconnect (TriageConnection      *self,
   g_return_if_fail (TRIAGE_IS_CONNECTION (self));
 
   triage_connection_stop (self);
-  set_state (self, state, message, 0);
+  set_state (self, state, TRIAGE_CONNECTION_PROBLEM_NONE, message, 0);
 }
 
 /**
@@ -661,6 +678,19 @@ triage_connection_get_state (TriageConnection *self)
   g_return_val_if_fail (TRIAGE_IS_CONNECTION (self), TRIAGE_CONNECTION_OFFLINE);
 
   return self->state;
+}
+
+/**
+ * triage_connection_get_problem:
+ *
+ * Returns: why the connection is not live, when known
+ */
+TriageConnectionProblem
+triage_connection_get_problem (TriageConnection *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_CONNECTION (self), TRIAGE_CONNECTION_PROBLEM_NONE);
+
+  return self->problem;
 }
 
 /**

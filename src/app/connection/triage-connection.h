@@ -23,7 +23,8 @@ G_BEGIN_DECLS
  * @TRIAGE_CONNECTION_OFFLINE: no connection; a try may be scheduled (retry by hand)
  * @TRIAGE_CONNECTION_AUTH_FAILED: the server refused the token (or none is stored)
  *
- * The connection to the server, as the window shows it.
+ * The connection to the server, as the window shows it; why it is not live
+ * is its #TriageConnectionProblem.
  */
 typedef enum
 {
@@ -33,6 +34,49 @@ typedef enum
   TRIAGE_CONNECTION_OFFLINE,
   TRIAGE_CONNECTION_AUTH_FAILED,
 } TriageConnectionState;
+
+/**
+ * TriageConnectionProblem:
+ * @TRIAGE_CONNECTION_PROBLEM_NONE: none, or none known beyond the state
+ * @TRIAGE_CONNECTION_PROBLEM_NO_NETWORK: this computer has no network (tried again)
+ * @TRIAGE_CONNECTION_PROBLEM_UNREACHABLE: the server could not be reached since the
+ *   connection was started (tried again)
+ * @TRIAGE_CONNECTION_PROBLEM_LOST: the connection was live, then lost (tried again)
+ * @TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER: the local server could not be found or
+ *   started (tried again)
+ * @TRIAGE_CONNECTION_PROBLEM_KEYRING: the keyring is locked, slow or not there
+ *   (tried again)
+ * @TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED: the keyring failed otherwise
+ * @TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS: remote mode without a server address
+ * @TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS: the server address is not one (a
+ *   configuration error)
+ * @TRIAGE_CONNECTION_PROBLEM_CERTIFICATE: the server's TLS certificate is not
+ *   accepted (a configuration error)
+ * @TRIAGE_CONNECTION_PROBLEM_NO_TOKEN: no token is stored for the server
+ * @TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED: the server refused the token
+ * @TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN: the token is not a user token (a
+ *   service key)
+ *
+ * Why the connection is not live, so the window can say what is wrong and
+ * what to do: wait (it is tried again), or fix the settings (a configuration
+ * error, which trying again cannot help).
+ */
+typedef enum
+{
+  TRIAGE_CONNECTION_PROBLEM_NONE,
+  TRIAGE_CONNECTION_PROBLEM_NO_NETWORK,
+  TRIAGE_CONNECTION_PROBLEM_UNREACHABLE,
+  TRIAGE_CONNECTION_PROBLEM_LOST,
+  TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER,
+  TRIAGE_CONNECTION_PROBLEM_KEYRING,
+  TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED,
+  TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS,
+  TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
+  TRIAGE_CONNECTION_PROBLEM_CERTIFICATE,
+  TRIAGE_CONNECTION_PROBLEM_NO_TOKEN,
+  TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED,
+  TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN,
+} TriageConnectionProblem;
 
 /* How long the local server may be unreachable before it is looked for (and
  * started) again: long enough for a restart by hand to land first. */
@@ -56,6 +100,7 @@ gboolean               triage_connection_is_local      (TriageConnection      *s
 char                  *triage_connection_dup_server_key (TriageConnection     *self);
 
 TriageConnectionState  triage_connection_get_state     (TriageConnection      *self);
+TriageConnectionProblem triage_connection_get_problem  (TriageConnection      *self);
 const char            *triage_connection_get_message   (TriageConnection      *self);
 gint64                 triage_connection_get_retry_at  (TriageConnection      *self);
 AtpClient             *triage_connection_get_client    (TriageConnection      *self);

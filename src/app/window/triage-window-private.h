@@ -45,6 +45,7 @@ struct _TriageWindow
   GtkWidget             *preview_return;     /* weak: the keyboard's place before a preview */
 
   TriageConnectionState  connection;
+  TriageConnectionProblem connection_problem;
   char                  *connection_message;
   char                  *connection_text;
   gint64                 retry_at;

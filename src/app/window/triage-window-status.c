@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "triage-window"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "triage-decision-format.h"
 #include "triage-window-private.h"
@@ -44,64 +45,223 @@ _triage_window_update_list_subtitle (TriageWindow *self)
 
 /* Connection bar */
 
-static void
-update_connection_label (TriageWindow *self)
+/* Problems only a change of the settings (or of the server) can fix: the
+ * bar says what is wrong and offers Preferences, and never a next try. */
+static gboolean
+is_configuration_problem (TriageConnectionState   state,
+                          TriageConnectionProblem problem)
 {
-  g_autofree char *text = NULL;
+  switch (problem)
+    {
+    case TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS:
+    case TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS:
+    case TRIAGE_CONNECTION_PROBLEM_CERTIFICATE:
+    case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
+    case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
+      return TRUE;
+
+    case TRIAGE_CONNECTION_PROBLEM_NONE:
+      return state == TRIAGE_CONNECTION_AUTH_FAILED;
+
+    case TRIAGE_CONNECTION_PROBLEM_NO_NETWORK:
+    case TRIAGE_CONNECTION_PROBLEM_UNREACHABLE:
+    case TRIAGE_CONNECTION_PROBLEM_LOST:
+    case TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER:
+    case TRIAGE_CONNECTION_PROBLEM_KEYRING:
+    case TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED:
+    default:
+      return FALSE;
+    }
+}
+
+/* What is waited for, and when it is tried again (@left seconds; none
+ * scheduled when @scheduled is FALSE). */
+static char *
+dup_waiting_text (TriageWindow *self,
+                  gboolean      scheduled,
+                  gint64        left)
+{
+  switch (self->connection_problem)
+    {
+    case TRIAGE_CONNECTION_PROBLEM_UNREACHABLE:
+      if (left > 0)
+        /* Translators: the server never answered since the app started (or
+         * since its settings changed); %d is a number of seconds */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Cannot reach the server. Trying again in %d second…",
+                                             "Cannot reach the server. Trying again in %d seconds…",
+                                             (int) left), (int) left);
+      return g_strdup (_("Cannot reach the server. Trying again…"));
+
+    case TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER:
+      if (left > 0)
+        /* Translators: the server on this computer could not be started;
+         * %d is a number of seconds */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "The local server is not running. Trying again in %d second…",
+                                             "The local server is not running. Trying again in %d seconds…",
+                                             (int) left), (int) left);
+      return g_strdup (_("The local server is not running. Trying again…"));
+
+    case TRIAGE_CONNECTION_PROBLEM_KEYRING:
+      if (left > 0)
+        /* Translators: the keyring (where the token is kept) is locked or does
+         * not answer; %d is a number of seconds */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Waiting for the keyring. Trying again in %d second…",
+                                             "Waiting for the keyring. Trying again in %d seconds…",
+                                             (int) left), (int) left);
+      return g_strdup (_("Waiting for the keyring. Trying again…"));
+
+    case TRIAGE_CONNECTION_PROBLEM_NONE:
+    case TRIAGE_CONNECTION_PROBLEM_NO_NETWORK:
+    default:
+      if (!scheduled)
+        return g_strdup (_("Offline"));
+      if (left > 0)
+        /* Translators: no network; %d is a number of seconds */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Offline: no network. Trying again in %d second…",
+                                             "Offline: no network. Trying again in %d seconds…",
+                                             (int) left), (int) left);
+      return g_strdup (_("Offline: no network. Trying again…"));
+    }
+}
+
+/* The bar's first sentence: what is wrong (and when it is tried again). */
+static char *
+dup_headline (TriageWindow *self)
+{
   gint64 left = (self->retry_at - g_get_monotonic_time () + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC;
+
+  switch (self->connection_problem)
+    {
+    case TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS:
+      return g_strdup (_("No server address is set"));
+
+    case TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS:
+      return g_strdup (_("The server address is not valid"));
+
+    case TRIAGE_CONNECTION_PROBLEM_CERTIFICATE:
+      /* Translators: the server's TLS certificate is not accepted */
+      return g_strdup (_("Cannot connect securely"));
+
+    case TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED:
+      return g_strdup (_("Cannot read the token from the keyring"));
+
+    case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
+    case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
+      return g_strdup (_("Sign-in failed"));
+
+    default:
+      break;
+    }
 
   switch (self->connection)
     {
     case TRIAGE_CONNECTION_CONNECTING:
-      text = g_strdup (_("Connecting…"));
-      break;
+      return g_strdup (_("Connecting…"));
 
     case TRIAGE_CONNECTION_CONNECTED:
-      text = g_strdup (_("Connected"));
-      break;
+      return g_strdup (_("Connected"));
 
     case TRIAGE_CONNECTION_RECONNECTING:
+      if (self->connection_problem == TRIAGE_CONNECTION_PROBLEM_UNREACHABLE)
+        return dup_waiting_text (self, TRUE, left);
       if (left > 0)
         /* Translators: the connection was lost; %d is a number of seconds */
-        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                              "Connection lost. Reconnecting in %d second…",
                                              "Connection lost. Reconnecting in %d seconds…",
                                              (int) left), (int) left);
-      else
-        text = g_strdup (_("Connection lost. Reconnecting…"));
-      break;
+      return g_strdup (_("Connection lost. Reconnecting…"));
 
     case TRIAGE_CONNECTION_OFFLINE:
-      if (self->retry_at == 0)
-        text = g_strdup (_("Offline"));
-      else if (left > 0)
-        /* Translators: no network; %d is a number of seconds */
-        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "Offline: no network. Trying again in %d second…",
-                                             "Offline: no network. Trying again in %d seconds…",
-                                             (int) left), (int) left);
-      else
-        text = g_strdup (_("Offline: no network. Trying again…"));
-      break;
+      return dup_waiting_text (self, self->retry_at != 0, left);
 
     case TRIAGE_CONNECTION_AUTH_FAILED:
-      text = g_strdup (_("Sign-in failed"));
-      break;
+      return g_strdup (_("Sign-in failed"));
 
     default:
       g_assert_not_reached ();
     }
+}
 
-  if (self->connection_message != NULL && self->connection != TRIAGE_CONNECTION_CONNECTED)
+/* What to do about a configuration problem, when the message (from the
+ * connection) does not say it already. */
+static const char *
+get_advice (TriageWindow *self)
+{
+  switch (self->connection_problem)
     {
-      char *full = g_strdup_printf ("%s %s", text, self->connection_message);
-      g_free (text);
-      text = full;
+    case TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS:
+      return _("Enter it in Preferences, or choose the server on this computer.");
+
+    case TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS:
+      return _("Correct it in Preferences.");
+
+    case TRIAGE_CONNECTION_PROBLEM_CERTIFICATE:
+      return _("Ask the server’s administrator to fix its certificate or to tell you which "
+               "one to install here, then retry; or change the server in Preferences.");
+
+    default:
+      return NULL;
+    }
+}
+
+/* "Headline. Message. Advice.", each sentence ended once. */
+static void
+append_sentence (GString    *text,
+                 const char *sentence)
+{
+  char last;
+
+  if (sentence == NULL || *sentence == '\0')
+    return;
+
+  if (text->len > 0)
+    {
+      last = text->str[text->len - 1];
+      if (g_ascii_isalnum (last) || last == ')' || last == '"' || last == '\'')
+        g_string_append_c (text, '.');
+      g_string_append_c (text, ' ');
+    }
+  g_string_append (text, sentence);
+}
+
+static void
+update_connection_label (TriageWindow *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *headline = dup_headline (self);
+  g_autofree char *markup = NULL;
+  g_autofree char *escaped = NULL;
+  gboolean configuration = is_configuration_problem (self->connection, self->connection_problem);
+
+  append_sentence (text, headline);
+  if (self->connection != TRIAGE_CONNECTION_CONNECTED)
+    {
+      append_sentence (text, self->connection_message);
+      append_sentence (text, get_advice (self));
+      /* Every sentence ends: a message from the server or the network may not. */
+      if (configuration && text->len > 0 && g_ascii_isalnum (text->str[text->len - 1]))
+        g_string_append_c (text, '.');
     }
 
   g_free (self->connection_text);
-  self->connection_text = g_steal_pointer (&text);
-  gtk_label_set_label (self->connection_label, self->connection_text);
+  self->connection_text = g_strdup (text->str);
+
+  /* What is wrong first, in bold, when the person must act on it. */
+  escaped = g_markup_escape_text (text->str, -1);
+  if (configuration && g_str_has_prefix (text->str, headline))
+    {
+      g_autofree char *bold = g_markup_escape_text (headline, -1);
+
+      markup = g_strdup_printf ("<b>%s</b>%s", bold, escaped + strlen (bold));
+    }
+  gtk_label_set_markup (self->connection_label, markup ? markup : escaped);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->connection_bar),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, self->connection_text, -1);
 }
@@ -127,6 +287,9 @@ countdown_cb (gpointer data)
  * @state: the connection state
  * @message: (nullable): details (why it failed), shown after the state
  * @retry_at: for %TRIAGE_CONNECTION_RECONNECTING, the monotonic time of the next try
+ *
+ * As triage_window_set_connection_status() with no problem known beyond
+ * the state.
  */
 void
 triage_window_set_connection (TriageWindow          *self,
@@ -134,21 +297,53 @@ triage_window_set_connection (TriageWindow          *self,
                               const char            *message,
                               gint64                 retry_at)
 {
-  gboolean problem;
+  triage_window_set_connection_status (self, state, TRIAGE_CONNECTION_PROBLEM_NONE, message,
+                                       retry_at);
+}
+
+/**
+ * triage_window_set_connection_status:
+ * @self: a #TriageWindow
+ * @state: the connection state
+ * @problem: why it is not live: the bar says what is wrong and what to do
+ *   (Preferences, for what only the settings can fix)
+ * @message: (nullable): details (why it failed), shown after the state
+ * @retry_at: the monotonic time of the next try, 0 when none is scheduled
+ */
+void
+triage_window_set_connection_status (TriageWindow            *self,
+                                     TriageConnectionState    state,
+                                     TriageConnectionProblem  problem,
+                                     const char              *message,
+                                     gint64                   retry_at)
+{
+  gboolean problem_shown;
+  gboolean configuration;
+  gboolean retry_helps;
 
   g_return_if_fail (TRIAGE_IS_WINDOW (self));
 
+  if (state == TRIAGE_CONNECTION_CONNECTED)
+    problem = TRIAGE_CONNECTION_PROBLEM_NONE;
+
   self->connection = state;
+  self->connection_problem = problem;
   self->retry_at = retry_at;
   g_free (self->connection_message);
   self->connection_message = g_strdup (message);
 
-  problem = state != TRIAGE_CONNECTION_CONNECTED;
-  gtk_revealer_set_reveal_child (self->connection_revealer, problem);
+  configuration = is_configuration_problem (state, problem);
+  /* Trying the same address again cannot make it valid. */
+  retry_helps = problem != TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS &&
+                problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS;
+
+  problem_shown = state != TRIAGE_CONNECTION_CONNECTED;
+  gtk_revealer_set_reveal_child (self->connection_revealer, problem_shown);
   gtk_widget_set_visible (self->retry_button,
-                          state != TRIAGE_CONNECTION_CONNECTED && state != TRIAGE_CONNECTION_CONNECTING);
-  gtk_widget_set_visible (self->preferences_button, state == TRIAGE_CONNECTION_AUTH_FAILED);
-  if (state == TRIAGE_CONNECTION_AUTH_FAILED || state == TRIAGE_CONNECTION_OFFLINE)
+                          state != TRIAGE_CONNECTION_CONNECTED &&
+                          state != TRIAGE_CONNECTION_CONNECTING && retry_helps);
+  gtk_widget_set_visible (self->preferences_button, configuration);
+  if (configuration || state == TRIAGE_CONNECTION_AUTH_FAILED || state == TRIAGE_CONNECTION_OFFLINE)
     gtk_widget_add_css_class (self->connection_bar, "error");
   else
     gtk_widget_remove_css_class (self->connection_bar, "error");

@@ -27,6 +27,11 @@ void                   triage_window_set_connection       (TriageWindow         
                                                            TriageConnectionState  state,
                                                            const char            *message,
                                                            gint64                 retry_at);
+void                   triage_window_set_connection_status (TriageWindow           *self,
+                                                            TriageConnectionState   state,
+                                                            TriageConnectionProblem problem,
+                                                            const char             *message,
+                                                            gint64                  retry_at);
 TriageConnectionState  triage_window_get_connection       (TriageWindow          *self);
 const char            *triage_window_get_connection_text  (TriageWindow          *self);
 void                   triage_window_add_toast            (TriageWindow          *self,

@@ -1,0 +1,357 @@
+#!/usr/bin/python3
+# test-connection-problems.py — what the window of the real triage binary says
+# when the connection ends in a configuration error, read through the
+# accessibility tree (dogtail) as a screen reader finds it:
+#
+# - a team server serving TLS with a self-signed certificate this computer
+#   does not trust (a real triage-server with --tls-certificate): the bar says
+#   the connection cannot be made securely, why (the issuer is not trusted),
+#   and what to do, with a Preferences button — never "Offline", "no network"
+#   or "Trying again", though the stream tries again behind it (checked after
+#   two of its tries); the Preferences button opens Preferences, where the
+#   person enters another server (a real triage-server on 127.0.0.1) and
+#   connects: the bar goes, and a request posted there shows in the list;
+# - a server address that is not one: the bar says so, with Preferences and
+#   no "Retry Now" (trying the same address again cannot help).
+#
+# The app runs in remote mode (settings in a key file), its user tokens in a
+# gnome-keyring of this test's own on the private bus of
+# tests/fake-notifyd.py --private-bus (which keeps the accessibility bus).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import http.client
+import json
+import os
+import secrets
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import uuid
+
+# As in test-dogtail.py: GTK 4.8 warns when asked for screen coordinates over
+# AT-SPI, and the AT-SPI libraries warn about objects that vanish.
+os.environ.pop("G_DEBUG", None)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from apptest import App, Failure, World, die_with_parent, run, wait_for  # noqa: E402
+
+import dogtail.config  # noqa: E402
+
+dogtail.config.config.checkForA11y = False
+dogtail.config.config.searchShowingOnly = False
+dogtail.config.config.defaultDelay = 0.2
+dogtail.config.config.actionDelay = 0.2
+dogtail.config.config.typingDelay = 0.02
+dogtail.config.config.searchCutoffCount = 10
+dogtail.config.config.logDebugToStdOut = False
+dogtail.config.config.logDebugToFile = False
+
+from dogtail.predicate import GenericPredicate  # noqa: E402
+from dogtail.tree import root  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TLS_DIR = os.path.join(HERE, "..", "server", "tls")   # self-signed, for localhost
+
+
+def start_keyring():
+    """A gnome-keyring of this test's own on the private bus, its "login"
+    keyring unlocked and the default collection, so the tokens can be stored
+    without a prompt."""
+    home = tempfile.mkdtemp(prefix="triage-keyring-")
+    runtime = os.path.join(home, "runtime")
+    os.makedirs(runtime, mode=0o700)
+    env = dict(os.environ, HOME=home, XDG_DATA_HOME=os.path.join(home, "data"),
+               XDG_RUNTIME_DIR=runtime, XDG_CONFIG_HOME=os.path.join(home, "config"))
+    for name in ("GNOME_KEYRING_CONTROL", "SSH_AUTH_SOCK", "G_DEBUG"):
+        env.pop(name, None)
+    # It forks and stays on the bus; it ends with the bus.
+    subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets"],
+                   input=b"test-keyring-pw", env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True, timeout=30)
+
+    import gi
+    gi.require_version("Secret", "1")
+    from gi.repository import Gio, GLib, Secret  # noqa: F401
+
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+    def default_collection():
+        try:
+            path = bus.call_sync("org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                 "org.freedesktop.Secret.Service", "ReadAlias",
+                                 GLib.Variant("(s)", ("default",)), None,
+                                 Gio.DBusCallFlags.NO_AUTO_START, 2000, None).unpack()[0]
+        except GLib.Error:
+            return None
+        return path if path.startswith("/org/freedesktop/secrets/collection/") else None
+    wait_for("the keyring's default collection", default_collection)
+
+
+def store_token(url, token):
+    """The user's token in the keyring, where the app looks for it."""
+    import gi
+    gi.require_version("Secret", "1")
+    from gi.repository import Secret
+    schema = Secret.Schema.new("io.github.atptriage.Triage.UserToken", Secret.SchemaFlags.NONE,
+                               {"server": Secret.SchemaAttributeType.STRING})
+    if not Secret.password_store_sync(schema, {"server": url}, Secret.COLLECTION_DEFAULT,
+                                      f"Triage token for {url}", token, None):
+        raise Failure("could not store the token in the keyring")
+
+
+class TcpServer:
+    """A real triage-server on 127.0.0.1 (with TLS: its self-signed test
+    certificate, reached as https://localhost), with an admin token."""
+
+    def __init__(self, world, name, tls=False):
+        self.world = world
+        self.tls = tls
+        self.database = os.path.join(world.root, f"{name}.db")
+        self.admin_token = secrets.token_hex(16)
+        self.token_file = os.path.join(world.root, f"{name}-admin-token")
+        with open(self.token_file, "w") as f:
+            f.write(self.admin_token)
+        self.proc = None
+        self.port = 0
+
+    def start(self):
+        args = [os.environ["TRIAGE_SERVER"], "--listen", "127.0.0.1:0",
+                "--database", self.database, "--admin-token-file", self.token_file,
+                "--print-address", "--no-limits", "--heartbeat-interval", "2"]
+        if self.tls:
+            args += ["--tls-certificate", os.path.join(TLS_DIR, "cert.pem"),
+                     "--tls-key", os.path.join(TLS_DIR, "key.pem")]
+        self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
+                                     stdin=subprocess.DEVNULL, text=True,
+                                     preexec_fn=die_with_parent)
+        line = self.proc.stdout.readline()
+        if "://127.0.0.1:" not in line:
+            self.proc.kill()
+            self.proc.wait()
+            raise Failure(f"triage-server did not start (said {line!r})")
+        self.port = int(line.strip().rsplit(":", 1)[1].rstrip("/"))
+        threading.Thread(target=lambda out: [None for _ in out], args=(self.proc.stdout,),
+                         daemon=True).start()   # later lines never block the server
+        return self
+
+    @property
+    def url(self):
+        return f"https://localhost:{self.port}" if self.tls else f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+        self.proc = None
+
+    def request(self, method, path, body=None, token=None):
+        if self.tls:
+            context = ssl.create_default_context(cafile=os.path.join(TLS_DIR, "cert.pem"))
+            conn = http.client.HTTPSConnection("localhost", self.port, timeout=30,
+                                               context=context)
+        else:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Authorization": f"Bearer {token or self.admin_token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        conn.request(method, path, body=data, headers=headers)
+        reply = conn.getresponse()
+        raw = reply.read()
+        conn.close()
+        if reply.status not in (200, 201):
+            raise Failure(f"{method} {path}: {reply.status} {raw!r}")
+        return json.loads(raw) if raw else None
+
+    def user(self, uid):
+        return self.request("POST", "/api/v1/admin/users", {"id": uid})["token"]
+
+    def service(self, name, recipients):
+        return self.request("POST", "/api/v1/services",
+                            {"name": name, "description": name,
+                             "recipients": recipients})["api_key"]
+
+    def post(self, key, title):
+        nid = str(uuid.uuid4())
+        self.request("POST", "/api/v1/notifications",
+                     {"id": nid, "context": {"title": title, "description": "Please decide."},
+                      "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}]},
+                     token=key)
+        return nid
+
+
+class RemoteApp(App):
+    """The real app, its window open, in remote mode at @url (settings in a
+    key file); its stream's log (G_MESSAGES_DEBUG=atp-stream) kept in a file,
+    where each try of the stream that ends says so."""
+
+    def __init__(self, world, url):
+        # test_env sets GTK_A11Y=none, which hides the app from AT-SPI: dropped.
+        super().__init__(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None,
+                         GSETTINGS_BACKEND="keyfile", G_MESSAGES_DEBUG="atp-stream")
+        folder = os.path.join(world.config, "glib-2.0", "settings")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "keyfile"), "w") as f:
+            f.write(f"[io/github/atptriage/Triage]\nserver-mode='remote'\nserver-url='{url}'\n")
+        self.log_file = tempfile.NamedTemporaryFile(mode="w+", prefix="app-", suffix=".log",
+                                                    dir=world.root, delete=False)
+
+    def start(self):
+        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
+                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
+                                     stdout=self.log_file, stderr=self.log_file,
+                                     preexec_fn=die_with_parent)
+        return self
+
+    def tries_ended(self):
+        """How many of the stream's tries have ended (each logs why)."""
+        with open(self.log_file.name) as f:
+            return sum(1 for line in f if "Stream to " in line and " ended: " in line)
+
+    def alive(self):
+        if self.proc.poll() is not None:
+            with open(self.log_file.name) as f:
+                tail = f.read()[-2000:]
+            raise Failure(f"the app exited with {self.proc.returncode}:\n{tail}")
+
+
+def find(parent, what, role=None, name=None, timeout=20):
+    """The first node with that role and name (retried until it shows)."""
+    predicate = GenericPredicate(name=name, roleName=role)
+    return wait_for(what, lambda: parent.findChild(predicate, retry=False, requireResult=False),
+                    timeout=timeout, interval=0.2)
+
+
+def find_app(app):
+    def found():
+        app.alive()
+        return next((a for a in root.applications() if a.name == "triage"), None)
+    return wait_for("triage on the accessibility bus", found, timeout=30, interval=0.3)
+
+
+def connection_bar(triage, app, part):
+    """The connection bar (its accessible name is what it says) once it says @part."""
+    def bar():
+        app.alive()
+        return triage.findChild(lambda n: n.roleName == "panel" and part in n.name,
+                                retry=False, requireResult=False)
+    try:
+        return wait_for(f"the connection bar to say {part!r}", bar, timeout=30, interval=0.2)
+    except Failure:
+        said = [n.name for n in triage.findChildren(lambda n: n.roleName == "panel" and n.name)]
+        raise Failure(f"the connection bar never said {part!r}; the window's panels say {said}") \
+            from None
+
+
+def bar_buttons(triage, bar_text):
+    """The labels of the buttons beside the connection bar's text."""
+    bar = triage.findChild(lambda n: n.roleName == "panel" and n.name == bar_text,
+                           retry=False, requireResult=False)
+    if bar is None:
+        raise Failure(f"no panel says {bar_text!r} any more")
+    return sorted(n.name for n in bar.findChildren(lambda n: n.roleName == "push button"))
+
+
+MISLEADING = ("Offline", "no network", "Trying again", "Reconnecting", "Connecting")
+
+
+def assert_not_misleading(text):
+    for words in MISLEADING:
+        if words in text:
+            raise Failure(f"the bar says {words!r} of a configuration error: {text!r}")
+
+
+def test_untrusted_certificate():
+    world = World("connection-tls")
+    tls = TcpServer(world, "tls", tls=True)
+    plain = TcpServer(world, "plain")
+    app = None
+    try:
+        tls.start()
+        plain.start()
+        store_token(tls.url, tls.user("ana"))
+        store_token(plain.url, plain.user("ana"))
+        key = plain.service("Fixed bot", ["ana"])
+        app = RemoteApp(world, tls.url).start()
+        triage = find_app(app)
+
+        bar = connection_bar(triage, app, "Cannot connect securely")
+        text = bar.name
+        for part in ("its issuer is not trusted on this computer", tls.url, "Preferences"):
+            if part not in text:
+                raise Failure(f"the bar does not say {part!r}: {text!r}")
+        assert_not_misleading(text)
+        buttons = bar_buttons(triage, text)
+        if buttons != ["Preferences", "Retry Now"]:
+            raise Failure(f"the bar offers {buttons}, not Preferences and Retry Now")
+
+        # The stream still tries again behind it (for when the certificate is
+        # fixed): two more tries change nothing the person reads.
+        seen = app.tries_ended()
+        wait_for("two more tries of the stream", lambda: app.alive() or
+                 app.tries_ended() >= seen + 2, timeout=60, interval=0.2)
+        bar = connection_bar(triage, app, "Cannot connect securely")
+        assert_not_misleading(bar.name)
+
+        # Fixed in Preferences, opened from the bar: another server.
+        find(bar, "the bar's Preferences button", "push button", "Preferences").doActionNamed(
+            "click")
+        preferences = find(triage, "the Preferences window", "frame", "Preferences")
+        # Entered through AT-SPI's EditableText, as an on-screen keyboard or a
+        # screen reader would (GTK 4.8 reports neither the field's focus nor,
+        # in an AdwEntryRow, its text back: the outcome below checks it).
+        address = find(preferences, "the server address field", "text", "Server Address")
+        address.text = plain.url
+        find(preferences, "the Connect button", "push button", "Connect").doActionNamed("click")
+
+        # The bar goes; the other server's request shows.
+        nid = plain.post(key, "After the fix?")
+        find(triage, "the request in the list", "label", "After the fix?", timeout=30)
+        wait_for("the bar to say the app is connected",
+                 lambda: app.alive() or triage.findChild(
+                     lambda n: n.roleName == "panel" and n.name == "Connected",
+                     retry=False, requireResult=False), timeout=30, interval=0.2)
+        if triage.findChild(lambda n: n.roleName == "panel" and "securely" in n.name,
+                            retry=False, requireResult=False):
+            raise Failure("the certificate error is still said once connected")
+        del nid
+    finally:
+        if app is not None:
+            app.kill()
+        tls.stop()
+        plain.stop()
+        world.cleanup()
+
+
+def test_bad_address():
+    world = World("connection-address")
+    app = None
+    try:
+        app = RemoteApp(world, "https://").start()
+        triage = find_app(app)
+        bar = connection_bar(triage, app, "The server address is not valid")
+        text = bar.name
+        for part in ("has no host name", "Preferences"):
+            if part not in text:
+                raise Failure(f"the bar does not say {part!r}: {text!r}")
+        assert_not_misleading(text)
+        buttons = bar_buttons(triage, text)
+        if buttons != ["Preferences"]:
+            raise Failure(f"the bar offers {buttons}, not Preferences alone")
+    finally:
+        if app is not None:
+            app.kill()
+        world.cleanup()
+
+
+if __name__ == "__main__":
+    start_keyring()
+    run([
+        ("untrusted certificate: said, then fixed in Preferences", test_untrusted_certificate),
+        ("a server address that is not one", test_bad_address),
+    ])

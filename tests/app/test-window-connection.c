@@ -1,0 +1,204 @@
+/* test-window-connection.c — what the window's connection bar says of each
+ * problem the connection can end in, and which buttons it offers
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What is waited for says what it waits for (the keyring, the local server,
+ * a server never reached) and when it is tried again, never "no network"
+ * unless the network is missing; a configuration error (an address that is
+ * not one, a certificate not accepted, a refused or missing token) says
+ * what is wrong and what to do, offers Preferences, and never a next try.
+ * tests/app/test-connection-problems.py has the same with the real app.
+ */
+
+#include <adwaita.h>
+
+#include "app-test-common.h"
+#include "triage-window.h"
+
+static gpointer
+child (TriageWindow *window,
+       const char   *name)
+{
+  return gtk_widget_get_template_child (GTK_WIDGET (window), TRIAGE_TYPE_WINDOW, name);
+}
+
+typedef struct
+{
+  TriageInboxModel *model;
+  TriageWindow     *window;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->model = triage_inbox_model_new ();
+  fixture->window = triage_window_new (NULL, fixture->model);
+  g_object_ref_sink (fixture->window);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gpointer pane = triage_window_get_inbox_pane (fixture->window);
+  gpointer history = triage_window_get_history_view (fixture->window);
+
+  g_object_add_weak_pointer (G_OBJECT (pane), &pane);
+  g_object_add_weak_pointer (G_OBJECT (history), &history);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  app_test_finalize_object (fixture->window);
+  app_test_wait_for (pane == NULL && history == NULL, APP_TEST_WAIT_MS);
+  g_clear_object (&fixture->model);
+}
+
+static void
+set (Fixture                 *fixture,
+     TriageConnectionState    state,
+     TriageConnectionProblem  problem,
+     const char              *message,
+     int                      retry_in_seconds)
+{
+  gint64 retry_at = retry_in_seconds > 0
+                    ? g_get_monotonic_time () + retry_in_seconds * G_USEC_PER_SEC : 0;
+
+  triage_window_set_connection_status (fixture->window, state, problem, message, retry_at);
+}
+
+static const char *
+text (Fixture *fixture)
+{
+  return triage_window_get_connection_text (fixture->window);
+}
+
+#define assert_says(fixture, part) \
+  G_STMT_START { \
+    if (strstr (text (fixture), (part)) == NULL) \
+      g_error ("the bar says “%s”, not “%s”", text (fixture), (part)); \
+  } G_STMT_END
+
+#define assert_does_not_say(fixture, part) \
+  G_STMT_START { \
+    if (strstr (text (fixture), (part)) != NULL) \
+      g_error ("the bar says “%s”, with “%s”", text (fixture), (part)); \
+  } G_STMT_END
+
+static void
+assert_buttons (Fixture  *fixture,
+                gboolean  retry,
+                gboolean  preferences)
+{
+  g_assert_true (gtk_revealer_get_reveal_child (child (fixture->window, "connection_revealer")));
+  g_assert_cmpint (gtk_widget_get_visible (child (fixture->window, "retry_button")), ==, retry);
+  g_assert_cmpint (gtk_widget_get_visible (child (fixture->window, "preferences_button")), ==,
+                   preferences);
+}
+
+/* Waited for, and tried again: what is waited for, and when. */
+static void
+test_waiting (Fixture       *fixture,
+              gconstpointer  data)
+{
+  set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_KEYRING,
+       "The keyring is locked. Unlock it and try again.", 8);
+  assert_says (fixture, "Waiting for the keyring. Trying again in 8 seconds… The keyring is locked.");
+  assert_does_not_say (fixture, "network");
+  assert_buttons (fixture, TRUE, FALSE);
+
+  set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER,
+       "Could not start the local server: no such file", 4);
+  assert_says (fixture, "The local server is not running. Trying again in 4 seconds… "
+                        "Could not start the local server");
+  assert_does_not_say (fixture, "network");
+  assert_buttons (fixture, TRUE, FALSE);
+
+  /* Never connected since it started: not "lost". */
+  set (fixture, TRIAGE_CONNECTION_RECONNECTING, TRIAGE_CONNECTION_PROBLEM_UNREACHABLE,
+       "Cannot reach https://triage.example.com: Connection refused", 3);
+  assert_says (fixture, "Cannot reach the server. Trying again in 3 seconds… Cannot reach");
+  assert_does_not_say (fixture, "lost");
+  assert_buttons (fixture, TRUE, FALSE);
+
+  set (fixture, TRIAGE_CONNECTION_RECONNECTING, TRIAGE_CONNECTION_PROBLEM_LOST,
+       "The server closed the connection", 5);
+  assert_says (fixture, "Connection lost. Reconnecting in 5 seconds… The server closed");
+  assert_buttons (fixture, TRUE, FALSE);
+
+  set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_NO_NETWORK, NULL, 9);
+  assert_says (fixture, "Offline: no network. Trying again in 9 seconds…");
+  assert_buttons (fixture, TRUE, FALSE);
+
+  /* The keyring failed otherwise: no next try, but trying by hand may help. */
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED,
+       "The keyring failed: GDBus.Error", 0);
+  assert_says (fixture, "Cannot read the token from the keyring. The keyring failed");
+  assert_does_not_say (fixture, "Trying again");
+  assert_does_not_say (fixture, "Sign-in");
+  assert_buttons (fixture, TRUE, FALSE);
+}
+
+/* Only the settings (or the server) can fix it: what is wrong, what to do,
+ * Preferences; no next try, and no "Offline". */
+static void
+test_configuration (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_CERTIFICATE,
+       "The TLS certificate of https://triage.example.com is not accepted: it has expired", 0);
+  assert_says (fixture, "Cannot connect securely. The TLS certificate of https://triage.example.com "
+                        "is not accepted: it has expired. ");
+  assert_says (fixture, "Preferences.");
+  assert_does_not_say (fixture, "Offline");
+  assert_does_not_say (fixture, "Trying again");
+  /* Retry: for once the certificate is fixed. */
+  assert_buttons (fixture, TRUE, TRUE);
+  g_assert_true (gtk_widget_has_css_class (child (fixture->window, "connection_bar"), "error"));
+  g_assert_cmpstr (gtk_actionable_get_action_name (child (fixture->window, "preferences_button")),
+                   ==, "app.preferences");
+
+  /* The same address again cannot become valid: no Retry. */
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
+       "“https://” has no host name", 0);
+  g_assert_cmpstr (text (fixture), ==,
+                   "The server address is not valid. “https://” has no host name. "
+                   "Correct it in Preferences.");
+  assert_buttons (fixture, FALSE, TRUE);
+
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS, NULL, 0);
+  g_assert_cmpstr (text (fixture), ==,
+                   "No server address is set. Enter it in Preferences, or choose the server "
+                   "on this computer.");
+  assert_buttons (fixture, FALSE, TRUE);
+
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED,
+       "The server refused the token. Enter a new one in Preferences.", 0);
+  g_assert_cmpstr (text (fixture), ==,
+                   "Sign-in failed. The server refused the token. Enter a new one in Preferences.");
+  assert_buttons (fixture, TRUE, TRUE);
+
+  /* Fixed: the bar goes, and its buttons with it. */
+  set (fixture, TRIAGE_CONNECTION_CONNECTING, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
+  g_assert_false (gtk_widget_get_visible (child (fixture->window, "preferences_button")));
+  set (fixture, TRIAGE_CONNECTION_CONNECTED, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
+  g_assert_cmpstr (text (fixture), ==, "Connected");
+  g_assert_false (gtk_revealer_get_reveal_child (child (fixture->window, "connection_revealer")));
+  g_assert_false (gtk_widget_get_visible (child (fixture->window, "preferences_button")));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/window-connection/waiting", Fixture, NULL,
+              fixture_set_up, test_waiting, fixture_tear_down);
+  g_test_add ("/window-connection/configuration", Fixture, NULL,
+              fixture_set_up, test_configuration, fixture_tear_down);
+
+  return g_test_run ();
+}
