@@ -395,6 +395,11 @@ handle_request (TriageMcpServer *self,
     handle_initialize (self, id, params);
   else if (g_str_equal (method, "ping"))
     send_result (self, id, json_object_new ());
+  /* A method this server lacks is "Method not found" before initialize too: a client
+   * that also speaks MCP 2026-07-28 probes with server/discover, and -32601 is the
+   * answer every such client reads as "fall back to initialize". */
+  else if (!g_str_equal (method, "tools/list") && !g_str_equal (method, "tools/call"))
+    send_error (self, id, METHOD_NOT_FOUND, NULL, "Method not found: %s", method);
   else if (self->protocol_version == NULL)
     send_error (self, id, NOT_INITIALIZED, NULL,
                 "Server not initialized: send initialize before %s", method);
@@ -405,10 +410,8 @@ handle_request (TriageMcpServer *self,
       json_object_set_array_member (result, "tools", triage_mcp_tools_list ());
       send_result (self, id, result);
     }
-  else if (g_str_equal (method, "tools/call"))
-    handle_call (self, id, key, params);
   else
-    send_error (self, id, METHOD_NOT_FOUND, NULL, "Method not found: %s", method);
+    handle_call (self, id, key, params);
 }
 
 static void

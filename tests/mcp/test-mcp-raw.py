@@ -64,6 +64,15 @@ def test_calls_before_initialize():
         expect_error(s.mcp.request("tools/call", {"name": "ask_human", "arguments": {}}), -32002)
         if s.mcp.request("ping").get("result") != {}:
             raise Failure("ping before initialize is allowed and answers {}")
+        # A client of MCP 2026-07-28 that also speaks the older revisions probes with
+        # server/discover first and falls back to initialize on an error that names
+        # no modern server; released clients (rmcp's Auto mode) fell back only on
+        # -32601, and the spec's stdio probe expects it: a method this server does
+        # not have is "Method not found" before initialize too, not -32002.
+        expect_error(s.mcp.request("server/discover", {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}}), -32601, "server/discover")
+        expect_error(s.mcp.request("resources/list"), -32601, "resources/list")
         result = s.mcp.initialize()
         if result["protocolVersion"] != "2025-11-25" or "tools" not in result["capabilities"]:
             raise Failure(f"initialize: {result}")
