@@ -44,6 +44,8 @@ call_finish (Call       *call,
   TriageMcpServer *self = call->server;
 
   g_clear_handle_id (&call->progress_id, g_source_remove);
+  if (call->modern)
+    triage_mcp_modern_complete (result);
   send_result (self, call->id, result);
   g_hash_table_remove (self->calls, call->key);
 }
@@ -176,7 +178,8 @@ triage_mcp_call_start (TriageMcpServer *self,
             const char      *key,
             TriageMcpTool    tool,
             JsonObject      *params,
-            JsonObject      *arguments)
+            JsonObject      *arguments,
+            const char      *version)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GError) error = NULL;
@@ -190,7 +193,7 @@ triage_mcp_call_start (TriageMcpServer *self,
     {
       /* 2025-06-18 made invalid arguments a protocol error; 2025-11-25 a tool
        * execution error the model can read and correct. */
-      if (g_str_equal (self->protocol_version, "2025-06-18"))
+      if (g_str_equal (version, "2025-06-18"))
         {
           JsonObject *data = json_object_new ();
           const char *colon = strchr (error->message, ':');
@@ -207,7 +210,11 @@ triage_mcp_call_start (TriageMcpServer *self,
                                                    triage_mcp_tool_get_name (tool),
                                                    error->message);
 
-          send_result (self, id, triage_mcp_tool_error_result (text));
+          JsonObject *result = triage_mcp_tool_error_result (text);
+
+          if (g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN))
+            triage_mcp_modern_complete (result);
+          send_result (self, id, result);
         }
       return;
     }
@@ -219,6 +226,7 @@ triage_mcp_call_start (TriageMcpServer *self,
   call->tool = tool;
   call->cancellable = g_cancellable_new ();
   call->started = g_get_monotonic_time ();
+  call->modern = g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN);
   call->request = triage_service_request_new (self->client, notification_id, body,
                                               self->retry_for_us);
 

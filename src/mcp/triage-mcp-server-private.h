@@ -18,6 +18,14 @@ G_BEGIN_DECLS
 #define TRIAGE_MCP_METHOD_NOT_FOUND -32601
 #define TRIAGE_MCP_INVALID_PARAMS   -32602
 #define TRIAGE_MCP_NOT_INITIALIZED  -32002   /* our choice: the spec names no code */
+#define TRIAGE_MCP_UNSUPPORTED_VERSION -32022 /* MCP 2026-07-28 */
+
+/* What the model is told about the tools (initialize and server/discover). */
+#define TRIAGE_MCP_INSTRUCTIONS \
+  "These tools ask the person at this computer through Triage, their inbox for agents' " \
+  "requests, and wait for the answer. Ask before anything they would want to decide " \
+  "(deploying, deleting, spending, sending); give a deadline when the answer stops mattering " \
+  "after a while; proceed only on approved: true."
 
 struct _TriageMcpServer
 {
@@ -36,6 +44,7 @@ struct _TriageMcpServer
   gboolean       discarding;        /* skipping the rest of an over-long line */
 
   char          *protocol_version;  /* NULL until initialize */
+  gboolean       client_named;      /* the service is named after the MCP client */
   GHashTable    *calls;             /* request id as JSON text → Call */
   guint          withdrawing;       /* withdrawals still under way */
   gboolean       closing;
@@ -57,6 +66,7 @@ typedef struct
   guint                 progress_id;
   guint                 progress_count;
   gint64                started;
+  gboolean              modern;          /* MCP 2026-07-28: results carry resultType */
 } Call;
 
 JsonObject *triage_mcp_message_new          (void);
@@ -75,6 +85,31 @@ void        triage_mcp_server_send_error    (TriageMcpServer *self,
                                              ...) G_GNUC_PRINTF (5, 6);
 /* Emits ::closed once closing and nothing is left to withdraw. */
 void        triage_mcp_server_maybe_closed  (TriageMcpServer *self);
+/* {name, title, version} of this server. */
+JsonObject *triage_mcp_server_info          (void);
+/* Names the service after the MCP client (its clientInfo; NULL: a client that gave
+ * none yet, "triage-mcp") unless a clientInfo named it already. */
+void        triage_mcp_server_set_client    (TriageMcpServer *self,
+                                             JsonObject      *client_info);
+/* A tools/call's params checked; then triage_mcp_call_start (). */
+void        triage_mcp_server_handle_call   (TriageMcpServer *self,
+                                             JsonNode        *id,
+                                             const char      *key,
+                                             JsonObject      *params,
+                                             const char      *version);
+
+/* triage-mcp-modern.c */
+/* The version a request names in params._meta (MCP 2026-07-28 and later; "" when it
+ * is not a string), or NULL for a request of the initialize era. */
+const char *triage_mcp_modern_version       (JsonObject      *params);
+/* Serves a request that names its version in _meta. */
+void        triage_mcp_modern_handle_request (TriageMcpServer *self,
+                                              JsonNode        *id,
+                                              const char      *key,
+                                              const char      *method,
+                                              JsonObject      *params);
+/* Adds resultType and the server's _meta to a result of such a request. */
+void        triage_mcp_modern_complete      (JsonObject      *result);
 
 /* triage-mcp-calls.c */
 void        triage_mcp_call_unref           (Call            *call);
@@ -85,7 +120,8 @@ void        triage_mcp_call_start           (TriageMcpServer *self,
                                              const char      *key,
                                              TriageMcpTool    tool,
                                              JsonObject      *params,
-                                             JsonObject      *arguments);
+                                             JsonObject      *arguments,
+                                             const char      *version);
 /* Stops the call @key (no answer is sent) and withdraws its request. */
 void        triage_mcp_call_withdraw        (TriageMcpServer *self,
                                              const char      *key,

@@ -294,21 +294,48 @@ display_name_for (const char *name)
   return *text != '\0' ? g_steal_pointer (&text) : NULL;
 }
 
+JsonObject *
+triage_mcp_server_info (void)
+{
+  JsonObject *info = json_object_new ();
+
+  json_object_set_string_member (info, "name", "triage-mcp");
+  json_object_set_string_member (info, "title", "Triage");
+  json_object_set_string_member (info, "version", PACKAGE_VERSION);
+  return info;
+}
+
+void
+triage_mcp_server_set_client (TriageMcpServer *self,
+                              JsonObject      *client_info)
+{
+  const char *client_name = string_member (client_info, "name");
+  const char *client_title = string_member (client_info, "title");
+  g_autofree char *service_id = NULL;
+  g_autofree char *service_name = NULL;
+
+  if (self->client_named)
+    return;
+  self->client_named = client_info != NULL;
+
+  service_id = self->service_id != NULL ? g_strdup (self->service_id)
+                                        : service_id_for (client_name);
+  service_name = self->service_name != NULL ? g_strdup (self->service_name)
+                                            : display_name_for (client_title);
+  if (service_name == NULL)
+    service_name = display_name_for (client_name);
+  atp_client_set_service (self->client, service_id, service_name);
+}
+
 static void
 handle_initialize (TriageMcpServer *self,
                    JsonNode        *id,
                    JsonObject      *params)
 {
   const char *requested = string_member (params, "protocolVersion");
-  JsonObject *client_info = object_member (params, "clientInfo");
-  const char *client_name = string_member (client_info, "name");
-  const char *client_title = string_member (client_info, "title");
-  g_autofree char *service_id = NULL;
-  g_autofree char *service_name = NULL;
   JsonObject *result;
   JsonObject *capabilities;
   JsonObject *tools;
-  JsonObject *info;
 
   if (self->protocol_version != NULL)
     {
@@ -323,14 +350,7 @@ handle_initialize (TriageMcpServer *self,
 
   self->protocol_version = g_strdup (g_strv_contains (protocol_versions, requested)
                                        ? requested : TRIAGE_MCP_PROTOCOL_LATEST);
-
-  service_id = self->service_id != NULL ? g_strdup (self->service_id)
-                                        : service_id_for (client_name);
-  service_name = self->service_name != NULL ? g_strdup (self->service_name)
-                                            : display_name_for (client_title);
-  if (service_name == NULL)
-    service_name = display_name_for (client_name);
-  atp_client_set_service (self->client, service_id, service_name);
+  triage_mcp_server_set_client (self, object_member (params, "clientInfo"));
 
   result = json_object_new ();
   json_object_set_string_member (result, "protocolVersion", self->protocol_version);
@@ -339,25 +359,17 @@ handle_initialize (TriageMcpServer *self,
   json_object_set_boolean_member (tools, "listChanged", FALSE);
   json_object_set_object_member (capabilities, "tools", tools);
   json_object_set_object_member (result, "capabilities", capabilities);
-  info = json_object_new ();
-  json_object_set_string_member (info, "name", "triage-mcp");
-  json_object_set_string_member (info, "title", "Triage");
-  json_object_set_string_member (info, "version", PACKAGE_VERSION);
-  json_object_set_object_member (result, "serverInfo", info);
-  json_object_set_string_member (result, "instructions",
-                                 "These tools ask the person at this computer through Triage, "
-                                 "their inbox for agents' requests, and wait for the answer. Ask "
-                                 "before anything they would want to decide (deploying, deleting, "
-                                 "spending, sending); give a deadline when the answer stops "
-                                 "mattering after a while; proceed only on approved: true.");
+  json_object_set_object_member (result, "serverInfo", triage_mcp_server_info ());
+  json_object_set_string_member (result, "instructions", TRIAGE_MCP_INSTRUCTIONS);
   send_result (self, id, result);
 }
 
-static void
-handle_call (TriageMcpServer *self,
-             JsonNode        *id,
-             const char      *key,
-             JsonObject      *params)
+void
+triage_mcp_server_handle_call (TriageMcpServer *self,
+                               JsonNode        *id,
+                               const char      *key,
+                               JsonObject      *params,
+                               const char      *version)
 {
   const char *name = string_member (params, "name");
   JsonNode *arguments = params != NULL ? json_object_get_member (params, "arguments") : NULL;
@@ -379,8 +391,9 @@ handle_call (TriageMcpServer *self,
                 "that has not finished", key);
   else
     triage_mcp_call_start (self, id, key, tool, params,
-                arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
-                  ? json_node_get_object (arguments) : NULL);
+                           arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
+                             ? json_node_get_object (arguments) : NULL,
+                           version);
 }
 
 static void
@@ -411,7 +424,7 @@ handle_request (TriageMcpServer *self,
       send_result (self, id, result);
     }
   else
-    handle_call (self, id, key, params);
+    triage_mcp_server_handle_call (self, id, key, params, self->protocol_version);
 }
 
 static void
@@ -511,6 +524,12 @@ handle_line (TriageMcpServer *self,
 
   if (id == NULL)
     handle_notification (self, method, params ? json_node_get_object (params) : NULL);
+  else if (triage_mcp_modern_version (params ? json_node_get_object (params) : NULL) != NULL)
+    {
+      g_autofree char *key = atp_json_to_string (id, NULL);
+
+      triage_mcp_modern_handle_request (self, id, key, method, json_node_get_object (params));
+    }
   else
     handle_request (self, id, method, params ? json_node_get_object (params) : NULL);
 }

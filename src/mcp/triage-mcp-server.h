@@ -12,9 +12,12 @@
 
 G_BEGIN_DECLS
 
-/* The protocol versions spoken, newest first; an unknown request gets the first. */
+/* The protocol versions spoken with initialize, newest first; an unknown request gets
+ * the first. */
 #define TRIAGE_MCP_PROTOCOL_LATEST   "2025-11-25"
 #define TRIAGE_MCP_PROTOCOL_VERSIONS TRIAGE_MCP_PROTOCOL_LATEST ", 2025-06-18"
+/* The version without initialize, named in each request's _meta (triage-mcp-modern.c). */
+#define TRIAGE_MCP_PROTOCOL_MODERN   "2026-07-28"
 /* The longest message line read; a longer one is answered with an error and skipped. */
 #define TRIAGE_MCP_MAX_LINE          (4 * 1024 * 1024)
 
