@@ -8,14 +8,17 @@
  * a server never reached) and when it is tried again, never "no network"
  * unless the network is missing; a configuration error (an address that is
  * not one, a certificate not accepted, a refused or missing token) says
- * what is wrong and what to do, offers Preferences, and never a next try.
- * tests/app/test-connection-problems.py has the same with the real app.
+ * what is wrong and what to do, offers Preferences, and never a next try;
+ * with nothing pending, a status page says it in place of the empty inbox's
+ * help. tests/app/test-connection-problems.py has the same with the real app.
  */
 
 #include <adwaita.h>
 
 #include "app-test-common.h"
 #include "triage-window.h"
+
+#define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 
 static gpointer
 child (TriageWindow *window,
@@ -118,7 +121,7 @@ test_waiting (Fixture       *fixture,
   /* Never connected since it started: not "lost". */
   set (fixture, TRIAGE_CONNECTION_RECONNECTING, TRIAGE_CONNECTION_PROBLEM_UNREACHABLE,
        "Cannot reach https://triage.example.com: Connection refused", 3);
-  assert_says (fixture, "Cannot reach the server. Trying again in 3 seconds… Cannot reach");
+  assert_says (fixture, "Not connected. Trying again in 3 seconds… Cannot reach https://");
   assert_does_not_say (fixture, "lost");
   assert_buttons (fixture, TRUE, FALSE);
 
@@ -141,11 +144,15 @@ test_waiting (Fixture       *fixture,
 }
 
 /* Only the settings (or the server) can fix it: what is wrong, what to do,
- * Preferences; no next try, and no "Offline". */
+ * Preferences; no next try, and no "Offline". (A request kept from before
+ * is listed: the bar says it above the list.) */
 static void
 test_configuration (Fixture       *fixture,
                     gconstpointer  data)
 {
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 60, 10, NULL);
+
+  triage_inbox_model_add (fixture->model, a, NULL);
   set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_CERTIFICATE,
        "The TLS certificate of https://triage.example.com is not accepted: it has expired", 0);
   assert_says (fixture, "Cannot connect securely. The TLS certificate of https://triage.example.com "
@@ -188,6 +195,64 @@ test_configuration (Fixture       *fixture,
   g_assert_false (gtk_widget_get_visible (child (fixture->window, "preferences_button")));
 }
 
+static const char *
+page_shown (Fixture *fixture)
+{
+  return gtk_stack_get_visible_child_name (child (fixture->window, "inbox_stack"));
+}
+
+/* Nothing pending: the empty inbox's help ("it appears here") would be
+ * false; the problem takes its place, and the bar hides. */
+static void
+test_problem_page (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 60, 10, NULL);
+  AdwStatusPage *page = child (fixture->window, "problem_page");
+  GtkRevealer *revealer = child (fixture->window, "connection_revealer");
+
+  /* What is waited for keeps the inbox, under the bar. */
+  set (fixture, TRIAGE_CONNECTION_RECONNECTING, TRIAGE_CONNECTION_PROBLEM_LOST, NULL, 5);
+  g_assert_cmpstr (page_shown (fixture), ==, "inbox");
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+
+  set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_CERTIFICATE,
+       "The TLS certificate of <https://triage.example.com> is not accepted: it has expired", 0);
+  g_assert_cmpstr (page_shown (fixture), ==, "problem");
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "Cannot connect securely");
+  g_assert_cmpstr (adw_status_page_get_icon_name (page), ==, "channel-insecure-symbolic");
+  /* Markup escaped: the server's words are shown as they are. */
+  g_assert_nonnull (strstr (adw_status_page_get_description (page),
+                            "&lt;https://triage.example.com&gt; is not accepted: it has expired. "
+                            "Ask the server"));
+  g_assert_cmpstr (gtk_actionable_get_action_name (child (fixture->window,
+                                                          "problem_preferences_button")),
+                   ==, "app.preferences");
+  g_assert_true (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
+
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
+       "“https://” has no host name", 0);
+  g_assert_cmpstr (page_shown (fixture), ==, "problem");
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "The server address is not valid");
+  g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
+
+  /* A request (kept from before) is listed, under the bar. */
+  triage_inbox_model_add (fixture->model, a, NULL);
+  g_assert_cmpstr (page_shown (fixture), ==, "inbox");
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_object_unref (triage_inbox_model_remove (fixture->model, ID_A));
+  g_assert_cmpstr (page_shown (fixture), ==, "problem");
+
+  /* Fixed: the inbox is back, and no bar. */
+  set (fixture, TRIAGE_CONNECTION_CONNECTING, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
+  g_assert_cmpstr (page_shown (fixture), ==, "inbox");
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  set (fixture, TRIAGE_CONNECTION_CONNECTED, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
+  g_assert_cmpstr (page_shown (fixture), ==, "inbox");
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -199,6 +264,8 @@ main (int   argc,
               fixture_set_up, test_waiting, fixture_tear_down);
   g_test_add ("/window-connection/configuration", Fixture, NULL,
               fixture_set_up, test_configuration, fixture_tear_down);
+  g_test_add ("/window-connection/problem-page", Fixture, NULL,
+              fixture_set_up, test_problem_page, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -71,6 +71,10 @@ struct _TriageWindow
   GtkLabel              *connection_label;
   GtkWidget             *retry_button;
   GtkWidget             *preferences_button;
+  GtkStack              *inbox_stack;
+  AdwStatusPage         *problem_page;
+  GtkWidget             *problem_preferences_button;
+  GtkWidget             *problem_retry_button;
   TriageInboxPane       *inbox_pane;
   GtkStack              *content_stack;
   TriageRequestView     *decision_view;

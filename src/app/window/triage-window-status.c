@@ -19,9 +19,12 @@
  * its request when it is open.
  */
 
+static void update_problem_page (TriageWindow *self);
+
 /* Under the list title: the number pending and, while all is well, that the
  * app is connected (a problem shows in the bar below instead); the number
- * is also the inbox's badge. */
+ * is also the inbox's badge. With nothing pending, a configuration error
+ * takes the place of the empty inbox's help. */
 void
 _triage_window_update_list_subtitle (TriageWindow *self)
 {
@@ -41,6 +44,7 @@ _triage_window_update_list_subtitle (TriageWindow *self)
 
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->inbox_switcher), subtitle);
   adw_view_stack_page_set_badge_number (self->inbox_page, n);
+  update_problem_page (self);
 }
 
 /* Connection bar */
@@ -86,13 +90,13 @@ dup_waiting_text (TriageWindow *self,
     {
     case TRIAGE_CONNECTION_PROBLEM_UNREACHABLE:
       if (left > 0)
-        /* Translators: the server never answered since the app started (or
-         * since its settings changed); %d is a number of seconds */
+        /* Translators: no connection was made since the app started (or since
+         * its settings changed; the reason follows); %d is a number of seconds */
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "Cannot reach the server. Trying again in %d second…",
-                                             "Cannot reach the server. Trying again in %d seconds…",
+                                             "Not connected. Trying again in %d second…",
+                                             "Not connected. Trying again in %d seconds…",
                                              (int) left), (int) left);
-      return g_strdup (_("Cannot reach the server. Trying again…"));
+      return g_strdup (_("Not connected. Trying again…"));
 
     case TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER:
       if (left > 0)
@@ -266,6 +270,63 @@ update_connection_label (TriageWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, self->connection_text, -1);
 }
 
+static const char *
+get_problem_icon (TriageConnectionProblem problem)
+{
+  switch (problem)
+    {
+    case TRIAGE_CONNECTION_PROBLEM_CERTIFICATE:
+      return "channel-insecure-symbolic";
+
+    case TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS:
+    case TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS:
+      return "network-server-symbolic";
+
+    case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
+    case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
+      return "dialog-password-symbolic";
+
+    default:
+      return "network-error-symbolic";
+    }
+}
+
+/* A configuration error with nothing pending: the empty inbox's help would
+ * say requests arrive here, and none can. A status page says instead what
+ * is wrong and what to do (the bar, which would say it again, hides). With
+ * requests kept from before, the list stays, under the bar. */
+static void
+update_problem_page (TriageWindow *self)
+{
+  gboolean shown = self->connection != TRIAGE_CONNECTION_CONNECTED &&
+                   is_configuration_problem (self->connection, self->connection_problem) &&
+                   g_list_model_get_n_items (G_LIST_MODEL (self->model)) == 0;
+
+  if (shown)
+    {
+      g_autofree char *headline = dup_headline (self);
+      g_autoptr(GString) description = g_string_new (NULL);
+      g_autofree char *escaped = NULL;
+
+      append_sentence (description, self->connection_message);
+      append_sentence (description, get_advice (self));
+      if (description->len > 0 && g_ascii_isalnum (description->str[description->len - 1]))
+        g_string_append_c (description, '.');
+      escaped = g_markup_escape_text (description->str, -1);
+
+      adw_status_page_set_icon_name (self->problem_page, get_problem_icon (self->connection_problem));
+      adw_status_page_set_title (self->problem_page, headline);
+      adw_status_page_set_description (self->problem_page, escaped);
+      gtk_widget_set_visible (self->problem_retry_button,
+                              gtk_widget_get_visible (self->retry_button));
+    }
+
+  gtk_stack_set_visible_child_name (self->inbox_stack, shown ? "problem" : "inbox");
+  gtk_revealer_set_reveal_child (self->connection_revealer,
+                                 self->connection != TRIAGE_CONNECTION_CONNECTED && !shown);
+}
+
 static gboolean
 countdown_cb (gpointer data)
 {
@@ -317,7 +378,6 @@ triage_window_set_connection_status (TriageWindow            *self,
                                      const char              *message,
                                      gint64                   retry_at)
 {
-  gboolean problem_shown;
   gboolean configuration;
   gboolean retry_helps;
 
@@ -337,8 +397,6 @@ triage_window_set_connection_status (TriageWindow            *self,
   retry_helps = problem != TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS;
 
-  problem_shown = state != TRIAGE_CONNECTION_CONNECTED;
-  gtk_revealer_set_reveal_child (self->connection_revealer, problem_shown);
   gtk_widget_set_visible (self->retry_button,
                           state != TRIAGE_CONNECTION_CONNECTED &&
                           state != TRIAGE_CONNECTION_CONNECTING && retry_helps);
@@ -354,7 +412,7 @@ triage_window_set_connection_status (TriageWindow            *self,
     self->countdown_id = g_timeout_add_seconds (1, countdown_cb, self);
 
   update_connection_label (self);
-  _triage_window_update_list_subtitle (self);
+  _triage_window_update_list_subtitle (self);   /* and the bar's place, or the problem page */
   _triage_window_update_view_state (self);
 }
 

@@ -665,6 +665,10 @@ triage_window_class_init (TriageWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, connection_label);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, retry_button);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, preferences_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_stack);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, problem_page);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, problem_preferences_button);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, problem_retry_button);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_pane);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, decision_view);
