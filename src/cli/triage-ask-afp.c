@@ -23,8 +23,8 @@
  * the three wrapper lines, all at once and only once the Response Object is
  * known, so nothing half-written ever reaches it: exit 0 whenever they were
  * written (an error response too), 3 when no server could be reached
- * (nothing written), 2 for a bad command line, 130/143 when interrupted (the
- * review is withdrawn first). docs/protocol.md has the details.
+ * (nothing written), 2 for a bad command line, 130/143/129 when interrupted or
+ * the terminal closes (the review is withdrawn first). docs/protocol.md has the details.
  */
 
 #define REVIEWS  "/api/v1/afp/reviews"
@@ -478,6 +478,13 @@ on_sigterm (gpointer data)
   return on_signal (data, 128 + SIGTERM);
 }
 
+/* The terminal it runs in closed: nobody waits for the review there either. */
+static gboolean
+on_sighup (gpointer data)
+{
+  return on_signal (data, 128 + SIGHUP);
+}
+
 /* ---- the command line ---- */
 
 static const char help_description[] =
@@ -495,7 +502,7 @@ static const char help_description[] =
   "\n"
   "Exit status: 0 the three lines were written (an error response too), 2 bad option,\n"
   "3 no server reachable within --retry-for (nothing written), 130/143 interrupted\n"
-  "(the review is withdrawn first).";
+  "(SIGINT/SIGTERM), 129 when the terminal closes (SIGHUP) (the review is withdrawn first).";
 
 static gboolean
 parse_options (Review     *self,
@@ -691,7 +698,7 @@ triage_ask_afp_main (int    argc,
 {
   g_autoptr(GError) error = NULL;
   Review self = { 0 };
-  guint sigint_id, sigterm_id;
+  guint sigint_id, sigterm_id, sighup_id;
 
   self.options = triage_ask_options_new ();
   self.started_ms = now_ms ();
@@ -709,6 +716,7 @@ triage_ask_afp_main (int    argc,
       self.cancellable = g_cancellable_new ();
       sigint_id = g_unix_signal_add (SIGINT, on_sigint, &self);
       sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &self);
+      sighup_id = g_unix_signal_add (SIGHUP, on_sighup, &self);
 
       start (&self);
       if (self.phase != PHASE_DONE)
@@ -716,6 +724,7 @@ triage_ask_afp_main (int    argc,
 
       g_source_remove (sigint_id);
       g_source_remove (sigterm_id);
+      g_source_remove (sighup_id);
       g_cancellable_cancel (self.cancellable);
 
       /* Let cancelled calls finish so nothing is left for the leak checker. */

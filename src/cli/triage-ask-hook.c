@@ -299,7 +299,8 @@ give_up (Hook       *hook,
   triage_service_request_withdraw_async (hook->request, reason, NULL, withdrawn_cb, hook);
 }
 
-/* Claude Code gave up on the hook (its timeout) or the person pressed Ctrl+C. */
+/* Claude Code gave up on the hook (its timeout), the person pressed Ctrl+C, or the
+ * terminal they ran Claude Code in closed (SIGHUP). */
 static gboolean
 on_signal (gpointer data)
 {
@@ -473,6 +474,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   gsize length = 0;
   guint sigint_id;
   guint sigterm_id;
+  guint sighup_id;
 
   /* With Claude Code gone, the decision's write fails instead of killing us. */
   signal (SIGPIPE, SIG_IGN);
@@ -547,6 +549,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   hook.cancellable = g_cancellable_new ();
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &hook);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &hook);
+  sighup_id = g_unix_signal_add (SIGHUP, on_signal, &hook);   /* Claude Code's terminal closed */
   hook.stdout_watch = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_stdout_closed, &hook);
   g_unix_signal_add (TRIAGE_ASK_HOOK_RELEASE_SIGNAL, on_release, &hook);
   if (member_string (json_node_get_object (input), "session_id") != NULL)
@@ -577,6 +580,7 @@ triage_ask_hook_run (TriageAskOptions *options)
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_source_remove (sighup_id);
   g_clear_handle_id (&hook.stdout_watch, g_source_remove);
   g_cancellable_cancel (hook.cancellable);
   while (g_main_context_iteration (NULL, FALSE))

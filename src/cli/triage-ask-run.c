@@ -418,6 +418,14 @@ on_sigterm (gpointer data)
   return on_signal (data);
 }
 
+/* The terminal it runs in closed: nobody waits for the answer there either. */
+static gboolean
+on_sighup (gpointer data)
+{
+  ((Ask *) data)->signal_exit = 128 + SIGHUP;
+  return on_signal (data);
+}
+
 char *
 triage_ask_read_stdin (gsize    max_size,
                        gsize   *length,
@@ -495,6 +503,7 @@ triage_ask_run (TriageAskOptions *options)
   Ask ask = { 0 };
   guint sigint_id;
   guint sigterm_id;
+  guint sighup_id;
 
   client = triage_service_connect (options->server_url, options->socket_path,
                                    options->service_id, options->service_name, &error);
@@ -521,12 +530,14 @@ triage_ask_run (TriageAskOptions *options)
 
   sigint_id = g_unix_signal_add (SIGINT, on_sigint, &ask);
   sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
+  sighup_id = g_unix_signal_add (SIGHUP, on_sighup, &ask);
 
   triage_service_request_send_async (ask.request, ask.cancellable, post_cb, &ask);
   g_main_loop_run (ask.loop);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_source_remove (sighup_id);
   g_cancellable_cancel (ask.cancellable);
 
   /* Let cancelled calls finish so nothing is left for the leak checker. */

@@ -423,9 +423,11 @@ test_id_reused (Fixture       *fixture,
   assert_error (response, "INVALID_REQUEST", 1, "--id " REVIEW_1 ": a review with this id");
 }
 
+/* Interrupted (SIGINT), or the terminal closed (SIGHUP): the review is withdrawn. */
 static void
-test_interrupted (Fixture       *fixture,
-                  gconstpointer  data)
+interrupted_by (Fixture *fixture,
+                int      signal_number,
+                int      exit_status)
 {
   const char * const args[] = { "--afp", "--id", REVIEW_1, NULL };
   g_autoptr(Run) run = ask_start (fixture, args, "{\"iteration\":1,\"artifact\":{\"media_type\":"
@@ -437,9 +439,9 @@ test_interrupted (Fixture       *fixture,
 
   /* Once the review is there, the agent gives up. */
   person_wait_for_review (fixture, REVIEW_1);
-  g_subprocess_send_signal (run->process, SIGINT);
+  g_subprocess_send_signal (run->process, signal_number);
   ask_finish (run);
-  g_assert_cmpint (run->status, ==, TRIAGE_ASK_EXIT_INTERRUPTED);
+  g_assert_cmpint (run->status, ==, exit_status);
   g_assert_cmpstr (run->out, ==, "");
 
   atp_client_call_async (fixture->service, "GET", path, NULL, TRUE, 0, NULL, result_cb, &result);
@@ -448,6 +450,20 @@ test_interrupted (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (review), "status"), ==,
                    "invalidated");
+}
+
+static void
+test_interrupted (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  interrupted_by (fixture, SIGINT, TRIAGE_ASK_EXIT_INTERRUPTED);
+}
+
+static void
+test_hung_up (Fixture       *fixture,
+              gconstpointer  data)
+{
+  interrupted_by (fixture, SIGHUP, 128 + SIGHUP);
 }
 
 static void
@@ -507,6 +523,7 @@ main (int   argc,
   ADD ("/ask/afp/deadline-passed-while-away", test_deadline_passed_while_away);
   ADD ("/ask/afp/id-reused", test_id_reused);
   ADD ("/ask/afp/interrupted", test_interrupted);
+  ADD ("/ask/afp/hung-up", test_hung_up);
   ADD ("/ask/afp/bad-option", test_bad_option);
   ADD ("/ask/afp/blank-option", test_blank_option);
 #undef ADD

@@ -603,15 +603,19 @@ def test_dangerous_commands_flagged():
 
 
 def test_interrupted_withdraws():
-    with Scenario("interrupted") as s:
-        hook = Hook(s.world, PRE_TOOL_USE_BASH)
-        n = s.person.waiting("Bash in my-project: npm test")
-        hook.proc.send_signal(signal.SIGTERM)
-        expect(hook.result(), (0, pre_tool_use(
-            "ask", "Triage: interrupted before anyone answered; asking here instead")))
-        status, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
-        if reply["status"] != "invalidated":
-            raise Failure(f"the request was not withdrawn: {reply['status']}")
+    # SIGTERM: Claude Code's hook timeout. SIGHUP: the terminal Claude Code runs in
+    # closed, which reaches its hooks too; it used to kill the hook and leave the
+    # request in the inbox for nobody.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        with Scenario("interrupted") as s:
+            hook = Hook(s.world, PRE_TOOL_USE_BASH)
+            n = s.person.waiting("Bash in my-project: npm test")
+            hook.proc.send_signal(sig)
+            expect(hook.result(), (0, pre_tool_use(
+                "ask", "Triage: interrupted before anyone answered; asking here instead")))
+            status, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+            if reply["status"] != "invalidated":
+                raise Failure(f"{sig.name}: the request was not withdrawn: {reply['status']}")
 
 
 def test_claude_code_gone_withdraws():

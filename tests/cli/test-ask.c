@@ -413,10 +413,12 @@ test_no_wait (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (output, "status"), ==, "created");
 }
 
-/* Interrupted: the request is taken back */
+/* Interrupted (SIGINT), or the terminal it runs in closed (SIGHUP, which used to
+ * kill it and leave the request waiting for nobody): the request is taken back */
 static void
-test_interrupted (Fixture       *fixture,
-                  gconstpointer  data)
+interrupted_by (Fixture *fixture,
+                int      signal_number,
+                int      exit_status)
 {
   const char * const args[] = { "--title", "Interrupted", "--action", "ok", NULL };
   g_autoptr(Run) run = ask_start (fixture, args, NULL);
@@ -425,14 +427,28 @@ test_interrupted (Fixture       *fixture,
   g_autoptr(AtpNotification) after = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_subprocess_send_signal (run->process, SIGINT);
-  g_assert_cmpint (ask_finish (run), ==, 130);
+  g_subprocess_send_signal (run->process, signal_number);
+  g_assert_cmpint (ask_finish (run), ==, exit_status);
 
   atp_client_wait_notification_async (fixture->service, request->id, 0, NULL, result_cb, &result);
   wait_until (result != NULL, "the status");
   after = atp_client_wait_notification_finish (fixture->service, result, &error);
   g_assert_no_error (error);
   g_assert_cmpint (after->status, ==, ATP_STATUS_INVALIDATED);
+}
+
+static void
+test_interrupted (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  interrupted_by (fixture, SIGINT, 130);
+}
+
+static void
+test_hung_up (Fixture       *fixture,
+              gconstpointer  data)
+{
+  interrupted_by (fixture, SIGHUP, 128 + SIGHUP);
 }
 
 /* The server restarts while triage-ask waits, and while it sends */
@@ -683,6 +699,7 @@ main (int    argc,
   ADD ("/ask/bad-key", test_bad_key);
   ADD ("/ask/no-wait", test_no_wait);
   ADD ("/ask/interrupted", test_interrupted);
+  ADD ("/ask/hung-up", test_hung_up);
   ADD ("/ask/restart-while-waiting", test_restart_while_waiting);
   ADD ("/ask/restart-while-sending", test_restart_while_sending);
   ADD ("/ask/answer-terminal-safe", test_answer_terminal_safe);
