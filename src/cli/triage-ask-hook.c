@@ -552,7 +552,12 @@ triage_ask_hook_run (TriageAskOptions *options)
   sighup_id = g_unix_signal_add (SIGHUP, on_signal, &hook);   /* Claude Code's terminal closed */
   hook.stdout_watch = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_stdout_closed, &hook);
   g_unix_signal_add (TRIAGE_ASK_HOOK_RELEASE_SIGNAL, on_release, &hook);
-  if (member_string (json_node_get_object (input), "session_id") != NULL)
+  /* Only a PermissionRequest hook can be beaten by Claude Code's own prompt, which
+   * it shows meanwhile. Claude Code waits on a PreToolUse hook before any prompt,
+   * so a later event with the same call is another call (the same command run
+   * twice), never a reason to withdraw this one. */
+  if (hook.event == EVENT_PERMISSION_REQUEST &&
+      member_string (json_node_get_object (input), "session_id") != NULL)
     {
       g_autoptr(GError) problem = NULL;
       g_autofree char *digest =

@@ -703,6 +703,25 @@ def test_answered_in_claude_code_withdraws():
             raise Failure(f"entries left after the hooks ended: {os.listdir(hooks)}")
 
 
+def test_pre_tool_use_not_released():
+    # Claude Code waits on a PreToolUse hook before any prompt of its own, so no
+    # later event means the call was decided elsewhere: a PostToolUse with the same
+    # input is another call (Claude ran the same command twice in parallel), and
+    # used to withdraw this one's request and hand it to Claude Code's prompt.
+    with Scenario("pre-not-released") as s:
+        waiting = Hook(s.world, PRE_TOOL_USE_BASH)
+        n = s.person.waiting("Bash in my-project: npm test")
+        post = dict(PRE_TOOL_USE_BASH, hook_event_name="PostToolUse", tool_use_id="toolu_other",
+                    tool_response={"stdout": "", "stderr": "", "interrupted": False})
+        expect(Hook(s.world, post).result(), (0, {}))
+        status = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")[1]["status"]
+        if status == "invalidated":
+            raise Failure("a PostToolUse of another call withdrew a PreToolUse hook's request")
+        s.server.respond_as_client(n["id"], "allow")
+        expect(waiting.result(),
+               (0, pre_tool_use("allow", "Allowed in Triage by user “default”")))
+
+
 def test_server_gone_mid_wait():
     # The server dies while the person has not answered: Claude Code's own prompt
     # asks at once (the agent is waiting), never an allow.
@@ -777,6 +796,7 @@ run([
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
     ("answered in Claude Code: withdrawn", test_answered_in_claude_code_withdraws),
+    ("a PreToolUse hook is not released by another call", test_pre_tool_use_not_released),
     ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
     ("bad options", test_bad_options),
 ])
