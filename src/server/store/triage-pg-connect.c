@@ -4,16 +4,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Making a connection of the PostgreSQL backend (triage-pg-connection.c),
- * never waiting without a deadline (triage-pg-link.c): with one, at
- * connect_timeout, while the database answers; in the background, its
- * answers taken by the main loop, while it does not (after a stall), one
- * connection at a time for the whole server. A new connection gets the
- * session's settings, and the wait for its answers.
+ * never waiting without a deadline (triage-pg-link.c). A thread of its own
+ * makes it (triage-pg-dial.c: the host name's lookup, the connection, the
+ * session's settings and the statements kept prepared), so nothing of it
+ * blocks the main loop. While the database answers, a statement that needs
+ * a connection waits for it, as for any answer: connect_timeout for the
+ * connection (its lookup too), the wait for an answer for each of its first
+ * statements. While it does not (after a stall), the connection is made in
+ * the background and the main loop takes it once it answers, one
+ * connection at a time for the whole server.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
-
-#include <glib-unix.h>
 
 #include "triage-pg-connection-private.h"
 
@@ -42,17 +44,6 @@ triage_pg_message_of (const char *text)
   return g_strstrip (g_strdup (text && *text ? text : "unknown error"));
 }
 
-/* The database's notices ("relation already exists, skipping") are no news
- * for an operator: debug output, not libpq's line on stderr. */
-static void
-on_notice (void       *data,
-           const char *message)
-{
-  g_autofree char *text = triage_pg_message_of (message);
-
-  g_debug ("%s", text);
-}
-
 /* Forgets the connection (its socket is closed); the next statement makes a
  * new one. */
 void
@@ -65,17 +56,15 @@ triage_pg_connection_forget (TriagePgConnection *self)
   self->cut = FALSE;
 }
 
-/* Gives up the connection being made (the link's, if it was in the
- * background: another may be tried). */
+/* Gives up the connection being made in the background (another may be
+ * tried). */
 void
 triage_pg_connection_attempt_clear (TriagePgConnection *self)
 {
-  g_clear_handle_id (&self->attempt_watch, g_source_remove);
   g_clear_handle_id (&self->attempt_timer, g_source_remove);
-  g_clear_pointer (&self->attempt, PQfinish);
-  if (self->background)
+  if (self->attempt != NULL)
     {
-      self->background = FALSE;
+      g_clear_pointer (&self->attempt, triage_pg_dial_abandon);
       triage_pg_link_attempt_done (self->link, FALSE);
     }
 }
@@ -94,164 +83,140 @@ triage_pg_connection_set_stalled (TriagePgConnection *self,
                (double) waited_us / G_USEC_PER_SEC, what);
 }
 
-/* A new connection is made: its settings, and the wait for its answers. */
-static gboolean
-setup (TriagePgConnection *self,
-       GError            **error)
+/* Starts making a new connection, with the session's settings and the
+ * statements kept prepared; @done is called from the main loop once it is
+ * made (or not), unless NULL. */
+static TriagePgDial *
+dial_start (TriagePgConnection *self,
+            GSourceFunc         done)
 {
   g_autofree char *sql = g_strconcat (SESSION_DEFAULTS "; ", self->settings ? self->settings : "",
                                       self->settings ? "; " : "", STATEMENT_TIMEOUT_SQL, NULL);
-  g_autoptr(PGresult) result = NULL;
-  gint64 statement_ms;
+  char **keywords, **values;
+  TriagePgDial *dial;
 
-  PQsetNoticeProcessor (self->conn, on_notice, NULL);
-  self->answer_us = TRIAGE_PG_DEFAULT_ANSWER_US;
-  if (PQsetnonblocking (self->conn, 1) != 0 ||
-      (result = triage_pg_connection_exec_now (self, sql, error)) == NULL)
-    {
-      if (error != NULL && *error == NULL)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
-                     "the PostgreSQL connection failed as it was set up");
-      triage_pg_connection_forget (self);
-      return FALSE;
-    }
-  statement_ms = PQntuples (result) == 1 ? triage_pg_int (result, 0, 0) : 0;
-  if (statement_ms > 0)
-    self->answer_us = (statement_ms + TRIAGE_PG_ANSWER_GRACE_MS) * 1000;
+  triage_pg_link_connect_params (self->link, self->name, &keywords, &values);
+  dial = triage_pg_dial_new (keywords, values, triage_pg_link_connect_timeout (self->link), sql,
+                             self->patient ? -1 : TRIAGE_PG_DEFAULT_ANSWER_US);
   for (guint i = 0; i < self->kept->len; i++)
     {
       TriagePgStatement *kept = &g_array_index (self->kept, TriagePgStatement, i);
+      g_autofree char *name = g_strdup_printf ("triage_%u", ++self->next_name);
 
-      if (triage_pg_connection_prepare (self, kept->sql, kept->n_params, error) == NULL)
-        {
-          triage_pg_connection_forget (self);
-          return FALSE;
-        }
+      triage_pg_dial_add_prepared (dial, name, kept->sql, kept->n_params);
     }
-  return TRUE;
+  triage_pg_dial_start (dial, done, self);
+  return dial;
 }
 
+/* The connection @dial made becomes this one. */
 static void
-attempt_watch (TriagePgConnection *self);
+take_connection (TriagePgConnection *self,
+                 TriagePgDial       *dial)
+{
+  gint64 statement_ms;
+
+  triage_pg_connection_forget (self);
+  self->conn = triage_pg_dial_steal (dial, &statement_ms);
+  self->answer_us = statement_ms > 0 ? (statement_ms + TRIAGE_PG_ANSWER_GRACE_MS) * 1000
+                                     : TRIAGE_PG_DEFAULT_ANSWER_US;
+  for (guint i = 0; i < triage_pg_dial_get_n_prepared (dial); i++)
+    {
+      const char *name, *sql;
+
+      triage_pg_dial_get_prepared (dial, i, &name, &sql);
+      g_hash_table_insert (self->prepared, g_strdup (sql), g_strdup (name));
+    }
+}
 
 static void
 attempt_end (TriagePgConnection *self,
-             const char         *failure)
+             TriagePgDialOutcome outcome)
 {
-  gboolean made = failure == NULL;
+  g_autoptr(GError) error = NULL;
+  TriagePgDial *dial = g_steal_pointer (&self->attempt);
 
   g_clear_handle_id (&self->attempt_timer, g_source_remove);
-  g_clear_handle_id (&self->attempt_watch, g_source_remove);
-  self->background = FALSE;
-  if (made)
+  if (outcome == TRIAGE_PG_DIAL_MADE)
+    take_connection (self, dial);
+  else if (triage_pg_dial_get_outcome (dial, &error) == TRIAGE_PG_DIAL_LATE)
     {
-      g_autoptr(GError) error = NULL;
+      gint64 waited_us;
+      const char *what = triage_pg_dial_get_late (dial, &waited_us);
 
-      triage_pg_connection_forget (self);
-      self->conn = g_steal_pointer (&self->attempt);
-      if (!setup (self, &error))
-        {
-          g_debug ("connecting again in the background: %s", error->message);
-          made = FALSE;
-        }
+      g_debug ("connecting again in the background: no answer within %.0f s (%s)",
+               (double) waited_us / G_USEC_PER_SEC, what);
     }
   else
-    {
-      g_debug ("connecting again in the background: %s", failure);
-      g_clear_pointer (&self->attempt, PQfinish);
-    }
-  triage_pg_link_attempt_done (self->link, made);
+    g_debug ("connecting again in the background: %s", error ? error->message : "failed");
+  triage_pg_dial_abandon (dial);
+  triage_pg_link_attempt_done (self->link, outcome == TRIAGE_PG_DIAL_MADE);
 }
 
 static gboolean
-on_attempt_ready (int          fd,
-                  GIOCondition condition,
-                  gpointer     data)
+on_attempt_done (gpointer data)
 {
   TriagePgConnection *self = data;
 
-  self->attempt_watch = 0;
-  self->attempt_poll = PQconnectPoll (self->attempt);
-  if (self->attempt_poll == PGRES_POLLING_READING || self->attempt_poll == PGRES_POLLING_WRITING)
-    attempt_watch (self);
-  else if (self->attempt_poll == PGRES_POLLING_OK)
-    attempt_end (self, NULL);
-  else
-    {
-      g_autofree char *message = triage_pg_message_of (PQerrorMessage (self->attempt));
-
-      attempt_end (self, message);
-    }
+  attempt_end (self, triage_pg_dial_get_outcome (self->attempt, NULL));
   return G_SOURCE_REMOVE;
 }
 
+static void
+attempt_watch_deadline (TriagePgConnection *self,
+                        gint64              deadline);
+
+/* The wait under way passed its deadline, or a later one replaced it. */
 static gboolean
 on_attempt_late (gpointer data)
 {
   TriagePgConnection *self = data;
+  gint64 deadline;
+  TriagePgDialOutcome outcome;
 
   self->attempt_timer = 0;
-  attempt_end (self, "no answer");
+  outcome = triage_pg_dial_check (self->attempt, &deadline);
+  if (outcome == TRIAGE_PG_DIAL_RUNNING)
+    attempt_watch_deadline (self, deadline);
+  else
+    attempt_end (self, outcome);
   return G_SOURCE_REMOVE;
 }
 
 static void
-attempt_watch (TriagePgConnection *self)
+attempt_watch_deadline (TriagePgConnection *self,
+                        gint64              deadline)
 {
-  GIOCondition condition = self->attempt_poll == PGRES_POLLING_READING ? G_IO_IN : G_IO_OUT;
+  gint64 left = MAX (deadline - g_get_monotonic_time (), 0);
 
-  self->attempt_watch = g_unix_fd_add (PQsocket (self->attempt), condition | G_IO_ERR | G_IO_HUP,
-                                       on_attempt_ready, self);
-}
-
-/* Starts making a connection; FALSE (the attempt cleared, @failure set) if
- * it failed at once. */
-static gboolean
-attempt_start (TriagePgConnection *self,
-               char              **failure)
-{
-  triage_pg_connection_attempt_clear (self);
-  self->attempt = triage_pg_link_connect_start (self->link, self->name);
-  self->attempt_poll = PGRES_POLLING_WRITING;
-  if (self->attempt == NULL || PQstatus (self->attempt) == CONNECTION_BAD ||
-      PQsocket (self->attempt) < 0)
-    {
-      *failure = triage_pg_message_of (self->attempt ? PQerrorMessage (self->attempt)
-                                                     : "out of memory");
-      g_clear_pointer (&self->attempt, PQfinish);
-      return FALSE;
-    }
-  return TRUE;
+  /* A wait with no deadline is looked at again now and then. */
+  self->attempt_timer = g_timeout_add ((guint) MIN (left / 1000 + 1, G_MAXINT32 / 2),
+                                       on_attempt_late, self);
 }
 
 /* While the database does not answer, a connection is made in the
- * background (its answer taken by the main loop), one at a time. */
+ * background (taken by the main loop once it is set up), one at a time. */
 static void
 attempt_in_background (TriagePgConnection *self)
 {
-  g_autofree char *failure = NULL;
+  gint64 deadline;
 
   if (self->attempt != NULL || !triage_pg_link_may_attempt (self->link))
     return;
-  if (!attempt_start (self, &failure))
-    {
-      triage_pg_link_attempt_done (self->link, FALSE);
-      g_debug ("connecting again in the background: %s", failure);
-      return;
-    }
   triage_pg_link_attempt_started (self->link);
-  self->background = TRUE;
-  attempt_watch (self);
-  self->attempt_timer = g_timeout_add ((guint) (triage_pg_link_connect_timeout (self->link) / 1000),
-                                       on_attempt_late, self);
+  self->attempt = dial_start (self, on_attempt_done);
+  triage_pg_dial_check (self->attempt, &deadline);
+  attempt_watch_deadline (self, deadline);
 }
 
 gboolean
 triage_pg_connection_connect (TriagePgConnection *self,
                               GError            **error)
 {
-  g_autofree char *failure = NULL;
-  gint64 timeout, deadline;
+  g_autoptr(GError) failure = NULL;
+  TriagePgDial *dial;
+  TriagePgDialOutcome outcome;
+  gboolean made;
 
   triage_pg_connection_forget (self);
   if (triage_pg_link_is_down (self->link))
@@ -261,34 +226,32 @@ triage_pg_connection_connect (TriagePgConnection *self,
                    "the PostgreSQL database does not answer (connecting again)");
       return FALSE;
     }
-  timeout = triage_pg_link_connect_timeout (self->link);
-  deadline = g_get_monotonic_time () + timeout;
-  if (attempt_start (self, &failure))
-    while (self->attempt_poll == PGRES_POLLING_READING ||
-           self->attempt_poll == PGRES_POLLING_WRITING)
-      {
-        if (!triage_pg_wait_socket (PQsocket (self->attempt),
-                                    self->attempt_poll == PGRES_POLLING_READING,
-                                    self->attempt_poll == PGRES_POLLING_WRITING, deadline))
-          {
-            triage_pg_connection_attempt_clear (self);
-            triage_pg_connection_set_stalled (self, "a new connection", timeout, error);
-            g_prefix_error (error, "cannot connect to the PostgreSQL database: ");
-            return FALSE;
-          }
-        self->attempt_poll = PQconnectPoll (self->attempt);
-      }
-  if (failure == NULL && self->attempt_poll != PGRES_POLLING_OK)
-    failure = triage_pg_message_of (PQerrorMessage (self->attempt));
-  if (failure != NULL)
+  dial = dial_start (self, NULL);
+  outcome = triage_pg_dial_wait (dial);
+  made = outcome == TRIAGE_PG_DIAL_MADE;
+  if (made)
+    take_connection (self, dial);
+  else if (outcome == TRIAGE_PG_DIAL_LATE)
     {
-      triage_pg_connection_attempt_clear (self);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED,
-                   "cannot connect to the PostgreSQL database: %s", failure);
-      self->retry_at = g_get_monotonic_time () + RECONNECT_INTERVAL_US;
-      return FALSE;
-    }
-  self->conn = g_steal_pointer (&self->attempt);
-  return setup (self, error);
-}
+      gint64 waited_us;
+      const char *what = triage_pg_dial_get_late (dial, &waited_us);
 
+      triage_pg_connection_set_stalled (self, what, waited_us, error);
+      g_prefix_error (error, "cannot connect to the PostgreSQL database: ");
+    }
+  else if (triage_pg_dial_get_outcome (dial, &failure) == TRIAGE_PG_DIAL_REFUSED)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED,
+                   "cannot connect to the PostgreSQL database: %s", failure->message);
+      self->retry_at = g_get_monotonic_time () + RECONNECT_INTERVAL_US;
+    }
+  else
+    {
+      /* Its setup failed: a session ended is made again at once. */
+      if (g_error_matches (failure, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
+        self->retry_at = 0;
+      g_propagate_error (error, g_steal_pointer (&failure));
+    }
+  triage_pg_dial_abandon (dial);
+  return made;
+}

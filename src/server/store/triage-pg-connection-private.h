@@ -8,6 +8,7 @@
 #pragma once
 
 #include "triage-pg-connection.h"
+#include "triage-pg-dial.h"
 
 G_BEGIN_DECLS
 
@@ -28,11 +29,8 @@ struct _TriagePgConnection
   gboolean      patient;        /* no deadline: a schema migration */
   gboolean      cut;            /* its socket was shut down (a stall): it is lost */
   guint         answer_timer;   /* a pipeline's answers awaited by the main loop */
-  PGconn       *attempt;        /* a connection being made */
-  gboolean      background;     /* by the main loop: the link's attempt */
-  PostgresPollingStatusType attempt_poll;
-  guint         attempt_watch;
-  guint         attempt_timer;
+  TriagePgDial *attempt;        /* the link's attempt, made in the background */
+  guint         attempt_timer;  /* its deadline */
   guint         pipeline_next;  /* the pipeline's statement whose results come next */
   gboolean      pipeline_seen;  /* a result of it was read */
   GError       *pipeline_failure;
@@ -51,8 +49,9 @@ const char *triage_pg_connection_prepare   (TriagePgConnection  *self,
                                              const char          *sql,
                                              int                  n_params,
                                              GError             **error);
-PGresult *triage_pg_connection_exec_now     (TriagePgConnection  *self,
-                                             const char          *sql,
+gboolean  triage_pg_result_error            (PGconn              *conn,
+                                             gboolean             lost,
+                                             const PGresult      *result,
                                              GError             **error);
 
 G_END_DECLS

@@ -22,12 +22,13 @@
  *
  * No wait for the database is unbounded (triage-pg-link.c): the connection
  * does not block (libpq's non-blocking mode), and every wait for an answer,
- * for the socket to take what is sent, or for a new connection, polls the
- * socket with a deadline. A wait past it fails with G_IO_ERROR_TIMED_OUT
- * and cuts every connection of the server (a stall), whose next statements
- * fail at once until a connection made in the background answers. A
- * pipeline whose answers the main loop takes (a commit in flight, the
- * listener's read) has a timer instead, with the same effect.
+ * for the socket to take what is sent, or for a new connection (made by a
+ * thread of its own, triage-pg-dial.c), has a deadline. A wait past it
+ * fails with G_IO_ERROR_TIMED_OUT and cuts every connection of the server (a
+ * stall), whose next statements fail at once until a connection made in the
+ * background answers. A pipeline whose answers the main loop takes (a
+ * commit in flight, the listener's read) has a timer instead, with the same
+ * effect.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -148,24 +149,25 @@ ends_session (const char *state)
   return state != NULL && (g_str_has_prefix (state, "57P") || g_str_equal (state, "25P03"));
 }
 
-static void
-set_result_error (TriagePgConnection *self,
-                  PGresult           *result,
-                  GError            **error)
+/* @result's error (or @conn's, without one) in @error; TRUE if it says the
+ * session is over (@lost: the connection is known lost). */
+gboolean
+triage_pg_result_error (PGconn         *conn,
+                        gboolean        lost,
+                        const PGresult *result,
+                        GError        **error)
 {
   const char *state = result ? PQresultErrorField (result, PG_DIAG_SQLSTATE) : NULL;
   g_autofree char *message = triage_pg_message_of (result && *PQresultErrorMessage (result)
                                                      ? PQresultErrorMessage (result)
-                                                     : PQerrorMessage (self->conn));
+                                                     : PQerrorMessage (conn));
 
-  if (ends_session (state) || triage_pg_connection_is_bad (self))
+  if (ends_session (state) || lost)
     {
-      /* Its next statement makes a new connection at once. */
-      self->retry_at = 0;
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
                    "the database ended the session%s%s%s: %s", state ? " (" : "",
                    state ? state : "", state ? ")" : "", message);
-      return;
+      return TRUE;
     }
   if (g_strcmp0 (state, "55P03") == 0)
     {
@@ -175,10 +177,21 @@ set_result_error (TriagePgConnection *self,
        * not. */
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                    "the database gave up waiting for a lock (55P03): %s", message);
-      return;
+      return FALSE;
     }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error%s%s%s: %s",
                state ? " (" : "", state ? state : "", state ? ")" : "", message);
+  return FALSE;
+}
+
+static void
+set_result_error (TriagePgConnection *self,
+                  PGresult           *result,
+                  GError            **error)
+{
+  if (triage_pg_result_error (self->conn, triage_pg_connection_is_bad (self), result, error))
+    /* Its next statement makes a new connection at once. */
+    self->retry_at = 0;
 }
 
 /* Whether @error says the session was ended (nothing more is to come on
@@ -568,13 +581,5 @@ triage_pg_exec (TriagePgConnection *self,
 {
   if (!triage_pg_connection_ensure (self, error))
     return NULL;
-  return triage_pg_connection_exec_now (self, sql, error);
-}
-
-PGresult *
-triage_pg_connection_exec_now (TriagePgConnection *self,
-                               const char         *sql,
-                               GError            **error)
-{
   return answer_of (self, PQsendQuery (self->conn, sql), error);
 }

@@ -21,9 +21,11 @@
  *     down: whoever watches it learns at once, a commit in flight fails,
  *     the listener connects again), and until a new connection answers,
  *     store calls fail at once (503) instead of waiting again. That
- *     connection is tried in the background, from the main loop, never
- *     held by it; a partition kept the old connections' packets, so none
- *     of them is used again.
+ *     connection is tried in the background, never held by the main loop:
+ *     a thread of its own looks its host up, connects and sets it up
+ *     (triage-pg-dial.c), the main loop takes it once it answers; a
+ *     partition kept the old connections' packets, so none of them is used
+ *     again.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -120,22 +122,27 @@ triage_pg_link_unref (TriagePgLink *self)
   g_free (self);
 }
 
-/* Starts a connection (libpq's non-blocking connect: PQconnectPoll () makes
- * it). The URI's own values override those before it, and the password file
- * overrides everything. */
-PGconn *
-triage_pg_link_connect_start (TriagePgLink *self,
-                              const char   *name)
+/* What libpq's PQconnectStartParams () takes (@keywords and @values, both
+ * NULL-terminated) to make a connection. The URI's own values override
+ * those before it, and the password file overrides everything. */
+void
+triage_pg_link_connect_params (TriagePgLink *self,
+                               const char   *name,
+                               char       ***keywords,
+                               char       ***values)
 {
   g_autofree char *user_timeout = g_strdup_printf ("%d", TRIAGE_PG_STATEMENT_TIMEOUT_MS +
                                                    TRIAGE_PG_ANSWER_GRACE_MS);
-  const char *keywords[] = { "fallback_application_name", "keepalives", "keepalives_idle",
-                             "keepalives_interval", "keepalives_count", "tcp_user_timeout",
-                             "dbname", self->password ? "password" : NULL, NULL };
-  const char *values[] = { name, "1", "5", "2", "3", user_timeout, self->uri, self->password,
-                           NULL };
+  const char *keys[] = { "fallback_application_name", "keepalives", "keepalives_idle",
+                         "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+                         "dbname", self->password ? "password" : NULL, NULL };
+  const char *vals[] = { name, "1", "5", "2", "3", user_timeout, self->uri, self->password,
+                         NULL };
 
-  return PQconnectStartParams (keywords, values, 1);
+  *keywords = g_strdupv ((char **) keys);
+  *values = g_new0 (char *, g_strv_length (*keywords) + 1);
+  for (guint i = 0; keys[i] != NULL; i++)
+    (*values)[i] = g_strdup (vals[i]);
 }
 
 /* The µs a connection gets to be made: connect_timeout as libpq takes it

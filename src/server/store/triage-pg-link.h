@@ -30,8 +30,10 @@ TriagePgLink *triage_pg_link_new             (const char         *uri,
                                               GError            **error);
 TriagePgLink *triage_pg_link_ref             (TriagePgLink       *self);
 void          triage_pg_link_unref           (TriagePgLink       *self);
-PGconn       *triage_pg_link_connect_start   (TriagePgLink       *self,
-                                              const char         *name);
+void          triage_pg_link_connect_params  (TriagePgLink       *self,
+                                              const char         *name,
+                                              char             ***keywords,
+                                              char             ***values);
 gint64        triage_pg_link_connect_timeout (TriagePgLink       *self);
 void          triage_pg_link_add             (TriagePgLink       *self,
                                               TriagePgConnection *member);

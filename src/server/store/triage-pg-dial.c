@@ -1,0 +1,486 @@
+/* triage-pg-dial.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A new connection of the PostgreSQL backend is made by a thread of its own:
+ * libpq looks host names up with a blocking getaddrinfo () inside
+ * PQconnectStartParams () and PQconnectPoll () (each host of a multi-host
+ * URI as it comes to it), and a new connection's first statements (its
+ * session settings, the statements kept prepared) are answered only if the
+ * database answers. Neither may hold the main loop: a partition that cuts
+ * DNS holds a lookup for the resolver's timeout, and a database that takes
+ * connections but answers no query holds the statements to their deadline.
+ *
+ * The thread runs libpq as it is (the URI, its service file, PG*
+ * variables, every host in turn, TLS and its host name checks untouched)
+ * and waits for the socket with the deadlines the main loop would have
+ * used: connect_timeout for the connection, the wait for an answer for
+ * each statement. The main loop is told once it is done (a background
+ * attempt, triage-pg-connect.c), or waits for it (a connection needed now,
+ * as a store call waits for any statement) with the same deadlines, so a
+ * lookup that hangs past them is given up too. A connection given up is
+ * closed by its thread once libpq gives it back; nothing else touches it.
+ */
+
+#define G_LOG_DOMAIN "triage-store-postgres"
+
+#include <string.h>
+
+#include "triage-pg-dial.h"
+
+#include "triage-pg-connection-private.h"
+
+/* A wait with no deadline (a migration's) is still woken this often. */
+#define WAIT_SLICE_US (60 * G_USEC_PER_SEC)
+
+typedef struct
+{
+  char *name;
+  char *sql;
+  int   n_params;
+} Prepared;
+
+struct _TriagePgDial
+{
+  gint                ref_count;
+  GMutex              lock;
+  GCond               cond;
+
+  /* Set before the thread starts; the thread reads them. */
+  char              **keywords;
+  char              **values;       /* the password among them: zeroed when freed */
+  gint64              connect_us;
+  char               *setup_sql;
+  GArray             *prepared;     /* Prepared */
+  gint64              answer_us;    /* the wait for each statement's answer; -1: none */
+
+  /* The main loop's. */
+  GMainContext       *context;
+  GSourceFunc         done;         /* NULL once abandoned */
+  gpointer            done_data;
+
+  /* Under the lock. */
+  TriagePgDialOutcome outcome;
+  gint64              deadline;     /* of the wait under way */
+  const char         *late;         /* what that wait is for */
+  gint64              wait_us;
+  gboolean            abandoned;
+  PGconn             *conn;         /* made and set up, until stolen */
+  GError             *error;
+  gint64              statement_ms;
+};
+
+static void
+prepared_clear (gpointer data)
+{
+  Prepared *prepared = data;
+
+  g_free (prepared->name);
+  g_free (prepared->sql);
+}
+
+/* The database's notices ("relation already exists, skipping") are no news
+ * for an operator: debug output, not libpq's line on stderr. */
+static void
+on_notice (void       *data,
+           const char *message)
+{
+  g_autofree char *text = triage_pg_message_of (message);
+
+  g_debug ("%s", text);
+}
+
+/* A dial that connects with libpq's @keywords and @values (taken), gives
+ * the connection @connect_us, then runs @setup_sql, whose last statement
+ * reads the statement_timeout in force, and prepares the statements added,
+ * waiting @answer_us for each answer (-1: as long as it takes). */
+TriagePgDial *
+triage_pg_dial_new (char      **keywords,
+                    char      **values,
+                    gint64      connect_us,
+                    const char *setup_sql,
+                    gint64      answer_us)
+{
+  TriagePgDial *self = g_new0 (TriagePgDial, 1);
+
+  self->ref_count = 1;
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->keywords = keywords;
+  self->values = values;
+  self->connect_us = connect_us;
+  self->setup_sql = g_strdup (setup_sql);
+  self->answer_us = answer_us;
+  self->prepared = g_array_new (FALSE, FALSE, sizeof (Prepared));
+  g_array_set_clear_func (self->prepared, prepared_clear);
+  return self;
+}
+
+static TriagePgDial *
+dial_ref (TriagePgDial *self)
+{
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+static void
+dial_unref (gpointer data)
+{
+  TriagePgDial *self = data;
+
+  if (!g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  for (guint i = 0; self->values != NULL && self->values[i] != NULL; i++)
+    memset (self->values[i], 0, strlen (self->values[i]));
+  g_strfreev (self->keywords);
+  g_strfreev (self->values);
+  g_free (self->setup_sql);
+  g_array_unref (self->prepared);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->conn, PQfinish);
+  g_clear_error (&self->error);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  g_free (self);
+}
+
+/* @sql (@n_params) is to be prepared as @name on the new connection. */
+void
+triage_pg_dial_add_prepared (TriagePgDial *self,
+                             const char   *name,
+                             const char   *sql,
+                             int           n_params)
+{
+  Prepared prepared = { g_strdup (name), g_strdup (sql), n_params };
+
+  g_array_append_val (self->prepared, prepared);
+}
+
+guint
+triage_pg_dial_get_n_prepared (TriagePgDial *self)
+{
+  return self->prepared->len;
+}
+
+void
+triage_pg_dial_get_prepared (TriagePgDial *self,
+                             guint         i,
+                             const char  **name,
+                             const char  **sql)
+{
+  Prepared *prepared = &g_array_index (self->prepared, Prepared, i);
+
+  *name = prepared->name;
+  *sql = prepared->sql;
+}
+
+/* The thread's: the wait under way. */
+static void
+set_wait (TriagePgDial *self,
+          gint64        deadline,
+          const char   *what,
+          gint64        wait_us)
+{
+  g_mutex_lock (&self->lock);
+  self->deadline = deadline;
+  self->late = what;
+  self->wait_us = wait_us;
+  g_mutex_unlock (&self->lock);
+}
+
+static TriagePgDialOutcome
+dial_connect (TriagePgDial *self,
+              gint64        deadline,
+              PGconn      **conn,
+              GError      **error)
+{
+  PostgresPollingStatusType poll = PGRES_POLLING_WRITING;
+  g_autofree char *message = NULL;
+
+  /* Looks up the first host's name. */
+  *conn = PQconnectStartParams ((const char * const *) self->keywords,
+                                (const char * const *) self->values, 1);
+  if (*conn == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, "out of memory");
+      return TRIAGE_PG_DIAL_REFUSED;
+    }
+  while (PQstatus (*conn) != CONNECTION_BAD && PQsocket (*conn) >= 0 &&
+         (poll == PGRES_POLLING_READING || poll == PGRES_POLLING_WRITING))
+    {
+      if (!triage_pg_wait_socket (PQsocket (*conn), poll == PGRES_POLLING_READING,
+                                  poll == PGRES_POLLING_WRITING, deadline))
+        return TRIAGE_PG_DIAL_LATE;
+      /* May look up the next host's name. */
+      poll = PQconnectPoll (*conn);
+    }
+  if (poll == PGRES_POLLING_OK && PQstatus (*conn) == CONNECTION_OK)
+    return TRIAGE_PG_DIAL_MADE;
+  message = triage_pg_message_of (PQerrorMessage (*conn));
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, "%s", message);
+  return TRIAGE_PG_DIAL_REFUSED;
+}
+
+static gboolean
+result_ok (const PGresult *result)
+{
+  ExecStatusType status = PQresultStatus (result);
+
+  return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK;
+}
+
+/* The last result of what was just sent (@sent: whether it was) in
+ * @last, its answer awaited within @answer_us. */
+static TriagePgDialOutcome
+dial_exec (TriagePgDial *self,
+           PGconn       *conn,
+           gboolean      sent,
+           PGresult    **last,
+           GError      **error)
+{
+  gint64 deadline = self->answer_us < 0 ? G_MAXINT64 : g_get_monotonic_time () + self->answer_us;
+  PGresult *result;
+
+  g_clear_pointer (last, PQclear);
+  set_wait (self, deadline, "a statement", self->answer_us);
+  while (sent)
+    {
+      for (;;)
+        {
+          int flushed = PQflush (conn);
+
+          if (flushed < 0 || (flushed == 0 && !PQisBusy (conn)))
+            break;
+          if (!triage_pg_wait_socket (PQsocket (conn), TRUE, flushed > 0, deadline))
+            return TRIAGE_PG_DIAL_LATE;
+          if (!PQconsumeInput (conn))
+            break;
+        }
+      if ((result = PQgetResult (conn)) == NULL)
+        break;
+      g_clear_pointer (last, PQclear);
+      *last = result;
+      if (PQstatus (conn) == CONNECTION_BAD)
+        break;
+    }
+  if (!result_ok (*last))
+    {
+      triage_pg_result_error (conn, PQstatus (conn) != CONNECTION_OK, *last, error);
+      return TRIAGE_PG_DIAL_FAILED;
+    }
+  return TRIAGE_PG_DIAL_MADE;
+}
+
+/* The session's settings, then the statements kept prepared. */
+static TriagePgDialOutcome
+dial_setup (TriagePgDial *self,
+            PGconn       *conn,
+            gint64       *statement_ms,
+            GError      **error)
+{
+  g_autoptr(PGresult) result = NULL;
+  TriagePgDialOutcome outcome;
+
+  PQsetNoticeProcessor (conn, on_notice, NULL);
+  if (PQsetnonblocking (conn, 1) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                   "the PostgreSQL connection failed as it was set up");
+      return TRIAGE_PG_DIAL_FAILED;
+    }
+  outcome = dial_exec (self, conn, PQsendQuery (conn, self->setup_sql), &result, error);
+  if (outcome != TRIAGE_PG_DIAL_MADE)
+    return outcome;
+  *statement_ms = PQntuples (result) == 1 ? triage_pg_int (result, 0, 0) : 0;
+  if (*statement_ms > 0 && self->answer_us >= 0)
+    self->answer_us = (*statement_ms + TRIAGE_PG_ANSWER_GRACE_MS) * 1000;
+  for (guint i = 0; i < self->prepared->len; i++)
+    {
+      Prepared *prepared = &g_array_index (self->prepared, Prepared, i);
+
+      outcome = dial_exec (self, conn, PQsendPrepare (conn, prepared->name, prepared->sql,
+                                                      prepared->n_params, NULL),
+                           &result, error);
+      if (outcome != TRIAGE_PG_DIAL_MADE)
+        return outcome;
+    }
+  return TRIAGE_PG_DIAL_MADE;
+}
+
+static gboolean
+on_done (gpointer data)
+{
+  TriagePgDial *self = data;
+
+  if (self->done != NULL)
+    self->done (self->done_data);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+dial_thread (gpointer data)
+{
+  TriagePgDial *self = data;
+  g_autoptr(GError) error = NULL;
+  PGconn *conn = NULL;
+  gint64 statement_ms = 0;
+  TriagePgDialOutcome outcome;
+  gboolean notify = FALSE;
+
+  outcome = dial_connect (self, self->deadline, &conn, &error);
+  if (outcome == TRIAGE_PG_DIAL_MADE)
+    outcome = dial_setup (self, conn, &statement_ms, &error);
+  g_mutex_lock (&self->lock);
+  /* Unless the main loop gave up on it meanwhile (a lookup past the
+   * deadline). */
+  if (self->outcome == TRIAGE_PG_DIAL_RUNNING && !self->abandoned)
+    {
+      self->outcome = outcome;
+      self->error = g_steal_pointer (&error);
+      self->statement_ms = statement_ms;
+      if (outcome == TRIAGE_PG_DIAL_MADE)
+        self->conn = g_steal_pointer (&conn);
+      notify = self->context != NULL;
+    }
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_clear_pointer (&conn, PQfinish);
+  if (notify)
+    g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, on_done, dial_ref (self),
+                                dial_unref);
+  dial_unref (self);
+  return NULL;
+}
+
+/* Starts the thread; @done (if any) is called from the main loop once it
+ * is done, unless the dial was abandoned first. */
+void
+triage_pg_dial_start (TriagePgDial *self,
+                      GSourceFunc   done,
+                      gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+
+  self->done = done;
+  self->done_data = data;
+  if (done != NULL)
+    self->context = g_main_context_ref_thread_default ();
+  self->deadline = g_get_monotonic_time () + self->connect_us;
+  self->late = "a new connection";
+  self->wait_us = self->connect_us;
+  thread = g_thread_try_new ("triage-pg-dial", dial_thread, dial_ref (self), &error);
+  if (thread == NULL)
+    {
+      dial_unref (self);
+      self->outcome = TRIAGE_PG_DIAL_REFUSED;
+      g_set_error (&self->error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED,
+                   "cannot start a thread to connect: %s", error->message);
+      if (done != NULL)
+        g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, on_done, dial_ref (self),
+                                    dial_unref);
+      return;
+    }
+  g_thread_unref (thread);
+}
+
+/* Locked: the outcome, LATE once the wait under way passed its deadline
+ * (a lookup libpq cannot be woken from). */
+static TriagePgDialOutcome
+check_locked (TriagePgDial *self)
+{
+  if (self->outcome == TRIAGE_PG_DIAL_RUNNING && g_get_monotonic_time () >= self->deadline)
+    self->outcome = TRIAGE_PG_DIAL_LATE;
+  return self->outcome;
+}
+
+/* The outcome so far, and the deadline of the wait under way. */
+TriagePgDialOutcome
+triage_pg_dial_check (TriagePgDial *self,
+                      gint64       *deadline)
+{
+  TriagePgDialOutcome outcome;
+
+  g_mutex_lock (&self->lock);
+  outcome = check_locked (self);
+  *deadline = self->deadline;
+  g_mutex_unlock (&self->lock);
+  return outcome;
+}
+
+/* Waits until it is done, or a wait of it passed its deadline. */
+TriagePgDialOutcome
+triage_pg_dial_wait (TriagePgDial *self)
+{
+  TriagePgDialOutcome outcome;
+
+  g_mutex_lock (&self->lock);
+  while ((outcome = check_locked (self)) == TRIAGE_PG_DIAL_RUNNING)
+    g_cond_wait_until (&self->cond, &self->lock,
+                       MIN (self->deadline, g_get_monotonic_time () + WAIT_SLICE_US));
+  g_mutex_unlock (&self->lock);
+  return outcome;
+}
+
+/* The outcome, and the error it came with (none if made or late). */
+TriagePgDialOutcome
+triage_pg_dial_get_outcome (TriagePgDial *self,
+                            GError      **error)
+{
+  TriagePgDialOutcome outcome;
+
+  g_mutex_lock (&self->lock);
+  outcome = self->outcome;
+  if (self->error != NULL && outcome != TRIAGE_PG_DIAL_LATE)
+    g_propagate_error (error, g_error_copy (self->error));
+  g_mutex_unlock (&self->lock);
+  return outcome;
+}
+
+/* What was awaited when it was late, and for how long. */
+const char *
+triage_pg_dial_get_late (TriagePgDial *self,
+                         gint64       *waited_us)
+{
+  const char *late;
+
+  g_mutex_lock (&self->lock);
+  late = self->late;
+  *waited_us = self->wait_us;
+  g_mutex_unlock (&self->lock);
+  return late;
+}
+
+/* The connection made and set up (non-blocking), and the statement_timeout
+ * it read (0: none). */
+PGconn *
+triage_pg_dial_steal (TriagePgDial *self,
+                      gint64       *statement_ms)
+{
+  PGconn *conn;
+
+  g_mutex_lock (&self->lock);
+  conn = g_steal_pointer (&self->conn);
+  *statement_ms = self->statement_ms;
+  g_mutex_unlock (&self->lock);
+  return conn;
+}
+
+/* The owner lets go (done or not): its callback is not called; a
+ * connection not stolen is closed, by the thread if it is still running. */
+void
+triage_pg_dial_abandon (TriagePgDial *self)
+{
+  PGconn *conn;
+
+  if (self == NULL)
+    return;
+  self->done = NULL;
+  g_mutex_lock (&self->lock);
+  self->abandoned = TRUE;
+  conn = g_steal_pointer (&self->conn);
+  g_mutex_unlock (&self->lock);
+  g_clear_pointer (&conn, PQfinish);
+  dial_unref (self);
+}

@@ -1,0 +1,70 @@
+/* slow-lookup.c — a host name whose lookup hangs on command, for
+ * test-server-pg-reconnect.c: preloaded (LD_PRELOAD) into the server under
+ * test, it stands in front of the C library's getaddrinfo ()
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A partition that cuts DNS makes a lookup wait for the resolver's timeout;
+ * a test cannot change the machine's resolver, so this does it for one
+ * name:
+ *   TRIAGE_TEST_LOOKUP_NAME  the name: it resolves to 127.0.0.1
+ *   TRIAGE_TEST_LOOKUP_HOLD  a file: while it exists, a lookup of the name
+ *                            waits (60 s at most), having made the file
+ *                            HOLD.held to say so
+ * Every other lookup goes to the C library as it is.
+ */
+
+#define _GNU_SOURCE
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HOLD_MAX_MS 60000
+#define HOLD_STEP_MS 20
+
+typedef int (*GetaddrinfoFunc) (const char *, const char *, const struct addrinfo *,
+                                struct addrinfo **);
+
+static void
+hold (const char *file)
+{
+  struct timespec step = { 0, HOLD_STEP_MS * 1000000L };
+  char held[4096];
+  int fd;
+
+  if (access (file, F_OK) != 0)
+    return;
+  snprintf (held, sizeof held, "%s.held", file);
+  fd = open (held, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0)
+    close (fd);
+  for (int waited = 0; waited < HOLD_MAX_MS && access (file, F_OK) == 0; waited += HOLD_STEP_MS)
+    nanosleep (&step, NULL);
+}
+
+int
+getaddrinfo (const char             *node,
+             const char             *service,
+             const struct addrinfo  *hints,
+             struct addrinfo       **result)
+{
+  GetaddrinfoFunc next = (GetaddrinfoFunc) dlsym (RTLD_NEXT, "getaddrinfo");
+  const char *name = getenv ("TRIAGE_TEST_LOOKUP_NAME");
+  const char *file = getenv ("TRIAGE_TEST_LOOKUP_HOLD");
+
+  if (node != NULL && name != NULL && strcasecmp (node, name) == 0)
+    {
+      if (file != NULL)
+        hold (file);
+      node = "127.0.0.1";
+    }
+  return next (node, service, hints, result);
+}

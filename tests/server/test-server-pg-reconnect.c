@@ -1,0 +1,745 @@
+/* test-server-pg-reconnect.c — the server's new PostgreSQL connections
+ * never hold its main loop
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Once the database stopped answering (a stall: triage-pg-link.c), the
+ * server makes a new connection in the background, once a second, until
+ * one answers; meanwhile it answers everything else at once (/healthz,
+ * requests get their 503). Two parts of making a connection could block:
+ *   - its first statements (the session's settings, the statements kept
+ *     prepared), when the database takes connections and answers no query
+ *     (a backend that hangs, a pool in front of a database that does);
+ *   - the lookup of its host name, when a partition cuts DNS too.
+ * A server ("far") reaches the tests' PostgreSQL over TCP through a proxy
+ * of this test, which can stall its open connections and answer new ones
+ * itself: the startup exchange (no password), then silence. Another server
+ * ("near") is on the database's own socket. The lookup is held by
+ * slow-lookup.c, preloaded into far: its host name resolves to 127.0.0.1,
+ * and hangs while a file of the test exists.
+ *
+ * Waits are for events (answers, a connection answered, a file), each
+ * bounded.
+ */
+
+#define G_LOG_DOMAIN "test-server-pg-reconnect"
+
+#include <glib/gstdio.h>
+#include <libpq-fe.h>
+
+#include "atp.h"
+#include "server-test-util.h"
+#include "triage-pg-link.h"
+#include "triage-test-postgres.h"
+
+/* The wait for an answer the server keeps with the operator's
+ * statement_timeout of 1 s (triage-pg-link.h): 1 + 2 s. */
+#define OPERATOR_OPTIONS "-c statement_timeout=1000"
+#define OPERATOR_BOUND_S 3
+/* The server's own wait for a new connection's first answer
+ * (TRIAGE_PG_STATEMENT_TIMEOUT_MS + TRIAGE_PG_ANSWER_GRACE_MS). */
+#define SETUP_BOUND_S ((TRIAGE_PG_STATEMENT_TIMEOUT_MS + TRIAGE_PG_ANSWER_GRACE_MS) / 1000)
+/* What a loaded machine may add to a wait. */
+#define SLACK_S 10
+/* An answer that needs no database: well under SETUP_BOUND_S, whatever the
+ * load. */
+#define PROMPT_S 5
+/* From the end of the fault to a request stored: a connection tried
+ * meanwhile runs out its wait, then the next is made. */
+#define RECOVER_S 60
+/* The name slow-lookup.c resolves. */
+#define LOOKUP_NAME "triage-test-database.invalid"
+
+/* ---- the proxy ---- */
+
+/* PostgreSQL's codes in a first packet that is not a startup packet. */
+#define SSL_REQUEST_CODE    80877103
+#define GSSENC_REQUEST_CODE 80877104
+
+/* It runs in a thread of its own (the test's main loop is not always
+ * running: the helpers that start a server wait for it without it); the
+ * test sets @mute and @stalled_below and reads @answered, atomically. */
+typedef struct
+{
+  GSocketService *service;
+  guint16         port;
+  char           *upstream;      /* the database's Unix socket */
+  GMainContext   *context;
+  GMainLoop      *loop;
+  GThread        *thread;
+  gint            mute;          /* new connections: answered here, then silence */
+  gint            answered;      /* connections answered so far */
+  gint            accepted;
+  gint            stalled_below; /* the connections accepted before pass nothing */
+  GPtrArray      *links;         /* Link */
+} Proxy;
+
+typedef struct
+{
+  Proxy        *proxy;
+  gint          serial;
+  GIOStream    *client;
+  GIOStream    *upstream;
+  gboolean      stalled;       /* nothing goes either way */
+  GCancellable *cancellable;
+  guint8        head[8];
+  guint8       *body;
+} Link;
+
+typedef struct
+{
+  Link          *link;
+  GCancellable  *cancellable;   /* the link's: cancelled once it is freed */
+  GInputStream  *from;
+  GOutputStream *to;
+  guint8         buffer[16384];
+} Pump;
+
+static void
+link_free (gpointer data)
+{
+  Link *link = data;
+
+  g_cancellable_cancel (link->cancellable);
+  if (link->client != NULL)
+    g_io_stream_close (link->client, NULL, NULL);
+  if (link->upstream != NULL)
+    g_io_stream_close (link->upstream, NULL, NULL);
+  g_clear_object (&link->client);
+  g_clear_object (&link->upstream);
+  g_clear_object (&link->cancellable);
+  g_free (link->body);
+  g_free (link);
+}
+
+static gboolean
+link_stalled (Link *link)
+{
+  return link->stalled || link->serial < g_atomic_int_get (&link->proxy->stalled_below);
+}
+
+/* The link is over: closed, unless stalled (a partition tells nobody). */
+static void
+link_end (Link *link)
+{
+  if (link_stalled (link))
+    return;
+  g_ptr_array_remove (link->proxy->links, link);
+}
+
+static void pump_read (Pump *pump);
+
+/* The pump is done: the link ends with it, unless it was freed. */
+static void
+pump_end (Pump *pump)
+{
+  if (!g_cancellable_is_cancelled (pump->cancellable))
+    link_end (pump->link);
+  g_object_unref (pump->cancellable);
+  g_free (pump);
+}
+
+static void
+pump_written_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  Pump *pump = data;
+
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, NULL))
+    {
+      pump_end (pump);
+      return;
+    }
+  pump_read (pump);
+}
+
+static void
+pump_read_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  Pump *pump = data;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, NULL);
+
+  if (n <= 0)
+    {
+      pump_end (pump);
+      return;
+    }
+  if (link_stalled (pump->link))
+    {
+      /* Swallowed. */
+      pump_read (pump);
+      return;
+    }
+  g_output_stream_write_all_async (pump->to, pump->buffer, (gsize) n, G_PRIORITY_DEFAULT,
+                                   pump->cancellable, pump_written_cb, pump);
+}
+
+static void
+pump_read (Pump *pump)
+{
+  g_input_stream_read_async (pump->from, pump->buffer, sizeof pump->buffer, G_PRIORITY_DEFAULT,
+                             pump->cancellable, pump_read_cb, pump);
+}
+
+static void
+pump_start (Link      *link,
+            GIOStream *from,
+            GIOStream *to)
+{
+  Pump *pump = g_new0 (Pump, 1);
+
+  pump->link = link;
+  pump->cancellable = g_object_ref (link->cancellable);
+  pump->from = g_io_stream_get_input_stream (from);
+  pump->to = g_io_stream_get_output_stream (to);
+  pump_read (pump);
+}
+
+/* ---- a connection answered by the proxy: startup, then silence ---- */
+
+static void answer_packet (Link *link);
+
+static void
+answer_written_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  Link *link = data;
+
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, NULL))
+    return;
+  if (link->body == NULL)
+    {
+      /* The startup packet was answered: the client is connected. */
+      g_atomic_int_inc (&link->proxy->answered);
+      /* The test waits for it in its main loop. */
+      g_main_context_wakeup (NULL);
+      link->stalled = TRUE;
+      pump_start (link, link->client, link->client);
+      return;
+    }
+  g_clear_pointer (&link->body, g_free);
+  answer_packet (link);
+}
+
+static void
+answer_body_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  /* AuthenticationOk, then ReadyForQuery (idle). */
+  static const guint8 ready[] = { 'R', 0, 0, 0, 8, 0, 0, 0, 0, 'Z', 0, 0, 0, 5, 'I' };
+  static const guint8 no[] = { 'N' };
+  Link *link = data;
+  guint32 code;
+
+  if (!g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, NULL, NULL))
+    return;
+  memcpy (&code, link->head + 4, 4);
+  code = GUINT32_FROM_BE (code);
+  if (code == SSL_REQUEST_CODE || code == GSSENC_REQUEST_CODE)
+    g_output_stream_write_all_async (g_io_stream_get_output_stream (link->client), no, sizeof no,
+                                     G_PRIORITY_DEFAULT, link->cancellable, answer_written_cb,
+                                     link);
+  else
+    {
+      g_clear_pointer (&link->body, g_free);
+      g_output_stream_write_all_async (g_io_stream_get_output_stream (link->client), ready,
+                                       sizeof ready, G_PRIORITY_DEFAULT, link->cancellable,
+                                       answer_written_cb, link);
+    }
+}
+
+static void
+answer_head_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  Link *link = data;
+  guint32 length;
+
+  if (!g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, NULL, NULL))
+    return;
+  memcpy (&length, link->head, 4);
+  length = GUINT32_FROM_BE (length);
+  g_assert_cmpuint (length, >=, 8);
+  g_assert_cmpuint (length, <=, 10000);
+  /* The code is read with the head; the rest (a startup packet's
+   * parameters) is read and dropped. */
+  link->body = g_malloc (length - 8 + 1);
+  g_input_stream_read_all_async (G_INPUT_STREAM (source), link->body, length - 8,
+                                 G_PRIORITY_DEFAULT, link->cancellable, answer_body_cb, link);
+}
+
+/* Reads a packet of the startup exchange (length, code, the rest). */
+static void
+answer_packet (Link *link)
+{
+  g_input_stream_read_all_async (g_io_stream_get_input_stream (link->client), link->head,
+                                 sizeof link->head, G_PRIORITY_DEFAULT, link->cancellable,
+                                 answer_head_cb, link);
+}
+
+static gboolean
+on_incoming (GSocketService    *service,
+             GSocketConnection *connection,
+             GObject           *source,
+             gpointer           data)
+{
+  Proxy *proxy = data;
+  Link *link = g_new0 (Link, 1);
+  g_autoptr(GSocketClient) client = NULL;
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GError) error = NULL;
+
+  link->proxy = proxy;
+  link->serial = g_atomic_int_add (&proxy->accepted, 1);
+  link->client = G_IO_STREAM (g_object_ref (connection));
+  link->cancellable = g_cancellable_new ();
+  g_ptr_array_add (proxy->links, link);
+  if (g_atomic_int_get (&proxy->mute))
+    {
+      answer_packet (link);
+      return TRUE;
+    }
+  client = g_socket_client_new ();
+  address = g_unix_socket_address_new (proxy->upstream);
+  link->upstream = G_IO_STREAM (g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address),
+                                                         NULL, &error));
+  g_assert_no_error (error);
+  pump_start (link, link->client, link->upstream);
+  pump_start (link, link->upstream, link->client);
+  return TRUE;
+}
+
+static gpointer
+proxy_thread (gpointer data)
+{
+  Proxy *proxy = data;
+
+  g_main_context_push_thread_default (proxy->context);
+  g_signal_connect (proxy->service, "incoming", G_CALLBACK (on_incoming), proxy);
+  g_socket_service_start (proxy->service);
+  g_main_loop_run (proxy->loop);
+  g_socket_service_stop (proxy->service);
+  g_socket_listener_close (G_SOCKET_LISTENER (proxy->service));
+  g_clear_pointer (&proxy->links, g_ptr_array_unref);
+  /* What the links' cancellation queued. */
+  while (g_main_context_iteration (proxy->context, FALSE))
+    ;
+  g_main_context_pop_thread_default (proxy->context);
+  return NULL;
+}
+
+static Proxy *
+proxy_new (const char *upstream)
+{
+  Proxy *proxy = g_new0 (Proxy, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  proxy->upstream = g_strdup (upstream);
+  proxy->links = g_ptr_array_new_with_free_func (link_free);
+  proxy->context = g_main_context_new ();
+  proxy->loop = g_main_loop_new (proxy->context, FALSE);
+  /* Started by its thread: its accepts run in that thread's context. */
+  proxy->service = g_object_new (G_TYPE_SOCKET_SERVICE, "active", FALSE, NULL);
+  g_socket_listener_add_address (G_SOCKET_LISTENER (proxy->service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error);
+  g_assert_no_error (error);
+  proxy->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  proxy->thread = g_thread_new ("proxy", proxy_thread, proxy);
+  return proxy;
+}
+
+static void
+proxy_free (Proxy *proxy)
+{
+  g_main_loop_quit (proxy->loop);
+  g_thread_join (proxy->thread);
+  g_clear_object (&proxy->service);
+  g_main_loop_unref (proxy->loop);
+  g_main_context_unref (proxy->context);
+  g_free (proxy->upstream);
+  g_free (proxy);
+}
+
+/* The open connections pass nothing from now on, and new ones are
+ * accepted but get nothing through (a partition)... */
+static void
+proxy_stall (Proxy *proxy)
+{
+  g_atomic_int_set (&proxy->stalled_below, G_MAXINT);
+}
+
+/* ... until now, for new connections (the open ones stay dead, as a real
+ * peer would have given up on them); nor are they answered here. */
+static void
+proxy_heal (Proxy *proxy)
+{
+  g_atomic_int_set (&proxy->mute, FALSE);
+  g_atomic_int_set (&proxy->stalled_below, g_atomic_int_get (&proxy->accepted));
+}
+
+/* ---- the servers ---- */
+
+typedef struct
+{
+  Proxy            *proxy;
+  TriageTestServer *near;     /* on the database's Unix socket */
+  TriageTestServer *far;      /* through the proxy */
+  char             *alice;    /* a user token */
+  char             *key;      /* a service that sends to alice */
+  char             *hold;     /* slow-lookup.c's file */
+  char             *held;     /* the file it makes while it holds a lookup */
+} Reconnect;
+
+typedef struct
+{
+  gboolean done;
+  guint    status;
+  char    *body;
+  gint64   took_us;
+  gint64   sent_at;
+} Reply;
+
+/* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
+ * database and schema at @host:@port, with the operator's options; its
+ * socket in @socket_path (if not NULL). */
+static char *
+proxied_uri (const char *direct,
+             const char *host,
+             guint       port,
+             char      **socket_path)
+{
+  PQconninfoOption *options = PQconninfoParse (direct, NULL);
+  const char *socket_dir = NULL, *pg_port = NULL, *dbname = NULL, *user = NULL, *search = NULL;
+  g_autofree char *escaped = NULL, *all = NULL;
+  char *uri;
+
+  g_assert_nonnull (options);
+  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
+    {
+      if (g_str_equal (option->keyword, "host"))
+        socket_dir = option->val;
+      else if (g_str_equal (option->keyword, "port"))
+        pg_port = option->val;
+      else if (g_str_equal (option->keyword, "dbname"))
+        dbname = option->val;
+      else if (g_str_equal (option->keyword, "user"))
+        user = option->val;
+      else if (g_str_equal (option->keyword, "options"))
+        search = option->val;
+    }
+  g_assert_nonnull (socket_dir);
+  g_assert_nonnull (pg_port);
+  if (socket_path != NULL)
+    *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", socket_dir, pg_port);
+  all = g_strjoin (" ", search ? search : "", OPERATOR_OPTIONS, NULL);
+  escaped = g_uri_escape_string (all, NULL, FALSE);
+  /* connect_timeout: the least the server takes (2 s), so a connection the
+   * proxy answers nothing is given up soon. */
+  uri = g_strdup_printf ("postgresql://%s:%u/%s?user=%s&connect_timeout=2&options=%s", host, port,
+                         dbname, user, escaped);
+  PQconninfoFree (options);
+  return uri;
+}
+
+static const char * const far_args[] = { "--no-limits", NULL };
+
+/* Far's host is @data: 127.0.0.1, or LOOKUP_NAME (slow-lookup.c preloaded
+ * into it). */
+static void
+reconnect_setup (Reconnect     *fixture,
+                 gconstpointer  data)
+{
+  const char *host = data;
+  const char * const alice[] = { "alice", NULL };
+  g_autofree char *socket_path = NULL, *uri = NULL, *dir = NULL;
+  TriageTestServerOptions far_options = { .extra_args = far_args };
+  g_autoptr(GError) error = NULL;
+  gboolean preload = g_str_equal (host, LOOKUP_NAME);
+
+  fixture->near = triage_test_server_new (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_is_postgres (fixture->near));
+  g_free (proxied_uri (triage_test_server_get_database (fixture->near), host, 0, &socket_path));
+  fixture->proxy = proxy_new (socket_path);
+  uri = proxied_uri (triage_test_server_get_database (fixture->near), host, fixture->proxy->port,
+                     NULL);
+  g_test_message ("far's database: %s", uri);
+
+  dir = g_dir_make_tmp ("triage-test-pg-reconnect-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->hold = g_build_filename (dir, "hold", NULL);
+  fixture->held = g_build_filename (dir, "hold.held", NULL);
+  if (preload)
+    {
+      /* For far alone (the environment its launcher copies). */
+      g_setenv ("LD_PRELOAD", SLOW_LOOKUP_PATH, TRUE);
+      g_setenv ("TRIAGE_TEST_LOOKUP_NAME", LOOKUP_NAME, TRUE);
+      g_setenv ("TRIAGE_TEST_LOOKUP_HOLD", fixture->hold, TRUE);
+    }
+  far_options.database = uri;
+  fixture->far = triage_test_server_new (&far_options, &error);
+  g_unsetenv ("LD_PRELOAD");
+  g_unsetenv ("TRIAGE_TEST_LOOKUP_NAME");
+  g_unsetenv ("TRIAGE_TEST_LOOKUP_HOLD");
+  g_assert_no_error (error);
+
+  triage_test_server_create_user (fixture->near, "alice", &fixture->alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (fixture->near, "reconnect-bot", alice, NULL, NULL,
+                                     &fixture->key, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+reconnect_teardown (Reconnect     *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *dir = g_path_get_dirname (fixture->hold);
+
+  g_unlink (fixture->hold);
+  /* Both drain and stop cleanly: the database answers again. */
+  g_assert_true (triage_test_server_stop (fixture->far));
+  g_assert_true (triage_test_server_stop (fixture->near));
+  triage_test_server_free (fixture->far);
+  triage_test_server_free (fixture->near);
+  proxy_free (fixture->proxy);
+  g_unlink (fixture->held);
+  g_rmdir (dir);
+  g_free (fixture->hold);
+  g_free (fixture->held);
+  g_free (fixture->alice);
+  g_free (fixture->key);
+}
+
+static void
+reply_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      data)
+{
+  Reply *reply = data;
+  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result, NULL);
+
+  reply->took_us = g_get_monotonic_time () - reply->sent_at;
+  if (bytes != NULL)
+    {
+      reply->status = soup_message_get_status (soup_session_get_async_result_message (
+                                                 SOUP_SESSION (source), result));
+      reply->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    }
+  reply->done = TRUE;
+}
+
+/* @method @path to far (with the service's key and @body), its answer
+ * awaited at most @seconds (a failure past them). */
+static void
+request_within (Reconnect  *fixture,
+                const char *method,
+                const char *path,
+                const char *body,
+                guint       seconds,
+                Reply      *reply)
+{
+  g_autofree char *uri = g_strconcat (triage_test_server_get_url (fixture->far), path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
+  g_autofree char *what = g_strdup_printf ("the answer to %s %s", method, path);
+  g_autofree char *auth = g_strconcat ("Bearer ", fixture->key, NULL);
+
+  *reply = (Reply) { .sent_at = g_get_monotonic_time () };
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  if (body != NULL)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+    }
+  soup_session_send_and_read_async (triage_test_server_get_session (fixture->far), msg,
+                                    G_PRIORITY_DEFAULT, NULL, reply_cb, reply);
+  triage_test_wait_until_within (reply->done, what, seconds);
+  g_test_message ("%s %s: %u in %.1f s", method, path, reply->status,
+                  (double) reply->took_us / G_USEC_PER_SEC);
+}
+
+static void
+post_within (Reconnect  *fixture,
+             const char *id,
+             guint       seconds,
+             Reply      *reply)
+{
+  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Reconnect\","
+                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
+                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}", id);
+
+  request_within (fixture, "POST", "/api/v1/notifications", body, seconds, reply);
+}
+
+static void
+assert_status (Reply      *reply,
+               guint       status,
+               const char *code)
+{
+  g_autoptr(JsonObject) object = NULL;
+
+  if (reply->status != status)
+    g_error ("expected %u %s, got %u: %s", status, code ? code : "", reply->status,
+             reply->body ? reply->body : "(no answer)");
+  if (code == NULL)
+    return;
+  object = srv_parse_object (reply->body);
+  g_assert_cmpstr (json_object_get_string_member_with_default (object, "code", NULL), ==, code);
+}
+
+/* Far answers /healthz at once (its main loop is free). */
+static void
+assert_prompt (Reconnect *fixture)
+{
+  Reply reply;
+
+  request_within (fixture, "GET", "/healthz", NULL, PROMPT_S + SETUP_BOUND_S + SLACK_S, &reply);
+  assert_status (&reply, 200, NULL);
+  g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
+  g_free (reply.body);
+}
+
+/* A request meets the stall of far's connections: 503 within the
+ * operator's bound; far now connects in the background. */
+static char *
+stall (Reconnect *fixture)
+{
+  char *id = atp_new_uuid ();
+  Reply reply;
+
+  g_free (srv_post (fixture->far, fixture->key, "Before"));
+  proxy_stall (fixture->proxy);
+  post_within (fixture, id, OPERATOR_BOUND_S + SLACK_S, &reply);
+  assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+  g_free (reply.body);
+  return id;
+}
+
+/* Once the fault is gone: @id posted again until it is stored (polled
+ * within RECOVER_S), once; and far's stream hears near again. */
+static void
+post_again_until_stored (Reconnect  *fixture,
+                         const char *id)
+{
+  gint64 give_up = g_get_monotonic_time () + RECOVER_S * G_USEC_PER_SEC;
+  gint64 healed = g_get_monotonic_time ();
+  g_autofree char *sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications WHERE id = '%s'",
+                                          id);
+  g_autofree char *rows = NULL, *heard = NULL;
+  g_autoptr(SrvSocket) sock = NULL;
+  g_autoptr(GError) error = NULL;
+  Reply reply = { 0 };
+
+  for (;;)
+    {
+      g_clear_pointer (&reply.body, g_free);
+      post_within (fixture, id, OPERATOR_BOUND_S + SETUP_BOUND_S + SLACK_S, &reply);
+      if (reply.status == 201)
+        break;
+      assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+      g_assert_cmpint (g_get_monotonic_time (), <, give_up);
+      triage_test_sleep (200);
+    }
+  g_test_message ("stored %.1f s after the fault ended",
+                  (double) (g_get_monotonic_time () - healed) / G_USEC_PER_SEC);
+  g_free (reply.body);
+  rows = triage_test_server_run_sql (fixture->near, sql, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_ascii_strtoull (rows, NULL, 10), ==, 1);
+
+  /* The listening connection was made again too, its reads prepared. */
+  sock = srv_ws_open (fixture->far, fixture->alice, NULL);
+  g_assert_nonnull (sock->ws);
+  heard = srv_post (fixture->near, fixture->key, "From near");
+  triage_test_wait_until_within (srv_count_frames (sock, "notification", heard) == 1,
+                                 "far's stream hears a notification posted on near", RECOVER_S);
+}
+
+/* The database takes new connections and answers no query: each try's
+ * first statements wait SETUP_BOUND_S, and far answers meanwhile. */
+static void
+test_setup_unanswered (Reconnect     *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+
+  g_atomic_int_set (&fixture->proxy->mute, TRUE);
+  id = stall (fixture);
+  /* Each try's statements sent and unanswered: far answers all along. */
+  triage_test_wait_until_within (g_atomic_int_get (&fixture->proxy->answered) >= 1,
+                                 "a new connection of far answered", SLACK_S + RECOVER_S);
+  while (g_atomic_int_get (&fixture->proxy->answered) < 2)
+    {
+      assert_prompt (fixture);
+      triage_test_sleep (500);
+    }
+  assert_prompt (fixture);
+
+  proxy_heal (fixture->proxy);
+  post_again_until_stored (fixture, id);
+}
+
+#ifndef TRIAGE_TEST_SANITIZED
+/* The lookup of far's database host hangs (a partition that cuts DNS):
+ * far answers meanwhile, and connects once the lookup answers. */
+static void
+test_lookup_hangs (Reconnect     *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  gint64 give_up;
+
+  g_assert_true (g_file_set_contents (fixture->hold, "", 0, NULL));
+  id = stall (fixture);
+  give_up = g_get_monotonic_time () + (SLACK_S + RECOVER_S) * G_USEC_PER_SEC;
+  while (!g_file_test (fixture->held, G_FILE_TEST_EXISTS))
+    {
+      /* A wait for a file, polled: nothing else tells. */
+      g_assert_cmpint (g_get_monotonic_time (), <, give_up);
+      triage_test_sleep (50);
+    }
+  assert_prompt (fixture);
+  triage_test_sleep (500);
+  assert_prompt (fixture);
+
+  g_assert_true (g_unlink (fixture->hold) == 0);
+  proxy_heal (fixture->proxy);
+  post_again_until_stored (fixture, id);
+}
+#endif
+
+#ifdef TRIAGE_TEST_SANITIZED
+static void
+test_lookup_skipped (void)
+{
+  g_test_skip ("slow-lookup.c is not preloaded into a server built with sanitizers (their "
+               "runtime must come first)");
+}
+#endif
+
+int
+main (int   argc,
+      char *argv[])
+{
+  triage_test_postgres_init (&argc, &argv, "a PostgreSQL that answers no query");
+  g_test_add ("/server/pg-reconnect/setup-unanswered", Reconnect, "127.0.0.1", reconnect_setup,
+              test_setup_unanswered, reconnect_teardown);
+#ifdef TRIAGE_TEST_SANITIZED
+  g_test_add_func ("/server/pg-reconnect/lookup-hangs", test_lookup_skipped);
+#else
+  g_test_add ("/server/pg-reconnect/lookup-hangs", Reconnect, LOOKUP_NAME, reconnect_setup,
+              test_lookup_hangs, reconnect_teardown);
+#endif
+  return g_test_run ();
+}
