@@ -14,7 +14,10 @@
 #   server (a real triage-server on 127.0.0.1) and connects: a request posted
 #   there shows in the list, and the connection bar says "Connected";
 # - a server address that is not one: the page says so, with Open
-#   Preferences and no "Retry Now" (trying the same address again cannot help).
+#   Preferences and no "Retry Now" (trying the same address again cannot help);
+# - the token refused while the app runs in the background with no window:
+#   it stays (it used to quit without a word), says so in a bubble (recorded
+#   by fake-notifyd), and the bubble opens the window, which says what to do.
 #
 # The app runs in remote mode (settings in a key file), its user tokens in a
 # gnome-keyring of this test's own on the private bus of
@@ -39,7 +42,7 @@ import uuid
 os.environ.pop("G_DEBUG", None)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from apptest import App, Failure, World, die_with_parent, run, wait_for  # noqa: E402
+from apptest import App, Failure, Notifyd, World, die_with_parent, run, wait_for  # noqa: E402
 
 import dogtail.config  # noqa: E402
 
@@ -121,7 +124,8 @@ class TcpServer:
         self.port = 0
 
     def start(self):
-        args = [os.environ["TRIAGE_SERVER"], "--listen", "127.0.0.1:0",
+        # The same port after a restart: the app's address stays right.
+        args = [os.environ["TRIAGE_SERVER"], "--listen", f"127.0.0.1:{self.port}",
                 "--database", self.database, "--admin-token-file", self.token_file,
                 "--print-address", "--no-limits", "--heartbeat-interval", "2"]
         if self.tls:
@@ -192,9 +196,9 @@ class RemoteApp(App):
     key file); its stream's log (G_MESSAGES_DEBUG=atp-stream) kept in a file,
     where each try of the stream that ends says so."""
 
-    def __init__(self, world, url):
+    def __init__(self, world, url, service=False):
         # test_env sets GTK_A11Y=none, which hides the app from AT-SPI: dropped.
-        super().__init__(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None,
+        super().__init__(world, service=service, GTK_A11Y=None, NO_AT_BRIDGE=None,
                          GSETTINGS_BACKEND="keyfile", G_MESSAGES_DEBUG="atp-stream")
         folder = os.path.join(world.config, "glib-2.0", "settings")
         os.makedirs(folder, exist_ok=True)
@@ -329,6 +333,56 @@ def test_untrusted_certificate():
         world.cleanup()
 
 
+def test_refused_in_background():
+    """The server stops accepting the token while the app runs in the
+    background, no window open: it used to quit there and then, silently,
+    leaving the person to think requests still arrive as bubbles. It stays,
+    says so in a bubble, and that bubble opens the window saying what to do."""
+    world = World("connection-background")
+    server = TcpServer(world, "team")
+    notifyd = Notifyd()
+    app = None
+    try:
+        server.start()
+        store_token(server.url, server.user("ana"))
+        key = server.service("Background bot", ["ana"])
+        app = RemoteApp(world, server.url, service=True).start()
+        server.post(key, "While connected?")
+        notifyd.wait_notify("While connected?")
+
+        # Another database behind the same address: the token is unknown there.
+        server.stop()
+        os.remove(server.database)
+        server.start()
+        try:
+            bubble = wait_for("a bubble saying the app cannot receive requests",
+                              lambda: app.alive() or
+                              notifyd.notifies("Triage cannot receive requests"), timeout=30)[-1]
+        except Failure:
+            app.alive()
+            raise
+        if "refused the token" not in bubble["body"]:
+            raise Failure(f"the bubble does not say why: {bubble['body']!r}")
+        app.alive()
+
+        # Its button opens the window, which says what is wrong (the request
+        # kept from before is listed, under the bar).
+        notifyd.press(bubble["id"], "default")
+        triage = find_app(app)
+        bar = wait_for("the connection bar to say the sign-in failed",
+                       lambda: app.alive() or triage.findChild(
+                           lambda n: n.roleName == "panel" and n.name.startswith("Sign-in failed"),
+                           retry=False, requireResult=False), timeout=30, interval=0.2)
+        assert_says(bar.name, "refused the token", "Preferences")
+        if "Preferences" not in buttons(bar):
+            raise Failure(f"the bar offers {buttons(bar)}, not Preferences")
+    finally:
+        if app is not None:
+            app.kill()
+        server.stop()
+        world.cleanup()
+
+
 def test_bad_address():
     world = World("connection-address")
     app = None
@@ -352,4 +406,5 @@ if __name__ == "__main__":
     run([
         ("untrusted certificate: said, then fixed in Preferences", test_untrusted_certificate),
         ("a server address that is not one", test_bad_address),
+        ("a token refused in the background: told, not a quiet exit", test_refused_in_background),
     ])

@@ -53,6 +53,8 @@ struct _TriageApplication
 
   gboolean               ready;               /* store opened, inbox and outbox loaded */
   gboolean               held;
+  gboolean               awaiting_person;     /* told (in a bubble) of a problem only they can
+                                               * fix, which no window has shown yet */
   gboolean               resynced;            /* the inbox has been compared with the server once */
   gboolean               bubbles_enabled;     /* the settings' notifications-enabled and */
   gboolean               do_not_disturb;      /* do-not-disturb, followed: read for each of a
@@ -119,6 +121,7 @@ void              _triage_application_on_window_submit            (TriageApplica
                                                                    const char        *notification_id,
                                                                    const char        *action_id,
                                                                    JsonNode          *response_data);
+void              _triage_application_update_hold                 (TriageApplication *self);
 void              _triage_application_on_notifier_activated       (TriageApplication *self,
                                                                    const char        *notification_id);
 void              _triage_application_on_notifier_respond         (TriageApplication *self,

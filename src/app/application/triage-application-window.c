@@ -116,6 +116,8 @@ _triage_application_ensure_window (TriageApplication *self)
       triage_window_set_read_state (self->window, self->read_state);
       triage_window_set_history_db (self->window, self->history_db);
     }
+  /* A problem waiting for the person is shown now: closing the window quits. */
+  _triage_application_update_hold (self);
 
   return self->window;
 }

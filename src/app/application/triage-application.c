@@ -48,20 +48,33 @@ static GParamSpec *properties [N_PROPS];
 
 /* Holding: alive in the background while there is a connection to keep */
 
-static void
-update_hold (TriageApplication *self)
+/* Only the person can help: a refused or missing token, a certificate not
+ * accepted, an address that is not one; nothing is scheduled. */
+static gboolean
+needs_person (TriageApplication *self)
 {
   TriageConnectionState state = triage_connection_get_state (self->connection);
+
+  return state == TRIAGE_CONNECTION_AUTH_FAILED ||
+         (state == TRIAGE_CONNECTION_OFFLINE &&
+          triage_connection_get_retry_at (self->connection) == 0);
+}
+
+void
+_triage_application_update_hold (TriageApplication *self)
+{
   gboolean want;
 
   /* Kept while there is a connection to keep or a retry on its way (an
    * offline network included: the stream comes back by itself); let go when
    * only the person can help (refused token, nothing scheduled), so closing
-   * the window then quits. */
+   * the window then quits — once a window has shown them the problem: one
+   * that comes up in the background is told and waited for, never a quiet
+   * exit that leaves them thinking requests still arrive. */
+  if (self->window != NULL || !needs_person (self))
+    self->awaiting_person = FALSE;
   want = g_settings_get_boolean (self->settings, "run-in-background") &&
-         state != TRIAGE_CONNECTION_AUTH_FAILED &&
-         !(state == TRIAGE_CONNECTION_OFFLINE &&
-           triage_connection_get_retry_at (self->connection) == 0);
+         (!needs_person (self) || self->awaiting_person);
 
   if (want && !self->held)
     g_application_hold (G_APPLICATION (self));
@@ -76,6 +89,34 @@ on_bubble_settings_changed (TriageApplication *self)
 {
   self->bubbles_enabled = g_settings_get_boolean (self->settings, "notifications-enabled");
   self->do_not_disturb = g_settings_get_boolean (self->settings, "do-not-disturb");
+}
+
+/* A problem only the person can fix came up while no window shows it: a
+ * bubble says so (clicking it opens the window, which says what to do),
+ * and the app stays until they have seen it. */
+static void
+tell_person (TriageApplication *self)
+{
+  const char *message = triage_connection_get_message (self->connection);
+  g_autoptr(GString) why = NULL;
+  g_autofree char *body = NULL;
+
+  if (self->window != NULL || self->awaiting_person || !needs_person (self) ||
+      !g_settings_get_boolean (self->settings, "run-in-background"))
+    return;
+
+  self->awaiting_person = TRUE;
+  if (self->notifier == NULL || !self->bubbles_enabled)
+    return;
+
+  /* A sentence from the network or the keyring may not end. */
+  why = g_string_new (message != NULL ? message : _("The server settings are not complete."));
+  if (why->len > 0 && g_ascii_isalnum (why->str[why->len - 1]))
+    g_string_append_c (why, '.');
+  /* Translators: the body of a bubble; %s says why the app cannot connect */
+  body = g_strdup_printf (_("%s Open Triage to see what to do."), why->str);
+  triage_notifier_show_notice (self->notifier, "connection",
+                               _("Triage cannot receive requests"), body);
 }
 
 static void
@@ -96,7 +137,8 @@ on_connection_changed (TriageApplication *self)
                                          triage_connection_get_retry_at (self->connection));
 
   triage_outbox_set_online (self->outbox, state == TRIAGE_CONNECTION_CONNECTED);
-  update_hold (self);
+  tell_person (self);
+  _triage_application_update_hold (self);
 }
 
 static void
@@ -530,7 +572,7 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (on_bubble_settings_changed), self, G_CONNECT_SWAPPED);
   on_bubble_settings_changed (self);
   g_signal_connect_object (self->settings, "changed::run-in-background",
-                           G_CALLBACK (update_hold), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_triage_application_update_hold), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::history-retention-days",
                            G_CALLBACK (prune_history_cb), self, G_CONNECT_SWAPPED);
   g_settings_set_string (self->settings, "last-seen-version", PACKAGE_VERSION);
@@ -544,7 +586,7 @@ triage_application_startup (GApplication *app)
     }
 
   /* Alive while connecting, whether or not a window is ever shown. */
-  update_hold (self);
+  _triage_application_update_hold (self);
   _triage_application_schedule_background_check (self);
 
   triage_store_open_async (self->store, self->cancellable, store_opened_cb, g_object_ref (self));
