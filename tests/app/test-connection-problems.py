@@ -17,7 +17,9 @@
 #   Preferences and no "Retry Now" (trying the same address again cannot help);
 # - the token refused while the app runs in the background with no window:
 #   it stays (it used to quit without a word), says so in a bubble (recorded
-#   by fake-notifyd), and the bubble opens the window, which says what to do.
+#   by fake-notifyd), and the bubble opens the window, which says what to do;
+# - the app's own database cannot open: says so and what to do, offers no
+#   button that cannot help, and not "Offline".
 #
 # The app runs in remote mode (settings in a key file), its user tokens in a
 # gnome-keyring of this test's own on the private bus of
@@ -383,6 +385,30 @@ def test_refused_in_background():
         world.cleanup()
 
 
+def test_database_cannot_open():
+    """The app's own database cannot open (here a folder is where it goes):
+    not "Offline" with a Retry that did nothing and the empty inbox's "send
+    yourself a first request", but what is wrong and what to do."""
+    world = World("connection-database")
+    app = None
+    try:
+        os.makedirs(world.app_db)
+        app = RemoteApp(world, "")
+        app.env = dict(GTK_A11Y=None, NO_AT_BRIDGE=None)   # local mode, as installed
+        app.start()
+        triage = find_app(app)
+        page, text = problem_page(triage, app, "Cannot open the app’s database")
+        assert_says(text, "triage.db", "restart Triage")
+        assert_not_misleading(text)
+        if buttons(page):
+            raise Failure(f"the page offers {buttons(page)}, which cannot help")
+    finally:
+        if app is not None:
+            app.kill()
+        world.stop_servers()
+        world.cleanup()
+
+
 def test_bad_address():
     world = World("connection-address")
     app = None
@@ -407,4 +433,5 @@ if __name__ == "__main__":
         ("untrusted certificate: said, then fixed in Preferences", test_untrusted_certificate),
         ("a server address that is not one", test_bad_address),
         ("a token refused in the background: told, not a quiet exit", test_refused_in_background),
+        ("the app's database cannot open", test_database_cannot_open),
     ])

@@ -186,6 +186,15 @@ test_configuration (Fixture       *fixture,
                    "Sign-in failed. The server refused the token. Enter a new one in Preferences.");
   assert_buttons (fixture, TRUE, TRUE);
 
+  /* The app's database cannot open: neither Preferences nor a retry helps. */
+  set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_STORAGE,
+       "Could not open the local database “/home/ana/.local/share/triage/triage.db”: disk I/O error",
+       0);
+  assert_says (fixture, "Cannot open the app’s database. Could not open the local database");
+  assert_says (fixture, "disk I/O error. Nothing is received until answers can be kept safe.");
+  assert_does_not_say (fixture, "Offline");
+  assert_buttons (fixture, FALSE, FALSE);
+
   /* Fixed: the bar goes, and its buttons with it. */
   set (fixture, TRIAGE_CONNECTION_CONNECTING, TRIAGE_CONNECTION_PROBLEM_NONE, NULL, 0);
   g_assert_false (gtk_widget_get_visible (child (fixture->window, "preferences_button")));
@@ -236,6 +245,17 @@ test_problem_page (Fixture       *fixture,
   g_assert_cmpstr (page_shown (fixture), ==, "problem");
   g_assert_cmpstr (adw_status_page_get_title (page), ==, "The server address is not valid");
   g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
+
+  set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_STORAGE,
+       "Could not open the local database: disk I/O error", 0);
+  g_assert_cmpstr (page_shown (fixture), ==, "problem");
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "Cannot open the app’s database");
+  g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
+  g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_preferences_button")));
+
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
+       "“https://” has no host name", 0);
+  g_assert_true (gtk_widget_get_visible (child (fixture->window, "problem_preferences_button")));
 
   /* A request (kept from before) is listed, under the bar. */
   triage_inbox_model_add (fixture->model, a, NULL);

@@ -266,7 +266,8 @@ on_server_settings_changed (TriageApplication *self)
       g_object_unref (triage_inbox_model_remove (self->inbox, ids->pdata[i - 1]));
       triage_notifier_withdraw (self->notifier, ids->pdata[i - 1]);
     }
-  triage_connection_disconnect (self->connection, TRIAGE_CONNECTION_CONNECTING, NULL);
+  triage_connection_disconnect (self->connection, TRIAGE_CONNECTION_CONNECTING,
+                                TRIAGE_CONNECTION_PROBLEM_NONE, NULL);
   load_server (self);
 }
 
@@ -456,7 +457,8 @@ store_opened_cb (GObject      *object,
         return;   /* quitting */
       /* Without the store no answer could be kept safe: say so and stay offline. */
       g_warning ("Could not open the local database: %s", error->message);
-      triage_connection_disconnect (self->connection, TRIAGE_CONNECTION_OFFLINE, error->message);
+      triage_connection_disconnect (self->connection, TRIAGE_CONNECTION_OFFLINE,
+                                    TRIAGE_CONNECTION_PROBLEM_STORAGE, error->message);
       return;
     }
 

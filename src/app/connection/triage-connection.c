@@ -587,21 +587,24 @@ triage_connection_stop (TriageConnection *self)
  * triage_connection_disconnect:
  * @self: a #TriageConnection
  * @state: the state to show meanwhile
- * @message: (nullable): why
+ * @problem: why, for the window's words
+ * @message: (nullable): why, in detail
  *
  * Drops the connection, as triage_connection_stop(), and says why: another
  * server's requests are loading (%TRIAGE_CONNECTION_CONNECTING), the app
- * cannot keep answers safe (%TRIAGE_CONNECTION_OFFLINE with the reason).
+ * cannot keep answers safe (%TRIAGE_CONNECTION_OFFLINE,
+ * %TRIAGE_CONNECTION_PROBLEM_STORAGE with the reason).
  */
 void
-triage_connection_disconnect (TriageConnection      *self,
-                              TriageConnectionState  state,
-                              const char            *message)
+triage_connection_disconnect (TriageConnection        *self,
+                              TriageConnectionState    state,
+                              TriageConnectionProblem  problem,
+                              const char              *message)
 {
   g_return_if_fail (TRIAGE_IS_CONNECTION (self));
 
   triage_connection_stop (self);
-  set_state (self, state, TRIAGE_CONNECTION_PROBLEM_NONE, message, 0);
+  set_state (self, state, problem, message, 0);
 }
 
 /**

@@ -56,6 +56,8 @@ typedef enum
  * @TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED: the server refused the token
  * @TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN: the token is not a user token (a
  *   service key)
+ * @TRIAGE_CONNECTION_PROBLEM_STORAGE: the app's own database cannot be opened, so
+ *   no answer could be kept safe: not connected until it opens (a restart)
  *
  * Why the connection is not live, so the window can say what is wrong and
  * what to do: wait (it is tried again), or fix the settings (a configuration
@@ -76,6 +78,7 @@ typedef enum
   TRIAGE_CONNECTION_PROBLEM_NO_TOKEN,
   TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED,
   TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN,
+  TRIAGE_CONNECTION_PROBLEM_STORAGE,
 } TriageConnectionProblem;
 
 /* How long the local server may be unreachable before it is looked for (and
@@ -92,6 +95,7 @@ void                   triage_connection_start         (TriageConnection      *s
 void                   triage_connection_stop          (TriageConnection      *self);
 void                   triage_connection_disconnect    (TriageConnection      *self,
                                                         TriageConnectionState  state,
+                                                        TriageConnectionProblem problem,
                                                         const char            *message);
 void                   triage_connection_retry_now     (TriageConnection      *self);
 void                   triage_connection_acknowledge   (TriageConnection      *self,

@@ -74,9 +74,19 @@ is_configuration_problem (TriageConnectionState   state,
     case TRIAGE_CONNECTION_PROBLEM_LOCAL_SERVER:
     case TRIAGE_CONNECTION_PROBLEM_KEYRING:
     case TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED:
+    case TRIAGE_CONNECTION_PROBLEM_STORAGE:
     default:
       return FALSE;
     }
+}
+
+/* What stops everything until the person acts: a configuration problem, or
+ * the app's own database that cannot open (Preferences cannot help there). */
+static gboolean
+is_blocking_problem (TriageConnectionState   state,
+                     TriageConnectionProblem problem)
+{
+  return problem == TRIAGE_CONNECTION_PROBLEM_STORAGE || is_configuration_problem (state, problem);
 }
 
 /* What is waited for, and when it is tried again (@left seconds; none
@@ -154,6 +164,9 @@ dup_headline (TriageWindow *self)
     case TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED:
       return g_strdup (_("Cannot read the token from the keyring"));
 
+    case TRIAGE_CONNECTION_PROBLEM_STORAGE:
+      return g_strdup (_("Cannot open the app’s database"));
+
     case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
@@ -210,6 +223,10 @@ get_advice (TriageWindow *self)
       return _("Ask the server’s administrator to fix its certificate or to tell you which "
                "one to install here, then retry; or change the server in Preferences.");
 
+    case TRIAGE_CONNECTION_PROBLEM_STORAGE:
+      return _("Nothing is received until answers can be kept safe. Check the disk (free "
+               "space, permissions), then restart Triage.");
+
     default:
       return NULL;
     }
@@ -242,7 +259,7 @@ update_connection_label (TriageWindow *self)
   g_autofree char *headline = dup_headline (self);
   g_autofree char *markup = NULL;
   g_autofree char *escaped = NULL;
-  gboolean configuration = is_configuration_problem (self->connection, self->connection_problem);
+  gboolean blocking = is_blocking_problem (self->connection, self->connection_problem);
 
   append_sentence (text, headline);
   if (self->connection != TRIAGE_CONNECTION_CONNECTED)
@@ -250,7 +267,7 @@ update_connection_label (TriageWindow *self)
       append_sentence (text, self->connection_message);
       append_sentence (text, get_advice (self));
       /* Every sentence ends: a message from the server or the network may not. */
-      if (configuration && text->len > 0 && g_ascii_isalnum (text->str[text->len - 1]))
+      if (blocking && text->len > 0 && g_ascii_isalnum (text->str[text->len - 1]))
         g_string_append_c (text, '.');
     }
 
@@ -259,7 +276,7 @@ update_connection_label (TriageWindow *self)
 
   /* What is wrong first, in bold, when the person must act on it. */
   escaped = g_markup_escape_text (text->str, -1);
-  if (configuration && g_str_has_prefix (text->str, headline))
+  if (blocking && g_str_has_prefix (text->str, headline))
     {
       g_autofree char *bold = g_markup_escape_text (headline, -1);
 
@@ -287,20 +304,23 @@ get_problem_icon (TriageConnectionProblem problem)
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
       return "dialog-password-symbolic";
 
+    case TRIAGE_CONNECTION_PROBLEM_STORAGE:
+      return "drive-harddisk-symbolic";
+
     default:
       return "network-error-symbolic";
     }
 }
 
-/* A configuration error with nothing pending: the empty inbox's help would
- * say requests arrive here, and none can. A status page says instead what
+/* A configuration error (or a database that cannot open) with nothing
+ * pending: the empty inbox's help would say requests arrive here, and none can. A status page says instead what
  * is wrong and what to do (the bar, which would say it again, hides). With
  * requests kept from before, the list stays, under the bar. */
 static void
 update_problem_page (TriageWindow *self)
 {
   gboolean shown = self->connection != TRIAGE_CONNECTION_CONNECTED &&
-                   is_configuration_problem (self->connection, self->connection_problem) &&
+                   is_blocking_problem (self->connection, self->connection_problem) &&
                    g_list_model_get_n_items (G_LIST_MODEL (self->model)) == 0;
 
   if (shown)
@@ -320,6 +340,8 @@ update_problem_page (TriageWindow *self)
       adw_status_page_set_description (self->problem_page, escaped);
       gtk_widget_set_visible (self->problem_retry_button,
                               gtk_widget_get_visible (self->retry_button));
+      gtk_widget_set_visible (self->problem_preferences_button,
+                              gtk_widget_get_visible (self->preferences_button));
     }
 
   gtk_stack_set_visible_child_name (self->inbox_stack, shown ? "problem" : "inbox");
@@ -393,15 +415,18 @@ triage_window_set_connection_status (TriageWindow            *self,
   self->connection_message = g_strdup (message);
 
   configuration = is_configuration_problem (state, problem);
-  /* Trying the same address again cannot make it valid. */
+  /* Trying the same address again cannot make it valid; the database is
+   * opened again only by a restart. */
   retry_helps = problem != TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS &&
-                problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS;
+                problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS &&
+                problem != TRIAGE_CONNECTION_PROBLEM_STORAGE;
 
   gtk_widget_set_visible (self->retry_button,
                           state != TRIAGE_CONNECTION_CONNECTED &&
                           state != TRIAGE_CONNECTION_CONNECTING && retry_helps);
   gtk_widget_set_visible (self->preferences_button, configuration);
-  if (configuration || state == TRIAGE_CONNECTION_AUTH_FAILED || state == TRIAGE_CONNECTION_OFFLINE)
+  if (is_blocking_problem (state, problem) || state == TRIAGE_CONNECTION_AUTH_FAILED ||
+      state == TRIAGE_CONNECTION_OFFLINE)
     gtk_widget_add_css_class (self->connection_bar, "error");
   else
     gtk_widget_remove_css_class (self->connection_bar, "error");
