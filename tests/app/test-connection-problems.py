@@ -294,7 +294,7 @@ def test_untrusted_certificate():
         triage = find_app(app)
 
         # Nothing pending: a status page, not the empty inbox's "it appears here".
-        page, text = problem_page(triage, app, "Cannot connect securely")
+        page, text = problem_page(triage, app, "Cannot Connect Securely")
         assert_says(text, "its issuer is not trusted on this computer", tls.url, "Preferences")
         assert_not_misleading(text)
         if buttons(page) != ["Open Preferences", "Retry Now"]:
@@ -305,7 +305,7 @@ def test_untrusted_certificate():
         seen = app.tries_ended()
         wait_for("two more tries of the stream", lambda: app.alive() or
                  app.tries_ended() >= seen + 2, timeout=60, interval=0.2)
-        page, text = problem_page(triage, app, "Cannot connect securely")
+        page, text = problem_page(triage, app, "Cannot Connect Securely")
         assert_says(text, "its issuer is not trusted on this computer")
         assert_not_misleading(text)
 
@@ -397,7 +397,7 @@ def test_database_cannot_open():
         app.env = dict(GTK_A11Y=None, NO_AT_BRIDGE=None)   # local mode, as installed
         app.start()
         triage = find_app(app)
-        page, text = problem_page(triage, app, "Cannot open the app’s database")
+        page, text = problem_page(triage, app, "Cannot Open the App’s Database")
         assert_says(text, "triage.db", "restart Triage")
         assert_not_misleading(text)
         if buttons(page):
@@ -415,7 +415,7 @@ def test_bad_address():
     try:
         app = RemoteApp(world, "https://").start()
         triage = find_app(app)
-        page, text = problem_page(triage, app, "The server address is not valid")
+        page, text = problem_page(triage, app, "The Server Address Is Not Valid")
         assert_says(text, "has no host name", "Preferences")
         assert_not_misleading(text)
         # Trying the same address again cannot help.

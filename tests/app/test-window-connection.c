@@ -118,12 +118,12 @@ test_waiting (Fixture       *fixture,
   assert_does_not_say (fixture, "network");
   assert_buttons (fixture, TRUE, FALSE);
 
-  /* Never connected since it started: not "lost". */
+  /* Never connected since it started: not "lost"; the address may be wrong. */
   set (fixture, TRIAGE_CONNECTION_RECONNECTING, TRIAGE_CONNECTION_PROBLEM_UNREACHABLE,
        "Cannot reach https://triage.example.com: Connection refused", 3);
   assert_says (fixture, "Not connected. Trying again in 3 seconds… Cannot reach https://");
   assert_does_not_say (fixture, "lost");
-  assert_buttons (fixture, TRUE, FALSE);
+  assert_buttons (fixture, TRUE, TRUE);
 
   set (fixture, TRIAGE_CONNECTION_RECONNECTING, TRIAGE_CONNECTION_PROBLEM_LOST,
        "The server closed the connection", 5);
@@ -229,7 +229,7 @@ test_problem_page (Fixture       *fixture,
        "The TLS certificate of <https://triage.example.com> is not accepted: it has expired", 0);
   g_assert_cmpstr (page_shown (fixture), ==, "problem");
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
-  g_assert_cmpstr (adw_status_page_get_title (page), ==, "Cannot connect securely");
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "Cannot Connect Securely");
   g_assert_cmpstr (adw_status_page_get_icon_name (page), ==, "channel-insecure-symbolic");
   /* Markup escaped: the server's words are shown as they are. */
   g_assert_nonnull (strstr (adw_status_page_get_description (page),
@@ -243,13 +243,13 @@ test_problem_page (Fixture       *fixture,
   set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
        "“https://” has no host name", 0);
   g_assert_cmpstr (page_shown (fixture), ==, "problem");
-  g_assert_cmpstr (adw_status_page_get_title (page), ==, "The server address is not valid");
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "The Server Address Is Not Valid");
   g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
 
   set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_STORAGE,
        "Could not open the local database: disk I/O error", 0);
   g_assert_cmpstr (page_shown (fixture), ==, "problem");
-  g_assert_cmpstr (adw_status_page_get_title (page), ==, "Cannot open the app’s database");
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "Cannot Open the App’s Database");
   g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
   g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_preferences_button")));
 

@@ -287,6 +287,34 @@ update_connection_label (TriageWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, self->connection_text, -1);
 }
 
+/* The problem page's title: the bar's headline, in the header capitalization
+ * of the app's other status pages. */
+static const char *
+get_problem_title (TriageConnectionProblem problem)
+{
+  switch (problem)
+    {
+    case TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS:
+      return _("No Server Address Is Set");
+
+    case TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS:
+      return _("The Server Address Is Not Valid");
+
+    case TRIAGE_CONNECTION_PROBLEM_CERTIFICATE:
+      /* Translators: the server's TLS certificate is not accepted */
+      return _("Cannot Connect Securely");
+
+    case TRIAGE_CONNECTION_PROBLEM_STORAGE:
+      return _("Cannot Open the App’s Database");
+
+    case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
+    case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
+    default:
+      return _("Sign-In Failed");
+    }
+}
+
 static const char *
 get_problem_icon (TriageConnectionProblem problem)
 {
@@ -325,7 +353,6 @@ update_problem_page (TriageWindow *self)
 
   if (shown)
     {
-      g_autofree char *headline = dup_headline (self);
       g_autoptr(GString) description = g_string_new (NULL);
       g_autofree char *escaped = NULL;
 
@@ -336,7 +363,7 @@ update_problem_page (TriageWindow *self)
       escaped = g_markup_escape_text (description->str, -1);
 
       adw_status_page_set_icon_name (self->problem_page, get_problem_icon (self->connection_problem));
-      adw_status_page_set_title (self->problem_page, headline);
+      adw_status_page_set_title (self->problem_page, get_problem_title (self->connection_problem));
       adw_status_page_set_description (self->problem_page, escaped);
       gtk_widget_set_visible (self->problem_retry_button,
                               gtk_widget_get_visible (self->retry_button));
@@ -424,7 +451,9 @@ triage_window_set_connection_status (TriageWindow            *self,
   gtk_widget_set_visible (self->retry_button,
                           state != TRIAGE_CONNECTION_CONNECTED &&
                           state != TRIAGE_CONNECTION_CONNECTING && retry_helps);
-  gtk_widget_set_visible (self->preferences_button, configuration);
+  /* Never connected since the settings changed: the address may be wrong. */
+  gtk_widget_set_visible (self->preferences_button,
+                          configuration || problem == TRIAGE_CONNECTION_PROBLEM_UNREACHABLE);
   if (is_blocking_problem (state, problem) || state == TRIAGE_CONNECTION_AUTH_FAILED ||
       state == TRIAGE_CONNECTION_OFFLINE)
     gtk_widget_add_css_class (self->connection_bar, "error");
