@@ -17,6 +17,7 @@
 
 #include "atp.h"
 #include "triage-ask.h"
+#include "triage-ask-hook-flags.h"
 #include "triage-ask-hook-path.h"
 #include "triage-service.h"
 
@@ -38,30 +39,6 @@
 #define HOOK_MAX_REASON       1000
 #define HOOK_MAX_NOTE         2000
 #define HOOK_MAX_READ         (16 * 1024 * 1024)
-
-/* Commands that destroy or cannot be undone: the flags the person is shown,
- * and that make the app ask for a confirmation before Allow is sent. */
-static const struct
-{
-  const char *pattern;
-  gboolean    irreversible;
-} dangerous_commands[] = {
-  { "\\brm\\s+(-\\S+\\s+)*(-[a-zA-Z]*[rR]|--recursive\\b)", TRUE }, /* rm -rf, rm -r */
-  { "\\bfind\\b.*\\s-delete\\b", TRUE },
-  { "\\bgit\\s+push\\b.*(\\s--force(-with-lease)?\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
-  { "\\bgit\\s+reset\\s+(\\S+\\s+)*--hard\\b", TRUE },
-  { "\\bgit\\s+clean\\s+(\\S+\\s+)*-[a-zA-Z]*f", TRUE },
-  { "\\bgit\\s+branch\\s+(\\S+\\s+)*-D\\b", FALSE },
-  { "(?i)\\bdrop\\s+(table|database|schema|index|view)\\b", TRUE },
-  { "(?i)\\btruncate\\s+(table\\s+)?\\w", TRUE },
-  { "(?i)\\bdelete\\s+from\\b", TRUE },
-  { "\\bmkfs(\\.\\w+)?\\b|\\bwipefs\\b|\\bshred\\b|\\bdd\\s+(\\S+\\s+)*of=", TRUE },
-  { ">\\s*/dev/(sd|nvme|hd|vd)", TRUE },
-  { "\\b(chmod|chown)\\s+(\\S+\\s+)*-[a-zA-Z]*R", FALSE },
-  { "\\bkubectl\\s+delete\\b|\\bterraform\\s+destroy\\b|\\bhelm\\s+uninstall\\b", TRUE },
-  { "\\bdocker\\s+(system\\s+prune|volume\\s+(rm|prune)|rm|rmi)\\b", FALSE },
-  { "(?i)\\bRemove-Item\\b.*-Recurse", TRUE },
-};
 
 /* At most @max characters of @text's first line that is not blank, each run of
  * spaces (tabs, U+00A0, …) shown as one, with "…" when cut or when more lines
@@ -104,26 +81,6 @@ first_line (const char *text,
       return g_strconcat (head, "…", NULL);
     }
   return g_string_free (g_steal_pointer (&line), FALSE);
-}
-
-static void
-flag_command (const char *command,
-              JsonArray  *flags)
-{
-  gboolean destructive = FALSE;
-  gboolean irreversible = FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
-    if (g_regex_match_simple (dangerous_commands[i].pattern, command, G_REGEX_MULTILINE, 0))
-      {
-        destructive = TRUE;
-        irreversible |= dangerous_commands[i].irreversible;
-      }
-
-  if (destructive)
-    json_array_add_string_element (flags, "destructive");
-  if (irreversible)
-    json_array_add_string_element (flags, "irreversible");
 }
 
 /* Adds @text as an attachment: FALSE when it had to be cut. */
@@ -663,7 +620,7 @@ triage_ask_hook_build_request (JsonObject  *input,
 
   /* Any tool's command: an MCP server's shell tool runs it as Bash would. */
   if (command != NULL)
-    flag_command (command, flags);
+    triage_ask_hook_flag_command (command, flags);
   if (command != NULL && (g_str_equal (tool, "Bash") || g_str_equal (tool, "PowerShell")))
     {
       whole_attached = add_attachment (context, g_str_equal (tool, "Bash")

@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import Failure, Server, World, die_with_parent, run, wait_for  # noqa: E402
@@ -584,6 +585,16 @@ def test_dangerous_commands_flagged():
                                ("git branch -D old", ["destructive"]),
                                ("rm --recursive --force build", ["destructive", "irreversible"]),
                                ("find . -name '*.o' -delete", ["destructive", "irreversible"]),
+                               # GNU rm takes its options after the files too.
+                               ("rm build -rf", ["destructive", "irreversible"]),
+                               ("rm notes.txt && ls -R", None),
+                               # A remote branch deleted; uncommitted work thrown away.
+                               ("git push origin --delete feature",
+                                ["destructive", "irreversible"]),
+                               ("git push origin :feature", ["destructive", "irreversible"]),
+                               ("git checkout -- .", ["destructive", "irreversible"]),
+                               ("git restore .", ["destructive", "irreversible"]),
+                               ("git restore --staged .", None),
                                ("ls -la", None)]:
             event = dict(PRE_TOOL_USE_BASH, tool_input={"command": command})
             hook = Hook(s.world, event)
@@ -591,6 +602,23 @@ def test_dangerous_commands_flagged():
             hook.result()
             if n["actions"][0].get("flags") != flags:
                 raise Failure(f"{command}: flags {n['actions'][0].get('flags')}, want {flags}")
+        # A long command is checked in a bounded time: "git push " 10,000 times kept
+        # the old hook in its patterns for 49 s (40,000: past Claude Code's hook
+        # timeout, whose normal flow then decides without the person). Past what is
+        # checked, Allow asks for a confirmation all the same.
+        for command, flags in [("git push " * 10000, ["requires_confirmation"]),
+                               ("Remove-Item " * 10000, ["requires_confirmation"]),
+                               ("x" * 20000 + "; rm -rf ~", ["destructive", "irreversible",
+                                                             "requires_confirmation"])]:
+            event = dict(PRE_TOOL_USE_BASH, tool_input={"command": command})
+            started = time.monotonic()
+            hook = Hook(s.world, event)
+            n = s.person.answer(f"Bash in my-project: {command[:80]}…", "deny", "no")
+            hook.result()
+            took = time.monotonic() - started
+            if n["actions"][0].get("flags") != flags or took > 15:
+                raise Failure(f"{command[:20]}… ({len(command)}): flags "
+                              f"{n['actions'][0].get('flags')} after {took:.1f} s, want {flags}")
         # An MCP server's shell tool runs its command as Bash would.
         event = dict(PRE_TOOL_USE_BASH, tool_name="mcp__desktop__execute_command",
                      tool_input={"command": "rm -rf ~/photos", "timeout_ms": 5000})
