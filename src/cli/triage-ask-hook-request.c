@@ -39,6 +39,7 @@
 #define HOOK_MAX_REASON       1000
 #define HOOK_MAX_NOTE         2000
 #define HOOK_MAX_READ         (16 * 1024 * 1024)
+#define HOOK_MAX_EDIT_WORK    (256 * 1024 * 1024)
 
 /* At most @max characters of @text's first line that is not blank, each run of
  * spaces (tabs, U+00A0, …) shown as one, with "…" when cut or when more lines
@@ -215,6 +216,8 @@ edit_diff (const char *path,
   g_autoptr(GString) diff = g_string_new (NULL);
   g_autofree char *contents = read_regular_file (path);
 
+  gsize work = 0;
+
   g_string_append_printf (diff, "--- a%s\n+++ b%s\n", path, path);
   for (guint i = 0; i < json_array_get_length (edits); i++)
     {
@@ -222,6 +225,12 @@ edit_diff (const char *path,
       JsonObject *edit = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
       JsonNode *all = edit != NULL ? json_object_get_member (edit, "replace_all") : NULL;
 
+      /* Placing an edit goes through the whole file: past HOOK_MAX_EDIT_WORK the
+       * rest are shown at line 1, so many edits of a large file cannot hold the
+       * hook (20,000 of a 4 MiB file took 11 s, more went past Claude Code's
+       * hook timeout). */
+      if (contents != NULL && (work += strlen (contents)) > HOOK_MAX_EDIT_WORK)
+        g_clear_pointer (&contents, g_free);
       append_hunk (diff, &contents,
                    member_string (edit, "old_string") ? member_string (edit, "old_string") : "",
                    member_string (edit, "new_string") ? member_string (edit, "new_string") : "",

@@ -381,6 +381,23 @@ def test_multi_edit_diff():
                 "@@ -1,2 +1,1 @@\n-export A=1\n-export B=2\n+export A=3\n")
         if n["context"]["attachments"][0]["type"] != "text/x-diff" or attachment_text(n) != want:
             raise Failure(f"MultiEdit diff {attachment_text(n)!r}")
+        # Each edit found used to copy the whole file: 20,000 edits of a 4 MiB file
+        # took 11 s, 60,000 of a 16 MiB one minutes (past Claude Code's hook
+        # timeout). The first edits are placed in the file; the rest are shown at
+        # line 1, as an edit the file does not hold.
+        big = os.path.join(outside, "big.txt")
+        with open(big, "w") as f:
+            f.write("a\n" * (8 << 20))
+        event = dict(PRE_TOOL_USE_BASH, tool_name="MultiEdit", tool_input={
+            "file_path": big, "edits": [{"old_string": "a", "new_string": "b"}] * 60000})
+        started = time.monotonic()
+        hook = Hook(s.world, event)
+        n = s.person.answer(f"MultiEdit in my-project: {big}", "deny", "no")
+        hook.result()
+        diff = attachment_text(n)
+        if time.monotonic() - started > 15 or not diff.startswith(
+                f"--- a{big}\n+++ b{big}\n@@ -1,1 +1,1 @@\n-a\n+b\n@@ -2,1 +2,1 @@\n-a\n+b\n"):
+            raise Failure(f"60,000 edits: {time.monotonic() - started:.1f} s, {diff[:200]!r}")
 
 
 def test_edit_of_a_fifo_does_not_hang():
