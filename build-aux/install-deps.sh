@@ -15,6 +15,7 @@ build_pkgs=(
     gcc libc6-dev pkg-config meson ninja-build gettext
     libglib2.0-dev libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev libjson-glib-dev
     libnotify-dev libsecret-1-dev libsqlite3-dev sqlite3 libgtksourceview-5-dev
+    libyajl-dev                                   # reads JSON text into json-glib's tree (libatp)
     libpq-dev                                     # the server's PostgreSQL backend (libpq)
     desktop-file-utils appstream appstream-util   # .desktop / metainfo validation
     gtk-update-icon-cache                         # meson's gnome.post_install
@@ -85,6 +86,6 @@ fi
 
 pkg-config --exists --print-errors \
     'gtk4 >= 4.8' 'libadwaita-1 >= 1.2' 'libsoup-3.0 >= 3.2' 'json-glib-1.0 >= 1.6' \
-    libnotify libsecret-1 sqlite3 gtksourceview-5 'libpq >= 15'
+    libnotify libsecret-1 sqlite3 gtksourceview-5 'libpq >= 15' 'yajl >= 2.1'
 /usr/bin/python3 -c 'import gi; gi.require_version("Gio", "2.0"); from gi.repository import Gio' \
     || { echo "install-deps: /usr/bin/python3 cannot import gi (python3-gi)" >&2; exit 1; }

@@ -18,8 +18,9 @@ G_BEGIN_DECLS
  * @error: %ATP_ERROR_INVALID_JSON for invalid UTF-8, nesting deeper than
  *   %ATP_MAX_JSON_DEPTH, or syntax errors (with line and column)
  *
- * The one entry point for untrusted JSON text. It checks UTF-8 and nesting
- * depth before json-glib sees the bytes (json-glib recurses per level).
+ * The one entry point for untrusted JSON text. It checks UTF-8, syntax and
+ * nesting depth before a parser sees the bytes; yajl then reads them into
+ * json-glib's tree.
  *
  * Returns: (transfer full): the root node
  */

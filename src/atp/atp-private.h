@@ -26,6 +26,11 @@ gboolean  atp_json_check_text         (const char    **data,
                                        gboolean        any_number,
                                        gsize          *len,
                                        GError        **error);
+/* The tree of @len bytes of @data that atp_json_check_text() passed, as
+ * JsonParser would build it, read by yajl (atp-json-build.c). */
+JsonNode *atp_json_build              (const char     *data,
+                                       gsize           len,
+                                       GError        **error);
 /* Appends the compact JSON text of @node to @out. */
 void      atp_json_write_node         (GString        *out,
                                        JsonNode       *node);
