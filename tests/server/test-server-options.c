@@ -359,6 +359,17 @@ test_command_line (void)
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_successful (help));
   g_assert_nonnull (strstr (help_text, "triage-server backup [--database PATH] DEST"));
+  g_clear_object (&help);
+  g_clear_pointer (&help_text, g_free);
+
+  /* backup --help names the whole command, not "backup" alone. */
+  help = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, g_getenv ("TRIAGE_SERVER"),
+                           "backup", "--help", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (help, NULL, NULL, &help_text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (help));
+  g_assert_nonnull (strstr (help_text, "Usage:\n  triage-server backup [OPTION?] DEST"));
 
   assert_refused (open_plain, 2, "not a loopback address");
   assert_refused (bad_address, 2, "expected HOST:PORT");

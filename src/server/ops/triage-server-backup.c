@@ -157,6 +157,9 @@ triage_server_backup (int    argc,
   int pages = 0, fd;
 
   g_option_context_add_main_entries (context, entries, NULL);
+  /* GOption's usage line starts with the program's name, which it would
+   * take from argv[0]: "backup" alone. */
+  g_set_prgname ("triage-server backup");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "triage-server backup: %s\n", error->message);
