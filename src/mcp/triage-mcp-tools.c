@@ -584,10 +584,14 @@ triage_mcp_tool_build_request (TriageMcpTool   tool,
   body = atp_notification_to_string (notification, &length);
   if (length > ATP_MAX_NOTIFICATION_SIZE)
     {
+      gboolean details = json_object_has_member (arguments, "details");
+
+      /* Blame details only when there are some: a model shortens what is named. */
       g_set_error (error, TRIAGE_MCP_ERROR, TRIAGE_MCP_ERROR_INVALID_ARGUMENT,
-                   "details: the request would have %" G_GSIZE_FORMAT " KiB, more than the %d KiB "
-                   "a request may have (details take a third more room once encoded)",
-                   (length + 1023) / 1024, ATP_MAX_NOTIFICATION_SIZE / 1024);
+                   "%s: the request would have %" G_GSIZE_FORMAT " KiB, more than the %d KiB "
+                   "a request may have%s", details ? "details" : "arguments",
+                   (length + 1023) / 1024, ATP_MAX_NOTIFICATION_SIZE / 1024,
+                   details ? " (details take a third more room once encoded)" : "");
       return NULL;
     }
 

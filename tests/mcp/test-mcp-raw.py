@@ -235,6 +235,14 @@ def test_huge_input():
         result = s.mcp.reply(id)["result"]
         if not result.get("isError") or "details:" not in result["content"][0]["text"]:
             raise Failure(f"huge details: {result}")
+        # Too large with no details at all: the message used to blame details, which
+        # a model would try to shorten in vain.
+        id = s.mcp.tool("ask_choice", {"question": "So many", "multiple": True, "options": [
+            {"id": f"o{i}", "label": f"Option {i}"} for i in range(60000)]})
+        text = s.mcp.reply(id)["result"]["content"][0]["text"]
+        if "details" in text or "Invalid arguments for tool ask_choice: arguments: the " \
+                "request would have" not in text:
+            raise Failure(f"too large without details: {text}")
         # Deep nesting is refused by the parser, not by a crash.
         s.mcp.send_raw(b"[" * 100000 + b"\n")
         expect_error(s.mcp.next(), -32700)
