@@ -17,11 +17,13 @@
 G_BEGIN_DECLS
 
 /*
- * TriageApplication spans four files:
+ * TriageApplication spans five files:
  *
- *   triage-application.c           the object: start-up, holding, the connection's
- *                                  state, the tray, switching servers, the history's
+ *   triage-application.c           the object: start-up, the connection's state,
+ *                                  the tray, switching servers, the history's
  *                                  retention and its API
+ *   triage-application-hold.c      holding: alive in the background, and a problem
+ *                                  only the person can fix told in a bubble
  *   triage-application-requests.c  requests coming and going (stream, lookups,
  *                                  bubbles, urgency, the resync hold, the database's
  *                                  write failures)
@@ -121,12 +123,15 @@ void              _triage_application_on_window_submit            (TriageApplica
                                                                    const char        *notification_id,
                                                                    const char        *action_id,
                                                                    JsonNode          *response_data);
-void              _triage_application_update_hold                 (TriageApplication *self);
 void              _triage_application_on_notifier_activated       (TriageApplication *self,
                                                                    const char        *notification_id);
 void              _triage_application_on_notifier_respond         (TriageApplication *self,
                                                                    const char        *notification_id,
                                                                    const char        *answer_key);
+
+/* triage-application-hold.c */
+void              _triage_application_update_hold                 (TriageApplication *self);
+void              _triage_application_tell_person                 (TriageApplication *self);
 
 /* triage-application-window.c */
 TriageWindow     *_triage_application_ensure_window               (TriageApplication *self);
