@@ -298,54 +298,83 @@ is_admin_hash (TriageServer *self,
   return self->admin_hash != NULL && constant_time_equal (hash, self->admin_hash);
 }
 
-/* Refuses a request whose token is not the kind the endpoint needs
- * (@needed, e.g. "a user token"): 401 AUTH_INVALID_TOKEN with @required when
- * the token is missing or unknown, 403 AUTH_INSUFFICIENT_PERMISSIONS when it
- * is a valid token of another kind (the caller holds it, so saying which kind
- * tells nothing new, and it names the mistake). */
+/* The kinds of token, as an answer names them. */
+typedef enum
+{
+  TOKEN_ADMIN,
+  TOKEN_USER,
+  TOKEN_SERVICE,
+} TokenKind;
+
+static const char * const token_kinds[] = { "the admin token", "a user token", "a service API key" };
+
+/* A token whose lookup failed (@error: the database did not answer) is not
+ * known to be wrong: the caller is told to try again, never that it is
+ * invalid (a client drops a token it is told is invalid: the app stops its
+ * stream and asks for a new one). The lookup's own outcome decides: a second
+ * question to the database could find it answering again. */
+static void
+refuse_unchecked (SoupServerMessage *msg,
+                  const GError      *error)
+{
+  g_message ("cannot check a token: %s", error->message);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
+  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+               "Cannot check the token now (the server's database did not answer); "
+               "try again later");
+}
+
+/* Refuses a request whose token (@hash; NULL when none was sent) is not of
+ * the kind the endpoint needs (@needed, already looked for): 401
+ * AUTH_INVALID_TOKEN with @required when the token is missing or unknown,
+ * 403 AUTH_INSUFFICIENT_PERMISSIONS when it is a valid token of another kind
+ * (the caller holds it, so saying which kind tells nothing new, and it names
+ * the mistake), 503 STORAGE_UNAVAILABLE when a lookup failed before any found
+ * it. */
 static void
 refuse_token (TriageServer      *self,
               SoupServerMessage *msg,
-              const char        *token,
-              const char        *required,
-              const char        *needed)
+              const char        *hash,
+              TokenKind          needed,
+              const char        *required)
 {
-  g_autofree char *hash = NULL;
   g_autofree char *user = NULL;
   g_autoptr(TriageServiceRow) service = NULL;
-  const char *kind = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
-  g_autoptr(GError) away = NULL;
+  int kind = -1;
 
-  if (token != NULL && *token != '\0')
+  if (hash != NULL)
     {
-      hash = triage_hash_token (token);
-      if (is_admin_hash (self, hash))
-        kind = "the admin token";
-      else if ((user = triage_store_user_by_token (self->store, hash)) != NULL)
-        kind = "a user token";
-      else if ((service = triage_store_service_by_key (self->store, hash)) != NULL)
-        kind = "a service API key";
+      if (needed != TOKEN_ADMIN && is_admin_hash (self, hash))
+        kind = TOKEN_ADMIN;
+      else if (needed != TOKEN_USER &&
+               (user = triage_store_user_by_token (self->store, hash, &error)) != NULL)
+        kind = TOKEN_USER;
+      else if (error == NULL && needed != TOKEN_SERVICE &&
+               (service = triage_store_service_by_key (self->store, hash, &error)) != NULL)
+        kind = TOKEN_SERVICE;
     }
-  /* A token not found because the database does not answer is not known
-   * to be wrong: the caller is told to try again, not that it is invalid.
-   * (One whose schema a newer server moved on answers: a wrong token is
-   * wrong there too, during a rolling upgrade.) */
-  if (kind == NULL && hash != NULL && !triage_store_check (self->store, &away) &&
-      g_error_matches (away, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED))
+  if (kind < 0 && error != NULL)
     {
-      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
-                   "Cannot check the token now (the server cannot reach its database); "
-                   "try again later");
+      refuse_unchecked (msg, error);
       return;
     }
-  if (kind == NULL)
+  if (kind < 0)
     {
       reply_error (msg, ATP_ERROR_AUTH_INVALID_TOKEN, required);
       return;
     }
-  message = g_strdup_printf ("This endpoint needs %s; the token sent is %s", needed, kind);
+  message = g_strdup_printf ("This endpoint needs %s; the token sent is %s", token_kinds[needed],
+                             token_kinds[kind]);
   reply_error (msg, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS, message);
+}
+
+/* The hash of @token, NULL when none (or an empty one) was sent. */
+static char *
+hash_of (const char *token)
+{
+  return token != NULL && *token != '\0' ? triage_hash_token (token) : NULL;
 }
 
 gboolean
@@ -369,17 +398,14 @@ check_admin (TriageServer      *self,
   guesses = g_strconcat ("admin-token ", address != NULL ? address : "local", NULL);
   if (!triage_server_rate_peek (self, msg, TRIAGE_LIMIT_REGISTRATIONS, guesses))
     return FALSE;
-  if (token != NULL && self->admin_hash != NULL)
+  hash = hash_of (token);
+  if (hash != NULL && is_admin_hash (self, hash))
     {
-      hash = triage_hash_token (token);
-      if (is_admin_hash (self, hash))
-        {
-          triage_server_note_caller (msg, "admin", NULL);
-          return TRUE;
-        }
+      triage_server_note_caller (msg, "admin", NULL);
+      return TRUE;
     }
   if (triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS, guesses))
-    refuse_token (self, msg, token, "A valid admin token is required", "the admin token");
+    refuse_token (self, msg, hash, TOKEN_ADMIN, "A valid admin token is required");
   return FALSE;
 }
 
@@ -393,7 +419,8 @@ authenticate_user (TriageServer      *self,
 {
   const char *token = bearer_token (msg);
   g_autofree char *hash = NULL;
-  char *user;
+  g_autoptr(GError) error = NULL;
+  char *user = NULL;
 
   if (token == NULL)
     token = query_token;
@@ -402,17 +429,18 @@ authenticate_user (TriageServer      *self,
       triage_server_note_caller (msg, "user", TRIAGE_DEFAULT_USER);
       return g_strdup (TRIAGE_DEFAULT_USER);
     }
-  if (token != NULL && *token != '\0')
+  hash = hash_of (token);
+  if (hash != NULL)
+    user = triage_store_user_by_token (self->store, hash, &error);
+  if (user != NULL)
     {
-      hash = triage_hash_token (token);
-      user = triage_store_user_by_token (self->store, hash);
-      if (user != NULL)
-        {
-          triage_server_note_caller (msg, "user", user);
-          return user;
-        }
+      triage_server_note_caller (msg, "user", user);
+      return user;
     }
-  refuse_token (self, msg, token, "A valid user token is required", "a user token");
+  if (error != NULL)
+    refuse_unchecked (msg, error);
+  else
+    refuse_token (self, msg, hash, TOKEN_USER, "A valid user token is required");
   return NULL;
 }
 
@@ -448,7 +476,8 @@ authenticate_service (TriageServer      *self,
 {
   const char *token = bearer_token (msg);
   g_autofree char *hash = NULL;
-  TriageServiceRow *row;
+  g_autoptr(GError) error = NULL;
+  TriageServiceRow *row = NULL;
 
   if (triage_server_trusts (msg))
     {
@@ -461,17 +490,18 @@ authenticate_service (TriageServer      *self,
       reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot register the local service");
       return NULL;
     }
-  if (token != NULL && *token != '\0')
+  hash = hash_of (token);
+  if (hash != NULL)
+    row = triage_store_service_by_key (self->store, hash, &error);
+  if (row != NULL)
     {
-      hash = triage_hash_token (token);
-      row = triage_store_service_by_key (self->store, hash);
-      if (row != NULL)
-        {
-          triage_server_note_caller (msg, "service", row->id);
-          return row;
-        }
+      triage_server_note_caller (msg, "service", row->id);
+      return row;
     }
-  refuse_token (self, msg, token, "A valid service API key is required", "a service API key");
+  if (error != NULL)
+    refuse_unchecked (msg, error);
+  else
+    refuse_token (self, msg, hash, TOKEN_SERVICE, "A valid service API key is required");
   return NULL;
 }
 

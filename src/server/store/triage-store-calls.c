@@ -38,9 +38,12 @@ triage_store_add_user (TriageStore *self,
 
 char *
 triage_store_user_by_token (TriageStore *self,
-                            const char  *token_hash)
+                            const char  *token_hash,
+                            GError     **error)
 {
-  return CLASS (self)->user_by_token (self, token_hash);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->user_by_token (self, token_hash, error);
 }
 
 gboolean
@@ -59,9 +62,12 @@ triage_store_add_service (TriageStore        *self,
 
 TriageServiceRow *
 triage_store_service_by_key (TriageStore *self,
-                             const char  *key_hash)
+                             const char  *key_hash,
+                             GError     **error)
 {
-  return CLASS (self)->service_by_key (self, key_hash);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->service_by_key (self, key_hash, error);
 }
 
 TriageServiceRow *

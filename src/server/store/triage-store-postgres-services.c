@@ -39,16 +39,32 @@ postgres_add_user (TriageStore *store,
                                             3, params);
 }
 
+/* A lookup the database did not answer (the writer logged why: a session
+ * ended inside a batch, a lock or statement timeout, a stall). */
+static void
+set_lookup_error (GError    **error,
+                  const char *what)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+               "the database did not answer the lookup of %s", what);
+}
+
 static char *
 postgres_user_by_token (TriageStore *store,
-                        const char  *token_hash)
+                        const char  *token_hash,
+                        GError     **error)
 {
   TriagePgParam params[] = { token_hash };
   g_autoptr(PGresult) result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
                                                              "SELECT id FROM users"
                                                              " WHERE token_hash = $1", 1, params);
 
-  return result != NULL && PQntuples (result) > 0 ? triage_pg_text (result, 0, 0) : NULL;
+  if (result == NULL)
+    {
+      set_lookup_error (error, "a user token");
+      return NULL;
+    }
+  return PQntuples (result) > 0 ? triage_pg_text (result, 0, 0) : NULL;
 }
 
 static gboolean
@@ -73,11 +89,14 @@ postgres_add_service (TriageStore        *store,
 }
 
 /* A service never changes once registered (triage-store.h), so every one
- * found is kept: authenticating an agent's request costs no round trip. */
+ * found is kept: authenticating an agent's request costs no round trip.
+ * Neither a miss nor a failure (@error, naming @what) is kept. */
 static TriageServiceRow *
 service_by (TriageStore *store,
             const char  *sql,
-            const char  *value)
+            const char  *value,
+            const char  *what,
+            GError     **error)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   GHashTable *services = triage_store_postgres_services (self);
@@ -89,7 +108,12 @@ service_by (TriageStore *store,
   if (row != NULL)
     return triage_service_row_copy (row);
   result = triage_store_postgres_query (self, sql, 1, params);
-  if (result == NULL || PQntuples (result) == 0)
+  if (result == NULL)
+    {
+      set_lookup_error (error, what);
+      return NULL;
+    }
+  if (PQntuples (result) == 0)
     return NULL;
   row = g_new0 (TriageServiceRow, 1);
   row->id = triage_pg_text (result, 0, 0);
@@ -106,23 +130,24 @@ service_by (TriageStore *store,
 
 static TriageServiceRow *
 postgres_service_by_key (TriageStore *store,
-                         const char  *key_hash)
+                         const char  *key_hash,
+                         GError     **error)
 {
-  return service_by (store, SERVICE_SELECT "key_hash = $1", key_hash);
+  return service_by (store, SERVICE_SELECT "key_hash = $1", key_hash, "a service API key", error);
 }
 
 static TriageServiceRow *
 postgres_service_by_id (TriageStore *store,
                         const char  *id)
 {
-  return service_by (store, SERVICE_SELECT "id = $1", id);
+  return service_by (store, SERVICE_SELECT "id = $1", id, "a service", NULL);
 }
 
 static TriageServiceRow *
 postgres_service_by_name (TriageStore *store,
                           const char  *name)
 {
-  return service_by (store, SERVICE_SELECT "name = $1", name);
+  return service_by (store, SERVICE_SELECT "name = $1", name, "a service", NULL);
 }
 
 void

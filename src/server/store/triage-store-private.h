@@ -76,8 +76,10 @@ struct _TriageStoreClass
                                                 const char  *id,
                                                 const char  *name,
                                                 const char  *token_hash);
+  /* NULL with @error unset: none; with @error set: the database failed */
   char                  *(*user_by_token)      (TriageStore *self,
-                                                const char  *token_hash);
+                                                const char  *token_hash,
+                                                GError     **error);
   gboolean               (*add_service)        (TriageStore        *self,
                                                 const char         *id,
                                                 const char         *name,
@@ -87,7 +89,8 @@ struct _TriageStoreClass
                                                 const char         *key_hash,
                                                 const char * const *recipients);
   TriageServiceRow      *(*service_by_key)     (TriageStore *self,
-                                                const char  *key_hash);
+                                                const char  *key_hash,
+                                                GError     **error);
   TriageServiceRow      *(*service_by_id)      (TriageStore *self,
                                                 const char  *id);
   TriageServiceRow      *(*service_by_name)    (TriageStore *self,

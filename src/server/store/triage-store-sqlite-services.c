@@ -52,18 +52,35 @@ sqlite_add_user (TriageStore *store,
   return ok;
 }
 
+/* A lookup whose step neither found a row nor ran out of them (SQLITE_BUSY,
+ * an I/O error, …) failed: the database did not answer. */
+static void
+set_lookup_error (TriageStoreSqlite *self,
+                  const char        *what,
+                  GError           **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+               "the database did not answer the lookup of %s: %s", what,
+               sqlite3_errmsg (self->db));
+}
+
 static char *
 sqlite_user_by_token (TriageStore *store,
-                      const char  *token_hash)
+                      const char  *token_hash,
+                      GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
     "SELECT id FROM users WHERE token_hash = ?");
   char *id = NULL;
+  int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, token_hash);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
     id = triage_store_sqlite_column_text (stmt, 0);
+  else if (rc != SQLITE_DONE)
+    set_lookup_error (self, "a user token", error);
   triage_store_sqlite_done (stmt);
   return id;
 }
@@ -113,22 +130,27 @@ sqlite_add_service (TriageStore        *store,
 static TriageServiceRow *
 service_by (TriageStoreSqlite *self,
             const char        *column,
-            const char        *value)
+            const char        *value,
+            const char        *what,
+            GError           **error)
 {
   g_autofree char *key = g_strconcat (column, "\n", value, NULL);
   TriageServiceRow *row = g_hash_table_lookup (self->services, key);
   g_autofree char *sql = NULL;
   sqlite3_stmt *stmt;
+  int rc;
 
   /* A service never changes once registered (triage-store.h): every one
-   * found is kept, as the PostgreSQL store does. */
+   * found is kept, as the PostgreSQL store does; neither a miss nor a
+   * failure (@error, naming @what) is. */
   if (row != NULL)
     return triage_service_row_copy (row);
   sql = g_strdup_printf ("SELECT id, name, callback_url, webhook_secret FROM services WHERE %s = ?",
                          column);
   stmt = triage_store_sqlite_statement (self, sql);
   triage_store_sqlite_bind_text (stmt, 1, value);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
     {
       row = g_new0 (TriageServiceRow, 1);
       row->id = triage_store_sqlite_column_text (stmt, 0);
@@ -136,6 +158,8 @@ service_by (TriageStoreSqlite *self,
       row->callback_url = triage_store_sqlite_column_text (stmt, 2);
       row->webhook_secret = triage_store_sqlite_column_text (stmt, 3);
     }
+  else if (rc != SQLITE_DONE)
+    set_lookup_error (self, what, error);
   triage_store_sqlite_done (stmt);
   if (row == NULL)
     return NULL;
@@ -147,10 +171,11 @@ service_by (TriageStoreSqlite *self,
 
 static TriageServiceRow *
 sqlite_service_by_key (TriageStore *store,
-                       const char  *key_hash)
+                       const char  *key_hash,
+                       GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "key_hash", key_hash);
+  return service_by (self, "key_hash", key_hash, "a service API key", error);
 }
 
 static TriageServiceRow *
@@ -158,7 +183,7 @@ sqlite_service_by_id (TriageStore *store,
                       const char  *id)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "id", id);
+  return service_by (self, "id", id, "a service", NULL);
 }
 
 static TriageServiceRow *
@@ -166,7 +191,7 @@ sqlite_service_by_name (TriageStore *store,
                         const char  *name)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "name", name);
+  return service_by (self, "name", name, "a service", NULL);
 }
 
 void

@@ -144,8 +144,14 @@ gboolean     triage_store_add_user        (TriageStore  *self,
                                            const char   *id,
                                            const char   *name,
                                            const char   *token_hash);
+/* The lookups of a token (by its hash) answer one of three: the user id (the
+ * service), NULL with @error unset when no user (service) holds it, or NULL
+ * with @error set when the database did not answer: then the token is not
+ * known to be wrong, and a caller must not say it is (a client told its token
+ * is invalid drops it). A service found is kept; a failure never is. */
 char        *triage_store_user_by_token   (TriageStore  *self,
-                                           const char   *token_hash);
+                                           const char   *token_hash,
+                                           GError      **error);
 
 /* A service never changes once registered: a backend may keep what it read. */
 gboolean     triage_store_add_service     (TriageStore  *self,
@@ -157,7 +163,8 @@ gboolean     triage_store_add_service     (TriageStore  *self,
                                            const char   *key_hash,
                                            const char * const *recipients);
 TriageServiceRow *triage_store_service_by_key  (TriageStore *self,
-                                                const char  *key_hash);
+                                                const char  *key_hash,
+                                                GError     **error);
 TriageServiceRow *triage_store_service_by_id   (TriageStore *self,
                                                 const char  *id);
 TriageServiceRow *triage_store_service_by_name (TriageStore *self,
