@@ -87,6 +87,25 @@ test_summary_body (void)
     /* A control character is shown (U+FFFD), as in every label. */
     g_assert_cmpstr (quoted_body, ==, "&lt;a href=&#39;x&#39;&gt;&#34;q&#34;&lt;/a&gt;\uFFFD\nend");
   }
+
+  /* The title again as the description (triage-ask without --description):
+   * the bubble says it once, in its summary. */
+  g_clear_pointer (&json, g_free);
+  json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"2025-05-25T10:30:00Z\","
+                          " \"service\": {\"id\": \"s\", \"name\": \"S\"},"
+                          " \"context\": {\"title\": \"Deploy 2.1?\", \"description\": \"Deploy 2.1?\"},"
+                          " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}],"
+                          " \"status\": \"created\"}", ID_C);
+  {
+    g_autoptr(AtpNotification) repeated = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, NULL);
+    g_autofree char *repeated_summary = NULL, *repeated_body = NULL;
+
+    g_assert_nonnull (repeated);
+    repeated_summary = triage_notifier_dup_summary (repeated);
+    repeated_body = triage_notifier_dup_body (repeated);
+    g_assert_cmpstr (repeated_summary, ==, "S: Deploy 2.1?");
+    g_assert_cmpstr (repeated_body, ==, "");
+  }
 }
 
 /* A long unbroken line (a token, a URL, a minified line) in a title or a

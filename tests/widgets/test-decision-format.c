@@ -341,6 +341,45 @@ test_describe (void)
     }
 }
 
+/* A description that is the title again (ATP requires one: a client with
+ * only a title repeats it) is not shown twice. */
+static void
+test_description (void)
+{
+  static const struct { const char *title, *description; gboolean shown; } cases[] = {
+    { "Deploy 2.1?", "Deploy 2.1?", FALSE },
+    { "Deploy 2.1?", "  Deploy 2.1?\n", FALSE },
+    { "Deploy 2.1?", "Deploy 2.1 to production?", TRUE },
+    { "Deploy 2.1?", "deploy 2.1?", TRUE },
+    { "Deploy 2.1?", "Deploy 2.1?!", TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *json = NULL;
+      g_autoptr(AtpNotification) n = NULL;
+      g_autoptr(GError) error = NULL;
+      JsonObject *context;
+      g_autoptr(JsonNode) root = atp_json_parse (
+        "{\"id\": \"7f000000-0000-4000-8000-000000000001\", \"version\": \"1.0\","
+        " \"timestamp\": \"2025-05-25T10:30:00Z\", \"service\": {\"id\": \"s\", \"name\": \"S\"},"
+        " \"context\": {\"title\": \"\", \"description\": \"\"},"
+        " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]}",
+        -1, 0, &error);
+
+      g_assert_no_error (error);
+      context = json_object_get_object_member (json_node_get_object (root), "context");
+      json_object_set_string_member (context, "title", cases[i].title);
+      json_object_set_string_member (context, "description", cases[i].description);
+      n = atp_notification_new_from_json (root, ATP_PARSE_DEFAULT, &error);
+      g_assert_no_error (error);
+      if (cases[i].shown)
+        g_assert_cmpstr (triage_format_get_description (n), ==, cases[i].description);
+      else
+        g_assert_null (triage_format_get_description (n));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -360,6 +399,7 @@ main (int   argc,
   g_test_add_func ("/decision-format/attachment-details", test_attachment_details);
   g_test_add_func ("/decision-format/humanize", test_humanize);
   g_test_add_func ("/decision-format/describe", test_describe);
+  g_test_add_func ("/decision-format/description", test_description);
 
   return g_test_run ();
 }

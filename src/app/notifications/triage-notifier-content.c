@@ -116,7 +116,9 @@ triage_notifier_dup_body (AtpNotification *notification)
 
   g_return_val_if_fail (notification != NULL, NULL);
 
-  description = notification->context.description ? notification->context.description : "";
+  description = triage_format_get_description (notification);
+  if (description == NULL)
+    description = "";
 
   if (g_utf8_strlen (description, -1) > TRIAGE_NOTIFIER_MAX_BODY)
     {

@@ -287,6 +287,50 @@ triage_format_is_break_char (gunichar c)
   return g_unichar_isspace (c) && g_unichar_break_type (c) != G_UNICODE_BREAK_NON_BREAKING_GLUE;
 }
 
+/* @text without the whitespace at its ends: *@start and *@length. */
+static void
+trimmed (const char  *text,
+         const char **start,
+         gsize       *length)
+{
+  const char *end = text + strlen (text);
+
+  while (g_ascii_isspace (*text))
+    text++;
+  while (end > text && g_ascii_isspace (end[-1]))
+    end--;
+  *start = text;
+  *length = (gsize) (end - text);
+}
+
+/**
+ * triage_format_get_description:
+ * @notification: a request
+ *
+ * ATP requires a description, so a client that has only a title (triage-ask
+ * without --description, an MCP tool call) sends the title again: shown, the
+ * person would read the same sentence twice.
+ *
+ * Returns: (nullable): @notification's description, or %NULL when it is
+ *   empty or its title again (both without the whitespace at their ends)
+ */
+const char *
+triage_format_get_description (AtpNotification *notification)
+{
+  const char *description = notification->context.description;
+  const char *title = notification->context.title ? notification->context.title : "";
+  const char *d, *t;
+  gsize d_length, t_length;
+
+  if (description == NULL)
+    return NULL;
+  trimmed (description, &d, &d_length);
+  trimmed (title, &t, &t_length);
+  if (d_length == 0 || (d_length == t_length && memcmp (d, t, d_length) == 0))
+    return NULL;
+  return description;
+}
+
 /**
  * triage_format_shown_text:
  * @text: an agent's text, for a label that wraps

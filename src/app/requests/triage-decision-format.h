@@ -34,6 +34,7 @@ char     *triage_format_cut_text            (const char       *text,
 gboolean  triage_format_is_break_char       (gunichar          c);
 char     *triage_format_shown_text          (const char       *text,
                                              gsize             max_chars);
+const char *triage_format_get_description (AtpNotification *notification);
 char     *triage_format_json_value          (JsonNode         *node,
                                              gsize             max_chars);
 char     *triage_format_attachment_details  (const AtpAttachment *attachment);

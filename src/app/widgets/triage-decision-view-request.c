@@ -166,7 +166,8 @@ _triage_decision_view_build_header (TriageDecisionView *self)
                                                           TRIAGE_SHOWN_NAME_CHARS);
   g_autofree char *title = triage_format_shown_text (notification->context.title,
                                                    TRIAGE_SHOWN_TITLE_CHARS);
-  g_autofree char *description = triage_format_shown_text (notification->context.description,
+  const char *shown_description = triage_format_get_description (notification);
+  g_autofree char *description = triage_format_shown_text (shown_description ? shown_description : "",
                                                          TRIAGE_SHOWN_DESCRIPTION_CHARS);
   g_autofree char *project = triage_format_cut_text (notification->context.project ? notification->context.project : "",
                                                      TRIAGE_SHOWN_NAME_CHARS);
@@ -178,6 +179,7 @@ _triage_decision_view_build_header (TriageDecisionView *self)
 
   gtk_label_set_label (self->title_label, title);
   gtk_label_set_label (self->description_label, description);
+  gtk_widget_set_visible (GTK_WIDGET (self->description_label), shown_description != NULL);
   gtk_widget_set_visible (self->whole_text_button, triage_whole_text_is_cut (notification));
 
   gtk_label_set_label (self->project_label, project);

@@ -262,11 +262,11 @@ triage_request_header_set_request (TriageRequestHeader *self,
 
   title = triage_format_shown_text (request->context.title, TRIAGE_SHOWN_TITLE_CHARS);
   gtk_label_set_label (self->title_label, title);
-  description = request->context.description;
+  description = triage_format_get_description (request);
   shown_description = triage_format_shown_text (description ? description : "",
                                               TRIAGE_SHOWN_DESCRIPTION_CHARS);
   gtk_label_set_label (self->description_label, shown_description);
-  gtk_widget_set_visible (GTK_WIDGET (self->description_label), description != NULL && *description != '\0');
+  gtk_widget_set_visible (GTK_WIDGET (self->description_label), description != NULL);
 
   project = triage_format_cut_text (request->context.project ? request->context.project : "",
                                     TRIAGE_SHOWN_NAME_CHARS);

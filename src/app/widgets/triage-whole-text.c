@@ -72,7 +72,7 @@ triage_whole_text_dup (AtpNotification *notification)
   GString *text = g_string_new (notification->context.title);
   g_autoptr(GList) members = NULL;
 
-  if (notification->context.description != NULL && *notification->context.description != '\0')
+  if (triage_format_get_description (notification) != NULL)
     g_string_append_printf (text, "\n\n%s", notification->context.description);
 
   if (metadata != NULL && json_object_get_size (metadata) > 0)
