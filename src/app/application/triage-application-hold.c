@@ -9,11 +9,16 @@
 #include <glib/gi18n.h>
 
 #include "triage-application-private.h"
+#include "triage-preferences-window.h"
 
 /*
  * Holding: alive in the background while there is a connection to keep,
  * and while a problem only the person can fix waits for them to see it.
+ * Telling: such a problem is said where the person looks without a window
+ * (the tray icon, a bubble) and in Preferences, and unsaid once it is gone.
  */
+
+#define NOTICE_KEY "connection"
 
 /* Only the person can help: a refused or missing token, a certificate not
  * accepted, an address that is not one; nothing is scheduled. */
@@ -51,17 +56,61 @@ _triage_application_update_hold (TriageApplication *self)
   self->held = want;
 }
 
-/* A problem only the person can fix came up while no window shows it: a
- * bubble says so (clicking it opens the window, which says what to do),
- * and the app stays until they have seen it. */
-void
-_triage_application_tell_person (TriageApplication *self)
+/* Why requests cannot arrive: the connection's own words, as one sentence
+ * or more (one from the network or the keyring may not end). */
+static char *
+dup_problem_reason (TriageApplication *self)
 {
   const char *message = triage_connection_get_message (self->connection);
   g_autoptr(GString) why = NULL;
+
+  why = g_string_new (message != NULL ? message : _("The server settings are not complete."));
+  if (why->len > 0 && g_ascii_isalnum (why->str[why->len - 1]))
+    g_string_append_c (why, '.');
+
+  return g_string_free (g_steal_pointer (&why), FALSE);
+}
+
+/* Preferences (its Connect) says what became of the connection. */
+static void
+tell_preferences (TriageApplication *self)
+{
+  /* Transient for the window, not one of the application's. */
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (TRIAGE_IS_PREFERENCES_WINDOW (l->data))
+      triage_preferences_window_set_connection (l->data,
+                                                triage_connection_get_state (self->connection),
+                                                triage_connection_get_message (self->connection));
+}
+
+/* A problem only the person can fix came up: the tray icon says so while it
+ * lasts; and while no window shows it, a bubble says so (clicking it opens
+ * the window, which says what to do), and the app stays until they have
+ * seen it. Once it is gone, the tray and the bubble say so no more. */
+void
+_triage_application_tell_person (TriageApplication *self)
+{
+  g_autofree char *why = NULL;
   g_autofree char *body = NULL;
 
-  if (self->window != NULL || self->awaiting_person || !needs_person (self) ||
+  tell_preferences (self);
+
+  if (!needs_person (self))
+    {
+      if (self->tray != NULL)
+        triage_tray_set_problem (self->tray, NULL, NULL);
+      if (self->notifier != NULL)
+        triage_notifier_withdraw (self->notifier, TRIAGE_NOTIFIER_NOTICE_PREFIX NOTICE_KEY);
+      return;
+    }
+
+  why = dup_problem_reason (self);
+  if (self->tray != NULL)
+    triage_tray_set_problem (self->tray, _("Triage cannot receive requests"), why);
+
+  if (self->window != NULL || self->awaiting_person ||
       !g_settings_get_boolean (self->settings, "run-in-background"))
     return;
 
@@ -69,12 +118,8 @@ _triage_application_tell_person (TriageApplication *self)
   if (self->notifier == NULL || !self->bubbles_enabled)
     return;
 
-  /* A sentence from the network or the keyring may not end. */
-  why = g_string_new (message != NULL ? message : _("The server settings are not complete."));
-  if (why->len > 0 && g_ascii_isalnum (why->str[why->len - 1]))
-    g_string_append_c (why, '.');
   /* Translators: the body of a bubble; %s says why the app cannot connect */
-  body = g_strdup_printf (_("%s Open Triage to see what to do."), why->str);
-  triage_notifier_show_notice (self->notifier, "connection",
+  body = g_strdup_printf (_("%s Open Triage to see what to do."), why);
+  triage_notifier_show_notice (self->notifier, NOTICE_KEY,
                                _("Triage cannot receive requests"), body);
 }

@@ -584,7 +584,8 @@ triage_notifier_show (TriageNotifier  *self,
  *
  * Raises a bubble about the app itself (not a request), category
  * %TRIAGE_NOTIFIER_NOTICE_CATEGORY, best effort like the others. Clicking
- * it emits ::activated with "notice:" and @key.
+ * it emits ::activated with "notice:" and @key; triage_notifier_withdraw()
+ * with "notice:" and @key closes it.
  */
 void
 triage_notifier_show_notice (TriageNotifier *self,
@@ -612,6 +613,8 @@ triage_notifier_show_notice (TriageNotifier *self,
   button.label = g_strdup (_("Open Triage"));
   g_array_append_val (job->buttons, button);
 
+  /* Recorded like a request's, so it can be withdrawn once it no longer holds. */
+  g_hash_table_add (self->shown, g_strdup (job->id));
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_show_cb, job, (GDestroyNotify) show_job_free);
 }

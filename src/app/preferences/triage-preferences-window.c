@@ -18,7 +18,9 @@
  * never shown back; an empty token field keeps the one stored.
  *
  * The window changes settings and asks for a reconnect (app.retry); it never
- * reaches into the application.
+ * reaches into the application, which tells it what became of the connection
+ * (triage_preferences_window_set_connection ()): after Connect, the status
+ * says the token was kept, then whether the connection was made with it.
  */
 
 struct _TriagePreferencesWindow
@@ -29,6 +31,8 @@ struct _TriagePreferencesWindow
   TriageCredentials    *credentials;
   GCancellable         *cancellable;
   gboolean              syncing;
+  char                 *connecting;     /* after Connect, until the connection settles:
+                                         * what was done with the token */
 
   /* template */
   GtkCheckButton       *local_check;
@@ -39,6 +43,7 @@ struct _TriagePreferencesWindow
   AdwActionRow         *status_row;
   GtkSpinner           *spinner;
   GtkButton            *connect_button;
+  GtkWidget            *token_peek_button;  /* AdwPasswordEntryRow's, not ours */
   GtkSwitch            *notifications_switch;
   GtkSwitch            *dnd_switch;
   GtkSwitch            *background_switch;
@@ -66,6 +71,22 @@ set_status (TriagePreferencesWindow *self,
     gtk_widget_add_css_class (GTK_WIDGET (self->status_row), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->status_row), "error");
+}
+
+/* After Connect: what was done with the token, and that the outcome is
+ * awaited, until the connection settles. */
+static void
+set_connecting (TriagePreferencesWindow *self,
+                const char              *done)
+{
+  g_autofree char *status = NULL;
+
+  g_free (self->connecting);
+  self->connecting = g_strdup (done);
+  /* Translators: in Preferences after Connect; %s is what was done with the
+   * token ("Token saved in the keyring") */
+  status = g_strdup_printf (_("%s. Connecting…"), done);
+  set_status (self, status, FALSE);
 }
 
 static void
@@ -132,7 +153,7 @@ store_token_cb (GObject      *object,
   set_busy (self, FALSE);
   url = dup_url (self);
   gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
-  set_status (self, _("Token saved in the keyring"), FALSE);
+  set_connecting (self, _("Token saved in the keyring"));
   apply_remote (self, url);
 }
 
@@ -166,7 +187,7 @@ lookup_token_cb (GObject      *object,
     }
 
   url = dup_url (self);
-  set_status (self, _("Using the token stored in the keyring"), FALSE);
+  set_connecting (self, _("Using the token stored in the keyring"));
   apply_remote (self, url);
 }
 
@@ -194,6 +215,7 @@ on_connect_clicked (TriagePreferencesWindow *self)
   gtk_widget_remove_css_class (GTK_WIDGET (self->url_row), "error");
 
   gtk_check_button_set_active (self->remote_check, TRUE);
+  g_clear_pointer (&self->connecting, g_free);
   set_busy (self, TRUE);
   set_status (self, _("Talking to the keyring…"), FALSE);
 
@@ -225,6 +247,7 @@ on_mode_toggled (TriagePreferencesWindow *self)
   if (!remote)
     {
       g_settings_set_enum (self->settings, "server-mode", 0);
+      g_clear_pointer (&self->connecting, g_free);
       set_status (self, NULL, FALSE);
       return;
     }
@@ -256,6 +279,56 @@ sync_from_settings (TriagePreferencesWindow *self)
                                  : _("No server configured"), FALSE);
 }
 
+/* The token row's button that shows the token in clear (AdwPasswordEntryRow's
+ * own) is an icon alone, which libadwaita 1.2 gives no accessible name:
+ * screen readers read it as "GtkImage". It says what it does, and follows
+ * the token being shown (its tooltip does; 1.2 has no API for the button). */
+static void
+on_token_visibility (TriagePreferencesWindow *self)
+{
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (self->token_row));
+
+  if (self->token_peek_button == NULL || !GTK_IS_TEXT (text))
+    return;
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->token_peek_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  gtk_text_get_visibility (GTK_TEXT (text)) ? _("Hide Token")
+                                                                            : _("Show Token"),
+                                  -1);
+}
+
+static void
+label_token_peek_button (TriagePreferencesWindow *self)
+{
+  GtkWidget *row = GTK_WIDGET (self->token_row);
+  GtkWidget *widget = row;
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (self->token_row));
+
+  /* Depth first through the row's own children, to its one shown button
+   * (the other, Apply, is hidden: the row applies with Connect). */
+  while (widget != NULL && self->token_peek_button == NULL)
+    {
+      GtkWidget *next = gtk_widget_get_first_child (widget);
+
+      if (GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget))
+        self->token_peek_button = widget;
+
+      while (next == NULL && widget != NULL && widget != row)
+        {
+          next = gtk_widget_get_next_sibling (widget);
+          if (next == NULL)
+            widget = gtk_widget_get_parent (widget);
+        }
+      widget = next;
+    }
+
+  if (GTK_IS_TEXT (text))
+    g_signal_connect_object (text, "notify::visibility",
+                             G_CALLBACK (on_token_visibility), self, G_CONNECT_SWAPPED);
+  on_token_visibility (self);
+}
+
 static void
 triage_preferences_window_constructed (GObject *object)
 {
@@ -272,6 +345,7 @@ triage_preferences_window_constructed (GObject *object)
   g_settings_bind (self->settings, "autostart",
                    self->autostart_switch, "active", G_SETTINGS_BIND_DEFAULT);
 
+  label_token_peek_button (self);
   sync_from_settings (self);
   set_busy (self, FALSE);
 }
@@ -282,6 +356,7 @@ triage_preferences_window_dispose (GObject *object)
   TriagePreferencesWindow *self = (TriagePreferencesWindow *)object;
 
   g_cancellable_cancel (self->cancellable);
+  self->token_peek_button = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TRIAGE_TYPE_PREFERENCES_WINDOW);
 
   G_OBJECT_CLASS (triage_preferences_window_parent_class)->dispose (object);
@@ -293,6 +368,7 @@ triage_preferences_window_finalize (GObject *object)
   TriagePreferencesWindow *self = (TriagePreferencesWindow *)object;
 
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->connecting, g_free);
   g_clear_object (&self->settings);
   g_clear_object (&self->credentials);
 
@@ -390,4 +466,52 @@ triage_preferences_window_new (GtkWindow         *parent,
                        "settings", settings,
                        "credentials", credentials,
                        NULL);
+}
+
+/**
+ * triage_preferences_window_set_connection:
+ * @self: a #TriagePreferencesWindow
+ * @state: the connection's state
+ * @message: (nullable): why it is not live, the connection's words
+ *
+ * Tells the window what became of the connection. After Connect, its status
+ * says, once the connection settles, whether it was made with the token
+ * (or why not: the server refused it, say), not only that it was kept.
+ */
+void
+triage_preferences_window_set_connection (TriagePreferencesWindow *self,
+                                          TriageConnectionState    state,
+                                          const char              *message)
+{
+  g_autofree char *status = NULL;
+  g_autofree char *done = NULL;
+
+  g_return_if_fail (TRIAGE_IS_PREFERENCES_WINDOW (self));
+
+  /* Nothing awaited, or not settled yet (a try is on its way). */
+  if (self->connecting == NULL ||
+      state == TRIAGE_CONNECTION_CONNECTING ||
+      (state != TRIAGE_CONNECTION_CONNECTED && (message == NULL || *message == '\0')))
+    return;
+
+  /* Refused: final. Not reached: said, and Connected once it is. */
+  if (state == TRIAGE_CONNECTION_CONNECTED || state == TRIAGE_CONNECTION_AUTH_FAILED)
+    done = g_steal_pointer (&self->connecting);
+  else
+    done = g_strdup (self->connecting);
+
+  if (state == TRIAGE_CONNECTION_CONNECTED)
+    {
+      /* Translators: in Preferences once connected; %s is what was done with
+       * the token ("Token saved in the keyring") */
+      status = g_strdup_printf (_("%s. Connected."), done);
+      set_status (self, status, FALSE);
+      return;
+    }
+
+  /* Translators: in Preferences when the connection failed; the first %s is
+   * what was done with the token ("Token saved in the keyring"), the second
+   * why it failed ("The server refused the token. …") */
+  status = g_strdup_printf (_("%s, but not connected: %s"), done, message);
+  set_status (self, status, TRUE);
 }

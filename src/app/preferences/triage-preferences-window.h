@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "triage-connection.h"
 #include "triage-credentials.h"
 
 G_BEGIN_DECLS
@@ -20,5 +21,9 @@ G_DECLARE_FINAL_TYPE (TriagePreferencesWindow, triage_preferences_window,
 TriagePreferencesWindow *triage_preferences_window_new (GtkWindow         *parent,
                                                         GSettings         *settings,
                                                         TriageCredentials *credentials);
+void                     triage_preferences_window_set_connection
+                                                       (TriagePreferencesWindow *self,
+                                                        TriageConnectionState    state,
+                                                        const char              *message);
 
 G_END_DECLS

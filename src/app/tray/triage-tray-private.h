@@ -51,6 +51,10 @@ struct _TriageTray
   guint            count;
   GPtrArray       *items;              /* TriageTrayItem */
 
+  /* requests cannot arrive: what to say (NULL while all is well), and why */
+  char            *problem;
+  char            *problem_detail;
+
   /* the menu as last built */
   GArray          *menu;               /* MenuItem */
   guint            revision;
@@ -105,6 +109,7 @@ extern const TriageTrayInterface triage_tray_sni_interface;
 const char         *triage_tray_sni_get_status      (TriageTray  *self);
 const char         *triage_tray_sni_get_icon_name   (TriageTray  *self);
 char               *triage_tray_sni_get_tooltip     (TriageTray  *self);
+const char         *triage_tray_sni_get_title       (TriageTray  *self);
 
 /* triage-tray-menu.c */
 extern const TriageTrayInterface triage_tray_menu_interface;

@@ -56,6 +56,8 @@ static const char item_xml[] =
 const char *
 triage_tray_sni_get_status (TriageTray *self)
 {
+  if (self->problem != NULL)
+    return "NeedsAttention";
   if (self->count == 0)
     return "Passive";
 
@@ -65,17 +67,36 @@ triage_tray_sni_get_status (TriageTray *self)
 const char *
 triage_tray_sni_get_icon_name (TriageTray *self)
 {
+  if (self->problem != NULL)
+    return TRIAGE_TRAY_ICON_PROBLEM;
   if (self->count == 0)
     return TRIAGE_TRAY_ICON_IDLE;
 
   return self->urgent ? TRIAGE_TRAY_ICON_URGENT : TRIAGE_TRAY_ICON_PENDING;
 }
 
-/* The tooltip's body: how many requests wait, and whether do-not-disturb is on. */
+/* The item's title, and its tooltip's: the app, or that requests cannot arrive. */
+const char *
+triage_tray_sni_get_title (TriageTray *self)
+{
+  return self->problem != NULL ? self->problem : _("Triage");
+}
+
+/* The tooltip's body: why requests cannot arrive, or how many wait (and
+ * whether do-not-disturb is on): never "No requests waiting" when none can
+ * arrive. */
 char *
 triage_tray_sni_get_tooltip (TriageTray *self)
 {
   g_autofree char *count = NULL;
+  g_autofree char *why = NULL;
+
+  /* The connection's words may quote a server or an address: hosts may read
+   * the body as markup. */
+  if (self->problem != NULL)
+    why = g_markup_escape_text (self->problem_detail != NULL ? self->problem_detail : "", -1);
+  if (why != NULL && self->count == 0)
+    return g_steal_pointer (&why);
 
   if (self->count == 0)
     count = g_strdup (_("No requests waiting"));
@@ -83,6 +104,9 @@ triage_tray_sni_get_tooltip (TriageTray *self)
     count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u request waiting",
                                           "%u requests waiting", self->count),
                              self->count);
+
+  if (why != NULL)
+    return g_strconcat (why, "\n", count, NULL);
 
   if (self->do_not_disturb)
     /* Translators: tooltip of the tray icon, e.g. "3 requests waiting (do not disturb)" */
@@ -106,7 +130,7 @@ item_get_property (TriageTray *self,
   if (g_str_equal (property_name, "Id"))
     return g_variant_new_string (APPLICATION_ID);
   if (g_str_equal (property_name, "Title"))
-    return g_variant_new_string (_("Triage"));
+    return g_variant_new_string (triage_tray_sni_get_title (self));
   if (g_str_equal (property_name, "Status"))
     return g_variant_new_string (triage_tray_sni_get_status (self));
   if (g_str_equal (property_name, "WindowId"))
@@ -118,7 +142,8 @@ item_get_property (TriageTray *self,
   if (g_str_equal (property_name, "OverlayIconName"))
     return g_variant_new_string (self->do_not_disturb ? TRIAGE_TRAY_ICON_DND : "");
   if (g_str_equal (property_name, "AttentionIconName"))
-    return g_variant_new_string (TRIAGE_TRAY_ICON_URGENT);
+    return g_variant_new_string (self->problem != NULL ? TRIAGE_TRAY_ICON_PROBLEM
+                                                       : TRIAGE_TRAY_ICON_URGENT);
   if (g_str_equal (property_name, "AttentionMovieName"))
     return g_variant_new_string ("");
   if (g_str_equal (property_name, "IconPixmap") ||
@@ -131,7 +156,7 @@ item_get_property (TriageTray *self,
 
       /* The body is our own text only: hosts may read it as markup. */
       return g_variant_new ("(s@a(iiay)ss)", triage_tray_sni_get_icon_name (self),
-                            empty_pixmaps (), _("Triage"), body);
+                            empty_pixmaps (), triage_tray_sni_get_title (self), body);
     }
   if (g_str_equal (property_name, "ItemIsMenu"))
     return g_variant_new_boolean (FALSE);

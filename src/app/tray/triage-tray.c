@@ -55,6 +55,42 @@ emit_item_signal (TriageTray *self,
   triage_tray_dbus_emit (self, &triage_tray_sni_interface, name, parameters);
 }
 
+/* What the item's New* signals follow: status, icon, tooltip, title. */
+static GVariant *
+snapshot_item (TriageTray *self)
+{
+  g_autofree char *tooltip = triage_tray_sni_get_tooltip (self);
+
+  return g_variant_ref_sink (g_variant_new ("(ssss)", triage_tray_sni_get_status (self),
+                                            triage_tray_sni_get_icon_name (self), tooltip,
+                                            triage_tray_sni_get_title (self)));
+}
+
+/* Tells the host what changed since @before (a snapshot_item ()). */
+static void
+emit_item_changes (TriageTray *self,
+                   GVariant   *before)
+{
+  g_autoptr(GVariant) after = snapshot_item (self);
+  const char *old_status, *old_icon, *old_tooltip, *old_title;
+  const char *status, *icon, *tooltip, *title;
+
+  g_variant_get (before, "(&s&s&s&s)", &old_status, &old_icon, &old_tooltip, &old_title);
+  g_variant_get (after, "(&s&s&s&s)", &status, &icon, &tooltip, &title);
+
+  if (!g_str_equal (old_status, status))
+    emit_item_signal (self, "NewStatus", g_variant_new ("(s)", status));
+  if (!g_str_equal (old_icon, icon))
+    {
+      emit_item_signal (self, "NewIcon", NULL);
+      emit_item_signal (self, "NewAttentionIcon", NULL);
+    }
+  if (!g_str_equal (old_title, title))
+    emit_item_signal (self, "NewTitle", NULL);
+  if (!g_str_equal (old_tooltip, tooltip) || !g_str_equal (old_title, title))
+    emit_item_signal (self, "NewToolTip", NULL);
+}
+
 gboolean
 triage_tray_action_available (TriageTray *self,
                               const char *action)
@@ -357,6 +393,8 @@ triage_tray_finalize (GObject *object)
   g_clear_pointer (&self->bus_name, g_free);
   g_clear_pointer (&self->watcher_owner, g_free);
   g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->problem, g_free);
+  g_clear_pointer (&self->problem_detail, g_free);
   g_clear_pointer (&self->menu, g_array_unref);
   g_clear_pointer (&self->request_menu_ids, g_hash_table_unref);
 
@@ -509,16 +547,11 @@ triage_tray_set_pending (TriageTray *self,
                          gboolean    urgent,
                          GPtrArray  *items)
 {
-  const char *old_status;
-  const char *old_icon;
-  g_autofree char *old_tooltip = NULL;
-  g_autofree char *new_tooltip = NULL;
+  g_autoptr(GVariant) before = NULL;
 
   g_return_if_fail (TRIAGE_IS_TRAY (self));
 
-  old_status = triage_tray_sni_get_status (self);
-  old_icon = triage_tray_sni_get_icon_name (self);
-  old_tooltip = triage_tray_sni_get_tooltip (self);
+  before = snapshot_item (self);
 
   self->count = count;
   self->urgent = !!urgent;
@@ -526,15 +559,44 @@ triage_tray_set_pending (TriageTray *self,
   for (guint i = 0; items != NULL && i < items->len; i++)
     g_ptr_array_add (self->items, triage_tray_item_copy (g_ptr_array_index (items, i)));
 
-  if (!g_str_equal (old_status, triage_tray_sni_get_status (self)))
-    emit_item_signal (self, "NewStatus", g_variant_new ("(s)", triage_tray_sni_get_status (self)));
-  if (!g_str_equal (old_icon, triage_tray_sni_get_icon_name (self)))
-    emit_item_signal (self, "NewIcon", NULL);
-  new_tooltip = triage_tray_sni_get_tooltip (self);
-  if (!g_str_equal (old_tooltip, new_tooltip))
-    emit_item_signal (self, "NewToolTip", NULL);
-
+  emit_item_changes (self, before);
   triage_tray_menu_changed (self);
+}
+
+/**
+ * triage_tray_set_problem:
+ * @self: a #TriageTray
+ * @problem: (nullable): that requests cannot arrive, plain text ("Triage
+ *   cannot receive requests"), or %NULL when they can again
+ * @detail: (nullable): why, and what to do, in a sentence or two
+ *
+ * While requests cannot arrive until the person fixes something (a refused
+ * token, a certificate not accepted), the item says so: @problem is its
+ * title and its tooltip's, @detail the tooltip's text (with the number
+ * waiting, if any), and it asks for attention with an icon of its own.
+ */
+void
+triage_tray_set_problem (TriageTray *self,
+                         const char *problem,
+                         const char *detail)
+{
+  g_autoptr(GVariant) before = NULL;
+
+  g_return_if_fail (TRIAGE_IS_TRAY (self));
+
+  if (problem == NULL)
+    detail = NULL;
+  if (g_strcmp0 (self->problem, problem) == 0 && g_strcmp0 (self->problem_detail, detail) == 0)
+    return;
+
+  before = snapshot_item (self);
+
+  g_free (self->problem);
+  self->problem = g_strdup (problem);
+  g_free (self->problem_detail);
+  self->problem_detail = g_strdup (detail);
+
+  emit_item_changes (self, before);
 }
 
 /**

@@ -12,11 +12,14 @@
 
 G_BEGIN_DECLS
 
-/* Themed icons (adwaita-icon-theme) for the three states, and the do-not-disturb overlay. */
+/* Themed icons (adwaita-icon-theme) for the three states, the do-not-disturb overlay
+ * and a problem. */
 #define TRIAGE_TRAY_ICON_IDLE    "mail-read-symbolic"
 #define TRIAGE_TRAY_ICON_PENDING "mail-unread-symbolic"
 #define TRIAGE_TRAY_ICON_URGENT  "mail-mark-important-symbolic"
 #define TRIAGE_TRAY_ICON_DND     "notifications-disabled-symbolic"
+/* Requests cannot arrive until the person fixes something. */
+#define TRIAGE_TRAY_ICON_PROBLEM "network-error-symbolic"
 
 /* Requests listed in the menu; the rest are summed up in one "N more…" item. */
 #define TRIAGE_TRAY_MAX_MENU_REQUESTS 10
@@ -35,6 +38,9 @@ void        triage_tray_set_pending         (TriageTray      *self,
                                              guint            count,
                                              gboolean         urgent,
                                              GPtrArray       *items);
+void        triage_tray_set_problem         (TriageTray      *self,
+                                             const char      *problem,
+                                             const char      *detail);
 void        triage_tray_set_do_not_disturb  (TriageTray      *self,
                                              gboolean         do_not_disturb);
 gboolean    triage_tray_get_do_not_disturb  (TriageTray      *self);
