@@ -316,13 +316,17 @@ handle_client_get (TriageServer      *self,
   g_autofree char *lower = g_ascii_strdown (id, -1);
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (user == NULL || !triage_server_rate_check (self, msg, TRIAGE_LIMIT_POLLING, user))
     return;
-  if (!triage_store_is_recipient (self->store, lower, user) ||
-      (row = triage_store_get_notification (self->store, lower)) == NULL)
+  if (!triage_store_is_recipient (self->store, lower, user, &error) ||
+      (row = triage_store_get_notification (self->store, lower, &error)) == NULL)
     {
-      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      if (error != NULL)
+        reply_unread (msg, error);
+      else
+        reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
       return;
     }
   mark_delivered (self, row);
@@ -407,10 +411,15 @@ handle_respond (TriageServer      *self,
     return;
   data = json_object_get_member (object, "response_data");
   id = g_ascii_strdown (raw_id, -1);
-  if (!triage_store_is_recipient (self->store, id, user) ||
-      (row = triage_store_get_notification (self->store, id)) == NULL)
+  if (!triage_store_is_recipient (self->store, id, user, &error) ||
+      (row = triage_store_get_notification (self->store, id, &error)) == NULL)
     {
-      reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      /* Not known to be missing: the answer is not refused, only not yet
+       * taken (a client told 404 drops it). */
+      if (error != NULL)
+        reply_unread (msg, error);
+      else
+        reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
       return;
     }
   notification = atp_notification_new_from_data (row->json, -1, ATP_PARSE_DEFAULT, &error);
@@ -457,8 +466,16 @@ handle_respond (TriageServer      *self,
                                 g_date_time_get_microsecond (now)))
     {
       /* Answered meanwhile: by this very retry sent to another server too? */
-      g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id);
+      g_autoptr(GError) unread = NULL;
+      g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id,
+                                                                                &unread);
 
+      /* Unread: not known to have ended, the answer is not refused. */
+      if (unread != NULL)
+        {
+          reply_unread (msg, unread);
+          return;
+        }
       if (current == NULL ||
           !reply_if_retry (msg, current, protocol, notification, user, action_id, data))
         reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,

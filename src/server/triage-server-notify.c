@@ -107,11 +107,14 @@ waiter_detach (Waiter *waiter)
 static void
 waiter_answer (Waiter *waiter)
 {
+  g_autoptr(GError) error = NULL;
   g_autoptr(TriageNotificationRow) row = triage_store_get_notification (waiter->server->store,
-                                                                        waiter->id);
+                                                                        waiter->id, &error);
   g_autoptr(JsonNode) node = NULL;
 
-  if (row == NULL)
+  if (error != NULL)
+    reply_unread (waiter->msg, error);
+  else if (row == NULL)
     reply_error (waiter->msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
   else
     {
@@ -149,13 +152,15 @@ wake_waiters (TriageServer *self,
               const char   *id)
 {
   g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(GError) error = NULL;
   GList *list = NULL;
   char *key = NULL;
 
   if (!g_hash_table_contains (self->waiters, id))
     return;
-  row = triage_store_get_notification (self->store, id);
-  if (row != NULL && !atp_status_is_terminal (row->status))
+  row = triage_store_get_notification (self->store, id, &error);
+  /* Unread: they wait on (until their time is up, or the next change). */
+  if (error != NULL || (row != NULL && !atp_status_is_terminal (row->status)))
     return;
   g_hash_table_steal_extended (self->waiters, id, (gpointer *) &key, (gpointer *) &list);
   g_free (key);
@@ -229,15 +234,20 @@ triage_server_changed (TriageServer *self,
                        const char   *reason)
 {
   g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(GError) error = NULL;
 
   triage_server_publish (self, id, -1, status, reason, NULL);
   if (status != ATP_STATUS_RESPONDED && status != ATP_STATUS_EXPIRED &&
       status != ATP_STATUS_INVALIDATED)
     return;
   /* An end: read once, for the metrics and the service's webhook. */
-  row = triage_store_get_notification (self->store, id);
+  row = triage_store_get_notification (self->store, id, &error);
   if (row == NULL)
-    return;
+    {
+      if (error != NULL)
+        g_warning ("no metrics or webhook for the end of notification %s: %s", id, error->message);
+      return;
+    }
   triage_metrics_request (row->protocol, status, row->created_at, g_get_real_time ());
   triage_server_webhook_changed (self, row, status, reason);
 }
@@ -347,9 +357,11 @@ handle_post_notification (TriageServer      *self,
   if (submission->deadline != NULL && g_date_time_compare (submission->deadline, created) <= 0)
     {
       /* An id that exists is answered as such, whatever the new body says. */
-      existing = triage_store_get_notification (self->store, id);
+      existing = triage_store_get_notification (self->store, id, &error);
       if (existing != NULL)
         reply_existing (msg, existing, service, body, length);
+      else if (error != NULL)
+        reply_unread (msg, error);
       else
         reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
                            "The deadline must be after the notification's timestamp", "deadline");
@@ -388,9 +400,11 @@ handle_post_notification (TriageServer      *self,
   inserted = triage_server_add_request_text (self, submission, NULL, body, json, answer_text);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
-      existing = triage_store_get_notification (self->store, id);
+      existing = triage_store_get_notification (self->store, id, &error);
       if (existing != NULL)
         reply_existing (msg, existing, service, body, length);
+      else if (error != NULL)
+        reply_unread (msg, error);
       else
         reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot store the notification");
       return;
@@ -446,6 +460,21 @@ triage_server_add_request_text (TriageServer    *self,
   return inserted;
 }
 
+/* A notification whose lookup failed (@error: the database did not answer)
+ * is not known to be missing: the caller is told to try again (503
+ * STORAGE_UNAVAILABLE, Retry-After: 1), never 404 (a client told
+ * NOTIFICATION_NOT_FOUND drops the person's answer for good). */
+void
+reply_unread (SoupServerMessage *msg,
+              const GError      *error)
+{
+  g_message ("cannot read a notification: %s", error->message);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
+  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+               "Cannot read the notification now (the server's database did not answer); "
+               "nothing was changed, try again later");
+}
+
 /* 409 for @id, ended with @status; `details` name the notification and, for
  * an expiry, when it expired (its deadline, unix µs; 0 = not known), as in
  * ATP's own example of an error. */
@@ -486,6 +515,7 @@ handle_patch_notification (TriageServer      *self,
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *updated = NULL;
   const char *status, *reason;
   gboolean failed = FALSE;
@@ -508,7 +538,12 @@ handle_patch_notification (TriageServer      *self,
                          "A service can only set the status to \"invalidated\"", "status");
       return;
     }
-  row = triage_store_get_notification (self->store, id);
+  row = triage_store_get_notification (self->store, id, &error);
+  if (error != NULL)
+    {
+      reply_unread (msg, error);
+      return;
+    }
   if (row == NULL || row->protocol != ATP_PROTOCOL_ATP)
     {
       reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
@@ -537,6 +572,7 @@ triage_server_invalidate (TriageServer          *self,
                           gint64                 now)
 {
   g_autoptr(TriageNotificationRow) current = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (triage_store_transition (self->store, row->id, TRIAGE_PENDING_MASK, ATP_STATUS_INVALIDATED,
                                NULL, now))
@@ -544,7 +580,13 @@ triage_server_invalidate (TriageServer          *self,
       triage_server_changed (self, row->id, ATP_STATUS_INVALIDATED, reason);
       return TRUE;
     }
-  current = triage_store_get_notification (self->store, row->id);
+  current = triage_store_get_notification (self->store, row->id, &error);
+  /* Unread: not known to have ended. */
+  if (error != NULL)
+    {
+      reply_unread (msg, error);
+      return FALSE;
+    }
   reply_terminal_conflict (msg, row->id, current ? current->status : ATP_STATUS_RESPONDED,
                            current ? current->deadline : 0);
   return FALSE;
@@ -596,11 +638,17 @@ handle_get_notification (TriageServer      *self,
   g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
   guint wait = 0;
 
   if (service == NULL || !triage_server_parse_wait (msg, query, &wait))
     return;
-  row = triage_store_get_notification (self->store, id);
+  row = triage_store_get_notification (self->store, id, &error);
+  if (error != NULL)
+    {
+      reply_unread (msg, error);
+      return;
+    }
   /* A request of another protocol is read at that protocol's endpoint. */
   if (row == NULL || row->protocol != ATP_PROTOCOL_ATP)
     {

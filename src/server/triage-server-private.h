@@ -247,6 +247,8 @@ JsonNode         *status_update_node   (const char        *id,
                                         const char        *reason);
 JsonNode         *notification_node    (TriageNotificationRow *row,
                                         gboolean           with_response);
+void              reply_unread         (SoupServerMessage *msg,
+                                        const GError      *error);
 void              reply_terminal_conflict (SoupServerMessage *msg,
                                            const char        *id,
                                            int                status,

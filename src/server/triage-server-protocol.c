@@ -206,8 +206,14 @@ triage_server_owned_request (TriageServer      *self,
                              int                protocol,
                              const char        *noun)
 {
-  TriageNotificationRow *row = triage_store_get_notification (self->store, id);
+  g_autoptr(GError) error = NULL;
+  TriageNotificationRow *row = triage_store_get_notification (self->store, id, &error);
 
+  if (error != NULL)
+    {
+      reply_unread (msg, error);
+      return NULL;
+    }
   /* A request of another protocol is read at that protocol's endpoint. */
   if (row == NULL || row->protocol != protocol)
     {
@@ -298,6 +304,6 @@ triage_server_agent_withdraw (TriageServer      *self,
       !triage_server_invalidate (self, msg, row, reason, g_get_real_time ()))
     return;
 
-  after = triage_store_get_notification (self->store, id);
+  after = triage_store_get_notification (self->store, id, NULL);
   reply_agent_view (msg, after != NULL ? after : row);
 }

@@ -444,9 +444,12 @@ authenticate_user (TriageServer      *self,
   return NULL;
 }
 
+/* The trusted local peer's service, registered on first use; NULL with
+ * @error set when the database did not answer its lookup. */
 static TriageServiceRow *
 local_service (TriageServer      *self,
-               SoupServerMessage *msg)
+               SoupServerMessage *msg,
+               GError           **error)
 {
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
   const char *id = soup_message_headers_get_one (headers, "X-Triage-Service");
@@ -458,8 +461,8 @@ local_service (TriageServer      *self,
     id = "local";
   if (name == NULL || *name == '\0')
     name = id;
-  row = triage_store_service_by_id (self->store, id);
-  if (row != NULL)
+  row = triage_store_service_by_id (self->store, id, error);
+  if (row != NULL || (error != NULL && *error != NULL))
     return row;
   if (!triage_store_add_service (self->store, id, name, name, NULL, NULL, NULL, recipients))
     {
@@ -467,7 +470,7 @@ local_service (TriageServer      *self,
 
       triage_store_add_service (self->store, id, unique, name, NULL, NULL, NULL, recipients);
     }
-  return triage_store_service_by_id (self->store, id);
+  return triage_store_service_by_id (self->store, id, error);
 }
 
 TriageServiceRow *
@@ -481,13 +484,24 @@ authenticate_service (TriageServer      *self,
 
   if (triage_server_trusts (msg))
     {
-      row = local_service (self, msg);
+      row = local_service (self, msg, &error);
       if (row != NULL)
         {
           triage_server_note_caller (msg, "service", row->id);
           return row;
         }
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot register the local service");
+      if (error != NULL)
+        {
+          /* not known to be unregistrable: the caller is told to try again */
+          g_message ("cannot look up the local service: %s", error->message);
+          soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                        "Retry-After", "1");
+          reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+                       "Cannot look up the local service now (the server's database did not "
+                       "answer); try again later");
+        }
+      else
+        reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot register the local service");
       return NULL;
     }
   hash = hash_of (token);

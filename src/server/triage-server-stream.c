@@ -319,7 +319,7 @@ triage_server_publish (TriageServer *self,
         data = g_strdup (notification_json);
       else
         {
-          g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id);
+          g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id, NULL);
           g_autoptr(JsonNode) node = row ? notification_node (row, FALSE) : NULL;
 
           if (node == NULL)
@@ -403,10 +403,17 @@ acknowledge (Stream     *stream,
 {
   TriageServer *self = stream->server;
   g_autofree char *lower = g_ascii_strdown (id, -1);
+  g_autoptr(GError) error = NULL;
 
-  if (!triage_store_is_recipient (self->store, lower, stream->user))
+  if (!triage_store_is_recipient (self->store, lower, stream->user, &error))
     {
-      stream_send_error (stream, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+      /* Not known to be missing: the client may acknowledge it again. */
+      if (error != NULL)
+        stream_send_error (stream, ATP_ERROR_STORAGE_UNAVAILABLE,
+                           "Cannot read the notification now (the server's database did not "
+                           "answer); try again later");
+      else
+        stream_send_error (stream, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
       return;
     }
   /* Acknowledging twice, or after the end, changes nothing and is no error:

@@ -423,13 +423,18 @@ triage_server_webhook_changed (TriageServer          *self,
   g_autofree char *request_id = NULL, *body = NULL;
   const TriageServerProtocol *protocol;
   const char *event = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (status != ATP_STATUS_RESPONDED && status != ATP_STATUS_EXPIRED &&
       status != ATP_STATUS_INVALIDATED)
     return;
-  if ((service = triage_store_service_by_id (self->store, row->service_id)) == NULL ||
+  if ((service = triage_store_service_by_id (self->store, row->service_id, &error)) == NULL ||
       service->callback_url == NULL)
-    return;
+    {
+      if (error != NULL)
+        g_warning ("no webhook for notification %s: %s", id, error->message);
+      return;
+    }
   if ((protocol = triage_server_protocol (row->protocol)) == NULL ||
       (body = protocol->webhook_body (row, status, reason, &event)) == NULL)
     return;

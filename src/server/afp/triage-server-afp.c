@@ -105,7 +105,7 @@ read_last_row (TriageServer *self,
 
   g_clear_pointer (&last->row, triage_notification_row_free);
   g_clear_pointer (&last->review, atp_afp_review_unref);
-  last->row = triage_store_get_notification (self->store, last->id);
+  last->row = triage_store_get_notification (self->store, last->id, NULL);
   if (last->row == NULL ||
       (envelope = atp_notification_new_from_data (last->row->json, -1, ATP_PARSE_DEFAULT,
                                                   NULL)) == NULL)
@@ -425,9 +425,16 @@ answer_repeat (TriageServer      *self,
                const char        *id,
                JsonNode          *body)
 {
-  g_autoptr(TriageNotificationRow) existing = triage_store_get_notification (self->store, id);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageNotificationRow) existing = triage_store_get_notification (self->store, id,
+                                                                             &error);
   g_autoptr(JsonNode) first = NULL;
 
+  if (error != NULL)
+    {
+      reply_unread (msg, error);
+      return TRUE;
+    }
   if (existing == NULL)
     return FALSE;
 

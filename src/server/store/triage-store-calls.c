@@ -72,9 +72,12 @@ triage_store_service_by_key (TriageStore *self,
 
 TriageServiceRow *
 triage_store_service_by_id (TriageStore *self,
-                            const char  *id)
+                            const char  *id,
+                            GError     **error)
 {
-  return CLASS (self)->service_by_id (self, id);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->service_by_id (self, id, error);
 }
 
 TriageServiceRow *
@@ -88,9 +91,12 @@ triage_store_service_by_name (TriageStore *self,
 
 TriageNotificationRow *
 triage_store_get_notification (TriageStore *self,
-                               const char  *id)
+                               const char  *id,
+                               GError     **error)
 {
-  return CLASS (self)->get_notification (self, id);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->get_notification (self, id, error);
 }
 
 /* One page of a user's notifications, by seq (the cursor), newest or oldest
@@ -143,9 +149,12 @@ triage_store_find_request (TriageStore *self,
 gboolean
 triage_store_is_recipient (TriageStore *self,
                            const char  *notification_id,
-                           const char  *user_id)
+                           const char  *user_id,
+                           GError     **error)
 {
-  return CLASS (self)->is_recipient (self, notification_id, user_id);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return CLASS (self)->is_recipient (self, notification_id, user_id, error);
 }
 
 GStrv

@@ -42,7 +42,8 @@ notification_row (const PGresult *result,
 
 static TriageNotificationRow *
 postgres_get_notification (TriageStore *store,
-                           const char  *id)
+                           const char  *id,
+                           GError     **error)
 {
   TriagePgParam params[] = { id };
   g_autoptr(PGresult) result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
@@ -50,7 +51,15 @@ postgres_get_notification (TriageStore *store,
                                                              " FROM notifications n WHERE n.id = $1",
                                                              1, params);
 
-  return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
+  if (result == NULL)
+    {
+      /* the query's writer logged why: a lock or statement timeout, a
+       * session ended inside a batch, a stall */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a notification");
+      return NULL;
+    }
+  return PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
 }
 
 static TriageNotificationRow *

@@ -138,9 +138,10 @@ postgres_service_by_key (TriageStore *store,
 
 static TriageServiceRow *
 postgres_service_by_id (TriageStore *store,
-                        const char  *id)
+                        const char  *id,
+                        GError     **error)
 {
-  return service_by (store, SERVICE_SELECT "id = $1", id, "a service", NULL);
+  return service_by (store, SERVICE_SELECT "id = $1", id, "a service", error);
 }
 
 static TriageServiceRow *

@@ -332,14 +332,23 @@ postgres_insert_notification (TriageStore *store,
 static gboolean
 postgres_is_recipient (TriageStore *store,
                        const char  *notification_id,
-                       const char  *user_id)
+                       const char  *user_id,
+                       GError     **error)
 {
   TriagePgParam params[] = { notification_id, user_id };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "SELECT 1 FROM notification_recipients r"
+                                      " JOIN notifications n ON n.seq = r.notification_seq"
+                                      " WHERE n.id = $1 AND r.user_id = $2", 2, params);
 
-  return triage_store_postgres_has_row (TRIAGE_STORE_POSTGRES (store),
-                                        "SELECT 1 FROM notification_recipients r"
-                                        " JOIN notifications n ON n.seq = r.notification_seq"
-                                        " WHERE n.id = $1 AND r.user_id = $2", 2, params);
+  if (result == NULL)
+    {
+      /* the query's writer logged why (a lock or statement timeout, …) */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a notification's recipient");
+      return FALSE;
+    }
+  return PQntuples (result) > 0;
 }
 
 #define RECIPIENTS_SQL \

@@ -92,13 +92,16 @@ struct _TriageStoreClass
                                                 const char  *key_hash,
                                                 GError     **error);
   TriageServiceRow      *(*service_by_id)      (TriageStore *self,
-                                                const char  *id);
+                                                const char  *id,
+                                                GError     **error);
   TriageServiceRow      *(*service_by_name)    (TriageStore *self,
                                                 const char  *name);
 
   /* notifications */
+  /* NULL with @error unset: none; with @error set: the database failed */
   TriageNotificationRow *(*get_notification)   (TriageStore *self,
-                                                const char  *id);
+                                                const char  *id,
+                                                GError     **error);
   GPtrArray             *(*list)               (TriageStore           *self,
                                                 const TriageListQuery *query,
                                                 gint64                *total,
@@ -124,7 +127,8 @@ struct _TriageStoreClass
                                                 const char  *protocol_id);
   gboolean               (*is_recipient)       (TriageStore *self,
                                                 const char  *notification_id,
-                                                const char  *user_id);
+                                                const char  *user_id,
+                                                GError     **error);
   GStrv                  (*recipients)         (TriageStore *self,
                                                 const char  *notification_id);
   gboolean               (*transition)         (TriageStore *self,

@@ -44,16 +44,24 @@ notification_row (sqlite3_stmt *stmt)
 
 static TriageNotificationRow *
 sqlite_get_notification (TriageStore *store,
-                         const char  *id)
+                         const char  *id,
+                         GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
     "SELECT " NOTIFICATION_COLUMNS " FROM notifications n WHERE n.id = ?");
   TriageNotificationRow *row = NULL;
+  int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
     row = notification_row (stmt);
+  else if (rc != SQLITE_DONE)
+    /* SQLITE_BUSY, an I/O error, …: the database did not answer */
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not answer the lookup of a notification: %s",
+                 sqlite3_errmsg (self->db));
   triage_store_sqlite_done (stmt);
   return row;
 }
@@ -201,17 +209,24 @@ sqlite_page_json (TriageStore *store,
 static gboolean
 sqlite_is_recipient (TriageStore *store,
                      const char  *notification_id,
-                     const char  *user_id)
+                     const char  *user_id,
+                     GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
     "SELECT 1 FROM notification_recipients r JOIN notifications n ON n.seq = r.notification_seq"
     " WHERE n.id = ? AND r.user_id = ?");
   gboolean found;
+  int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, notification_id);
   triage_store_sqlite_bind_text (stmt, 2, user_id);
-  found = sqlite3_step (stmt) == SQLITE_ROW;
+  rc = sqlite3_step (stmt);
+  found = rc == SQLITE_ROW;
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not answer the lookup of a notification's recipient: %s",
+                 sqlite3_errmsg (self->db));
   triage_store_sqlite_done (stmt);
   return found;
 }

@@ -180,10 +180,11 @@ sqlite_service_by_key (TriageStore *store,
 
 static TriageServiceRow *
 sqlite_service_by_id (TriageStore *store,
-                      const char  *id)
+                      const char  *id,
+                      GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "id", id, "a service", NULL);
+  return service_by (self, "id", id, "a service", error);
 }
 
 static TriageServiceRow *

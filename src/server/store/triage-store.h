@@ -165,13 +165,22 @@ gboolean     triage_store_add_service     (TriageStore  *self,
 TriageServiceRow *triage_store_service_by_key  (TriageStore *self,
                                                 const char  *key_hash,
                                                 GError     **error);
+/* Like the token lookups: NULL with @error unset when no service has @id,
+ * NULL with @error set when the database did not answer. */
 TriageServiceRow *triage_store_service_by_id   (TriageStore *self,
-                                                const char  *id);
+                                                const char  *id,
+                                                GError     **error);
 TriageServiceRow *triage_store_service_by_name (TriageStore *self,
                                                 const char  *name);
 
+/* The notification with @id; NULL with @error unset when there is none, NULL
+ * with @error set when the database did not answer (a lock or statement
+ * timeout, a session ended, an I/O error): then the notification is not known
+ * to be missing, and a caller must not say it is (a client told 404 drops
+ * the person's answer for good). */
 TriageNotificationRow *triage_store_get_notification (TriageStore *self,
-                                                      const char  *id);
+                                                      const char  *id,
+                                                      GError     **error);
 
 typedef struct
 {
@@ -221,9 +230,12 @@ TriageNotificationRow *triage_store_find_request (TriageStore *self,
                                                   const char  *service_id,
                                                   int          protocol,
                                                   const char  *protocol_id);
+/* FALSE with @error set when the database did not answer (as
+ * triage_store_get_notification ()). */
 gboolean     triage_store_is_recipient    (TriageStore  *self,
                                            const char   *notification_id,
-                                           const char   *user_id);
+                                           const char   *user_id,
+                                           GError      **error);
 GStrv        triage_store_recipients      (TriageStore  *self,
                                            const char   *notification_id);
 /* Moves to @status if the current status is in @from_mask (bit per AtpStatus). */
