@@ -239,14 +239,16 @@ test_notification_lookup_fails (Fixture       *fixture,
 }
 
 /* An AFP review whose lookup fails (its service's GET, the way every
- * protocol's own endpoint reads its requests): 503, then 200. */
+ * protocol's own endpoint reads its requests; its session's GET, which reads
+ * the latest review): 503, then 200. */
 static void
 test_review_lookup_fails (Fixture       *fixture,
                           gconstpointer  data)
 {
-  g_autoptr(SrvAnswer) posted = NULL, got = NULL, after = NULL;
+  g_autoptr(SrvAnswer) posted = NULL, got = NULL, after = NULL, session = NULL;
+  g_autoptr(SrvAnswer) after_session = NULL;
   g_autoptr(JsonObject) review = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *path = NULL, *session_path = NULL;
 
   posted = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key,
                         "{\"request\":{\"iteration\":1,\"artifact\":"
@@ -254,12 +256,18 @@ test_review_lookup_fails (Fixture       *fixture,
   srv_assert_status (posted, 201, NULL);
   review = srv_parse_object (posted->body);
   path = g_strconcat ("/api/v1/afp/reviews/", json_object_get_string_member (review, "id"), NULL);
+  session_path = g_strconcat ("/api/v1/afp/sessions/",
+                              json_object_get_string_member (review, "session_id"), NULL);
   lock_table (fixture, "notifications");
   got = srv_request (fixture->server, "GET", path, fixture->key, NULL);
   assert_unread (got, "Cannot read the notification now");
+  session = srv_request (fixture->server, "GET", session_path, fixture->key, NULL);
+  assert_unread (session, "Cannot read the notification now");
   release (fixture);
   after = srv_request (fixture->server, "GET", path, fixture->key, NULL);
   srv_assert_status (after, 200, NULL);
+  after_session = srv_request (fixture->server, "GET", session_path, fixture->key, NULL);
+  srv_assert_status (after_session, 200, NULL);
 }
 
 /* A service's invalidation whose lookup failed is not lost as a 404: once

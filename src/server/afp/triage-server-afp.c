@@ -61,24 +61,27 @@ feedback_of (const char *response_text)
 }
 
 static gboolean read_last_row (TriageServer *self,
-                               Last         *last);
+                               Last         *last,
+                               GError      **error);
 
 /*
  * Reads the session's latest review. With @superseded_by > 0 a review still
  * waiting is withdrawn first ("superseded by iteration N"); when it was
  * answered meanwhile (another server), its answer counts. FALSE when the
- * stored review cannot be read.
+ * stored review cannot be read: with @error set when the database did not
+ * answer its lookup (the caller answers 503, not 500).
  */
 static gboolean
 read_last (TriageServer *self,
            const char   *session_id,
            gint64        superseded_by,
            gint64        now,
-           Last         *last)
+           Last         *last,
+           GError      **error)
 {
   if (!triage_store_afp_last_review (self->store, session_id, &last->id, &last->iteration))
     return TRUE;
-  if (!read_last_row (self, last))
+  if (!read_last_row (self, last, error))
     return FALSE;
 
   if (superseded_by > 0 && atp_status_is_pending (last->row->status))
@@ -89,7 +92,7 @@ read_last (TriageServer *self,
       if (triage_store_transition (self->store, last->id, TRIAGE_PENDING_MASK,
                                    ATP_STATUS_INVALIDATED, NULL, now))
         triage_server_changed (self, last->id, ATP_STATUS_INVALIDATED, reason);
-      else if (!read_last_row (self, last))
+      else if (!read_last_row (self, last, error))
         return FALSE;
     }
 
@@ -99,19 +102,33 @@ read_last (TriageServer *self,
 
 static gboolean
 read_last_row (TriageServer *self,
-               Last         *last)
+               Last         *last,
+               GError      **error)
 {
   g_autoptr(AtpNotification) envelope = NULL;
 
   g_clear_pointer (&last->row, triage_notification_row_free);
   g_clear_pointer (&last->review, atp_afp_review_unref);
-  last->row = triage_store_get_notification (self->store, last->id, NULL);
+  last->row = triage_store_get_notification (self->store, last->id, error);
   if (last->row == NULL ||
       (envelope = atp_notification_new_from_data (last->row->json, -1, ATP_PARSE_DEFAULT,
                                                   NULL)) == NULL)
     return FALSE;
   last->review = triage_server_afp_review_of (envelope, NULL);
   return last->review != NULL;
+}
+
+/* A session's review that read_last () could not read: 503 when the
+ * database did not answer (@error), else 500 with @message. */
+static void
+reply_unreadable_last (SoupServerMessage *msg,
+                       const GError      *error,
+                       const char        *message)
+{
+  if (error != NULL)
+    reply_unread (msg, error);
+  else
+    reply_error (msg, ATP_ERROR_INTERNAL_ERROR, message);
 }
 
 /* Every id the session issued, in order, into @review (or @ids). */
@@ -579,9 +596,9 @@ handle_post_review (TriageServer      *self,
           reply_iteration_not_greater (msg, session_id, session->last_iteration, request->iteration);
           return;
         }
-      if (!read_last (self, session_id, 0, now_us, &last))
+      if (!read_last (self, session_id, 0, now_us, &last, &error))
         {
-          reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
+          reply_unreadable_last (msg, error, "The session's previous review cannot be read");
           return;
         }
     }
@@ -614,9 +631,9 @@ handle_post_review (TriageServer      *self,
       gboolean had_feedback = last.feedback != NULL;
 
       last_clear (&last);
-      if (!read_last (self, session_id, request->iteration, now_us, &last))
+      if (!read_last (self, session_id, request->iteration, now_us, &last, &error))
         {
-          reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's previous review cannot be read");
+          reply_unreadable_last (msg, error, "The session's previous review cannot be read");
           return;
         }
       /* Made again only when what it says of the session changed since. */
@@ -662,6 +679,7 @@ handle_get_session (TriageServer      *self,
   g_autoptr(JsonObject) answer = NULL;
   g_auto(Last) last = { 0 };
   g_autoptr(GPtrArray) issued = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
   g_autofree char *created = NULL;
   JsonArray *list, *ids;
 
@@ -669,9 +687,9 @@ handle_get_session (TriageServer      *self,
     return;
 
   reviews = triage_store_afp_reviews (self->store, session->id);
-  if (!read_last (self, session->id, 0, 0, &last))
+  if (!read_last (self, session->id, 0, 0, &last, &error))
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The session's latest review cannot be read");
+      reply_unreadable_last (msg, error, "The session's latest review cannot be read");
       return;
     }
   last_issued_ids (&last, NULL, issued);
