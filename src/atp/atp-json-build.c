@@ -180,7 +180,11 @@ scratch_free (gpointer string)
   g_string_free (string, TRUE);
 }
 
-/* The scratch strings, kept a thread: a text has dozens of values. */
+/* The scratch strings, kept a thread: a text has dozens of values. One
+ * grown past SCRATCH_KEPT by a long value is let go after the text, not kept
+ * for the thread's life. */
+#define SCRATCH_KEPT (64 * 1024)
+
 static GPrivate thread_key = G_PRIVATE_INIT (scratch_free);
 static GPrivate thread_text = G_PRIVATE_INIT (scratch_free);
 
@@ -195,6 +199,15 @@ scratch (GPrivate *key)
       g_private_set (key, string);
     }
   return string;
+}
+
+static void
+scratch_done (GPrivate *key)
+{
+  GString *string = g_private_get (key);
+
+  if (string->allocated_len > SCRATCH_KEPT)
+    g_private_replace (key, g_string_sized_new (256));
 }
 
 /* The tree of @data (@len bytes), which atp_json_check_text() passed. */
@@ -212,6 +225,8 @@ atp_json_build (const char  *data,
   status = yajl_parse (parser, (const unsigned char *) data, len);
   if (status == yajl_status_ok)
     status = yajl_complete_parse (parser);
+  scratch_done (&thread_key);
+  scratch_done (&thread_text);
 
   if (status != yajl_status_ok || build.root == NULL)
     {

@@ -131,6 +131,22 @@ test_corners (void)
     g_assert_true (assert_parsed_alike (texts[i], strlen (texts[i])));
 }
 
+/* A value longer than the scratch string kept between texts, then short
+ * ones again: the scratch let go and made again in between. */
+static void
+test_long_values (void)
+{
+  g_autofree char *long_value = g_strnfill (200 * 1024, 'x');
+  g_autofree char *text = g_strdup_printf ("{\"%s\": \"%s\", \"b\": [\"%s\"]}",
+                                           long_value, long_value, long_value);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (assert_parsed_alike (text, strlen (text)));
+      g_assert_true (assert_parsed_alike ("{\"a\": \"b\", \"c\": 1.5}", 20));
+    }
+}
+
 static void
 test_refused (void)
 {
@@ -179,6 +195,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json-build/corners", test_corners);
+  g_test_add_func ("/json-build/long-values", test_long_values);
   g_test_add_func ("/json-build/refused", test_refused);
   g_test_add_func ("/json-build/corpus", test_corpus);
   return g_test_run ();
