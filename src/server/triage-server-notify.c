@@ -468,11 +468,8 @@ void
 reply_unread (SoupServerMessage *msg,
               const GError      *error)
 {
-  g_message ("cannot read a notification: %s", error->message);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
-  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
-               "Cannot read the notification now (the server's database did not answer); "
-               "nothing was changed, try again later");
+  reply_unanswered (msg, "a notification", "Cannot read the notification now (the server's "
+                    "database did not answer); nothing was changed, try again later", error);
 }
 
 /* 409 for @id, ended with @status; `details` name the notification and, for

@@ -249,6 +249,10 @@ JsonNode         *notification_node    (TriageNotificationRow *row,
                                         gboolean           with_response);
 void              reply_unread         (SoupServerMessage *msg,
                                         const GError      *error);
+void              reply_unanswered     (SoupServerMessage *msg,
+                                        const char        *what,
+                                        const char        *message,
+                                        const GError      *error);
 void              reply_terminal_conflict (SoupServerMessage *msg,
                                            const char        *id,
                                            int                status,

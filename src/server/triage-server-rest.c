@@ -176,6 +176,21 @@ reply_method_not_allowed (SoupServerMessage *msg,
   reply_error (msg, ATP_ERROR_METHOD_NOT_ALLOWED, "This method is not allowed here");
 }
 
+/* The database did not answer @error while the request needed it: 503
+ * STORAGE_UNAVAILABLE with Retry-After: 1 and @message, never the answer
+ * its silence would imply (404, 401: a client drops an answer or a token it
+ * is told is gone or invalid). @what, for the log, names what was read. */
+void
+reply_unanswered (SoupServerMessage *msg,
+                  const char        *what,
+                  const char        *message,
+                  const GError      *error)
+{
+  g_message ("cannot read %s: %s", what, error->message);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
+  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
+}
+
 void
 reply_error (SoupServerMessage *msg,
              AtpErrorCode       code,
@@ -317,11 +332,8 @@ static void
 refuse_unchecked (SoupServerMessage *msg,
                   const GError      *error)
 {
-  g_message ("cannot check a token: %s", error->message);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
-  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
-               "Cannot check the token now (the server's database did not answer); "
-               "try again later");
+  reply_unanswered (msg, "a token", "Cannot check the token now (the server's database did "
+                    "not answer); try again later", error);
 }
 
 /* Refuses a request whose token (@hash; NULL when none was sent) is not of
@@ -493,12 +505,8 @@ authenticate_service (TriageServer      *self,
       if (error != NULL)
         {
           /* not known to be unregistrable: the caller is told to try again */
-          g_message ("cannot look up the local service: %s", error->message);
-          soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                        "Retry-After", "1");
-          reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
-                       "Cannot look up the local service now (the server's database did not "
-                       "answer); try again later");
+          reply_unanswered (msg, "the local service", "Cannot look up the local service now "
+                            "(the server's database did not answer); try again later", error);
         }
       else
         reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot register the local service");
