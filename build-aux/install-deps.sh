@@ -24,6 +24,7 @@ build_pkgs=(
 )
 headless_pkgs=(
     xvfb xauth                      # an X server without a screen
+    x11-utils                       # xprop: the headless session's self-test
     dbus dbus-bin dbus-daemon       # dbus-run-session, private buses for the fakes
     libglib2.0-bin                  # gdbus, gsettings, glib-compile-schemas
     gnome-keyring                   # org.freedesktop.secrets for libsecret

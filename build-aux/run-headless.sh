@@ -43,7 +43,10 @@ if [ "${RUN_HEADLESS_STAGE:-}" != "inner" ]; then
     mkdir -p "$RH_TMP/home" "$RH_TMP/runtime"
     chmod 700 "$RH_TMP/home" "$RH_TMP/runtime"
 
-    Xvfb -displayfd 5 -screen 0 "${RUN_HEADLESS_SCREEN:-1280x800x24}" -nolisten tcp \
+    # -noreset: an X server resets itself each time its last client leaves,
+    # and a test connecting while it does (the one before it just ended) was
+    # told "cannot open display" — once in a few hundred tests under load.
+    Xvfb -displayfd 5 -screen 0 "${RUN_HEADLESS_SCREEN:-1280x800x24}" -nolisten tcp -noreset \
          >"$RH_TMP/xvfb.log" 2>&1 5>"$RH_TMP/displayfd" </dev/null &
     XVFB_PID=$!
     # shellcheck disable=SC2317  # invoked via trap
