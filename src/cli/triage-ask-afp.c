@@ -716,7 +716,7 @@ triage_ask_afp_main (int    argc,
       self.cancellable = g_cancellable_new ();
       sigint_id = g_unix_signal_add (SIGINT, on_sigint, &self);
       sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &self);
-      sighup_id = g_unix_signal_add (SIGHUP, on_sighup, &self);
+      sighup_id = triage_service_add_sighup (on_sighup, &self);
 
       start (&self);
       if (self.phase != PHASE_DONE)
@@ -724,7 +724,7 @@ triage_ask_afp_main (int    argc,
 
       g_source_remove (sigint_id);
       g_source_remove (sigterm_id);
-      g_source_remove (sighup_id);
+      g_clear_handle_id (&sighup_id, g_source_remove);
       g_cancellable_cancel (self.cancellable);
 
       /* Let cancelled calls finish so nothing is left for the leak checker. */

@@ -549,7 +549,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   hook.cancellable = g_cancellable_new ();
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &hook);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &hook);
-  sighup_id = g_unix_signal_add (SIGHUP, on_signal, &hook);   /* Claude Code's terminal closed */
+  sighup_id = triage_service_add_sighup (on_signal, &hook);   /* Claude Code's terminal closed */
   hook.stdout_watch = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_stdout_closed, &hook);
   g_unix_signal_add (TRIAGE_ASK_HOOK_RELEASE_SIGNAL, on_release, &hook);
   /* Only a PermissionRequest hook can be beaten by Claude Code's own prompt, which
@@ -585,7 +585,7 @@ triage_ask_hook_run (TriageAskOptions *options)
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
-  g_source_remove (sighup_id);
+  g_clear_handle_id (&sighup_id, g_source_remove);
   g_clear_handle_id (&hook.stdout_watch, g_source_remove);
   g_cancellable_cancel (hook.cancellable);
   while (g_main_context_iteration (NULL, FALSE))

@@ -530,14 +530,14 @@ triage_ask_run (TriageAskOptions *options)
 
   sigint_id = g_unix_signal_add (SIGINT, on_sigint, &ask);
   sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
-  sighup_id = g_unix_signal_add (SIGHUP, on_sighup, &ask);
+  sighup_id = triage_service_add_sighup (on_sighup, &ask);
 
   triage_service_request_send_async (ask.request, ask.cancellable, post_cb, &ask);
   g_main_loop_run (ask.loop);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
-  g_source_remove (sighup_id);
+  g_clear_handle_id (&sighup_id, g_source_remove);
   g_cancellable_cancel (ask.cancellable);
 
   /* Let cancelled calls finish so nothing is left for the leak checker. */

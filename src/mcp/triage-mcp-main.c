@@ -221,7 +221,7 @@ triage_mcp_main (int    argc,
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &run);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &run);
   /* The terminal of the client closed (it started us in its process group). */
-  sighup_id = g_unix_signal_add (SIGHUP, on_signal, &run);
+  sighup_id = triage_service_add_sighup (on_signal, &run);
 
   input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
@@ -230,7 +230,7 @@ triage_mcp_main (int    argc,
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
-  g_source_remove (sighup_id);
+  g_clear_handle_id (&sighup_id, g_source_remove);
   g_clear_object (&run.server);
   /* Let cancelled calls finish so nothing is left for the leak checker. */
   while (g_main_context_iteration (NULL, FALSE))

@@ -95,4 +95,7 @@ gboolean   triage_service_set_deadline   (JsonObject  *request,
                                           GDateTime   *now,
                                           const char **problem);
 
+guint      triage_service_add_sighup     (GSourceFunc  func,
+                                          gpointer     data);
+
 G_END_DECLS

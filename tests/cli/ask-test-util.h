@@ -141,12 +141,14 @@ run_free (Run *run)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
 
-/* Starts triage-ask with @args; against the fixture's server unless @args has --server. */
+/* Starts triage-ask with @args; against the fixture's server unless @args has --server.
+ * @wrapper (may be NULL): a command it runs under, as `nohup`. */
 static inline Run *
-ask_start_env (Fixture            *fixture,
-               const char * const *args,
-               const char         *input,
-               const char * const *env)
+ask_start_wrapped (Fixture            *fixture,
+                   const char         *wrapper,
+                   const char * const *args,
+                   const char         *input,
+                   const char * const *env)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
@@ -158,6 +160,8 @@ ask_start_env (Fixture            *fixture,
   int stdin_fd;
 
   g_assert_nonnull (binary);
+  if (wrapper != NULL)
+    g_ptr_array_add (argv, (gpointer) wrapper);
   g_ptr_array_add (argv, (gpointer) binary);
   for (guint i = 0; args[i] != NULL; i++)
     {
@@ -203,6 +207,15 @@ ask_start_env (Fixture            *fixture,
   g_subprocess_communicate_utf8_async (run->process, NULL, NULL, result_cb, &run->result);
 
   return run;
+}
+
+static inline Run *
+ask_start_env (Fixture            *fixture,
+               const char * const *args,
+               const char         *input,
+               const char * const *env)
+{
+  return ask_start_wrapped (fixture, NULL, args, input, env);
 }
 
 static inline Run *

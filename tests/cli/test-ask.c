@@ -451,6 +451,33 @@ test_hung_up (Fixture       *fixture,
   interrupted_by (fixture, SIGHUP, 128 + SIGHUP);
 }
 
+/* Started under nohup (SIGHUP ignored before it runs), it was asked to
+ * outlive its terminal: it keeps SIGHUP ignored, the terminal closing takes
+ * nothing back, and the person's answer still reaches it. */
+static void
+test_nohup (Fixture       *fixture,
+            gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Under nohup", "--action", "ok", NULL };
+  g_autoptr(Run) run = ask_start_wrapped (fixture, "nohup", args, NULL, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Under nohup");
+  g_autofree char *status_path = NULL, *status = NULL;
+  const char *ignored;
+  guint64 mask;
+
+  /* Its own handler would have replaced the ignoring (SigCgt, not SigIgn). */
+  status_path = g_strdup_printf ("/proc/%s/status", g_subprocess_get_identifier (run->process));
+  g_assert_true (g_file_get_contents (status_path, &status, NULL, NULL));
+  ignored = strstr (status, "SigIgn:");
+  g_assert_nonnull (ignored);
+  mask = g_ascii_strtoull (ignored + strlen ("SigIgn:"), NULL, 16);
+  g_assert_true (mask & (G_GUINT64_CONSTANT (1) << (SIGHUP - 1)));
+
+  g_subprocess_send_signal (run->process, SIGHUP);
+  person_answers (fixture, request->id, "ok", NULL);
+  g_assert_cmpint (ask_finish (run), ==, 0);
+}
+
 /* The server restarts while triage-ask waits, and while it sends */
 static void
 test_restart_while_waiting (Fixture       *fixture,
@@ -699,6 +726,7 @@ main (int    argc,
   ADD ("/ask/bad-key", test_bad_key);
   ADD ("/ask/no-wait", test_no_wait);
   ADD ("/ask/interrupted", test_interrupted);
+  ADD ("/ask/nohup", test_nohup);
   ADD ("/ask/hung-up", test_hung_up);
   ADD ("/ask/restart-while-waiting", test_restart_while_waiting);
   ADD ("/ask/restart-while-sending", test_restart_while_sending);
