@@ -39,7 +39,7 @@ static const struct
 };
 
 /* A command is checked one command at a time (between ;, &, | and line ends, a line
- * continued with \ kept whole), at most this much of each and of the whole: the
+ * continued with \ kept whole: `.` matches its newline too), at most this much of each and of the whole: the
  * patterns' cost grows with the square of what they scan, and 10,000 "git push "
  * on one line held the hook for 49 s. What is left unchecked makes Allow ask for
  * a confirmation all the same. */
@@ -68,7 +68,8 @@ triage_ask_hook_flag_command (const char *command,
   gboolean irreversible = FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
-    patterns[i] = g_regex_new (dangerous_commands[i].pattern, G_REGEX_MULTILINE, 0, NULL);
+    patterns[i] = g_regex_new (dangerous_commands[i].pattern,
+                               G_REGEX_MULTILINE | G_REGEX_DOTALL | G_REGEX_OPTIMIZE, 0, NULL);
 
   for (const char *p = command; p < end; )
     {

@@ -619,6 +619,16 @@ def test_dangerous_commands_flagged():
             hook.result()
             if n["actions"][0].get("flags") != flags:
                 raise Failure(f"{command}: flags {n['actions'][0].get('flags')}, want {flags}")
+        # A line continued with a backslash is one command: a pattern's .* crosses it.
+        for command in ["git push origin \\\n  --force", "find . -name '*.o' \\\n  -delete"]:
+            hook = Hook(s.world, dict(PRE_TOOL_USE_BASH, tool_input={"command": command}))
+            n = wait_for("the continued command in the inbox", lambda: next(
+                (n for n in s.server.request("GET", "/api/v1/client/notifications?status=pending")
+                 [1]["notifications"] if n["context"]["title"].startswith("Bash in my-project: ")), None))
+            s.server.respond_as_client(n["id"], "deny", "no")
+            hook.result()
+            if n["actions"][0].get("flags") != ["destructive", "irreversible"]:
+                raise Failure(f"{command!r}: flags {n['actions'][0].get('flags')}")
         # A long command is checked in a bounded time: "git push " 10,000 times kept
         # the old hook in its patterns for 49 s (40,000: past Claude Code's hook
         # timeout, whose normal flow then decides without the person). Past what is
