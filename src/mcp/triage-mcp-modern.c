@@ -54,14 +54,16 @@ triage_mcp_modern_version (JsonObject *params)
   return "";   /* there, but not a string: no version this server speaks */
 }
 
+/* The versions a request may name in its _meta: a client picks one of them
+ * for its next requests, and does not fall back to initialize, so the
+ * versions spoken after an initialize (2025-11-25, 2025-06-18) are not
+ * listed — a request naming one is refused with this very list. */
 static JsonArray *
 supported_versions (void)
 {
   JsonArray *versions = json_array_new ();
 
   json_array_add_string_element (versions, TRIAGE_MCP_PROTOCOL_MODERN);
-  json_array_add_string_element (versions, TRIAGE_MCP_PROTOCOL_LATEST);
-  json_array_add_string_element (versions, "2025-06-18");
   return versions;
 }
 

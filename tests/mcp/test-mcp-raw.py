@@ -108,7 +108,7 @@ def test_stateless_revision():
         reply = s.mcp.request("server/discover", modern())
         result = reply.get("result")
         if result is None or result.get("resultType") != "complete" or \
-                result.get("supportedVersions") != ["2026-07-28", "2025-11-25", "2025-06-18"] or \
+                result.get("supportedVersions") != ["2026-07-28"] or \
                 "tools" not in result.get("capabilities", {}) or \
                 not isinstance(result.get("ttlMs"), int) or result["ttlMs"] < 0 or \
                 result.get("cacheScope") not in ("public", "private") or \
@@ -123,9 +123,14 @@ def test_stateless_revision():
             raise Failure(f"tools/list: {result}")
         # A version it does not speak, and a request without the required members.
         error = expect_error(s.mcp.request("tools/list", modern(version="2099-01-01")), -32022)
-        if error.get("data") != {"supported": ["2026-07-28", "2025-11-25", "2025-06-18"],
+        if error.get("data") != {"supported": ["2026-07-28"],
                                  "requested": "2099-01-01"}:
             raise Failure(f"unsupported version: {error}")
+        # A version spoken only after initialize is not one a request may name,
+        # and the list the refusal gives holds none such (a client picks from it).
+        error = expect_error(s.mcp.request("tools/list", modern(version="2025-11-25")), -32022)
+        if error.get("data", {}).get("supported") != ["2026-07-28"]:
+            raise Failure(f"a legacy version in _meta: {error}")
         expect_error(s.mcp.request("tools/list", modern(capabilities=False)), -32602,
                      "io.modelcontextprotocol/clientCapabilities")
         expect_error(s.mcp.request("ping", modern()), -32601, "ping")
