@@ -26,14 +26,7 @@
 
 #define G_LOG_DOMAIN "test-server-pg-auth"
 
-#include <libpq-fe.h>
-
-#include "server-test-util.h"
-#include "triage-test-postgres.h"
-
-/* The server's sessions give up a lock wait after this (the URI's setting
- * wins over the server's 5 s): a lookup held by the test's lock fails soon. */
-#define LOCK_TIMEOUT_MS 200
+#include "pg-lock-test-util.h"
 /* A bound for each wait of the test on the database. */
 #define WAIT_S 60
 
@@ -41,97 +34,20 @@
 #define POST_BODY "{\"context\":{\"title\":\"Auth\",\"description\":\"D\"}," \
                   "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}"
 
-typedef struct
-{
-  TriageTestServer *server;
-  PGconn           *conn;        /* the test's own session on the server's schema */
-  char             *alice;       /* a user token */
-  char             *key;         /* service keys, none used before the test */
-  char             *other_key;
-} Fixture;
-
-static const char * const server_args[] = { "--no-limits", NULL };
+typedef PgLockFixture Fixture;
 
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  const char * const alice[] = { "alice", NULL };
-  TriageTestServerOptions options = { .extra_args = server_args };
-  g_autofree char *uri = NULL, *server_uri = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *options_at;
-
-  uri = triage_test_postgres_new_database (&error);
-  g_assert_no_error (error);
-  /* The schema's search_path is the URI's last parameter: the lock timeout
-   * joins its options. */
-  options_at = strstr (uri, "&options=");
-  g_assert_nonnull (options_at);
-  g_assert_null (strchr (options_at + 1, '&'));
-  server_uri = g_strdup_printf ("%s%%20-clock_timeout%%3D%d", uri, LOCK_TIMEOUT_MS);
-  options.database = server_uri;
-  fixture->server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  g_assert_true (triage_test_server_is_postgres (fixture->server));
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "auth-bot", alice, NULL, NULL,
-                                     &fixture->key, NULL, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "other-bot", alice, NULL, NULL,
-                                     &fixture->other_key, NULL, &error);
-  g_assert_no_error (error);
-
-  fixture->conn = PQconnectdb (uri);
-  if (PQstatus (fixture->conn) != CONNECTION_OK)
-    g_error ("cannot connect to %s: %s", uri, PQerrorMessage (fixture->conn));
+  pg_lock_fixture_setup (fixture, "auth-bot", FALSE);
 }
 
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  PQfinish (fixture->conn);
-  g_assert_true (triage_test_server_stop (fixture->server));
-  triage_test_server_free (fixture->server);
-  g_free (fixture->alice);
-  g_free (fixture->key);
-  g_free (fixture->other_key);
-}
-
-/* Runs @sql (statements) on the test's session; the first value of its last
- * result, if any. */
-static char *
-run (Fixture    *fixture,
-     const char *sql)
-{
-  PGresult *result = PQexec (fixture->conn, sql);
-  char *value = NULL;
-
-  if (PQresultStatus (result) != PGRES_TUPLES_OK && PQresultStatus (result) != PGRES_COMMAND_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  if (PQntuples (result) > 0)
-    value = g_strdup (PQgetvalue (result, 0, 0));
-  PQclear (result);
-  return value;
-}
-
-/* Holds @table locked against every reader until release () (a transaction
- * of the test's session). */
-static void
-lock_table (Fixture    *fixture,
-            const char *table)
-{
-  g_autofree char *sql = g_strdup_printf ("BEGIN; LOCK TABLE %s IN ACCESS EXCLUSIVE MODE", table);
-
-  g_free (run (fixture, sql));
-}
-
-static void
-release (Fixture *fixture)
-{
-  g_free (run (fixture, "ROLLBACK"));
+  pg_lock_fixture_teardown (fixture);
 }
 
 /* The answer is 503 STORAGE_UNAVAILABLE with a Retry-After: try again. */
@@ -171,7 +87,7 @@ test_user_lookup_fails (Fixture       *fixture,
   g_autoptr(SrvAnswer) after = NULL, after_unknown = NULL, after_key = NULL, after_stream = NULL;
   g_autoptr(SrvAnswer) after_admin = NULL;
 
-  lock_table (fixture, "users");
+  pg_lock_table (fixture, "users");
   listed = get_client_list (fixture, fixture->alice);
   assert_unchecked (listed);
   streamed = srv_request (fixture->server, "GET", stream, NULL, NULL);
@@ -181,7 +97,7 @@ test_user_lookup_fails (Fixture       *fixture,
   assert_unchecked (admin);
   unknown = get_client_list (fixture, UNKNOWN_TOKEN);
   assert_unchecked (unknown);
-  release (fixture);
+  pg_lock_release (fixture);
 
   after = get_client_list (fixture, fixture->alice);
   srv_assert_status (after, 200, NULL);
@@ -211,7 +127,7 @@ test_service_lookup_fails (Fixture       *fixture,
   g_autoptr(JsonObject) created = NULL;
   g_autofree char *path = NULL;
 
-  lock_table (fixture, "services");
+  pg_lock_table (fixture, "services");
   posted = post_notification (fixture, fixture->key);
   assert_unchecked (posted);
   unknown = post_notification (fixture, UNKNOWN_TOKEN);
@@ -224,7 +140,7 @@ test_service_lookup_fails (Fixture       *fixture,
   srv_assert_status (listed, 200, NULL);
   wrong = get_client_list (fixture, UNKNOWN_TOKEN);
   assert_unchecked (wrong);
-  release (fixture);
+  pg_lock_release (fixture);
 
   after = post_notification (fixture, fixture->key);
   srv_assert_status (after, 201, NULL);
@@ -234,12 +150,12 @@ test_service_lookup_fails (Fixture       *fixture,
   created = srv_parse_object (after->body);
   path = g_strconcat ("/api/v1/notifications/",
                       json_object_get_string_member (created, "notification_id"), NULL);
-  lock_table (fixture, "services");
+  pg_lock_table (fixture, "services");
   kept = srv_request (fixture->server, "GET", path, fixture->key, NULL);
   srv_assert_status (kept, 200, NULL);
   kind = get_client_list (fixture, fixture->key);
   srv_assert_status (kind, 403, "AUTH_INSUFFICIENT_PERMISSIONS");
-  release (fixture);
+  pg_lock_release (fixture);
 }
 
 /* The database ends every session of the server (as a restart does): the
@@ -256,21 +172,21 @@ test_sessions_ended (Fixture       *fixture,
   const char *tokens[] = { fixture->alice, fixture->other_key };
   gint64 until;
 
-  pids = run (fixture, "SELECT array_agg (pid)::text "
+  pids = pg_lock_run (fixture, "SELECT array_agg (pid)::text "
                        "FROM pg_stat_activity WHERE application_name = 'triage-server'"
                        " AND datname = current_database ()");
   g_assert_nonnull (pids);
   g_test_message ("ending the server's sessions %s", pids);
   ended = g_strdup_printf ("SELECT count (*) FILTER (WHERE pg_terminate_backend (pid)) %s",
                            server_sessions);
-  g_free (run (fixture, ended));
+  g_free (pg_lock_run (fixture, ended));
   /* Gone once the database shows none of them (it tells nobody). */
   gone = g_strdup_printf ("SELECT count (*) = 0 FROM pg_stat_activity WHERE pid = ANY ('%s')",
                           pids);
   until = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
   for (;;)
     {
-      g_autofree char *none = run (fixture, gone);
+      g_autofree char *none = pg_lock_run (fixture, gone);
 
       if (g_strcmp0 (none, "t") == 0)
         break;

@@ -23,113 +23,25 @@
 
 #define G_LOG_DOMAIN "test-server-pg-lookup"
 
-#include <libpq-fe.h>
-
-#include "server-test-util.h"
-#include "triage-test-postgres.h"
-
-/* The server's sessions give up a lock wait after this (the URI's setting
- * wins over the server's 5 s): a lookup held by the test's lock fails soon. */
-#define LOCK_TIMEOUT_MS 200
+#include "pg-lock-test-util.h"
 
 #define UNKNOWN_ID "00000000-0000-4000-8000-000000000000"
 
-typedef struct
-{
-  TriageTestServer *server;
-  PGconn           *conn;        /* the test's own session on the server's schema */
-  char             *alice;       /* a user token */
-  char             *key;         /* the service key of the notification's sender */
-  char             *other_key;   /* another service's */
-} Fixture;
-
-static const char * const server_args[] = { "--no-limits", NULL };
+typedef PgLockFixture Fixture;
 
 /* @data: non-NULL for a server on a Unix socket (its peer trusted). */
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  const char * const alice[] = { "alice", NULL };
-  TriageTestServerOptions options = { .extra_args = server_args, .unix_socket = data != NULL };
-  g_autofree char *uri = NULL, *server_uri = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *options_at;
-
-  uri = triage_test_postgres_new_database (&error);
-  g_assert_no_error (error);
-  /* The schema's search_path is the URI's last parameter: the lock timeout
-   * joins its options. */
-  options_at = strstr (uri, "&options=");
-  g_assert_nonnull (options_at);
-  g_assert_null (strchr (options_at + 1, '&'));
-  server_uri = g_strdup_printf ("%s%%20-clock_timeout%%3D%d", uri, LOCK_TIMEOUT_MS);
-  options.database = server_uri;
-  fixture->server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  g_assert_true (triage_test_server_is_postgres (fixture->server));
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "lookup-bot", alice, NULL, NULL,
-                                     &fixture->key, NULL, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "other-bot", alice, NULL, NULL,
-                                     &fixture->other_key, NULL, &error);
-  g_assert_no_error (error);
-
-  fixture->conn = PQconnectdb (uri);
-  if (PQstatus (fixture->conn) != CONNECTION_OK)
-    g_error ("cannot connect to %s: %s", uri, PQerrorMessage (fixture->conn));
+  pg_lock_fixture_setup (fixture, "lookup-bot", data != NULL);
 }
 
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  PQfinish (fixture->conn);
-  g_assert_true (triage_test_server_stop (fixture->server));
-  triage_test_server_free (fixture->server);
-  g_free (fixture->alice);
-  g_free (fixture->key);
-  g_free (fixture->other_key);
-}
-
-/* Runs @sql (statements) on the test's session. */
-static void
-run (Fixture    *fixture,
-     const char *sql)
-{
-  PGresult *result = PQexec (fixture->conn, sql);
-
-  if (PQresultStatus (result) != PGRES_TUPLES_OK && PQresultStatus (result) != PGRES_COMMAND_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  PQclear (result);
-}
-
-/* Holds @table locked in @mode until release () (a transaction of the
- * test's session). */
-static void
-lock_table_in (Fixture    *fixture,
-               const char *table,
-               const char *mode)
-{
-  g_autofree char *sql = g_strdup_printf ("BEGIN; LOCK TABLE %s IN %s MODE", table, mode);
-
-  run (fixture, sql);
-}
-
-/* Holds @table locked against every reader. */
-static void
-lock_table (Fixture    *fixture,
-            const char *table)
-{
-  lock_table_in (fixture, table, "ACCESS EXCLUSIVE");
-}
-
-static void
-release (Fixture *fixture)
-{
-  run (fixture, "ROLLBACK");
+  pg_lock_fixture_teardown (fixture);
 }
 
 /* The answer is 503 STORAGE_UNAVAILABLE with a Retry-After: try again. */
@@ -196,7 +108,7 @@ test_notification_lookup_fails (Fixture       *fixture,
   g_autoptr(SrvAnswer) after_unknown = NULL, after_unknown_service = NULL, late = NULL;
   g_autoptr(JsonObject) first = NULL, second = NULL, view = NULL;
 
-  lock_table (fixture, "notifications");
+  pg_lock_table (fixture, "notifications");
   got = client_get (fixture, id);
   assert_unread (got, "Cannot read the notification now");
   answered = respond (fixture, id);
@@ -211,7 +123,7 @@ test_notification_lookup_fails (Fixture       *fixture,
   assert_unread (unknown, "Cannot read the notification now");
   unknown_service = service_get (fixture, fixture->key, UNKNOWN_ID);
   assert_unread (unknown_service, "Cannot read the notification now");
-  release (fixture);
+  pg_lock_release (fixture);
 
   after_got = client_get (fixture, id);
   srv_assert_status (after_got, 200, NULL);
@@ -258,12 +170,12 @@ test_review_lookup_fails (Fixture       *fixture,
   path = g_strconcat ("/api/v1/afp/reviews/", json_object_get_string_member (review, "id"), NULL);
   session_path = g_strconcat ("/api/v1/afp/sessions/",
                               json_object_get_string_member (review, "session_id"), NULL);
-  lock_table (fixture, "notifications");
+  pg_lock_table (fixture, "notifications");
   got = srv_request (fixture->server, "GET", path, fixture->key, NULL);
   assert_unread (got, "Cannot read the notification now");
   session = srv_request (fixture->server, "GET", session_path, fixture->key, NULL);
   assert_unread (session, "Cannot read the notification now");
-  release (fixture);
+  pg_lock_release (fixture);
   after = srv_request (fixture->server, "GET", path, fixture->key, NULL);
   srv_assert_status (after, 200, NULL);
   after_session = srv_request (fixture->server, "GET", session_path, fixture->key, NULL);
@@ -279,10 +191,10 @@ test_invalidation_after_lock (Fixture       *fixture,
   g_autofree char *id = srv_post (fixture->server, fixture->key, "Invalidate");
   g_autoptr(SrvAnswer) patched = NULL, after = NULL, answered = NULL;
 
-  lock_table (fixture, "notifications");
+  pg_lock_table (fixture, "notifications");
   patched = service_patch (fixture, fixture->key, id);
   assert_unread (patched, "Cannot read the notification now");
-  release (fixture);
+  pg_lock_release (fixture);
   after = service_patch (fixture, fixture->key, id);
   srv_assert_status (after, 200, NULL);
   answered = respond (fixture, id);
@@ -303,12 +215,12 @@ test_change_not_written (Fixture       *fixture,
   g_autoptr(JsonObject) view = NULL;
 
   /* SHARE: readers pass, writers wait (and give up) */
-  lock_table_in (fixture, "notifications", "SHARE");
+  pg_lock_table_in (fixture, "notifications", "SHARE");
   answered = respond (fixture, id);
   srv_assert_status (answered, 503, "STORAGE_UNAVAILABLE");
   patched = service_patch (fixture, fixture->key, id);
   srv_assert_status (patched, 503, "STORAGE_UNAVAILABLE");
-  release (fixture);
+  pg_lock_release (fixture);
 
   after = respond (fixture, id);
   srv_assert_status (after, 200, NULL);
@@ -329,12 +241,12 @@ test_local_service_lookup_fails (Fixture       *fixture,
   const char *body = "{\"context\":{\"title\":\"Local\",\"description\":\"D\"},"
                      "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}";
 
-  lock_table (fixture, "services");
+  pg_lock_table (fixture, "services");
   posted = srv_request (fixture->server, "POST", "/api/v1/notifications", NULL, body);
   srv_assert_status (posted, 503, "STORAGE_UNAVAILABLE");
   srv_assert_message (posted, "Cannot look up the local service now");
   g_assert_cmpstr (soup_message_headers_get_one (posted->headers, "Retry-After"), ==, "1");
-  release (fixture);
+  pg_lock_release (fixture);
   after = srv_request (fixture->server, "POST", "/api/v1/notifications", NULL, body);
   srv_assert_status (after, 201, NULL);
 }
