@@ -156,8 +156,8 @@ withdrawn_cb (GObject      *object,
 /* Nobody waits for the answer any more: stop waiting and take the request back. */
 void
 triage_mcp_call_withdraw (TriageMcpServer *self,
-               const char      *key,
-               const char      *reason)
+                          const char      *key,
+                          const char      *reason)
 {
   Call *call = g_hash_table_lookup (self->calls, key);
 
@@ -174,12 +174,13 @@ triage_mcp_call_withdraw (TriageMcpServer *self,
 
 void
 triage_mcp_call_start (TriageMcpServer *self,
-            JsonNode        *id,
-            const char      *key,
-            TriageMcpTool    tool,
-            JsonObject      *params,
-            JsonObject      *arguments,
-            const char      *version)
+                       AtpClient       *client,
+                       JsonNode        *id,
+                       const char      *key,
+                       TriageMcpTool    tool,
+                       JsonObject      *params,
+                       JsonObject      *arguments,
+                       const char      *version)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autoptr(GError) error = NULL;
@@ -227,7 +228,9 @@ triage_mcp_call_start (TriageMcpServer *self,
   call->cancellable = g_cancellable_new ();
   call->started = g_get_monotonic_time ();
   call->modern = g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN);
-  call->request = triage_service_request_new (self->client, notification_id, body,
+  /* The request keeps its connection, and so its service, to the end: its long-polls
+   * and its withdrawal ask as the service that posted it. */
+  call->request = triage_service_request_new (client, notification_id, body,
                                               self->retry_for_us);
 
   meta = json_object_has_member (params, "_meta") &&

@@ -204,7 +204,10 @@ triage_mcp_main (int    argc,
    * not a signal that kills the program before it withdraws anything. */
   signal (SIGPIPE, SIG_IGN);
 
-  /* The id is set at initialize, from the MCP client's name unless --service gave one. */
+  /* Over the local socket each call asks as the service its MCP client names
+   * (triage_mcp_server_client_for ()), unless --service gave one; this connection
+   * is the pattern, and the one a remote server (which knows the service from the
+   * key) is asked through. */
   client = triage_service_connect (options->server_url, options->socket_path,
                                    options->service_id ? options->service_id : "triage-mcp",
                                    options->service_name, &error);

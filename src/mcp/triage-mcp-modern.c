@@ -108,7 +108,7 @@ triage_mcp_modern_handle_request (TriageMcpServer *self,
   const char *version = triage_mcp_modern_version (params);
   JsonObject *meta = request_meta (params);
   JsonNode *capabilities = json_object_get_member (meta, META_CAPABILITIES);
-  JsonNode *client = json_object_get_member (meta, META_CLIENT);
+  JsonNode *client_info = json_object_get_member (meta, META_CLIENT);
   JsonObject *result;
 
   if (!g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN))
@@ -128,11 +128,6 @@ triage_mcp_modern_handle_request (TriageMcpServer *self,
                   "MCP " TRIAGE_MCP_PROTOCOL_MODERN);
       return;
     }
-
-  /* The client should name itself on every request; the first name seen names the
-   * service (the person's inbox shows which agent asks). */
-  if (client != NULL && JSON_NODE_HOLDS_OBJECT (client))
-    triage_mcp_server_set_client (self, json_node_get_object (client));
 
   if (g_str_equal (method, "server/discover"))
     {
@@ -155,8 +150,15 @@ triage_mcp_modern_handle_request (TriageMcpServer *self,
     }
   else if (g_str_equal (method, "tools/call"))
     {
-      triage_mcp_server_set_client (self, NULL);   /* a client that never named itself */
-      triage_mcp_server_handle_call (self, id, key, params, TRIAGE_MCP_PROTOCOL_MODERN);
+      /* A request stands on its own: it is asked as the client its own _meta names
+       * (the person's inbox shows which agent asks), never as one an earlier request
+       * or an initialize named; without a name, as the unnamed "triage-mcp". */
+      AtpClient *client = triage_mcp_server_client_for (self, client_info != NULL &&
+                                                              JSON_NODE_HOLDS_OBJECT (client_info)
+                                                                ? json_node_get_object (client_info)
+                                                                : NULL);
+
+      triage_mcp_server_handle_call (self, client, id, key, params, TRIAGE_MCP_PROTOCOL_MODERN);
     }
   else
     send_error (self, id, TRIAGE_MCP_METHOD_NOT_FOUND, NULL, "Method not found: %s", method);

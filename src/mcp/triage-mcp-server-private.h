@@ -31,7 +31,9 @@ struct _TriageMcpServer
 {
   GObject        parent_instance;
 
-  AtpClient     *client;
+  AtpClient     *client;            /* as main () connected it */
+  GHashTable    *service_clients;   /* service id → AtpClient, over the local socket */
+  AtpClient     *session_client;    /* the initialize session's service; NULL before */
   char          *service_id;
   char          *service_name;
   gint64         retry_for_us;
@@ -44,7 +46,6 @@ struct _TriageMcpServer
   gboolean       discarding;        /* skipping the rest of an over-long line */
 
   char          *protocol_version;  /* NULL until initialize */
-  gboolean       client_named;      /* the service is named after the MCP client */
   GHashTable    *calls;             /* request id as JSON text → Call */
   guint          withdrawing;       /* withdrawals still under way */
   gboolean       closing;
@@ -87,12 +88,14 @@ void        triage_mcp_server_send_error    (TriageMcpServer *self,
 void        triage_mcp_server_maybe_closed  (TriageMcpServer *self);
 /* {name, title, version} of this server. */
 JsonObject *triage_mcp_server_info          (void);
-/* Names the service after the MCP client (its clientInfo; NULL: a client that gave
- * none yet, "triage-mcp") unless a clientInfo named it already. */
-void        triage_mcp_server_set_client    (TriageMcpServer *self,
+/* The connection that asks as the service named after the MCP client @client_info
+ * (NULL: a client that gave none, "triage-mcp"), unless --service named one;
+ * owned by @self. A remote server knows the service from its key: one connection. */
+AtpClient  *triage_mcp_server_client_for    (TriageMcpServer *self,
                                              JsonObject      *client_info);
-/* A tools/call's params checked; then triage_mcp_call_start (). */
+/* A tools/call's params checked; then triage_mcp_call_start (), asking through @client. */
 void        triage_mcp_server_handle_call   (TriageMcpServer *self,
+                                             AtpClient       *client,
                                              JsonNode        *id,
                                              const char      *key,
                                              JsonObject      *params,
@@ -116,6 +119,7 @@ void        triage_mcp_call_unref           (Call            *call);
 /* A tools/call of a known tool, its params and arguments as received; answers
  * invalid arguments at once, else sends the request and answers when it settles. */
 void        triage_mcp_call_start           (TriageMcpServer *self,
+                                             AtpClient       *client,
                                              JsonNode        *id,
                                              const char      *key,
                                              TriageMcpTool    tool,

@@ -67,6 +67,7 @@ triage_mcp_server_finalize (GObject *object)
   TriageMcpServer *self = TRIAGE_MCP_SERVER (object);
 
   g_clear_object (&self->client);
+  g_hash_table_unref (self->service_clients);
   g_free (self->service_id);
   g_free (self->service_name);
   g_clear_object (&self->input);
@@ -101,6 +102,8 @@ static void
 triage_mcp_server_init (TriageMcpServer *self)
 {
   self->buffer = g_byte_array_new ();
+  self->service_clients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                 g_object_unref);
   self->reading = g_cancellable_new ();
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                        (GDestroyNotify) triage_mcp_call_unref);
@@ -305,26 +308,37 @@ triage_mcp_server_info (void)
   return info;
 }
 
-void
-triage_mcp_server_set_client (TriageMcpServer *self,
+AtpClient *
+triage_mcp_server_client_for (TriageMcpServer *self,
                               JsonObject      *client_info)
 {
-  const char *client_name = string_member (client_info, "name");
-  const char *client_title = string_member (client_info, "title");
+  const char *socket_path = atp_client_get_socket_path (self->client);
   g_autofree char *service_id = NULL;
   g_autofree char *service_name = NULL;
+  AtpClient *client;
 
-  if (self->client_named)
-    return;
-  self->client_named = client_info != NULL;
+  if (socket_path == NULL)
+    return self->client;
 
   service_id = self->service_id != NULL ? g_strdup (self->service_id)
-                                        : service_id_for (client_name);
-  service_name = self->service_name != NULL ? g_strdup (self->service_name)
-                                            : display_name_for (client_title);
+                                        : service_id_for (string_member (client_info, "name"));
+  client = g_hash_table_lookup (self->service_clients, service_id);
+  if (client != NULL)
+    return client;   /* the server keeps the name a service was first seen with anyway */
+
+  service_name = self->service_name != NULL
+                   ? g_strdup (self->service_name)
+                   : display_name_for (string_member (client_info, "title"));
   if (service_name == NULL)
-    service_name = display_name_for (client_name);
-  atp_client_set_service (self->client, service_id, service_name);
+    service_name = display_name_for (string_member (client_info, "name"));
+
+  /* A connection a service: each request keeps the service that posted it through
+   * its long-polls and its withdrawal, whoever asks next. */
+  client = atp_client_new_for_socket (socket_path);
+  atp_client_set_service (client, service_id, service_name);
+  atp_client_set_timeout (client, atp_client_get_timeout (self->client));
+  g_hash_table_insert (self->service_clients, g_steal_pointer (&service_id), client);
+  return client;
 }
 
 static void
@@ -350,7 +364,8 @@ handle_initialize (TriageMcpServer *self,
 
   self->protocol_version = g_strdup (g_strv_contains (protocol_versions, requested)
                                        ? requested : TRIAGE_MCP_PROTOCOL_LATEST);
-  triage_mcp_server_set_client (self, object_member (params, "clientInfo"));
+  self->session_client = triage_mcp_server_client_for (self, object_member (params,
+                                                                          "clientInfo"));
 
   result = json_object_new ();
   json_object_set_string_member (result, "protocolVersion", self->protocol_version);
@@ -366,6 +381,7 @@ handle_initialize (TriageMcpServer *self,
 
 void
 triage_mcp_server_handle_call (TriageMcpServer *self,
+                               AtpClient       *client,
                                JsonNode        *id,
                                const char      *key,
                                JsonObject      *params,
@@ -390,7 +406,7 @@ triage_mcp_server_handle_call (TriageMcpServer *self,
     send_error (self, id, INVALID_REQUEST, NULL, "request id %s is already in use by a call "
                 "that has not finished", key);
   else
-    triage_mcp_call_start (self, id, key, tool, params,
+    triage_mcp_call_start (self, client, id, key, tool, params,
                            arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
                              ? json_node_get_object (arguments) : NULL,
                            version);
@@ -424,7 +440,8 @@ handle_request (TriageMcpServer *self,
       send_result (self, id, result);
     }
   else
-    triage_mcp_server_handle_call (self, id, key, params, self->protocol_version);
+    triage_mcp_server_handle_call (self, self->session_client, id, key, params,
+                                   self->protocol_version);
 }
 
 static void

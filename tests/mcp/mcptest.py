@@ -135,6 +135,16 @@ class Mcp:
             self.proc.wait()
 
 
+def modern(extra=None, version="2026-07-28", client=None, capabilities=True):
+    """Params of a request of MCP 2026-07-28: no handshake, everything in _meta."""
+    meta = {"io.modelcontextprotocol/protocolVersion": version}
+    if capabilities:
+        meta["io.modelcontextprotocol/clientCapabilities"] = {}
+    if client is not None:
+        meta["io.modelcontextprotocol/clientInfo"] = {"name": client, "version": "2.0"}
+    return dict(extra or {}, _meta=dict(meta, **(extra or {}).get("_meta", {})))
+
+
 def pending_titled(server, title):
     """The pending request titled @title on @server (as the person sees it), or None."""
     status, reply = server.request("GET", "/api/v1/client/notifications?status=pending")

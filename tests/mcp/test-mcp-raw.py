@@ -6,6 +6,7 @@
 # lines; and what needs exact timing: cancellation, progress, standard input
 # closing or a signal mid-call (every waiting request withdrawn), expiry; and a
 # team server reached with --server and the key from TRIAGE_API_KEY.
+# MCP 2026-07-28 is tested in test-mcp-modern.py.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -88,86 +89,6 @@ def test_version_negotiation():
                 raise Failure(f"{asked} should give {agreed}")
     with Session("version-missing", server=False) as s:
         expect_error(s.mcp.request("initialize", {"capabilities": {}}), -32602, "protocolVersion")
-
-
-def modern(extra=None, version="2026-07-28", client=None, capabilities=True):
-    """Params of a request of MCP 2026-07-28: no handshake, everything in _meta."""
-    meta = {"io.modelcontextprotocol/protocolVersion": version}
-    if capabilities:
-        meta["io.modelcontextprotocol/clientCapabilities"] = {}
-    if client is not None:
-        meta["io.modelcontextprotocol/clientInfo"] = {"name": client, "version": "2.0"}
-    return dict(extra or {}, _meta=dict(meta, **(extra or {}).get("_meta", {})))
-
-
-def test_stateless_revision():
-    """MCP 2026-07-28 (the latest revision): no initialize; each request carries its
-    version, capabilities and client in _meta; server/discover is required; every
-    result has resultType, and list results ttlMs and cacheScope."""
-    with Session("modern") as s:
-        reply = s.mcp.request("server/discover", modern())
-        result = reply.get("result")
-        if result is None or result.get("resultType") != "complete" or \
-                result.get("supportedVersions") != ["2026-07-28"] or \
-                "tools" not in result.get("capabilities", {}) or \
-                not isinstance(result.get("ttlMs"), int) or result["ttlMs"] < 0 or \
-                result.get("cacheScope") not in ("public", "private") or \
-                result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] != "triage-mcp" or \
-                "proceed only on approved" not in result.get("instructions", ""):
-            raise Failure(f"server/discover: {reply}")
-        result = s.mcp.request("tools/list", modern())["result"]
-        if [t["name"] for t in result["tools"]] != ["request_approval", "ask_human",
-                                                     "ask_choice"] or \
-                result["resultType"] != "complete" or "ttlMs" not in result or \
-                result.get("cacheScope") not in ("public", "private"):
-            raise Failure(f"tools/list: {result}")
-        # A version it does not speak, and a request without the required members.
-        error = expect_error(s.mcp.request("tools/list", modern(version="2099-01-01")), -32022)
-        if error.get("data") != {"supported": ["2026-07-28"],
-                                 "requested": "2099-01-01"}:
-            raise Failure(f"unsupported version: {error}")
-        # A version spoken only after initialize is not one a request may name,
-        # and the list the refusal gives holds none such (a client picks from it).
-        error = expect_error(s.mcp.request("tools/list", modern(version="2025-11-25")), -32022)
-        if error.get("data", {}).get("supported") != ["2026-07-28"]:
-            raise Failure(f"a legacy version in _meta: {error}")
-        expect_error(s.mcp.request("tools/list", modern(capabilities=False)), -32602,
-                     "io.modelcontextprotocol/clientCapabilities")
-        expect_error(s.mcp.request("ping", modern()), -32601, "ping")
-        # Invalid arguments: a tool error the model reads.
-        result = s.mcp.request("tools/call", modern({"name": "ask_human", "arguments": {
-            "question": "Missing a type"}}))["result"]
-        if not result.get("isError") or result.get("resultType") != "complete" or \
-                "response_type: required" not in result["content"][0]["text"]:
-            raise Failure(f"invalid arguments: {result}")
-        # A call, named after the client of its _meta, with progress; then answered.
-        id = s.mcp.call("tools/call", modern({"name": "request_approval",
-                                              "arguments": {"title": "Stateless?"},
-                                              "_meta": {"progressToken": "p1"}},
-                                             client="Modern Agent"))
-        n = s.wait_pending("Stateless?")
-        if n["service"]["name"] != "Modern Agent":
-            raise Failure(f"the service is named after the client in _meta: {n['service']}")
-        wait_for("progress", lambda: any(m.get("method") == "notifications/progress" and
-                                         m["params"]["progressToken"] == "p1"
-                                         for m in s.mcp.seen))
-        s.server.respond_as_client(n["id"], "approve")
-        result = s.mcp.reply(id)["result"]
-        if result.get("resultType") != "complete" or \
-                result["structuredContent"]["approved"] is not True or \
-                result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] != "triage-mcp":
-            raise Failure(f"answered: {result}")
-        # Cancelled: withdrawn, no answer.
-        id = s.mcp.call("tools/call", modern({"name": "request_approval",
-                                              "arguments": {"title": "Cancel stateless"}}))
-        n = s.wait_pending("Cancel stateless")
-        s.mcp.notify("notifications/cancelled", {"requestId": id})
-        wait_for("the request to be withdrawn", lambda: s.status(n["id"]) == "invalidated")
-        # The same process still serves a client of the initialize era.
-        if s.mcp.initialize()["protocolVersion"] != "2025-11-25":
-            raise Failure("initialize after stateless requests")
-        if "resultType" in s.mcp.request("tools/list")["result"]:
-            raise Failure("a 2025-11-25 result has no resultType")
 
 
 def test_malformed():
@@ -595,7 +516,6 @@ def test_team_server():
 run([
     ("calls before initialize", test_calls_before_initialize),
     ("version negotiation", test_version_negotiation),
-    ("MCP 2026-07-28: stateless requests", test_stateless_revision),
     ("malformed JSON-RPC", test_malformed),
     ("unknown methods and tools", test_unknown_methods),
     ("huge input", test_huge_input),
