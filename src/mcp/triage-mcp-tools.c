@@ -489,6 +489,36 @@ check_combinations (TriageMcpTool   tool,
 }
 
 /* libatp's field paths → the arguments they came from. */
+/* The argument that takes the most room in the request, and how much: details as
+ * their base64 encoding, any other as its JSON text. */
+static const char *
+largest_argument (JsonObject *arguments,
+                  gsize      *size)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+  const char *largest = "arguments";
+
+  *size = 0;
+  json_object_iter_init (&iter, arguments);
+  while (json_object_iter_next (&iter, &name, &value))
+    {
+      gsize length = 0;
+
+      if (g_str_equal (name, "details") && JSON_NODE_HOLDS_VALUE (value))
+        length = (strlen (json_node_get_string (value)) + 2) / 3 * 4;
+      else
+        g_free (atp_json_to_string (value, &length));
+      if (length > *size)
+        {
+          largest = name;
+          *size = length;
+        }
+    }
+  return largest;
+}
+
 static GError *
 explain_validation_error (TriageMcpTool  tool,
                           const GError  *error)
@@ -584,14 +614,19 @@ triage_mcp_tool_build_request (TriageMcpTool   tool,
   body = atp_notification_to_string (notification, &length);
   if (length > ATP_MAX_NOTIFICATION_SIZE)
     {
-      gboolean details = json_object_has_member (arguments, "details");
+      gsize largest_size = 0;
+      const char *largest = largest_argument (arguments, &largest_size);
 
-      /* Blame details only when there are some: a model shortens what is named. */
+      /* Name what takes the room: a model shortens what is named, and would shorten
+       * a few lines of details in vain when 60,000 options are the cause. */
       g_set_error (error, TRIAGE_MCP_ERROR, TRIAGE_MCP_ERROR_INVALID_ARGUMENT,
                    "%s: the request would have %" G_GSIZE_FORMAT " KiB, more than the %d KiB "
-                   "a request may have%s", details ? "details" : "arguments",
-                   (length + 1023) / 1024, ATP_MAX_NOTIFICATION_SIZE / 1024,
-                   details ? " (details take a third more room once encoded)" : "");
+                   "a request may have; %s take%s %" G_GSIZE_FORMAT " KiB of it%s",
+                   largest, (length + 1023) / 1024, ATP_MAX_NOTIFICATION_SIZE / 1024,
+                   largest, g_str_has_suffix (largest, "s") ? "" : "s",
+                   (largest_size + 1023) / 1024,
+                   g_str_equal (largest, "details")
+                     ? " (details take a third more room once encoded)" : "");
       return NULL;
     }
 

@@ -159,16 +159,20 @@ def test_huge_input():
         # Within the line bound but too large for a request: a tool error naming details.
         id = s.mcp.tool("request_approval", {"title": "Huge", "details": "x" * (3 * 1024 * 1024)})
         result = s.mcp.reply(id)["result"]
-        if not result.get("isError") or "details:" not in result["content"][0]["text"]:
+        if not result.get("isError") or "details:" not in result["content"][0]["text"] or \
+                "details take 4096 KiB of it" not in result["content"][0]["text"]:
             raise Failure(f"huge details: {result}")
-        # Too large with no details at all: the message used to blame details, which
-        # a model would try to shorten in vain.
-        id = s.mcp.tool("ask_choice", {"question": "So many", "multiple": True, "options": [
-            {"id": f"o{i}", "label": f"Option {i}"} for i in range(60000)]})
-        text = s.mcp.reply(id)["result"]["content"][0]["text"]
-        if "details" in text or "Invalid arguments for tool ask_choice: arguments: the " \
-                "request would have" not in text:
-            raise Failure(f"too large without details: {text}")
+        # Too large because of 60,000 options, with no details or a line of them: the
+        # message used to blame details, or the arguments as a whole, when the options
+        # are what a model must shorten.
+        options = [{"id": f"o{i}", "label": f"Option {i}"} for i in range(60000)]
+        for extra in ({}, {"details": "One line of details."}):
+            id = s.mcp.tool("ask_choice", {"question": "So many", "multiple": True,
+                                           "options": options, **extra})
+            text = s.mcp.reply(id)["result"]["content"][0]["text"]
+            if "details" in text or "Invalid arguments for tool ask_choice: options: the " \
+                    "request would have" not in text or "; options take " not in text:
+                raise Failure(f"too large for its options, {extra}: {text}")
         # Deep nesting is refused by the parser, not by a crash.
         s.mcp.send_raw(b"[" * 100000 + b"\n")
         expect_error(s.mcp.next(), -32700)
