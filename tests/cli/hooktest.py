@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+# hooktest.py — what the tests of triage-ask --hook claude-code share: the sample
+# inputs of Claude Code's hooks reference, the hook run as Claude Code runs it (the
+# event's JSON on standard input, one line of JSON expected back), and the person
+# answering through the client REST API of a real triage-server --local.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import base64
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from apptest import Failure, Server, World, die_with_parent, wait_for  # noqa: E402
+
+# The samples as the hooks reference prints them.
+PRE_TOOL_USE_BASH = {
+    "session_id": "abc123",
+    "prompt_id": "550e8400-e29b-41d4-a716-446655440000",
+    "transcript_path": "/home/user/.claude/projects/.../transcript.jsonl",
+    "cwd": "/home/user/my-project",
+    "permission_mode": "default",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "npm test", "description": "Run test suite",
+                   "timeout": 120000, "run_in_background": False},
+    "tool_use_id": "toolu_01ABC123...",
+}
+PERMISSION_REQUEST = {
+    "session_id": "abc123",
+    "transcript_path": "/Users/.../.claude/projects/.../00893aaf-19fa-41d2-8238-13269b9b3ca0.jsonl",
+    "cwd": "/Users/...",
+    "permission_mode": "default",
+    "hook_event_name": "PermissionRequest",
+    "tool_name": "Bash",
+    "tool_input": {"command": "rm -rf node_modules",
+                   "description": "Remove node_modules directory"},
+    "permission_suggestions": [{"type": "addRules",
+                                "rules": [{"toolName": "Bash", "ruleContent": "rm -rf node_modules"}],
+                                "behavior": "allow", "destination": "localSettings"}],
+}
+
+
+def pre_tool_use(decision, reason):
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision,
+                                   "permissionDecisionReason": reason}}
+
+
+class Hook:
+    def __init__(self, world, event, *args, env=None):
+        self.proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--hook", "claude-code", *args],
+                                     env=world.env(**(env or {})), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     preexec_fn=die_with_parent)
+        self.proc.stdin.write(event if isinstance(event, bytes) else json.dumps(event).encode())
+        self.proc.stdin.close()
+
+    def result(self):
+        try:
+            out = self.proc.stdout.read()
+            err = self.proc.stderr.read()
+            status = self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise Failure("triage-ask --hook did not exit")
+        if out.count(b"\n") != 1 or not out.endswith(b"\n"):
+            raise Failure(f"expected one line of JSON, got {out!r} (stderr {err!r})")
+        return status, json.loads(out)
+
+
+class Person:
+    def __init__(self, server):
+        self.server = server
+
+    def waiting(self, title):
+        def find():
+            status, reply = self.server.request("GET",
+                                                "/api/v1/client/notifications?status=pending")
+            return next((n for n in reply["notifications"] if n["context"]["title"] == title),
+                        None)
+        return wait_for(f"“{title}” in the inbox", find)
+
+    def answer(self, title, action, data=None):
+        n = self.waiting(title)
+        status, reply = self.server.respond_as_client(n["id"], action, data)
+        if status != 200:
+            raise Failure(f"respond: {status} {reply}")
+        return n
+
+
+def expect(got, want):
+    if got != want:
+        raise Failure(f"expected {json.dumps(want)}, got {json.dumps(got)}")
+
+
+class Scenario:
+    def __init__(self, name, server=True):
+        self.world = World(f"hook-{name}")
+        self.server = Server(self.world).start() if server else None
+        self.person = Person(self.server) if server else None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.server is not None:
+            self.server.stop()
+        self.world.cleanup()
+
+
+def attachment_text(n, index=0):
+    return base64.b64decode(n["context"]["attachments"][index]["data"]).decode()
