@@ -21,8 +21,10 @@
  * deadline, and a Deny given there later would change nothing. So each waiting
  * hook leaves an entry in $XDG_RUNTIME_DIR/triage/hooks/ (its pid as the name;
  * the session and the call's digest inside), and the hook run for PostToolUse
- * or PostToolUseFailure (the call went ahead) or Stop (the turn is over)
- * signals the waiting hooks it concerns, which withdraw their requests.
+ * or PostToolUseFailure (the call went ahead), Stop or SessionEnd (the turn is
+ * over) or UserPromptSubmit (the person is at the prompt again: a Deny in the
+ * dialog interrupts the turn, and no Stop follows) signals the waiting hooks it
+ * concerns, which withdraw their requests.
  */
 
 static char *

@@ -132,7 +132,8 @@ static gboolean
 is_release_event (const char *event)
 {
   return g_strcmp0 (event, "PostToolUse") == 0 || g_strcmp0 (event, "PostToolUseFailure") == 0 ||
-         g_strcmp0 (event, "Stop") == 0 || g_strcmp0 (event, "SessionEnd") == 0;
+         g_strcmp0 (event, "Stop") == 0 || g_strcmp0 (event, "SessionEnd") == 0 ||
+         g_strcmp0 (event, "UserPromptSubmit") == 0;
 }
 
 int
@@ -340,8 +341,11 @@ on_stdout_closed (int          fd,
 
 /* PostToolUse, PostToolUseFailure: the call went ahead, so a hook still asking
  * about it was beaten by Claude Code's own prompt; Stop, SessionEnd: the turn
- * is over, nothing of it is still asked. Those hooks withdraw their requests.
- * No decision: {}. */
+ * is over, nothing of it is still asked; UserPromptSubmit: the person is at
+ * Claude Code's prompt again, so every dialog of the session was answered — a
+ * Deny there ends the turn as an interrupt, after which neither PostToolUse nor
+ * Stop runs, and the next prompt is the first event that does. Those hooks
+ * withdraw their requests. No decision: {}. */
 static gboolean
 release_waiting (JsonObject *input,
                  const char *event)

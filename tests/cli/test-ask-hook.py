@@ -269,6 +269,37 @@ def test_answered_in_claude_code_withdraws():
             raise Failure(f"entries left after the hooks ended: {os.listdir(hooks)}")
 
 
+def test_denied_in_claude_code_released_by_next_prompt():
+    # Denied in Claude Code's own dialog, the turn ends as an interrupt: neither
+    # PostToolUse nor Stop runs, and the Triage request used to wait out its
+    # deadline. The person's next prompt (UserPromptSubmit, which the hooks
+    # reference runs before Claude sees the prompt) is the first event that runs.
+    with Scenario("next-prompt") as s:
+        def status_of(n):
+            return s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")[1]["status"]
+
+        denied = Hook(s.world, PERMISSION_REQUEST)
+        denied_n = s.person.waiting("Bash in ...: rm -rf node_modules")
+        other = Hook(s.world, dict(PERMISSION_REQUEST, session_id="another",
+                                   cwd="/home/user/other"))
+        other_n = s.person.waiting("Bash in other: rm -rf node_modules")
+        prompt = {"session_id": "abc123",
+                  "transcript_path": "/Users/.../.claude/projects/.../00893aaf.jsonl",
+                  "cwd": "/Users/...", "permission_mode": "default",
+                  "hook_event_name": "UserPromptSubmit",
+                  "prompt": "No, keep node_modules; run npm ci instead"}
+        expect(Hook(s.world, prompt).result(), (0, {}))
+        expect(denied.result(), (0, {"systemMessage": "Triage: answered in Claude Code's own "
+                                                      "prompt first; asking here instead"}))
+        if status_of(denied_n) != "invalidated":
+            raise Failure(f"the call denied in Claude Code: {status_of(denied_n)}")
+        if status_of(other_n) == "invalidated":
+            raise Failure("the next prompt of one session withdrew another session's call")
+        s.server.respond_as_client(other_n["id"], "allow")
+        expect(other.result(), (0, {"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+
+
 def test_pre_tool_use_not_released():
     # Claude Code waits on a PreToolUse hook before any prompt of its own, so no
     # later event means the call was decided elsewhere: a PostToolUse with the same
@@ -349,6 +380,8 @@ run([
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
     ("answered in Claude Code: withdrawn", test_answered_in_claude_code_withdraws),
+    ("denied in Claude Code: released by the next prompt",
+     test_denied_in_claude_code_released_by_next_prompt),
     ("a PreToolUse hook is not released by another call", test_pre_tool_use_not_released),
     ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
     ("bad options", test_bad_options),
