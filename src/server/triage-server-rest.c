@@ -186,7 +186,7 @@ reply_unanswered (SoupServerMessage *msg,
                   const char        *message,
                   const GError      *error)
 {
-  g_message ("cannot read %s: %s", what, error->message);
+  triage_log_failure ("cannot read %s: %s", what, error->message);
   soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
   reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
 }

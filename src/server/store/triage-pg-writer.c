@@ -148,7 +148,7 @@ triage_pg_writer_query (TriagePgWriter      *self,
        * the wait every session allows, is no fault of ours: the batch is
        * answered as not stored (the next statement connects again). */
       if (triage_store_error_expected (error))
-        g_message ("%s", error->message);
+        triage_log_failure ("%s", error->message);
       else
         g_warning ("%s", error->message);
       if (self->in_batch)

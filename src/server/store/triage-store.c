@@ -387,7 +387,7 @@ flight_done (TriageStore  *self,
    * not stored, or if the COMMIT was in flight perhaps stored; a retry with
    * the same id settles it). */
   if (!committed && triage_store_error_expected (error))
-    g_message ("%s", error->message);
+    triage_log_failure ("%s", error->message);
   else if (!committed)
     g_warning ("%s", error != NULL ? error->message : "the batch was not committed");
   if (priv->commit_observer != NULL)

@@ -8,6 +8,8 @@
 
 #include <glib-object.h>
 
+#include "triage-log-limit.h"
+
 G_BEGIN_DECLS
 
 /* The server's storage interface. Everything the server keeps goes through
