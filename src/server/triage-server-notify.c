@@ -12,6 +12,8 @@
 #include "triage-server-protocol.h"
 
 #define MAX_WAIT_SECONDS 60
+/* Expiries whose batch was not stored are made again after this. */
+#define EXPIRY_RETRY_MS  1000
 
 typedef struct
 {
@@ -240,12 +242,20 @@ triage_server_changed (TriageServer *self,
   if (status != ATP_STATUS_RESPONDED && status != ATP_STATUS_EXPIRED &&
       status != ATP_STATUS_INVALIDATED)
     return;
-  /* An end: read once, for the metrics and the service's webhook. */
+  /* An end: read once, for the metrics and the service's webhook. The end is
+   * stored with its webhook's delivery or not at all: a read that failed
+   * fails the batch (the caller's answer is then 503, a deadline's expiry is
+   * tried again), as a committed end whose delivery was never queued would
+   * never be sent. */
   row = triage_store_get_notification (self->store, id, &error);
   if (row == NULL)
     {
       if (error != NULL)
-        g_warning ("no metrics or webhook for the end of notification %s: %s", id, error->message);
+        {
+          triage_log_failure ("the end of notification %s is not stored: its webhook "
+                              "cannot be queued (%s)", id, error->message);
+          triage_store_fail_batch (self->store, error);
+        }
       return;
     }
   triage_metrics_request (row->protocol, status, row->created_at, g_get_real_time ());
@@ -262,6 +272,22 @@ deadline_fired (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The batch of expiries is done: when it was not stored (the database
+ * failed, or an expiry's webhook could not be queued with it), the
+ * deadlines it passed are still passed, and the timer (set from what the
+ * batch saw: those rows expired) would not come back to them. */
+static void
+expiries_done (gpointer data,
+               gboolean committed)
+{
+  TriageServer *self = data;
+
+  if (committed)
+    return;
+  g_clear_handle_id (&self->deadline_source, g_source_remove);
+  self->deadline_source = g_timeout_add (EXPIRY_RETRY_MS, deadline_fired, self);
+}
+
 /* Expires what is overdue and sets the timer for the next deadline. */
 void
 triage_server_reschedule (TriageServer *self)
@@ -272,6 +298,8 @@ triage_server_reschedule (TriageServer *self)
 
   for (guint i = 0; expired[i] != NULL; i++)
     triage_server_changed (self, expired[i], ATP_STATUS_EXPIRED, "deadline passed");
+  if (expired[0] != NULL)
+    triage_store_after_commit (self->store, expiries_done, self);
 
   g_clear_handle_id (&self->deadline_source, g_source_remove);
   next = triage_store_next_deadline (self->store);

@@ -409,9 +409,13 @@ scan (TriageWebhooks *self)
   /* else: rows wait for a free slot; the attempt that frees it scans again. */
 }
 
-/* Called on every transition: a responded, expired or invalidated
- * notification of a service with a callback_url joins the queue, in the same
- * batch as the transition, and goes once that batch is durable. */
+/* Called on every end: a responded, expired or invalidated notification of a
+ * service with a callback_url joins the queue, in the same batch as the
+ * transition, and goes once that batch is durable. When its delivery cannot
+ * be queued (the service's lookup or the row's insert failed) the batch is
+ * failed: the end is not stored either, and is made again (the person's
+ * answer retried after its 503, an expiry at the next look), never committed
+ * without the delivery it owes. */
 void
 triage_server_webhook_changed (TriageServer          *self,
                                TriageNotificationRow *row,
@@ -432,7 +436,12 @@ triage_server_webhook_changed (TriageServer          *self,
       service->callback_url == NULL)
     {
       if (error != NULL)
-        g_warning ("no webhook for notification %s: %s", id, error->message);
+        {
+          triage_log_failure ("the end of notification %s is not stored: its webhook "
+                              "cannot be queued (%s)", id, error->message);
+          triage_store_fail_batch (self->store, error);
+          return;
+        }
       return;
     }
   if ((protocol = triage_server_protocol (row->protocol)) == NULL ||
@@ -442,12 +451,16 @@ triage_server_webhook_changed (TriageServer          *self,
   if (!triage_store_add_webhook (self->store, request_id, service->id, id, event, body,
                                  g_get_real_time ()))
     {
-      g_warning ("cannot queue the webhook for notification %s", id);
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "the webhook of notification %s could not be queued", id);
+      triage_log_failure ("the end of notification %s is not stored: %s", id, error->message);
+      triage_store_fail_batch (self->store, error);
       return;
     }
   /* Before the runner starts (expiries found at start-up) the row waits for it. */
   if (self->webhooks != NULL)
     scan (self->webhooks);
+  return;
 }
 
 static gboolean

@@ -46,6 +46,7 @@ typedef struct
   GPtrArray           *events;          /* TriageEventRow*: the batch's, written as it commits */
   GQueue               flights;         /* Flight*, oldest first */
   gboolean             due;             /* the open batch's turn came while all flew */
+  GError              *failure;         /* the open batch is to be rolled back: why */
   TriageStoreEventFunc event_func;
   gpointer             event_data;
   GHashTable          *rates;           /* key → gint64 theoretical arrival time (monotonic µs) */
@@ -127,6 +128,7 @@ triage_store_finalize (GObject *object)
 
   g_clear_pointer (&priv->after_commit, g_array_unref);
   g_clear_pointer (&priv->events, g_ptr_array_unref);
+  g_clear_error (&priv->failure);
   /* The dispose waited for the commits in flight: none is left. */
   g_queue_clear_full (&priv->flights, (GDestroyNotify) flight_free);
   g_clear_pointer (&priv->rates, g_hash_table_unref);
@@ -192,6 +194,7 @@ open_batch (TriageStore *self)
     }
   priv->open = TRUE;
   priv->writes = FALSE;
+  g_clear_error (&priv->failure);
   priv->idle_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, commit_due, self, NULL);
   priv->timeout_source = g_timeout_add_full (G_PRIORITY_HIGH, TRIAGE_STORE_BATCH_MAX_MS,
                                              commit_due, self, NULL);
@@ -212,6 +215,28 @@ void
 triage_store_batch_marks (TriageStore *self)
 {
   open_batch (self);
+}
+
+/* Fails the open batch: at its turn it is rolled back instead of committed,
+ * and whoever waits for it is told it was not stored (@error, copied, says
+ * why). For a write whose consequences could not be written with it (the
+ * end of a request and the webhook delivery it owes): the two are stored
+ * together or not at all, as on PostgreSQL, where a statement that fails
+ * fails its batch. FALSE when no batch is open (the database would not open
+ * one, and the writes were committed one by one). */
+gboolean
+triage_store_fail_batch (TriageStore  *self,
+                         const GError *error)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+
+  g_return_val_if_fail (error != NULL, FALSE);
+
+  if (!priv->open)
+    return FALSE;
+  if (priv->failure == NULL)
+    priv->failure = g_error_copy (error);
+  return TRUE;
 }
 
 /* Whether something written is not durable yet: a batch is open, or its
@@ -299,8 +324,14 @@ triage_store_commit (TriageStore *self,
   start = g_get_monotonic_time ();
   events = g_steal_pointer (&priv->events);
   priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  if ((events->len > 0 && !CLASS (self)->insert_events (self, events, error)) ||
-      !CLASS (self)->commit (self, error))
+  if (priv->failure != NULL)
+    {
+      CLASS (self)->rollback (self);
+      g_propagate_error (error, g_steal_pointer (&priv->failure));
+      ok = FALSE;
+    }
+  else if ((events->len > 0 && !CLASS (self)->insert_events (self, events, error)) ||
+           !CLASS (self)->commit (self, error))
     {
       CLASS (self)->rollback (self);
       ok = FALSE;
@@ -349,6 +380,14 @@ start_commit (TriageStore *self)
   priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
   flight->events = g_steal_pointer (&priv->events);
   priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  if (priv->failure != NULL)
+    {
+      /* Failed by its writer (triage_store_fail_batch ()): nothing of it is stored. */
+      error = g_steal_pointer (&priv->failure);
+      CLASS (self)->rollback (self);
+      flight_done (self, flight, FALSE, error);
+      return;
+    }
   if (flight->events->len > 0 && !CLASS (self)->insert_events (self, flight->events, &error))
     {
       /* Nothing of it is stored, whatever the flights before it come to. */
