@@ -102,10 +102,20 @@ deliver_in_batch (gpointer data)
     {
       FreshRequest *request = &g_array_index (fresh, FreshRequest, i);
       g_auto(GStrv) users = NULL;
+      g_autoptr(GError) error = NULL;
 
       if (moved != NULL && g_hash_table_contains (moved, request->id))
         continue;
-      users = triage_store_recipients (self->store, request->id);
+      users = triage_store_recipients (self->store, request->id, &error);
+      if (users == NULL)
+        {
+          /* Not pushed: the batch that made it fails with it (the agent is
+           * answered 503 and posts it again), never stored unpushed. */
+          triage_log_failure ("request %s is not stored: its recipients cannot be read (%s)",
+                              request->id, error->message);
+          triage_store_fail_batch (self->store, error);
+          continue;
+        }
       if (!streams_take (self, request->id, request->protocol, (const char * const *) users))
         {
           /* A recipient's REST read since was answered delivered: it is. */

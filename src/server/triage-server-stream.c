@@ -300,7 +300,9 @@ on_store_event (const TriageEventRow *event,
  * stream of every recipient (a creation only to those that take its
  * @protocol; -1 for a transition): logged in the batch, pushed once durable.
  * A creation passes the notification's JSON as it was stored, when the
- * caller has it. */
+ * caller has it. A change whose recipients (or JSON) cannot be read fails
+ * the batch: it is stored with its event or not at all, never committed
+ * unseen by the streams (a stream resumed from the log would miss it too). */
 void
 triage_server_publish (TriageServer *self,
                        const char   *id,
@@ -309,19 +311,34 @@ triage_server_publish (TriageServer *self,
                        const char   *reason,
                        const char   *notification_json)
 {
-  g_auto(GStrv) users = triage_store_recipients (self->store, id);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) users = triage_store_recipients (self->store, id, &error);
   g_autofree char *data = NULL;
   const char *type;
 
+  if (users == NULL)
+    {
+      triage_log_failure ("the change of notification %s is not stored: its recipients cannot "
+                          "be read (%s)", id, error->message);
+      triage_store_fail_batch (self->store, error);
+      return;
+    }
   if (status == ATP_STATUS_CREATED)
     {
       if (notification_json != NULL)
         data = g_strdup (notification_json);
       else
         {
-          g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id, NULL);
+          g_autoptr(TriageNotificationRow) row = triage_store_get_notification (self->store, id,
+                                                                                &error);
           g_autoptr(JsonNode) node = row ? notification_node (row, FALSE) : NULL;
 
+          if (error != NULL)
+            {
+              triage_log_failure ("notification %s is not stored: it cannot be read back (%s)",
+                                  id, error->message);
+              triage_store_fail_batch (self->store, error);
+            }
           if (node == NULL)
             return;
           data = atp_json_to_string (node, NULL);
@@ -340,7 +357,7 @@ triage_server_publish (TriageServer *self,
     return;
   if (status != ATP_STATUS_CREATED)
     triage_stream_fresh_moved (self, id);
-  else if (users != NULL && users[0] != NULL)
+  else if (users[0] != NULL)
     triage_stream_remember_fresh (self, id, protocol);
 }
 

@@ -79,8 +79,9 @@ read_last (TriageServer *self,
            Last         *last,
            GError      **error)
 {
-  if (!triage_store_afp_last_review (self->store, session_id, &last->id, &last->iteration))
-    return TRUE;
+  /* Unread, the session is not known to have no review: never started over. */
+  if (!triage_store_afp_last_review (self->store, session_id, &last->id, &last->iteration, error))
+    return error == NULL || *error == NULL;
   if (!read_last_row (self, last, error))
     return FALSE;
 
@@ -203,9 +204,19 @@ owned_session (TriageServer      *self,
                const char        *session_id,
                TriageAfpSessionRow **session)
 {
-  *session = triage_store_afp_get_session (self->store, session_id);
+  g_autoptr(GError) error = NULL;
+
+  *session = triage_store_afp_get_session (self->store, session_id, &error);
   if (*session != NULL && g_strcmp0 ((*session)->service_id, service->id) == 0)
     return TRUE;
+  /* Unread: not known to be missing (an agent told so starts over). */
+  if (error != NULL)
+    {
+      reply_unanswered (msg, "a review session", "Cannot read the review session now (the "
+                        "server's database did not answer); nothing was changed, try again later",
+                        error);
+      return FALSE;
+    }
 
   /* Another service's session is not told apart from none. */
   g_clear_pointer (session, triage_afp_session_row_free);
@@ -619,7 +630,8 @@ handle_post_review (TriageServer      *self,
     {
       /* Another request of the session got there first. */
       g_autoptr(TriageAfpSessionRow) now_session = triage_store_afp_get_session (self->store,
-                                                                                  session_id);
+                                                                                  session_id,
+                                                                                  NULL);
 
       reply_iteration_not_greater (msg, session_id, now_session ? now_session->last_iteration : 0,
                                    request->iteration);
@@ -686,8 +698,8 @@ handle_get_session (TriageServer      *self,
   if (service == NULL || !owned_session (self, msg, service, id, &session))
     return;
 
-  reviews = triage_store_afp_reviews (self->store, session->id);
-  if (!read_last (self, session->id, 0, 0, &last, &error))
+  reviews = triage_store_afp_reviews (self->store, session->id, &error);
+  if (reviews == NULL || !read_last (self, session->id, 0, 0, &last, &error))
     {
       reply_unreadable_last (msg, error, "The session's latest review cannot be read");
       return;

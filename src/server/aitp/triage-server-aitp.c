@@ -29,8 +29,18 @@ answer_repeat (TriageServer      *self,
 {
   g_autoptr(TriageNotificationRow) existing = NULL;
   g_autoptr(JsonNode) first = NULL;
+  g_autoptr(GError) error = NULL;
 
-  existing = triage_store_find_request (self->store, service->id, ATP_PROTOCOL_AITP, request->id);
+  existing = triage_store_find_request (self->store, service->id, ATP_PROTOCOL_AITP, request->id,
+                                        &error);
+  /* Unread: not known to be new (stored now, a retry would be asked twice). */
+  if (error != NULL)
+    {
+      reply_unanswered (msg, "an earlier decision of a request_decision.id",
+                        "Cannot check whether this decision was asked before (the server's "
+                        "database did not answer); nothing was stored, try again later", error);
+      return TRUE;
+    }
   if (existing == NULL)
     return FALSE;
 

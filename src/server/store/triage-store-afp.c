@@ -44,9 +44,12 @@ triage_store_afp_add_session (TriageStore *self,
 
 TriageAfpSessionRow *
 triage_store_afp_get_session (TriageStore *self,
-                              const char  *id)
+                              const char  *id,
+                              GError     **error)
 {
-  return CLASS (self)->afp_get_session (self, id);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->afp_get_session (self, id, error);
 }
 
 gboolean
@@ -70,14 +73,20 @@ gboolean
 triage_store_afp_last_review (TriageStore *self,
                               const char  *session_id,
                               char       **notification_id,
-                              gint64      *iteration)
+                              gint64      *iteration,
+                              GError     **error)
 {
-  return CLASS (self)->afp_last_review (self, session_id, notification_id, iteration);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return CLASS (self)->afp_last_review (self, session_id, notification_id, iteration, error);
 }
 
 GPtrArray *
 triage_store_afp_reviews (TriageStore *self,
-                          const char  *session_id)
+                          const char  *session_id,
+                          GError     **error)
 {
-  return CLASS (self)->afp_reviews (self, session_id);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->afp_reviews (self, session_id, error);
 }

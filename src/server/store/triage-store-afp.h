@@ -45,8 +45,11 @@ gboolean             triage_store_afp_add_session     (TriageStore *self,
                                                        const char  *id,
                                                        const char  *service_id,
                                                        gint64       now);
+/* NULL with @error unset: no such session; with @error set: the database did
+ * not answer (the session is not known to be missing). */
 TriageAfpSessionRow *triage_store_afp_get_session     (TriageStore *self,
-                                                       const char  *id);
+                                                       const char  *id,
+                                                       GError     **error);
 /* Sets the session's last iteration to @iteration if that is greater; FALSE
  * (nothing changed) otherwise. */
 gboolean             triage_store_afp_claim_iteration (TriageStore *self,
@@ -56,14 +59,19 @@ gboolean             triage_store_afp_add_review      (TriageStore *self,
                                                        const char  *notification_id,
                                                        const char  *session_id,
                                                        gint64       iteration);
-/* The session's latest review (its greatest iteration): FALSE when it has none. */
+/* The session's latest review (its greatest iteration): FALSE when it has
+ * none, FALSE with @error set when the database did not answer (then the
+ * session is not known to have none: a caller must not start it over). */
 gboolean             triage_store_afp_last_review     (TriageStore *self,
                                                        const char  *session_id,
                                                        char       **notification_id,
-                                                       gint64      *iteration);
-/* The session's reviews (TriageAfpReviewRow*), by iteration. */
+                                                       gint64      *iteration,
+                                                       GError     **error);
+/* The session's reviews (TriageAfpReviewRow*), by iteration; NULL with
+ * @error set when the database did not answer. */
 GPtrArray           *triage_store_afp_reviews         (TriageStore *self,
-                                                       const char  *session_id);
+                                                       const char  *session_id,
+                                                       GError     **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageAfpSessionRow, triage_afp_session_row_free)
 

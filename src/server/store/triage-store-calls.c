@@ -141,9 +141,12 @@ TriageNotificationRow *
 triage_store_find_request (TriageStore *self,
                            const char  *service_id,
                            int          protocol,
-                           const char  *protocol_id)
+                           const char  *protocol_id,
+                           GError     **error)
 {
-  return CLASS (self)->find_request (self, service_id, protocol, protocol_id);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->find_request (self, service_id, protocol, protocol_id, error);
 }
 
 gboolean
@@ -159,9 +162,12 @@ triage_store_is_recipient (TriageStore *self,
 
 GStrv
 triage_store_recipients (TriageStore *self,
-                         const char  *notification_id)
+                         const char  *notification_id,
+                         GError     **error)
 {
-  return CLASS (self)->recipients (self, notification_id);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->recipients (self, notification_id, error);
 }
 
 gboolean

@@ -33,7 +33,8 @@ postgres_afp_add_session (TriageStore *store,
 
 static TriageAfpSessionRow *
 postgres_afp_get_session (TriageStore *store,
-                          const char  *id)
+                          const char  *id,
+                          GError     **error)
 {
   const TriagePgParam params[] = { id };
   g_autoptr(PGresult) result = NULL;
@@ -42,7 +43,14 @@ postgres_afp_get_session (TriageStore *store,
   result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
                                         "SELECT id, service_id, created_at, last_iteration"
                                         " FROM afp_sessions WHERE id = $1", 1, params);
-  if (result == NULL || PQntuples (result) == 0)
+  if (result == NULL)
+    {
+      /* the query's writer logged why */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a review session");
+      return NULL;
+    }
+  if (PQntuples (result) == 0)
     return NULL;
 
   row = g_new0 (TriageAfpSessionRow, 1);
@@ -90,7 +98,8 @@ static gboolean
 postgres_afp_last_review (TriageStore *store,
                           const char  *session_id,
                           char       **notification_id,
-                          gint64      *iteration)
+                          gint64      *iteration,
+                          GError     **error)
 {
   const TriagePgParam params[] = { session_id };
   g_autoptr(PGresult) result = NULL;
@@ -99,7 +108,14 @@ postgres_afp_last_review (TriageStore *store,
                                         "SELECT notification_id, iteration FROM afp_reviews"
                                         " WHERE session_id = $1 ORDER BY iteration DESC LIMIT 1",
                                         1, params);
-  if (result == NULL || PQntuples (result) == 0)
+  if (result == NULL)
+    {
+      /* the query's writer logged why */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a session's latest review");
+      return FALSE;
+    }
+  if (PQntuples (result) == 0)
     return FALSE;
 
   *notification_id = triage_pg_text (result, 0, 0);
@@ -109,7 +125,8 @@ postgres_afp_last_review (TriageStore *store,
 
 static GPtrArray *
 postgres_afp_reviews (TriageStore *store,
-                      const char  *session_id)
+                      const char  *session_id,
+                      GError     **error)
 {
   const TriagePgParam params[] = { session_id };
   g_autoptr(PGresult) result = NULL;
@@ -121,7 +138,15 @@ postgres_afp_reviews (TriageStore *store,
                                         " JOIN notifications n ON n.id = r.notification_id"
                                         " WHERE r.session_id = $1 ORDER BY r.iteration",
                                         1, params);
-  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+  if (result == NULL)
+    {
+      /* the query's writer logged why */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a session's reviews");
+      g_ptr_array_unref (rows);
+      return NULL;
+    }
+  for (int i = 0; i < PQntuples (result); i++)
     {
       TriageAfpReviewRow *row = g_new0 (TriageAfpReviewRow, 1);
 

@@ -66,7 +66,8 @@ static TriageNotificationRow *
 postgres_find_request (TriageStore *store,
                        const char  *service_id,
                        int          protocol,
-                       const char  *protocol_id)
+                       const char  *protocol_id,
+                       GError     **error)
 {
   TriagePgNumber number;
   TriagePgParam params[] = { service_id, triage_pg_number (&number, protocol), protocol_id };
@@ -77,7 +78,14 @@ postgres_find_request (TriageStore *store,
                                                              " AND n.protocol = $2::int"
                                                              " AND n.protocol_id = $3", 3, params);
 
-  return result != NULL && PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
+  if (result == NULL)
+    {
+      /* the query's writer logged why */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a request by its agent's id");
+      return NULL;
+    }
+  return PQntuples (result) > 0 ? notification_row (result, 0) : NULL;
 }
 
 static GPtrArray *

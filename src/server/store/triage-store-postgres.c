@@ -358,7 +358,8 @@ postgres_is_recipient (TriageStore *store,
 /* A notification's recipients never change: the last few thousand are kept. */
 static GStrv
 postgres_recipients (TriageStore *store,
-                     const char  *notification_id)
+                     const char  *notification_id,
+                     GError     **error)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   TriagePgParam params[] = { notification_id };
@@ -375,12 +376,19 @@ postgres_recipients (TriageStore *store,
    * commit each time). Only one of the flight's own, no longer kept, is not
    * found then: it is read again once the flight is done. */
   result = write_query (self, RECIPIENTS_SQL, 1, params);
-  users = strings_of (result);
-  if (users[0] == NULL && triage_pg_writer_in_flight (self->writer))
+  if (result != NULL && PQntuples (result) == 0 && triage_pg_writer_in_flight (self->writer))
     {
-      g_strfreev (users);
-      users = query_strings (self, RECIPIENTS_SQL, 1, params);
+      g_clear_pointer (&result, PQclear);
+      result = query (self, RECIPIENTS_SQL, 1, params);
     }
+  if (result == NULL)
+    {
+      /* the query's writer logged why */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a notification's recipients");
+      return NULL;
+    }
+  users = strings_of (result);
   if (users[0] != NULL)
     triage_store_postgres_remember_recipients (self, notification_id, g_strdupv (users));
   return users;

@@ -121,16 +121,20 @@ struct _TriageStoreClass
                                                  const char  *project,
                                                  gint64       created_at,
                                                  gint64       deadline);
+  /* NULL with @error unset: none; with @error set: the database failed */
   TriageNotificationRow *(*find_request)       (TriageStore *self,
                                                 const char  *service_id,
                                                 int          protocol,
-                                                const char  *protocol_id);
+                                                const char  *protocol_id,
+                                                GError     **error);
   gboolean               (*is_recipient)       (TriageStore *self,
                                                 const char  *notification_id,
                                                 const char  *user_id,
                                                 GError     **error);
+  /* NULL with @error set: the database failed */
   GStrv                  (*recipients)         (TriageStore *self,
-                                                const char  *notification_id);
+                                                const char  *notification_id,
+                                                GError     **error);
   gboolean               (*transition)         (TriageStore *self,
                                                 const char  *id,
                                                 guint        from_mask,
@@ -197,8 +201,10 @@ struct _TriageStoreClass
                                                 const char  *id,
                                                 const char  *service_id,
                                                 gint64       now);
+  /* NULL with @error unset: none; with @error set: the database failed */
   TriageAfpSessionRow   *(*afp_get_session)    (TriageStore *self,
-                                                const char  *id);
+                                                const char  *id,
+                                                GError     **error);
   gboolean               (*afp_claim_iteration) (TriageStore *self,
                                                  const char  *session_id,
                                                  gint64       iteration);
@@ -206,12 +212,15 @@ struct _TriageStoreClass
                                                 const char  *notification_id,
                                                 const char  *session_id,
                                                 gint64       iteration);
+  /* FALSE with @error unset: none; with @error set: the database failed */
   gboolean               (*afp_last_review)    (TriageStore *self,
                                                 const char  *session_id,
                                                 char       **notification_id,
-                                                gint64      *iteration);
+                                                gint64      *iteration,
+                                                GError     **error);
   GPtrArray             *(*afp_reviews)        (TriageStore *self,
-                                                const char  *session_id);
+                                                const char  *session_id,
+                                                GError     **error);
 };
 
 /* For the calls that only mark rows delivered (triage-store-calls.c): opens

@@ -10,6 +10,7 @@
 
 #define G_LOG_DOMAIN "triage-store-sqlite"
 
+#include <gio/gio.h>
 #include <sqlite3.h>
 
 #include "triage-store-sqlite.h"
@@ -34,14 +35,21 @@ sqlite_afp_add_session (TriageStore *store,
 
 static TriageAfpSessionRow *
 sqlite_afp_get_session (TriageStore *store,
-                        const char  *id)
+                        const char  *id,
+                        GError     **error)
 {
   sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
     "SELECT id, service_id, created_at, last_iteration FROM afp_sessions WHERE id = ?");
   TriageAfpSessionRow *row = NULL;
+  int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not answer the lookup of a review session: %s",
+                 sqlite3_errmsg (sqlite3_db_handle (stmt)));
+  if (rc == SQLITE_ROW)
     {
       row = g_new0 (TriageAfpSessionRow, 1);
       row->id = triage_store_sqlite_column_text (stmt, 0);
@@ -92,36 +100,45 @@ static gboolean
 sqlite_afp_last_review (TriageStore *store,
                         const char  *session_id,
                         char       **notification_id,
-                        gint64      *iteration)
+                        gint64      *iteration,
+                        GError     **error)
 {
   sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
     "SELECT notification_id, iteration FROM afp_reviews WHERE session_id = ?"
     " ORDER BY iteration DESC LIMIT 1");
   gboolean found;
+  int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, session_id);
-  found = sqlite3_step (stmt) == SQLITE_ROW;
+  rc = sqlite3_step (stmt);
+  found = rc == SQLITE_ROW;
   if (found)
     {
       *notification_id = triage_store_sqlite_column_text (stmt, 0);
       *iteration = sqlite3_column_int64 (stmt, 1);
     }
+  else if (rc != SQLITE_DONE)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not answer the lookup of a session's latest review: %s",
+                 sqlite3_errmsg (sqlite3_db_handle (stmt)));
   triage_store_sqlite_done (stmt);
   return found;
 }
 
 static GPtrArray *
 sqlite_afp_reviews (TriageStore *store,
-                    const char  *session_id)
+                    const char  *session_id,
+                    GError     **error)
 {
   sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
     "SELECT r.notification_id, r.iteration, n.status, n.response FROM afp_reviews r"
     " JOIN notifications n ON n.id = r.notification_id"
     " WHERE r.session_id = ? ORDER BY r.iteration");
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_afp_review_row_free);
+  int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, session_id);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       TriageAfpReviewRow *row = g_new0 (TriageAfpReviewRow, 1);
 
@@ -130,6 +147,13 @@ sqlite_afp_reviews (TriageStore *store,
       row->status = sqlite3_column_int (stmt, 2);
       row->response = triage_store_sqlite_column_text (stmt, 3);
       g_ptr_array_add (rows, row);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a session's reviews: %s",
+                   sqlite3_errmsg (sqlite3_db_handle (stmt)));
+      g_clear_pointer (&rows, g_ptr_array_unref);
     }
   triage_store_sqlite_done (stmt);
   return rows;

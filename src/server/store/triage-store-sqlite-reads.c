@@ -70,19 +70,26 @@ static TriageNotificationRow *
 sqlite_find_request (TriageStore *store,
                      const char  *service_id,
                      int          protocol,
-                     const char  *protocol_id)
+                     const char  *protocol_id,
+                     GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt = triage_store_sqlite_statement (self,
     "SELECT " NOTIFICATION_COLUMNS " FROM notifications n"
     " WHERE n.service_id = ? AND n.protocol = ? AND n.protocol_id = ?");
   TriageNotificationRow *row = NULL;
+  int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, service_id);
   sqlite3_bind_int (stmt, 2, protocol);
   triage_store_sqlite_bind_text (stmt, 3, protocol_id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
     row = notification_row (stmt);
+  else if (rc != SQLITE_DONE)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not answer the lookup of a request by its agent's id: %s",
+                 sqlite3_errmsg (self->db));
   triage_store_sqlite_done (stmt);
   return row;
 }

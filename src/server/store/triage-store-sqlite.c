@@ -534,12 +534,14 @@ sqlite_insert_notification (TriageStore *store,
 
 static GStrv
 sqlite_recipients (TriageStore *store,
-                   const char  *notification_id)
+                   const char  *notification_id,
+                   GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   GStrv kept = g_hash_table_lookup (self->recipients, notification_id);
   sqlite3_stmt *stmt;
   GPtrArray *users;
+  int rc;
 
   /* Asked for at its creation and again at its delivery: kept, as the
    * PostgreSQL store does (who a notification goes to never changes). */
@@ -550,8 +552,18 @@ sqlite_recipients (TriageStore *store,
     " ON n.seq = r.notification_seq WHERE n.id = ?");
   users = g_ptr_array_new ();
   bind_text (stmt, 1, notification_id);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     g_ptr_array_add (users, column_text (stmt, 0));
+  if (rc != SQLITE_DONE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of a notification's recipients: %s",
+                   sqlite3_errmsg (self->db));
+      done (stmt);
+      g_ptr_array_add (users, NULL);
+      g_strfreev ((GStrv) g_ptr_array_free (users, FALSE));
+      return NULL;
+    }
   done (stmt);
   g_ptr_array_add (users, NULL);
   keep_recipients (self, notification_id, (GStrv) users->pdata);

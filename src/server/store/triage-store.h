@@ -230,19 +230,26 @@ TriageStoreInsert triage_store_insert_notification (TriageStore *self,
                                                     const char  *project,
                                                     gint64       created_at,
                                                     gint64       deadline);
-/* The request of @service_id and @protocol the agent calls @protocol_id. */
+/* The request of @service_id and @protocol the agent calls @protocol_id;
+ * NULL with @error set when the database did not answer (as
+ * triage_store_get_notification ()): then it is not known whether the
+ * agent asked before, and a caller must not answer as if it had not. */
 TriageNotificationRow *triage_store_find_request (TriageStore *self,
                                                   const char  *service_id,
                                                   int          protocol,
-                                                  const char  *protocol_id);
+                                                  const char  *protocol_id,
+                                                  GError     **error);
 /* FALSE with @error set when the database did not answer (as
  * triage_store_get_notification ()). */
 gboolean     triage_store_is_recipient    (TriageStore  *self,
                                            const char   *notification_id,
                                            const char   *user_id,
                                            GError      **error);
+/* Who @notification_id goes to; NULL with @error set when the database did
+ * not answer (not "nobody": a push skipped for it would never be made). */
 GStrv        triage_store_recipients      (TriageStore  *self,
-                                           const char   *notification_id);
+                                           const char   *notification_id,
+                                           GError      **error);
 /* Moves to @status if the current status is in @from_mask (bit per AtpStatus). */
 gboolean     triage_store_transition      (TriageStore  *self,
                                            const char   *id,
