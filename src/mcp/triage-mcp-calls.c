@@ -29,6 +29,7 @@ call_clear (Call *call)
   g_clear_pointer (&call->progress_token, json_node_unref);
   g_clear_object (&call->request);
   g_clear_object (&call->cancellable);
+  g_clear_pointer (&call->batch, triage_mcp_batch_unref);
 }
 
 void
@@ -46,6 +47,19 @@ call_finish (Call       *call,
   g_clear_handle_id (&call->progress_id, g_source_remove);
   if (call->modern)
     triage_mcp_modern_complete (result);
+  if (call->batch != NULL)
+    {
+      TriageMcpBatch *batch = triage_mcp_batch_ref (call->batch);
+      TriageMcpBatch *outer = self->batch;
+
+      self->batch = batch;
+      send_result (self, call->id, result);
+      self->batch = outer;
+      g_hash_table_remove (self->calls, call->key);
+      triage_mcp_batch_call_ended (self, batch);
+      triage_mcp_batch_unref (batch);
+      return;
+    }
   send_result (self, call->id, result);
   g_hash_table_remove (self->calls, call->key);
 }
@@ -169,6 +183,16 @@ triage_mcp_call_withdraw (TriageMcpServer *self,
   self->withdrawing++;
   triage_service_request_withdraw_async (call->request, reason, NULL, withdrawn_cb,
                                          g_object_ref (self));
+  /* No response for it: its batch may now have all the others. */
+  if (call->batch != NULL)
+    {
+      TriageMcpBatch *batch = triage_mcp_batch_ref (call->batch);
+
+      g_hash_table_remove (self->calls, key);
+      triage_mcp_batch_call_ended (self, batch);
+      triage_mcp_batch_unref (batch);
+      return;
+    }
   g_hash_table_remove (self->calls, key);
 }
 
@@ -192,9 +216,9 @@ triage_mcp_call_start (TriageMcpServer *self,
   body = triage_mcp_tool_build_request (tool, arguments, now, &notification_id, &error);
   if (body == NULL)
     {
-      /* 2025-06-18 made invalid arguments a protocol error; 2025-11-25 a tool
-       * execution error the model can read and correct. */
-      if (g_str_equal (version, "2025-06-18"))
+      /* 2025-03-26 and 2025-06-18 list invalid arguments among protocol errors;
+       * 2025-11-25 made them a tool execution error the model can read and correct. */
+      if (g_str_equal (version, "2025-06-18") || g_str_equal (version, "2025-03-26"))
         {
           JsonObject *data = json_object_new ();
           const char *colon = strchr (error->message, ':');
@@ -244,6 +268,12 @@ triage_mcp_call_start (TriageMcpServer *self,
           (json_node_get_value_type (token) == G_TYPE_STRING ||
            json_node_get_value_type (token) == G_TYPE_INT64))
         call->progress_token = json_node_copy (token);
+    }
+
+  if (self->batch != NULL)
+    {
+      call->batch = triage_mcp_batch_ref (self->batch);
+      triage_mcp_batch_call_started (call->batch);
     }
 
   g_hash_table_insert (self->calls, call->key, call);

@@ -27,6 +27,9 @@ G_BEGIN_DECLS
   "(deploying, deleting, spending, sending); give a deadline when the answer stops mattering " \
   "after a while; proceed only on approved: true."
 
+/* A JSON-RPC batch of MCP 2025-03-26 (triage-mcp-batch.c), shared by its calls. */
+typedef struct _TriageMcpBatch TriageMcpBatch;
+
 struct _TriageMcpServer
 {
   GObject        parent_instance;
@@ -46,6 +49,7 @@ struct _TriageMcpServer
   gboolean       discarding;        /* skipping the rest of an over-long line */
 
   char          *protocol_version;  /* NULL until initialize */
+  TriageMcpBatch *batch;            /* the batch whose responses are collected now */
   GHashTable    *calls;             /* request id as JSON text → Call */
   guint          withdrawing;       /* withdrawals still under way */
   gboolean       closing;
@@ -68,11 +72,19 @@ typedef struct
   guint                 progress_count;
   gint64                started;
   gboolean              modern;          /* MCP 2026-07-28: results carry resultType */
+  TriageMcpBatch       *batch;           /* nullable: the batch it came in */
 } Call;
 
 JsonObject *triage_mcp_message_new          (void);
+/* A message to the client; a response goes into self->batch while there is one. */
 void        triage_mcp_server_send          (TriageMcpServer *self,
                                              JsonObject      *message);
+/* Writes @node as one line, whatever batch is being read. */
+void        triage_mcp_server_write         (TriageMcpServer *self,
+                                             JsonNode        *node);
+/* One JSON-RPC message, alone on its line or an element of a batch. */
+void        triage_mcp_server_handle_message (TriageMcpServer *self,
+                                              JsonNode        *root);
 /* Takes @result. */
 void        triage_mcp_server_send_result   (TriageMcpServer *self,
                                              JsonNode        *id,
@@ -113,6 +125,22 @@ void        triage_mcp_modern_handle_request (TriageMcpServer *self,
                                               JsonObject      *params);
 /* Adds resultType and the server's _meta to a result of such a request. */
 void        triage_mcp_modern_complete      (JsonObject      *result);
+
+/* triage-mcp-batch.c */
+TriageMcpBatch *triage_mcp_batch_ref        (TriageMcpBatch  *batch);
+void        triage_mcp_batch_unref          (TriageMcpBatch  *batch);
+/* Handles each message of @messages; their responses go out as one array. */
+void        triage_mcp_batch_handle         (TriageMcpServer *self,
+                                             JsonArray       *messages);
+void        triage_mcp_batch_add_response   (TriageMcpBatch  *batch,
+                                             JsonObject      *response);
+/* A call of the batch waits for the person; it ends answered or cancelled. */
+void        triage_mcp_batch_call_started   (TriageMcpBatch  *batch);
+void        triage_mcp_batch_call_ended     (TriageMcpServer *self,
+                                             TriageMcpBatch  *batch);
+/* Sends the responses once nothing of the batch is left to answer. */
+void        triage_mcp_batch_maybe_send     (TriageMcpServer *self,
+                                             TriageMcpBatch  *batch);
 
 /* triage-mcp-calls.c */
 void        triage_mcp_call_unref           (Call            *call);

@@ -36,7 +36,8 @@
 /* Characters of the service's display name (the client's title or name). */
 #define SERVICE_NAME_MAX 100
 
-static const char * const protocol_versions[] = { TRIAGE_MCP_PROTOCOL_LATEST, "2025-06-18", NULL };
+static const char * const protocol_versions[] = { TRIAGE_MCP_PROTOCOL_LATEST, "2025-06-18",
+                                                  "2025-03-26", NULL };
 
 G_DEFINE_FINAL_TYPE (TriageMcpServer, triage_mcp_server, G_TYPE_OBJECT)
 
@@ -146,6 +147,21 @@ void
 triage_mcp_server_send (TriageMcpServer *self,
                         JsonObject      *message)
 {
+  g_autoptr(JsonNode) node = NULL;
+
+  if (self->batch != NULL && !json_object_has_member (message, "method"))
+    {
+      triage_mcp_batch_add_response (self->batch, message);
+      return;
+    }
+  node = json_node_init_object (json_node_alloc (), message);
+  triage_mcp_server_write (self, node);
+}
+
+void
+triage_mcp_server_write (TriageMcpServer *self,
+                         JsonNode        *node)
+{
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gsize length = 0;
@@ -153,7 +169,7 @@ triage_mcp_server_send (TriageMcpServer *self,
   if (self->output == NULL || self->closed)
     return;
 
-  text = atp_json_object_to_string (message, &length);
+  text = atp_json_to_string (node, &length);
   /* json-glib escapes every control character, so the message is one line. */
   if (!g_output_stream_write_all (self->output, text, length, NULL, NULL, &error) ||
       !g_output_stream_write_all (self->output, "\n", 1, NULL, NULL, &error) ||
@@ -484,23 +500,33 @@ handle_line (TriageMcpServer *self,
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
+
+  root = atp_json_parse (line, length, TRIAGE_MCP_MAX_LINE, &error);
+  if (root == NULL)
+    send_error (self, NULL, PARSE_ERROR, NULL, "Parse error: %s", error->message);
+  /* Batches are part of 2025-03-26 only (2025-06-18 removed them), and never hold
+   * the initialize. */
+  else if (JSON_NODE_HOLDS_ARRAY (root) && g_strcmp0 (self->protocol_version, "2025-03-26") == 0)
+    triage_mcp_batch_handle (self, json_node_get_array (root));
+  else if (JSON_NODE_HOLDS_ARRAY (root))
+    send_error (self, NULL, INVALID_REQUEST, NULL,
+                "Invalid Request: batches are part of MCP 2025-03-26 only (this session %s); "
+                "send one message a line",
+                self->protocol_version != NULL ? "speaks a later version"
+                                               : "has not been initialized");
+  else
+    triage_mcp_server_handle_message (self, root);
+}
+
+void
+triage_mcp_server_handle_message (TriageMcpServer *self,
+                                  JsonNode        *root)
+{
   JsonObject *message;
   JsonNode *id;
   JsonNode *params;
   const char *method;
 
-  root = atp_json_parse (line, length, TRIAGE_MCP_MAX_LINE, &error);
-  if (root == NULL)
-    {
-      send_error (self, NULL, PARSE_ERROR, NULL, "Parse error: %s", error->message);
-      return;
-    }
-  if (JSON_NODE_HOLDS_ARRAY (root))
-    {
-      send_error (self, NULL, INVALID_REQUEST, NULL,
-                  "Invalid Request: batches are not part of MCP; send one message a line");
-      return;
-    }
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       send_error (self, NULL, INVALID_REQUEST, NULL, "Invalid Request: expected a JSON-RPC object");

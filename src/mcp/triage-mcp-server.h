@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 /* The protocol versions spoken with initialize, newest first; an unknown request gets
  * the first. */
 #define TRIAGE_MCP_PROTOCOL_LATEST   "2025-11-25"
-#define TRIAGE_MCP_PROTOCOL_VERSIONS TRIAGE_MCP_PROTOCOL_LATEST ", 2025-06-18"
+#define TRIAGE_MCP_PROTOCOL_VERSIONS TRIAGE_MCP_PROTOCOL_LATEST ", 2025-06-18, 2025-03-26"
 /* The version without initialize, named in each request's _meta (triage-mcp-modern.c). */
 #define TRIAGE_MCP_PROTOCOL_MODERN   "2026-07-28"
 /* The longest message line read; a longer one is answered with an error and skipped. */

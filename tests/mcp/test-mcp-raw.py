@@ -83,6 +83,7 @@ def test_calls_before_initialize():
 
 def test_version_negotiation():
     for asked, agreed in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
+                          ("2025-03-26", "2025-03-26"),
                           ("2024-11-05", "2025-11-25"), ("1999-01-01", "2025-11-25")]:
         with Session("version", server=False) as s:
             if s.mcp.initialize(asked)["protocolVersion"] != agreed:
@@ -117,6 +118,66 @@ def test_malformed():
         s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": "crlf", "method": "ping"}\r\n')
         if s.mcp.next() != {"jsonrpc": "2.0", "id": "crlf", "result": {}}:
             raise Failure("the session did not carry on after malformed input")
+
+
+def test_batches_of_2025_03_26():
+    """MCP 2025-03-26 says a server MUST receive JSON-RPC batches: one array of the
+    responses comes back once every request of the batch has one (a call's when the
+    person answers), nothing for notifications alone, and a cancelled call is left
+    out. A client that spoke only 2025-03-26 used to be answered 2025-11-25 and left."""
+    with Session("batch") as s:
+        if s.mcp.initialize("2025-03-26")["protocolVersion"] != "2025-03-26":
+            raise Failure("2025-03-26 is spoken")
+        s.mcp.send([{"jsonrpc": "2.0", "id": "b1", "method": "ping"},
+                    {"jsonrpc": "2.0", "method": "notifications/whatever"},
+                    {"jsonrpc": "2.0", "id": "b2", "method": "tools/list"},
+                    {"jsonrpc": "2.0", "id": "b3", "method": "resources/list"},
+                    42])
+        reply = s.mcp.next()
+        by_id = {m.get("id"): m for m in reply} if isinstance(reply, list) else {}
+        if len(reply) != 4 or by_id.get("b1", {}).get("result") != {} or \
+                len(by_id.get("b2", {}).get("result", {}).get("tools", [])) != 3 or \
+                by_id.get("b3", {}).get("error", {}).get("code") != -32601 or \
+                by_id.get(None, {}).get("error", {}).get("code") != -32600:
+            raise Failure(f"a batch: {reply}")
+        # Notifications alone: nothing comes back.
+        s.mcp.send([{"jsonrpc": "2.0", "method": "notifications/whatever"}])
+        id = s.mcp.call("ping")
+        if s.mcp.next() != {"jsonrpc": "2.0", "id": id, "result": {}}:
+            raise Failure("a batch of notifications was answered")
+        s.mcp.send([])
+        expect_error(s.mcp.next(), -32600, "empty batch")
+        # 2025-03-26 lists invalid arguments among protocol errors.
+        expect_error(s.mcp.request("tools/call", {"name": "ask_human",
+                                                  "arguments": {"question": "No type"}}),
+                     -32602, "response_type")
+        # A call in a batch: the array waits for the person's answer.
+        s.mcp.send([{"jsonrpc": "2.0", "id": "c1", "method": "tools/call",
+                     "params": {"name": "request_approval", "arguments": {"title": "Batched"}}},
+                    {"jsonrpc": "2.0", "id": "c2", "method": "ping"}])
+        n = s.wait_pending("Batched")
+        id = s.mcp.call("ping")
+        if s.mcp.next() != {"jsonrpc": "2.0", "id": id, "result": {}}:
+            raise Failure("the batch was answered before its call")
+        s.server.respond_as_client(n["id"], "approve")
+        reply = s.mcp.next()
+        by_id = {m.get("id"): m for m in reply} if isinstance(reply, list) else {}
+        if len(reply) != 2 or by_id.get("c2", {}).get("result") != {} or \
+                by_id.get("c1", {}).get("result", {}).get("structuredContent", {}) \
+                .get("approved") is not True:
+            raise Failure(f"a batch with a call: {reply}")
+        # A call of a batch cancelled: the other responses come back without it.
+        s.mcp.send([{"jsonrpc": "2.0", "id": "d1", "method": "tools/call",
+                     "params": {"name": "request_approval",
+                                "arguments": {"title": "Cancel batched"}}},
+                    {"jsonrpc": "2.0", "id": "d2", "method": "ping"}])
+        n = s.wait_pending("Cancel batched")
+        s.mcp.notify("notifications/cancelled", {"requestId": "d1", "reason": "changed mind"})
+        reply = s.mcp.next()
+        if reply != [{"jsonrpc": "2.0", "id": "d2", "result": {}}]:
+            raise Failure(f"a batch whose call was cancelled: {reply}")
+        wait_for("the cancelled call's request withdrawn",
+                 lambda: s.status(n["id"]) == "invalidated")
 
 
 def test_unknown_methods():
@@ -521,6 +582,7 @@ run([
     ("calls before initialize", test_calls_before_initialize),
     ("version negotiation", test_version_negotiation),
     ("malformed JSON-RPC", test_malformed),
+    ("MCP 2025-03-26: batches", test_batches_of_2025_03_26),
     ("unknown methods and tools", test_unknown_methods),
     ("huge input", test_huge_input),
     ("the service named after the client", test_service_identity),
