@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 # apptest.py — helpers for the tests that drive the real triage binary: a real
-# triage-server in a private runtime folder, REST over its socket, the fake
-# notification server's log and control interface, and the app's own database.
+# triage-server in a private runtime folder, REST over its socket, or on
+# 127.0.0.1 (with TLS if asked) with tokens; the app in remote mode and its
+# user token in the keyring; the fake notification server's log and control
+# interface, and the app's own database. tests/chaos uses them too.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,18 +13,22 @@ import http.client
 import json
 import os
 import pty
+import secrets
 import select
 import shutil
 import signal
 import socket
 import sqlite3
+import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 
 WAIT = float(os.environ.get("APPTEST_WAIT", "15"))
+TLS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server", "tls")
 
 
 class Failure(Exception):
@@ -268,6 +274,202 @@ class App:
             return []
         finally:
             db.close()
+
+
+class TcpServer:
+    """A real triage-server on 127.0.0.1, a port of its own kept across
+    restarts, with an admin token (extra_args: more options; env: changes to
+    its environment). Its database is the world's (server_db), or with @name
+    one of its own in the world (two servers side by side). With tls=True it
+    serves its self-signed test certificate (tests/server/tls), reached as
+    https://localhost, which this computer does not trust."""
+
+    def __init__(self, world, *extra_args, name=None, tls=False, env=None):
+        self.world = world
+        self.extra_args = list(extra_args)
+        self.tls = tls
+        self.env = env or {}
+        self.database = os.path.join(world.root, f"{name}.db") if name else world.server_db
+        self.admin_token = secrets.token_hex(16)
+        self.token_file = os.path.join(world.root, f"{name}-admin-token" if name else "admin-token")
+        with open(self.token_file, "w") as f:
+            f.write(self.admin_token)
+        self.port = 0
+        self.proc = None
+
+    def start(self):
+        # The same port after a restart: the app's address stays right.
+        args = [os.environ["TRIAGE_SERVER"], "--listen", f"127.0.0.1:{self.port}",
+                "--database", self.database, "--admin-token-file", self.token_file,
+                "--print-address", "--no-limits", "--heartbeat-interval", "2", *self.extra_args]
+        if self.tls:
+            args += ["--tls-certificate", os.path.join(TLS_DIR, "cert.pem"),
+                     "--tls-key", os.path.join(TLS_DIR, "key.pem")]
+
+        def child():
+            die_with_parent()
+            # A write over the file size limit fails with EFBIG instead of killing.
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+        self.proc = subprocess.Popen(args, env=self.world.env(**self.env), stdout=subprocess.PIPE,
+                                     stdin=subprocess.DEVNULL, text=True, preexec_fn=child)
+        line = self.proc.stdout.readline()
+        if "://127.0.0.1:" not in line:
+            self.proc.kill()
+            self.proc.wait()
+            raise Failure(f"triage-server did not start (said {line!r})")
+        self.port = int(line.strip().rsplit(":", 1)[1].rstrip("/"))
+        threading.Thread(target=lambda out: [None for _ in out], args=(self.proc.stdout,),
+                         daemon=True).start()   # later lines never block the server
+        return self
+
+    @property
+    def url(self):
+        return f"https://localhost:{self.port}" if self.tls else f"http://127.0.0.1:{self.port}"
+
+    def kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+        self.proc = None
+
+    stop = kill
+
+    def request(self, method, path, body=None, token=None, timeout=30):
+        """One request (the admin token unless @token); its status and answer."""
+        if self.tls:
+            context = ssl.create_default_context(cafile=os.path.join(TLS_DIR, "cert.pem"))
+            conn = http.client.HTTPSConnection("localhost", self.port, timeout=timeout,
+                                               context=context)
+        else:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        headers = {"Authorization": f"Bearer {token or self.admin_token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        conn.request(method, path, body=data, headers=headers)
+        reply = conn.getresponse()
+        raw = reply.read()
+        conn.close()
+        return reply.status, (json.loads(raw) if raw else None)
+
+    def checked(self, method, path, body=None, token=None, want=(200, 201)):
+        status, reply = self.request(method, path, body, token)
+        if status not in want:
+            raise Failure(f"{method} {path}: {status} {reply}")
+        return reply
+
+    def user(self, uid):
+        return self.checked("POST", "/api/v1/admin/users", {"id": uid})["token"]
+
+    def service(self, name, recipients, callback_url=None):
+        body = {"name": name, "description": name, "recipients": recipients}
+        if callback_url:
+            body["callback_url"] = callback_url
+        return self.checked("POST", "/api/v1/services", body)["api_key"]
+
+    def post(self, key, title, nid=None, want=(201,), description="Please decide."):
+        """Posts a request as the service of @key; its id and the answer."""
+        nid = nid or str(uuid.uuid4())
+        body = {"id": nid, "context": {"title": title, "description": description},
+                "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}]}
+        return nid, self.checked("POST", "/api/v1/notifications", body, token=key, want=want)
+
+    def respond(self, token, nid, want=(200,)):
+        return self.checked("POST", "/api/v1/client/respond",
+                            {"notification_id": nid, "action_id": "ok"}, token=token, want=want)
+
+
+def start_keyring():
+    """A gnome-keyring of the test's own on its private bus (that of
+    tests/fake-notifyd.py --private-bus), its "login" keyring unlocked and the
+    default collection, so tokens can be stored without a prompt. It ends
+    with the bus."""
+    home = tempfile.mkdtemp(prefix="triage-keyring-")
+    runtime = os.path.join(home, "runtime")
+    os.makedirs(runtime, mode=0o700)
+    env = dict(os.environ, HOME=home, XDG_DATA_HOME=os.path.join(home, "data"),
+               XDG_RUNTIME_DIR=runtime, XDG_CONFIG_HOME=os.path.join(home, "config"))
+    for name in ("GNOME_KEYRING_CONTROL", "SSH_AUTH_SOCK", "G_DEBUG"):
+        env.pop(name, None)
+    # It forks and stays on the bus.
+    subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets"],
+                   input=b"test-keyring-pw", env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True, timeout=30)
+
+    import gi
+    gi.require_version("Gio", "2.0")
+    from gi.repository import Gio, GLib
+
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+    def default_collection():
+        try:
+            path = bus.call_sync("org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                 "org.freedesktop.Secret.Service", "ReadAlias",
+                                 GLib.Variant("(s)", ("default",)), None,
+                                 Gio.DBusCallFlags.NO_AUTO_START, 2000, None).unpack()[0]
+        except GLib.Error:
+            return None
+        return path if path.startswith("/org/freedesktop/secrets/collection/") else None
+    wait_for("the keyring's default collection", default_collection)
+
+
+def store_token(url, token):
+    """The user's token in the keyring, where the app looks for it."""
+    import gi
+    gi.require_version("Secret", "1")
+    from gi.repository import Secret
+    schema = Secret.Schema.new("io.github.atptriage.Triage.UserToken", Secret.SchemaFlags.NONE,
+                               {"server": Secret.SchemaAttributeType.STRING})
+    if not Secret.password_store_sync(schema, {"server": url}, Secret.COLLECTION_DEFAULT,
+                                      f"Triage token for {url}", token, None):
+        raise Failure("could not store the token in the keyring")
+
+
+class RemoteApp(App):
+    """The real app in remote mode at @url (settings in a key file, with
+    @settings: more keys, their GVariant text); its stream's log
+    (G_MESSAGES_DEBUG=atp-stream) kept in a file, where each try of the stream
+    that ends says so. With a11y=True it is on the accessibility bus (for
+    dogtail); service=False opens its window as a person's start does."""
+
+    def __init__(self, world, url, service=True, a11y=False, settings=None, **env):
+        if a11y:
+            # test_env sets GTK_A11Y=none, which hides the app from AT-SPI: dropped.
+            env = dict(dict(GTK_A11Y=None, NO_AT_BRIDGE=None), **env)
+        super().__init__(world, service=service, GSETTINGS_BACKEND="keyfile",
+                         G_MESSAGES_DEBUG="atp-stream", **env)
+        folder = os.path.join(world.config, "glib-2.0", "settings")
+        os.makedirs(folder, exist_ok=True)
+        keys = {"server-mode": "'remote'", "server-url": f"'{url}'", **(settings or {})}
+        with open(os.path.join(folder, "keyfile"), "w") as f:
+            f.write("[io/github/atptriage/Triage]\n")
+            f.writelines(f"{key}={value}\n" for key, value in keys.items())
+        self.log_file = tempfile.NamedTemporaryFile(mode="w+", prefix="app-", suffix=".log",
+                                                    dir=world.root, delete=False)
+
+    def start(self):
+        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
+                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
+                                     stdout=self.log_file, stderr=self.log_file,
+                                     preexec_fn=die_with_parent)
+        return self
+
+    def log_lines(self):
+        with open(self.log_file.name) as f:
+            return f.read().splitlines()
+
+    def tries_ended(self):
+        """How many of the stream's tries have ended (each logs why)."""
+        return sum(1 for line in self.log_lines() if "Stream to " in line and " ended: " in line)
+
+    def alive(self):
+        """Fails, with the end of its log, if the app has exited."""
+        if self.proc.poll() is not None:
+            tail = "\n".join(self.log_lines()[-30:])
+            raise Failure(f"the app exited with {self.proc.returncode}:\n{tail}")
 
 
 def read_marks(world):

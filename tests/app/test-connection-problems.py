@@ -28,23 +28,16 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-import http.client
-import json
 import os
-import secrets
-import ssl
-import subprocess
 import sys
-import tempfile
-import threading
-import uuid
 
 # As in test-dogtail.py: GTK 4.8 warns when asked for screen coordinates over
 # AT-SPI, and the AT-SPI libraries warn about objects that vanish.
 os.environ.pop("G_DEBUG", None)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from apptest import App, Failure, Notifyd, World, die_with_parent, run, wait_for  # noqa: E402
+from apptest import (Failure, Notifyd, RemoteApp, TcpServer, World, run,  # noqa: E402
+                     start_keyring, store_token, wait_for)
 
 import dogtail.config  # noqa: E402
 
@@ -59,173 +52,6 @@ dogtail.config.config.logDebugToFile = False
 
 from dogtail.predicate import GenericPredicate  # noqa: E402
 from dogtail.tree import root  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-TLS_DIR = os.path.join(HERE, "..", "server", "tls")   # self-signed, for localhost
-
-
-def start_keyring():
-    """A gnome-keyring of this test's own on the private bus, its "login"
-    keyring unlocked and the default collection, so the tokens can be stored
-    without a prompt."""
-    home = tempfile.mkdtemp(prefix="triage-keyring-")
-    runtime = os.path.join(home, "runtime")
-    os.makedirs(runtime, mode=0o700)
-    env = dict(os.environ, HOME=home, XDG_DATA_HOME=os.path.join(home, "data"),
-               XDG_RUNTIME_DIR=runtime, XDG_CONFIG_HOME=os.path.join(home, "config"))
-    for name in ("GNOME_KEYRING_CONTROL", "SSH_AUTH_SOCK", "G_DEBUG"):
-        env.pop(name, None)
-    # It forks and stays on the bus; it ends with the bus.
-    subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets"],
-                   input=b"test-keyring-pw", env=env, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=True, timeout=30)
-
-    import gi
-    gi.require_version("Secret", "1")
-    from gi.repository import Gio, GLib, Secret  # noqa: F401
-
-    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-
-    def default_collection():
-        try:
-            path = bus.call_sync("org.freedesktop.secrets", "/org/freedesktop/secrets",
-                                 "org.freedesktop.Secret.Service", "ReadAlias",
-                                 GLib.Variant("(s)", ("default",)), None,
-                                 Gio.DBusCallFlags.NO_AUTO_START, 2000, None).unpack()[0]
-        except GLib.Error:
-            return None
-        return path if path.startswith("/org/freedesktop/secrets/collection/") else None
-    wait_for("the keyring's default collection", default_collection)
-
-
-def store_token(url, token):
-    """The user's token in the keyring, where the app looks for it."""
-    import gi
-    gi.require_version("Secret", "1")
-    from gi.repository import Secret
-    schema = Secret.Schema.new("io.github.atptriage.Triage.UserToken", Secret.SchemaFlags.NONE,
-                               {"server": Secret.SchemaAttributeType.STRING})
-    if not Secret.password_store_sync(schema, {"server": url}, Secret.COLLECTION_DEFAULT,
-                                      f"Triage token for {url}", token, None):
-        raise Failure("could not store the token in the keyring")
-
-
-class TcpServer:
-    """A real triage-server on 127.0.0.1 (with TLS: its self-signed test
-    certificate, reached as https://localhost), with an admin token."""
-
-    def __init__(self, world, name, tls=False):
-        self.world = world
-        self.tls = tls
-        self.database = os.path.join(world.root, f"{name}.db")
-        self.admin_token = secrets.token_hex(16)
-        self.token_file = os.path.join(world.root, f"{name}-admin-token")
-        with open(self.token_file, "w") as f:
-            f.write(self.admin_token)
-        self.proc = None
-        self.port = 0
-
-    def start(self):
-        # The same port after a restart: the app's address stays right.
-        args = [os.environ["TRIAGE_SERVER"], "--listen", f"127.0.0.1:{self.port}",
-                "--database", self.database, "--admin-token-file", self.token_file,
-                "--print-address", "--no-limits", "--heartbeat-interval", "2"]
-        if self.tls:
-            args += ["--tls-certificate", os.path.join(TLS_DIR, "cert.pem"),
-                     "--tls-key", os.path.join(TLS_DIR, "key.pem")]
-        self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
-                                     stdin=subprocess.DEVNULL, text=True,
-                                     preexec_fn=die_with_parent)
-        line = self.proc.stdout.readline()
-        if "://127.0.0.1:" not in line:
-            self.proc.kill()
-            self.proc.wait()
-            raise Failure(f"triage-server did not start (said {line!r})")
-        self.port = int(line.strip().rsplit(":", 1)[1].rstrip("/"))
-        threading.Thread(target=lambda out: [None for _ in out], args=(self.proc.stdout,),
-                         daemon=True).start()   # later lines never block the server
-        return self
-
-    @property
-    def url(self):
-        return f"https://localhost:{self.port}" if self.tls else f"http://127.0.0.1:{self.port}"
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=30)
-        self.proc = None
-
-    def request(self, method, path, body=None, token=None):
-        if self.tls:
-            context = ssl.create_default_context(cafile=os.path.join(TLS_DIR, "cert.pem"))
-            conn = http.client.HTTPSConnection("localhost", self.port, timeout=30,
-                                               context=context)
-        else:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Authorization": f"Bearer {token or self.admin_token}"}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        conn.request(method, path, body=data, headers=headers)
-        reply = conn.getresponse()
-        raw = reply.read()
-        conn.close()
-        if reply.status not in (200, 201):
-            raise Failure(f"{method} {path}: {reply.status} {raw!r}")
-        return json.loads(raw) if raw else None
-
-    def user(self, uid):
-        return self.request("POST", "/api/v1/admin/users", {"id": uid})["token"]
-
-    def service(self, name, recipients):
-        return self.request("POST", "/api/v1/services",
-                            {"name": name, "description": name,
-                             "recipients": recipients})["api_key"]
-
-    def post(self, key, title):
-        nid = str(uuid.uuid4())
-        self.request("POST", "/api/v1/notifications",
-                     {"id": nid, "context": {"title": title, "description": "Please decide."},
-                      "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}]},
-                     token=key)
-        return nid
-
-
-class RemoteApp(App):
-    """The real app, its window open, in remote mode at @url (settings in a
-    key file); its stream's log (G_MESSAGES_DEBUG=atp-stream) kept in a file,
-    where each try of the stream that ends says so."""
-
-    def __init__(self, world, url, service=False):
-        # test_env sets GTK_A11Y=none, which hides the app from AT-SPI: dropped.
-        super().__init__(world, service=service, GTK_A11Y=None, NO_AT_BRIDGE=None,
-                         GSETTINGS_BACKEND="keyfile", G_MESSAGES_DEBUG="atp-stream")
-        folder = os.path.join(world.config, "glib-2.0", "settings")
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, "keyfile"), "w") as f:
-            f.write(f"[io/github/atptriage/Triage]\nserver-mode='remote'\nserver-url='{url}'\n")
-        self.log_file = tempfile.NamedTemporaryFile(mode="w+", prefix="app-", suffix=".log",
-                                                    dir=world.root, delete=False)
-
-    def start(self):
-        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
-                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
-                                     stdout=self.log_file, stderr=self.log_file,
-                                     preexec_fn=die_with_parent)
-        return self
-
-    def tries_ended(self):
-        """How many of the stream's tries have ended (each logs why)."""
-        with open(self.log_file.name) as f:
-            return sum(1 for line in f if "Stream to " in line and " ended: " in line)
-
-    def alive(self):
-        if self.proc.poll() is not None:
-            with open(self.log_file.name) as f:
-                tail = f.read()[-2000:]
-            raise Failure(f"the app exited with {self.proc.returncode}:\n{tail}")
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -281,8 +107,8 @@ def assert_says(text, *parts):
 
 def test_untrusted_certificate():
     world = World("connection-tls")
-    tls = TcpServer(world, "tls", tls=True)
-    plain = TcpServer(world, "plain")
+    tls = TcpServer(world, name="tls", tls=True)
+    plain = TcpServer(world, name="plain")
     app = None
     try:
         tls.start()
@@ -290,7 +116,7 @@ def test_untrusted_certificate():
         store_token(tls.url, tls.user("ana"))
         store_token(plain.url, plain.user("ana"))
         key = plain.service("Fixed bot", ["ana"])
-        app = RemoteApp(world, tls.url).start()
+        app = RemoteApp(world, tls.url, service=False, a11y=True).start()
         triage = find_app(app)
 
         # Nothing pending: a status page, not the empty inbox's "it appears here".
@@ -341,14 +167,14 @@ def test_refused_in_background():
     leaving the person to think requests still arrive as bubbles. It stays,
     says so in a bubble, and that bubble opens the window saying what to do."""
     world = World("connection-background")
-    server = TcpServer(world, "team")
+    server = TcpServer(world, name="team")
     notifyd = Notifyd()
     app = None
     try:
         server.start()
         store_token(server.url, server.user("ana"))
         key = server.service("Background bot", ["ana"])
-        app = RemoteApp(world, server.url, service=True).start()
+        app = RemoteApp(world, server.url, a11y=True).start()
         server.post(key, "While connected?")
         notifyd.wait_notify("While connected?")
 
@@ -393,7 +219,7 @@ def test_database_cannot_open():
     app = None
     try:
         os.makedirs(world.app_db)
-        app = RemoteApp(world, "")
+        app = RemoteApp(world, "", service=False)
         app.env = dict(GTK_A11Y=None, NO_AT_BRIDGE=None)   # local mode, as installed
         app.start()
         triage = find_app(app)
@@ -413,7 +239,7 @@ def test_bad_address():
     world = World("connection-address")
     app = None
     try:
-        app = RemoteApp(world, "https://").start()
+        app = RemoteApp(world, "https://", service=False, a11y=True).start()
         triage = find_app(app)
         page, text = problem_page(triage, app, "The Server Address Is Not Valid")
         assert_says(text, "has no host name", "Preferences")

@@ -27,9 +27,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from apptest import Failure, Notifyd, Tray, World, run, wait_for  # noqa: E402
+from apptest import (Failure, Notifyd, RemoteApp, TcpServer, Tray, World, run,  # noqa: E402
+                     start_keyring, store_token, wait_for)
 
-# The real server, keyring and app of test-connection-problems.py (which also
+# The accessibility tree as test-connection-problems.py reads it (which also
 # sets dogtail up for the accessibility bus).
 _spec = importlib.util.spec_from_file_location("connection_problems",
                                                os.path.join(HERE, "test-connection-problems.py"))
@@ -74,16 +75,16 @@ def status_says(preferences, app, start):
 
 
 def test_refused_token_told():
-    problems.start_keyring()
+    start_keyring()
     world = World("connection-told")
-    server = problems.TcpServer(world, "team")
+    server = TcpServer(world, name="team")
     app = None
     try:
         server.start()
         token = server.user("ana")
-        problems.store_token(server.url, "0" * 32)          # one the server never gave
+        store_token(server.url, "0" * 32)          # one the server never gave
         known = tray.registered()
-        app = problems.RemoteApp(world, server.url, service=True).start()
+        app = RemoteApp(world, server.url, a11y=True).start()
         item = tray.wait_registered(known)
 
         # The tray says requests cannot arrive, and why.

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # chaostest.py — what the chaos tests (tests/chaos) share on top of
-# tests/app/apptest.py: a world whose server database is the one the app's own
-# launcher would use (so whoever brings the server back, the test or the app,
-# finds the same requests), a server started with options, clients that post
-# and retry until they get a 2xx, and reads of both databases.
+# tests/app/apptest.py (whose TcpServer, RemoteApp and store_token they use): a
+# world whose server database is the one the app's own launcher would use (so
+# whoever brings the server back, the test or the app, finds the same
+# requests), a server started with options, clients that post and retry until
+# they get a 2xx, and reads of both databases.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,8 +12,6 @@
 import http.client
 import json
 import os
-import secrets
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -23,7 +22,8 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 
-from apptest import App, Failure, Server, UnixHTTPConnection, World, die_with_parent, run, wait_for  # noqa: E402,F401
+from apptest import (App, Failure, Server, TcpServer, UnixHTTPConnection, World,  # noqa: E402,F401
+                     die_with_parent, run, wait_for)
 
 # The server stores a status as its AtpStatus number (src/atp/atp-types.h).
 ACKNOWLEDGED, RESPONDED = 2, 3
@@ -103,86 +103,6 @@ class ChaosServer(Server):
             return db.execute(sql, args).fetchall()
         finally:
             db.close()
-
-
-class TcpServer:
-    """triage-server on 127.0.0.1 (a port of its own, kept across restarts),
-    with an admin token, on the world's database."""
-
-    def __init__(self, world, *extra_args, env=None):
-        self.world = world
-        self.env = env or {}
-        self.extra_args = list(extra_args)
-        self.admin_token = secrets.token_hex(16)
-        self.token_file = os.path.join(world.root, "admin-token")
-        with open(self.token_file, "w") as f:
-            f.write(self.admin_token)
-        self.port = 0
-        self.proc = None
-
-    def start(self):
-        args = [os.environ["TRIAGE_SERVER"], "--listen", f"127.0.0.1:{self.port}",
-                "--database", self.world.server_db, "--admin-token-file", self.token_file,
-                "--print-address", "--no-limits", "--heartbeat-interval", "2", *self.extra_args]
-        def child():
-            die_with_parent()
-            # A write over the file size limit fails with EFBIG instead of killing.
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-
-        self.proc = subprocess.Popen(args, env=self.world.env(**self.env), stdout=subprocess.PIPE,
-                                     stdin=subprocess.DEVNULL, text=True, preexec_fn=child)
-        line = self.proc.stdout.readline()
-        if "http://127.0.0.1:" not in line:
-            self.proc.kill()
-            self.proc.wait()
-            raise Failure(f"triage-server did not start (said {line!r})")
-        self.port = int(line.strip().rsplit(":", 1)[1].rstrip("/"))
-        threading.Thread(target=lambda out: [None for _ in out], args=(self.proc.stdout,),
-                         daemon=True).start()   # later lines never block the server
-        return self
-
-    def kill(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=30)
-        self.proc = None
-
-    def request(self, method, path, body=None, token=None, timeout=30):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        headers = {"Authorization": f"Bearer {token or self.admin_token}"}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        conn.request(method, path, body=data, headers=headers)
-        reply = conn.getresponse()
-        raw = reply.read()
-        conn.close()
-        return reply.status, (json.loads(raw) if raw else None)
-
-    def checked(self, method, path, body=None, token=None, want=(200, 201)):
-        status, reply = self.request(method, path, body, token)
-        if status not in want:
-            raise Failure(f"{method} {path}: {status} {reply}")
-        return reply
-
-    def user(self, uid):
-        return self.checked("POST", "/api/v1/admin/users", {"id": uid})["token"]
-
-    def service(self, name, recipients, callback_url=None):
-        body = {"name": name, "description": name, "recipients": recipients}
-        if callback_url:
-            body["callback_url"] = callback_url
-        return self.checked("POST", "/api/v1/services", body)["api_key"]
-
-    def post(self, key, title, nid=None, want=(201,), description="Chaos."):
-        nid = nid or str(uuid.uuid4())
-        return nid, self.checked("POST", "/api/v1/notifications",
-                                 body(nid, title, description), token=key, want=want)
-
-    def respond(self, token, nid, want=(200,)):
-        return self.checked("POST", "/api/v1/client/respond",
-                            {"notification_id": nid, "action_id": "ok"}, token=token, want=want)
 
 
 def body(nid, title, description="Chaos."):

@@ -30,13 +30,12 @@
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chaostest import (LONG, App, ChaosWorld, Failure, TcpServer,  # noqa: E402
+from chaostest import (LONG, ChaosWorld, Failure, TcpServer,  # noqa: E402
                        die_with_parent, log, run, wait_for)
-from apptest import Notifyd, Tray  # noqa: E402
+from apptest import Notifyd, RemoteApp, Tray, store_token  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SILENCE_S = 60    # ATP_STREAM_DEFAULT_SILENCE_TIMEOUT_MS: the app's window
@@ -73,43 +72,6 @@ class Proxy:
     def stop(self):
         self.proc.stdin.close()
         self.proc.wait(timeout=30)
-
-
-def store_token(url, token):
-    """The user's token in the keyring, where the app looks for it."""
-    import gi
-    gi.require_version("Secret", "1")
-    from gi.repository import Secret
-    schema = Secret.Schema.new("io.github.atptriage.Triage.UserToken", Secret.SchemaFlags.NONE,
-                               {"server": Secret.SchemaAttributeType.STRING})
-    if not Secret.password_store_sync(schema, {"server": url}, Secret.COLLECTION_DEFAULT,
-                                      f"Triage token for {url}", token, None):
-        raise Failure("could not store the token in the keyring")
-
-
-class RemoteApp(App):
-    """The real app in remote mode (settings in a key file), its stream's log
-    (G_MESSAGES_DEBUG=atp-stream: on its standard output) kept in a file."""
-
-    def __init__(self, world, url):
-        super().__init__(world, GSETTINGS_BACKEND="keyfile", G_MESSAGES_DEBUG="atp-stream")
-        folder = os.path.join(world.config, "glib-2.0", "settings")
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, "keyfile"), "w") as f:
-            f.write(f"[io/github/atptriage/Triage]\nserver-mode='remote'\nserver-url='{url}'\n")
-        self.log_file = tempfile.NamedTemporaryFile(mode="w+", prefix="app-", suffix=".log",
-                                                    dir=world.root, delete=False)
-
-    def start(self):
-        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
-                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
-                                     stdout=self.log_file, stderr=self.log_file,
-                                     preexec_fn=die_with_parent)
-        return self
-
-    def log_lines(self):
-        with open(self.log_file.name) as f:
-            return f.read().splitlines()
 
 
 class Scenario:
