@@ -13,8 +13,9 @@
 #   tries); the button opens Preferences, where the person enters another
 #   server (a real triage-server on 127.0.0.1) and connects: a request posted
 #   there shows in the list, and the connection bar says "Connected";
-# - a server address that is not one: the page says so, with Open
-#   Preferences and no "Retry Now" (trying the same address again cannot help);
+# - a server address that is not one (another scheme, no host): the page says
+#   which problem it has, in sentences, with Open Preferences and no "Retry
+#   Now" (trying the same address again cannot help);
 # - the token refused while the app runs in the background with no window:
 #   it stays (it used to quit without a word), says so in a bubble (recorded
 #   by fake-notifyd), and the bubble opens the window, which says what to do;
@@ -235,29 +236,46 @@ def test_database_cannot_open():
         world.cleanup()
 
 
+BAD_ADDRESSES = {
+    # Another scheme: libatp's reason ended "… not htp:", and the page then
+    # read "… not htp: Correct it in Preferences."
+    "htp://triage.example.com":
+        "“htp://triage.example.com” begins with htp://, which is not a way to reach a server: "
+        "an address begins with https:// (or http:// for a server on this computer). "
+        "Correct it in Preferences.",
+    "https://":
+        "“https://” names no server: enter its host name after the //, as in "
+        "https://triage.example.com. Correct it in Preferences.",
+}
+
+
 def test_bad_address():
-    world = World("connection-address")
-    app = None
-    try:
-        app = RemoteApp(world, "https://", service=False, a11y=True).start()
-        triage = find_app(app)
-        page, text = problem_page(triage, app, "The Server Address Is Not Valid")
-        assert_says(text, "has no host name", "Preferences")
-        assert_not_misleading(text)
-        # Trying the same address again cannot help.
-        if buttons(page) != ["Open Preferences"]:
-            raise Failure(f"the page offers {buttons(page)}, not Open Preferences alone")
-    finally:
-        if app is not None:
-            app.kill()
-        world.cleanup()
+    """Each kind of address that is not one: the page says which problem it
+    has, in sentences, and what to do, with Open Preferences and no Retry."""
+    for address, description in BAD_ADDRESSES.items():
+        world = World("connection-address")
+        app = None
+        try:
+            app = RemoteApp(world, address, service=False, a11y=True).start()
+            triage = find_app(app)
+            page, text = problem_page(triage, app, "The Server Address Is Not Valid")
+            if description not in text:
+                raise Failure(f"for {address!r} the page says {text!r}, not {description!r}")
+            assert_not_misleading(text)
+            # Trying the same address again cannot help.
+            if buttons(page) != ["Open Preferences"]:
+                raise Failure(f"the page offers {buttons(page)}, not Open Preferences alone")
+        finally:
+            if app is not None:
+                app.kill()
+            world.cleanup()
 
 
 if __name__ == "__main__":
     start_keyring()
     run([
         ("untrusted certificate: said, then fixed in Preferences", test_untrusted_certificate),
-        ("a server address that is not one", test_bad_address),
+        ("a server address that is not one, of each kind", test_bad_address),
         ("a token refused in the background: told, not a quiet exit", test_refused_in_background),
         ("the app's database cannot open", test_database_cannot_open),
     ])

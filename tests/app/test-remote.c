@@ -131,7 +131,10 @@ test_plain_http_refused (void)
   g_autofree char *kept_url = NULL;
 
   enter_server (preferences, "http://triage.example.com", "some-token");
-  g_assert_nonnull (strstr (status_text (preferences), "https"));
+  /* The problem named, in the app's sentence (as the window says it). */
+  g_assert_cmpstr (status_text (preferences), ==,
+                   "“http://triage.example.com” is not encrypted: it must begin with https:// "
+                   "(plain http:// reaches only a server on this computer).");
   /* The row says what connecting found, the address's fault here: not "Token". */
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child (preferences, "status_row"))),
                    ==, "Connection");

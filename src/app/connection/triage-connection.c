@@ -14,6 +14,7 @@
 
 #include "triage-connection.h"
 #include "triage-protocol.h"
+#include "triage-server-address.h"
 #include "triage-server-launcher.h"
 
 /*
@@ -351,8 +352,10 @@ token_cb (GObject      *object,
   client = atp_client_new (url, &error);
   if (client == NULL)
     {
+      g_autofree char *why = triage_server_address_dup_problem (url);
+
       set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
-                 error->message, 0);
+                 why != NULL ? why : error->message, 0);
       return;
     }
   atp_client_set_token (client, token);
@@ -535,7 +538,7 @@ triage_connection_start (TriageConnection *self)
   else
     {
       g_autofree char *url = g_settings_get_string (self->settings, "server-url");
-      g_autoptr(GError) error = NULL;
+      g_autofree char *why = NULL;
 
       /* Nothing to try until the address is fixed in Preferences. */
       if (*url == '\0')
@@ -544,10 +547,11 @@ triage_connection_start (TriageConnection *self)
                      NULL, 0);
           return;
         }
-      if (!atp_client_check_url (url, &error))
+      why = triage_server_address_dup_problem (url);
+      if (why != NULL)
         {
           set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS,
-                     error->message, 0);
+                     why, 0);
           return;
         }
 

@@ -8,8 +8,8 @@
 
 #include <glib/gi18n.h>
 
-#include "atp-client.h"
 #include "triage-preferences-window.h"
+#include "triage-server-address.h"
 
 /*
  * Preferences: local mode or a remote server (address + user token), and
@@ -194,8 +194,8 @@ lookup_token_cb (GObject      *object,
 static void
 on_connect_clicked (TriagePreferencesWindow *self)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *url = dup_url (self);
+  g_autofree char *problem = NULL;
   const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
 
   if (*url == '\0')
@@ -205,9 +205,10 @@ on_connect_clicked (TriagePreferencesWindow *self)
       return;
     }
 
-  if (!atp_client_check_url (url, &error))
+  problem = triage_server_address_dup_problem (url);
+  if (problem != NULL)
     {
-      set_status (self, error->message, TRUE);
+      set_status (self, problem, TRUE);
       gtk_widget_add_css_class (GTK_WIDGET (self->url_row), "error");
       gtk_widget_grab_focus (GTK_WIDGET (self->url_row));
       return;
