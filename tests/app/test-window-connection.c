@@ -8,7 +8,8 @@
  * a server never reached) and when it is tried again, never "no network"
  * unless the network is missing; a configuration error (an address that is
  * not one, a certificate not accepted, a refused or missing token) says
- * what is wrong and what to do, offers Preferences, and never a next try;
+ * what is wrong and what to do, offers Preferences, and never a next try
+ * (a token never stored is a step to take, not a failure);
  * with nothing pending, a status page says it in place of the empty inbox's
  * help. tests/app/test-connection-problems.py has the same with the real app.
  */
@@ -186,6 +187,18 @@ test_configuration (Fixture       *fixture,
                    "Sign-in failed. The server refused the token. Enter a new one in Preferences.");
   assert_buttons (fixture, TRUE, TRUE);
 
+  /* No token ever stored (a first run): a step not taken, not a failure;
+   * trying again cannot find one, Preferences is where it is entered. */
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_TOKEN,
+       "No user token is stored for https://triage.example.com yet. Enter the one you were "
+       "given for it in Preferences.", 0);
+  g_assert_cmpstr (text (fixture), ==,
+                   "A user token is needed. No user token is stored for "
+                   "https://triage.example.com yet. Enter the one you were given for it in "
+                   "Preferences.");
+  assert_does_not_say (fixture, "failed");
+  assert_buttons (fixture, FALSE, TRUE);
+
   /* The app's database cannot open: neither Preferences nor a retry helps. */
   set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_STORAGE,
        "Could not open the local database “/home/ana/.local/share/triage/triage.db”: disk I/O error",
@@ -245,6 +258,16 @@ test_problem_page (Fixture       *fixture,
   g_assert_cmpstr (page_shown (fixture), ==, "problem");
   g_assert_cmpstr (adw_status_page_get_title (page), ==, "The Server Address Is Not Valid");
   g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
+
+  /* No token stored yet: said as the step it is, Preferences alone. */
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_TOKEN,
+       "No user token is stored for https://triage.example.com yet. Enter the one you were "
+       "given for it in Preferences.", 0);
+  g_assert_cmpstr (page_shown (fixture), ==, "problem");
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "User Token Needed");
+  g_assert_cmpstr (adw_status_page_get_icon_name (page), ==, "dialog-password-symbolic");
+  g_assert_false (gtk_widget_get_visible (child (fixture->window, "problem_retry_button")));
+  g_assert_true (gtk_widget_get_visible (child (fixture->window, "problem_preferences_button")));
 
   set (fixture, TRIAGE_CONNECTION_OFFLINE, TRIAGE_CONNECTION_PROBLEM_STORAGE,
        "Could not open the local database: disk I/O error", 0);

@@ -341,14 +341,19 @@ token_cb (GObject      *object,
       return;
     }
 
+  url = g_settings_get_string (self->settings, "server-url");
   if (token == NULL)
     {
-      set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_TOKEN,
-                 _("No token is stored for this server. Enter it in Preferences."), 0);
+      /* Not a failure: a step not taken yet (a first run, a new server). */
+      g_autofree char *why = NULL;
+
+      /* Translators: %s is the server's address */
+      why = g_strdup_printf (_("No user token is stored for %s yet. Enter the one you were given "
+                               "for it in Preferences."), url);
+      set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_TOKEN, why, 0);
       return;
     }
 
-  url = g_settings_get_string (self->settings, "server-url");
   client = atp_client_new (url, &error);
   if (client == NULL)
     {

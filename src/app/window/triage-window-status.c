@@ -168,6 +168,9 @@ dup_headline (TriageWindow *self)
       return g_strdup (_("Cannot open the app’s database"));
 
     case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
+      /* Not a failure: a step not taken yet (a first run, a new server). */
+      return g_strdup (_("A user token is needed"));
+
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
       return g_strdup (_("Sign-in failed"));
@@ -308,6 +311,8 @@ get_problem_title (TriageConnectionProblem problem)
       return _("Cannot Open the App’s Database");
 
     case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
+      return _("User Token Needed");
+
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
     default:
@@ -442,10 +447,12 @@ triage_window_set_connection_status (TriageWindow            *self,
   self->connection_message = g_strdup (message);
 
   configuration = is_configuration_problem (state, problem);
-  /* Trying the same address again cannot make it valid; the database is
+  /* Trying the same address again cannot make it valid, nor find a token
+   * never entered (Preferences does: its Connect tries); the database is
    * opened again only by a restart. */
   retry_helps = problem != TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS &&
+                problem != TRIAGE_CONNECTION_PROBLEM_NO_TOKEN &&
                 problem != TRIAGE_CONNECTION_PROBLEM_STORAGE;
 
   gtk_widget_set_visible (self->retry_button,
