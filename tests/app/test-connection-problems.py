@@ -16,6 +16,9 @@
 # - a server address that is not one (another scheme, no host): the page says
 #   which problem it has, in sentences, with Open Preferences and no "Retry
 #   Now" (trying the same address again cannot help);
+# - no token stored yet, the app in the background with bubbles turned off
+#   and no tray: the window opens (nothing else could tell the person) and
+#   says which step is missing, with Open Preferences alone;
 # - the token refused while the app runs in the background with no window:
 #   it stays (it used to quit without a word), says so in a bubble (recorded
 #   by fake-notifyd), and the bubble opens the window, which says what to do;
@@ -271,11 +274,43 @@ def test_bad_address():
             world.cleanup()
 
 
+def test_no_token_without_bubbles():
+    """No token stored yet (a first run), the app started in the background
+    with bubbles turned off in Preferences and no tray to show its icon:
+    nothing else could say that requests cannot arrive, and it used to wait
+    unseen for a bubble that never showed. The window opens and says which
+    step is missing, not that a sign-in failed, and offers what does it
+    (Preferences), not a Retry that cannot find a token."""
+    world = World("connection-no-token")
+    notifyd = Notifyd()
+    url = "https://triage.example.com"   # never reached: there is no token to send
+    app = None
+    try:
+        app = RemoteApp(world, url, a11y=True,
+                        settings={"notifications-enabled": "false"}).start()
+        triage = find_app(app)
+        page, text = problem_page(triage, app, "User Token Needed")
+        assert_says(text, f"No user token is stored for {url} yet.", "in Preferences.")
+        assert_not_misleading(text)
+        if "ailed" in text:
+            raise Failure(f"a token never entered is said to have failed: {text!r}")
+        if buttons(page) != ["Open Preferences"]:
+            raise Failure(f"the page offers {buttons(page)}, not Open Preferences alone")
+        if notifyd.notifies("Triage cannot receive requests"):
+            raise Failure("a bubble was shown, though bubbles are turned off")
+        app.alive()
+    finally:
+        if app is not None:
+            app.kill()
+        world.cleanup()
+
+
 if __name__ == "__main__":
     start_keyring()
     run([
         ("untrusted certificate: said, then fixed in Preferences", test_untrusted_certificate),
         ("a server address that is not one, of each kind", test_bad_address),
+        ("no token yet, bubbles off: the window says the step", test_no_token_without_bubbles),
         ("a token refused in the background: told, not a quiet exit", test_refused_in_background),
         ("the app's database cannot open", test_database_cannot_open),
     ])

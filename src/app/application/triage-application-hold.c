@@ -15,7 +15,8 @@
  * Holding: alive in the background while there is a connection to keep,
  * and while a problem only the person can fix waits for them to see it.
  * Telling: such a problem is said where the person looks without a window
- * (the tray icon, a bubble) and in Preferences, and unsaid once it is gone.
+ * (the tray icon, a bubble; the window itself when neither can) and in
+ * Preferences, and unsaid once it is gone.
  */
 
 #define NOTICE_KEY "connection"
@@ -116,7 +117,14 @@ _triage_application_tell_person (TriageApplication *self)
 
   self->awaiting_person = TRUE;
   if (self->notifier == NULL || !self->bubbles_enabled)
-    return;
+    {
+      /* Bubbles turned off: a tray showing the icon says it (above); with
+       * none, nothing would, and the app would wait unseen for someone to
+       * open it. The window opens, saying what is wrong and what to do. */
+      if (self->tray == NULL || !triage_tray_get_registered (self->tray))
+        gtk_window_present (GTK_WINDOW (_triage_application_ensure_window (self)));
+      return;
+    }
 
   /* Translators: the body of a bubble; %s says why the app cannot connect */
   body = g_strdup_printf (_("%s Open Triage to see what to do."), why);
