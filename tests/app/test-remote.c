@@ -110,6 +110,47 @@ settings_mention (const char *text)
   return FALSE;
 }
 
+/* Preferences asked for with no window shown (the tray's menu, the app's
+ * action over D-Bus): a window of its own, not a modal dialog of a main
+ * window never shown (which, made on the way, then counted as one showing
+ * the app's problems); asked for again, the same one comes forward. */
+static void
+test_preferences_without_window (void)
+{
+  TriagePreferencesWindow *preferences;
+  guint n = 0;
+
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED, APP_TEST_WAIT_MS);
+  g_assert_null (triage_application_get_window (app));
+
+  preferences = open_preferences ();
+  g_assert_null (gtk_window_get_transient_for (GTK_WINDOW (preferences)));
+  g_assert_false (gtk_window_get_modal (GTK_WINDOW (preferences)));
+  g_assert_true (gtk_window_get_application (GTK_WINDOW (preferences)) == GTK_APPLICATION (app));
+  g_assert_null (triage_application_get_window (app));
+
+  g_assert_true (open_preferences () == preferences);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    n += TRIAGE_IS_PREFERENCES_WINDOW (l->data);
+  g_assert_cmpuint (n, ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+/* With the window shown, Preferences is its dialog. */
+static void
+test_preferences_of_window (void)
+{
+  TriagePreferencesWindow *preferences;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
+  preferences = open_preferences ();
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (preferences)) ==
+                 GTK_WINDOW (triage_application_get_window (app)));
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (preferences)));
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
 static void
 test_no_token (void)
 {
@@ -478,7 +519,9 @@ main (int   argc,
 
   app = app_test_application_new ();
 
+  g_test_add_func ("/remote/preferences-without-window", test_preferences_without_window);
   g_test_add_func ("/remote/no-token", test_no_token);
+  g_test_add_func ("/remote/preferences-of-window", test_preferences_of_window);
   g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);
   g_test_add_func ("/remote/token-refused", test_token_refused);
   g_test_add_func ("/remote/service-key-refused", test_service_key_refused);

@@ -176,16 +176,42 @@ reconnect_action (GSimpleAction *action,
     triage_connection_start (self->connection);
 }
 
+/* The window a dialog belongs to: the main window if the person sees it.
+ * From the tray (or a shortcut's action) with no window shown, a dialog is a
+ * window of its own: made transient (and modal) for a window never shown,
+ * it had no parent on screen, and the hidden window it made then counted as
+ * one showing the app's problems, so none was told in a bubble. */
+static GtkWindow *
+get_shown_window (TriageApplication *self)
+{
+  if (self->window != NULL && gtk_widget_get_visible (GTK_WIDGET (self->window)))
+    return GTK_WINDOW (self->window);
+
+  return NULL;
+}
+
 static void
 preferences_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
   TriageApplication *self = user_data;
-  TriagePreferencesWindow *preferences;
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+  TriagePreferencesWindow *preferences = NULL;
 
-  preferences = triage_preferences_window_new (GTK_WINDOW (_triage_application_ensure_window (self)),
-                                               self->settings, self->credentials);
+  /* One Preferences: asked for again (the tray, Ctrl+,), it comes forward. */
+  for (GList *l = windows; l != NULL && preferences == NULL; l = l->next)
+    if (TRIAGE_IS_PREFERENCES_WINDOW (l->data))
+      preferences = l->data;
+
+  if (preferences == NULL)
+    {
+      preferences = triage_preferences_window_new (get_shown_window (self), self->settings,
+                                                   self->credentials);
+      /* Its own or not, one of the app's windows: the app.* actions reach it
+       * (Connect's app.reconnect) and the app stays while it is open. */
+      gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
+    }
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
@@ -196,17 +222,23 @@ about_action (GSimpleAction *action,
 {
   TriageApplication *self = user_data;
   const char *developers[] = { "The Triage authors", NULL };
+  GtkWindow *parent = get_shown_window (self);
+  GtkWidget *about;
 
-  adw_show_about_window (GTK_WINDOW (_triage_application_ensure_window (self)),
-                         "application-name", "Triage",
-                         "application-icon", APPLICATION_ID,
-                         "developer-name", "The Triage authors",
-                         "version", PACKAGE_VERSION,
-                         "developers", developers,
-                         "copyright", "© 2026 The Triage authors",
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "comments", _("Answer the decisions your AI agents ask you to make"),
-                         NULL);
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", parent,
+                        "modal", parent != NULL,
+                        "application", GTK_APPLICATION (self),
+                        "application-name", "Triage",
+                        "application-icon", APPLICATION_ID,
+                        "developer-name", "The Triage authors",
+                        "version", PACKAGE_VERSION,
+                        "developers", developers,
+                        "copyright", "© 2026 The Triage authors",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "comments", _("Answer the decisions your AI agents ask you to make"),
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 static void
