@@ -12,7 +12,8 @@
 #include "triage-server-protocol.h"
 
 #define MAX_WAIT_SECONDS 60
-/* Expiries whose batch was not stored are made again after this. */
+/* Expiries whose batch was not stored, or a next deadline the database did
+ * not tell, are looked for again after this. */
 #define EXPIRY_RETRY_MS  1000
 
 typedef struct
@@ -294,6 +295,7 @@ triage_server_reschedule (TriageServer *self)
 {
   gint64 now = now_us ();
   g_auto(GStrv) expired = triage_store_expire_overdue (self->store, now);
+  g_autoptr(GError) error = NULL;
   gint64 next;
 
   for (guint i = 0; expired[i] != NULL; i++)
@@ -302,8 +304,15 @@ triage_server_reschedule (TriageServer *self)
     triage_store_after_commit (self->store, expiries_done, self);
 
   g_clear_handle_id (&self->deadline_source, g_source_remove);
-  next = triage_store_next_deadline (self->store);
-  if (next > 0)
+  next = triage_store_next_deadline (self->store, &error);
+  if (error != NULL)
+    {
+      /* Not "no deadline left": the timer would never come back to them. */
+      triage_log_failure ("cannot read the next deadline (looked for again in %d ms): %s",
+                          EXPIRY_RETRY_MS, error->message);
+      self->deadline_source = g_timeout_add (EXPIRY_RETRY_MS, deadline_fired, self);
+    }
+  else if (next > 0)
     {
       /* Still overdue: another server is expiring it (or answering it) right
        * now, and is done within its batch. */

@@ -199,11 +199,15 @@ triage_store_mark_delivered_all (TriageStore        *self,
   return MARK (self)->mark_delivered_all (self, ids, now);
 }
 
-/* The earliest deadline of a pending notification (unix µs), 0 = none. */
+/* The earliest deadline of a pending notification (unix µs), 0 = none; 0
+ * with @error set when the database did not answer. */
 gint64
-triage_store_next_deadline (TriageStore *self)
+triage_store_next_deadline (TriageStore *self,
+                            GError     **error)
 {
-  return CLASS (self)->next_deadline (self);
+  g_return_val_if_fail (error == NULL || *error == NULL, 0);
+
+  return CLASS (self)->next_deadline (self, error);
 }
 
 /* Moves every pending notification whose deadline is at or before @now to

@@ -433,12 +433,22 @@ postgres_mark_delivered (TriageStore *store,
 }
 
 static gint64
-postgres_next_deadline (TriageStore *store)
+postgres_next_deadline (TriageStore *store,
+                        GError     **error)
 {
-  return triage_store_postgres_number (TRIAGE_STORE_POSTGRES (store),
-                                       "SELECT MIN (deadline) FROM notifications"
-                                       " WHERE deadline IS NOT NULL AND status IN " PENDING_IN,
-                                       0, NULL);
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "SELECT MIN (deadline) FROM notifications"
+                                      " WHERE deadline IS NOT NULL AND status IN " PENDING_IN,
+                                      0, NULL);
+
+  if (result == NULL)
+    {
+      /* the query's writer logged why */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the lookup of the next deadline");
+      return 0;
+    }
+  return PQntuples (result) > 0 ? triage_pg_int (result, 0, 0) : 0;
 }
 
 static GStrv

@@ -148,7 +148,9 @@ struct _TriageStoreClass
   GStrv                  (*mark_delivered_all) (TriageStore        *self,
                                                 const char * const *ids,
                                                 gint64              now);
-  gint64                 (*next_deadline)      (TriageStore *self);
+  /* 0 with @error set: the database failed */
+  gint64                 (*next_deadline)      (TriageStore *self,
+                                                GError     **error);
   GStrv                  (*expire_overdue)     (TriageStore *self,
                                                 gint64       now);
 

@@ -619,7 +619,8 @@ sqlite_mark_delivered (TriageStore *store,
 }
 
 static gint64
-sqlite_next_deadline (TriageStore *store)
+sqlite_next_deadline (TriageStore *store,
+                      GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autofree char *sql = g_strdup_printf ("SELECT MIN (deadline) FROM notifications"
@@ -627,9 +628,14 @@ sqlite_next_deadline (TriageStore *store)
                                           PENDING_MASK);
   sqlite3_stmt *stmt = cached (self, sql);
   gint64 deadline = 0;
+  int rc = sqlite3_step (stmt);
 
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  if (rc == SQLITE_ROW)
     deadline = sqlite3_column_int64 (stmt, 0);
+  else if (rc != SQLITE_DONE)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not answer the lookup of the next deadline: %s",
+                 sqlite3_errmsg (self->db));
   done (stmt);
   return deadline;
 }

@@ -267,7 +267,9 @@ gboolean     triage_store_mark_delivered  (TriageStore  *self,
 GStrv        triage_store_mark_delivered_all (TriageStore        *self,
                                               const char * const *ids,
                                               gint64              now);
-gint64       triage_store_next_deadline   (TriageStore  *self);
+/* 0 = none, or the database did not answer (@error set: not known). */
+gint64       triage_store_next_deadline   (TriageStore  *self,
+                                           GError      **error);
 GStrv        triage_store_expire_overdue  (TriageStore  *self,
                                            gint64        now);
 
