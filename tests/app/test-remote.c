@@ -128,6 +128,10 @@ test_preferences_without_window (void)
   g_assert_false (gtk_window_get_modal (GTK_WINDOW (preferences)));
   g_assert_true (gtk_window_get_application (GTK_WINDOW (preferences)) == GTK_APPLICATION (app));
   g_assert_null (triage_application_get_window (app));
+  /* Opened to fix "User Token Needed": not "Leave the token empty to keep
+   * the one stored", when none is. */
+  g_assert_cmpstr (status_text (preferences), ==,
+                   "No token is stored for this server yet: enter your user token, then Connect");
 
   g_assert_true (open_preferences () == preferences);
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
@@ -209,7 +213,13 @@ test_token_refused (void)
                      strstr (triage_window_get_connection_text (triage_application_get_window (app)),
                              "refused the token") != NULL,
                      APP_TEST_WAIT_MS);
+  gtk_window_destroy (GTK_WINDOW (preferences));
 
+  /* Opened again to fix it: the token stored is the refused one, not one to keep. */
+  preferences = open_preferences ();
+  g_assert_cmpstr (status_text (preferences), ==,
+                   "The server refused the token stored: enter a new one, then Connect");
+  g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 

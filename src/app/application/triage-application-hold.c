@@ -83,6 +83,7 @@ tell_preferences (TriageApplication *self)
     if (TRIAGE_IS_PREFERENCES_WINDOW (l->data))
       triage_preferences_window_set_connection (l->data,
                                                 triage_connection_get_state (self->connection),
+                                                triage_connection_get_problem (self->connection),
                                                 triage_connection_get_message (self->connection));
 }
 

@@ -211,6 +211,11 @@ preferences_action (GSimpleAction *action,
       /* Its own or not, one of the app's windows: the app.* actions reach it
        * (Connect's app.reconnect) and the app stays while it is open. */
       gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
+      /* What to do about the token depends on what the server made of it. */
+      triage_preferences_window_set_connection (preferences,
+                                                triage_connection_get_state (self->connection),
+                                                triage_connection_get_problem (self->connection),
+                                                triage_connection_get_message (self->connection));
     }
   gtk_window_present (GTK_WINDOW (preferences));
 }

@@ -33,6 +33,9 @@ struct _TriagePreferencesWindow
   gboolean              syncing;
   char                 *connecting;     /* after Connect, until the connection settles:
                                          * what was done with the token */
+  gboolean              idle_status;    /* the status says what to do with the settings as
+                                         * they are, not what Connect found */
+  TriageConnectionProblem problem;      /* the connection's, as the app last told it */
 
   /* template */
   GtkCheckButton       *local_check;
@@ -66,6 +69,7 @@ set_status (TriagePreferencesWindow *self,
             const char              *message,
             gboolean                 is_error)
 {
+  self->idle_status = FALSE;
   adw_action_row_set_subtitle (self->status_row, message ? message : "");
   if (is_error)
     gtk_widget_add_css_class (GTK_WIDGET (self->status_row), "error");
@@ -264,6 +268,31 @@ on_mode_toggled (TriagePreferencesWindow *self)
     }
 }
 
+/* With no Connect under way: what to do with the server configured, which
+ * the token stored (or the lack of one) decides. "Leave the token empty to
+ * keep the one stored" was said when none was, or the server refused it. */
+static void
+set_idle_status (TriagePreferencesWindow *self)
+{
+  g_autofree char *url = g_settings_get_string (self->settings, "server-url");
+  gboolean remote = g_settings_get_enum (self->settings, "server-mode") == 1;
+
+  if (*url == '\0')
+    set_status (self, _("No server configured"), FALSE);
+  else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_NO_TOKEN)
+    set_status (self, _("No token is stored for this server yet: enter your user token, "
+                        "then Connect"), FALSE);
+  else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED)
+    set_status (self, _("The server refused the token stored: enter a new one, then Connect"),
+                TRUE);
+  else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN)
+    set_status (self, _("The token stored is not a user token: enter yours, then Connect"),
+                TRUE);
+  else
+    set_status (self, _("Leave the token empty to keep the one stored"), FALSE);
+  self->idle_status = TRUE;
+}
+
 static void
 sync_from_settings (TriagePreferencesWindow *self)
 {
@@ -276,8 +305,7 @@ sync_from_settings (TriagePreferencesWindow *self)
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), url);
   self->syncing = FALSE;
 
-  set_status (self, *url != '\0' ? _("Leave the token empty to keep the one stored")
-                                 : _("No server configured"), FALSE);
+  set_idle_status (self);
 }
 
 /* The token row's button that shows the token in clear (AdwPasswordEntryRow's
@@ -473,21 +501,38 @@ triage_preferences_window_new (GtkWindow         *parent,
  * triage_preferences_window_set_connection:
  * @self: a #TriagePreferencesWindow
  * @state: the connection's state
+ * @problem: why it is not live
  * @message: (nullable): why it is not live, the connection's words
  *
- * Tells the window what became of the connection. After Connect, its status
- * says, once the connection settles, whether it was made with the token
- * (or why not: the server refused it, say), not only that it was kept.
+ * Tells the window what became of the connection, once as it opens and at
+ * each change. After Connect, its status says, once the connection settles,
+ * whether it was made with the token (or why not: the server refused it,
+ * say), not only that it was kept; otherwise, what to do about the token
+ * stored (none yet, or refused), or that it is kept when the field is left
+ * empty.
  */
 void
 triage_preferences_window_set_connection (TriagePreferencesWindow *self,
                                           TriageConnectionState    state,
+                                          TriageConnectionProblem  problem,
                                           const char              *message)
 {
   g_autofree char *status = NULL;
   g_autofree char *done = NULL;
 
   g_return_if_fail (TRIAGE_IS_PREFERENCES_WINDOW (self));
+
+  if (state != TRIAGE_CONNECTION_CONNECTING)
+    self->problem = problem;
+
+  /* Nothing awaited: what to do now, unless the status says something else
+   * (an address refused, the keyring's failure) the person has yet to read. */
+  if (self->connecting == NULL && self->idle_status &&
+      state != TRIAGE_CONNECTION_CONNECTING)
+    {
+      set_idle_status (self);
+      return;
+    }
 
   /* Nothing awaited, or not settled yet (a try is on its way). */
   if (self->connecting == NULL ||

@@ -24,6 +24,7 @@ TriagePreferencesWindow *triage_preferences_window_new (GtkWindow         *paren
 void                     triage_preferences_window_set_connection
                                                        (TriagePreferencesWindow *self,
                                                         TriageConnectionState    state,
+                                                        TriageConnectionProblem  problem,
                                                         const char              *message);
 
 G_END_DECLS
