@@ -26,6 +26,10 @@ struct _TriageStoreSqlite
   GHashTable *service_recipients; /* service id → GStrv: who its requests go to, never changes */
   /* The INSERT of n events at [n - 1], once made (owned by statements). */
   sqlite3_stmt *insert_events[TRIAGE_STORE_SQLITE_EVENTS_PER_STATEMENT];
+  gboolean    in_batch;        /* the batch's transaction is open (BEGIN … COMMIT/ROLLBACK) */
+  gboolean    rolling_back;    /* our own ROLLBACK, not the database's */
+  gboolean    lost;            /* the database rolled the batch's transaction back */
+  GError     *batch_error;     /* then: the batch is not stored, whatever comes after */
 };
 
 /* A statement built for one query (not kept); bad SQL is a programming error. */
@@ -35,6 +39,11 @@ sqlite3_stmt *triage_store_sqlite_prepare (TriageStoreSqlite *self,
 gboolean triage_store_sqlite_exec (TriageStoreSqlite *self,
                                    const char        *sql,
                                    GError           **error);
+/* The batch's transaction, rolled back by the database halfway
+ * (triage-store-sqlite-batch.c): watched from the start, and held (failed)
+ * before the next statement. */
+void     triage_store_sqlite_watch_batch         (TriageStoreSqlite *self);
+void     triage_store_sqlite_hold_lost_batch     (TriageStoreSqlite *self);
 /* Reading notifications (triage-store-sqlite-reads.c). */
 void     triage_store_sqlite_reads_class_init    (TriageStoreClass *store_class);
 /* Users and services (triage-store-sqlite-services.c). */

@@ -129,6 +129,7 @@ triage_store_sqlite_exec (TriageStoreSqlite *self,
 {
   char *message = NULL;
 
+  triage_store_sqlite_hold_lost_batch (self);
   if (sqlite3_exec (self->db, sql, NULL, NULL, &message) != SQLITE_OK)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error: %s",
@@ -145,6 +146,7 @@ triage_store_sqlite_prepare (TriageStoreSqlite *self,
 {
   sqlite3_stmt *stmt = NULL;
 
+  triage_store_sqlite_hold_lost_batch (self);
   if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
     g_error ("bad SQL %s: %s", sql, sqlite3_errmsg (self->db));
   return stmt;
@@ -173,6 +175,7 @@ cached (TriageStoreSqlite *self,
 {
   sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
 
+  triage_store_sqlite_hold_lost_batch (self);
   if (stmt == NULL)
     {
       if (sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
@@ -284,6 +287,7 @@ triage_store_sqlite_new (const char *path,
       return NULL;
     }
   sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+  triage_store_sqlite_watch_batch (self);
   /* Two servers started together on a new file: the second's switch to WAL
    * can meet the first's migration where SQLite answers busy at once,
    * without its busy handler (a lock it may not wait for, lest the two
@@ -353,14 +357,29 @@ static gboolean
 sqlite_begin (TriageStore  *store,
               GError      **error)
 {
-  return run_cached (TRIAGE_STORE_SQLITE (store), "BEGIN IMMEDIATE", error);
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+
+  self->lost = FALSE;
+  g_clear_error (&self->batch_error);
+  self->in_batch = run_cached (self, "BEGIN IMMEDIATE", error);
+  return self->in_batch;
 }
 
 static gboolean
 sqlite_commit (TriageStore  *store,
                GError      **error)
 {
-  return run_cached (TRIAGE_STORE_SQLITE (store), "COMMIT", error);
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+
+  triage_store_sqlite_hold_lost_batch (self);
+  if (self->batch_error != NULL)
+    {
+      /* What came after the loss is rolled back with the batch. */
+      g_propagate_error (error, g_steal_pointer (&self->batch_error));
+      return FALSE;
+    }
+  self->in_batch = FALSE;
+  return run_cached (self, "COMMIT", error);
 }
 
 static void
@@ -374,7 +393,12 @@ sqlite_rollback (TriageStore *store)
   g_hash_table_remove_all (self->service_recipients);
   /* And a service registered in the batch (a local one, at its first request). */
   g_hash_table_remove_all (self->services);
-  triage_store_sqlite_exec (self, "ROLLBACK", NULL);
+  self->lost = FALSE;
+  g_clear_error (&self->batch_error);
+  self->in_batch = FALSE;
+  self->rolling_back = TRUE;
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  self->rolling_back = FALSE;
 }
 
 static char *
@@ -672,6 +696,7 @@ triage_store_sqlite_finalize (GObject *object)
 
   /* The base class committed the open batch in its dispose. */
   memset (self->insert_events, 0, sizeof self->insert_events);
+  g_clear_error (&self->batch_error);
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->services, g_hash_table_unref);
   g_clear_pointer (&self->recipients, g_hash_table_unref);
