@@ -8,10 +8,10 @@
  * makes it (triage-pg-dial.c: the host name's lookup, the connection, the
  * session's settings and the statements kept prepared), so nothing of it
  * blocks the main loop. While the database answers, a statement that needs
- * a connection waits for it, as for any answer: connect_timeout for the
- * connection (its lookup too), the wait for an answer for each of its first
- * statements. While it does not (after a stall), the connection is made in
- * the background and the main loop takes it once it answers, one
+ * a connection waits for it, as for any answer: connect_timeout for each
+ * host of the URI (its lookup too), the wait for an answer for each of its
+ * first statements. While it does not (after a stall), the connection is
+ * made in the background and the main loop takes it once it answers, one
  * connection at a time for the whole server.
  */
 
@@ -96,8 +96,11 @@ dial_start (TriagePgConnection *self,
   TriagePgDial *dial;
 
   triage_pg_link_connect_params (self->link, self->name, &keywords, &values);
-  dial = triage_pg_dial_new (keywords, values, triage_pg_link_connect_timeout (self->link), sql,
-                             self->patient ? -1 : TRIAGE_PG_DEFAULT_ANSWER_US);
+  /* libpq gives each host connect_timeout, one after the other. */
+  dial = triage_pg_dial_new (keywords, values,
+                             triage_pg_link_connect_timeout (self->link) *
+                             triage_pg_link_n_hosts (self->link),
+                             sql, self->patient ? -1 : TRIAGE_PG_DEFAULT_ANSWER_US);
   for (guint i = 0; i < self->kept->len; i++)
     {
       TriagePgStatement *kept = &g_array_index (self->kept, TriagePgStatement, i);

@@ -4,23 +4,26 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A new connection of the PostgreSQL backend is made by a thread of its own:
- * libpq looks host names up with a blocking getaddrinfo () inside
- * PQconnectStartParams () and PQconnectPoll () (each host of a multi-host
- * URI as it comes to it), and a new connection's first statements (its
- * session settings, the statements kept prepared) are answered only if the
- * database answers. Neither may hold the main loop: a partition that cuts
- * DNS holds a lookup for the resolver's timeout, and a database that takes
- * connections but answers no query holds the statements to their deadline.
+ * libpq looks host names up with a blocking getaddrinfo (), and a new
+ * connection's first statements (its session settings, the statements kept
+ * prepared) are answered only if the database answers. Neither may hold
+ * the main loop: a partition that cuts DNS holds a lookup for the
+ * resolver's timeout, and a database that takes connections but answers no
+ * query holds the statements to their deadline.
  *
  * The thread runs libpq as it is (the URI, its service file, PG*
- * variables, every host in turn, TLS and its host name checks untouched)
- * and waits for the socket with the deadlines the main loop would have
- * used: connect_timeout for the connection, the wait for an answer for
- * each statement. The main loop is told once it is done (a background
- * attempt, triage-pg-connect.c), or waits for it (a connection needed now,
- * as a store call waits for any statement) with the same deadlines, so a
- * lookup that hangs past them is given up too. A connection given up is
- * closed by its thread once libpq gives it back; nothing else touches it.
+ * variables, TLS and its host name checks untouched) and connects with
+ * libpq's own blocking PQconnectdbParams (): it gives each host of a
+ * multi-host URI (each address of it) connect_timeout of its own and
+ * passes on to the next when one refuses, does not resolve, or accepts and
+ * then says nothing; the thread is there so that it may block. It then
+ * waits for each statement's answer with the deadline the main loop would
+ * have used. The main loop is told once it is done (a background attempt,
+ * triage-pg-connect.c), or waits for it (a connection needed now, as a
+ * store call waits for any statement) with the same deadlines: for the
+ * connection, connect_timeout for each host. A try that passes them (a
+ * lookup libpq cannot be woken from) is given up: its thread goes on until
+ * libpq gives the connection back, then closes it; nothing else touches it.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -91,8 +94,9 @@ on_notice (void       *data,
   g_debug ("%s", text);
 }
 
-/* A dial that connects with libpq's @keywords and @values (taken), gives
- * the connection @connect_us, then runs @setup_sql, whose last statement
+/* A dial that connects with libpq's @keywords and @values (taken; their
+ * connect_timeout is each host's), gives the connection @connect_us (all
+ * hosts' together), then runs @setup_sql, whose last statement
  * reads the statement_timeout in force, and prepares the statements added,
  * waiting @answer_us for each answer (-1: as long as it takes). */
 TriagePgDial *
@@ -189,33 +193,23 @@ set_wait (TriagePgDial *self,
   g_mutex_unlock (&self->lock);
 }
 
+/* libpq's blocking connect: each host (each of its addresses) in turn,
+ * each given connect_timeout. */
 static TriagePgDialOutcome
 dial_connect (TriagePgDial *self,
-              gint64        deadline,
               PGconn      **conn,
               GError      **error)
 {
-  PostgresPollingStatusType poll = PGRES_POLLING_WRITING;
   g_autofree char *message = NULL;
 
-  /* Looks up the first host's name. */
-  *conn = PQconnectStartParams ((const char * const *) self->keywords,
-                                (const char * const *) self->values, 1);
+  *conn = PQconnectdbParams ((const char * const *) self->keywords,
+                             (const char * const *) self->values, 1);
   if (*conn == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, "out of memory");
       return TRIAGE_PG_DIAL_REFUSED;
     }
-  while (PQstatus (*conn) != CONNECTION_BAD && PQsocket (*conn) >= 0 &&
-         (poll == PGRES_POLLING_READING || poll == PGRES_POLLING_WRITING))
-    {
-      if (!triage_pg_wait_socket (PQsocket (*conn), poll == PGRES_POLLING_READING,
-                                  poll == PGRES_POLLING_WRITING, deadline))
-        return TRIAGE_PG_DIAL_LATE;
-      /* May look up the next host's name. */
-      poll = PQconnectPoll (*conn);
-    }
-  if (poll == PGRES_POLLING_OK && PQstatus (*conn) == CONNECTION_OK)
+  if (PQstatus (*conn) == CONNECTION_OK)
     return TRIAGE_PG_DIAL_MADE;
   message = triage_pg_message_of (PQerrorMessage (*conn));
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, "%s", message);
@@ -328,7 +322,7 @@ dial_thread (gpointer data)
   TriagePgDialOutcome outcome;
   gboolean notify = FALSE;
 
-  outcome = dial_connect (self, self->deadline, &conn, &error);
+  outcome = dial_connect (self, &conn, &error);
   if (outcome == TRIAGE_PG_DIAL_MADE)
     outcome = dial_setup (self, conn, &statement_ms, &error);
   g_mutex_lock (&self->lock);

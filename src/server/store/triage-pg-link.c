@@ -51,6 +51,16 @@ struct _TriagePgLink
   gint64      attempt_at;    /* monotonic µs: no attempt before this */
 };
 
+/* A whole number, as libpq takes connect_timeout (blanks around it). */
+static gboolean
+valid_seconds (const char *text)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  gint64 seconds;
+
+  return g_ascii_string_to_signed (stripped, 10, G_MININT32, G_MAXINT32, &seconds, NULL);
+}
+
 /* A URI that holds a password is refused: it would be on the command line,
  * which every user of the machine can read. */
 gboolean
@@ -59,6 +69,7 @@ triage_pg_check_uri (const char *uri,
 {
   char *parse_error = NULL;
   PQconninfoOption *options = PQconninfoParse (uri, &parse_error);
+  g_autofree char *bad_timeout = NULL;
   gboolean has_password = FALSE;
 
   if (options == NULL)
@@ -71,9 +82,24 @@ triage_pg_check_uri (const char *uri,
       return FALSE;
     }
   for (PQconninfoOption *option = options; option->keyword != NULL; option++)
-    if (strcmp (option->keyword, "password") == 0 && option->val != NULL && *option->val != '\0')
-      has_password = TRUE;
+    {
+      if (strcmp (option->keyword, "password") == 0 && option->val != NULL &&
+          *option->val != '\0')
+        has_password = TRUE;
+      /* The server gives libpq its own connect_timeout (triage_pg_link_connect_params
+       * ()), so libpq would not say when the URI's is not a number. */
+      else if (strcmp (option->keyword, "connect_timeout") == 0 && option->val != NULL &&
+               !valid_seconds (option->val))
+        bad_timeout = g_strdup (option->val);
+    }
   PQconninfoFree (options);
+  if (bad_timeout != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "--database: connect_timeout “%s” is not a whole number of seconds",
+                   bad_timeout);
+      return FALSE;
+    }
   if (has_password)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -122,9 +148,10 @@ triage_pg_link_unref (TriagePgLink *self)
   g_free (self);
 }
 
-/* What libpq's PQconnectStartParams () takes (@keywords and @values, both
+/* What libpq's PQconnectdbParams () takes (@keywords and @values, both
  * NULL-terminated) to make a connection. The URI's own values override
- * those before it, and the password file overrides everything. */
+ * those before it; connect_timeout is the one the server keeps (the URI's
+ * unless 0), and the password file overrides everything. */
 void
 triage_pg_link_connect_params (TriagePgLink *self,
                                const char   *name,
@@ -133,11 +160,15 @@ triage_pg_link_connect_params (TriagePgLink *self,
 {
   g_autofree char *user_timeout = g_strdup_printf ("%d", TRIAGE_PG_STATEMENT_TIMEOUT_MS +
                                                    TRIAGE_PG_ANSWER_GRACE_MS);
+  /* libpq gives each host that long; without it, a host that accepts and
+   * says nothing would be waited for until the main loop gives the try up. */
+  g_autofree char *connect_timeout =
+    g_strdup_printf ("%" G_GINT64_FORMAT, triage_pg_link_connect_timeout (self) / G_USEC_PER_SEC);
   const char *keys[] = { "fallback_application_name", "keepalives", "keepalives_idle",
                          "keepalives_interval", "keepalives_count", "tcp_user_timeout",
-                         "dbname", self->password ? "password" : NULL, NULL };
-  const char *vals[] = { name, "1", "5", "2", "3", user_timeout, self->uri, self->password,
-                         NULL };
+                         "dbname", "connect_timeout", self->password ? "password" : NULL, NULL };
+  const char *vals[] = { name, "1", "5", "2", "3", user_timeout, self->uri, connect_timeout,
+                         self->password, NULL };
 
   *keywords = g_strdupv ((char **) keys);
   *values = g_new0 (char *, g_strv_length (*keywords) + 1);
@@ -167,6 +198,36 @@ triage_pg_link_connect_timeout (TriagePgLink *self)
   if (seconds <= 0)
     seconds = TRIAGE_PG_CONNECT_TIMEOUT_S;
   return MAX (seconds, 2) * G_USEC_PER_SEC;
+}
+
+/* How many hosts libpq tries in turn, each for connect_timeout: as libpq
+ * counts them, those of hostaddr if given, else of host, each from the URI
+ * or else PGHOSTADDR, PGHOST (a service file's list is not read: 1). */
+guint
+triage_pg_link_n_hosts (TriagePgLink *self)
+{
+  PQconninfoOption *options = PQconninfoParse (self->uri, NULL);
+  const char *host = NULL, *hostaddr = NULL, *hosts;
+  guint n = 1;
+
+  for (PQconninfoOption *option = options; option != NULL && option->keyword != NULL; option++)
+    if (option->val != NULL && *option->val != '\0')
+      {
+        if (strcmp (option->keyword, "host") == 0)
+          host = option->val;
+        else if (strcmp (option->keyword, "hostaddr") == 0)
+          hostaddr = option->val;
+      }
+  if (host == NULL)
+    host = g_getenv ("PGHOST");
+  if (hostaddr == NULL)
+    hostaddr = g_getenv ("PGHOSTADDR");
+  hosts = hostaddr != NULL && *hostaddr != '\0' ? hostaddr : host;
+  for (const char *c = hosts; c != NULL && *c != '\0'; c++)
+    if (*c == ',')
+      n++;
+  PQconninfoFree (options);
+  return n;
 }
 
 void

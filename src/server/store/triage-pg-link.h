@@ -35,6 +35,7 @@ void          triage_pg_link_connect_params  (TriagePgLink       *self,
                                               char             ***keywords,
                                               char             ***values);
 gint64        triage_pg_link_connect_timeout (TriagePgLink       *self);
+guint         triage_pg_link_n_hosts         (TriagePgLink       *self);
 void          triage_pg_link_add             (TriagePgLink       *self,
                                               TriagePgConnection *member);
 void          triage_pg_link_remove          (TriagePgLink       *self,

@@ -1,0 +1,230 @@
+/* test-server-pg-failover.c — a multi-host PostgreSQL URI is failed over
+ * when a host accepts connections and then says nothing
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A server ("far") is given two hosts: first 127.0.0.1 through
+ * tests/chaos/partition-proxy.py (triage-test-proxy.c) to the tests'
+ * PostgreSQL, then the database's own Unix socket. Stalled, the proxy
+ * accepts every connection and passes nothing (a dropped route, a host
+ * that hangs): libpq gives that host connect_timeout (2 s here), then
+ * connects to the next, and so must the server, whether it starts with the
+ * first host silent or the first host goes silent under it. Another server
+ * ("near", on the socket) makes the service.
+ *
+ * Waits are for answers, each bounded.
+ */
+
+#define G_LOG_DOMAIN "test-server-pg-failover"
+
+#include <libpq-fe.h>
+
+#include "atp.h"
+#include "server-test-util.h"
+#include "triage-test-postgres.h"
+#include "triage-test-proxy.h"
+
+/* The least libpq gives a host. */
+#define CONNECT_TIMEOUT_S 2
+/* The wait for an answer the server keeps with the operator's
+ * statement_timeout of 1 s: a stall is found within 1 + 2 s. */
+#define OPERATOR_OPTIONS "-c statement_timeout=1000"
+/* From the stall to a request stored: each of far's connections passes
+ * over the silent host (CONNECT_TIMEOUT_S each), with room for a loaded
+ * machine. */
+#define RECOVER_S 60
+
+typedef struct
+{
+  TriageTestServer *near;     /* on the database's Unix socket */
+  TriageTestServer *far;      /* the proxy first, then the socket */
+  TriageTestProxy  *proxy;
+  char             *uri;      /* far's */
+  char             *key;      /* a service */
+} Failover;
+
+/* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
+ * database and schema with two hosts, 127.0.0.1:@port and then the socket;
+ * the socket's path in @socket_path. */
+static char *
+two_host_uri (const char *direct,
+              guint       port,
+              char      **socket_path)
+{
+  PQconninfoOption *options = PQconninfoParse (direct, NULL);
+  const char *socket_dir = NULL, *pg_port = NULL, *dbname = NULL, *user = NULL, *search = NULL;
+  g_autofree char *all = NULL, *escaped_options = NULL, *escaped_dir = NULL;
+  char *uri;
+
+  g_assert_nonnull (options);
+  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
+    {
+      if (g_str_equal (option->keyword, "host"))
+        socket_dir = option->val;
+      else if (g_str_equal (option->keyword, "port"))
+        pg_port = option->val;
+      else if (g_str_equal (option->keyword, "dbname"))
+        dbname = option->val;
+      else if (g_str_equal (option->keyword, "user"))
+        user = option->val;
+      else if (g_str_equal (option->keyword, "options"))
+        search = option->val;
+    }
+  g_assert_nonnull (socket_dir);
+  g_assert_nonnull (pg_port);
+  *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", socket_dir, pg_port);
+  all = g_strjoin (" ", search ? search : "", OPERATOR_OPTIONS, NULL);
+  escaped_options = g_uri_escape_string (all, NULL, FALSE);
+  escaped_dir = g_uri_escape_string (socket_dir, NULL, FALSE);
+  uri = g_strdup_printf ("postgresql:///%s?host=127.0.0.1,%s&port=%u,%s&user=%s"
+                         "&connect_timeout=%d&options=%s", dbname, escaped_dir, port, pg_port,
+                         user, CONNECT_TIMEOUT_S, escaped_options);
+  PQconninfoFree (options);
+  return uri;
+}
+
+static void
+failover_setup (Failover      *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *socket_path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture->near = triage_test_server_new (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_is_postgres (fixture->near));
+  g_free (two_host_uri (triage_test_server_get_database (fixture->near), 0, &socket_path));
+  fixture->proxy = triage_test_proxy_new (socket_path);
+  fixture->uri = two_host_uri (triage_test_server_get_database (fixture->near),
+                               triage_test_proxy_get_port (fixture->proxy), &socket_path);
+  g_test_message ("far's database: %s", fixture->uri);
+  triage_test_server_create_service (fixture->near, "failover-bot", NULL, NULL, NULL,
+                                     &fixture->key, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+failover_teardown (Failover      *fixture,
+                   gconstpointer  data)
+{
+  if (fixture->far != NULL)
+    {
+      g_assert_true (triage_test_server_stop (fixture->far));
+      triage_test_server_free (fixture->far);
+    }
+  g_assert_true (triage_test_server_stop (fixture->near));
+  triage_test_server_free (fixture->near);
+  triage_test_proxy_free (fixture->proxy);
+  g_free (fixture->uri);
+  g_free (fixture->key);
+}
+
+static void
+start_far (Failover *fixture)
+{
+  static const char * const far_args[] = { "--no-limits", NULL };
+  TriageTestServerOptions options = { .extra_args = far_args, .database = fixture->uri };
+  g_autoptr(GError) error = NULL;
+
+  fixture->far = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+}
+
+/* A request stored on far, by its id: posted again while far answers 503
+ * (it has not connected yet), within RECOVER_S. */
+static void
+post_until_stored (Failover *fixture)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Failover\","
+                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
+                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}", id);
+  g_autofree char *sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications WHERE id = '%s'",
+                                          id);
+  gint64 start = g_get_monotonic_time ();
+  gint64 give_up = start + RECOVER_S * G_USEC_PER_SEC;
+  g_autofree char *rows = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (;;)
+    {
+      g_autoptr(SrvAnswer) answer = srv_request (fixture->far, "POST", "/api/v1/notifications",
+                                                 fixture->key, body);
+
+      if (answer->status == 201)
+        break;
+      srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
+      if (g_get_monotonic_time () >= give_up)
+        g_error ("far did not fail over to the second host within %d s", RECOVER_S);
+      triage_test_sleep (200);
+    }
+  g_test_message ("stored in %.1f s", (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC);
+  rows = triage_test_server_run_sql (fixture->near, sql, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_ascii_strtoull (rows, NULL, 10), ==, 1);
+}
+
+/* The first host is silent from the start: far starts on the second. */
+static void
+test_silent_at_start (Failover      *fixture,
+                      gconstpointer  data)
+{
+  triage_test_proxy_command (fixture->proxy, "stall");
+  start_far (fixture);
+  post_until_stored (fixture);
+}
+
+/* Far works through the first host, which then goes silent (its open
+ * connections too): far finds the stall, then connects to the second. */
+static void
+test_silent_later (Failover      *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(SrvAnswer) answer = NULL;
+
+  start_far (fixture);
+  g_free (srv_post (fixture->far, fixture->key, "Before"));
+  triage_test_proxy_command (fixture->proxy, "stall");
+  /* Far was on the first host: a stall. */
+  answer = srv_request (fixture->far, "POST", "/api/v1/notifications", fixture->key,
+                        "{\"context\":{\"title\":\"Stalled\",\"description\":\"D\"},\"actions\":"
+                        "[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
+  srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
+  post_until_stored (fixture);
+}
+
+/* libpq is given the server's connect_timeout, so the server itself
+ * refuses a URI's that is not a number, naming it. */
+static void
+test_bad_connect_timeout (void)
+{
+  const char *argv[] = { g_getenv ("TRIAGE_SERVER"), "--database",
+                         "postgresql:///triage?host=/nonexistent&connect_timeout=2s", NULL };
+  g_autoptr(GSubprocess) server = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (argv[0]);
+  server = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                    G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (server, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (server));
+  g_assert_cmpint (g_subprocess_get_exit_status (server), ==, 2);
+  g_assert_nonnull (strstr (err, "connect_timeout “2s” is not a whole number of seconds"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  triage_test_postgres_init (&argc, &argv, "a multi-host PostgreSQL URI");
+  g_test_add ("/server/pg-failover/silent-at-start", Failover, NULL, failover_setup,
+              test_silent_at_start, failover_teardown);
+  g_test_add ("/server/pg-failover/silent-later", Failover, NULL, failover_setup,
+              test_silent_later, failover_teardown);
+  g_test_add_func ("/server/pg-failover/bad-connect-timeout", test_bad_connect_timeout);
+  return g_test_run ();
+}
