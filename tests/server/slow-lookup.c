@@ -10,8 +10,9 @@
  * name:
  *   TRIAGE_TEST_LOOKUP_NAME  the name: it resolves to 127.0.0.1
  *   TRIAGE_TEST_LOOKUP_HOLD  a file: while it exists, a lookup of the name
- *                            waits (60 s at most), having made the file
- *                            HOLD.held to say so
+ *                            waits (60 s at most), having added a byte to
+ *                            the file HOLD.held to say so (one a lookup
+ *                            held)
  * Every other lookup goes to the C library as it is.
  */
 
@@ -43,9 +44,13 @@ hold (const char *file)
   if (access (file, F_OK) != 0)
     return;
   snprintf (held, sizeof held, "%s.held", file);
-  fd = open (held, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  fd = open (held, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd >= 0)
-    close (fd);
+    {
+      if (write (fd, ".", 1) != 1)
+        perror ("slow-lookup: HOLD.held");
+      close (fd);
+    }
   for (int waited = 0; waited < HOLD_MAX_MS && access (file, F_OK) == 0; waited += HOLD_STEP_MS)
     nanosleep (&step, NULL);
 }

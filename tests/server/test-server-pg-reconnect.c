@@ -17,7 +17,16 @@
  * itself: the startup exchange (no password), then silence. Another server
  * ("near") is on the database's own socket. The lookup is held by
  * slow-lookup.c, preloaded into far: its host name resolves to 127.0.0.1,
- * and hangs while a file of the test exists.
+ * and hangs while a file of the test exists. While it hangs, far keeps
+ * one thread making a connection (its threads are counted in /proc), not
+ * one a try, whether the try was in the background or awaited (the
+ * connection needed at once, given up at connect_timeout); a try given up
+ * is closed once its lookup answers, not set up.
+ *
+ * The proxy is this test's own, not tests/chaos/partition-proxy.py
+ * (triage-test-proxy.c): that one has no mode that answers the startup
+ * exchange itself and then says nothing, and test-server-pg-failover.c
+ * uses it for what it does (a host that accepts and passes nothing).
  *
  * Waits are for events (answers, a connection answered, a file), each
  * bounded.
@@ -48,6 +57,9 @@
 /* From the end of the fault to a request stored: a connection tried
  * meanwhile runs out its wait, then the next is made. */
 #define RECOVER_S 60
+/* far's connect_timeout: the least libpq takes, so a connection the proxy
+ * answers nothing is given up soon. */
+#define CONNECT_TIMEOUT_S 2
 /* The name slow-lookup.c resolves. */
 #define LOOKUP_NAME "triage-test-database.invalid"
 
@@ -443,10 +455,8 @@ proxied_uri (const char *direct,
     *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", socket_dir, pg_port);
   all = g_strjoin (" ", search ? search : "", OPERATOR_OPTIONS, NULL);
   escaped = g_uri_escape_string (all, NULL, FALSE);
-  /* connect_timeout: the least the server takes (2 s), so a connection the
-   * proxy answers nothing is given up soon. */
-  uri = g_strdup_printf ("postgresql://%s:%u/%s?user=%s&connect_timeout=2&options=%s", host, port,
-                         dbname, user, escaped);
+  uri = g_strdup_printf ("postgresql://%s:%u/%s?user=%s&connect_timeout=%d&options=%s", host, port,
+                         dbname, user, CONNECT_TIMEOUT_S, escaped);
   PQconninfoFree (options);
   return uri;
 }
@@ -691,29 +701,138 @@ test_setup_unanswered (Reconnect     *fixture,
 }
 
 #ifndef TRIAGE_TEST_SANITIZED
-/* The lookup of far's database host hangs (a partition that cuts DNS):
- * far answers meanwhile, and connects once the lookup answers. */
-static void
-test_lookup_hangs (Reconnect     *fixture,
-                   gconstpointer  data)
+/* Far's threads that make a connection (triage-pg-dial.c names them). */
+static guint
+count_dial_threads (Reconnect *fixture)
 {
-  g_autofree char *id = NULL;
-  gint64 give_up;
+  g_autofree char *tasks = g_strdup_printf ("/proc/%d/task",
+                                            (int) triage_test_server_get_pid (fixture->far));
+  g_autoptr(GDir) dir = g_dir_open (tasks, 0, NULL);
+  const char *task;
+  guint n = 0;
 
-  g_assert_true (g_file_set_contents (fixture->hold, "", 0, NULL));
-  id = stall (fixture);
-  give_up = g_get_monotonic_time () + (SLACK_S + RECOVER_S) * G_USEC_PER_SEC;
+  g_assert_nonnull (dir);
+  while ((task = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tasks, task, "comm", NULL);
+      g_autofree char *name = NULL;
+
+      /* A thread that ended meanwhile has no name to read. */
+      if (g_file_get_contents (path, &name, NULL, NULL) &&
+          g_str_has_prefix (name, "triage-pg-dial"))
+        n++;
+    }
+  return n;
+}
+
+/* The lookups slow-lookup.c held so far. */
+static gsize
+count_held_lookups (Reconnect *fixture)
+{
+  g_autofree char *held = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (fixture->held, &held, &length, NULL))
+    return 0;
+  return length;
+}
+
+/* Once slow-lookup.c holds a lookup of far's: for three tries' worth
+ * (each given connect_timeout, the next a second later), requests keep far
+ * trying, and no try starts while the thread of the one whose lookup hangs
+ * runs (one thread, one lookup held, not one a try). Far answers all
+ * along. */
+static void
+hold_for_three_tries (Reconnect  *fixture,
+                      const char *id)
+{
+  gint64 give_up = g_get_monotonic_time () + (SLACK_S + RECOVER_S) * G_USEC_PER_SEC;
+
   while (!g_file_test (fixture->held, G_FILE_TEST_EXISTS))
     {
       /* A wait for a file, polled: nothing else tells. */
       g_assert_cmpint (g_get_monotonic_time (), <, give_up);
       triage_test_sleep (50);
     }
-  assert_prompt (fixture);
-  triage_test_sleep (500);
-  assert_prompt (fixture);
+  give_up = g_get_monotonic_time () + 3 * (CONNECT_TIMEOUT_S + 1) * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < give_up)
+    {
+      Reply reply;
+
+      assert_prompt (fixture);
+      post_within (fixture, id, PROMPT_S, &reply);
+      assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+      g_free (reply.body);
+      g_assert_cmpuint (count_dial_threads (fixture), <=, 1);
+      g_assert_cmpuint (count_held_lookups (fixture), ==, 1);
+      triage_test_sleep (200);
+    }
+}
+
+/* The lookup of far's database host hangs (a partition that cuts DNS) as
+ * far tries in the background after a stall: far answers meanwhile, and
+ * connects once the lookup answers. */
+static void
+test_lookup_hangs (Reconnect     *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+
+  g_assert_true (g_file_set_contents (fixture->hold, "", 0, NULL));
+  id = stall (fixture);
+  hold_for_three_tries (fixture, id);
 
   g_assert_true (g_unlink (fixture->hold) == 0);
+  proxy_heal (fixture->proxy);
+  post_again_until_stored (fixture, id);
+}
+
+/* The lookup hangs as far connects again while the database is taken as
+ * answering (its sessions ended): the connection awaited is given up at
+ * connect_timeout (a stall), and its thread, still in the lookup, keeps
+ * any other try from starting until it is done. */
+static void
+test_lookup_hangs_awaited (Reconnect     *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *ended = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 give_up;
+  Reply reply;
+
+  g_free (srv_post (fixture->far, fixture->key, "Before"));
+  g_assert_true (g_file_set_contents (fixture->hold, "", 0, NULL));
+  ended = triage_test_server_run_sql (fixture->near,
+                                      "SELECT COUNT (pg_terminate_backend (pid)) "
+                                      "FROM pg_stat_activity WHERE pid <> pg_backend_pid () "
+                                      "AND datname = current_database ()", &error);
+  g_assert_no_error (error);
+  g_test_message ("sessions ended: %s", ended);
+  post_within (fixture, id, CONNECT_TIMEOUT_S + SLACK_S, &reply);
+  assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+  g_free (reply.body);
+  hold_for_three_tries (fixture, id);
+
+  /* The lookup answers, and the try given up connects (the proxy answers
+   * the startup itself, then says nothing): it is closed, not set up, so
+   * the next try follows at once, not once the first statement of a
+   * connection nobody wants has run out its wait (SETUP_BOUND_S). */
+  g_atomic_int_set (&fixture->proxy->mute, TRUE);
+  g_assert_true (g_unlink (fixture->hold) == 0);
+  give_up = g_get_monotonic_time () + SETUP_BOUND_S / 2 * G_USEC_PER_SEC;
+  while (g_atomic_int_get (&fixture->proxy->answered) < 2)
+    {
+      if (g_get_monotonic_time () >= give_up)
+        g_error ("no new try within %d s of the given-up try's lookup answering (%d connected)",
+                 SETUP_BOUND_S / 2, g_atomic_int_get (&fixture->proxy->answered));
+      /* Requests make far try. */
+      post_within (fixture, id, PROMPT_S, &reply);
+      assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+      g_free (reply.body);
+      triage_test_sleep (100);
+    }
+
   proxy_heal (fixture->proxy);
   post_again_until_stored (fixture, id);
 }
@@ -737,9 +856,12 @@ main (int   argc,
               test_setup_unanswered, reconnect_teardown);
 #ifdef TRIAGE_TEST_SANITIZED
   g_test_add_func ("/server/pg-reconnect/lookup-hangs", test_lookup_skipped);
+  g_test_add_func ("/server/pg-reconnect/lookup-hangs-awaited", test_lookup_skipped);
 #else
   g_test_add ("/server/pg-reconnect/lookup-hangs", Reconnect, LOOKUP_NAME, reconnect_setup,
               test_lookup_hangs, reconnect_teardown);
+  g_test_add ("/server/pg-reconnect/lookup-hangs-awaited", Reconnect, LOOKUP_NAME,
+              reconnect_setup, test_lookup_hangs_awaited, reconnect_teardown);
 #endif
   return g_test_run ();
 }

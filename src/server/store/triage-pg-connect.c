@@ -12,7 +12,8 @@
  * host of the URI (its lookup too), the wait for an answer for each of its
  * first statements. While it does not (after a stall), the connection is
  * made in the background and the main loop takes it once it answers, one
- * connection at a time for the whole server.
+ * connection at a time for the whole server, and none while a try given up
+ * still runs (its lookup hangs): triage_pg_link_let_go ().
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -64,7 +65,7 @@ triage_pg_connection_attempt_clear (TriagePgConnection *self)
   g_clear_handle_id (&self->attempt_timer, g_source_remove);
   if (self->attempt != NULL)
     {
-      g_clear_pointer (&self->attempt, triage_pg_dial_abandon);
+      triage_pg_link_let_go (self->link, g_steal_pointer (&self->attempt));
       triage_pg_link_attempt_done (self->link, FALSE);
     }
 }
@@ -96,10 +97,15 @@ dial_start (TriagePgConnection *self,
   TriagePgDial *dial;
 
   triage_pg_link_connect_params (self->link, self->name, &keywords, &values);
-  /* libpq gives each host connect_timeout, one after the other. */
+  /* libpq gives each host connect_timeout, one after the other. A
+   * connection awaited (the main loop held) gets that for each host of the
+   * URI; one made in the background as long as libpq takes: giving it up
+   * would gain nothing, as no other starts while its thread runs (a lookup
+   * that hangs would hang the next try too), and could lose one that
+   * connects (a host whose several addresses say nothing). */
   dial = triage_pg_dial_new (keywords, values,
-                             triage_pg_link_connect_timeout (self->link) *
-                             triage_pg_link_n_hosts (self->link),
+                             done != NULL ? -1 : triage_pg_link_connect_timeout (self->link) *
+                                                 triage_pg_link_n_hosts (self->link),
                              sql, self->patient ? -1 : TRIAGE_PG_DEFAULT_ANSWER_US);
   for (guint i = 0; i < self->kept->len; i++)
     {
@@ -152,7 +158,7 @@ attempt_end (TriagePgConnection *self,
     }
   else
     g_debug ("connecting again in the background: %s", error ? error->message : "failed");
-  triage_pg_dial_abandon (dial);
+  triage_pg_link_let_go (self->link, dial);
   triage_pg_link_attempt_done (self->link, outcome == TRIAGE_PG_DIAL_MADE);
 }
 
@@ -255,6 +261,6 @@ triage_pg_connection_connect (TriagePgConnection *self,
         self->retry_at = 0;
       g_propagate_error (error, g_steal_pointer (&failure));
     }
-  triage_pg_dial_abandon (dial);
+  triage_pg_link_let_go (self->link, dial);
   return made;
 }

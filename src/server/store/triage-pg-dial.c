@@ -19,11 +19,15 @@
  * then says nothing; the thread is there so that it may block. It then
  * waits for each statement's answer with the deadline the main loop would
  * have used. The main loop is told once it is done (a background attempt,
- * triage-pg-connect.c), or waits for it (a connection needed now, as a
+ * triage-pg-connect.c: libpq's timeouts bound its connection, a lookup
+ * that hangs holds it), or waits for it (a connection needed now, as a
  * store call waits for any statement) with the same deadlines: for the
- * connection, connect_timeout for each host. A try that passes them (a
- * lookup libpq cannot be woken from) is given up: its thread goes on until
- * libpq gives the connection back, then closes it; nothing else touches it.
+ * connection, connect_timeout for each host. A try given up (past them: a
+ * lookup libpq cannot be woken from) goes on in its thread until libpq
+ * gives the connection back, which it then closes without setting it up;
+ * nothing else touches it, and while it runs no new try starts
+ * (triage_pg_dial_is_running (), triage-pg-link.c), so a lookup that hangs
+ * leaves one thread, not one a try.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -69,6 +73,7 @@ struct _TriagePgDial
   const char         *late;         /* what that wait is for */
   gint64              wait_us;
   gboolean            abandoned;
+  gboolean            finished;     /* the thread is done with libpq */
   PGconn             *conn;         /* made and set up, until stolen */
   GError             *error;
   gint64              statement_ms;
@@ -96,7 +101,7 @@ on_notice (void       *data,
 
 /* A dial that connects with libpq's @keywords and @values (taken; their
  * connect_timeout is each host's), gives the connection @connect_us (all
- * hosts' together), then runs @setup_sql, whose last statement
+ * hosts' together; -1: as long as libpq takes), then runs @setup_sql, whose last statement
  * reads the statement_timeout in force, and prepares the statements added,
  * waiting @answer_us for each answer (-1: as long as it takes). */
 TriagePgDial *
@@ -216,6 +221,19 @@ dial_connect (TriagePgDial *self,
   return TRIAGE_PG_DIAL_REFUSED;
 }
 
+/* Whether the main loop gave up on the dial (abandoned it, or found it
+ * late): what it made is of no use. */
+static gboolean
+dial_given_up (TriagePgDial *self)
+{
+  gboolean given_up;
+
+  g_mutex_lock (&self->lock);
+  given_up = self->abandoned || self->outcome != TRIAGE_PG_DIAL_RUNNING;
+  g_mutex_unlock (&self->lock);
+  return given_up;
+}
+
 static gboolean
 result_ok (const PGresult *result)
 {
@@ -323,7 +341,9 @@ dial_thread (gpointer data)
   gboolean notify = FALSE;
 
   outcome = dial_connect (self, &conn, &error);
-  if (outcome == TRIAGE_PG_DIAL_MADE)
+  /* A connection given up on while it was made (its lookup hung past the
+   * deadline) is closed, not set up. */
+  if (outcome == TRIAGE_PG_DIAL_MADE && !dial_given_up (self))
     outcome = dial_setup (self, conn, &statement_ms, &error);
   g_mutex_lock (&self->lock);
   /* Unless the main loop gave up on it meanwhile (a lookup past the
@@ -340,6 +360,9 @@ dial_thread (gpointer data)
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
   g_clear_pointer (&conn, PQfinish);
+  g_mutex_lock (&self->lock);
+  self->finished = TRUE;
+  g_mutex_unlock (&self->lock);
   if (notify)
     g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, on_done, dial_ref (self),
                                 dial_unref);
@@ -361,7 +384,7 @@ triage_pg_dial_start (TriagePgDial *self,
   self->done_data = data;
   if (done != NULL)
     self->context = g_main_context_ref_thread_default ();
-  self->deadline = g_get_monotonic_time () + self->connect_us;
+  self->deadline = self->connect_us < 0 ? G_MAXINT64 : g_get_monotonic_time () + self->connect_us;
   self->late = "a new connection";
   self->wait_us = self->connect_us;
   thread = g_thread_try_new ("triage-pg-dial", dial_thread, dial_ref (self), &error);
@@ -369,6 +392,7 @@ triage_pg_dial_start (TriagePgDial *self,
     {
       dial_unref (self);
       self->outcome = TRIAGE_PG_DIAL_REFUSED;
+      self->finished = TRUE;
       g_set_error (&self->error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED,
                    "cannot start a thread to connect: %s", error->message);
       if (done != NULL)
@@ -459,6 +483,31 @@ triage_pg_dial_steal (TriagePgDial *self,
   *statement_ms = self->statement_ms;
   g_mutex_unlock (&self->lock);
   return conn;
+}
+
+/* Whether its thread still runs libpq (a lookup, a connection, its close):
+ * TRUE until it is done with it, abandoned or not. */
+gboolean
+triage_pg_dial_is_running (TriagePgDial *self)
+{
+  gboolean running;
+
+  g_mutex_lock (&self->lock);
+  running = !self->finished;
+  g_mutex_unlock (&self->lock);
+  return running;
+}
+
+TriagePgDial *
+triage_pg_dial_ref (TriagePgDial *self)
+{
+  return dial_ref (self);
+}
+
+void
+triage_pg_dial_unref (TriagePgDial *self)
+{
+  dial_unref (self);
 }
 
 /* The owner lets go (done or not): its callback is not called; a

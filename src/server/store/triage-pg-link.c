@@ -49,6 +49,7 @@ struct _TriagePgLink
   gboolean    down;          /* a wait passed its deadline; no connection answered since */
   gboolean    attempting;    /* a connection is being made in the background */
   gint64      attempt_at;    /* monotonic µs: no attempt before this */
+  GPtrArray  *lingering;     /* TriagePgDial: given up, their threads maybe still running */
 };
 
 /* A whole number, as libpq takes connect_timeout (blanks around it). */
@@ -125,6 +126,7 @@ triage_pg_link_new (const char *uri,
   self->uri = g_strdup (uri);
   self->password = g_strdup (password);
   self->members = g_ptr_array_new ();
+  self->lingering = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_pg_dial_unref);
   return self;
 }
 
@@ -145,6 +147,7 @@ triage_pg_link_unref (TriagePgLink *self)
     memset (self->password, 0, strlen (self->password));
   g_free (self->password);
   g_ptr_array_unref (self->members);
+  g_ptr_array_unref (self->lingering);
   g_free (self);
 }
 
@@ -265,12 +268,31 @@ triage_pg_link_is_down (TriagePgLink *self)
   return self->down;
 }
 
+/* @dial (a connection being made) is given up by its member: if its thread
+ * still runs (a lookup that hangs), no member starts another until it is
+ * done, so a lookup that hangs leaves one thread, not one a try. */
+void
+triage_pg_link_let_go (TriagePgLink *self,
+                       TriagePgDial *dial)
+{
+  if (dial == NULL)
+    return;
+  if (triage_pg_dial_is_running (dial))
+    g_ptr_array_add (self->lingering, triage_pg_dial_ref (dial));
+  triage_pg_dial_abandon (dial);
+}
+
 /* Whether a member may start a connection in the background now: none is
- * under way, and the last ended a while ago. */
+ * under way or given up and still running, and the last ended a while
+ * ago. */
 gboolean
 triage_pg_link_may_attempt (TriagePgLink *self)
 {
-  return !self->attempting && g_get_monotonic_time () >= self->attempt_at;
+  for (guint i = self->lingering->len; i > 0; i--)
+    if (!triage_pg_dial_is_running (self->lingering->pdata[i - 1]))
+      g_ptr_array_remove_index_fast (self->lingering, i - 1);
+  return !self->attempting && self->lingering->len == 0 &&
+         g_get_monotonic_time () >= self->attempt_at;
 }
 
 void

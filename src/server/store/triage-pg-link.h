@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 
 typedef struct _TriagePgLink TriagePgLink;
 typedef struct _TriagePgConnection TriagePgConnection;
+typedef struct _TriagePgDial TriagePgDial;
 
 /* What the database gets to answer when the URI does not say otherwise. */
 #define TRIAGE_PG_STATEMENT_TIMEOUT_MS 10000
@@ -43,6 +44,8 @@ void          triage_pg_link_remove          (TriagePgLink       *self,
 void          triage_pg_link_stall           (TriagePgLink       *self,
                                               const char         *what);
 gboolean      triage_pg_link_is_down         (TriagePgLink       *self);
+void          triage_pg_link_let_go          (TriagePgLink       *self,
+                                              TriagePgDial       *dial);
 gboolean      triage_pg_link_may_attempt     (TriagePgLink       *self);
 void          triage_pg_link_attempt_started (TriagePgLink       *self);
 void          triage_pg_link_attempt_done    (TriagePgLink       *self,
