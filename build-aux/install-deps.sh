@@ -17,6 +17,7 @@ build_pkgs=(
     libnotify-dev libsecret-1-dev libsqlite3-dev sqlite3 libgtksourceview-5-dev
     libyajl-dev                                   # reads JSON text into json-glib's tree (libatp)
     libpq-dev                                     # the server's PostgreSQL backend (libpq)
+    libmimalloc-dev                               # the server's allocator (src/server/meson.build)
     desktop-file-utils appstream appstream-util   # .desktop / metainfo validation
     gtk-update-icon-cache                         # meson's gnome.post_install
     groff-base                                    # man page checks (tests/data)

@@ -3,11 +3,13 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The server runs with glibc's per-thread cache of 128 free blocks a size
- * (src/server/main.c starts itself again with GLIBC_TUNABLES), keeps the
- * other tunables an operator gave, and keeps the operator's own count. Read
- * from the server's debug message: glibc cuts the variable short in
- * /proc/PID/environ as it parses it.
+ * The server's allocator. Linked with mimalloc (src/server/meson.build), its
+ * every block comes from mimalloc, and it does not start itself again to
+ * tune glibc's. Otherwise it runs with glibc's per-thread cache of 128 free
+ * blocks a size (src/server/main.c starts itself again with
+ * GLIBC_TUNABLES), keeps the other tunables an operator gave, and keeps the
+ * operator's own count. Read from the server's debug message: glibc cuts
+ * the variable short in /proc/PID/environ as it parses it.
  */
 
 #include <gio/gio.h>
@@ -16,9 +18,10 @@
 #include "server-test-util.h"
 
 /* The tunables a server started with @given (NULL: none) runs with; it
- * answers too. */
+ * answers too. With @maps, the server's memory map (/proc/PID/maps). */
 static char *
-server_tunables (const char *given)
+server_tunables (const char  *given,
+                 char       **maps)
 {
   g_autofree char *dir = g_dir_make_tmp ("test-server-malloc-XXXXXX", NULL);
   g_autofree char *log = g_build_filename (dir, "server.log", NULL);
@@ -52,16 +55,35 @@ server_tunables (const char *given)
         tunables = g_strdup (found + strlen ("glibc tunables: "));
     }
   g_assert_nonnull (tunables);
+  if (maps != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/maps",
+                                               (int) triage_test_server_get_pid (server));
+
+      g_assert_true (g_file_get_contents (path, maps, NULL, NULL));
+    }
   g_assert_true (triage_test_server_stop (server));
   g_unlink (log);
   g_rmdir (dir);
   return tunables;
 }
 
+#ifdef TRIAGE_MIMALLOC
+static void
+test_mimalloc (void)
+{
+  g_autofree char *maps = NULL;
+  g_autofree char *tunables = server_tunables (NULL, &maps);
+
+  g_assert_nonnull (strstr (maps, "/libmimalloc.so"));
+  /* Not started again for glibc's sake. */
+  g_assert_cmpstr (tunables, ==, "(null)");
+}
+#elif defined (__GLIBC__)
 static void
 test_tcache_set (void)
 {
-  g_autofree char *tunables = server_tunables (NULL);
+  g_autofree char *tunables = server_tunables (NULL, NULL);
 
   g_assert_cmpstr (tunables, ==, "glibc.malloc.tcache_count=128");
 }
@@ -69,7 +91,7 @@ test_tcache_set (void)
 static void
 test_other_tunables_kept (void)
 {
-  g_autofree char *tunables = server_tunables ("glibc.malloc.mmap_threshold=1048576");
+  g_autofree char *tunables = server_tunables ("glibc.malloc.mmap_threshold=1048576", NULL);
 
   g_assert_cmpstr (tunables, ==, "glibc.malloc.mmap_threshold=1048576:glibc.malloc.tcache_count=128");
 }
@@ -77,17 +99,20 @@ test_other_tunables_kept (void)
 static void
 test_operator_count_kept (void)
 {
-  g_autofree char *tunables = server_tunables ("glibc.malloc.tcache_count=16");
+  g_autofree char *tunables = server_tunables ("glibc.malloc.tcache_count=16", NULL);
 
   g_assert_cmpstr (tunables, ==, "glibc.malloc.tcache_count=16");
 }
+#endif
 
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-#ifdef __GLIBC__
+#if defined (TRIAGE_MIMALLOC)
+  g_test_add_func ("/server/malloc/mimalloc", test_mimalloc);
+#elif defined (__GLIBC__)
   g_test_add_func ("/server/malloc/tcache-set", test_tcache_set);
   g_test_add_func ("/server/malloc/other-tunables-kept", test_other_tunables_kept);
   g_test_add_func ("/server/malloc/operator-count-kept", test_operator_count_kept);
