@@ -94,6 +94,30 @@ test_timestamp_utc (void)
   g_assert_cmpstr (c, ==, "2026-11-29T22:15:27Z");
 }
 
+/* The date and time of the second written last are kept: each of a row of
+ * times, in the same second or not, back and forth, is written in full,
+ * and the ends of the years it can write too. */
+static void
+test_timestamp_row (void)
+{
+  static const gint64 seconds[] = { 1796076927, 1796076927, 1796076928, 1796076927, 1796076927,
+                                    -62135596800 /* 0001-01-01 */, 253402300799 /* 9999 */ };
+  static const int usecs[] = { 1, 999999, 0, 120000, 0, 5, 999999 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (seconds); i++)
+    {
+      g_autoptr(GDateTime) whole = g_date_time_new_from_unix_utc (seconds[i]);
+      g_autoptr(GDateTime) time = g_date_time_add (whole, usecs[i]);
+      g_autofree char *text = atp_format_timestamp (time);
+      g_autofree char *rest = g_date_time_format (time, "%m-%dT%H:%M:%S");
+      g_autofree char *day = g_strdup_printf ("%04d-%s", g_date_time_get_year (time), rest);
+      g_autofree char *expected = usecs[i] != 0 ? g_strdup_printf ("%s.%06dZ", day, usecs[i])
+                                                : g_strconcat (day, "Z", NULL);
+
+      g_assert_cmpstr (text, ==, expected);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -102,5 +126,6 @@ main (int    argc,
   g_test_add_func ("/json/strings-to-string", test_same_as_tree);
   g_test_add_func ("/json/status-update", test_status_update);
   g_test_add_func ("/json/timestamp-utc", test_timestamp_utc);
+  g_test_add_func ("/json/timestamp-row", test_timestamp_row);
   return g_test_run ();
 }
