@@ -202,19 +202,40 @@ append_run (GString    *out,
     g_string_append_len (out, run, n);
 }
 
+/* Whether any of the sixteen bytes at @p is one of string_class's stops
+ * (AtpU8x16, atp-private.h): the long plain stretches of a description or
+ * of base64 are passed over sixteen bytes at a time. */
+static inline gboolean
+block_has_stop (const guchar *p)
+{
+  AtpU8x16 v;
+  AtpI8x16 stop;
+  guint64 halves[2];
+
+  memcpy (&v, p, sizeof v);
+  stop = (AtpI8x16) (v == '"') | (AtpI8x16) (v == '\\') | (AtpI8x16) (v < 0x20);
+  memcpy (halves, &stop, sizeof halves);
+  return (halves[0] | halves[1]) != 0;
+}
+
 static void
 write_string (GString    *out,
               const char *str)
 {
   const guchar *s = (const guchar *) str;
+  const guchar *end = s + strlen (str);
   const guchar *run = s;
 
   g_string_append_c (out, '"');
 
-  for (; *s != '\0'; s++)
+  for (;; s++)
     {
-      if (string_class[*s] == CH_PLAIN)
-        continue;
+      while (end - s >= 16 && !block_has_stop (s))
+        s += 16;
+      while (s < end && string_class[*s] == CH_PLAIN)
+        s++;
+      if (s == end)
+        break;
 
       if (s > run)
         append_run (out, (const char *) run, s - run);
