@@ -387,7 +387,7 @@ handle_respond (TriageServer      *self,
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(AtpNotification) notification = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) error = NULL, unstored = NULL;
   g_autoptr(AtpResponse) response = NULL;
   g_autoptr(GDateTime) now = NULL;
   g_autoptr(JsonNode) response_node = NULL;
@@ -463,13 +463,21 @@ handle_respond (TriageServer      *self,
   response_text = atp_json_to_string (response_node, NULL);
   if (!triage_store_transition (self->store, id, TRIAGE_PENDING_MASK, ATP_STATUS_RESPONDED,
                                 response_text, g_date_time_to_unix (now) * G_USEC_PER_SEC +
-                                g_date_time_get_microsecond (now)))
+                                g_date_time_get_microsecond (now), &unstored))
     {
       /* Answered meanwhile: by this very retry sent to another server too? */
       g_autoptr(GError) unread = NULL;
-      g_autoptr(TriageNotificationRow) current = triage_store_get_notification (self->store, id,
-                                                                                &unread);
+      g_autoptr(TriageNotificationRow) current = NULL;
 
+      /* Not stored: nothing is known of it, the answer is not refused. */
+      if (unstored != NULL)
+        {
+          reply_unanswered (msg, "the answer's change of status", "The answer could not be "
+                            "stored now (the server's database did not answer); nothing was "
+                            "changed, try again later", unstored);
+          return;
+        }
+      current = triage_store_get_notification (self->store, id, &unread);
       /* Unread: not known to have ended, the answer is not refused. */
       if (unread != NULL)
         {

@@ -609,10 +609,18 @@ triage_server_invalidate (TriageServer          *self,
   g_autoptr(GError) error = NULL;
 
   if (triage_store_transition (self->store, row->id, TRIAGE_PENDING_MASK, ATP_STATUS_INVALIDATED,
-                               NULL, now))
+                               NULL, now, &error))
     {
       triage_server_changed (self, row->id, ATP_STATUS_INVALIDATED, reason);
       return TRUE;
+    }
+  /* Not stored: nothing is known of it, it is not said to have ended. */
+  if (error != NULL)
+    {
+      reply_unanswered (msg, "the invalidation's change of status", "The invalidation could not "
+                        "be stored now (the server's database did not answer); nothing was "
+                        "changed, try again later", error);
+      return FALSE;
     }
   current = triage_store_get_notification (self->store, row->id, &error);
   /* Unread: not known to have ended. */

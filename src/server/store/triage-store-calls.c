@@ -176,9 +176,12 @@ triage_store_transition (TriageStore *self,
                          guint        from_mask,
                          int          status,
                          const char  *response,
-                         gint64       now)
+                         gint64       now,
+                         GError     **error)
 {
-  return WRITE (self)->transition (self, id, from_mask, status, response, now);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return WRITE (self)->transition (self, id, from_mask, status, response, now, error);
 }
 
 gboolean

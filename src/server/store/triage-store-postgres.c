@@ -400,19 +400,28 @@ postgres_transition (TriageStore *store,
                      guint        from_mask,
                      int          status,
                      const char  *response,
-                     gint64       now)
+                     gint64       now,
+                     GError     **error)
 {
   g_autofree char *from = triage_store_postgres_int_array (from_mask);
   TriagePgNumber to, when;
   TriagePgParam params[] = { triage_pg_number (&to, status), response,
                              triage_pg_number (&when, now), id, from };
+  g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
+                                      "UPDATE notifications SET status = $1::int,"
+                                      " response = COALESCE ($2, response),"
+                                      " updated_at = $3::bigint"
+                                      " WHERE id = $4 AND status = ANY ($5::int[])",
+                                      5, params);
 
-  return triage_store_postgres_changed_one (TRIAGE_STORE_POSTGRES (store),
-                                            "UPDATE notifications SET status = $1::int,"
-                                            " response = COALESCE ($2, response),"
-                                            " updated_at = $3::bigint"
-                                            " WHERE id = $4 AND status = ANY ($5::int[])",
-                                            5, params);
+  if (result == NULL)
+    {
+      /* the query's writer logged why (and the batch fails with it) */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not store a change of status");
+      return FALSE;
+    }
+  return triage_pg_changed (result) == 1;
 }
 
 static gboolean

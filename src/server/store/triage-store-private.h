@@ -135,12 +135,14 @@ struct _TriageStoreClass
   GStrv                  (*recipients)         (TriageStore *self,
                                                 const char  *notification_id,
                                                 GError     **error);
+  /* FALSE with @error set: the database failed */
   gboolean               (*transition)         (TriageStore *self,
                                                 const char  *id,
                                                 guint        from_mask,
                                                 int          status,
                                                 const char  *response,
-                                                gint64       now);
+                                                gint64       now,
+                                                GError     **error);
   gboolean               (*mark_delivered)     (TriageStore *self,
                                                 const char  *id,
                                                 gint64       now);

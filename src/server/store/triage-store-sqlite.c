@@ -600,11 +600,13 @@ sqlite_transition (TriageStore *store,
                    guint        from_mask,
                    int          status,
                    const char  *response,
-                   gint64       now)
+                   gint64       now,
+                   GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
   gboolean changed;
+  int rc;
 
   stmt = cached (self,
     "UPDATE notifications SET status = ?, response = COALESCE (?, response), updated_at = ?"
@@ -615,7 +617,13 @@ sqlite_transition (TriageStore *store,
   sqlite3_bind_int64 (stmt, 3, now);
   bind_text (stmt, 4, id);
   sqlite3_bind_int64 (stmt, 5, from_mask);
-  changed = sqlite3_step (stmt) == SQLITE_DONE && sqlite3_changes (self->db) == 1;
+  rc = sqlite3_step (stmt);
+  changed = rc == SQLITE_DONE && sqlite3_changes (self->db) == 1;
+  if (rc != SQLITE_DONE)
+    /* SQLITE_BUSY (another writer held the file past the busy timeout), an
+     * I/O error, …: the database did not answer */
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not store a change of status: %s", sqlite3_errmsg (self->db));
   done (stmt);
   return changed;
 }
@@ -681,7 +689,8 @@ sqlite_expire_overdue (TriageStore *store,
     g_ptr_array_add (overdue, column_text (stmt, 0));
   done (stmt);
   for (guint i = 0; i < overdue->len; i++)
-    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL, now))
+    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL, now,
+                           NULL))
       g_ptr_array_add (expired, g_steal_pointer (&overdue->pdata[i]));
   g_ptr_array_add (expired, NULL);
   return (GStrv) g_ptr_array_free (expired, FALSE);

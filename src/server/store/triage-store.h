@@ -250,13 +250,18 @@ gboolean     triage_store_is_recipient    (TriageStore  *self,
 GStrv        triage_store_recipients      (TriageStore  *self,
                                            const char   *notification_id,
                                            GError      **error);
-/* Moves to @status if the current status is in @from_mask (bit per AtpStatus). */
+/* Moves to @status if the current status is in @from_mask (bit per
+ * AtpStatus). FALSE when it is not (or there is no such row); FALSE with
+ * @error set when the database did not answer (a lock, a busy file, an I/O
+ * error): then nothing is known of the row, and a caller must not answer as
+ * if it had ended (a client told "already answered" drops its answer). */
 gboolean     triage_store_transition      (TriageStore  *self,
                                            const char   *id,
                                            guint         from_mask,
                                            int          status,
                                            const char   *response,
-                                           gint64        now);
+                                           gint64        now,
+                                           GError      **error);
 /* created → delivered, unless another server is changing the row at this
  * very moment (it wins: delivery is a courtesy, never worth a wait). */
 gboolean     triage_store_mark_delivered  (TriageStore  *self,

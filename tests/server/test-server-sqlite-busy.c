@@ -1,0 +1,157 @@
+/* test-server-sqlite-busy.c — a change the busy SQLite file did not take is
+ * never answered as one that was made before
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Another process may hold the server's SQLite file for writing (a second
+ * server started on it, an operator's sqlite3 shell, a backup) past the
+ * server's busy timeout. A transition that could not be written was taken
+ * for one whose request had already ended: the person's answer was 409
+ * NOTIFICATION_ALREADY_RESPONDED for a request still pending (an outbox
+ * told so drops the answer), a service's invalidation 409 too. Now each is
+ * 503 STORAGE_UNAVAILABLE with Retry-After, and is taken once the file is
+ * free. The test holds the write lock itself (BEGIN IMMEDIATE on its own
+ * connection). SQLite only.
+ */
+
+#define G_LOG_DOMAIN "test-server-sqlite-busy"
+
+#include <sqlite3.h>
+
+#include "server-test-util.h"
+
+typedef struct
+{
+  TriageTestServer *server;
+  sqlite3          *db;      /* the test's own connection to the server's file */
+  char             *alice;
+  char             *key;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char * const alice[] = { "alice", NULL };
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = triage_test_server_new (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (triage_test_server_is_postgres (fixture->server));
+  g_assert_true (triage_test_server_create_user (fixture->server, "alice", &fixture->alice,
+                                                 &error));
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_service (fixture->server, "busy-bot", alice, NULL,
+                                                    NULL, &fixture->key, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open (triage_test_server_get_database (fixture->server), &fixture->db),
+                   ==, SQLITE_OK);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  sqlite3_close (fixture->db);
+  g_assert_true (triage_test_server_stop (fixture->server));
+  triage_test_server_free (fixture->server);
+  g_free (fixture->alice);
+  g_free (fixture->key);
+}
+
+static void
+run (Fixture    *fixture,
+     const char *sql)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (fixture->db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+}
+
+static void
+assert_unstored (SrvAnswer  *answer,
+                 const char *message)
+{
+  srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
+  srv_assert_message (answer, message);
+  g_assert_cmpstr (soup_message_headers_get_one (answer->headers, "Retry-After"), ==, "1");
+}
+
+static SrvAnswer *
+respond (Fixture    *fixture,
+         const char *id)
+{
+  g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
+
+  return srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->alice, body);
+}
+
+static SrvAnswer *
+invalidate (Fixture    *fixture,
+            const char *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+
+  return srv_request (fixture->server, "PATCH", path, fixture->key, "{\"status\":\"invalidated\"}");
+}
+
+static char *
+service_status (Fixture    *fixture,
+                const char *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", path, fixture->key, NULL);
+  g_autoptr(JsonObject) object = NULL;
+
+  srv_assert_status (answer, 200, NULL);
+  object = srv_parse_object (answer->body);
+  return g_strdup (json_object_get_string_member (object, "status"));
+}
+
+/* Under the lock: the answer and the invalidation are 503, the request
+ * still pending; once it is gone the answer is taken, and the invalidation
+ * is then late. */
+static void
+test_busy_file (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *id = srv_post (fixture->server, fixture->key, "Busy");
+  g_autofree char *other = srv_post (fixture->server, fixture->key, "Busy too");
+  g_autoptr(SrvAnswer) answered = NULL, invalidated = NULL, after = NULL, late = NULL;
+  g_autofree char *status = NULL, *other_status = NULL, *after_status = NULL;
+
+  run (fixture, "BEGIN IMMEDIATE");
+  answered = respond (fixture, id);
+  assert_unstored (answered, "The answer could not be stored now");
+  invalidated = invalidate (fixture, other);
+  assert_unstored (invalidated, "The invalidation could not be stored now");
+  run (fixture, "ROLLBACK");
+
+  status = service_status (fixture, id);
+  g_assert_cmpstr (status, ==, "created");
+  other_status = service_status (fixture, other);
+  g_assert_cmpstr (other_status, ==, "created");
+  after = respond (fixture, id);
+  srv_assert_status (after, 200, NULL);
+  after_status = service_status (fixture, id);
+  g_assert_cmpstr (after_status, ==, "responded");
+  late = invalidate (fixture, id);
+  srv_assert_status (late, 409, NULL);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  /* For the server: the batch it cannot open is warned of, and that is not
+   * fatal for it here. */
+  g_unsetenv ("G_DEBUG");
+
+  g_test_add ("/server/sqlite-busy/busy-file", Fixture, NULL, fixture_setup, test_busy_file,
+              fixture_teardown);
+  return g_test_run ();
+}
