@@ -30,6 +30,9 @@
 /* The wait for an answer the server keeps with the operator's
  * statement_timeout of 1 s: a stall is found within 1 + 2 s. */
 #define OPERATOR_OPTIONS "-c statement_timeout=1000"
+/* A wait on a silent host long enough to tell one from several, whatever
+ * the load. */
+#define STICKY_TIMEOUT_S 5
 /* From the stall to a request stored: each of far's connections passes
  * over the silent host (CONNECT_TIMEOUT_S each), with room for a loaded
  * machine. */
@@ -45,11 +48,12 @@ typedef struct
 } Failover;
 
 /* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
- * database and schema with two hosts, 127.0.0.1:@port and then the socket;
- * the socket's path in @socket_path. */
+ * database and schema with two hosts, 127.0.0.1:@port and then the socket,
+ * each given @connect_timeout; the socket's path in @socket_path. */
 static char *
 two_host_uri (const char *direct,
               guint       port,
+              guint       connect_timeout,
               char      **socket_path)
 {
   PQconninfoOption *options = PQconninfoParse (direct, NULL);
@@ -79,7 +83,7 @@ two_host_uri (const char *direct,
   escaped_dir = g_uri_escape_string (socket_dir, NULL, FALSE);
   uri = g_strdup_printf ("postgresql:///%s?host=127.0.0.1,%s&port=%u,%s&user=%s"
                          "&connect_timeout=%d&options=%s", dbname, escaped_dir, port, pg_port,
-                         user, CONNECT_TIMEOUT_S, escaped_options);
+                         user, connect_timeout, escaped_options);
   PQconninfoFree (options);
   return uri;
 }
@@ -94,10 +98,12 @@ failover_setup (Failover      *fixture,
   fixture->near = triage_test_server_new (NULL, &error);
   g_assert_no_error (error);
   g_assert_true (triage_test_server_is_postgres (fixture->near));
-  g_free (two_host_uri (triage_test_server_get_database (fixture->near), 0, &socket_path));
+  g_free (two_host_uri (triage_test_server_get_database (fixture->near), 0, CONNECT_TIMEOUT_S,
+                        &socket_path));
   fixture->proxy = triage_test_proxy_new (socket_path);
   fixture->uri = two_host_uri (triage_test_server_get_database (fixture->near),
-                               triage_test_proxy_get_port (fixture->proxy), &socket_path);
+                               triage_test_proxy_get_port (fixture->proxy), CONNECT_TIMEOUT_S,
+                               &socket_path);
   g_test_message ("far's database: %s", fixture->uri);
   triage_test_server_create_service (fixture->near, "failover-bot", NULL, NULL, NULL,
                                      &fixture->key, NULL, &error);
@@ -175,6 +181,31 @@ test_silent_at_start (Failover      *fixture,
   post_until_stored (fixture);
 }
 
+/* With the first host silent, far's first connection waits
+ * STICKY_TIMEOUT_S on it, then connects to the second, and its other
+ * connections go to the second at once: far starts (its six connections
+ * made) within two such waits, not six. */
+static void
+test_silent_passed_once (Failover      *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *socket_path = NULL;
+  gint64 start;
+  double took;
+
+  g_free (fixture->uri);
+  fixture->uri = two_host_uri (triage_test_server_get_database (fixture->near),
+                               triage_test_proxy_get_port (fixture->proxy), STICKY_TIMEOUT_S,
+                               &socket_path);
+  triage_test_proxy_command (fixture->proxy, "stall");
+  start = g_get_monotonic_time ();
+  start_far (fixture);
+  took = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  g_test_message ("far started in %.1f s", took);
+  g_assert_cmpfloat (took, <, 2 * STICKY_TIMEOUT_S);
+  post_until_stored (fixture);
+}
+
 /* Far works through the first host, which then goes silent (its open
  * connections too): far finds the stall, then connects to the second. */
 static void
@@ -225,6 +256,8 @@ main (int   argc,
               test_silent_at_start, failover_teardown);
   g_test_add ("/server/pg-failover/silent-later", Failover, NULL, failover_setup,
               test_silent_later, failover_teardown);
+  g_test_add ("/server/pg-failover/silent-passed-once", Failover, NULL, failover_setup,
+              test_silent_passed_once, failover_teardown);
   g_test_add_func ("/server/pg-failover/bad-connect-timeout", test_bad_connect_timeout);
   return g_test_run ();
 }

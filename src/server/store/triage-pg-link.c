@@ -50,6 +50,12 @@ struct _TriagePgLink
   gboolean    attempting;    /* a connection is being made in the background */
   gint64      attempt_at;    /* monotonic µs: no attempt before this */
   GPtrArray  *lingering;     /* TriagePgDial: given up, their threads maybe still running */
+  /* The URI's multi-host lists (NULL: it has none), of n_listed hosts. */
+  char      **hosts;
+  char      **hostaddrs;
+  char      **ports;
+  guint       n_listed;
+  guint       first;         /* the host last connected to: libpq tries it first */
 };
 
 /* A whole number, as libpq takes connect_timeout (blanks around it). */
@@ -112,6 +118,29 @@ triage_pg_check_uri (const char *uri,
   return TRUE;
 }
 
+/* The URI's host, hostaddr and port lists, and how many hosts libpq takes
+ * from them (those of hostaddr if given, else of host). */
+static void
+read_hosts (TriagePgLink *self)
+{
+  PQconninfoOption *options = PQconninfoParse (self->uri, NULL);
+
+  for (PQconninfoOption *option = options; option != NULL && option->keyword != NULL; option++)
+    {
+      if (option->val == NULL || *option->val == '\0')
+        continue;
+      if (strcmp (option->keyword, "host") == 0)
+        self->hosts = g_strsplit (option->val, ",", -1);
+      else if (strcmp (option->keyword, "hostaddr") == 0)
+        self->hostaddrs = g_strsplit (option->val, ",", -1);
+      else if (strcmp (option->keyword, "port") == 0)
+        self->ports = g_strsplit (option->val, ",", -1);
+    }
+  PQconninfoFree (options);
+  self->n_listed = self->hostaddrs != NULL ? g_strv_length (self->hostaddrs)
+                 : self->hosts != NULL ? g_strv_length (self->hosts) : 0;
+}
+
 TriagePgLink *
 triage_pg_link_new (const char *uri,
                     const char *password,
@@ -127,6 +156,7 @@ triage_pg_link_new (const char *uri,
   self->password = g_strdup (password);
   self->members = g_ptr_array_new ();
   self->lingering = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_pg_dial_unref);
+  read_hosts (self);
   return self;
 }
 
@@ -148,13 +178,35 @@ triage_pg_link_unref (TriagePgLink *self)
   g_free (self->password);
   g_ptr_array_unref (self->members);
   g_ptr_array_unref (self->lingering);
+  g_strfreev (self->hosts);
+  g_strfreev (self->hostaddrs);
+  g_strfreev (self->ports);
   g_free (self);
+}
+
+/* @list (of the URI's n_listed hosts) from its entry @first on, then the
+ * ones before: NULL if it is not one entry a host. */
+static char *
+rotated (TriagePgLink *self,
+         char        **list)
+{
+  GString *text;
+
+  if (list == NULL || g_strv_length (list) != self->n_listed)
+    return NULL;
+  text = g_string_new (NULL);
+  for (guint i = 0; i < self->n_listed; i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? "," : "",
+                            list[(self->first + i) % self->n_listed]);
+  return g_string_free (text, FALSE);
 }
 
 /* What libpq's PQconnectdbParams () takes (@keywords and @values, both
  * NULL-terminated) to make a connection. The URI's own values override
- * those before it; connect_timeout is the one the server keeps (the URI's
- * unless 0), and the password file overrides everything. */
+ * those before it; its hosts come in the same order from the one last
+ * connected to on (triage_pg_link_connected ()); connect_timeout is the one
+ * the server keeps (the URI's unless 0), and the password file overrides
+ * everything. */
 void
 triage_pg_link_connect_params (TriagePgLink *self,
                                const char   *name,
@@ -169,14 +221,72 @@ triage_pg_link_connect_params (TriagePgLink *self,
     g_strdup_printf ("%" G_GINT64_FORMAT, triage_pg_link_connect_timeout (self) / G_USEC_PER_SEC);
   const char *keys[] = { "fallback_application_name", "keepalives", "keepalives_idle",
                          "keepalives_interval", "keepalives_count", "tcp_user_timeout",
-                         "dbname", "connect_timeout", self->password ? "password" : NULL, NULL };
-  const char *vals[] = { name, "1", "5", "2", "3", user_timeout, self->uri, connect_timeout,
-                         self->password, NULL };
+                         "dbname", "connect_timeout" };
+  const char *vals[] = { name, "1", "5", "2", "3", user_timeout, self->uri, connect_timeout };
+  GPtrArray *keys_out = g_ptr_array_new ();
+  GPtrArray *values_out = g_ptr_array_new ();
 
-  *keywords = g_strdupv ((char **) keys);
-  *values = g_new0 (char *, g_strv_length (*keywords) + 1);
-  for (guint i = 0; keys[i] != NULL; i++)
-    (*values)[i] = g_strdup (vals[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_ptr_array_add (keys_out, g_strdup (keys[i]));
+      g_ptr_array_add (values_out, g_strdup (vals[i]));
+    }
+  if (self->first > 0)
+    {
+      const char *listed[] = { "host", "hostaddr", "port" };
+      char **lists[] = { self->hosts, self->hostaddrs, self->ports };
+
+      for (guint i = 0; i < G_N_ELEMENTS (listed); i++)
+        {
+          char *list = rotated (self, lists[i]);
+
+          if (list == NULL)
+            continue;
+          g_ptr_array_add (keys_out, g_strdup (listed[i]));
+          g_ptr_array_add (values_out, list);
+        }
+    }
+  if (self->password != NULL)
+    {
+      g_ptr_array_add (keys_out, g_strdup ("password"));
+      g_ptr_array_add (values_out, g_strdup (self->password));
+    }
+  g_ptr_array_add (keys_out, NULL);
+  g_ptr_array_add (values_out, NULL);
+  *keywords = (char **) g_ptr_array_free (keys_out, FALSE);
+  *values = (char **) g_ptr_array_free (values_out, FALSE);
+}
+
+/* A connection was made to @host (PQhost ()) at @port (PQport ()): if it
+ * is another host of the URI than the first, new connections try it first
+ * (and then the others in the URI's order), so that once a host stopped
+ * answering, every connection does not wait connect_timeout on it again,
+ * each holding the main loop; the host that stops answering next is passed
+ * over as any. */
+void
+triage_pg_link_connected (TriagePgLink *self,
+                          const char   *host,
+                          const char   *port)
+{
+  for (guint i = 0; i < self->n_listed && host != NULL; i++)
+    {
+      const char *listed = self->hosts != NULL && g_strv_length (self->hosts) == self->n_listed &&
+                           *self->hosts[i] != '\0' ? self->hosts[i]
+                         : self->hostaddrs != NULL ? self->hostaddrs[i] : NULL;
+      guint n_ports = self->ports != NULL ? g_strv_length (self->ports) : 0;
+      const char *listed_port = n_ports == self->n_listed ? self->ports[i]
+                              : n_ports == 1 ? self->ports[0] : NULL;
+
+      if (g_strcmp0 (listed, host) != 0 ||
+          (listed_port != NULL && *listed_port != '\0' && port != NULL &&
+           g_strcmp0 (listed_port, port) != 0))
+        continue;
+      if (i != self->first)
+        g_message ("connected to the PostgreSQL database at %s (host %u of the URI's %u): "
+                   "new connections try it first", host, i + 1, self->n_listed);
+      self->first = i;
+      return;
+    }
 }
 
 /* The µs a connection gets to be made: connect_timeout as libpq takes it
@@ -203,34 +313,35 @@ triage_pg_link_connect_timeout (TriagePgLink *self)
   return MAX (seconds, 2) * G_USEC_PER_SEC;
 }
 
+/* The entries of a comma-separated list: 0 for none. */
+static guint
+count_listed (const char *text)
+{
+  guint n = 1;
+
+  if (text == NULL || *text == '\0')
+    return 0;
+  for (const char *c = text; *c != '\0'; c++)
+    if (*c == ',')
+      n++;
+  return n;
+}
+
 /* How many hosts libpq tries in turn, each for connect_timeout: as libpq
  * counts them, those of hostaddr if given, else of host, each from the URI
  * or else PGHOSTADDR, PGHOST (a service file's list is not read: 1). */
 guint
 triage_pg_link_n_hosts (TriagePgLink *self)
 {
-  PQconninfoOption *options = PQconninfoParse (self->uri, NULL);
-  const char *host = NULL, *hostaddr = NULL, *hosts;
-  guint n = 1;
+  guint n;
 
-  for (PQconninfoOption *option = options; option != NULL && option->keyword != NULL; option++)
-    if (option->val != NULL && *option->val != '\0')
-      {
-        if (strcmp (option->keyword, "host") == 0)
-          host = option->val;
-        else if (strcmp (option->keyword, "hostaddr") == 0)
-          hostaddr = option->val;
-      }
-  if (host == NULL)
-    host = g_getenv ("PGHOST");
-  if (hostaddr == NULL)
-    hostaddr = g_getenv ("PGHOSTADDR");
-  hosts = hostaddr != NULL && *hostaddr != '\0' ? hostaddr : host;
-  for (const char *c = hosts; c != NULL && *c != '\0'; c++)
-    if (*c == ',')
-      n++;
-  PQconninfoFree (options);
-  return n;
+  if (self->hostaddrs != NULL)
+    return g_strv_length (self->hostaddrs);
+  if ((n = count_listed (g_getenv ("PGHOSTADDR"))) > 0)
+    return n;
+  if (self->hosts != NULL)
+    return g_strv_length (self->hosts);
+  return MAX (count_listed (g_getenv ("PGHOST")), 1);
 }
 
 void

@@ -37,6 +37,9 @@ void          triage_pg_link_connect_params  (TriagePgLink       *self,
                                               char             ***values);
 gint64        triage_pg_link_connect_timeout (TriagePgLink       *self);
 guint         triage_pg_link_n_hosts         (TriagePgLink       *self);
+void          triage_pg_link_connected       (TriagePgLink       *self,
+                                              const char         *host,
+                                              const char         *port);
 void          triage_pg_link_add             (TriagePgLink       *self,
                                               TriagePgConnection *member);
 void          triage_pg_link_remove          (TriagePgLink       *self,
