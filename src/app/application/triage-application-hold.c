@@ -87,6 +87,16 @@ tell_preferences (TriageApplication *self)
                                                 triage_connection_get_message (self->connection));
 }
 
+/* No bubble can say it (turned off, or none shows) and no tray shows the
+ * icon: nothing would, and the app would wait unseen for someone to open
+ * it. The window opens, saying what is wrong and what to do. */
+static void
+tell_in_window (TriageApplication *self)
+{
+  if (self->tray == NULL || !triage_tray_get_registered (self->tray))
+    gtk_window_present (GTK_WINDOW (_triage_application_ensure_window (self)));
+}
+
 /* A problem only the person can fix came up: the tray icon says so while it
  * lasts; and while no window shows it, a bubble says so (clicking it opens
  * the window, which says what to do), and the app stays until they have
@@ -119,11 +129,7 @@ _triage_application_tell_person (TriageApplication *self)
   self->awaiting_person = TRUE;
   if (self->notifier == NULL || !self->bubbles_enabled)
     {
-      /* Bubbles turned off: a tray showing the icon says it (above); with
-       * none, nothing would, and the app would wait unseen for someone to
-       * open it. The window opens, saying what is wrong and what to do. */
-      if (self->tray == NULL || !triage_tray_get_registered (self->tray))
-        gtk_window_present (GTK_WINDOW (_triage_application_ensure_window (self)));
+      tell_in_window (self);
       return;
     }
 
@@ -131,4 +137,15 @@ _triage_application_tell_person (TriageApplication *self)
   body = g_strdup_printf (_("%s Open Triage to see what to do."), why);
   triage_notifier_show_notice (self->notifier, NOTICE_KEY,
                                _("Triage cannot receive requests"), body);
+}
+
+/* The bubble saying requests cannot arrive did not show (no notification
+ * server answers): said in the window instead, unless a tray says it. */
+void
+_triage_application_on_bubble_failed (TriageApplication *self,
+                                      const char        *notification_id)
+{
+  if (g_strcmp0 (notification_id, TRIAGE_NOTIFIER_NOTICE_PREFIX NOTICE_KEY) == 0 &&
+      self->awaiting_person && self->window == NULL && needs_person (self))
+    tell_in_window (self);
 }

@@ -132,6 +132,8 @@ void              _triage_application_on_notifier_respond         (TriageApplica
 /* triage-application-hold.c */
 void              _triage_application_update_hold                 (TriageApplication *self);
 void              _triage_application_tell_person                 (TriageApplication *self);
+void              _triage_application_on_bubble_failed            (TriageApplication *self,
+                                                                   const char        *notification_id);
 
 /* triage-application-window.c */
 TriageWindow     *_triage_application_ensure_window               (TriageApplication *self);

@@ -61,6 +61,7 @@ G_DEFINE_FINAL_TYPE (TriageNotifier, triage_notifier, G_TYPE_OBJECT)
 enum {
   ACTIVATED,
   RESPOND,
+  FAILED,
   N_SIGNALS
 };
 
@@ -134,6 +135,7 @@ typedef struct
   Shared *shared;
   char   *id;
   char   *action;           /* NULL: closed */
+  gboolean failed;          /* never shown: no notification server */
 } ActionEvent;
 
 static void
@@ -158,6 +160,8 @@ dispatch_action_cb (gpointer data)
   if (event->action == NULL)
     {
       g_hash_table_remove (self->shown, event->id);
+      if (event->failed)
+        g_signal_emit (self, signals [FAILED], 0, event->id);
       return G_SOURCE_REMOVE;
     }
 
@@ -174,17 +178,27 @@ dispatch_action_cb (gpointer data)
 }
 
 static void
-post_event (Shared     *shared,
-            const char *id,
-            const char *action)
+post_event_full (Shared     *shared,
+                 const char *id,
+                 const char *action,
+                 gboolean    failed)
 {
   ActionEvent *event = g_new0 (ActionEvent, 1);
 
   event->shared = shared_ref (shared);
   event->id = g_strdup (id);
   event->action = g_strdup (action);
+  event->failed = failed;
   g_main_context_invoke_full (shared->main_context, G_PRIORITY_DEFAULT,
                               dispatch_action_cb, event, (GDestroyNotify) action_event_free);
+}
+
+static void
+post_event (Shared     *shared,
+            const char *id,
+            const char *action)
+{
+  post_event_full (shared, id, action, FALSE);
 }
 
 static void
@@ -250,6 +264,7 @@ thread_show_cb (gpointer data)
   if (!thread_ensure_init (shared))
     {
       log_unavailable_once (shared, "libnotify could not be initialised");
+      post_event_full (shared, job->id, NULL, TRUE);
       return G_SOURCE_REMOVE;
     }
 
@@ -300,7 +315,7 @@ thread_show_cb (gpointer data)
     {
       log_unavailable_once (shared, error->message);
       g_hash_table_remove (shared->bubbles, job->id);
-      post_event (shared, job->id, NULL);
+      post_event_full (shared, job->id, NULL, TRUE);
       return G_SOURCE_REMOVE;
     }
 
@@ -472,6 +487,22 @@ triage_notifier_class_init (TriageNotifierClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * TriageNotifier::failed:
+   * @self: the notifier
+   * @notification_id: the request (or "notice:" and a key) whose bubble
+   *   could not be shown
+   *
+   * No bubble showed (no notification server answers): what it had to say
+   * must be said elsewhere if it matters.
+   */
+  signals [FAILED] =
+    g_signal_new ("failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
