@@ -9,7 +9,9 @@
  * server's busy timeout. A transition that could not be written was taken
  * for one whose request had already ended: the person's answer was 409
  * NOTIFICATION_ALREADY_RESPONDED for a request still pending (an outbox
- * told so drops the answer), a service's invalidation 409 too. Now each is
+ * told so drops the answer), a service's invalidation 409 too, and an AFP
+ * session's next review 422 ("request.iteration: must be greater than 1,
+ * … got 2"), which an agent takes as final. Now each is
  * 503 STORAGE_UNAVAILABLE with Retry-After, and is taken once the file is
  * free. The test holds the write lock itself (BEGIN IMMEDIATE on its own
  * connection). SQLite only.
@@ -20,6 +22,8 @@
 #include <sqlite3.h>
 
 #include "server-test-util.h"
+
+#define ARTIFACT "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"a\"}"
 
 typedef struct
 {
@@ -141,6 +145,32 @@ test_busy_file (Fixture       *fixture,
   srv_assert_status (late, 409, NULL);
 }
 
+/* A session's next review under the lock: 503, not 422 "must be greater"
+ * (its iteration is not known to be taken); taken once the lock is gone. */
+static void
+test_busy_review (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(SrvAnswer) first = NULL, refused = NULL, taken = NULL;
+  g_autoptr(JsonObject) review = NULL;
+  g_autofree char *body = NULL;
+
+  first = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key,
+                       "{\"request\":{\"iteration\":1," ARTIFACT "}}");
+  srv_assert_status (first, 201, NULL);
+  review = srv_parse_object (first->body);
+  body = g_strdup_printf ("{\"session_id\":\"%s\",\"request\":{\"iteration\":2," ARTIFACT "}}",
+                          json_object_get_string_member (review, "session_id"));
+
+  run (fixture, "BEGIN IMMEDIATE");
+  refused = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key, body);
+  assert_unstored (refused, "The review could not be stored now");
+  run (fixture, "ROLLBACK");
+
+  taken = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key, body);
+  srv_assert_status (taken, 201, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -152,6 +182,8 @@ main (int    argc,
   g_unsetenv ("G_DEBUG");
 
   g_test_add ("/server/sqlite-busy/busy-file", Fixture, NULL, fixture_setup, test_busy_file,
+              fixture_teardown);
+  g_test_add ("/server/sqlite-busy/busy-review", Fixture, NULL, fixture_setup, test_busy_review,
               fixture_teardown);
   return g_test_run ();
 }

@@ -543,7 +543,7 @@ handle_post_review (TriageServer      *self,
                     SoupServerMessage *msg)
 {
   g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
-  g_autoptr(TriageAfpSessionRow) session = NULL;
+  g_autoptr(TriageAfpSessionRow) session = NULL, now_session = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_auto(Submission) submission = { 0 };
   g_autoptr(AtpAfpRequest) request = NULL;
@@ -627,13 +627,18 @@ handle_post_review (TriageServer      *self,
       reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the review session now");
       return;
     }
-  if (!triage_store_afp_claim_iteration (self->store, session_id, request->iteration))
+  if (!triage_store_afp_claim_iteration (self->store, session_id, request->iteration, &error))
     {
+      /* Not stored: the iteration is not known to be taken, it is not refused. */
+      if (error != NULL)
+        {
+          reply_unanswered (msg, "a review session's iteration", "The review could not be "
+                            "stored now (the server's database did not answer); nothing was "
+                            "changed, try again later", error);
+          return;
+        }
       /* Another request of the session got there first. */
-      g_autoptr(TriageAfpSessionRow) now_session = triage_store_afp_get_session (self->store,
-                                                                                  session_id,
-                                                                                  NULL);
-
+      now_session = triage_store_afp_get_session (self->store, session_id, NULL);
       reply_iteration_not_greater (msg, session_id, now_session ? now_session->last_iteration : 0,
                                    request->iteration);
       return;

@@ -55,9 +55,12 @@ triage_store_afp_get_session (TriageStore *self,
 gboolean
 triage_store_afp_claim_iteration (TriageStore *self,
                                   const char  *session_id,
-                                  gint64       iteration)
+                                  gint64       iteration,
+                                  GError     **error)
 {
-  return WRITE (self)->afp_claim_iteration (self, session_id, iteration);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return WRITE (self)->afp_claim_iteration (self, session_id, iteration, error);
 }
 
 gboolean

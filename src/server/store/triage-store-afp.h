@@ -51,10 +51,12 @@ TriageAfpSessionRow *triage_store_afp_get_session     (TriageStore *self,
                                                        const char  *id,
                                                        GError     **error);
 /* Sets the session's last iteration to @iteration if that is greater; FALSE
- * (nothing changed) otherwise. */
+ * (nothing changed) otherwise, FALSE with @error set when the database did
+ * not store it (then the iteration is not known to be taken). */
 gboolean             triage_store_afp_claim_iteration (TriageStore *self,
                                                        const char  *session_id,
-                                                       gint64       iteration);
+                                                       gint64       iteration,
+                                                       GError     **error);
 gboolean             triage_store_afp_add_review      (TriageStore *self,
                                                        const char  *notification_id,
                                                        const char  *session_id,

@@ -64,7 +64,8 @@ postgres_afp_get_session (TriageStore *store,
 static gboolean
 postgres_afp_claim_iteration (TriageStore *store,
                               const char  *session_id,
-                              gint64       iteration)
+                              gint64       iteration,
+                              GError     **error)
 {
   TriagePgNumber number;
   const TriagePgParam params[] = { triage_pg_number (&number, iteration), session_id };
@@ -73,7 +74,14 @@ postgres_afp_claim_iteration (TriageStore *store,
   result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
                                         "UPDATE afp_sessions SET last_iteration = $1"
                                         " WHERE id = $2 AND last_iteration < $1", 2, params);
-  return result != NULL && triage_pg_changed (result) == 1;
+  if (result == NULL)
+    {
+      /* the query's writer logged why (and the batch fails with it) */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not store a review session's iteration");
+      return FALSE;
+    }
+  return triage_pg_changed (result) == 1;
 }
 
 static gboolean

@@ -209,9 +209,11 @@ struct _TriageStoreClass
   TriageAfpSessionRow   *(*afp_get_session)    (TriageStore *self,
                                                 const char  *id,
                                                 GError     **error);
+  /* FALSE with @error set: the database failed */
   gboolean               (*afp_claim_iteration) (TriageStore *self,
                                                  const char  *session_id,
-                                                 gint64       iteration);
+                                                 gint64       iteration,
+                                                 GError     **error);
   gboolean               (*afp_add_review)     (TriageStore *self,
                                                 const char  *notification_id,
                                                 const char  *session_id,

@@ -64,16 +64,23 @@ sqlite_afp_get_session (TriageStore *store,
 static gboolean
 sqlite_afp_claim_iteration (TriageStore *store,
                             const char  *session_id,
-                            gint64       iteration)
+                            gint64       iteration,
+                            GError     **error)
 {
   sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
     "UPDATE afp_sessions SET last_iteration = ?1 WHERE id = ?2 AND last_iteration < ?1"
     " RETURNING id");
   gboolean claimed;
+  int rc;
 
   sqlite3_bind_int64 (stmt, 1, iteration);
   triage_store_sqlite_bind_text (stmt, 2, session_id);
-  claimed = sqlite3_step (stmt) == SQLITE_ROW;
+  rc = sqlite3_step (stmt);
+  claimed = rc == SQLITE_ROW;
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not store a review session's iteration: %s",
+                 sqlite3_errmsg (sqlite3_db_handle (stmt)));
   triage_store_sqlite_done (stmt);
   return claimed;
 }
