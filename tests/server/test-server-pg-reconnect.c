@@ -14,8 +14,9 @@
  *   - the lookup of its host name, when a partition cuts DNS too.
  * A server ("far") reaches the tests' PostgreSQL over TCP through a proxy
  * of this test, which can stall its open connections and answer new ones
- * itself: the startup exchange (no password), then silence. Another server
- * ("near") is on the database's own socket. The lookup is held by
+ * itself: the startup exchange (no password), then silence; given a
+ * second host (the database's socket), far passes over the silent first.
+ * Another server ("near") is on the database's own socket. The lookup is held by
  * slow-lookup.c, preloaded into far: its host name resolves to 127.0.0.1,
  * and hangs while a file of the test exists. While it hangs, far keeps
  * one thread making a connection (its threads are counted in /proc), not
@@ -60,6 +61,8 @@
 /* far's connect_timeout: the least libpq takes, so a connection the proxy
  * answers nothing is given up soon. */
 #define CONNECT_TIMEOUT_S 2
+/* Far's two hosts: the proxy, then the database's socket. */
+#define TWO_HOSTS "two hosts"
 /* The name slow-lookup.c resolves. */
 #define LOOKUP_NAME "triage-test-database.invalid"
 
@@ -422,12 +425,14 @@ typedef struct
 } Reply;
 
 /* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
- * database and schema at @host:@port, with the operator's options; its
- * socket in @socket_path (if not NULL). */
+ * database and schema at @host:@port (and then at the socket too, if
+ * @then_socket), with the operator's options; its socket in @socket_path
+ * (if not NULL). */
 static char *
 proxied_uri (const char *direct,
              const char *host,
              guint       port,
+             gboolean    then_socket,
              char      **socket_path)
 {
   PQconninfoOption *options = PQconninfoParse (direct, NULL);
@@ -455,16 +460,25 @@ proxied_uri (const char *direct,
     *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", socket_dir, pg_port);
   all = g_strjoin (" ", search ? search : "", OPERATOR_OPTIONS, NULL);
   escaped = g_uri_escape_string (all, NULL, FALSE);
-  uri = g_strdup_printf ("postgresql://%s:%u/%s?user=%s&connect_timeout=%d&options=%s", host, port,
-                         dbname, user, CONNECT_TIMEOUT_S, escaped);
+  if (then_socket)
+    {
+      g_autofree char *escaped_dir = g_uri_escape_string (socket_dir, NULL, FALSE);
+
+      uri = g_strdup_printf ("postgresql:///%s?host=%s,%s&port=%u,%s&user=%s&connect_timeout=%d"
+                             "&options=%s", dbname, host, escaped_dir, port, pg_port, user,
+                             CONNECT_TIMEOUT_S, escaped);
+    }
+  else
+    uri = g_strdup_printf ("postgresql://%s:%u/%s?user=%s&connect_timeout=%d&options=%s", host,
+                           port, dbname, user, CONNECT_TIMEOUT_S, escaped);
   PQconninfoFree (options);
   return uri;
 }
 
 static const char * const far_args[] = { "--no-limits", NULL };
 
-/* Far's host is @data: 127.0.0.1, or LOOKUP_NAME (slow-lookup.c preloaded
- * into it). */
+/* Far's host is @data: 127.0.0.1, LOOKUP_NAME (slow-lookup.c preloaded
+ * into it), or TWO_HOSTS (127.0.0.1, then the database's socket). */
 static void
 reconnect_setup (Reconnect     *fixture,
                  gconstpointer  data)
@@ -475,14 +489,18 @@ reconnect_setup (Reconnect     *fixture,
   TriageTestServerOptions far_options = { .extra_args = far_args };
   g_autoptr(GError) error = NULL;
   gboolean preload = g_str_equal (host, LOOKUP_NAME);
+  gboolean two_hosts = g_str_equal (host, TWO_HOSTS);
 
   fixture->near = triage_test_server_new (NULL, &error);
   g_assert_no_error (error);
   g_assert_true (triage_test_server_is_postgres (fixture->near));
-  g_free (proxied_uri (triage_test_server_get_database (fixture->near), host, 0, &socket_path));
+  if (two_hosts)
+    host = "127.0.0.1";
+  g_free (proxied_uri (triage_test_server_get_database (fixture->near), host, 0, FALSE,
+                       &socket_path));
   fixture->proxy = proxy_new (socket_path);
   uri = proxied_uri (triage_test_server_get_database (fixture->near), host, fixture->proxy->port,
-                     NULL);
+                     two_hosts, NULL);
   g_test_message ("far's database: %s", uri);
 
   dir = g_dir_make_tmp ("triage-test-pg-reconnect-XXXXXX", &error);
@@ -700,6 +718,23 @@ test_setup_unanswered (Reconnect     *fixture,
   post_again_until_stored (fixture, id);
 }
 
+/* Far's first host takes new connections and answers no query, its second
+ * is the database's socket: libpq takes the first for good (it answered
+ * the startup exchange), so the try whose first statements go unanswered
+ * is given up after SETUP_BOUND_S, and the next starts at the second. */
+static void
+test_setup_unanswered_fails_over (Reconnect     *fixture,
+                                  gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+
+  g_atomic_int_set (&fixture->proxy->mute, TRUE);
+  id = stall (fixture);
+  post_again_until_stored (fixture, id);
+  /* The first host was tried, once. */
+  g_assert_cmpint (g_atomic_int_get (&fixture->proxy->answered), ==, 1);
+}
+
 #ifndef TRIAGE_TEST_SANITIZED
 /* Far's threads that make a connection (triage-pg-dial.c names them). */
 static guint
@@ -854,6 +889,8 @@ main (int   argc,
   triage_test_postgres_init (&argc, &argv, "a PostgreSQL that answers no query");
   g_test_add ("/server/pg-reconnect/setup-unanswered", Reconnect, "127.0.0.1", reconnect_setup,
               test_setup_unanswered, reconnect_teardown);
+  g_test_add ("/server/pg-reconnect/setup-unanswered-fails-over", Reconnect, TWO_HOSTS,
+              reconnect_setup, test_setup_unanswered_fails_over, reconnect_teardown);
 #ifdef TRIAGE_TEST_SANITIZED
   g_test_add_func ("/server/pg-reconnect/lookup-hangs", test_lookup_skipped);
   g_test_add_func ("/server/pg-reconnect/lookup-hangs-awaited", test_lookup_skipped);

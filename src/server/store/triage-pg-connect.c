@@ -118,6 +118,18 @@ dial_start (TriagePgConnection *self,
   return dial;
 }
 
+/* @dial connected and its first statements were not answered: the next
+ * try starts at the URI's next host. */
+static void
+pass_over_if_unanswered (TriagePgConnection *self,
+                         TriagePgDial       *dial)
+{
+  g_autofree char *host = NULL, *port = NULL;
+
+  if (triage_pg_dial_get_unanswered (dial, &host, &port))
+    triage_pg_link_unanswered (self->link, host, port);
+}
+
 /* The connection @dial made becomes this one. */
 static void
 take_connection (TriagePgConnection *self,
@@ -156,6 +168,7 @@ attempt_end (TriagePgConnection *self,
 
       g_debug ("connecting again in the background: no answer within %.0f s (%s)",
                (double) waited_us / G_USEC_PER_SEC, what);
+      pass_over_if_unanswered (self, dial);
     }
   else
     g_debug ("connecting again in the background: %s", error ? error->message : "failed");
@@ -248,6 +261,7 @@ triage_pg_connection_connect (TriagePgConnection *self,
 
       triage_pg_connection_set_stalled (self, what, waited_us, error);
       g_prefix_error (error, "cannot connect to the PostgreSQL database: ");
+      pass_over_if_unanswered (self, dial);
     }
   else if (triage_pg_dial_get_outcome (dial, &failure) == TRIAGE_PG_DIAL_REFUSED)
     {

@@ -41,6 +41,9 @@
 /* A wait with no deadline (a migration's) is still woken this often. */
 #define WAIT_SLICE_US (60 * G_USEC_PER_SEC)
 
+/* What a wait for an answer is for (triage_pg_dial_get_late ()). */
+static const char STATEMENT_WAIT[] = "a statement";
+
 typedef struct
 {
   char *name;
@@ -75,6 +78,8 @@ struct _TriagePgDial
   gboolean            abandoned;
   gboolean            finished;     /* the thread is done with libpq */
   PGconn             *conn;         /* made and set up, until stolen */
+  char               *host;         /* PQhost () and PQport () once connected */
+  char               *port;
   GError             *error;
   gint64              statement_ms;
 };
@@ -149,6 +154,8 @@ dial_unref (gpointer data)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->conn, PQfinish);
   g_clear_error (&self->error);
+  g_free (self->host);
+  g_free (self->port);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_free (self);
@@ -215,7 +222,13 @@ dial_connect (TriagePgDial *self,
       return TRIAGE_PG_DIAL_REFUSED;
     }
   if (PQstatus (*conn) == CONNECTION_OK)
-    return TRIAGE_PG_DIAL_MADE;
+    {
+      g_mutex_lock (&self->lock);
+      self->host = g_strdup (PQhost (*conn));
+      self->port = g_strdup (PQport (*conn));
+      g_mutex_unlock (&self->lock);
+      return TRIAGE_PG_DIAL_MADE;
+    }
   message = triage_pg_message_of (PQerrorMessage (*conn));
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, "%s", message);
   return TRIAGE_PG_DIAL_REFUSED;
@@ -255,7 +268,7 @@ dial_exec (TriagePgDial *self,
   PGresult *result;
 
   g_clear_pointer (last, PQclear);
-  set_wait (self, deadline, "a statement", self->answer_us);
+  set_wait (self, deadline, STATEMENT_WAIT, self->answer_us);
   while (sent)
     {
       for (;;)
@@ -483,6 +496,25 @@ triage_pg_dial_steal (TriagePgDial *self,
   *statement_ms = self->statement_ms;
   g_mutex_unlock (&self->lock);
   return conn;
+}
+
+/* Whether it connected and then was late for the answer to one of its
+ * first statements: the host (PQhost ()) and port it connected to in @host
+ * and @port (NULL if not; free them). */
+gboolean
+triage_pg_dial_get_unanswered (TriagePgDial *self,
+                               char        **host,
+                               char        **port)
+{
+  gboolean unanswered;
+
+  g_mutex_lock (&self->lock);
+  unanswered = self->outcome == TRIAGE_PG_DIAL_LATE && self->late == STATEMENT_WAIT &&
+               self->host != NULL;
+  *host = unanswered ? g_strdup (self->host) : NULL;
+  *port = unanswered ? g_strdup (self->port) : NULL;
+  g_mutex_unlock (&self->lock);
+  return unanswered;
 }
 
 /* Whether its thread still runs libpq (a lookup, a connection, its close):

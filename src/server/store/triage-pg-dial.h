@@ -49,6 +49,9 @@ void                triage_pg_dial_get_prepared  (TriagePgDial       *self,
                                                   guint               i,
                                                   const char        **name,
                                                   const char        **sql);
+gboolean            triage_pg_dial_get_unanswered (TriagePgDial      *self,
+                                                  char              **host,
+                                                  char              **port);
 gboolean            triage_pg_dial_is_running    (TriagePgDial       *self);
 TriagePgDial       *triage_pg_dial_ref           (TriagePgDial       *self);
 void                triage_pg_dial_unref         (TriagePgDial       *self);

@@ -257,6 +257,32 @@ triage_pg_link_connect_params (TriagePgLink *self,
   *values = (char **) g_ptr_array_free (values_out, FALSE);
 }
 
+/* The URI's host @host (PQhost ()) at @port (PQport ()) is, or -1. */
+static int
+listed_index (TriagePgLink *self,
+              const char   *host,
+              const char   *port)
+{
+  guint n_hosts = self->hosts != NULL ? g_strv_length (self->hosts) : 0;
+  guint n_ports = self->ports != NULL ? g_strv_length (self->ports) : 0;
+
+  for (guint i = 0; i < self->n_listed && host != NULL; i++)
+    {
+      /* PQhost () is the host's name, or its address when it has none. */
+      const char *listed = n_hosts == self->n_listed && *self->hosts[i] != '\0'
+                             ? self->hosts[i]
+                             : self->hostaddrs != NULL ? self->hostaddrs[i] : NULL;
+      const char *listed_port = n_ports == self->n_listed ? self->ports[i]
+                              : n_ports == 1 ? self->ports[0] : NULL;
+
+      if (g_strcmp0 (listed, host) == 0 &&
+          (listed_port == NULL || *listed_port == '\0' || port == NULL ||
+           g_strcmp0 (listed_port, port) == 0))
+        return (int) i;
+    }
+  return -1;
+}
+
 /* A connection was made to @host (PQhost ()) at @port (PQport ()): if it
  * is another host of the URI than the first, new connections try it first
  * (and then the others in the URI's order), so that once a host stopped
@@ -268,25 +294,33 @@ triage_pg_link_connected (TriagePgLink *self,
                           const char   *host,
                           const char   *port)
 {
-  for (guint i = 0; i < self->n_listed && host != NULL; i++)
-    {
-      const char *listed = self->hosts != NULL && g_strv_length (self->hosts) == self->n_listed &&
-                           *self->hosts[i] != '\0' ? self->hosts[i]
-                         : self->hostaddrs != NULL ? self->hostaddrs[i] : NULL;
-      guint n_ports = self->ports != NULL ? g_strv_length (self->ports) : 0;
-      const char *listed_port = n_ports == self->n_listed ? self->ports[i]
-                              : n_ports == 1 ? self->ports[0] : NULL;
+  int i = listed_index (self, host, port);
 
-      if (g_strcmp0 (listed, host) != 0 ||
-          (listed_port != NULL && *listed_port != '\0' && port != NULL &&
-           g_strcmp0 (listed_port, port) != 0))
-        continue;
-      if (i != self->first)
-        g_message ("connected to the PostgreSQL database at %s (host %u of the URI's %u): "
-                   "new connections try it first", host, i + 1, self->n_listed);
-      self->first = i;
-      return;
-    }
+  if (i < 0 || (guint) i == self->first)
+    return;
+  g_message ("connected to the PostgreSQL database at %s (host %d of the URI's %u): "
+             "new connections try it first", host, i + 1, self->n_listed);
+  self->first = (guint) i;
+}
+
+/* A connection was made to @host at @port, but its first statements were
+ * not answered in time (a backend that hangs, a pool in front of a
+ * database that does): libpq took it for a good host, so the next try
+ * starts at the URI's host after it, or it would meet the same one again
+ * and never reach the others. */
+void
+triage_pg_link_unanswered (TriagePgLink *self,
+                           const char   *host,
+                           const char   *port)
+{
+  int i = listed_index (self, host, port);
+
+  if (i < 0 || self->n_listed < 2)
+    return;
+  self->first = ((guint) i + 1) % self->n_listed;
+  g_message ("the PostgreSQL database at %s (host %d of the URI's %u) took a connection and "
+             "did not answer its first statements: new connections try host %u first", host,
+             i + 1, self->n_listed, self->first + 1);
 }
 
 /* The µs a connection gets to be made: connect_timeout as libpq takes it

@@ -40,6 +40,9 @@ guint         triage_pg_link_n_hosts         (TriagePgLink       *self);
 void          triage_pg_link_connected       (TriagePgLink       *self,
                                               const char         *host,
                                               const char         *port);
+void          triage_pg_link_unanswered      (TriagePgLink       *self,
+                                              const char         *host,
+                                              const char         *port);
 void          triage_pg_link_add             (TriagePgLink       *self,
                                               TriagePgConnection *member);
 void          triage_pg_link_remove          (TriagePgLink       *self,
