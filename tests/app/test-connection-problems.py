@@ -35,41 +35,10 @@
 import os
 import sys
 
-# As in test-dogtail.py: GTK 4.8 warns when asked for screen coordinates over
-# AT-SPI, and the AT-SPI libraries warn about objects that vanish.
-os.environ.pop("G_DEBUG", None)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from a11ytest import buttons, find, find_app  # noqa: E402  (sets dogtail up first)
 from apptest import (Failure, Notifyd, RemoteApp, TcpServer, World, run,  # noqa: E402
                      start_keyring, store_token, wait_for)
-
-import dogtail.config  # noqa: E402
-
-dogtail.config.config.checkForA11y = False
-dogtail.config.config.searchShowingOnly = False
-dogtail.config.config.defaultDelay = 0.2
-dogtail.config.config.actionDelay = 0.2
-dogtail.config.config.typingDelay = 0.02
-dogtail.config.config.searchCutoffCount = 10
-dogtail.config.config.logDebugToStdOut = False
-dogtail.config.config.logDebugToFile = False
-
-from dogtail.predicate import GenericPredicate  # noqa: E402
-from dogtail.tree import root  # noqa: E402
-
-
-def find(parent, what, role=None, name=None, timeout=20):
-    """The first node with that role and name (retried until it shows)."""
-    predicate = GenericPredicate(name=name, roleName=role)
-    return wait_for(what, lambda: parent.findChild(predicate, retry=False, requireResult=False),
-                    timeout=timeout, interval=0.2)
-
-
-def find_app(app):
-    def found():
-        app.alive()
-        return next((a for a in root.applications() if a.name == "triage"), None)
-    return wait_for("triage on the accessibility bus", found, timeout=30, interval=0.3)
 
 
 def problem_page(triage, app, title):
@@ -87,11 +56,6 @@ def problem_page(triage, app, title):
         raise Failure(f"no status page says {title!r}; the window's panels say {said}") from None
     labels = [n.name for n in found.findChildren(lambda n: n.roleName == "label" and n.name)]
     return found, " ".join([title] + labels)
-
-
-def buttons(node):
-    """The labels of the buttons in @node (hidden ones are not in the tree)."""
-    return sorted(n.name for n in node.findChildren(lambda n: n.roleName == "push button"))
 
 
 MISLEADING = ("Offline", "no network", "Trying again", "Reconnecting", "Connecting")

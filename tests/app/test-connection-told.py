@@ -20,22 +20,14 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-import importlib.util
 import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from a11ytest import find, find_app  # noqa: E402  (sets dogtail up first)
 from apptest import (Failure, Notifyd, RemoteApp, TcpServer, Tray, World, run,  # noqa: E402
                      start_keyring, store_token, wait_for)
-
-# The accessibility tree as test-connection-problems.py reads it (which also
-# sets dogtail up for the accessibility bus).
-_spec = importlib.util.spec_from_file_location("connection_problems",
-                                               os.path.join(HERE, "test-connection-problems.py"))
-problems = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(problems)
 
 APP_NAME = "io.github.atptriage.Triage"
 APP_PATH = "/io/github/atptriage/Triage"
@@ -105,36 +97,36 @@ def test_refused_token_told():
 
         # The window and Preferences: every button has a name a person can understand.
         activate("show")
-        triage = problems.find_app(app)
+        triage = find_app(app)
         window = wait_for("the window on the accessibility bus",
                           lambda: app.alive() or triage.findChild(
                               lambda n: n.roleName == "frame", recursive=False,
                               retry=False, requireResult=False), timeout=30, interval=0.2)
-        problems.find(window, "the window's Preferences button", "push button", "Preferences")
+        find(window, "the window's Preferences button", "push button", "Preferences")
         bad = unnamed_buttons(window)
         if bad:
             raise Failure(f"the window has buttons a screen reader cannot name: {bad}")
         activate("preferences")
-        preferences = problems.find(triage, "the Preferences window", "frame", "Preferences")
-        problems.find(preferences, "the User Token row", None, "User Token")
+        preferences = find(triage, "the Preferences window", "frame", "Preferences")
+        find(preferences, "the User Token row", None, "User Token")
         bad = unnamed_buttons(preferences)
         if bad:
             raise Failure(f"Preferences has buttons a screen reader cannot name: {bad}")
-        peek = problems.find(preferences, "the token's Show button", None, "Show Token")
+        peek = find(preferences, "the token's Show button", None, "Show Token")
         if peek.roleName not in ("push button", "toggle button"):
             raise Failure(f"Show Token is a {peek.roleName}")
         # Pressed, it hides the token again, and says so.
         peek.doActionNamed("click")
-        peek = problems.find(preferences, "the token's Hide button", None, "Hide Token")
+        peek = find(preferences, "the token's Hide button", None, "Hide Token")
         peek.doActionNamed("click")
-        problems.find(preferences, "the token's Show button again", None, "Show Token")
+        find(preferences, "the token's Show button again", None, "Show Token")
 
         # Another wrong token: saved, but refused — said once it is known.
-        field = problems.find(preferences, "the token field", None, "User Token")
+        field = find(preferences, "the token field", None, "User Token")
         field = field if field.roleName != "list item" else \
-            problems.find(field, "the token's text", "password text")
+            find(field, "the token's text", "password text")
         field.text = "1" * 32
-        problems.find(preferences, "the Connect button", "push button",
+        find(preferences, "the Connect button", "push button",
                       "Connect").doActionNamed("click")
         said = status_says(preferences, app, "Token saved in the keyring,")
         if "refused the token" not in said:
@@ -142,7 +134,7 @@ def test_refused_token_told():
 
         # The right one: connected.
         field.text = token
-        problems.find(preferences, "the Connect button", "push button",
+        find(preferences, "the Connect button", "push button",
                       "Connect").doActionNamed("click")
         status_says(preferences, app, "Token saved in the keyring. Connected")
 
