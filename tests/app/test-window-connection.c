@@ -187,6 +187,16 @@ test_configuration (Fixture       *fixture,
                    "Sign-in failed. The server refused the token. Enter a new one in Preferences.");
   assert_buttons (fixture, TRUE, TRUE);
 
+  /* A service key where the user token goes: the server knows it, and will
+   * say the same of it each time; a user token is what helps. */
+  set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN,
+       "The server knows this token, but it is not a user token (a service key?). Enter a "
+       "user token in Preferences.", 0);
+  g_assert_cmpstr (text (fixture), ==,
+                   "Sign-in failed. The server knows this token, but it is not a user token (a "
+                   "service key?). Enter a user token in Preferences.");
+  assert_buttons (fixture, FALSE, TRUE);
+
   /* No token ever stored (a first run): a step not taken, not a failure;
    * trying again cannot find one, Preferences is where it is entered. */
   set (fixture, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_NO_TOKEN,

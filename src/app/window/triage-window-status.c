@@ -448,11 +448,13 @@ triage_window_set_connection_status (TriageWindow            *self,
 
   configuration = is_configuration_problem (state, problem);
   /* Trying the same address again cannot make it valid, nor find a token
-   * never entered (Preferences does: its Connect tries); the database is
-   * opened again only by a restart. */
+   * never entered (Preferences does: its Connect tries), nor make a service
+   * key a user's (the server knows it: it says the same each time); the
+   * database is opened again only by a restart. */
   retry_helps = problem != TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_NO_TOKEN &&
+                problem != TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN &&
                 problem != TRIAGE_CONNECTION_PROBLEM_STORAGE;
 
   gtk_widget_set_visible (self->retry_button,
