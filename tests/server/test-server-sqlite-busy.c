@@ -146,12 +146,13 @@ test_busy_file (Fixture       *fixture,
 }
 
 /* A session's next review under the lock: 503, not 422 "must be greater"
- * (its iteration is not known to be taken); taken once the lock is gone. */
+ * (its iteration is not known to be taken); taken once the lock is gone. A
+ * new session's first review: 503 with Retry-After too. */
 static void
 test_busy_review (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autoptr(SrvAnswer) first = NULL, refused = NULL, taken = NULL;
+  g_autoptr(SrvAnswer) first = NULL, refused = NULL, taken = NULL, new_session = NULL;
   g_autoptr(JsonObject) review = NULL;
   g_autofree char *body = NULL;
 
@@ -165,6 +166,10 @@ test_busy_review (Fixture       *fixture,
   run (fixture, "BEGIN IMMEDIATE");
   refused = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key, body);
   assert_unstored (refused, "The review could not be stored now");
+  /* A new session's first review, the same: try again (Retry-After). */
+  new_session = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key,
+                             "{\"request\":{\"iteration\":1," ARTIFACT "}}");
+  assert_unstored (new_session, "Cannot store the review session now");
   run (fixture, "ROLLBACK");
 
   taken = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key, body);

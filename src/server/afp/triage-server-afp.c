@@ -624,6 +624,9 @@ handle_post_review (TriageServer      *self,
 
   if (session == NULL && !triage_store_afp_add_session (self->store, session_id, service->id, now_us))
     {
+      /* Retried as any answer of a database that did not answer. */
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After",
+                                    "1");
       reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, "Cannot store the review session now");
       return;
     }
