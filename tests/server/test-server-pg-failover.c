@@ -226,26 +226,45 @@ test_silent_later (Failover      *fixture,
   post_until_stored (fixture);
 }
 
-/* libpq is given the server's connect_timeout, so the server itself
- * refuses a URI's that is not a number, naming it. */
+/* triage-server with @uri, PGCONNECT_TIMEOUT set to @env (unless NULL):
+ * refused at start (exit status 2) with @message. */
 static void
-test_bad_connect_timeout (void)
+assert_refused (const char *uri,
+                const char *env,
+                const char *message)
 {
-  const char *argv[] = { g_getenv ("TRIAGE_SERVER"), "--database",
-                         "postgresql:///triage?host=/nonexistent&connect_timeout=2s", NULL };
+  const char *argv[] = { g_getenv ("TRIAGE_SERVER"), "--database", uri, NULL };
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GSubprocess) server = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert_nonnull (argv[0]);
-  server = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
-                                    G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  if (env != NULL)
+    g_subprocess_launcher_setenv (launcher, "PGCONNECT_TIMEOUT", env, TRUE);
+  else
+    g_subprocess_launcher_unsetenv (launcher, "PGCONNECT_TIMEOUT");
+  server = g_subprocess_launcher_spawnv (launcher, argv, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (server, NULL, NULL, NULL, &err, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (server));
   g_assert_cmpint (g_subprocess_get_exit_status (server), ==, 2);
-  g_assert_nonnull (strstr (err, "connect_timeout “2s” is not a whole number of seconds"));
+  if (strstr (err, message) == NULL)
+    g_error ("expected “%s” from triage-server, got: %s", message, err);
+}
+
+/* libpq is given the server's connect_timeout, so the server itself
+ * refuses one that is not a number (the URI's, else PGCONNECT_TIMEOUT),
+ * naming it. */
+static void
+test_bad_connect_timeout (void)
+{
+  assert_refused ("postgresql:///triage?host=/nonexistent&connect_timeout=2s", NULL,
+                  "--database: connect_timeout “2s” is not a whole number of seconds");
+  assert_refused ("postgresql:///triage?host=/nonexistent", "ten",
+                  "PGCONNECT_TIMEOUT “ten” is not a whole number of seconds");
 }
 
 int

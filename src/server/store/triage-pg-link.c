@@ -77,6 +77,7 @@ triage_pg_check_uri (const char *uri,
   char *parse_error = NULL;
   PQconninfoOption *options = PQconninfoParse (uri, &parse_error);
   g_autofree char *bad_timeout = NULL;
+  const char *env_timeout = g_getenv ("PGCONNECT_TIMEOUT");
   gboolean has_password = FALSE;
 
   if (options == NULL)
@@ -95,9 +96,12 @@ triage_pg_check_uri (const char *uri,
         has_password = TRUE;
       /* The server gives libpq its own connect_timeout (triage_pg_link_connect_params
        * ()), so libpq would not say when the URI's is not a number. */
-      else if (strcmp (option->keyword, "connect_timeout") == 0 && option->val != NULL &&
-               !valid_seconds (option->val))
-        bad_timeout = g_strdup (option->val);
+      else if (strcmp (option->keyword, "connect_timeout") == 0 && option->val != NULL)
+        {
+          env_timeout = NULL;
+          if (!valid_seconds (option->val))
+            bad_timeout = g_strdup (option->val);
+        }
     }
   PQconninfoFree (options);
   if (bad_timeout != NULL)
@@ -105,6 +109,12 @@ triage_pg_check_uri (const char *uri,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "--database: connect_timeout “%s” is not a whole number of seconds",
                    bad_timeout);
+      return FALSE;
+    }
+  if (env_timeout != NULL && *env_timeout != '\0' && !valid_seconds (env_timeout))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "PGCONNECT_TIMEOUT “%s” is not a whole number of seconds", env_timeout);
       return FALSE;
     }
   if (has_password)
