@@ -15,7 +15,7 @@
 /*
  * What is wrong with a server address, in the person's words. libatp decides
  * whether an address is one (atp_client_check_url ()); its reasons are
- * written for a terminal ("… not htp:") and untranslated. The window, the
+ * written for a terminal and untranslated. The window, the
  * tray and Preferences put this sentence between "The server address is not
  * valid" and "Correct it in Preferences", so it names the one problem and
  * ends as a sentence.
@@ -83,8 +83,8 @@ triage_server_address_dup_problem (const char *url)
   if (url == NULL || *url == '\0')
     return g_strdup (_("No server address is entered."));
 
-  /* libatp lets a space through ("https://triage example.com"): no host
-   * name has one, so it could only end as "Cannot reach", tried forever. */
+  /* "https://triage example.com": no host name has a space (libatp
+   * refuses it too, in a terminal's words). */
   if (has_space (url))
     /* Translators: %s is the server address as entered */
     return g_strdup_printf (_("“%s” contains a space, which a server address cannot have."), url);

@@ -104,11 +104,31 @@ check_url (const char  *url,
       return FALSE;
     }
 
+  /* GLib's parser takes "https://triage example.com" (a host with a
+   * space), which no lookup ever finds: refused here, where it is said. */
+  for (const char *p = url; *p != '\0'; p++)
+    if (g_ascii_isspace (*p) || g_ascii_iscntrl (*p))
+      {
+        g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                     "“%s” is not a server address: it contains %s, which an address cannot "
+                     "have", url, *p == ' ' ? "a space" : "a blank or control character");
+        return FALSE;
+      }
+
   uri = g_uri_parse (url, G_URI_FLAGS_NONE, &local_error);
-  if (uri == NULL)
+  /* "triage.example.com:8443" or "localhost:8443" parse as a scheme and a
+   * path: no "://" is an address typed without its scheme. */
+  if (uri == NULL || strstr (url, "://") == NULL)
     {
-      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
-                   "“%s” is not a server address (expected https://host[:port])", url);
+      g_autofree char *with_https = g_strconcat ("https://", url, NULL);
+
+      if (strstr (url, "://") == NULL && check_url (with_https, NULL, NULL))
+        g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                     "“%s” is not a server address: it must begin with https:// (%s)", url,
+                     with_https);
+      else
+        g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                     "“%s” is not a server address (expected https://host[:port])", url);
       return FALSE;
     }
 
@@ -120,8 +140,8 @@ check_url (const char  *url,
   else
     {
       g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
-                   "“%s” is not a server address: the scheme must be https:// (or http:// "
-                   "for this computer), not %s:", url, scheme);
+                   "“%s” is not a server address: its scheme must be https:// (or http:// "
+                   "for this computer), not %s://", url, scheme);
       return FALSE;
     }
 
@@ -144,7 +164,8 @@ check_url (const char  *url,
   if (g_uri_get_query (uri) != NULL || g_uri_get_fragment (uri) != NULL)
     {
       g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
-                   "The server address may not contain a query (?) or fragment (#): “%s”", url);
+                   "“%s” is not a server address: it may not contain a query (?) or fragment "
+                   "(#); give the server's address alone", url);
       return FALSE;
     }
 
