@@ -464,7 +464,7 @@ triage_ask_add_attachment (JsonObject  *context,
     }
 
   base64 = g_base64_encode ((const guchar *) contents, length);
-  name = g_path_get_basename (path);
+  name = g_filename_display_basename (path);   /* the description is UTF-8 text */
 
   attachment = json_object_new ();
   json_object_set_string_member (attachment, "type", mime);

@@ -6,7 +6,7 @@
 
 #define G_LOG_DOMAIN "triage-ask"
 
-#include "triage-ask.h"
+#include "triage-ask-private.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -524,26 +524,26 @@ parse_options (Review     *self,
   const GOptionEntry entries[] = {
     { "afp", 0, 0, G_OPTION_ARG_NONE, &afp,
       "Ask for a review in the Agent Feedback Protocol 1.2 (this mode)", NULL },
-    { "session", 0, 0, G_OPTION_ARG_STRING, &self->session_id,
+    { "session", 0, 0, G_OPTION_ARG_FILENAME, &self->session_id,
       "Continue the review session ID (the sessionID of an earlier answer)", "ID" },
-    { "deadline", 0, 0, G_OPTION_ARG_STRING, &deadline,
+    { "deadline", 0, 0, G_OPTION_ARG_FILENAME, &deadline,
       "When the review request expires: a duration (90s, 15m, 2h, 1d, 1h30m) or an RFC 3339 time",
       "WHEN" },
-    { "title", 't', 0, G_OPTION_ARG_STRING, &self->title,
+    { "title", 't', 0, G_OPTION_ARG_FILENAME, &self->title,
       "What the person sees in the inbox (default: from the artifact)", "TEXT" },
-    { "project", 'p', 0, G_OPTION_ARG_STRING, &self->project,
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &self->project,
       "The project the review belongs to", "NAME" },
-    { "id", 0, 0, G_OPTION_ARG_STRING, &id,
+    { "id", 0, 0, G_OPTION_ARG_FILENAME, &id,
       "Use this review id (a UUID v4) instead of a random one", "UUID" },
-    { "server", 's', 0, G_OPTION_ARG_STRING, &server,
+    { "server", 's', 0, G_OPTION_ARG_FILENAME, &server,
       "Use the Triage server at URL instead of the local one", "URL" },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path,
       "The local server's socket (default $XDG_RUNTIME_DIR/triage/triage.sock)", "PATH" },
-    { "service", 0, 0, G_OPTION_ARG_STRING, &service,
+    { "service", 0, 0, G_OPTION_ARG_FILENAME, &service,
       "The service id on the local server (default " TRIAGE_ASK_DEFAULT_SERVICE_ID ")", "ID" },
-    { "service-name", 0, 0, G_OPTION_ARG_STRING, &service_name,
+    { "service-name", 0, 0, G_OPTION_ARG_FILENAME, &service_name,
       "The service's display name on the local server (default: the id)", "NAME" },
-    { "retry-for", 0, 0, G_OPTION_ARG_STRING, &retry_for,
+    { "retry-for", 0, 0, G_OPTION_ARG_FILENAME, &retry_for,
       "How long to keep retrying an unreachable server (default 5m)", "DURATION" },
     { NULL }
   };
@@ -566,6 +566,25 @@ parse_options (Review     *self,
                    "and only the options of triage-ask --afp --help apply", args[1]);
       return FALSE;
     }
+
+  {
+    /* As for triage-ask's own options: UTF-8 whatever the locale. */
+    const struct { const char *option; char **value; } texts[] = {
+      { "--session", &self->session_id },
+      { "--deadline", &deadline },
+      { "--title", &self->title },
+      { "--project", &self->project },
+      { "--id", &id },
+      { "--server", &server },
+      { "--service", &service },
+      { "--service-name", &service_name },
+      { "--retry-for", &retry_for },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+      if (!triage_ask_value_to_utf8 (texts[i].option, texts[i].value, error))
+        return FALSE;
+  }
 
   if (!triage_ask_options_set_connection (self->options, server, socket_path, service,
                                           service_name, retry_for, error))

@@ -68,20 +68,20 @@ parse_options (TriageAskOptions  *options,
   const GOptionEntry entries[] = {
     { "aitp", 0, 0, G_OPTION_ARG_NONE, &aitp,
       "Ask for a decision in NEAR AI's AITP-02 (this mode)", NULL },
-    { "deadline", 0, 0, G_OPTION_ARG_STRING, &deadline,
+    { "deadline", 0, 0, G_OPTION_ARG_FILENAME, &deadline,
       "When the request expires: a duration (90s, 15m, 2h, 1d, 1h30m) or an RFC 3339 time",
       "WHEN" },
-    { "project", 'p', 0, G_OPTION_ARG_STRING, &extension->project,
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &extension->project,
       "The project the decision belongs to", "NAME" },
-    { "server", 's', 0, G_OPTION_ARG_STRING, &server,
+    { "server", 's', 0, G_OPTION_ARG_FILENAME, &server,
       "Use the Triage server at URL instead of the local one", "URL" },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path,
       "The local server's socket (default $XDG_RUNTIME_DIR/triage/triage.sock)", "PATH" },
-    { "service", 0, 0, G_OPTION_ARG_STRING, &service,
+    { "service", 0, 0, G_OPTION_ARG_FILENAME, &service,
       "The service id on the local server (default " TRIAGE_ASK_DEFAULT_SERVICE_ID ")", "ID" },
-    { "service-name", 0, 0, G_OPTION_ARG_STRING, &service_name,
+    { "service-name", 0, 0, G_OPTION_ARG_FILENAME, &service_name,
       "The service's display name on the local server (default: the id)", "NAME" },
-    { "retry-for", 0, 0, G_OPTION_ARG_STRING, &retry_for,
+    { "retry-for", 0, 0, G_OPTION_ARG_FILENAME, &retry_for,
       "How long to keep retrying an unreachable server (default 5m)", "DURATION" },
     { "no-wait", 0, 0, G_OPTION_ARG_NONE, &options->no_wait,
       "Send the request, print the server's {id, request_decision_id, status} and exit", NULL },
@@ -104,6 +104,22 @@ parse_options (TriageAskOptions  *options,
     if (!g_str_equal (args[i], "-"))
       return triage_ask_usage_error (error, "unexpected argument “%s”: with --aitp the request "
                                      "comes on standard input", args[i]);
+
+  {
+    /* As for triage-ask's own options: UTF-8 whatever the locale. */
+    const struct { const char *option; char **value; } texts[] = {
+      { "--deadline", &deadline },
+      { "--project", &extension->project },
+      { "--server", &server },
+      { "--service", &service },
+      { "--service-name", &service_name },
+      { "--retry-for", &retry_for },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+      if (!triage_ask_value_to_utf8 (texts[i].option, texts[i].value, error))
+        return FALSE;
+  }
 
   if (!triage_ask_options_set_connection (options, server, socket_path, service, service_name,
                                           retry_for, error))

@@ -129,6 +129,45 @@ triage_ask_parse_deadline (const char  *text,
   return TRUE;
 }
 
+/* Option values are taken as they are (G_OPTION_ARG_FILENAME), not converted
+ * from the locale's character set by GOption: that made any non-ASCII title
+ * fail in the C locale (cron, systemd) with "Invalid byte sequence in
+ * conversion input", naming no option. ATP's text is UTF-8; a legacy 8-bit
+ * locale's text is converted. */
+gboolean
+triage_ask_value_to_utf8 (const char  *option,
+                          char       **value,
+                          GError     **error)
+{
+  const char *charset = NULL;
+  char *converted;
+
+  if (*value == NULL || g_utf8_validate (*value, -1, NULL))
+    return TRUE;
+
+  if (!g_get_charset (&charset) &&
+      (converted = g_convert (*value, -1, "UTF-8", charset, NULL, NULL, NULL)) != NULL)
+    {
+      g_free (*value);
+      *value = converted;
+      return TRUE;
+    }
+
+  return triage_ask_usage_error (error, "%s: not valid UTF-8 text", option);
+}
+
+static gboolean
+values_to_utf8 (const char  *option,
+                GStrv        values,
+                GError     **error)
+{
+  for (guint i = 0; values != NULL && values[i] != NULL; i++)
+    if (!triage_ask_value_to_utf8 (option, &values[i], error))
+      return FALSE;
+
+  return TRUE;
+}
+
 /* "actions[1].options: …" → "actions[1] (“pick”).options: …" */
 static GError *
 explain_validation_error (const GError *error,
@@ -331,51 +370,52 @@ triage_ask_options_parse (GStrv      *argv,
   ParseState state = { 0 };
   guint positional;
   const GOptionEntry entries[] = {
-    { "title", 't', 0, G_OPTION_ARG_STRING, &title,
+    { "title", 't', 0, G_OPTION_ARG_FILENAME, &title,
       "The request's title (required unless --confirm QUESTION or --json)", "TEXT" },
-    { "description", 'd', 0, G_OPTION_ARG_STRING, &description,
+    { "description", 'd', 0, G_OPTION_ARG_FILENAME, &description,
       "What the person needs to know (default: the title)", "TEXT" },
-    { "action", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &action_specs,
+    { "action", 'a', 0, G_OPTION_ARG_FILENAME_ARRAY, &action_specs,
       "Add an action (see Actions below)", "ID:TYPE[:FLAG...]" },
-    { "label", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &label_specs,
+    { "label", 'l', 0, G_OPTION_ARG_FILENAME_ARRAY, &label_specs,
       "The label of action ID", "ID=TEXT" },
-    { "option", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &option_specs,
+    { "option", 'o', 0, G_OPTION_ARG_FILENAME_ARRAY, &option_specs,
       "An option of a choice/multi_choice action, or a binary action's true/false label",
       "ID=VALUE[:LABEL]" },
-    { "constraint", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &constraint_specs_arg,
+    { "constraint", 'c', 0, G_OPTION_ARG_FILENAME_ARRAY, &constraint_specs_arg,
       "A constraint of action ID (see Actions below)", "ID.NAME=VALUE" },
-    { "confirm", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, confirm_cb,
+    { "confirm", 0, G_OPTION_FLAG_OPTIONAL_ARG | G_OPTION_FLAG_FILENAME,
+      G_OPTION_ARG_CALLBACK, confirm_cb,
       "Ask a yes/no question (approve/deny); exit 0 if approved, 1 if denied", "QUESTION" },
-    { "flag", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &flag_names,
+    { "flag", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &flag_names,
       "With --confirm: a flag of the approve action (e.g. irreversible)", "FLAG" },
-    { "deadline", 0, 0, G_OPTION_ARG_STRING, &deadline,
+    { "deadline", 0, 0, G_OPTION_ARG_FILENAME, &deadline,
       "When the request expires: a duration (90s, 15m, 2h, 1d, 1h30m) or an RFC 3339 time",
       "WHEN" },
     { "attach", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &attach_paths,
       "Attach a file (inline, at most 700 KiB; type guessed)", "FILE" },
-    { "project", 'p', 0, G_OPTION_ARG_STRING, &project,
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &project,
       "The project the request belongs to", "NAME" },
-    { "metadata", 'm', 0, G_OPTION_ARG_STRING_ARRAY, &metadata_specs,
+    { "metadata", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &metadata_specs,
       "A metadata entry (a string, or JSON after :=)", "KEY=VALUE|KEY:=JSON" },
-    { "id", 0, 0, G_OPTION_ARG_STRING, &id,
+    { "id", 0, 0, G_OPTION_ARG_FILENAME, &id,
       "Use this notification id (a UUID v4) instead of a random one", "UUID" },
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
       "Read the whole request as JSON from standard input (also: -)", NULL },
-    { "server", 's', 0, G_OPTION_ARG_STRING, &server,
+    { "server", 's', 0, G_OPTION_ARG_FILENAME, &server,
       "Use the ATP server at URL instead of the local one", "URL" },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &socket_path,
       "The local server's socket (default $XDG_RUNTIME_DIR/triage/triage.sock)", "PATH" },
-    { "service", 0, 0, G_OPTION_ARG_STRING, &service,
+    { "service", 0, 0, G_OPTION_ARG_FILENAME, &service,
       "The service id on the local server (default " TRIAGE_ASK_DEFAULT_SERVICE_ID ")", "ID" },
-    { "service-name", 0, 0, G_OPTION_ARG_STRING, &service_name,
+    { "service-name", 0, 0, G_OPTION_ARG_FILENAME, &service_name,
       "The service's display name on the local server (default: the id)", "NAME" },
-    { "retry-for", 0, 0, G_OPTION_ARG_STRING, &retry_for,
+    { "retry-for", 0, 0, G_OPTION_ARG_FILENAME, &retry_for,
       "How long to keep retrying an unreachable server (default 5m)", "DURATION" },
     { "no-wait", 0, 0, G_OPTION_ARG_NONE, &no_wait,
       "Send the request, print {notification_id, status} and exit", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
       "Print nothing on standard output (--confirm is always quiet)", NULL },
-    { "hook", 0, 0, G_OPTION_ARG_STRING, &hook,
+    { "hook", 0, 0, G_OPTION_ARG_FILENAME, &hook,
       "Answer a coding agent's permission hook: its JSON on standard input, its decision on "
       "standard output (AGENT: claude-code)", "AGENT" },
     { NULL }
@@ -413,6 +453,27 @@ triage_ask_options_parse (GStrv      *argv,
           return NULL;
         }
     }
+
+  {
+    const struct { const char *option; char **value; } texts[] = {
+      { "--title", &title }, { "--description", &description }, { "--deadline", &deadline },
+      { "--project", &project }, { "--id", &id }, { "--server", &server },
+      { "--service", &service }, { "--service-name", &service_name },
+      { "--retry-for", &retry_for }, { "--confirm", &question }, { "--hook", &hook },
+    };
+    const struct { const char *option; GStrv values; } lists[] = {
+      { "--action", action_specs }, { "--label", label_specs }, { "--option", option_specs },
+      { "--constraint", constraint_specs_arg }, { "--metadata", metadata_specs },
+      { "--flag", flag_names },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+      if (!triage_ask_value_to_utf8 (texts[i].option, texts[i].value, error))
+        return NULL;
+    for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+      if (!values_to_utf8 (lists[i].option, lists[i].values, error))
+        return NULL;
+  }
 
   self->quiet = quiet || state.confirm;
   self->no_wait = no_wait;

@@ -15,6 +15,14 @@ gboolean  triage_ask_usage_error           (GError     **error,
                                             const char  *format,
                                             ...) G_GNUC_PRINTF (2, 3);
 
+/* Option values are read as G_OPTION_ARG_FILENAME (GOption would convert them
+ * from the locale's character set, which fails in the C locale) and made UTF-8
+ * here: kept when valid, converted from a legacy locale's character set, else
+ * refused naming @option. @value may point to %NULL. */
+gboolean  triage_ask_value_to_utf8         (const char  *option,
+                                            char       **value,
+                                            GError     **error);
+
 /* An action of the notification as the options build it (triage-ask-actions.c). */
 typedef struct
 {

@@ -4,7 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <locale.h>
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #include "atp.h"
 #include "triage-ask.h"
@@ -331,6 +334,10 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--flag", "irreversible", NULL }, "--flag belongs to --confirm" },
     { { "--title", "T", "--action", "a", "extra", NULL }, "unexpected argument “extra”" },
     { { "--title", "", "--action", "a", NULL }, "--title is required" },
+    /* Invalid UTF-8 was "Invalid byte sequence in conversion input", naming nothing. */
+    { { "--title", "a\xff", "--action", "a", NULL }, "--title: not valid UTF-8 text" },
+    { { "--title", "T", "--action", "a\xc3", NULL }, "--action: not valid UTF-8 text" },
+    { { "--confirm", "\xe9t\xe9?", NULL }, "--confirm: not valid UTF-8 text" },
     { { "--confirm", "Q", "--title", "T", NULL }, "use one" },
     { { "--title", "T", "--action", "a", "--retry-for", "forever", NULL }, "--retry-for “forever”" },
     { { "--title", "T", "--action", "a:scale", "--constraint", "a.min=1", "--constraint", "a.max=0",
@@ -345,6 +352,52 @@ test_refused (void)
       g_test_message ("case %u", i);
       assert_refused (cases[i].args, cases[i].needle);
     }
+}
+
+/* In the C locale (cron, systemd units) GOption converted every value from
+ * ASCII and refused any accented title; values are UTF-8 whatever the locale. */
+static void
+test_c_locale (void)
+{
+  const char * const args[] = { "--title", "Déployer ?", "--action", "ok", "--project", "café",
+                                NULL };
+  const char * const confirm[] = { "--confirm", "Supprimer l’été ?", "--flag", "irreversible",
+                                   NULL };
+  g_autofree char *saved = g_strdup (setlocale (LC_ALL, NULL));
+  g_autoptr(AtpNotification) n = NULL;
+  g_autoptr(AtpNotification) c = NULL;
+
+  g_assert_nonnull (setlocale (LC_ALL, "C"));
+  n = parse_request (args);
+  c = parse_request (confirm);
+  setlocale (LC_ALL, saved);
+
+  g_assert_cmpstr (n->context.title, ==, "Déployer ?");
+  g_assert_cmpstr (n->context.project, ==, "café");
+  g_assert_cmpstr (c->context.title, ==, "Supprimer l’été ?");
+}
+
+/* A file name is bytes: one that is not UTF-8 went into the attachment's
+ * description as it was, and the body was no longer JSON (the server said
+ * "Invalid JSON"). */
+static void
+test_attachment_name (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-ask-attach-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "r\xe9sum\xe9.txt", NULL);
+  const char * const args[] = { "--title", "T", "--action", "ok", "--attach", path, NULL };
+  g_autoptr(AtpNotification) n = NULL;
+  const AtpAttachment *attachment;
+
+  g_assert_true (g_file_set_contents (path, "text", -1, NULL));
+  n = parse_request (args);
+  g_unlink (path);
+  g_rmdir (dir);
+
+  attachment = g_ptr_array_index (n->context.attachments, 0);
+  g_assert_true (g_utf8_validate (attachment->description, -1, NULL));
+  g_assert_true (g_str_has_prefix (attachment->description, "r"));
+  g_assert_true (g_str_has_suffix (attachment->description, ".txt"));
 }
 
 static void
@@ -380,6 +433,8 @@ main (int    argc,
   g_test_add_func ("/ask-options/connection", test_connection_options);
   g_test_add_func ("/ask-options/stdin", test_stdin_options);
   g_test_add_func ("/ask-options/refused", test_refused);
+  g_test_add_func ("/ask-options/c-locale", test_c_locale);
+  g_test_add_func ("/ask-options/attachment-name", test_attachment_name);
   g_test_add_func ("/ask-options/same-body", test_same_body_every_try);
 
   return g_test_run ();

@@ -1,0 +1,72 @@
+/* test-ask-messages.c — the built triage-ask given bad values: exit 2 and a
+ * message that names the option and the problem; values that are fine in any
+ * locale reach a real triage-server
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "ask-test-util.h"
+#include "triage-ask.h"
+
+/* Scripts run from cron or a systemd unit have the C locale. */
+static const char * const c_locale[] = { "LC_ALL=C", "LANG=C", NULL };
+
+typedef struct
+{
+  const char *args[8];
+  const char *input;      /* standard input (--aitp, --afp) */
+  const char *message;    /* the whole line after "triage-ask: " */
+} Refusal;
+
+static const Refusal refusals[] = {
+  /* "Invalid byte sequence in conversion input", naming no option. */
+  { { "--title", "d\xe9ploy", "--action", "ok" }, NULL, "--title: not valid UTF-8 text" },
+  { { "--aitp", "--project", "caf\xe9" }, "{}", "--project: not valid UTF-8 text" },
+  { { "--afp", "--title", "r\xe9vision" }, "{}", "--title: not valid UTF-8 text" },
+};
+
+static void
+test_refused (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (refusals); i++)
+    {
+      const Refusal *r = &refusals[i];
+      g_autofree char *expected = g_strdup_printf ("triage-ask: %s\n", r->message);
+      g_autoptr(Run) run = ask_start_env (NULL, r->args, r->input, c_locale);
+
+      ask_finish (run);
+      g_assert_cmpint (run->status, ==, TRIAGE_ASK_EXIT_USAGE);
+      g_assert_cmpstr (run->err, ==, expected);
+      g_assert_cmpstr (run->out, ==, "");
+    }
+}
+
+/* In the C locale GOption converted every value from ASCII: an accented
+ * title or project exited 2. */
+static void
+test_c_locale (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char * const args[] = { "--title", "Déployer l’été ?", "--action", "ok",
+                                "--project", "café", "--no-wait", NULL };
+  g_autoptr(Run) run = ask_start_env (fixture, args, NULL, c_locale);
+  g_autoptr(AtpNotification) request = NULL;
+
+  g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_ANSWERED);
+  request = person_wait_for (fixture, "Déployer l’été ?");
+  g_assert_cmpstr (request->context.project, ==, "café");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/ask/messages/refused", test_refused);
+  g_test_add ("/ask/messages/c-locale", Fixture, NULL, fixture_setup, test_c_locale,
+              fixture_teardown);
+
+  return g_test_run ();
+}
