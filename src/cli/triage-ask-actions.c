@@ -403,7 +403,10 @@ triage_ask_add_metadata (JsonObject  *context,
   if (eq == NULL || eq == spec)
     return triage_ask_usage_error (error, "--metadata “%s”: expected KEY=VALUE or KEY:=JSON", spec);
 
-  if (eq[-1] == ':' && eq - 1 > spec)
+  if (eq[-1] == ':' && eq - 1 == spec)
+    return triage_ask_usage_error (error, "--metadata “%s”: the key is empty", spec);
+
+  if (eq[-1] == ':')
     {
       key = g_strndup (spec, eq - 1 - spec);
       value = atp_json_parse (eq + 1, -1, 64 * 1024, &local_error);
@@ -415,6 +418,14 @@ triage_ask_add_metadata (JsonObject  *context,
     {
       key = g_strndup (spec, eq - spec);
       value = json_node_init_string (json_node_alloc (), eq + 1);
+    }
+
+  /* A second value for a key would silently replace the first. */
+  if (json_object_has_member (metadata, key))
+    {
+      json_node_unref (value);
+      return triage_ask_usage_error (error, "--metadata “%s”: the key “%s” is given twice", spec,
+                                     key);
     }
 
   json_object_set_member (metadata, key, value);

@@ -82,6 +82,11 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
     }
   g_free (self->socket_path);
   self->socket_path = g_strdup (socket_path);
+  /* A blank service id or name is no name: said here, not left to the server. */
+  if (service != NULL && atp_str_is_blank (service))
+    return triage_ask_usage_error (error, "--service: the id is empty");
+  if (service_name != NULL && atp_str_is_blank (service_name))
+    return triage_ask_usage_error (error, "--service-name: the name is empty");
   if (service != NULL)
     {
       g_free (self->service_id);
@@ -164,6 +169,18 @@ values_to_utf8 (const char  *option,
   for (guint i = 0; values != NULL && values[i] != NULL; i++)
     if (!triage_ask_value_to_utf8 (option, &values[i], error))
       return FALSE;
+
+  return TRUE;
+}
+
+/* An empty or blank text option: named, not left to the request's validation. */
+static gboolean
+check_not_blank (const char  *option,
+                 const char  *value,
+                 GError     **error)
+{
+  if (value != NULL && atp_str_is_blank (value))
+    return triage_ask_usage_error (error, "%s: the text is empty", option);
 
   return TRUE;
 }
@@ -367,6 +384,7 @@ triage_ask_options_parse (GStrv      *argv,
   gboolean json = FALSE;
   gboolean quiet = FALSE;
   gboolean no_wait = FALSE;
+  gboolean title_is_question = FALSE;
   ParseState state = { 0 };
   guint positional;
   const GOptionEntry entries[] = {
@@ -546,7 +564,10 @@ triage_ask_options_parse (GStrv      *argv,
           return NULL;
         }
       if (question != NULL)
-        title = g_steal_pointer (&question);
+        {
+          title = g_steal_pointer (&question);
+          title_is_question = TRUE;
+        }
     }
   else if (flag_names != NULL)
     {
@@ -555,12 +576,38 @@ triage_ask_options_parse (GStrv      *argv,
       return NULL;
     }
 
-  if (title == NULL || *title == '\0')
+  if (title == NULL || (state.confirm && title_is_question && atp_str_is_blank (title)))
     {
       triage_ask_usage_error (error, state.confirm
                                      ? "--confirm needs a question: --confirm \"Deploy 2.1?\""
                                      : "--title is required (or --confirm QUESTION, or --json)");
       return NULL;
+    }
+  /* ATP refuses a blank title or description. It allows a blank project, but
+   * one names no project (leaving --project out says none): refused, as --aitp
+   * and --afp refuse it. */
+  if (!check_not_blank ("--title", title, error) ||
+      !check_not_blank ("--description", description, error))
+    return NULL;
+  if (project != NULL && atp_str_is_blank (project))
+    {
+      triage_ask_usage_error (error, "--project: the name is empty");
+      return NULL;
+    }
+  /* The flags go into the approve action's spec, whose message would name an
+   * --action nobody gave; "a,b" keeps working. */
+  for (guint i = 0; flag_names != NULL && flag_names[i] != NULL; i++)
+    {
+      const char *flag = flag_names[i];
+      gsize length = strlen (flag);
+
+      if (length == 0 || strchr (":,", flag[0]) != NULL || strchr (":,", flag[length - 1]) != NULL ||
+          strstr (flag, ",,") || strstr (flag, "::") || strstr (flag, ",:") || strstr (flag, ":,"))
+        {
+          triage_ask_usage_error (error, "--flag “%s”: empty flag name (one flag, such as "
+                                  "irreversible)", flag);
+          return NULL;
+        }
     }
 
   actions = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_ask_action_free);

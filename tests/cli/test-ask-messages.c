@@ -20,10 +20,20 @@ typedef struct
 } Refusal;
 
 static const Refusal refusals[] = {
+  /* "--title is required", as if no title had been given. */
+  { { "--title", "", "--action", "ok" }, NULL, "--title: the text is empty" },
+  { { "--title", "  ", "--action", "ok" }, NULL, "--title: the text is empty" },
+  /* Sent as an empty project; --aitp and --afp refused it. */
+  { { "--title", "T", "--action", "ok", "--project", "" }, NULL, "--project: the name is empty" },
   /* "Invalid byte sequence in conversion input", naming no option. */
   { { "--title", "d\xe9ploy", "--action", "ok" }, NULL, "--title: not valid UTF-8 text" },
   { { "--aitp", "--project", "caf\xe9" }, "{}", "--project: not valid UTF-8 text" },
   { { "--afp", "--title", "r\xe9vision" }, "{}", "--title: not valid UTF-8 text" },
+  /* Blamed on "--action “approve:simple:”", which nobody gave. */
+  { { "--confirm", "Deploy?", "--flag", "" }, NULL,
+    "--flag “”: empty flag name (one flag, such as irreversible)" },
+  /* A blank service id went to the server. */
+  { { "--title", "T", "--action", "ok", "--service", " " }, NULL, "--service: the id is empty" },
 };
 
 static void

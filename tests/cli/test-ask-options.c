@@ -320,7 +320,7 @@ test_stdin_options (void)
 static void
 test_refused (void)
 {
-  const struct { const char *args[10]; const char *needle; } cases[] = {
+  const struct { const char *args[12]; const char *needle; } cases[] = {
     { { "--api-key=sk_1", NULL }, "TRIAGE_API_KEY" },
     { { "--token", "t", NULL }, "not taken from the command line" },
     { { "--title", "T", "--action", ":simple", NULL }, "needs an id" },
@@ -333,7 +333,27 @@ test_refused (void)
     { { "--title", "T", "--action", "a:number", "--constraint", "amin=1", NULL }, "expected ID.NAME=VALUE" },
     { { "--title", "T", "--action", "a", "--flag", "irreversible", NULL }, "--flag belongs to --confirm" },
     { { "--title", "T", "--action", "a", "extra", NULL }, "unexpected argument “extra”" },
-    { { "--title", "", "--action", "a", NULL }, "--title is required" },
+    { { "--action", "a", NULL }, "--title is required" },
+    /* An empty title was called missing; blank texts were left to libatp's field names. */
+    { { "--title", "", "--action", "a", NULL }, "--title: the text is empty" },
+    { { "--title", " \t", "--action", "a", NULL }, "--title: the text is empty" },
+    { { "--title", "T", "--description", "", "--action", "a", NULL },
+      "--description: the text is empty" },
+    { { "--confirm", "  ", NULL }, "--confirm needs a question" },
+    /* An empty project was sent (AITP's and AFP's --project refuse it). */
+    { { "--title", "T", "--action", "a", "--project", "", NULL }, "--project: the name is empty" },
+    { { "--title", "T", "--action", "a", "--project", " ", NULL }, "--project: the name is empty" },
+    { { "--title", "T", "--action", "a", "--service", "", NULL }, "--service: the id is empty" },
+    { { "--title", "T", "--action", "a", "--service-name", " ", NULL },
+      "--service-name: the name is empty" },
+    /* An empty --flag was blamed on an --action nobody gave. */
+    { { "--confirm", "Q", "--flag", "", NULL }, "--flag “”: empty flag name" },
+    { { "--confirm", "Q", "--flag", "a,", NULL }, "--flag “a,”: empty flag name" },
+    { { "--confirm", "Q", "--flag", "a::b", NULL }, "--flag “a::b”: empty flag name" },
+    /* ":=1" had the key ":"; a second value for a key replaced the first. */
+    { { "--title", "T", "--action", "a", "--metadata", ":=1", NULL }, "the key is empty" },
+    { { "--title", "T", "--action", "a", "--metadata", "k=1", "--metadata", "k:=2", NULL },
+      "--metadata “k:=2”: the key “k” is given twice" },
     /* Invalid UTF-8 was "Invalid byte sequence in conversion input", naming nothing. */
     { { "--title", "a\xff", "--action", "a", NULL }, "--title: not valid UTF-8 text" },
     { { "--title", "T", "--action", "a\xc3", NULL }, "--action: not valid UTF-8 text" },
