@@ -96,11 +96,10 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
   self->service_name = g_strdup (service_name);
 
   if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
-      return FALSE;
-    }
+    return triage_ask_usage_error (error, "--retry-for “%s”: %s", retry_for,
+                                   triage_ask_is_long_duration (retry_for)
+                                   ? "too long: at most ten years (3650d)"
+                                   : "expected a duration such as 30s, 5m or 1h");
 
   return TRUE;
 }
@@ -121,6 +120,28 @@ triage_ask_usage_error (GError     **error,
 }
 
 gboolean
+triage_ask_is_long_duration (const char *text)
+{
+  const char *p = text;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  if (strspn (text, "0123456789") == strlen (text))
+    return TRUE;                                  /* bare seconds */
+
+  while (*p != '\0')
+    {
+      gsize digits = strspn (p, "0123456789");
+
+      if (digits == 0 || p[digits] == '\0' || strchr ("smhd", p[digits]) == NULL)
+        return FALSE;
+      p += digits + 1;
+    }
+
+  return TRUE;
+}
+
+gboolean
 triage_ask_parse_deadline (const char  *text,
                            GDateTime   *now,
                            char       **out,
@@ -129,7 +150,12 @@ triage_ask_parse_deadline (const char  *text,
   const char *problem = NULL;
 
   if (!triage_service_parse_deadline (text, now, out, &problem))
-    return triage_ask_usage_error (error, "--deadline “%s”: %s", text, problem);
+    {
+      /* The parser refuses a duration over ten years as if it were no duration. */
+      if (triage_ask_is_long_duration (text))
+        problem = "too far away: a duration may be at most ten years (3650d)";
+      return triage_ask_usage_error (error, "--deadline “%s”: %s", text, problem);
+    }
 
   return TRUE;
 }
@@ -649,8 +675,11 @@ triage_ask_options_parse (GStrv      *argv,
 
   if (deadline != NULL)
     {
+      g_autofree char *checked = NULL;
       const char *problem = NULL;
 
+      if (!triage_ask_parse_deadline (deadline, now, &checked, error))
+        return NULL;
       if (!triage_service_set_deadline (notification, deadline, now, &problem))
         {
           triage_ask_usage_error (error, "--deadline “%s”: %s", deadline, problem);

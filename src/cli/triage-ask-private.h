@@ -15,6 +15,10 @@ gboolean  triage_ask_usage_error           (GError     **error,
                                             const char  *format,
                                             ...) G_GNUC_PRINTF (2, 3);
 
+/* Whether @text has the form of a duration (1d2h, 90) that the parser refused:
+ * then it is longer than the ten years a duration may have. */
+gboolean  triage_ask_is_long_duration      (const char  *text);
+
 /* Option values are read as G_OPTION_ARG_FILENAME (GOption would convert them
  * from the locale's character set, which fails in the C locale) and made UTF-8
  * here: kept when valid, converted from a legacy locale's character set, else

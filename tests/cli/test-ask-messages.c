@@ -23,12 +23,19 @@ static const Refusal refusals[] = {
   /* "--title is required", as if no title had been given. */
   { { "--title", "", "--action", "ok" }, NULL, "--title: the text is empty" },
   { { "--title", "  ", "--action", "ok" }, NULL, "--title: the text is empty" },
+  /* "expected a duration": it is one, too far away. */
+  { { "--title", "T", "--action", "ok", "--deadline", "99999d" }, NULL,
+    "--deadline “99999d”: too far away: a duration may be at most ten years (3650d)" },
+  { { "--title", "T", "--action", "ok", "--retry-for", "99999d" }, NULL,
+    "--retry-for “99999d”: too long: at most ten years (3650d)" },
   /* Sent as an empty project; --aitp and --afp refused it. */
   { { "--title", "T", "--action", "ok", "--project", "" }, NULL, "--project: the name is empty" },
   /* "Invalid byte sequence in conversion input", naming no option. */
   { { "--title", "d\xe9ploy", "--action", "ok" }, NULL, "--title: not valid UTF-8 text" },
   { { "--aitp", "--project", "caf\xe9" }, "{}", "--project: not valid UTF-8 text" },
   { { "--afp", "--title", "r\xe9vision" }, "{}", "--title: not valid UTF-8 text" },
+  { { "--aitp", "--deadline", "99999d" }, "{}",
+    "--deadline “99999d”: too far away: a duration may be at most ten years (3650d)" },
   /* Blamed on "--action “approve:simple:”", which nobody gave. */
   { { "--confirm", "Deploy?", "--flag", "" }, NULL,
     "--flag “”: empty flag name (one flag, such as irreversible)" },

@@ -346,6 +346,14 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--service", "", NULL }, "--service: the id is empty" },
     { { "--title", "T", "--action", "a", "--service-name", " ", NULL },
       "--service-name: the name is empty" },
+    /* Over ten years was "expected a duration". */
+    { { "--title", "T", "--action", "a", "--deadline", "99999d", NULL },
+      "--deadline “99999d”: too far away: a duration may be at most ten years (3650d)" },
+    { { "--title", "T", "--action", "a", "--deadline", "3650d1s", NULL }, "too far away" },
+    { { "--title", "T", "--action", "a", "--deadline", "999999999999", NULL }, "too far away" },
+    { { "--title", "T", "--action", "a", "--deadline", "1h30", NULL }, "expected a duration" },
+    { { "--title", "T", "--action", "a", "--retry-for", "3651d", NULL },
+      "--retry-for “3651d”: too long: at most ten years (3650d)" },
     /* An empty --flag was blamed on an --action nobody gave. */
     { { "--confirm", "Q", "--flag", "", NULL }, "--flag “”: empty flag name" },
     { { "--confirm", "Q", "--flag", "a,", NULL }, "--flag “a,”: empty flag name" },
