@@ -65,11 +65,24 @@ parse_number (const char *text,
   return end != NULL && *end == '\0' && isfinite (*value);
 }
 
+/* ATP's integers: whole numbers of magnitude at most 2^53 (docs/protocol.md). */
+#define MAX_EXACT_INTEGER G_GINT64_CONSTANT (9007199254740992)
+
 static gboolean
 parse_integer (const char *text,
                gint64     *value)
 {
-  return g_ascii_string_to_signed (text, 10, 0, G_MAXINT32, value, NULL);
+  return g_ascii_string_to_signed (text, 10, -MAX_EXACT_INTEGER, MAX_EXACT_INTEGER, value, NULL);
+}
+
+/* An optional minus sign, then digits only. */
+static gboolean
+is_whole_number (const char *text)
+{
+  if (*text == '-')
+    text++;
+
+  return *text != '\0' && strspn (text, "0123456789") == strlen (text);
 }
 
 void
@@ -268,7 +281,8 @@ triage_ask_action_add_option (GHashTable  *by_id,
 
 typedef enum
 {
-  KIND_INTEGER,
+  KIND_COUNT,       /* a whole number ≥ 0 */
+  KIND_INTEGER,     /* a whole number */
   KIND_NUMBER,
   KIND_STRING,
 } ConstraintKind;
@@ -281,10 +295,10 @@ typedef struct
 } ConstraintSpec;
 
 static const ConstraintSpec constraint_specs[] = {
-  { "multi_choice", "min_selections", KIND_INTEGER },
-  { "multi_choice", "max_selections", KIND_INTEGER },
-  { "text", "min_length", KIND_INTEGER },
-  { "text", "max_length", KIND_INTEGER },
+  { "multi_choice", "min_selections", KIND_COUNT },
+  { "multi_choice", "max_selections", KIND_COUNT },
+  { "text", "min_length", KIND_COUNT },
+  { "text", "max_length", KIND_COUNT },
   { "text", "placeholder", KIND_STRING },
   { "number", "min", KIND_NUMBER },
   { "number", "max", KIND_NUMBER },
@@ -293,7 +307,7 @@ static const ConstraintSpec constraint_specs[] = {
   { "number", "placeholder", KIND_STRING },
   { "scale", "min", KIND_INTEGER },
   { "scale", "max", KIND_INTEGER },
-  { "scale", "step", KIND_INTEGER },
+  { "scale", "step", KIND_COUNT },
   { "scale", "min_label", KIND_STRING },
   { "scale", "max_label", KIND_STRING },
 };
@@ -358,13 +372,22 @@ triage_ask_action_set_constraint (GHashTable  *by_id,
 
   switch (found->kind)
     {
+    case KIND_COUNT:
     case KIND_INTEGER:
       {
         gint64 number;
 
+        if (!is_whole_number (value))
+          return triage_ask_usage_error (error, "--constraint “%s”: %s must be a whole number%s, "
+                                         "not “%s”", spec, name,
+                                         found->kind == KIND_COUNT ? " ≥ 0" : "", value);
+        if (found->kind == KIND_COUNT && *value == '-')
+          return triage_ask_usage_error (error, "--constraint “%s”: %s must not be negative",
+                                         spec, name);
         if (!parse_integer (value, &number))
-          return triage_ask_usage_error (error, "--constraint “%s”: %s must be a whole number ≥ 0, "
-                                         "not “%s”", spec, name, value);
+          return triage_ask_usage_error (error, "--constraint “%s”: %s is too large: at most "
+                                         "%" G_GINT64_FORMAT " (2^53) either side of 0", spec,
+                                         name, MAX_EXACT_INTEGER);
         json_object_set_int_member (constraints, name, number);
       }
       break;

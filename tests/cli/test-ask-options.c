@@ -362,6 +362,13 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--metadata", ":=1", NULL }, "the key is empty" },
     { { "--title", "T", "--action", "a", "--metadata", "k=1", "--metadata", "k:=2", NULL },
       "--metadata “k:=2”: the key “k” is given twice" },
+    /* Out of range was "must be a whole number ≥ 0". */
+    { { "--title", "T", "--action", "a:text", "--constraint", "a.max_length=99999999999999999999",
+        NULL }, "max_length is too large: at most 9007199254740992 (2^53)" },
+    { { "--title", "T", "--action", "a:text", "--constraint", "a.max_length=-1", NULL },
+      "max_length must not be negative" },
+    { { "--title", "T", "--action", "a:scale", "--constraint", "a.min=x", NULL },
+      "min must be a whole number, not “x”" },
     /* Invalid UTF-8 was "Invalid byte sequence in conversion input", naming nothing. */
     { { "--title", "a\xff", "--action", "a", NULL }, "--title: not valid UTF-8 text" },
     { { "--title", "T", "--action", "a\xc3", NULL }, "--action: not valid UTF-8 text" },
@@ -380,6 +387,19 @@ test_refused (void)
       g_test_message ("case %u", i);
       assert_refused (cases[i].args, cases[i].needle);
     }
+}
+
+/* ATP allows any integer bounds for a scale; triage-ask refused a negative one. */
+static void
+test_negative_scale (void)
+{
+  const char * const args[] = { "--title", "T", "--action", "temp:scale",
+                                "--constraint", "temp.min=-5", "--constraint", "temp.max=5", NULL };
+  g_autoptr(AtpNotification) n = parse_request (args);
+  const AtpAction *temp = g_ptr_array_index (n->actions, 0);
+
+  g_assert_cmpfloat (temp->min, ==, -5.0);
+  g_assert_cmpfloat (temp->max, ==, 5.0);
 }
 
 /* In the C locale (cron, systemd units) GOption converted every value from
@@ -461,6 +481,7 @@ main (int    argc,
   g_test_add_func ("/ask-options/connection", test_connection_options);
   g_test_add_func ("/ask-options/stdin", test_stdin_options);
   g_test_add_func ("/ask-options/refused", test_refused);
+  g_test_add_func ("/ask-options/negative-scale", test_negative_scale);
   g_test_add_func ("/ask-options/c-locale", test_c_locale);
   g_test_add_func ("/ask-options/attachment-name", test_attachment_name);
   g_test_add_func ("/ask-options/same-body", test_same_body_every_try);
