@@ -186,7 +186,7 @@ test_silent_at_start (Failover      *fixture,
 /* With the first host silent, far's first connection waits
  * STICKY_TIMEOUT_S on it, then connects to the second, and its other
  * connections go to the second at once: far starts (its six connections
- * made) within two such waits, not six. */
+ * made) within three such waits (room for a loaded machine), not six. */
 static void
 test_silent_passed_once (Failover      *fixture,
                          gconstpointer  data)
@@ -203,7 +203,7 @@ test_silent_passed_once (Failover      *fixture,
   start_far (fixture);
   took = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
   g_test_message ("far started in %.1f s", took);
-  g_assert_cmpfloat (took, <, 2 * STICKY_TIMEOUT_S);
+  g_assert_cmpfloat (took, <, 3 * STICKY_TIMEOUT_S);
   post_until_stored (fixture);
 }
 
