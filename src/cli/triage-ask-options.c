@@ -576,6 +576,15 @@ triage_ask_options_parse (GStrv      *argv,
 
   if (state.confirm)
     {
+      /* Its exit status is the answer: with --no-wait it exited 0, "approved",
+       * as soon as the request was sent, and `--confirm Q --no-wait && rm …`
+       * ran without anyone approving. */
+      if (no_wait)
+        {
+          triage_ask_usage_error (error, "--confirm waits for the answer (its exit status is "
+                                  "the answer); it cannot go with --no-wait");
+          return NULL;
+        }
       if (action_specs || label_specs || option_specs || constraint_specs_arg)
         {
           triage_ask_usage_error (error, "--confirm builds its own approve and deny actions; do "

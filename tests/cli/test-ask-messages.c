@@ -39,6 +39,10 @@ static const Refusal refusals[] = {
   /* Blamed on "--action “approve:simple:”", which nobody gave. */
   { { "--confirm", "Deploy?", "--flag", "" }, NULL,
     "--flag “”: empty flag name (one flag, such as irreversible)" },
+  /* Exited 0 ("approved") as soon as the request was sent. */
+  { { "--confirm", "Drop the old backups?", "--no-wait" }, NULL,
+    "--confirm waits for the answer (its exit status is the answer); it cannot go with "
+    "--no-wait" },
   /* A blank service id went to the server. */
   { { "--title", "T", "--action", "ok", "--service", " " }, NULL, "--service: the id is empty" },
 };

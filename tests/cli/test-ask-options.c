@@ -354,6 +354,9 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--deadline", "1h30", NULL }, "expected a duration" },
     { { "--title", "T", "--action", "a", "--retry-for", "3651d", NULL },
       "--retry-for “3651d”: too long: at most ten years (3650d)" },
+    /* Exited 0, "approved", once the request was sent. */
+    { { "--confirm", "Drop it?", "--no-wait", NULL }, "it cannot go with --no-wait" },
+    { { "--title", "Drop it?", "--confirm", "--no-wait", NULL }, "it cannot go with --no-wait" },
     /* An empty --flag was blamed on an --action nobody gave. */
     { { "--confirm", "Q", "--flag", "", NULL }, "--flag “”: empty flag name" },
     { { "--confirm", "Q", "--flag", "a,", NULL }, "--flag “a,”: empty flag name" },
