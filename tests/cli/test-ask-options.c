@@ -352,6 +352,15 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--deadline", "3650d1s", NULL }, "too far away" },
     { { "--title", "T", "--action", "a", "--deadline", "999999999999", NULL }, "too far away" },
     { { "--title", "T", "--action", "a", "--deadline", "1h30", NULL }, "expected a duration" },
+    /* Nearly RFC 3339 was "expected a duration … or an RFC 3339 time". */
+    { { "--title", "T", "--action", "a", "--deadline", "2026-05-02T12:00:00", NULL },
+      "“2026-05-02T12:00:00”: the time has no offset: add Z for UTC" },
+    { { "--title", "T", "--action", "a", "--deadline", "2026-05-02 12:00:00+02:00", NULL },
+      "RFC 3339 puts a T between the date and the time" },
+    { { "--title", "T", "--action", "a", "--deadline", "2026-05-02 12:00:00", NULL },
+      "a T between the date and the time, and the time needs an offset" },
+    { { "--title", "T", "--action", "a", "--deadline", "2026-05-32T12:00:00Z", NULL },
+      "expected a duration" },
     { { "--title", "T", "--action", "a", "--retry-for", "3651d", NULL },
       "--retry-for “3651d”: too long: at most ten years (3650d)" },
     /* Exited 0, "approved", once the request was sent. */
