@@ -54,6 +54,16 @@ triage_ask_options_free (TriageAskOptions *self)
   g_free (self);
 }
 
+static gboolean
+has_control_character (const char *text)
+{
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    if (*p < 0x20 || *p == 0x7f)
+      return TRUE;
+
+  return FALSE;
+}
+
 gboolean
 triage_ask_options_set_connection (TriageAskOptions  *self,
                                    const char        *server,
@@ -87,6 +97,15 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
     return triage_ask_usage_error (error, "--service: the id is empty");
   if (service_name != NULL && atp_str_is_blank (service_name))
     return triage_ask_usage_error (error, "--service-name: the name is empty");
+  /* They travel in HTTP headers to the local server: libsoup dropped one with
+   * a line break (with a critical warning), and the request was filed under
+   * the server's default service. */
+  if (service != NULL && has_control_character (service))
+    return triage_ask_usage_error (error, "--service: a control character (a line break, a tab) "
+                                   "cannot be in it");
+  if (service_name != NULL && has_control_character (service_name))
+    return triage_ask_usage_error (error, "--service-name: a control character (a line break, a "
+                                   "tab) cannot be in it");
   if (service != NULL)
     {
       g_free (self->service_id);

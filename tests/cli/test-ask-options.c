@@ -346,6 +346,12 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--service", "", NULL }, "--service: the id is empty" },
     { { "--title", "T", "--action", "a", "--service-name", " ", NULL },
       "--service-name: the name is empty" },
+    /* Dropped from the local server's headers by libsoup (a critical warning),
+     * so the request was filed under the server's default service. */
+    { { "--title", "T", "--action", "a", "--service", "a\nb", NULL },
+      "--service: a control character (a line break, a tab) cannot be in it" },
+    { { "--title", "T", "--action", "a", "--service-name", "a\rb", NULL },
+      "--service-name: a control character" },
     /* Over ten years was "expected a duration". */
     { { "--title", "T", "--action", "a", "--deadline", "99999d", NULL },
       "--deadline “99999d”: too far away: a duration may be at most ten years (3650d)" },
