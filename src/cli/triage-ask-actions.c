@@ -90,6 +90,7 @@ triage_ask_action_free (TriageAskAction *action)
 {
   g_free (action->id);
   g_free (action->type);
+  g_free (action->label_spec);
   json_object_unref (action->object);
   g_free (action);
 }
@@ -216,7 +217,12 @@ triage_ask_action_set_label (GHashTable  *by_id,
   id = g_strndup (spec, eq - spec);
   if ((action = find_action (by_id, id, "--label", spec, error)) == NULL)
     return FALSE;
+  /* A second one silently replaced the first. */
+  if (action->label_spec != NULL)
+    return triage_ask_usage_error (error, "--label “%s”: action “%s” has a label already "
+                                   "(--label “%s”)", spec, id, action->label_spec);
 
+  action->label_spec = g_strdup (spec);
   json_object_set_string_member (action->object, "label", eq + 1);
   return TRUE;
 }
@@ -369,6 +375,10 @@ triage_ask_action_set_constraint (GHashTable  *by_id,
     }
 
   constraints = ensure_object_member (action->object, "constraints");
+  /* A second one silently replaced the first. */
+  if (json_object_has_member (constraints, name))
+    return triage_ask_usage_error (error, "--constraint “%s”: action “%s” has %s already", spec,
+                                   left, name);
 
   switch (found->kind)
     {

@@ -33,6 +33,7 @@ typedef struct
   char       *id;
   char       *type;
   JsonObject *object;     /* the action as it is built */
+  char       *label_spec; /* the --label that set the label, or NULL */
 } TriageAskAction;
 
 void      triage_ask_action_free           (TriageAskAction *action);

@@ -380,6 +380,12 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--metadata", ":=1", NULL }, "the key is empty" },
     { { "--title", "T", "--action", "a", "--metadata", "k=1", "--metadata", "k:=2", NULL },
       "--metadata “k:=2”: the key “k” is given twice" },
+    /* The second silently replaced the first. */
+    { { "--title", "T", "--action", "a", "--label", "a=One", "--label", "a=Two", NULL },
+      "--label “a=Two”: action “a” has a label already (--label “a=One”)" },
+    { { "--title", "T", "--action", "a:text", "--constraint", "a.max_length=5",
+        "--constraint", "a.max_length=9", NULL },
+      "--constraint “a.max_length=9”: action “a” has max_length already" },
     /* Out of range was "must be a whole number ≥ 0". */
     { { "--title", "T", "--action", "a:text", "--constraint", "a.max_length=99999999999999999999",
         NULL }, "max_length is too large: at most 9007199254740992 (2^53)" },
