@@ -24,7 +24,7 @@
  * connection needed at once, given up at connect_timeout); a try given up
  * is closed once its lookup answers, not set up.
  *
- * The proxy is this test's own, not tests/chaos/partition-proxy.py
+ * The proxy is pg-proxy-test-util.h, not tests/chaos/partition-proxy.py
  * (triage-test-proxy.c): that one has no mode that answers the startup
  * exchange itself and then says nothing, and test-server-pg-failover.c
  * uses it for what it does (a host that accepts and passes nothing).
@@ -39,6 +39,7 @@
 #include <libpq-fe.h>
 
 #include "atp.h"
+#include "pg-proxy-test-util.h"
 #include "server-test-util.h"
 #include "triage-pg-link.h"
 #include "triage-test-postgres.h"
@@ -66,347 +67,11 @@
 /* The name slow-lookup.c resolves. */
 #define LOOKUP_NAME "triage-test-database.invalid"
 
-/* ---- the proxy ---- */
-
-/* PostgreSQL's codes in a first packet that is not a startup packet. */
-#define SSL_REQUEST_CODE    80877103
-#define GSSENC_REQUEST_CODE 80877104
-
-/* It runs in a thread of its own (the test's main loop is not always
- * running: the helpers that start a server wait for it without it); the
- * test sets @mute and @stalled_below and reads @answered, atomically. */
-typedef struct
-{
-  GSocketService *service;
-  guint16         port;
-  char           *upstream;      /* the database's Unix socket */
-  GMainContext   *context;
-  GMainLoop      *loop;
-  GThread        *thread;
-  gint            mute;          /* new connections: answered here, then silence */
-  gint            answered;      /* connections answered so far */
-  gint            accepted;
-  gint            stalled_below; /* the connections accepted before pass nothing */
-  GPtrArray      *links;         /* Link */
-} Proxy;
-
-typedef struct
-{
-  Proxy        *proxy;
-  gint          serial;
-  GIOStream    *client;
-  GIOStream    *upstream;
-  gboolean      stalled;       /* nothing goes either way */
-  GCancellable *cancellable;
-  guint8        head[8];
-  guint8       *body;
-} Link;
-
-typedef struct
-{
-  Link          *link;
-  GCancellable  *cancellable;   /* the link's: cancelled once it is freed */
-  GInputStream  *from;
-  GOutputStream *to;
-  guint8         buffer[16384];
-} Pump;
-
-static void
-link_free (gpointer data)
-{
-  Link *link = data;
-
-  g_cancellable_cancel (link->cancellable);
-  if (link->client != NULL)
-    g_io_stream_close (link->client, NULL, NULL);
-  if (link->upstream != NULL)
-    g_io_stream_close (link->upstream, NULL, NULL);
-  g_clear_object (&link->client);
-  g_clear_object (&link->upstream);
-  g_clear_object (&link->cancellable);
-  g_free (link->body);
-  g_free (link);
-}
-
-static gboolean
-link_stalled (Link *link)
-{
-  return link->stalled || link->serial < g_atomic_int_get (&link->proxy->stalled_below);
-}
-
-/* The link is over: closed, unless stalled (a partition tells nobody). */
-static void
-link_end (Link *link)
-{
-  if (link_stalled (link))
-    return;
-  g_ptr_array_remove (link->proxy->links, link);
-}
-
-static void pump_read (Pump *pump);
-
-/* The pump is done: the link ends with it, unless it was freed. */
-static void
-pump_end (Pump *pump)
-{
-  if (!g_cancellable_is_cancelled (pump->cancellable))
-    link_end (pump->link);
-  g_object_unref (pump->cancellable);
-  g_free (pump);
-}
-
-static void
-pump_written_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      data)
-{
-  Pump *pump = data;
-
-  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, NULL))
-    {
-      pump_end (pump);
-      return;
-    }
-  pump_read (pump);
-}
-
-static void
-pump_read_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      data)
-{
-  Pump *pump = data;
-  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, NULL);
-
-  if (n <= 0)
-    {
-      pump_end (pump);
-      return;
-    }
-  if (link_stalled (pump->link))
-    {
-      /* Swallowed. */
-      pump_read (pump);
-      return;
-    }
-  g_output_stream_write_all_async (pump->to, pump->buffer, (gsize) n, G_PRIORITY_DEFAULT,
-                                   pump->cancellable, pump_written_cb, pump);
-}
-
-static void
-pump_read (Pump *pump)
-{
-  g_input_stream_read_async (pump->from, pump->buffer, sizeof pump->buffer, G_PRIORITY_DEFAULT,
-                             pump->cancellable, pump_read_cb, pump);
-}
-
-static void
-pump_start (Link      *link,
-            GIOStream *from,
-            GIOStream *to)
-{
-  Pump *pump = g_new0 (Pump, 1);
-
-  pump->link = link;
-  pump->cancellable = g_object_ref (link->cancellable);
-  pump->from = g_io_stream_get_input_stream (from);
-  pump->to = g_io_stream_get_output_stream (to);
-  pump_read (pump);
-}
-
-/* ---- a connection answered by the proxy: startup, then silence ---- */
-
-static void answer_packet (Link *link);
-
-static void
-answer_written_cb (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      data)
-{
-  Link *link = data;
-
-  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, NULL))
-    return;
-  if (link->body == NULL)
-    {
-      /* The startup packet was answered: the client is connected. */
-      g_atomic_int_inc (&link->proxy->answered);
-      /* The test waits for it in its main loop. */
-      g_main_context_wakeup (NULL);
-      link->stalled = TRUE;
-      pump_start (link, link->client, link->client);
-      return;
-    }
-  g_clear_pointer (&link->body, g_free);
-  answer_packet (link);
-}
-
-static void
-answer_body_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  /* AuthenticationOk, then ReadyForQuery (idle). */
-  static const guint8 ready[] = { 'R', 0, 0, 0, 8, 0, 0, 0, 0, 'Z', 0, 0, 0, 5, 'I' };
-  static const guint8 no[] = { 'N' };
-  Link *link = data;
-  guint32 code;
-
-  if (!g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, NULL, NULL))
-    return;
-  memcpy (&code, link->head + 4, 4);
-  code = GUINT32_FROM_BE (code);
-  if (code == SSL_REQUEST_CODE || code == GSSENC_REQUEST_CODE)
-    g_output_stream_write_all_async (g_io_stream_get_output_stream (link->client), no, sizeof no,
-                                     G_PRIORITY_DEFAULT, link->cancellable, answer_written_cb,
-                                     link);
-  else
-    {
-      g_clear_pointer (&link->body, g_free);
-      g_output_stream_write_all_async (g_io_stream_get_output_stream (link->client), ready,
-                                       sizeof ready, G_PRIORITY_DEFAULT, link->cancellable,
-                                       answer_written_cb, link);
-    }
-}
-
-static void
-answer_head_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  Link *link = data;
-  guint32 length;
-
-  if (!g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, NULL, NULL))
-    return;
-  memcpy (&length, link->head, 4);
-  length = GUINT32_FROM_BE (length);
-  g_assert_cmpuint (length, >=, 8);
-  g_assert_cmpuint (length, <=, 10000);
-  /* The code is read with the head; the rest (a startup packet's
-   * parameters) is read and dropped. */
-  link->body = g_malloc (length - 8 + 1);
-  g_input_stream_read_all_async (G_INPUT_STREAM (source), link->body, length - 8,
-                                 G_PRIORITY_DEFAULT, link->cancellable, answer_body_cb, link);
-}
-
-/* Reads a packet of the startup exchange (length, code, the rest). */
-static void
-answer_packet (Link *link)
-{
-  g_input_stream_read_all_async (g_io_stream_get_input_stream (link->client), link->head,
-                                 sizeof link->head, G_PRIORITY_DEFAULT, link->cancellable,
-                                 answer_head_cb, link);
-}
-
-static gboolean
-on_incoming (GSocketService    *service,
-             GSocketConnection *connection,
-             GObject           *source,
-             gpointer           data)
-{
-  Proxy *proxy = data;
-  Link *link = g_new0 (Link, 1);
-  g_autoptr(GSocketClient) client = NULL;
-  g_autoptr(GSocketAddress) address = NULL;
-  g_autoptr(GError) error = NULL;
-
-  link->proxy = proxy;
-  link->serial = g_atomic_int_add (&proxy->accepted, 1);
-  link->client = G_IO_STREAM (g_object_ref (connection));
-  link->cancellable = g_cancellable_new ();
-  g_ptr_array_add (proxy->links, link);
-  if (g_atomic_int_get (&proxy->mute))
-    {
-      answer_packet (link);
-      return TRUE;
-    }
-  client = g_socket_client_new ();
-  address = g_unix_socket_address_new (proxy->upstream);
-  link->upstream = G_IO_STREAM (g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address),
-                                                         NULL, &error));
-  g_assert_no_error (error);
-  pump_start (link, link->client, link->upstream);
-  pump_start (link, link->upstream, link->client);
-  return TRUE;
-}
-
-static gpointer
-proxy_thread (gpointer data)
-{
-  Proxy *proxy = data;
-
-  g_main_context_push_thread_default (proxy->context);
-  g_signal_connect (proxy->service, "incoming", G_CALLBACK (on_incoming), proxy);
-  g_socket_service_start (proxy->service);
-  g_main_loop_run (proxy->loop);
-  g_socket_service_stop (proxy->service);
-  g_socket_listener_close (G_SOCKET_LISTENER (proxy->service));
-  g_clear_pointer (&proxy->links, g_ptr_array_unref);
-  /* What the links' cancellation queued. */
-  while (g_main_context_iteration (proxy->context, FALSE))
-    ;
-  g_main_context_pop_thread_default (proxy->context);
-  return NULL;
-}
-
-static Proxy *
-proxy_new (const char *upstream)
-{
-  Proxy *proxy = g_new0 (Proxy, 1);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-
-  proxy->upstream = g_strdup (upstream);
-  proxy->links = g_ptr_array_new_with_free_func (link_free);
-  proxy->context = g_main_context_new ();
-  proxy->loop = g_main_loop_new (proxy->context, FALSE);
-  /* Started by its thread: its accepts run in that thread's context. */
-  proxy->service = g_object_new (G_TYPE_SOCKET_SERVICE, "active", FALSE, NULL);
-  g_socket_listener_add_address (G_SOCKET_LISTENER (proxy->service), address, G_SOCKET_TYPE_STREAM,
-                                 G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error);
-  g_assert_no_error (error);
-  proxy->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-  proxy->thread = g_thread_new ("proxy", proxy_thread, proxy);
-  return proxy;
-}
-
-static void
-proxy_free (Proxy *proxy)
-{
-  g_main_loop_quit (proxy->loop);
-  g_thread_join (proxy->thread);
-  g_clear_object (&proxy->service);
-  g_main_loop_unref (proxy->loop);
-  g_main_context_unref (proxy->context);
-  g_free (proxy->upstream);
-  g_free (proxy);
-}
-
-/* The open connections pass nothing from now on, and new ones are
- * accepted but get nothing through (a partition)... */
-static void
-proxy_stall (Proxy *proxy)
-{
-  g_atomic_int_set (&proxy->stalled_below, G_MAXINT);
-}
-
-/* ... until now, for new connections (the open ones stay dead, as a real
- * peer would have given up on them); nor are they answered here. */
-static void
-proxy_heal (Proxy *proxy)
-{
-  g_atomic_int_set (&proxy->mute, FALSE);
-  g_atomic_int_set (&proxy->stalled_below, g_atomic_int_get (&proxy->accepted));
-}
-
 /* ---- the servers ---- */
 
 typedef struct
 {
-  Proxy            *proxy;
+  PgProxy            *proxy;
   TriageTestServer *near;     /* on the database's Unix socket */
   TriageTestServer *far;      /* through the proxy */
   char             *alice;    /* a user token */
@@ -498,7 +163,7 @@ reconnect_setup (Reconnect     *fixture,
     host = "127.0.0.1";
   g_free (proxied_uri (triage_test_server_get_database (fixture->near), host, 0, FALSE,
                        &socket_path));
-  fixture->proxy = proxy_new (socket_path);
+  fixture->proxy = pg_proxy_new (socket_path);
   uri = proxied_uri (triage_test_server_get_database (fixture->near), host, fixture->proxy->port,
                      two_hosts, NULL);
   g_test_message ("far's database: %s", uri);
@@ -540,7 +205,7 @@ reconnect_teardown (Reconnect     *fixture,
   g_assert_true (triage_test_server_stop (fixture->near));
   triage_test_server_free (fixture->far);
   triage_test_server_free (fixture->near);
-  proxy_free (fixture->proxy);
+  pg_proxy_free (fixture->proxy);
   g_unlink (fixture->held);
   g_rmdir (dir);
   g_free (fixture->hold);
@@ -647,7 +312,7 @@ stall (Reconnect *fixture)
   Reply reply;
 
   g_free (srv_post (fixture->far, fixture->key, "Before"));
-  proxy_stall (fixture->proxy);
+  pg_proxy_stall (fixture->proxy);
   post_within (fixture, id, OPERATOR_BOUND_S + SLACK_S, &reply);
   assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
   g_free (reply.body);
@@ -714,7 +379,7 @@ test_setup_unanswered (Reconnect     *fixture,
     }
   assert_prompt (fixture);
 
-  proxy_heal (fixture->proxy);
+  pg_proxy_heal (fixture->proxy);
   post_again_until_stored (fixture, id);
 }
 
@@ -818,7 +483,7 @@ test_lookup_hangs (Reconnect     *fixture,
   hold_for_three_tries (fixture, id);
 
   g_assert_true (g_unlink (fixture->hold) == 0);
-  proxy_heal (fixture->proxy);
+  pg_proxy_heal (fixture->proxy);
   post_again_until_stored (fixture, id);
 }
 
@@ -868,7 +533,7 @@ test_lookup_hangs_awaited (Reconnect     *fixture,
       triage_test_sleep (100);
     }
 
-  proxy_heal (fixture->proxy);
+  pg_proxy_heal (fixture->proxy);
   post_again_until_stored (fixture, id);
 }
 #endif
