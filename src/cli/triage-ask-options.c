@@ -224,10 +224,13 @@ finish_request (TriageAskOptions  *self,
 
   if (length > ATP_MAX_NOTIFICATION_SIZE)
     {
+      /* Attachments are blamed only when there are some: a huge --description
+       * or --metadata was told that attachments take the most room. */
       g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
                    "invalid request: it has %" G_GSIZE_FORMAT " KiB, more than the %d KiB a "
-                   "request may have (attachments take the most room)",
-                   (length + 1023) / 1024, ATP_MAX_NOTIFICATION_SIZE / 1024);
+                   "request may have%s", (length + 1023) / 1024, ATP_MAX_NOTIFICATION_SIZE / 1024,
+                   notification->context.attachments->len > 0
+                   ? " (attachments take the most room)" : "");
       return FALSE;
     }
 

@@ -413,6 +413,23 @@ test_refused (void)
     }
 }
 
+/* Over ATP's size with no attachment, the message blamed attachments. */
+static void
+test_too_large (void)
+{
+  g_autofree char *description = g_strnfill (ATP_MAX_NOTIFICATION_SIZE, 'x');
+  const char * const args[] = { "--title", "T", "--description", description, "--action", "a",
+                                NULL };
+  g_autoptr(TriageAskOptions) options = NULL;
+  g_autoptr(GError) error = NULL;
+
+  options = parse (args, &error);
+  g_assert_null (options);
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE);
+  g_assert_true (g_str_has_prefix (error->message, "invalid request: it has 1021 KiB"));
+  g_assert_true (g_str_has_suffix (error->message, "more than the 1020 KiB a request may have"));
+}
+
 /* ATP allows any integer bounds for a scale; triage-ask refused a negative one. */
 static void
 test_negative_scale (void)
@@ -505,6 +522,7 @@ main (int    argc,
   g_test_add_func ("/ask-options/connection", test_connection_options);
   g_test_add_func ("/ask-options/stdin", test_stdin_options);
   g_test_add_func ("/ask-options/refused", test_refused);
+  g_test_add_func ("/ask-options/too-large", test_too_large);
   g_test_add_func ("/ask-options/negative-scale", test_negative_scale);
   g_test_add_func ("/ask-options/c-locale", test_c_locale);
   g_test_add_func ("/ask-options/attachment-name", test_attachment_name);
