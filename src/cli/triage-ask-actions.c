@@ -52,17 +52,25 @@ number_node (double value)
   return node;
 }
 
+/* FALSE with @value 0 for no number, or with the value for one that is not finite. */
 static gboolean
 parse_number (const char *text,
               double     *value)
 {
   char *end = NULL;
 
+  *value = 0;
   if (text == NULL || *text == '\0' || g_ascii_isspace (*text))
     return FALSE;
 
   *value = g_ascii_strtod (text, &end);
-  return end != NULL && *end == '\0' && isfinite (*value);
+  if (end == NULL || *end != '\0')
+    {
+      *value = 0;       /* no number at all, not an infinite one */
+      return FALSE;
+    }
+
+  return isfinite (*value);
 }
 
 /* ATP's integers: whole numbers of magnitude at most 2^53 (docs/protocol.md). */
@@ -407,8 +415,10 @@ triage_ask_action_set_constraint (GHashTable  *by_id,
         double number;
 
         if (!parse_number (value, &number))
-          return triage_ask_usage_error (error, "--constraint “%s”: %s must be a number, not “%s”",
-                                         spec, name, value);
+          return triage_ask_usage_error (error, "--constraint “%s”: %s must be a %snumber, not "
+                                         "“%s”", spec, name,
+                                         /* 1e400, inf, nan: numbers JSON cannot carry */
+                                         isfinite (number) ? "" : "finite ", value);
         json_object_set_member (constraints, name, number_node (number));
       }
       break;

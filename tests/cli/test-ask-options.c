@@ -393,6 +393,11 @@ test_refused (void)
       "max_length must not be negative" },
     { { "--title", "T", "--action", "a:scale", "--constraint", "a.min=x", NULL },
       "min must be a whole number, not “x”" },
+    /* Said "must be a number". */
+    { { "--title", "T", "--action", "a:number", "--constraint", "a.max=1e400", NULL },
+      "max must be a finite number, not “1e400”" },
+    { { "--title", "T", "--action", "a:number", "--constraint", "a.max=nan", NULL },
+      "max must be a finite number, not “nan”" },
     /* Invalid UTF-8 was "Invalid byte sequence in conversion input", naming nothing. */
     { { "--title", "a\xff", "--action", "a", NULL }, "--title: not valid UTF-8 text" },
     { { "--title", "T", "--action", "a\xc3", NULL }, "--action: not valid UTF-8 text" },
