@@ -509,6 +509,15 @@ triage_ask_options_parse (GStrv      *argv,
                                   "--service, --service-name, --retry-for) go with it");
           return NULL;
         }
+      /* Checked here too, for the messages of a duration too long or a time
+       * nearly RFC 3339 (the hook's own check knows only "expected …"). */
+      if (deadline != NULL)
+        {
+          g_autofree char *checked = NULL;
+
+          if (!triage_ask_parse_deadline (deadline, now, &checked, error))
+            return NULL;
+        }
       if (!triage_ask_options_set_hook (self, hook, deadline, now, retry_for != NULL, error))
         return NULL;
       return g_steal_pointer (&self);

@@ -358,6 +358,8 @@ test_refused (void)
     { { "--title", "T", "--action", "a", "--deadline", "3650d1s", NULL }, "too far away" },
     { { "--title", "T", "--action", "a", "--deadline", "999999999999", NULL }, "too far away" },
     { { "--title", "T", "--action", "a", "--deadline", "1h30", NULL }, "expected a duration" },
+    { { "--hook", "claude-code", "--deadline", "99999d", NULL },
+      "--deadline “99999d”: too far away" },
     /* Nearly RFC 3339 was "expected a duration … or an RFC 3339 time". */
     { { "--title", "T", "--action", "a", "--deadline", "2026-05-02T12:00:00", NULL },
       "“2026-05-02T12:00:00”: the time has no offset: add Z for UTC" },
@@ -365,6 +367,8 @@ test_refused (void)
       "RFC 3339 puts a T between the date and the time" },
     { { "--title", "T", "--action", "a", "--deadline", "2026-05-02 12:00:00", NULL },
       "a T between the date and the time, and the time needs an offset" },
+    { { "--hook", "claude-code", "--deadline", "2026-05-02T12:00:00", NULL },
+      "the time has no offset" },
     { { "--title", "T", "--action", "a", "--deadline", "2026-05-32T12:00:00Z", NULL },
       "expected a duration" },
     { { "--title", "T", "--action", "a", "--retry-for", "3651d", NULL },
