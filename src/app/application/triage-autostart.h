@@ -14,7 +14,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TriageAutostart, triage_autostart, TRIAGE, AUTOSTART, GObject)
 
-TriageAutostart *triage_autostart_new       (GSettings       *settings);
-char            *triage_autostart_dup_path  (void);
+TriageAutostart *triage_autostart_new            (GSettings       *settings);
+char            *triage_autostart_dup_path       (void);
+gboolean         triage_autostart_get_effective  (GSettings       *settings);
 
 G_END_DECLS

@@ -31,6 +31,7 @@ struct _TriagePreferencesWindow
   TriageCredentials    *credentials;
   GCancellable         *cancellable;
   gboolean              syncing;
+  gboolean              syncing_autostart;
   char                 *connecting;     /* after Connect, until the connection settles:
                                          * what was done with the token */
   gboolean              idle_status;    /* the status says what to do with the settings as
@@ -50,6 +51,7 @@ struct _TriagePreferencesWindow
   GtkSwitch            *notifications_switch;
   GtkSwitch            *dnd_switch;
   GtkSwitch            *background_switch;
+  AdwActionRow         *autostart_row;
   GtkSwitch            *autostart_switch;
 };
 
@@ -358,6 +360,41 @@ label_token_peek_button (TriagePreferencesWindow *self)
   on_token_visibility (self);
 }
 
+/* Start at Login starts the app without a window, which only stays while it
+ * runs in the background: with Run in Background off it cannot be turned on,
+ * shows off (the app does not start at login then), and says why. The
+ * `autostart` key keeps the person's choice for when it is back on. */
+static void
+sync_autostart (TriagePreferencesWindow *self)
+{
+  gboolean background = g_settings_get_boolean (self->settings, "run-in-background");
+
+  self->syncing_autostart = TRUE;
+  gtk_switch_set_active (self->autostart_switch,
+                         background && g_settings_get_boolean (self->settings, "autostart"));
+  self->syncing_autostart = FALSE;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->autostart_row), background);
+  /* The row's insensitivity greys the switch, but GTK 4.8 tells AT-SPI only
+   * the switch's own: a screen reader would offer it as operable. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->autostart_switch), background);
+  if (background)
+    adw_action_row_set_subtitle (self->autostart_row,
+                                 _("Start in the background when you log in"));
+  else
+    adw_action_row_set_subtitle (self->autostart_row,
+                                 _("Needs Run in Background: without it, Triage would quit as "
+                                   "soon as it started"));
+}
+
+static void
+on_autostart_switch_active (TriagePreferencesWindow *self)
+{
+  if (!self->syncing_autostart)
+    g_settings_set_boolean (self->settings, "autostart",
+                            gtk_switch_get_active (self->autostart_switch));
+}
+
 static void
 triage_preferences_window_constructed (GObject *object)
 {
@@ -371,8 +408,13 @@ triage_preferences_window_constructed (GObject *object)
                    self->dnd_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "run-in-background",
                    self->background_switch, "active", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "autostart",
-                   self->autostart_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (self->settings, "changed::autostart",
+                           G_CALLBACK (sync_autostart), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::run-in-background",
+                           G_CALLBACK (sync_autostart), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->autostart_switch, "notify::active",
+                           G_CALLBACK (on_autostart_switch_active), self, G_CONNECT_SWAPPED);
+  sync_autostart (self);
 
   label_token_peek_button (self);
   sync_from_settings (self);
@@ -459,6 +501,7 @@ triage_preferences_window_class_init (TriagePreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, notifications_switch);
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, dnd_switch);
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, background_switch);
+  gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, autostart_row);
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, autostart_switch);
   gtk_widget_class_bind_template_callback (widget_class, on_connect_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_remote_changed);
