@@ -2,8 +2,8 @@
 # a11ytest.py — reading the real triage binary through the accessibility tree
 # (dogtail), as a screen reader finds it: dogtail set up for AT-SPI on the
 # tests' bus, the app on it, a node by role and name, a button's label. For
-# tests/app/test-connection-problems.py and test-connection-told.py; the app
-# must run with a11y=True (apptest.RemoteApp).
+# every dogtail test in tests/app; the app must run with GTK_A11Y and
+# NO_AT_BRIDGE unset (apptest.RemoteApp's a11y=True).
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,8 +11,11 @@
 import os
 import sys
 
-# As in test-dogtail.py: GTK 4.8 warns when asked for screen coordinates over
-# AT-SPI, and the AT-SPI libraries warn about objects that vanish.
+# G_DEBUG=fatal-warnings is for our programs, not for the AT-SPI libraries this
+# process loads (they warn about objects that vanish). Nor can the app keep it
+# here: GTK 4.8 itself warns when asked for screen coordinates over AT-SPI,
+# which is how dogtail finds where to click (the window is at 0,0 under Xvfb,
+# so the positions are right). The other UI tests keep warnings fatal.
 os.environ.pop("G_DEBUG", None)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -21,6 +24,8 @@ from apptest import wait_for  # noqa: E402
 import dogtail.config  # noqa: E402
 
 dogtail.config.config.checkForA11y = False
+# GTK 4.8 gives only windows the "showing" state, so searches take every
+# visible node; the tests look where only one such node can be.
 dogtail.config.config.searchShowingOnly = False
 dogtail.config.config.defaultDelay = 0.2
 dogtail.config.config.actionDelay = 0.2
@@ -29,8 +34,12 @@ dogtail.config.config.searchCutoffCount = 10
 dogtail.config.config.logDebugToStdOut = False
 dogtail.config.config.logDebugToFile = False
 
+from dogtail import rawinput  # noqa: E402  (for the tests: real input events)
 from dogtail.predicate import GenericPredicate  # noqa: E402
 from dogtail.tree import root  # noqa: E402
+
+
+__all__ = ["GenericPredicate", "buttons", "find", "find_app", "find_where", "rawinput", "root"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -40,12 +49,20 @@ def find(parent, what, role=None, name=None, timeout=20):
                     timeout=timeout, interval=0.2)
 
 
-def find_app(app):
-    """The app on the accessibility bus (failing at once if it exited)."""
+def find_where(parent, what, predicate, timeout=20):
+    """The first node for which predicate(node) holds (retried until it shows)."""
+    return wait_for(what, lambda: parent.findChild(predicate, retry=False, requireResult=False),
+                    timeout=timeout, interval=0.2)
+
+
+def find_app(app=None, timeout=30):
+    """The app on the accessibility bus (failing at once if @app, an
+    apptest.App, exited; without one, an app started over D-Bus)."""
     def found():
-        app.alive()
+        if app is not None:
+            app.alive()
         return next((a for a in root.applications() if a.name == "triage"), None)
-    return wait_for("triage on the accessibility bus", found, timeout=30, interval=0.3)
+    return wait_for("triage on the accessibility bus", found, timeout=timeout, interval=0.3)
 
 
 def buttons(node):

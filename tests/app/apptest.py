@@ -262,6 +262,12 @@ class App:
                 self.proc.wait()
         self.proc = None
 
+    def alive(self):
+        """Fails if the app has exited."""
+        if self.proc is None or self.proc.poll() is not None:
+            status = None if self.proc is None else self.proc.returncode
+            raise Failure(f"the app is not running (exit status {status})")
+
     def outbox(self):
         """The app's outbox rows, read straight from its database."""
         if not os.path.exists(self.world.app_db):

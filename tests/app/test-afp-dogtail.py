@@ -23,23 +23,9 @@ import re
 import subprocess
 import sys
 
-os.environ.pop("G_DEBUG", None)   # see test-dogtail.py
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from a11ytest import find_app, find_where, rawinput  # noqa: E402  (sets dogtail up first)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
-
-import dogtail.config  # noqa: E402
-
-dogtail.config.config.checkForA11y = False
-dogtail.config.config.searchShowingOnly = False
-dogtail.config.config.defaultDelay = 0.2
-dogtail.config.config.actionDelay = 0.2
-dogtail.config.config.searchCutoffCount = 10
-dogtail.config.config.logDebugToStdOut = False
-dogtail.config.config.logDebugToFile = False
-
-from dogtail import rawinput  # noqa: E402
-from dogtail.tree import root  # noqa: E402
 
 notifyd = Notifyd()
 ID_PATTERN = re.compile(r"^[a-z0-9._-]{8,128}$")
@@ -55,8 +41,7 @@ def named(node, name):
 def find(parent, what, role=None, name=None, timeout=20):
     def match(node):
         return (role is None or node.roleName == role) and (name is None or named(node, name))
-    return wait_for(what, lambda: parent.findChild(match, retry=False, requireResult=False),
-                    timeout=timeout, interval=0.2)
+    return find_where(parent, what, match, timeout=timeout)
 
 
 def press(node):
@@ -224,9 +209,7 @@ def open_review(title):
     bubble = notifyd.wait_notify(f"Review requested: {title}")
     notifyd.press(bubble["id"], "default")
     rawinput.absoluteMotion(400, 300)   # over the window, which has the keyboard then (no window manager)
-    return wait_for("triage on the accessibility bus",
-                    lambda: next((a for a in root.applications() if a.name == "triage"), None),
-                    timeout=20, interval=0.3)
+    return find_app(timeout=20)
 
 
 def review(triage, level, justification, points, areas, summary, carry=()):

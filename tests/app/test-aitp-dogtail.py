@@ -19,26 +19,11 @@ import os
 import sys
 import time
 
-os.environ.pop("G_DEBUG", None)     # as in test-dogtail.py
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import aitptest  # noqa: E402
+from a11ytest import (GenericPredicate, find, find_app, find_where,  # noqa: E402  (dogtail first)
+                      rawinput)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
-
-import dogtail.config  # noqa: E402
-
-dogtail.config.config.checkForA11y = False
-dogtail.config.config.searchShowingOnly = False
-dogtail.config.config.defaultDelay = 0.2
-dogtail.config.config.actionDelay = 0.2
-dogtail.config.config.typingDelay = 0.02
-dogtail.config.config.searchCutoffCount = 10
-dogtail.config.config.logDebugToStdOut = False
-dogtail.config.config.logDebugToFile = False
-
-from dogtail import rawinput  # noqa: E402
-from dogtail.predicate import GenericPredicate  # noqa: E402
-from dogtail.tree import root  # noqa: E402
 
 notifyd = Notifyd()
 APP_ID = "io.github.atptriage.Triage"
@@ -46,19 +31,6 @@ APP_PATH = "/io/github/atptriage/Triage"
 
 CONTROL_ROLES = {"push button", "toggle button", "check box", "radio button", "text",
                  "spin button", "slider", "combo box", "menu button"}
-
-
-def find(parent, what, role=None, name=None, timeout=20):
-    """The first node with that role and name (retried until it shows)."""
-    predicate = GenericPredicate(name=name, roleName=role)
-    return wait_for(what, lambda: parent.findChild(predicate, retry=False, requireResult=False),
-                    timeout=timeout, interval=0.2)
-
-
-def find_where(parent, what, predicate, timeout=20):
-    """The first node for which predicate(node) holds (retried until it shows)."""
-    return wait_for(what, lambda: parent.findChild(predicate, retry=False, requireResult=False),
-                    timeout=timeout, interval=0.2)
 
 
 def find_option(parent, name):
@@ -139,10 +111,7 @@ class Person:
     def __enter__(self):
         self.server.start()
         self.app.start()
-        self.triage = wait_for("triage on the accessibility bus",
-                               lambda: next((a for a in root.applications()
-                                             if a.name == "triage"), None),
-                               timeout=30, interval=0.3)
+        self.triage = find_app(self.app)
         return self
 
     def ask(self, name, heading, **changes):

@@ -61,10 +61,6 @@ class KeyfileApp(App):
             f.write("[io/github/atptriage/Triage]\n")
             f.writelines(f"{key}={value}\n" for key, value in settings.items())
 
-    def alive(self):
-        if self.proc.poll() is not None:
-            raise Failure(f"the app exited with {self.proc.returncode}")
-
 
 def entry_path(world):
     return os.path.join(world.config, "autostart", APP_ID + ".desktop")

@@ -26,32 +26,9 @@ import sys
 import time
 import uuid
 
-# G_DEBUG=fatal-warnings is for our programs, not for the AT-SPI libraries this
-# process loads (they warn about objects that vanish). Nor can the app keep it
-# here: GTK 4.8 itself warns when asked for screen coordinates over AT-SPI,
-# which is how dogtail finds where to click (the window is at 0,0 under Xvfb,
-# so the positions are right). The other UI tests keep warnings fatal.
-os.environ.pop("G_DEBUG", None)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from a11ytest import GenericPredicate, find, find_app, rawinput  # noqa: E402  (sets dogtail up first)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
-
-import dogtail.config  # noqa: E402
-
-dogtail.config.config.checkForA11y = False
-# GTK 4.8 gives only windows the "showing" state, so searches take every
-# visible node; the helpers below look where only one such node can be.
-dogtail.config.config.searchShowingOnly = False
-dogtail.config.config.defaultDelay = 0.2
-dogtail.config.config.actionDelay = 0.2
-dogtail.config.config.typingDelay = 0.02
-dogtail.config.config.searchCutoffCount = 10
-dogtail.config.config.logDebugToStdOut = False
-dogtail.config.config.logDebugToFile = False
-
-from dogtail import rawinput  # noqa: E402
-from dogtail.predicate import GenericPredicate  # noqa: E402
-from dogtail.tree import root  # noqa: E402
 
 MULTI = [{"id": "teams", "label": "Pick teams", "response_type": "multi_choice",
           "options": [{"value": "engineering", "label": "Engineering"},
@@ -66,13 +43,6 @@ IRREVERSIBLE = [{"id": "drop", "label": "Drop the database", "response_type": "s
 notifyd = Notifyd()
 APP_ID = "io.github.atptriage.Triage"
 APP_PATH = "/io/github/atptriage/Triage"
-
-
-def find(parent, what, role=None, name=None, timeout=15):
-    """The first showing node with that role and name (retried until it shows)."""
-    predicate = GenericPredicate(name=name, roleName=role)
-    return wait_for(what, lambda: parent.findChild(predicate, retry=False, requireResult=False),
-                    timeout=timeout, interval=0.2)
 
 
 CONTROL_ROLES = {"push button", "toggle button", "check box", "radio button", "text",
@@ -127,9 +97,7 @@ def test_person():
         notifyd.wait_notify("Drop the staging database?")
         notifyd.press(bubble["id"], "default")
 
-        triage = wait_for("triage on the accessibility bus",
-                          lambda: next((a for a in root.applications()
-                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+        triage = find_app(app, timeout=20)
 
         find(triage, "the Engineering box", "check box", "Engineering")
         assert_controls_named(triage, "the window with a multi-choice request")
@@ -217,9 +185,7 @@ def test_status_page_buttons():
     try:
         server.start()
         app.start()
-        triage = wait_for("triage on the accessibility bus",
-                          lambda: next((a for a in root.applications()
-                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+        triage = find_app(app, timeout=20)
         # The empty inbox offers the command that sends a first request.
         assert_button_named(triage, "the empty inbox", "Copy Command")
 
@@ -275,9 +241,7 @@ def test_open_before_loaded():
                                                    ("open-request", [notifyd.GLib.Variant("s", nid)],
                                                     {})),
                               None, notifyd.Gio.DBusCallFlags.NONE, 5000, None)
-        triage = wait_for("triage on the accessibility bus",
-                          lambda: next((a for a in root.applications()
-                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+        triage = find_app(app, timeout=20)
         find(triage, "the request in the decision view", "heading", "Opened before it arrived?")
         if app.proc.poll() is not None:
             raise Failure(f"the app ended with status {app.proc.returncode}")
@@ -304,9 +268,7 @@ def test_keyboard_only():
         second = server.post("Keys second: why the rollback?", TEXT, deadline_in=1200)
         third = server.post("Keys third: tag the release?", APPROVE)
         app.start()
-        triage = wait_for("triage on the accessibility bus",
-                          lambda: next((a for a in root.applications()
-                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+        triage = find_app(app, timeout=20)
         find(triage, "the third request in the list", "label", "Keys third: tag the release?")
         rawinput.absoluteMotion(400, 300)
         time.sleep(0.5)
@@ -423,9 +385,7 @@ def test_settled():
         if status != 201:
             raise Failure(f"registering the service: {status} {service}")
         app.start()
-        triage = wait_for("triage on the accessibility bus",
-                          lambda: next((a for a in root.applications()
-                                        if a.name == "triage"), None), timeout=20, interval=0.3)
+        triage = find_app(app, timeout=20)
 
         def show(how, **kwargs):
             title = f"Settled: {how}?"
