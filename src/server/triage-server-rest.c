@@ -191,6 +191,17 @@ reply_unanswered (SoupServerMessage *msg,
   reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
 }
 
+/* A write the database did not take (a busy file past the busy timeout, a
+ * lost session): 503 STORAGE_UNAVAILABLE with Retry-After: 1, never the
+ * conflict its failure could be taken for. */
+static void
+reply_unstored (SoupServerMessage *msg,
+                const char        *message)
+{
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
+  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
+}
+
 void
 reply_error (SoupServerMessage *msg,
              AtpErrorCode       code,
@@ -476,7 +487,9 @@ local_service (TriageServer      *self,
   row = triage_store_service_by_id (self->store, id, error);
   if (row != NULL || (error != NULL && *error != NULL))
     return row;
-  if (!triage_store_add_service (self->store, id, name, name, NULL, NULL, NULL, recipients))
+  /* Its name taken by another service: named after its id too. */
+  if (triage_store_add_service (self->store, id, name, name, NULL, NULL, NULL, recipients) ==
+      TRIAGE_STORE_INSERT_EXISTS)
     {
       g_autofree char *unique = g_strdup_printf ("%s (%s)", name, id);
 
@@ -625,6 +638,8 @@ handle_create_service (TriageServer      *self,
   g_autofree char *id = NULL, *key = NULL, *key_hash = NULL, *secret_copy = NULL;
   g_autoptr(JsonObject) answer = NULL;
   g_autoptr(TriageServiceRow) existing = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageStoreInsert inserted;
   gboolean failed = FALSE;
   JsonNode *node;
 
@@ -674,6 +689,7 @@ handle_create_service (TriageServer      *self,
         {
           JsonNode *item = json_array_get_element (array, i);
           const char *user;
+          gboolean exists;
 
           if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
             {
@@ -682,7 +698,15 @@ handle_create_service (TriageServer      *self,
               return;
             }
           user = json_node_get_string (item);
-          if (!triage_store_user_exists (self->store, user))
+          exists = triage_store_user_exists (self->store, user, &error);
+          if (error != NULL)
+            {
+              reply_unanswered (msg, "a recipient", "Cannot check the recipients now (the "
+                                "server's database did not answer); nothing was changed, try "
+                                "again later", error);
+              return;
+            }
+          if (!exists)
             {
               g_autofree char *message = g_strdup_printf ("Unknown recipient user '%s'", user);
 
@@ -696,7 +720,14 @@ handle_create_service (TriageServer      *self,
     g_ptr_array_add (recipients, g_strdup (TRIAGE_DEFAULT_USER));
   g_ptr_array_add (recipients, NULL);
 
-  existing = triage_store_service_by_name (self->store, name);
+  existing = triage_store_service_by_name (self->store, name, &error);
+  if (error != NULL)
+    {
+      reply_unanswered (msg, "a service's name", "Cannot check the service's name now (the "
+                        "server's database did not answer); nothing was changed, try again "
+                        "later", error);
+      return;
+    }
   if (existing != NULL)
     {
       reply_error (msg, ATP_ERROR_SERVICE_ALREADY_EXISTS, "A service with this name already exists");
@@ -706,10 +737,18 @@ handle_create_service (TriageServer      *self,
   key = triage_random_token ("sk_");
   key_hash = triage_hash_token (key);
   secret_copy = secret ? g_strdup (secret) : triage_random_token ("whsec_");
-  if (!triage_store_add_service (self->store, id, name, description, callback_url, secret_copy,
-                                 key_hash, (const char * const *) recipients->pdata))
+  inserted = triage_store_add_service (self->store, id, name, description, callback_url,
+                                       secret_copy, key_hash,
+                                       (const char * const *) recipients->pdata);
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
       reply_error (msg, ATP_ERROR_SERVICE_ALREADY_EXISTS, "A service with this name already exists");
+      return;
+    }
+  if (inserted != TRIAGE_STORE_INSERTED)
+    {
+      reply_unstored (msg, "Cannot store the service now (the server's database did not take "
+                      "it); nothing was changed, try again later");
       return;
     }
   answer = json_object_new ();
@@ -740,6 +779,7 @@ handle_create_user (TriageServer      *self,
   const char *id, *name;
   g_autofree char *token = NULL, *hash = NULL;
   g_autoptr(JsonObject) answer = NULL;
+  TriageStoreInsert inserted;
   gboolean failed = FALSE;
 
   if (root == NULL)
@@ -758,10 +798,17 @@ handle_create_user (TriageServer      *self,
     }
   token = triage_random_token ("ut_");
   hash = triage_hash_token (token);
-  if (triage_store_user_exists (self->store, id) ||
-      !triage_store_add_user (self->store, id, name, hash))
+  /* No look first: the insert says whether the id is taken. */
+  inserted = triage_store_add_user (self->store, id, name, hash);
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
       reply_error (msg, ATP_ERROR_USER_ALREADY_EXISTS, "A user with this id already exists");
+      return;
+    }
+  if (inserted != TRIAGE_STORE_INSERTED)
+    {
+      reply_unstored (msg, "Cannot store the user now (the server's database did not take it); "
+                      "nothing was changed, try again later");
       return;
     }
   answer = json_object_new ();

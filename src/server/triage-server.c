@@ -618,7 +618,7 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: %s\n", error->message);
       return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
     }
-  if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER))
+  if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER, NULL))
     triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);
   raise_file_limit ();
   self.heartbeat = heartbeat;

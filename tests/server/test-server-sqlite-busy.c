@@ -9,7 +9,8 @@
  * server's busy timeout. A transition that could not be written was taken
  * for one whose request had already ended: the person's answer was 409
  * NOTIFICATION_ALREADY_RESPONDED for a request still pending (an outbox
- * told so drops the answer), a service's invalidation 409 too, and an AFP
+ * told so drops the answer), a service's invalidation 409 too, an
+ * administrator's new user or service 409 "already exists", and an AFP
  * session's next review 422 ("request.iteration: must be greater than 1,
  * … got 2"), which an agent takes as final. Now each is
  * 503 STORAGE_UNAVAILABLE with Retry-After, and is taken once the file is
@@ -176,6 +177,37 @@ test_busy_review (Fixture       *fixture,
   srv_assert_status (taken, 201, NULL);
 }
 
+/* An administrator's new user and new service under the lock: 503, not 409
+ * "already exists" (a script told so gives up on a user that was never
+ * made); made once the lock is gone, and only then a second time 409. */
+static void
+test_busy_admin (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  const char *admin = triage_test_server_get_admin_token (fixture->server);
+  const char *user = "{\"id\":\"bob\"}";
+  const char *service = "{\"name\":\"busy-admin-bot\",\"description\":\"d\","
+                        "\"recipients\":[\"alice\"]}";
+  g_autoptr(SrvAnswer) user_refused = NULL, service_refused = NULL;
+  g_autoptr(SrvAnswer) user_made = NULL, service_made = NULL, user_again = NULL, service_again = NULL;
+
+  run (fixture, "BEGIN IMMEDIATE");
+  user_refused = srv_request (fixture->server, "POST", "/api/v1/admin/users", admin, user);
+  assert_unstored (user_refused, "Cannot store the user now");
+  service_refused = srv_request (fixture->server, "POST", "/api/v1/services", admin, service);
+  assert_unstored (service_refused, "Cannot store the service now");
+  run (fixture, "ROLLBACK");
+
+  user_made = srv_request (fixture->server, "POST", "/api/v1/admin/users", admin, user);
+  srv_assert_status (user_made, 201, NULL);
+  service_made = srv_request (fixture->server, "POST", "/api/v1/services", admin, service);
+  srv_assert_status (service_made, 201, NULL);
+  user_again = srv_request (fixture->server, "POST", "/api/v1/admin/users", admin, user);
+  srv_assert_status (user_again, 409, "USER_ALREADY_EXISTS");
+  service_again = srv_request (fixture->server, "POST", "/api/v1/services", admin, service);
+  srv_assert_status (service_again, 409, "SERVICE_ALREADY_EXISTS");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -189,6 +221,8 @@ main (int    argc,
   g_test_add ("/server/sqlite-busy/busy-file", Fixture, NULL, fixture_setup, test_busy_file,
               fixture_teardown);
   g_test_add ("/server/sqlite-busy/busy-review", Fixture, NULL, fixture_setup, test_busy_review,
+              fixture_teardown);
+  g_test_add ("/server/sqlite-busy/busy-admin", Fixture, NULL, fixture_setup, test_busy_admin,
               fixture_teardown);
   return g_test_run ();
 }

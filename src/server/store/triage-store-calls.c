@@ -22,12 +22,15 @@
 
 gboolean
 triage_store_user_exists (TriageStore *self,
-                          const char  *id)
+                          const char  *id,
+                          GError     **error)
 {
-  return CLASS (self)->user_exists (self, id);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return CLASS (self)->user_exists (self, id, error);
 }
 
-gboolean
+TriageStoreInsert
 triage_store_add_user (TriageStore *self,
                        const char  *id,
                        const char  *name,
@@ -46,7 +49,7 @@ triage_store_user_by_token (TriageStore *self,
   return CLASS (self)->user_by_token (self, token_hash, error);
 }
 
-gboolean
+TriageStoreInsert
 triage_store_add_service (TriageStore        *self,
                           const char         *id,
                           const char         *name,
@@ -82,9 +85,12 @@ triage_store_service_by_id (TriageStore *self,
 
 TriageServiceRow *
 triage_store_service_by_name (TriageStore *self,
-                              const char  *name)
+                              const char  *name,
+                              GError     **error)
 {
-  return CLASS (self)->service_by_name (self, name);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->service_by_name (self, name, error);
 }
 
 /* ---- notifications ---- */

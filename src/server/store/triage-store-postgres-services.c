@@ -15,30 +15,6 @@
 
 #define SERVICES_KEPT 1024
 
-static gboolean
-postgres_user_exists (TriageStore *store,
-                      const char  *id)
-{
-  TriagePgParam params[] = { id };
-
-  return triage_store_postgres_has_row (TRIAGE_STORE_POSTGRES (store),
-                                        "SELECT 1 FROM users WHERE id = $1", 1, params);
-}
-
-static gboolean
-postgres_add_user (TriageStore *store,
-                   const char  *id,
-                   const char  *name,
-                   const char  *token_hash)
-{
-  TriagePgParam params[] = { id, name, token_hash };
-
-  return triage_store_postgres_changed_one (TRIAGE_STORE_POSTGRES (store),
-                                            "INSERT INTO users (id, name, token_hash)"
-                                            " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                                            3, params);
-}
-
 /* A lookup the database did not answer (the writer logged why: a session
  * ended inside a batch, a lock or statement timeout, a stall). */
 static void
@@ -47,6 +23,40 @@ set_lookup_error (GError    **error,
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                "the database did not answer the lookup of %s", what);
+}
+
+static gboolean
+postgres_user_exists (TriageStore *store,
+                      const char  *id,
+                      GError     **error)
+{
+  TriagePgParam params[] = { id };
+  g_autoptr(PGresult) result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                                             "SELECT 1 FROM users WHERE id = $1",
+                                                             1, params);
+
+  if (result == NULL)
+    set_lookup_error (error, "a user");
+  return result != NULL && PQntuples (result) > 0;
+}
+
+/* An insert ON CONFLICT DO NOTHING: no row is a row that exists; no result
+ * is a failure (the writer logged why), never told as "already exists". */
+static TriageStoreInsert
+postgres_add_user (TriageStore *store,
+                   const char  *id,
+                   const char  *name,
+                   const char  *token_hash)
+{
+  TriagePgParam params[] = { id, name, token_hash };
+  g_autoptr(PGresult) result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                                             "INSERT INTO users (id, name, token_hash)"
+                                                             " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                                                             3, params);
+
+  if (result == NULL)
+    return TRIAGE_STORE_INSERT_FAILED;
+  return triage_pg_changed (result) == 1 ? TRIAGE_STORE_INSERTED : TRIAGE_STORE_INSERT_EXISTS;
 }
 
 static char *
@@ -67,7 +77,7 @@ postgres_user_by_token (TriageStore *store,
   return PQntuples (result) > 0 ? triage_pg_text (result, 0, 0) : NULL;
 }
 
-static gboolean
+static TriageStoreInsert
 postgres_add_service (TriageStore        *store,
                       const char         *id,
                       const char         *name,
@@ -79,13 +89,17 @@ postgres_add_service (TriageStore        *store,
 {
   g_autofree char *users = triage_pg_text_array (recipients);
   TriagePgParam params[] = { id, name, description, callback_url, webhook_secret, key_hash, users };
-
-  return triage_store_postgres_number (TRIAGE_STORE_POSTGRES (store),
+  g_autoptr(PGresult) result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
     "WITH s AS (INSERT INTO services (id, name, description, callback_url, webhook_secret, key_hash)"
     "  VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id),"
     " r AS (INSERT INTO service_recipients (service_id, user_id)"
     "  SELECT s.id, u FROM s, unnest ($7::text[]) AS u ON CONFLICT DO NOTHING)"
-    " SELECT COUNT (*) FROM s", 7, params) == 1;
+    " SELECT COUNT (*) FROM s", 7, params);
+
+  if (result == NULL)
+    return TRIAGE_STORE_INSERT_FAILED;
+  return PQntuples (result) > 0 && triage_pg_int (result, 0, 0) == 1 ? TRIAGE_STORE_INSERTED
+                                                                     : TRIAGE_STORE_INSERT_EXISTS;
 }
 
 /* A service never changes once registered (triage-store.h), so every one
@@ -146,9 +160,10 @@ postgres_service_by_id (TriageStore *store,
 
 static TriageServiceRow *
 postgres_service_by_name (TriageStore *store,
-                          const char  *name)
+                          const char  *name,
+                          GError     **error)
 {
-  return service_by (store, SERVICE_SELECT "name = $1", name, "a service", NULL);
+  return service_by (store, SERVICE_SELECT "name = $1", name, "a service", error);
 }
 
 void

@@ -112,28 +112,6 @@ triage_store_postgres_query (TriageStorePostgres *self,
   return query (self, sql, n_params, params);
 }
 
-gboolean
-triage_store_postgres_changed_one (TriageStorePostgres *self,
-                                   const char          *sql,
-                                   int                  n_params,
-                                   const TriagePgParam *params)
-{
-  g_autoptr(PGresult) result = query (self, sql, n_params, params);
-
-  return result != NULL && triage_pg_changed (result) == 1;
-}
-
-gboolean
-triage_store_postgres_has_row (TriageStorePostgres *self,
-                               const char          *sql,
-                               int                  n_params,
-                               const TriagePgParam *params)
-{
-  g_autoptr(PGresult) result = query (self, sql, n_params, params);
-
-  return result != NULL && PQntuples (result) > 0;
-}
-
 /* The first column of the first row as a number, 0 when none or NULL. */
 gint64
 triage_store_postgres_number (TriageStorePostgres *self,

@@ -31,14 +31,6 @@ struct pg_result *triage_store_postgres_write (TriageStorePostgres *self,
                                                const char * const  *params);
 /* The same, for the backend's other files: TRUE if it changed one row; TRUE if
  * it found a row; the first column of the first row as a number (0 when none). */
-gboolean          triage_store_postgres_changed_one (TriageStorePostgres *self,
-                                                     const char          *sql,
-                                                     int                  n_params,
-                                                     const char * const  *params);
-gboolean          triage_store_postgres_has_row     (TriageStorePostgres *self,
-                                                     const char          *sql,
-                                                     int                  n_params,
-                                                     const char * const  *params);
 gint64            triage_store_postgres_number      (TriageStorePostgres *self,
                                                      const char          *sql,
                                                      int                  n_params,

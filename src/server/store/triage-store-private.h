@@ -71,8 +71,9 @@ struct _TriageStoreClass
 
   /* users and services */
   gboolean               (*user_exists)        (TriageStore *self,
-                                                const char  *id);
-  gboolean               (*add_user)           (TriageStore *self,
+                                                const char  *id,
+                                                GError     **error);
+  TriageStoreInsert      (*add_user)           (TriageStore *self,
                                                 const char  *id,
                                                 const char  *name,
                                                 const char  *token_hash);
@@ -80,7 +81,7 @@ struct _TriageStoreClass
   char                  *(*user_by_token)      (TriageStore *self,
                                                 const char  *token_hash,
                                                 GError     **error);
-  gboolean               (*add_service)        (TriageStore        *self,
+  TriageStoreInsert      (*add_service)        (TriageStore        *self,
                                                 const char         *id,
                                                 const char         *name,
                                                 const char         *description,
@@ -95,7 +96,8 @@ struct _TriageStoreClass
                                                 const char  *id,
                                                 GError     **error);
   TriageServiceRow      *(*service_by_name)    (TriageStore *self,
-                                                const char  *name);
+                                                const char  *name,
+                                                GError     **error);
 
   /* notifications */
   /* NULL with @error unset: none; with @error set: the database failed */

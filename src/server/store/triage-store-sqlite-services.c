@@ -18,40 +18,6 @@
 /* As many as the PostgreSQL store keeps (triage-store-postgres.c). */
 #define SERVICES_KEPT   1024
 
-static gboolean
-sqlite_user_exists (TriageStore *store,
-                    const char  *id)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt = triage_store_sqlite_statement (self, "SELECT 1 FROM users WHERE id = ?");
-  gboolean found;
-
-  triage_store_sqlite_bind_text (stmt, 1, id);
-  found = sqlite3_step (stmt) == SQLITE_ROW;
-  triage_store_sqlite_done (stmt);
-  return found;
-}
-
-static gboolean
-sqlite_add_user (TriageStore *store,
-                 const char  *id,
-                 const char  *name,
-                 const char  *token_hash)
-{
-  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  sqlite3_stmt *stmt;
-  gboolean ok;
-
-  stmt = triage_store_sqlite_statement (self,
-    "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
-  triage_store_sqlite_bind_text (stmt, 1, id);
-  triage_store_sqlite_bind_text (stmt, 2, name);
-  triage_store_sqlite_bind_text (stmt, 3, token_hash);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
-  triage_store_sqlite_done (stmt);
-  return ok;
-}
-
 /* A lookup whose step neither found a row nor ran out of them (SQLITE_BUSY,
  * an I/O error, …) failed: the database did not answer. */
 static void
@@ -62,6 +28,55 @@ set_lookup_error (TriageStoreSqlite *self,
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                "the database did not answer the lookup of %s: %s", what,
                sqlite3_errmsg (self->db));
+}
+
+static gboolean
+sqlite_user_exists (TriageStore *store,
+                    const char  *id,
+                    GError     **error)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (self, "SELECT 1 FROM users WHERE id = ?");
+  int rc;
+
+  triage_store_sqlite_bind_text (stmt, 1, id);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    set_lookup_error (self, "a user", error);
+  triage_store_sqlite_done (stmt);
+  return rc == SQLITE_ROW;
+}
+
+/* What the step of an insert came to: a constraint (the id or name is
+ * taken) is a row that exists; anything else (SQLITE_BUSY past the busy
+ * timeout, an I/O error, a full disk) is a failure, which must not be told
+ * as "already exists". */
+static TriageStoreInsert
+insert_result (int rc)
+{
+  if (rc == SQLITE_DONE)
+    return TRIAGE_STORE_INSERTED;
+  return (rc & 0xff) == SQLITE_CONSTRAINT ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
+}
+
+static TriageStoreInsert
+sqlite_add_user (TriageStore *store,
+                 const char  *id,
+                 const char  *name,
+                 const char  *token_hash)
+{
+  TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
+  sqlite3_stmt *stmt;
+  TriageStoreInsert inserted;
+
+  stmt = triage_store_sqlite_statement (self,
+    "INSERT INTO users (id, name, token_hash) VALUES (?, ?, ?)");
+  triage_store_sqlite_bind_text (stmt, 1, id);
+  triage_store_sqlite_bind_text (stmt, 2, name);
+  triage_store_sqlite_bind_text (stmt, 3, token_hash);
+  inserted = insert_result (sqlite3_step (stmt));
+  triage_store_sqlite_done (stmt);
+  return inserted;
 }
 
 static char *
@@ -85,7 +100,7 @@ sqlite_user_by_token (TriageStore *store,
   return id;
 }
 
-static gboolean
+static TriageStoreInsert
 sqlite_add_service (TriageStore        *store,
                     const char         *id,
                     const char         *name,
@@ -97,10 +112,10 @@ sqlite_add_service (TriageStore        *store,
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   sqlite3_stmt *stmt;
-  gboolean ok;
+  TriageStoreInsert inserted;
 
   if (!triage_store_sqlite_exec (self, "SAVEPOINT service", NULL))
-    return FALSE;
+    return TRIAGE_STORE_INSERT_FAILED;
   stmt = triage_store_sqlite_statement (self,
     "INSERT INTO services (id, name, description, callback_url,"
     " webhook_secret, key_hash) VALUES (?, ?, ?, ?, ?, ?)");
@@ -110,21 +125,23 @@ sqlite_add_service (TriageStore        *store,
   triage_store_sqlite_bind_text (stmt, 4, callback_url);
   triage_store_sqlite_bind_text (stmt, 5, webhook_secret);
   triage_store_sqlite_bind_text (stmt, 6, key_hash);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  inserted = insert_result (sqlite3_step (stmt));
   triage_store_sqlite_done (stmt);
-  for (guint i = 0; ok && recipients != NULL && recipients[i] != NULL; i++)
+  for (guint i = 0; inserted == TRIAGE_STORE_INSERTED && recipients != NULL && recipients[i] != NULL;
+       i++)
     {
       stmt = triage_store_sqlite_statement (self, "INSERT OR IGNORE INTO service_recipients"
                                    " (service_id, user_id) VALUES (?, ?)");
       triage_store_sqlite_bind_text (stmt, 1, id);
       triage_store_sqlite_bind_text (stmt, 2, recipients[i]);
-      ok = sqlite3_step (stmt) == SQLITE_DONE;
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        inserted = TRIAGE_STORE_INSERT_FAILED;
       triage_store_sqlite_done (stmt);
     }
-  if (!ok)
+  if (inserted != TRIAGE_STORE_INSERTED)
     triage_store_sqlite_exec (self, "ROLLBACK TO service", NULL);
   triage_store_sqlite_exec (self, "RELEASE service", NULL);
-  return ok;
+  return inserted;
 }
 
 static TriageServiceRow *
@@ -189,10 +206,11 @@ sqlite_service_by_id (TriageStore *store,
 
 static TriageServiceRow *
 sqlite_service_by_name (TriageStore *store,
-                        const char  *name)
+                        const char  *name,
+                        GError     **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
-  return service_by (self, "name", name, "a service", NULL);
+  return service_by (self, "name", name, "a service", error);
 }
 
 void

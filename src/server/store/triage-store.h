@@ -143,9 +143,21 @@ void         triage_service_row_free      (TriageServiceRow *row);
 TriageServiceRow *triage_service_row_copy (const TriageServiceRow *row);
 void         triage_notification_row_free (TriageNotificationRow *row);
 
+/* What an insert did: a row with the same key may already be there (another
+ * server may have inserted it a moment ago), or it failed (the database did
+ * not answer: nothing is known to exist). */
+typedef enum
+{
+  TRIAGE_STORE_INSERT_FAILED,
+  TRIAGE_STORE_INSERTED,
+  TRIAGE_STORE_INSERT_EXISTS,
+} TriageStoreInsert;
+
+/* FALSE with @error set when the database did not answer. */
 gboolean     triage_store_user_exists     (TriageStore  *self,
-                                           const char   *id);
-gboolean     triage_store_add_user        (TriageStore  *self,
+                                           const char   *id,
+                                           GError      **error);
+TriageStoreInsert triage_store_add_user   (TriageStore  *self,
                                            const char   *id,
                                            const char   *name,
                                            const char   *token_hash);
@@ -159,14 +171,14 @@ char        *triage_store_user_by_token   (TriageStore  *self,
                                            GError      **error);
 
 /* A service never changes once registered: a backend may keep what it read. */
-gboolean     triage_store_add_service     (TriageStore  *self,
-                                           const char   *id,
-                                           const char   *name,
-                                           const char   *description,
-                                           const char   *callback_url,
-                                           const char   *webhook_secret,
-                                           const char   *key_hash,
-                                           const char * const *recipients);
+TriageStoreInsert triage_store_add_service (TriageStore        *self,
+                                            const char         *id,
+                                            const char         *name,
+                                            const char         *description,
+                                            const char         *callback_url,
+                                            const char         *webhook_secret,
+                                            const char         *key_hash,
+                                            const char * const *recipients);
 TriageServiceRow *triage_store_service_by_key  (TriageStore *self,
                                                 const char  *key_hash,
                                                 GError     **error);
@@ -176,7 +188,8 @@ TriageServiceRow *triage_store_service_by_id   (TriageStore *self,
                                                 const char  *id,
                                                 GError     **error);
 TriageServiceRow *triage_store_service_by_name (TriageStore *self,
-                                                const char  *name);
+                                                const char  *name,
+                                                GError     **error);
 
 /* The notification with @id; NULL with @error unset when there is none, NULL
  * with @error set when the database did not answer (a lock or statement
@@ -210,15 +223,6 @@ GPtrArray   *triage_store_list            (TriageStore           *self,
 char        *triage_store_page_json       (TriageStore           *self,
                                            GPtrArray             *rows,
                                            const char            *pagination);
-/* What an insert did: a row with the same key may already be there (another
- * server may have inserted it a moment ago). */
-typedef enum
-{
-  TRIAGE_STORE_INSERT_FAILED,
-  TRIAGE_STORE_INSERTED,
-  TRIAGE_STORE_INSERT_EXISTS,
-} TriageStoreInsert;
-
 TriageStoreInsert triage_store_insert_notification (TriageStore *self,
                                                     const char  *id,
                                                     const char  *service_id,
