@@ -210,6 +210,69 @@ srv_assert_message (SrvAnswer  *answer,
     g_error ("message \"%s\" does not contain \"%s\"", message, part);
 }
 
+/* 503 STORAGE_UNAVAILABLE, its message holding @message, with Retry-After:
+ * the database did not answer or take the change; try again. */
+static inline void
+srv_assert_unavailable (SrvAnswer  *answer,
+                        const char *message)
+{
+  srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
+  srv_assert_message (answer, message);
+  g_assert_cmpstr (soup_message_headers_get_one (answer->headers, "Retry-After"), ==, "1");
+}
+
+/* What @sql gives on the server's database (running or not), a line a row,
+ * columns separated by '|' (triage_test_server_run_sql ()). */
+static inline char *
+srv_run_sql (TriageTestServer *server,
+             const char       *sql)
+{
+  g_autoptr(GError) error = NULL;
+  char *rows = triage_test_server_run_sql (server, sql, &error);
+
+  g_assert_no_error (error);
+  return rows;
+}
+
+/* From now on every insert into @table fails with @reason (a trigger named
+ * refuse_@table), on either backend, until srv_allow_inserts (); with
+ * @rollback, on SQLite, the whole transaction is rolled back with it
+ * (RAISE (ROLLBACK)), else only the statement (RAISE (ABORT)). */
+static inline void
+srv_refuse_inserts (TriageTestServer *server,
+                    const char       *table,
+                    const char       *reason,
+                    gboolean          rollback)
+{
+  g_autofree char *sql = NULL;
+
+  if (triage_test_server_is_postgres (server))
+    sql = g_strdup_printf ("CREATE FUNCTION refuse_%s () RETURNS trigger LANGUAGE plpgsql"
+                           " AS $$ BEGIN RAISE EXCEPTION '%s'; END $$;"
+                           " CREATE TRIGGER refuse_%s BEFORE INSERT ON %s"
+                           " FOR EACH ROW EXECUTE FUNCTION refuse_%s ()",
+                           table, reason, table, table, table);
+  else
+    sql = g_strdup_printf ("CREATE TRIGGER refuse_%s BEFORE INSERT ON %s"
+                           " BEGIN SELECT RAISE (%s, '%s'); END", table, table,
+                           rollback ? "ROLLBACK" : "ABORT", reason);
+  g_free (srv_run_sql (server, sql));
+}
+
+static inline void
+srv_allow_inserts (TriageTestServer *server,
+                   const char       *table)
+{
+  g_autofree char *sql = NULL;
+
+  if (triage_test_server_is_postgres (server))
+    sql = g_strdup_printf ("DROP TRIGGER refuse_%s ON %s; DROP FUNCTION refuse_%s ()", table,
+                           table, table);
+  else
+    sql = g_strdup_printf ("DROP TRIGGER refuse_%s", table);
+  g_free (srv_run_sql (server, sql));
+}
+
 /* Posts a one-action notification as @key and returns its id. */
 static inline char *
 srv_post (TriageTestServer *server,

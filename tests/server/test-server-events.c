@@ -19,18 +19,6 @@
 /* alice, bob, team-bot (theirs) and deploy-bot (alice's): server-test-util.h */
 typedef SrvTeam Fixture;
 
-/* What @sql gives, a line a row (triage_test_server_run_sql ()). */
-static char *
-sql (Fixture    *fixture,
-     const char *sql)
-{
-  g_autoptr(GError) error = NULL;
-  char *rows = triage_test_server_run_sql (fixture->server, sql, &error);
-
-  g_assert_no_error (error);
-  return rows;
-}
-
 /* The `notification` event of @id that @events got, once it came. */
 static SrvEvent *
 wait_notification (SrvEvents  *events,
@@ -68,14 +56,14 @@ test_event_refers (Fixture       *fixture,
   rows_sql = g_strdup_printf ("SELECT user_id, CASE WHEN data IS NULL THEN 'refers' ELSE 'copy' END,"
                               " notification_id FROM events WHERE type = 'notification'"
                               " AND notification_id = '%s' ORDER BY user_id", id);
-  rows = sql (fixture, rows_sql);
+  rows = srv_run_sql (fixture->server, rows_sql);
   expected = g_strdup_printf ("alice|refers|%s\nbob|refers|%s\n", id, id);
   g_assert_cmpstr (rows, ==, expected);
   g_clear_pointer (&expected, g_free);
 
   /* What the stream got is the stored JSON, to the byte. */
   json_sql = g_strdup_printf ("SELECT json FROM notifications WHERE id = '%s'", id);
-  stored = sql (fixture, json_sql);
+  stored = srv_run_sql (fixture->server, json_sql);
   expected = g_strconcat (live_data, "\n", NULL);
   g_assert_cmpstr (stored, ==, expected);
 
@@ -83,8 +71,8 @@ test_event_refers (Fixture       *fixture,
   srv_respond (fixture->server, fixture->alice, id);
   srv_wait_until (srv_find_event (live, "status_update", "\"responded\"") != NULL,
                   "the status update");
-  updates = sql (fixture, "SELECT COUNT (*) FROM events WHERE type = 'status_update'"
-                          " AND data IS NULL");
+  updates = srv_run_sql (fixture->server, "SELECT COUNT (*) FROM events"
+                                          " WHERE type = 'status_update' AND data IS NULL");
   g_assert_cmpstr (updates, ==, "0\n");
 
   /* Replayed from the log: the same id, the same text. */
@@ -110,7 +98,7 @@ test_event_refers (Fixture       *fixture,
   g_assert_true (triage_test_server_restart (fixture->server, NULL));
   bob_sql = g_strdup_printf ("SELECT id - 1 FROM events WHERE user_id = 'bob'"
                              " AND notification_id = '%s' AND type = 'notification'", id);
-  bob_before = sql (fixture, bob_sql);
+  bob_before = srv_run_sql (fixture->server, bob_sql);
   g_strchomp (bob_before);
   restarted = srv_events_open (fixture->server, fixture->bob, NULL, bob_before);
   event = wait_notification (restarted, id, "bob's notification after the restart");
@@ -143,7 +131,7 @@ test_events_in_order (Fixture       *fixture,
       SrvEvent *event = wait_notification (live, ids[i], "a notification of the burst");
       g_autofree char *json_sql = g_strdup_printf ("SELECT json FROM notifications WHERE id = '%s'",
                                                    ids[i]);
-      g_autofree char *stored = sql (fixture, json_sql);
+      g_autofree char *stored = srv_run_sql (fixture->server, json_sql);
       g_autofree char *expected = g_strconcat (event->data, "\n", NULL);
 
       g_assert_cmpstr (stored, ==, expected);

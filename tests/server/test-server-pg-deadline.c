@@ -59,19 +59,6 @@ wait_value (Fixture    *fixture,
     }
 }
 
-static char *
-service_status (Fixture    *fixture,
-                const char *id)
-{
-  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", path, fixture->key, NULL);
-  g_autoptr(JsonObject) object = NULL;
-
-  srv_assert_status (answer, 200, NULL);
-  object = srv_parse_object (answer->body);
-  return g_strdup (json_object_get_string_member (object, "status"));
-}
-
 /* The deadline passes under the lock: the server's expiry waits for it and
  * gives up. Once the lock is gone the request expires, with nothing else
  * happening to wake the server. */
@@ -106,7 +93,7 @@ test_expiry_after_lock (Fixture       *fixture,
   limit = g_get_monotonic_time () + WAIT_LIMIT_US;
   for (;;)
     {
-      g_autofree char *status = service_status (fixture, id);
+      g_autofree char *status = srv_status_of (fixture->server, fixture->key, id);
 
       if (g_strcmp0 (status, "expired") == 0)
         break;

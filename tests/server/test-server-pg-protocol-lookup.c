@@ -39,15 +39,6 @@ fixture_teardown (Fixture       *fixture,
   pg_lock_fixture_teardown (fixture);
 }
 
-static void
-assert_unread (SrvAnswer  *answer,
-               const char *message)
-{
-  srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
-  srv_assert_message (answer, message);
-  g_assert_cmpstr (soup_message_headers_get_one (answer->headers, "Retry-After"), ==, "1");
-}
-
 /* Starts a session with its first review; returns the session's id. */
 static char *
 start_session (Fixture *fixture)
@@ -93,9 +84,9 @@ test_session_lookup_fails (Fixture       *fixture,
 
   pg_lock_table (fixture, "afp_sessions");
   got = get_session (fixture, session);
-  assert_unread (got, "Cannot read the review session now");
+  srv_assert_unavailable (got, "Cannot read the review session now");
   posted = post_iteration (fixture, session, 2);
-  assert_unread (posted, "Cannot read the review session now");
+  srv_assert_unavailable (posted, "Cannot read the review session now");
   pg_lock_release (fixture);
 
   after_got = get_session (fixture, session);
@@ -148,7 +139,7 @@ test_repeat_check_fails (Fixture       *fixture,
 
   pg_lock_table (fixture, "notifications");
   refused = srv_request (fixture->server, "POST", DECISIONS, fixture->key, body);
-  assert_unread (refused, "Cannot check whether this decision was asked before");
+  srv_assert_unavailable (refused, "Cannot check whether this decision was asked before");
   pg_lock_release (fixture);
 
   first = srv_request (fixture->server, "POST", DECISIONS, fixture->key, body);

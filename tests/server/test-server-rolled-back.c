@@ -54,40 +54,6 @@ fixture_teardown (Fixture       *fixture,
   g_free (fixture->key);
 }
 
-static char *
-run_sql (Fixture    *fixture,
-         const char *sql)
-{
-  g_autoptr(GError) error = NULL;
-  char *rows = triage_test_server_run_sql (fixture->server, sql, &error);
-
-  g_assert_no_error (error);
-  return rows;
-}
-
-/* Every insert of a review rolls its transaction back, until mend (). */
-static void
-break_reviews (Fixture *fixture)
-{
-  if (triage_test_server_is_postgres (fixture->server))
-    g_free (run_sql (fixture, "CREATE FUNCTION roll_back () RETURNS trigger LANGUAGE plpgsql"
-                              " AS $$ BEGIN RAISE EXCEPTION 'rolled back'; END $$;"
-                              " CREATE TRIGGER roll_back BEFORE INSERT ON afp_reviews"
-                              " FOR EACH ROW EXECUTE FUNCTION roll_back ()"));
-  else
-    g_free (run_sql (fixture, "CREATE TRIGGER roll_back BEFORE INSERT ON afp_reviews"
-                              " BEGIN SELECT RAISE (ROLLBACK, 'rolled back'); END"));
-}
-
-static void
-mend_reviews (Fixture *fixture)
-{
-  if (triage_test_server_is_postgres (fixture->server))
-    g_free (run_sql (fixture, "DROP TRIGGER roll_back ON afp_reviews"));
-  else
-    g_free (run_sql (fixture, "DROP TRIGGER roll_back"));
-}
-
 static SrvAnswer *
 post_review (Fixture    *fixture,
              const char *session,
@@ -131,24 +97,25 @@ test_nothing_after_the_loss (Fixture       *fixture,
   review = srv_parse_object (first->body);
   session = g_strdup (json_object_get_string_member (review, "session_id"));
   first_id = g_strdup (json_object_get_string_member (review, "id"));
-  events = run_sql (fixture, "SELECT COUNT (*) FROM events");
-  requests = run_sql (fixture, "SELECT COUNT (*) FROM notifications");
+  events = srv_run_sql (fixture->server, "SELECT COUNT (*) FROM events");
+  requests = srv_run_sql (fixture->server, "SELECT COUNT (*) FROM notifications");
 
-  break_reviews (fixture);
+  /* Every insert of a review rolls its transaction back. */
+  srv_refuse_inserts (fixture->server, "afp_reviews", "rolled back", TRUE);
   refused = post_review (fixture, session, 2);
   srv_assert_status (refused, 503, "STORAGE_UNAVAILABLE");
   /* Answered once its batch was done: nothing of it is in the database. */
-  events_after = run_sql (fixture, "SELECT COUNT (*) FROM events");
+  events_after = srv_run_sql (fixture->server, "SELECT COUNT (*) FROM events");
   g_assert_cmpstr (events_after, ==, events);
-  requests_after = run_sql (fixture, "SELECT COUNT (*) FROM notifications");
+  requests_after = srv_run_sql (fixture->server, "SELECT COUNT (*) FROM notifications");
   g_assert_cmpstr (requests_after, ==, requests);
   status = review_status (fixture, first_id);
   g_assert_cmpstr (status, ==, "pending");
 
-  mend_reviews (fixture);
+  srv_allow_inserts (fixture->server, "afp_reviews");
   taken = post_review (fixture, session, 2);
   srv_assert_status (taken, 201, NULL);
-  events_taken = run_sql (fixture, "SELECT COUNT (*) FROM events");
+  events_taken = srv_run_sql (fixture->server, "SELECT COUNT (*) FROM events");
   g_assert_cmpstr (events_taken, !=, events);
 }
 

@@ -75,40 +75,6 @@ fixture_teardown (Fixture       *fixture,
   g_free (fixture->key);
 }
 
-static char *
-run_sql (Fixture    *fixture,
-         const char *sql)
-{
-  g_autoptr(GError) error = NULL;
-  char *rows = triage_test_server_run_sql (fixture->server, sql, &error);
-
-  g_assert_no_error (error);
-  return rows;
-}
-
-/* Every insert of a delivery fails, until mend_queue (). */
-static void
-break_queue (Fixture *fixture)
-{
-  if (triage_test_server_is_postgres (fixture->server))
-    g_free (run_sql (fixture, "CREATE FUNCTION refuse_delivery () RETURNS trigger LANGUAGE plpgsql"
-                              " AS $$ BEGIN RAISE EXCEPTION 'no room for the delivery'; END $$;"
-                              " CREATE TRIGGER refuse_delivery BEFORE INSERT ON webhook_deliveries"
-                              " FOR EACH ROW EXECUTE FUNCTION refuse_delivery ()"));
-  else
-    g_free (run_sql (fixture, "CREATE TRIGGER refuse_delivery BEFORE INSERT ON webhook_deliveries"
-                              " BEGIN SELECT RAISE (ABORT, 'no room for the delivery'); END"));
-}
-
-static void
-mend_queue (Fixture *fixture)
-{
-  if (triage_test_server_is_postgres (fixture->server))
-    g_free (run_sql (fixture, "DROP TRIGGER refuse_delivery ON webhook_deliveries"));
-  else
-    g_free (run_sql (fixture, "DROP TRIGGER refuse_delivery"));
-}
-
 /* "pending" or "ended", as the database has request @id. */
 static char *
 stored_state (Fixture    *fixture,
@@ -117,7 +83,7 @@ stored_state (Fixture    *fixture,
   g_autofree char *sql = g_strdup_printf ("SELECT CASE WHEN status >= 3 THEN 'ended' ELSE"
                                           " 'pending' END FROM notifications WHERE id = '%s'", id);
 
-  return run_sql (fixture, sql);
+  return srv_run_sql (fixture->server, sql);
 }
 
 static SrvAnswer *
@@ -178,13 +144,13 @@ test_answer_with_delivery (Fixture       *fixture,
   g_autoptr(SrvAnswer) refused = NULL, taken = NULL;
   g_autofree char *state = NULL, *after = NULL;
 
-  break_queue (fixture);
+  srv_refuse_inserts (fixture->server, "webhook_deliveries", "no room for the delivery", FALSE);
   refused = respond (fixture, id);
   srv_assert_status (refused, 503, "STORAGE_UNAVAILABLE");
   state = stored_state (fixture, id);
   g_assert_cmpstr (state, ==, "pending\n");
 
-  mend_queue (fixture);
+  srv_allow_inserts (fixture->server, "webhook_deliveries");
   taken = respond (fixture, id);
   srv_assert_status (taken, 200, NULL);
   after = stored_state (fixture, id);
@@ -209,7 +175,7 @@ test_expiry_with_delivery (Fixture       *fixture,
                           "\"description\":\"D\"},\"actions\":" SIMPLE_ACTIONS "}", id, deadline);
   posted = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key, body);
   srv_assert_status (posted, 201, NULL);
-  break_queue (fixture);
+  srv_refuse_inserts (fixture->server, "webhook_deliveries", "no room for the delivery", FALSE);
 
   /* The server tried to expire it (after the deadline): it names the
    * request, or passes on the database's refusal. Not stored: pending. */
@@ -218,7 +184,7 @@ test_expiry_with_delivery (Fixture       *fixture,
   g_assert_cmpstr (state, ==, "pending\n");
 
   /* Expired, and the service told, once the queue takes the delivery. */
-  mend_queue (fixture);
+  srv_allow_inserts (fixture->server, "webhook_deliveries");
   assert_delivered (fixture, id, "expired");
 }
 

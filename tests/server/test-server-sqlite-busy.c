@@ -75,15 +75,6 @@ run (Fixture    *fixture,
     g_error ("%s: %s", sql, message);
 }
 
-static void
-assert_unstored (SrvAnswer  *answer,
-                 const char *message)
-{
-  srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
-  srv_assert_message (answer, message);
-  g_assert_cmpstr (soup_message_headers_get_one (answer->headers, "Retry-After"), ==, "1");
-}
-
 static SrvAnswer *
 respond (Fixture    *fixture,
          const char *id)
@@ -102,19 +93,6 @@ invalidate (Fixture    *fixture,
   return srv_request (fixture->server, "PATCH", path, fixture->key, "{\"status\":\"invalidated\"}");
 }
 
-static char *
-service_status (Fixture    *fixture,
-                const char *id)
-{
-  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", path, fixture->key, NULL);
-  g_autoptr(JsonObject) object = NULL;
-
-  srv_assert_status (answer, 200, NULL);
-  object = srv_parse_object (answer->body);
-  return g_strdup (json_object_get_string_member (object, "status"));
-}
-
 /* Under the lock: the answer and the invalidation are 503, the request
  * still pending; once it is gone the answer is taken, and the invalidation
  * is then late. */
@@ -129,18 +107,18 @@ test_busy_file (Fixture       *fixture,
 
   run (fixture, "BEGIN IMMEDIATE");
   answered = respond (fixture, id);
-  assert_unstored (answered, "The answer could not be stored now");
+  srv_assert_unavailable (answered, "The answer could not be stored now");
   invalidated = invalidate (fixture, other);
-  assert_unstored (invalidated, "The invalidation could not be stored now");
+  srv_assert_unavailable (invalidated, "The invalidation could not be stored now");
   run (fixture, "ROLLBACK");
 
-  status = service_status (fixture, id);
+  status = srv_status_of (fixture->server, fixture->key, id);
   g_assert_cmpstr (status, ==, "created");
-  other_status = service_status (fixture, other);
+  other_status = srv_status_of (fixture->server, fixture->key, other);
   g_assert_cmpstr (other_status, ==, "created");
   after = respond (fixture, id);
   srv_assert_status (after, 200, NULL);
-  after_status = service_status (fixture, id);
+  after_status = srv_status_of (fixture->server, fixture->key, id);
   g_assert_cmpstr (after_status, ==, "responded");
   late = invalidate (fixture, id);
   srv_assert_status (late, 409, NULL);
@@ -166,11 +144,11 @@ test_busy_review (Fixture       *fixture,
 
   run (fixture, "BEGIN IMMEDIATE");
   refused = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key, body);
-  assert_unstored (refused, "The review could not be stored now");
+  srv_assert_unavailable (refused, "The review could not be stored now");
   /* A new session's first review, the same: try again (Retry-After). */
   new_session = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key,
                              "{\"request\":{\"iteration\":1," ARTIFACT "}}");
-  assert_unstored (new_session, "Cannot store the review session now");
+  srv_assert_unavailable (new_session, "Cannot store the review session now");
   run (fixture, "ROLLBACK");
 
   taken = srv_request (fixture->server, "POST", "/api/v1/afp/reviews", fixture->key, body);
@@ -193,9 +171,9 @@ test_busy_admin (Fixture       *fixture,
 
   run (fixture, "BEGIN IMMEDIATE");
   user_refused = srv_request (fixture->server, "POST", "/api/v1/admin/users", admin, user);
-  assert_unstored (user_refused, "Cannot store the user now");
+  srv_assert_unavailable (user_refused, "Cannot store the user now");
   service_refused = srv_request (fixture->server, "POST", "/api/v1/services", admin, service);
-  assert_unstored (service_refused, "Cannot store the service now");
+  srv_assert_unavailable (service_refused, "Cannot store the service now");
   run (fixture, "ROLLBACK");
 
   user_made = srv_request (fixture->server, "POST", "/api/v1/admin/users", admin, user);
