@@ -116,9 +116,7 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
 
   if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
     return triage_ask_usage_error (error, "--retry-for “%s”: %s", retry_for,
-                                   triage_ask_is_long_duration (retry_for)
-                                   ? "too long: at most ten years (3650d)"
-                                   : "expected a duration such as 30s, 5m or 1h");
+                                   triage_service_duration_problem (retry_for));
 
   return TRUE;
 }

@@ -17,7 +17,6 @@ gboolean  triage_ask_usage_error           (GError     **error,
 
 /* Whether @text has the form of a duration (1d2h, 90) that the parser refused:
  * then it is longer than the ten years a duration may have. */
-gboolean  triage_ask_is_long_duration      (const char  *text);
 
 /* Option values are read as G_OPTION_ARG_FILENAME (GOption would convert them
  * from the locale's character set, which fails in the C locale) and made UTF-8

@@ -136,7 +136,7 @@ triage_mcp_options_parse (GStrv   *argv,
   if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--retry-for “%s”: expected a duration such as 30s, 5m or 1h", retry_for);
+                   "--retry-for “%s”: %s", retry_for, triage_service_duration_problem (retry_for));
       return NULL;
     }
   if (progress_interval < 1 || progress_interval > 3600)

@@ -8,6 +8,8 @@
 
 #include "triage-service.h"
 
+#include <string.h>
+
 #include "atp.h"
 
 gboolean
@@ -62,6 +64,64 @@ triage_service_parse_duration (const char *text,
   return TRUE;
 }
 
+/* A duration in form ("99999d", "1h30m", bare seconds), whatever its size. */
+static gboolean
+is_duration_form (const char *text)
+{
+  const char *p = text;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  if (strspn (text, "0123456789") == strlen (text))
+    return TRUE;                                  /* bare seconds */
+
+  while (*p != '\0')
+    {
+      gsize digits = strspn (p, "0123456789");
+
+      if (digits == 0 || p[digits] == '\0' || strchr ("smhd", p[digits]) == NULL)
+        return FALSE;
+      p += digits + 1;
+    }
+
+  return TRUE;
+}
+
+const char *
+triage_service_duration_problem (const char *text)
+{
+  return is_duration_form (text) ? "too long: at most ten years (3650d)"
+                                 : "expected a duration such as 30s, 5m or 1h";
+}
+
+/* What is wrong with a time as `date` or a person writes it: no offset
+ * (`date +%FT%T`), or a space for the T (`date --rfc-3339=seconds`); NULL
+ * when it is not nearly RFC 3339. */
+static const char *
+time_problem (const char *text)
+{
+  g_autofree char *with_t = g_strdup (text);
+  g_autofree char *with_zone = NULL;
+  g_autofree char *with_both = NULL;
+  g_autoptr(GDateTime) parsed = NULL;
+  gboolean spaced = strlen (text) > 10 && text[10] == ' ';
+
+  if (spaced)
+    with_t[10] = 'T';
+  with_zone = g_strconcat (text, "Z", NULL);
+  with_both = g_strconcat (with_t, "Z", NULL);
+
+  if ((parsed = atp_parse_timestamp (with_zone)) != NULL)
+    return "the time has no offset: add Z for UTC or the zone's, such as +01:00";
+  if (spaced && (parsed = atp_parse_timestamp (with_t)) != NULL)
+    return "RFC 3339 puts a T between the date and the time (2026-05-01T17:00:00Z)";
+  if (spaced && (parsed = atp_parse_timestamp (with_both)) != NULL)
+    return "RFC 3339 puts a T between the date and the time, and the time needs an offset: "
+           "Z for UTC or the zone's, such as +01:00 (2026-05-01T17:00:00Z)";
+
+  return NULL;
+}
+
 gboolean
 triage_service_parse_deadline (const char  *text,
                                GDateTime   *now,
@@ -80,10 +140,17 @@ triage_service_parse_deadline (const char  *text,
         }
       when = g_date_time_add (now, us);
     }
+  else if (is_duration_form (text))
+    {
+      *problem = "too far away: a duration may be at most ten years (3650d)";
+      return FALSE;
+    }
   else if ((when = atp_parse_timestamp (text)) == NULL)
     {
-      *problem = "expected a duration (90s, 15m, 2h, 1d, 1h30m) or an RFC 3339 time "
-                 "(2026-05-01T17:00:00Z)";
+      *problem = time_problem (text);
+      if (*problem == NULL)
+        *problem = "expected a duration (90s, 15m, 2h, 1d, 1h30m) or an RFC 3339 time "
+                   "(2026-05-01T17:00:00Z)";
       return FALSE;
     }
   else if (g_date_time_compare (when, now) <= 0)

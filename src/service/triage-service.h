@@ -65,6 +65,9 @@ gboolean   triage_service_refuse_secrets (char       **argv,
 /* Parses "90s", "15m", "2h", "1d", "1h30m" or plain seconds (at most ten years) into µs. */
 gboolean   triage_service_parse_duration (const char  *text,
                                           gint64      *microseconds);
+/* What is wrong with @text, which triage_service_parse_duration() refused:
+ * too long, or no duration; for a message that names the option. */
+const char *triage_service_duration_problem (const char *text);
 
 /**
  * triage_service_parse_deadline:

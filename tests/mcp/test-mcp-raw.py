@@ -289,6 +289,14 @@ def test_invalid_arguments_by_version():
                                  ({"question": "x", "response_type": "choice"}, "options: required"),
                                  ({"question": "x", "response_type": "text", "deadline": "soon"},
                                   "deadline:"),
+                                 # A duration, too far away: not "expected a duration".
+                                 ({"question": "x", "response_type": "text",
+                                   "deadline": "99999d"},
+                                  "deadline: too far away: a duration may be at most ten years"),
+                                 # Nearly RFC 3339: what it lacks.
+                                 ({"question": "x", "response_type": "text",
+                                   "deadline": "2099-05-01T17:00:00"},
+                                  "deadline: the time has no offset"),
                                  ({"question": "x", "response_type": "number",
                                    "constraints": {"max_length": 5}},
                                   "constraints.max_length: only with response_type text"),
@@ -499,6 +507,10 @@ def test_bad_options():
     with Session("options", "--api-key", "sk_x", server=False) as s:
         if s.mcp.wait_exit() != 2 or b"TRIAGE_API_KEY" not in s.mcp.errors():
             raise Failure("--api-key must be refused")
+    with Session("retry-for", "--retry-for", "99999d", server=False) as s:
+        if s.mcp.wait_exit() != 2 or \
+                b"--retry-for \xe2\x80\x9c99999d\xe2\x80\x9d: too long" not in s.mcp.errors():
+            raise Failure(f"--retry-for 99999d: {s.mcp.errors()!r}")
     with Session("name", "--service-name", "Two\nlines", server=False) as s:
         if s.mcp.wait_exit() != 2 or b"--service-name: control characters" not in s.mcp.errors():
             raise Failure(f"a line break in --service-name: {s.mcp.errors()!r}")
