@@ -479,6 +479,7 @@ local_service (TriageServer      *self,
   const char *name = soup_message_headers_get_one (headers, "X-Triage-Service-Name");
   const char *recipients[] = { TRIAGE_DEFAULT_USER, NULL };
   TriageServiceRow *row;
+  TriageStoreInsert inserted;
 
   if (id == NULL || *id == '\0')
     id = "local";
@@ -487,13 +488,22 @@ local_service (TriageServer      *self,
   row = triage_store_service_by_id (self->store, id, error);
   if (row != NULL || (error != NULL && *error != NULL))
     return row;
+  inserted = triage_store_add_service (self->store, id, name, name, NULL, NULL, NULL, recipients);
   /* Its name taken by another service: named after its id too. */
-  if (triage_store_add_service (self->store, id, name, name, NULL, NULL, NULL, recipients) ==
-      TRIAGE_STORE_INSERT_EXISTS)
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
       g_autofree char *unique = g_strdup_printf ("%s (%s)", name, id);
 
-      triage_store_add_service (self->store, id, unique, name, NULL, NULL, NULL, recipients);
+      inserted = triage_store_add_service (self->store, id, unique, name, NULL, NULL, NULL,
+                                           recipients);
+    }
+  /* Not taken (a busy file, a database that did not answer): not known to
+   * be unregistrable either. */
+  if (inserted == TRIAGE_STORE_INSERT_FAILED)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not take the local service %s", id);
+      return NULL;
     }
   return triage_store_service_by_id (self->store, id, error);
 }
@@ -518,8 +528,9 @@ authenticate_service (TriageServer      *self,
       if (error != NULL)
         {
           /* not known to be unregistrable: the caller is told to try again */
-          reply_unanswered (msg, "the local service", "Cannot look up the local service now "
-                            "(the server's database did not answer); try again later", error);
+          reply_unanswered (msg, "the local service", "Cannot look up or register the local "
+                            "service now (the server's database did not answer); try again "
+                            "later", error);
         }
       else
         reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "Cannot register the local service");

@@ -233,7 +233,7 @@ test_local_service_lookup_fails (Fixture       *fixture,
 
   pg_lock_table (fixture, "services");
   posted = srv_request (fixture->server, "POST", "/api/v1/notifications", NULL, body);
-  srv_assert_unavailable (posted, "Cannot look up the local service now");
+  srv_assert_unavailable (posted, "Cannot look up or register the local service now");
   pg_lock_release (fixture);
   after = srv_request (fixture->server, "POST", "/api/v1/notifications", NULL, body);
   srv_assert_status (after, 201, NULL);

@@ -39,9 +39,11 @@ fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
   const char * const alice[] = { "alice", NULL };
+  /* With @data, on a Unix socket: its peer trusted, the local service. */
+  TriageTestServerOptions options = { .unix_socket = data != NULL };
   g_autoptr(GError) error = NULL;
 
-  fixture->server = triage_test_server_new (NULL, &error);
+  fixture->server = triage_test_server_new (&options, &error);
   g_assert_no_error (error);
   g_assert_false (triage_test_server_is_postgres (fixture->server));
   g_assert_true (triage_test_server_create_user (fixture->server, "alice", &fixture->alice,
@@ -186,6 +188,25 @@ test_busy_admin (Fixture       *fixture,
   srv_assert_status (service_again, 409, "SERVICE_ALREADY_EXISTS");
 }
 
+/* The trusted local peer's first request as a new service, under the lock:
+ * 503 with Retry-After, not 500 "Cannot register the local service"; the
+ * service registered and the request taken once the lock is gone. */
+static void
+test_busy_local_service (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const char *body = "{\"context\":{\"title\":\"Local\",\"description\":\"D\"},"
+                     "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}";
+  g_autoptr(SrvAnswer) refused = NULL, taken = NULL;
+
+  run (fixture, "BEGIN IMMEDIATE");
+  refused = srv_request (fixture->server, "POST", "/api/v1/notifications", NULL, body);
+  srv_assert_unavailable (refused, "Cannot look up or register the local service now");
+  run (fixture, "ROLLBACK");
+  taken = srv_request (fixture->server, "POST", "/api/v1/notifications", NULL, body);
+  srv_assert_status (taken, 201, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -202,5 +223,7 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/server/sqlite-busy/busy-admin", Fixture, NULL, fixture_setup, test_busy_admin,
               fixture_teardown);
+  g_test_add ("/server/sqlite-busy/busy-local-service", Fixture, "local", fixture_setup,
+              test_busy_local_service, fixture_teardown);
   return g_test_run ();
 }
