@@ -11,9 +11,10 @@
  * Under full load it is a sixth of the server's instructions less: a POST
  * frees about 650 blocks, most in bursts of one size, and glibc's malloc ()
  * and free () cost 75-100 instructions each even with the tuning below
- * (bench/server/bench-cpu.c under callgrind, 30 November: 489,500
- * instructions a notification with glibc tuned, 414,600 with mimalloc,
- * 442,600 with jemalloc, 422,200 with tcmalloc). */
+ * (bench/server/bench-cpu.c under callgrind, 30 November, each allocator
+ * preloaded: 489,500 instructions a notification with glibc tuned, 414,600
+ * with mimalloc, 442,600 with jemalloc, 422,200 with tcmalloc; linked with
+ * mimalloc, 412,800). */
 #if defined (__GLIBC__) && !defined (TRIAGE_MIMALLOC)
 #define TUNE_GLIBC_MALLOC 1
 #endif

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The server's allocator. Linked with mimalloc (src/server/meson.build), its
- * every block comes from mimalloc, and it does not start itself again to
+ * every block comes from mimalloc (GLib's malloc () and free () are bound to
+ * it, as the dynamic linker's log shows), and it does not start itself again to
  * tune glibc's. Otherwise it runs with glibc's per-thread cache of 128 free
  * blocks a size (src/server/main.c starts itself again with
  * GLIBC_TUNABLES), keeps the other tunables an operator gave, and keeps the
@@ -69,15 +70,63 @@ server_tunables (const char  *given,
 }
 
 #ifdef TRIAGE_MIMALLOC
+/* Whether the dynamic linker's log (LD_DEBUG=bindings) in @dir shows GLib's
+ * calls of @symbol bound to mimalloc: mapped is not enough, it must come
+ * before the C library. */
+static gboolean
+glib_binds_to_mimalloc (const char *dir,
+                        const char *symbol)
+{
+  g_autoptr(GDir) files = g_dir_open (dir, 0, NULL);
+  g_autofree char *needle = g_strdup_printf ("/libmimalloc.so.2 [0]: normal symbol `%s'", symbol);
+  const char *name;
+  gboolean found = FALSE;
+
+  while (!found && files != NULL && (name = g_dir_read_name (files)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *log = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      g_assert_true (g_file_get_contents (path, &log, NULL, NULL));
+      lines = g_strsplit (log, "\n", -1);
+      for (guint i = 0; !found && lines[i] != NULL; i++)
+        found = strstr (lines[i], "/libglib-2.0.so") != NULL && strstr (lines[i], needle) != NULL;
+    }
+
+  return found;
+}
+
 static void
 test_mimalloc (void)
 {
+  g_autofree char *dir = g_dir_make_tmp ("test-server-malloc-ld-XXXXXX", NULL);
+  g_autofree char *prefix = g_build_filename (dir, "ld", NULL);
   g_autofree char *maps = NULL;
-  g_autofree char *tunables = server_tunables (NULL, &maps);
+  g_autofree char *tunables = NULL;
+  g_autoptr(GDir) files = NULL;
+  const char *name;
+
+  g_setenv ("LD_DEBUG", "bindings", TRUE);
+  g_setenv ("LD_DEBUG_OUTPUT", prefix, TRUE);
+  tunables = server_tunables (NULL, &maps);
+  g_unsetenv ("LD_DEBUG");
+  g_unsetenv ("LD_DEBUG_OUTPUT");
 
   g_assert_nonnull (strstr (maps, "/libmimalloc.so"));
+  g_assert_true (glib_binds_to_mimalloc (dir, "malloc"));
+  g_assert_true (glib_binds_to_mimalloc (dir, "free"));
   /* Not started again for glibc's sake. */
   g_assert_cmpstr (tunables, ==, "(null)");
+
+  files = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (files)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
 }
 #elif defined (__GLIBC__)
 static void
