@@ -37,23 +37,9 @@ static const guint8 scan_stop[256] = {
   [0x80 ... 0xff] = 1,
 };
 
-/* Sixteen bytes at a time (AtpU8x16, atp-private.h) through the long
- * stretches of plain text: a base64 attachment is most of a large notification. */
-
-/* Whether any of the sixteen bytes at @p is one of scan_stop's. */
-static inline gboolean
-block_has_stop (const guchar *p)
-{
-  AtpU8x16 v;
-  AtpI8x16 stop;
-  guint64 halves[2];
-
-  memcpy (&v, p, sizeof v);
-  stop = (AtpI8x16) (v == '"') | (AtpI8x16) (v == '\\') |
-         (AtpI8x16) (v < 0x20) | (AtpI8x16) (v >= 0x80);
-  memcpy (halves, &stop, sizeof halves);
-  return (halves[0] | halves[1]) != 0;
-}
+/* Sixteen bytes at a time (atp_block_has_string_stop (), atp-private.h)
+ * through the long stretches of plain text: a base64 attachment is most of a
+ * large notification. */
 
 /* Length of the valid UTF-8 sequence at @s (RFC 3629: no overlong forms, no
  * surrogates, nothing above U+10FFFF), 0 if there is none. */
@@ -245,7 +231,7 @@ scan_string (Scan     *scan,
 
   for (;;)
     {
-      while (i + 16 <= len && !block_has_stop (s + i))
+      while (i + 16 <= len && !atp_block_has_string_stop (s + i, TRUE))
         i += 16;
       while (i < len && !scan_stop[s[i]])
         i++;

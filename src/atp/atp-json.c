@@ -202,22 +202,6 @@ append_run (GString    *out,
     g_string_append_len (out, run, n);
 }
 
-/* Whether any of the sixteen bytes at @p is one of string_class's stops
- * (AtpU8x16, atp-private.h): the long plain stretches of a description or
- * of base64 are passed over sixteen bytes at a time. */
-static inline gboolean
-block_has_stop (const guchar *p)
-{
-  AtpU8x16 v;
-  AtpI8x16 stop;
-  guint64 halves[2];
-
-  memcpy (&v, p, sizeof v);
-  stop = (AtpI8x16) (v == '"') | (AtpI8x16) (v == '\\') | (AtpI8x16) (v < 0x20);
-  memcpy (halves, &stop, sizeof halves);
-  return (halves[0] | halves[1]) != 0;
-}
-
 static void
 write_string (GString    *out,
               const char *str)
@@ -230,7 +214,7 @@ write_string (GString    *out,
 
   for (;; s++)
     {
-      while (end - s >= 16 && !block_has_stop (s))
+      while (end - s >= 16 && !atp_block_has_string_stop (s, FALSE))
         s += 16;
       while (s < end && string_class[*s] == CH_PLAIN)
         s++;

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include <string.h>
 #include <json-glib/json-glib.h>
 
 #include "atp-error.h"
@@ -16,6 +17,25 @@ G_BEGIN_DECLS
  * plain code elsewhere): the pre-scan's and the base64 check's hot loops. */
 typedef guint8 AtpU8x16 __attribute__ ((vector_size (16)));
 typedef gint8 AtpI8x16 __attribute__ ((vector_size (16)));
+
+/* Whether any of the sixteen bytes at @p ends a plain stretch of a JSON
+ * string: '"', '\\' or a control character, and with @non_ascii any byte of
+ * 0x80 or more (whose UTF-8 the pre-scan checks; the writer copies it). */
+static inline gboolean
+atp_block_has_string_stop (const guchar *p,
+                           gboolean      non_ascii)
+{
+  AtpU8x16 v;
+  AtpI8x16 stop;
+  guint64 halves[2];
+
+  memcpy (&v, p, sizeof v);
+  stop = (AtpI8x16) (v == '"') | (AtpI8x16) (v == '\\') | (AtpI8x16) (v < 0x20);
+  if (non_ascii)
+    stop |= (AtpI8x16) (v >= 0x80);
+  memcpy (halves, &stop, sizeof halves);
+  return (halves[0] | halves[1]) != 0;
+}
 
 /* The size and strict pre-scan of untrusted JSON text (atp-json-scan.c): UTF-8, depth,
  * syntax, numbers (any size when @any_number), member names. *@data NULL is "",

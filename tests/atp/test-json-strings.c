@@ -118,6 +118,61 @@ test_timestamp_row (void)
     }
 }
 
+/* What the writer must give for @text, a byte at a time. */
+static char *
+escaped (const char *text)
+{
+  GString *out = g_string_new ("\"");
+
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (out, "\\%c", *p);
+      else if (*p == '\n')
+        g_string_append (out, "\\n");
+      else if (*p == '\t')
+        g_string_append (out, "\\t");
+      else if (*p < 0x20)
+        g_string_append_printf (out, "\\u%04x", *p);
+      else
+        g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
+}
+
+/* The writer passes over plain text sixteen bytes at a time: a character to
+ * escape (or a multi-byte one to copy) at every offset around the block's
+ * edges, in strings of every length around them, is written as a byte at a
+ * time would. */
+static void
+test_string_blocks (void)
+{
+  static const char * const specials[] = { "\"", "\\", "\n", "\t", "\x01", "\x1f", "é", "€" };
+
+  for (guint length = 0; length <= 40; length++)
+    for (guint at = 0; at <= length; at++)
+      for (guint k = 0; k < G_N_ELEMENTS (specials); k++)
+        {
+          g_autoptr(GString) text = g_string_new (NULL);
+          g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+          g_autofree char *written = NULL, *expected = NULL;
+
+          for (guint i = 0; i < length; i++)
+            {
+              if (i == at)
+                g_string_append (text, specials[k]);
+              g_string_append_c (text, 'a' + i % 26);
+            }
+          if (at == length)
+            g_string_append (text, specials[k]);
+          json_node_set_string (node, text->str);
+          written = atp_json_to_string (node, NULL);
+          expected = escaped (text->str);
+          g_assert_cmpstr (written, ==, expected);
+        }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -127,5 +182,6 @@ main (int    argc,
   g_test_add_func ("/json/status-update", test_status_update);
   g_test_add_func ("/json/timestamp-utc", test_timestamp_utc);
   g_test_add_func ("/json/timestamp-row", test_timestamp_row);
+  g_test_add_func ("/json/string-blocks", test_string_blocks);
   return g_test_run ();
 }
