@@ -253,9 +253,8 @@ triage_server_changed (TriageServer *self,
     {
       if (error != NULL)
         {
-          triage_log_failure ("the end of notification %s is not stored: its webhook "
-                              "cannot be queued (%s)", id, error->message);
-          triage_store_fail_batch (self->store, error);
+          triage_server_fail_change (self, error, "the end of notification %s: its webhook "
+                                     "cannot be queued", id);
         }
       return;
     }

@@ -111,9 +111,8 @@ deliver_in_batch (gpointer data)
         {
           /* Not pushed: the batch that made it fails with it (the agent is
            * answered 503 and posts it again), never stored unpushed. */
-          triage_log_failure ("request %s is not stored: its recipients cannot be read (%s)",
-                              request->id, error->message);
-          triage_store_fail_batch (self->store, error);
+          triage_server_fail_change (self, error, "request %s: its recipients cannot be read",
+                                     request->id);
           continue;
         }
       if (!streams_take (self, request->id, request->protocol, (const char * const *) users))

@@ -318,9 +318,8 @@ triage_server_publish (TriageServer *self,
 
   if (users == NULL)
     {
-      triage_log_failure ("the change of notification %s is not stored: its recipients cannot "
-                          "be read (%s)", id, error->message);
-      triage_store_fail_batch (self->store, error);
+      triage_server_fail_change (self, error, "the change of notification %s: its recipients "
+                                 "cannot be read", id);
       return;
     }
   if (status == ATP_STATUS_CREATED)
@@ -335,9 +334,8 @@ triage_server_publish (TriageServer *self,
 
           if (error != NULL)
             {
-              triage_log_failure ("notification %s is not stored: it cannot be read back (%s)",
-                                  id, error->message);
-              triage_store_fail_batch (self->store, error);
+              triage_server_fail_change (self, error, "notification %s: it cannot be read back",
+                                         id);
             }
           if (node == NULL)
             return;

@@ -437,9 +437,8 @@ triage_server_webhook_changed (TriageServer          *self,
     {
       if (error != NULL)
         {
-          triage_log_failure ("the end of notification %s is not stored: its webhook "
-                              "cannot be queued (%s)", id, error->message);
-          triage_store_fail_batch (self->store, error);
+          triage_server_fail_change (self, error, "the end of notification %s: its webhook "
+                                     "cannot be queued", id);
           return;
         }
       return;
@@ -453,8 +452,7 @@ triage_server_webhook_changed (TriageServer          *self,
     {
       g_set_error (&error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "the webhook of notification %s could not be queued", id);
-      triage_log_failure ("the end of notification %s is not stored: %s", id, error->message);
-      triage_store_fail_batch (self->store, error);
+      triage_server_fail_change (self, error, "the end of notification %s", id);
       return;
     }
   /* Before the runner starts (expiries found at start-up) the row waits for it. */
