@@ -488,7 +488,6 @@ check_combinations (TriageMcpTool   tool,
   return TRUE;
 }
 
-/* libatp's field paths → the arguments they came from. */
 /* The argument that takes the most room in the request, and how much: details as
  * their base64 encoding, any other as its JSON text. */
 static const char *
@@ -519,6 +518,7 @@ largest_argument (JsonObject *arguments,
   return largest;
 }
 
+/* libatp's field paths → the arguments they came from. */
 static GError *
 explain_validation_error (TriageMcpTool  tool,
                           const GError  *error)

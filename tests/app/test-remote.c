@@ -141,6 +141,30 @@ test_preferences_without_window (void)
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 
+/* About, asked for twice (the tray's menu, then the window's): one. */
+static void
+test_about_once (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
+  GtkWindow *about = NULL;
+  guint n = 0;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_ABOUT_WINDOW (item))
+        {
+          about = GTK_WINDOW (item);
+          n++;
+        }
+    }
+  g_assert_cmpuint (n, ==, 1);
+  gtk_window_destroy (about);
+}
+
 /* With the window shown, Preferences is its dialog. */
 static void
 test_preferences_of_window (void)
@@ -531,6 +555,7 @@ main (int   argc,
 
   g_test_add_func ("/remote/preferences-without-window", test_preferences_without_window);
   g_test_add_func ("/remote/no-token", test_no_token);
+  g_test_add_func ("/remote/about-once", test_about_once);
   g_test_add_func ("/remote/preferences-of-window", test_preferences_of_window);
   g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);
   g_test_add_func ("/remote/token-refused", test_token_refused);

@@ -76,7 +76,8 @@ dup_problem_reason (TriageApplication *self)
 static void
 tell_preferences (TriageApplication *self)
 {
-  /* Transient for the window, not one of the application's. */
+  /* Every toplevel: Preferences is the application's own window, or
+   * transient for the main one. */
   g_autoptr(GList) windows = gtk_window_list_toplevels ();
 
   for (GList *l = windows; l != NULL; l = l->next)

@@ -190,19 +190,28 @@ get_shown_window (TriageApplication *self)
   return NULL;
 }
 
+/* The window of @type already open, if any: one Preferences, one About;
+ * asked for again (the tray, a shortcut), it comes forward. */
+static GtkWindow *
+find_open (GType type)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, type))
+      return l->data;
+
+  return NULL;
+}
+
 static void
 preferences_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
   TriageApplication *self = user_data;
-  g_autoptr(GList) windows = gtk_window_list_toplevels ();
-  TriagePreferencesWindow *preferences = NULL;
-
-  /* One Preferences: asked for again (the tray, Ctrl+,), it comes forward. */
-  for (GList *l = windows; l != NULL && preferences == NULL; l = l->next)
-    if (TRIAGE_IS_PREFERENCES_WINDOW (l->data))
-      preferences = l->data;
+  TriagePreferencesWindow *preferences =
+    (TriagePreferencesWindow *) find_open (TRIAGE_TYPE_PREFERENCES_WINDOW);
 
   if (preferences == NULL)
     {
@@ -228,8 +237,13 @@ about_action (GSimpleAction *action,
   TriageApplication *self = user_data;
   const char *developers[] = { "The Triage authors", NULL };
   GtkWindow *parent = get_shown_window (self);
-  GtkWidget *about;
+  GtkWindow *about = find_open (ADW_TYPE_ABOUT_WINDOW);
 
+  if (about != NULL)
+    {
+      gtk_window_present (about);
+      return;
+    }
   about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
                         "transient-for", parent,
                         "modal", parent != NULL,
@@ -243,7 +257,7 @@ about_action (GSimpleAction *action,
                         "license-type", GTK_LICENSE_GPL_3_0,
                         "comments", _("Answer the decisions your AI agents ask you to make"),
                         NULL);
-  gtk_window_present (GTK_WINDOW (about));
+  gtk_window_present (about);
 }
 
 static void

@@ -52,4 +52,3 @@ triage_store_sqlite_hold_lost_batch (TriageStoreSqlite *self)
                sqlite3_errmsg (self->db));
   triage_store_fail_batch (TRIAGE_STORE (self), self->batch_error);
 }
-
