@@ -253,6 +253,7 @@ char             *authenticate_user    (TriageServer      *self,
                                         const char        *query_token);
 TriageServiceRow *authenticate_service (TriageServer      *self,
                                         SoupServerMessage *msg);
+/* The admin endpoints (triage-server-admin.c). */
 void              handle_create_service (TriageServer      *self,
                                          SoupServerMessage *msg);
 void              handle_create_user   (TriageServer      *self,

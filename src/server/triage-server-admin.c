@@ -1,0 +1,228 @@
+/* triage-server-admin.c
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* The admin endpoints: registering services and users. */
+
+#define G_LOG_DOMAIN "triage-server-admin"
+
+#include <string.h>
+#include <gio/gio.h>
+
+#include "triage-server-private.h"
+
+/* A write the database did not take (a busy file past the busy timeout, a
+ * lost session): 503 STORAGE_UNAVAILABLE with Retry-After: 1, never the
+ * conflict its failure could be taken for. */
+static void
+reply_unstored (SoupServerMessage *msg,
+                const char        *message)
+{
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
+  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
+}
+
+static gboolean
+is_loopback_host (const char *host)
+{
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (host == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (host, "localhost") == 0)
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+void
+handle_create_service (TriageServer      *self,
+                       SoupServerMessage *msg)
+{
+  g_autoptr(JsonNode) root = parse_body (msg);
+  JsonObject *object;
+  const char *name, *description, *callback_url, *secret;
+  g_autoptr(GPtrArray) recipients = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *id = NULL, *key = NULL, *key_hash = NULL, *secret_copy = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(TriageServiceRow) existing = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageStoreInsert inserted;
+  gboolean failed = FALSE;
+  JsonNode *node;
+
+  if (root == NULL)
+    return;
+  object = json_node_get_object (root);
+  name = get_string (msg, object, "name", TRUE, &failed);
+  if (failed)
+    return;
+  description = get_string (msg, object, "description", FALSE, &failed);
+  if (failed)
+    return;
+  callback_url = get_string_or (msg, object, "callback_url", FALSE, ATP_ERROR_INVALID_CALLBACK_URL,
+                                &failed);
+  if (failed)
+    return;
+  secret = get_string (msg, object, "webhook_secret", FALSE, &failed);
+  if (failed)
+    return;
+  if (callback_url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (callback_url, G_URI_FLAGS_NONE, NULL);
+      const char *scheme = uri ? g_uri_get_scheme (uri) : NULL;
+
+      if (uri == NULL || scheme == NULL ||
+          !(g_ascii_strcasecmp (scheme, "https") == 0 ||
+            (g_ascii_strcasecmp (scheme, "http") == 0 && is_loopback_host (g_uri_get_host (uri)))))
+        {
+          reply_error_field (msg, ATP_ERROR_INVALID_CALLBACK_URL,
+                             "callback_url must be an https URL (http only on a loopback address)",
+                             "callback_url");
+          return;
+        }
+    }
+  node = json_object_get_member (object, "recipients");
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+      if (array == NULL || json_array_get_length (array) == 0)
+        {
+          reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                             "recipients must be a non-empty array of user ids", "recipients");
+          return;
+        }
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+          const char *user;
+          gboolean exists;
+
+          if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
+            {
+              reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                                 "recipients must be user ids (strings)", "recipients");
+              return;
+            }
+          user = json_node_get_string (item);
+          exists = triage_store_user_exists (self->store, user, &error);
+          if (error != NULL)
+            {
+              reply_unanswered (msg, "a recipient", "Cannot check the recipients now (the "
+                                "server's database did not answer); nothing was changed, try "
+                                "again later", error);
+              return;
+            }
+          if (!exists)
+            {
+              g_autofree char *message = g_strdup_printf ("Unknown recipient user '%s'", user);
+
+              reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "recipients");
+              return;
+            }
+          g_ptr_array_add (recipients, g_strdup (user));
+        }
+    }
+  else
+    g_ptr_array_add (recipients, g_strdup (TRIAGE_DEFAULT_USER));
+  g_ptr_array_add (recipients, NULL);
+
+  existing = triage_store_service_by_name (self->store, name, &error);
+  if (error != NULL)
+    {
+      reply_unanswered (msg, "a service's name", "Cannot check the service's name now (the "
+                        "server's database did not answer); nothing was changed, try again "
+                        "later", error);
+      return;
+    }
+  if (existing != NULL)
+    {
+      reply_error (msg, ATP_ERROR_SERVICE_ALREADY_EXISTS, "A service with this name already exists");
+      return;
+    }
+  id = atp_new_uuid ();
+  key = triage_random_token ("sk_");
+  key_hash = triage_hash_token (key);
+  secret_copy = secret ? g_strdup (secret) : triage_random_token ("whsec_");
+  inserted = triage_store_add_service (self->store, id, name, description, callback_url,
+                                       secret_copy, key_hash,
+                                       (const char * const *) recipients->pdata);
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS)
+    {
+      reply_error (msg, ATP_ERROR_SERVICE_ALREADY_EXISTS, "A service with this name already exists");
+      return;
+    }
+  if (inserted != TRIAGE_STORE_INSERTED)
+    {
+      reply_unstored (msg, "Cannot store the service now (the server's database did not take "
+                      "it); nothing was changed, try again later");
+      return;
+    }
+  answer = json_object_new ();
+  json_object_set_string_member (answer, "service_id", id);
+  json_object_set_string_member (answer, "api_key", key);
+  json_object_set_string_member (answer, "webhook_secret", secret_copy);
+  reply_text (msg, 201, object_to_string (answer));
+}
+
+static gboolean
+valid_user_id (const char *id)
+{
+  gsize len = strlen (id);
+
+  if (len == 0 || len > 64)
+    return FALSE;
+  for (const char *p = id; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.' && *p != '@')
+      return FALSE;
+  return TRUE;
+}
+
+void
+handle_create_user (TriageServer      *self,
+                    SoupServerMessage *msg)
+{
+  g_autoptr(JsonNode) root = parse_body (msg);
+  const char *id, *name;
+  g_autofree char *token = NULL, *hash = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  TriageStoreInsert inserted;
+  gboolean failed = FALSE;
+
+  if (root == NULL)
+    return;
+  id = get_string (msg, json_node_get_object (root), "id", TRUE, &failed);
+  if (failed)
+    return;
+  name = get_string (msg, json_node_get_object (root), "name", FALSE, &failed);
+  if (failed)
+    return;
+  if (!valid_user_id (id))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
+                         "id must be 1-64 characters of letters, digits, '-', '_', '.', '@'", "id");
+      return;
+    }
+  token = triage_random_token ("ut_");
+  hash = triage_hash_token (token);
+  /* No look first: the insert says whether the id is taken. */
+  inserted = triage_store_add_user (self->store, id, name, hash);
+  if (inserted == TRIAGE_STORE_INSERT_EXISTS)
+    {
+      reply_error (msg, ATP_ERROR_USER_ALREADY_EXISTS, "A user with this id already exists");
+      return;
+    }
+  if (inserted != TRIAGE_STORE_INSERTED)
+    {
+      reply_unstored (msg, "Cannot store the user now (the server's database did not take it); "
+                      "nothing was changed, try again later");
+      return;
+    }
+  answer = json_object_new ();
+  json_object_set_string_member (answer, "user_id", id);
+  json_object_set_string_member (answer, "token", token);
+  reply_text (msg, 201, object_to_string (answer));
+}
