@@ -568,17 +568,14 @@ parse_options (Review     *self,
     }
 
   {
-    /* As for triage-ask's own options: UTF-8 whatever the locale. */
+    /* As for triage-ask's own options: UTF-8 whatever the locale (the
+     * connection options are made so by triage_ask_options_set_connection ()). */
     const struct { const char *option; char **value; } texts[] = {
       { "--session", &self->session_id },
       { "--deadline", &deadline },
       { "--title", &self->title },
       { "--project", &self->project },
       { "--id", &id },
-      { "--server", &server },
-      { "--service", &service },
-      { "--service-name", &service_name },
-      { "--retry-for", &retry_for },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (texts); i++)

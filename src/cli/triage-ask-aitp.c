@@ -106,14 +106,11 @@ parse_options (TriageAskOptions  *options,
                                      "comes on standard input", args[i]);
 
   {
-    /* As for triage-ask's own options: UTF-8 whatever the locale. */
+    /* As for triage-ask's own options: UTF-8 whatever the locale (the
+     * connection options are made so by triage_ask_options_set_connection ()). */
     const struct { const char *option; char **value; } texts[] = {
       { "--deadline", &deadline },
       { "--project", &extension->project },
-      { "--server", &server },
-      { "--service", &service },
-      { "--service-name", &service_name },
-      { "--retry-for", &retry_for },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (texts); i++)

@@ -66,13 +66,28 @@ has_control_character (const char *text)
 
 gboolean
 triage_ask_options_set_connection (TriageAskOptions  *self,
-                                   const char        *server,
+                                   const char        *server_arg,
                                    const char        *socket_path,
-                                   const char        *service,
-                                   const char        *service_name,
-                                   const char        *retry_for,
+                                   const char        *service_arg,
+                                   const char        *service_name_arg,
+                                   const char        *retry_for_arg,
                                    GError           **error)
 {
+  g_autofree char *server = g_strdup (server_arg);
+  g_autofree char *service = g_strdup (service_arg);
+  g_autofree char *service_name = g_strdup (service_name_arg);
+  g_autofree char *retry_for = g_strdup (retry_for_arg);
+  /* UTF-8 whatever the locale, here for every mode (ATP, --hook, --aitp, --afp).
+   * The socket is a file name: bytes, kept as they are. */
+  const struct { const char *option; char **value; } texts[] = {
+    { "--server", &server }, { "--service", &service }, { "--service-name", &service_name },
+    { "--retry-for", &retry_for },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (!triage_ask_value_to_utf8 (texts[i].option, texts[i].value, error))
+      return FALSE;
+
   if (server != NULL)
     {
       if (!atp_client_check_url (server, error))
@@ -453,9 +468,8 @@ triage_ask_options_parse (GStrv      *argv,
   {
     const struct { const char *option; char **value; } texts[] = {
       { "--title", &title }, { "--description", &description }, { "--deadline", &deadline },
-      { "--project", &project }, { "--id", &id }, { "--server", &server },
-      { "--service", &service }, { "--service-name", &service_name },
-      { "--retry-for", &retry_for }, { "--confirm", &question }, { "--hook", &hook },
+      { "--project", &project }, { "--id", &id }, { "--confirm", &question },
+      { "--hook", &hook },
     };
     const struct { const char *option; GStrv values; } lists[] = {
       { "--action", action_specs }, { "--label", label_specs }, { "--option", option_specs },

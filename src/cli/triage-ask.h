@@ -85,7 +85,8 @@ gboolean          triage_ask_options_set_json   (TriageAskOptions  *self,
                                                  gsize              length,
                                                  GError           **error);
 
-/* Where to ask and as whom, from the connection options (any may be NULL). */
+/* Where to ask and as whom, from the connection options (any may be NULL), as
+ * given on the command line: made UTF-8 here, as every mode needs. */
 gboolean          triage_ask_options_set_connection (TriageAskOptions *self,
                                                      const char       *server,
                                                      const char       *socket_path,

@@ -34,6 +34,11 @@ static const Refusal refusals[] = {
   { { "--title", "d\xe9ploy", "--action", "ok" }, NULL, "--title: not valid UTF-8 text" },
   { { "--aitp", "--project", "caf\xe9" }, "{}", "--project: not valid UTF-8 text" },
   { { "--afp", "--title", "r\xe9vision" }, "{}", "--title: not valid UTF-8 text" },
+  /* The connection options, in every mode. */
+  { { "--aitp", "--service-name", "caf\xe9" }, "{}", "--service-name: not valid UTF-8 text" },
+  { { "--afp", "--service", "r\xe9vision" }, "{}", "--service: not valid UTF-8 text" },
+  { { "--aitp", "--server", "https://caf\xe9.example" }, "{}", "--server: not valid UTF-8 text" },
+  { { "--afp", "--retry-for", "5\xb5s" }, "{}", "--retry-for: not valid UTF-8 text" },
   { { "--aitp", "--deadline", "99999d" }, "{}",
     "--deadline “99999d”: too far away: a duration may be at most ten years (3650d)" },
   /* Blamed on "--action “approve:simple:”", which nobody gave. */
@@ -79,6 +84,44 @@ test_c_locale (Fixture       *fixture,
   g_assert_cmpstr (request->context.project, ==, "café");
 }
 
+/* --aitp and --afp file the request under an accented service name too: the
+ * connection options are made UTF-8 for every mode. */
+static void
+test_c_locale_modes (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const char * const aitp_args[] = { "--aitp", "--service", "café-bot", "--service-name",
+                                     "Café Bot", "--no-wait", NULL };
+  const char * const afp_args[] = { "--afp", "--service", "révision", "--service-name",
+                                    "Révision", "--title", "Relire l’été", "--deadline", "1h",
+                                    NULL };
+  const char aitp_message[] =
+    "{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\", \"request_decision\": "
+    "{\"id\": \"c-1\", \"title\": \"Quelle couleur ?\", \"options\": [{\"id\": \"b\"}]}}";
+  const char afp_request[] =
+    "{\"protocol_version\": \"1.2\", \"iteration\": 1, \"artifact\": "
+    "{\"media_type\": \"text/plain\", \"content\": \"plan\"}}";
+  g_autoptr(Run) aitp = NULL;
+  g_autoptr(Run) afp = NULL;
+  g_autoptr(AtpNotification) decision = NULL;
+  g_autoptr(AtpNotification) review = NULL;
+
+  atp_client_set_protocols (fixture->person, (1u << ATP_PROTOCOL_ATP) | (1u << ATP_PROTOCOL_AITP) |
+                                             (1u << ATP_PROTOCOL_AFP));
+  aitp = ask_start_env (fixture, aitp_args, aitp_message, c_locale);
+  g_assert_cmpint (ask_finish (aitp), ==, TRIAGE_ASK_EXIT_ANSWERED);
+  decision = person_wait_for (fixture, "Quelle couleur ?");
+  g_assert_cmpstr (decision->service.id, ==, "café-bot");
+  g_assert_cmpstr (decision->service.name, ==, "Café Bot");
+
+  afp = ask_start_env (fixture, afp_args, afp_request, c_locale);
+  review = person_wait_for (fixture, "Relire l’été");
+  g_assert_cmpstr (review->service.id, ==, "révision");
+  g_assert_cmpstr (review->service.name, ==, "Révision");
+  g_subprocess_send_signal (afp->process, SIGTERM);
+  g_assert_cmpint (ask_finish (afp), ==, 128 + SIGTERM);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -87,6 +130,8 @@ main (int    argc,
 
   g_test_add_func ("/ask/messages/refused", test_refused);
   g_test_add ("/ask/messages/c-locale", Fixture, NULL, fixture_setup, test_c_locale,
+              fixture_teardown);
+  g_test_add ("/ask/messages/c-locale-modes", Fixture, NULL, local_setup, test_c_locale_modes,
               fixture_teardown);
 
   return g_test_run ();
