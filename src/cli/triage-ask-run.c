@@ -9,6 +9,7 @@
 #include "triage-ask-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -164,14 +165,17 @@ failed (Ask          *ask,
   finish (ask, exit_status_for (error));
 }
 
-static void
+/* Prints @node; FALSE (said, and the run finished with status 4) when it
+ * could not be written: a script reading the answer must not take exit 0
+ * for one it never got (a full disk, a closed standard output). */
+static gboolean
 print_json (Ask      *ask,
             JsonNode *node)
 {
   g_autofree char *text = NULL;
 
   if (ask->options->quiet)
-    return;
+    return TRUE;
 
   text = atp_json_to_string (node, NULL);
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
@@ -186,7 +190,13 @@ print_json (Ask      *ask,
         fwrite (p, 1, g_utf8_next_char (p) - p, stdout);
     }
   fputc ('\n', stdout);
-  fflush (stdout);
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      triage_ask_say ("cannot write the answer on standard output: %s", g_strerror (errno));
+      finish (ask, TRIAGE_ASK_EXIT_SERVER);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static void
@@ -199,7 +209,8 @@ settled (Ask             *ask,
       {
         g_autoptr(JsonNode) json = atp_response_to_json (notification->response);
 
-        print_json (ask, json);
+        if (!print_json (ask, json))
+          return;
       }
       if (ask->options->confirm && !g_str_equal (notification->response->action_id, "approve"))
         finish (ask, TRIAGE_ASK_EXIT_DENIED);
@@ -235,8 +246,8 @@ settled_view (Ask      *ask,
 
   if (g_str_equal (status, "answered") && answer != NULL && JSON_NODE_HOLDS_OBJECT (answer))
     {
-      print_json (ask, answer);
-      finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
+      if (print_json (ask, answer))
+        finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
     }
   else if (g_str_equal (status, "expired"))
     {
@@ -351,8 +362,8 @@ post_cb (GObject      *object,
           json_object_set_string_member (object_out, "status", atp_status_to_string (post->status));
           node = json_node_init_object (json_node_alloc (), object_out);
         }
-      print_json (ask, node);
-      finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
+      if (print_json (ask, node))
+        finish (ask, TRIAGE_ASK_EXIT_ANSWERED);
       return;
     }
 
@@ -550,6 +561,28 @@ triage_ask_run (TriageAskOptions *options)
   return ask.status;
 }
 
+/* A descriptor of 0, 1 or 2 that the caller closed (`>&-`) would be the next
+ * one opened: GLib's wakeup eventfd took 1, and the answer was written into
+ * it (EINVAL, exit 0, nothing printed). Each is held by /dev/null, standard
+ * output opened for reading, so that writing the answer fails and says so. */
+static void
+hold_standard_fds (void)
+{
+  static const int flags[] = { O_RDONLY, O_RDONLY, O_WRONLY };
+
+  for (int fd = 0; fd <= 2; fd++)
+    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
+      {
+        int held = open ("/dev/null", flags[fd]);
+
+        if (held >= 0 && held != fd)
+          {
+            dup2 (held, fd);
+            close (held);
+          }
+      }
+}
+
 /* Whether the command line is a hook's (--hook AGENT or --hook=AGENT, whatever
  * else is wrong with it). */
 static gboolean
@@ -576,6 +609,7 @@ triage_ask_main (int    argc,
    * nothing else: GLib prints debug and info lines there when G_MESSAGES_DEBUG
    * is set (GIO's GSocketClient among them). */
   g_log_writer_default_set_use_stderr (TRUE);
+  hold_standard_fds ();
 
   if (!find_mode (argc, argv, &mode, &error))
     {

@@ -141,14 +141,29 @@ run_free (Run *run)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
 
+/* Where triage-ask's standard output goes. */
+typedef enum
+{
+  ASK_STDOUT_PIPE,     /* read into Run.out */
+  ASK_STDOUT_FULL,     /* /dev/full: every write fails (a full disk) */
+  ASK_STDOUT_CLOSED,   /* closed, as by `>&-` */
+} AskStdout;
+
+static inline void
+close_stdout_cb (gpointer data)
+{
+  close (STDOUT_FILENO);
+}
+
 /* Starts triage-ask with @args; against the fixture's server unless @args has --server.
  * @wrapper (may be NULL): a command it runs under, as `nohup`. */
 static inline Run *
-ask_start_wrapped (Fixture            *fixture,
-                   const char         *wrapper,
-                   const char * const *args,
-                   const char         *input,
-                   const char * const *env)
+ask_start_full (Fixture            *fixture,
+                const char         *wrapper,
+                const char * const *args,
+                const char         *input,
+                const char * const *env,
+                AskStdout           out)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
@@ -175,8 +190,14 @@ ask_start_wrapped (Fixture            *fixture,
     }
   g_ptr_array_add (argv, NULL);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  launcher = g_subprocess_launcher_new (out == ASK_STDOUT_PIPE
+                                        ? G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                          G_SUBPROCESS_FLAGS_STDERR_PIPE
+                                        : G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (out == ASK_STDOUT_FULL)
+    g_subprocess_launcher_set_stdout_file_path (launcher, "/dev/full");
+  else if (out == ASK_STDOUT_CLOSED)
+    g_subprocess_launcher_set_child_setup (launcher, close_stdout_cb, NULL, NULL);
   /* Standard input is a file, not a pipe: a triage-ask that exits before it
    * reads (a usage error) must not make our write fail (EPIPE, or SIGPIPE
    * killing the test), as it did when the exit won the race. */
@@ -207,6 +228,16 @@ ask_start_wrapped (Fixture            *fixture,
   g_subprocess_communicate_utf8_async (run->process, NULL, NULL, result_cb, &run->result);
 
   return run;
+}
+
+static inline Run *
+ask_start_wrapped (Fixture            *fixture,
+                   const char         *wrapper,
+                   const char * const *args,
+                   const char         *input,
+                   const char * const *env)
+{
+  return ask_start_full (fixture, wrapper, args, input, env, ASK_STDOUT_PIPE);
 }
 
 static inline Run *
