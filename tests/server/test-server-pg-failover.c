@@ -18,9 +18,8 @@
 
 #define G_LOG_DOMAIN "test-server-pg-failover"
 
-#include <libpq-fe.h>
-
 #include "atp.h"
+#include "pg-uri-test-util.h"
 #include "server-test-util.h"
 #include "triage-test-postgres.h"
 #include "triage-test-proxy.h"
@@ -47,47 +46,15 @@ typedef struct
   char             *key;      /* a service */
 } Failover;
 
-/* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
- * database and schema with two hosts, 127.0.0.1:@port and then the socket,
- * each given @connect_timeout; the socket's path in @socket_path (if not
- * NULL). */
+/* Far's URI: 127.0.0.1:@port, then the database's socket, each given
+ * @connect_timeout. */
 static char *
-two_host_uri (const char *direct,
-              guint       port,
-              guint       connect_timeout,
-              char      **socket_path)
+two_host_uri (Failover *fixture,
+              guint     port,
+              guint     connect_timeout)
 {
-  PQconninfoOption *options = PQconninfoParse (direct, NULL);
-  const char *socket_dir = NULL, *pg_port = NULL, *dbname = NULL, *user = NULL, *search = NULL;
-  g_autofree char *all = NULL, *escaped_options = NULL, *escaped_dir = NULL;
-  char *uri;
-
-  g_assert_nonnull (options);
-  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
-    {
-      if (g_str_equal (option->keyword, "host"))
-        socket_dir = option->val;
-      else if (g_str_equal (option->keyword, "port"))
-        pg_port = option->val;
-      else if (g_str_equal (option->keyword, "dbname"))
-        dbname = option->val;
-      else if (g_str_equal (option->keyword, "user"))
-        user = option->val;
-      else if (g_str_equal (option->keyword, "options"))
-        search = option->val;
-    }
-  g_assert_nonnull (socket_dir);
-  g_assert_nonnull (pg_port);
-  if (socket_path != NULL)
-    *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", socket_dir, pg_port);
-  all = g_strjoin (" ", search ? search : "", OPERATOR_OPTIONS, NULL);
-  escaped_options = g_uri_escape_string (all, NULL, FALSE);
-  escaped_dir = g_uri_escape_string (socket_dir, NULL, FALSE);
-  uri = g_strdup_printf ("postgresql:///%s?host=127.0.0.1,%s&port=%u,%s&user=%s"
-                         "&connect_timeout=%d&options=%s", dbname, escaped_dir, port, pg_port,
-                         user, connect_timeout, escaped_options);
-  PQconninfoFree (options);
-  return uri;
+  return pg_uri_through (triage_test_server_get_database (fixture->near), "127.0.0.1", port, TRUE,
+                         connect_timeout, OPERATOR_OPTIONS);
 }
 
 static void
@@ -100,12 +67,10 @@ failover_setup (Failover      *fixture,
   fixture->near = triage_test_server_new (NULL, &error);
   g_assert_no_error (error);
   g_assert_true (triage_test_server_is_postgres (fixture->near));
-  g_free (two_host_uri (triage_test_server_get_database (fixture->near), 0, CONNECT_TIMEOUT_S,
-                        &socket_path));
+  socket_path = pg_uri_socket_path (triage_test_server_get_database (fixture->near));
   fixture->proxy = triage_test_proxy_new (socket_path);
-  fixture->uri = two_host_uri (triage_test_server_get_database (fixture->near),
-                               triage_test_proxy_get_port (fixture->proxy), CONNECT_TIMEOUT_S,
-                               NULL);
+  fixture->uri = two_host_uri (fixture, triage_test_proxy_get_port (fixture->proxy),
+                               CONNECT_TIMEOUT_S);
   g_test_message ("far's database: %s", fixture->uri);
   triage_test_server_create_service (fixture->near, "failover-bot", NULL, NULL, NULL,
                                      &fixture->key, NULL, &error);
@@ -195,9 +160,8 @@ test_silent_passed_once (Failover      *fixture,
   double took;
 
   g_free (fixture->uri);
-  fixture->uri = two_host_uri (triage_test_server_get_database (fixture->near),
-                               triage_test_proxy_get_port (fixture->proxy), STICKY_TIMEOUT_S,
-                               NULL);
+  fixture->uri = two_host_uri (fixture, triage_test_proxy_get_port (fixture->proxy),
+                               STICKY_TIMEOUT_S);
   triage_test_proxy_command (fixture->proxy, "stall");
   start = g_get_monotonic_time ();
   start_far (fixture);

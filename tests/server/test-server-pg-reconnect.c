@@ -36,10 +36,10 @@
 #define G_LOG_DOMAIN "test-server-pg-reconnect"
 
 #include <glib/gstdio.h>
-#include <libpq-fe.h>
 
 #include "atp.h"
 #include "pg-proxy-test-util.h"
+#include "pg-uri-test-util.h"
 #include "server-test-util.h"
 #include "triage-pg-link.h"
 #include "triage-test-postgres.h"
@@ -89,57 +89,6 @@ typedef struct
   gint64   sent_at;
 } Reply;
 
-/* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
- * database and schema at @host:@port (and then at the socket too, if
- * @then_socket), with the operator's options; its socket in @socket_path
- * (if not NULL). */
-static char *
-proxied_uri (const char *direct,
-             const char *host,
-             guint       port,
-             gboolean    then_socket,
-             char      **socket_path)
-{
-  PQconninfoOption *options = PQconninfoParse (direct, NULL);
-  const char *socket_dir = NULL, *pg_port = NULL, *dbname = NULL, *user = NULL, *search = NULL;
-  g_autofree char *escaped = NULL, *all = NULL;
-  char *uri;
-
-  g_assert_nonnull (options);
-  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
-    {
-      if (g_str_equal (option->keyword, "host"))
-        socket_dir = option->val;
-      else if (g_str_equal (option->keyword, "port"))
-        pg_port = option->val;
-      else if (g_str_equal (option->keyword, "dbname"))
-        dbname = option->val;
-      else if (g_str_equal (option->keyword, "user"))
-        user = option->val;
-      else if (g_str_equal (option->keyword, "options"))
-        search = option->val;
-    }
-  g_assert_nonnull (socket_dir);
-  g_assert_nonnull (pg_port);
-  if (socket_path != NULL)
-    *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", socket_dir, pg_port);
-  all = g_strjoin (" ", search ? search : "", OPERATOR_OPTIONS, NULL);
-  escaped = g_uri_escape_string (all, NULL, FALSE);
-  if (then_socket)
-    {
-      g_autofree char *escaped_dir = g_uri_escape_string (socket_dir, NULL, FALSE);
-
-      uri = g_strdup_printf ("postgresql:///%s?host=%s,%s&port=%u,%s&user=%s&connect_timeout=%d"
-                             "&options=%s", dbname, host, escaped_dir, port, pg_port, user,
-                             CONNECT_TIMEOUT_S, escaped);
-    }
-  else
-    uri = g_strdup_printf ("postgresql://%s:%u/%s?user=%s&connect_timeout=%d&options=%s", host,
-                           port, dbname, user, CONNECT_TIMEOUT_S, escaped);
-  PQconninfoFree (options);
-  return uri;
-}
-
 static const char * const far_args[] = { "--no-limits", NULL };
 
 /* Far's host is @data: 127.0.0.1, LOOKUP_NAME (slow-lookup.c preloaded
@@ -161,11 +110,10 @@ reconnect_setup (Reconnect     *fixture,
   g_assert_true (triage_test_server_is_postgres (fixture->near));
   if (two_hosts)
     host = "127.0.0.1";
-  g_free (proxied_uri (triage_test_server_get_database (fixture->near), host, 0, FALSE,
-                       &socket_path));
+  socket_path = pg_uri_socket_path (triage_test_server_get_database (fixture->near));
   fixture->proxy = pg_proxy_new (socket_path);
-  uri = proxied_uri (triage_test_server_get_database (fixture->near), host, fixture->proxy->port,
-                     two_hosts, NULL);
+  uri = pg_uri_through (triage_test_server_get_database (fixture->near), host,
+                        fixture->proxy->port, two_hosts, CONNECT_TIMEOUT_S, OPERATOR_OPTIONS);
   g_test_message ("far's database: %s", uri);
 
   dir = g_dir_make_tmp ("triage-test-pg-reconnect-XXXXXX", &error);

@@ -28,9 +28,9 @@
 #define G_LOG_DOMAIN "test-server-pg-stall"
 
 #include <glib/gstdio.h>
-#include <libpq-fe.h>
 
 #include "atp.h"
+#include "pg-uri-test-util.h"
 #include "server-test-util.h"
 #include "triage-pg-link.h"
 #include "triage-test-postgres.h"
@@ -68,47 +68,6 @@ typedef struct
   gint64   sent_at;
 } Reply;
 
-/* @direct (the tests' PostgreSQL on its Unix socket) as a URI to the same
- * database and schema through the proxy at @port (0: none yet), with the
- * operator's @operator_options (server settings) too; its socket in
- * @socket_path. */
-static char *
-proxied_uri (const char *direct,
-             guint       port,
-             const char *operator_options,
-             char      **socket_path)
-{
-  PQconninfoOption *options = PQconninfoParse (direct, NULL);
-  const char *host = NULL, *pg_port = NULL, *dbname = NULL, *user = NULL, *search = NULL;
-  g_autofree char *escaped = NULL, *all = NULL;
-  char *uri;
-
-  g_assert_nonnull (options);
-  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
-    {
-      if (g_str_equal (option->keyword, "host"))
-        host = option->val;
-      else if (g_str_equal (option->keyword, "port"))
-        pg_port = option->val;
-      else if (g_str_equal (option->keyword, "dbname"))
-        dbname = option->val;
-      else if (g_str_equal (option->keyword, "user"))
-        user = option->val;
-      else if (g_str_equal (option->keyword, "options"))
-        search = option->val;
-    }
-  g_assert_nonnull (host);
-  g_assert_nonnull (pg_port);
-  if (socket_path != NULL)
-    *socket_path = g_strdup_printf ("%s/.s.PGSQL.%s", host, pg_port);
-  all = g_strjoin (" ", search ? search : "", operator_options ? operator_options : "", NULL);
-  escaped = g_uri_escape_string (all, NULL, FALSE);
-  uri = g_strdup_printf ("postgresql://127.0.0.1:%u/%s?user=%s&options=%s", port, dbname, user,
-                         escaped);
-  PQconninfoFree (options);
-  return uri;
-}
-
 static const char * const far_args[] = { "--no-limits", NULL };
 
 /* The operator's statement_timeout (1 s) in far's URI wins over the
@@ -129,10 +88,10 @@ stall_setup (Stall         *fixture,
   fixture->near = triage_test_server_new (NULL, &error);
   g_assert_no_error (error);
   g_assert_true (triage_test_server_is_postgres (fixture->near));
-  g_free (proxied_uri (triage_test_server_get_database (fixture->near), 0, NULL, &socket_path));
+  socket_path = pg_uri_socket_path (triage_test_server_get_database (fixture->near));
   fixture->proxy = triage_test_proxy_new (socket_path);
-  uri = proxied_uri (triage_test_server_get_database (fixture->near),
-                     triage_test_proxy_get_port (fixture->proxy), operator_options, NULL);
+  uri = pg_uri_through (triage_test_server_get_database (fixture->near), "127.0.0.1",
+                        triage_test_proxy_get_port (fixture->proxy), FALSE, 0, operator_options);
   g_test_message ("far's database: %s", uri);
 
   fixture->far_log = g_build_filename (g_get_tmp_dir (), "triage-test-pg-stall-XXXXXX.log", NULL);
