@@ -13,6 +13,12 @@
  * first host silent or the first host goes silent under it. Another server
  * ("near", on the socket) makes the service.
  *
+ * A host name may have several addresses, the first of them silent (a
+ * dead IPv6 address before a working IPv4 one): libpq gives each address
+ * connect_timeout of its own. slow-lookup.c, preloaded into far, resolves
+ * LOOKUP_NAME to two addresses where this test listens and never answers,
+ * then to the proxy's.
+ *
  * Waits are for answers, each bounded.
  */
 
@@ -36,6 +42,14 @@
  * over the silent host (CONNECT_TIMEOUT_S each), with room for a loaded
  * machine. */
 #define RECOVER_S 60
+/* The name slow-lookup.c resolves, and to what: two silent listeners of
+ * the test, then the proxy (all on the proxy's port). */
+#define LOOKUP_NAME "triage-test-database.invalid"
+#define SILENT_ADDRESSES { "127.0.0.2", "127.0.0.3" }
+#define LOOKUP_ADDRESSES "127.0.0.2,127.0.0.3,127.0.0.1"
+/* Each address's connect_timeout there: far's first connection waits
+ * about twice that. */
+#define ADDRESS_TIMEOUT_S 3
 
 typedef struct
 {
@@ -190,6 +204,75 @@ test_silent_later (Failover      *fixture,
   post_until_stored (fixture);
 }
 
+#ifndef TRIAGE_TEST_SANITIZED
+/* A listener at @address on @port that accepts nothing and says nothing:
+ * the kernel takes the connection, libpq waits for its answer. */
+static GSocket *
+silent_listener (const char *address,
+                 guint       port)
+{
+  g_autoptr(GInetAddress) inet = g_inet_address_new_from_string (address);
+  g_autoptr(GSocketAddress) where = g_inet_socket_address_new (inet, (guint16) port);
+  g_autoptr(GError) error = NULL;
+  GSocket *socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                  G_SOCKET_PROTOCOL_TCP, &error);
+
+  g_assert_no_error (error);
+  g_socket_bind (socket, where, FALSE, &error);
+  g_assert_no_error (error);
+  g_socket_listen (socket, &error);
+  g_assert_no_error (error);
+  return socket;
+}
+
+/* Far is given LOOKUP_NAME, whose first two addresses are silent: its
+ * first connection passes over both (ADDRESS_TIMEOUT_S each) and reaches
+ * the third, so far starts (the old server gave the connection one
+ * connect_timeout for its one host and exited), and its other connections
+ * try that address first: far's six connections are made within three
+ * such waits (room for a loaded machine), not six times two. */
+static void
+test_silent_addresses (Failover      *fixture,
+                       gconstpointer  data)
+{
+  const char *silent[] = SILENT_ADDRESSES;
+  guint port = triage_test_proxy_get_port (fixture->proxy);
+  GSocket *listeners[G_N_ELEMENTS (silent)];
+  gint64 start;
+  double took;
+
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    listeners[i] = silent_listener (silent[i], port);
+  g_free (fixture->uri);
+  fixture->uri = pg_uri_through (triage_test_server_get_database (fixture->near), LOOKUP_NAME,
+                                 port, FALSE, ADDRESS_TIMEOUT_S, OPERATOR_OPTIONS);
+  g_test_message ("far's database: %s", fixture->uri);
+  /* For far alone (the environment its launcher copies). */
+  g_setenv ("LD_PRELOAD", SLOW_LOOKUP_PATH, TRUE);
+  g_setenv ("TRIAGE_TEST_LOOKUP_NAME", LOOKUP_NAME, TRUE);
+  g_setenv ("TRIAGE_TEST_LOOKUP_ADDRESSES", LOOKUP_ADDRESSES, TRUE);
+  start = g_get_monotonic_time ();
+  start_far (fixture);
+  took = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  g_unsetenv ("LD_PRELOAD");
+  g_unsetenv ("TRIAGE_TEST_LOOKUP_NAME");
+  g_unsetenv ("TRIAGE_TEST_LOOKUP_ADDRESSES");
+  g_test_message ("far started in %.1f s", took);
+  g_assert_cmpfloat (took, <, 3 * 2 * ADDRESS_TIMEOUT_S);
+  post_until_stored (fixture);
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    g_object_unref (listeners[i]);
+}
+#else
+static void
+test_silent_addresses (Failover      *fixture,
+                       gconstpointer  data)
+{
+  g_test_skip ("slow-lookup.c is not preloaded into a server built with sanitizers (their "
+               "runtime must come first)");
+}
+#endif
+
 /* triage-server with @uri, PGCONNECT_TIMEOUT set to @env (unless NULL):
  * refused at start (exit status 2) with @message. */
 static void
@@ -242,6 +325,8 @@ main (int   argc,
               test_silent_later, failover_teardown);
   g_test_add ("/server/pg-failover/silent-passed-once", Failover, NULL, failover_setup,
               test_silent_passed_once, failover_teardown);
+  g_test_add ("/server/pg-failover/silent-addresses", Failover, NULL, failover_setup,
+              test_silent_addresses, failover_teardown);
   g_test_add_func ("/server/pg-failover/bad-connect-timeout", test_bad_connect_timeout);
   return g_test_run ();
 }

@@ -97,16 +97,17 @@ dial_start (TriagePgConnection *self,
   TriagePgDial *dial;
 
   triage_pg_link_connect_params (self->link, self->name, &keywords, &values);
-  /* libpq gives each host connect_timeout, one after the other. A
-   * connection awaited (the main loop held) gets that for each host of the
-   * URI; one made in the background as long as libpq takes: giving it up
+  /* libpq gives each host (each address) connect_timeout, one after the
+   * other. A connection awaited (the main loop held) gets that for each of
+   * them; one made in the background as long as libpq takes: giving it up
    * would gain nothing, as no other starts while its thread runs (a lookup
    * that hangs would hang the next try too), and could lose one that
-   * connects (a host whose several addresses say nothing). */
+   * connects. */
   dial = triage_pg_dial_new (keywords, values,
-                             done != NULL ? -1 : triage_pg_link_connect_timeout (self->link) *
-                                                 triage_pg_link_n_hosts (self->link),
+                             done != NULL ? -1 : triage_pg_link_connect_timeout (self->link),
+                             triage_pg_link_n_hosts (self->link),
                              sql, self->patient ? -1 : TRIAGE_PG_DEFAULT_ANSWER_US);
+  triage_pg_link_look_up (self->link, dial);
   for (guint i = 0; i < self->kept->len; i++)
     {
       TriagePgStatement *kept = &g_array_index (self->kept, TriagePgStatement, i);
@@ -139,7 +140,8 @@ take_connection (TriagePgConnection *self,
 
   triage_pg_connection_forget (self);
   self->conn = triage_pg_dial_steal (dial, &statement_ms);
-  triage_pg_link_connected (self->link, PQhost (self->conn), PQport (self->conn));
+  triage_pg_link_connected (self->link, PQhost (self->conn), PQport (self->conn),
+                            PQhostaddr (self->conn));
   self->answer_us = statement_ms > 0 ? (statement_ms + TRIAGE_PG_ANSWER_GRACE_MS) * 1000
                                      : TRIAGE_PG_DEFAULT_ANSWER_US;
   for (guint i = 0; i < triage_pg_dial_get_n_prepared (dial); i++)

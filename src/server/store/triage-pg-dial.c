@@ -16,7 +16,12 @@
  * libpq's own blocking PQconnectdbParams (): it gives each host of a
  * multi-host URI (each address of it) connect_timeout of its own and
  * passes on to the next when one refuses, does not resolve, or accepts and
- * then says nothing; the thread is there so that it may block. It then
+ * then says nothing; the thread is there so that it may block. The host
+ * names the URI lists are looked up first, here, and handed to libpq as
+ * addresses (hostaddr, the name kept for TLS and the password file), so
+ * that the wait for the connection counts each address libpq will try (a
+ * name with a silent IPv6 address and a working IPv4 one), and the address
+ * connected to last is tried first (dial_look_up ()). It then
  * waits for each statement's answer with the deadline the main loop would
  * have used. The main loop is told once it is done (a background attempt,
  * triage-pg-connect.c: libpq's timeouts bound its connection, a lookup
@@ -33,6 +38,9 @@
 #define G_LOG_DOMAIN "triage-store-postgres"
 
 #include <string.h>
+
+#include <netdb.h>
+#include <sys/socket.h>
 
 #include "triage-pg-dial.h"
 
@@ -60,7 +68,12 @@ struct _TriagePgDial
   /* Set before the thread starts; the thread reads them. */
   char              **keywords;
   char              **values;       /* the password among them: zeroed when freed */
-  gint64              connect_us;
+  gint64              connect_us;   /* each host's (each address's); -1: as long as libpq takes */
+  guint               n_hosts;      /* the hosts libpq tries, before any is looked up */
+  char              **look_up;      /* the host names to look up here (NULL: none) */
+  char              **look_up_ports; /* their ports (NULL, one for all, or one each) */
+  char               *last_host;    /* the host and address connected to last: tried first */
+  char               *last_address;
   char               *setup_sql;
   GArray             *prepared;     /* Prepared */
   gint64              answer_us;    /* the wait for each statement's answer; -1: none */
@@ -105,14 +118,17 @@ on_notice (void       *data,
 }
 
 /* A dial that connects with libpq's @keywords and @values (taken; their
- * connect_timeout is each host's), gives the connection @connect_us (all
- * hosts' together; -1: as long as libpq takes), then runs @setup_sql, whose last statement
- * reads the statement_timeout in force, and prepares the statements added,
- * waiting @answer_us for each answer (-1: as long as it takes). */
+ * connect_timeout is each host's), gives the connection @connect_us for
+ * each of the @n_hosts hosts libpq tries (each address, once they are
+ * looked up: triage_pg_dial_look_up ()); -1: as long as libpq takes), then
+ * runs @setup_sql, whose last statement reads the statement_timeout in
+ * force, and prepares the statements added, waiting @answer_us for each
+ * answer (-1: as long as it takes). */
 TriagePgDial *
 triage_pg_dial_new (char      **keywords,
                     char      **values,
                     gint64      connect_us,
+                    guint       n_hosts,
                     const char *setup_sql,
                     gint64      answer_us)
 {
@@ -124,6 +140,7 @@ triage_pg_dial_new (char      **keywords,
   self->keywords = keywords;
   self->values = values;
   self->connect_us = connect_us;
+  self->n_hosts = MAX (n_hosts, 1);
   self->setup_sql = g_strdup (setup_sql);
   self->answer_us = answer_us;
   self->prepared = g_array_new (FALSE, FALSE, sizeof (Prepared));
@@ -150,6 +167,10 @@ dial_unref (gpointer data)
   g_strfreev (self->keywords);
   g_strfreev (self->values);
   g_free (self->setup_sql);
+  g_strfreev (self->look_up);
+  g_strfreev (self->look_up_ports);
+  g_free (self->last_host);
+  g_free (self->last_address);
   g_array_unref (self->prepared);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->conn, PQfinish);
@@ -191,6 +212,22 @@ triage_pg_dial_get_prepared (TriagePgDial *self,
   *sql = prepared->sql;
 }
 
+/* The host names @hosts (with @ports: NULL, one for all, or one each) are
+ * to be looked up by the thread, and libpq given their addresses, the
+ * address @last_address of @last_host (if any) first. */
+void
+triage_pg_dial_look_up (TriagePgDial       *self,
+                        const char * const *hosts,
+                        const char * const *ports,
+                        const char         *last_host,
+                        const char         *last_address)
+{
+  self->look_up = g_strdupv ((char **) hosts);
+  self->look_up_ports = g_strdupv ((char **) ports);
+  self->last_host = g_strdup (last_host);
+  self->last_address = g_strdup (last_address);
+}
+
 /* The thread's: the wait under way. */
 static void
 set_wait (TriagePgDial *self,
@@ -203,6 +240,100 @@ set_wait (TriagePgDial *self,
   self->late = what;
   self->wait_us = wait_us;
   g_mutex_unlock (&self->lock);
+}
+
+/* @key = @value after the parameters so far: it overrides them. */
+static void
+dial_add_param (TriagePgDial *self,
+                const char   *key,
+                char         *value)
+{
+  guint n = g_strv_length (self->keywords);
+
+  self->keywords = g_renew (char *, self->keywords, n + 2);
+  self->values = g_renew (char *, self->values, n + 2);
+  self->keywords[n] = g_strdup (key);
+  self->values[n] = value;
+  self->keywords[n + 1] = NULL;
+  self->values[n + 1] = NULL;
+}
+
+/* @host's addresses as libpq would look them up, in its order (numeric
+ * text), @last (if among them) first; NULL if it does not resolve (libpq
+ * looks it up again and says why). */
+static GPtrArray *
+addresses_of (const char *host,
+              const char *last)
+{
+  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+  struct addrinfo *list = NULL;
+  GPtrArray *addresses;
+
+  if (getaddrinfo (host, NULL, &hints, &list) != 0)
+    return NULL;
+  addresses = g_ptr_array_new_with_free_func (g_free);
+  for (struct addrinfo *ai = list; ai != NULL; ai = ai->ai_next)
+    {
+      char text[NI_MAXHOST];
+
+      if (getnameinfo (ai->ai_addr, ai->ai_addrlen, text, sizeof text, NULL, 0,
+                       NI_NUMERICHOST) != 0)
+        continue;
+      if (last != NULL && strcmp (text, last) == 0)
+        g_ptr_array_insert (addresses, 0, g_strdup (text));
+      else
+        g_ptr_array_add (addresses, g_strdup (text));
+    }
+  freeaddrinfo (list);
+  if (addresses->len == 0)
+    g_clear_pointer (&addresses, g_ptr_array_unref);
+  return addresses;
+}
+
+/* The host names to look up are, each of its addresses an entry of
+ * libpq's host, hostaddr and port lists: libpq then tries each address
+ * with connect_timeout, as it would have, and the wait for the connection
+ * is connect_timeout for each (the name's several addresses are not its
+ * share of one host's). Socket paths, and names that do not resolve, are
+ * left to libpq. */
+static void
+dial_look_up (TriagePgDial *self)
+{
+  guint n_hosts = self->look_up != NULL ? g_strv_length (self->look_up) : 0;
+  guint n_ports = self->look_up_ports != NULL ? g_strv_length (self->look_up_ports) : 0;
+  g_autoptr(GString) hosts = g_string_new (NULL);
+  g_autoptr(GString) hostaddrs = g_string_new (NULL);
+  g_autoptr(GString) ports = g_string_new (NULL);
+  gboolean looked_up = FALSE;
+  guint n = 0;
+
+  for (guint i = 0; i < n_hosts; i++)
+    {
+      const char *host = self->look_up[i];
+      const char *port = n_ports == n_hosts ? self->look_up_ports[i] : "";
+      g_autoptr(GPtrArray) addresses = NULL;
+
+      if (*host != '\0' && *host != '/' && *host != '@')
+        addresses = addresses_of (host, g_strcmp0 (host, self->last_host) == 0
+                                          ? self->last_address : NULL);
+      for (guint j = 0; j < (addresses != NULL ? addresses->len : 1); j++, n++)
+        {
+          g_string_append_printf (hosts, "%s%s", n > 0 ? "," : "", host);
+          g_string_append_printf (hostaddrs, "%s%s", n > 0 ? "," : "",
+                                  addresses != NULL ? (char *) addresses->pdata[j] : "");
+          g_string_append_printf (ports, "%s%s", n > 0 ? "," : "", port);
+        }
+      looked_up |= addresses != NULL;
+    }
+  if (!looked_up)
+    return;
+  dial_add_param (self, "host", g_string_free (g_steal_pointer (&hosts), FALSE));
+  dial_add_param (self, "hostaddr", g_string_free (g_steal_pointer (&hostaddrs), FALSE));
+  if (n_ports == n_hosts && n_hosts > 1)
+    dial_add_param (self, "port", g_string_free (g_steal_pointer (&ports), FALSE));
+  if (self->connect_us >= 0)
+    set_wait (self, g_get_monotonic_time () + self->connect_us * n, "a new connection",
+              self->connect_us * n);
 }
 
 /* libpq's blocking connect: each host (each of its addresses) in turn,
@@ -353,6 +484,7 @@ dial_thread (gpointer data)
   TriagePgDialOutcome outcome;
   gboolean notify = FALSE;
 
+  dial_look_up (self);
   outcome = dial_connect (self, &conn, &error);
   /* A connection given up on while it was made (its lookup hung past the
    * deadline) is closed, not set up. */
@@ -397,9 +529,9 @@ triage_pg_dial_start (TriagePgDial *self,
   self->done_data = data;
   if (done != NULL)
     self->context = g_main_context_ref_thread_default ();
-  self->deadline = self->connect_us < 0 ? G_MAXINT64 : g_get_monotonic_time () + self->connect_us;
+  self->wait_us = self->connect_us < 0 ? -1 : self->connect_us * self->n_hosts;
+  self->deadline = self->wait_us < 0 ? G_MAXINT64 : g_get_monotonic_time () + self->wait_us;
   self->late = "a new connection";
-  self->wait_us = self->connect_us;
   thread = g_thread_try_new ("triage-pg-dial", dial_thread, dial_ref (self), &error);
   if (thread == NULL)
     {

@@ -26,8 +26,14 @@ typedef enum
 TriagePgDial       *triage_pg_dial_new           (char              **keywords,
                                                   char              **values,
                                                   gint64              connect_us,
+                                                  guint               n_hosts,
                                                   const char         *setup_sql,
                                                   gint64              answer_us);
+void                triage_pg_dial_look_up       (TriagePgDial       *self,
+                                                  const char * const *hosts,
+                                                  const char * const *ports,
+                                                  const char         *last_host,
+                                                  const char         *last_address);
 void                triage_pg_dial_add_prepared  (TriagePgDial       *self,
                                                   const char         *name,
                                                   const char         *sql,

@@ -56,6 +56,8 @@ struct _TriagePgLink
   char      **ports;
   guint       n_listed;
   guint       first;         /* the host last connected to: libpq tries it first */
+  char       *last_host;     /* PQhost () and PQhostaddr () of the last connection made */
+  char       *last_address;
 };
 
 /* A whole number, as libpq takes connect_timeout (blanks around it). */
@@ -191,6 +193,8 @@ triage_pg_link_unref (TriagePgLink *self)
   g_strfreev (self->hosts);
   g_strfreev (self->hostaddrs);
   g_strfreev (self->ports);
+  g_free (self->last_host);
+  g_free (self->last_address);
   g_free (self);
 }
 
@@ -267,6 +271,35 @@ triage_pg_link_connect_params (TriagePgLink *self,
   *values = (char **) g_ptr_array_free (values_out, FALSE);
 }
 
+/* @dial is to look up the host names of the URI's host list (in the order
+ * triage_pg_link_connect_params () gives them) and try the address last
+ * connected to first (triage_pg_dial_look_up ()); not if the URI or
+ * PGHOSTADDR gives addresses (nothing to look up), or the hosts come from
+ * elsewhere (PGHOST, a service file: libpq looks them up). */
+void
+triage_pg_link_look_up (TriagePgLink *self,
+                        TriagePgDial *dial)
+{
+  const char *env_addresses = g_getenv ("PGHOSTADDR");
+  g_auto(GStrv) hosts = NULL;
+  g_auto(GStrv) ports = NULL;
+  g_autofree char *host_list = NULL, *port_list = NULL;
+  guint n_ports = self->ports != NULL ? g_strv_length (self->ports) : 0;
+
+  /* A port list that fits no host list is libpq's to refuse, counting the
+   * URI's hosts, not their addresses. */
+  if (self->hosts == NULL || self->hostaddrs != NULL ||
+      (env_addresses != NULL && *env_addresses != '\0') ||
+      (n_ports > 1 && n_ports != self->n_listed))
+    return;
+  host_list = rotated (self, self->hosts);
+  port_list = rotated (self, self->ports);
+  hosts = g_strsplit (host_list, ",", -1);
+  ports = port_list != NULL ? g_strsplit (port_list, ",", -1) : g_strdupv (self->ports);
+  triage_pg_dial_look_up (dial, (const char * const *) hosts, (const char * const *) ports,
+                          self->last_host, self->last_address);
+}
+
 /* The URI's host @host (PQhost ()) at @port (PQport ()) is, or -1. */
 static int
 listed_index (TriagePgLink *self,
@@ -293,18 +326,25 @@ listed_index (TriagePgLink *self,
   return -1;
 }
 
-/* A connection was made to @host (PQhost ()) at @port (PQport ()): if it
- * is another host of the URI than the first, new connections try it first
- * (and then the others in the URI's order), so that once a host stopped
- * answering, every connection does not wait connect_timeout on it again,
- * each holding the main loop; the host that stops answering next is passed
- * over as any. */
+/* A connection was made to @host (PQhost ()) at @port (PQport ()), its
+ * address @address (PQhostaddr ()): if it is another host of the URI than
+ * the first, new connections try it first (and then the others in the
+ * URI's order), and that address of it before its others, so that once a
+ * host or an address stopped answering, every connection does not wait
+ * connect_timeout on it again, each holding the main loop; the host that
+ * stops answering next is passed over as any. */
 void
 triage_pg_link_connected (TriagePgLink *self,
                           const char   *host,
-                          const char   *port)
+                          const char   *port,
+                          const char   *address)
 {
   int i = listed_index (self, host, port);
+
+  g_free (self->last_host);
+  g_free (self->last_address);
+  self->last_host = g_strdup (host);
+  self->last_address = address != NULL && *address != '\0' ? g_strdup (address) : NULL;
 
   if (i < 0 || (guint) i == self->first)
     return;
@@ -325,6 +365,8 @@ triage_pg_link_unanswered (TriagePgLink *self,
 {
   int i = listed_index (self, host, port);
 
+  /* Nor is the address it reached tried first. */
+  g_clear_pointer (&self->last_address, g_free);
   if (i < 0 || self->n_listed < 2)
     return;
   self->first = ((guint) i + 1) % self->n_listed;

@@ -37,9 +37,12 @@ void          triage_pg_link_connect_params  (TriagePgLink       *self,
                                               char             ***values);
 gint64        triage_pg_link_connect_timeout (TriagePgLink       *self);
 guint         triage_pg_link_n_hosts         (TriagePgLink       *self);
+void          triage_pg_link_look_up         (TriagePgLink       *self,
+                                              TriagePgDial       *dial);
 void          triage_pg_link_connected       (TriagePgLink       *self,
                                               const char         *host,
-                                              const char         *port);
+                                              const char         *port,
+                                              const char         *address);
 void          triage_pg_link_unanswered      (TriagePgLink       *self,
                                               const char         *host,
                                               const char         *port);
