@@ -32,6 +32,14 @@ test_heartbeat (StreamFixture *fixture,
                        "a notification after heartbeats");
 }
 
+/* The silence limit of the tests that let it run out. A healthy server's
+ * handshake and resync must fit in it, and so must the test's own wait
+ * between connecting and seeing the connection: a test process held up
+ * 500 ms on a loaded machine (injected at connect ()) once made a 400 ms
+ * limit end the handshake first, so that silence never connected and
+ * handshake-silence found the attempt given up when its connection came. */
+#define SHORT_SILENCE_MS 3000
+
 /* Heartbeats far apart; our silence limit short: the stream gives the connection up. */
 static const TriageTestServerOptions silent_args = {
   .extra_args = (const char * const[]) { "--heartbeat-interval", "30", NULL },
@@ -41,7 +49,7 @@ static void
 test_silence (StreamFixture *fixture,
               gconstpointer  data)
 {
-  atp_stream_set_silence_timeout (fixture->stream, 400);
+  atp_stream_set_silence_timeout (fixture->stream, SHORT_SILENCE_MS);
   atp_stream_start (fixture->stream);
   stream_test_wait_state (fixture, ATP_STREAM_STATE_CONNECTED);
 
@@ -135,7 +143,7 @@ test_handshake_silence (StreamFixture *fixture,
   atp_client_set_token (client, "ut_unused");
   stream = g_object_new (ATP_TYPE_STREAM, "client", client, "watch-system", FALSE,
                          "backoff-initial-ms", 60000, "backoff-max-ms", 60000, NULL);
-  atp_stream_set_silence_timeout (stream, 400);
+  atp_stream_set_silence_timeout (stream, SHORT_SILENCE_MS);
   atp_stream_start (stream);
   net_test_wait_until (held->len == 1, "the connection");
   g_assert_cmpint (atp_stream_get_state (stream), ==, ATP_STREAM_STATE_CONNECTING);
