@@ -45,8 +45,11 @@ call_finish (Call       *call,
   TriageMcpServer *self = call->server;
 
   g_clear_handle_id (&call->progress_id, g_source_remove);
-  if (call->modern)
+  if (g_str_equal (call->version, TRIAGE_MCP_PROTOCOL_MODERN))
     triage_mcp_modern_complete (result);
+  /* structuredContent came with 2025-06-18; the text content carries the same JSON. */
+  else if (g_str_equal (call->version, TRIAGE_MCP_PROTOCOL_FIRST))
+    json_object_remove_member (result, "structuredContent");
   if (call->batch != NULL)
     {
       TriageMcpBatch *batch = triage_mcp_batch_ref (call->batch);
@@ -76,7 +79,9 @@ send_progress (Call *call)
                           waited);
   json_object_set_member (params, "progressToken", json_node_copy (call->progress_token));
   json_object_set_int_member (params, "progress", call->progress_count++);
-  json_object_set_string_member (params, "message", text);
+  /* The message came with 2025-03-26. */
+  if (!g_str_equal (call->version, TRIAGE_MCP_PROTOCOL_FIRST))
+    json_object_set_string_member (params, "message", text);
   json_object_set_string_member (message, "method", "notifications/progress");
   json_object_set_object_member (message, "params", params);
   triage_mcp_server_send (call->server, message);
@@ -216,9 +221,10 @@ triage_mcp_call_start (TriageMcpServer *self,
   body = triage_mcp_tool_build_request (tool, arguments, now, &notification_id, &error);
   if (body == NULL)
     {
-      /* 2025-03-26 and 2025-06-18 list invalid arguments among protocol errors;
+      /* 2024-11-05 to 2025-06-18 list invalid arguments among protocol errors;
        * 2025-11-25 made them a tool execution error the model can read and correct. */
-      if (g_str_equal (version, "2025-06-18") || g_str_equal (version, "2025-03-26"))
+      if (g_str_equal (version, "2025-06-18") || g_str_equal (version, "2025-03-26") ||
+          g_str_equal (version, TRIAGE_MCP_PROTOCOL_FIRST))
         {
           JsonObject *data = json_object_new ();
           const char *colon = strchr (error->message, ':');
@@ -251,7 +257,7 @@ triage_mcp_call_start (TriageMcpServer *self,
   call->tool = tool;
   call->cancellable = g_cancellable_new ();
   call->started = g_get_monotonic_time ();
-  call->modern = g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN);
+  call->version = g_intern_string (version);
   /* The request keeps its connection, and so its service, to the end: its long-polls
    * and its withdrawal ask as the service that posted it. */
   call->request = triage_service_request_new (client, notification_id, body,

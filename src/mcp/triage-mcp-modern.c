@@ -56,7 +56,7 @@ triage_mcp_modern_version (JsonObject *params)
 
 /* The versions a request may name in its _meta: a client picks one of them
  * for its next requests, and does not fall back to initialize, so the
- * versions spoken after an initialize (2025-11-25, 2025-06-18, 2025-03-26) are not
+ * versions spoken after an initialize (2025-11-25 back to 2024-11-05) are not
  * listed — a request naming one is refused with this very list. */
 static JsonArray *
 supported_versions (void)

@@ -71,7 +71,7 @@ typedef struct
   guint                 progress_id;
   guint                 progress_count;
   gint64                started;
-  gboolean              modern;          /* MCP 2026-07-28: results carry resultType */
+  const char           *version;         /* interned: what its results and progress look like */
   TriageMcpBatch       *batch;           /* nullable: the batch it came in */
 } Call;
 

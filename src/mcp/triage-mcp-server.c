@@ -37,7 +37,8 @@
 #define SERVICE_NAME_MAX 100
 
 static const char * const protocol_versions[] = { TRIAGE_MCP_PROTOCOL_LATEST, "2025-06-18",
-                                                  "2025-03-26", NULL };
+                                                  "2025-03-26", TRIAGE_MCP_PROTOCOL_FIRST,
+                                                  NULL };
 
 G_DEFINE_FINAL_TYPE (TriageMcpServer, triage_mcp_server, G_TYPE_OBJECT)
 
@@ -366,6 +367,7 @@ handle_initialize (TriageMcpServer *self,
   JsonObject *result;
   JsonObject *capabilities;
   JsonObject *tools;
+  JsonObject *info;
 
   if (self->protocol_version != NULL)
     {
@@ -390,7 +392,11 @@ handle_initialize (TriageMcpServer *self,
   json_object_set_boolean_member (tools, "listChanged", FALSE);
   json_object_set_object_member (capabilities, "tools", tools);
   json_object_set_object_member (result, "capabilities", capabilities);
-  json_object_set_object_member (result, "serverInfo", triage_mcp_server_info ());
+  info = triage_mcp_server_info ();
+  /* Implementation was {name, version} until 2025-06-18 added title. */
+  if (g_str_equal (self->protocol_version, TRIAGE_MCP_PROTOCOL_FIRST))
+    json_object_remove_member (info, "title");
+  json_object_set_object_member (result, "serverInfo", info);
   json_object_set_string_member (result, "instructions", TRIAGE_MCP_INSTRUCTIONS);
   send_result (self, id, result);
 }
@@ -452,7 +458,9 @@ handle_request (TriageMcpServer *self,
     {
       JsonObject *result = json_object_new ();
 
-      json_object_set_array_member (result, "tools", triage_mcp_tools_list ());
+      json_object_set_array_member (result, "tools",
+                                    g_str_equal (self->protocol_version, TRIAGE_MCP_PROTOCOL_FIRST)
+                                      ? triage_mcp_tools_list_first () : triage_mcp_tools_list ());
       send_result (self, id, result);
     }
   else
@@ -504,16 +512,18 @@ handle_line (TriageMcpServer *self,
   root = atp_json_parse (line, length, TRIAGE_MCP_MAX_LINE, &error);
   if (root == NULL)
     send_error (self, NULL, PARSE_ERROR, NULL, "Parse error: %s", error->message);
-  /* Batches are part of 2025-03-26 only (2025-06-18 removed them), and never hold
-   * the initialize. */
+  /* Batches are part of 2025-03-26 only (2024-11-05 had none, 2025-06-18 removed them),
+   * and never hold the initialize. */
   else if (JSON_NODE_HOLDS_ARRAY (root) && g_strcmp0 (self->protocol_version, "2025-03-26") == 0)
     triage_mcp_batch_handle (self, json_node_get_array (root));
+  else if (JSON_NODE_HOLDS_ARRAY (root) && self->protocol_version != NULL)
+    send_error (self, NULL, INVALID_REQUEST, NULL,
+                "Invalid Request: batches are part of MCP 2025-03-26 only (this session speaks "
+                "%s); send one message a line", self->protocol_version);
   else if (JSON_NODE_HOLDS_ARRAY (root))
     send_error (self, NULL, INVALID_REQUEST, NULL,
-                "Invalid Request: batches are part of MCP 2025-03-26 only (this session %s); "
-                "send one message a line",
-                self->protocol_version != NULL ? "speaks a later version"
-                                               : "has not been initialized");
+                "Invalid Request: batches are part of MCP 2025-03-26 only (this session has "
+                "not been initialized); send one message a line");
   else
     triage_mcp_server_handle_message (self, root);
 }

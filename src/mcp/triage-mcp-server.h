@@ -15,7 +15,11 @@ G_BEGIN_DECLS
 /* The protocol versions spoken with initialize, newest first; an unknown request gets
  * the first. */
 #define TRIAGE_MCP_PROTOCOL_LATEST   "2025-11-25"
-#define TRIAGE_MCP_PROTOCOL_VERSIONS TRIAGE_MCP_PROTOCOL_LATEST ", 2025-06-18, 2025-03-26"
+#define TRIAGE_MCP_PROTOCOL_VERSIONS TRIAGE_MCP_PROTOCOL_LATEST ", 2025-06-18, 2025-03-26, " \
+                                     TRIAGE_MCP_PROTOCOL_FIRST
+/* The first revision, still what many clients send: tools without title, annotations or
+ * outputSchema, results without structuredContent, progress without a message. */
+#define TRIAGE_MCP_PROTOCOL_FIRST    "2024-11-05"
 /* The version without initialize, named in each request's _meta (triage-mcp-modern.c). */
 #define TRIAGE_MCP_PROTOCOL_MODERN   "2026-07-28"
 /* The longest message line read; a longer one is answered with an error and skipped. */

@@ -185,6 +185,26 @@ triage_mcp_tools_list (void)
   return tools;
 }
 
+JsonArray *
+triage_mcp_tools_list_first (void)
+{
+  static const char * const members[] = { "name", "description", "inputSchema" };
+  JsonArray *tools = json_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (definitions); i++)
+    {
+      JsonObject *tool = json_object_new ();
+
+      for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+        json_object_set_member (tool, members[m],
+                                json_node_copy (json_object_get_member (definition (i),
+                                                                        members[m])));
+      json_array_add_object_element (tools, tool);
+    }
+
+  return tools;
+}
+
 gboolean
 triage_mcp_tool_from_name (const char    *name,
                            TriageMcpTool *tool)

@@ -31,6 +31,9 @@ typedef enum
 /* The `tools` array of a tools/list result: name, title, description, inputSchema,
  * outputSchema, annotations. (transfer full) */
 JsonArray  *triage_mcp_tools_list          (void);
+/* The same as MCP 2024-11-05 has tools: name, description and inputSchema only.
+ * (transfer full) */
+JsonArray  *triage_mcp_tools_list_first    (void);
 
 gboolean    triage_mcp_tool_from_name      (const char     *name,
                                             TriageMcpTool  *tool);

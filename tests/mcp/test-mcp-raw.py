@@ -84,7 +84,7 @@ def test_calls_before_initialize():
 def test_version_negotiation():
     for asked, agreed in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
                           ("2025-03-26", "2025-03-26"),
-                          ("2024-11-05", "2025-11-25"), ("1999-01-01", "2025-11-25")]:
+                          ("2024-11-05", "2024-11-05"), ("1999-01-01", "2025-11-25")]:
         with Session("version", server=False) as s:
             if s.mcp.initialize(asked)["protocolVersion"] != agreed:
                 raise Failure(f"{asked} should give {agreed}")
@@ -178,6 +178,59 @@ def test_batches_of_2025_03_26():
             raise Failure(f"a batch whose call was cancelled: {reply}")
         wait_for("the cancelled call's request withdrawn",
                  lambda: s.status(n["id"]) == "invalidated")
+
+
+def test_first_revision():
+    """MCP 2024-11-05, the first revision, which older clients still send: answered
+    with 2024-11-05 (they disconnect from any other), and spoken as it was: no tool
+    title, annotations or outputSchema, no structuredContent (the text carries the
+    JSON), progress without message, serverInfo {name, version}, invalid arguments a
+    protocol error, no batches."""
+    with Session("first", "--progress-interval", "1", "--retry-for", "1s") as s:
+        result = s.mcp.initialize("2024-11-05", name="Old Client")
+        if result["protocolVersion"] != "2024-11-05" or \
+                set(result["serverInfo"]) != {"name", "version"} or \
+                "tools" not in result["capabilities"] or "instructions" not in result:
+            raise Failure(f"initialize: {result}")
+        tools = s.mcp.request("tools/list")["result"]["tools"]
+        if [t["name"] for t in tools] != ["request_approval", "ask_human", "ask_choice"] or \
+                any(set(t) != {"name", "description", "inputSchema"} or
+                    t["inputSchema"]["type"] != "object" for t in tools):
+            raise Failure(f"tools/list: {tools}")
+        id = s.mcp.tool("ask_choice", {"question": "Old pick", "options": [
+            {"id": "a", "label": "A"}, {"id": "b", "label": "B"}]}, progress_token=7)
+        n = s.wait_pending("Old pick")
+        if n["service"]["name"] != "Old Client":
+            raise Failure(f"service {n['service']}")
+
+        def progress():
+            return [m["params"] for m in s.mcp.seen
+                    if m.get("method") == "notifications/progress"]
+        wait_for("two progress notifications", lambda: len(progress()) >= 2)
+        if any(set(p) != {"progressToken", "progress"} for p in progress()):
+            raise Failure(f"progress: {progress()}")
+        s.server.respond_as_client(n["id"], "choose", "b")
+        result = s.mcp.reply(id)["result"]
+        if set(result) != {"content"} or \
+                json.loads(result["content"][1]["text"])["chosen"] != ["b"] or \
+                "chose b" not in result["content"][0]["text"]:
+            raise Failure(f"result: {result}")
+        # Invalid arguments are a protocol error in 2024-11-05, and nothing is asked.
+        error = expect_error(s.mcp.reply(s.mcp.tool("ask_human", {"question": "x"})), -32602,
+                             "response_type")
+        if error.get("data") != {"field": "response_type"}:
+            raise Failure(f"invalid arguments: {error}")
+        expect_error(s.mcp.request("tools/call", {"name": "rm_rf", "arguments": {}}), -32602,
+                     "Unknown tool")
+        # No batches before 2025-03-26.
+        s.mcp.send([{"jsonrpc": "2.0", "id": "b1", "method": "ping"}])
+        expect_error(s.mcp.next(), -32600, "2024-11-05")
+        # A tool execution error is a result with isError, and no structuredContent.
+        s.server.stop()
+        result = s.mcp.reply(s.mcp.tool("request_approval", {"title": "Nobody home"}),
+                             timeout=30)["result"]
+        if set(result) != {"content", "isError"} or result["isError"] is not True:
+            raise Failure(f"a failed call: {result}")
 
 
 def test_unknown_methods():
@@ -595,6 +648,7 @@ run([
     ("version negotiation", test_version_negotiation),
     ("malformed JSON-RPC", test_malformed),
     ("MCP 2025-03-26: batches", test_batches_of_2025_03_26),
+    ("MCP 2024-11-05, as it was", test_first_revision),
     ("unknown methods and tools", test_unknown_methods),
     ("huge input", test_huge_input),
     ("the service named after the client", test_service_identity),

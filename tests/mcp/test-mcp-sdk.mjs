@@ -222,6 +222,66 @@ test('closing the client withdraws what still waits', async () => {
   await waitFor('the request to be withdrawn', async () => (await statusOf(n.id)) === 'invalidated');
 });
 
+/* A client of the first revision, as the 2024 SDKs and many editor plugins still are:
+ * the pinned SDK's own client, its initialize asking for 2024-11-05. Such a client
+ * disconnects when the server answers a version it does not speak. */
+class FirstRevisionTransport {
+  constructor (inner) {
+    this.inner = inner;
+    this.agreed = undefined;
+  }
+
+  async start () {
+    this.inner.onmessage = (message) => {
+      if (message.id === this.initializeId && message.result) this.agreed = message.result.protocolVersion;
+      this.onmessage?.(message);
+    };
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => this.onclose?.();
+    return this.inner.start();
+  }
+
+  send (message, options) {
+    if (message.method === 'initialize') {
+      message = { ...message, params: { ...message.params, protocolVersion: '2024-11-05' } };
+      this.initializeId = message.id;
+    }
+    return this.inner.send(message, options);
+  }
+
+  close () {
+    return this.inner.close();
+  }
+}
+
+const firstTransport = new FirstRevisionTransport(new StdioClientTransport({
+  command: process.env.TRIAGE_MCP, env, stderr: 'inherit',
+}));
+const firstClient = new Client({ name: 'Old Agent', version: '0.9.0' });
+
+test('MCP 2024-11-05: agreed, and tools as that revision has them', async () => {
+  await firstClient.connect(firstTransport);
+  assert.equal(firstTransport.agreed, '2024-11-05');
+  assert.deepEqual(Object.keys(firstClient.getServerVersion()).sort(), ['name', 'version']);
+  const { tools } = await firstClient.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['request_approval', 'ask_human', 'ask_choice']);
+  for (const tool of tools)
+    assert.deepEqual(Object.keys(tool).sort(), ['description', 'inputSchema', 'name']);
+});
+
+test('MCP 2024-11-05: the answer as text, invalid arguments a protocol error', async () => {
+  const call = firstClient.callTool({ name: 'request_approval', arguments: { title: 'Old agent asks' } });
+  const n = await answer('Old agent asks', 'approve', null);
+  assert.equal(n.service.name, 'Old Agent');
+  const result = await call;
+  assert.deepEqual(Object.keys(result), ['content']);
+  assert.match(result.content[0].text, /approved/);
+  assert.equal(JSON.parse(result.content[1].text).approved, true);
+  await assert.rejects(firstClient.callTool({ name: 'ask_human', arguments: { question: 'No type' } }),
+    (error) => error.code === -32602 && /response_type/.test(error.message));
+  await firstClient.close();
+});
+
 console.log(`1..${tests.length}`);
 let failed = 0;
 for (const [index, [name, fn]] of tests.entries()) {
