@@ -36,7 +36,8 @@ struct _TriageMcpServer
 
   AtpClient     *client;            /* as main () connected it */
   GHashTable    *service_clients;   /* service id → AtpClient, over the local socket */
-  AtpClient     *session_client;    /* the initialize session's service; NULL before */
+  GQueue        *service_order;     /* its keys, the one used longest ago first */
+  AtpClient     *session_client;    /* the initialize session's service (strong); NULL before */
   char          *service_id;
   char          *service_name;
   gint64         retry_for_us;
@@ -102,7 +103,9 @@ void        triage_mcp_server_maybe_closed  (TriageMcpServer *self);
 JsonObject *triage_mcp_server_info          (void);
 /* The connection that asks as the service named after the MCP client @client_info
  * (NULL: a client that gave none, "triage-mcp"), unless --service named one;
- * owned by @self. A remote server knows the service from its key: one connection. */
+ * owned by @self, and kept only for the last few services used: take a reference
+ * to keep it past the next call. A remote server knows the service from its key:
+ * one connection. */
 AtpClient  *triage_mcp_server_client_for    (TriageMcpServer *self,
                                              JsonObject      *client_info);
 /* A tools/call's params checked; then triage_mcp_call_start (), asking through @client. */

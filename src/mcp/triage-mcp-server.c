@@ -35,6 +35,11 @@
 #define SERVICE_SLUG_MAX 55
 /* Characters of the service's display name (the client's title or name). */
 #define SERVICE_NAME_MAX 100
+/* Connections kept for the services used last. Under 2026-07-28 every request names its
+ * client, so a long-running triage-mcp serving many names would otherwise keep one
+ * each forever. One dropped lives on in the requests and the session that hold it; a
+ * name seen again gets a new one (the server keeps the service it knows). */
+#define SERVICE_CLIENTS_MAX 16
 
 static const char * const protocol_versions[] = { TRIAGE_MCP_PROTOCOL_LATEST, "2025-06-18",
                                                   "2025-03-26", TRIAGE_MCP_PROTOCOL_FIRST,
@@ -69,7 +74,9 @@ triage_mcp_server_finalize (GObject *object)
   TriageMcpServer *self = TRIAGE_MCP_SERVER (object);
 
   g_clear_object (&self->client);
+  g_clear_object (&self->session_client);
   g_hash_table_unref (self->service_clients);
+  g_queue_free (self->service_order);
   g_free (self->service_id);
   g_free (self->service_name);
   g_clear_object (&self->input);
@@ -106,6 +113,7 @@ triage_mcp_server_init (TriageMcpServer *self)
   self->buffer = g_byte_array_new ();
   self->service_clients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                  g_object_unref);
+  self->service_order = g_queue_new ();
   self->reading = g_cancellable_new ();
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                        (GDestroyNotify) triage_mcp_call_unref);
@@ -333,15 +341,20 @@ triage_mcp_server_client_for (TriageMcpServer *self,
   g_autofree char *service_id = NULL;
   g_autofree char *service_name = NULL;
   AtpClient *client;
+  char *key;
 
   if (socket_path == NULL)
     return self->client;
 
   service_id = self->service_id != NULL ? g_strdup (self->service_id)
                                         : service_id_for (string_member (client_info, "name"));
-  client = g_hash_table_lookup (self->service_clients, service_id);
-  if (client != NULL)
-    return client;   /* the server keeps the name a service was first seen with anyway */
+  if (g_hash_table_lookup_extended (self->service_clients, service_id, (gpointer *) &key,
+                                    (gpointer *) &client))
+    {
+      g_queue_remove (self->service_order, key);
+      g_queue_push_tail (self->service_order, key);
+      return client;   /* the server keeps the name a service was first seen with anyway */
+    }
 
   service_name = self->service_name != NULL
                    ? g_strdup (self->service_name)
@@ -354,7 +367,11 @@ triage_mcp_server_client_for (TriageMcpServer *self,
   client = atp_client_new_for_socket (socket_path);
   atp_client_set_service (client, service_id, service_name);
   atp_client_set_timeout (client, atp_client_get_timeout (self->client));
-  g_hash_table_insert (self->service_clients, g_steal_pointer (&service_id), client);
+  if (g_hash_table_size (self->service_clients) >= SERVICE_CLIENTS_MAX)
+    g_hash_table_remove (self->service_clients, g_queue_pop_head (self->service_order));
+  key = g_steal_pointer (&service_id);
+  g_hash_table_insert (self->service_clients, key, client);
+  g_queue_push_tail (self->service_order, key);
   return client;
 }
 
@@ -364,6 +381,7 @@ handle_initialize (TriageMcpServer *self,
                    JsonObject      *params)
 {
   const char *requested = string_member (params, "protocolVersion");
+  JsonObject *client_info = object_member (params, "clientInfo");
   JsonObject *result;
   JsonObject *capabilities;
   JsonObject *tools;
@@ -382,8 +400,8 @@ handle_initialize (TriageMcpServer *self,
 
   self->protocol_version = g_strdup (g_strv_contains (protocol_versions, requested)
                                        ? requested : TRIAGE_MCP_PROTOCOL_LATEST);
-  self->session_client = triage_mcp_server_client_for (self, object_member (params,
-                                                                          "clientInfo"));
+  /* Held: the table keeps only the connections used last. */
+  self->session_client = g_object_ref (triage_mcp_server_client_for (self, client_info));
 
   result = json_object_new ();
   json_object_set_string_member (result, "protocolVersion", self->protocol_version);

@@ -187,6 +187,45 @@ def test_eras_side_by_side():
             approve(s, id, n)
 
 
+def sockets(pid):
+    """How many sockets process @pid has open."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except OSError:
+            pass    # closed meanwhile
+    return count
+
+
+def test_connections_bounded():
+    """Many differently named 2026-07-28 clients over a long run: triage-mcp keeps a
+    connection for the services used last only (it kept one for every name it had
+    ever seen, forever), and never drops one in use: the initialize session's asks
+    as its client after all of them, and a question waiting throughout is answered."""
+    with Session("bounded") as s:
+        s.mcp.initialize(name="Session Agent")
+        waiting = s.mcp.tool("request_approval", {"title": "Waiting throughout"})
+        held = s.wait_pending("Waiting throughout")
+        names = 40
+        ids = [s.mcp.call("tools/call", modern({"name": "request_approval",
+                                                "arguments": {"title": f"Agent {i} asks"}},
+                                               client=f"Agent {i}"))
+               for i in range(names)]
+        for i, id in enumerate(ids):
+            n = s.wait_pending(f"Agent {i} asks")
+            expect_service(n, f"mcp-agent-{i}", f"Agent {i}")
+            approve(s, id, n)
+        # Each connection kept holds its socket to the server open.
+        wait_for("the connections of clients seen long ago closed",
+                 lambda: sockets(s.mcp.proc.pid) <= 20)
+        approve(s, waiting, held)
+        later = s.mcp.tool("request_approval", {"title": "Session again"})
+        n = s.wait_pending("Session again")
+        expect_service(n, "mcp-session-agent", "Session Agent")
+        approve(s, later, n)
+
+
 def test_service_option():
     """--service and --service-name name every request, whatever its clientInfo."""
     with Session("option", "--service", "ci-bot", "--service-name", "CI bot") as s:
@@ -202,4 +241,5 @@ run([
     ("a request without clientInfo", test_unnamed_request),
     ("an initialize session beside 2026-07-28 requests", test_eras_side_by_side),
     ("--service names every request", test_service_option),
+    ("connections for the clients used last only", test_connections_bounded),
 ])
