@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # mcptest.py — a raw MCP session with the real triage-mcp: one JSON-RPC message a
 # line on its standard input and output, read on a thread so a test can wait for
-# a message with a bound, and see everything the server sent.
+# a message with a bound, and see everything the server sent; a Session puts it
+# beside a real triage-server in a world of its own.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,7 +16,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import Failure, die_with_parent, WAIT  # noqa: E402,F401
+from apptest import Failure, Server, World, die_with_parent, wait_for, WAIT  # noqa: E402,F401
 
 
 class Mcp:
@@ -133,6 +134,42 @@ class Mcp:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+class Session:
+    """A world with a real triage-server --local in it (unless server=False) and
+    triage-mcp started with @args against it; the test plays the person through
+    the server's client API."""
+
+    def __init__(self, name, *args, server=True, env=None):
+        self.world = World(f"mcp-{name}")
+        self.server = Server(self.world).start() if server else None
+        self.mcp = Mcp(self.world, *args, env=env)
+
+    def __enter__(self):
+        return self
+
+    def status(self, nid):
+        status, reply = self.server.request("GET", f"/api/v1/client/notifications/{nid}")
+        if status != 200:
+            raise Failure(f"client GET {nid}: {status} {reply}")
+        return reply["status"]
+
+    def wait_pending(self, title):
+        return wait_for(f"“{title}” in the inbox", lambda: pending_titled(self.server, title))
+
+    def __exit__(self, *exc):
+        self.mcp.stop()
+        if self.server is not None:
+            self.server.stop()
+        self.world.cleanup()
+
+
+def expect_error(reply, code, part=""):
+    error = reply.get("error")
+    if error is None or error["code"] != code or part not in error["message"]:
+        raise Failure(f"expected error {code} mentioning {part!r}, got {reply}")
+    return error
 
 
 def modern(extra=None, version="2026-07-28", client=None, capabilities=True):

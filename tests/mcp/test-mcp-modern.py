@@ -11,41 +11,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mcptest import Mcp, modern, pending_titled  # noqa: E402
+from mcptest import Session, expect_error, modern  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import Failure, Server, World, run, wait_for  # noqa: E402
-
-
-class Session:
-    def __init__(self, name, *args):
-        self.world = World(f"mcp-{name}")
-        self.server = Server(self.world).start()
-        self.mcp = Mcp(self.world, *args)
-
-    def __enter__(self):
-        return self
-
-    def status(self, nid):
-        status, reply = self.server.request("GET", f"/api/v1/client/notifications/{nid}")
-        if status != 200:
-            raise Failure(f"client GET {nid}: {status} {reply}")
-        return reply["status"]
-
-    def wait_pending(self, title):
-        return wait_for(f"“{title}” in the inbox", lambda: pending_titled(self.server, title))
-
-    def __exit__(self, *exc):
-        self.mcp.stop()
-        self.server.stop()
-        self.world.cleanup()
-
-
-def expect_error(reply, code, part=""):
-    error = reply.get("error")
-    if error is None or error["code"] != code or part not in error["message"]:
-        raise Failure(f"expected error {code} mentioning {part!r}, got {reply}")
-    return error
+from apptest import Failure, run, wait_for  # noqa: E402
 
 
 def test_stateless_revision():
