@@ -144,7 +144,15 @@ extend (JsonObject       *message,
         continue;
       if (triage == NULL)
         {
-          if (!json_object_has_member (message, "x-triage"))
+          JsonNode *member = json_object_get_member (message, "x-triage");
+
+          /* null is no x-triage (the server reads it so): the option's
+           * deadline was dropped into it unseen, and the request never
+           * expired. Another type is the message's mistake, which its
+           * validation names. */
+          if (member != NULL && !JSON_NODE_HOLDS_NULL (member) && !JSON_NODE_HOLDS_OBJECT (member))
+            return TRUE;
+          if (member == NULL || JSON_NODE_HOLDS_NULL (member))
             json_object_set_object_member (message, "x-triage", json_object_new ());
           triage = json_object_get_object_member (message, "x-triage");
         }

@@ -174,6 +174,16 @@ test_invalid_messages (Fixture       *fixture,
       "request_decision.options[0].five_star_rating: must be a number from 0 to 5" },
     { { "--deadline", "1h", NULL }, with_deadline,
       "--deadline: the message's x-triage.deadline sets it already" },
+    /* x-triage not an object, with an option to put in it: said as the
+     * message's mistake (it printed three GLib criticals first). */
+    { { "--deadline", "1h", NULL }, "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                                     "\"x-triage\":5,\"request_decision\":{\"id\":\"a\","
+                                     "\"options\":[{\"id\":\"x\"}]}}",
+      "invalid decision request on standard input: x-triage: must be an object, got 5\n" },
+    { { "--project", "kitchen", NULL }, "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                                         "\"x-triage\":[],\"request_decision\":{\"id\":\"a\","
+                                         "\"options\":[{\"id\":\"x\"}]}}",
+      "invalid decision request on standard input: x-triage: must be an object, got an array\n" },
     /* Refused before standard input is read: none is given (it could not be written). */
     { { "--deadline", "yesterday", NULL }, "", "--deadline “yesterday”" },
     { { "--title", "T", NULL }, "", "Unknown option --title" },
@@ -188,6 +198,7 @@ test_invalid_messages (Fixture       *fixture,
       g_test_message ("case %u", i);
       g_assert_cmpint (run->status, ==, TRIAGE_ASK_EXIT_USAGE);
       g_assert_cmpstr (run->out, ==, "");
+      g_assert_true (g_str_has_prefix (run->err, "triage-ask: "));
       if (strstr (run->err, cases[i].needle) == NULL)
         g_error ("stderr \"%s\" does not contain \"%s\"", run->err, cases[i].needle);
     }
@@ -224,6 +235,25 @@ test_expires (Fixture       *fixture,
   g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_EXPIRED);
   g_assert_cmpstr (run->out, ==, "");
   g_assert_nonnull (strstr (run->err, "expired"));
+}
+
+/* "x-triage": null is no x-triage: --deadline and --project went into the
+ * null unseen (three GLib criticals), and the request was sent without them,
+ * never to expire. */
+static void
+test_null_extension (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *message = load_example ("seed-003-confirmation-request.json");
+  g_autofree char *with_null = g_strconcat ("{\"x-triage\":null,", strchr (message, '{') + 1, NULL);
+  const char *args[] = { "--deadline", "2s", "--project", "kitchen", NULL };
+  g_autoptr(Run) run = aitp_start (fixture, args, with_null);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, "Please confirm");
+
+  g_assert_cmpstr (request->context.project, ==, "kitchen");
+  g_assert_nonnull (request->deadline);
+  g_assert_cmpint (ask_finish (run), ==, TRIAGE_ASK_EXIT_EXPIRED);
+  g_assert_cmpstr (run->err, ==, "triage-ask: the request expired before anyone answered it\n");
 }
 
 /* The server is away until after the --deadline, then refuses the passed
@@ -345,6 +375,7 @@ main (int   argc,
   ADD ("/ask/aitp/invalid-messages", FALSE, test_invalid_messages);
   ADD ("/ask/aitp/server-refuses", FALSE, test_server_refuses);
   ADD ("/ask/aitp/expires", FALSE, test_expires);
+  ADD ("/ask/aitp/null-extension", FALSE, test_null_extension);
   ADD ("/ask/aitp/deadline-passed-while-away", FALSE, test_deadline_passed_while_away);
   ADD ("/ask/aitp/withdrawn", FALSE, test_withdrawn);
   ADD ("/ask/aitp/interrupted", FALSE, test_interrupted);
