@@ -23,8 +23,9 @@
  * the three wrapper lines, all at once and only once the Response Object is
  * known, so nothing half-written ever reaches it: exit 0 whenever they were
  * written (an error response too), 3 when no server could be reached
- * (nothing written), 2 for a bad command line, 130/143/129 when interrupted or
- * the terminal closes (the review is withdrawn first). docs/protocol.md has the details.
+ * (nothing written), 2 for a bad command line, 130/143/129/141 when interrupted or
+ * the terminal closes or the Requester stops reading (the review is withdrawn
+ * first). docs/protocol.md has the details.
  */
 
 #define REVIEWS  "/api/v1/afp/reviews"
@@ -57,6 +58,8 @@ typedef struct
   Phase                 phase;
   int                   status;
   int                   signal_exit;
+  const char           *why;          /* what stopped it: "interrupted", … */
+  guint                 stdout_watch;
   GError               *refusal;      /* while the session's ids are looked up for its ack */
 } Review;
 
@@ -438,11 +441,11 @@ withdraw_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, &error))
-    triage_ask_say ("interrupted: the review was withdrawn");
+    triage_ask_say ("%s: the review was withdrawn", self->why);
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
-    triage_ask_say ("interrupted before the review reached the server");
+    triage_ask_say ("%s before the review reached the server", self->why);
   else
-    triage_ask_say ("interrupted; could not withdraw the review: %s", error->message);
+    triage_ask_say ("%s; could not withdraw the review: %s", self->why, error->message);
 
   finish (self, self->signal_exit);
 }
@@ -485,6 +488,22 @@ on_sighup (gpointer data)
   return on_signal (data, 128 + SIGHUP);
 }
 
+/* The Requester stopped reading (it quit, or crashed): no review can reach it. */
+static gboolean
+on_stdout_closed (int          fd,
+                  GIOCondition condition,
+                  gpointer     data)
+{
+  Review *self = data;
+
+  self->stdout_watch = 0;
+  if (self->phase == PHASE_WITHDRAW || self->phase == PHASE_DONE)
+    return G_SOURCE_REMOVE;   /* already leaving: not a second signal */
+  self->why = "nobody reads standard output any more";
+  on_signal (self, 128 + SIGPIPE);
+  return G_SOURCE_REMOVE;
+}
+
 /* ---- the command line ---- */
 
 static const char help_description[] =
@@ -502,7 +521,8 @@ static const char help_description[] =
   "\n"
   "Exit status: 0 the three lines were written (an error response too), 2 bad option,\n"
   "3 no server reachable within --retry-for (nothing written), 130/143 interrupted\n"
-  "(SIGINT/SIGTERM), 129 when the terminal closes (SIGHUP) (the review is withdrawn first).";
+  "(SIGINT/SIGTERM), 129 when the terminal closes (SIGHUP), 141 when nobody reads standard\n"
+  "output any more (the review is withdrawn first).";
 
 static gboolean
 parse_options (Review     *self,
@@ -720,6 +740,7 @@ triage_ask_afp_main (int    argc,
   self.started_ms = now_ms ();
   self.status = TRIAGE_ASK_EXIT_SERVER;
   self.signal_exit = TRIAGE_ASK_EXIT_INTERRUPTED;
+  self.why = "interrupted";
 
   if (!parse_options (&self, argc, argv, &error))
     {
@@ -733,6 +754,7 @@ triage_ask_afp_main (int    argc,
       sigint_id = g_unix_signal_add (SIGINT, on_sigint, &self);
       sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &self);
       sighup_id = triage_service_add_sighup (on_sighup, &self);
+      self.stdout_watch = triage_ask_watch_stdout (on_stdout_closed, &self);
 
       start (&self);
       if (self.phase != PHASE_DONE)
@@ -741,6 +763,7 @@ triage_ask_afp_main (int    argc,
       g_source_remove (sigint_id);
       g_source_remove (sigterm_id);
       g_clear_handle_id (&sighup_id, g_source_remove);
+      g_clear_handle_id (&self.stdout_watch, g_source_remove);
       g_cancellable_cancel (self.cancellable);
 
       /* Let cancelled calls finish so nothing is left for the leak checker. */

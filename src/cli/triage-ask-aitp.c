@@ -39,8 +39,8 @@ static const char help_description[] =
   "\n"
   "Exit status: 0 decided, 2 bad option or invalid message (the message names the field),\n"
   "3 server unreachable, 4 other server error, 5 expired, 6 withdrawn by the service,\n"
-  "130/143 interrupted by SIGINT/SIGTERM, 129 when the terminal closes (SIGHUP) (the request\n"
-  "is withdrawn first).";
+  "130/143 interrupted by SIGINT/SIGTERM, 129 when the terminal closes (SIGHUP), 141 when\n"
+  "nobody reads standard output any more (the request is withdrawn first).";
 
 typedef struct
 {

@@ -341,7 +341,8 @@ static const char help_description[] =
   "Exit status: 0 answered (with --confirm: approved), 1 denied (--confirm), 2 bad option or\n"
   "invalid request (the message names the field), 3 server unreachable, 4 other server error,\n"
   "5 expired, 6 withdrawn by the service, 130/143 interrupted by SIGINT/SIGTERM, 129 when\n"
-  "the terminal closes (SIGHUP) (the request is withdrawn first).";
+  "the terminal closes (SIGHUP), 141 when nobody reads standard output any more (the request\n"
+  "is withdrawn first).";
 
 TriageAskOptions *
 triage_ask_options_parse (GStrv      *argv,

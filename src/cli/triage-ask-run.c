@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <glib-unix.h>
 
 #include "atp.h"
@@ -45,6 +46,8 @@ typedef struct
   Phase                 phase;
   int                   status;
   int                   signal_exit;
+  const char           *why;          /* what stopped it: "interrupted", … */
+  guint                 stdout_watch;
 } Ask;
 
 char *
@@ -385,11 +388,11 @@ withdraw_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, &error))
-    triage_ask_say ("interrupted: the request was withdrawn");
+    triage_ask_say ("%s: the request was withdrawn", ask->why);
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
-    triage_ask_say ("interrupted before the request reached the server");
+    triage_ask_say ("%s before the request reached the server", ask->why);
   else
-    triage_ask_say ("interrupted; could not withdraw the request: %s", error->message);
+    triage_ask_say ("%s; could not withdraw the request: %s", ask->why, error->message);
 
   finish (ask, ask->signal_exit);
 }
@@ -435,6 +438,38 @@ on_sighup (gpointer data)
 {
   ((Ask *) data)->signal_exit = 128 + SIGHUP;
   return on_signal (data);
+}
+
+/* Nobody reads the answer any more: it kept waiting, and the person's answer
+ * went nowhere (the write then killed it with SIGPIPE). Withdrawn as on a
+ * signal; the exit status is SIGPIPE's. */
+static gboolean
+on_stdout_closed (int          fd,
+                  GIOCondition condition,
+                  gpointer     data)
+{
+  Ask *ask = data;
+
+  ask->stdout_watch = 0;
+  if (ask->phase == PHASE_WITHDRAW || ask->phase == PHASE_DONE)
+    return G_SOURCE_REMOVE;   /* already leaving: not a second signal */
+  ask->why = "nobody reads standard output any more";
+  ask->signal_exit = 128 + SIGPIPE;
+  on_signal (ask);
+  return G_SOURCE_REMOVE;
+}
+
+guint
+triage_ask_watch_stdout (GUnixFDSourceFunc on_closed,
+                         gpointer          data)
+{
+  struct stat info;
+
+  signal (SIGPIPE, SIG_IGN);
+  if (fstat (STDOUT_FILENO, &info) != 0 || !(S_ISFIFO (info.st_mode) || S_ISSOCK (info.st_mode)))
+    return 0;
+  /* A pipe's writer sees POLLERR when the reader is gone, a socket's POLLHUP. */
+  return g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_closed, data);
 }
 
 char *
@@ -538,10 +573,13 @@ triage_ask_run (TriageAskOptions *options)
   ask.phase = PHASE_POST;
   ask.status = TRIAGE_ASK_EXIT_SERVER;
   ask.signal_exit = TRIAGE_ASK_EXIT_INTERRUPTED;
+  ask.why = "interrupted";
 
   sigint_id = g_unix_signal_add (SIGINT, on_sigint, &ask);
   sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
   sighup_id = triage_service_add_sighup (on_sighup, &ask);
+  if (!options->quiet)
+    ask.stdout_watch = triage_ask_watch_stdout (on_stdout_closed, &ask);
 
   triage_service_request_send_async (ask.request, ask.cancellable, post_cb, &ask);
   g_main_loop_run (ask.loop);
@@ -549,6 +587,7 @@ triage_ask_run (TriageAskOptions *options)
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   g_clear_handle_id (&sighup_id, g_source_remove);
+  g_clear_handle_id (&ask.stdout_watch, g_source_remove);
   g_cancellable_cancel (ask.cancellable);
 
   /* Let cancelled calls finish so nothing is left for the leak checker. */

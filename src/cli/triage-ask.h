@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <glib-unix.h>
 
 #include "triage-service.h"
 #include "triage-service-request.h"
@@ -134,6 +135,14 @@ void              triage_ask_say                (const char        *format,
  * is a terminal: a server that cannot be reached is then said at once, with
  * how long the retries may take, instead of minutes of silence. */
 void              triage_ask_say_retries        (TriageServiceRequest *request);
+
+/* Calls @on_closed once when the reader of standard output goes away (the
+ * agent that started us quit, a pipeline's next command exited) while we
+ * wait: nobody can get the answer. Only a pipe or socket is watched (a
+ * terminal's end is SIGHUP); SIGPIPE is ignored, so a write that fails is
+ * said. Returns the source id, or 0 when nothing is watched. */
+guint             triage_ask_watch_stdout       (GUnixFDSourceFunc  on_closed,
+                                                 gpointer           data);
 
 /* All of standard input, NUL-terminated: %ATP_ERROR_PAYLOAD_TOO_LARGE past
  * @max_size bytes (not read further), a %G_IO_ERROR when it cannot be read. */

@@ -127,6 +127,7 @@ typedef struct
   char         *out;
   char         *err;
   int           status;
+  gboolean      unread;   /* ASK_STDOUT_UNREAD */
 } Run;
 
 static inline void
@@ -147,6 +148,7 @@ typedef enum
   ASK_STDOUT_PIPE,     /* read into Run.out */
   ASK_STDOUT_FULL,     /* /dev/full: every write fails (a full disk) */
   ASK_STDOUT_CLOSED,   /* closed, as by `>&-` */
+  ASK_STDOUT_UNREAD,   /* a pipe the test closes (ask_stop_reading ()), then ask_finish () */
 } AskStdout;
 
 static inline void
@@ -190,7 +192,7 @@ ask_start_full (Fixture            *fixture,
     }
   g_ptr_array_add (argv, NULL);
 
-  launcher = g_subprocess_launcher_new (out == ASK_STDOUT_PIPE
+  launcher = g_subprocess_launcher_new (out == ASK_STDOUT_PIPE || out == ASK_STDOUT_UNREAD
                                         ? G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                           G_SUBPROCESS_FLAGS_STDERR_PIPE
                                         : G_SUBPROCESS_FLAGS_STDERR_PIPE);
@@ -225,9 +227,23 @@ ask_start_full (Fixture            *fixture,
   g_assert_no_error (error);
   g_unlink (stdin_path);
   close (stdin_fd);
-  g_subprocess_communicate_utf8_async (run->process, NULL, NULL, result_cb, &run->result);
+  run->unread = out == ASK_STDOUT_UNREAD;
+  if (run->unread)
+    g_subprocess_wait_async (run->process, NULL, result_cb, &run->result);
+  else
+    g_subprocess_communicate_utf8_async (run->process, NULL, NULL, result_cb, &run->result);
 
   return run;
+}
+
+/* ASK_STDOUT_UNREAD: the reader of triage-ask's standard output goes away. */
+static inline void
+ask_stop_reading (Run *run)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_input_stream_close (g_subprocess_get_stdout_pipe (run->process), NULL, &error);
+  g_assert_no_error (error);
 }
 
 static inline Run *
@@ -263,7 +279,22 @@ ask_finish (Run *run)
   g_autoptr(GError) error = NULL;
 
   wait_until (run->result != NULL, "triage-ask to exit");
-  g_subprocess_communicate_utf8_finish (run->process, run->result, &run->out, &run->err, &error);
+  if (run->unread)
+    {
+      /* It has exited; all it said on standard error is in the pipe. */
+      g_autoptr(GString) err = g_string_new (NULL);
+      char buffer[4096];
+      gssize n;
+
+      g_assert_true (g_subprocess_wait_finish (run->process, run->result, &error));
+      while ((n = g_input_stream_read (g_subprocess_get_stderr_pipe (run->process), buffer,
+                                       sizeof buffer, NULL, &error)) > 0)
+        g_string_append_len (err, buffer, n);
+      g_assert_no_error (error);
+      run->err = g_string_free (g_steal_pointer (&err), FALSE);
+    }
+  else
+    g_subprocess_communicate_utf8_finish (run->process, run->result, &run->out, &run->err, &error);
   g_assert_no_error (error);
   g_subprocess_wait (run->process, NULL, NULL);
 

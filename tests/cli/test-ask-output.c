@@ -81,6 +81,46 @@ test_closed_quiet (Fixture       *fixture,
   g_assert_cmpstr (run->err, ==, "");
 }
 
+/* The agent that ran it stopped reading (it quit, or a pipeline's next command
+ * exited): it waited on, the person answered for nobody, and the answer's
+ * write killed it (SIGPIPE). Now the request is withdrawn at once. */
+static void
+test_reader_gone (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const struct { const char *args[4]; const char *input; const char *said; } runs[] = {
+    { { "--aitp", NULL }, DECISION, "the request was withdrawn" },
+    { { "--title", "Open the port?", "--action", "open" }, NULL, "the request was withdrawn" },
+    { { "--afp", "--title", "Open the port?" }, "{\"protocol_version\": \"1.2\", \"iteration\": 1, "
+      "\"artifact\": {\"media_type\": \"text/plain\", \"content\": \"open 443\"}}",
+      "the review was withdrawn" },
+  };
+
+  atp_client_set_protocols (fixture->person, (1u << ATP_PROTOCOL_ATP) | (1u << ATP_PROTOCOL_AITP) |
+                                             (1u << ATP_PROTOCOL_AFP));
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autoptr(Run) run = ask_start_full (fixture, NULL, runs[i].args, runs[i].input, NULL,
+                                           ASK_STDOUT_UNREAD);
+      const char *title = i == 0 ? "Which port?" : "Open the port?";
+      g_autoptr(AtpNotification) request = person_wait_for (fixture, title);
+      g_autofree char *said = g_strdup_printf ("triage-ask: nobody reads standard output any "
+                                               "more: %s\n", runs[i].said);
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(AtpNotification) now = NULL;
+      g_autoptr(GError) error = NULL;
+
+      ask_stop_reading (run);
+      g_assert_cmpint (ask_finish (run), ==, 128 + SIGPIPE);
+      g_assert_cmpstr (run->err, ==, said);
+      atp_client_get_notification_async (fixture->person, request->id, NULL, result_cb, &result);
+      wait_until (result != NULL, "the request");
+      now = atp_client_get_notification_finish (fixture->person, result, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (now->status, ==, ATP_STATUS_INVALIDATED);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -92,6 +132,7 @@ main (int    argc,
   ADD ("/ask/output/full-no-wait", test_full_no_wait);
   ADD ("/ask/output/closed", test_closed);
   ADD ("/ask/output/closed-quiet", test_closed_quiet);
+  ADD ("/ask/output/reader-gone", test_reader_gone);
 #undef ADD
 
   return g_test_run ();
