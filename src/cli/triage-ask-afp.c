@@ -180,6 +180,8 @@ write_refusal (Review     *self,
 {
   g_autoptr(GPtrArray) applied = atp_afp_request_peek_applied (self->root);
   g_autoptr(GPtrArray) ack = atp_afp_ack_items_for (applied, issued);
+  const char *said = self->refusal->message;
+  g_autofree char *named = NULL;
 
   /* Only a given --id can meet another review's (a made one is new): the
    * caller's mistake, not a failure of Triage. */
@@ -204,10 +206,13 @@ write_refusal (Review     *self,
       return;
     }
   /* The server names the Request Object's fields under its own member
-   * "request"; the Requester wrote them at the top of the object. */
-  write_error (self, atp_afp_error_code_for (self->refusal),
-               g_str_has_prefix (self->refusal->message, "request.")
-               ? self->refusal->message + strlen ("request.") : self->refusal->message, ack);
+   * "request"; the Requester wrote them at the top of the object. Its
+   * session_id is our --session (the Requester never wrote a session_id). */
+  if (g_str_has_prefix (said, "request."))
+    said += strlen ("request.");
+  else if (g_str_has_prefix (said, "session_id: "))
+    said = named = g_strconcat ("--session: ", said + strlen ("session_id: "), NULL);
+  write_error (self, atp_afp_error_code_for (self->refusal), said, ack);
 }
 
 static void

@@ -322,7 +322,10 @@ test_unknown_session (Fixture       *fixture,
 
   response = read_output (run, &session);
   g_assert_cmpstr (session, ==, "ses_NeverStartedAnywhere01");
-  assert_error (response, "INVALID_REQUEST", 2, "no review session “ses_NeverStartedAnywhere01”");
+  /* Named by the option given, not the server's body member "session_id". */
+  assert_error (response, "INVALID_REQUEST", 2,
+                "--session: no review session “ses_NeverStartedAnywhere01”");
+  g_assert_true (g_str_has_prefix (response->error_message, "--session: "));
   g_assert_cmpint (((AtpAfpAckItem *) response->ack_items->pdata[0])->processing_status, ==,
                    ATP_AFP_ACK_UNKNOWN_ID);
 }
