@@ -9,6 +9,7 @@
 #include "triage-mcp-tools.h"
 
 #include <math.h>
+#include <string.h>
 
 /*
  * The schemas the tools publish are the rules they enforce: one source of
@@ -89,6 +90,13 @@ has_type (JsonNode   *node,
   return FALSE;
 }
 
+/* "an array", "an integer", "an object"; "a string", "a number", "a boolean" */
+static const char *
+article_for (const char *type)
+{
+  return type[0] != '\0' && strchr ("aeiou", type[0]) != NULL ? "an" : "a";
+}
+
 static gboolean
 check_type (JsonObject  *schema,
             JsonNode    *value,
@@ -117,8 +125,7 @@ check_type (JsonObject  *schema,
     }
 
   if (!has_type (value, json_node_get_string (type)))
-    return invalid (error, path, "expected %s %s, got %s",
-                    g_str_equal (json_node_get_string (type), "integer") ? "an" : "a",
+    return invalid (error, path, "expected %s %s, got %s", article_for (json_node_get_string (type)),
                     json_node_get_string (type), type_of (value));
   return TRUE;
 }

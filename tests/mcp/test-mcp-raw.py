@@ -308,6 +308,10 @@ def test_invalid_arguments_by_version():
                                  ({"question": "x", "response_type": "text", "colour": 1},
                                   "colour: unknown argument"),
                                  ({"question": "x", "response_type": "choice"}, "options: required"),
+                                 ({"question": "x", "response_type": "choice", "options": "a"},
+                                  "options: expected an array, got string"),
+                                 ({"question": "x", "response_type": "text", "constraints": 3},
+                                  "constraints: expected an object, got integer"),
                                  ({"question": "x", "response_type": "text", "deadline": "soon"},
                                   "deadline:"),
                                  # A duration, too far away: not "expected a duration".
