@@ -29,6 +29,8 @@ G_BEGIN_DECLS
 
 /* A JSON-RPC batch of MCP 2025-03-26 (triage-mcp-batch.c), shared by its calls. */
 typedef struct _TriageMcpBatch TriageMcpBatch;
+/* The id of a line too long to keep, read as it passes (triage-mcp-id-scan.c). */
+typedef struct _TriageMcpIdScan TriageMcpIdScan;
 
 struct _TriageMcpServer
 {
@@ -47,7 +49,7 @@ struct _TriageMcpServer
   GOutputStream *output;
   GCancellable  *reading;
   GByteArray    *buffer;
-  gboolean       discarding;        /* skipping the rest of an over-long line */
+  TriageMcpIdScan *discarding;      /* skipping the rest of an over-long line; NULL when not */
 
   char          *protocol_version;  /* NULL until initialize */
   TriageMcpBatch *batch;            /* the batch whose responses are collected now */
@@ -144,6 +146,15 @@ void        triage_mcp_batch_call_ended     (TriageMcpServer *self,
 /* Sends the responses once nothing of the batch is left to answer. */
 void        triage_mcp_batch_maybe_send     (TriageMcpServer *self,
                                              TriageMcpBatch  *batch);
+
+/* triage-mcp-id-scan.c */
+TriageMcpIdScan *triage_mcp_id_scan_new     (void);
+void        triage_mcp_id_scan_free         (TriageMcpIdScan *scan);
+void        triage_mcp_id_scan_feed         (TriageMcpIdScan *scan,
+                                             const guint8    *data,
+                                             gsize            length);
+/* The line's id, once it has passed (a string or an integer), or NULL; owned by @scan. */
+JsonNode   *triage_mcp_id_scan_get_id       (TriageMcpIdScan *scan);
 
 /* triage-mcp-calls.c */
 void        triage_mcp_call_unref           (Call            *call);

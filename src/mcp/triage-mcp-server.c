@@ -83,6 +83,7 @@ triage_mcp_server_finalize (GObject *object)
   g_clear_object (&self->output);
   g_clear_object (&self->reading);
   g_byte_array_unref (self->buffer);
+  g_clear_pointer (&self->discarding, triage_mcp_id_scan_free);
   g_free (self->protocol_version);
   g_hash_table_unref (self->calls);
 
@@ -607,12 +608,15 @@ triage_mcp_server_handle_message (TriageMcpServer *self,
 
 /* Input */
 
+/* At the end of an over-long line: answered with its id, if the scan found one, so the
+ * client's call ends now rather than at its own timeout. */
 static void
 refuse_long_line (TriageMcpServer *self)
 {
-  send_error (self, NULL, INVALID_REQUEST, NULL,
+  send_error (self, triage_mcp_id_scan_get_id (self->discarding), INVALID_REQUEST, NULL,
               "Invalid Request: a message is longer than %d KiB; it was skipped",
               TRIAGE_MCP_MAX_LINE / 1024);
+  g_clear_pointer (&self->discarding, triage_mcp_id_scan_free);
 }
 
 static void
@@ -627,26 +631,35 @@ take_lines (TriageMcpServer *self)
       gsize length = newline - self->buffer->data;
 
       start = self->buffer->data;
-      if (self->discarding)
-        self->discarding = FALSE;   /* the end of the over-long line */
+      if (self->discarding != NULL)
+        {
+          /* The end of the over-long line. */
+          triage_mcp_id_scan_feed (self->discarding, start, length);
+          refuse_long_line (self);
+        }
       else
         {
           if (length > 0 && start[length - 1] == '\r')
             length--;
           /* Over the bound yet whole in the buffer: its end came in the same read. */
           if (length > TRIAGE_MCP_MAX_LINE)
-            refuse_long_line (self);
+            {
+              self->discarding = triage_mcp_id_scan_new ();
+              triage_mcp_id_scan_feed (self->discarding, start, length);
+              refuse_long_line (self);
+            }
           else if (length > 0)
             handle_line (self, (const char *) start, length);
         }
       g_byte_array_remove_range (self->buffer, 0, newline - self->buffer->data + 1);
     }
 
-  if (self->buffer->len > TRIAGE_MCP_MAX_LINE)
+  /* An over-long line so far: not kept, only scanned for its id. */
+  if (self->discarding != NULL || self->buffer->len > TRIAGE_MCP_MAX_LINE)
     {
-      if (!self->discarding)
-        refuse_long_line (self);
-      self->discarding = TRUE;
+      if (self->discarding == NULL)
+        self->discarding = triage_mcp_id_scan_new ();
+      triage_mcp_id_scan_feed (self->discarding, self->buffer->data, self->buffer->len);
       g_byte_array_set_size (self->buffer, 0);
     }
 }
@@ -669,7 +682,9 @@ read_cb (GObject      *object,
       if (error != NULL)
         g_warning ("cannot read from the MCP client: %s", error->message);
       /* A last message without its newline still counts. */
-      if (!self->discarding && self->buffer->len > 0)
+      if (self->discarding != NULL)
+        refuse_long_line (self);
+      else if (self->buffer->len > 0)
         handle_line (self, (const char *) self->buffer->data, self->buffer->len);
       triage_mcp_server_close (self, "the agent went away (its MCP connection closed)");
       return;

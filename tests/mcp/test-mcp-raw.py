@@ -225,9 +225,32 @@ def test_huge_input():
         # A line past the 4 MiB bound: refused once, skipped to its end, the session goes on.
         s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "' +
                        b"a" * (5 * 1024 * 1024) + b'"}}\n')
-        expect_error(s.mcp.next(), -32600, "longer than")
+        if expect_error(s.mcp.next(), -32600, "longer than") is None or \
+                s.mcp.seen[-1].get("id") != 1:
+            raise Failure(f"the refusal of a huge line names its id: {s.mcp.seen[-1]}")
         if s.mcp.request("ping").get("result") != {}:
             raise Failure("no ping after the huge line")
+        # The refusal answers the request's id wherever it stands, so the client's call
+        # ends at once (an error with id null answers nothing it waits for, and the call
+        # hung until the client's own timeout): the TypeScript SDK writes the id last,
+        # after the arguments that made the line long; braces, brackets, quotes and
+        # escapes in those arguments, and an "id" inside them, are not the message's.
+        details = ('{[\\"id\\": 666, ]}' * 300000)
+        for id in ("call-7", 8):
+            s.mcp.send(({"method": "tools/call", "params": {
+                "name": "request_approval", "arguments": {"title": "Huge", "details": details,
+                                                          "id": 666}}, "jsonrpc": "2.0",
+                "id": id}))
+            reply = s.mcp.next()
+            expect_error(reply, -32600, "longer than")
+            if reply["id"] != id:
+                raise Failure(f"refusal of a huge tools/call with id {id!r}: {reply}")
+        # A notification has no id to answer: null, as before.
+        s.mcp.send({"jsonrpc": "2.0", "method": "notifications/whatever",
+                    "params": {"x": details}})
+        reply = s.mcp.next()
+        if reply.get("id", "missing") is not None:
+            raise Failure(f"refusal of a huge notification: {reply}")
         # The bound exactly: a message of 4 MiB is read, one byte more is refused alike
         # (its end then comes in the same read as the bytes that cross the bound).
         head = b'{"jsonrpc": "2.0", "id": "edge", "method": "ping", "params": {"x": "'
@@ -258,6 +281,16 @@ def test_huge_input():
         # Deep nesting is refused by the parser, not by a crash.
         s.mcp.send_raw(b"[" * 100000 + b"\n")
         expect_error(s.mcp.next(), -32700)
+    # The input ending inside a huge line: refused with its id all the same.
+    with Session("huge-eof", server=False) as s:
+        s.mcp.initialize()
+        s.mcp.send_raw(b'{"jsonrpc": "2.0", "method": "ping", "params": {"x": "' +
+                       b"a" * (5 * 1024 * 1024) + b'"}, "id": "last"}')
+        s.mcp.close_input()
+        reply = s.mcp.next()
+        expect_error(reply, -32600, "longer than")
+        if reply["id"] != "last" or s.mcp.wait_exit() != 0:
+            raise Failure(f"a huge last line: {reply}, exit {s.mcp.proc.returncode}")
 
 
 def test_service_identity():

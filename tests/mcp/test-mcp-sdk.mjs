@@ -188,6 +188,15 @@ test('invalid arguments: a tool error naming the field', async () => {
   await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /Unknown tool/);
 });
 
+test('arguments past the line bound: the call is refused at once, not left to time out', async () => {
+  // The SDK writes the id after the params; an error with id null answered nothing it waited for.
+  await assert.rejects(
+    client.callTool({ name: 'request_approval', arguments: { title: 'Huge', details: 'x'.repeat(5 * 1024 * 1024) } },
+      undefined, { timeout: WAIT_MS }),
+    (error) => error.code === -32600 && /longer than 4096 KiB/.test(error.message));
+  await client.ping();
+});
+
 test('expiry: a result that says so', async () => {
   const result = await client.callTool({ name: 'request_approval', arguments: { title: 'Quick?', deadline: '1s' } });
   assert.equal(result.structuredContent.outcome, 'expired');
