@@ -108,7 +108,7 @@ write_stream (Review         *self,
   info.finish_extensions = extensions;
 
   text = atp_afp_wrapper_write_stream (&info, response, &length);
-  if (fwrite (text, 1, length, stdout) != length || fflush (stdout) != 0)
+  if (!triage_ask_write_json_text (text, length))
     {
       triage_ask_say ("cannot write the answer on standard output: %s", g_strerror (errno));
       return TRIAGE_ASK_EXIT_SERVER;

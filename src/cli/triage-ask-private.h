@@ -26,6 +26,13 @@ gboolean  triage_ask_value_to_utf8         (const char  *option,
                                             char       **value,
                                             GError     **error);
 
+/* Writes @length bytes of JSON text (lines of it) on standard output with DEL,
+ * the C1 controls, U+2028 and U+2029 escaped (\u0085): a person's words cannot
+ * drive a terminal, and a reader splitting on every Unicode line break sees
+ * the lines there are. FALSE, errno set, when it could not be written. */
+gboolean  triage_ask_write_json_text       (const char  *text,
+                                            gsize        length);
+
 /* An action of the notification as the options build it (triage-ask-actions.c). */
 typedef struct
 {

@@ -168,6 +168,30 @@ failed (Ask          *ask,
   finish (ask, exit_status_for (error));
 }
 
+gboolean
+triage_ask_write_json_text (const char *text,
+                            gsize       length)
+{
+  const char *end = text + length;
+
+  for (const char *p = text; p < end; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      /* JSON escapes only C0. DEL and C1 (U+009B is a CSI) reach a terminal
+       * raw, and U+0085, U+2028 and U+2029 end a line for readers that split
+       * on every Unicode line break (Python's str.splitlines ()): escaped,
+       * which any JSON reader reads back alike (outside strings our JSON is
+       * ASCII). */
+      if (c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029)
+        fprintf (stdout, "\\u%04x", c);
+      else
+        fwrite (p, 1, g_utf8_next_char (p) - p, stdout);
+    }
+
+  return fflush (stdout) == 0 && !ferror (stdout);
+}
+
 /* Prints @node; FALSE (said, and the run finished with status 4) when it
  * could not be written: a script reading the answer must not take exit 0
  * for one it never got (a full disk, a closed standard output). */
@@ -176,24 +200,14 @@ print_json (Ask      *ask,
             JsonNode *node)
 {
   g_autofree char *text = NULL;
+  g_autofree char *line = NULL;
 
   if (ask->options->quiet)
     return TRUE;
 
   text = atp_json_to_string (node, NULL);
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      /* JSON escapes only C0; DEL and C1 (U+009B is a CSI) reach a terminal
-       * raw unless escaped too, which any JSON reader reads back alike. */
-      if (c == 0x7f || (c >= 0x80 && c <= 0x9f))
-        fprintf (stdout, "\\u%04x", c);
-      else
-        fwrite (p, 1, g_utf8_next_char (p) - p, stdout);
-    }
-  fputc ('\n', stdout);
-  if (fflush (stdout) != 0 || ferror (stdout))
+  line = g_strconcat (text, "\n", NULL);
+  if (!triage_ask_write_json_text (line, strlen (line)))
     {
       triage_ask_say ("cannot write the answer on standard output: %s", g_strerror (errno));
       finish (ask, TRIAGE_ASK_EXIT_SERVER);

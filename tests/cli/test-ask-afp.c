@@ -360,6 +360,30 @@ test_declined (Fixture       *fixture,
   assert_error (response, "REVIEW_DECLINED", 1, "Not my area.");
 }
 
+/* The three lines are three for a reader that splits on every Unicode line
+ * break (Python's str.splitlines ()): a person's U+2028, U+2029 or U+0085
+ * made more, and a C1 control reached a terminal raw. */
+static void
+test_line_breaks (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char * const args[] = { "--id", REVIEW_1, NULL };
+  g_autoptr(Run) run = afp_run_start (fixture, args, "{\"iteration\":1,\"artifact\":{\"media_type\":"
+                                                     "\"text/plain\",\"content\":\"x\"}}");
+  g_autoptr(AtpAfpResponse) response = NULL;
+  g_autofree char *session = NULL;
+  const char * const breaks[] = { "\xe2\x80\xa8", "\xe2\x80\xa9", "\xc2\x85", "\xc2\x9b" };
+
+  person_reviews (fixture, REVIEW_1, "decline",
+                  "{\"message\":\"Not\\u2028my\\u2029area\\u0085at\\u009ball.\"}");
+  ask_finish (run);
+  for (guint i = 0; i < G_N_ELEMENTS (breaks); i++)
+    g_assert_null (strstr (run->out, breaks[i]));
+  response = read_output (run, &session);
+  assert_error (response, "REVIEW_DECLINED", 1,
+                "Not\xe2\x80\xa8my\xe2\x80\xa9" "area\xc2\x85" "at\xc2\x9b" "all.");
+}
+
 static void
 test_no_server (Fixture       *fixture,
                 gconstpointer  data)
@@ -522,6 +546,7 @@ main (int   argc,
   ADD ("/ask/afp/unknown-session", test_unknown_session);
   ADD ("/ask/afp/deadline-passed", test_deadline_passed);
   ADD ("/ask/afp/declined", test_declined);
+  ADD ("/ask/afp/line-breaks", test_line_breaks);
   ADD ("/ask/afp/no-server", test_no_server);
   ADD ("/ask/afp/deadline-passed-while-away", test_deadline_passed_while_away);
   ADD ("/ask/afp/id-reused", test_id_reused);

@@ -681,7 +681,9 @@ test_hostile_server (void)
 }
 
 /* A person's answer holding DEL or a C1 control (U+009B is a CSI to some
- * terminals) is printed escaped, as JSON allows, and reads back the same. */
+ * terminals) is printed escaped, as JSON allows, and reads back the same; so
+ * are U+2028, U+2029 and U+0085, line breaks to Python's str.splitlines (),
+ * which made the one line of output two. */
 static void
 test_answer_terminal_safe (Fixture       *fixture,
                            gconstpointer  data)
@@ -691,14 +693,17 @@ test_answer_terminal_safe (Fixture       *fixture,
   g_autoptr(AtpNotification) request = person_wait_for (fixture, "Why?");
   g_autoptr(JsonObject) output = NULL;
 
-  person_answers (fixture, request->id, "why", "\"a\\u009b31mb\\u007fc\"");
+  person_answers (fixture, request->id, "why", "\"a\\u009b31mb\\u007fc\\u2028d\\u2029e\\u0085f\"");
   g_assert_cmpint (ask_finish (run), ==, 0);
-  g_assert_nonnull (strstr (run->out, "a\\u009b31mb\\u007fc"));
+  g_assert_nonnull (strstr (run->out, "a\\u009b31mb\\u007fc\\u2028d\\u2029e\\u0085f"));
   g_assert_null (strstr (run->out, "\xc2\x9b"));
   g_assert_null (strchr (run->out, 0x7f));
+  g_assert_null (strstr (run->out, "\xe2\x80\xa8"));
+  g_assert_null (strstr (run->out, "\xe2\x80\xa9"));
+  g_assert_null (strstr (run->out, "\xc2\x85"));
   output = parse_output (run->out);
   g_assert_cmpstr (json_object_get_string_member (output, "response_data"), ==,
-                   "a\xc2\x9b" "31mb\x7f" "c");
+                   "a\xc2\x9b" "31mb\x7f" "c\xe2\x80\xa8" "d\xe2\x80\xa9" "e\xc2\x85" "f");
 }
 
 int
