@@ -8,9 +8,12 @@
  * makes it (triage-pg-dial.c: the host name's lookup, the connection, the
  * session's settings and the statements kept prepared), so nothing of it
  * blocks the main loop. While the database answers, a statement that needs
- * a connection waits for it, as for any answer: connect_timeout for each
- * host of the URI (its lookup too), the wait for an answer for each of its
- * first statements. While it does not (after a stall), the connection is
+ * a connection waits for it, as for any answer: at start connect_timeout
+ * for each host and address libpq tries (the lookup of the URI's names
+ * too), once the server serves one connect_timeout at most, past which a
+ * try that libpq is still connecting goes on in the background; then the
+ * wait for an answer for each of its first statements. While it does not
+ * (after a stall), the connection is
  * made in the background and the main loop takes it once it answers, one
  * connection at a time for the whole server, and none while a try given up
  * still runs (its lookup hangs): triage_pg_link_let_go ().
@@ -89,7 +92,8 @@ triage_pg_connection_set_stalled (TriagePgConnection *self,
  * made (or not), unless NULL. */
 static TriagePgDial *
 dial_start (TriagePgConnection *self,
-            GSourceFunc         done)
+            GSourceFunc         done,
+            gboolean            at_start)
 {
   g_autofree char *sql = g_strconcat (SESSION_DEFAULTS "; ", self->settings ? self->settings : "",
                                       self->settings ? "; " : "", STATEMENT_TIMEOUT_SQL, NULL);
@@ -107,6 +111,11 @@ dial_start (TriagePgConnection *self,
                              done != NULL ? -1 : triage_pg_link_connect_timeout (self->link),
                              triage_pg_link_n_hosts (self->link),
                              sql, self->patient ? -1 : TRIAGE_PG_DEFAULT_ANSWER_US);
+  /* Once the server serves, the main loop waits for no more than one of
+   * them: the try goes on in the background past it (go_on_in_background
+   * ()). At start, nothing is held, and the server needs the connection. */
+  if (!at_start)
+    triage_pg_dial_limit_connect (dial, triage_pg_link_connect_timeout (self->link));
   triage_pg_link_look_up (self->link, dial);
   for (guint i = 0; i < self->kept->len; i++)
     {
@@ -229,13 +238,36 @@ attempt_in_background (TriagePgConnection *self)
   if (self->attempt != NULL || !triage_pg_link_may_attempt (self->link))
     return;
   triage_pg_link_attempt_started (self->link);
-  self->attempt = dial_start (self, on_attempt_done);
+  self->attempt = dial_start (self, on_attempt_done, FALSE);
   triage_pg_dial_check (self->attempt, &deadline);
   attempt_watch_deadline (self, deadline);
 }
 
+/* @dial, awaited, was late connecting (one connect_timeout: libpq is still
+ * at a silent host or address, or a lookup): it goes on as the link's try
+ * in the background, taken once it is made, unless a try is under way. */
+static gboolean
+go_on_in_background (TriagePgConnection *self,
+                     TriagePgDial       *dial)
+{
+  gint64 deadline;
+
+  if (self->attempt != NULL || !triage_pg_link_may_attempt (self->link) ||
+      !triage_pg_dial_go_on (dial, on_attempt_done, self))
+    return FALSE;
+  g_debug ("the new connection goes on in the background");
+  triage_pg_link_attempt_started (self->link);
+  self->attempt = dial;
+  triage_pg_dial_check (self->attempt, &deadline);
+  attempt_watch_deadline (self, deadline);
+  return TRUE;
+}
+
+/* Makes a new connection, waiting for it (@at_start: for every host and
+ * address libpq tries; else for one connect_timeout at most). */
 gboolean
 triage_pg_connection_connect (TriagePgConnection *self,
+                              gboolean            at_start,
                               GError            **error)
 {
   g_autoptr(GError) failure = NULL;
@@ -251,7 +283,7 @@ triage_pg_connection_connect (TriagePgConnection *self,
                    "the PostgreSQL database does not answer (connecting again)");
       return FALSE;
     }
-  dial = dial_start (self, NULL);
+  dial = dial_start (self, NULL, at_start);
   outcome = triage_pg_dial_wait (dial);
   made = outcome == TRIAGE_PG_DIAL_MADE;
   if (made)
@@ -264,6 +296,8 @@ triage_pg_connection_connect (TriagePgConnection *self,
       triage_pg_connection_set_stalled (self, what, waited_us, error);
       g_prefix_error (error, "cannot connect to the PostgreSQL database: ");
       pass_over_if_unanswered (self, dial);
+      if (!at_start && go_on_in_background (self, dial))
+        return FALSE;
     }
   else if (triage_pg_dial_get_outcome (dial, &failure) == TRIAGE_PG_DIAL_REFUSED)
     {

@@ -40,6 +40,7 @@ char     *triage_pg_message_of              (const char          *text);
 void      triage_pg_connection_forget       (TriagePgConnection  *self);
 void      triage_pg_connection_attempt_clear (TriagePgConnection *self);
 gboolean  triage_pg_connection_connect      (TriagePgConnection  *self,
+                                             gboolean             at_start,
                                              GError             **error);
 void      triage_pg_connection_set_stalled  (TriagePgConnection  *self,
                                              const char          *what,

@@ -53,7 +53,7 @@ triage_pg_connection_new (TriagePgLink *link,
   self->prepared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->kept = g_array_new (FALSE, FALSE, sizeof (TriagePgStatement));
   triage_pg_link_add (link, self);
-  if (!triage_pg_connection_connect (self, error))
+  if (!triage_pg_connection_connect (self, TRUE, error))
     {
       triage_pg_connection_free (self);
       return NULL;
@@ -129,7 +129,7 @@ triage_pg_connection_ensure (TriagePgConnection *self,
     }
   if (!triage_pg_link_is_down (self->link))
     g_message ("the connection to the PostgreSQL database was lost: connecting again");
-  return triage_pg_connection_connect (self, error);
+  return triage_pg_connection_connect (self, FALSE, error);
 }
 
 static gboolean
@@ -356,7 +356,7 @@ triage_pg_query (TriagePgConnection  *self,
       return result;
     }
   g_message ("%s; connecting again to run the statement", first->message);
-  if (!triage_pg_connection_connect (self, error))
+  if (!triage_pg_connection_connect (self, FALSE, error))
     return NULL;
   return run_prepared (self, sql, n_params, params, error);
 }
@@ -569,7 +569,7 @@ triage_pg_pipeline (TriagePgConnection *self,
   g_message ("%s; connecting again to send the statements", first->message);
   for (guint i = 0; i < n_statements; i++)
     g_clear_pointer (&statements[i].result, PQclear);
-  return triage_pg_connection_connect (self, error) && pipeline_once (self, statements, n_statements, error);
+  return triage_pg_connection_connect (self, FALSE, error) && pipeline_once (self, statements, n_statements, error);
 }
 
 /* Runs @sql (one or more statements, no parameters) with the simple protocol;

@@ -27,9 +27,12 @@
  * triage-pg-connect.c: libpq's timeouts bound its connection, a lookup
  * that hangs holds it), or waits for it (a connection needed now, as a
  * store call waits for any statement) with the same deadlines: for the
- * connection, connect_timeout for each host. A try given up (past them: a
- * lookup libpq cannot be woken from) goes on in its thread until libpq
- * gives the connection back, which it then closes without setting it up;
+ * connection, connect_timeout for each host and address (one at most
+ * once the server serves: triage_pg_dial_limit_connect (); past it, a try
+ * libpq is still connecting may go on in the background:
+ * triage_pg_dial_go_on ()). A try given up (past them: a lookup libpq
+ * cannot be woken from) goes on in its thread until libpq gives the
+ * connection back, which it then closes without setting it up;
  * nothing else touches it, and while it runs no new try starts
  * (triage_pg_dial_is_running (), triage-pg-link.c), so a lookup that hangs
  * leaves one thread, not one a try.
@@ -69,6 +72,7 @@ struct _TriagePgDial
   char              **keywords;
   char              **values;       /* the password among them: zeroed when freed */
   gint64              connect_us;   /* each host's (each address's); -1: as long as libpq takes */
+  gint64              connect_limit_us; /* the connection's wait at most (-1: no limit) */
   guint               n_hosts;      /* the hosts libpq tries, before any is looked up */
   char              **look_up;      /* the host names to look up here (NULL: none) */
   char              **look_up_ports; /* their ports (NULL, one for all, or one each) */
@@ -90,6 +94,8 @@ struct _TriagePgDial
   gint64              wait_us;
   gboolean            abandoned;
   gboolean            finished;     /* the thread is done with libpq */
+  gboolean            dropped;      /* the thread closes what it made, given up */
+  gboolean            looking_up;   /* in dial_look_up () */
   PGconn             *conn;         /* made and set up, until stolen */
   char               *host;         /* PQhost () and PQport () once connected */
   char               *port;
@@ -140,6 +146,7 @@ triage_pg_dial_new (char      **keywords,
   self->keywords = keywords;
   self->values = values;
   self->connect_us = connect_us;
+  self->connect_limit_us = -1;
   self->n_hosts = MAX (n_hosts, 1);
   self->setup_sql = g_strdup (setup_sql);
   self->answer_us = answer_us;
@@ -210,6 +217,28 @@ triage_pg_dial_get_prepared (TriagePgDial *self,
 
   *name = prepared->name;
   *sql = prepared->sql;
+}
+
+/* The wait for the connection is @limit_us at most, however many hosts
+ * and addresses libpq tries (before the dial starts). */
+void
+triage_pg_dial_limit_connect (TriagePgDial *self,
+                              gint64        limit_us)
+{
+  self->connect_limit_us = limit_us;
+}
+
+/* The wait for a connection to @n_tries hosts or addresses, each given
+ * connect_us (unless it is -1: no deadline). */
+static gint64
+connect_wait_us (TriagePgDial *self,
+                 guint         n_tries)
+{
+  gint64 wait_us = self->connect_us * n_tries;
+
+  if (self->connect_us < 0)
+    return -1;
+  return self->connect_limit_us >= 0 ? MIN (wait_us, self->connect_limit_us) : wait_us;
 }
 
 /* The host names @hosts (with @ports: NULL, one for all, or one each) are
@@ -307,6 +336,11 @@ dial_look_up (TriagePgDial *self)
   gboolean looked_up = FALSE;
   guint n = 0;
 
+  if (n_hosts == 0)
+    return;
+  g_mutex_lock (&self->lock);
+  self->looking_up = TRUE;
+  g_mutex_unlock (&self->lock);
   for (guint i = 0; i < n_hosts; i++)
     {
       const char *host = self->look_up[i];
@@ -325,15 +359,24 @@ dial_look_up (TriagePgDial *self)
         }
       looked_up |= addresses != NULL;
     }
+  g_mutex_lock (&self->lock);
+  self->looking_up = FALSE;
+  g_mutex_unlock (&self->lock);
   if (!looked_up)
     return;
   dial_add_param (self, "host", g_string_free (g_steal_pointer (&hosts), FALSE));
   dial_add_param (self, "hostaddr", g_string_free (g_steal_pointer (&hostaddrs), FALSE));
   if (n_ports == n_hosts && n_hosts > 1)
     dial_add_param (self, "port", g_string_free (g_steal_pointer (&ports), FALSE));
-  if (self->connect_us >= 0)
-    set_wait (self, g_get_monotonic_time () + self->connect_us * n, "a new connection",
-              self->connect_us * n);
+  /* Under the lock: the main loop may have let it go on with no deadline
+   * (triage_pg_dial_go_on ()). A limited wait keeps its deadline. */
+  g_mutex_lock (&self->lock);
+  if (connect_wait_us (self, n) >= 0 && self->connect_limit_us < 0)
+    {
+      self->wait_us = connect_wait_us (self, n);
+      self->deadline = g_get_monotonic_time () + self->wait_us;
+    }
+  g_mutex_unlock (&self->lock);
 }
 
 /* libpq's blocking connect: each host (each of its addresses) in turn,
@@ -374,6 +417,7 @@ dial_given_up (TriagePgDial *self)
 
   g_mutex_lock (&self->lock);
   given_up = self->abandoned || self->outcome != TRIAGE_PG_DIAL_RUNNING;
+  self->dropped = given_up;
   g_mutex_unlock (&self->lock);
   return given_up;
 }
@@ -488,8 +532,9 @@ dial_thread (gpointer data)
   outcome = dial_connect (self, &conn, &error);
   /* A connection given up on while it was made (its lookup hung past the
    * deadline) is closed, not set up. */
-  if (outcome == TRIAGE_PG_DIAL_MADE && !dial_given_up (self))
-    outcome = dial_setup (self, conn, &statement_ms, &error);
+  if (outcome == TRIAGE_PG_DIAL_MADE)
+    outcome = dial_given_up (self) ? TRIAGE_PG_DIAL_LATE
+                                   : dial_setup (self, conn, &statement_ms, &error);
   g_mutex_lock (&self->lock);
   /* Unless the main loop gave up on it meanwhile (a lookup past the
    * deadline). */
@@ -502,6 +547,8 @@ dial_thread (gpointer data)
         self->conn = g_steal_pointer (&conn);
       notify = self->context != NULL;
     }
+  else
+    self->dropped = TRUE;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
   g_clear_pointer (&conn, PQfinish);
@@ -529,7 +576,7 @@ triage_pg_dial_start (TriagePgDial *self,
   self->done_data = data;
   if (done != NULL)
     self->context = g_main_context_ref_thread_default ();
-  self->wait_us = self->connect_us < 0 ? -1 : self->connect_us * self->n_hosts;
+  self->wait_us = connect_wait_us (self, self->n_hosts);
   self->deadline = self->wait_us < 0 ? G_MAXINT64 : g_get_monotonic_time () + self->wait_us;
   self->late = "a new connection";
   thread = g_thread_try_new ("triage-pg-dial", dial_thread, dial_ref (self), &error);
@@ -584,6 +631,37 @@ triage_pg_dial_wait (TriagePgDial *self)
                        MIN (self->deadline, g_get_monotonic_time () + WAIT_SLICE_US));
   g_mutex_unlock (&self->lock);
   return outcome;
+}
+
+/* A dial found late while libpq connected (at a silent host or address;
+ * not in the lookup of the URI's names, which may hang for long, nor in its
+ * first statements) goes on as one made in the background, with no
+ * deadline for the connection: @done is called from the main loop once it
+ * is done. FALSE if it cannot (late for something else, or its thread is
+ * closing what it made). */
+gboolean
+triage_pg_dial_go_on (TriagePgDial *self,
+                      GSourceFunc   done,
+                      gpointer      data)
+{
+  gboolean going_on;
+
+  g_mutex_lock (&self->lock);
+  going_on = self->outcome == TRIAGE_PG_DIAL_LATE && self->late != STATEMENT_WAIT &&
+             !self->looking_up && !self->dropped && !self->finished && !self->abandoned;
+  if (going_on)
+    {
+      self->outcome = TRIAGE_PG_DIAL_RUNNING;
+      self->connect_us = -1;
+      self->deadline = G_MAXINT64;
+      self->wait_us = -1;
+      self->done = done;
+      self->done_data = data;
+      if (self->context == NULL)
+        self->context = g_main_context_ref_thread_default ();
+    }
+  g_mutex_unlock (&self->lock);
+  return going_on;
 }
 
 /* The outcome, and the error it came with (none if made or late). */

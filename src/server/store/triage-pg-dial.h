@@ -29,6 +29,8 @@ TriagePgDial       *triage_pg_dial_new           (char              **keywords,
                                                   guint               n_hosts,
                                                   const char         *setup_sql,
                                                   gint64              answer_us);
+void                triage_pg_dial_limit_connect (TriagePgDial       *self,
+                                                  gint64              limit_us);
 void                triage_pg_dial_look_up       (TriagePgDial       *self,
                                                   const char * const *hosts,
                                                   const char * const *ports,
@@ -44,6 +46,9 @@ void                triage_pg_dial_start         (TriagePgDial       *self,
 TriagePgDialOutcome triage_pg_dial_wait          (TriagePgDial       *self);
 TriagePgDialOutcome triage_pg_dial_check         (TriagePgDial       *self,
                                                   gint64             *deadline);
+gboolean            triage_pg_dial_go_on         (TriagePgDial       *self,
+                                                  GSourceFunc         done,
+                                                  gpointer            data);
 TriagePgDialOutcome triage_pg_dial_get_outcome   (TriagePgDial       *self,
                                                   GError            **error);
 const char         *triage_pg_dial_get_late      (TriagePgDial       *self,
