@@ -145,7 +145,14 @@ reply_error_object (SoupServerMessage *msg,
 {
   const char *request_id = triage_server_request_id (msg);
   char *body = atp_json_error_body (code, message, details, request_id);
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
 
+  /* The database did not answer or take the change: every such answer says
+   * when to try again, whichever path gave it (a POST whose insert failed,
+   * the answers held for a commit that failed), as docs/protocol.md says. */
+  if (g_str_equal (code, atp_error_code_to_string (ATP_ERROR_STORAGE_UNAVAILABLE)) &&
+      soup_message_headers_get_one (headers, "Retry-After") == NULL)
+    soup_message_headers_replace (headers, "Retry-After", "1");
   soup_server_message_set_status (msg, status, NULL);
   replace_body (msg, body);
 }

@@ -126,6 +126,31 @@ test_busy_file (Fixture       *fixture,
   srv_assert_status (late, 409, NULL);
 }
 
+/* A new notification the database did not take, and a commit that failed
+ * (an event the database refused): 503 with Retry-After, as every
+ * STORAGE_UNAVAILABLE is (neither had it: a client was not told when to
+ * try again). */
+static void
+test_failed_commit_retry_after (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  const char *body = "{\"context\":{\"title\":\"Lost\",\"description\":\"D\"},"
+                     "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}";
+  g_autoptr(SrvAnswer) not_inserted = NULL, refused = NULL, taken = NULL;
+
+  srv_refuse_inserts (fixture->server, "notifications", "no notifications now", FALSE);
+  not_inserted = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key,
+                              body);
+  srv_assert_unavailable (not_inserted, "Cannot store the notification now");
+  srv_allow_inserts (fixture->server, "notifications");
+  srv_refuse_inserts (fixture->server, "events", "no events now", FALSE);
+  refused = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key, body);
+  srv_assert_unavailable (refused, "The change could not be stored");
+  srv_allow_inserts (fixture->server, "events");
+  taken = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key, body);
+  srv_assert_status (taken, 201, NULL);
+}
+
 /* A session's next review under the lock: 503, not 422 "must be greater"
  * (its iteration is not known to be taken); taken once the lock is gone. A
  * new session's first review: 503 with Retry-After too. */
@@ -219,6 +244,8 @@ main (int    argc,
 
   g_test_add ("/server/sqlite-busy/busy-file", Fixture, NULL, fixture_setup, test_busy_file,
               fixture_teardown);
+  g_test_add ("/server/sqlite-busy/failed-commit-retry-after", Fixture, NULL, fixture_setup,
+              test_failed_commit_retry_after, fixture_teardown);
   g_test_add ("/server/sqlite-busy/busy-review", Fixture, NULL, fixture_setup, test_busy_review,
               fixture_teardown);
   g_test_add ("/server/sqlite-busy/busy-admin", Fixture, NULL, fixture_setup, test_busy_admin,
