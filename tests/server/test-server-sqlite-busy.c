@@ -16,13 +16,26 @@
  * 503 STORAGE_UNAVAILABLE with Retry-After, and is taken once the file is
  * free. The test holds the write lock itself (BEGIN IMMEDIATE on its own
  * connection). SQLite only.
+ *
+ * The store runs on the server's main loop, and every statement that met
+ * the lock waited the whole busy timeout (5 s) for it: an answer waited
+ * 10 s (the batch's BEGIN, then the statement on its own), and streams,
+ * /healthz and every other client with it, request after request. Now the
+ * lock is waited for once; then every change is refused at once until a
+ * batch takes the lock again. Counted in the server's log, not timed.
  */
 
 #define G_LOG_DOMAIN "test-server-sqlite-busy"
 
 #include <sqlite3.h>
+#include <glib/gstdio.h>
 
 #include "server-test-util.h"
+
+/* What the server logs when a wait for the lock ran out, and when a batch
+ * took it again (triage-store-sqlite-batch.c). */
+#define HELD "another process has held the database file for writing"
+#define FREE "the database file is free again"
 
 #define ARTIFACT "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"a\"}"
 
@@ -30,6 +43,8 @@ typedef struct
 {
   TriageTestServer *server;
   sqlite3          *db;      /* the test's own connection to the server's file */
+  char             *dir;
+  char             *log;     /* the server's standard error */
   char             *alice;
   char             *key;
 } Fixture;
@@ -43,6 +58,10 @@ fixture_setup (Fixture       *fixture,
   TriageTestServerOptions options = { .unix_socket = data != NULL };
   g_autoptr(GError) error = NULL;
 
+  fixture->dir = g_dir_make_tmp ("test-server-sqlite-busy-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->log = g_build_filename (fixture->dir, "server.log", NULL);
+  options.log_file = fixture->log;
   fixture->server = triage_test_server_new (&options, &error);
   g_assert_no_error (error);
   g_assert_false (triage_test_server_is_postgres (fixture->server));
@@ -63,6 +82,10 @@ fixture_teardown (Fixture       *fixture,
   sqlite3_close (fixture->db);
   g_assert_true (triage_test_server_stop (fixture->server));
   triage_test_server_free (fixture->server);
+  g_unlink (fixture->log);
+  g_rmdir (fixture->dir);
+  g_free (fixture->log);
+  g_free (fixture->dir);
   g_free (fixture->alice);
   g_free (fixture->key);
 }
@@ -95,6 +118,22 @@ invalidate (Fixture    *fixture,
   return srv_request (fixture->server, "PATCH", path, fixture->key, "{\"status\":\"invalidated\"}");
 }
 
+/* How many lines of the server's log hold @part: the server logs before it
+ * answers, so what an answer received followed is there. */
+static guint
+count_in_log (Fixture    *fixture,
+              const char *part)
+{
+  g_autofree char *text = NULL;
+  guint count = 0;
+
+  if (!g_file_get_contents (fixture->log, &text, NULL, NULL))
+    return 0;
+  for (const char *p = strstr (text, part); p != NULL; p = strstr (p + 1, part))
+    count++;
+  return count;
+}
+
 /* Under the lock: the answer and the invalidation are 503, the request
  * still pending; once it is gone the answer is taken, and the invalidation
  * is then late. */
@@ -124,6 +163,50 @@ test_busy_file (Fixture       *fixture,
   g_assert_cmpstr (after_status, ==, "responded");
   late = invalidate (fixture, id);
   srv_assert_status (late, 409, NULL);
+}
+
+/* Under a lock held past the busy timeout, the server waits for it once:
+ * the changes after the first are refused at once (before, each waited the
+ * busy timeout again, twice: the batch's BEGIN, then the statement), each
+ * 503 with Retry-After (the new notification's had none). Once the lock is
+ * gone the next change takes it, and a lock after that is waited for
+ * again (a short one would be taken). */
+static void
+test_busy_waits_once (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *body = "{\"context\":{\"title\":\"Held\",\"description\":\"D\"},"
+                     "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}";
+  g_autofree char *id = srv_post (fixture->server, fixture->key, "Busy");
+  g_autofree char *other = srv_post (fixture->server, fixture->key, "Busy too");
+  g_autoptr(SrvAnswer) answered = NULL, invalidated = NULL, posted = NULL, again = NULL;
+  g_autoptr(SrvAnswer) after = NULL, held_again = NULL;
+
+  g_assert_cmpuint (count_in_log (fixture, HELD), ==, 0);
+  run (fixture, "BEGIN IMMEDIATE");
+  answered = respond (fixture, id);
+  srv_assert_unavailable (answered, "The answer could not be stored now");
+  invalidated = invalidate (fixture, other);
+  srv_assert_unavailable (invalidated, "The invalidation could not be stored now");
+  posted = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key, body);
+  srv_assert_unavailable (posted, "Cannot store the notification now");
+  again = respond (fixture, id);
+  srv_assert_unavailable (again, "The answer could not be stored now");
+  /* One wait ran out, the first; the others did not wait. */
+  g_assert_cmpuint (count_in_log (fixture, HELD), ==, 1);
+  g_assert_cmpuint (count_in_log (fixture, FREE), ==, 0);
+  run (fixture, "ROLLBACK");
+
+  after = respond (fixture, id);
+  srv_assert_status (after, 200, NULL);
+  g_assert_cmpuint (count_in_log (fixture, FREE), ==, 1);
+
+  /* Free again: a lock is waited for again, not refused at once. */
+  run (fixture, "BEGIN IMMEDIATE");
+  held_again = invalidate (fixture, other);
+  srv_assert_unavailable (held_again, "The invalidation could not be stored now");
+  g_assert_cmpuint (count_in_log (fixture, HELD), ==, 2);
+  run (fixture, "ROLLBACK");
 }
 
 /* A new notification the database did not take, and a commit that failed
@@ -244,6 +327,8 @@ main (int    argc,
 
   g_test_add ("/server/sqlite-busy/busy-file", Fixture, NULL, fixture_setup, test_busy_file,
               fixture_teardown);
+  g_test_add ("/server/sqlite-busy/busy-waits-once", Fixture, NULL, fixture_setup,
+              test_busy_waits_once, fixture_teardown);
   g_test_add ("/server/sqlite-busy/failed-commit-retry-after", Fixture, NULL, fixture_setup,
               test_failed_commit_retry_after, fixture_teardown);
   g_test_add ("/server/sqlite-busy/busy-review", Fixture, NULL, fixture_setup, test_busy_review,

@@ -30,6 +30,9 @@ struct _TriageStoreSqlite
   gboolean    rolling_back;    /* our own ROLLBACK, not the database's */
   gboolean    lost;            /* the database rolled the batch's transaction back */
   GError     *batch_error;     /* then: the batch is not stored, whatever comes after */
+  int         busy_timeout_ms; /* how long another process's lock is waited for */
+  gint64      busy_since;      /* monotonic µs: the busy handler's first call for this lock */
+  gboolean    held_elsewhere;  /* a wait for another process's lock ran out: none till it is free */
 };
 
 /* A statement built for one query (not kept); bad SQL is a programming error. */
@@ -44,6 +47,11 @@ gboolean triage_store_sqlite_exec (TriageStoreSqlite *self,
  * before the next statement. */
 void     triage_store_sqlite_watch_batch         (TriageStoreSqlite *self);
 void     triage_store_sqlite_hold_lost_batch     (TriageStoreSqlite *self);
+/* Another process's lock is waited for once at most (triage-store-sqlite-batch.c):
+ * the busy handler, and the batch's BEGIN that took the lock. */
+void     triage_store_sqlite_watch_busy          (TriageStoreSqlite *self,
+                                                  int                timeout_ms);
+void     triage_store_sqlite_lock_taken          (TriageStoreSqlite *self);
 /* Reading notifications (triage-store-sqlite-reads.c). */
 void     triage_store_sqlite_reads_class_init    (TriageStoreClass *store_class);
 /* Users and services (triage-store-sqlite-services.c). */

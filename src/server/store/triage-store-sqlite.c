@@ -25,7 +25,8 @@
 #include "triage-store-private.h"
 #include "triage-store-sqlite-private.h"
 
-/* How long a statement waits for another connection's lock. */
+/* How long a statement waits for another connection's lock; once it ran
+ * out, none waits till the lock is taken again (triage-store-sqlite-batch.c). */
 #define BUSY_TIMEOUT_MS 5000
 
 /* As many as the PostgreSQL store keeps (triage-store-postgres.c). */
@@ -286,7 +287,7 @@ triage_store_sqlite_new (const char *path,
                    path, self->db ? sqlite3_errmsg (self->db) : "out of memory");
       return NULL;
     }
-  sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+  triage_store_sqlite_watch_busy (self, BUSY_TIMEOUT_MS);
   triage_store_sqlite_watch_batch (self);
   /* Two servers started together on a new file: the second's switch to WAL
    * can meet the first's migration where SQLite answers busy at once,
@@ -362,6 +363,8 @@ sqlite_begin (TriageStore  *store,
   self->lost = FALSE;
   g_clear_error (&self->batch_error);
   self->in_batch = run_cached (self, "BEGIN IMMEDIATE", error);
+  if (self->in_batch)
+    triage_store_sqlite_lock_taken (self);
   return self->in_batch;
 }
 

@@ -188,8 +188,11 @@ open_batch (TriageStore *self)
     return TRUE;
   if (!CLASS (self)->begin (self, &error))
     {
-      /* The writes run on their own, each committed at once. */
-      g_warning ("cannot open a batch: %s", error->message);
+      /* The writes run on their own, each committed at once. Said once in
+       * a while: while another process holds a SQLite file, every write
+       * fails here at once (triage-store-sqlite-batch.c), and a deadline
+       * past due is tried again every few ms. */
+      triage_log_failure ("cannot open a batch: %s", error->message);
       return FALSE;
     }
   priv->open = TRUE;
