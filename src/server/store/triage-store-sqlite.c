@@ -480,7 +480,9 @@ keep_recipients (TriageStoreSqlite *self,
 }
 
 /* Who the requests of service @service_id go to, in the order they are
- * inserted: read once, as a service never changes once registered. */
+ * inserted: read once, as a service never changes once registered. NULL
+ * when the read failed: that is not kept (it would be "nobody", or some of
+ * them, for as long as the server runs). */
 static GStrv
 service_recipients (TriageStoreSqlite *self,
                     const char        *service_id)
@@ -488,6 +490,7 @@ service_recipients (TriageStoreSqlite *self,
   GStrv users = g_hash_table_lookup (self->service_recipients, service_id);
   GPtrArray *found;
   sqlite3_stmt *stmt;
+  int rc;
 
   if (users != NULL)
     return users;
@@ -495,11 +498,19 @@ service_recipients (TriageStoreSqlite *self,
     "SELECT user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
   found = g_ptr_array_new ();
   bind_text (stmt, 1, service_id);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     g_ptr_array_add (found, column_text (stmt, 0));
-  done (stmt);
   g_ptr_array_add (found, NULL);
   users = (GStrv) g_ptr_array_free (found, FALSE);
+  if (rc != SQLITE_DONE)
+    {
+      triage_log_failure ("cannot read the recipients of service %s (its new request is "
+                          "delivered by its push): %s", service_id, sqlite3_errmsg (self->db));
+      done (stmt);
+      g_strfreev (users);
+      return NULL;
+    }
+  done (stmt);
   if (g_hash_table_size (self->service_recipients) >= SERVICE_RECIPIENTS_KEPT)
     g_hash_table_remove_all (self->service_recipients);
   g_hash_table_insert (self->service_recipients, g_strdup (service_id), users);
@@ -523,9 +534,13 @@ sqlite_insert_notification (TriageStore *store,
   /* Its recipients are inserted by the trigger notification_recipients_of
    * (schema version 7), within this one statement: the service's. */
   GStrv users = service_recipients (self, service_id);
+  static const char * const unknown[] = { NULL };
   /* Already delivered when the server will push it to a stream once the
-   * batch is durable: one write of the row, not an insert and an update. */
-  int status = triage_store_insert_status (store, id, protocol, (const char * const *) users);
+   * batch is durable: one write of the row, not an insert and an update.
+   * Its recipients unknown (their read failed), created: the push reads
+   * them again and marks it. */
+  int status = triage_store_insert_status (store, id, protocol,
+                                           users != NULL ? (const char * const *) users : unknown);
   sqlite3_stmt *stmt;
   gboolean ok, exists;
 
@@ -554,7 +569,7 @@ sqlite_insert_notification (TriageStore *store,
   done (stmt);
   /* Those are the service's recipients, which the publish right after this
    * asks for: kept now rather than read back with a join. */
-  if (ok)
+  if (ok && users != NULL)
     keep_recipients (self, id, users);
   return ok ? TRIAGE_STORE_INSERTED : exists ? TRIAGE_STORE_INSERT_EXISTS : TRIAGE_STORE_INSERT_FAILED;
 }
