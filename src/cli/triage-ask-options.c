@@ -661,11 +661,19 @@ triage_ask_options_parse (GStrv      *argv,
   if (deadline != NULL)
     {
       g_autofree char *checked = NULL;
+      g_autoptr(GDateTime) absolute = atp_parse_timestamp (deadline);
       const char *problem = NULL;
 
       if (!triage_ask_parse_deadline (deadline, now, &checked, error))
         return NULL;
-      if (!triage_service_set_deadline (notification, deadline, now, &problem))
+      /* --id is for resending the same request safely: the same body. The
+       * timestamp (now) made every run another one, refused as "a different
+       * notification with this id". An RFC 3339 deadline goes alone (the
+       * server checks it against its own clock); a duration is another
+       * deadline on every run anyway (docs/protocol.md). */
+      if (self->notification_id != NULL && absolute != NULL)
+        json_object_set_string_member (notification, "deadline", checked);
+      else if (!triage_service_set_deadline (notification, deadline, now, &problem))
         {
           triage_ask_usage_error (error, "--deadline “%s”: %s", deadline, problem);
           return NULL;
