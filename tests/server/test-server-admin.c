@@ -1,0 +1,99 @@
+/* test-server-admin.c — a registration that could never be served is refused
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A callback_url without a host ("https://", "https:///hook") or with one no
+ * resolver takes ("https://exa mple.com/": GUri keeps the space) was taken,
+ * and every webhook to it failed for good six attempts later: refused now
+ * with 400 INVALID_CALLBACK_URL, naming the field. An empty webhook_secret
+ * was taken too, and the webhooks signed with an empty key, which anyone
+ * can: 400 INVALID_FIELD_VALUE now. Neither registers anything. The checks
+ * come before the database: SQLite only.
+ */
+
+#define G_LOG_DOMAIN "test-server-admin"
+
+#include "server-test-util.h"
+
+static SrvAnswer *
+register_service (TriageTestServer *server,
+                  const char       *body)
+{
+  return srv_request (server, "POST", "/api/v1/services",
+                      triage_test_server_get_admin_token (server), body);
+}
+
+static void
+test_callback_url_host (void)
+{
+  const char * const refused[] = {
+    "https://", "https:///hook", "https://exa mple.com/hook", "https://host%20x/hook",
+    "https://:8443/hook",
+  };
+  const char * const taken[] = {
+    "https://hooks.example.com/hook", "https://[::1]:8443/hook", "https://10.0.0.7/hook",
+    "https://b\xc3\xbc" "cher.example/hook", "http://127.0.0.1:9/hook",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"name\":\"bot\",\"callback_url\":\"%s\"}",
+                                               refused[i]);
+      g_autoptr(SrvAnswer) answer = register_service (server, body);
+
+      g_test_message ("%s", refused[i]);
+      srv_assert_status (answer, 400, "INVALID_CALLBACK_URL");
+      srv_assert_field (answer, "callback_url");
+      srv_assert_message (answer, "must name a host");
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
+    {
+      /* The name was not taken by any refused one. */
+      g_autofree char *body = g_strdup_printf ("{\"name\":\"%s\",\"callback_url\":\"%s\"}",
+                                               i == 0 ? "bot" : taken[i], taken[i]);
+      g_autoptr(SrvAnswer) answer = register_service (server, body);
+
+      g_test_message ("%s", taken[i]);
+      srv_assert_status (answer, 201, NULL);
+    }
+  g_assert_true (triage_test_server_stop (server));
+}
+
+static void
+test_empty_webhook_secret (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+  g_autoptr(SrvAnswer) empty = NULL, given = NULL, chosen = NULL;
+  g_autoptr(JsonObject) made = NULL;
+
+  g_assert_no_error (error);
+  empty = register_service (server, "{\"name\":\"bot\",\"webhook_secret\":\"\"}");
+  srv_assert_status (empty, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (empty, "webhook_secret");
+  srv_assert_message (empty, "webhook_secret must not be empty");
+  /* Left out: one is made. */
+  given = register_service (server, "{\"name\":\"bot\"}");
+  srv_assert_status (given, 201, NULL);
+  made = srv_parse_object (given->body);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (made, "webhook_secret"),
+                                   "whsec_"));
+  chosen = register_service (server, "{\"name\":\"other\",\"webhook_secret\":\"s3cr3t\"}");
+  srv_assert_status (chosen, 201, NULL);
+  g_assert_true (triage_test_server_stop (server));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/server/admin/callback-url-host", test_callback_url_host);
+  g_test_add_func ("/server/admin/empty-webhook-secret", test_empty_webhook_secret);
+  return g_test_run ();
+}
