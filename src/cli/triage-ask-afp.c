@@ -623,8 +623,11 @@ parse_options (Review     *self,
     }
   self->options->notification_id = id != NULL ? g_ascii_strdown (id, -1) : atp_new_uuid ();
 
-  if (self->session_id != NULL && *self->session_id == '\0')
-    g_clear_pointer (&self->session_id, g_free);
+  /* A script's empty variable (its first run wrote nothing): it started a new
+   * session, silently, so the person saw iteration N without its history. */
+  if (self->session_id != NULL && atp_str_is_blank (self->session_id))
+    return triage_ask_usage_error (error, "--session: the id is empty (leave the option out to "
+                                   "start a session)");
 
   /* The caller's mistakes, not the Request Object's: refused here, as the
    * server would refuse them as members the Requester never wrote. */

@@ -39,6 +39,9 @@ static const Refusal refusals[] = {
   { { "--afp", "--service", "r\xe9vision" }, "{}", "--service: not valid UTF-8 text" },
   { { "--aitp", "--server", "https://caf\xe9.example" }, "{}", "--server: not valid UTF-8 text" },
   { { "--afp", "--retry-for", "5\xb5s" }, "{}", "--retry-for: not valid UTF-8 text" },
+  /* Started a new session, without the history, as if none had been given. */
+  { { "--afp", "--session", "" }, "{}",
+    "--session: the id is empty (leave the option out to start a session)" },
   { { "--aitp", "--deadline", "99999d" }, "{}",
     "--deadline “99999d”: too far away: a duration may be at most ten years (3650d)" },
   /* Blamed on "--action “approve:simple:”", which nobody gave. */
