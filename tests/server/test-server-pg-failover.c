@@ -358,10 +358,11 @@ test_silent_addresses_held_once (Failover      *fixture,
 #endif
 
 /* triage-server with @uri, PGCONNECT_TIMEOUT set to @env (unless NULL):
- * refused at start (exit status 2) with @message. */
+ * refused at start (exit status @status) with @message. */
 static void
 assert_refused (const char *uri,
                 const char *env,
+                int         status,
                 const char *message)
 {
   const char *argv[] = { g_getenv ("TRIAGE_SERVER"), "--database", uri, NULL };
@@ -381,7 +382,7 @@ assert_refused (const char *uri,
   g_subprocess_communicate_utf8 (server, NULL, NULL, NULL, &err, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (server));
-  g_assert_cmpint (g_subprocess_get_exit_status (server), ==, 2);
+  g_assert_cmpint (g_subprocess_get_exit_status (server), ==, status);
   if (strstr (err, message) == NULL)
     g_error ("expected “%s” from triage-server, got: %s", message, err);
 }
@@ -392,10 +393,21 @@ assert_refused (const char *uri,
 static void
 test_bad_connect_timeout (void)
 {
-  assert_refused ("postgresql:///triage?host=/nonexistent&connect_timeout=2s", NULL,
+  assert_refused ("postgresql:///triage?host=/nonexistent&connect_timeout=2s", NULL, 2,
                   "--database: connect_timeout “2s” is not a whole number of seconds");
-  assert_refused ("postgresql:///triage?host=/nonexistent", "ten",
+  assert_refused ("postgresql:///triage?host=/nonexistent", "ten", 2,
                   "PGCONNECT_TIMEOUT “ten” is not a whole number of seconds");
+}
+
+/* The server gives libpq the addresses of the host names it looked up
+ * (and the names): libpq's message then quotes only an address, so the
+ * server names its host, as libpq does for a name it looked up itself.
+ * (Port 1 of 127.0.0.1 refuses.) */
+static void
+test_refused_named (void)
+{
+  assert_refused ("postgresql://localhost:1/triage?connect_timeout=2", NULL, 1,
+                  "connection to server at \"localhost\" (");
 }
 
 int
@@ -414,5 +426,6 @@ main (int   argc,
   g_test_add ("/server/pg-failover/silent-addresses-held-once", Failover, NULL, failover_setup,
               test_silent_addresses_held_once, failover_teardown);
   g_test_add_func ("/server/pg-failover/bad-connect-timeout", test_bad_connect_timeout);
+  g_test_add_func ("/server/pg-failover/refused-named", test_refused_named);
   return g_test_run ();
 }

@@ -42,11 +42,9 @@
 
 #include <string.h>
 
-#include <netdb.h>
-#include <sys/socket.h>
-
 #include "triage-pg-dial.h"
 
+#include "triage-pg-addresses.h"
 #include "triage-pg-connection-private.h"
 
 /* A wait with no deadline (a migration's) is still woken this often. */
@@ -78,6 +76,7 @@ struct _TriagePgDial
   char              **look_up_ports; /* their ports (NULL, one for all, or one each) */
   char               *last_host;    /* the host and address connected to last: tried first */
   char               *last_address;
+  TriagePgAddresses  *addresses;    /* the names looked up (NULL: none) */
   char               *setup_sql;
   GArray             *prepared;     /* Prepared */
   gint64              answer_us;    /* the wait for each statement's answer; -1: none */
@@ -178,6 +177,7 @@ dial_unref (gpointer data)
   g_strfreev (self->look_up_ports);
   g_free (self->last_host);
   g_free (self->last_address);
+  g_clear_pointer (&self->addresses, triage_pg_addresses_free);
   g_array_unref (self->prepared);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->conn, PQfinish);
@@ -287,93 +287,41 @@ dial_add_param (TriagePgDial *self,
   self->values[n + 1] = NULL;
 }
 
-/* @host's addresses as libpq would look them up, in its order (numeric
- * text), @last (if among them) first; NULL if it does not resolve (libpq
- * looks it up again and says why). */
-static GPtrArray *
-addresses_of (const char *host,
-              const char *last)
-{
-  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-  struct addrinfo *list = NULL;
-  GPtrArray *addresses;
-
-  if (getaddrinfo (host, NULL, &hints, &list) != 0)
-    return NULL;
-  addresses = g_ptr_array_new_with_free_func (g_free);
-  for (struct addrinfo *ai = list; ai != NULL; ai = ai->ai_next)
-    {
-      char text[NI_MAXHOST];
-
-      if (getnameinfo (ai->ai_addr, ai->ai_addrlen, text, sizeof text, NULL, 0,
-                       NI_NUMERICHOST) != 0)
-        continue;
-      if (last != NULL && strcmp (text, last) == 0)
-        g_ptr_array_insert (addresses, 0, g_strdup (text));
-      else
-        g_ptr_array_add (addresses, g_strdup (text));
-    }
-  freeaddrinfo (list);
-  if (addresses->len == 0)
-    g_clear_pointer (&addresses, g_ptr_array_unref);
-  return addresses;
-}
-
 /* The host names to look up are, each of its addresses an entry of
- * libpq's host, hostaddr and port lists: libpq then tries each address
- * with connect_timeout, as it would have, and the wait for the connection
- * is connect_timeout for each (the name's several addresses are not its
- * share of one host's). Socket paths, and names that do not resolve, are
- * left to libpq. */
+ * libpq's host, hostaddr and port lists (triage-pg-addresses.c): libpq
+ * then tries each address with connect_timeout, as it would have, and the
+ * wait for the connection is connect_timeout for each. */
 static void
 dial_look_up (TriagePgDial *self)
 {
-  guint n_hosts = self->look_up != NULL ? g_strv_length (self->look_up) : 0;
-  guint n_ports = self->look_up_ports != NULL ? g_strv_length (self->look_up_ports) : 0;
-  g_autoptr(GString) hosts = g_string_new (NULL);
-  g_autoptr(GString) hostaddrs = g_string_new (NULL);
-  g_autoptr(GString) ports = g_string_new (NULL);
-  gboolean looked_up = FALSE;
-  guint n = 0;
+  TriagePgAddresses *addresses;
+  char *ports;
 
-  if (n_hosts == 0)
+  if (self->look_up == NULL)
     return;
   g_mutex_lock (&self->lock);
   self->looking_up = TRUE;
   g_mutex_unlock (&self->lock);
-  for (guint i = 0; i < n_hosts; i++)
-    {
-      const char *host = self->look_up[i];
-      const char *port = n_ports == n_hosts ? self->look_up_ports[i] : "";
-      g_autoptr(GPtrArray) addresses = NULL;
-
-      if (*host != '\0' && *host != '/' && *host != '@')
-        addresses = addresses_of (host, g_strcmp0 (host, self->last_host) == 0
-                                          ? self->last_address : NULL);
-      for (guint j = 0; j < (addresses != NULL ? addresses->len : 1); j++, n++)
-        {
-          g_string_append_printf (hosts, "%s%s", n > 0 ? "," : "", host);
-          g_string_append_printf (hostaddrs, "%s%s", n > 0 ? "," : "",
-                                  addresses != NULL ? (char *) addresses->pdata[j] : "");
-          g_string_append_printf (ports, "%s%s", n > 0 ? "," : "", port);
-        }
-      looked_up |= addresses != NULL;
-    }
+  addresses = triage_pg_addresses_look_up ((const char * const *) self->look_up,
+                                           (const char * const *) self->look_up_ports,
+                                           self->last_host, self->last_address);
   g_mutex_lock (&self->lock);
   self->looking_up = FALSE;
   g_mutex_unlock (&self->lock);
-  if (!looked_up)
+  if (addresses == NULL)
     return;
-  dial_add_param (self, "host", g_string_free (g_steal_pointer (&hosts), FALSE));
-  dial_add_param (self, "hostaddr", g_string_free (g_steal_pointer (&hostaddrs), FALSE));
-  if (n_ports == n_hosts && n_hosts > 1)
-    dial_add_param (self, "port", g_string_free (g_steal_pointer (&ports), FALSE));
+  self->addresses = addresses;
+  dial_add_param (self, "host", triage_pg_addresses_dup_hosts (addresses));
+  dial_add_param (self, "hostaddr", triage_pg_addresses_dup_hostaddrs (addresses));
+  if ((ports = triage_pg_addresses_dup_ports (addresses)) != NULL)
+    dial_add_param (self, "port", ports);
   /* Under the lock: the main loop may have let it go on with no deadline
    * (triage_pg_dial_go_on ()). A limited wait keeps its deadline. */
   g_mutex_lock (&self->lock);
-  if (connect_wait_us (self, n) >= 0 && self->connect_limit_us < 0)
+  if (connect_wait_us (self, triage_pg_addresses_get_n (addresses)) >= 0 &&
+      self->connect_limit_us < 0)
     {
-      self->wait_us = connect_wait_us (self, n);
+      self->wait_us = connect_wait_us (self, triage_pg_addresses_get_n (addresses));
       self->deadline = g_get_monotonic_time () + self->wait_us;
     }
   g_mutex_unlock (&self->lock);
@@ -404,6 +352,13 @@ dial_connect (TriagePgDial *self,
       return TRIAGE_PG_DIAL_MADE;
     }
   message = triage_pg_message_of (PQerrorMessage (*conn));
+  if (self->addresses != NULL)
+    {
+      char *named = triage_pg_addresses_name (self->addresses, message);
+
+      g_free (message);
+      message = named;
+    }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, "%s", message);
   return TRIAGE_PG_DIAL_REFUSED;
 }
