@@ -18,6 +18,11 @@
 
 /* The longest long-poll; the request object polls again until the request settles. */
 #define WAIT_SECONDS 60
+/* Questions asked through one connection at once. Each waiting one holds a connection
+ * in its long-poll; with all of them held, a new question's POST, an answer's next
+ * poll and a cancelled question's withdrawal queued behind the long-polls for up to
+ * WAIT_SECONDS, so the rest stay free for them. */
+#define CALLS_PER_CLIENT_MAX (ATP_CLIENT_MAX_CONNECTIONS - 8)
 
 static void
 call_clear (Call *call)
@@ -201,6 +206,34 @@ triage_mcp_call_withdraw (TriageMcpServer *self,
   g_hash_table_remove (self->calls, key);
 }
 
+static guint
+calls_through (TriageMcpServer *self,
+               AtpClient       *client)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint count = 0;
+
+  g_hash_table_iter_init (&iter, self->calls);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    count += triage_service_request_get_client (((Call *) value)->request) == client;
+  return count;
+}
+
+/* A tool execution error in every version: the model reads it. */
+static void
+send_tool_error (TriageMcpServer *self,
+                 JsonNode        *id,
+                 const char      *version,
+                 const char      *text)
+{
+  JsonObject *result = triage_mcp_tool_error_result (text);
+
+  if (g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN))
+    triage_mcp_modern_complete (result);
+  send_result (self, id, result);
+}
+
 void
 triage_mcp_call_start (TriageMcpServer *self,
                        AtpClient       *client,
@@ -241,12 +274,18 @@ triage_mcp_call_start (TriageMcpServer *self,
                                                    triage_mcp_tool_get_name (tool),
                                                    error->message);
 
-          JsonObject *result = triage_mcp_tool_error_result (text);
-
-          if (g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN))
-            triage_mcp_modern_complete (result);
-          send_result (self, id, result);
+          send_tool_error (self, id, version, text);
         }
+      return;
+    }
+  if (calls_through (self, client) >= CALLS_PER_CLIENT_MAX)
+    {
+      g_autofree char *text = g_strdup_printf ("Not asked: %d questions from this agent already "
+                                               "wait for the person in Triage, the most at once; "
+                                               "wait for answers to some of them first",
+                                               CALLS_PER_CLIENT_MAX);
+
+      send_tool_error (self, id, version, text);
       return;
     }
 

@@ -21,7 +21,7 @@ import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mcptest import Mcp, Session, expect_error  # noqa: E402
+from mcptest import Mcp, Session, expect_error, pending_titled  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import Failure, World, die_with_parent, run, wait_for  # noqa: E402
@@ -418,6 +418,39 @@ def test_many_at_once():
                 raise Failure(f"call {i}: {sc}")
 
 
+def test_too_many_at_once():
+    """Each waiting question holds one of triage-mcp's connections in a long-poll: with
+    all 64 held, the answer to a 65th question and the withdrawal of a cancelled one
+    waited up to 60 s behind them (the person saw the cancelled question meanwhile).
+    Past 56 waiting, a call is refused with a tool error the model reads, and answers
+    and cancellations still come at once."""
+    with Session("too-many") as s:
+        s.mcp.initialize()
+        ids = [s.mcp.tool("ask_human", {"question": f"Crowd {i}?", "response_type": "text"})
+               for i in range(56)]
+
+        def inbox():
+            status, reply = s.server.request(
+                "GET", "/api/v1/client/notifications?status=pending&limit=100")
+            return {n["context"]["title"]: n for n in reply["notifications"]}
+        wait_for("56 questions in the inbox", lambda: len(inbox()) == 56)
+        crowd = [inbox()[f"Crowd {i}?"] for i in range(56)]
+        result = s.mcp.reply(s.mcp.tool("request_approval", {"title": "One too many"}))["result"]
+        if not result.get("isError") or "56 questions" not in result["content"][0]["text"] or \
+                "structuredContent" in result:
+            raise Failure(f"the 57th question: {result}")
+        if pending_titled(s.server, "One too many") is not None:
+            raise Failure("a refused question reached the inbox")
+        s.mcp.notify("notifications/cancelled", {"requestId": ids[0]})
+        wait_for("the cancelled question withdrawn",
+                 lambda: s.status(crowd[0]["id"]) == "invalidated")
+        id = s.mcp.tool("request_approval", {"title": "Room again"})
+        n = s.wait_pending("Room again")
+        s.server.respond_as_client(n["id"], "approve")
+        if s.mcp.reply(id)["result"]["structuredContent"]["approved"] is not True:
+            raise Failure("the question asked once there was room")
+
+
 def test_expiry():
     with Session("expiry") as s:
         s.mcp.initialize()
@@ -660,6 +693,7 @@ run([
     ("invalid arguments per protocol version", test_invalid_arguments_by_version),
     ("answered", test_answered),
     ("several questions at once", test_many_at_once),
+    ("no more questions at once than connections", test_too_many_at_once),
     ("expiry", test_expiry),
     ("withdrawn by the service", test_withdrawn_elsewhere),
     ("cancellation withdraws", test_cancellation),
