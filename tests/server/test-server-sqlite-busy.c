@@ -315,6 +315,43 @@ test_busy_local_service (Fixture       *fixture,
   srv_assert_status (taken, 201, NULL);
 }
 
+/* A server started on a file another process holds for writing: it waits
+ * the busy timeout, then says who holds it and what to do, not "database
+ * error: database is locked" (nor that it refuses changes "at once", as a
+ * serving one does). */
+static void
+test_busy_start (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-server-sqlite-busy-XXXXXX", &error);
+  g_autofree char *path = NULL, *log = NULL, *text = NULL;
+  TriageTestServerOptions options = { 0 };
+  TriageTestServer *server;
+  sqlite3 *db = NULL;
+  char *message = NULL;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "triage.db", NULL);
+  log = g_build_filename (dir, "server.log", NULL);
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, "PRAGMA journal_mode=WAL; CREATE TABLE held (a); BEGIN IMMEDIATE",
+                    NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s", message);
+  options.database = path;
+  options.log_file = log;
+  server = triage_test_server_new (&options, &error);
+  g_assert_null (server);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  if (strstr (text, "another process has held the database file") == NULL ||
+      strstr (text, "start it again once that process let go") == NULL ||
+      strstr (text, "refused at once") != NULL)
+    g_error ("the server's log does not say the file is held: %s", text);
+  sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close (db);
+  triage_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -331,6 +368,7 @@ main (int    argc,
               test_busy_waits_once, fixture_teardown);
   g_test_add ("/server/sqlite-busy/failed-commit-retry-after", Fixture, NULL, fixture_setup,
               test_failed_commit_retry_after, fixture_teardown);
+  g_test_add_func ("/server/sqlite-busy/busy-start", test_busy_start);
   g_test_add ("/server/sqlite-busy/busy-review", Fixture, NULL, fixture_setup, test_busy_review,
               fixture_teardown);
   g_test_add ("/server/sqlite-busy/busy-admin", Fixture, NULL, fixture_setup, test_busy_admin,

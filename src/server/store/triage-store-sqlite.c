@@ -287,7 +287,9 @@ triage_store_sqlite_new (const char *path,
                    path, self->db ? sqlite3_errmsg (self->db) : "out of memory");
       return NULL;
     }
-  triage_store_sqlite_watch_busy (self, BUSY_TIMEOUT_MS);
+  /* Till it serves, a lock is waited for as long each time (the busy
+   * handler that waits once is for serving, below). */
+  sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
   triage_store_sqlite_watch_batch (self);
   /* Two servers started together on a new file: the second's switch to WAL
    * can meet the first's migration where SQLite answers busy at once,
@@ -312,8 +314,20 @@ triage_store_sqlite_new (const char *path,
    * both read 0 before it, and the second ran the first migration again
    * ("table users already exists") once the first had committed. Now the
    * second waits for the first (the busy timeout) and finds nothing to do. */
-  if (!triage_store_sqlite_exec (self, "BEGIN IMMEDIATE", error))
-    return NULL;
+  if (!triage_store_sqlite_exec (self, "BEGIN IMMEDIATE", NULL))
+    {
+      /* "database is locked" did not say by whom, nor what to do. */
+      if (sqlite3_errcode (self->db) == SQLITE_BUSY)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                     "another process has held the database file %s for writing for %d s (a "
+                     "sqlite3 shell inside a transaction, another server starting on it): this "
+                     "server cannot check its schema; start it again once that process let go",
+                     path, BUSY_TIMEOUT_MS / 1000);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot open database %s: %s", path,
+                     sqlite3_errmsg (self->db));
+      return NULL;
+    }
   stmt = triage_store_sqlite_prepare (self, "PRAGMA user_version");
   sqlite3_step (stmt);
   version = sqlite3_column_int (stmt, 0);
@@ -342,6 +356,7 @@ triage_store_sqlite_new (const char *path,
       triage_store_sqlite_exec (self, "ROLLBACK", NULL);
       return NULL;
     }
+  triage_store_sqlite_watch_busy (self, BUSY_TIMEOUT_MS);
   return TRIAGE_STORE (g_steal_pointer (&self));
 }
 
