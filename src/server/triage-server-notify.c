@@ -343,6 +343,22 @@ reply_existing (SoupServerMessage     *msg,
                  "A different notification with this id already exists");
 }
 
+/* The timestamp is the server's (now): the deadline has passed. Said as
+ * libatp says it of a timestamp the agent gave, field first. */
+static void
+reply_past_deadline (SoupServerMessage *msg,
+                     GDateTime         *deadline,
+                     GDateTime         *timestamp)
+{
+  g_autofree char *deadline_text = atp_format_timestamp (deadline);
+  g_autofree char *timestamp_text = atp_format_timestamp (timestamp);
+  g_autofree char *message = g_strdup_printf ("deadline: must be after the notification's "
+                                              "timestamp, which the server set to now (%s is "
+                                              "not after %s)", deadline_text, timestamp_text);
+
+  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "deadline");
+}
+
 void
 handle_post_notification (TriageServer      *self,
                           SoupServerMessage *msg)
@@ -399,8 +415,7 @@ handle_post_notification (TriageServer      *self,
       else if (error != NULL)
         reply_unread (msg, error);
       else
-        reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
-                           "The deadline must be after the notification's timestamp", "deadline");
+        reply_past_deadline (msg, submission->deadline, created);
       return;
     }
   /* The submission is ours alone: completed in place, not copied. */

@@ -362,6 +362,30 @@ test_every_error (void)
         }
     }
 
+  /* A deadline that is not after the timestamp names its field first,
+   * whether the agent gave the timestamp or the server set it (as the other
+   * protocols' endpoints do, and as an agent's parser of messages expects). */
+  {
+    static const char * const bodies[] = {
+      "{\"deadline\":\"2020-01-01T00:00:00Z\",\"timestamp\":\"2021-01-01T00:00:00Z\"," CONTEXT ","
+      ACTIONS "}",
+      "{\"deadline\":\"2020-01-01T00:00:00Z\"," CONTEXT "," ACTIONS "}",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+      {
+        g_autoptr(SrvAnswer) past = srv_request (server, "POST", "/api/v1/notifications", owner,
+                                                 bodies[i]);
+        g_autoptr(JsonObject) object = NULL;
+
+        srv_assert_status (past, 400, "INVALID_FIELD_VALUE");
+        object = srv_parse_object (past->body);
+        g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "message"),
+                                         "deadline: must be after "));
+        srv_assert_message (past, "2020-01-01T00:00:00");
+      }
+  }
+
   /* The terminal conflicts, each after its own ending. */
   {
     g_autofree char *respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
