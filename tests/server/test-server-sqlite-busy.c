@@ -344,7 +344,7 @@ test_busy_start (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
   g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
   if (strstr (text, "another process has held the database file") == NULL ||
-      strstr (text, "start it again once that process let go") == NULL ||
+      strstr (text, "start it again once that process lets go") == NULL ||
       strstr (text, "refused at once") != NULL)
     g_error ("the server's log does not say the file is held: %s", text);
   sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);

@@ -68,7 +68,7 @@ static const int busy_delays_ms[] = { 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 1
  * ran out, the file is taken as held, and every statement that meets the
  * lock fails at once (the request is answered 503 with Retry-After) until
  * a batch's BEGIN IMMEDIATE takes the lock again: the next write after the
- * other process let go. */
+ * other process let go of it. */
 static int
 on_busy (void *data,
          int   count)

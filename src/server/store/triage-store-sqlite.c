@@ -321,7 +321,7 @@ triage_store_sqlite_new (const char *path,
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
                      "another process has held the database file %s for writing for %d s (a "
                      "sqlite3 shell inside a transaction, another server starting on it): this "
-                     "server cannot check its schema; start it again once that process let go",
+                     "server cannot check its schema; start it again once that process lets go",
                      path, BUSY_TIMEOUT_MS / 1000);
       else
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot open database %s: %s", path,
