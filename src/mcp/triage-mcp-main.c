@@ -22,8 +22,8 @@
 static const char help_description[] =
   "An MCP server on standard input and output: an MCP client (an agent, a chat app) starts\n"
   "it and calls its tools request_approval, ask_human and ask_choice, which ask the person\n"
-  "through Triage and return the answer. Protocol versions " TRIAGE_MCP_PROTOCOL_MODERN ", "
-  TRIAGE_MCP_PROTOCOL_VERSIONS ".\n"
+  "through Triage and return the answer.\n"
+  "MCP protocol versions " TRIAGE_MCP_PROTOCOL_MODERN ", " TRIAGE_MCP_PROTOCOL_VERSIONS ".\n"
   "\n"
   "Server: without --server, the local server at $XDG_RUNTIME_DIR/triage/triage.sock, with no\n"
   "key, as a service named after the MCP client (\"mcp-\" and its name; --service sets it).\n"
