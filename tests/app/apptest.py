@@ -57,6 +57,16 @@ def wait_for(what, predicate, timeout=WAIT, interval=0.02):
         time.sleep(interval)
 
 
+def read_log(path):
+    """The events of a fake's JSON Lines log (fake-notifyd.py,
+    fake-sni-watcher.py). The fake may be writing a line as it is read, and a
+    reader can see part of it: only whole lines count (a half line read as
+    JSON once failed a tray test, "Expecting value: line 1 column 205")."""
+    with open(path) as f:
+        text = f.read()
+    return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
+
+
 class UnixHTTPConnection(http.client.HTTPConnection):
     def __init__(self, path, timeout=10):
         super().__init__("localhost", timeout=timeout)
@@ -504,8 +514,7 @@ class Notifyd:
 
     def events(self):
         try:
-            with open(self.log) as f:
-                return [json.loads(line) for line in f if line.strip()]
+            return read_log(self.log)
         except FileNotFoundError:
             return []
 
@@ -562,8 +571,7 @@ class Tray:
 
     def events(self):
         try:
-            with open(self.log) as f:
-                return [json.loads(line) for line in f if line.strip()]
+            return read_log(self.log)
         except FileNotFoundError:
             return []
 
