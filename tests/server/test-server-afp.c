@@ -420,8 +420,10 @@ static void
 test_repeated_post_expired (Fixture       *fixture,
                             gconstpointer  data)
 {
+  /* Ahead still when the server reads it, however long a loaded machine
+   * takes to get it there (it is read before anything is stored). */
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 1);
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 3);
   g_autofree char *deadline = g_date_time_format_iso8601 (soon);
   g_autofree char *body = g_strdup_printf ("{\"id\":\"0b7e5c2a-91d4-4f3e-8a6b-2c9d1e0f4a51\","
                                            "\"deadline\":\"%s\",\"request\":{\"iteration\":1,"
@@ -597,9 +599,8 @@ test_supersede_withdraw_expire (Fixture       *fixture,
   g_autoptr(SrvAnswer) late = NULL, patched = NULL;
   g_autofree char *body = NULL;
   g_autofree char *path = NULL;
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 1);
-  g_autofree char *deadline = g_date_time_format_iso8601 (soon);
+  g_autoptr(GDateTime) now = NULL, soon = NULL;
+  g_autofree char *deadline = NULL;
 
   /* A later iteration withdraws the one still waiting. */
   body = g_strdup_printf ("{\"session_id\":\"%s\",\"request\":{\"iteration\":2,\"artifact\":"
@@ -620,7 +621,14 @@ test_supersede_withdraw_expire (Fixture       *fixture,
   g_assert_nonnull (strstr (patched->body, "\"status\":\"invalidated\""));
   g_assert_nonnull (strstr (patched->body, "REVIEW_WITHDRAWN"));
 
-  /* Nobody reviews before the deadline: the long-poll ends with the expiry. */
+  /* Nobody reviews before the deadline: the long-poll ends with the expiry.
+   * The deadline is taken now, not at the start: the posts and the PATCH
+   * above each wait for a commit, and with commits of 600 ms (a disk shared
+   * with builds; fsync delayed with LD_PRELOAD) a deadline 1 s from the
+   * start had passed when this post came ("that time has passed"). */
+  now = g_date_time_new_now_utc ();
+  soon = g_date_time_add_seconds (now, 3);
+  deadline = g_date_time_format_iso8601 (soon);
   g_free (body);
   body = g_strdup_printf ("{\"session_id\":\"%s\",\"deadline\":\"%s\",\"request\":{\"iteration\":3,"
                           "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"c\"},"

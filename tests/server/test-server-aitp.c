@@ -504,8 +504,11 @@ static void
 test_quote_expires (Fixture       *fixture,
                     gconstpointer  data)
 {
+  /* Two posts must be read before it: the first waits for its commit,
+   * which a disk shared with builds can hold up for seconds (with 2.1 s
+   * fsyncs a 2 s quote had expired by the second post). */
   g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) soon = g_date_time_add_seconds (start, 2);
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (start, 6);
   g_autofree char *soon_text = atp_format_timestamp (soon);
   g_autofree char *until = g_strdup_printf ("\"%s\"", soon_text);
   g_autofree char *text = load_example ("seed-003-products-request.json");
@@ -559,8 +562,10 @@ test_lifecycle (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autofree char *text = load_example ("seed-003-confirmation-request.json");
+  /* Two posts (each waiting for its commit) and two reads come before it:
+   * seconds on a loaded machine (see test_quote_expires). */
   g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) due = g_date_time_add_seconds (start, 4);
+  g_autoptr(GDateTime) due = g_date_time_add_seconds (start, 8);
   g_autofree char *due_text = atp_format_timestamp (due);
   g_autofree char *extension = g_strdup_printf ("{\"deadline\":\"%s\",\"project\":\"kitchen\","
                                                 "\"confirm\":true}", due_text);
