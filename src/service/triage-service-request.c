@@ -51,6 +51,7 @@ typedef struct
 {
   Step     step;
   guint    wait_seconds;
+  gint64   started;        /* monotonic µs the current try began */
   GSource *retry;
   GSource *cancelled;
 } Op;
@@ -223,6 +224,11 @@ op_failed (GTask  *task,
   gint64 now = g_get_monotonic_time ();
   guint64 cap = BACKOFF_INITIAL_MS;
   guint delay;
+  /* A try that hung until its timeout failed as it began (a long-poll once
+   * its own wait was over): a server that takes connections and never
+   * answers used the retry window up in full after the first try's 30 s,
+   * then again, and "gave up after retrying for 5 s" at 61 s. */
+  gint64 failed_at = MIN (now, op->started + (gint64) op->wait_seconds * G_USEC_PER_SEC);
 
   if (!is_transient (error))
     {
@@ -233,7 +239,7 @@ op_failed (GTask  *task,
 
   if (self->failing_since == 0)
     {
-      self->failing_since = now;
+      self->failing_since = failed_at;
       if (self->retry_for_us > 0)
         g_signal_emit (self, signals[RETRYING], 0, error, self->retry_for_us);
     }
@@ -244,8 +250,9 @@ op_failed (GTask  *task,
                             g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
 
       g_task_return_new_error (task, error->domain, error->code,
-                               "%s (gave up after retrying for %" G_GINT64_FORMAT " s)%s",
-                               error->message, self->retry_for_us / G_USEC_PER_SEC,
+                               "%s (gave up after trying for %" G_GINT64_FORMAT " s)%s",
+                               error->message,
+                               (now - self->failing_since) / G_USEC_PER_SEC,
                                local_down
                                  ? "; is the local server running? The Triage app starts it, or "
                                    "run triage-server --local"
@@ -460,6 +467,7 @@ op_try (GTask *task)
       return;
     }
 
+  op->started = g_get_monotonic_time ();
   if (self->collection != NULL)
     {
       g_autofree char *path = NULL;

@@ -197,7 +197,62 @@ test_unreachable (Fixture       *fixture,
   created = triage_service_request_send_json_finish (request, sent, &error);
   g_assert_null (created);
   g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
-  g_assert_nonnull (strstr (error->message, "gave up after retrying"));
+  g_assert_nonnull (strstr (error->message, "gave up after trying"));
+}
+
+static gboolean
+on_silent_accept (GSocketService    *service,
+                  GSocketConnection *connection,
+                  GObject           *source,
+                  gpointer           data)
+{
+  g_ptr_array_add (data, g_object_ref (connection));
+  return TRUE;
+}
+
+/* A server that takes the connection and never answers: the try that hung
+ * until its timeout used the retry window (1 s here) up, and the request
+ * gives up after it, saying how long it tried. It used to begin the window
+ * only as the try gave up, so it tried again (with a timeout of its own)
+ * and said it had retried for 1 s. The tries are counted, not timed. */
+static void
+test_silent (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GSocketService) silent = g_socket_service_new ();
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(AtpClient) client = NULL;
+  g_autoptr(TriageServiceRequest) request = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Nobody answers");
+  g_autofree char *url = NULL;
+  const char *tried;
+  guint16 port;
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (silent), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (silent, "incoming", G_CALLBACK (on_silent_accept), held);
+  url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  client = atp_client_new (url, &error);
+  g_assert_no_error (error);
+  atp_client_set_token (client, "sk_unused");
+  atp_client_set_timeout (client, 2);
+  request = triage_service_request_new_at (client, COLLECTION, id, body, G_USEC_PER_SEC);
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST to give up");
+  created = triage_service_request_send_json_finish (request, sent, &error);
+  g_assert_null (created);
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+  g_assert_nonnull (strstr (error->message, "did not answer within 2 seconds"));
+  tried = strstr (error->message, "gave up after trying for ");
+  g_assert_nonnull (tried);
+  g_assert_cmpuint (g_ascii_strtoull (tried + strlen ("gave up after trying for "), NULL, 10), >=, 2);
+  g_assert_cmpuint (held->len, ==, 1);
+  g_socket_service_stop (silent);
 }
 
 /* Waits until the service reads @id with @status. */
@@ -660,6 +715,7 @@ main (int   argc,
   ADD ("/service-request/json/withdraw", test_withdraw);
   ADD ("/service-request/json/refused", test_refused);
   ADD ("/service-request/json/unreachable", test_unreachable);
+  ADD ("/service-request/json/silent", test_silent);
   ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
   ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
   ADD ("/service-request/acknowledged-waits", test_acknowledged_waits);
