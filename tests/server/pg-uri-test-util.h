@@ -15,26 +15,57 @@
 
 #include <gio/gio.h>
 
+/* What a URI of the tests' PostgreSQL (@direct) names: its socket's
+ * folder and port, database, user and options (the schema). */
+typedef struct
+{
+  char *dir;
+  char *port;
+  char *dbname;
+  char *user;
+  char *options;
+} PgUriParts;
+
+static inline void
+pg_uri_parts (const char *direct,
+              PgUriParts *parts)
+{
+  PQconninfoOption *options = PQconninfoParse (direct, NULL);
+  struct { const char *keyword; char **value; } wanted[] = {
+    { "host", &parts->dir }, { "port", &parts->port }, { "dbname", &parts->dbname },
+    { "user", &parts->user }, { "options", &parts->options },
+  };
+
+  g_assert_nonnull (options);
+  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
+    for (guint i = 0; i < G_N_ELEMENTS (wanted); i++)
+      if (g_str_equal (option->keyword, wanted[i].keyword))
+        *wanted[i].value = g_strdup (option->val ? option->val : "");
+  PQconninfoFree (options);
+  g_assert_nonnull (parts->dir);
+  g_assert_nonnull (parts->port);
+}
+
+static inline void
+pg_uri_parts_clear (PgUriParts *parts)
+{
+  g_free (parts->dir);
+  g_free (parts->port);
+  g_free (parts->dbname);
+  g_free (parts->user);
+  g_free (parts->options);
+}
+
 /* The path of the Unix socket of @direct (a URI of the tests' PostgreSQL). */
 static inline char *
 pg_uri_socket_path (const char *direct)
 {
-  PQconninfoOption *options = PQconninfoParse (direct, NULL);
-  const char *dir = NULL, *port = NULL;
+  PgUriParts parts = { NULL };
   char *path;
 
-  g_assert_nonnull (options);
-  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
-    {
-      if (g_str_equal (option->keyword, "host"))
-        dir = option->val;
-      else if (g_str_equal (option->keyword, "port"))
-        port = option->val;
-    }
-  g_assert_nonnull (dir);
-  g_assert_nonnull (port);
-  path = g_strdup_printf ("%s/.s.PGSQL.%s", dir, port);
-  PQconninfoFree (options);
+  pg_uri_parts (direct, &parts);
+  path = g_strdup_printf ("%s/.s.PGSQL.%s", parts.dir, parts.port);
+  pg_uri_parts_clear (&parts);
   return path;
 }
 
@@ -50,34 +81,18 @@ pg_uri_through (const char *direct,
                 guint       connect_timeout,
                 const char *operator_options)
 {
-  PQconninfoOption *options = PQconninfoParse (direct, NULL);
-  const char *dir = NULL, *pg_port = NULL, *dbname = NULL, *user = NULL, *search = NULL;
+  PgUriParts parts = { NULL };
   g_autofree char *all = NULL, *escaped_options = NULL, *hosts = NULL, *ports = NULL;
   g_autofree char *timeout = NULL;
   char *uri;
 
-  g_assert_nonnull (options);
-  for (PQconninfoOption *option = options; option->keyword != NULL; option++)
-    {
-      if (g_str_equal (option->keyword, "host"))
-        dir = option->val;
-      else if (g_str_equal (option->keyword, "port"))
-        pg_port = option->val;
-      else if (g_str_equal (option->keyword, "dbname"))
-        dbname = option->val;
-      else if (g_str_equal (option->keyword, "user"))
-        user = option->val;
-      else if (g_str_equal (option->keyword, "options"))
-        search = option->val;
-    }
-  g_assert_nonnull (dir);
-  g_assert_nonnull (pg_port);
+  pg_uri_parts (direct, &parts);
   if (then_socket)
     {
-      g_autofree char *escaped_dir = g_uri_escape_string (dir, NULL, FALSE);
+      g_autofree char *escaped_dir = g_uri_escape_string (parts.dir, NULL, FALSE);
 
       hosts = g_strdup_printf ("%s,%s", host, escaped_dir);
-      ports = g_strdup_printf ("%u,%s", port, pg_port);
+      ports = g_strdup_printf ("%u,%s", port, parts.port);
     }
   else
     {
@@ -86,10 +101,11 @@ pg_uri_through (const char *direct,
     }
   timeout = connect_timeout > 0 ? g_strdup_printf ("&connect_timeout=%u", connect_timeout)
                                 : g_strdup ("");
-  all = g_strjoin (" ", search ? search : "", operator_options ? operator_options : "", NULL);
+  all = g_strjoin (" ", parts.options ? parts.options : "",
+                   operator_options ? operator_options : "", NULL);
   escaped_options = g_uri_escape_string (all, NULL, FALSE);
-  uri = g_strdup_printf ("postgresql:///%s?host=%s&port=%s&user=%s%s&options=%s", dbname, hosts,
-                         ports, user, timeout, escaped_options);
-  PQconninfoFree (options);
+  uri = g_strdup_printf ("postgresql:///%s?host=%s&port=%s&user=%s%s&options=%s", parts.dbname,
+                         hosts, ports, parts.user, timeout, escaped_options);
+  pg_uri_parts_clear (&parts);
   return uri;
 }

@@ -24,6 +24,8 @@
 
 #define G_LOG_DOMAIN "test-server-pg-failover"
 
+#include <glib/gstdio.h>
+
 #include "atp.h"
 #include "pg-uri-test-util.h"
 #include "server-test-util.h"
@@ -357,6 +359,45 @@ test_silent_addresses_held_once (Failover      *fixture,
 }
 #endif
 
+/* Far's hosts are in a libpq service file (PGSERVICEFILE), which the
+ * server does not read: the proxy, stalled, twice (two silent hosts), then
+ * the database's socket. At start the server waits for its connection as
+ * long as libpq takes (connect_timeout for each host), however many hosts
+ * that file lists: far starts (the old server counted one host, waited
+ * CONNECT_TIMEOUT_S, and exited). */
+static void
+test_service_file_hosts (Failover      *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *dir = NULL, *file = NULL, *service = NULL, *options = NULL;
+  g_autoptr(GError) error = NULL;
+  guint port = triage_test_proxy_get_port (fixture->proxy);
+  PgUriParts parts = { NULL };
+
+  pg_uri_parts (triage_test_server_get_database (fixture->near), &parts);
+  options = g_strjoin (" ", parts.options, OPERATOR_OPTIONS, NULL);
+  service = g_strdup_printf ("[far]\nhost=127.0.0.1,127.0.0.1,%s\nport=%u,%u,%s\n"
+                             "dbname=%s\nuser=%s\noptions=%s\n", parts.dir, port, port,
+                             parts.port, parts.dbname, parts.user, options);
+  pg_uri_parts_clear (&parts);
+  dir = g_dir_make_tmp ("triage-test-pg-failover-XXXXXX", &error);
+  g_assert_no_error (error);
+  file = g_build_filename (dir, "pg_service.conf", NULL);
+  g_assert_true (g_file_set_contents (file, service, -1, NULL));
+  g_test_message ("far's service file:\n%s", service);
+  g_free (fixture->uri);
+  fixture->uri = g_strdup_printf ("postgresql://?service=far&connect_timeout=%d",
+                                  CONNECT_TIMEOUT_S);
+  triage_test_proxy_command (fixture->proxy, "stall");
+  /* For far alone (the environment its launcher copies). */
+  g_setenv ("PGSERVICEFILE", file, TRUE);
+  start_far (fixture);
+  g_unsetenv ("PGSERVICEFILE");
+  post_until_stored (fixture);
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
 /* triage-server with @uri, PGCONNECT_TIMEOUT set to @env (unless NULL):
  * refused at start (exit status @status) with @message. */
 static void
@@ -425,6 +466,8 @@ main (int   argc,
               test_silent_addresses, failover_teardown);
   g_test_add ("/server/pg-failover/silent-addresses-held-once", Failover, NULL, failover_setup,
               test_silent_addresses_held_once, failover_teardown);
+  g_test_add ("/server/pg-failover/service-file-hosts", Failover, NULL, failover_setup,
+              test_service_file_hosts, failover_teardown);
   g_test_add_func ("/server/pg-failover/bad-connect-timeout", test_bad_connect_timeout);
   g_test_add_func ("/server/pg-failover/refused-named", test_refused_named);
   return g_test_run ();

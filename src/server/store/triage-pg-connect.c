@@ -102,20 +102,19 @@ dial_start (TriagePgConnection *self,
 
   triage_pg_link_connect_params (self->link, self->name, &keywords, &values);
   /* libpq gives each host (each address) connect_timeout, one after the
-   * other. A connection awaited (the main loop held) gets that for each of
-   * them; one made in the background as long as libpq takes: giving it up
-   * would gain nothing, as no other starts while its thread runs (a lookup
-   * that hangs would hang the next try too), and could lose one that
-   * connects. */
+   * other. Once the server serves, a connection awaited (the main loop
+   * held) is waited for one connect_timeout, past which the try goes on in
+   * the background (go_on_in_background ()). One made in the background,
+   * or at start, is given as long as libpq takes: giving it up would gain
+   * nothing, as no other starts while its thread runs (a lookup that hangs
+   * would hang the next try too), and could lose one that connects (a
+   * host, or a host name's address, that says nothing before one that
+   * answers: however many there are, in the URI, PGHOST or a service
+   * file); at start nothing is held yet, and the server needs it. */
   dial = triage_pg_dial_new (keywords, values,
-                             done != NULL ? -1 : triage_pg_link_connect_timeout (self->link),
-                             triage_pg_link_n_hosts (self->link),
+                             done != NULL || at_start ? -1
+                                                      : triage_pg_link_connect_timeout (self->link),
                              sql, self->patient ? -1 : TRIAGE_PG_DEFAULT_ANSWER_US);
-  /* Once the server serves, the main loop waits for no more than one of
-   * them: the try goes on in the background past it (go_on_in_background
-   * ()). At start, nothing is held, and the server needs the connection. */
-  if (!at_start)
-    triage_pg_dial_limit_connect (dial, triage_pg_link_connect_timeout (self->link));
   triage_pg_link_look_up (self->link, dial);
   for (guint i = 0; i < self->kept->len; i++)
     {

@@ -19,20 +19,18 @@
  * then says nothing; the thread is there so that it may block. The host
  * names the URI lists are looked up first, here, and handed to libpq as
  * addresses (hostaddr, the name kept for TLS and the password file), so
- * that the wait for the connection counts each address libpq will try (a
- * name with a silent IPv6 address and a working IPv4 one), and the address
- * connected to last is tried first (dial_look_up ()). It then
+ * that the address connected to last is tried first (a name with a silent
+ * IPv6 address and a working IPv4 one: dial_look_up ()). It then
  * waits for each statement's answer with the deadline the main loop would
  * have used. The main loop is told once it is done (a background attempt,
  * triage-pg-connect.c: libpq's timeouts bound its connection, a lookup
  * that hangs holds it), or waits for it (a connection needed now, as a
  * store call waits for any statement) with the same deadlines: for the
- * connection, connect_timeout for each host and address (one at most
- * once the server serves: triage_pg_dial_limit_connect (); past it, a try
- * libpq is still connecting may go on in the background:
- * triage_pg_dial_go_on ()). A try given up (past them: a lookup libpq
- * cannot be woken from) goes on in its thread until libpq gives the
- * connection back, which it then closes without setting it up;
+ * connection, one connect_timeout (past it, a try libpq is still
+ * connecting may go on in the background: triage_pg_dial_go_on ()). A try
+ * given up (past them: a lookup libpq cannot be woken from) goes on in its
+ * thread until libpq gives the connection back, which it then closes
+ * without setting it up;
  * nothing else touches it, and while it runs no new try starts
  * (triage_pg_dial_is_running (), triage-pg-link.c), so a lookup that hangs
  * leaves one thread, not one a try.
@@ -69,9 +67,7 @@ struct _TriagePgDial
   /* Set before the thread starts; the thread reads them. */
   char              **keywords;
   char              **values;       /* the password among them: zeroed when freed */
-  gint64              connect_us;   /* each host's (each address's); -1: as long as libpq takes */
-  gint64              connect_limit_us; /* the connection's wait at most (-1: no limit) */
-  guint               n_hosts;      /* the hosts libpq tries, before any is looked up */
+  gint64              connect_us;   /* the connection's wait; -1: as long as libpq takes */
   char              **look_up;      /* the host names to look up here (NULL: none) */
   char              **look_up_ports; /* their ports (NULL, one for all, or one each) */
   char               *last_host;    /* the host and address connected to last: tried first */
@@ -123,17 +119,15 @@ on_notice (void       *data,
 }
 
 /* A dial that connects with libpq's @keywords and @values (taken; their
- * connect_timeout is each host's), gives the connection @connect_us for
- * each of the @n_hosts hosts libpq tries (each address, once they are
- * looked up: triage_pg_dial_look_up ()); -1: as long as libpq takes), then
- * runs @setup_sql, whose last statement reads the statement_timeout in
- * force, and prepares the statements added, waiting @answer_us for each
- * answer (-1: as long as it takes). */
+ * connect_timeout is each host's and each address's), gives the
+ * connection @connect_us (-1: as long as libpq takes), then runs
+ * @setup_sql, whose last statement reads the statement_timeout in force,
+ * and prepares the statements added, waiting @answer_us for each answer
+ * (-1: as long as it takes). */
 TriagePgDial *
 triage_pg_dial_new (char      **keywords,
                     char      **values,
                     gint64      connect_us,
-                    guint       n_hosts,
                     const char *setup_sql,
                     gint64      answer_us)
 {
@@ -145,8 +139,6 @@ triage_pg_dial_new (char      **keywords,
   self->keywords = keywords;
   self->values = values;
   self->connect_us = connect_us;
-  self->connect_limit_us = -1;
-  self->n_hosts = MAX (n_hosts, 1);
   self->setup_sql = g_strdup (setup_sql);
   self->answer_us = answer_us;
   self->prepared = g_array_new (FALSE, FALSE, sizeof (Prepared));
@@ -219,28 +211,6 @@ triage_pg_dial_get_prepared (TriagePgDial *self,
   *sql = prepared->sql;
 }
 
-/* The wait for the connection is @limit_us at most, however many hosts
- * and addresses libpq tries (before the dial starts). */
-void
-triage_pg_dial_limit_connect (TriagePgDial *self,
-                              gint64        limit_us)
-{
-  self->connect_limit_us = limit_us;
-}
-
-/* The wait for a connection to @n_tries hosts or addresses, each given
- * connect_us (unless it is -1: no deadline). */
-static gint64
-connect_wait_us (TriagePgDial *self,
-                 guint         n_tries)
-{
-  gint64 wait_us = self->connect_us * n_tries;
-
-  if (self->connect_us < 0)
-    return -1;
-  return self->connect_limit_us >= 0 ? MIN (wait_us, self->connect_limit_us) : wait_us;
-}
-
 /* The host names @hosts (with @ports: NULL, one for all, or one each) are
  * to be looked up by the thread, and libpq given their addresses, the
  * address @last_address of @last_host (if any) first. */
@@ -289,8 +259,8 @@ dial_add_param (TriagePgDial *self,
 
 /* The host names to look up are, each of its addresses an entry of
  * libpq's host, hostaddr and port lists (triage-pg-addresses.c): libpq
- * then tries each address with connect_timeout, as it would have, and the
- * wait for the connection is connect_timeout for each. */
+ * then tries each address with connect_timeout, as it would have, the one
+ * that answered last first. */
 static void
 dial_look_up (TriagePgDial *self)
 {
@@ -315,16 +285,6 @@ dial_look_up (TriagePgDial *self)
   dial_add_param (self, "hostaddr", triage_pg_addresses_dup_hostaddrs (addresses));
   if ((ports = triage_pg_addresses_dup_ports (addresses)) != NULL)
     dial_add_param (self, "port", ports);
-  /* Under the lock: the main loop may have let it go on with no deadline
-   * (triage_pg_dial_go_on ()). A limited wait keeps its deadline. */
-  g_mutex_lock (&self->lock);
-  if (connect_wait_us (self, triage_pg_addresses_get_n (addresses)) >= 0 &&
-      self->connect_limit_us < 0)
-    {
-      self->wait_us = connect_wait_us (self, triage_pg_addresses_get_n (addresses));
-      self->deadline = g_get_monotonic_time () + self->wait_us;
-    }
-  g_mutex_unlock (&self->lock);
 }
 
 /* libpq's blocking connect: each host (each of its addresses) in turn,
@@ -531,7 +491,7 @@ triage_pg_dial_start (TriagePgDial *self,
   self->done_data = data;
   if (done != NULL)
     self->context = g_main_context_ref_thread_default ();
-  self->wait_us = connect_wait_us (self, self->n_hosts);
+  self->wait_us = self->connect_us;
   self->deadline = self->wait_us < 0 ? G_MAXINT64 : g_get_monotonic_time () + self->wait_us;
   self->late = "a new connection";
   thread = g_thread_try_new ("triage-pg-dial", dial_thread, dial_ref (self), &error);

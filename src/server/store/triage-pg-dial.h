@@ -26,11 +26,8 @@ typedef enum
 TriagePgDial       *triage_pg_dial_new           (char              **keywords,
                                                   char              **values,
                                                   gint64              connect_us,
-                                                  guint               n_hosts,
                                                   const char         *setup_sql,
                                                   gint64              answer_us);
-void                triage_pg_dial_limit_connect (TriagePgDial       *self,
-                                                  gint64              limit_us);
 void                triage_pg_dial_look_up       (TriagePgDial       *self,
                                                   const char * const *hosts,
                                                   const char * const *ports,

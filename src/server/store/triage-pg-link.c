@@ -399,37 +399,6 @@ triage_pg_link_connect_timeout (TriagePgLink *self)
   return MAX (seconds, 2) * G_USEC_PER_SEC;
 }
 
-/* The entries of a comma-separated list: 0 for none. */
-static guint
-count_listed (const char *text)
-{
-  guint n = 1;
-
-  if (text == NULL || *text == '\0')
-    return 0;
-  for (const char *c = text; *c != '\0'; c++)
-    if (*c == ',')
-      n++;
-  return n;
-}
-
-/* How many hosts libpq tries in turn, each for connect_timeout: as libpq
- * counts them, those of hostaddr if given, else of host, each from the URI
- * or else PGHOSTADDR, PGHOST (a service file's list is not read: 1). */
-guint
-triage_pg_link_n_hosts (TriagePgLink *self)
-{
-  guint n;
-
-  if (self->hostaddrs != NULL)
-    return g_strv_length (self->hostaddrs);
-  if ((n = count_listed (g_getenv ("PGHOSTADDR"))) > 0)
-    return n;
-  if (self->hosts != NULL)
-    return g_strv_length (self->hosts);
-  return MAX (count_listed (g_getenv ("PGHOST")), 1);
-}
-
 void
 triage_pg_link_add (TriagePgLink       *self,
                     TriagePgConnection *member)

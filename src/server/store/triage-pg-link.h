@@ -36,7 +36,6 @@ void          triage_pg_link_connect_params  (TriagePgLink       *self,
                                               char             ***keywords,
                                               char             ***values);
 gint64        triage_pg_link_connect_timeout (TriagePgLink       *self);
-guint         triage_pg_link_n_hosts         (TriagePgLink       *self);
 void          triage_pg_link_look_up         (TriagePgLink       *self,
                                               TriagePgDial       *dial);
 void          triage_pg_link_connected       (TriagePgLink       *self,
