@@ -70,6 +70,13 @@ gboolean   atp_read_integer          (AtpParseCtx   *ctx,
                                       gboolean       non_negative,
                                       gboolean      *present,
                                       gint64        *value);
+/* atp_read_integer() of an integer ≥ @minimum (G_MININT64: any). */
+gboolean   atp_read_integer_at_least (AtpParseCtx   *ctx,
+                                      JsonObject    *object,
+                                      const char    *name,
+                                      gint64         minimum,
+                                      gboolean      *present,
+                                      gint64        *value);
 gboolean   atp_read_number           (AtpParseCtx   *ctx,
                                       JsonObject    *object,
                                       const char    *name,

@@ -153,15 +153,15 @@ atp_read_string (AtpParseCtx   *ctx,
 #define MAX_EXACT_INT 9007199254740992.0 /* 2^53 */
 
 gboolean
-atp_read_integer (AtpParseCtx *ctx,
-                  JsonObject  *object,
-                  const char  *name,
-                  gboolean     non_negative,
-                  gboolean    *present,
-                  gint64      *value)
+atp_read_integer_at_least (AtpParseCtx *ctx,
+                           JsonObject  *object,
+                           const char  *name,
+                           gint64       minimum,
+                           gboolean    *present,
+                           gint64      *value)
 {
   JsonNode *node = atp_object_get (object, name);
-  const char *expected = non_negative ? "an integer ≥ 0" : "an integer";
+  g_autofree char *expected = NULL;
   double number;
 
   *present = FALSE;
@@ -169,28 +169,55 @@ atp_read_integer (AtpParseCtx *ctx,
     return TRUE;
 
   /* JSON has numbers, not integers: 3 and 3.0 are the same integer. Beyond
-   * 2^53 a double cannot hold every integer, so neither is accepted there. */
+   * 2^53 a double cannot hold every integer, so neither is accepted there,
+   * and the message says so (an integer ≥ 0 of 2^63 − 1 is one to its
+   * reader). */
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
     {
       *value = json_node_get_int (node);
       if (*value < -(gint64) MAX_EXACT_INT || *value > (gint64) MAX_EXACT_INT)
-        return atp_parse_fail_type (ctx, name, expected, node);
+        goto out_of_range;
     }
-  else if (atp_json_node_get_number (node, &number) &&
-           number >= -MAX_EXACT_INT && number <= MAX_EXACT_INT && number == floor (number))
+  else if (atp_json_node_get_number (node, &number) && number == floor (number))
     {
+      if (number < -MAX_EXACT_INT || number > MAX_EXACT_INT)
+        goto out_of_range;
       *value = (gint64) number;
     }
   else
     {
-      return atp_parse_fail_type (ctx, name, expected, node);
+      goto invalid;
     }
 
-  if (non_negative && *value < 0)
-    return atp_parse_fail_type (ctx, name, expected, node);
+  if (*value < minimum)
+    goto invalid;
 
   *present = TRUE;
   return TRUE;
+
+invalid:
+  if (minimum == G_MININT64)
+    expected = g_strdup ("an integer");
+  else
+    expected = g_strdup_printf ("an integer ≥ %" G_GINT64_FORMAT, minimum);
+  return atp_parse_fail_type (ctx, name, expected, node);
+
+out_of_range:
+  expected = g_strdup_printf ("an integer from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
+                              MAX (minimum, -(gint64) MAX_EXACT_INT), (gint64) MAX_EXACT_INT);
+  return atp_parse_fail_type (ctx, name, expected, node);
+}
+
+gboolean
+atp_read_integer (AtpParseCtx *ctx,
+                  JsonObject  *object,
+                  const char  *name,
+                  gboolean     non_negative,
+                  gboolean    *present,
+                  gint64      *value)
+{
+  return atp_read_integer_at_least (ctx, object, name, non_negative ? 0 : G_MININT64, present,
+                                    value);
 }
 
 gboolean

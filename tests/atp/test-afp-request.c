@@ -125,6 +125,8 @@ static const struct
   { "iteration", "-3", ATP_ERROR_INVALID_FIELD_VALUE, "iteration: must be an integer ≥ 1" },
   { "iteration", "1.5", ATP_ERROR_INVALID_FIELD_VALUE, "iteration: must be an integer ≥ 1, got 1.5" },
   { "iteration", "\"2\"", ATP_ERROR_INVALID_FIELD_VALUE, "iteration: must be an integer ≥ 1, got \"2\"" },
+  { "iteration", "9223372036854775807", ATP_ERROR_INVALID_FIELD_VALUE,
+    "iteration: must be an integer from 1 to 9007199254740992, got 9223372036854775807" },
   { "artifact", NULL, ATP_ERROR_MISSING_REQUIRED_FIELD, "artifact: required field is missing" },
   { "artifact", "\"plan\"", ATP_ERROR_INVALID_FIELD_VALUE, "artifact: must be an object" },
   { "artifact.media_type", NULL, ATP_ERROR_MISSING_REQUIRED_FIELD, "artifact.media_type: required field is missing" },

@@ -292,21 +292,12 @@ atp_afp_read_iteration (AtpParseCtx *ctx,
                         gint64       minimum,
                         gint64      *value)
 {
-  g_autofree char *expected = g_strdup_printf ("an integer ≥ %" G_GINT64_FORMAT, minimum);
   gboolean present;
 
-  if (!atp_read_integer (ctx, object, "iteration", FALSE, &present, value))
-    {
-      /* atp_read_integer names any integer; say which ones are allowed. */
-      g_clear_error (ctx->error);
-      return atp_parse_fail_type (ctx, "iteration", expected,
-                                  json_object_get_member (object, "iteration"));
-    }
+  if (!atp_read_integer_at_least (ctx, object, "iteration", minimum, &present, value))
+    return FALSE;
   if (!present)
     return atp_parse_fail_missing (ctx, "iteration");
-  if (*value < minimum)
-    return atp_parse_fail_type (ctx, "iteration", expected,
-                                json_object_get_member (object, "iteration"));
 
   return TRUE;
 }
