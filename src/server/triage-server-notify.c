@@ -230,6 +230,43 @@ triage_server_event_seen (TriageServer         *self,
 
 /* ---- transitions and the deadline timer ---- */
 
+/* A creation or an end to count once it is stored. */
+typedef struct
+{
+  int    protocol;
+  int    status;
+  gint64 created_at;
+  gint64 now;
+} Counted;
+
+static void
+counted_stored (gpointer data,
+                gboolean committed)
+{
+  Counted *counted = data;
+
+  if (committed)
+    triage_metrics_request (counted->protocol, counted->status, counted->created_at,
+                            counted->now);
+  g_free (counted);
+}
+
+/* triage_metrics_request () once the batch that holds the change has
+ * committed (at once when none is open): a batch that fails is answered
+ * 503 and posted or answered again, and was counted twice. */
+static void
+count_when_stored (TriageServer *self,
+                   int           protocol,
+                   int           status,
+                   gint64        created_at,
+                   gint64        now)
+{
+  Counted *counted = g_new (Counted, 1);
+
+  *counted = (Counted) { protocol, status, created_at, now };
+  triage_store_after_commit (self->store, counted_stored, counted);
+}
+
 void
 triage_server_changed (TriageServer *self,
                        const char   *id,
@@ -258,7 +295,7 @@ triage_server_changed (TriageServer *self,
         }
       return;
     }
-  triage_metrics_request (row->protocol, status, row->created_at, g_get_real_time ());
+  count_when_stored (self, row->protocol, status, row->created_at, g_get_real_time ());
   triage_server_webhook_changed (self, row, status, reason);
 }
 
@@ -503,7 +540,7 @@ triage_server_add_request_text (TriageServer    *self,
                                                envelope->deadline ? to_us (envelope->deadline) : 0);
   if (inserted != TRIAGE_STORE_INSERTED)
     return inserted;
-  triage_metrics_request (envelope->protocol, ATP_STATUS_CREATED, 0, 0);
+  count_when_stored (self, envelope->protocol, ATP_STATUS_CREATED, 0, 0);
   /* A creation is no transition: it is published with the JSON just stored. */
   triage_server_publish (self, envelope->id, envelope->protocol, ATP_STATUS_CREATED, NULL, json);
   if (envelope->deadline != NULL)
