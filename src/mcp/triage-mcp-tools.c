@@ -27,8 +27,8 @@
   "  \"description\": \"Longer material to inspect (a diff, a command, a plan, a log), shown as " \
   "an attachment; the whole request may have about 1 MiB\"}," \
   "\"details_type\": {\"type\": \"string\", \"minLength\": 3," \
-  "  \"description\": \"The MIME type of details (default text/plain), e.g. text/x-diff, " \
-  "application/json, text/markdown\"}," \
+  "  \"description\": \"The MIME type of details, a text type (default text/plain), e.g. " \
+  "text/x-diff, application/json, text/markdown\"}," \
   "\"deadline\": {\"type\": \"string\", \"minLength\": 1," \
   "  \"description\": \"When the request expires unanswered: a duration from now (90s, 15m, " \
   "2h, 1d, 1h30m) or an RFC 3339 time. Without one, the call waits until the person answers\"}," \
@@ -452,6 +452,37 @@ check_constraints (const char  *type,
   return TRUE;
 }
 
+/* details is text (a JSON string, sent as it is): given a binary type, the person saw
+ * text claiming to be an image or a PDF, which the app does not show, while the model
+ * took it as shown. A base64 screenshot was encoded once more. */
+static gboolean
+check_details_type (JsonObject  *arguments,
+                    GError     **error)
+{
+  static const char * const binary[] = { "image/", "audio/", "video/", "font/", "model/",
+                                         "application/octet-stream", "application/pdf",
+                                         "application/zip", "application/gzip" };
+  const char *type = string_argument (arguments, "details_type");
+  g_autofree char *base = NULL;
+
+  if (type == NULL)
+    return TRUE;
+  base = g_ascii_strdown (type, strcspn (type, "; "));
+  /* SVG and the like are text */
+  if (g_str_has_suffix (base, "+xml") || g_str_has_suffix (base, "+json"))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (binary); i++)
+    if (g_str_has_prefix (base, binary[i]))
+      {
+        g_set_error (error, TRIAGE_MCP_ERROR, TRIAGE_MCP_ERROR_INVALID_ARGUMENT,
+                     "details_type: details is text, shown as text, so its type cannot be %s; "
+                     "give a text type (text/plain, text/markdown, text/x-diff, "
+                     "application/json, …)", type);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* Arguments that only make sense together with others. */
 static gboolean
 check_combinations (TriageMcpTool   tool,
@@ -611,7 +642,8 @@ triage_mcp_tool_build_request (TriageMcpTool   tool,
   input_schema = json_object_get_object_member (definition (tool), "inputSchema");
   given = json_node_init_object (json_node_alloc (), arguments);
   if (!triage_mcp_schema_check (input_schema, given, "", error) ||
-      !check_combinations (tool, arguments, error))
+      !check_combinations (tool, arguments, error) ||
+      !check_details_type (arguments, error))
     return NULL;
 
   json_object_set_string_member (request, "id", id);

@@ -345,6 +345,14 @@ def test_invalid_arguments_by_version():
                                   "options: expected an array, got string"),
                                  ({"question": "x", "response_type": "text", "constraints": 3},
                                   "constraints: expected an object, got integer"),
+                                 # details is text: a screenshot in base64 is not shown.
+                                 ({"question": "x", "response_type": "text",
+                                   "details": "iVBORw0KGgo=", "details_type": "image/png"},
+                                  "details_type: details is text, shown as text, so its type "
+                                  "cannot be image/png"),
+                                 ({"question": "x", "response_type": "text", "details": "%PDF",
+                                   "details_type": "Application/PDF; x=1"},
+                                  "details_type: details is text"),
                                  ({"question": "x", "response_type": "text", "deadline": "soon"},
                                   "deadline:"),
                                  # A duration, too far away: not "expected a duration".
@@ -383,8 +391,11 @@ def test_answered():
     with Session("answered") as s:
         s.mcp.initialize()
         id = s.mcp.tool("ask_human", {"question": "How many replicas?", "response_type": "number",
-                                      "constraints": {"min": 1, "max": 9, "step": 1}})
+                                      "constraints": {"min": 1, "max": 9, "step": 1},
+                                      "details": "<svg/>", "details_type": "image/svg+xml"})
         n = s.wait_pending("How many replicas?")
+        if n["context"]["attachments"][0]["type"] != "image/svg+xml":
+            raise Failure(f"SVG is text, taken as details: {n['context']}")
         if n["service"]["name"] != "Test Agent":
             raise Failure(f"the service is named after the MCP client: {n['service']}")
         status, reply = s.server.respond_as_client(n["id"], "answer", 3)
