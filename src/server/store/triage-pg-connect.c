@@ -148,6 +148,7 @@ take_connection (TriagePgConnection *self,
 
   triage_pg_connection_forget (self);
   self->conn = triage_pg_dial_steal (dial, &statement_ms);
+  triage_pg_link_learn_hosts (self->link, self->conn);
   triage_pg_link_connected (self->link, PQhost (self->conn), PQport (self->conn),
                             PQhostaddr (self->conn));
   self->answer_us = statement_ms > 0 ? (statement_ms + TRIAGE_PG_ANSWER_GRACE_MS) * 1000

@@ -130,27 +130,44 @@ triage_pg_check_uri (const char *uri,
   return TRUE;
 }
 
-/* The URI's host, hostaddr and port lists, and how many hosts libpq takes
- * from them (those of hostaddr if given, else of host). */
+/* The host, hostaddr and port lists of @options (a URI's, or a
+ * connection's) that the link has none of yet, and how many hosts libpq
+ * takes from them (those of hostaddr if given, else of host). */
 static void
-read_hosts (TriagePgLink *self)
+read_hosts (TriagePgLink     *self,
+            PQconninfoOption *options)
 {
-  PQconninfoOption *options = PQconninfoParse (self->uri, NULL);
-
   for (PQconninfoOption *option = options; option != NULL && option->keyword != NULL; option++)
     {
       if (option->val == NULL || *option->val == '\0')
         continue;
-      if (strcmp (option->keyword, "host") == 0)
+      if (strcmp (option->keyword, "host") == 0 && self->hosts == NULL)
         self->hosts = g_strsplit (option->val, ",", -1);
-      else if (strcmp (option->keyword, "hostaddr") == 0)
+      else if (strcmp (option->keyword, "hostaddr") == 0 && self->hostaddrs == NULL)
         self->hostaddrs = g_strsplit (option->val, ",", -1);
-      else if (strcmp (option->keyword, "port") == 0)
+      else if (strcmp (option->keyword, "port") == 0 && self->ports == NULL)
         self->ports = g_strsplit (option->val, ",", -1);
     }
-  PQconninfoFree (options);
   self->n_listed = self->hostaddrs != NULL ? g_strv_length (self->hostaddrs)
                  : self->hosts != NULL ? g_strv_length (self->hosts) : 0;
+}
+
+/* The URI had no hosts (libpq took them from PGHOST, PGHOSTADDR or a
+ * service file, which the server does not read): they are read from
+ * @conn, the first connection made (PQconninfo () has libpq's lists
+ * whole), and from then on ordered and looked up as a URI's would be. */
+void
+triage_pg_link_learn_hosts (TriagePgLink *self,
+                            PGconn       *conn)
+{
+  PQconninfoOption *options;
+
+  if (self->hosts != NULL || self->hostaddrs != NULL || (options = PQconninfo (conn)) == NULL)
+    return;
+  read_hosts (self, options);
+  PQconninfoFree (options);
+  if (self->hosts != NULL || self->hostaddrs != NULL)
+    g_debug ("the hosts libpq was given elsewhere than the URI: %u", self->n_listed);
 }
 
 TriagePgLink *
@@ -159,6 +176,7 @@ triage_pg_link_new (const char *uri,
                     GError    **error)
 {
   TriagePgLink *self;
+  PQconninfoOption *options;
 
   if (!triage_pg_check_uri (uri, error))
     return NULL;
@@ -168,7 +186,9 @@ triage_pg_link_new (const char *uri,
   self->password = g_strdup (password);
   self->members = g_ptr_array_new ();
   self->lingering = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_pg_dial_unref);
-  read_hosts (self);
+  options = PQconninfoParse (uri, NULL);
+  read_hosts (self, options);
+  PQconninfoFree (options);
   return self;
 }
 

@@ -36,6 +36,8 @@ void          triage_pg_link_connect_params  (TriagePgLink       *self,
                                               char             ***keywords,
                                               char             ***values);
 gint64        triage_pg_link_connect_timeout (TriagePgLink       *self);
+void          triage_pg_link_learn_hosts     (TriagePgLink       *self,
+                                              PGconn             *conn);
 void          triage_pg_link_look_up         (TriagePgLink       *self,
                                               TriagePgDial       *dial);
 void          triage_pg_link_connected       (TriagePgLink       *self,
