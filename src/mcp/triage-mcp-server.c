@@ -434,6 +434,8 @@ triage_mcp_server_handle_call (TriageMcpServer *self,
 
   if (params == NULL)
     send_error (self, id, INVALID_PARAMS, NULL, "tools/call needs params {name, arguments}");
+  else if (name == NULL && json_object_has_member (params, "name"))
+    send_error (self, id, INVALID_PARAMS, NULL, "params.name: expected a string (the tool's name)");
   else if (name == NULL)
     send_error (self, id, INVALID_PARAMS, NULL, "params.name: required (the tool's name)");
   else if (!triage_mcp_tool_from_name (name, &tool))

@@ -214,7 +214,11 @@ def test_unknown_methods():
             raise Failure(f"a notification was answered: {reply}")
         expect_error(s.mcp.request("tools/call", {"name": "rm_rf", "arguments": {}}), -32602,
                      "Unknown tool: rm_rf")
-        expect_error(s.mcp.request("tools/call", {"arguments": {}}), -32602, "name")
+        expect_error(s.mcp.request("tools/call", {"arguments": {}}), -32602,
+                     "params.name: required")
+        # Given, but not a string: not "required".
+        expect_error(s.mcp.request("tools/call", {"name": 5, "arguments": {}}), -32602,
+                     "params.name: expected a string")
         expect_error(s.mcp.request("tools/call", {"name": "ask_human", "arguments": [1]}),
                      -32602, "arguments")
 
