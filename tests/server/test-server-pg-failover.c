@@ -64,6 +64,7 @@ typedef struct
   TriageTestProxy  *proxy;
   char             *uri;      /* far's */
   char             *key;      /* a service */
+  GPtrArray        *silent;   /* GSocket: listeners at SILENT_ADDRESSES, or NULL */
 } Failover;
 
 /* Far's URI: 127.0.0.1:@port, then the database's socket, each given
@@ -109,6 +110,7 @@ failover_teardown (Failover      *fixture,
   g_assert_true (triage_test_server_stop (fixture->near));
   triage_test_server_free (fixture->near);
   triage_test_proxy_free (fixture->proxy);
+  g_clear_pointer (&fixture->silent, g_ptr_array_unref);
   g_free (fixture->uri);
   g_free (fixture->key);
 }
@@ -231,17 +233,26 @@ silent_listener (const char *address,
   return socket;
 }
 
-/* Starts far on @uri with slow-lookup.c preloaded, LOOKUP_NAME resolving
- * to LOOKUP_ADDRESSES: the seconds it took. */
+/* Starts far with slow-lookup.c preloaded, its host LOOKUP_NAME (then the
+ * database's socket if @then_socket) given @connect_timeout: LOOKUP_NAME
+ * resolves to LOOKUP_ADDRESSES, SILENT_ADDRESSES listened at and never
+ * answered, then the proxy. The seconds it took. */
 static double
 start_far_looking_up (Failover *fixture,
-                      char     *uri)
+                      gboolean  then_socket,
+                      guint     connect_timeout)
 {
+  const char *silent[] = SILENT_ADDRESSES;
+  guint port = triage_test_proxy_get_port (fixture->proxy);
   gint64 start;
   double took;
 
+  fixture->silent = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    g_ptr_array_add (fixture->silent, silent_listener (silent[i], port));
   g_free (fixture->uri);
-  fixture->uri = uri;
+  fixture->uri = pg_uri_through (triage_test_server_get_database (fixture->near), LOOKUP_NAME,
+                                 port, then_socket, connect_timeout, OPERATOR_OPTIONS);
   g_test_message ("far's database: %s", fixture->uri);
   /* For far alone (the environment its launcher copies). */
   g_setenv ("LD_PRELOAD", SLOW_LOOKUP_PATH, TRUE);
@@ -267,21 +278,10 @@ static void
 test_silent_addresses (Failover      *fixture,
                        gconstpointer  data)
 {
-  const char *silent[] = SILENT_ADDRESSES;
-  guint port = triage_test_proxy_get_port (fixture->proxy);
-  GSocket *listeners[G_N_ELEMENTS (silent)];
-  double took;
+  double took = start_far_looking_up (fixture, FALSE, ADDRESS_TIMEOUT_S);
 
-  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
-    listeners[i] = silent_listener (silent[i], port);
-  took = start_far_looking_up (fixture,
-                               pg_uri_through (triage_test_server_get_database (fixture->near),
-                                               LOOKUP_NAME, port, FALSE, ADDRESS_TIMEOUT_S,
-                                               OPERATOR_OPTIONS));
   g_assert_cmpfloat (took, <, 3 * 2 * ADDRESS_TIMEOUT_S);
   post_until_stored (fixture);
-  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
-    g_object_unref (listeners[i]);
 }
 
 /* Far serves on the working address of LOOKUP_NAME (its first host; the
@@ -298,19 +298,11 @@ static void
 test_silent_addresses_held_once (Failover      *fixture,
                                  gconstpointer  data)
 {
-  const char *silent[] = SILENT_ADDRESSES;
-  guint port = triage_test_proxy_get_port (fixture->proxy);
-  GSocket *listeners[G_N_ELEMENTS (silent)];
   g_autoptr(SrvAnswer) answer = NULL;
   gint64 sent, until;
   double longest;
 
-  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
-    listeners[i] = silent_listener (silent[i], port);
-  start_far_looking_up (fixture,
-                        pg_uri_through (triage_test_server_get_database (fixture->near),
-                                        LOOKUP_NAME, port, TRUE, HELD_TIMEOUT_S,
-                                        OPERATOR_OPTIONS));
+  start_far_looking_up (fixture, TRUE, HELD_TIMEOUT_S);
   g_free (srv_post (fixture->far, fixture->key, "Before"));
   triage_test_proxy_command (fixture->proxy, "stall");
   triage_test_proxy_command (fixture->proxy, "reset");
@@ -339,8 +331,6 @@ test_silent_addresses_held_once (Failover      *fixture,
   g_test_message ("the main loop was held %.1f s at most", longest);
   g_assert_cmpfloat (longest, <, 1.5 * HELD_TIMEOUT_S);
   post_until_stored (fixture);
-  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
-    g_object_unref (listeners[i]);
 }
 #else
 static void
