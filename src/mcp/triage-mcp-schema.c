@@ -125,8 +125,9 @@ check_type (JsonObject  *schema,
     }
 
   if (!has_type (value, json_node_get_string (type)))
-    return invalid (error, path, "expected %s %s, got %s", article_for (json_node_get_string (type)),
-                    json_node_get_string (type), type_of (value));
+    return invalid (error, path, "expected %s %s, got %s",
+                    article_for (json_node_get_string (type)), json_node_get_string (type),
+                    type_of (value));
   return TRUE;
 }
 
