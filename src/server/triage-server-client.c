@@ -272,6 +272,7 @@ handle_list (TriageServer      *self,
   const char *cursor = query ? g_hash_table_lookup (query, "cursor") : NULL;
   TriageListQuery list = { .user = user, .limit = DEFAULT_LIMIT };
   g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *next = NULL;
   gboolean has_more = FALSE, durable;
   gint64 total = -1;
@@ -283,7 +284,13 @@ handle_list (TriageServer      *self,
       !parse_list_query (msg, query, &list, &total))
     return TRUE;
 
-  rows = triage_store_list (self->store, &list, total < 0 ? &total : NULL, &has_more);
+  rows = triage_store_list (self->store, &list, total < 0 ? &total : NULL, &has_more, &error);
+  if (rows == NULL)
+    {
+      reply_unanswered (msg, "a list of notifications", "Cannot read the notifications now (the "
+                        "server's database did not answer); try again later", error);
+      return TRUE;
+    }
   /* What the page read may go out before the next commit when nothing that
    * is not durable yet is more than a delivered mark: a lost mark is
    * harmless (the row is still created and is delivered again). So neither

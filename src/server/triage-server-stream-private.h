@@ -50,7 +50,7 @@ void       triage_stream_send                (Stream            *stream,
                                               gint64             id);
 gboolean   triage_stream_wants               (Stream            *stream,
                                               int                protocol);
-void       triage_stream_send_snapshot       (Stream            *stream,
+gboolean   triage_stream_send_snapshot       (Stream            *stream,
                                               gint64             id);
 gboolean   triage_stream_refuse_if_draining  (TriageServer      *self,
                                               SoupServerMessage *msg);

@@ -163,7 +163,8 @@ events_handler (SoupServer        *soup,
   else
     {
       stream->last_event = triage_store_last_event (self->store);
-      triage_stream_send_snapshot (stream, stream->last_event);
+      if (!triage_stream_send_snapshot (stream, stream->last_event))
+        return;
     }
   /* Headers go out now even when there is nothing to say yet. */
   triage_stream_sse_write (stream, "ping", "{}", 0);

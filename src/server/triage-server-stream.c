@@ -142,6 +142,28 @@ stream_send_error (Stream       *stream,
   triage_stream_send (stream, "error", data, 0);
 }
 
+/* The pending requests could not be read for a snapshot: sent part of it,
+ * the client would take what it lacks for settled. The stream says why and
+ * ends, and the client connects again (close code 1011: a server error). */
+static void
+stream_end_unread (Stream       *stream,
+                   const GError *error)
+{
+  triage_log_failure ("cannot read the pending requests of %s for a stream: %s", stream->user,
+                      error->message);
+  stream_send_error (stream, ATP_ERROR_STORAGE_UNAVAILABLE,
+                     "The pending requests cannot be read now (the server's database did not "
+                     "answer); connect again later");
+  if (stream->ws != NULL)
+    soup_websocket_connection_close (stream->ws, SOUP_WEBSOCKET_CLOSE_SERVER_ERROR,
+                                     "database unavailable: connect again");
+  else
+    {
+      soup_message_body_complete (soup_server_message_get_response_body (stream->sse));
+      soup_server_message_unpause (stream->sse);
+    }
+}
+
 /* The text of status_update_node (), written without the tree. */
 static char *
 status_update_text (const char *id,
@@ -363,10 +385,11 @@ triage_server_publish (TriageServer *self,
  * with event id @id (a snapshot: resuming from @id gets what came after it).
  * The stream's last_event is where it starts in the log, read before: the
  * notifications committed since may come live too, and are sent once
- * (stream_snapshot_held ()). */
-void
+ * (stream_snapshot_held ()). FALSE when they could not be read: the stream
+ * is then ended (stream_end_unread ()). */
+gboolean
 triage_stream_send_snapshot (Stream *stream,
-               gint64  id)
+                             gint64  id)
 {
   TriageServer *self = stream->server;
   /* Large pages, not counted (no total is sent here). */
@@ -381,8 +404,14 @@ triage_stream_send_snapshot (Stream *stream,
 
   while (has_more)
     {
-      g_autoptr(GPtrArray) rows = triage_store_list (self->store, &query, NULL, &has_more);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) rows = triage_store_list (self->store, &query, NULL, &has_more, &error);
 
+      if (rows == NULL)
+        {
+          stream_end_unread (stream, error);
+          return FALSE;
+        }
       for (guint i = 0; i < rows->len; i++)
         {
           TriageNotificationRow *row = rows->pdata[i];
@@ -408,6 +437,7 @@ triage_stream_send_snapshot (Stream *stream,
     }
   for (guint i = 0; i < created->len; i++)
     mark_delivered (self, created->pdata[i]);
+  return TRUE;
 }
 
 /* ---- WebSocket ---- */

@@ -106,14 +106,19 @@ triage_store_get_notification (TriageStore *self,
 }
 
 /* One page of a user's notifications, by seq (the cursor), newest or oldest
- * first; *total (unless NULL: not counted) counts every match, ignoring the cursor. */
+ * first; *total (unless NULL: not counted) counts every match, ignoring the
+ * cursor. NULL with @error set when the database did not answer: never an
+ * empty page, which a client resyncing takes for "nothing is pending". */
 GPtrArray *
 triage_store_list (TriageStore           *self,
                    const TriageListQuery *query,
                    gint64                *total,
-                   gboolean              *has_more)
+                   gboolean              *has_more,
+                   GError               **error)
 {
-  return CLASS (self)->list (self, query, total, has_more);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return CLASS (self)->list (self, query, total, has_more, error);
 }
 
 char *

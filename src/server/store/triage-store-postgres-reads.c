@@ -92,15 +92,17 @@ static GPtrArray *
 postgres_list (TriageStore           *store,
                const TriageListQuery *list,
                gint64                *total,
-               gboolean              *has_more)
+               gboolean              *has_more,
+               GError               **error)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   g_autoptr(GString) where = g_string_new ("r.user_id = $1");
   g_autofree char *statuses = triage_store_postgres_int_array (list->status_mask);
   g_autofree char *protocols = triage_store_postgres_int_array (list->protocol_mask);
   g_autofree char *count_sql = NULL, *sql = NULL, *cursor = NULL;
+  g_autoptr(PGresult) counted = NULL;
   g_autoptr(PGresult) result = NULL;
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
+  GPtrArray *rows;
   TriagePgParam params[7] = { list->user };
   TriagePgNumber after, limit;
   int n = 1, n_where;
@@ -141,10 +143,23 @@ postgres_list (TriageStore           *store,
                          " WHERE %s%s ORDER BY n.seq %s LIMIT $%d::bigint",
                          where->str, cursor ? cursor : "", list->newest ? "DESC" : "ASC", n);
   if (total != NULL)
-    *total = triage_store_postgres_number (self, count_sql, n_where, params);
+    {
+      counted = triage_store_postgres_query (self, count_sql, n_where, params);
+      if (counted != NULL && PQntuples (counted) > 0)
+        *total = triage_pg_int (counted, 0, 0);
+    }
+  if (total == NULL || counted != NULL)
+    result = triage_store_postgres_query (self, sql, n, params);
+  if (result == NULL)
+    {
+      /* the query's writer logged why */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                   "the database did not answer the read of a list");
+      return NULL;
+    }
   *has_more = FALSE;
-  result = triage_store_postgres_query (self, sql, n, params);
-  for (int i = 0; result != NULL && i < PQntuples (result); i++)
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
+  for (int i = 0; i < PQntuples (result); i++)
     {
       if (rows->len == list->limit)
         {

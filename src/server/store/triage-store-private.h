@@ -107,7 +107,8 @@ struct _TriageStoreClass
   GPtrArray             *(*list)               (TriageStore           *self,
                                                 const TriageListQuery *query,
                                                 gint64                *total,
-                                                gboolean              *has_more);
+                                                gboolean              *has_more,
+                                                GError               **error);
   /* triage-store-*-reads.c; NULL: the server makes the page itself */
   char                  *(*page_json)          (TriageStore *self,
                                                 GPtrArray   *rows,

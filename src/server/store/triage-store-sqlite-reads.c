@@ -100,13 +100,16 @@ static GPtrArray *
 sqlite_list (TriageStore           *store,
              const TriageListQuery *query,
              gint64                *total,
-             gboolean              *has_more)
+             gboolean              *has_more,
+             GError               **error)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autoptr(GString) where = g_string_new ("r.user_id = ?1");
   g_autofree char *sql = NULL, *count_sql = NULL;
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_notification_row_free);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                                              triage_notification_row_free);
   sqlite3_stmt *stmt;
+  int rc;
 
   if (query->status_mask != 0)
     g_string_append_printf (where, " AND ((1 << n.status) & %u) != 0", query->status_mask);
@@ -140,26 +143,38 @@ sqlite_list (TriageStore           *store,
         triage_store_sqlite_bind_text (stmt, 3, query->project);
       if (pass == 0)
         {
-          *total = sqlite3_step (stmt) == SQLITE_ROW ? sqlite3_column_int64 (stmt, 0) : 0;
-          sqlite3_finalize (stmt);
-          continue;
+          rc = sqlite3_step (stmt);
+          if (rc == SQLITE_ROW)
+            *total = sqlite3_column_int64 (stmt, 0);
         }
-      if (query->after != 0)
-        sqlite3_bind_int64 (stmt, 4, query->after);
-      sqlite3_bind_int64 (stmt, 5, (gint64) query->limit + 1);
-      *has_more = FALSE;
-      while (sqlite3_step (stmt) == SQLITE_ROW)
+      else
         {
-          if (rows->len == query->limit)
+          if (query->after != 0)
+            sqlite3_bind_int64 (stmt, 4, query->after);
+          sqlite3_bind_int64 (stmt, 5, (gint64) query->limit + 1);
+          *has_more = FALSE;
+          while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
             {
-              *has_more = TRUE;
-              break;
+              if (rows->len == query->limit)
+                {
+                  *has_more = TRUE;
+                  break;
+                }
+              g_ptr_array_add (rows, notification_row (stmt));
             }
-          g_ptr_array_add (rows, notification_row (stmt));
+        }
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        {
+          /* SQLITE_BUSY, an I/O error, …: the database did not answer */
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                       "the database did not answer the read of a list: %s",
+                       sqlite3_errmsg (self->db));
+          sqlite3_finalize (stmt);
+          return NULL;
         }
       sqlite3_finalize (stmt);
     }
-  return rows;
+  return g_steal_pointer (&rows);
 }
 
 /* The statement that makes a list page's answer: each row's stored JSON with

@@ -215,7 +215,8 @@ typedef struct
 GPtrArray   *triage_store_list            (TriageStore           *self,
                                            const TriageListQuery *query,
                                            gint64                *total,
-                                           gboolean              *has_more);
+                                           gboolean              *has_more,
+                                           GError               **error);
 /* A list page's answer, made by the database in one statement: an object of
  * "notifications", the stored JSON of @rows (TriageNotificationRow, in their
  * order) each with its status as it is now, and "pagination", @pagination
