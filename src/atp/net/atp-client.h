@@ -22,7 +22,8 @@ G_BEGIN_DECLS
 #define ATP_CLIENT_MAX_PAGE_SIZE    (64 * 1024 * 1024)  /* a list page */
 /* Connections to the server at once. libsoup's default of 2 per host would hold
  * every request behind two long-polls (triage-mcp waits for many questions at
- * once, each with a long-poll of up to 60 s). */
+ * once, each with a long-poll of up to 60 s; it keeps 8 of these free for the
+ * posts and withdrawals behind them, so 56 wait at most: triage-mcp-calls.c). */
 #define ATP_CLIENT_MAX_CONNECTIONS  64
 /* The longest long-poll the protocol allows (?wait=N). */
 #define ATP_CLIENT_MAX_WAIT_SECONDS 60
