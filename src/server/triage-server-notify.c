@@ -351,8 +351,12 @@ triage_server_reschedule (TriageServer *self)
   else if (next > 0)
     {
       /* Still overdue: another server is expiring it (or answering it) right
-       * now, and is done within its batch. */
-      gint64 delay_ms = next > now ? (next - now) / 1000 + 1 : 2 * TRIAGE_STORE_BATCH_MAX_MS;
+       * now, and is done within its batch; with no other server, this one's
+       * expiry was not written (a SQLite file another process holds): tried
+       * again as a failed batch is, not every 20 ms while the file is held. */
+      gint64 delay_ms = next > now ? (next - now) / 1000 + 1
+                        : triage_store_is_shared (self->store) ? 2 * TRIAGE_STORE_BATCH_MAX_MS
+                                                               : EXPIRY_RETRY_MS;
 
       self->deadline_source = g_timeout_add ((guint) MIN (delay_ms, G_MAXINT), deadline_fired, self);
     }
