@@ -186,14 +186,15 @@ reply_method_not_allowed (SoupServerMessage *msg,
 /* The database did not answer @error while the request needed it: 503
  * STORAGE_UNAVAILABLE with Retry-After: 1 and @message, never the answer
  * its silence would imply (404, 401: a client drops an answer or a token it
- * is told is gone or invalid). @what, for the log, names what was read. */
+ * is told is gone or invalid). @what, for the log, names what was read or
+ * (an answer's change of status) written. */
 void
 reply_unanswered (SoupServerMessage *msg,
                   const char        *what,
                   const char        *message,
                   const GError      *error)
 {
-  triage_log_failure ("cannot read %s: %s", what, error->message);
+  triage_log_failure ("cannot read or store %s: %s", what, error->message);
   soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
   reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
 }
