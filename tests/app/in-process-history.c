@@ -54,7 +54,8 @@ test_app_history_recorded (void)
   here = app_test_server_post (test_app_server, "History answered here?", simple);
   elsewhere = app_test_server_post (test_app_server, "History answered elsewhere?", simple);
   withdrawn = app_test_server_post (test_app_server, "History withdrawn?", simple);
-  expiring = app_test_server_post_full (test_app_server, "History expired?", simple, 2);
+  expiring = app_test_server_post_full (test_app_server, "History expired?", simple,
+                                        APP_TEST_EXPIRES_IN_S);
   app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (test_app), here) != NULL &&
                      triage_inbox_model_lookup (triage_application_get_inbox (test_app), expiring) != NULL,
                      APP_TEST_WAIT_MS);

@@ -294,7 +294,7 @@ test_withdrawn (void)
 static void
 test_expired (void)
 {
-  g_autofree char *id = open_new_request ("Settled by the clock?", 3);
+  g_autofree char *id = open_new_request ("Settled by the clock?", APP_TEST_EXPIRES_IN_S);
   g_autofree char *expected = NULL;
 
   app_test_wait_for (triage_decision_view_get_status (decision_view ()) == ATP_STATUS_EXPIRED,
