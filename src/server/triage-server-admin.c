@@ -13,17 +13,6 @@
 
 #include "triage-server-private.h"
 
-/* A write the database did not take (a busy file past the busy timeout, a
- * lost session): 503 STORAGE_UNAVAILABLE with Retry-After: 1, never the
- * conflict its failure could be taken for. */
-static void
-reply_unstored (SoupServerMessage *msg,
-                const char        *message)
-{
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
-  reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
-}
-
 static gboolean
 is_loopback_host (const char *host)
 {
@@ -195,8 +184,9 @@ handle_create_service (TriageServer      *self,
     }
   if (inserted != TRIAGE_STORE_INSERTED)
     {
-      reply_unstored (msg, "Cannot store the service now (the server's database did not take "
-                      "it); nothing was changed, try again later");
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+                   "Cannot store the service now (the server's database did not take it); "
+                   "nothing was changed, try again later");
       return;
     }
   answer = json_object_new ();
@@ -255,8 +245,9 @@ handle_create_user (TriageServer      *self,
     }
   if (inserted != TRIAGE_STORE_INSERTED)
     {
-      reply_unstored (msg, "Cannot store the user now (the server's database did not take it); "
-                      "nothing was changed, try again later");
+      reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE,
+                   "Cannot store the user now (the server's database did not take it); "
+                   "nothing was changed, try again later");
       return;
     }
   answer = json_object_new ();

@@ -195,7 +195,6 @@ reply_unanswered (SoupServerMessage *msg,
                   const GError      *error)
 {
   triage_log_failure ("cannot read or store %s: %s", what, error->message);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", "1");
   reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
 }
 

@@ -536,7 +536,7 @@ on_ws_closed (SoupWebsocketConnection *ws,
 /* A draining server takes no new stream: the client goes to another. */
 gboolean
 triage_stream_refuse_if_draining (TriageServer      *self,
-                    SoupServerMessage *msg)
+                                  SoupServerMessage *msg)
 {
   if (self->state != TRIAGE_SERVER_DRAINING)
     return FALSE;

@@ -294,8 +294,9 @@ triage_pg_link_connect_params (TriagePgLink *self,
 /* @dial is to look up the host names of the URI's host list (in the order
  * triage_pg_link_connect_params () gives them) and try the address last
  * connected to first (triage_pg_dial_look_up ()); not if the URI or
- * PGHOSTADDR gives addresses (nothing to look up), or the hosts come from
- * elsewhere (PGHOST, a service file: libpq looks them up). */
+ * PGHOSTADDR gives addresses (nothing to look up). Hosts from elsewhere
+ * (PGHOST, a service file) are looked up so too once the first connection
+ * has named them (triage_pg_link_learn_hosts ()); until then libpq does. */
 void
 triage_pg_link_look_up (TriagePgLink *self,
                         TriagePgDial *dial)
