@@ -329,7 +329,9 @@ test_silent_addresses_held_once (Failover      *fixture,
       triage_test_sleep (50);
     }
   g_test_message ("the main loop was held %.1f s at most", longest);
-  g_assert_cmpfloat (longest, <, 1.5 * HELD_TIMEOUT_S);
+  /* One wait and what a loaded machine adds to it, short of the old two
+   * (two silent addresses): 8 s. */
+  g_assert_cmpfloat (longest, <, 1.9 * HELD_TIMEOUT_S);
   post_until_stored (fixture);
 }
 #else
