@@ -39,21 +39,6 @@ fixture_teardown (Fixture       *fixture,
   pg_lock_fixture_teardown (fixture);
 }
 
-static char *
-post_one (Fixture *fixture)
-{
-  g_autoptr(SrvAnswer) posted = srv_request (fixture->server, "POST", "/api/v1/notifications",
-                                             fixture->key,
-                                             "{\"context\":{\"title\":\"Listed\",\"description\":\"d\"},"
-                                             "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
-                                             "\"response_type\":\"simple\"}]}");
-  g_autoptr(JsonObject) object = NULL;
-
-  srv_assert_status (posted, 201, NULL);
-  object = srv_parse_object (posted->body);
-  return g_strdup (json_object_get_string_member (object, "notification_id"));
-}
-
 /* The page's notifications and total. */
 static guint
 listed (SrvAnswer *answer,
@@ -70,7 +55,7 @@ static void
 test_list_unread (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autofree char *id = post_one (fixture);
+  g_autofree char *id = srv_post (fixture->server, fixture->key, "Listed");
   g_autoptr(SrvAnswer) locked = NULL;
   g_autoptr(SrvAnswer) again = NULL;
   gint64 total;
@@ -90,7 +75,7 @@ static void
 test_snapshot_unread (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autofree char *id = post_one (fixture);
+  g_autofree char *id = srv_post (fixture->server, fixture->key, "Listed");
   g_autoptr(SrvSocket) locked = NULL;
   g_autoptr(SrvSocket) again = NULL;
   JsonObject *error;
