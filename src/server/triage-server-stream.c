@@ -142,6 +142,26 @@ stream_send_error (Stream       *stream,
   triage_stream_send (stream, "error", data, 0);
 }
 
+/* Ends @stream: a WebSocket is closed with @code and @reason (unless it is
+ * closing already), an SSE response ends. It leaves the table as its
+ * connection closes. */
+static void
+stream_end (Stream     *stream,
+            gushort     code,
+            const char *reason)
+{
+  if (stream->ws != NULL)
+    {
+      if (soup_websocket_connection_get_state (stream->ws) == SOUP_WEBSOCKET_STATE_OPEN)
+        soup_websocket_connection_close (stream->ws, code, reason);
+    }
+  else
+    {
+      soup_message_body_complete (soup_server_message_get_response_body (stream->sse));
+      soup_server_message_unpause (stream->sse);
+    }
+}
+
 /* The pending requests could not be read for a snapshot: sent part of it,
  * the client would take what it lacks for settled. The stream says why and
  * ends, and the client connects again (close code 1011: a server error). */
@@ -154,14 +174,7 @@ stream_end_unread (Stream       *stream,
   stream_send_error (stream, ATP_ERROR_STORAGE_UNAVAILABLE,
                      "The pending requests cannot be read now (the server's database did not "
                      "answer); connect again later");
-  if (stream->ws != NULL)
-    soup_websocket_connection_close (stream->ws, SOUP_WEBSOCKET_CLOSE_SERVER_ERROR,
-                                     "database unavailable: connect again");
-  else
-    {
-      soup_message_body_complete (soup_server_message_get_response_body (stream->sse));
-      soup_server_message_unpause (stream->sse);
-    }
+  stream_end (stream, SOUP_WEBSOCKET_CLOSE_SERVER_ERROR, "database unavailable: connect again");
 }
 
 /* The text of status_update_node (), written without the tree. */
@@ -706,21 +719,7 @@ triage_server_close_streams (TriageServer *self)
     for (guint i = 0; i < list->len; i++)
       g_ptr_array_add (all, list->pdata[i]);
   for (guint i = 0; i < all->len; i++)
-    {
-      Stream *stream = all->pdata[i];
-
-      if (stream->ws != NULL)
-        {
-          if (soup_websocket_connection_get_state (stream->ws) == SOUP_WEBSOCKET_STATE_OPEN)
-            soup_websocket_connection_close (stream->ws, SOUP_WEBSOCKET_CLOSE_GOING_AWAY,
-                                             "server draining: reconnect");
-        }
-      else
-        {
-          soup_message_body_complete (soup_server_message_get_response_body (stream->sse));
-          soup_server_message_unpause (stream->sse);
-        }
-    }
+    stream_end (all->pdata[i], SOUP_WEBSOCKET_CLOSE_GOING_AWAY, "server draining: reconnect");
 }
 
 /* Frees what is left, once the main loop has stopped. */
