@@ -230,7 +230,7 @@ test_cross_delivery (Cluster       *cluster,
                      gconstpointer  data)
 {
   TriageTestServer *a = cluster->servers[0], *b = cluster->servers[1], *c = cluster->servers[2];
-  g_autoptr(SrvSocket) ws = srv_ws_open (b, cluster->alice, NULL);
+  g_autoptr(SrvSocket) ws = ws_open_ready (b, cluster->alice);
   g_autoptr(SrvEvents) sse = srv_events_open (c, cluster->alice, NULL, NULL);
   g_autofree char *id = NULL, *wait_path = NULL;
   Reply waited = { 0 };
