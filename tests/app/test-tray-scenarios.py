@@ -38,10 +38,24 @@ NEARS_IN_S = 10
 
 
 class Scenario:
-    def __init__(self, name):
+    """A server and the app in a world of their own; with hold_history, the
+    app's history (where read marks are stored) waits to open until
+    release_history () (hold-sql.c holds its connections' first statement)."""
+
+    def __init__(self, name, hold_history=False):
         self.world = World(name)
         self.server = Server(self.world)
-        self.app = App(self.world)
+        env = {}
+        self.hold = None
+        if hold_history:
+            self.hold = os.path.join(self.world.root, "hold-history")
+            open(self.hold, "w").close()
+            preload = os.environ.get("LD_PRELOAD")
+            module = os.environ["TRIAGE_TEST_HOLD_SQL_MODULE"]
+            env = {"LD_PRELOAD": f"{preload} {module}" if preload else module,
+                   "TRIAGE_TEST_HOLD_SQL": "PRAGMA cache_size",
+                   "TRIAGE_TEST_HOLD_FILE": self.hold}
+        self.app = App(self.world, **env)
         self.item = None
 
     def __enter__(self):
@@ -72,7 +86,28 @@ class Scenario:
         (enabled, ptype, state), = reply.unpack()
         return state[0] if state else None
 
+    def history_held(self):
+        return os.path.exists(self.hold + ".held")
+
+    def release_history(self):
+        os.unlink(self.hold)
+
+    def window_opened(self):
+        """Whether the app has made its window (GtkApplication publishes its
+        actions on the bus as it adds it)."""
+        try:
+            (xml,) = notifyd.bus.call_sync("io.github.atptriage.Triage", APP_PATH + "/window",
+                                           "org.freedesktop.DBus.Introspectable", "Introspect",
+                                           None, notifyd.GLib.VariantType.new("(s)"),
+                                           notifyd.Gio.DBusCallFlags.NO_AUTO_START, 5000,
+                                           None).unpack()
+        except notifyd.GLib.Error:
+            return False
+        return "<node name=" in xml
+
     def __exit__(self, *exc):
+        if self.hold is not None and os.path.exists(self.hold):
+            self.release_history()
         self.app.stop()
         self.server.stop()
         self.world.stop_servers()
@@ -137,6 +172,21 @@ def test_menu_opens_request():
         if nid in read_marks(s.world):
             raise Failure("marked read before it was opened")
         tray.click(s.item, "Open me from the tray?")
+        wait_for("the request opened (marked read)", lambda: nid in read_marks(s.world))
+
+
+def test_menu_opens_request_before_history():
+    # The app's history opens on a worker once its store has: on a disk
+    # shared with builds, seconds after the first requests are listed. One
+    # opened meanwhile (the tray clicked right after start) was marked in a
+    # state the window dropped when the history came, and never stored.
+    with Scenario("tray-open-early", hold_history=True) as s:
+        wait_for("the app's history held as it opens", s.history_held)
+        nid = s.server.post("Open me before the history is there?", SIMPLE)
+        s.wait_label("Open me before the history is there?")
+        tray.click(s.item, "Open me before the history is there?")
+        wait_for("the window opened", s.window_opened)
+        s.release_history()
         wait_for("the request opened (marked read)", lambda: nid in read_marks(s.world))
 
 
@@ -211,6 +261,8 @@ run([
     ("the item follows the inbox: status, icon, tooltip, menu", test_item_follows_inbox),
     ("an item turns urgent as a deadline comes near", test_urgent_as_deadline_nears),
     ("a request's menu item opens it", test_menu_opens_request),
+    ("a request opened before the app's history is there stays opened",
+     test_menu_opens_request_before_history),
     ("do not disturb from the tray silences ordinary bubbles only", test_do_not_disturb),
     ("no background notice where a tray shows the icon", test_no_background_notice_with_tray),
     ("Quit in the tray menu ends the app", test_quit),
