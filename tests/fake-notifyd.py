@@ -16,10 +16,19 @@ NotificationClosed(id, 2). Which action:
                      interface below
 
   fake-notifyd.py [--log FILE] [--no-click | --click KEY] [--click-delay MS]
-                  [--replace] [--private-bus] [--name-timeout S] [--exec CMD ARG...]
+                  [--replace] [--private-bus] [--tmpdir] [--name-timeout S]
+                  [--exec CMD ARG...]
 
 With --exec, CMD is started once the name is owned and the server exits with CMD's
 exit status (a meson test wrapper). Without --exec it serves until SIGTERM/SIGINT.
+CMD finds the log's path in FAKE_NOTIFYD_LOG.
+
+--tmpdir makes a folder for this run alone, FAKE_TMPDIR in CMD's environment: a
+relative --log is written there, as is fake-sni-watcher.py's under CMD, and with
+--private-bus the bus also starts the programs whose D-Bus service files a test
+puts in FAKE_TMPDIR/dbus-1/services. It is removed when CMD succeeds, and kept
+(its path said on standard error) when CMD fails. Two runs of one test at once
+(a test run again beside the suite) then never write each other's logs.
 
 Several tests under one bus: the name is queued for, so tests that run in parallel
 take turns (each CMD starts only once its server owns the name); after
@@ -43,9 +52,11 @@ Log lines: {"event": "Notify", "id", "app_name", "replaces_id", "summary", "body
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 import gi
 
@@ -260,12 +271,18 @@ class Server:
         return GLib.SOURCE_REMOVE
 
 
-def start_private_bus():
-    """Start a dbus-daemon of our own; returns (process, address)."""
+def start_private_bus(data_dir=None):
+    """Start a dbus-daemon of our own, which also looks for service files in
+    @data_dir/dbus-1/services; returns (process, address)."""
+    env = dict(os.environ)
+    if data_dir is not None:
+        os.makedirs(os.path.join(data_dir, "dbus-1", "services"))
+        env["XDG_DATA_DIRS"] = ":".join(
+            [data_dir, os.environ.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share"])
     proc = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--nopidfile",
                              "--print-address=1"],
                             stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, text=True)
+                            stderr=subprocess.DEVNULL, text=True, env=env)
     address = proc.stdout.readline().strip()
     if not address:
         proc.kill()
@@ -284,6 +301,8 @@ def main():
                     help="take the name from a server that allows replacement")
     ap.add_argument("--private-bus", action="store_true",
                     help="run on a new private session bus shared only with --exec CMD")
+    ap.add_argument("--tmpdir", action="store_true",
+                    help="a folder of this run's own for relative logs (FAKE_TMPDIR)")
     ap.add_argument("--name-timeout", type=float, default=60, metavar="S",
                     help="give up if the name is not ours after S seconds (0: do not queue)")
     ap.add_argument("--exec", nargs=argparse.REMAINDER, metavar="CMD")
@@ -291,10 +310,20 @@ def main():
     if args.exec is not None and not args.exec:
         ap.error("--exec needs a command")
 
+    tmpdir = tempfile.mkdtemp(prefix="fake-notifyd-") if args.tmpdir else None
+    if args.log:
+        args.log = os.path.join(tmpdir or os.environ.get("FAKE_TMPDIR") or ".", args.log)
+        args.log = os.path.abspath(args.log)
+
     loop = GLib.MainLoop()
     srv = Server(args, loop)
     srv.queued = False
     srv.name_timeout_id = 0
+    srv.child_env = {}
+    if args.log:
+        srv.child_env["FAKE_NOTIFYD_LOG"] = args.log
+    if tmpdir is not None:
+        srv.child_env["FAKE_TMPDIR"] = tmpdir
 
     bus_proc = None
     flags = Gio.BusNameOwnerFlags.NONE
@@ -303,8 +332,8 @@ def main():
     if args.name_timeout <= 0 and not args.replace:
         flags |= Gio.BusNameOwnerFlags.DO_NOT_QUEUE
     if args.private_bus:
-        bus_proc, address = start_private_bus()
-        srv.child_env = {"DBUS_SESSION_BUS_ADDRESS": address}
+        bus_proc, address = start_private_bus(tmpdir)
+        srv.child_env["DBUS_SESSION_BUS_ADDRESS"] = address
         conn = Gio.DBusConnection.new_for_address_sync(
             address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
             | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
@@ -333,6 +362,10 @@ def main():
     if bus_proc is not None:
         bus_proc.terminate()
         bus_proc.wait(timeout=10)
+    if tmpdir is not None and srv.exit_status == 0:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    elif tmpdir is not None:
+        print(f"fake-notifyd: this run's logs are kept in {tmpdir}", file=sys.stderr, flush=True)
     sys.exit(srv.exit_status)
 
 

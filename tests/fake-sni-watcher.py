@@ -25,8 +25,10 @@ LayoutUpdated the menu, and the item leaving the bus is recorded.
   --no-host            report IsStatusNotifierHostRegistered = false (no tray shown)
 
 With --exec, CMD starts once the name is owned and the watcher exits with CMD's exit
-status. Tests under one bus take turns for the name (see fake-notifyd.py);
---private-bus runs a bus of its own shared only with CMD.
+status; it finds the log's path in FAKE_SNI_WATCHER_LOG. A relative --log is taken
+in FAKE_TMPDIR, the folder of this run (fake-notifyd.py --tmpdir), when there is one.
+Tests under one bus take turns for the name (see fake-notifyd.py); --private-bus
+runs a bus of its own shared only with CMD.
 
 Log lines (JSON, to --log FILE, else stderr):
   {"event": "Registered", "service", "bus_name", "path", "sender"}
@@ -41,6 +43,7 @@ Log lines (JSON, to --log FILE, else stderr):
 """
 import argparse
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -402,9 +405,12 @@ def main():
     args = ap.parse_args()
     if args.exec is not None and not args.exec:
         ap.error("--exec needs a command")
+    if args.log:
+        args.log = os.path.abspath(os.path.join(os.environ.get("FAKE_TMPDIR") or ".", args.log))
 
     loop = GLib.MainLoop()
     w = Watcher(args, loop)
+    w.child_env = {"FAKE_SNI_WATCHER_LOG": args.log} if args.log else {}
     flags = Gio.BusNameOwnerFlags.NONE
     if args.name_timeout <= 0:
         flags |= Gio.BusNameOwnerFlags.DO_NOT_QUEUE
@@ -418,7 +424,7 @@ def main():
         if not address:
             bus_proc.kill()
             sys.exit("fake-sni-watcher: dbus-daemon did not start")
-        w.child_env = {"DBUS_SESSION_BUS_ADDRESS": address}
+        w.child_env["DBUS_SESSION_BUS_ADDRESS"] = address
         conn = Gio.DBusConnection.new_for_address_sync(
             address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
             | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)

@@ -291,7 +291,7 @@ def test_dbus_activation():
         with open(os.environ["TRIAGE_DBUS_SERVICE_IN"]) as f:
             service = f.read().replace("@APP_ID@", APP_ID).replace(
                 "@BINDIR@", os.path.dirname(os.environ["TRIAGE_APP"]))
-        services = os.path.join(os.environ["TRIAGE_DBUS_DATA"], "dbus-1", "services")
+        services = os.path.join(os.environ["FAKE_TMPDIR"], "dbus-1", "services")
         with open(os.path.join(services, APP_ID + ".service"), "w") as f:
             f.write(service)
         s.server.start()

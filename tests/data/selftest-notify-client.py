@@ -3,13 +3,17 @@
 # a client sends a notification with two actions and expects the fake server to
 # press the expected one, then to close the notification (reason 2), and the log to
 # record the call. Runs the fake on a private bus: once pressing the first action
-# (the default), once with --click deny.
+# (the default), once with --click deny. Then two runs at once with --tmpdir and
+# the same relative --log: each client finds its own log in a folder of its own
+# (FAKE_TMPDIR, with a folder for D-Bus service files), and only its own
+# notification there; the folders are gone once the runs end.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   selftest-notify-client.py FAKE_NOTIFYD            the test
 #   selftest-notify-client.py --client KEY LOG        the client (run by the fake)
+#   selftest-notify-client.py --tmpdir-client TITLE   the client of a --tmpdir run
 
 import json
 import os
@@ -28,12 +32,49 @@ def drive(fake):
             rc = subprocess.run(argv, timeout=60).returncode
             if rc != 0:
                 sys.exit(f"{' '.join(argv)} exited with {rc}")
+    runs = [subprocess.Popen([sys.executable, fake, "--private-bus", "--tmpdir", "--no-click",
+                              "--log", "notify.log", "--exec", sys.executable,
+                              os.path.abspath(__file__), "--tmpdir-client", title],
+                             stdout=subprocess.PIPE, text=True)
+            for title in ("First run?", "Second run?")]
+    folders = []
+    for run in runs:
+        out, _ = run.communicate(timeout=60)
+        if run.returncode != 0:
+            sys.exit(f"a --tmpdir run exited with {run.returncode}")
+        folders.append(out.strip())
+    if folders[0] == folders[1] or any(os.path.exists(f) for f in folders):
+        sys.exit(f"--tmpdir runs' folders: {folders} (each its own, removed after)")
     print("ok")
+    sys.exit(0)
+
+
+def tmpdir_client(title):
+    """Under fake-notifyd.py --tmpdir: its log in FAKE_TMPDIR, only this run's there."""
+    tmpdir, log = os.environ["FAKE_TMPDIR"], os.environ["FAKE_NOTIFYD_LOG"]
+    if log != os.path.join(tmpdir, "notify.log") or \
+            not os.path.isdir(os.path.join(tmpdir, "dbus-1", "services")):
+        sys.exit(f"FAKE_TMPDIR {tmpdir}, FAKE_NOTIFYD_LOG {log}")
+    import gi
+    gi.require_version("Gio", "2.0")
+    from gi.repository import Gio, GLib
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+    bus.call_sync("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                  "org.freedesktop.Notifications", "Notify",
+                  GLib.Variant("(susssasa{sv}i)", ("selftest", 0, "", title, "", [], {}, -1)),
+                  GLib.VariantType.new("(u)"), Gio.DBusCallFlags.NONE, 5000, None)
+    with open(log) as f:
+        summaries = [json.loads(line)["summary"] for line in f]
+    if summaries != [title]:
+        sys.exit(f"the log of the run of {title!r} holds {summaries}")
+    print(tmpdir)
     sys.exit(0)
 
 
 if len(sys.argv) == 2:
     drive(sys.argv[1])
+if len(sys.argv) == 3 and sys.argv[1] == "--tmpdir-client":
+    tmpdir_client(sys.argv[2])
 if len(sys.argv) != 4 or sys.argv[1] != "--client":
     sys.exit("usage: selftest-notify-client.py FAKE_NOTIFYD")
 del sys.argv[1]
