@@ -283,6 +283,11 @@ def test_app_disk_full():
         kept, bubble_kept = s.post_and_see("Kept before the disk filled?")
         wait_for("the app to store it", lambda: app_rows(
             s.world, "SELECT id FROM notifications WHERE id = ?", (kept,)))
+        # Its history opens after the store, on a worker of its own, and
+        # writes its schema the first time: a disk full before that fails it,
+        # a warning (fatal here) that is not what this case is about.
+        wait_for("the app's history to open", lambda: app_rows(
+            s.world, "SELECT value FROM triage_history_meta WHERE key = 'schema'"))
         limit = resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE)
         resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE, (0, limit[1]))
 
