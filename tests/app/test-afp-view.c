@@ -133,6 +133,23 @@ choose_level (Fixture    *fixture,
   g_assert_not_reached ();
 }
 
+/* The confidence is one of three: each level is a radio button to a screen
+ * reader, as it looks (GTK 4.8 would say "check box"). */
+static void
+test_levels_are_radio (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GtkWidget *editor;
+  guint levels = 0;
+
+  show_seed (fixture, 1);
+  editor = GTK_WIDGET (triage_afp_view_get_editor (fixture->view));
+  for (GtkWidget *button = widgets_test_find_descendant (editor, GTK_TYPE_CHECK_BUTTON);
+       button != NULL; button = gtk_widget_get_next_sibling (button), levels++)
+    gtk_test_accessible_assert_role (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_ROLE_RADIO);
+  g_assert_cmpuint (levels, ==, 3);
+}
+
 /* The first text view under @widget that shows some text. */
 static GtkTextView *
 shown_text_view (GtkWidget *widget)
@@ -430,6 +447,7 @@ main (int   argc,
   ADD ("draft", test_draft);
   ADD ("read-only", test_read_only);
   ADD ("narrow", test_narrow);
+  ADD ("levels-are-radio", test_levels_are_radio);
   g_test_add_func ("/afp-view/stack", test_stack);
 
   return g_test_run ();

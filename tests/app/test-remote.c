@@ -165,7 +165,8 @@ test_about_once (void)
   gtk_window_destroy (about);
 }
 
-/* With the window shown, Preferences is its dialog. */
+/* With the window shown, Preferences is its dialog. This Computer and A
+ * Remote Server are one choice: radio buttons to a screen reader too. */
 static void
 test_preferences_of_window (void)
 {
@@ -176,6 +177,10 @@ test_preferences_of_window (void)
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (preferences)) ==
                  GTK_WINDOW (triage_application_get_window (app)));
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (preferences)));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (child (preferences, "local_check")),
+                                   GTK_ACCESSIBLE_ROLE_RADIO);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (child (preferences, "remote_check")),
+                                   GTK_ACCESSIBLE_ROLE_RADIO);
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 

@@ -710,7 +710,13 @@ triage_afp_editor_init (TriageAfpEditor *self)
     {
       g_autofree char *name = NULL;
 
-      self->levels[i] = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_(levels[i])));
+      /* One of three: a radio button to a screen reader too (GTK 4.8 keeps a
+       * grouped check button a "check box"). */
+      self->levels[i] = g_object_new (GTK_TYPE_CHECK_BUTTON,
+                                      "label", _(levels[i]),
+                                      "use-underline", TRUE,
+                                      "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO,
+                                      NULL);
       /* Named without the mnemonic's underscore (GTK 4.8 keeps it). */
       name = strip_mnemonic (_(levels[i]));
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->levels[i]), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);

@@ -198,10 +198,17 @@ option_group_new (TriageResponseEditor *self)
 
 static GtkWidget *
 option_button_new (const AtpOption *option,
+                   gboolean         radio,
                    GtkCheckButton  *group)
 {
   g_autofree char *text = triage_format_shown_text (option->label, TRIAGE_SHOWN_LABEL_CHARS);
-  GtkWidget *button = gtk_check_button_new ();
+  /* A choice's option says it is a radio button: GTK 4.8 keeps a grouped
+   * check button a "check box", and a screen reader user would think several
+   * could be ticked. */
+  GtkWidget *button = g_object_new (GTK_TYPE_CHECK_BUTTON,
+                                    "accessible-role", radio ? GTK_ACCESSIBLE_ROLE_RADIO
+                                                             : GTK_ACCESSIBLE_ROLE_CHECKBOX,
+                                    NULL);
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
@@ -228,7 +235,7 @@ build_options (TriageResponseEditor *self,
   for (guint i = 0; i < action->options->len; i++)
     {
       GtkWidget *button = option_button_new (g_ptr_array_index (action->options, i),
-                                             radio ? first : NULL);
+                                             radio, radio ? first : NULL);
 
       if (first == NULL)
         first = GTK_CHECK_BUTTON (button);
