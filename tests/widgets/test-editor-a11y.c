@@ -4,7 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What a person with a screen reader and the keyboard alone meets in an
- * action's editor (suite 'ui'): a pick-one option says it is a radio button.
+ * action's editor (suite 'ui'): a pick-one option says it is a radio button,
+ * the field being typed in says its limits and, while the answer cannot be
+ * sent, why (the Send button, which says it too, is insensitive then, so Tab
+ * never reaches it), and so does each box of a multi_choice.
  */
 
 #define G_LOG_DOMAIN "test-editor-a11y"
@@ -55,6 +58,15 @@ editor_for (Fixture    *fixture,
   return fixture->editor;
 }
 
+static void
+type_text (TriageResponseEditor *editor,
+           const char           *text)
+{
+  GtkWidget *input = triage_response_editor_get_input (editor);
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (input)), text, -1);
+}
+
 /* A choice's options are one group: a screen reader says "radio button", as
  * it does for an AITP radio decision; a multi_choice's stay check boxes.
  * GTK 4.8 leaves a grouped GtkCheckButton a check box by itself. */
@@ -94,6 +106,88 @@ test_multi_choice_check_role (Fixture       *fixture,
   for (guint i = 0; i < buttons->len; i++)
     gtk_test_accessible_assert_role (GTK_ACCESSIBLE (g_ptr_array_index (buttons, i)),
                                      GTK_ACCESSIBLE_ROLE_CHECKBOX);
+
+  /* Each box says what is asked of the group, and how far the person is. */
+  gtk_test_accessible_assert_property (g_ptr_array_index (buttons, 0), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "0 selected, at least 2 required.");
+  gtk_check_button_set_active (g_ptr_array_index (buttons, 0), TRUE);
+  gtk_check_button_set_active (g_ptr_array_index (buttons, 2), TRUE);
+  gtk_test_accessible_assert_property (g_ptr_array_index (buttons, 1), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "2 of 2 selected");
+  gtk_check_button_set_active (g_ptr_array_index (buttons, 1), TRUE);
+  gtk_test_accessible_assert_property (g_ptr_array_index (buttons, 1), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "3 selected, at most 2 allowed.");
+}
+
+/* The text field says its placeholder and its limits; while the answer
+ * cannot be sent, why, as the Send button does. */
+static void
+test_text_says_limits (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"why\", \"label\": \"Reason\", \"response_type\": \"text\","
+                         " \"constraints\": {\"min_length\": 10, \"max_length\": 40}}");
+  GtkWidget *input = triage_response_editor_get_input (editor);
+  GtkWidget *submit = triage_response_editor_get_submit_button (editor);
+
+  type_text (editor, "short");
+  g_assert_false (triage_response_editor_get_valid (editor));
+  gtk_test_accessible_assert_property (submit, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "The answer is 5 characters long, at least 10 required.");
+  gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Type your answer\nThe answer is 5 characters long, at least 10 required.");
+
+  type_text (editor, "long enough now");
+  g_assert_true (triage_response_editor_get_valid (editor));
+  gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Type your answer\n15 of 10–40 characters");
+
+  /* Read-only (answered elsewhere): only what was asked. */
+  triage_response_editor_set_editable (editor, FALSE);
+  gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Type your answer");
+}
+
+/* A number field keeps its range, and adds why it cannot be sent. */
+static void
+test_number_says_limits (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"n\", \"label\": \"Replicas\", \"response_type\": \"number\","
+                         " \"constraints\": {\"min\": 1, \"max\": 9}}");
+  GtkWidget *input = triage_response_editor_get_input (editor);
+  const char *reason;
+  g_autofree char *expected = NULL;
+
+  g_assert_false (triage_response_editor_get_valid (editor));
+  reason = triage_response_editor_get_reason (editor);
+  g_assert_nonnull (reason);
+  expected = g_strdup_printf ("From 1 to 9\n%s", reason);
+  gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected);
+
+  gtk_editable_set_text (GTK_EDITABLE (input), "3");
+  WAIT_UNTIL (triage_response_editor_get_valid (editor));
+  gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "From 1 to 9");
+}
+
+/* A slider starts in the middle with no value: it says so, as a screen
+ * reader would otherwise read the middle as the answer. */
+static void
+test_scale_says_no_value (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"c\", \"label\": \"Confidence\", \"response_type\": \"scale\","
+                         " \"constraints\": {\"min\": 1, \"max\": 5, \"min_label\": \"Low\","
+                         " \"max_label\": \"High\"}}");
+  GtkWidget *input = triage_response_editor_get_input (editor);
+
+  gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Low – High\nMove the slider to choose a value");
+  gtk_range_set_value (GTK_RANGE (input), 4);
+  g_assert_true (triage_response_editor_get_valid (editor));
+  gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Low – High");
 }
 
 int
@@ -105,6 +199,9 @@ main (int   argc,
 #define ADD(path, func) g_test_add ("/editor-a11y/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("choice/radio-role", test_choice_radio_role);
   ADD ("multi-choice/check-role", test_multi_choice_check_role);
+  ADD ("text/says-limits", test_text_says_limits);
+  ADD ("number/says-limits", test_number_says_limits);
+  ADD ("scale/says-no-value", test_scale_says_no_value);
 #undef ADD
 
   return g_test_run ();

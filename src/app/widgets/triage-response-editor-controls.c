@@ -330,10 +330,7 @@ build_text (TriageResponseEditor *self)
   gtk_widget_add_css_class (self->placeholder_label, "text-answer-placeholder");
   gtk_widget_add_css_class (self->placeholder_label, "dim-label");
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->placeholder_label);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (view),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  gtk_label_get_label (GTK_LABEL (self->placeholder_label)),
-                                  -1);
+  self->input_hint = g_strdup (gtk_label_get_label (GTK_LABEL (self->placeholder_label)));
 
   gtk_box_append (self->input_box, overlay);
   gtk_box_append (self->input_box, _triage_response_editor_add_counter (self));

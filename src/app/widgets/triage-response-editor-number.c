@@ -258,18 +258,11 @@ _triage_response_editor_build_number (TriageResponseEditor *self)
       gtk_box_append (self->input_box, label);
     }
 
-  {
-    g_autofree char *description = NULL;
-
-    if (hint != NULL && action->unit != NULL)
-      /* Translators: the description of a number field: its range, then its unit */
-      description = g_strdup_printf (_("%s (%s)"), hint, action->unit);
-    else
-      description = g_strdup (hint ? hint : action->unit);
-    if (description != NULL)
-      gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
-                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
-  }
+  if (hint != NULL && action->unit != NULL)
+    /* Translators: the description of a number field: its range, then its unit */
+    self->input_hint = g_strdup_printf (_("%s (%s)"), hint, action->unit);
+  else
+    self->input_hint = g_strdup (hint ? hint : action->unit);
 
   _triage_response_editor_add_send_button (self);
 }
@@ -359,8 +352,7 @@ _triage_response_editor_build_scale (TriageResponseEditor *self)
                                  action->min_label ? action->min_label : "",
                                  action->max_label ? action->max_label : "");
   if (action->min_label != NULL || action->max_label != NULL)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (scale),
-                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+    self->input_hint = g_steal_pointer (&description);
 
   if (steps > SCALE_SPIN_THRESHOLD)
     {

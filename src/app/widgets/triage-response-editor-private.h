@@ -33,6 +33,7 @@ struct _TriageResponseEditor
   char             *reason;
 
   GtkWidget        *input;
+  char             *input_hint;     /* what the input asks: its accessible description */
   GPtrArray        *option_buttons;
   GtkWidget        *submit_button;
   GtkWidget        *true_button;
