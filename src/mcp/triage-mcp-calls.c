@@ -95,7 +95,12 @@ send_progress (Call *call)
 static gboolean
 progress_cb (gpointer data)
 {
-  send_progress (data);
+  Call *call = data;
+
+  /* A client that leaves more than that unread is not reading progress either; the
+   * next one after it reads says how long the wait is by then. */
+  if (!triage_mcp_server_output_backed_up (call->server))
+    send_progress (call);
   return G_SOURCE_CONTINUE;
 }
 

@@ -143,6 +143,8 @@ triage_mcp_modern_handle_request (TriageMcpServer *self,
     }
   else if (g_str_equal (method, "tools/list"))
     {
+      if (!triage_mcp_server_check_cursor (self, id, params))
+        return;
       result = json_object_new ();
       json_object_set_array_member (result, "tools", triage_mcp_tools_list ());
       set_cacheable (result);

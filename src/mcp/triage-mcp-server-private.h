@@ -31,6 +31,8 @@ G_BEGIN_DECLS
 typedef struct _TriageMcpBatch TriageMcpBatch;
 /* The id of a line too long to keep, read as it passes (triage-mcp-id-scan.c). */
 typedef struct _TriageMcpIdScan TriageMcpIdScan;
+/* Standard output, queued and written when the client reads (triage-mcp-output.c). */
+typedef struct _TriageMcpOutput TriageMcpOutput;
 
 struct _TriageMcpServer
 {
@@ -46,7 +48,9 @@ struct _TriageMcpServer
   guint          progress_interval_s;
 
   GInputStream  *input;
-  GOutputStream *output;
+  TriageMcpOutput *output;          /* NULL once writing failed */
+  gboolean       paused;            /* not reading: over TRIAGE_MCP_OUTPUT_HIGH waits to be written */
+  guint          drain_id;          /* closing: the bound on writing what is left */
   GCancellable  *reading;
   GByteArray    *buffer;
   TriageMcpIdScan *discarding;      /* skipping the rest of an over-long line; NULL when not */
@@ -110,6 +114,10 @@ JsonObject *triage_mcp_server_info          (void);
  * one connection. */
 AtpClient  *triage_mcp_server_client_for    (TriageMcpServer *self,
                                              JsonObject      *client_info);
+/* TRUE when tools/list's params hold no cursor (none was issued); else answers -32602. */
+gboolean    triage_mcp_server_check_cursor  (TriageMcpServer *self,
+                                             JsonNode        *id,
+                                             JsonObject      *params);
 /* A tools/call's params checked; then triage_mcp_call_start (), asking through @client. */
 void        triage_mcp_server_handle_call   (TriageMcpServer *self,
                                              AtpClient       *client,
@@ -155,6 +163,26 @@ void        triage_mcp_id_scan_feed         (TriageMcpIdScan *scan,
                                              gsize            length);
 /* The line's id, once it has passed (a string or an integer), or NULL; owned by @scan. */
 JsonNode   *triage_mcp_id_scan_get_id       (TriageMcpIdScan *scan);
+
+/* While more than this waits to be written, the client is not reading: input is not
+ * read and progress is not sent (triage-mcp-server.c). */
+#define TRIAGE_MCP_OUTPUT_HIGH (1024 * 1024)
+/* TRUE while the client leaves more than TRIAGE_MCP_OUTPUT_HIGH unread. */
+gboolean    triage_mcp_server_output_backed_up (TriageMcpServer *self);
+
+/* triage-mcp-output.c */
+/* Called from the main loop once the queue is empty again, or writing failed. */
+typedef void (*TriageMcpOutputFunc)         (gpointer         data);
+TriageMcpOutput *triage_mcp_output_new      (GOutputStream   *stream,
+                                             TriageMcpOutputFunc func,
+                                             gpointer         data);
+void        triage_mcp_output_free          (TriageMcpOutput *self);
+/* Queues @bytes after what waits, and writes what the stream takes now. */
+void        triage_mcp_output_push          (TriageMcpOutput *self,
+                                             GBytes          *bytes);
+gsize       triage_mcp_output_get_queued    (TriageMcpOutput *self);
+/* Set once a write failed; nothing is queued or written after it. */
+const GError *triage_mcp_output_get_error   (TriageMcpOutput *self);
 
 /* triage-mcp-calls.c */
 void        triage_mcp_call_unref           (Call            *call);

@@ -40,6 +40,8 @@
  * each forever. One dropped lives on in the requests and the session that hold it; a
  * name seen again gets a new one (the server keeps the service it knows). */
 #define SERVICE_CLIENTS_MAX 16
+/* Closing, how long what is left to write may wait for a client that does not read. */
+#define DRAIN_SECONDS 5
 
 static const char * const protocol_versions[] = { TRIAGE_MCP_PROTOCOL_LATEST, "2025-06-18",
                                                   "2025-03-26", TRIAGE_MCP_PROTOCOL_FIRST,
@@ -56,6 +58,7 @@ enum
 static guint signals[N_SIGNALS];
 
 static void read_next (TriageMcpServer *self);
+static void take_lines (TriageMcpServer *self);
 
 static void
 triage_mcp_server_dispose (GObject *object)
@@ -80,7 +83,8 @@ triage_mcp_server_finalize (GObject *object)
   g_free (self->service_id);
   g_free (self->service_name);
   g_clear_object (&self->input);
-  g_clear_object (&self->output);
+  g_clear_pointer (&self->output, triage_mcp_output_free);
+  g_clear_handle_id (&self->drain_id, g_source_remove);
   g_clear_object (&self->reading);
   g_byte_array_unref (self->buffer);
   g_clear_pointer (&self->discarding, triage_mcp_id_scan_free);
@@ -168,27 +172,66 @@ triage_mcp_server_send (TriageMcpServer *self,
   triage_mcp_server_write (self, node);
 }
 
+/* Writing failed: the client is gone. */
+static void
+output_failed (TriageMcpServer *self)
+{
+  g_warning ("cannot write to the MCP client: %s",
+             triage_mcp_output_get_error (self->output)->message);
+  g_clear_pointer (&self->output, triage_mcp_output_free);
+  triage_mcp_server_close (self, "the MCP client stopped reading");
+}
+
+gboolean
+triage_mcp_server_output_backed_up (TriageMcpServer *self)
+{
+  return self->output != NULL && triage_mcp_output_get_queued (self->output) > TRIAGE_MCP_OUTPUT_HIGH;
+}
+
+/* The client read everything that waited (or writing failed): go on reading its input. */
+static void
+on_output_drained (gpointer data)
+{
+  g_autoptr(TriageMcpServer) self = g_object_ref (data);
+
+  if (triage_mcp_output_get_error (self->output) != NULL)
+    {
+      output_failed (self);
+      return;
+    }
+  if (self->paused && !self->closing)
+    {
+      self->paused = FALSE;
+      take_lines (self);
+      if (triage_mcp_server_output_backed_up (self))
+        self->paused = TRUE;
+      else if (!self->closing)
+        read_next (self);
+    }
+  triage_mcp_server_maybe_closed (self);
+}
+
 void
 triage_mcp_server_write (TriageMcpServer *self,
                          JsonNode        *node)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *text = NULL;
+  char *line;
   gsize length = 0;
 
   if (self->output == NULL || self->closed)
     return;
 
-  text = atp_json_to_string (node, &length);
   /* json-glib escapes every control character, so the message is one line. */
-  if (!g_output_stream_write_all (self->output, text, length, NULL, NULL, &error) ||
-      !g_output_stream_write_all (self->output, "\n", 1, NULL, NULL, &error) ||
-      !g_output_stream_flush (self->output, NULL, &error))
-    {
-      g_warning ("cannot write to the MCP client: %s", error->message);
-      g_clear_object (&self->output);
-      triage_mcp_server_close (self, "the MCP client stopped reading");
-    }
+  text = atp_json_to_string (node, &length);
+  line = g_malloc (length + 1);
+  memcpy (line, text, length);
+  line[length] = '\n';
+  bytes = g_bytes_new_take (line, length + 1);
+  triage_mcp_output_push (self->output, bytes);
+  if (triage_mcp_output_get_error (self->output) != NULL)
+    output_failed (self);
 }
 
 void
@@ -420,6 +463,28 @@ handle_initialize (TriageMcpServer *self,
   send_result (self, id, result);
 }
 
+gboolean
+triage_mcp_server_check_cursor (TriageMcpServer *self,
+                                JsonNode        *id,
+                                JsonObject      *params)
+{
+  JsonNode *cursor = params != NULL ? json_object_get_member (params, "cursor") : NULL;
+
+  /* The list is one page and no nextCursor was ever sent, so a cursor came from
+   * elsewhere (another server, a list from before a restart): the spec says an invalid
+   * cursor SHOULD be -32602, and a client that took the whole list for the page after
+   * its cursor would miss nothing only by luck. A null cursor is none. */
+  if (cursor == NULL || JSON_NODE_HOLDS_NULL (cursor))
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (cursor) && json_node_get_value_type (cursor) == G_TYPE_STRING)
+    send_error (self, id, INVALID_PARAMS, NULL, "Invalid params: params.cursor was not issued "
+                "by this server (its tools/list has one page and no nextCursor)");
+  else
+    send_error (self, id, INVALID_PARAMS, NULL, "Invalid params: params.cursor must be a string "
+                "(a nextCursor this server issued; it issues none)");
+  return FALSE;
+}
+
 void
 triage_mcp_server_handle_call (TriageMcpServer *self,
                                AtpClient       *client,
@@ -477,7 +542,11 @@ handle_request (TriageMcpServer *self,
                 "Server not initialized: send initialize before %s", method);
   else if (g_str_equal (method, "tools/list"))
     {
-      JsonObject *result = json_object_new ();
+      JsonObject *result;
+
+      if (!triage_mcp_server_check_cursor (self, id, params))
+        return;
+      result = json_object_new ();
 
       json_object_set_array_member (result, "tools",
                                     g_str_equal (self->protocol_version, TRIAGE_MCP_PROTOCOL_FIRST)
@@ -627,7 +696,9 @@ take_lines (TriageMcpServer *self)
   guint8 *start;
   guint8 *newline;
 
-  while (!self->closing &&
+  /* A client that leaves its answers unread gets no more until it reads them: the
+   * lines after stay in the buffer, the rest of its input in the pipe. */
+  while (!self->closing && !triage_mcp_server_output_backed_up (self) &&
          (newline = memchr (self->buffer->data, '\n', self->buffer->len)) != NULL)
     {
       gsize length = newline - self->buffer->data;
@@ -657,7 +728,8 @@ take_lines (TriageMcpServer *self)
     }
 
   /* An over-long line so far: not kept, only scanned for its id. */
-  if (self->discarding != NULL || self->buffer->len > TRIAGE_MCP_MAX_LINE)
+  if (!self->closing && !triage_mcp_server_output_backed_up (self) &&
+      (self->discarding != NULL || self->buffer->len > TRIAGE_MCP_MAX_LINE))
     {
       if (self->discarding == NULL)
         self->discarding = triage_mcp_id_scan_new ();
@@ -694,7 +766,10 @@ read_cb (GObject      *object,
 
   g_byte_array_append (self->buffer, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   take_lines (self);
-  read_next (self);
+  if (triage_mcp_server_output_backed_up (self))
+    self->paused = TRUE;   /* on_output_drained () reads on */
+  else
+    read_next (self);
 }
 
 static void
@@ -718,7 +793,7 @@ triage_mcp_server_start (TriageMcpServer *self,
   g_return_if_fail (self->input == NULL);
 
   self->input = g_object_ref (input);
-  self->output = g_object_ref (output);
+  self->output = triage_mcp_output_new (output, on_output_drained, self);
   read_next (self);
 }
 
@@ -730,15 +805,37 @@ collect_key (gpointer key,
   g_ptr_array_add (keys, g_strdup (key));
 }
 
+/* A client that reads nothing more does not hold the end of the session. */
+static gboolean
+drain_timeout_cb (gpointer data)
+{
+  TriageMcpServer *self = data;
+
+  self->drain_id = 0;
+  g_warning ("the MCP client did not read the last %" G_GSIZE_FORMAT " bytes within %d s",
+             triage_mcp_output_get_queued (self->output), DRAIN_SECONDS);
+  g_clear_pointer (&self->output, triage_mcp_output_free);
+  triage_mcp_server_maybe_closed (self);
+  return G_SOURCE_REMOVE;
+}
+
 void
 triage_mcp_server_maybe_closed (TriageMcpServer *self)
 {
-  if (self->closing && self->withdrawing == 0 && g_hash_table_size (self->calls) == 0 &&
-      !self->closed)
+  if (!self->closing || self->withdrawing > 0 || g_hash_table_size (self->calls) > 0 ||
+      self->closed)
+    return;
+
+  /* What was answered before the end is written first. */
+  if (self->output != NULL && triage_mcp_output_get_queued (self->output) > 0)
     {
-      self->closed = TRUE;
-      g_signal_emit (self, signals[CLOSED], 0);
+      if (self->drain_id == 0)
+        self->drain_id = g_timeout_add_seconds (DRAIN_SECONDS, drain_timeout_cb, self);
+      return;
     }
+  g_clear_handle_id (&self->drain_id, g_source_remove);
+  self->closed = TRUE;
+  g_signal_emit (self, signals[CLOSED], 0);
 }
 
 void

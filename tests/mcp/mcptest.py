@@ -33,12 +33,19 @@ class Mcp:
         self.unclaimed = {}     # responses read while waiting for another, by id
         self.stderr = b""
         self.next_id = 1
+        # Cleared, the reader stops taking lines: a client that does not read for a while.
+        self.reading = threading.Event()
+        self.reading.set()
         threading.Thread(target=self._read, daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
 
     def _read(self):
-        for line in self.proc.stdout:
+        while True:
+            self.reading.wait()
+            line = self.proc.stdout.readline()
+            if not line:
+                break
             try:
                 message = json.loads(line)
             except ValueError:

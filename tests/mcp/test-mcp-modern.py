@@ -38,6 +38,8 @@ def test_stateless_revision():
                 result["resultType"] != "complete" or "ttlMs" not in result or \
                 result.get("cacheScope") not in ("public", "private"):
             raise Failure(f"tools/list: {result}")
+        expect_error(s.mcp.request("tools/list", modern({"cursor": "page-2"})), -32602,
+                     "cursor was not issued")
         # A version it does not speak, and a request without the required members.
         error = expect_error(s.mcp.request("tools/list", modern(version="2099-01-01")), -32022)
         if error.get("data") != {"supported": ["2026-07-28"],

@@ -221,6 +221,13 @@ def test_unknown_methods():
                      "params.name: expected a string")
         expect_error(s.mcp.request("tools/call", {"name": "ask_human", "arguments": [1]}),
                      -32602, "arguments")
+        # The list is one page: a cursor was never issued, so it is invalid (the spec:
+        # SHOULD be -32602), not answered as if there were none. null is none.
+        expect_error(s.mcp.request("tools/list", {"cursor": "eyJwYWdlIjoyfQ=="}), -32602,
+                     "cursor was not issued")
+        expect_error(s.mcp.request("tools/list", {"cursor": 2}), -32602, "cursor must be a string")
+        if len(s.mcp.request("tools/list", {"cursor": None})["result"]["tools"]) != 3:
+            raise Failure("tools/list with a null cursor")
 
 
 def test_huge_input():
