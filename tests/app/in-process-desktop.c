@@ -85,6 +85,11 @@ test_app_shortcuts_listed (void)
 
   test_app_window ();
 
+  /* Named, for a screen reader and the window list: GTK 4.8 would say
+   * "GtkShortcutsWindow". */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (gtk_builder_get_object (builder, "help_overlay"))),
+                   ==, "Keyboard Shortcuts");
+
   /* All on one page: GTK 4.8 lays a section that needs two out last page
    * first, so the window opened on the preview's and the general keys, the
    * requests' and the answers' one click away behind "2". */
