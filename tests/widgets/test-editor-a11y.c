@@ -119,6 +119,26 @@ test_multi_choice_check_role (Fixture       *fixture,
                                        "3 selected, at most 2 allowed.");
 }
 
+/* More options than radio buttons: a drop-down, whose search field says
+ * what it is, not "GtkSearchEntry". */
+static void
+test_dropdown_search_named (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"r\", \"label\": \"Region\", \"response_type\": \"choice\","
+                         " \"options\": [{\"value\": \"a\", \"label\": \"A\"}, {\"value\": \"b\", \"label\": \"B\"},"
+                         " {\"value\": \"c\", \"label\": \"C\"}, {\"value\": \"d\", \"label\": \"D\"},"
+                         " {\"value\": \"e\", \"label\": \"E\"}, {\"value\": \"f\", \"label\": \"F\"}]}");
+  GtkWidget *input = triage_response_editor_get_input (editor);
+  GtkWidget *search;
+
+  g_assert_true (GTK_IS_DROP_DOWN (input));
+  search = widgets_test_find_descendant (input, GTK_TYPE_SEARCH_ENTRY);
+  g_assert_nonnull (search);
+  gtk_test_accessible_assert_property (search, GTK_ACCESSIBLE_PROPERTY_LABEL, "Search the options");
+}
+
 /* The text field says its placeholder and its limits; while the answer
  * cannot be sent, why, as the Send button does. */
 static void
@@ -199,6 +219,7 @@ main (int   argc,
 #define ADD(path, func) g_test_add ("/editor-a11y/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("choice/radio-role", test_choice_radio_role);
   ADD ("multi-choice/check-role", test_multi_choice_check_role);
+  ADD ("choice/dropdown-search-named", test_dropdown_search_named);
   ADD ("text/says-limits", test_text_says_limits);
   ADD ("number/says-limits", test_number_says_limits);
   ADD ("scale/says-no-value", test_scale_says_no_value);

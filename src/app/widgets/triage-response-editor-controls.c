@@ -246,6 +246,23 @@ build_options (TriageResponseEditor *self,
   gtk_box_append (self->input_box, self->input);
 }
 
+/* The search field in a drop-down's list, which GTK 4.8 leaves named by its
+ * class ("GtkSearchEntry"): what a screen reader says when it takes the
+ * keyboard. */
+static void
+label_search_entry (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_SEARCH_ENTRY (child))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search the options"), -1);
+      else
+        label_search_entry (child);
+    }
+}
+
 static void
 build_dropdown (TriageResponseEditor *self)
 {
@@ -274,6 +291,7 @@ build_dropdown (TriageResponseEditor *self)
        child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_TOGGLE_BUTTON (child))
       _triage_response_editor_label_input (self, child);
+  label_search_entry (self->input);
   g_signal_connect_object (self->input, "notify::selected", G_CALLBACK (_triage_response_editor_update), self, G_CONNECT_SWAPPED);
   gtk_box_append (self->input_box, self->input);
 }
