@@ -196,6 +196,13 @@ test_states (Fixture       *f,
     /* Row 2999: "Reviewer", no project, refused (2999 % 6 == 5), 40 s. */
     g_assert_cmpstr (triage_history_row_get_details (row), ==,
                      "2026-03-22 19:50 · Reviewer · Refused by the server · Approve · user-1 · in 40 s");
+    /* The grid's item takes the focus: it says the row, not
+     * "GtkListItemWidget" as GTK 4.8 would. */
+    gtk_test_accessible_assert_property (gtk_widget_get_parent (GTK_WIDGET (row)),
+                                         GTK_ACCESSIBLE_PROPERTY_LABEL, title);
+    gtk_test_accessible_assert_property (gtk_widget_get_parent (GTK_WIDGET (row)),
+                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                         "2026-03-22 19:50 · Reviewer · Refused by the server · Approve · user-1 · in 40 s");
   }
 
   triage_history_view_set_search_text (f->view, "no such words");
@@ -646,6 +653,8 @@ main (int   argc,
       char *argv[])
 {
   g_setenv ("TZ", "UTC", TRUE);
+  /* The in-process accessibility backend, so the tests can read names. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -362,11 +362,29 @@ test_unread (Fixture       *f,
   g_assert_true (triage_inbox_row_get_unread (row));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row), "unread"));
   g_assert_cmpstr (triage_inbox_row_get_title (row), ==, "First");
+  /* The list's item takes the focus: it says the row (GTK 4.8 would say
+   * nothing), and that it is unread. */
+  {
+    g_autofree char *subtitle = triage_request_dup_subtitle (triage_inbox_row_get_request (row));
+    g_autofree char *unread = g_strdup_printf ("Unread, %s", subtitle);
+
+    gtk_test_accessible_assert_property (gtk_widget_get_parent (GTK_WIDGET (row)),
+                                         GTK_ACCESSIBLE_PROPERTY_LABEL, "First");
+    gtk_test_accessible_assert_property (gtk_widget_get_parent (GTK_WIDGET (row)),
+                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, unread);
+  }
 
   /* Opened: no longer bold. */
   g_signal_emit_by_name (inbox_pane_test_find_widget (GTK_WIDGET (f->pane), GTK_TYPE_LIST_VIEW, NULL),
                          "activate", 0);
   g_assert_false (triage_inbox_row_get_unread (row_for (f, first)));
+  row = row_for (f, first);
+  {
+    g_autofree char *subtitle = triage_request_dup_subtitle (triage_inbox_row_get_request (row));
+
+    gtk_test_accessible_assert_property (gtk_widget_get_parent (GTK_WIDGET (row)),
+                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle);
+  }
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (row_for (f, first)), "unread"));
   g_assert_true (triage_read_state_is_read (triage_inbox_pane_get_read_state (f->pane), first));
   g_assert_true (triage_inbox_row_get_unread (row_for (f, second)));
@@ -474,6 +492,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* The in-process accessibility backend, so the tests can read names. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -133,3 +133,34 @@ triage_browse_select_drop_down_key (GtkDropDown *dropdown,
 
   return FALSE;
 }
+
+/**
+ * triage_browse_name_list_item:
+ * @row: the row a list or grid view's item shows (its child)
+ * @label: (nullable): what the row says first, its title
+ * @description: (nullable): the rest
+ *
+ * Names the item around @row after the row. The item is what takes the
+ * focus, so it is what a screen reader says, and GTK 4.8 leaves it nameless
+ * in a list view ("") and named by its class in a grid view
+ * ("GtkListItemWidget"); gtk_list_item_set_accessible_label () is 4.12's.
+ * Nothing happens while @row has no parent: call it again once it has.
+ */
+void
+triage_browse_name_list_item (GtkWidget  *row,
+                              const char *label,
+                              const char *description)
+{
+  GtkWidget *item;
+
+  g_return_if_fail (GTK_IS_WIDGET (row));
+
+  item = gtk_widget_get_parent (row);
+  if (item == NULL)
+    return;
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (item),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label ? label : "",
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description ? description : "",
+                                  -1);
+}

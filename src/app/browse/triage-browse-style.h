@@ -16,5 +16,8 @@ GStrv    triage_browse_dup_drop_down_strings (GtkDropDown *dropdown);
 gboolean triage_browse_select_drop_down_key  (GtkDropDown *dropdown,
                                               GPtrArray   *keys,
                                               const char  *key);
+void     triage_browse_name_list_item        (GtkWidget   *row,
+                                              const char  *label,
+                                              const char  *description);
 
 G_END_DECLS

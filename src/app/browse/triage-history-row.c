@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-browse-style.h"
 #include "triage-decision-format.h"
 #include "triage-history-row.h"
 
@@ -87,6 +88,18 @@ format_details (TriageHistoryEntry *entry)
   return g_string_free (text, FALSE);
 }
 
+/* The grid's item, which takes the focus, says what the row says. */
+static void
+name_item (TriageHistoryRow *self)
+{
+  if (self->title_label == NULL)   /* disposed */
+    return;
+
+  triage_browse_name_list_item (GTK_WIDGET (self),
+                                gtk_inscription_get_text (self->title_label),
+                                gtk_inscription_get_text (self->details_label));
+}
+
 TriageHistoryEntry *
 triage_history_row_get_entry (TriageHistoryRow *self)
 {
@@ -118,6 +131,7 @@ triage_history_row_set_entry (TriageHistoryRow   *self,
     {
       gtk_inscription_set_text (self->title_label, NULL);
       gtk_inscription_set_text (self->details_label, NULL);
+      name_item (self);
       return;
     }
 
@@ -136,6 +150,7 @@ triage_history_row_set_entry (TriageHistoryRow   *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   -1);
+  name_item (self);
 }
 
 const char *
@@ -194,6 +209,9 @@ triage_history_row_init (TriageHistoryRow *self)
                                        (const char *[]) { "history-row-title", NULL });
   self->details_label = new_inscription (GTK_WIDGET (self),
                                          (const char *[]) { "caption", "dim-label", NULL });
+
+  /* A row is made before the grid's item takes it. */
+  g_signal_connect (self, "notify::parent", G_CALLBACK (name_item), NULL);
 }
 
 GtkWidget *

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-browse-style.h"
 #include "triage-decision-format.h"
 #include "triage-inbox-row.h"
 
@@ -44,6 +45,26 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
+/* The list's item, which takes the focus, says what the row says: its
+ * title, then whether it is unread and the subtitle. */
+static void
+name_item (TriageInboxRow *self)
+{
+  const char *title, *subtitle;
+  g_autofree char *description = NULL;
+
+  if (self->title_label == NULL)   /* disposed */
+    return;
+
+  title = gtk_inscription_get_text (self->title_label);
+  subtitle = gtk_inscription_get_text (self->subtitle_label);
+  if (self->unread)
+    /* Translators: a request in the inbox, to a screen reader: unread, then
+     * its service, project and deadline */
+    description = g_strdup_printf (_("Unread, %s"), subtitle ? subtitle : "");
+  triage_browse_name_list_item (GTK_WIDGET (self), title, description ? description : subtitle);
+}
+
 static void
 update_texts (TriageInboxRow *self)
 {
@@ -65,6 +86,7 @@ update_texts (TriageInboxRow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title ? title : "",
                                   -1);
+  name_item (self);
 }
 
 static void
@@ -137,6 +159,7 @@ triage_inbox_row_set_unread (TriageInboxRow *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, unread ? _("Unread") : "",
                                   -1);
+  name_item (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_UNREAD]);
 }
 
@@ -276,6 +299,9 @@ triage_inbox_row_init (TriageInboxRow *self)
                                        "css-classes", (const char *[]) { "caption", "dim-label", NULL },
                                        NULL);
   gtk_box_append (GTK_BOX (text), GTK_WIDGET (self->subtitle_label));
+
+  /* A row is made before the list's item takes it. */
+  g_signal_connect (self, "notify::parent", G_CALLBACK (name_item), NULL);
 }
 
 GtkWidget *
