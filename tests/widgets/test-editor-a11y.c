@@ -210,6 +210,23 @@ test_scale_says_no_value (Fixture       *fixture,
   gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Low – High");
 }
 
+/* An agent's label of 3,000 characters: the card is named as its heading
+ * shows it, cut, not read out whole. */
+static void
+test_long_label_cut (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *label = g_strnfill (3000, 'x');
+  g_autofree char *json = g_strdup_printf ("{\"id\": \"t\", \"label\": \"%s\", \"response_type\": \"text\"}",
+                                           label);
+  TriageResponseEditor *editor = editor_for (fixture, json);
+  GtkWidget *title = widgets_test_find_descendant (GTK_WIDGET (editor), GTK_TYPE_LABEL);
+  const char *shown = gtk_label_get_label (GTK_LABEL (title));
+
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), <, 200);
+  gtk_test_accessible_assert_property (editor, GTK_ACCESSIBLE_PROPERTY_LABEL, shown);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -223,6 +240,7 @@ main (int   argc,
   ADD ("text/says-limits", test_text_says_limits);
   ADD ("number/says-limits", test_number_says_limits);
   ADD ("scale/says-no-value", test_scale_says_no_value);
+  ADD ("long-label-cut", test_long_label_cut);
 #undef ADD
 
   return g_test_run ();

@@ -378,8 +378,9 @@ _triage_response_editor_build (TriageResponseEditor *self)
   g_autofree char *title = triage_format_shown_text (action->label, TRIAGE_SHOWN_TITLE_CHARS);
 
   gtk_label_set_label (self->title_label, title);
+  /* Said as shown: an agent's label of thousands of characters is cut. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, action->label, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   build_badges (self);
 
   switch (action->response_type)
