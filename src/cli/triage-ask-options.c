@@ -90,11 +90,20 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
 
   if (server != NULL)
     {
+      g_autoptr(GUri) uri = NULL;
+
       if (!atp_client_check_url (server, error))
         {
           g_prefix_error (error, "--server: ");
           return FALSE;
         }
+      /* Port 0 is no port a server listens on: every try was "Connection refused"
+       * until --retry-for (5 minutes) had passed. */
+      uri = g_uri_parse (server, G_URI_FLAGS_NONE, NULL);
+      if (uri != NULL && g_uri_get_port (uri) == 0)
+        return triage_ask_usage_error (error, "--server: “%s” names port 0, where no server "
+                                       "listens (give the server's port, or none for the "
+                                       "scheme's own)", server);
       g_free (self->server_url);
       self->server_url = g_strdup (server);
     }
@@ -121,6 +130,17 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
   if (service_name != NULL && has_control_character (service_name))
     return triage_ask_usage_error (error, "--service-name: a control character (a line break, a "
                                    "tab) cannot be in it");
+  /* A huge one made the local server close the connection at the headers, which read
+   * as "Cannot reach the local server … is it running?" after minutes of retries. */
+  if (service != NULL && g_utf8_strlen (service, -1) > TRIAGE_ASK_SERVICE_ID_MAX)
+    return triage_ask_usage_error (error, "--service: the id has %ld characters, more than "
+                                   "the %d an id may have (a longer name for people goes in "
+                                   "--service-name)", g_utf8_strlen (service, -1),
+                                   TRIAGE_ASK_SERVICE_ID_MAX);
+  if (service_name != NULL && g_utf8_strlen (service_name, -1) > TRIAGE_ASK_SERVICE_NAME_MAX)
+    return triage_ask_usage_error (error, "--service-name: the name has %ld characters, more "
+                                   "than the %d a name may have", g_utf8_strlen (service_name, -1),
+                                   TRIAGE_ASK_SERVICE_NAME_MAX);
   if (service != NULL)
     {
       g_free (self->service_id);

@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib-unix.h>
 #include <gio/gunixinputstream.h>
@@ -48,11 +49,18 @@ triage_mcp_options_free (TriageMcpOptions *self)
   g_free (self);
 }
 
+/* The most characters of --service and --service-name: what triage-mcp makes of a
+ * client's name has at most as many, and so has triage-ask's. */
+#define SERVICE_ID_MAX   64
+#define SERVICE_NAME_MAX 100
+
 /* The service's id and name travel in request headers, where a control character
- * (a line break would end the header) has no place. */
+ * (a line break would end the header) has no place; a huge one made the local server
+ * close the connection, and every call failed as if no server ran. */
 static gboolean
 check_header_value (const char  *option,
                     const char  *value,
+                    glong        max,
                     GError     **error)
 {
   if (value == NULL)
@@ -65,10 +73,18 @@ check_header_value (const char  *option,
                      "%s: control characters (line breaks, tabs) are not allowed", option);
         return FALSE;
       }
-  if (*value == '\0')
+  /* Blank, it was sent as it is: the server took it for no service, "local". */
+  if (value[strspn (value, " ")] == '\0')
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: must not be empty",
                    option);
+      return FALSE;
+    }
+  if (g_utf8_strlen (value, -1) > max)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s: %ld characters, more than the %ld it may have", option,
+                   g_utf8_strlen (value, -1), max);
       return FALSE;
     }
 
@@ -118,8 +134,8 @@ triage_mcp_options_parse (GStrv   *argv,
                    (*argv)[1]);
       return NULL;
     }
-  if (!check_header_value ("--service", self->service_id, error) ||
-      !check_header_value ("--service-name", self->service_name, error))
+  if (!check_header_value ("--service", self->service_id, SERVICE_ID_MAX, error) ||
+      !check_header_value ("--service-name", self->service_name, SERVICE_NAME_MAX, error))
     return NULL;
   /* An empty path names no socket: refused, not taken for the default. */
   if (self->socket_path != NULL && *self->socket_path == '\0')
@@ -132,6 +148,19 @@ triage_mcp_options_parse (GStrv   *argv,
     {
       g_prefix_error (error, "--server: ");
       return NULL;
+    }
+  if (self->server_url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (self->server_url, G_URI_FLAGS_NONE, NULL);
+
+      /* No server listens there: every call failed "Connection refused" after --retry-for. */
+      if (uri != NULL && g_uri_get_port (uri) == 0)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--server: “%s” names port 0, where no server listens (give the "
+                       "server's port, or none for the scheme's own)", self->server_url);
+          return NULL;
+        }
     }
   if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
     {

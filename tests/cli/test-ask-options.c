@@ -352,6 +352,18 @@ test_refused (void)
       "--service: a control character (a line break, a tab) cannot be in it" },
     { { "--title", "T", "--action", "a", "--service-name", "a\rb", NULL },
       "--service-name: a control character" },
+    /* Unbounded, a huge one made the local server close the connection at the headers:
+     * "Cannot reach the local server … is it running?", after retrying for minutes. */
+    { { "--title", "T", "--action", "a", "--service",
+        "a123456789b123456789c123456789d123456789e123456789f123456789g1234", NULL },
+      "--service: the id has 65 characters, more than the 64 an id may have" },
+    { { "--title", "T", "--action", "a", "--service-name",
+        "Ä123456789b123456789c123456789d123456789e123456789f123456789g123456789h123456789"
+        "i123456789j123456789k", NULL },
+      "--service-name: the name has 101 characters, more than the 100 a name may have" },
+    /* Accepted, then "Connection refused" on every try until --retry-for had passed. */
+    { { "--title", "T", "--action", "a", "--server", "http://127.0.0.1:0/", NULL },
+      "--server: “http://127.0.0.1:0/” names port 0" },
     /* Over ten years was "expected a duration". */
     { { "--title", "T", "--action", "a", "--deadline", "99999d", NULL },
       "--deadline “99999d”: too far away: a duration may be at most ten years (3650d)" },

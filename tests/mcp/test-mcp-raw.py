@@ -627,6 +627,18 @@ def test_bad_options():
     with Session("name", "--service-name", "Two\nlines", server=False) as s:
         if s.mcp.wait_exit() != 2 or b"--service-name: control characters" not in s.mcp.errors():
             raise Failure(f"a line break in --service-name: {s.mcp.errors()!r}")
+    # Blank or huge, the service id or name was sent as it was: the server took a blank
+    # one for no service, and closed the connection at a huge one, so every call failed
+    # as if no server ran. Port 0 failed every call after --retry-for.
+    for args, said in [(["--service", "   "], b"--service: must not be empty"),
+                       (["--service-name", " "], b"--service-name: must not be empty"),
+                       (["--service", "x" * 65], b"--service: 65 characters, more than the 64"),
+                       (["--service-name", "\u00e9" * 101],
+                        b"--service-name: 101 characters, more than the 100"),
+                       (["--server", "http://127.0.0.1:0/"], b"names port 0")]:
+        with Session("bad-service", *args, server=False) as s:
+            if s.mcp.wait_exit() != 2 or said not in s.mcp.errors():
+                raise Failure(f"{args[0]} {args[1][:10]}: {s.mcp.errors()!r}")
     # An empty --socket crashed triage-mcp when it connected.
     with Session("empty-socket", "--socket", "", server=False) as s:
         s.mcp.proc.stdin.close()
