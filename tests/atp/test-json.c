@@ -493,6 +493,24 @@ test_uuid (void)
   g_assert_false (atp_is_uuid_v4 ("550e8400-e29b-41d4-a716-446655440000\n"));
 }
 
+/* atp_new_uuid () writes its text itself: the very text GLib's
+ * g_uuid_string_random () makes of the same random numbers, and a v4. */
+static void
+test_uuid_as_glib (void)
+{
+  for (guint32 seed = 1; seed <= 2000; seed++)
+    {
+      g_autofree char *ours = NULL, *glib = NULL;
+
+      g_random_set_seed (seed);
+      ours = atp_new_uuid ();
+      g_random_set_seed (seed);
+      glib = g_uuid_string_random ();
+      g_assert_cmpstr (ours, ==, glib);
+      g_assert_true (atp_is_uuid_v4 (ours));
+    }
+}
+
 /* Laid out, with strings and numbers exactly as written; checked as parsing checks. */
 static void
 test_pretty (void)
@@ -560,6 +578,7 @@ main (int   argc,
   g_test_add_func ("/atp/json/timestamp/forms", test_timestamps);
   g_test_add_func ("/atp/json/timestamp/keeps-offset", test_timestamp_keeps_offset);
   g_test_add_func ("/atp/json/uuid", test_uuid);
+  g_test_add_func ("/atp/json/uuid-as-glib", test_uuid_as_glib);
   g_test_add_func ("/atp/json/pretty", test_pretty);
 
   return g_test_run ();
