@@ -105,9 +105,15 @@ test_burst_lines (void)
         if (strstr (lines->pdata[l], request_id) != NULL)
           {
             const char *line = lines->pdata[l];
+            g_autofree char *shape = NULL;
 
+            /* Whole: GLib's text line (the server writes it itself, the
+             * same text), ending with the request id. */
+            shape = g_strconcat ("^triage-server-access-INFO: [0-2][0-9]:[0-5][0-9]:[0-6][0-9]"
+                                 "\\.[0-9]{3}: POST /api/v1/notifications 201 [0-9]+\\.[0-9]{3} "
+                                 "ms service:[0-9a-f-]{36} request ", request_id, "$", NULL);
             found++;
-            /* Whole: GLib's text line, ending with the request id. */
+            g_assert_true (g_regex_match_simple (shape, line, 0, 0));
             g_assert_true (g_str_has_prefix (line, "triage-server-access-INFO: "));
             g_assert_true (g_str_has_suffix (line, request_id));
           }
