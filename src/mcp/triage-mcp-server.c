@@ -812,7 +812,8 @@ drain_timeout_cb (gpointer data)
   TriageMcpServer *self = data;
 
   self->drain_id = 0;
-  g_warning ("the MCP client did not read the last %" G_GSIZE_FORMAT " bytes within %d s",
+  /* Expected of a client stopped for good: said, not a warning. */
+  g_message ("the MCP client did not read the last %" G_GSIZE_FORMAT " bytes within %d s",
              triage_mcp_output_get_queued (self->output), DRAIN_SECONDS);
   g_clear_pointer (&self->output, triage_mcp_output_free);
   triage_mcp_server_maybe_closed (self);

@@ -10,6 +10,7 @@
 
 import fcntl
 import os
+import signal
 import struct
 import sys
 import termios
@@ -70,6 +71,27 @@ def test_client_not_reading():
             raise Failure("a cancelled call was answered")
 
 
+def test_signal_while_not_read():
+    """SIGTERM with standard output full: the signal's handler never ran while a write
+    blocked, so the program hung and its question stayed in the inbox. Now the question
+    is withdrawn, and what the client leaves unread holds the end for 5 s at most."""
+    with Session("signal-not-reading") as s:
+        s.mcp.initialize()
+        s.mcp.reading.clear()
+        for _ in range(20):
+            s.mcp.call("tools/list")
+        wait_for("standard output full", lambda: unread_in(s.mcp.proc.stdout) >= 32768)
+        s.mcp.tool("request_approval", {"title": "Stopped while unread"})
+        n = s.wait_pending("Stopped while unread")
+        s.mcp.proc.send_signal(signal.SIGTERM)
+        if s.mcp.wait_exit() != 0:
+            raise Failure(f"exit status {s.mcp.proc.returncode}: {s.mcp.errors()!r}")
+        if s.status(n["id"]) != "invalidated":
+            raise Failure("the question was not withdrawn")
+        if b"did not read the last" not in s.mcp.errors():
+            raise Failure(f"standard error: {s.mcp.errors()!r}")
+
+
 def test_bounded():
     """A client that sends requests and reads none of the answers: past 1 MiB waiting
     to be written, triage-mcp reads no more of its input (the client's writes block, as
@@ -99,4 +121,5 @@ def test_bounded():
 run([
     ("a client not reading holds nothing up", test_client_not_reading),
     ("what waits to be written is bounded", test_bounded),
+    ("a signal while the client does not read", test_signal_while_not_read),
 ])
