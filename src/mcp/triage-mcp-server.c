@@ -172,11 +172,11 @@ triage_mcp_server_send (TriageMcpServer *self,
   triage_mcp_server_write (self, node);
 }
 
-/* Writing failed: the client is gone. */
+/* Writing failed: the client is gone, which a client may be (a message, not a warning). */
 static void
 output_failed (TriageMcpServer *self)
 {
-  g_warning ("cannot write to the MCP client: %s",
+  g_message ("cannot write to the MCP client: %s",
              triage_mcp_output_get_error (self->output)->message);
   g_clear_pointer (&self->output, triage_mcp_output_free);
   triage_mcp_server_close (self, "the MCP client stopped reading");

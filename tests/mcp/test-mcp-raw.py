@@ -593,6 +593,33 @@ def test_stdout_is_the_session_alone():
                 raise Failure(f"G_MESSAGES_DEBUG={domains}: standard output carried {unparsable[:3]}")
 
 
+def test_closed_standard_fds():
+    """A standard descriptor the client closed was the next one opened: with standard
+    input closed triage-mcp read GLib's wakeup eventfd and never ended; with standard
+    output closed it wrote the answer into it. Now they read as /dev/null: no input
+    ends the session, output that cannot be written ends it, exit 0 both."""
+    world = World("mcp-closed-fds")
+    try:
+        for fd, stdin in [(0, None), (1, subprocess.PIPE)]:
+            proc = subprocess.Popen(
+                [os.environ["TRIAGE_MCP"]], env=world.env(), stdin=stdin,
+                stderr=subprocess.PIPE,
+                preexec_fn=lambda fd=fd: (die_with_parent(), os.close(fd)))
+            if stdin is not None:
+                proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+                proc.stdin.close()
+            try:
+                status = proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise Failure(f"descriptor {fd} closed: triage-mcp did not end")
+            errors = proc.stderr.read()
+            if status != 0 or (fd == 1 and b"Bad file descriptor" not in errors):
+                raise Failure(f"descriptor {fd} closed: exit {status}, {errors!r}")
+    finally:
+        world.cleanup()
+
+
 def test_no_server():
     with Session("no-server", "--retry-for", "1s", server=False) as s:
         s.mcp.initialize()
@@ -735,6 +762,7 @@ run([
     ("standard input closes mid-call", test_input_closes_mid_call),
     ("SIGTERM or SIGHUP mid-call", test_signal_mid_call),
     ("standard output is the session alone", test_stdout_is_the_session_alone),
+    ("standard descriptors closed", test_closed_standard_fds),
     ("no server", test_no_server),
     ("a team server with a key", test_team_server),
     ("bad options", test_bad_options),
