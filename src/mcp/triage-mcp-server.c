@@ -591,6 +591,35 @@ valid_id (JsonNode *id)
   return type == G_TYPE_STRING || type == G_TYPE_INT64;
 }
 
+/* The id of a line that did not parse but is one whole object, from its first '{' to
+ * its last '}': nested deeper than atp_json_parse () takes, or a string with an
+ * unpaired surrogate escape, which JavaScript's JSON.stringify () writes for a string
+ * cut in the middle of an emoji. Its id is there to read, and with id null the
+ * client's call waited for its own timeout. NULL for anything else (a line cut short,
+ * not JSON at all), as JSON-RPC has it. */
+static JsonNode *
+whole_line_id (const char *line,
+               gsize       length)
+{
+  g_autoptr(JsonNode) id = NULL;
+  TriageMcpIdScan *scan;
+  gsize start = 0;
+
+  while (start < length && g_ascii_isspace (line[start]))
+    start++;
+  while (length > start && g_ascii_isspace (line[length - 1]))
+    length--;
+  if (length - start < 2 || line[start] != '{' || line[length - 1] != '}')
+    return NULL;
+
+  scan = triage_mcp_id_scan_new ();
+  triage_mcp_id_scan_feed (scan, (const guint8 *) line + start, length - start);
+  if (triage_mcp_id_scan_get_id (scan) != NULL)
+    id = json_node_copy (triage_mcp_id_scan_get_id (scan));
+  triage_mcp_id_scan_free (scan);
+  return g_steal_pointer (&id);
+}
+
 static void
 handle_line (TriageMcpServer *self,
              const char      *line,
@@ -601,7 +630,11 @@ handle_line (TriageMcpServer *self,
 
   root = atp_json_parse (line, length, TRIAGE_MCP_MAX_LINE, &error);
   if (root == NULL)
-    send_error (self, NULL, PARSE_ERROR, NULL, "Parse error: %s", error->message);
+    {
+      g_autoptr(JsonNode) id = whole_line_id (line, length);
+
+      send_error (self, id, PARSE_ERROR, NULL, "Parse error: %s", error->message);
+    }
   /* Batches are part of 2025-03-26 only (2024-11-05 had none, 2025-06-18 removed them),
    * and never hold the initialize. */
   else if (JSON_NODE_HOLDS_ARRAY (root) && g_strcmp0 (self->protocol_version, "2025-03-26") == 0)

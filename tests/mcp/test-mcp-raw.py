@@ -75,6 +75,15 @@ def test_malformed():
             (b'{"jsonrpc": "2.0", "id": 7}\n', -32600, 7),
             (b'{"jsonrpc": "2.0", "id": 8, "method": 42}\n', -32600, 8),
             (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": [1]}\n', -32602, 9),
+            # Whole objects that do not parse: the id is there to read, and with id null the
+            # call waited for the client's own timeout. JSON.stringify () writes an unpaired
+            # surrogate for a string cut in the middle of an emoji; the TypeScript SDK
+            # writes the id last.
+            (b'{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": '
+             b'"ask_human", "arguments": {"question": "Ship it? \\ud83d"}}}\n', -32700, 10),
+            (b'{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "ask_human", '
+             b'"arguments": {"x": ' + b"[" * 80 + b"]" * 80 + b'}}, "id": "deep"}\n',
+             -32700, "deep"),
         ]
         for data, code, id in cases:
             s.mcp.send_raw(data)
