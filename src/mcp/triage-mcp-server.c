@@ -180,6 +180,8 @@ output_failed (TriageMcpServer *self)
              triage_mcp_output_get_error (self->output)->message);
   g_clear_pointer (&self->output, triage_mcp_output_free);
   triage_mcp_server_close (self, "the MCP client stopped reading");
+  /* Already closing, it waited for what is left to be written: nothing is now. */
+  triage_mcp_server_maybe_closed (self);
 }
 
 gboolean
@@ -846,8 +848,9 @@ drain_timeout_cb (gpointer data)
 
   self->drain_id = 0;
   /* Expected of a client stopped for good: said, not a warning. */
-  g_message ("the MCP client did not read the last %" G_GSIZE_FORMAT " bytes within %d s",
-             triage_mcp_output_get_queued (self->output), DRAIN_SECONDS);
+  if (self->output != NULL)
+    g_message ("the MCP client did not read the last %" G_GSIZE_FORMAT " bytes within %d s",
+               triage_mcp_output_get_queued (self->output), DRAIN_SECONDS);
   g_clear_pointer (&self->output, triage_mcp_output_free);
   triage_mcp_server_maybe_closed (self);
   return G_SOURCE_REMOVE;

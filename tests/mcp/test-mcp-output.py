@@ -92,6 +92,27 @@ def test_signal_while_not_read():
             raise Failure(f"standard error: {s.mcp.errors()!r}")
 
 
+def test_client_leaves_while_unread():
+    """Standard input closed while answers wait unread, then the client gone: the write
+    that fails ends the session at once (it waited out the 5 s for a client that no
+    longer existed, and then crashed)."""
+    with Session("leaves-unread") as s:
+        s.mcp.initialize()
+        s.mcp.reading.clear()
+        for _ in range(20):
+            s.mcp.call("tools/list")
+        wait_for("standard output full", lambda: unread_in(s.mcp.proc.stdout) >= 32768)
+        s.mcp.tool("request_approval", {"title": "Left while unread"})
+        n = s.wait_pending("Left while unread")
+        s.mcp.close_input()
+        # Its end seen: the question withdrawn, what is left waits to be written.
+        wait_for("the question withdrawn", lambda: s.status(n["id"]) == "invalidated")
+        s.mcp.proc.stdout.close()
+        status = s.mcp.wait_exit(timeout=4)
+        if status != 0:
+            raise Failure(f"exit status {status}: {s.mcp.errors()!r}")
+
+
 def test_bounded():
     """A client that sends requests and reads none of the answers: past 1 MiB waiting
     to be written, triage-mcp reads no more of its input (the client's writes block, as
@@ -122,4 +143,5 @@ run([
     ("a client not reading holds nothing up", test_client_not_reading),
     ("what waits to be written is bounded", test_bounded),
     ("a signal while the client does not read", test_signal_while_not_read),
+    ("the client gone while its answers wait", test_client_leaves_while_unread),
 ])
