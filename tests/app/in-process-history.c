@@ -112,7 +112,7 @@ test_app_history_recorded (void)
 
     g_assert_cmpstr (triage_history_entry_get_id (entry), ==, elsewhere);
     g_assert_cmpint (triage_history_entry_get_outcome (entry), ==, TRIAGE_OUTCOME_ANSWERED_ELSEWHERE);
-    g_assert_cmpstr (answer, ==, "Why: \"From my phone\"");
+    g_assert_cmpstr (answer, ==, "‘Why’: “From my phone”");
     g_assert_cmpstr (who, ==, "default");
     g_assert_cmpint (triage_history_entry_get_response_time (entry), >=, 0);
   }

@@ -387,7 +387,8 @@ test_entries (Fixture       *f,
   who = triage_history_entry_dup_responder_text (entry);
   outcome = triage_history_entry_dup_outcome_label (entry);
   took = triage_history_format_duration (triage_history_entry_get_response_time (entry));
-  g_assert_cmpstr (answer, ==, "Set priority: \"high\"");
+  /* In words, as docs/protocol.md says: the option's label, not its value. */
+  g_assert_cmpstr (answer, ==, "‘Set priority’: High");
   g_assert_cmpstr (who, ==, "user-1");
   g_assert_cmpstr (outcome, ==, "Answered here");
   g_assert_cmpstr (took, ==, "1 min");

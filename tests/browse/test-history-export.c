@@ -224,7 +224,7 @@ static const char expected_csv[] =
   "aaaaaaaa-0000-4000-8000-000000000001,Ship «2.1»?,\"To, \"\"production\"\"\",Deploy bot,"
   "Deploy bot,web,answered,responded,,priority,Set priority,\"\"\"=1+2\"\"\",user-1,human,"
   "2026-03-02T00:00:00Z,,2026-03-02T00:01:01Z,2026-03-02T00:01:01Z,61000,atp,"
-  "\"Set priority: \"\"=1+2\"\"\"\r\n"
+  "‘Set priority’: Formula\r\n"
   "aaaaaaaa-0000-4000-8000-000000000002,'=cmd|' /C calc'!A0,Formula,CI,CI,,queued,delivered,,"
   "approve,Approve,null,,human,2026-03-02T00:00:01Z,,2026-03-02T00:01:30Z,,89000,atp,Approve\r\n";
 
@@ -242,7 +242,7 @@ static const char expected_jsonl[] =
   "\"responder_id\":\"user-1\",\"responder_type\":\"human\",\"created_at\":\"2026-03-02T00:00:00Z\","
   "\"deadline\":null,\"answered_at\":\"2026-03-02T00:01:01Z\","
   "\"delivered_at\":\"2026-03-02T00:01:01Z\",\"response_ms\":61000,\"protocol\":\"atp\","
-  "\"answer\":\"Set priority: \\\"=1+2\\\"\"}\n"
+  "\"answer\":\"‘Set priority’: Formula\"}\n"
   "{\"id\":\"aaaaaaaa-0000-4000-8000-000000000002\",\"title\":\"=cmd|' /C calc'!A0\","
   "\"description\":\"Formula\",\"service_id\":\"CI\",\"service\":\"CI\",\"project\":null,"
   "\"outcome\":\"queued\",\"status\":\"delivered\",\"status_reason\":null,\"action_id\":\"approve\","

@@ -54,6 +54,7 @@ triage_history_entry_data_clear (TriageHistoryEntryData *data)
   g_clear_pointer (&data->response_data, g_free);
   g_clear_pointer (&data->responder_id, g_free);
   g_clear_pointer (&data->responder_type, g_free);
+  g_clear_pointer (&data->action_json, g_free);
 }
 
 static void
@@ -315,6 +316,32 @@ triage_history_entry_dup_outcome_label (TriageHistoryEntry *self)
   return g_strdup (triage_history_outcome_label (triage_history_entry_get_outcome (self)));
 }
 
+/* An ATP answer in words, from the action as the request had it: the
+ * option's label, not its value ("‘Region’: Dublin", not "Region: \"r1\"").
+ * The action is checked as part of a request, by libatp's own rules. */
+static char *
+describe_atp_answer (const TriageHistoryEntryData *data,
+                     JsonNode                     *response_data)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(AtpNotification) request = NULL;
+
+  if (data->action_json == NULL)
+    return NULL;
+
+  text = g_strdup_printf ("{\"id\": \"00000000-0000-4000-8000-000000000000\", \"version\": \"1.0\","
+                          " \"timestamp\": \"2026-01-01T00:00:00Z\","
+                          " \"service\": {\"id\": \"history\", \"name\": \"history\"},"
+                          " \"context\": {\"title\": \"history\", \"description\": \"history\"}, \"actions\": [%s]}",
+                          data->action_json);
+  request = atp_notification_new_from_data (text, -1, ATP_PARSE_DEFAULT, NULL);
+  if (request == NULL)
+    return NULL;
+
+  return triage_protocol_describe_answer (triage_protocol_get (ATP_PROTOCOL_ATP), request,
+                                          data->action_id, response_data);
+}
+
 /**
  * triage_history_entry_dup_answer_text:
  *
@@ -346,6 +373,9 @@ triage_history_entry_dup_answer_text (TriageHistoryEntry *self)
       char *text = node ? triage_protocol_describe_answer (protocol, NULL, self->data.action_id, node)
                         : NULL;
 
+      if (text == NULL && node != NULL && self->data.protocol == ATP_PROTOCOL_ATP &&
+          !JSON_NODE_HOLDS_NULL (node))
+        text = describe_atp_answer (&self->data, node);
       if (text != NULL)
         return text;
     }

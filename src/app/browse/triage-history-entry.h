@@ -43,6 +43,7 @@ typedef struct
   gint64         answered_at;
   gint64         delivered_at;
   AtpProtocol    protocol;        /* the protocol the request was asked in */
+  char          *action_json;     /* ATP: the action answered, as the request has it */
 } TriageHistoryEntryData;
 
 #define TRIAGE_TYPE_HISTORY_ENTRY (triage_history_entry_get_type ())

@@ -84,12 +84,13 @@ triage_history_open_connection (const char  *path,
 #define ENTRY_SQL \
   "SELECT n.rowid, n.id, n.service_id, n.service_name, n.project, n.title," \
   "  json_extract (n.json, '$.context.description'), n.status, n.status_reason, n.outcome," \
-  "  n.action_id," \
-  "  (SELECT json_extract (a.value, '$.label') FROM json_each (n.json, '$.actions') AS a" \
-  "    WHERE json_extract (a.value, '$.id') = n.action_id LIMIT 1)," \
+  "  n.action_id, json_extract (a.value, '$.label')," \
   "  n.response_data, n.responder_id, n.responder_type, n.created_at, n.deadline," \
-  "  n.first_seen, n.updated_at, n.answered_at, n.delivered_at, json_extract (n.json, '$.protocol')" \
-  " FROM notifications AS n WHERE n.rowid = ?1"
+  "  n.first_seen, n.updated_at, n.answered_at, n.delivered_at, json_extract (n.json, '$.protocol')," \
+  "  a.value" \
+  " FROM notifications AS n" \
+  " LEFT JOIN json_each (n.json, '$.actions') AS a ON json_extract (a.value, '$.id') = n.action_id" \
+  " WHERE n.rowid = ?1 LIMIT 1"
 
 sqlite3_stmt *
 triage_history_prepare_fetch (sqlite3  *db,
@@ -151,6 +152,7 @@ read_entry (sqlite3_stmt           *stmt,
   if (sqlite3_column_text (stmt, 21) == NULL ||
       !atp_protocol_from_string ((const char *) sqlite3_column_text (stmt, 21), &data->protocol))
     data->protocol = ATP_PROTOCOL_ATP;
+  data->action_json = triage_history_column_text (stmt, 22);
 }
 
 /**
