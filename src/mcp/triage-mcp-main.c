@@ -12,13 +12,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 #include <glib-unix.h>
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
 
 #include "atp-client.h"
+#include "atp-json.h"
 #include "triage-mcp-server.h"
 #include "triage-service.h"
 
@@ -76,7 +76,7 @@ check_header_value (const char  *option,
         return FALSE;
       }
   /* Blank, it was sent as it is: the server took it for no service, "local". */
-  if (value[strspn (value, " ")] == '\0')
+  if (atp_str_is_blank (value))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: must not be empty",
                    option);

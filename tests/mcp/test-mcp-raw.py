@@ -667,7 +667,7 @@ def test_bad_options():
     # one for no service, and closed the connection at a huge one, so every call failed
     # as if no server ran. Port 0 failed every call after --retry-for.
     for args, said in [(["--service", "   "], b"--service: must not be empty"),
-                       (["--service-name", " "], b"--service-name: must not be empty"),
+                       (["--service-name", " \u00a0"], b"--service-name: must not be empty"),
                        (["--service", "x" * 65], b"--service: 65 characters, more than the 64"),
                        (["--service-name", "\u00e9" * 101],
                         b"--service-name: 101 characters, more than the 100"),
