@@ -170,6 +170,12 @@ JsonNode   *triage_mcp_id_scan_get_id       (TriageMcpIdScan *scan);
 /* TRUE while the client leaves more than TRIAGE_MCP_OUTPUT_HIGH unread. */
 gboolean    triage_mcp_server_output_backed_up (TriageMcpServer *self);
 
+/* triage-mcp-input.c */
+/* Handles the whole lines read, unless the client leaves too much unread. */
+void        triage_mcp_input_take_lines     (TriageMcpServer *self);
+/* Reads the next chunk of standard input. */
+void        triage_mcp_input_read_next      (TriageMcpServer *self);
+
 /* triage-mcp-output.c */
 /* Called from the main loop once the queue is empty again, or writing failed. */
 typedef void (*TriageMcpOutputFunc)         (gpointer         data);
