@@ -506,6 +506,7 @@ triage_ask_read_stdin (gsize    max_size,
 {
   g_autoptr(GByteArray) data = g_byte_array_new ();
   guint8 buffer[65536];
+  gboolean too_large = FALSE;
   ssize_t n;
 
   while ((n = read (STDIN_FILENO, buffer, sizeof buffer)) != 0)
@@ -516,19 +517,29 @@ triage_ask_read_stdin (gsize    max_size,
 
           if (saved == EINTR)
             continue;
+          if (too_large)
+            return NULL;   /* said already */
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
                        "cannot read standard input: %s", g_strerror (saved));
           return NULL;
         }
-      if (data->len + (gsize) n > max_size)
+      if (data->len + (gsize) n > max_size && !too_large)
         {
           g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
                        "more than the %" G_GSIZE_FORMAT " KiB it may have",
                        max_size / 1024);
-          return NULL;
+          too_large = TRUE;
+          g_byte_array_set_size (data, 0);
         }
-      g_byte_array_append (data, buffer, n);
+      /* Read to its end all the same, as --hook does: the writer (an agent) got EPIPE
+       * for the rest, which crashes a Node.js agent that does not handle the stream's
+       * 'error' event, and a Python one's write raises, before either reads the exit
+       * status and the message that say what was wrong. */
+      if (!too_large)
+        g_byte_array_append (data, buffer, n);
     }
+  if (too_large)
+    return NULL;
 
   *length = data->len;
   g_byte_array_append (data, (const guint8 *) "", 1);
