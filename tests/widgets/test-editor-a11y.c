@@ -120,7 +120,7 @@ test_multi_choice_check_role (Fixture       *fixture,
 }
 
 /* More options than radio buttons: a drop-down, whose search field says
- * what it is, not "GtkSearchEntry". */
+ * what it is, not "GtkSearchEntry", and whose button says what is missing. */
 static void
 test_dropdown_search_named (Fixture       *fixture,
                             gconstpointer  data)
@@ -137,6 +137,10 @@ test_dropdown_search_named (Fixture       *fixture,
   search = widgets_test_find_descendant (input, GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (search);
   gtk_test_accessible_assert_property (search, GTK_ACCESSIBLE_PROPERTY_LABEL, "Search the options");
+
+  /* Its button, which takes the focus, says why nothing can be sent yet. */
+  gtk_test_accessible_assert_property (widgets_test_find_descendant (input, GTK_TYPE_TOGGLE_BUTTON),
+                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Choose an option");
 }
 
 /* The text field says its placeholder and its limits; while the answer

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
  *   triage-response-editor.c          the object, the answer its control holds
  *                                     (checked with libatp on every change) and its API
  *   triage-response-editor-controls.c the controls: buttons, options, drop-down, text
- *                                     (and their getters for the tests)
+ *                                     (and their getters for the tests), and what a
+ *                                     screen reader hears of them
  *   triage-response-editor-number.c   the number field and the slider
  */
 
@@ -76,6 +77,7 @@ void       _triage_response_editor_label_input     (TriageResponseEditor *self,
                                                     GtkWidget            *widget);
 void       _triage_response_editor_add_send_button (TriageResponseEditor *self);
 GtkWidget *_triage_response_editor_add_counter     (TriageResponseEditor *self);
+void       _triage_response_editor_sync_description (TriageResponseEditor *self);
 
 /* triage-response-editor-number.c */
 gboolean   _triage_response_parse_number           (const char           *text,

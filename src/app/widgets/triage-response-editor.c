@@ -175,42 +175,6 @@ set_valid (TriageResponseEditor *self,
     }
 }
 
-/* What a screen reader says of the control a person types in, moves or
- * ticks: what it asks (its hint), then why the answer cannot be sent yet or,
- * once it can, the count. The Send button says the reason too, but it is
- * insensitive while it has one, and Tab never reaches it. A multi_choice's
- * boxes each say it: they are what takes the focus, not their group. */
-static void
-sync_input_description (TriageResponseEditor *self)
-{
-  g_autoptr(GString) text = g_string_new (self->input_hint);
-  const char *state = NULL;
-
-  if (self->input == NULL)
-    return;
-
-  if (self->editable && !self->valid && self->reason != NULL)
-    state = self->reason;
-  else if (self->editable && self->counter_label != NULL)
-    state = gtk_label_get_label (GTK_LABEL (self->counter_label));
-  if (state != NULL && *state != '\0')
-    {
-      if (text->len > 0)
-        g_string_append_c (text, '\n');
-      g_string_append (text, state);
-    }
-
-  if (self->action->response_type == ATP_RESPONSE_TYPE_MULTI_CHOICE)
-    for (guint i = 0; i < self->option_buttons->len; i++)
-      gtk_accessible_update_property (g_ptr_array_index (self->option_buttons, i),
-                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str, -1);
-  else if (text->len > 0)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self->input),
-                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str, -1);
-  else
-    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->input), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
-}
-
 static void
 sync_controls (TriageResponseEditor *self)
 {
@@ -242,7 +206,7 @@ sync_controls (TriageResponseEditor *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "editor.submit",
                                  can_send && type != ATP_RESPONSE_TYPE_BINARY);
-  sync_input_description (self);
+  _triage_response_editor_sync_description (self);
 }
 
 static void
