@@ -90,20 +90,11 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
 
   if (server != NULL)
     {
-      g_autoptr(GUri) uri = NULL;
-
       if (!atp_client_check_url (server, error))
         {
           g_prefix_error (error, "--server: ");
           return FALSE;
         }
-      /* Port 0 is no port a server listens on: every try was "Connection refused"
-       * until --retry-for (5 minutes) had passed. */
-      uri = g_uri_parse (server, G_URI_FLAGS_NONE, NULL);
-      if (uri != NULL && g_uri_get_port (uri) == 0)
-        return triage_ask_usage_error (error, "--server: “%s” names port 0, where no server "
-                                       "listens (give the server's port, or none for the "
-                                       "scheme's own)", server);
       g_free (self->server_url);
       self->server_url = g_strdup (server);
     }

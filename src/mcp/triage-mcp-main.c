@@ -151,19 +151,6 @@ triage_mcp_options_parse (GStrv   *argv,
       g_prefix_error (error, "--server: ");
       return NULL;
     }
-  if (self->server_url != NULL)
-    {
-      g_autoptr(GUri) uri = g_uri_parse (self->server_url, G_URI_FLAGS_NONE, NULL);
-
-      /* No server listens there: every call failed "Connection refused" after --retry-for. */
-      if (uri != NULL && g_uri_get_port (uri) == 0)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "--server: “%s” names port 0, where no server listens (give the "
-                       "server's port, or none for the scheme's own)", self->server_url);
-          return NULL;
-        }
-    }
   if (retry_for != NULL && !triage_service_parse_duration (retry_for, &self->retry_for_us))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,

@@ -47,6 +47,9 @@ test_check_url (void)
     { "https://example.com/?token=1", "query (?) or fragment (#); give the server's address alone" },
     { "https://example.com/#x", "fragment" },
     { "https://", "host" },
+    /* Accepted, then "Connection refused" at every try. */
+    { "https://triage.example.com:0/", "“https://triage.example.com:0/” names port 0" },
+    { "http://127.0.0.1:0", "names port 0, where no server listens" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)

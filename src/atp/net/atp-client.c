@@ -153,6 +153,15 @@ check_url (const char  *url,
       return FALSE;
     }
 
+  /* No server listens there: every try would be "Connection refused". */
+  if (g_uri_get_port (uri) == 0)
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                   "“%s” names port 0, where no server listens (give the server's port, or "
+                   "none for the scheme's own)", url);
+      return FALSE;
+    }
+
   if (g_uri_get_userinfo (uri) != NULL)
     {
       g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
