@@ -249,10 +249,14 @@ op_failed (GTask  *task,
       gboolean local_down = atp_client_is_local (self->client) &&
                             g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
 
-      g_task_return_new_error (task, error->domain, error->code,
-                               "%s (gave up after trying for %" G_GINT64_FORMAT " s)%s",
-                               error->message,
-                               (now - self->failing_since) / G_USEC_PER_SEC,
+      /* Tried once when there is no window (the hook's default): nothing was
+       * given up after a time ("gave up after trying for 0 s"). */
+      g_autofree char *tried = self->retry_for_us > 0
+                               ? g_strdup_printf (" (gave up after trying for %" G_GINT64_FORMAT " s)",
+                                                  (now - self->failing_since) / G_USEC_PER_SEC)
+                               : g_strdup ("");
+
+      g_task_return_new_error (task, error->domain, error->code, "%s%s%s", error->message, tried,
                                local_down
                                  ? "; is the local server running? The Triage app starts it, or "
                                    "run triage-server --local"

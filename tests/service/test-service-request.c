@@ -200,6 +200,29 @@ test_unreachable (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "gave up after trying"));
 }
 
+/* No retry window (the hook's default): one try, and its error as it is,
+ * not "gave up after trying for 0 s". */
+static void
+test_unreachable_once (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Once");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+                                                                           id, body, 0);
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_test_server_stop (fixture->server);
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  created = triage_service_request_send_json_finish (request, sent, &error);
+  g_assert_null (created);
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+  g_assert_null (strstr (error->message, "gave up"));
+}
+
 static gboolean
 on_silent_accept (GSocketService    *service,
                   GSocketConnection *connection,
@@ -717,6 +740,7 @@ main (int   argc,
   ADD ("/service-request/json/withdraw", test_withdraw);
   ADD ("/service-request/json/refused", test_refused);
   ADD ("/service-request/json/unreachable", test_unreachable);
+  ADD ("/service-request/json/unreachable-once", test_unreachable_once);
   ADD ("/service-request/json/silent", test_silent);
   ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
   ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
