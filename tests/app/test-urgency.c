@@ -89,6 +89,28 @@ test_nothing_due (void)
   g_assert_cmpint (triage_urgency_get_next (urgency), ==, 0);
 }
 
+/* A deadline that comes within five minutes while the main loop is held
+ * (the inbox changed meanwhile) is said once the loop runs again, not at the
+ * next deadline's check. */
+static void
+test_due_while_held (void)
+{
+  g_autoptr(TriageInboxModel) inbox = triage_inbox_model_new ();
+  g_autoptr(TriageUrgency) urgency = triage_urgency_new (inbox);
+  g_autoptr(GPtrArray) due = g_ptr_array_new_with_free_func (g_free);
+
+  g_signal_connect (urgency, "due", G_CALLBACK (on_due), due);
+  add (inbox, ID_D, 3600);
+  app_test_wait_for (triage_urgency_get_next (urgency) != 0, APP_TEST_WAIT_MS);
+
+  add (inbox, ID_A, SOON);          /* urgent in two seconds… */
+  g_usleep (3 * G_USEC_PER_SEC);    /* …which pass before the loop sees it */
+  app_test_wait_for (due->len > 0, APP_TEST_WAIT_MS);
+  g_assert_cmpuint (due->len, ==, 1);
+  g_assert_cmpstr (due->pdata[0], ==, ID_A);
+  g_assert_cmpint (triage_urgency_get_next (urgency), >, g_get_real_time () / G_USEC_PER_SEC + 3000);
+}
+
 static void
 on_flood_ended (TriageBubbleThrottle *throttle,
                 guint                 held_back,
@@ -130,6 +152,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/urgency/due", test_due);
+  g_test_add_func ("/urgency/due-while-held", test_due_while_held);
   g_test_add_func ("/urgency/nothing-due", test_nothing_due);
   g_test_add_func ("/urgency/bubble-throttle", test_throttle);
 

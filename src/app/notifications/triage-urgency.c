@@ -97,12 +97,15 @@ schedule (TriageUrgency *self)
   if (self->checked == 0)
     self->checked = now;
 
+  /* What came within five minutes since the last check counts too (due at
+   * once): one whose second began before this pass (the main loop held, or
+   * the inbox changed just before its timer) was never checked again. */
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
       g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
       gint64 at = triage_request_get_urgent_at (request);
 
-      if (at > now && at < next)
+      if (at > self->checked && at < next)
         next = at;
     }
 
