@@ -46,10 +46,11 @@ typedef struct
 gboolean tray_test_watchdog_cb (gpointer user_data);
 gboolean tray_test_tick_cb     (gpointer user_data);
 
-/* Polls @condition, waking up at least every 10 ms, for at most 10 s. */
+/* Polls @condition, waking up at least every 10 ms, for at most 30 s (as the
+ * other tests wait: a loaded machine can take seconds for a D-Bus round trip). */
 #define WAIT_UNTIL(condition) \
   G_STMT_START { \
-    guint _watchdog = g_timeout_add_seconds (10, tray_test_watchdog_cb, (gpointer) #condition); \
+    guint _watchdog = g_timeout_add_seconds (30, tray_test_watchdog_cb, (gpointer) #condition); \
     guint _tick = g_timeout_add (10, tray_test_tick_cb, NULL); \
     while (!(condition)) \
       g_main_context_iteration (NULL, TRUE); \
