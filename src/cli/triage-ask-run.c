@@ -638,28 +638,6 @@ triage_ask_run (TriageAskOptions *options)
   return ask.status;
 }
 
-/* A descriptor of 0, 1 or 2 that the caller closed (`>&-`) would be the next
- * one opened: GLib's wakeup eventfd took 1, and the answer was written into
- * it (EINVAL, exit 0, nothing printed). Each is held by /dev/null, standard
- * output opened for reading, so that writing the answer fails and says so. */
-static void
-hold_standard_fds (void)
-{
-  static const int flags[] = { O_RDONLY, O_RDONLY, O_WRONLY };
-
-  for (int fd = 0; fd <= 2; fd++)
-    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
-      {
-        int held = open ("/dev/null", flags[fd]);
-
-        if (held >= 0 && held != fd)
-          {
-            dup2 (held, fd);
-            close (held);
-          }
-      }
-}
-
 /* Whether the command line is a hook's (--hook AGENT or --hook=AGENT, whatever
  * else is wrong with it). */
 static gboolean
@@ -686,7 +664,7 @@ triage_ask_main (int    argc,
    * nothing else: GLib prints debug and info lines there when G_MESSAGES_DEBUG
    * is set (GIO's GSocketClient among them). */
   g_log_writer_default_set_use_stderr (TRUE);
-  hold_standard_fds ();
+  triage_service_hold_standard_fds ();
 
   if (!find_mode (argc, argv, &mode, &error))
     {

@@ -168,29 +168,6 @@ triage_mcp_options_parse (GStrv   *argv,
   return g_steal_pointer (&self);
 }
 
-/* A descriptor of 0, 1 or 2 the client closed would be the next one opened: standard
- * input closed read GLib's wakeup eventfd and never ended, standard output closed had
- * the answers written into it, standard error closed took the warnings to whatever
- * came next (a connection to the server). Each is held by /dev/null (standard output
- * for reading, so writing fails and ends the session), as triage-ask does. */
-static void
-hold_standard_fds (void)
-{
-  static const int flags[] = { O_RDONLY, O_RDONLY, O_WRONLY };
-
-  for (int fd = 0; fd <= 2; fd++)
-    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
-      {
-        int held = open ("/dev/null", flags[fd]);
-
-        if (held >= 0 && held != fd)
-          {
-            dup2 (held, fd);
-            close (held);
-          }
-      }
-}
-
 typedef struct
 {
   GMainLoop       *loop;
@@ -226,7 +203,7 @@ triage_mcp_main (int    argc,
   guint sigterm_id;
   guint sighup_id;
 
-  hold_standard_fds ();
+  triage_service_hold_standard_fds ();
 
   /* Standard output is the JSON-RPC stream and nothing else: GLib prints debug
    * and info lines there when G_MESSAGES_DEBUG is set (GIO's GSocketClient

@@ -100,5 +100,6 @@ gboolean   triage_service_set_deadline   (JsonObject  *request,
 
 guint      triage_service_add_sighup     (GSourceFunc  func,
                                           gpointer     data);
+void       triage_service_hold_standard_fds (void);
 
 G_END_DECLS
