@@ -699,7 +699,7 @@ start (Review *self)
   g_autofree char *body = NULL;
   gsize length = 0;
 
-  text = triage_ask_read_stdin (ATP_AFP_MAX_REQUEST_SIZE, &length, &error);
+  text = triage_ask_read_stdin (ATP_AFP_MAX_REQUEST_SIZE, FALSE, &length, &error);
   if (text == NULL)
     {
       g_autofree char *message = g_strdup_printf ("The Request Object on standard input: %s",

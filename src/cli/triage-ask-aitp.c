@@ -176,7 +176,7 @@ read_request (TriageAskOptions  *options,
   g_autofree char *text = NULL;
   gsize length = 0;
 
-  text = triage_ask_read_stdin (ATP_MAX_NOTIFICATION_SIZE, &length, &local_error);
+  text = triage_ask_read_stdin (ATP_MAX_NOTIFICATION_SIZE, FALSE, &length, &local_error);
   if (text != NULL && length == 0)
     g_set_error_literal (&local_error, ATP_ERROR, ATP_ERROR_INVALID_JSON, "it is empty");
   if (local_error == NULL)

@@ -75,41 +75,12 @@ event_name (HookEvent event)
 }
 
 /* The hook's input: at most HOOK_MAX_INPUT bytes. Beyond that, @error is set
- * and the first HOOK_MAX_INPUT bytes are returned all the same, for
- * event_in_text (); the rest is read and dropped, so the agent's write ends. */
+ * and the first bytes are returned all the same, for event_in_text (). */
 static char *
 read_input (gsize   *length,
             GError **error)
 {
-  g_autoptr(GByteArray) data = g_byte_array_new ();
-  guint8 buffer[65536];
-  gboolean over = FALSE;
-  ssize_t n;
-
-  while ((n = read (STDIN_FILENO, buffer, sizeof buffer)) != 0)
-    {
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                       "cannot read standard input: %s", g_strerror (saved));
-          break;
-        }
-      if (data->len + (gsize) n > HOOK_MAX_INPUT)
-        over = TRUE;
-      if (!over)
-        g_byte_array_append (data, buffer, n);
-    }
-  if (over && (error == NULL || *error == NULL))
-    g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                 "more than the %d KiB it may have", HOOK_MAX_INPUT / 1024);
-
-  *length = data->len;
-  g_byte_array_append (data, (const guint8 *) "", 1);
-  return (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
+  return triage_ask_read_stdin (HOOK_MAX_INPUT, TRUE, length, error);
 }
 
 /* The event name of an input that cannot be parsed, as far as its text says:

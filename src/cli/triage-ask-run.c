@@ -501,12 +501,14 @@ triage_ask_watch_stdout (GUnixFDSourceFunc on_closed,
 
 char *
 triage_ask_read_stdin (gsize    max_size,
+                       gboolean keep_head,
                        gsize   *length,
                        GError **error)
 {
   g_autoptr(GByteArray) data = g_byte_array_new ();
+  g_autoptr(GError) local_error = NULL;
   guint8 buffer[65536];
-  gboolean too_large = FALSE;
+  gsize dropped = 0;
   ssize_t n;
 
   while ((n = read (STDIN_FILENO, buffer, sizeof buffer)) != 0)
@@ -517,30 +519,35 @@ triage_ask_read_stdin (gsize    max_size,
 
           if (saved == EINTR)
             continue;
-          if (too_large)
-            return NULL;   /* said already */
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                       "cannot read standard input: %s", g_strerror (saved));
-          return NULL;
+          if (local_error == NULL)
+            g_set_error (&local_error, G_IO_ERROR, g_io_error_from_errno (saved),
+                         "cannot read standard input: %s", g_strerror (saved));
+          break;
         }
-      if (data->len + (gsize) n > max_size && !too_large)
+      if (local_error == NULL && data->len + (gsize) n > max_size)
+        g_set_error (&local_error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
+                     "more than the %" G_GSIZE_FORMAT " KiB it may have", max_size / 1024);
+      if (local_error == NULL)
         {
-          g_set_error (error, ATP_ERROR, ATP_ERROR_PAYLOAD_TOO_LARGE,
-                       "more than the %" G_GSIZE_FORMAT " KiB it may have",
-                       max_size / 1024);
-          too_large = TRUE;
-          g_byte_array_set_size (data, 0);
+          g_byte_array_append (data, buffer, n);
+          continue;
         }
-      /* Read to its end all the same, as --hook does: the writer (an agent) got EPIPE
-       * for the rest, which crashes a Node.js agent that does not handle the stream's
-       * 'error' event, and a Python one's write raises, before either reads the exit
-       * status and the message that say what was wrong. */
-      if (!too_large)
-        g_byte_array_append (data, buffer, n);
+      /* Read on and dropped, so that the writer (an agent) ends its write: EPIPE
+       * crashes a Node.js agent that does not handle the stream's 'error' event,
+       * and a Python one's write raises, before either reads the exit status and
+       * the message that say what was wrong. Up to a bound: an endless writer
+       * (`yes |`, `tail -f |`) is refused all the same. */
+      dropped += (gsize) n;
+      if (dropped > TRIAGE_ASK_INPUT_DRAIN_MAX)
+        break;
     }
-  if (too_large)
-    return NULL;
 
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      if (!keep_head)
+        return NULL;
+    }
   *length = data->len;
   g_byte_array_append (data, (const guint8 *) "", 1);
   return (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
@@ -691,7 +698,7 @@ triage_ask_main (int    argc,
   if (options->read_stdin)
     {
       gsize length = 0;
-      g_autofree char *text = triage_ask_read_stdin (ATP_MAX_NOTIFICATION_SIZE, &length, &error);
+      g_autofree char *text = triage_ask_read_stdin (ATP_MAX_NOTIFICATION_SIZE, FALSE, &length, &error);
 
       if (text != NULL && length == 0)
         g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_JSON, "it is empty");

@@ -148,9 +148,15 @@ void              triage_ask_say_retries        (TriageServiceRequest *request);
 guint             triage_ask_watch_stdout       (GUnixFDSourceFunc  on_closed,
                                                  gpointer           data);
 
+/* Past its bound, standard input is read on and dropped for at most this much. */
+#define TRIAGE_ASK_INPUT_DRAIN_MAX (64 * 1024 * 1024)
+
 /* All of standard input, NUL-terminated: %ATP_ERROR_PAYLOAD_TOO_LARGE past
- * @max_size bytes (not read further), a %G_IO_ERROR when it cannot be read. */
+ * @max_size bytes (the rest read and dropped, up to TRIAGE_ASK_INPUT_DRAIN_MAX),
+ * a %G_IO_ERROR when it cannot be read. Then NULL, or with @keep_head what was
+ * read within the bound all the same. */
 char             *triage_ask_read_stdin         (gsize              max_size,
+                                                 gboolean           keep_head,
                                                  gsize             *length,
                                                  GError           **error);
 

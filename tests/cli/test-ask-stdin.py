@@ -54,7 +54,35 @@ def test_afp():
               b"INVALID_REQUEST")
 
 
+def endless(args, status, said):
+    """A writer that never ends (`yes |`, `tail -f |`): read on for a bound, then
+    refused all the same, not read from forever."""
+    with tempfile.TemporaryDirectory(prefix="triage-ask-stdin-") as runtime:
+        env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+        yes = subprocess.Popen(["yes", "x" * 4000], stdout=subprocess.PIPE,
+                               preexec_fn=die_with_parent)
+        try:
+            proc = subprocess.run([ASK, *args], env=env, stdin=yes.stdout, capture_output=True,
+                                  timeout=120, preexec_fn=die_with_parent)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"{args}: still reading an endless input after 120 s")
+        finally:
+            yes.kill()
+            yes.wait()
+        if proc.returncode != status or said not in proc.stdout + proc.stderr:
+            raise Failure(f"{args}: exit {proc.returncode}, {proc.stdout[:300]!r} "
+                          f"{proc.stderr[:300]!r}")
+
+
+def test_endless():
+    endless(["--json"], 2, b"more than the 1020 KiB it may have")
+    endless(["--aitp"], 2, b"KiB it may have")
+    endless(["--afp"], 0, b"INVALID_REQUEST")
+    endless(["--hook", "claude-code"], 0, b"more than the 8192 KiB it may have")
+
+
 run([
+    ("an endless input is refused, not read forever", test_endless),
     ("--json: too much input is read all the same", test_json),
     ("--aitp: too much input is read all the same", test_aitp),
     ("--afp: too much input is read all the same", test_afp),
