@@ -123,15 +123,15 @@ triage_ask_options_set_connection (TriageAskOptions  *self,
                                    "tab) cannot be in it");
   /* A huge one made the local server close the connection at the headers, which read
    * as "Cannot reach the local server … is it running?" after minutes of retries. */
-  if (service != NULL && g_utf8_strlen (service, -1) > TRIAGE_ASK_SERVICE_ID_MAX)
+  if (service != NULL && g_utf8_strlen (service, -1) > TRIAGE_SERVICE_ID_MAX)
     return triage_ask_usage_error (error, "--service: the id has %ld characters, more than "
                                    "the %d an id may have (a longer name for people goes in "
                                    "--service-name)", g_utf8_strlen (service, -1),
-                                   TRIAGE_ASK_SERVICE_ID_MAX);
-  if (service_name != NULL && g_utf8_strlen (service_name, -1) > TRIAGE_ASK_SERVICE_NAME_MAX)
+                                   TRIAGE_SERVICE_ID_MAX);
+  if (service_name != NULL && g_utf8_strlen (service_name, -1) > TRIAGE_SERVICE_NAME_MAX)
     return triage_ask_usage_error (error, "--service-name: the name has %ld characters, more "
                                    "than the %d a name may have", g_utf8_strlen (service_name, -1),
-                                   TRIAGE_ASK_SERVICE_NAME_MAX);
+                                   TRIAGE_SERVICE_NAME_MAX);
   if (service != NULL)
     {
       g_free (self->service_id);

@@ -28,10 +28,6 @@ typedef enum
 } TriageAskExit;
 
 #define TRIAGE_ASK_DEFAULT_SERVICE_ID   "triage-ask"
-/* The local service's id and name travel in a header with every request, and the
- * person reads the name: as triage-mcp's own (an id of 64 characters, a name of 100). */
-#define TRIAGE_ASK_SERVICE_ID_MAX       64
-#define TRIAGE_ASK_SERVICE_NAME_MAX     100
 #define TRIAGE_ASK_DEFAULT_RETRY_FOR_S  300
 /* The largest file --attach takes (raw; base64 makes it a third larger). */
 #define TRIAGE_ASK_MAX_ATTACHMENT_SIZE  (700 * 1024)

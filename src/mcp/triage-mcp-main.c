@@ -51,11 +51,6 @@ triage_mcp_options_free (TriageMcpOptions *self)
   g_free (self);
 }
 
-/* The most characters of --service and --service-name: what triage-mcp makes of a
- * client's name has at most as many, and so has triage-ask's. */
-#define SERVICE_ID_MAX   64
-#define SERVICE_NAME_MAX 100
-
 /* The service's id and name travel in request headers, where a control character
  * (a line break would end the header) has no place; a huge one made the local server
  * close the connection, and every call failed as if no server ran. */
@@ -136,8 +131,8 @@ triage_mcp_options_parse (GStrv   *argv,
                    (*argv)[1]);
       return NULL;
     }
-  if (!check_header_value ("--service", self->service_id, SERVICE_ID_MAX, error) ||
-      !check_header_value ("--service-name", self->service_name, SERVICE_NAME_MAX, error))
+  if (!check_header_value ("--service", self->service_id, TRIAGE_SERVICE_ID_MAX, error) ||
+      !check_header_value ("--service-name", self->service_name, TRIAGE_SERVICE_NAME_MAX, error))
     return NULL;
   /* An empty path names no socket: refused, not taken for the default. */
   if (self->socket_path != NULL && *self->socket_path == '\0')

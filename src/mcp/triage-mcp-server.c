@@ -31,8 +31,6 @@
 
 /* "mcp-" and the slug of the client's name; a digest may follow (9 more). */
 #define SERVICE_SLUG_MAX 55
-/* Characters of the service's display name (the client's title or name). */
-#define SERVICE_NAME_MAX 100
 /* Connections kept for the services used last. Under 2026-07-28 every request names its
  * client, so a long-running triage-mcp serving many names would otherwise keep one
  * each forever. One dropped lives on in the requests and the session that hold it; a
@@ -353,9 +351,9 @@ display_name_for (const char *name)
         g_string_append_unichar (clean, c);
     }
   text = g_strstrip (g_string_free (g_steal_pointer (&clean), FALSE));
-  if (g_utf8_strlen (text, -1) > SERVICE_NAME_MAX)
+  if (g_utf8_strlen (text, -1) > TRIAGE_SERVICE_NAME_MAX)
     {
-      g_autofree char *cut = g_utf8_substring (text, 0, SERVICE_NAME_MAX - 1);
+      g_autofree char *cut = g_utf8_substring (text, 0, TRIAGE_SERVICE_NAME_MAX - 1);
 
       g_free (text);
       text = g_strconcat (g_strchomp (cut), "…", NULL);

@@ -98,6 +98,12 @@ gboolean   triage_service_set_deadline   (JsonObject  *request,
                                           GDateTime   *now,
                                           const char **problem);
 
+/* The longest service id and display name the bridges send (in characters): a
+ * huge one travelled in a header with every request, and the local server
+ * closed the connection at it. */
+#define TRIAGE_SERVICE_ID_MAX   64
+#define TRIAGE_SERVICE_NAME_MAX 100
+
 guint      triage_service_add_sighup     (GSourceFunc  func,
                                           gpointer     data);
 void       triage_service_hold_standard_fds (void);
