@@ -27,32 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HOLD_MAX_MS 60000
-#define HOLD_STEP_MS 20
+#include "../hold-file.h"
 
 typedef int (*ExecFunc) (sqlite3 *, const char *, int (*) (void *, int, char **, char **),
                          void *, char **);
-
-static void
-hold (const char *file)
-{
-  struct timespec step = { 0, HOLD_STEP_MS * 1000000L };
-  char held[4096];
-  int fd;
-
-  if (access (file, F_OK) != 0)
-    return;
-  snprintf (held, sizeof held, "%s.held", file);
-  fd = open (held, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd >= 0)
-    {
-      if (write (fd, ".", 1) != 1)
-        perror ("hold-sql: HOLD.held");
-      close (fd);
-    }
-  for (int waited = 0; waited < HOLD_MAX_MS && access (file, F_OK) == 0; waited += HOLD_STEP_MS)
-    nanosleep (&step, NULL);
-}
 
 int
 sqlite3_exec (sqlite3     *db,
@@ -66,6 +44,6 @@ sqlite3_exec (sqlite3     *db,
   const char *file = getenv ("TRIAGE_TEST_HOLD_FILE");
 
   if (sql != NULL && part != NULL && *part != '\0' && file != NULL && strstr (sql, part) != NULL)
-    hold (file);
+    hold_while_file (file, "hold-sql");
   return next (db, sql, callback, data, errmsg);
 }

@@ -32,32 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HOLD_MAX_MS 60000
-#define HOLD_STEP_MS 20
+#include "../hold-file.h"
 
 typedef int (*GetaddrinfoFunc) (const char *, const char *, const struct addrinfo *,
                                 struct addrinfo **);
-
-static void
-hold (const char *file)
-{
-  struct timespec step = { 0, HOLD_STEP_MS * 1000000L };
-  char held[4096];
-  int fd;
-
-  if (access (file, F_OK) != 0)
-    return;
-  snprintf (held, sizeof held, "%s.held", file);
-  fd = open (held, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd >= 0)
-    {
-      if (write (fd, ".", 1) != 1)
-        perror ("slow-lookup: HOLD.held");
-      close (fd);
-    }
-  for (int waited = 0; waited < HOLD_MAX_MS && access (file, F_OK) == 0; waited += HOLD_STEP_MS)
-    nanosleep (&step, NULL);
-}
 
 /* Each of the numeric @addresses looked up in turn, their answers one
  * after the other (glibc's freeaddrinfo () frees such a chain: each entry
@@ -109,7 +87,7 @@ getaddrinfo (const char             *node,
   if (node != NULL && name != NULL && strcasecmp (node, name) == 0)
     {
       if (file != NULL)
-        hold (file);
+        hold_while_file (file, "slow-lookup");
       if (addresses != NULL)
         return resolve_to (next, addresses, service, hints, result);
       node = "127.0.0.1";
