@@ -607,6 +607,80 @@ test_database_away (void)
   fixture_teardown (fixture, NULL);
 }
 
+/* What /readyz gives as its reason, "" when it gives none. */
+static char *
+readyz_reason (TriageTestServer *server)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/readyz", NULL, NULL);
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+
+  return g_strdup (json_object_get_string_member_with_default (object, "reason", ""));
+}
+
+static gboolean
+readyz_reason_has (TriageTestServer *server,
+                   const char       *words)
+{
+  g_autofree char *reason = readyz_reason (server);
+
+  return strstr (reason, words) != NULL;
+}
+
+/* The database dropped and made again (empty) under a running server: it
+ * answers, so /readyz says what is wrong — no schema — rather than "does
+ * not answer", and the server does not make one of its own (a restore
+ * going into that database would meet its tables); ready again once a
+ * schema is back (here: another server started on the database made it). */
+static void
+test_database_emptied (void)
+{
+  g_autofree char *debug = g_strdup (g_getenv ("G_DEBUG"));
+  g_autofree char *tables = NULL, *search_path = NULL, *create = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageTestServerOptions options = { 0 };
+  TriageTestServer *other = NULL;
+  Fixture storage = { NULL }, *fixture = &storage;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("a PostgreSQL database to drop (SQLite is a file of the server's)");
+      return;
+    }
+  /* The server warns of the statements its emptied database refuses. */
+  g_unsetenv ("G_DEBUG");
+  fixture_setup (fixture, NULL);
+  if (debug != NULL)
+    g_setenv ("G_DEBUG", debug, TRUE);
+  g_free (srv_post (fixture->server, fixture->key, "Before"));
+
+  run_in_cluster (fixture->server, "DROP DATABASE \"", "\" WITH (FORCE)");
+  run_in_cluster (fixture->server, "CREATE DATABASE \"", "\"");
+  srv_wait_until (readyz_reason_has (fixture->server, "no Triage schema"),
+                  "/readyz saying the database has no schema");
+  assert_probe (fixture->server, "/readyz", 503, "unavailable");
+  assert_probe (fixture->server, "/healthz", 200, "ok");
+  tables = triage_test_server_run_sql (fixture->server, "SELECT count (*) FROM pg_tables WHERE"
+                                       " schemaname NOT IN ('pg_catalog', 'information_schema')",
+                                       &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_strstrip (tables), ==, "0");
+
+  /* The tests' servers each have a schema of the one database (the
+   * search_path of their URI): made again, and another server started on it. */
+  search_path = triage_test_server_run_sql (fixture->server, "SHOW search_path", &error);
+  g_assert_no_error (error);
+  create = g_strconcat ("CREATE SCHEMA ", g_strstrip (search_path), NULL);
+  g_free (triage_test_server_run_sql (fixture->server, create, &error));
+  g_assert_no_error (error);
+  options.database = triage_test_server_get_database (fixture->server);
+  other = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  srv_wait_until (readyz_says (fixture->server, "ready"), "/readyz once the schema is back");
+  g_assert_true (triage_test_server_stop (other));
+  triage_test_server_free (other);
+  fixture_teardown (fixture, NULL);
+}
+
 /* A role that may only read and write the tables (their owner made and
  * migrates them, as least privilege would have it) starts a server on the
  * database and serves: it used to be refused at start, as the schema
@@ -745,6 +819,7 @@ main (int    argc,
   g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
   g_test_add_func ("/server/ops/start-together", test_start_together);
   g_test_add_func ("/server/ops/database-away", test_database_away);
+  g_test_add_func ("/server/ops/database-emptied", test_database_emptied);
   g_test_add ("/server/ops/dml-role", Fixture, NULL, fixture_setup, test_dml_role, fixture_teardown);
   return g_test_run ();
 }

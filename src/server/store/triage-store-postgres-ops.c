@@ -9,6 +9,8 @@
 
 #define G_LOG_DOMAIN "triage-store-postgres"
 
+#include <string.h>
+
 #include <gio/gio.h>
 
 #include "atp.h"
@@ -18,19 +20,33 @@
 
 /* The database answers, and its schema is the version this server knows
  * (a newer server migrating it during a rolling upgrade makes this one
- * unready rather than wrong). */
+ * unready rather than wrong). A database that answers with no schema at all
+ * was dropped and made again, or emptied, under the running server: said
+ * so, as "does not answer" sent the operator after the network. The server
+ * does not make a new schema then, as it does at start: a restore running
+ * into that new, empty database would fail on tables already there. */
 static gboolean
 postgres_check (TriageStore  *store,
                 GError      **error)
 {
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
   g_autoptr(PGresult) result = NULL;
   int version;
 
-  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
-                                        "SELECT version FROM triage_schema", 0, NULL);
+  result = triage_store_postgres_query (self, "SELECT version FROM triage_schema", 0, NULL);
   if (result == NULL || PQntuples (result) != 1)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
+      g_autoptr(PGresult) exists = NULL;
+
+      exists = triage_store_postgres_query (self, "SELECT to_regclass ('triage_schema') IS NOT NULL",
+                                            0, NULL);
+      if (exists != NULL && PQntuples (exists) == 1 && strcmp (PQgetvalue (exists, 0, 0), "f") == 0)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                     "the database has no Triage schema: it was emptied or made again while "
+                     "this server ran; restore it (with the servers stopped), or restart the "
+                     "server to make a new one");
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
       return FALSE;
     }
   version = (int) triage_pg_int (result, 0, 0);
