@@ -214,6 +214,26 @@ test_scale_says_no_value (Fixture       *fixture,
   gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Low – High");
 }
 
+/* A long slider's "Exact value" spin button, where the value is typed, says
+ * what the slider says: its ends, and why the answer cannot be sent yet. */
+static void
+test_scale_spin_says_limits (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"p\", \"label\": \"Budget\", \"response_type\": \"scale\","
+                         " \"constraints\": {\"min\": 0, \"max\": 1000, \"min_label\": \"None\","
+                         " \"max_label\": \"All\"}}");
+  GtkWidget *spin = editor->scale_spin;
+
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  gtk_test_accessible_assert_property (spin, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "None – All\nMove the slider to choose a value");
+  gtk_range_set_value (GTK_RANGE (triage_response_editor_get_input (editor)), 400);
+  g_assert_true (triage_response_editor_get_valid (editor));
+  gtk_test_accessible_assert_property (spin, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "None – All");
+}
+
 /* An agent's label of 3,000 characters: the card is named as its heading
  * shows it, cut, not read out whole. */
 static void
@@ -244,6 +264,7 @@ main (int   argc,
   ADD ("text/says-limits", test_text_says_limits);
   ADD ("number/says-limits", test_number_says_limits);
   ADD ("scale/says-no-value", test_scale_says_no_value);
+  ADD ("scale/spin-says-limits", test_scale_spin_says_limits);
   ADD ("long-label-cut", test_long_label_cut);
 #undef ADD
 

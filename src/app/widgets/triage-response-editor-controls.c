@@ -474,6 +474,9 @@ _triage_response_editor_sync_description (TriageResponseEditor *self)
   else
     {
       describe (self->input, text->str);
+      /* A long slider's exact value, typed in: the same limits and reason. */
+      if (self->scale_spin != NULL)
+        describe (self->scale_spin, text->str);
       /* A drop-down's own button is what takes the focus. */
       if (GTK_IS_DROP_DOWN (self->input))
         for (GtkWidget *child = gtk_widget_get_first_child (self->input); child != NULL;
