@@ -492,6 +492,23 @@ test_read_marks (Fixture       *f,
   triage_read_state_set_read (memory, "x", TRUE);
   g_assert_true (triage_read_state_is_read (memory, "x"));
   g_assert_cmpuint (changes, ==, 1);
+
+  /* Given the database later (the app's history opened after the store, or
+   * again after a failure): what was marked meanwhile is stored, and wins
+   * over what was stored before. */
+  triage_read_state_set_read (memory, pending->id, TRUE);
+  triage_read_state_set_read (memory, pending->id, FALSE);
+  triage_read_state_set_read (memory, "66666666-6666-4666-8666-666666666666", TRUE);
+  triage_read_state_set_db (memory, f->db);
+  g_assert_false (triage_read_state_get_loaded (memory));
+  browse_test_wait_for (triage_read_state_get_loaded (memory));
+  g_assert_false (triage_read_state_is_read (memory, pending->id));
+  g_assert_true (triage_read_state_is_read (memory, "66666666-6666-4666-8666-666666666666"));
+  g_clear_object (&again);
+  again = triage_read_state_new (f->db);
+  browse_test_wait_for (triage_read_state_get_loaded (again));
+  g_assert_false (triage_read_state_is_read (again, pending->id));
+  g_assert_true (triage_read_state_is_read (again, "66666666-6666-4666-8666-666666666666"));
 }
 
 static void

@@ -284,8 +284,9 @@ def test_app_disk_full():
         wait_for("the app to store it", lambda: app_rows(
             s.world, "SELECT id FROM notifications WHERE id = ?", (kept,)))
         # Its history opens after the store, on a worker of its own, and
-        # writes its schema the first time: a disk full before that fails it,
-        # a warning (fatal here) that is not what this case is about.
+        # writes its schema the first time: a disk full before that fails it
+        # (it is tried again: tests/app/test-app-history-late.c), which is
+        # not what this case is about.
         wait_for("the app's history to open", lambda: app_rows(
             s.world, "SELECT value FROM triage_history_meta WHERE key = 'schema'"))
         limit = resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE)

@@ -17,11 +17,13 @@
 G_BEGIN_DECLS
 
 /*
- * TriageApplication spans five files:
+ * TriageApplication spans six files:
  *
  *   triage-application.c           the object: start-up, the connection's state,
  *                                  the tray, switching servers, the history's
  *                                  retention and its API
+ *   triage-application-history.c   the history's database opened, and again after a
+ *                                  failure; the read marks, the app's for its life
  *   triage-application-hold.c      holding: alive in the background, and a problem
  *                                  only the person can fix told in a bubble
  *   triage-application-requests.c  requests coming and going (stream, lookups,
@@ -49,8 +51,12 @@ struct _TriageApplication
   TriageAutostart       *autostart;
   TriageTray            *tray;
   TriageWindow          *window;
-  TriageHistoryDb       *history_db;          /* open once the store is */
-  TriageReadState       *read_state;
+  TriageHistoryDb       *history_db;          /* opened once the store is; retried */
+  TriageReadState       *read_state;          /* from startup, stored once the history opens */
+  char                  *history_problem;     /* why the history could not be opened */
+  guint                  history_retry_id;
+  guint                  history_retry_s;     /* the last wait before a retry */
+  gboolean               history_opening;
   GCancellable          *cancellable;         /* the whole app's work */
 
   gboolean               ready;               /* store opened, inbox and outbox loaded */
@@ -128,6 +134,12 @@ void              _triage_application_on_notifier_activated       (TriageApplica
 void              _triage_application_on_notifier_respond         (TriageApplication *self,
                                                                    const char        *notification_id,
                                                                    const char        *answer_key);
+
+/* triage-application-history.c */
+void              _triage_application_open_history                (TriageApplication *self);
+void              _triage_application_retry_history               (TriageApplication *self);
+void              _triage_application_show_history                (TriageApplication *self,
+                                                                   TriageWindow      *window);
 
 /* triage-application-hold.c */
 void              _triage_application_update_hold                 (TriageApplication *self);

@@ -72,6 +72,8 @@ store_write_done (TriageApplication *self,
 {
   if (error == NULL)
     {
+      if (self->store_failure_told)
+        _triage_application_retry_history (self);
       self->store_failure_told = FALSE;
       return;
     }

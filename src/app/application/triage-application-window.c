@@ -111,11 +111,7 @@ _triage_application_ensure_window (TriageApplication *self)
                                        triage_connection_get_problem (self->connection),
                                        triage_connection_get_message (self->connection),
                                        triage_connection_get_retry_at (self->connection));
-  if (self->read_state != NULL)
-    {
-      triage_window_set_read_state (self->window, self->read_state);
-      triage_window_set_history_db (self->window, self->history_db);
-    }
+  _triage_application_show_history (self, self->window);
   /* A problem waiting for the person is shown now: closing the window quits. */
   _triage_application_update_hold (self);
 

@@ -353,31 +353,6 @@ load_server (TriageApplication *self)
 }
 
 static void
-history_opened_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(TriageApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!triage_history_db_open_finish (TRIAGE_HISTORY_DB (object), result, &error))
-    {
-      /* The inbox works without it: no history view, read marks in memory. */
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Could not open the decision history: %s", error->message);
-      g_clear_object (&self->history_db);
-      return;
-    }
-
-  self->read_state = triage_read_state_new (self->history_db);
-  if (self->window != NULL)
-    {
-      triage_window_set_read_state (self->window, self->read_state);
-      triage_window_set_history_db (self->window, self->history_db);
-    }
-}
-
-static void
 store_opened_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -397,11 +372,7 @@ store_opened_cb (GObject      *object,
     }
 
   load_server (self);
-
-  /* The history reads the same file on connections of its own. */
-  self->history_db = triage_history_db_new (triage_store_get_path (self->store));
-  triage_history_db_open_async (self->history_db, self->cancellable, history_opened_cb,
-                                g_object_ref (self));
+  _triage_application_open_history (self);
 }
 
 /* GApplication */
@@ -449,6 +420,7 @@ triage_application_startup (GApplication *app)
 
   self->settings = g_settings_new (TRIAGE_SETTINGS_SCHEMA);
   self->inbox = triage_inbox_model_new ();
+  self->read_state = triage_read_state_new (NULL);
   self->credentials = triage_credentials_new ();
   path = database && *database ? g_strdup (database) : triage_store_default_path ();
   self->store = triage_store_new (path);
@@ -551,6 +523,7 @@ triage_application_shutdown (GApplication *app)
   g_clear_handle_id (&self->pending_open_id, g_source_remove);
   g_clear_handle_id (&self->background_check_id, g_source_remove);
   g_clear_handle_id (&self->prune_id, g_source_remove);
+  g_clear_handle_id (&self->history_retry_id, g_source_remove);
   g_clear_object (&self->urgency);
   g_clear_object (&self->throttle);
   g_clear_object (&self->autostart);
@@ -569,6 +542,7 @@ triage_application_finalize (GObject *object)
   g_clear_object (&self->connection);
   g_clear_object (&self->read_state);
   g_clear_object (&self->history_db);
+  g_clear_pointer (&self->history_problem, g_free);
   g_clear_object (&self->outbox);
   g_clear_object (&self->store);
   g_clear_object (&self->inbox);

@@ -40,6 +40,7 @@ struct _TriageHistoryView
   guint                   exports_running;
   guint                   poll_id;
   TriageHistoryViewState  state;
+  char                   *problem;          /* why there is no database */
 
   /* template */
   AdwToastOverlay        *toast_overlay;
@@ -57,6 +58,7 @@ struct _TriageHistoryView
   TriageHistoryChart     *chart;
   GtkLabel               *count_label;
   GtkStack               *stack;
+  AdwStatusPage          *unavailable_page;
   GtkGridView            *list_view;
 };
 

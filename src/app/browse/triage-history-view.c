@@ -70,6 +70,7 @@ set_state (TriageHistoryView      *self,
     [TRIAGE_HISTORY_VIEW_EMPTY] = "empty",
     [TRIAGE_HISTORY_VIEW_NO_RESULTS] = "no-results",
     [TRIAGE_HISTORY_VIEW_LIST] = "list",
+    [TRIAGE_HISTORY_VIEW_UNAVAILABLE] = "unavailable",
   };
 
   if (self->state == state)
@@ -91,7 +92,8 @@ triage_history_view_update_state (TriageHistoryView *self)
   if (self->model == NULL || !self->loaded_once)
     {
       gtk_label_set_label (self->count_label, "");
-      set_state (self, TRIAGE_HISTORY_VIEW_LOADING);
+      set_state (self, self->db == NULL && self->problem != NULL ? TRIAGE_HISTORY_VIEW_UNAVAILABLE
+                                                                 : TRIAGE_HISTORY_VIEW_LOADING);
       return;
     }
 
@@ -291,6 +293,41 @@ triage_history_view_get_db (TriageHistoryView *self)
 }
 
 /**
+ * triage_history_view_set_problem:
+ * @self: a #TriageHistoryView
+ * @problem: (nullable): why the history could not be opened (it will be
+ *   tried again), or %NULL
+ *
+ * Without a database, says that the history is unavailable and why, instead
+ * of an empty list that looks like one still loading.
+ */
+void
+triage_history_view_set_problem (TriageHistoryView *self,
+                                 const char        *problem)
+{
+  g_return_if_fail (TRIAGE_IS_HISTORY_VIEW (self));
+
+  if (g_strcmp0 (self->problem, problem) == 0)
+    return;
+
+  g_free (self->problem);
+  self->problem = g_strdup (problem);
+
+  if (problem != NULL)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: the history view while its database cannot be opened;
+       * %s is the reason (for instance "database or disk is full") */
+      text = g_strdup_printf (_("The history cannot be opened: %s. Triage tries again by itself. "
+                                "Requests still arrive and can be answered; which ones you "
+                                "opened is kept once it opens."), problem);
+      adw_status_page_set_description (self->unavailable_page, text);
+    }
+  triage_history_view_update_state (self);
+}
+
+/**
  * triage_history_view_set_db:
  * @self: a #TriageHistoryView
  * @db: (nullable): an open #TriageHistoryDb
@@ -476,6 +513,7 @@ triage_history_view_finalize (GObject *object)
   g_clear_pointer (&self->facets, triage_history_facets_free);
   g_clear_pointer (&self->service_keys, g_ptr_array_unref);
   g_clear_pointer (&self->project_keys, g_ptr_array_unref);
+  g_clear_pointer (&self->problem, g_free);
 
   G_OBJECT_CLASS (triage_history_view_parent_class)->finalize (object);
 }
@@ -548,7 +586,7 @@ triage_history_view_class_init (TriageHistoryViewClass *klass)
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties [PROP_STATE] =
     g_param_spec_uint ("state", NULL, NULL,
-                       TRIAGE_HISTORY_VIEW_LOADING, TRIAGE_HISTORY_VIEW_LIST,
+                       TRIAGE_HISTORY_VIEW_LOADING, TRIAGE_HISTORY_VIEW_UNAVAILABLE,
                        TRIAGE_HISTORY_VIEW_LOADING,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -581,6 +619,7 @@ triage_history_view_class_init (TriageHistoryViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, chart);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, count_label);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, stack);
+  gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, unavailable_page);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, list_view);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * @TRIAGE_HISTORY_VIEW_EMPTY: the history has no entry at all
  * @TRIAGE_HISTORY_VIEW_NO_RESULTS: entries exist, none matches the search and filters
  * @TRIAGE_HISTORY_VIEW_LIST: the list
+ * @TRIAGE_HISTORY_VIEW_UNAVAILABLE: no database: it could not be opened
+ *   (triage_history_view_set_problem())
  */
 typedef enum
 {
@@ -28,6 +30,7 @@ typedef enum
   TRIAGE_HISTORY_VIEW_EMPTY,
   TRIAGE_HISTORY_VIEW_NO_RESULTS,
   TRIAGE_HISTORY_VIEW_LIST,
+  TRIAGE_HISTORY_VIEW_UNAVAILABLE,
 } TriageHistoryViewState;
 
 /**
@@ -59,6 +62,8 @@ GtkWidget                 *triage_history_view_new                 (void);
 TriageHistoryDb           *triage_history_view_get_db              (TriageHistoryView    *self);
 void                       triage_history_view_set_db              (TriageHistoryView    *self,
                                                                     TriageHistoryDb      *db);
+void                       triage_history_view_set_problem         (TriageHistoryView    *self,
+                                                                    const char           *problem);
 void                       triage_history_view_reload              (TriageHistoryView    *self);
 TriageHistoryModel        *triage_history_view_get_model           (TriageHistoryView    *self);
 GtkSelectionModel         *triage_history_view_get_selection       (TriageHistoryView    *self);

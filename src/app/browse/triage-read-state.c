@@ -15,7 +15,11 @@
  * history's worker in order; a failed write is logged and the mark stays in
  * memory.
  *
- * Marks changed while the stored ones load win over what loads.
+ * The app's one read state lives from its start; its history opens later
+ * (on a worker, after the store; again and again while a full disk fails
+ * it) and is given with triage_read_state_set_db (). Marks changed before
+ * that are stored then, and they and those changed while the stored ones
+ * load win over what loads.
  */
 
 struct _TriageReadState
@@ -24,7 +28,7 @@ struct _TriageReadState
 
   TriageHistoryDb *db;
   GHashTable      *read;      /* id -> id */
-  GHashTable      *changes;   /* while loading: id -> GINT_TO_POINTER (read + 1) */
+  GHashTable      *changes;   /* until loaded from db: id -> GINT_TO_POINTER (read + 1) */
   GCancellable    *cancellable;
   gboolean         loaded;
 };
@@ -151,13 +155,47 @@ triage_read_state_set_read (TriageReadState *self,
   else
     g_hash_table_remove (self->read, notification_id);
 
-  if (!self->loaded)
+  if (self->db == NULL || !self->loaded)
     g_hash_table_replace (self->changes, g_strdup (notification_id), GINT_TO_POINTER (read + 1));
 
   if (self->db != NULL)
     triage_history_db_set_read_async (self->db, notification_id, read, NULL, stored_cb, NULL);
 
   g_signal_emit (self, signals [CHANGED], 0, notification_id);
+}
+
+/**
+ * triage_read_state_set_db:
+ * @self: a #TriageReadState kept in memory so far
+ * @db: the history database, open, to keep the marks in from now on
+ *
+ * Stores the marks changed so far and loads the stored ones
+ * (#TriageReadState:loaded goes %FALSE until they are in).
+ */
+void
+triage_read_state_set_db (TriageReadState *self,
+                          TriageHistoryDb *db)
+{
+  GHashTableIter iter;
+  gpointer key;
+  gpointer value;
+
+  g_return_if_fail (TRIAGE_IS_READ_STATE (self));
+  g_return_if_fail (TRIAGE_IS_HISTORY_DB (db));
+  g_return_if_fail (self->db == NULL);
+
+  self->db = g_object_ref (db);
+
+  g_hash_table_iter_init (&iter, self->changes);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    triage_history_db_set_read_async (db, key, GPOINTER_TO_INT (value) - 1, NULL, stored_cb, NULL);
+
+  if (self->loaded)
+    {
+      self->loaded = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOADED]);
+    }
+  triage_history_db_load_read_async (db, self->cancellable, loaded_cb, g_object_ref (self));
 }
 
 /**
@@ -252,7 +290,7 @@ triage_read_state_init (TriageReadState *self)
 /**
  * triage_read_state_new:
  * @db: (nullable): an open history database to keep the marks in; %NULL
- *   keeps them in memory only
+ *   keeps them in memory until triage_read_state_set_db()
  *
  * Returns: (transfer full): a read state; with @db it loads the stored marks
  *   (#TriageReadState:loaded)
@@ -265,14 +303,10 @@ triage_read_state_new (TriageHistoryDb *db)
   g_return_val_if_fail (db == NULL || TRIAGE_IS_HISTORY_DB (db), NULL);
 
   self = g_object_new (TRIAGE_TYPE_READ_STATE, NULL);
+  self->loaded = TRUE;
 
   if (db != NULL)
-    {
-      self->db = g_object_ref (db);
-      triage_history_db_load_read_async (db, self->cancellable, loaded_cb, g_object_ref (self));
-    }
-  else
-    self->loaded = TRUE;
+    triage_read_state_set_db (self, db);
 
   return self;
 }

@@ -22,6 +22,8 @@ gboolean         triage_read_state_is_read    (TriageReadState *self,
 void             triage_read_state_set_read   (TriageReadState *self,
                                                const char      *notification_id,
                                                gboolean         read);
+void             triage_read_state_set_db     (TriageReadState *self,
+                                               TriageHistoryDb *db);
 gboolean         triage_read_state_get_loaded (TriageReadState *self);
 
 G_END_DECLS

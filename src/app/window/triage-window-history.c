@@ -159,3 +159,18 @@ _triage_window_on_history_entry_activated (TriageWindow       *self,
   triage_history_db_load_notification_async (self->history_db, id, self->past_cancellable,
                                              past_loaded_cb, load);
 }
+
+/**
+ * triage_window_set_history_problem:
+ * @self: a #TriageWindow
+ * @problem: (nullable): why the app's history could not be opened (it tries
+ *   again), or %NULL
+ */
+void
+triage_window_set_history_problem (TriageWindow *self,
+                                   const char   *problem)
+{
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+
+  triage_history_view_set_problem (self->history_view, problem);
+}

@@ -450,37 +450,17 @@ triage_window_set_history_db (TriageWindow    *self,
  * triage_window_set_read_state:
  * @self: a #TriageWindow
  * @read_state: (nullable): which requests were opened, kept by the app
+ *   for its whole life (a window may come and go before its history opens)
  */
 void
 triage_window_set_read_state (TriageWindow    *self,
                               TriageReadState *read_state)
 {
-  TriageReadState *before;
-
   g_return_if_fail (TRIAGE_IS_WINDOW (self));
   g_return_if_fail (read_state == NULL || TRIAGE_IS_READ_STATE (read_state));
 
   if (!g_set_object (&self->read_state, read_state))
     return;
-
-  /* The app's marks come once its history has opened, which a slow disk
-   * puts seconds after the first requests: one opened before (a bubble or
-   * the tray clicked at start) stays opened, and is stored. */
-  before = triage_inbox_pane_get_read_state (self->inbox_pane);
-  if (read_state != NULL && before != NULL)
-    {
-      GListModel *requests = G_LIST_MODEL (self->model);
-      guint n = g_list_model_get_n_items (requests);
-
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr(TriageRequest) request = g_list_model_get_item (requests, i);
-          const char *id = triage_request_get_id (request);
-
-          if (triage_read_state_is_read (before, id))
-            triage_read_state_set_read (read_state, id, TRUE);
-        }
-    }
 
   triage_inbox_pane_set_read_state (self->inbox_pane, read_state);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_READ_STATE]);

@@ -1,0 +1,217 @@
+/* test-app-history-late.c — the app's history opening late, or failing to
+ * open, the whole app in-process
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under tests/fake-notifyd.py --private-bus against a real
+ * `triage-server --local`. The app's history (where read marks are stored)
+ * opens on a worker after the store; this test holds its first statement
+ * (sqlite3_exec () below stands in front of SQLite's) while it opens a
+ * request, so the request is marked read before the history is there:
+ *
+ *   /app/history-late/window-closed: the window is closed before the history
+ *     opens; the mark is stored all the same (the marks are the app's).
+ *   /app/history-late/disk-full: the disk is full when the history opens
+ *     (RLIMIT_FSIZE 0, SIGXFSZ ignored: writes fail as on a full disk), so it
+ *     fails; the history view says it is unavailable and why. With space back
+ *     it is opened again by itself, and the mark made meanwhile is stored.
+ *
+ * One app a process: meson runs each case in a process of its own (-p).
+ */
+
+#define _GNU_SOURCE
+
+#include <adwaita.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include "app-test-server.h"
+#include "app-test-application.h"
+
+static const char simple[] = "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]";
+
+static char *world;
+static AppTestServer *server;
+
+/* The hold: the history's connections run "PRAGMA cache_size" first. */
+static GMutex hold_lock;
+static GCond hold_cond;
+static gboolean hold_on;
+static gint held;
+
+typedef int (*ExecFunc) (sqlite3 *, const char *, int (*) (void *, int, char **, char **),
+                         void *, char **);
+
+int
+sqlite3_exec (sqlite3     *db,
+              const char  *sql,
+              int        (*callback) (void *, int, char **, char **),
+              void        *data,
+              char       **errmsg)
+{
+  ExecFunc next = (ExecFunc) dlsym (RTLD_NEXT, "sqlite3_exec");
+
+  if (sql != NULL && strstr (sql, "PRAGMA cache_size") != NULL)
+    {
+      g_mutex_lock (&hold_lock);
+      if (hold_on)
+        g_atomic_int_inc (&held);
+      while (hold_on)
+        g_cond_wait (&hold_cond, &hold_lock);
+      g_mutex_unlock (&hold_lock);
+    }
+  return next (db, sql, callback, data, errmsg);
+}
+
+static void
+release_history (void)
+{
+  g_mutex_lock (&hold_lock);
+  hold_on = FALSE;
+  g_cond_broadcast (&hold_cond);
+  g_mutex_unlock (&hold_lock);
+}
+
+static gboolean
+read_mark_stored (const char *id)
+{
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "triage", "triage.db", NULL);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+
+  if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2 (db, "SELECT count(*) FROM triage_read WHERE notification_id = ?1",
+                          -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, id, -1, SQLITE_STATIC);
+      found = sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_int (stmt, 0) == 1;
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  return found;
+}
+
+/* The app started with its history held as it opens. */
+static TriageApplication *
+start_app_history_held (void)
+{
+  TriageApplication *app;
+
+  hold_on = TRUE;
+  app = app_test_application_new ();
+  app_test_wait_for (g_atomic_int_get (&held) > 0, APP_TEST_WAIT_MS);
+  app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  return app;
+}
+
+/* Posted, then opened in the window as from a bubble or the tray: marked read. */
+static char *
+open_request (TriageApplication *app,
+              const char        *title)
+{
+  char *id = app_test_server_post (server, title, simple);
+  TriageWindow *window;
+  TriageReadState *marks;
+
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) != NULL,
+                     APP_TEST_WAIT_MS);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (id));
+  app_test_wait_for ((window = triage_application_get_window (app)) != NULL &&
+                     triage_window_get_current_request (window) != NULL &&
+                     g_str_equal (triage_request_get_id (triage_window_get_current_request (window)), id),
+                     APP_TEST_WAIT_MS);
+  marks = triage_inbox_pane_get_read_state (triage_window_get_inbox_pane (window));
+  g_assert_true (triage_read_state_is_read (marks, id));
+
+  return id;
+}
+
+static void
+test_window_closed (void)
+{
+  TriageApplication *app = start_app_history_held ();
+  g_autofree char *id = open_request (app, "Opened before the history, window closed?");
+
+  gtk_window_destroy (GTK_WINDOW (triage_application_get_window (app)));
+  app_test_wait_for (triage_application_get_window (app) == NULL, APP_TEST_WAIT_MS);
+
+  release_history ();
+  app_test_wait_for (read_mark_stored (id), APP_TEST_WAIT_MS);
+
+  app_test_application_free (app);
+}
+
+static TriageHistoryView *
+history_view (TriageApplication *app)
+{
+  return triage_window_get_history_view (triage_application_get_window (app));
+}
+
+static void
+test_disk_full (void)
+{
+  TriageApplication *app = start_app_history_held ();
+  struct rlimit limit;
+  struct rlimit full;
+  g_autofree char *id = NULL;
+  const char *description;
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  full = limit;
+  full.rlim_cur = 0;
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &full), ==, 0);
+
+  id = open_request (app, "Opened while the history cannot open?");
+  release_history ();
+
+  /* Said where the history is, not an empty list that looks like one loading. */
+  app_test_wait_for (triage_history_view_get_state (history_view (app)) ==
+                     TRIAGE_HISTORY_VIEW_UNAVAILABLE, APP_TEST_WAIT_MS);
+  description = adw_status_page_get_description (ADW_STATUS_PAGE (
+    gtk_widget_get_template_child (GTK_WIDGET (history_view (app)), TRIAGE_TYPE_HISTORY_VIEW,
+                                   "unavailable_page")));
+  g_assert_nonnull (strstr (description, "The history cannot be opened"));
+  g_assert_nonnull (strstr (description, "tries again"));
+  g_assert_false (read_mark_stored (id));
+
+  /* Space is back: the history opens by itself, with the mark made meanwhile. */
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  app_test_wait_for (triage_history_view_get_db (history_view (app)) != NULL, APP_TEST_WAIT_MS);
+  app_test_wait_for (triage_history_view_get_state (history_view (app)) !=
+                     TRIAGE_HISTORY_VIEW_UNAVAILABLE, APP_TEST_WAIT_MS);
+  app_test_wait_for (read_mark_stored (id), APP_TEST_WAIT_MS);
+
+  app_test_application_free (app);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  world = app_test_private_world ();
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  server = g_new0 (AppTestServer, 1);
+  app_test_server_start (server);
+
+  g_test_add_func ("/app/history-late/window-closed", test_window_closed);
+  g_test_add_func ("/app/history-late/disk-full", test_disk_full);
+
+  status = g_test_run ();
+
+  app_test_server_free (server);
+  app_test_rm_rf (world);
+  g_free (world);
+
+  return status;
+}
