@@ -292,6 +292,42 @@ test_keyboard_triage (void)
   destroy_window (window);
 }
 
+/* The last request answered with the mouse while the server cannot be
+ * reached: the answer waits in the outbox, no request comes next, and the
+ * button clicked (which had the focus) is insensitive now. The keyboard is
+ * left on the request, whose queued state it can read, never nowhere. */
+static void
+test_answer_queued_keeps_focus (void)
+{
+  g_autoptr(TriageInboxModel) model = three_requests ();
+  g_autoptr(JsonNode) data = json_node_new (JSON_NODE_NULL);
+  TriageWindow *window = new_window (model);
+  GtkWidget *view = triage_window_get_decision_view (window);
+  GtkWidget *button;
+  GtkWidget *focus;
+
+  triage_window_set_connection (window, TRIAGE_CONNECTION_RECONNECTING, "Connection refused",
+                                g_get_monotonic_time () + 60 * G_USEC_PER_SEC);
+  g_assert_true (triage_window_show_request (window, ID_C));
+  app_test_wait_for (focus_inside (window, view), APP_TEST_WAIT_MS);
+  button = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (GTK_IS_BUTTON (button));
+
+  g_signal_emit_by_name (button, "clicked");
+  triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_QUEUED);
+  app_test_spin (200);
+
+  g_assert_cmpstr (current_id (window), ==, ID_C);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_sensitive (focus));
+  g_assert_true (focus_inside (window, view));
+  /* There, a screen reader reads where the answer stands. */
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_STATUS);
+
+  destroy_window (window);
+}
+
 static void
 test_answer_then_next (void)
 {
@@ -697,6 +733,7 @@ main (int   argc,
   g_test_add_func ("/window/submit-forwarded", test_submit_forwarded);
   g_test_add_func ("/window/keyboard-triage", test_keyboard_triage);
   g_test_add_func ("/window/answer-then-next", test_answer_then_next);
+  g_test_add_func ("/window/answer-queued-keeps-focus", test_answer_queued_keeps_focus);
   g_test_add_func ("/window/narrow", test_narrow);
   g_test_add_func ("/window/large-text-dark", test_large_text_dark);
   g_test_add_func ("/window/history", test_history);

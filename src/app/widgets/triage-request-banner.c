@@ -87,6 +87,7 @@ show (TriageRequestBanner *self,
 static void
 hide (TriageRequestBanner *self)
 {
+  gtk_widget_set_focusable (self->box, FALSE);
   gtk_spinner_set_spinning (self->spinner, FALSE);
   gtk_label_set_label (self->title, "");
   gtk_label_set_label (self->detail, "");
@@ -352,6 +353,30 @@ triage_request_banner_init (TriageRequestBanner *self)
   gtk_revealer_set_transition_type (self->revealer, GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN);
   gtk_revealer_set_child (self->revealer, self->box);
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->revealer));
+}
+
+/**
+ * triage_request_banner_take_focus:
+ * @self: a #TriageRequestBanner
+ *
+ * Puts the keyboard on the banner while it is shown, so that a screen
+ * reader reads where the request or its answer stands: for a view whose
+ * focused control has just turned insensitive (the button an answer was
+ * given with), which would leave the keyboard nowhere. It stays in the Tab
+ * order until the banner hides.
+ *
+ * Returns: %TRUE if the banner took the focus
+ */
+gboolean
+triage_request_banner_take_focus (TriageRequestBanner *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_BANNER (self), FALSE);
+
+  if (!triage_request_banner_get_shown (self))
+    return FALSE;
+
+  gtk_widget_set_focusable (self->box, TRUE);
+  return gtk_widget_grab_focus (self->box);
 }
 
 /**

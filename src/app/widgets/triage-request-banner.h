@@ -58,5 +58,6 @@ gboolean    triage_request_banner_update_from (TriageRequestBanner      *self,
 const char *triage_request_banner_get_title   (TriageRequestBanner     *self);
 const char *triage_request_banner_get_detail  (TriageRequestBanner     *self);
 gboolean    triage_request_banner_get_shown   (TriageRequestBanner     *self);
+gboolean    triage_request_banner_take_focus  (TriageRequestBanner     *self);
 
 G_END_DECLS
