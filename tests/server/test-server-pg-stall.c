@@ -73,6 +73,8 @@ static const char * const far_args[] = { "--no-limits", NULL };
 /* The operator's statement_timeout (1 s) in far's URI wins over the
  * server's 10 s: far waits 1 + 2 s for an answer. */
 #define OPERATOR_OPTIONS "-c statement_timeout=1000"
+/* The same set for the database (ALTER DATABASE) as far connects. */
+#define OPERATOR_DATABASE "database"
 #define OPERATOR_BOUND_S 3
 
 static void
@@ -90,6 +92,15 @@ stall_setup (Stall         *fixture,
   g_assert_true (triage_test_server_is_postgres (fixture->near));
   socket_path = pg_uri_socket_path (triage_test_server_get_database (fixture->near));
   fixture->proxy = triage_test_proxy_new (socket_path);
+  if (g_strcmp0 (operator_options, OPERATOR_DATABASE) == 0)
+    {
+      /* The sessions made from now on; reset by the teardown. */
+      g_free (triage_test_server_run_sql (fixture->near,
+                                          "ALTER DATABASE triage SET statement_timeout = 1000",
+                                          &error));
+      g_assert_no_error (error);
+      operator_options = NULL;
+    }
   uri = pg_uri_through (triage_test_server_get_database (fixture->near), "127.0.0.1",
                         triage_test_proxy_get_port (fixture->proxy), FALSE, 0, operator_options);
   g_test_message ("far's database: %s", uri);
@@ -112,6 +123,14 @@ static void
 stall_teardown (Stall         *fixture,
                 gconstpointer  data)
 {
+  g_autoptr(GError) error = NULL;
+
+  if (g_strcmp0 (data, OPERATOR_DATABASE) == 0)
+    {
+      g_free (triage_test_server_run_sql (fixture->near,
+                                          "ALTER DATABASE triage RESET statement_timeout", &error));
+      g_assert_no_error (error);
+    }
   /* Both drain and stop cleanly: the database answers again. */
   g_assert_true (triage_test_server_stop (fixture->far));
   g_assert_true (triage_test_server_stop (fixture->near));
@@ -425,8 +444,8 @@ test_listener (Stall         *fixture,
   assert_hears_near (fixture, sock);
 }
 
-/* A statement_timeout in the URI is the operator's: it wins, and the wait
- * for an answer follows it. */
+/* A statement_timeout in the URI, or set for the database, is the
+ * operator's: it wins, and the wait for an answer follows it. */
 static void
 test_operator_timeout (Stall         *fixture,
                        gconstpointer  data)
@@ -489,6 +508,8 @@ main (int   argc,
               stall_teardown);
   g_test_add ("/server/pg-stall/refused", Stall, NULL, stall_setup, test_refused, stall_teardown);
   g_test_add ("/server/pg-stall/operator-timeout", Stall, OPERATOR_OPTIONS, stall_setup,
+              test_operator_timeout, stall_teardown);
+  g_test_add ("/server/pg-stall/operator-timeout-database", Stall, OPERATOR_DATABASE, stall_setup,
               test_operator_timeout, stall_teardown);
   return g_test_run ();
 }

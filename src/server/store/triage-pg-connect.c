@@ -25,8 +25,11 @@
 
 #define RECONNECT_INTERVAL_US G_USEC_PER_SEC
 
-/* Every session's timeouts, unless the URI (its options, or PGOPTIONS) set
- * them: the operator's win.
+/* Every session's timeouts, unless the operator set them for Triage: in the
+ * URI (its options, or PGOPTIONS), or for its role or database (ALTER ROLE,
+ * ALTER DATABASE, ALTER ROLE … IN DATABASE). A cluster-wide value
+ * (postgresql.conf, the command line) was not chosen for this server and
+ * gives way to these.
  *   - A server whose batch stays open 5 s is stuck (stopped, frozen): the
  *     database ends its session, so its row locks stop holding the others
  *     up; and nobody waits longer than 5 s for a lock.
@@ -38,7 +41,8 @@
   "SELECT set_config (d.name, d.value, false) FROM (VALUES" \
   " ('statement_timeout', '" G_STRINGIFY (TRIAGE_PG_STATEMENT_TIMEOUT_MS) "ms')," \
   " ('lock_timeout', '5s'), ('idle_in_transaction_session_timeout', '5s'))" \
-  " AS d (name, value) JOIN pg_settings s ON s.name = d.name WHERE s.source <> 'client'"
+  " AS d (name, value) JOIN pg_settings s ON s.name = d.name" \
+  " WHERE s.source NOT IN ('client', 'user', 'database', 'database user')"
 #define STATEMENT_TIMEOUT_SQL "SELECT setting FROM pg_settings WHERE name = 'statement_timeout'"
 
 /* libpq's messages end with a newline. */
