@@ -1,4 +1,5 @@
-/* test-server-request-log.c — the request lines of a turn of the main loop, written together
+/* test-server-request-log.c — the request log: a turn's lines written together, JSON lines
+ * that name who and what but never a token or a body
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,7 +8,9 @@
  * makes go out together as the turn ends (one write under load, not one a
  * request). Each request still has its whole line, the text GLib's writer
  * makes, while the server keeps running; any other message comes after the
- * lines before it.
+ * lines before it. With --log-format json, one object a request: its id,
+ * route, status, duration and caller, never a token (wherever it was sent)
+ * nor a body.
  */
 
 #define G_LOG_DOMAIN "test-server-request-log"
@@ -135,11 +138,128 @@ test_burst_lines (void)
   triage_test_remove_tree (dir);
 }
 
+/* The JSON lines of @file, each parsed. */
+static GPtrArray *
+read_log (const char *file,
+          char      **text)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+
+  g_file_get_contents (file, text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (*text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] == '{')   /* a sanitizer's report shares standard error */
+      g_ptr_array_add (objects, srv_parse_object (lines[i]));
+  return objects;
+}
+
+/* The request line of @route and @status, NULL when there is none. */
+static JsonObject *
+find_line (GPtrArray  *lines,
+           const char *method,
+           const char *route,
+           gint64      status)
+{
+  for (guint i = 0; i < lines->len; i++)
+    {
+      JsonObject *line = lines->pdata[i];
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (line, "route", NULL), route) == 0 &&
+          g_strcmp0 (json_object_get_string_member_with_default (line, "method", NULL), method) == 0 &&
+          json_object_get_int_member_with_default (line, "status", 0) == status)
+        return line;
+    }
+  return NULL;
+}
+
+/* One JSON line per request with its id, route, status, duration and who:
+ * never a token, wherever the token was sent (header, ?token=), valid or not. */
+static void
+test_request_log (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-log-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "server.log", NULL);
+  const char * const args[] = { "--log-format", "json", NULL };
+  TriageTestServerOptions options = { .extra_args = args, .log_file = log };
+  const char * const alice_only[] = { "alice", NULL };
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autofree char *alice = NULL, *key = NULL, *secret = NULL, *service_id = NULL;
+  g_autofree char *id = NULL, *query = NULL, *text = NULL;
+  g_autofree char *bad = g_strdup ("ut_0123456789abcdef0123456789abcdef0123456789abcdef");
+  g_autoptr(SrvAnswer) refused = NULL, answer = NULL;
+  g_autoptr(SrvSocket) sock = NULL;
+  g_autoptr(SrvEvents) events = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *tokens[6];
+  JsonObject *line;
+
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", &alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (server, "deploy-bot", alice_only, NULL, &service_id, &key,
+                                     &secret, &error);
+  g_assert_no_error (error);
+  id = srv_post (server, key, "Logged");
+  answer = srv_request (server, "GET", "/api/v1/client/notifications", alice, NULL);
+  srv_assert_status (answer, 200, NULL);
+  srv_respond (server, alice, id);
+  refused = srv_request (server, "GET", "/api/v1/client/notifications", bad, NULL);
+  srv_assert_status (refused, 401, "AUTH_INVALID_TOKEN");
+  query = g_strconcat ("?token=", alice, NULL);
+  sock = srv_ws_open (server, NULL, query);
+  g_assert_nonnull (sock->ws);
+  events = srv_events_open (server, NULL, query, NULL);
+  g_assert_cmpuint (events->status, ==, 200);
+  g_clear_pointer (&sock, srv_ws_free);
+  g_clear_pointer (&events, srv_events_free);
+  g_assert_true (triage_test_server_stop (server));
+
+  lines = read_log (log, &text);
+  tokens[0] = triage_test_server_get_admin_token (server);
+  tokens[1] = alice, tokens[2] = key, tokens[3] = secret, tokens[4] = bad, tokens[5] = NULL;
+  for (guint i = 0; tokens[i] != NULL; i++)
+    if (strstr (text, tokens[i]) != NULL)
+      g_error ("the log holds the token %s:\n%s", tokens[i], text);
+  /* Nor a body: the notification's title is in none of its lines. */
+  g_assert_null (strstr (text, "Logged"));
+
+  line = find_line (lines, "POST", "/api/v1/notifications", 201);
+  g_assert_nonnull (line);
+  g_assert_cmpstr (json_object_get_string_member (line, "service"), ==, service_id);
+  g_assert_cmpint (json_object_get_int_member (line, "duration_us"), >=, 0);
+  g_assert_cmpuint (strlen (json_object_get_string_member (line, "request_id")), ==, 36);
+  line = find_line (lines, "POST", "/api/v1/client/respond", 200);
+  g_assert_nonnull (line);
+  g_assert_cmpstr (json_object_get_string_member (line, "user"), ==, "alice");
+  line = find_line (lines, "GET", "/api/v1/client/notifications", 200);
+  g_assert_nonnull (line);
+  g_assert_cmpstr (json_object_get_string_member (line, "request_id"), ==,
+                   soup_message_headers_get_one (answer->headers, "X-Request-ID"));
+  line = find_line (lines, "GET", "/api/v1/client/notifications", 401);
+  g_assert_nonnull (line);
+  g_assert_false (json_object_has_member (line, "user"));
+  g_assert_cmpstr (json_object_get_string_member (line, "request_id"), ==,
+                   soup_message_headers_get_one (refused->headers, "X-Request-ID"));
+  g_assert_nonnull (find_line (lines, "POST", "/api/v1/admin/users", 201));
+  g_assert_cmpstr (json_object_get_string_member (find_line (lines, "POST", "/api/v1/admin/users",
+                                                             201), "caller"), ==, "admin");
+  g_assert_nonnull (find_line (lines, "GET", "/api/v1/client/stream", 101));
+  g_assert_nonnull (find_line (lines, "GET", "/api/v1/client/events", 200));
+  g_clear_pointer (&server, triage_test_server_free);
+  triage_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/server/request-log/burst-lines", test_burst_lines);
+  g_test_add_func ("/server/request-log/json-lines", test_request_log);
   return g_test_run ();
 }
