@@ -121,7 +121,8 @@ decode_cursor (const char *cursor,
 /* A list row as an item of its page: the stored JSON with the row's status
  * (as notification_node () makes it), parsed by the page's one parser:
  * a parser made and dropped for each of a page's 1,000 rows was a third of
- * the time its JSON took (json_from_string ()). */
+ * the time its JSON took (json_from_string ()). NULL when it does not read
+ * (a damaged row): it is left out of the page, and said once. */
 static JsonNode *
 page_item (JsonParser            *parser,
            TriageNotificationRow *row)
@@ -130,7 +131,11 @@ page_item (JsonParser            *parser,
 
   if (!json_parser_load_from_data (parser, row->json, -1, NULL) ||
       (node = json_parser_steal_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    g_error ("corrupt notification %s in the database", row->id);
+    {
+      g_clear_pointer (&node, json_node_unref);
+      triage_server_log_unreadable (row->id);
+      return NULL;
+    }
   json_object_set_string_member (json_node_get_object (node), "status",
                                  atp_status_to_string (row->status));
   return node;
@@ -244,7 +249,13 @@ reply_page_built (SoupServerMessage *msg,
   g_autoptr(JsonObject) answer = json_object_new ();
 
   for (guint i = 0; i < rows->len; i++)
-    json_array_add_element (items, page_item (parser, rows->pdata[i]));
+    {
+      JsonNode *item = page_item (parser, rows->pdata[i]);
+
+      /* One damaged row does not cost the person the rest of the page. */
+      if (item != NULL)
+        json_array_add_element (items, item);
+    }
   if (next != NULL)
     json_object_set_string_member (pagination, "next_cursor", next);
   else
@@ -336,8 +347,15 @@ handle_client_get (TriageServer      *self,
         reply_error (msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
       return;
     }
+  /* Read before it is marked delivered: one that cannot be shown is not. */
+  if ((node = notification_node (row, TRUE)) == NULL)
+    {
+      reply_unreadable (msg, row->id);
+      return;
+    }
   mark_delivered (self, row);
-  node = notification_node (row, TRUE);
+  json_object_set_string_member (json_node_get_object (node), "status",
+                                 atp_status_to_string (row->status));
   reply_text (msg, 200, atp_json_to_string (node, NULL));
 }
 

@@ -52,7 +52,32 @@ status_update_node (const char *id,
   return atp_status_update_to_json (update);
 }
 
-/* The notification as clients and services see it: stored JSON + status (+ response). */
+/* A stored notification that does not read is said once (per id, for as
+ * long as the server runs: a list or a stream meets it again each time). */
+static void
+log_unreadable (const char *id,
+                const char *what)
+{
+  static GHashTable *said;
+
+  if (said == NULL)
+    said = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (g_hash_table_contains (said, id))
+    return;
+  /* Bounded: a database with more damaged rows than that says some again. */
+  if (g_hash_table_size (said) >= 1024)
+    g_hash_table_remove_all (said);
+  g_hash_table_add (said, g_strdup (id));
+  g_message ("notification %s in the database: its stored %s does not read as a JSON object "
+             "(a damaged row?); it is left out of lists and streams, and a read of it is "
+             "answered 500 INTERNAL_ERROR", id, what);
+}
+
+/* The notification as clients and services see it: stored JSON + status (+
+ * response). NULL when its stored JSON does not read (a damaged row, an
+ * edit by hand): one bad row must not take the server down, nor every
+ * other request with it; the caller leaves it out or answers
+ * reply_unreadable (). */
 JsonNode *
 notification_node (TriageNotificationRow *row,
                    gboolean               with_response)
@@ -61,17 +86,43 @@ notification_node (TriageNotificationRow *row,
   JsonObject *object;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    g_error ("corrupt notification %s in the database", row->id);
+    {
+      g_clear_pointer (&node, json_node_unref);
+      triage_server_log_unreadable (row->id);
+      return NULL;
+    }
   object = json_node_get_object (node);
   json_object_set_string_member (object, "status", atp_status_to_string (row->status));
   if (with_response && row->response != NULL)
     {
       JsonNode *response = json_from_string (row->response, NULL);
 
+      /* The request still reads: shown without the answer it cannot show. */
       if (response != NULL)
         json_object_set_member (object, "response", response);
+      else
+        log_unreadable (row->id, "response");
     }
   return node;
+}
+
+void
+triage_server_log_unreadable (const char *id)
+{
+  log_unreadable (id, "JSON");
+}
+
+/* 500 INTERNAL_ERROR for notification @id, whose stored JSON does not read
+ * (notification_node ()): not 503, as trying again will not mend it. */
+void
+reply_unreadable (SoupServerMessage *msg,
+                  const char        *id)
+{
+  g_autoptr(JsonObject) details = json_object_new ();
+
+  json_object_set_string_member (details, "notification_id", id);
+  reply_error_details (msg, ATP_ERROR_INTERNAL_ERROR, "The stored notification cannot be read "
+                       "(its row in the server's database is damaged)", details);
 }
 
 static void
@@ -119,11 +170,10 @@ waiter_answer (Waiter *waiter)
     reply_unread (waiter->msg, error);
   else if (row == NULL)
     reply_error (waiter->msg, ATP_ERROR_NOTIFICATION_NOT_FOUND, "No such notification");
+  else if ((node = triage_server_protocol (row->protocol)->agent_view (row)) == NULL)
+    reply_unreadable (waiter->msg, row->id);
   else
-    {
-      node = triage_server_protocol (row->protocol)->agent_view (row);
-      reply_node (waiter->msg, 200, node);
-    }
+    reply_node (waiter->msg, 200, node);
   triage_server_send_when_durable (waiter->server, waiter->msg, TRUE);
 }
 
@@ -762,8 +812,10 @@ handle_get_notification (TriageServer      *self,
       triage_server_wait (self, msg, id, wait);
       return;
     }
-  node = notification_node (row, TRUE);
-  reply_node (msg, 200, node);
+  if ((node = notification_node (row, TRUE)) == NULL)
+    reply_unreadable (msg, row->id);
+  else
+    reply_node (msg, 200, node);
 }
 
 static void

@@ -262,8 +262,12 @@ char             *format_us            (gint64             us);
 JsonNode         *status_update_node   (const char        *id,
                                         int                status,
                                         const char        *reason);
+/* NULL when the row's stored JSON does not read (said once per id) */
 JsonNode         *notification_node    (TriageNotificationRow *row,
                                         gboolean           with_response);
+void              triage_server_log_unreadable (const char *id);
+void              reply_unreadable     (SoupServerMessage *msg,
+                                        const char        *id);
 void              reply_unread         (SoupServerMessage *msg,
                                         const GError      *error);
 void              reply_unanswered     (SoupServerMessage *msg,

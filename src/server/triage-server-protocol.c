@@ -240,7 +240,11 @@ reply_agent_view (SoupServerMessage     *msg,
 {
   g_autoptr(JsonNode) node = triage_server_protocol (row->protocol)->agent_view (row);
 
-  reply_text (msg, 200, atp_json_to_string (node, NULL));
+  /* NULL: its stored JSON does not read (notification_node ()). */
+  if (node == NULL)
+    reply_unreadable (msg, row->id);
+  else
+    reply_text (msg, 200, atp_json_to_string (node, NULL));
 }
 
 void

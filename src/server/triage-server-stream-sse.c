@@ -155,7 +155,11 @@ events_handler (SoupServer        *soup,
         {
           TriageEventRow *event = replay->pdata[i];
 
-          if (triage_stream_wants (stream, event->protocol))
+          /* No data: its notification's stored JSON does not read (the store
+           * said so); left out, as a list or a snapshot leaves it out. */
+          if (event->data == NULL)
+            triage_server_log_unreadable (event->notification_id ? event->notification_id : "?");
+          else if (triage_stream_wants (stream, event->protocol))
             triage_stream_sse_write (stream, event->type, event->data, event->id);
           stream->last_event = event->id;
         }

@@ -429,14 +429,18 @@ triage_stream_send_snapshot (Stream *stream,
         {
           TriageNotificationRow *row = rows->pdata[i];
           g_autoptr(JsonNode) node = notification_node (row, FALSE);
-          g_autofree char *data = atp_json_to_string (node, NULL);
+          g_autofree char *data = NULL;
 
+          query.after = row->seq;
+          /* A damaged row (said once) is left out, not the rest of the snapshot. */
+          if (node == NULL)
+            continue;
+          data = atp_json_to_string (node, NULL);
           triage_stream_send (stream, "notification", data, id);
           if (sent != NULL)
             g_hash_table_add (sent, g_strdup (row->id));
           if (row->status == ATP_STATUS_CREATED)
             g_ptr_array_add (created, g_strdup (row->id));
-          query.after = row->seq;
         }
     }
   /* Read after the snapshot (and before its deliveries log anything): the

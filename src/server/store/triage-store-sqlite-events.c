@@ -128,8 +128,15 @@ sqlite_events_after (TriageStore *store,
         return NULL;
     }
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  /* A notification's JSON that does not read (a damaged row), or that would
+   * break the line of an SSE event (a raw line break), is no event's data:
+   * NULL, left out by the stream (triage-server-stream-sse.c). A client
+   * sent it whole would fail on it, resume from the event before it and
+   * fail again for ever. Checked for the notifications' events alone. */
   stmt = triage_store_sqlite_statement (self,
-    "SELECT e.id, e.type, COALESCE (e.data, n.json), e.protocol FROM events e"
+    "SELECT e.id, e.type, COALESCE (e.data, CASE WHEN json_valid (n.json)"
+    " AND instr (n.json, char (10)) = 0 AND instr (n.json, char (13)) = 0 THEN n.json END),"
+    " e.protocol, e.notification_id FROM events e"
     " LEFT JOIN notifications n ON e.data IS NULL AND n.id = e.notification_id"
     " WHERE e.user_id = ? AND e.id > ?"
     /* not one of a request retention forgot */
@@ -146,6 +153,7 @@ sqlite_events_after (TriageStore *store,
       row->type = triage_store_sqlite_column_text (stmt, 1);
       row->data = triage_store_sqlite_column_text (stmt, 2);
       row->protocol = sqlite3_column_int (stmt, 3);
+      row->notification_id = triage_store_sqlite_column_text (stmt, 4);
       g_ptr_array_add (rows, row);
     }
   triage_store_sqlite_done (stmt);

@@ -1,0 +1,306 @@
+/* test-server-damaged.c — a damaged row in the database does not take the
+ * server down
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A stored notification whose JSON does not read (a damaged row, a bad edit
+ * by hand, a row an older broken version wrote) aborted the whole server at
+ * the first read of it (g_error ()): every other user's inbox went with it,
+ * and again at each restart. Now a read of that one is 500 INTERNAL_ERROR,
+ * lists, snapshots and resumed streams leave it out and go on, the server
+ * says its id once, and everything else is served. The row is damaged with
+ * SQL while the server is stopped, then the server is used as a client and
+ * a service would. SQLite only (the resumed stream's check is the SQLite
+ * store's).
+ */
+
+#define G_LOG_DOMAIN "test-server-damaged"
+
+#include <glib/gstdio.h>
+
+#include "server-test-util.h"
+
+typedef struct
+{
+  TriageTestServer *server;
+  char             *dir;
+  char             *log;
+  char             *alice;
+  char             *key;
+  char             *ids[3];     /* oldest first; ids[1] is damaged */
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char * const alice[] = { "alice", NULL };
+  g_autoptr(GError) error = NULL;
+  TriageTestServerOptions options = { 0 };
+
+  fixture->dir = g_dir_make_tmp ("triage-damaged-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->log = g_build_filename (fixture->dir, "server.log", NULL);
+  options.log_file = fixture->log;
+  fixture->server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  g_assert_false (triage_test_server_is_postgres (fixture->server));
+  g_assert_true (triage_test_server_create_user (fixture->server, "alice", &fixture->alice,
+                                                 &error));
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_service (fixture->server, "deploy-bot", alice, NULL,
+                                                    NULL, &fixture->key, NULL, &error));
+  g_assert_no_error (error);
+  fixture->ids[0] = srv_post (fixture->server, fixture->key, "First");
+  fixture->ids[1] = srv_post (fixture->server, fixture->key, "Damaged");
+  fixture->ids[2] = srv_post (fixture->server, fixture->key, "Third");
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_assert_true (triage_test_server_stop (fixture->server));
+  triage_test_server_free (fixture->server);
+  triage_test_remove_tree (fixture->dir);
+  g_free (fixture->dir);
+  g_free (fixture->log);
+  g_free (fixture->alice);
+  g_free (fixture->key);
+  for (guint i = 0; i < G_N_ELEMENTS (fixture->ids); i++)
+    g_free (fixture->ids[i]);
+}
+
+/* Stops the server, runs @sql on its database, starts it again. */
+static void
+damage (Fixture    *fixture,
+        const char *sql)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_free (srv_run_sql (fixture->server, sql));
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+}
+
+static SrvAnswer *
+client_get (Fixture    *fixture,
+            const char *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/client/notifications/", id, NULL);
+
+  return srv_request (fixture->server, "GET", path, fixture->alice, NULL);
+}
+
+/* 500 INTERNAL_ERROR naming notification @id. */
+static void
+assert_unreadable (SrvAnswer  *answer,
+                   const char *id)
+{
+  g_autoptr(JsonObject) object = NULL;
+
+  srv_assert_status (answer, 500, "INTERNAL_ERROR");
+  srv_assert_message (answer, "cannot be read");
+  object = srv_parse_object (answer->body);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (object, "details"),
+                                                  "notification_id"), ==, id);
+  /* Not something to try again every second. */
+  g_assert_null (soup_message_headers_get_one (answer->headers, "Retry-After"));
+}
+
+/* The ids a list page holds, in its order, joined by ','. */
+static char *
+listed_ids (SrvAnswer *answer)
+{
+  g_autoptr(JsonObject) page = srv_parse_object (answer->body);
+  JsonArray *items = json_object_get_array_member (page, "notifications");
+  g_autoptr(GString) ids = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    g_string_append_printf (ids, "%s%s", i > 0 ? "," : "",
+                            json_object_get_string_member (json_array_get_object_element (items, i),
+                                                           "id"));
+  return g_string_free (g_steal_pointer (&ids), FALSE);
+}
+
+static guint
+count_in_log (Fixture    *fixture,
+              const char *needle)
+{
+  g_autofree char *text = NULL;
+  guint count = 0;
+
+  g_assert_true (g_file_get_contents (fixture->log, &text, NULL, NULL));
+  for (const char *p = text; (p = strstr (p, needle)) != NULL; p += strlen (needle))
+    count++;
+  return count;
+}
+
+/* The stored JSON of one notification does not parse. */
+static void
+test_damaged_json (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET json = '{broken' WHERE id = '%s'",
+                                          fixture->ids[1]);
+  g_autofree char *first_event = NULL, *expected = NULL, *ids = NULL, *said = NULL;
+  g_autofree char *service_path = g_strconcat ("/api/v1/notifications/", fixture->ids[1], NULL);
+  g_autofree char *respond = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(SrvSocket) sock = NULL;
+  g_autoptr(SrvEvents) events = NULL;
+  g_autoptr(SrvEvents) resumed = NULL;
+  g_autoptr(JsonObject) page = NULL;
+
+  first_event = srv_run_sql (fixture->server, "SELECT MIN (id) FROM events");
+  g_strchomp (first_event);
+  damage (fixture, sql);
+
+  /* A client's and a service's read of it: 500, and the server goes on. */
+  answer = client_get (fixture, fixture->ids[1]);
+  assert_unreadable (answer, fixture->ids[1]);
+  g_clear_pointer (&answer, srv_answer_free);
+  answer = srv_request (fixture->server, "GET", service_path, fixture->key, NULL);
+  assert_unreadable (answer, fixture->ids[1]);
+  g_clear_pointer (&answer, srv_answer_free);
+  /* The service's long-poll, answered when its wait is over. */
+  {
+    g_autofree char *wait_path = g_strconcat (service_path, "?wait=1", NULL);
+
+    answer = srv_request (fixture->server, "GET", wait_path, fixture->key, NULL);
+    assert_unreadable (answer, fixture->ids[1]);
+    g_clear_pointer (&answer, srv_answer_free);
+  }
+  answer = client_get (fixture, fixture->ids[0]);
+  srv_assert_status (answer, 200, NULL);
+  g_clear_pointer (&answer, srv_answer_free);
+
+  /* The list: the page without it, the rest whole. */
+  answer = srv_request (fixture->server, "GET", "/api/v1/client/notifications?sort=oldest",
+                        fixture->alice, NULL);
+  srv_assert_status (answer, 200, NULL);
+  ids = listed_ids (answer);
+  expected = g_strconcat (fixture->ids[0], ",", fixture->ids[2], NULL);
+  g_assert_cmpstr (ids, ==, expected);
+  g_clear_pointer (&answer, srv_answer_free);
+  g_clear_pointer (&ids, g_free);
+  /* Paged one by one: the page of the damaged row is empty, and the next
+   * one follows it. */
+  answer = srv_request (fixture->server, "GET",
+                        "/api/v1/client/notifications?sort=oldest&limit=1", fixture->alice, NULL);
+  srv_assert_status (answer, 200, NULL);
+  page = srv_parse_object (answer->body);
+  {
+    const char *cursor = json_object_get_string_member (json_object_get_object_member (page,
+                                                                                       "pagination"),
+                                                        "next_cursor");
+    g_autofree char *path = g_strconcat ("/api/v1/client/notifications?sort=oldest&limit=1&cursor=",
+                                         cursor, NULL);
+    g_autoptr(SrvAnswer) second = srv_request (fixture->server, "GET", path, fixture->alice, NULL);
+    g_autoptr(JsonObject) second_page = NULL;
+    g_autofree char *second_ids = NULL;
+
+    srv_assert_status (second, 200, NULL);
+    second_ids = listed_ids (second);
+    g_assert_cmpstr (second_ids, ==, "");
+    second_page = srv_parse_object (second->body);
+    g_assert_true (json_object_get_boolean_member (json_object_get_object_member (second_page,
+                                                                                  "pagination"),
+                                                   "has_more"));
+  }
+  g_clear_pointer (&answer, srv_answer_free);
+
+  /* A stream's snapshot: the others. */
+  sock = srv_ws_open (fixture->server, fixture->alice, NULL);
+  g_assert_nonnull (sock->ws);
+  srv_wait_until (srv_find_frame (sock, "notification", fixture->ids[2]) != NULL, "the snapshot");
+  g_assert_nonnull (srv_find_frame (sock, "notification", fixture->ids[0]));
+  g_assert_null (srv_find_frame (sock, "notification", fixture->ids[1]));
+  events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  g_assert_cmpuint (events->status, ==, 200);
+  srv_wait_until (srv_find_event (events, "notification", fixture->ids[2]) != NULL,
+                  "the SSE snapshot");
+  g_assert_null (srv_find_event (events, "notification", fixture->ids[1]));
+
+  /* A stream resumed from the first request's event: the log's events of
+   * the other two, the damaged one left out (sent as it is stored, it was
+   * an event whose data no client can read, asked for again at each
+   * reconnect). */
+  resumed = srv_events_open (fixture->server, fixture->alice, NULL, first_event);
+  g_assert_cmpuint (resumed->status, ==, 200);
+  srv_wait_until (srv_find_event (resumed, "ping", NULL) != NULL, "the replay");
+  g_assert_nonnull (srv_find_event (resumed, "notification", fixture->ids[2]));
+  for (guint i = 0; i < resumed->events->len; i++)
+    {
+      SrvEvent *event = resumed->events->pdata[i];
+      g_autoptr(JsonNode) node = json_from_string (event->data, NULL);
+
+      g_assert_nonnull (node);
+      g_assert_null (strstr (event->data, fixture->ids[1]));
+    }
+
+  /* An answer to it is refused; one to another is taken. */
+  respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", fixture->ids[1]);
+  answer = srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->alice, respond);
+  srv_assert_status (answer, 500, "INTERNAL_ERROR");
+  g_clear_pointer (&answer, srv_answer_free);
+  g_clear_pointer (&respond, g_free);
+  respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", fixture->ids[2]);
+  answer = srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->alice, respond);
+  srv_assert_status (answer, 200, NULL);
+  g_clear_pointer (&answer, srv_answer_free);
+  srv_wait_until (srv_find_update (sock, fixture->ids[2], "responded") != NULL, "the answer's push");
+
+  /* Said once, however often it was met. */
+  said = g_strdup_printf ("notification %s in the database", fixture->ids[1]);
+  g_assert_cmpuint (count_in_log (fixture, said), ==, 1);
+}
+
+/* The stored answer of an answered notification does not parse: the
+ * notification is shown without it, to the person and to the service. */
+static void
+test_damaged_response (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}",
+                                              fixture->ids[1]);
+  g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET response = '{\"x' WHERE id = '%s'",
+                                          fixture->ids[1]);
+  g_autofree char *service_path = g_strconcat ("/api/v1/notifications/", fixture->ids[1], NULL);
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(JsonObject) object = NULL;
+
+  answer = srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->alice, respond);
+  srv_assert_status (answer, 200, NULL);
+  g_clear_pointer (&answer, srv_answer_free);
+  damage (fixture, sql);
+
+  answer = srv_request (fixture->server, "GET", service_path, fixture->key, NULL);
+  srv_assert_status (answer, 200, NULL);
+  object = srv_parse_object (answer->body);
+  g_assert_cmpstr (json_object_get_string_member (object, "status"), ==, "responded");
+  g_assert_false (json_object_has_member (object, "response"));
+  g_clear_pointer (&answer, srv_answer_free);
+  /* The same answer again: not taken for the one recorded, which does not
+   * read; refused as an answer after another, the server still up. */
+  answer = srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->alice, respond);
+  srv_assert_status (answer, 409, "NOTIFICATION_ALREADY_RESPONDED");
+  g_clear_pointer (&answer, srv_answer_free);
+  answer = client_get (fixture, fixture->ids[1]);
+  srv_assert_status (answer, 200, NULL);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/server/damaged/json", Fixture, NULL, fixture_setup, test_damaged_json,
+              fixture_teardown);
+  g_test_add ("/server/damaged/response", Fixture, NULL, fixture_setup, test_damaged_response,
+              fixture_teardown);
+  return g_test_run ();
+}
