@@ -13,7 +13,7 @@
 #include <gio/gio.h>
 #include <sqlite3.h>
 
-#include "triage-store-sqlite.h"
+#include "triage-store-sqlite-private.h"
 
 static gboolean
 sqlite_afp_add_session (TriageStore *store,
@@ -27,8 +27,8 @@ sqlite_afp_add_session (TriageStore *store,
 
   triage_store_sqlite_bind_text (stmt, 1, id);
   triage_store_sqlite_bind_text (stmt, 2, service_id);
-  sqlite3_bind_int64 (stmt, 3, now);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  triage_store_sqlite_bind_int64 (stmt, 3, now);
+  ok = triage_store_sqlite_step (stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return ok;
 }
@@ -44,11 +44,11 @@ sqlite_afp_get_session (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, id);
-  rc = sqlite3_step (stmt);
+  rc = triage_store_sqlite_step (stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                  "the database did not answer the lookup of a review session: %s",
-                 sqlite3_errmsg (sqlite3_db_handle (stmt)));
+                 sqlite3_errmsg (TRIAGE_STORE_SQLITE (store)->db));
   if (rc == SQLITE_ROW)
     {
       row = g_new0 (TriageAfpSessionRow, 1);
@@ -73,14 +73,14 @@ sqlite_afp_claim_iteration (TriageStore *store,
   gboolean claimed;
   int rc;
 
-  sqlite3_bind_int64 (stmt, 1, iteration);
+  triage_store_sqlite_bind_int64 (stmt, 1, iteration);
   triage_store_sqlite_bind_text (stmt, 2, session_id);
-  rc = sqlite3_step (stmt);
+  rc = triage_store_sqlite_step (stmt);
   claimed = rc == SQLITE_ROW;
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                  "the database did not store a review session's iteration: %s",
-                 sqlite3_errmsg (sqlite3_db_handle (stmt)));
+                 sqlite3_errmsg (TRIAGE_STORE_SQLITE (store)->db));
   triage_store_sqlite_done (stmt);
   return claimed;
 }
@@ -97,8 +97,8 @@ sqlite_afp_add_review (TriageStore *store,
 
   triage_store_sqlite_bind_text (stmt, 1, notification_id);
   triage_store_sqlite_bind_text (stmt, 2, session_id);
-  sqlite3_bind_int64 (stmt, 3, iteration);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  triage_store_sqlite_bind_int64 (stmt, 3, iteration);
+  ok = triage_store_sqlite_step (stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return ok;
 }
@@ -117,7 +117,7 @@ sqlite_afp_last_review (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, session_id);
-  rc = sqlite3_step (stmt);
+  rc = triage_store_sqlite_step (stmt);
   found = rc == SQLITE_ROW;
   if (found)
     {
@@ -127,7 +127,7 @@ sqlite_afp_last_review (TriageStore *store,
   else if (rc != SQLITE_DONE)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                  "the database did not answer the lookup of a session's latest review: %s",
-                 sqlite3_errmsg (sqlite3_db_handle (stmt)));
+                 sqlite3_errmsg (TRIAGE_STORE_SQLITE (store)->db));
   triage_store_sqlite_done (stmt);
   return found;
 }
@@ -145,7 +145,7 @@ sqlite_afp_reviews (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, session_id);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while ((rc = triage_store_sqlite_step (stmt)) == SQLITE_ROW)
     {
       TriageAfpReviewRow *row = g_new0 (TriageAfpReviewRow, 1);
 
@@ -159,7 +159,7 @@ sqlite_afp_reviews (TriageStore *store,
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                    "the database did not answer the lookup of a session's reviews: %s",
-                   sqlite3_errmsg (sqlite3_db_handle (stmt)));
+                   sqlite3_errmsg (TRIAGE_STORE_SQLITE (store)->db));
       g_clear_pointer (&rows, g_ptr_array_unref);
     }
   triage_store_sqlite_done (stmt);

@@ -38,9 +38,9 @@ sqlite_mark_delivered_all (TriageStore        *store,
                                         "UPDATE notifications SET status = 1, updated_at = ?"
                                         " WHERE status = 0 AND id IN (SELECT value FROM json_each (?))"
                                         " RETURNING id");
-  sqlite3_bind_int64 (stmt, 1, now);
+  triage_store_sqlite_bind_int64 (stmt, 1, now);
   triage_store_sqlite_bind_text (stmt, 2, text);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while (triage_store_sqlite_step (stmt) == SQLITE_ROW)
     g_ptr_array_add (moved, triage_store_sqlite_column_text (stmt, 0));
   triage_store_sqlite_done (stmt);
   g_ptr_array_add (moved, NULL);

@@ -23,7 +23,7 @@ sqlite_check (TriageStore  *store,
 {
   sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
                                                       "PRAGMA user_version");
-  int rc = sqlite3_step (stmt);
+  int rc = triage_store_sqlite_step (stmt);
   int version = rc == SQLITE_ROW ? sqlite3_column_int (stmt, 0) : -1;
 
   triage_store_sqlite_done (stmt);
@@ -55,7 +55,7 @@ sqlite_count_pending (TriageStore *store,
 
   G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&
                    ATP_STATUS_ACKNOWLEDGED == 2);
-  while ((status = sqlite3_step (stmt)) == SQLITE_ROW)
+  while ((status = triage_store_sqlite_step (stmt)) == SQLITE_ROW)
     {
       int protocol = sqlite3_column_int (stmt, 0);
 
@@ -75,7 +75,7 @@ sqlite_count_webhooks (TriageStore *store,
                                                       "SELECT COUNT (next_attempt),"
                                                       " COUNT (*) - COUNT (next_attempt)"
                                                       " FROM webhook_deliveries");
-  gboolean counted = sqlite3_step (stmt) == SQLITE_ROW;
+  gboolean counted = triage_store_sqlite_step (stmt) == SQLITE_ROW;
 
   if (counted)
     {
@@ -100,8 +100,8 @@ delete_by (TriageStoreSqlite *self,
   if (id != NULL)
     triage_store_sqlite_bind_text (stmt, 1, id);
   else
-    sqlite3_bind_int64 (stmt, 1, seq);
-  done = sqlite3_step (stmt) == SQLITE_DONE;
+    triage_store_sqlite_bind_int64 (stmt, 1, seq);
+  done = triage_store_sqlite_step (stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return done;
 }
@@ -126,9 +126,9 @@ sqlite_forget_settled (TriageStore *store,
                                         "SELECT seq, id FROM notifications"
                                         " WHERE status >= 3 AND updated_at < ?"
                                         " ORDER BY updated_at LIMIT ?");
-  sqlite3_bind_int64 (stmt, 1, before);
-  sqlite3_bind_int64 (stmt, 2, limit);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  triage_store_sqlite_bind_int64 (stmt, 1, before);
+  triage_store_sqlite_bind_int64 (stmt, 2, limit);
+  while (triage_store_sqlite_step (stmt) == SQLITE_ROW)
     {
       gint64 seq = sqlite3_column_int64 (stmt, 0);
 
@@ -152,8 +152,8 @@ sqlite_forget_settled (TriageStore *store,
   stmt = triage_store_sqlite_statement (self,
                                         "DELETE FROM afp_sessions WHERE created_at < ? AND NOT EXISTS"
                                         " (SELECT 1 FROM afp_reviews r WHERE r.session_id = afp_sessions.id)");
-  sqlite3_bind_int64 (stmt, 1, before);
-  sqlite3_step (stmt);
+  triage_store_sqlite_bind_int64 (stmt, 1, before);
+  triage_store_sqlite_step (stmt);
   triage_store_sqlite_done (stmt);
   return seqs->len;
 }

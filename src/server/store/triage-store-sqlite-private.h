@@ -35,7 +35,8 @@ struct _TriageStoreSqlite
   gboolean    held_elsewhere;  /* a wait for another process's lock ran out: none till it is free */
 };
 
-/* A statement built for one query (not kept); bad SQL is a programming error. */
+/* A statement built for one query (not kept); NULL when the database would not
+ * prepare it, as triage_store_sqlite_statement (). */
 sqlite3_stmt *triage_store_sqlite_prepare (TriageStoreSqlite *self,
                                            const char        *sql);
 /* Runs @sql (any number of statements, not kept prepared). */

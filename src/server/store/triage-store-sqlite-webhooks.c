@@ -36,10 +36,10 @@ sqlite_add_webhook (TriageStore *store,
   triage_store_sqlite_bind_text (stmt, 2, service_id);
   triage_store_sqlite_bind_text (stmt, 3, notification_id);
   triage_store_sqlite_bind_text (stmt, 4, body);
-  sqlite3_bind_int64 (stmt, 5, now);
-  sqlite3_bind_int64 (stmt, 6, now);
+  triage_store_sqlite_bind_int64 (stmt, 5, now);
+  triage_store_sqlite_bind_int64 (stmt, 6, now);
   triage_store_sqlite_bind_text (stmt, 7, event);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  ok = triage_store_sqlite_step (stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return ok;
 }
@@ -77,11 +77,11 @@ sqlite_claim_webhooks (TriageStore        *store,
     " WHERE w.rank <= ?2 ORDER BY w.next_attempt, w.id LIMIT ?3");
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_webhook_row_free);
 
-  sqlite3_bind_int64 (stmt, 1, now);
-  sqlite3_bind_int64 (stmt, 2, per_service);
-  sqlite3_bind_int64 (stmt, 3, limit);
+  triage_store_sqlite_bind_int64 (stmt, 1, now);
+  triage_store_sqlite_bind_int64 (stmt, 2, per_service);
+  triage_store_sqlite_bind_int64 (stmt, 3, limit);
   triage_store_sqlite_bind_text (stmt, 4, skip);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while (triage_store_sqlite_step (stmt) == SQLITE_ROW)
     {
       TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
 
@@ -103,9 +103,9 @@ sqlite_claim_webhooks (TriageStore        *store,
     "UPDATE webhook_deliveries SET next_attempt = ? WHERE id = ?");
   for (guint i = 0; i < rows->len; i++)
     {
-      sqlite3_bind_int64 (stmt, 1, lease_until);
-      sqlite3_bind_int64 (stmt, 2, ((TriageWebhookRow *) rows->pdata[i])->id);
-      sqlite3_step (stmt);
+      triage_store_sqlite_bind_int64 (stmt, 1, lease_until);
+      triage_store_sqlite_bind_int64 (stmt, 2, ((TriageWebhookRow *) rows->pdata[i])->id);
+      triage_store_sqlite_step (stmt);
       triage_store_sqlite_done (stmt);
     }
   return rows;
@@ -120,7 +120,7 @@ sqlite_next_webhook (TriageStore *store)
     " WHERE next_attempt IS NOT NULL");
   gint64 next = 0;
 
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  if (triage_store_sqlite_step (stmt) == SQLITE_ROW)
     next = sqlite3_column_int64 (stmt, 0);
   triage_store_sqlite_done (stmt);
   return next;
@@ -139,14 +139,14 @@ sqlite_schedule_webhook (TriageStore *store,
   stmt = triage_store_sqlite_statement (self,
     "UPDATE webhook_deliveries SET attempts = ?, next_attempt = ?,"
     " last_error = COALESCE (?, last_error) WHERE id = ?");
-  sqlite3_bind_int (stmt, 1, attempts);
+  triage_store_sqlite_bind_int (stmt, 1, attempts);
   if (next_attempt > 0)
-    sqlite3_bind_int64 (stmt, 2, next_attempt);
+    triage_store_sqlite_bind_int64 (stmt, 2, next_attempt);
   else
-    sqlite3_bind_null (stmt, 2);
+    triage_store_sqlite_bind_text (stmt, 2, NULL);
   triage_store_sqlite_bind_text (stmt, 3, last_error);
-  sqlite3_bind_int64 (stmt, 4, id);
-  sqlite3_step (stmt);
+  triage_store_sqlite_bind_int64 (stmt, 4, id);
+  triage_store_sqlite_step (stmt);
   triage_store_sqlite_done (stmt);
 }
 
@@ -158,8 +158,8 @@ sqlite_remove_webhook (TriageStore *store,
   sqlite3_stmt *stmt;
 
   stmt = triage_store_sqlite_statement (self, "DELETE FROM webhook_deliveries WHERE id = ?");
-  sqlite3_bind_int64 (stmt, 1, id);
-  sqlite3_step (stmt);
+  triage_store_sqlite_bind_int64 (stmt, 1, id);
+  triage_store_sqlite_step (stmt);
   triage_store_sqlite_done (stmt);
 }
 

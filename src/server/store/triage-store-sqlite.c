@@ -141,6 +141,22 @@ triage_store_sqlite_exec (TriageStoreSqlite *self,
   return TRUE;
 }
 
+/* A statement the database would not prepare. Not only bad SQL of ours: the
+ * schema is read again when another connection changed it (an operator's
+ * ALTER or VACUUM), and that read meets an I/O error, a damaged file or no
+ * memory; or the schema changed under the server is not ours any more. It
+ * aborted the server (g_error ()), every request with it; now the statement
+ * fails as a step fails (SQLITE_ERROR, the reason left in sqlite3_errmsg ()),
+ * its request is answered as for any database failure (503
+ * STORAGE_UNAVAILABLE), and it is prepared again the next time. */
+static void
+log_unprepared (TriageStoreSqlite *self,
+                const char        *sql)
+{
+  triage_log_failure ("the database would not prepare a statement (%s): %s",
+                      sqlite3_errmsg (self->db), sql);
+}
+
 sqlite3_stmt *
 triage_store_sqlite_prepare (TriageStoreSqlite *self,
                              const char        *sql)
@@ -149,7 +165,11 @@ triage_store_sqlite_prepare (TriageStoreSqlite *self,
 
   triage_store_sqlite_hold_lost_batch (self);
   if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    g_error ("bad SQL %s: %s", sql, sqlite3_errmsg (self->db));
+    {
+      log_unprepared (self, sql);
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
   return stmt;
 }
 
@@ -179,8 +199,13 @@ cached (TriageStoreSqlite *self,
   triage_store_sqlite_hold_lost_batch (self);
   if (stmt == NULL)
     {
+      /* Not kept when it failed: tried again the next time. */
       if (sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
-        g_error ("bad SQL %s: %s", sql, sqlite3_errmsg (self->db));
+        {
+          log_unprepared (self, sql);
+          sqlite3_finalize (stmt);
+          return NULL;
+        }
       g_hash_table_insert (self->statements, g_strdup (sql), stmt);
     }
   return stmt;
@@ -199,11 +224,38 @@ finalize_statement (gpointer stmt)
   sqlite3_finalize (stmt);
 }
 
+/* A statement that could not be prepared (NULL) steps as one that failed. */
+static int
+step (sqlite3_stmt *stmt)
+{
+  return stmt != NULL ? sqlite3_step (stmt) : SQLITE_ERROR;
+}
+
 static void
 done (sqlite3_stmt *stmt)
 {
+  if (stmt == NULL)
+    return;
   sqlite3_reset (stmt);
   sqlite3_clear_bindings (stmt);
+}
+
+static void
+bind_int (sqlite3_stmt *stmt,
+          int           index,
+          int           value)
+{
+  if (stmt != NULL)
+    sqlite3_bind_int (stmt, index, value);
+}
+
+static void
+bind_int64 (sqlite3_stmt *stmt,
+            int           index,
+            gint64        value)
+{
+  if (stmt != NULL)
+    sqlite3_bind_int64 (stmt, index, value);
 }
 
 /* A statement without parameters or rows that runs on every request (BEGIN,
@@ -215,16 +267,16 @@ run_cached (TriageStoreSqlite *self,
             GError           **error)
 {
   sqlite3_stmt *stmt = cached (self, sql);
-  int status = sqlite3_step (stmt);
+  int status = step (stmt);
 
   if (status != SQLITE_DONE && status != SQLITE_ROW)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error: %s",
                    sqlite3_errmsg (self->db));
-      sqlite3_reset (stmt);
+      done (stmt);
       return FALSE;
     }
-  sqlite3_reset (stmt);
+  done (stmt);
   return TRUE;
 }
 
@@ -329,7 +381,16 @@ triage_store_sqlite_new (const char *path,
       return NULL;
     }
   stmt = triage_store_sqlite_prepare (self, "PRAGMA user_version");
-  sqlite3_step (stmt);
+  if (step (stmt) != SQLITE_ROW)
+    {
+      /* Not taken for 0, which would migrate a database from its start. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "cannot read the schema version of database %s: %s", path,
+                   sqlite3_errmsg (self->db));
+      sqlite3_finalize (stmt);
+      triage_store_sqlite_exec (self, "ROLLBACK", NULL);
+      return NULL;
+    }
   version = sqlite3_column_int (stmt, 0);
   sqlite3_finalize (stmt);
   if (version > (int) G_N_ELEMENTS (migrations))
@@ -433,6 +494,8 @@ bind_text (sqlite3_stmt *stmt,
            int           index,
            const char   *text)
 {
+  if (stmt == NULL)
+    return;
   if (text == NULL)
     sqlite3_bind_null (stmt, index);
   else
@@ -446,6 +509,8 @@ triage_store_sqlite_bind_static (sqlite3_stmt *stmt,
                                  int           index,
                                  const char   *text)
 {
+  if (stmt == NULL)
+    return;
   if (text == NULL)
     sqlite3_bind_null (stmt, index);
   else
@@ -457,6 +522,28 @@ void
 triage_store_sqlite_done (sqlite3_stmt *stmt)
 {
   done (stmt);
+}
+
+int
+triage_store_sqlite_step (sqlite3_stmt *stmt)
+{
+  return step (stmt);
+}
+
+void
+triage_store_sqlite_bind_int (sqlite3_stmt *stmt,
+                              int           index,
+                              int           value)
+{
+  bind_int (stmt, index, value);
+}
+
+void
+triage_store_sqlite_bind_int64 (sqlite3_stmt *stmt,
+                                int           index,
+                                gint64        value)
+{
+  bind_int64 (stmt, index, value);
 }
 
 void
@@ -513,7 +600,7 @@ service_recipients (TriageStoreSqlite *self,
     "SELECT user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
   found = g_ptr_array_new ();
   bind_text (stmt, 1, service_id);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while ((rc = step (stmt)) == SQLITE_ROW)
     g_ptr_array_add (found, column_text (stmt, 0));
   g_ptr_array_add (found, NULL);
   users = (GStrv) g_ptr_array_free (found, FALSE);
@@ -570,16 +657,16 @@ sqlite_insert_notification (TriageStore *store,
   triage_store_sqlite_bind_static (stmt, 4, json);
   triage_store_sqlite_bind_static (stmt, 5, answer);
   triage_store_sqlite_bind_static (stmt, 6, project);
-  sqlite3_bind_int (stmt, 7, status);
-  sqlite3_bind_int64 (stmt, 8, created_at);
+  bind_int (stmt, 7, status);
+  bind_int64 (stmt, 8, created_at);
   if (deadline > 0)
-    sqlite3_bind_int64 (stmt, 9, deadline);
+    bind_int64 (stmt, 9, deadline);
   else
-    sqlite3_bind_null (stmt, 9);
-  sqlite3_bind_int64 (stmt, 10, created_at);
-  sqlite3_bind_int (stmt, 11, protocol);
+    bind_text (stmt, 9, NULL);
+  bind_int64 (stmt, 10, created_at);
+  bind_int (stmt, 11, protocol);
   triage_store_sqlite_bind_static (stmt, 12, protocol_id);
-  ok = sqlite3_step (stmt) == SQLITE_DONE;
+  ok = step (stmt) == SQLITE_DONE;
   exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
   /* Those are the service's recipients, which the publish right after this
@@ -609,7 +696,7 @@ sqlite_recipients (TriageStore *store,
     " ON n.seq = r.notification_seq WHERE n.id = ?");
   users = g_ptr_array_new ();
   bind_text (stmt, 1, notification_id);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while ((rc = step (stmt)) == SQLITE_ROW)
     g_ptr_array_add (users, column_text (stmt, 0));
   if (rc != SQLITE_DONE)
     {
@@ -645,12 +732,12 @@ sqlite_transition (TriageStore *store,
     "UPDATE notifications SET status = ?, response = COALESCE (?, response), updated_at = ?"
     " WHERE id = ? AND ((1 << status) & ?) != 0");
 
-  sqlite3_bind_int (stmt, 1, status);
+  bind_int (stmt, 1, status);
   bind_text (stmt, 2, response);
-  sqlite3_bind_int64 (stmt, 3, now);
+  bind_int64 (stmt, 3, now);
   bind_text (stmt, 4, id);
-  sqlite3_bind_int64 (stmt, 5, from_mask);
-  rc = sqlite3_step (stmt);
+  bind_int64 (stmt, 5, from_mask);
+  rc = step (stmt);
   changed = rc == SQLITE_DONE && sqlite3_changes (self->db) == 1;
   if (rc != SQLITE_DONE)
     /* SQLITE_BUSY (another writer held the file past the busy timeout), an
@@ -676,9 +763,9 @@ sqlite_mark_delivered (TriageStore *store,
   G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1);
   stmt = cached (self,
     "UPDATE notifications SET status = 1, updated_at = ? WHERE id = ? AND status = 0");
-  sqlite3_bind_int64 (stmt, 1, now);
+  bind_int64 (stmt, 1, now);
   bind_text (stmt, 2, id);
-  changed = sqlite3_step (stmt) == SQLITE_DONE && sqlite3_changes (self->db) == 1;
+  changed = step (stmt) == SQLITE_DONE && sqlite3_changes (self->db) == 1;
   done (stmt);
   return changed;
 }
@@ -693,7 +780,7 @@ sqlite_next_deadline (TriageStore *store,
                                           PENDING_MASK);
   sqlite3_stmt *stmt = cached (self, sql);
   gint64 deadline = 0;
-  int rc = sqlite3_step (stmt);
+  int rc = step (stmt);
 
   if (rc == SQLITE_ROW)
     deadline = sqlite3_column_int64 (stmt, 0);
@@ -717,8 +804,8 @@ sqlite_expire_overdue (TriageStore *store,
   g_autoptr(GPtrArray) overdue = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *expired = g_ptr_array_new ();
 
-  sqlite3_bind_int64 (stmt, 1, now);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  bind_int64 (stmt, 1, now);
+  while (step (stmt) == SQLITE_ROW)
     g_ptr_array_add (overdue, column_text (stmt, 0));
   done (stmt);
   for (guint i = 0; i < overdue->len; i++)

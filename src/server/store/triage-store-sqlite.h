@@ -17,11 +17,24 @@ TriageStore *triage_store_sqlite_new (const char *path,
                                       GError    **error);
 
 /* For the backend's other files: a prepared statement for @sql, kept (never
- * finalized by the caller; reset it when done). */
+ * finalized by the caller; reset it when done). NULL when the database would
+ * not prepare it (an I/O error or a damaged file met reading the schema, no
+ * memory, a schema changed under the server): the functions below take that
+ * NULL as a statement whose step fails (SQLITE_ERROR, the reason in
+ * sqlite3_errmsg ()), so each caller's failure path is the one it has for a
+ * failed step. */
 struct sqlite3_stmt *triage_store_sqlite_statement  (TriageStoreSqlite *self,
                                                      const char        *sql);
+/* sqlite3_step (), SQLITE_ERROR for a NULL statement. */
+int                  triage_store_sqlite_step        (struct sqlite3_stmt *stmt);
 /* Resets and unbinds a statement of triage_store_sqlite_statement() after use. */
 void                 triage_store_sqlite_done        (struct sqlite3_stmt *stmt);
+void                 triage_store_sqlite_bind_int    (struct sqlite3_stmt *stmt,
+                                                      int                  index,
+                                                      int                  value);
+void                 triage_store_sqlite_bind_int64  (struct sqlite3_stmt *stmt,
+                                                      int                  index,
+                                                      gint64               value);
 /* Binds @text (NULL: SQL NULL) as parameter @index. */
 void                 triage_store_sqlite_bind_text   (struct sqlite3_stmt *stmt,
                                                       int                  index,
