@@ -451,7 +451,8 @@ handle_respond (TriageServer      *self,
   protocol = triage_server_protocol (row->protocol);
   if (notification == NULL || protocol == NULL)
     {
-      reply_error (msg, ATP_ERROR_INTERNAL_ERROR, "The stored notification cannot be read");
+      triage_server_log_unreadable (row->id);
+      reply_unreadable (msg, row->id);
       return;
     }
   if (action_id == NULL && (action_id = protocol->default_action_id) == NULL)
