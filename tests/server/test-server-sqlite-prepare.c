@@ -13,7 +13,10 @@
  * running server, as an operator's ALTER TABLE would: a table renamed away,
  * then back. While it is away, the requests that need it are answered 503
  * STORAGE_UNAVAILABLE (Retry-After: 1), the others are served, and once it
- * is back everything is. SQLite only.
+ * is back everything is. And a stream resumed from the event log while the
+ * log cannot be read is not told "nothing since" (its events were lost for
+ * good): it starts over from the pending set, or is ended to connect again.
+ * SQLite only.
  */
 
 #define G_LOG_DOMAIN "test-server-sqlite-prepare"
@@ -102,6 +105,39 @@ test_table_away (Fixture       *fixture,
   g_assert_nonnull (strstr (answer->body, second));
 }
 
+/* A resumed SSE stream whose replay cannot be read (the notifications its
+ * events refer to are away): an error event and the end, never a replay
+ * of none; once they are back, the resume carries the event. */
+static void
+test_resume_unread (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *first = srv_post (fixture->server, fixture->key, "Before");
+  g_autofree char *second = srv_post (fixture->server, fixture->key, "Since");
+  g_autofree char *first_event = NULL;
+  g_autoptr(SrvEvents) unread = NULL;
+  g_autoptr(SrvEvents) resumed = NULL;
+  SrvEvent *event;
+
+  first_event = srv_run_sql (fixture->server, "SELECT MIN (id) FROM events");
+  g_strchomp (first_event);
+  g_free (srv_run_sql (fixture->server, "ALTER TABLE notifications RENAME TO notifications_away"));
+  unread = srv_events_open (fixture->server, fixture->alice, NULL, first_event);
+  g_assert_cmpuint (unread->status, ==, 200);
+  srv_wait_until (unread->ended, "the end of the stream that cannot resume");
+  event = srv_find_event (unread, "error", "STORAGE_UNAVAILABLE");
+  g_assert_nonnull (event);
+  g_assert_null (srv_find_event (unread, "ping", NULL));
+
+  g_free (srv_run_sql (fixture->server, "ALTER TABLE notifications_away RENAME TO notifications"));
+  resumed = srv_events_open (fixture->server, fixture->alice, NULL, first_event);
+  g_assert_cmpuint (resumed->status, ==, 200);
+  srv_wait_until (srv_find_event (resumed, "ping", NULL) != NULL, "the replay");
+  event = srv_find_event (resumed, "notification", second);
+  g_assert_nonnull (event);
+  g_assert_null (srv_find_event (resumed, "notification", first));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -110,5 +146,7 @@ main (int    argc,
 
   g_test_add ("/server/sqlite-prepare/table-away", Fixture, NULL, fixture_setup, test_table_away,
               fixture_teardown);
+  g_test_add ("/server/sqlite-prepare/resume-unread", Fixture, NULL, fixture_setup,
+              test_resume_unread, fixture_teardown);
   return g_test_run ();
 }

@@ -105,8 +105,8 @@ sqlite_last_event (TriageStore *store)
 }
 
 /* @user's events after @after, oldest first, at most @limit. Returns NULL when
- * the log no longer reaches back to @after (pruned): the caller starts over
- * from a snapshot. */
+ * the log no longer reaches back to @after (pruned), or could not be read:
+ * the caller starts over from a snapshot. */
 static GPtrArray *
 sqlite_events_after (TriageStore *store,
                      const char  *user,
@@ -117,6 +117,7 @@ sqlite_events_after (TriageStore *store,
   GPtrArray *rows;
   sqlite3_stmt *stmt;
   gint64 first = 0;
+  int rc;
 
   if (after < sqlite_last_event (store))
     {
@@ -144,7 +145,7 @@ sqlite_events_after (TriageStore *store,
   triage_store_sqlite_bind_text (stmt, 1, user);
   triage_store_sqlite_bind_int64 (stmt, 2, after);
   triage_store_sqlite_bind_int64 (stmt, 3, limit + 1);
-  while (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+  while ((rc = triage_store_sqlite_step (stmt)) == SQLITE_ROW)
     {
       TriageEventRow *row = g_new0 (TriageEventRow, 1);
 
@@ -156,8 +157,14 @@ sqlite_events_after (TriageStore *store,
       row->notification_id = triage_store_sqlite_column_text (stmt, 4);
       g_ptr_array_add (rows, row);
     }
+  /* A read that failed (an I/O error, a statement the database would not
+   * prepare) was the events read till then, or none, taken for all of them:
+   * the stream resumed without the rest, for good. */
+  if (rc != SQLITE_DONE)
+    triage_log_failure ("cannot read the events of %s to resume a stream (it starts over from "
+                        "its pending requests): %s", user, sqlite3_errmsg (self->db));
   triage_store_sqlite_done (stmt);
-  if (rows->len > limit)
+  if (rc != SQLITE_DONE || rows->len > limit)
     g_clear_pointer (&rows, g_ptr_array_unref);
   return rows;
 }
