@@ -6,29 +6,13 @@
 
 #define G_LOG_DOMAIN "triage-service"
 
-#include "triage-service-request.h"
+#include "triage-service-request-private.h"
 
 #include "atp.h"
 
 #define BACKOFF_INITIAL_MS 500
 #define BACKOFF_MAX_MS     15000
-#define WITHDRAW_TIMEOUT_S 5
 
-struct _TriageServiceRequest
-{
-  GObject    parent_instance;
-
-  AtpClient *client;
-  char      *collection;      /* another protocol's endpoint ("/api/v1/afp/reviews"); NULL: ATP's */
-  char      *notification_id;
-  char      *body;
-  gint64     retry_for_us;
-  gboolean   posting;         /* a POST went out, */
-  gboolean   posted;          /* and one was answered 2xx */
-
-  gint64     failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
-  guint      attempt;
-};
 
 G_DEFINE_FINAL_TYPE (TriageServiceRequest, triage_service_request, G_TYPE_OBJECT)
 
@@ -177,14 +161,23 @@ triage_service_request_get_client (TriageServiceRequest *self)
   return self->client;
 }
 
-static gboolean
-is_transient (const GError *error)
+gboolean
+triage_service_error_is_transient (const GError *error)
 {
   return g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_SERVICE_UNAVAILABLE) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_STORAGE_UNAVAILABLE) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_RATE_LIMIT_EXCEEDED);
+}
+
+gboolean
+triage_service_request_left_pending (TriageServiceRequest *self,
+                                     const GError         *error)
+{
+  g_return_val_if_fail (TRIAGE_IS_SERVICE_REQUEST (self), FALSE);
+
+  return self->posted && error != NULL && triage_service_error_is_transient (error);
 }
 
 /* The retry timer and the cancellation each hold a reference; whichever fires
@@ -230,7 +223,7 @@ op_failed (GTask  *task,
    * then again, and "gave up after retrying for 5 s" at 61 s. */
   gint64 failed_at = MIN (now, op->started + (gint64) op->wait_seconds * G_USEC_PER_SEC);
 
-  if (!is_transient (error))
+  if (!triage_service_error_is_transient (error))
     {
       g_task_return_error (task, error);
       g_object_unref (task);
@@ -588,184 +581,4 @@ triage_service_request_wait_json_finish (TriageServiceRequest  *self,
                                          GError               **error)
 {
   return op_finish (self, result, TRUE, error);
-}
-
-/* A withdrawal under way: the reason, and another protocol's PATCH body. */
-typedef struct
-{
-  char  *reason;
-  char  *patch;   /* another protocol's */
-} Withdrawal;
-
-static void
-withdrawal_free (Withdrawal *withdrawal)
-{
-  g_free (withdrawal->reason);
-  g_free (withdrawal->patch);
-  g_free (withdrawal);
-}
-
-static void
-withdraw_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  TriageServiceRequest *self = g_task_get_source_object (task);
-  GError *error = NULL;
-  gboolean withdrawn;
-
-  if (self->collection != NULL)
-    {
-      g_autoptr(JsonNode) answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
-
-      withdrawn = answer != NULL;
-    }
-  else
-    withdrawn = atp_client_invalidate_finish (ATP_CLIENT (object), result, &error);
-
-  if (withdrawn)
-    g_task_return_boolean (task, TRUE);
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
-    {
-      /* The server knows no such id: it never arrived. */
-      error->code = ATP_ERROR_NOTIFICATION_NOT_FOUND;
-      g_task_return_error (task, error);
-    }
-  else
-    g_task_return_error (task, error);
-}
-
-/*
- * Nobody waits long for a withdrawal. The client reads its timeout as a
- * request starts, so the short one is set around the start alone: it bounds
- * only the withdrawal's own request, however many run at once on a client
- * others share (triage-mcp's calls). Returns the timeout to set back.
- */
-static guint
-short_timeout_begin (AtpClient *client)
-{
-  guint timeout = atp_client_get_timeout (client);
-
-  atp_client_set_timeout (client, WITHDRAW_TIMEOUT_S);
-  return timeout;
-}
-
-/* The request known by its id: withdrawn. */
-static void
-withdraw_known (GTask *task)
-{
-  TriageServiceRequest *self = g_task_get_source_object (task);
-  Withdrawal *withdrawal = g_task_get_task_data (task);
-  guint timeout = short_timeout_begin (self->client);
-  g_autofree char *path = NULL;
-
-  if (self->collection == NULL)
-    atp_client_invalidate_async (self->client, self->notification_id, withdrawal->reason,
-                                 g_task_get_cancellable (task), withdraw_cb, task);
-  else
-    {
-      path = g_strdup_printf ("%s/%s", self->collection, self->notification_id);
-      atp_client_call_async (self->client, "PATCH", path, withdrawal->patch, TRUE, 0,
-                             g_task_get_cancellable (task), withdraw_cb, task);
-    }
-  atp_client_set_timeout (self->client, timeout);
-}
-
-/* The POST again (a retry, the same body): the request now exists, and its
- * answer names it where the server gives the id. Failed, the POST changed
- * nothing; the withdrawal then says whether the first one made it. */
-static void
-withdraw_reposted_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  GTask *task = user_data;
-  TriageServiceRequest *self = g_task_get_source_object (task);
-  g_autoptr(JsonNode) answer = NULL;
-  g_autoptr(AtpPostResult) post = NULL;
-  GError *error = NULL;
-  const char *id;
-
-  if (self->collection == NULL)
-    post = atp_client_post_notification_finish (ATP_CLIENT (object), result, &error);
-  else
-    answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
-  if (answer != NULL && self->notification_id == NULL)
-    {
-      id = json_object_get_string_member_with_default (json_node_get_object (answer), "id", NULL);
-      if (id != NULL && atp_is_uuid_v4 (id))
-        self->notification_id = g_ascii_strdown (id, -1);
-    }
-  if (self->notification_id == NULL)
-    {
-      if (error == NULL)
-        error = g_error_new (ATP_ERROR, ATP_ERROR_PROTOCOL, "%s accepted the request without "
-                             "naming it", atp_client_get_display_name (self->client));
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-  g_clear_error (&error);
-  withdraw_known (task);
-}
-
-void
-triage_service_request_withdraw_async (TriageServiceRequest *self,
-                                       const char           *reason,
-                                       GCancellable         *cancellable,
-                                       GAsyncReadyCallback   callback,
-                                       gpointer              user_data)
-{
-  Withdrawal *withdrawal = g_new0 (Withdrawal, 1);
-  GTask *task;
-  guint timeout;
-
-  g_return_if_fail (TRIAGE_IS_SERVICE_REQUEST (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, triage_service_request_withdraw_async);
-  withdrawal->reason = g_strdup (reason);
-  g_task_set_task_data (task, withdrawal, (GDestroyNotify) withdrawal_free);
-
-  if (self->collection != NULL)
-    {
-      g_autoptr(JsonObject) object = json_object_new ();
-      g_autoptr(JsonNode) node = NULL;
-
-      json_object_set_string_member (object, "status", "invalidated");
-      if (reason != NULL)
-        json_object_set_string_member (object, "reason", reason);
-      node = json_node_init_object (json_node_alloc (), object);
-      withdrawal->patch = atp_json_to_string (node, NULL);
-    }
-
-  /* Interrupted before a POST was answered: the server may have made the
-   * request, or may make it yet (the POST still on its way, behind the
-   * withdrawal: a 404 would leave it pending with nobody waiting). Posting
-   * the same body again (idempotent) makes sure it exists, and names it
-   * where the server gives the id; then it is withdrawn. */
-  if (self->notification_id == NULL || (self->posting && !self->posted))
-    {
-      timeout = short_timeout_begin (self->client);
-      if (self->collection == NULL)
-        atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
-                                                 withdraw_reposted_cb, task);
-      else
-        atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
-                               cancellable, withdraw_reposted_cb, task);
-      atp_client_set_timeout (self->client, timeout);
-      return;
-    }
-  withdraw_known (task);
-}
-
-gboolean
-triage_service_request_withdraw_finish (TriageServiceRequest  *self,
-                                        GAsyncResult          *result,
-                                        GError               **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }

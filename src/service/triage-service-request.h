@@ -83,8 +83,20 @@ JsonNode             *triage_service_request_wait_json_finish (TriageServiceRequ
                                                              GAsyncResult          *result,
                                                              GError               **error);
 
-/* PATCH … {status: invalidated, reason}: one try, bounded to 5 s. Finish: %TRUE when
- * withdrawn; %ATP_ERROR_NOTIFICATION_NOT_FOUND when it never reached the server. */
+/* No connection, a try's timeout, 5xx or 429: a failure that passes, worth another try. */
+gboolean              triage_service_error_is_transient      (const GError          *error);
+
+/* Whether @error, which ended an operation, leaves the request pending with nobody
+ * waiting for it once the caller gives up: the server took it (a POST was answered
+ * 2xx), then could not be reached or failed (no connection, a try's timeout, 5xx,
+ * 429) for longer than the retry window. The caller withdraws it. */
+gboolean              triage_service_request_left_pending   (TriageServiceRequest  *self,
+                                                             const GError          *error);
+
+/* PATCH … {status: invalidated, reason}, within 5 s: a try that fails for a reason that
+ * passes (no connection, 5xx, 429) is tried again after 100 ms, doubling to 1 s, while
+ * the 5 s last. Finish: %TRUE when withdrawn; %ATP_ERROR_NOTIFICATION_NOT_FOUND when it
+ * never reached the server. */
 void                  triage_service_request_withdraw_async (TriageServiceRequest  *self,
                                                              const char            *reason,
                                                              GCancellable          *cancellable,

@@ -724,6 +724,75 @@ test_withdrawals_overlap (Fixture       *fixture,
   g_assert_cmpuint (atp_client_get_timeout (fixture->service), ==, 40);
 }
 
+/* A server restarting while a request is withdrawn (down, or draining: 503) still
+ * hears of it: the withdrawal is tried again within its 5 s, where one try left the
+ * request waiting for its deadline, or for ever without one, with nobody waiting. */
+static void
+test_withdraw_across_restart (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Withdrawn across a restart");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
+                                                                        G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL, waited = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(AtpNotification) settled = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+
+  /* Its first tries fail while the server is down (a machine too slow to try in
+   * this time only makes the test weaker). */
+  g_assert_true (triage_test_server_stop (fixture->server));
+  triage_service_request_withdraw_async (request, "nobody waits", NULL, result_cb, &withdrawn);
+  triage_test_sleep (300);
+  g_assert_null (withdrawn);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_no_error (error);
+
+  triage_service_request_wait_async (request, 5, NULL, result_cb, &waited);
+  triage_test_wait_until (waited != NULL, "the wait");
+  settled = triage_service_request_wait_finish (request, waited, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (settled->status, ==, ATP_STATUS_INVALIDATED);
+}
+
+/* Gone for longer than the bound: said within it, not tried for ever. */
+static void
+test_withdraw_bounded (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Withdrawn from nobody");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
+                                                                        G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+
+  triage_test_server_kill (fixture->server);
+  start = g_get_monotonic_time ();
+  triage_service_request_withdraw_async (request, "nobody waits", NULL, result_cb, &withdrawn);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_false (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+  g_assert_true (triage_service_error_is_transient (error));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 6 * G_USEC_PER_SEC);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -743,6 +812,8 @@ main (int   argc,
   ADD ("/service-request/json/silent", test_silent);
   ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
   ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
+  ADD ("/service-request/withdraw-across-restart", test_withdraw_across_restart);
+  ADD ("/service-request/withdraw-bounded", test_withdraw_bounded);
   ADD ("/service-request/acknowledged-waits", test_acknowledged_waits);
   ADD ("/service-request/window-after-success", test_window_after_success);
   g_test_add ("/service-request/storage-retried", Fixture, NULL, quiet_setup, test_storage_retried,

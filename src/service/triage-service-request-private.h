@@ -1,0 +1,29 @@
+/* triage-service-request-private.h — what the request's files share
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "triage-service-request.h"
+
+G_BEGIN_DECLS
+
+struct _TriageServiceRequest
+{
+  GObject    parent_instance;
+
+  AtpClient *client;
+  char      *collection;      /* another protocol's endpoint ("/api/v1/afp/reviews"); NULL: ATP's */
+  char      *notification_id;
+  char      *body;
+  gint64     retry_for_us;
+  gboolean   posting;         /* a POST went out, */
+  gboolean   posted;          /* and one was answered 2xx */
+
+  gint64     failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
+  guint      attempt;
+};
+
+G_END_DECLS
