@@ -197,6 +197,14 @@ print_fallback (HookEvent   event,
   print_object (output);
 }
 
+/* The server went away while the person had not answered; Claude Code's own
+ * prompt asks now. */
+#define GAVE_UP_REASON "Triage could not be reached while it waited; the agent asks in its own prompt"
+
+static void give_up (Hook       *hook,
+                     const char *problem,
+                     const char *reason);
+
 static void
 hook_stop (Hook       *hook,
            const char *problem)
@@ -218,7 +226,14 @@ waited_cb (GObject      *object,
                                                       &error);
   if (hook->withdrawing)
     return;
-  hook_stop (hook, hook->settled == NULL ? error->message : NULL);
+  if (triage_service_request_left_pending (hook->request, error))
+    {
+      triage_ask_say ("%s; withdrawing request %s, for up to 5 s", error->message,
+                      triage_service_request_get_notification_id (hook->request));
+      give_up (hook, error->message, GAVE_UP_REASON);
+    }
+  else
+    hook_stop (hook, hook->settled == NULL ? error->message : NULL);
 }
 
 static void

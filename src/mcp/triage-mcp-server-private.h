@@ -59,6 +59,9 @@ struct _TriageMcpServer
   TriageMcpBatch *batch;            /* the batch whose responses are collected now */
   GHashTable    *calls;             /* request id as JSON text → Call */
   guint          withdrawing;       /* withdrawals still under way */
+  GPtrArray     *owed;              /* withdrawals the server could not take yet; NULL if none */
+  guint          owed_id;           /* the next try of them */
+  guint          owed_delay_s;
   gboolean       closing;
   gboolean       closed;
 };
@@ -203,6 +206,8 @@ void        triage_mcp_call_start           (TriageMcpServer *self,
                                              JsonObject      *arguments,
                                              const char      *version);
 /* Stops the call @key (no answer is sent) and withdraws its request. */
+/* The session ends: what could not be withdrawn yet is tried once more, now. */
+void        triage_mcp_calls_withdraw_owed  (TriageMcpServer *self);
 void        triage_mcp_call_withdraw        (TriageMcpServer *self,
                                              const char      *key,
                                              const char      *reason);

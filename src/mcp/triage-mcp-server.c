@@ -84,6 +84,8 @@ triage_mcp_server_finalize (GObject *object)
   g_clear_pointer (&self->discarding, triage_mcp_id_scan_free);
   g_free (self->protocol_version);
   g_hash_table_unref (self->calls);
+  g_clear_handle_id (&self->owed_id, g_source_remove);
+  g_clear_pointer (&self->owed, g_ptr_array_unref);
 
   G_OBJECT_CLASS (triage_mcp_server_parent_class)->finalize (object);
 }
@@ -722,6 +724,7 @@ triage_mcp_server_close (TriageMcpServer *self,
   g_hash_table_foreach (self->calls, collect_key, keys);
   for (guint i = 0; i < keys->len; i++)
     triage_mcp_call_withdraw (self, g_ptr_array_index (keys, i), reason);
+  triage_mcp_calls_withdraw_owed (self);
 
   triage_mcp_server_maybe_closed (self);
 }

@@ -336,6 +336,29 @@ def test_server_gone_mid_wait():
             raise Failure(f"reason {reason!r}")
 
 
+def test_server_back_withdraws():
+    # The server dies, and is started again while the hook withdraws its request: the
+    # request no longer waits in the inbox (for its deadline) for a person to answer a
+    # call Claude Code has asked about in its own prompt.
+    with Scenario("server-back") as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        n = s.person.waiting("Bash in my-project: npm test")
+        s.server.kill()
+        said = b""
+        while b"withdrawing request" not in said:
+            line = hook.proc.stderr.readline()
+            if not line:
+                raise Failure(f"the hook did not withdraw its request; it said {said!r}")
+            said += line
+        s.server.start()
+        status, out = hook.result()
+        reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+        expect((status, out), (0, pre_tool_use("ask", reason)))
+        _, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+        if reply["status"] != "invalidated":
+            raise Failure(f"the request was left {reply['status']}")
+
+
 def test_bad_options():
     world = World("hook-options")
     try:
@@ -384,5 +407,6 @@ run([
      test_denied_in_claude_code_released_by_next_prompt),
     ("a PreToolUse hook is not released by another call", test_pre_tool_use_not_released),
     ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
+    ("the server back while the hook withdraws: withdrawn", test_server_back_withdraws),
     ("bad options", test_bad_options),
 ])

@@ -32,6 +32,8 @@ class Mcp:
         self.seen = []          # every message read, in order
         self.unclaimed = {}     # responses read while waiting for another, by id
         self.stderr = b""
+        self.said = threading.Condition()
+        self.stderr_ended = False
         self.next_id = 1
         # Cleared, the reader stops taking lines: a client that does not read for a while.
         self.reading = threading.Event()
@@ -55,7 +57,20 @@ class Mcp:
         self.messages.put(None)
 
     def _read_stderr(self):
-        self.stderr = self.proc.stderr.read()
+        for line in self.proc.stderr:
+            with self.said:
+                self.stderr += line
+                self.said.notify_all()
+        with self.said:
+            self.stderr_ended = True
+            self.said.notify_all()
+
+    def wait_stderr(self, part, timeout=WAIT):
+        """Waits until triage-mcp has said @part (bytes) on standard error."""
+        with self.said:
+            if not self.said.wait_for(lambda: part in self.stderr or self.stderr_ended,
+                                      timeout) or part not in self.stderr:
+                raise Failure(f"triage-mcp did not say {part!r}; it said {self.stderr!r}")
 
     def send_raw(self, data):
         self.proc.stdin.write(data)
