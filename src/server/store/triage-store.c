@@ -169,10 +169,13 @@ commit_due (gpointer data)
   TriageStore *self = data;
   g_autoptr(GError) error = NULL;
 
+  /* Said once, then counted (triage-log-limit.h): on a full disk every
+   * batch fails, and a warning each was a line every few ms for as long as
+   * the disk stayed full. Its requests are told (503). */
   if (CLASS (self)->commit_start != NULL)
     start_commit (self);
   else if (!triage_store_commit (self, &error))
-    g_warning ("%s", error->message);
+    triage_log_failure ("a batch was not stored: %s", error->message);
   return G_SOURCE_REMOVE;
 }
 
@@ -431,7 +434,8 @@ flight_done (TriageStore  *self,
   if (!committed && triage_store_error_expected (error))
     triage_log_failure ("%s", error->message);
   else if (!committed)
-    g_warning ("%s", error != NULL ? error->message : "the batch was not committed");
+    triage_log_failure ("a batch was not stored: %s",
+                        error != NULL ? error->message : "the batch was not committed");
   if (priv->commit_observer != NULL)
     priv->commit_observer (g_get_monotonic_time () - flight->start, committed);
   waiters = flight->waiters;
