@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <signal.h>
 #include <stdlib.h>   /* defines __GLIBC__ under glibc */
 
 /* Linked with mimalloc (src/server/meson.build), the server's every block
@@ -73,6 +74,12 @@ exec_with_tcache (char **argv)
 int
 main (int argc, char **argv)
 {
+  /* A file size limit (systemd's LimitFSIZE=, a shell's ulimit -f) is a
+   * full disk: a write past it fails with EFBIG, which SQLite reports as
+   * SQLITE_FULL and the server answers 503 STORAGE_UNAVAILABLE, and service
+   * comes back once the limit is raised. SIGXFSZ's default action killed
+   * the server (and its core was one more file past the limit). */
+  signal (SIGXFSZ, SIG_IGN);
 #ifdef TUNE_GLIBC_MALLOC
   exec_with_tcache (argv);
   /* A request's memory is freed when it is answered, and the top of the
