@@ -155,10 +155,14 @@ events_handler (SoupServer        *soup,
         {
           TriageEventRow *event = replay->pdata[i];
 
-          /* No data: its notification's stored JSON does not read (the store
-           * said so); left out, as a list or a snapshot leaves it out. */
-          if (event->data == NULL)
-            triage_server_log_unreadable (event->notification_id ? event->notification_id : "?");
+          /* No data: what is stored of it does not read (the store said so);
+           * left out, as a list or a snapshot leaves a damaged row out. */
+          if (event->data == NULL && event->notification_id != NULL)
+            triage_server_log_unreadable (event->notification_id);
+          else if (event->data == NULL)
+            triage_log_failure ("event %" G_GINT64_FORMAT " of the log: its stored data does not "
+                                "read as JSON on one line (a damaged row?); left out of a replay",
+                                event->id);
           else if (triage_stream_wants (stream, event->protocol))
             triage_stream_sse_write (stream, event->type, event->data, event->id);
           stream->last_event = event->id;

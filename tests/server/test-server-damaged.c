@@ -292,6 +292,41 @@ test_damaged_response (Fixture       *fixture,
   srv_assert_status (answer, 200, NULL);
 }
 
+/* The stored data of a status update in the event log is damaged (a raw
+ * line break in it, which would end its SSE data line halfway): a stream
+ * resumed from before it gets every other event, each a whole JSON text. */
+static void
+test_damaged_event (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}",
+                                              fixture->ids[0]);
+  g_autofree char *first_event = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(SrvEvents) resumed = NULL;
+
+  first_event = srv_run_sql (fixture->server, "SELECT MIN (id) FROM events");
+  g_strchomp (first_event);
+  answer = srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->alice, respond);
+  srv_assert_status (answer, 200, NULL);
+  damage (fixture, "UPDATE events SET data = '{\"type\":' || char (10) || '\"x\"}'"
+                   " WHERE type = 'status_update'");
+
+  resumed = srv_events_open (fixture->server, fixture->alice, NULL, first_event);
+  g_assert_cmpuint (resumed->status, ==, 200);
+  srv_wait_until (srv_find_event (resumed, "ping", NULL) != NULL, "the replay");
+  g_assert_nonnull (srv_find_event (resumed, "notification", fixture->ids[1]));
+  g_assert_nonnull (srv_find_event (resumed, "notification", fixture->ids[2]));
+  g_assert_null (srv_find_event (resumed, "status_update", NULL));
+  for (guint i = 0; i < resumed->events->len; i++)
+    {
+      SrvEvent *event = resumed->events->pdata[i];
+      g_autoptr(JsonNode) node = json_from_string (event->data, NULL);
+
+      g_assert_nonnull (node);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -301,6 +336,8 @@ main (int    argc,
   g_test_add ("/server/damaged/json", Fixture, NULL, fixture_setup, test_damaged_json,
               fixture_teardown);
   g_test_add ("/server/damaged/response", Fixture, NULL, fixture_setup, test_damaged_response,
+              fixture_teardown);
+  g_test_add ("/server/damaged/event", Fixture, NULL, fixture_setup, test_damaged_event,
               fixture_teardown);
   return g_test_run ();
 }

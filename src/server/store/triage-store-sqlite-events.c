@@ -129,19 +129,19 @@ sqlite_events_after (TriageStore *store,
         return NULL;
     }
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  /* A notification's JSON that does not read (a damaged row), or that would
-   * break the line of an SSE event (a raw line break), is no event's data:
-   * NULL, left out by the stream (triage-server-stream-sse.c). A client
-   * sent it whole would fail on it, resume from the event before it and
-   * fail again for ever. Checked for the notifications' events alone. */
+  /* Stored data that does not read (a damaged row), or that would break the
+   * line of an SSE event (a raw line break), is no event's data: NULL, left
+   * out by the stream (triage-server-stream-sse.c). A client sent it whole
+   * would fail on it, resume from the event before it and fail again for
+   * ever. Checked on a replay only, never as an event is written. */
   stmt = triage_store_sqlite_statement (self,
-    "SELECT e.id, e.type, COALESCE (e.data, CASE WHEN json_valid (n.json)"
-    " AND instr (n.json, char (10)) = 0 AND instr (n.json, char (13)) = 0 THEN n.json END),"
-    " e.protocol, e.notification_id FROM events e"
-    " LEFT JOIN notifications n ON e.data IS NULL AND n.id = e.notification_id"
-    " WHERE e.user_id = ? AND e.id > ?"
+    "SELECT id, type, CASE WHEN json_valid (data) AND instr (data, char (10)) = 0"
+    " AND instr (data, char (13)) = 0 THEN data END, protocol, notification_id FROM"
+    " (SELECT e.id, e.type, COALESCE (e.data, n.json) AS data, e.protocol, e.notification_id"
+    "  FROM events e LEFT JOIN notifications n ON e.data IS NULL AND n.id = e.notification_id"
+    "  WHERE e.user_id = ? AND e.id > ?"
     /* not one of a request retention forgot */
-    " AND (e.data IS NOT NULL OR n.id IS NOT NULL) ORDER BY e.id LIMIT ?");
+    "  AND (e.data IS NOT NULL OR n.id IS NOT NULL) ORDER BY e.id LIMIT ?) ORDER BY id");
   triage_store_sqlite_bind_text (stmt, 1, user);
   triage_store_sqlite_bind_int64 (stmt, 2, after);
   triage_store_sqlite_bind_int64 (stmt, 3, limit + 1);
