@@ -268,13 +268,19 @@ withdrawn_cb (GObject      *object,
   hook_stop (hook, NULL);
 }
 
-/* Nobody waits for the answer any more: withdraw the request, then stop. */
+/* Nobody waits for the answer any more: withdraw the request, then stop. Once
+ * withdrawing (at most 5 s), nothing cuts it short: Claude Code quitting sends
+ * several at once (SIGINT or SIGHUP to its process group, SIGTERM, its end of our
+ * standard output closed), and the second used to end the hook before the first
+ * one's withdrawal reached the server. */
 static void
 give_up (Hook       *hook,
          const char *problem,
          const char *reason)
 {
-  if (hook->withdrawing || hook->request == NULL)
+  if (hook->withdrawing)
+    return;
+  if (hook->request == NULL)
     {
       hook_stop (hook, problem);
       return;

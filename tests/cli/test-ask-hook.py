@@ -217,6 +217,35 @@ def test_claude_code_gone_withdraws():
                 raise Failure(f"{kind}: {proc.returncode} {reply['status']} {err!r}")
 
 
+def test_quit_withdraws_once():
+    # Claude Code quitting: its end of the hook's standard output closes and a signal
+    # comes too (SIGTERM, or SIGINT/SIGHUP to its process group), near at once. The
+    # second used to end the hook before the first one's withdrawal got through; with
+    # the server away for a moment (restarted) the withdrawal is still under way.
+    with Scenario("quit") as s:
+        reader, writer = os.pipe()
+        proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--hook", "claude-code"],
+                                env=s.world.env(), stdin=subprocess.PIPE, stdout=writer,
+                                stderr=subprocess.PIPE, preexec_fn=die_with_parent)
+        os.close(writer)
+        proc.stdin.write(json.dumps(PRE_TOOL_USE_BASH).encode())
+        proc.stdin.close()
+        n = s.person.waiting("Bash in my-project: npm test")
+        s.server.kill()
+        os.close(reader)
+        proc.send_signal(signal.SIGTERM)
+        s.server.start()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise Failure("the hook did not exit")
+        _, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+        if proc.returncode != 0 or reply["status"] != "invalidated":
+            raise Failure(f"exit {proc.returncode}, the request {reply['status']}; "
+                          f"stderr {proc.stderr.read()!r}")
+
+
 def test_answered_in_claude_code_withdraws():
     # Claude Code shows its own dialog while a PermissionRequest hook runs and
     # leaves the hook running when the person answers there first. The hook run
@@ -402,6 +431,7 @@ run([
     ("questions left to Claude Code", test_questions_left_to_claude_code),
     ("interrupted: withdrawn, asks in the agent", test_interrupted_withdraws),
     ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
+    ("Claude Code quitting: withdrawn once", test_quit_withdraws_once),
     ("answered in Claude Code: withdrawn", test_answered_in_claude_code_withdraws),
     ("denied in Claude Code: released by the next prompt",
      test_denied_in_claude_code_released_by_next_prompt),
