@@ -494,19 +494,17 @@ on_sighup (gpointer data)
 }
 
 /* The Requester stopped reading (it quit, or crashed): no review can reach it. */
-static gboolean
-on_stdout_closed (int          fd,
-                  GIOCondition condition,
-                  gpointer     data)
+static void
+stop_unless_leaving (gpointer    data,
+                     const char *why,
+                     int         status)
 {
   Review *self = data;
 
-  self->stdout_watch = 0;
   if (self->phase == PHASE_WITHDRAW || self->phase == PHASE_DONE)
-    return G_SOURCE_REMOVE;   /* already leaving: not a second signal */
-  self->why = "nobody reads standard output any more";
-  on_signal (self, 128 + SIGPIPE);
-  return G_SOURCE_REMOVE;
+    return;
+  self->why = why;
+  on_signal (self, status);
 }
 
 /* ---- the command line ---- */
@@ -762,7 +760,7 @@ triage_ask_afp_main (int    argc,
       sigint_id = g_unix_signal_add (SIGINT, on_sigint, &self);
       sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &self);
       sighup_id = triage_service_add_sighup (on_sighup, &self);
-      self.stdout_watch = triage_ask_watch_stdout (on_stdout_closed, &self);
+      triage_ask_watch_stdout (&self.stdout_watch, stop_unless_leaving, &self);
 
       start (&self);
       if (self.phase != PHASE_DONE)

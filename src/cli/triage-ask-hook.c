@@ -316,19 +316,14 @@ on_release (gpointer data)
 }
 
 /* Claude Code went away without a signal (it quit, or crashed): the read end
- * of our standard output is closed, so no answer could reach it. A pipe's
- * writer sees POLLERR then, a socket's (Node's child stdio) POLLHUP. */
-static gboolean
-on_stdout_closed (int          fd,
-                  GIOCondition condition,
-                  gpointer     data)
+ * of our standard output is closed, so no answer could reach it. */
+static void
+stop_unread (gpointer    data,
+             const char *why,
+             int         status)
 {
-  Hook *hook = data;
-
-  hook->stdout_watch = 0;
-  give_up (hook, "Claude Code stopped reading the answer",
+  give_up (data, "Claude Code stopped reading the answer",
            "the agent stopped waiting; it asks in its own prompt");
-  return G_SOURCE_REMOVE;
 }
 
 /* PostToolUse, PostToolUseFailure: the call went ahead, so a hook still asking
@@ -546,7 +541,7 @@ triage_ask_hook_run (TriageAskOptions *options)
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &hook);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &hook);
   sighup_id = triage_service_add_sighup (on_signal, &hook);   /* Claude Code's terminal closed */
-  hook.stdout_watch = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_stdout_closed, &hook);
+  triage_ask_watch_stdout (&hook.stdout_watch, stop_unread, &hook);
   g_unix_signal_add (TRIAGE_ASK_HOOK_RELEASE_SIGNAL, on_release, &hook);
   /* Only a PermissionRequest hook can be beaten by Claude Code's own prompt, which
    * it shows meanwhile. Claude Code waits on a PreToolUse hook before any prompt,

@@ -470,33 +470,58 @@ on_sighup (gpointer data)
 /* Nobody reads the answer any more: it kept waiting, and the person's answer
  * went nowhere (the write then killed it with SIGPIPE). Withdrawn as on a
  * signal; the exit status is SIGPIPE's. */
-static gboolean
-on_stdout_closed (int          fd,
-                  GIOCondition condition,
-                  gpointer     data)
+static void
+stop_unless_leaving (gpointer    data,
+                     const char *why,
+                     int         status)
 {
   Ask *ask = data;
 
-  ask->stdout_watch = 0;
   if (ask->phase == PHASE_WITHDRAW || ask->phase == PHASE_DONE)
-    return G_SOURCE_REMOVE;   /* already leaving: not a second signal */
-  ask->why = "nobody reads standard output any more";
-  ask->signal_exit = 128 + SIGPIPE;
+    return;
+  ask->why = why;
+  ask->signal_exit = status;
   on_signal (ask);
+}
+
+typedef struct
+{
+  guint             *watch_id;
+  TriageAskStopFunc  stop;
+  gpointer           data;
+} StdoutWatch;
+
+static gboolean
+on_stdout_closed (int          fd,
+                  GIOCondition condition,
+                  gpointer     user_data)
+{
+  StdoutWatch *watch = user_data;
+
+  *watch->watch_id = 0;
+  watch->stop (watch->data, "nobody reads standard output any more", 128 + SIGPIPE);
   return G_SOURCE_REMOVE;
 }
 
-guint
-triage_ask_watch_stdout (GUnixFDSourceFunc on_closed,
-                         gpointer          data)
+void
+triage_ask_watch_stdout (guint             *watch_id,
+                         TriageAskStopFunc  stop,
+                         gpointer           data)
 {
+  StdoutWatch *watch;
   struct stat info;
 
+  *watch_id = 0;
   signal (SIGPIPE, SIG_IGN);
   if (fstat (STDOUT_FILENO, &info) != 0 || !(S_ISFIFO (info.st_mode) || S_ISSOCK (info.st_mode)))
-    return 0;
+    return;
+  watch = g_new (StdoutWatch, 1);
+  watch->watch_id = watch_id;
+  watch->stop = stop;
+  watch->data = data;
   /* A pipe's writer sees POLLERR when the reader is gone, a socket's POLLHUP. */
-  return g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, on_closed, data);
+  *watch_id = g_unix_fd_add_full (G_PRIORITY_DEFAULT, STDOUT_FILENO, G_IO_ERR | G_IO_HUP,
+                                  on_stdout_closed, watch, g_free);
 }
 
 char *
@@ -624,7 +649,7 @@ triage_ask_run (TriageAskOptions *options)
   sigterm_id = g_unix_signal_add (SIGTERM, on_sigterm, &ask);
   sighup_id = triage_service_add_sighup (on_sighup, &ask);
   if (!options->quiet)
-    ask.stdout_watch = triage_ask_watch_stdout (on_stdout_closed, &ask);
+    triage_ask_watch_stdout (&ask.stdout_watch, stop_unless_leaving, &ask);
 
   triage_service_request_send_async (ask.request, ask.cancellable, post_cb, &ask);
   g_main_loop_run (ask.loop);

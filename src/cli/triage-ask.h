@@ -136,12 +136,20 @@ void              triage_ask_say                (const char        *format,
  * how long the retries may take, instead of minutes of silence. */
 void              triage_ask_say_retries        (TriageServiceRequest *request);
 
-/* Calls @on_closed once when the reader of standard output goes away (the
- * agent that started us quit, a pipeline's next command exited) while we
- * wait: nobody can get the answer. Only a pipe or socket is watched (a
- * terminal's end is SIGHUP); SIGPIPE is ignored, so a write that fails is
- * said. Returns the source id, or 0 when nothing is watched. */
-guint             triage_ask_watch_stdout       (GUnixFDSourceFunc  on_closed,
+/* Stops the run as a signal would, with @why and exit @status, unless it is leaving
+ * already (withdrawing, done): then it is not a second signal, which leaves at once. */
+typedef void (*TriageAskStopFunc) (gpointer    data,
+                                   const char *why,
+                                   int         status);
+
+/* Calls @stop once, "nobody reads standard output any more" with SIGPIPE's status
+ * (141), when the reader of standard output goes away (the agent that started us
+ * quit, a pipeline's next command exited) while we wait: nobody can get the answer.
+ * Only a pipe or socket is watched (a terminal's end is SIGHUP); SIGPIPE is ignored,
+ * so a write that fails is said. @watch_id is the source's id, set to 0 when it has
+ * fired (0 too when nothing is watched). */
+void              triage_ask_watch_stdout       (guint             *watch_id,
+                                                 TriageAskStopFunc  stop,
                                                  gpointer           data);
 
 /* Past its bound, standard input is read on and dropped for at most this much. */
