@@ -500,14 +500,25 @@ triage_ask_hook_run (TriageAskOptions *options)
   if (release_waiting (json_node_get_object (input), event))
     return TRIAGE_ASK_EXIT_ANSWERED;
   hook.event = event_from_name (event);
+  if (hook.event == EVENT_UNKNOWN && event == NULL)
+    {
+      print_fallback (EVENT_UNKNOWN, "the hook input has no hook_event_name");
+      return TRIAGE_ASK_EXIT_ANSWERED;
+    }
+  /* Set for an event that asks nothing (Notification, SessionStart, …): said, but
+   * not "asking here instead", which Claude Code showed the person at each one. */
   if (hook.event == EVENT_UNKNOWN)
     {
-      g_autofree char *problem = event == NULL
-        ? g_strdup ("the hook input has no hook_event_name")
-        : g_strdup_printf ("hook event “%s” is not one triage-ask answers "
-                           "(PreToolUse, PermissionRequest)", event);
+      g_autoptr(JsonObject) notice = json_object_new ();
+      g_autofree char *problem = g_strdup_printf ("hook event “%s” is not one triage-ask "
+                                                  "answers (PreToolUse, PermissionRequest)",
+                                                  event);
+      g_autofree char *message = g_strdup_printf ("Triage: %s; set the hook for those events "
+                                                  "only", problem);
 
-      print_fallback (EVENT_UNKNOWN, problem);
+      g_printerr ("triage-ask: %s\n", problem);
+      json_object_set_string_member (notice, "systemMessage", message);
+      print_object (notice);
       return TRIAGE_ASK_EXIT_ANSWERED;
     }
 

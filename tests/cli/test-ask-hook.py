@@ -116,6 +116,13 @@ def test_bad_input_asks_in_the_agent():
             status, out = Hook(s.world, data).result()
             if status != 0 or list(out) != ["systemMessage"] or part not in out["systemMessage"]:
                 raise Failure(f"{data!r}: {status} {out}")
+        # An event that asks nothing (the hook set for it by mistake): Claude Code shows
+        # the message at each one, which must not claim it asks in its own prompt.
+        for event in ("Notification", "SessionStart", "PreCompact", "SubagentStop"):
+            status, out = Hook(s.world, dict(PRE_TOOL_USE_BASH, hook_event_name=event)).result()
+            expect((status, out), (0, {"systemMessage": (
+                f"Triage: hook event “{event}” is not one triage-ask answers (PreToolUse, "
+                "PermissionRequest); set the hook for those events only")}))
         # A PreToolUse input too large or too broken to parse still answers "ask":
         # no decision would let Claude Code's rules run the tool unasked.
         huge = dict(PRE_TOOL_USE_BASH, tool_name="Write",
