@@ -13,18 +13,22 @@
 #include <sqlite3.h>
 
 #include "atp.h"
-#include "triage-store-sqlite.h"
+#include "triage-store-sqlite-private.h"
 
-/* The database answers, and nobody (a newer server on the same file) moved
- * its schema past ours. */
+/* The database file is the one opened, the database answers, and nobody (a
+ * newer server on the same file) moved its schema past ours. */
 static gboolean
 sqlite_check (TriageStore  *store,
               GError      **error)
 {
-  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
-                                                      "PRAGMA user_version");
-  int rc = triage_store_sqlite_step (stmt);
-  int version = rc == SQLITE_ROW ? sqlite3_column_int (stmt, 0) : -1;
+  sqlite3_stmt *stmt;
+  int rc, version;
+
+  if (!triage_store_sqlite_file_check (TRIAGE_STORE_SQLITE (store), error))
+    return FALSE;
+  stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store), "PRAGMA user_version");
+  rc = triage_store_sqlite_step (stmt);
+  version = rc == SQLITE_ROW ? sqlite3_column_int (stmt, 0) : -1;
 
   triage_store_sqlite_done (stmt);
   if (rc != SQLITE_ROW)

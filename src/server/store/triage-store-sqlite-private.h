@@ -15,6 +15,13 @@ G_BEGIN_DECLS
 /* At most this many events an INSERT (6 parameters each). */
 #define TRIAGE_STORE_SQLITE_EVENTS_PER_STATEMENT 32
 
+/* Which file a path named when it was opened (triage-store-sqlite-file.c). */
+typedef struct
+{
+  guint64 dev;
+  guint64 ino;                 /* 0: none */
+} TriageStoreSqliteFileId;
+
 struct _TriageStoreSqlite
 {
   TriageStore parent_instance;
@@ -33,6 +40,12 @@ struct _TriageStoreSqlite
   int         busy_timeout_ms; /* how long another process's lock is waited for */
   gint64      busy_since;      /* monotonic µs: the busy handler's first call for this lock */
   gboolean    held_elsewhere;  /* a wait for another process's lock ran out: none till it is free */
+  char       *path;            /* the database file, and its WAL, */
+  char       *wal_path;
+  TriageStoreSqliteFileId file_id;  /* as they were opened */
+  TriageStoreSqliteFileId wal_id;
+  guint       file_watch;      /* the look at them, once a second */
+  GError     *file_error;      /* either is not the one opened any more: why */
 };
 
 /* A statement built for one query (not kept); NULL when the database would not
@@ -53,6 +66,13 @@ void     triage_store_sqlite_hold_lost_batch     (TriageStoreSqlite *self);
 void     triage_store_sqlite_watch_busy          (TriageStoreSqlite *self,
                                                   int                timeout_ms);
 void     triage_store_sqlite_lock_taken          (TriageStoreSqlite *self);
+/* The database file, watched (triage-store-sqlite-file.c): removed or
+ * replaced under the server, it takes no more writes and is not ready. */
+void     triage_store_sqlite_watch_file          (TriageStoreSqlite *self,
+                                                  const char        *path);
+void     triage_store_sqlite_unwatch_file        (TriageStoreSqlite *self);
+gboolean triage_store_sqlite_file_check          (TriageStoreSqlite *self,
+                                                  GError           **error);
 /* Reading notifications (triage-store-sqlite-reads.c). */
 void     triage_store_sqlite_reads_class_init    (TriageStoreClass *store_class);
 /* Users and services (triage-store-sqlite-services.c). */

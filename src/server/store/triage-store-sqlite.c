@@ -418,6 +418,7 @@ triage_store_sqlite_new (const char *path,
       return NULL;
     }
   triage_store_sqlite_watch_busy (self, BUSY_TIMEOUT_MS);
+  triage_store_sqlite_watch_file (self, path);
   return TRIAGE_STORE (g_steal_pointer (&self));
 }
 
@@ -826,6 +827,7 @@ triage_store_sqlite_finalize (GObject *object)
   /* The base class committed the open batch in its dispose. */
   memset (self->insert_events, 0, sizeof self->insert_events);
   g_clear_error (&self->batch_error);
+  triage_store_sqlite_unwatch_file (self);
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->services, g_hash_table_unref);
   g_clear_pointer (&self->recipients, g_hash_table_unref);

@@ -1,0 +1,137 @@
+/* triage-store-sqlite-file.c — the SQLite database file, watched while the
+ * server has it open
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * SQLite keeps the file it opened: removed or replaced under the running
+ * server (an operator's rm to start afresh, a backup copied over it, a
+ * cleaner of old files), the server went on writing into a file nobody will
+ * open again, answered 201 to each request, and said it was ready; at its
+ * next start all of it was gone. The file (and its WAL, which holds the
+ * commits not yet checkpointed) is looked at once a second: once either is
+ * not the one opened, the server says so, takes no more writes (503
+ * STORAGE_UNAVAILABLE: the connection is made query-only) and is not ready
+ * (/readyz) until it is started again on the file it should use.
+ */
+
+#define G_LOG_DOMAIN "triage-store-sqlite"
+
+#include <errno.h>
+#include <sys/stat.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "triage-store-sqlite-private.h"
+
+#define WATCH_INTERVAL_S 1
+
+/* FALSE (@error set) when the file at @path is not the one with @id (0: none
+ * was there at the start, and none is looked for). */
+static gboolean
+still_there (const char                   *path,
+             const TriageStoreSqliteFileId *id,
+             GError                      **error)
+{
+  GStatBuf st;
+
+  if (id->ino == 0)
+    return TRUE;
+  if (g_stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      /* Only a file that is gone says so: a stat that failed otherwise (no
+       * memory, an I/O error) is no proof. */
+      if (saved_errno != ENOENT && saved_errno != ENOTDIR)
+        return TRUE;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "the database file %s was removed "
+                   "while the server had it open", path);
+      return FALSE;
+    }
+  if ((guint64) st.st_dev != id->dev || (guint64) st.st_ino != id->ino)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "the database file %s was replaced by "
+                   "another file while the server had it open", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+take_id (const char              *path,
+         TriageStoreSqliteFileId *id)
+{
+  GStatBuf st;
+
+  id->dev = 0;
+  id->ino = 0;
+  if (g_stat (path, &st) == 0)
+    {
+      id->dev = (guint64) st.st_dev;
+      id->ino = (guint64) st.st_ino;
+    }
+}
+
+/* Looks at the files now; FALSE (@error set) once either is not the one opened. */
+gboolean
+triage_store_sqlite_file_check (TriageStoreSqlite *self,
+                                GError           **error)
+{
+  g_autoptr(GError) gone = NULL;
+
+  if (self->file_error == NULL && self->path != NULL &&
+      (!still_there (self->path, &self->file_id, &gone) ||
+       !still_there (self->wal_path, &self->wal_id, &gone)))
+    {
+      self->file_error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                      "%s: what the server writes now would be lost at its next start, "
+                                      "so it takes no more writes; restart it on the file it "
+                                      "should use (replace a database file only while the "
+                                      "server is stopped)", gone->message);
+      g_message ("%s", self->file_error->message);
+      /* Every write fails from now on (SQLITE_READONLY), reads go on. */
+      triage_store_sqlite_exec (self, "PRAGMA query_only = ON", NULL);
+    }
+  if (self->file_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->file_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+watch_cb (gpointer data)
+{
+  TriageStoreSqlite *self = data;
+
+  if (!triage_store_sqlite_file_check (self, NULL))
+    {
+      self->file_watch = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* From now on the files at @path (and its WAL) must stay the ones open. */
+void
+triage_store_sqlite_watch_file (TriageStoreSqlite *self,
+                                const char        *path)
+{
+  self->path = g_strdup (path);
+  self->wal_path = g_strconcat (path, "-wal", NULL);
+  take_id (self->path, &self->file_id);
+  take_id (self->wal_path, &self->wal_id);
+  self->file_watch = g_timeout_add_seconds (WATCH_INTERVAL_S, watch_cb, self);
+}
+
+void
+triage_store_sqlite_unwatch_file (TriageStoreSqlite *self)
+{
+  g_clear_handle_id (&self->file_watch, g_source_remove);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->wal_path, g_free);
+  g_clear_error (&self->file_error);
+}
