@@ -64,6 +64,7 @@ void test_app_conflict_told (void);
 void test_app_history_recorded (void);
 void test_app_attachments (void);
 void test_app_history_retention (void);
+void test_app_gone_while_away (void);
 
 /* in-process-desktop.c */
 void test_app_autostart (void);

@@ -8,6 +8,7 @@
  */
 
 #include "in-process-common.h"
+#include "triage-request-banner.h"
 
 /* Every request and its outcome, in the store and in the history view */
 /* Pages of the history are read on its page thread: an entry is a
@@ -255,4 +256,41 @@ test_app_history_retention (void)
   app_test_wait_for (!test_app_history_matches (old, "1"), APP_TEST_WAIT_MS);
   g_assert_true (test_app_history_matches (recent, "1"));
   g_settings_reset (settings, "history-retention-days");
+}
+
+/* A request the server no longer has when the app asks what became of it
+ * (here: the server came back on a new database while the app was away;
+ * likewise one settled and then forgotten by retention, or a token of
+ * another user): 404. It leaves the inbox, and the view and the history say
+ * it is no longer on the server, not that it was answered elsewhere, which
+ * is not known. Run last: the server keeps the new database. */
+void
+test_app_gone_while_away (void)
+{
+  g_autofree char *id = NULL;
+  GObject *banner;
+
+  test_app_wait_connected ();
+  id = app_test_server_post (test_app_server, "Gone while away?",
+                             "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  test_app_open_request (id);
+  app_test_wait_for (test_app_history_matches (id, "outcome = 'none'"), APP_TEST_WAIT_MS);
+
+  app_test_server_stop (test_app_server, TRUE);
+  app_test_wait_for (triage_application_get_connection (test_app) != TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  g_free (test_app_server->database);
+  test_app_server->database = g_build_filename (g_get_user_data_dir (), "server-new.db", NULL);
+  app_test_server_start (test_app_server);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "retry", NULL);
+
+  app_test_wait_for (test_app_history_matches (id, "outcome = 'gone'"), APP_TEST_WAIT_MS);
+  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (test_app), id));
+  banner = gtk_widget_get_template_child (GTK_WIDGET (test_app_decision_view ()),
+                                          TRIAGE_TYPE_DECISION_VIEW, "banner");
+  g_assert_cmpstr (triage_request_banner_get_title (TRIAGE_REQUEST_BANNER (banner)), ==,
+                   "No longer on the server");
+  g_assert_nonnull (strstr (triage_request_banner_get_detail (TRIAGE_REQUEST_BANNER (banner)),
+                            "Whether it was answered is not known"));
+  g_assert_true (triage_decision_view_get_read_only (test_app_decision_view ()));
 }

@@ -237,7 +237,7 @@ test_filters (Fixture       *f,
   g_assert_cmpuint (n_shown (f), >, 0);
 
   triage_history_view_clear_filters (f->view);
-  for (int outcome = TRIAGE_OUTCOME_NONE; outcome <= TRIAGE_OUTCOME_REJECTED; outcome++)
+  for (int outcome = TRIAGE_OUTCOME_NONE; outcome <= TRIAGE_OUTCOME_GONE; outcome++)
     {
       triage_history_view_set_outcome_filter (f->view, outcome);
       g_assert_cmpuint (n_shown (f), ==, count_rows (f, NULL, NULL, outcome, 0, 0));

@@ -103,6 +103,8 @@ void              _triage_application_on_lookup_settled           (TriageApplica
                                                                    int                status,
                                                                    GDateTime         *when,
                                                                    AtpResponse       *response);
+void              _triage_application_on_lookup_gone              (TriageApplication *self,
+                                                                   const char        *notification_id);
 void              _triage_application_on_lookup_response          (TriageApplication *self,
                                                                    const char        *notification_id,
                                                                    AtpResponse       *response,

@@ -380,6 +380,26 @@ _triage_application_on_lookup_settled (TriageApplication *self,
   settle_request (self, notification_id, status, NULL, when, response);
 }
 
+/* The server no longer has a request, or no longer shows it to us (a lookup
+ * got 404): it leaves the inbox and its bubble goes, and the view and the
+ * history say just that. Not "answered elsewhere": a request settled and
+ * then forgotten, withdrawn, or another user's token looks the same. */
+void
+_triage_application_on_lookup_gone (TriageApplication *self,
+                                    const char        *notification_id)
+{
+  g_autoptr(TriageRequest) request = triage_inbox_model_remove (self->inbox, notification_id);
+  AtpStatus status = request != NULL ? triage_request_get_status (request) : ATP_STATUS_ACKNOWLEDGED;
+
+  if (self->window != NULL)
+    triage_window_show_gone (self->window, notification_id);
+  if (self->notifier != NULL)
+    triage_notifier_withdraw (self->notifier, notification_id);
+
+  triage_store_set_outcome_async (self->store, notification_id, status, TRIAGE_OUTCOME_GONE, NULL,
+                                  NULL, outcome_done_cb, g_object_ref (self));
+}
+
 void
 _triage_application_on_lookup_response (TriageApplication *self,
                                         const char        *notification_id,

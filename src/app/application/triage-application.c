@@ -450,6 +450,8 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (_triage_application_on_stream_resynced), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->lookups, "settled",
                            G_CALLBACK (_triage_application_on_lookup_settled), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->lookups, "gone",
+                           G_CALLBACK (_triage_application_on_lookup_gone), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->lookups, "response-found",
                            G_CALLBACK (_triage_application_on_lookup_response), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->urgency, "due",

@@ -124,7 +124,7 @@ triage_history_entry_class_init (TriageHistoryEntryClass *klass)
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties [PROP_OUTCOME] =
     g_param_spec_uint ("outcome", NULL, NULL,
-                       TRIAGE_OUTCOME_NONE, TRIAGE_OUTCOME_REJECTED, TRIAGE_OUTCOME_NONE,
+                       TRIAGE_OUTCOME_NONE, TRIAGE_OUTCOME_GONE, TRIAGE_OUTCOME_NONE,
                        (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -299,6 +299,10 @@ triage_history_outcome_label (TriageOutcome outcome)
       return _("Withdrawn");
     case TRIAGE_OUTCOME_REJECTED:
       return _("Refused by the server");
+    case TRIAGE_OUTCOME_GONE:
+      /* Translators: a request the server no longer has (or no longer shows
+       * to this user): whether it was answered is not known */
+      return _("No longer on the server");
     case TRIAGE_OUTCOME_NONE:
     default:
       return _("Pending");

@@ -129,8 +129,8 @@ format_time (gint64 usec)
  * triage_history_entry_export_outcome:
  *
  * Returns: the outcome as exported: "pending", "queued" (answered here, not
- *   yet sent), "answered", "answered-elsewhere", "expired", "invalidated" or
- *   "rejected"
+ *   yet sent), "answered", "answered-elsewhere", "expired", "invalidated",
+ *   "rejected" or "gone"
  */
 const char *
 triage_history_entry_export_outcome (TriageHistoryEntry *entry)

@@ -176,6 +176,8 @@ triage_history_category_for_outcome (TriageOutcome outcome)
       return TRIAGE_HISTORY_CATEGORY_WITHDRAWN;
     case TRIAGE_OUTCOME_REJECTED:
       return TRIAGE_HISTORY_CATEGORY_REFUSED;
+    case TRIAGE_OUTCOME_GONE:
+      return TRIAGE_HISTORY_CATEGORY_GONE;
     case TRIAGE_OUTCOME_NONE:
     default:
       return TRIAGE_HISTORY_CATEGORY_PENDING;
@@ -196,6 +198,7 @@ triage_history_category_label (TriageHistoryCategory category)
     [TRIAGE_HISTORY_CATEGORY_EXPIRED] = TRIAGE_OUTCOME_EXPIRED,
     [TRIAGE_HISTORY_CATEGORY_WITHDRAWN] = TRIAGE_OUTCOME_INVALIDATED,
     [TRIAGE_HISTORY_CATEGORY_REFUSED] = TRIAGE_OUTCOME_REJECTED,
+    [TRIAGE_HISTORY_CATEGORY_GONE] = TRIAGE_OUTCOME_GONE,
     [TRIAGE_HISTORY_CATEGORY_PENDING] = TRIAGE_OUTCOME_NONE,
   };
 
@@ -564,6 +567,9 @@ category_sentence (TriageHistoryCategory category,
     case TRIAGE_HISTORY_CATEGORY_REFUSED:
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u refused by the server.",
                                            "%u refused by the server.", n), n);
+    case TRIAGE_HISTORY_CATEGORY_GONE:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u no longer on the server.",
+                                           "%u no longer on the server.", n), n);
     case TRIAGE_HISTORY_CATEGORY_PENDING:
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pending.", "%u pending.", n), n);
     case TRIAGE_HISTORY_N_CATEGORIES:

@@ -19,6 +19,7 @@ G_BEGIN_DECLS
  * @TRIAGE_HISTORY_CATEGORY_EXPIRED: the deadline passed
  * @TRIAGE_HISTORY_CATEGORY_WITHDRAWN: the service withdrew it
  * @TRIAGE_HISTORY_CATEGORY_REFUSED: the server refused our answer
+ * @TRIAGE_HISTORY_CATEGORY_GONE: no longer on the server, what became of it unknown
  * @TRIAGE_HISTORY_CATEGORY_PENDING: not settled yet
  *
  * The stacks of the chart, bottom to top.
@@ -30,6 +31,7 @@ typedef enum
   TRIAGE_HISTORY_CATEGORY_EXPIRED,
   TRIAGE_HISTORY_CATEGORY_WITHDRAWN,
   TRIAGE_HISTORY_CATEGORY_REFUSED,
+  TRIAGE_HISTORY_CATEGORY_GONE,
   TRIAGE_HISTORY_CATEGORY_PENDING,
   TRIAGE_HISTORY_N_CATEGORIES
 } TriageHistoryCategory;

@@ -29,6 +29,7 @@ static const int outcome_choices[] = {
   TRIAGE_OUTCOME_EXPIRED,
   TRIAGE_OUTCOME_INVALIDATED,
   TRIAGE_OUTCOME_REJECTED,
+  TRIAGE_OUTCOME_GONE,
 };
 
 /* Time helpers */

@@ -15,7 +15,9 @@
  * set; a request the inbox still holds that is not in it was settled while
  * the app was away (answered on another device, expired, withdrawn). Each is
  * looked up, a few at a time (a day away can mean thousands, and a server
- * limits how fast one client may ask), and ::settled says what became of it.
+ * limits how fast one client may ask), and ::settled says what became of it;
+ * ::gone, that the server no longer has it (or shows it to us: 404), so that
+ * what became of it is not known.
  * A lookup that fails for now (busy, limited, unreachable) says nothing: the
  * request stays in the inbox and is asked about again later. Our own queued
  * answers are the outbox's to settle, so those are not looked up.
@@ -46,6 +48,7 @@ G_DEFINE_FINAL_TYPE (TriageLookups, triage_lookups, G_TYPE_OBJECT)
 
 enum {
   SETTLED,
+  GONE,
   RESPONSE_FOUND,
   N_SIGNALS
 };
@@ -142,10 +145,15 @@ settled_cb (GObject      *object,
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
            g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
            g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ACCESS_DENIED))
-    /* The server no longer has it (or no longer shows it to us: ATP's 403
-     * for it): it left the pending set, which most likely means it was
-     * answered (the history says "answered elsewhere"). */
-    g_debug ("What became of %s is not known: %s", lookup->notification_id, error->message);
+    {
+      /* The server no longer has it, or no longer shows it to us (ATP's
+       * 403 for it; a token of another user now): it left the pending set,
+       * but whether it was answered, expired or withdrawn is not known
+       * (settled, then forgotten by the server's retention). Said so. */
+      g_debug ("What became of %s is not known: %s", lookup->notification_id, error->message);
+      g_signal_emit (self, signals [GONE], 0, lookup->notification_id);
+      return;
+    }
   else
     {
       /* Busy, limited, unreachable: nothing is known yet, so nothing is
@@ -249,6 +257,16 @@ triage_lookups_class_init (TriageLookupsClass *klass)
                   G_TYPE_STRING, G_TYPE_INT,
                   G_TYPE_DATE_TIME | G_SIGNAL_TYPE_STATIC_SCOPE,
                   ATP_TYPE_RESPONSE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * TriageLookups::gone:
+   * @self: the lookups
+   * @notification_id: a request the server answered 404 (or 403) for: no
+   *   longer on it, what became of it unknown
+   */
+  signals [GONE] =
+    g_signal_new ("gone", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   /**
    * TriageLookups::response-found:

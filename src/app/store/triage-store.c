@@ -54,6 +54,7 @@ static const char *outcome_names[] = {
   [TRIAGE_OUTCOME_EXPIRED] = "expired",
   [TRIAGE_OUTCOME_INVALIDATED] = "invalidated",
   [TRIAGE_OUTCOME_REJECTED] = "rejected",
+  [TRIAGE_OUTCOME_GONE] = "gone",
 };
 
 const char *

@@ -37,6 +37,9 @@ typedef enum
  * @TRIAGE_OUTCOME_EXPIRED: the deadline passed
  * @TRIAGE_OUTCOME_INVALIDATED: the service withdrew it
  * @TRIAGE_OUTCOME_REJECTED: the server refused our answer for good (4xx other than 409)
+ * @TRIAGE_OUTCOME_GONE: no longer on the server, what became of it unknown: asked
+ *   after it left the pending set, the server answered 404 (settled and forgotten
+ *   since, withdrawn and deleted, or not shown to this user: another token)
  *
  * What became of a request, as kept for the history.
  */
@@ -48,6 +51,7 @@ typedef enum
   TRIAGE_OUTCOME_EXPIRED,
   TRIAGE_OUTCOME_INVALIDATED,
   TRIAGE_OUTCOME_REJECTED,
+  TRIAGE_OUTCOME_GONE,
 } TriageOutcome;
 
 const char    *triage_outcome_to_string   (TriageOutcome outcome);

@@ -204,6 +204,19 @@ triage_request_banner_update (TriageRequestBanner     *self,
       return TRUE;
     }
 
+  /* A detail with a status that is not settled: the request left the
+   * server's pending set and what became of it is not known (a lookup got
+   * 404): said as such, never as an outcome. */
+  if (state->status_detail != NULL && state->delivery == TRIAGE_DELIVERY_NONE)
+    {
+      g_autoptr(GString) detail = g_string_new (state->status_detail);
+
+      join_line (detail, _("The request is read-only now; nothing you entered was sent."));
+      show (self, "banner-warning", "action-unavailable-symbolic",
+            _("No longer on the server"), detail->str);
+      return TRUE;
+    }
+
   if (state->delivery != TRIAGE_DELIVERY_NONE)
     {
       show_delivery (self, state);
@@ -377,6 +390,20 @@ triage_request_banner_take_focus (TriageRequestBanner *self)
 
   gtk_widget_set_focusable (self->box, TRUE);
   return gtk_widget_grab_focus (self->box);
+}
+
+/**
+ * triage_request_banner_gone_detail:
+ *
+ * Returns: what is known of a request the server answered 404 for (or
+ *   ATP's 403, its twin) once it left the pending set, for a banner's detail
+ */
+const char *
+triage_request_banner_gone_detail (void)
+{
+  return _("The server no longer has it, or no longer shows it to you (it may have been "
+           "answered, expired or withdrawn, then forgotten; or another account is signed in "
+           "now). Whether it was answered is not known.");
 }
 
 /**

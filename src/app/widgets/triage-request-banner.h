@@ -18,7 +18,8 @@ G_BEGIN_DECLS
  * @status: its status as last known
  * @status_reason: (nullable): the reason the server gave for it
  * @status_when: (nullable): when the status changed
- * @status_detail: (nullable): more for the person
+ * @status_detail: (nullable): more for the person; with a status that is not
+ *   settled, why the request is no longer on the server (triage_request_banner_gone_detail())
  * @response: (nullable): the answer given elsewhere, once known
  * @delivery: where the answer given here stands
  * @delivery_message: (nullable): why the server refused it
@@ -59,5 +60,6 @@ const char *triage_request_banner_get_title   (TriageRequestBanner     *self);
 const char *triage_request_banner_get_detail  (TriageRequestBanner     *self);
 gboolean    triage_request_banner_get_shown   (TriageRequestBanner     *self);
 gboolean    triage_request_banner_take_focus  (TriageRequestBanner     *self);
+const char *triage_request_banner_gone_detail (void);
 
 G_END_DECLS

@@ -94,6 +94,12 @@ show_past_request (TriageWindow       *self,
                                        NULL, NULL);
       break;
 
+    case TRIAGE_OUTCOME_GONE:
+      /* Not a settled status: only that the server no longer shows it. */
+      triage_request_view_set_status (self->past_view, ATP_STATUS_ACKNOWLEDGED, NULL, updated_at,
+                                       triage_request_banner_gone_detail ());
+      break;
+
     case TRIAGE_OUTCOME_INVALIDATED:
     default:
       triage_request_view_set_status (self->past_view, ATP_STATUS_INVALIDATED,

@@ -8,6 +8,7 @@
 
 #include "triage-attachment-page.h"
 #include "triage-request-stack.h"
+#include "triage-request-banner.h"
 #include "triage-request-view.h"
 #include "triage-store.h"
 #include "triage-window.h"

@@ -620,3 +620,24 @@ triage_window_show_delivery_error (TriageWindow *self,
   else
     triage_window_add_toast (self, message);
 }
+
+/**
+ * triage_window_show_gone:
+ * @self: a #TriageWindow
+ * @notification_id: a request the server no longer has (or shows to this user)
+ *
+ * If the request is open, its view says it is no longer on the server, and
+ * that what became of it is not known; it turns read-only.
+ */
+void
+triage_window_show_gone (TriageWindow *self,
+                         const char   *notification_id)
+{
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+
+  if (self->current != NULL &&
+      g_strcmp0 (triage_request_get_id (self->current), notification_id) == 0 &&
+      triage_request_get_answer_state (self->current) == TRIAGE_ANSWER_NONE)
+    triage_request_view_set_status (self->decision_view, triage_request_get_status (self->current),
+                                    NULL, NULL, triage_request_banner_gone_detail ());
+}

@@ -45,6 +45,8 @@ TriageHistoryView     *triage_window_get_history_view     (TriageWindow         
 GtkWidget             *triage_window_get_past_view        (TriageWindow          *self);
 void                   triage_window_set_history_db       (TriageWindow          *self,
                                                            TriageHistoryDb       *db);
+void                   triage_window_show_gone            (TriageWindow          *self,
+                                                           const char            *notification_id);
 void                   triage_window_set_history_problem  (TriageWindow          *self,
                                                            const char            *problem);
 void                   triage_window_set_read_state       (TriageWindow          *self,
