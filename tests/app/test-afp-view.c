@@ -431,6 +431,27 @@ test_stack (void)
   g_assert_true (triage_request_stack_view_type (ATP_PROTOCOL_AFP) == TRIAGE_TYPE_AFP_VIEW);
 }
 
+/* Withdrawn while the keyboard is on Decline: the button turns insensitive
+ * and GTK drops the focus; the banner, which says it was withdrawn, takes it. */
+static void
+test_focus_kept (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  GtkWidget *decline = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                                  TRIAGE_TYPE_AFP_VIEW,
+                                                                  "decline_button"));
+  GtkWidget *focus;
+
+  show_seed (fixture, 1);
+  g_assert_true (gtk_widget_grab_focus (decline));
+  triage_request_view_set_status (TRIAGE_REQUEST_VIEW (fixture->view), ATP_STATUS_INVALIDATED,
+                                  "no longer needed", NULL, NULL);
+  widgets_test_pump ();
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_nonnull (focus);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_STATUS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -448,6 +469,7 @@ main (int   argc,
   ADD ("read-only", test_read_only);
   ADD ("narrow", test_narrow);
   ADD ("levels-are-radio", test_levels_are_radio);
+  ADD ("focus-kept", test_focus_kept);
   g_test_add_func ("/afp-view/stack", test_stack);
 
   return g_test_run ();

@@ -135,6 +135,28 @@ test_radio (Fixture       *fixture,
   g_assert_cmpuint (fixture->record.count, ==, 1);
 }
 
+/* Sent from the keyboard (or a click, which focuses the button too): Send
+ * turns insensitive and GTK drops the focus; the banner, which says the
+ * answer is on its way, takes it, so a screen reader is somewhere. */
+static void
+test_focus_kept (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  GtkWidget *focus;
+
+  show (fixture, "seed-003-radio-request.json");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (option (fixture, "7")), TRUE);
+  g_assert_true (can_send (fixture));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (fixture->view->send_button)));
+
+  send (fixture);
+  g_assert_true (triage_aitp_view_get_read_only (fixture->view));
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->view->banner)));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_STATUS);
+}
+
 /* Past seven options a radio decision is a drop-down list. */
 static void
 test_radio_list (Fixture       *fixture,
@@ -539,6 +561,7 @@ main (int   argc,
 
   ADD ("radio", test_radio);
   ADD ("radio-list", test_radio_list);
+  ADD ("focus-kept", test_focus_kept);
   ADD ("checkbox", test_checkbox);
   ADD ("confirmation", test_confirmation);
   ADD ("confirmation-asked", test_confirmation_asked);

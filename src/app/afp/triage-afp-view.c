@@ -76,6 +76,7 @@ sync_carried (TriageAfpView *self)
 void
 _triage_afp_view_update_state (TriageAfpView *self)
 {
+  gboolean focus_within = triage_request_banner_focus_within (GTK_WIDGET (self));
   gboolean read_only = triage_request_view_show_state (TRIAGE_REQUEST_VIEW (self), self->banner,
                                                        self->header,
                                                        triage_afp_protocol_get_default ());
@@ -92,6 +93,8 @@ _triage_afp_view_update_state (TriageAfpView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.decline", !read_only && self->review != NULL);
   if (read_only && self->decline_dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
+  if (read_only)
+    triage_request_banner_keep_focus (self->banner, GTK_WIDGET (self), focus_within);
 
   self->read_only = read_only;
 }

@@ -101,6 +101,7 @@ cancel_confirmation (TriageAitpView *self)
 void
 _triage_aitp_view_update_state (TriageAitpView *self)
 {
+  gboolean focus_within = triage_request_banner_focus_within (GTK_WIDGET (self));
   gboolean read_only = triage_request_view_show_state (TRIAGE_REQUEST_VIEW (self), self->banner,
                                                        self->header,
                                                        triage_aitp_protocol_get_default ());
@@ -111,7 +112,10 @@ _triage_aitp_view_update_state (TriageAitpView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "aitp.send",
                                  !read_only && _triage_aitp_view_can_send (self));
   if (read_only)
-    cancel_confirmation (self);
+    {
+      cancel_confirmation (self);
+      triage_request_banner_keep_focus (self->banner, GTK_WIDGET (self), focus_within);
+    }
 
   self->read_only = read_only;
 }

@@ -72,25 +72,15 @@ update_banner (TriageDecisionView *self)
 void
 _triage_decision_view_update_state (TriageDecisionView *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-  gboolean focus_inside = focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self));
+  gboolean focus_within = triage_request_banner_focus_within (GTK_WIDGET (self));
   gboolean read_only = update_banner (self);
 
   for (guint i = 0; i < self->editors->len; i++)
     triage_response_editor_set_editable (g_ptr_array_index (self->editors, i), !read_only);
   _triage_decision_view_mark_chosen (self, read_only);
 
-  /* The control the keyboard was on (the button clicked or pressed to
-   * answer) is insensitive now, and GTK drops the focus: a keyboard or
-   * screen-reader user would be nowhere. The banner that says where the
-   * answer stands (sending, waiting for the server, sent) takes it. */
-  if (read_only && focus_inside)
-    {
-      focus = gtk_root_get_focus (root);
-      if (focus == NULL || !gtk_widget_is_sensitive (focus))
-        triage_request_banner_take_focus (self->banner);
-    }
+  if (read_only)
+    triage_request_banner_keep_focus (self->banner, GTK_WIDGET (self), focus_within);
 
   if (read_only)
     _triage_decision_view_cancel_confirmation (self);

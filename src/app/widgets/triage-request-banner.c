@@ -393,6 +393,53 @@ triage_request_banner_take_focus (TriageRequestBanner *self)
 }
 
 /**
+ * triage_request_banner_focus_within:
+ * @view: a request view
+ *
+ * Returns: whether the keyboard focus is in @view: asked before its
+ *   controls change, for triage_request_banner_keep_focus()
+ */
+gboolean
+triage_request_banner_focus_within (GtkWidget *view)
+{
+  GtkRoot *root = gtk_widget_get_root (view);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && gtk_widget_is_ancestor (focus, view);
+}
+
+/**
+ * triage_request_banner_keep_focus:
+ * @self: the banner of @view
+ * @view: a request view whose controls just turned read-only
+ * @focus_was_within: triage_request_banner_focus_within() before
+ *
+ * The control the keyboard was on (the button an answer was given with,
+ * clicked or pressed) turns insensitive or hides once the view is
+ * read-only, and GTK drops the focus: a keyboard or screen-reader user
+ * would be nowhere. The banner, which says where the request or the answer
+ * stands (sending, waiting for the server, sent, settled), takes it then.
+ */
+void
+triage_request_banner_keep_focus (TriageRequestBanner *self,
+                                  GtkWidget           *view,
+                                  gboolean             focus_was_within)
+{
+  GtkRoot *root;
+  GtkWidget *focus;
+
+  g_return_if_fail (TRIAGE_IS_REQUEST_BANNER (self));
+
+  root = gtk_widget_get_root (view);
+  if (!focus_was_within || root == NULL)
+    return;
+
+  focus = gtk_root_get_focus (root);
+  if (focus == NULL || !gtk_widget_is_sensitive (focus) || !gtk_widget_is_visible (focus))
+    triage_request_banner_take_focus (self);
+}
+
+/**
  * triage_request_banner_gone_detail:
  *
  * Returns: what is known of a request the server answered 404 for (or

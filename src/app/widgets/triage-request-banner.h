@@ -60,6 +60,10 @@ const char *triage_request_banner_get_title   (TriageRequestBanner     *self);
 const char *triage_request_banner_get_detail  (TriageRequestBanner     *self);
 gboolean    triage_request_banner_get_shown   (TriageRequestBanner     *self);
 gboolean    triage_request_banner_take_focus  (TriageRequestBanner     *self);
+gboolean    triage_request_banner_focus_within (GtkWidget              *view);
+void        triage_request_banner_keep_focus  (TriageRequestBanner     *self,
+                                               GtkWidget               *view,
+                                               gboolean                 focus_was_within);
 const char *triage_request_banner_gone_detail (void);
 
 G_END_DECLS
