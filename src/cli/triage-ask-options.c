@@ -228,6 +228,7 @@ finish_request (TriageAskOptions  *self,
       return FALSE;
     }
 
+  self->id_ours = notification->id == NULL && self->notification_id == NULL;
   if (notification->id == NULL || self->notification_id != NULL)
     {
       g_autofree char *id = self->notification_id ? g_strdup (self->notification_id)

@@ -297,6 +297,30 @@ settled_view (Ask      *ask,
     }
 }
 
+static void withdraw_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data);
+
+/*
+ * The server went away (or failed) for longer than --retry-for after it took
+ * the request: said, and the request withdrawn before the exit, as on a
+ * signal. Nobody waits for its answer any more, and with an id of our own no
+ * later run comes back for it (a request sent with --id, or with the JSON's
+ * own id, is kept for the run that resends it).
+ */
+static void
+give_up (Ask          *ask,
+         const GError *error)
+{
+  triage_ask_say ("%s", error->message);
+  ask->phase = PHASE_WITHDRAW;
+  ask->why = "gave up waiting";
+  ask->signal_exit = exit_status_for (error);
+  triage_service_request_withdraw_async (ask->request,
+                                         "triage-ask gave up waiting; nobody waits for the answer",
+                                         NULL, withdraw_cb, ask);
+}
+
 static void
 wait_cb (GObject      *object,
          GAsyncResult *result,
@@ -315,7 +339,10 @@ wait_cb (GObject      *object,
   if (ask->phase != PHASE_WAIT)
     return;   /* interrupted meanwhile */
 
-  if (error != NULL)
+  if (error != NULL && ask->options->id_ours &&
+      triage_service_request_left_pending (request, error))
+    give_up (ask, error);
+  else if (error != NULL)
     failed (ask, error);
   else if (view != NULL)
     settled_view (ask, view);

@@ -49,6 +49,8 @@ typedef struct
   gboolean  quiet;            /* nothing on standard output */
   gboolean  no_wait;          /* print the post result and exit */
   char     *notification_id;  /* chosen before the first try, kept across retries */
+  gboolean  id_ours;          /* random: not --id's nor the JSON's own, so no later run
+                               * comes back for the request */
   char     *title;
   char     *body;             /* the notification as sent */
 

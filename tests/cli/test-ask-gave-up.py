@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+# test-ask-gave-up.py — triage-ask giving up on a request it sent: the server gone for
+# longer than --retry-for while the person had not answered (exit 3). With an id of its
+# own the request is withdrawn, so it does not wait in the person's inbox for an answer
+# nobody reads; sent with --id, it is kept for the run that resends it. Against a real
+# triage-server --local, killed and started again.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import os
+import subprocess
+import sys
+import uuid
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from apptest import die_with_parent, Failure, run, Server, wait_for, World  # noqa: E402
+
+
+def pending_titled(server, title):
+    status, reply = server.request("GET", "/api/v1/client/notifications?status=pending")
+    return next((n for n in reply["notifications"] if n["context"]["title"] == title), None)
+
+
+def give_up(*extra):
+    """Asks, kills the server once the request is in the inbox, starts it again once
+    triage-ask has said it gave up; returns (exit status, stderr, the request's status)."""
+    world = World("ask-gave-up")
+    server = Server(world).start()
+    try:
+        title = f"Asked of a server that dies {len(extra)}"
+        proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--title", title, "--action", "ok",
+                                 "--retry-for", "1s", *extra],
+                                env=world.env(), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                preexec_fn=die_with_parent)
+        n = wait_for("the request in the inbox", lambda: pending_titled(server, title))
+        server.kill()
+        said = proc.stderr.readline()
+        if not said:
+            raise Failure("triage-ask said nothing")
+        server.start()
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise Failure("triage-ask did not exit")
+        _, reply = server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+        return proc.returncode, said + err, reply["status"]
+    finally:
+        server.stop()
+        world.cleanup()
+
+
+def test_withdrawn():
+    status, err, state = give_up()
+    if status != 3 or state != "invalidated" or \
+            b"gave up waiting: the request was withdrawn" not in err:
+        raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
+
+
+def test_kept_for_a_resend():
+    status, err, state = give_up("--id", str(uuid.uuid4()))
+    if status != 3 or state == "invalidated" or b"withdrawn" in err:
+        raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
+
+
+run([
+    ("the server gone past --retry-for: withdrawn", test_withdrawn),
+    ("sent with --id: kept for the run that resends it", test_kept_for_a_resend),
+])
