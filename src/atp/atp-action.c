@@ -6,7 +6,7 @@
 
 #define G_LOG_DOMAIN "atp-action"
 
-#include "atp-notification.h"
+#include "atp-action.h"
 
 #include <float.h>
 #include <math.h>
@@ -76,8 +76,6 @@ atp_action_free (AtpAction *action)
   g_clear_pointer (&action->extra_options, json_object_unref);
   g_free (action);
 }
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpAction, atp_action_free)
 
 AtpAction *
 atp_action_copy (const AtpAction *from)
@@ -633,4 +631,29 @@ atp_action_needs_confirmation (const AtpAction *action)
   g_return_val_if_fail (action != NULL, FALSE);
 
   return (action->flags & ATP_FLAGS_CONFIRM) != 0;
+}
+
+/**
+ * atp_action_new_from_json:
+ * @node: one action's definition, as in a notification's `actions`
+ * @error: an %ATP_ERROR naming the field (e.g. "options.true_label") and the
+ *   rule it breaks
+ *
+ * Applies the profile's rules for an action (docs/protocol.md), as
+ * atp_notification_new_from_json() does for each of a notification's: for
+ * an action kept on its own (the app's history keeps the one answered).
+ *
+ * Returns: (transfer full) (nullable): the action; free with atp_action_free()
+ */
+AtpAction *
+atp_action_new_from_json (JsonNode  *node,
+                          GError   **error)
+{
+  g_autoptr(GString) path = g_string_sized_new (32);
+  AtpParseCtx ctx;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  atp_parse_ctx_init (&ctx, path, ATP_PARSE_DEFAULT, error);
+  return atp_action_parse (&ctx, node);
 }

@@ -9,6 +9,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "atp-action.h"
+#include "triage-atp-protocol.h"
 #include "triage-history-entry.h"
 #include "triage-protocol.h"
 
@@ -322,28 +324,24 @@ triage_history_entry_dup_outcome_label (TriageHistoryEntry *self)
 
 /* An ATP answer in words, from the action as the request had it: the
  * option's label, not its value ("‘Region’: Dublin", not "Region: \"r1\"").
- * The action is checked as part of a request, by libatp's own rules. */
+ * The action is checked by libatp's own rules. */
 static char *
 describe_atp_answer (const TriageHistoryEntryData *data,
                      JsonNode                     *response_data)
 {
-  g_autofree char *text = NULL;
-  g_autoptr(AtpNotification) request = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(AtpAction) action = NULL;
 
   if (data->action_json == NULL)
     return NULL;
 
-  text = g_strdup_printf ("{\"id\": \"00000000-0000-4000-8000-000000000000\", \"version\": \"1.0\","
-                          " \"timestamp\": \"2026-01-01T00:00:00Z\","
-                          " \"service\": {\"id\": \"history\", \"name\": \"history\"},"
-                          " \"context\": {\"title\": \"history\", \"description\": \"history\"}, \"actions\": [%s]}",
-                          data->action_json);
-  request = atp_notification_new_from_data (text, -1, ATP_PARSE_DEFAULT, NULL);
-  if (request == NULL)
+  node = atp_json_parse (data->action_json, -1, ATP_MAX_NOTIFICATION_SIZE, NULL);
+  if (node != NULL)
+    action = atp_action_new_from_json (node, NULL);
+  if (action == NULL || g_strcmp0 (action->id, data->action_id) != 0)
     return NULL;
 
-  return triage_protocol_describe_answer (triage_protocol_get (ATP_PROTOCOL_ATP), request,
-                                          data->action_id, response_data);
+  return triage_atp_describe_answer (action, response_data);
 }
 
 /**

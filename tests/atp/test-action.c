@@ -1,0 +1,103 @@
+/* test-action.c — atp_action_new_from_json: one action's definition on its own
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The same rules as for each of a notification's actions, with the field
+ * named from the action itself ("options.true_label", not
+ * "actions[0].options.true_label").
+ */
+
+#include "atp-test-common.h"
+#include "atp-action.h"
+
+static AtpAction *
+parse (const char  *json,
+       GError     **error)
+{
+  g_autoptr(JsonNode) node = atp_json_parse (json, -1, ATP_MAX_NOTIFICATION_SIZE, NULL);
+
+  g_assert_nonnull (node);
+  return atp_action_new_from_json (node, error);
+}
+
+static void
+test_valid (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpAction) choice = NULL;
+  g_autoptr(AtpAction) scale = NULL;
+  const AtpOption *option;
+
+  choice = parse ("{\"id\": \"region\", \"label\": \"Region\", \"response_type\": \"choice\","
+                  " \"options\": [{\"value\": \"r1\", \"label\": \"Dublin\"},"
+                  " {\"value\": \"r2\", \"label\": \"Paris\"}], \"flags\": [\"destructive\"]}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (choice->id, ==, "region");
+  g_assert_cmpstr (choice->label, ==, "Region");
+  g_assert_cmpint (choice->response_type, ==, ATP_RESPONSE_TYPE_CHOICE);
+  g_assert_cmpuint (choice->options->len, ==, 2);
+  option = g_ptr_array_index (choice->options, 0);
+  g_assert_cmpstr (option->value, ==, "r1");
+  g_assert_cmpstr (option->label, ==, "Dublin");
+  g_assert_true (atp_action_needs_confirmation (choice));
+
+  scale = parse ("{\"id\": \"c\", \"label\": \"Confidence\", \"response_type\": \"scale\","
+                 " \"constraints\": {\"min\": 1, \"max\": 5, \"min_label\": \"Low\"}}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (scale->min, ==, 1);
+  g_assert_cmpfloat (scale->max, ==, 5);
+  g_assert_cmpstr (scale->min_label, ==, "Low");
+}
+
+typedef struct
+{
+  const char *json;
+  int         code;
+  const char *needle;   /* a part of the message: the field and the rule */
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "[]", ATP_ERROR_INVALID_FIELD_VALUE, "an object" },
+  { "{\"id\": \"x\", \"response_type\": \"simple\"}",
+    ATP_ERROR_MISSING_REQUIRED_FIELD, "label: required field is missing" },
+  { "{\"id\": \"x\", \"label\": \"  \", \"response_type\": \"simple\"}",
+    ATP_ERROR_INVALID_FIELD_VALUE, "label" },
+  { "{\"id\": \"x\", \"label\": \"X\", \"response_type\": \"slider\"}",
+    ATP_ERROR_INVALID_RESPONSE_TYPE, "unknown response type \"slider\"" },
+  { "{\"id\": \"x\", \"label\": \"X\", \"response_type\": \"binary\", \"options\": {\"true_label\": \"Yes\"}}",
+    ATP_ERROR_MISSING_REQUIRED_FIELD, "options.false_label" },
+  { "{\"id\": \"x\", \"label\": \"X\", \"response_type\": \"scale\", \"constraints\": {\"min\": 5, \"max\": 1}}",
+    -1, "constraints" },
+};
+
+static void
+test_invalid (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AtpAction) action = parse (bad_cases[i].json, &error);
+
+      g_test_message ("%s", bad_cases[i].json);
+      g_assert_null (action);
+      g_assert_nonnull (error);
+      g_assert_true (error->domain == ATP_ERROR);
+      if (bad_cases[i].code >= 0)
+        g_assert_cmpint (error->code, ==, bad_cases[i].code);
+      if (strstr (error->message, bad_cases[i].needle) == NULL)
+        g_error ("%s: “%s” does not say “%s”", bad_cases[i].json, error->message, bad_cases[i].needle);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/action/valid", test_valid);
+  g_test_add_func ("/action/invalid", test_invalid);
+
+  return g_test_run ();
+}
