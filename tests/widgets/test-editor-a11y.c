@@ -12,51 +12,7 @@
 
 #define G_LOG_DOMAIN "test-editor-a11y"
 
-#include "triage-response-editor-private.h"
-#include "widgets-test-util.h"
-
-typedef struct
-{
-  AtpNotification      *notification;
-  TriageResponseEditor *editor;
-  GtkWidget            *window;
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  if (fixture->window != NULL)
-    {
-      GtkWidget *window = fixture->window;
-
-      g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &fixture->window);
-      gtk_window_destroy (GTK_WINDOW (window));
-      WAIT_UNTIL (fixture->window == NULL);
-    }
-  g_clear_pointer (&fixture->notification, atp_notification_unref);
-}
-
-static TriageResponseEditor *
-editor_for (Fixture    *fixture,
-            const char *action_json)
-{
-  g_autofree char *actions = g_strdup_printf ("[%s]", action_json);
-  const AtpAction *action;
-
-  fixture->notification = widgets_test_notification (actions, NULL, 0);
-  action = g_ptr_array_index (fixture->notification->actions, 0);
-  fixture->editor = TRIAGE_RESPONSE_EDITOR (triage_response_editor_new (fixture->notification, action->id));
-  fixture->window = widgets_test_window (GTK_WIDGET (fixture->editor), 480, 400);
-
-  return fixture->editor;
-}
+#include "editor-test-fixture.h"
 
 static void
 type_text (TriageResponseEditor *editor,

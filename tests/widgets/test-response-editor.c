@@ -10,53 +10,7 @@
 
 #define G_LOG_DOMAIN "test-response-editor"
 
-#include "triage-response-editor-private.h"
-#include "widgets-test-util.h"
-
-typedef struct
-{
-  AtpNotification      *notification;
-  TriageResponseEditor *editor;
-  GtkWidget            *window;
-  SubmitRecord          record;
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  if (fixture->window != NULL)
-    {
-      g_object_add_weak_pointer (G_OBJECT (fixture->editor), (gpointer *) &fixture->editor);
-      gtk_window_destroy (GTK_WINDOW (fixture->window));
-      WAIT_UNTIL (fixture->editor == NULL);
-    }
-  g_clear_pointer (&fixture->notification, atp_notification_unref);
-  widgets_test_submit_record_clear (&fixture->record);
-}
-
-static TriageResponseEditor *
-editor_for (Fixture    *fixture,
-            const char *action_json)
-{
-  g_autofree char *actions = g_strdup_printf ("[%s]", action_json);
-  const AtpAction *action;
-
-  fixture->notification = widgets_test_notification (actions, NULL, 0);
-  action = g_ptr_array_index (fixture->notification->actions, 0);
-  fixture->editor = TRIAGE_RESPONSE_EDITOR (triage_response_editor_new (fixture->notification, action->id));
-  g_signal_connect (fixture->editor, "submit", G_CALLBACK (widgets_test_on_editor_submit_record),
-                    &fixture->record);
-  fixture->window = widgets_test_window (GTK_WIDGET (fixture->editor), 480, 400);
-
-  return fixture->editor;
-}
+#include "editor-test-fixture.h"
 
 static const char *
 button_text (GtkWidget *button)
