@@ -11,6 +11,7 @@
 #include "browse-test-common.h"
 #include "triage-attachment-page.h"
 #include "triage-decision-view.h"
+#include "triage-request-banner.h"
 #include "triage-window.h"
 #include "ui-test-util.h"
 
@@ -547,6 +548,10 @@ test_history (void)
   GtkWidget *detail = child (window, "history_detail_page");
   g_autoptr(TriageHistoryEntry) entry = NULL;
 
+  /* Row 6 (pending, as every sixth is) was no longer on the server when
+   * the app asked what became of it. */
+  browse_test_set_outcome (store, "00000000-0000-4000-8000-000000000006", ATP_STATUS_DELIVERED,
+                           TRIAGE_OUTCOME_GONE);
   db = browse_test_open_history (path);
   triage_window_set_history_db (window, db);
   triage_window_show_view (window, "history");
@@ -587,6 +592,23 @@ test_history (void)
                      g_str_equal (triage_decision_view_get_notification (past)->id,
                                   triage_history_entry_get_id (entry)), APP_TEST_WAIT_MS);
   g_assert_cmpint (triage_decision_view_get_status (past), ==, ATP_STATUS_RESPONDED);
+
+  /* No longer on the server: said so, not as an outcome; read-only. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL);
+  g_clear_object (&entry);
+  entry = find_entry (window, TRIAGE_OUTCOME_GONE);
+  g_signal_emit_by_name (history, "entry-activated", entry);
+  app_test_wait_for (adw_leaflet_get_visible_child (leaflet) == detail &&
+                     g_str_equal (triage_decision_view_get_notification (past)->id,
+                                  triage_history_entry_get_id (entry)), APP_TEST_WAIT_MS);
+  g_assert_true (triage_decision_view_get_read_only (past));
+  {
+    GObject *banner = gtk_widget_get_template_child (GTK_WIDGET (past), TRIAGE_TYPE_DECISION_VIEW,
+                                                     "banner");
+
+    g_assert_cmpstr (triage_request_banner_get_title (TRIAGE_REQUEST_BANNER (banner)), ==,
+                     "No longer on the server");
+  }
 
   /* A pending one is answered in the inbox, not read back. */
   g_clear_object (&entry);
