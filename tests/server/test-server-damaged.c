@@ -138,13 +138,14 @@ count_in_log (Fixture    *fixture,
   return count;
 }
 
-/* The stored JSON of one notification does not parse. */
+/* The stored JSON of one notification does not read as an object: @data is
+ * what it becomes (JSON that does not parse, or JSON that is no object). */
 static void
 test_damaged_json (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET json = '{broken' WHERE id = '%s'",
-                                          fixture->ids[1]);
+  g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET json = '%s' WHERE id = '%s'",
+                                          (const char *) data, fixture->ids[1]);
   g_autofree char *first_event = NULL, *expected = NULL, *ids = NULL, *said = NULL;
   g_autofree char *service_path = g_strconcat ("/api/v1/notifications/", fixture->ids[1], NULL);
   g_autofree char *respond = NULL;
@@ -238,8 +239,11 @@ test_damaged_json (Fixture       *fixture,
       g_autoptr(JsonNode) node = json_from_string (event->data, NULL);
 
       g_assert_nonnull (node);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
       g_assert_null (strstr (event->data, fixture->ids[1]));
     }
+  /* The third's event (the first's is the one resumed from) and the ping. */
+  g_assert_cmpuint (resumed->events->len, ==, 2);
 
   /* An answer to it is refused; one to another is taken. */
   respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", fixture->ids[1]);
@@ -333,7 +337,9 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/server/damaged/json", Fixture, NULL, fixture_setup, test_damaged_json,
+  g_test_add ("/server/damaged/json", Fixture, "{broken", fixture_setup, test_damaged_json,
+              fixture_teardown);
+  g_test_add ("/server/damaged/not-an-object", Fixture, "[1]", fixture_setup, test_damaged_json,
               fixture_teardown);
   g_test_add ("/server/damaged/response", Fixture, NULL, fixture_setup, test_damaged_response,
               fixture_teardown);

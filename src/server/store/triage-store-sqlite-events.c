@@ -129,13 +129,16 @@ sqlite_events_after (TriageStore *store,
         return NULL;
     }
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
-  /* Stored data that does not read (a damaged row), or that would break the
-   * line of an SSE event (a raw line break), is no event's data: NULL, left
-   * out by the stream (triage-server-stream-sse.c). A client sent it whole
-   * would fail on it, resume from the event before it and fail again for
-   * ever. Checked on a replay only, never as an event is written. */
+  /* Stored data that does not read as an object (a damaged row), or that
+   * would break the line of an SSE event (a raw line break), is no event's
+   * data: NULL, left out by the stream (triage-server-stream-sse.c). A
+   * client sent it whole would fail on it, resume from the event before it
+   * and fail again for ever. Checked on a replay only, never as an event is
+   * written; every event's data is an object, written compact (its text
+   * starts with its brace). */
   stmt = triage_store_sqlite_statement (self,
-    "SELECT id, type, CASE WHEN json_valid (data) AND instr (data, char (10)) = 0"
+    "SELECT id, type, CASE WHEN substr (data, 1, 1) = '{' AND json_valid (data)"
+    " AND instr (data, char (10)) = 0"
     " AND instr (data, char (13)) = 0 THEN data END, protocol, notification_id FROM"
     " (SELECT e.id, e.type, COALESCE (e.data, n.json) AS data, e.protocol, e.notification_id"
     "  FROM events e LEFT JOIN notifications n ON e.data IS NULL AND n.id = e.notification_id"
