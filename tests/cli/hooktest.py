@@ -16,6 +16,36 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import Failure, Server, World, die_with_parent, wait_for  # noqa: E402
 
+
+class LoggedServer(Server):
+    """A Server whose log (its standard error: one access line a request, written once
+    the answer is on its way) goes to a file, so a test can wait for a request to have
+    been answered: a request the person sees was stored before its 201 was sent."""
+
+    def start(self):
+        self.log = os.path.join(self.world.root, "server.log")
+        args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
+                "--print-address", "--heartbeat-interval", "2", *self.extra_args]
+        if self.socket != self.world.socket:
+            args += ["--socket", self.socket]
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(args, env=self.world.env(), stdout=subprocess.PIPE,
+                                         stderr=log, stdin=subprocess.DEVNULL, text=True,
+                                         preexec_fn=die_with_parent)
+        line = self.proc.stdout.readline()
+        if not line.startswith("listening on"):
+            self.proc.kill()
+            raise Failure(f"triage-server did not start (said {line!r})")
+        return self
+
+    def wait_posted(self, service):
+        """Waits until the server has answered a POST of a notification by @service."""
+        def posted():
+            with open(self.log, "rb") as log:
+                return any(b"POST /api/v1/notifications 201 " in line and
+                           f"service:{service} ".encode() in line for line in log)
+        wait_for(f"the server to answer {service}'s POST", posted)
+
 # The samples as the hooks reference prints them.
 PRE_TOOL_USE_BASH = {
     "session_id": "abc123",
@@ -99,7 +129,7 @@ def expect(got, want):
 class Scenario:
     def __init__(self, name, server=True):
         self.world = World(f"hook-{name}")
-        self.server = Server(self.world).start() if server else None
+        self.server = LoggedServer(self.world).start() if server else None
         self.person = Person(self.server) if server else None
 
     def __enter__(self):

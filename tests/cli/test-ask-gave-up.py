@@ -14,7 +14,9 @@ import sys
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import die_with_parent, Failure, run, Server, wait_for, World  # noqa: E402
+from apptest import die_with_parent, Failure, run, wait_for, World  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hooktest import LoggedServer  # noqa: E402
 
 
 def pending_titled(server, title):
@@ -26,7 +28,7 @@ def give_up(*extra):
     """Asks, kills the server once the request is in the inbox, starts it again once
     triage-ask has said it gave up; returns (exit status, stderr, the request's status)."""
     world = World("ask-gave-up")
-    server = Server(world).start()
+    server = LoggedServer(world).start()
     try:
         title = f"Asked of a server that dies {len(extra)}"
         proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--title", title, "--action", "ok",
@@ -35,6 +37,7 @@ def give_up(*extra):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 preexec_fn=die_with_parent)
         n = wait_for("the request in the inbox", lambda: pending_titled(server, title))
+        server.wait_posted("triage-ask")   # else its answer is lost with the server
         server.kill()
         said = proc.stderr.readline()
         if not said:

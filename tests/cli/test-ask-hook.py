@@ -238,6 +238,7 @@ def test_quit_withdraws_once():
         proc.stdin.write(json.dumps(PRE_TOOL_USE_BASH).encode())
         proc.stdin.close()
         n = s.person.waiting("Bash in my-project: npm test")
+        s.server.wait_posted("claude-code")   # else its answer is lost with the server
         s.server.kill()
         os.close(reader)
         proc.send_signal(signal.SIGTERM)
@@ -379,6 +380,7 @@ def test_server_back_withdraws():
     with Scenario("server-back") as s:
         hook = Hook(s.world, PRE_TOOL_USE_BASH)
         n = s.person.waiting("Bash in my-project: npm test")
+        s.server.wait_posted("claude-code")   # else its answer is lost with the server
         s.server.kill()
         said = b""
         while b"withdrawing request" not in said:

@@ -17,6 +17,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import Failure, Server, World, die_with_parent, wait_for, WAIT  # noqa: E402,F401
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from hooktest import LoggedServer  # noqa: E402
 
 
 class Mcp:
@@ -165,7 +167,7 @@ class Session:
 
     def __init__(self, name, *args, server=True, env=None):
         self.world = World(f"mcp-{name}")
-        self.server = Server(self.world).start() if server else None
+        self.server = LoggedServer(self.world).start() if server else None
         self.mcp = Mcp(self.world, *args, env=env)
 
     def __enter__(self):

@@ -32,6 +32,7 @@ def test_server_gone_mid_wait():
         s.mcp.initialize()
         id = s.mcp.tool("request_approval", {"title": "Asked of a server that dies"})
         n = s.wait_pending("Asked of a server that dies")
+        s.server.wait_posted("mcp-test-agent")   # else its answer is lost with the server
         s.server.kill()
         result = s.mcp.reply(id)["result"]
         if result.get("isError") is not True or \
