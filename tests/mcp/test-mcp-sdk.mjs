@@ -231,12 +231,13 @@ test('closing the client withdraws what still waits', async () => {
   await waitFor('the request to be withdrawn', async () => (await statusOf(n.id)) === 'invalidated');
 });
 
-/* A client of the first revision, as the 2024 SDKs and many editor plugins still are:
- * the pinned SDK's own client, its initialize asking for 2024-11-05. Such a client
+/* A client of an earlier revision, as the 2024 SDKs and many editor plugins still are:
+ * the pinned SDK's own client, its initialize asking for @version. Such a client
  * disconnects when the server answers a version it does not speak. */
-class FirstRevisionTransport {
-  constructor (inner) {
+class VersionTransport {
+  constructor (inner, version) {
     this.inner = inner;
+    this.version = version;
     this.agreed = undefined;
   }
 
@@ -252,7 +253,7 @@ class FirstRevisionTransport {
 
   send (message, options) {
     if (message.method === 'initialize') {
-      message = { ...message, params: { ...message.params, protocolVersion: '2024-11-05' } };
+      message = { ...message, params: { ...message.params, protocolVersion: this.version } };
       this.initializeId = message.id;
     }
     return this.inner.send(message, options);
@@ -263,9 +264,9 @@ class FirstRevisionTransport {
   }
 }
 
-const firstTransport = new FirstRevisionTransport(new StdioClientTransport({
+const firstTransport = new VersionTransport(new StdioClientTransport({
   command: process.env.TRIAGE_MCP, env, stderr: 'inherit',
-}));
+}), '2024-11-05');
 const firstClient = new Client({ name: 'Old Agent', version: '0.9.0' });
 
 test('MCP 2024-11-05: agreed, and tools as that revision has them', async () => {
@@ -290,6 +291,26 @@ test('MCP 2024-11-05: the answer as text, invalid arguments a protocol error', a
     (error) => error.code === -32602 && /response_type/.test(error.message));
   await firstClient.close();
 });
+
+/* The two revisions between: each agreed as asked, ping answered, results with their
+ * structured content, invalid arguments a protocol error (both list them so). */
+for (const version of ['2025-06-18', '2025-03-26']) {
+  test(`MCP ${version}: agreed, ping, an answer, invalid arguments a protocol error`, async () => {
+    const transport = new VersionTransport(new StdioClientTransport({
+      command: process.env.TRIAGE_MCP, env, stderr: 'inherit',
+    }), version);
+    const agent = new Client({ name: `Agent ${version}`, version: '1.0.0' });
+    await agent.connect(transport);
+    assert.equal(transport.agreed, version);
+    assert.deepEqual(await agent.ping(), {});
+    const call = agent.callTool({ name: 'request_approval', arguments: { title: `Asked in ${version}` } });
+    await answer(`Asked in ${version}`, 'approve', null);
+    assert.equal((await call).structuredContent.approved, true);
+    await assert.rejects(agent.callTool({ name: 'ask_human', arguments: { question: 'No type' } }),
+      (error) => error.code === -32602 && /response_type/.test(error.message));
+    await agent.close();
+  });
+}
 
 console.log(`1..${tests.length}`);
 let failed = 0;
