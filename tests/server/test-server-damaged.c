@@ -331,6 +331,71 @@ test_damaged_event (Fixture       *fixture,
     }
 }
 
+static gboolean
+readyz_says (Fixture    *fixture,
+             const char *state,
+             const char *reason)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", "/readyz", NULL, NULL);
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+
+  return g_strcmp0 (json_object_get_string_member (object, "status"), state) == 0 &&
+         (reason == NULL ||
+          strstr (json_object_get_string_member_with_default (object, "reason", ""), reason));
+}
+
+/* A page of the file itself is damaged (the notifications table's first):
+ * the reads of it are 503 as any failed read, but the server says once that
+ * the file is damaged and what to do, and /readyz is unavailable, since
+ * trying again will not mend it. */
+static void
+test_damaged_file (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileIOStream) stream = NULL;
+  g_autofree char *root = NULL, *page_size = NULL;
+  guchar garbage[64];
+  goffset offset;
+
+  g_assert_true (readyz_says (fixture, "ready", NULL));
+  g_assert_true (triage_test_server_stop (fixture->server));
+  root = srv_run_sql (fixture->server,
+                      "SELECT rootpage FROM sqlite_master WHERE name = 'notifications'");
+  page_size = srv_run_sql (fixture->server, "PRAGMA page_size");
+  offset = (g_ascii_strtoll (root, NULL, 10) - 1) * g_ascii_strtoll (page_size, NULL, 10);
+  g_assert_cmpint (offset, >, 0);
+  memset (garbage, 0xff, sizeof garbage);
+  file = g_file_new_for_path (triage_test_server_get_database (fixture->server));
+  stream = g_file_open_readwrite (file, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_seekable_seek (G_SEEKABLE (stream), offset, G_SEEK_SET, NULL, &error));
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (stream)),
+                                            garbage, sizeof garbage, NULL, NULL, &error));
+  g_assert_true (g_io_stream_close (G_IO_STREAM (stream), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      answer = srv_request (fixture->server, "GET", "/api/v1/client/notifications",
+                            fixture->alice, NULL);
+      /* Its message is the failed read's, or the failed commit's of a write
+       * that met the damage meanwhile (its answer held for that commit). */
+      srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
+      g_assert_cmpstr (soup_message_headers_get_one (answer->headers, "Retry-After"), ==, "1");
+      g_clear_pointer (&answer, srv_answer_free);
+    }
+  g_assert_true (readyz_says (fixture, "unavailable", "is damaged"));
+  g_assert_cmpuint (count_in_log (fixture, "PRAGMA integrity_check"), ==, 1);
+  /* Still up for what does not touch the damage. */
+  answer = srv_request (fixture->server, "GET", "/healthz", NULL, NULL);
+  srv_assert_status (answer, 200, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -344,6 +409,8 @@ main (int    argc,
   g_test_add ("/server/damaged/response", Fixture, NULL, fixture_setup, test_damaged_response,
               fixture_teardown);
   g_test_add ("/server/damaged/event", Fixture, NULL, fixture_setup, test_damaged_event,
+              fixture_teardown);
+  g_test_add ("/server/damaged/file", Fixture, NULL, fixture_setup, test_damaged_file,
               fixture_teardown);
   return g_test_run ();
 }

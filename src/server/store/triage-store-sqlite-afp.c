@@ -28,7 +28,7 @@ sqlite_afp_add_session (TriageStore *store,
   triage_store_sqlite_bind_text (stmt, 1, id);
   triage_store_sqlite_bind_text (stmt, 2, service_id);
   triage_store_sqlite_bind_int64 (stmt, 3, now);
-  ok = triage_store_sqlite_step (stmt) == SQLITE_DONE;
+  ok = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return ok;
 }
@@ -44,7 +44,7 @@ sqlite_afp_get_session (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, id);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                  "the database did not answer the lookup of a review session: %s",
@@ -75,7 +75,7 @@ sqlite_afp_claim_iteration (TriageStore *store,
 
   triage_store_sqlite_bind_int64 (stmt, 1, iteration);
   triage_store_sqlite_bind_text (stmt, 2, session_id);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt);
   claimed = rc == SQLITE_ROW;
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
@@ -98,7 +98,7 @@ sqlite_afp_add_review (TriageStore *store,
   triage_store_sqlite_bind_text (stmt, 1, notification_id);
   triage_store_sqlite_bind_text (stmt, 2, session_id);
   triage_store_sqlite_bind_int64 (stmt, 3, iteration);
-  ok = triage_store_sqlite_step (stmt) == SQLITE_DONE;
+  ok = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return ok;
 }
@@ -117,7 +117,7 @@ sqlite_afp_last_review (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, session_id);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt);
   found = rc == SQLITE_ROW;
   if (found)
     {
@@ -145,7 +145,7 @@ sqlite_afp_reviews (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, session_id);
-  while ((rc = triage_store_sqlite_step (stmt)) == SQLITE_ROW)
+  while ((rc = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt)) == SQLITE_ROW)
     {
       TriageAfpReviewRow *row = g_new0 (TriageAfpReviewRow, 1);
 

@@ -40,7 +40,7 @@ sqlite_mark_delivered_all (TriageStore        *store,
                                         " RETURNING id");
   triage_store_sqlite_bind_int64 (stmt, 1, now);
   triage_store_sqlite_bind_text (stmt, 2, text);
-  while (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+  while (triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt) == SQLITE_ROW)
     g_ptr_array_add (moved, triage_store_sqlite_column_text (stmt, 0));
   triage_store_sqlite_done (stmt);
   g_ptr_array_add (moved, NULL);

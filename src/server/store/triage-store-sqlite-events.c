@@ -73,7 +73,7 @@ sqlite_insert_events (TriageStore *store,
           triage_store_sqlite_bind_int64 (stmt, at + 5, event->created_at);
           triage_store_sqlite_bind_int (stmt, at + 6, event->protocol);
         }
-      if (triage_store_sqlite_step (stmt) != SQLITE_DONE)
+      if (triage_store_sqlite_step (self, stmt) != SQLITE_DONE)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write an event: %s",
                        sqlite3_errmsg (self->db));
@@ -98,7 +98,7 @@ sqlite_last_event (TriageStore *store)
     "SELECT seq FROM sqlite_sequence WHERE name = 'events'");
   gint64 id = 0;
 
-  if (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+  if (triage_store_sqlite_step (self, stmt) == SQLITE_ROW)
     id = sqlite3_column_int64 (stmt, 0);
   triage_store_sqlite_done (stmt);
   return id;
@@ -122,7 +122,7 @@ sqlite_events_after (TriageStore *store,
   if (after < sqlite_last_event (store))
     {
       stmt = triage_store_sqlite_statement (self, "SELECT MIN (id) FROM events");
-      if (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+      if (triage_store_sqlite_step (self, stmt) == SQLITE_ROW)
         first = sqlite3_column_int64 (stmt, 0);
       triage_store_sqlite_done (stmt);
       if (first == 0 || after < first - 1)
@@ -148,7 +148,7 @@ sqlite_events_after (TriageStore *store,
   triage_store_sqlite_bind_text (stmt, 1, user);
   triage_store_sqlite_bind_int64 (stmt, 2, after);
   triage_store_sqlite_bind_int64 (stmt, 3, limit + 1);
-  while ((rc = triage_store_sqlite_step (stmt)) == SQLITE_ROW)
+  while ((rc = triage_store_sqlite_step (self, stmt)) == SQLITE_ROW)
     {
       TriageEventRow *row = g_new0 (TriageEventRow, 1);
 
@@ -191,7 +191,7 @@ sqlite_prune_events (TriageStore *store,
     "(SELECT id FROM events WHERE created_at >= ?1 ORDER BY id LIMIT 1),"
     " (SELECT MAX (id) FROM events) + 1)");
   triage_store_sqlite_bind_int64 (stmt, 1, before);
-  triage_store_sqlite_step (stmt);
+  triage_store_sqlite_step (self, stmt);
   triage_store_sqlite_done (stmt);
 }
 

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * SQLite keeps the file it opened: removed or replaced under the running
- * server (an operator's rm to start afresh, a backup copied over it, a
+ * server (an operator's rm to start afresh, a backup moved over it, a
  * cleaner of old files), the server went on writing into a file nobody will
  * open again, answered 201 to each request, and said it was ready; at its
  * next start all of it was gone. The file (and its WAL, which holds the
@@ -13,6 +13,10 @@
  * not the one opened, the server says so, takes no more writes (503
  * STORAGE_UNAVAILABLE: the connection is made query-only) and is not ready
  * (/readyz) until it is started again on the file it should use.
+ *
+ * A file a statement found damaged (SQLITE_CORRUPT) is not ready either:
+ * each request that reads the damaged part fails however often it is
+ * tried, and the operator is told once what to do.
  */
 
 #define G_LOG_DOMAIN "triage-store-sqlite"
@@ -86,10 +90,10 @@ triage_store_sqlite_file_check (TriageStoreSqlite *self,
        !still_there (self->wal_path, &self->wal_id, &gone)))
     {
       self->file_error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
-                                      "%s: what the server writes now would be lost at its next start, "
-                                      "so it takes no more writes; restart it on the file it "
-                                      "should use (replace a database file only while the "
-                                      "server is stopped)", gone->message);
+                                      "%s: what the server writes now would be lost at its "
+                                      "next start, so it takes no more writes; restart it on "
+                                      "the file it should use (replace a database file only "
+                                      "while the server is stopped)", gone->message);
       g_message ("%s", self->file_error->message);
       /* Every write fails from now on (SQLITE_READONLY), reads go on. */
       triage_store_sqlite_exec (self, "PRAGMA query_only = ON", NULL);
@@ -100,6 +104,24 @@ triage_store_sqlite_file_check (TriageStoreSqlite *self,
       return FALSE;
     }
   return TRUE;
+}
+
+void
+triage_store_sqlite_file_damaged (TriageStoreSqlite *self,
+                                  const char        *reason)
+{
+  if (self->file_error != NULL)
+    return;
+  self->file_error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                  "the database file %s is damaged (%s): a request that reads "
+                                  "what is damaged fails however often it is tried; stop the "
+                                  "server, keep a copy of the file, check it (sqlite3 %s "
+                                  "'PRAGMA integrity_check') and mend it (sqlite3's .recover "
+                                  "makes a new one) before starting it again",
+                                  self->path ? self->path : "", reason,
+                                  self->path ? self->path : "FILE");
+  g_message ("%s", self->file_error->message);
+  g_clear_handle_id (&self->file_watch, g_source_remove);
 }
 
 static gboolean

@@ -27,7 +27,7 @@ sqlite_check (TriageStore  *store,
   if (!triage_store_sqlite_file_check (TRIAGE_STORE_SQLITE (store), error))
     return FALSE;
   stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store), "PRAGMA user_version");
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt);
   version = rc == SQLITE_ROW ? sqlite3_column_int (stmt, 0) : -1;
 
   triage_store_sqlite_done (stmt);
@@ -59,7 +59,7 @@ sqlite_count_pending (TriageStore *store,
 
   G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&
                    ATP_STATUS_ACKNOWLEDGED == 2);
-  while ((status = triage_store_sqlite_step (stmt)) == SQLITE_ROW)
+  while ((status = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt)) == SQLITE_ROW)
     {
       int protocol = sqlite3_column_int (stmt, 0);
 
@@ -79,7 +79,7 @@ sqlite_count_webhooks (TriageStore *store,
                                                       "SELECT COUNT (next_attempt),"
                                                       " COUNT (*) - COUNT (next_attempt)"
                                                       " FROM webhook_deliveries");
-  gboolean counted = triage_store_sqlite_step (stmt) == SQLITE_ROW;
+  gboolean counted = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt) == SQLITE_ROW;
 
   if (counted)
     {
@@ -105,7 +105,7 @@ delete_by (TriageStoreSqlite *self,
     triage_store_sqlite_bind_text (stmt, 1, id);
   else
     triage_store_sqlite_bind_int64 (stmt, 1, seq);
-  done = triage_store_sqlite_step (stmt) == SQLITE_DONE;
+  done = triage_store_sqlite_step (self, stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return done;
 }
@@ -132,7 +132,7 @@ sqlite_forget_settled (TriageStore *store,
                                         " ORDER BY updated_at LIMIT ?");
   triage_store_sqlite_bind_int64 (stmt, 1, before);
   triage_store_sqlite_bind_int64 (stmt, 2, limit);
-  while (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+  while (triage_store_sqlite_step (self, stmt) == SQLITE_ROW)
     {
       gint64 seq = sqlite3_column_int64 (stmt, 0);
 
@@ -157,7 +157,7 @@ sqlite_forget_settled (TriageStore *store,
                                         "DELETE FROM afp_sessions WHERE created_at < ? AND NOT EXISTS"
                                         " (SELECT 1 FROM afp_reviews r WHERE r.session_id = afp_sessions.id)");
   triage_store_sqlite_bind_int64 (stmt, 1, before);
-  triage_store_sqlite_step (stmt);
+  triage_store_sqlite_step (self, stmt);
   triage_store_sqlite_done (stmt);
   return seqs->len;
 }

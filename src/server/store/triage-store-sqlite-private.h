@@ -73,6 +73,9 @@ void     triage_store_sqlite_watch_file          (TriageStoreSqlite *self,
 void     triage_store_sqlite_unwatch_file        (TriageStoreSqlite *self);
 gboolean triage_store_sqlite_file_check          (TriageStoreSqlite *self,
                                                   GError           **error);
+/* A statement met a damaged file (@reason, SQLite's). */
+void     triage_store_sqlite_file_damaged        (TriageStoreSqlite *self,
+                                                  const char        *reason);
 /* Reading notifications (triage-store-sqlite-reads.c). */
 void     triage_store_sqlite_reads_class_init    (TriageStoreClass *store_class);
 /* Users and services (triage-store-sqlite-services.c). */

@@ -54,7 +54,7 @@ sqlite_get_notification (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, id);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (self, stmt);
   if (rc == SQLITE_ROW)
     row = notification_row (stmt);
   else if (rc != SQLITE_DONE)
@@ -83,7 +83,7 @@ sqlite_find_request (TriageStore *store,
   triage_store_sqlite_bind_text (stmt, 1, service_id);
   triage_store_sqlite_bind_int (stmt, 2, protocol);
   triage_store_sqlite_bind_text (stmt, 3, protocol_id);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (self, stmt);
   if (rc == SQLITE_ROW)
     row = notification_row (stmt);
   else if (rc != SQLITE_DONE)
@@ -143,7 +143,7 @@ sqlite_list (TriageStore           *store,
         triage_store_sqlite_bind_text (stmt, 3, query->project);
       if (pass == 0)
         {
-          rc = triage_store_sqlite_step (stmt);
+          rc = triage_store_sqlite_step (self, stmt);
           if (rc == SQLITE_ROW)
             *total = sqlite3_column_int64 (stmt, 0);
         }
@@ -153,7 +153,7 @@ sqlite_list (TriageStore           *store,
             triage_store_sqlite_bind_int64 (stmt, 4, query->after);
           triage_store_sqlite_bind_int64 (stmt, 5, (gint64) query->limit + 1);
           *has_more = FALSE;
-          while ((rc = triage_store_sqlite_step (stmt)) == SQLITE_ROW)
+          while ((rc = triage_store_sqlite_step (self, stmt)) == SQLITE_ROW)
             {
               if (rows->len == query->limit)
                 {
@@ -230,7 +230,7 @@ sqlite_page_json (TriageStore *store,
   stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store), page_sql ());
   triage_store_sqlite_bind_static (stmt, 1, seqs->str);
   triage_store_sqlite_bind_text (stmt, 2, pagination);
-  if (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+  if (triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt) == SQLITE_ROW)
     answer = triage_store_sqlite_column_text (stmt, 0);
   triage_store_sqlite_done (stmt);
   return answer;
@@ -251,7 +251,7 @@ sqlite_is_recipient (TriageStore *store,
 
   triage_store_sqlite_bind_text (stmt, 1, notification_id);
   triage_store_sqlite_bind_text (stmt, 2, user_id);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (self, stmt);
   found = rc == SQLITE_ROW;
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,

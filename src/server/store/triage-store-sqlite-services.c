@@ -40,7 +40,7 @@ sqlite_user_exists (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, id);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (self, stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     set_lookup_error (self, "a user", error);
   triage_store_sqlite_done (stmt);
@@ -74,7 +74,7 @@ sqlite_add_user (TriageStore *store,
   triage_store_sqlite_bind_text (stmt, 1, id);
   triage_store_sqlite_bind_text (stmt, 2, name);
   triage_store_sqlite_bind_text (stmt, 3, token_hash);
-  inserted = insert_result (triage_store_sqlite_step (stmt));
+  inserted = insert_result (triage_store_sqlite_step (self, stmt));
   triage_store_sqlite_done (stmt);
   return inserted;
 }
@@ -91,7 +91,7 @@ sqlite_user_by_token (TriageStore *store,
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, token_hash);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (self, stmt);
   if (rc == SQLITE_ROW)
     id = triage_store_sqlite_column_text (stmt, 0);
   else if (rc != SQLITE_DONE)
@@ -125,7 +125,7 @@ sqlite_add_service (TriageStore        *store,
   triage_store_sqlite_bind_text (stmt, 4, callback_url);
   triage_store_sqlite_bind_text (stmt, 5, webhook_secret);
   triage_store_sqlite_bind_text (stmt, 6, key_hash);
-  inserted = insert_result (triage_store_sqlite_step (stmt));
+  inserted = insert_result (triage_store_sqlite_step (self, stmt));
   triage_store_sqlite_done (stmt);
   for (guint i = 0; inserted == TRIAGE_STORE_INSERTED && recipients != NULL && recipients[i] != NULL;
        i++)
@@ -134,7 +134,7 @@ sqlite_add_service (TriageStore        *store,
                                    " (service_id, user_id) VALUES (?, ?)");
       triage_store_sqlite_bind_text (stmt, 1, id);
       triage_store_sqlite_bind_text (stmt, 2, recipients[i]);
-      if (triage_store_sqlite_step (stmt) != SQLITE_DONE)
+      if (triage_store_sqlite_step (self, stmt) != SQLITE_DONE)
         inserted = TRIAGE_STORE_INSERT_FAILED;
       triage_store_sqlite_done (stmt);
     }
@@ -166,7 +166,7 @@ service_by (TriageStoreSqlite *self,
                          column);
   stmt = triage_store_sqlite_statement (self, sql);
   triage_store_sqlite_bind_text (stmt, 1, value);
-  rc = triage_store_sqlite_step (stmt);
+  rc = triage_store_sqlite_step (self, stmt);
   if (rc == SQLITE_ROW)
     {
       row = g_new0 (TriageServiceRow, 1);

@@ -39,7 +39,7 @@ sqlite_add_webhook (TriageStore *store,
   triage_store_sqlite_bind_int64 (stmt, 5, now);
   triage_store_sqlite_bind_int64 (stmt, 6, now);
   triage_store_sqlite_bind_text (stmt, 7, event);
-  ok = triage_store_sqlite_step (stmt) == SQLITE_DONE;
+  ok = triage_store_sqlite_step (self, stmt) == SQLITE_DONE;
   triage_store_sqlite_done (stmt);
   return ok;
 }
@@ -81,7 +81,7 @@ sqlite_claim_webhooks (TriageStore        *store,
   triage_store_sqlite_bind_int64 (stmt, 2, per_service);
   triage_store_sqlite_bind_int64 (stmt, 3, limit);
   triage_store_sqlite_bind_text (stmt, 4, skip);
-  while (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+  while (triage_store_sqlite_step (self, stmt) == SQLITE_ROW)
     {
       TriageWebhookRow *row = g_new0 (TriageWebhookRow, 1);
 
@@ -105,7 +105,7 @@ sqlite_claim_webhooks (TriageStore        *store,
     {
       triage_store_sqlite_bind_int64 (stmt, 1, lease_until);
       triage_store_sqlite_bind_int64 (stmt, 2, ((TriageWebhookRow *) rows->pdata[i])->id);
-      triage_store_sqlite_step (stmt);
+      triage_store_sqlite_step (self, stmt);
       triage_store_sqlite_done (stmt);
     }
   return rows;
@@ -120,7 +120,7 @@ sqlite_next_webhook (TriageStore *store)
     " WHERE next_attempt IS NOT NULL");
   gint64 next = 0;
 
-  if (triage_store_sqlite_step (stmt) == SQLITE_ROW)
+  if (triage_store_sqlite_step (self, stmt) == SQLITE_ROW)
     next = sqlite3_column_int64 (stmt, 0);
   triage_store_sqlite_done (stmt);
   return next;
@@ -146,7 +146,7 @@ sqlite_schedule_webhook (TriageStore *store,
     triage_store_sqlite_bind_text (stmt, 2, NULL);
   triage_store_sqlite_bind_text (stmt, 3, last_error);
   triage_store_sqlite_bind_int64 (stmt, 4, id);
-  triage_store_sqlite_step (stmt);
+  triage_store_sqlite_step (self, stmt);
   triage_store_sqlite_done (stmt);
 }
 
@@ -159,7 +159,7 @@ sqlite_remove_webhook (TriageStore *store,
 
   stmt = triage_store_sqlite_statement (self, "DELETE FROM webhook_deliveries WHERE id = ?");
   triage_store_sqlite_bind_int64 (stmt, 1, id);
-  triage_store_sqlite_step (stmt);
+  triage_store_sqlite_step (self, stmt);
   triage_store_sqlite_done (stmt);
 }
 

@@ -224,11 +224,23 @@ finalize_statement (gpointer stmt)
   sqlite3_finalize (stmt);
 }
 
-/* A statement that could not be prepared (NULL) steps as one that failed. */
+/* A statement that could not be prepared (NULL) steps as one that failed.
+ * One that meets a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) fails as any
+ * (503 to its request, "try again later"), but trying again will not mend
+ * the file: that is said once, with what to do, and the store is not ready
+ * from then on (triage_store_sqlite_file_check ()). */
 static int
-step (sqlite3_stmt *stmt)
+step (TriageStoreSqlite *self,
+      sqlite3_stmt      *stmt)
 {
-  return stmt != NULL ? sqlite3_step (stmt) : SQLITE_ERROR;
+  int rc;
+
+  if (stmt == NULL)
+    return SQLITE_ERROR;
+  rc = sqlite3_step (stmt);
+  if (G_UNLIKELY ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB))
+    triage_store_sqlite_file_damaged (self, sqlite3_errmsg (self->db));
+  return rc;
 }
 
 static void
@@ -267,7 +279,7 @@ run_cached (TriageStoreSqlite *self,
             GError           **error)
 {
   sqlite3_stmt *stmt = cached (self, sql);
-  int status = step (stmt);
+  int status = step (self, stmt);
 
   if (status != SQLITE_DONE && status != SQLITE_ROW)
     {
@@ -381,7 +393,7 @@ triage_store_sqlite_new (const char *path,
       return NULL;
     }
   stmt = triage_store_sqlite_prepare (self, "PRAGMA user_version");
-  if (step (stmt) != SQLITE_ROW)
+  if (step (self, stmt) != SQLITE_ROW)
     {
       /* Not taken for 0, which would migrate a database from its start. */
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
@@ -526,9 +538,10 @@ triage_store_sqlite_done (sqlite3_stmt *stmt)
 }
 
 int
-triage_store_sqlite_step (sqlite3_stmt *stmt)
+triage_store_sqlite_step (TriageStoreSqlite *self,
+                          sqlite3_stmt      *stmt)
 {
-  return step (stmt);
+  return step (self, stmt);
 }
 
 void
@@ -601,7 +614,7 @@ service_recipients (TriageStoreSqlite *self,
     "SELECT user_id FROM service_recipients WHERE service_id = ? ORDER BY user_id");
   found = g_ptr_array_new ();
   bind_text (stmt, 1, service_id);
-  while ((rc = step (stmt)) == SQLITE_ROW)
+  while ((rc = step (self, stmt)) == SQLITE_ROW)
     g_ptr_array_add (found, column_text (stmt, 0));
   g_ptr_array_add (found, NULL);
   users = (GStrv) g_ptr_array_free (found, FALSE);
@@ -667,7 +680,7 @@ sqlite_insert_notification (TriageStore *store,
   bind_int64 (stmt, 10, created_at);
   bind_int (stmt, 11, protocol);
   triage_store_sqlite_bind_static (stmt, 12, protocol_id);
-  ok = step (stmt) == SQLITE_DONE;
+  ok = step (self, stmt) == SQLITE_DONE;
   exists = !ok && sqlite3_extended_errcode (self->db) == SQLITE_CONSTRAINT_UNIQUE;
   done (stmt);
   /* Those are the service's recipients, which the publish right after this
@@ -697,7 +710,7 @@ sqlite_recipients (TriageStore *store,
     " ON n.seq = r.notification_seq WHERE n.id = ?");
   users = g_ptr_array_new ();
   bind_text (stmt, 1, notification_id);
-  while ((rc = step (stmt)) == SQLITE_ROW)
+  while ((rc = step (self, stmt)) == SQLITE_ROW)
     g_ptr_array_add (users, column_text (stmt, 0));
   if (rc != SQLITE_DONE)
     {
@@ -738,7 +751,7 @@ sqlite_transition (TriageStore *store,
   bind_int64 (stmt, 3, now);
   bind_text (stmt, 4, id);
   bind_int64 (stmt, 5, from_mask);
-  rc = step (stmt);
+  rc = step (self, stmt);
   changed = rc == SQLITE_DONE && sqlite3_changes (self->db) == 1;
   if (rc != SQLITE_DONE)
     /* SQLITE_BUSY (another writer held the file past the busy timeout), an
@@ -766,7 +779,7 @@ sqlite_mark_delivered (TriageStore *store,
     "UPDATE notifications SET status = 1, updated_at = ? WHERE id = ? AND status = 0");
   bind_int64 (stmt, 1, now);
   bind_text (stmt, 2, id);
-  changed = step (stmt) == SQLITE_DONE && sqlite3_changes (self->db) == 1;
+  changed = step (self, stmt) == SQLITE_DONE && sqlite3_changes (self->db) == 1;
   done (stmt);
   return changed;
 }
@@ -781,7 +794,7 @@ sqlite_next_deadline (TriageStore *store,
                                           PENDING_MASK);
   sqlite3_stmt *stmt = cached (self, sql);
   gint64 deadline = 0;
-  int rc = step (stmt);
+  int rc = step (self, stmt);
 
   if (rc == SQLITE_ROW)
     deadline = sqlite3_column_int64 (stmt, 0);
@@ -806,7 +819,7 @@ sqlite_expire_overdue (TriageStore *store,
   GPtrArray *expired = g_ptr_array_new ();
 
   bind_int64 (stmt, 1, now);
-  while (step (stmt) == SQLITE_ROW)
+  while (step (self, stmt) == SQLITE_ROW)
     g_ptr_array_add (overdue, column_text (stmt, 0));
   done (stmt);
   for (guint i = 0; i < overdue->len; i++)

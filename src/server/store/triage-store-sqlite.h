@@ -25,8 +25,10 @@ TriageStore *triage_store_sqlite_new (const char *path,
  * failed step. */
 struct sqlite3_stmt *triage_store_sqlite_statement  (TriageStoreSqlite *self,
                                                      const char        *sql);
-/* sqlite3_step (), SQLITE_ERROR for a NULL statement. */
-int                  triage_store_sqlite_step        (struct sqlite3_stmt *stmt);
+/* sqlite3_step (), SQLITE_ERROR for a NULL statement; a damaged file it
+ * meets is said once and makes the store not ready (triage_store_check ()). */
+int                  triage_store_sqlite_step        (TriageStoreSqlite   *self,
+                                                      struct sqlite3_stmt *stmt);
 /* Resets and unbinds a statement of triage_store_sqlite_statement() after use. */
 void                 triage_store_sqlite_done        (struct sqlite3_stmt *stmt);
 void                 triage_store_sqlite_bind_int    (struct sqlite3_stmt *stmt,
