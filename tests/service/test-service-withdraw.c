@@ -1,0 +1,264 @@
+/* test-service-withdraw.c — withdrawals through src/service against a real
+ * triage-server: one whose POST is still on its way, several at once, across
+ * a server's restart, and one bounded when the server stays away
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "service-test-fixture.h"
+
+/* A relay in front of the server's socket that holds what its first
+ * connection sends (a POST written, not yet arrived) until released; the
+ * other connections pass at once. */
+typedef struct
+{
+  GSocketService *service;
+  char           *path;
+  const char     *upstream;
+  guint           accepted;
+  GIOStream      *held;      /* the first connection, */
+  GIOStream      *held_to;   /* and the server's end of it */
+} Relay;
+
+static void
+relay_spliced_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_output_stream_splice_finish (G_OUTPUT_STREAM (object), result, NULL);
+}
+
+static void
+relay_io_spliced_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_io_stream_splice_finish (result, NULL);
+}
+
+static gboolean
+relay_incoming_cb (GSocketService    *service,
+                   GSocketConnection *connection,
+                   GObject           *source,
+                   gpointer           user_data)
+{
+  Relay *relay = user_data;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (relay->upstream);
+  g_autoptr(GError) error = NULL;
+  GSocketConnection *to = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL,
+                                                   &error);
+
+  g_assert_no_error (error);
+  if (relay->accepted++ == 0)
+    {
+      /* Only the server's answers pass for now. */
+      relay->held = g_object_ref (G_IO_STREAM (connection));
+      relay->held_to = G_IO_STREAM (to);
+      g_output_stream_splice_async (g_io_stream_get_output_stream (relay->held),
+                                    g_io_stream_get_input_stream (relay->held_to),
+                                    G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT, NULL,
+                                    relay_spliced_cb, NULL);
+      return TRUE;
+    }
+  g_io_stream_splice_async (G_IO_STREAM (connection), G_IO_STREAM (to),
+                            G_IO_STREAM_SPLICE_CLOSE_STREAM1 | G_IO_STREAM_SPLICE_CLOSE_STREAM2,
+                            G_PRIORITY_DEFAULT, NULL, relay_io_spliced_cb, NULL);
+  g_object_unref (to);
+  return TRUE;
+}
+
+static void
+relay_release (Relay *relay)
+{
+  g_output_stream_splice_async (g_io_stream_get_output_stream (relay->held_to),
+                                g_io_stream_get_input_stream (relay->held),
+                                G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT, NULL,
+                                relay_spliced_cb, NULL);
+}
+
+/* Withdrawn while its POST has not arrived: a withdrawal by id alone finds
+ * nothing (404), and the POST arriving after it would leave the request
+ * pending with nobody waiting. It must end withdrawn. */
+static void
+test_withdraw_while_posting (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-relay-XXXXXX", NULL);
+  Relay relay = { g_socket_service_new (), g_build_filename (dir, "relay.sock", NULL),
+                  triage_test_server_get_socket_path (fixture->server) };
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (relay.path);
+  g_autoptr(AtpClient) service = atp_client_new_for_socket (relay.path);
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Withdrawn on its way");
+  g_autoptr(TriageServiceRequest) request = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(GAsyncResult) withdrawn = NULL;
+  g_autoptr(GAsyncResult) got = NULL;
+  g_autoptr(AtpPostResult) post = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_socket_listener_add_address (G_SOCKET_LISTENER (relay.service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_DEFAULT, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (relay.service, "incoming", G_CALLBACK (relay_incoming_cb), &relay);
+  atp_client_set_service (service, "scripts", NULL);
+  request = triage_service_request_new (service, id, body, 10 * G_USEC_PER_SEC);
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (relay.held != NULL, "the POST's connection");
+  triage_service_request_withdraw_async (request, "not needed", NULL, result_cb, &withdrawn);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_no_error (error);
+
+  /* The first POST arrives at last: the same request, already withdrawn. */
+  relay_release (&relay);
+  triage_test_wait_until (sent != NULL, "the POST");
+  post = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+  atp_client_get_notification_async (fixture->person, id, NULL, result_cb, &got);
+  triage_test_wait_until (got != NULL, "the request read back");
+  notification = atp_client_get_notification_finish (fixture->person, got, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (notification->status, ==, ATP_STATUS_INVALIDATED);
+
+  g_socket_service_stop (relay.service);
+  g_socket_listener_close (G_SOCKET_LISTENER (relay.service));
+  g_object_unref (relay.service);
+  g_clear_object (&relay.held);
+  g_clear_object (&relay.held_to);
+  g_free (relay.path);
+  triage_test_remove_tree (dir);
+}
+
+/* Withdrawals are bounded by a short timeout of their own; the client they
+ * share with other requests (triage-mcp's calls) keeps its timeout, while
+ * they run and after, however they overlap (the second used to save the
+ * first one's short timeout and set it back for good). */
+static void
+test_withdrawals_overlap (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  TriageServiceRequest *requests[2];
+  GAsyncResult *results[2] = { NULL, NULL };
+  g_autoptr(GError) error = NULL;
+
+  atp_client_set_timeout (fixture->service, 40);
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      g_autofree char *id = atp_new_uuid ();
+      g_autofree char *body = new_body (id, "Withdrawn with another");
+      g_autoptr(JsonNode) created = NULL;
+
+      requests[i] = triage_service_request_new_at (fixture->service, COLLECTION, id, body,
+                                                   G_USEC_PER_SEC);
+      triage_service_request_send_async (requests[i], NULL, result_cb, &results[i]);
+      triage_test_wait_until (results[i] != NULL, "the POST");
+      created = triage_service_request_send_json_finish (requests[i], results[i], &error);
+      g_assert_no_error (error);
+      g_clear_object (&results[i]);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      triage_service_request_withdraw_async (requests[i], NULL, NULL, result_cb, &results[i]);
+      g_assert_cmpuint (atp_client_get_timeout (fixture->service), ==, 40);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      triage_test_wait_until (results[i] != NULL, "a withdrawal");
+      g_assert_true (triage_service_request_withdraw_finish (requests[i], results[i], &error));
+      g_assert_no_error (error);
+      g_clear_object (&results[i]);
+      g_object_unref (requests[i]);
+    }
+  g_assert_cmpuint (atp_client_get_timeout (fixture->service), ==, 40);
+}
+
+/* A server restarting while a request is withdrawn (down, or draining: 503) still
+ * hears of it: the withdrawal is tried again within its 5 s, where one try left the
+ * request waiting for its deadline, or for ever without one, with nobody waiting. */
+static void
+test_withdraw_across_restart (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Withdrawn across a restart");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
+                                                                        G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL, waited = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(AtpNotification) settled = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+
+  /* Its first tries fail while the server is down (a machine too slow to try in
+   * this time only makes the test weaker). */
+  g_assert_true (triage_test_server_stop (fixture->server));
+  triage_service_request_withdraw_async (request, "nobody waits", NULL, result_cb, &withdrawn);
+  triage_test_sleep (300);
+  g_assert_null (withdrawn);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_no_error (error);
+
+  triage_service_request_wait_async (request, 5, NULL, result_cb, &waited);
+  triage_test_wait_until (waited != NULL, "the wait");
+  settled = triage_service_request_wait_finish (request, waited, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (settled->status, ==, ATP_STATUS_INVALIDATED);
+}
+
+/* Gone for longer than the bound: said within it, not tried for ever. */
+static void
+test_withdraw_bounded (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = new_body (id, "Withdrawn from nobody");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
+                                                                        G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+
+  triage_test_server_kill (fixture->server);
+  start = g_get_monotonic_time ();
+  triage_service_request_withdraw_async (request, "nobody waits", NULL, result_cb, &withdrawn);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_false (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+  g_assert_true (triage_service_error_is_transient (error));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 6 * G_USEC_PER_SEC);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
+  ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
+  ADD ("/service-request/withdraw-across-restart", test_withdraw_across_restart);
+  ADD ("/service-request/withdraw-bounded", test_withdraw_bounded);
+#undef ADD
+
+  return g_test_run ();
+}
