@@ -48,6 +48,14 @@ struct _TriageStoreSqlite
   GError     *file_error;      /* either is not the one opened any more: why */
 };
 
+/* How long a statement waits for another connection's lock; once it ran
+ * out, none waits till the lock is taken again (triage-store-sqlite-batch.c). */
+#define TRIAGE_STORE_SQLITE_BUSY_TIMEOUT_MS 5000
+
+/* The database file opened and its schema migrated (triage-store-sqlite-schema.c). */
+gboolean triage_store_sqlite_open (TriageStoreSqlite *self,
+                                   const char        *path,
+                                   GError           **error);
 /* A statement built for one query (not kept); NULL when the database would not
  * prepare it, as triage_store_sqlite_statement (). */
 sqlite3_stmt *triage_store_sqlite_prepare (TriageStoreSqlite *self,
