@@ -138,7 +138,11 @@ void     triage_server_setup_metrics  (TriageServer *self,
 void     triage_server_count_streams  (TriageServer *self,
                                        guint        *websockets,
                                        guint        *sse);
+/* Long-polls (triage-server-wait.c). */
 void     triage_server_answer_waiters (TriageServer *self);
+void     triage_server_wake_waiters   (TriageServer *self,
+                                       const char   *id);
+void     triage_server_free_waiters   (TriageServer *self);
 void     triage_server_shutdown_rest  (TriageServer *self);
 void     triage_server_reschedule     (TriageServer *self);
 /* ops/triage-server-retention.c */
