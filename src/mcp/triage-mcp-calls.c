@@ -197,8 +197,13 @@ withdrawn_cb (GObject      *object,
   self->withdrawing--;
   if (triage_service_request_withdraw_finish (request, result, &error))
     self->owed_delay_s = 0;
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
-    ;
+  /* Gone, or settled meanwhile (the person answered it while the server
+   * was away, its deadline passed): nothing is left to withdraw. */
+  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_EXPIRED) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_INVALIDATED))
+    self->owed_delay_s = 0;
   else if (!self->closing && triage_service_error_is_transient (error))
     {
       if (!withdrawal->again)

@@ -70,7 +70,31 @@ def test_cancelled_while_down():
             raise Failure(f"exit status {s.mcp.proc.returncode}; stderr {s.mcp.errors()!r}")
 
 
+def test_answered_while_owed():
+    # The person answers the question while its withdrawal is owed (the server was
+    # away, then back before the next try): the tries that follow, the session's last
+    # one included, find it settled (409) and stop, without a warning.
+    with Session("answered-owed", "--retry-for", "1s") as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Answered while owed"})
+        n = s.wait_pending("Answered while owed")
+        s.server.wait_posted("mcp-test-agent")
+        s.server.kill()
+        s.mcp.reply(id)
+        s.mcp.wait_stderr(OWED)
+        s.server.start()
+        s.server.respond_as_client(n["id"], "approve")
+        s.mcp.close_input()
+        if s.mcp.wait_exit() != 0:
+            raise Failure(f"exit status {s.mcp.proc.returncode}; stderr {s.mcp.errors()!r}")
+        if b"WARNING" in s.mcp.errors():
+            raise Failure(f"a settled request's withdrawal warned: {s.mcp.errors()!r}")
+        if s.status(n["id"]) not in ("responded", "invalidated"):
+            raise Failure(f"the request is {s.status(n['id'])}")
+
+
 run([
     ("the server gone mid-wait: withdrawn when it is back", test_server_gone_mid_wait),
     ("cancelled while the server is down: withdrawn when it is back", test_cancelled_while_down),
+    ("answered while its withdrawal is owed: no warning", test_answered_while_owed),
 ])
