@@ -30,23 +30,27 @@ postgres_check (TriageStore  *store,
                 GError      **error)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(PGresult) exists = NULL;
   g_autoptr(PGresult) result = NULL;
   int version;
 
-  result = triage_store_postgres_query (self, "SELECT version FROM triage_schema", 0, NULL);
+  /* Asked first, so that a probe of an emptied database is no failed
+   * statement (a warning in the log at every probe of a load balancer). */
+  exists = triage_store_postgres_query (self, "SELECT to_regclass ('triage_schema') IS NOT NULL",
+                                        0, NULL);
+  if (exists != NULL && PQntuples (exists) == 1 && strcmp (PQgetvalue (exists, 0, 0), "f") == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "the database has no Triage schema: it was emptied or made again while "
+                   "this server ran; restore it (with the servers stopped), or restart the "
+                   "server to make a new one");
+      return FALSE;
+    }
+  if (exists != NULL)
+    result = triage_store_postgres_query (self, "SELECT version FROM triage_schema", 0, NULL);
   if (result == NULL || PQntuples (result) != 1)
     {
-      g_autoptr(PGresult) exists = NULL;
-
-      exists = triage_store_postgres_query (self, "SELECT to_regclass ('triage_schema') IS NOT NULL",
-                                            0, NULL);
-      if (exists != NULL && PQntuples (exists) == 1 && strcmp (PQgetvalue (exists, 0, 0), "f") == 0)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                     "the database has no Triage schema: it was emptied or made again while "
-                     "this server ran; restore it (with the servers stopped), or restart the "
-                     "server to make a new one");
-      else
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
       return FALSE;
     }
   version = (int) triage_pg_int (result, 0, 0);
