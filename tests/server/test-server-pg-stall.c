@@ -73,15 +73,32 @@ static const char * const far_args[] = { "--no-limits", NULL };
 /* The operator's statement_timeout (1 s) in far's URI wins over the
  * server's 10 s: far waits 1 + 2 s for an answer. */
 #define OPERATOR_OPTIONS "-c statement_timeout=1000"
-/* The same set for the database (ALTER DATABASE) as far connects. */
-#define OPERATOR_DATABASE "database"
+/* The same set for the database or for the role (ALTER DATABASE, ALTER
+ * ROLE, as README.md suggests) before far connects, and reset after. */
+static const char * const operator_database[] = {
+  "ALTER DATABASE triage SET statement_timeout = 1000",
+  "ALTER DATABASE triage RESET statement_timeout"
+};
+static const char * const operator_role[] = {
+  "ALTER ROLE CURRENT_USER SET statement_timeout = 1000",
+  "ALTER ROLE CURRENT_USER RESET statement_timeout"
+};
+
+/* The statements that set and reset the operator's timeout, for a test
+ * whose data is one of the above; NULL for one with URI options. */
+static const char * const *
+operator_setting (gconstpointer data)
+{
+  return data == operator_database || data == operator_role ? data : NULL;
+}
 #define OPERATOR_BOUND_S 3
 
 static void
 stall_setup (Stall         *fixture,
              gconstpointer  data)
 {
-  const char *operator_options = data;
+  const char * const *setting = operator_setting (data);
+  const char *operator_options = setting == NULL ? data : NULL;
   const char * const alice[] = { "alice", NULL };
   g_autofree char *socket_path = NULL, *uri = NULL;
   TriageTestServerOptions far_options = { .extra_args = far_args };
@@ -92,14 +109,11 @@ stall_setup (Stall         *fixture,
   g_assert_true (triage_test_server_is_postgres (fixture->near));
   socket_path = pg_uri_socket_path (triage_test_server_get_database (fixture->near));
   fixture->proxy = triage_test_proxy_new (socket_path);
-  if (g_strcmp0 (operator_options, OPERATOR_DATABASE) == 0)
+  if (setting != NULL)
     {
       /* The sessions made from now on; reset by the teardown. */
-      g_free (triage_test_server_run_sql (fixture->near,
-                                          "ALTER DATABASE triage SET statement_timeout = 1000",
-                                          &error));
+      g_free (triage_test_server_run_sql (fixture->near, setting[0], &error));
       g_assert_no_error (error);
-      operator_options = NULL;
     }
   uri = pg_uri_through (triage_test_server_get_database (fixture->near), "127.0.0.1",
                         triage_test_proxy_get_port (fixture->proxy), FALSE, 0, operator_options);
@@ -125,10 +139,9 @@ stall_teardown (Stall         *fixture,
 {
   g_autoptr(GError) error = NULL;
 
-  if (g_strcmp0 (data, OPERATOR_DATABASE) == 0)
+  if (operator_setting (data) != NULL)
     {
-      g_free (triage_test_server_run_sql (fixture->near,
-                                          "ALTER DATABASE triage RESET statement_timeout", &error));
+      g_free (triage_test_server_run_sql (fixture->near, operator_setting (data)[1], &error));
       g_assert_no_error (error);
     }
   /* Both drain and stop cleanly: the database answers again. */
@@ -509,7 +522,9 @@ main (int   argc,
   g_test_add ("/server/pg-stall/refused", Stall, NULL, stall_setup, test_refused, stall_teardown);
   g_test_add ("/server/pg-stall/operator-timeout", Stall, OPERATOR_OPTIONS, stall_setup,
               test_operator_timeout, stall_teardown);
-  g_test_add ("/server/pg-stall/operator-timeout-database", Stall, OPERATOR_DATABASE, stall_setup,
+  g_test_add ("/server/pg-stall/operator-timeout-database", Stall, operator_database, stall_setup,
+              test_operator_timeout, stall_teardown);
+  g_test_add ("/server/pg-stall/operator-timeout-role", Stall, operator_role, stall_setup,
               test_operator_timeout, stall_teardown);
   return g_test_run ();
 }
