@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "service-test-fixture.h"
+#include "service-request-test-common.h"
 
 static const char *
 status_of (JsonNode *node)
@@ -15,12 +15,13 @@ status_of (JsonNode *node)
 }
 
 static void
-test_send_wait (Fixture       *fixture,
-                gconstpointer  data)
+test_send_wait (ServiceRequestFixture *fixture,
+                gconstpointer          data)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Through the JSON mode");
-  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+  g_autofree char *body = service_request_test_new_body (id, "Through the JSON mode");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service,
+                                                                           SERVICE_REQUEST_COLLECTION,
                                                                            id, body, G_USEC_PER_SEC);
   g_autoptr(GAsyncResult) sent = NULL;
   g_autoptr(GAsyncResult) waited = NULL;
@@ -30,7 +31,7 @@ test_send_wait (Fixture       *fixture,
   g_autoptr(AtpResponse) response = NULL;
   g_autoptr(GError) error = NULL;
 
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST");
   created = triage_service_request_send_json_finish (request, sent, &error);
   g_assert_no_error (error);
@@ -38,11 +39,12 @@ test_send_wait (Fixture       *fixture,
 
   /* The long-poll (1 s each) goes on while the request stays pending: the
    * absence of an end can only be seen by letting more than a poll pass. */
-  triage_service_request_wait_async (request, 1, NULL, result_cb, &waited);
+  triage_service_request_wait_async (request, 1, NULL, service_request_test_result_cb, &waited);
   triage_test_sleep (1500);
   g_assert_null (waited);
 
-  atp_client_respond_async (fixture->person, id, "ok", NULL, NULL, result_cb, &answered);
+  atp_client_respond_async (fixture->person, id, "ok", NULL, NULL, service_request_test_result_cb,
+                            &answered);
   triage_test_wait_until (answered != NULL, "the answer");
   response = atp_client_respond_finish (fixture->person, answered, &error);
   g_assert_no_error (error);
@@ -55,12 +57,13 @@ test_send_wait (Fixture       *fixture,
 }
 
 static void
-test_withdraw (Fixture       *fixture,
-               gconstpointer  data)
+test_withdraw (ServiceRequestFixture *fixture,
+               gconstpointer          data)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Withdrawn");
-  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+  g_autofree char *body = service_request_test_new_body (id, "Withdrawn");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service,
+                                                                           SERVICE_REQUEST_COLLECTION,
                                                                            id, body, G_USEC_PER_SEC);
   g_autoptr(TriageServiceRequest) never_sent = NULL;
   g_autoptr(GAsyncResult) sent = NULL;
@@ -72,26 +75,29 @@ test_withdraw (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autofree char *other_id = atp_new_uuid ();
 
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST");
   created = triage_service_request_send_json_finish (request, sent, &error);
   g_assert_no_error (error);
 
-  triage_service_request_withdraw_async (request, "not needed", NULL, result_cb, &withdrawn);
+  triage_service_request_withdraw_async (request, "not needed", NULL,
+                                         service_request_test_result_cb, &withdrawn);
   triage_test_wait_until (withdrawn != NULL, "the withdrawal");
   g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
   g_assert_no_error (error);
 
-  triage_service_request_wait_async (request, 5, NULL, result_cb, &waited);
+  triage_service_request_wait_async (request, 5, NULL, service_request_test_result_cb, &waited);
   triage_test_wait_until (waited != NULL, "the wait");
   settled = triage_service_request_wait_json_finish (request, waited, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (status_of (settled), ==, "invalidated");
 
   /* Withdrawing what never reached the server says so. */
-  never_sent = triage_service_request_new_at (fixture->service, COLLECTION, other_id, body,
+  never_sent = triage_service_request_new_at (fixture->service, SERVICE_REQUEST_COLLECTION,
+                                              other_id, body,
                                               G_USEC_PER_SEC);
-  triage_service_request_withdraw_async (never_sent, NULL, NULL, result_cb, &not_found);
+  triage_service_request_withdraw_async (never_sent, NULL, NULL, service_request_test_result_cb,
+                                         &not_found);
   triage_test_wait_until (not_found != NULL, "the withdrawal");
   g_assert_false (triage_service_request_withdraw_finish (never_sent, not_found, &error));
   g_assert_error (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND);
@@ -99,18 +105,19 @@ test_withdraw (Fixture       *fixture,
 
 /* A refusal is not retried: it ends the operation with the server's error. */
 static void
-test_refused (Fixture       *fixture,
-              gconstpointer  data)
+test_refused (ServiceRequestFixture *fixture,
+              gconstpointer          data)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service,
+                                                                           SERVICE_REQUEST_COLLECTION,
                                                                            id, "{\"id\":1}",
                                                                            60 * G_USEC_PER_SEC);
   g_autoptr(GAsyncResult) sent = NULL;
   g_autoptr(JsonNode) created = NULL;
   g_autoptr(GError) error = NULL;
 
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST");
   created = triage_service_request_send_json_finish (request, sent, &error);
   g_assert_null (created);
@@ -121,19 +128,20 @@ test_refused (Fixture       *fixture,
 /* A request sent with no server there, retried for @retry_for_us: its
  * connection error. */
 static GError *
-send_unreachable (Fixture *fixture,
+send_unreachable (ServiceRequestFixture *fixture,
                   gint64   retry_for_us)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Nobody there");
-  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service, COLLECTION,
+  g_autofree char *body = service_request_test_new_body (id, "Nobody there");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new_at (fixture->service,
+                                                                           SERVICE_REQUEST_COLLECTION,
                                                                            id, body, retry_for_us);
   g_autoptr(GAsyncResult) sent = NULL;
   g_autoptr(JsonNode) created = NULL;
   GError *error = NULL;
 
   triage_test_server_stop (fixture->server);
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST");
   created = triage_service_request_send_json_finish (request, sent, &error);
   g_assert_null (created);
@@ -143,8 +151,8 @@ send_unreachable (Fixture *fixture,
 
 /* No server: retried until the window closes, then the connection error. */
 static void
-test_unreachable (Fixture       *fixture,
-                  gconstpointer  data)
+test_unreachable (ServiceRequestFixture *fixture,
+                  gconstpointer          data)
 {
   g_autoptr(GError) error = send_unreachable (fixture, G_USEC_PER_SEC);
 
@@ -154,8 +162,8 @@ test_unreachable (Fixture       *fixture,
 /* No retry window (the hook's default): one try, and its error as it is,
  * not "gave up after trying for 0 s". */
 static void
-test_unreachable_once (Fixture       *fixture,
-                       gconstpointer  data)
+test_unreachable_once (ServiceRequestFixture *fixture,
+                       gconstpointer          data)
 {
   g_autoptr(GError) error = send_unreachable (fixture, 0);
 
@@ -178,8 +186,8 @@ on_silent_accept (GSocketService    *service,
  * only as the try gave up, so it tried again (with a timeout of its own)
  * and said it had retried for 1 s. The tries are counted, not timed. */
 static void
-test_silent (Fixture       *fixture,
-             gconstpointer  data)
+test_silent (ServiceRequestFixture *fixture,
+             gconstpointer          data)
 {
   g_autoptr(GSocketService) silent = g_socket_service_new ();
   g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
@@ -189,7 +197,7 @@ test_silent (Fixture       *fixture,
   g_autoptr(JsonNode) created = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Nobody answers");
+  g_autofree char *body = service_request_test_new_body (id, "Nobody answers");
   g_autofree char *url = NULL;
   const char *tried;
   guint16 port;
@@ -202,9 +210,10 @@ test_silent (Fixture       *fixture,
   g_assert_no_error (error);
   atp_client_set_token (client, "sk_unused");
   atp_client_set_timeout (client, 2);
-  request = triage_service_request_new_at (client, COLLECTION, id, body, G_USEC_PER_SEC);
+  request = triage_service_request_new_at (client, SERVICE_REQUEST_COLLECTION, id, body,
+                                           G_USEC_PER_SEC);
 
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST to give up");
   created = triage_service_request_send_json_finish (request, sent, &error);
   g_assert_null (created);
@@ -221,9 +230,9 @@ test_silent (Fixture       *fixture,
 
 /* Waits until the service reads @id with @status. */
 static void
-wait_status (Fixture    *fixture,
-             const char *id,
-             AtpStatus   status)
+wait_status (ServiceRequestFixture *fixture,
+             const char            *id,
+             AtpStatus              status)
 {
   gint64 limit = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
@@ -233,7 +242,8 @@ wait_status (Fixture    *fixture,
       g_autoptr(AtpNotification) notification = NULL;
       g_autoptr(GError) error = NULL;
 
-      atp_client_get_notification_async (fixture->service, id, NULL, result_cb, &got);
+      atp_client_get_notification_async (fixture->service, id, NULL,
+                                         service_request_test_result_cb, &got);
       triage_test_wait_until (got != NULL, "the notification");
       notification = atp_client_get_notification_finish (fixture->service, got, &error);
       g_assert_no_error (error);
@@ -249,20 +259,20 @@ wait_status (Fixture    *fixture,
 /* The server's own warnings are not fatal here: a commit that fails is
  * logged as one. */
 static void
-quiet_setup (Fixture       *fixture,
-             gconstpointer  data)
+quiet_setup (ServiceRequestFixture *fixture,
+             gconstpointer          data)
 {
   g_autofree char *debug = g_strdup (g_getenv ("G_DEBUG"));
 
   g_unsetenv ("G_DEBUG");
-  fixture_setup (fixture, data);
+  service_request_test_setup (fixture, data);
   if (debug != NULL)
     g_setenv ("G_DEBUG", debug, TRUE);
 }
 
 /* How many group commits of the server failed (its /metrics). */
 static guint64
-commit_failures (Fixture *fixture)
+commit_failures (ServiceRequestFixture *fixture)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
@@ -282,8 +292,8 @@ commit_failures (Fixture *fixture)
  * PostgreSQL a commit that raises), until a commit has failed; then lets it
  * store again. Returns the request as its person reads it once sent. */
 static AtpNotification *
-send_through_failed_commits (Fixture              *fixture,
-                             TriageServiceRequest *request)
+send_through_failed_commits (ServiceRequestFixture *fixture,
+                             TriageServiceRequest  *request)
 {
   gboolean postgres = triage_test_server_is_postgres (fixture->server);
   g_autoptr(GAsyncResult) sent = NULL, got = NULL;
@@ -299,7 +309,7 @@ send_through_failed_commits (Fixture              *fixture,
            " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_commit ()", NULL));
   else
     triage_test_server_set_file_size_limit (fixture->server, 0);
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   for (guint i = 0; commit_failures (fixture) == 0; i++)
     {
       g_assert_cmpuint (i, <, 3000);
@@ -316,7 +326,7 @@ send_through_failed_commits (Fixture              *fixture,
   posted = triage_service_request_send_finish (request, sent, &error);
   g_assert_no_error (error);
   atp_client_get_notification_async (fixture->person, triage_service_request_get_notification_id (request),
-                                     NULL, result_cb, &got);
+                                     NULL, service_request_test_result_cb, &got);
   triage_test_wait_until (got != NULL, "the request");
   notification = atp_client_get_notification_finish (fixture->person, got, &error);
   g_assert_no_error (error);
@@ -326,13 +336,14 @@ send_through_failed_commits (Fixture              *fixture,
 /* A server that cannot store the request now (503 STORAGE_UNAVAILABLE, its
  * disk full) is asked again until it can: the request is not lost. */
 static void
-test_storage_retried (Fixture       *fixture,
-                      gconstpointer  data)
+test_storage_retried (ServiceRequestFixture *fixture,
+                      gconstpointer          data)
 {
   g_autofree char *first_id = atp_new_uuid ();
-  g_autofree char *first_body = new_body (first_id, "Posted before the disk filled");
+  g_autofree char *first_body = service_request_test_new_body (first_id,
+                                                               "Posted before the disk filled");
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Posted on a full disk");
+  g_autofree char *body = service_request_test_new_body (id, "Posted on a full disk");
   g_autoptr(TriageServiceRequest) first = triage_service_request_new (fixture->service, first_id,
                                                                       first_body, G_USEC_PER_SEC);
   g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
@@ -343,7 +354,7 @@ test_storage_retried (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
 
   /* The service is known (its first request stored) before the disk fills. */
-  triage_service_request_send_async (first, NULL, result_cb, &first_sent);
+  triage_service_request_send_async (first, NULL, service_request_test_result_cb, &first_sent);
   triage_test_wait_until (first_sent != NULL, "the first POST");
   first_posted = triage_service_request_send_finish (first, first_sent, &error);
   g_assert_no_error (error);
@@ -358,11 +369,12 @@ test_storage_retried (Fixture       *fixture,
  * registered in the batch that fails with it. Once stored, at the retry,
  * the request is its person's. */
 static void
-test_storage_new_service (Fixture       *fixture,
-                          gconstpointer  data)
+test_storage_new_service (ServiceRequestFixture *fixture,
+                          gconstpointer          data)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "A new service's first, on a full disk");
+  g_autofree char *body = service_request_test_new_body (id,
+                                                         "A new service's first, on a full disk");
   g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
                                                                         30 * G_USEC_PER_SEC);
   g_autoptr(AtpNotification) notification = send_through_failed_commits (fixture, request);
@@ -375,11 +387,11 @@ test_storage_new_service (Fixture       *fixture,
  * wait that outlives the window, then the server gone again: the wait is
  * retried until the server is back, not given up at its first failure. */
 static void
-test_window_after_success (Fixture       *fixture,
-                           gconstpointer  data)
+test_window_after_success (ServiceRequestFixture *fixture,
+                           gconstpointer          data)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Waited across two restarts");
+  g_autofree char *body = service_request_test_new_body (id, "Waited across two restarts");
   g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
                                                                         6 * G_USEC_PER_SEC);
   g_autoptr(GAsyncResult) sent = NULL, waited = NULL, answered = NULL;
@@ -391,7 +403,7 @@ test_window_after_success (Fixture       *fixture,
   /* The POST fails while the server is down (a machine too slow to try in
    * this time only makes the test weaker), and succeeds once it is back. */
   triage_test_server_stop (fixture->server);
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_sleep (500);
   g_assert_null (sent);
   g_assert_true (triage_test_server_restart (fixture->server, &error));
@@ -401,7 +413,7 @@ test_window_after_success (Fixture       *fixture,
   g_assert_no_error (error);
 
   /* Longer than the window since that failure, the server up. */
-  triage_service_request_wait_async (request, 1, NULL, result_cb, &waited);
+  triage_service_request_wait_async (request, 1, NULL, service_request_test_result_cb, &waited);
   triage_test_sleep (6500);
   g_assert_null (waited);
 
@@ -411,7 +423,8 @@ test_window_after_success (Fixture       *fixture,
   g_assert_null (waited);
   g_assert_true (triage_test_server_restart (fixture->server, &error));
   g_assert_no_error (error);
-  atp_client_respond_async (fixture->person, id, "ok", NULL, NULL, result_cb, &answered);
+  atp_client_respond_async (fixture->person, id, "ok", NULL, NULL, service_request_test_result_cb,
+                            &answered);
   triage_test_wait_until (answered != NULL, "the answer");
   response = atp_client_respond_finish (fixture->person, answered, &error);
   g_assert_no_error (error);
@@ -425,17 +438,17 @@ test_window_after_success (Fixture       *fixture,
 /* Seen (acknowledged) is not answered: the wait goes on until the answer,
  * in ATP's mode and in the JSON mode alike. */
 static void
-test_acknowledged_waits (Fixture       *fixture,
-                         gconstpointer  data)
+test_acknowledged_waits (ServiceRequestFixture *fixture,
+                         gconstpointer          data)
 {
   g_autofree char *atp_id = atp_new_uuid ();
   g_autofree char *json_id = atp_new_uuid ();
-  g_autofree char *atp_body = new_body (atp_id, "Seen, in ATP's mode");
-  g_autofree char *json_body = new_body (json_id, "Seen, in the JSON mode");
+  g_autofree char *atp_body = service_request_test_new_body (atp_id, "Seen, in ATP's mode");
+  g_autofree char *json_body = service_request_test_new_body (json_id, "Seen, in the JSON mode");
   g_autoptr(TriageServiceRequest) atp_request = triage_service_request_new (fixture->service, atp_id,
                                                                             atp_body, G_USEC_PER_SEC);
   g_autoptr(TriageServiceRequest) json_request = triage_service_request_new_at (fixture->service,
-                                                                                COLLECTION, json_id,
+                                                                                SERVICE_REQUEST_COLLECTION, json_id,
                                                                                 json_body,
                                                                                 G_USEC_PER_SEC);
   g_autoptr(AtpStream) stream = g_object_new (ATP_TYPE_STREAM, "client", fixture->person,
@@ -450,16 +463,19 @@ test_acknowledged_waits (Fixture       *fixture,
   g_autoptr(AtpResponse) atp_response = NULL, json_response = NULL;
   g_autoptr(GError) error = NULL;
 
-  triage_service_request_send_async (atp_request, NULL, result_cb, &atp_sent);
-  triage_service_request_send_async (json_request, NULL, result_cb, &json_sent);
+  triage_service_request_send_async (atp_request, NULL, service_request_test_result_cb, &atp_sent);
+  triage_service_request_send_async (json_request, NULL, service_request_test_result_cb,
+                                     &json_sent);
   triage_test_wait_until (atp_sent != NULL && json_sent != NULL, "the POSTs");
   posted = triage_service_request_send_finish (atp_request, atp_sent, &error);
   g_assert_no_error (error);
   created = triage_service_request_send_json_finish (json_request, json_sent, &error);
   g_assert_no_error (error);
 
-  triage_service_request_wait_async (atp_request, 1, NULL, result_cb, &atp_waited);
-  triage_service_request_wait_async (json_request, 1, NULL, result_cb, &json_waited);
+  triage_service_request_wait_async (atp_request, 1, NULL, service_request_test_result_cb,
+                                     &atp_waited);
+  triage_service_request_wait_async (json_request, 1, NULL, service_request_test_result_cb,
+                                     &json_waited);
 
   atp_stream_start (stream);
   triage_test_wait_until (atp_stream_get_state (stream) == ATP_STREAM_STATE_CONNECTED, "the stream");
@@ -474,8 +490,10 @@ test_acknowledged_waits (Fixture       *fixture,
   g_assert_null (atp_waited);
   g_assert_null (json_waited);
 
-  atp_client_respond_async (fixture->person, atp_id, "ok", NULL, NULL, result_cb, &atp_answered);
-  atp_client_respond_async (fixture->person, json_id, "ok", NULL, NULL, result_cb, &json_answered);
+  atp_client_respond_async (fixture->person, atp_id, "ok", NULL, NULL,
+                            service_request_test_result_cb, &atp_answered);
+  atp_client_respond_async (fixture->person, json_id, "ok", NULL, NULL,
+                            service_request_test_result_cb, &json_answered);
   triage_test_wait_until (atp_answered != NULL && json_answered != NULL, "the answers");
   atp_response = atp_client_respond_finish (fixture->person, atp_answered, &error);
   g_assert_no_error (error);
@@ -502,19 +520,21 @@ main (int   argc,
    * killing the server. */
   signal (SIGXFSZ, SIG_IGN);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD(path, func) g_test_add (path, ServiceRequestFixture, NULL, service_request_test_setup, \
+                                    func, service_request_test_teardown)
   ADD ("/service-request/json/send-wait", test_send_wait);
   ADD ("/service-request/json/withdraw", test_withdraw);
   ADD ("/service-request/json/refused", test_refused);
   ADD ("/service-request/json/unreachable", test_unreachable);
   ADD ("/service-request/json/unreachable-once", test_unreachable_once);
   ADD ("/service-request/json/silent", test_silent);
+  service_request_test_add_withdraw ();
   ADD ("/service-request/acknowledged-waits", test_acknowledged_waits);
   ADD ("/service-request/window-after-success", test_window_after_success);
-  g_test_add ("/service-request/storage-retried", Fixture, NULL, quiet_setup, test_storage_retried,
-              fixture_teardown);
-  g_test_add ("/service-request/storage-new-service", Fixture, NULL, quiet_setup,
-              test_storage_new_service, fixture_teardown);
+  g_test_add ("/service-request/storage-retried", ServiceRequestFixture, NULL, quiet_setup,
+              test_storage_retried, service_request_test_teardown);
+  g_test_add ("/service-request/storage-new-service", ServiceRequestFixture, NULL, quiet_setup,
+              test_storage_new_service, service_request_test_teardown);
 #undef ADD
 
   return g_test_run ();

@@ -1,12 +1,12 @@
-/* test-service-withdraw.c — withdrawals through src/service against a real
- * triage-server: one whose POST is still on its way, several at once, across
- * a server's restart, and one bounded when the server stays away
+/* test-service-request-withdraw.c — withdrawals through src/service against a
+ * real triage-server: one whose POST is still on its way, several at once,
+ * across a server's restart, and one bounded when the server stays away
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "service-test-fixture.h"
+#include "service-request-test-common.h"
 
 /* A relay in front of the server's socket that holds what its first
  * connection sends (a POST written, not yet arrived) until released; the
@@ -82,8 +82,8 @@ relay_release (Relay *relay)
  * nothing (404), and the POST arriving after it would leave the request
  * pending with nobody waiting. It must end withdrawn. */
 static void
-test_withdraw_while_posting (Fixture       *fixture,
-                             gconstpointer  data)
+test_withdraw_while_posting (ServiceRequestFixture *fixture,
+                             gconstpointer          data)
 {
   g_autofree char *dir = g_dir_make_tmp ("triage-test-relay-XXXXXX", NULL);
   Relay relay = { g_socket_service_new (), g_build_filename (dir, "relay.sock", NULL),
@@ -91,7 +91,7 @@ test_withdraw_while_posting (Fixture       *fixture,
   g_autoptr(GSocketAddress) address = g_unix_socket_address_new (relay.path);
   g_autoptr(AtpClient) service = atp_client_new_for_socket (relay.path);
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Withdrawn on its way");
+  g_autofree char *body = service_request_test_new_body (id, "Withdrawn on its way");
   g_autoptr(TriageServiceRequest) request = NULL;
   g_autoptr(GAsyncResult) sent = NULL;
   g_autoptr(GAsyncResult) withdrawn = NULL;
@@ -107,9 +107,10 @@ test_withdraw_while_posting (Fixture       *fixture,
   atp_client_set_service (service, "scripts", NULL);
   request = triage_service_request_new (service, id, body, 10 * G_USEC_PER_SEC);
 
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (relay.held != NULL, "the POST's connection");
-  triage_service_request_withdraw_async (request, "not needed", NULL, result_cb, &withdrawn);
+  triage_service_request_withdraw_async (request, "not needed", NULL,
+                                         service_request_test_result_cb, &withdrawn);
   triage_test_wait_until (withdrawn != NULL, "the withdrawal");
   g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
   g_assert_no_error (error);
@@ -119,7 +120,8 @@ test_withdraw_while_posting (Fixture       *fixture,
   triage_test_wait_until (sent != NULL, "the POST");
   post = triage_service_request_send_finish (request, sent, &error);
   g_assert_no_error (error);
-  atp_client_get_notification_async (fixture->person, id, NULL, result_cb, &got);
+  atp_client_get_notification_async (fixture->person, id, NULL, service_request_test_result_cb,
+                                     &got);
   triage_test_wait_until (got != NULL, "the request read back");
   notification = atp_client_get_notification_finish (fixture->person, got, &error);
   g_assert_no_error (error);
@@ -139,8 +141,8 @@ test_withdraw_while_posting (Fixture       *fixture,
  * they run and after, however they overlap (the second used to save the
  * first one's short timeout and set it back for good). */
 static void
-test_withdrawals_overlap (Fixture       *fixture,
-                          gconstpointer  data)
+test_withdrawals_overlap (ServiceRequestFixture *fixture,
+                          gconstpointer          data)
 {
   TriageServiceRequest *requests[2];
   GAsyncResult *results[2] = { NULL, NULL };
@@ -150,12 +152,14 @@ test_withdrawals_overlap (Fixture       *fixture,
   for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
     {
       g_autofree char *id = atp_new_uuid ();
-      g_autofree char *body = new_body (id, "Withdrawn with another");
+      g_autofree char *body = service_request_test_new_body (id, "Withdrawn with another");
       g_autoptr(JsonNode) created = NULL;
 
-      requests[i] = triage_service_request_new_at (fixture->service, COLLECTION, id, body,
+      requests[i] = triage_service_request_new_at (fixture->service, SERVICE_REQUEST_COLLECTION,
+                                                   id, body,
                                                    G_USEC_PER_SEC);
-      triage_service_request_send_async (requests[i], NULL, result_cb, &results[i]);
+      triage_service_request_send_async (requests[i], NULL, service_request_test_result_cb,
+                                         &results[i]);
       triage_test_wait_until (results[i] != NULL, "the POST");
       created = triage_service_request_send_json_finish (requests[i], results[i], &error);
       g_assert_no_error (error);
@@ -164,7 +168,8 @@ test_withdrawals_overlap (Fixture       *fixture,
 
   for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
     {
-      triage_service_request_withdraw_async (requests[i], NULL, NULL, result_cb, &results[i]);
+      triage_service_request_withdraw_async (requests[i], NULL, NULL,
+                                             service_request_test_result_cb, &results[i]);
       g_assert_cmpuint (atp_client_get_timeout (fixture->service), ==, 40);
     }
   for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
@@ -182,11 +187,11 @@ test_withdrawals_overlap (Fixture       *fixture,
  * hears of it: the withdrawal is tried again within its 5 s, where one try left the
  * request waiting for its deadline, or for ever without one, with nobody waiting. */
 static void
-test_withdraw_across_restart (Fixture       *fixture,
-                              gconstpointer  data)
+test_withdraw_across_restart (ServiceRequestFixture *fixture,
+                              gconstpointer          data)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Withdrawn across a restart");
+  g_autofree char *body = service_request_test_new_body (id, "Withdrawn across a restart");
   g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
                                                                         G_USEC_PER_SEC);
   g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL, waited = NULL;
@@ -194,7 +199,7 @@ test_withdraw_across_restart (Fixture       *fixture,
   g_autoptr(AtpNotification) settled = NULL;
   g_autoptr(GError) error = NULL;
 
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST");
   posted = triage_service_request_send_finish (request, sent, &error);
   g_assert_no_error (error);
@@ -202,7 +207,8 @@ test_withdraw_across_restart (Fixture       *fixture,
   /* Its first tries fail while the server is down (a machine too slow to try in
    * this time only makes the test weaker). */
   g_assert_true (triage_test_server_stop (fixture->server));
-  triage_service_request_withdraw_async (request, "nobody waits", NULL, result_cb, &withdrawn);
+  triage_service_request_withdraw_async (request, "nobody waits", NULL,
+                                         service_request_test_result_cb, &withdrawn);
   triage_test_sleep (300);
   g_assert_null (withdrawn);
   g_assert_true (triage_test_server_restart (fixture->server, &error));
@@ -211,7 +217,7 @@ test_withdraw_across_restart (Fixture       *fixture,
   g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
   g_assert_no_error (error);
 
-  triage_service_request_wait_async (request, 5, NULL, result_cb, &waited);
+  triage_service_request_wait_async (request, 5, NULL, service_request_test_result_cb, &waited);
   triage_test_wait_until (waited != NULL, "the wait");
   settled = triage_service_request_wait_finish (request, waited, &error);
   g_assert_no_error (error);
@@ -220,11 +226,11 @@ test_withdraw_across_restart (Fixture       *fixture,
 
 /* Gone for longer than the bound: said within it, not tried for ever. */
 static void
-test_withdraw_bounded (Fixture       *fixture,
-                       gconstpointer  data)
+test_withdraw_bounded (ServiceRequestFixture *fixture,
+                       gconstpointer          data)
 {
   g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = new_body (id, "Withdrawn from nobody");
+  g_autofree char *body = service_request_test_new_body (id, "Withdrawn from nobody");
   g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
                                                                         G_USEC_PER_SEC);
   g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL;
@@ -232,14 +238,15 @@ test_withdraw_bounded (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   gint64 start;
 
-  triage_service_request_send_async (request, NULL, result_cb, &sent);
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST");
   posted = triage_service_request_send_finish (request, sent, &error);
   g_assert_no_error (error);
 
   triage_test_server_kill (fixture->server);
   start = g_get_monotonic_time ();
-  triage_service_request_withdraw_async (request, "nobody waits", NULL, result_cb, &withdrawn);
+  triage_service_request_withdraw_async (request, "nobody waits", NULL,
+                                         service_request_test_result_cb, &withdrawn);
   triage_test_wait_until (withdrawn != NULL, "the withdrawal");
   g_assert_false (triage_service_request_withdraw_finish (request, withdrawn, &error));
   g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
@@ -247,18 +254,14 @@ test_withdraw_bounded (Fixture       *fixture,
   g_assert_cmpint (g_get_monotonic_time () - start, <, 6 * G_USEC_PER_SEC);
 }
 
-int
-main (int   argc,
-      char *argv[])
+void
+service_request_test_add_withdraw (void)
 {
-  g_test_init (&argc, &argv, NULL);
-
-#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD(path, func) g_test_add (path, ServiceRequestFixture, NULL, service_request_test_setup, \
+                                    func, service_request_test_teardown)
   ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
   ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
   ADD ("/service-request/withdraw-across-restart", test_withdraw_across_restart);
   ADD ("/service-request/withdraw-bounded", test_withdraw_bounded);
 #undef ADD
-
-  return g_test_run ();
 }
