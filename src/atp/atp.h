@@ -10,5 +10,6 @@
 #include "atp-types.h"
 #include "atp-json.h"
 #include "atp-notification.h"
+#include "atp-action.h"
 #include "atp-response.h"
 #include "atp-message.h"

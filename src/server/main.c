@@ -75,10 +75,11 @@ int
 main (int argc, char **argv)
 {
   /* A file size limit (systemd's LimitFSIZE=, a shell's ulimit -f) is a
-   * full disk: a write past it fails with EFBIG, which SQLite reports as
-   * SQLITE_FULL and the server answers 503 STORAGE_UNAVAILABLE, and service
-   * comes back once the limit is raised. SIGXFSZ's default action killed
-   * the server (and its core was one more file past the limit). */
+   * full disk: a write past it fails with EFBIG, which SQLite reports as an
+   * I/O error ("disk I/O error"), the server answers 503 STORAGE_UNAVAILABLE
+   * and service comes back once the limit is raised. SIGXFSZ's default
+   * action killed the server (and its core was one more file past the
+   * limit). */
   signal (SIGXFSZ, SIG_IGN);
 #ifdef TUNE_GLIBC_MALLOC
   exec_with_tcache (argv);
