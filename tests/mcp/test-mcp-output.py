@@ -120,6 +120,12 @@ def test_client_leaves_while_unread():
             raise Failure(f"exit status {status}: {s.mcp.errors()!r}")
 
 
+def sanitized(pid):
+    """Whether the process runs with AddressSanitizer's runtime."""
+    with open(f"/proc/{pid}/maps") as maps:
+        return any("libasan" in line for line in maps)
+
+
 def test_bounded():
     """A client that sends requests and reads none of the answers: past 1 MiB waiting
     to be written, triage-mcp reads no more of its input (the client's writes block, as
@@ -139,7 +145,12 @@ def test_bounded():
         wait_for("triage-mcp no longer reading its input",
                  lambda: unread_in(s.mcp.proc.stdin) >= 60000 and writer.is_alive())
         grown = rss_kib(s.mcp.proc.pid) - rss_before
-        if grown > 8 * 1024:
+        # Unbounded, it would keep the 19 MiB of answers. AddressSanitizer keeps
+        # freed memory in quarantine (each request's, here), resident: a looser
+        # bound there, still well under what nothing bounded would take.
+        bound = 16 * 1024 if sanitized(s.mcp.proc.pid) else 8 * 1024
+        print(f"# grew by {grown} KiB (bound {bound} KiB)", flush=True)
+        if grown > bound:
             raise Failure(f"triage-mcp grew by {grown} KiB while its client did not read")
         s.mcp.reading.set()
         responses(s.mcp, ids)
