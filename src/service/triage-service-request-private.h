@@ -26,4 +26,11 @@ struct _TriageServiceRequest
   guint      attempt;
 };
 
+/* The next try of an operation (@task's reference passes to it). */
+typedef void (*TriageServiceRetryFunc) (GTask *task);
+
+void triage_service_retry_later (GTask                  *task,
+                                 guint                   delay_ms,
+                                 TriageServiceRetryFunc  again);
+
 G_END_DECLS

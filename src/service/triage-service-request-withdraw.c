@@ -21,7 +21,6 @@ typedef struct
   char    *patch;     /* another protocol's */
   gint64   ends;      /* monotonic µs: no try starts after it, none outlasts it */
   guint    delay_ms;  /* before the next try */
-  GSource *retry;
 } Withdrawal;
 
 static void withdraw_try (GTask *task);
@@ -29,25 +28,9 @@ static void withdraw_try (GTask *task);
 static void
 withdrawal_free (Withdrawal *withdrawal)
 {
-  if (withdrawal->retry != NULL)
-    {
-      g_source_destroy (withdrawal->retry);
-      g_source_unref (withdrawal->retry);
-    }
   g_free (withdrawal->reason);
   g_free (withdrawal->patch);
   g_free (withdrawal);
-}
-
-static gboolean
-retry_cb (gpointer data)
-{
-  GTask *task = data;
-  Withdrawal *withdrawal = g_task_get_task_data (task);
-
-  g_clear_pointer (&withdrawal->retry, g_source_unref);
-  withdraw_try (task);
-  return G_SOURCE_REMOVE;
 }
 
 /*
@@ -71,9 +54,7 @@ retry_later (GTask        *task,
 
   g_debug ("could not withdraw the request yet: %s; trying again in %u ms", error->message,
            withdrawal->delay_ms);
-  withdrawal->retry = g_timeout_source_new (withdrawal->delay_ms);
-  g_source_set_callback (withdrawal->retry, retry_cb, task, NULL);
-  g_source_attach (withdrawal->retry, g_main_context_get_thread_default ());
+  triage_service_retry_later (task, withdrawal->delay_ms, withdraw_try);
   withdrawal->delay_ms = MIN (withdrawal->delay_ms * 2, RETRY_MAX_MS);
   return TRUE;
 }

@@ -30,39 +30,15 @@ typedef enum
   STEP_WAIT,
 } Step;
 
-/* One operation: its step, the long-poll length, and the pending retry. */
+/* One operation: its step, and the long-poll length. */
 typedef struct
 {
   Step     step;
   guint    wait_seconds;
   gint64   started;        /* monotonic µs the current try began */
-  GSource *retry;
-  GSource *cancelled;
 } Op;
 
 static void op_try (GTask *task);
-
-static void
-op_clear_retry (Op *op)
-{
-  if (op->retry != NULL)
-    {
-      g_source_destroy (op->retry);
-      g_clear_pointer (&op->retry, g_source_unref);
-    }
-  if (op->cancelled != NULL)
-    {
-      g_source_destroy (op->cancelled);
-      g_clear_pointer (&op->cancelled, g_source_unref);
-    }
-}
-
-static void
-op_free (Op *op)
-{
-  op_clear_retry (op);
-  g_free (op);
-}
 
 static void
 triage_service_request_finalize (GObject *object)
@@ -180,17 +156,37 @@ triage_service_request_left_pending (TriageServiceRequest *self,
   return self->posted && error != NULL && triage_service_error_is_transient (error);
 }
 
-/* The retry timer and the cancellation each hold a reference; whichever fires
- * first removes both and carries on with a reference of its own. */
-static gboolean
-retry_cb (gpointer data)
+/* A wait before the next try: its timer and the cancellation of its task,
+ * whichever comes first; the wait holds the task's reference. */
+typedef struct
 {
-  GTask *task = g_object_ref (data);
-  Op *op = g_task_get_task_data (task);
+  GTask                  *task;
+  TriageServiceRetryFunc  again;
+  GSource                *timer;
+  GSource                *cancelled;
+} RetryWait;
 
-  op_clear_retry (op);
-  op_try (task);
+/* Ends @wait (both its sources); the task's reference passes to the caller. */
+static GTask *
+retry_wait_end (RetryWait *wait)
+{
+  GTask *task = wait->task;
 
+  g_source_destroy (wait->timer);
+  g_source_unref (wait->timer);
+  g_source_destroy (wait->cancelled);
+  g_source_unref (wait->cancelled);
+  g_free (wait);
+  return task;
+}
+
+static gboolean
+retry_due_cb (gpointer data)
+{
+  RetryWait *wait = data;
+  TriageServiceRetryFunc again = wait->again;
+
+  again (retry_wait_end (wait));
   return G_SOURCE_REMOVE;
 }
 
@@ -198,13 +194,34 @@ static gboolean
 retry_cancelled_cb (GCancellable *cancellable,
                     gpointer      data)
 {
-  g_autoptr(GTask) task = g_object_ref (data);
-  Op *op = g_task_get_task_data (task);
+  g_autoptr(GTask) task = retry_wait_end (data);
 
-  op_clear_retry (op);
   g_task_return_error_if_cancelled (task);
-
   return G_SOURCE_REMOVE;
+}
+
+/*
+ * Calls @again with @task after @delay_ms; cancelling @task's cancellable
+ * meanwhile ends the wait at once, @task returning %G_IO_ERROR_CANCELLED
+ * (a withdrawal once slept its whole delay before it noticed). @task's
+ * reference passes to the wait.
+ */
+void
+triage_service_retry_later (GTask                  *task,
+                            guint                   delay_ms,
+                            TriageServiceRetryFunc  again)
+{
+  RetryWait *wait = g_new0 (RetryWait, 1);
+  GMainContext *context = g_main_context_get_thread_default ();
+
+  wait->task = task;
+  wait->again = again;
+  wait->timer = g_timeout_source_new (delay_ms);
+  g_source_set_callback (wait->timer, retry_due_cb, wait, NULL);
+  g_source_attach (wait->timer, context);
+  wait->cancelled = g_cancellable_source_new (g_task_get_cancellable (task));
+  g_source_set_callback (wait->cancelled, G_SOURCE_FUNC (retry_cancelled_cb), wait, NULL);
+  g_source_attach (wait->cancelled, context);
 }
 
 /* A failure of the current try: try again later, or end the operation (@task is owned). */
@@ -272,16 +289,7 @@ op_failed (GTask  *task,
   g_debug ("%s; trying again in %u ms", error->message, delay);
   g_error_free (error);
 
-  op->retry = g_timeout_source_new (delay);
-  g_source_set_callback (op->retry, retry_cb, g_object_ref (task), g_object_unref);
-  g_source_attach (op->retry, g_main_context_get_thread_default ());
-
-  op->cancelled = g_cancellable_source_new (g_task_get_cancellable (task));
-  g_source_set_callback (op->cancelled, G_SOURCE_FUNC (retry_cancelled_cb), g_object_ref (task),
-                         g_object_unref);
-  g_source_attach (op->cancelled, g_main_context_get_thread_default ());
-
-  g_object_unref (task);
+  triage_service_retry_later (task, delay, op_try);
 }
 
 static void
@@ -507,7 +515,7 @@ op_start (TriageServiceRequest *self,
   op->step = step;
   op->wait_seconds = MIN (wait_seconds, ATP_CLIENT_MAX_WAIT_SECONDS);
   g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, op, (GDestroyNotify) op_free);
+  g_task_set_task_data (task, op, g_free);
 
   op_try (task);
 }

@@ -95,8 +95,8 @@ gboolean              triage_service_request_left_pending   (TriageServiceReques
 
 /* PATCH … {status: invalidated, reason}, within 5 s: a try that fails for a reason that
  * passes (no connection, 5xx, 429) is tried again after 100 ms, doubling to 1 s, while
- * the 5 s last. Finish: %TRUE when withdrawn; %ATP_ERROR_NOTIFICATION_NOT_FOUND when it
- * never reached the server. */
+ * the 5 s last; cancelled while it waits to try again, it ends at once. Finish: %TRUE when
+ * withdrawn; %ATP_ERROR_NOTIFICATION_NOT_FOUND when it never reached the server. */
 void                  triage_service_request_withdraw_async (TriageServiceRequest  *self,
                                                              const char            *reason,
                                                              GCancellable          *cancellable,

@@ -1,6 +1,7 @@
 /* test-service-request-withdraw.c — withdrawals through src/service against a
  * real triage-server: one whose POST is still on its way, several at once,
- * across a server's restart, and one bounded when the server stays away
+ * across a server's restart, one bounded when the server stays away, and one
+ * cancelled while it waits to try again
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -183,6 +184,26 @@ test_withdrawals_overlap (ServiceRequestFixture *fixture,
   g_assert_cmpuint (atp_client_get_timeout (fixture->service), ==, 40);
 }
 
+/* A request sent (its POST answered), for a withdrawal to take back. */
+static TriageServiceRequest *
+sent_request (ServiceRequestFixture *fixture,
+              const char            *title)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = service_request_test_new_body (id, title);
+  TriageServiceRequest *request = triage_service_request_new (fixture->service, id, body,
+                                                              G_USEC_PER_SEC);
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST");
+  posted = triage_service_request_send_finish (request, sent, &error);
+  g_assert_no_error (error);
+  return request;
+}
+
 /* A server restarting while a request is withdrawn (down, or draining: 503) still
  * hears of it: the withdrawal is tried again within its 5 s, where one try left the
  * request waiting for its deadline, or for ever without one, with nobody waiting. */
@@ -190,19 +211,10 @@ static void
 test_withdraw_across_restart (ServiceRequestFixture *fixture,
                               gconstpointer          data)
 {
-  g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = service_request_test_new_body (id, "Withdrawn across a restart");
-  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
-                                                                        G_USEC_PER_SEC);
-  g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL, waited = NULL;
-  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(TriageServiceRequest) request = sent_request (fixture, "Withdrawn across a restart");
+  g_autoptr(GAsyncResult) withdrawn = NULL, waited = NULL;
   g_autoptr(AtpNotification) settled = NULL;
   g_autoptr(GError) error = NULL;
-
-  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
-  triage_test_wait_until (sent != NULL, "the POST");
-  posted = triage_service_request_send_finish (request, sent, &error);
-  g_assert_no_error (error);
 
   /* Its first tries fail while the server is down (a machine too slow to try in
    * this time only makes the test weaker). */
@@ -229,19 +241,10 @@ static void
 test_withdraw_bounded (ServiceRequestFixture *fixture,
                        gconstpointer          data)
 {
-  g_autofree char *id = atp_new_uuid ();
-  g_autofree char *body = service_request_test_new_body (id, "Withdrawn from nobody");
-  g_autoptr(TriageServiceRequest) request = triage_service_request_new (fixture->service, id, body,
-                                                                        G_USEC_PER_SEC);
-  g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL;
-  g_autoptr(AtpPostResult) posted = NULL;
+  g_autoptr(TriageServiceRequest) request = sent_request (fixture, "Withdrawn from nobody");
+  g_autoptr(GAsyncResult) withdrawn = NULL;
   g_autoptr(GError) error = NULL;
   gint64 start;
-
-  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
-  triage_test_wait_until (sent != NULL, "the POST");
-  posted = triage_service_request_send_finish (request, sent, &error);
-  g_assert_no_error (error);
 
   triage_test_server_kill (fixture->server);
   start = g_get_monotonic_time ();
@@ -254,6 +257,50 @@ test_withdraw_bounded (ServiceRequestFixture *fixture,
   g_assert_cmpint (g_get_monotonic_time () - start, <, 6 * G_USEC_PER_SEC);
 }
 
+static void
+count_withdraw_waits (const char     *domain,
+                      GLogLevelFlags  level,
+                      const char     *message,
+                      gpointer        user_data)
+{
+  guint *waits = user_data;
+
+  if (g_str_has_prefix (message, "could not withdraw the request yet"))
+    (*waits)++;
+}
+
+/* Cancelled while it waits to try again: it ends at once, with no more tries,
+ * not once its next try is due (up to a second later, where the withdrawal
+ * had a retry of its own that heeded no cancel). */
+static void
+test_withdraw_cancelled_while_waiting (ServiceRequestFixture *fixture,
+                                       gconstpointer          data)
+{
+  g_autoptr(TriageServiceRequest) request = sent_request (fixture, "Withdrawal cancelled");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) withdrawn = NULL;
+  g_autoptr(GError) error = NULL;
+  guint waits = 0;
+  guint handler;
+
+  /* Its fourth wait is 800 ms: a machine held up that long between the
+   * wait's start and the cancel only makes the test weaker. */
+  triage_test_server_kill (fixture->server);
+  handler = g_log_set_handler ("triage-service", G_LOG_LEVEL_DEBUG, count_withdraw_waits, &waits);
+  triage_service_request_withdraw_async (request, "nobody waits", cancellable,
+                                         service_request_test_result_cb, &withdrawn);
+  triage_test_wait_until (waits == 4, "the withdrawal's fourth wait");
+  g_log_remove_handler ("triage-service", handler);
+
+  /* Only what is due now runs: the cancel, not the next try's timer. */
+  g_cancellable_cancel (cancellable);
+  while (withdrawn == NULL && g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_nonnull (withdrawn);
+  g_assert_false (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 void
 service_request_test_add_withdraw (void)
 {
@@ -263,5 +310,6 @@ service_request_test_add_withdraw (void)
   ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
   ADD ("/service-request/withdraw-across-restart", test_withdraw_across_restart);
   ADD ("/service-request/withdraw-bounded", test_withdraw_bounded);
+  ADD ("/service-request/withdraw-cancelled-while-waiting", test_withdraw_cancelled_while_waiting);
 #undef ADD
 }
