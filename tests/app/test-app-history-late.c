@@ -16,6 +16,9 @@
  *     (RLIMIT_FSIZE 0, SIGXFSZ ignored: writes fail as on a full disk), so it
  *     fails; the history view says it is unavailable and why. With space back
  *     it is opened again by itself, and the mark made meanwhile is stored.
+ *   /app/history-late/mark-unstored: the history is open, then the disk is
+ *     full when two requests are opened: their marks stay (read), one warning
+ *     says so, not one a mark, and with space back they are stored.
  *
  * One app a process: meson runs each case in a process of its own (-p).
  */
@@ -194,6 +197,93 @@ test_disk_full (void)
   app_test_application_free (app);
 }
 
+/* The warnings (fatal in the tests) that a read mark was not stored: counted
+ * and said as a test message, not fatal. */
+static gint unstored_warnings;
+
+static gboolean
+is_unstored_warning (const char     *log_domain,
+                     GLogLevelFlags  log_level,
+                     const char     *message)
+{
+  return g_strcmp0 (log_domain, "triage-inbox") == 0 && (log_level & G_LOG_LEVEL_WARNING) &&
+         strstr (message, "Could not remember") != NULL;
+}
+
+static gboolean
+unstored_warning_not_fatal (const char     *log_domain,
+                            GLogLevelFlags  log_level,
+                            const char     *message,
+                            gpointer        user_data)
+{
+  return !is_unstored_warning (log_domain, log_level, message);
+}
+
+static void
+count_unstored_warning (const char     *log_domain,
+                        GLogLevelFlags  log_level,
+                        const char     *message,
+                        gpointer        user_data)
+{
+  if (!is_unstored_warning (log_domain, log_level, message))
+    {
+      g_log_default_handler (log_domain, log_level, message, NULL);
+      return;
+    }
+  g_test_message ("warned: %s", message);
+  g_atomic_int_inc (&unstored_warnings);
+}
+
+static void
+test_mark_unstored (void)
+{
+  TriageApplication *app = app_test_application_new ();
+  TriageReadState *marks;
+  struct rlimit limit;
+  struct rlimit full;
+  g_autofree char *stored = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  guint handler;
+
+  app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  stored = open_request (app, "Opened with the history open?");
+  app_test_wait_for (triage_history_view_get_db (history_view (app)) != NULL, APP_TEST_WAIT_MS);
+  app_test_wait_for (read_mark_stored (stored), APP_TEST_WAIT_MS);
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  full = limit;
+  full.rlim_cur = 0;
+  signal (SIGXFSZ, SIG_IGN);
+  g_test_log_set_fatal_handler (unstored_warning_not_fatal, NULL);
+  handler = g_log_set_handler ("triage-inbox", G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL,
+                               count_unstored_warning, NULL);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &full), ==, 0);
+
+  first = open_request (app, "Opened while the disk is full?");
+  second = open_request (app, "Opened too while the disk is full?");
+  app_test_wait_for (g_atomic_int_get (&unstored_warnings) > 0, APP_TEST_WAIT_MS);
+  g_assert_false (read_mark_stored (first));
+
+  /* Space is back: at once when the store next writes (a new request), else
+   * at the marks' next try. Their failed writes came before, in order. */
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  g_free (app_test_server_post (server, "After the disk was full", simple));
+  app_test_wait_for (read_mark_stored (first) && read_mark_stored (second), APP_TEST_WAIT_MS);
+  g_assert_cmpint (g_atomic_int_get (&unstored_warnings), ==, 1);
+
+  /* Read all along, in the inbox the person sees. */
+  marks = triage_inbox_pane_get_read_state (
+    triage_window_get_inbox_pane (triage_application_get_window (app)));
+  g_assert_true (triage_read_state_is_read (marks, first));
+  g_assert_true (triage_read_state_is_read (marks, second));
+
+  g_log_remove_handler ("triage-inbox", handler);
+  g_test_log_set_fatal_handler (NULL, NULL);
+  app_test_application_free (app);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -209,6 +299,7 @@ main (int   argc,
 
   g_test_add_func ("/app/history-late/window-closed", test_window_closed);
   g_test_add_func ("/app/history-late/disk-full", test_disk_full);
+  g_test_add_func ("/app/history-late/mark-unstored", test_mark_unstored);
 
   status = g_test_run ();
 

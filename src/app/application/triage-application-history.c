@@ -17,7 +17,9 @@
  * unavailable and why, and read marks are kept in memory by the app's one
  * read state. It is tried again: after 5 s, then twice as long each time up
  * to 5 minutes, and at once when a write of the store's succeeds after one
- * failed (space is back). Once open, the marks made meanwhile are stored.
+ * failed (space is back). Once open, the marks made meanwhile are stored;
+ * a mark it then fails to store is kept and written again likewise
+ * (src/app/browse/triage-read-state.c).
  */
 
 #define HISTORY_RETRY_FIRST_S 5
@@ -97,12 +99,13 @@ _triage_application_open_history (TriageApplication *self)
 }
 
 /* A write of the store's succeeded after one failed: a history waiting to be
- * tried again is tried now. */
+ * tried again is tried now, and so are the read marks it could not store. */
 void
 _triage_application_retry_history (TriageApplication *self)
 {
   if (self->history_db != NULL && self->history_retry_id != 0)
     open_history (self);
+  triage_read_state_retry (self->read_state);
 }
 
 /* What a new window is given: the read marks, the history once open, or why not. */

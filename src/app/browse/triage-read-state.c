@@ -12,8 +12,12 @@
  * Which requests the person has opened: the inbox shows the others bold
  * with a dot. Kept in memory for the rows and, with a history database, in
  * its triage_read table so it survives a restart. Writes go to the
- * history's worker in order; a failed write is logged and the mark stays in
- * memory.
+ * history's worker in order. A write that fails (a full disk, an I/O error)
+ * leaves the mark in memory, kept to be written again as the history's
+ * opening is: after 5 s, then twice as long each time up to 5 minutes, at
+ * once when another write succeeds, and when triage_read_state_retry () says
+ * the store writes again. One warning says so until a write succeeds, not
+ * one a mark.
  *
  * The app's one read state lives from its start; its history opens later
  * (on a worker, after the store; again and again while a full disk fails
@@ -29,9 +33,33 @@ struct _TriageReadState
   TriageHistoryDb *db;
   GHashTable      *read;      /* id -> id */
   GHashTable      *changes;   /* until loaded from db: id -> GINT_TO_POINTER (read + 1) */
+  GHashTable      *unstored;  /* ids whose mark a write failed to store */
   GCancellable    *cancellable;
+  guint            retry_id;
+  guint            retry_s;   /* the last wait before writing them again */
   gboolean         loaded;
+  gboolean         failure_told;
 };
+
+#define STORE_RETRY_FIRST_S 5
+#define STORE_RETRY_MAX_S   (5 * 60)
+
+typedef struct
+{
+  TriageReadState *self;
+  char            *id;
+  gboolean         read;
+} StoreData;
+
+static void
+store_data_free (StoreData *data)
+{
+  g_object_unref (data->self);
+  g_free (data->id);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StoreData, store_data_free)
 
 G_DEFINE_FINAL_TYPE (TriageReadState, triage_read_state, G_TYPE_OBJECT)
 
@@ -97,16 +125,85 @@ loaded_cb (GObject      *object,
   g_signal_emit (self, signals [CHANGED], 0, NULL);
 }
 
+static void store_mark (TriageReadState *self,
+                        const char      *notification_id,
+                        gboolean         read);
+
+/* The marks a write failed to store, written again as they are now. */
+static void
+store_unstored (TriageReadState *self)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_clear_handle_id (&self->retry_id, g_source_remove);
+  g_hash_table_iter_init (&iter, self->unstored);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    store_mark (self, key, g_hash_table_contains (self->read, key));
+}
+
+static gboolean
+retry_cb (gpointer data)
+{
+  TriageReadState *self = data;
+
+  self->retry_id = 0;
+  store_unstored (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 stored_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
+  g_autoptr(StoreData) data = user_data;
+  TriageReadState *self = data->self;
   g_autoptr(GError) error = NULL;
 
-  if (!triage_history_db_set_read_finish (TRIAGE_HISTORY_DB (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_warning ("Could not remember that a request was opened: %s", error->message);
+  if (triage_history_db_set_read_finish (TRIAGE_HISTORY_DB (object), result, &error))
+    {
+      /* Unless changed since: that write comes next. */
+      if (g_hash_table_contains (self->read, data->id) == data->read)
+        g_hash_table_remove (self->unstored, data->id);
+      self->failure_told = FALSE;
+      self->retry_s = 0;
+      /* It writes again: those waiting for their next try need not wait. */
+      if (self->retry_id != 0)
+        store_unstored (self);
+      return;
+    }
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  g_hash_table_add (self->unstored, g_strdup (data->id));
+  if (self->retry_id == 0)
+    {
+      self->retry_s = self->retry_s == 0 ? STORE_RETRY_FIRST_S
+                                         : MIN (self->retry_s * 2, STORE_RETRY_MAX_S);
+      self->retry_id = g_timeout_add_seconds (self->retry_s, retry_cb, self);
+    }
+  if (!self->failure_told)
+    {
+      self->failure_told = TRUE;
+      g_warning ("Could not remember which requests were opened (kept, and tried again in %u s): %s",
+                 self->retry_s, error->message);
+    }
+}
+
+static void
+store_mark (TriageReadState *self,
+            const char      *notification_id,
+            gboolean         read)
+{
+  StoreData *data = g_new0 (StoreData, 1);
+
+  data->self = g_object_ref (self);
+  data->id = g_strdup (notification_id);
+  data->read = read;
+  triage_history_db_set_read_async (self->db, notification_id, read, NULL, stored_cb, data);
 }
 
 /**
@@ -159,7 +256,7 @@ triage_read_state_set_read (TriageReadState *self,
     g_hash_table_replace (self->changes, g_strdup (notification_id), GINT_TO_POINTER (read + 1));
 
   if (self->db != NULL)
-    triage_history_db_set_read_async (self->db, notification_id, read, NULL, stored_cb, NULL);
+    store_mark (self, notification_id, read);
 
   g_signal_emit (self, signals [CHANGED], 0, notification_id);
 }
@@ -188,7 +285,7 @@ triage_read_state_set_db (TriageReadState *self,
 
   g_hash_table_iter_init (&iter, self->changes);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    triage_history_db_set_read_async (db, key, GPOINTER_TO_INT (value) - 1, NULL, stored_cb, NULL);
+    store_mark (self, key, GPOINTER_TO_INT (value) - 1);
 
   if (self->loaded)
     {
@@ -196,6 +293,22 @@ triage_read_state_set_db (TriageReadState *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_LOADED]);
     }
   triage_history_db_load_read_async (db, self->cancellable, loaded_cb, g_object_ref (self));
+}
+
+/**
+ * triage_read_state_retry:
+ * @self: a #TriageReadState
+ *
+ * Writes again, now, the marks a write failed to store (the app's store
+ * wrote again after it could not: space is back).
+ */
+void
+triage_read_state_retry (TriageReadState *self)
+{
+  g_return_if_fail (TRIAGE_IS_READ_STATE (self));
+
+  if (self->db != NULL && g_hash_table_size (self->unstored) > 0)
+    store_unstored (self);
 }
 
 /**
@@ -217,6 +330,7 @@ triage_read_state_dispose (GObject *object)
   TriageReadState *self = (TriageReadState *)object;
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->retry_id, g_source_remove);
 
   G_OBJECT_CLASS (triage_read_state_parent_class)->dispose (object);
 }
@@ -230,6 +344,7 @@ triage_read_state_finalize (GObject *object)
   g_clear_object (&self->db);
   g_clear_pointer (&self->read, g_hash_table_unref);
   g_clear_pointer (&self->changes, g_hash_table_unref);
+  g_clear_pointer (&self->unstored, g_hash_table_unref);
 
   G_OBJECT_CLASS (triage_read_state_parent_class)->finalize (object);
 }
@@ -284,6 +399,7 @@ triage_read_state_init (TriageReadState *self)
 {
   self->read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->changes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->unstored = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
 }
 

@@ -24,6 +24,7 @@ void             triage_read_state_set_read   (TriageReadState *self,
                                                gboolean         read);
 void             triage_read_state_set_db     (TriageReadState *self,
                                                TriageHistoryDb *db);
+void             triage_read_state_retry      (TriageReadState *self);
 gboolean         triage_read_state_get_loaded (TriageReadState *self);
 
 G_END_DECLS
