@@ -1,6 +1,7 @@
-/* hold-sql.c — a statement of the app's that waits on command, for
- * test-tray-scenarios.py: preloaded (LD_PRELOAD) into the app under test, it
- * stands in front of SQLite's sqlite3_exec ()
+/* hold-sql.c — a statement of the app's that waits on command: preloaded
+ * (LD_PRELOAD) into the app under test-tray-scenarios.py, linked into
+ * test-app-history-late (the app in-process), it stands in front of SQLite's
+ * sqlite3_exec ()
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -7,8 +7,8 @@
  * Runs under tests/fake-notifyd.py --private-bus against a real
  * `triage-server --local`. The app's history (where read marks are stored)
  * opens on a worker after the store; this test holds its first statement
- * (sqlite3_exec () below stands in front of SQLite's) while it opens a
- * request, so the request is marked read before the history is there:
+ * (hold-sql.c, linked in, stands in front of SQLite's sqlite3_exec ()) while
+ * it opens a request, so the request is marked read before the history is there:
  *
  *   /app/history-late/window-closed: the window is closed before the history
  *     opens; the mark is stored all the same (the marks are the app's).
@@ -23,10 +23,8 @@
  * One app a process: meson runs each case in a process of its own (-p).
  */
 
-#define _GNU_SOURCE
-
 #include <adwaita.h>
-#include <dlfcn.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -39,43 +37,22 @@ static const char simple[] = "[{\"id\": \"ok\", \"label\": \"OK\", \"response_ty
 static char *world;
 static AppTestServer *server;
 
-/* The hold: the history's connections run "PRAGMA cache_size" first. */
-static GMutex hold_lock;
-static GCond hold_cond;
-static gboolean hold_on;
-static gint held;
+/* The hold: the history's connections run "PRAGMA cache_size" first, and
+ * hold-sql.c (linked in) holds it while this file exists. */
+static char *hold_file;
 
-typedef int (*ExecFunc) (sqlite3 *, const char *, int (*) (void *, int, char **, char **),
-                         void *, char **);
-
-int
-sqlite3_exec (sqlite3     *db,
-              const char  *sql,
-              int        (*callback) (void *, int, char **, char **),
-              void        *data,
-              char       **errmsg)
+static gboolean
+history_held (void)
 {
-  ExecFunc next = (ExecFunc) dlsym (RTLD_NEXT, "sqlite3_exec");
+  g_autofree char *held = g_strconcat (hold_file, ".held", NULL);
 
-  if (sql != NULL && strstr (sql, "PRAGMA cache_size") != NULL)
-    {
-      g_mutex_lock (&hold_lock);
-      if (hold_on)
-        g_atomic_int_inc (&held);
-      while (hold_on)
-        g_cond_wait (&hold_cond, &hold_lock);
-      g_mutex_unlock (&hold_lock);
-    }
-  return next (db, sql, callback, data, errmsg);
+  return g_file_test (held, G_FILE_TEST_EXISTS);
 }
 
 static void
 release_history (void)
 {
-  g_mutex_lock (&hold_lock);
-  hold_on = FALSE;
-  g_cond_broadcast (&hold_cond);
-  g_mutex_unlock (&hold_lock);
+  g_assert_cmpint (g_unlink (hold_file), ==, 0);
 }
 
 static gboolean
@@ -105,9 +82,9 @@ start_app_history_held (void)
 {
   TriageApplication *app;
 
-  hold_on = TRUE;
+  g_assert_true (g_file_set_contents (hold_file, "", 0, NULL));
   app = app_test_application_new ();
-  app_test_wait_for (g_atomic_int_get (&held) > 0, APP_TEST_WAIT_MS);
+  app_test_wait_for (history_held (), APP_TEST_WAIT_MS);
   app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
                      APP_TEST_WAIT_MS);
   return app;
@@ -291,6 +268,10 @@ main (int   argc,
   int status;
 
   world = app_test_private_world ();
+  /* Read by hold-sql.c at each statement: set before any thread runs one. */
+  hold_file = g_build_filename (world, "hold-history", NULL);
+  g_setenv ("TRIAGE_TEST_HOLD_SQL", "PRAGMA cache_size", TRUE);
+  g_setenv ("TRIAGE_TEST_HOLD_FILE", hold_file, TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -306,6 +287,7 @@ main (int   argc,
   app_test_server_free (server);
   app_test_rm_rf (world);
   g_free (world);
+  g_free (hold_file);
 
   return status;
 }
