@@ -681,6 +681,15 @@ class Terminal:
         os.close(self.fd)
 
 
+def skip_without_display():
+    """Ends a test that starts the app, a GTK one, as skipped (TAP) when there
+    is no display to open: it fails otherwise, the app gone at its start."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        print("1..0 # SKIP no display (neither DISPLAY nor WAYLAND_DISPLAY is set) for the "
+              "app; build-aux/run-headless.sh gives one", flush=True)
+        sys.exit(0)
+
+
 def run(tests):
     """Runs (name, function) pairs and prints TAP."""
     print(f"1..{len(tests)}", flush=True)

@@ -14,8 +14,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcptest import Mcp  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
+from apptest import (App, Failure, Notifyd, Server, World, run,  # noqa: E402
+                     skip_without_display, wait_for)
 
+skip_without_display()
 notifyd = Notifyd()
 
 
