@@ -44,7 +44,8 @@ buttons themselves:
   io.github.atptriage.Triage.FakeNotifyd.GetNotifications() -> s   (JSON list of the
                                                                   open notifications)
 Log lines: {"event": "Notify", "id", "app_name", "replaces_id", "summary", "body",
-"icon", "actions": [[key, label]...], "hints": {name: value}, "timeout", "sender"},
+"icon", "actions": [[key, label]...], "hints": {name: value}, "timeout", "sender",
+"at": when it came, in seconds since the epoch},
 {"event": "CloseNotification", "id"}, {"event": "ActionInvoked", "id", "action"},
 {"event": "NotificationClosed", "id", "reason"}, {"event": "NoSuchAction", "id",
 "action"}.
@@ -57,6 +58,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import gi
 
@@ -177,7 +179,7 @@ class Server:
             event = {"event": "Notify", "id": nid, "app_name": app, "replaces_id": replaces,
                      "summary": summary, "body": body, "icon": icon, "actions": pairs,
                      "hints": {k: plain(v) for k, v in sorted(hints.items())},
-                     "timeout": timeout, "sender": sender}
+                     "timeout": timeout, "sender": sender, "at": time.time()}
             self.open[nid] = event
             self.record(event)
             inv.return_value(GLib.Variant("(u)", (nid,)))
