@@ -76,6 +76,9 @@ typedef enum
   ATP_ERROR_TLS_CERTIFICATE,          /* the server's certificate is not accepted (untrusted
                                        * issuer, another name, expired): a configuration error,
                                        * trying again cannot help until someone fixes it */
+  /* 500, after the local ones to keep their numbers */
+  ATP_ERROR_NOTIFICATION_UNREADABLE,  /* the stored notification does not read (a damaged row):
+                                       * trying again cannot mend it */
 } AtpErrorCode;
 
 GQuark        atp_error_quark            (void);

@@ -60,7 +60,7 @@ log_unreadable (const char *id,
   g_hash_table_add (said, g_strdup (id));
   g_message ("notification %s in the database: its stored %s does not read as a JSON object "
              "(a damaged row?); it is left out of lists and streams, and a read of it is "
-             "answered 500 INTERNAL_ERROR", id, what);
+             "answered 500 NOTIFICATION_UNREADABLE", id, what);
 }
 
 /* The notification as clients and services see it: stored JSON + status (+
@@ -102,17 +102,19 @@ triage_server_log_unreadable (const char *id)
   log_unreadable (id, "JSON");
 }
 
-/* 500 INTERNAL_ERROR for notification @id, whose stored JSON does not read
- * (notification_node ()): not 503, as trying again will not mend it. */
+/* 500 NOTIFICATION_UNREADABLE for notification @id, whose stored JSON does
+ * not read (notification_node ()): not 503, nor the INTERNAL_ERROR of a
+ * failure that may pass, as trying again will not mend it. */
 void
 reply_unreadable (SoupServerMessage *msg,
                   const char        *id)
 {
   g_autoptr(JsonObject) details = json_object_new ();
+  g_autofree char *message = g_strdup_printf ("The stored notification %s cannot be read (its "
+                                              "row in the server's database is damaged)", id);
 
   json_object_set_string_member (details, "notification_id", id);
-  reply_error_details (msg, ATP_ERROR_INTERNAL_ERROR, "The stored notification cannot be read "
-                       "(its row in the server's database is damaged)", details);
+  reply_error_details (msg, ATP_ERROR_NOTIFICATION_UNREADABLE, message, details);
 }
 
 static void
@@ -643,13 +645,12 @@ handle_get_notification (TriageServer      *self,
       reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The notification belongs to another service");
       return;
     }
-  if (wait > 0 && atp_status_is_pending (row->status))
-    {
-      triage_server_wait (self, msg, id, wait);
-      return;
-    }
+  /* A damaged row is said at once: a long-poll of it would wait its whole
+   * time for the same answer. */
   if ((node = notification_node (row, TRUE)) == NULL)
     reply_unreadable (msg, row->id);
+  else if (wait > 0 && atp_status_is_pending (row->status))
+    triage_server_wait (self, msg, id, wait);
   else
     reply_node (msg, 200, node);
 }

@@ -234,17 +234,17 @@ triage_server_owned_request (TriageServer      *self,
   return row;
 }
 
+/* @row as its service sees it (@view: the protocol's agent view of it, NULL
+ * when its stored JSON does not read, notification_node ()). */
 static void
 reply_agent_view (SoupServerMessage     *msg,
-                  TriageNotificationRow *row)
+                  TriageNotificationRow *row,
+                  JsonNode              *view)
 {
-  g_autoptr(JsonNode) node = triage_server_protocol (row->protocol)->agent_view (row);
-
-  /* NULL: its stored JSON does not read (notification_node ()). */
-  if (node == NULL)
+  if (view == NULL)
     reply_unreadable (msg, row->id);
   else
-    reply_text (msg, 200, atp_json_to_string (node, NULL));
+    reply_text (msg, 200, atp_json_to_string (view, NULL));
 }
 
 void
@@ -257,17 +257,19 @@ triage_server_agent_get (TriageServer      *self,
 {
   g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
   g_autoptr(TriageNotificationRow) row = NULL;
+  g_autoptr(JsonNode) view = NULL;
   guint wait = 0;
 
   if (service == NULL || !triage_server_parse_wait (msg, query, &wait) ||
       (row = triage_server_owned_request (self, msg, service, id, protocol, noun)) == NULL)
     return;
-  if (wait > 0 && atp_status_is_pending (row->status))
-    {
-      triage_server_wait (self, msg, id, wait);
-      return;
-    }
-  reply_agent_view (msg, row);
+  view = triage_server_protocol (row->protocol)->agent_view (row);
+  /* A damaged row is said at once: a long-poll of it would wait its whole
+   * time for the same answer. */
+  if (view != NULL && wait > 0 && atp_status_is_pending (row->status))
+    triage_server_wait (self, msg, id, wait);
+  else
+    reply_agent_view (msg, row, view);
 }
 
 void
@@ -281,6 +283,8 @@ triage_server_agent_withdraw (TriageServer      *self,
   g_autoptr(TriageNotificationRow) row = NULL;
   g_autoptr(TriageNotificationRow) after = NULL;
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) view = NULL;
+  TriageNotificationRow *shown;
   JsonObject *object;
   const char *status, *reason;
   gboolean failed = FALSE;
@@ -309,5 +313,7 @@ triage_server_agent_withdraw (TriageServer      *self,
     return;
 
   after = triage_store_get_notification (self->store, id, NULL);
-  reply_agent_view (msg, after != NULL ? after : row);
+  shown = after != NULL ? after : row;
+  view = triage_server_protocol (shown->protocol)->agent_view (shown);
+  reply_agent_view (msg, shown, view);
 }

@@ -3,18 +3,20 @@
 # longer than --retry-for while the person had not answered (exit 3). With an id of its
 # own the request is withdrawn, so it does not wait in the person's inbox for an answer
 # nobody reads; sent with --id, it is kept for the run that resends it. Against a real
-# triage-server --local, killed and started again.
+# triage-server --local, killed and started again. A request whose row the server
+# cannot read any more is given up at once, not retried.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
+import sqlite3
 import subprocess
 import sys
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import die_with_parent, Failure, run, wait_for, World  # noqa: E402
+from apptest import die_with_parent, Failure, run, wait_for, WAIT, World  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hooktest import LoggedServer  # noqa: E402
 
@@ -68,7 +70,40 @@ def test_kept_for_a_resend():
         raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
 
 
+def test_damaged_row():
+    """The request's row damaged while triage-ask waits (the server stopped, its stored
+    JSON broken by hand): said at once, naming the row, exit 4; it was a 500 retried for
+    the whole --retry-for, after a long-poll that waited its whole 60 s for it."""
+    world = World("ask-damaged")
+    server = LoggedServer(world).start()
+    try:
+        title = "Asked of a row that will not read"
+        proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--title", title, "--action", "ok",
+                                 "--retry-for", "300s"],
+                                env=world.env(), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                preexec_fn=die_with_parent)
+        n = wait_for("the request in the inbox", lambda: pending_titled(server, title))
+        server.wait_posted("triage-ask")
+        server.kill()
+        with sqlite3.connect(world.server_db) as db:
+            db.execute("UPDATE notifications SET json = '{' WHERE id = ?", (n["id"],))
+        db.close()
+        server.start()
+        try:
+            out, err = proc.communicate(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise Failure("triage-ask did not stop on the damaged row")
+        if proc.returncode != 4 or n["id"].encode() not in err or b"cannot be read" not in err:
+            raise Failure(f"exit {proc.returncode}; stderr {err!r}")
+    finally:
+        server.stop()
+        world.cleanup()
+
+
 run([
     ("the server gone past --retry-for: withdrawn", test_withdrawn),
     ("sent with --id: kept for the run that resends it", test_kept_for_a_resend),
+    ("a damaged row: said at once, not retried", test_damaged_row),
 ])
