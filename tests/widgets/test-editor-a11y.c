@@ -63,16 +63,17 @@ test_multi_choice_check_role (Fixture       *fixture,
     gtk_test_accessible_assert_role (GTK_ACCESSIBLE (g_ptr_array_index (buttons, i)),
                                      GTK_ACCESSIBLE_ROLE_CHECKBOX);
 
-  /* Each box says what is asked of the group, and how far the person is. */
+  /* Each box says what is asked of the group, and whether it is met (the
+   * count is the counter's, not said again at each tick). */
   gtk_test_accessible_assert_property (g_ptr_array_index (buttons, 0), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                       "0 selected, at least 2 required.");
+                                       "Too few selected: at least 2.");
   gtk_check_button_set_active (g_ptr_array_index (buttons, 0), TRUE);
   gtk_check_button_set_active (g_ptr_array_index (buttons, 2), TRUE);
   gtk_test_accessible_assert_property (g_ptr_array_index (buttons, 1), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                       "2 of 2 selected");
+                                       "Select 2");
   gtk_check_button_set_active (g_ptr_array_index (buttons, 1), TRUE);
   gtk_test_accessible_assert_property (g_ptr_array_index (buttons, 1), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                       "3 selected, at most 2 allowed.");
+                                       "Too many selected: at most 2.");
 }
 
 /* More options than radio buttons: a drop-down, whose search field says
@@ -100,7 +101,7 @@ test_dropdown_search_named (Fixture       *fixture,
 }
 
 /* The text field says its placeholder and its limits; while the answer
- * cannot be sent, why, as the Send button does. */
+ * cannot be sent, why (the Send button says it with the count). */
 static void
 test_text_says_limits (Fixture       *fixture,
                        gconstpointer  data)
@@ -116,16 +117,75 @@ test_text_says_limits (Fixture       *fixture,
   gtk_test_accessible_assert_property (submit, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                        "The answer is 5 characters long, at least 10 required.");
   gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                       "Type your answer\nThe answer is 5 characters long, at least 10 required.");
+                                       "Type your answer\nToo short: at least 10 characters.");
 
   type_text (editor, "long enough now");
   g_assert_true (triage_response_editor_get_valid (editor));
   gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                       "Type your answer\n15 of 10–40 characters");
+                                       "Type your answer\n10–40 characters");
 
   /* Read-only (answered elsewhere): only what was asked. */
   triage_response_editor_set_editable (editor, FALSE);
   gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Type your answer");
+}
+
+/* A screen reader says a focused control's description again whenever it
+ * changes: typed one key at a time, the text field's changes only when the
+ * answer turns long enough, then too long, never with the count. */
+static void
+test_text_description_not_per_key (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"why\", \"label\": \"Reason\", \"response_type\": \"text\","
+                         " \"constraints\": {\"min_length\": 3, \"max_length\": 6}}");
+  GtkWidget *input = triage_response_editor_get_input (editor);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (input));
+
+  for (guint typed = 1; typed <= 8; typed++)
+    {
+      const char *said = typed < 3 ? "Type your answer\nToo short: at least 3 characters."
+                         : typed <= 6 ? "Type your answer\n3–6 characters"
+                         : "Type your answer\nToo long: at most 6 characters.";
+
+      gtk_text_buffer_insert_at_cursor (buffer, "é", -1);
+      gtk_test_accessible_assert_property (input, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, said);
+    }
+}
+
+static gboolean
+described_as (GtkWidget  *widget,
+              const char *text)
+{
+  g_autofree char *differs = gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget),
+                                                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                                                  text);
+
+  return differs == NULL;
+}
+
+/* The number field's says the rule broken, not the number typed. */
+static void
+test_number_description_not_per_key (Fixture       *fixture,
+                                     gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"n\", \"label\": \"Replicas\", \"response_type\": \"number\","
+                         " \"constraints\": {\"min\": 1, \"max\": 9}}");
+  GtkWidget *input = triage_response_editor_get_input (editor);
+  static const struct { const char *text; const char *said; } keys[] = {
+    { "1", "From 1 to 9" },
+    { "12", "From 1 to 9\nAbove the maximum." },
+    { "123", "From 1 to 9\nAbove the maximum." },
+    { "123x", "From 1 to 9\nNot a number." },
+    { "123xy", "From 1 to 9\nNot a number." },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (input), keys[i].text);
+      WAIT_UNTIL (described_as (input, keys[i].said));
+    }
 }
 
 /* A number field keeps its range, and adds why it cannot be sent. */
@@ -218,7 +278,9 @@ main (int   argc,
   ADD ("multi-choice/check-role", test_multi_choice_check_role);
   ADD ("choice/dropdown-search-named", test_dropdown_search_named);
   ADD ("text/says-limits", test_text_says_limits);
+  ADD ("text/description-not-per-key", test_text_description_not_per_key);
   ADD ("number/says-limits", test_number_says_limits);
+  ADD ("number/description-not-per-key", test_number_description_not_per_key);
   ADD ("scale/says-no-value", test_scale_says_no_value);
   ADD ("scale/spin-says-limits", test_scale_spin_says_limits);
   ADD ("long-label-cut", test_long_label_cut);

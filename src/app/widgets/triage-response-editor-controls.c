@@ -429,63 +429,6 @@ _triage_response_editor_build (TriageResponseEditor *self)
   _triage_response_editor_update (self);
 }
 
-/* What a screen reader hears */
-
-static void
-describe (GtkWidget  *widget,
-          const char *text)
-{
-  if (*text != '\0')
-    gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
-                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
-  else
-    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
-}
-
-/* What a screen reader says of the control a person types in, moves or
- * ticks: what it asks (its hint), then why the answer cannot be sent yet or,
- * once it can, the count. The Send button says the reason too, but it is
- * insensitive while it has one, and Tab never reaches it. A multi_choice's
- * boxes each say it: they are what takes the focus, not their group. */
-void
-_triage_response_editor_sync_description (TriageResponseEditor *self)
-{
-  g_autoptr(GString) text = g_string_new (self->input_hint);
-  const char *state = NULL;
-
-  if (self->input == NULL)
-    return;
-
-  if (self->editable && !self->valid && self->reason != NULL)
-    state = self->reason;
-  else if (self->editable && self->counter_label != NULL)
-    state = gtk_label_get_label (GTK_LABEL (self->counter_label));
-  if (state != NULL && *state != '\0')
-    {
-      if (text->len > 0)
-        g_string_append_c (text, '\n');
-      g_string_append (text, state);
-    }
-
-  if (self->action->response_type == ATP_RESPONSE_TYPE_MULTI_CHOICE)
-    for (guint i = 0; i < self->option_buttons->len; i++)
-      gtk_accessible_update_property (g_ptr_array_index (self->option_buttons, i),
-                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str, -1);
-  else
-    {
-      describe (self->input, text->str);
-      /* A long slider's exact value, typed in: the same limits and reason. */
-      if (self->scale_spin != NULL)
-        describe (self->scale_spin, text->str);
-      /* A drop-down's own button is what takes the focus. */
-      if (GTK_IS_DROP_DOWN (self->input))
-        for (GtkWidget *child = gtk_widget_get_first_child (self->input); child != NULL;
-             child = gtk_widget_get_next_sibling (child))
-          if (GTK_IS_TOGGLE_BUTTON (child))
-            describe (child, text->str);
-    }
-}
-
 /* Showing an answer given (a read-only view) */
 
 static void

@@ -12,13 +12,14 @@
 G_BEGIN_DECLS
 
 /*
- * TriageResponseEditor spans three files:
+ * TriageResponseEditor spans four files:
  *
  *   triage-response-editor.c          the object, the answer its control holds
  *                                     (checked with libatp on every change) and its API
+ *   triage-response-editor-a11y.c     what a screen reader hears of the control: its
+ *                                     description, set only when what it says changes
  *   triage-response-editor-controls.c the controls: buttons, options, drop-down, text
- *                                     (and their getters for the tests), and what a
- *                                     screen reader hears of them
+ *                                     (and their getters for the tests), their names
  *   triage-response-editor-number.c   the number field and the slider
  */
 
@@ -32,6 +33,8 @@ struct _TriageResponseEditor
   gboolean          valid;
   gboolean          chosen;
   char             *reason;
+  char             *problem;        /* the reason without what changes at each key */
+  char             *description;    /* the control's accessible description, as set */
 
   GtkWidget        *input;
   char             *input_hint;     /* what the input asks: its accessible description */
@@ -77,6 +80,11 @@ void       _triage_response_editor_label_input     (TriageResponseEditor *self,
                                                     GtkWidget            *widget);
 void       _triage_response_editor_add_send_button (TriageResponseEditor *self);
 GtkWidget *_triage_response_editor_add_counter     (TriageResponseEditor *self);
+
+/* triage-response-editor-a11y.c */
+char      *_triage_response_editor_describe_problem (TriageResponseEditor *self,
+                                                     const GError         *error,
+                                                     const char           *reason);
 void       _triage_response_editor_sync_description (TriageResponseEditor *self);
 
 /* triage-response-editor-number.c */

@@ -280,6 +280,8 @@ _triage_response_editor_update (TriageResponseEditor *self)
     }
 
   set_valid (self, valid, valid ? NULL : reason);
+  g_free (self->problem);
+  self->problem = valid ? NULL : _triage_response_editor_describe_problem (self, error, reason);
   sync_controls (self);
 }
 
@@ -341,6 +343,8 @@ triage_response_editor_finalize (GObject *object)
   g_clear_pointer (&self->option_buttons, g_ptr_array_unref);
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_free (self->reason);
+  g_free (self->problem);
+  g_free (self->description);
   g_free (self->input_hint);
 
   G_OBJECT_CLASS (triage_response_editor_parent_class)->finalize (object);
