@@ -23,9 +23,6 @@
  * poll and a cancelled question's withdrawal queued behind the long-polls for up to
  * WAIT_SECONDS, so the rest stay free for them. */
 #define CALLS_PER_CLIENT_MAX (ATP_CLIENT_MAX_CONNECTIONS - 8)
-/* A withdrawal the server could not take is tried again after this, doubling. */
-#define OWED_FIRST_S 2
-#define OWED_MAX_S   60
 
 static void
 call_clear (Call *call)
@@ -107,134 +104,6 @@ progress_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* A withdrawal under way: what it says, and whether it is a later try of one the
- * server could not take. */
-typedef struct
-{
-  TriageMcpServer      *server;    /* strong while under way; NULL while owed */
-  TriageServiceRequest *request;   /* strong */
-  char                 *reason;
-  gboolean              again;
-} Withdrawal;
-
-static void
-withdrawal_free (Withdrawal *withdrawal)
-{
-  g_clear_object (&withdrawal->server);
-  g_object_unref (withdrawal->request);
-  g_free (withdrawal->reason);
-  g_free (withdrawal);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Withdrawal, withdrawal_free)
-
-static void withdraw_request (TriageMcpServer      *self,
-                              TriageServiceRequest *request,
-                              const char           *reason,
-                              gboolean              again);
-
-static void
-withdraw_owed (TriageMcpServer *self)
-{
-  g_autoptr(GPtrArray) owed = g_steal_pointer (&self->owed);
-
-  g_clear_handle_id (&self->owed_id, g_source_remove);
-  for (guint i = 0; owed != NULL && i < owed->len; i++)
-    {
-      Withdrawal *withdrawal = g_ptr_array_index (owed, i);
-
-      withdraw_request (self, withdrawal->request, withdrawal->reason, TRUE);
-    }
-}
-
-static gboolean
-owed_cb (gpointer data)
-{
-  TriageMcpServer *self = data;
-
-  self->owed_id = 0;
-  withdraw_owed (self);
-  return G_SOURCE_REMOVE;
-}
-
-void
-triage_mcp_calls_withdraw_owed (TriageMcpServer *self)
-{
-  withdraw_owed (self);
-}
-
-/*
- * The server could not take the withdrawal (gone, restarting, failing) within its
- * bound: the request would wait in the person's inbox for its deadline, or for
- * ever without one, though nobody waits for its answer. Tried again while the
- * session lasts (after 2 s, doubling to a minute), and once more at its end.
- */
-static void
-owe (TriageMcpServer *self,
-     Withdrawal      *withdrawal)
-{
-  g_clear_object (&withdrawal->server);   /* the session holds it */
-  if (self->owed == NULL)
-    self->owed = g_ptr_array_new_with_free_func ((GDestroyNotify) withdrawal_free);
-  g_ptr_array_add (self->owed, withdrawal);
-  if (self->owed_id == 0)
-    {
-      self->owed_delay_s = CLAMP (self->owed_delay_s * 2, OWED_FIRST_S, OWED_MAX_S);
-      self->owed_id = g_timeout_add_seconds (self->owed_delay_s, owed_cb, self);
-    }
-}
-
-static void
-withdrawn_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(Withdrawal) withdrawal = user_data;
-  g_autoptr(TriageMcpServer) self = g_object_ref (withdrawal->server);
-  TriageServiceRequest *request = TRIAGE_SERVICE_REQUEST (object);
-  g_autoptr(GError) error = NULL;
-
-  self->withdrawing--;
-  if (triage_service_request_withdraw_finish (request, result, &error))
-    self->owed_delay_s = 0;
-  /* Gone, or settled meanwhile (the person answered it while the server
-   * was away, its deadline passed): nothing is left to withdraw. */
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_EXPIRED) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_INVALIDATED))
-    self->owed_delay_s = 0;
-  else if (!self->closing && triage_service_error_is_transient (error))
-    {
-      if (!withdrawal->again)
-        g_message ("could not withdraw request %s yet: %s; trying again while the session lasts",
-                   triage_service_request_get_notification_id (request), error->message);
-      owe (self, g_steal_pointer (&withdrawal));
-    }
-  else
-    g_warning ("could not withdraw request %s: %s",
-               triage_service_request_get_notification_id (request), error->message);
-
-  triage_mcp_server_maybe_closed (self);
-}
-
-/* Withdraws @request in the background; the session's end waits for it. */
-static void
-withdraw_request (TriageMcpServer      *self,
-                  TriageServiceRequest *request,
-                  const char           *reason,
-                  gboolean              again)
-{
-  Withdrawal *withdrawal = g_new0 (Withdrawal, 1);
-
-  withdrawal->server = g_object_ref (self);
-  withdrawal->request = g_object_ref (request);
-  withdrawal->reason = g_strdup (reason);
-  withdrawal->again = again;
-  self->withdrawing++;
-  triage_service_request_withdraw_async (request, reason, NULL, withdrawn_cb, withdrawal);
-}
-
 static void
 waited_cb (GObject      *object,
            GAsyncResult *result,
@@ -260,9 +129,9 @@ waited_cb (GObject      *object,
           call_finish (call, triage_mcp_tool_error_result (text));
           /* The agent has its error: nobody waits for the answer any more. */
           if (triage_service_request_left_pending (request, error))
-            withdraw_request (call->server, request,
-                              "Triage could not be reached while the agent waited; it was told so",
-                              FALSE);
+            triage_mcp_withdraw_request (call->server, request,
+                                         "Triage could not be reached while the agent waited; "
+                                         "it was told so");
         }
     }
   triage_mcp_call_unref (call);
@@ -314,7 +183,7 @@ triage_mcp_call_withdraw (TriageMcpServer *self,
 
   g_cancellable_cancel (call->cancellable);
   g_clear_handle_id (&call->progress_id, g_source_remove);
-  withdraw_request (self, call->request, reason, FALSE);
+  triage_mcp_withdraw_request (self, call->request, reason);
   /* No response for it: its batch may now have all the others. */
   if (call->batch != NULL)
     {

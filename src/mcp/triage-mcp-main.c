@@ -167,6 +167,7 @@ typedef struct
 {
   GMainLoop       *loop;
   TriageMcpServer *server;
+  gboolean         signalled;
 } Run;
 
 static void
@@ -176,10 +177,19 @@ on_closed (TriageMcpServer *server,
   g_main_loop_quit (((Run *) data)->loop);
 }
 
+/* The first signal ends the session as standard input closing does; another (an MCP
+ * client's SIGTERM after it closed standard input and waited, a second Ctrl-C) ends it
+ * at once: what is still owed is left to the next run. */
 static gboolean
 on_signal (gpointer data)
 {
-  triage_mcp_server_close (((Run *) data)->server, "the agent's MCP server was stopped");
+  Run *run = data;
+
+  if (run->signalled || triage_mcp_server_is_closing (run->server))
+    triage_mcp_server_close_now (run->server, "the agent's MCP server was stopped");
+  else
+    triage_mcp_server_close (run->server, "the agent's MCP server was stopped");
+  run->signalled = TRUE;
   return G_SOURCE_CONTINUE;
 }
 

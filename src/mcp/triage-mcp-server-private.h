@@ -33,6 +33,8 @@ typedef struct _TriageMcpBatch TriageMcpBatch;
 typedef struct _TriageMcpIdScan TriageMcpIdScan;
 /* Standard output, queued and written when the client reads (triage-mcp-output.c). */
 typedef struct _TriageMcpOutput TriageMcpOutput;
+/* Withdrawals still owed, kept for the next run in a file per server (triage-mcp-owed.c). */
+typedef struct _TriageMcpOwedFile TriageMcpOwedFile;
 
 struct _TriageMcpServer
 {
@@ -59,6 +61,9 @@ struct _TriageMcpServer
   TriageMcpBatch *batch;            /* the batch whose responses are collected now */
   GHashTable    *calls;             /* request id as JSON text → Call */
   guint          withdrawing;       /* withdrawals still under way */
+  GCancellable  *withdrawals;       /* cancelled when the session's end may wait no more */
+  TriageMcpOwedFile *owed_file;     /* where they are kept until the server takes them */
+  guint          grace_id;          /* closing: the bound on waiting for the withdrawals */
   GPtrArray     *owed;              /* withdrawals the server could not take yet; NULL if none */
   guint          owed_id;           /* the next try of them */
   guint          owed_delay_s;
@@ -117,6 +122,11 @@ JsonObject *triage_mcp_server_info          (void);
  * one connection. */
 AtpClient  *triage_mcp_server_client_for    (TriageMcpServer *self,
                                              JsonObject      *client_info);
+/* The same for a service named by its id (NULL: the unnamed one); the name is
+ * only sent when the connection is new. */
+AtpClient  *triage_mcp_server_client_for_service (TriageMcpServer *self,
+                                                  const char      *service_id,
+                                                  const char      *service_name);
 /* TRUE when tools/list's params hold no cursor (none was issued); else answers -32602. */
 gboolean    triage_mcp_server_check_cursor  (TriageMcpServer *self,
                                              JsonNode        *id,
@@ -193,6 +203,32 @@ gsize       triage_mcp_output_get_queued    (TriageMcpOutput *self);
 /* Set once a write failed; nothing is queued or written after it. */
 const GError *triage_mcp_output_get_error   (TriageMcpOutput *self);
 
+/* triage-mcp-owed.c */
+typedef struct
+{
+  char *id;        /* the request's */
+  char *service;   /* the service that posted it, over the local socket; else NULL */
+  char *reason;    /* nullable */
+} TriageMcpOwedEntry;
+
+void        triage_mcp_owed_entry_free      (TriageMcpOwedEntry *entry);
+/* The file of the server @client talks to ($XDG_STATE_HOME/triage/mcp-owed-HASH.json). */
+TriageMcpOwedFile *triage_mcp_owed_file_new (AtpClient         *client);
+void        triage_mcp_owed_file_free       (TriageMcpOwedFile *self);
+const char *triage_mcp_owed_file_get_path   (TriageMcpOwedFile *self);
+/* (element-type TriageMcpOwedEntry): what the file holds; a damaged file is said once and
+ * set aside, keeping what of it reads. */
+GPtrArray  *triage_mcp_owed_file_load       (TriageMcpOwedFile *self);
+/* Kept until removed (written shortly after, with other changes). */
+void        triage_mcp_owed_file_add        (TriageMcpOwedFile *self,
+                                             const char        *id,
+                                             const char        *service,
+                                             const char        *reason);
+void        triage_mcp_owed_file_remove     (TriageMcpOwedFile *self,
+                                             const char        *id);
+/* Writes the changes not written yet, now. */
+void        triage_mcp_owed_file_flush      (TriageMcpOwedFile *self);
+
 /* triage-mcp-calls.c */
 void        triage_mcp_call_unref           (Call            *call);
 /* A tools/call of a known tool, its params and arguments as received; answers
@@ -206,10 +242,22 @@ void        triage_mcp_call_start           (TriageMcpServer *self,
                                              JsonObject      *arguments,
                                              const char      *version);
 /* Stops the call @key (no answer is sent) and withdraws its request. */
-/* The session ends: what could not be withdrawn yet is tried once more, now. */
-void        triage_mcp_calls_withdraw_owed  (TriageMcpServer *self);
 void        triage_mcp_call_withdraw        (TriageMcpServer *self,
                                              const char      *key,
                                              const char      *reason);
+
+/* triage-mcp-withdrawals.c */
+/* Withdraws @request in the background, tried again while the session lasts when the
+ * server cannot take it, and kept in the owed file until it does. */
+void        triage_mcp_withdraw_request     (TriageMcpServer      *self,
+                                             TriageServiceRequest *request,
+                                             const char           *reason);
+/* The session starts: what the owed file holds (an earlier run's) is withdrawn. */
+void        triage_mcp_withdrawals_start    (TriageMcpServer *self);
+/* The session ends: what is owed is tried once more, now, and the end waits for the
+ * withdrawals under way for a few seconds at most. */
+void        triage_mcp_withdrawals_close    (TriageMcpServer *self);
+/* The end may wait no more: the withdrawals under way stop (the owed file keeps them). */
+void        triage_mcp_withdrawals_stop     (TriageMcpServer *self);
 
 G_END_DECLS

@@ -86,6 +86,11 @@ triage_mcp_server_finalize (GObject *object)
   g_hash_table_unref (self->calls);
   g_clear_handle_id (&self->owed_id, g_source_remove);
   g_clear_pointer (&self->owed, g_ptr_array_unref);
+  g_clear_handle_id (&self->grace_id, g_source_remove);
+  g_clear_object (&self->withdrawals);
+  if (self->owed_file != NULL)
+    triage_mcp_owed_file_flush (self->owed_file);
+  g_clear_pointer (&self->owed_file, triage_mcp_owed_file_free);
 
   G_OBJECT_CLASS (triage_mcp_server_parent_class)->finalize (object);
 }
@@ -116,6 +121,7 @@ triage_mcp_server_init (TriageMcpServer *self)
                                                  g_object_unref);
   self->service_order = g_queue_new ();
   self->reading = g_cancellable_new ();
+  self->withdrawals = g_cancellable_new ();
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                        (GDestroyNotify) triage_mcp_call_unref);
 }
@@ -137,6 +143,7 @@ triage_mcp_server_new (AtpClient  *client,
   self->service_name = g_strdup (service_name);
   self->retry_for_us = retry_for_us;
   self->progress_interval_s = MAX (progress_interval_s, 1);
+  self->owed_file = triage_mcp_owed_file_new (client);
 
   return self;
 }
@@ -379,17 +386,34 @@ AtpClient *
 triage_mcp_server_client_for (TriageMcpServer *self,
                               JsonObject      *client_info)
 {
-  const char *socket_path = atp_client_get_socket_path (self->client);
   g_autofree char *service_id = NULL;
   g_autofree char *service_name = NULL;
-  AtpClient *client;
-  char *key;
 
-  if (socket_path == NULL)
+  if (atp_client_get_socket_path (self->client) == NULL)
     return self->client;
 
   service_id = self->service_id != NULL ? g_strdup (self->service_id)
                                         : service_id_for (string_member (client_info, "name"));
+  service_name = self->service_name != NULL
+                   ? g_strdup (self->service_name)
+                   : display_name_for (string_member (client_info, "title"));
+  if (service_name == NULL)
+    service_name = display_name_for (string_member (client_info, "name"));
+  return triage_mcp_server_client_for_service (self, service_id, service_name);
+}
+
+AtpClient *
+triage_mcp_server_client_for_service (TriageMcpServer *self,
+                                      const char      *service_id,
+                                      const char      *service_name)
+{
+  const char *socket_path = atp_client_get_socket_path (self->client);
+  AtpClient *client;
+  char *key;
+
+  if (socket_path == NULL || service_id == NULL)
+    return self->client;
+
   if (g_hash_table_lookup_extended (self->service_clients, service_id, (gpointer *) &key,
                                     (gpointer *) &client))
     {
@@ -398,12 +422,6 @@ triage_mcp_server_client_for (TriageMcpServer *self,
       return client;   /* the server keeps the name a service was first seen with anyway */
     }
 
-  service_name = self->service_name != NULL
-                   ? g_strdup (self->service_name)
-                   : display_name_for (string_member (client_info, "title"));
-  if (service_name == NULL)
-    service_name = display_name_for (string_member (client_info, "name"));
-
   /* A connection a service: each request keeps the service that posted it through
    * its long-polls and its withdrawal, whoever asks next. */
   client = atp_client_new_for_socket (socket_path);
@@ -411,7 +429,7 @@ triage_mcp_server_client_for (TriageMcpServer *self,
   atp_client_set_timeout (client, atp_client_get_timeout (self->client));
   if (g_hash_table_size (self->service_clients) >= SERVICE_CLIENTS_MAX)
     g_hash_table_remove (self->service_clients, g_queue_pop_head (self->service_order));
-  key = g_steal_pointer (&service_id);
+  key = g_strdup (service_id);
   g_hash_table_insert (self->service_clients, key, client);
   g_queue_push_tail (self->service_order, key);
   return client;
@@ -660,6 +678,7 @@ triage_mcp_server_start (TriageMcpServer *self,
 
   self->input = g_object_ref (input);
   self->output = triage_mcp_output_new (output, on_output_drained, self);
+  triage_mcp_withdrawals_start (self);
   triage_mcp_input_read_next (self);
 }
 
@@ -702,6 +721,8 @@ triage_mcp_server_maybe_closed (TriageMcpServer *self)
       return;
     }
   g_clear_handle_id (&self->drain_id, g_source_remove);
+  g_clear_handle_id (&self->grace_id, g_source_remove);
+  triage_mcp_owed_file_flush (self->owed_file);
   self->closed = TRUE;
   g_signal_emit (self, signals[CLOSED], 0);
 }
@@ -724,7 +745,34 @@ triage_mcp_server_close (TriageMcpServer *self,
   g_hash_table_foreach (self->calls, collect_key, keys);
   for (guint i = 0; i < keys->len; i++)
     triage_mcp_call_withdraw (self, g_ptr_array_index (keys, i), reason);
-  triage_mcp_calls_withdraw_owed (self);
+  triage_mcp_withdrawals_close (self);
 
   triage_mcp_server_maybe_closed (self);
+}
+
+void
+triage_mcp_server_close_now (TriageMcpServer *self,
+                             const char      *reason)
+{
+  g_return_if_fail (TRIAGE_IS_MCP_SERVER (self));
+
+  triage_mcp_server_close (self, reason);
+  if (self->closed)
+    return;
+  triage_mcp_withdrawals_stop (self);
+  g_clear_handle_id (&self->drain_id, g_source_remove);
+  if (self->output != NULL && triage_mcp_output_get_queued (self->output) > 0)
+    g_message ("stopped before the MCP client read the last %" G_GSIZE_FORMAT " bytes",
+               triage_mcp_output_get_queued (self->output));
+  /* Nothing more is written: the end waits for no reader. */
+  g_clear_pointer (&self->output, triage_mcp_output_free);
+  triage_mcp_server_maybe_closed (self);
+}
+
+gboolean
+triage_mcp_server_is_closing (TriageMcpServer *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_MCP_SERVER (self), FALSE);
+
+  return self->closing;
 }

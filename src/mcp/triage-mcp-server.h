@@ -59,8 +59,15 @@ void             triage_mcp_server_start (TriageMcpServer *self,
                                           GInputStream    *input,
                                           GOutputStream   *output);
 
-/* Stops reading, withdraws every request still waiting, then emits ::closed. */
+/* Stops reading, withdraws every request still waiting, then emits ::closed; a
+ * withdrawal the server cannot take within a few seconds is left for the next run
+ * (kept in $XDG_STATE_HOME/triage/). */
 void             triage_mcp_server_close (TriageMcpServer *self,
                                           const char      *reason);
+/* The same, without waiting for the withdrawals or for the client to read what is left:
+ * ::closed comes as soon as the withdrawals under way have stopped. */
+void             triage_mcp_server_close_now (TriageMcpServer *self,
+                                              const char      *reason);
+gboolean         triage_mcp_server_is_closing (TriageMcpServer *self);
 
 G_END_DECLS

@@ -1,0 +1,222 @@
+/* triage-mcp-withdrawals.c — questions nobody waits for taken back, now, later, or next run
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "triage-mcp"
+
+#include "triage-mcp-server-private.h"
+
+#include "atp.h"
+
+/* A withdrawal the server could not take is tried again after this, doubling. */
+#define OWED_FIRST_S 2
+#define OWED_MAX_S   60
+/* Closing, how long the withdrawals under way may hold the end: as long as one withdrawal's
+ * own tries (triage_service_request_withdraw_async ()). MCP clients close standard input,
+ * wait (2 s in the official SDKs), then send SIGTERM, which ends the wait at once. */
+#define EXIT_GRACE_S 5
+
+/* A withdrawal under way: what it says, and whether it is a later try of one the
+ * server could not take. */
+typedef struct
+{
+  TriageMcpServer      *server;    /* strong while under way; NULL while owed */
+  TriageServiceRequest *request;   /* strong */
+  char                 *reason;
+  gboolean              again;
+} Withdrawal;
+
+static void
+withdrawal_free (Withdrawal *withdrawal)
+{
+  g_clear_object (&withdrawal->server);
+  g_object_unref (withdrawal->request);
+  g_free (withdrawal->reason);
+  g_free (withdrawal);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Withdrawal, withdrawal_free)
+
+static void withdraw (TriageMcpServer      *self,
+                      TriageServiceRequest *request,
+                      const char           *reason,
+                      gboolean              again);
+
+static void
+withdraw_owed (TriageMcpServer *self)
+{
+  g_autoptr(GPtrArray) owed = g_steal_pointer (&self->owed);
+
+  g_clear_handle_id (&self->owed_id, g_source_remove);
+  for (guint i = 0; owed != NULL && i < owed->len; i++)
+    {
+      Withdrawal *withdrawal = g_ptr_array_index (owed, i);
+
+      withdraw (self, withdrawal->request, withdrawal->reason, TRUE);
+    }
+}
+
+static gboolean
+owed_cb (gpointer data)
+{
+  TriageMcpServer *self = data;
+
+  self->owed_id = 0;
+  withdraw_owed (self);
+  return G_SOURCE_REMOVE;
+}
+
+/*
+ * The server could not take the withdrawal (gone, restarting, failing) within its
+ * bound: the request would wait in the person's inbox for its deadline, or for
+ * ever without one, though nobody waits for its answer. Tried again while the
+ * session lasts (after 2 s, doubling to a minute), and once more at its end; the
+ * owed file keeps it for the next run meanwhile.
+ */
+static void
+owe (TriageMcpServer *self,
+     Withdrawal      *withdrawal)
+{
+  g_clear_object (&withdrawal->server);   /* the session holds it */
+  if (self->owed == NULL)
+    self->owed = g_ptr_array_new_with_free_func ((GDestroyNotify) withdrawal_free);
+  g_ptr_array_add (self->owed, withdrawal);
+  if (self->owed_id == 0)
+    {
+      self->owed_delay_s = CLAMP (self->owed_delay_s * 2, OWED_FIRST_S, OWED_MAX_S);
+      self->owed_id = g_timeout_add_seconds (self->owed_delay_s, owed_cb, self);
+    }
+}
+
+static void
+withdrawn_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(Withdrawal) withdrawal = user_data;
+  g_autoptr(TriageMcpServer) self = g_object_ref (withdrawal->server);
+  TriageServiceRequest *request = TRIAGE_SERVICE_REQUEST (object);
+  const char *id = triage_service_request_get_notification_id (request);
+  g_autoptr(GError) error = NULL;
+
+  self->withdrawing--;
+  if (triage_service_request_withdraw_finish (request, result, &error))
+    {
+      self->owed_delay_s = 0;
+      triage_mcp_owed_file_remove (self->owed_file, id);
+    }
+  /* Gone, or settled meanwhile (the person answered it while the server
+   * was away, its deadline passed): nothing is left to withdraw. */
+  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_EXPIRED) ||
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_INVALIDATED))
+    {
+      self->owed_delay_s = 0;
+      triage_mcp_owed_file_remove (self->owed_file, id);
+    }
+  /* The end waited long enough: the file keeps it for the next run. */
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_message ("could not withdraw request %s before exiting; the next triage-mcp run for "
+               "this server withdraws it", id);
+  else if (triage_service_error_is_transient (error))
+    {
+      if (self->closing)
+        g_message ("could not withdraw request %s before exiting: %s; the next triage-mcp run "
+                   "for this server withdraws it", id, error->message);
+      else
+        {
+          if (!withdrawal->again)
+            g_message ("could not withdraw request %s yet: %s; trying again while the session "
+                       "lasts", id, error->message);
+          owe (self, g_steal_pointer (&withdrawal));
+        }
+    }
+  else
+    {
+      /* Refused for good (a key revoked meanwhile): no later try does better. */
+      g_warning ("could not withdraw request %s: %s", id, error->message);
+      triage_mcp_owed_file_remove (self->owed_file, id);
+    }
+
+  triage_mcp_server_maybe_closed (self);
+}
+
+/* Withdraws @request in the background; the session's end waits for it, within its grace. */
+static void
+withdraw (TriageMcpServer      *self,
+          TriageServiceRequest *request,
+          const char           *reason,
+          gboolean              again)
+{
+  Withdrawal *withdrawal = g_new0 (Withdrawal, 1);
+  AtpClient *client = triage_service_request_get_client (request);
+
+  /* Kept in the file until the server takes it, so that neither the end of the session
+   * nor a SIGKILL loses it (written only when it is not taken within a moment). */
+  triage_mcp_owed_file_add (self->owed_file, triage_service_request_get_notification_id (request),
+                            atp_client_get_socket_path (client) != NULL
+                              ? atp_client_get_service_id (client) : NULL,
+                            reason);
+  withdrawal->server = g_object_ref (self);
+  withdrawal->request = g_object_ref (request);
+  withdrawal->reason = g_strdup (reason);
+  withdrawal->again = again;
+  self->withdrawing++;
+  triage_service_request_withdraw_async (request, reason, self->withdrawals, withdrawn_cb,
+                                         withdrawal);
+}
+
+void
+triage_mcp_withdraw_request (TriageMcpServer      *self,
+                             TriageServiceRequest *request,
+                             const char           *reason)
+{
+  withdraw (self, request, reason, FALSE);
+}
+
+void
+triage_mcp_withdrawals_start (TriageMcpServer *self)
+{
+  g_autoptr(GPtrArray) saved = triage_mcp_owed_file_load (self->owed_file);
+
+  for (guint i = 0; i < saved->len; i++)
+    {
+      TriageMcpOwedEntry *entry = g_ptr_array_index (saved, i);
+      AtpClient *client = triage_mcp_server_client_for_service (self, entry->service, NULL);
+      /* Known by its id, it is never posted again: the body is not sent. */
+      g_autoptr(TriageServiceRequest) request = triage_service_request_new (client, entry->id,
+                                                                            "{}", 0);
+
+      g_debug ("withdrawing request %s, which an earlier run could not", entry->id);
+      withdraw (self, request, entry->reason, FALSE);
+    }
+}
+
+static gboolean
+grace_over_cb (gpointer data)
+{
+  TriageMcpServer *self = data;
+
+  self->grace_id = 0;
+  triage_mcp_withdrawals_stop (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+triage_mcp_withdrawals_close (TriageMcpServer *self)
+{
+  withdraw_owed (self);
+  if (self->withdrawing > 0 && self->grace_id == 0)
+    self->grace_id = g_timeout_add_seconds (EXIT_GRACE_S, grace_over_cb, self);
+}
+
+void
+triage_mcp_withdrawals_stop (TriageMcpServer *self)
+{
+  g_clear_handle_id (&self->grace_id, g_source_remove);
+  g_cancellable_cancel (self->withdrawals);
+  triage_mcp_owed_file_flush (self->owed_file);
+}

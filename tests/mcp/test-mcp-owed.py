@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+# test-mcp-owed.py — withdrawals still owed when triage-mcp exits (the server away as the
+# session ends) are not lost: the end waits a few seconds at most (and not at all after
+# a second signal), the file $XDG_STATE_HOME/triage/mcp-owed-HASH.json keeps them, and
+# the next triage-mcp run for that server withdraws them as it starts. A damaged file is
+# said once and set aside; an unknown or settled request is dropped quietly.
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import hashlib
+import json
+import os
+import signal
+import sys
+import time
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mcptest import Failure, Mcp, Session, wait_for  # noqa: E402
+
+OWED = b"trying again while the session lasts"
+LEFT = b"the next triage-mcp run for this server withdraws it"
+# triage-mcp-withdrawals.c: EXIT_GRACE_S.
+GRACE_S = 5
+SERVICE = "mcp-test-agent"   # the service of clientInfo.name "Test Agent"
+
+
+def owed_path(s):
+    """The owed file of the local server of @s's world (triage-mcp-owed.c names it)."""
+    digest = hashlib.sha256(f"unix:{s.world.socket}".encode()).hexdigest()
+    return os.path.join(s.world.root, "state", "triage", f"mcp-owed-{digest[:16]}.json")
+
+
+def owed_ids(s):
+    try:
+        with open(owed_path(s)) as f:
+            return [w["id"] for w in json.load(f)["withdrawals"]]
+    except FileNotFoundError:
+        return []
+
+
+def write_owed(s, text):
+    os.makedirs(os.path.dirname(owed_path(s)), exist_ok=True)
+    with open(owed_path(s), "w") as f:
+        f.write(text)
+
+
+def withdrawn(s, nid):
+    wait_for(f"request {nid} to be withdrawn", lambda: s.status(nid) == "invalidated")
+
+
+def next_run(s):
+    """Another triage-mcp run for the same server, as another session would start it."""
+    s.mcp.stop()
+    s.mcp = Mcp(s.world)
+    return s.mcp
+
+
+def expect_clean_exit(mcp):
+    mcp.close_input()
+    if mcp.wait_exit() != 0:
+        raise Failure(f"exit status {mcp.proc.returncode}; stderr {mcp.errors()!r}")
+    if b"WARNING" in mcp.errors() or b"CRITICAL" in mcp.errors():
+        raise Failure(f"standard error: {mcp.errors()!r}")
+
+
+def test_server_away_at_exit():
+    # The question waits; the server dies; the session ends. The exit used to lose the
+    # withdrawal, and the question waited in the inbox for nobody.
+    with Session("away-at-exit") as s:
+        s.mcp.initialize()
+        s.mcp.tool("request_approval", {"title": "Left as the session ends"})
+        n = s.wait_pending("Left as the session ends")
+        s.server.wait_posted(SERVICE)
+        s.server.kill()
+        began = time.monotonic()
+        s.mcp.close_input()
+        if s.mcp.wait_exit() != 0:
+            raise Failure(f"exit status {s.mcp.proc.returncode}; stderr {s.mcp.errors()!r}")
+        took = time.monotonic() - began
+        # Its withdrawal's own tries take the grace; a little more for a loaded machine.
+        if took > GRACE_S + 10:
+            raise Failure(f"exited {took:.1f} s after its input closed, past its grace")
+        if LEFT not in s.mcp.errors():
+            raise Failure(f"standard error: {s.mcp.errors()!r}")
+        if owed_ids(s) != [n["id"]]:
+            raise Failure(f"the owed file holds {owed_ids(s)}")
+        if os.stat(owed_path(s)).st_mode & 0o777 != 0o600:
+            raise Failure(f"the owed file is {oct(os.stat(owed_path(s)).st_mode)}")
+
+        s.server.start()
+        mcp = next_run(s)
+        withdrawn(s, n["id"])
+        wait_for("the owed file to be removed", lambda: not os.path.exists(owed_path(s)))
+        # The run goes on as any session.
+        mcp.initialize()
+        id = mcp.tool("request_approval", {"title": "Asked by the next run"})
+        again = s.wait_pending("Asked by the next run")
+        s.server.respond_as_client(again["id"], "approve")
+        if mcp.reply(id)["result"]["structuredContent"]["approved"] is not True:
+            raise Failure("the next run's question was not answered")
+        expect_clean_exit(mcp)
+
+
+def test_second_signal_ends_grace():
+    # An MCP client closes standard input, waits, then sends SIGTERM: the end waits no
+    # longer. The server is stopped (SIGSTOP): it takes connections and answers nothing,
+    # so without the signal the withdrawal would hold the end for the whole grace.
+    with Session("second-signal") as s:
+        s.mcp.initialize()
+        s.mcp.tool("request_approval", {"title": "Ended by a second signal"})
+        n = s.wait_pending("Ended by a second signal")
+        s.server.wait_posted(SERVICE)
+        s.server.proc.send_signal(signal.SIGSTOP)
+        try:
+            s.mcp.close_input()
+            # The withdrawal under way is in the file: the session is ending.
+            wait_for("the withdrawal in the owed file", lambda: owed_ids(s) == [n["id"]])
+            began = time.monotonic()
+            s.mcp.proc.send_signal(signal.SIGTERM)
+            if s.mcp.wait_exit() != 0:
+                raise Failure(f"exit status {s.mcp.proc.returncode}: {s.mcp.errors()!r}")
+            took = time.monotonic() - began
+        finally:
+            s.server.proc.send_signal(signal.SIGCONT)
+        if took >= GRACE_S - 1:
+            raise Failure(f"exited {took:.1f} s after SIGTERM: the grace was waited out")
+        if owed_ids(s) != [n["id"]]:
+            raise Failure(f"the owed file holds {owed_ids(s)}")
+        next_run(s)
+        withdrawn(s, n["id"])
+        wait_for("the owed file to be removed", lambda: not os.path.exists(owed_path(s)))
+        expect_clean_exit(s.mcp)
+
+
+def test_killed_while_owed():
+    # A withdrawal owed mid-session is in the file before the session ends, so a client
+    # that kills triage-mcp outright (SIGKILL) loses it neither.
+    with Session("killed-owed") as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("ask_human", {"question": "Cancelled, then killed",
+                                      "response_type": "text"})
+        n = s.wait_pending("Cancelled, then killed")
+        s.server.kill()
+        s.mcp.notify("notifications/cancelled", {"requestId": id, "reason": "stop"})
+        s.mcp.wait_stderr(OWED)
+        wait_for("the owed withdrawal in the file", lambda: owed_ids(s) == [n["id"]])
+        s.mcp.stop()   # SIGKILL
+        s.server.start()
+        next_run(s)
+        withdrawn(s, n["id"])
+        expect_clean_exit(s.mcp)
+        if os.path.exists(owed_path(s)):
+            raise Failure(f"the owed file is still there: {owed_ids(s)}")
+
+
+def test_gone_and_settled_dropped():
+    # What the server answers 404 (never arrived, or another server's) or 409 (answered,
+    # expired, withdrawn meanwhile) for has nothing left to withdraw: dropped, unsaid.
+    with Session("gone-settled") as s:
+        answered = s.server.post("Answered meanwhile", service=SERVICE)
+        s.server.respond_as_client(answered, "ok")
+        s.server.wait_responded(answered, service=SERVICE)
+        pending = s.server.post("Still pending", service=SERVICE)
+        unknown = str(uuid.uuid4())
+        write_owed(s, json.dumps({
+            "server": f"unix:{s.world.socket}",
+            "withdrawals": [{"id": i, "service": SERVICE, "reason": "the agent went away"}
+                            for i in (unknown, answered, pending)]}))
+        mcp = next_run(s)
+        withdrawn(s, pending)
+        wait_for("the owed file to be removed", lambda: not os.path.exists(owed_path(s)))
+        if s.status(answered) != "responded":
+            raise Failure(f"the answered request is {s.status(answered)}")
+        expect_clean_exit(mcp)
+        if b"withdraw" in mcp.errors():
+            raise Failure(f"a gone or settled request was spoken of: {mcp.errors()!r}")
+
+
+def test_damaged_file():
+    # Not JSON, or an element that does not read: said once, set aside (*.damaged), never
+    # fatal; what of it reads is still withdrawn.
+    with Session("damaged") as s:
+        write_owed(s, '{"server": "unix:/somewhere", "withdrawals": [')
+        mcp = next_run(s)
+        mcp.initialize()
+        expect_clean_exit(mcp)
+        if mcp.errors().count(b"is damaged") != 1 or \
+                not os.path.exists(owed_path(s) + ".damaged"):
+            raise Failure(f"standard error: {mcp.errors()!r}")
+        if os.path.exists(owed_path(s)):
+            raise Failure("the damaged file was left in place")
+
+        pending = s.server.post("Owed beside a damaged entry", service=SERVICE)
+        write_owed(s, json.dumps({
+            "server": f"unix:{s.world.socket}",
+            "withdrawals": [{"id": "not-an-id", "service": SERVICE},
+                            {"id": pending, "service": SERVICE, "reason": "gone"},
+                            {"id": str(uuid.uuid4()), "service": "line\nbreak"}]}))
+        mcp = next_run(s)
+        withdrawn(s, pending)
+        wait_for("the owed file to be removed", lambda: not os.path.exists(owed_path(s)))
+        expect_clean_exit(mcp)
+        if mcp.errors().count(b"is damaged") != 1:
+            raise Failure(f"standard error: {mcp.errors()!r}")
+
+        # Set aside, it is said no more.
+        mcp = next_run(s)
+        mcp.initialize()
+        expect_clean_exit(mcp)
+        if b"damaged" in mcp.errors():
+            raise Failure(f"said again: {mcp.errors()!r}")
+
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from apptest import run  # noqa: E402
+
+run([
+    ("the server away as the session ends: the next run withdraws it", test_server_away_at_exit),
+    ("a second signal ends the grace; the next run withdraws it", test_second_signal_ends_grace),
+    ("killed while a withdrawal is owed: the next run withdraws it", test_killed_while_owed),
+    ("a gone or settled request in the owed file is dropped quietly",
+     test_gone_and_settled_dropped),
+    ("a damaged owed file is said once and set aside", test_damaged_file),
+])
