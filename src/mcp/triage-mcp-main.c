@@ -36,7 +36,9 @@ static const char help_description[] =
   "\n"
   "Standard error carries warnings only; standard output is the MCP session. When standard\n"
   "input closes, or on SIGTERM/SIGINT/SIGHUP, every question still waiting is withdrawn and\n"
-  "the program exits 0. Exit status 2: a bad option, or no key for --server.";
+  "the program exits 0, within 5 s (at once on a second signal); a withdrawal the server\n"
+  "cannot take by then is kept in $XDG_STATE_HOME/triage/ for the next run to make.\n"
+  "Exit status 2: a bad option, or no key for --server.";
 
 void
 triage_mcp_options_free (TriageMcpOptions *self)
