@@ -155,6 +155,37 @@ def test_killed_while_owed():
             raise Failure(f"the owed file is still there: {owed_ids(s)}")
 
 
+def test_two_runs_share_the_file():
+    # Two clients' triage-mcp for one server end at once with the server away: each
+    # merges its withdrawal into the file under the lock, and neither is lost. The next
+    # run withdraws each as the service that asked it.
+    with Session("two-runs") as s:
+        runs = [s.mcp, Mcp(s.world)]
+        try:
+            pending = []
+            for number, mcp in enumerate(runs, 1):
+                mcp.initialize(name=f"Agent {number}")
+                mcp.tool("request_approval", {"title": f"Asked by agent {number}"})
+                pending.append(s.wait_pending(f"Asked by agent {number}"))
+                s.server.wait_posted(f"mcp-agent-{number}")
+            s.server.kill()
+            for mcp in runs:
+                mcp.close_input()
+            for mcp in runs:
+                if mcp.wait_exit() != 0:
+                    raise Failure(f"exit status {mcp.proc.returncode}: {mcp.errors()!r}")
+            if sorted(owed_ids(s)) != sorted(n["id"] for n in pending):
+                raise Failure(f"the owed file holds {owed_ids(s)}")
+        finally:
+            runs[1].stop()
+        s.server.start()
+        next_run(s)
+        for n in pending:
+            withdrawn(s, n["id"])
+        wait_for("the owed file to be removed", lambda: not os.path.exists(owed_path(s)))
+        expect_clean_exit(s.mcp)
+
+
 def test_gone_and_settled_dropped():
     # What the server answers 404 (never arrived, or another server's) or 409 (answered,
     # expired, withdrawn meanwhile) for has nothing left to withdraw: dropped, unsaid.
@@ -220,6 +251,7 @@ run([
     ("the server away as the session ends: the next run withdraws it", test_server_away_at_exit),
     ("a second signal ends the grace; the next run withdraws it", test_second_signal_ends_grace),
     ("killed while a withdrawal is owed: the next run withdraws it", test_killed_while_owed),
+    ("two runs ending at once keep both their withdrawals", test_two_runs_share_the_file),
     ("a gone or settled request in the owed file is dropped quietly",
      test_gone_and_settled_dropped),
     ("a damaged owed file is said once and set aside", test_damaged_file),
