@@ -111,6 +111,46 @@ test_removed (void)
   g_assert_true (triage_test_server_stop (server));
 }
 
+/* The folder the file is in renamed (an operator moving a data folder):
+ * the path names no file any more, as when the file itself is removed. A
+ * GFileMonitor of the file would not tell this (triage-store-sqlite-file.c). */
+static void
+test_folder_moved (void)
+{
+  const char * const alice[] = { "alice", NULL };
+  const char * const args[] = { "--no-limits", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("triage-sqlite-file-XXXXXX", &error);
+  g_autofree char *folder = g_build_filename (dir, "data", NULL);
+  g_autofree char *moved = g_build_filename (dir, "data.moved", NULL);
+  g_autofree char *database = g_build_filename (folder, "server.db", NULL);
+  TriageTestServerOptions options = { .extra_args = args, .database = database };
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autofree char *key = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  g_assert_false (triage_test_server_is_postgres (server));
+  g_assert_true (triage_test_server_create_user (server, "alice", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_service (server, "deploy-bot", alice, NULL, NULL, &key,
+                                                    NULL, &error));
+  g_assert_no_error (error);
+  g_free (srv_post (server, key, "Before"));
+  g_assert_true (readyz_says (server, "ready", NULL));
+
+  g_assert_cmpint (g_rename (folder, moved), ==, 0);
+  answer = post_until_refused (server, key);
+  srv_assert_status (answer, 503, "STORAGE_UNAVAILABLE");
+  g_assert_true (readyz_says (server, "unavailable", "was removed while the server had it open"));
+  g_assert_true (triage_test_server_stop (server));
+  g_clear_pointer (&server, triage_test_server_free);
+  triage_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -118,5 +158,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/server/sqlite-file/removed", test_removed);
+  g_test_add_func ("/server/sqlite-file/folder-moved", test_folder_moved);
   return g_test_run ();
 }

@@ -29,6 +29,12 @@
 
 #include "triage-store-sqlite-private.h"
 
+/* A stat () of each path, not a GFileMonitor: GLib's inotify monitor of a
+ * file watches the folder it is in, and so tells a removal, a rename of the
+ * file or one moved over it, but not a rename of that folder or of any
+ * folder above it (checked with GLib 2.74: nothing at all, seconds later),
+ * after which the path names no file and the server would write into one
+ * nobody opens again. Two stat () calls a second cost nothing. */
 #define WATCH_INTERVAL_S 1
 
 /* FALSE (@error set) when the file at @path is not the one with @id (0: none
