@@ -47,6 +47,19 @@ triage_store_sqlite_exec (TriageStoreSqlite *self,
   return TRUE;
 }
 
+/* SQLite says the file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB) wherever
+ * it meets the damage: in a step, and in a prepare, which reads the schema
+ * when the connection has none loaded (at its first statement, or after a
+ * step found it changed and dropped it). Either way the store is told
+ * (triage_store_sqlite_file_damaged ()). */
+static void
+note_damage (TriageStoreSqlite *self,
+             int                rc)
+{
+  if (G_UNLIKELY ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB))
+    triage_store_sqlite_file_damaged (self, sqlite3_errmsg (self->db));
+}
+
 /* A statement the database would not prepare. Not only bad SQL of ours: the
  * schema is read again when another connection changed it (an operator's
  * ALTER or VACUUM), and that read meets an I/O error, a damaged file or no
@@ -57,8 +70,10 @@ triage_store_sqlite_exec (TriageStoreSqlite *self,
  * STORAGE_UNAVAILABLE), and it is prepared again the next time. */
 static void
 log_unprepared (TriageStoreSqlite *self,
-                const char        *sql)
+                const char        *sql,
+                int                rc)
 {
+  note_damage (self, rc);
   triage_log_failure ("the database would not prepare a statement (%s): %s",
                       sqlite3_errmsg (self->db), sql);
 }
@@ -68,11 +83,12 @@ triage_store_sqlite_prepare (TriageStoreSqlite *self,
                              const char        *sql)
 {
   sqlite3_stmt *stmt = NULL;
+  int rc;
 
   triage_store_sqlite_hold_lost_batch (self);
-  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+  if ((rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL)) != SQLITE_OK)
     {
-      log_unprepared (self, sql);
+      log_unprepared (self, sql, rc);
       sqlite3_finalize (stmt);
       return NULL;
     }
@@ -101,14 +117,16 @@ cached (TriageStoreSqlite *self,
         const char        *sql)
 {
   sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
+  int rc;
 
   triage_store_sqlite_hold_lost_batch (self);
   if (stmt == NULL)
     {
       /* Not kept when it failed: tried again the next time. */
-      if (sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+      rc = sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
+      if (rc != SQLITE_OK)
         {
-          log_unprepared (self, sql);
+          log_unprepared (self, sql, rc);
           sqlite3_finalize (stmt);
           return NULL;
         }
@@ -144,8 +162,7 @@ step (TriageStoreSqlite *self,
   if (stmt == NULL)
     return SQLITE_ERROR;
   rc = sqlite3_step (stmt);
-  if (G_UNLIKELY ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB))
-    triage_store_sqlite_file_damaged (self, sqlite3_errmsg (self->db));
+  note_damage (self, rc);
   return rc;
 }
 
