@@ -408,6 +408,35 @@ test_damaged_file (Fixture       *fixture,
   srv_assert_status (answer, 200, NULL);
 }
 
+/* The file is found damaged as the server opens it (here a row of
+ * sqlite_schema that no longer reads, as a damaged page or a bad edit makes
+ * it): the server does not start, and says which file is damaged and what
+ * to do. It said "database error: malformed database schema (…)", naming
+ * no file, and its damaged file's message named an empty one. */
+static void
+test_damaged_at_start (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const char *database = triage_test_server_get_database (fixture->server);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *said = NULL, *check = NULL;
+
+  if (triage_test_server_is_postgres (fixture->server))
+    {
+      g_test_skip ("a SQLite file (PostgreSQL's files are the database server's)");
+      return;
+    }
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_free (srv_run_sql (fixture->server, "PRAGMA writable_schema = ON;"
+                                        "UPDATE sqlite_master SET sql = 'CREATE TABLE afp_reviews ('"
+                                        " WHERE name = 'afp_reviews'"));
+  g_assert_false (triage_test_server_restart (fixture->server, &error));
+  said = g_strdup_printf ("the database file %s is damaged (malformed database schema", database);
+  g_assert_cmpuint (count_in_log (fixture, said), ==, 1);
+  check = g_strdup_printf ("sqlite3 %s 'PRAGMA integrity_check'", database);
+  g_assert_cmpuint (count_in_log (fixture, check), ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -423,6 +452,8 @@ main (int    argc,
   g_test_add ("/server/damaged/event", Fixture, NULL, fixture_setup, test_damaged_event,
               fixture_teardown);
   g_test_add ("/server/damaged/file", Fixture, NULL, fixture_setup, test_damaged_file,
+              fixture_teardown);
+  g_test_add ("/server/damaged/at-start", Fixture, NULL, fixture_setup, test_damaged_at_start,
               fixture_teardown);
   return g_test_run ();
 }

@@ -116,16 +116,21 @@ void
 triage_store_sqlite_file_damaged (TriageStoreSqlite *self,
                                   const char        *reason)
 {
+  /* Not watched yet: it is being opened, and the server will not start. */
+  gboolean serving = self->file_watch != 0;
+
   if (self->file_error != NULL)
     return;
   self->file_error = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
-                                  "the database file %s is damaged (%s): a request that reads "
-                                  "what is damaged fails however often it is tried; stop the "
-                                  "server, keep a copy of the file, check it (sqlite3 %s "
-                                  "'PRAGMA integrity_check') and mend it (sqlite3's .recover "
-                                  "makes a new one) before starting it again",
-                                  self->path ? self->path : "", reason,
-                                  self->path ? self->path : "FILE");
+                                  "the database file %s is damaged (%s): %s keep a copy of "
+                                  "the file, check it (sqlite3 %s 'PRAGMA integrity_check') and "
+                                  "mend it (sqlite3's .recover makes a new one) before starting "
+                                  "the server again", self->path, reason,
+                                  serving ? "a request that reads what is damaged fails however "
+                                            "often it is tried; stop the server,"
+                                          : "the server cannot start on it;", self->path);
+  if (!serving)
+    return;
   g_message ("%s", self->file_error->message);
   g_clear_handle_id (&self->file_watch, g_source_remove);
 }
@@ -143,13 +148,20 @@ watch_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* From now on the files at @path (and its WAL) must stay the ones open. */
 void
-triage_store_sqlite_watch_file (TriageStoreSqlite *self,
-                                const char        *path)
+triage_store_sqlite_name_file (TriageStoreSqlite *self,
+                               const char        *path)
 {
+  g_return_if_fail (self->path == NULL);
+
   self->path = g_strdup (path);
   self->wal_path = g_strconcat (path, "-wal", NULL);
+}
+
+/* From now on the files named (and its WAL) must stay the ones open. */
+void
+triage_store_sqlite_watch_file (TriageStoreSqlite *self)
+{
   take_id (self->path, &self->file_id);
   take_id (self->wal_path, &self->wal_id);
   self->file_watch = g_timeout_add_seconds (WATCH_INTERVAL_S, watch_cb, self);

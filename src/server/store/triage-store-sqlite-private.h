@@ -44,7 +44,8 @@ struct _TriageStoreSqlite
   char       *wal_path;
   TriageStoreSqliteFileId file_id;  /* as they were opened */
   TriageStoreSqliteFileId wal_id;
-  guint       file_watch;      /* the look at them, once a second */
+  guint       file_watch;      /* the look at them, once a second (0: not open yet, or */
+                               /* file_error set) */
   GError     *file_error;      /* either is not the one opened any more: why */
 };
 
@@ -74,14 +75,17 @@ void     triage_store_sqlite_hold_lost_batch     (TriageStoreSqlite *self);
 void     triage_store_sqlite_watch_busy          (TriageStoreSqlite *self,
                                                   int                timeout_ms);
 void     triage_store_sqlite_lock_taken          (TriageStoreSqlite *self);
-/* The database file, watched (triage-store-sqlite-file.c): removed or
- * replaced under the server, it takes no more writes and is not ready. */
-void     triage_store_sqlite_watch_file          (TriageStoreSqlite *self,
+/* The database file at @path (named before it is opened), watched once
+ * open (triage-store-sqlite-file.c): removed or replaced under the server,
+ * it takes no more writes and is not ready. */
+void     triage_store_sqlite_name_file           (TriageStoreSqlite *self,
                                                   const char        *path);
+void     triage_store_sqlite_watch_file          (TriageStoreSqlite *self);
 void     triage_store_sqlite_unwatch_file        (TriageStoreSqlite *self);
 gboolean triage_store_sqlite_file_check          (TriageStoreSqlite *self,
                                                   GError           **error);
-/* A statement met a damaged file (@reason, SQLite's). */
+/* A statement met a damaged file (@reason, SQLite's): said once when
+ * serving; while it opens, the store's open fails with it. */
 void     triage_store_sqlite_file_damaged        (TriageStoreSqlite *self,
                                                   const char        *reason);
 /* Reading notifications (triage-store-sqlite-reads.c). */

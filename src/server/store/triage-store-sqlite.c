@@ -29,35 +29,37 @@ G_DEFINE_FINAL_TYPE (TriageStoreSqlite, triage_store_sqlite, TRIAGE_TYPE_STORE)
 #define PENDING_MASK ((1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED) | \
                       (1u << ATP_STATUS_ACKNOWLEDGED))
 
-gboolean
-triage_store_sqlite_exec (TriageStoreSqlite *self,
-                          const char        *sql,
-                          GError           **error)
-{
-  char *message = NULL;
-
-  triage_store_sqlite_hold_lost_batch (self);
-  if (sqlite3_exec (self->db, sql, NULL, NULL, &message) != SQLITE_OK)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error: %s",
-                   message ? message : sqlite3_errmsg (self->db));
-      sqlite3_free (message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* SQLite says the file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB) wherever
  * it meets the damage: in a step, and in a prepare, which reads the schema
  * when the connection has none loaded (at its first statement, or after a
- * step found it changed and dropped it). Either way the store is told
- * (triage_store_sqlite_file_damaged ()). */
+ * step found it changed and dropped it); sqlite3_exec () does both. Each
+ * time the store is told (triage_store_sqlite_file_damaged ()). */
 static void
 note_damage (TriageStoreSqlite *self,
              int                rc)
 {
   if (G_UNLIKELY ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB))
     triage_store_sqlite_file_damaged (self, sqlite3_errmsg (self->db));
+}
+
+gboolean
+triage_store_sqlite_exec (TriageStoreSqlite *self,
+                          const char        *sql,
+                          GError           **error)
+{
+  char *message = NULL;
+  int rc;
+
+  triage_store_sqlite_hold_lost_batch (self);
+  if ((rc = sqlite3_exec (self->db, sql, NULL, NULL, &message)) != SQLITE_OK)
+    {
+      note_damage (self, rc);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error: %s",
+                   message ? message : sqlite3_errmsg (self->db));
+      sqlite3_free (message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* A statement the database would not prepare. Not only bad SQL of ours: the
@@ -222,11 +224,19 @@ triage_store_sqlite_new (const char *path,
                          GError    **error)
 {
   g_autoptr(TriageStoreSqlite) self = g_object_new (TRIAGE_TYPE_STORE_SQLITE, NULL);
+  g_autoptr(GError) failure = NULL;
 
-  if (!triage_store_sqlite_open (self, path, error))
-    return NULL;
+  /* Named first, so that damage met while opening it names it. */
+  triage_store_sqlite_name_file (self, path);
+  if (!triage_store_sqlite_open (self, path, &failure))
+    {
+      /* A damaged file: that, and what to do, rather than SQLite's words alone. */
+      g_propagate_error (error, self->file_error != NULL ? g_steal_pointer (&self->file_error)
+                                                         : g_steal_pointer (&failure));
+      return NULL;
+    }
   triage_store_sqlite_watch_busy (self, TRIAGE_STORE_SQLITE_BUSY_TIMEOUT_MS);
-  triage_store_sqlite_watch_file (self, path);
+  triage_store_sqlite_watch_file (self);
   return TRIAGE_STORE (g_steal_pointer (&self));
 }
 
