@@ -606,10 +606,13 @@ triage_store_add_events (TriageStore        *self,
     {
       g_autoptr(GError) error = NULL;
 
+      /* Said once, then counted (triage-log-limit.h), as a batch that was
+       * not stored: while the database will not open one, every change
+       * comes here, and a warning each was a line a request. */
       if (CLASS (self)->insert_events (self, alone, &error))
         deliver (self, alone, TRUE);
       else
-        g_warning ("cannot write events: %s", error->message);
+        triage_log_failure ("cannot write events: %s", error->message);
     }
 }
 
