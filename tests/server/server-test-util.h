@@ -273,6 +273,21 @@ srv_allow_inserts (TriageTestServer *server,
   g_free (srv_run_sql (server, sql));
 }
 
+/* How many times @part is in the file at @path (a server's log: the server
+ * logs before it answers, so what an answer received followed is there). */
+static inline guint
+srv_count_in_file (const char *path,
+                   const char *part)
+{
+  g_autofree char *text = NULL;
+  guint count = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  for (const char *p = text; (p = strstr (p, part)) != NULL; p += strlen (part))
+    count++;
+  return count;
+}
+
 /* Posts a one-action notification as @key and returns its id. */
 static inline char *
 srv_post (TriageTestServer *server,

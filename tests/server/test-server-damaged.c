@@ -130,13 +130,7 @@ static guint
 count_in_log (Fixture    *fixture,
               const char *needle)
 {
-  g_autofree char *text = NULL;
-  guint count = 0;
-
-  g_assert_true (g_file_get_contents (fixture->log, &text, NULL, NULL));
-  for (const char *p = text; (p = strstr (p, needle)) != NULL; p += strlen (needle))
-    count++;
-  return count;
+  return srv_count_in_file (fixture->log, needle);
 }
 
 /* The stored JSON of one notification does not read as an object: @data is

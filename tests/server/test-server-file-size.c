@@ -27,19 +27,6 @@
              "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\",\"label\":\"OK\"," \
              "\"response_type\":\"simple\"}]}"
 
-static guint
-count_in_file (const char *path,
-               const char *needle)
-{
-  g_autofree char *text = NULL;
-  guint count = 0;
-
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  for (const char *p = text; (p = strstr (p, needle)) != NULL; p += strlen (needle))
-    count++;
-  return count;
-}
-
 static void
 test_limit (void)
 {
@@ -90,7 +77,7 @@ test_limit (void)
       g_clear_pointer (&answer, srv_answer_free);
     }
   /* Four batches failed, one line said so (the next after 10 s). */
-  g_assert_cmpuint (count_in_file (log, "a batch was not stored"), ==, 1);
+  g_assert_cmpuint (srv_count_in_file (log, "a batch was not stored"), ==, 1);
   /* Reads go on. */
   answer = srv_request (server, "GET", "/api/v1/client/notifications", token, NULL);
   srv_assert_status (answer, 200, NULL);

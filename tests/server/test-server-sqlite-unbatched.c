@@ -20,19 +20,6 @@
 
 #include "server-test-util.h"
 
-static guint
-count_in_file (const char *path,
-               const char *needle)
-{
-  g_autofree char *text = NULL;
-  guint count = 0;
-
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  for (const char *p = text; (p = strstr (p, needle)) != NULL; p += strlen (needle))
-    count++;
-  return count;
-}
-
 #ifndef TRIAGE_TEST_SANITIZED
 static void
 test_events_refused (void)
@@ -61,8 +48,7 @@ test_events_refused (void)
                                                     NULL, &error));
   g_assert_no_error (error);
 
-  g_free (srv_run_sql (server, "CREATE TRIGGER refuse_events BEFORE INSERT ON events"
-                               " BEGIN SELECT RAISE (ABORT, 'events refused by the test'); END"));
+  srv_refuse_inserts (server, "events", "events refused by the test", FALSE);
   g_assert_true (g_file_set_contents (refuse, "", 0, NULL));
   /* Each request stored on its own, its event not. */
   for (guint i = 0; i < 3; i++)
@@ -71,8 +57,8 @@ test_events_refused (void)
 
       g_assert_nonnull (id);
     }
-  g_assert_cmpuint (count_in_file (log, "cannot write events"), ==, 1);
-  g_assert_cmpuint (count_in_file (log, "events refused by the test"), ==, 1);
+  g_assert_cmpuint (srv_count_in_file (log, "cannot write events"), ==, 1);
+  g_assert_cmpuint (srv_count_in_file (log, "events refused by the test"), ==, 1);
 
   g_assert_cmpint (g_remove (refuse), ==, 0);
   g_assert_true (triage_test_server_stop (server));
