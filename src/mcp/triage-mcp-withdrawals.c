@@ -18,14 +18,15 @@
  * wait (2 s in the official SDKs), then send SIGTERM, which ends the wait at once. */
 #define EXIT_GRACE_S 5
 
-/* A withdrawal under way: what it says, and whether it is a later try of one the
- * server could not take. */
+/* A withdrawal under way: what it says, whether it is a later try of one the server
+ * could not take, and whether an earlier run left it (and said so). */
 typedef struct
 {
   TriageMcpServer      *server;    /* strong while under way; NULL while owed */
   TriageServiceRequest *request;   /* strong */
   char                 *reason;
   gboolean              again;
+  gboolean              inherited;
 } Withdrawal;
 
 static void
@@ -42,7 +43,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Withdrawal, withdrawal_free)
 static void withdraw (TriageMcpServer      *self,
                       TriageServiceRequest *request,
                       const char           *reason,
-                      gboolean              again);
+                      gboolean              again,
+                      gboolean              inherited);
 
 static void
 withdraw_owed (TriageMcpServer *self)
@@ -54,7 +56,7 @@ withdraw_owed (TriageMcpServer *self)
     {
       Withdrawal *withdrawal = g_ptr_array_index (owed, i);
 
-      withdraw (self, withdrawal->request, withdrawal->reason, TRUE);
+      withdraw (self, withdrawal->request, withdrawal->reason, TRUE, withdrawal->inherited);
     }
 }
 
@@ -117,22 +119,24 @@ withdrawn_cb (GObject      *object,
       self->owed_delay_s = 0;
       triage_mcp_owed_file_remove (self->owed_file, id);
     }
-  /* The end waited long enough: the file keeps it for the next run. */
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_message ("could not withdraw request %s before exiting; the next triage-mcp run for "
-               "this server withdraws it", id);
-  else if (triage_service_error_is_transient (error))
+  else if (triage_service_error_is_transient (error) && !self->closing)
     {
-      if (self->closing)
+      if (!withdrawal->again)
+        g_message ("could not withdraw request %s yet: %s; trying again while the session "
+                   "lasts", id, error->message);
+      owe (self, g_steal_pointer (&withdrawal));
+    }
+  /* The session ended first (cancelled: the end waited long enough): the file keeps it
+   * for the next run. An earlier run's was said by that run: with a server away for
+   * days, every run would list them all again. */
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+           triage_service_error_is_transient (error))
+    {
+      if (!withdrawal->inherited)
         g_message ("could not withdraw request %s before exiting: %s; the next triage-mcp run "
-                   "for this server withdraws it", id, error->message);
-      else
-        {
-          if (!withdrawal->again)
-            g_message ("could not withdraw request %s yet: %s; trying again while the session "
-                       "lasts", id, error->message);
-          owe (self, g_steal_pointer (&withdrawal));
-        }
+                   "for this server withdraws it", id,
+                   g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                     ? "the end could wait no longer" : error->message);
     }
   else
     {
@@ -149,7 +153,8 @@ static void
 withdraw (TriageMcpServer      *self,
           TriageServiceRequest *request,
           const char           *reason,
-          gboolean              again)
+          gboolean              again,
+          gboolean              inherited)
 {
   Withdrawal *withdrawal = g_new0 (Withdrawal, 1);
   AtpClient *client = triage_service_request_get_client (request);
@@ -164,6 +169,7 @@ withdraw (TriageMcpServer      *self,
   withdrawal->request = g_object_ref (request);
   withdrawal->reason = g_strdup (reason);
   withdrawal->again = again;
+  withdrawal->inherited = inherited;
   self->withdrawing++;
   triage_service_request_withdraw_async (request, reason, self->withdrawals, withdrawn_cb,
                                          withdrawal);
@@ -174,7 +180,7 @@ triage_mcp_withdraw_request (TriageMcpServer      *self,
                              TriageServiceRequest *request,
                              const char           *reason)
 {
-  withdraw (self, request, reason, FALSE);
+  withdraw (self, request, reason, FALSE, FALSE);
 }
 
 void
@@ -190,9 +196,10 @@ triage_mcp_withdrawals_start (TriageMcpServer *self)
       g_autoptr(TriageServiceRequest) request = triage_service_request_new (client, entry->id,
                                                                             "{}", 0);
 
-      g_debug ("withdrawing request %s, which an earlier run could not", entry->id);
-      withdraw (self, request, entry->reason, FALSE);
+      withdraw (self, request, entry->reason, TRUE, TRUE);
     }
+  if (saved->len > 0)
+    g_debug ("withdrawing %u requests that an earlier run could not", saved->len);
 }
 
 static gboolean

@@ -89,6 +89,12 @@ def test_server_away_at_exit():
         if os.stat(owed_path(s)).st_mode & 0o777 != 0o600:
             raise Failure(f"the owed file is {oct(os.stat(owed_path(s)).st_mode)}")
 
+        # A run while the server is still away keeps it, and does not say it again.
+        mcp = next_run(s)
+        expect_clean_exit(mcp)
+        if n["id"].encode() in mcp.errors() or owed_ids(s) != [n["id"]]:
+            raise Failure(f"the owed file holds {owed_ids(s)}; stderr {mcp.errors()!r}")
+
         s.server.start()
         mcp = next_run(s)
         withdrawn(s, n["id"])
