@@ -8,6 +8,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import glob
 import hashlib
 import json
 import os
@@ -18,6 +19,9 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcptest import Failure, Mcp, Session, wait_for  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
+from apptest import TcpServer, World, run  # noqa: E402
 
 OWED = b"trying again while the session lasts"
 LEFT = b"the next triage-mcp run for this server withdraws it"
@@ -192,6 +196,55 @@ def test_two_runs_share_the_file():
         expect_clean_exit(s.mcp)
 
 
+def test_team_server_away_at_exit():
+    # --server URL: the file is the URL's, its withdrawals name no service (the key
+    # does), and the next run withdraws them with the key it is given.
+    world = World("mcp-owed-team")
+    server = TcpServer(world).start()
+    mcp = None
+    try:
+        alice = server.user("alice")
+        key = server.service("Team agent", ["alice"])
+        mcp = Mcp(world, "--server", server.url, env={"TRIAGE_API_KEY": key})
+        mcp.initialize()
+        mcp.tool("request_approval", {"title": "Asked of the team"})
+
+        def status(nid):
+            return server.checked("GET", f"/api/v1/client/notifications/{nid}",
+                                  token=alice)["status"]
+
+        def pending():
+            reply = server.checked("GET", "/api/v1/client/notifications?status=pending",
+                                   token=alice)
+            return next((n for n in reply["notifications"]
+                         if n["context"]["title"] == "Asked of the team"), None)
+        n = wait_for("the question on the team server", pending)
+        server.kill()
+        mcp.close_input()
+        if mcp.wait_exit() != 0 or LEFT not in mcp.errors():
+            raise Failure(f"exit status {mcp.proc.returncode}; stderr {mcp.errors()!r}")
+        files = glob.glob(os.path.join(world.root, "state", "triage", "mcp-owed-*.json"))
+        if len(files) != 1:
+            raise Failure(f"owed files: {files}")
+        with open(files[0]) as f:
+            owed = json.load(f)
+        if not owed["server"].startswith(server.url) or \
+                [w["id"] for w in owed["withdrawals"]] != [n["id"]] or \
+                "service" in owed["withdrawals"][0]:
+            raise Failure(f"the owed file holds {owed}")
+
+        server.start()
+        mcp = Mcp(world, "--server", server.url, env={"TRIAGE_API_KEY": key})
+        wait_for("the question to be withdrawn", lambda: status(n["id"]) == "invalidated")
+        wait_for("the owed file to be removed", lambda: not os.path.exists(files[0]))
+        expect_clean_exit(mcp)
+    finally:
+        if mcp is not None:
+            mcp.stop()
+        server.kill()
+        world.cleanup()
+
+
 def test_gone_and_settled_dropped():
     # What the server answers 404 (never arrived, or another server's) or 409 (answered,
     # expired, withdrawn meanwhile) for has nothing left to withdraw: dropped, unsaid.
@@ -250,14 +303,13 @@ def test_damaged_file():
             raise Failure(f"said again: {mcp.errors()!r}")
 
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import run  # noqa: E402
-
 run([
     ("the server away as the session ends: the next run withdraws it", test_server_away_at_exit),
     ("a second signal ends the grace; the next run withdraws it", test_second_signal_ends_grace),
     ("killed while a withdrawal is owed: the next run withdraws it", test_killed_while_owed),
     ("two runs ending at once keep both their withdrawals", test_two_runs_share_the_file),
+    ("a team server away as the session ends: the next run withdraws it",
+     test_team_server_away_at_exit),
     ("a gone or settled request in the owed file is dropped quietly",
      test_gone_and_settled_dropped),
     ("a damaged owed file is said once and set aside", test_damaged_file),
