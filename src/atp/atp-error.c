@@ -58,6 +58,7 @@ static const struct
   { ATP_ERROR_CONNECTION_FAILED, "CONNECTION_FAILED", 0 },
   { ATP_ERROR_PROTOCOL, "PROTOCOL_ERROR", 0 },
   { ATP_ERROR_TLS_CERTIFICATE, "TLS_CERTIFICATE", 0 },
+  { ATP_ERROR_CONNECTION_LOST, "CONNECTION_LOST", 0 },
   /* The names older Triage servers sent for two of ATP's codes: read, never
    * written (a code's first row names it). */
   { ATP_ERROR_AUTH_INVALID_TOKEN, "UNAUTHORIZED", 401 },
@@ -109,7 +110,7 @@ atp_error_code_from_string (const char *code)
  *
  * Returns: the HTTP status a server answers with for @code; 0 for the local
  *   codes that never travel (%ATP_ERROR_CONNECTION_FAILED, %ATP_ERROR_PROTOCOL,
- *   %ATP_ERROR_TLS_CERTIFICATE)
+ *   %ATP_ERROR_TLS_CERTIFICATE, %ATP_ERROR_CONNECTION_LOST)
  */
 guint
 atp_error_code_http_status (AtpErrorCode code)

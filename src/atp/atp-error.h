@@ -79,6 +79,10 @@ typedef enum
   /* 500, after the local ones to keep their numbers */
   ATP_ERROR_NOTIFICATION_UNREADABLE,  /* the stored notification does not read (a damaged row):
                                        * trying again cannot mend it */
+  /* local */
+  ATP_ERROR_CONNECTION_LOST,          /* a request that changes something (POST, PATCH…) went
+                                       * out whole, then its connection broke or its answer did
+                                       * not come in time: the server may have acted on it */
 } AtpErrorCode;
 
 GQuark        atp_error_quark            (void);

@@ -233,7 +233,7 @@ session_cb (GObject      *object,
     issued = issued_ids_of (session);
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_SESSION_NOT_FOUND))
     issued = NULL;   /* no session: nothing was issued in it */
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED))
+  else if (triage_service_error_is_unreachable (error))
     {
       triage_ask_say ("%s", error->message);
       finish (self, TRIAGE_ASK_EXIT_UNREACHABLE);
@@ -350,7 +350,7 @@ failed_while_waiting (Review       *self,
 {
   g_autoptr(AtpAfpResponse) response = NULL;
 
-  if (g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED))
+  if (triage_service_error_is_unreachable (error))
     {
       triage_ask_say ("%s", error->message);
       finish (self, TRIAGE_ASK_EXIT_UNREACHABLE);
@@ -404,7 +404,7 @@ post_cb (GObject      *object,
 
   if (created == NULL)
     {
-      if (g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED))
+      if (triage_service_error_is_unreachable (error))
         {
           triage_ask_say ("%s", error->message);
           g_error_free (error);

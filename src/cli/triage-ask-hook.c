@@ -214,6 +214,20 @@ hook_stop (Hook       *hook,
   g_main_loop_quit (hook->loop);
 }
 
+/* The server took the request (or may have) and then failed past the retries:
+ * said, and the request withdrawn. FALSE when @error (may be NULL) is not that. */
+static gboolean
+gave_up_on_server (Hook         *hook,
+                   const GError *error)
+{
+  if (!triage_service_request_left_pending (hook->request, error))
+    return FALSE;
+  triage_ask_say ("%s; withdrawing request %s, for up to 5 s", error->message,
+                  triage_service_request_get_notification_id (hook->request));
+  give_up (hook, error->message, GAVE_UP_REASON);
+  return TRUE;
+}
+
 static void
 waited_cb (GObject      *object,
            GAsyncResult *result,
@@ -224,16 +238,9 @@ waited_cb (GObject      *object,
 
   hook->settled = triage_service_request_wait_finish (TRIAGE_SERVICE_REQUEST (object), result,
                                                       &error);
-  if (hook->withdrawing)
+  if (hook->withdrawing || gave_up_on_server (hook, error))
     return;
-  if (triage_service_request_left_pending (hook->request, error))
-    {
-      triage_ask_say ("%s; withdrawing request %s, for up to 5 s", error->message,
-                      triage_service_request_get_notification_id (hook->request));
-      give_up (hook, error->message, GAVE_UP_REASON);
-    }
-  else
-    hook_stop (hook, hook->settled == NULL ? error->message : NULL);
+  hook_stop (hook, hook->settled == NULL ? error->message : NULL);
 }
 
 static void
@@ -246,7 +253,8 @@ sent_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   post = triage_service_request_send_finish (TRIAGE_SERVICE_REQUEST (object), result, &error);
-  if (hook->withdrawing)
+  /* A POST whose answer was lost: the server may have stored it. */
+  if (hook->withdrawing || gave_up_on_server (hook, error))
     return;
   if (post == NULL)
     {

@@ -109,6 +109,7 @@ exit_status_for (const GError *error)
   switch (error->code)
     {
     case ATP_ERROR_CONNECTION_FAILED:
+    case ATP_ERROR_CONNECTION_LOST:
       return TRIAGE_ASK_EXIT_UNREACHABLE;
     case ATP_ERROR_INVALID_JSON:
     case ATP_ERROR_INVALID_REQUEST:
@@ -303,7 +304,7 @@ static void withdraw_cb (GObject      *object,
 
 /*
  * The server went away (or failed) for longer than --retry-for after it took
- * the request: said, and the request withdrawn before the exit, as on a
+ * the request (or may have: a POST whose answer was lost): said, and the request withdrawn before the exit, as on a
  * signal. Nobody waits for its answer any more, and with an id of our own no
  * later run comes back for it (a request sent with --id, or with the JSON's
  * own id, is kept for the run that resends it).
@@ -396,6 +397,13 @@ post_cb (GObject      *object,
       triage_ask_say ("nobody decided before the deadline: the server could not be reached "
                       "before it passed");
       finish (ask, TRIAGE_ASK_EXIT_EXPIRED);
+      return;
+    }
+  /* The server may have stored it, and its answer was lost. */
+  if (error != NULL && ask->options->id_ours &&
+      triage_service_request_left_pending (request, error))
+    {
+      give_up (ask, error);
       return;
     }
   if (error != NULL)

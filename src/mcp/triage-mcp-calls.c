@@ -151,10 +151,16 @@ sent_cb (GObject      *object,
     ;
   else if (post == NULL)
     {
+      g_autoptr(TriageServiceRequest) request = g_object_ref (call->request);
       g_autofree char *text = g_strdup_printf ("Could not ask the person through Triage: %s",
                                                error->message);
 
       call_finish (call, triage_mcp_tool_error_result (text));
+      /* A POST whose answer was lost: the server may have stored it. */
+      if (triage_service_request_left_pending (request, error))
+        withdraw_request (call->server, request,
+                          "Triage could not be reached while the agent waited; it was told so",
+                          FALSE);
     }
   else
     {

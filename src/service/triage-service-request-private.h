@@ -20,7 +20,8 @@ struct _TriageServiceRequest
   char      *body;
   gint64     retry_for_us;
   gboolean   posting;         /* a POST went out, */
-  gboolean   posted;          /* and one was answered 2xx */
+  gboolean   posted;          /* and one was answered 2xx, */
+  gboolean   maybe_posted;    /* or one went out whole and lost its answer */
 
   gint64     failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
   guint      attempt;

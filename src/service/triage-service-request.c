@@ -140,11 +140,18 @@ triage_service_request_get_client (TriageServiceRequest *self)
 gboolean
 triage_service_error_is_transient (const GError *error)
 {
-  return g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED) ||
+  return triage_service_error_is_unreachable (error) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_SERVICE_UNAVAILABLE) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_STORAGE_UNAVAILABLE) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_RATE_LIMIT_EXCEEDED);
+}
+
+gboolean
+triage_service_error_is_unreachable (const GError *error)
+{
+  return g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_LOST);
 }
 
 gboolean
@@ -153,7 +160,8 @@ triage_service_request_left_pending (TriageServiceRequest *self,
 {
   g_return_val_if_fail (TRIAGE_IS_SERVICE_REQUEST (self), FALSE);
 
-  return self->posted && error != NULL && triage_service_error_is_transient (error);
+  return (self->posted || self->maybe_posted) && error != NULL &&
+         triage_service_error_is_transient (error);
 }
 
 /* A wait before the next try: its timer and the cancellation of its task,
@@ -239,6 +247,11 @@ op_failed (GTask  *task,
    * answers used the retry window up in full after the first try's 30 s,
    * then again, and "gave up after retrying for 5 s" at 61 s. */
   gint64 failed_at = MIN (now, op->started + (gint64) op->wait_seconds * G_USEC_PER_SEC);
+
+  /* The server may have stored it: retried, the POST finds it (the same
+   * body is answered as the first would have been); given up, it is withdrawn. */
+  if (op->step == STEP_SEND && g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_LOST))
+    self->maybe_posted = TRUE;
 
   if (!triage_service_error_is_transient (error))
     {

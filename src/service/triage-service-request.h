@@ -83,13 +83,20 @@ JsonNode             *triage_service_request_wait_json_finish (TriageServiceRequ
                                                              GAsyncResult          *result,
                                                              GError               **error);
 
-/* No connection, a try's timeout, 5xx or 429: a failure that passes, worth another try. */
+/* No connection, a try's timeout, 5xx (but 500 NOTIFICATION_UNREADABLE) or 429: a failure
+ * that passes, worth another try. */
 gboolean              triage_service_error_is_transient      (const GError          *error);
+
+/* No server reached, or the connection lost before the answer (%ATP_ERROR_CONNECTION_FAILED,
+ * %ATP_ERROR_CONNECTION_LOST). */
+gboolean              triage_service_error_is_unreachable    (const GError          *error);
 
 /* Whether @error, which ended an operation, leaves the request pending with nobody
  * waiting for it once the caller gives up: the server took it (a POST was answered
- * 2xx), then could not be reached or failed (no connection, a try's timeout, 5xx,
- * 429) for longer than the retry window. The caller withdraws it. */
+ * 2xx) or may have (a POST went out whole and its answer was lost,
+ * %ATP_ERROR_CONNECTION_LOST), then could not be reached or failed (no connection, a
+ * try's timeout, 5xx, 429) for longer than the retry window. The caller withdraws it
+ * (which posts the same body again first where no POST was answered). */
 gboolean              triage_service_request_left_pending   (TriageServiceRequest  *self,
                                                              const GError          *error);
 

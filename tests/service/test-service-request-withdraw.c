@@ -1,7 +1,7 @@
 /* test-service-request-withdraw.c — withdrawals through src/service against a
- * real triage-server: one whose POST is still on its way, several at once,
- * across a server's restart, one bounded when the server stays away, and one
- * cancelled while it waits to try again
+ * real triage-server: one whose POST is still on its way, one whose POST lost
+ * its answer, several at once, across a server's restart, one bounded when the
+ * server stays away, and one cancelled while it waits to try again
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,13 +10,18 @@
 #include "service-request-test-common.h"
 
 /* A relay in front of the server's socket that holds what its first
- * connection sends (a POST written, not yet arrived) until released; the
- * other connections pass at once. */
+ * connection sends (a POST written, not yet arrived) until released, or with
+ * @hold_answer what the server sends back on it (a POST stored, its answer
+ * not yet on its way); the other connections pass at once, or are closed
+ * while the server is away. */
 typedef struct
 {
   GSocketService *service;
+  char           *dir;
   char           *path;
-  const char     *upstream;
+  char           *upstream;
+  gboolean        hold_answer;
+  gboolean        answered;  /* the server began its held answer */
   guint           accepted;
   GIOStream      *held;      /* the first connection, */
   GIOStream      *held_to;   /* and the server's end of it */
@@ -38,6 +43,18 @@ relay_io_spliced_cb (GObject      *object,
   g_io_stream_splice_finish (result, NULL);
 }
 
+static void
+relay_answered_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  Relay *relay = user_data;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
+                                                              NULL);
+
+  relay->answered = bytes != NULL && g_bytes_get_size (bytes) > 0;
+}
+
 static gboolean
 relay_incoming_cb (GSocketService    *service,
                    GSocketConnection *connection,
@@ -51,16 +68,33 @@ relay_incoming_cb (GSocketService    *service,
   GSocketConnection *to = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL,
                                                    &error);
 
-  g_assert_no_error (error);
+  /* The server is away: closed, as a server gone refuses. */
+  if (to == NULL)
+    {
+      g_assert_true (relay->hold_answer);
+      g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+      return TRUE;
+    }
   if (relay->accepted++ == 0)
     {
-      /* Only the server's answers pass for now. */
       relay->held = g_object_ref (G_IO_STREAM (connection));
       relay->held_to = G_IO_STREAM (to);
-      g_output_stream_splice_async (g_io_stream_get_output_stream (relay->held),
-                                    g_io_stream_get_input_stream (relay->held_to),
+      if (!relay->hold_answer)
+        {
+          /* Only the server's answers pass for now. */
+          g_output_stream_splice_async (g_io_stream_get_output_stream (relay->held),
+                                        g_io_stream_get_input_stream (relay->held_to),
+                                        G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT, NULL,
+                                        relay_spliced_cb, NULL);
+          return TRUE;
+        }
+      /* Only the request passes; the answer is read, and goes no further. */
+      g_output_stream_splice_async (g_io_stream_get_output_stream (relay->held_to),
+                                    g_io_stream_get_input_stream (relay->held),
                                     G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT, NULL,
                                     relay_spliced_cb, NULL);
+      g_input_stream_read_bytes_async (g_io_stream_get_input_stream (relay->held_to), 1,
+                                       G_PRIORITY_DEFAULT, NULL, relay_answered_cb, relay);
       return TRUE;
     }
   g_io_stream_splice_async (G_IO_STREAM (connection), G_IO_STREAM (to),
@@ -68,6 +102,55 @@ relay_incoming_cb (GSocketService    *service,
                             G_PRIORITY_DEFAULT, NULL, relay_io_spliced_cb, NULL);
   g_object_unref (to);
   return TRUE;
+}
+
+static Relay *
+relay_new (ServiceRequestFixture *fixture,
+           gboolean               hold_answer)
+{
+  Relay *relay = g_new0 (Relay, 1);
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GError) error = NULL;
+
+  relay->dir = g_dir_make_tmp ("triage-test-relay-XXXXXX", &error);
+  g_assert_no_error (error);
+  relay->path = g_build_filename (relay->dir, "relay.sock", NULL);
+  relay->upstream = g_strdup (triage_test_server_get_socket_path (fixture->server));
+  relay->hold_answer = hold_answer;
+  relay->service = g_socket_service_new ();
+  address = g_unix_socket_address_new (relay->path);
+  g_socket_listener_add_address (G_SOCKET_LISTENER (relay->service), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_DEFAULT, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (relay->service, "incoming", G_CALLBACK (relay_incoming_cb), relay);
+  return relay;
+}
+
+static void
+relay_free (Relay *relay)
+{
+  g_socket_service_stop (relay->service);
+  g_socket_listener_close (G_SOCKET_LISTENER (relay->service));
+  g_object_unref (relay->service);
+  g_clear_object (&relay->held);
+  g_clear_object (&relay->held_to);
+  triage_test_remove_tree (relay->dir);
+  g_free (relay->dir);
+  g_free (relay->path);
+  g_free (relay->upstream);
+  g_free (relay);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Relay, relay_free)
+
+/* A service's client that reaches the server through @relay. */
+static AtpClient *
+relay_client (Relay *relay)
+{
+  AtpClient *client = atp_client_new_for_socket (relay->path);
+
+  atp_client_set_service (client, "scripts", NULL);
+  return client;
 }
 
 static void
@@ -79,6 +162,23 @@ relay_release (Relay *relay)
                                 relay_spliced_cb, NULL);
 }
 
+/* The request's status as the person reads it. */
+static AtpStatus
+status_of (ServiceRequestFixture *fixture,
+           const char            *id)
+{
+  g_autoptr(GAsyncResult) got = NULL;
+  g_autoptr(AtpNotification) notification = NULL;
+  g_autoptr(GError) error = NULL;
+
+  atp_client_get_notification_async (fixture->person, id, NULL, service_request_test_result_cb,
+                                     &got);
+  triage_test_wait_until (got != NULL, "the request read back");
+  notification = atp_client_get_notification_finish (fixture->person, got, &error);
+  g_assert_no_error (error);
+  return notification->status;
+}
+
 /* Withdrawn while its POST has not arrived: a withdrawal by id alone finds
  * nothing (404), and the POST arriving after it would leave the request
  * pending with nobody waiting. It must end withdrawn. */
@@ -86,30 +186,20 @@ static void
 test_withdraw_while_posting (ServiceRequestFixture *fixture,
                              gconstpointer          data)
 {
-  g_autofree char *dir = g_dir_make_tmp ("triage-test-relay-XXXXXX", NULL);
-  Relay relay = { g_socket_service_new (), g_build_filename (dir, "relay.sock", NULL),
-                  triage_test_server_get_socket_path (fixture->server) };
-  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (relay.path);
-  g_autoptr(AtpClient) service = atp_client_new_for_socket (relay.path);
+  g_autoptr(Relay) relay = relay_new (fixture, FALSE);
+  g_autoptr(AtpClient) service = relay_client (relay);
   g_autofree char *id = atp_new_uuid ();
   g_autofree char *body = service_request_test_new_body (id, "Withdrawn on its way");
   g_autoptr(TriageServiceRequest) request = NULL;
   g_autoptr(GAsyncResult) sent = NULL;
   g_autoptr(GAsyncResult) withdrawn = NULL;
-  g_autoptr(GAsyncResult) got = NULL;
   g_autoptr(AtpPostResult) post = NULL;
-  g_autoptr(AtpNotification) notification = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_socket_listener_add_address (G_SOCKET_LISTENER (relay.service), address, G_SOCKET_TYPE_STREAM,
-                                 G_SOCKET_PROTOCOL_DEFAULT, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_signal_connect (relay.service, "incoming", G_CALLBACK (relay_incoming_cb), &relay);
-  atp_client_set_service (service, "scripts", NULL);
   request = triage_service_request_new (service, id, body, 10 * G_USEC_PER_SEC);
 
   triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
-  triage_test_wait_until (relay.held != NULL, "the POST's connection");
+  triage_test_wait_until (relay->held != NULL, "the POST's connection");
   triage_service_request_withdraw_async (request, "not needed", NULL,
                                          service_request_test_result_cb, &withdrawn);
   triage_test_wait_until (withdrawn != NULL, "the withdrawal");
@@ -117,24 +207,50 @@ test_withdraw_while_posting (ServiceRequestFixture *fixture,
   g_assert_no_error (error);
 
   /* The first POST arrives at last: the same request, already withdrawn. */
-  relay_release (&relay);
+  relay_release (relay);
   triage_test_wait_until (sent != NULL, "the POST");
   post = triage_service_request_send_finish (request, sent, &error);
   g_assert_no_error (error);
-  atp_client_get_notification_async (fixture->person, id, NULL, service_request_test_result_cb,
-                                     &got);
-  triage_test_wait_until (got != NULL, "the request read back");
-  notification = atp_client_get_notification_finish (fixture->person, got, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (notification->status, ==, ATP_STATUS_INVALIDATED);
+  g_assert_cmpint (status_of (fixture, id), ==, ATP_STATUS_INVALIDATED);
+}
 
-  g_socket_service_stop (relay.service);
-  g_socket_listener_close (G_SOCKET_LISTENER (relay.service));
-  g_object_unref (relay.service);
-  g_clear_object (&relay.held);
-  g_clear_object (&relay.held_to);
-  g_free (relay.path);
-  triage_test_remove_tree (dir);
+/* The server stored the POST and died before its answer left: the POST may
+ * have arrived (libatp's CONNECTION_LOST, where it was CONNECTION_FAILED as
+ * for a server never reached), so giving up leaves it pending, and the
+ * withdrawal, once the server is back, posts it again and takes it back: it
+ * ends withdrawn, not waiting in the inbox for nobody. */
+static void
+test_withdraw_answer_lost (ServiceRequestFixture *fixture,
+                           gconstpointer          data)
+{
+  g_autoptr(Relay) relay = relay_new (fixture, TRUE);
+  g_autoptr(AtpClient) service = relay_client (relay);
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = service_request_test_new_body (id, "Its answer lost");
+  g_autoptr(TriageServiceRequest) request = triage_service_request_new (service, id, body, 0);
+  g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL;
+  g_autoptr(AtpPostResult) post = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
+  triage_test_wait_until (relay->answered, "the server's answer to the POST");
+  triage_test_server_kill (fixture->server);
+  g_io_stream_close (relay->held, NULL, NULL);
+  triage_test_wait_until (sent != NULL, "the POST to fail");
+  post = triage_service_request_send_finish (request, sent, &error);
+  g_assert_null (post);
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_LOST);
+  g_assert_true (triage_service_request_left_pending (request, error));
+  g_clear_error (&error);
+
+  triage_service_request_withdraw_async (request, "nobody waits", NULL,
+                                         service_request_test_result_cb, &withdrawn);
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+  g_assert_true (triage_service_request_withdraw_finish (request, withdrawn, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status_of (fixture, id), ==, ATP_STATUS_INVALIDATED);
 }
 
 /* Withdrawals are bounded by a short timeout of their own; the client they
@@ -307,6 +423,7 @@ service_request_test_add_withdraw (void)
 #define ADD(path, func) g_test_add (path, ServiceRequestFixture, NULL, service_request_test_setup, \
                                     func, service_request_test_teardown)
   ADD ("/service-request/withdraw-while-posting", test_withdraw_while_posting);
+  ADD ("/service-request/withdraw-answer-lost", test_withdraw_answer_lost);
   ADD ("/service-request/withdrawals-overlap", test_withdrawals_overlap);
   ADD ("/service-request/withdraw-across-restart", test_withdraw_across_restart);
   ADD ("/service-request/withdraw-bounded", test_withdraw_bounded);

@@ -109,6 +109,16 @@ atp_client_connection_error (AtpClient    *self,
                       "Cannot reach %s: %s", atp_client_get_display_name (self), detail);
 }
 
+GError *
+atp_client_lost_error (AtpClient    *self,
+                       const GError *error)
+{
+  return g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_LOST,
+                      "The connection to %s broke after the request was sent, before the "
+                      "whole answer came: %s; the server may have received it",
+                      atp_client_get_display_name (self), describe_transport_error (error));
+}
+
 static AtpErrorCode
 code_for_status (guint status)
 {

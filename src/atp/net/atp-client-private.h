@@ -41,6 +41,11 @@ GError      *atp_client_connection_error   (AtpClient    *self,
                                             const GError *error,
                                             gboolean      mid_answer);
 
+/* An %ATP_ERROR_CONNECTION_LOST error: the connection of a request that
+ * changes something broke (@error) after the request went out whole. */
+GError      *atp_client_lost_error         (AtpClient    *self,
+                                            const GError *error);
+
 /* The GError for a non-2xx answer with @body (may be NULL). */
 GError      *atp_client_http_error         (SoupMessage  *message,
                                             GBytes       *body);

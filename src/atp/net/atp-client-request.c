@@ -32,6 +32,8 @@ typedef struct
   guint           timeout_id;
   guint           timeout_s;
   gboolean        timed_out;
+  gulong          wrote_body_handler;
+  gboolean        wrote_body;           /* the whole request went out */
   gsize           max_size;
   GByteArray     *body;
   GInputStream   *stream;
@@ -51,6 +53,7 @@ request_free (Request *request)
     g_cancellable_disconnect (request->caller_cancellable, request->cancel_handler);
   g_clear_object (&request->caller_cancellable);
   g_clear_object (&request->cancellable);
+  g_clear_signal_handler (&request->wrote_body_handler, request->message);
   g_clear_object (&request->message);
   g_clear_object (&request->stream);
   g_clear_pointer (&request->body, g_byte_array_unref);
@@ -81,6 +84,39 @@ on_request_timeout (gpointer data)
 }
 
 static void
+on_wrote_body (SoupMessage *message,
+               Request     *request)
+{
+  request->wrote_body = TRUE;
+}
+
+/*
+ * Whether the server may have acted on @request, which failed without an
+ * answer: a request that changes something, once it went out whole. A POST
+ * the server stored before it died must not look like one that never
+ * arrived: the caller would leave it pending with nobody waiting.
+ */
+static gboolean
+request_may_have_acted (Request *request)
+{
+  const char *method = soup_message_get_method (request->message);
+
+  return request->wrote_body && strcmp (method, SOUP_METHOD_GET) != 0 &&
+         strcmp (method, SOUP_METHOD_HEAD) != 0 && strcmp (method, SOUP_METHOD_OPTIONS) != 0;
+}
+
+/* A transport failure (@error, not a cancel) of @request, in ATP_ERROR. */
+static GError *
+request_transport_error (Request      *request,
+                         const GError *error,
+                         gboolean      mid_answer)
+{
+  if (request_may_have_acted (request) && error->domain != G_TLS_ERROR)
+    return atp_client_lost_error (request->self, error);
+  return atp_client_connection_error (request->self, request->message, error, mid_answer);
+}
+
+static void
 request_return_error (GTask  *task,
                       GError *error)
 {
@@ -95,7 +131,8 @@ request_return_error (GTask  *task,
       !g_cancellable_is_cancelled (request->caller_cancellable))
     {
       g_error_free (error);
-      error = g_error_new (ATP_ERROR, ATP_ERROR_CONNECTION_FAILED,
+      error = g_error_new (ATP_ERROR, request_may_have_acted (request)
+                                        ? ATP_ERROR_CONNECTION_LOST : ATP_ERROR_CONNECTION_FAILED,
                            "%s did not answer within %u seconds",
                            atp_client_get_display_name (request->self), request->timeout_s);
     }
@@ -245,8 +282,7 @@ read_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         request_return_error (task, g_steal_pointer (&error));
       else
-        request_return_error (task, atp_client_connection_error (request->self, request->message,
-                                                                 error, TRUE));
+        request_return_error (task, request_transport_error (request, error, TRUE));
       return;
     }
 
@@ -293,8 +329,7 @@ send_cb (GObject      *object,
                                                  "%s sent a broken HTTP answer: %s",
                                                  atp_client_get_display_name (request->self), error->message));
       else
-        request_return_error (task, atp_client_connection_error (request->self, request->message,
-                                                                 error, FALSE));
+        request_return_error (task, request_transport_error (request, error, FALSE));
       return;
     }
 
@@ -360,6 +395,8 @@ start_request (AtpClient           *self,
                                                        g_object_unref);
     }
 
+  request->wrote_body_handler = g_signal_connect (message, "wrote-body",
+                                                  G_CALLBACK (on_wrote_body), request);
   request->timeout_id = g_timeout_add_seconds (request->timeout_s, on_request_timeout, request);
 
   soup_session_send_async (atp_client_get_session (self), message, G_PRIORITY_DEFAULT, request->cancellable,

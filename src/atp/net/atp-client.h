@@ -115,6 +115,9 @@ void                 atp_post_result_unref          (AtpPostResult       *self);
  * - no answer (refused, unknown host, TLS failure, the server going away
  *   mid-request, no answer in time): %ATP_ERROR_CONNECTION_FAILED with a
  *   message such as "Cannot reach http://127.0.0.1:8080: Connection refused";
+ *   but %ATP_ERROR_CONNECTION_LOST for a request that changes something
+ *   (any method but GET, HEAD and OPTIONS) once it went out whole: the
+ *   server may have acted on it (a POST stored, its answer lost);
  * - a 2xx whose body is not what the protocol promises:
  *   %ATP_ERROR_PROTOCOL; an answer over the size caps:
  *   %ATP_ERROR_PAYLOAD_TOO_LARGE.
