@@ -131,14 +131,18 @@ lock_file (TriageMcpOwedFile *self)
       return -1;
     }
   fd = g_open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0)
-    return -1;
-  while (flock (fd, LOCK_EX) != 0)
+  while (fd >= 0 && flock (fd, LOCK_EX) != 0)
     if (errno != EINTR)
       {
+        int saved = errno;
+
         close (fd);
-        return -1;
+        errno = saved;
+        fd = -1;
       }
+  if (fd < 0)
+    g_message ("cannot lock %s (the withdrawals still owed are read and written without "
+               "it): %s", lock, g_strerror (errno));
   return fd;
 }
 
