@@ -158,9 +158,9 @@ sent_cb (GObject      *object,
       call_finish (call, triage_mcp_tool_error_result (text));
       /* A POST whose answer was lost: the server may have stored it. */
       if (triage_service_request_left_pending (request, error))
-        withdraw_request (call->server, request,
-                          "Triage could not be reached while the agent waited; it was told so",
-                          FALSE);
+        triage_mcp_withdraw_request (call->server, request,
+                                     "Triage could not be reached while the agent waited; "
+                                     "it was told so");
     }
   else
     {
