@@ -180,17 +180,13 @@ void     triage_server_event_seen     (TriageServer         *self,
 /* The change being made cannot be completed (@error, the reason; the rest,
  * printf-style, names the change and what is missing): its batch is
  * failed, so nothing of it is stored and its callers are told, and it is
- * said (limited per call site). Without a batch (the database would not
- * open one, and each write was committed on its own) what was written of it
- * stays: said as a warning, never as "not stored". */
+ * said (limited per call site). A change is always made in a batch: the
+ * store refuses it when the database would not open one. */
 #define triage_server_fail_change(server, error, ...) \
   G_STMT_START { \
     g_autofree char *change_ = g_strdup_printf (__VA_ARGS__); \
-    if (triage_store_fail_batch ((server)->store, (error))) \
-      triage_log_failure ("%s: not stored (%s)", change_, (error)->message); \
-    else \
-      g_warning ("%s, but with no batch to fail (the database would not open one) what " \
-                 "was written of it is stored: %s", change_, (error)->message); \
+    triage_store_fail_batch ((server)->store, (error)); \
+    triage_log_failure ("%s: not stored (%s)", change_, (error)->message); \
   } G_STMT_END
 
 void     triage_server_changed        (TriageServer *self,

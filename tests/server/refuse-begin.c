@@ -5,10 +5,10 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The store writes on its own, a statement at a time, when the database
- * would not open a batch; that happens in a race (another process lets go
- * of the file between the BEGIN and the write after it) that a test cannot
- * set up. So:
+ * The store refuses a change when the database would not open a batch (it
+ * once wrote it on its own, without its events); a BEGIN that fails while
+ * the write after it would succeed happens in a race (another process lets
+ * go of the file between the two) that a test cannot set up. So:
  *   TRIAGE_TEST_REFUSE_BEGIN  a file: while it exists, a step of
  *                             "BEGIN IMMEDIATE" fails with SQLITE_BUSY
  *                             without running

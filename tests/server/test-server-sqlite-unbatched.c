@@ -1,15 +1,17 @@
-/* test-server-sqlite-unbatched.c — events that could not be written on
- * their own are said once, then counted
+/* test-server-sqlite-unbatched.c — a change the database would not open a
+ * batch for is refused, never stored without its events
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * When the database would not open a batch, the store writes each change
- * on its own, and then its events. Events that could not be written were a
- * warning each time (a line a request for as long as it lasted; a server
- * run with G_DEBUG=fatal-warnings, as here, died of the first). Now they
- * go the way of every database failure (triage-log-limit.h): the first
- * said at once, the next ones counted. The batch is refused by
+ * When the database would not open a batch, the store wrote each change on
+ * its own, committed at once, and then its events: events that failed then
+ * left the change stored without them, and a stream resumed from the event
+ * log never heard of it. A change of a notification (a request, an answer)
+ * is now refused (503 STORAGE_UNAVAILABLE, nothing stored) until a batch
+ * opens again, and the same change sent again is stored with its events.
+ * The failure is said once, then counted (triage-log-limit.h): the server
+ * runs with G_DEBUG=fatal-warnings, as every test's. The batch is refused by
  * refuse-begin.c, preloaded into the server, and the events by a trigger.
  * SQLite only.
  */
@@ -21,16 +23,55 @@
 #include "server-test-util.h"
 
 #ifndef TRIAGE_TEST_SANITIZED
+static SrvAnswer *
+post_with_id (TriageTestServer *server,
+              const char       *key,
+              const char       *id)
+{
+  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Unbatched\","
+                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
+                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}",
+                                           id);
+
+  return srv_request (server, "POST", "/api/v1/notifications", key, body);
+}
+
+static SrvAnswer *
+respond (TriageTestServer *server,
+         const char       *token,
+         const char       *id)
+{
+  g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
+
+  return srv_request (server, "POST", "/api/v1/client/respond", token, body);
+}
+
+/* How many rows @sql (a count) finds in the server's database. */
+static guint
+count_rows (TriageTestServer *server,
+            const char       *sql)
+{
+  g_autofree char *rows = srv_run_sql (server, sql);
+
+  return (guint) g_ascii_strtoull (rows, NULL, 10);
+}
+
 static void
-test_events_refused (void)
+test_change_refused (void)
 {
   const char * const alice[] = { "alice", NULL };
+  const char *id = "b7a1c3e2-0f4d-4e5a-9c6b-2d8e1f3a5b70";
+  const char *answered = "c8b2d4f3-1a5e-4f6b-8d7c-3e9f2a4b6c81";
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("triage-unbatched-XXXXXX", &error);
   g_autofree char *log = g_build_filename (dir, "server.log", NULL);
   g_autofree char *refuse = g_build_filename (dir, "refuse-begin", NULL);
+  g_autofree char *status = NULL;
   TriageTestServerOptions options = { .log_file = log };
   g_autoptr(TriageTestServer) server = NULL;
+  g_autoptr(SrvEvents) events = NULL;
+  g_autoptr(SrvAnswer) first = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
   g_autofree char *key = NULL, *token = NULL;
 
   g_assert_no_error (error);
@@ -47,27 +88,51 @@ test_events_refused (void)
   g_assert_true (triage_test_server_create_service (server, "deploy-bot", alice, NULL, NULL, &key,
                                                     NULL, &error));
   g_assert_no_error (error);
+  /* Stored with its events while batches open: to be answered below. */
+  first = post_with_id (server, key, answered);
+  srv_assert_status (first, 201, NULL);
 
   srv_refuse_inserts (server, "events", "events refused by the test", FALSE);
   g_assert_true (g_file_set_contents (refuse, "", 0, NULL));
-  /* Each request stored on its own, its event not. */
+  /* No batch: the request and the answer are refused, not stored without
+   * their events (before, each was 201 or 200, and the events refused). */
   for (guint i = 0; i < 3; i++)
     {
-      g_autofree char *id = srv_post (server, key, "Unbatched");
+      g_autoptr(SrvAnswer) refused = post_with_id (server, key, id);
+      g_autoptr(SrvAnswer) unanswered = respond (server, token, answered);
 
-      g_assert_nonnull (id);
+      srv_assert_unavailable (refused, "try again");
+      srv_assert_unavailable (unanswered, "try again");
     }
-  g_assert_cmpuint (srv_count_in_file (log, "cannot write events"), ==, 1);
-  g_assert_cmpuint (srv_count_in_file (log, "events refused by the test"), ==, 1);
+  g_assert_cmpuint (count_rows (server, "SELECT count(*) FROM notifications"), ==, 1);
+  status = srv_status_of (server, key, answered);
+  g_assert_cmpstr (status, ==, "created");
+  g_assert_cmpuint (srv_count_in_file (log, "cannot open a batch"), ==, 1);
+  g_assert_cmpuint (srv_count_in_file (log, "events refused by the test"), ==, 0);
 
+  /* Batches open again: the same request and answer, sent again, are stored
+   * with their events, which a stream resumed from the log's start hears. */
   g_assert_cmpint (g_remove (refuse), ==, 0);
+  srv_allow_inserts (server, "events");
+  answer = post_with_id (server, key, id);
+  srv_assert_status (answer, 201, NULL);
+  g_clear_pointer (&answer, srv_answer_free);
+  answer = respond (server, token, answered);
+  srv_assert_status (answer, 200, NULL);
+  events = srv_events_open (server, token, NULL, "0");
+  g_assert_cmpuint (events->status, ==, 200);
+  srv_wait_until (srv_find_event (events, "notification", id) != NULL &&
+                  srv_find_event (events, "status_update", answered) != NULL,
+                  "the stream resumed from the log's start hears the stored changes");
+  g_clear_pointer (&events, srv_events_free);
+
   g_assert_true (triage_test_server_stop (server));
   g_clear_pointer (&server, triage_test_server_free);
   triage_test_remove_tree (dir);
 }
 #else
 static void
-test_events_refused (void)
+test_change_refused (void)
 {
   g_test_skip ("refuse-begin.c is not preloaded into a server built with sanitizers (their "
                "runtime must come first)");
@@ -80,6 +145,6 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/server/sqlite-unbatched/events-refused", test_events_refused);
+  g_test_add_func ("/server/sqlite-unbatched/change-refused", test_change_refused);
   return g_test_run ();
 }

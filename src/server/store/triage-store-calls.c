@@ -4,8 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * TriageStore's calls that go to the backend as they are: users, services
- * and notifications. A write joins the open batch first. The group commit,
- * the events and the rates: triage-store.c.
+ * and notifications. A write joins the open batch first; a change of a
+ * notification, which carries events, is refused when no batch opens
+ * (triage_store_batch_change ()). The group commit, the events and the
+ * rates: triage-store.c.
  */
 
 #define G_LOG_DOMAIN "triage-store"
@@ -15,8 +17,6 @@
 #define CLASS(self) TRIAGE_STORE_GET_CLASS (self)
 /* A write joins the open batch, opening one if needed. */
 #define WRITE(self) (triage_store_batch (self), CLASS (self))
-/* The same for delivered marks, which a read need not wait for. */
-#define MARK(self) (triage_store_batch_marks (self), CLASS (self))
 
 /* ---- users and services ---- */
 
@@ -144,7 +144,9 @@ triage_store_insert_notification (TriageStore *self,
                                   gint64       created_at,
                                   gint64       deadline)
 {
-  return WRITE (self)->insert_notification (self, id, service_id, protocol, protocol_id, body, json,
+  if (!triage_store_batch_change (self, FALSE, NULL))
+    return TRIAGE_STORE_INSERT_FAILED;
+  return CLASS (self)->insert_notification (self, id, service_id, protocol, protocol_id, body, json,
                                             answer, project, created_at, deadline);
 }
 
@@ -192,7 +194,9 @@ triage_store_transition (TriageStore *self,
 {
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return WRITE (self)->transition (self, id, from_mask, status, response, now, error);
+  if (!triage_store_batch_change (self, FALSE, error))
+    return FALSE;
+  return CLASS (self)->transition (self, id, from_mask, status, response, now, error);
 }
 
 gboolean
@@ -200,7 +204,9 @@ triage_store_mark_delivered (TriageStore *self,
                              const char  *id,
                              gint64       now)
 {
-  return MARK (self)->mark_delivered (self, id, now);
+  if (!triage_store_batch_change (self, TRUE, NULL))
+    return FALSE;
+  return CLASS (self)->mark_delivered (self, id, now);
 }
 
 GStrv
@@ -208,9 +214,9 @@ triage_store_mark_delivered_all (TriageStore        *self,
                                  const char * const *ids,
                                  gint64              now)
 {
-  if (ids == NULL || ids[0] == NULL)
+  if (ids == NULL || ids[0] == NULL || !triage_store_batch_change (self, TRUE, NULL))
     return g_new0 (char *, 1);
-  return MARK (self)->mark_delivered_all (self, ids, now);
+  return CLASS (self)->mark_delivered_all (self, ids, now);
 }
 
 /* The earliest deadline of a pending notification (unix µs), 0 = none; 0
@@ -231,5 +237,7 @@ GStrv
 triage_store_expire_overdue (TriageStore *self,
                              gint64       now)
 {
-  return WRITE (self)->expire_overdue (self, now);
+  if (!triage_store_batch_change (self, FALSE, NULL))
+    return g_new0 (char *, 1);
+  return CLASS (self)->expire_overdue (self, now);
 }

@@ -232,10 +232,13 @@ struct _TriageStoreClass
                                                 GError     **error);
 };
 
-/* For the calls that only mark rows delivered (triage-store-calls.c): opens
- * the batch they join, as triage_store_batch () does, without counting them
- * as writes a read must wait for (triage_store_reads_durable ()). */
-void triage_store_batch_marks (TriageStore          *self);
+/* For the calls that change a notification (triage-store-calls.c): opens
+ * the batch the change joins, or says why the database would not; with
+ * @marks (it only marks rows delivered), without counting it as a write a
+ * read must wait for (triage_store_reads_durable ()). */
+gboolean triage_store_batch_change (TriageStore   *self,
+                                    gboolean       marks,
+                                    GError       **error);
 
 /* For backends: the commit commit_start() sent is done (@error: why not). */
 void triage_store_committed  (TriageStore          *self,

@@ -180,22 +180,23 @@ commit_due (gpointer data)
 }
 
 /* Opens the batch the next writes join, unless one is open; FALSE when
- * none is (the database would not open one). */
+ * none is (the database would not open one: @error, unless NULL, says why). */
 static gboolean
-open_batch (TriageStore *self)
+open_batch (TriageStore *self,
+            GError     **error)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) failure = NULL;
 
   if (priv->open)
     return TRUE;
-  if (!CLASS (self)->begin (self, &error))
+  if (!CLASS (self)->begin (self, &failure))
     {
-      /* The writes run on their own, each committed at once. Said once in
-       * a while: while another process holds a SQLite file, every write
-       * fails here at once (triage-store-sqlite-batch.c), and a deadline
-       * past due is tried again every few ms. */
-      triage_log_failure ("cannot open a batch: %s", error->message);
+      /* Said once in a while: while another process holds a SQLite file,
+       * every write fails here at once (triage-store-sqlite-batch.c), and
+       * a deadline past due is tried again every few ms. */
+      triage_log_failure ("cannot open a batch: %s", failure->message);
+      g_propagate_error (error, g_steal_pointer (&failure));
       return FALSE;
     }
   priv->open = TRUE;
@@ -207,20 +208,41 @@ open_batch (TriageStore *self)
   return TRUE;
 }
 
-/* Opens the batch the next writes join, unless one is open. */
+/* Opens the batch the next writes join, unless one is open. Without one
+ * (the database would not open it) a write that carries no events (a user,
+ * a service, the webhook queue's rows) runs on its own, committed at once. */
 void
 triage_store_batch (TriageStore *self)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
-  if (open_batch (self))
+  if (open_batch (self, NULL))
     priv->writes = TRUE;
 }
 
-void
-triage_store_batch_marks (TriageStore *self)
+/* The batch a change of a notification joins (a delivered mark's with
+ * @marks): its events, and the webhook delivery an end owes, are written in
+ * it. FALSE with @error set when the database would not open one: the
+ * change is then refused, not written on its own, as a change committed at
+ * once and its events after it would stay without them when they failed
+ * (a stream resumed from the log would never hear of it). */
+gboolean
+triage_store_batch_change (TriageStore *self,
+                           gboolean     marks,
+                           GError     **error)
 {
-  open_batch (self);
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  g_autoptr(GError) failure = NULL;
+
+  if (!open_batch (self, &failure))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "not stored: the database would not "
+                   "open a transaction to store it with its events (%s)", failure->message);
+      return FALSE;
+    }
+  if (!marks)
+    priv->writes = TRUE;
+  return TRUE;
 }
 
 /* Fails the open batch: at its turn it is rolled back instead of committed,
@@ -228,21 +250,20 @@ triage_store_batch_marks (TriageStore *self)
  * why). For a write whose consequences could not be written with it (the
  * end of a request and the webhook delivery it owes): the two are stored
  * together or not at all, as on PostgreSQL, where a statement that fails
- * fails its batch. FALSE when no batch is open (the database would not open
- * one, and the writes were committed one by one). */
-gboolean
+ * fails its batch. A change is always made in a batch
+ * (triage_store_batch_change ()), which stays open until its turn; a
+ * backend's failure met during the commit (SQLite's lost batch) fails the
+ * commit itself. */
+void
 triage_store_fail_batch (TriageStore  *self,
                          const GError *error)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
-  g_return_val_if_fail (error != NULL, FALSE);
+  g_return_if_fail (error != NULL);
 
-  if (!priv->open)
-    return FALSE;
-  if (priv->failure == NULL)
+  if (priv->open && priv->failure == NULL)
     priv->failure = g_error_copy (error);
-  return TRUE;
 }
 
 /* Whether something written is not durable yet: a batch is open, or its
@@ -572,7 +593,8 @@ triage_store_set_event_func (TriageStore          *self,
   priv->event_data = data;
 }
 
-/* Queues an event for each of @users in the open batch. */
+/* Queues an event for each of @users in the open batch: the batch of the
+ * change they are about (triage_store_batch_change ()), written with it. */
 void
 triage_store_add_events (TriageStore        *self,
                          const char * const *users,
@@ -583,13 +605,10 @@ triage_store_add_events (TriageStore        *self,
                          gint64              now)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
-  g_autoptr(GPtrArray) alone = NULL;
-  GPtrArray *events = priv->events;
 
-  triage_store_batch (self);
-  /* No batch (the database would not open one): written on their own. */
-  if (!triage_store_in_batch (self))
-    events = alone = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
+  g_return_if_fail (priv->open);
+
+  priv->writes = TRUE;
   for (guint i = 0; users[i] != NULL; i++)
     {
       TriageEventRow *event = g_new0 (TriageEventRow, 1);
@@ -600,19 +619,7 @@ triage_store_add_events (TriageStore        *self,
       event->data = g_strdup (data);
       event->notification_id = g_strdup (notification_id);
       event->created_at = now;
-      g_ptr_array_add (events, event);
-    }
-  if (alone != NULL && alone->len > 0)
-    {
-      g_autoptr(GError) error = NULL;
-
-      /* Said once, then counted (triage-log-limit.h), as a batch that was
-       * not stored: while the database will not open one, every change
-       * comes here, and a warning each was a line a request. */
-      if (CLASS (self)->insert_events (self, alone, &error))
-        deliver (self, alone, TRUE);
-      else
-        triage_log_failure ("cannot write events: %s", error->message);
+      g_ptr_array_add (priv->events, event);
     }
 }
 

@@ -95,7 +95,7 @@ void         triage_store_after_commit    (TriageStore  *self,
                                            TriageStoreCommitFunc func,
                                            gpointer      data);
 /* Rolls the open batch back at its turn (its waiters told: not stored). */
-gboolean     triage_store_fail_batch      (TriageStore  *self,
+void         triage_store_fail_batch      (TriageStore  *self,
                                            const GError *error);
 
 /* For operators (readiness, metrics):
