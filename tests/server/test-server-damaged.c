@@ -13,7 +13,8 @@
  * everything else is served. The row is damaged with
  * SQL while the server is stopped, then the server is used as a client and
  * a service would. On both databases: the PostgreSQL store replayed a
- * damaged event as it was stored. The damaged file's cases are SQLite's.
+ * damaged event as it was stored. The damaged file's cases are SQLite's, and
+ * so is a file that is no SQLite database at all (not-sqlite).
  */
 
 #define G_LOG_DOMAIN "test-server-damaged"
@@ -431,6 +432,45 @@ test_damaged_at_start (Fixture       *fixture,
   g_assert_cmpuint (count_in_log (fixture, check), ==, 1);
 }
 
+/* A file that was never a SQLite database (a text file given as --database)
+ * is said to be that, with what to do, not "damaged (file is not a
+ * database)" with a check and a mend that cannot apply; and it is left as
+ * it was. */
+static void
+test_not_sqlite_at_start (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  static const char text[] = "host=db.example port=5432\n";
+  const char *database = triage_test_server_get_database (fixture->server);
+  g_autofree char *wal = g_strconcat (database, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (database, "-shm", NULL);
+  g_autofree char *said = NULL, *kept = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+
+  if (triage_test_server_is_postgres (fixture->server))
+    {
+      g_test_skip ("a SQLite file (PostgreSQL's files are the database server's)");
+      return;
+    }
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_assert_true (g_file_set_contents (database, text, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (database, 0644), ==, 0);
+  g_remove (wal);
+  g_remove (shm);
+  g_assert_false (triage_test_server_restart (fixture->server, &error));
+  said = g_strdup_printf ("the file %s is not a SQLite database", database);
+  g_assert_cmpuint (count_in_log (fixture, said), ==, 1);
+  g_assert_cmpuint (count_in_log (fixture, "give --database the server's own database file"),
+                    ==, 1);
+  g_assert_cmpuint (count_in_log (fixture, "is damaged"), ==, 0);
+  g_assert_true (g_file_get_contents (database, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, text);
+  g_assert_cmpint (g_stat (database, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0644);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -449,5 +489,7 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/server/damaged/at-start", Fixture, NULL, fixture_setup, test_damaged_at_start,
               fixture_teardown);
+  g_test_add ("/server/damaged/not-sqlite", Fixture, NULL, fixture_setup,
+              test_not_sqlite_at_start, fixture_teardown);
   return g_test_run ();
 }

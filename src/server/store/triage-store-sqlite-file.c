@@ -22,6 +22,7 @@
 #define G_LOG_DOMAIN "triage-store-sqlite"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -110,6 +111,35 @@ triage_store_sqlite_file_check (TriageStoreSqlite *self,
       return FALSE;
     }
   return TRUE;
+}
+
+/* FALSE (@error set) when the file at @path is there but no SQLite
+ * database: not empty (a new database), nor beginning as every SQLite
+ * database does (its header string). A file that cannot be read is left to
+ * SQLite to say so. Asked before the file is opened, or changed at all (its
+ * mode tightened): a text file, or another program's named by mistake, is
+ * no damage to mend. */
+gboolean
+triage_store_sqlite_file_is_sqlite (const char *path,
+                                    GError    **error)
+{
+  static const char header[16] = "SQLite format 3";
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  char start[sizeof header];
+  gsize length = 0;
+
+  if (stream == NULL ||
+      !g_input_stream_read_all (G_INPUT_STREAM (stream), start, sizeof start, &length, NULL,
+                                NULL) ||
+      length == 0 || (length == sizeof start && memcmp (start, header, sizeof header) == 0))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               "the file %s is not a SQLite database (it does not begin as one): the server "
+               "cannot start on it, and left it as it was; give --database the server's own "
+               "database file, or a path where no file is yet for a new database (or a "
+               "postgresql:// URI)", path);
+  return FALSE;
 }
 
 void

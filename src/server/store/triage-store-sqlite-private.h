@@ -88,6 +88,9 @@ gboolean triage_store_sqlite_file_check          (TriageStoreSqlite *self,
  * serving; while it opens, the store's open fails with it. */
 void     triage_store_sqlite_file_damaged        (TriageStoreSqlite *self,
                                                   const char        *reason);
+/* Before it is opened: a file there is a SQLite database (or empty). */
+gboolean triage_store_sqlite_file_is_sqlite      (const char        *path,
+                                                  GError           **error);
 /* Reading notifications (triage-store-sqlite-reads.c). */
 void     triage_store_sqlite_reads_class_init    (TriageStoreClass *store_class);
 /* Users and services (triage-store-sqlite-services.c). */

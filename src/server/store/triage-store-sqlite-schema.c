@@ -146,6 +146,8 @@ triage_store_sqlite_open (TriageStoreSqlite *self,
   sqlite3_stmt *stmt;
   int version, fd;
 
+  if (!triage_store_sqlite_file_is_sqlite (path, error))
+    return FALSE;
   /* A new database is its owner's only, whatever the umask: it holds the
    * services' webhook secrets as given (its -wal and -shm take its mode;
    * triage-server backup makes its copies so too). */
