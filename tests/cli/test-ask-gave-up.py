@@ -3,16 +3,19 @@
 # longer than --retry-for while the person had not answered (exit 3). With an id of its
 # own the request is withdrawn, so it does not wait in the person's inbox for an answer
 # nobody reads; sent with --id, it is kept for the run that resends it. Against a real
-# triage-server --local, killed and started again. A request whose row the server
-# cannot read any more is given up at once, not retried.
+# triage-server --local, killed and started again; also when the server stored the
+# request but its answer never came. A request whose row the server cannot read any
+# more is given up at once, not retried.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
@@ -26,6 +29,29 @@ def pending_titled(server, title):
     return next((n for n in reply["notifications"] if n["context"]["title"] == title), None)
 
 
+def ask(world, title, *extra):
+    """Starts triage-ask on @world's socket."""
+    return subprocess.Popen([os.environ["TRIAGE_ASK"], "--title", title, "--action", "ok",
+                             *extra],
+                            env=world.env(), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=die_with_parent)
+
+
+def ended(proc, what="triage-ask did not exit"):
+    """Waits for @proc to exit; returns its standard error."""
+    try:
+        return proc.communicate(timeout=WAIT)[1]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise Failure(what)
+
+
+def status_of(server, n):
+    _, reply = server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+    return reply["status"]
+
+
 def give_up(*extra):
     """Asks, kills the server once the request is in the inbox, starts it again once
     triage-ask has said it gave up; returns (exit status, stderr, the request's status)."""
@@ -33,11 +59,7 @@ def give_up(*extra):
     server = LoggedServer(world).start()
     try:
         title = f"Asked of a server that dies {len(extra)}"
-        proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--title", title, "--action", "ok",
-                                 "--retry-for", "1s", *extra],
-                                env=world.env(), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                preexec_fn=die_with_parent)
+        proc = ask(world, title, "--retry-for", "1s", *extra)
         n = wait_for("the request in the inbox", lambda: pending_titled(server, title))
         server.wait_posted("triage-ask")   # else its answer is lost with the server
         server.kill()
@@ -45,13 +67,8 @@ def give_up(*extra):
         if not said:
             raise Failure("triage-ask said nothing")
         server.start()
-        try:
-            out, err = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise Failure("triage-ask did not exit")
-        _, reply = server.request("GET", f"/api/v1/client/notifications/{n['id']}")
-        return proc.returncode, said + err, reply["status"]
+        err = ended(proc)
+        return proc.returncode, said + err, status_of(server, n)
     finally:
         server.stop()
         world.cleanup()
@@ -70,6 +87,92 @@ def test_kept_for_a_resend():
         raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
 
 
+def pump(source, sink):
+    """Copies @source to @sink until either ends."""
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass
+
+
+class AnswerHolder:
+    """A relay on the world's socket in front of the server's own: the first
+    connection's request passes, and the server's answer to it is read and held
+    back; the others pass both ways, or are closed while the server is away."""
+
+    def __init__(self, world, upstream):
+        os.makedirs(os.path.dirname(world.socket), mode=0o700, exist_ok=True)
+        self.upstream = upstream
+        self.answered = threading.Event()
+        self.first = None
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(world.socket)
+        self.sock.listen(16)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                server.connect(self.upstream)
+            except OSError:
+                client.close()
+                continue
+            threading.Thread(target=pump, args=(client, server), daemon=True).start()
+            if self.first is None:
+                self.first = client
+                threading.Thread(target=self.hold, args=(server,), daemon=True).start()
+            else:
+                threading.Thread(target=pump, args=(server, client), daemon=True).start()
+
+    def hold(self, server):
+        while server.recv(65536):
+            self.answered.set()
+
+    def drop_first(self):
+        """Ends the first connection: its request went out, its answer never comes."""
+        self.first.shutdown(socket.SHUT_RDWR)
+        self.first.close()
+
+    def close(self):
+        self.sock.close()
+
+
+def test_answer_lost():
+    """The server stored the request and died before its answer reached triage-ask
+    (held back by a relay, then the server killed): given up after --retry-for, the
+    request is withdrawn once the server is back (exit 3), where it was left pending
+    with nobody waiting: the POST without an answer looked like one never received."""
+    world = World("ask-answer-lost")
+    server = LoggedServer(world, socket=os.path.join(world.root, "server.sock")).start()
+    relay = AnswerHolder(world, server.socket)
+    try:
+        title = "Asked of a server that dies before it answers"
+        proc = ask(world, title, "--retry-for", "1s")
+        wait_for("the server's answer to the POST, held back", relay.answered.is_set)
+        n = pending_titled(server, title)
+        server.kill()
+        relay.drop_first()
+        said = proc.stderr.readline()
+        if not said:
+            raise Failure("triage-ask said nothing")
+        server.start()
+        err = said + ended(proc)
+        status = status_of(server, n)
+        if proc.returncode != 3 or status != "invalidated" or \
+                b"gave up waiting: the request was withdrawn" not in err:
+            raise Failure(f"exit {proc.returncode}, the request {status}; stderr {err!r}")
+    finally:
+        relay.close()
+        server.stop()
+        world.cleanup()
+
+
 def test_damaged_row():
     """The request's row damaged while triage-ask waits (the server stopped, its stored
     JSON broken by hand): said at once, naming the row, exit 4; it was a 500 retried for
@@ -78,11 +181,7 @@ def test_damaged_row():
     server = LoggedServer(world).start()
     try:
         title = "Asked of a row that will not read"
-        proc = subprocess.Popen([os.environ["TRIAGE_ASK"], "--title", title, "--action", "ok",
-                                 "--retry-for", "300s"],
-                                env=world.env(), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                preexec_fn=die_with_parent)
+        proc = ask(world, title, "--retry-for", "300s")
         n = wait_for("the request in the inbox", lambda: pending_titled(server, title))
         server.wait_posted("triage-ask")
         server.kill()
@@ -90,11 +189,7 @@ def test_damaged_row():
             db.execute("UPDATE notifications SET json = '{' WHERE id = ?", (n["id"],))
         db.close()
         server.start()
-        try:
-            out, err = proc.communicate(timeout=WAIT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise Failure("triage-ask did not stop on the damaged row")
+        err = ended(proc, "triage-ask did not stop on the damaged row")
         if proc.returncode != 4 or n["id"].encode() not in err or b"cannot be read" not in err:
             raise Failure(f"exit {proc.returncode}; stderr {err!r}")
     finally:
@@ -105,5 +200,6 @@ def test_damaged_row():
 run([
     ("the server gone past --retry-for: withdrawn", test_withdrawn),
     ("sent with --id: kept for the run that resends it", test_kept_for_a_resend),
+    ("the POST's answer lost: withdrawn once the server is back", test_answer_lost),
     ("a damaged row: said at once, not retried", test_damaged_row),
 ])
