@@ -13,7 +13,8 @@
  * everything else is served. The row is damaged with
  * SQL while the server is stopped, then the server is used as a client and
  * a service would. On both databases: the PostgreSQL store replayed a
- * damaged event as it was stored. The damaged file's cases are SQLite's, and
+ * damaged event as it was stored, and sent another server's as it read it
+ * (live-event, PostgreSQL's only). The damaged file's cases are SQLite's, and
  * so is a file that is no SQLite database at all (not-sqlite).
  */
 
@@ -333,6 +334,59 @@ test_damaged_event (Fixture       *fixture,
     }
 }
 
+/* Another server on the database (PostgreSQL) writes a status update whose
+ * stored data is damaged (a trigger puts a raw line break in it): a stream
+ * on this server, which reads that server's events back from the log as
+ * they come, is not sent it, and hears the next one. It was sent as
+ * stored, an event no client could read (as a replay was, f4c7e3f). */
+static void
+test_damaged_live_event (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(TriageTestServer) peer = NULL;
+  g_autoptr(SrvEvents) events = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *after = NULL;
+
+  if (!triage_test_server_is_postgres (fixture->server))
+    {
+      g_test_skip ("another server's events, read back from a database they share "
+                   "(PostgreSQL)");
+      return;
+    }
+  peer = triage_test_server_new_peer (fixture->server, NULL, &error);
+  g_assert_no_error (error);
+  events = srv_events_open (fixture->server, fixture->alice, NULL, NULL);
+  g_assert_cmpuint (events->status, ==, 200);
+  srv_wait_until (srv_find_event (events, "ping", NULL) != NULL, "the snapshot");
+  g_free (srv_run_sql (fixture->server,
+                       "CREATE FUNCTION damage_events () RETURNS trigger LANGUAGE plpgsql"
+                       " AS $$ BEGIN IF NEW.type = 'status_update' THEN"
+                       " NEW.data := '{\"type\":' || chr (10) || '\"x\"}'; END IF;"
+                       " RETURN NEW; END $$;"
+                       " CREATE TRIGGER damage_events BEFORE INSERT ON events"
+                       " FOR EACH ROW EXECUTE FUNCTION damage_events ()"));
+
+  /* On the other server: the answer's event is damaged, the next request's not. */
+  srv_respond (peer, fixture->alice, fixture->ids[0]);
+  after = srv_post (peer, fixture->key, "After");
+  srv_wait_until (srv_find_event (events, "notification", after) != NULL,
+                  "the other server's next event");
+  for (guint i = 0; i < events->events->len; i++)
+    {
+      SrvEvent *event = events->events->pdata[i];
+      g_autoptr(JsonNode) node = json_from_string (event->data, NULL);
+
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        g_error ("the stream was sent an event that does not read: %s", event->data);
+    }
+  g_assert_null (srv_find_event (events, "status_update", "responded"));
+  g_assert_cmpuint (count_in_log (fixture, "left out of the streams"), ==, 1);
+  g_free (srv_run_sql (fixture->server, "DROP TRIGGER damage_events ON events;"
+                                        " DROP FUNCTION damage_events ()"));
+  g_assert_true (triage_test_server_stop (peer));
+}
+
 static gboolean
 readyz_says (Fixture    *fixture,
              const char *state,
@@ -485,6 +539,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/server/damaged/event", Fixture, NULL, fixture_setup, test_damaged_event,
               fixture_teardown);
+  g_test_add ("/server/damaged/live-event", Fixture, NULL, fixture_setup,
+              test_damaged_live_event, fixture_teardown);
   g_test_add ("/server/damaged/file", Fixture, NULL, fixture_setup, test_damaged_file,
               fixture_teardown);
   g_test_add ("/server/damaged/at-start", Fixture, NULL, fixture_setup, test_damaged_at_start,

@@ -81,6 +81,9 @@ gint64              triage_pg_int                (const PGresult *result,
                                                   int             row,
                                                   int             column);
 gint64              triage_pg_changed            (const PGresult *result);
+gboolean            triage_pg_event_data_reads   (const PGresult *result,
+                                                  int             row,
+                                                  int             column);
 
 /* Writing parameters: a number as text, and text[] / bigint[] literals. */
 typedef struct

@@ -511,6 +511,16 @@ fetch_answered (TriagePgListener *self)
       hand_on_pending (self, MIN (horizon, event.id - 1));
       if (event.id <= self->last_id)
         continue;
+      /* Another server's event whose stored data does not read (a damaged
+       * row): left out, its id kept in order, as a replay leaves it out. */
+      if (event.data != NULL && !triage_pg_event_data_reads (result, (int) i, 3))
+        {
+          triage_log_failure ("event %" G_GINT64_FORMAT " of the log (notification %s): its "
+                              "stored data does not read as JSON on one line (a damaged "
+                              "row?); left out of the streams", event.id,
+                              event.notification_id ? event.notification_id : "none");
+          event.data = NULL;
+        }
       if (event.id == self->last_id + 1 || event.id <= horizon)
         {
           g_tree_remove (self->pending, &event.id);

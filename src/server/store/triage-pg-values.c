@@ -10,6 +10,9 @@
 
 #define G_LOG_DOMAIN "triage-store-postgres"
 
+#include <string.h>
+#include <json-glib/json-glib.h>
+
 #include "triage-pg-connection.h"
 
 char *
@@ -20,6 +23,29 @@ triage_pg_text (const PGresult *result,
   if (PQgetisnull (result, row, column))
     return NULL;
   return g_strdup (PQgetvalue (result, row, column));
+}
+
+/* Whether an event's stored data (@column of @row) is a JSON object on one
+ * line; not a damaged row, nor a raw line break that would end the SSE
+ * event's data line halfway. A client sent it whole would fail on it,
+ * resume from the event before it and fail again for ever. Asked of a
+ * replay (triage-store-postgres-events.c) and of another server's events
+ * read live (triage-pg-listener.c), as the SQLite store asks it of a replay
+ * (triage-store-sqlite-events.c; its live events are its own, never read
+ * back); read here, as PostgreSQL 15 has no test of JSON text but a cast
+ * that fails the query. */
+gboolean
+triage_pg_event_data_reads (const PGresult *result,
+                            int             row,
+                            int             column)
+{
+  const char *text = PQgetvalue (result, row, column);
+  g_autoptr(JsonNode) node = NULL;
+
+  if (PQgetisnull (result, row, column) || text[0] != '{' || strpbrk (text, "\r\n") != NULL)
+    return FALSE;
+  node = json_from_string (text, NULL);
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node);
 }
 
 /* A number column; 0 for NULL. */

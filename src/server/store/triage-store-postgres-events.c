@@ -10,9 +10,7 @@
 
 #define G_LOG_DOMAIN "triage-store-postgres"
 
-#include <string.h>
 #include <gio/gio.h>
-#include <json-glib/json-glib.h>
 
 #include "triage-pg-connection.h"
 #include "triage-store-postgres.h"
@@ -27,27 +25,17 @@ number (TriageStorePostgres *self,
   return result != NULL && PQntuples (result) > 0 ? triage_pg_int (result, 0, 0) : 0;
 }
 
-/* An event's stored data (@column of @row) when it is a JSON object on one
- * line; NULL, left out by the stream (triage-server-stream-sse.c), when it
- * is not: a damaged row, or a raw line break that would end the SSE event's
- * data line halfway. A client sent it whole would fail on it, resume from
- * the event before it and fail again for ever. As the SQLite store checks
- * it (triage-store-sqlite-events.c), on a replay only; read here, as
- * PostgreSQL 15 has no test of JSON text but a cast that fails the query. */
+/* An event's stored data (@column of @row) when it reads
+ * (triage_pg_event_data_reads ()); NULL, left out by the stream
+ * (triage-server-stream-sse.c), when it does not. */
 static char *
 readable_data (const PGresult *result,
                int             row,
                int             column)
 {
-  const char *text = PQgetvalue (result, row, column);
-  g_autoptr(JsonNode) node = NULL;
-
-  if (PQgetisnull (result, row, column) || text[0] != '{' || strpbrk (text, "\r\n") != NULL)
+  if (!triage_pg_event_data_reads (result, row, column))
     return NULL;
-  node = json_from_string (text, NULL);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-  return g_strdup (text);
+  return g_strdup (PQgetvalue (result, row, column));
 }
 
 /* Every event up to it is committed, none smaller is to come. */
