@@ -2,7 +2,8 @@
 # hooktest.py — what the tests of triage-ask --hook claude-code share: the sample
 # inputs of Claude Code's hooks reference, the hook run as Claude Code runs it (the
 # event's JSON on standard input, one line of JSON expected back), and the person
-# answering through the client REST API of a real triage-server --local.
+# answering through the client REST API of a real triage-server --local; a relay that
+# holds back the server's answer to a POST (the server stored it, the answer is lost).
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,8 +11,10 @@
 import base64
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import Failure, Server, World, die_with_parent, wait_for  # noqa: E402
@@ -45,6 +48,62 @@ class LoggedServer(Server):
                 return any(b"POST /api/v1/notifications 201 " in line and
                            f"service:{service} ".encode() in line for line in log)
         wait_for(f"the server to answer {service}'s POST", posted)
+
+def pump(source, sink):
+    """Copies @source to @sink until either ends."""
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass
+
+
+class AnswerHolder:
+    """A relay on the world's socket in front of the server's own: the first
+    connection's request passes, and the server's answer to it is read and held
+    back; the others pass both ways, or are closed while the server is away."""
+
+    def __init__(self, world, upstream):
+        os.makedirs(os.path.dirname(world.socket), mode=0o700, exist_ok=True)
+        self.upstream = upstream
+        self.answered = threading.Event()
+        self.first = None
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(world.socket)
+        self.sock.listen(16)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                server.connect(self.upstream)
+            except OSError:
+                client.close()
+                continue
+            threading.Thread(target=pump, args=(client, server), daemon=True).start()
+            if self.first is None:
+                self.first = client
+                threading.Thread(target=self.hold, args=(server,), daemon=True).start()
+            else:
+                threading.Thread(target=pump, args=(server, client), daemon=True).start()
+
+    def hold(self, server):
+        while server.recv(65536):
+            self.answered.set()
+
+    def drop_first(self):
+        """Ends the first connection: its request went out, its answer never comes."""
+        self.first.shutdown(socket.SHUT_RDWR)
+        self.first.close()
+
+    def close(self):
+        self.sock.close()
+
 
 # The samples as the hooks reference prints them.
 PRE_TOOL_USE_BASH = {
@@ -127,15 +186,27 @@ def expect(got, want):
 
 
 class Scenario:
-    def __init__(self, name, server=True):
+    """A world and its server; with @relay the server is on a socket of its own, behind
+    an AnswerHolder on the world's socket (the hook's)."""
+
+    def __init__(self, name, server=True, relay=False):
         self.world = World(f"hook-{name}")
-        self.server = LoggedServer(self.world).start() if server else None
-        self.person = Person(self.server) if server else None
+        self.server = None
+        self.relay = None
+        if relay:
+            self.server = LoggedServer(self.world, socket=os.path.join(self.world.root,
+                                                                       "server.sock")).start()
+            self.relay = AnswerHolder(self.world, self.server.socket)
+        elif server:
+            self.server = LoggedServer(self.world).start()
+        self.person = Person(self.server) if self.server else None
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        if self.relay is not None:
+            self.relay.close()
         if self.server is not None:
             self.server.stop()
         self.world.cleanup()

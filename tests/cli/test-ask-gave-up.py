@@ -11,17 +11,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import die_with_parent, Failure, run, wait_for, WAIT, World  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hooktest import LoggedServer  # noqa: E402
+from hooktest import AnswerHolder, LoggedServer  # noqa: E402
 
 
 def pending_titled(server, title):
@@ -85,62 +83,6 @@ def test_kept_for_a_resend():
     status, err, state = give_up("--id", str(uuid.uuid4()))
     if status != 3 or state == "invalidated" or b"withdrawn" in err:
         raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
-
-
-def pump(source, sink):
-    """Copies @source to @sink until either ends."""
-    try:
-        while data := source.recv(65536):
-            sink.sendall(data)
-    except OSError:
-        pass
-
-
-class AnswerHolder:
-    """A relay on the world's socket in front of the server's own: the first
-    connection's request passes, and the server's answer to it is read and held
-    back; the others pass both ways, or are closed while the server is away."""
-
-    def __init__(self, world, upstream):
-        os.makedirs(os.path.dirname(world.socket), mode=0o700, exist_ok=True)
-        self.upstream = upstream
-        self.answered = threading.Event()
-        self.first = None
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.bind(world.socket)
-        self.sock.listen(16)
-        threading.Thread(target=self.serve, daemon=True).start()
-
-    def serve(self):
-        while True:
-            try:
-                client, _ = self.sock.accept()
-            except OSError:
-                return
-            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                server.connect(self.upstream)
-            except OSError:
-                client.close()
-                continue
-            threading.Thread(target=pump, args=(client, server), daemon=True).start()
-            if self.first is None:
-                self.first = client
-                threading.Thread(target=self.hold, args=(server,), daemon=True).start()
-            else:
-                threading.Thread(target=pump, args=(server, client), daemon=True).start()
-
-    def hold(self, server):
-        while server.recv(65536):
-            self.answered.set()
-
-    def drop_first(self):
-        """Ends the first connection: its request went out, its answer never comes."""
-        self.first.shutdown(socket.SHUT_RDWR)
-        self.first.close()
-
-    def close(self):
-        self.sock.close()
 
 
 def test_answer_lost():

@@ -23,7 +23,7 @@ from hooktest import (attachment_text, expect, Hook, PERMISSION_REQUEST,  # noqa
                       pre_tool_use, PRE_TOOL_USE_BASH, Scenario)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import die_with_parent, Failure, run, World  # noqa: E402
+from apptest import die_with_parent, Failure, run, wait_for, World  # noqa: E402
 
 
 def test_pre_tool_use_allowed():
@@ -373,6 +373,24 @@ def test_server_gone_mid_wait():
             raise Failure(f"reason {reason!r}")
 
 
+def restart_while_withdrawing(s, hook, n):
+    """Starts the server again once the hook says it withdraws request @n; the hook
+    then leaves the call to Claude Code's prompt, and the request ends withdrawn."""
+    said = b""
+    while b"withdrawing request" not in said:
+        line = hook.proc.stderr.readline()
+        if not line:
+            raise Failure(f"the hook did not withdraw its request; it said {said!r}")
+        said += line
+    s.server.start()
+    status, out = hook.result()
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    expect((status, out), (0, pre_tool_use("ask", reason)))
+    _, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+    if reply["status"] != "invalidated":
+        raise Failure(f"the request was left {reply['status']}")
+
+
 def test_server_back_withdraws():
     # The server dies, and is started again while the hook withdraws its request: the
     # request no longer waits in the inbox (for its deadline) for a person to answer a
@@ -382,19 +400,20 @@ def test_server_back_withdraws():
         n = s.person.waiting("Bash in my-project: npm test")
         s.server.wait_posted("claude-code")   # else its answer is lost with the server
         s.server.kill()
-        said = b""
-        while b"withdrawing request" not in said:
-            line = hook.proc.stderr.readline()
-            if not line:
-                raise Failure(f"the hook did not withdraw its request; it said {said!r}")
-            said += line
-        s.server.start()
-        status, out = hook.result()
-        reason = out["hookSpecificOutput"]["permissionDecisionReason"]
-        expect((status, out), (0, pre_tool_use("ask", reason)))
-        _, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
-        if reply["status"] != "invalidated":
-            raise Failure(f"the request was left {reply['status']}")
+        restart_while_withdrawing(s, hook, n)
+
+
+def test_answer_lost_withdraws():
+    # The server stored the request and died before its answer reached the hook (held
+    # back by a relay): the request may be there, and is withdrawn as one the server
+    # answered. It was left in the inbox: a POST without an answer looked unsent.
+    with Scenario("answer-lost", relay=True) as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
+        n = s.person.waiting("Bash in my-project: npm test")
+        s.server.kill()
+        s.relay.drop_first()
+        restart_while_withdrawing(s, hook, n)
 
 
 def test_bad_options():
@@ -447,5 +466,6 @@ run([
     ("a PreToolUse hook is not released by another call", test_pre_tool_use_not_released),
     ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
     ("the server back while the hook withdraws: withdrawn", test_server_back_withdraws),
+    ("the POST's answer lost: withdrawn", test_answer_lost_withdraws),
     ("bad options", test_bad_options),
 ])
