@@ -668,6 +668,40 @@ test_not_yours (Fixture       *fixture,
   srv_assert_status (method, 405, "METHOD_NOT_ALLOWED");
 }
 
+/* The session's latest review damaged (its stored JSON does not read): the
+ * next review and the session's GET are 500 NOTIFICATION_UNREADABLE naming
+ * it, which no retry mends; they were INTERNAL_ERROR, which triage-ask --afp
+ * retried for its whole --retry-for. */
+static void
+test_damaged_previous (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(JsonObject) first = post_ok (fixture, "{\"request\":{\"iteration\":1,\"artifact\":"
+                                                  "{\"media_type\":\"text/plain\",\"content\":\"v1\"}}}");
+  const char *session = json_object_get_string_member (first, "session_id");
+  const char *id = json_object_get_string_member (first, "id");
+  g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET json = '{broken' "
+                                          "WHERE id = '%s'", id);
+  g_autofree char *body = g_strdup_printf ("{\"session_id\":\"%s\",\"request\":{\"iteration\":2,"
+                                           "\"artifact\":{\"media_type\":\"text/plain\","
+                                           "\"content\":\"v2\"}}}", session);
+  g_autofree char *path = g_strconcat ("/api/v1/afp/sessions/", session, NULL);
+  g_autoptr(SrvAnswer) next = NULL, read = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_free (srv_run_sql (fixture->server, sql));
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+
+  next = post_review (fixture, fixture->key, body);
+  srv_assert_status (next, 500, "NOTIFICATION_UNREADABLE");
+  srv_assert_message (next, id);
+  read = srv_request (fixture->server, "GET", path, fixture->key, NULL);
+  srv_assert_status (read, 500, "NOTIFICATION_UNREADABLE");
+  srv_assert_message (read, id);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -686,6 +720,7 @@ main (int   argc,
   ADD ("/server/afp/feedback-checked", test_feedback_checked);
   ADD ("/server/afp/supersede-withdraw-expire", test_supersede_withdraw_expire);
   ADD ("/server/afp/not-yours", test_not_yours);
+  ADD ("/server/afp/damaged-previous", test_damaged_previous);
 #undef ADD
 
   return g_test_run ();

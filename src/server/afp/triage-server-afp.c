@@ -121,14 +121,19 @@ read_last_row (TriageServer *self,
 }
 
 /* A session's review that read_last () could not read: 503 when the
- * database did not answer (@error), else 500 with @message. */
+ * database did not answer (@error); 500 NOTIFICATION_UNREADABLE naming it when
+ * its stored JSON does not read (a damaged row, which no retry mends); else
+ * 500 with @message. */
 static void
 reply_unreadable_last (SoupServerMessage *msg,
                        const GError      *error,
+                       const Last        *last,
                        const char        *message)
 {
   if (error != NULL)
     reply_unread (msg, error);
+  else if (last->row != NULL)
+    reply_unreadable (msg, last->id);
   else
     reply_error (msg, ATP_ERROR_INTERNAL_ERROR, message);
 }
@@ -610,7 +615,8 @@ handle_post_review (TriageServer      *self,
         }
       if (!read_last (self, session_id, 0, now_us, &last, &error))
         {
-          reply_unreadable_last (msg, error, "The session's previous review cannot be read");
+          reply_unreadable_last (msg, error, &last,
+                                 "The session's previous review cannot be read");
           return;
         }
     }
@@ -654,7 +660,8 @@ handle_post_review (TriageServer      *self,
       last_clear (&last);
       if (!read_last (self, session_id, request->iteration, now_us, &last, &error))
         {
-          reply_unreadable_last (msg, error, "The session's previous review cannot be read");
+          reply_unreadable_last (msg, error, &last,
+                                 "The session's previous review cannot be read");
           return;
         }
       /* Made again only when what it says of the session changed since. */
@@ -710,7 +717,7 @@ handle_get_session (TriageServer      *self,
   reviews = triage_store_afp_reviews (self->store, session->id, &error);
   if (reviews == NULL || !read_last (self, session->id, 0, 0, &last, &error))
     {
-      reply_unreadable_last (msg, error, "The session's latest review cannot be read");
+      reply_unreadable_last (msg, error, &last, "The session's latest review cannot be read");
       return;
     }
   last_issued_ids (&last, NULL, issued);
