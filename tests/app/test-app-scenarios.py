@@ -28,7 +28,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
+from apptest import (App, Failure, Notifyd, Server, World, run,  # noqa: E402
+                     skip_without_display, wait_for)
+
+skip_without_display()
 
 notifyd = Notifyd()
 APP_ID = "io.github.atptriage.Triage"

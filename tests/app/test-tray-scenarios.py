@@ -22,8 +22,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from apptest import (WAIT, App, Failure, Notifyd, Server, Tray, World,  # noqa: E402
-                     read_marks, run, wait_for)
+                     read_marks, run, skip_without_display, wait_for)
 
+skip_without_display()
 notifyd = Notifyd()
 tray = Tray(notifyd.bus)
 APP_PATH = "/io/github/atptriage/Triage"

@@ -35,12 +35,13 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chaostest import (LONG, ChaosWorld, Failure, TcpServer,  # noqa: E402
                        die_with_parent, log, run, wait_for)
-from apptest import Notifyd, RemoteApp, Tray, store_token  # noqa: E402
+from apptest import Notifyd, RemoteApp, Tray, skip_without_display, store_token  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SILENCE_S = 60    # ATP_STREAM_DEFAULT_SILENCE_TIMEOUT_MS: the app's window
 STALL_SLACK_S = 20    # what a loaded machine may add to a stall's detection
 AT_ONCE_S = 15        # a drop or FIN: the first backoff (≤ 1 s) and the load
+skip_without_display()
 notifyd = Notifyd()
 tray = Tray(notifyd.bus)
 

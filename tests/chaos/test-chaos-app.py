@@ -44,8 +44,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chaostest import (ACKNOWLEDGED, LONG, App, ChaosServer, ChaosWorld, Failure,  # noqa: E402
                        Poster, app_rows, log, run, wait_for)
-from apptest import Notifyd, Tray, die_with_parent  # noqa: E402
+from apptest import Notifyd, Tray, die_with_parent, skip_without_display  # noqa: E402
 
+skip_without_display()
 notifyd = Notifyd()
 tray = Tray(notifyd.bus)
 TWO_SIMPLE = [{"id": "approve", "label": "Approve", "response_type": "simple"},
