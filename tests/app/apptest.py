@@ -245,19 +245,44 @@ class Server:
 
 class App:
     """The real triage binary: in the background (--gapplication-service), or
-    with service=False started as a person starts it (its window opens)."""
+    with service=False started as a person starts it (its window opens). With
+    debug (G_MESSAGES_DEBUG's domains), what it writes goes to a log file of
+    its own, read with log_lines () and wait_log (): GLib writes debug lines
+    on standard output, which is the test's TAP otherwise."""
 
-    def __init__(self, world, *args, service=True, **env):
+    def __init__(self, world, *args, service=True, debug=None, **env):
         self.world = world
         self.args = (["--gapplication-service"] if service else []) + list(args)
         self.env = env
         self.proc = None
+        self.log_file = None
+        if debug is not None:
+            self.env["G_MESSAGES_DEBUG"] = debug
+            self.log_file = tempfile.NamedTemporaryFile(mode="w+", prefix="app-", suffix=".log",
+                                                        dir=world.root, delete=False)
 
     def start(self):
         self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
                                      env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
+                                     stdout=self.log_file, stderr=self.log_file,
                                      preexec_fn=die_with_parent)
         return self
+
+    def log_lines(self):
+        """The whole lines of its log, this run's and those before (debug only)."""
+        with open(self.log_file.name) as f:
+            text = f.read()
+        return text.split("\n")[:-1]
+
+    def wait_log(self, what, needle, start=0):
+        """The first line of its log from line @start on holding @needle,
+        waited for; fails at once, with the log's end, if the app exits."""
+        def found():
+            line = next((line for line in self.log_lines()[start:] if needle in line), None)
+            if line is None:
+                self.alive()
+            return line
+        return wait_for(what, found)
 
     def kill(self):
         if self.proc is not None and self.proc.poll() is None:
@@ -276,10 +301,11 @@ class App:
         self.proc = None
 
     def alive(self):
-        """Fails if the app has exited."""
+        """Fails if the app has exited (with the end of its log, if it keeps one)."""
         if self.proc is None or self.proc.poll() is not None:
             status = None if self.proc is None else self.proc.returncode
-            raise Failure(f"the app is not running (exit status {status})")
+            tail = "" if self.log_file is None else ":\n" + "\n".join(self.log_lines()[-30:])
+            raise Failure(f"the app is not running (exit status {status}){tail}")
 
     def outbox(self):
         """The app's outbox rows, read straight from its database."""
@@ -458,37 +484,18 @@ class RemoteApp(App):
         if a11y:
             # test_env sets GTK_A11Y=none, which hides the app from AT-SPI: dropped.
             env = dict(dict(GTK_A11Y=None, NO_AT_BRIDGE=None), **env)
-        super().__init__(world, service=service, GSETTINGS_BACKEND="keyfile",
-                         G_MESSAGES_DEBUG="atp-stream", **env)
+        super().__init__(world, service=service, debug="atp-stream",
+                         GSETTINGS_BACKEND="keyfile", **env)
         folder = os.path.join(world.config, "glib-2.0", "settings")
         os.makedirs(folder, exist_ok=True)
         keys = {"server-mode": "'remote'", "server-url": f"'{url}'", **(settings or {})}
         with open(os.path.join(folder, "keyfile"), "w") as f:
             f.write("[io/github/atptriage/Triage]\n")
             f.writelines(f"{key}={value}\n" for key, value in keys.items())
-        self.log_file = tempfile.NamedTemporaryFile(mode="w+", prefix="app-", suffix=".log",
-                                                    dir=world.root, delete=False)
-
-    def start(self):
-        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
-                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
-                                     stdout=self.log_file, stderr=self.log_file,
-                                     preexec_fn=die_with_parent)
-        return self
-
-    def log_lines(self):
-        with open(self.log_file.name) as f:
-            return f.read().splitlines()
 
     def tries_ended(self):
         """How many of the stream's tries have ended (each logs why)."""
         return sum(1 for line in self.log_lines() if "Stream to " in line and " ended: " in line)
-
-    def alive(self):
-        """Fails, with the end of its log, if the app has exited."""
-        if self.proc.poll() is not None:
-            tail = "\n".join(self.log_lines()[-30:])
-            raise Failure(f"the app exited with {self.proc.returncode}:\n{tail}")
 
 
 def read_marks(world):

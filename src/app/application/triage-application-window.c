@@ -38,7 +38,8 @@ on_window_close_request (TriageApplication *self,
 
 /* Running without a window where no tray shows the icon (stock GNOME has
  * no StatusNotifierWatcher): said once, in a bubble, so the person knows
- * why requests still arrive and how to reach the app. */
+ * why requests still arrive and how to reach the app. Each check ends in a
+ * debug line: a test's sign that the moment for the notice has passed. */
 static gboolean
 background_check_cb (gpointer data)
 {
@@ -49,8 +50,12 @@ background_check_cb (gpointer data)
   if (self->window != NULL || !self->held || self->notifier == NULL ||
       (self->tray != NULL && triage_tray_get_registered (self->tray)) ||
       g_settings_get_boolean (self->settings, "background-notice-shown"))
-    return G_SOURCE_REMOVE;
+    {
+      g_debug ("Background check: no notice needed");
+      return G_SOURCE_REMOVE;
+    }
 
+  g_debug ("Background check: the notice given");
   g_settings_set_boolean (self->settings, "background-notice-shown", TRUE);
   triage_notifier_show_notice (self->notifier, "background",
                                _("Triage is running in the background"),
@@ -63,8 +68,12 @@ background_check_cb (gpointer data)
 void
 _triage_application_schedule_background_check (TriageApplication *self)
 {
-  if (self->background_check_id == 0 &&
-      !g_settings_get_boolean (self->settings, "background-notice-shown"))
+  if (self->background_check_id != 0)
+    return;
+
+  if (g_settings_get_boolean (self->settings, "background-notice-shown"))
+    g_debug ("Background check: the notice was given before");
+  else
     self->background_check_id = g_timeout_add_seconds (BACKGROUND_NOTICE_DELAY_SECONDS,
                                                        background_check_cb, self);
 }
