@@ -25,7 +25,6 @@ import os
 import signal
 import sqlite3
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from apptest import (App, Failure, Notifyd, Server, World, run,  # noqa: E402
@@ -176,14 +175,18 @@ def test_invalidated_replaced():
 
 def test_reconnect():
     with Scenario("reconnect") as s:
+        s.app = App(s.world, debug="atp-stream")   # its stream says when a try ends
         s.start()
         first, bubble = s.post_and_see("Before the restart?")
         s.server.kill()
-        time.sleep(0.5)
+        s.app.wait_log("the app to see its stream end", " ended: ")
         s.server_back()
         s.post_and_see("After the restart?")
-        # The resync after the reconnect brings the first request again: no second bubble.
-        time.sleep(0.5)
+        # The resync after the reconnect brings the first request again: no
+        # second bubble. One posted now comes on the stream after the resync,
+        # and bubbles go out in order: once its bubble is in, a second bubble
+        # of the first would be too.
+        s.post_and_see("After the resync?")
         if len(notifyd.notifies("Before the restart?")) != 1:
             raise Failure("a request got a second bubble after the reconnect")
         notifyd.press(bubble["id"], "respond:approve")
