@@ -38,12 +38,14 @@ dogtail.config.config.searchCutoffCount = 10
 dogtail.config.config.logDebugToStdOut = False
 dogtail.config.config.logDebugToFile = False
 
+import pyatspi  # noqa: E402
 from dogtail import rawinput  # noqa: E402  (for the tests: real input events)
 from dogtail.predicate import GenericPredicate  # noqa: E402
 from dogtail.tree import root  # noqa: E402
 
 
-__all__ = ["GenericPredicate", "buttons", "find", "find_app", "find_where", "rawinput", "root"]
+__all__ = ["GenericPredicate", "buttons", "find", "find_app", "find_where", "has_keyboard",
+           "rawinput", "root"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -72,3 +74,8 @@ def find_app(app=None, timeout=30):
 def buttons(node):
     """The labels of the buttons in @node (hidden ones are not in the tree)."""
     return sorted(n.name for n in node.findChildren(lambda n: n.roleName == "push button"))
+
+
+def has_keyboard(window):
+    """Whether @window (a frame) is the active window, where keys go."""
+    return window.getState().contains(pyatspi.STATE_ACTIVE)

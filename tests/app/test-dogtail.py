@@ -27,7 +27,8 @@ import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from a11ytest import GenericPredicate, find, find_app, rawinput  # noqa: E402  (sets dogtail up first)
+from a11ytest import (GenericPredicate, find, find_app, has_keyboard,  # noqa: E402  (dogtail first)
+                      rawinput)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
 MULTI = [{"id": "teams", "label": "Pick teams", "response_type": "multi_choice",
@@ -138,8 +139,9 @@ def test_person():
         rawinput.pressKey("Escape")
         wait_for("the dialog to go", lambda: not [c for c in triage.children
                                                    if c.roleName == "dialog"])
-        time.sleep(0.3)
-        if server.get(drop)["status"] == "responded":
+        # An answer given turns the view read-only at once, before the dialog
+        # goes: the action can still be given, and the server has no answer.
+        if not action.sensitive or server.get(drop)["status"] == "responded":
             raise Failure("Escape sent the irreversible action")
         action.click()
         dialog = find(triage, "the confirmation dialog", "dialog", "Drop the database?")
@@ -167,11 +169,15 @@ def test_person():
             except Exception:  # noqa: BLE001 — the whole app went away: said just below
                 return True
         wait_for("the window to close", window_closed)
-        time.sleep(1.0)
-        if app.proc.poll() is not None:
-            raise Failure(f"the app quit (status {app.proc.returncode}) when its window closed")
+        # An app that quits with its window would be gone before it takes
+        # the request posted now: its bubble shows the app stayed.
         server.post("Still listening?", TEXT)
-        notifyd.wait_notify("Still listening?")
+
+        def still_listening():
+            if app.proc.poll() is not None:
+                raise Failure(f"the app quit (status {app.proc.returncode}) when its window closed")
+            return notifyd.notifies("Still listening?")
+        wait_for("a bubble for 'Still listening?'", still_listening)
     finally:
         app.stop()
         server.stop()
@@ -272,8 +278,9 @@ def test_keyboard_only():
         app.start()
         triage = find_app(app, timeout=20)
         find(triage, "the third request in the list", "label", "Keys third: tag the release?")
+        frame = find(triage, "the main window", "frame", "Triage")
         rawinput.absoluteMotion(400, 300)
-        time.sleep(0.5)
+        wait_for("the window to have the keyboard", lambda: has_keyboard(frame), interval=0.1)
 
         rawinput.keyCombo("<Control>f")                  # the search entry
         search = find(triage, "the search entry", None, "Search pending requests")
