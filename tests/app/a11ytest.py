@@ -19,7 +19,7 @@ import sys
 os.environ.pop("G_DEBUG", None)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from apptest import skip_without_display, wait_for  # noqa: E402
+from apptest import Failure, skip_without_display, wait_for  # noqa: E402
 
 # Every test reading the app through AT-SPI starts it, a GTK app, and dogtail
 # needs the display too: without one, the test is skipped, saying why.
@@ -39,13 +39,14 @@ dogtail.config.config.logDebugToStdOut = False
 dogtail.config.config.logDebugToFile = False
 
 import pyatspi  # noqa: E402
+from gi.repository import GLib  # noqa: E402
 from dogtail import rawinput  # noqa: E402  (for the tests: real input events)
 from dogtail.predicate import GenericPredicate  # noqa: E402
 from dogtail.tree import root  # noqa: E402
 
 
 __all__ = ["GenericPredicate", "buttons", "find", "find_app", "find_where", "has_keyboard",
-           "rawinput", "root"]
+           "rawinput", "root", "tab_to"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -79,3 +80,41 @@ def buttons(node):
 def has_keyboard(window):
     """Whether @window (a frame) is the active window, where keys go."""
     return window.getState().contains(pyatspi.STATE_ACTIVE)
+
+
+_focus_moves = None
+
+
+def focus_moves():
+    """How many times the keyboard has moved to a control so far, counted
+    from AT-SPI's events (a control's "focused" state turning on) as they
+    come in; the count starts at the first call."""
+    global _focus_moves
+    if _focus_moves is None:
+        _focus_moves = [0]
+
+        def moved(event):
+            if event.detail1:
+                _focus_moves[0] += 1
+        pyatspi.Registry.registerEventListener(moved, "object:state-changed:focused")
+    context = GLib.MainContext.default()
+    while context.iteration(False):
+        pass
+    return _focus_moves[0]
+
+
+def tab_to(node, presses=30):
+    """Moves the keyboard to @node with Tab, which also scrolls it into view
+    (a control below the fold cannot be clicked, and a check button has no
+    AT-SPI action in GTK 4.8). Each Tab is followed by the event of the
+    keyboard's move: looking at @node before the app took the key would
+    press Tab again, past it."""
+    moves = focus_moves()
+    for _ in range(presses):
+        if node.focused:
+            return
+        rawinput.pressKey("Tab")
+        wait_for("the keyboard to move on Tab", lambda: focus_moves() > moves, interval=0.05)
+        moves = focus_moves()
+    if not node.focused:
+        raise Failure(f"{node.name!r} did not get the keyboard in {presses} presses of Tab")

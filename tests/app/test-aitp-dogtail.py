@@ -17,12 +17,11 @@
 
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import aitptest  # noqa: E402
 from a11ytest import (GenericPredicate, find, find_app, find_where,  # noqa: E402  (dogtail first)
-                      rawinput)
+                      rawinput, tab_to)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
 notifyd = Notifyd()
@@ -77,18 +76,6 @@ def press(node):
             node.doActionNamed(name)
             return
     node.click()
-
-
-def tab_to(node, presses=30):
-    """Moves the keyboard to @node with Tab, which also scrolls it into view
-    (a control below the fold cannot be clicked, and a check button has no
-    AT-SPI action in GTK 4.8)."""
-    for _ in range(presses):
-        if node.focused:
-            return
-        rawinput.pressKey("Tab")
-        time.sleep(0.2)
-    wait_for(f"{node.name!r} to have the keyboard", lambda: node.focused, interval=0.1)
 
 
 def list_nodes(node):

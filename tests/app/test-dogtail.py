@@ -23,12 +23,11 @@
 import os
 import sqlite3
 import sys
-import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from a11ytest import (GenericPredicate, find, find_app, has_keyboard,  # noqa: E402  (dogtail first)
-                      rawinput)
+                      rawinput, tab_to)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
 MULTI = [{"id": "teams", "label": "Pick teams", "response_type": "multi_choice",
@@ -412,13 +411,10 @@ def test_settled():
         # answer control, where opening the request put it.
         nid = show("withdrawn")
         field = find(triage, "the text field", "text", "Comment")
+        frame = find(triage, "the main window", "frame", "Triage")
         rawinput.absoluteMotion(400, 300)
-        for _ in range(20):
-            if field.focused:
-                break
-            rawinput.pressKey("Tab")
-            time.sleep(0.2)
-        wait_for("the text field to have the focus", lambda: field.focused, interval=0.1)
+        wait_for("the window to have the keyboard", lambda: has_keyboard(frame), interval=0.1)
+        tab_to(field, presses=20)
         rawinput.typeText("half typed")
         wait_for("the typed text", lambda: field.text == "half typed", interval=0.1)
         server.request("PATCH", f"/api/v1/notifications/{nid}",
