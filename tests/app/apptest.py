@@ -269,7 +269,9 @@ class App:
         return self
 
     def log_lines(self):
-        """The whole lines of its log, this run's and those before (debug only)."""
+        """The whole lines of its log, this run's and those before."""
+        if self.log_file is None:
+            raise Failure("the app keeps no log: make it with App(…, debug=\"domains\")")
         with open(self.log_file.name) as f:
             text = f.read()
         return text.split("\n")[:-1]
