@@ -144,6 +144,31 @@ test_events_in_order (Fixture       *fixture,
     g_free (ids[i]);
 }
 
+/* A Last-Event-ID above the newest id of the log (the client's id from
+ * before the database was restored from a backup) is none this server
+ * gave: the pending set, as for an id too old, then what comes live. */
+static void
+test_resume_above_newest (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *pending = srv_post (fixture->server, fixture->shared_key, "Pending");
+  g_autofree char *live_id = NULL, *query = NULL;
+  g_autoptr(SrvEvents) ahead = srv_events_open (fixture->server, fixture->alice, NULL,
+                                                "999999999");
+  g_autoptr(SrvEvents) by_query = NULL;
+  SrvEvent *event;
+
+  g_assert_cmpuint (ahead->status, ==, 200);
+  wait_notification (ahead, pending, "the pending set for an id above the newest");
+  query = g_strdup ("?last_event_id=999999999");
+  by_query = srv_events_open (fixture->server, fixture->alice, query, NULL);
+  wait_notification (by_query, pending, "the pending set for an id above the newest, by query");
+  live_id = srv_post (fixture->server, fixture->shared_key, "Live");
+  event = wait_notification (ahead, live_id, "the live notification after the snapshot");
+  g_assert_cmpint (g_ascii_strtoll (event->id, NULL, 10), <, 999999999);
+  wait_notification (by_query, live_id, "the live notification after the snapshot, by query");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -155,6 +180,7 @@ main (int    argc,
 
   ADD ("/server/events/refers-to-notification", test_event_refers);
   ADD ("/server/events/in-order", test_events_in_order);
+  ADD ("/server/events/resume-above-newest", test_resume_above_newest);
 #undef ADD
 
   return g_test_run ();

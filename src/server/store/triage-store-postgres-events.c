@@ -60,6 +60,10 @@ postgres_events_after (TriageStore *store,
                              triage_pg_number (&newest, last) };
   GPtrArray *rows;
 
+  /* An id above the newest is none this log gave (a client of the servers
+   * before the database was restored from a backup): as one too old. */
+  if (after > last)
+    return NULL;
   if (after < last)
     {
       gint64 first = number (self, "SELECT MIN (id) FROM events");

@@ -105,7 +105,8 @@ sqlite_last_event (TriageStore *store)
 }
 
 /* @user's events after @after, oldest first, at most @limit. Returns NULL when
- * the log no longer reaches back to @after (pruned), or could not be read:
+ * the log no longer reaches back to @after (pruned), never reached it (above
+ * the newest id), or could not be read:
  * the caller starts over from a snapshot. */
 static GPtrArray *
 sqlite_events_after (TriageStore *store,
@@ -117,9 +118,14 @@ sqlite_events_after (TriageStore *store,
   GPtrArray *rows;
   sqlite3_stmt *stmt;
   gint64 first = 0;
+  gint64 last = sqlite_last_event (store);
   int rc;
 
-  if (after < sqlite_last_event (store))
+  /* An id above the newest is none this log gave (a client of the server
+   * before its database was restored from a backup): as one too old. */
+  if (after > last)
+    return NULL;
+  if (after < last)
     {
       stmt = triage_store_sqlite_statement (self, "SELECT MIN (id) FROM events");
       if (triage_store_sqlite_step (self, stmt) == SQLITE_ROW)

@@ -632,7 +632,9 @@ triage_store_last_event (TriageStore *self)
 }
 
 /* @user's events after @after, oldest first, at most @limit. Returns NULL when
- * the log no longer reaches back to @after (pruned), or holds more than
+ * the log no longer reaches back to @after (pruned), never reached it (@after
+ * is above the newest id: the database was restored from a backup), or holds
+ * more than
  * @limit: the caller starts over from a snapshot. */
 GPtrArray *
 triage_store_events_after (TriageStore *self,
