@@ -467,12 +467,13 @@ triage_server_run (int    argc,
   guint16 port = 0;
   gboolean loopback = TRUE;
   TriageServer self = { 0 };
+  int claim = -1;
 
   if (argc >= 2 && g_str_equal (argv[1], "backup"))
     return triage_server_backup (argc - 1, argv + 1);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context, "A copy of a running server's SQLite database:\n"
-                                "  triage-server backup [--database PATH] DEST");
+                                "  triage-server backup [--database PATH] [--force] DEST");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "triage-server: %s\n", error->message);

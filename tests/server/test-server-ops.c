@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "server-test-util.h"
@@ -405,6 +406,100 @@ test_backup (Fixture       *fixture,
   triage_test_remove_tree (dir);
 }
 
+/* triage-server backup with @args: its exit status, its standard error in @err. */
+static int
+run_backup (const char * const *args,
+            char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) backup = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("TRIAGE_SERVER"));
+  g_ptr_array_add (argv, "backup");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  backup = g_subprocess_newv ((const char * const *) argv->pdata,
+                              G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                              &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (backup, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (backup));
+  return g_subprocess_get_exit_status (backup);
+}
+
+/* The running server's database is never a backup's DEST, by its name or
+ * another (the server stays ready); an existing file only with --force. */
+static void
+test_backup_dest (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char *database = triage_test_server_get_database (fixture->server);
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-backup-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.db", NULL);
+  g_autofree char *other_name = g_build_filename (dir, "same.db", NULL);
+  g_autofree char *notes = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  g_autofree char *err = NULL, *kept = NULL;
+  const char *onto_itself[] = { "--database", database, database, NULL };
+  const char *onto_link[] = { "--database", database, other_name, NULL };
+  const char *fresh[] = { "--database", database, copy, NULL };
+  const char *forced[] = { "--database", database, "--force", copy, NULL };
+  const char *forced_itself[] = { "--database", database, "--force", other_name, NULL };
+  const char *onto_notes[] = { "--database", database, notes, NULL };
+  const char *onto_empty[] = { "--database", database, empty, NULL };
+  const char *onto_folder[] = { "--database", database, dir, NULL };
+  GStatBuf before, after;
+
+  if (triage_test_server_is_postgres (fixture->server))
+    {
+      triage_test_remove_tree (dir);
+      g_test_skip ("a SQLite file's backup");
+      return;
+    }
+  g_free (srv_post (fixture->server, fixture->key, "Kept"));
+  g_assert_cmpint (g_stat (database, &before), ==, 0);
+  g_assert_cmpint (link (database, other_name), ==, 0);
+  g_assert_cmpint (run_backup (onto_itself, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "is the database being backed up"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_backup (onto_link, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "is the database being backed up"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_backup (forced_itself, &err), ==, 2);
+  g_clear_pointer (&err, g_free);
+  /* The server's file itself, not a copy renamed over it. */
+  g_assert_cmpint (g_stat (database, &after), ==, 0);
+  g_assert_cmpuint (after.st_ino, ==, before.st_ino);
+  assert_probe (fixture->server, "/readyz", 200, "ready");
+
+  g_assert_cmpint (run_backup (fresh, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  /* Another database there (a server's, --database forgotten). */
+  g_assert_cmpint (run_backup (fresh, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "is an existing SQLite database"));
+  g_assert_nonnull (strstr (err, "--force"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_backup (forced, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_true (g_file_set_contents (notes, "mine\n", -1, NULL));
+  g_assert_cmpint (run_backup (onto_notes, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "exists: give a new file as DEST, or --force"));
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_get_contents (notes, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "mine\n");
+  g_assert_cmpint (run_backup (onto_folder, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "is a folder"));
+  g_clear_pointer (&err, g_free);
+  /* An empty file (mktemp's) is taken. */
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_cmpint (run_backup (onto_empty, &err), ==, 0);
+  triage_test_remove_tree (dir);
+}
+
 /* The server's /metrics, scraped with the admin token. */
 static char *
 scrape (TriageTestServer *server)
@@ -695,6 +790,8 @@ main (int    argc,
   g_test_add ("/server/ops/readyz-schema", Fixture, NULL, fixture_setup, test_readyz_schema,
               fixture_teardown);
   g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
+  g_test_add ("/server/ops/backup-dest", Fixture, NULL, fixture_setup, test_backup_dest,
+              fixture_teardown);
   g_test_add_func ("/server/ops/start-together", test_start_together);
   g_test_add_func ("/server/ops/database-away", test_database_away);
   g_test_add_func ("/server/ops/database-emptied", test_database_emptied);

@@ -358,7 +358,7 @@ test_command_line (void)
   g_subprocess_communicate_utf8 (help, NULL, NULL, &help_text, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_successful (help));
-  g_assert_nonnull (strstr (help_text, "triage-server backup [--database PATH] DEST"));
+  g_assert_nonnull (strstr (help_text, "triage-server backup [--database PATH] [--force] DEST"));
   g_clear_object (&help);
   g_clear_pointer (&help_text, g_free);
 

@@ -10,7 +10,8 @@
  * a snapshot of the last commit before the copy began, which the server's
  * writers never wait for and never restart. The copy is written beside DEST,
  * checked (integrity_check), made a single file (journal_mode DELETE),
- * synced and only then renamed to DEST. The copy holds the webhook secrets
+ * synced and only then renamed to DEST (never the database itself, an existing
+ * file only with --force: dest_refusal ()). The copy holds the webhook secrets
  * as given, so it is made readable by its owner only, whatever the umask.
  */
 
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
@@ -135,21 +137,71 @@ out:
   return ok;
 }
 
+/* Whether @path starts as a SQLite database does ("SQLite format 3\0"). */
+static gboolean
+is_sqlite_file (const char *path)
+{
+  static const char magic[16] = "SQLite format 3";
+  char head[sizeof magic];
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  gboolean sqlite = fd >= 0 && read (fd, head, sizeof head) == sizeof head &&
+                    memcmp (head, magic, sizeof magic) == 0;
+
+  if (fd >= 0)
+    close (fd);
+  return sqlite;
+}
+
+/* NULL when the copy may be renamed to @dest; else why not. Never the
+ * database itself (the same file by device and inode, whatever its name:
+ * renamed over, the running server's file was gone); an existing file
+ * only with --force (@force), or when it is empty and no database (a name
+ * mktemp made): a slip of the arguments (the database given as DEST,
+ * --database forgotten) replaced a database with another. */
+static char *
+dest_refusal (const char *database,
+              const char *dest,
+              gboolean    force)
+{
+  GStatBuf from, to;
+
+  if (g_stat (dest, &to) != 0)
+    return NULL;
+  if (g_stat (database, &from) == 0 && from.st_dev == to.st_dev && from.st_ino == to.st_ino)
+    return g_strdup_printf ("%s is the database being backed up (%s): give another file as DEST",
+                            dest, database);
+  if (S_ISDIR (to.st_mode))
+    return g_strdup_printf ("%s is a folder: give a file name in it as DEST, e.g. "
+                            "%s/server-backup.db", dest, dest);
+  if (!S_ISREG (to.st_mode))
+    return g_strdup_printf ("%s exists and is not a regular file: give a new file as DEST", dest);
+  if (force || (to.st_size == 0 && !is_sqlite_file (dest)))
+    return NULL;
+  if (is_sqlite_file (dest))
+    return g_strdup_printf ("%s is an existing SQLite database (is it a server's? was --database "
+                            "forgotten?): give a new file as DEST, or --force to replace it",
+                            dest);
+  return g_strdup_printf ("%s exists: give a new file as DEST, or --force to replace it", dest);
+}
+
 static char *
 default_database (void)
 {
   return g_build_filename (g_get_user_data_dir (), "triage", "server.db", NULL);
 }
 
-/* triage-server backup [--database PATH] DEST */
+/* triage-server backup [--database PATH] [--force] DEST */
 int
 triage_server_backup (int    argc,
                       char **argv)
 {
-  g_autofree char *database = NULL, *temp = NULL, *folder = NULL;
+  g_autofree char *database = NULL, *temp = NULL, *folder = NULL, *refusal = NULL;
+  gboolean force = FALSE;
   GOptionEntry entries[] = {
     { "database", 0, 0, G_OPTION_ARG_FILENAME, &database,
       "The running server's SQLite database", "PATH" },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+      "Replace DEST when it exists (never the database itself)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("DEST - copy a running server's database");
@@ -185,6 +237,11 @@ triage_server_backup (int    argc,
     {
       fprintf (stderr, "triage-server backup: no database at %s\n", database);
       return 1;
+    }
+  if ((refusal = dest_refusal (database, argv[1], force)) != NULL)
+    {
+      fprintf (stderr, "triage-server backup: %s\n", refusal);
+      return 2;
     }
   temp = g_strconcat (argv[1], ".partial", NULL);
   g_unlink (temp);
