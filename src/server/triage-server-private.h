@@ -133,6 +133,8 @@ void     triage_server_log_request    (const char *request_id,
 void     triage_server_drain          (TriageServer *self);
 int      triage_server_backup         (int    argc,
                                        char **argv);
+int      triage_server_claim_database (const char  *database,
+                                       GError     **error);
 void     triage_server_setup_metrics  (TriageServer *self,
                                        SoupServer   *metrics_soup);
 void     triage_server_count_streams  (TriageServer *self,

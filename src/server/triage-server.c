@@ -619,6 +619,13 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: %s\n", error->message);
       return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
     }
+  if (!triage_store_is_shared (self.store) &&
+      (claim = triage_server_claim_database (database, &error)) < 0)
+    {
+      fprintf (stderr, "triage-server: %s\n", error->message);
+      g_object_unref (self.store);
+      return 1;
+    }
   if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER, NULL))
     triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);
   raise_file_limit ();
@@ -721,6 +728,9 @@ triage_server_run (int    argc,
   if (metrics_server != NULL)
     soup_server_disconnect (metrics_server);
   g_object_unref (self.store);
+  /* Let go of the database once it is closed. */
+  if (claim >= 0)
+    close (claim);
   g_free (self.admin_hash);
   if (socket_path != NULL)
     g_unlink (socket_path);

@@ -701,82 +701,6 @@ test_dml_role (Fixture       *fixture,
   g_assert_true (triage_test_server_stop (server));
 }
 
-/* Starts triage-server on the SQLite file @database; its stdout and stderr piped. */
-static GSubprocess *
-spawn_on_file (const char *database)
-{
-  g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GError) error = NULL;
-  GSubprocess *process;
-
-  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
-  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"),
-                                         "--listen", "127.0.0.1:0", "--print-address",
-                                         "--database", database, NULL);
-  g_assert_no_error (error);
-  return process;
-}
-
-/* Two servers started at once on a new SQLite file (the app's own and the
- * user unit's, say): both serve, neither trips over the other's migration.
- * Each round used to end with one of them refusing to start ("table users
- * already exists"). The file they made is their owner's only. */
-static void
-test_start_together (void)
-{
-  if (triage_test_postgres_wanted ())
-    {
-      g_test_skip ("a SQLite file (PostgreSQL: test-server-cluster-start.c)");
-      return;
-    }
-  for (guint round = 0; round < 3; round++)
-    {
-      g_autofree char *dir = g_dir_make_tmp ("triage-test-together-XXXXXX", NULL);
-      g_autofree char *database = g_build_filename (dir, "server.db", NULL);
-      g_autofree char *wal = g_strconcat (database, "-wal", NULL);
-      GSubprocess *servers[2];
-      mode_t umask_before;
-
-      /* The usual umask, which would leave the database readable by everybody. */
-      umask_before = umask (022);
-      for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
-        servers[i] = spawn_on_file (database);
-      umask (umask_before);
-      for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
-        {
-          g_autoptr(GDataInputStream) out =
-            g_data_input_stream_new (g_subprocess_get_stdout_pipe (servers[i]));
-          g_autofree char *line = NULL, *err = NULL;
-          g_autoptr(GError) error = NULL;
-
-          /* Its first line once it serves, or the end of its output. */
-          line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-          g_assert_no_error (error);
-          if (i == 0 && line != NULL)
-            {
-              /* It holds the webhook secrets as given: its owner's only. */
-              GStatBuf st;
-
-              g_assert_cmpint (g_stat (database, &st), ==, 0);
-              g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-              g_assert_cmpint (g_stat (wal, &st), ==, 0);
-              g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-            }
-          g_subprocess_send_signal (servers[i], SIGTERM);
-          g_subprocess_communicate_utf8 (servers[i], NULL, NULL, NULL, &err, &error);
-          g_assert_no_error (error);
-          if (line == NULL || !g_str_has_prefix (line, "listening on http://"))
-            g_error ("round %u: server %u of two started together did not serve: %s", round, i,
-                     err);
-          g_assert_true (g_subprocess_get_if_exited (servers[i]));
-          g_assert_cmpint (g_subprocess_get_exit_status (servers[i]), ==, 0);
-          g_object_unref (servers[i]);
-        }
-      triage_test_remove_tree (dir);
-    }
-}
-
 int
 main (int    argc,
       char **argv)
@@ -792,7 +716,6 @@ main (int    argc,
   g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
   g_test_add ("/server/ops/backup-dest", Fixture, NULL, fixture_setup, test_backup_dest,
               fixture_teardown);
-  g_test_add_func ("/server/ops/start-together", test_start_together);
   g_test_add_func ("/server/ops/database-away", test_database_away);
   g_test_add_func ("/server/ops/database-emptied", test_database_emptied);
   g_test_add ("/server/ops/dml-role", Fixture, NULL, fixture_setup, test_dml_role, fixture_teardown);

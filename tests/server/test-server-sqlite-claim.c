@@ -1,0 +1,175 @@
+/* test-server-sqlite-claim.c — a SQLite file serves one server
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A server claims its SQLite database for its life (FILE.lock): a second
+ * one on the same file, which would never see the first's changes, is
+ * refused naming the first's pid; the claim ends with the server, even
+ * killed; a backup still reads the file while the server runs. SQLite only
+ * (several servers share a PostgreSQL database: test-server-cluster-start.c).
+ */
+
+#define G_LOG_DOMAIN "test-server-sqlite-claim"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
+#include "server-test-util.h"
+
+/* Starts triage-server on the SQLite file @database; its stdout and stderr piped. */
+static GSubprocess *
+spawn_on_file (const char *database)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GError) error = NULL;
+  GSubprocess *process;
+
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"),
+                                         "--listen", "127.0.0.1:0", "--print-address",
+                                         "--database", database, NULL);
+  g_assert_no_error (error);
+  return process;
+}
+
+/* Two servers started at once on a new SQLite file (the app's own and the
+ * user unit's, say): neither trips over the other's migration (each round
+ * used to end with one refusing to start, "table users already exists"),
+ * and only one serves: the other, which would never see its changes (its
+ * streams and long polls woken by its own writes only), says the file is in
+ * use by the first, naming its pid, and exits 1. Both used to serve. The
+ * file they made is their owner's only. */
+static void
+test_start_together (void)
+{
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("triage-test-together-XXXXXX", NULL);
+      g_autofree char *database = g_build_filename (dir, "server.db", NULL);
+      g_autofree char *wal = g_strconcat (database, "-wal", NULL);
+      GSubprocess *servers[2];
+      char *lines[2], *errs[2], *pids[2];
+      guint serving = 2;
+      mode_t umask_before;
+
+      /* The usual umask, which would leave the database readable by everybody. */
+      umask_before = umask (022);
+      for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+        {
+          servers[i] = spawn_on_file (database);
+          pids[i] = g_strdup (g_subprocess_get_identifier (servers[i]));
+        }
+      umask (umask_before);
+      for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+        {
+          g_autoptr(GDataInputStream) out =
+            g_data_input_stream_new (g_subprocess_get_stdout_pipe (servers[i]));
+          g_autoptr(GError) error = NULL;
+
+          /* Read on by g_subprocess_communicate_utf8 () below. */
+          g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (out), FALSE);
+          /* Its first line once it serves, or the end of its output. */
+          lines[i] = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+          g_assert_no_error (error);
+          if (lines[i] != NULL)
+            {
+              /* It holds the webhook secrets as given: its owner's only. */
+              GStatBuf st;
+
+              g_assert_true (g_str_has_prefix (lines[i], "listening on http://"));
+              g_assert_cmpuint (serving, ==, 2);
+              serving = i;
+              g_assert_cmpint (g_stat (database, &st), ==, 0);
+              g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+              g_assert_cmpint (g_stat (wal, &st), ==, 0);
+              g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+            }
+        }
+      if (serving == 2)
+        g_error ("round %u: neither of two servers started together on a file serves", round);
+      for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+        {
+          g_autoptr(GError) error = NULL;
+
+          if (i == serving)
+            g_subprocess_send_signal (servers[i], SIGTERM);
+          g_subprocess_communicate_utf8 (servers[i], NULL, NULL, NULL, &errs[i], &error);
+          g_assert_no_error (error);
+          g_assert_true (g_subprocess_get_if_exited (servers[i]));
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+        {
+          if (i == serving)
+            g_assert_cmpint (g_subprocess_get_exit_status (servers[i]), ==, 0);
+          else
+            {
+              g_autofree char *expected =
+                g_strdup_printf ("%s is in use by another triage-server (pid %s)", database,
+                                 pids[serving]);
+
+              if (g_subprocess_get_exit_status (servers[i]) != 1 ||
+                  strstr (errs[i], expected) == NULL)
+                g_error ("round %u: the second server on a file: expected exit 1 and \"%s\", "
+                         "got %d: %s", round, expected, g_subprocess_get_exit_status (servers[i]),
+                         errs[i]);
+            }
+          g_object_unref (servers[i]);
+          g_free (lines[i]);
+          g_free (errs[i]);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+        g_free (pids[i]);
+      triage_test_remove_tree (dir);
+    }
+}
+
+/* A second server on a running server's file is refused; once the first
+ * was killed (no chance to let go itself), a server starts on it again. */
+static void
+test_claim_after_kill (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-claim-XXXXXX", NULL);
+  g_autofree char *database = g_build_filename (dir, "server.db", NULL);
+  TriageTestServerOptions options = { .database = database };
+  g_autoptr(TriageTestServer) first = NULL;
+  g_autoptr(GSubprocess) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL, *expected = NULL;
+
+  first = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  second = spawn_on_file (database);
+  g_subprocess_communicate_utf8 (second, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (second));
+  expected = g_strdup_printf ("%s is in use by another triage-server (pid %d)", database,
+                              (int) triage_test_server_get_pid (first));
+  if (g_subprocess_get_exit_status (second) != 1 || strstr (err, expected) == NULL)
+    g_error ("expected exit 1 and \"%s\", got %d: %s", expected,
+             g_subprocess_get_exit_status (second), err);
+  /* The first serves on. */
+  {
+    g_autoptr(SrvAnswer) ready = srv_request (first, "GET", "/readyz", NULL, NULL);
+
+    srv_assert_status (ready, 200, NULL);
+  }
+  triage_test_server_kill (first);
+  g_assert_true (triage_test_server_restart (first, &error));
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_stop (first));
+  g_clear_pointer (&first, triage_test_server_free);
+  triage_test_remove_tree (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/server/sqlite-claim/start-together", test_start_together);
+  g_test_add_func ("/server/sqlite-claim/killed", test_claim_after_kill);
+  return g_test_run ();
+}
