@@ -24,6 +24,7 @@ typedef struct
   SoupWebsocketConnection *ws;          /* a WebSocket stream, or */
   GSocket                 *socket;      /* its connection's (triage_server_cork_turn ()) */
   SoupServerMessage       *sse;         /* an SSE response */
+  GSource                 *hangup;      /* its client's end of the connection (SSE) */
   gint64                   last_heard;  /* monotonic µs: the client's last frame (WebSocket) */
   gint64                   last_beat;   /* monotonic µs: our last heartbeat or ping */
   gint64                   last_event;  /* the log's id the stream is up to (a replay or snapshot) */

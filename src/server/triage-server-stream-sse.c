@@ -11,7 +11,9 @@
  */
 
 #define G_LOG_DOMAIN "triage-server-stream"
+#define _GNU_SOURCE   /* POLLRDHUP */
 
+#include <poll.h>
 #include <string.h>
 
 #include "triage-metrics.h"
@@ -68,6 +70,44 @@ on_sse_finished (SoupServerMessage *msg,
 
   g_signal_handlers_disconnect_by_data (msg, stream);
   triage_stream_remove (stream);
+}
+
+/* The client closed its end: the stream's slot (one of the user's cap) is
+ * free at once. libsoup 3.2 learns it only when it next writes, and an SSE
+ * response writes only the next event or ping (--heartbeat-interval, 30 s):
+ * meanwhile a client that reconnected ten times was refused 429. The
+ * response is ended for libsoup to close the connection. */
+static gboolean
+on_sse_hangup (GSocket      *socket,
+               GIOCondition  condition,
+               gpointer      user_data)
+{
+  Stream *stream = user_data;
+  g_autoptr(SoupServerMessage) msg = g_object_ref (stream->sse);
+
+  g_debug ("an event stream's client closed its connection");
+  g_signal_handlers_disconnect_by_data (msg, stream);
+  triage_stream_remove (stream);
+  soup_message_body_complete (soup_server_message_get_response_body (msg));
+  soup_server_message_unpause (msg);
+  return G_SOURCE_REMOVE;
+}
+
+/* Watches the end of @stream's connection: POLLRDHUP (Linux) says the peer
+ * shut its side down, whatever it sent before (a TLS close_notify), and
+ * never wakes the loop for data (a request pipelined behind the stream,
+ * which libsoup reads once the response ends). */
+static void
+watch_hangup (Stream *stream)
+{
+  GSocket *socket = soup_server_message_get_socket (stream->sse);
+
+  if (socket == NULL)
+    return;
+  stream->hangup = g_socket_create_source (socket, G_IO_HUP | G_IO_ERR | (GIOCondition) POLLRDHUP,
+                                           NULL);
+  g_source_set_callback (stream->hangup, G_SOURCE_FUNC (on_sse_hangup), stream, NULL);
+  g_source_attach (stream->hangup, NULL);
 }
 
 static gboolean
@@ -143,6 +183,7 @@ events_handler (SoupServer        *soup,
   stream->sse = g_object_ref (msg);
   triage_stream_add (self, stream);
   g_signal_connect (msg, "finished", G_CALLBACK (on_sse_finished), stream);
+  watch_hangup (stream);
 
   /* Resume from the log when it still reaches back that far, else start over
    * from the pending set. */

@@ -42,6 +42,11 @@ triage_stream_free (Stream *stream)
   g_clear_object (&stream->ws);
   g_clear_object (&stream->socket);
   g_clear_object (&stream->sse);
+  if (stream->hangup != NULL)
+    {
+      g_source_destroy (stream->hangup);
+      g_source_unref (stream->hangup);
+    }
   g_free (stream);
 }
 

@@ -7,7 +7,8 @@
  * connection and then goes away leaves nothing open in the server (libsoup
  * 3.2 kept each such socket for ever, until accept() failed and a bench's
  * POST waited 60 s for nobody), and a kept-alive connection that stays idle
- * longer than --request-timeout is closed by the server.
+ * longer than --request-timeout is closed by the server. An event stream
+ * its client closes frees its slot of the user's cap at once.
  */
 
 #include <gio/gio.h>
@@ -119,6 +120,87 @@ test_idle_closed (void)
   g_assert_true (triage_test_server_stop (server));
 }
 
+/* GET /api/v1/client/events as @token on a connection of its own, read up
+ * to its first ping (the snapshot is sent): the connection is returned open. */
+static GSocketConnection *
+open_events (TriageTestServer *server,
+             const char       *token)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *request = g_strdup_printf ("GET /api/v1/client/events HTTP/1.1\r\n"
+                                              "Host: localhost\r\n"
+                                              "Authorization: Bearer %s\r\n\r\n", token);
+  g_autoptr(GString) answer = g_string_new (NULL);
+  GSocketConnection *connection;
+  char buffer[1024];
+
+  connection = g_socket_client_connect_to_uri (client, triage_test_server_get_url (server), 0, NULL,
+                                              &error);
+  g_assert_no_error (error);
+  g_socket_set_timeout (g_socket_connection_get_socket (connection), TRIAGE_TEST_WATCHDOG_S);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request,
+                             strlen (request), NULL, NULL, &error);
+  g_assert_no_error (error);
+  while (strstr (answer->str, "event: ping") == NULL && strstr (answer->str, "\r\n\r\n{") == NULL)
+    {
+      gssize n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (connection)),
+                                      buffer, sizeof buffer, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (answer, buffer, n);
+    }
+  if (!g_str_has_prefix (answer->str, "HTTP/1.1 200"))
+    g_error ("an event stream was refused: %s", answer->str);
+  return connection;
+}
+
+/* The server's count of open event streams, from /metrics. */
+static guint
+sse_open (TriageTestServer *server)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
+                                             triage_test_server_get_admin_token (server), NULL);
+  const char *line;
+
+  srv_assert_status (answer, 200, NULL);
+  line = strstr (answer->body, "triage_stream_connections{kind=\"sse\"} ");
+  g_assert_nonnull (line);
+  return (guint) g_ascii_strtoull (strchr (line, '}') + 2, NULL, 10);
+}
+
+/* Event streams their client closed (curl ended, a browser tab gone) stop
+ * counting toward the cap of 10 a user at once, not at the next ping: with
+ * pings an hour apart, ten streams opened and closed leave room for ten
+ * more. They counted until a ping's write failed. */
+static void
+test_closed_streams_free_the_cap (void)
+{
+  const char * const args[] = { "--heartbeat-interval", "3600", NULL };
+  TriageTestServerOptions options = { .extra_args = args };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (&options, &error);
+  g_autoptr(GPtrArray) open = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *alice = NULL;
+  guint ticker;
+
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", &alice, &error);
+  g_assert_no_error (error);
+  ticker = g_timeout_add (50, tick, NULL);
+  for (guint round = 0; round < 2; round++)
+    {
+      for (guint i = 0; i < 10; i++)
+        g_ptr_array_add (open, open_events (server, alice));
+      g_assert_cmpuint (sse_open (server), ==, 10);
+      g_ptr_array_set_size (open, 0);
+      srv_wait_until (sse_open (server) == 0, "the server to see the closed streams");
+    }
+  g_source_remove (ticker);
+  g_assert_true (triage_test_server_stop (server));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -126,5 +208,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/server/connections/closed-by-clients", test_closed_by_clients);
   g_test_add_func ("/server/connections/idle-closed", test_idle_closed);
+  g_test_add_func ("/server/connections/closed-streams", test_closed_streams_free_the_cap);
   return g_test_run ();
 }
