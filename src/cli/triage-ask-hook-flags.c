@@ -56,13 +56,52 @@ whole_characters (const char *text,
   return length;
 }
 
+/* Matches @patterns against @text one command at a time, as said above. */
+static void
+match_commands (GRegex     **patterns,
+                const char  *text,
+                const char  *end,
+                gboolean    *destructive,
+                gboolean    *irreversible,
+                gboolean    *unchecked)
+{
+  for (const char *p = text; p < end; )
+    {
+      const char *q = p;
+      g_autofree char *segment = NULL;
+      gsize length;
+
+      while (q < end && *q != ';' && *q != '&' && *q != '|' &&
+             !(*q == '\n' && !(q > text && q[-1] == '\\')))
+        q++;
+      length = q - p;
+      if (length > FLAG_CHECK_MAX_SEGMENT)
+        {
+          length = whole_characters (p, FLAG_CHECK_MAX_SEGMENT);
+          *unchecked = TRUE;
+        }
+      segment = g_strndup (p, length);
+      for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
+        if (g_regex_match (patterns[i], segment, 0, NULL))
+          {
+            *destructive = TRUE;
+            *irreversible |= dangerous_commands[i].irreversible;
+          }
+      p = q + 1;
+    }
+}
+
+/* How many times quotes are taken off: `bash -c "'rm' -rf x"` needs two. */
+#define FLAG_UNQUOTE_DEPTH 4
+
 void
 triage_ask_hook_flag_command (const char *command,
                               JsonArray  *flags)
 {
   GRegex *patterns[G_N_ELEMENTS (dangerous_commands)];
   gsize total = strlen (command);
-  const char *end = command + whole_characters (command, MIN (total, FLAG_CHECK_MAX));
+  gsize checked = whole_characters (command, MIN (total, FLAG_CHECK_MAX));
+  g_autofree char *text = g_strndup (command, checked);
   gboolean unchecked = total > FLAG_CHECK_MAX;
   gboolean destructive = FALSE;
   gboolean irreversible = FALSE;
@@ -71,29 +110,34 @@ triage_ask_hook_flag_command (const char *command,
     patterns[i] = g_regex_new (dangerous_commands[i].pattern,
                                G_REGEX_MULTILINE | G_REGEX_DOTALL | G_REGEX_OPTIMIZE, 0, NULL);
 
-  for (const char *p = command; p < end; )
-    {
-      const char *q = p;
-      g_autofree char *segment = NULL;
-      gsize length;
+  match_commands (patterns, text, text + checked, &destructive, &irreversible, &unchecked);
 
-      while (q < end && *q != ';' && *q != '&' && *q != '|' &&
-             !(*q == '\n' && !(q > command && q[-1] == '\\')))
-        q++;
-      length = q - p;
-      if (length > FLAG_CHECK_MAX_SEGMENT)
+  /* The command again with its words as the shell reads them: 'rm', r""m and r\m
+   * are rm. Words are joined by spaces (a line break between two commands is
+   * lost, which can only flag more). A command whose quotes do not close is not
+   * what it seems to the patterns: the person confirms it. Quotes inside a quoted
+   * word (bash -c "…") are taken off the next time round, where an unclosed one
+   * is only text ("don't"). */
+  for (guint depth = 0; depth < FLAG_UNQUOTE_DEPTH; depth++)
+    {
+      g_auto(GStrv) words = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *joined = NULL;
+
+      if (!g_shell_parse_argv (text, NULL, &words, &error))
         {
-          length = whole_characters (p, FLAG_CHECK_MAX_SEGMENT);
-          unchecked = TRUE;
+          if (depth == 0 && !unchecked &&
+              g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
+            unchecked = TRUE;
+          break;
         }
-      segment = g_strndup (p, length);
-      for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
-        if (g_regex_match (patterns[i], segment, 0, NULL))
-          {
-            destructive = TRUE;
-            irreversible |= dangerous_commands[i].irreversible;
-          }
-      p = q + 1;
+      joined = g_strjoinv (" ", words);
+      if (g_str_equal (joined, text))
+        break;
+      match_commands (patterns, joined, joined + strlen (joined),
+                      &destructive, &irreversible, &unchecked);
+      g_free (text);
+      text = g_steal_pointer (&joined);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)

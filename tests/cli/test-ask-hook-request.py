@@ -371,6 +371,14 @@ def test_dangerous_commands_flagged():
                                ("git checkout -- .", ["destructive", "irreversible"]),
                                ("git restore .", ["destructive", "irreversible"]),
                                ("git restore --staged .", None),
+                               # Quoting a word hides it from no one: the shell reads rm.
+                               ("'rm' -rf x", ["destructive", "irreversible"]),
+                               ('r""m -rf x', ["destructive", "irreversible"]),
+                               ("r\\m -rf x", ["destructive", "irreversible"]),
+                               ("bash -c \"'git' push -f\"", ["destructive", "irreversible"]),
+                               ("echo \"don't\"; ls", None),
+                               # Quotes that do not close: not what the patterns see.
+                               ("echo 'r''m -rf x", ["requires_confirmation"]),
                                ("ls -la", None)]:
             event = dict(PRE_TOOL_USE_BASH, tool_input={"command": command})
             hook = Hook(s.world, event)
