@@ -18,6 +18,7 @@
 #include "atp.h"
 #include "triage-ask-hook-request.h"
 #include "triage-ask-hook-waiting.h"
+#include "triage-ask-private.h"
 #include "triage-service-request.h"
 
 #define member_string triage_service_string_member
@@ -135,14 +136,15 @@ triage_ask_hook_usage_status (void)
   return HOOK_EXIT_ERROR;
 }
 
+/* One line of JSON, escaped as all of triage-ask's output is (U+2028 in a typed
+ * reason would end a line for a reader splitting on every line break). */
 static void
 print_object (JsonObject *object)
 {
   g_autofree char *text = atp_json_object_to_string (object, NULL);
+  g_autofree char *line = g_strconcat (text, "\n", NULL);
 
-  fputs (text, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
+  triage_ask_write_json_text (line, strlen (line));
 }
 
 /* The documented decision: allow, or deny with @reason (shown to Claude). */
@@ -407,16 +409,14 @@ decide (Hook *hook)
                           json_node_get_value_type (data) == G_TYPE_STRING
                             ? json_node_get_string (data) : NULL;
       g_autofree char *trimmed = g_strstrip (g_strdup (typed != NULL ? typed : ""));
+      g_autofree char *who = responder_name (settled->response);
       g_autofree char *reason = NULL;
 
+      /* Who answered, always: a typed reason alone reads to Claude as a rule's. */
       if (*trimmed != '\0')
-        reason = g_strdup (typed);
+        reason = g_strdup_printf ("Denied in Triage by %s: %s", who, typed);
       else
-        {
-          g_autofree char *who = responder_name (settled->response);
-
-          reason = g_strdup_printf ("Denied in Triage by %s", who);
-        }
+        reason = g_strdup_printf ("Denied in Triage by %s", who);
       print_decision (hook->event, FALSE, reason);
     }
 }

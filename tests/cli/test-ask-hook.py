@@ -51,10 +51,16 @@ def test_pre_tool_use_allowed():
 def test_permission_request_denied_with_reason():
     with Scenario("deny") as s:
         hook = Hook(s.world, PERMISSION_REQUEST)
-        n = s.person.answer("Bash in ...: rm -rf node_modules", "deny", "Use npm ci instead")
+        # The reason names who answered, a typed one after the colon; its U+2028 (a line
+        # break to a reader splitting on every Unicode one) escaped as in all our JSON.
+        n = s.person.answer("Bash in ...: rm -rf node_modules", "deny",
+                            "Use npm ci instead\u2028(see the README)")
         expect(hook.result(), (0, {"hookSpecificOutput": {
             "hookEventName": "PermissionRequest",
-            "decision": {"behavior": "deny", "message": "Use npm ci instead"}}}))
+            "decision": {"behavior": "deny", "message": "Denied in Triage by user “default”: "
+                                                       "Use npm ci instead\u2028(see the README)"}}}))
+        if b"\\u2028" not in hook.out or "\u2028".encode() in hook.out:
+            raise Failure(f"U+2028 not escaped: {hook.out!r}")
         if n["actions"][0]["flags"] != ["destructive", "irreversible"]:
             raise Failure(f"rm -rf is destructive and irreversible: {n['actions'][0]}")
         if n["actions"][1]["response_type"] != "text":
@@ -147,7 +153,8 @@ def test_stdout_is_the_decision_alone():
     with Scenario("debug-log") as s:
         hook = Hook(s.world, PRE_TOOL_USE_BASH, env={"G_MESSAGES_DEBUG": "all"})
         s.person.answer("Bash in my-project: npm test", "deny", "not now")
-        expect(hook.result(), (0, pre_tool_use("deny", "not now")))
+        expect(hook.result(),
+               (0, pre_tool_use("deny", "Denied in Triage by user “default”: not now")))
     with Scenario("debug-log-no-server", server=False) as s:
         hook = Hook(s.world, PRE_TOOL_USE_BASH, "--retry-for", "1s",
                     env={"G_MESSAGES_DEBUG": "all"})
