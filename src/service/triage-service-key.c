@@ -161,6 +161,43 @@ lookup_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* @key without the white space around it (the line break of $(cat keyfile) or
+ * of a secret stored from `echo`: keys hold none), or NULL with an error naming
+ * @source when what is left is empty or holds a space or control character,
+ * which an HTTP header cannot carry (libsoup refused it with a critical, and the
+ * server answered a bare 401). Never says the key. */
+static char *
+checked_key (const char  *key,
+             const char  *source,
+             GError     **error)
+{
+  const char *start = key;
+  const char *end = key + strlen (key);
+
+  while (g_ascii_isspace (*start))
+    start++;
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  if (start == end)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s holds only white space: set it to the API key", source);
+      return NULL;
+    }
+  for (const char *p = start; p < end; p++)
+    if (g_ascii_iscntrl (*p) || *p == ' ')
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s holds %s after its %d first characters: an API key is one word "
+                     "(was something else pasted or printed with it?)", source,
+                     *p == '\n' || *p == '\r' ? "a line break"
+                     : *p == ' ' ? "a space" : *p == '\t' ? "a tab" : "a control character",
+                     (int) g_utf8_strlen (start, p - start));
+        return NULL;
+      }
+  return g_strndup (start, end - start);
+}
+
 char *
 triage_service_lookup_key (const char  *server_url,
                            GError     **error)
@@ -171,10 +208,11 @@ triage_service_lookup_key (const char  *server_url,
   g_autoptr(GHashTable) attributes = NULL;
   Lookup lookup = { 0 };
   const char *env = g_getenv ("TRIAGE_API_KEY");
+  g_autofree char *where = NULL;
   char *key;
 
   if (env != NULL && *env != '\0')
-    return g_strdup (env);
+    return checked_key (env, "TRIAGE_API_KEY", error);
 
   lookup.lib = libsecret ();
   if (lookup.lib->lookupv == NULL)
@@ -251,7 +289,8 @@ triage_service_lookup_key (const char  *server_url,
       return NULL;
     }
 
-  key = g_strdup (lookup.password);
+  where = g_strdup_printf ("the keyring's key for %s", server_url);
+  key = checked_key (lookup.password, where, error);
   lookup.lib->free (lookup.password);
   return key;
 }

@@ -19,11 +19,14 @@ G_BEGIN_DECLS
 /**
  * triage_service_lookup_key:
  * @server_url: the server the key is for
- * @error: %G_IO_ERROR_NOT_FOUND (with the secret-tool command to store one)
- *   or %G_IO_ERROR_TIMED_OUT (the keyring did not answer in 10 s)
+ * @error: %G_IO_ERROR_NOT_FOUND (with the secret-tool command to store one),
+ *   %G_IO_ERROR_TIMED_OUT (the keyring did not answer in 10 s) or
+ *   %G_IO_ERROR_INVALID_DATA (the key holds a space, line break or control
+ *   character, the message naming where it came from)
  *
  * The service API key for @server_url: `TRIAGE_API_KEY`, else the Secret
- * Service. Blocks for at most 10 s (a locked keyring's prompt nobody sees).
+ * Service, without the white space around it. Blocks for at most 10 s (a
+ * locked keyring's prompt nobody sees).
  *
  * Returns: (transfer full): the key
  */

@@ -170,6 +170,72 @@ test_env_key_loads_no_libsecret (Fixture       *fixture,
   g_assert_false (loaded_libsecret (run));
 }
 
+/* A key with white space around it, as $(cat keyfile) or a secret stored from
+ * `echo` has it: the key without it (keys hold none). Kept, it made libsoup
+ * refuse the header with a critical and the server answer a bare 401. */
+static void
+test_key_trimmed (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char *url = triage_test_server_get_url (fixture->server);
+  const char * const args[] = { "--title", "Keyed with a line break", "--action", "ok",
+                                "--no-wait", NULL };
+  g_autofree char *stored = g_strconcat (fixture->service_key, "\n", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Run) run = NULL;
+  char *key = g_strconcat ("  ", fixture->service_key, "\r\n", NULL);
+
+  g_free (fixture->service_key);
+  fixture->service_key = key;
+  run = ask (fixture, args, NULL);
+  g_assert_cmpint (run->status, ==, 0);
+
+  g_assert_true (secret_password_store_sync (&key_schema, SECRET_COLLECTION_DEFAULT,
+                                             "Triage service key", stored, NULL,
+                                             &error, "server", url, NULL));
+  g_assert_no_error (error);
+  ask_keyed_by_keyring (fixture, "Keyed from the keyring with a line break");
+}
+
+/* A space or line break inside a key is no key: exit 2 naming where it came from,
+ * never the key itself. */
+static void
+test_key_broken (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  const char *url = triage_test_server_get_url (fixture->server);
+  const char * const args[] = { "--title", "Broken key", "--action", "ok", "--no-wait", NULL };
+  const char *env[4];
+  g_autofree char *bus = NULL;
+  g_autofree char *keyring_says = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Run) run = NULL;
+  g_autoptr(Run) keyring_run = NULL;
+
+  g_free (fixture->service_key);
+  fixture->service_key = g_strdup ("sk_first\nsk_second");
+  run = ask (fixture, args, NULL);
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_nonnull (strstr (run->err, "TRIAGE_API_KEY holds a line break after its 8 first "
+                                      "characters: an API key is one word"));
+  g_assert_null (strstr (run->err, "sk_"));
+
+  g_assert_true (secret_password_store_sync (&key_schema, SECRET_COLLECTION_DEFAULT,
+                                             "Triage service key", "sk_one sk_two", NULL,
+                                             &error, "server", url, NULL));
+  g_assert_no_error (error);
+  g_clear_pointer (&fixture->service_key, g_free);
+  fill_env (env, &bus);
+  env[2] = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:symbolize=1:intercept_tls_get_addr=0";
+  env[3] = NULL;
+  keyring_run = ask_start_env (fixture, args, NULL, env);
+  g_assert_cmpint (ask_finish (keyring_run), ==, 2);
+  keyring_says = g_strdup_printf ("the keyring's key for %s holds a space after its 6 first "
+                                  "characters", url);
+  g_assert_nonnull (strstr (keyring_run->err, keyring_says));
+  g_assert_null (strstr (keyring_run->err, "sk_"));
+}
+
 /* The key stored but its keyring locked, and no unlock prompt possible (no
  * display): the message says the keyring is locked, not that no key is stored. */
 static void
@@ -242,6 +308,10 @@ main (int    argc,
               test_local_loads_no_libsecret, fixture_teardown);
   g_test_add ("/ask/keyring/env-key-loads-no-libsecret", Fixture, NULL, fixture_setup,
               test_env_key_loads_no_libsecret, fixture_teardown);
+  g_test_add ("/ask/keyring/key-trimmed", Fixture, NULL, fixture_setup, test_key_trimmed,
+              fixture_teardown);
+  g_test_add ("/ask/keyring/key-broken", Fixture, NULL, fixture_setup, test_key_broken,
+              fixture_teardown);
   /* Last: it leaves the keyring locked. */
   g_test_add_func ("/ask/keyring/key-locked", test_key_locked);
 

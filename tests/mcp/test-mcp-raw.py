@@ -684,6 +684,11 @@ def test_bad_options():
         s.mcp.proc.stdin.close()
         if s.mcp.wait_exit() != 2:
             raise Failure("--server without a key must exit 2")
+    # A line break in the key was sent on: a libsoup critical, then a bare 401.
+    with Session("key-line-break", "--server", "https://triage.example", server=False,
+                 env={"TRIAGE_API_KEY": "sk_one\nsk_two"}) as s:
+        if s.mcp.wait_exit() != 2 or b"TRIAGE_API_KEY holds a line break" not in s.mcp.errors():
+            raise Failure(f"a line break in the key: {s.mcp.errors()!r}")
 
 
 def test_team_server():
