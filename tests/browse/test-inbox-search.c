@@ -68,6 +68,52 @@ test_parse_match (void)
                                                     (const char * const *) longer));
 }
 
+static gboolean
+matches (const char *text,
+         const char *typed)
+{
+  g_autofree char *folded = triage_inbox_search_fold (text);
+  g_autofree char *haystack = NULL;
+  g_auto(GStrv) words = triage_inbox_search_parse (typed);
+  g_auto(GStrv) all = triage_inbox_search_parse (folded);
+
+  /* The text as a haystack: its words joined by one space. */
+  haystack = g_strjoinv (" ", all);
+  return triage_inbox_search_match (haystack, (const char * const *) words);
+}
+
+/* Scripts written without spaces have no word starts: a word typed matches
+ * anywhere in them; spaced scripts keep to word starts. */
+static void
+test_unspaced_scripts (void)
+{
+  g_assert_true (matches ("要删除旧备份吗？", "备份"));
+  g_assert_true (matches ("要删除旧备份吗？", "要删除"));
+  g_assert_true (matches ("要删除旧备份吗？", "吗"));
+  g_assert_false (matches ("要删除旧备份吗？", "备用"));
+  g_assert_true (matches ("古いバックアップを削除しますか", "バックアップ"));
+  g_assert_true (matches ("古いバックアップを削除しますか", "削除"));
+  g_assert_true (matches ("ลบข้อมูลสำรองเก่าไหม", "สำรอง"));
+  /* A spaced word right after an unspaced one starts a word there. */
+  g_assert_true (matches ("备份Deploy now", "deploy"));
+  g_assert_false (matches ("备份Deploy now", "ploy"));
+  /* Spaced scripts: word starts only. */
+  g_assert_false (matches ("Deploy now", "ploy"));
+  g_assert_false (matches ("هل تريد حذف النسخ", "ذف"));
+  g_assert_true (matches ("هل تريد حذف النسخ", "حذف"));
+  g_assert_true (triage_inbox_search_is_unspaced (g_utf8_get_char ("备")));
+  g_assert_false (triage_inbox_search_is_unspaced ('a'));
+
+  {
+    g_auto(GStrv) old_words = triage_inbox_search_parse ("备份");
+    g_auto(GStrv) new_words = triage_inbox_search_parse ("旧备份");
+
+    /* "旧备份" matches only what "备份" matched: a narrowing. */
+    g_assert_true (triage_inbox_search_words_narrow ((const char * const *) old_words,
+                                                     (const char * const *) new_words));
+  }
+}
+
 static void
 test_haystack (void)
 {
@@ -97,6 +143,7 @@ main (int   argc,
 
   g_test_add_func ("/inbox/search/fold", test_fold);
   g_test_add_func ("/inbox/search/parse-match", test_parse_match);
+  g_test_add_func ("/inbox/search/unspaced-scripts", test_unspaced_scripts);
   g_test_add_func ("/inbox/search/haystack", test_haystack);
 
   return g_test_run ();

@@ -20,7 +20,9 @@
  * digits and marks; anything else separates them, in the text as in what is
  * typed, so "2.1" finds "2.1" and "2-1" (a phrase of the words 2 and 1…).
  * Substrings are not matched: the history could only do that with a trigram
- * index, which in SQLite 3.40 cannot fold accents.
+ * index, which in SQLite 3.40 cannot fold accents. Scripts written without
+ * spaces (Han, Kana, Thai, …) have no word starts to go by: there a word
+ * typed matches anywhere (triage_inbox_search_is_unspaced()).
  *
  * Both sides are kept as words separated by one space (fields by a newline),
  * so a typed word is a strstr() hit that begins a word.
@@ -184,14 +186,57 @@ triage_inbox_search_parse (const char *text)
   return g_strv_builder_end (builder);
 }
 
-/* @word occurs in @text where a word starts (@text as the haystack is kept). */
+/**
+ * triage_inbox_search_is_unspaced:
+ * @c: a character
+ *
+ * Returns: %TRUE if @c belongs to a script written without spaces between
+ *   words (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar, …), where any
+ *   character may start a word
+ */
+gboolean
+triage_inbox_search_is_unspaced (gunichar c)
+{
+  switch (g_unichar_get_script (c))
+    {
+    case G_UNICODE_SCRIPT_HAN:
+    case G_UNICODE_SCRIPT_HIRAGANA:
+    case G_UNICODE_SCRIPT_KATAKANA:
+    case G_UNICODE_SCRIPT_BOPOMOFO:
+    case G_UNICODE_SCRIPT_YI:
+    case G_UNICODE_SCRIPT_THAI:
+    case G_UNICODE_SCRIPT_LAO:
+    case G_UNICODE_SCRIPT_KHMER:
+    case G_UNICODE_SCRIPT_MYANMAR:
+    case G_UNICODE_SCRIPT_TIBETAN:
+    case G_UNICODE_SCRIPT_TAI_LE:
+    case G_UNICODE_SCRIPT_NEW_TAI_LUE:
+    case G_UNICODE_SCRIPT_TAI_THAM:
+    case G_UNICODE_SCRIPT_TAI_VIET:
+    case G_UNICODE_SCRIPT_BALINESE:
+    case G_UNICODE_SCRIPT_JAVANESE:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* @word occurs in @text where a word starts (@text as the haystack is kept):
+ * after a space or newline, or anywhere within or next to a script written
+ * without spaces ("备份" in "要删除旧备份吗"). */
 static gboolean
 starts_a_word (const char *text,
                const char *word)
 {
+  gboolean unspaced_word = triage_inbox_search_is_unspaced (g_utf8_get_char (word));
+
   for (const char *hit = strstr (text, word); hit != NULL; hit = strstr (hit + 1, word))
-    if (hit == text || hit[-1] == ' ' || hit[-1] == '\n')
-      return TRUE;
+    {
+      if (hit == text || hit[-1] == ' ' || hit[-1] == '\n' || unspaced_word)
+        return TRUE;
+      if (triage_inbox_search_is_unspaced (g_utf8_get_char (g_utf8_prev_char (hit))))
+        return TRUE;
+    }
 
   return FALSE;
 }
@@ -201,7 +246,8 @@ starts_a_word (const char *text,
  * @haystack: text from triage_inbox_search_haystack()
  * @words: (nullable): words from triage_inbox_search_parse()
  *
- * Returns: %TRUE if every word starts a word of the text (no words: always)
+ * Returns: %TRUE if every word starts a word of the text, or, for a script
+ *   written without spaces, occurs anywhere in it (no words: always)
  */
 gboolean
 triage_inbox_search_match (const char         *haystack,

@@ -13,6 +13,7 @@
 G_BEGIN_DECLS
 
 gboolean     triage_inbox_search_is_word_char (gunichar         c);
+gboolean     triage_inbox_search_is_unspaced (gunichar         c);
 char        *triage_inbox_search_fold      (const char          *text);
 GStrv        triage_inbox_search_parse     (const char          *text);
 gboolean     triage_inbox_search_match     (const char          *haystack,
