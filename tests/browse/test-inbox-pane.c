@@ -300,6 +300,74 @@ test_keyboard (Fixture       *f,
   g_assert_false (handled);
 }
 
+/* Emits @signal on every controller of @type on @widget, as GTK does for an
+ * event (GTK 4 has no public way to synthesise pointer events; the handlers
+ * connected to the controllers are what an event runs). */
+static guint
+emit_on_controllers (GtkWidget  *widget,
+                     GType       type,
+                     const char *signal,
+                     int         n_press)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint emitted = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        continue;
+      if (type == GTK_TYPE_GESTURE_CLICK)
+        g_signal_emit_by_name (controller, signal, n_press, 1.0, 1.0);
+      else
+        g_signal_emit_by_name (controller, signal, 1.0, 1.0);
+      emitted++;
+    }
+
+  return emitted;
+}
+
+/* Pointing at a row gives it the hover tint only: the selection stays on
+ * the open request (it once followed the pointer, and stayed where the
+ * pointer left it). A click opens the row. */
+static void
+test_pointer (Fixture       *f,
+              gconstpointer  data)
+{
+  const char *first = inbox_pane_test_add_request (f, "CI", NULL, "First", "d", 0, 20);
+  const char *second = inbox_pane_test_add_request (f, "CI", NULL, "Second", "d", 0, 10);
+  TriageInboxRow *second_row;
+  GtkWidget *item_widget;
+
+  inbox_pane_test_settle (f);
+  g_assert_true (triage_inbox_pane_show_request (f->pane, first));
+  g_assert_cmpstr (triage_request_get_id (triage_inbox_pane_get_selected_request (f->pane)),
+                   ==, first);
+
+  second_row = row_for (f, second);
+  g_assert_nonnull (second_row);
+  item_widget = gtk_widget_get_parent (GTK_WIDGET (second_row));
+
+  /* The pointer enters the second row (the list item's motion controller). */
+  g_assert_cmpuint (emit_on_controllers (item_widget, GTK_TYPE_EVENT_CONTROLLER_MOTION, "enter",
+                                         0), >, 0);
+  g_assert_cmpstr (triage_request_get_id (triage_inbox_pane_get_selected_request (f->pane)),
+                   ==, first);
+  g_assert_cmpstr (triage_request_get_id (triage_inbox_pane_get_current_request (f->pane)),
+                   ==, first);
+  g_assert_cmpuint (f->activated->len, ==, 0);
+
+  /* A click on it (the row's press, then release) opens it. */
+  emit_on_controllers (GTK_WIDGET (second_row), GTK_TYPE_GESTURE_CLICK, "pressed", 1);
+  g_assert_cmpuint (emit_on_controllers (GTK_WIDGET (second_row), GTK_TYPE_GESTURE_CLICK,
+                                         "released", 1), >, 0);
+  g_assert_cmpuint (f->activated->len, ==, 1);
+  g_assert_cmpstr (triage_request_get_id (g_ptr_array_index (f->activated, 0)), ==, second);
+  g_assert_cmpstr (triage_request_get_id (triage_inbox_pane_get_selected_request (f->pane)),
+                   ==, second);
+}
+
 static void
 test_select_next (Fixture       *f,
                   gconstpointer  data)
@@ -503,6 +571,7 @@ main (int   argc,
   INBOX_PANE_TEST_ADD ("/inbox/pane/sorted", test_sorted);
   inbox_pane_test_add_search ();
   INBOX_PANE_TEST_ADD ("/inbox/pane/keyboard", test_keyboard);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/pointer", test_pointer);
   INBOX_PANE_TEST_ADD ("/inbox/pane/select-next", test_select_next);
   INBOX_PANE_TEST_ADD ("/inbox/pane/unread", test_unread);
   INBOX_PANE_TEST_ADD ("/inbox/pane/show-request", test_show_request);

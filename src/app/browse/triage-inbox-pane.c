@@ -186,12 +186,37 @@ on_read_state_changed (TriageInboxPane *self,
     }
 }
 
+/* A click opens the row. The list's own single-click activation would also
+ * select whatever row the pointer passes over, moving the selection off the
+ * request that is open: the row's gesture runs before the list item's. */
+static void
+on_row_click_released (GtkGestureClick *gesture,
+                       int              n_press,
+                       double           x,
+                       double           y,
+                       GtkListItem     *item)
+{
+  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  guint position = gtk_list_item_get_position (item);
+
+  if (n_press != 1 || position == GTK_INVALID_LIST_POSITION)
+    return;
+
+  gtk_widget_activate_action (row, "list.activate-item", "u", position);
+}
+
 static void
 setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            TriageInboxPane          *self)
 {
-  gtk_list_item_set_child (item, triage_inbox_row_new ());
+  GtkWidget *row = triage_inbox_row_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect_object (click, "released", G_CALLBACK (on_row_click_released), item, 0);
+  gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (click));
+  gtk_list_item_set_child (item, row);
 }
 
 static void
