@@ -325,6 +325,32 @@ reply_past_deadline (SoupServerMessage *msg,
   reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "deadline");
 }
 
+/* Whether @tree is an envelope of another protocol this server knows (AITP,
+ * AFP), refused as such: said before the envelope is read, whose member of
+ * that protocol may be missing too (that was 400 MISSING_REQUIRED_FIELD
+ * "aitp: required field is missing", the wrong endpoint unsaid). A name no
+ * protocol has is the envelope's own error ("must be one of"). */
+static gboolean
+refuse_other_protocol (SoupServerMessage *msg,
+                       JsonNode          *tree)
+{
+  g_autofree char *message = NULL;
+  JsonNode *member;
+  AtpProtocol protocol;
+
+  if (!JSON_NODE_HOLDS_OBJECT (tree) ||
+      (member = json_object_get_member (json_node_get_object (tree), "protocol")) == NULL ||
+      json_node_get_value_type (member) != G_TYPE_STRING ||
+      !atp_protocol_from_string (json_node_get_string (member), &protocol) ||
+      protocol == ATP_PROTOCOL_ATP)
+    return FALSE;
+  message = g_strdup_printf ("protocol: this endpoint takes ATP notifications; a request of "
+                             "protocol %s goes to its own endpoint",
+                             atp_protocol_to_string (protocol));
+  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "protocol");
+  return TRUE;
+}
+
 void
 handle_post_notification (TriageServer      *self,
                           SoupServerMessage *msg)
@@ -353,20 +379,13 @@ handle_post_notification (TriageServer      *self,
     }
   /* The tree parsed is kept: completed, it is the notification stored. */
   tree = atp_json_parse (body ? body : "", (gssize) length, ATP_MAX_NOTIFICATION_SIZE, &error);
+  if (tree != NULL && refuse_other_protocol (msg, tree))
+    return;
   if (tree != NULL)
     submission = atp_notification_new_from_json (tree, ATP_PARSE_SUBMISSION, &error);
   if (submission == NULL)
     {
       reply_gerror (msg, error);
-      return;
-    }
-  if (submission->protocol != ATP_PROTOCOL_ATP)
-    {
-      g_autofree char *message = g_strdup_printf ("protocol: this endpoint takes ATP notifications; "
-                                                  "a request of protocol %s goes to its own endpoint",
-                                                  atp_protocol_to_string (submission->protocol));
-
-      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "protocol");
       return;
     }
   id = submission->id ? g_ascii_strdown (submission->id, -1) : atp_new_uuid ();

@@ -69,6 +69,16 @@ test_atp_endpoint_takes_atp (Fixture       *fixture,
   g_assert_nonnull (strstr (answer->body, "this endpoint takes ATP notifications"));
   g_clear_pointer (&answer, srv_answer_free);
 
+  /* The same without the other protocol's member: the endpoint is what is
+   * wrong, not a member missing (that was 400 MISSING_REQUIRED_FIELD). */
+  answer = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key,
+                        "{\"protocol\":\"aitp\",\"context\":{\"title\":\"T\",\"description\":\"D\"},"
+                        "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
+  srv_assert_status (answer, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (answer, "protocol");
+  g_assert_nonnull (strstr (answer->body, "a request of protocol aitp goes to its own endpoint"));
+  g_clear_pointer (&answer, srv_answer_free);
+
   answer = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key,
                         "{\"protocol\":\"smtp\",\"context\":{\"title\":\"T\",\"description\":\"D\"},"
                         "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
