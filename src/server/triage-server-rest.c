@@ -63,13 +63,32 @@ replace_body (SoupServerMessage *msg,
                                     body, strlen (body));
 }
 
+/* The reason phrase of @status where libsoup 3.2 has none (NULL: libsoup's
+ * own): RFC 6585's codes, of which the server sends 429; its status line
+ * said "429 Unknown Error". */
+static const char *
+reason_phrase (guint status)
+{
+  switch (status)
+    {
+    case 428:
+      return "Precondition Required";
+    case 429:
+      return "Too Many Requests";
+    case 431:
+      return "Request Header Fields Too Large";
+    default:
+      return NULL;
+    }
+}
+
 void
 reply_text (SoupServerMessage *msg,
             guint              status,
             char              *body)   /* takes */
 {
   triage_server_request_id (msg);
-  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_status (msg, status, reason_phrase (status));
   replace_body (msg, body);
 }
 
@@ -153,7 +172,7 @@ reply_error_object (SoupServerMessage *msg,
   if (g_str_equal (code, atp_error_code_to_string (ATP_ERROR_STORAGE_UNAVAILABLE)) &&
       soup_message_headers_get_one (headers, "Retry-After") == NULL)
     soup_message_headers_replace (headers, "Retry-After", "1");
-  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_status (msg, status, reason_phrase (status));
   replace_body (msg, body);
 }
 

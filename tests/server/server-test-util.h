@@ -99,6 +99,7 @@ srv_team_teardown (SrvTeam       *team,
 typedef struct
 {
   guint               status;
+  char               *reason;   /* the status line's reason phrase */
   char               *body;
   SoupMessageHeaders *headers;
 } SrvAnswer;
@@ -107,6 +108,7 @@ static inline void
 srv_answer_free (SrvAnswer *answer)
 {
   g_free (answer->body);
+  g_free (answer->reason);
   g_clear_pointer (&answer->headers, soup_message_headers_unref);
   g_free (answer);
 }
@@ -140,6 +142,7 @@ srv_send (TriageTestServer *server,
   g_assert_no_error (error);
   answer = g_new0 (SrvAnswer, 1);
   answer->status = soup_message_get_status (msg);
+  answer->reason = g_strdup (soup_message_get_reason_phrase (msg));
   answer->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   answer->headers = soup_message_headers_ref (soup_message_get_response_headers (msg));
   return answer;

@@ -58,6 +58,8 @@ assert_limited (SrvAnswer *answer,
   guint64 seconds = 0;
 
   srv_assert_status (answer, 429, "RATE_LIMIT_EXCEEDED");
+  /* RFC 6585's phrase: libsoup 3.2 has none ("429 Unknown Error"). */
+  g_assert_cmpstr (answer->reason, ==, "Too Many Requests");
   g_assert_nonnull (retry);
   g_assert_true (g_ascii_string_to_unsigned (retry, 10, 1, most, &seconds, NULL));
 }
