@@ -351,6 +351,31 @@ refuse_other_protocol (SoupServerMessage *msg,
   return TRUE;
 }
 
+/* How long before the server's now a deadline may have passed and its
+ * notification still be taken (it expires at once): the agent's clock a
+ * little off, a short deadline on a busy machine, the POST's way here. */
+#define DEADLINE_GRACE_US (60 * G_USEC_PER_SEC)
+
+/* The deadline passed, by the server's clock, more than DEADLINE_GRACE_US
+ * before the notification came (the agent's timestamp before it too): no one
+ * could answer it; stored, it expired at once, and its agent waited for an
+ * expiry. ATP says nothing of it; AITP's and AFP's endpoints refuse a past
+ * deadline the same way. */
+static void
+reply_deadline_gone (SoupServerMessage *msg,
+                     GDateTime         *deadline,
+                     GDateTime         *now)
+{
+  g_autofree char *deadline_text = atp_format_timestamp (deadline);
+  g_autofree char *now_text = atp_format_timestamp (now);
+  g_autofree char *message = g_strdup_printf ("deadline: passed before the notification came "
+                                              "(%s is more than a minute before the server's "
+                                              "now, %s): no one could answer it in time; is the "
+                                              "agent's clock right?", deadline_text, now_text);
+
+  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "deadline");
+}
+
 void
 handle_post_notification (TriageServer      *self,
                           SoupServerMessage *msg)
@@ -361,7 +386,7 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) tree = NULL;
   g_autoptr(AtpNotification) submission = NULL;
-  g_autoptr(GDateTime) created = NULL;
+  g_autoptr(GDateTime) created = NULL, now = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
   g_autofree char *id = NULL, *answer_text = NULL, *json = NULL;
   TriageStoreInsert inserted;
@@ -389,18 +414,23 @@ handle_post_notification (TriageServer      *self,
       return;
     }
   id = submission->id ? g_ascii_strdown (submission->id, -1) : atp_new_uuid ();
-  created = submission->timestamp ? g_date_time_ref (submission->timestamp)
-                                  : g_date_time_new_now_utc ();
-  if (submission->deadline != NULL && g_date_time_compare (submission->deadline, created) <= 0)
+  now = g_date_time_new_now_utc ();
+  created = submission->timestamp ? g_date_time_ref (submission->timestamp) : g_date_time_ref (now);
+  if (submission->deadline != NULL &&
+      (g_date_time_compare (submission->deadline, created) <= 0 ||
+       g_date_time_difference (now, submission->deadline) > DEADLINE_GRACE_US))
     {
-      /* An id that exists is answered as such, whatever the new body says. */
+      /* An id that exists is answered as such, whatever the new body says
+       * (an agent's retry of a POST whose answer it lost, after the deadline). */
       existing = triage_store_get_notification (self->store, id, &error);
       if (existing != NULL)
         reply_existing (msg, existing, service, body, length);
       else if (error != NULL)
         reply_unread (msg, error);
-      else
+      else if (g_date_time_compare (submission->deadline, created) <= 0)
         reply_past_deadline (msg, submission->deadline, created);
+      else
+        reply_deadline_gone (msg, submission->deadline, now);
       return;
     }
   /* The submission is ours alone: completed in place, not copied. */

@@ -386,6 +386,37 @@ test_every_error (void)
       }
   }
 
+  /* A timestamp and a deadline both long past (after each other): no one
+   * could answer it, refused naming the deadline and nothing stored. It was
+   * taken (201) and expired at once. A deadline passed within the last
+   * minute (a clock a little off, a short deadline on a busy machine) is
+   * taken, and expires. */
+  {
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+    g_autoptr(GDateTime) hour_ago = g_date_time_add_hours (now, -1);
+    g_autoptr(GDateTime) minute_ago = g_date_time_add_minutes (now, -1);
+    g_autoptr(GDateTime) minutes_ago = g_date_time_add_minutes (now, -2);
+    g_autoptr(GDateTime) second_ago = g_date_time_add_seconds (now, -1);
+    g_autofree char *hour_text = atp_format_timestamp (hour_ago);
+    g_autofree char *minute_text = atp_format_timestamp (minute_ago);
+    g_autofree char *minutes_text = atp_format_timestamp (minutes_ago);
+    g_autofree char *second_text = atp_format_timestamp (second_ago);
+    g_autofree char *gone_body = g_strdup_printf ("{\"timestamp\":\"%s\",\"deadline\":\"%s\","
+                                                  CONTEXT "," ACTIONS "}", hour_text, minutes_text);
+    g_autofree char *late_body = g_strdup_printf ("{\"timestamp\":\"%s\",\"deadline\":\"%s\","
+                                                  CONTEXT "," ACTIONS "}", minute_text,
+                                                  second_text);
+    g_autoptr(SrvAnswer) gone = srv_request (server, "POST", "/api/v1/notifications", owner,
+                                             gone_body);
+    g_autoptr(SrvAnswer) late = srv_request (server, "POST", "/api/v1/notifications", owner,
+                                             late_body);
+
+    srv_assert_status (gone, 400, "INVALID_FIELD_VALUE");
+    srv_assert_field (gone, "deadline");
+    srv_assert_message (gone, "deadline: passed before the notification came");
+    srv_assert_status (late, 201, NULL);
+  }
+
   /* The terminal conflicts, each after its own ending. */
   {
     g_autofree char *respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"ok\"}", id);
