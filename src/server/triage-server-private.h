@@ -135,6 +135,7 @@ int      triage_server_backup         (int    argc,
                                        char **argv);
 int      triage_server_claim_database (const char  *database,
                                        GError     **error);
+void     triage_server_say_unexpected (const char  *argument);
 void     triage_server_setup_metrics  (TriageServer *self,
                                        SoupServer   *metrics_soup);
 void     triage_server_count_streams  (TriageServer *self,

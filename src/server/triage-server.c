@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -479,6 +480,11 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: %s\n", error->message);
       return 2;
     }
+  if (argc > 1)
+    {
+      triage_server_say_unexpected (argv[1]);
+      return 2;
+    }
   if (!triage_server_setup_log (log_format, &error) ||
       !triage_limits_parse (self.limits, (const char * const *) limits, no_limits, &error))
     {
@@ -582,6 +588,16 @@ triage_server_run (int    argc,
       socket_path = g_build_filename (dir, "triage.sock", NULL);
     }
 
+  /* A Unix socket's address holds 107 bytes and a NUL: a longer path was
+   * bound cut short, printed whole, and the cut name left behind. */
+  if (socket_path != NULL && strlen (socket_path) >= sizeof (((struct sockaddr_un *) NULL)->sun_path))
+    {
+      fprintf (stderr, "triage-server: --socket %s: the path is %" G_GSIZE_FORMAT " bytes long, "
+               "longer than the %" G_GSIZE_FORMAT " a Unix socket's address holds; give a "
+               "shorter one\n", socket_path, strlen (socket_path),
+               sizeof (((struct sockaddr_un *) NULL)->sun_path) - 1);
+      return 2;
+    }
   /* Only a socket is ours to replace when we listen: whatever else is there
    * is someone's file (a slip in --socket deleted it). */
   if (socket_path != NULL && g_lstat (socket_path, &socket_stat) == 0 &&

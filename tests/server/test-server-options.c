@@ -283,8 +283,17 @@ test_tls (void)
 
 /* ---- the command line ---- */
 
+static void
+communicated_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
 /* Runs triage-server with @args; it must refuse them at once with exit
- * status @status and a message on stderr that contains @needle. */
+ * status @status and a message on stderr that contains @needle (one that
+ * serves instead fails the test at the watchdog, and dies with it). */
 static void
 assert_refused (const char * const *args,
                 int                 status,
@@ -293,20 +302,25 @@ assert_refused (const char * const *args,
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *dir = g_dir_make_tmp ("triage-server-args-XXXXXX", NULL);
   g_autofree char *database = g_build_filename (dir, "server.db", NULL);
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(GError) error = NULL;
 
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
   g_ptr_array_add (argv, (gpointer) g_getenv ("TRIAGE_SERVER"));
   g_ptr_array_add (argv, "--database");
   g_ptr_array_add (argv, database);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicated_cb, &result);
+  srv_wait_until (result != NULL, "the server to refuse its arguments and exit");
+  g_subprocess_communicate_utf8_finish (process, result, &out, &err, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (process));
   if (g_subprocess_get_exit_status (process) != status || strstr (err, needle) == NULL)
@@ -337,6 +351,8 @@ test_command_line (void)
   const char *bad_beat[] = { "--heartbeat-interval", "0", NULL };
   const char *bad_retain[] = { "--retain", "-1", NULL };
   const char *unknown[] = { "--frobnicate", NULL };
+  const char *extra[] = { "extra-arg", NULL };
+  const char *mistyped[] = { "bakup", "x.db", NULL };
   const char *uri_password[] = { "--database", "postgresql://alice:secret@localhost/triage", NULL };
   const char *query_password[] = { "--database", "postgres:///triage?host=/tmp&password=secret", NULL };
   const char *bad_uri[] = { "--database", "postgresql://[::1/triage", NULL };
@@ -384,6 +400,10 @@ test_command_line (void)
   assert_refused (bad_beat, 2, "at least 1 second");
   assert_refused (bad_retain, 2, "--retain must be between 0 (keep every request) and 36500 days");
   assert_refused (unknown, 2, "--frobnicate");
+  /* Arguments the server takes none of: they started a server. */
+  assert_refused (extra, 2, "unexpected argument \"extra-arg\": the server takes options only");
+  assert_refused (mistyped, 2, "unexpected argument \"bakup\": did you mean "
+                  "\"triage-server backup\"?");
 
   /* A password never on the command line; a password file is for PostgreSQL. */
   g_assert_true (g_file_set_contents (password, "secret\n", -1, NULL));
@@ -417,6 +437,26 @@ test_socket_not_a_socket (void)
   g_rmdir (dir);
 }
 
+/* A --socket path longer than a Unix socket's address holds (107 bytes):
+ * refused naming the limit. It was bound cut short, printed whole, and the
+ * cut name left behind. */
+static void
+test_socket_too_long (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-server-socket-XXXXXX", NULL);
+  g_autofree char *name = g_strnfill (120, 's');
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  const char *args[] = { "--socket", path, NULL };
+  g_autoptr(GDir) left = NULL;
+
+  assert_refused (args, 2, "longer than the 107 a Unix socket's address holds");
+  /* Nothing bound under a cut name. */
+  left = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (left);
+  g_assert_null (g_dir_read_name (left));
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -432,6 +472,7 @@ main (int    argc,
   g_test_add_func ("/server/tls", test_tls);
   g_test_add_func ("/server/command-line", test_command_line);
   g_test_add_func ("/server/socket-not-a-socket", test_socket_not_a_socket);
+  g_test_add_func ("/server/socket-too-long", test_socket_too_long);
 
   return g_test_run ();
 }
