@@ -319,6 +319,19 @@ on_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* SIGHUP: the server has nothing to reload (its options are its command
+ * line), and a daemon that dies of it (exit 129, no drain, no word in the
+ * log) lost the answers in flight when a terminal closed or an operator
+ * tried a reload. Said, then drained as for SIGTERM. */
+static gboolean
+on_hangup (gpointer user_data)
+{
+  g_message ("SIGHUP: triage-server has no configuration to reload (its options are its "
+             "command line); draining as for SIGTERM");
+  triage_server_drain (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
 /* The addresses of --listen HOST:PORT: an IP literal ("[…]" around IPv6) or
  * a host name, resolved now. @loopback says whether every one is loopback. */
 static GList *
@@ -655,6 +668,7 @@ triage_server_run (int    argc,
   self.loop = loop;
   g_unix_signal_add (SIGTERM, on_signal, &self);
   g_unix_signal_add (SIGINT, on_signal, &self);
+  g_unix_signal_add (SIGHUP, on_hangup, &self);
   server = soup_server_new ("server-header", "triage-server", "tls-certificate", certificate, NULL);
   self.soup = server;
   triage_server_setup_requests (&self);

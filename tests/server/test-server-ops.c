@@ -256,6 +256,33 @@ test_readyz_schema (Fixture       *fixture,
   assert_probe (fixture->server, "/readyz", 200, "ready");
 }
 
+/* SIGHUP (a terminal closed, a reload tried): said in the log, then drained
+ * as for SIGTERM, and a clean exit. The server died of it (129), with no
+ * drain and no word. */
+static void
+test_hangup (void)
+{
+  static const char * const delay[] = { "--drain-delay", "60", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-hangup-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "server.log", NULL);
+  TriageTestServerOptions options = { .extra_args = delay, .log_file = log };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (&options, &error);
+  g_autofree char *said = NULL;
+
+  g_assert_no_error (error);
+  assert_probe (server, "/readyz", 200, "ready");
+  kill (triage_test_server_get_pid (server), SIGHUP);
+  srv_wait_until (readyz_says (server, "draining"), "the drain after SIGHUP");
+  assert_probe (server, "/healthz", 200, "ok");
+  /* A second signal ends the delay; the exit is clean. */
+  g_assert_true (triage_test_server_stop (server));
+  g_assert_true (g_file_get_contents (log, &said, NULL, NULL));
+  g_assert_nonnull (strstr (said, "SIGHUP: triage-server has no configuration to reload"));
+  triage_test_server_free (g_steal_pointer (&server));
+  triage_test_remove_tree (dir);
+}
+
 /* ---- backup ---- */
 
 #define POSTERS 4
@@ -713,6 +740,7 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/server/ops/readyz-schema", Fixture, NULL, fixture_setup, test_readyz_schema,
               fixture_teardown);
+  g_test_add_func ("/server/ops/hangup", test_hangup);
   g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
   g_test_add ("/server/ops/backup-dest", Fixture, NULL, fixture_setup, test_backup_dest,
               fixture_teardown);
