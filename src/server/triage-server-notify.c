@@ -309,22 +309,6 @@ reply_existing (SoupServerMessage     *msg,
                  "A different notification with this id already exists");
 }
 
-/* The timestamp is the server's (now): the deadline has passed. Said as
- * libatp says it of a timestamp the agent gave, field first. */
-static void
-reply_past_deadline (SoupServerMessage *msg,
-                     GDateTime         *deadline,
-                     GDateTime         *timestamp)
-{
-  g_autofree char *deadline_text = atp_format_timestamp (deadline);
-  g_autofree char *timestamp_text = atp_format_timestamp (timestamp);
-  g_autofree char *message = g_strdup_printf ("deadline: must be after the notification's "
-                                              "timestamp, which the server set to now (%s is "
-                                              "not after %s)", deadline_text, timestamp_text);
-
-  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "deadline");
-}
-
 /* Whether @tree is an envelope of another protocol this server knows (AITP,
  * AFP), refused as such: said before the envelope is read, whose member of
  * that protocol may be missing too (that was 400 MISSING_REQUIRED_FIELD
@@ -356,23 +340,31 @@ refuse_other_protocol (SoupServerMessage *msg,
  * little off, a short deadline on a busy machine, the POST's way here. */
 #define DEADLINE_GRACE_US (60 * G_USEC_PER_SEC)
 
-/* The deadline passed, by the server's clock, more than DEADLINE_GRACE_US
- * before the notification came (the agent's timestamp before it too): no one
- * could answer it; stored, it expired at once, and its agent waited for an
- * expiry. ATP says nothing of it; AITP's and AFP's endpoints refuse a past
- * deadline the same way. */
+/* A deadline no one could answer before, said as libatp says a deadline
+ * before the timestamp the agent gave, field first: not after @timestamp
+ * (which the server set to now), or (@now not NULL) after it but more than
+ * DEADLINE_GRACE_US before the server's @now when the notification came
+ * (both long past; stored, it expired at once, and its agent waited for an
+ * expiry). ATP says nothing of the latter; AITP's and AFP's endpoints
+ * refuse a past deadline the same way. */
 static void
-reply_deadline_gone (SoupServerMessage *msg,
+reply_past_deadline (SoupServerMessage *msg,
                      GDateTime         *deadline,
+                     GDateTime         *timestamp,
                      GDateTime         *now)
 {
   g_autofree char *deadline_text = atp_format_timestamp (deadline);
-  g_autofree char *now_text = atp_format_timestamp (now);
-  g_autofree char *message = g_strdup_printf ("deadline: passed before the notification came "
-                                              "(%s is more than a minute before the server's "
-                                              "now, %s): no one could answer it in time; is the "
-                                              "agent's clock right?", deadline_text, now_text);
+  g_autofree char *other_text = atp_format_timestamp (now != NULL ? now : timestamp);
+  g_autofree char *message = NULL;
 
+  if (now != NULL)
+    message = g_strdup_printf ("deadline: passed before the notification came (%s is more than "
+                               "a minute before the server's now, %s): no one could answer it in "
+                               "time; is the agent's clock right?", deadline_text, other_text);
+  else
+    message = g_strdup_printf ("deadline: must be after the notification's timestamp, which the "
+                               "server set to now (%s is not after %s)", deadline_text,
+                               other_text);
   reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "deadline");
 }
 
@@ -427,10 +419,9 @@ handle_post_notification (TriageServer      *self,
         reply_existing (msg, existing, service, body, length);
       else if (error != NULL)
         reply_unread (msg, error);
-      else if (g_date_time_compare (submission->deadline, created) <= 0)
-        reply_past_deadline (msg, submission->deadline, created);
       else
-        reply_deadline_gone (msg, submission->deadline, now);
+        reply_past_deadline (msg, submission->deadline, created,
+                             g_date_time_compare (submission->deadline, created) <= 0 ? NULL : now);
       return;
     }
   /* The submission is ours alone: completed in place, not copied. */

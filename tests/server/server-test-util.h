@@ -376,18 +376,28 @@ srv_respond (TriageTestServer *server,
   srv_assert_status (answer, 200, NULL);
 }
 
+/* The value of the sample @name (with its labels) in @server's /metrics. */
+static inline guint64
+srv_sample (TriageTestServer *server,
+            const char       *name)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
+                                             triage_test_server_get_admin_token (server), NULL);
+  g_autofree char *line = g_strconcat ("\n", name, " ", NULL);
+  const char *found;
+
+  srv_assert_status (answer, 200, NULL);
+  found = strstr (answer->body, line);
+  if (found == NULL)
+    g_error ("no sample %s in %s", name, answer->body);
+  return g_ascii_strtoull (found + strlen (line), NULL, 10);
+}
+
 /* How many group commits of @server failed (its /metrics). */
 static inline guint64
 srv_commit_failures (TriageTestServer *server)
 {
-  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
-                                             triage_test_server_get_admin_token (server), NULL);
-  const char *line;
-
-  srv_assert_status (answer, 200, NULL);
-  line = strstr (answer->body, "\ntriage_db_commit_failures_total ");
-  g_assert_nonnull (line);
-  return g_ascii_strtoull (line + strlen ("\ntriage_db_commit_failures_total "), NULL, 10);
+  return srv_sample (server, "triage_db_commit_failures_total");
 }
 
 /* The status of @id as its recipient with @token sees it. */

@@ -31,16 +31,17 @@ open_files (GPid pid)
   return n;
 }
 
-/* A GET /healthz on a new connection of its own, kept alive (HTTP/1.1, no
- * Connection: close); the answer read whole. The connection is returned open. */
+/* @request sent on a new connection of its own, its answer read into
+ * @answer until it holds @until. The connection is returned open. */
 static GSocketConnection *
-ask_health (TriageTestServer *server)
+send_raw (TriageTestServer *server,
+          const char       *request,
+          const char       *until,
+          GString          *answer)
 {
   g_autoptr(GSocketClient) client = g_socket_client_new ();
   g_autoptr(GError) error = NULL;
   GSocketConnection *connection;
-  static const char request[] = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
-  g_autoptr(GString) answer = g_string_new (NULL);
   char buffer[1024];
 
   connection = g_socket_client_connect_to_uri (client, triage_test_server_get_url (server), 0, NULL,
@@ -52,15 +53,28 @@ ask_health (TriageTestServer *server)
   g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request,
                              strlen (request), NULL, NULL, &error);
   g_assert_no_error (error);
-  while (!g_str_has_suffix (answer->str, "}"))
+  while (strstr (answer->str, until) == NULL)
     {
       gssize n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (connection)),
                                       buffer, sizeof buffer, NULL, &error);
 
       g_assert_no_error (error);
-      g_assert_cmpint (n, >, 0);
+      if (n <= 0)
+        g_error ("the connection ended before \"%s\": %s", until, answer->str);
       g_string_append_len (answer, buffer, n);
     }
+  return connection;
+}
+
+/* A GET /healthz on a new connection of its own, kept alive (HTTP/1.1, no
+ * Connection: close); the answer read whole. The connection is returned open. */
+static GSocketConnection *
+ask_health (TriageTestServer *server)
+{
+  g_autoptr(GString) answer = g_string_new (NULL);
+  GSocketConnection *connection = send_raw (server, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n",
+                                            "}", answer);
+
   g_assert_true (g_str_has_prefix (answer->str, "HTTP/1.1 200"));
   g_assert_null (strstr (answer->str, "Connection: close"));
   return connection;
@@ -126,48 +140,21 @@ static GSocketConnection *
 open_events (TriageTestServer *server,
              const char       *token)
 {
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GError) error = NULL;
   g_autofree char *request = g_strdup_printf ("GET /api/v1/client/events HTTP/1.1\r\n"
                                               "Host: localhost\r\n"
                                               "Authorization: Bearer %s\r\n\r\n", token);
   g_autoptr(GString) answer = g_string_new (NULL);
-  GSocketConnection *connection;
-  char buffer[1024];
+  GSocketConnection *connection = send_raw (server, request, "event: ping", answer);
 
-  connection = g_socket_client_connect_to_uri (client, triage_test_server_get_url (server), 0, NULL,
-                                              &error);
-  g_assert_no_error (error);
-  g_socket_set_timeout (g_socket_connection_get_socket (connection), TRIAGE_TEST_WATCHDOG_S);
-  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request,
-                             strlen (request), NULL, NULL, &error);
-  g_assert_no_error (error);
-  while (strstr (answer->str, "event: ping") == NULL && strstr (answer->str, "\r\n\r\n{") == NULL)
-    {
-      gssize n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (connection)),
-                                      buffer, sizeof buffer, NULL, &error);
-
-      g_assert_no_error (error);
-      g_assert_cmpint (n, >, 0);
-      g_string_append_len (answer, buffer, n);
-    }
-  if (!g_str_has_prefix (answer->str, "HTTP/1.1 200"))
-    g_error ("an event stream was refused: %s", answer->str);
+  g_assert_true (g_str_has_prefix (answer->str, "HTTP/1.1 200"));
   return connection;
 }
 
 /* The server's count of open event streams, from /metrics. */
-static guint
+static guint64
 sse_open (TriageTestServer *server)
 {
-  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
-                                             triage_test_server_get_admin_token (server), NULL);
-  const char *line;
-
-  srv_assert_status (answer, 200, NULL);
-  line = strstr (answer->body, "triage_stream_connections{kind=\"sse\"} ");
-  g_assert_nonnull (line);
-  return (guint) g_ascii_strtoull (strchr (line, '}') + 2, NULL, 10);
+  return srv_sample (server, "triage_stream_connections{kind=\"sse\"}");
 }
 
 /* Event streams their client closed (curl ended, a browser tab gone) stop

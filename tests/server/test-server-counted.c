@@ -19,23 +19,6 @@
 #define BODY "{\"id\":\"" ID "\",\"context\":{\"title\":\"Counted\",\"description\":\"D\"}," \
              "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}"
 
-/* The value of the sample @name (with its labels) in @server's /metrics. */
-static guint64
-sample (TriageTestServer *server,
-        const char       *name)
-{
-  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
-                                             triage_test_server_get_admin_token (server), NULL);
-  g_autofree char *line = g_strconcat ("\n", name, " ", NULL);
-  const char *found;
-
-  srv_assert_status (answer, 200, NULL);
-  found = strstr (answer->body, line);
-  if (found == NULL)
-    g_error ("no sample %s in %s", name, answer->body);
-  return g_ascii_strtoull (found + strlen (line), NULL, 10);
-}
-
 static void
 test_counted_once_stored (SrvTeam       *team,
                           gconstpointer  data)
@@ -49,7 +32,7 @@ test_counted_once_stored (SrvTeam       *team,
   srv_allow_inserts (team->server, "events");
   stored = srv_request (team->server, "POST", "/api/v1/notifications", team->key, BODY);
   srv_assert_status (stored, 201, NULL);
-  g_assert_cmpuint (sample (team->server, "triage_requests_created_total{protocol=\"atp\"}"), ==, 1);
+  g_assert_cmpuint (srv_sample (team->server, "triage_requests_created_total{protocol=\"atp\"}"), ==, 1);
 
   srv_refuse_inserts (team->server, "events", "no events now", FALSE);
   unanswered = srv_request (team->server, "POST", "/api/v1/client/respond", team->alice, respond);
@@ -57,8 +40,8 @@ test_counted_once_stored (SrvTeam       *team,
   srv_allow_inserts (team->server, "events");
   answered = srv_request (team->server, "POST", "/api/v1/client/respond", team->alice, respond);
   srv_assert_status (answered, 200, NULL);
-  g_assert_cmpuint (sample (team->server, "triage_requests_answered_total{protocol=\"atp\"}"), ==, 1);
-  g_assert_cmpuint (sample (team->server, "triage_time_to_answer_seconds_count{protocol=\"atp\"}"),
+  g_assert_cmpuint (srv_sample (team->server, "triage_requests_answered_total{protocol=\"atp\"}"), ==, 1);
+  g_assert_cmpuint (srv_sample (team->server, "triage_time_to_answer_seconds_count{protocol=\"atp\"}"),
                     ==, 1);
 }
 
