@@ -136,6 +136,7 @@ int      triage_server_backup         (int    argc,
 int      triage_server_claim_database (const char  *database,
                                        GError     **error);
 void     triage_server_say_unexpected (const char  *argument);
+char    *triage_server_database_holder (const char *database);
 void     triage_server_setup_metrics  (TriageServer *self,
                                        SoupServer   *metrics_soup);
 void     triage_server_count_streams  (TriageServer *self,

@@ -521,6 +521,26 @@ test_backup_dest (Fixture       *fixture,
   g_assert_cmpint (run_backup (onto_folder, &err), ==, 2);
   g_assert_nonnull (strstr (err, "is a folder"));
   g_clear_pointer (&err, g_free);
+  /* Another running server's database: not even with --force. */
+  {
+    g_autofree char *served = g_build_filename (dir, "served.db", NULL);
+    TriageTestServerOptions options = { .database = served };
+    g_autoptr(TriageTestServer) other = triage_test_server_new (&options, NULL);
+    const char *onto_served[] = { "--database", database, "--force", served, NULL };
+    g_autofree char *expected = NULL;
+
+    g_assert_nonnull (other);
+    expected = g_strdup_printf ("%s is the database of a running triage-server (pid %d)", served,
+                                (int) triage_test_server_get_pid (other));
+    g_assert_cmpint (run_backup (onto_served, &err), ==, 2);
+    if (strstr (err, expected) == NULL)
+      g_error ("expected \"%s\", got %s", expected, err);
+    g_clear_pointer (&err, g_free);
+    g_assert_true (triage_test_server_stop (other));
+    /* Stopped, it is a file like another. */
+    g_assert_cmpint (run_backup (onto_served, &err), ==, 0);
+    g_clear_pointer (&err, g_free);
+  }
   /* An empty file (mktemp's) is taken. */
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
   g_assert_cmpint (run_backup (onto_empty, &err), ==, 0);

@@ -156,13 +156,14 @@ is_sqlite_file (const char *path)
  * database itself (the same file by device and inode, whatever its name:
  * renamed over, the running server's file was gone); an existing file
  * only with --force (@force), or when it is empty and no database (a name
- * mktemp made): a slip of the arguments (the database given as DEST,
+ * mktemp made), and never a running server's database: a slip of the arguments (the database given as DEST,
  * --database forgotten) replaced a database with another. */
 static char *
 dest_refusal (const char *database,
               const char *dest,
               gboolean    force)
 {
+  g_autofree char *holder = NULL;
   GStatBuf from, to;
 
   if (g_stat (dest, &to) != 0)
@@ -175,6 +176,10 @@ dest_refusal (const char *database,
                             "%s/server-backup.db", dest, dest);
   if (!S_ISREG (to.st_mode))
     return g_strdup_printf ("%s exists and is not a regular file: give a new file as DEST", dest);
+  /* Replaced under it, a running server lost its file: not even with --force. */
+  if ((holder = triage_server_database_holder (dest)) != NULL)
+    return g_strdup_printf ("%s is the database of a running triage-server (pid %s): stop it "
+                            "before its database is replaced", dest, holder);
   if (force || (to.st_size == 0 && !is_sqlite_file (dest)))
     return NULL;
   if (is_sqlite_file (dest))

@@ -10,7 +10,8 @@
  * the database's own file, whose every descriptor closed in this process
  * would drop SQLite's POSIX locks. The kernel lets go of it when the server
  * ends however it ends (kill -9 too); the file stays, empty of meaning.
- * `triage-server backup` reads through SQLite and takes no claim.
+ * `triage-server backup` reads through SQLite and takes no claim, and
+ * never replaces a database a server holds (triage_server_database_holder ()).
  */
 
 #define G_LOG_DOMAIN "triage-server"
@@ -78,4 +79,21 @@ triage_server_claim_database (const char  *database,
   if (ftruncate (fd, 0) != 0 || pwrite (fd, pid, strlen (pid), 0) < 0)
     g_debug ("cannot write the pid into %s: %s", path, g_strerror (errno));
   return fd;
+}
+
+/* The pid of the server that holds @database (a string, "unknown" when it
+ * has not written it yet), or NULL when none does. */
+char *
+triage_server_database_holder (const char *database)
+{
+  g_autofree char *path = g_strconcat (database, ".lock", NULL);
+  char *holder = NULL;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
+
+  if (fd < 0)
+    return NULL;
+  if (flock (fd, LOCK_SH | LOCK_NB) != 0)
+    holder = errno == EWOULDBLOCK ? holder_pid (fd) : NULL;
+  close (fd);
+  return holder;
 }
