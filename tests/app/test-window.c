@@ -6,10 +6,12 @@
  */
 
 #include <adwaita.h>
+#include <string.h>
 
 #include "app-test-common.h"
 #include "browse-test-common.h"
 #include "triage-attachment-page.h"
+#include "triage-attachment-view.h"
 #include "triage-decision-view.h"
 #include "triage-request-banner.h"
 #include "triage-window.h"
@@ -676,6 +678,13 @@ test_preview (void)
   TriageAttachmentView *view;
   GtkWidget *row;
   g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *whole = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *joined = NULL;
+  g_auto(GStrv) lines = NULL;
+  TriageTextPreview *preview;
 
   g_assert_no_error (error);
   triage_inbox_model_add (model, notification, NULL);
@@ -726,10 +735,14 @@ test_preview (void)
   g_assert_cmpstr (triage_window_get_view (window), ==, "history");
   g_assert_true (focus_inside (window, GTK_WIDGET (triage_window_get_history_view (window))));
 
-  /* A request's whole text too (the views' "Show the Whole Request"). */
+  /* A request's whole text too (the views' "Show the Whole Request"), its
+   * long lines whole, wrapped (they were cut at 2,000 characters, "…"). */
+  title = g_strnfill (5001, 'T');
+  description = g_strnfill (5001, 'D');
+  whole = g_strconcat (title, "\n\n", description, NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (triage_window_get_inbox_pane (window)),
                                              "win.preview-text", "(sss)", "The Whole Request",
-                                             "all of it", "CI"));
+                                             whole, "CI"));
   view = triage_window_get_attachment_view (window);
   g_assert_nonnull (view);
   page = TRIAGE_ATTACHMENT_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (view), TRIAGE_TYPE_ATTACHMENT_PAGE));
@@ -737,7 +750,18 @@ test_preview (void)
   app_test_wait_for (triage_attachment_view_get_kind (view) == TRIAGE_ATTACHMENT_KIND_TEXT, APP_TEST_WAIT_MS);
   g_clear_pointer (&text, g_free);
   text = triage_attachment_view_get_text (view);
-  g_assert_cmpstr (text, ==, "all of it");
+  g_assert_cmpstr (text, ==, whole);
+  preview = triage_attachment_view_get_text_preview (view);
+  app_test_wait_for (!triage_text_preview_get_loading (preview), APP_TEST_WAIT_MS);
+  shown = triage_text_preview_dup_shown_text (preview);
+  g_assert_null (strstr (shown, "…"));
+  lines = g_strsplit (shown, "\n", -1);
+  joined = g_strjoinv ("", lines);
+  g_assert_true (g_str_has_prefix (joined, title));
+  g_assert_true (g_str_has_suffix (joined, description));
+  g_assert_cmpuint (strlen (joined), ==, 2 * 5001);
+  g_assert_cmpint (gtk_text_view_get_wrap_mode (GTK_TEXT_VIEW (triage_text_preview_get_source_view (preview))),
+                   ==, GTK_WRAP_WORD_CHAR);
 
   destroy_window (window);
 }

@@ -74,6 +74,60 @@ test_long_line_cut (void)
                    "whole file");
 }
 
+/* "Show the Whole Request": long lines whole, in pieces of the display of at
+ * most the limit's characters (each wraps at once), a piece a line of
+ * ->line_starts, so a match anywhere is found in its piece. */
+static void
+test_long_line_whole (void)
+{
+  g_autofree char *unbroken = repeat ('x', 100000);
+  g_autofree char *words = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TriageAttachmentText) text = NULL;
+  g_auto(GStrv) pieces = NULL;
+  g_autoptr(GString) rejoined = g_string_new (NULL);
+  GString *spaced = g_string_new (NULL);
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (spaced, "word ");
+  words = g_string_free (spaced, FALSE);
+  data = g_strconcat (unbroken, "\n\nshort\r\n", words, NULL);
+  bytes = g_bytes_new_static (data, strlen (data));
+  text = triage_attachment_text_prepare_full (bytes, NULL, FALSE, TRUE);
+
+  /* Nothing cut, nothing to say. */
+  g_assert_cmpuint (text->cuts->len, ==, 0);
+  g_assert_cmpuint (text->notices->len, ==, 0);
+  g_assert_null (strstr (text->display, "…"));
+
+  /* The unbroken line in pieces of the limit; the spaced one broken after
+   * a space; every piece starts a line of ->line_starts. */
+  pieces = g_strsplit (text->display, "\n", -1);
+  for (guint i = 0; pieces[i] != NULL; i++)
+    {
+      gsize start = g_array_index (text->line_starts, gsize, i);
+
+      g_assert_cmpuint (g_utf8_strlen (pieces[i], -1), <=, TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS);
+      g_assert_cmpuint (i, <, text->line_starts->len);
+      g_assert_true (strncmp (text->text + start, pieces[i], strlen (pieces[i])) == 0);
+      if (i < 50)
+        g_assert_cmpuint (strlen (pieces[i]), ==, TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS);
+      if (g_str_has_prefix (pieces[i], "word") && pieces[i + 1] != NULL)
+        g_assert_true (g_str_has_suffix (pieces[i], "word "));
+      g_string_append (rejoined, pieces[i]);
+    }
+  g_assert_cmpuint (g_strv_length (pieces), ==, text->line_starts->len);
+  g_assert_cmpuint (g_strv_length (pieces), ==, 50 + 1 + 1 + 3);
+  g_assert_cmpstr (pieces[50], ==, "");
+  g_assert_cmpstr (pieces[51], ==, "short\r");
+  g_assert_true (g_str_has_prefix (rejoined->str, unbroken));
+  g_assert_true (g_str_has_suffix (rejoined->str, words));
+
+  /* An offset in the 42nd piece is on line 41. */
+  g_assert_cmpuint (triage_attachment_text_line_at (text, 41 * 2000 + 7), ==, 41);
+}
+
 static void
 test_several_lines_cut (void)
 {
@@ -159,7 +213,7 @@ test_async (void)
   g_autoptr(TriageAttachmentText) text = NULL;
   g_autoptr(GError) error = NULL;
 
-  triage_attachment_text_prepare_async (bytes, NULL, FALSE, NULL, prepared_cb, &result);
+  triage_attachment_text_prepare_async (bytes, NULL, FALSE, FALSE, NULL, prepared_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   text = triage_attachment_text_prepare_finish (result, &error);
@@ -167,7 +221,7 @@ test_async (void)
   g_assert_cmpuint (text->cuts->len, ==, 1);
 
   g_cancellable_cancel (cancellable);
-  triage_attachment_text_prepare_async (bytes, NULL, FALSE, cancellable, prepared_cb,
+  triage_attachment_text_prepare_async (bytes, NULL, FALSE, FALSE, cancellable, prepared_cb,
                                         &cancelled_result);
   while (cancelled_result == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -218,6 +272,7 @@ main (int   argc,
   g_test_add_func ("/attachment-text/short-lines-untouched", test_short_lines_untouched);
   g_test_add_func ("/attachment-text/long-line-cut", test_long_line_cut);
   g_test_add_func ("/attachment-text/several-lines-cut", test_several_lines_cut);
+  g_test_add_func ("/attachment-text/long-line-whole", test_long_line_whole);
   g_test_add_func ("/attachment-text/json-pretty", test_json_pretty);
   g_test_add_func ("/attachment-text/invalid-and-charset", test_invalid_and_charset);
   g_test_add_func ("/attachment-text/async", test_async);

@@ -223,6 +223,75 @@ cut_lines (TriageAttachmentText *text)
   text->display = g_string_free (display, FALSE);
 }
 
+/* Where to end a piece of a long line that starts at @p: after at most the
+ * limit's characters, after the last space in its last quarter if there is
+ * one (the break then falls where wrapping would put one). */
+static const char *
+piece_end (const char *p,
+           const char *eol)
+{
+  const char *end = p;
+  const char *after_space = NULL;
+
+  for (gsize n = 0; end < eol && n < TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS; n++)
+    {
+      gboolean space = *end == ' ' || *end == '\t';
+
+      end = g_utf8_next_char (end);
+      if (space && n >= TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS * 3 / 4)
+        after_space = end;
+    }
+
+  return end < eol && after_space != NULL ? after_space : end;
+}
+
+/* Makes ->display: ->text with every line longer than the limit shown whole,
+ * in pieces of at most the limit's characters, each a line of the display
+ * (and of ->line_starts): Pango lays out a line whole, at a cost that grows
+ * with the square of a run without a place to break, and wraps each piece
+ * at once. */
+static void
+split_lines (TriageAttachmentText *text)
+{
+  GString *display = g_string_sized_new (text->length + text->length / 1024 + 16);
+  const char *p = text->text;
+  const char *end = text->text + text->length;
+
+  for (;;)
+    {
+      const char *eol = find_line_end (p, end);
+
+      /* A line of fewer bytes than the limit has fewer characters too. */
+      while ((gsize) (eol - p) > TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS)
+        {
+          const char *piece = piece_end (p, eol);
+          gsize start = p - text->text;
+
+          if (piece == eol)
+            break;
+          g_array_append_val (text->line_starts, start);
+          g_string_append_len (display, p, piece - p);
+          g_string_append_c (display, '\n');
+          p = piece;
+        }
+
+      {
+        gsize start = p - text->text;
+
+        g_array_append_val (text->line_starts, start);
+      }
+      g_string_append_len (display, p, eol - p);
+      if (eol == end)
+        break;
+
+      p = eol + ((eol[0] == '\r' && eol + 1 < end && eol[1] == '\n') ? 2 : 1);
+      g_string_append_len (display, eol, p - eol);
+    }
+
+  text->display_length = display->len;
+  text->display = g_string_free (display, FALSE);
+}
+
 static void
 add_cut_notice (TriageAttachmentText *text)
 {
@@ -300,8 +369,8 @@ show_bidi_controls (TriageAttachmentText *text)
  * @charset: (nullable): its declared character set
  * @json: whether it is declared JSON, to be pretty-printed
  *
- * Makes the text to show from @bytes. Takes time in proportion to their
- * size: the view calls it directly only for small texts.
+ * Makes the text to show from @bytes, its long lines cut. Takes time in
+ * proportion to their size: the view calls it directly only for small texts.
  *
  * Returns: (transfer full): the text
  */
@@ -309,6 +378,26 @@ TriageAttachmentText *
 triage_attachment_text_prepare (GBytes     *bytes,
                                 const char *charset,
                                 gboolean    json)
+{
+  return triage_attachment_text_prepare_full (bytes, charset, json, FALSE);
+}
+
+/**
+ * triage_attachment_text_prepare_full:
+ * @bytes: the attachment's content
+ * @charset: (nullable): its declared character set
+ * @json: whether it is declared JSON, to be pretty-printed
+ * @whole: show long lines whole, split into lines of the display of at
+ *   most %TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS characters (for a text
+ *   that wraps), rather than cut
+ *
+ * Returns: (transfer full): the text
+ */
+TriageAttachmentText *
+triage_attachment_text_prepare_full (GBytes     *bytes,
+                                     const char *charset,
+                                     gboolean    json,
+                                     gboolean    whole)
 {
   TriageAttachmentText *text = g_new0 (TriageAttachmentText, 1);
 
@@ -320,7 +409,10 @@ triage_attachment_text_prepare (GBytes     *bytes,
 
   decode_text (text, bytes, charset, json);
   show_bidi_controls (text);
-  cut_lines (text);
+  if (whole)
+    split_lines (text);
+  else
+    cut_lines (text);
   add_cut_notice (text);
 
   return text;
@@ -331,6 +423,7 @@ typedef struct
   GBytes   *bytes;
   char     *charset;
   gboolean  json;
+  gboolean  whole;
 } PrepareData;
 
 static void
@@ -353,7 +446,7 @@ prepare_thread (GTask        *task,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  text = triage_attachment_text_prepare (data->bytes, data->charset, data->json);
+  text = triage_attachment_text_prepare_full (data->bytes, data->charset, data->json, data->whole);
   g_task_return_pointer (task, text, (GDestroyNotify) triage_attachment_text_free);
 }
 
@@ -362,16 +455,18 @@ prepare_thread (GTask        *task,
  * @bytes: the attachment's content
  * @charset: (nullable): its declared character set
  * @json: whether it is declared JSON
+ * @whole: long lines shown whole (triage_attachment_text_prepare_full())
  * @cancellable: (nullable): a #GCancellable
  * @callback: called when done
  * @user_data: data for @callback
  *
- * triage_attachment_text_prepare() in a thread.
+ * triage_attachment_text_prepare_full() in a thread.
  */
 void
 triage_attachment_text_prepare_async (GBytes              *bytes,
                                       const char          *charset,
                                       gboolean             json,
+                                      gboolean             whole,
                                       GCancellable        *cancellable,
                                       GAsyncReadyCallback  callback,
                                       gpointer             user_data)
@@ -388,6 +483,7 @@ triage_attachment_text_prepare_async (GBytes              *bytes,
   data->bytes = g_bytes_ref (bytes);
   data->charset = g_strdup (charset);
   data->json = json;
+  data->whole = whole;
   g_task_set_task_data (task, data, (GDestroyNotify) prepare_data_free);
   g_task_run_in_thread (task, prepare_thread);
 }

@@ -38,7 +38,8 @@ typedef struct
 {
   char      *text;            /* the whole text previewed: valid UTF-8, JSON pretty-printed */
   gsize      length;
-  char      *display;         /* the same with every long line cut */
+  char      *display;         /* the same with every long line cut, or split (a line
+                               * of ->line_starts each piece) */
   gsize      display_length;
   GArray    *line_starts;     /* gsize: byte offset of each line of text */
   GArray    *cuts;            /* TriageAttachmentTextCut, by line */
@@ -49,9 +50,14 @@ typedef struct
 TriageAttachmentText *triage_attachment_text_prepare        (GBytes                *bytes,
                                                              const char            *charset,
                                                              gboolean               json);
+TriageAttachmentText *triage_attachment_text_prepare_full   (GBytes                *bytes,
+                                                             const char            *charset,
+                                                             gboolean               json,
+                                                             gboolean               whole);
 void                  triage_attachment_text_prepare_async  (GBytes                *bytes,
                                                              const char            *charset,
                                                              gboolean               json,
+                                                             gboolean               whole,
                                                              GCancellable          *cancellable,
                                                              GAsyncReadyCallback    callback,
                                                              gpointer               user_data);

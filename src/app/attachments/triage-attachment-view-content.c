@@ -189,13 +189,15 @@ show_text (TriageAttachmentView *self)
 
   if (g_bytes_get_size (self->bytes) <= TRIAGE_ATTACHMENT_TEXT_SYNC_SIZE)
     {
-      show_prepared_text (self, triage_attachment_text_prepare (self->bytes, self->charset, json));
+      show_prepared_text (self, triage_attachment_text_prepare_full (self->bytes, self->charset,
+                                                                     json, self->whole_lines));
       return;
     }
 
   gtk_label_set_text (self->loading_label, _("Preparing the text…"));
   _triage_attachment_view_set_kind (self, TRIAGE_ATTACHMENT_KIND_LOADING);
-  triage_attachment_text_prepare_async (self->bytes, self->charset, json, self->cancellable,
+  triage_attachment_text_prepare_async (self->bytes, self->charset, json, self->whole_lines,
+                                        self->cancellable,
                                         prepare_text_cb, g_object_ref (self));
 }
 

@@ -64,6 +64,7 @@ struct _TriageAttachmentView
   GError               *error;
   char                 *notice;
   const char           *language_id;        /* interned by GtkSourceLanguage */
+  gboolean              whole_lines;        /* long lines split, not cut */
 
   /* settings */
   SoupSession          *session;

@@ -461,6 +461,23 @@ triage_attachment_view_new (void)
 }
 
 /**
+ * triage_attachment_view_set_whole_lines:
+ * @self: a #TriageAttachmentView
+ * @whole_lines: show a text's long lines whole, wrapped, rather than cut
+ *   (for a request's whole text, which is never larger than a request)
+ *
+ * Applies to the attachments set after it.
+ */
+void
+triage_attachment_view_set_whole_lines (TriageAttachmentView *self,
+                                        gboolean              whole_lines)
+{
+  g_return_if_fail (TRIAGE_IS_ATTACHMENT_VIEW (self));
+
+  self->whole_lines = !!whole_lines;
+}
+
+/**
  * triage_attachment_view_set_session:
  * @self: a #TriageAttachmentView
  * @session: (nullable): the session used for downloads; %NULL makes a private one

@@ -27,6 +27,8 @@ GtkWidget            *triage_attachment_view_new                 (void);
 void                  triage_attachment_view_set_attachment      (TriageAttachmentView *self,
                                                                   const AtpAttachment  *attachment,
                                                                   const char           *service_name);
+void                  triage_attachment_view_set_whole_lines     (TriageAttachmentView *self,
+                                                                  gboolean              whole_lines);
 void                  triage_attachment_view_set_session         (TriageAttachmentView *self,
                                                                   SoupSession          *session);
 void                  triage_attachment_view_set_download_limits (TriageAttachmentView *self,

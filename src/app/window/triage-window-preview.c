@@ -41,6 +41,40 @@ on_page_back (TriageWindow *self)
   _triage_window_close_preview (self);
 }
 
+/* @whole_lines: a text's long lines shown whole, wrapped (a request's text). */
+static void
+show_attachment (TriageWindow        *self,
+                 const AtpAttachment *attachment,
+                 const char          *service_name,
+                 gboolean             whole_lines)
+{
+  GtkWidget *page, *shown;
+  TriageAttachmentView *view;
+
+  if (self->attachment_page == NULL)
+    g_set_weak_pointer (&self->preview_return, gtk_root_get_focus (GTK_ROOT (self)));
+
+  /* A page of its own each time: GTK 4.8 left a page shown again with a
+   * scrollbar's trough waiting for an allocation it never got ("Trying to
+   * snapshot GtkGizmo without a current allocation"). */
+  shown = GTK_WIDGET (self->attachment_page);
+  page = triage_attachment_page_new ();
+  view = triage_attachment_page_get_view (TRIAGE_ATTACHMENT_PAGE (page));
+  triage_attachment_view_set_whole_lines (view, whole_lines);
+  g_signal_connect_object (page, "back", G_CALLBACK (on_page_back), self, G_CONNECT_SWAPPED);
+  triage_attachment_page_set_attachment (TRIAGE_ATTACHMENT_PAGE (page), attachment, service_name);
+  gtk_stack_add_child (self->preview_stack, page);
+  self->attachment_page = TRIAGE_ATTACHMENT_PAGE (page);
+  gtk_stack_set_visible_child (self->preview_stack, page);
+  if (shown != NULL)
+    gtk_stack_remove (self->preview_stack, shown);
+
+  /* Where GTK puts it in a new window: the view's first control. */
+  if (!gtk_widget_child_focus (GTK_WIDGET (triage_attachment_page_get_view (self->attachment_page)),
+                               GTK_DIR_TAB_FORWARD))
+    gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
+}
+
 /**
  * triage_window_show_attachment:
  * @self: a #TriageWindow
@@ -56,31 +90,10 @@ triage_window_show_attachment (TriageWindow        *self,
                                const AtpAttachment *attachment,
                                const char          *service_name)
 {
-  GtkWidget *page, *shown;
-
   g_return_if_fail (TRIAGE_IS_WINDOW (self));
   g_return_if_fail (attachment != NULL);
 
-  if (self->attachment_page == NULL)
-    g_set_weak_pointer (&self->preview_return, gtk_root_get_focus (GTK_ROOT (self)));
-
-  /* A page of its own each time: GTK 4.8 left a page shown again with a
-   * scrollbar's trough waiting for an allocation it never got ("Trying to
-   * snapshot GtkGizmo without a current allocation"). */
-  shown = GTK_WIDGET (self->attachment_page);
-  page = triage_attachment_page_new ();
-  g_signal_connect_object (page, "back", G_CALLBACK (on_page_back), self, G_CONNECT_SWAPPED);
-  triage_attachment_page_set_attachment (TRIAGE_ATTACHMENT_PAGE (page), attachment, service_name);
-  gtk_stack_add_child (self->preview_stack, page);
-  self->attachment_page = TRIAGE_ATTACHMENT_PAGE (page);
-  gtk_stack_set_visible_child (self->preview_stack, page);
-  if (shown != NULL)
-    gtk_stack_remove (self->preview_stack, shown);
-
-  /* Where GTK puts it in a new window: the view's first control. */
-  if (!gtk_widget_child_focus (GTK_WIDGET (triage_attachment_page_get_view (self->attachment_page)),
-                               GTK_DIR_TAB_FORWARD))
-    gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
+  show_attachment (self, attachment, service_name, FALSE);
 }
 
 /**
@@ -143,6 +156,6 @@ _triage_window_preview_text_action (GtkWidget  *widget,
   attachment.description = (char *) title;
   attachment.data = g_base64_encode ((const guchar *) text, length);
   attachment.decoded_size = length;
-  triage_window_show_attachment (self, &attachment, *service_name ? service_name : NULL);
+  show_attachment (self, &attachment, *service_name ? service_name : NULL, TRUE);
   g_free (attachment.data);
 }
