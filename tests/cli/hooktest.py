@@ -186,20 +186,22 @@ def expect(got, want):
         raise Failure(f"expected {json.dumps(want)}, got {json.dumps(got)}")
 
 
+def start_server(world, server=True, relay=False):
+    """@world's LoggedServer (None without @server) and AnswerHolder (None without
+    @relay): with @relay the server is on a socket of its own, behind the relay on the
+    world's socket (the one the programs under test use)."""
+    if relay:
+        started = LoggedServer(world, socket=os.path.join(world.root, "server.sock")).start()
+        return started, AnswerHolder(world, started.socket)
+    return (LoggedServer(world).start() if server else None), None
+
+
 class Scenario:
-    """A world and its server; with @relay the server is on a socket of its own, behind
-    an AnswerHolder on the world's socket (the hook's)."""
+    """A world and its server, behind a relay if asked (start_server ())."""
 
     def __init__(self, name, server=True, relay=False):
         self.world = World(f"hook-{name}")
-        self.server = None
-        self.relay = None
-        if relay:
-            self.server = LoggedServer(self.world, socket=os.path.join(self.world.root,
-                                                                       "server.sock")).start()
-            self.relay = AnswerHolder(self.world, self.server.socket)
-        elif server:
-            self.server = LoggedServer(self.world).start()
+        self.server, self.relay = start_server(self.world, server, relay)
         self.person = Person(self.server) if self.server else None
 
     def __enter__(self):

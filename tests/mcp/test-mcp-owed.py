@@ -3,7 +3,8 @@
 # session ends) are not lost: the end waits a few seconds at most (and not at all after
 # a second signal), the file $XDG_STATE_HOME/triage/mcp-owed-HASH.json keeps them, and
 # the next triage-mcp run for that server withdraws them as it starts. A damaged file is
-# said once and set aside; an unknown or settled request is dropped quietly.
+# said once and set aside; an unknown or settled request is dropped quietly. And a
+# question whose POST lost its answer (the server may hold it) is withdrawn mid-session.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -268,6 +269,25 @@ def test_gone_and_settled_dropped():
             raise Failure(f"a gone or settled request was spoken of: {mcp.errors()!r}")
 
 
+def test_answer_lost_withdrawn():
+    # The server stored the question and died before its answer reached triage-mcp (held
+    # back by a relay): the call fails, and the question, which the server may hold, is
+    # withdrawn once the server is back, as the hook and triage-ask do (37e3530).
+    with Session("answer-lost", "--retry-for", "1s", relay=True) as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Its answer lost"})
+        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
+        n = s.wait_pending("Its answer lost")
+        s.server.kill()
+        s.relay.drop_first()
+        result = s.mcp.reply(id)["result"]
+        if not result.get("isError"):
+            raise Failure(f"the call whose answer was lost: {result}")
+        s.server.start()
+        withdrawn(s, n["id"])
+        expect_clean_exit(s.mcp)
+
+
 def test_damaged_file():
     # Not JSON, or an element that does not read: said once, set aside (*.damaged), never
     # fatal; what of it reads is still withdrawn.
@@ -312,5 +332,6 @@ run([
      test_team_server_away_at_exit),
     ("a gone or settled request in the owed file is dropped quietly",
      test_gone_and_settled_dropped),
+    ("a question whose POST lost its answer is withdrawn", test_answer_lost_withdrawn),
     ("a damaged owed file is said once and set aside", test_damaged_file),
 ])
