@@ -140,8 +140,14 @@ withdrawn_cb (GObject      *object,
     }
   else
     {
-      /* Refused for good (a key revoked meanwhile): no later try does better. */
-      g_warning ("could not withdraw request %s: %s", id, error->message);
+      /* Refused for good (a key revoked meanwhile): no later try does better. Said once
+       * (the file lets it go), as what it is: no fault of triage-mcp's, so no warning
+       * (which the tests' fatal-warnings made an abort). */
+      g_message ("could not withdraw request %s: the server refused it (%s); it is not tried "
+                 "again and waits in the person's inbox until answered or expired%s", id,
+                 error->message,
+                 g_error_matches (error, ATP_ERROR, ATP_ERROR_AUTH_INVALID_TOKEN)
+                   ? ": check the service key (TRIAGE_API_KEY or the keyring)" : "");
       triage_mcp_owed_file_remove (self->owed_file, id);
     }
 

@@ -3,12 +3,14 @@
 # session ends) are not lost: the end waits a few seconds at most (and not at all after
 # a second signal), the file $XDG_STATE_HOME/triage/mcp-owed-HASH.json keeps them, and
 # the next triage-mcp run for that server withdraws them as it starts. A damaged file is
-# said once and set aside; an unknown or settled request is dropped quietly. And a
-# question whose POST lost its answer (the server may hold it) is withdrawn mid-session.
+# said once and set aside; an unknown or settled request is dropped quietly, one refused
+# for good (401) said once and dropped. And a question whose POST lost its answer (the
+# server may hold it) is withdrawn mid-session.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import contextlib
 import glob
 import hashlib
 import json
@@ -16,6 +18,7 @@ import os
 import signal
 import sys
 import time
+import types
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -197,28 +200,31 @@ def test_two_runs_share_the_file():
         expect_clean_exit(s.mcp)
 
 
-def test_team_server_away_at_exit():
-    # --server URL: the file is the URL's, its withdrawals name no service (the key
-    # does), and the next run withdraws them with the key it is given.
-    world = World("mcp-owed-team")
+@contextlib.contextmanager
+def left_on_team_server(name, title):
+    """A team server where a run with the key of a service asked @title, then ended
+    while the server was away (killed; started again here), as a namespace: world,
+    server, alice (the person's token), key, n (the question as alice sees it), owed
+    (the owed file) and next_run (key) (another run, stopped at the end)."""
+    world = World(name)
     server = TcpServer(world).start()
-    mcp = None
+    runs = []
+
+    def next_run(key):
+        runs.append(Mcp(world, "--server", server.url, env={"TRIAGE_API_KEY": key}))
+        return runs[-1]
     try:
         alice = server.user("alice")
         key = server.service("Team agent", ["alice"])
-        mcp = Mcp(world, "--server", server.url, env={"TRIAGE_API_KEY": key})
+        mcp = next_run(key)
         mcp.initialize()
-        mcp.tool("request_approval", {"title": "Asked of the team"})
-
-        def status(nid):
-            return server.checked("GET", f"/api/v1/client/notifications/{nid}",
-                                  token=alice)["status"]
+        mcp.tool("request_approval", {"title": title})
 
         def pending():
             reply = server.checked("GET", "/api/v1/client/notifications?status=pending",
                                    token=alice)
             return next((n for n in reply["notifications"]
-                         if n["context"]["title"] == "Asked of the team"), None)
+                         if n["context"]["title"] == title), None)
         n = wait_for("the question on the team server", pending)
         server.kill()
         mcp.close_input()
@@ -233,17 +239,62 @@ def test_team_server_away_at_exit():
                 [w["id"] for w in owed["withdrawals"]] != [n["id"]] or \
                 "service" in owed["withdrawals"][0]:
             raise Failure(f"the owed file holds {owed}")
-
         server.start()
-        mcp = Mcp(world, "--server", server.url, env={"TRIAGE_API_KEY": key})
-        wait_for("the question to be withdrawn", lambda: status(n["id"]) == "invalidated")
-        wait_for("the owed file to be removed", lambda: not os.path.exists(files[0]))
-        expect_clean_exit(mcp)
+        yield types.SimpleNamespace(
+            world=world, server=server, alice=alice, key=key, n=n, owed=files[0],
+            next_run=next_run,
+            status=lambda: server.checked("GET", f"/api/v1/client/notifications/{n['id']}",
+                                          token=alice)["status"])
     finally:
-        if mcp is not None:
+        for mcp in runs:
             mcp.stop()
         server.kill()
         world.cleanup()
+
+
+def test_team_server_away_at_exit():
+    # --server URL: the file is the URL's, its withdrawals name no service (the key
+    # does), and the next run withdraws them with the key it is given.
+    with left_on_team_server("mcp-owed-team", "Asked of the team") as t:
+        mcp = t.next_run(t.key)
+        wait_for("the question to be withdrawn", lambda: t.status() == "invalidated")
+        wait_for("the owed file to be removed", lambda: not os.path.exists(t.owed))
+        expect_clean_exit(mcp)
+
+
+def test_refused_for_good_dropped():
+    # A withdrawal the server refuses for good (401: the next run's key is not the one
+    # that asked, as a key revoked meanwhile) is said once, on standard error, with the
+    # request, why and what to do, and dropped from the file: no later try does better.
+    # It was a warning, which fatal-warnings (the tests') made an abort.
+    with left_on_team_server("mcp-owed-refused", "Asked with a key revoked") as t:
+        mcp = t.next_run("sk_revoked")
+        wait_for("the owed file to be removed", lambda: not os.path.exists(t.owed))
+        expect_clean_exit(mcp)
+        said = f"could not withdraw request {t.n['id']}: the server refused it".encode()
+        if mcp.errors().count(said) != 1 or b"check the service key" not in mcp.errors():
+            raise Failure(f"standard error: {mcp.errors()!r}")
+        if t.status() not in ("pending", "delivered"):
+            raise Failure(f"the refused withdrawal left the request {t.status()}")
+
+
+def test_answer_lost_withdrawn():
+    # The server stored the question and died before its answer reached triage-mcp (held
+    # back by a relay): the call fails, and the question, which the server may hold, is
+    # withdrawn once the server is back, as the hook and triage-ask do (37e3530).
+    with Session("answer-lost", "--retry-for", "1s", relay=True) as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Its answer lost"})
+        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
+        n = s.wait_pending("Its answer lost")
+        s.server.kill()
+        s.relay.drop_first()
+        result = s.mcp.reply(id)["result"]
+        if not result.get("isError"):
+            raise Failure(f"the call whose answer was lost: {result}")
+        s.server.start()
+        withdrawn(s, n["id"])
+        expect_clean_exit(s.mcp)
 
 
 def test_gone_and_settled_dropped():
@@ -267,25 +318,6 @@ def test_gone_and_settled_dropped():
         expect_clean_exit(mcp)
         if b"withdraw" in mcp.errors():
             raise Failure(f"a gone or settled request was spoken of: {mcp.errors()!r}")
-
-
-def test_answer_lost_withdrawn():
-    # The server stored the question and died before its answer reached triage-mcp (held
-    # back by a relay): the call fails, and the question, which the server may hold, is
-    # withdrawn once the server is back, as the hook and triage-ask do (37e3530).
-    with Session("answer-lost", "--retry-for", "1s", relay=True) as s:
-        s.mcp.initialize()
-        id = s.mcp.tool("request_approval", {"title": "Its answer lost"})
-        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
-        n = s.wait_pending("Its answer lost")
-        s.server.kill()
-        s.relay.drop_first()
-        result = s.mcp.reply(id)["result"]
-        if not result.get("isError"):
-            raise Failure(f"the call whose answer was lost: {result}")
-        s.server.start()
-        withdrawn(s, n["id"])
-        expect_clean_exit(s.mcp)
 
 
 def test_damaged_file():
@@ -332,6 +364,7 @@ run([
      test_team_server_away_at_exit),
     ("a gone or settled request in the owed file is dropped quietly",
      test_gone_and_settled_dropped),
+    ("a withdrawal refused for good is said once and dropped", test_refused_for_good_dropped),
     ("a question whose POST lost its answer is withdrawn", test_answer_lost_withdrawn),
     ("a damaged owed file is said once and set aside", test_damaged_file),
 ])
