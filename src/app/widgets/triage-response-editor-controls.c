@@ -16,7 +16,7 @@
  * simple: one button, the action's label. binary: two buttons, false then
  * true, each an answer. choice: radio buttons, or a searchable drop-down for
  * more than TRIAGE_CHOICE_MAX_RADIO_OPTIONS. multi_choice: check buttons and
- * a count. text: a text view with a placeholder and a count. The number and
+ * a count, and a search over them above as many (triage-response-editor-filter.c). text: a text view with a placeholder and a count. The number and
  * scale controls are in triage-response-editor-number.c. Every label is the
  * service's plain text, never markup or a mnemonic.
  */
@@ -300,6 +300,7 @@ static void
 build_multi_choice (TriageResponseEditor *self)
 {
   build_options (self, FALSE);
+  _triage_response_editor_add_option_filter (self);
   gtk_box_append (self->input_box, _triage_response_editor_add_counter (self));
   _triage_response_editor_add_send_button (self);
 }

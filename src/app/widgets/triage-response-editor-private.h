@@ -39,6 +39,8 @@ struct _TriageResponseEditor
   GtkWidget        *input;
   char             *input_hint;     /* what the input asks: its accessible description */
   GPtrArray        *option_buttons;
+  GtkWidget        *option_filter;  /* multi_choice of many options: its search */
+  GtkWidget        *option_filter_empty;
   GtkWidget        *submit_button;
   GtkWidget        *true_button;
   GtkWidget        *false_button;
@@ -92,6 +94,7 @@ gboolean   _triage_response_parse_number           (const char           *text,
                                                     double               *value);
 gboolean   _triage_response_text_is_blank          (const char           *text);
 void       _triage_response_editor_build_number    (TriageResponseEditor *self);
+void       _triage_response_editor_add_option_filter (TriageResponseEditor *self);
 void       _triage_response_editor_build_scale     (TriageResponseEditor *self);
 void       _triage_response_editor_show_number     (TriageResponseEditor *self,
                                                     double                value);
