@@ -112,7 +112,9 @@ test_answered_in_order (void)
   g_assert_cmpint (PQresultStatus (result), ==, PGRES_TUPLES_OK);
   PQclear (result);
 
-  /* The first batch writes an event: its commit waits for the lock. */
+  /* The first batch writes an event (in its batch, as every event is): its
+   * commit waits for the lock. */
+  triage_store_batch (store);
   triage_store_add_events (store, users, "test", -1, "{}", NULL, now);
   triage_store_after_commit (store, committed_cb, &first);
   wait_for (holder, "SELECT COUNT (*) > 0 FROM pg_locks WHERE locktype = 'advisory'"
