@@ -555,6 +555,61 @@ test_refresh (Fixture       *f,
   browse_test_wait_for (title_is (model, 0, "Newer"));
 }
 
+/* The view at the top when newer entries come (the history opened after
+ * requests came, its reload then under way) shows them: the list kept its
+ * first row in place, and the newest ones sat above, out of view. */
+static void
+test_new_rows_on_top (Fixture       *f,
+                      gconstpointer  data)
+{
+  GListModel *model = G_LIST_MODEL (triage_history_view_get_model (f->view));
+  GtkAdjustment *vadjustment;
+
+  browse_test_wait_for (first_row_read (f) != NULL);
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_widget (GTK_WIDGET (f->view),
+                                                                             GTK_TYPE_GRID_VIEW)));
+  gtk_test_widget_wait_for_draw (f->window);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("dddddddd-0000-4000-8000-00000000000%u", i);
+      g_autofree char *title = g_strdup_printf ("Newer %u", i);
+      g_autoptr(AtpNotification) notification =
+        browse_test_notification (id, "CI", NULL, title, "d",
+                                  BROWSE_TEST_BASE_USEC + (100 + i) * G_TIME_SPAN_DAY, 0);
+
+      browse_test_save (f->store, notification);
+    }
+  triage_history_view_reload (f->view);
+  browse_test_wait_for (g_list_model_get_n_items (model) == N_ROWS + 3);
+  browse_test_wait_for (title_is (model, 0, "Newer 2"));
+
+  /* Laid out again: still at the top, the newest first on screen. */
+  for (guint i = 0; i < 3; i++)
+    gtk_test_widget_wait_for_draw (f->window);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  browse_test_wait_for (first_row_read (f) != NULL);
+  g_assert_cmpstr (triage_history_entry_get_title (triage_history_row_get_entry (first_row_read (f))),
+                   ==, "Newer 2");
+
+  /* Scrolled down, the view stays where the person put it. */
+  gtk_adjustment_set_value (vadjustment, 400);
+  gtk_test_widget_wait_for_draw (f->window);
+  {
+    g_autoptr(AtpNotification) newest =
+      browse_test_notification ("dddddddd-0000-4000-8000-000000000009", "CI", NULL, "Newest", "d",
+                                BROWSE_TEST_BASE_USEC + 110 * G_TIME_SPAN_DAY, 0);
+
+    browse_test_save (f->store, newest);
+  }
+  triage_history_view_reload (f->view);
+  browse_test_wait_for (g_list_model_get_n_items (model) == N_ROWS + 4);
+  for (guint i = 0; i < 3; i++)
+    gtk_test_widget_wait_for_draw (f->window);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 0);
+}
+
 static void
 on_entry_activated (TriageHistoryView   *view,
                     TriageHistoryEntry  *entry,
@@ -669,6 +724,7 @@ main (int   argc,
   ADD ("/history/view/export", fixture_setup, test_export);
   ADD ("/history/view/chart", fixture_setup, test_chart);
   ADD ("/history/view/refresh", fixture_setup, test_refresh);
+  ADD ("/history/view/new-rows-on-top", fixture_setup, test_new_rows_on_top);
   ADD ("/history/view/activate-and-keys", fixture_setup, test_activate_and_keys);
   ADD ("/history/view/rows-built", fixture_setup, test_rows_built);
 
