@@ -648,12 +648,16 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: %s\n", error->message);
       return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
     }
+  /* The user's local server is one, whoever started it: at login the app and
+   * the user unit each start one, and the second finding the first is no
+   * failure (exit 0: no restart loop of the unit, and the app waits for the
+   * first's socket, triage-server-launcher.c). */
   if (!triage_store_is_shared (self.store) &&
       (claim = triage_server_claim_database (database, &error)) < 0)
     {
       fprintf (stderr, "triage-server: %s\n", error->message);
       g_object_unref (self.store);
-      return 1;
+      return local && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY) ? 0 : 1;
     }
   if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER, NULL))
     triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);
@@ -700,7 +704,7 @@ triage_server_run (int    argc,
           fprintf (stderr, "triage-server: already running: another server answers on %s\n",
                    socket_path);
           g_object_unref (self.store);
-          return 1;
+          return local ? 0 : 1;
         }
       g_unlink (socket_path);
       listener = listen_on (server, address, 0, &error);

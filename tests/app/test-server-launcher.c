@@ -54,6 +54,95 @@ test_program_fails (void)
   app_test_rm_rf (dir);
 }
 
+/* The local server's log (the started server's standard error) says @text. */
+static gboolean
+log_says (const char *text)
+{
+  g_autofree char *log_path = triage_server_launcher_log_path ();
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (log_path, &contents, NULL, NULL) && strstr (contents, text) != NULL;
+}
+
+/* Starts `triage-server ARGS…` in this test's private world. */
+static GSubprocess *
+spawn_server (GSubprocessFlags flags,
+              const char      *first_arg,
+              ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GSubprocess *process;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("TRIAGE_SERVER"));
+  va_start (args, first_arg);
+  for (const char *arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, app_test_die_with_parent, NULL, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  return process;
+}
+
+/* At login the app and the user unit each start the local server. The one
+ * that comes second finds the database held by the first and exits 0; the app
+ * then waits for the first's socket. It used to say its server "stopped
+ * before it was ready" (the second exited 1) while the first was coming up. */
+static void
+test_another_starting (void)
+{
+  g_autofree char *folder = g_build_filename (g_get_user_data_dir (), "triage", NULL);
+  g_autofree char *database = g_build_filename (folder, "server.db", NULL);
+  g_autofree char *expected = triage_server_launcher_default_socket ();
+  g_autoptr(GSubprocess) holder = NULL, unit = NULL;
+  g_autoptr(GDataInputStream) holder_out = NULL;
+  g_autofree char *listening = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  gboolean started = FALSE;
+
+  if (!g_file_test (g_getenv ("TRIAGE_SERVER"), G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("triage-server is not built");
+      return;
+    }
+
+  /* The first: it holds the local database and has no socket yet. */
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  holder = spawn_server (G_SUBPROCESS_FLAGS_STDOUT_PIPE, "--listen", "127.0.0.1:0",
+                         "--print-address", "--database", database, NULL);
+  holder_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (holder));
+  listening = g_data_input_stream_read_line_utf8 (holder_out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (listening);
+  g_assert_false (app_test_socket_answers (expected));
+
+  triage_server_launcher_ensure_async (NULL, APP_TEST_WAIT_MS, NULL, app_test_result_cb, &result);
+  /* The app's server has said it found the first and ended (exit 0)… */
+  app_test_wait_for (result != NULL || log_says ("is in use by another triage-server"),
+                     APP_TEST_WAIT_MS);
+  g_assert_null (result);
+  /* …and the first comes up on the socket (here: another in its place). */
+  g_subprocess_send_signal (holder, SIGTERM);
+  g_assert_true (g_subprocess_wait_check (holder, NULL, &error));
+  g_assert_no_error (error);
+  unit = spawn_server (G_SUBPROCESS_FLAGS_NONE, "--local", NULL);
+  app_test_wait_for (result != NULL, APP_TEST_WAIT_MS);
+  path = triage_server_launcher_ensure_finish (result, &started, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (path, ==, expected);
+  g_assert_true (started);
+
+  g_subprocess_send_signal (unit, SIGTERM);
+  g_assert_true (g_subprocess_wait_check (unit, NULL, &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_starts_then_finds (void)
 {
@@ -126,6 +215,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/server-launcher/program-fails", test_program_fails);
+  g_test_add_func ("/server-launcher/another-starting", test_another_starting);
   g_test_add_func ("/server-launcher/starts-then-finds", test_starts_then_finds);
 
   status = g_test_run ();

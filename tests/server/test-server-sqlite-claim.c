@@ -164,6 +164,58 @@ test_claim_after_kill (void)
   triage_test_remove_tree (dir);
 }
 
+/* Runs `triage-server --local` in the private world @dir (its runtime and
+ * data folders), to its end: its exit status, its standard error in @err. */
+static int
+run_local (const char  *dir,
+           char       **err)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", dir, TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"), "--local",
+                                         NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}
+
+/* The user's local server is one, whoever started it (at login the app and
+ * the user unit each start one): a second `--local` that finds the database
+ * held, or the socket answering, says so and exits 0, so the unit does not
+ * restart it over and over (Restart=on-failure) and the app waits for the
+ * first's socket. It exited 1. */
+static void
+test_local_second (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-local-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (dir, "triage", NULL);
+  g_autofree char *database = g_build_filename (folder, "server.db", NULL);
+  TriageTestServerOptions options = { .database = database };
+  g_autoptr(TriageTestServer) first = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  first = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  status = run_local (dir, &err);
+  if (status != 0 || strstr (err, "is in use by another triage-server") == NULL)
+    g_error ("a second local server on a held database: expected exit 0 saying so, got %d: %s",
+             status, err);
+  g_assert_true (triage_test_server_stop (first));
+  g_clear_pointer (&first, triage_test_server_free);
+  triage_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -171,5 +223,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/server/sqlite-claim/start-together", test_start_together);
   g_test_add_func ("/server/sqlite-claim/killed", test_claim_after_kill);
+  g_test_add_func ("/server/sqlite-claim/local-second", test_local_second);
   return g_test_run ();
 }

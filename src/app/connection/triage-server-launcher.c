@@ -291,6 +291,16 @@ connect_cb (GObject      *object,
       int status = g_subprocess_get_if_exited (ensure->process)
                    ? g_subprocess_get_exit_status (ensure->process) : -1;
 
+      /* 0: it found another local server (the user unit's, started at the same
+       * login), which holds the database and answers, or soon will, on the
+       * socket: wait for that one, within the same timeout. */
+      if (status == 0)
+        {
+          g_debug ("Another local server is running; waiting for its socket");
+          g_clear_object (&ensure->process);
+          ensure->poll_id = g_timeout_add (POLL_INTERVAL_MS, poll_cb, task);
+          return;
+        }
       if (ensure->log_path != NULL)
         g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
                                  _("The local server stopped before it was ready "
