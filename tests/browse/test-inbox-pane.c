@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "inbox-pane-test-common.h"
+#include "triage-browse-style.h"
 #include "triage-inbox-row.h"
 #include "ui-test-util.h"
 
@@ -369,6 +370,55 @@ test_pointer (Fixture       *f,
 }
 
 static void
+collect_inscriptions (GtkWidget *widget,
+                      GPtrArray *found)
+{
+  if (GTK_IS_INSCRIPTION (widget))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_inscriptions (child, found);
+}
+
+/* The row's second line. */
+static const char *
+subtitle_of (TriageInboxRow *row)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect_inscriptions (GTK_WIDGET (row), found);
+  g_assert_cmpuint (found->len, ==, 2);
+  return gtk_inscription_get_text (g_ptr_array_index (found, 1));
+}
+
+/* A row's lines read in the title's direction: under an Arabic title the
+ * subtitle (a Latin service name first) is right to left too, aligned as
+ * the title is; the history's rows use the same rule. */
+static void
+test_row_direction (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *arabic = inbox_pane_test_add_request (f, "Svc-Rtl", "x", "هل تريد حذف النسخ؟", "d",
+                                                    0, 20);
+  const char *latin = inbox_pane_test_add_request (f, "Svc-Ltr", "x", "Delete old backups?", "d",
+                                                   0, 10);
+  g_autofree char *same = NULL;
+  g_autofree char *hebrew = NULL;
+
+  inbox_pane_test_settle (f);
+  g_assert_true (g_str_has_prefix (subtitle_of (row_for (f, arabic)), "\u200FSvc-Rtl"));
+  g_assert_true (g_str_has_prefix (subtitle_of (row_for (f, latin)), "Svc-Ltr"));
+
+  /* Already right to left, or no title: as it is. */
+  same = triage_browse_dup_in_direction_of ("2026 · خدمة", "שלום");
+  g_assert_cmpstr (same, ==, "2026 · خدمة");
+  hebrew = triage_browse_dup_in_direction_of ("2026 · CI", "  \"שלום\"");
+  g_assert_cmpstr (hebrew, ==, "\u200F2026 · CI");
+  g_assert_null (triage_browse_dup_in_direction_of (NULL, "שלום"));
+}
+
+static void
 test_select_next (Fixture       *f,
                   gconstpointer  data)
 {
@@ -572,6 +622,7 @@ main (int   argc,
   inbox_pane_test_add_search ();
   INBOX_PANE_TEST_ADD ("/inbox/pane/keyboard", test_keyboard);
   INBOX_PANE_TEST_ADD ("/inbox/pane/pointer", test_pointer);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/row-direction", test_row_direction);
   INBOX_PANE_TEST_ADD ("/inbox/pane/select-next", test_select_next);
   INBOX_PANE_TEST_ADD ("/inbox/pane/unread", test_unread);
   INBOX_PANE_TEST_ADD ("/inbox/pane/show-request", test_show_request);

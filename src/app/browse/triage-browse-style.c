@@ -164,3 +164,61 @@ triage_browse_name_list_item (GtkWidget  *row,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description ? description : "",
                                   -1);
 }
+
+/* Whether @text's first letter is of a script written right to left (its
+ * first strong character, as Pango sees a paragraph's direction, for the
+ * letters that decide it). */
+static gboolean
+reads_right_to_left (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      switch (g_unichar_get_script (c))
+        {
+        case G_UNICODE_SCRIPT_ARABIC:
+        case G_UNICODE_SCRIPT_HEBREW:
+        case G_UNICODE_SCRIPT_SYRIAC:
+        case G_UNICODE_SCRIPT_THAANA:
+        case G_UNICODE_SCRIPT_NKO:
+        case G_UNICODE_SCRIPT_SAMARITAN:
+        case G_UNICODE_SCRIPT_MANDAIC:
+        case G_UNICODE_SCRIPT_ADLAM:
+          return TRUE;
+        default:
+          if (c == 0x200F)   /* RIGHT-TO-LEFT MARK */
+            return TRUE;
+          if (g_unichar_isalpha (c) || c == 0x200E)
+            return FALSE;
+        }
+    }
+
+  return FALSE;
+}
+
+/**
+ * triage_browse_dup_in_direction_of:
+ * @text: (nullable): a row's second line
+ * @leading: (nullable): the row's first line, its title
+ *
+ * A row's lines read in one direction: the title's. Pango sets each line's
+ * direction from its first strong character, so under an Arabic or Hebrew
+ * title a details line that begins with a date and a service's Latin name
+ * ran left to right, aligned left, while the title was aligned right.
+ *
+ * Returns: (transfer full) (nullable): @text, after a RIGHT-TO-LEFT MARK
+ *   when @leading reads right to left and @text would not
+ */
+char *
+triage_browse_dup_in_direction_of (const char *text,
+                                   const char *leading)
+{
+  if (text == NULL || *text == '\0' || leading == NULL)
+    return g_strdup (text);
+
+  if (reads_right_to_left (leading) && !reads_right_to_left (text))
+    return g_strconcat ("\u200F", text, NULL);
+
+  return g_strdup (text);
+}

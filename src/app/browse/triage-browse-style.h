@@ -16,6 +16,8 @@ GStrv    triage_browse_dup_drop_down_strings (GtkDropDown *dropdown);
 gboolean triage_browse_select_drop_down_key  (GtkDropDown *dropdown,
                                               GPtrArray   *keys,
                                               const char  *key);
+char    *triage_browse_dup_in_direction_of   (const char  *text,
+                                              const char  *leading);
 void     triage_browse_name_list_item        (GtkWidget   *row,
                                               const char  *label,
                                               const char  *description);

@@ -146,7 +146,11 @@ triage_history_row_set_entry (TriageHistoryRow   *self,
   title = triage_format_cut_text (data->title ? data->title : "", TRIAGE_SHOWN_ROW_CHARS);
 
   gtk_inscription_set_text (self->title_label, title);
-  gtk_inscription_set_text (self->details_label, details);
+  {
+    g_autofree char *directed = triage_browse_dup_in_direction_of (details, title);
+
+    gtk_inscription_set_text (self->details_label, directed);
+  }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   -1);

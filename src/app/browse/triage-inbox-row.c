@@ -82,7 +82,11 @@ update_texts (TriageInboxRow *self)
     }
 
   gtk_inscription_set_text (self->title_label, title);
-  gtk_inscription_set_text (self->subtitle_label, subtitle);
+  {
+    g_autofree char *directed = triage_browse_dup_in_direction_of (subtitle, title);
+
+    gtk_inscription_set_text (self->subtitle_label, directed);
+  }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title ? title : "",
                                   -1);
