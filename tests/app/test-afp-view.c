@@ -9,10 +9,12 @@
 
 #define G_LOG_DOMAIN "test-afp-view"
 
+#include <string.h>
+
 #include "app-test-common.h"
 #include "triage-afp-artifact.h"
 #include "triage-afp-protocol.h"
-#include "triage-afp-view.h"
+#include "triage-afp-view-private.h"
 #include "triage-request-stack.h"
 #include "triage-store.h"
 #include "ui-test-util.h"
@@ -452,6 +454,44 @@ test_focus_kept (Fixture       *fixture,
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_STATUS);
 }
 
+static void
+count_labels_with (GtkWidget  *widget,
+                   const char *text,
+                   guint      *count)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      strstr (gtk_label_get_label (GTK_LABEL (widget)), text) != NULL)
+    (*count)++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    count_labels_with (child, text, count);
+}
+
+/* The review says its artifact's media type once (the line under the
+ * title, as the server words it; the artifact's own line named it again),
+ * and is as wide as an ATP request. */
+static void
+test_media_type_once (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(AtpAfpReview) review = app_test_afp_seed_review (2);
+  GtkWidget *clamp;
+  guint count = 0;
+
+  show_review (fixture, review);
+  count_labels_with (GTK_WIDGET (fixture->view), "text/markdown", &count);
+  g_assert_cmpuint (count, ==, 0);   /* the test's request has no server-made description */
+
+  /* The review's clamp: the one in its scrolled window. */
+  clamp = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (fixture->view->scroller));
+  if (GTK_IS_VIEWPORT (clamp))
+    clamp = gtk_viewport_get_child (GTK_VIEWPORT (clamp));
+  g_assert_true (ADW_IS_CLAMP (clamp));
+  g_assert_cmpint (adw_clamp_get_maximum_size (ADW_CLAMP (clamp)), ==, 720);
+  g_assert_cmpint (adw_clamp_get_tightening_threshold (ADW_CLAMP (clamp)), ==, 560);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -470,6 +510,7 @@ main (int   argc,
   ADD ("narrow", test_narrow);
   ADD ("levels-are-radio", test_levels_are_radio);
   ADD ("focus-kept", test_focus_kept);
+  ADD ("media-type-once", test_media_type_once);
   g_test_add_func ("/afp-view/stack", test_stack);
 
   return g_test_run ();

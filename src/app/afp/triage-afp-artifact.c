@@ -171,21 +171,23 @@ set_text (GtkSourceView     *view,
                                                       <= MAX_NATURAL_LINES);
 }
 
-/* The artifact's media type and version, and what was shortened for display. */
+/* The artifact's version, and what was shortened for display. */
 static void
 update_info (TriageAfpArtifact *self)
 {
   const char *info = g_object_get_data (G_OBJECT (self->info), "triage-afp-info");
   const char *cut = g_object_get_data (G_OBJECT (self->artifact_view), CUT_NOTICE_KEY);
   const char *changes_cut = g_object_get_data (G_OBJECT (self->changes_view), CUT_NOTICE_KEY);
+  const char *note = cut != NULL ? cut : changes_cut;
   g_autoptr(GString) text = g_string_new (info);
 
-  if (cut != NULL)
-    /* Translators: a separator before a note on the artifact, e.g. "text/plain · 1 line shortened…" */
-    g_string_append_printf (text, _(" · %s"), cut);
-  else if (changes_cut != NULL)
-    g_string_append_printf (text, _(" · %s"), changes_cut);
+  if (note != NULL && text->len > 0)
+    /* Translators: a separator before a note on the artifact, e.g. "Version 3 · 1 line shortened…" */
+    g_string_append_printf (text, _(" · %s"), note);
+  else if (note != NULL)
+    g_string_append (text, note);
   gtk_label_set_label (self->info, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->info), text->len > 0);
 }
 
 /**
@@ -225,11 +227,11 @@ triage_afp_artifact_set_review (TriageAfpArtifact *self,
                                self->language_id == NULL || g_str_equal (self->language_id, "markdown")
                                ? GTK_WRAP_WORD_CHAR : GTK_WRAP_NONE);
 
+  /* The media type is not repeated: the line under the request's title says
+   * it ("Iteration 1 · text/markdown"). */
   if (artifact->artifact_ref != NULL)
-    /* Translators: the artifact's media type and the agent's reference of its version */
-    info = g_strdup_printf (_("%1$s · version %2$s"), artifact->media_type, artifact->artifact_ref);
-  else
-    info = g_strdup (artifact->media_type);
+    /* Translators: the agent's reference of the artifact's version */
+    info = g_strdup_printf (_("Version %s"), artifact->artifact_ref);
   g_object_set_data_full (G_OBJECT (self->info), "triage-afp-info", g_steal_pointer (&info), g_free);
 
   has_previous = review->previous_id != NULL && review->previous_artifact.content != NULL;
