@@ -131,9 +131,12 @@ test_connection_bar (void)
   /* The number pending is the inbox's badge; the switcher's tooltip says
    * it with the connection. */
   g_assert_cmpstr (gtk_widget_get_tooltip_text (switcher), ==, "Connected");
+  g_assert_false (adw_view_stack_page_get_needs_attention (page));
   triage_inbox_model_add (model, a, NULL);
   g_assert_cmpstr (gtk_widget_get_tooltip_text (switcher), ==, "Connected · 1 pending");
   g_assert_cmpuint (adw_view_stack_page_get_badge_number (page), ==, 1);
+  /* In the accent's colours (a plain badge is grey on the grey button). */
+  g_assert_true (adw_view_stack_page_get_needs_attention (page));
 
   triage_window_set_connection (window, TRIAGE_CONNECTION_RECONNECTING, "Connection refused",
                                 g_get_monotonic_time () + 4 * G_USEC_PER_SEC);

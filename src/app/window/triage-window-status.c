@@ -44,6 +44,8 @@ _triage_window_update_list_subtitle (TriageWindow *self)
 
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->inbox_switcher), subtitle);
   adw_view_stack_page_set_badge_number (self->inbox_page, n);
+  /* The accent's colours: a plain badge is grey on the grey of the button. */
+  adw_view_stack_page_set_needs_attention (self->inbox_page, n > 0);
   update_problem_page (self);
 }
 
