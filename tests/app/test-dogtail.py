@@ -6,8 +6,9 @@
 # Escape, then confirm the irreversible action, and close the window
 # (the app stays, and still raises bubbles). Every answer is checked on the real
 # triage-server, and every control met must have a spoken name. Then a person
-# triages three requests with the keyboard alone: Ctrl+F, Down, Enter, Space;
-# the next request opens by itself with the keyboard on its answer. And a
+# triages three requests with the keyboard alone: Ctrl+F, Down, Enter, Tab,
+# Space; each request opens with the keyboard on its heading (Enter there
+# answers nothing), the next by itself after an answer. And a
 # request with all seven response types, settled in each of the five ways,
 # still shows every action's label and control (insensitive), names the
 # outcome in its banner and marks the action chosen, as a screen reader
@@ -285,15 +286,27 @@ def test_keyboard_only():
         search = find(triage, "the search entry", None, "Search pending requests")
         wait_for("the search to have the keyboard", lambda: search.focused, interval=0.1)
         rawinput.pressKey("Down")                        # the list, first request
-        rawinput.pressKey("Return")                      # open it: the keyboard on Approve
+        rawinput.pressKey("Return")                      # open it: the keyboard on its heading
+        heading = find(triage, "the first request's heading", "heading",
+                       "Keys first: restart the cache?")
+        wait_for("its heading to have the keyboard", lambda: heading.focused, interval=0.1)
+        # Enter again (held, repeated, or pressed once too often) answers nothing;
+        # Tab takes the keyboard on to Approve (its move says Enter was handled).
         button = find(triage, "the first request's button", "push button", "Approve")
-        wait_for("Approve to have the keyboard", lambda: button.focused, interval=0.1)
+        rawinput.pressKey("Return")
+        tab_to(button)
+        if not button.sensitive or server.get(first).get("status") == "responded":
+            raise Failure("Enter on the heading of a request just opened answered it")
         rawinput.pressKey("space")
         server.wait_responded(first)
 
-        # Stored: the next request opens by itself, its text field ready.
+        # Stored: the next request opens by itself, the keyboard on its heading
+        # (a key meant for the last one never answers it); Tab to its text field.
+        heading = find(triage, "the second request's heading", "heading",
+                       "Keys second: why the rollback?")
+        wait_for("its heading to have the keyboard", lambda: heading.focused, interval=0.1)
         field = find(triage, "the second request's text field", "text", "Reason")
-        wait_for("the text field to have the keyboard", lambda: field.focused, interval=0.1)
+        tab_to(field)
         rawinput.typeText("Canary failed twice")
         try:
             wait_for("the typed text", lambda: field.text == "Canary failed twice", interval=0.1)
@@ -308,9 +321,11 @@ def test_keyboard_only():
         wait_for("the third request shown",
                  lambda: find(triage, "the third request's heading", "heading",
                               "Keys third: tag the release?"), interval=0.2)
-        wait_for("its Approve to have the keyboard",
-                 lambda: any(b.focused for b in triage.findChildren(
-                     GenericPredicate(name="Approve", roleName="push button"))), interval=0.1)
+        heading = find(triage, "the third request's heading", "heading",
+                       "Keys third: tag the release?")
+        wait_for("its heading to have the keyboard", lambda: heading.focused, interval=0.1)
+        tab_to(next(b for b in triage.findChildren(
+            GenericPredicate(name="Approve", roleName="push button")) if b.sensitive))
         rawinput.pressKey("space")
         server.wait_responded(third)
     finally:

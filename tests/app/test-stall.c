@@ -49,7 +49,7 @@
 #define AITP_OPTIONS_BUSY_BOUND_MS 60.0
 /*
  * An AFP review of a 400,000-character line, in the main window with the
- * keyboard on its first answer control, as the app shows it: with GL busy
+ * keyboard on its heading, as the app shows it: with GL busy
  * 64 ms at load 13 (cairo 39). Before, in a window of its own with the focus
  * left to GTK, 165-274 ms: the new window's context, and the artifact's info
  * line, which took the focus and selected its text, dimmed by opacity, so
@@ -398,7 +398,7 @@ show_request_view (GtkWidget       *view,
 /* An AFP review of one line without spaces, as long as AFP takes (a request
  * is at most 400 KiB of JSON): cut for display as a preview is. Shown as the
  * app shows a request: in its main window (here the warm-up's), made once,
- * with the keyboard on the first answer control. With GL a new window's
+ * with the keyboard on its heading. With GL a new window's
  * context costs 60-110 ms of its own (the preview cases measure that). */
 static void
 test_afp_long_line (void)
@@ -411,7 +411,7 @@ test_afp_long_line (void)
   view = triage_afp_view_new ();
   gtk_window_set_child (GTK_WINDOW (main_window), view);
   triage_request_view_set_request (TRIAGE_REQUEST_VIEW (view), notification);
-  triage_request_view_focus_answer (TRIAGE_REQUEST_VIEW (view));
+  triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (view));
   wait_drawn (main_window);
   g_assert_cmpint (longest_shown_line (main_window), ==, TRIAGE_ATTACHMENT_TEXT_MAX_LINE_CHARS + 1);
   assert_stall_within ("afp-long-line", &stall, AFP_BUSY_BOUND_MS);

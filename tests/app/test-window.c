@@ -239,6 +239,38 @@ focus_inside (TriageWindow *window,
   return focus != NULL && (focus == ancestor || gtk_widget_is_ancestor (focus, ancestor));
 }
 
+/* A request opened: the keyboard on its heading, named by its title, never
+ * on a control that answers (Enter there would answer it unseen). */
+static void
+assert_focus_on_heading (TriageWindow *window,
+                         GtkWidget    *view)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  g_assert_true (focus_inside (window, view));
+  g_assert_false (GTK_IS_BUTTON (focus));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_HEADING);
+  /* Enter on it (a key held or repeated from the last request) does nothing. */
+  g_assert_false (gtk_widget_activate (focus));
+}
+
+/* Tab from the heading reaches the first control that answers. */
+static GtkWidget *
+tab_to_button (TriageWindow *window)
+{
+  for (guint i = 0; i < 10; i++)
+    {
+      GtkWidget *focus;
+
+      g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      if (GTK_IS_BUTTON (focus))
+        return focus;
+    }
+
+  g_assert_not_reached ();
+}
+
 static void
 test_keyboard_triage (void)
 {
@@ -255,9 +287,10 @@ test_keyboard_triage (void)
   /* Next with nothing open: the first; then in order, and back. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL));
   g_assert_cmpstr (current_id (window), ==, ID_A);
-  /* Opened: the keyboard is on its answer (the action's button). */
+  /* Opened: the keyboard is on its heading; Tab goes on to its answer. */
   app_test_wait_for (focus_inside (window, view), APP_TEST_WAIT_MS);
-  g_assert_true (GTK_IS_BUTTON (gtk_root_get_focus (GTK_ROOT (window))));
+  assert_focus_on_heading (window, view);
+  g_assert_true (focus_inside (window, tab_to_button (window)));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL);
   g_assert_cmpstr (current_id (window), ==, ID_B);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.next-request", NULL);
@@ -316,8 +349,7 @@ test_answer_queued_keeps_focus (void)
                                 g_get_monotonic_time () + 60 * G_USEC_PER_SEC);
   g_assert_true (triage_window_show_request (window, ID_C));
   app_test_wait_for (focus_inside (window, view), APP_TEST_WAIT_MS);
-  button = gtk_root_get_focus (GTK_ROOT (window));
-  g_assert_true (GTK_IS_BUTTON (button));
+  button = tab_to_button (window);
 
   g_signal_emit_by_name (button, "clicked");
   triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_QUEUED);
@@ -351,11 +383,15 @@ test_answer_then_next (void)
   g_assert_cmpstr (submitted.id, ==, ID_A);
   app_test_spin (100);
   g_assert_cmpstr (current_id (window), ==, ID_A);
+  g_clear_pointer (&submitted.id, g_free);
 
-  /* ...then the next request opens, ready for its answer. */
+  /* ...then the next request opens, the keyboard on its heading: an Enter
+   * still held for the last one answers nothing. */
   triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_QUEUED);
   app_test_wait_for (g_strcmp0 (current_id (window), ID_B) == 0, APP_TEST_WAIT_MS);
   app_test_wait_for (focus_inside (window, view), APP_TEST_WAIT_MS);
+  assert_focus_on_heading (window, view);
+  g_assert_null (submitted.id);
 
   /* An answer that failed to be stored does not move on. */
   g_clear_pointer (&submitted.id, g_free);

@@ -548,14 +548,6 @@ triage_afp_editor_is_empty (TriageAfpEditor *self)
          self->positives->len == 0 && self->areas->len == 0;
 }
 
-gboolean
-triage_afp_editor_focus_first (TriageAfpEditor *self)
-{
-  int level = _triage_afp_editor_chosen_level (self);
-
-  return gtk_widget_grab_focus (GTK_WIDGET (self->levels[level >= 0 ? level : 0]));
-}
-
 void
 triage_afp_editor_add_positive (TriageAfpEditor *self)
 {

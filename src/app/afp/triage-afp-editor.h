@@ -30,7 +30,6 @@ void        triage_afp_editor_set_editable      (TriageAfpEditor         *self,
                                                  gboolean                 editable);
 const char *triage_afp_editor_get_problem       (TriageAfpEditor         *self);
 gboolean    triage_afp_editor_is_empty          (TriageAfpEditor         *self);
-gboolean    triage_afp_editor_focus_first       (TriageAfpEditor         *self);
 
 /* For the tests and the view: add an item, as the Add buttons do. */
 void        triage_afp_editor_add_positive      (TriageAfpEditor         *self);

@@ -320,11 +320,11 @@ triage_afp_view_set_request (TriageRequestView *view,
 }
 
 static gboolean
-triage_afp_view_focus_answer (TriageRequestView *view)
+triage_afp_view_focus_heading (TriageRequestView *view)
 {
   TriageAfpView *self = TRIAGE_AFP_VIEW (view);
 
-  if (self->review != NULL && !self->read_only && triage_afp_editor_focus_first (self->editor))
+  if (self->review != NULL && triage_request_header_take_focus (self->header))
     return TRUE;
 
   gtk_widget_child_focus (GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
@@ -343,7 +343,7 @@ triage_afp_view_request_view_init (TriageRequestViewInterface *iface)
 {
   iface->get_request = triage_afp_view_get_request;
   iface->set_request = triage_afp_view_set_request;
-  iface->focus_answer = triage_afp_view_focus_answer;
+  iface->focus_heading = triage_afp_view_focus_heading;
   iface->get_state = triage_afp_view_get_state;
   iface->update_state = (gpointer) _triage_afp_view_update_state;
   iface->show_answer = (gpointer) show_answer;

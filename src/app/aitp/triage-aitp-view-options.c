@@ -524,21 +524,6 @@ _triage_aitp_view_take_picture (TriageAitpView *self,
     triage_aitp_picture_take (g_ptr_array_index (self->pictures, i), url, image, error_message);
 }
 
-/* The keyboard on the first option that answers. */
-gboolean
-_triage_aitp_view_focus_options (TriageAitpView *self)
-{
-  if (self->combo != NULL)
-    return gtk_widget_grab_focus (GTK_WIDGET (self->combo));
-
-  for (guint i = 0; i < self->option_widgets->len; i++)
-    if (gtk_widget_child_focus (g_ptr_array_index (self->option_widgets, i), GTK_DIR_TAB_FORWARD) ||
-        gtk_widget_grab_focus (g_ptr_array_index (self->option_widgets, i)))
-      return TRUE;
-
-  return FALSE;
-}
-
 /**
  * triage_aitp_view_get_option_widget:
  * @self: a #TriageAitpView

@@ -86,7 +86,6 @@ void       _triage_aitp_view_take_picture   (TriageAitpView *self,
                                              const char     *url,
                                              GdkPaintable   *image,
                                              const char     *error_message);
-gboolean   _triage_aitp_view_focus_options  (TriageAitpView *self);
 gboolean   _triage_aitp_view_options_are_cut (TriageAitpView *self);
 char      *_triage_aitp_view_dup_whole_text (TriageAitpView *self);
 

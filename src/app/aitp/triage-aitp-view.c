@@ -446,11 +446,11 @@ triage_aitp_view_set_request (TriageRequestView *view,
 }
 
 static gboolean
-triage_aitp_view_focus_answer (TriageRequestView *view)
+triage_aitp_view_focus_heading (TriageRequestView *view)
 {
   TriageAitpView *self = TRIAGE_AITP_VIEW (view);
 
-  if (self->request != NULL && !self->read_only && _triage_aitp_view_focus_options (self))
+  if (self->request != NULL && triage_request_header_take_focus (self->header))
     return TRUE;
 
   gtk_widget_child_focus (GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
@@ -478,7 +478,7 @@ triage_aitp_view_request_view_init (TriageRequestViewInterface *iface)
 {
   iface->get_request = triage_aitp_view_get_request;
   iface->set_request = triage_aitp_view_set_request;
-  iface->focus_answer = triage_aitp_view_focus_answer;
+  iface->focus_heading = triage_aitp_view_focus_heading;
   iface->get_state = triage_aitp_view_get_state;
   iface->update_state = (gpointer) _triage_aitp_view_update_state;
   iface->show_answer = triage_aitp_view_show_answer;

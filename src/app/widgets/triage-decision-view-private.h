@@ -49,6 +49,7 @@ struct _TriageDecisionView
   AdwAvatar           *service_avatar;
   GtkLabel            *service_label;
   GtkLabel            *service_id_label;
+  GtkWidget           *heading;
   GtkLabel            *title_label;
   GtkWidget           *project_chip;
   GtkLabel            *project_label;

@@ -255,6 +255,7 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, service_avatar);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, service_label);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, service_id_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, heading);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, title_label);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, project_chip);
   gtk_widget_class_bind_template_child (widget_class, TriageDecisionView, project_label);
@@ -507,27 +508,24 @@ triage_decision_view_set_sent_answer (TriageDecisionView *self,
 }
 
 /**
- * triage_decision_view_focus_answer:
+ * triage_decision_view_focus_heading:
  * @self: a #TriageDecisionView
  *
- * Puts the keyboard on the first control that answers (the first editor
- * that takes the focus), so a request opened from the keyboard can be
- * answered at once; else on the view itself.
+ * Puts the keyboard on the request's heading, which a screen reader reads,
+ * never on a control that answers: Enter pressed, held or repeated for the
+ * request shown before (the one just answered, the list's row) must not
+ * answer this one. Tab goes on to the controls. Without a request, on the
+ * view itself.
  *
- * Returns: %TRUE if an answer control took the focus
+ * Returns: %TRUE if the heading took the focus
  */
 gboolean
-triage_decision_view_focus_answer (TriageDecisionView *self)
+triage_decision_view_focus_heading (TriageDecisionView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_DECISION_VIEW (self), FALSE);
 
-  for (guint i = 0; i < self->editors->len; i++)
-    {
-      GtkWidget *editor = g_ptr_array_index (self->editors, i);
-
-      if (gtk_widget_child_focus (editor, GTK_DIR_TAB_FORWARD))
-        return TRUE;
-    }
+  if (self->notification != NULL && gtk_widget_grab_focus (self->heading))
+    return TRUE;
 
   gtk_widget_child_focus (GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
   return FALSE;
@@ -695,7 +693,7 @@ triage_decision_view_request_view_init (TriageRequestViewInterface *iface)
   iface->set_status = (gpointer) triage_decision_view_set_status;
   iface->get_delivery_state = (gpointer) triage_decision_view_get_delivery_state;
   iface->set_delivery_state = (gpointer) triage_decision_view_set_delivery_state;
-  iface->focus_answer = (gpointer) triage_decision_view_focus_answer;
+  iface->focus_heading = (gpointer) triage_decision_view_focus_heading;
   iface->show_delivery_error = (gpointer) triage_decision_view_show_delivery_error;
   iface->show_answer_error = (gpointer) triage_decision_view_show_answer_error;
   iface->get_state = triage_decision_view_get_state;

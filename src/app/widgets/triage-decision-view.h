@@ -36,7 +36,7 @@ void                 triage_decision_view_set_delivery_state       (TriageDecisi
 void                 triage_decision_view_set_sent_answer          (TriageDecisionView  *self,
                                                                     const char          *action_id,
                                                                     JsonNode            *response_data);
-gboolean             triage_decision_view_focus_answer             (TriageDecisionView  *self);
+gboolean             triage_decision_view_focus_heading             (TriageDecisionView  *self);
 void                 triage_decision_view_show_delivery_error      (TriageDecisionView  *self,
                                                                     const char          *message);
 void                 triage_decision_view_show_answer_error        (TriageDecisionView  *self,

@@ -41,6 +41,7 @@ struct _TriageRequestHeader
   GtkLabel        *service_label;
   GtkLabel        *mark_label;
   GtkLabel        *service_id_label;
+  GtkWidget       *heading;
   GtkLabel        *title_label;
   GtkWidget       *project_chip;
   GtkLabel        *project_label;
@@ -173,6 +174,7 @@ triage_request_header_class_init (TriageRequestHeaderClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageRequestHeader, service_label);
   gtk_widget_class_bind_template_child (widget_class, TriageRequestHeader, mark_label);
   gtk_widget_class_bind_template_child (widget_class, TriageRequestHeader, service_id_label);
+  gtk_widget_class_bind_template_child (widget_class, TriageRequestHeader, heading);
   gtk_widget_class_bind_template_child (widget_class, TriageRequestHeader, title_label);
   gtk_widget_class_bind_template_child (widget_class, TriageRequestHeader, project_chip);
   gtk_widget_class_bind_template_child (widget_class, TriageRequestHeader, project_label);
@@ -324,4 +326,21 @@ triage_request_header_get_countdown (TriageRequestHeader *self)
     return NULL;
 
   return gtk_label_get_label (self->countdown_label);
+}
+
+/**
+ * triage_request_header_take_focus:
+ * @self: a #TriageRequestHeader
+ *
+ * Puts the keyboard on the request's heading (its title, which a screen
+ * reader reads), the place a request opens at.
+ *
+ * Returns: %TRUE if the heading took the focus
+ */
+gboolean
+triage_request_header_take_focus (TriageRequestHeader *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_HEADER (self), FALSE);
+
+  return gtk_widget_grab_focus (self->heading);
 }

@@ -23,5 +23,6 @@ void       triage_request_header_set_counting     (TriageRequestHeader *self,
                                                    gboolean             counting);
 gboolean   triage_request_header_get_expired      (TriageRequestHeader *self);
 const char *triage_request_header_get_countdown   (TriageRequestHeader *self);
+gboolean   triage_request_header_take_focus      (TriageRequestHeader *self);
 
 G_END_DECLS

@@ -438,16 +438,21 @@ triage_request_view_set_sent_answer (TriageRequestView *self,
 }
 
 /**
- * triage_request_view_focus_answer:
+ * triage_request_view_focus_heading:
  *
- * Returns: %TRUE if a control that answers took the keyboard focus
+ * Puts the keyboard on the heading of the request shown, where a screen
+ * reader reads its title, rather than on a control that answers: a request
+ * opened (from the list, a bubble, or by itself after an answer) never takes
+ * a key meant for what was there before (Enter held or repeated).
+ *
+ * Returns: %TRUE if the heading took the keyboard focus
  */
 gboolean
-triage_request_view_focus_answer (TriageRequestView *self)
+triage_request_view_focus_heading (TriageRequestView *self)
 {
   g_return_val_if_fail (TRIAGE_IS_REQUEST_VIEW (self), FALSE);
 
-  return TRIAGE_REQUEST_VIEW_GET_IFACE (self)->focus_answer (self);
+  return TRIAGE_REQUEST_VIEW_GET_IFACE (self)->focus_heading (self);
 }
 
 void

@@ -104,7 +104,9 @@ G_DECLARE_INTERFACE (TriageRequestView, triage_request_view, TRIAGE, REQUEST_VIE
  *   itself when it emits ::submit)
  * @set_sent_answer: the answer given here, when it was not given in this
  *   view (a request read back from the history)
- * @focus_answer: puts the keyboard on the first control that answers
+ * @focus_heading: puts the keyboard on the request's heading (never on a
+ *   control that answers: a key pressed for what was shown before must not
+ *   answer this one); Tab goes on to the controls
  * @show_delivery_error: the server refused the answer for good
  * @show_answer_error: the answer did not leave (the view turns editable again)
  * @set_response: (nullable): the answer given elsewhere, once known, so the
@@ -147,7 +149,7 @@ struct _TriageRequestViewInterface
   void                 (*set_sent_answer)     (TriageRequestView   *self,
                                                const char          *action_id,
                                                JsonNode            *response_data);
-  gboolean             (*focus_answer)        (TriageRequestView   *self);
+  gboolean             (*focus_heading)       (TriageRequestView   *self);
   void                 (*show_delivery_error) (TriageRequestView   *self,
                                                const char          *message);
   void                 (*show_answer_error)   (TriageRequestView   *self,
@@ -177,7 +179,7 @@ void                 triage_request_view_set_delivery_state  (TriageRequestView 
 void                 triage_request_view_set_sent_answer     (TriageRequestView   *self,
                                                               const char          *action_id,
                                                               JsonNode            *response_data);
-gboolean             triage_request_view_focus_answer        (TriageRequestView   *self);
+gboolean             triage_request_view_focus_heading       (TriageRequestView   *self);
 void                 triage_request_view_show_delivery_error (TriageRequestView   *self,
                                                               const char          *message);
 void                 triage_request_view_show_answer_error   (TriageRequestView   *self,

@@ -231,11 +231,11 @@ triage_request_stack_set_sent_answer (TriageRequestView *view,
 }
 
 static gboolean
-triage_request_stack_focus_answer (TriageRequestView *view)
+triage_request_stack_focus_heading (TriageRequestView *view)
 {
   TriageRequestStack *self = TRIAGE_REQUEST_STACK (view);
 
-  return self->current != NULL && triage_request_view_focus_answer (self->current);
+  return self->current != NULL && triage_request_view_focus_heading (self->current);
 }
 
 static void
@@ -278,7 +278,7 @@ triage_request_stack_request_view_init (TriageRequestViewInterface *iface)
   iface->get_delivery_state = triage_request_stack_get_delivery_state;
   iface->set_delivery_state = triage_request_stack_set_delivery_state;
   iface->set_sent_answer = triage_request_stack_set_sent_answer;
-  iface->focus_answer = triage_request_stack_focus_answer;
+  iface->focus_heading = triage_request_stack_focus_heading;
   iface->show_delivery_error = triage_request_stack_show_delivery_error;
   iface->show_answer_error = triage_request_stack_show_answer_error;
   iface->set_response = triage_request_stack_set_response;

@@ -155,14 +155,17 @@ set_current (TriageWindow  *self,
   adw_leaflet_set_visible_child (self->leaflet, self->content);
 }
 
-/* Opened from the list (click, Enter) or by next/previous: shown, with the
- * keyboard on its first answer control, ready to answer. */
+/* Opened from the list (click, Enter), by next/previous or by itself after
+ * an answer: shown with the keyboard on its heading, which a screen reader
+ * reads, and Tab goes on to its answers. Never on an answer control: the
+ * Enter that opened it, or one held or repeated for the request answered
+ * before, would answer this one unseen. */
 static void
 on_request_activated (TriageWindow  *self,
                       TriageRequest *request)
 {
   set_current (self, request);
-  triage_request_view_focus_answer (self->decision_view);
+  triage_request_view_focus_heading (self->decision_view);
 }
 
 /* After an answer given here is stored, the next request opens: answer,
@@ -298,8 +301,8 @@ triage_window_show_request (TriageWindow *self,
   triage_window_show_view (self, "inbox");
   set_current (self, request);
   adw_leaflet_set_visible_child (self->leaflet, self->content);
-  /* Opened from a bubble or the tray to be answered: the keyboard is there. */
-  triage_request_view_focus_answer (self->decision_view);
+  /* Opened from a bubble or the tray: the keyboard on its heading. */
+  triage_request_view_focus_heading (self->decision_view);
 
   return TRUE;
 }
