@@ -633,6 +633,83 @@ atp_action_needs_confirmation (const AtpAction *action)
   return (action->flags & ATP_FLAGS_CONFIRM) != 0;
 }
 
+/* Flags that describe doing what an action asks, not declining it. */
+#define ATP_FLAGS_OF_DOING (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE)
+
+static gboolean
+declines (const AtpAction *action,
+          JsonNode        *response_data)
+{
+  return action->response_type == ATP_RESPONSE_TYPE_BINARY && response_data != NULL &&
+         JSON_NODE_HOLDS_VALUE (response_data) &&
+         json_node_get_value_type (response_data) == G_TYPE_BOOLEAN &&
+         !json_node_get_boolean (response_data);
+}
+
+/**
+ * atp_action_answer_flags:
+ * @action: an action
+ * @response_data: (nullable): an answer to it
+ *
+ * The flags that describe @response_data. An action's flags describe doing
+ * what it asks; a binary action asks a yes-or-no question, and its false
+ * answer declines: `destructive` and `irreversible` describe only its true
+ * answer (Keep of "Wipe disk": Keep / Wipe destroys nothing). The other
+ * flags (`requires_confirmation` among them) describe either answer.
+ *
+ * Returns: @action's flags that apply to @response_data
+ */
+AtpFlags
+atp_action_answer_flags (const AtpAction *action,
+                         JsonNode        *response_data)
+{
+  g_return_val_if_fail (action != NULL, ATP_FLAG_NONE);
+
+  if (declines (action, response_data))
+    return action->flags & ~ATP_FLAGS_OF_DOING;
+
+  return action->flags;
+}
+
+/**
+ * atp_action_flag_applies:
+ * @action: an action
+ * @flag_name: one of @action's flag names, as sent (unknown ones included)
+ * @response_data: (nullable): an answer to it
+ *
+ * Returns: whether @flag_name describes @response_data (see
+ *   atp_action_answer_flags()); an unknown flag always does
+ */
+gboolean
+atp_action_flag_applies (const AtpAction *action,
+                         const char      *flag_name,
+                         JsonNode        *response_data)
+{
+  g_return_val_if_fail (action != NULL, FALSE);
+  g_return_val_if_fail (flag_name != NULL, FALSE);
+
+  return !declines (action, response_data) ||
+         (!g_str_equal (flag_name, "destructive") && !g_str_equal (flag_name, "irreversible"));
+}
+
+/**
+ * atp_action_answer_needs_confirmation:
+ * @action: an action
+ * @response_data: (nullable): the answer about to be sent
+ *
+ * Returns: %TRUE if sending @response_data must be confirmed: a flag that
+ *   asks for it applies to that answer (atp_action_answer_flags(); a binary
+ *   action's false answer only for `requires_confirmation`)
+ */
+gboolean
+atp_action_answer_needs_confirmation (const AtpAction *action,
+                                      JsonNode        *response_data)
+{
+  g_return_val_if_fail (action != NULL, FALSE);
+
+  return (atp_action_answer_flags (action, response_data) & ATP_FLAGS_CONFIRM) != 0;
+}
+
 /**
  * atp_action_new_from_json:
  * @node: one action's definition, as in a notification's `actions`

@@ -484,6 +484,32 @@ test_confirm_only_flagged (Fixture       *fixture,
     }
 }
 
+/* A binary action's flags describe its true answer: the false one (Keep of
+ * "Wipe disk": Keep / Wipe) declines, destroys nothing and undoes nothing, so
+ * it leaves unconfirmed, and only the true button is red. */
+static void
+test_confirm_binary_declined (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  TriageResponseEditor *logs;
+
+  show (fixture, all_actions, NULL, 0);
+  logs = editor (fixture, "logs");
+  g_assert_true (gtk_widget_has_css_class (triage_response_editor_get_true_button (logs),
+                                           "destructive-action"));
+  g_assert_false (gtk_widget_has_css_class (triage_response_editor_get_false_button (logs),
+                                            "destructive-action"));
+
+  widgets_test_submit_record_clear (&fixture->record);
+  g_signal_emit_by_name (triage_response_editor_get_false_button (logs), "clicked");
+  widgets_test_pump ();
+
+  g_assert_null (triage_decision_view_get_confirm_dialog (fixture->view));
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.action_id, ==, "logs");
+  g_assert_cmpstr (fixture->record.json, ==, "false");
+}
+
 static void
 test_confirm_cancel (Fixture       *fixture,
                      gconstpointer  data)
@@ -767,6 +793,7 @@ main (int   argc,
   ADD ("countdown", test_countdown);
   ADD ("countdown/ticks-to-expired", test_countdown_ticks_to_expired);
   ADD ("confirm/only-flagged", test_confirm_only_flagged);
+  ADD ("confirm/binary-declined", test_confirm_binary_declined);
   ADD ("confirm/cancel", test_confirm_cancel);
   ADD ("confirm/grace", test_confirm_grace);
   ADD ("confirm/dropped-when-settled", test_confirm_dropped_when_settled);

@@ -451,12 +451,16 @@ triage_confirm_dialog_new (GtkWindow       *parent,
                               action->label, service_name, answer);
     }
 
-  for (guint i = 0; action->flag_names[i] != NULL; i++)
+  /* Only what this answer does: a binary's false answer declines, and
+   * neither destroys nor is beyond undoing (atp_action_answer_flags()). */
+  for (guint i = 0, shown = 0; action->flag_names[i] != NULL; i++)
     {
       TriageFlagInfo info;
 
+      if (!atp_action_flag_applies (action, action->flag_names[i], response_data))
+        continue;
       triage_flag_info_init (&info, action->flag_names[i]);
-      g_string_append_printf (body, "%s%s", i == 0 ? "\n\n" : "\n", info.consequence);
+      g_string_append_printf (body, "%s%s", shown++ == 0 ? "\n\n" : "\n", info.consequence);
       triage_flag_info_clear (&info);
     }
 
@@ -468,7 +472,7 @@ triage_confirm_dialog_new (GtkWindow       *parent,
     confirm = action->label;
 
   self = triage_confirm_dialog_new_full (parent, heading, body->str, confirm);
-  if (action->flags & (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE))
+  if (atp_action_answer_flags (action, response_data) & (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE))
     adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (self), TRIAGE_CONFIRM_RESPONSE_CONFIRM,
                                                 ADW_RESPONSE_DESTRUCTIVE);
 
