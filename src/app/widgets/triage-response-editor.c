@@ -322,6 +322,26 @@ submit_action (GtkWidget  *widget,
   triage_response_editor_submit (TRIAGE_RESPONSE_EDITOR (widget));
 }
 
+/* Ctrl+Return: sends when the answer can leave. When it cannot (too long,
+ * too short, nothing chosen) the key is still the editor's: a text view
+ * below would take it as a new line, editing the answer the reason line
+ * says is wrong. A bell says nothing left; binary actions have no Send. */
+static gboolean
+send_shortcut_cb (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   user_data)
+{
+  TriageResponseEditor *self = TRIAGE_RESPONSE_EDITOR (widget);
+
+  if (self->action == NULL || self->action->response_type == ATP_RESPONSE_TYPE_BINARY)
+    return FALSE;
+
+  if (!triage_response_editor_submit (self))
+    gtk_widget_error_bell (widget);
+
+  return TRUE;
+}
+
 /* GObject */
 
 static void
@@ -494,15 +514,17 @@ triage_response_editor_init (TriageResponseEditor *self)
   self->digits = -1;
   self->option_buttons = g_ptr_array_new ();
 
-  /* Ctrl+Return sends from anywhere in the editor. In the capture phase,
-   * so a text view does not take it as a new line first. */
+  /* Ctrl+Return sends from anywhere in the editor, or does nothing when it
+   * cannot. In the capture phase, so a text view never takes it as a new
+   * line. */
   shortcuts = gtk_shortcut_controller_new ();
   gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
   trigger = gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
                                          gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK));
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
                                         gtk_shortcut_new (trigger,
-                                                          gtk_named_action_new ("editor.submit")));
+                                                          gtk_callback_action_new (send_shortcut_cb,
+                                                                                   NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
 }
 
