@@ -325,21 +325,29 @@ test_delivered (void)
   app_test_wait_for (bubble_withdrawn ("Settled here?"), APP_TEST_WAIT_MS);
 }
 
-/* The server forgets the request for this user (a 404 on the answer). */
+/* Runs @sql, which changes one row, on the server's database. */
 static void
-forget_on_server (const char *id)
+change_on_server (const char *sql)
 {
   sqlite3 *db = NULL;
   char *message = NULL;
-  g_autofree char *sql = g_strdup_printf ("DELETE FROM notification_recipients WHERE notification_seq ="
-                                          " (SELECT seq FROM notifications WHERE id = '%s')", id);
 
   g_assert_cmpint (sqlite3_open (server->database, &db), ==, SQLITE_OK);
   sqlite3_busy_timeout (db, 5000);
   if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
-    g_error ("Could not make the server forget %s: %s", id, message);
+    g_error ("Could not change the server's database (%s): %s", sql, message);
   g_assert_cmpint (sqlite3_changes (db), ==, 1);
   sqlite3_close (db);
+}
+
+/* The server forgets the request for this user (a 404 on the answer). */
+static void
+forget_on_server (const char *id)
+{
+  g_autofree char *sql = g_strdup_printf ("DELETE FROM notification_recipients WHERE notification_seq ="
+                                          " (SELECT seq FROM notifications WHERE id = '%s')", id);
+
+  change_on_server (sql);
 }
 
 static void
@@ -355,6 +363,29 @@ test_refused (void)
   g_assert_cmpstr (banner_title (), ==, "The answer was not accepted");
   assert_cards_kept ();
   g_assert_cmpstr (chosen_mark ("share"), ==, "Chosen");
+}
+
+/* The server's row of the request is damaged (its stored JSON does not
+ * read, as tests/server/test-server-damaged.c makes it): the answer gets 500
+ * NOTIFICATION_UNREADABLE, which no resend mends. It leaves the outbox (it
+ * was retried for ever) and the request says it is no longer readable. */
+static void
+test_unreadable (void)
+{
+  g_autofree char *id = open_new_request ("Settled by a damaged row?", 0);
+  g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET json = '{' WHERE id = '%s'", id);
+  TriageOutbox *outbox = triage_application_get_outbox (app);
+
+  change_on_server (sql);
+  g_assert_true (triage_response_editor_submit (editor ("share")));
+  app_test_wait_for (g_strcmp0 (banner_title (), "No longer readable on the server") == 0,
+                     APP_TEST_WAIT_MS);
+  g_assert_false (triage_outbox_has_answer (outbox, id));
+  g_assert_cmpuint (triage_outbox_get_n_pending (outbox), ==, 0);
+  g_assert_cmpint (triage_decision_view_get_delivery_state (decision_view ()), ==, TRIAGE_DELIVERY_NONE);
+  assert_cards_kept ();
+  /* The bubble goes: nothing can be answered from it. */
+  app_test_wait_for (bubble_withdrawn ("Settled by a damaged row?"), APP_TEST_WAIT_MS);
 }
 
 int
@@ -381,6 +412,7 @@ main (int   argc,
   g_test_add_func ("/app-settled/expired", test_expired);
   g_test_add_func ("/app-settled/delivered", test_delivered);
   g_test_add_func ("/app-settled/refused", test_refused);
+  g_test_add_func ("/app-settled/unreadable", test_unreadable);
 
   status = g_test_run ();
 

@@ -113,6 +113,15 @@ _triage_application_on_outbox_conflict (TriageApplication *self,
                               title ? title : notification_id);
       break;
 
+    case TRIAGE_OUTCOME_GONE:
+      /* Its row on the server is damaged: what became of it is not known. */
+      status = request != NULL ? triage_request_get_status (request) : ATP_STATUS_ACKNOWLEDGED;
+      /* Translators: %s is the title of a request */
+      text = g_strdup_printf (_("Your answer to “%s” was not recorded: the server can no longer "
+                                "read the request"),
+                              title ? title : notification_id);
+      break;
+
     case TRIAGE_OUTCOME_ANSWERED_ELSEWHERE:
     default:
       status = ATP_STATUS_RESPONDED;
@@ -128,6 +137,13 @@ _triage_application_on_outbox_conflict (TriageApplication *self,
       triage_request_set_status (request, status);
     }
   removed = triage_inbox_model_remove (self->inbox, notification_id);
+  if (outcome == TRIAGE_OUTCOME_GONE)
+    {
+      if (self->window != NULL)
+        triage_window_show_unreadable (self->window, notification_id);
+      if (self->notifier != NULL)
+        triage_notifier_withdraw (self->notifier, notification_id);
+    }
 
   /* Ours lost: the history shows the answer that won. */
   if (outcome == TRIAGE_OUTCOME_ANSWERED_ELSEWHERE)

@@ -21,6 +21,8 @@
  *    treats it as an idempotent retry, so a reply lost to a crash is harmless);
  *  - 409: answered elsewhere, expired or withdrawn; ::conflict tells the
  *    person what happened;
+ *  - 500 NOTIFICATION_UNREADABLE: the server's row of the request is
+ *    damaged; it settles as gone (::conflict), as no resend mends it;
  *  - 400/404/422: refused for good; the entry stays, marked failed, and
  *    ::rejected says why (resending cannot help).
  *
@@ -177,8 +179,10 @@ failed_cb (GObject      *object,
 }
 
 /* What the server's refusal settles: a conflict (409) settles the request
- * otherwise; a refusal for good (a 4xx but 401, 409 and 429) rejects the answer;
- * anything else (none: no connection, 5xx, 429, 401) leaves it queued. */
+ * otherwise, and so does 500 NOTIFICATION_UNREADABLE (gone: the server can
+ * no longer read it); a refusal for good (a 4xx but 401, 409 and 429)
+ * rejects the answer; anything else (none: no connection, other 5xx, 429,
+ * 401) leaves it queued. */
 static TriageOutcome
 outcome_for_error (const GError *error)
 {
@@ -193,6 +197,10 @@ outcome_for_error (const GError *error)
       return TRIAGE_OUTCOME_EXPIRED;
     case ATP_ERROR_NOTIFICATION_INVALIDATED:
       return TRIAGE_OUTCOME_INVALIDATED;
+    case ATP_ERROR_NOTIFICATION_UNREADABLE:
+      /* A damaged row on the server: no resend mends it, and what became
+       * of the request is not known. */
+      return TRIAGE_OUTCOME_GONE;
     case ATP_ERROR_INVALID_JSON:
     case ATP_ERROR_INVALID_REQUEST:
     case ATP_ERROR_MISSING_REQUIRED_FIELD:
@@ -688,10 +696,12 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    * TriageOutbox::conflict:
    * @self: the outbox
    * @notification_id: the request
-   * @outcome: a #TriageOutcome: answered elsewhere, expired or invalidated
+   * @outcome: a #TriageOutcome: answered elsewhere, expired or invalidated;
+   *   gone when the server can no longer read the request
    * @message: the server's message
    *
-   * The server settled the request otherwise (409); the answer is dropped.
+   * The server settled the request otherwise (409), or its row of it is
+   * damaged (500 NOTIFICATION_UNREADABLE); the answer is dropped.
    */
   signals [CONFLICT] =
     g_signal_new ("conflict", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -386,7 +386,8 @@ outbox_complete_func (TriageStore *self,
  * @self: a #TriageStore
  * @entry_id: the outbox entry
  * @outcome: %TRIAGE_OUTCOME_ANSWERED after a 200, %TRIAGE_OUTCOME_ANSWERED_ELSEWHERE,
- *   %TRIAGE_OUTCOME_EXPIRED or %TRIAGE_OUTCOME_INVALIDATED after a 409
+ *   %TRIAGE_OUTCOME_EXPIRED or %TRIAGE_OUTCOME_INVALIDATED after a 409,
+ *   %TRIAGE_OUTCOME_GONE after a 500 NOTIFICATION_UNREADABLE
  * @responder_id: (nullable): who the server recorded as the responder
  * @delivered_at: (nullable): when the server confirmed
  * @cancellable: (nullable): a #GCancellable

@@ -211,9 +211,13 @@ triage_request_banner_update (TriageRequestBanner     *self,
     {
       g_autoptr(GString) detail = g_string_new (state->status_detail);
 
+      gboolean unreadable = g_strcmp0 (state->status_detail,
+                                       triage_request_banner_unreadable_detail ()) == 0;
+
       join_line (detail, _("The request is read-only now; nothing you entered was sent."));
       show (self, "banner-warning", "action-unavailable-symbolic",
-            _("No longer on the server"), detail->str);
+            unreadable ? _("No longer readable on the server") : _("No longer on the server"),
+            detail->str);
       return TRUE;
     }
 
@@ -451,6 +455,20 @@ triage_request_banner_gone_detail (void)
   return _("The server no longer has it, or no longer shows it to you (it may have been "
            "answered, expired or withdrawn, then forgotten; or another account is signed in "
            "now). Whether it was answered is not known.");
+}
+
+/**
+ * triage_request_banner_unreadable_detail:
+ *
+ * Returns: what is known of a request whose row the server can no longer
+ *   read (500 NOTIFICATION_UNREADABLE to an answer), for a banner's detail;
+ *   a banner given it is titled "No longer readable on the server"
+ */
+const char *
+triage_request_banner_unreadable_detail (void)
+{
+  return _("The server's copy of it is damaged and can no longer be read, so your answer "
+           "was not recorded. Whether it was answered is not known.");
 }
 
 /**

@@ -65,5 +65,6 @@ void        triage_request_banner_keep_focus  (TriageRequestBanner     *self,
                                                GtkWidget               *view,
                                                gboolean                 focus_was_within);
 const char *triage_request_banner_gone_detail (void);
+const char *triage_request_banner_unreadable_detail (void);
 
 G_END_DECLS

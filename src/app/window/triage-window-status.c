@@ -623,6 +623,24 @@ triage_window_show_delivery_error (TriageWindow *self,
     triage_window_add_toast (self, message);
 }
 
+/* The open request's view says what is known of it; an answer it was
+ * sending (the server could not read the request) did not leave. */
+static void
+show_fate_unknown (TriageWindow *self,
+                   const char   *notification_id,
+                   const char   *detail)
+{
+  if (self->current == NULL ||
+      g_strcmp0 (triage_request_get_id (self->current), notification_id) != 0 ||
+      triage_request_get_answer_state (self->current) != TRIAGE_ANSWER_NONE)
+    return;
+
+  triage_request_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
+  g_clear_pointer (&self->answered_here, g_free);
+  triage_request_view_set_status (self->decision_view, triage_request_get_status (self->current),
+                                  NULL, NULL, detail);
+}
+
 /**
  * triage_window_show_gone:
  * @self: a #TriageWindow
@@ -637,9 +655,23 @@ triage_window_show_gone (TriageWindow *self,
 {
   g_return_if_fail (TRIAGE_IS_WINDOW (self));
 
-  if (self->current != NULL &&
-      g_strcmp0 (triage_request_get_id (self->current), notification_id) == 0 &&
-      triage_request_get_answer_state (self->current) == TRIAGE_ANSWER_NONE)
-    triage_request_view_set_status (self->decision_view, triage_request_get_status (self->current),
-                                    NULL, NULL, triage_request_banner_gone_detail ());
+  show_fate_unknown (self, notification_id, triage_request_banner_gone_detail ());
+}
+
+/**
+ * triage_window_show_unreadable:
+ * @self: a #TriageWindow
+ * @notification_id: a request whose row the server can no longer read (500
+ *   NOTIFICATION_UNREADABLE to an answer)
+ *
+ * If the request is open, its view says it is no longer readable on the
+ * server and the answer was not recorded; it turns read-only.
+ */
+void
+triage_window_show_unreadable (TriageWindow *self,
+                               const char   *notification_id)
+{
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+
+  show_fate_unknown (self, notification_id, triage_request_banner_unreadable_detail ());
 }

@@ -47,6 +47,8 @@ void                   triage_window_set_history_db       (TriageWindow         
                                                            TriageHistoryDb       *db);
 void                   triage_window_show_gone            (TriageWindow          *self,
                                                            const char            *notification_id);
+void                   triage_window_show_unreadable      (TriageWindow          *self,
+                                                           const char            *notification_id);
 void                   triage_window_set_history_problem  (TriageWindow          *self,
                                                            const char            *problem);
 void                   triage_window_set_read_state       (TriageWindow          *self,
