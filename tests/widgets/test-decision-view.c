@@ -437,6 +437,68 @@ test_countdown_ticks_to_expired (Fixture       *fixture,
   g_assert_false (triage_response_editor_get_editable (editor (fixture, "why")));
 }
 
+/* The wheel over a scrolled window inside the page, as its capture-phase
+ * scroll controller takes it (GTK 4 synthesises no events): whether the
+ * inner one was left to take it. */
+static gboolean
+wheel_over (GtkWidget *inner,
+            double     dy)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (inner);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+      gboolean stopped = FALSE;
+
+      if (!GTK_IS_EVENT_CONTROLLER_SCROLL (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+      g_signal_emit_by_name (controller, "scroll", 0.0, dy, &stopped);
+      return !stopped;
+    }
+
+  return TRUE;   /* nothing hands the wheel on: the inner one keeps it */
+}
+
+/* The wheel over the text answer's box, which has nothing to scroll, moves
+ * the page; once the box has more than it shows, the box scrolls first, and
+ * the page again at its end. */
+static void
+test_wheel_over_text_box (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  GtkAdjustment *page = gtk_scrolled_window_get_vadjustment (fixture->view->scroller);
+  GtkWidget *input, *inner;
+  GtkAdjustment *box;
+  g_autoptr(GString) long_text = g_string_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 600, 300);
+  show (fixture, all_actions, NULL, 0);
+  input = triage_response_editor_get_input (editor (fixture, "why"));
+  inner = gtk_widget_get_ancestor (input, GTK_TYPE_SCROLLED_WINDOW);
+  box = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (inner));
+  WAIT_UNTIL (gtk_adjustment_get_upper (page) > gtk_adjustment_get_page_size (page) + 100);
+  gtk_adjustment_set_value (page, 0);
+
+  g_assert_false (wheel_over (inner, 1));
+  g_assert_cmpfloat (gtk_adjustment_get_value (page), >, 0);
+  g_assert_false (wheel_over (inner, -1));
+  g_assert_cmpfloat (gtk_adjustment_get_value (page), ==, 0);
+
+  for (guint i = 0; i < 60; i++)
+    g_string_append (long_text, "A line of the answer\n");
+  type_text (fixture, "why", long_text->str);
+  WAIT_UNTIL (gtk_adjustment_get_upper (box) > gtk_adjustment_get_page_size (box) + 100);
+  gtk_adjustment_set_value (box, 0);
+  gtk_adjustment_set_value (page, 0);
+  g_assert_true (wheel_over (inner, 1));          /* the box has more below */
+  g_assert_cmpfloat (gtk_adjustment_get_value (page), ==, 0);
+  gtk_adjustment_set_value (box, gtk_adjustment_get_upper (box) - gtk_adjustment_get_page_size (box));
+  g_assert_false (wheel_over (inner, 1));         /* at its end: the page */
+  g_assert_cmpfloat (gtk_adjustment_get_value (page), >, 0);
+}
+
 /* Confirmation */
 
 static void
@@ -793,6 +855,7 @@ main (int   argc,
   ADD ("countdown", test_countdown);
   ADD ("countdown/ticks-to-expired", test_countdown_ticks_to_expired);
   ADD ("confirm/only-flagged", test_confirm_only_flagged);
+  ADD ("wheel-over-text-box", test_wheel_over_text_box);
   ADD ("confirm/binary-declined", test_confirm_binary_declined);
   ADD ("confirm/cancel", test_confirm_cancel);
   ADD ("confirm/grace", test_confirm_grace);

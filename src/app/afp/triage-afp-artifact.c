@@ -13,6 +13,7 @@
 #include "triage-afp-diff.h"
 #include "triage-attachment-text.h"
 #include "triage-text-preview.h"
+#include "triage-scroll-chain.h"
 
 /*
  * The artifact a review is about, read-only, in a GtkSourceView: source and
@@ -368,6 +369,7 @@ scrolled (GtkSourceView *view)
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 420);
   gtk_widget_add_css_class (scroller, "card");
   gtk_widget_set_overflow (scroller, GTK_OVERFLOW_HIDDEN);
+  triage_scroll_chain_attach (GTK_SCROLLED_WINDOW (scroller));
   return scroller;
 }
 

@@ -11,6 +11,7 @@
 #include "triage-decision-format.h"
 #include "triage-flag-badge.h"
 #include "triage-response-editor-private.h"
+#include "triage-scroll-chain.h"
 
 /*
  * simple: one button, the action's label. binary: two buttons, false then
@@ -331,6 +332,7 @@ build_text (TriageResponseEditor *self)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
   gtk_widget_add_css_class (scrolled, "text-answer-frame");
+  triage_scroll_chain_attach (GTK_SCROLLED_WINDOW (scrolled));
 
   /* GtkTextView has no placeholder: a label over it while the buffer is empty. */
   overlay = gtk_overlay_new ();
