@@ -571,12 +571,15 @@ test_scale (Fixture       *fixture,
   }
   g_assert_true (min_label && max_label);
 
-  /* No value until the person picks one. */
+  /* No value until the person picks one: no number, and no fill up to the
+   * knob waiting in the middle, which would look chosen. */
   g_assert_false (gtk_scale_get_draw_value (GTK_SCALE (input)));
+  g_assert_false (gtk_scale_get_has_origin (GTK_SCALE (input)));
   assert_invalid (editor, "Move the slider to choose a value");
 
   gtk_range_set_value (GTK_RANGE (input), 4);
   g_assert_true (gtk_scale_get_draw_value (GTK_SCALE (input)));
+  g_assert_true (gtk_scale_get_has_origin (GTK_SCALE (input)));
   assert_valid (editor);
   assert_sends (fixture, "4");
 }

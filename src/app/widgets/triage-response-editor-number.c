@@ -147,6 +147,17 @@ on_spin_output (GtkSpinButton        *spin,
   return TRUE;
 }
 
+/* A slider with no value chosen shows none: no number over it, and no fill
+ * from its start to the knob (which waits in the middle), which would read
+ * as a value chosen. Both come with the person's first move. */
+static void
+show_scale_value (GtkScale *scale,
+                  gboolean  chosen)
+{
+  gtk_scale_set_draw_value (scale, chosen);
+  gtk_scale_set_has_origin (scale, chosen);
+}
+
 static void
 on_adjustment_value_changed (TriageResponseEditor *self)
 {
@@ -156,7 +167,7 @@ on_adjustment_value_changed (TriageResponseEditor *self)
 
   if (self->action->response_type == ATP_RESPONSE_TYPE_SCALE)
     {
-      gtk_scale_set_draw_value (GTK_SCALE (self->input), TRUE);
+      show_scale_value (GTK_SCALE (self->input), TRUE);
       _triage_response_editor_update (self);
     }
 }
@@ -278,7 +289,7 @@ on_scale_change_value (GtkRange             *range,
 
   /* Only the person moves the slider: even a click on the value it shows chooses it. */
   self->has_value = TRUE;
-  gtk_scale_set_draw_value (GTK_SCALE (range), TRUE);
+  show_scale_value (GTK_SCALE (range), TRUE);
   gtk_range_set_value (range, CLAMP (snapped, self->action->min, self->grid_top));
   _triage_response_editor_update (self);
   return TRUE;
@@ -325,7 +336,7 @@ _triage_response_editor_build_scale (TriageResponseEditor *self)
 
   scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->adjustment);
   gtk_scale_set_digits (GTK_SCALE (scale), 0);
-  gtk_scale_set_draw_value (GTK_SCALE (scale), FALSE);
+  show_scale_value (GTK_SCALE (scale), FALSE);
   gtk_scale_set_value_pos (GTK_SCALE (scale), GTK_POS_TOP);
   gtk_range_set_round_digits (GTK_RANGE (scale), 0);
   gtk_widget_set_hexpand (scale, TRUE);
@@ -382,7 +393,7 @@ _triage_response_editor_show_number (TriageResponseEditor *self,
   gtk_adjustment_set_value (self->adjustment, value);
 
   if (self->action->response_type == ATP_RESPONSE_TYPE_SCALE)
-    gtk_scale_set_draw_value (GTK_SCALE (self->input), TRUE);
+    show_scale_value (GTK_SCALE (self->input), TRUE);
   else
     {
       g_autofree char *text = triage_format_number (gtk_adjustment_get_value (self->adjustment),
