@@ -22,6 +22,7 @@ static const Request requests[] = {
   { "Café agent", NULL, "Café opening hours", "Ask Zoë" },
   { "Ops", "infra", "Redeploy cache", "after a failure" },
   { "Reviewer", "docs", "RÉSUMÉ review", "Deploy-prod checklist" },
+  { "备份服务", NULL, "要删除旧备份吗？", "清理磁盘空间" },
 };
 
 /* The same words in both lists, and which of the requests above they find
@@ -46,8 +47,16 @@ static const struct
   { "web", 0x1 },             /* title and project: found once */
   { "eb", 0x0 },
   { "ops cache", 0x4 },       /* service and title */
-  { "-", 0xf },               /* no word: no search */
-  { "  ", 0xf },
+  { "-", 0x1f },              /* no word: no search */
+  { "  ", 0x1f },
+  /* Scripts written without spaces: anywhere in the text. */
+  { "备份", 0x10 },
+  { "要删除", 0x10 },
+  { "磁盘", 0x10 },            /* the description */
+  { "服务", 0x10 },            /* the service */
+  { "旧备份 清理", 0x10 },
+  { "备用", 0x0 },
+  { "备份 ops", 0x0 },
   { "\"unbalanced", 0x0 },    /* FTS5 syntax is plain text */
   { "NOT ops", 0x0 },
 };

@@ -85,12 +85,14 @@ gboolean
 triage_history_filter_is_empty (const TriageHistoryFilter *filter)
 {
   g_autofree char *query = NULL;
+  g_auto(GStrv) unspaced = NULL;
 
   g_return_val_if_fail (filter != NULL, TRUE);
 
   query = triage_history_fts_query (filter->text);
+  unspaced = triage_history_unspaced_words (filter->text);
 
-  return query == NULL &&
+  return query == NULL && unspaced == NULL &&
          filter->service == NULL &&
          filter->project == NULL &&
          filter->outcome == TRIAGE_HISTORY_OUTCOME_ANY &&
@@ -98,26 +100,15 @@ triage_history_filter_is_empty (const TriageHistoryFilter *filter)
          filter->to_usec == 0;
 }
 
-/**
- * triage_history_fts_query:
- * @text: (nullable): what the person typed
- *
- * Turns free text into an FTS5 query that no input can break: every word
- * becomes a quoted prefix phrase ("deplo"*), and all of them must match.
- * Operators, quotes and parentheses typed by the person are plain text; a
- * word with no letter or digit ("-") is dropped, as the inbox's search does
- * (FTS5 would match nothing with it alone). The inbox follows the same rule
- * (triage-inbox-search.c).
- *
- * Returns: (transfer full) (nullable): the MATCH expression, %NULL when @text has no words
- */
-char *
-triage_history_fts_query (const char *text)
+/* The words typed: any Unicode space separates them; none empty. NULL
+ * when there are none. */
+static GStrv
+split_words (const char *text)
 {
   g_autofree char *valid = NULL;
   g_autofree char *normal = NULL;
   g_auto(GStrv) words = NULL;
-  GString *query;
+  g_autoptr(GStrvBuilder) builder = NULL;
 
   if (text == NULL)
     return NULL;
@@ -133,15 +124,55 @@ triage_history_fts_query (const char *text)
       memset (p, ' ', g_utf8_next_char (p) - p);
 
   words = g_strsplit (normal, " ", -1);
-  query = g_string_new (NULL);
-
+  builder = g_strv_builder_new ();
   for (guint i = 0; words[i] != NULL; i++)
     {
       gboolean has_word_char = FALSE;
 
       for (const char *c = words[i]; *c != '\0' && !has_word_char; c = g_utf8_next_char (c))
         has_word_char = triage_inbox_search_is_word_char (g_utf8_get_char (c));
-      if (!has_word_char)
+      if (has_word_char)
+        g_strv_builder_add (builder, words[i]);
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+/* A word of a script written without spaces (its first character's): the
+ * index has no word starts inside such text to find it at. */
+static gboolean
+is_unspaced_word (const char *word)
+{
+  return triage_inbox_search_is_unspaced (g_utf8_get_char (word));
+}
+
+/**
+ * triage_history_fts_query:
+ * @text: (nullable): what the person typed
+ *
+ * Turns free text into an FTS5 query that no input can break: every word
+ * becomes a quoted prefix phrase ("deplo"*), and all of them must match.
+ * Operators, quotes and parentheses typed by the person are plain text; a
+ * word with no letter or digit ("-") is dropped, as the inbox's search does
+ * (FTS5 would match nothing with it alone). The inbox follows the same rule
+ * (triage-inbox-search.c). Words of scripts written without spaces are
+ * left to triage_history_unspaced_words().
+ *
+ * Returns: (transfer full) (nullable): the MATCH expression, %NULL when @text has no words
+ */
+char *
+triage_history_fts_query (const char *text)
+{
+  g_auto(GStrv) words = split_words (text);
+  GString *query;
+
+  if (words == NULL)
+    return NULL;
+
+  query = g_string_new (NULL);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (is_unspaced_word (words[i]))
         continue;
 
       if (query->len > 0)
@@ -163,4 +194,30 @@ triage_history_fts_query (const char *text)
     }
 
   return g_string_free (query, FALSE);
+}
+
+/**
+ * triage_history_unspaced_words:
+ * @text: (nullable): what the person typed
+ *
+ * The words of scripts written without spaces (Han, Kana, Thai, …), which
+ * triage_history_fts_query() leaves out: the full-text index keeps such a
+ * run whole as one word, so they are looked for anywhere in the text, as
+ * the inbox does (triage_inbox_search_is_unspaced()).
+ *
+ * Returns: (transfer full) (nullable): the words, %NULL when there are none
+ */
+GStrv
+triage_history_unspaced_words (const char *text)
+{
+  g_auto(GStrv) words = split_words (text);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) unspaced = NULL;
+
+  for (guint i = 0; words != NULL && words[i] != NULL; i++)
+    if (is_unspaced_word (words[i]))
+      g_strv_builder_add (builder, words[i]);
+
+  unspaced = g_strv_builder_end (builder);
+  return unspaced[0] != NULL ? g_steal_pointer (&unspaced) : NULL;
 }

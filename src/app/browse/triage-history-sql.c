@@ -308,9 +308,9 @@ triage_history_prepare_filtered (sqlite3                   *db,
 {
   g_autoptr(GString) sql = g_string_new (NULL);
   g_autofree char *match = triage_history_fts_query (filter->text);
+  g_auto(GStrv) unspaced = triage_history_unspaced_words (filter->text);
   g_autoptr(GArray) matched = NULL;
-  const char *texts[4];
-  int n_texts = 0;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
   gint64 lower = MAX (filter->from_usec, from_usec);
   gint64 upper;
   sqlite3_stmt *stmt = NULL;
@@ -328,19 +328,31 @@ triage_history_prepare_filtered (sqlite3                   *db,
   if (filter->service != NULL)
     {
       g_string_append_printf (sql, " AND service_name = ?%d", ++param);
-      texts[n_texts++] = filter->service;
+      g_ptr_array_add (texts, filter->service);
     }
   if (filter->project != NULL && filter->project[0] == '\0')
     g_string_append (sql, " AND project IS NULL");
   else if (filter->project != NULL)
     {
       g_string_append_printf (sql, " AND project = ?%d", ++param);
-      texts[n_texts++] = filter->project;
+      g_ptr_array_add (texts, filter->project);
     }
   if (filter->outcome != TRIAGE_HISTORY_OUTCOME_ANY)
     {
       g_string_append_printf (sql, " AND " TRIAGE_HISTORY_EFFECTIVE_OUTCOME_SQL " = ?%d", ++param);
-      texts[n_texts++] = triage_outcome_to_string (filter->outcome);
+      g_ptr_array_add (texts, (gpointer) triage_outcome_to_string (filter->outcome));
+    }
+  /* Words of scripts written without spaces, anywhere in the text (the
+   * index has them only as whole runs): a scan of the rows left. */
+  for (guint i = 0; unspaced != NULL && unspaced[i] != NULL; i++)
+    {
+      g_string_append_printf (sql, " AND (instr (title, ?%d) > 0"
+                              " OR instr (json_extract (json, '$.context.description'), ?%d) > 0"
+                              " OR instr (service_name, ?%d) > 0"
+                              " OR instr (IFNULL (project, ''), ?%d) > 0)",
+                              param + 1, param + 1, param + 1, param + 1);
+      param++;
+      g_ptr_array_add (texts, unspaced[i]);
     }
   if (lower != 0)
     g_string_append_printf (sql, " AND created_at >= %" G_GINT64_FORMAT, lower);
@@ -356,8 +368,8 @@ triage_history_prepare_filtered (sqlite3                   *db,
       return NULL;
     }
 
-  for (int i = 0; i < n_texts; i++)
-    sqlite3_bind_text (stmt, i + 1, texts[i], -1, SQLITE_TRANSIENT);
+  for (guint i = 0; i < texts->len; i++)
+    sqlite3_bind_text (stmt, i + 1, g_ptr_array_index (texts, i), -1, SQLITE_TRANSIENT);
 
   *matches = g_steal_pointer (&matched);
   return stmt;
