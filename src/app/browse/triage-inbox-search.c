@@ -22,7 +22,8 @@
  * Substrings are not matched: the history could only do that with a trigram
  * index, which in SQLite 3.40 cannot fold accents. Scripts written without
  * spaces (Han, Kana, Thai, …) have no word starts to go by: there a word
- * typed matches anywhere (triage_inbox_search_is_unspaced()).
+ * typed matches anywhere (triage_inbox_search_is_unspaced(); the history
+ * looks for such words outside its index, triage_history_unspaced_words()).
  *
  * Both sides are kept as words separated by one space (fields by a newline),
  * so a typed word is a strstr() hit that begins a word.
