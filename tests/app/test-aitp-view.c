@@ -200,10 +200,21 @@ test_checkbox (Fixture       *fixture,
   g_assert_false (triage_aitp_images_get_shown (triage_aitp_view_get_images (fixture->view), "example.com"));
   g_assert_nonnull (widgets_test_find_descendant (GTK_WIDGET (fixture->view->images_box), GTK_TYPE_BUTTON));
 
+  /* Nothing ticked: the line beside Send says why it cannot be sent, and
+   * Send is the ATP editors' button (no pill), as they say it. */
   g_assert_false (can_send (fixture));
+  g_assert_cmpstr (gtk_label_get_label (fixture->view->summary_label), ==,
+                   "0 selected, at least 1 required.");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (fixture->view->send_button)), ==,
+                   "0 selected, at least 1 required.");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (fixture->view->send_button), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "0 selected, at least 1 required.");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (fixture->view->send_button), "pill"));
   gtk_check_button_set_active (GTK_CHECK_BUTTON (option (fixture, "red")), TRUE);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (option (fixture, "blue")), TRUE);
   g_assert_cmpstr (gtk_label_get_label (fixture->view->summary_label), ==, "2 selected");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (fixture->view->send_button),
+                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "");
   send (fixture);
   g_assert_cmpstr (fixture->record.json, ==,
                    "{\"options\":[{\"id\":\"blue\",\"name\":\"Blue\"},{\"id\":\"red\",\"name\":\"Red\"}]}");

@@ -64,21 +64,51 @@ accessible_label_from_mnemonic (GtkWidget  *widget,
   gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, name->str, -1);
 }
 
+/* Why the answer cannot be sent yet, as the ATP editors say it beside their
+ * Send button; %NULL once it can. */
+static char *
+dup_reason (TriageAitpView *self,
+            guint           n_chosen)
+{
+  if (_triage_aitp_view_can_send (self))
+    return NULL;
+
+  switch ((int) self->request->type)
+    {
+    case ATP_AITP_DECISION_RADIO:
+      return g_strdup (_("Choose an option"));
+    case ATP_AITP_DECISION_PRODUCTS:
+      /* Translators: no product chosen yet, and why Send is disabled */
+      return g_strdup (_("No product chosen, at least 1 required."));
+    default:
+      /* Translators: %u options checked (0), and why Send is disabled */
+      return g_strdup_printf (_("%u selected, at least 1 required."), n_chosen);
+    }
+}
+
+/* The line beside Send: how many are chosen, or why it cannot be sent yet
+ * (also Send's tooltip and description, as an ATP editor's). */
 static void
-update_summary (TriageAitpView *self)
+update_summary (TriageAitpView *self,
+                gboolean        read_only)
 {
   g_autoptr(GArray) choices = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *reason = NULL;
 
-  if (self->request == NULL || self->request->type == ATP_AITP_DECISION_RADIO ||
-      self->request->type == ATP_AITP_DECISION_CONFIRMATION)
+  if (self->request == NULL || self->request->type == ATP_AITP_DECISION_CONFIRMATION)
     {
       gtk_label_set_label (self->summary_label, "");
       return;
     }
 
   choices = _triage_aitp_view_dup_choices (self);
-  if (self->request->type == ATP_AITP_DECISION_PRODUCTS)
+  reason = read_only ? NULL : dup_reason (self, choices->len);
+  if (reason != NULL)
+    text = g_strdup (reason);
+  else if (self->request->type == ATP_AITP_DECISION_RADIO)
+    text = g_strdup ("");
+  else if (self->request->type == ATP_AITP_DECISION_PRODUCTS)
     /* Translators: how many products are chosen */
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u product chosen", "%u products chosen",
                                          choices->len), choices->len);
@@ -87,6 +117,10 @@ update_summary (TriageAitpView *self)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u selected", "%u selected", choices->len),
                             choices->len);
   gtk_label_set_label (self->summary_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->send_button), reason != NULL ? reason : _("Send (Ctrl+Return)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->send_button),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, reason != NULL ? reason : "",
+                                  -1);
 }
 
 static void
@@ -108,7 +142,7 @@ _triage_aitp_view_update_state (TriageAitpView *self)
 
   if (self->request != NULL)
     _triage_aitp_view_set_editable (self, !read_only);
-  update_summary (self);
+  update_summary (self, read_only);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "aitp.send",
                                  !read_only && _triage_aitp_view_can_send (self));
   if (read_only)
