@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-inbox-search.h"
 
 /*
@@ -120,33 +121,7 @@ join_words (const char *folded)
 char *
 triage_inbox_search_fold (const char *text)
 {
-  g_autofree char *valid = NULL;
-  g_autofree char *decomposed = NULL;
-  GString *bare;
-
-  if (text == NULL)
-    return g_strdup ("");
-
-  valid = g_utf8_make_valid (text, -1);
-  decomposed = g_utf8_normalize (valid, -1, G_NORMALIZE_ALL);
-  if (decomposed == NULL)
-    return g_strdup ("");
-
-  bare = g_string_sized_new (strlen (decomposed));
-  for (const char *p = decomposed; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_type (c) != G_UNICODE_NON_SPACING_MARK)
-        g_string_append_unichar (bare, c);
-    }
-
-  {
-    char *folded = g_utf8_casefold (bare->str, bare->len);
-
-    g_string_free (bare, TRUE);
-    return folded;
-  }
+  return triage_format_fold (text);
 }
 
 /**

@@ -435,3 +435,40 @@ triage_format_attachment_details (const AtpAttachment *attachment)
 
   return g_strdup_printf (_("%s · link"), attachment->type);
 }
+
+/**
+ * triage_format_fold:
+ * @text: (nullable): UTF-8 text (invalid sequences are replaced)
+ *
+ * @text made for matching what a person types, whatever the case
+ * (g_utf8_casefold) and accents (compatibility decomposition without the
+ * combining marks): "CAFÉ" and "café" are both "cafe".
+ *
+ * Returns: (transfer full): @text folded; "" for %NULL
+ */
+char *
+triage_format_fold (const char *text)
+{
+  g_autofree char *valid = NULL;
+  g_autofree char *decomposed = NULL;
+  g_autoptr(GString) bare = NULL;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  valid = g_utf8_make_valid (text, -1);
+  decomposed = g_utf8_normalize (valid, -1, G_NORMALIZE_ALL);
+  if (decomposed == NULL)
+    return g_strdup ("");
+
+  bare = g_string_sized_new (strlen (decomposed));
+  for (const char *p = decomposed; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_type (c) != G_UNICODE_NON_SPACING_MARK)
+        g_string_append_unichar (bare, c);
+    }
+
+  return g_utf8_casefold (bare->str, bare->len);
+}

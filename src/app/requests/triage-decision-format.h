@@ -38,6 +38,7 @@ const char *triage_format_get_description (AtpNotification *notification);
 char     *triage_format_json_value          (JsonNode         *node,
                                              gsize             max_chars);
 char     *triage_format_attachment_details  (const AtpAttachment *attachment);
+char     *triage_format_fold                (const char       *text);
 JsonNode *triage_json_number_new            (double            value);
 
 #define TRIAGE_COUNTDOWN_CRITICAL (5 * G_TIME_SPAN_MINUTE)

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-response-editor-private.h"
 
 /*
@@ -22,44 +23,18 @@
 
 #define OPTIONS_MAX_HEIGHT 320
 
-/* Lower case, without accents, for matching. */
-static char *
-fold (const char *text)
-{
-  g_autofree char *decomposed = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
-  GString *bare = g_string_new (NULL);
-
-  if (decomposed == NULL)
-    return g_string_free (bare, FALSE);
-
-  for (const char *p = decomposed; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_type (c) != G_UNICODE_NON_SPACING_MARK)
-        g_string_append_unichar (bare, c);
-    }
-
-  {
-    char *folded = g_utf8_casefold (bare->str, bare->len);
-
-    g_string_free (bare, TRUE);
-    return folded;
-  }
-}
-
 static void
 refilter (TriageResponseEditor *self)
 {
   GtkWidget *entry = self->option_filter;
-  g_autofree char *query = fold (gtk_editable_get_text (GTK_EDITABLE (entry)));
+  g_autofree char *query = triage_format_fold (gtk_editable_get_text (GTK_EDITABLE (entry)));
   guint matched = 0;
 
   for (guint i = 0; i < self->option_buttons->len; i++)
     {
       GtkWidget *button = g_ptr_array_index (self->option_buttons, i);
       const AtpOption *option = g_ptr_array_index (self->action->options, i);
-      g_autofree char *label = fold (option->label);
+      g_autofree char *label = triage_format_fold (option->label);
       gboolean matches = strstr (label, query) != NULL;
 
       gtk_widget_set_visible (button,
