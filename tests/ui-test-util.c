@@ -56,6 +56,7 @@ ui_test_shortcut_free (gpointer data)
   UiTestShortcut *shortcut = data;
 
   g_object_unref (shortcut->controller);
+  g_object_unref (shortcut->shortcut);
   g_free (shortcut->trigger);
   g_free (shortcut->action);
   g_free (shortcut);
@@ -84,6 +85,7 @@ ui_test_list_shortcuts (GtkWidget *widget)
           UiTestShortcut *shortcut = g_new0 (UiTestShortcut, 1);
 
           shortcut->controller = GTK_SHORTCUT_CONTROLLER (g_object_ref (controller));
+          shortcut->shortcut = g_object_ref (item);
           shortcut->trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (item));
           shortcut->action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (item));
           g_ptr_array_add (shortcuts, shortcut);
@@ -113,6 +115,31 @@ ui_test_find_shortcut (GtkWidget  *widget,
     }
 
   return NULL;
+}
+
+/* Runs, as a key press would (GTK 4 synthesises no key events), the action
+ * that @widget's own shortcut controllers bind to @trigger (as GTK writes it,
+ * alone or as one of an alternative's triggers); the test fails without one.
+ *
+ * Returns: whether the action took the key: one it lets go goes on to the
+ *   widget with the focus (a text view types it) */
+gboolean
+ui_test_press_shortcut (GtkWidget  *widget,
+                        const char *trigger)
+{
+  g_autoptr(GPtrArray) shortcuts = ui_test_list_shortcuts (widget);
+
+  for (guint i = 0; i < shortcuts->len; i++)
+    {
+      UiTestShortcut *shortcut = g_ptr_array_index (shortcuts, i);
+      g_auto(GStrv) alternatives = g_strsplit (shortcut->trigger, "|", -1);
+
+      if (g_strv_contains ((const char * const *) alternatives, trigger))
+        return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut->shortcut),
+                                             GTK_SHORTCUT_ACTION_EXCLUSIVE, widget, NULL);
+    }
+
+  g_error ("No shortcut of %s for %s", G_OBJECT_TYPE_NAME (widget), trigger);
 }
 
 /* Asserts that the whole of @view's text carries one tag that keeps Pango

@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   GtkShortcutController *controller;
+  GtkShortcut           *shortcut;
   char                  *trigger;
   char                  *action;
 } UiTestShortcut;
@@ -27,6 +28,8 @@ GPtrArray             *ui_test_list_shortcuts   (GtkWidget          *widget);
 GtkShortcutController *ui_test_find_shortcut    (GtkWidget          *widget,
                                                  const char         *trigger,
                                                  const char         *action);
+gboolean               ui_test_press_shortcut   (GtkWidget          *widget,
+                                                 const char         *trigger);
 void                   ui_test_assert_unhyphenated (GtkTextView     *view);
 
 G_END_DECLS

@@ -10,9 +10,8 @@
 
 #define G_LOG_DOMAIN "test-response-editor"
 
-#include <string.h>
-
 #include "editor-test-fixture.h"
+#include "ui-test-util.h"
 
 static const char *
 button_text (GtkWidget *button)
@@ -300,39 +299,6 @@ test_multi_choice_search (Fixture       *fixture,
 
 /* text */
 
-/* Ctrl+Return as the editor's shortcut takes it (GTK 4 synthesises no key
- * events): whether the editor kept the key. A key it lets go reaches the
- * text view, which types a new line. */
-static gboolean
-press_ctrl_return (TriageResponseEditor *editor)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (editor));
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-          g_autoptr(GtkShortcutTrigger) ctrl_return =
-            gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK);
-          g_autofree char *wanted = gtk_shortcut_trigger_to_string (ctrl_return);
-          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
-
-          if (strstr (trigger, wanted) != NULL)
-            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
-                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE,
-                                                 GTK_WIDGET (editor), NULL);
-        }
-    }
-
-  g_assert_not_reached ();
-}
-
 /* Ctrl+Return never edits the answer: when it cannot be sent (too long
  * here), the editor keeps the key (a bell, the reason line says why) and no
  * new line is typed; nothing leaves. */
@@ -346,13 +312,13 @@ test_text_ctrl_return_invalid (Fixture       *fixture,
 
   set_text (editor, "abcdefghijklmnopqrstuvwxyz");
   assert_invalid (editor, "The answer is 26 characters long, at most 20 allowed.");
-  g_assert_true (press_ctrl_return (editor));
+  g_assert_true (ui_test_press_shortcut (GTK_WIDGET (editor), "<Control>Return"));
   g_assert_cmpuint (fixture->record.count, ==, 0);
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (triage_response_editor_get_reason_label (editor))),
                    ==, "The answer is 26 characters long, at most 20 allowed.");
 
   set_text (editor, "abcdefghij");
-  g_assert_true (press_ctrl_return (editor));
+  g_assert_true (ui_test_press_shortcut (GTK_WIDGET (editor), "<Control>Return"));
   g_assert_cmpuint (fixture->record.count, ==, 1);
   g_assert_cmpstr (fixture->record.json, ==, "\"abcdefghij\"");
 }
