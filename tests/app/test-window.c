@@ -776,7 +776,16 @@ test_preview (void)
 
   /* A request's whole text too (the views' "Show the Whole Request"), its
    * long lines whole, wrapped (they were cut at 2,000 characters, "…"). */
-  title = g_strnfill (5001, 'T');
+  {
+    GString *digits = g_string_new (NULL);
+
+    /* Numbers one after another ("00000000010000200003…"): a piece of the
+     * display ends after 2,000 characters, inside "00399" "00400". */
+    for (guint i = 0; digits->len < 5001; i++)
+      g_string_append_printf (digits, "%05u", i);
+    g_string_truncate (digits, 5001);
+    title = g_string_free (digits, FALSE);
+  }
   description = g_strnfill (5001, 'D');
   whole = g_strconcat (title, "\n\n", description, NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (triage_window_get_inbox_pane (window)),
@@ -801,6 +810,15 @@ test_preview (void)
   g_assert_cmpuint (strlen (joined), ==, 2 * 5001);
   g_assert_cmpint (gtk_text_view_get_wrap_mode (GTK_TEXT_VIEW (triage_text_preview_get_source_view (preview))),
                    ==, GTK_WRAP_WORD_CHAR);
+  /* Search finds a match across two pieces, and selects all of it. */
+  g_assert_cmpuint (triage_text_preview_find (preview, "399004"), ==, 1);
+  {
+    g_autofree char *selection = triage_text_preview_dup_selection (preview);
+    g_auto(GStrv) parts = g_strsplit (selection, "\n", -1);
+    g_autofree char *selected = g_strjoinv ("", parts);
+
+    g_assert_cmpstr (selected, ==, "399004");
+  }
 
   destroy_window (window);
 }

@@ -314,7 +314,24 @@ show_match (TriageTextPreview *self)
 
   gtk_text_buffer_get_iter_at_line_offset (buffer, &start, line, first);
   end = start;
-  gtk_text_iter_forward_chars (&end, length);
+  if (cut == NULL && line + 1 < self->text->line_starts->len &&
+      offset + strlen (self->query) > g_array_index (self->text->line_starts, gsize, line + 1))
+    {
+      /* Across the pieces of a long line shown whole: the display has a
+       * line break there that the text has not. */
+      gsize end_offset = offset + strlen (self->query);
+      guint end_line = triage_attachment_text_line_at (self->text, end_offset - 1);
+      gsize end_start = g_array_index (self->text->line_starts, gsize, end_line);
+
+      self->match_pending = !line_loaded (self, end_line);
+      if (self->match_pending)
+        return;
+      gtk_text_buffer_get_iter_at_line_offset (buffer, &end, end_line,
+                                               g_utf8_strlen (self->text->text + end_start,
+                                                              end_offset - end_start));
+    }
+  else
+    gtk_text_iter_forward_chars (&end, length);
   gtk_text_buffer_select_range (buffer, &start, &end);
   gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->source_view),
                                 gtk_text_buffer_get_insert (buffer), 0.1, FALSE, 0, 0);
