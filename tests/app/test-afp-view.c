@@ -454,6 +454,22 @@ test_focus_kept (Fixture       *fixture,
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_STATUS);
 }
 
+/* A review opened: the keyboard on its heading, not on its first control
+ * (a confidence level an Enter held from the last request would tick). */
+static void
+test_focus_heading (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *focus;
+
+  show_seed (fixture, 1);
+  g_assert_true (triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (fixture->view)));
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_HEADING);
+  g_assert_false (GTK_IS_CHECK_BUTTON (focus));
+  g_assert_false (gtk_widget_activate (focus));
+}
+
 static void
 count_labels_with (GtkWidget  *widget,
                    const char *text,
@@ -510,6 +526,7 @@ main (int   argc,
   ADD ("narrow", test_narrow);
   ADD ("levels-are-radio", test_levels_are_radio);
   ADD ("focus-kept", test_focus_kept);
+  ADD ("focus-heading", test_focus_heading);
   ADD ("media-type-once", test_media_type_once);
   g_test_add_func ("/afp-view/stack", test_stack);
 

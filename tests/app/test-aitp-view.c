@@ -225,10 +225,20 @@ static void
 test_confirmation (Fixture       *fixture,
                    gconstpointer  data)
 {
+  GtkWidget *focus;
+
   show (fixture, "seed-003-confirmation-request.json");
   g_assert_true (GTK_IS_BUTTON (option (fixture, "1")));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (option (fixture, "3"))), ==, "Something else");
   g_assert_false (gtk_widget_get_visible (fixture->view->send_row));
+
+  /* Opened: the keyboard on the heading, not on an answer (Enter there,
+   * the key that opened it or one held, answers nothing). */
+  g_assert_true (triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (fixture->view)));
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_HEADING);
+  g_assert_false (gtk_widget_activate (focus));
+  g_assert_cmpuint (fixture->record.count, ==, 0);
 
   g_signal_emit_by_name (option (fixture, "2"), "clicked");
   widgets_test_pump ();
