@@ -179,7 +179,7 @@ bench_request (void)
 }
 
 /* An AFP review of a 400,000-character line, in the main window with the
- * keyboard on its first answer control, as the app shows a request. */
+ * keyboard on its heading, as the app shows a request. */
 static gboolean
 bench_afp (void)
 {
@@ -195,7 +195,7 @@ bench_afp (void)
   view = triage_afp_view_new ();
   gtk_window_set_child (GTK_WINDOW (main_window), view);
   triage_request_view_set_request (TRIAGE_REQUEST_VIEW (view), notification);
-  triage_request_view_focus_answer (TRIAGE_REQUEST_VIEW (view));
+  triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (view));
   wait_drawn (main_window);
 
   return report ("afp-long-line", &stall, start);
