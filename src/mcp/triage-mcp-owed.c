@@ -70,7 +70,10 @@ entry_new (const char *id,
 
   entry->id = g_strdup (id);
   entry->service = g_strdup (service);
-  entry->reason = g_strdup (reason);
+  /* A reason comes from the MCP client without a limit: cut to whole characters, so what
+   * is written always reads back. */
+  if (reason != NULL)
+    entry->reason = g_utf8_substring (reason, 0, MIN (g_utf8_strlen (reason, -1), REASON_MAX));
   return entry;
 }
 
@@ -178,9 +181,9 @@ entry_problem (JsonNode            *node,
   for (const char *p = service; p != NULL && *p != '\0'; p++)
     if (g_ascii_iscntrl (*p))
       return "a withdrawal's service holds a control character";
-  if (json_object_has_member (object, "reason") &&
-      (reason == NULL || g_utf8_strlen (reason, -1) > REASON_MAX))
-    return "a withdrawal's reason is not a string of at most 1000 characters";
+  /* A reason too long (as an older run wrote them) is cut, never a reason to drop it. */
+  if (json_object_has_member (object, "reason") && reason == NULL)
+    return "a withdrawal's reason is not a string";
 
   *entry = entry_new (id, service, reason);
   return NULL;

@@ -148,16 +148,17 @@ def test_second_signal_ends_grace():
         expect_clean_exit(s.mcp)
 
 
-def test_killed_while_owed():
-    # A withdrawal owed mid-session is in the file before the session ends, so a client
-    # that kills triage-mcp outright (SIGKILL) loses it neither.
-    with Session("killed-owed") as s:
+def killed_while_owed(name, reason):
+    """A withdrawal owed mid-session (the question cancelled with @reason) is in the file
+    before the session ends, so a client that kills triage-mcp outright (SIGKILL) loses
+    it neither: the next run withdraws it, and says nothing of the file."""
+    with Session(name) as s:
         s.mcp.initialize()
         id = s.mcp.tool("ask_human", {"question": "Cancelled, then killed",
                                       "response_type": "text"})
         n = s.wait_pending("Cancelled, then killed")
         s.server.kill()
-        s.mcp.notify("notifications/cancelled", {"requestId": id, "reason": "stop"})
+        s.mcp.notify("notifications/cancelled", {"requestId": id, "reason": reason})
         s.mcp.wait_stderr(OWED)
         wait_for("the owed withdrawal in the file", lambda: owed_ids(s) == [n["id"]])
         s.mcp.stop()   # SIGKILL
@@ -167,6 +168,31 @@ def test_killed_while_owed():
         expect_clean_exit(s.mcp)
         if os.path.exists(owed_path(s)):
             raise Failure(f"the owed file is still there: {owed_ids(s)}")
+        if b"damaged" in s.mcp.errors():
+            raise Failure(f"standard error: {s.mcp.errors()!r}")
+
+
+def test_killed_while_owed():
+    killed_while_owed("killed-owed", "stop")
+
+
+def test_long_reason_kept():
+    # The MCP client's reason has no limit; the file's reads at most 1000 characters. A
+    # reason of 1,500 was written whole, and the next run set the file aside as damaged
+    # and lost the withdrawal: it is cut as it is written (whole characters).
+    killed_while_owed("long-reason", "é" * 1500)
+    # A file that holds such a reason (an older run wrote it) keeps its withdrawal.
+    with Session("long-reason-read") as s:
+        pending = s.server.post("Owed with a long reason", service=SERVICE)
+        write_owed(s, json.dumps({
+            "server": f"unix:{s.world.socket}",
+            "withdrawals": [{"id": pending, "service": SERVICE, "reason": "é" * 1500}]}))
+        mcp = next_run(s)
+        withdrawn(s, pending)
+        wait_for("the owed file to be removed", lambda: not os.path.exists(owed_path(s)))
+        expect_clean_exit(mcp)
+        if b"damaged" in mcp.errors():
+            raise Failure(f"standard error: {mcp.errors()!r}")
 
 
 def test_two_runs_share_the_file():
@@ -359,6 +385,7 @@ run([
     ("the server away as the session ends: the next run withdraws it", test_server_away_at_exit),
     ("a second signal ends the grace; the next run withdraws it", test_second_signal_ends_grace),
     ("killed while a withdrawal is owed: the next run withdraws it", test_killed_while_owed),
+    ("a withdrawal cancelled with a reason of 1,500 characters is kept", test_long_reason_kept),
     ("two runs ending at once keep both their withdrawals", test_two_runs_share_the_file),
     ("a team server away as the session ends: the next run withdraws it",
      test_team_server_away_at_exit),
