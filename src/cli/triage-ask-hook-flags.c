@@ -94,6 +94,155 @@ match_commands (GRegex     **patterns,
 /* How many times quotes are taken off: `bash -c "'rm' -rf x"` needs two. */
 #define FLAG_UNQUOTE_DEPTH 4
 
+/* Where @p's line ends: its line break, or the end of the text. */
+static const char *
+end_of_line (const char *p)
+{
+  const char *end = strchr (p, '\n');
+
+  return end != NULL ? end : p + strlen (p);
+}
+
+/* Reads the word after << (and its -) into @delimiters: the line that ends its
+ * here-document, quotes taken off (<<'EOF' ends at EOF), with "-" before it for <<-
+ * (tabs before the body's lines and the end are dropped) or " ". Returns where it ends. */
+static const char *
+read_here_document_word (const char *p,
+                         GPtrArray  *delimiters)
+{
+  g_autoptr(GString) word = g_string_new (*p == '-' ? "-" : " ");
+  char quote = 0;
+
+  if (*p == '-')
+    p++;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  for (; *p != '\0'; p++)
+    {
+      if (quote != 0 && *p == quote)
+        quote = 0;
+      else if (quote != 0)
+        g_string_append_c (word, *p);
+      else if (*p == '\'' || *p == '"')
+        quote = *p;
+      else if (*p == '\\' && p[1] != '\0')
+        g_string_append_c (word, *++p);
+      else if (strchr (" \t\n;&|<>()", *p) != NULL)
+        break;
+      else
+        g_string_append_c (word, *p);
+    }
+  if (word->len > 1)
+    g_ptr_array_add (delimiters, g_string_free (g_steal_pointer (&word), FALSE));
+  return p;
+}
+
+/* Skips the bodies of the here-documents @delimiters opened on the line before @p,
+ * each up to its delimiter's line; returns where the shell reads commands again. */
+static const char *
+skip_here_documents (const char *p,
+                     GPtrArray  *delimiters)
+{
+  for (guint i = 0; i < delimiters->len; i++)
+    {
+      const char *delimiter = g_ptr_array_index (delimiters, i);
+
+      while (*p != '\0')
+        {
+          const char *line = p;
+          const char *line_end = end_of_line (p);
+
+          p = *line_end == '\n' ? line_end + 1 : line_end;
+          if (delimiter[0] == '-')
+            while (*line == '\t')
+              line++;
+          if ((gsize) (line_end - line) == strlen (delimiter + 1) &&
+              strncmp (line, delimiter + 1, line_end - line) == 0)
+            break;
+        }
+    }
+  g_ptr_array_set_size (delimiters, 0);
+  return p;
+}
+
+/* @text's commands as the shell splits them: at a ;, &, | or line end outside quotes
+ * (and outside a # comment); a here-document's body (<<WORD, <<'WORD', <<-WORD: its
+ * lines up to WORD) is data, in none. A quote that never closes runs to the end. */
+static GPtrArray *
+shell_commands (const char *text)
+{
+  GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) delimiters = g_ptr_array_new_with_free_func (g_free);
+  const char *start = text;
+  const char *p = text;
+  char quote = 0;
+
+  while (*p != '\0')
+    {
+      if (quote == '\'' || (quote == '"' && *p == '"'))
+        quote = *p == quote ? 0 : quote;
+      else if (*p == '\\')
+        p += p[1] != '\0';   /* what it escapes, a line end too: a continued line */
+      else if (quote == 0 && (*p == '\'' || *p == '"'))
+        quote = *p;
+      else if (quote == 0 && *p == '#' &&
+               (p == text || strchr (" \t\n;&|()", p[-1]) != NULL))
+        p = end_of_line (p) - 1;
+      else if (quote == 0 && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
+               (p == text || p[-1] != '<'))
+        p = read_here_document_word (p + 2, delimiters) - 1;
+      else if (quote == 0 && strchr (";&|\n", *p) != NULL)
+        {
+          g_ptr_array_add (commands, g_strndup (start, p - start));
+          start = *p == '\n' ? skip_here_documents (p + 1, delimiters) : p + 1;
+          p = start;
+          continue;
+        }
+      p++;
+    }
+  g_ptr_array_add (commands, g_strndup (start, p - start));
+  return commands;
+}
+
+/* Matches @patterns against each command of @text again with its words as the shell
+ * reads them ('rm', r""m and r\m are rm), joined by spaces, and so on down to
+ * FLAG_UNQUOTE_DEPTH for the quotes inside a quoted word (bash -c "…"). A command whose
+ * quotes do not close is not what it seems to the patterns: @unchecked, for the person
+ * to confirm; below the top, an unclosed quote is only text ("don't"). */
+static void
+match_unquoted_commands (GRegex     **patterns,
+                         const char  *text,
+                         guint        depth,
+                         gboolean    *destructive,
+                         gboolean    *irreversible,
+                         gboolean    *unchecked)
+{
+  g_autoptr(GPtrArray) commands = shell_commands (text);
+
+  for (guint i = 0; i < commands->len; i++)
+    {
+      const char *command = g_ptr_array_index (commands, i);
+      g_auto(GStrv) words = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *joined = NULL;
+
+      if (!g_shell_parse_argv (command, NULL, &words, &error))
+        {
+          if (depth == 0 && g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
+            *unchecked = TRUE;
+          continue;
+        }
+      joined = g_strjoinv (" ", words);
+      if (g_str_equal (joined, command))
+        continue;
+      match_commands (patterns, joined, joined + strlen (joined),
+                      destructive, irreversible, unchecked);
+      if (depth + 1 < FLAG_UNQUOTE_DEPTH)
+        match_unquoted_commands (patterns, joined, depth + 1, destructive, irreversible,
+                                 unchecked);
+    }
+}
+
 void
 triage_ask_hook_flag_command (const char *command,
                               JsonArray  *flags)
@@ -111,34 +260,9 @@ triage_ask_hook_flag_command (const char *command,
                                G_REGEX_MULTILINE | G_REGEX_DOTALL | G_REGEX_OPTIMIZE, 0, NULL);
 
   match_commands (patterns, text, text + checked, &destructive, &irreversible, &unchecked);
-
-  /* The command again with its words as the shell reads them: 'rm', r""m and r\m
-   * are rm. Words are joined by spaces (a line break between two commands is
-   * lost, which can only flag more). A command whose quotes do not close is not
-   * what it seems to the patterns: the person confirms it. Quotes inside a quoted
-   * word (bash -c "…") are taken off the next time round, where an unclosed one
-   * is only text ("don't"). */
-  for (guint depth = 0; depth < FLAG_UNQUOTE_DEPTH; depth++)
-    {
-      g_auto(GStrv) words = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autofree char *joined = NULL;
-
-      if (!g_shell_parse_argv (text, NULL, &words, &error))
-        {
-          if (depth == 0 && !unchecked &&
-              g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
-            unchecked = TRUE;
-          break;
-        }
-      joined = g_strjoinv (" ", words);
-      if (g_str_equal (joined, text))
-        break;
-      match_commands (patterns, joined, joined + strlen (joined),
-                      &destructive, &irreversible, &unchecked);
-      g_free (text);
-      text = g_steal_pointer (&joined);
-    }
+  /* One command at a time, so a line break between two is kept, and each is cut at
+   * FLAG_CHECK_MAX_SEGMENT as above, not the whole. */
+  match_unquoted_commands (patterns, text, 0, &destructive, &irreversible, &unchecked);
 
   for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
     g_regex_unref (patterns[i]);

@@ -386,16 +386,39 @@ def test_dangerous_commands_flagged():
             hook.result()
             if n["actions"][0].get("flags") != flags:
                 raise Failure(f"{command}: flags {n['actions'][0].get('flags')}, want {flags}")
-        # A line continued with a backslash is one command: a pattern's .* crosses it.
-        for command in ["git push origin \\\n  --force", "find . -name '*.o' \\\n  -delete"]:
+        def flags_of(command):
             hook = Hook(s.world, dict(PRE_TOOL_USE_BASH, tool_input={"command": command}))
-            n = wait_for("the continued command in the inbox", lambda: next(
+            n = wait_for("the command in the inbox", lambda: next(
                 (n for n in s.server.request("GET", "/api/v1/client/notifications?status=pending")
                  [1]["notifications"] if n["context"]["title"].startswith("Bash in my-project: ")), None))
             s.server.respond_as_client(n["id"], "deny", "no")
             hook.result()
-            if n["actions"][0].get("flags") != ["destructive", "irreversible"]:
-                raise Failure(f"{command!r}: flags {n['actions'][0].get('flags')}")
+            return n["actions"][0].get("flags")
+
+        # A line continued with a backslash is one command: a pattern's .* crosses it.
+        for command in ["git push origin \\\n  --force", "find . -name '*.o' \\\n  -delete"]:
+            got = flags_of(command)
+            if got != ["destructive", "irreversible"]:
+                raise Failure(f"{command!r}: flags {got}")
+        # Words read as the shell reads them one command at a time: 120 harmless lines
+        # (4.9 KB) were joined into one command, cut at 4 KiB and so unchecked; a
+        # here-document's body is data, where an apostrophe opens no quote. What is
+        # quoted across lines or after a here-document is still read.
+        script = "".join(f"echo line {i} of a harmless script\n" for i in range(120))
+        for command, flags in [
+                (script, None),
+                (script + "'rm' -rf x", ["destructive", "irreversible"]),
+                ("cat <<EOF\nIt's fine\nEOF", None),
+                ("cat <<'EOF' > notes\nIt's fine; 'a\nEOF\necho \"don't\"", None),
+                ("cat <<-EOF | wc\n\tIt's fine\n\tEOF\n'rm' -rf x",
+                 ["destructive", "irreversible"]),
+                ("git commit -m 'one;\ntwo' && 'git' push -f", ["destructive", "irreversible"]),
+                ("echo 'it''s\nfine' # don't\nls", None),
+                ("cat <<EOF\nIt's not closed", None),
+                ("echo hi\necho 'r''m -rf x", ["requires_confirmation"])]:
+            got = flags_of(command)
+            if got != flags:
+                raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
         # A long command is checked in a bounded time: "git push " 10,000 times kept
         # the old hook in its patterns for 49 s (40,000: past Claude Code's hook
         # timeout, whose normal flow then decides without the person). Past what is
