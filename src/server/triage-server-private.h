@@ -134,6 +134,7 @@ void     triage_server_drain          (TriageServer *self);
 int      triage_server_backup         (int    argc,
                                        char **argv);
 int      triage_server_claim_database (const char  *database,
+                                       const char  *socket_path,
                                        GError     **error);
 void     triage_server_say_unexpected (const char  *argument);
 char    *triage_server_database_holder (const char *database);

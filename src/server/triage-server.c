@@ -642,22 +642,23 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: cannot read the database password: %s\n", error->message);
       return 2;
     }
+  /* A SQLite file is claimed before it is opened: a refused second server
+   * must not migrate the schema under the first (a newer one would). The
+   * user's local server is one, whoever started it: at login the app and the
+   * user unit each start one, and the second finding the first is no failure
+   * (exit 0: no restart loop of the unit, and the app waits for the first's
+   * socket, triage-server-launcher.c). */
+  if (!triage_store_is_postgres (database) &&
+      (claim = triage_server_claim_database (database, socket_path, &error)) < 0)
+    {
+      fprintf (stderr, "triage-server: %s\n", error->message);
+      return local && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS) ? 0 : 1;
+    }
   self.store = triage_store_open (database, password, &error);
   if (self.store == NULL)
     {
       fprintf (stderr, "triage-server: %s\n", error->message);
       return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ? 2 : 1;
-    }
-  /* The user's local server is one, whoever started it: at login the app and
-   * the user unit each start one, and the second finding the first is no
-   * failure (exit 0: no restart loop of the unit, and the app waits for the
-   * first's socket, triage-server-launcher.c). */
-  if (!triage_store_is_shared (self.store) &&
-      (claim = triage_server_claim_database (database, &error)) < 0)
-    {
-      fprintf (stderr, "triage-server: %s\n", error->message);
-      g_object_unref (self.store);
-      return local && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY) ? 0 : 1;
     }
   if (!triage_store_user_exists (self.store, TRIAGE_DEFAULT_USER, NULL))
     triage_store_add_user (self.store, TRIAGE_DEFAULT_USER, "Default user", NULL);

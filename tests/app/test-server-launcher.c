@@ -6,6 +6,8 @@
 
 #include <signal.h>
 
+#include <glib/gstdio.h>
+
 #include "app-test-server.h"
 #include "triage-server-launcher.h"
 
@@ -89,9 +91,10 @@ spawn_server (GSubprocessFlags flags,
 }
 
 /* At login the app and the user unit each start the local server. The one
- * that comes second finds the database held by the first and exits 0; the app
- * then waits for the first's socket. It used to say its server "stopped
- * before it was ready" (the second exited 1) while the first was coming up. */
+ * that comes second finds the database held by the first, which serves on
+ * the same socket, and exits 0; the app then waits for the first's socket.
+ * It used to say its server "stopped before it was ready" (the second exited
+ * 1) while the first was coming up. */
 static void
 test_another_starting (void)
 {
@@ -112,20 +115,21 @@ test_another_starting (void)
       return;
     }
 
-  /* The first: it holds the local database and has no socket yet. */
+  /* The first: the local server, its database claimed, its socket not there
+   * yet (here: taken away once it was made). */
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
-  holder = spawn_server (G_SUBPROCESS_FLAGS_STDOUT_PIPE, "--listen", "127.0.0.1:0",
-                         "--print-address", "--database", database, NULL);
+  holder = spawn_server (G_SUBPROCESS_FLAGS_STDOUT_PIPE, "--socket", expected, "--print-address",
+                         "--database", database, NULL);
   holder_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (holder));
   listening = g_data_input_stream_read_line_utf8 (holder_out, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (listening);
+  g_assert_cmpint (g_unlink (expected), ==, 0);
   g_assert_false (app_test_socket_answers (expected));
 
   triage_server_launcher_ensure_async (NULL, APP_TEST_WAIT_MS, NULL, app_test_result_cb, &result);
-  /* The app's server has said it found the first and ended (exit 0)… */
-  app_test_wait_for (result != NULL || log_says ("is in use by another triage-server"),
-                     APP_TEST_WAIT_MS);
+  /* The app's server has said the first runs and ended (exit 0)… */
+  app_test_wait_for (result != NULL || log_says ("already running"), APP_TEST_WAIT_MS);
   g_assert_null (result);
   /* …and the first comes up on the socket (here: another in its place). */
   g_subprocess_send_signal (holder, SIGTERM);

@@ -14,6 +14,7 @@
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "server-test-util.h"
@@ -189,28 +190,68 @@ run_local (const char  *dir,
 
 /* The user's local server is one, whoever started it (at login the app and
  * the user unit each start one): a second `--local` that finds the database
- * held, or the socket answering, says so and exits 0, so the unit does not
- * restart it over and over (Restart=on-failure) and the app waits for the
- * first's socket. It exited 1. */
+ * held by the server of the same socket says it is already running and exits
+ * 0, so the unit does not restart it over and over (Restart=on-failure) and
+ * the app waits for the first's socket (it exited 1). Held by a server of
+ * another socket, or of none (`--listen` without `--database` uses the same
+ * file), no local socket will come: that is exit 1, saying so. */
 static void
 test_local_second (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("triage-test-local-XXXXXX", NULL);
   g_autofree char *folder = g_build_filename (dir, "triage", NULL);
   g_autofree char *database = g_build_filename (folder, "server.db", NULL);
-  TriageTestServerOptions options = { .database = database };
-  g_autoptr(TriageTestServer) first = NULL;
+  g_autofree char *socket_path = g_build_filename (folder, "triage.sock", NULL);
+  const char * const local_args[] = { "--socket", socket_path, NULL };
+  TriageTestServerOptions local = { .database = database, .extra_args = local_args };
+  TriageTestServerOptions other = { .database = database };
   g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status;
 
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(TriageTestServer) first = NULL;
+      g_autofree char *err = NULL;
+      const char *expected = round == 0 ? "already running" : "is in use by another triage-server";
+      int status;
+
+      first = triage_test_server_new (round == 0 ? &local : &other, &error);
+      g_assert_no_error (error);
+      status = run_local (dir, &err);
+      if (status != (round == 0 ? 0 : 1) || strstr (err, expected) == NULL)
+        g_error ("a second local server on a database held by a server %s: expected exit %d and "
+                 "\"%s\", got %d: %s", round == 0 ? "of its socket" : "of none", round == 0 ? 0 : 1,
+                 expected, status, err);
+      g_assert_true (triage_test_server_stop (first));
+    }
+  triage_test_remove_tree (dir);
+}
+
+/* A symbolic link to a held file is the same file: a second server given
+ * the link claimed the link's name and served beside the first. */
+static void
+test_claim_through_link (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-claim-XXXXXX", NULL);
+  g_autofree char *database = g_build_filename (dir, "server.db", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.db", NULL);
+  TriageTestServerOptions options = { .database = database };
+  g_autoptr(TriageTestServer) first = NULL;
+  g_autoptr(GSubprocess) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+
   first = triage_test_server_new (&options, &error);
   g_assert_no_error (error);
-  status = run_local (dir, &err);
-  if (status != 0 || strstr (err, "is in use by another triage-server") == NULL)
-    g_error ("a second local server on a held database: expected exit 0 saying so, got %d: %s",
-             status, err);
+  g_assert_cmpint (symlink (database, link), ==, 0);
+  second = spawn_on_file (link);
+  g_subprocess_communicate_utf8 (second, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (second));
+  if (g_subprocess_get_exit_status (second) != 1 ||
+      strstr (err, "is in use by another triage-server") == NULL)
+    g_error ("a second server on a link to a held file: expected exit 1, got %d: %s",
+             g_subprocess_get_exit_status (second), err);
   g_assert_true (triage_test_server_stop (first));
   g_clear_pointer (&first, triage_test_server_free);
   triage_test_remove_tree (dir);
@@ -224,5 +265,6 @@ main (int    argc,
   g_test_add_func ("/server/sqlite-claim/start-together", test_start_together);
   g_test_add_func ("/server/sqlite-claim/killed", test_claim_after_kill);
   g_test_add_func ("/server/sqlite-claim/local-second", test_local_second);
+  g_test_add_func ("/server/sqlite-claim/through-link", test_claim_through_link);
   return g_test_run ();
 }

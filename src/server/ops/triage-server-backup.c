@@ -230,7 +230,7 @@ triage_server_backup (int    argc,
     }
   if (database == NULL)
     database = default_database ();
-  if (g_str_has_prefix (database, "postgresql://") || g_str_has_prefix (database, "postgres://"))
+  if (triage_store_is_postgres (database))
     {
       fprintf (stderr, "triage-server backup: the database is PostgreSQL: back it up with "
                "pg_dump, which takes a consistent copy while the servers run, e.g. "

@@ -6,7 +6,10 @@
  * A SQLite database is one server's: a second server on the same file
  * served, but neither saw the other's changes (its streams and long polls
  * are woken by its own writes only). The server claims the file for its life
- * with flock () on a side file, FILE.lock, holding its pid: never a lock on
+ * with flock () on a side file, FILE.lock (FILE's real path: a symbolic link
+ * to it claims the same), holding its pid and the socket it serves on (a
+ * second `--local` server then knows the first for the same local server,
+ * already running): never a lock on
  * the database's own file, whose every descriptor closed in this process
  * would drop SQLite's POSIX locks. The kernel lets go of it when the server
  * ends however it ends (kill -9 too); the file stays, empty of meaning.
@@ -19,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -26,28 +30,63 @@
 
 #include "triage-server-private.h"
 
-/* The pid the holder of @fd wrote (a string; "unknown" when not yet). */
+/* The side file that claims @database: beside the file itself, its
+ * symbolic links followed (a second server given a link to the file claimed
+ * the link's name and served beside the first). A file not made yet is
+ * named by its folder's real path. */
 static char *
-holder_pid (int fd)
+lock_path (const char *database)
 {
-  char text[32] = { 0 };
-  ssize_t got = pread (fd, text, sizeof text - 1, 0);
+  g_autofree char *real = realpath (database, NULL);
+  g_autofree char *folder = NULL, *real_folder = NULL, *name = NULL;
 
+  if (real != NULL)
+    return g_strconcat (real, ".lock", NULL);
+  folder = g_path_get_dirname (database);
+  name = g_path_get_basename (database);
+  real_folder = realpath (folder, NULL);
+  if (real_folder == NULL)
+    return g_strconcat (database, ".lock", NULL);
+  return g_strconcat (real_folder, G_DIR_SEPARATOR_S, name, ".lock", NULL);
+}
+
+/* What the holder of @fd wrote: its pid (a string; "unknown" when not yet)
+ * and, in @socket_path, the Unix socket it serves on ("" when none). */
+static char *
+holder_of (int    fd,
+           char **socket_path)
+{
+  char text[4200] = { 0 };
+  ssize_t got = pread (fd, text, sizeof text - 1, 0);
+  g_auto(GStrv) lines = NULL;
+
+  if (socket_path != NULL)
+    *socket_path = g_strdup ("");
   if (got <= 0)
     return g_strdup ("unknown");
   text[got] = '\0';
-  return g_strdup (g_strstrip (text));
+  lines = g_strsplit (text, "\n", 3);
+  if (socket_path != NULL && lines[0] != NULL && lines[1] != NULL)
+    {
+      g_free (*socket_path);
+      *socket_path = g_strdup (lines[1]);
+    }
+  return g_strdup (lines[0] != NULL && *lines[0] != '\0' ? lines[0] : "unknown");
 }
 
-/* Claims the SQLite file @database for this server: the descriptor that
- * holds the claim, to keep open while the server runs; -1 (and @error)
- * when another server holds it or the side file cannot be made. */
+/* Claims the SQLite file @database for this server, which serves on
+ * @socket_path (NULL: on none): the descriptor that holds the claim, to keep
+ * open while the server runs; -1 (and @error) when the side file cannot be
+ * made, or another server holds it: G_IO_ERROR_EXISTS when that one serves
+ * on @socket_path too (the same local server, already running), else
+ * G_IO_ERROR_BUSY. */
 int
 triage_server_claim_database (const char  *database,
+                              const char  *socket_path,
                               GError     **error)
 {
-  g_autofree char *path = g_strconcat (database, ".lock", NULL);
-  char pid[32];
+  g_autofree char *path = lock_path (database);
+  g_autofree char *mine = NULL;
   int fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
   if (fd < 0)
@@ -62,10 +101,15 @@ triage_server_claim_database (const char  *database,
   if (flock (fd, LOCK_EX | LOCK_NB) != 0)
     {
       int saved = errno;
-      g_autofree char *holder = saved == EWOULDBLOCK ? holder_pid (fd) : NULL;
+      g_autofree char *socket = NULL;
+      g_autofree char *holder = saved == EWOULDBLOCK ? holder_of (fd, &socket) : NULL;
 
       close (fd);
-      if (holder != NULL)
+      if (holder != NULL && socket_path != NULL && g_str_equal (socket, socket_path))
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                     "already running: the server (pid %s) that serves on %s holds %s",
+                     holder, socket_path, database);
+      else if (holder != NULL)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
                      "%s is in use by another triage-server (pid %s): a SQLite database "
                      "serves one server (several servers share a PostgreSQL database)",
@@ -75,8 +119,8 @@ triage_server_claim_database (const char  *database,
                      path, g_strerror (saved));
       return -1;
     }
-  g_snprintf (pid, sizeof pid, "%ld\n", (long) getpid ());
-  if (ftruncate (fd, 0) != 0 || pwrite (fd, pid, strlen (pid), 0) < 0)
+  mine = g_strdup_printf ("%ld\n%s\n", (long) getpid (), socket_path != NULL ? socket_path : "");
+  if (ftruncate (fd, 0) != 0 || pwrite (fd, mine, strlen (mine), 0) < 0)
     g_debug ("cannot write the pid into %s: %s", path, g_strerror (errno));
   return fd;
 }
@@ -86,14 +130,14 @@ triage_server_claim_database (const char  *database,
 char *
 triage_server_database_holder (const char *database)
 {
-  g_autofree char *path = g_strconcat (database, ".lock", NULL);
+  g_autofree char *path = lock_path (database);
   char *holder = NULL;
   int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
 
   if (fd < 0)
     return NULL;
   if (flock (fd, LOCK_SH | LOCK_NB) != 0)
-    holder = errno == EWOULDBLOCK ? holder_pid (fd) : NULL;
+    holder = errno == EWOULDBLOCK ? holder_of (fd, NULL) : NULL;
   close (fd);
   return holder;
 }

@@ -81,6 +81,7 @@ typedef struct
   gint64  created_at;    /* unix µs: when this server (or another) stored it */
 } TriageNotificationRow;
 
+gboolean     triage_store_is_postgres     (const char   *database);
 TriageStore *triage_store_open            (const char   *database,
                                            const char   *password,
                                            GError      **error);
