@@ -208,13 +208,6 @@ gboolean         atp_action_validate_response     (const AtpAction *action,
                                                    JsonNode        *response_data,
                                                    GError         **error);
 gboolean         atp_action_needs_confirmation    (const AtpAction *action);
-AtpFlags         atp_action_answer_flags          (const AtpAction *action,
-                                                   JsonNode        *response_data);
-gboolean         atp_action_flag_applies          (const AtpAction *action,
-                                                   const char      *flag_name,
-                                                   JsonNode        *response_data);
-gboolean         atp_action_answer_needs_confirmation (const AtpAction *action,
-                                                       JsonNode        *response_data);
 
 /* Decoded inline data; %ATP_ERROR_INVALID_FIELD_VALUE for a uri attachment. */
 GBytes          *atp_attachment_decode            (const AtpAttachment *attachment,

@@ -546,14 +546,15 @@ test_confirm_only_flagged (Fixture       *fixture,
     }
 }
 
-/* A binary action's flags describe its true answer: the false one (Keep of
- * "Wipe disk": Keep / Wipe) declines, destroys nothing and undoes nothing, so
- * it leaves unconfirmed, and only the true button is red. */
+/* A binary action's flags are the question's, whichever the answer: its
+ * false button (Keep of "Wipe disk": Keep / Wipe) is confirmed too, though
+ * only the true button is red. */
 static void
-test_confirm_binary_declined (Fixture       *fixture,
-                              gconstpointer  data)
+test_confirm_binary_false (Fixture       *fixture,
+                           gconstpointer  data)
 {
   TriageResponseEditor *logs;
+  TriageConfirmDialog *dialog;
 
   show (fixture, all_actions, NULL, 0);
   logs = editor (fixture, "logs");
@@ -564,6 +565,13 @@ test_confirm_binary_declined (Fixture       *fixture,
 
   widgets_test_submit_record_clear (&fixture->record);
   g_signal_emit_by_name (triage_response_editor_get_false_button (logs), "clicked");
+  widgets_test_pump ();
+
+  dialog = triage_decision_view_get_confirm_dialog (fixture->view);
+  g_assert_nonnull (dialog);
+  g_assert_cmpuint (fixture->record.count, ==, 0);
+  WAIT_UNTIL (triage_confirm_dialog_get_armed (dialog));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), TRIAGE_CONFIRM_RESPONSE_CONFIRM);
   widgets_test_pump ();
 
   g_assert_null (triage_decision_view_get_confirm_dialog (fixture->view));
@@ -856,7 +864,7 @@ main (int   argc,
   ADD ("countdown/ticks-to-expired", test_countdown_ticks_to_expired);
   ADD ("confirm/only-flagged", test_confirm_only_flagged);
   ADD ("wheel-over-text-box", test_wheel_over_text_box);
-  ADD ("confirm/binary-declined", test_confirm_binary_declined);
+  ADD ("confirm/binary-false", test_confirm_binary_false);
   ADD ("confirm/cancel", test_confirm_cancel);
   ADD ("confirm/grace", test_confirm_grace);
   ADD ("confirm/dropped-when-settled", test_confirm_dropped_when_settled);

@@ -119,7 +119,7 @@ triage_atp_protocol_needs_confirmation (TriageProtocol  *protocol,
 {
   const AtpAction *action = atp_notification_find_action (request, action_id);
 
-  return action == NULL || atp_action_answer_needs_confirmation (action, response_data);
+  return action == NULL || atp_action_needs_confirmation (action);
 }
 
 static gboolean

@@ -426,6 +426,7 @@ triage_confirm_dialog_new (GtkWindow       *parent,
   TriageConfirmDialog *self;
   g_autofree char *heading = NULL;
   const char *confirm;
+  gboolean truth = TRUE;  /* FALSE: a binary action's false answer */
   g_autoptr(GString) body = NULL;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
@@ -451,28 +452,37 @@ triage_confirm_dialog_new (GtkWindow       *parent,
                               action->label, service_name, answer);
     }
 
-  /* Only what this answer does: a binary's false answer declines, and
-   * neither destroys nor is beyond undoing (atp_action_answer_flags()). */
-  for (guint i = 0, shown = 0; action->flag_names[i] != NULL; i++)
-    {
-      TriageFlagInfo info;
-
-      if (!atp_action_flag_applies (action, action->flag_names[i], response_data))
-        continue;
-      triage_flag_info_init (&info, action->flag_names[i]);
-      g_string_append_printf (body, "%s%s", shown++ == 0 ? "\n\n" : "\n", info.consequence);
-      triage_flag_info_clear (&info);
-    }
-
   if (action->response_type == ATP_RESPONSE_TYPE_BINARY && response_data != NULL &&
       JSON_NODE_HOLDS_VALUE (response_data) &&
       json_node_get_value_type (response_data) == G_TYPE_BOOLEAN)
-    confirm = json_node_get_boolean (response_data) ? action->true_label : action->false_label;
+    {
+      truth = json_node_get_boolean (response_data);
+      confirm = truth ? action->true_label : action->false_label;
+    }
   else
     confirm = action->label;
 
+  /* A binary action's flags are the question's, whichever the answer: which
+   * of the two destroys is the agent's to say ("Keep the backups?" makes
+   * false the one that deletes), so both are confirmed; the false answer's
+   * dialog says whose the flags are instead of "It deletes…" of an answer
+   * that may keep, and, like its button, is not red. */
+  for (guint i = 0; action->flag_names[i] != NULL; i++)
+    {
+      TriageFlagInfo info;
+
+      g_string_append (body, i == 0 ? "\n\n" : "\n");
+      if (i == 0 && !truth)
+        /* Translators: %s is a yes-or-no question's label; its flags follow */
+        g_string_append_printf (body, _("The service flags “%s”, whichever the answer:\n"),
+                                action->label);
+      triage_flag_info_init (&info, action->flag_names[i]);
+      g_string_append (body, info.consequence);
+      triage_flag_info_clear (&info);
+    }
+
   self = triage_confirm_dialog_new_full (parent, heading, body->str, confirm);
-  if (atp_action_answer_flags (action, response_data) & (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE))
+  if (truth && (action->flags & (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE)))
     adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (self), TRIAGE_CONFIRM_RESPONSE_CONFIRM,
                                                 ADW_RESPONSE_DESTRUCTIVE);
 

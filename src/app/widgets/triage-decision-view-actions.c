@@ -114,7 +114,7 @@ on_editor_submit (TriageDecisionView   *self,
       return;
     }
 
-  if (!atp_action_answer_needs_confirmation (action, response_data))
+  if (!atp_action_needs_confirmation (action))
     {
       triage_request_view_submit_answer (TRIAGE_REQUEST_VIEW (self), action->id, response_data);
       return;
