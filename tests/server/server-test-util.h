@@ -1,6 +1,7 @@
 /* server-test-util.h — a raw client for the triage-server tests: HTTP with
  * headers, WebSocket frames and SSE events (server-test-sse.h) as the wire
- * carries them; and the fixture of alice, bob and their services
+ * carries them, a connection of the test's own (server-test-raw.h); and the
+ * fixture of alice, bob and their services
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -652,3 +653,4 @@ srv_find_update (SrvSocket  *sock,
 }
 
 #include "server-test-sse.h"
+#include "server-test-raw.h"

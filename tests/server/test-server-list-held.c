@@ -23,19 +23,12 @@
 
 #define G_LOG_DOMAIN "test-server-list-held"
 
-#include <errno.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <gio/gunixsocketaddress.h>
-
 #include "server-test-util.h"
 
 /* Alice's list, and deploy-bot (a service for her alone) to fill it. */
 typedef SrvTeam Fixture;
 
-/* The team on a server that listens on a Unix socket: a request written
- * there is in the server's socket when the write returns (on TCP, even
- * through loopback, the kernel may hand it on later under load). */
+/* The team on a server that listens on a Unix socket (server-test-raw.h). */
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
@@ -45,137 +38,7 @@ fixture_setup (Fixture       *fixture,
   srv_team_setup_with (fixture, &options);
 }
 
-/* ---- a connection of our own: sent when we say, read when we say ---- */
-
-typedef struct
-{
-  GSocketConnection *conn;
-  GDataInputStream  *in;
-} Raw;
-
-static void
-raw_free (Raw *raw)
-{
-  g_clear_object (&raw->in);
-  g_clear_object (&raw->conn);
-  g_free (raw);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Raw, raw_free)
-
-static Raw *
-raw_open (Fixture *fixture)
-{
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketAddress) address =
-    g_unix_socket_address_new (triage_test_server_get_socket_path (fixture->server));
-  g_autoptr(GError) error = NULL;
-  Raw *raw = g_new0 (Raw, 1);
-
-  raw->conn = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
-  g_assert_no_error (error);
-  /* A read that never ends fails the test instead of hanging it. */
-  g_socket_set_timeout (g_socket_connection_get_socket (raw->conn), TRIAGE_TEST_WATCHDOG_S);
-  raw->in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (raw->conn)));
-  g_data_input_stream_set_newline_type (raw->in, G_DATA_STREAM_NEWLINE_TYPE_CR_LF);
-  return raw;
-}
-
-static void
-raw_send (Raw        *raw,
-          const char *method,
-          const char *path,
-          const char *token,
-          const char *body)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *request = g_strdup_printf ("%s %s HTTP/1.1\r\nHost: localhost\r\n"
-                                              "Authorization: Bearer %s\r\n"
-                                              "Content-Type: application/json\r\n"
-                                              "Content-Length: %zu\r\n\r\n%s",
-                                              method, path, token, body ? strlen (body) : 0,
-                                              body ? body : "");
-  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (raw->conn));
-
-  g_output_stream_write_all (out, request, strlen (request), NULL, NULL, &error);
-  g_assert_no_error (error);
-}
-
-/* The next answer on @raw: its status and body. */
-static SrvAnswer *
-raw_read (Raw *raw)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *status_line = NULL;
-  SrvAnswer *answer = g_new0 (SrvAnswer, 1);
-  gssize length = -1;
-  gsize got = 0;
-
-  status_line = g_data_input_stream_read_line (raw->in, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (status_line);
-  g_assert_true (g_str_has_prefix (status_line, "HTTP/1.1 "));
-  answer->status = (guint) g_ascii_strtoull (status_line + strlen ("HTTP/1.1 "), NULL, 10);
-  answer->headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_RESPONSE);
-  for (;;)
-    {
-      g_autofree char *line = g_data_input_stream_read_line (raw->in, NULL, NULL, &error);
-      char *colon;
-
-      g_assert_no_error (error);
-      g_assert_nonnull (line);
-      if (*line == '\0')
-        break;
-      colon = strchr (line, ':');
-      g_assert_nonnull (colon);
-      *colon = '\0';
-      soup_message_headers_append (answer->headers, line, g_strstrip (colon + 1));
-    }
-  length = soup_message_headers_get_content_length (answer->headers);
-  g_assert_cmpint (soup_message_headers_get_encoding (answer->headers), ==,
-                   SOUP_ENCODING_CONTENT_LENGTH);
-  answer->body = g_malloc0 (length + 1);
-  g_input_stream_read_all (G_INPUT_STREAM (raw->in), answer->body, length, &got, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (got, ==, length);
-  return answer;
-}
-
-/* A connection the server has accepted and served once (it keeps it open). */
-static Raw *
-raw_open_served (Fixture *fixture)
-{
-  Raw *raw = raw_open (fixture);
-  g_autoptr(SrvAnswer) answer = NULL;
-
-  raw_send (raw, "GET", "/healthz", fixture->alice, NULL);
-  answer = raw_read (raw);
-  srv_assert_status (answer, 200, NULL);
-  return raw;
-}
-
-/* ---- the server stopped, its commits failing ---- */
-
-/* Returns once the server is stopped: what is sent now is read in one turn
- * of its main loop once it goes on. */
-static void
-stop_server (Fixture *fixture)
-{
-  GPid pid = triage_test_server_get_pid (fixture->server);
-  siginfo_t info = { 0 };
-
-  g_assert_cmpint (kill (pid, SIGSTOP), ==, 0);
-  /* Its stop is left to be reported (WNOWAIT), as its exit would be. */
-  while (waitid (P_PID, (id_t) pid, &info, WSTOPPED | WEXITED | WNOWAIT) != 0)
-    g_assert_cmpint (errno, ==, EINTR);
-  g_assert_cmpint (info.si_code, ==, CLD_STOPPED);
-}
-
-static void
-continue_server (Fixture *fixture)
-{
-  g_assert_cmpint (kill (triage_test_server_get_pid (fixture->server), SIGCONT), ==, 0);
-}
+/* ---- the server's commits failing ---- */
 
 static void
 run_sql (Fixture    *fixture,
@@ -278,7 +141,7 @@ test_page_not_held_by_marks_before (Fixture       *fixture,
 {
   g_auto(GStrv) ids = g_new0 (char *, N_POSTED + 1);
   g_autoptr(JsonObject) first = NULL, again = NULL;
-  g_autoptr(Raw) a = NULL, b = NULL;
+  g_autoptr(SrvRaw) a = NULL, b = NULL;
   g_autoptr(SrvAnswer) newest = NULL, next = NULL;
   g_autoptr(JsonObject) newest_page = NULL, next_page = NULL;
   g_autofree char *escaped = NULL, *path = NULL;
@@ -301,18 +164,19 @@ test_page_not_held_by_marks_before (Fixture       *fixture,
                       escaped, NULL);
 
   fail_commits (fixture);
-  a = raw_open_served (fixture);
-  b = raw_open_served (fixture);
-  stop_server (fixture);
-  raw_send (a, "GET", "/api/v1/client/notifications?status=pending&limit=1", fixture->alice, NULL);
-  raw_send (b, "GET", path, fixture->alice, NULL);
-  continue_server (fixture);
+  a = srv_raw_open_served (fixture->server, fixture->alice);
+  b = srv_raw_open_served (fixture->server, fixture->alice);
+  srv_pause_server (fixture->server);
+  srv_raw_send (a, "GET", "/api/v1/client/notifications?status=pending&limit=1", fixture->alice,
+                NULL);
+  srv_raw_send (b, "GET", path, fixture->alice, NULL);
+  srv_resume_server (fixture->server);
 
-  newest = raw_read (a);
+  newest = srv_raw_read (a);
   srv_assert_status (newest, 200, NULL);
   newest_page = srv_parse_object (newest->body);
   assert_page (newest_page, (const char *[]) { ids[3], NULL }, "delivered");
-  next = raw_read (b);
+  next = srv_raw_read (b);
   srv_assert_status (next, 200, NULL);
   next_page = srv_parse_object (next->body);
   assert_page (next_page, (const char *[]) { ids[1], ids[2], NULL }, "delivered");
@@ -337,26 +201,27 @@ test_page_held_by_new_request (Fixture       *fixture,
                                gconstpointer  data)
 {
   g_autofree char *before = NULL;
-  g_autoptr(Raw) a = NULL, b = NULL;
+  g_autoptr(SrvRaw) a = NULL, b = NULL;
   g_autoptr(SrvAnswer) posted = NULL, page = NULL;
   g_autoptr(JsonObject) after = NULL;
 
   before = srv_post (fixture->server, fixture->key, "before");
 
   fail_commits (fixture);
-  a = raw_open_served (fixture);
-  b = raw_open_served (fixture);
-  stop_server (fixture);
-  raw_send (a, "POST", "/api/v1/notifications", fixture->key,
+  a = srv_raw_open_served (fixture->server, fixture->alice);
+  b = srv_raw_open_served (fixture->server, fixture->alice);
+  srv_pause_server (fixture->server);
+  srv_raw_send (a, "POST", "/api/v1/notifications", fixture->key,
             "{\"id\":\"6d5b8a3e-0f1c-4b7a-9e2d-3c4f5a6b7c8d\",\"context\":{\"title\":\"lost\","
             "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
             "\"response_type\":\"simple\"}]}");
-  raw_send (b, "GET", "/api/v1/client/notifications?status=pending", fixture->alice, NULL);
-  continue_server (fixture);
+  srv_raw_send (b, "GET", "/api/v1/client/notifications?status=pending", fixture->alice,
+                NULL);
+  srv_resume_server (fixture->server);
 
-  posted = raw_read (a);
+  posted = srv_raw_read (a);
   srv_assert_status (posted, 503, "STORAGE_UNAVAILABLE");
-  page = raw_read (b);
+  page = srv_raw_read (b);
   srv_assert_status (page, 503, "STORAGE_UNAVAILABLE");
 
   wait_for_commit_failure (fixture);
