@@ -14,7 +14,8 @@
  * runs with G_DEBUG=fatal-warnings, as every test's. The batch is refused by
  * refuse-begin.c, preloaded into the server, and the events by a trigger.
  * So is, in hold-refused, the BEGIN that holds the rest of a batch the
- * database rolled back. SQLite only.
+ * database rolled back; and in hold-refused-rest the writes of that batch
+ * after it are refused, not committed on their own. SQLite only.
  */
 
 #define G_LOG_DOMAIN "test-server-sqlite-unbatched"
@@ -24,15 +25,21 @@
 #include "server-test-util.h"
 
 #ifndef TRIAGE_TEST_SANITIZED
+/* The body of a request with @id. */
+static char *
+request_with_id (const char *id)
+{
+  return g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Unbatched\","
+                          "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
+                          "\"label\":\"OK\",\"response_type\":\"simple\"}]}", id);
+}
+
 static SrvAnswer *
 post_with_id (TriageTestServer *server,
               const char       *key,
               const char       *id)
 {
-  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Unbatched\","
-                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
-                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}",
-                                           id);
+  g_autofree char *body = request_with_id (id);
 
   return srv_request (server, "POST", "/api/v1/notifications", key, body);
 }
@@ -58,7 +65,8 @@ start_server (const char *dir,
   const char * const alice[] = { "alice", NULL };
   g_autofree char *refuse = g_build_filename (dir, "refuse-begin", NULL);
   g_autofree char *refuse_hold = g_build_filename (dir, "refuse-hold", NULL);
-  TriageTestServerOptions options = { .log_file = log };
+  /* On a Unix socket: the connections of hold-refused-rest (server-test-raw.h). */
+  TriageTestServerOptions options = { .log_file = log, .unix_socket = TRUE };
   g_autoptr(GError) error = NULL;
   TriageTestServer *server;
 
@@ -193,6 +201,76 @@ test_hold_refused (void)
   g_clear_pointer (&server, triage_test_server_free);
   triage_test_remove_tree (dir);
 }
+
+/* The rest of that batch, with no transaction to hold it in (its BEGIN
+ * refused): a second request read in the same turn of the server's main
+ * loop, in the batch the first one's insert made the database roll back,
+ * was committed on its own, stored while its client was told 503 "nothing
+ * was changed", and without its event (a stream never heard of it). Now it
+ * is refused (503, as the batch's), not stored, and taken when sent again. */
+static void
+test_hold_refused_rest (void)
+{
+  const char *doomed = "d1e2f3a4-b5c6-4d7e-8f90-a1b2c3d4e5f6";
+  const char *rest = "e2f3a4b5-c6d7-4e8f-9a01-b2c3d4e5f6a7";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("triage-unbatched-XXXXXX", &error);
+  g_autofree char *log = g_build_filename (dir, "server.log", NULL);
+  g_autofree char *refuse_hold = g_build_filename (dir, "refuse-hold", NULL);
+  g_autofree char *doomed_body = request_with_id (doomed);
+  g_autofree char *rest_body = request_with_id (rest);
+  g_autofree char *trigger = NULL;
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autoptr(SrvRaw) first = NULL, second = NULL;
+  g_autoptr(SrvAnswer) refused = NULL, refused_rest = NULL, taken = NULL, taken_rest = NULL;
+  g_autoptr(SrvEvents) events = NULL;
+  g_autofree char *key = NULL, *token = NULL;
+  guint64 failures;
+
+  g_assert_no_error (error);
+  server = start_server (dir, log, &token, &key);
+  /* The insert of the first request alone rolls its transaction back. */
+  trigger = g_strdup_printf ("CREATE TRIGGER refuse_doomed BEFORE INSERT ON notifications"
+                             " WHEN NEW.id = '%s' BEGIN SELECT RAISE (ROLLBACK, 'doomed by the"
+                             " test'); END", doomed);
+  g_free (srv_run_sql (server, trigger));
+  g_assert_true (g_file_set_contents (refuse_hold, "", 0, NULL));
+  failures = srv_commit_failures (server);
+
+  first = srv_raw_open_served (server, token);
+  second = srv_raw_open_served (server, token);
+  srv_pause_server (server);
+  srv_raw_send (first, "POST", "/api/v1/notifications", key, doomed_body);
+  srv_raw_send (second, "POST", "/api/v1/notifications", key, rest_body);
+  srv_resume_server (server);
+
+  refused = srv_raw_read (first);
+  srv_assert_unavailable (refused, "try again");
+  refused_rest = srv_raw_read (second);
+  srv_assert_unavailable (refused_rest, "try again");
+  g_assert_cmpuint (count_rows (server, "SELECT count(*) FROM notifications"), ==, 0);
+  g_assert_cmpuint (count_rows (server, "SELECT count(*) FROM events"), ==, 0);
+  g_assert_cmpuint (srv_count_in_file (log, "cannot hold the rest of a batch"), ==, 1);
+  srv_wait_until (srv_commit_failures (server) > failures, "the batch is rolled back");
+
+  /* Writes are taken again: both, sent again, are stored with their events. */
+  g_assert_cmpint (g_remove (refuse_hold), ==, 0);
+  g_free (srv_run_sql (server, "DROP TRIGGER refuse_doomed"));
+  taken = post_with_id (server, key, doomed);
+  srv_assert_status (taken, 201, NULL);
+  taken_rest = post_with_id (server, key, rest);
+  srv_assert_status (taken_rest, 201, NULL);
+  events = srv_events_open (server, token, NULL, "0");
+  g_assert_cmpuint (events->status, ==, 200);
+  srv_wait_until (srv_find_event (events, "notification", doomed) != NULL &&
+                  srv_find_event (events, "notification", rest) != NULL,
+                  "the stream resumed from the log's start hears both requests");
+  g_clear_pointer (&events, srv_events_free);
+
+  g_assert_true (triage_test_server_stop (server));
+  g_clear_pointer (&server, triage_test_server_free);
+  triage_test_remove_tree (dir);
+}
 #else
 static void
 test_change_refused (void)
@@ -206,6 +284,12 @@ test_hold_refused (void)
 {
   test_change_refused ();
 }
+
+static void
+test_hold_refused_rest (void)
+{
+  test_change_refused ();
+}
 #endif
 
 int
@@ -216,5 +300,6 @@ main (int    argc,
 
   g_test_add_func ("/server/sqlite-unbatched/change-refused", test_change_refused);
   g_test_add_func ("/server/sqlite-unbatched/hold-refused", test_hold_refused);
+  g_test_add_func ("/server/sqlite-unbatched/hold-refused-rest", test_hold_refused_rest);
   return g_test_run ();
 }

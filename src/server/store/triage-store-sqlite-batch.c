@@ -24,7 +24,8 @@
  * them), while the batch's requests are told nothing was stored. So the
  * rollback hook notes it, and before the next statement the batch's
  * transaction is opened again, only to be rolled back with it: the batch
- * is failed, and nothing after the loss is stored. */
+ * is failed, and nothing after the loss is stored. When that BEGIN fails
+ * too, the connection refuses writes until the rollback. */
 static void
 on_rollback (void *data)
 {
@@ -55,9 +56,30 @@ triage_store_sqlite_hold_lost_batch (TriageStoreSqlite *self)
    * a line a batch, and the end of a server run with
    * G_DEBUG=fatal-warnings. The batch is failed all the same. */
   if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-    triage_log_failure ("cannot hold the rest of a batch the database rolled back: %s",
-                        sqlite3_errmsg (self->db));
+    {
+      triage_log_failure ("cannot hold the rest of a batch the database rolled back: %s",
+                          sqlite3_errmsg (self->db));
+      /* No transaction to hold it in: each later write of the batch would be
+       * committed at once, stored while its request is told it was not. They
+       * are refused instead (SQLITE_READONLY: their requests are answered 503
+       * as the batch's) until the batch's rollback (a setting of the
+       * connection, which touches no file and takes no lock). */
+      self->refusing_writes = TRUE;
+      sqlite3_exec (self->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
+    }
   triage_store_fail_batch (TRIAGE_STORE (self), self->batch_error);
+}
+
+/* The batch's rollback: writes are taken again, unless the file was
+ * removed or replaced meanwhile (triage_store_sqlite_file_check ()). */
+void
+triage_store_sqlite_end_lost_batch (TriageStoreSqlite *self)
+{
+  if (!self->refusing_writes)
+    return;
+  self->refusing_writes = FALSE;
+  if (self->file_error == NULL)
+    sqlite3_exec (self->db, "PRAGMA query_only = OFF", NULL, NULL, NULL);
 }
 
 /* ---- another process's lock ---- */

@@ -37,6 +37,7 @@ struct _TriageStoreSqlite
   gboolean    rolling_back;    /* our own ROLLBACK, not the database's */
   gboolean    lost;            /* the database rolled the batch's transaction back */
   GError     *batch_error;     /* then: the batch is not stored, whatever comes after */
+  gboolean    refusing_writes; /* and its rest could not be held: query_only till its rollback */
   int         busy_timeout_ms; /* how long another process's lock is waited for */
   gint64      busy_since;      /* monotonic µs: the busy handler's first call for this lock */
   gboolean    held_elsewhere;  /* a wait for another process's lock ran out: none till it is free */
@@ -66,10 +67,12 @@ gboolean triage_store_sqlite_exec (TriageStoreSqlite *self,
                                    const char        *sql,
                                    GError           **error);
 /* The batch's transaction, rolled back by the database halfway
- * (triage-store-sqlite-batch.c): watched from the start, and held (failed)
- * before the next statement. */
+ * (triage-store-sqlite-batch.c): watched from the start, held (failed)
+ * before the next statement, or its writes refused when it cannot be held,
+ * till the batch's rollback ends it. */
 void     triage_store_sqlite_watch_batch         (TriageStoreSqlite *self);
 void     triage_store_sqlite_hold_lost_batch     (TriageStoreSqlite *self);
+void     triage_store_sqlite_end_lost_batch      (TriageStoreSqlite *self);
 /* Another process's lock is waited for once at most (triage-store-sqlite-batch.c):
  * the busy handler, and the batch's BEGIN that took the lock. */
 void     triage_store_sqlite_watch_busy          (TriageStoreSqlite *self,

@@ -290,6 +290,7 @@ sqlite_rollback (TriageStore *store)
   self->rolling_back = TRUE;
   sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
   self->rolling_back = FALSE;
+  triage_store_sqlite_end_lost_batch (self);
 }
 
 static char *
