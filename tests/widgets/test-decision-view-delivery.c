@@ -1,0 +1,203 @@
+/* test-decision-view-delivery.c — test-decision-view's read-only states and
+ * delivery: what was typed kept when a request settles, an answer sending,
+ * queued, sent or refused, an answer not stored, an invalid request
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "decision-view-test-common.h"
+
+/* The banner's status box, which carries its style. */
+static GtkWidget *
+banner_box (Fixture *fixture)
+{
+  GtkWidget *revealer = adw_bin_get_child (ADW_BIN (decision_view_test_banner (fixture)));
+
+  return gtk_revealer_get_child (GTK_REVEALER (revealer));
+}
+
+void
+decision_view_test_read_only_keeps_text (Fixture       *fixture,
+                                         gconstpointer  data)
+{
+  TriageRequestBanner *banner = decision_view_test_banner (fixture);
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GDateTime) now = g_date_time_new_now (utc);
+  g_autoptr(GDateTime) when = g_date_time_new (utc, g_date_time_get_year (now), g_date_time_get_month (now),
+                                               g_date_time_get_day_of_month (now), 14, 5, 0);
+  const struct { AtpStatus status; const char *title; } cases[] = {
+    { ATP_STATUS_EXPIRED, "Expired at 14:05" },
+    { ATP_STATUS_INVALIDATED, "Withdrawn by Deploy Bot at 14:05" },
+    { ATP_STATUS_RESPONDED, "Answered on another device at 14:05" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *kept = NULL;
+      TriageResponseEditor *why;
+      TriageResponseEditor *approve;
+
+      decision_view_test_show (fixture, decision_view_test_all_actions, NULL, 0);
+      decision_view_test_type_text (fixture, "why", "half typed <b>answer</b>");
+      why = decision_view_test_editor (fixture, "why");
+      approve = decision_view_test_editor (fixture, "approve");
+      g_assert_true (triage_response_editor_get_valid (why));
+
+      triage_decision_view_set_status (fixture->view, cases[i].status, "Deployment <cancelled>",
+                                       when, "Nothing was sent.");
+      g_assert_true (triage_decision_view_get_read_only (fixture->view));
+      g_assert_true (decision_view_test_banner_shown (fixture));
+      g_assert_cmpstr (triage_request_banner_get_title (banner), ==, cases[i].title);
+      g_assert_true (g_str_has_prefix (triage_request_banner_get_detail (banner),
+                                       "Reason: Deployment <cancelled>\nNothing was sent."));
+
+      /* Editors frozen, the send controls gone, the text kept; a simple
+       * action's button is the answer itself, so it stays, insensitive. */
+      for (guint j = 0; j < fixture->notification->actions->len; j++)
+        {
+          const AtpAction *action = g_ptr_array_index (fixture->notification->actions, j);
+          TriageResponseEditor *editor = decision_view_test_editor (fixture, action->id);
+
+          g_assert_false (triage_response_editor_get_editable (editor));
+        }
+      g_assert_false (gtk_widget_is_visible (triage_response_editor_get_submit_button (why)));
+      g_assert_true (gtk_widget_is_visible (triage_response_editor_get_submit_button (approve)));
+      g_assert_false (gtk_widget_is_sensitive (triage_response_editor_get_submit_button (approve)));
+      kept = decision_view_test_typed_text (fixture, "why");
+      g_assert_cmpstr (kept, ==, "half typed <b>answer</b>");
+      g_assert_false (triage_response_editor_submit (why));
+      g_assert_cmpuint (fixture->record.count, ==, 0);
+    }
+
+  /* Back to pending (a status update undone): editable again. */
+  triage_decision_view_set_status (fixture->view, ATP_STATUS_ACKNOWLEDGED, NULL, NULL, NULL);
+  g_assert_false (triage_decision_view_get_read_only (fixture->view));
+  g_assert_false (decision_view_test_banner_shown (fixture));
+  g_assert_true (triage_response_editor_get_editable (decision_view_test_editor (fixture, "why")));
+}
+
+void
+decision_view_test_delivery (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  TriageRequestBanner *banner = decision_view_test_banner (fixture);
+
+  decision_view_test_show (fixture, decision_view_test_all_actions, NULL, 0);
+  decision_view_test_type_text (fixture, "why", "Not today");
+  decision_view_test_press (fixture, "why");
+
+  /* Sent: read-only at once, so nothing goes twice. */
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.action_id, ==, "why");
+  g_assert_cmpstr (fixture->record.json, ==, "\"Not today\"");
+  g_assert_cmpint (triage_decision_view_get_delivery_state (fixture->view), ==, TRIAGE_DELIVERY_SENDING);
+  g_assert_true (triage_decision_view_get_read_only (fixture->view));
+  g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "Sending your answer…");
+  g_assert_cmpstr (triage_request_banner_get_detail (banner), ==, "You answered ‘Reject with a reason’: “Not today”");
+  g_assert_false (triage_response_editor_submit (decision_view_test_editor (fixture, "why")));
+  decision_view_test_press (fixture, "later");
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+
+  triage_decision_view_set_delivery_state (fixture->view, TRIAGE_DELIVERY_QUEUED);
+  g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "Queued, will send when online");
+
+  triage_decision_view_set_delivery_state (fixture->view, TRIAGE_DELIVERY_SENT);
+  g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "You answered ‘Reject with a reason’: “Not today”");
+  g_assert_cmpstr (triage_request_banner_get_detail (banner), ==, "Sent: the service has your answer.");
+  g_assert_true (gtk_widget_has_css_class (banner_box (fixture), "banner-success"));
+
+  triage_decision_view_show_delivery_error (fixture->view, "The server refused the answer: bad <data>");
+  g_assert_cmpint (triage_decision_view_get_delivery_state (fixture->view), ==, TRIAGE_DELIVERY_FAILED);
+  g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "The answer was not accepted");
+  g_assert_true (g_str_has_prefix (triage_request_banner_get_detail (banner),
+                                   "The server refused the answer: bad <data>"));
+  g_assert_true (triage_decision_view_get_read_only (fixture->view));
+
+  /* The app may hand it back (e.g. it could not store the answer). */
+  triage_decision_view_set_delivery_state (fixture->view, TRIAGE_DELIVERY_NONE);
+  g_assert_false (triage_decision_view_get_read_only (fixture->view));
+  g_assert_false (decision_view_test_banner_shown (fixture));
+}
+
+void
+decision_view_test_answer_error (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  TriageRequestBanner *banner = decision_view_test_banner (fixture);
+  g_autofree char *kept = NULL;
+  GtkStack *stack = GTK_STACK (decision_view_test_part (fixture, "stack"));
+
+  decision_view_test_show (fixture, decision_view_test_all_actions, NULL, 0);
+  decision_view_test_type_text (fixture, "why", "Not today");
+  decision_view_test_press (fixture, "why");
+  g_assert_true (triage_decision_view_get_read_only (fixture->view));
+
+  /* It did not leave (not stored): editable again, the text and the reason shown. */
+  triage_decision_view_show_answer_error (fixture->view, "The answer could not be saved: disk full");
+  g_assert_false (triage_decision_view_get_read_only (fixture->view));
+  g_assert_cmpint (triage_decision_view_get_delivery_state (fixture->view), ==, TRIAGE_DELIVERY_NONE);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "decision");
+  g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "Your answer was not sent");
+  g_assert_cmpstr (triage_request_banner_get_detail (banner), ==, "The answer could not be saved: disk full");
+  kept = decision_view_test_typed_text (fixture, "why");
+  g_assert_cmpstr (kept, ==, "Not today");
+
+  /* Sending again clears it. */
+  decision_view_test_press (fixture, "why");
+  g_assert_cmpuint (fixture->record.count, ==, 2);
+  g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "Sending your answer…");
+}
+
+void
+decision_view_test_same_request_keeps_input (Fixture       *fixture,
+                                             gconstpointer  data)
+{
+  g_autoptr(AtpNotification) again = NULL;
+  g_autoptr(AtpNotification) other = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *fresh = NULL;
+
+  fixture->notification = widgets_test_notification (decision_view_test_all_actions, NULL, 0);
+  triage_decision_view_set_notification (fixture->view, fixture->notification);
+  decision_view_test_type_text (fixture, "why", "keep me");
+
+  /* The same request again (a resync): what was typed stays. */
+  again = widgets_test_notification (decision_view_test_all_actions, NULL, 0);
+  triage_decision_view_set_notification (fixture->view, again);
+  kept = decision_view_test_typed_text (fixture, "why");
+  g_assert_cmpstr (kept, ==, "keep me");
+
+  /* Another request: a fresh form. */
+  other = widgets_test_notification_with_id ("6fa459ea-ee8a-4ca4-894e-db77e160355e",
+                                             decision_view_test_all_actions, NULL, 0);
+  triage_decision_view_set_notification (fixture->view, other);
+  fresh = decision_view_test_typed_text (fixture, "why");
+  g_assert_cmpstr (fresh, ==, "");
+}
+
+void
+decision_view_test_show_error (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  AdwStatusPage *page = ADW_STATUS_PAGE (decision_view_test_part (fixture, "error_page"));
+  GtkStack *stack = GTK_STACK (decision_view_test_part (fixture, "stack"));
+
+  decision_view_test_show (fixture, decision_view_test_all_actions,
+                           decision_view_test_deploy_context, 0);
+  triage_decision_view_show_error (fixture->view, "actions[0].options: <b>required</b> & missing");
+
+  /* Nothing half built: the request is gone, the error is shown as text. */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+  g_assert_null (triage_decision_view_get_notification (fixture->view));
+  g_assert_null (triage_decision_view_get_editor (fixture->view, "why"));
+  g_assert_cmpstr (adw_status_page_get_description (page), ==,
+                   "actions[0].options: &lt;b&gt;required&lt;/b&gt; &amp; missing");
+
+  decision_view_test_show (fixture, decision_view_test_all_actions,
+                           decision_view_test_deploy_context, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "decision");
+
+  triage_decision_view_set_notification (fixture->view, NULL);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "empty");
+}
