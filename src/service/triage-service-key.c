@@ -12,6 +12,8 @@
 #include <gmodule.h>
 #include <libsecret/secret.h>
 
+#include "atp-token.h"
+
 /*
  * The service key for a remote server: TRIAGE_API_KEY, else the Secret
  * Service. A locked keyring prompts; where nobody sees the prompt libsecret
@@ -164,38 +166,31 @@ lookup_timeout_cb (gpointer user_data)
 /* @key without the white space around it (the line break of $(cat keyfile) or
  * of a secret stored from `echo`: keys hold none), or NULL with an error naming
  * @source when what is left is empty or holds a space or control character,
- * which an HTTP header cannot carry (libsoup refused it with a critical, and the
- * server answered a bare 401). Never says the key. */
+ * which an HTTP header cannot carry (atp_token_check (), the app's rule too).
+ * Never says the key. */
 static char *
 checked_key (const char  *key,
              const char  *source,
              GError     **error)
 {
-  const char *start = key;
-  const char *end = key + strlen (key);
+  char *sendable = NULL;
+  guint position = 0;
+  AtpTokenFault fault = atp_token_check (key, &sendable, &position);
 
-  while (g_ascii_isspace (*start))
-    start++;
-  while (end > start && g_ascii_isspace (end[-1]))
-    end--;
-  if (start == end)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s holds only white space: set it to the API key", source);
-      return NULL;
-    }
-  for (const char *p = start; p < end; p++)
-    if (g_ascii_iscntrl (*p) || *p == ' ')
-      {
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     "%s holds %s after its %d first characters: an API key is one word "
-                     "(was something else pasted or printed with it?)", source,
-                     *p == '\n' || *p == '\r' ? "a line break"
-                     : *p == ' ' ? "a space" : *p == '\t' ? "a tab" : "a control character",
-                     (int) g_utf8_strlen (start, p - start));
-        return NULL;
-      }
-  return g_strndup (start, end - start);
+  if (fault == ATP_TOKEN_SENDABLE)
+    return sendable;
+  if (fault == ATP_TOKEN_BLANK)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 "%s holds only white space: set it to the API key", source);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 "%s holds %s after its %u first characters: an API key is one word "
+                 "(was something else pasted or printed with it?)", source,
+                 fault == ATP_TOKEN_LINE_BREAK ? "a line break"
+                 : fault == ATP_TOKEN_SPACE ? "a space"
+                 : fault == ATP_TOKEN_TAB ? "a tab" : "a control character",
+                 position);
+  return NULL;
 }
 
 char *

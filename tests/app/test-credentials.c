@@ -8,6 +8,8 @@
  * are skipped where no Secret Service is on the session bus.
  */
 
+#include <libsecret/secret.h>
+
 #include "app-test-common.h"
 #include "triage-credentials.h"
 
@@ -101,6 +103,38 @@ test_memory (void)
   g_assert_finalize_object (g_steal_pointer (&credentials));
 }
 
+/* A token goes in without the white space around it; one that holds a space
+ * or a control character inside (no request can carry it) is refused with
+ * what is wrong, never the token, and the one stored is kept. */
+static void
+test_unsendable (void)
+{
+  g_autoptr(TriageCredentials) credentials = triage_credentials_new_in_memory ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *token = NULL;
+
+  g_assert_true (store_token (credentials, URL, "  tok-1\r\n", &error));
+  g_assert_no_error (error);
+  token = lookup_token (credentials, URL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (token, ==, "tok-1");
+
+  g_assert_false (store_token (credentials, URL, "ab9\tzq7", &error));
+  g_assert_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE);
+  g_assert_cmpstr (error->message, ==, "The token holds a tab after its first 3 characters: a "
+                   "token is one word. Was something else pasted with it?");
+  g_clear_error (&error);
+  g_assert_false (store_token (credentials, URL, " \n", &error));
+  g_assert_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE);
+  g_clear_error (&error);
+  g_clear_pointer (&token, g_free);
+  token = lookup_token (credentials, URL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (token, ==, "tok-1");
+
+  g_assert_finalize_object (g_steal_pointer (&credentials));
+}
+
 static void
 test_timeout (void)
 {
@@ -189,6 +223,54 @@ test_keyring (void)
   check_roundtrip (credentials, url);
 }
 
+/* A token stored by another program (secret-tool from `echo`): read without
+ * the white space around it; with a line break inside, refused saying so. */
+static void
+test_keyring_unsendable (void)
+{
+  static const SecretSchema token_schema = {
+    .name = "io.github.atptriage.Triage.UserToken",
+    .flags = SECRET_SCHEMA_NONE,
+    .attributes = {
+      { .name = "server", .type = SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { .name = NULL, .type = 0 },
+    },
+  };
+  g_autoptr(TriageCredentials) credentials = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *token = NULL;
+
+  if (!have_secret_service ())
+    {
+      g_test_skip ("No Secret Service on the session bus (run under build-aux/run-headless.sh)");
+      return;
+    }
+
+  credentials = triage_credentials_new ();
+  url = g_strdup_printf ("https://test-%d-%u.example.com", getpid (), g_random_int ());
+  g_assert_true (secret_password_store_sync (&token_schema, SECRET_COLLECTION_DEFAULT, "Triage",
+                                             "tok-3\n", NULL, &error, "server", url, NULL));
+  g_assert_no_error (error);
+  token = lookup_token (credentials, url, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (token, ==, "tok-3");
+
+  g_assert_true (secret_password_store_sync (&token_schema, SECRET_COLLECTION_DEFAULT, "Triage",
+                                             "ab9\nzq7\n", NULL, &error, "server", url, NULL));
+  g_assert_no_error (error);
+  g_clear_pointer (&token, g_free);
+  token = lookup_token (credentials, url, &error);
+  g_assert_null (token);
+  g_assert_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE);
+  g_assert_cmpstr (error->message, ==, "The token stored in the keyring for this server holds a "
+                   "line break after its first 3 characters, so it cannot be sent: a token is one "
+                   "word. Enter it again in Preferences.");
+  g_clear_error (&error);
+  g_assert_true (clear_token (credentials, url, &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_no_keyring (void)
 {
@@ -218,9 +300,11 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/credentials/memory", test_memory);
+  g_test_add_func ("/credentials/unsendable", test_unsendable);
   g_test_add_func ("/credentials/timeout", test_timeout);
   g_test_add_func ("/credentials/caller-cancel", test_caller_cancel);
   g_test_add_func ("/credentials/keyring/roundtrip", test_keyring);
+  g_test_add_func ("/credentials/keyring/unsendable", test_keyring_unsendable);
   g_test_add_func ("/credentials/keyring/missing", test_no_keyring);
 
   return g_test_run ();

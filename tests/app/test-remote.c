@@ -10,10 +10,12 @@
  * and a token: the token lands in the keyring (not in GSettings), the app
  * connects with it and answers go through. A server that refuses the token,
  * or a service key given as the token, shows as "sign-in failed" with what
- * to do; no token stored at all, as the step still to take.
+ * to do; no token stored at all, as the step still to take. A token with a
+ * space or line break inside is refused, typed or stored.
  */
 
 #include <adwaita.h>
+#include <libsecret/secret.h>
 
 #include "app-test-server.h"
 #include "app-test-application.h"
@@ -266,6 +268,70 @@ test_service_key_refused (void)
                              "not a user token") != NULL,
                      APP_TEST_WAIT_MS);
 
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+/* A token with white space around it (the line break of a copy from a
+ * terminal) is taken without it; one with a space or line break inside is
+ * no token a request can carry: typed, it is refused with what is wrong
+ * (never stored, never said back); stored so by another program, the app
+ * says so and what to do, as triage-ask does (before, it went to libsoup,
+ * which refused the header with a critical). */
+static void
+test_token_unsendable (void)
+{
+  /* The app's keyring item, as another program (secret-tool) stores it. */
+  static const SecretSchema token_schema = {
+    .name = "io.github.atptriage.Triage.UserToken",
+    .flags = SECRET_SCHEMA_NONE,
+    .attributes = {
+      { .name = "server", .type = SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { .name = NULL, .type = 0 },
+    },
+  };
+  TriagePreferencesWindow *preferences = open_preferences ();
+  const char *url = triage_test_server_get_url (server);
+  g_autofree char *kept = keyring_token (url);
+  g_autofree char *still = NULL;
+  g_autofree char *stored = NULL;
+  g_autofree char *padded = g_strconcat ("  ", user_token, "\n", NULL);
+  g_autoptr(GError) error = NULL;
+  TriageWindow *window;
+
+  enter_server (preferences, url, "ab9 zq7");
+  app_test_wait_for (strstr (status_text (preferences), "holds a space") != NULL,
+                     APP_TEST_WAIT_MS);
+  g_assert_cmpstr (status_text (preferences), ==,
+                   "The token holds a space after its first 3 characters: a token is one word. "
+                   "Was something else pasted with it?");
+  g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
+  still = keyring_token (url);
+  g_assert_cmpstr (still, ==, kept);
+  gtk_window_destroy (GTK_WINDOW (preferences));
+
+  g_assert_true (secret_password_store_sync (&token_schema, SECRET_COLLECTION_DEFAULT,
+                                             "Triage token", "ab9\nzq7", NULL, &error,
+                                             "server", url, NULL));
+  g_assert_no_error (error);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
+  window = triage_application_get_window (app);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED &&
+                     strstr (triage_window_get_connection_text (window),
+                             "The token stored cannot be sent") != NULL,
+                     APP_TEST_WAIT_MS);
+  g_assert_nonnull (strstr (triage_window_get_connection_text (window),
+                            "holds a line break after its first 3 characters"));
+  g_assert_null (strstr (triage_window_get_connection_text (window), "zq7"));
+  preferences = open_preferences ();
+  g_assert_cmpstr (status_text (preferences), ==,
+                   "The token stored holds a space or a line break, so it cannot be sent: "
+                   "enter it again, then Connect");
+
+  enter_server (preferences, url, padded);
+  app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
+  stored = keyring_token (url);
+  g_assert_cmpstr (stored, ==, user_token);
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 
@@ -565,6 +631,7 @@ main (int   argc,
   g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);
   g_test_add_func ("/remote/token-refused", test_token_refused);
   g_test_add_func ("/remote/service-key-refused", test_service_key_refused);
+  g_test_add_func ("/remote/token-unsendable", test_token_unsendable);
   g_test_add_func ("/remote/connect-and-answer", test_connect_and_answer);
   g_test_add_func ("/remote/keyring-unresponsive", test_keyring_unresponsive);
   g_test_add_func ("/remote/switch-servers", test_switch_servers);

@@ -336,6 +336,13 @@ token_cb (GObject      *object,
       if (g_error_matches (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_FAILED))
         set_state (self, TRIAGE_CONNECTION_AUTH_FAILED, TRIAGE_CONNECTION_PROBLEM_KEYRING_FAILED,
                    error->message, 0);
+      /* Never sent (libsoup refused the header with a critical, and the
+       * server answered a bare 401), nor read again until a new one is
+       * entered: what is wrong with it. */
+      else if (g_error_matches (error, TRIAGE_CREDENTIALS_ERROR,
+                                TRIAGE_CREDENTIALS_ERROR_UNSENDABLE))
+        set_state (self, TRIAGE_CONNECTION_AUTH_FAILED,
+                   TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE, error->message, 0);
       else
         schedule_retry (self, TRIAGE_CONNECTION_PROBLEM_KEYRING, error->message);
       return;

@@ -10,6 +10,7 @@
 #include <libsecret/secret.h>
 #include <string.h>
 
+#include "atp-token.h"
 #include "triage-credentials.h"
 
 /*
@@ -18,6 +19,11 @@
  * command line. Only libsecret's asynchronous calls are used, each bounded by
  * a timer: a locked keyring whose unlock prompt nobody can see (or a hung
  * one) ends in a clear TIMED_OUT error instead of a frozen app.
+ *
+ * A token goes in and out without the white space around it, and one that
+ * holds a space or a control character (which no request can carry) is
+ * neither stored nor given back (atp_token_check (), triage-ask's rule too):
+ * the person is told what is wrong with it, never the token.
  *
  * triage_credentials_new_in_memory() is the fake for unit tests: the same
  * object, the same timer and error paths, a hash table instead of the
@@ -301,6 +307,78 @@ op_start (TriageCredentials   *self,
   return g_task_get_task_data (task);
 }
 
+/* @token as a request can carry it (without the white space around it), or
+ * NULL with TRIAGE_CREDENTIALS_ERROR_UNSENDABLE saying what is wrong with it:
+ * @stored, the one read from the keyring (else the one typed). */
+static char *
+sendable_token (const char  *token,
+                gboolean     stored,
+                GError     **error)
+{
+  char *sendable = NULL;
+  guint position = 0;
+  const char *what;
+
+  switch (atp_token_check (token, &sendable, &position))
+    {
+    case ATP_TOKEN_SENDABLE:
+      return sendable;
+
+    case ATP_TOKEN_BLANK:
+      g_set_error_literal (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE,
+                           stored ? _("The token stored in the keyring for this server is blank. "
+                                      "Enter your user token in Preferences.")
+                                  : _("The token is blank: enter your user token."));
+      return NULL;
+
+    case ATP_TOKEN_LINE_BREAK:
+      /* Translators: what a token holds where no token can, in "The token
+       * holds %s after its first %u characters" */
+      what = C_("token", "a line break");
+      break;
+
+    case ATP_TOKEN_SPACE:
+      /* Translators: see "a line break" */
+      what = C_("token", "a space");
+      break;
+
+    case ATP_TOKEN_TAB:
+      /* Translators: see "a line break" */
+      what = C_("token", "a tab");
+      break;
+
+    case ATP_TOKEN_CONTROL:
+    default:
+      /* Translators: see "a line break" */
+      what = C_("token", "a control character");
+      break;
+    }
+
+  if (stored)
+    /* Translators: %s is what the token holds ("a line break"), %u how many
+     * of its characters come before it */
+    g_set_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE,
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "The token stored in the keyring for this server holds %s after "
+                              "its first %u character, so it cannot be sent: a token is one word. "
+                              "Enter it again in Preferences.",
+                              "The token stored in the keyring for this server holds %s after "
+                              "its first %u characters, so it cannot be sent: a token is one "
+                              "word. Enter it again in Preferences.", position),
+                 what, position);
+  else
+    /* Translators: %s is what the token holds ("a line break"), %u how many
+     * of its characters come before it */
+    g_set_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE,
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "The token holds %s after its first %u character: a token is one "
+                              "word. Was something else pasted with it?",
+                              "The token holds %s after its first %u characters: a token is one "
+                              "word. Was something else pasted with it?", position),
+                 what, position);
+  return NULL;
+}
+
 /* Store */
 
 static void
@@ -326,7 +404,10 @@ store_cb (GObject      *object,
  * @callback: called when stored or failed
  * @user_data: data for @callback
  *
- * Stores (or replaces) the token of @server_url in the default keyring.
+ * Stores (or replaces) the token of @server_url in the default keyring,
+ * without the white space around it; one that no request could carry is
+ * refused (%TRIAGE_CREDENTIALS_ERROR_UNSENDABLE, saying why) and the one
+ * stored kept.
  */
 void
 triage_credentials_store_token_async (TriageCredentials   *self,
@@ -337,20 +418,31 @@ triage_credentials_store_token_async (TriageCredentials   *self,
                                       gpointer             user_data)
 {
   g_autofree char *label = NULL;
+  g_autoptr(GError) error = NULL;
+  char *sendable;
   Op *op;
 
   g_return_if_fail (TRIAGE_IS_CREDENTIALS (self));
   g_return_if_fail (server_url != NULL);
   g_return_if_fail (token != NULL);
 
-  op = op_start (self, server_url, token, MEMORY_STORE, triage_credentials_store_token_async,
+  sendable = sendable_token (token, FALSE, &error);
+  if (sendable == NULL)
+    {
+      g_task_report_error (self, callback, user_data, triage_credentials_store_token_async,
+                           g_steal_pointer (&error));
+      return;
+    }
+  op = op_start (self, server_url, sendable, MEMORY_STORE, triage_credentials_store_token_async,
                  cancellable, callback, user_data);
+  memset (sendable, 0, strlen (sendable));
+  g_free (sendable);
   if (op == NULL)
     return;
 
   /* Translators: the name of the keyring item, %s is a server address */
   label = g_strdup_printf (_("Triage token for %s"), server_url);
-  secret_password_store (&token_schema, SECRET_COLLECTION_DEFAULT, label, token,
+  secret_password_store (&token_schema, SECRET_COLLECTION_DEFAULT, label, op->token,
                          op->cancellable, store_cb, op->task,
                          "server", server_url,
                          NULL);
@@ -471,6 +563,10 @@ triage_credentials_lookup_token_async (TriageCredentials   *self,
 /**
  * triage_credentials_lookup_token_finish:
  *
+ * The token stored, without the white space around it (a token stored by
+ * another program, secret-tool from `echo`, has its line break); one that no
+ * request could carry is %TRIAGE_CREDENTIALS_ERROR_UNSENDABLE, saying why.
+ *
  * Returns: (transfer full) (nullable): the token, or %NULL without an error
  *   when none is stored; free with g_free()
  */
@@ -481,6 +577,7 @@ triage_credentials_lookup_token_finish (TriageCredentials  *self,
 {
   char *token;
   char *copy;
+  char *sendable;
 
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
@@ -495,7 +592,10 @@ triage_credentials_lookup_token_finish (TriageCredentials  *self,
   else
     secret_password_free (token);
 
-  return copy;
+  sendable = sendable_token (copy, TRUE, error);
+  memset (copy, 0, strlen (copy));
+  g_free (copy);
+  return sendable;
 }
 
 /* Clear */

@@ -19,6 +19,9 @@ G_BEGIN_DECLS
  * @TRIAGE_CREDENTIALS_ERROR_UNAVAILABLE: there is no keyring (Secret Service) in this session
  * @TRIAGE_CREDENTIALS_ERROR_LOCKED: the keyring is locked and was not unlocked
  * @TRIAGE_CREDENTIALS_ERROR_FAILED: the keyring failed otherwise
+ * @TRIAGE_CREDENTIALS_ERROR_UNSENDABLE: the token (typed, or the one stored)
+ *   holds a space, a line break or another control character, which no
+ *   request can carry, or nothing but white space (atp_token_check ())
  */
 typedef enum
 {
@@ -26,6 +29,7 @@ typedef enum
   TRIAGE_CREDENTIALS_ERROR_UNAVAILABLE,
   TRIAGE_CREDENTIALS_ERROR_LOCKED,
   TRIAGE_CREDENTIALS_ERROR_FAILED,
+  TRIAGE_CREDENTIALS_ERROR_UNSENDABLE,
 } TriageCredentialsError;
 
 /* How long a keyring call may take before it is given up, by default. */

@@ -65,6 +65,7 @@ is_configuration_problem (TriageConnectionState   state,
     case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE:
       return TRUE;
 
     case TRIAGE_CONNECTION_PROBLEM_NONE:
@@ -176,6 +177,10 @@ dup_headline (TriageWindow *self)
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
       return g_strdup (_("Sign-in failed"));
+
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE:
+      /* Translators: the token stored holds a space or line break */
+      return g_strdup (_("The token stored cannot be sent"));
 
     default:
       break;
@@ -315,6 +320,10 @@ get_problem_title (TriageConnectionProblem problem)
     case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
       return _("User Token Needed");
 
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE:
+      /* Translators: the token stored holds a space or line break */
+      return _("The Token Stored Cannot Be Sent");
+
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
     default:
@@ -337,6 +346,7 @@ get_problem_icon (TriageConnectionProblem problem)
     case TRIAGE_CONNECTION_PROBLEM_NO_TOKEN:
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
     case TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN:
+    case TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE:
       return "dialog-password-symbolic";
 
     case TRIAGE_CONNECTION_PROBLEM_STORAGE:
@@ -451,12 +461,14 @@ triage_window_set_connection_status (TriageWindow            *self,
   configuration = is_configuration_problem (state, problem);
   /* Trying the same address again cannot make it valid, nor find a token
    * never entered (Preferences does: its Connect tries), nor make a service
-   * key a user's (the server knows it: it says the same each time); the
-   * database is opened again only by a restart. */
+   * key a user's (the server knows it: it says the same each time), nor send
+   * a token stored with a space or line break inside; the database is
+   * opened again only by a restart. */
   retry_helps = problem != TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_NO_TOKEN &&
                 problem != TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN &&
+                problem != TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE &&
                 problem != TRIAGE_CONNECTION_PROBLEM_STORAGE;
 
   gtk_widget_set_visible (self->retry_button,
