@@ -34,6 +34,7 @@ typedef enum
   PHASE_POST,
   PHASE_WAIT,
   PHASE_WITHDRAW,
+  PHASE_READ_ANSWER,  /* the withdrawal of a run that gave up found it answered */
   PHASE_DONE,
 } Phase;
 
@@ -47,6 +48,7 @@ typedef struct
   int                   status;
   int                   signal_exit;
   const char           *why;          /* what stopped it: "interrupted", … */
+  gboolean              gave_up;      /* on the server, not on a signal */
   guint                 stdout_watch;
 } Ask;
 
@@ -98,6 +100,14 @@ finish (Ask *ask,
   ask->phase = PHASE_DONE;
   ask->status = status;
   g_main_loop_quit (ask->loop);
+}
+
+/* Withdrawing, reading the answer its withdrawal found, or done: a signal then ends it. */
+static gboolean
+leaving (Ask *ask)
+{
+  return ask->phase == PHASE_WITHDRAW || ask->phase == PHASE_READ_ANSWER ||
+         ask->phase == PHASE_DONE;
 }
 
 static int
@@ -316,6 +326,7 @@ give_up (Ask          *ask,
   triage_ask_say ("%s", error->message);
   ask->phase = PHASE_WITHDRAW;
   ask->why = "gave up waiting";
+  ask->gave_up = TRUE;
   ask->signal_exit = exit_status_for (error);
   triage_service_request_withdraw_async (ask->request,
                                          "triage-ask gave up waiting; nobody waits for the answer",
@@ -337,11 +348,17 @@ wait_cb (GObject      *object,
     view = triage_service_request_wait_json_finish (request, result, &error);
   else
     notification = triage_service_request_wait_finish (request, result, &error);
-  if (ask->phase != PHASE_WAIT)
+  if (ask->phase != PHASE_WAIT && ask->phase != PHASE_READ_ANSWER)
     return;   /* interrupted meanwhile */
 
-  if (error != NULL && ask->options->id_ours &&
-      triage_service_request_left_pending (request, error))
+  if (error != NULL && ask->phase == PHASE_READ_ANSWER)
+    {
+      triage_ask_say ("%s; the person answered meanwhile, but the answer could not be read: %s",
+                      ask->why, error->message);
+      finish (ask, ask->signal_exit);
+    }
+  else if (error != NULL && ask->options->id_ours &&
+           triage_service_request_left_pending (request, error))
     give_up (ask, error);
   else if (error != NULL)
     failed (ask, error);
@@ -449,8 +466,22 @@ withdraw_cb (GObject      *object,
   Ask *ask = user_data;
   g_autoptr(GError) error = NULL;
 
+  if (ask->phase != PHASE_WITHDRAW)
+    return;   /* a second signal finished it meanwhile */
+
   if (triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, &error))
     triage_ask_say ("%s: the request was withdrawn", ask->why);
+  /* The person answered as it gave up (through another server of a cluster, or while
+   * this one was away): the answer is not lost, it is the run's. */
+  else if (ask->gave_up &&
+           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED))
+    {
+      triage_ask_say ("%s, but the person had answered meanwhile", ask->why);
+      ask->phase = PHASE_READ_ANSWER;
+      triage_service_request_wait_async (ask->request, ask->options->wait_seconds,
+                                         ask->cancellable, wait_cb, ask);
+      return;
+    }
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
     triage_ask_say ("%s before the request reached the server", ask->why);
   else
@@ -464,7 +495,7 @@ on_signal (gpointer data)
 {
   Ask *ask = data;
 
-  if (ask->phase == PHASE_WITHDRAW || ask->phase == PHASE_DONE)
+  if (leaving (ask))
     {
       finish (ask, ask->signal_exit);   /* a second signal: leave now */
       return G_SOURCE_CONTINUE;
@@ -512,7 +543,7 @@ stop_unless_leaving (gpointer    data,
 {
   Ask *ask = data;
 
-  if (ask->phase == PHASE_WITHDRAW || ask->phase == PHASE_DONE)
+  if (leaving (ask))
     return;
   ask->why = why;
   ask->signal_exit = status;

@@ -4,12 +4,14 @@
 # own the request is withdrawn, so it does not wait in the person's inbox for an answer
 # nobody reads; sent with --id, it is kept for the run that resends it. Against a real
 # triage-server --local, killed and started again; also when the server stored the
-# request but its answer never came. A request whose row the server cannot read any
-# more is given up at once, not retried.
+# request but its answer never came, and when the person answered meanwhile (the answer
+# printed, exit 0). A request whose row the server cannot read any more is given up at
+# once, not retried.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -36,13 +38,18 @@ def ask(world, title, *extra):
                             preexec_fn=die_with_parent)
 
 
-def ended(proc, what="triage-ask did not exit"):
-    """Waits for @proc to exit; returns its standard error."""
+def finished(proc, what="triage-ask did not exit"):
+    """Waits for @proc to exit; returns its standard output and error."""
     try:
-        return proc.communicate(timeout=WAIT)[1]
+        return proc.communicate(timeout=WAIT)
     except subprocess.TimeoutExpired:
         proc.kill()
         raise Failure(what)
+
+
+def ended(proc, what="triage-ask did not exit"):
+    """Waits for @proc to exit; returns its standard error."""
+    return finished(proc, what)[1]
 
 
 def status_of(server, n):
@@ -85,34 +92,56 @@ def test_kept_for_a_resend():
         raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
 
 
-def test_answer_lost():
-    """The server stored the request and died before its answer reached triage-ask
-    (held back by a relay, then the server killed): given up after --retry-for, the
-    request is withdrawn once the server is back (exit 3), where it was left pending
-    with nobody waiting: the POST without an answer looked like one never received."""
-    world = World("ask-answer-lost")
+def answer_held(name, title, answer=None):
+    """Asks @title through a relay that holds back the server's answer to the POST,
+    answered first with @answer unless None (as through another server of a cluster);
+    kills the server, drops the held answer, and starts the server again once triage-ask
+    has said it gave up. Returns (exit status, stdout, stderr, the request's status)."""
+    world = World(name)
     server = LoggedServer(world, socket=os.path.join(world.root, "server.sock")).start()
     relay = AnswerHolder(world, server.socket)
     try:
-        title = "Asked of a server that dies before it answers"
         proc = ask(world, title, "--retry-for", "1s")
         wait_for("the server's answer to the POST, held back", relay.answered.is_set)
         n = pending_titled(server, title)
+        if answer is not None:
+            server.respond_as_client(n["id"], answer)
         server.kill()
         relay.drop_first()
         said = proc.stderr.readline()
         if not said:
             raise Failure("triage-ask said nothing")
         server.start()
-        err = said + ended(proc)
-        status = status_of(server, n)
-        if proc.returncode != 3 or status != "invalidated" or \
-                b"gave up waiting: the request was withdrawn" not in err:
-            raise Failure(f"exit {proc.returncode}, the request {status}; stderr {err!r}")
+        out, err = finished(proc)
+        return proc.returncode, out, said + err, status_of(server, n)
     finally:
         relay.close()
         server.stop()
         world.cleanup()
+
+
+def test_answer_lost():
+    """The server stored the request and died before its answer reached triage-ask
+    (held back by a relay, then the server killed): given up after --retry-for, the
+    request is withdrawn once the server is back (exit 3), where it was left pending
+    with nobody waiting: the POST without an answer looked like one never received."""
+    status, _, err, state = answer_held("ask-answer-lost",
+                                        "Asked of a server that dies before it answers")
+    if status != 3 or state != "invalidated" or \
+            b"gave up waiting: the request was withdrawn" not in err:
+        raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
+
+
+def test_answered_as_it_gave_up():
+    """The person answered while the POST's answer was held back (as through another
+    server of a cluster): the server then died, triage-ask gave up, and its withdrawal
+    met 409 NOTIFICATION_ALREADY_RESPONDED. It said "could not withdraw" and exit 3, the
+    answer lost; now it reads the request and prints the answer, exit 0."""
+    status, out, err, state = answer_held("ask-answered-gave-up",
+                                          "Answered as triage-ask gives up", "ok")
+    if status != 0 or json.loads(out)["action_id"] != "ok" or state != "responded" or \
+            b"the person had answered meanwhile" not in err:
+        raise Failure(f"exit {status}, the request {state}; stdout {out!r}; stderr {err!r}")
 
 
 def test_damaged_row():
@@ -143,5 +172,6 @@ run([
     ("the server gone past --retry-for: withdrawn", test_withdrawn),
     ("sent with --id: kept for the run that resends it", test_kept_for_a_resend),
     ("the POST's answer lost: withdrawn once the server is back", test_answer_lost),
+    ("answered as it gave up: the answer printed", test_answered_as_it_gave_up),
     ("a damaged row: said at once, not retried", test_damaged_row),
 ])
