@@ -109,10 +109,19 @@ withdrawn_cb (GObject      *object,
       self->owed_delay_s = 0;
       triage_mcp_owed_file_remove (self->owed_file, id);
     }
-  /* Gone, or settled meanwhile (the person answered it while the server
-   * was away, its deadline passed): nothing is left to withdraw. */
+  /* The person answered after the agent stopped waiting (while the server was away, or
+   * through another server of a cluster): nothing is left to withdraw, and the answer
+   * reaches no agent. Said once (the file lets it go), or it would pass unseen. */
+  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED))
+    {
+      g_message ("request %s was answered after the agent stopped waiting; the answer "
+                 "reached no agent", id);
+      self->owed_delay_s = 0;
+      triage_mcp_owed_file_remove (self->owed_file, id);
+    }
+  /* Gone, or settled meanwhile (its deadline passed, withdrawn by another run): nothing
+   * is left to withdraw. */
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED) ||
            g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_EXPIRED) ||
            g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_INVALIDATED))
     {

@@ -3,9 +3,9 @@
 # session ends) are not lost: the end waits a few seconds at most (and not at all after
 # a second signal), the file $XDG_STATE_HOME/triage/mcp-owed-HASH.json keeps them, and
 # the next triage-mcp run for that server withdraws them as it starts. A damaged file is
-# said once and set aside; an unknown or settled request is dropped quietly, one refused
-# for good (401) said once and dropped. And a question whose POST lost its answer (the
-# server may hold it) is withdrawn mid-session.
+# said once and set aside; an unknown or settled request is dropped quietly, one the
+# person answered meanwhile and one refused for good (401) said once and dropped. And a
+# question whose POST lost its answer (the server may hold it) is withdrawn mid-session.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -304,28 +304,54 @@ def test_refused_for_good_dropped():
             raise Failure(f"the refused withdrawal left the request {t.status()}")
 
 
+def call_answer_lost(s, title, answer=None):
+    """Asks @title in @s, whose relay holds back the server's answer to the POST (answered
+    first with @answer unless None, as through another server of a cluster); kills the
+    server, drops the held answer, waits for the call's tool error, and starts the server
+    again. Returns the question."""
+    s.mcp.initialize()
+    id = s.mcp.tool("request_approval", {"title": title})
+    wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
+    n = s.wait_pending(title)
+    if answer is not None:
+        s.server.respond_as_client(n["id"], answer)
+    s.server.kill()
+    s.relay.drop_first()
+    result = s.mcp.reply(id)["result"]
+    if not result.get("isError"):
+        raise Failure(f"the call whose answer was lost: {result}")
+    s.server.start()
+    return n
+
+
 def test_answer_lost_withdrawn():
     # The server stored the question and died before its answer reached triage-mcp (held
     # back by a relay): the call fails, and the question, which the server may hold, is
     # withdrawn once the server is back, as the hook and triage-ask do (37e3530).
     with Session("answer-lost", "--retry-for", "1s", relay=True) as s:
-        s.mcp.initialize()
-        id = s.mcp.tool("request_approval", {"title": "Its answer lost"})
-        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
-        n = s.wait_pending("Its answer lost")
-        s.server.kill()
-        s.relay.drop_first()
-        result = s.mcp.reply(id)["result"]
-        if not result.get("isError"):
-            raise Failure(f"the call whose answer was lost: {result}")
-        s.server.start()
+        n = call_answer_lost(s, "Its answer lost")
         withdrawn(s, n["id"])
         expect_clean_exit(s.mcp)
 
 
+def test_answered_as_it_gave_up():
+    # The person answered while the POST's answer was held back (as through another
+    # server of a cluster); the server then died, the call failed, and the withdrawal met
+    # 409 NOTIFICATION_ALREADY_RESPONDED once the server was back: dropped without a
+    # word, the answer lost. The call has ended: said once that it reached no agent.
+    with Session("answered-gave-up", "--retry-for", "1s", relay=True) as s:
+        n = call_answer_lost(s, "Answered as it gives up", "approve")
+        said = f"request {n['id']} was answered after the agent stopped waiting".encode()
+        s.mcp.wait_stderr(said)
+        expect_clean_exit(s.mcp)
+        if s.mcp.errors().count(said) != 1 or s.status(n["id"]) != "responded":
+            raise Failure(f"the request {s.status(n['id'])}; stderr {s.mcp.errors()!r}")
+
+
 def test_gone_and_settled_dropped():
-    # What the server answers 404 (never arrived, or another server's) or 409 (answered,
-    # expired, withdrawn meanwhile) for has nothing left to withdraw: dropped, unsaid.
+    # What the server answers 404 (never arrived, or another server's) or 409 (expired,
+    # withdrawn meanwhile) for has nothing left to withdraw: dropped, unsaid. One the
+    # person answered is dropped too, said once: the answer reached no agent.
     with Session("gone-settled") as s:
         answered = s.server.post("Answered meanwhile", service=SERVICE)
         s.server.respond_as_client(answered, "ok")
@@ -342,7 +368,7 @@ def test_gone_and_settled_dropped():
         if s.status(answered) != "responded":
             raise Failure(f"the answered request is {s.status(answered)}")
         expect_clean_exit(mcp)
-        if b"withdraw" in mcp.errors():
+        if b"withdraw" in mcp.errors() or mcp.errors().count(b"answered after") != 1:
             raise Failure(f"a gone or settled request was spoken of: {mcp.errors()!r}")
 
 
@@ -389,9 +415,10 @@ run([
     ("two runs ending at once keep both their withdrawals", test_two_runs_share_the_file),
     ("a team server away as the session ends: the next run withdraws it",
      test_team_server_away_at_exit),
-    ("a gone or settled request in the owed file is dropped quietly",
+    ("a gone or settled request in the owed file is dropped, an answered one said once",
      test_gone_and_settled_dropped),
     ("a withdrawal refused for good is said once and dropped", test_refused_for_good_dropped),
     ("a question whose POST lost its answer is withdrawn", test_answer_lost_withdrawn),
+    ("a question answered as it gave up: said once", test_answered_as_it_gave_up),
     ("a damaged owed file is said once and set aside", test_damaged_file),
 ])
