@@ -62,6 +62,7 @@ struct _TriageMcpServer
   GHashTable    *calls;             /* request id as JSON text → Call */
   guint          withdrawing;       /* withdrawals still under way */
   GCancellable  *withdrawals;       /* cancelled when the session's end may wait no more */
+  const char    *withdrawals_cut;   /* why they were cancelled, said of each one left */
   TriageMcpOwedFile *owed_file;     /* where they are kept until the server takes them */
   guint          grace_id;          /* closing: the bound on waiting for the withdrawals */
   GPtrArray     *owed;              /* withdrawals the server could not take yet; NULL if none */
@@ -257,7 +258,9 @@ void        triage_mcp_withdrawals_start    (TriageMcpServer *self);
 /* The session ends: what is owed is tried once more, now, and the end waits for the
  * withdrawals under way for a few seconds at most. */
 void        triage_mcp_withdrawals_close    (TriageMcpServer *self);
-/* The end may wait no more: the withdrawals under way stop (the owed file keeps them). */
-void        triage_mcp_withdrawals_stop     (TriageMcpServer *self);
+/* The end may wait no more (@why, a static string, says why to the person reading standard
+ * error): the withdrawals under way stop (the owed file keeps them). */
+void        triage_mcp_withdrawals_stop     (TriageMcpServer *self,
+                                             const char      *why);
 
 G_END_DECLS

@@ -759,7 +759,7 @@ triage_mcp_server_close_now (TriageMcpServer *self,
   triage_mcp_server_close (self, reason);
   if (self->closed)
     return;
-  triage_mcp_withdrawals_stop (self);
+  triage_mcp_withdrawals_stop (self, "the end was cut short");
   g_clear_handle_id (&self->drain_id, g_source_remove);
   if (self->output != NULL && triage_mcp_output_get_queued (self->output) > 0)
     g_message ("stopped before the MCP client read the last %" G_GSIZE_FORMAT " bytes",

@@ -135,9 +135,9 @@ withdrawn_cb (GObject      *object,
                    "lasts", id, error->message);
       owe (self, g_steal_pointer (&withdrawal));
     }
-  /* The session ended first (cancelled: the end waited long enough): the file keeps it
-   * for the next run. An earlier run's was said by that run: with a server away for
-   * days, every run would list them all again. */
+  /* The session ended first (cancelled: the end waited long enough, or was cut short):
+   * the file keeps it for the next run. An earlier run's was said by that run: with a
+   * server away for days, every run would list them all again. */
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
            triage_service_error_is_transient (error))
     {
@@ -145,7 +145,7 @@ withdrawn_cb (GObject      *object,
         g_message ("could not withdraw request %s before exiting: %s; the next triage-mcp run "
                    "for this server withdraws it", id,
                    g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                     ? "the end could wait no longer" : error->message);
+                     ? self->withdrawals_cut : error->message);
     }
   else
     {
@@ -223,7 +223,7 @@ grace_over_cb (gpointer data)
   TriageMcpServer *self = data;
 
   self->grace_id = 0;
-  triage_mcp_withdrawals_stop (self);
+  triage_mcp_withdrawals_stop (self, "the end waited " G_STRINGIFY (EXIT_GRACE_S) " s for it");
   return G_SOURCE_REMOVE;
 }
 
@@ -236,9 +236,12 @@ triage_mcp_withdrawals_close (TriageMcpServer *self)
 }
 
 void
-triage_mcp_withdrawals_stop (TriageMcpServer *self)
+triage_mcp_withdrawals_stop (TriageMcpServer *self,
+                             const char      *why)
 {
   g_clear_handle_id (&self->grace_id, g_source_remove);
+  if (!g_cancellable_is_cancelled (self->withdrawals))
+    self->withdrawals_cut = why;
   g_cancellable_cancel (self->withdrawals);
   triage_mcp_owed_file_flush (self->owed_file);
 }

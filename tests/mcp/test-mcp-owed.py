@@ -29,6 +29,9 @@ from apptest import TcpServer, World, run  # noqa: E402
 
 OWED = b"trying again while the session lasts"
 LEFT = b"the next triage-mcp run for this server withdraws it"
+# Why it was left (triage-mcp-withdrawals.c): a second signal, or the grace waited out.
+CUT_SHORT = b"before exiting: the end was cut short"
+WAITED_OUT = b"before exiting: the end waited"
 # triage-mcp-withdrawals.c: EXIT_GRACE_S.
 GRACE_S = 5
 SERVICE = "mcp-test-agent"   # the service of clientInfo.name "Test Agent"
@@ -120,7 +123,9 @@ def test_server_away_at_exit():
 def test_second_signal_ends_grace():
     # An MCP client closes standard input, waits, then sends SIGTERM: the end waits no
     # longer. The server is stopped (SIGSTOP): it takes connections and answers nothing,
-    # so without the signal the withdrawal would hold the end for the whole grace.
+    # so without the signal the withdrawal would hold the end for the whole grace. What
+    # triage-mcp says of the withdrawal it left tells which ended the wait (a time
+    # measured around the signal failed on a busy machine).
     with Session("second-signal") as s:
         s.mcp.initialize()
         s.mcp.tool("request_approval", {"title": "Ended by a second signal"})
@@ -131,15 +136,13 @@ def test_second_signal_ends_grace():
             s.mcp.close_input()
             # The withdrawal under way is in the file: the session is ending.
             wait_for("the withdrawal in the owed file", lambda: owed_ids(s) == [n["id"]])
-            began = time.monotonic()
             s.mcp.proc.send_signal(signal.SIGTERM)
             if s.mcp.wait_exit() != 0:
                 raise Failure(f"exit status {s.mcp.proc.returncode}: {s.mcp.errors()!r}")
-            took = time.monotonic() - began
         finally:
             s.server.proc.send_signal(signal.SIGCONT)
-        if took >= GRACE_S - 1:
-            raise Failure(f"exited {took:.1f} s after SIGTERM: the grace was waited out")
+        if s.mcp.errors().count(CUT_SHORT) != 1 or WAITED_OUT in s.mcp.errors():
+            raise Failure(f"the second signal did not end the wait: {s.mcp.errors()!r}")
         if owed_ids(s) != [n["id"]]:
             raise Failure(f"the owed file holds {owed_ids(s)}")
         next_run(s)
