@@ -12,7 +12,10 @@
 
 #define G_LOG_DOMAIN "test-server-sqlite-claim"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -227,6 +230,67 @@ test_local_second (void)
   triage_test_remove_tree (dir);
 }
 
+/* Two `--local` started at once: the first locks the file, then writes
+ * who it is; the second, reading in between, found the file empty and
+ * called the first a server of another socket (exit 1, 1 in ~150 runs).
+ * Here the test holds the lock with nothing written; once the second says
+ * it waits for the record, the test writes its pid and the local socket:
+ * the second knows the local server, already running, exit 0. */
+static void
+test_local_record_awaited (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-record-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (dir, "triage", NULL);
+  g_autofree char *real_folder = NULL, *lock = NULL, *socket_path = NULL, *record = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) stderr_lines = NULL;
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  real_folder = realpath (folder, NULL);
+  lock = g_build_filename (real_folder, "server.db.lock", NULL);
+  socket_path = g_build_filename (folder, "triage.sock", NULL);
+  fd = g_open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "G_MESSAGES_DEBUG", "triage-server", TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"), "--local",
+                                         NULL);
+  g_assert_no_error (error);
+  stderr_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (process));
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (stderr_lines, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        g_error ("triage-server --local ended without waiting for the holder to write who it is");
+      if (strstr (line, "to write who it is") != NULL)
+        break;
+    }
+
+  record = g_strdup_printf ("%ld\n%s\n", (long) getpid (), socket_path);
+  g_assert_cmpint (pwrite (fd, record, strlen (record), 0), ==, (ssize_t) strlen (record));
+  err = g_data_input_stream_read_upto (stderr_lines, "", 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  if (!g_subprocess_get_if_exited (process) || g_subprocess_get_exit_status (process) != 0 ||
+      strstr (err, "already running") == NULL)
+    g_error ("the local server, its record written late: expected exit 0 and \"already "
+             "running\", got %d: %s", g_subprocess_get_exit_status (process), err);
+  close (fd);
+  triage_test_remove_tree (dir);
+}
+
 /* A symbolic link to a held file is the same file: a second server given
  * the link claimed the link's name and served beside the first. */
 static void
@@ -265,6 +329,7 @@ main (int    argc,
   g_test_add_func ("/server/sqlite-claim/start-together", test_start_together);
   g_test_add_func ("/server/sqlite-claim/killed", test_claim_after_kill);
   g_test_add_func ("/server/sqlite-claim/local-second", test_local_second);
+  g_test_add_func ("/server/sqlite-claim/local-record-awaited", test_local_record_awaited);
   g_test_add_func ("/server/sqlite-claim/through-link", test_claim_through_link);
   return g_test_run ();
 }

@@ -51,27 +51,74 @@ lock_path (const char *database)
 }
 
 /* What the holder of @fd wrote: its pid (a string; "unknown" when not yet)
- * and, in @socket_path, the Unix socket it serves on ("" when none). */
-static char *
+ * and, in @socket_path, the Unix socket it serves on ("" when none).
+ * Returns whether the record was whole (both lines, as a holder writes them
+ * just after it locks: read in between, the file is empty). */
+static gboolean
 holder_of (int    fd,
+           char **pid,
            char **socket_path)
 {
   char text[4200] = { 0 };
   ssize_t got = pread (fd, text, sizeof text - 1, 0);
   g_auto(GStrv) lines = NULL;
 
+  *pid = g_strdup ("unknown");
   if (socket_path != NULL)
     *socket_path = g_strdup ("");
   if (got <= 0)
-    return g_strdup ("unknown");
+    return FALSE;
   text[got] = '\0';
   lines = g_strsplit (text, "\n", 3);
+  if (lines[0] != NULL && *lines[0] != '\0')
+    {
+      g_free (*pid);
+      *pid = g_strdup (lines[0]);
+    }
   if (socket_path != NULL && lines[0] != NULL && lines[1] != NULL)
     {
       g_free (*socket_path);
       *socket_path = g_strdup (lines[1]);
     }
-  return g_strdup (lines[0] != NULL && *lines[0] != '\0' ? lines[0] : "unknown");
+  return lines[0] != NULL && lines[1] != NULL && lines[2] != NULL;
+}
+
+/* How long a second server waits for the holder it found to write who it
+ * is (a server locks, then writes: both started at once, the second read
+ * an empty file and called a server of its own socket another one, exit 1). */
+#define HOLDER_RECORD_WAIT_US (3 * G_USEC_PER_SEC)
+
+/* Locks @fd for this server; else the holder's pid and socket, read once
+ * it has written them (or once it waited HOLDER_RECORD_WAIT_US): errno is
+ * flock ()'s. */
+static gboolean
+lock_or_read_holder (int          fd,
+                     const char  *path,
+                     char       **pid,
+                     char       **socket_path)
+{
+  gint64 until = g_get_monotonic_time () + HOLDER_RECORD_WAIT_US;
+
+  for (gboolean said = FALSE;; said = TRUE)
+    {
+      int saved;
+
+      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+        return TRUE;
+      saved = errno;
+      if (saved != EWOULDBLOCK)
+        return FALSE;
+      g_clear_pointer (pid, g_free);
+      g_clear_pointer (socket_path, g_free);
+      if (holder_of (fd, pid, socket_path) || g_get_monotonic_time () >= until)
+        {
+          errno = saved;
+          return FALSE;
+        }
+      if (!said)
+        g_debug ("waiting for the server that holds %s to write who it is", path);
+      g_usleep (10 * 1000);
+    }
 }
 
 /* Claims the SQLite file @database for this server, which serves on
@@ -86,7 +133,7 @@ triage_server_claim_database (const char  *database,
                               GError     **error)
 {
   g_autofree char *path = lock_path (database);
-  g_autofree char *mine = NULL;
+  g_autofree char *mine = NULL, *holder = NULL, *socket = NULL;
   int fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
   if (fd < 0)
@@ -98,25 +145,23 @@ triage_server_claim_database (const char  *database,
                    path, database, g_strerror (saved));
       return -1;
     }
-  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+  if (!lock_or_read_holder (fd, path, &holder, &socket))
     {
       int saved = errno;
-      g_autofree char *socket = NULL;
-      g_autofree char *holder = saved == EWOULDBLOCK ? holder_of (fd, &socket) : NULL;
 
       close (fd);
-      if (holder != NULL && socket_path != NULL && g_str_equal (socket, socket_path))
+      if (saved != EWOULDBLOCK)
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "cannot lock %s: %s",
+                     path, g_strerror (saved));
+      else if (socket_path != NULL && g_str_equal (socket, socket_path))
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
                      "already running: the server (pid %s) that serves on %s holds %s",
                      holder, socket_path, database);
-      else if (holder != NULL)
+      else
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
                      "%s is in use by another triage-server (pid %s): a SQLite database "
                      "serves one server (several servers share a PostgreSQL database)",
                      database, holder);
-      else
-        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "cannot lock %s: %s",
-                     path, g_strerror (saved));
       return -1;
     }
   mine = g_strdup_printf ("%ld\n%s\n", (long) getpid (), socket_path != NULL ? socket_path : "");
@@ -136,8 +181,8 @@ triage_server_database_holder (const char *database)
 
   if (fd < 0)
     return NULL;
-  if (flock (fd, LOCK_SH | LOCK_NB) != 0)
-    holder = errno == EWOULDBLOCK ? holder_of (fd, NULL) : NULL;
+  if (flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+    holder_of (fd, &holder, NULL);
   close (fd);
   return holder;
 }
