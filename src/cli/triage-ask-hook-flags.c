@@ -137,15 +137,19 @@ read_here_document_word (const char *p,
   return p;
 }
 
-/* Skips the bodies of the here-documents @delimiters opened on the line before @p,
- * each up to its delimiter's line; returns where the shell reads commands again. */
+/* Takes the bodies of the here-documents @delimiters opened on the line before @p,
+ * each up to its delimiter's line, into @bodies; returns where the shell reads
+ * commands again. */
 static const char *
-skip_here_documents (const char *p,
-                     GPtrArray  *delimiters)
+take_here_documents (const char *p,
+                     GPtrArray  *delimiters,
+                     GPtrArray  *bodies)
 {
   for (guint i = 0; i < delimiters->len; i++)
     {
       const char *delimiter = g_ptr_array_index (delimiters, i);
+      const char *body = p;
+      const char *body_end = p;
 
       while (*p != '\0')
         {
@@ -159,17 +163,44 @@ skip_here_documents (const char *p,
           if ((gsize) (line_end - line) == strlen (delimiter + 1) &&
               strncmp (line, delimiter + 1, line_end - line) == 0)
             break;
+          body_end = line_end;
         }
+      g_ptr_array_add (bodies, g_strndup (body, body_end - body));
     }
   g_ptr_array_set_size (delimiters, 0);
   return p;
 }
 
+/* How far on its line arithmetic, $(( )) or (( )), is looked for: a << in it shifts
+ * and opens no here-document. Past this, (( is two parentheses, so that 64 KiB of (((…
+ * take no square time; a << then taken for a here-document hides nothing, as a
+ * body is read too (below). */
+#define FLAG_ARITHMETIC_MAX 256
+
+/* Where the arithmetic that opened with (( just before @p ends, after its )); NULL when
+ * its parentheses do not close so on its line (then it was none). */
+static const char *
+end_of_arithmetic (const char *p)
+{
+  guint open = 0;
+
+  for (gsize i = 0; i < FLAG_ARITHMETIC_MAX && p[i] != '\0' && p[i] != '\n'; i++)
+    if (p[i] == '(')
+      open++;
+    else if (p[i] == ')' && open > 0)
+      open--;
+    else if (p[i] == ')')
+      return p[i + 1] == ')' ? p + i + 2 : NULL;
+  return NULL;
+}
+
 /* @text's commands as the shell splits them: at a ;, &, | or line end outside quotes
  * (and outside a # comment); a here-document's body (<<WORD, <<'WORD', <<-WORD: its
- * lines up to WORD) is data, in none. A quote that never closes runs to the end. */
+ * lines up to WORD) is in none, but in @bodies: what reads it may be a shell. A <<
+ * inside $(( )) or (( )) is a shift. A quote that never closes runs to the end. */
 static GPtrArray *
-shell_commands (const char *text)
+shell_commands (const char *text,
+                GPtrArray  *bodies)
 {
   GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) delimiters = g_ptr_array_new_with_free_func (g_free);
@@ -179,6 +210,8 @@ shell_commands (const char *text)
 
   while (*p != '\0')
     {
+      const char *arithmetic_end = NULL;
+
       if (quote == '\'' || (quote == '"' && *p == '"'))
         quote = *p == quote ? 0 : quote;
       else if (*p == '\\')
@@ -188,13 +221,16 @@ shell_commands (const char *text)
       else if (quote == 0 && *p == '#' &&
                (p == text || strchr (" \t\n;&|()", p[-1]) != NULL))
         p = end_of_line (p) - 1;
+      else if (quote == 0 && p[0] == '(' && p[1] == '(' &&
+               (arithmetic_end = end_of_arithmetic (p + 2)) != NULL)
+        p = arithmetic_end - 1;
       else if (quote == 0 && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
                (p == text || p[-1] != '<'))
         p = read_here_document_word (p + 2, delimiters) - 1;
       else if (quote == 0 && strchr (";&|\n", *p) != NULL)
         {
           g_ptr_array_add (commands, g_strndup (start, p - start));
-          start = *p == '\n' ? skip_here_documents (p + 1, delimiters) : p + 1;
+          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies) : p + 1;
           p = start;
           continue;
         }
@@ -208,7 +244,11 @@ shell_commands (const char *text)
  * reads them ('rm', r""m and r\m are rm), joined by spaces, and so on down to
  * FLAG_UNQUOTE_DEPTH for the quotes inside a quoted word (bash -c "…"). A command whose
  * quotes do not close is not what it seems to the patterns: @unchecked, for the person
- * to confirm; below the top, an unclosed quote is only text ("don't"). */
+ * to confirm; below the top, an unclosed quote is only text ("don't"), and the lines
+ * after it are read one at a time. A here-document's body is read so too, one level
+ * down: whether it is data (cat) or commands (bash, ssh, python's os.system) the text
+ * cannot tell, and as written the first reading flags it all the same. One nested
+ * deeper than FLAG_UNQUOTE_DEPTH, with quotes left to take off, is @unchecked. */
 static void
 match_unquoted_commands (GRegex     **patterns,
                          const char  *text,
@@ -217,7 +257,8 @@ match_unquoted_commands (GRegex     **patterns,
                          gboolean    *irreversible,
                          gboolean    *unchecked)
 {
-  g_autoptr(GPtrArray) commands = shell_commands (text);
+  g_autoptr(GPtrArray) bodies = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) commands = shell_commands (text, bodies);
 
   for (guint i = 0; i < commands->len; i++)
     {
@@ -230,6 +271,14 @@ match_unquoted_commands (GRegex     **patterns,
         {
           if (depth == 0 && g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
             *unchecked = TRUE;
+          else if (depth > 0 && strchr (command, '\n') != NULL)
+            {
+              g_auto(GStrv) lines = g_strsplit (command, "\n", -1);
+
+              for (guint j = 0; lines[j] != NULL; j++)
+                match_unquoted_commands (patterns, lines[j], depth, destructive, irreversible,
+                                         unchecked);
+            }
           continue;
         }
       joined = g_strjoinv (" ", words);
@@ -240,6 +289,16 @@ match_unquoted_commands (GRegex     **patterns,
       if (depth + 1 < FLAG_UNQUOTE_DEPTH)
         match_unquoted_commands (patterns, joined, depth + 1, destructive, irreversible,
                                  unchecked);
+    }
+  for (guint i = 0; i < bodies->len; i++)
+    {
+      const char *body = g_ptr_array_index (bodies, i);
+
+      if (depth + 1 < FLAG_UNQUOTE_DEPTH)
+        match_unquoted_commands (patterns, body, depth + 1, destructive, irreversible,
+                                 unchecked);
+      else if (strpbrk (body, "'\"\\") != NULL)
+        *unchecked = TRUE;
     }
 }
 

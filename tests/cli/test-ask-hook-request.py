@@ -401,9 +401,9 @@ def test_dangerous_commands_flagged():
             if got != ["destructive", "irreversible"]:
                 raise Failure(f"{command!r}: flags {got}")
         # Words read as the shell reads them one command at a time: 120 harmless lines
-        # (4.9 KB) were joined into one command, cut at 4 KiB and so unchecked; a
-        # here-document's body is data, where an apostrophe opens no quote. What is
-        # quoted across lines or after a here-document is still read.
+        # (4.9 KB) were joined into one command, cut at 4 KiB and so unchecked; in a
+        # here-document's body an apostrophe opens no quote. What is quoted across
+        # lines, in a here-document or after one is still read.
         script = "".join(f"echo line {i} of a harmless script\n" for i in range(120))
         for command, flags in [
                 (script, None),
@@ -415,7 +415,21 @@ def test_dangerous_commands_flagged():
                 ("git commit -m 'one;\ntwo' && 'git' push -f", ["destructive", "irreversible"]),
                 ("echo 'it''s\nfine' # don't\nls", None),
                 ("cat <<EOF\nIt's not closed", None),
-                ("echo hi\necho 'r''m -rf x", ["requires_confirmation"])]:
+                ("echo hi\necho 'r''m -rf x", ["requires_confirmation"]),
+                # A body may be fed to a shell: its words are read as commands', below
+                # the top, so its quotes hide nothing and an apostrophe is only text.
+                ("bash <<EOF\n'rm' -rf ~\nEOF", ["destructive", "irreversible"]),
+                ("sh <<EOF\nr\"\"m -rf ~\nEOF", ["destructive", "irreversible"]),
+                ("ssh host <<EOF\n'git' push -f\nEOF", ["destructive", "irreversible"]),
+                ("bash <<EOF\necho It's done\n'rm' -rf ~\nEOF", ["destructive", "irreversible"]),
+                ("cat <<EOF | sh\ncd /tmp\n'rm' -rf ~\nEOF\nls", ["destructive", "irreversible"]),
+                ("bash <<A\nbash <<B\nbash <<C\nbash <<D\n'rm' -rf ~\nD\nC\nB\nA",
+                 ["requires_confirmation"]),
+                # A << in arithmetic shifts: it opens no here-document.
+                ("echo $((1<<3))\n'rm' -rf ~", ["destructive", "irreversible"]),
+                ("x=$(( y <<= 2 ))\n'git' push -f", ["destructive", "irreversible"]),
+                ("(( y <<= 2 ))\necho 'r''m -rf x", ["requires_confirmation"]),
+                ("echo $((1<<3))\nls -la", None)]:
             got = flags_of(command)
             if got != flags:
                 raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
