@@ -54,6 +54,7 @@ typedef struct
   AtpNotification      *settled;
   char                 *problem;       /* why there is no answer */
   gboolean              withdrawing;
+  gboolean              gave_up;       /* on the server, not on a signal or a release */
   guint                 stdout_watch;
   char                 *waiting;       /* its entry among the waiting hooks */
   gboolean              done;          /* the wait is over, whatever comes now */
@@ -226,6 +227,7 @@ gave_up_on_server (Hook         *hook,
     return FALSE;
   triage_ask_say ("%s; withdrawing request %s, for up to 5 s", error->message,
                   triage_service_request_get_notification_id (hook->request));
+  hook->gave_up = TRUE;
   give_up (hook, error->message, GAVE_UP_REASON);
   return TRUE;
 }
@@ -267,14 +269,42 @@ sent_cb (GObject      *object,
                                      hook->cancellable, waited_cb, hook);
 }
 
+/* The answer a withdrawal found given (answered_meanwhile_cb ()), read. */
+static void
+answer_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Hook *hook = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&hook->settled, atp_notification_unref);
+  hook->settled = triage_service_request_wait_finish (TRIAGE_SERVICE_REQUEST (object), result,
+                                                      &error);
+  if (hook->settled == NULL)
+    triage_ask_say ("the person answered meanwhile, but the answer could not be read: %s",
+                    error->message);
+  hook_stop (hook, NULL);
+}
+
 static void
 withdrawn_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
   Hook *hook = user_data;
+  g_autoptr(GError) error = NULL;
 
-  triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, NULL);
+  /* The person answered as the hook gave up on the server (through another server of
+   * a cluster, or as this one went away): the answer is the call's, not lost. */
+  if (!triage_service_request_withdraw_finish (TRIAGE_SERVICE_REQUEST (object), result, &error) &&
+      hook->gave_up && g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED))
+    {
+      triage_ask_say ("the person had answered meanwhile; reading the answer");
+      triage_service_request_wait_async (hook->request, hook->options->wait_seconds, NULL,
+                                         answer_read_cb, hook);
+      return;
+    }
   hook_stop (hook, NULL);
 }
 

@@ -380,15 +380,20 @@ def test_server_gone_mid_wait():
             raise Failure(f"reason {reason!r}")
 
 
-def restart_while_withdrawing(s, hook, n):
-    """Starts the server again once the hook says it withdraws request @n; the hook
-    then leaves the call to Claude Code's prompt, and the request ends withdrawn."""
+def said_withdrawing(hook):
+    """Waits for the hook to say it withdraws its request."""
     said = b""
     while b"withdrawing request" not in said:
         line = hook.proc.stderr.readline()
         if not line:
             raise Failure(f"the hook did not withdraw its request; it said {said!r}")
         said += line
+
+
+def restart_while_withdrawing(s, hook, n):
+    """Starts the server again once the hook says it withdraws request @n; the hook
+    then leaves the call to Claude Code's prompt, and the request ends withdrawn."""
+    said_withdrawing(hook)
     s.server.start()
     status, out = hook.result()
     reason = out["hookSpecificOutput"]["permissionDecisionReason"]
@@ -421,6 +426,24 @@ def test_answer_lost_withdraws():
         s.server.kill()
         s.relay.drop_first()
         restart_while_withdrawing(s, hook, n)
+
+
+def test_answered_as_it_gave_up():
+    # The person answered while the POST's answer was held back (as through another
+    # server of a cluster); the server then died and the hook gave up, and its
+    # withdrawal met 409 NOTIFICATION_ALREADY_RESPONDED once the server was back. It
+    # left the call to Claude Code's prompt, the person's answer lost; now it reads the
+    # answer and decides with it.
+    with Scenario("answered-gave-up", relay=True) as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
+        n = s.person.waiting("Bash in my-project: npm test")
+        s.server.respond_as_client(n["id"], "allow")
+        s.server.kill()
+        s.relay.drop_first()
+        said_withdrawing(hook)
+        s.server.start()
+        expect(hook.result(), (0, pre_tool_use("allow", "Allowed in Triage by user “default”")))
 
 
 def test_bad_options():
@@ -468,6 +491,7 @@ run([
     ("Claude Code gone: withdrawn", test_claude_code_gone_withdraws),
     ("Claude Code quitting: withdrawn once", test_quit_withdraws_once),
     ("answered in Claude Code: withdrawn", test_answered_in_claude_code_withdraws),
+    ("answered as it gave up on the server: that answer", test_answered_as_it_gave_up),
     ("denied in Claude Code: released by the next prompt",
      test_denied_in_claude_code_released_by_next_prompt),
     ("a PreToolUse hook is not released by another call", test_pre_tool_use_not_released),
