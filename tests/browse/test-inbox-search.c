@@ -21,6 +21,10 @@ test_fold (void)
     { "ΣΊΣΥΦΟΣ", "σισυφοσ" },
     { "日本語", "日本語" },
     { "bad \xff byte", "bad \xef\xbf\xbd byte" },
+    { "删除ＡＰＩ旧密钥吗？", "删除api旧密钥吗?" },  /* width */
+    { "「ＯＫ」。がっこう、ガッコウ", "「ok」。かっこう、カッコウ" },
+    { "ＡＰＩ café", "api cafe" },
+    { "ｶﾀｶﾅ", "カタカナ" },                /* halfwidth kana */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -29,6 +33,43 @@ test_fold (void)
 
       g_assert_cmpstr (folded, ==, cases[i].out);
     }
+}
+
+/* The whole rule (compatibility decomposition, combining marks dropped, case
+ * folding), which triage_format_fold () skips for the characters whose fold
+ * is plain to see: those of ASCII, its fullwidth forms, CJK and kana. */
+static char *
+fold_by_the_rule (const char *text)
+{
+  g_autofree char *decomposed = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
+  g_autoptr(GString) bare = g_string_new (NULL);
+
+  for (const char *p = decomposed; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_type (g_utf8_get_char (p)) != G_UNICODE_NON_SPACING_MARK)
+      g_string_append_unichar (bare, g_utf8_get_char (p));
+  return g_utf8_casefold (bare->str, bare->len);
+}
+
+static void
+test_fold_plain (void)
+{
+  static const gunichar ranges[][2] = {
+    { 0x01, 0x7f }, { 0xff01, 0xff5e }, { 0x3001, 0x3002 }, { 0x300c, 0x3011 },
+    { 0x3041, 0x3096 }, { 0x30a1, 0x30fa }, { 0x3400, 0x4dbf }, { 0x4e00, 0x9fff },
+  };
+
+  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+    for (gunichar c = ranges[r][0]; c <= ranges[r][1]; c++)
+      {
+        char text[16] = "Aa";
+        g_autofree char *folded = NULL;
+        g_autofree char *expected = NULL;
+
+        g_unichar_to_utf8 (c, text + 2);
+        folded = triage_inbox_search_fold (text);
+        expected = fold_by_the_rule (text);
+        g_assert_cmpstr (folded, ==, expected);
+      }
 }
 
 static void
@@ -142,6 +183,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/inbox/search/fold", test_fold);
+  g_test_add_func ("/inbox/search/fold-plain", test_fold_plain);
   g_test_add_func ("/inbox/search/parse-match", test_parse_match);
   g_test_add_func ("/inbox/search/unspaced-scripts", test_unspaced_scripts);
   g_test_add_func ("/inbox/search/haystack", test_haystack);

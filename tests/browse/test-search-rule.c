@@ -1,5 +1,6 @@
 /* test-search-rule.c — the inbox and the history find the same requests for
- * the same words: word starts, whatever the case and accents
+ * the same words: word starts, whatever the case and accents; in scripts
+ * written without spaces, anywhere, whatever the case and width
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -23,6 +24,7 @@ static const Request requests[] = {
   { "Ops", "infra", "Redeploy cache", "after a failure" },
   { "Reviewer", "docs", "RÉSUMÉ review", "Deploy-prod checklist" },
   { "备份服务", NULL, "要删除旧备份吗？", "清理磁盘空间" },
+  { "Vault", NULL, "删除ＡＰＩ旧密钥吗？", "清理TOKEN缓存" },
 };
 
 /* The same words in both lists, and which of the requests above they find
@@ -47,8 +49,8 @@ static const struct
   { "web", 0x1 },             /* title and project: found once */
   { "eb", 0x0 },
   { "ops cache", 0x4 },       /* service and title */
-  { "-", 0x1f },              /* no word: no search */
-  { "  ", 0x1f },
+  { "-", 0x3f },              /* no word: no search */
+  { "  ", 0x3f },
   /* Scripts written without spaces: anywhere in the text. */
   { "备份", 0x10 },
   { "要删除", 0x10 },
@@ -57,6 +59,14 @@ static const struct
   { "旧备份 清理", 0x10 },
   { "备用", 0x0 },
   { "备份 ops", 0x0 },
+  /* Latin within them, whatever the case and width, on either side. */
+  { "删除api", 0x20 },
+  { "删除API", 0x20 },
+  { "删除ＡＰＩ", 0x20 },
+  { "删除ａｐｉ", 0x20 },
+  { "清理token", 0x20 },
+  { "清理ＴＯＫＥＮ", 0x20 },
+  { "删除apix", 0x0 },
   { "\"unbalanced", 0x0 },    /* FTS5 syntax is plain text */
   { "NOT ops", 0x0 },
 };

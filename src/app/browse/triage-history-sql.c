@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "triage-browse-error.h"
+#include "triage-decision-format.h"
 #include "triage-history-private.h"
 #include "triage-history-schema.h"
 
@@ -35,6 +36,23 @@ triage_history_set_error (GError     **error,
                _("%s: %s"),
                failure, db ? sqlite3_errmsg (db) : _("out of memory"));
   return FALSE;
+}
+
+/* triage_fold (text): @text folded as the inbox folds what it searches
+ * (triage_format_fold (): case, accents, width), for the words of scripts
+ * written without spaces, which the history looks for anywhere in the text
+ * (triage_history_prepare_filtered ()) where the index cannot. */
+static void
+fold_function (sqlite3_context  *context,
+               int               n_values,
+               sqlite3_value   **values)
+{
+  const char *text = (const char *) sqlite3_value_text (values[0]);
+
+  if (text == NULL)
+    sqlite3_result_null (context);
+  else
+    sqlite3_result_text (context, triage_format_fold (text), -1, g_free);
 }
 
 /**
@@ -74,6 +92,9 @@ triage_history_open_connection (const char  *path,
 
   sqlite3_busy_timeout (db, 5000);
   sqlite3_extended_result_codes (db, 1);
+  sqlite3_create_function_v2 (db, "triage_fold", 1,
+                              SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                              fold_function, NULL, NULL, NULL);
   /* Reads by rowid and index scans gain little from a large page cache;
    * three connections of SQLite's default 2 MiB each would be 6 MiB. */
   sqlite3_exec (db, "PRAGMA cache_size = -1024", NULL, NULL, NULL);
@@ -311,6 +332,7 @@ triage_history_prepare_filtered (sqlite3                   *db,
   g_auto(GStrv) unspaced = triage_history_unspaced_words (filter->text);
   g_autoptr(GArray) matched = NULL;
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autoptr(GPtrArray) folded = g_ptr_array_new_with_free_func (g_free);
   gint64 lower = MAX (filter->from_usec, from_usec);
   gint64 upper;
   sqlite3_stmt *stmt = NULL;
@@ -343,16 +365,19 @@ triage_history_prepare_filtered (sqlite3                   *db,
       g_ptr_array_add (texts, (gpointer) triage_outcome_to_string (filter->outcome));
     }
   /* Words of scripts written without spaces, anywhere in the text (the
-   * index has them only as whole runs): a scan of the rows left. */
+   * index has them only as whole runs): a scan of the rows left, both sides
+   * folded as the inbox folds them ("删除api" finds "删除ＡＰＩ"). */
   for (guint i = 0; unspaced != NULL && unspaced[i] != NULL; i++)
     {
-      g_string_append_printf (sql, " AND (instr (title, ?%d) > 0"
-                              " OR instr (json_extract (json, '$.context.description'), ?%d) > 0"
-                              " OR instr (service_name, ?%d) > 0"
-                              " OR instr (IFNULL (project, ''), ?%d) > 0)",
+      g_string_append_printf (sql, " AND (instr (triage_fold (title), ?%d) > 0"
+                              " OR instr (triage_fold (json_extract (json,"
+                              " '$.context.description')), ?%d) > 0"
+                              " OR instr (triage_fold (service_name), ?%d) > 0"
+                              " OR instr (triage_fold (IFNULL (project, '')), ?%d) > 0)",
                               param + 1, param + 1, param + 1, param + 1);
       param++;
-      g_ptr_array_add (texts, unspaced[i]);
+      g_ptr_array_add (folded, triage_format_fold (unspaced[i]));
+      g_ptr_array_add (texts, g_ptr_array_index (folded, folded->len - 1));
     }
   if (lower != 0)
     g_string_append_printf (sql, " AND created_at >= %" G_GINT64_FORMAT, lower);

