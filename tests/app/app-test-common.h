@@ -264,3 +264,26 @@ app_test_finalize_object (gpointer object)
   g_object_unref (object);
   app_test_wait_for (weak == NULL, APP_TEST_WAIT_MS);
 }
+
+/* Stores @token for @url in the keyring as another program does it (Debian's
+ * secret-tool, under the app's schema), as it is: the line break of an
+ * `echo`, a space inside, whatever the app would have refused. */
+static inline void
+app_test_store_token_elsewhere (const char *url,
+                                const char *token)
+{
+  g_autofree char *secret_tool = g_find_program_in_path ("secret-tool");
+  g_autoptr(GSubprocess) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (secret_tool == NULL)
+    g_error ("secret-tool is missing (libsecret-tools: build-aux/install-deps.sh installs it)");
+  store = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE, &error, secret_tool, "store",
+                            "--label=Triage token", "xdg:schema",
+                            "io.github.atptriage.Triage.UserToken", "server", url, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (store, token, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (store, NULL, &error);
+  g_assert_no_error (error);
+}

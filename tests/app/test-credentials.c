@@ -8,8 +8,6 @@
  * are skipped where no Secret Service is on the session bus.
  */
 
-#include <libsecret/secret.h>
-
 #include "app-test-common.h"
 #include "triage-credentials.h"
 
@@ -228,14 +226,6 @@ test_keyring (void)
 static void
 test_keyring_unsendable (void)
 {
-  static const SecretSchema token_schema = {
-    .name = "io.github.atptriage.Triage.UserToken",
-    .flags = SECRET_SCHEMA_NONE,
-    .attributes = {
-      { .name = "server", .type = SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { .name = NULL, .type = 0 },
-    },
-  };
   g_autoptr(TriageCredentials) credentials = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
@@ -249,16 +239,12 @@ test_keyring_unsendable (void)
 
   credentials = triage_credentials_new ();
   url = g_strdup_printf ("https://test-%d-%u.example.com", getpid (), g_random_int ());
-  g_assert_true (secret_password_store_sync (&token_schema, SECRET_COLLECTION_DEFAULT, "Triage",
-                                             "tok-3\n", NULL, &error, "server", url, NULL));
-  g_assert_no_error (error);
+  app_test_store_token_elsewhere (url, "tok-3\n");
   token = lookup_token (credentials, url, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (token, ==, "tok-3");
 
-  g_assert_true (secret_password_store_sync (&token_schema, SECRET_COLLECTION_DEFAULT, "Triage",
-                                             "ab9\nzq7\n", NULL, &error, "server", url, NULL));
-  g_assert_no_error (error);
+  app_test_store_token_elsewhere (url, "ab9\nzq7\n");
   g_clear_pointer (&token, g_free);
   token = lookup_token (credentials, url, &error);
   g_assert_null (token);

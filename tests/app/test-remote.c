@@ -15,8 +15,6 @@
  */
 
 #include <adwaita.h>
-#include <libsecret/secret.h>
-
 #include "app-test-server.h"
 #include "app-test-application.h"
 #include "triage-preferences-window.h"
@@ -280,22 +278,12 @@ test_service_key_refused (void)
 static void
 test_token_unsendable (void)
 {
-  /* The app's keyring item, as another program (secret-tool) stores it. */
-  static const SecretSchema token_schema = {
-    .name = "io.github.atptriage.Triage.UserToken",
-    .flags = SECRET_SCHEMA_NONE,
-    .attributes = {
-      { .name = "server", .type = SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { .name = NULL, .type = 0 },
-    },
-  };
   TriagePreferencesWindow *preferences = open_preferences ();
   const char *url = triage_test_server_get_url (server);
   g_autofree char *kept = keyring_token (url);
   g_autofree char *still = NULL;
   g_autofree char *stored = NULL;
   g_autofree char *padded = g_strconcat ("  ", user_token, "\n", NULL);
-  g_autoptr(GError) error = NULL;
   TriageWindow *window;
 
   enter_server (preferences, url, "ab9 zq7");
@@ -309,10 +297,7 @@ test_token_unsendable (void)
   g_assert_cmpstr (still, ==, kept);
   gtk_window_destroy (GTK_WINDOW (preferences));
 
-  g_assert_true (secret_password_store_sync (&token_schema, SECRET_COLLECTION_DEFAULT,
-                                             "Triage token", "ab9\nzq7", NULL, &error,
-                                             "server", url, NULL));
-  g_assert_no_error (error);
+  app_test_store_token_elsewhere (url, "ab9\nzq7");
   g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
   g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
   window = triage_application_get_window (app);
