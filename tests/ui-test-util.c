@@ -142,6 +142,65 @@ ui_test_press_shortcut (GtkWidget  *widget,
   g_error ("No shortcut of %s for %s", G_OBJECT_TYPE_NAME (widget), trigger);
 }
 
+/* Runs the local shortcuts of @widget's controllers in @phase that bind
+ * @trigger: whether one took the key. */
+static gboolean
+run_shortcuts (GtkWidget           *widget,
+               GtkPropagationPhase  phase,
+               const char          *trigger)
+{
+  g_autoptr(GPtrArray) shortcuts = ui_test_list_shortcuts (widget);
+
+  for (guint i = 0; i < shortcuts->len; i++)
+    {
+      UiTestShortcut *shortcut = g_ptr_array_index (shortcuts, i);
+      GtkEventController *controller = GTK_EVENT_CONTROLLER (shortcut->controller);
+      g_auto(GStrv) alternatives = g_strsplit (shortcut->trigger, "|", -1);
+
+      if (gtk_event_controller_get_propagation_phase (controller) != phase ||
+          gtk_shortcut_controller_get_scope (shortcut->controller) != GTK_SHORTCUT_SCOPE_LOCAL ||
+          !g_strv_contains ((const char * const *) alternatives, trigger))
+        continue;
+      if (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut->shortcut),
+                                        GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                        gtk_event_controller_get_widget (controller), NULL))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Presses @trigger (as GTK writes it) with the keyboard where @window has
+ * it, as GTK hands a key press on (GTK 4 synthesises no key events): the
+ * local shortcuts of the focus widget's ancestors, outermost first, in the
+ * capture phase, the focus widget's in the target phase, then each one's in
+ * the bubble phase, innermost first, until one takes it. Only shortcuts:
+ * other key controllers (a text view's typing) are not run.
+ *
+ * Returns: whether a shortcut took the key */
+gboolean
+ui_test_press_key (GtkWidget  *window,
+                   const char *trigger)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_autoptr(GPtrArray) path = g_ptr_array_new ();
+
+  g_assert_nonnull (focus);
+  for (GtkWidget *widget = focus; widget != NULL; widget = gtk_widget_get_parent (widget))
+    g_ptr_array_insert (path, 0, widget);
+
+  for (guint i = 0; i < path->len; i++)
+    if (run_shortcuts (path->pdata[i], GTK_PHASE_CAPTURE, trigger))
+      return TRUE;
+  if (run_shortcuts (focus, GTK_PHASE_TARGET, trigger))
+    return TRUE;
+  for (guint i = path->len; i > 0; i--)
+    if (run_shortcuts (path->pdata[i - 1], GTK_PHASE_BUBBLE, trigger))
+      return TRUE;
+
+  return FALSE;
+}
+
 /* Asserts that the whole of @view's text carries one tag that keeps Pango
  * from adding a hyphen where it wraps a line inside a word: the text is an
  * agent's, shown as it is, and such a hyphen is not in it. */

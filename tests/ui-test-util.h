@@ -30,6 +30,8 @@ GtkShortcutController *ui_test_find_shortcut    (GtkWidget          *widget,
                                                  const char         *action);
 gboolean               ui_test_press_shortcut   (GtkWidget          *widget,
                                                  const char         *trigger);
+gboolean               ui_test_press_key        (GtkWidget          *window,
+                                                 const char         *trigger);
 void                   ui_test_assert_unhyphenated (GtkTextView     *view);
 
 G_END_DECLS

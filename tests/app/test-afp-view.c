@@ -297,6 +297,36 @@ test_load (Fixture       *fixture,
   g_assert_nonnull (strstr (before, "scope-definition-lacks-detail-01"));
 }
 
+/* A store of its own, open, in a new folder (*dir, for close_store ()). */
+static TriageStore *
+open_store (char **dir)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageStore *store;
+
+  *dir = g_dir_make_tmp ("triage-afp-view-XXXXXX", NULL);
+  path = g_build_filename (*dir, "triage.db", NULL);
+  store = triage_store_new (path);
+  triage_store_open_async (store, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_open_finish (store, result, &error));
+  return store;
+}
+
+/* The view lets go of @store, which must then go, and its folder with it. */
+static void
+close_store (Fixture     *fixture,
+             TriageStore *store,
+             char        *dir)
+{
+  g_object_set (fixture->view, "store", NULL, NULL);
+  app_test_finalize_object (store);
+  app_test_rm_rf (dir);
+  g_free (dir);
+}
+
 static char *
 stored_draft (TriageStore *store,
               const char  *id)
@@ -319,18 +349,13 @@ static void
 test_draft (Fixture       *fixture,
             gconstpointer  data)
 {
-  g_autofree char *dir = g_dir_make_tmp ("triage-afp-view-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
-  g_autoptr(TriageStore) store = triage_store_new (path);
-  g_autoptr(GAsyncResult) result = NULL;
+  char *dir = NULL;
+  TriageStore *store = open_store (&dir);
   g_autoptr(GError) error = NULL;
   g_autoptr(AtpNotification) shown = NULL;
   TriageAfpView *again;
   GtkWidget *window;
 
-  triage_store_open_async (store, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_store_open_finish (store, result, &error));
   g_object_set (fixture->view, "store", store, NULL);
 
   show_seed (fixture, 1);
@@ -376,10 +401,7 @@ test_draft (Fixture       *fixture,
     g_assert_null (gone);
   }
 
-  g_object_set (fixture->view, "store", NULL, NULL);
-  g_clear_object (&result);
-  app_test_finalize_object (g_steal_pointer (&store));
-  app_test_rm_rf (dir);
+  close_store (fixture, store, dir);
 }
 
 /* Settled: read-only. */
@@ -470,6 +492,57 @@ test_focus_heading (Fixture       *fixture,
   g_assert_false (gtk_widget_activate (focus));
 }
 
+/* Ctrl+Return sends from the editor and beside Send, never from the
+ * heading a review opens at: a key held or repeated for the request before
+ * would send a draft read back ready to go, unseen. */
+static void
+test_send_key_from_editor (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  char *dir = NULL;
+  TriageStore *store = open_store (&dir);
+  g_autoptr(GAsyncResult) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpAfpReview) review = app_test_afp_seed_review (1);
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *response = app_test_atp_data ("seed-004-response.json");
+  g_autoptr(JsonNode) node = json_from_string (response, NULL);
+  g_autofree char *draft = json_to_string (json_object_get_member (json_node_get_object (node), "feedback"),
+                                           FALSE);
+  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+
+  /* A complete review, kept as a draft when the app last showed it. */
+  triage_store_save_draft_async (store, id, draft, NULL, app_test_result_cb, &saved);
+  app_test_wait_result (saved);
+  g_assert_true (triage_store_save_draft_finish (store, saved, &error));
+  g_object_set (fixture->view, "store", store, NULL);
+
+  fixture->notification = app_test_afp_notification_new (id, "Dark Mode Spec", review);
+  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (fixture->view), fixture->notification);
+  g_assert_true (triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (fixture->view)));
+  WAIT_UNTIL (!triage_afp_editor_is_empty (editor));
+  g_assert_null (triage_afp_editor_get_problem (editor));
+
+  /* On the heading, the review opened: nothing leaves. */
+  g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
+  g_assert_false (ui_test_press_key (fixture->window, "<Control>KP_Enter"));
+  /* Nor from the artifact, read before the review is written. */
+  g_assert_true (gtk_widget_child_focus (triage_afp_view_get_artifact (fixture->view), GTK_DIR_TAB_FORWARD));
+  g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
+  widgets_test_pump ();
+  g_assert_cmpuint (fixture->record.count, ==, 0);
+
+  /* In the editor it sends. */
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (nth_entry (fixture, 0))));
+  g_assert_true (ui_test_press_key (fixture->window, "<Control>Return"));
+  widgets_test_pump ();
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_FEEDBACK);
+
+  g_clear_object (&saved);
+  close_store (fixture, store, dir);
+}
+
 static void
 count_labels_with (GtkWidget  *widget,
                    const char *text,
@@ -527,6 +600,7 @@ main (int   argc,
   ADD ("levels-are-radio", test_levels_are_radio);
   ADD ("focus-kept", test_focus_kept);
   ADD ("focus-heading", test_focus_heading);
+  ADD ("send-key-from-editor", test_send_key_from_editor);
   ADD ("media-type-once", test_media_type_once);
   g_test_add_func ("/afp-view/stack", test_stack);
 

@@ -15,6 +15,7 @@
 #include "triage-aitp-product-card.h"
 #include "triage-aitp-view-private.h"
 #include "triage-request-stack.h"
+#include "ui-test-util.h"
 #include "widgets-test-util.h"
 
 #define GRACE 200
@@ -218,6 +219,30 @@ test_checkbox (Fixture       *fixture,
   send (fixture);
   g_assert_cmpstr (fixture->record.json, ==,
                    "{\"options\":[{\"id\":\"blue\",\"name\":\"Blue\"},{\"id\":\"red\",\"name\":\"Red\"}]}");
+}
+
+/* Ctrl+Return sends from the options and beside Send, never from the
+ * heading a request opens at: a key held or repeated for the request before
+ * would send a choice made earlier, unseen. */
+static void
+test_send_key_from_answer (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  show (fixture, "seed-003-checkbox-request.json");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (option (fixture, "red")), TRUE);
+  g_assert_true (can_send (fixture));
+
+  g_assert_true (triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (fixture->view)));
+  g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
+  g_assert_false (ui_test_press_key (fixture->window, "<Control>KP_Enter"));
+  widgets_test_pump ();
+  g_assert_cmpuint (fixture->record.count, ==, 0);
+
+  g_assert_true (gtk_widget_grab_focus (option (fixture, "blue")));
+  g_assert_true (ui_test_press_key (fixture->window, "<Control>Return"));
+  widgets_test_pump ();
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.json, ==, "{\"options\":[{\"id\":\"red\",\"name\":\"Red\"}]}");
 }
 
 /* Confirmation: the question and a button per option, each an answer. */
@@ -584,6 +609,7 @@ main (int   argc,
   ADD ("radio-list", test_radio_list);
   ADD ("focus-kept", test_focus_kept);
   ADD ("checkbox", test_checkbox);
+  ADD ("send-key-from-answer", test_send_key_from_answer);
   ADD ("confirmation", test_confirmation);
   ADD ("confirmation-asked", test_confirmation_asked);
   ADD ("products", test_products);

@@ -14,6 +14,7 @@
 #include "triage-afp-view-private.h"
 #include "triage-request-banner.h"
 #include "triage-request-header.h"
+#include "triage-send-shortcut.h"
 #include "triage-widgets-style.h"
 #include "triage-wrap-box.h"
 
@@ -34,9 +35,9 @@
  * with the answer into the outbox (the store's trigger deletes it).
  *
  * Everything is reachable with the keyboard (Tab through the artifact, the
- * earlier items, the editor; Ctrl+Return sends) and named for a screen
- * reader; the view fits 360 px (the editor's fields stack, the artifact
- * scrolls sideways).
+ * earlier items, the editor; Ctrl+Return in the editor sends) and named for
+ * a screen reader; the view fits 360 px (the editor's fields stack, the
+ * artifact scrolls sideways).
  */
 
 
@@ -487,11 +488,9 @@ triage_afp_view_class_init (TriageAfpViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_editor_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_carry_over);
 
-  /* Send, also Ctrl+Return from anywhere in the view. */
+  /* Send, also Ctrl+Return from the editor (triage_afp_view_init ()). */
   gtk_widget_class_install_action (widget_class, "afp.send", NULL, send_action);
   gtk_widget_class_install_action (widget_class, "afp.decline", NULL, decline_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "afp.send", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "afp.send", NULL);
 }
 
 static void
@@ -515,6 +514,12 @@ triage_afp_view_init (TriageAfpView *self)
       }
     gtk_box_append (GTK_BOX (self->send_row), wrap);
   }
+
+  /* Ctrl+Return sends from the editor and beside Send, never from the
+   * heading a review opens at, nor from the artifact: a draft read back
+   * may be ready to send unseen (triage-send-shortcut.c). */
+  triage_send_shortcut_attach (GTK_WIDGET (self->editor), gtk_named_action_new ("afp.send"));
+  triage_send_shortcut_attach (self->send_row, gtk_named_action_new ("afp.send"));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.send", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.decline", FALSE);

@@ -59,6 +59,7 @@ struct _TriageAitpView
   TriageRequestHeader *header;
   GtkWidget           *whole_text_button;
   GtkBox              *images_box;
+  GtkWidget           *answer_box;
   GtkLabel            *answer_heading;
   GtkBox              *options_box;
   GtkWidget           *send_row;

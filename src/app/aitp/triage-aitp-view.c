@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-aitp-view-private.h"
+#include "triage-send-shortcut.h"
 #include "triage-whole-text.h"
 #include "triage-widgets-style.h"
 #include "triage-wrap-box.h"
@@ -622,6 +623,7 @@ triage_aitp_view_class_init (TriageAitpViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, header);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, whole_text_button);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, images_box);
+  gtk_widget_class_bind_template_child (widget_class, TriageAitpView, answer_box);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, answer_heading);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, options_box);
   gtk_widget_class_bind_template_child (widget_class, TriageAitpView, send_row);
@@ -631,10 +633,8 @@ triage_aitp_view_class_init (TriageAitpViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_deadline_passed);
   gtk_widget_class_bind_template_callback (widget_class, on_whole_text_clicked);
 
-  /* Send, also Ctrl+Return from anywhere in the view. */
+  /* Send, also Ctrl+Return from the options (triage_aitp_view_init ()). */
   gtk_widget_class_install_action (widget_class, "aitp.send", NULL, send_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "aitp.send", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "aitp.send", NULL);
 }
 
 static void
@@ -647,6 +647,9 @@ triage_aitp_view_init (TriageAitpView *self)
    * the template gives it ("Send Send"): one name, as it reads. */
   gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->send_button),
                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  /* Ctrl+Return sends from the answer, never from the heading a request
+   * opens at (triage-send-shortcut.c). */
+  triage_send_shortcut_attach (self->answer_box, gtk_named_action_new ("aitp.send"));
 
   self->option_widgets = g_ptr_array_new ();
   self->pictures = g_ptr_array_new ();

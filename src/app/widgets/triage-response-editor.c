@@ -11,6 +11,7 @@
 #include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "triage-response-editor-private.h"
+#include "triage-send-shortcut.h"
 #include "triage-widgets-style.h"
 
 /*
@@ -504,9 +505,6 @@ triage_response_editor_class_init (TriageResponseEditorClass *klass)
 static void
 triage_response_editor_init (TriageResponseEditor *self)
 {
-  GtkEventController *shortcuts;
-  GtkShortcutTrigger *trigger;
-
   triage_widgets_style_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -517,15 +515,7 @@ triage_response_editor_init (TriageResponseEditor *self)
   /* Ctrl+Return sends from anywhere in the editor, or does nothing when it
    * cannot. In the capture phase, so a text view never takes it as a new
    * line. */
-  shortcuts = gtk_shortcut_controller_new ();
-  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
-  trigger = gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
-                                         gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK));
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                        gtk_shortcut_new (trigger,
-                                                          gtk_callback_action_new (send_shortcut_cb,
-                                                                                   NULL, NULL)));
-  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  triage_send_shortcut_attach (GTK_WIDGET (self), gtk_callback_action_new (send_shortcut_cb, NULL, NULL));
 }
 
 /**
