@@ -201,6 +201,32 @@ ui_test_press_key (GtkWidget  *window,
   return FALSE;
 }
 
+/* Turns the wheel by @dy over @inner, a scrolled window inside the page, as
+ * its capture-phase scroll controller takes it (GTK 4 synthesises no
+ * events).
+ *
+ * Returns: whether @inner was left to take it (nothing handed it on) */
+gboolean
+ui_test_wheel_over (GtkWidget *inner,
+                    double     dy)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (inner);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+      gboolean stopped = FALSE;
+
+      if (!GTK_IS_EVENT_CONTROLLER_SCROLL (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+      g_signal_emit_by_name (controller, "scroll", 0.0, dy, &stopped);
+      return !stopped;
+    }
+
+  return TRUE;
+}
+
 /* Asserts that the whole of @view's text carries one tag that keeps Pango
  * from adding a hyphen where it wraps a line inside a word: the text is an
  * agent's, shown as it is, and such a hyphen is not in it. */

@@ -32,6 +32,8 @@ gboolean               ui_test_press_shortcut   (GtkWidget          *widget,
                                                  const char         *trigger);
 gboolean               ui_test_press_key        (GtkWidget          *window,
                                                  const char         *trigger);
+gboolean               ui_test_wheel_over       (GtkWidget          *inner,
+                                                 double              dy);
 void                   ui_test_assert_unhyphenated (GtkTextView     *view);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include "triage-decision-format.h"
 #include "triage-response-editor-private.h"
+#include "triage-scroll-chain.h"
 
 /*
  * A choice of more than TRIAGE_CHOICE_MAX_RADIO_OPTIONS options is a
@@ -18,7 +19,8 @@
  * (several are ticked at once) and gets a search entry above them, as the
  * drop-down has: typing shows the options whose label holds what is typed,
  * whatever the case and accents, and the ticked ones stay shown (the counter
- * below counts them all). The options scroll within a bounded height.
+ * below counts them all). The options scroll within a bounded height, and
+ * hand the wheel to the page at their ends (triage-scroll-chain.c).
  */
 
 #define OPTIONS_MAX_HEIGHT 320
@@ -92,6 +94,8 @@ _triage_response_editor_add_option_filter (TriageResponseEditor *self)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->input);
   g_object_unref (self->input);
+  /* The wheel over the options moves the page when they cannot move. */
+  triage_scroll_chain_attach (GTK_SCROLLED_WINDOW (scrolled));
 
   gtk_box_append (self->input_box, self->option_filter);
   gtk_box_append (self->input_box, scrolled);
