@@ -43,6 +43,97 @@ attachment_view_test_text (Fixture       *fixture,
   g_assert_false (attachment_view_test_button_usable (fixture, "_Save As…"));
 }
 
+typedef struct
+{
+  char     *text;
+  gboolean  done;
+} ReadText;
+
+static void
+read_text_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  ReadText *read = user_data;
+  g_autoptr(GError) error = NULL;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  g_assert_no_error (error);
+  read->done = TRUE;
+}
+
+/* What the clipboard holds, as another application pastes it. */
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  ReadText read = { NULL, FALSE };
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, read_text_cb, &read);
+  WAIT_UNTIL (read.done);
+  return read.text;
+}
+
+/* A request's whole text ("Show the Whole Request"): a line without spaces
+ * is shown in pieces GTK can wrap, a line of the display each, but what is
+ * copied (Ctrl+C, the menu's Copy) is the text as it was sent, with no line
+ * break of the display's in it. */
+void
+attachment_view_test_whole_lines_copy (Fixture       *fixture,
+                                       gconstpointer  data)
+{
+  g_autoptr(GString) digits = g_string_new (NULL);
+  g_autofree char *whole = NULL;
+  g_autoptr(AtpAttachment) attachment = NULL;
+  TriageTextPreview *preview;
+  GtkTextView *source_view;
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  GdkRectangle first, second;
+  g_autofree char *shown = NULL;
+  g_autofree char *copied = NULL;
+  g_autofree char *match = NULL;
+
+  /* "00000000010000200003…": the first piece ends inside "00399" "00400". */
+  for (guint i = 0; digits->len < 5001; i++)
+    g_string_append_printf (digits, "%05u", i);
+  g_string_truncate (digits, 5001);
+  whole = g_strconcat (digits->str, "\n\nshort line\n", NULL);
+  attachment = attachment_view_test_inline ("text/plain", "The Whole Request", whole, strlen (whole));
+  triage_attachment_view_set_whole_lines (fixture->view, TRUE);
+  attachment_view_test_show (fixture, attachment);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  preview = triage_attachment_view_get_text_preview (fixture->view);
+  WAIT_UNTIL (!triage_text_preview_get_loading (preview));
+  source_view = GTK_TEXT_VIEW (triage_text_preview_get_source_view (preview));
+  buffer = gtk_text_view_get_buffer (source_view);
+
+  /* Shown in pieces, each a line of its own (laid out alone: Pango's cost
+   * of an unbroken run grows with its square), starting at the margin. */
+  shown = triage_text_preview_dup_shown_text (preview);
+  g_assert_nonnull (strstr (shown, "00399\n00400"));
+  g_assert_cmpint (gtk_text_buffer_get_line_count (buffer), ==, 3 + 3);
+  gtk_text_buffer_get_iter_at_line (buffer, &start, 0);
+  gtk_text_buffer_get_iter_at_line (buffer, &end, 1);
+  gtk_test_widget_wait_for_draw (fixture->window);
+  gtk_text_view_get_iter_location (source_view, &start, &first);
+  gtk_text_view_get_iter_location (source_view, &end, &second);
+  g_assert_cmpint (second.y, >, first.y);
+  g_assert_cmpint (second.x, ==, first.x);
+
+  /* All of it, Ctrl+C: the text as sent. */
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_select_range (buffer, &start, &end);
+  g_assert_true (ui_test_press_shortcut (GTK_WIDGET (source_view), "<Control>c"));
+  copied = clipboard_text (GTK_WIDGET (source_view));
+  g_assert_cmpstr (copied, ==, whole);
+
+  /* A match across two pieces, the menu's Copy: the match alone. */
+  g_assert_cmpuint (triage_text_preview_find (preview, "399004"), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (source_view), "clipboard.copy", NULL));
+  match = clipboard_text (GTK_WIDGET (source_view));
+  g_assert_cmpstr (match, ==, "399004");
+}
+
 void
 attachment_view_test_json (Fixture       *fixture,
                            gconstpointer  data)

@@ -44,6 +44,7 @@ main (int   argc,
   ADD ("/attachments/attachment-view/huge-text-truncated",
        attachment_view_test_huge_text_truncated);
   ADD ("/attachments/attachment-view/type-mismatch", attachment_view_test_type_mismatch);
+  ADD ("/attachments/attachment-view/whole-lines-copy", attachment_view_test_whole_lines_copy);
   ADD ("/attachments/attachment-view/uri-refused", attachment_view_test_uri_refused);
   ADD ("/attachments/attachment-view/uri-host-emphasised",
        attachment_view_test_uri_host_emphasised);

@@ -533,6 +533,27 @@ triage_attachment_text_line_at (const TriageAttachmentText *text,
 }
 
 /**
+ * triage_attachment_text_line_continues:
+ * @text: a prepared text
+ * @line: a line of the display (from 0)
+ *
+ * Returns: whether @line goes on from the line before it, a piece of a long
+ *   line shown whole: the display's line break before it is not in the text
+ */
+gboolean
+triage_attachment_text_line_continues (const TriageAttachmentText *text,
+                                       guint                       line)
+{
+  gsize start;
+
+  if (line == 0 || line >= text->line_starts->len)
+    return FALSE;
+
+  start = g_array_index (text->line_starts, gsize, line);
+  return start > 0 && text->text[start - 1] != '\n' && text->text[start - 1] != '\r';
+}
+
+/**
  * triage_attachment_text_find_cut:
  * @text: a prepared text
  * @line: a line number, from 0

@@ -67,6 +67,8 @@ void                  triage_attachment_text_free           (TriageAttachmentTex
 
 guint                 triage_attachment_text_line_at        (const TriageAttachmentText *text,
                                                              gsize                       offset);
+gboolean              triage_attachment_text_line_continues (const TriageAttachmentText *text,
+                                                             guint                       line);
 const TriageAttachmentTextCut *
                       triage_attachment_text_find_cut       (const TriageAttachmentText *text,
                                                              guint                       line);

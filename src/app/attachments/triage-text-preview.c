@@ -95,6 +95,38 @@ triage_text_preview_insert (GtkTextBuffer *buffer,
   gtk_text_buffer_insert_with_tags (buffer, iter, text, length, tag, NULL);
 }
 
+#define INSERTED_BREAK_TAG "triage-inserted-break"
+
+/* Hides the line breaks the display put between the pieces of a long line
+ * shown whole (lines @first to @end of the buffer start after them). Still
+ * a line each, so Pango lays out and wraps each piece alone, but not part
+ * of the text: what is copied (Ctrl+C, Copy, a drag) is the visible text
+ * (GTK's text/plain of a buffer), as the agent sent it. */
+static void
+hide_inserted_breaks (TriageTextPreview *self,
+                      guint              first,
+                      guint              end)
+{
+  GtkTextBuffer *buffer = get_buffer (self);
+  GtkTextTag *tag = NULL;
+
+  for (guint line = MAX (first, 1); line < end; line++)
+    {
+      GtkTextIter line_start, line_break;
+
+      if (!triage_attachment_text_line_continues (self->text, line))
+        continue;
+      if (tag == NULL)
+        tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), INSERTED_BREAK_TAG);
+      if (tag == NULL)
+        tag = gtk_text_buffer_create_tag (buffer, INSERTED_BREAK_TAG, "invisible", TRUE, NULL);
+      gtk_text_buffer_get_iter_at_line (buffer, &line_start, line);
+      line_break = line_start;
+      gtk_text_iter_backward_char (&line_break);
+      gtk_text_buffer_apply_tag (buffer, tag, &line_break, &line_start);
+    }
+}
+
 static gboolean
 line_loaded (TriageTextPreview *self,
              guint              line)
@@ -111,6 +143,7 @@ load_chunk (TriageTextPreview *self)
   gsize remaining = self->text->display_length - self->loaded;
   gsize length = MIN (remaining, LOAD_CHUNK_SIZE);
   GtkTextIter end;
+  guint first_line;
 
   /* Whole lines at a time where one ends soon enough (a line is never longer
    * than a few kB once prepared), else at the start of a character. */
@@ -125,7 +158,9 @@ load_chunk (TriageTextPreview *self)
     }
 
   gtk_text_buffer_get_end_iter (buffer, &end);
+  first_line = gtk_text_buffer_get_line_count (buffer);
   triage_text_preview_insert (buffer, &end, start, length);
+  hide_inserted_breaks (self, first_line, gtk_text_buffer_get_line_count (buffer));
   self->loaded += length;
 
   return self->loaded < self->text->display_length;
