@@ -555,6 +555,22 @@ test_refresh (Fixture       *f,
   browse_test_wait_for (title_is (model, 0, "Newer"));
 }
 
+/* The highest the list was scrolled in a frame drawn while watched. */
+typedef struct
+{
+  GtkAdjustment *adjustment;
+  double         highest;
+  guint          frames;
+} PaintWatch;
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                PaintWatch    *watch)
+{
+  watch->highest = MAX (watch->highest, gtk_adjustment_get_value (watch->adjustment));
+  watch->frames++;
+}
+
 /* The view at the top when newer entries come (the history opened after
  * requests came, its reload then under way) shows them: the list kept its
  * first row in place, and the newest ones sat above, out of view. */
@@ -564,6 +580,8 @@ test_new_rows_on_top (Fixture       *f,
 {
   GListModel *model = G_LIST_MODEL (triage_history_view_get_model (f->view));
   GtkAdjustment *vadjustment;
+  PaintWatch watch = { NULL, 0, 0 };
+  gulong paint_id;
 
   browse_test_wait_for (first_row_read (f) != NULL);
   vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_widget (GTK_WIDGET (f->view),
@@ -581,13 +599,20 @@ test_new_rows_on_top (Fixture       *f,
 
       browse_test_save (f->store, notification);
     }
+  watch.adjustment = vadjustment;
+  paint_id = g_signal_connect (gtk_widget_get_frame_clock (f->window), "after-paint",
+                               G_CALLBACK (on_after_paint), &watch);
   triage_history_view_reload (f->view);
   browse_test_wait_for (g_list_model_get_n_items (model) == N_ROWS + 3);
   browse_test_wait_for (title_is (model, 0, "Newer 2"));
 
-  /* Laid out again: still at the top, the newest first on screen. */
+  /* Laid out again: still at the top, the newest first on screen, in
+   * every frame drawn (it was down by the new rows for one, a jump). */
   for (guint i = 0; i < 3; i++)
     gtk_test_widget_wait_for_draw (f->window);
+  g_signal_handler_disconnect (gtk_widget_get_frame_clock (f->window), paint_id);
+  g_assert_cmpuint (watch.frames, >, 0);
+  g_assert_cmpfloat (watch.highest, ==, 0);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
   browse_test_wait_for (first_row_read (f) != NULL);
   g_assert_cmpstr (triage_history_entry_get_title (triage_history_row_get_entry (first_row_read (f))),

@@ -39,8 +39,6 @@ struct _TriageHistoryView
   gboolean                loaded_once;
   guint                   exports_running;
   guint                   poll_id;
-  guint                   keep_top_id;      /* tick: newer rows came while at the top */
-  guint                   keep_top_frames;
   TriageHistoryViewState  state;
   char                   *problem;          /* why there is no database */
 

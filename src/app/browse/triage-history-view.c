@@ -219,29 +219,14 @@ poll_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-keep_top_tick (GtkWidget     *widget,
-               GdkFrameClock *clock,
-               gpointer       user_data)
-{
-  TriageHistoryView *self = TRIAGE_HISTORY_VIEW (widget);
-  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->list_view));
-
-  if (gtk_adjustment_get_value (vadjustment) > gtk_adjustment_get_lower (vadjustment))
-    gtk_adjustment_set_value (vadjustment, gtk_adjustment_get_lower (vadjustment));
-
-  if (--self->keep_top_frames > 0)
-    return G_SOURCE_CONTINUE;
-
-  self->keep_top_id = 0;
-  return G_SOURCE_REMOVE;
-}
-
 /* Rows added at the head (newer entries, after a reload) while the list is
  * at its top: GTK keeps the row that was first where it was, which put the
  * newest rows above the view, so that the history opened part-way down.
- * The list is taken back to its top once it is laid out (the next frames'
- * ticks run after this one's layout). Scrolled down, it stays put. */
+ * The list is anchored at its first row again before it is laid out, so no
+ * frame shows it anywhere but at the top (taking it back once laid out
+ * drew one frame scrolled down: a jump). Run after the list has taken the
+ * change in (G_CONNECT_AFTER), which moved its anchor along with the row.
+ * Scrolled down, it stays put. */
 static void
 on_model_items_changed (TriageHistoryView *self,
                         guint              position,
@@ -256,9 +241,7 @@ on_model_items_changed (TriageHistoryView *self,
       gtk_adjustment_get_value (vadjustment) > gtk_adjustment_get_lower (vadjustment))
     return;
 
-  self->keep_top_frames = 2;
-  if (self->keep_top_id == 0)
-    self->keep_top_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), keep_top_tick, NULL, NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", 0);
 }
 
 static void
@@ -405,7 +388,8 @@ triage_history_view_set_db (TriageHistoryView *self,
                                G_CALLBACK (triage_history_view_update_state),
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->model, "items-changed",
-                               G_CALLBACK (on_model_items_changed), self, G_CONNECT_SWAPPED);
+                               G_CALLBACK (on_model_items_changed), self,
+                               G_CONNECT_SWAPPED | G_CONNECT_AFTER);
       gtk_grid_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->model));
       triage_history_model_set_filter (self->model, self->filter);
       /* An empty filter equals the model's own: ask once all the same. */
@@ -526,11 +510,6 @@ triage_history_view_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->stats_cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
-  if (self->keep_top_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->keep_top_id);
-      self->keep_top_id = 0;
-    }
   if (self->chooser != NULL)
     {
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
