@@ -42,12 +42,8 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  WAIT_UNTIL (fixture->view == NULL);
-  widgets_test_pump ();
-  g_clear_pointer (&fixture->notification, atp_notification_unref);
-  widgets_test_submit_record_clear (&fixture->record);
+  widgets_test_view_teardown (fixture->window, &fixture->view, &fixture->notification,
+                              &fixture->record);
 }
 
 static void
@@ -379,9 +375,7 @@ test_draft (Fixture       *fixture,
     g_assert_nonnull (strstr (json, "Half-way"));
   }
   g_object_set (again, "store", NULL, NULL);
-  g_object_add_weak_pointer (G_OBJECT (again), (gpointer *) &again);
-  gtk_window_destroy (GTK_WINDOW (window));
-  WAIT_UNTIL (again == NULL);
+  widgets_test_window_destroy (window, &again);
 
   /* Declined: the outbox takes the draft (here the store's trigger, as the app adds it). */
   triage_afp_view_decline (fixture->view, NULL);

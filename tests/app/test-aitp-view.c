@@ -43,12 +43,8 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_object_add_weak_pointer (G_OBJECT (fixture->view), (gpointer *) &fixture->view);
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  WAIT_UNTIL (fixture->view == NULL);
-  widgets_test_pump ();
-  g_clear_pointer (&fixture->notification, atp_notification_unref);
-  widgets_test_submit_record_clear (&fixture->record);
+  widgets_test_view_teardown (fixture->window, &fixture->view, &fixture->notification,
+                              &fixture->record);
 }
 
 static void

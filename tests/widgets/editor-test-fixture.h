@@ -29,11 +29,7 @@ fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
   if (fixture->window != NULL)
-    {
-      g_object_add_weak_pointer (G_OBJECT (fixture->editor), (gpointer *) &fixture->editor);
-      gtk_window_destroy (GTK_WINDOW (fixture->window));
-      WAIT_UNTIL (fixture->editor == NULL);
-    }
+    widgets_test_window_destroy (fixture->window, &fixture->editor);
   g_clear_pointer (&fixture->notification, atp_notification_unref);
   widgets_test_submit_record_clear (&fixture->record);
 }

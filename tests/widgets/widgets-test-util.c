@@ -118,6 +118,17 @@ widgets_test_window (GtkWidget *child,
   return window;
 }
 
+void
+widgets_test_window_destroy (GtkWidget *window,
+                             gpointer   child_location)
+{
+  GObject **child = child_location;
+
+  g_object_add_weak_pointer (*child, (gpointer *) child);
+  gtk_window_destroy (GTK_WINDOW (window));
+  WAIT_UNTIL (*child == NULL);
+}
+
 char *
 widgets_test_json (JsonNode *node)
 {
@@ -190,4 +201,16 @@ widgets_test_on_editor_submit_record (GtkWidget    *editor,
   record->count++;
   g_free (record->json);
   record->json = widgets_test_json (response_data);
+}
+
+void
+widgets_test_view_teardown (GtkWidget        *window,
+                            gpointer          view_location,
+                            AtpNotification **notification,
+                            SubmitRecord     *record)
+{
+  widgets_test_window_destroy (window, view_location);
+  widgets_test_pump ();
+  g_clear_pointer (notification, atp_notification_unref);
+  widgets_test_submit_record_clear (record);
 }

@@ -45,6 +45,10 @@ AtpNotification *widgets_test_notification_with_id (const char *id,
 GtkWidget       *widgets_test_window          (GtkWidget   *child,
                                                int          width,
                                                int          height);
+/* Destroys @window and waits until the widget it showed, at @child_location
+ * (a GtkWidget **), is finalized: NULL there. */
+void             widgets_test_window_destroy  (GtkWidget   *window,
+                                               gpointer     child_location);
 
 char            *widgets_test_json            (JsonNode    *node);
 GtkWidget       *widgets_test_find_descendant (GtkWidget   *widget,
@@ -68,5 +72,14 @@ void widgets_test_on_view_submit_record   (GtkWidget    *view,
 void widgets_test_on_editor_submit_record (GtkWidget    *editor,
                                            JsonNode     *response_data,
                                            SubmitRecord *record);
+
+/* The end of a fixture that shows a request in a view of its own window:
+ * the window destroyed and the view at @view_location finalized
+ * (widgets_test_window_destroy ()), what was pending run, then the request
+ * at @notification and what @record holds dropped. */
+void widgets_test_view_teardown (GtkWidget        *window,
+                                 gpointer          view_location,
+                                 AtpNotification **notification,
+                                 SubmitRecord     *record);
 
 G_END_DECLS
