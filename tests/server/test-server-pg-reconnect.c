@@ -41,6 +41,7 @@
 #include "pg-proxy-test-util.h"
 #include "pg-uri-test-util.h"
 #include "server-test-util.h"
+#include "server-test-within.h"
 #include "triage-pg-link.h"
 #include "triage-test-postgres.h"
 
@@ -79,15 +80,6 @@ typedef struct
   char             *hold;     /* slow-lookup.c's file */
   char             *held;     /* the file it makes while it holds a lookup */
 } Reconnect;
-
-typedef struct
-{
-  gboolean done;
-  guint    status;
-  char    *body;
-  gint64   took_us;
-  gint64   sent_at;
-} Reply;
 
 static const char * const far_args[] = { "--no-limits", NULL };
 
@@ -162,91 +154,15 @@ reconnect_teardown (Reconnect     *fixture,
   g_free (fixture->key);
 }
 
-static void
-reply_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      data)
-{
-  Reply *reply = data;
-  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result, NULL);
-
-  reply->took_us = g_get_monotonic_time () - reply->sent_at;
-  if (bytes != NULL)
-    {
-      reply->status = soup_message_get_status (soup_session_get_async_result_message (
-                                                 SOUP_SESSION (source), result));
-      reply->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-    }
-  reply->done = TRUE;
-}
-
-/* @method @path to far (with the service's key and @body), its answer
- * awaited at most @seconds (a failure past them). */
-static void
-request_within (Reconnect  *fixture,
-                const char *method,
-                const char *path,
-                const char *body,
-                guint       seconds,
-                Reply      *reply)
-{
-  g_autofree char *uri = g_strconcat (triage_test_server_get_url (fixture->far), path, NULL);
-  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
-  g_autofree char *what = g_strdup_printf ("the answer to %s %s", method, path);
-  g_autofree char *auth = g_strconcat ("Bearer ", fixture->key, NULL);
-
-  *reply = (Reply) { .sent_at = g_get_monotonic_time () };
-  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-  if (body != NULL)
-    {
-      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
-
-      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
-    }
-  soup_session_send_and_read_async (triage_test_server_get_session (fixture->far), msg,
-                                    G_PRIORITY_DEFAULT, NULL, reply_cb, reply);
-  triage_test_wait_until_within (reply->done, what, seconds);
-  g_test_message ("%s %s: %u in %.1f s", method, path, reply->status,
-                  (double) reply->took_us / G_USEC_PER_SEC);
-}
-
-static void
-post_within (Reconnect  *fixture,
-             const char *id,
-             guint       seconds,
-             Reply      *reply)
-{
-  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Reconnect\","
-                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
-                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}", id);
-
-  request_within (fixture, "POST", "/api/v1/notifications", body, seconds, reply);
-}
-
-static void
-assert_status (Reply      *reply,
-               guint       status,
-               const char *code)
-{
-  g_autoptr(JsonObject) object = NULL;
-
-  if (reply->status != status)
-    g_error ("expected %u %s, got %u: %s", status, code ? code : "", reply->status,
-             reply->body ? reply->body : "(no answer)");
-  if (code == NULL)
-    return;
-  object = srv_parse_object (reply->body);
-  g_assert_cmpstr (json_object_get_string_member_with_default (object, "code", NULL), ==, code);
-}
-
 /* Far answers /healthz at once (its main loop is free). */
 static void
 assert_prompt (Reconnect *fixture)
 {
-  Reply reply;
+  SrvTimedReply reply;
 
-  request_within (fixture, "GET", "/healthz", NULL, PROMPT_S + SETUP_BOUND_S + SLACK_S, &reply);
-  assert_status (&reply, 200, NULL);
+  srv_request_within (fixture->far, "GET", "/healthz", fixture->key, NULL,
+                      PROMPT_S + SETUP_BOUND_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 200, NULL);
   g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
   g_free (reply.body);
 }
@@ -257,12 +173,12 @@ static char *
 stall (Reconnect *fixture)
 {
   char *id = atp_new_uuid ();
-  Reply reply;
+  SrvTimedReply reply;
 
   g_free (srv_post (fixture->far, fixture->key, "Before"));
   pg_proxy_stall (fixture->proxy);
-  post_within (fixture, id, OPERATOR_BOUND_S + SLACK_S, &reply);
-  assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+  srv_post_within (fixture->far, fixture->key, id, "Reconnect", OPERATOR_BOUND_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
   g_free (reply.body);
   return id;
 }
@@ -280,15 +196,16 @@ post_again_until_stored (Reconnect  *fixture,
   g_autofree char *rows = NULL, *heard = NULL;
   g_autoptr(SrvSocket) sock = NULL;
   g_autoptr(GError) error = NULL;
-  Reply reply = { 0 };
+  SrvTimedReply reply = { 0 };
 
   for (;;)
     {
       g_clear_pointer (&reply.body, g_free);
-      post_within (fixture, id, OPERATOR_BOUND_S + SETUP_BOUND_S + SLACK_S, &reply);
+      srv_post_within (fixture->far, fixture->key, id, "Reconnect",
+                       OPERATOR_BOUND_S + SETUP_BOUND_S + SLACK_S, &reply);
       if (reply.status == 201)
         break;
-      assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+      srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
       g_assert_cmpint (g_get_monotonic_time (), <, give_up);
       triage_test_sleep (200);
     }
@@ -405,11 +322,11 @@ hold_for_three_tries (Reconnect  *fixture,
   give_up = g_get_monotonic_time () + 3 * (CONNECT_TIMEOUT_S + 1) * G_USEC_PER_SEC;
   while (g_get_monotonic_time () < give_up)
     {
-      Reply reply;
+      SrvTimedReply reply;
 
       assert_prompt (fixture);
-      post_within (fixture, id, PROMPT_S, &reply);
-      assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+      srv_post_within (fixture->far, fixture->key, id, "Reconnect", PROMPT_S, &reply);
+      srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
       g_free (reply.body);
       g_assert_cmpuint (count_dial_threads (fixture), <=, 1);
       g_assert_cmpuint (count_held_lookups (fixture), ==, 1);
@@ -447,7 +364,7 @@ test_lookup_hangs_awaited (Reconnect     *fixture,
   g_autofree char *ended = NULL;
   g_autoptr(GError) error = NULL;
   gint64 give_up;
-  Reply reply;
+  SrvTimedReply reply;
 
   g_free (srv_post (fixture->far, fixture->key, "Before"));
   g_assert_true (g_file_set_contents (fixture->hold, "", 0, NULL));
@@ -457,8 +374,9 @@ test_lookup_hangs_awaited (Reconnect     *fixture,
                                       "AND datname = current_database ()", &error);
   g_assert_no_error (error);
   g_test_message ("sessions ended: %s", ended);
-  post_within (fixture, id, CONNECT_TIMEOUT_S + SLACK_S, &reply);
-  assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+  srv_post_within (fixture->far, fixture->key, id, "Reconnect",
+                   CONNECT_TIMEOUT_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
   g_free (reply.body);
   hold_for_three_tries (fixture, id);
 
@@ -475,8 +393,8 @@ test_lookup_hangs_awaited (Reconnect     *fixture,
         g_error ("no new try within %d s of the given-up try's lookup answering (%d connected)",
                  SETUP_BOUND_S / 2, g_atomic_int_get (&fixture->proxy->answered));
       /* Requests make far try. */
-      post_within (fixture, id, PROMPT_S, &reply);
-      assert_status (&reply, 503, "STORAGE_UNAVAILABLE");
+      srv_post_within (fixture->far, fixture->key, id, "Reconnect", PROMPT_S, &reply);
+      srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
       g_free (reply.body);
       triage_test_sleep (100);
     }

@@ -32,6 +32,7 @@
 #include "atp.h"
 #include "pg-uri-test-util.h"
 #include "server-test-util.h"
+#include "server-test-within.h"
 #include "triage-pg-link.h"
 #include "triage-test-postgres.h"
 #include "triage-test-proxy.h"
@@ -58,15 +59,6 @@ typedef struct
   char             *alice;    /* a user token */
   char             *key;      /* a service that sends to alice */
 } Stall;
-
-typedef struct
-{
-  gboolean done;
-  guint    status;
-  char    *body;
-  gint64   took_us;
-  gint64   sent_at;
-} Reply;
 
 static const char * const far_args[] = { "--no-limits", NULL };
 
@@ -156,88 +148,6 @@ stall_teardown (Stall         *fixture,
   g_free (fixture->key);
 }
 
-static void
-reply_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      data)
-{
-  Reply *reply = data;
-  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (source), result, NULL);
-
-  reply->took_us = g_get_monotonic_time () - reply->sent_at;
-  if (bytes != NULL)
-    {
-      reply->status = soup_message_get_status (soup_session_get_async_result_message (
-                                                 SOUP_SESSION (source), result));
-      reply->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-    }
-  reply->done = TRUE;
-}
-
-/* @method @path to @server as @token (with @body), its answer awaited at
- * most @seconds (a failure past them). */
-static void
-request_within (TriageTestServer *server,
-                const char       *method,
-                const char       *path,
-                const char       *token,
-                const char       *body,
-                guint             seconds,
-                Reply            *reply)
-{
-  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server), path, NULL);
-  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
-  g_autofree char *what = g_strdup_printf ("the answer to %s %s", method, path);
-
-  *reply = (Reply) { .sent_at = g_get_monotonic_time () };
-  if (token != NULL)
-    {
-      g_autofree char *auth = g_strconcat ("Bearer ", token, NULL);
-
-      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-    }
-  if (body != NULL)
-    {
-      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
-
-      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
-    }
-  soup_session_send_and_read_async (triage_test_server_get_session (server), msg,
-                                    G_PRIORITY_DEFAULT, NULL, reply_cb, reply);
-  triage_test_wait_until_within (reply->done, what, seconds);
-  g_test_message ("%s %s: %u in %.1f s", method, path, reply->status,
-                  (double) reply->took_us / G_USEC_PER_SEC);
-}
-
-static void
-post_within (Stall      *fixture,
-             const char *id,
-             guint       seconds,
-             Reply      *reply)
-{
-  g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"context\":{\"title\":\"Stall\","
-                                           "\"description\":\"D\"},\"actions\":[{\"id\":\"ok\","
-                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}", id);
-
-  request_within (fixture->far, "POST", "/api/v1/notifications", fixture->key, body, seconds, reply);
-}
-
-static void
-assert_code (Reply      *reply,
-             guint       status,
-             const char *code)
-{
-  g_autoptr(JsonObject) object = NULL;
-
-  if (reply->status != status)
-    g_error ("expected %u %s, got %u: %s", status, code ? code : "", reply->status,
-             reply->body ? reply->body : "(no answer)");
-  if (code == NULL)
-    return;
-  object = srv_parse_object (reply->body);
-  g_assert_cmpstr (json_object_get_string_member_with_default (object, "code", NULL), ==, code);
-}
-
 /* How many rows of notifications have @id. */
 static guint
 stored (Stall      *fixture,
@@ -256,15 +166,15 @@ static void
 assert_serves_without_database (Stall *fixture)
 {
   g_autoptr(JsonObject) ready = NULL;
-  Reply reply;
+  SrvTimedReply reply;
 
-  request_within (fixture->far, "GET", "/healthz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
-  assert_code (&reply, 200, NULL);
+  srv_request_within (fixture->far, "GET", "/healthz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 200, NULL);
   g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
   g_free (reply.body);
 
-  request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
-  assert_code (&reply, 503, NULL);
+  srv_request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 503, NULL);
   g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
   ready = srv_parse_object (reply.body);
   g_assert_cmpstr (json_object_get_string_member (ready, "status"), ==, "unavailable");
@@ -279,15 +189,15 @@ post_again_until_stored (Stall      *fixture,
 {
   gint64 give_up = g_get_monotonic_time () + RECOVER_S * G_USEC_PER_SEC;
   gint64 healed = g_get_monotonic_time ();
-  Reply reply = { 0 };
+  SrvTimedReply reply = { 0 };
 
   for (;;)
     {
       g_clear_pointer (&reply.body, g_free);
-      post_within (fixture, id, BOUND_S + SLACK_S, &reply);
+      srv_post_within (fixture->far, fixture->key, id, "Stall", BOUND_S + SLACK_S, &reply);
       if (reply.status == 201)
         break;
-      assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+      srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
       g_assert_cmpint (g_get_monotonic_time (), <, give_up);
       triage_test_sleep (200);
     }
@@ -317,7 +227,7 @@ test_request (Stall         *fixture,
   g_autofree char *first = NULL, *second = NULL, *before = NULL;
   g_autoptr(SrvSocket) sock = srv_ws_open (fixture->far, fixture->alice, NULL);
   g_autoptr(SrvSocket) refused = NULL;
-  Reply reply;
+  SrvTimedReply reply;
 
   g_assert_nonnull (sock->ws);
   before = srv_post (fixture->far, fixture->key, "Before");
@@ -325,8 +235,8 @@ test_request (Stall         *fixture,
 
   triage_test_proxy_command (fixture->proxy, "stall");
   first = atp_new_uuid ();
-  post_within (fixture, first, BOUND_S + SLACK_S, &reply);
-  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  srv_post_within (fixture->far, fixture->key, first, "Stall", BOUND_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
   g_free (reply.body);
 
   assert_serves_without_database (fixture);
@@ -336,8 +246,8 @@ test_request (Stall         *fixture,
   g_assert_null (refused->ws);
   g_assert_cmpuint (refused->status, ==, 503);
   second = atp_new_uuid ();
-  post_within (fixture, second, PROMPT_S + SLACK_S, &reply);
-  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  srv_post_within (fixture->far, fixture->key, second, "Stall", PROMPT_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
   g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
   g_free (reply.body);
 
@@ -433,7 +343,7 @@ test_listener (Stall         *fixture,
   g_autoptr(SrvSocket) sock = srv_ws_open (fixture->far, fixture->alice, NULL);
   g_autofree char *id = NULL, *line = NULL;
   gint64 stalled;
-  Reply reply;
+  SrvTimedReply reply;
 
   g_assert_nonnull (sock->ws);
   assert_hears_near (fixture, sock);
@@ -441,8 +351,8 @@ test_listener (Stall         *fixture,
   triage_test_proxy_command (fixture->proxy, "stall-matching triage-server events");
   stalled = g_get_monotonic_time ();
   id = srv_post (fixture->near, fixture->key, "While far is deaf");
-  request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
-  assert_code (&reply, 200, NULL);
+  srv_request_within (fixture->far, "GET", "/readyz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 200, NULL);
   g_assert_cmpint (reply.took_us, <, PROMPT_S * G_USEC_PER_SEC);
   g_free (reply.body);
   triage_test_wait_until_within (srv_count_frames (sock, "notification", id) == 1,
@@ -464,12 +374,12 @@ test_operator_timeout (Stall         *fixture,
                        gconstpointer  data)
 {
   g_autofree char *id = atp_new_uuid ();
-  Reply reply;
+  SrvTimedReply reply;
 
   g_free (srv_post (fixture->far, fixture->key, "Before"));
   triage_test_proxy_command (fixture->proxy, "stall");
-  post_within (fixture, id, OPERATOR_BOUND_S + SLACK_S, &reply);
-  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  srv_post_within (fixture->far, fixture->key, id, "Stall", OPERATOR_BOUND_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
   g_assert_cmpint (reply.took_us, >=, (OPERATOR_BOUND_S - 1) * G_USEC_PER_SEC);
   /* Not the server's own 12 s. */
   g_assert_cmpint (reply.took_us, <, BOUND_S * G_USEC_PER_SEC);
@@ -488,7 +398,7 @@ test_refused (Stall         *fixture,
 {
   g_autoptr(SrvSocket) refused = NULL, sock = NULL;
   g_autofree char *id = atp_new_uuid ();
-  Reply reply;
+  SrvTimedReply reply;
 
   g_free (srv_post (fixture->far, fixture->key, "Before"));
   triage_test_proxy_command (fixture->proxy, "refuse");
@@ -496,11 +406,11 @@ test_refused (Stall         *fixture,
   refused = srv_ws_open (fixture->far, fixture->alice, NULL);
   g_assert_null (refused->ws);
   g_assert_cmpuint (refused->status, ==, 503);
-  post_within (fixture, id, PROMPT_S + SLACK_S, &reply);
-  assert_code (&reply, 503, "STORAGE_UNAVAILABLE");
+  srv_post_within (fixture->far, fixture->key, id, "Stall", PROMPT_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
   g_free (reply.body);
-  request_within (fixture->far, "GET", "/healthz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
-  assert_code (&reply, 200, NULL);
+  srv_request_within (fixture->far, "GET", "/healthz", NULL, NULL, PROMPT_S + SLACK_S, &reply);
+  srv_assert_timed_reply (&reply, 200, NULL);
   g_free (reply.body);
 
   triage_test_proxy_command (fixture->proxy, "heal");
