@@ -16,6 +16,7 @@
 
 #include "decision-view-test-common.h"
 #include "text-test-util.h"
+#include "ui-test-util.h"
 #include "triage-decision-format.h"
 
 static const char *
@@ -278,30 +279,6 @@ test_countdown_ticks_to_expired (Fixture       *fixture,
   g_assert_false (triage_response_editor_get_editable (decision_view_test_editor (fixture, "why")));
 }
 
-/* The wheel over a scrolled window inside the page, as its capture-phase
- * scroll controller takes it (GTK 4 synthesises no events): whether the
- * inner one was left to take it. */
-static gboolean
-wheel_over (GtkWidget *inner,
-            double     dy)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (inner);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-      gboolean stopped = FALSE;
-
-      if (!GTK_IS_EVENT_CONTROLLER_SCROLL (controller) ||
-          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
-        continue;
-      g_signal_emit_by_name (controller, "scroll", 0.0, dy, &stopped);
-      return !stopped;
-    }
-
-  return TRUE;   /* nothing hands the wheel on: the inner one keeps it */
-}
-
 /* The wheel over the text answer's box, which has nothing to scroll, moves
  * the page; once the box has more than it shows, the box scrolls first, and
  * the page again at its end. */
@@ -322,9 +299,9 @@ test_wheel_over_text_box (Fixture       *fixture,
   WAIT_UNTIL (gtk_adjustment_get_upper (page) > gtk_adjustment_get_page_size (page) + 100);
   gtk_adjustment_set_value (page, 0);
 
-  g_assert_false (wheel_over (inner, 1));
+  g_assert_false (ui_test_wheel_over (inner, 1));
   g_assert_cmpfloat (gtk_adjustment_get_value (page), >, 0);
-  g_assert_false (wheel_over (inner, -1));
+  g_assert_false (ui_test_wheel_over (inner, -1));
   g_assert_cmpfloat (gtk_adjustment_get_value (page), ==, 0);
 
   for (guint i = 0; i < 60; i++)
@@ -333,10 +310,10 @@ test_wheel_over_text_box (Fixture       *fixture,
   WAIT_UNTIL (gtk_adjustment_get_upper (box) > gtk_adjustment_get_page_size (box) + 100);
   gtk_adjustment_set_value (box, 0);
   gtk_adjustment_set_value (page, 0);
-  g_assert_true (wheel_over (inner, 1));          /* the box has more below */
+  g_assert_true (ui_test_wheel_over (inner, 1));          /* the box has more below */
   g_assert_cmpfloat (gtk_adjustment_get_value (page), ==, 0);
   gtk_adjustment_set_value (box, gtk_adjustment_get_upper (box) - gtk_adjustment_get_page_size (box));
-  g_assert_false (wheel_over (inner, 1));         /* at its end: the page */
+  g_assert_false (ui_test_wheel_over (inner, 1));         /* at its end: the page */
   g_assert_cmpfloat (gtk_adjustment_get_value (page), >, 0);
 }
 
