@@ -233,9 +233,11 @@ test_local_second (void)
 /* Two `--local` started at once: the first locks the file, then writes
  * who it is; the second, reading in between, found the file empty and
  * called the first a server of another socket (exit 1, 1 in ~150 runs).
- * Here the test holds the lock with nothing written; once the second says
- * it waits for the record, the test writes its pid and the local socket:
- * the second knows the local server, already running, exit 0. */
+ * Or it read the record of a server gone, of another socket, not yet
+ * replaced. Here the test holds the lock with that gone server's record;
+ * once the second says it waits for the holder's, the test writes its pid
+ * and the local socket: the second knows the local server, already
+ * running, exit 0. */
 static void
 test_local_record_awaited (void)
 {
@@ -245,7 +247,7 @@ test_local_record_awaited (void)
   g_autofree char *err = NULL;
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GSubprocess) process = NULL, gone = NULL;
   g_autoptr(GDataInputStream) stderr_lines = NULL;
   g_autoptr(GError) error = NULL;
   int fd;
@@ -257,6 +259,12 @@ test_local_record_awaited (void)
   fd = g_open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   g_assert_cmpint (fd, >=, 0);
   g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+  gone = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "true", NULL);
+  g_assert_no_error (error);
+  record = g_strdup_printf ("%s\n%s/elsewhere.sock\n", g_subprocess_get_identifier (gone), dir);
+  g_assert_true (g_subprocess_wait (gone, NULL, &error));
+  g_assert_cmpint (pwrite (fd, record, strlen (record), 0), ==, (ssize_t) strlen (record));
+  g_clear_pointer (&record, g_free);
 
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", dir, TRUE);
@@ -278,6 +286,7 @@ test_local_record_awaited (void)
     }
 
   record = g_strdup_printf ("%ld\n%s\n", (long) getpid (), socket_path);
+  g_assert_cmpint (ftruncate (fd, 0), ==, 0);
   g_assert_cmpint (pwrite (fd, record, strlen (record), 0), ==, (ssize_t) strlen (record));
   err = g_data_input_stream_read_upto (stderr_lines, "", 0, NULL, NULL, &error);
   g_assert_no_error (error);

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,9 @@ lock_path (const char *database)
 
 /* What the holder of @fd wrote: its pid (a string; "unknown" when not yet)
  * and, in @socket_path, the Unix socket it serves on ("" when none).
- * Returns whether the record was whole (both lines, as a holder writes them
- * just after it locks: read in between, the file is empty). */
+ * Returns whether the record is the holder's, whole (both lines, as a holder
+ * writes them just after it locks: read in between, the file is empty, or
+ * still holds the record of a server gone, whose pid is no process). */
 static gboolean
 holder_of (int    fd,
            char **pid,
@@ -62,6 +64,7 @@ holder_of (int    fd,
   char text[4200] = { 0 };
   ssize_t got = pread (fd, text, sizeof text - 1, 0);
   g_auto(GStrv) lines = NULL;
+  gint64 pid_number;
 
   *pid = g_strdup ("unknown");
   if (socket_path != NULL)
@@ -80,13 +83,16 @@ holder_of (int    fd,
       g_free (*socket_path);
       *socket_path = g_strdup (lines[1]);
     }
-  return lines[0] != NULL && lines[1] != NULL && lines[2] != NULL;
+  /* Whole, and not the record of a holder gone before this one wrote its own. */
+  return lines[0] != NULL && lines[1] != NULL && lines[2] != NULL &&
+         !(g_ascii_string_to_signed (lines[0], 10, 1, G_MAXINT, &pid_number, NULL) &&
+           kill ((pid_t) pid_number, 0) != 0 && errno == ESRCH);
 }
 
 /* How long a second server waits for the holder it found to write who it
  * is (a server locks, then writes: both started at once, the second read
  * an empty file and called a server of its own socket another one, exit 1). */
-#define HOLDER_RECORD_WAIT_US (3 * G_USEC_PER_SEC)
+#define HOLDER_RECORD_WAIT_US (10 * G_USEC_PER_SEC)
 
 /* Locks @fd for this server; else the holder's pid and socket, read once
  * it has written them (or once it waited HOLDER_RECORD_WAIT_US): errno is
