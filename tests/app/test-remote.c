@@ -310,8 +310,8 @@ test_token_unsendable (void)
   g_assert_null (strstr (triage_window_get_connection_text (window), "zq7"));
   preferences = open_preferences ();
   g_assert_cmpstr (status_text (preferences), ==,
-                   "The token stored holds a space or a line break, so it cannot be sent: "
-                   "enter it again, then Connect");
+                   "The token stored cannot be sent (it is empty or holds a space, tab or "
+                   "line break): enter it again, then Connect");
 
   enter_server (preferences, url, padded);
   app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
