@@ -160,14 +160,38 @@ decode_text (TriageAttachmentText *text,
   text->length = length;
 }
 
+/* U+2029 PARAGRAPH SEPARATOR, which ends a line of a GtkTextBuffer as "\n" does. */
+#define PARAGRAPH_SEPARATOR "\xe2\x80\xa9"
+
+static gboolean
+is_paragraph_separator (const char *p,
+                        const char *end)
+{
+  return end - p >= 3 && memcmp (p, PARAGRAPH_SEPARATOR, 3) == 0;
+}
+
+/* Where the line at @p ends: at "\r\n", "\n", "\r" or U+2029, each the end of
+ * a line in a GtkTextBuffer (a line counted otherwise shifts every line after
+ * it against the buffer's: the notes, the search and the pieces of a long line
+ * shown whole). */
 static const char *
 find_line_end (const char *p,
                const char *end)
 {
-  while (p < end && *p != '\n' && *p != '\r')
+  while (p < end && *p != '\n' && *p != '\r' && !is_paragraph_separator (p, end))
     p++;
 
   return p;
+}
+
+/* The length of the line end at @eol, before @end. */
+static gsize
+line_end_length (const char *eol,
+                 const char *end)
+{
+  if (is_paragraph_separator (eol, end))
+    return 3;
+  return eol[0] == '\r' && eol + 1 < end && eol[1] == '\n' ? 2 : 1;
 }
 
 /* Makes ->display: ->text with every line longer than the limit cut, and "…". */
@@ -213,8 +237,7 @@ cut_lines (TriageAttachmentText *text)
       if (eol == end)
         break;
 
-      /* "\r\n", "\n" and "\r" each end a line, as in a GtkTextBuffer. */
-      p = eol + ((eol[0] == '\r' && eol + 1 < end && eol[1] == '\n') ? 2 : 1);
+      p = eol + line_end_length (eol, end);
       g_string_append_len (display, eol, p - eol);
       line++;
     }
@@ -284,7 +307,7 @@ split_lines (TriageAttachmentText *text)
       if (eol == end)
         break;
 
-      p = eol + ((eol[0] == '\r' && eol + 1 < end && eol[1] == '\n') ? 2 : 1);
+      p = eol + line_end_length (eol, end);
       g_string_append_len (display, eol, p - eol);
     }
 
@@ -550,7 +573,8 @@ triage_attachment_text_line_continues (const TriageAttachmentText *text,
     return FALSE;
 
   start = g_array_index (text->line_starts, gsize, line);
-  return start > 0 && text->text[start - 1] != '\n' && text->text[start - 1] != '\r';
+  return start > 0 && text->text[start - 1] != '\n' && text->text[start - 1] != '\r' &&
+         !(start >= 3 && is_paragraph_separator (text->text + start - 3, text->text + start));
 }
 
 /**
