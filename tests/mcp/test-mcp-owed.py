@@ -17,7 +17,6 @@ import json
 import os
 import signal
 import sys
-import time
 import types
 import uuid
 
@@ -32,8 +31,6 @@ LEFT = b"the next triage-mcp run for this server withdraws it"
 # Why it was left (triage-mcp-withdrawals.c): a second signal, or the grace waited out.
 CUT_SHORT = b"before exiting: the end was cut short"
 WAITED_OUT = b"before exiting: the end waited"
-# triage-mcp-withdrawals.c: EXIT_GRACE_S.
-GRACE_S = 5
 SERVICE = "mcp-test-agent"   # the service of clientInfo.name "Test Agent"
 
 
@@ -85,14 +82,11 @@ def test_server_away_at_exit():
         n = s.wait_pending("Left as the session ends")
         s.server.wait_posted(SERVICE)
         s.server.kill()
-        began = time.monotonic()
         s.mcp.close_input()
         if s.mcp.wait_exit() != 0:
             raise Failure(f"exit status {s.mcp.proc.returncode}; stderr {s.mcp.errors()!r}")
-        took = time.monotonic() - began
-        # Its withdrawal's own tries take the grace; a little more for a loaded machine.
-        if took > GRACE_S + 10:
-            raise Failure(f"exited {took:.1f} s after its input closed, past its grace")
+        # It exits (within wait_exit ()'s bound): its withdrawal's tries end with the
+        # grace, or before it when the server's socket refuses them at once.
         if LEFT not in s.mcp.errors():
             raise Failure(f"standard error: {s.mcp.errors()!r}")
         if owed_ids(s) != [n["id"]]:
