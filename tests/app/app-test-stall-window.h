@@ -160,8 +160,9 @@ app_test_stall_warm_up (AtpNotification *notification,
   GtkWidget *view_window, *inbox_row, *history_row;
 
   triage_attachment_page_set_attachment (TRIAGE_ATTACHMENT_PAGE (page), attachment, "Warm-up");
-  gtk_window_set_child (GTK_WINDOW (window), page);
   gtk_window_present (GTK_WINDOW (window));
+  wait_drawn (window);
+  gtk_window_set_child (GTK_WINDOW (window), page);
   view_window = app_test_stall_request_window (notification, request, entry, &inbox_row, &history_row);
   wait_drawn (window);
   wait_drawn (view_window);
