@@ -415,16 +415,26 @@ def test_server_back_withdraws():
         restart_while_withdrawing(s, hook, n)
 
 
+def answer_held(s, answer=None):
+    """Runs the hook in @s (relay=True) with the server's answer to its POST held back,
+    answered first with @answer unless None (as through another server of a cluster);
+    kills the server and drops the held answer. Returns (the hook, the request)."""
+    hook = Hook(s.world, PRE_TOOL_USE_BASH)
+    wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
+    n = s.person.waiting("Bash in my-project: npm test")
+    if answer is not None:
+        s.server.respond_as_client(n["id"], answer)
+    s.server.kill()
+    s.relay.drop_first()
+    return hook, n
+
+
 def test_answer_lost_withdraws():
     # The server stored the request and died before its answer reached the hook (held
     # back by a relay): the request may be there, and is withdrawn as one the server
     # answered. It was left in the inbox: a POST without an answer looked unsent.
     with Scenario("answer-lost", relay=True) as s:
-        hook = Hook(s.world, PRE_TOOL_USE_BASH)
-        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
-        n = s.person.waiting("Bash in my-project: npm test")
-        s.server.kill()
-        s.relay.drop_first()
+        hook, n = answer_held(s)
         restart_while_withdrawing(s, hook, n)
 
 
@@ -435,12 +445,7 @@ def test_answered_as_it_gave_up():
     # left the call to Claude Code's prompt, the person's answer lost; now it reads the
     # answer and decides with it.
     with Scenario("answered-gave-up", relay=True) as s:
-        hook = Hook(s.world, PRE_TOOL_USE_BASH)
-        wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
-        n = s.person.waiting("Bash in my-project: npm test")
-        s.server.respond_as_client(n["id"], "allow")
-        s.server.kill()
-        s.relay.drop_first()
+        hook, _ = answer_held(s, "allow")
         said_withdrawing(hook)
         s.server.start()
         expect(hook.result(), (0, pre_tool_use("allow", "Allowed in Triage by user “default”")))
