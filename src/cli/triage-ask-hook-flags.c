@@ -194,6 +194,145 @@ end_of_arithmetic (const char *p)
   return NULL;
 }
 
+/* One step of the shell's quoting at @p: *@quote (0 outside quotes, ' or " inside one,
+ * $ inside bash's $'…', where a backslash escapes as in "…") updated for what is there;
+ * returns where the next step starts (after a backslash and what it escapes, after $'). */
+static const char *
+quote_step (const char *p,
+            char       *quote)
+{
+  if (*quote == '\'')
+    {
+      if (*p == '\'')
+        *quote = 0;
+      return p + 1;
+    }
+  if (*p == '\\')
+    return p + 1 + (p[1] != '\0');
+  if (*quote == 0 && p[0] == '$' && p[1] == '\'')
+    {
+      *quote = '$';
+      return p + 2;
+    }
+  if (*quote == 0 && (*p == '\'' || *p == '"'))
+    *quote = *p;
+  else if ((*quote == '"' && *p == '"') || (*quote == '$' && *p == '\''))
+    *quote = 0;
+  return p + 1;
+}
+
+/* Where what follows the first quote that opens in @text starts, or NULL. */
+static const char *
+after_first_quote (const char *text)
+{
+  char quote = 0;
+
+  for (const char *p = text; *p != '\0'; )
+    {
+      p = quote_step (p, &quote);
+      if (quote != 0)
+        return p;
+    }
+  return NULL;
+}
+
+/* Appends to @word what the escape of bash's $'…' whose backslash is before @p means
+ * (\n, \', \x72, \162, \u0072, \cA …); returns where the escape ends. */
+static const char *
+append_ansi_c_escape (GString    *word,
+                      const char *p)
+{
+  static const char named[] = "abeEfnrtv\\'\"?";
+  static const char meant[] = "\a\b\033\033\f\n\r\t\v\\'\"?";
+  const char *name = *p != '\0' ? strchr (named, *p) : NULL;
+  gboolean octal = *p >= '0' && *p <= '7';
+  gsize digits = octal ? 3 : *p == 'x' ? 2 : *p == 'u' ? 4 : *p == 'U' ? 8 : 0;
+  const char *start = octal ? p : p + 1;
+  const char *q = start;
+  gunichar value = 0;
+
+  if (name != NULL)
+    {
+      g_string_append_c (word, meant[name - named]);
+      return p + 1;
+    }
+  if (*p == 'c' && p[1] != '\0' && p[1] != '\'')
+    {
+      g_string_append_c (word, g_ascii_toupper (p[1]) ^ 0x40);
+      return p + 2;
+    }
+  while ((gsize) (q - start) < digits &&
+         (octal ? *q >= '0' && *q <= '7' : g_ascii_isxdigit (*q)))
+    value = value * (octal ? 8 : 16) + g_ascii_xdigit_value (*q++);
+  if (q == start)
+    {
+      g_string_append_c (word, '\\');   /* no escape bash knows: the backslash stays */
+      return p;
+    }
+  if (octal || *p == 'x')
+    g_string_append_c (word, (char) value);
+  else if (g_unichar_validate (value))
+    g_string_append_unichar (word, value);
+  return q;
+}
+
+/* Appends bash's $'…' whose text starts at @p to @out as the '…' that means the same
+ * (its escapes read, a NUL ending it as in bash); returns where it ends, after its
+ * quote. One that does not close is appended as it is, for the reader to refuse. */
+static const char *
+append_ansi_c_quoted (GString    *out,
+                      const char *p)
+{
+  g_autoptr(GString) word = g_string_new (NULL);
+  const char *q = p;
+
+  while (*q != '\0' && *q != '\'')
+    if (*q == '\\' && q[1] != '\0')
+      q = append_ansi_c_escape (word, q + 1);
+    else
+      g_string_append_c (word, *q++);
+  if (*q == '\0')
+    {
+      g_string_append_printf (out, "$'%s", p);
+      return q;
+    }
+  g_string_append_c (out, '\'');
+  for (const char *c = word->str; *c != '\0'; c++)
+    if (*c == '\'')
+      g_string_append (out, "'\\''");
+    else
+      g_string_append_c (out, *c);
+  g_string_append_c (out, '\'');
+  return q + 1;
+}
+
+/* @command with bash's quotes that g_shell_parse_argv () does not know written as ones
+ * it does: $'…' (ANSI-C quoting: $'\x72\x6d' is rm, and \' in it is a quote) as '…',
+ * and $"…" (a string to translate) as "…". Valid UTF-8. */
+static char *
+without_bash_quotes (const char *command)
+{
+  g_autoptr(GString) out = g_string_sized_new (strlen (command));
+  char quote = 0;
+
+  for (const char *p = command; *p != '\0'; )
+    {
+      const char *next;
+
+      if (quote == 0 && p[0] == '$' && p[1] == '"')
+        next = p + 1;
+      else if (quote == 0 && p[0] == '$' && p[1] == '\'')
+        next = append_ansi_c_quoted (out, p + 2);
+      else
+        {
+          next = quote_step (p, &quote);
+          g_string_append_len (out, p, next - p);
+        }
+      p = next;
+    }
+  return g_utf8_make_valid (out->str, out->len);
+}
+
 /* @text's commands as the shell splits them: at a ;, &, | or line end outside quotes
  * (and outside a # comment); a here-document's body (<<WORD, <<'WORD', <<-WORD: its
  * lines up to WORD) is in none, but in @bodies: what reads it may be a shell. A <<
@@ -212,14 +351,8 @@ shell_commands (const char *text,
     {
       const char *arithmetic_end = NULL;
 
-      if (quote == '\'' || (quote == '"' && *p == '"'))
-        quote = *p == quote ? 0 : quote;
-      else if (*p == '\\')
-        p += p[1] != '\0';   /* what it escapes, a line end too: a continued line */
-      else if (quote == 0 && (*p == '\'' || *p == '"'))
-        quote = *p;
-      else if (quote == 0 && *p == '#' &&
-               (p == text || strchr (" \t\n;&|()", p[-1]) != NULL))
+      if (quote == 0 && *p == '#' &&
+          (p == text || strchr (" \t\n;&|()", p[-1]) != NULL))
         p = end_of_line (p) - 1;
       else if (quote == 0 && p[0] == '(' && p[1] == '(' &&
                (arithmetic_end = end_of_arithmetic (p + 2)) != NULL)
@@ -234,21 +367,54 @@ shell_commands (const char *text,
           p = start;
           continue;
         }
+      else
+        {
+          /* A backslash takes what it escapes, a line end too: a continued line. */
+          p = quote_step (p, &quote);
+          continue;
+        }
       p++;
     }
   g_ptr_array_add (commands, g_strndup (start, p - start));
   return commands;
 }
 
+/* How many quotes of a line the shell would refuse are passed over, at most. */
+#define FLAG_STRAY_QUOTES_MAX 16
+
+/* A line the shell would refuse for its quotes, below the top: a here-document's prose
+ * ("It's a dog's life"), or one that hides a command after a stray quote ("It's;
+ * r''m -rf x"). Where the rest that the shell can read starts, passing over one quote
+ * after another: after its first quote, the first quote of what follows, … ("s; r''m
+ * -rf x"); "" when there is none, NULL when FLAG_STRAY_QUOTES_MAX did not find it. */
+static const char *
+after_stray_quotes (const char *line)
+{
+  const char *rest = line;
+
+  for (guint n = 0; n < FLAG_STRAY_QUOTES_MAX; n++)
+    {
+      g_autofree char *plain = NULL;
+
+      if ((rest = after_first_quote (rest)) == NULL)
+        return "";
+      plain = without_bash_quotes (rest);
+      if (g_shell_parse_argv (plain, NULL, NULL, NULL))
+        return rest;
+    }
+  return NULL;
+}
+
 /* Matches @patterns against each command of @text again with its words as the shell
- * reads them ('rm', r""m and r\m are rm), joined by spaces, and so on down to
+ * reads them ('rm', r""m, r\m and $'\x72m' are rm), joined by spaces, and so on down to
  * FLAG_UNQUOTE_DEPTH for the quotes inside a quoted word (bash -c "…"). A command whose
  * quotes do not close is not what it seems to the patterns: @unchecked, for the person
- * to confirm; below the top, an unclosed quote is only text ("don't"), and the lines
- * after it are read one at a time. A here-document's body is read so too, one level
- * down: whether it is data (cat) or commands (bash, ssh, python's os.system) the text
- * cannot tell, and as written the first reading flags it all the same. One nested
- * deeper than FLAG_UNQUOTE_DEPTH, with quotes left to take off, is @unchecked. */
+ * to confirm; below the top, an unclosed quote is only text ("don't"): the lines after
+ * it are read one at a time, and its own line from after its stray quotes. A
+ * here-document's body is read so too, one level down: whether it is data (cat) or
+ * commands (bash, ssh, python's os.system) the text cannot tell, and as written the
+ * first reading flags it all the same. One nested deeper than FLAG_UNQUOTE_DEPTH, with
+ * quotes left to take off, is @unchecked. */
 static void
 match_unquoted_commands (GRegex     **patterns,
                          const char  *text,
@@ -263,15 +429,19 @@ match_unquoted_commands (GRegex     **patterns,
   for (guint i = 0; i < commands->len; i++)
     {
       const char *command = g_ptr_array_index (commands, i);
+      g_autofree char *plain = without_bash_quotes (command);
       g_auto(GStrv) words = NULL;
       g_autoptr(GError) error = NULL;
       g_autofree char *joined = NULL;
+      const char *rest;
 
-      if (!g_shell_parse_argv (command, NULL, &words, &error))
+      if (!g_shell_parse_argv (plain, NULL, &words, &error))
         {
-          if (depth == 0 && g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
+          if (!g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
+            continue;
+          if (depth == 0)
             *unchecked = TRUE;
-          else if (depth > 0 && strchr (command, '\n') != NULL)
+          else if (strchr (command, '\n') != NULL)
             {
               g_auto(GStrv) lines = g_strsplit (command, "\n", -1);
 
@@ -279,6 +449,11 @@ match_unquoted_commands (GRegex     **patterns,
                 match_unquoted_commands (patterns, lines[j], depth, destructive, irreversible,
                                          unchecked);
             }
+          else if ((rest = after_stray_quotes (command)) != NULL)
+            match_unquoted_commands (patterns, rest, depth, destructive, irreversible,
+                                     unchecked);
+          else
+            *unchecked = TRUE;
           continue;
         }
       joined = g_strjoinv (" ", words);

@@ -429,7 +429,15 @@ def test_dangerous_commands_flagged():
                 ("echo $((1<<3))\n'rm' -rf ~", ["destructive", "irreversible"]),
                 ("x=$(( y <<= 2 ))\n'git' push -f", ["destructive", "irreversible"]),
                 ("(( y <<= 2 ))\necho 'r''m -rf x", ["requires_confirmation"]),
-                ("echo $((1<<3))\nls -la", None)]:
+                ("echo $((1<<3))\nls -la", None),
+                # bash's $'…' and $"…" hide nothing: in $'…' \' is a quote, \x72 an r.
+                ("$'\\x72\\x6d' -rf x", ["destructive", "irreversible"]),
+                ('$"rm" -rf x', ["destructive", "irreversible"]),
+                ("bash <<EOF\necho $'it\\'s'; r''m -rf x\nEOF", ["destructive", "irreversible"]),
+                ("echo ${x/<<EOF/}\necho $'it\\'s'; r''m -rf x", ["destructive", "irreversible"]),
+                # A stray quote in a body hides nothing after it; prose stays prose.
+                ("cat <<EOF\nIt's; r''m -rf x\nEOF", ["destructive", "irreversible"]),
+                ("cat <<EOF\nIt's a dog's life, isn't it? Don't\nEOF", None)]:
             got = flags_of(command)
             if got != flags:
                 raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
