@@ -44,7 +44,9 @@ fixture_setup (Fixture       *fixture,
                                " \"flags\": [\"requires_confirmation\"]},"
                                "{\"id\": \"wipe\", \"label\": \"Wipe disk\", \"response_type\": \"binary\","
                                " \"options\": {\"true_label\": \"Wipe\", \"false_label\": \"Keep\"},"
-                               " \"flags\": [\"destructive\", \"irreversible\", \"requires_confirmation\"]}"
+                               " \"flags\": [\"destructive\", \"irreversible\", \"requires_confirmation\"]},"
+                               "{\"id\": \"backups\", \"label\": \"Keep the backups?\", \"response_type\": \"binary\","
+                               " \"options\": {\"true_label\": \"Keep\", \"false_label\": \"Delete\"}, \"flags\": [\"destructive\"]}"
                                "]", NULL, 0);
   fixture->window = widgets_test_window (gtk_label_new ("parent"), 400, 300);
 }
@@ -173,8 +175,8 @@ test_binary_label (Fixture       *fixture,
 {
   AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, "yes", "true", NULL));
 
-  /* The chosen answer on the button; underscores are not mnemonics. */
-  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Purge_cache?");
+  /* The chosen answer in the heading and on the button; underscores are not mnemonics. */
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Purge_it?");
   g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
                    ==, "Purge__it");
   adw_message_dialog_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
@@ -182,42 +184,48 @@ test_binary_label (Fixture       *fixture,
 }
 
 /* A binary action's flags are the question's, whichever the answer: which
- * of the two destroys is the agent's to say. Its false answer (Keep) is
- * confirmed with the flags said to be the question's, not "It deletes…" of
- * the answer, and is not red, as its button is not; the true answer (Wipe)
- * is worded as before, and red. */
+ * of the two destroys is the agent's to say ("Keep the backups?" makes
+ * false, Delete, the one that deletes). Both answers are worded alike, the
+ * heading their own label and the flags named as the question's, never
+ * "It deletes…" of the answer, and both are red. */
 static void
-test_binary_false (Fixture       *fixture,
-                   gconstpointer  data)
+test_binary_answers_alike (Fixture       *fixture,
+                           gconstpointer  data)
 {
-  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, "wipe", "false", NULL));
+  struct { const char *action, *answer, *heading, *flags; } cases[] = {
+    { "backups", "true", "Keep?",
+      "\n\nThe service flags “Keep the backups?”, whichever the answer:\nDestructive" },
+    { "backups", "false", "Delete?",
+      "\n\nThe service flags “Keep the backups?”, whichever the answer:\nDestructive" },
+    { "wipe", "true", "Wipe?",
+      "\n\nThe service flags “Wipe disk”, whichever the answer:\nDestructive\nIrreversible\n"
+      "Needs confirmation" },
+    { "wipe", "false", "Keep?",
+      "\n\nThe service flags “Wipe disk”, whichever the answer:\nDestructive\nIrreversible\n"
+      "Needs confirmation" },
+  };
   TriageFlagInfo destructive, irreversible;
-  const char *body;
 
   triage_flag_info_init (&destructive, "destructive");
   triage_flag_info_init (&irreversible, "irreversible");
 
-  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
-                   ==, "Keep");
-  body = adw_message_dialog_get_body (dialog);
-  g_assert_nonnull (strstr (body, "The service flags “Wipe disk”, whichever the answer:\n"));
-  g_assert_nonnull (strstr (body, destructive.consequence));
-  g_assert_nonnull (strstr (body, irreversible.consequence));
-  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
-                   ==, ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
-  WAIT_UNTIL (fixture->finished);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      AdwMessageDialog *dialog;
+      const char *body;
 
-  fixture->finished = FALSE;
-  dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, "wipe", "true", NULL));
-  body = adw_message_dialog_get_body (dialog);
-  g_assert_null (strstr (body, "whichever the answer"));
-  g_assert_nonnull (strstr (body, destructive.consequence));
-  g_assert_nonnull (strstr (body, irreversible.consequence));
-  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
-                   ==, ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
-  WAIT_UNTIL (fixture->finished);
+      fixture->finished = FALSE;
+      dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, cases[i].action, cases[i].answer, NULL));
+      body = adw_message_dialog_get_body (dialog);
+      g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, cases[i].heading);
+      g_assert_true (g_str_has_suffix (body, cases[i].flags));
+      g_assert_null (strstr (body, destructive.consequence));
+      g_assert_null (strstr (body, irreversible.consequence));
+      g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
+                       ==, ADW_RESPONSE_DESTRUCTIVE);
+      adw_message_dialog_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
+      WAIT_UNTIL (fixture->finished);
+    }
 
   triage_flag_info_clear (&destructive);
   triage_flag_info_clear (&irreversible);
@@ -304,7 +312,7 @@ main (int   argc,
   ADD ("appearance", test_appearance);
   ADD ("answer-and-markup", test_answer_and_markup);
   ADD ("binary-label", test_binary_label);
-  ADD ("binary-false", test_binary_false);
+  ADD ("binary-answers-alike", test_binary_answers_alike);
   ADD ("grace-period", test_grace_period);
   ADD ("escape-cancels", test_escape_cancels);
   ADD ("cancellable", test_cancellable);

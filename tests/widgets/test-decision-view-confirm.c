@@ -54,8 +54,9 @@ decision_view_test_confirm_only_flagged (Fixture       *fixture,
 }
 
 /* A binary action's flags are the question's, whichever the answer: its
- * false button (Keep of "Wipe disk": Keep / Wipe) is confirmed too, though
- * only the true button is red. */
+ * false button (No of "Include logs?", flagged destructive) is confirmed
+ * too, and, since either answer may be the one that destroys, both buttons
+ * are red, as the dialog of either is. */
 void
 decision_view_test_confirm_binary_false (Fixture       *fixture,
                                          gconstpointer  data)
@@ -67,8 +68,8 @@ decision_view_test_confirm_binary_false (Fixture       *fixture,
   logs = decision_view_test_editor (fixture, "logs");
   g_assert_true (gtk_widget_has_css_class (triage_response_editor_get_true_button (logs),
                                            "destructive-action"));
-  g_assert_false (gtk_widget_has_css_class (triage_response_editor_get_false_button (logs),
-                                            "destructive-action"));
+  g_assert_true (gtk_widget_has_css_class (triage_response_editor_get_false_button (logs),
+                                           "destructive-action"));
 
   widgets_test_submit_record_clear (&fixture->record);
   g_signal_emit_by_name (triage_response_editor_get_false_button (logs), "clicked");
@@ -76,6 +77,10 @@ decision_view_test_confirm_binary_false (Fixture       *fixture,
 
   dialog = triage_decision_view_get_confirm_dialog (fixture->view);
   g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "No?");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog),
+                                                               TRIAGE_CONFIRM_RESPONSE_CONFIRM),
+                   ==, ADW_RESPONSE_DESTRUCTIVE);
   g_assert_cmpuint (fixture->record.count, ==, 0);
   WAIT_UNTIL (triage_confirm_dialog_get_armed (dialog));
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), TRIAGE_CONFIRM_RESPONSE_CONFIRM);

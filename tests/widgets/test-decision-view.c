@@ -195,7 +195,8 @@ count_styled (GtkWidget  *widget,
 /* The HIG's one suggested action a view at most: blue only for a request's
  * one answer that destroys nothing (of several, the app picks none for the
  * person; flags other than destructive change nothing), red for each
- * destructive one. */
+ * destructive one (both buttons of a destructive binary, either of which may
+ * be the answer that destroys). */
 static void
 test_one_suggested (Fixture       *fixture,
                     gconstpointer  data)
@@ -204,7 +205,7 @@ test_one_suggested (Fixture       *fixture,
     { "[{\"id\": \"approve\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
       " {\"id\": \"reject\", \"label\": \"Reject\", \"response_type\": \"simple\"},"
       " {\"id\": \"later\", \"label\": \"Later\", \"response_type\": \"simple\"}]", NULL, 0 },
-    { decision_view_test_all_actions, NULL, 2 },
+    { decision_view_test_all_actions, NULL, 3 },
     { "[{\"id\": \"keep\", \"label\": \"Keep\", \"response_type\": \"simple\"},"
       " {\"id\": \"delete\", \"label\": \"Delete\", \"response_type\": \"simple\","
       "  \"flags\": [\"destructive\"]}]", "keep", 1 },

@@ -15,11 +15,13 @@
 
 /*
  * "Are you sure?" before an answer to an action flagged destructive,
- * irreversible or requires_confirmation leaves. The heading names the action,
- * the body the service, the answer and one sentence per flag.
+ * irreversible or requires_confirmation leaves. The heading names the action
+ * (a yes-or-no question's: the answer chosen), the body the service, the
+ * answer and one sentence per flag (a yes-or-no question's: the flags named
+ * as the question's, whichever the answer).
  *
  * The confirm button is red (destructive) for an action flagged destructive
- * or irreversible, the suggested style otherwise (requires_confirmation
+ * or irreversible, whichever its answer, the suggested style otherwise (requires_confirmation
  * alone, an AITP agent's x-triage.confirm): the HIG keeps red for what
  * destroys. Nothing typed elsewhere may confirm it by accident: the default
  * response (Enter) and the close response (Escape) are Cancel, and the
@@ -426,18 +428,30 @@ triage_confirm_dialog_new (GtkWindow       *parent,
   TriageConfirmDialog *self;
   g_autofree char *heading = NULL;
   const char *confirm;
-  gboolean truth = TRUE;  /* FALSE: a binary action's false answer */
+  gboolean binary = FALSE;  /* a yes-or-no answer, named by its own label */
   g_autoptr(GString) body = NULL;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (service_name != NULL, NULL);
   g_return_val_if_fail (action != NULL, NULL);
 
-  if (g_str_has_suffix (action->label, "?"))
-    heading = g_strdup (action->label);
+  confirm = action->label;
+  if (action->response_type == ATP_RESPONSE_TYPE_BINARY && response_data != NULL &&
+      JSON_NODE_HOLDS_VALUE (response_data) &&
+      json_node_get_value_type (response_data) == G_TYPE_BOOLEAN)
+    {
+      binary = TRUE;
+      confirm = json_node_get_boolean (response_data) ? action->true_label : action->false_label;
+    }
+
+  /* A yes-or-no question's heading is the answer chosen ("Delete?" of
+   * "Keep the backups?"), which the question itself would not say. */
+  if (g_str_has_suffix (confirm, "?"))
+    heading = g_strdup (confirm);
   else
-    /* Translators: the heading of the confirmation; %s is the action's label */
-    heading = g_strdup_printf (_("%s?"), action->label);
+    /* Translators: the heading of the confirmation; %s is the action's label,
+     * or the answer's of a yes-or-no question */
+    heading = g_strdup_printf (_("%s?"), confirm);
 
   body = g_string_new (NULL);
   if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
@@ -452,37 +466,28 @@ triage_confirm_dialog_new (GtkWindow       *parent,
                               action->label, service_name, answer);
     }
 
-  if (action->response_type == ATP_RESPONSE_TYPE_BINARY && response_data != NULL &&
-      JSON_NODE_HOLDS_VALUE (response_data) &&
-      json_node_get_value_type (response_data) == G_TYPE_BOOLEAN)
-    {
-      truth = json_node_get_boolean (response_data);
-      confirm = truth ? action->true_label : action->false_label;
-    }
-  else
-    confirm = action->label;
-
   /* A binary action's flags are the question's, whichever the answer: which
    * of the two destroys is the agent's to say ("Keep the backups?" makes
-   * false the one that deletes), so both are confirmed; the false answer's
-   * dialog says whose the flags are instead of "It deletes…" of an answer
-   * that may keep, and, like its button, is not red. */
+   * false the one that deletes). Both answers are worded alike, the flags
+   * named as the question's rather than "It deletes…" of an answer that may
+   * keep, and, like their buttons, both are red when the question is
+   * destructive or irreversible: either may be the one that destroys. */
   for (guint i = 0; action->flag_names[i] != NULL; i++)
     {
       TriageFlagInfo info;
 
       g_string_append (body, i == 0 ? "\n\n" : "\n");
-      if (i == 0 && !truth)
-        /* Translators: %s is a yes-or-no question's label; its flags follow */
+      if (i == 0 && binary)
+        /* Translators: %s is a yes-or-no question's label; its flags follow, one a line */
         g_string_append_printf (body, _("The service flags “%s”, whichever the answer:\n"),
                                 action->label);
       triage_flag_info_init (&info, action->flag_names[i]);
-      g_string_append (body, info.consequence);
+      g_string_append (body, binary ? info.label : info.consequence);
       triage_flag_info_clear (&info);
     }
 
   self = triage_confirm_dialog_new_full (parent, heading, body->str, confirm);
-  if (truth && (action->flags & (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE)))
+  if (action->flags & (ATP_FLAG_DESTRUCTIVE | ATP_FLAG_IRREVERSIBLE))
     adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (self), TRIAGE_CONFIRM_RESPONSE_CONFIRM,
                                                 ADW_RESPONSE_DESTRUCTIVE);
 

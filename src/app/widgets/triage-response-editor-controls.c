@@ -43,8 +43,9 @@ wrapping_button (const char *text)
 
 /*
  * Styles the button that gives the action's answer (a simple action's
- * button, a binary's true button, Send): red for a destructive action; blue
- * only when the action is the request's one answer that destroys nothing.
+ * button, a binary's true button, Send): red for a destructive action (so
+ * is a binary's false button: build_binary ()); blue only when the action
+ * is the request's one answer that destroys nothing.
  * The HIG gives a view one suggested action at most, and of several answers
  * the app picks none for the person: the agent orders them, and its
  * favourite would be the one in blue. Otherwise the button keeps the default
@@ -166,6 +167,11 @@ build_binary (TriageResponseEditor *self)
   _triage_response_editor_label_input (self, self->answer_buttons);
   self->false_button = wrapping_button (action->false_label);
   self->true_button = wrapping_button (action->true_label);
+  /* Which answer destroys is the agent's to say ("Keep the backups?" makes
+   * false the one that deletes): a destructive question's two buttons are
+   * both red, as its confirmation is whichever the answer. */
+  if (action->flags & ATP_FLAG_DESTRUCTIVE)
+    gtk_widget_add_css_class (self->false_button, "destructive-action");
   style_answer_button (self, self->true_button);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->false_button),
