@@ -11,7 +11,8 @@
  * connects with it and answers go through. A server that refuses the token,
  * or a service key given as the token, shows as "sign-in failed" with what
  * to do; no token stored at all, as the step still to take. A token with a
- * space or line break inside is refused, typed or stored.
+ * space or control character inside, or a blank one, is refused, typed or
+ * stored.
  */
 
 #include <adwaita.h>
@@ -269,15 +270,27 @@ test_service_key_refused (void)
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 
+/* What Preferences says of a token stored that cannot be sent, whatever
+ * atp_token_check () finds wrong with it. */
+#define UNSENDABLE_STATUS \
+  "The token stored cannot be sent (it is empty or holds a space, tab, line break or other " \
+  "control character): enter it again, then Connect"
+
 /* A token with white space around it (the line break of a copy from a
- * terminal) is taken without it; one with a space or line break inside is
- * no token a request can carry: typed, it is refused with what is wrong
- * (never stored, never said back); stored so by another program, the app
- * says so and what to do, as triage-ask does (before, it went to libsoup,
- * which refused the header with a critical). */
+ * terminal) is taken without it; one with a space or control character
+ * inside, or a blank one, is no token a request can carry: typed, it is
+ * refused with what is wrong (never stored, never said back); stored so by
+ * another program, the app says so and what to do, as triage-ask does
+ * (before, it went to libsoup, which refused the header with a critical). */
 static void
 test_token_unsendable (void)
 {
+  struct { const char *token; const char *fault; } stored_cases[] = {
+    { "ab9\nzq7", "holds a line break after its first 3 characters" },
+    { "  \t\n", "is blank" },
+    { "ab9\001zq7", "holds a control character after its first 3 characters" },
+    { "ab9zq\177", "holds a control character after its first 5 characters" },
+  };
   TriagePreferencesWindow *preferences = open_preferences ();
   const char *url = triage_test_server_get_url (server);
   g_autofree char *kept = keyring_token (url);
@@ -297,22 +310,29 @@ test_token_unsendable (void)
   g_assert_cmpstr (still, ==, kept);
   gtk_window_destroy (GTK_WINDOW (preferences));
 
-  app_test_store_token_elsewhere (url, "ab9\nzq7");
-  g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
+  /* Stored so: with a line break, blank, or with another control character
+   * (\x01, DEL) inside; the window says which, Preferences what to do. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "show", NULL);
   window = triage_application_get_window (app);
-  app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED &&
-                     strstr (triage_window_get_connection_text (window),
-                             "The token stored cannot be sent") != NULL,
-                     APP_TEST_WAIT_MS);
-  g_assert_nonnull (strstr (triage_window_get_connection_text (window),
-                            "holds a line break after its first 3 characters"));
-  g_assert_null (strstr (triage_window_get_connection_text (window), "zq7"));
-  preferences = open_preferences ();
-  g_assert_cmpstr (status_text (preferences), ==,
-                   "The token stored cannot be sent (it is empty or holds a space, tab or "
-                   "line break): enter it again, then Connect");
+  for (guint i = 0; i < G_N_ELEMENTS (stored_cases); i++)
+    {
+      g_test_message ("stored: %s", stored_cases[i].fault);
+      app_test_store_token_elsewhere (url, stored_cases[i].token);
+      g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
+      app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED &&
+                         strstr (triage_window_get_connection_text (window),
+                                 stored_cases[i].fault) != NULL,
+                         APP_TEST_WAIT_MS);
+      g_assert_nonnull (strstr (triage_window_get_connection_text (window),
+                                "The token stored cannot be sent"));
+      g_assert_null (strstr (triage_window_get_connection_text (window), "zq"));
+      preferences = open_preferences ();
+      g_assert_cmpstr (status_text (preferences), ==, UNSENDABLE_STATUS);
+      g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
+      gtk_window_destroy (GTK_WINDOW (preferences));
+    }
 
+  preferences = open_preferences ();
   enter_server (preferences, url, padded);
   app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
   stored = keyring_token (url);

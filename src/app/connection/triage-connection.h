@@ -56,8 +56,9 @@ typedef enum
  * @TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED: the server refused the token
  * @TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN: the token is not a user token (a
  *   service key)
- * @TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE: the token stored holds a space or
- *   a line break, which no request can carry (stored by another program)
+ * @TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE: the token stored is blank, or holds
+ *   a space or a control character (a line break, a tab), which no request can
+ *   carry (stored by another program)
  * @TRIAGE_CONNECTION_PROBLEM_STORAGE: the app's own database cannot be opened, so
  *   no answer could be kept safe: not connected until it opens (a restart)
  *

@@ -291,8 +291,11 @@ set_idle_status (TriagePreferencesWindow *self)
     set_status (self, _("The token stored is not a user token: enter yours, then Connect"),
                 TRUE);
   else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE)
-    set_status (self, _("The token stored cannot be sent (it is empty or holds a space, tab "
-                        "or line break): enter it again, then Connect"), TRUE);
+    /* atp_token_check ()'s faults, all of them: blank, or a space, tab, line
+     * break or other control character inside */
+    set_status (self, _("The token stored cannot be sent (it is empty or holds a space, tab, "
+                        "line break or other control character): enter it again, then Connect"),
+                TRUE);
   else
     set_status (self, _("Leave the token empty to keep the one stored"), FALSE);
   self->idle_status = TRUE;

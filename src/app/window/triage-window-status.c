@@ -179,7 +179,8 @@ dup_headline (TriageWindow *self)
       return g_strdup (_("Sign-in failed"));
 
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE:
-      /* Translators: the token stored holds a space or line break */
+      /* Translators: the token stored is blank, or holds a space, tab, line
+       * break or other control character */
       return g_strdup (_("The token stored cannot be sent"));
 
     default:
@@ -321,7 +322,8 @@ get_problem_title (TriageConnectionProblem problem)
       return _("User Token Needed");
 
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE:
-      /* Translators: the token stored holds a space or line break */
+      /* Translators: the token stored is blank, or holds a space, tab, line
+       * break or other control character */
       return _("The Token Stored Cannot Be Sent");
 
     case TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED:
@@ -462,8 +464,8 @@ triage_window_set_connection_status (TriageWindow            *self,
   /* Trying the same address again cannot make it valid, nor find a token
    * never entered (Preferences does: its Connect tries), nor make a service
    * key a user's (the server knows it: it says the same each time), nor send
-   * a token stored with a space or line break inside; the database is
-   * opened again only by a restart. */
+   * a token stored blank or with a space or control character inside; the
+   * database is opened again only by a restart. */
   retry_helps = problem != TRIAGE_CONNECTION_PROBLEM_NO_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_BAD_ADDRESS &&
                 problem != TRIAGE_CONNECTION_PROBLEM_NO_TOKEN &&
