@@ -486,54 +486,73 @@ test_focus_heading (Fixture       *fixture,
   g_assert_false (gtk_widget_activate (focus));
 }
 
-/* Ctrl+Return sends from the editor and beside Send, never from the
- * heading a review opens at: a key held or repeated for the request before
- * would send a draft read back ready to go, unseen. */
+/* Ctrl+Return sends from the editor and from Send, never from the heading
+ * a review opens at, nor from Decline… beside Send: a key held or repeated
+ * for the request before would send a draft read back ready to go, unseen,
+ * and one pressed on Decline… would send what the person meant to refuse. */
 static void
 test_send_key_from_editor (Fixture       *fixture,
                            gconstpointer  data)
 {
   char *dir = NULL;
   TriageStore *store = open_store (&dir);
-  g_autoptr(GAsyncResult) saved = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(AtpAfpReview) review = app_test_afp_seed_review (1);
-  g_autofree char *id = atp_new_uuid ();
   g_autofree char *response = app_test_atp_data ("seed-004-response.json");
   g_autoptr(JsonNode) node = json_from_string (response, NULL);
   g_autofree char *draft = json_to_string (json_object_get_member (json_node_get_object (node), "feedback"),
                                            FALSE);
   TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+  GtkWidget *decline = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                                  TRIAGE_TYPE_AFP_VIEW,
+                                                                  "decline_button"));
+  GtkWidget *send = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                               TRIAGE_TYPE_AFP_VIEW, "send_button"));
 
-  /* A complete review, kept as a draft when the app last showed it. */
-  triage_store_save_draft_async (store, id, draft, NULL, app_test_result_cb, &saved);
-  app_test_wait_result (saved);
-  g_assert_true (triage_store_save_draft_finish (store, saved, &error));
   g_object_set (fixture->view, "store", store, NULL);
+  /* Twice: a review sent from its editor, then one sent from Send. */
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(GAsyncResult) saved = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *id = atp_new_uuid ();
 
-  fixture->notification = app_test_afp_notification_new (id, "Dark Mode Spec", review);
-  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (fixture->view), fixture->notification);
-  g_assert_true (triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (fixture->view)));
-  WAIT_UNTIL (!triage_afp_editor_is_empty (editor));
-  g_assert_null (triage_afp_editor_get_problem (editor));
+      /* A complete review, kept as a draft when the app last showed it. */
+      triage_store_save_draft_async (store, id, draft, NULL, app_test_result_cb, &saved);
+      app_test_wait_result (saved);
+      g_assert_true (triage_store_save_draft_finish (store, saved, &error));
 
-  /* On the heading, the review opened: nothing leaves. */
-  g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
-  g_assert_false (ui_test_press_key (fixture->window, "<Control>KP_Enter"));
-  /* Nor from the artifact, read before the review is written. */
-  g_assert_true (gtk_widget_child_focus (triage_afp_view_get_artifact (fixture->view), GTK_DIR_TAB_FORWARD));
-  g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
-  widgets_test_pump ();
-  g_assert_cmpuint (fixture->record.count, ==, 0);
+      g_clear_pointer (&fixture->notification, atp_notification_unref);
+      fixture->notification = app_test_afp_notification_new (id, "Dark Mode Spec", review);
+      triage_request_view_set_request (TRIAGE_REQUEST_VIEW (fixture->view), fixture->notification);
+      g_assert_true (triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (fixture->view)));
+      WAIT_UNTIL (!triage_afp_editor_is_empty (editor));
+      g_assert_null (triage_afp_editor_get_problem (editor));
 
-  /* In the editor it sends. */
-  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (nth_entry (fixture, 0))));
-  g_assert_true (ui_test_press_key (fixture->window, "<Control>Return"));
-  widgets_test_pump ();
-  g_assert_cmpuint (fixture->record.count, ==, 1);
-  g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_FEEDBACK);
+      /* On the heading, the review opened: nothing leaves. */
+      g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
+      g_assert_false (ui_test_press_key (fixture->window, "<Control>KP_Enter"));
+      /* Nor from the artifact, read before the review is written. */
+      g_assert_true (gtk_widget_child_focus (triage_afp_view_get_artifact (fixture->view),
+                                             GTK_DIR_TAB_FORWARD));
+      g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
+      /* Nor from Decline…, beside Send. */
+      g_assert_true (gtk_widget_grab_focus (decline));
+      g_assert_false (ui_test_press_key (fixture->window, "<Control>Return"));
+      g_assert_false (ui_test_press_key (fixture->window, "<Control>KP_Enter"));
+      widgets_test_pump ();
+      g_assert_cmpuint (fixture->record.count, ==, round);
 
-  g_clear_object (&saved);
+      /* In the editor, or on Send, it sends. */
+      if (round == 0)
+        g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (nth_entry (fixture, 0))));
+      else
+        g_assert_true (gtk_widget_grab_focus (send));
+      g_assert_true (ui_test_press_key (fixture->window, "<Control>Return"));
+      widgets_test_pump ();
+      g_assert_cmpuint (fixture->record.count, ==, round + 1);
+      g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_FEEDBACK);
+    }
+
   close_store (fixture, store, dir);
 }
 

@@ -515,11 +515,12 @@ triage_afp_view_init (TriageAfpView *self)
     gtk_box_append (GTK_BOX (self->send_row), wrap);
   }
 
-  /* Ctrl+Return sends from the editor and beside Send, never from the
+  /* Ctrl+Return sends from the editor and from Send, never from the
    * heading a review opens at, nor from the artifact: a draft read back
-   * may be ready to send unseen (triage-send-shortcut.c). */
+   * may be ready to send unseen (triage-send-shortcut.c). Nor from
+   * Decline…, beside Send: the key meant to send nothing there would send. */
   triage_send_shortcut_attach (GTK_WIDGET (self->editor), gtk_named_action_new ("afp.send"));
-  triage_send_shortcut_attach (self->send_row, gtk_named_action_new ("afp.send"));
+  triage_send_shortcut_attach (GTK_WIDGET (self->send_button), gtk_named_action_new ("afp.send"));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.send", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "afp.decline", FALSE);
