@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -169,23 +170,36 @@ test_claim_after_kill (void)
   triage_test_remove_tree (dir);
 }
 
-/* Runs `triage-server --local` in the private world @dir (its runtime and
- * data folders), to its end: its exit status, its standard error in @err. */
-static int
-run_local (const char  *dir,
-           char       **err)
+/* Starts `triage-server --local` in the private world @dir (its runtime and
+ * data folders), its debug messages on (it says when it waits for the
+ * holder's record): its standard error piped. */
+static GSubprocess *
+spawn_local (const char *dir)
 {
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
+  GSubprocess *process;
 
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "G_MESSAGES_DEBUG", "triage-server", TRUE);
   g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
   process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"), "--local",
                                          NULL);
   g_assert_no_error (error);
+  return process;
+}
+
+/* Runs `triage-server --local` in the private world @dir to its end: its
+ * exit status, its standard error in @err. */
+static int
+run_local (const char  *dir,
+           char       **err)
+{
+  g_autoptr(GSubprocess) process = spawn_local (dir);
+  g_autoptr(GError) error = NULL;
+
   g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (process));
@@ -231,6 +245,27 @@ test_local_second (void)
   triage_test_remove_tree (dir);
 }
 
+/* Holds the claim of the local database in the private world @dir as a
+ * server does (flock on FILE.lock beside its real path), @record written
+ * in it: the descriptor that holds it. */
+static int
+hold_local_claim (const char *dir,
+                  const char *record)
+{
+  g_autofree char *folder = g_build_filename (dir, "triage", NULL);
+  g_autofree char *real_folder = NULL, *lock = NULL;
+  int fd;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  real_folder = realpath (folder, NULL);
+  lock = g_build_filename (real_folder, "server.db.lock", NULL);
+  fd = g_open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+  g_assert_cmpint (pwrite (fd, record, strlen (record), 0), ==, (ssize_t) strlen (record));
+  return fd;
+}
+
 /* Two `--local` started at once: the first locks the file, then writes
  * who it is; the second, reading in between, found the file empty and
  * called the first a server of another socket (exit 1, 1 in ~150 runs).
@@ -243,24 +278,14 @@ static void
 test_local_record_awaited (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("triage-test-record-XXXXXX", NULL);
-  g_autofree char *folder = g_build_filename (dir, "triage", NULL);
-  g_autofree char *real_folder = NULL, *lock = NULL, *socket_path = NULL, *record = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autofree char *socket_path = g_build_filename (dir, "triage", "triage.sock", NULL);
+  g_autofree char *record = NULL, *err = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GDataInputStream) stderr_lines = NULL;
   g_autoptr(GError) error = NULL;
   GPid gone;
   int fd;
 
-  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
-  real_folder = realpath (folder, NULL);
-  lock = g_build_filename (real_folder, "server.db.lock", NULL);
-  socket_path = g_build_filename (folder, "triage.sock", NULL);
-  fd = g_open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
   /* A pid that is no process: a child ended and reaped. */
   g_assert_true (g_spawn_async (NULL, (char *[]) { (char *) "true", NULL }, NULL,
                                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
@@ -268,16 +293,10 @@ test_local_record_awaited (void)
   g_assert_no_error (error);
   g_assert_cmpint (waitpid (gone, NULL, 0), ==, gone);
   record = g_strdup_printf ("%ld\n%s/elsewhere.sock\n", (long) gone, dir);
-  g_assert_cmpint (pwrite (fd, record, strlen (record), 0), ==, (ssize_t) strlen (record));
+  fd = hold_local_claim (dir, record);
   g_clear_pointer (&record, g_free);
 
-  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", dir, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", dir, TRUE);
-  g_subprocess_launcher_setenv (launcher, "G_MESSAGES_DEBUG", "triage-server", TRUE);
-  g_subprocess_launcher_set_child_setup (launcher, triage_test_die_with_parent, NULL, NULL);
-  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"), "--local",
-                                         NULL);
-  g_assert_no_error (error);
+  process = spawn_local (dir);
   stderr_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (process));
   for (g_autoptr(GString) said = g_string_new (NULL);;)
     {
@@ -304,6 +323,80 @@ test_local_record_awaited (void)
     g_error ("the local server, its record written late: expected exit 0 and \"already "
              "running\", got %d: %s", g_subprocess_get_exit_status (process), err);
   close (fd);
+  triage_test_remove_tree (dir);
+}
+
+/* A server from before the socket line (e86e64b), still running across an
+ * upgrade, wrote its pid alone and will write no more: a second server
+ * waited 10 s for a socket line, then exited 1. The test holds the lock
+ * with its own pid alone and never writes more: the second knows it for a
+ * server of no socket at once (it never says it waits), exit 1 naming it. */
+static void
+test_local_old_holder (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-old-holder-XXXXXX", NULL);
+  g_autofree char *record = g_strdup_printf ("%ld\n", (long) getpid ());
+  g_autofree char *expected = NULL, *err = NULL;
+  int fd = hold_local_claim (dir, record);
+  int status = run_local (dir, &err);
+
+  expected = g_strdup_printf ("is in use by another triage-server (pid %ld)", (long) getpid ());
+  if (status != 1 || strstr (err, expected) == NULL || strstr (err, "to write who it is") != NULL)
+    g_error ("a local server on a database held by a server that wrote its pid alone: expected "
+             "exit 1 and \"%s\" at once, without waiting for more, got %d: %s", expected, status,
+             err);
+  close (fd);
+  triage_test_remove_tree (dir);
+}
+
+/* Dies with the test, with no room on its disk (RLIMIT_FSIZE 0: every write
+ * fails with EFBIG, as on a full disk; the server ignores SIGXFSZ). */
+static void
+die_with_parent_disk_full (gpointer data)
+{
+  struct rlimit none = { 0, 0 };
+
+  triage_test_die_with_parent (data);
+  setrlimit (RLIMIT_FSIZE, &none);
+}
+
+/* A server that cannot write its record into FILE.lock (a full disk) holds
+ * the claim all the same, and a second server waits 10 s for the record,
+ * then names no pid: the holder says so in its log (only a debug message
+ * did, which no operator sees). */
+static void
+test_record_unwritten (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-unwritten-XXXXXX", NULL);
+  g_autofree char *database = g_build_filename (dir, "server.db", NULL);
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) stderr_lines = NULL;
+  g_autoptr(GString) said = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent_disk_full, NULL, NULL);
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TRIAGE_SERVER"),
+                                         "--listen", "127.0.0.1:0", "--database", database, NULL);
+  g_assert_no_error (error);
+  stderr_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (process));
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (stderr_lines, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        g_error ("a server that cannot write its record into %s.lock did not say so; it said: %s",
+                 database, said->str);
+      if (strstr (line, "cannot write this server's pid and socket into") != NULL)
+        break;
+      g_string_append_printf (said, "%s\n", line);
+    }
+  /* Whatever it does next on a full disk, it is not this test's. */
+  g_subprocess_send_signal (process, SIGKILL);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
   triage_test_remove_tree (dir);
 }
 
@@ -346,6 +439,8 @@ main (int    argc,
   g_test_add_func ("/server/sqlite-claim/killed", test_claim_after_kill);
   g_test_add_func ("/server/sqlite-claim/local-second", test_local_second);
   g_test_add_func ("/server/sqlite-claim/local-record-awaited", test_local_record_awaited);
+  g_test_add_func ("/server/sqlite-claim/local-old-holder", test_local_old_holder);
+  g_test_add_func ("/server/sqlite-claim/record-unwritten", test_record_unwritten);
   g_test_add_func ("/server/sqlite-claim/through-link", test_claim_through_link);
   return g_test_run ();
 }

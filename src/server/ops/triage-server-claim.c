@@ -51,11 +51,24 @@ lock_path (const char *database)
   return g_strconcat (real_folder, G_DIR_SEPARATOR_S, name, ".lock", NULL);
 }
 
+/* Whether @pid, a record's first line, is a number that names no process:
+ * the record of a server gone. */
+static gboolean
+pid_gone (const char *pid)
+{
+  gint64 number;
+
+  return g_ascii_string_to_signed (pid, 10, 1, G_MAXINT, &number, NULL) &&
+         kill ((pid_t) number, 0) != 0 && errno == ESRCH;
+}
+
 /* What the holder of @fd wrote: its pid (a string; "unknown" when not yet)
  * and, in @socket_path, the Unix socket it serves on ("" when none).
- * Returns whether the record is the holder's, whole (both lines, as a holder
- * writes them just after it locks: read in between, the file is empty, or
- * still holds the record of a server gone, whose pid is no process). */
+ * Returns whether the record is the holder's, whole: both lines, as a holder
+ * writes them just after it locks (read in between, the file is empty, or
+ * still holds the record of a server gone, whose pid is no process); or the
+ * pid line alone of a live process, a server from before the socket line
+ * (still running across an upgrade), which will write no more. */
 static gboolean
 holder_of (int    fd,
            char **pid,
@@ -64,7 +77,6 @@ holder_of (int    fd,
   char text[4200] = { 0 };
   ssize_t got = pread (fd, text, sizeof text - 1, 0);
   g_auto(GStrv) lines = NULL;
-  gint64 pid_number;
 
   *pid = g_strdup ("unknown");
   if (socket_path != NULL)
@@ -83,10 +95,16 @@ holder_of (int    fd,
       g_free (*socket_path);
       *socket_path = g_strdup (lines[1]);
     }
+  if (lines[0] == NULL || lines[1] == NULL)
+    return FALSE;
+  /* The pid line alone ("N\n") is an old server's only if N is a process:
+   * a number, alive. */
+  if (lines[2] == NULL)
+    return *lines[1] == '\0' &&
+           g_ascii_string_to_signed (lines[0], 10, 1, G_MAXINT, NULL, NULL) &&
+           !pid_gone (lines[0]);
   /* Whole, and not the record of a holder gone before this one wrote its own. */
-  return lines[0] != NULL && lines[1] != NULL && lines[2] != NULL &&
-         !(g_ascii_string_to_signed (lines[0], 10, 1, G_MAXINT, &pid_number, NULL) &&
-           kill ((pid_t) pid_number, 0) != 0 && errno == ESRCH);
+  return !pid_gone (lines[0]);
 }
 
 /* How long a second server waits for the holder it found to write who it
@@ -141,6 +159,7 @@ triage_server_claim_database (const char  *database,
   g_autofree char *path = lock_path (database);
   g_autofree char *mine = NULL, *holder = NULL, *socket = NULL;
   int fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  ssize_t written;
 
   if (fd < 0)
     {
@@ -171,8 +190,15 @@ triage_server_claim_database (const char  *database,
       return -1;
     }
   mine = g_strdup_printf ("%ld\n%s\n", (long) getpid (), socket_path != NULL ? socket_path : "");
-  if (ftruncate (fd, 0) != 0 || pwrite (fd, mine, strlen (mine), 0) < 0)
-    g_debug ("cannot write the pid into %s: %s", path, g_strerror (errno));
+  written = ftruncate (fd, 0) == 0 ? pwrite (fd, mine, strlen (mine), 0) : -1;
+  /* The claim holds without it, but a second server on the file waits for
+   * the record (HOLDER_RECORD_WAIT_US) and then names no pid: said where
+   * an operator sees it, as the server says a full disk. */
+  if (written != (ssize_t) strlen (mine))
+    g_message ("cannot write this server's pid and socket into %s (%s): a second server on "
+               "the database waits %d s for them, then says the pid is unknown", path,
+               written < 0 ? g_strerror (errno) : "written in part",
+               (int) (HOLDER_RECORD_WAIT_US / G_USEC_PER_SEC));
   return fd;
 }
 
