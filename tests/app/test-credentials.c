@@ -101,9 +101,40 @@ test_memory (void)
   g_assert_finalize_object (g_steal_pointer (&credentials));
 }
 
-/* A token goes in without the white space around it; one that holds a space
- * or a control character inside (no request can carry it) is refused with
- * what is wrong, never the token, and the one stored is kept. */
+/* Stores @typed, which goes in as @expected. */
+static void
+assert_stored_as (TriageCredentials *credentials,
+                  const char        *typed,
+                  const char        *expected)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *token = NULL;
+
+  g_assert_true (store_token (credentials, URL, typed, &error));
+  g_assert_no_error (error);
+  token = lookup_token (credentials, URL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (token, ==, expected);
+}
+
+/* Stores @typed, which is refused saying @message. */
+static void
+assert_refused (TriageCredentials *credentials,
+                const char        *typed,
+                const char        *message)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (store_token (credentials, URL, typed, &error));
+  g_assert_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+/* A token goes in without the white space around it, Unicode's too (a
+ * no-break space copied from a web page, a zero-width space, a byte order
+ * mark: they were sent, and got a bare 401); one that holds a space or a
+ * control character inside (no request can carry it) is refused with what
+ * is wrong, never the token, and the one stored is kept. */
 static void
 test_unsendable (void)
 {
@@ -111,21 +142,24 @@ test_unsendable (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *token = NULL;
 
-  g_assert_true (store_token (credentials, URL, "  tok-1\r\n", &error));
-  g_assert_no_error (error);
-  token = lookup_token (credentials, URL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (token, ==, "tok-1");
+  assert_stored_as (credentials, "  tok-1\r\n", "tok-1");
+  /* U+FEFF U+00A0 before, U+200B U+3000 U+2029 U+2060 after. */
+  assert_stored_as (credentials, "\xef\xbb\xbf\xc2\xa0tok-1\xe2\x80\x8b\xe3\x80\x80"
+                    "\xe2\x80\xa9\xe2\x81\xa0", "tok-1");
 
-  g_assert_false (store_token (credentials, URL, "ab9\tzq7", &error));
-  g_assert_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE);
-  g_assert_cmpstr (error->message, ==, "The token holds a tab after its first 3 characters: a "
-                   "token is one word. Was something else pasted with it?");
-  g_clear_error (&error);
-  g_assert_false (store_token (credentials, URL, " \n", &error));
-  g_assert_error (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE);
-  g_clear_error (&error);
-  g_clear_pointer (&token, g_free);
+  assert_refused (credentials, "ab9\tzq7", "The token holds a tab after its first 3 characters: "
+                  "a token is one word. Was something else pasted with it?");
+  /* U+00A0, U+200B and U+2028 inside, after "ab9" or "ä9ß" (characters, not bytes). */
+  assert_refused (credentials, "ab9\xc2\xa0zq7", "The token holds a space after its first 3 "
+                  "characters: a token is one word. Was something else pasted with it?");
+  assert_refused (credentials, "\xc3\xa4" "9\xc3\x9f\xe2\x80\x8bzq7", "The token holds a space "
+                  "after its first 3 characters: a token is one word. Was something else pasted "
+                  "with it?");
+  assert_refused (credentials, "ab9\xe2\x80\xa8zq7", "The token holds a line break after its "
+                  "first 3 characters: a token is one word. Was something else pasted with it?");
+  assert_refused (credentials, " \n", "The token is blank: enter your user token.");
+  assert_refused (credentials, "\xc2\xa0\xe2\x80\x8b\xef\xbb\xbf",
+                  "The token is blank: enter your user token.");
   token = lookup_token (credentials, URL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (token, ==, "tok-1");
