@@ -196,7 +196,8 @@ end_of_arithmetic (const char *p)
 
 /* One step of the shell's quoting at @p: *@quote (0 outside quotes, ' or " inside one,
  * $ inside bash's $'…', where a backslash escapes as in "…") updated for what is there;
- * returns where the next step starts (after a backslash and what it escapes, after $'). */
+ * returns where the next step starts (after a backslash and what it escapes, after $'
+ * or $$). */
 static const char *
 quote_step (const char *p,
             char       *quote)
@@ -209,6 +210,8 @@ quote_step (const char *p,
     }
   if (*p == '\\')
     return p + 1 + (p[1] != '\0');
+  if (p[0] == '$' && p[1] == '$')
+    return p + 2;   /* the shell's pid: $$'…' is no $'…' */
   if (*quote == 0 && p[0] == '$' && p[1] == '\'')
     {
       *quote = '$';
@@ -219,21 +222,6 @@ quote_step (const char *p,
   else if ((*quote == '"' && *p == '"') || (*quote == '$' && *p == '\''))
     *quote = 0;
   return p + 1;
-}
-
-/* Where what follows the first quote that opens in @text starts, or NULL. */
-static const char *
-after_first_quote (const char *text)
-{
-  char quote = 0;
-
-  for (const char *p = text; *p != '\0'; )
-    {
-      p = quote_step (p, &quote);
-      if (quote != 0)
-        return p;
-    }
-  return NULL;
 }
 
 /* Appends to @word what the escape of bash's $'…' whose backslash is before @p means
@@ -308,7 +296,8 @@ append_ansi_c_quoted (GString    *out,
 
 /* @command with bash's quotes that g_shell_parse_argv () does not know written as ones
  * it does: $'…' (ANSI-C quoting: $'\x72\x6d' is rm, and \' in it is a quote) as '…',
- * and $"…" (a string to translate) as "…". Valid UTF-8. */
+ * and $"…" (a string to translate) as "…"; and # as \#: shell_commands () took the
+ * comments out, and g_shell_parse_argv () would take `x\ #y` for one. Valid UTF-8. */
 static char *
 without_bash_quotes (const char *command)
 {
@@ -323,6 +312,11 @@ without_bash_quotes (const char *command)
         next = p + 1;
       else if (quote == 0 && p[0] == '$' && p[1] == '\'')
         next = append_ansi_c_quoted (out, p + 2);
+      else if (quote == 0 && *p == '#')
+        {
+          g_string_append (out, "\\#");
+          next = p + 1;
+        }
       else
         {
           next = quote_step (p, &quote);
@@ -333,10 +327,11 @@ without_bash_quotes (const char *command)
   return g_utf8_make_valid (out->str, out->len);
 }
 
-/* @text's commands as the shell splits them: at a ;, &, | or line end outside quotes
- * (and outside a # comment); a here-document's body (<<WORD, <<'WORD', <<-WORD: its
- * lines up to WORD) is in none, but in @bodies: what reads it may be a shell. A <<
- * inside $(( )) or (( )) is a shift. A quote that never closes runs to the end. */
+/* @text's commands as the shell splits them: at a ;, &, | or line end outside quotes,
+ * without a # comment (a # that starts a word: `x\ #y` has none); a here-document's
+ * body (<<WORD, <<'WORD', <<-WORD: its lines up to WORD) is in none, but in @bodies:
+ * what reads it may be a shell. A << inside $(( )) or (( )) is a shift. A quote that
+ * never closes runs to the end. */
 static GPtrArray *
 shell_commands (const char *text,
                 GPtrArray  *bodies)
@@ -344,7 +339,9 @@ shell_commands (const char *text,
   GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) delimiters = g_ptr_array_new_with_free_func (g_free);
   const char *start = text;
+  const char *comment = NULL;   /* where the command's comment starts */
   const char *p = text;
+  gboolean escaped = FALSE;     /* the character before @p by a backslash */
   char quote = 0;
 
   while (*p != '\0')
@@ -352,8 +349,11 @@ shell_commands (const char *text,
       const char *arithmetic_end = NULL;
 
       if (quote == 0 && *p == '#' &&
-          (p == text || strchr (" \t\n;&|()", p[-1]) != NULL))
-        p = end_of_line (p) - 1;
+          (p == text || (!escaped && strchr (" \t\n;&|()", p[-1]) != NULL)))
+        {
+          comment = p;
+          p = end_of_line (p) - 1;
+        }
       else if (quote == 0 && p[0] == '(' && p[1] == '(' &&
                (arithmetic_end = end_of_arithmetic (p + 2)) != NULL)
         p = arithmetic_end - 1;
@@ -362,47 +362,47 @@ shell_commands (const char *text,
         p = read_here_document_word (p + 2, delimiters) - 1;
       else if (quote == 0 && strchr (";&|\n", *p) != NULL)
         {
-          g_ptr_array_add (commands, g_strndup (start, p - start));
+          g_ptr_array_add (commands, g_strndup (start, (comment != NULL ? comment : p) - start));
+          comment = NULL;
           start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies) : p + 1;
           p = start;
+          escaped = FALSE;
           continue;
         }
       else
         {
           /* A backslash takes what it escapes, a line end too: a continued line. */
+          escaped = quote != '\'' && *p == '\\';
           p = quote_step (p, &quote);
           continue;
         }
+      escaped = FALSE;
       p++;
     }
-  g_ptr_array_add (commands, g_strndup (start, p - start));
+  g_ptr_array_add (commands, g_strndup (start, (comment != NULL ? comment : p) - start));
   return commands;
 }
 
-/* How many quotes of a line the shell would refuse are passed over, at most. */
-#define FLAG_STRAY_QUOTES_MAX 16
-
-/* A line the shell would refuse for its quotes, below the top: a here-document's prose
- * ("It's a dog's life"), or one that hides a command after a stray quote ("It's;
- * r''m -rf x"). Where the rest that the shell can read starts, passing over one quote
- * after another: after its first quote, the first quote of what follows, … ("s; r''m
- * -rf x"); "" when there is none, NULL when FLAG_STRAY_QUOTES_MAX did not find it. */
-static const char *
-after_stray_quotes (const char *line)
+/* A line below the top whose quotes do not close, which the shell would refuse: a
+ * here-document's prose ("It's a dog's life"), or a command hidden after a stray
+ * quote ("It's; r''m -rf x"). Matched with bash's quotes read and then every quote and
+ * backslash taken out, the words run together as they would be had the quotes
+ * closed. */
+static void
+match_without_quotes (GRegex     **patterns,
+                      const char  *line,
+                      gboolean    *destructive,
+                      gboolean    *irreversible,
+                      gboolean    *unchecked)
 {
-  const char *rest = line;
+  g_autofree char *plain = without_bash_quotes (line);
+  g_autoptr(GString) bare = g_string_sized_new (strlen (plain));
 
-  for (guint n = 0; n < FLAG_STRAY_QUOTES_MAX; n++)
-    {
-      g_autofree char *plain = NULL;
-
-      if ((rest = after_first_quote (rest)) == NULL)
-        return "";
-      plain = without_bash_quotes (rest);
-      if (g_shell_parse_argv (plain, NULL, NULL, NULL))
-        return rest;
-    }
-  return NULL;
+  for (const char *p = plain; *p != '\0'; p++)
+    if (strchr ("'\"\\", *p) == NULL)
+      g_string_append_c (bare, *p);
+  match_commands (patterns, bare->str, bare->str + bare->len, destructive, irreversible,
+                  unchecked);
 }
 
 /* Matches @patterns against each command of @text again with its words as the shell
@@ -410,7 +410,7 @@ after_stray_quotes (const char *line)
  * FLAG_UNQUOTE_DEPTH for the quotes inside a quoted word (bash -c "…"). A command whose
  * quotes do not close is not what it seems to the patterns: @unchecked, for the person
  * to confirm; below the top, an unclosed quote is only text ("don't"): the lines after
- * it are read one at a time, and its own line from after its stray quotes. A
+ * it are read one at a time, and its own line with its quotes taken out. A
  * here-document's body is read so too, one level down: whether it is data (cat) or
  * commands (bash, ssh, python's os.system) the text cannot tell, and as written the
  * first reading flags it all the same. One nested deeper than FLAG_UNQUOTE_DEPTH, with
@@ -433,7 +433,6 @@ match_unquoted_commands (GRegex     **patterns,
       g_auto(GStrv) words = NULL;
       g_autoptr(GError) error = NULL;
       g_autofree char *joined = NULL;
-      const char *rest;
 
       if (!g_shell_parse_argv (plain, NULL, &words, &error))
         {
@@ -449,11 +448,8 @@ match_unquoted_commands (GRegex     **patterns,
                 match_unquoted_commands (patterns, lines[j], depth, destructive, irreversible,
                                          unchecked);
             }
-          else if ((rest = after_stray_quotes (command)) != NULL)
-            match_unquoted_commands (patterns, rest, depth, destructive, irreversible,
-                                     unchecked);
           else
-            *unchecked = TRUE;
+            match_without_quotes (patterns, command, destructive, irreversible, unchecked);
           continue;
         }
       joined = g_strjoinv (" ", words);

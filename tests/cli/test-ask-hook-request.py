@@ -437,7 +437,15 @@ def test_dangerous_commands_flagged():
                 ("echo ${x/<<EOF/}\necho $'it\\'s'; r''m -rf x", ["destructive", "irreversible"]),
                 # A stray quote in a body hides nothing after it; prose stays prose.
                 ("cat <<EOF\nIt's; r''m -rf x\nEOF", ["destructive", "irreversible"]),
-                ("cat <<EOF\nIt's a dog's life, isn't it? Don't\nEOF", None)]:
+                ("cat <<EOF\nIt's a dog's life, isn't it? Don't\nEOF", None),
+                ("cat > notes <<'EOF'\n" + "Bob's, " * 17 + "27\" screens\nEOF", None),
+                # A # starts a comment at a word's start only: `x\ #` is a word; a line
+                # ending in # or \ is read, not taken for prose; $$ is no $'…'.
+                ("r''m x \\ # -rf", ["destructive", "irreversible"]),
+                ("bash <<EOF\nr''m -rf x #\nEOF", ["destructive", "irreversible"]),
+                ("bash <<EOF\nr''m -rf x \\\nEOF", ["destructive", "irreversible"]),
+                ("echo $$'\\'; r\"\"m -rf x #'", ["destructive", "irreversible"]),
+                ("ls #", None)]:
             got = flags_of(command)
             if got != flags:
                 raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
