@@ -175,8 +175,9 @@ test_binary_label (Fixture       *fixture,
 {
   AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, "yes", "true", NULL));
 
-  /* The chosen answer in the heading and on the button; underscores are not mnemonics. */
-  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Purge_it?");
+  /* The question in the heading, the chosen answer on the button; underscores are not
+   * mnemonics. */
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Purge_cache?");
   g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
                    ==, "Purge__it");
   adw_message_dialog_response (dialog, TRIAGE_CONFIRM_RESPONSE_CANCEL);
@@ -186,21 +187,21 @@ test_binary_label (Fixture       *fixture,
 /* A binary action's flags are the question's, whichever the answer: which
  * of the two destroys is the agent's to say ("Keep the backups?" makes
  * false, Delete, the one that deletes). Both answers are worded alike, the
- * heading their own label and the flags named as the question's, never
- * "It deletes…" of the answer, and both are red. */
+ * heading the question, the button the answer's label and the flags named as
+ * the question's, never "It deletes…" of the answer, and both are red. */
 static void
 test_binary_answers_alike (Fixture       *fixture,
                            gconstpointer  data)
 {
-  struct { const char *action, *answer, *heading, *flags; } cases[] = {
-    { "backups", "true", "Keep?",
+  struct { const char *action, *answer, *button, *flags; } cases[] = {
+    { "backups", "true", "Keep",
       "\n\nThe service flags “Keep the backups?”, whichever the answer:\nDestructive" },
-    { "backups", "false", "Delete?",
+    { "backups", "false", "Delete",
       "\n\nThe service flags “Keep the backups?”, whichever the answer:\nDestructive" },
-    { "wipe", "true", "Wipe?",
+    { "wipe", "true", "Wipe",
       "\n\nThe service flags “Wipe disk”, whichever the answer:\nDestructive\nIrreversible\n"
       "Needs confirmation" },
-    { "wipe", "false", "Keep?",
+    { "wipe", "false", "Keep",
       "\n\nThe service flags “Wipe disk”, whichever the answer:\nDestructive\nIrreversible\n"
       "Needs confirmation" },
   };
@@ -217,7 +218,10 @@ test_binary_answers_alike (Fixture       *fixture,
       fixture->finished = FALSE;
       dialog = ADW_MESSAGE_DIALOG (run_dialog (fixture, cases[i].action, cases[i].answer, NULL));
       body = adw_message_dialog_get_body (dialog);
-      g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, cases[i].heading);
+      g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==,
+                       g_str_equal (cases[i].action, "wipe") ? "Wipe disk?" : "Keep the backups?");
+      g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, TRIAGE_CONFIRM_RESPONSE_CONFIRM),
+                       ==, cases[i].button);
       g_assert_true (g_str_has_suffix (body, cases[i].flags));
       g_assert_null (strstr (body, destructive.consequence));
       g_assert_null (strstr (body, irreversible.consequence));

@@ -77,7 +77,9 @@ decision_view_test_confirm_binary_false (Fixture       *fixture,
 
   dialog = triage_decision_view_get_confirm_dialog (fixture->view);
   g_assert_nonnull (dialog);
-  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "No?");
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Include logs?");
+  g_assert_cmpstr (adw_message_dialog_get_response_label (ADW_MESSAGE_DIALOG (dialog),
+                                                          TRIAGE_CONFIRM_RESPONSE_CONFIRM), ==, "No");
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog),
                                                                TRIAGE_CONFIRM_RESPONSE_CONFIRM),
                    ==, ADW_RESPONSE_DESTRUCTIVE);

@@ -16,7 +16,7 @@
 /*
  * "Are you sure?" before an answer to an action flagged destructive,
  * irreversible or requires_confirmation leaves. The heading names the action
- * (a yes-or-no question's: the answer chosen), the body the service, the
+ * (the button, a yes-or-no question's answer), the body the service, the
  * answer and one sentence per flag (a yes-or-no question's: the flags named
  * as the question's, whichever the answer).
  *
@@ -444,14 +444,14 @@ triage_confirm_dialog_new (GtkWindow       *parent,
       confirm = json_node_get_boolean (response_data) ? action->true_label : action->false_label;
     }
 
-  /* A yes-or-no question's heading is the answer chosen ("Delete?" of
-   * "Keep the backups?"), which the question itself would not say. */
-  if (g_str_has_suffix (confirm, "?"))
-    heading = g_strdup (confirm);
+  /* The heading is the question, as the person read it: a yes-or-no answer's
+   * label alone says little ("No?" of triage-ask's and triage-mcp's default
+   * labels). The answer is on the button and in the body. */
+  if (g_str_has_suffix (action->label, "?"))
+    heading = g_strdup (action->label);
   else
-    /* Translators: the heading of the confirmation; %s is the action's label,
-     * or the answer's of a yes-or-no question */
-    heading = g_strdup_printf (_("%s?"), confirm);
+    /* Translators: the heading of the confirmation; %s is the action's label */
+    heading = g_strdup_printf (_("%s?"), action->label);
 
   body = g_string_new (NULL);
   if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
