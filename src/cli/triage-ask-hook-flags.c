@@ -10,6 +10,9 @@
 
 #include <string.h>
 
+/* git and its options before the command: git -C DIR push, git --no-pager push. */
+#define GIT "\\bgit\\s+((-C|-c|--git-dir|--work-tree|--namespace)\\s+\\S+\\s+|-\\S+\\s+)*"
+
 /* Commands that destroy or cannot be undone: the flags the person is shown,
  * and that make the app ask for a confirmation before Allow is sent. */
 static const struct
@@ -18,18 +21,23 @@ static const struct
   gboolean    irreversible;
 } dangerous_commands[] = {
   /* rm -rf, rm -r, and GNU's rm DIR -rf: options after the files, up to the end of
-   * that command (;, &, |). */
-  { "\\brm\\s+([^\\s;&|]+\\s+)*(-[a-zA-Z]*[rR]|--recursive\\b)", TRUE },
+   * that command (;, &, |); --rec, as GNU takes any unambiguous start of --recursive. */
+  { "\\brm\\s+([^\\s;&|]+\\s+)*(-[a-zA-Z]*[rR]|--r[a-z]*\\b)", TRUE },
   { "\\bfind\\b.*\\s-delete\\b", TRUE },
-  { "\\bgit\\s+push\\b.*(\\s--force(-with-lease)?\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
-  { "\\bgit\\s+push\\b[^;&|]*(\\s--delete\\b|\\s-d\\b|\\s:[^\\s;&|])", TRUE }, /* a remote branch */
-  { "\\bgit\\s+(checkout|restore)\\s+(--\\s+)?\\.(\\s|[;&|]|$)", TRUE }, /* uncommitted work */
-  { "\\bgit\\s+reset\\s+(\\S+\\s+)*--hard\\b", TRUE },
-  { "\\bgit\\s+clean\\s+(\\S+\\s+)*-[a-zA-Z]*f", TRUE },
-  { "\\bgit\\s+branch\\s+(\\S+\\s+)*-D\\b", FALSE },
+  { GIT "push\\b.*(\\s--force(-with-lease)?\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
+  { GIT "push\\b[^;&|]*(\\s--delete\\b|\\s-d\\b|\\s:[^\\s;&|])", TRUE }, /* a remote branch */
+  /* Uncommitted work: git checkout [TREE] [--] ., git restore . or --worktree. */
+  { GIT "checkout\\s+(\\S+\\s+)*\\.(\\s|[;&|]|$)", TRUE },
+  { GIT "restore\\s+(--\\s+)?\\.(\\s|[;&|]|$)|" GIT "restore\\s+(\\S+\\s+)*(--worktree|-[a-zA-Z]*W)\\b", TRUE },
+  { GIT "reset\\s+(\\S+\\s+)*--hard\\b", TRUE },
+  { GIT "clean\\s+(\\S+\\s+)*(-[a-zA-Z]*f|--force\\b)", TRUE },
+  { GIT "branch\\s+(\\S+\\s+)*-[a-zA-Z]*D", FALSE },
   { "(?i)\\bdrop\\s+(table|database|schema|index|view)\\b", TRUE },
-  { "(?i)\\btruncate\\s+(table\\s+)?\\w", TRUE },
-  { "(?i)\\bdelete\\s+from\\b", TRUE },
+  /* SQL's, not the word of a sentence ("Truncate long titles", "delete from the
+   * list"): TRUNCATE in capitals or with TABLE, truncate(1) with a size; DELETE FROM a
+   * table then the statement's end, a quote, WHERE, USING or RETURNING. */
+  { "\\b(?i:truncate\\s+table)\\b|\\bTRUNCATE\\s+\\w|\\btruncate\\s+(\\S+\\s+)*(-s|--size)\\b", TRUE },
+  { "(?i)\\bdelete\\s+from\\s+[\\w.\"`]+\\s*(;|$|['\"]|\\b(where|using|returning)\\b)", TRUE },
   { "\\bmkfs(\\.\\w+)?\\b|\\bwipefs\\b|\\bshred\\b|\\bdd\\s+(\\S+\\s+)*of=", TRUE },
   { ">\\s*/dev/(sd|nvme|hd|vd)", TRUE },
   { "\\b(chmod|chown)\\s+(\\S+\\s+)*-[a-zA-Z]*R", FALSE },
@@ -56,6 +64,19 @@ whole_characters (const char *text,
   return length;
 }
 
+/* Whether the ;, &, | or line end at @p of @text ends a command: not the & of a
+ * redirection (>&2, 2>&1, &>FILE), nor a line end continued with \. */
+static gboolean
+ends_command (const char *text,
+              const char *p)
+{
+  if (*p == '&')
+    return !((p > text && (p[-1] == '>' || p[-1] == '<')) || p[1] == '>');
+  if (*p == '\n')
+    return !(p > text && p[-1] == '\\');
+  return *p == ';' || *p == '|';
+}
+
 /* Matches @patterns against @text one command at a time, as said above. */
 static void
 match_commands (GRegex     **patterns,
@@ -71,8 +92,7 @@ match_commands (GRegex     **patterns,
       g_autofree char *segment = NULL;
       gsize length;
 
-      while (q < end && *q != ';' && *q != '&' && *q != '|' &&
-             !(*q == '\n' && !(q > text && q[-1] == '\\')))
+      while (q < end && !ends_command (text, q))
         q++;
       length = q - p;
       if (length > FLAG_CHECK_MAX_SEGMENT)
@@ -341,15 +361,14 @@ shell_commands (const char *text,
   const char *start = text;
   const char *comment = NULL;   /* where the command's comment starts */
   const char *p = text;
-  gboolean escaped = FALSE;     /* the character before @p by a backslash */
+  gboolean word_start = TRUE;   /* @p starts a word: a # there starts a comment */
   char quote = 0;
 
   while (*p != '\0')
     {
       const char *arithmetic_end = NULL;
 
-      if (quote == 0 && *p == '#' &&
-          (p == text || (!escaped && strchr (" \t\n;&|()", p[-1]) != NULL)))
+      if (quote == 0 && *p == '#' && word_start)
         {
           comment = p;
           p = end_of_line (p) - 1;
@@ -360,27 +379,49 @@ shell_commands (const char *text,
       else if (quote == 0 && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
                (p == text || p[-1] != '<'))
         p = read_here_document_word (p + 2, delimiters) - 1;
-      else if (quote == 0 && strchr (";&|\n", *p) != NULL)
+      else if (quote == 0 && ends_command (text, p))
         {
           g_ptr_array_add (commands, g_strndup (start, (comment != NULL ? comment : p) - start));
           comment = NULL;
           start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies) : p + 1;
           p = start;
-          escaped = FALSE;
+          word_start = TRUE;
+          continue;
+        }
+      else if (quote == 0 && p[0] == '\\' && p[1] == '\n')
+        {
+          p += 2;   /* a continued line: gone for the shell, `a \⏎#` is `a #` */
           continue;
         }
       else
         {
-          /* A backslash takes what it escapes, a line end too: a continued line. */
-          escaped = quote != '\'' && *p == '\\';
+          /* A backslash takes what it escapes. $(…)# and x\ # start no word. */
+          word_start = quote == 0 && strchr (" \t(;&|", *p) != NULL;
           p = quote_step (p, &quote);
           continue;
         }
-      escaped = FALSE;
+      word_start = FALSE;
       p++;
     }
   g_ptr_array_add (commands, g_strndup (start, (comment != NULL ? comment : p) - start));
   return commands;
+}
+
+/* @text with its continued lines joined, as the shell joins them: a \ that ends a
+ * line taken out with the line end (not an escaped one: a\\⏎b is two lines). */
+static char *
+continued_lines_joined (const char *text)
+{
+  GString *whole = g_string_sized_new (strlen (text));
+
+  for (const char *p = text; *p != '\0'; p++)
+    if (p[0] == '\\' && p[1] == '\n')
+      p++;
+    else if (p[0] == '\\' && p[1] == '\\')
+      g_string_append_len (whole, p++, 2);
+    else
+      g_string_append_c (whole, *p);
+  return g_string_free (whole, FALSE);
 }
 
 /* A line below the top whose quotes do not close, which the shell would refuse: a
@@ -433,6 +474,7 @@ match_unquoted_commands (GRegex     **patterns,
       g_auto(GStrv) words = NULL;
       g_autoptr(GError) error = NULL;
       g_autofree char *joined = NULL;
+      g_autofree char *flat = NULL;
 
       if (!g_shell_parse_argv (plain, NULL, &words, &error))
         {
@@ -442,7 +484,8 @@ match_unquoted_commands (GRegex     **patterns,
             *unchecked = TRUE;
           else if (strchr (command, '\n') != NULL)
             {
-              g_auto(GStrv) lines = g_strsplit (command, "\n", -1);
+              g_autofree char *whole = continued_lines_joined (command);
+              g_auto(GStrv) lines = g_strsplit (whole, "\n", -1);
 
               for (guint j = 0; lines[j] != NULL; j++)
                 match_unquoted_commands (patterns, lines[j], depth, destructive, irreversible,
@@ -455,11 +498,17 @@ match_unquoted_commands (GRegex     **patterns,
       joined = g_strjoinv (" ", words);
       if (g_str_equal (joined, command))
         continue;
-      match_commands (patterns, joined, joined + strlen (joined),
+      /* rm "a;b" -rf is one command: what would split it inside a word does not. */
+      for (guint j = 0; words[j] != NULL; j++)
+        g_strdelimit (words[j], ";&|\n", '_');
+      flat = g_strjoinv (" ", words);
+      match_commands (patterns, flat, flat + strlen (flat),
                       destructive, irreversible, unchecked);
       if (depth + 1 < FLAG_UNQUOTE_DEPTH)
         match_unquoted_commands (patterns, joined, depth + 1, destructive, irreversible,
                                  unchecked);
+      else if (strpbrk (joined, "'\"\\") != NULL)
+        *unchecked = TRUE;
     }
   for (guint i = 0; i < bodies->len; i++)
     {

@@ -10,6 +10,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
+import shlex
 import sys
 import time
 
@@ -405,6 +406,9 @@ def test_dangerous_commands_flagged():
         # here-document's body an apostrophe opens no quote. What is quoted across
         # lines, in a here-document or after one is still read.
         script = "".join(f"echo line {i} of a harmless script\n" for i in range(120))
+        nested_four_deep = "r''m -rf y"
+        for _ in range(4):
+            nested_four_deep = "bash -c " + shlex.quote(nested_four_deep)
         for command, flags in [
                 (script, None),
                 (script + "'rm' -rf x", ["destructive", "irreversible"]),
@@ -445,7 +449,28 @@ def test_dangerous_commands_flagged():
                 ("bash <<EOF\nr''m -rf x #\nEOF", ["destructive", "irreversible"]),
                 ("bash <<EOF\nr''m -rf x \\\nEOF", ["destructive", "irreversible"]),
                 ("echo $$'\\'; r\"\"m -rf x #'", ["destructive", "irreversible"]),
-                ("ls #", None)]:
+                ("ls #", None),
+                # A continued line is gone for the shell (`a \⏎#` is `a #`); $(…)# starts
+                # no comment; a ; or | inside a word splits nothing.
+                ("bash <<'EOF'\necho a \\\n#don't\nr\\\nm -rf y\nEOF",
+                 ["destructive", "irreversible"]),
+                ("ls -la \\\n#don't", None),
+                ("echo $(true)#; r''m -rf y", ["destructive", "irreversible"]),
+                ('rm "a;b" -rf', ["destructive", "irreversible"]),
+                ("find . -regex '.*\\.\\(o\\|a\\)' -delete", ["destructive", "irreversible"]),
+                (nested_four_deep, ["requires_confirmation"]),
+                # git's options before its command, a redirection's &, and the long
+                # options; SQL's words, not a sentence's.
+                ("git -C repo push --force", ["destructive", "irreversible"]),
+                ("find . >&2 -delete", ["destructive", "irreversible"]),
+                ("git clean --force", ["destructive", "irreversible"]),
+                ("git checkout HEAD -- .", ["destructive", "irreversible"]),
+                ("rm --rec build", ["destructive", "irreversible"]),
+                ("git branch -Df old", ["destructive"]),
+                ("cmd 2>&1 | tail -5", None),
+                ("psql -c 'TRUNCATE users'", ["destructive", "irreversible"]),
+                ("psql -c \"delete from users where id = 3\"", ["destructive", "irreversible"]),
+                ("git commit -m 'Truncate long titles; delete from the list old ones'", None)]:
             got = flags_of(command)
             if got != flags:
                 raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
