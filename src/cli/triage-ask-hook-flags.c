@@ -347,14 +347,36 @@ without_bash_quotes (const char *command)
   return g_utf8_make_valid (out->str, out->len);
 }
 
+/* Where the parameter expansion that opened with ${ just before @p ends, after its },
+ * within FLAG_ARITHMETIC_MAX bytes of its line; NULL when it does not close so. */
+static const char *
+end_of_braces (const char *p)
+{
+  const char *end = p;
+  guint open = 1;
+  char quote = 0;
+
+  while (*end != '\0' && *end != '\n' && end - p < FLAG_ARITHMETIC_MAX)
+    {
+      if (quote == 0 && *end == '{')
+        open++;
+      else if (quote == 0 && *end == '}' && --open == 0)
+        return end + 1;
+      end = quote_step (end, &quote);
+    }
+  return NULL;
+}
+
 /* @text's commands as the shell splits them: at a ;, &, | or line end outside quotes,
  * without a # comment (a # that starts a word: `x\ #y` has none); a here-document's
  * body (<<WORD, <<'WORD', <<-WORD: its lines up to WORD) is in none, but in @bodies:
- * what reads it may be a shell. A << inside $(( )) or (( )) is a shift. A quote that
- * never closes runs to the end. */
+ * what reads it may be a shell. A << inside $(( )) or (( )) is a shift, and a #, ;, &
+ * or | inside ${…} is a word's (one that does not close soon is @unchecked). A quote
+ * that never closes runs to the end. */
 static GPtrArray *
 shell_commands (const char *text,
-                GPtrArray  *bodies)
+                GPtrArray  *bodies,
+                gboolean   *unchecked)
 {
   GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) delimiters = g_ptr_array_new_with_free_func (g_free);
@@ -372,6 +394,18 @@ shell_commands (const char *text,
         {
           comment = p;
           p = end_of_line (p) - 1;
+        }
+      else if (quote == 0 && p[0] == '$' && p[1] == '{')
+        {
+          const char *braces_end = end_of_braces (p + 2);
+
+          if (braces_end != NULL)
+            p = braces_end - 1;
+          else
+            {
+              *unchecked = TRUE;   /* read as it is: what it holds may hide */
+              p++;
+            }
         }
       else if (quote == 0 && p[0] == '(' && p[1] == '(' &&
                (arithmetic_end = end_of_arithmetic (p + 2)) != NULL)
@@ -465,7 +499,7 @@ match_unquoted_commands (GRegex     **patterns,
                          gboolean    *unchecked)
 {
   g_autoptr(GPtrArray) bodies = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) commands = shell_commands (text, bodies);
+  g_autoptr(GPtrArray) commands = shell_commands (text, bodies, unchecked);
 
   for (guint i = 0; i < commands->len; i++)
     {
