@@ -47,9 +47,7 @@ gboolean             triage_history_filter_equal     (const TriageHistoryFilter 
                                                       const TriageHistoryFilter *b);
 gboolean             triage_history_filter_is_empty  (const TriageHistoryFilter *filter);
 char                *triage_history_fts_query        (const char                *text);
-GStrv                triage_history_search_words     (const char                *text);
-gboolean             triage_history_scan_covers      (gunichar                   c);
-gboolean             triage_history_scan_covers_words (const char * const       *words);
+GStrv                triage_history_unspaced_words   (const char                *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageHistoryFilter, triage_history_filter_free)
 

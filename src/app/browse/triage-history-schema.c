@@ -25,15 +25,12 @@
  * - history_fts: an FTS5 index over title, description, service and project,
  *   kept in step by triggers. Its external content is a view (the description
  *   lives inside the stored JSON), so 'rebuild' recreates it from the table.
- * - history_unspaced (version 2): the rows whose text the index cannot
- *   search as the inbox does (TRIAGE_HISTORY_UNSPACED_SQL), which the search
- *   scans instead (triage_history_prepare_filtered ()).
  *
  * Every step is idempotent and recorded in triage_history_meta, so it runs
  * once per database, whatever opened it first.
  */
 
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 1
 
 static const char history_schema_v1[] =
   "CREATE TABLE IF NOT EXISTS triage_read ("
@@ -80,10 +77,6 @@ static const char history_schema_v1[] =
   "END;"
   /* Rows the store wrote before the index existed. */
   "INSERT INTO history_fts (history_fts) VALUES ('rebuild');";
-
-static const char history_schema_v2[] =
-  "CREATE INDEX IF NOT EXISTS history_unspaced ON notifications (created_at)"
-  "  WHERE " TRIAGE_HISTORY_UNSPACED_SQL ";";
 
 /* Every column of the store's table the history reads. */
 static const char store_columns_probe[] =
@@ -151,8 +144,6 @@ gboolean
 triage_history_schema_ensure (sqlite3  *db,
                               GError  **error)
 {
-  int version;
-
   g_return_val_if_fail (db != NULL, FALSE);
 
   if (!triage_history_schema_check (db, error))
@@ -166,7 +157,7 @@ triage_history_schema_ensure (sqlite3  *db,
                                      _("Could not start preparing the history in the local database"));
 
   /* Someone else may have done it while we waited for the lock. */
-  if ((version = read_version (db)) >= HISTORY_SCHEMA_VERSION)
+  if (read_version (db) >= HISTORY_SCHEMA_VERSION)
     {
       sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
       return TRUE;
@@ -178,8 +169,7 @@ triage_history_schema_ensure (sqlite3  *db,
                     "  value INTEGER NOT NULL"
                     ") WITHOUT ROWID;",
                     NULL, NULL, NULL) != SQLITE_OK ||
-      (version < 1 && sqlite3_exec (db, history_schema_v1, NULL, NULL, NULL) != SQLITE_OK) ||
-      sqlite3_exec (db, history_schema_v2, NULL, NULL, NULL) != SQLITE_OK)
+      sqlite3_exec (db, history_schema_v1, NULL, NULL, NULL) != SQLITE_OK)
     {
       triage_history_set_error (error, db,
                                 _("Could not create the history's search index in the local database"));

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "triage-browse-error.h"
+#include "triage-decision-format.h"
 #include "triage-history-private.h"
 #include "triage-history-schema.h"
-#include "triage-inbox-search.h"
 
 /*
  * The SQL that the history's database, model and export share: each calls
@@ -38,34 +38,21 @@ triage_history_set_error (GError     **error,
   return FALSE;
 }
 
-/* What triage_search_match ()'s first argument points to: the words of
- * triage_history_search_words (). */
-#define SEARCH_WORDS_POINTER "triage-search-words"
-
-/* triage_search_match (words, title, description, service, project): 1 if
- * the inbox finds @words in a request of these fields, by its own rule
- * (triage_inbox_search_match ()): for the rows whose text the full-text index
- * cannot search as the inbox does (triage_history_prepare_filtered ()). */
+/* triage_fold (text): @text folded as the inbox folds what it searches
+ * (triage_format_fold (): case, accents, width), for the words of scripts
+ * written without spaces, which the history looks for anywhere in the text
+ * (triage_history_prepare_filtered ()) where the index cannot. */
 static void
-search_match_function (sqlite3_context  *context,
-                       int               n_values,
-                       sqlite3_value   **values)
+fold_function (sqlite3_context  *context,
+               int               n_values,
+               sqlite3_value   **values)
 {
-  const char * const *words = sqlite3_value_pointer (values[0], SEARCH_WORDS_POINTER);
-  g_autofree char *haystack = NULL;
+  const char *text = (const char *) sqlite3_value_text (values[0]);
 
-  /* Not the words: never every row. */
-  if (words == NULL)
-    {
-      sqlite3_result_int (context, 0);
-      return;
-    }
-
-  haystack = triage_inbox_search_fields_haystack ((const char *) sqlite3_value_text (values[1]),
-                                                  (const char *) sqlite3_value_text (values[2]),
-                                                  (const char *) sqlite3_value_text (values[3]),
-                                                  (const char *) sqlite3_value_text (values[4]));
-  sqlite3_result_int (context, triage_inbox_search_match (haystack, words));
+  if (text == NULL)
+    sqlite3_result_null (context);
+  else
+    sqlite3_result_text (context, triage_format_fold (text), -1, g_free);
 }
 
 /**
@@ -105,9 +92,9 @@ triage_history_open_connection (const char  *path,
 
   sqlite3_busy_timeout (db, 5000);
   sqlite3_extended_result_codes (db, 1);
-  sqlite3_create_function_v2 (db, "triage_search_match", 5,
+  sqlite3_create_function_v2 (db, "triage_fold", 1,
                               SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
-                              search_match_function, NULL, NULL, NULL);
+                              fold_function, NULL, NULL, NULL);
   /* Reads by rowid and index scans gain little from a large page cache;
    * three connections of SQLite's default 2 MiB each would be 6 MiB. */
   sqlite3_exec (db, "PRAGMA cache_size = -1024", NULL, NULL, NULL);
@@ -259,49 +246,24 @@ compare_rowids (gconstpointer a,
   return (x > y) - (x < y);
 }
 
-/* The filters but the search text, as SQL conditions on notifications'
- * columns, their texts added to @texts (bound from ?@first on). */
-static void
-append_filters (GString                   *sql,
-                GPtrArray                 *texts,
-                int                        first,
-                const TriageHistoryFilter *filter,
-                gint64                     lower,
-                gint64                     upper)
+/* The rows the full-text search matches, ascending. */
+static GArray *
+load_matches (sqlite3     *db,
+              const char  *match,
+              GError     **error)
 {
-  if (filter->service != NULL)
-    {
-      g_string_append_printf (sql, " AND service_name = ?%u", first + texts->len);
-      g_ptr_array_add (texts, filter->service);
-    }
-  if (filter->project != NULL && filter->project[0] == '\0')
-    g_string_append (sql, " AND project IS NULL");
-  else if (filter->project != NULL)
-    {
-      g_string_append_printf (sql, " AND project = ?%u", first + texts->len);
-      g_ptr_array_add (texts, filter->project);
-    }
-  if (filter->outcome != TRIAGE_HISTORY_OUTCOME_ANY)
-    {
-      g_string_append_printf (sql, " AND " TRIAGE_HISTORY_EFFECTIVE_OUTCOME_SQL " = ?%u",
-                              first + texts->len);
-      g_ptr_array_add (texts, (gpointer) triage_outcome_to_string (filter->outcome));
-    }
-  if (lower != 0)
-    g_string_append_printf (sql, " AND created_at >= %" G_GINT64_FORMAT, lower);
-  if (upper != 0)
-    g_string_append_printf (sql, " AND created_at < %" G_GINT64_FORMAT, upper);
-}
-
-/* Appends the rowids @stmt gives to @rowids. */
-static gboolean
-step_rowids (sqlite3       *db,
-             sqlite3_stmt  *stmt,
-             GArray        *rowids,
-             GError       **error)
-{
+  g_autoptr(GArray) rowids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc;
 
+  if (sqlite3_prepare_v2 (db, "SELECT rowid FROM history_fts WHERE history_fts MATCH ?1"
+                              " ORDER BY rowid", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      triage_history_set_error (error, db, _("Could not search the history in the local database"));
+      return NULL;
+    }
+
+  sqlite3_bind_text (stmt, 1, match, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       gint64 rowid = sqlite3_column_int64 (stmt, 0);
@@ -310,90 +272,9 @@ step_rowids (sqlite3       *db,
     }
 
   if (rc != SQLITE_DONE)
-    return triage_history_set_error (error, db,
-                                     _("Could not search the history in the local database"));
-
-  return TRUE;
-}
-
-/* The rows the search text matches, ascending: those the full-text index
- * finds for @match (if any), and those with text it cannot search as the
- * inbox does (TRIAGE_HISTORY_UNSPACED_SQL: a partial index holds them), or
- * every row when @words need it (triage_history_scan_covers_words ()),
- * where the inbox's own rule decides (triage_search_match ()). The scan
- * folds every such row the other filters leave, but reads none where the
- * history holds no such text. */
-static GArray *
-load_matches (sqlite3                   *db,
-              const char                *match,
-              char                     **words,
-              const TriageHistoryFilter *filter,
-              gint64                     lower,
-              gint64                     upper,
-              GError                   **error)
-{
-  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) scanned = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) rowids = NULL;
-  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
-  g_autoptr(GString) sql = NULL;
-  g_autoptr(sqlite3_stmt) fts = NULL;
-  g_autoptr(sqlite3_stmt) scan = NULL;
-  guint f = 0, s = 0;
-
-  if (match != NULL)
-    {
-      if (sqlite3_prepare_v2 (db, "SELECT rowid FROM history_fts WHERE history_fts MATCH ?1"
-                                  " ORDER BY rowid", -1, &fts, NULL) != SQLITE_OK)
-        {
-          triage_history_set_error (error, db,
-                                    _("Could not search the history in the local database"));
-          return NULL;
-        }
-      sqlite3_bind_text (fts, 1, match, -1, SQLITE_STATIC);
-      if (!step_rowids (db, fts, found, error))
-        return NULL;
-    }
-
-  /* Through the partial index only (another, such as a service's, would
-   * read every row of it); the cheap filters first: the scan folds only what
-   * they leave. */
-  if (triage_history_scan_covers_words ((const char * const *) words))
-    sql = g_string_new ("SELECT rowid FROM notifications INDEXED BY history_unspaced"
-                        " WHERE " TRIAGE_HISTORY_UNSPACED_SQL);
-  else
-    sql = g_string_new ("SELECT rowid FROM notifications WHERE 1");
-  append_filters (sql, texts, 2, filter, lower, upper);
-  g_string_append (sql, " AND triage_search_match (?1, title,"
-                        " json_extract (json, '$.context.description'), service_name, project)");
-  if (sqlite3_prepare_v2 (db, sql->str, -1, &scan, NULL) != SQLITE_OK)
     {
       triage_history_set_error (error, db, _("Could not search the history in the local database"));
       return NULL;
-    }
-  sqlite3_bind_pointer (scan, 1, words, SEARCH_WORDS_POINTER, NULL);
-  for (guint i = 0; i < texts->len; i++)
-    sqlite3_bind_text (scan, i + 2, g_ptr_array_index (texts, i), -1, SQLITE_STATIC);
-  if (!step_rowids (db, scan, scanned, error))
-    return NULL;
-
-  if (scanned->len == 0)
-    return g_steal_pointer (&found);
-
-  /* Both, merged in order, a row both found once. */
-  g_array_sort (scanned, compare_rowids);
-  rowids = g_array_sized_new (FALSE, FALSE, sizeof (gint64), found->len + scanned->len);
-  while (f < found->len || s < scanned->len)
-    {
-      gint64 next;
-
-      if (s == scanned->len ||
-          (f < found->len && g_array_index (found, gint64, f) <= g_array_index (scanned, gint64, s)))
-        next = g_array_index (found, gint64, f++);
-      else
-        next = g_array_index (scanned, gint64, s++);
-      if (rowids->len == 0 || g_array_index (rowids, gint64, rowids->len - 1) != next)
-        g_array_append_val (rowids, next);
     }
 
   return g_steal_pointer (&rowids);
@@ -448,24 +329,60 @@ triage_history_prepare_filtered (sqlite3                   *db,
 {
   g_autoptr(GString) sql = g_string_new (NULL);
   g_autofree char *match = triage_history_fts_query (filter->text);
-  g_auto(GStrv) words = triage_history_search_words (filter->text);
+  g_auto(GStrv) unspaced = triage_history_unspaced_words (filter->text);
   g_autoptr(GArray) matched = NULL;
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autoptr(GPtrArray) folded = g_ptr_array_new_with_free_func (g_free);
   gint64 lower = MAX (filter->from_usec, from_usec);
   gint64 upper;
   sqlite3_stmt *stmt = NULL;
+  int param = 0;
 
   if (filter->to_usec != 0 && to_usec != 0)
     upper = MIN (filter->to_usec, to_usec);
   else
     upper = filter->to_usec != 0 ? filter->to_usec : to_usec;
 
-  if (words != NULL &&
-      (matched = load_matches (db, match, words, filter, lower, upper, error)) == NULL)
+  if (match != NULL && (matched = load_matches (db, match, error)) == NULL)
     return NULL;
 
   g_string_append_printf (sql, "SELECT %s FROM notifications WHERE 1", columns);
-  append_filters (sql, texts, 1, filter, lower, upper);
+  if (filter->service != NULL)
+    {
+      g_string_append_printf (sql, " AND service_name = ?%d", ++param);
+      g_ptr_array_add (texts, filter->service);
+    }
+  if (filter->project != NULL && filter->project[0] == '\0')
+    g_string_append (sql, " AND project IS NULL");
+  else if (filter->project != NULL)
+    {
+      g_string_append_printf (sql, " AND project = ?%d", ++param);
+      g_ptr_array_add (texts, filter->project);
+    }
+  if (filter->outcome != TRIAGE_HISTORY_OUTCOME_ANY)
+    {
+      g_string_append_printf (sql, " AND " TRIAGE_HISTORY_EFFECTIVE_OUTCOME_SQL " = ?%d", ++param);
+      g_ptr_array_add (texts, (gpointer) triage_outcome_to_string (filter->outcome));
+    }
+  /* Words of scripts written without spaces, anywhere in the text (the
+   * index has them only as whole runs): a scan of the rows left, both sides
+   * folded as the inbox folds them ("删除api" finds "删除ＡＰＩ"). */
+  for (guint i = 0; unspaced != NULL && unspaced[i] != NULL; i++)
+    {
+      g_string_append_printf (sql, " AND (instr (triage_fold (title), ?%d) > 0"
+                              " OR instr (triage_fold (json_extract (json,"
+                              " '$.context.description')), ?%d) > 0"
+                              " OR instr (triage_fold (service_name), ?%d) > 0"
+                              " OR instr (triage_fold (IFNULL (project, '')), ?%d) > 0)",
+                              param + 1, param + 1, param + 1, param + 1);
+      param++;
+      g_ptr_array_add (folded, triage_format_fold (unspaced[i]));
+      g_ptr_array_add (texts, g_ptr_array_index (folded, folded->len - 1));
+    }
+  if (lower != 0)
+    g_string_append_printf (sql, " AND created_at >= %" G_GINT64_FORMAT, lower);
+  if (upper != 0)
+    g_string_append_printf (sql, " AND created_at < %" G_GINT64_FORMAT, upper);
   if (order != NULL)
     g_string_append_printf (sql, " ORDER BY %s", order);
 

@@ -24,8 +24,7 @@
  * index, which in SQLite 3.40 cannot fold accents. Scripts written without
  * spaces (Han, Kana, Thai, …) have no word starts to go by: there a word
  * typed matches anywhere (triage_inbox_search_is_unspaced(); the history
- * scans the rows with such text by this very rule, as its index cannot,
- * triage_history_prepare_filtered()).
+ * looks for such words outside its index, triage_history_unspaced_words()).
  *
  * Both sides are kept as words separated by one space (fields by a newline),
  * so a typed word is a strstr() hit that begins a word.
@@ -87,36 +86,27 @@ join_words (const char *folded)
   gboolean gap = FALSE;
   gboolean field_start = TRUE;
 
-  for (const char *p = folded; *p != '\0'; )
+  for (const char *p = folded; *p != '\0'; p = g_utf8_next_char (p))
     {
-      const char *next = g_utf8_next_char (p);
-      gboolean word_char;
+      gunichar c = g_utf8_get_char (p);
 
-      if (*p == FIELD_SEPARATOR)
+      if (c == FIELD_SEPARATOR)
         {
           g_string_append_c (words, '\n');
           field_start = TRUE;
           gap = FALSE;
-          p = next;
           continue;
         }
-      /* ASCII a byte at a time: most text is (the history scans rows so). */
-      if ((guchar) *p < 0x80)
-        word_char = g_ascii_isalnum (*p);
-      else
-        word_char = triage_inbox_search_is_word_char (g_utf8_get_char (p));
-      if (!word_char)
+      if (!triage_inbox_search_is_word_char (c))
         {
           gap = TRUE;
-          p = next;
           continue;
         }
       if (gap && !field_start)
         g_string_append_c (words, ' ');
       gap = FALSE;
       field_start = FALSE;
-      g_string_append_len (words, p, next - p);
-      p = next;
+      g_string_append_unichar (words, c);
     }
 
   return g_string_free (words, FALSE);
@@ -293,64 +283,38 @@ haystack_quark (void)
 }
 
 /**
- * triage_inbox_search_fields_haystack:
- * @title: (nullable): a request's title
- * @description: (nullable): its description
- * @service: (nullable): its service's name
- * @project: (nullable): its project
- *
- * What triage_inbox_search_match() looks in, made from a request's fields
- * (the history's scan makes it from a row's).
- *
- * Returns: (transfer full): the fields folded, each its words separated by
- *   one space, one a line
- */
-char *
-triage_inbox_search_fields_haystack (const char *title,
-                                     const char *description,
-                                     const char *service,
-                                     const char *project)
-{
-  const char separator[] = { FIELD_SEPARATOR, '\0' };
-  g_autofree char *joined = NULL;
-  g_autofree char *folded = NULL;
-
-  /* Folded at once (a quarter of the calls), the fields kept apart: a
-   * phrase ("2.1") never spans two of them, as in FTS5. */
-  joined = g_strjoin (separator,
-                      title ? title : "",
-                      description ? description : "",
-                      service ? service : "",
-                      project ? project : "",
-                      NULL);
-  folded = triage_inbox_search_fold (joined);
-
-  return join_words (folded);
-}
-
-/**
  * triage_inbox_search_haystack:
  * @request: a request
  *
  * Returns: (transfer none): the request's title, description, service and
- *   project, folded, each its words separated by one space, one a line
- *   (triage_inbox_search_fields_haystack()); valid until the request changes
+ *   project, folded, each its words separated by one space, one a line;
+ *   valid until the request changes
  */
 const char *
 triage_inbox_search_haystack (TriageRequest *request)
 {
   AtpNotification *notification = triage_request_get_notification (request);
   Haystack *haystack = g_object_get_qdata (G_OBJECT (request), haystack_quark ());
+  const char separator[] = { FIELD_SEPARATOR, '\0' };
+  g_autofree char *joined = NULL;
+  g_autofree char *folded = NULL;
 
   if (haystack != NULL && haystack->notification == notification)
     return haystack->text;
 
+  /* Folded at once (a quarter of the calls), the fields kept apart: a
+   * phrase ("2.1") never spans two of them, as in FTS5. */
+  joined = g_strjoin (separator,
+                      notification->context.title ? notification->context.title : "",
+                      notification->context.description ? notification->context.description : "",
+                      notification->service.name ? notification->service.name : "",
+                      notification->context.project ? notification->context.project : "",
+                      NULL);
+  folded = triage_inbox_search_fold (joined);
+
   haystack = g_new0 (Haystack, 1);
   haystack->notification = atp_notification_ref (notification);
-  haystack->text = triage_inbox_search_fields_haystack (notification->context.title,
-                                                        notification->context.description,
-                                                        notification->service.name,
-                                                        notification->context.project);
+  haystack->text = join_words (folded);
   g_object_set_qdata_full (G_OBJECT (request), haystack_quark (), haystack, haystack_free);
 
   return haystack->text;

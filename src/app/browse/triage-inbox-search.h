@@ -19,10 +19,6 @@ GStrv        triage_inbox_search_parse     (const char          *text);
 gboolean     triage_inbox_search_match     (const char          *haystack,
                                             const char * const  *words);
 const char  *triage_inbox_search_haystack  (TriageRequest       *request);
-char        *triage_inbox_search_fields_haystack (const char   *title,
-                                                  const char   *description,
-                                                  const char   *service,
-                                                  const char   *project);
 gboolean     triage_inbox_search_words_narrow (const char * const *old_words,
                                                const char * const *new_words);
 
