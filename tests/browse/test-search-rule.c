@@ -67,6 +67,12 @@ static const struct
   { "清理token", 0x20 },
   { "清理ＴＯＫＥＮ", 0x20 },
   { "删除apix", 0x0 },
+  /* Typed in full width, as a Chinese or Japanese keyboard types Latin letters. */
+  { "ＯＰＳ", 0x4 },
+  { "ＲＥＤＥＰＬＯＹ", 0x4 },
+  { "ｒｅｄｅｐｌｏｙ", 0x4 },
+  { "ＲÉＳＵＭＥ", 0x8 },
+  { "ＰＬＯＹ", 0x0 },
   { "\"unbalanced", 0x0 },    /* FTS5 syntax is plain text */
   { "NOT ops", 0x0 },
 };

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-history-filter.h"
 #include "triage-inbox-search.h"
 
@@ -146,12 +147,28 @@ is_unspaced_word (const char *word)
   return triage_inbox_search_is_unspaced (g_utf8_get_char (word));
 }
 
+/* Appends @word to @query as a quoted prefix phrase ("deplo"*). */
+static void
+append_phrase (GString    *query,
+               const char *word)
+{
+  g_string_append_c (query, '"');
+  for (const char *c = word; *c != '\0'; c++)
+    {
+      if (*c == '"')
+        g_string_append_c (query, '"');
+      g_string_append_c (query, *c);
+    }
+  g_string_append (query, "\"*");
+}
+
 /**
  * triage_history_fts_query:
  * @text: (nullable): what the person typed
  *
  * Turns free text into an FTS5 query that no input can break: every word
- * becomes a quoted prefix phrase ("deplo"*), and all of them must match.
+ * becomes a quoted prefix phrase ("deplo"*), or two when the inbox's fold
+ * changes it (("ＯＰＳ"* OR "ops"*)), and all of them must match.
  * Operators, quotes and parentheses typed by the person are plain text; a
  * word with no letter or digit ("-") is dropped, as the inbox's search does
  * (FTS5 would match nothing with it alone). The inbox follows the same rule
@@ -172,19 +189,26 @@ triage_history_fts_query (const char *text)
   query = g_string_new (NULL);
   for (guint i = 0; words[i] != NULL; i++)
     {
+      g_autofree char *folded = NULL;
+
       if (is_unspaced_word (words[i]))
         continue;
 
+      folded = triage_format_fold (words[i]);
       if (query->len > 0)
-        g_string_append_c (query, ' ');
-      g_string_append_c (query, '"');
-      for (const char *c = words[i]; *c != '\0'; c++)
+        g_string_append (query, " AND ");   /* FTS5 has no implicit AND before a ( */
+      /* Folded as the inbox folds it ("ＯＰＳ" is "ops", which the index has
+       * for "Ops"), and as typed where the index folds otherwise ("straße"). */
+      if (folded[0] != '\0' && !g_str_equal (folded, words[i]))
         {
-          if (*c == '"')
-            g_string_append_c (query, '"');
-          g_string_append_c (query, *c);
+          g_string_append_c (query, '(');
+          append_phrase (query, words[i]);
+          g_string_append (query, " OR ");
+          append_phrase (query, folded);
+          g_string_append_c (query, ')');
         }
-      g_string_append (query, "\"*");
+      else
+        append_phrase (query, words[i]);
     }
 
   if (query->len == 0)
