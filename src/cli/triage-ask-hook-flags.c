@@ -20,28 +20,34 @@ static const struct
   const char *pattern;
   gboolean    irreversible;
 } dangerous_commands[] = {
-  /* rm -rf, rm -r, and GNU's rm DIR -rf: options after the files, up to the end of
-   * that command (;, &, |); --rec, as GNU takes any unambiguous start of --recursive. */
-  { "\\brm\\s+([^\\s;&|]+\\s+)*(-[a-zA-Z]*[rR]|--r[a-z]*\\b)", TRUE },
+  /* rm -rf, rm -r, and GNU's rm DIR -rf: options after the files (and redirections:
+   * 2>&1), up to the end of that command (;, &, |); --rec, as GNU (and git below) takes
+   * any unambiguous start of a long option. */
+  { "\\brm\\s+(([^\\s;&|]|[<>]&|&>)+\\s+)*(-[a-zA-Z]*[rR]|--r[a-z]*\\b)", TRUE },
   { "\\bfind\\b.*\\s-delete\\b", TRUE },
-  { GIT "push\\b.*(\\s--force(-with-lease)?\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
-  { GIT "push\\b[^;&|]*(\\s--delete\\b|\\s-d\\b|\\s:[^\\s;&|])", TRUE }, /* a remote branch */
-  /* Uncommitted work: git checkout [TREE] [--] ., git restore . or --worktree. */
-  { GIT "checkout\\s+(\\S+\\s+)*\\.(\\s|[;&|]|$)", TRUE },
-  { GIT "restore\\s+(--\\s+)?\\.(\\s|[;&|]|$)|" GIT "restore\\s+(\\S+\\s+)*(--worktree|-[a-zA-Z]*W)\\b", TRUE },
-  { GIT "reset\\s+(\\S+\\s+)*--hard\\b", TRUE },
-  { GIT "clean\\s+(\\S+\\s+)*(-[a-zA-Z]*f|--force\\b)", TRUE },
-  { GIT "branch\\s+(\\S+\\s+)*-[a-zA-Z]*D", FALSE },
-  { "(?i)\\bdrop\\s+(table|database|schema|index|view)\\b", TRUE },
-  /* SQL's, not the word of a sentence ("Truncate long titles", "delete from the
-   * list"): TRUNCATE in capitals or with TABLE, truncate(1) with a size; DELETE FROM a
-   * table then the statement's end, a quote, WHERE, USING or RETURNING. */
+  { GIT "push\\b.*(\\s--forc[a-z-]*\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
+  { GIT "push\\b[^;&|]*(\\s--de[a-z]*\\b|\\s-d\\b|\\s:[^\\s;&|])", TRUE }, /* a remote branch */
+  /* Uncommitted work: git checkout [TREE] [--] ., git restore [OPTIONS] . (not
+   * --staged alone) or --worktree. */
+  { GIT "checkout\\s+(\\S+\\s+)*\\./?(\\s|[;&|]|$)", TRUE },
+  { GIT "restore\\s+(?!([^;&|\\n]*\\s)?(--staged|-S)\\b)(\\S+\\s+)*\\./?(\\s|[;&|]|$)|"
+    GIT "restore\\s+(\\S+\\s+)*(--wo[a-z]*|-[a-zA-Z]*W)\\b", TRUE },
+  { GIT "reset\\s+(\\S+\\s+)*--ha[a-z]*\\b", TRUE },
+  { GIT "clean\\s+(\\S+\\s+)*(-[a-zA-Z]*f|--f[a-z]*\\b)", TRUE },
+  { GIT "branch\\s+(\\S+\\s+)*(-[a-zA-Z]*D|(--de[a-z]*|-d)\\s+(\\S+\\s+)*(--f[a-z]*|-f)\\b)", FALSE },
+  /* SQL's, not the words of a sentence ("drop table of contents", "Truncate long
+   * titles", "delete from the list"): in capitals, or a name then the statement's end,
+   * a quote or what SQL says there; truncate(1) with a size. */
+  { "\\bDROP\\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW)\\b|"
+    "\\b(?i:drop\\s+(table|database|schema|index|view)\\s+(if\\s+exists\\s+)?[\\w.\"`]+\\s*(;|$|['\"]|\\b(cascade|restrict)\\b))", TRUE },
   { "\\b(?i:truncate\\s+table)\\b|\\bTRUNCATE\\s+\\w|\\btruncate\\s+(\\S+\\s+)*(-s|--size)\\b", TRUE },
   { "(?i)\\bdelete\\s+from\\s+[\\w.\"`]+\\s*(;|$|['\"]|\\b(where|using|returning)\\b)", TRUE },
   { "\\bmkfs(\\.\\w+)?\\b|\\bwipefs\\b|\\bshred\\b|\\bdd\\s+(\\S+\\s+)*of=", TRUE },
   { ">\\s*/dev/(sd|nvme|hd|vd)", TRUE },
-  { "\\b(chmod|chown)\\s+(\\S+\\s+)*-[a-zA-Z]*R", FALSE },
-  { "\\bkubectl\\s+delete\\b|\\bterraform\\s+destroy\\b|\\bhelm\\s+uninstall\\b", TRUE },
+  { "\\b(chmod|chown)\\s+(\\S+\\s+)*(-[a-zA-Z]*R|--rec[a-z]*\\b)", FALSE },
+  /* Their options may come before the verb: kubectl -n prod delete. */
+  { "\\bkubectl\\s+(\\S+\\s+)*delete\\b|\\bterraform\\s+(\\S+\\s+)*destroy\\b|"
+    "\\bhelm\\s+(\\S+\\s+)*(uninstall|delete)\\b", TRUE },
   { "\\bdocker\\s+(system\\s+prune|volume\\s+(rm|prune)|rm|rmi)\\b", FALSE },
   { "(?i)\\bRemove-Item\\b.*-Recurse", TRUE },
 };
@@ -159,17 +165,21 @@ read_here_document_word (const char *p,
 
 /* Takes the bodies of the here-documents @delimiters opened on the line before @p,
  * each up to its delimiter's line, into @bodies; returns where the shell reads
- * commands again. */
+ * commands again. One whose delimiter's line never comes runs to the end at the top,
+ * as in bash; below it, in a body or a quoted word, it was none (std::cout << "x" in
+ * the C++ a here-document writes), and its lines are read as they are. */
 static const char *
 take_here_documents (const char *p,
                      GPtrArray  *delimiters,
-                     GPtrArray  *bodies)
+                     GPtrArray  *bodies,
+                     gboolean    top)
 {
   for (guint i = 0; i < delimiters->len; i++)
     {
       const char *delimiter = g_ptr_array_index (delimiters, i);
       const char *body = p;
       const char *body_end = p;
+      gboolean ended = FALSE;
 
       while (*p != '\0')
         {
@@ -182,8 +192,16 @@ take_here_documents (const char *p,
               line++;
           if ((gsize) (line_end - line) == strlen (delimiter + 1) &&
               strncmp (line, delimiter + 1, line_end - line) == 0)
-            break;
+            {
+              ended = TRUE;
+              break;
+            }
           body_end = line_end;
+        }
+      if (!ended && !top)
+        {
+          p = body;
+          break;
         }
       g_ptr_array_add (bodies, g_strndup (body, body_end - body));
     }
@@ -214,33 +232,80 @@ end_of_arithmetic (const char *p)
   return NULL;
 }
 
-/* One step of the shell's quoting at @p: *@quote (0 outside quotes, ' or " inside one,
- * $ inside bash's $'…', where a backslash escapes as in "…") updated for what is there;
- * returns where the next step starts (after a backslash and what it escapes, after $'
- * or $$). */
+/* The shell's quoting at a point: the quotes open there, the innermost last: ' " and `,
+ * $ for bash's $'…' (a backslash escapes in it as in "…"), and ( for a $( inside "…",
+ * where quotes open anew ("$(echo "it's")" is one word). */
+typedef struct
+{
+  char  open[32];
+  guint depth;
+} Quoting;
+
+static char
+quoting_top (const Quoting *q)
+{
+  return q->depth > 0 ? q->open[MIN (q->depth, G_N_ELEMENTS (q->open)) - 1] : 0;
+}
+
+static void
+quoting_push (Quoting *q,
+              char     c)
+{
+  if (q->depth < G_N_ELEMENTS (q->open))
+    q->open[q->depth] = c;
+  q->depth++;   /* past the bound, counted: the levels are closed all the same */
+}
+
+/* Whether a " at this point lies within an outer "…" (inside its $(…)), which
+ * g_shell_parse_argv () would take it to end. */
+static gboolean
+quoting_within_double (const Quoting *q)
+{
+  guint below = MIN (q->depth, G_N_ELEMENTS (q->open));
+
+  if (quoting_top (q) == '"')
+    below--;   /* a " here closes that one */
+  for (guint i = 0; i < below; i++)
+    if (q->open[i] == '"')
+      return TRUE;
+  return FALSE;
+}
+
+/* One step of the shell's quoting at @p, @q updated for what is there; returns where
+ * the next step starts (after a backslash and what it escapes, after $', $( or $$). */
 static const char *
 quote_step (const char *p,
-            char       *quote)
+            Quoting    *q)
 {
-  if (*quote == '\'')
+  char top = quoting_top (q);
+
+  if (top == '\'')
     {
       if (*p == '\'')
-        *quote = 0;
+        q->depth--;
       return p + 1;
     }
   if (*p == '\\')
     return p + 1 + (p[1] != '\0');
   if (p[0] == '$' && p[1] == '$')
     return p + 2;   /* the shell's pid: $$'…' is no $'…' */
-  if (*quote == 0 && p[0] == '$' && p[1] == '\'')
+  if ((top == 0 || top == '(') && p[0] == '$' && p[1] == '\'')
     {
-      *quote = '$';
+      quoting_push (q, '$');
       return p + 2;
     }
-  if (*quote == 0 && (*p == '\'' || *p == '"'))
-    *quote = *p;
-  else if ((*quote == '"' && *p == '"') || (*quote == '$' && *p == '\''))
-    *quote = 0;
+  if (top == '"' && p[0] == '$' && p[1] == '(')
+    {
+      quoting_push (q, '(');
+      return p + 2;
+    }
+  if ((top == 0 || top == '(') && (*p == '\'' || *p == '"' || *p == '`'))
+    quoting_push (q, *p);
+  else if (top == '(' && *p == '(')
+    quoting_push (q, '(');
+  else if ((top == '"' && *p == '"') || (top == '`' && *p == '`') ||
+           (top == '$' && *p == '\'') || (top == '(' && *p == ')'))
+    q->depth--;
   return p + 1;
 }
 
@@ -316,30 +381,37 @@ append_ansi_c_quoted (GString    *out,
 
 /* @command with bash's quotes that g_shell_parse_argv () does not know written as ones
  * it does: $'…' (ANSI-C quoting: $'\x72\x6d' is rm, and \' in it is a quote) as '…',
- * and $"…" (a string to translate) as "…"; and # as \#: shell_commands () took the
- * comments out, and g_shell_parse_argv () would take `x\ #y` for one. Valid UTF-8. */
+ * and $"…" (a string to translate) as "…"; # as \#: shell_commands () took the
+ * comments out, and g_shell_parse_argv () would take `x\ #y` for one; and the quotes
+ * of a "$(…)" inside as \". Valid UTF-8. */
 static char *
 without_bash_quotes (const char *command)
 {
   g_autoptr(GString) out = g_string_sized_new (strlen (command));
-  char quote = 0;
+  Quoting q = { 0 };
 
   for (const char *p = command; *p != '\0'; )
     {
+      char top = quoting_top (&q);
       const char *next;
 
-      if (quote == 0 && p[0] == '$' && p[1] == '"')
+      if (top == 0 && p[0] == '$' && p[1] == '"')
         next = p + 1;
-      else if (quote == 0 && p[0] == '$' && p[1] == '\'')
+      else if ((top == 0 || top == '(') && p[0] == '$' && p[1] == '\'')
         next = append_ansi_c_quoted (out, p + 2);
-      else if (quote == 0 && *p == '#')
+      else if ((top == 0 || top == '`') && *p == '#')
         {
           g_string_append (out, "\\#");
           next = p + 1;
         }
+      else if (*p == '"' && quoting_within_double (&q))
+        {
+          g_string_append (out, "\\\"");   /* "$(echo "a")": the inner quotes escaped */
+          next = quote_step (p, &q);
+        }
       else
         {
-          next = quote_step (p, &quote);
+          next = quote_step (p, &q);
           g_string_append_len (out, p, next - p);
         }
       p = next;
@@ -354,15 +426,15 @@ end_of_braces (const char *p)
 {
   const char *end = p;
   guint open = 1;
-  char quote = 0;
+  Quoting q = { 0 };
 
   while (*end != '\0' && *end != '\n' && end - p < FLAG_ARITHMETIC_MAX)
     {
-      if (quote == 0 && *end == '{')
-        open++;
-      else if (quote == 0 && *end == '}' && --open == 0)
+      if (q.depth == 0 && end[0] == '$' && end[1] == '{')
+        open++;   /* a { alone opens nothing: ${x:-{} is "{" */
+      else if (q.depth == 0 && *end == '}' && --open == 0)
         return end + 1;
-      end = quote_step (end, &quote);
+      end = quote_step (end, &q);
     }
   return NULL;
 }
@@ -375,6 +447,7 @@ end_of_braces (const char *p)
  * that never closes runs to the end. */
 static GPtrArray *
 shell_commands (const char *text,
+                gboolean    top,
                 GPtrArray  *bodies,
                 gboolean   *unchecked)
 {
@@ -384,18 +457,18 @@ shell_commands (const char *text,
   const char *comment = NULL;   /* where the command's comment starts */
   const char *p = text;
   gboolean word_start = TRUE;   /* @p starts a word: a # there starts a comment */
-  char quote = 0;
+  Quoting q = { 0 };
 
   while (*p != '\0')
     {
       const char *arithmetic_end = NULL;
 
-      if (quote == 0 && *p == '#' && word_start)
+      if (q.depth == 0 && *p == '#' && word_start)
         {
           comment = p;
           p = end_of_line (p) - 1;
         }
-      else if (quote == 0 && p[0] == '$' && p[1] == '{')
+      else if (q.depth == 0 && p[0] == '$' && p[1] == '{')
         {
           const char *braces_end = end_of_braces (p + 2);
 
@@ -407,22 +480,22 @@ shell_commands (const char *text,
               p++;
             }
         }
-      else if (quote == 0 && p[0] == '(' && p[1] == '(' &&
+      else if (q.depth == 0 && p[0] == '(' && p[1] == '(' &&
                (arithmetic_end = end_of_arithmetic (p + 2)) != NULL)
         p = arithmetic_end - 1;
-      else if (quote == 0 && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
+      else if (q.depth == 0 && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
                (p == text || p[-1] != '<'))
         p = read_here_document_word (p + 2, delimiters) - 1;
-      else if (quote == 0 && ends_command (text, p))
+      else if (q.depth == 0 && ends_command (text, p))
         {
           g_ptr_array_add (commands, g_strndup (start, (comment != NULL ? comment : p) - start));
           comment = NULL;
-          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies) : p + 1;
+          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies, top) : p + 1;
           p = start;
           word_start = TRUE;
           continue;
         }
-      else if (quote == 0 && p[0] == '\\' && p[1] == '\n')
+      else if (q.depth == 0 && p[0] == '\\' && p[1] == '\n')
         {
           p += 2;   /* a continued line: gone for the shell, `a \⏎#` is `a #` */
           continue;
@@ -430,8 +503,8 @@ shell_commands (const char *text,
       else
         {
           /* A backslash takes what it escapes. $(…)# and x\ # start no word. */
-          word_start = quote == 0 && strchr (" \t(;&|", *p) != NULL;
-          p = quote_step (p, &quote);
+          word_start = q.depth == 0 && strchr (" \t(;&|", *p) != NULL;
+          p = quote_step (p, &q);
           continue;
         }
       word_start = FALSE;
@@ -472,10 +545,19 @@ match_without_quotes (GRegex     **patterns,
 {
   g_autofree char *plain = without_bash_quotes (line);
   g_autoptr(GString) bare = g_string_sized_new (strlen (plain));
+  Quoting q = { 0 };
 
-  for (const char *p = plain; *p != '\0'; p++)
-    if (strchr ("'\"\\", *p) == NULL)
-      g_string_append_c (bare, *p);
+  for (const char *p = plain; *p != '\0'; )
+    {
+      gboolean quoted = q.depth > 0;
+      const char *next = quote_step (p, &q);
+
+      for (; p < next; p++)
+        if (quoted && strchr (";&|", *p) != NULL)
+          g_string_append_c (bare, ' ');   /* rm "a;b" -rf: one command */
+        else if (strchr ("'\"\\", *p) == NULL)
+          g_string_append_c (bare, *p);
+    }
   match_commands (patterns, bare->str, bare->str + bare->len, destructive, irreversible,
                   unchecked);
 }
@@ -499,7 +581,7 @@ match_unquoted_commands (GRegex     **patterns,
                          gboolean    *unchecked)
 {
   g_autoptr(GPtrArray) bodies = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) commands = shell_commands (text, bodies, unchecked);
+  g_autoptr(GPtrArray) commands = shell_commands (text, depth == 0, bodies, unchecked);
 
   for (guint i = 0; i < commands->len; i++)
     {
@@ -532,9 +614,16 @@ match_unquoted_commands (GRegex     **patterns,
       joined = g_strjoinv (" ", words);
       if (g_str_equal (joined, command))
         continue;
-      /* rm "a;b" -rf is one command: what would split it inside a word does not. */
+      /* rm "a;b" -rf is one command: what would split it inside a word does not; and
+       * a word with spaces is one (git -C "my repo" push -f), read again so. */
       for (guint j = 0; words[j] != NULL; j++)
-        g_strdelimit (words[j], ";&|\n", '_');
+        g_strdelimit (words[j], ";&|", ' ');
+      flat = g_strjoinv (" ", words);
+      match_commands (patterns, flat, flat + strlen (flat),
+                      destructive, irreversible, unchecked);
+      for (guint j = 0; words[j] != NULL; j++)
+        g_strdelimit (words[j], " \t\n", '_');
+      g_free (flat);
       flat = g_strjoinv (" ", words);
       match_commands (patterns, flat, flat + strlen (flat),
                       destructive, irreversible, unchecked);

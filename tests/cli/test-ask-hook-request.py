@@ -473,7 +473,21 @@ def test_dangerous_commands_flagged():
                 ("cmd 2>&1 | tail -5", None),
                 ("psql -c 'TRUNCATE users'", ["destructive", "irreversible"]),
                 ("psql -c \"delete from users where id = 3\"", ["destructive", "irreversible"]),
-                ("git commit -m 'Truncate long titles; delete from the list old ones'", None)]:
+                ("git commit -m 'Truncate long titles; delete from the list old ones'", None),
+                # A { alone opens nothing in ${…}; `…` and "$(…)" are quoted anew inside;
+                # a word with spaces is one.
+                ("echo ${x:-{};'rm' -rf ~/x;echo }", ["destructive", "irreversible"]),
+                ("echo `echo #`; 'rm' -rf ~/x", ["destructive", "irreversible"]),
+                ("git commit -m \"$(printf \"%s\" \"fix #12\")\"; 'rm' -rf ~/x",
+                 ["destructive", "irreversible"]),
+                ("git commit -m \"$(cat <<'EOF'\nHandle \"Bob's\" name\nEOF\n)\"", None),
+                ("git -C \"/tmp/my repo\" push --force origin main", ["destructive", "irreversible"]),
+                ("rm 2>&1 -rf ~/x", ["destructive", "irreversible"]),
+                ("git reset --har", ["destructive", "irreversible"]),
+                ("kubectl -n prod delete pod x", ["destructive", "irreversible"]),
+                ("git commit -m \"Fix it; drop table of contents\"", None),
+                # A << in a body whose end never comes opened nothing: C++ written out.
+                ("cat > main.cpp <<'EOF'\n" + "std::cout << \"it's\";\n" * 5 + "EOF", None)]:
             got = flags_of(command)
             if got != flags:
                 raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
