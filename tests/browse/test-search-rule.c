@@ -1,10 +1,13 @@
 /* test-search-rule.c — the inbox and the history find the same requests for
- * the same words: word starts, whatever the case and accents; in scripts
- * written without spaces, anywhere, whatever the case and width
+ * the same words: word starts, whatever the case and accents (ß and "ss"
+ * alike); in scripts written without spaces, anywhere, whatever the case
+ * and width
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+
+#include <string.h>
 
 #include "browse-test-common.h"
 #include "triage-inbox-search.h"
@@ -25,6 +28,9 @@ static const Request requests[] = {
   { "Reviewer", "docs", "RÉSUMÉ review", "Deploy-prod checklist" },
   { "备份服务", NULL, "要删除旧备份吗？", "清理磁盘空间" },
   { "Vault", NULL, "删除ＡＰＩ旧密钥吗？", "清理TOKEN缓存" },
+  { "Tiefbauamt", NULL, "Straße gesperrt", "Umleitung über die Schloßstraße" },
+  { "Stadtwerke", "Netz", "STRASSE 12 offen", "Maßnahme für Acme™, Auftrag № 42" },
+  { "Αθήνα", NULL, "Καλημέρα, Ёлка", "ﬁle x²" },
 };
 
 /* The same words in both lists, and which of the requests above they find
@@ -49,8 +55,8 @@ static const struct
   { "web", 0x1 },             /* title and project: found once */
   { "eb", 0x0 },
   { "ops cache", 0x4 },       /* service and title */
-  { "-", 0x3f },              /* no word: no search */
-  { "  ", 0x3f },
+  { "-", 0x1ff },             /* no word: no search */
+  { "  ", 0x1ff },
   /* Scripts written without spaces: anywhere in the text. */
   { "备份", 0x10 },
   { "要删除", 0x10 },
@@ -75,6 +81,59 @@ static const struct
   { "ＰＬＯＹ", 0x0 },
   { "\"unbalanced", 0x0 },    /* FTS5 syntax is plain text */
   { "NOT ops", 0x0 },
+  /* ß is "ss" (the index keeps "straße"), whichever is typed or written,
+   * in any case, as the start of a word ("stras" ends inside a ß). */
+  { "strasse", 0xc0 },
+  { "STRASSE", 0xc0 },
+  { "Straße", 0xc0 },
+  { "straße", 0xc0 },
+  { "STRAẞE", 0xc0 },
+  { "stras", 0xc0 },
+  { "strass", 0xc0 },
+  { "straß", 0xc0 },
+  { "strasse 12", 0x80 },
+  { "massnahme", 0x80 },
+  { "mass", 0x80 },
+  { "schlossstrasse", 0x40 },   /* two runs: "ss|s", "ss" */
+  { "schloss", 0x40 },
+  { "schlossstr", 0x40 },
+  { "schloßstrasse", 0x40 },
+  { "strasser", 0x0 },
+  { "stra", 0xc0 },
+  { "sse", 0x0 },
+  /* A symbol the inbox folds into letters: written with them, both find
+   * it ("acmetm" in the inbox, "acme" in the index); standing alone, the
+   * history drops it (the index keeps no symbol) and finds by the rest. */
+  { "acme™", 0x80 },
+  { "№ 42", 0x80 },
+  /* Letters the index keeps as written, typed as written. */
+  { "Καλημέρα", 0x100 },
+  { "ёлка", 0x100 },
+  { "ﬁle", 0x100 },
+  { "x²", 0x100 },
+};
+
+/* Where the history cannot find what the inbox finds, cheaply
+ * (docs/protocol.md): what each finds. */
+static const struct
+{
+  const char *text;
+  guint       inbox;
+  guint       history;
+} differing[] = {
+  /* A symbol alone is a word start in the inbox's fold ("tm"), no word of
+   * the index: dropped, so the history finds everything. */
+  { "™", 0x0, 0x1ff },
+  { "№", 0x80, 0x1ff },
+  /* The same symbol in the text: the index keeps no "tm" or "no" for it. */
+  { "acmetm", 0x80, 0x0 },
+  { "no 42", 0x80, 0x0 },
+  /* Greek and Cyrillic marks (unicode61 takes off Latin ones only),
+   * ligatures and superscripts: the index keeps them. */
+  { "καλημερα", 0x100, 0x0 },
+  { "елка", 0x100, 0x0 },
+  { "file", 0x100, 0x0 },
+  { "x2", 0x100, 0x0 },
 };
 
 static char *
@@ -149,10 +208,51 @@ test_same_hits (void)
       g_assert_cmphex (inbox_hits (inbox, cases[c].text), ==, cases[c].hits);
       g_assert_cmphex (history_hits (db, cases[c].text), ==, cases[c].hits);
     }
+  for (guint c = 0; c < G_N_ELEMENTS (differing); c++)
+    {
+      g_test_message ("search “%s”, found differently", differing[c].text);
+      g_assert_cmphex (inbox_hits (inbox, differing[c].text), ==, differing[c].inbox);
+      g_assert_cmphex (history_hits (db, differing[c].text), ==, differing[c].history);
+    }
 
   browse_test_finalize (db);
   browse_test_close_store (&store);
   browse_test_rm_rf (dir);
+}
+
+/* The number of quoted phrases in @query. */
+static guint
+count_phrases (const char *query)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (query, "\"*"); p != NULL; p = strstr (p + 1, "\"*"))
+    n++;
+
+  return n;
+}
+
+/* A plain word costs the index one phrase, whatever its case; a ß or "ss"
+ * a few, never more than 8 besides the word as typed, however long. */
+static void
+test_query_forms (void)
+{
+  g_autofree char *deploy = triage_history_fts_query ("Deploy");
+  g_autofree char *strasse = triage_history_fts_query ("STRASSE");
+  g_autofree char *many = triage_history_fts_query ("Schlossstrassenbaumassnahmeprozess");
+  g_autofree char *pasted = g_strnfill (200000, 's');
+  g_autofree char *long_query = NULL;
+
+  g_assert_cmpstr (deploy, ==, "\"deploy\"*");
+  g_assert_cmpstr (strasse, ==, "(\"strasse\"* OR \"straße\"*)");
+  g_assert_cmpuint (count_phrases (many), <=, 9);
+
+  /* Runs of "s" every other character, and one long run. */
+  for (guint i = 1; i < 100000; i += 2)
+    pasted[i] = 'a';
+  memset (pasted + 150000, 's', 50000);
+  long_query = triage_history_fts_query (pasted);
+  g_assert_cmpuint (count_phrases (long_query), <=, 9);
 }
 
 int
@@ -162,6 +262,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/browse/search/same-hits", test_same_hits);
+  g_test_add_func ("/browse/search/query-forms", test_query_forms);
 
   return g_test_run ();
 }
