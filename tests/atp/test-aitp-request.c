@@ -143,6 +143,8 @@ test_variants_and_extensions (void)
   g_assert_true (atp_aitp_option_is_available (option, product, now));
   g_assert_null (atp_aitp_request_find_option (request, "nothing", NULL));
   g_assert_true (atp_aitp_request_check_answerable (request, now, NULL));
+  /* Sony has no quote: the request never runs out of choices. */
+  g_assert_null (atp_aitp_request_dup_quotes_end (request));
 
   /* Triage's extension */
   deadline = atp_format_timestamp (request->deadline);
@@ -195,12 +197,19 @@ test_all_quotes_expired (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(AtpAitpRequest) request = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_utc (2051, 1, 1, 0, 0, 0);
+  g_autoptr(GDateTime) end = NULL;
+  g_autofree char *end_text = NULL;
   const char *quote = "{\"type\":\"Quote\",\"quote_id\":\"q\",\"payee_id\":\"p\",\"payment_plans\":[],"
                       "\"valid_until\":\"2050-06-01T00:00:00Z\"}";
 
   atp_test_patch (sent, "request_decision.options[1].quote", quote);
   request = atp_aitp_request_new_from_json (sent, &error);
   g_assert_no_error (error);
+  /* Every choice quoted: the latest valid_until ends the request (jbl-sand's
+   * 2049-12-31T22:00:00Z and jbl-black's 2050-01-01 come before it). */
+  end = atp_aitp_request_dup_quotes_end (request);
+  end_text = atp_format_timestamp (end);
+  g_assert_cmpstr (end_text, ==, "2050-06-01T00:00:00Z");
   g_assert_false (atp_aitp_request_check_answerable (request, now, &error));
   atp_assert_error (error, ATP_ERROR_CONSTRAINT_VIOLATION,
                     "request_decision.options: the quote of every product has expired");

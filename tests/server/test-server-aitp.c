@@ -555,6 +555,42 @@ test_quote_expires (Fixture       *fixture,
   srv_assert_field (late, "request_decision.options");
 }
 
+/* A products request whose every choice is quoted ends when the last quote
+ * expires, before its x-triage.deadline or without one: the person could
+ * choose nothing after it and AITP cannot decline. */
+static void
+test_quotes_end (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  /* Read before the quote expires also on a disk shared with builds (see
+   * test_quote_expires). */
+  g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (start, 4);
+  g_autofree char *soon_text = atp_format_timestamp (soon);
+  g_autofree char *until = g_strdup_printf ("\"%s\"", soon_text);
+  g_autofree char *text = load_example ("seed-003-products-request.json");
+  g_autofree char *body = patched (text, "request_decision.options[0].quote.valid_until", until);
+  g_autofree char *later = patched (body, "x-triage", "{\"deadline\":\"2099-01-01T00:00:00Z\"}");
+  g_autofree char *other = patched (later, "request_decision.id", "\"with-deadline\"");
+  g_autoptr(JsonObject) created = post_decision (fixture, fixture->key, body);
+  g_autoptr(JsonObject) second = post_decision (fixture, fixture->key, other);
+  const char *ids[] = { json_object_get_string_member (created, "id"),
+                        json_object_get_string_member (second, "id") };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      /* Under the client's 30 s timeout, so that a request left pending
+       * is said as such. */
+      g_autoptr(JsonObject) view = get_decision (fixture, ids[i], "?wait=20");
+      g_autoptr(SrvAnswer) late = respond (fixture, fixture->user, ids[i], NULL,
+                                           "{\"options\":[{\"id\":\"product_1\"}]}");
+
+      g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "expired");
+      g_assert_cmpstr (json_object_get_string_member (view, "deadline"), ==, soon_text);
+      srv_assert_status (late, 409, "NOTIFICATION_EXPIRED");
+    }
+}
+
 /* ---- the lifecycle ---- */
 
 static void
@@ -709,6 +745,7 @@ main (int   argc,
   ADD ("/server/aitp/retries", NULL, test_retries);
   ADD ("/server/aitp/answers-checked", NULL, test_answers_checked);
   ADD ("/server/aitp/quote-expires", NULL, test_quote_expires);
+  ADD ("/server/aitp/quotes-end", NULL, test_quotes_end);
   ADD ("/server/aitp/lifecycle", NULL, test_lifecycle);
   ADD ("/server/aitp/wait", NULL, test_wait);
   ADD ("/server/aitp/rate-limit", &sends_limited, test_rate_limit);

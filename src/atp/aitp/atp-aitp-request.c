@@ -361,6 +361,53 @@ atp_aitp_request_find_option (AtpAitpRequest       *self,
 }
 
 /**
+ * atp_aitp_request_dup_quotes_end:
+ * @self: a request
+ *
+ * In a products request whose every choice (a product without variants, or
+ * a variant) is priced by a quote, the latest `valid_until` among them: from
+ * then on nothing can be chosen. A choice without a quote never expires.
+ *
+ * Returns: (transfer full) (nullable): that time; %NULL in another type or
+ *   when some choice has no quote
+ */
+GDateTime *
+atp_aitp_request_dup_quotes_end (AtpAitpRequest *self)
+{
+  GDateTime *end = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->type != ATP_AITP_DECISION_PRODUCTS)
+    return NULL;
+  for (guint i = 0; i < self->options->len; i++)
+    {
+      const AtpAitpOption *option = g_ptr_array_index (self->options, i);
+      guint n = MAX (option->variants->len, 1);
+
+      for (guint v = 0; v < n; v++)
+        {
+          const AtpAitpQuote *quote =
+            option->variants->len == 0 ? atp_aitp_option_quote (option, NULL)
+                                       : atp_aitp_option_quote (g_ptr_array_index (option->variants, v),
+                                                                option);
+
+          if (quote == NULL)
+            {
+              g_clear_pointer (&end, g_date_time_unref);
+              return NULL;
+            }
+          if (end == NULL || g_date_time_compare (quote->valid_until, end) > 0)
+            {
+              g_clear_pointer (&end, g_date_time_unref);
+              end = g_date_time_ref (quote->valid_until);
+            }
+        }
+    }
+  return end;
+}
+
+/**
  * atp_aitp_request_check_answerable:
  * @self: a request
  * @now: the time
@@ -376,20 +423,13 @@ atp_aitp_request_check_answerable (AtpAitpRequest  *self,
                                    GDateTime       *now,
                                    GError         **error)
 {
+  g_autoptr(GDateTime) end = NULL;
+
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->type != ATP_AITP_DECISION_PRODUCTS)
+  end = atp_aitp_request_dup_quotes_end (self);
+  if (end == NULL || g_date_time_compare (now, end) < 0)
     return TRUE;
-  for (guint i = 0; i < self->options->len; i++)
-    {
-      const AtpAitpOption *option = g_ptr_array_index (self->options, i);
-
-      if (option->variants->len == 0 && atp_aitp_option_is_available (option, NULL, now))
-        return TRUE;
-      for (guint v = 0; v < option->variants->len; v++)
-        if (atp_aitp_option_is_available (g_ptr_array_index (option->variants, v), option, now))
-          return TRUE;
-    }
   g_set_error_literal (error, ATP_ERROR, ATP_ERROR_CONSTRAINT_VIOLATION,
                        "request_decision.options: the quote of every product has expired "
                        "(valid_until): nothing could be chosen");

@@ -143,6 +143,7 @@ gboolean         atp_aitp_option_is_available       (const AtpAitpOption  *optio
                                                      const AtpAitpOption  *product,
                                                      GDateTime            *now);
 
+GDateTime       *atp_aitp_request_dup_quotes_end    (AtpAitpRequest       *self);
 gboolean         atp_aitp_request_check_answerable  (AtpAitpRequest       *self,
                                                      GDateTime            *now,
                                                      GError              **error);

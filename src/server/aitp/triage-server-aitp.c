@@ -102,6 +102,20 @@ check_deadline (SoupServerMessage *msg,
   return FALSE;
 }
 
+/* When the request ends: x-triage.deadline, or sooner the time its last
+ * quote expires, after which nothing could be chosen and AITP offers no way
+ * to decline (the person could never end it). */
+static GDateTime *
+dup_envelope_deadline (AtpAitpRequest *request)
+{
+  g_autoptr(GDateTime) quotes_end = atp_aitp_request_dup_quotes_end (request);
+
+  if (quotes_end != NULL &&
+      (request->deadline == NULL || g_date_time_compare (quotes_end, request->deadline) < 0))
+    return g_steal_pointer (&quotes_end);
+  return request->deadline != NULL ? g_date_time_ref (request->deadline) : NULL;
+}
+
 static void
 handle_post_decision (TriageServer      *self,
                       SoupServerMessage *msg)
@@ -111,6 +125,7 @@ handle_post_decision (TriageServer      *self,
   g_autoptr(AtpAitpRequest) request = NULL;
   g_autoptr(AtpNotification) envelope = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) deadline = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autofree char *id = NULL, *title = NULL, *answer = NULL, *posted = NULL, *json = NULL;
@@ -146,7 +161,8 @@ handle_post_decision (TriageServer      *self,
   /* A description that became the whole title is not shown twice. */
   description = atp_str_is_blank (request->description) || g_str_equal (title, request->description)
                   ? NULL : request->description;
-  envelope = triage_server_new_envelope (ATP_PROTOCOL_AITP, id, now, request->deadline, service,
+  deadline = dup_envelope_deadline (request);
+  envelope = triage_server_new_envelope (ATP_PROTOCOL_AITP, id, now, deadline, service,
                                          title, description, request->project, root, &error);
   if (envelope == NULL)
     {
