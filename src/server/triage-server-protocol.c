@@ -163,27 +163,124 @@ triage_server_new_envelope (AtpProtocol        protocol,
 
 #define TITLE_MAX_CHARS 80
 
-char *
-triage_server_title_from_text (const char *text)
+/* The run of @mark (at most three: "*", "**", "***") at the start of @text. */
+static gsize
+mark_run (const char *text,
+          char        mark)
 {
-  g_auto(GStrv) lines = NULL;
+  gsize n = 0;
+
+  while (text[n] == mark && n < 4)
+    n++;
+  return n <= 3 ? n : 0;
+}
+
+/* Drops emphasis that opens @line ("**Bold** start" → "Bold start"): a run
+ * of * or _ before text, closed by the same run after text. A mark that
+ * closes nothing ("*args", "_private") is text. */
+static void
+drop_leading_emphasis (char *line)
+{
+  char mark = line[0];
+  gsize run = mark == '*' || mark == '_' ? mark_run (line, mark) : 0;
+
+  if (run == 0 || line[run] == '\0' || g_ascii_isspace (line[run]))
+    return;
+  for (char *close = line + run + 1; *close != '\0'; close++)
+    {
+      gsize length = 0;
+
+      while (close[length] == mark)
+        length++;
+      if (length == 0)
+        continue;
+      /* The same run, right after text and, for _, not inside a word. */
+      if (length == run && !g_ascii_isspace (close[-1]) &&
+          (mark == '*' || !g_ascii_isalnum (close[length])))
+        {
+          memmove (close, close + run, strlen (close + run) + 1);
+          memmove (line, line + run, strlen (line + run) + 1);
+          return;
+        }
+      close += length - 1;
+    }
+}
+
+/* What a Markdown line says: without its heading ("## "), quote (">") and
+ * list ("- ", "* ", "+ ") marks and opening emphasis; "" for a rule or a
+ * heading's underline ("---", "==="). Marks not followed by a space are
+ * text ("-1 is a number", "#hashtag"). */
+static char *
+markdown_line_text (char *line)
+{
+  gboolean marked = TRUE;
+
+  while (marked)
+    {
+      gsize hashes = 0;
+
+      marked = FALSE;
+      while (line[hashes] == '#' && hashes < 7)
+        hashes++;
+      if (hashes >= 1 && hashes <= 6 && (line[hashes] == '\0' || g_ascii_isspace (line[hashes])))
+        line += hashes, marked = TRUE;
+      else if (*line == '>')
+        line++, marked = TRUE;
+      else if ((*line == '-' || *line == '*' || *line == '+') && g_ascii_isspace (line[1]))
+        line++, marked = TRUE;
+      while (g_ascii_isspace (*line))
+        line++;
+    }
+  if (line[strspn (line, "-*_= \t")] == '\0')
+    return line + strlen (line);
+  drop_leading_emphasis (line);
+  return line;
+}
+
+/* The first line of @text holding text (after @markdown's marks), cut. */
+static char *
+title_from_lines (const char *text,
+                  gboolean    markdown)
+{
+  const char *start, *end;
 
   if (text == NULL)
     return NULL;
-  lines = g_strsplit (text, "\n", 64);
-  for (guint i = 0; lines[i] != NULL; i++)
+  for (start = text; ; start = end + 1)
     {
-      char *line = g_strstrip (lines[i]);
+      g_autofree char *copy = NULL;
       g_autofree char *cut = NULL;
+      char *line;
 
+      /* Every line: a text may open with any number of blank ones. */
+      end = strchr (start, '\n');
+      copy = end != NULL ? g_strndup (start, end - start) : g_strdup (start);
+      line = g_strstrip (copy);
+      if (markdown)
+        line = markdown_line_text (line);
       if (atp_str_is_blank (line))
-        continue;
+        {
+          if (end == NULL)
+            return NULL;
+          continue;
+        }
       if (g_utf8_strlen (line, -1) <= TITLE_MAX_CHARS)
         return g_strdup (line);
       cut = g_utf8_substring (line, 0, TITLE_MAX_CHARS - 1);
       return g_strconcat (g_strchomp (cut), "…", NULL);
     }
-  return NULL;
+}
+
+char *
+triage_server_title_from_text (const char *text)
+{
+  return title_from_lines (text, FALSE);
+}
+
+char *
+triage_server_title_from_markdown (const char *text)
+{
+  return title_from_lines (text, TRUE);
 }
 
 const char *

@@ -79,6 +79,9 @@ AtpNotification  *triage_server_new_envelope    (AtpProtocol        protocol,
 /* The first line of @text holding more than whitespace, cut to 80
  * characters ("…" added); NULL when there is none. */
 char             *triage_server_title_from_text (const char        *text);
+/* The same, with Markdown's heading, quote and list marks and opening
+ * emphasis dropped. */
+char             *triage_server_title_from_markdown (const char    *text);
 
 /* The id after @prefix when @path is @prefix and one more segment, else NULL. */
 const char       *triage_server_path_segment    (const char        *path,

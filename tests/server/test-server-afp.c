@@ -292,7 +292,13 @@ test_derived_titles (Fixture       *fixture,
     { "application/x-sh", "#!/bin/sh\\necho hi", "#!/bin/sh" },
     { "text/x-csrc", "#include <stdio.h>", "#include <stdio.h>" },
     { "text/plain", "- 5 degrees is cold", "- 5 degrees is cold" },
+    /* Only a real list mark, and emphasis both ends of. */
+    { "text/markdown", "-1 is a number", "-1 is a number" },
+    { "text/markdown", "**Bold** start", "Bold start" },
+    { "text/markdown", "---\\n* _Item_ one", "Item one" },
+    { "text/markdown", "*args and **kwargs", "*args and **kwargs" },
   };
+  g_autofree char *blank = g_strnfill (70 * 2, 'n');
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -305,6 +311,20 @@ test_derived_titles (Fixture       *fixture,
 
       g_assert_cmpstr (string_at (envelope, "context", "title"), ==, cases[i].title);
     }
+
+  /* However many blank lines come first, the title is one line. */
+  for (guint i = 0; i < 70; i++)
+    blank[2 * i] = '\\';
+  {
+    g_autofree char *body = g_strdup_printf ("{\"request\":{\"iteration\":1,\"artifact\":"
+                                             "{\"media_type\":\"text/plain\",\"content\":"
+                                             "\"%sfirst\\nsecond\"}}}", blank);
+    g_autoptr(JsonObject) created = post_ok (fixture, body);
+    g_autoptr(JsonObject) envelope = envelope_of (fixture,
+                                                  json_object_get_string_member (created, "id"));
+
+    g_assert_cmpstr (string_at (envelope, "context", "title"), ==, "first");
+  }
 }
 
 static void

@@ -272,6 +272,29 @@ test_examples (Fixture       *fixture,
   g_assert_cmpint (stored_count (fixture), ==, G_N_ELEMENTS (examples));
 }
 
+/* The title is the first line holding text, however many blank lines come
+ * before it. */
+static void
+test_title_first_line (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *text = load_example ("seed-003-radio-request.json");
+  g_autofree char *blank = g_strnfill (70 * 2, 'n');
+  g_autofree char *description = NULL;
+  g_autofree char *body = NULL, *untitled = NULL;
+  g_autoptr(JsonObject) created = NULL, envelope = NULL;
+
+  for (guint i = 0; i < 70; i++)
+    blank[2 * i] = '\\';
+  description = g_strdup_printf ("\" %s first\\nsecond\\nthird\"", blank);
+  body = patched (text, "request_decision.description", description);
+  untitled = patched (body, "request_decision.title", NULL);
+  created = post_decision (fixture, fixture->key, untitled);
+  envelope = listed_envelope (fixture, json_object_get_string_member (created, "id"));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (envelope, "context"),
+                                                  "title"), ==, "first");
+}
+
 /* ATP-only clients never meet a decision; ATP's endpoints do not serve one. */
 static void
 test_kept_apart (Fixture       *fixture,
@@ -739,6 +762,7 @@ main (int   argc,
 #define ADD(path, options, func) \
   g_test_add (path, Fixture, options, fixture_set_up, func, fixture_tear_down)
   ADD ("/server/aitp/examples", NULL, test_examples);
+  ADD ("/server/aitp/title-first-line", NULL, test_title_first_line);
   ADD ("/server/aitp/kept-apart", NULL, test_kept_apart);
   ADD ("/server/aitp/refusals", NULL, test_refusals);
   ADD ("/server/aitp/envelope-measured-as-written", NULL, test_envelope_measured_as_written);

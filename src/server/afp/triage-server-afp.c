@@ -364,29 +364,16 @@ derive_title (AtpAfpRequest *request)
 
   if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
     {
-      g_auto(GStrv) lines = g_strsplit (json_node_get_string (content), "\n", 64);
-      gboolean markdown = g_strcmp0 (essence, "text/markdown") == 0 ||
-                          g_strcmp0 (essence, "text/x-markdown") == 0;
+      const char *text = json_node_get_string (content);
+      /* In code a first line such as "#!/bin/sh" or "#include <stdio.h>" is
+       * kept whole. */
+      g_autofree char *title = g_strcmp0 (essence, "text/markdown") == 0 ||
+                               g_strcmp0 (essence, "text/x-markdown") == 0
+                                 ? triage_server_title_from_markdown (text)
+                                 : triage_server_title_from_text (text);
 
-      for (guint i = 0; lines[i] != NULL; i++)
-        {
-          char *line = g_strstrip (lines[i]);
-
-          /* Markdown's heading, quote and list marks; in code a first line
-           * such as "#!/bin/sh" or "#include <stdio.h>" is kept whole. */
-          while (markdown && (*line == '#' || *line == '>' || *line == '*' || *line == '-' ||
-                              *line == ' '))
-            line++;
-          if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
-            continue;
-          if (g_utf8_strlen (line, -1) <= 80)
-            return g_strdup (line);
-          {
-            g_autofree char *cut = g_utf8_substring (line, 0, 79);
-
-            return g_strconcat (g_strchomp (cut), "…", NULL);
-          }
-        }
+      if (title != NULL)
+        return g_steal_pointer (&title);
     }
 
   if (essence == NULL)
