@@ -219,7 +219,7 @@ def test_products():
                  interval=0.1)
         confirm.click()
         aitptest.wait_decision(p.server, nid, request,
-                               [{"id": "jbl-sand", "name": "JBL Tour One M2", "quantity": 3},
+                               [{"id": "jbl-sand", "name": "JBL Tour One M2 (Sand)", "quantity": 3},
                                 {"id": "sony", "name": "Sony WH-1000XM5", "quantity": 1}])
 
 

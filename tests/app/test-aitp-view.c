@@ -349,7 +349,7 @@ test_products (Fixture       *fixture,
   widgets_test_pump ();
   g_assert_cmpuint (fixture->record.count, ==, 1);
   g_assert_cmpstr (fixture->record.json, ==,
-                   "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2\",\"quantity\":2}]}");
+                   "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2 (Sand)\",\"quantity\":2}]}");
 }
 
 /* The card's "View Product" button (the one with its style class), or NULL. */

@@ -93,8 +93,8 @@ test_answer_completed (void)
       "{\"id\":\"jbl-black\",\"quantity\":1.0},{\"id\":\"sony\",\"name\":\"Sony WH-1000XM5\"}]}",
       "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\",\"decision\":"
       "{\"request_decision_id\":\"b3f1c9e2-headphones\",\"options\":["
-      "{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2\",\"quantity\":2},"
-      "{\"id\":\"jbl-black\",\"name\":\"JBL Tour One M2, black\",\"quantity\":1},"
+      "{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2 (Sand)\",\"quantity\":2},"
+      "{\"id\":\"jbl-black\",\"name\":\"JBL Tour One M2, black (Black)\",\"quantity\":1},"
       "{\"id\":\"sony\",\"name\":\"Sony WH-1000XM5\",\"quantity\":1}]}}" },
   };
   g_autoptr(GDateTime) now = test_now ();
@@ -175,7 +175,9 @@ static const AnswerCase answer_cases[] = {
   { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":1.5}]}", BROKEN, "response_data.options[0].quantity: must be a whole number ≥ 1, got 1.5" },
   { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":-2}]}", BROKEN, "response_data.options[0].quantity: must be a whole number ≥ 1, got -2" },
   { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":1e300}]}", BROKEN, "response_data.options[0].quantity: must be a whole number ≥ 1" },
-  { PRODUCTS, "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"Sand\"}]}", BROKEN, "response_data.options[0].name: must be the name the person was shown, \"JBL Tour One M2\", got \"Sand\"" },
+  { PRODUCTS, "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"Sand\"}]}", BROKEN, "response_data.options[0].name: must be the name the person was shown, \"JBL Tour One M2 (Sand)\", got \"Sand\"" },
+  /* The product's name alone does not say which variant the person saw. */
+  { PRODUCTS, "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2\"}]}", BROKEN, "response_data.options[0].name: must be the name the person was shown, \"JBL Tour One M2 (Sand)\", got \"JBL Tour One M2\"" },
   /* fine */
   { CHECKBOX, "{\"options\":[{\"id\":\"green\"}]}", -1, NULL },
   { CHECKBOX, "{\"options\":[{\"id\":\"green\"},{\"id\":\"blue\"},{\"id\":\"red\"}]}", -1, NULL },

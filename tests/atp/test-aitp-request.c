@@ -125,7 +125,7 @@ test_variants_and_extensions (void)
 {
   g_autoptr(AtpAitpRequest) request = aitp_test_load_request ("products-variants.json");
   const AtpAitpOption *product = NULL, *option;
-  g_autofree char *deadline = NULL;
+  g_autofree char *deadline = NULL, *shown = NULL;
   g_autoptr(JsonNode) written = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_utc (2026, 1, 1, 0, 0, 0);
@@ -134,11 +134,20 @@ test_variants_and_extensions (void)
   option = atp_aitp_request_find_option (request, "jbl-sand", &product);
   g_assert_nonnull (option);
   g_assert_cmpstr (product->id, ==, "jbl");
-  /* A variant without a name is shown with its product's; its own quote prices it. */
-  g_assert_cmpstr (atp_aitp_option_display_name (option, product), ==, "JBL Tour One M2");
+  /* A variant without a name is shown with its product's and its short
+   * name; its own quote prices it. */
+  shown = atp_aitp_option_dup_shown_name (option, product);
+  g_assert_cmpstr (shown, ==, "JBL Tour One M2 (Sand)");
+  g_clear_pointer (&shown, g_free);
   g_assert_cmpstr (atp_aitp_option_quote (option, product)->quote_id, ==, "q-sand");
   option = atp_aitp_request_find_option (request, "jbl-black", &product);
-  g_assert_cmpstr (atp_aitp_option_display_name (option, product), ==, "JBL Tour One M2, black");
+  shown = atp_aitp_option_dup_shown_name (option, product);
+  g_assert_cmpstr (shown, ==, "JBL Tour One M2, black (Black)");
+  g_clear_pointer (&shown, g_free);
+  /* An option is shown by its name alone. */
+  shown = atp_aitp_option_dup_shown_name (product, NULL);
+  g_assert_cmpstr (shown, ==, "JBL Tour One M2");
+  g_clear_pointer (&shown, g_free);
   g_assert_cmpstr (atp_aitp_option_quote (option, product)->quote_id, ==, "q-jbl");
   g_assert_true (atp_aitp_option_is_available (option, product, now));
   g_assert_null (atp_aitp_request_find_option (request, "nothing", NULL));

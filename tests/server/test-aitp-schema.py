@@ -38,7 +38,7 @@ CASES = [
      [{"id": "product_1", "name": "JBL Tour One M2", "quantity": 1}]),
     ("products-variants.json",
      {"options": [{"id": "jbl-sand", "quantity": 3}, {"id": "sony"}]},
-     [{"id": "jbl-sand", "name": "JBL Tour One M2", "quantity": 3},
+     [{"id": "jbl-sand", "name": "JBL Tour One M2 (Sand)", "quantity": 3},
       {"id": "sony", "name": "Sony WH-1000XM5", "quantity": 1}]),
 ]
 

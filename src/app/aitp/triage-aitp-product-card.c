@@ -126,7 +126,7 @@ static void
 update_picture (TriageAitpProductCard *self)
 {
   const AtpAitpOption *option = triage_aitp_product_card_get_option (self);
-  g_autofree char *name = triage_aitp_dup_choice_name (option, variant_of (self));
+  g_autofree char *name = atp_aitp_option_dup_shown_name (option, variant_of (self));
 
   triage_aitp_picture_set_url (self->picture, option->image_url ? option->image_url : self->product->image_url,
                                name);
@@ -187,7 +187,7 @@ update_option (TriageAitpProductCard *self)
   const AtpAitpQuote *quote = atp_aitp_option_quote (option, product);
   g_autofree char *price = triage_aitp_format_plan_price (quote);
   g_autofree char *expiry = triage_aitp_format_quote_expiry (quote, self->now);
-  g_autofree char *name = triage_aitp_dup_choice_name (option, product);
+  g_autofree char *name = atp_aitp_option_dup_shown_name (option, product);
   g_autofree char *choose = NULL;
   g_autofree char *quantity = NULL;
   const char *description = option->description ? option->description : self->product->description;
@@ -479,7 +479,7 @@ triage_aitp_product_card_new (AtpAitpOption *product,
   build (self);
   update_option (self);
 
-  name = triage_aitp_dup_choice_name (product, NULL);
+  name = atp_aitp_option_dup_shown_name (product, NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   name ? name : product->id, -1);
 

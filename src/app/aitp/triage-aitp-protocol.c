@@ -7,7 +7,6 @@
 #define G_LOG_DOMAIN "triage-aitp-protocol"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "triage-aitp-protocol.h"
 
@@ -50,43 +49,14 @@ triage_aitp_request_from (AtpNotification  *notification,
 }
 
 /**
- * triage_aitp_dup_choice_name:
- * @option: an option, or a variant of @product
- * @product: (nullable): the product @option is a variant of
- *
- * Returns: (transfer full) (nullable): the choice as the person is shown it:
- *   its name, with the variant's short name when the name alone does not say
- *   which variant ("JBL Tour One M2 (Black)"); %NULL without any name
- */
-char *
-triage_aitp_dup_choice_name (const AtpAitpOption *option,
-                             const AtpAitpOption *product)
-{
-  const char *name;
-
-  g_return_val_if_fail (option != NULL, NULL);
-
-  name = atp_aitp_option_display_name (option, product);
-  if (name == NULL)
-    return option->short_variant_name ? g_strdup (option->short_variant_name) : NULL;
-
-  if (product != NULL && option->short_variant_name != NULL &&
-      strstr (name, option->short_variant_name) == NULL)
-    /* Translators: a product and the variant chosen, e.g. "JBL Tour One M2 (Black)" */
-    return g_strdup_printf (_("%1$s (%2$s)"), name, option->short_variant_name);
-
-  return g_strdup (name);
-}
-
-/**
  * triage_aitp_response_data_new:
  * @request: the request answered
  * @choices: (array length=n_choices): what the person chose
  * @n_choices: how many
  *
  * The `decision` object sent as `response_data`: each choice's id, the name
- * the person was shown (libatp's rule: the option's or variant's name, else
- * its product's) and, in a products decision, its quantity.
+ * the person was shown (atp_aitp_option_dup_shown_name()) and, in a products
+ * decision, its quantity.
  *
  * Returns: (transfer full): the answer's data
  */
@@ -107,8 +77,9 @@ triage_aitp_response_data_new (AtpAitpRequest         *request,
     {
       const AtpAitpOption *product = NULL;
       const AtpAitpOption *option = atp_aitp_request_find_option (request, choices[i].id, &product);
-      const char *name = option ? atp_aitp_option_display_name (option, product != option ? product : NULL)
-                                : NULL;
+      g_autofree char *name = option ? atp_aitp_option_dup_shown_name (option, product != option ? product
+                                                                                                  : NULL)
+                                     : NULL;
 
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "id");
@@ -323,7 +294,7 @@ triage_aitp_protocol_describe_answer (TriageProtocol  *protocol,
       if (request != NULL)
         option = atp_aitp_request_find_option (request, id, &product);
       if (option != NULL)
-        name = triage_aitp_dup_choice_name (option, product != option ? product : NULL);
+        name = atp_aitp_option_dup_shown_name (option, product != option ? product : NULL);
       else
         name = g_strdup (json_object_get_string_member_with_default (selected, "name", NULL));
 

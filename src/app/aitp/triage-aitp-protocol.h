@@ -35,7 +35,5 @@ AtpAitpRequest *triage_aitp_request_from           (AtpNotification        *noti
 JsonNode       *triage_aitp_response_data_new      (AtpAitpRequest         *request,
                                                     const TriageAitpChoice *choices,
                                                     guint                   n_choices);
-char           *triage_aitp_dup_choice_name        (const AtpAitpOption    *option,
-                                                    const AtpAitpOption    *product);
 
 G_END_DECLS

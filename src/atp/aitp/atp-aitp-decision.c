@@ -253,7 +253,7 @@ check_selection (AtpParseCtx            *ctx,
 {
   const AtpAitpOption *product = NULL;
   const AtpAitpOption *option = atp_aitp_request_find_option (request, selection->id, &product);
-  const char *shown;
+  g_autofree char *shown = NULL;
 
   if (option == NULL)
     return fail_at (ctx, index, "id", "\"%s\" is no option of the request", selection->id);
@@ -269,7 +269,7 @@ check_selection (AtpParseCtx            *ctx,
   if (!check_quantity (ctx, request, selection, index))
     return FALSE;
 
-  shown = atp_aitp_option_display_name (option, option == product ? NULL : product);
+  shown = atp_aitp_option_dup_shown_name (option, option == product ? NULL : product);
   if (selection->name != NULL && g_strcmp0 (selection->name, shown) != 0)
     {
       if (shown == NULL)
@@ -347,8 +347,7 @@ complete (AtpAitpDecision *self,
       const AtpAitpOption *option = atp_aitp_request_find_option (request, selection->id, &product);
 
       if (selection->name == NULL)
-        selection->name = g_strdup (atp_aitp_option_display_name (option, option == product ? NULL
-                                                                                             : product));
+        selection->name = atp_aitp_option_dup_shown_name (option, option == product ? NULL : product);
       if (request->type == ATP_AITP_DECISION_PRODUCTS && !selection->has_quantity)
         {
           selection->has_quantity = TRUE;

@@ -370,15 +370,22 @@ atp_aitp_option_to_json (const AtpAitpOption *option)
 /* What an option means to the person                                        */
 /* ------------------------------------------------------------------------ */
 
-const char *
-atp_aitp_option_display_name (const AtpAitpOption *option,
-                              const AtpAitpOption *product)
+char *
+atp_aitp_option_dup_shown_name (const AtpAitpOption *option,
+                                const AtpAitpOption *product)
 {
+  const char *name;
+
   g_return_val_if_fail (option != NULL, NULL);
 
-  if (option->name != NULL)
-    return option->name;
-  return product != NULL ? product->name : NULL;
+  name = option->name != NULL ? option->name : product != NULL ? product->name : NULL;
+  if (name == NULL)
+    return g_strdup (option->short_variant_name);
+  /* A variant named like its product, or its name not saying which one. */
+  if (product != NULL && option->short_variant_name != NULL &&
+      strstr (name, option->short_variant_name) == NULL)
+    return g_strdup_printf ("%s (%s)", name, option->short_variant_name);
+  return g_strdup (name);
 }
 
 const AtpAitpQuote *

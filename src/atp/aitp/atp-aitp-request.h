@@ -128,9 +128,19 @@ const AtpAitpOption *atp_aitp_request_find_option   (AtpAitpRequest       *self,
                                                      const char           *id,
                                                      const AtpAitpOption **product);
 
-/* What the person is shown as the name of @option (a variant of @product):
- * its `name`, else the product's; NULL when neither has one. */
-const char      *atp_aitp_option_display_name       (const AtpAitpOption  *option,
+/**
+ * atp_aitp_option_dup_shown_name:
+ * @option: an option, or a variant of @product
+ * @product: (nullable): the product @option is a variant of
+ *
+ * The name the person is shown for @option, and so the `name` a decision
+ * gives it: its `name`, else its product's, with the variant's
+ * `short_variant_name` after it when the name does not hold it already
+ * ("JBL Tour One M2 (Sand)"); the short name alone when there is no name.
+ *
+ * Returns: (transfer full) (nullable): the name; %NULL when there is none
+ */
+char            *atp_aitp_option_dup_shown_name     (const AtpAitpOption  *option,
                                                      const AtpAitpOption  *product);
 
 /* The quote that prices @option (a variant of @product): its own, else the product's. */
