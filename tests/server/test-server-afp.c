@@ -431,7 +431,27 @@ test_repeated_post (Fixture       *fixture,
                        "{\"id\":\"7d5b6c1e-2f44-4e77-9a0a-5b8f0c6a1d20\",\"request\":{\"iteration\":1,"
                        "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"y\"}}}");
   srv_assert_status (other, 409, "NOTIFICATION_ALREADY_EXISTS");
+  srv_assert_message (other, "id: a request with this id exists, with another body");
   g_assert_cmpint (listed (fixture, "?protocols=afp"), ==, 1);
+
+  /* The id of another service's review, or of one of this service's ATP
+   * notifications, is not this review with another body. */
+  g_clear_pointer (&other, srv_answer_free);
+  other = post_review (fixture, fixture->other_key, body);
+  srv_assert_status (other, 409, "NOTIFICATION_ALREADY_EXISTS");
+  srv_assert_message (other, "id: already used by another request");
+  g_clear_pointer (&other, srv_answer_free);
+  other = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key,
+                       "{\"id\":\"5a1c7e3b-8d2f-4b6a-9c0e-1f3d5b7a9c2e\","
+                       "\"context\":{\"title\":\"T\",\"description\":\"D\"},"
+                       "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
+  srv_assert_status (other, 201, NULL);
+  g_clear_pointer (&other, srv_answer_free);
+  other = post_review (fixture, fixture->key,
+                       "{\"id\":\"5a1c7e3b-8d2f-4b6a-9c0e-1f3d5b7a9c2e\",\"request\":{\"iteration\":1,"
+                       "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"x\"}}}");
+  srv_assert_status (other, 409, "NOTIFICATION_ALREADY_EXISTS");
+  srv_assert_message (other, "id: already used by another request");
 }
 
 /* The agent retries a post whose answer it lost, after the review's deadline:

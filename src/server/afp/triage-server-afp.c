@@ -460,8 +460,12 @@ answer_repeat (TriageServer      *self,
     return FALSE;
 
   first = json_from_string (existing->body, NULL);
-  if (existing->protocol == ATP_PROTOCOL_AFP && g_strcmp0 (existing->service_id, service->id) == 0 &&
-      first != NULL && atp_json_node_equal (first, body))
+  if (existing->protocol != ATP_PROTOCOL_AFP || g_strcmp0 (existing->service_id, service->id) != 0)
+    /* Not this review posted again: nothing of it to compare (and another
+     * service's request is not described). */
+    reply_error_field (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
+                       "id: already used by another request; choose a new id", "id");
+  else if (first != NULL && atp_json_node_equal (first, body))
     reply_text (msg, 201, g_strdup (existing->answer));
   else
     reply_error_field (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
