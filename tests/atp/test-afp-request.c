@@ -132,6 +132,9 @@ static const struct
   { "artifact.media_type", NULL, ATP_ERROR_MISSING_REQUIRED_FIELD, "artifact.media_type: required field is missing" },
   { "artifact.media_type", "\"markdown\"", ATP_ERROR_INVALID_FIELD_VALUE, "artifact.media_type: must be a media type" },
   { "artifact.media_type", "7", ATP_ERROR_INVALID_FIELD_VALUE, "artifact.media_type: must be a string" },
+  /* A range is no content's type: said as such, not "cannot be reviewed". */
+  { "artifact.media_type", "\"text/*\"", ATP_ERROR_INVALID_FIELD_VALUE, "artifact.media_type: must be the content's own media type (an IANA one, such as \"text/markdown\"), not a range such as \"text/*\", got \"text/*\"" },
+  { "artifact.media_type", "\"*/*\"", ATP_ERROR_INVALID_FIELD_VALUE, "not a range" },
   { "artifact.content", NULL, ATP_ERROR_MISSING_REQUIRED_FIELD, "artifact.content: required field is missing" },
   { "artifact.content", "null", ATP_ERROR_MISSING_REQUIRED_FIELD, "artifact.content: required field is missing" },
   { "artifact.artifact_ref", "5", ATP_ERROR_INVALID_FIELD_VALUE, "artifact.artifact_ref: must be a string" },

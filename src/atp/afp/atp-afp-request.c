@@ -130,6 +130,17 @@ parse_applied_feedback (AtpParseCtx   *ctx,
   return TRUE;
 }
 
+/* A media range, a star for the subtype or both names (as "text/" and a
+ * star): what an Accept header asks for, not a content's own type. */
+static gboolean
+media_type_is_range (const char *media_type)
+{
+  g_autofree char *essence = atp_afp_media_type_essence (media_type);
+  const char *slash = essence != NULL ? strchr (essence, '/') : NULL;
+
+  return slash != NULL && (g_str_equal (slash + 1, "*") || g_str_has_prefix (essence, "*/"));
+}
+
 gboolean
 atp_afp_artifact_parse (AtpParseCtx    *ctx,
                         JsonObject     *object,
@@ -150,6 +161,11 @@ atp_afp_artifact_parse (AtpParseCtx    *ctx,
   if (!atp_mime_type_is_valid (artifact->media_type))
     return atp_parse_fail_type (ctx, "media_type", "a media type such as \"text/markdown\"",
                                 json_object_get_member (member, "media_type"));
+  if (media_type_is_range (artifact->media_type))
+    return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "media_type",
+                           "must be the content's own media type (an IANA one, such as "
+                           "\"text/markdown\"), not a range such as \"text/*\", got \"%s\"",
+                           artifact->media_type);
 
   content = atp_object_get (member, "content");
   if (content == NULL)
