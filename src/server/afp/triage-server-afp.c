@@ -532,7 +532,10 @@ envelope_for (SoupServerMessage *msg,
  * iteration claimed (of two requests for one session only an increasing one
  * gets through), and the review waiting in it withdrawn; when that review
  * was answered meanwhile (another server), the envelope is made again with
- * its answer.
+ * its answer. A refusal after the claim (that envelope too large, a review
+ * unread) gives the claim back in the same batch
+ * (triage_store_afp_release_iteration), so that it too leaves the session's
+ * last iteration where it was.
  */
 static void
 handle_post_review (TriageServer      *self,
@@ -653,9 +656,12 @@ handle_post_review (TriageServer      *self,
         {
           reply_unreadable_last (msg, error, &last,
                                  "The session's previous review cannot be read");
+          triage_store_afp_release_iteration (self->store, session_id, request->iteration);
           return;
         }
-      /* Made again only when what it says of the session changed since. */
+      /* Made again only when what it says of the session changed since (its
+       * review answered meanwhile on another server, its feedback now in the
+       * envelope, which may no longer fit: refused, the claim given back). */
       if (g_strcmp0 (read_id, last.id) != 0 || had_feedback != (last.feedback != NULL))
         {
           g_clear_pointer (&envelope_text, g_free);
@@ -663,7 +669,10 @@ handle_post_review (TriageServer      *self,
           envelope = envelope_for (msg, service, &submission, session_id, request, &last, now,
                                    &envelope_text);
           if (envelope == NULL)
-            return;
+            {
+              triage_store_afp_release_iteration (self->store, session_id, request->iteration);
+              return;
+            }
         }
     }
 
@@ -672,7 +681,11 @@ handle_post_review (TriageServer      *self,
   posted = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
   inserted = triage_server_add_request_text (self, envelope, NULL, posted, envelope_text, answer);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS && answer_repeat (self, msg, service, submission.id, root))
-    return;   /* the same id posted a moment ago to another server of the database */
+    {
+      /* the same id posted a moment ago to another server of the database */
+      triage_store_afp_release_iteration (self->store, session_id, request->iteration);
+      return;
+    }
   if (inserted != TRIAGE_STORE_INSERTED ||
       !triage_store_afp_add_review (self->store, submission.id, session_id, request->iteration))
     {

@@ -63,6 +63,14 @@ triage_store_afp_claim_iteration (TriageStore *self,
   return WRITE (self)->afp_claim_iteration (self, session_id, iteration, error);
 }
 
+void
+triage_store_afp_release_iteration (TriageStore *self,
+                                    const char  *session_id,
+                                    gint64       iteration)
+{
+  WRITE (self)->afp_release_iteration (self, session_id, iteration);
+}
+
 gboolean
 triage_store_afp_add_review (TriageStore *self,
                              const char  *notification_id,

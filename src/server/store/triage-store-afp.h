@@ -57,6 +57,12 @@ gboolean             triage_store_afp_claim_iteration (TriageStore *self,
                                                        const char  *session_id,
                                                        gint64       iteration,
                                                        GError     **error);
+/* Undoes a claim of @iteration in the same batch, for a request refused
+ * after it: the session's last iteration goes back to its latest review's
+ * (0 without one), unless another claim has moved it since. */
+void                 triage_store_afp_release_iteration (TriageStore *self,
+                                                         const char  *session_id,
+                                                         gint64       iteration);
 gboolean             triage_store_afp_add_review      (TriageStore *self,
                                                        const char  *notification_id,
                                                        const char  *session_id,

@@ -84,6 +84,23 @@ postgres_afp_claim_iteration (TriageStore *store,
   return triage_pg_changed (result) == 1;
 }
 
+static void
+postgres_afp_release_iteration (TriageStore *store,
+                                const char  *session_id,
+                                gint64       iteration)
+{
+  TriagePgNumber number;
+  const TriagePgParam params[] = { session_id, triage_pg_number (&number, iteration) };
+  g_autoptr(PGresult) result = NULL;
+
+  /* A failure fails the batch, which takes the claim back with it. */
+  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                        "UPDATE afp_sessions SET last_iteration ="
+                                        " (SELECT COALESCE (MAX (iteration), 0) FROM afp_reviews"
+                                        " WHERE session_id = $1)"
+                                        " WHERE id = $1 AND last_iteration = $2", 2, params);
+}
+
 static gboolean
 postgres_afp_add_review (TriageStore *store,
                          const char  *notification_id,
@@ -173,6 +190,7 @@ triage_store_postgres_afp_class_init (TriageStoreClass *store_class)
   store_class->afp_add_session = postgres_afp_add_session;
   store_class->afp_get_session = postgres_afp_get_session;
   store_class->afp_claim_iteration = postgres_afp_claim_iteration;
+  store_class->afp_release_iteration = postgres_afp_release_iteration;
   store_class->afp_add_review = postgres_afp_add_review;
   store_class->afp_last_review = postgres_afp_last_review;
   store_class->afp_reviews = postgres_afp_reviews;

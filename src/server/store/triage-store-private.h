@@ -217,6 +217,9 @@ struct _TriageStoreClass
                                                  const char  *session_id,
                                                  gint64       iteration,
                                                  GError     **error);
+  void                   (*afp_release_iteration) (TriageStore *self,
+                                                   const char  *session_id,
+                                                   gint64       iteration);
   gboolean               (*afp_add_review)     (TriageStore *self,
                                                 const char  *notification_id,
                                                 const char  *session_id,

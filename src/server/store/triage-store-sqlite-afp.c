@@ -85,6 +85,23 @@ sqlite_afp_claim_iteration (TriageStore *store,
   return claimed;
 }
 
+static void
+sqlite_afp_release_iteration (TriageStore *store,
+                              const char  *session_id,
+                              gint64       iteration)
+{
+  sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "UPDATE afp_sessions SET last_iteration ="
+    " (SELECT COALESCE (MAX (iteration), 0) FROM afp_reviews WHERE session_id = ?1)"
+    " WHERE id = ?1 AND last_iteration = ?2");
+
+  triage_store_sqlite_bind_text (stmt, 1, session_id);
+  triage_store_sqlite_bind_int64 (stmt, 2, iteration);
+  /* A failure fails the batch, which takes the claim back with it. */
+  triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt);
+  triage_store_sqlite_done (stmt);
+}
+
 static gboolean
 sqlite_afp_add_review (TriageStore *store,
                        const char  *notification_id,
@@ -172,6 +189,7 @@ triage_store_sqlite_afp_class_init (TriageStoreClass *store_class)
   store_class->afp_add_session = sqlite_afp_add_session;
   store_class->afp_get_session = sqlite_afp_get_session;
   store_class->afp_claim_iteration = sqlite_afp_claim_iteration;
+  store_class->afp_release_iteration = sqlite_afp_release_iteration;
   store_class->afp_add_review = sqlite_afp_add_review;
   store_class->afp_last_review = sqlite_afp_last_review;
   store_class->afp_reviews = sqlite_afp_reviews;
