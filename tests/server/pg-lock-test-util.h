@@ -12,8 +12,7 @@
 
 #pragma once
 
-#include <libpq-fe.h>
-
+#include "pg-query-test-util.h"
 #include "server-test-util.h"
 #include "triage-test-postgres.h"
 
@@ -87,15 +86,7 @@ static inline char *
 pg_lock_run (PgLockFixture *fixture,
              const char    *sql)
 {
-  PGresult *result = PQexec (fixture->conn, sql);
-  char *value = NULL;
-
-  if (PQresultStatus (result) != PGRES_TUPLES_OK && PQresultStatus (result) != PGRES_COMMAND_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  if (PQntuples (result) > 0)
-    value = g_strdup (PQgetvalue (result, 0, 0));
-  PQclear (result);
-  return value;
+  return pg_query_value (fixture->conn, sql);
 }
 
 /* Holds @table locked in @mode until pg_lock_release () (a transaction of

@@ -14,13 +14,13 @@
 
 #define G_LOG_DOMAIN "test-server-cluster-flights"
 
-#include <libpq-fe.h>
-
+#include "pg-query-test-util.h"
 #include "triage-pg-schema.h"
 #include "triage-store.h"
 #include "triage-test-postgres.h"
 
-#define WAIT_US (60 * G_USEC_PER_SEC)
+#define WAIT_S 60
+#define WAIT_US (WAIT_S * G_USEC_PER_SEC)
 
 typedef struct
 {
@@ -46,44 +46,6 @@ committed_cb (gpointer data,
   answers->order[answers->answered] = waiter->batch;
   answers->committed[answers->answered] = committed;
   answers->answered++;
-}
-
-/* The first row's first column of @sql on @conn, or NULL if no row. */
-static char *
-first_value (PGconn     *conn,
-             const char *sql)
-{
-  PGresult *result = PQexec (conn, sql);
-  char *value = NULL;
-
-  if (PQresultStatus (result) != PGRES_TUPLES_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  if (PQntuples (result) > 0)
-    value = g_strdup (PQgetvalue (result, 0, 0));
-  PQclear (result);
-  return value;
-}
-
-/* Runs the main loop until @sql has a row whose first column is "t". */
-static void
-wait_for (PGconn     *conn,
-          const char *sql,
-          const char *what)
-{
-  gint64 until = g_get_monotonic_time () + WAIT_US;
-
-  for (;;)
-    {
-      g_autofree char *value = first_value (conn, sql);
-
-      if (g_strcmp0 (value, "t") == 0)
-        return;
-      if (g_get_monotonic_time () > until)
-        g_error ("timed out waiting for %s", what);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (1000);
-    }
 }
 
 static void
@@ -117,16 +79,16 @@ test_answered_in_order (void)
   triage_store_batch (store);
   triage_store_add_events (store, users, "test", -1, "{}", NULL, now);
   triage_store_after_commit (store, committed_cb, &first);
-  wait_for (holder, "SELECT COUNT (*) > 0 FROM pg_locks WHERE locktype = 'advisory'"
-                    " AND NOT granted", "the first batch's commit, held up");
+  pg_query_wait_for (holder, "SELECT COUNT (*) > 0 FROM pg_locks WHERE locktype = 'advisory'"
+                             " AND NOT granted", "the first batch's commit, held up", WAIT_S);
 
   /* The second has no event: it commits beside the first. */
   g_assert_cmpint (triage_store_insert_notification (store, "flight-2", "service", 0, NULL, "{}",
                                                      "{}", "{}", NULL, now, 0), ==,
                    TRIAGE_STORE_INSERTED);
   triage_store_after_commit (store, committed_cb, &second);
-  wait_for (holder, "SELECT COUNT (*) = 1 FROM notifications WHERE id = 'flight-2'",
-            "the second batch committed while the first waits");
+  pg_query_wait_for (holder, "SELECT COUNT (*) = 1 FROM notifications WHERE id = 'flight-2'",
+                     "the second batch committed while the first waits", WAIT_S);
   /* Its answer is in (or on its way), but held: the first is not done. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -146,7 +108,7 @@ test_answered_in_order (void)
   g_assert_true (answers.committed[1]);
   g_assert_false (triage_store_in_batch (store));
   {
-    g_autofree char *events = first_value (holder, "SELECT COUNT (*) FROM events"
+    g_autofree char *events = pg_query_value (holder, "SELECT COUNT (*) FROM events"
                                                    " WHERE type = 'test'");
 
     g_assert_cmpstr (events, ==, "1");

@@ -32,9 +32,8 @@
 
 #define G_LOG_DOMAIN "test-server-cluster-session"
 
-#include <libpq-fe.h>
-
 #include "atp.h"
+#include "pg-query-test-util.h"
 #include "server-test-util.h"
 #include "triage-pg-schema.h"
 #include "triage-test-postgres.h"
@@ -157,22 +156,6 @@ poster_clear (Poster *poster)
     g_free (poster->ids[i]);
 }
 
-/* The first row's first column of @sql on @conn, or NULL if no row. */
-static char *
-first_value (PGconn     *conn,
-             const char *sql)
-{
-  PGresult *result = PQexec (conn, sql);
-  char *value = NULL;
-
-  if (PQresultStatus (result) != PGRES_TUPLES_OK && PQresultStatus (result) != PGRES_COMMAND_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  if (PQntuples (result) > 0)
-    value = g_strdup (PQgetvalue (result, 0, 0));
-  PQclear (result);
-  return value;
-}
-
 static gboolean
 wake (gpointer data)
 {
@@ -195,7 +178,7 @@ wait_for_database (PGconn     *conn,
 
   while (poster == NULL || poster->unavailable == unavailable)
     {
-      g_autofree char *value = first_value (conn, sql);
+      g_autofree char *value = pg_query_value (conn, sql);
 
       if ((reached = g_strcmp0 (value, "t") == 0))
         break;
@@ -215,10 +198,10 @@ end_sessions (PGconn     *conn,
 {
   g_autofree char *select = g_strdup_printf ("SELECT COALESCE (array_agg (a.pid), '{}')"
                                              " %s AND %s", SESSIONS, where);
-  g_autofree char *pids = first_value (conn, select);
+  g_autofree char *pids = pg_query_value (conn, select);
   g_autofree char *end = g_strdup_printf ("SELECT COUNT (*) FROM unnest ('%s'::int[]) p"
                                           " WHERE pg_terminate_backend (p)", pids);
-  g_autofree char *ended = first_value (conn, end);
+  g_autofree char *ended = pg_query_value (conn, end);
   g_autofree char *gone = g_strdup_printf ("SELECT COUNT (*) = 0 FROM pg_stat_activity"
                                            " WHERE pid = ANY ('%s'::int[])", pids);
 
@@ -237,7 +220,7 @@ assert_each_once (TriageTestServer *server,
     {
       g_autofree char *sql = g_strdup_printf ("SELECT COUNT (*) FROM notifications WHERE id = '%s'",
                                               poster->ids[i]);
-      g_autofree char *stored = first_value (conn, sql);
+      g_autofree char *stored = pg_query_value (conn, sql);
 
       g_assert_cmpuint (poster->status[i], ==, 201);
       g_assert_cmpstr (stored, ==, "1");
@@ -304,7 +287,7 @@ static guint
 count (PGconn     *conn,
        const char *sql)
 {
-  g_autofree char *value = first_value (conn, sql);
+  g_autofree char *value = pg_query_value (conn, sql);
 
   return (guint) g_ascii_strtoull (value, NULL, 10);
 }
@@ -335,7 +318,7 @@ hold_up_and_end (Fixture    *fixture,
   gboolean held = TRUE, set = FALSE;
   guint ended = 0;
 
-  g_free (first_value (fixture->conn, lock));
+  g_free (pg_query_value (fixture->conn, lock));
   if (acknowledge != NULL)
     {
       g_autofree char *moved = g_strdup_printf ("SELECT (SELECT COUNT (*) " SESSIONS HELD_UP
@@ -359,13 +342,13 @@ hold_up_and_end (Fixture    *fixture,
       g_assert_cmpuint (posts, <, SCENE_POSTS);
       post_new (poster);
       held = wait_for_database (fixture->conn, moved, "the post in the database", poster);
-      set = held && g_str_equal ((answer = first_value (fixture->conn, is_set)), "t");
+      set = held && g_str_equal ((answer = pg_query_value (fixture->conn, is_set)), "t");
     }
   if (held)
     ended = end_sessions (fixture->conn,
                           "((TRUE" OPEN HOLDS_POST ") OR a.pid = (SELECT MIN (a.pid) " SESSIONS
                           HELD_UP HOLDS_POST "))");
-  g_free (first_value (fixture->conn, unlock));
+  g_free (pg_query_value (fixture->conn, unlock));
   triage_test_wait_until_within (all_answered (poster), "every post answered", WAIT_S);
   return held && ended == 2;
 }
@@ -412,7 +395,7 @@ test_ended_in_batch (Fixture       *fixture,
   g_assert_cmpuint (poster.unavailable, ==, unavailable);
   assert_each_once (fixture->server, fixture->conn, &poster, fixture->ws);
   /* With the fixture's first. */
-  after = first_value (fixture->conn, "SELECT COUNT (*) FROM notifications");
+  after = pg_query_value (fixture->conn, "SELECT COUNT (*) FROM notifications");
   expected = g_strdup_printf ("%u", poster.posted + 1);
   g_assert_cmpstr (after, ==, expected);
   poster_clear (&poster);
@@ -433,11 +416,11 @@ test_lock_timeout (Fixture       *fixture,
   lock = g_strdup_printf ("SELECT pg_advisory_lock (%" G_GINT64_FORMAT ")", TRIAGE_PG_EVENT_LOCK);
   unlock = g_strdup_printf ("SELECT pg_advisory_unlock (%" G_GINT64_FORMAT ")",
                             TRIAGE_PG_EVENT_LOCK);
-  g_free (first_value (fixture->conn, lock));
+  g_free (pg_query_value (fixture->conn, lock));
   post_new (&poster);
   triage_test_wait_until_within (poster.unavailable > 0, "the commit's lock wait given up",
                                  WAIT_S);
-  g_free (first_value (fixture->conn, unlock));
+  g_free (pg_query_value (fixture->conn, unlock));
   triage_test_wait_until_within (all_answered (&poster), "the post stored", WAIT_S);
   assert_each_once (fixture->server, fixture->conn, &poster, fixture->ws);
 
@@ -446,7 +429,7 @@ test_lock_timeout (Fixture       *fixture,
   g_assert_cmpuint (poster.unavailable, ==, 1);
   assert_each_once (fixture->server, fixture->conn, &poster, fixture->ws);
   /* With the fixture's first. */
-  count = first_value (fixture->conn, "SELECT COUNT (*) FROM notifications");
+  count = pg_query_value (fixture->conn, "SELECT COUNT (*) FROM notifications");
   g_assert_cmpstr (count, ==, "3");
   poster_clear (&poster);
 }
@@ -471,7 +454,7 @@ test_ended_between (Fixture       *fixture,
   g_assert_cmpuint (poster.unavailable, ==, 0);
   assert_each_once (fixture->server, fixture->conn, &poster, fixture->ws);
   /* With the fixture's first. */
-  count = first_value (fixture->conn, "SELECT COUNT (*) FROM notifications");
+  count = pg_query_value (fixture->conn, "SELECT COUNT (*) FROM notifications");
   g_assert_cmpstr (count, ==, "6");
   poster_clear (&poster);
 }

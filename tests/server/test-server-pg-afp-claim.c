@@ -17,51 +17,13 @@
 
 #define G_LOG_DOMAIN "test-server-pg-afp-claim"
 
-#include <libpq-fe.h>
-
+#include "pg-query-test-util.h"
 #include "server-test-util.h"
 #include "triage-test-postgres.h"
 #include "atp-afp.h"
 
 #define REVIEWS "/api/v1/afp/reviews"
-#define WAIT_US (30 * G_USEC_PER_SEC)
-
-static char *
-first_value (PGconn     *conn,
-             const char *sql)
-{
-  PGresult *result = PQexec (conn, sql);
-  char *value = NULL;
-
-  if (PQresultStatus (result) != PGRES_TUPLES_OK && PQresultStatus (result) != PGRES_COMMAND_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  if (PQntuples (result) > 0)
-    value = g_strdup (PQgetvalue (result, 0, 0));
-  PQclear (result);
-  return value;
-}
-
-/* Runs the main loop until @sql has a row whose first column is "t". */
-static void
-wait_for (PGconn     *conn,
-          const char *sql,
-          const char *what)
-{
-  gint64 until = g_get_monotonic_time () + WAIT_US;
-
-  for (;;)
-    {
-      g_autofree char *value = first_value (conn, sql);
-
-      if (g_strcmp0 (value, "t") == 0)
-        return;
-      if (g_get_monotonic_time () > until)
-        g_error ("timed out waiting for %s", what);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (1000);
-    }
-}
+#define WAIT_S 30
 
 /* A Request Object near the 400 KiB cap, of @fill characters. */
 static char *
@@ -120,7 +82,7 @@ test_refused_after_claim (void)
 
   /* The next review, read and measured (no feedback yet), then its claim
    * held up by the test's lock. */
-  g_free (first_value (conn, "BEGIN; LOCK TABLE afp_sessions IN SHARE MODE"));
+  g_free (pg_query_value (conn, "BEGIN; LOCK TABLE afp_sessions IN SHARE MODE"));
   next_body = g_strdup_printf ("{\"session_id\":\"%s\",\"title\":\"%s\",\"request\":%s}",
                                session, title, next_request);
   url = g_strconcat (triage_test_server_get_url (first), REVIEWS, NULL);
@@ -131,8 +93,9 @@ test_refused_after_claim (void)
                                             g_bytes_new_static (next_body, strlen (next_body)));
   soup_session_send_and_read_async (triage_test_server_get_session (first), msg,
                                     G_PRIORITY_DEFAULT, NULL, srv_result_cb, &wait);
-  wait_for (conn, "SELECT COUNT (*) > 0 FROM pg_locks WHERE relation = 'afp_sessions'::regclass"
-                  " AND NOT granted", "the next review's claim, held up");
+  pg_query_wait_for (conn, "SELECT COUNT (*) > 0 FROM pg_locks"
+                           " WHERE relation = 'afp_sessions'::regclass AND NOT granted",
+                     "the next review's claim, held up", WAIT_S);
 
   /* Meanwhile the person answers the first review on the other server. */
   feedback = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"feedback\","
@@ -143,7 +106,7 @@ test_refused_after_claim (void)
                               id, summary);
   answered = srv_request (second, "POST", "/api/v1/client/respond", user, feedback);
   srv_assert_status (answered, 200, NULL);
-  g_free (first_value (conn, "ROLLBACK"));
+  g_free (pg_query_value (conn, "ROLLBACK"));
 
   /* Made again with that feedback, the review no longer fits: refused... */
   srv_wait_until (wait.result != NULL, "the next review's answer");
@@ -162,7 +125,7 @@ test_refused_after_claim (void)
   /* ...and the session's last iteration is where it was: the same
    * iteration, smaller, goes through. */
   sql = g_strdup_printf ("SELECT last_iteration FROM afp_sessions WHERE id = '%s'", session);
-  last = first_value (conn, sql);
+  last = pg_query_value (conn, sql);
   g_assert_cmpstr (last, ==, "1");
   small_body = g_strdup_printf ("{\"session_id\":\"%s\",\"request\":{\"iteration\":2,"
                                 "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"b\"}}}",
