@@ -8,15 +8,12 @@
 
 #include "triage-ask-hook-request.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "atp.h"
 #include "triage-ask.h"
+#include "triage-ask-hook-edit.h"
 #include "triage-ask-hook-flags.h"
 #include "triage-ask-hook-path.h"
 #include "triage-service.h"
@@ -24,6 +21,7 @@
 #define member_string triage_service_string_member
 #define visible_text  triage_ask_visible_text
 #define shown_path    triage_ask_hook_shown_path
+#define count_lines   triage_ask_hook_count_lines
 
 /*
  * The request names what the tool acts on so that the person can decide from
@@ -31,15 +29,13 @@
  * when it is inside it), the new content or the edit as a diff. The agent's
  * input is not trusted to be tame: a file named by an edit is read only when it
  * is a regular file of sensible size, so a FIFO or a device cannot hang or
- * swell the hook.
+ * swell the hook (triage-ask-hook-edit.c).
  */
 
 #define HOOK_MAX_ATTACHMENT   (512 * 1024)
 #define HOOK_MAX_TITLE        120
 #define HOOK_MAX_REASON       1000
 #define HOOK_MAX_NOTE         2000
-#define HOOK_MAX_READ         (16 * 1024 * 1024)
-#define HOOK_MAX_EDIT_WORK    (256 * 1024 * 1024)
 
 /* At most @max characters of @text's first line that is not blank, each run of
  * spaces (tabs, U+00A0, …) shown as one, with "…" when cut or when more lines
@@ -113,165 +109,6 @@ add_attachment (JsonObject *context,
   json_object_set_string_member (attachment, "data", base64);
   json_array_add_object_element (attachments, attachment);
   return length == strlen (text);
-}
-
-static guint
-count_lines (const char *text)
-{
-  guint lines = 0;
-
-  for (const char *p = text; *p != '\0'; p++)
-    if (*p == '\n')
-      lines++;
-  return lines + (*text != '\0' && text[strlen (text) - 1] != '\n' ? 1 : 0);
-}
-
-static void
-append_prefixed (GString    *diff,
-                 char        prefix,
-                 const char *text)
-{
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  guint n = g_strv_length (lines);
-
-  if (n > 0 && *lines[n - 1] == '\0')
-    n--;   /* the text ended with a newline */
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (diff, "%c%s\n", prefix, lines[i]);
-}
-
-/* @path's text if it is a regular file of at most HOOK_MAX_READ bytes, else NULL.
- * Opened without blocking, so a FIFO named by the agent cannot hang the hook. */
-static char *
-read_regular_file (const char *path)
-{
-  g_autofree char *contents = NULL;
-  struct stat st;
-  gsize done = 0;
-  int fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-
-  if (fd < 0)
-    return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > HOOK_MAX_READ)
-    {
-      close (fd);
-      return NULL;
-    }
-  contents = g_malloc (st.st_size + 1);
-  while (done < (gsize) st.st_size)
-    {
-      gssize n = read (fd, contents + done, st.st_size - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      done += n;
-    }
-  close (fd);
-  contents[done] = '\0';
-  return g_steal_pointer (&contents);
-}
-
-/* One edit's hunk, at the line where @contents holds @old_text (line 1 when it
- * does not, or when @contents is NULL); @contents then holds the edit done. */
-static void
-append_hunk (GString     *diff,
-             char       **contents,
-             const char  *old_text,
-             const char  *new_text,
-             gboolean     replace_all)
-{
-  const char *at = *contents != NULL && *old_text != '\0' ? strstr (*contents, old_text) : NULL;
-  guint line = 1;
-
-  for (const char *p = *contents; at != NULL && p < at; p++)
-    if (*p == '\n')
-      line++;
-
-  g_string_append_printf (diff, "@@ -%u,%u +%u,%u @@%s\n", line, count_lines (old_text), line,
-                          count_lines (new_text), replace_all ? " (every occurrence)" : "");
-  append_prefixed (diff, '-', old_text);
-  append_prefixed (diff, '+', new_text);
-
-  if (at != NULL)
-    {
-      g_autoptr(GString) done = g_string_new_len (*contents, at - *contents);
-
-      g_string_append (done, new_text);
-      g_string_append (done, at + strlen (old_text));
-      if (replace_all)
-        g_string_replace (done, old_text, new_text, 0);
-      g_free (*contents);
-      *contents = g_string_free (g_steal_pointer (&done), FALSE);
-    }
-}
-
-/* Edit's old_string → new_string, or MultiEdit's edits in turn, as a unified
- * diff of @path. */
-static char *
-edit_diff (const char *path,
-           JsonArray  *edits)
-{
-  g_autoptr(GString) diff = g_string_new (NULL);
-  g_autofree char *contents = read_regular_file (path);
-
-  gsize work = 0;
-
-  g_string_append_printf (diff, "--- a%s\n+++ b%s\n", path, path);
-  for (guint i = 0; i < json_array_get_length (edits); i++)
-    {
-      JsonNode *node = json_array_get_element (edits, i);
-      JsonObject *edit = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      JsonNode *all = edit != NULL ? json_object_get_member (edit, "replace_all") : NULL;
-
-      /* Placing an edit goes through the whole file: past HOOK_MAX_EDIT_WORK the
-       * rest are shown at line 1, so many edits of a large file cannot hold the
-       * hook (20,000 of a 4 MiB file took 11 s, more went past Claude Code's
-       * hook timeout). */
-      if (contents != NULL && (work += strlen (contents)) > HOOK_MAX_EDIT_WORK)
-        g_clear_pointer (&contents, g_free);
-      append_hunk (diff, &contents,
-                   member_string (edit, "old_string") ? member_string (edit, "old_string") : "",
-                   member_string (edit, "new_string") ? member_string (edit, "new_string") : "",
-                   all != NULL && JSON_NODE_HOLDS_VALUE (all) &&
-                   json_node_get_value_type (all) == G_TYPE_BOOLEAN && json_node_get_boolean (all));
-    }
-  return g_string_free (g_steal_pointer (&diff), FALSE);
-}
-
-/* Whether @tool_input is one edit (Edit) or a list of them (MultiEdit), each
- * with its old_string and new_string: the edits, else NULL. */
-static JsonArray *
-edits_of (const char *tool,
-          JsonObject *tool_input)
-{
-  JsonNode *node = json_object_get_member (tool_input, "edits");
-  JsonArray *edits;
-
-  if (g_str_equal (tool, "Edit"))
-    {
-      if (member_string (tool_input, "old_string") == NULL ||
-          member_string (tool_input, "new_string") == NULL)
-        return NULL;
-      edits = json_array_new ();
-      json_array_add_object_element (edits, json_object_ref (tool_input));
-      return edits;
-    }
-  if (!g_str_equal (tool, "MultiEdit") || node == NULL || !JSON_NODE_HOLDS_ARRAY (node) ||
-      json_array_get_length (json_node_get_array (node)) == 0)
-    return NULL;
-  edits = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (edits); i++)
-    {
-      JsonNode *edit = json_array_get_element (edits, i);
-
-      if (!JSON_NODE_HOLDS_OBJECT (edit) ||
-          member_string (json_node_get_object (edit), "old_string") == NULL ||
-          member_string (json_node_get_object (edit), "new_string") == NULL)
-        return NULL;
-    }
-  return json_array_ref (edits);
 }
 
 /* The file a tool acts on, as the agent named it. */
@@ -470,7 +307,7 @@ what_it_does (const char *tool,
       /* Writing over a file destroys what it holds: say so. */
       if (g_stat (path_of (tool_input), &st) == 0)
         {
-          now = read_regular_file (path_of (tool_input));
+          now = triage_ask_hook_read_file (path_of (tool_input));
           replacing = now != NULL
             ? g_strdup_printf (", replacing the file there now (%u %s)", count_lines (now),
                                count_lines (now) == 1 ? "line" : "lines")
@@ -593,7 +430,7 @@ triage_ask_hook_build_request (JsonObject  *input,
   tool_input = json_node_get_object (tool_input_node);
   command = member_string (tool_input, "command");
   path = path_of (tool_input);
-  edits = path != NULL ? edits_of (tool, tool_input) : NULL;
+  edits = path != NULL ? triage_ask_hook_edits (tool, tool_input) : NULL;
 
   context = json_object_new ();
   metadata = json_object_new ();
@@ -650,7 +487,7 @@ triage_ask_hook_build_request (JsonObject  *input,
                                      member_string (tool_input, "plan"));
   else if (edits != NULL)
     {
-      g_autofree char *diff = edit_diff (path, edits);
+      g_autofree char *diff = triage_ask_hook_edit_diff (path, edits);
       g_autofree char *name = g_path_get_basename (path);
       g_autofree char *about = g_strdup_printf ("Change to %s", name);
 
