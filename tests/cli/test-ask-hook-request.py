@@ -179,6 +179,35 @@ def test_multi_edit_diff():
             raise Failure(f"60,000 edits: {time.monotonic() - started:.1f} s, {diff[:200]!r}")
 
 
+def test_replace_all_in_one_pass():
+    # replace_all was done over the text with the first place already replaced
+    # (g_string_replace ()): what new_string brought was replaced again, so the
+    # next hunk named the wrong line, and the rest of the text was moved at each
+    # place: 8 MiB of "id = x" lines held the hook 5 minutes, past Claude Code's
+    # hook timeout. Each place is replaced once, in one pass, as Claude Code does.
+    lines = (8 << 20) // len("id = x\n")
+    with Scenario("replace-all") as s:
+        for name, text, edits, hunks in [
+                ("ab.txt", "a\nb\na\n",
+                 [{"old_string": "a", "new_string": "a\nX", "replace_all": True},
+                  {"old_string": "b", "new_string": "B", "replace_all": False}],
+                 "@@ -1,1 +1,2 @@ (every occurrence)\n-a\n+a\n+X\n@@ -3,1 +3,1 @@\n-b\n+B\n"),
+                ("big.py", "id = x\n" * lines + "last\n",
+                 [{"old_string": "id", "new_string": "ident", "replace_all": True},
+                  {"old_string": "ident = x\nlast", "new_string": "last"}],
+                 "@@ -1,1 +1,1 @@ (every occurrence)\n-id\n+ident\n"
+                 f"@@ -{lines},2 +{lines},1 @@\n-ident = x\n-last\n+last\n")]:
+            path = os.path.join(s.world.root, name)
+            with open(path, "w") as f:
+                f.write(text)
+            hook = Hook(s.world, dict(PRE_TOOL_USE_BASH, cwd=s.world.root, tool_name="MultiEdit",
+                                      tool_input={"file_path": path, "edits": edits}))
+            n = s.person.answer(f"MultiEdit in {os.path.basename(s.world.root)}: {name}",
+                                "deny", "no")
+            hook.result()
+            expect(attachment_text(n), f"--- a{path}\n+++ b{path}\n{hunks}")
+
+
 def test_edit_of_a_fifo_does_not_hang():
     # The hook reads the file an edit names to place its diff: a FIFO (or a
     # device) must not block it or fill its memory.
@@ -524,6 +553,7 @@ run([
     ("paths outside the project shown whole", test_paths_outside_the_project_shown_whole),
     ("links out of the project followed", test_links_out_of_the_project_followed),
     ("MultiEdit as a diff", test_multi_edit_diff),
+    ("replace_all in one pass", test_replace_all_in_one_pass),
     ("an Edit of a FIFO does not hang", test_edit_of_a_fifo_does_not_hang),
     ("hidden characters shown", test_hidden_characters_shown),
     ("the agent's words are not the title", test_agent_words_are_not_the_title),
