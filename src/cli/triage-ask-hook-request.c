@@ -167,10 +167,22 @@ member_true (JsonObject *object,
          json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
 }
 
-/* @tool_input as compact JSON without the agent's "description": an unknown
- * tool's input as the title shows it, or NULL when nothing else is there. */
+/* Whether @tool is an MCP server's (mcp__SERVER__TOOL). Claude Code's own tools
+ * that take a "description" (Bash, PowerShell, Task) ask the agent for a few
+ * words on the call there; an MCP tool's "description" is what the tool is given
+ * and acts on (the body of an issue it opens), the person's to read as such. */
+static gboolean
+is_mcp_tool (const char *tool)
+{
+  return g_str_has_prefix (tool, "mcp__");
+}
+
+/* @tool_input as compact JSON without the agent's "description" (an MCP tool's
+ * is its input: kept): an unknown tool's input as the title shows it, or NULL
+ * when nothing else is there. */
 static char *
-input_without_description (JsonObject *tool_input)
+input_without_description (const char *tool,
+                           JsonObject *tool_input)
 {
   g_autoptr(JsonObject) rest = json_object_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -178,7 +190,7 @@ input_without_description (JsonObject *tool_input)
   g_autoptr(GList) names = json_object_get_members (tool_input);
 
   for (GList *l = names; l != NULL; l = l->next)
-    if (!g_str_equal (l->data, "description"))
+    if (is_mcp_tool (tool) || !g_str_equal (l->data, "description"))
       json_object_set_member (rest, l->data,
                               json_node_copy (json_object_get_member (tool_input, l->data)));
   if (json_object_get_size (rest) == 0)
@@ -191,13 +203,14 @@ input_without_description (JsonObject *tool_input)
 /*
  * What the tool acts on, for the title: the command, the file, the address;
  * for a tool that names none of them, its input. Never the agent's own
- * "description" of the call: that is its claim about what the tool does, not
- * what the tool is given (an MCP shell tool's "Read README.md" over a
+ * "description" of the call to a tool of Claude Code's: that is its claim about
+ * what the tool does, not what the tool is given (a Bash "Read README.md" over a
  * "curl … | sh"). *@whole_elsewhere: the summary is the command or the input,
  * which the description does not repeat; *@cut: it did not fit.
  */
 static char *
-summary_of (JsonObject *tool_input,
+summary_of (const char *tool,
+            JsonObject *tool_input,
             const char *cwd,
             const char *reached,
             gboolean   *whole_elsewhere,
@@ -232,18 +245,20 @@ summary_of (JsonObject *tool_input,
           return first_line (value, 80, *whole_elsewhere ? cut : NULL);
         }
     }
-  input = input_without_description (tool_input);
+  input = input_without_description (tool, tool_input);
   *whole_elsewhere = input != NULL;
   return input != NULL ? first_line (input, 80, cut) : NULL;
 }
 
-/* The agent's own "description" of the call, as the person reads it: marked as
- * its words (they may not match what the tool does), every line made visible,
- * blank lines that follow each other shown as one; NULL when it says nothing. */
+/* The agent's own "description" of a call to a tool of Claude Code's, as the
+ * person reads it: marked as its words (they may not match what the tool does),
+ * every line made visible, blank lines that follow each other shown as one;
+ * NULL when it says nothing, or for an MCP tool, whose "description" is its input. */
 static char *
-agent_note (JsonObject *tool_input)
+agent_note (const char *tool,
+            JsonObject *tool_input)
 {
-  const char *about = member_string (tool_input, "description");
+  const char *about = is_mcp_tool (tool) ? NULL : member_string (tool_input, "description");
   g_auto(GStrv) lines = NULL;
   g_autoptr(GString) note = g_string_new (NULL);
   gboolean blank = FALSE;
@@ -364,7 +379,7 @@ describe (const char *tool,
 {
   g_autofree char *shown_tool = visible_text (tool);
   g_autofree char *sentence = what_it_does (shown_tool, tool_input, cwd, real, edits);
-  g_autofree char *note = agent_note (tool_input);
+  g_autofree char *note = agent_note (tool, tool_input);
   g_autoptr(GString) text = g_string_new (sentence);
   const char *what = member_string (tool_input, "command") != NULL ? "the command"
                                                                     : "the tool's input";
@@ -455,7 +470,7 @@ triage_ask_hook_build_request (JsonObject  *input,
   json_object_set_object_member (context, "metadata", metadata);
 
   real = path != NULL ? triage_ask_hook_real_path (path, cwd, &reached) : NULL;
-  summary = summary_of (tool_input, cwd, reached, &whole_elsewhere, &cut);
+  summary = summary_of (tool, tool_input, cwd, reached, &whole_elsewhere, &cut);
   named = g_strdup_printf ("%s%s%s%s%s", tool, folder ? " in " : "", folder ? folder : "",
                            summary ? ": " : "", summary ? summary : "");
   title = visible_text (named);
