@@ -55,6 +55,7 @@ typedef struct
   char                 *problem;       /* why there is no answer */
   gboolean              withdrawing;
   gboolean              gave_up;       /* on the server, not on a signal or a release */
+  gboolean              released;      /* answered in Claude Code's own prompt first */
   guint                 stdout_watch;
   char                 *waiting;       /* its entry among the waiting hooks */
   gboolean              done;          /* the wait is over, whatever comes now */
@@ -349,9 +350,11 @@ on_release (gpointer data)
 {
   Hook *hook = data;
 
-  if (!hook->done)
-    give_up (hook, "answered in Claude Code's own prompt first",
-             "answered in Claude Code's own prompt");
+  if (hook->done || hook->withdrawing)
+    return G_SOURCE_CONTINUE;
+  hook->released = TRUE;
+  give_up (hook, "answered in Claude Code's own prompt first",
+           "answered in Claude Code's own prompt");
   return G_SOURCE_CONTINUE;
 }
 
@@ -416,6 +419,16 @@ decide (Hook *hook)
 {
   AtpNotification *settled = hook->settled;
 
+  /* Claude Code's own dialog was answered: nothing is asked any more, here or
+   * there, and "asking here instead" would tell the person otherwise. */
+  if (hook->released && (settled == NULL || settled->status != ATP_STATUS_RESPONDED))
+    {
+      g_autoptr(JsonObject) no_decision = json_object_new ();
+
+      g_printerr ("triage-ask: %s\n", hook->problem);
+      print_object (no_decision);
+      return;
+    }
   if (settled == NULL || settled->status != ATP_STATUS_RESPONDED)
     {
       print_fallback (hook->event, hook->problem != NULL ? hook->problem

@@ -289,8 +289,8 @@ def test_answered_in_claude_code_withdraws():
         expect(Hook(s.world, post).result(), (0, {}))
         if os.path.exists(os.path.join(hooks, "999999999")):
             raise Failure("the entry of a hook that is gone was kept")
-        expect(ran.result(), (0, {"systemMessage": "Triage: answered in Claude Code's own prompt "
-                                                   "first; asking here instead"}))
+        # Nothing is asked any more: "asking here instead" told the person otherwise.
+        expect(ran.result(), (0, {}))
         if status_of(ran_n) != "invalidated":
             raise Failure(f"the call that went ahead: {status_of(ran_n)}")
         if status_of(other_n) == "invalidated" or status_of(elsewhere_n) == "invalidated":
@@ -303,7 +303,7 @@ def test_answered_in_claude_code_withdraws():
         stop = {"session_id": "abc123", "hook_event_name": "Stop", "stop_hook_active": False,
                 "cwd": "/Users/...", "permission_mode": "default"}
         expect(Hook(s.world, stop).result(), (0, {}))
-        other.result()
+        expect(other.result(), (0, {}))
         if status_of(other_n) != "invalidated" or status_of(elsewhere_n) == "invalidated":
             raise Failure(f"after Stop: {status_of(other_n)} {status_of(elsewhere_n)}")
         s.server.respond_as_client(elsewhere_n["id"], "allow")
@@ -333,8 +333,7 @@ def test_denied_in_claude_code_released_by_next_prompt():
                   "hook_event_name": "UserPromptSubmit",
                   "prompt": "No, keep node_modules; run npm ci instead"}
         expect(Hook(s.world, prompt).result(), (0, {}))
-        expect(denied.result(), (0, {"systemMessage": "Triage: answered in Claude Code's own "
-                                                      "prompt first; asking here instead"}))
+        expect(denied.result(), (0, {}))
         if status_of(denied_n) != "invalidated":
             raise Failure(f"the call denied in Claude Code: {status_of(denied_n)}")
         if status_of(other_n) == "invalidated":
