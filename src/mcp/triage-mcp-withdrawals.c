@@ -195,6 +195,13 @@ triage_mcp_withdraw_request (TriageMcpServer      *self,
                              TriageServiceRequest *request,
                              const char           *reason)
 {
+  /* No POST of it reached the server: nothing to take back, nor to owe the next run. */
+  if (!triage_service_request_may_exist (request))
+    {
+      g_debug ("request %s never reached the server; nothing to withdraw",
+               triage_service_request_get_notification_id (request));
+      return;
+    }
   withdraw (self, request, reason, FALSE, FALSE);
 }
 

@@ -19,7 +19,9 @@ struct _TriageServiceRequest
   char      *notification_id;
   char      *body;
   gint64     retry_for_us;
-  gboolean   posting;         /* a POST went out, */
+  gboolean   sending;         /* a send began: the request is this object's to post */
+  gboolean   posting;         /* a POST is on its way, or was cut off without telling how far it got; */
+  gboolean   reached;         /* one reached the server (answered, or sent whole), */
   gboolean   posted;          /* and one was answered 2xx, */
   gboolean   maybe_posted;    /* or one went out whole and lost its answer */
 

@@ -192,12 +192,25 @@ withdraw_try (GTask *task)
   Withdrawal *withdrawal = g_task_get_task_data (task);
   guint timeout;
 
+  /* Sent, but no POST reached the server (the connection never opened: the
+   * server down, its socket missing): there is nothing to take back. Posting
+   * it here made a request nobody had asked for, to withdraw it at once, or
+   * left one owed to the next run while the server stayed away. */
+  if (!triage_service_request_may_exist (self))
+    {
+      g_task_return_new_error (task, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND,
+                               "The request never reached %s; nothing to withdraw",
+                               atp_client_get_display_name (self->client));
+      g_object_unref (task);
+      return;
+    }
+
   /* Interrupted before a POST was answered: the server may have made the
    * request, or may make it yet (the POST still on its way, behind the
    * withdrawal: a 404 would leave it pending with nobody waiting). Posting
    * the same body again (idempotent) makes sure it exists, and names it
    * where the server gives the id; then it is withdrawn. */
-  if (self->notification_id == NULL || (self->posting && !self->posted))
+  if (self->notification_id == NULL || (self->sending && !self->posted))
     {
       timeout = short_timeout_begin (self->client, withdrawal);
       if (self->collection == NULL)

@@ -164,6 +164,14 @@ triage_service_request_left_pending (TriageServiceRequest *self,
          triage_service_error_is_transient (error);
 }
 
+gboolean
+triage_service_request_may_exist (TriageServiceRequest *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_SERVICE_REQUEST (self), FALSE);
+
+  return !self->sending || self->posting || self->reached;
+}
+
 /* A wait before the next try: its timer and the cancellation of its task,
  * whichever comes first; the wait holds the task's reference. */
 typedef struct
@@ -252,6 +260,16 @@ op_failed (GTask  *task,
    * body is answered as the first would have been); given up, it is withdrawn. */
   if (op->step == STEP_SEND && g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_LOST))
     self->maybe_posted = TRUE;
+  /* A connection never opened (or the POST not sent whole) told the server
+   * nothing: a withdrawal then has nothing to take back, where it once posted
+   * a request nobody had asked, to withdraw it. Cut off by a cancel, the
+   * POST's fate is unknown: it stays on its way. */
+  if (op->step == STEP_SEND && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      self->posting = FALSE;
+      if (!g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED))
+        self->reached = TRUE;
+    }
 
   if (!triage_service_error_is_transient (error))
     {
@@ -334,6 +352,7 @@ post_cb (GObject      *object,
          gpointer      user_data)
 {
   GTask *task = user_data;
+  TriageServiceRequest *self;
   AtpPostResult *post;
   GError *error = NULL;
 
@@ -341,7 +360,9 @@ post_cb (GObject      *object,
   if (!op_answered (task, post, error))
     return;
 
-  TRIAGE_SERVICE_REQUEST (g_task_get_source_object (task))->posted = TRUE;
+  self = g_task_get_source_object (task);
+  self->posting = FALSE;
+  self->reached = self->posted = TRUE;
   g_task_return_pointer (task, post, (GDestroyNotify) atp_post_result_unref);
   g_object_unref (task);
 }
@@ -421,7 +442,8 @@ post_json_cb (GObject      *object,
         }
       self->notification_id = g_ascii_strdown (id, -1);
     }
-  self->posted = TRUE;
+  self->posting = FALSE;
+  self->reached = self->posted = TRUE;
   g_task_return_pointer (task, answer, (GDestroyNotify) json_node_unref);
   g_object_unref (task);
 }
@@ -525,6 +547,8 @@ op_start (TriageServiceRequest *self,
   GTask *task = g_task_new (self, cancellable, callback, user_data);
   Op *op = g_new0 (Op, 1);
 
+  if (step == STEP_SEND)
+    self->sending = TRUE;
   op->step = step;
   op->wait_seconds = MIN (wait_seconds, ATP_CLIENT_MAX_WAIT_SECONDS);
   g_task_set_source_tag (task, source_tag);

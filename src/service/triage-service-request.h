@@ -100,6 +100,11 @@ gboolean              triage_service_error_is_unreachable    (const GError      
 gboolean              triage_service_request_left_pending   (TriageServiceRequest  *self,
                                                              const GError          *error);
 
+/* FALSE once a send began and no POST of it reached the server (every connection failed,
+ * as the server was down): the server knows nothing of the request, and a withdrawal has
+ * nothing to take back. A POST cut off by a cancel may have gone out: TRUE. */
+gboolean              triage_service_request_may_exist     (TriageServiceRequest  *self);
+
 /* PATCH … {status: invalidated, reason}, within 5 s: a try that fails for a reason that
  * passes (no connection, 5xx, 429) is tried again after 100 ms, doubling to 1 s, while
  * the 5 s last; cancelled while it waits to try again, it ends at once. Finish: %TRUE when

@@ -8,6 +8,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import glob
 import os
 import sys
 
@@ -93,7 +94,36 @@ def test_answered_while_owed():
             raise Failure(f"the request is {s.status(n['id'])}")
 
 
+def test_cancelled_never_reached():
+    # Cancelled while the server is down, before any POST reached it (its connections
+    # failed): nothing is withdrawn, nothing is owed to the next run, and the end does
+    # not wait. The withdrawal used to post the question first: with the server back,
+    # the person's history showed a question never asked, withdrawn; still down, the
+    # end waited 5 s and the owed file kept it.
+    with Session("never-reached", env={"G_MESSAGES_DEBUG": "triage-service"}) as s:
+        s.server.stop()
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Never asked"})
+        s.mcp.wait_stderr(b"trying again in")
+        s.mcp.notify("notifications/cancelled", {"requestId": id, "reason": "not needed"})
+        s.mcp.close_input()
+        if s.mcp.wait_exit() != 0:
+            raise Failure(f"exit status {s.mcp.proc.returncode}; stderr {s.mcp.errors()!r}")
+        if b"could not withdraw" in s.mcp.errors() or b"WARNING" in s.mcp.errors():
+            raise Failure(f"standard error: {s.mcp.errors()!r}")
+        owed = glob.glob(os.path.join(s.world.root, "state", "triage", "mcp-owed-*.json"))
+        if owed:
+            raise Failure(f"owed files for a request never made: {owed}")
+        s.server.start()
+        status, reply = s.server.request("GET", "/api/v1/client/notifications")
+        if status != 200 or any(n["context"]["title"] == "Never asked"
+                                for n in reply["notifications"]):
+            raise Failure(f"the person's notifications: {status} {reply}")
+
+
 run([
+    ("cancelled before any POST reached the server: nothing made, nothing owed",
+     test_cancelled_never_reached),
     ("the server gone mid-wait: withdrawn when it is back", test_server_gone_mid_wait),
     ("cancelled while the server is down: withdrawn when it is back", test_cancelled_while_down),
     ("answered while its withdrawal is owed: no warning", test_answered_while_owed),

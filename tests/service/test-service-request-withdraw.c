@@ -417,6 +417,81 @@ test_withdraw_cancelled_while_waiting (ServiceRequestFixture *fixture,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+static void
+on_request_retrying (TriageServiceRequest *request,
+                     const GError         *error,
+                     gint64                remaining_us,
+                     gpointer              user_data)
+{
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Cancelled while the server is down, before any POST of it reached the server
+ * (its connections failed): the withdrawal has nothing to take back, and says so
+ * at once. It used to post the request first, making one nobody had asked for
+ * (withdrawn at once, in the person's history), or to owe one to the next run. */
+static void
+test_withdraw_never_reached (ServiceRequestFixture *fixture,
+                             gconstpointer          data)
+{
+  g_autoptr(GError) error = NULL;
+  char *ids[2];
+
+  g_assert_true (triage_test_server_stop (fixture->server));
+  for (guint json = 0; json < G_N_ELEMENTS (ids); json++)
+    {
+      const char *id = ids[json] = atp_new_uuid ();
+      g_autofree char *body = service_request_test_new_body (id, "Never asked");
+      g_autoptr(TriageServiceRequest) request = NULL;
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(GAsyncResult) sent = NULL, withdrawn = NULL;
+      gboolean retrying = FALSE;
+
+      request = json ? triage_service_request_new_at (fixture->service, SERVICE_REQUEST_COLLECTION,
+                                                      id, body, 60 * G_USEC_PER_SEC)
+                     : triage_service_request_new (fixture->service, id, body,
+                                                   60 * G_USEC_PER_SEC);
+      g_signal_connect (request, "retrying", G_CALLBACK (on_request_retrying), &retrying);
+      triage_service_request_send_async (request, cancellable, service_request_test_result_cb,
+                                         &sent);
+      triage_test_wait_until (retrying, "the first POST to fail");
+      g_assert_false (triage_service_request_may_exist (request));
+      g_cancellable_cancel (cancellable);
+      triage_test_wait_until (sent != NULL, "the send to end");
+      if (json)
+        g_assert_null (triage_service_request_send_json_finish (request, sent, &error));
+      else
+        g_assert_null (triage_service_request_send_finish (request, sent, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_clear_error (&error);
+
+      triage_service_request_withdraw_async (request, "nobody waits", NULL,
+                                             service_request_test_result_cb, &withdrawn);
+      triage_test_wait_until (withdrawn != NULL, "the withdrawal");
+      g_assert_false (triage_service_request_withdraw_finish (request, withdrawn, &error));
+      g_assert_error (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND);
+      g_clear_error (&error);
+    }
+
+  /* Nothing was made: the server, back, knows neither. */
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autoptr(GAsyncResult) got = NULL;
+      g_autoptr(AtpNotification) notification = NULL;
+
+      atp_client_get_notification_async (fixture->person, ids[i], NULL,
+                                         service_request_test_result_cb, &got);
+      triage_test_wait_until (got != NULL, "the request looked up");
+      notification = atp_client_get_notification_finish (fixture->person, got, &error);
+      g_assert_error (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND);
+      g_clear_error (&error);
+      g_free (ids[i]);
+    }
+}
+
 void
 service_request_test_add_withdraw (void)
 {
@@ -428,5 +503,6 @@ service_request_test_add_withdraw (void)
   ADD ("/service-request/withdraw-across-restart", test_withdraw_across_restart);
   ADD ("/service-request/withdraw-bounded", test_withdraw_bounded);
   ADD ("/service-request/withdraw-cancelled-while-waiting", test_withdraw_cancelled_while_waiting);
+  ADD ("/service-request/withdraw-never-reached", test_withdraw_never_reached);
 #undef ADD
 }
