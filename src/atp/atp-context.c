@@ -363,3 +363,40 @@ atp_attachment_decode (const AtpAttachment  *attachment,
   bytes = g_base64_decode (attachment->data, &length);
   return g_bytes_new_take (bytes, length);
 }
+
+/**
+ * atp_attachment_type_is_json:
+ * @mime_type: a MIME type
+ *
+ * Returns: whether an attachment of @mime_type holds JSON
+ */
+gboolean
+atp_attachment_type_is_json (const char *mime_type)
+{
+  g_return_val_if_fail (mime_type != NULL, FALSE);
+
+  return g_str_equal (mime_type, "application/json") ||
+         g_str_equal (mime_type, "text/json") ||
+         g_str_has_suffix (mime_type, "+json");
+}
+
+/**
+ * atp_attachment_type_is_text:
+ * @mime_type: a MIME type
+ *
+ * The app previews an attachment of such a type as text, and text under
+ * another type not at all: what triage-ask --hook gives the content of a
+ * Write follows the same rule.
+ *
+ * Returns: whether an attachment of @mime_type is text
+ */
+gboolean
+atp_attachment_type_is_text (const char *mime_type)
+{
+  g_return_val_if_fail (mime_type != NULL, FALSE);
+
+  return g_str_has_prefix (mime_type, "text/") ||
+         atp_attachment_type_is_json (mime_type) ||
+         g_str_has_suffix (mime_type, "+xml") ||
+         g_content_type_is_a (mime_type, "text/plain");
+}

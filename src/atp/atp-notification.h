@@ -212,6 +212,8 @@ gboolean         atp_action_needs_confirmation    (const AtpAction *action);
 /* Decoded inline data; %ATP_ERROR_INVALID_FIELD_VALUE for a uri attachment. */
 GBytes          *atp_attachment_decode            (const AtpAttachment *attachment,
                                                    GError             **error);
+gboolean         atp_attachment_type_is_json      (const char          *mime_type);
+gboolean         atp_attachment_type_is_text      (const char          *mime_type);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpNotification, atp_notification_unref)
 

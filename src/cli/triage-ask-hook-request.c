@@ -127,20 +127,11 @@ path_of (JsonObject *tool_input)
   return NULL;
 }
 
-/* The app previews an attachment as text when its type is one of these (type_is_text ()
- * in triage-attachment-view-content.c), and text under another type not at all. */
-static gboolean
-type_is_text (const char *mime_type)
-{
-  return g_str_has_prefix (mime_type, "text/") || g_str_equal (mime_type, "application/json") ||
-         g_str_has_suffix (mime_type, "+json") || g_str_has_suffix (mime_type, "+xml") ||
-         g_content_type_is_a (mime_type, "text/plain");
-}
-
 /* Write's content is text whatever the file's name says: the type its name
- * gives when that is a text type (Markdown, a shell script), else text/plain, so
- * a "curl … | sh" written to new.png or key.pem is shown, not hidden behind
- * "Triage does not preview this kind of file". */
+ * gives when the app shows that type as text (atp_attachment_type_is_text ():
+ * Markdown, a shell script), else text/plain, so a "curl … | sh" written to
+ * new.png or key.pem is shown, not hidden behind "Triage does not preview
+ * this kind of file". */
 static char *
 write_type (const char *path,
             const char *content)
@@ -149,7 +140,7 @@ write_type (const char *path,
                                                         strlen (content), NULL);
   char *mime = content_type != NULL ? g_content_type_get_mime_type (content_type) : NULL;
 
-  if (mime == NULL || strchr (mime, '/') == NULL || !type_is_text (mime))
+  if (mime == NULL || strchr (mime, '/') == NULL || !atp_attachment_type_is_text (mime))
     {
       g_free (mime);
       mime = g_strdup ("text/plain");

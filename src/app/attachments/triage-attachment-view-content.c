@@ -24,23 +24,6 @@
  * another application.
  */
 
-static gboolean
-type_is_json (const char *mime_type)
-{
-  return g_str_equal (mime_type, "application/json") ||
-         g_str_equal (mime_type, "text/json") ||
-         g_str_has_suffix (mime_type, "+json");
-}
-
-static gboolean
-type_is_text (const char *mime_type)
-{
-  return g_str_has_prefix (mime_type, "text/") ||
-         type_is_json (mime_type) ||
-         g_str_has_suffix (mime_type, "+xml") ||
-         g_content_type_is_a (mime_type, "text/plain");
-}
-
 /*
  * Whether the content looks like what it claims to be. Text agrees unless the
  * bytes are recognisably something else (a PNG sent as text/plain); bytes
@@ -122,7 +105,7 @@ show_prepared_text (TriageAttachmentView *self,
   for (guint i = 0; i < text->notices->len; i++)
     _triage_attachment_view_add_notice (self, g_ptr_array_index (text->notices, i));
 
-  if (type_is_json (self->mime_type))
+  if (atp_attachment_type_is_json (self->mime_type))
     {
       language = gtk_source_language_manager_get_language (languages, "json");
       if (text->json)
@@ -185,7 +168,7 @@ prepare_text_cb (GObject      *object,
 static void
 show_text (TriageAttachmentView *self)
 {
-  gboolean json = type_is_json (self->mime_type);
+  gboolean json = atp_attachment_type_is_json (self->mime_type);
 
   if (g_bytes_get_size (self->bytes) <= TRIAGE_ATTACHMENT_TEXT_SYNC_SIZE)
     {
@@ -258,7 +241,7 @@ _triage_attachment_view_show_bytes (TriageAttachmentView *self,
   gtk_image_set_from_gicon (self->type_icon, icon);
 
   image = triage_image_type_is_supported (self->mime_type);
-  if (!image && !type_is_text (self->mime_type))
+  if (!image && !atp_attachment_type_is_text (self->mime_type))
     {
       show_as_file (self, FALSE);
       return;
