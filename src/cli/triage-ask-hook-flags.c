@@ -7,56 +7,15 @@
 #define G_LOG_DOMAIN "triage-ask"
 
 #include "triage-ask-hook-flags.h"
+#include "triage-ask-hook-patterns.h"
 
 #include <string.h>
 
-/* git and its options before the command: git -C DIR push, git --no-pager push. */
-#define GIT "\\bgit\\s+((-C|-c|--git-dir|--work-tree|--namespace)\\s+\\S+\\s+|-\\S+\\s+)*"
-
-/* Commands that destroy or cannot be undone: the flags the person is shown,
- * and that make the app ask for a confirmation before Allow is sent. */
-static const struct
-{
-  const char *pattern;
-  gboolean    irreversible;
-} dangerous_commands[] = {
-  /* rm -rf, rm -r, and GNU's rm DIR -rf: options after the files (and redirections:
-   * 2>&1), up to the end of that command (;, &, |); --rec, as GNU (and git below) takes
-   * any unambiguous start of a long option. */
-  { "\\brm\\s+(([^\\s;&|]|[<>]&|&>)+\\s+)*(-[a-zA-Z]*[rR]|--r[a-z]*\\b)", TRUE },
-  { "\\bfind\\b.*\\s-delete\\b", TRUE },
-  { GIT "push\\b.*(\\s--forc[a-z-]*\\b|\\s-[a-zA-Z]*f\\b|\\s\\+\\S)", TRUE },
-  { GIT "push\\b[^;&|]*(\\s--de[a-z]*\\b|\\s-d\\b|\\s:[^\\s;&|])", TRUE }, /* a remote branch */
-  /* Uncommitted work: git checkout [TREE] [--] ., git restore [OPTIONS] . (not
-   * --staged alone) or --worktree. */
-  { GIT "checkout\\s+(\\S+\\s+)*\\./?(\\s|[;&|]|$)", TRUE },
-  { GIT "restore\\s+(?!([^;&|\\n]*\\s)?(--staged|-S)\\b)(\\S+\\s+)*\\./?(\\s|[;&|]|$)|"
-    GIT "restore\\s+(\\S+\\s+)*(--wo[a-z]*|-[a-zA-Z]*W)\\b", TRUE },
-  { GIT "reset\\s+(\\S+\\s+)*--ha[a-z]*\\b", TRUE },
-  { GIT "clean\\s+(\\S+\\s+)*(-[a-zA-Z]*f|--f[a-z]*\\b)", TRUE },
-  { GIT "branch\\s+(\\S+\\s+)*(-[a-zA-Z]*D|(--de[a-z]*|-d)\\s+(\\S+\\s+)*(--f[a-z]*|-f)\\b)", FALSE },
-  /* SQL's, not the words of a sentence ("drop table of contents", "Truncate long
-   * titles", "delete from the list"): in capitals, or a name then the statement's end,
-   * a quote or what SQL says there; truncate(1) with a size. */
-  { "\\bDROP\\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW)\\b|"
-    "\\b(?i:drop\\s+(table|database|schema|index|view)\\s+(if\\s+exists\\s+)?[\\w.\"`]+\\s*(;|$|['\"]|\\b(cascade|restrict)\\b))", TRUE },
-  { "\\b(?i:truncate\\s+table)\\b|\\bTRUNCATE\\s+\\w|\\btruncate\\s+(\\S+\\s+)*(-s|--size)\\b", TRUE },
-  { "(?i)\\bdelete\\s+from\\s+[\\w.\"`]+\\s*(;|$|['\"]|\\b(where|using|returning)\\b)", TRUE },
-  { "\\bmkfs(\\.\\w+)?\\b|\\bwipefs\\b|\\bshred\\b|\\bdd\\s+(\\S+\\s+)*of=", TRUE },
-  { ">\\s*/dev/(sd|nvme|hd|vd)", TRUE },
-  { "\\b(chmod|chown)\\s+(\\S+\\s+)*(-[a-zA-Z]*R|--rec[a-z]*\\b)", FALSE },
-  /* Their options may come before the verb: kubectl -n prod delete. */
-  { "\\bkubectl\\s+(\\S+\\s+)*delete\\b|\\bterraform\\s+(\\S+\\s+)*destroy\\b|"
-    "\\bhelm\\s+(\\S+\\s+)*(uninstall|delete)\\b", TRUE },
-  { "\\bdocker\\s+(system\\s+prune|volume\\s+(rm|prune)|rm|rmi)\\b", FALSE },
-  { "(?i)\\bRemove-Item\\b.*-Recurse", TRUE },
-};
-
 /* A command is checked one command at a time (between ;, &, | and line ends, a line
- * continued with \ kept whole: `.` matches its newline too), at most this much of each and of the whole: the
- * patterns' cost grows with the square of what they scan, and 10,000 "git push "
- * on one line held the hook for 49 s. What is left unchecked makes Allow ask for
- * a confirmation all the same. */
+ * continued with \ kept whole: `.` matches its newline too), at most this much of each
+ * and of the whole: the patterns cost what they scan (10,000 "git push " on one line
+ * once held the hook for 49 s), and the reading below several times that. What is
+ * left unchecked makes Allow ask for a confirmation all the same. */
 #define FLAG_CHECK_MAX          (64 * 1024)
 #define FLAG_CHECK_MAX_SEGMENT  4096
 
@@ -85,12 +44,10 @@ ends_command (const char *text,
 
 /* Matches @patterns against @text one command at a time, as said above. */
 static void
-match_commands (GRegex     **patterns,
-                const char  *text,
-                const char  *end,
-                gboolean    *destructive,
-                gboolean    *irreversible,
-                gboolean    *unchecked)
+match_commands (TriageAskHookPatterns *patterns,
+                const char            *text,
+                const char            *end,
+                TriageAskHookVerdict  *verdict)
 {
   for (const char *p = text; p < end; )
     {
@@ -104,15 +61,10 @@ match_commands (GRegex     **patterns,
       if (length > FLAG_CHECK_MAX_SEGMENT)
         {
           length = whole_characters (p, FLAG_CHECK_MAX_SEGMENT);
-          *unchecked = TRUE;
+          verdict->unchecked = TRUE;
         }
       segment = g_strndup (p, length);
-      for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
-        if (g_regex_match (patterns[i], segment, 0, NULL))
-          {
-            *destructive = TRUE;
-            *irreversible |= dangerous_commands[i].irreversible;
-          }
+      triage_ask_hook_patterns_match (patterns, segment, verdict);
       p = q + 1;
     }
 }
@@ -163,24 +115,77 @@ read_here_document_word (const char *p,
   return p;
 }
 
+/* Where each line of a text last starts, to know at once that a here-document's end
+ * never comes: below the top, 10,000 lines of "x <<A" in a body were each read to the
+ * end (0.37 s). Built when first asked. */
+typedef struct
+{
+  const char *text;
+  GHashTable *last;            /* a line → 1 + where it last starts */
+  GHashTable *last_untabbed;   /* the same with its leading tabs dropped, for <<- */
+} HereDocumentEnds;
+
+static void
+here_document_ends_clear (HereDocumentEnds *self)
+{
+  g_clear_pointer (&self->last, g_hash_table_unref);
+  g_clear_pointer (&self->last_untabbed, g_hash_table_unref);
+}
+
+/* Whether the line that ends the here-document of @delimiter comes at or after @p. */
+static gboolean
+here_document_end_comes (HereDocumentEnds *self,
+                         const char       *delimiter,
+                         const char       *p)
+{
+  gsize where;
+
+  if (self->last == NULL)
+    {
+      self->last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      self->last_untabbed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (const char *line = self->text; ; line++)
+        {
+          const char *line_end = end_of_line (line);
+          const char *untabbed = line;
+          gpointer start = GSIZE_TO_POINTER (line - self->text + 1);
+
+          while (*untabbed == '\t')
+            untabbed++;
+          g_hash_table_replace (self->last, g_strndup (line, line_end - line), start);
+          g_hash_table_replace (self->last_untabbed,
+                                g_strndup (untabbed, line_end - untabbed), start);
+          if (*line_end == '\0')
+            break;
+          line = line_end;
+        }
+    }
+  where = GPOINTER_TO_SIZE (g_hash_table_lookup (delimiter[0] == '-' ? self->last_untabbed
+                                                                      : self->last,
+                                                 delimiter + 1));
+  return where > 0 && where - 1 >= (gsize) (p - self->text);
+}
+
 /* Takes the bodies of the here-documents @delimiters opened on the line before @p,
  * each up to its delimiter's line, into @bodies; returns where the shell reads
  * commands again. One whose delimiter's line never comes runs to the end at the top,
  * as in bash; below it, in a body or a quoted word, it was none (std::cout << "x" in
  * the C++ a here-document writes), and its lines are read as they are. */
 static const char *
-take_here_documents (const char *p,
-                     GPtrArray  *delimiters,
-                     GPtrArray  *bodies,
-                     gboolean    top)
+take_here_documents (const char       *p,
+                     GPtrArray        *delimiters,
+                     GPtrArray        *bodies,
+                     gboolean          top,
+                     HereDocumentEnds *ends)
 {
   for (guint i = 0; i < delimiters->len; i++)
     {
       const char *delimiter = g_ptr_array_index (delimiters, i);
       const char *body = p;
       const char *body_end = p;
-      gboolean ended = FALSE;
 
+      if (!top && !here_document_end_comes (ends, delimiter, p))
+        break;
       while (*p != '\0')
         {
           const char *line = p;
@@ -192,16 +197,8 @@ take_here_documents (const char *p,
               line++;
           if ((gsize) (line_end - line) == strlen (delimiter + 1) &&
               strncmp (line, delimiter + 1, line_end - line) == 0)
-            {
-              ended = TRUE;
-              break;
-            }
+            break;
           body_end = line_end;
-        }
-      if (!ended && !top)
-        {
-          p = body;
-          break;
         }
       g_ptr_array_add (bodies, g_strndup (body, body_end - body));
     }
@@ -449,26 +446,37 @@ static GPtrArray *
 shell_commands (const char *text,
                 gboolean    top,
                 GPtrArray  *bodies,
+                GArray     *comments,
                 gboolean   *unchecked)
 {
   GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) delimiters = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) command = g_string_new (NULL);   /* the command up to @start */
+  HereDocumentEnds ends = { .text = text };
   const char *start = text;
-  const char *comment = NULL;   /* where the command's comment starts */
   const char *p = text;
   gboolean word_start = TRUE;   /* @p starts a word: a # there starts a comment */
+  gboolean comment_end = FALSE;   /* @p ends a comment's line: a \ before is the comment's */
   Quoting q = { 0 };
 
   while (*p != '\0')
     {
+      /* Where the shell reads commands: at the top, or in a "$(…)" */
+      gboolean code = q.depth == 0 || quoting_top (&q) == '(';
+      gboolean after_comment = comment_end;
       const char *arithmetic_end = NULL;
 
-      if (q.depth == 0 && *p == '#' && word_start)
+      comment_end = FALSE;
+      if (code && *p == '#' && word_start)
         {
-          comment = p;
-          p = end_of_line (p) - 1;
+          g_string_append_len (command, start, p - start);
+          if (comments != NULL)
+            g_array_append_vals (comments, (gsize[]) { p - text, end_of_line (p) - text }, 2);
+          p = start = end_of_line (p);   /* the comment left out */
+          comment_end = TRUE;
+          continue;
         }
-      else if (q.depth == 0 && p[0] == '$' && p[1] == '{')
+      else if (code && p[0] == '$' && p[1] == '{')
         {
           const char *braces_end = end_of_braces (p + 2);
 
@@ -480,37 +488,56 @@ shell_commands (const char *text,
               p++;
             }
         }
-      else if (q.depth == 0 && p[0] == '(' && p[1] == '(' &&
+      else if (code && p[0] == '(' && p[1] == '(' &&
                (arithmetic_end = end_of_arithmetic (p + 2)) != NULL)
         p = arithmetic_end - 1;
-      else if (q.depth == 0 && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
+      else if (quoting_top (&q) == '"' && p[0] == '$' && p[1] == '(' && p[2] == '(' &&
+               (arithmetic_end = end_of_arithmetic (p + 3)) != NULL)
+        p = arithmetic_end - 1;   /* "$((1<<3))" */
+      else if (code && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
                (p == text || p[-1] != '<'))
         p = read_here_document_word (p + 2, delimiters) - 1;
-      else if (q.depth == 0 && ends_command (text, p))
+      else if (q.depth == 0 && (ends_command (text, p) || (after_comment && *p == '\n')))
         {
-          g_ptr_array_add (commands, g_strndup (start, (comment != NULL ? comment : p) - start));
-          comment = NULL;
-          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies, top) : p + 1;
+          g_string_append_len (command, start, p - start);
+          g_ptr_array_add (commands, g_strdup (command->str));
+          g_string_truncate (command, 0);
+          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies, top, &ends)
+                             : p + 1;
           p = start;
           word_start = TRUE;
           continue;
         }
-      else if (q.depth == 0 && p[0] == '\\' && p[1] == '\n')
+      else if (code && *p == '\n' && delimiters->len > 0)
+        {
+          /* A here-document in a "$(…)": git commit -m "$(cat <<'EOF' …)". Its body is
+           * left out of the command, as at the top. */
+          g_string_append_len (command, start, p + 1 - start);
+          p = start = take_here_documents (p + 1, delimiters, bodies, top, &ends);
+          word_start = TRUE;
+          continue;
+        }
+      else if (code && p[0] == '\\' && p[1] == '\n')
         {
           p += 2;   /* a continued line: gone for the shell, `a \⏎#` is `a #` */
           continue;
         }
       else
         {
-          /* A backslash takes what it escapes. $(…)# and x\ # start no word. */
-          word_start = q.depth == 0 && strchr (" \t(;&|", *p) != NULL;
-          p = quote_step (p, &q);
+          /* A backslash takes what it escapes. $(…)# and x\ # start no word; "$(# does. */
+          const char *next = quote_step (p, &q);
+
+          word_start = (code && next == p + 1 && strchr (" \t\n(;&|", *p) != NULL) ||
+                       (*p == '$' && p[1] == '(' && quoting_top (&q) == '(');
+          p = next;
           continue;
         }
       word_start = FALSE;
       p++;
     }
-  g_ptr_array_add (commands, g_strndup (start, (comment != NULL ? comment : p) - start));
+  g_string_append_len (command, start, p - start);
+  g_ptr_array_add (commands, g_string_free (g_steal_pointer (&command), FALSE));
+  here_document_ends_clear (&ends);
   return commands;
 }
 
@@ -537,11 +564,9 @@ continued_lines_joined (const char *text)
  * backslash taken out, the words run together as they would be had the quotes
  * closed. */
 static void
-match_without_quotes (GRegex     **patterns,
-                      const char  *line,
-                      gboolean    *destructive,
-                      gboolean    *irreversible,
-                      gboolean    *unchecked)
+match_without_quotes (TriageAskHookPatterns *patterns,
+                      const char            *line,
+                      TriageAskHookVerdict  *verdict)
 {
   g_autofree char *plain = without_bash_quotes (line);
   g_autoptr(GString) bare = g_string_sized_new (strlen (plain));
@@ -558,8 +583,7 @@ match_without_quotes (GRegex     **patterns,
         else if (strchr ("'\"\\", *p) == NULL)
           g_string_append_c (bare, *p);
     }
-  match_commands (patterns, bare->str, bare->str + bare->len, destructive, irreversible,
-                  unchecked);
+  match_commands (patterns, bare->str, bare->str + bare->len, verdict);
 }
 
 /* Matches @patterns against each command of @text again with its words as the shell
@@ -573,15 +597,15 @@ match_without_quotes (GRegex     **patterns,
  * first reading flags it all the same. One nested deeper than FLAG_UNQUOTE_DEPTH, with
  * quotes left to take off, is @unchecked. */
 static void
-match_unquoted_commands (GRegex     **patterns,
-                         const char  *text,
-                         guint        depth,
-                         gboolean    *destructive,
-                         gboolean    *irreversible,
-                         gboolean    *unchecked)
+match_unquoted_commands (TriageAskHookPatterns *patterns,
+                         const char            *text,
+                         guint                  depth,
+                         GArray                *comments,
+                         TriageAskHookVerdict  *verdict)
 {
   g_autoptr(GPtrArray) bodies = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) commands = shell_commands (text, depth == 0, bodies, unchecked);
+  g_autoptr(GPtrArray) commands = shell_commands (text, depth == 0, bodies, comments,
+                                                    &verdict->unchecked);
 
   for (guint i = 0; i < commands->len; i++)
     {
@@ -591,24 +615,24 @@ match_unquoted_commands (GRegex     **patterns,
       g_autoptr(GError) error = NULL;
       g_autofree char *joined = NULL;
       g_autofree char *flat = NULL;
+      gboolean spaced = FALSE;   /* a word has white space in it */
 
       if (!g_shell_parse_argv (plain, NULL, &words, &error))
         {
           if (!g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
             continue;
           if (depth == 0)
-            *unchecked = TRUE;
+            verdict->unchecked = TRUE;
           else if (strchr (command, '\n') != NULL)
             {
               g_autofree char *whole = continued_lines_joined (command);
               g_auto(GStrv) lines = g_strsplit (whole, "\n", -1);
 
               for (guint j = 0; lines[j] != NULL; j++)
-                match_unquoted_commands (patterns, lines[j], depth, destructive, irreversible,
-                                         unchecked);
+                match_unquoted_commands (patterns, lines[j], depth, NULL, verdict);
             }
           else
-            match_without_quotes (patterns, command, destructive, irreversible, unchecked);
+            match_without_quotes (patterns, command, verdict);
           continue;
         }
       joined = g_strjoinv (" ", words);
@@ -619,29 +643,29 @@ match_unquoted_commands (GRegex     **patterns,
       for (guint j = 0; words[j] != NULL; j++)
         g_strdelimit (words[j], ";&|", ' ');
       flat = g_strjoinv (" ", words);
-      match_commands (patterns, flat, flat + strlen (flat),
-                      destructive, irreversible, unchecked);
+      match_commands (patterns, flat, flat + strlen (flat), verdict);
       for (guint j = 0; words[j] != NULL; j++)
+        if (strpbrk (words[j], " \t\n") != NULL)
+          spaced = TRUE;
+      for (guint j = 0; spaced && words[j] != NULL; j++)
         g_strdelimit (words[j], " \t\n", '_');
       g_free (flat);
-      flat = g_strjoinv (" ", words);
-      match_commands (patterns, flat, flat + strlen (flat),
-                      destructive, irreversible, unchecked);
+      flat = spaced ? g_strjoinv (" ", words) : NULL;
+      if (spaced)
+        match_commands (patterns, flat, flat + strlen (flat), verdict);
       if (depth + 1 < FLAG_UNQUOTE_DEPTH)
-        match_unquoted_commands (patterns, joined, depth + 1, destructive, irreversible,
-                                 unchecked);
+        match_unquoted_commands (patterns, joined, depth + 1, NULL, verdict);
       else if (strpbrk (joined, "'\"\\") != NULL)
-        *unchecked = TRUE;
+        verdict->unchecked = TRUE;
     }
   for (guint i = 0; i < bodies->len; i++)
     {
       const char *body = g_ptr_array_index (bodies, i);
 
       if (depth + 1 < FLAG_UNQUOTE_DEPTH)
-        match_unquoted_commands (patterns, body, depth + 1, destructive, irreversible,
-                                 unchecked);
+        match_unquoted_commands (patterns, body, depth + 1, NULL, verdict);
       else if (strpbrk (body, "'\"\\") != NULL)
-        *unchecked = TRUE;
+        verdict->unchecked = TRUE;
     }
 }
 
@@ -649,30 +673,26 @@ void
 triage_ask_hook_flag_command (const char *command,
                               JsonArray  *flags)
 {
-  GRegex *patterns[G_N_ELEMENTS (dangerous_commands)];
+  g_autoptr(TriageAskHookPatterns) patterns = triage_ask_hook_patterns_new ();
   gsize total = strlen (command);
   gsize checked = whole_characters (command, MIN (total, FLAG_CHECK_MAX));
   g_autofree char *text = g_strndup (command, checked);
-  gboolean unchecked = total > FLAG_CHECK_MAX;
-  gboolean destructive = FALSE;
-  gboolean irreversible = FALSE;
+  TriageAskHookVerdict verdict = { .unchecked = total > FLAG_CHECK_MAX };
+  g_autoptr(GArray) comments = g_array_new (FALSE, FALSE, sizeof (gsize));
 
-  for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
-    patterns[i] = g_regex_new (dangerous_commands[i].pattern,
-                               G_REGEX_MULTILINE | G_REGEX_DOTALL | G_REGEX_OPTIMIZE, 0, NULL);
-
-  match_commands (patterns, text, text + checked, &destructive, &irreversible, &unchecked);
   /* One command at a time, so a line break between two is kept, and each is cut at
    * FLAG_CHECK_MAX_SEGMENT as above, not the whole. */
-  match_unquoted_commands (patterns, text, 0, &destructive, &irreversible, &unchecked);
+  match_unquoted_commands (patterns, text, 0, comments, &verdict);
+  /* As written too, but for the comments: `git push  # never -f` pushes no -f. */
+  for (guint i = 0; i < comments->len; i += 2)
+    memset (text + g_array_index (comments, gsize, i), ' ',
+            g_array_index (comments, gsize, i + 1) - g_array_index (comments, gsize, i));
+  match_commands (patterns, text, text + checked, &verdict);
 
-  for (guint i = 0; i < G_N_ELEMENTS (dangerous_commands); i++)
-    g_regex_unref (patterns[i]);
-
-  if (destructive)
+  if (verdict.destructive)
     json_array_add_string_element (flags, "destructive");
-  if (irreversible)
+  if (verdict.irreversible)
     json_array_add_string_element (flags, "irreversible");
-  if (unchecked)
+  if (verdict.unchecked)
     json_array_add_string_element (flags, "requires_confirmation");
 }

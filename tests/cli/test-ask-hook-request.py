@@ -546,7 +546,64 @@ def test_dangerous_commands_flagged():
                 ("kubectl -n prod delete pod x", ["destructive", "irreversible"]),
                 ("git commit -m \"Fix it; drop table of contents\"", None),
                 # A << in a body whose end never comes opened nothing: C++ written out.
-                ("cat > main.cpp <<'EOF'\n" + "std::cout << \"it's\";\n" * 5 + "EOF", None)]:
+                ("cat > main.cpp <<'EOF'\n" + "std::cout << \"it's\";\n" * 5 + "EOF", None),
+                # In a "$(…)" a here-document's body and a comment are no command's: an
+                # apostrophe there opens no quote, to hide what follows or ask for nothing.
+                ("git commit -m \"$(cat <<'EOF'\ndon't\nEOF\n)\"; $'r\\x6d' -rf x; echo \"won't)\"",
+                 ["destructive", "irreversible"]),
+                ("echo \"$(date # it's\n)\"; $'\\x67it' push -f; echo \"won't)\"",
+                 ["destructive", "irreversible"]),
+                ("git commit -m \"$(cat <<'EOF'\nWe don't retry\nEOF\n)\"", None),
+                ("gh pr create --body \"$(cat <<'EOF'\n- it's not used.\nEOF\n)\"", None),
+                ("git commit -m \"$(cat <<'EOF'\nFix `rm` wrapper's exit\nEOF\n)\" && git push origin main",
+                 None),
+                ("echo \"$((1<<3))\"\necho 'r''m -rf x", ["requires_confirmation"]),
+                # git's options whose argument starts with -: PCRE2 gave up, read as no match.
+                ("x=$(echo git" + " -C" * 40 + " .) git reset --hard HEAD~1",
+                 ["destructive", "irreversible"]),
+                # Ordinary commands and prose are not flagged; git rm keeps what it removes.
+                ("git rm -r --cached . && git add .", None),
+                ("git rm -rf build", ["destructive", "irreversible"]),
+                ("git commit -m \"Allow users to delete from favorites\"", None),
+                ("git commit -m \"Fix crash in drop table handler\"", None),
+                ("git push origin main  # never use -f here", None),
+                ("git -c user.name=x commit -m hi", None),
+                ("git checkout -bfix", None),
+                ("cp /dev/sdb disk.img", None),
+                ("docker run --rm -it image bash", None),
+                # git's short options together, its options that take a value, an alias.
+                ("git push -fu origin main", ["destructive", "irreversible"]),
+                ("git branch -df old", ["destructive"]),
+                ("git --config-env core.pager=HOME push -f origin main",
+                 ["destructive", "irreversible"]),
+                ("git -c alias.p='push -f' p origin main", ["requires_confirmation"]),
+                # Uncommitted work thrown away, other ways.
+                ("git checkout -f main", ["destructive", "irreversible"]),
+                ("git switch --discard-changes main", ["destructive", "irreversible"]),
+                ("git restore :/", ["destructive", "irreversible"]),
+                ("git checkout -- '*'", ["destructive", "irreversible"]),
+                ("git stash clear", ["destructive", "irreversible"]),
+                # SQL's other forms; truncate(1)'s -s0.
+                ("truncate -s0 app.log", ["destructive", "irreversible"]),
+                ("psql -c \"truncate users;\"", ["destructive", "irreversible"]),
+                ("psql -c 'drop table users, orders;'", ["destructive", "irreversible"]),
+                ("psql -c 'delete from users u where u.id = 3'", ["destructive", "irreversible"]),
+                ("psql -c 'DELETE FROM events ORDER BY id LIMIT 1000'",
+                 ["destructive", "irreversible"]),
+                ("dropdb app", ["destructive", "irreversible"]),
+                # Other tools' forms: PowerShell's parameter starts and aliases, devices.
+                ("terraform apply -destroy -auto-approve", ["destructive", "irreversible"]),
+                ("tofu destroy", ["destructive", "irreversible"]),
+                ("oc delete pod x", ["destructive", "irreversible"]),
+                ("Remove-Item x -Rec", ["destructive", "irreversible"]),
+                ("del -Recurse x", ["destructive", "irreversible"]),
+                ("cat img > /dev/mmcblk0", ["destructive", "irreversible"]),
+                ("cp disk.img /dev/sdb", ["destructive", "irreversible"]),
+                ("mke2fs /dev/sdb1", ["destructive", "irreversible"]),
+                ("rsync -a --delete empty/ dir/", ["destructive", "irreversible"]),
+                ("docker image prune -af", ["destructive"]),
+                ("docker --context x rm y", ["destructive"]),
+                ("docker compose down -v", ["destructive"])]:
             got = flags_of(command)
             if got != flags:
                 raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
