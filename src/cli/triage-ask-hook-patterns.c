@@ -28,9 +28,10 @@
 
 /* SQL's words, not a sentence's ("drop table of contents", "Allow users to delete from
  * favorites", "Fix crash in drop table handler"): in capitals, or at a statement's start
- * (a line's, or after a ;, a quote or a parenthesis) and a table's name then the
- * statement's end, a quote or what SQL says there. */
-#define SQL_START "(?:^|[;'\"(`])\\s*"
+ * (a line's, or after a ;, a quote, a parenthesis, or psql's -c and mysql's -e, whose
+ * quotes the second reading took off) and a table's name then the statement's end, a
+ * quote or what SQL says there. */
+#define SQL_START "(?:^|[;'\"(`]|\\s-[ce]\\s|\\s--(?:command|execute)[=\\s])\\s*"
 #define SQL_NAME  "(?:only\\s+)?[\\w.\"`]+(?:\\s*,\\s*[\\w.\"`]+)*"
 
 /* A block device, which a write to wipes: /dev/sdb, /dev/nvme0n1, /dev/mmcblk0 … */

@@ -590,6 +590,7 @@ def test_dangerous_commands_flagged():
                 ("psql -c 'delete from users u where u.id = 3'", ["destructive", "irreversible"]),
                 ("psql -c 'DELETE FROM events ORDER BY id LIMIT 1000'",
                  ["destructive", "irreversible"]),
+                ("psql -c drop\\ table\\ users", ["destructive", "irreversible"]),
                 ("dropdb app", ["destructive", "irreversible"]),
                 # Other tools' forms: PowerShell's parameter starts and aliases, devices.
                 ("terraform apply -destroy -auto-approve", ["destructive", "irreversible"]),
