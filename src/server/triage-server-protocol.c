@@ -217,17 +217,17 @@ markdown_line_text (char *line)
 
   while (marked)
     {
-      gsize hashes = 0;
+      gsize hashes = 0, skip = 0;
 
-      marked = FALSE;
       while (line[hashes] == '#' && hashes < 7)
         hashes++;
       if (hashes >= 1 && hashes <= 6 && (line[hashes] == '\0' || g_ascii_isspace (line[hashes])))
-        line += hashes, marked = TRUE;
-      else if (*line == '>')
-        line++, marked = TRUE;
-      else if ((*line == '-' || *line == '*' || *line == '+') && g_ascii_isspace (line[1]))
-        line++, marked = TRUE;
+        skip = hashes;
+      else if (*line == '>' ||
+               ((*line == '-' || *line == '*' || *line == '+') && g_ascii_isspace (line[1])))
+        skip = 1;
+      marked = skip > 0;
+      line += skip;
       while (g_ascii_isspace (*line))
         line++;
     }
@@ -252,8 +252,9 @@ title_from_lines (const char *text,
       g_autofree char *cut = NULL;
       char *line;
 
-      /* Every line: a text may open with any number of blank ones. */
-      end = strchr (start, '\n');
+      /* Every line (ended by LF, CR or both): a text may open with any
+       * number of blank ones. */
+      end = strpbrk (start, "\r\n");
       copy = end != NULL ? g_strndup (start, end - start) : g_strdup (start);
       line = g_strstrip (copy);
       if (markdown)

@@ -297,6 +297,8 @@ test_derived_titles (Fixture       *fixture,
     { "text/markdown", "**Bold** start", "Bold start" },
     { "text/markdown", "---\\n* _Item_ one", "Item one" },
     { "text/markdown", "*args and **kwargs", "*args and **kwargs" },
+    /* A carriage return ends a line too. */
+    { "text/plain", "\\r\\nfirst\\rsecond", "first" },
   };
   g_autofree char *blank = g_strnfill (70 * 2, 'n');
 
