@@ -591,6 +591,8 @@ def test_dangerous_commands_flagged():
                 ("psql -c 'DELETE FROM events ORDER BY id LIMIT 1000'",
                  ["destructive", "irreversible"]),
                 ("psql -c drop\\ table\\ users", ["destructive", "irreversible"]),
+                ("git commit -m 'Truncate titles; delete from the cache'", None),
+                ("python3 db.py <<EOF\nrun('drop table users;')\nEOF", ["destructive", "irreversible"]),
                 ("dropdb app", ["destructive", "irreversible"]),
                 # Other tools' forms: PowerShell's parameter starts and aliases, devices.
                 ("terraform apply -destroy -auto-approve", ["destructive", "irreversible"]),
