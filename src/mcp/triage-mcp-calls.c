@@ -104,6 +104,41 @@ progress_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/*
+ * The server refused the wait for good (a key revoked meanwhile: 401, 403; the request
+ * unknown: 404; the range of ATP_ERROR's codes from AUTH_INVALID_TOKEN to SESSION_NOT_FOUND): no outage, and no later try does better. Said to the agent as a refusal
+ * (it read "Triage stopped answering"), and on standard error: the question, which
+ * nothing can withdraw with that key, stays in the person's inbox.
+ */
+static void
+call_refused (Call         *call,
+              const GError *error)
+{
+  const char *nid = triage_service_request_get_notification_id (call->request);
+  gboolean gone = error->code >= ATP_ERROR_NOT_FOUND;
+  g_autofree char *text = NULL;
+
+  if (gone)
+    {
+      text = g_strdup_printf ("Triage no longer knows the request (%s) the agent waited for: %s",
+                              nid, error->message);
+      g_message ("request %s is gone from the server while the agent waited: %s", nid,
+                 error->message);
+    }
+  else
+    {
+      text = g_strdup_printf ("Triage refused to let the agent wait for the person's answer "
+                              "(request %s): %s. The question stays in the person's inbox, but "
+                              "its answer will reach no agent", nid, error->message);
+      g_message ("request %s: the server refused the wait (%s); the question stays in the "
+                 "person's inbox until answered or expired, and its answer reaches no agent%s",
+                 nid, error->message,
+                 g_error_matches (error, ATP_ERROR, ATP_ERROR_AUTH_INVALID_TOKEN)
+                   ? ": check the service key (TRIAGE_API_KEY or the keyring)" : "");
+    }
+  call_finish (call, triage_mcp_tool_error_result (text));
+}
+
 static void
 waited_cb (GObject      *object,
            GAsyncResult *result,
@@ -118,6 +153,9 @@ waited_cb (GObject      *object,
     {
       if (settled != NULL)
         call_finish (call, triage_mcp_tool_result (call->tool, settled));
+      else if (error->domain == ATP_ERROR && error->code >= ATP_ERROR_AUTH_INVALID_TOKEN &&
+               error->code <= ATP_ERROR_SESSION_NOT_FOUND)
+        call_refused (call, error);
       else
         {
           g_autoptr(TriageServiceRequest) request = g_object_ref (call->request);

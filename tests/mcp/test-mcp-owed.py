@@ -4,8 +4,10 @@
 # a second signal), the file $XDG_STATE_HOME/triage/mcp-owed-HASH.json keeps them, and
 # the next triage-mcp run for that server withdraws them as it starts. A damaged file is
 # said once and set aside; an unknown or settled request is dropped quietly, one the
-# person answered meanwhile and one refused for good (401) said once and dropped. And a
-# question whose POST lost its answer (the server may hold it) is withdrawn mid-session.
+# person answered meanwhile and one refused for good (401) said once and dropped. A
+# wait refused for good (a key revoked) is a refusal, its question left in the inbox and
+# said so. And a question whose POST lost its answer (the server may hold it) is withdrawn
+# mid-session.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -16,6 +18,7 @@ import hashlib
 import json
 import os
 import signal
+import sqlite3
 import sys
 import types
 import uuid
@@ -301,6 +304,49 @@ def test_refused_for_good_dropped():
             raise Failure(f"the refused withdrawal left the request {t.status()}")
 
 
+def test_key_revoked_while_waiting():
+    # The service's key revoked while a call waits (the team server restarted without
+    # it): the wait is refused for good (401), which the agent read as an outage
+    # ("Triage stopped answering"), and nothing said that the question stays in the
+    # person's inbox, where nothing can withdraw it with that key.
+    world = World("mcp-key-revoked")
+    server = TcpServer(world).start()
+    mcp = None
+    try:
+        alice = server.user("alice")
+        key = server.service("Team agent", ["alice"])
+        mcp = Mcp(world, "--server", server.url, env={"TRIAGE_API_KEY": key})
+        mcp.initialize()
+        id = mcp.tool("request_approval", {"title": "Asked, then the key revoked"},
+                      progress_token="p")
+        # The first progress comes once the POST was answered: the call waits.
+        wait_for("the call to wait", lambda: any(m.get("method") == "notifications/progress"
+                                                 for m in mcp.seen))
+        server.kill()
+        with sqlite3.connect(server.database) as db:
+            db.execute("UPDATE services SET key_hash = 'revoked' WHERE name = 'Team agent'")
+        db.close()
+        server.start()
+        result = mcp.reply(id)["result"]
+        text = result["content"][0]["text"]
+        if not result.get("isError") or "refused" not in text or "stopped answering" in text \
+                or "stays in the person's inbox" not in text:
+            raise Failure(f"the refused wait: {result}")
+        mcp.wait_stderr(b"the question stays in the person's inbox")
+        if b"check the service key" not in mcp.errors():
+            raise Failure(f"standard error: {mcp.errors()!r}")
+        reply = server.checked("GET", "/api/v1/client/notifications?status=pending", token=alice)
+        if [n["context"]["title"] for n in reply["notifications"]] != \
+                ["Asked, then the key revoked"]:
+            raise Failure(f"the inbox: {reply}")
+        expect_clean_exit(mcp)
+    finally:
+        if mcp is not None:
+            mcp.stop()
+        server.kill()
+        world.cleanup()
+
+
 def call_answer_lost(s, title, answer=None):
     """Asks @title in @s, whose relay holds back the server's answer to the POST (answered
     first with @answer unless None, as through another server of a cluster); kills the
@@ -415,6 +461,8 @@ run([
     ("a gone or settled request in the owed file is dropped, an answered one said once",
      test_gone_and_settled_dropped),
     ("a withdrawal refused for good is said once and dropped", test_refused_for_good_dropped),
+    ("a key revoked while a call waits: a refusal, the question stays in the inbox",
+     test_key_revoked_while_waiting),
     ("a question whose POST lost its answer is withdrawn", test_answer_lost_withdrawn),
     ("a question answered as it gave up: said once", test_answered_as_it_gave_up),
     ("a damaged owed file is said once and set aside", test_damaged_file),
