@@ -17,7 +17,9 @@ G_BEGIN_DECLS
 #define TRIAGE_MCP_INVALID_REQUEST  -32600
 #define TRIAGE_MCP_METHOD_NOT_FOUND -32601
 #define TRIAGE_MCP_INVALID_PARAMS   -32602
-#define TRIAGE_MCP_NOT_INITIALIZED  -32002   /* our choice: the spec names no code */
+/* Before initialize (our choice: the spec names no code): Invalid Request, since MCP
+ * gives -32002 to "Resource not found" (2025-06-18, 2025-11-25) and reserves it (2026-07-28). */
+#define TRIAGE_MCP_NOT_INITIALIZED  TRIAGE_MCP_INVALID_REQUEST
 #define TRIAGE_MCP_UNSUPPORTED_VERSION -32022 /* MCP 2026-07-28 */
 
 /* What the model is told about the tools (initialize and server/discover). */

@@ -29,12 +29,14 @@ from apptest import Failure, World, die_with_parent, run, wait_for  # noqa: E402
 
 def test_calls_before_initialize():
     with Session("before-init") as s:
-        expect_error(s.mcp.request("tools/list"), -32002, "initialize")
-        expect_error(s.mcp.request("tools/call", {"name": "ask_human", "arguments": {}}), -32002)
+        # -32600, not -32002, which MCP gives to "Resource not found" (2025-06-18 on).
+        expect_error(s.mcp.request("tools/list"), -32600, "Server not initialized")
+        expect_error(s.mcp.request("tools/call", {"name": "ask_human", "arguments": {}}), -32600,
+                     "Server not initialized")
         if s.mcp.request("ping").get("result") != {}:
             raise Failure("ping before initialize is allowed and answers {}")
         # A method this server does not have is "Method not found" before initialize
-        # too, not -32002: a client probing for a revision or feature this server
+        # too, not -32600: a client probing for a revision or feature this server
         # lacks (rmcp's Auto mode probing for 2026-07-28 fell back to initialize
         # only on -32601) reads it as "not here".
         expect_error(s.mcp.request("resources/list"), -32601, "resources/list")
