@@ -8,6 +8,7 @@
 
 #include "triage-mcp-server-private.h"
 
+#include <math.h>
 #include <string.h>
 
 /*
@@ -19,7 +20,7 @@
  * values, and keeps the value of "id" alone. The TypeScript SDK writes the id
  * last, after the params that made the line long, so the whole line is
  * scanned. Best effort: a line that is not an object, or an id that is not a
- * string or an integer, gives none.
+ * string or a number, gives none.
  */
 
 /* An id longer than this is not one a client made: none. */
@@ -71,17 +72,34 @@ is_space (guint8 c)
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* The id's text read: kept if it is JSON for a string or an integer. */
+/* The id's text read: kept if it is JSON for an id. */
 static void
 take_id (TriageMcpIdScan *scan)
 {
   g_autoptr(JsonNode) node = json_from_string (scan->text->str, NULL);
 
   scan->phase = SCAN_DONE;
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      (json_node_get_value_type (node) == G_TYPE_STRING ||
-       json_node_get_value_type (node) == G_TYPE_INT64))
+  if (node != NULL && triage_mcp_id_is_valid (node))
     scan->id = g_steal_pointer (&node);
+}
+
+/*
+ * Whether @id is a JSON-RPC id MCP allows (RequestId: string | number): a string, an
+ * integer, or a finite fraction. A fraction is echoed as the same number, in the
+ * shortest text that reads back as it (1.5 as 1.5; 1.50 as 1.5, 1.0 as 1.0): the
+ * value the client sent, which is what its parser compares. It was refused (-32600
+ * with id null), and the client's call waited for its own timeout.
+ */
+gboolean
+triage_mcp_id_is_valid (JsonNode *id)
+{
+  GType type;
+
+  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id))
+    return FALSE;
+  type = json_node_get_value_type (id);
+  return type == G_TYPE_STRING || type == G_TYPE_INT64 ||
+         (type == G_TYPE_DOUBLE && isfinite (json_node_get_double (id)));
 }
 
 /* A byte of a string: TRUE at its closing quote. */

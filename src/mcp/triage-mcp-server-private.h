@@ -177,8 +177,9 @@ void        triage_mcp_id_scan_free         (TriageMcpIdScan *scan);
 void        triage_mcp_id_scan_feed         (TriageMcpIdScan *scan,
                                              const guint8    *data,
                                              gsize            length);
-/* The line's id, once it has passed (a string or an integer), or NULL; owned by @scan. */
+/* The line's id, once it has passed (a string or a number), or NULL; owned by @scan. */
 JsonNode   *triage_mcp_id_scan_get_id       (TriageMcpIdScan *scan);
+gboolean    triage_mcp_id_is_valid          (JsonNode        *id);
 
 /* While more than this waits to be written, the client is not reading: input is not
  * read and progress is not sent (triage-mcp-server.c). */

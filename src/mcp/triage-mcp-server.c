@@ -596,17 +596,6 @@ handle_notification (TriageMcpServer *self,
   /* notifications/initialized and anything unknown need nothing. */
 }
 
-static gboolean
-valid_id (JsonNode *id)
-{
-  GType type;
-
-  if (!JSON_NODE_HOLDS_VALUE (id))
-    return FALSE;
-  type = json_node_get_value_type (id);
-  return type == G_TYPE_STRING || type == G_TYPE_INT64;
-}
-
 void
 triage_mcp_server_handle_message (TriageMcpServer *self,
                                   JsonNode        *root)
@@ -624,10 +613,10 @@ triage_mcp_server_handle_message (TriageMcpServer *self,
 
   message = json_node_get_object (root);
   id = json_object_get_member (message, "id");
-  if (id != NULL && !valid_id (id))
+  if (id != NULL && !triage_mcp_id_is_valid (id))
     {
       send_error (self, NULL, INVALID_REQUEST, NULL,
-                  "Invalid Request: id must be a string or an integer");
+                  "Invalid Request: id must be a string or a number");
       return;
     }
   if (g_strcmp0 (string_member (message, "jsonrpc"), "2.0") != 0)

@@ -92,6 +92,13 @@ def test_malformed():
             reply = s.mcp.next()
             if reply.get("id") != id or reply.get("error", {}).get("code") != code:
                 raise Failure(f"{data!r}: expected error {code} with id {id}, got {reply}")
+        # A fractional id is an id (MCP's RequestId is string | number), answered with the
+        # same number: 1.0 stays a fraction. It was -32600 with id null.
+        for id in (1.5, 1.0, -0.25):
+            s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": %s, "method": "ping"}\n' % repr(id).encode())
+            reply = s.mcp.next()
+            if reply.get("result") != {} or type(reply.get("id")) is not float or reply["id"] != id:
+                raise Failure(f"ping with id {id}: {reply}")
         # A response (nothing waits for one), a blank line and CRLF are taken in stride.
         s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": 99, "result": {}}\n\n')
         s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": "crlf", "method": "ping"}\r\n')
