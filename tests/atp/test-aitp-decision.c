@@ -96,6 +96,15 @@ test_answer_completed (void)
       "{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2 (Sand)\",\"quantity\":2},"
       "{\"id\":\"jbl-black\",\"name\":\"JBL Tour One M2, black (Black)\",\"quantity\":1},"
       "{\"id\":\"sony\",\"name\":\"Sony WH-1000XM5\",\"quantity\":1}]}}" },
+    /* As an app before 2a15efa named a variant (queued in its outbox before
+     * an upgrade): taken, and named as shown. */
+    { "products-variants.json",
+      "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2\"},"
+      "{\"id\":\"jbl-black\",\"name\":\"JBL Tour One M2, black\"}]}",
+      "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\",\"decision\":"
+      "{\"request_decision_id\":\"b3f1c9e2-headphones\",\"options\":["
+      "{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2 (Sand)\",\"quantity\":1},"
+      "{\"id\":\"jbl-black\",\"name\":\"JBL Tour One M2, black (Black)\",\"quantity\":1}]}}" },
   };
   g_autoptr(GDateTime) now = test_now ();
 
@@ -176,8 +185,8 @@ static const AnswerCase answer_cases[] = {
   { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":-2}]}", BROKEN, "response_data.options[0].quantity: must be a whole number ≥ 1, got -2" },
   { PRODUCTS, "{\"options\":[{\"id\":\"sony\",\"quantity\":1e300}]}", BROKEN, "response_data.options[0].quantity: must be a whole number ≥ 1" },
   { PRODUCTS, "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"Sand\"}]}", BROKEN, "response_data.options[0].name: must be the name the person was shown, \"JBL Tour One M2 (Sand)\", got \"Sand\"" },
-  /* The product's name alone does not say which variant the person saw. */
-  { PRODUCTS, "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2\"}]}", BROKEN, "response_data.options[0].name: must be the name the person was shown, \"JBL Tour One M2 (Sand)\", got \"JBL Tour One M2\"" },
+  /* Another variant's name is not this one's. */
+  { PRODUCTS, "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2, black\"}]}", BROKEN, "response_data.options[0].name: must be the name the person was shown, \"JBL Tour One M2 (Sand)\", got \"JBL Tour One M2, black\"" },
   /* fine */
   { CHECKBOX, "{\"options\":[{\"id\":\"green\"}]}", -1, NULL },
   { CHECKBOX, "{\"options\":[{\"id\":\"green\"},{\"id\":\"blue\"},{\"id\":\"red\"}]}", -1, NULL },

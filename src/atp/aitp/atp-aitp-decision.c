@@ -241,6 +241,18 @@ check_quantity (AtpParseCtx            *ctx,
   return TRUE;
 }
 
+/* The name an app before 2a15efa gave a variant (its own `name`, else its
+ * product's, without the short name): an answer it queued in its outbox
+ * before an upgrade is taken, its name made the one shown. */
+static gboolean
+is_earlier_name (const AtpAitpOption *option,
+                 const AtpAitpOption *product,
+                 const char          *name)
+{
+  return product != NULL && option != product &&
+         g_strcmp0 (name, option->name != NULL ? option->name : product->name) == 0;
+}
+
 /* One selected option: a choice the request offers, at most once, named as
  * the person saw it, with a quote still valid. */
 static gboolean
@@ -270,7 +282,8 @@ check_selection (AtpParseCtx            *ctx,
     return FALSE;
 
   shown = atp_aitp_option_dup_shown_name (option, option == product ? NULL : product);
-  if (selection->name != NULL && g_strcmp0 (selection->name, shown) != 0)
+  if (selection->name != NULL && g_strcmp0 (selection->name, shown) != 0 &&
+      !is_earlier_name (option, product, selection->name))
     {
       if (shown == NULL)
         return fail_at (ctx, index, "name", "\"%s\" has no name to give", selection->id);
@@ -346,8 +359,11 @@ complete (AtpAitpDecision *self,
       const AtpAitpOption *product = NULL;
       const AtpAitpOption *option = atp_aitp_request_find_option (request, selection->id, &product);
 
-      if (selection->name == NULL)
-        selection->name = atp_aitp_option_dup_shown_name (option, option == product ? NULL : product);
+      if (selection->name == NULL || is_earlier_name (option, product, selection->name))
+        {
+          g_free (selection->name);
+          selection->name = atp_aitp_option_dup_shown_name (option, option == product ? NULL : product);
+        }
       if (request->type == ATP_AITP_DECISION_PRODUCTS && !selection->has_quantity)
         {
           selection->has_quantity = TRUE;
