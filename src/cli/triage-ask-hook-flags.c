@@ -176,11 +176,13 @@ take_here_documents (const char       *p,
                      GPtrArray        *delimiters,
                      GPtrArray        *bodies,
                      gboolean          top,
+                     gboolean          in_substitution,
                      HereDocumentEnds *ends)
 {
   for (guint i = 0; i < delimiters->len; i++)
     {
       const char *delimiter = g_ptr_array_index (delimiters, i);
+      gsize length = strlen (delimiter + 1);
       const char *body = p;
       const char *body_end = p;
 
@@ -190,14 +192,22 @@ take_here_documents (const char       *p,
         {
           const char *line = p;
           const char *line_end = end_of_line (p);
+          const char *closing;
 
           p = *line_end == '\n' ? line_end + 1 : line_end;
           if (delimiter[0] == '-')
             while (*line == '\t')
               line++;
-          if ((gsize) (line_end - line) == strlen (delimiter + 1) &&
-              strncmp (line, delimiter + 1, line_end - line) == 0)
+          if ((gsize) (line_end - line) == length && strncmp (line, delimiter + 1, length) == 0)
             break;
+          /* In a "$(…)" bash 5.2 ends it at its word and the ) too: EOF)" && … */
+          if (in_substitution && strncmp (line, delimiter + 1, length) == 0 &&
+              *(closing = line + length + strspn (line + length, " \t")) == ')')
+            {
+              g_ptr_array_add (bodies, g_strndup (body, body_end - body));
+              g_ptr_array_set_size (delimiters, 0);
+              return closing;
+            }
           body_end = line_end;
         }
       g_ptr_array_add (bodies, g_strndup (body, body_end - body));
@@ -502,7 +512,8 @@ shell_commands (const char *text,
           g_string_append_len (command, start, p - start);
           g_ptr_array_add (commands, g_strdup (command->str));
           g_string_truncate (command, 0);
-          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies, top, &ends)
+          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies, top, FALSE,
+                                                     &ends)
                              : p + 1;
           p = start;
           word_start = TRUE;
@@ -513,7 +524,7 @@ shell_commands (const char *text,
           /* A here-document in a "$(…)": git commit -m "$(cat <<'EOF' …)". Its body is
            * left out of the command, as at the top. */
           g_string_append_len (command, start, p + 1 - start);
-          p = start = take_here_documents (p + 1, delimiters, bodies, top, &ends);
+          p = start = take_here_documents (p + 1, delimiters, bodies, top, TRUE, &ends);
           word_start = TRUE;
           continue;
         }

@@ -558,6 +558,7 @@ def test_dangerous_commands_flagged():
                 ("git commit -m \"$(cat <<'EOF'\nFix `rm` wrapper's exit\nEOF\n)\" && git push origin main",
                  None),
                 ("echo \"$((1<<3))\"\necho 'r''m -rf x", ["requires_confirmation"]),
+                ("echo \"$(cat <<'EOF'\nit's\nEOF)\"; $'r\\x6d' -rf x", ["destructive", "irreversible"]),
                 # git's options whose argument starts with -: PCRE2 gave up, read as no match.
                 ("x=$(echo git" + " -C" * 40 + " .) git reset --hard HEAD~1",
                  ["destructive", "irreversible"]),
