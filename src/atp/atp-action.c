@@ -146,6 +146,20 @@ parse_flags (AtpParseCtx *ctx,
   return TRUE;
 }
 
+/* Whether two labels read the same: alike but for case, compatibility forms and
+ * whitespace around them ("Yes" and "yes "). */
+static gboolean
+labels_match (const char *a,
+              const char *b)
+{
+  g_autofree char *na = g_utf8_normalize (a, -1, G_NORMALIZE_NFKC);
+  g_autofree char *nb = g_utf8_normalize (b, -1, G_NORMALIZE_NFKC);
+  g_autofree char *fa = g_utf8_casefold (g_strstrip (na), -1);
+  g_autofree char *fb = g_utf8_casefold (g_strstrip (nb), -1);
+
+  return g_str_equal (fa, fb);
+}
+
 static gboolean
 parse_binary_options (AtpParseCtx *ctx,
                       JsonObject  *object,
@@ -166,6 +180,12 @@ parse_binary_options (AtpParseCtx *ctx,
   if (!atp_read_string (ctx, options, "true_label", ATP_READ_REQUIRED | ATP_READ_NOT_BLANK, &true_label) ||
       !atp_read_string (ctx, options, "false_label", ATP_READ_REQUIRED | ATP_READ_NOT_BLANK, &false_label))
     return FALSE;
+  /* "Same" or "Same": the person cannot tell the answers apart. Read where stored, as
+   * for blank texts (atp_read_string ()). */
+  if ((ctx->flags & ATP_PARSE_SUBMISSION) && labels_match (true_label, false_label))
+    return atp_parse_fail (ctx, ATP_ERROR_MALFORMED_ACTION, "false_label",
+                           "must differ from true_label (\"%s\"): the person could not tell "
+                           "the answers apart", true_label);
   atp_parse_ctx_pop (ctx, mark);
 
   action->true_label = g_strdup (true_label);

@@ -175,6 +175,35 @@ atp_uri_is_absolute (const char *text)
   return g_uri_is_valid (text, G_URI_FLAGS_NONE, NULL);
 }
 
+/* Whether @c shows nothing: whitespace, a control or format character (U+200B
+ * ZERO WIDTH SPACE, U+2060 WORD JOINER, U+00AD SOFT HYPHEN, U+FEFF, tags), a
+ * variation selector or U+034F, or a character drawn as nothing (U+2800 BRAILLE
+ * PATTERN BLANK, the Hangul fillers). */
+static gboolean
+unichar_is_invisible (gunichar c)
+{
+  GUnicodeType type = g_unichar_type (c);
+
+  return g_unichar_isspace (c) || type == G_UNICODE_FORMAT || type == G_UNICODE_CONTROL ||
+         c == 0x034f || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xe0100 && c <= 0xe01ef) ||
+         c == 0x2800 || c == 0x115f || c == 0x1160 || c == 0x3164 || c == 0xffa0;
+}
+
+gboolean
+atp_str_is_space (const char *text)
+{
+  if (text == NULL)
+    return TRUE;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (!g_unichar_isspace (g_utf8_get_char (p)))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 gboolean
 atp_str_is_blank (const char *text)
 {
@@ -183,7 +212,7 @@ atp_str_is_blank (const char *text)
 
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
-      if (!g_unichar_isspace (g_utf8_get_char (p)))
+      if (!unichar_is_invisible (g_utf8_get_char (p)))
         return FALSE;
     }
 

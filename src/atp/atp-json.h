@@ -52,8 +52,13 @@ char       *atp_json_error_body     (const char   *code,
 GDateTime  *atp_parse_timestamp     (const char   *text);        /* NULL if not RFC 3339 with an offset */
 char       *atp_format_timestamp    (GDateTime    *time);        /* UTC, "Z", microseconds only when non-zero */
 gboolean    atp_is_uuid_v4          (const char   *text);
-/* NULL, empty or only (Unicode) whitespace: what a required text may not be. */
+/* NULL, empty or only what shows nothing: (Unicode) whitespace, control and format
+ * characters (U+200B, U+2060, U+00AD, …), variation selectors, U+2800 BRAILLE PATTERN
+ * BLANK, the Hangul fillers: what a required text may not be. */
 gboolean    atp_str_is_blank        (const char   *text);
+/* NULL, empty or only (Unicode) whitespace: the rule before atp_str_is_blank () took
+ * invisible characters in, which requests stored before it still meet. */
+gboolean    atp_str_is_space        (const char   *text);
 char       *atp_new_uuid            (void);                      /* g_uuid_string_random() */
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "atp-json.h"
+#include "atp-notification.h"
 #include "atp-private.h"
 
 void
@@ -143,8 +144,16 @@ atp_read_string (AtpParseCtx   *ctx,
   text = json_node_get_string (node);
   if ((flags & ATP_READ_NOT_EMPTY) && *text == '\0')
     return atp_parse_fail_type (ctx, name, "a non-empty string", node);
-  if ((flags & ATP_READ_NOT_BLANK) && atp_str_is_blank (text))
+  if ((flags & ATP_READ_NOT_BLANK) && atp_str_is_space (text))
     return atp_parse_fail_type (ctx, name, "a non-empty string (not only spaces)", node);
+  /* A text of invisible characters alone (U+200B, U+2060, U+00AD, U+2800) showed the
+   * person a blank heading. Refused in what is submitted, but read where stored: a
+   * request the server took before must still reach the person (a list skips an item
+   * that does not parse). */
+  if ((flags & ATP_READ_NOT_BLANK) && (ctx->flags & ATP_PARSE_SUBMISSION) &&
+      atp_str_is_blank (text))
+    return atp_parse_fail_type (ctx, name, "a string with something visible (not only spaces, "
+                                "zero-width or other invisible characters)", node);
 
   *value = text;
   return TRUE;

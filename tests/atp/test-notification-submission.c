@@ -103,6 +103,70 @@ test_submission_rules (void)
   g_assert_nonnull (n->deadline);
 }
 
+/* A text of invisible characters alone, and binary labels alike, are refused in what is
+ * submitted (a blank heading; answers the person cannot tell apart), and still read where
+ * stored: a request the server took before must reach the person. */
+static void
+test_submission_invisible (void)
+{
+  static const char * const invisible[] = {
+    "\"\\u200b\"", "\"\\u2060\"", "\"\\u00ad\"", "\"\\u2800\"", "\"\\ufeff \\u200b\"",
+    "\"\\u3164\"", "\"\\u3000\"",
+  };
+  static const char * const alike[][2] = {
+    { "\"Same\"", "\"Same\"" }, { "\"Yes\"", "\" yes\"" }, { "\"ＯＫ\"", "\"ok\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (invisible); i++)
+    {
+      g_autoptr(JsonNode) root = atp_test_load_json ("base-notification.json");
+      g_autoptr(AtpNotification) n = NULL;
+      g_autoptr(AtpNotification) stored = NULL;
+      g_autoptr(GError) error = NULL;
+
+      atp_test_patch (root, "context.title", invisible[i]);
+      n = atp_notification_new_from_json (root, ATP_PARSE_SUBMISSION, &error);
+      g_assert_null (n);
+      atp_assert_error (error, ATP_ERROR_INVALID_FIELD_VALUE, "context.title: must be a ");
+      g_clear_error (&error);
+      /* U+3000 is whitespace: refused as blank in both, as before. */
+      stored = atp_notification_new_from_json (root, ATP_PARSE_DEFAULT, &error);
+      if (i == G_N_ELEMENTS (invisible) - 1)
+        g_assert_null (stored);
+      else
+        g_assert_no_error (error);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (alike); i++)
+    {
+      g_autoptr(JsonNode) root = atp_test_load_json ("base-notification.json");
+      g_autoptr(AtpNotification) n = NULL;
+      g_autoptr(AtpNotification) stored = NULL;
+      g_autoptr(GError) error = NULL;
+
+      atp_test_patch (root, "actions[1].options.true_label", alike[i][0]);
+      atp_test_patch (root, "actions[1].options.false_label", alike[i][1]);
+      n = atp_notification_new_from_json (root, ATP_PARSE_SUBMISSION, &error);
+      g_assert_null (n);
+      atp_assert_error (error, ATP_ERROR_MALFORMED_ACTION,
+                        "actions[1].options.false_label: must differ from true_label");
+      g_clear_error (&error);
+      stored = atp_notification_new_from_json (root, ATP_PARSE_DEFAULT, &error);
+      g_assert_no_error (error);
+    }
+
+  /* Something visible among them is a title. */
+  {
+    g_autoptr(JsonNode) root = atp_test_load_json ("base-notification.json");
+    g_autoptr(AtpNotification) n = NULL;
+    g_autoptr(GError) error = NULL;
+
+    atp_test_patch (root, "context.title", "\"\\u200bDeploy\\u2060?\"");
+    n = atp_notification_new_from_json (root, ATP_PARSE_SUBMISSION, &error);
+    g_assert_no_error (error);
+  }
+}
+
 static void
 test_copy_with (void)
 {
@@ -259,6 +323,7 @@ notification_test_add_submission (void)
 {
   g_test_add_func ("/atp/notification/submission", test_submission);
   g_test_add_func ("/atp/notification/submission-rules", test_submission_rules);
+  g_test_add_func ("/atp/notification/submission-invisible", test_submission_invisible);
   g_test_add_func ("/atp/notification/copy-with", test_copy_with);
   g_test_add_func ("/atp/notification/complete", test_complete);
   g_test_add_func ("/atp/notification/ref-counting", test_ref_counting);

@@ -337,6 +337,13 @@ test_refused (void)
     /* An empty title was called missing; blank texts were left to libatp's field names. */
     { { "--title", "", "--action", "a", NULL }, "--title: the text is empty" },
     { { "--title", " \t", "--action", "a", NULL }, "--title: the text is empty" },
+    /* Invisible characters alone (U+200B, U+2060; U+2800) showed a blank heading: the
+     * server's rule (libatp's), as triage-mcp's. */
+    { { "--title", "\u200b\u2060", "--action", "a", NULL }, "--title: the text is empty" },
+    { { "--title", "\u2800", "--action", "a", NULL }, "--title: the text is empty" },
+    /* Answers the person cannot tell apart. */
+    { { "--title", "T", "--action", "yn:binary", "--option", "yn=true:Same", "--option",
+        "yn=false:Same", NULL }, "false_label: must differ from true_label" },
     { { "--title", "T", "--description", "", "--action", "a", NULL },
       "--description: the text is empty" },
     { { "--confirm", "  ", NULL }, "--confirm needs a question" },

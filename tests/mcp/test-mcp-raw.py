@@ -367,6 +367,15 @@ def test_invalid_arguments_by_version():
             raise Failure(f"2025-11-25: expected a tool error naming constraints, got {result}")
         for arguments, field in [({"question": "x"}, "response_type: required"),
                                  ({"question": "", "response_type": "text"}, "question: must not"),
+                                 # Invisible alone: a blank heading in the person's inbox.
+                                 ({"question": "\u200b\u2060", "response_type": "text"},
+                                  "question: must be a string with something visible"),
+                                 ({"question": "\u2800", "response_type": "text"},
+                                  "question: must be a string with something visible"),
+                                 # Answers the person cannot tell apart.
+                                 ({"question": "x", "response_type": "binary",
+                                   "true_label": "Same", "false_label": "Same"},
+                                  "false_label: must differ from true_label"),
                                  ({"question": "x", "response_type": "text", "colour": 1},
                                   "colour: unknown argument"),
                                  ({"question": "x", "response_type": "choice"}, "options: required"),

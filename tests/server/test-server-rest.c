@@ -279,6 +279,17 @@ test_every_error (void)
       "\"response_type\":\"scale\",\"constraints\":{\"min\":5,\"max\":1}}]}", 400, "MALFORMED_ACTION", NULL },
     { "POST", "/api/v1/notifications", 2, "{\"id\":\"%s\"," CONTEXT ",\"actions\":[{\"id\":\"b\","
       "\"label\":\"B\",\"response_type\":\"simple\"}]}", 409, "NOTIFICATION_ALREADY_EXISTS", NULL },
+    /* a title of invisible characters alone (a blank heading), binary labels alike:
+     * libatp's rule for what is submitted, the same as triage-ask's and triage-mcp's */
+    { "POST", "/api/v1/notifications", 2, "{\"context\":{\"title\":\"\\u200b\\u2060\","
+      "\"description\":\"d\"},\"actions\":[{\"id\":\"b\",\"label\":\"B\","
+      "\"response_type\":\"simple\"}]}", 400, "INVALID_FIELD_VALUE", NULL },
+    { "POST", "/api/v1/notifications", 2, "{\"context\":{\"title\":\"\\u2800\","
+      "\"description\":\"d\"},\"actions\":[{\"id\":\"b\",\"label\":\"B\","
+      "\"response_type\":\"simple\"}]}", 400, "INVALID_FIELD_VALUE", NULL },
+    { "POST", "/api/v1/notifications", 2, "{" CONTEXT ",\"actions\":[{\"id\":\"b\","
+      "\"label\":\"B\",\"response_type\":\"binary\",\"options\":{\"true_label\":\"Same\","
+      "\"false_label\":\"Same\"}}]}", 400, "MALFORMED_ACTION", NULL },
     { "GET", "/api/v1/notifications/%s", 3, NULL, 403, "SERVICE_NOT_OWNER", NULL },
     { "PATCH", "/api/v1/notifications/%s", 3, "{\"status\":\"invalidated\"}", 403, "SERVICE_NOT_OWNER", NULL },
     { "PATCH", "/api/v1/notifications/%s", 2, "{\"status\":\"responded\"}", 400, "INVALID_STATUS", "status" },
