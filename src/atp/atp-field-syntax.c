@@ -189,15 +189,17 @@ unichar_is_invisible (gunichar c)
          c == 0x2800 || c == 0x115f || c == 0x1160 || c == 0x3164 || c == 0xffa0;
 }
 
-gboolean
-atp_str_is_space (const char *text)
+/* Whether every character of @text (NULL: none) meets @is. */
+static gboolean
+str_is_all (const char *text,
+            gboolean  (*is) (gunichar c))
 {
   if (text == NULL)
     return TRUE;
 
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
-      if (!g_unichar_isspace (g_utf8_get_char (p)))
+      if (!is (g_utf8_get_char (p)))
         return FALSE;
     }
 
@@ -205,16 +207,13 @@ atp_str_is_space (const char *text)
 }
 
 gboolean
+atp_str_is_space (const char *text)
+{
+  return str_is_all (text, g_unichar_isspace);
+}
+
+gboolean
 atp_str_is_blank (const char *text)
 {
-  if (text == NULL)
-    return TRUE;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      if (!unichar_is_invisible (g_utf8_get_char (p)))
-        return FALSE;
-    }
-
-  return TRUE;
+  return str_is_all (text, unichar_is_invisible);
 }
