@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "triage-ask"
 
 #include "triage-ask-hook-flags.h"
+#include "triage-ask-hook-ansi-c.h"
 #include "triage-ask-hook-patterns.h"
 
 #include <string.h>
@@ -316,76 +317,6 @@ quote_step (const char *p,
   return p + 1;
 }
 
-/* Appends to @word what the escape of bash's $'…' whose backslash is before @p means
- * (\n, \', \x72, \162, \u0072, \cA …); returns where the escape ends. */
-static const char *
-append_ansi_c_escape (GString    *word,
-                      const char *p)
-{
-  static const char named[] = "abeEfnrtv\\'\"?";
-  static const char meant[] = "\a\b\033\033\f\n\r\t\v\\'\"?";
-  const char *name = *p != '\0' ? strchr (named, *p) : NULL;
-  gboolean octal = *p >= '0' && *p <= '7';
-  gsize digits = octal ? 3 : *p == 'x' ? 2 : *p == 'u' ? 4 : *p == 'U' ? 8 : 0;
-  const char *start = octal ? p : p + 1;
-  const char *q = start;
-  gunichar value = 0;
-
-  if (name != NULL)
-    {
-      g_string_append_c (word, meant[name - named]);
-      return p + 1;
-    }
-  if (*p == 'c' && p[1] != '\0' && p[1] != '\'')
-    {
-      g_string_append_c (word, g_ascii_toupper (p[1]) ^ 0x40);
-      return p + 2;
-    }
-  while ((gsize) (q - start) < digits &&
-         (octal ? *q >= '0' && *q <= '7' : g_ascii_isxdigit (*q)))
-    value = value * (octal ? 8 : 16) + g_ascii_xdigit_value (*q++);
-  if (q == start)
-    {
-      g_string_append_c (word, '\\');   /* no escape bash knows: the backslash stays */
-      return p;
-    }
-  if (octal || *p == 'x')
-    g_string_append_c (word, (char) value);
-  else if (g_unichar_validate (value))
-    g_string_append_unichar (word, value);
-  return q;
-}
-
-/* Appends bash's $'…' whose text starts at @p to @out as the '…' that means the same
- * (its escapes read, a NUL ending it as in bash); returns where it ends, after its
- * quote. One that does not close is appended as it is, for the reader to refuse. */
-static const char *
-append_ansi_c_quoted (GString    *out,
-                      const char *p)
-{
-  g_autoptr(GString) word = g_string_new (NULL);
-  const char *q = p;
-
-  while (*q != '\0' && *q != '\'')
-    if (*q == '\\' && q[1] != '\0')
-      q = append_ansi_c_escape (word, q + 1);
-    else
-      g_string_append_c (word, *q++);
-  if (*q == '\0')
-    {
-      g_string_append_printf (out, "$'%s", p);
-      return q;
-    }
-  g_string_append_c (out, '\'');
-  for (const char *c = word->str; *c != '\0'; c++)
-    if (*c == '\'')
-      g_string_append (out, "'\\''");
-    else
-      g_string_append_c (out, *c);
-  g_string_append_c (out, '\'');
-  return q + 1;
-}
-
 /* @command with bash's quotes that g_shell_parse_argv () does not know written as ones
  * it does: $'…' (ANSI-C quoting: $'\x72\x6d' is rm, and \' in it is a quote) as '…',
  * and $"…" (a string to translate) as "…"; # as \#: shell_commands () took the
@@ -405,7 +336,7 @@ without_bash_quotes (const char *command)
       if (top == 0 && p[0] == '$' && p[1] == '"')
         next = p + 1;
       else if ((top == 0 || top == '(') && p[0] == '$' && p[1] == '\'')
-        next = append_ansi_c_quoted (out, p + 2);
+        next = triage_ask_hook_append_ansi_c_quoted (out, p + 2);
       else if ((top == 0 || top == '`') && *p == '#')
         {
           g_string_append (out, "\\#");
