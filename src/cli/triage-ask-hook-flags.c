@@ -528,6 +528,120 @@ match_without_quotes (TriageAskHookPatterns *patterns,
   match_commands (patterns, bare->str, bare->str + bare->len, verdict);
 }
 
+/* @command with its first brace expansion done, as bash does it: {rm,-rf,x} is rm -rf x,
+ * r{m,} is rm r; NULL when it has none (outside quotes, a {…} in one word with a , at
+ * its own level), or when it would make more than @most bytes (@too_long). */
+static char *
+first_braces_expanded (const char *command,
+                       gsize       most,
+                       gboolean   *too_long)
+{
+  const char *word = command;   /* where the word around @p starts */
+  Quoting q = { 0 };
+
+  for (const char *p = command; *p != '\0'; )
+    {
+      g_autoptr(GPtrArray) commas = NULL;   /* the , of the braces, then their } */
+      const char *end;
+      guint open = 0;
+
+      if (q.depth == 0 && strchr (" \t\n;&|()<>", *p) != NULL)
+        word = p + 1;
+      if (q.depth > 0 || *p != '{' || (p > command && p[-1] == '$'))
+        {
+          p = quote_step (p, &q);
+          continue;
+        }
+      commas = g_ptr_array_new ();
+      for (end = p; *end != '\0'; )
+        {
+          if (q.depth == 0 && strchr (" \t\n;&|()<>", *end) != NULL)
+            break;
+          if (q.depth == 0 && *end == '{')
+            open++;
+          else if (q.depth == 0 && *end == ',' && open == 1)
+            g_ptr_array_add (commas, (gpointer) end);
+          else if (q.depth == 0 && *end == '}' && --open == 0)
+            break;
+          end = quote_step (end, &q);
+        }
+      if (*end == '}' && commas->len > 0)
+        {
+          const char *word_end = end;
+          GString *out = g_string_new_len (command, word - command);
+
+          while (*word_end != '\0' && (q.depth > 0 || strchr (" \t\n;&|()<>", *word_end) == NULL))
+            word_end = quote_step (word_end, &q);
+          g_ptr_array_add (commas, (gpointer) end);
+          for (guint i = 0; i < commas->len; i++)
+            {
+              const char *alternative = i == 0 ? p + 1 : (const char *) commas->pdata[i - 1] + 1;
+
+              g_string_append_len (out, word, p - word);
+              g_string_append_len (out, alternative, (const char *) commas->pdata[i] - alternative);
+              g_string_append_len (out, end + 1, word_end - end - 1);
+              if (i + 1 < commas->len)
+                g_string_append_c (out, ' ');
+              if (out->len > most)
+                {
+                  *too_long = TRUE;   /* {a,a,…} 10,000 times after a long word */
+                  g_string_free (out, TRUE);
+                  return NULL;
+                }
+            }
+          g_string_append (out, word_end);
+          return g_string_free (out, FALSE);
+        }
+      p = end;   /* what follows is read on from where these braces broke off */
+    }
+  return NULL;
+}
+
+/* How many brace expansions a command is read with at most, and how much longer than
+ * the command what they make may be: mkdir -p src/{a,b}/{c,d}/{e,f} takes 7. */
+#define FLAG_BRACES_MAX 64
+#define FLAG_BRACES_GROWTH 1024
+
+/* @command with its brace expansions done; NULL when it has none, or when they are
+ * too many or make too much to read, or it is longer than is checked (@unchecked). */
+static char *
+brace_expanded (const char *command,
+                gboolean   *unchecked)
+{
+  gsize most = 2 * strlen (command) + FLAG_BRACES_GROWTH;
+  gboolean too_long = FALSE;
+  g_autofree char *expanded = NULL;
+
+  if (strlen (command) > FLAG_CHECK_MAX_SEGMENT)
+    {
+      /* Not checked whole anyway; its braces would cost the square of it. */
+      *unchecked |= strchr (command, '{') != NULL;
+      return NULL;
+    }
+  expanded = first_braces_expanded (command, most, &too_long);
+
+  for (guint i = 1; expanded != NULL; i++)
+    {
+      char *next = first_braces_expanded (expanded, most, &too_long);
+
+      if (next == NULL)
+        break;
+      g_free (expanded);
+      expanded = next;
+      if (i == FLAG_BRACES_MAX)
+        {
+          too_long = TRUE;
+          break;
+        }
+    }
+  if (too_long)
+    {
+      *unchecked = TRUE;
+      return NULL;
+    }
+  return g_steal_pointer (&expanded);
+}
+
 /* Matches @patterns against each command of @text again with its words as the shell
  * reads them ('rm', r""m, r\m and $'\x72m' are rm), joined by spaces, and so on down to
  * FLAG_UNQUOTE_DEPTH for the quotes inside a quoted word (bash -c "…"). A command whose
@@ -558,7 +672,16 @@ match_unquoted_commands (TriageAskHookPatterns *patterns,
       g_autofree char *joined = NULL;
       g_autofree char *flat = NULL;
       gboolean spaced = FALSE;   /* a word has white space in it */
+      g_autofree char *expanded = brace_expanded (command, &verdict->unchecked);
 
+      if (expanded != NULL)
+        {
+          match_commands (patterns, expanded, expanded + strlen (expanded), verdict);
+          if (depth + 1 < FLAG_UNQUOTE_DEPTH)
+            match_unquoted_commands (patterns, expanded, depth + 1, NULL, verdict);
+          else
+            verdict->unchecked = TRUE;
+        }
       if (!g_shell_parse_argv (plain, NULL, &words, &error))
         {
           if (!g_error_matches (error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))

@@ -607,7 +607,11 @@ def test_dangerous_commands_flagged():
                 ("rsync -a --delete empty/ dir/", ["destructive", "irreversible"]),
                 ("docker image prune -af", ["destructive"]),
                 ("docker --context x rm y", ["destructive"]),
-                ("docker compose down -v", ["destructive"])]:
+                ("docker compose down -v", ["destructive"]),
+                # Brace expansion, as bash does it.
+                ("{rm,-rf,x}", ["destructive", "irreversible"]),
+                ("git {push,-f} origin main", ["destructive", "irreversible"]),
+                ("mkdir -p src/{a,b}/{c,d} && cp x.{c,h} src/a", None)]:
             got = flags_of(command)
             if got != flags:
                 raise Failure(f"{command[:60]!r}: flags {got}, want {flags}")
