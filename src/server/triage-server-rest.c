@@ -368,7 +368,8 @@ refuse_unchecked (SoupServerMessage *msg,
  * 403 AUTH_INSUFFICIENT_PERMISSIONS when it is a valid token of another kind
  * (the caller holds it, so saying which kind tells nothing new, and it names
  * the mistake), 503 STORAGE_UNAVAILABLE when a lookup failed before any found
- * it. */
+ * it, or none found it in a database whose schema is not whole
+ * (triage_store_check ()). */
 static void
 refuse_token (TriageServer      *self,
               SoupServerMessage *msg,
@@ -396,6 +397,17 @@ refuse_token (TriageServer      *self,
   if (kind < 0 && error != NULL)
     {
       refuse_unchecked (msg, error);
+      return;
+    }
+  /* Not found in a database being restored, or emptied, under the server
+   * (its users or its keys not loaded yet): not judged, as a client told
+   * 401 may drop its token. A schema of another version is whole: a wrong
+   * token is still wrong. */
+  if (kind < 0 && hash != NULL && !triage_store_check (self->store, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_FAILED))
+    {
+      reply_unanswered (msg, "a token", "Cannot check the token now (the server's database is "
+                        "not whole: being restored, or not answering); try again later", error);
       return;
     }
   if (kind < 0)

@@ -13,70 +13,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-#include "server-test-util.h"
-#include "triage-test-postgres.h"
-
-typedef struct
-{
-  TriageTestServer *server;
-  char             *alice;      /* a user token */
-  char             *key;        /* a service for alice */
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  TriageTestServerOptions options = { .extra_args = data };
-  const char * const alice_only[] = { "alice", NULL };
-  g_autoptr(GError) error = NULL;
-
-  fixture->server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (fixture->server, "alice", &fixture->alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (fixture->server, "deploy-bot", alice_only, NULL, NULL,
-                                     &fixture->key, NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_assert_true (triage_test_server_stop (fixture->server));
-  triage_test_server_free (fixture->server);
-  g_free (fixture->alice);
-  g_free (fixture->key);
-}
-
-/* @path answers @status with {"status": @state} and nothing else but a reason. */
-static void
-assert_probe (TriageTestServer *server,
-              const char       *path,
-              guint             status,
-              const char       *state)
-{
-  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", path, NULL, NULL);
-  g_autoptr(JsonObject) object = NULL;
-
-  srv_assert_status (answer, status, NULL);
-  object = srv_parse_object (answer->body);
-  g_assert_cmpstr (json_object_get_string_member (object, "status"), ==, state);
-  g_assert_cmpuint (json_object_get_size (object), ==, status == 200 ? 1 : 2);
-  if (status != 200)
-    g_assert_nonnull (json_object_get_string_member (object, "reason"));
-}
-
-static gboolean
-readyz_says (TriageTestServer *server,
-             const char       *state)
-{
-  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/readyz", NULL, NULL);
-  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
-
-  return g_strcmp0 (json_object_get_string_member (object, "status"), state) == 0;
-}
+#include "server-ops-test-common.h"
 
 typedef struct
 {
@@ -102,13 +39,13 @@ long_poll_cb (GObject      *object,
 
 /* No token, nothing but the state; a wrong method or a longer path is no probe. */
 static void
-test_probes (Fixture       *fixture,
-             gconstpointer  data)
+test_probes (ServerOpsFixture *fixture,
+             gconstpointer     data)
 {
   g_autoptr(SrvAnswer) post = NULL, deeper = NULL, head = NULL;
 
-  assert_probe (fixture->server, "/healthz", 200, "ok");
-  assert_probe (fixture->server, "/readyz", 200, "ready");
+  server_ops_test_assert_probe (fixture->server, "/healthz", 200, "ok");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 200, "ready");
   post = srv_request (fixture->server, "POST", "/readyz", NULL, "{}");
   srv_assert_status (post, 405, "METHOD_NOT_ALLOWED");
   deeper = srv_request (fixture->server, "GET", "/healthz/more", NULL, NULL);
@@ -120,8 +57,8 @@ test_probes (Fixture       *fixture,
 /* Start, serve, drain, stop, start again: what /readyz says at each step,
  * and what streams, new streams, requests and long-polls get. */
 static void
-test_lifecycle (Fixture       *fixture,
-                gconstpointer  data)
+test_lifecycle (ServerOpsFixture *fixture,
+                gconstpointer     data)
 {
   g_autofree char *id = srv_post (fixture->server, fixture->key, "Before the drain");
   g_autofree char *during = NULL, *path = NULL, *url = NULL;
@@ -136,7 +73,7 @@ test_lifecycle (Fixture       *fixture,
   GPid pid = triage_test_server_get_pid (fixture->server);
 
   /* Serving. */
-  assert_probe (fixture->server, "/readyz", 200, "ready");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 200, "ready");
   g_assert_nonnull (sock->ws);
   srv_wait_until (srv_find_event (events, "ping", NULL) != NULL, "the first ping");
   path = g_strdup_printf ("/api/v1/notifications/%s?wait=30", id);
@@ -154,8 +91,8 @@ test_lifecycle (Fixture       *fixture,
   kill (pid, SIGTERM);
   srv_wait_until (sock->closed && events->ended, "the streams to end");
   g_assert_cmpuint (sock->close_code, ==, SOUP_WEBSOCKET_CLOSE_GOING_AWAY);
-  assert_probe (fixture->server, "/readyz", 503, "draining");
-  assert_probe (fixture->server, "/healthz", 200, "ok");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 503, "draining");
+  server_ops_test_assert_probe (fixture->server, "/healthz", 200, "ok");
   refused = srv_ws_open (fixture->server, fixture->alice, NULL);
   g_assert_null (refused->ws);
   g_assert_cmpuint (refused->status, ==, 503);
@@ -193,7 +130,7 @@ test_lifecycle (Fixture       *fixture,
 
   /* Started again on the same database: ready, and what was posted is there. */
   g_assert_true (triage_test_server_restart (fixture->server, NULL));
-  assert_probe (fixture->server, "/readyz", 200, "ready");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 200, "ready");
   {
     g_autofree char *state = srv_status_of (fixture->server, fixture->key, during);
 
@@ -203,19 +140,19 @@ test_lifecycle (Fixture       *fixture,
   /* Drained with nothing open: the second signal (the teardown's) stops it at once. */
   kill (triage_test_server_get_pid (fixture->server), SIGTERM);
   /* The signal arrives when it arrives: ask again every few milliseconds. */
-  for (guint tries = 0; !readyz_says (fixture->server, "draining"); tries++)
+  for (guint tries = 0; !server_ops_test_readyz_says (fixture->server, "draining"); tries++)
     {
       g_assert_cmpuint (tries, <, TRIAGE_TEST_WATCHDOG_S * 50);
       srv_sleep (20);
     }
-  assert_probe (fixture->server, "/readyz", 503, "draining");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 503, "draining");
 }
 
 /* A database whose schema another (newer) server moved on: not ready, and
  * the reason says why; ready again once it is back. */
 static void
-test_readyz_schema (Fixture       *fixture,
-                    gconstpointer  data)
+test_readyz_schema (ServerOpsFixture *fixture,
+                    gconstpointer     data)
 {
   gboolean pg = triage_test_server_is_postgres (fixture->server);
   g_autoptr(GError) error = NULL;
@@ -239,7 +176,7 @@ test_readyz_schema (Fixture       *fixture,
   object = srv_parse_object (answer->body);
   g_assert_cmpstr (json_object_get_string_member (object, "status"), ==, "unavailable");
   g_assert_nonnull (strstr (json_object_get_string_member (object, "reason"), "schema version"));
-  assert_probe (fixture->server, "/healthz", 200, "ok");
+  server_ops_test_assert_probe (fixture->server, "/healthz", 200, "ok");
   /* The database answers: a wrong token is still wrong, not "try again". */
   {
     g_autoptr(SrvAnswer) wrong = srv_request (fixture->server, "GET", "/api/v1/client/notifications",
@@ -253,7 +190,7 @@ test_readyz_schema (Fixture       *fixture,
   g_free (done);
   done = triage_test_server_run_sql (fixture->server, back, &error);
   g_assert_no_error (error);
-  assert_probe (fixture->server, "/readyz", 200, "ready");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 200, "ready");
 }
 
 /* SIGHUP (a terminal closed, a reload tried): said in the log, then drained
@@ -271,10 +208,10 @@ test_hangup (void)
   g_autofree char *said = NULL;
 
   g_assert_no_error (error);
-  assert_probe (server, "/readyz", 200, "ready");
+  server_ops_test_assert_probe (server, "/readyz", 200, "ready");
   kill (triage_test_server_get_pid (server), SIGHUP);
-  srv_wait_until (readyz_says (server, "draining"), "the drain after SIGHUP");
-  assert_probe (server, "/healthz", 200, "ok");
+  srv_wait_until (server_ops_test_readyz_says (server, "draining"), "the drain after SIGHUP");
+  server_ops_test_assert_probe (server, "/healthz", 200, "ok");
   /* A second signal ends the delay; the exit is clean. */
   g_assert_true (triage_test_server_stop (server));
   g_assert_true (g_file_get_contents (log, &said, NULL, NULL));
@@ -353,8 +290,8 @@ backup_done_cb (GObject      *object,
 /* A backup taken while four clients post holds every notification whose 201
  * came before it started, and opens cleanly. */
 static void
-test_backup (Fixture       *fixture,
-             gconstpointer  data)
+test_backup (ServerOpsFixture *fixture,
+             gconstpointer     data)
 {
   g_autofree char *dir = g_dir_make_tmp ("triage-test-backup-XXXXXX", NULL);
   g_autofree char *copy = g_build_filename (dir, "copy.db", NULL);
@@ -460,8 +397,8 @@ run_backup (const char * const *args,
 /* The running server's database is never a backup's DEST, by its name or
  * another (the server stays ready); an existing file only with --force. */
 static void
-test_backup_dest (Fixture       *fixture,
-                  gconstpointer  data)
+test_backup_dest (ServerOpsFixture *fixture,
+                  gconstpointer     data)
 {
   const char *database = triage_test_server_get_database (fixture->server);
   g_autofree char *dir = g_dir_make_tmp ("triage-test-backup-XXXXXX", NULL);
@@ -500,7 +437,7 @@ test_backup_dest (Fixture       *fixture,
   /* The server's file itself, not a copy renamed over it. */
   g_assert_cmpint (g_stat (database, &after), ==, 0);
   g_assert_cmpuint (after.st_ino, ==, before.st_ino);
-  assert_probe (fixture->server, "/readyz", 200, "ready");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 200, "ready");
 
   g_assert_cmpint (run_backup (fresh, &err), ==, 0);
   g_clear_pointer (&err, g_free);
@@ -547,207 +484,6 @@ test_backup_dest (Fixture       *fixture,
   triage_test_remove_tree (dir);
 }
 
-/* The server's /metrics, scraped with the admin token. */
-static char *
-scrape (TriageTestServer *server)
-{
-  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
-                                             triage_test_server_get_admin_token (server), NULL);
-
-  g_assert_cmpuint (answer->status, ==, 200);
-  return g_strdup (answer->body);
-}
-
-/* Runs @before, the server's database name, @after in the cluster's own
- * database (the server's may refuse connections). */
-static void
-run_in_cluster (TriageTestServer *server,
-                const char       *before,
-                const char       *after)
-{
-  const char *database = triage_test_server_get_database (server);
-  const char *query = strchr (database, '?');
-  g_autofree char *name = g_strndup (database + strlen ("postgresql:///"),
-                                     query - database - strlen ("postgresql:///"));
-  g_autofree char *uri = g_strconcat ("postgresql:///postgres", query, NULL);
-  g_autofree char *statement = g_strconcat (before, name, after, NULL);
-  g_autofree char *out = NULL;
-  g_autoptr(GError) error = NULL;
-
-  out = triage_test_postgres_run_sql (uri, statement, &error);
-  g_assert_no_error (error);
-}
-
-/* The database goes away under a running server and comes back: /readyz
- * says unavailable (503) while /healthz stays 200, writes answer 503, and
- * /metrics leaves out what only the database knows (the pending requests,
- * the webhook queue) instead of saying 0; all is back once it is. */
-static void
-test_database_away (void)
-{
-  g_autofree char *id = NULL, *up = NULL, *down = NULL, *back = NULL;
-  g_autofree char *debug = g_strdup (g_getenv ("G_DEBUG"));
-  g_autoptr(SrvAnswer) refused = NULL;
-  Fixture storage = { NULL }, *fixture = &storage;
-
-  if (!triage_test_postgres_wanted ())
-    {
-      g_test_skip ("a PostgreSQL database to take away (SQLite is a file of the server's)");
-      return;
-    }
-  /* The server warns that its database went away: not fatal for it here. */
-  g_unsetenv ("G_DEBUG");
-  fixture_setup (fixture, NULL);
-  if (debug != NULL)
-    g_setenv ("G_DEBUG", debug, TRUE);
-  id = srv_post (fixture->server, fixture->key, "Waiting");
-  up = scrape (fixture->server);
-  g_assert_nonnull (strstr (up, "\ntriage_ready 1\n"));
-  g_assert_nonnull (strstr (up, "\ntriage_requests_pending{protocol=\"atp\"} 1\n"));
-  g_assert_nonnull (strstr (up, "\ntriage_webhook_queue_depth 0\n"));
-
-  run_in_cluster (fixture->server, "ALTER DATABASE \"", "\" ALLOW_CONNECTIONS false");
-  run_in_cluster (fixture->server, "SELECT pg_terminate_backend (pid) FROM pg_stat_activity"
-                                   " WHERE datname = '", "'");
-  srv_wait_until (readyz_says (fixture->server, "unavailable"), "/readyz without the database");
-  assert_probe (fixture->server, "/readyz", 503, "unavailable");
-  assert_probe (fixture->server, "/healthz", 200, "ok");
-  refused = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key,
-                         "{\"context\":{\"title\":\"T\",\"description\":\"D\"},\"actions\":"
-                         "[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
-  g_assert_cmpuint (refused->status, ==, 503);
-  down = scrape (fixture->server);
-  g_assert_nonnull (strstr (down, "\ntriage_ready 0\n"));
-  /* Declared, with no sample: unknown, not zero. */
-  g_assert_nonnull (strstr (down, "# TYPE triage_requests_pending gauge\n"));
-  g_assert_null (strstr (down, "\ntriage_requests_pending{"));
-  g_assert_null (strstr (down, "\ntriage_webhook_queue_depth "));
-  g_assert_null (strstr (down, "\ntriage_webhook_failed "));
-
-  run_in_cluster (fixture->server, "ALTER DATABASE \"", "\" ALLOW_CONNECTIONS true");
-  srv_wait_until (readyz_says (fixture->server, "ready"), "/readyz with the database back");
-  back = scrape (fixture->server);
-  g_assert_nonnull (strstr (back, "\ntriage_ready 1\n"));
-  g_assert_nonnull (strstr (back, "\ntriage_requests_pending{protocol=\"atp\"} 1\n"));
-  g_free (srv_post (fixture->server, fixture->key, "After"));
-  fixture_teardown (fixture, NULL);
-}
-
-/* What /readyz gives as its reason, "" when it gives none. */
-static char *
-readyz_reason (TriageTestServer *server)
-{
-  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/readyz", NULL, NULL);
-  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
-
-  return g_strdup (json_object_get_string_member_with_default (object, "reason", ""));
-}
-
-static gboolean
-readyz_reason_has (TriageTestServer *server,
-                   const char       *words)
-{
-  g_autofree char *reason = readyz_reason (server);
-
-  return strstr (reason, words) != NULL;
-}
-
-/* The database dropped and made again (empty) under a running server: it
- * answers, so /readyz says what is wrong — no schema — rather than "does
- * not answer", and the server does not make one of its own (a restore
- * going into that database would meet its tables); ready again once a
- * schema is back (here: another server started on the database made it). */
-static void
-test_database_emptied (void)
-{
-  g_autofree char *tables = NULL, *search_path = NULL, *create = NULL;
-  g_autoptr(GError) error = NULL;
-  TriageTestServerOptions options = { 0 };
-  TriageTestServer *other = NULL;
-  Fixture storage = { NULL }, *fixture = &storage;
-
-  if (!triage_test_postgres_wanted ())
-    {
-      g_test_skip ("a PostgreSQL database to drop (SQLite is a file of the server's)");
-      return;
-    }
-  fixture_setup (fixture, NULL);
-  g_free (srv_post (fixture->server, fixture->key, "Before"));
-
-  run_in_cluster (fixture->server, "DROP DATABASE \"", "\" WITH (FORCE)");
-  run_in_cluster (fixture->server, "CREATE DATABASE \"", "\"");
-  srv_wait_until (readyz_reason_has (fixture->server, "no Triage schema"),
-                  "/readyz saying the database has no schema");
-  assert_probe (fixture->server, "/readyz", 503, "unavailable");
-  assert_probe (fixture->server, "/healthz", 200, "ok");
-  tables = triage_test_server_run_sql (fixture->server, "SELECT count (*) FROM pg_tables WHERE"
-                                       " schemaname NOT IN ('pg_catalog', 'information_schema')",
-                                       &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (g_strstrip (tables), ==, "0");
-
-  /* The tests' servers each have a schema of the one database (the
-   * search_path of their URI): made again, and another server started on it. */
-  search_path = triage_test_server_run_sql (fixture->server, "SHOW search_path", &error);
-  g_assert_no_error (error);
-  create = g_strconcat ("CREATE SCHEMA ", g_strstrip (search_path), NULL);
-  g_free (triage_test_server_run_sql (fixture->server, create, &error));
-  g_assert_no_error (error);
-  options.database = triage_test_server_get_database (fixture->server);
-  other = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  srv_wait_until (readyz_says (fixture->server, "ready"), "/readyz once the schema is back");
-  g_assert_true (triage_test_server_stop (other));
-  triage_test_server_free (other);
-  fixture_teardown (fixture, NULL);
-}
-
-/* A role that may only read and write the tables (their owner made and
- * migrates them, as least privilege would have it) starts a server on the
- * database and serves: it used to be refused at start, as the schema
- * migration's CREATE ran even on a database that needed none. */
-static void
-test_dml_role (Fixture       *fixture,
-               gconstpointer  data)
-{
-  const char *database = triage_test_server_get_database (fixture->server);
-  TriageTestServerOptions options = { 0 };
-  g_autoptr(TriageTestServer) server = NULL;
-  g_autofree char *schema = NULL, *grants = NULL, *done = NULL, *uri = NULL, *id = NULL;
-  g_auto(GStrv) parts = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *at;
-
-  if (!triage_test_server_is_postgres (fixture->server))
-    {
-      g_test_skip ("PostgreSQL's roles");
-      return;
-    }
-  /* The test's schema: options=-csearch_path=NAME in the URI. */
-  at = strstr (database, "search_path%3D");
-  g_assert_nonnull (at);
-  schema = g_strndup (at + strlen ("search_path%3D"), strcspn (at + strlen ("search_path%3D"), "&"));
-  grants = g_strdup_printf ("CREATE ROLE triage_dml LOGIN;"
-                            " GRANT USAGE ON SCHEMA %s TO triage_dml;"
-                            " GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA %s"
-                            " TO triage_dml;"
-                            " GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA %s"
-                            " TO triage_dml", schema, schema, schema);
-  done = triage_test_server_run_sql (fixture->server, grants, &error);
-  g_assert_no_error (error);
-  parts = g_strsplit (database, "user=postgres", 2);
-  g_assert_cmpuint (g_strv_length (parts), ==, 2);
-  uri = g_strjoinv ("user=triage_dml", parts);
-
-  options.database = uri;
-  server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  assert_probe (server, "/readyz", 200, "ready");
-  id = srv_post (server, fixture->key, "Through the role that only writes");
-  g_assert_nonnull (id);
-  g_assert_true (triage_test_server_stop (server));
-}
-
 int
 main (int    argc,
       char **argv)
@@ -755,17 +491,17 @@ main (int    argc,
   static const char * const delay[] = { "--drain-delay", "60", NULL };
 
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/server/ops/probes", Fixture, NULL, fixture_setup, test_probes, fixture_teardown);
-  g_test_add ("/server/ops/lifecycle", Fixture, delay, fixture_setup, test_lifecycle,
-              fixture_teardown);
-  g_test_add ("/server/ops/readyz-schema", Fixture, NULL, fixture_setup, test_readyz_schema,
-              fixture_teardown);
+  g_test_add ("/server/ops/probes", ServerOpsFixture, NULL, server_ops_test_fixture_setup,
+              test_probes, server_ops_test_fixture_teardown);
+  g_test_add ("/server/ops/lifecycle", ServerOpsFixture, delay, server_ops_test_fixture_setup,
+              test_lifecycle, server_ops_test_fixture_teardown);
+  g_test_add ("/server/ops/readyz-schema", ServerOpsFixture, NULL, server_ops_test_fixture_setup,
+              test_readyz_schema, server_ops_test_fixture_teardown);
   g_test_add_func ("/server/ops/hangup", test_hangup);
-  g_test_add ("/server/ops/backup", Fixture, NULL, fixture_setup, test_backup, fixture_teardown);
-  g_test_add ("/server/ops/backup-dest", Fixture, NULL, fixture_setup, test_backup_dest,
-              fixture_teardown);
-  g_test_add_func ("/server/ops/database-away", test_database_away);
-  g_test_add_func ("/server/ops/database-emptied", test_database_emptied);
-  g_test_add ("/server/ops/dml-role", Fixture, NULL, fixture_setup, test_dml_role, fixture_teardown);
+  g_test_add ("/server/ops/backup", ServerOpsFixture, NULL, server_ops_test_fixture_setup,
+              test_backup, server_ops_test_fixture_teardown);
+  g_test_add ("/server/ops/backup-dest", ServerOpsFixture, NULL, server_ops_test_fixture_setup,
+              test_backup_dest, server_ops_test_fixture_teardown);
+  server_ops_test_add_database ();
   return g_test_run ();
 }

@@ -179,6 +179,16 @@ triage_pg_result_error (PGconn         *conn,
                    "the database gave up waiting for a lock (55P03): %s", message);
       return FALSE;
     }
+  if (g_strcmp0 (state, "42P01") == 0 || g_strcmp0 (state, "3F000") == 0)
+    {
+      /* No such table, or no such schema (the search_path's): the database
+       * was emptied or is being restored under the server, which says so at
+       * /readyz; every request fails the same way until it is back. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                   "the database has no Triage schema, or not all of it (%s): %s", state,
+                   message);
+      return FALSE;
+    }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "database error%s%s%s: %s",
                state ? " (" : "", state ? state : "", state ? ")" : "", message);
   return FALSE;

@@ -76,6 +76,27 @@ static const char *migrations[] = {
 G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&
                  ATP_STATUS_ACKNOWLEDGED == 2);
 
+/* Every table and index the migrations above make (a key's or a UNIQUE
+ * column's index by the name PostgreSQL gives it), in the order pg_restore
+ * makes them: tables first, then their keys and indexes, built once their
+ * rows are in. A database that lacks one is being restored, or a restore
+ * was cut short (postgres_check ()): a token not found in it may be one not
+ * loaded yet. Keep it in step with the migrations: a fresh server that is
+ * not ready says which name is missing. */
+static const char * const relations[] = {
+  "triage_schema", "users", "services", "service_recipients", "notifications",
+  "notification_recipients", "events", "webhook_deliveries", "rate_limits", "afp_sessions",
+  "afp_reviews",
+  "users_pkey", "users_token_hash_key", "services_pkey", "services_name_key",
+  "services_key_hash_key", "service_recipients_pkey", "notifications_pkey",
+  "notifications_id_key", "notifications_deadline", "notification_recipients_pkey",
+  "notification_recipients_seq", "events_pkey", "events_user", "events_age",
+  "webhook_deliveries_pkey", "webhook_deliveries_request_id_key", "webhook_deliveries_due",
+  "rate_limits_pkey", "notifications_protocol_id", "afp_sessions_pkey", "afp_reviews_pkey",
+  "afp_reviews_session", "notifications_settled",
+  NULL
+};
+
 static gboolean
 run (TriagePgConnection *conn,
      const char         *sql,
@@ -147,6 +168,13 @@ int
 triage_pg_schema_version (void)
 {
   return (int) G_N_ELEMENTS (migrations);
+}
+
+/* The tables and indexes of this server's schema version, NULL-terminated. */
+const char * const *
+triage_pg_schema_relations (void)
+{
+  return relations;
 }
 
 /* Creates the schema, or brings it up to this server's version. */

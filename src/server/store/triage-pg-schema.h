@@ -17,8 +17,9 @@ G_BEGIN_DECLS
 /* The channel every server LISTENs on for new events. */
 #define TRIAGE_PG_EVENT_CHANNEL  "triage_events"
 
-int      triage_pg_schema_version (void);
-gboolean triage_pg_migrate (TriagePgConnection *conn,
-                            GError            **error);
+int                 triage_pg_schema_version   (void);
+const char * const *triage_pg_schema_relations (void);
+gboolean            triage_pg_migrate          (TriagePgConnection *conn,
+                                                GError            **error);
 
 G_END_DECLS

@@ -18,39 +18,71 @@
 #include "triage-pg-schema.h"
 #include "triage-store-postgres.h"
 
-/* The database answers, and its schema is the version this server knows
- * (a newer server migrating it during a rolling upgrade makes this one
- * unready rather than wrong). A database that answers with no schema at all
- * was dropped and made again, or emptied, under the running server: said
- * so, as "does not answer" sent the operator after the network. The server
- * does not make a new schema then, as it does at start: a restore running
- * into that new, empty database would fail on tables already there. */
+/* The database answers, and its schema is whole and the version this
+ * server knows (a newer server migrating it during a rolling upgrade makes
+ * this one unready rather than wrong: G_IO_ERROR_FAILED). A database that
+ * answers with no schema at all was dropped and made again, or emptied,
+ * under the running server; one with some of the tables or indexes, or no
+ * version yet, is being restored (pg_restore makes the tables, loads them
+ * one by one, then builds keys and indexes) or a restore was cut short:
+ * G_IO_ERROR_NOT_INITIALIZED, said so, as "does not answer" sent the
+ * operator after the network, and a token not found then is not judged
+ * (triage-server-rest.c: 503, not 401). The server does not make a new
+ * schema, as it does at start: a restore running into that new, empty
+ * database would fail on tables already there. */
 static gboolean
 postgres_check (TriageStore  *store,
                 GError      **error)
 {
   TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
-  g_autoptr(PGresult) exists = NULL;
+  const char * const *relations = triage_pg_schema_relations ();
+  g_autofree char *names = triage_pg_text_array (relations);
+  TriagePgParam params[] = { names };
+  g_autoptr(PGresult) missing = NULL;
   g_autoptr(PGresult) result = NULL;
+  gint64 n_missing;
   int version;
 
   /* Asked first, so that a probe of an emptied database is no failed
    * statement (a warning in the log at every probe of a load balancer). */
-  exists = triage_store_postgres_query (self, "SELECT to_regclass ('triage_schema') IS NOT NULL",
-                                        0, NULL);
-  if (exists != NULL && PQntuples (exists) == 1 && strcmp (PQgetvalue (exists, 0, 0), "f") == 0)
+  missing = triage_store_postgres_query (self,
+                                         "SELECT COUNT (*), (array_agg (name ORDER BY n))[1]"
+                                         " FROM unnest ($1::text[]) WITH ORDINALITY AS r (name, n)"
+                                         " WHERE to_regclass (name) IS NULL", 1, params);
+  if (missing == NULL || PQntuples (missing) != 1)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
+      return FALSE;
+    }
+  n_missing = triage_pg_int (missing, 0, 0);
+  if (n_missing == (gint64) g_strv_length ((GStrv) relations))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                    "the database has no Triage schema: it was emptied or made again while "
                    "this server ran; restore it (with the servers stopped), or restart the "
                    "server to make a new one");
       return FALSE;
     }
-  if (exists != NULL)
-    result = triage_store_postgres_query (self, "SELECT version FROM triage_schema", 0, NULL);
-  if (result == NULL || PQntuples (result) != 1)
+  if (n_missing > 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                   "the database's Triage schema is incomplete (%s and %" G_GINT64_FORMAT
+                   " more missing): it is being restored, or a restore was cut short; "
+                   "ready once it is whole", PQgetvalue (missing, 0, 1), n_missing - 1);
+      return FALSE;
+    }
+  result = triage_store_postgres_query (self, "SELECT version FROM triage_schema", 0, NULL);
+  if (result == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
+      return FALSE;
+    }
+  if (PQntuples (result) != 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                   "the database's Triage schema is incomplete (triage_schema holds %d rows, "
+                   "not its version): it is being restored, or a restore was cut short; "
+                   "ready once it is whole", PQntuples (result));
       return FALSE;
     }
   version = (int) triage_pg_int (result, 0, 0);

@@ -264,8 +264,10 @@ int  triage_store_insert_status (TriageStore        *self,
  * (G_IO_ERROR_CONNECTION_CLOSED), a lock wait or the wait for an answer ran
  * out (G_IO_ERROR_TIMED_OUT), the database refused a new connection or is
  * still away since it did (G_IO_ERROR_CONNECTION_REFUSED,
- * G_IO_ERROR_NOT_CONNECTED: a restart). Logged as a message; the requests
- * get 503. */
+ * G_IO_ERROR_NOT_CONNECTED: a restart), a table or schema is missing
+ * (G_IO_ERROR_NOT_INITIALIZED: the database emptied or being restored under
+ * the server, which /readyz says). Logged as a message, at most one a
+ * TRIAGE_LOG_LIMIT_INTERVAL_S per kind; the requests get 503. */
 gboolean triage_store_error_expected (const GError *error);
 
 G_END_DECLS

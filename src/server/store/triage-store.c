@@ -440,7 +440,8 @@ triage_store_error_expected (const GError *error)
   return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED);
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED);
 }
 
 /* @flight is done: its events go out and everyone who waited for it is

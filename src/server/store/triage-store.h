@@ -102,8 +102,10 @@ void         triage_store_fail_batch      (TriageStore  *self,
 /* For operators (readiness, metrics):
  *
  *   - triage_store_check() asks the database a question: it answers (else
- *     G_IO_ERROR_NOT_CONNECTED), and its schema is the version this server
- *     migrated it to, not newer (else G_IO_ERROR_FAILED);
+ *     G_IO_ERROR_NOT_CONNECTED), its schema is all there (else
+ *     G_IO_ERROR_NOT_INITIALIZED: emptied, or being restored, under the
+ *     server), and it is the version this server migrated it to, not newer
+ *     (else G_IO_ERROR_FAILED);
  *   - triage_store_count_pending() counts the pending requests of the whole
  *     database (every server's, when it is shared) by AtpProtocol;
  *   - the commit observer is told how long every commit of a batch took. */

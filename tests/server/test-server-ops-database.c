@@ -1,0 +1,303 @@
+/* test-server-ops-database.c — the server's database taken away, emptied and
+ * restored under it, and a role that may only read and write its tables
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "test-server-ops"
+
+#include <string.h>
+
+#include "server-ops-test-common.h"
+
+/* The server's /metrics, scraped with the admin token. */
+static char *
+scrape (TriageTestServer *server)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/metrics",
+                                             triage_test_server_get_admin_token (server), NULL);
+
+  g_assert_cmpuint (answer->status, ==, 200);
+  return g_strdup (answer->body);
+}
+
+/* Runs @before, the server's database name, @after in the cluster's own
+ * database (the server's may refuse connections). */
+static void
+run_in_cluster (TriageTestServer *server,
+                const char       *before,
+                const char       *after)
+{
+  const char *database = triage_test_server_get_database (server);
+  const char *query = strchr (database, '?');
+  g_autofree char *name = g_strndup (database + strlen ("postgresql:///"),
+                                     query - database - strlen ("postgresql:///"));
+  g_autofree char *uri = g_strconcat ("postgresql:///postgres", query, NULL);
+  g_autofree char *statement = g_strconcat (before, name, after, NULL);
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  out = triage_test_postgres_run_sql (uri, statement, &error);
+  g_assert_no_error (error);
+}
+
+/* The database goes away under a running server and comes back: /readyz
+ * says unavailable (503) while /healthz stays 200, writes answer 503, and
+ * /metrics leaves out what only the database knows (the pending requests,
+ * the webhook queue) instead of saying 0; all is back once it is. */
+static void
+test_database_away (void)
+{
+  g_autofree char *id = NULL, *up = NULL, *down = NULL, *back = NULL;
+  g_autofree char *debug = g_strdup (g_getenv ("G_DEBUG"));
+  g_autoptr(SrvAnswer) refused = NULL;
+  ServerOpsFixture storage = { NULL }, *fixture = &storage;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("a PostgreSQL database to take away (SQLite is a file of the server's)");
+      return;
+    }
+  /* The server warns that its database went away: not fatal for it here. */
+  g_unsetenv ("G_DEBUG");
+  server_ops_test_fixture_setup (fixture, NULL);
+  if (debug != NULL)
+    g_setenv ("G_DEBUG", debug, TRUE);
+  id = srv_post (fixture->server, fixture->key, "Waiting");
+  up = scrape (fixture->server);
+  g_assert_nonnull (strstr (up, "\ntriage_ready 1\n"));
+  g_assert_nonnull (strstr (up, "\ntriage_requests_pending{protocol=\"atp\"} 1\n"));
+  g_assert_nonnull (strstr (up, "\ntriage_webhook_queue_depth 0\n"));
+
+  run_in_cluster (fixture->server, "ALTER DATABASE \"", "\" ALLOW_CONNECTIONS false");
+  run_in_cluster (fixture->server, "SELECT pg_terminate_backend (pid) FROM pg_stat_activity"
+                                   " WHERE datname = '", "'");
+  srv_wait_until (server_ops_test_readyz_says (fixture->server, "unavailable"),
+                  "/readyz without the database");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 503, "unavailable");
+  server_ops_test_assert_probe (fixture->server, "/healthz", 200, "ok");
+  refused = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key,
+                         "{\"context\":{\"title\":\"T\",\"description\":\"D\"},\"actions\":"
+                         "[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
+  g_assert_cmpuint (refused->status, ==, 503);
+  down = scrape (fixture->server);
+  g_assert_nonnull (strstr (down, "\ntriage_ready 0\n"));
+  /* Declared, with no sample: unknown, not zero. */
+  g_assert_nonnull (strstr (down, "# TYPE triage_requests_pending gauge\n"));
+  g_assert_null (strstr (down, "\ntriage_requests_pending{"));
+  g_assert_null (strstr (down, "\ntriage_webhook_queue_depth "));
+  g_assert_null (strstr (down, "\ntriage_webhook_failed "));
+
+  run_in_cluster (fixture->server, "ALTER DATABASE \"", "\" ALLOW_CONNECTIONS true");
+  srv_wait_until (server_ops_test_readyz_says (fixture->server, "ready"),
+                  "/readyz with the database back");
+  back = scrape (fixture->server);
+  g_assert_nonnull (strstr (back, "\ntriage_ready 1\n"));
+  g_assert_nonnull (strstr (back, "\ntriage_requests_pending{protocol=\"atp\"} 1\n"));
+  g_free (srv_post (fixture->server, fixture->key, "After"));
+  server_ops_test_fixture_teardown (fixture, NULL);
+}
+
+/* What /readyz gives as its reason, "" when it gives none. */
+static char *
+readyz_reason (TriageTestServer *server)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/readyz", NULL, NULL);
+  g_autoptr(JsonObject) object = srv_parse_object (answer->body);
+
+  return g_strdup (json_object_get_string_member_with_default (object, "reason", ""));
+}
+
+static gboolean
+readyz_reason_has (TriageTestServer *server,
+                   const char       *words)
+{
+  g_autofree char *reason = readyz_reason (server);
+
+  return strstr (reason, words) != NULL;
+}
+
+/* The database dropped and made again (empty) under a running server: it
+ * answers, so /readyz says what is wrong — no schema — rather than "does
+ * not answer", and the server does not make one of its own (a restore
+ * going into that database would meet its tables); ready again once a
+ * schema is back (here: another server started on the database made it). */
+static void
+test_database_emptied (void)
+{
+  g_autofree char *tables = NULL, *search_path = NULL, *create = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageTestServerOptions options = { 0 };
+  TriageTestServer *other = NULL;
+  ServerOpsFixture storage = { NULL }, *fixture = &storage;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("a PostgreSQL database to drop (SQLite is a file of the server's)");
+      return;
+    }
+  server_ops_test_fixture_setup (fixture, NULL);
+  g_free (srv_post (fixture->server, fixture->key, "Before"));
+
+  run_in_cluster (fixture->server, "DROP DATABASE \"", "\" WITH (FORCE)");
+  run_in_cluster (fixture->server, "CREATE DATABASE \"", "\"");
+  srv_wait_until (readyz_reason_has (fixture->server, "no Triage schema"),
+                  "/readyz saying the database has no schema");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 503, "unavailable");
+  server_ops_test_assert_probe (fixture->server, "/healthz", 200, "ok");
+  tables = triage_test_server_run_sql (fixture->server, "SELECT count (*) FROM pg_tables WHERE"
+                                       " schemaname NOT IN ('pg_catalog', 'information_schema')",
+                                       &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_strstrip (tables), ==, "0");
+
+  /* The tests' servers each have a schema of the one database (the
+   * search_path of their URI): made again, and another server started on it. */
+  search_path = triage_test_server_run_sql (fixture->server, "SHOW search_path", &error);
+  g_assert_no_error (error);
+  create = g_strconcat ("CREATE SCHEMA ", g_strstrip (search_path), NULL);
+  g_free (triage_test_server_run_sql (fixture->server, create, &error));
+  g_assert_no_error (error);
+  options.database = triage_test_server_get_database (fixture->server);
+  other = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  srv_wait_until (server_ops_test_readyz_says (fixture->server, "ready"),
+                  "/readyz once the schema is back");
+  g_assert_true (triage_test_server_stop (other));
+  triage_test_server_free (other);
+  server_ops_test_fixture_teardown (fixture, NULL);
+}
+
+/* A user GET with @token answers @status (the user's own list). */
+static void
+assert_user_get (TriageTestServer *server,
+                 const char       *token,
+                 guint             status)
+{
+  g_autoptr(SrvAnswer) answer = srv_request (server, "GET", "/api/v1/client/notifications", token,
+                                             NULL);
+
+  srv_assert_status (answer, status, status == 503 ? "STORAGE_UNAVAILABLE" : NULL);
+}
+
+/* The users table restored under a running server as pg_restore does it:
+ * missing, made with no rows nor keys, loaded, then its keys built. Until it
+ * is whole /readyz says the schema is incomplete and no token is told 401 (a
+ * client may drop it): 503. A lookup of the missing table is one line in the
+ * log, not a warning per request (fatal here). */
+static void
+test_database_restoring (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-restoring-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "server.log", NULL);
+  TriageTestServerOptions options = { .log_file = log };
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autofree char *alice = NULL, *said = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  guint missing = 0;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("a PostgreSQL database restored under the server");
+      return;
+    }
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", &alice, &error);
+  g_assert_no_error (error);
+
+  g_free (triage_test_server_run_sql (server, "CREATE TABLE users_saved AS SELECT * FROM users;"
+                                      " DROP TABLE users", &error));
+  g_assert_no_error (error);
+  g_assert_true (readyz_reason_has (server, "incomplete (users and "));
+  for (guint i = 0; i < 12; i++)
+    assert_user_get (server, alice, 503);
+
+  g_free (triage_test_server_run_sql (server, "CREATE TABLE users (id TEXT, name TEXT,"
+                                      " token_hash TEXT)", &error));
+  g_assert_no_error (error);
+  g_assert_true (readyz_reason_has (server, "incomplete (users_pkey and "));
+  assert_user_get (server, alice, 503);
+  assert_user_get (server, "not-a-token-of-anyone", 503);
+
+  g_free (triage_test_server_run_sql (server, "INSERT INTO users SELECT * FROM users_saved",
+                                      &error));
+  g_assert_no_error (error);
+  assert_user_get (server, alice, 200);
+  assert_user_get (server, "not-a-token-of-anyone", 503);
+
+  g_free (triage_test_server_run_sql (server, "ALTER TABLE users ADD PRIMARY KEY (id),"
+                                      " ADD UNIQUE (token_hash); DROP TABLE users_saved", &error));
+  g_assert_no_error (error);
+  server_ops_test_assert_probe (server, "/readyz", 200, "ready");
+  assert_user_get (server, alice, 200);
+  assert_user_get (server, "not-a-token-of-anyone", 401);
+  g_assert_true (triage_test_server_stop (server));
+
+  g_assert_true (g_file_get_contents (log, &said, NULL, NULL));
+  lines = g_strsplit (said, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    missing += strstr (lines[i], "42P01") != NULL;
+  /* The first, and perhaps a count of the rest if the test took 10 s. */
+  g_assert_cmpuint (missing, >=, 1);
+  g_assert_cmpuint (missing, <=, 2);
+  triage_test_remove_tree (dir);
+}
+
+/* A role that may only read and write the tables (their owner made and
+ * migrates them, as least privilege would have it) starts a server on the
+ * database and serves: it used to be refused at start, as the schema
+ * migration's CREATE ran even on a database that needed none. */
+static void
+test_dml_role (ServerOpsFixture *fixture,
+               gconstpointer     data)
+{
+  const char *database = triage_test_server_get_database (fixture->server);
+  TriageTestServerOptions options = { 0 };
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autofree char *schema = NULL, *grants = NULL, *done = NULL, *uri = NULL, *id = NULL;
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *at;
+
+  if (!triage_test_server_is_postgres (fixture->server))
+    {
+      g_test_skip ("PostgreSQL's roles");
+      return;
+    }
+  /* The test's schema: options=-csearch_path=NAME in the URI. */
+  at = strstr (database, "search_path%3D");
+  g_assert_nonnull (at);
+  schema = g_strndup (at + strlen ("search_path%3D"), strcspn (at + strlen ("search_path%3D"), "&"));
+  grants = g_strdup_printf ("CREATE ROLE triage_dml LOGIN;"
+                            " GRANT USAGE ON SCHEMA %s TO triage_dml;"
+                            " GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA %s"
+                            " TO triage_dml;"
+                            " GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA %s"
+                            " TO triage_dml", schema, schema, schema);
+  done = triage_test_server_run_sql (fixture->server, grants, &error);
+  g_assert_no_error (error);
+  parts = g_strsplit (database, "user=postgres", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  uri = g_strjoinv ("user=triage_dml", parts);
+
+  options.database = uri;
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  server_ops_test_assert_probe (server, "/readyz", 200, "ready");
+  id = srv_post (server, fixture->key, "Through the role that only writes");
+  g_assert_nonnull (id);
+  g_assert_true (triage_test_server_stop (server));
+}
+
+void
+server_ops_test_add_database (void)
+{
+  g_test_add_func ("/server/ops/database-away", test_database_away);
+  g_test_add_func ("/server/ops/database-emptied", test_database_emptied);
+  g_test_add_func ("/server/ops/database-restoring", test_database_restoring);
+  g_test_add ("/server/ops/dml-role", ServerOpsFixture, NULL, server_ops_test_fixture_setup,
+              test_dml_role, server_ops_test_fixture_teardown);
+}
