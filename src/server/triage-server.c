@@ -642,6 +642,12 @@ triage_server_run (int    argc,
       fprintf (stderr, "triage-server: cannot read the database password: %s\n", error->message);
       return 2;
     }
+  /* Before a file of that name is claimed (and made). */
+  if (!triage_store_check_name (database, &error))
+    {
+      fprintf (stderr, "triage-server: %s\n", error->message);
+      return 2;
+    }
   /* A SQLite file is claimed before it is opened: a refused second server
    * must not migrate the schema under the first (a newer one would). The
    * user's local server is one, whoever started it: at login the app and the

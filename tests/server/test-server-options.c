@@ -361,6 +361,8 @@ test_command_line (void)
   g_autofree char *dir = g_dir_make_tmp ("triage-server-password-XXXXXX", NULL);
   g_autofree char *password = g_build_filename (dir, "password", NULL);
   g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  const char *key_value[] = { "--database", "dbname=triage user=triage", NULL };
+  const char *socket_key_value[] = { "--database", "host=/run/postgresql dbname=triage", NULL };
   const char *sqlite_password[] = { "--database-password-file", password, NULL };
   const char *empty_password[] = { "--database", "postgresql:///triage",
                                    "--database-password-file", empty, NULL };
@@ -414,6 +416,11 @@ test_command_line (void)
   assert_refused (no_password_file, 2, "cannot read the database password");
   assert_refused (empty_password, 2, "the database password file");
   assert_refused (sqlite_password, 2, "not for the SQLite file");
+  /* libpq's key=value pairs: once a new SQLite file of that name, served. */
+  assert_refused (key_value, 2, "is a libpq key=value string, not a SQLite file: give "
+                  "PostgreSQL as a URI");
+  g_assert_false (g_file_test ("dbname=triage user=triage", G_FILE_TEST_EXISTS));
+  assert_refused (socket_key_value, 2, "postgresql:///triage?host=/run/postgresql");
   g_unlink (password);
   g_unlink (empty);
   g_rmdir (dir);

@@ -7,16 +7,57 @@
  * and notifications. A write joins the open batch first; a change of a
  * notification, which carries events, is refused when no batch opens
  * (triage_store_batch_change ()). The group commit, the events and the
- * rates: triage-store.c.
+ * rates: triage-store.c. And what --database names, before it is opened.
  */
 
 #define G_LOG_DOMAIN "triage-store"
+
+#include <string.h>
+#include <gio/gio.h>
+#include <libpq-fe.h>
 
 #include "triage-store-private.h"
 
 #define CLASS(self) TRIAGE_STORE_GET_CLASS (self)
 /* A write joins the open batch, opening one if needed. */
 #define WRITE(self) (triage_store_batch (self), CLASS (self))
+
+/* ---- the database's name ---- */
+
+/* Whether @database (as given to triage_store_open ()) names a PostgreSQL
+ * database: a postgresql:// (or postgres://) URI; else a SQLite file. */
+gboolean
+triage_store_is_postgres (const char *database)
+{
+  return g_str_has_prefix (database, "postgresql://") || g_str_has_prefix (database, "postgres://");
+}
+
+/* Refuses a --database that is a libpq key=value string ("dbname=triage
+ * user=triage", "host=/run/postgresql dbname=triage"), which would have been
+ * taken for the name of a new SQLite file: G_IO_ERROR_INVALID_ARGUMENT, with
+ * the URI to give instead. A file name holding '=' is one when libpq does not
+ * read it as key=value pairs (the word before the '=' is none of its). */
+gboolean
+triage_store_check_name (const char  *database,
+                         GError     **error)
+{
+  PQconninfoOption *options;
+  char *message = NULL;
+
+  if (triage_store_is_postgres (database) || strchr (database, '=') == NULL)
+    return TRUE;
+  options = PQconninfoParse (database, &message);
+  PQfreemem (message);
+  if (options == NULL)
+    return TRUE;
+  PQconninfoFree (options);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+               "--database %s is a libpq key=value string, not a SQLite file: give PostgreSQL as "
+               "a URI, e.g. postgresql://triage@db.example.com/triage (a socket folder as "
+               "postgresql:///triage?host=/run/postgresql, several hosts as "
+               "postgresql://triage@db1,db2/triage)", database);
+  return FALSE;
+}
 
 /* ---- users and services ---- */
 

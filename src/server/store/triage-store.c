@@ -83,6 +83,8 @@ triage_store_open (const char *database,
 {
   g_return_val_if_fail (database != NULL, NULL);
 
+  if (!triage_store_check_name (database, error))
+    return NULL;
   if (triage_store_is_postgres (database))
     return triage_store_postgres_new (database, password, error);
   if (password != NULL)
@@ -93,14 +95,6 @@ triage_store_open (const char *database,
       return NULL;
     }
   return triage_store_sqlite_new (database, error);
-}
-
-/* Whether @database (as given to triage_store_open ()) names a PostgreSQL
- * database: a postgresql:// (or postgres://) URI; else a SQLite file. */
-gboolean
-triage_store_is_postgres (const char *database)
-{
-  return g_str_has_prefix (database, "postgresql://") || g_str_has_prefix (database, "postgres://");
 }
 
 /* Whether other servers may use the database at the same time. */

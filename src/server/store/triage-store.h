@@ -27,7 +27,8 @@ G_BEGIN_DECLS
  *
  * triage_store_open() picks the backend from the form of --database: a
  * postgresql:// or postgres:// URI is PostgreSQL (several servers may share
- * the database: triage_store_is_shared()), anything else a SQLite file.
+ * the database: triage_store_is_shared()), a libpq key=value string is
+ * refused (triage_store_check_name()), anything else is a SQLite file.
  *
  * Group commit: every write joins one open transaction (a batch), which is
  * committed once the main loop has nothing else ready (or after
@@ -82,6 +83,8 @@ typedef struct
 } TriageNotificationRow;
 
 gboolean     triage_store_is_postgres     (const char   *database);
+gboolean     triage_store_check_name      (const char   *database,
+                                           GError      **error);
 TriageStore *triage_store_open            (const char   *database,
                                            const char   *password,
                                            GError      **error);
