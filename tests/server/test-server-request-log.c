@@ -15,6 +15,8 @@
 
 #define G_LOG_DOMAIN "test-server-request-log"
 
+#include <glib/gstdio.h>
+
 #include "server-test-util.h"
 
 #define BURST 30
@@ -254,6 +256,45 @@ test_request_log (void)
   triage_test_remove_tree (dir);
 }
 
+/* A message holding bytes that are not UTF-8 (a database file's name) is
+ * still a line of JSON, each such byte U+FFFD: it was written as it came,
+ * which a JSON reader rejects. */
+static void
+test_json_not_utf8 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("triage-test-log-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "server.log", NULL);
+  g_autofree char *database = g_build_filename (dir, "bad\xff.db", NULL);
+  const char * const args[] = { "--log-format", "json", NULL };
+  TriageTestServerOptions options = { .extra_args = args, .log_file = log, .database = database };
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  const char *said = NULL;
+
+  /* Open to other users: the server makes it its own and says so, naming it. */
+  g_assert_true (g_file_set_contents (database, "", 0, NULL));
+  g_assert_cmpint (g_chmod (database, 0644), ==, 0);
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_stop (server));
+
+  lines = read_log (log, &text);
+  for (guint i = 0; i < lines->len && said == NULL; i++)
+    {
+      const char *message = json_object_get_string_member_with_default (lines->pdata[i], "message",
+                                                                        "");
+
+      if (strstr (message, "was open to other users") != NULL)
+        said = message;
+    }
+  g_assert_nonnull (said);
+  g_assert_nonnull (strstr (said, "bad\xef\xbf\xbd.db"));
+  g_clear_pointer (&server, triage_test_server_free);
+  triage_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -261,5 +302,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/server/request-log/burst-lines", test_burst_lines);
   g_test_add_func ("/server/request-log/json-lines", test_request_log);
+  g_test_add_func ("/server/request-log/json-not-utf8", test_json_not_utf8);
   return g_test_run ();
 }

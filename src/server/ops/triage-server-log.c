@@ -162,8 +162,9 @@ write_json (GLogLevelFlags   level,
 
       if (key == NULL)
         continue;
-      value = fields[i].length < 0 ? g_strdup (fields[i].value)
-                                   : g_strndup (fields[i].value, fields[i].length);
+      /* A file name or a database's message need not be UTF-8: the line
+       * stays JSON (a byte that is not, U+FFFD). */
+      value = g_utf8_make_valid (fields[i].value, fields[i].length);
       json_builder_set_member_name (builder, key);
       /* Numbers stay numbers, so a log pipeline can compare them. */
       if (strcmp (key, "status") == 0 || strcmp (key, "duration_us") == 0)
