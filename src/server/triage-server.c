@@ -332,10 +332,12 @@ on_hangup (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The addresses of --listen HOST:PORT: an IP literal ("[…]" around IPv6) or
- * a host name, resolved now. @loopback says whether every one is loopback. */
+/* The addresses of @option (--listen, --metrics-listen) HOST:PORT: an IP
+ * literal ("[…]" around IPv6) or a host name, resolved now. @loopback says
+ * whether every one is loopback. */
 static GList *
-resolve_listen (const char *text,
+resolve_listen (const char *option,
+                const char *text,
                 guint16    *port,
                 gboolean   *loopback,
                 GError    **error)
@@ -350,7 +352,7 @@ resolve_listen (const char *text,
     {
       g_clear_error (error);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "--listen %s: expected HOST:PORT, e.g. 0.0.0.0:8443 or [::1]:8600", text);
+                   "%s %s: expected HOST:PORT, e.g. 0.0.0.0:8443 or [::1]:8600", option, text);
       return NULL;
     }
   host = g_network_address_get_hostname (G_NETWORK_ADDRESS (parsed));
@@ -366,7 +368,8 @@ resolve_listen (const char *text,
       if (addresses == NULL)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       "--listen %s: cannot resolve %s: %s", text, host, lookup_error->message);
+                       "%s %s: cannot resolve %s: %s", option, text, host,
+                       lookup_error->message);
           return NULL;
         }
     }
@@ -560,7 +563,7 @@ triage_server_run (int    argc,
     listen_address = g_strdup ("127.0.0.1:0");
   if (listen_address != NULL)
     {
-      addresses = resolve_listen (listen_address, &port, &loopback, &error);
+      addresses = resolve_listen ("--listen", listen_address, &port, &loopback, &error);
       if (addresses == NULL)
         {
           fprintf (stderr, "triage-server: %s\n", error->message);
@@ -580,10 +583,11 @@ triage_server_run (int    argc,
     {
       gboolean metrics_loopback;
 
-      metrics_addresses = resolve_listen (metrics_listen, &metrics_port, &metrics_loopback, &error);
+      metrics_addresses = resolve_listen ("--metrics-listen", metrics_listen, &metrics_port,
+                                          &metrics_loopback, &error);
       if (metrics_addresses == NULL)
         {
-          fprintf (stderr, "triage-server: --metrics-listen: %s\n", error->message);
+          fprintf (stderr, "triage-server: %s\n", error->message);
           return 2;
         }
     }

@@ -415,6 +415,7 @@ test_backup_dest (ServerOpsFixture *fixture,
   const char *onto_notes[] = { "--database", database, notes, NULL };
   const char *onto_empty[] = { "--database", database, empty, NULL };
   const char *onto_folder[] = { "--database", database, dir, NULL };
+  const char *forgotten[] = { database, NULL };
   GStatBuf before, after;
 
   if (triage_test_server_is_postgres (fixture->server))
@@ -433,6 +434,11 @@ test_backup_dest (ServerOpsFixture *fixture,
   g_assert_nonnull (strstr (err, "is the database being backed up"));
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_backup (forced_itself, &err), ==, 2);
+  g_clear_pointer (&err, g_free);
+  /* --database forgotten, no database where it would be by default. */
+  g_assert_cmpint (run_backup (forgotten, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "no --database given"));
+  g_assert_nonnull (strstr (err, database));
   g_clear_pointer (&err, g_free);
   /* The server's file itself, not a copy renamed over it. */
   g_assert_cmpint (g_stat (database, &after), ==, 0);

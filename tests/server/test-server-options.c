@@ -363,6 +363,7 @@ test_command_line (void)
   g_autofree char *empty = g_build_filename (dir, "empty", NULL);
   const char *key_value[] = { "--database", "dbname=triage user=triage", NULL };
   const char *socket_key_value[] = { "--database", "host=/run/postgresql dbname=triage", NULL };
+  const char *bad_metrics[] = { "--metrics-listen", "0.0.0.0", NULL };
   const char *sqlite_password[] = { "--database-password-file", password, NULL };
   const char *empty_password[] = { "--database", "postgresql:///triage",
                                    "--database-password-file", empty, NULL };
@@ -393,6 +394,8 @@ test_command_line (void)
 
   assert_refused (open_plain, 2, "not a loopback address");
   assert_refused (bad_address, 2, "expected HOST:PORT");
+  /* Named as given: it said "--metrics-listen: --listen 0.0.0.0". */
+  assert_refused (bad_metrics, 2, "triage-server: --metrics-listen 0.0.0.0: expected HOST:PORT");
   assert_refused (unresolvable, 2, "cannot resolve no-such-host.invalid");
   assert_refused (cert_alone, 2, "--tls-certificate and --tls-key go together");
   assert_refused (key_as_cert, 2, "cannot load the TLS certificate");

@@ -229,7 +229,18 @@ triage_server_backup (int    argc,
       return 2;
     }
   if (database == NULL)
-    database = default_database ();
+    {
+      database = default_database ();
+      /* --database forgotten (the database given as DEST alone): a slip of
+       * the arguments, said with both files. */
+      if (!g_file_test (database, G_FILE_TEST_EXISTS))
+        {
+          fprintf (stderr, "triage-server backup: no --database given and no database at the "
+                   "default %s; give the running server's database, e.g. triage-server backup "
+                   "--database /var/lib/triage/server.db %s\n", database, argv[1]);
+          return 2;
+        }
+    }
   if (triage_store_is_postgres (database))
     {
       fprintf (stderr, "triage-server backup: the database is PostgreSQL: back it up with "
@@ -241,7 +252,7 @@ triage_server_backup (int    argc,
   if (!g_file_test (database, G_FILE_TEST_IS_REGULAR))
     {
       fprintf (stderr, "triage-server backup: no database at %s\n", database);
-      return 1;
+      return 2;
     }
   if ((refusal = dest_refusal (database, argv[1], force)) != NULL)
     {
