@@ -542,14 +542,14 @@ api_handler (SoupServer        *soup,
         reply_method_not_allowed (msg, "POST");
       else if (triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS,
                                          address ? address : "local") &&
-               check_admin (self, msg))
+               check_admin (self, msg) && check_schema (self, msg))
         handle_create_service (self, msg);
     }
   else if (strcmp (path, "/api/v1/admin/users") == 0)
     {
       if (strcmp (method, "POST") != 0)
         reply_method_not_allowed (msg, "POST");
-      else if (check_admin (self, msg))
+      else if (check_admin (self, msg) && check_schema (self, msg))
         handle_create_user (self, msg);
     }
   else if (strcmp (path, "/api/v1/notifications") == 0)

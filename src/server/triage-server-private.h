@@ -253,6 +253,8 @@ const char       *get_string_or        (SoupServerMessage *msg,
                                         gboolean          *failed);
 gboolean          check_admin          (TriageServer      *self,
                                         SoupServerMessage *msg);
+gboolean          check_schema         (TriageServer      *self,
+                                        SoupServerMessage *msg);
 char             *authenticate_user    (TriageServer      *self,
                                         SoupServerMessage *msg,
                                         const char        *query_token);

@@ -427,6 +427,24 @@ hash_of (const char *token)
   return token != NULL && *token != '\0' ? triage_hash_token (token) : NULL;
 }
 
+/* Whether the database's schema is whole (triage_store_trust_schema ()),
+ * or @msg answered 503: nothing is read or written in a database being
+ * restored, or emptied, under the server. A token not found there may be
+ * one not loaded yet (a client told 401 may drop it), and a request stored
+ * there may take an id the restore is about to load, and fail its keys. */
+gboolean
+check_schema (TriageServer      *self,
+              SoupServerMessage *msg)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (triage_store_trust_schema (self->store, &error))
+    return TRUE;
+  reply_unanswered (msg, "the database's schema", "Cannot serve this now (the server's "
+                    "database is being restored, or does not answer); try again later", error);
+  return FALSE;
+}
+
 gboolean
 check_admin (TriageServer      *self,
              SoupServerMessage *msg)
@@ -459,7 +477,8 @@ check_admin (TriageServer      *self,
   return FALSE;
 }
 
-/* The user a request acts for, or NULL after answering 401. @query_token is
+/* The user a request acts for, or NULL after answering 401 (503 when the
+ * database cannot tell: check_schema (), refuse_token ()). @query_token is
  * the `?token=` of a stream URL (NULL elsewhere: tokens in URLs end up in
  * logs); the Authorization header wins over it. */
 char *
@@ -472,6 +491,8 @@ authenticate_user (TriageServer      *self,
   g_autoptr(GError) error = NULL;
   char *user = NULL;
 
+  if (!check_schema (self, msg))
+    return NULL;
   if (token == NULL)
     token = query_token;
   if (token == NULL && triage_server_trusts (msg))
@@ -544,6 +565,8 @@ authenticate_service (TriageServer      *self,
   g_autoptr(GError) error = NULL;
   TriageServiceRow *row = NULL;
 
+  if (!check_schema (self, msg))
+    return NULL;
   if (triage_server_trusts (msg))
     {
       row = local_service (self, msg, &error);

@@ -58,6 +58,7 @@ struct _TriagePgLink
   guint       first;         /* the host last connected to: libpq tries it first */
   char       *last_host;     /* PQhost () and PQhostaddr () of the last connection made */
   char       *last_address;
+  guint       connections;   /* made so far: a new one may meet another database */
 };
 
 /* A whole number, as libpq takes connect_timeout (blanks around it). */
@@ -362,6 +363,7 @@ triage_pg_link_connected (TriagePgLink *self,
 {
   int i = listed_index (self, host, port);
 
+  self->connections++;
   g_free (self->last_host);
   g_free (self->last_address);
   self->last_host = g_strdup (host);
@@ -527,4 +529,13 @@ triage_pg_wait_socket (int      fd,
         /* A bad descriptor: libpq finds out on its next call. */
         return TRUE;
     }
+}
+
+/* How many connections the server's have made so far (every one the link
+ * was told of): one made since a count was taken may be to a database
+ * dropped and made again in between. */
+guint
+triage_pg_link_get_connections (TriagePgLink *self)
+{
+  return self->connections;
 }

@@ -40,6 +40,7 @@ void          triage_pg_link_learn_hosts     (TriagePgLink       *self,
                                               PGconn             *conn);
 void          triage_pg_link_look_up         (TriagePgLink       *self,
                                               TriagePgDial       *dial);
+guint         triage_pg_link_get_connections (TriagePgLink       *self);
 void          triage_pg_link_connected       (TriagePgLink       *self,
                                               const char         *host,
                                               const char         *port,

@@ -82,6 +82,7 @@ struct _TriagePgWriter
   char               *batch_error;    /* the first statement of the batch that failed */
   gint                batch_code;     /* its GIOErrorEnum (triage_store_error_expected ()) */
   GPtrArray          *events;         /* the batch's, written with its COMMIT */
+  gboolean            schema_doubted; /* a statement met no table or schema since asked */
 };
 
 /* Takes @conns, TRIAGE_PG_WRITER_FLIGHTS + 1 connections to the same
@@ -151,6 +152,8 @@ triage_pg_writer_query (TriagePgWriter      *self,
         triage_log_failure ("%s", error->message);
       else
         g_warning ("%s", error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED))
+        self->schema_doubted = TRUE;
       if (self->in_batch)
         {
           self->batch_error = g_strdup (error->message);
@@ -158,6 +161,17 @@ triage_pg_writer_query (TriagePgWriter      *self,
         }
     }
   return result;
+}
+
+/* Whether a statement met no table or no schema (the database emptied or
+ * being restored under the server) since the last call. */
+gboolean
+triage_pg_writer_take_schema_doubt (TriagePgWriter *self)
+{
+  gboolean doubted = self->schema_doubted;
+
+  self->schema_doubted = FALSE;
+  return doubted;
 }
 
 /* A batch costs no round trip until it has a statement to run. */

@@ -44,5 +44,6 @@ gboolean            triage_pg_writer_in_flight  (TriagePgWriter      *self);
 gboolean            triage_pg_writer_owns_backend (TriagePgWriter    *self,
                                                  int                 backend_pid);
 void                triage_pg_writer_wait       (TriagePgWriter      *self);
+gboolean            triage_pg_writer_take_schema_doubt (TriagePgWriter *self);
 
 G_END_DECLS

@@ -59,6 +59,15 @@ triage_store_check_name (const char  *database,
   return FALSE;
 }
 
+/* ---- the schema ---- */
+
+gboolean
+triage_store_trust_schema (TriageStore  *self,
+                           GError      **error)
+{
+  return CLASS (self)->trust_schema == NULL || CLASS (self)->trust_schema (self, error);
+}
+
 /* ---- users and services ---- */
 
 gboolean

@@ -57,6 +57,7 @@ postgres_check (TriageStore  *store,
   n_missing = triage_pg_int (missing, 0, 0);
   if (n_missing == (gint64) g_strv_length ((GStrv) relations))
     {
+      triage_store_postgres_distrust_schema (self);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                    "the database has no Triage schema: it was emptied or made again while "
                    "this server ran; restore it (with the servers stopped), or restart the "
@@ -65,6 +66,7 @@ postgres_check (TriageStore  *store,
     }
   if (n_missing > 0)
     {
+      triage_store_postgres_distrust_schema (self);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                    "the database's Triage schema is incomplete (%s and %" G_GINT64_FORMAT
                    " more missing): it is being restored, or a restore was cut short; "
@@ -79,6 +81,7 @@ postgres_check (TriageStore  *store,
     }
   if (PQntuples (result) != 1)
     {
+      triage_store_postgres_distrust_schema (self);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                    "the database's Triage schema is incomplete (triage_schema holds %d rows, "
                    "not its version): it is being restored, or a restore was cut short; "

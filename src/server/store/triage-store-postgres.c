@@ -58,6 +58,9 @@ struct _TriageStorePostgres
   TriagePgWriter     *writer;
   TriagePgListener   *listener;
   TriagePgConnection *side;           /* rate limits, reads of the log under its lock */
+  TriagePgLink       *link;
+  gboolean            schema_trusted; /* found whole, and no cause to doubt it since */
+  guint               trusted_connections; /* connections made when it was found whole */
   GHashTable         *services;       /* "query\nvalue" → TriageServiceRow: they never change */
   GHashTable         *recipients;     /* notification id → GStrv: who it goes to, never changes */
   GQueue             *recipients_age; /* its keys, oldest first */
@@ -525,6 +528,46 @@ triage_store_postgres_last_event (TriageStorePostgres *self)
   return triage_pg_int (result, 0, 0);
 }
 
+/* ---- the schema requests rely on ---- */
+
+/* Whether requests may use the database: its schema was found whole since
+ * the server last made a connection (a new one may meet a database dropped
+ * and made again under it), met a statement with no table, or was told
+ * the schema is incomplete (a restore under way). The database is asked
+ * only after one of those: a statement then, none otherwise. A whole schema
+ * of another version counts (postgres_check (): G_IO_ERROR_FAILED). */
+static gboolean
+postgres_trust_schema (TriageStore  *store,
+                       GError      **error)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+  g_autoptr(GError) local = NULL;
+
+  if (triage_pg_writer_take_schema_doubt (self->writer))
+    self->schema_trusted = FALSE;
+  if (self->schema_trusted &&
+      self->trusted_connections == triage_pg_link_get_connections (self->link))
+    return TRUE;
+  if (!triage_store_check (store, &local) &&
+      !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_FAILED))
+    {
+      self->schema_trusted = FALSE;
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  /* Counted after the check, which may have made a connection to ask. */
+  self->schema_trusted = !triage_pg_writer_take_schema_doubt (self->writer);
+  self->trusted_connections = triage_pg_link_get_connections (self->link);
+  return TRUE;
+}
+
+/* postgres_check () found the schema incomplete. */
+void
+triage_store_postgres_distrust_schema (TriageStorePostgres *self)
+{
+  self->schema_trusted = FALSE;
+}
+
 /* ---- the object ---- */
 
 static void
@@ -572,6 +615,7 @@ triage_store_postgres_new (const char *uri,
   if (link == NULL)
     return NULL;
   self = g_object_new (TRIAGE_TYPE_STORE_POSTGRES, NULL);
+  self->link = triage_pg_link_ref (link);
   for (guint i = 0; i < G_N_ELEMENTS (conns); i++)
     {
       conns[i] = triage_pg_connection_new (link, "triage-server", WRITER_SETTINGS, error);
@@ -615,6 +659,7 @@ triage_store_postgres_finalize (GObject *object)
   /* The base class committed the open batch in its dispose. */
   g_clear_pointer (&self->writer, triage_pg_writer_free);
   g_clear_pointer (&self->side, triage_pg_connection_free);
+  g_clear_pointer (&self->link, triage_pg_link_unref);
   g_hash_table_unref (self->services);
   g_hash_table_unref (self->recipients);
   g_queue_free_full (self->recipients_age, g_free);
@@ -633,6 +678,7 @@ triage_store_postgres_class_init (TriageStorePostgresClass *klass)
   store_class->shared = TRUE;
   store_class->flights = TRIAGE_PG_WRITER_FLIGHTS;
 
+  store_class->trust_schema = postgres_trust_schema;
   store_class->begin = postgres_begin;
   store_class->insert_events = postgres_insert_events;
   store_class->commit = postgres_commit;

@@ -44,6 +44,9 @@ void              triage_store_postgres_remember_recipients (TriageStorePostgres
 char             *triage_store_postgres_int_array   (guint                mask);
 /* The services kept once found (triage-store-postgres-services.c). */
 GHashTable       *triage_store_postgres_services    (TriageStorePostgres *self);
+/* The schema found incomplete (triage-store-postgres-ops.c): the next
+ * request asks again whether it is whole. */
+void              triage_store_postgres_distrust_schema (TriageStorePostgres *self);
 /* Users and services (triage-store-postgres-services.c). */
 void              triage_store_postgres_services_class_init (TriageStoreClass *store_class);
 /* Reading notifications: one, an agent's request, a page (triage-store-postgres-reads.c). */

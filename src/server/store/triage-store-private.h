@@ -62,6 +62,9 @@ struct _TriageStoreClass
   /* operations (triage-store-*-ops.c) */
   gboolean               (*check)              (TriageStore *self,
                                                 GError     **error);
+  /* NULL: always (a SQLite file is not restored under its server) */
+  gboolean               (*trust_schema)       (TriageStore *self,
+                                                GError     **error);
   gboolean               (*count_pending)      (TriageStore *self,
                                                 gint64      *counts,
                                                 guint        n_counts);

@@ -109,6 +109,10 @@ void         triage_store_fail_batch      (TriageStore  *self,
  *     G_IO_ERROR_NOT_INITIALIZED: emptied, or being restored, under the
  *     server), and it is the version this server migrated it to, not newer
  *     (else G_IO_ERROR_FAILED);
+ *   - triage_store_trust_schema() is whether requests may use the database:
+ *     its schema was found whole (triage_store_check(), another version
+ *     counting as whole) since anything gave cause to doubt it, asked only
+ *     then; else the error of that check;
  *   - triage_store_count_pending() counts the pending requests of the whole
  *     database (every server's, when it is shared) by AtpProtocol;
  *   - the commit observer is told how long every commit of a batch took. */
@@ -116,6 +120,8 @@ typedef void (*TriageStoreCommitObserver) (gint64   duration_us,
                                            gboolean committed);
 
 gboolean     triage_store_check           (TriageStore  *self,
+                                           GError      **error);
+gboolean     triage_store_trust_schema    (TriageStore  *self,
                                            GError      **error);
 gboolean     triage_store_count_pending   (TriageStore  *self,
                                            gint64       *counts,
