@@ -59,6 +59,7 @@ test_refused_after_claim (void)
   g_autofree char *url = NULL, *auth = NULL, *last = NULL;
   g_autoptr(SoupMessage) msg = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) body = NULL;   /* next_body's, which outlives it and msg */
   SrvWait wait = { NULL };
   PGconn *conn;
 
@@ -89,8 +90,8 @@ test_refused_after_claim (void)
   msg = soup_message_new ("POST", url);
   auth = g_strconcat ("Bearer ", key, NULL);
   soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-  soup_message_set_request_body_from_bytes (msg, "application/json",
-                                            g_bytes_new_static (next_body, strlen (next_body)));
+  body = g_bytes_new_static (next_body, strlen (next_body));
+  soup_message_set_request_body_from_bytes (msg, "application/json", body);
   soup_session_send_and_read_async (triage_test_server_get_session (first), msg,
                                     G_PRIORITY_DEFAULT, NULL, srv_result_cb, &wait);
   pg_query_wait_for (conn, "SELECT COUNT (*) > 0 FROM pg_locks"
