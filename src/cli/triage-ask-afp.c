@@ -715,7 +715,7 @@ start (Review *self)
     }
 
   /* The server's own rules: most mistakes need no server to be named. */
-  self->request = atp_afp_request_new_from_json (self->root, &error);
+  self->request = atp_afp_request_new_submission (self->root, &error);
   if (self->request == NULL)
     {
       refused (self, g_steal_pointer (&error));

@@ -173,9 +173,41 @@ test_rules_broken (void)
 
       g_test_message ("%s = %s", broken[i].path, broken[i].value ? broken[i].value : "(removed)");
       atp_test_patch (root, broken[i].path, broken[i].value);
-      request = atp_afp_request_new_from_json (root, &error);
+      request = atp_afp_request_new_submission (root, &error);
       g_assert_null (request);
       atp_assert_error (error, broken[i].code, broken[i].message);
+    }
+}
+
+/* A media range is refused in what is submitted only: a review the server
+ * took before that rule (its request, a session's previous artifact) must
+ * still read, or it could be neither shown, answered nor followed. */
+static void
+test_range_read_where_stored (void)
+{
+  static const char * const ranges[] = { "\"text/*\"", "\"*/*\"" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AtpAfpRequest) request = NULL;
+      g_autoptr(AtpAfpRequest) submitted = NULL;
+      g_autoptr(JsonNode) root = atp_test_load_json ("seed-004-follow-up-request.json");
+
+      atp_test_patch (root, "artifact.media_type", ranges[i]);
+      submitted = atp_afp_request_new_submission (root, &error);
+      g_assert_null (submitted);
+      atp_assert_error (error, ATP_ERROR_INVALID_FIELD_VALUE, "not a range");
+      g_clear_error (&error);
+      request = atp_afp_request_new_from_json (root, &error);
+      /* All of text is text, as it was; the range of all types is none supported. */
+      if (i == 0)
+        {
+          g_assert_no_error (error);
+          g_assert_cmpstr (request->artifact.media_type, ==, "text/*");
+        }
+      else
+        atp_assert_error (error, ATP_ERROR_UNSUPPORTED_MEDIA_TYPE, "cannot be reviewed here");
     }
 }
 
@@ -446,6 +478,7 @@ main (int   argc,
   g_test_add_func ("/afp/request/seed-follow-up", test_seed_follow_up_request);
   g_test_add_func ("/afp/request/extensions-kept", test_extensions_kept);
   g_test_add_func ("/afp/request/rules-broken", test_rules_broken);
+  g_test_add_func ("/afp/request/range-read-where-stored", test_range_read_where_stored);
   g_test_add_func ("/afp/request/items-must-be-objects", test_items_must_be_objects);
   g_test_add_func ("/afp/request/malformed-text", test_malformed_text);
   g_test_add_func ("/afp/request/invalid-wins-over-media-type", test_invalid_wins_over_media_type);

@@ -161,7 +161,9 @@ atp_afp_artifact_parse (AtpParseCtx    *ctx,
   if (!atp_mime_type_is_valid (artifact->media_type))
     return atp_parse_fail_type (ctx, "media_type", "a media type such as \"text/markdown\"",
                                 json_object_get_member (member, "media_type"));
-  if (media_type_is_range (artifact->media_type))
+  /* Refused in what is submitted only: a review the server took before the
+   * rule (or a session's previous artifact) must still read. */
+  if ((ctx->flags & ATP_PARSE_SUBMISSION) && media_type_is_range (artifact->media_type))
     return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "media_type",
                            "must be the content's own media type (an IANA one, such as "
                            "\"text/markdown\"), not a range such as \"text/*\", got \"%s\"",
@@ -181,9 +183,10 @@ atp_afp_artifact_parse (AtpParseCtx    *ctx,
   return TRUE;
 }
 
-AtpAfpRequest *
-atp_afp_request_new_from_json (JsonNode  *node,
-                               GError   **error)
+static AtpAfpRequest *
+request_parse (JsonNode       *node,
+               AtpParseFlags   flags,
+               GError        **error)
 {
   static const char * const known[] = {
     "protocol_version", "iteration", "artifact", "applied_feedback", NULL
@@ -200,6 +203,7 @@ atp_afp_request_new_from_json (JsonNode  *node,
     return NULL;
 
   atp_afp_parse_ctx_init (&ctx, path, error);
+  ctx.flags = flags;
   self = request_alloc ();
 
   if (!atp_afp_read_version (&ctx, object, TRUE) ||
@@ -221,6 +225,20 @@ atp_afp_request_new_from_json (JsonNode  *node,
     }
 
   return g_steal_pointer (&self);
+}
+
+AtpAfpRequest *
+atp_afp_request_new_from_json (JsonNode  *node,
+                               GError   **error)
+{
+  return request_parse (node, ATP_PARSE_DEFAULT, error);
+}
+
+AtpAfpRequest *
+atp_afp_request_new_submission (JsonNode  *node,
+                                GError   **error)
+{
+  return request_parse (node, ATP_PARSE_SUBMISSION, error);
 }
 
 AtpAfpRequest *

@@ -70,7 +70,15 @@ GType          atp_afp_request_get_type       (void) G_GNUC_CONST;
  */
 AtpAfpRequest *atp_afp_request_new_from_json  (JsonNode       *node,
                                                GError        **error);
-/* atp_json_parse() bounded by %ATP_AFP_MAX_REQUEST_SIZE, then the above. */
+/*
+ * The same, for what is submitted (the server's POST, triage-ask --afp): the
+ * rules added since reviews were first stored also apply, which a stored one
+ * need not meet (read with the above): `artifact.media_type` a range (all of
+ * text, or of everything) is INVALID_FIELD_VALUE.
+ */
+AtpAfpRequest *atp_afp_request_new_submission (JsonNode       *node,
+                                               GError        **error);
+/* atp_json_parse() bounded by %ATP_AFP_MAX_REQUEST_SIZE, then atp_afp_request_new_from_json(). */
 AtpAfpRequest *atp_afp_request_new_from_data  (const char     *data,
                                                gssize          length,
                                                GError        **error);

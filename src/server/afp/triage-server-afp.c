@@ -571,7 +571,7 @@ handle_post_review (TriageServer      *self,
                          "request: must be the Request Object, a JSON object", "request");
       return;
     }
-  request = atp_afp_request_new_from_json (submission.request, &error);
+  request = atp_afp_request_new_submission (submission.request, &error);
   if (request == NULL)
     {
       g_prefix_error (&error, "request.");
