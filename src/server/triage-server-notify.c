@@ -309,6 +309,47 @@ reply_existing (SoupServerMessage     *msg,
                  "A different notification with this id already exists");
 }
 
+gboolean
+triage_server_answer_stored_repeat (TriageServer      *self,
+                                    SoupServerMessage *msg,
+                                    TriageServiceRow  *service,
+                                    int                protocol,
+                                    const char        *id,
+                                    JsonNode          *body)
+{
+  g_autoptr(TriageNotificationRow) existing = NULL;
+  g_autoptr(JsonNode) first = NULL;
+  g_autofree char *lower = NULL;
+
+  if (id == NULL || body == NULL)
+    return FALSE;
+  lower = g_ascii_strdown (id, -1);
+  /* Not read (the database did not answer): the refusal is true all the same. */
+  existing = triage_store_get_notification (self->store, lower, NULL);
+  if (existing == NULL || existing->protocol != protocol ||
+      g_strcmp0 (existing->service_id, service->id) != 0)
+    return FALSE;
+  first = json_from_string (existing->body, NULL);
+  if (first == NULL || !atp_json_node_equal (first, body))
+    return FALSE;
+  reply_text (msg, 201, g_strdup (existing->answer));
+  return TRUE;
+}
+
+/* The "id" an ATP submission gives, NULL when none (or not a string). */
+static const char *
+submitted_id (JsonNode *tree)
+{
+  JsonNode *member;
+
+  if (!JSON_NODE_HOLDS_OBJECT (tree))
+    return NULL;
+  member = json_object_get_member (json_node_get_object (tree), "id");
+  if (member == NULL || json_node_get_value_type (member) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (member);
+}
+
 /* Whether @tree is an envelope of another protocol this server knows (AITP,
  * AFP), refused as such: said before the envelope is read, whose member of
  * that protocol may be missing too (that was 400 MISSING_REQUIRED_FIELD
@@ -402,7 +443,11 @@ handle_post_notification (TriageServer      *self,
     submission = atp_notification_new_from_json (tree, ATP_PARSE_SUBMISSION, &error);
   if (submission == NULL)
     {
-      reply_gerror (msg, error);
+      /* Stored before a rule it breaks was added: a retry gets its first answer. */
+      if (tree == NULL ||
+          !triage_server_answer_stored_repeat (self, msg, service, ATP_PROTOCOL_ATP,
+                                               submitted_id (tree), tree))
+        reply_gerror (msg, error);
       return;
     }
   id = submission->id ? g_ascii_strdown (submission->id, -1) : atp_new_uuid ();

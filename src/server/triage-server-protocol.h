@@ -132,6 +132,20 @@ TriageStoreInsert triage_server_add_request_text (TriageServer    *self,
                                                   const char      *json,
                                                   const char      *answer);
 
+/* A submission refused by the rules of what is submitted, which may be newer
+ * than the request stored under its @id (a title of invisible characters, an
+ * AFP artifact typed as a media range): when @id is stored as this very request (@body,
+ * the agent's JSON, equal to what it posted first, of @service and @protocol),
+ * answers the 201 it got first and returns TRUE; else FALSE, nothing answered
+ * (the refusal is the caller's to send). A retry after an upgrade, or a
+ * withdrawal's post "to make sure it exists", is not refused. */
+gboolean  triage_server_answer_stored_repeat (TriageServer      *self,
+                                              SoupServerMessage *msg,
+                                              TriageServiceRow  *service,
+                                              int                protocol,
+                                              const char        *id,
+                                              JsonNode          *body);
+
 /* The `wait` query parameter (0–60 seconds, 0 when absent); FALSE after
  * answering 400. */
 gboolean  triage_server_parse_wait    (SoupServerMessage *msg,

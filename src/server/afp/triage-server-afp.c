@@ -574,6 +574,11 @@ handle_post_review (TriageServer      *self,
   request = atp_afp_request_new_submission (submission.request, &error);
   if (request == NULL)
     {
+      /* Stored before a rule it breaks was added (an artifact typed as a
+       * range): a retry gets its first answer. */
+      if (triage_server_answer_stored_repeat (self, msg, service, ATP_PROTOCOL_AFP,
+                                              submission.id, root))
+        return;
       g_prefix_error (&error, "request.");
       reply_gerror_field (msg, error);
       return;
