@@ -8,6 +8,7 @@
 
 #include "triage-ask-hook-flags.h"
 #include "triage-ask-hook-ansi-c.h"
+#include "triage-ask-hook-here-document.h"
 #include "triage-ask-hook-patterns.h"
 
 #include <string.h>
@@ -72,150 +73,6 @@ match_commands (TriageAskHookPatterns *patterns,
 
 /* How many times quotes are taken off: `bash -c "'rm' -rf x"` needs two. */
 #define FLAG_UNQUOTE_DEPTH 4
-
-/* Where @p's line ends: its line break, or the end of the text. */
-static const char *
-end_of_line (const char *p)
-{
-  const char *end = strchr (p, '\n');
-
-  return end != NULL ? end : p + strlen (p);
-}
-
-/* Reads the word after << (and its -) into @delimiters: the line that ends its
- * here-document, quotes taken off (<<'EOF' ends at EOF), with "-" before it for <<-
- * (tabs before the body's lines and the end are dropped) or " ". Returns where it ends. */
-static const char *
-read_here_document_word (const char *p,
-                         GPtrArray  *delimiters)
-{
-  g_autoptr(GString) word = g_string_new (*p == '-' ? "-" : " ");
-  char quote = 0;
-
-  if (*p == '-')
-    p++;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  for (; *p != '\0'; p++)
-    {
-      if (quote != 0 && *p == quote)
-        quote = 0;
-      else if (quote != 0)
-        g_string_append_c (word, *p);
-      else if (*p == '\'' || *p == '"')
-        quote = *p;
-      else if (*p == '\\' && p[1] != '\0')
-        g_string_append_c (word, *++p);
-      else if (strchr (" \t\n;&|<>()", *p) != NULL)
-        break;
-      else
-        g_string_append_c (word, *p);
-    }
-  if (word->len > 1)
-    g_ptr_array_add (delimiters, g_string_free (g_steal_pointer (&word), FALSE));
-  return p;
-}
-
-/* Where each line of a text last starts, to know at once that a here-document's end
- * never comes: below the top, 10,000 lines of "x <<A" in a body were each read to the
- * end (0.37 s). Built when first asked. */
-typedef struct
-{
-  const char *text;
-  GHashTable *last;            /* a line → 1 + where it last starts */
-  GHashTable *last_untabbed;   /* the same with its leading tabs dropped, for <<- */
-} HereDocumentEnds;
-
-static void
-here_document_ends_clear (HereDocumentEnds *self)
-{
-  g_clear_pointer (&self->last, g_hash_table_unref);
-  g_clear_pointer (&self->last_untabbed, g_hash_table_unref);
-}
-
-/* Whether the line that ends the here-document of @delimiter comes at or after @p. */
-static gboolean
-here_document_end_comes (HereDocumentEnds *self,
-                         const char       *delimiter,
-                         const char       *p)
-{
-  gsize where;
-
-  if (self->last == NULL)
-    {
-      self->last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      self->last_untabbed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      for (const char *line = self->text; ; line++)
-        {
-          const char *line_end = end_of_line (line);
-          const char *untabbed = line;
-          gpointer start = GSIZE_TO_POINTER (line - self->text + 1);
-
-          while (*untabbed == '\t')
-            untabbed++;
-          g_hash_table_replace (self->last, g_strndup (line, line_end - line), start);
-          g_hash_table_replace (self->last_untabbed,
-                                g_strndup (untabbed, line_end - untabbed), start);
-          if (*line_end == '\0')
-            break;
-          line = line_end;
-        }
-    }
-  where = GPOINTER_TO_SIZE (g_hash_table_lookup (delimiter[0] == '-' ? self->last_untabbed
-                                                                      : self->last,
-                                                 delimiter + 1));
-  return where > 0 && where - 1 >= (gsize) (p - self->text);
-}
-
-/* Takes the bodies of the here-documents @delimiters opened on the line before @p,
- * each up to its delimiter's line, into @bodies; returns where the shell reads
- * commands again. One whose delimiter's line never comes runs to the end at the top,
- * as in bash; below it, in a body or a quoted word, it was none (std::cout << "x" in
- * the C++ a here-document writes), and its lines are read as they are. */
-static const char *
-take_here_documents (const char       *p,
-                     GPtrArray        *delimiters,
-                     GPtrArray        *bodies,
-                     gboolean          top,
-                     gboolean          in_substitution,
-                     HereDocumentEnds *ends)
-{
-  for (guint i = 0; i < delimiters->len; i++)
-    {
-      const char *delimiter = g_ptr_array_index (delimiters, i);
-      gsize length = strlen (delimiter + 1);
-      const char *body = p;
-      const char *body_end = p;
-
-      if (!top && !here_document_end_comes (ends, delimiter, p))
-        break;
-      while (*p != '\0')
-        {
-          const char *line = p;
-          const char *line_end = end_of_line (p);
-          const char *closing;
-
-          p = *line_end == '\n' ? line_end + 1 : line_end;
-          if (delimiter[0] == '-')
-            while (*line == '\t')
-              line++;
-          if ((gsize) (line_end - line) == length && strncmp (line, delimiter + 1, length) == 0)
-            break;
-          /* In a "$(…)" bash 5.2 ends it at its word and the ) too: EOF)" && … */
-          if (in_substitution && strncmp (line, delimiter + 1, length) == 0 &&
-              *(closing = line + length + strspn (line + length, " \t")) == ')')
-            {
-              g_ptr_array_add (bodies, g_strndup (body, body_end - body));
-              g_ptr_array_set_size (delimiters, 0);
-              return closing;
-            }
-          body_end = line_end;
-        }
-      g_ptr_array_add (bodies, g_strndup (body, body_end - body));
-    }
-  g_ptr_array_set_size (delimiters, 0);
-  return p;
-}
 
 /* How far on its line arithmetic, $(( )) or (( )), is looked for: a << in it shifts
  * and opens no here-document. Past this, (( is two parentheses, so that 64 KiB of (((…
@@ -393,7 +250,7 @@ shell_commands (const char *text,
   GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) delimiters = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GString) command = g_string_new (NULL);   /* the command up to @start */
-  HereDocumentEnds ends = { .text = text };
+  TriageAskHookHereDocumentEnds ends = { .text = text };
   const char *start = text;
   const char *p = text;
   gboolean word_start = TRUE;   /* @p starts a word: a # there starts a comment */
@@ -412,8 +269,10 @@ shell_commands (const char *text,
         {
           g_string_append_len (command, start, p - start);
           if (comments != NULL)
-            g_array_append_vals (comments, (gsize[]) { p - text, end_of_line (p) - text }, 2);
-          p = start = end_of_line (p);   /* the comment left out */
+            g_array_append_vals (comments,
+                                 (gsize[]) { p - text, triage_ask_hook_end_of_line (p) - text },
+                                 2);
+          p = start = triage_ask_hook_end_of_line (p);   /* the comment left out */
           comment_end = TRUE;
           continue;
         }
@@ -437,14 +296,14 @@ shell_commands (const char *text,
         p = arithmetic_end - 1;   /* "$((1<<3))" */
       else if (code && p[0] == '<' && p[1] == '<' && p[2] != '<' &&
                (p == text || p[-1] != '<'))
-        p = read_here_document_word (p + 2, delimiters) - 1;
+        p = triage_ask_hook_read_here_document_word (p + 2, delimiters) - 1;
       else if (q.depth == 0 && (ends_command (text, p) || (after_comment && *p == '\n')))
         {
           g_string_append_len (command, start, p - start);
           g_ptr_array_add (commands, g_strdup (command->str));
           g_string_truncate (command, 0);
-          start = *p == '\n' ? take_here_documents (p + 1, delimiters, bodies, top, FALSE,
-                                                     &ends)
+          start = *p == '\n' ? triage_ask_hook_take_here_documents (p + 1, delimiters, bodies,
+                                                                     top, FALSE, &ends)
                              : p + 1;
           p = start;
           word_start = TRUE;
@@ -455,7 +314,8 @@ shell_commands (const char *text,
           /* A here-document in a "$(…)": git commit -m "$(cat <<'EOF' …)". Its body is
            * left out of the command, as at the top. */
           g_string_append_len (command, start, p + 1 - start);
-          p = start = take_here_documents (p + 1, delimiters, bodies, top, TRUE, &ends);
+          p = start = triage_ask_hook_take_here_documents (p + 1, delimiters, bodies, top, TRUE,
+                                                           &ends);
           word_start = TRUE;
           continue;
         }
@@ -479,7 +339,7 @@ shell_commands (const char *text,
     }
   g_string_append_len (command, start, p - start);
   g_ptr_array_add (commands, g_string_free (g_steal_pointer (&command), FALSE));
-  here_document_ends_clear (&ends);
+  triage_ask_hook_here_document_ends_clear (&ends);
   return commands;
 }
 
