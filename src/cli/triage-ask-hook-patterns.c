@@ -28,14 +28,21 @@
 
 /* SQL's words, not a sentence's ("drop table of contents", "Allow users to delete from
  * favorites", "Fix crash in drop table handler", 'Truncate titles; …'): in capitals, or
- * in small letters at a statement's start (a line's, or after a ;, a quote, a
- * parenthesis, or psql's -c and mysql's -e, whose quotes the second reading took off)
- * and a table's name then the statement's end, a quote or what SQL says there;
- * anywhere, drop table or delete from a name then ";". */
-#define SQL_START "(?:^|[;'\"(`]|\\s-[ce]\\s|\\s--(?:command|execute)[=\\s])\\s*"
+ * in small letters at a statement's start (a line's, or after a ;, a quote or a
+ * parenthesis, or psql's -c and mysql's -e, below, whose quotes the second reading took
+ * off) and a table's name then the statement's end, a quote or what SQL says there;
+ * anywhere, drop table or delete from a name then ";" (a command is matched with the ;
+ * that ends it). */
+#define SQL_START "(?:^|[;'\"(`])\\s*"
 #define SQL_NAME  "(?:only\\s+)?[\\w.\"`]+(?:\\s*,\\s*[\\w.\"`]+)*"
 #define SQL_DROP   "drop\\s+(table|database|schema|index|view)\\s+(if\\s+exists\\s+)?" SQL_NAME
 #define SQL_DELETE "delete\\s+from\\s+" SQL_NAME
+#define SQL_DROP_STATEMENT SQL_DROP "\\s*(;|$|['\"]|\\b(cascade|restrict)\\b)"
+#define SQL_TRUNCATE_STATEMENT "truncate\\s+(table\\s+)?" SQL_NAME \
+  "\\s*(;|$|['\"]|\\b(cascade|restrict|restart|continue)\\b)"
+/* A table, maybe with an alias (AS u, or u then WHERE). */
+#define SQL_DELETE_STATEMENT SQL_DELETE \
+  "(\\s*(;|$|['\"])|\\s+((as\\s+)?\\w+\\s+)?(where|using|returning|order|limit)\\b)"
 
 /* A block device, which a write to wipes: /dev/sdb, /dev/nvme0n1, /dev/mmcblk0 … */
 #define DEVICE "/dev/(sd|nvme|hd|vd|xvd|mmcblk|md|dm-|mapper/|disk/)"
@@ -87,17 +94,18 @@ static const struct
   { "\\bgit\\s" THEN "(.*\\s)?(-c\\s*|--config-env[\\s=]\\s*)['\"]?(?i:alias)\\.", UNSURE },
   { "\\bGIT_CONFIG_(KEY_\\d+=['\"]?(?i:alias)\\.|PARAMETERS=)", UNSURE },
   { "\\bDROP\\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW)\\b|"
-    SQL_START "(?:" SQL_DROP "\\s*(;|$|['\"]|\\b(cascade|restrict)\\b))|\\b(?:" SQL_DROP "\\s*;)",
-    IRREVERSIBLE },
-  { "\\bTRUNCATE\\s+\\w|" SQL_START "(?:truncate\\s+(table\\s+)?" SQL_NAME
-    "\\s*(;|$|['\"]|\\b(cascade|restrict|restart|continue)\\b))|"
+    SQL_START "(?:" SQL_DROP_STATEMENT ")|\\b(?:" SQL_DROP "\\s*;)", IRREVERSIBLE },
+  { "\\bTRUNCATE\\s+\\w|" SQL_START "(?:" SQL_TRUNCATE_STATEMENT ")|"
     "\\b(?:truncate\\s+table\\s+" SQL_NAME "\\s*;)", IRREVERSIBLE },
   /* truncate(1) with a size or a reference file. */
   { "\\btruncate\\s+" THEN "(\\S+\\s+)*(-[a-zA-Z]*[sr]|--(s|re)[a-z]*\\b)", IRREVERSIBLE },
-  /* A table, maybe with an alias (AS u, or u then WHERE). */
-  { "\\bDELETE\\s+FROM\\s+\\S|" SQL_START "(?:" SQL_DELETE
-    "(\\s*(;|$|['\"])|\\s+((as\\s+)?\\w+\\s+)?(where|using|returning|order|limit)\\b))|"
+  { "\\bDELETE\\s+FROM\\s+\\S|" SQL_START "(?:" SQL_DELETE_STATEMENT ")|"
     "\\b(?:" SQL_DELETE "\\s*;)", IRREVERSIBLE },
+  /* The SQL of psql's -c or mysql's -e (-Xc, --command=) is at a statement's start; the
+   * -c of grep -c "drop table" dump.sql is not SQL's. */
+  { "\\b(psql|mysql|mariadb)\\s+" THEN "(?>\\S+\\s+)*?(-[a-zA-Z]*[ce]|--command|--execute)"
+    "[=\\s]\\s*(" SQL_DROP_STATEMENT "|" SQL_TRUNCATE_STATEMENT "|" SQL_DELETE_STATEMENT ")",
+    IRREVERSIBLE },
   { "\\b(dropdb|mkfs(\\.\\w+)?|mke2fs|mkswap|wipefs|blkdiscard|shred)\\b", IRREVERSIBLE },
   { "\\bdd\\s+" THEN "(\\S+\\s+)*of=", IRREVERSIBLE },
   { ">\\s*" DEVICE, IRREVERSIBLE },

@@ -594,6 +594,11 @@ def test_dangerous_commands_flagged():
                 ("psql -c drop\\ table\\ users", ["destructive", "irreversible"]),
                 ("git commit -m 'Truncate titles; delete from the cache'", None),
                 ("python3 db.py <<EOF\nrun('drop table users;')\nEOF", ["destructive", "irreversible"]),
+                # psql's -c and mysql's -e, not grep's.
+                ("psql -d app -c drop\\ table\\ users", ["destructive", "irreversible"]),
+                ("mysql -u root -e 'truncate users'", ["destructive", "irreversible"]),
+                ("grep -c \"drop table\" dump.sql", None),
+                ("zgrep -e \"drop database\" backup.sql.gz", None),
                 ("dropdb app", ["destructive", "irreversible"]),
                 # Other tools' forms: PowerShell's parameter starts and aliases, devices.
                 ("terraform apply -destroy -auto-approve", ["destructive", "irreversible"]),
