@@ -13,11 +13,12 @@
 
 #include <string.h>
 
-/* A command is checked one command at a time (between ;, &, | and line ends, a line
- * continued with \ kept whole: `.` matches its newline too), at most this much of each
- * and of the whole: the patterns cost what they scan (10,000 "git push " on one line
- * once held the hook for 49 s), and the reading below several times that. What is
- * left unchecked makes Allow ask for a confirmation all the same. */
+/* A command is checked one command at a time (between ;, &, | and line ends, the ; kept
+ * on its end, as SQL's statements end; a line continued with \ kept whole: `.` matches
+ * its newline too), at most this much of each and of the whole: the patterns cost what
+ * they scan (10,000 "git push " on one line once held the hook for 49 s), and the
+ * reading below several times that. What is left unchecked makes Allow ask for a
+ * confirmation all the same. */
 #define FLAG_CHECK_MAX          (64 * 1024)
 #define FLAG_CHECK_MAX_SEGMENT  4096
 
@@ -59,7 +60,7 @@ match_commands (TriageAskHookPatterns *patterns,
 
       while (q < end && !ends_command (text, q))
         q++;
-      length = q - p;
+      length = q - p + (q < end && *q == ';');
       if (length > FLAG_CHECK_MAX_SEGMENT)
         {
           length = whole_characters (p, FLAG_CHECK_MAX_SEGMENT);

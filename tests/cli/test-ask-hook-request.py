@@ -599,6 +599,10 @@ def test_dangerous_commands_flagged():
                 ("mysql -u root -e 'truncate users'", ["destructive", "irreversible"]),
                 ("grep -c \"drop table\" dump.sql", None),
                 ("zgrep -e \"drop database\" backup.sql.gz", None),
+                # A statement's ; ends the command it is matched in.
+                ("psql -c \"explain analyze delete from users;\"", ["destructive", "irreversible"]),
+                ("sqlite3 a.db 'select 1; with t as (select 1) delete from users;'",
+                 ["destructive", "irreversible"]),
                 ("dropdb app", ["destructive", "irreversible"]),
                 # Other tools' forms: PowerShell's parameter starts and aliases, devices.
                 ("terraform apply -destroy -auto-approve", ["destructive", "irreversible"]),
