@@ -389,9 +389,44 @@ match_without_quotes (TriageAskHookPatterns *patterns,
   match_commands (patterns, bare->str, bare->str + bare->len, verdict);
 }
 
+/* The letters of bash's sequence expression {X..Y} or {X..Y..STEP} from @start to @end
+ * ({r..r} is r, {Z..a} runs through [ \ ] ^ _ ` too, each then escaped); NULL when it is
+ * none. A numeric one ({1..100}) makes no command's name and is left as it is. */
+static GPtrArray *
+letter_sequence (const char *start,
+                 const char *end)
+{
+  GPtrArray *letters;
+  char first, last;
+  gint64 step = 1;
+
+  if (end - start < 4 || !g_ascii_isalpha (start[0]) || strncmp (start + 1, "..", 2) != 0 ||
+      !g_ascii_isalpha (start[3]))
+    return NULL;
+  first = start[0];
+  last = start[3];
+  if (end - start > 4)
+    {
+      g_autofree char *text = NULL;
+
+      if (end - start < 7 || strncmp (start + 4, "..", 2) != 0)
+        return NULL;
+      text = g_strndup (start + 6, end - start - 6);
+      if (!g_ascii_string_to_signed (text, 10, G_MININT32, G_MAXINT32, &step, NULL))
+        return NULL;
+      step = CLAMP (ABS (step), 1, 64);   /* past z from A in one */
+    }
+  letters = g_ptr_array_new_with_free_func (g_free);
+  for (int c = first; first <= last ? c <= last : c >= last; c += first <= last ? step : -step)
+    g_ptr_array_add (letters, g_ascii_isalpha (c) ? g_strdup_printf ("%c", c)
+                                                  : g_strdup_printf ("\\%c", c));
+  return letters;
+}
+
 /* @command with its first brace expansion done, as bash does it: {rm,-rf,x} is rm -rf x,
- * r{m,} is rm r; NULL when it has none (outside quotes, a {…} in one word with a , at
- * its own level), or when it would make more than @most bytes (@too_long). */
+ * r{m,} is rm r, {r..r}m is rm; NULL when it has none (outside quotes, a {…} in one word
+ * with a , at its own level, or a sequence of letters), or when it would make more than
+ * @most bytes (@too_long). */
 static char *
 first_braces_expanded (const char *command,
                        gsize       most,
@@ -403,6 +438,7 @@ first_braces_expanded (const char *command,
   for (const char *p = command; *p != '\0'; )
     {
       g_autoptr(GPtrArray) commas = NULL;   /* the , of the braces, then their } */
+      g_autoptr(GPtrArray) alternatives = NULL;   /* what the braces make, in turn */
       const char *end;
       guint open = 0;
 
@@ -428,20 +464,31 @@ first_braces_expanded (const char *command,
         }
       if (*end == '}' && commas->len > 0)
         {
-          const char *word_end = end;
-          GString *out = g_string_new_len (command, word - command);
-
-          while (*word_end != '\0' && (q.depth > 0 || strchr (" \t\n;&|()<>", *word_end) == NULL))
-            word_end = quote_step (word_end, &q);
+          alternatives = g_ptr_array_new_with_free_func (g_free);
           g_ptr_array_add (commas, (gpointer) end);
           for (guint i = 0; i < commas->len; i++)
             {
               const char *alternative = i == 0 ? p + 1 : (const char *) commas->pdata[i - 1] + 1;
 
+              g_ptr_array_add (alternatives,
+                               g_strndup (alternative, (const char *) commas->pdata[i] - alternative));
+            }
+        }
+      else if (*end == '}')
+        alternatives = letter_sequence (p + 1, end);
+      if (alternatives != NULL)
+        {
+          const char *word_end = end;
+          GString *out = g_string_new_len (command, word - command);
+
+          while (*word_end != '\0' && (q.depth > 0 || strchr (" \t\n;&|()<>", *word_end) == NULL))
+            word_end = quote_step (word_end, &q);
+          for (guint i = 0; i < alternatives->len; i++)
+            {
               g_string_append_len (out, word, p - word);
-              g_string_append_len (out, alternative, (const char *) commas->pdata[i] - alternative);
+              g_string_append (out, alternatives->pdata[i]);
               g_string_append_len (out, end + 1, word_end - end - 1);
-              if (i + 1 < commas->len)
+              if (i + 1 < alternatives->len)
                 g_string_append_c (out, ' ');
               if (out->len > most)
                 {

@@ -620,6 +620,9 @@ def test_dangerous_commands_flagged():
                 # Brace expansion, as bash does it.
                 ("{rm,-rf,x}", ["destructive", "irreversible"]),
                 ("git {push,-f} origin main", ["destructive", "irreversible"]),
+                ("r{m..m} -rf x", ["destructive", "irreversible"]),
+                ("g{i..i}t push -f origin main", ["destructive", "irreversible"]),
+                ("for i in {1..100}; do echo $i; done", None),
                 ("mkdir -p src/{a,b}/{c,d} && cp x.{c,h} src/a", None)]:
             got = flags_of(command)
             if got != flags:
