@@ -623,6 +623,11 @@ def test_dangerous_commands_flagged():
                 ("r{m..m} -rf x", ["destructive", "irreversible"]),
                 ("g{i..i}t push -f origin main", ["destructive", "irreversible"]),
                 ("for i in {1..100}; do echo $i; done", None),
+                # A `…`'s body is read as a command, as a "$(…)" is.
+                ("echo `{rm,-rf,x}`", ["destructive", "irreversible"]),
+                ("echo \"`{rm,-rf,x}`\"", ["destructive", "irreversible"]),
+                ("echo `$'r\\x6d' -rf x`", ["destructive", "irreversible"]),
+                ("git commit -m \"Use `foo` and `{a,b}` here\"", None),
                 ("mkdir -p src/{a,b}/{c,d} && cp x.{c,h} src/a", None)]:
             got = flags_of(command)
             if got != flags:
