@@ -71,8 +71,9 @@ static const struct
   /* -f among other short options: -fu, -qf. */
   { GIT "push\\b" THEN ".*(\\s--forc[a-z-]*\\b|\\s-[a-zA-Z]*f[a-zA-Z]*\\b|\\s\\+\\S)",
     IRREVERSIBLE },
-  { GIT "push\\b" THEN ".*(\\s--de[a-z]*\\b|\\s-[a-zA-Z]*d[a-zA-Z]*\\b|\\s:[^\\s;&|])",
-    IRREVERSIBLE }, /* a remote branch */
+  /* A remote branch; --mirror and --prune delete those the repository has not. */
+  { GIT "push\\b" THEN ".*(\\s--(de|mir|pru)[a-z]*\\b|\\s-[a-zA-Z]*d[a-zA-Z]*\\b|\\s:[^\\s;&|])",
+    IRREVERSIBLE },
   /* Uncommitted work: git checkout [TREE] [--] . or -f (-b and -B take a name: -bfix),
    * git switch --discard-changes or -f, git restore [OPTIONS] . (not --staged alone)
    * or --worktree, git rm -f (not --cached). */

@@ -428,6 +428,7 @@ def test_dangerous_commands_flagged():
                                ("git push origin --delete feature",
                                 ["destructive", "irreversible"]),
                                ("git push origin :feature", ["destructive", "irreversible"]),
+                               ("git push --mirror backup", ["destructive", "irreversible"]),
                                ("git checkout -- .", ["destructive", "irreversible"]),
                                ("git restore .", ["destructive", "irreversible"]),
                                ("git restore --staged .", None),
