@@ -230,6 +230,96 @@ test_silent (ServiceRequestFixture *fixture,
   g_socket_service_stop (silent);
 }
 
+/* A TLS server that reads one request whole, then sends a record that does
+ * not decrypt and goes away: the client's read of the answer fails at the TLS
+ * layer (G_TLS_ERROR), after its body went out. Runs in a thread of its own. */
+static gboolean
+on_cut_run (GThreadedSocketService *service,
+            GSocketConnection      *connection,
+            GObject                *source,
+            gpointer                certificate)
+{
+  g_autoptr(GIOStream) tls = g_tls_server_connection_new (G_IO_STREAM (connection), certificate,
+                                                          NULL);
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autofree char *body = NULL;
+  gsize length = 0;
+
+  g_assert_nonnull (tls);
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (tls));
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (in), FALSE);
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, NULL);
+
+      g_assert_nonnull (line);
+      g_strchomp (line);
+      if (*line == '\0')
+        break;
+      if (g_ascii_strncasecmp (line, "Content-Length:", strlen ("Content-Length:")) == 0)
+        length = g_ascii_strtoull (line + strlen ("Content-Length:"), NULL, 10);
+    }
+  body = g_malloc (length + 1);
+  g_assert_true (g_input_stream_read_all (G_INPUT_STREAM (in), body, length, NULL, NULL, NULL));
+  /* Application data, TLS 1.2 on the wire, 16 bytes that are no record of this session. */
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                                            "\x17\x03\x03\x00\x10" "0123456789abcdef", 21,
+                                            NULL, NULL, NULL));
+  g_socket_close (g_socket_connection_get_socket (connection), NULL);
+  return TRUE;
+}
+
+/* The POST went out whole over TLS, and the connection then broke at the TLS
+ * layer (the server dying once it stored it): it may have arrived, so it is
+ * owed a withdrawal. It was "Cannot reach" (CONNECTION_FAILED): the withdrawal
+ * was skipped and the request left pending with nobody waiting. */
+static void
+test_tls_cut_after_body (ServiceRequestFixture *fixture,
+                         gconstpointer          data)
+{
+  g_autofree char *cert_path = g_test_build_filename (G_TEST_DIST, "server", "tls", "cert.pem", NULL);
+  g_autofree char *key_path = g_test_build_filename (G_TEST_DIST, "server", "tls", "key.pem", NULL);
+  g_autoptr(GSocketService) cut = g_threaded_socket_service_new (1);
+  g_autoptr(GTlsCertificate) certificate = NULL;
+  g_autoptr(GTlsDatabase) trusted = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  g_autoptr(TriageServiceRequest) request = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = atp_new_uuid ();
+  g_autofree char *body = service_request_test_new_body (id, "The server dies");
+  g_autofree char *url = NULL;
+  GTlsBackend *backend = g_tls_backend_get_default ();
+  guint16 port;
+
+  certificate = g_tls_certificate_new_from_files (cert_path, key_path, &error);
+  g_assert_no_error (error);
+  trusted = triage_test_server_new_tls_database (&error);
+  g_assert_no_error (error);
+  /* The client's session trusts the default database: the test's certificate. */
+  g_tls_backend_set_default_database (backend, trusted);
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (cut), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (cut, "run", G_CALLBACK (on_cut_run), certificate);
+  url = g_strdup_printf ("https://localhost:%u", port);
+  client = atp_client_new (url, &error);
+  g_assert_no_error (error);
+  atp_client_set_token (client, "sk_unused");
+  request = triage_service_request_new_at (client, SERVICE_REQUEST_COLLECTION, id, body, 0);
+
+  triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
+  triage_test_wait_until (sent != NULL, "the POST to fail");
+  created = triage_service_request_send_json_finish (request, sent, &error);
+  g_assert_null (created);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_LOST);
+  g_assert_true (triage_service_request_may_exist (request));
+  g_assert_true (triage_service_request_left_pending (request, error));
+  g_socket_service_stop (cut);
+  g_tls_backend_set_default_database (backend, NULL);
+}
+
 /* Waits until the service reads @id with @status. */
 static void
 wait_status (ServiceRequestFixture *fixture,
@@ -530,6 +620,7 @@ main (int   argc,
   ADD ("/service-request/json/unreachable", test_unreachable);
   ADD ("/service-request/json/unreachable-once", test_unreachable_once);
   ADD ("/service-request/json/silent", test_silent);
+  ADD ("/service-request/json/tls-cut-after-body", test_tls_cut_after_body);
   service_request_test_add_withdraw ();
   ADD ("/service-request/acknowledged-waits", test_acknowledged_waits);
   ADD ("/service-request/window-after-success", test_window_after_success);

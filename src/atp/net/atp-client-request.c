@@ -105,13 +105,19 @@ request_may_have_acted (Request *request)
          strcmp (method, SOUP_METHOD_HEAD) != 0 && strcmp (method, SOUP_METHOD_OPTIONS) != 0;
 }
 
-/* A transport failure (@error, not a cancel) of @request, in ATP_ERROR. */
+/* A transport failure (@error, not a cancel) of @request, in ATP_ERROR. A
+ * TLS-layer failure after the body went out whole ("Decryption has failed",
+ * "TLS connection closed unexpectedly": the server dying once it stored the
+ * request) is a loss like any other; it was CONNECTION_FAILED, so the request
+ * was taken for one never made, left pending with nobody waiting. Only the
+ * certificate refused is said as such (it comes with the handshake). */
 static GError *
 request_transport_error (Request      *request,
                          const GError *error,
                          gboolean      mid_answer)
 {
-  if (request_may_have_acted (request) && error->domain != G_TLS_ERROR)
+  if (request_may_have_acted (request) &&
+      !g_error_matches (error, G_TLS_ERROR, G_TLS_ERROR_BAD_CERTIFICATE))
     return atp_client_lost_error (request->self, error);
   return atp_client_connection_error (request->self, request->message, error, mid_answer);
 }
