@@ -237,24 +237,47 @@ markdown_line_text (char *line)
   return line;
 }
 
+/* The first line break in @text, NULL when none, its bytes in @length: LF, CR,
+ * VT, FF, NEL (U+0085), LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR (U+2029):
+ * every one Unicode ends a line with (a reader shows a second line after it). */
+static const char *
+find_line_break (const char *text,
+                 gsize      *length)
+{
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    {
+      *length = 0;
+      if (*p == '\n' || *p == '\r' || *p == '\v' || *p == '\f')
+        *length = 1;
+      else if (p[0] == 0xc2 && p[1] == 0x85)
+        *length = 2;
+      else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+        *length = 3;
+      if (*length > 0)
+        return (const char *) p;
+    }
+  return NULL;
+}
+
 /* The first line of @text holding text (after @markdown's marks), cut. */
 static char *
 title_from_lines (const char *text,
                   gboolean    markdown)
 {
   const char *start, *end;
+  gsize length = 0;
 
   if (text == NULL)
     return NULL;
-  for (start = text; ; start = end + 1)
+  for (start = text; ; start = end + length)
     {
       g_autofree char *copy = NULL;
       g_autofree char *cut = NULL;
       char *line;
 
-      /* Every line (ended by LF, CR or both): a text may open with any
-       * number of blank ones. */
-      end = strpbrk (start, "\r\n");
+      /* Every line (ended by any line break, CR LF too): a text may open
+       * with any number of blank ones. */
+      end = find_line_break (start, &length);
       copy = end != NULL ? g_strndup (start, end - start) : g_strdup (start);
       line = g_strstrip (copy);
       if (markdown)

@@ -299,6 +299,10 @@ test_derived_titles (Fixture       *fixture,
     { "text/markdown", "*args and **kwargs", "*args and **kwargs" },
     /* A carriage return ends a line too. */
     { "text/plain", "\\r\\nfirst\\rsecond", "first" },
+    /* And so do Unicode's: LS, PS, NEL, and VT and FF. */
+    { "text/plain", "\\u2029first\\u2028second", "first" },
+    { "text/plain", "first\\u0085second\\u000bthird\\fend", "first" },
+    { "text/plain", "\\u000b\\ffirst\\u000bsecond", "first" },
   };
   g_autofree char *blank = g_strnfill (70 * 2, 'n');
 
