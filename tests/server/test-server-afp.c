@@ -9,7 +9,7 @@
 #define G_LOG_DOMAIN "test-server-afp"
 
 #include "server-test-util.h"
-#include "atp-afp.h"
+#include "afp-test-util.h"
 
 typedef struct
 {
@@ -494,17 +494,6 @@ test_repeated_post_expired (Fixture       *fixture,
   g_assert_cmpint (listed (fixture, "?protocols=afp"), ==, 1);
 }
 
-/* A Request Object near the 400 KiB cap, of @fill characters. */
-static char *
-large_request (gint64 iteration,
-               char   fill)
-{
-  g_autofree char *content = g_strnfill (ATP_AFP_MAX_REQUEST_SIZE - 200, fill);
-
-  return g_strdup_printf ("{\"iteration\":%" G_GINT64_FORMAT ",\"artifact\":{\"media_type\":"
-                          "\"text/plain\",\"content\":\"%s\"}}", iteration, content);
-}
-
 /* A review whose envelope would not fit a frame is refused before anything
  * changes: the session's last iteration stays, the review waiting in it is
  * not withdrawn, and the same iteration can be sent again, smaller. */
@@ -512,12 +501,12 @@ static void
 test_too_large_changes_nothing (Fixture       *fixture,
                                 gconstpointer  data)
 {
-  g_autofree char *first_request = large_request (1, 'a');
+  g_autofree char *first_request = afp_test_large_request (1, 'a');
   g_autofree char *first_body = g_strdup_printf ("{\"request\":%s}", first_request);
   g_autoptr(JsonObject) first = post_ok (fixture, first_body);
   const char *session = json_object_get_string_member (first, "session_id");
   const char *id1 = json_object_get_string_member (first, "id");
-  g_autofree char *second_request = large_request (2, 'b');
+  g_autofree char *second_request = afp_test_large_request (2, 'b');
   g_autofree char *title = g_strnfill (260000, 't');
   g_autofree char *second_body = g_strdup_printf ("{\"session_id\":\"%s\",\"title\":\"%s\","
                                                   "\"request\":%s}", session, title, second_request);

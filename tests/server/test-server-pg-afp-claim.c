@@ -20,21 +20,10 @@
 #include "pg-query-test-util.h"
 #include "server-test-util.h"
 #include "triage-test-postgres.h"
-#include "atp-afp.h"
+#include "afp-test-util.h"
 
 #define REVIEWS "/api/v1/afp/reviews"
 #define WAIT_S 30
-
-/* A Request Object near the 400 KiB cap, of @fill characters. */
-static char *
-large_request (gint64 iteration,
-               char   fill)
-{
-  g_autofree char *content = g_strnfill (ATP_AFP_MAX_REQUEST_SIZE - 200, fill);
-
-  return g_strdup_printf ("{\"iteration\":%" G_GINT64_FORMAT ",\"artifact\":{\"media_type\":"
-                          "\"text/plain\",\"content\":\"%s\"}}", iteration, content);
-}
 
 static void
 test_refused_after_claim (void)
@@ -45,12 +34,12 @@ test_refused_after_claim (void)
   TriageTestServerOptions options = { .database = uri };
   g_autoptr(TriageTestServer) first = NULL, second = NULL;
   g_autofree char *user = NULL, *key = NULL;
-  g_autofree char *first_request = large_request (1, 'a');
+  g_autofree char *first_request = afp_test_large_request (1, 'a');
   g_autofree char *first_body = g_strdup_printf ("{\"request\":%s}", first_request);
   g_autoptr(SrvAnswer) posted = NULL, answered = NULL, retry = NULL;
   g_autoptr(JsonObject) review = NULL, refused = NULL;
   g_autofree char *session = NULL, *id = NULL;
-  g_autofree char *next_request = large_request (2, 'b');
+  g_autofree char *next_request = afp_test_large_request (2, 'b');
   /* The previous artifact, this one and the title fit a frame (1 MiB) by
    * some 30 KB; with a 60 KB feedback beside them they do not. */
   g_autofree char *title = g_strnfill (199000, 't');
