@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "server-ops-test-common.h"
+#include "atp.h"
 
 /* The server's /metrics, scraped with the admin token. */
 static char *
@@ -274,6 +275,79 @@ test_database_restoring (void)
   triage_test_remove_tree (dir);
 }
 
+/* The status the database holds for request @id (AtpStatus). */
+static int
+stored_status (TriageTestServer *server,
+               const char       *id)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT status FROM notifications WHERE id = '%s'", id);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *status = triage_test_server_run_sql (server, sql, &error);
+
+  g_assert_no_error (error);
+  return (int) g_ascii_strtoll (g_strstrip (status), NULL, 10);
+}
+
+/* A request whose deadline passes while a table is missing under the
+ * server (a restore under way) does not expire then: its events would take
+ * ids the restore is about to load. It expires once the schema is whole. */
+static void
+test_database_restoring_expiry (void)
+{
+  const char * const alice_only[] = { "alice", NULL };
+  TriageTestServerOptions options = { 0 };
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autofree char *alice = NULL, *key = NULL, *body = NULL, *deadline_text = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) deadline = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(JsonObject) created = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 give_up;
+  const char *id;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("a PostgreSQL database restored under the server");
+      return;
+    }
+  server = triage_test_server_new (&options, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", &alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (server, "deploy-bot", alice_only, NULL, NULL, &key, NULL,
+                                     &error);
+  g_assert_no_error (error);
+  deadline = g_date_time_add_seconds (now, 2);
+  deadline_text = atp_format_timestamp (deadline);
+  body = g_strdup_printf ("{\"context\":{\"title\":\"T\",\"description\":\"D\"},"
+                          "\"deadline\":\"%s\",\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+                          "\"response_type\":\"simple\"}]}", deadline_text);
+  answer = srv_request (server, "POST", "/api/v1/notifications", key, body);
+  srv_assert_status (answer, 201, NULL);
+  created = srv_parse_object (answer->body);
+  id = json_object_get_string_member (created, "notification_id");
+
+  g_free (triage_test_server_run_sql (server, "ALTER TABLE users RENAME TO users_away", &error));
+  g_assert_no_error (error);
+  assert_user_get (server, alice, 503);
+  /* Past the deadline and a retry of the server's timer after it. */
+  while (g_get_real_time () < g_date_time_to_unix (deadline) * G_USEC_PER_SEC + 2 * G_USEC_PER_SEC)
+    triage_test_sleep (100);
+  g_assert_cmpint (stored_status (server, id), <, ATP_STATUS_RESPONDED);
+
+  g_free (triage_test_server_run_sql (server, "ALTER TABLE users_away RENAME TO users", &error));
+  g_assert_no_error (error);
+  /* Expired by the timer's next try, within its retry (no event to wait for). */
+  give_up = g_get_monotonic_time () + TRIAGE_TEST_WATCHDOG_S * G_USEC_PER_SEC;
+  while (stored_status (server, id) != ATP_STATUS_EXPIRED)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, give_up);
+      triage_test_sleep (100);
+    }
+  g_assert_true (triage_test_server_stop (server));
+}
+
 /* A role that may only read and write the tables (their owner made and
  * migrates them, as least privilege would have it) starts a server on the
  * database and serves: it used to be refused at start, as the schema
@@ -326,6 +400,7 @@ server_ops_test_add_database (void)
   g_test_add_func ("/server/ops/database-away", test_database_away);
   g_test_add_func ("/server/ops/database-emptied", test_database_emptied);
   g_test_add_func ("/server/ops/database-restoring", test_database_restoring);
+  g_test_add_func ("/server/ops/database-restoring-expiry", test_database_restoring_expiry);
   g_test_add ("/server/ops/dml-role", ServerOpsFixture, NULL, server_ops_test_fixture_setup,
               test_dml_role, server_ops_test_fixture_teardown);
 }
