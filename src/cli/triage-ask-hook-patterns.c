@@ -40,8 +40,11 @@
 #define SQL_DROP_STATEMENT SQL_DROP "\\s*(;|$|['\"]|\\b(cascade|restrict)\\b)"
 #define SQL_TRUNCATE_STATEMENT "truncate\\s+(table\\s+)?" SQL_NAME \
   "\\s*(;|$|['\"]|\\b(cascade|restrict|restart|continue)\\b)"
+/* What may come before a DELETE and still run it: EXPLAIN ANALYZE, a WITH clause. */
+#define SQL_DELETE_LEAD "(?:explain\\s+(?:analy[sz]e\\s+(?:verbose\\s+)?|" \
+  "\\((?=[^)]{0,256}analy)[^)]{0,256}\\)\\s*))?(?:with\\s+[^;]{0,2048}?\\)\\s*)?"
 /* A table, maybe with an alias (AS u, or u then WHERE). */
-#define SQL_DELETE_STATEMENT SQL_DELETE \
+#define SQL_DELETE_STATEMENT SQL_DELETE_LEAD SQL_DELETE \
   "(\\s*(;|$|['\"])|\\s+((as\\s+)?\\w+\\s+)?(where|using|returning|order|limit)\\b)"
 
 /* A block device, which a write to wipes: /dev/sdb, /dev/nvme0n1, /dev/mmcblk0 … */

@@ -604,6 +604,14 @@ def test_dangerous_commands_flagged():
                 ("psql -c \"explain analyze delete from users;\"", ["destructive", "irreversible"]),
                 ("sqlite3 a.db 'select 1; with t as (select 1) delete from users;'",
                  ["destructive", "irreversible"]),
+                # EXPLAIN ANALYZE runs its DELETE; a WITH clause may come before one.
+                ("psql -c \"explain analyze delete from users\"", ["destructive", "irreversible"]),
+                ("psql -c 'explain (analyze, buffers) delete from users'",
+                 ["destructive", "irreversible"]),
+                ("psql -c \"with x as (select (1)) delete from users\"",
+                 ["destructive", "irreversible"]),
+                ("psql -c \"explain delete from users\"", None),
+                ("git commit -m \"with the fix (see #3) delete from the list\"", None),
                 ("dropdb app", ["destructive", "irreversible"]),
                 # Other tools' forms: PowerShell's parameter starts and aliases, devices.
                 ("terraform apply -destroy -auto-approve", ["destructive", "irreversible"]),
