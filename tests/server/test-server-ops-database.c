@@ -196,6 +196,26 @@ assert_post (TriageTestServer *server,
   srv_assert_status (answer, status, status == 503 ? "STORAGE_UNAVAILABLE" : NULL);
 }
 
+/* A server on PostgreSQL with user alice (@alice, her token) and service
+ * deploy-bot (@key) sending to her. */
+static TriageTestServer *
+restoring_server_new (TriageTestServerOptions *options,
+                      char                   **alice,
+                      char                   **key)
+{
+  const char * const alice_only[] = { "alice", NULL };
+  g_autoptr(GError) error = NULL;
+  TriageTestServer *server = triage_test_server_new (options, &error);
+
+  g_assert_no_error (error);
+  triage_test_server_create_user (server, "alice", alice, &error);
+  g_assert_no_error (error);
+  triage_test_server_create_service (server, "deploy-bot", alice_only, NULL, NULL, key, NULL,
+                                     &error);
+  g_assert_no_error (error);
+  return server;
+}
+
 /* Two tables restored under a running server as pg_restore does it: users
  * missing, made with no rows nor keys, loaded, then its keys built; the
  * webhook queue missing until the end. Until the schema is whole /readyz
@@ -209,7 +229,6 @@ test_database_restoring (void)
   g_autofree char *dir = g_dir_make_tmp ("triage-test-restoring-XXXXXX", NULL);
   g_autofree char *log = g_build_filename (dir, "server.log", NULL);
   TriageTestServerOptions options = { .log_file = log };
-  const char * const alice_only[] = { "alice", NULL };
   g_autoptr(TriageTestServer) server = NULL;
   g_autofree char *alice = NULL, *key = NULL, *said = NULL;
   g_auto(GStrv) lines = NULL;
@@ -221,13 +240,7 @@ test_database_restoring (void)
       g_test_skip ("a PostgreSQL database restored under the server");
       return;
     }
-  server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (server, "alice", &alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (server, "deploy-bot", alice_only, NULL, NULL, &key, NULL,
-                                     &error);
-  g_assert_no_error (error);
+  server = restoring_server_new (&options, &alice, &key);
   assert_post (server, key, 201);
 
   g_free (triage_test_server_run_sql (server, "CREATE TABLE users_saved AS SELECT * FROM users;"
@@ -294,7 +307,6 @@ stored_status (TriageTestServer *server,
 static void
 test_database_restoring_expiry (void)
 {
-  const char * const alice_only[] = { "alice", NULL };
   TriageTestServerOptions options = { 0 };
   g_autoptr(TriageTestServer) server = NULL;
   g_autofree char *alice = NULL, *key = NULL, *body = NULL, *deadline_text = NULL;
@@ -311,13 +323,7 @@ test_database_restoring_expiry (void)
       g_test_skip ("a PostgreSQL database restored under the server");
       return;
     }
-  server = triage_test_server_new (&options, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_user (server, "alice", &alice, &error);
-  g_assert_no_error (error);
-  triage_test_server_create_service (server, "deploy-bot", alice_only, NULL, NULL, &key, NULL,
-                                     &error);
-  g_assert_no_error (error);
+  server = restoring_server_new (&options, &alice, &key);
   deadline = g_date_time_add_seconds (now, 2);
   deadline_text = atp_format_timestamp (deadline);
   body = g_strdup_printf ("{\"context\":{\"title\":\"T\",\"description\":\"D\"},"
