@@ -300,6 +300,19 @@ triage_server_reschedule (TriageServer *self)
 
 /* ---- service endpoints ---- */
 
+gboolean
+triage_server_is_same_post (TriageNotificationRow *existing,
+                            TriageServiceRow      *service,
+                            JsonNode              *body)
+{
+  g_autoptr(JsonNode) first = NULL;
+
+  if (g_strcmp0 (existing->service_id, service->id) != 0)
+    return FALSE;
+  first = json_from_string (existing->body, NULL);
+  return first != NULL && atp_json_node_equal (first, body);
+}
+
 /* A POST of an id that exists: the same submission again from the same
  * service gets the original answer, byte for byte; anything else is a 409. */
 static void
@@ -309,11 +322,9 @@ reply_existing (SoupServerMessage     *msg,
                 const char            *body,
                 gsize                  length)
 {
-  g_autoptr(JsonNode) old = json_from_string (existing->body, NULL);
   g_autoptr(JsonNode) new = atp_json_parse (body, (gssize) length, ATP_MAX_NOTIFICATION_SIZE, NULL);
 
-  if (g_strcmp0 (existing->service_id, service->id) == 0 && old != NULL && new != NULL &&
-      atp_json_node_equal (old, new))
+  if (new != NULL && triage_server_is_same_post (existing, service, new))
     reply_text (msg, 201, g_strdup (existing->answer));
   else
     reply_error (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
@@ -329,7 +340,6 @@ triage_server_answer_stored_repeat (TriageServer      *self,
                                     JsonNode          *body)
 {
   g_autoptr(TriageNotificationRow) existing = NULL;
-  g_autoptr(JsonNode) first = NULL;
   g_autofree char *lower = NULL;
 
   if (id == NULL || body == NULL)
@@ -338,10 +348,7 @@ triage_server_answer_stored_repeat (TriageServer      *self,
   /* Not read (the database did not answer): the refusal is true all the same. */
   existing = triage_store_get_notification (self->store, lower, NULL);
   if (existing == NULL || existing->protocol != protocol ||
-      g_strcmp0 (existing->service_id, service->id) != 0)
-    return FALSE;
-  first = json_from_string (existing->body, NULL);
-  if (first == NULL || !atp_json_node_equal (first, body))
+      !triage_server_is_same_post (existing, service, body))
     return FALSE;
   reply_text (msg, 201, g_strdup (existing->answer));
   return TRUE;

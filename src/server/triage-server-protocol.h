@@ -132,6 +132,12 @@ TriageStoreInsert triage_server_add_request_text (TriageServer    *self,
                                                   const char      *json,
                                                   const char      *answer);
 
+/* Whether @existing, as stored, is @body (the agent's JSON) posted again by
+ * @service: its service, and its body alike as JSON (atp_json_node_equal ()). */
+gboolean  triage_server_is_same_post (TriageNotificationRow *existing,
+                                      TriageServiceRow      *service,
+                                      JsonNode              *body);
+
 /* A submission refused by the rules of what is submitted, which may be newer
  * than the request stored under its @id (a title of invisible characters, an
  * AFP artifact typed as a media range): when @id is stored as this very request (@body,

@@ -449,7 +449,6 @@ answer_repeat (TriageServer      *self,
   g_autoptr(GError) error = NULL;
   g_autoptr(TriageNotificationRow) existing = triage_store_get_notification (self->store, id,
                                                                              &error);
-  g_autoptr(JsonNode) first = NULL;
 
   if (error != NULL)
     {
@@ -459,13 +458,12 @@ answer_repeat (TriageServer      *self,
   if (existing == NULL)
     return FALSE;
 
-  first = json_from_string (existing->body, NULL);
   if (existing->protocol != ATP_PROTOCOL_AFP || g_strcmp0 (existing->service_id, service->id) != 0)
     /* Not this review posted again: nothing of it to compare (and another
      * service's request is not described). */
     reply_error_field (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,
                        "id: already used by another request; choose a new id", "id");
-  else if (first != NULL && atp_json_node_equal (first, body))
+  else if (triage_server_is_same_post (existing, service, body))
     reply_text (msg, 201, g_strdup (existing->answer));
   else
     reply_error_field (msg, ATP_ERROR_NOTIFICATION_ALREADY_EXISTS,

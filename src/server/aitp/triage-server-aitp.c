@@ -28,7 +28,6 @@ answer_repeat (TriageServer      *self,
                JsonNode          *body)
 {
   g_autoptr(TriageNotificationRow) existing = NULL;
-  g_autoptr(JsonNode) first = NULL;
   g_autoptr(GError) error = NULL;
 
   existing = triage_store_find_request (self->store, service->id, ATP_PROTOCOL_AITP, request->id,
@@ -44,8 +43,7 @@ answer_repeat (TriageServer      *self,
   if (existing == NULL)
     return FALSE;
 
-  first = json_from_string (existing->body, NULL);
-  if (first != NULL && atp_json_node_equal (first, body))
+  if (triage_server_is_same_post (existing, service, body))
     reply_text (msg, 201, g_strdup (existing->answer));
   else
     {
