@@ -194,6 +194,33 @@ test_invalid_and_charset (void)
   g_assert_cmpuint (empty->line_starts->len, ==, 1);
 }
 
+/* A text over the size shown, in a character set of several bytes a character, cut
+ * inside one: the characters before the cut are shown, not a page of �. */
+static void
+test_charset_cut_inside_character (void)
+{
+  gsize size = 1 + 2 * (TRIAGE_ATTACHMENT_TEXT_MAX_SIZE / 2 + 1);   /* 'A' and あ in Shift_JIS */
+  char *data = g_malloc (size);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TriageAttachmentText) text = NULL;
+  const char *notice;
+
+  data[0] = 'A';
+  for (gsize i = 1; i < size; i += 2)
+    memcpy (data + i, "\x82\xa0", 2);
+  bytes = g_bytes_new_take (data, size);
+  text = triage_attachment_text_prepare (bytes, "shift_jis", FALSE);
+
+  g_assert_true (g_str_has_prefix (text->text, "A\xe3\x81\x82\xe3\x81\x82"));
+  g_assert_null (strstr (text->text, "\xef\xbf\xbd"));   /* no U+FFFD */
+  g_assert_cmpuint (g_utf8_strlen (text->text, -1), ==, 1 + (TRIAGE_ATTACHMENT_TEXT_MAX_SIZE - 1) / 2);
+  /* "Only the first …", then the long line's; no "could not be converted" */
+  g_assert_cmpuint (text->notices->len, ==, 2);
+  notice = g_ptr_array_index (text->notices, 0);
+  g_assert_cmpstr (notice, ==, "Only the first 1,048,576 bytes of 1,048,579 bytes are shown. "
+                               "Save the attachment to see all of it.");
+}
+
 static void
 prepared_cb (GObject      *object,
              GAsyncResult *result,
@@ -275,6 +302,8 @@ main (int   argc,
   g_test_add_func ("/attachment-text/long-line-whole", test_long_line_whole);
   g_test_add_func ("/attachment-text/json-pretty", test_json_pretty);
   g_test_add_func ("/attachment-text/invalid-and-charset", test_invalid_and_charset);
+  g_test_add_func ("/attachment-text/charset-cut-inside-character",
+                   test_charset_cut_inside_character);
   g_test_add_func ("/attachment-text/async", test_async);
   g_test_add_func ("/attachment-text/bidi-controls", test_bidi_controls);
   g_test_add_func ("/attachment-text/format-count", test_format_count);

@@ -96,10 +96,14 @@ decode_text (TriageAttachmentText *text,
       g_ascii_strcasecmp (charset, "us-ascii") != 0)
     {
       g_autoptr(GError) error = NULL;
+      gsize read = 0;
       gsize written = 0;
 
+      /* The cut may fall inside a character (a Shift_JIS pair, a UTF-16 surrogate
+       * pair): asked for what it read, g_convert stops before that character
+       * instead of failing the whole text. */
       converted = g_convert_with_fallback (data, length, "UTF-8", charset, NULL,
-                                           NULL, &written, &error);
+                                           truncated ? &read : NULL, &written, &error);
       if (converted != NULL)
         {
           data = converted;
@@ -134,6 +138,19 @@ decode_text (TriageAttachmentText *text,
     {
       g_autofree char *shown = g_format_size (TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
       g_autofree char *total = g_format_size (size);
+
+      if (g_str_equal (shown, total))
+        {
+          /* Not "the first 1.0 MB of 1.0 MB": the bytes tell them apart. */
+          g_autofree char *shown_bytes =
+            triage_attachment_text_format_count (TRIAGE_ATTACHMENT_TEXT_MAX_SIZE);
+          g_autofree char *total_bytes = triage_attachment_text_format_count (size);
+
+          g_free (shown);
+          g_free (total);
+          shown = g_strdup_printf (_("%s bytes"), shown_bytes);
+          total = g_strdup_printf (_("%s bytes"), total_bytes);
+        }
 
       add_notice (text, g_strdup_printf (_("Only the first %s of %s are shown. Save the "
                                            "attachment to see all of it."), shown, total));
