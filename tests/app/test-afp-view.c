@@ -594,6 +594,50 @@ test_media_type_once (Fixture       *fixture,
   g_assert_cmpint (adw_clamp_get_tightening_threshold (ADW_CLAMP (clamp)), ==, 560);
 }
 
+/* An agent's strings of 5,000 characters without a space, in every place of
+ * a review that is a label: the artifact's version, the session's id, and
+ * the agent's reason code, explanation and an id the person never gave. A
+ * label lays such a line out in a time that grows with its square (20,000
+ * characters of artifact_ref held the app for 36 s): each is shown cut. */
+static void
+test_long_unbroken_strings (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autofree char *first_data = app_test_atp_data ("seed-004-first-request.json");
+  g_autofree char *second_data = app_test_atp_data ("seed-004-follow-up-request.json");
+  g_autofree char *response = app_test_atp_data ("seed-004-response.json");
+  g_autofree char *run = g_strnfill (5000, 'r');
+  g_autofree char *session = g_strconcat ("ses_", run, NULL);
+  g_autoptr(JsonNode) second = json_from_string (second_data, NULL);
+  g_autoptr(JsonNode) feedback_node = json_from_string (response, NULL);
+  g_autoptr(AtpAfpRequest) first = atp_afp_request_new_from_data (first_data, -1, NULL);
+  g_autoptr(AtpAfpRequest) request = NULL;
+  g_autoptr(AtpAfpFeedback) feedback = NULL;
+  g_autoptr(AtpAfpReview) review = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *root = json_node_get_object (second);
+  JsonArray *items = json_object_get_array_member (json_object_get_object_member (root, "applied_feedback"),
+                                                   "items");
+  JsonObject *unknown = json_object_new ();
+
+  json_object_set_string_member (json_object_get_object_member (root, "artifact"), "artifact_ref", run);
+  json_object_set_string_member (json_array_get_object_element (items, 2), "reason_code", run);
+  json_object_set_string_member (json_array_get_object_element (items, 2), "explanation", run);
+  json_object_set_string_member (unknown, "id", run);
+  json_object_set_string_member (unknown, "status", "rejected");
+  json_array_add_object_element (items, unknown);
+  request = atp_afp_request_new_from_json (second, &error);
+  g_assert_no_error (error);
+  feedback = atp_afp_feedback_new_from_json (json_object_get_member (json_node_get_object (feedback_node),
+                                                                     "feedback"), NULL);
+  review = atp_afp_review_new (session, request);
+  atp_afp_review_set_previous (review, "5b1c3a7e-0000-4000-8000-0000000af001", 1, &first->artifact);
+  atp_afp_review_set_latest_feedback (review, "5b1c3a7e-0000-4000-8000-0000000af001", 1, feedback);
+
+  show_review (fixture, review);
+  g_assert_cmpint (widgets_test_longest_label (GTK_WIDGET (fixture->view)), <, 1000);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -615,6 +659,7 @@ main (int   argc,
   ADD ("focus-heading", test_focus_heading);
   ADD ("send-key-from-editor", test_send_key_from_editor);
   ADD ("media-type-once", test_media_type_once);
+  ADD ("long-unbroken-strings", test_long_unbroken_strings);
   g_test_add_func ("/afp-view/stack", test_stack);
 
   return g_test_run ();

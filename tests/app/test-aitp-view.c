@@ -575,6 +575,23 @@ test_pictures (Fixture       *fixture,
 }
 
 /* The window's stack picks the AITP view for an AITP request. */
+/* A decision's id and a picture's host of 5,000 characters without a space:
+ * shown cut, with places to break (a host of 10,000 held the app for 8 s). */
+static void
+test_long_unbroken_strings (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autofree char *run = g_strnfill (5000, 'h');
+  g_autofree char *message = g_strdup_printf ("{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\","
+                                              " \"request_decision\": {\"id\": \"%s\", \"type\": \"checkbox\","
+                                              " \"options\": [{\"id\": \"a\", \"name\": \"A\","
+                                              " \"image_url\": \"https://%s.example/a.jpg\"}]}}",
+                                              run, run);
+
+  show_message (fixture, message);
+  g_assert_cmpint (widgets_test_longest_label (GTK_WIDGET (fixture->view)), <, 1000);
+}
+
 static void
 test_stack (void)
 {
@@ -614,6 +631,7 @@ main (int   argc,
   ADD ("read-only", test_read_only);
   ADD ("narrow", test_narrow);
   ADD ("pictures", test_pictures);
+  ADD ("long-unbroken-strings", test_long_unbroken_strings);
   g_test_add_func ("/aitp-view/stack", test_stack);
 
   return g_test_run ();

@@ -172,6 +172,20 @@ widgets_test_count_descendants (GtkWidget *widget,
   return n;
 }
 
+/* How many characters the longest label in @widget (or @widget itself) holds. */
+glong
+widgets_test_longest_label (GtkWidget *widget)
+{
+  glong longest = GTK_IS_LABEL (widget) ? g_utf8_strlen (gtk_label_get_label (GTK_LABEL (widget)), -1) : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    longest = MAX (longest, widgets_test_longest_label (child));
+
+  return longest;
+}
+
 void
 widgets_test_submit_record_clear (SubmitRecord *record)
 {

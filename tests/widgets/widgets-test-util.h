@@ -55,6 +55,7 @@ GtkWidget       *widgets_test_find_descendant (GtkWidget   *widget,
                                                GType        type);
 guint            widgets_test_count_descendants (GtkWidget *widget,
                                                  GType      type);
+glong            widgets_test_longest_label   (GtkWidget   *widget);
 
 /* Records ::submit of a view (action id, JSON) or an editor (JSON). */
 typedef struct

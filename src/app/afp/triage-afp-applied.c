@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-afp-applied.h"
+#include "triage-decision-format.h"
 
 /*
  * Iteration 2 and later: the person's earlier areas for improvement (their
@@ -57,11 +58,17 @@ find_applied (AtpAfpReview *review,
   return NULL;
 }
 
+/* A wrapping label of @text, of which it shows @max_chars characters at most
+ * (0: all, for the app's own words), with places to break: an agent's
+ * explanation or id of 100,000 characters without a space would hold the
+ * main loop for minutes (triage_format_shown_text ()). */
 static GtkWidget *
 label_new (const char *text,
+           gsize       max_chars,
            const char *css_class)
 {
-  GtkWidget *label = gtk_label_new (text);
+  g_autofree char *shown = text != NULL ? triage_format_shown_text (text, max_chars) : NULL;
+  GtkWidget *label = gtk_label_new (shown);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -110,7 +117,7 @@ decision_box (const AtpAfpAppliedItem *applied)
   gtk_accessible_update_property (GTK_ACCESSIBLE (image), GTK_ACCESSIBLE_PROPERTY_LABEL, word, -1);
   gtk_widget_add_css_class (image, css);
   gtk_box_append (GTK_BOX (status_row), image);
-  gtk_box_append (GTK_BOX (status_row), label_new (word, "heading"));
+  gtk_box_append (GTK_BOX (status_row), label_new (word, 0, "heading"));
   gtk_box_append (GTK_BOX (box), status_row);
 
   if (applied != NULL && applied->reason_code != NULL)
@@ -118,10 +125,10 @@ decision_box (const AtpAfpAppliedItem *applied)
       /* Translators: the agent's machine-readable reason, e.g. "Reason: out_of_scope" */
       g_autofree char *reason = g_strdup_printf (_("Reason: %s"), applied->reason_code);
 
-      gtk_box_append (GTK_BOX (box), label_new (reason, NULL));
+      gtk_box_append (GTK_BOX (box), label_new (reason, TRIAGE_SHOWN_VALUE_CHARS, NULL));
     }
   if (applied != NULL && applied->explanation != NULL)
-    gtk_box_append (GTK_BOX (box), label_new (applied->explanation, NULL));
+    gtk_box_append (GTK_BOX (box), label_new (applied->explanation, TRIAGE_SHOWN_DESCRIPTION_CHARS, NULL));
 
   return box;
 }
@@ -186,19 +193,21 @@ triage_afp_applied_set_review (TriageAfpApplied *self,
       GtkWidget *button;
       g_autofree char *id = NULL;
       g_autofree char *name = NULL;
+      g_autofree char *aspect = NULL;
 
       g_hash_table_add (known, item->id);
       gtk_widget_add_css_class (card, "card");
       gtk_widget_add_css_class (card, "afp-item");
-      gtk_box_append (GTK_BOX (card), label_new (item->aspect, "heading"));
-      gtk_box_append (GTK_BOX (card), label_new (item->recommendation, "dim-label"));
+      gtk_box_append (GTK_BOX (card), label_new (item->aspect, TRIAGE_SHOWN_TITLE_CHARS, "heading"));
+      gtk_box_append (GTK_BOX (card), label_new (item->recommendation, TRIAGE_SHOWN_DESCRIPTION_CHARS, "dim-label"));
       /* Translators: a feedback item's id */
       id = g_strdup_printf (_("Id %s"), item->id);
-      gtk_box_append (GTK_BOX (card), label_new (id, "caption"));
+      gtk_box_append (GTK_BOX (card), label_new (id, TRIAGE_SHOWN_VALUE_CHARS, "caption"));
       gtk_box_append (GTK_BOX (card), decision_box (find_applied (review, item->id)));
 
       /* Translators: the button that keeps an earlier item, with its aspect */
-      name = g_strdup_printf (_("Carry Over “%s”"), item->aspect);
+      aspect = triage_format_shown_text (item->aspect, TRIAGE_SHOWN_LABEL_CHARS);
+      name = g_strdup_printf (_("Carry Over “%s”"), aspect);
       button = gtk_button_new_with_label (name);
       gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
       g_object_set_data_full (G_OBJECT (button), "triage-aspect", g_strdup (item->aspect), g_free);
@@ -224,7 +233,7 @@ triage_afp_applied_set_review (TriageAfpApplied *self,
       if (!any_unknown)
         gtk_box_append (self->items_box,
                         label_new (_("The agent also reports on items that were not in your latest feedback:"),
-                                   NULL));
+                                   0, NULL));
       any_unknown = TRUE;
 
       card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
@@ -232,7 +241,7 @@ triage_afp_applied_set_review (TriageAfpApplied *self,
       gtk_widget_add_css_class (card, "afp-item");
       /* Translators: an id the agent named that the person never gave */
       title = g_strdup_printf (_("Id %s"), item->id);
-      gtk_box_append (GTK_BOX (card), label_new (title, "heading"));
+      gtk_box_append (GTK_BOX (card), label_new (title, TRIAGE_SHOWN_VALUE_CHARS, "heading"));
       gtk_box_append (GTK_BOX (card), decision_box (item));
       gtk_box_append (self->items_box, card);
     }
@@ -326,7 +335,7 @@ triage_afp_applied_init (TriageAfpApplied *self)
                           "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING, NULL);
   gtk_widget_add_css_class (heading, "heading");
   gtk_box_append (GTK_BOX (self), heading);
-  self->intro = GTK_LABEL (label_new (NULL, NULL));
+  self->intro = GTK_LABEL (label_new (NULL, 0, NULL));
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->intro));
   self->items_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 12));
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->items_box));

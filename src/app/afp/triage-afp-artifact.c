@@ -11,6 +11,7 @@
 
 #include "triage-afp-artifact.h"
 #include "triage-afp-diff.h"
+#include "triage-decision-format.h"
 #include "triage-attachment-text.h"
 #include "triage-text-preview.h"
 #include "triage-scroll-chain.h"
@@ -231,8 +232,12 @@ triage_afp_artifact_set_review (TriageAfpArtifact *self,
   /* The media type is not repeated: the line under the request's title says
    * it ("Iteration 1 · text/markdown"). */
   if (artifact->artifact_ref != NULL)
-    /* Translators: the agent's reference of the artifact's version */
-    info = g_strdup_printf (_("Version %s"), artifact->artifact_ref);
+    {
+      g_autofree char *ref = triage_format_shown_text (artifact->artifact_ref, TRIAGE_SHOWN_VALUE_CHARS);
+
+      /* Translators: the agent's reference of the artifact's version */
+      info = g_strdup_printf (_("Version %s"), ref);
+    }
   g_object_set_data_full (G_OBJECT (self->info), "triage-afp-info", g_steal_pointer (&info), g_free);
 
   has_previous = review->previous_id != NULL && review->previous_artifact.content != NULL;

@@ -11,6 +11,7 @@
 #include "triage-afp-applied.h"
 #include "triage-afp-artifact.h"
 #include "triage-afp-protocol.h"
+#include "triage-decision-format.h"
 #include "triage-afp-view-private.h"
 #include "triage-request-banner.h"
 #include "triage-request-header.h"
@@ -271,6 +272,7 @@ triage_afp_view_set_request (TriageRequestView *view,
   TriageAfpView *self = TRIAGE_AFP_VIEW (view);
   g_autoptr(GError) error = NULL;
   g_autofree char *request_id = NULL;
+  g_autofree char *session_id = NULL;
   gboolean same;
 
   /* What was typed for the review shown until now is kept before it goes
@@ -310,8 +312,8 @@ triage_afp_view_set_request (TriageRequestView *view,
   triage_afp_editor_set_review (self->editor, self->review);
 
   /* Translators: %1$s is the request's id (a UUID), %2$s the AFP session's id, for quoting them */
-  request_id = g_strdup_printf (_("Request %1$s · AFP session %2$s"), notification->id,
-                                self->review->session_id);
+  session_id = triage_format_shown_text (self->review->session_id, TRIAGE_SHOWN_VALUE_CHARS);
+  request_id = g_strdup_printf (_("Request %1$s · AFP session %2$s"), notification->id, session_id);
   gtk_label_set_label (self->id_label, request_id);
 
   _triage_afp_view_update_state (self);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-aitp-view-private.h"
+#include "triage-decision-format.h"
 #include "triage-send-shortcut.h"
 #include "triage-whole-text.h"
 #include "triage-widgets-style.h"
@@ -248,6 +249,7 @@ build_image_offers (TriageAitpView *self)
     {
       g_autofree char *text = NULL;
       g_autofree char *show = NULL;
+      g_autofree char *host = triage_format_shown_text (hosts[i], TRIAGE_SHOWN_NAME_CHARS);
       GtkWidget *row, *label, *button, *always;
 
       if (host_remembered (self, hosts[i]))
@@ -260,14 +262,14 @@ build_image_offers (TriageAitpView *self)
       gtk_widget_add_css_class (row, "aitp-image-offer");
       /* Translators: %s is a host name; the request's pictures are on it */
       text = g_strdup_printf (_("Pictures from %s are not shown: loading them tells the site you opened this request."),
-                              hosts[i]);
+                              host);
       label = gtk_label_new (text);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_add_css_class (label, "dim-label");
 
       /* Translators: %s is a host name */
-      show = g_strdup_printf (_("Show Images from %s"), hosts[i]);
+      show = g_strdup_printf (_("Show Images from %s"), host);
       button = gtk_button_new_with_label (show);
       /* A long host name wraps rather than widen the view past 360 px. */
       gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
@@ -434,6 +436,7 @@ triage_aitp_view_set_request (TriageRequestView *view,
   TriageAitpView *self = TRIAGE_AITP_VIEW (view);
   g_autoptr(GError) error = NULL;
   g_autofree char *request_id = NULL;
+  g_autofree char *decision_id = NULL;
   gboolean same;
 
   same = triage_request_view_keep_request (&self->notification, notification);
@@ -472,7 +475,8 @@ triage_aitp_view_set_request (TriageRequestView *view,
   build_image_offers (self);
 
   /* Translators: %s is the request's id (a UUID), for quoting it */
-  request_id = g_strdup_printf (_("Request %s · AITP decision %s"), notification->id, self->request->id);
+  decision_id = triage_format_shown_text (self->request->id, TRIAGE_SHOWN_VALUE_CHARS);
+  request_id = g_strdup_printf (_("Request %s · AITP decision %s"), notification->id, decision_id);
   gtk_label_set_label (self->id_label, request_id);
 
   _triage_aitp_view_update_state (self);
