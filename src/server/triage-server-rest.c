@@ -303,6 +303,11 @@ object_to_string (JsonObject *object)
   return atp_json_object_to_string (object, NULL);
 }
 
+/* The token of @msg's Authorization header: NULL when it has none, "" when
+ * it is of another scheme or holds no token. RFC 7235 and RFC 6750: the
+ * scheme in any case ("bearer"), one or more spaces before the token (tabs
+ * taken too). The whitespace around the header's value is not part of it:
+ * libsoup 3.2 drops it. */
 static const char *
 bearer_token (SoupServerMessage *msg)
 {
@@ -311,9 +316,47 @@ bearer_token (SoupServerMessage *msg)
 
   if (auth == NULL)
     return NULL;
-  if (g_ascii_strncasecmp (auth, "Bearer ", 7) != 0)
+  if (g_ascii_strncasecmp (auth, "Bearer", 6) != 0 || (auth[6] != ' ' && auth[6] != '\t'))
     return "";
-  return auth + 7;
+  return auth + 6 + strspn (auth + 6, " \t");
+}
+
+/* Whether @msg has at most one Authorization header, or FALSE after
+ * answering 400. Two tokens: libsoup 3.2 reads the last, a proxy in front
+ * may have checked the first; neither is known to be meant, so none is
+ * taken (400, not 401: a client told 401 drops its token). Asked by each
+ * endpoint that authenticates: libsoup runs the catch-all early handler
+ * only on paths with no handler of their own (streams, /metrics). */
+static gboolean
+check_one_authorization (SoupServerMessage *msg)
+{
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+  guint count = 0;
+
+  soup_message_headers_iter_init (&iter, soup_server_message_get_request_headers (msg));
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    count += g_ascii_strcasecmp (name, "Authorization") == 0;
+  if (count <= 1)
+    return TRUE;
+  reply_error (msg, ATP_ERROR_INVALID_REQUEST,
+               "The request has more than one Authorization header: send one token");
+  return FALSE;
+}
+
+/* RFC 7235 §3.1: a 401 names the scheme it wants; RFC 6750 §3: with
+ * error="invalid_token" when a token was sent (@error; NULL when none was),
+ * and a 403 for a token of the wrong kind "insufficient_scope". */
+static void
+set_challenge (SoupServerMessage *msg,
+               const char        *error)
+{
+  g_autoptr(GString) challenge = g_string_new ("Bearer realm=\"triage\"");
+
+  if (error != NULL)
+    g_string_append_printf (challenge, ", error=\"%s\"", error);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "WWW-Authenticate", challenge->str);
 }
 
 /* Local trust: no token, from a Unix socket peer with our uid. A token, when
@@ -367,9 +410,10 @@ refuse_unchecked (SoupServerMessage *msg,
  * AUTH_INVALID_TOKEN with @required when the token is missing or unknown,
  * 403 AUTH_INSUFFICIENT_PERMISSIONS when it is a valid token of another kind
  * (the caller holds it, so saying which kind tells nothing new, and it names
- * the mistake), 503 STORAGE_UNAVAILABLE when a lookup failed before any found
- * it, or none found it in a database whose schema is not whole
- * (triage_store_check ()). */
+ * the mistake), both with their WWW-Authenticate challenge (set_challenge
+ * ()); 503 STORAGE_UNAVAILABLE when a lookup failed before any found it, or
+ * none found it in a database whose schema is not whole (triage_store_check
+ * ()). */
 static void
 refuse_token (TriageServer      *self,
               SoupServerMessage *msg,
@@ -414,9 +458,11 @@ refuse_token (TriageServer      *self,
     }
   if (kind < 0)
     {
+      set_challenge (msg, hash != NULL ? "invalid_token" : NULL);
       reply_error (msg, ATP_ERROR_AUTH_INVALID_TOKEN, required);
       return;
     }
+  set_challenge (msg, "insufficient_scope");
   message = g_strdup_printf ("This endpoint needs %s; the token sent is %s", token_kinds[needed],
                              token_kinds[kind]);
   reply_error (msg, ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS, message);
@@ -456,6 +502,8 @@ check_admin (TriageServer      *self,
   g_autofree char *hash = NULL;
   g_autofree char *guesses = NULL;
 
+  if (!check_one_authorization (msg))
+    return FALSE;
   if (triage_server_trusts (msg))
     {
       triage_server_note_caller (msg, "admin", NULL);
@@ -493,7 +541,7 @@ authenticate_user (TriageServer      *self,
   g_autoptr(GError) error = NULL;
   char *user = NULL;
 
-  if (!check_schema (self, msg))
+  if (!check_one_authorization (msg) || !check_schema (self, msg))
     return NULL;
   if (token == NULL)
     token = query_token;
@@ -567,7 +615,7 @@ authenticate_service (TriageServer      *self,
   g_autoptr(GError) error = NULL;
   TriageServiceRow *row = NULL;
 
-  if (!check_schema (self, msg))
+  if (!check_one_authorization (msg) || !check_schema (self, msg))
     return NULL;
   if (triage_server_trusts (msg))
     {

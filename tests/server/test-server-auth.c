@@ -1,0 +1,193 @@
+/* test-server-auth.c — the Authorization header as RFC 7235 and RFC 6750 let
+ * clients write it, the challenge of every 401, and a request with two tokens
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * "bearer TOKEN" was taken, but "Bearer  TOKEN" (two spaces) and
+ * "Bearer<TAB>TOKEN" were 401: the scheme is case-insensitive and one or more
+ * spaces may come before the token. A 401 carried no WWW-Authenticate, which
+ * RFC 7235 §3.1 requires. And with two Authorization headers libsoup read the
+ * last, where a proxy in front may have checked the first: now 400, neither
+ * taken. The header is read before the database: SQLite only.
+ */
+
+#define G_LOG_DOMAIN "test-server-auth"
+
+#include "server-test-util.h"
+
+/* @method @path sent with each of @authorizations (NULL-terminated) as an
+ * Authorization header of its own (none when the first is NULL). */
+static SrvAnswer *
+send_with (TriageTestServer   *server,
+           const char         *method,
+           const char         *path,
+           const char * const *authorizations,
+           const char         *body)
+{
+  g_autofree char *uri = g_strconcat (triage_test_server_get_url (server), path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, uri);
+
+  for (guint i = 0; authorizations[i] != NULL; i++)
+    soup_message_headers_append (soup_message_get_request_headers (msg), "Authorization",
+                                 authorizations[i]);
+  return srv_send (server, msg, NULL, body);
+}
+
+/* @method @path with "Authorization: @scheme@token" (@scheme ends with the
+ * spaces before the token). */
+static SrvAnswer *
+send_form (TriageTestServer *server,
+           const char       *method,
+           const char       *path,
+           const char       *scheme,
+           const char       *token,
+           const char       *body)
+{
+  g_autofree char *authorization = g_strconcat (scheme, token, NULL);
+  const char * const authorizations[] = { authorization, NULL };
+
+  return send_with (server, method, path, authorizations, body);
+}
+
+static void
+assert_challenge (SrvAnswer  *answer,
+                  const char *challenge)
+{
+  g_assert_cmpstr (soup_message_headers_get_one (answer->headers, "WWW-Authenticate"), ==,
+                   challenge);
+}
+
+/* The scheme in any case, one or more spaces or tabs before the token: the
+ * admin token, a user token and a service key are each taken. */
+static void
+test_bearer_forms (SrvTeam       *team,
+                   gconstpointer  data)
+{
+  const char * const forms[] = { "Bearer ", "bearer ", "BEARER ", "Bearer  ", "bEaReR   ",
+                                 "Bearer\t" };
+  TriageTestServer *server = team->server;
+  const char *admin = triage_test_server_get_admin_token (server);
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"id\":\"user%u\"}", i);
+      g_autoptr(SrvAnswer) created = NULL, listed = NULL, looked_up = NULL;
+
+      g_test_message ("Authorization: %sTOKEN", forms[i]);
+      created = send_form (server, "POST", "/api/v1/admin/users", forms[i], admin, body);
+      srv_assert_status (created, 201, NULL);
+      listed = send_form (server, "GET", "/api/v1/client/notifications", forms[i], team->alice,
+                          NULL);
+      srv_assert_status (listed, 200, NULL);
+      /* Taken: the service is told the request is not there, not 401. */
+      looked_up = send_form (server, "GET",
+                             "/api/v1/notifications/00000000-0000-4000-8000-000000000000",
+                             forms[i], team->key, NULL);
+      srv_assert_status (looked_up, 404, "NOTIFICATION_NOT_FOUND");
+    }
+}
+
+/* Every 401 names the scheme (RFC 7235 §3.1), with error="invalid_token"
+ * when a token was sent (RFC 6750 §3); a token of the wrong kind is 403
+ * with error="insufficient_scope". ATP's codes are kept. */
+static void
+test_challenge (SrvTeam       *team,
+                gconstpointer  data)
+{
+  TriageTestServer *server = team->server;
+  const char *bare = "Bearer realm=\"triage\"";
+  const char *invalid = "Bearer realm=\"triage\", error=\"invalid_token\"";
+  g_autoptr(SrvAnswer) none = NULL, basic = NULL, admin = NULL, user = NULL, service = NULL;
+  g_autoptr(SrvAnswer) stream = NULL, metrics = NULL, wrong_kind = NULL;
+
+  none = srv_request (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"x\"}");
+  srv_assert_status (none, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (none, bare);
+  /* Another scheme: no Bearer token was sent. */
+  basic = send_form (server, "GET", "/api/v1/client/notifications", "Basic ", "YTpi", NULL);
+  srv_assert_status (basic, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (basic, bare);
+  admin = srv_request (server, "POST", "/api/v1/admin/users", "adm_wrong", "{\"id\":\"x\"}");
+  srv_assert_status (admin, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (admin, invalid);
+  user = srv_request (server, "GET", "/api/v1/client/notifications", "ut_wrong", NULL);
+  srv_assert_status (user, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (user, invalid);
+  service = srv_request (server, "POST", "/api/v1/notifications", "sk_wrong", "{}");
+  srv_assert_status (service, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (service, invalid);
+  /* The stream's handshake, its token in the URL. */
+  stream = srv_request (server, "GET", "/api/v1/client/stream?token=ut_wrong", NULL, NULL);
+  srv_assert_status (stream, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (stream, invalid);
+  metrics = srv_request (server, "GET", "/metrics", "adm_wrong", NULL);
+  srv_assert_status (metrics, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (metrics, invalid);
+  wrong_kind = srv_request (server, "GET", "/api/v1/client/notifications", team->key, NULL);
+  srv_assert_status (wrong_kind, 403, "AUTH_INSUFFICIENT_PERMISSIONS");
+  assert_challenge (wrong_kind, "Bearer realm=\"triage\", error=\"insufficient_scope\"");
+}
+
+/* Two Authorization headers, the right token in either: 400, neither taken,
+ * on every kind of endpoint (the streams and /metrics have handlers of their
+ * own). */
+static void
+test_two_headers (SrvTeam       *team,
+                  gconstpointer  data)
+{
+  TriageTestServer *server = team->server;
+  g_autofree char *admin = g_strconcat ("Bearer ", triage_test_server_get_admin_token (server),
+                                        NULL);
+  g_autofree char *alice = g_strconcat ("Bearer ", team->alice, NULL);
+  g_autofree char *key = g_strconcat ("Bearer ", team->key, NULL);
+  const struct
+  {
+    const char *method, *path, *right, *body;
+  } endpoints[] = {
+    { "POST", "/api/v1/admin/users", admin, "{\"id\":\"carol\"}" },
+    { "GET", "/metrics", admin, NULL },
+    { "GET", "/api/v1/client/notifications", alice, NULL },
+    { "GET", "/api/v1/client/stream", alice, NULL },
+    { "GET", "/api/v1/client/events", alice, NULL },
+    { "GET", "/api/v1/notifications/00000000-0000-4000-8000-000000000000", key, NULL },
+  };
+  g_autoptr(SrvAnswer) carol = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (endpoints); i++)
+    for (guint first = 0; first < 2; first++)
+      {
+        const char * const authorizations[] = {
+          first == 0 ? endpoints[i].right : "Bearer wrong",
+          first == 0 ? "Bearer wrong" : endpoints[i].right,
+          NULL
+        };
+        g_autoptr(SrvAnswer) answer = NULL;
+
+        g_test_message ("%s %s, the right token %s", endpoints[i].method, endpoints[i].path,
+                        first == 0 ? "first" : "last");
+        answer = send_with (server, endpoints[i].method, endpoints[i].path, authorizations,
+                            endpoints[i].body);
+        srv_assert_status (answer, 400, "INVALID_REQUEST");
+        srv_assert_message (answer, "more than one Authorization header");
+      }
+  /* Carol was not made by either. */
+  carol = srv_request (server, "POST", "/api/v1/admin/users",
+                       triage_test_server_get_admin_token (server), "{\"id\":\"carol\"}");
+  srv_assert_status (carol, 201, NULL);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/server/auth/bearer-forms", SrvTeam, NULL, srv_team_setup, test_bearer_forms,
+              srv_team_teardown);
+  g_test_add ("/server/auth/challenge", SrvTeam, NULL, srv_team_setup, test_challenge,
+              srv_team_teardown);
+  g_test_add ("/server/auth/two-headers", SrvTeam, NULL, srv_team_setup, test_two_headers,
+              srv_team_teardown);
+  return g_test_run ();
+}
