@@ -537,12 +537,14 @@ api_handler (SoupServer        *soup,
     {
       const char *address = soup_server_message_get_remote_host (msg);
 
-      /* Counted before the token is checked, so guessing admin tokens is slow too. */
+      /* Counted once the admin token is right: a flood without it (its own
+       * allowance, check_admin ()) takes nothing of the administrator's. */
       if (strcmp (method, "POST") != 0)
         reply_method_not_allowed (msg, "POST");
-      else if (triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS,
+      else if (check_admin (self, msg) &&
+               triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS,
                                          address ? address : "local") &&
-               check_admin (self, msg) && check_schema (self, msg))
+               check_schema (self, msg))
         handle_create_service (self, msg);
     }
   else if (strcmp (path, "/api/v1/admin/users") == 0)

@@ -82,69 +82,60 @@ triage_limits_parse (guint               limits[TRIAGE_N_LIMITS],
   return TRUE;
 }
 
-/* Takes one request's share of @key's allowance under @limit or, to @peek,
- * looks whether it has room for one; when not, answers @msg with 429
- * RATE_LIMIT_EXCEEDED and a Retry-After in whole seconds. Trusted local peers
- * are never limited: they are the user who owns the server and its database. */
-static gboolean
-take (TriageServer      *self,
-      SoupServerMessage *msg,
-      TriageLimit        limit,
-      const char        *key,
-      gboolean           peek)
+/* What each rate counts, as a 429 names it. */
+static const char * const limit_phrases[TRIAGE_N_LIMITS] = {
+  [TRIAGE_LIMIT_REGISTRATIONS] = "service registrations from this address",
+  [TRIAGE_LIMIT_SENDS] = "sends by this service",
+  [TRIAGE_LIMIT_STATUS_UPDATES] = "status updates by this service",
+  [TRIAGE_LIMIT_POLLING] = "reads of this user's notifications",
+  [TRIAGE_LIMIT_RESPONSES] = "responses by this user",
+};
+
+/* Counts one request of @key, @what (as a 429 names it), against @limit.
+ * When it is over, answers @msg with 429 RATE_LIMIT_EXCEEDED, a message that
+ * says what was limited and when to try again, and that wait in whole
+ * seconds as Retry-After, and returns FALSE. Trusted local peers are never
+ * limited: they are the user who owns the server and its database. */
+gboolean
+triage_server_rate_check_as (TriageServer      *self,
+                             SoupServerMessage *msg,
+                             TriageLimit        limit,
+                             const char        *key,
+                             const char        *what)
 {
   guint rate = self->limits[limit];
   gint64 window = limit_windows_us[limit];
   g_autofree char *name = NULL;
-  gint64 cell, wait;
+  g_autofree char *seconds = NULL;
+  g_autofree char *message = NULL;
+  gint64 wait;
 
   g_return_val_if_fail (window > 0, TRUE);
 
   if (rate == 0 || triage_server_trusts (msg))
     return TRUE;
-  cell = MAX (1, window / rate);
   name = g_strdup_printf ("%s\n%s", triage_limit_names[limit], key);
-  /* The store only takes: a peek takes a microsecond in a window one share
-   * short (the same bound, and the same wait). */
-  if (!triage_store_take_rate (self->store, name, peek ? 1 : cell, peek ? window - cell + 1 : window,
-                               &wait))
-    {
-      g_autofree char *seconds = g_strdup_printf ("%" G_GINT64_FORMAT,
-                                                  MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC));
-      g_autofree char *message = g_strdup_printf ("Too many requests: at most %u %s per %s",
-                                                  rate, triage_limit_names[limit],
-                                                  window > G_TIME_SPAN_MINUTE ? "hour" : "minute");
-
-      triage_metrics_rate_limited (limit);
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                    "Retry-After", seconds);
-      reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
-      return FALSE;
-    }
-  return TRUE;
+  if (triage_store_take_rate (self->store, name, MAX (1, window / rate), window, &wait))
+    return TRUE;
+  seconds = g_strdup_printf ("%" G_GINT64_FORMAT,
+                             MAX (1, (wait + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC));
+  message = g_strdup_printf ("Too many %s: at most %u %s; try again in %s s", what, rate,
+                             window > G_TIME_SPAN_MINUTE ? "an hour" : "a minute", seconds);
+  triage_metrics_rate_limited (limit);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After",
+                                seconds);
+  reply_error (msg, ATP_ERROR_RATE_LIMIT_EXCEEDED, message);
+  return FALSE;
 }
 
-/* Counts one request of @key against @limit. When it is over, answers @msg
- * with 429 RATE_LIMIT_EXCEEDED and a Retry-After in whole seconds, and returns
- * FALSE. */
+/* triage_server_rate_check_as () naming what @limit counts. */
 gboolean
 triage_server_rate_check (TriageServer      *self,
                           SoupServerMessage *msg,
                           TriageLimit        limit,
                           const char        *key)
 {
-  return take (self, msg, limit, key, FALSE);
-}
-
-/* Whether @key has room for one more request under @limit, taking none of
- * it, answering @msg 429 when not. */
-gboolean
-triage_server_rate_peek (TriageServer      *self,
-                         SoupServerMessage *msg,
-                         TriageLimit        limit,
-                         const char        *key)
-{
-  return take (self, msg, limit, key, TRUE);
+  return triage_server_rate_check_as (self, msg, limit, key, limit_phrases[limit]);
 }
 
 /* One counted connection: qdata of its socket, out of its address's array

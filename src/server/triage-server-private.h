@@ -168,10 +168,11 @@ gboolean triage_server_rate_check     (TriageServer      *self,
                                        SoupServerMessage *msg,
                                        TriageLimit        limit,
                                        const char        *key);
-gboolean triage_server_rate_peek      (TriageServer      *self,
+gboolean triage_server_rate_check_as  (TriageServer      *self,
                                        SoupServerMessage *msg,
                                        TriageLimit        limit,
-                                       const char        *key);
+                                       const char        *key,
+                                       const char        *what);
 gboolean triage_server_trusts  (SoupServerMessage *msg);
 /* Counts a new connection against the "connections" cap of its address. */
 gboolean triage_server_connection_admit (TriageServer      *self,

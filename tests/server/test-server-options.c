@@ -49,12 +49,14 @@ create_service (TriageTestServer   *server,
   return key;
 }
 
-/* A 429 with the error object, and a Retry-After of whole seconds within (0, @most]. */
+/* A 429 with the error object, and a Retry-After of whole seconds within (0,
+ * @most] that its message gives too. */
 static void
 assert_limited (SrvAnswer *answer,
                 guint      most)
 {
   const char *retry = soup_message_headers_get_one (answer->headers, "Retry-After");
+  g_autofree char *when = NULL;
   guint64 seconds = 0;
 
   srv_assert_status (answer, 429, "RATE_LIMIT_EXCEEDED");
@@ -62,6 +64,8 @@ assert_limited (SrvAnswer *answer,
   g_assert_cmpstr (answer->reason, ==, "Too Many Requests");
   g_assert_nonnull (retry);
   g_assert_true (g_ascii_string_to_unsigned (retry, 10, 1, most, &seconds, NULL));
+  when = g_strdup_printf ("; try again in %s s", retry);
+  srv_assert_message (answer, when);
 }
 
 static const char *const send_limits[] = { "--limit", "sends=3", "--limit", "status-updates=1", NULL };
@@ -87,7 +91,7 @@ test_service_limits (void)
                       "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
   /* 3 a minute: the next one is allowed 20 s after the first. */
   assert_limited (over, 20);
-  g_assert_nonnull (strstr (over->body, "at most 3 sends per minute"));
+  srv_assert_message (over, "Too many sends by this service: at most 3 a minute");
   other = srv_post (server, quiet, "Not counted against busy-bot");
 
   path = g_strconcat ("/api/v1/notifications/", first, NULL);
@@ -156,50 +160,64 @@ test_user_limits (void)
 
 static const char *const registration_limits[] = { "--limit", "registrations=2", NULL };
 
-/* Registrations are counted per address, before the admin token is checked. */
+/* Registrations are counted per address once the admin token is right: a
+ * flood without it took the administrator's allowance. */
 static void
 test_registration_limit (void)
 {
   g_autoptr(TriageTestServer) server = start (registration_limits, FALSE, FALSE);
-  g_autofree char *one = create_service (server, "one", NULL);
-  g_autoptr(SrvAnswer) guess = srv_request (server, "POST", "/api/v1/services", "adm_guess",
-                                            "{\"name\":\"two\"}");
-  g_autoptr(SrvAnswer) over = srv_request (server, "POST", "/api/v1/services",
-                                           triage_test_server_get_admin_token (server),
-                                           "{\"name\":\"three\"}");
+  const char *admin = triage_test_server_get_admin_token (server);
+  g_autoptr(SrvAnswer) over = NULL;
 
-  srv_assert_status (guess, 401, "AUTH_INVALID_TOKEN");
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(SrvAnswer) guess = srv_request (server, "POST", "/api/v1/services", NULL,
+                                                "{\"name\":\"guess\"}");
+
+      if (i < 2)
+        srv_assert_status (guess, 401, "AUTH_INVALID_TOKEN");
+      else
+        assert_limited (guess, 1800);
+    }
+  g_free (create_service (server, "one", NULL));
+  g_free (create_service (server, "two", NULL));
+  over = srv_request (server, "POST", "/api/v1/services", admin, "{\"name\":\"three\"}");
   /* 2 an hour: the next is allowed half an hour after the first. */
   assert_limited (over, 1800);
-  g_assert_nonnull (strstr (over->body, "per hour"));
+  srv_assert_message (over, "Too many service registrations from this address: at most 2 an hour");
 }
 
-/* Wrong admin tokens are counted on every admin endpoint, and past the
- * allowance even the right token is refused: else /api/v1/admin/users and
- * /metrics answered guesses at full speed. */
+/* Wrong admin tokens are counted per address on every admin endpoint, and
+ * refused 429 past the allowance; the right token never is, however many
+ * came before it (it was, and the administrator was locked out). */
 static void
 test_admin_guessing (void)
 {
   g_autoptr(TriageTestServer) server = start (registration_limits, FALSE, FALSE);
   const char *admin = triage_test_server_get_admin_token (server);
-  g_autoptr(SrvAnswer) right = srv_request (server, "GET", "/metrics", admin, NULL);
   g_autoptr(SrvAnswer) first = srv_request (server, "POST", "/api/v1/admin/users", "adm_guess1",
                                             "{\"id\":\"eve\"}");
   g_autoptr(SrvAnswer) second = srv_request (server, "GET", "/metrics", "adm_guess2", NULL);
   g_autoptr(SrvAnswer) third = srv_request (server, "POST", "/api/v1/admin/users", "adm_guess3",
                                             "{\"id\":\"eve\"}");
-  g_autoptr(SrvAnswer) right_after = srv_request (server, "GET", "/metrics", admin, NULL);
-  g_autoptr(SrvAnswer) user_after = srv_request (server, "POST", "/api/v1/admin/users", admin,
-                                                 "{\"id\":\"eve\"}");
+  g_autoptr(SrvAnswer) right = srv_request (server, "GET", "/metrics", admin, NULL);
+  g_autoptr(SrvAnswer) user = srv_request (server, "POST", "/api/v1/admin/users", admin,
+                                           "{\"id\":\"eve\"}");
+  g_autoptr(SrvAnswer) service = srv_request (server, "POST", "/api/v1/services", admin,
+                                              "{\"name\":\"bot\"}");
+  g_autoptr(SrvAnswer) still = srv_request (server, "GET", "/metrics", "adm_guess4", NULL);
 
-  /* The right token takes nothing of the allowance. */
-  srv_assert_status (right, 200, NULL);
   srv_assert_status (first, 401, "AUTH_INVALID_TOKEN");
   srv_assert_status (second, 401, "AUTH_INVALID_TOKEN");
   /* 2 an hour: the next is allowed half an hour after the first. */
   assert_limited (third, 1800);
-  assert_limited (right_after, 1800);
-  assert_limited (user_after, 1800);
+  srv_assert_message (third, "Too many wrong admin tokens from this address: at most 2 an hour");
+  srv_assert_status (right, 200, NULL);
+  srv_assert_status (user, 201, NULL);
+  /* Not counted against the registrations either. */
+  srv_assert_status (service, 201, NULL);
+  /* The right token took nothing of the guesses' allowance. */
+  assert_limited (still, 1800);
 }
 
 static const char *const tight_limits[] = { "--limit", "sends=1", "--limit", "polling=1", NULL };
