@@ -459,7 +459,12 @@ refuse_token (TriageServer      *self,
   if (kind < 0)
     {
       set_challenge (msg, hash != NULL ? "invalid_token" : NULL);
-      reply_error (msg, ATP_ERROR_AUTH_INVALID_TOKEN, required);
+      /* "Bearer" and nothing (a script's unset variable), or another
+       * scheme: said so, not left to look like a wrong token. */
+      if (hash == NULL && bearer_token (msg) != NULL)
+        message = g_strdup_printf ("%s; the Authorization header holds none (it should read "
+                                   "\"Bearer TOKEN\")", required);
+      reply_error (msg, ATP_ERROR_AUTH_INVALID_TOKEN, message != NULL ? message : required);
       return;
     }
   set_challenge (msg, "insufficient_scope");

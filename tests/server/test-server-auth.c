@@ -98,16 +98,22 @@ test_challenge (SrvTeam       *team,
   TriageTestServer *server = team->server;
   const char *bare = "Bearer realm=\"triage\"";
   const char *invalid = "Bearer realm=\"triage\", error=\"invalid_token\"";
-  g_autoptr(SrvAnswer) none = NULL, basic = NULL, admin = NULL, user = NULL, service = NULL;
-  g_autoptr(SrvAnswer) stream = NULL, metrics = NULL, wrong_kind = NULL;
+  g_autoptr(SrvAnswer) none = NULL, basic = NULL, empty = NULL, admin = NULL, user = NULL;
+  g_autoptr(SrvAnswer) service = NULL, stream = NULL, metrics = NULL, wrong_kind = NULL;
 
   none = srv_request (server, "POST", "/api/v1/admin/users", NULL, "{\"id\":\"x\"}");
   srv_assert_status (none, 401, "AUTH_INVALID_TOKEN");
   assert_challenge (none, bare);
-  /* Another scheme: no Bearer token was sent. */
+  /* Another scheme, or the scheme alone (a script's unset variable): no
+   * Bearer token was sent, and the message says so. */
   basic = send_form (server, "GET", "/api/v1/client/notifications", "Basic ", "YTpi", NULL);
   srv_assert_status (basic, 401, "AUTH_INVALID_TOKEN");
   assert_challenge (basic, bare);
+  srv_assert_message (basic, "holds none (it should read \"Bearer TOKEN\")");
+  empty = send_form (server, "POST", "/api/v1/admin/users", "Bearer ", "", "{\"id\":\"x\"}");
+  srv_assert_status (empty, 401, "AUTH_INVALID_TOKEN");
+  assert_challenge (empty, bare);
+  srv_assert_message (empty, "A valid admin token is required; the Authorization header holds none");
   admin = srv_request (server, "POST", "/api/v1/admin/users", "adm_wrong", "{\"id\":\"x\"}");
   srv_assert_status (admin, 401, "AUTH_INVALID_TOKEN");
   assert_challenge (admin, invalid);
