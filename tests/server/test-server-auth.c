@@ -9,7 +9,8 @@
  * spaces may come before the token. A 401 carried no WWW-Authenticate, which
  * RFC 7235 §3.1 requires. And with two Authorization headers libsoup read the
  * last, where a proxy in front may have checked the first: now 400, neither
- * taken. The header is read before the database: SQLite only.
+ * taken. Spaces and tabs after the token were always dropped (by libsoup):
+ * kept so. The header is read before the database: SQLite only.
  */
 
 #define G_LOG_DOMAIN "test-server-auth"
@@ -85,6 +86,58 @@ test_bearer_forms (SrvTeam       *team,
                              "/api/v1/notifications/00000000-0000-4000-8000-000000000000",
                              forms[i], team->key, NULL);
       srv_assert_status (looked_up, 404, "NOTIFICATION_NOT_FOUND");
+    }
+}
+
+/* The status of GET @path sent with "Authorization: @authorization" as the
+ * bytes say, on a connection of the test's own (libsoup's client might tidy
+ * the header's whitespace). */
+static guint
+raw_status (TriageTestServer *server,
+            const char       *path,
+            const char       *authorization)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *request = g_strdup_printf ("GET %s HTTP/1.1\r\nHost: localhost\r\n"
+                                              "Authorization: %s\r\nConnection: close\r\n\r\n",
+                                              path, authorization);
+  g_autofree char *status_line = NULL;
+
+  connection = g_socket_client_connect_to_uri (client, triage_test_server_get_url (server), 80,
+                                               NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request,
+                             strlen (request), NULL, NULL, &error);
+  g_assert_no_error (error);
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  status_line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (status_line, "HTTP/1.1 "));
+  return (guint) g_ascii_strtoull (status_line + strlen ("HTTP/1.1 "), NULL, 10);
+}
+
+/* Whitespace around the header's value is not part of it (RFC 9110 §5.5):
+ * a token followed by spaces or a tab, or preceded by more, is taken. */
+static void
+test_surrounding_whitespace (SrvTeam       *team,
+                             gconstpointer  data)
+{
+  const struct
+  {
+    const char *before, *after;
+  } forms[] = { { "Bearer ", "  " }, { "Bearer ", "\t" }, { "  Bearer ", " \t " } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autofree char *authorization = g_strconcat (forms[i].before, team->alice, forms[i].after,
+                                                    NULL);
+
+      g_test_message ("Authorization: \"%sTOKEN%s\"", forms[i].before, forms[i].after);
+      g_assert_cmpuint (raw_status (team->server, "/api/v1/client/notifications", authorization),
+                        ==, 200);
     }
 }
 
@@ -191,6 +244,8 @@ main (int    argc,
 
   g_test_add ("/server/auth/bearer-forms", SrvTeam, NULL, srv_team_setup, test_bearer_forms,
               srv_team_teardown);
+  g_test_add ("/server/auth/surrounding-whitespace", SrvTeam, NULL, srv_team_setup,
+              test_surrounding_whitespace, srv_team_teardown);
   g_test_add ("/server/auth/challenge", SrvTeam, NULL, srv_team_setup, test_challenge,
               srv_team_teardown);
   g_test_add ("/server/auth/two-headers", SrvTeam, NULL, srv_team_setup, test_two_headers,
