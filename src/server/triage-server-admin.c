@@ -13,42 +13,6 @@
 
 #include "triage-server-private.h"
 
-static gboolean
-is_loopback_host (const char *host)
-{
-  g_autoptr(GInetAddress) address = NULL;
-
-  if (host == NULL)
-    return FALSE;
-  if (g_ascii_strcasecmp (host, "localhost") == 0)
-    return TRUE;
-  address = g_inet_address_new_from_string (host);
-  return address != NULL && g_inet_address_get_is_loopback (address);
-}
-
-/* Whether @host (as GUri gives it: an IDN in its ASCII form, an IPv6
- * literal without brackets) names a host a webhook can be sent to: GUri
- * takes "https://" (no host) and "https://exa mple.com/" as they are, and
- * every delivery to them would fail for good, six attempts later. */
-static gboolean
-is_host_name (const char *host)
-{
-  gboolean alnum = FALSE;
-
-  if (host == NULL || *host == '\0')
-    return FALSE;
-  if (g_hostname_is_ip_address (host))
-    return TRUE;
-  for (const char *p = host; *p; p++)
-    {
-      if (g_ascii_isalnum (*p))
-        alnum = TRUE;
-      else if (*p != '-' && *p != '.' && *p != '_')
-        return FALSE;
-    }
-  return alnum;
-}
-
 void
 handle_create_service (TriageServer      *self,
                        SoupServerMessage *msg)
@@ -91,23 +55,11 @@ handle_create_service (TriageServer      *self,
     }
   if (callback_url != NULL)
     {
-      g_autoptr(GUri) uri = g_uri_parse (callback_url, G_URI_FLAGS_NONE, NULL);
-      const char *scheme = uri ? g_uri_get_scheme (uri) : NULL;
+      g_autoptr(GUri) uri = triage_server_parse_callback_url (callback_url, &error);
 
-      if (uri != NULL && scheme != NULL && !is_host_name (g_uri_get_host (uri)))
+      if (uri == NULL)
         {
-          reply_error_field (msg, ATP_ERROR_INVALID_CALLBACK_URL,
-                             "callback_url must name a host (a name of letters, digits, '-', "
-                             "'.', '_', or an IP address)", "callback_url");
-          return;
-        }
-      if (uri == NULL || scheme == NULL ||
-          !(g_ascii_strcasecmp (scheme, "https") == 0 ||
-            (g_ascii_strcasecmp (scheme, "http") == 0 && is_loopback_host (g_uri_get_host (uri)))))
-        {
-          reply_error_field (msg, ATP_ERROR_INVALID_CALLBACK_URL,
-                             "callback_url must be an https URL (http only on a loopback address)",
-                             "callback_url");
+          reply_error_field (msg, error->code, error->message, "callback_url");
           return;
         }
     }

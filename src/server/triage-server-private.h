@@ -208,6 +208,10 @@ void     triage_server_webhook_changed (TriageServer          *self,
 void     triage_server_send_when_durable (TriageServer      *self,
                                           SoupServerMessage *msg,
                                           gboolean           paused);
+/* A service's callback_url (triage-server-callback.c). */
+GUri    *triage_server_parse_callback_url (const char  *url,
+                                           GError     **error);
+gboolean triage_server_is_loopback_host   (const char  *host);
 char    *triage_random_token          (const char   *prefix);
 char    *triage_hash_token            (const char   *token);
 

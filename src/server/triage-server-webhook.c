@@ -91,7 +91,7 @@ signature (const char *secret,
 static char *
 url_host (const char *url)
 {
-  g_autoptr(GUri) uri = url ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  g_autoptr(GUri) uri = url ? g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL) : NULL;
 
   return g_strdup (uri && g_uri_get_host (uri) ? g_uri_get_host (uri) : "(no host)");
 }
@@ -255,24 +255,32 @@ start (TriageWebhooks   *self,
        TriageWebhookRow *row)
 {
   TriageStore *store = self->server->store;
-  g_autoptr(GUri) uri = row->callback_url ? g_uri_parse (row->callback_url, G_URI_FLAGS_NONE, NULL)
-                                          : NULL;
+  g_autoptr(GUri) uri = NULL;
   g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *signed_header = NULL;
   SoupMessageHeaders *headers;
   Attempt *attempt;
   gint64 now = g_get_real_time ();
 
+  /* Registration checks the URL by the same rule; a URL stored before the
+   * rule it breaks can never be used: the delivery fails for good now,
+   * logged once, rather than be tried and fail six times (or be sent
+   * somewhere nobody registered). */
+  if (row->callback_url == NULL)
+    g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_CALLBACK_URL, "no callback_url");
+  else
+    uri = triage_server_parse_callback_url (row->callback_url, &error);
   if (uri == NULL)
     {
-      /* Registration checks the URL: a row without one has nowhere to go. */
-      g_message ("webhook %s for notification %s: service %s has no usable callback_url",
-                 row->request_id, row->notification_id, row->service_id);
-      triage_store_schedule_webhook (store, row->id, row->attempts, 0, "no callback_url");
+      g_message ("webhook %s for notification %s (service %s) failed for good: the service's "
+                 "callback_url cannot be used: %s", row->request_id, row->notification_id,
+                 row->service_id, error->message);
+      triage_metrics_webhook (FALSE, TRUE);
+      triage_store_schedule_webhook (store, row->id, row->attempts, 0, error->message);
       triage_webhook_row_free (row);
       return;
     }
-
   attempt = g_new0 (Attempt, 1);
   attempt->webhooks = self;
   attempt->row = row;

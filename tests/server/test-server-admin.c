@@ -8,8 +8,11 @@
  * and every webhook to it failed for good six attempts later: refused now
  * with 400 INVALID_CALLBACK_URL, naming the field. An empty webhook_secret
  * was taken too, and the webhooks signed with an empty key, which anyone
- * can: 400 INVALID_FIELD_VALUE now. Neither registers anything. The checks
- * come before the database: SQLite only.
+ * can: 400 INVALID_FIELD_VALUE now. A control character in a callback_url,
+ * as it is or percent-encoded, was taken too, and the webhook's request line
+ * carried it decoded ("POST /hook\r\nX-Injected: 1"): refused with 400
+ * INVALID_CALLBACK_URL, naming the character. None registers anything. The
+ * checks come before the database: SQLite only.
  */
 
 #define G_LOG_DOMAIN "test-server-admin"
@@ -63,6 +66,49 @@ test_callback_url_host (void)
   g_assert_true (triage_test_server_stop (server));
 }
 
+/* Each as JSON text (raw characters escaped), and the character named. */
+static void
+test_callback_url_controls (void)
+{
+  const struct { const char *url, *named; } refused[] = {
+    { "https://h.example/a%0D%0AX-Injected:%201", "a carriage return (%0D) at byte 20" },
+    { "https://h.example/a?q=%0a", "a line feed (%0a) at byte 23" },
+    { "https://h.example/a%09b", "a tab (%09)" },
+    { "https://h.example/a%00b", "a NUL (%00)" },
+    { "https://h.example/a%7Fb", "a DEL (%7F)" },
+    { "https://h.example/a%1Bb", "a control character (%1B)" },
+    { "https://h.example/a\\r\\nX: 1", "a carriage return (U+000D) at byte 20" },
+    { "https://h.example/a\\tb", "a tab (U+0009)" },
+    { "https://h.example/a\\u007fb", "a DEL (U+007F)" },
+    { "http://127.0.0.1:9/a%0Ab", "a line feed (%0A)" },
+  };
+  /* More registrations than the 10 an hour the limit lets by default. */
+  const char * const args[] = { "--limit", "registrations=20", NULL };
+  const TriageTestServerOptions opts = { .extra_args = args };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (&opts, &error);
+  g_autoptr(SrvAnswer) taken = NULL;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"name\":\"bot\",\"callback_url\":\"%s\"}",
+                                               refused[i].url);
+      g_autoptr(SrvAnswer) answer = register_service (server, body);
+
+      g_test_message ("%s", refused[i].url);
+      srv_assert_status (answer, 400, "INVALID_CALLBACK_URL");
+      srv_assert_field (answer, "callback_url");
+      srv_assert_message (answer, "must not contain control characters");
+      srv_assert_message (answer, refused[i].named);
+    }
+  /* Percent-encoded characters that are not controls are a URL's own. */
+  taken = register_service (server, "{\"name\":\"bot\",\"callback_url\":"
+                                    "\"https://h.example/a%2Fb%20c?x=%26y%7E\"}");
+  srv_assert_status (taken, 201, NULL);
+  g_assert_true (triage_test_server_stop (server));
+}
+
 static void
 test_empty_webhook_secret (void)
 {
@@ -94,6 +140,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/server/admin/callback-url-host", test_callback_url_host);
+  g_test_add_func ("/server/admin/callback-url-controls", test_callback_url_controls);
   g_test_add_func ("/server/admin/empty-webhook-secret", test_empty_webhook_secret);
   return g_test_run ();
 }

@@ -50,15 +50,37 @@ typedef struct
 {
   TriageTestServer *server;
   char             *user_token;
+  char             *log_dir;      /* the server's log is log_dir/server.log */
 } Fixture;
+
+/* How a test's server is started, when not as it is by default. */
+typedef struct
+{
+  gboolean logged;        /* its standard error to a file the test reads */
+} Setup;
+
+static char *
+log_path (Fixture *fixture)
+{
+  return g_build_filename (fixture->log_dir, "server.log", NULL);
+}
 
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
+  const Setup *setup = data;
+  TriageTestServerOptions opts = { 0 };
+  g_autofree char *log = NULL;
   g_autoptr(GError) error = NULL;
 
-  fixture->server = triage_test_server_new (NULL, &error);
+  if (setup != NULL && setup->logged)
+    {
+      fixture->log_dir = g_dir_make_tmp ("test-server-webhook-XXXXXX", &error);
+      g_assert_no_error (error);
+      opts.log_file = log = log_path (fixture);
+    }
+  fixture->server = triage_test_server_new (&opts, &error);
   g_assert_no_error (error);
   g_assert_true (triage_test_server_create_user (fixture->server, "alice", &fixture->user_token,
                                                  &error));
@@ -71,6 +93,9 @@ fixture_teardown (Fixture       *fixture,
 {
   triage_test_server_free (fixture->server);
   g_free (fixture->user_token);
+  if (fixture->log_dir != NULL)
+    triage_test_remove_tree (fixture->log_dir);
+  g_free (fixture->log_dir);
 }
 
 typedef struct
@@ -591,10 +616,79 @@ test_aitp_decision (Fixture       *fixture,
   }
 }
 
+/* The callback_url is sent to as it was registered: "%2F" and "%26" are
+ * not decoded into "/" and "&", nor "%20" into a space that breaks the
+ * request line. */
+static void
+test_url_as_registered (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autofree char *id = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+
+  add_service (fixture, "encoded", receiver, "/ok/a%2Fb%20c?x=%26y", &service);
+  id = post (fixture, &service, 0);
+  respond (fixture, id);
+  deliveries = receiver_wait (receiver, "/ok/a%2Fb%20c?x=%26y", 1);
+  assert_signed (deliveries->pdata[0], service.secret);
+}
+
+/* A callback_url stored before registration refused control characters
+ * (here a percent-encoded line feed, which went out decoded in the request
+ * line) is never sent to: the delivery fails for good at once, without an
+ * attempt, logged once. */
+static void
+test_stored_url_refused (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autofree char *id = NULL, *sql = NULL, *url = NULL, *log = NULL, *text = NULL;
+  g_autofree char *failure = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint logged = 0;
+
+  add_service (fixture, "stored", receiver, "/ok/stored", &service);
+  g_assert_true (triage_test_server_stop (fixture->server));
+  url = receiver_url (receiver, "/ok/a%0AX-Injected:%201");
+  sql = g_strdup_printf ("UPDATE services SET callback_url = '%s'", url);
+  g_free (database_run (fixture, sql));
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+
+  id = post (fixture, &service, 0);
+  respond (fixture, id);
+  failure = g_strdup_printf ("0|1|callback_url must not contain control characters, as they are "
+                             "or percent-encoded: it has a line feed (%%0A) at byte %zu\n",
+                             strlen (receiver->url) + strlen ("/ok/a") + 1);
+  wait_rows (fixture, "SELECT attempts, CASE WHEN next_attempt IS NULL THEN 1 ELSE 0 END,"
+                      " last_error FROM webhook_deliveries", failure, "the failure");
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_assert_cmpuint (receiver_count (receiver, NULL), ==, 0);
+  log = log_path (fixture);
+  g_assert_true (g_file_get_contents (log, &text, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "callback_url cannot be used") != NULL)
+      {
+        logged++;
+        g_assert_nonnull (strstr (lines[i], "failed for good"));
+        g_assert_nonnull (strstr (lines[i], id));
+        g_assert_null (strstr (lines[i], "/ok/"));   /* the URL is never logged */
+      }
+  g_assert_cmpuint (logged, ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  static const Setup logged = { .logged = TRUE };
+
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/server/webhook/signed-response", Fixture, NULL, fixture_setup,
               test_signed_response, fixture_teardown);
@@ -612,5 +706,9 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/server/webhook/status-updates", Fixture, NULL, fixture_setup,
               test_status_updates, fixture_teardown);
+  g_test_add ("/server/webhook/url-as-registered", Fixture, NULL, fixture_setup,
+              test_url_as_registered, fixture_teardown);
+  g_test_add ("/server/webhook/stored-url-refused", Fixture, &logged, fixture_setup,
+              test_stored_url_refused, fixture_teardown);
   return g_test_run ();
 }
