@@ -10,9 +10,10 @@
  * durable; failed attempts are retried on a fixed backoff, and the queue
  * survives a restart. A server claims the rows it tries (a lease, durable
  * before the attempt starts), so of several servers on one database exactly
- * one makes each attempt. Attempts run asynchronously on one SoupSession, at
- * most a few per service at a time, so a slow or dead receiver holds up
- * neither the request path nor the other services.
+ * one makes each attempt. Attempts run asynchronously on one SoupSession (a
+ * second, without proxies, serves loopback receivers), at most a few per
+ * service at a time, so a slow or dead receiver holds up neither the request
+ * path nor the other services.
  */
 
 #define G_LOG_DOMAIN "triage-server-webhook"
@@ -40,7 +41,8 @@ static const guint retry_delays[] = { 1, 4, 16, 64, 256 };
 struct _TriageWebhooks
 {
   TriageServer *server;
-  SoupSession  *session;
+  SoupSession  *session;       /* the system's proxy settings apply */
+  SoupSession  *direct;        /* to a loopback address: never through a proxy */
   GHashTable   *in_flight;     /* Attempt set */
   GHashTable   *per_service;   /* service id → attempts in flight */
   guint         timer;         /* the next due row */
@@ -260,6 +262,7 @@ start (TriageWebhooks   *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *signed_header = NULL;
   SoupMessageHeaders *headers;
+  SoupSession *session;
   Attempt *attempt;
   gint64 now = g_get_real_time ();
 
@@ -281,6 +284,11 @@ start (TriageWebhooks   *self,
       triage_webhook_row_free (row);
       return;
     }
+  /* libsoup's default resolver takes http_proxy and its kin from the
+   * environment, which would send a loopback callback (and its signed body)
+   * to whatever listens there, or nowhere. */
+  session = triage_server_is_loopback_host (g_uri_get_host (uri)) ? self->direct : self->session;
+
   attempt = g_new0 (Attempt, 1);
   attempt->webhooks = self;
   attempt->row = row;
@@ -302,7 +310,7 @@ start (TriageWebhooks   *self,
   g_hash_table_add (self->in_flight, attempt);
   count_service (self, row->service_id, +1);
   attempt->timeout = g_timeout_add (ATTEMPT_TIMEOUT_MS, attempt_timed_out, attempt);
-  soup_session_send_async (self->session, attempt->msg, G_PRIORITY_DEFAULT, attempt->cancellable,
+  soup_session_send_async (session, attempt->msg, G_PRIORITY_DEFAULT, attempt->cancellable,
                            sent_cb, attempt);
 }
 
@@ -488,6 +496,11 @@ triage_server_setup_webhooks (TriageServer *self)
                                                      "max-conns", MAX_IN_FLIGHT,
                                                      "max-conns-per-host", 2 * MAX_PER_SERVICE,
                                                      NULL);
+  webhooks->direct = soup_session_new_with_options ("user-agent", "triage-server",
+                                                    "max-conns", MAX_IN_FLIGHT,
+                                                    "max-conns-per-host", 2 * MAX_PER_SERVICE,
+                                                    "proxy-resolver", NULL,
+                                                    NULL);
   webhooks->in_flight = g_hash_table_new (NULL, NULL);
   webhooks->per_service = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->webhooks = webhooks;
@@ -533,6 +546,7 @@ triage_server_shutdown_webhooks (TriageServer *self)
   triage_store_commit (self->store, NULL);
   self->webhooks = NULL;
   g_clear_object (&webhooks->session);
+  g_clear_object (&webhooks->direct);
   g_hash_table_unref (webhooks->in_flight);
   g_hash_table_unref (webhooks->per_service);
   g_free (webhooks);

@@ -32,6 +32,7 @@ struct _TriageTestServer
   char        *admin_token;
   char        *log_file;
   GStrv        extra_args;
+  GStrv        environment;
   gboolean     unix_socket;
   gboolean     tls;
   gboolean     bulk;
@@ -114,6 +115,13 @@ start_process (TriageTestServer *self,
                                               NULL);
 
       g_subprocess_launcher_setenv (launcher, "ASAN_OPTIONS", options, TRUE);
+    }
+  for (guint i = 0; self->environment != NULL && self->environment[i] != NULL; i++)
+    {
+      g_auto(GStrv) pair = g_strsplit (self->environment[i], "=", 2);
+
+      g_assert_nonnull (pair[1]);
+      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
     }
   g_subprocess_launcher_setenv (launcher, "TRIAGE_ADMIN_TOKEN", self->admin_token, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", self->dir, TRUE);
@@ -224,6 +232,7 @@ server_new (const TriageTestServerOptions *opts,
       self->bulk = opts->bulk;
       self->log_file = g_strdup (opts->log_file);
       self->extra_args = g_strdupv ((char **) opts->extra_args);
+      self->environment = g_strdupv ((char **) opts->environment);
     }
   if (!start_process (self, error))
     return NULL;
@@ -618,6 +627,7 @@ triage_test_server_free (TriageTestServer *self)
   g_free (self->admin_token);
   g_free (self->log_file);
   g_strfreev (self->extra_args);
+  g_strfreev (self->environment);
   g_free (self);
 }
 

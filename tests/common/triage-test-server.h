@@ -22,6 +22,7 @@ typedef struct
   gboolean            bulk;          /* takes thousands of requests: see start_process () */
   const char         *database;      /* this database instead (a path or postgresql:// URI) */
   const char         *log_file;      /* the server's standard error goes here (each start anew) */
+  const char * const *environment;   /* NULL-terminated "NAME=value", set in the server's environment */
 } TriageTestServerOptions;
 
 typedef struct _TriageTestServer TriageTestServer;

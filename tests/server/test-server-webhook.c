@@ -56,7 +56,8 @@ typedef struct
 /* How a test's server is started, when not as it is by default. */
 typedef struct
 {
-  gboolean logged;        /* its standard error to a file the test reads */
+  gboolean            logged;        /* its standard error to a file the test reads */
+  const char * const *environment;
 } Setup;
 
 static char *
@@ -80,6 +81,7 @@ fixture_setup (Fixture       *fixture,
       g_assert_no_error (error);
       opts.log_file = log = log_path (fixture);
     }
+  opts.environment = setup ? setup->environment : NULL;
   fixture->server = triage_test_server_new (&opts, &error);
   g_assert_no_error (error);
   g_assert_true (triage_test_server_create_user (fixture->server, "alice", &fixture->user_token,
@@ -683,13 +685,70 @@ test_stored_url_refused (Fixture       *fixture,
   g_assert_cmpuint (logged, ==, 1);
 }
 
+/* A loopback callback never goes through a proxy of the environment
+ * (libsoup's default resolver honours http_proxy and its kin): with every
+ * proxy variable naming a port nobody listens on, the delivery arrives. */
+static void
+test_loopback_without_proxy (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(Receiver) receiver = receiver_start (0);
+  g_auto(Service) service = { 0 };
+  g_autofree char *id = NULL;
+  g_autoptr(GPtrArray) deliveries = NULL;
+
+  add_service (fixture, "local", receiver, "/ok/local", &service);
+  id = post (fixture, &service, 0);
+  respond (fixture, id);
+  deliveries = receiver_wait (receiver, "/ok/local", 1);
+  assert_signed (deliveries->pdata[0], service.secret);
+}
+
+/* A port bound and never listened on: connections to it are refused, and no
+ * other program can take it while the test runs. */
+static GSocket *
+dead_port (guint *port)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, &error);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  return g_steal_pointer (&socket);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   static const Setup logged = { .logged = TRUE };
+  g_autoptr(GSocket) dead = NULL;
+  g_autofree char *proxy = NULL, *http = NULL, *https = NULL, *all = NULL;
+  g_autofree char *http_upper = NULL, *https_upper = NULL, *all_upper = NULL;
+  const char *environment[10] = { NULL };
+  Setup proxied = { 0 };
+  guint port;
 
   g_test_init (&argc, &argv, NULL);
+  dead = dead_port (&port);
+  proxy = g_strdup_printf ("http://127.0.0.1:%u", port);
+  environment[0] = http = g_strconcat ("http_proxy=", proxy, NULL);
+  environment[1] = https = g_strconcat ("https_proxy=", proxy, NULL);
+  environment[2] = all = g_strconcat ("all_proxy=", proxy, NULL);
+  environment[3] = http_upper = g_strconcat ("HTTP_PROXY=", proxy, NULL);
+  environment[4] = https_upper = g_strconcat ("HTTPS_PROXY=", proxy, NULL);
+  environment[5] = all_upper = g_strconcat ("ALL_PROXY=", proxy, NULL);
+  environment[6] = "no_proxy=";
+  environment[7] = "NO_PROXY=";
+  proxied.environment = environment;
   g_test_add ("/server/webhook/signed-response", Fixture, NULL, fixture_setup,
               test_signed_response, fixture_teardown);
   g_test_add ("/server/webhook/retries", Fixture, NULL, fixture_setup, test_retries,
@@ -710,5 +769,7 @@ main (int    argc,
               test_url_as_registered, fixture_teardown);
   g_test_add ("/server/webhook/stored-url-refused", Fixture, &logged, fixture_setup,
               test_stored_url_refused, fixture_teardown);
+  g_test_add ("/server/webhook/loopback-without-proxy", Fixture, &proxied, fixture_setup,
+              test_loopback_without_proxy, fixture_teardown);
   return g_test_run ();
 }
