@@ -439,7 +439,7 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(AtpNotification) submission = NULL;
   g_autoptr(GDateTime) created = NULL, now = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
-  g_autofree char *id = NULL, *answer_text = NULL, *json = NULL;
+  g_autofree char *id = NULL, *answer_text = NULL, *json = NULL, *received = NULL;
   TriageStoreInsert inserted;
   const char *body;
   gsize length, json_length;
@@ -509,11 +509,12 @@ handle_post_notification (TriageServer      *self,
       reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, message);
       return;
     }
+  /* When the server took it, which is when it goes to the recipients'
+   * clients: the agent's timestamp says when the agent made it, which may
+   * be long past or far ahead (docs/protocol.md). */
+  received = atp_format_timestamp (now);
   answer_text = atp_json_strings_to_string ("notification_id", id, "status", "created",
-                                            "estimated_delivery",
-                                            json_object_get_string_member (json_node_get_object (tree),
-                                                                           "timestamp"),
-                                            NULL);
+                                            "estimated_delivery", received, NULL);
   /* Stored, or found there: a retry (of this client, or through another
    * server of the database a moment ago) gets the original answer. No look
    * before: most ids are new, and a look costs a round trip to PostgreSQL. */

@@ -554,6 +554,53 @@ test_respond_race (void)
   g_ptr_array_unref (results);
 }
 
+/* The 201's estimated_delivery is the server's time of receipt, whatever
+ * the agent's own timestamp says (here long past, then far ahead); a retry
+ * gets the first answer, time included. */
+static void
+test_estimated_delivery (void)
+{
+  const char *stamps[] = { "2001-01-01T00:00:00Z", "2099-12-31T23:59:59Z" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+  g_autofree char *key = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_service (server, "svc", NULL, NULL, NULL, &key, NULL,
+                                                    &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (stamps); i++)
+    {
+      g_autofree char *id = atp_new_uuid ();
+      g_autofree char *body = g_strdup_printf ("{\"id\":\"%s\",\"timestamp\":\"%s\","
+                                               "\"context\":{\"title\":\"T\",\"description\":"
+                                               "\"D\"},\"actions\":[{\"id\":\"ok\",\"label\":"
+                                               "\"OK\",\"response_type\":\"simple\"}]}", id,
+                                               stamps[i]);
+      g_autoptr(GDateTime) before = g_date_time_new_now_utc (), after = NULL, estimate = NULL;
+      g_autoptr(SrvAnswer) answer = srv_request (server, "POST", "/api/v1/notifications", key,
+                                                 body);
+      g_autoptr(SrvAnswer) again = srv_request (server, "POST", "/api/v1/notifications", key,
+                                                body);
+      g_autoptr(JsonObject) object = NULL;
+
+      after = g_date_time_new_now_utc ();
+      srv_assert_status (answer, 201, NULL);
+      object = srv_parse_object (answer->body);
+      estimate = atp_parse_timestamp (json_object_get_string_member (object,
+                                                                     "estimated_delivery"));
+      g_test_message ("timestamp %s: estimated_delivery %s", stamps[i],
+                      json_object_get_string_member (object, "estimated_delivery"));
+      g_assert_nonnull (estimate);
+      /* The server's clock is this one; its stamp is cut to the microsecond. */
+      g_assert_cmpint (g_date_time_difference (estimate, before), >=, -1);
+      g_assert_cmpint (g_date_time_difference (after, estimate), >=, 0);
+      srv_assert_status (again, 201, NULL);
+      g_assert_cmpstr (again->body, ==, answer->body);
+    }
+  g_assert_true (triage_test_server_stop (server));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -565,5 +612,6 @@ main (int    argc,
   g_test_add_func ("/server/rest/every-error", test_every_error);
   g_test_add_func ("/server/rest/large-bodies", test_large_bodies);
   g_test_add_func ("/server/rest/respond-race", test_respond_race);
+  g_test_add_func ("/server/rest/estimated-delivery", test_estimated_delivery);
   return g_test_run ();
 }
