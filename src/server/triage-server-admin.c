@@ -13,6 +13,44 @@
 
 #include "triage-server-private.h"
 
+/* A bidirectional embedding, override or isolate (U+202A–U+202E,
+ * U+2066–U+2069), or a left-to-right or right-to-left mark. */
+static gboolean
+is_bidi_control (gunichar c)
+{
+  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e ||
+         c == 0x200f;
+}
+
+/* A service's name is what people see as its requests' sender (and what
+ * the admin picks it by): one that shows as nothing, holds a line break or
+ * another control, or turns the text around it ("evil\u202egnp.exe" reads
+ * "evilexe.png") would pass for something else. NULL when @name may be
+ * used, else what is wrong with it. */
+static char *
+check_service_name (const char *name)
+{
+  glong at = 1;
+
+  if (atp_str_is_blank (name))
+    return g_strdup ("name must show something (not only spaces, zero-width or other invisible "
+                     "characters)");
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p), at++)
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_type (c) == G_UNICODE_CONTROL)
+        return g_strdup_printf ("name must not contain control characters (a line break, a tab, "
+                                "U+0000–U+001F, U+007F–U+009F): it has U+%04X at character %ld",
+                                c, at);
+      if (is_bidi_control (c))
+        return g_strdup_printf ("name must not contain bidirectional controls (U+202A–U+202E, "
+                                "U+2066–U+2069, U+200E, U+200F), which change how the text "
+                                "around them reads: it has U+%04X at character %ld", c, at);
+    }
+  return NULL;
+}
+
 void
 handle_create_service (TriageServer      *self,
                        SoupServerMessage *msg)
@@ -22,6 +60,7 @@ handle_create_service (TriageServer      *self,
   const char *name, *description, *callback_url, *secret;
   g_autoptr(GPtrArray) recipients = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *id = NULL, *key = NULL, *key_hash = NULL, *secret_copy = NULL;
+  g_autofree char *name_problem = NULL;
   g_autoptr(JsonObject) answer = NULL;
   g_autoptr(TriageServiceRow) existing = NULL;
   g_autoptr(GError) error = NULL;
@@ -35,6 +74,11 @@ handle_create_service (TriageServer      *self,
   name = get_string (msg, object, "name", TRUE, &failed);
   if (failed)
     return;
+  if ((name_problem = check_service_name (name)) != NULL)
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, name_problem, "name");
+      return;
+    }
   description = get_string (msg, object, "description", FALSE, &failed);
   if (failed)
     return;

@@ -11,8 +11,11 @@
  * can: 400 INVALID_FIELD_VALUE now. A control character in a callback_url,
  * as it is or percent-encoded, was taken too, and the webhook's request line
  * carried it decoded ("POST /hook\r\nX-Injected: 1"): refused with 400
- * INVALID_CALLBACK_URL, naming the character. None registers anything. The
- * checks come before the database: SQLite only.
+ * INVALID_CALLBACK_URL, naming the character. A service's name that shows
+ * as nothing, or holds a control or a bidirectional control (which turns
+ * the text around it: "evil\u202egnp.exe" reads "evilexe.png"), passed for
+ * a sender it was not: 400 INVALID_FIELD_VALUE, naming the problem. None
+ * registers anything. The checks come before the database: SQLite only.
  */
 
 #define G_LOG_DOMAIN "test-server-admin"
@@ -109,6 +112,56 @@ test_callback_url_controls (void)
   g_assert_true (triage_test_server_stop (server));
 }
 
+/* Each as JSON text, and what the message says of it. */
+static void
+test_service_names (void)
+{
+  const struct { const char *name, *said; } refused[] = {
+    { "\\u200b", "name must show something" },
+    { " \\t ", "name must show something" },
+    { "\\u2800\\u3164\\u00ad", "name must show something" },
+    { "a\\nb", "name must not contain control characters" },
+    { "a\\u007fb", "it has U+007F at character 2" },
+    { "ab\\u0085", "it has U+0085 at character 3" },
+    { "evil\\u202egnp.exe", "name must not contain bidirectional controls" },
+    { "evil\\u202egnp.exe", "it has U+202E at character 5" },
+    { "x\\u202ay", "U+202A" },
+    { "x\\u2066y", "U+2066" },
+    { "x\\u2069y", "U+2069" },
+    { "x\\u200ey", "U+200E" },
+    { "x\\u200fy", "U+200F" },
+  };
+  const char * const taken[] = {
+    "deploy-bot", "caf\\u00e9 bot", "\\u0627\\u0644\\u0628\\u0648\\u062a",
+    "\\ud83e\\udd16 bot", "a\\u200db",
+  };
+  const char * const args[] = { "--limit", "registrations=20", NULL };
+  const TriageTestServerOptions opts = { .extra_args = args };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = triage_test_server_new (&opts, &error);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"name\":\"%s\"}", refused[i].name);
+      g_autoptr(SrvAnswer) answer = register_service (server, body);
+
+      g_test_message ("%s", refused[i].name);
+      srv_assert_status (answer, 400, "INVALID_FIELD_VALUE");
+      srv_assert_field (answer, "name");
+      srv_assert_message (answer, refused[i].said);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"name\":\"%s\"}", taken[i]);
+      g_autoptr(SrvAnswer) answer = register_service (server, body);
+
+      g_test_message ("%s", taken[i]);
+      srv_assert_status (answer, 201, NULL);
+    }
+  g_assert_true (triage_test_server_stop (server));
+}
+
 static void
 test_empty_webhook_secret (void)
 {
@@ -141,6 +194,7 @@ main (int    argc,
 
   g_test_add_func ("/server/admin/callback-url-host", test_callback_url_host);
   g_test_add_func ("/server/admin/callback-url-controls", test_callback_url_controls);
+  g_test_add_func ("/server/admin/service-names", test_service_names);
   g_test_add_func ("/server/admin/empty-webhook-secret", test_empty_webhook_secret);
   return g_test_run ();
 }
