@@ -203,12 +203,60 @@ check_range (const AtpAction  *action,
   return TRUE;
 }
 
+/* Whether @value is on the grid of @step from @base, and which point of it
+ * is nearest (@index). Allows STEP_TOLERANCE of a step, plus the rounding
+ * error the doubles involved carry at their magnitude (in steps):
+ * 1000000.001 is not exactly representable, yet it is on a 0.001 grid. */
+static gboolean
+on_grid (double  base,
+         double  step,
+         double  value,
+         double *index)
+{
+  double k = (value - base) / step;
+
+  *index = nearbyint (k);
+  return fabs (k - *index) <= STEP_TOLERANCE +
+                              4 * DBL_EPSILON * ((fabs (value) + fabs (base)) / step + fabs (k));
+}
+
+static gboolean
+in_range (const AtpAction *action,
+          double           value)
+{
+  return (!action->has_min || value >= action->min) && (!action->has_max || value <= action->max);
+}
+
+/* Point @index of the grid, written as briefly as it reads back as that
+ * point, within the range: base + 3 × 0.3 is 0.8999999999999999 in doubles,
+ * and offered as 0.9. NULL when it lies outside the range. */
+static char *
+describe_grid_point (const AtpAction *action,
+                     double           base,
+                     double           index)
+{
+  double point = base + index * action->step;
+
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char format[8], text[G_ASCII_DTOSTR_BUF_SIZE];
+      double shown, shown_index;
+
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      shown = g_ascii_strtod (g_ascii_formatd (text, sizeof text, format, point), NULL);
+      if (on_grid (base, action->step, shown, &shown_index) && shown_index == index &&
+          in_range (action, shown))
+        return describe_double (shown);
+    }
+  return NULL;
+}
+
 static gboolean
 validate_number (const AtpAction  *action,
                  JsonNode         *data,
                  GError          **error)
 {
-  double value, base, k, nearest;
+  double value, base, index;
 
   if (!atp_json_node_get_number (data, &value))
     return answer_wrong_type (error, action, "a number", data);
@@ -219,36 +267,31 @@ validate_number (const AtpAction  *action,
   if (!action->has_step)
     return TRUE;
 
-  /* The grid starts at min (or 0). Allow STEP_TOLERANCE of a step, plus the
-   * rounding error the doubles involved carry at their magnitude (in steps):
-   * 1000000.001 is not exactly representable, yet it is on a 0.001 grid. */
+  /* The grid starts at min (or 0). */
   base = action->has_min ? action->min : 0.0;
-  k = (value - base) / action->step;
-  nearest = nearbyint (k);
-  if (fabs (k - nearest) <= STEP_TOLERANCE +
-                            4 * DBL_EPSILON * ((fabs (value) + fabs (base)) / action->step + fabs (k)))
+  if (on_grid (base, action->step, value, &index))
     return TRUE;
 
   {
     g_autofree char *v = describe_double (value);
     g_autofree char *step = describe_double (action->step);
     g_autofree char *from = describe_double (base);
-    double below = base + floor (k) * action->step;
-    double above = base + ceil (k) * action->step;
+    double k = (value - base) / action->step;
+    g_autofree char *below = NULL, *above = NULL;
 
     /* A step too small for doubles at this distance has no nearest values to offer. */
-    if (!isfinite (below) || !isfinite (above))
+    if (isfinite (base + floor (k) * action->step) && isfinite (base + ceil (k) * action->step))
+      {
+        below = describe_grid_point (action, base, floor (k));
+        above = describe_grid_point (action, base, ceil (k));
+      }
+    if (below == NULL && above == NULL)
       return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
                           "%s is not a multiple of the step %s from %s (step)", v, step, from);
-
-    {
-      g_autofree char *below_text = describe_double (below);
-      g_autofree char *above_text = describe_double (above);
-
-      return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
-                          "%s is not a multiple of the step %s from %s (step); nearest allowed: %s or %s",
-                          v, step, from, below_text, above_text);
-    }
+    return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
+                        "%s is not a multiple of the step %s from %s (step); nearest allowed: %s%s%s",
+                        v, step, from, below ? below : above, below && above ? " or " : "",
+                        below && above ? above : "");
   }
 }
 
@@ -272,13 +315,18 @@ validate_scale (const AtpAction  *action,
   if (step > 1 && offset % step != 0)
     {
       g_autofree char *v = describe_double (value);
+      gint64 below = (gint64) action->min + offset / step * step;
+      gint64 above = below + step;
+      g_autofree char *nearest = NULL;
 
+      /* The point after may lie past the scale's end: only the one before is offered. */
+      if (!action->has_max || above <= (gint64) action->max)
+        nearest = g_strdup_printf ("%" G_GINT64_FORMAT " or %" G_GINT64_FORMAT, below, above);
+      else
+        nearest = g_strdup_printf ("%" G_GINT64_FORMAT, below);
       return answer_fail (error, ATP_ERROR_CONSTRAINT_VIOLATION,
                           "%s is not on the scale (%" G_GINT64_FORMAT " + a multiple of %" G_GINT64_FORMAT
-                          "); nearest allowed: %" G_GINT64_FORMAT " or %" G_GINT64_FORMAT,
-                          v, (gint64) action->min, step,
-                          (gint64) action->min + offset / step * step,
-                          (gint64) action->min + (offset / step + 1) * step);
+                          "); nearest allowed: %s", v, (gint64) action->min, step, nearest);
     }
 
   return TRUE;

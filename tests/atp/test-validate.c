@@ -149,6 +149,85 @@ notification_with_action (const char *action_json)
   return n;
 }
 
+/* Every value offered as "nearest allowed" is itself a valid answer (within
+ * min and max, on the step's grid), written as briefly as it reads: the
+ * point past max (12 for 10 on 0…10 by 3) was offered, and base + 3 × 0.3
+ * as 0.8999999999999999. */
+static void
+test_nearest_allowed (void)
+{
+  static const struct { const char *type, *constraints, *answer, *message; } cases[] = {
+    { "number", "\"min\": 0, \"max\": 10, \"step\": 3", "10",
+      "10 is not a multiple of the step 3 from 0 (step); nearest allowed: 9" },
+    { "number", "\"max\": 1, \"step\": 0.3", "0.95",
+      "0.95 is not a multiple of the step 0.3 from 0 (step); nearest allowed: 0.9" },
+    { "number", "\"min\": 0.1, \"max\": 1, \"step\": 0.3", "0.95",
+      "0.95 is not a multiple of the step 0.3 from 0.1 (step); nearest allowed: 0.7 or 1" },
+    { "number", "\"min\": 0, \"max\": 2, \"step\": 3", "1",
+      "1 is not a multiple of the step 3 from 0 (step); nearest allowed: 0" },
+    { "number", "\"step\": 0.1", "0.25",
+      "0.25 is not a multiple of the step 0.1 from 0 (step); nearest allowed: 0.2 or 0.3" },
+    { "scale", "\"min\": 1, \"max\": 10, \"step\": 4", "10",
+      "10 is not on the scale (1 + a multiple of 4); nearest allowed: 9" },
+    { "scale", "\"min\": -5, \"max\": 5, \"step\": 4", "4",
+      "4 is not on the scale (-5 + a multiple of 4); nearest allowed: 3" },
+  };
+  static const char * const grids[] = {
+    "\"min\": 0, \"max\": 10, \"step\": 3", "\"max\": 1, \"step\": 0.3",
+    "\"min\": 0.1, \"max\": 1, \"step\": 0.3", "\"min\": -1, \"max\": 1, \"step\": 0.07",
+    "\"min\": 0.1, \"max\": 0.9, \"step\": 0.05", "\"min\": 1000000, \"max\": 1000001, \"step\": 0.001",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *action = g_strdup_printf ("{\"id\": \"n\", \"label\": \"N\", \"response_type\": "
+                                                 "\"%s\", \"constraints\": {%s}}", cases[i].type,
+                                                 cases[i].constraints);
+      g_autoptr(AtpNotification) n = notification_with_action (action);
+      g_autoptr(JsonNode) answer = atp_json_parse (cases[i].answer, -1, 0, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *expected = g_strconcat ("response_data: ", cases[i].message, NULL);
+
+      g_assert_false (atp_action_validate_response (g_ptr_array_index (n->actions, 0), answer,
+                                                    &error));
+      g_assert_error (error, ATP_ERROR, ATP_ERROR_CONSTRAINT_VIOLATION);
+      g_assert_cmpstr (error->message, ==, expected);
+    }
+  /* Every value off the grid between min and max, by hundredths of a step. */
+  for (guint i = 0; i < G_N_ELEMENTS (grids); i++)
+    {
+      g_autofree char *action = g_strdup_printf ("{\"id\": \"n\", \"label\": \"N\", \"response_type\": "
+                                                 "\"number\", \"constraints\": {%s}}", grids[i]);
+      g_autoptr(AtpNotification) n = notification_with_action (action);
+      AtpAction *number = g_ptr_array_index (n->actions, 0);
+      double from = number->has_min ? number->min : number->max - 20 * number->step;
+
+      for (double value = from; value <= number->max; value += number->step / 100)
+        {
+          g_autoptr(JsonNode) answer = json_node_init_double (json_node_alloc (), value);
+          g_autoptr(GError) error = NULL;
+          const char *nearest;
+          g_auto(GStrv) offered = NULL;
+
+          if (atp_action_validate_response (number, answer, &error))
+            continue;
+          nearest = strstr (error->message, "; nearest allowed: ");
+          g_assert_nonnull (nearest);
+          offered = g_strsplit (nearest + strlen ("; nearest allowed: "), " or ", -1);
+          for (guint j = 0; offered[j] != NULL; j++)
+            {
+              g_autoptr(JsonNode) suggestion = atp_json_parse (offered[j], -1, 0, NULL);
+              g_autoptr(GError) invalid = NULL;
+
+              if (!atp_action_validate_response (number, suggestion, &invalid))
+                g_error ("%s: %s offered, which is refused: %s", error->message, offered[j],
+                         invalid->message);
+              g_assert_cmpuint (strlen (offered[j]), <=, 12);
+            }
+        }
+    }
+}
+
 static void
 test_answer (gconstpointer data)
 {
@@ -235,6 +314,7 @@ main (int   argc,
       g_test_add_data_func (path, &answer_cases[i], test_answer);
     }
   g_test_add_func ("/atp/validate/seed-000-answers", test_seed_answers);
+  g_test_add_func ("/atp/validate/nearest-allowed", test_nearest_allowed);
 
   return g_test_run ();
 }
