@@ -168,6 +168,13 @@ decision_view_test_same_request_keeps_input (Fixture       *fixture,
   kept = decision_view_test_typed_text (fixture, "why");
   g_assert_cmpstr (kept, ==, "keep me");
 
+  /* And it can still be sent: the editors were made for the request as
+   * first received, the view now holds the copy read again. */
+  decision_view_test_press (fixture, "why");
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.action_id, ==, "why");
+  g_assert_cmpstr (fixture->record.json, ==, "\"keep me\"");
+
   /* Another request: a fresh form. */
   other = widgets_test_notification_with_id ("6fa459ea-ee8a-4ca4-894e-db77e160355e",
                                              decision_view_test_all_actions, NULL, 0);

@@ -103,8 +103,10 @@ on_editor_submit (TriageDecisionView   *self,
   PendingAnswer *pending;
   GtkRoot *root;
 
+  /* An editor of the request shown: made for it as first received, it keeps
+   * that copy when the same request is shown again (a resync). */
   if (self->read_only || self->notification == NULL ||
-      triage_response_editor_get_notification (editor) != self->notification)
+      !g_str_equal (triage_response_editor_get_notification (editor)->id, self->notification->id))
     return;
 
   /* The editor checked it; the view never lets an invalid answer out either. */
