@@ -479,6 +479,21 @@ test_number_unbounded (Fixture       *fixture,
   press_enter (input);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input)), ==, "123456.789");
   assert_sends (fixture, "123456.789");
+
+  /* A huge number is any number's right: Enter (or the keyboard leaving the
+   * field, as a click on Send does) keeps it, never cuts it to a range the
+   * definition does not set, and sends it as typed. */
+  set_text (editor, "-2e20");
+  press_enter (input);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (input)), ==, -2e20);
+  assert_sends (fixture, "-2e+20");
+  {
+    int natural = 0;
+
+    /* The range that wide does not make the field wider. */
+    gtk_widget_measure (input, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+    g_assert_cmpint (natural, <, 400);
+  }
 }
 
 static void

@@ -23,7 +23,7 @@
 
 #define MAX_SCALE_MARKS 21
 #define SCALE_SPIN_THRESHOLD 100 /* steps; above, a spin button helps pick exact values */
-#define WIDE_RANGE 1e15          /* a number without min/max */
+#define WIDE_RANGE G_MAXDOUBLE   /* a side without a bound: any number may be typed */
 
 /* Parsing */
 
