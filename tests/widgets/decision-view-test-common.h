@@ -83,5 +83,7 @@ void decision_view_test_same_request_keeps_input (Fixture       *fixture,
                                                   gconstpointer  data);
 void decision_view_test_show_error               (Fixture       *fixture,
                                                   gconstpointer  data);
+void decision_view_test_draft_kept               (Fixture       *fixture,
+                                                  gconstpointer  data);
 
 G_END_DECLS

@@ -183,6 +183,96 @@ decision_view_test_same_request_keeps_input (Fixture       *fixture,
   g_assert_cmpstr (fresh, ==, "");
 }
 
+/* One action of each type that holds what the person enters. */
+static const char draft_actions[] =
+  "["
+  "{\"id\": \"why\", \"label\": \"Reason\", \"response_type\": \"text\", \"constraints\": {\"min_length\": 3}},"
+  "{\"id\": \"n\", \"label\": \"Replicas\", \"response_type\": \"number\", \"constraints\": {\"min\": 1, \"max\": 9}},"
+  "{\"id\": \"env\", \"label\": \"Where\", \"response_type\": \"choice\","
+  " \"options\": [{\"value\": \"eu\", \"label\": \"EU\"}, {\"value\": \"us\", \"label\": \"US\"}]},"
+  "{\"id\": \"checks\", \"label\": \"Checks\", \"response_type\": \"multi_choice\","
+  " \"options\": [{\"value\": \"a\", \"label\": \"A\"}, {\"value\": \"b\", \"label\": \"B\"}]},"
+  "{\"id\": \"risk\", \"label\": \"Risk\", \"response_type\": \"scale\", \"constraints\": {\"min\": 1, \"max\": 5}}"
+  "]";
+
+#define DRAFT_ID "0b6f1c1e-7a53-4a39-9d5b-3f4d2f8c1a10"
+#define OTHER_ID "6fa459ea-ee8a-4ca4-894e-db77e160355e"
+
+static GtkWidget *
+draft_input (Fixture    *fixture,
+             const char *action_id)
+{
+  return triage_response_editor_get_input (decision_view_test_editor (fixture, action_id));
+}
+
+static gboolean
+draft_option_active (Fixture    *fixture,
+                     const char *action_id,
+                     guint       index)
+{
+  GPtrArray *buttons = triage_response_editor_get_option_buttons (decision_view_test_editor (fixture, action_id));
+
+  return gtk_check_button_get_active (g_ptr_array_index (buttons, index));
+}
+
+/* Shows the request of @id as the list gives it: a copy of its own. */
+static void
+draft_show (Fixture    *fixture,
+            const char *id)
+{
+  g_clear_pointer (&fixture->notification, atp_notification_unref);
+  fixture->notification = widgets_test_notification_with_id (id, draft_actions, NULL, 0);
+  triage_decision_view_set_notification (fixture->view, fixture->notification);
+  widgets_test_pump ();
+}
+
+void
+decision_view_test_draft_kept (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autofree char *kept = NULL;
+  g_autofree char *fresh = NULL;
+  g_autofree char *gone = NULL;
+
+  draft_show (fixture, DRAFT_ID);
+  decision_view_test_type_text (fixture, "why", "no");   /* too short yet: a draft all the same */
+  gtk_editable_set_text (GTK_EDITABLE (draft_input (fixture, "n")), "7");
+  gtk_check_button_set_active (g_ptr_array_index (triage_response_editor_get_option_buttons (
+                                 decision_view_test_editor (fixture, "env")), 1), TRUE);
+  gtk_check_button_set_active (g_ptr_array_index (triage_response_editor_get_option_buttons (
+                                 decision_view_test_editor (fixture, "checks")), 0), TRUE);
+  gtk_range_set_value (GTK_RANGE (draft_input (fixture, "risk")), 4);
+
+  /* The person looks at another request: a fresh form there. */
+  draft_show (fixture, OTHER_ID);
+  fresh = decision_view_test_typed_text (fixture, "why");
+  g_assert_cmpstr (fresh, ==, "");
+  g_assert_false (draft_option_active (fixture, "env", 1));
+
+  /* Back: everything entered is there again, and checked again. */
+  draft_show (fixture, DRAFT_ID);
+  kept = decision_view_test_typed_text (fixture, "why");
+  g_assert_cmpstr (kept, ==, "no");
+  g_assert_false (triage_response_editor_get_valid (decision_view_test_editor (fixture, "why")));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (draft_input (fixture, "n"))), ==, "7");
+  g_assert_true (triage_response_editor_get_valid (decision_view_test_editor (fixture, "n")));
+  g_assert_false (draft_option_active (fixture, "env", 0));
+  g_assert_true (draft_option_active (fixture, "env", 1));
+  g_assert_true (draft_option_active (fixture, "checks", 0));
+  g_assert_false (draft_option_active (fixture, "checks", 1));
+  g_assert_true (triage_response_editor_get_valid (decision_view_test_editor (fixture, "risk")));
+  g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (draft_input (fixture, "risk"))), ==, 4);
+
+  /* An answer sent takes its request's draft with it. */
+  decision_view_test_press (fixture, "n");
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.json, ==, "7");
+  draft_show (fixture, OTHER_ID);
+  draft_show (fixture, DRAFT_ID);
+  gone = decision_view_test_typed_text (fixture, "why");
+  g_assert_cmpstr (gone, ==, "");
+}
+
 void
 decision_view_test_show_error (Fixture       *fixture,
                                gconstpointer  data)

@@ -18,8 +18,9 @@ G_BEGIN_DECLS
  *   triage-decision-view.c          the object, its state and its API
  *   triage-decision-view-request.c  what the request says: header, description,
  *                                   metadata, attachments, the countdown
- *   triage-decision-view-actions.c  the action cards (one editor per action) and
- *                                   an answer on its way out (confirmation, ::submit)
+ *   triage-decision-view-actions.c  the action cards (one editor per action), their
+ *                                   drafts, and an answer on its way out
+ *                                   (confirmation, ::submit)
  *
  * The banner is the TriageRequestBanner every request view has.
  */
@@ -30,6 +31,7 @@ struct _TriageDecisionView
 
   AtpNotification     *notification;
   GPtrArray           *editors;
+  GHashTable          *drafts;       /* request id → JsonObject: action id → draft */
 
   TriageRequestState   state;
 
@@ -85,6 +87,8 @@ void     _triage_decision_view_clear_editors     (TriageDecisionView *self);
 void     _triage_decision_view_mark_chosen       (TriageDecisionView *self,
                                                   gboolean            read_only);
 void     _triage_decision_view_cancel_confirmation (TriageDecisionView *self);
+void     _triage_decision_view_save_draft        (TriageDecisionView *self);
+void     _triage_decision_view_restore_draft     (TriageDecisionView *self);
 
 /* For the tests: the confirmation dialog on screen, if any. The template's
  * parts are found with gtk_widget_get_template_child (view,

@@ -83,7 +83,12 @@ _triage_decision_view_update_state (TriageDecisionView *self)
     triage_request_banner_keep_focus (self->banner, GTK_WIDGET (self), focus_within);
 
   if (read_only)
-    _triage_decision_view_cancel_confirmation (self);
+    {
+      _triage_decision_view_cancel_confirmation (self);
+      /* Answered here or settled: nothing is left to come back to. */
+      if (self->notification != NULL)
+        g_hash_table_remove (self->drafts, self->notification->id);
+    }
 
   if (self->read_only != read_only)
     {
@@ -127,6 +132,7 @@ triage_decision_view_finalize (GObject *object)
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_clear_pointer (&self->editors, g_ptr_array_unref);
+  g_clear_pointer (&self->drafts, g_hash_table_unref);
   triage_request_state_clear (&self->state);
 
   G_OBJECT_CLASS (triage_decision_view_parent_class)->finalize (object);
@@ -284,6 +290,8 @@ triage_decision_view_init (TriageDecisionView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->editors = g_ptr_array_new ();
+  self->drafts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        (GDestroyNotify) json_object_unref);
   self->confirm_grace_period = TRIAGE_CONFIRM_DEFAULT_GRACE_PERIOD;
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
@@ -319,7 +327,9 @@ triage_decision_view_get_notification (TriageDecisionView *self)
  *
  * Shows a request, with its status as the notification carries it, nothing
  * answered here. Showing the same request again (same id) keeps what the
- * person entered and the state.
+ * person entered and the state. What was entered for another request and
+ * not sent (a draft) is kept until that request is shown again, answered
+ * here or settled.
  */
 void
 triage_decision_view_set_notification (TriageDecisionView *self,
@@ -338,6 +348,10 @@ triage_decision_view_set_notification (TriageDecisionView *self,
 
   same = notification != NULL && self->notification != NULL &&
          g_str_equal (notification->id, self->notification->id);
+
+  /* What was entered for the request left waits for its return. */
+  if (!same)
+    _triage_decision_view_save_draft (self);
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   self->notification = notification ? atp_notification_ref (notification) : NULL;
@@ -378,6 +392,7 @@ triage_decision_view_set_notification (TriageDecisionView *self,
   _triage_decision_view_build_metadata (self);
   _triage_decision_view_build_attachments (self);
   _triage_decision_view_build_editors (self);
+  _triage_decision_view_restore_draft (self);
   _triage_decision_view_update_countdown (self);
   _triage_decision_view_update_state (self);
 

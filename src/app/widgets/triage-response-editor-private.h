@@ -12,7 +12,7 @@
 G_BEGIN_DECLS
 
 /*
- * TriageResponseEditor spans four files:
+ * TriageResponseEditor spans these files:
  *
  *   triage-response-editor.c          the object, the answer its control holds
  *                                     (checked with libatp on every change) and its API
@@ -21,6 +21,7 @@ G_BEGIN_DECLS
  *   triage-response-editor-controls.c the controls: buttons, options, drop-down, text
  *                                     (and their getters for the tests), their names
  *   triage-response-editor-number.c   the number field and the slider
+ *   triage-response-editor-draft.c    what the person entered, kept aside and put back
  */
 
 struct _TriageResponseEditor

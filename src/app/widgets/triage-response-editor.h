@@ -35,5 +35,8 @@ void             triage_response_editor_set_chosen    (TriageResponseEditor *sel
                                                        gboolean              chosen,
                                                        JsonNode             *response_data);
 gboolean         triage_response_editor_submit        (TriageResponseEditor *self);
+JsonNode        *triage_response_editor_dup_draft     (TriageResponseEditor *self);
+void             triage_response_editor_restore_draft (TriageResponseEditor *self,
+                                                       JsonNode             *draft);
 
 G_END_DECLS
