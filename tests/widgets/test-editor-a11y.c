@@ -179,6 +179,7 @@ test_number_description_not_per_key (Fixture       *fixture,
     { "123", "From 1 to 9\nAbove the maximum." },
     { "123x", "From 1 to 9\nNot a number." },
     { "123xy", "From 1 to 9\nNot a number." },
+    { "1,000", "From 1 to 9\nCan be read two ways: no thousands separator." },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)

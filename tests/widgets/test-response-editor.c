@@ -480,6 +480,15 @@ test_number_unbounded (Fixture       *fixture,
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (input)), ==, "123456.789");
   assert_sends (fixture, "123456.789");
 
+  /* A comma may mark decimals (many locales type one), but before three
+   * digits it may as well group thousands: "1,000" is never read as 1. */
+  set_text (editor, "12,5");
+  assert_sends (fixture, "12.5");
+  set_text (editor, "1,000");
+  assert_invalid (editor, "“1,000” can be read two ways: type it without a thousands separator.");
+  press_enter (input);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (input)), !=, 1);
+
   /* A huge number is any number's right: Enter (or the keyboard leaving the
    * field, as a click on Send does) keeps it, never cuts it to a range the
    * definition does not set, and sends it as typed. */

@@ -138,6 +138,10 @@ _triage_response_editor_describe_problem (TriageResponseEditor *self,
 
   /* No answer yet: "Enter a number" stays, what was typed goes. */
   if (error == NULL && action->response_type == ATP_RESPONSE_TYPE_NUMBER &&
+      _triage_response_number_is_ambiguous (gtk_editable_get_text (GTK_EDITABLE (self->input))))
+    /* Translators: why a number field's text cannot be sent, e.g. "1,000" */
+    return g_strdup (_("Can be read two ways: no thousands separator."));
+  if (error == NULL && action->response_type == ATP_RESPONSE_TYPE_NUMBER &&
       !_triage_response_text_is_blank (gtk_editable_get_text (GTK_EDITABLE (self->input))))
     /* Translators: why a number field's text cannot be sent */
     return g_strdup (_("Not a number."));

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "triage-response-editor"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 #include <math.h>
 
 #include "triage-decision-format.h"
@@ -27,8 +28,29 @@
 
 /* Parsing */
 
+/* Whether @text has a '.' or ',' other than the locale's decimal point
+ * before exactly three digits ("1,000" in English, "1.000" in German): a
+ * thousands separator as much as a decimal one, read neither way. */
+gboolean
+_triage_response_number_is_ambiguous (const char *text)
+{
+  char point = localeconv ()->decimal_point[0] == ',' ? ',' : '.';
+  char other = point == ',' ? '.' : ',';
+  const char *separator = strchr (text, other);
+  guint digits = 0;
+
+  if (separator == NULL)
+    return FALSE;
+
+  while (g_ascii_isdigit (separator[1 + digits]))
+    digits++;
+
+  return digits == 3 && separator > text && g_ascii_isdigit (separator[-1]);
+}
+
 /* Strict: digits, one sign, one decimal separator ('.' or the ',' many
- * locales type), an exponent; no hex, "inf" or "nan" as strtod would allow. */
+ * locales type), an exponent; no hex, "inf" or "nan" as strtod would allow,
+ * and no separator that may group thousands. */
 gboolean
 _triage_response_parse_number (const char *text,
                                double     *value)
@@ -37,7 +59,7 @@ _triage_response_parse_number (const char *text,
   char *end = NULL;
   double parsed;
 
-  if (*copy == '\0')
+  if (*copy == '\0' || _triage_response_number_is_ambiguous (copy))
     return FALSE;
 
   for (char *p = copy; *p != '\0'; p++)

@@ -94,6 +94,7 @@ void       _triage_response_editor_sync_description (TriageResponseEditor *self)
 gboolean   _triage_response_parse_number           (const char           *text,
                                                     double               *value);
 gboolean   _triage_response_text_is_blank          (const char           *text);
+gboolean   _triage_response_number_is_ambiguous    (const char           *text);
 void       _triage_response_editor_build_number    (TriageResponseEditor *self);
 void       _triage_response_editor_add_option_filter (TriageResponseEditor *self);
 void       _triage_response_editor_build_scale     (TriageResponseEditor *self);

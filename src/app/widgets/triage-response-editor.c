@@ -133,6 +133,14 @@ build_response (TriageResponseEditor  *self,
             *reason = g_strdup (_("Enter a number"));
             return NULL;
           }
+        if (_triage_response_number_is_ambiguous (text))
+          {
+            /* Translators: %s is what the person typed, e.g. "1,000": a comma
+             * that may separate thousands or decimals */
+            *reason = g_strdup_printf (_("“%s” can be read two ways: type it without a thousands separator."),
+                                       text);
+            return NULL;
+          }
         if (!_triage_response_parse_number (text, &value))
           {
             /* Translators: %s is what the person typed */
