@@ -169,6 +169,23 @@ test_answer_and_markup (Fixture       *fixture,
   WAIT_UNTIL (fixture->finished);
 }
 
+/* A right-to-left service name keeps the colon and the answer after it, in
+ * the sentence's order: without a mark after it Pango drew them inside its run. */
+static void
+test_rtl_service (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const AtpAction *action = atp_notification_find_action (fixture->notification, "env");
+  g_autoptr(JsonNode) answer = atp_json_parse ("\"p\"", -1, 0, NULL);
+  TriageConfirmDialog *dialog = triage_confirm_dialog_new (GTK_WINDOW (fixture->window),
+                                                           "\u05d1\u05d5\u05d8", action, answer);
+
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)),
+                                   "Your answer to “Pick <b>one</b>” will be sent to "
+                                   "\u05d1\u05d5\u05d8\u200e: Production & co"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static void
 test_binary_label (Fixture       *fixture,
                    gconstpointer  data)
@@ -315,6 +332,7 @@ main (int   argc,
   ADD ("wording", test_wording);
   ADD ("appearance", test_appearance);
   ADD ("answer-and-markup", test_answer_and_markup);
+  ADD ("rtl-service", test_rtl_service);
   ADD ("binary-label", test_binary_label);
   ADD ("binary-answers-alike", test_binary_answers_alike);
   ADD ("grace-period", test_grace_period);

@@ -211,6 +211,30 @@ test_hidden_chars (void)
     }
 }
 
+/* An agent's text in a sentence of ours: a right-to-left one is followed by
+ * a left-to-right mark, anything else is left as it is. */
+static void
+test_in_sentence (void)
+{
+  struct { const char *text; const char *expected; } cases[] = {
+    { "Rollout", "Rollout" },
+    { "", "" },
+    { "12 %", "12 %" },
+    { "\u05e4\u05e8\u05d9\u05e1\u05d4", "\u05e4\u05e8\u05d9\u05e1\u05d4\u200e" },
+    { "Deploy \u0646\u0634\u0631 2", "Deploy \u0646\u0634\u0631 2\u200e" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = triage_format_in_sentence (cases[i].text);
+      g_autofree char *cut = triage_format_cut_text (text, 0);
+
+      g_assert_cmpstr (text, ==, cases[i].expected);
+      /* The mark is no hidden character: what shows the text keeps it. */
+      g_assert_cmpstr (cut, ==, cases[i].expected);
+    }
+}
+
 /* A place to break is one Pango breaks at (between letters), so a run the
  * view leaves unbroken is one Pango cannot break either; the spaces that
  * glue words together are none (a title of words joined by U+00A0 got no
@@ -396,6 +420,7 @@ main (int   argc,
   g_test_add_func ("/decision-format/numbers", test_numbers);
   g_test_add_func ("/decision-format/hidden-chars", test_hidden_chars);
   g_test_add_func ("/decision-format/break-chars", test_break_chars);
+  g_test_add_func ("/decision-format/in-sentence", test_in_sentence);
   g_test_add_func ("/decision-format/attachment-details", test_attachment_details);
   g_test_add_func ("/decision-format/humanize", test_humanize);
   g_test_add_func ("/decision-format/describe", test_describe);

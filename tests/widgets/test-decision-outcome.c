@@ -70,6 +70,19 @@ test_answers (void)
       g_assert_cmpstr (text, ==, cases[i].expected);
     }
 
+  /* A right-to-left label keeps what follows it in the sentence's order:
+   * without a mark after it, Pango drew "‘40 :’הסירפ %". */
+  {
+    g_autoptr(AtpNotification) hebrew =
+      widgets_test_notification ("[{\"id\": \"share\", \"label\": \"\u05e4\u05e8\u05d9\u05e1\u05d4\","
+                                 " \"response_type\": \"number\", \"constraints\": {\"unit\": \"%\"}}]",
+                                 NULL, 0);
+    g_autoptr(JsonNode) data = atp_json_parse ("40", -1, 0, NULL);
+    g_autofree char *text = triage_atp_describe_answer (atp_notification_find_action (hebrew, "share"), data);
+
+    g_assert_cmpstr (text, ==, "‘\u05e4\u05e8\u05d9\u05e1\u05d4\u200e’: 40 %");
+  }
+
   /* A long text is cut, as the history cuts it. */
   {
     g_autoptr(JsonNode) data = atp_json_parse (long_json, -1, 0, NULL);

@@ -178,15 +178,19 @@ triage_atp_describe_answer (const AtpAction *action,
                             JsonNode        *response_data)
 {
   g_autofree char *value = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *answer = NULL;
 
   g_return_val_if_fail (action != NULL, NULL);
 
+  label = triage_format_in_sentence (action->label);
   if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
     /* Translators: an action chosen, its label in quotes, e.g. ‘Stop’ */
-    return g_strdup_printf (_("‘%s’"), action->label);
+    return g_strdup_printf (_("‘%s’"), label);
 
   value = triage_describe_response (action, response_data);
+  answer = triage_format_in_sentence (value);
   /* Translators: an action answered with a value: %1$s is the action's label,
    * %2$s the value, e.g. ‘Rollout’: 25 % */
-  return g_strdup_printf (_("‘%1$s’: %2$s"), action->label, value);
+  return g_strdup_printf (_("‘%1$s’: %2$s"), label, answer);
 }

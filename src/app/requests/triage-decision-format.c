@@ -205,6 +205,57 @@ triage_format_is_hidden_char (gunichar c)
   return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
 
+/* A letter of a script written right to left (bidirectional type R or AL). */
+static gboolean
+unichar_is_rtl_letter (gunichar c)
+{
+  switch (g_unichar_get_script (c))
+    {
+    case G_UNICODE_SCRIPT_ARABIC:
+    case G_UNICODE_SCRIPT_HEBREW:
+    case G_UNICODE_SCRIPT_SYRIAC:
+    case G_UNICODE_SCRIPT_THAANA:
+    case G_UNICODE_SCRIPT_NKO:
+    case G_UNICODE_SCRIPT_SAMARITAN:
+    case G_UNICODE_SCRIPT_MANDAIC:
+    case G_UNICODE_SCRIPT_ADLAM:
+    case G_UNICODE_SCRIPT_HANIFI_ROHINGYA:
+    case G_UNICODE_SCRIPT_MENDE_KIKAKUI:
+    case G_UNICODE_SCRIPT_YEZIDI:
+      return g_unichar_isalpha (c);
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * triage_format_in_sentence:
+ * @text: an agent's text (a label, a name) to put in one of the app's
+ *   sentences, which are written left to right
+ *
+ * Pango lays out "‘LABEL’: 40 %" by the Unicode bidirectional algorithm: after
+ * a Hebrew or Arabic label, the quote, the colon and the number join the
+ * label's right-to-left run, and the person read "‘40 :’LABEL %". A
+ * LEFT-TO-RIGHT MARK after such a text ends its run there; it is no hidden
+ * character (triage_format_is_hidden_char()), so it survives what shows the
+ * sentence. (The app has no right-to-left translation: its sentences are
+ * left to right.)
+ *
+ * Returns: (transfer full): @text, followed by U+200E when it has
+ *   right-to-left letters
+ */
+char *
+triage_format_in_sentence (const char *text)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (unichar_is_rtl_letter (g_utf8_get_char (p)))
+      return g_strconcat (text, "\u200E", NULL);
+
+  return g_strdup (text);
+}
+
 /**
  * triage_format_visible_text:
  * @text: an agent's text (valid UTF-8)

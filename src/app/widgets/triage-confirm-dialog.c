@@ -427,6 +427,8 @@ triage_confirm_dialog_new (GtkWindow       *parent,
 {
   TriageConfirmDialog *self;
   g_autofree char *heading = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *service = NULL;
   const char *confirm;
   gboolean binary = FALSE;  /* a yes-or-no answer, named by its own label */
   g_autoptr(GString) body = NULL;
@@ -453,17 +455,21 @@ triage_confirm_dialog_new (GtkWindow       *parent,
     /* Translators: the heading of the confirmation; %s is the action's label */
     heading = g_strdup_printf (_("%s?"), action->label);
 
+  /* The service's words, in the order of ours around them: a Hebrew service
+   * name took the colon and the answer after it into its run. */
+  label = triage_format_in_sentence (action->label);
+  service = triage_format_in_sentence (service_name);
   body = g_string_new (NULL);
   if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
     /* Translators: the first %s is an action's label, the second a service's name */
-    g_string_append_printf (body, _("“%s” will be sent to %s."), action->label, service_name);
+    g_string_append_printf (body, _("“%s” will be sent to %s."), label, service);
   else
     {
       g_autofree char *answer = triage_describe_response (action, response_data);
 
       /* Translators: %1$s is an action's label, %2$s a service's name, %3$s the answer */
       g_string_append_printf (body, _("Your answer to “%1$s” will be sent to %2$s: %3$s"),
-                              action->label, service_name, answer);
+                              label, service, answer);
     }
 
   /* A binary action's flags are the question's, whichever the answer: which
