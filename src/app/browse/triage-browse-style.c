@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "triage-browse-style.h"
+#include "triage-decision-format.h"
 
 /**
  * triage_browse_style_init:
@@ -175,23 +176,10 @@ reads_right_to_left (const char *text)
     {
       gunichar c = g_utf8_get_char (p);
 
-      switch (g_unichar_get_script (c))
-        {
-        case G_UNICODE_SCRIPT_ARABIC:
-        case G_UNICODE_SCRIPT_HEBREW:
-        case G_UNICODE_SCRIPT_SYRIAC:
-        case G_UNICODE_SCRIPT_THAANA:
-        case G_UNICODE_SCRIPT_NKO:
-        case G_UNICODE_SCRIPT_SAMARITAN:
-        case G_UNICODE_SCRIPT_MANDAIC:
-        case G_UNICODE_SCRIPT_ADLAM:
-          return TRUE;
-        default:
-          if (c == 0x200F)   /* RIGHT-TO-LEFT MARK */
-            return TRUE;
-          if (g_unichar_isalpha (c) || c == 0x200E)
-            return FALSE;
-        }
+      if (triage_format_is_rtl_letter (c) || c == 0x200F)   /* RIGHT-TO-LEFT MARK */
+        return TRUE;
+      if (g_unichar_isalpha (c) || c == 0x200E)
+        return FALSE;
     }
 
   return FALSE;

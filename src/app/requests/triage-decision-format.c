@@ -205,9 +205,15 @@ triage_format_is_hidden_char (gunichar c)
   return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
 
-/* A letter of a script written right to left (bidirectional type R or AL). */
-static gboolean
-unichar_is_rtl_letter (gunichar c)
+/**
+ * triage_format_is_rtl_letter:
+ * @c: a character
+ *
+ * Returns: whether @c is a letter of a script written right to left (of
+ *   bidirectional type R or AL: one that turns a run right to left)
+ */
+gboolean
+triage_format_is_rtl_letter (gunichar c)
 {
   switch (g_unichar_get_script (c))
     {
@@ -250,7 +256,7 @@ triage_format_in_sentence (const char *text)
   g_return_val_if_fail (text != NULL, NULL);
 
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    if (unichar_is_rtl_letter (g_utf8_get_char (p)))
+    if (triage_format_is_rtl_letter (g_utf8_get_char (p)))
       return g_strconcat (text, "\u200E", NULL);
 
   return g_strdup (text);

@@ -29,6 +29,7 @@ char     *triage_format_number              (double            value,
 int       triage_number_digits              (double            value);
 gboolean  triage_format_is_hidden_char      (gunichar          c);
 char     *triage_format_visible_text        (const char       *text);
+gboolean  triage_format_is_rtl_letter       (gunichar          c);
 char     *triage_format_in_sentence         (const char       *text);
 char     *triage_format_cut_text            (const char       *text,
                                              gsize             max_chars);
