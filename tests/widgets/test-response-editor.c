@@ -736,6 +736,42 @@ test_badges (Fixture       *fixture,
                                           "triage-costly-symbolic"));
 }
 
+/* A label of invisible characters only (our server refuses one; a request
+ * stored before, or another server's, may have it) shows nothing: the
+ * action's id, the option's value or the answer's meaning stands in. */
+static void
+test_blank_labels (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"approve\", \"label\": \"\u200b\", \"response_type\": \"simple\"}");
+  GtkWidget *button = triage_response_editor_get_submit_button (editor);
+
+  g_assert_cmpstr (button_text (button), ==, "approve");
+  gtk_test_accessible_assert_property (button, GTK_ACCESSIBLE_PROPERTY_LABEL, "approve");
+  gtk_test_accessible_assert_property (GTK_WIDGET (editor), GTK_ACCESSIBLE_PROPERTY_LABEL, "approve");
+  fixture_teardown (fixture, NULL);
+  fixture->window = NULL;
+
+  editor = editor_for (fixture, "{\"id\": \"keep\", \"label\": \"\u2060\", \"response_type\": \"binary\","
+                                " \"options\": {\"true_label\": \"\u200b\", \"false_label\": \"\u3164\"}}");
+  g_assert_cmpstr (button_text (triage_response_editor_get_true_button (editor)), ==, "Yes");
+  g_assert_cmpstr (button_text (triage_response_editor_get_false_button (editor)), ==, "No");
+  fixture_teardown (fixture, NULL);
+  fixture->window = NULL;
+
+  editor = editor_for (fixture, "{\"id\": \"env\", \"label\": \"Where\", \"response_type\": \"choice\","
+                                " \"options\": [{\"value\": \"prod\", \"label\": \"\u200b\"},"
+                                " {\"value\": \"stage\", \"label\": \"Staging\"}]}");
+  {
+    GPtrArray *buttons = triage_response_editor_get_option_buttons (editor);
+    GtkWidget *label = gtk_check_button_get_child (g_ptr_array_index (buttons, 0));
+
+    g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, "prod");
+    gtk_test_accessible_assert_property (g_ptr_array_index (buttons, 0), GTK_ACCESSIBLE_PROPERTY_LABEL, "prod");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -762,6 +798,7 @@ main (int   argc,
   ADD ("read-only/choice", test_read_only_choice);
   ADD ("markup-is-text", test_markup_is_text);
   ADD ("badges", test_badges);
+  ADD ("blank-labels", test_blank_labels);
 #undef ADD
 
   return g_test_run ();

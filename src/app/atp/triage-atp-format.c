@@ -329,6 +329,54 @@ triage_humanize_response_error (const GError *error)
   return g_string_free (str, FALSE);
 }
 
+/**
+ * triage_atp_label:
+ * @label: (nullable): an action's or an option's label
+ * @stand_in: what names it otherwise: the action's id, the option's value
+ *
+ * A label of invisible characters alone (U+200B, U+2060, U+3164…) shows
+ * nothing, and a button of it says nothing to see or hear. Our server
+ * refuses one, but a request it took before, or another server's, may have
+ * it: the app reads what is stored as it is.
+ *
+ * Returns: (transfer none): @label, or @stand_in when @label shows nothing
+ *   (and @stand_in does)
+ */
+const char *
+triage_atp_label (const char *label,
+                  const char *stand_in)
+{
+  return atp_str_is_blank (label) && !atp_str_is_blank (stand_in) ? stand_in : label;
+}
+
+/**
+ * triage_atp_action_label:
+ *
+ * Returns: (transfer none): the action's label, or its id when the label
+ *   shows nothing (triage_atp_label())
+ */
+const char *
+triage_atp_action_label (const AtpAction *action)
+{
+  return triage_atp_label (action->label, action->id);
+}
+
+/**
+ * triage_atp_answer_label:
+ * @action: a binary action
+ * @answer: the answer
+ *
+ * Returns: (transfer none): the answer's label, or "Yes" or "No" when it
+ *   shows nothing (triage_atp_label())
+ */
+const char *
+triage_atp_answer_label (const AtpAction *action,
+                         gboolean         answer)
+{
+  return answer ? triage_atp_label (action->true_label, _("Yes"))
+                : triage_atp_label (action->false_label, _("No"));
+}
+
 static const char *
 option_label (const AtpAction *action,
               const char      *value)
@@ -338,7 +386,7 @@ option_label (const AtpAction *action,
       const AtpOption *option = g_ptr_array_index (action->options, i);
 
       if (g_str_equal (option->value, value))
-        return option->label;
+        return triage_atp_label (option->label, option->value);
     }
 
   return value;
@@ -364,8 +412,7 @@ triage_describe_response (const AtpAction *action,
     case ATP_RESPONSE_TYPE_BINARY:
       if (response_data != NULL && JSON_NODE_HOLDS_VALUE (response_data) &&
           json_node_get_value_type (response_data) == G_TYPE_BOOLEAN)
-        return g_strdup (json_node_get_boolean (response_data) ? action->true_label
-                                                                : action->false_label);
+        return g_strdup (triage_atp_answer_label (action, json_node_get_boolean (response_data)));
       break;
 
     case ATP_RESPONSE_TYPE_CHOICE:
@@ -441,5 +488,5 @@ triage_describe_response (const AtpAction *action,
       break;
     }
 
-  return g_strdup (action->label);
+  return g_strdup (triage_atp_action_label (action));
 }

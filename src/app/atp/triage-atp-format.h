@@ -47,5 +47,10 @@ char     *triage_format_character_count     (glong             length,
 char     *triage_humanize_response_error    (const GError     *error);
 char     *triage_describe_response          (const AtpAction  *action,
                                              JsonNode         *response_data);
+const char *triage_atp_label                (const char       *label,
+                                             const char       *stand_in);
+const char *triage_atp_action_label         (const AtpAction  *action);
+const char *triage_atp_answer_label         (const AtpAction  *action,
+                                             gboolean          answer);
 
 G_END_DECLS

@@ -63,7 +63,8 @@ triage_atp_protocol_dup_bubble_answers (TriageProtocol  *protocol,
     {
       const AtpAction *action = g_ptr_array_index (request->actions, i);
       /* A bubble's button is a few words; a long label is cut here, not by the server. */
-      g_autofree char *label = triage_format_cut_text (action->label, TRIAGE_SHOWN_LABEL_CHARS);
+      g_autofree char *label = triage_format_cut_text (triage_atp_action_label (action),
+                                                       TRIAGE_SHOWN_LABEL_CHARS);
 
       g_ptr_array_add (answers, triage_bubble_answer_new (action->id, label));
     }
@@ -183,7 +184,7 @@ triage_atp_describe_answer (const AtpAction *action,
 
   g_return_val_if_fail (action != NULL, NULL);
 
-  label = triage_format_in_sentence (action->label);
+  label = triage_format_in_sentence (triage_atp_action_label (action));
   if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
     /* Translators: an action chosen, its label in quotes, e.g. ‘Stop’ */
     return g_strdup_printf (_("‘%s’"), label);

@@ -429,6 +429,7 @@ triage_confirm_dialog_new (GtkWindow       *parent,
   g_autofree char *heading = NULL;
   g_autofree char *label = NULL;
   g_autofree char *service = NULL;
+  const char *name;     /* the action's label, or its id when that shows nothing */
   const char *confirm;
   gboolean binary = FALSE;  /* a yes-or-no answer, named by its own label */
   g_autoptr(GString) body = NULL;
@@ -437,27 +438,28 @@ triage_confirm_dialog_new (GtkWindow       *parent,
   g_return_val_if_fail (service_name != NULL, NULL);
   g_return_val_if_fail (action != NULL, NULL);
 
-  confirm = action->label;
+  name = triage_atp_action_label (action);
+  confirm = name;
   if (action->response_type == ATP_RESPONSE_TYPE_BINARY && response_data != NULL &&
       JSON_NODE_HOLDS_VALUE (response_data) &&
       json_node_get_value_type (response_data) == G_TYPE_BOOLEAN)
     {
       binary = TRUE;
-      confirm = json_node_get_boolean (response_data) ? action->true_label : action->false_label;
+      confirm = triage_atp_answer_label (action, json_node_get_boolean (response_data));
     }
 
   /* The heading is the question, as the person read it: a yes-or-no answer's
    * label alone says little ("No?" of triage-ask's and triage-mcp's default
    * labels). The answer is on the button and in the body. */
-  if (g_str_has_suffix (action->label, "?"))
-    heading = g_strdup (action->label);
+  if (g_str_has_suffix (name, "?"))
+    heading = g_strdup (name);
   else
     /* Translators: the heading of the confirmation; %s is the action's label */
-    heading = g_strdup_printf (_("%s?"), action->label);
+    heading = g_strdup_printf (_("%s?"), name);
 
   /* The service's words, in the order of ours around them: a Hebrew service
    * name took the colon and the answer after it into its run. */
-  label = triage_format_in_sentence (action->label);
+  label = triage_format_in_sentence (name);
   service = triage_format_in_sentence (service_name);
   body = g_string_new (NULL);
   if (action->response_type == ATP_RESPONSE_TYPE_SIMPLE)
@@ -486,7 +488,7 @@ triage_confirm_dialog_new (GtkWindow       *parent,
       if (i == 0 && binary)
         /* Translators: %s is a yes-or-no question's label; its flags follow, one a line */
         g_string_append_printf (body, _("The service flags “%s”, whichever the answer:\n"),
-                                action->label);
+                                name);
       triage_flag_info_init (&info, action->flag_names[i]);
       g_string_append (body, binary ? info.label : info.consequence);
       triage_flag_info_clear (&info);

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "triage-flag-badge.h"
 #include "triage-response-editor-private.h"
@@ -120,7 +121,8 @@ void
 _triage_response_editor_add_send_button (TriageResponseEditor *self)
 {
   g_autofree char *accessible = NULL;
-  g_autofree char *label = triage_format_cut_text (self->action->label, TRIAGE_SHOWN_LABEL_CHARS);
+  g_autofree char *label = triage_format_cut_text (triage_atp_action_label (self->action),
+                                                   TRIAGE_SHOWN_LABEL_CHARS);
 
   self->submit_button = gtk_button_new_with_label (_("Send"));
   style_answer_button (self, self->submit_button);
@@ -141,7 +143,7 @@ build_simple (TriageResponseEditor *self)
   gtk_widget_set_halign (GTK_WIDGET (self->button_box), GTK_ALIGN_FILL);
   gtk_widget_set_hexpand (GTK_WIDGET (self->button_box), TRUE);
 
-  self->submit_button = wrapping_button (self->action->label);
+  self->submit_button = wrapping_button (triage_atp_action_label (self->action));
   gtk_widget_set_hexpand (self->submit_button, TRUE);
   style_answer_button (self, self->submit_button);
   gtk_widget_add_css_class (self->submit_button, "pill");
@@ -165,8 +167,8 @@ build_binary (TriageResponseEditor *self)
                                        "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
                                        NULL);
   _triage_response_editor_label_input (self, self->answer_buttons);
-  self->false_button = wrapping_button (action->false_label);
-  self->true_button = wrapping_button (action->true_label);
+  self->false_button = wrapping_button (triage_atp_answer_label (action, FALSE));
+  self->true_button = wrapping_button (triage_atp_answer_label (action, TRUE));
   /* Which answer destroys is the agent's to say ("Keep the backups?" makes
    * false the one that deletes): a destructive question's two buttons are
    * both red, as its confirmation is whichever the answer. */
@@ -175,9 +177,9 @@ build_binary (TriageResponseEditor *self)
   style_answer_button (self, self->true_button);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->false_button),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, action->label, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, triage_atp_action_label (action), -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->true_button),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, action->label, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, triage_atp_action_label (action), -1);
 
   g_signal_connect_object (self->false_button, "clicked",
                            G_CALLBACK (on_binary_clicked), self, G_CONNECT_SWAPPED);
@@ -208,7 +210,8 @@ option_button_new (const AtpOption *option,
                    gboolean         radio,
                    GtkCheckButton  *group)
 {
-  g_autofree char *text = triage_format_shown_text (option->label, TRIAGE_SHOWN_LABEL_CHARS);
+  g_autofree char *text = triage_format_shown_text (triage_atp_label (option->label, option->value),
+                                                       TRIAGE_SHOWN_LABEL_CHARS);
   /* A choice's option says it is a radio button: GTK 4.8 keeps a grouped
    * check button a "check box", and a screen reader user would think several
    * could be ticked. */
@@ -279,7 +282,8 @@ build_dropdown (TriageResponseEditor *self)
 
   for (guint i = 0; i < action->options->len; i++)
     {
-      g_autofree char *label = triage_format_cut_text (((AtpOption *) g_ptr_array_index (action->options, i))->label,
+      const AtpOption *option = g_ptr_array_index (action->options, i);
+      g_autofree char *label = triage_format_cut_text (triage_atp_label (option->label, option->value),
                                                        TRIAGE_SHOWN_ROW_CHARS);
 
       gtk_string_list_append (labels, label);
@@ -384,7 +388,8 @@ void
 _triage_response_editor_build (TriageResponseEditor *self)
 {
   const AtpAction *action = self->action;
-  g_autofree char *title = triage_format_shown_text (action->label, TRIAGE_SHOWN_TITLE_CHARS);
+  g_autofree char *title = triage_format_shown_text (triage_atp_action_label (action),
+                                                     TRIAGE_SHOWN_TITLE_CHARS);
 
   gtk_label_set_label (self->title_label, title);
   /* Said as shown: an agent's label of thousands of characters is cut. */

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-atp-format.h"
 #include "triage-decision-format.h"
 #include "triage-response-editor-private.h"
 #include "triage-scroll-chain.h"
@@ -36,7 +37,7 @@ refilter (TriageResponseEditor *self)
     {
       GtkWidget *button = g_ptr_array_index (self->option_buttons, i);
       const AtpOption *option = g_ptr_array_index (self->action->options, i);
-      g_autofree char *label = triage_format_fold (option->label);
+      g_autofree char *label = triage_format_fold (triage_atp_label (option->label, option->value));
       gboolean matches = strstr (label, query) != NULL;
 
       gtk_widget_set_visible (button,
