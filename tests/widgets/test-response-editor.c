@@ -630,6 +630,51 @@ test_scale_huge (Fixture       *fixture,
   assert_sends (fixture, "8999999999999");
 }
 
+/* Every label holds the service's texts as every other label does: a
+ * bidirectional override shown as U+FFFD, never obeyed (it made "1 · \u202eGB 01"
+ * read "1 · 10 BG"), a long text cut, a blank one left out. */
+static void
+test_scale_hostile_labels (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *json = NULL;
+  g_autofree char *long_label = g_strnfill (5000, 'x');
+  GtkWidget *ends;
+  GtkWidget *low, *high;
+
+  json = g_strdup_printf ("{\"id\": \"c\", \"label\": \"Risk\", \"response_type\": \"scale\","
+                          " \"constraints\": {\"min\": 1, \"max\": 5, \"min_label\": \"\u200b\","
+                          " \"max_label\": \"\u202e%s\"}}", long_label);
+  editor_for (fixture, json);
+  ends = gtk_widget_get_next_sibling (triage_response_editor_get_input (fixture->editor));
+  low = gtk_widget_get_first_child (ends);
+  high = gtk_widget_get_next_sibling (low);
+
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (low)), ==, "1");
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (high)), "5 · \uFFFDxxx"));
+  g_assert_cmpint (g_utf8_strlen (gtk_label_get_label (GTK_LABEL (high)), -1), <, 200);
+  g_assert_null (g_strstr_len (gtk_label_get_label (GTK_LABEL (high)), -1, "\u202e"));
+}
+
+static void
+test_number_hostile_unit (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"n\", \"label\": \"Size\", \"response_type\": \"number\","
+                         " \"constraints\": {\"unit\": \"\u202eGB 01\", \"placeholder\": \"\u202eenon\"}}");
+  GtkWidget *input = triage_response_editor_get_input (editor);
+  GtkWidget *unit = NULL;
+
+  for (GtkWidget *child = gtk_widget_get_next_sibling (input); child; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LABEL (child))
+      unit = child;
+  g_assert_nonnull (unit);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (unit)), ==, "\uFFFDGB 01");
+  g_assert_cmpstr (gtk_text_get_placeholder_text (GTK_TEXT (gtk_editable_get_delegate (GTK_EDITABLE (input)))),
+                   ==, "\uFFFDenon");
+}
+
 /* read-only, untrusted text */
 
 static void
@@ -794,6 +839,8 @@ main (int   argc,
   ADD ("scale", test_scale);
   ADD ("scale/step", test_scale_step);
   ADD ("scale/huge", test_scale_huge);
+  ADD ("scale/hostile-labels", test_scale_hostile_labels);
+  ADD ("number/hostile-unit", test_number_hostile_unit);
   ADD ("read-only", test_read_only);
   ADD ("read-only/choice", test_read_only_choice);
   ADD ("markup-is-text", test_markup_is_text);

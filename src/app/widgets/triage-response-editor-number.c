@@ -194,6 +194,15 @@ on_adjustment_value_changed (TriageResponseEditor *self)
     }
 }
 
+/* The service's text (a unit, a placeholder, an end label) as every label
+ * shows it: hidden characters made visible, cut; NULL for none or blank. */
+static char *
+shown_constraint (const char *text,
+                  gsize       max_chars)
+{
+  return atp_str_is_blank (text) ? NULL : triage_format_shown_text (text, max_chars);
+}
+
 static char *
 number_hint (TriageResponseEditor *self)
 {
@@ -231,6 +240,8 @@ _triage_response_editor_build_number (TriageResponseEditor *self)
   double upper = action->has_max ? action->max : WIDE_RANGE;
   double step = action->has_step ? action->step : 1.0;
   g_autofree char *hint = NULL;
+  g_autofree char *unit = shown_constraint (action->unit, TRIAGE_SHOWN_LABEL_CHARS);
+  g_autofree char *placeholder = shown_constraint (action->placeholder, TRIAGE_SHOWN_LABEL_CHARS);
   GtkWidget *row, *spin;
   GtkEditable *text;
 
@@ -261,21 +272,21 @@ _triage_response_editor_build_number (TriageResponseEditor *self)
   /* Nothing chosen yet: empty, with the placeholder. */
   gtk_editable_set_text (GTK_EDITABLE (spin), "");
   text = gtk_editable_get_delegate (GTK_EDITABLE (spin));
-  if (GTK_IS_TEXT (text) && action->placeholder != NULL)
-    gtk_text_set_placeholder_text (GTK_TEXT (text), action->placeholder);
+  if (GTK_IS_TEXT (text) && placeholder != NULL)
+    gtk_text_set_placeholder_text (GTK_TEXT (text), placeholder);
   g_signal_connect_object (spin, "changed", G_CALLBACK (_triage_response_editor_update), self, G_CONNECT_SWAPPED);
 
   row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_box_append (GTK_BOX (row), spin);
-  if (action->unit != NULL)
+  if (unit != NULL)
     {
-      GtkWidget *unit = gtk_label_new (action->unit);
+      GtkWidget *unit_label = gtk_label_new (unit);
 
-      gtk_label_set_use_markup (GTK_LABEL (unit), FALSE);
-      gtk_label_set_ellipsize (GTK_LABEL (unit), PANGO_ELLIPSIZE_END);
-      gtk_label_set_max_width_chars (GTK_LABEL (unit), 20);
-      gtk_widget_add_css_class (unit, "dim-label");
-      gtk_box_append (GTK_BOX (row), unit);
+      gtk_label_set_use_markup (GTK_LABEL (unit_label), FALSE);
+      gtk_label_set_ellipsize (GTK_LABEL (unit_label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (unit_label), 20);
+      gtk_widget_add_css_class (unit_label, "dim-label");
+      gtk_box_append (GTK_BOX (row), unit_label);
     }
   gtk_box_append (self->input_box, row);
 
@@ -291,11 +302,11 @@ _triage_response_editor_build_number (TriageResponseEditor *self)
       gtk_box_append (self->input_box, label);
     }
 
-  if (hint != NULL && action->unit != NULL)
+  if (hint != NULL && unit != NULL)
     /* Translators: the description of a number field: its range, then its unit */
-    self->input_hint = g_strdup_printf (_("%s (%s)"), hint, action->unit);
+    self->input_hint = g_strdup_printf (_("%s (%s)"), hint, unit);
   else
-    self->input_hint = g_strdup (hint ? hint : action->unit);
+    self->input_hint = g_strdup (hint ? hint : unit);
 
   _triage_response_editor_add_send_button (self);
 }
@@ -323,7 +334,8 @@ scale_end_label (double      value,
                  float       xalign)
 {
   g_autofree char *number = triage_format_number (value, 0);
-  g_autofree char *full = text ? g_strdup_printf ("%s · %s", number, text) : g_strdup (number);
+  g_autofree char *shown = shown_constraint (text, TRIAGE_SHOWN_LABEL_CHARS);
+  g_autofree char *full = shown ? g_strdup_printf ("%s · %s", number, shown) : g_strdup (number);
   GtkWidget *label = gtk_label_new (full);
 
   gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
@@ -347,6 +359,8 @@ _triage_response_editor_build_scale (TriageResponseEditor *self)
   double middle, marks_every;
   GtkWidget *scale, *ends;
   g_autofree char *description = NULL;
+  g_autofree char *min_label = shown_constraint (action->min_label, TRIAGE_SHOWN_LABEL_CHARS);
+  g_autofree char *max_label = shown_constraint (action->max_label, TRIAGE_SHOWN_LABEL_CHARS);
 
   self->grid_top = action->min + steps * step;
   middle = action->min + floor (steps / 2) * step;
@@ -381,10 +395,8 @@ _triage_response_editor_build_scale (TriageResponseEditor *self)
   gtk_box_append (GTK_BOX (ends), scale_end_label (action->max, action->max_label, 1));
   gtk_box_append (self->input_box, ends);
 
-  description = g_strdup_printf ("%s – %s",
-                                 action->min_label ? action->min_label : "",
-                                 action->max_label ? action->max_label : "");
-  if (action->min_label != NULL || action->max_label != NULL)
+  description = g_strdup_printf ("%s – %s", min_label ? min_label : "", max_label ? max_label : "");
+  if (min_label != NULL || max_label != NULL)
     self->input_hint = g_steal_pointer (&description);
 
   if (steps > SCALE_SPIN_THRESHOLD)
