@@ -85,5 +85,7 @@ void decision_view_test_show_error               (Fixture       *fixture,
                                                   gconstpointer  data);
 void decision_view_test_draft_kept               (Fixture       *fixture,
                                                   gconstpointer  data);
+void decision_view_test_banner_hostile_text      (Fixture       *fixture,
+                                                  gconstpointer  data);
 
 G_END_DECLS

@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <string.h>
+
 #include "decision-view-test-common.h"
 
 /* The banner's status box, which carries its style. */
@@ -271,6 +273,30 @@ decision_view_test_draft_kept (Fixture       *fixture,
   draft_show (fixture, DRAFT_ID);
   gone = decision_view_test_typed_text (fixture, "why");
   g_assert_cmpstr (gone, ==, "");
+}
+
+/* The banner says the service's and the server's words (an action's label,
+ * a withdrawal's reason) as every label does: a bidirectional override is
+ * shown, never obeyed, and a huge reason is cut. */
+void
+decision_view_test_banner_hostile_text (Fixture       *fixture,
+                                        gconstpointer  data)
+{
+  TriageRequestBanner *banner = decision_view_test_banner (fixture);
+  g_autofree char *long_reason = g_strnfill (100000, 'r');
+  g_autofree char *reason = g_strconcat ("\u202e", long_reason, NULL);
+
+  decision_view_test_show (fixture,
+                           "[{\"id\": \"go\", \"label\": \"Go \u202etset\", \"response_type\": \"simple\"}]",
+                           NULL, 0);
+  decision_view_test_press (fixture, "go");
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (triage_request_banner_get_detail (banner), ==, "You answered ‘Go \uFFFDtset’");
+
+  decision_view_test_show (fixture, decision_view_test_all_actions, NULL, 0);
+  triage_decision_view_set_status (fixture->view, ATP_STATUS_INVALIDATED, reason, NULL, NULL);
+  g_assert_true (g_str_has_prefix (triage_request_banner_get_detail (banner), "Reason: \uFFFDrrr"));
+  g_assert_cmpint (strlen (triage_request_banner_get_detail (banner)), <, 2000);
 }
 
 void

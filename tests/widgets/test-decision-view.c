@@ -364,6 +364,7 @@ main (int   argc,
   DECISION_VIEW_TEST_ADD ("answer-error", decision_view_test_answer_error);
   DECISION_VIEW_TEST_ADD ("same-request-keeps-input", decision_view_test_same_request_keeps_input);
   DECISION_VIEW_TEST_ADD ("draft-kept", decision_view_test_draft_kept);
+  DECISION_VIEW_TEST_ADD ("banner/hostile-text", decision_view_test_banner_hostile_text);
   DECISION_VIEW_TEST_ADD ("show-error", decision_view_test_show_error);
   DECISION_VIEW_TEST_ADD ("narrow", test_narrow);
 

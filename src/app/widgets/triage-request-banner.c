@@ -63,6 +63,13 @@ show (TriageRequestBanner *self,
       const char          *title,
       const char          *detail)
 {
+  /* What it says holds the service's and the server's words (a label, a
+   * reason, an answer): shown as every label shows them, hidden characters
+   * made visible and cut. */
+  g_autofree char *shown_title = triage_format_shown_text (title, TRIAGE_SHOWN_DESCRIPTION_CHARS);
+  g_autofree char *shown_detail = triage_format_shown_text (detail ? detail : "",
+                                                            TRIAGE_SHOWN_DESCRIPTION_CHARS);
+
   for (guint i = 0; i < G_N_ELEMENTS (banner_styles); i++)
     gtk_widget_remove_css_class (self->box, banner_styles[i]);
   gtk_widget_add_css_class (self->box, style);
@@ -73,12 +80,12 @@ show (TriageRequestBanner *self,
   if (icon_name != NULL)
     gtk_image_set_from_icon_name (self->icon, icon_name);
 
-  gtk_label_set_label (self->title, title);
-  gtk_label_set_label (self->detail, detail ? detail : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->detail), detail != NULL && *detail != '\0');
+  gtk_label_set_label (self->title, shown_title);
+  gtk_label_set_label (self->detail, shown_detail);
+  gtk_widget_set_visible (GTK_WIDGET (self->detail), *shown_detail != '\0');
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, detail ? detail : "",
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, shown_title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, shown_detail,
                                   -1);
 
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
