@@ -677,6 +677,23 @@ test_number_hostile_unit (Fixture       *fixture,
 
 /* read-only, untrusted text */
 
+/* The mark of the action chosen names the answer as every label does: a
+ * bidirectional override in it is shown, never obeyed. */
+static void
+test_chosen_hostile_answer (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  TriageResponseEditor *editor =
+    editor_for (fixture, "{\"id\": \"keep\", \"label\": \"Keep?\", \"response_type\": \"binary\","
+                         " \"options\": {\"true_label\": \"\u202eon ,sey\", \"false_label\": \"No\"}}");
+  g_autoptr(JsonNode) answer = atp_json_parse ("true", -1, 0, NULL);
+
+  triage_response_editor_set_editable (editor, FALSE);
+  triage_response_editor_set_chosen (editor, TRUE, answer);
+  gtk_test_accessible_assert_property (GTK_WIDGET (editor), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Chosen: \uFFFDon ,sey");
+}
+
 static void
 test_read_only (Fixture       *fixture,
                 gconstpointer  data)
@@ -843,6 +860,7 @@ main (int   argc,
   ADD ("number/hostile-unit", test_number_hostile_unit);
   ADD ("read-only", test_read_only);
   ADD ("read-only/choice", test_read_only_choice);
+  ADD ("read-only/chosen-hostile-answer", test_chosen_hostile_answer);
   ADD ("markup-is-text", test_markup_is_text);
   ADD ("badges", test_badges);
   ADD ("blank-labels", test_blank_labels);

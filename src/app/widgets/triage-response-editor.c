@@ -710,9 +710,11 @@ triage_response_editor_set_chosen (TriageResponseEditor *self,
           (shown == NULL || !atp_json_node_equal (shown, response_data)))
         {
           g_autofree char *value = triage_describe_response (self->action, response_data);
+          /* The service's words (an option's label): shown, never obeyed. */
+          g_autofree char *shown_value = triage_format_shown_text (value, TRIAGE_SHOWN_LABEL_CHARS);
 
           /* Translators: marks the action chosen; %s is the answer, e.g. "Yes" or "25 %" */
-          text = g_strdup_printf (_("Chosen: %s"), value);
+          text = g_strdup_printf (_("Chosen: %s"), shown_value);
         }
     }
   if (chosen && text == NULL)
