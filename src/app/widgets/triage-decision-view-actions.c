@@ -136,6 +136,9 @@ on_editor_submit (TriageDecisionView   *self,
   pending->action_id = g_strdup (action->id);
   pending->response_data = json_node_copy (response_data);
 
+  /* The cancellable of a confirmation that ended without an answer (Escape,
+   * its window closed: confirm_cb () keeps it then) is dropped here. */
+  g_clear_object (&self->confirm_cancellable);
   self->confirm_cancellable = g_cancellable_new ();
   triage_confirm_dialog_run_async (self->confirm_dialog, self->confirm_cancellable,
                                    confirm_cb, pending);
