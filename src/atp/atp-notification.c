@@ -99,7 +99,7 @@ parse_notification (AtpParseCtx     *ctx,
 {
   static const char * const known[] = {
     "id", "version", "protocol", "timestamp", "deadline", "service", "context", "actions",
-    "status", "response", NULL
+    "status", "response", "reason", NULL
   };
   gboolean submission = (ctx->flags & ATP_PARSE_SUBMISSION) != 0;
   AtpReadFlags required = submission ? ATP_READ_OPTIONAL : ATP_READ_REQUIRED;
@@ -169,6 +169,8 @@ parse_notification (AtpParseCtx     *ctx,
         return atp_parse_fail_type (ctx, "status", "one of created, delivered, acknowledged, responded, "
                                          "expired, invalidated",
                           json_object_get_member (root, "status"));
+      if (!atp_read_string_dup (ctx, root, "reason", ATP_READ_OPTIONAL, &self->reason))
+        return FALSE;
 
       response = atp_object_get (root, "response");
       if (response != NULL)
@@ -325,6 +327,7 @@ atp_notification_unref (AtpNotification *self)
   g_clear_pointer (&self->payload, json_node_unref);
   g_clear_pointer (&self->actions, g_ptr_array_unref);
   g_clear_pointer (&self->response, atp_response_unref);
+  g_free (self->reason);
   g_clear_pointer (&self->extra, json_object_unref);
   g_free (real);
 }
@@ -349,6 +352,7 @@ notification_copy (AtpNotification *self)
 
   copy->status = self->status;
   copy->response = self->response != NULL ? atp_response_ref (self->response) : NULL;
+  copy->reason = g_strdup (self->reason);
   copy->extra = self->extra != NULL ? json_object_ref (self->extra) : NULL;
   return copy;
 }
@@ -520,8 +524,8 @@ set_timestamp_in_place (JsonObject *object,
  *
  * Makes @node, in place, the notification atp_notification_to_json() would
  * build again: the id, version, timestamp and deadline (in UTC), service and
- * status are set from @self; what a submission may not set (a response)
- * goes, and so does "protocol" (ATP is the default); every other member
+ * status are set from @self; what a submission may not set (a response, a
+ * reason for its withdrawal) goes, and so does "protocol" (ATP is the default); every other member
  * stays as it was sent, in the order it was sent (JSON objects have none
  * that counts). A server stores and sends the text of @node once written,
  * instead of a tree built again from @self, written and freed. The parts
@@ -559,6 +563,10 @@ atp_notification_complete_json (AtpNotification *self,
     json_object_set_member (object, "response", atp_response_to_json (self->response));
   else if (json_object_has_member (object, "response"))
     json_object_remove_member (object, "response");
+  if (self->reason != NULL)
+    set_string_in_place (object, "reason", self->reason);
+  else if (json_object_has_member (object, "reason"))
+    json_object_remove_member (object, "reason");
 }
 
 /**
@@ -609,6 +617,8 @@ atp_notification_to_json (AtpNotification *self)
   json_object_set_string_member (object, "status", atp_status_to_string (self->status));
   if (self->response != NULL)
     json_object_set_member (object, "response", atp_response_to_json (self->response));
+  if (self->reason != NULL)
+    json_object_set_string_member (object, "reason", self->reason);
 
   atp_json_object_append_extra (object, self->extra);
 

@@ -122,6 +122,7 @@ typedef struct
   GPtrArray   *actions;            /* AtpAction*: at least one for ATP, none otherwise */
   AtpStatus    status;             /* ATP_STATUS_CREATED in a submission */
   AtpResponse *response;           /* nullable: present in a service GET once answered */
+  char        *reason;             /* nullable: the service's reason, in a read once it withdrew it */
   JsonObject  *extra;              /* unknown members; NULL when none */
 } AtpNotification;
 

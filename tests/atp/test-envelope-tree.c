@@ -12,12 +12,12 @@
 
 /* What an agent may send: members in its own order, an upper-case id, a
  * timestamp with an offset, a protocol "atp", members a submission may not
- * set (service, status, a response), and unknown ones at every level. */
+ * set (service, status, a response, a reason), and unknown ones at every level. */
 static const char *submissions[] = {
   "{\"context\":{\"title\":\"Deploy?\",\"description\":\"All green.\",\"x-c\":[1,2.5]},"
   "\"x-top\":{\"a\":null},\"id\":\"" ID "\",\"protocol\":\"atp\",\"version\":\"1.0\","
   "\"timestamp\":\"2026-11-29T10:00:00+02:00\",\"deadline\":\"2026-11-29T12:30:00.25+02:00\","
-  "\"service\":{\"id\":\"forged\",\"name\":\"Forged\"},\"status\":\"responded\","
+  "\"service\":{\"id\":\"forged\",\"name\":\"Forged\"},\"status\":\"invalidated\",\"reason\":\"forged\","
   "\"response\":{\"notification_id\":\"x\",\"action_id\":\"ok\",\"response_data\":true},"
   "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\",\"flags\":[\"irreversible\"]},"
   "{\"id\":\"why\",\"label\":\"Why\",\"response_type\":\"text\",\"constraints\":{\"max_length\":500}}]}",
@@ -57,6 +57,7 @@ test_same_as_built_again (void)
       g_assert_cmpstr (read_back->service.id, ==, "svc");
       g_assert_cmpint (read_back->status, ==, ATP_STATUS_CREATED);
       g_assert_null (read_back->response);
+      g_assert_null (read_back->reason);
       g_assert_cmpstr (read_back->id, ==, submission->id);
       g_assert_true (g_date_time_equal (read_back->timestamp, submission->timestamp));
     }

@@ -241,6 +241,40 @@ test_seed_action_details (void)
   g_assert_cmpint (atp_notification_get_flags (n), ==, ATP_FLAG_IRREVERSIBLE | ATP_FLAG_AFFECTS_OTHERS);
 }
 
+/* A read of a withdrawn request says why (`reason`, as its status update
+ * did): kept through a copy and written again; not a string is refused. */
+static void
+test_reason (void)
+{
+  g_autoptr(JsonNode) root = atp_test_load_json ("base-notification.json");
+  JsonObject *object = json_node_get_object (root);
+  g_autoptr(AtpNotification) n = NULL, copy = NULL, wrong = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  n = atp_notification_new_from_json (root, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_null (n->reason);
+  g_clear_pointer (&n, atp_notification_unref);
+
+  json_object_set_string_member (object, "status", "invalidated");
+  json_object_set_string_member (object, "reason", "Rolled back instead");
+  n = atp_notification_new_from_json (root, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (n->reason, ==, "Rolled back instead");
+  g_assert_null (n->extra);
+  copy = atp_notification_copy_with (n, NULL, NULL, NULL, NULL, NULL, -1);
+  g_assert_cmpstr (copy->reason, ==, "Rolled back instead");
+  text = atp_test_assert_round_trip (n);
+  g_assert_nonnull (strstr (text, "\"reason\":\"Rolled back instead\""));
+
+  json_object_set_int_member (object, "reason", 7);
+  wrong = atp_notification_new_from_json (root, ATP_PARSE_DEFAULT, &error);
+  g_assert_null (wrong);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "reason"));
+}
+
 static void
 test_unknown_members (void)
 {
@@ -377,6 +411,7 @@ main (int   argc,
       g_test_add_data_func (path, seed_actions[i], test_seed_action);
     }
   g_test_add_func ("/atp/notification/seed-000/details", test_seed_action_details);
+  g_test_add_func ("/atp/notification/reason", test_reason);
   g_test_add_func ("/atp/notification/unknown-members", test_unknown_members);
   g_test_add_func ("/atp/notification/flags", test_flags);
   g_test_add_func ("/atp/notification/normalization", test_normalization);
