@@ -119,7 +119,7 @@ decode_cursor (const char *cursor,
 }
 
 /* A list row as an item of its page: the stored JSON with the row's status
- * (as notification_node () makes it), parsed by the page's one parser:
+ * and reason (as notification_node () makes it), parsed by the page's one parser:
  * a parser made and dropped for each of a page's 1,000 rows was a third of
  * the time its JSON took (json_from_string ()). NULL when it does not read
  * (a damaged row): it is left out of the page, and said once. */
@@ -136,8 +136,7 @@ page_item (JsonParser            *parser,
       triage_server_log_unreadable (row->id);
       return NULL;
     }
-  json_object_set_string_member (json_node_get_object (node), "status",
-                                 atp_status_to_string (row->status));
+  triage_server_set_status (json_node_get_object (node), row);
   return node;
 }
 
@@ -488,7 +487,7 @@ handle_respond (TriageServer      *self,
   response_node = atp_response_to_json (response);
   response_text = atp_json_to_string (response_node, NULL);
   if (!triage_store_transition (self->store, id, TRIAGE_PENDING_MASK, ATP_STATUS_RESPONDED,
-                                response_text, g_date_time_to_unix (now) * G_USEC_PER_SEC +
+                                response_text, NULL, g_date_time_to_unix (now) * G_USEC_PER_SEC +
                                 g_date_time_get_microsecond (now), &unstored))
     {
       /* Answered meanwhile: by this very retry sent to another server too? */

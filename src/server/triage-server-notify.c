@@ -63,8 +63,20 @@ log_unreadable (const char *id,
              "answered 500 NOTIFICATION_UNREADABLE", id, what);
 }
 
-/* The notification as clients and services see it: stored JSON + status (+
- * response). NULL when its stored JSON does not read (a damaged row, an
+/* What a read of @row says of where it stands, set in @object (its stored
+ * JSON): its status, and the service's reason once it withdrew it (the
+ * status update's `reason`, which a client away at the time never saw). */
+void
+triage_server_set_status (JsonObject                  *object,
+                          const TriageNotificationRow *row)
+{
+  json_object_set_string_member (object, "status", atp_status_to_string (row->status));
+  if (row->reason != NULL)
+    json_object_set_string_member (object, "reason", row->reason);
+}
+
+/* The notification as clients and services see it: stored JSON + status (and
+ * reason) (+ response). NULL when its stored JSON does not read (a damaged row, an
  * edit by hand): one bad row must not take the server down, nor every
  * other request with it; the caller leaves it out or answers
  * reply_unreadable (). */
@@ -82,7 +94,7 @@ notification_node (TriageNotificationRow *row,
       return NULL;
     }
   object = json_node_get_object (node);
-  json_object_set_string_member (object, "status", atp_status_to_string (row->status));
+  triage_server_set_status (object, row);
   if (with_response && row->response != NULL)
     {
       JsonNode *response = json_from_string (row->response, NULL);
@@ -693,7 +705,7 @@ triage_server_invalidate (TriageServer          *self,
   g_autoptr(GError) error = NULL;
 
   if (triage_store_transition (self->store, row->id, TRIAGE_PENDING_MASK, ATP_STATUS_INVALIDATED,
-                               NULL, now, &error))
+                               NULL, reason, now, &error))
     {
       triage_server_changed (self, row->id, ATP_STATUS_INVALIDATED, reason);
       return TRUE;

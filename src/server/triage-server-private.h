@@ -274,6 +274,8 @@ char             *format_us            (gint64             us);
 JsonNode         *status_update_node   (const char        *id,
                                         int                status,
                                         const char        *reason);
+void              triage_server_set_status (JsonObject                  *object,
+                                            const TriageNotificationRow *row);
 /* NULL when the row's stored JSON does not read (said once per id) */
 JsonNode         *notification_node    (TriageNotificationRow *row,
                                         gboolean           with_response);

@@ -120,7 +120,7 @@ deliver_in_batch (gpointer data)
           /* A recipient's REST read since was answered delivered: it is. */
           if (request->delivered && (read == NULL || !g_hash_table_contains (read, request->id)) &&
               triage_store_transition (self->store, request->id, 1u << ATP_STATUS_DELIVERED,
-                                       ATP_STATUS_CREATED, NULL, now, NULL))
+                                       ATP_STATUS_CREATED, NULL, NULL, now, NULL))
             g_debug ("%s: no stream takes it any more: created again", request->id);
           continue;
         }

@@ -487,7 +487,7 @@ acknowledge (Stream     *stream,
    * the status update about the end is on its way. */
   if (triage_store_transition (self->store, lower,
                                (1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED),
-                               ATP_STATUS_ACKNOWLEDGED, NULL, g_get_real_time (), &error))
+                               ATP_STATUS_ACKNOWLEDGED, NULL, NULL, g_get_real_time (), &error))
     triage_server_changed (self, lower, ATP_STATUS_ACKNOWLEDGED, NULL);
   else if (error != NULL)
     stream_send_error (stream, ATP_ERROR_STORAGE_UNAVAILABLE,

@@ -91,7 +91,7 @@ read_last (TriageServer *self,
                                                  superseded_by);
 
       if (triage_store_transition (self->store, last->id, TRIAGE_PENDING_MASK,
-                                   ATP_STATUS_INVALIDATED, NULL, now, error))
+                                   ATP_STATUS_INVALIDATED, NULL, reason, now, error))
         triage_server_changed (self, last->id, ATP_STATUS_INVALIDATED, reason);
       /* Not stored (@error set), or answered meanwhile: read again. */
       else if ((error != NULL && *error != NULL) || !read_last_row (self, last, error))

@@ -71,6 +71,9 @@ static const char *migrations[] = {
    * responded, expired, invalidated) without reading the table. */
   "CREATE INDEX notifications_settled ON notifications (updated_at)"
   "  WHERE status IN (3, 4, 5);",
+  /* 6: the service's reason for withdrawing a request, kept with it so a
+   * read (a client's after it was away) says why, as the status update did. */
+  "ALTER TABLE notifications ADD COLUMN reason TEXT;",
 };
 
 G_STATIC_ASSERT (ATP_STATUS_CREATED == 0 && ATP_STATUS_DELIVERED == 1 &&

@@ -239,6 +239,7 @@ triage_store_transition (TriageStore *self,
                          guint        from_mask,
                          int          status,
                          const char  *response,
+                         const char  *reason,
                          gint64       now,
                          GError     **error)
 {
@@ -246,7 +247,7 @@ triage_store_transition (TriageStore *self,
 
   if (!triage_store_batch_change (self, FALSE, error))
     return FALSE;
-  return CLASS (self)->transition (self, id, from_mask, status, response, now, error);
+  return CLASS (self)->transition (self, id, from_mask, status, response, reason, now, error);
 }
 
 gboolean

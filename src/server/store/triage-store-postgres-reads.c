@@ -16,7 +16,7 @@
 
 #define NOTIFICATION_COLUMNS \
   "n.seq, n.id, n.service_id, n.body, n.json, n.answer, n.status, n.deadline, n.response," \
-  " n.updated_at, n.protocol, n.protocol_id, n.created_at"
+  " n.updated_at, n.protocol, n.protocol_id, n.created_at, n.reason"
 
 static TriageNotificationRow *
 notification_row (const PGresult *result,
@@ -37,6 +37,7 @@ notification_row (const PGresult *result,
   row->protocol = (int) triage_pg_int (result, i, 10);
   row->protocol_id = triage_pg_text (result, i, 11);
   row->created_at = triage_pg_int (result, i, 12);
+  row->reason = triage_pg_text (result, i, 13);
   return row;
 }
 

@@ -381,19 +381,21 @@ postgres_transition (TriageStore *store,
                      guint        from_mask,
                      int          status,
                      const char  *response,
+                     const char  *reason,
                      gint64       now,
                      GError     **error)
 {
   g_autofree char *from = triage_store_postgres_int_array (from_mask);
   TriagePgNumber to, when;
   TriagePgParam params[] = { triage_pg_number (&to, status), response,
-                             triage_pg_number (&when, now), id, from };
+                             triage_pg_number (&when, now), id, from, reason };
   g_autoptr(PGresult) result = query (TRIAGE_STORE_POSTGRES (store),
                                       "UPDATE notifications SET status = $1::int,"
                                       " response = COALESCE ($2, response),"
+                                      " reason = COALESCE ($6, reason),"
                                       " updated_at = $3::bigint"
                                       " WHERE id = $4 AND status = ANY ($5::int[])",
-                                      5, params);
+                                      6, params);
 
   if (result == NULL)
     {

@@ -147,6 +147,7 @@ struct _TriageStoreClass
                                                 guint        from_mask,
                                                 int          status,
                                                 const char  *response,
+                                                const char  *reason,
                                                 gint64       now,
                                                 GError     **error);
   gboolean               (*mark_delivered)     (TriageStore *self,

@@ -44,6 +44,7 @@ triage_notification_row_free (TriageNotificationRow *row)
   g_free (row->json);
   g_free (row->answer);
   g_free (row->response);
+  g_free (row->reason);
   g_free (row->protocol_id);
   g_free (row);
 }

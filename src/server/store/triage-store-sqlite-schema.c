@@ -104,6 +104,9 @@ static const char *migrations[] = {
    * settled statuses. */
   "DROP INDEX notifications_settled;"
   "CREATE INDEX notifications_settled ON notifications (updated_at) WHERE status >= 3;",
+  /* 11: the service's reason for withdrawing a request, kept with it so a
+   * read (a client's after it was away) says why, as the status update did. */
+  "ALTER TABLE notifications ADD COLUMN reason TEXT;",
 };
 
 /* A database made before new ones were 0600 (or copied in with cp) stayed

@@ -534,6 +534,7 @@ sqlite_transition (TriageStore *store,
                    guint        from_mask,
                    int          status,
                    const char  *response,
+                   const char  *reason,
                    gint64       now,
                    GError     **error)
 {
@@ -543,14 +544,15 @@ sqlite_transition (TriageStore *store,
   int rc;
 
   stmt = cached (self,
-    "UPDATE notifications SET status = ?, response = COALESCE (?, response), updated_at = ?"
-    " WHERE id = ? AND ((1 << status) & ?) != 0");
+    "UPDATE notifications SET status = ?, response = COALESCE (?, response),"
+    " reason = COALESCE (?, reason), updated_at = ? WHERE id = ? AND ((1 << status) & ?) != 0");
 
   bind_int (stmt, 1, status);
   bind_text (stmt, 2, response);
-  bind_int64 (stmt, 3, now);
-  bind_text (stmt, 4, id);
-  bind_int64 (stmt, 5, from_mask);
+  bind_text (stmt, 3, reason);
+  bind_int64 (stmt, 4, now);
+  bind_text (stmt, 5, id);
+  bind_int64 (stmt, 6, from_mask);
   rc = step (self, stmt);
   changed = rc == SQLITE_DONE && sqlite3_changes (self->db) == 1;
   if (rc != SQLITE_DONE)
@@ -623,8 +625,8 @@ sqlite_expire_overdue (TriageStore *store,
     g_ptr_array_add (overdue, column_text (stmt, 0));
   done (stmt);
   for (guint i = 0; i < overdue->len; i++)
-    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL, now,
-                           NULL))
+    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL, NULL,
+                           now, NULL))
       g_ptr_array_add (expired, g_steal_pointer (&overdue->pdata[i]));
   g_ptr_array_add (expired, NULL);
   return (GStrv) g_ptr_array_free (expired, FALSE);

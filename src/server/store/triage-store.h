@@ -76,6 +76,7 @@ typedef struct
   int     status;        /* AtpStatus */
   gint64  deadline;      /* unix µs, 0 = none */
   char   *response;      /* response JSON or NULL */
+  char   *reason;        /* the service's reason for withdrawing it, or NULL */
   gint64  updated_at;    /* unix µs */
   int     protocol;      /* AtpProtocol of the request */
   char   *protocol_id;   /* the agent's own id of a non-ATP request (AITP request_decision.id), or NULL */
@@ -268,7 +269,9 @@ GStrv        triage_store_recipients      (TriageStore  *self,
                                            const char   *notification_id,
                                            GError      **error);
 /* Moves to @status if the current status is in @from_mask (bit per
- * AtpStatus). FALSE when it is not (or there is no such row); FALSE with
+ * AtpStatus), storing @response (an answer's JSON) and @reason (the
+ * service's reason for a withdrawal) unless NULL. FALSE when it is not (or
+ * there is no such row); FALSE with
  * @error set when the database did not answer (a lock, a busy file, an I/O
  * error): then nothing is known of the row, and a caller must not answer as
  * if it had ended (a client told "already answered" drops its answer). */
@@ -277,6 +280,7 @@ gboolean     triage_store_transition      (TriageStore  *self,
                                            guint         from_mask,
                                            int          status,
                                            const char   *response,
+                                           const char   *reason,
                                            gint64        now,
                                            GError      **error);
 /* created → delivered, unless another server is changing the row at this
