@@ -151,32 +151,56 @@ test_app_answered_elsewhere_while_open (void)
   g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (test_app), id));
 }
 
-void
-test_app_invalidated_while_open (void)
+/* A request titled @title with one action, OK, posted and open; its id. */
+static char *
+post_and_open (const char *title)
 {
-  g_autofree char *id = NULL;
-  g_autofree char *path = NULL;
+  char *id;
+
+  test_app_wait_connected ();
+  id = app_test_server_post (test_app_server, title,
+                             "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  test_app_open_request (id);
+  return id;
+}
+
+/* The service changes its mind about request @id: withdrawn, "Rolled back instead". */
+static void
+withdraw (const char *id)
+{
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
   g_autoptr(JsonNode) reply = NULL;
   guint status = 0;
 
-  test_app_wait_connected ();
-  id = app_test_server_post (test_app_server, "Withdrawn while open?",
-                             "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
-  test_app_open_request (id);
-
-  /* The service changes its mind. */
-  path = g_strconcat ("/api/v1/notifications/", id, NULL);
   reply = app_test_server_call (test_app_server, "PATCH", path,
                                 "{\"status\": \"invalidated\", \"reason\": \"Rolled back instead\"}",
                                 &status);
   g_assert_cmpuint (status, ==, 200);
+}
 
+/* The open request @id turns read-only, withdrawn, and says why, in the
+ * view and in the history. */
+static void
+assert_withdrawn_shown (const char *id)
+{
   app_test_wait_for (triage_decision_view_get_status (test_app_decision_view ()) ==
                      ATP_STATUS_INVALIDATED, APP_TEST_WAIT_MS);
   g_assert_true (triage_decision_view_get_read_only (test_app_decision_view ()));
   g_assert_cmpstr (triage_request_get_status_reason (
                      triage_window_get_current_request (test_app_window ())),
                    ==, "Rolled back instead");
+  app_test_wait_for (test_app_history_matches (id, "outcome = 'invalidated'"
+                                                   " AND status_reason = 'Rolled back instead'"),
+                     APP_TEST_WAIT_MS);
+}
+
+void
+test_app_invalidated_while_open (void)
+{
+  g_autofree char *id = post_and_open ("Withdrawn while open?");
+
+  withdraw (id);
+  assert_withdrawn_shown (id);
 }
 
 void
@@ -245,6 +269,24 @@ test_app_settled_while_away (void)
   kept = editor_text (editor);
   g_assert_cmpstr (kept, ==, "half typed");
   g_assert_false (triage_response_editor_get_editable (TRIAGE_RESPONSE_EDITOR (editor)));
+}
+
+/* Withdrawn with a reason while the app was away: the resync's lookup
+ * brings the reason, and the view and the history say it as the status
+ * update would have (it came to nobody). */
+void
+test_app_withdrawn_while_away (void)
+{
+  g_autofree char *id = post_and_open ("Withdrawn while away?");
+
+  app_test_server_stop (test_app_server, TRUE);
+  app_test_wait_for (triage_application_get_connection (test_app) != TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  /* The calls block: the app does not run (nor reconnect) till the retry. */
+  app_test_server_start (test_app_server);
+  withdraw (id);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "retry", NULL);
+  assert_withdrawn_shown (id);
 }
 
 void

@@ -102,7 +102,8 @@ void              _triage_application_on_lookup_settled           (TriageApplica
                                                                    const char        *notification_id,
                                                                    int                status,
                                                                    GDateTime         *when,
-                                                                   AtpResponse       *response);
+                                                                   AtpResponse       *response,
+                                                                   const char        *reason);
 void              _triage_application_on_lookup_gone              (TriageApplication *self,
                                                                    const char        *notification_id);
 void              _triage_application_on_lookup_response          (TriageApplication *self,

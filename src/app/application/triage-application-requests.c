@@ -375,9 +375,10 @@ _triage_application_on_lookup_settled (TriageApplication *self,
                                        const char        *notification_id,
                                        int                status,
                                        GDateTime         *when,
-                                       AtpResponse       *response)
+                                       AtpResponse       *response,
+                                       const char        *reason)
 {
-  settle_request (self, notification_id, status, NULL, when, response);
+  settle_request (self, notification_id, status, reason, when, response);
 }
 
 /* The server no longer has a request, or no longer shows it to us (a lookup

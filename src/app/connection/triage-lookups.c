@@ -121,6 +121,7 @@ settled_cb (GObject      *object,
   AtpStatus status = ATP_STATUS_RESPONDED;
   GDateTime *when = NULL;
   AtpResponse *response = NULL;
+  const char *reason = NULL;
 
   notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
   /* A lookup of a client since let go: its lookups went with it. */
@@ -135,6 +136,7 @@ settled_cb (GObject      *object,
     {
       status = notification->status;
       response = notification->response;
+      reason = notification->reason;
       if (status == ATP_STATUS_RESPONDED && response != NULL)
         when = response->responded_at;
       else if (status == ATP_STATUS_EXPIRED)
@@ -165,7 +167,8 @@ settled_cb (GObject      *object,
       return;
     }
 
-  g_signal_emit (self, signals [SETTLED], 0, lookup->notification_id, (int) status, when, response);
+  g_signal_emit (self, signals [SETTLED], 0, lookup->notification_id, (int) status, when, response,
+                 reason);
 }
 
 static void
@@ -250,13 +253,16 @@ triage_lookups_class_init (TriageLookupsClass *klass)
    *   server no longer knows it)
    * @when: (nullable): when it was settled, if the server says
    * @response: (nullable): the answer it got elsewhere, if the server gave it
+   * @reason: (nullable): the service's reason for withdrawing it, if the
+   *   server gave it (what the status update said, had the app been there)
    */
   signals [SETTLED] =
     g_signal_new ("settled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 5,
                   G_TYPE_STRING, G_TYPE_INT,
                   G_TYPE_DATE_TIME | G_SIGNAL_TYPE_STATIC_SCOPE,
-                  ATP_TYPE_RESPONSE | G_SIGNAL_TYPE_STATIC_SCOPE);
+                  ATP_TYPE_RESPONSE | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * TriageLookups::gone:
