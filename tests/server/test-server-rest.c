@@ -445,12 +445,18 @@ test_every_error (void)
   }
 }
 
+/* Its big requests (a body of 100,000 numbers) allocate hundreds of
+ * thousands of times: under AddressSanitizer, with the slow unwinder the leak
+ * check needs, that took 8 s and on a loaded machine more than the client's
+ * 30 s. The leak check is left to the other tests (bulk, as in start_process ()). */
+static const TriageTestServerOptions big_requests = { .bulk = TRUE };
+
 /* Bodies too large to read, or of no stated length, are refused before they are read. */
 static void
 test_large_bodies (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TriageTestServer) server = triage_test_server_new (NULL, &error);
+  g_autoptr(TriageTestServer) server = triage_test_server_new (&big_requests, &error);
   g_autofree char *key = NULL, *url = NULL;
   gsize size = 8 * 1024 * 1024;
   g_autofree char *big = g_malloc (size);
