@@ -525,9 +525,9 @@ set_timestamp_in_place (JsonObject *object,
  * Makes @node, in place, the notification atp_notification_to_json() would
  * build again: the id, version, timestamp and deadline (in UTC), service and
  * status are set from @self; what a submission may not set (a response, a
- * reason for its withdrawal) goes, and so does "protocol" (ATP is the default); every other member
- * stays as it was sent, in the order it was sent (JSON objects have none
- * that counts). A server stores and sends the text of @node once written,
+ * reason for its withdrawal) goes, and so does "protocol" (ATP is the
+ * default); every other member stays as it was sent, in the order it was
+ * sent (JSON objects have none that counts). A server stores and sends the text of @node once written,
  * instead of a tree built again from @self, written and freed. The parts
  * @self shares with @node (metadata, unknown members) are left alone.
  */

@@ -181,10 +181,10 @@ sqlite_list (TriageStore           *store,
 /* The statement that makes a list page's answer: each row's stored JSON with
  * its status now (the page's delivered marks are in) and the reason it was
  * withdrawn if one was given (json_set () of '$.reason' only then: a NULL
- * would be written as null), in the page's order, and the pagination. The server parsed each row's JSON with json-glib, set
- * its status and wrote it all again: two thirds of the server's time on a
- * page of 1,000 (bench/app's full day); SQLite's JSON functions do it in one
- * pass over the rows. CROSS JOIN keeps json_each () the outer loop, so the
+ * would be written as null), in the page's order, and the pagination. The
+ * server parsed each row's JSON with json-glib, set its status and wrote it
+ * all again: two thirds of the server's time on a page of 1,000 (bench/app's
+ * full day); SQLite's JSON functions do it in one pass over the rows. CROSS JOIN keeps json_each () the outer loop, so the
  * rows are aggregated in the order of the seqs given.
  *
  * A row whose JSON does not read (a damaged row) fails the statement
