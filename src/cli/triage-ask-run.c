@@ -173,6 +173,17 @@ print_json (Ask      *ask,
   return TRUE;
 }
 
+/* Why, when the service said: a script withdrawn by another of its own (a
+ * newer run, a cleanup) tells whoever reads its standard error. */
+static void
+say_withdrawn (const char *reason)
+{
+  if (reason != NULL && *reason != '\0')
+    triage_ask_say ("the request was withdrawn before anyone answered it: “%s”", reason);
+  else
+    triage_ask_say ("the request was withdrawn before anyone answered it");
+}
+
 static void
 settled (Ask             *ask,
          AtpNotification *notification)
@@ -202,7 +213,7 @@ settled (Ask             *ask,
     case ATP_STATUS_DELIVERED:
     case ATP_STATUS_ACKNOWLEDGED:
     default:
-      triage_ask_say ("the request was withdrawn");
+      say_withdrawn (notification->reason);
       finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
       return;
     }
@@ -230,7 +241,7 @@ settled_view (Ask      *ask,
     }
   else if (g_str_equal (status, "invalidated"))
     {
-      triage_ask_say ("the request was withdrawn");
+      say_withdrawn (triage_service_string_member (object, "reason"));
       finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
     }
   else
