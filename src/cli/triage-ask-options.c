@@ -527,11 +527,13 @@ triage_ask_options_parse (GStrv      *argv,
         }
       if (json || title || description || action_specs || label_specs || option_specs ||
           constraint_specs_arg || metadata_specs || attach_paths || flag_names || project ||
-          state.confirm || no_wait || id != NULL)
+          state.confirm || no_wait || id != NULL || quiet)
         {
-          triage_ask_usage_error (error, "--hook builds the request from the hook's input; only "
-                                  "--deadline and the connection options (--server, --socket, "
-                                  "--service, --service-name, --retry-for) go with it");
+          /* --quiet too: the hook's output is its decision, which Claude Code must read. */
+          triage_ask_usage_error (error, "--hook builds the request from the hook's input and "
+                                  "prints the agent's decision; only --deadline and the "
+                                  "connection options (--server, --socket, --service, "
+                                  "--service-name, --retry-for) go with it");
           return NULL;
         }
       /* Checked here too, for the messages of a duration too long or a time

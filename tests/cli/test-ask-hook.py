@@ -453,7 +453,10 @@ def test_answered_as_it_gave_up():
 def test_bad_options():
     world = World("hook-options")
     try:
-        for args in (["--hook", "cursor"], ["--hook", "claude-code", "--title", "x"]):
+        # --quiet too: the documented "only --deadline and the connection options" held
+        # for everything but it, taken and then not obeyed (the decision printed).
+        for args in (["--hook", "cursor"], ["--hook", "claude-code", "--title", "x"],
+                     ["--hook", "claude-code", "--quiet"], ["-q", "--hook=claude-code"]):
             proc = subprocess.run([os.environ["TRIAGE_ASK"], *args], env=world.env(),
                                   input=b"{}", capture_output=True, timeout=30)
             if proc.returncode != 2 or b"--hook" not in proc.stderr:
