@@ -9,11 +9,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import assert from 'node:assert/strict';
 
 const dist = join(process.env.MCP_SDK_DIR, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm');
@@ -38,10 +39,12 @@ await new Promise((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`triage-server exited ${code}`)));
 });
 
-function rest (method, path, body) {
+/* One request to a server at @where (http.request's socketPath, or host and port);
+ * its status and parsed answer. */
+function httpJson (where, method, path, body, headers = {}) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request({ socketPath, method, path, headers: data ? { 'Content-Type': 'application/json' } : {} },
+    const req = http.request({ ...where, method, path, headers: { ...headers, ...(data ? { 'Content-Type': 'application/json' } : {}) } },
       (res) => {
         let text = '';
         res.on('data', (chunk) => { text += chunk; });
@@ -50,6 +53,10 @@ function rest (method, path, body) {
     req.on('error', reject);
     req.end(data);
   });
+}
+
+function rest (method, path, body) {
+  return httpJson({ socketPath }, method, path, body);
 }
 
 async function waitFor (what, predicate) {
@@ -229,6 +236,109 @@ test('closing the client withdraws what still waits', async () => {
   const n = await pending('Still there?');
   await client.close();
   await waitFor('the request to be withdrawn', async () => (await statusOf(n.id)) === 'invalidated');
+});
+
+/* A server whose accept is slow (tests/mcp/slow-accept.py, in front of a real one at
+ * @upstream): the lines it prints, each awaited in turn. */
+function slowServer (listen, upstream) {
+  const proc = spawn('python3', [join(dirname(fileURLToPath(import.meta.url)), 'slow-accept.py'),
+    listen, upstream], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const said = [];
+  let heard = () => {};
+  createInterface({ input: proc.stdout }).on('line', (line) => { said.push(line); heard(); });
+  const line = (want) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`slow-accept.py did not say “${want}”: ${said}`)), WAIT_MS);
+    heard = () => {
+      const found = said.find((l) => l === want || l.startsWith(`${want} `));
+      if (found !== undefined) { clearTimeout(timer); resolve(found); }
+    };
+    heard();
+  });
+  return { proc, said, line };
+}
+
+/* A call cancelled while its POST has not reached the server, which then accepts the
+ * connections: nobody waits for the answer, so nothing may be left waiting there.
+ * @connect (the slow server's first line) gives triage-mcp's arguments and environment;
+ * @requests lists what the server holds. */
+async function cancelWhileOpening (slow, title, connect, requests) {
+  const [args, extraEnv] = connect(await slow.line('listening'));
+  const agent = new Client({ name: 'Cancelling Agent', version: '1.0.0' });
+  const agentTransport = new StdioClientTransport({
+    command: process.env.TRIAGE_MCP, args, env: { ...env, ...extraEnv }, stderr: 'inherit',
+  });
+  await agent.connect(agentTransport);
+  const pid = agentTransport.pid;
+  const controller = new AbortController();
+  const call = agent.callTool({ name: 'request_approval', arguments: { title } }, undefined,
+    { signal: controller.signal });
+  call.catch(() => {});
+  await slow.line('pending');
+  controller.abort('the user pressed stop');
+  await assert.rejects(call);
+  await agent.ping();   // the cancel read before the server accepts anything
+  slow.proc.stdin.write('accept\n');
+  await slow.line('accepted 1');
+  await agent.close();
+  await waitFor('triage-mcp to exit', () => {
+    try { process.kill(pid, 0); return false; } catch { return true; }
+  });
+  // Every connection it made has ended: what the server got, it got.
+  const accepted = slow.said.filter((l) => l.startsWith('accepted ')).length;
+  for (let i = 1; i <= accepted; i++) await slow.line(`closed ${i}`);
+  slow.proc.stdin.end();
+  const left = (await requests()).filter((n) => n.context.title === title);
+  assert.deepEqual(left.map((n) => n.status).filter((s) => s !== 'invalidated'), [],
+    `left on the server: ${JSON.stringify(left.map((n) => [n.id, n.status]))}`);
+}
+
+test('a call cancelled while its POST waits, unread, for the server to accept: nothing left waiting', async () => {
+  // The POST's connection sat in the backlog of the server's socket, the request written
+  // whole and none of it read, when the client cancels: the request reaches the server
+  // only after the cancel (as from a server busy, or stopped for a moment). It must be
+  // withdrawn there.
+  const listen = join(root, 'slow.sock');
+  await cancelWhileOpening(slowServer(listen, socketPath), 'Asked while the server does not accept',
+    () => [['--socket', listen], {}],
+    async () => (await rest('GET', '/api/v1/client/notifications')).body.notifications);
+});
+
+/* A team server on TCP (an administrator's token of its own), its API called as @token. */
+async function teamServer () {
+  const adminToken = 'admin-token-of-the-sdk-test';
+  const tokenFile = join(root, 'admin-token');
+  writeFileSync(tokenFile, adminToken, { mode: 0o600 });
+  const proc = spawn(process.env.TRIAGE_SERVER,
+    ['--listen', '127.0.0.1:0', '--database', join(root, 'team.db'), '--admin-token-file', tokenFile,
+      '--print-address', '--no-limits'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    proc.stdout.once('data', (line) => {
+      const match = /127\.0\.0\.1:(\d+)/.exec(String(line));
+      match ? resolve(Number(match[1])) : reject(new Error(`triage-server said ${line}`));
+    });
+    proc.once('exit', (code) => reject(new Error(`triage-server exited ${code}`)));
+  });
+  const call = async (token, method, path, body) =>
+    (await httpJson({ host: '127.0.0.1', port }, method, path, body, { Authorization: `Bearer ${token}` })).body;
+  const userToken = (await call(adminToken, 'POST', '/api/v1/admin/users', { id: 'alice' })).token;
+  const key = (await call(adminToken, 'POST', '/api/v1/services',
+    { name: 'Agents', description: 'Agents', recipients: ['alice'] })).api_key;
+  return { proc, port, key, list: async () => (await call(userToken, 'GET', '/api/v1/client/notifications')).notifications };
+}
+
+test('a call cancelled while its POST\'s connection is still opening: nothing left waiting', async () => {
+  // The server's backlog full, the POST's connection is still opening (its SYN dropped,
+  // sent again once there is room) when the client cancels.
+  const team = await teamServer();
+  try {
+    await cancelWhileOpening(slowServer('tcp', `127.0.0.1:${team.port}`),
+      'Asked while the connection opens',
+      (listening) => [['--server', `http://127.0.0.1:${listening.split(' ')[1]}`], { TRIAGE_API_KEY: team.key }],
+      team.list);
+  } finally {
+    team.proc.kill('SIGTERM');
+    await new Promise((resolve) => team.proc.once('exit', resolve));
+  }
 });
 
 /* A client of an earlier revision, as the 2024 SDKs and many editor plugins still are:
