@@ -645,6 +645,9 @@ test_supersede_withdraw_expire (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "invalidated");
   response = response_of (view);
   g_assert_cmpstr (response->error_code, ==, "REVIEW_WITHDRAWN");
+  /* The reason stored with the withdrawal is the error's message. */
+  g_assert_cmpstr (response->error_message, ==,
+                   "The review was withdrawn before anyone answered it: superseded by iteration 2");
   late = respond (fixture, id1, "feedback", FEEDBACK (AREA ("late-item-01")));
   srv_assert_status (late, 409, "NOTIFICATION_INVALIDATED");
 
@@ -655,6 +658,7 @@ test_supersede_withdraw_expire (Fixture       *fixture,
   srv_assert_status (patched, 200, NULL);
   g_assert_nonnull (strstr (patched->body, "\"status\":\"invalidated\""));
   g_assert_nonnull (strstr (patched->body, "REVIEW_WITHDRAWN"));
+  g_assert_nonnull (strstr (patched->body, "answered it: not needed\""));
 
   /* Nobody reviews before the deadline: the long-poll ends with the expiry.
    * The deadline is taken now, not at the start: the posts and the PATCH

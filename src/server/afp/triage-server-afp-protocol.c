@@ -219,7 +219,18 @@ settled_response (TriageNotificationRow  *row,
       return atp_afp_response_new_error (iteration, ATP_AFP_CODE_REVIEW_EXPIRED, message, ack);
     }
 
+  /* The error's message is the Response Object's one place for why: the
+   * reason stored with the withdrawal ("superseded by iteration 3", the
+   * agent's own), or who may have withdrawn it when none was given (a
+   * withdrawal stored before reasons were, or a PATCH without one). */
   *settled_at = format_us (row->updated_at);
+  if (row->reason != NULL && *row->reason != '\0')
+    {
+      g_autofree char *message = g_strdup_printf ("The review was withdrawn before anyone "
+                                                  "answered it: %s", row->reason);
+
+      return atp_afp_response_new_error (iteration, ATP_AFP_CODE_REVIEW_WITHDRAWN, message, ack);
+    }
   return atp_afp_response_new_error (iteration, ATP_AFP_CODE_REVIEW_WITHDRAWN,
                                      "The review was withdrawn before anyone answered it (by the "
                                      "agent, or by a later iteration of its session)", ack);
