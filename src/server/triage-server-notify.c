@@ -281,9 +281,11 @@ triage_server_reschedule (TriageServer *self)
       return;
     }
 
-  expired = triage_store_expire_overdue (self->store, now);
+  /* The reason is stored with each expiry, as a withdrawal's is: a read
+   * says it to a client that was away when the status update went out. */
+  expired = triage_store_expire_overdue (self->store, now, TRIAGE_SERVER_EXPIRY_REASON);
   for (guint i = 0; expired[i] != NULL; i++)
-    triage_server_changed (self, expired[i], ATP_STATUS_EXPIRED, "deadline passed");
+    triage_server_changed (self, expired[i], ATP_STATUS_EXPIRED, TRIAGE_SERVER_EXPIRY_REASON);
   if (expired[0] != NULL)
     triage_store_after_commit (self->store, expiries_done, self);
 

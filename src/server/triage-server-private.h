@@ -217,6 +217,8 @@ char    *triage_hash_token            (const char   *token);
 
 #define TRIAGE_PENDING_MASK ((1u << ATP_STATUS_CREATED) | (1u << ATP_STATUS_DELIVERED) | \
                              (1u << ATP_STATUS_ACKNOWLEDGED))
+/* An expiry's reason: in its status update, its webhook and every read of it. */
+#define TRIAGE_SERVER_EXPIRY_REASON "deadline passed"
 
 void              reply_text           (SoupServerMessage *msg,
                                         guint              status,

@@ -1,7 +1,8 @@
-/* test-server-withdrawn.c — a request withdrawn with a reason keeps it: a
- * read of it (the service's, the person's, a list's) says why, as the status
- * update did, for a client away when it came; and a database of the schema
- * before the reason was kept is brought up to date with nothing lost
+/* test-server-withdrawn.c — a request withdrawn with a reason, or expired,
+ * keeps the reason: a read of it (the service's, the person's, a list's, an
+ * AFP review's) says why, as the status update did, for a client away when
+ * it came; and a database of the schema before the reason was kept is
+ * brought up to date with nothing lost, its ended requests read without one
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,13 +12,19 @@
 
 #include "server-test-util.h"
 
-/* Withdraws @id as @key, with @reason unless NULL. */
+#define NOTIFICATIONS "/api/v1/notifications/"
+#define REVIEWS "/api/v1/afp/reviews/"
+#define DECISIONS "/api/v1/aitp/decisions/"
+
+/* Withdraws @id (at @prefix: ATP's, AFP's or AITP's service endpoint), with
+ * @reason unless NULL. */
 static void
-withdraw (SrvTeam    *team,
-          const char *id,
-          const char *reason)
+withdraw_at (SrvTeam    *team,
+             const char *prefix,
+             const char *id,
+             const char *reason)
 {
-  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_autofree char *path = g_strconcat (prefix, id, NULL);
   g_autofree char *body = NULL;
   g_autoptr(SrvAnswer) answer = NULL;
 
@@ -27,6 +34,14 @@ withdraw (SrvTeam    *team,
     body = g_strdup ("{\"status\":\"invalidated\"}");
   answer = srv_request (team->server, "PATCH", path, team->key, body);
   srv_assert_status (answer, 200, NULL);
+}
+
+static void
+withdraw (SrvTeam    *team,
+          const char *id,
+          const char *reason)
+{
+  withdraw_at (team, NOTIFICATIONS, id, reason);
 }
 
 /* @id as read at @prefix (the service's or the person's endpoint) with @token. */
@@ -43,25 +58,116 @@ read_one (SrvTeam    *team,
   return srv_parse_object (answer->body);
 }
 
-/* Every read of @id says it was withdrawn, and @reason (NULL: no reason member). */
+/* Every read of @id says it ended in @status, and @reason (NULL: no reason member). */
 static void
-assert_withdrawn (SrvTeam    *team,
-                  const char *id,
-                  const char *reason)
+assert_ended (SrvTeam    *team,
+              const char *id,
+              const char *status,
+              const char *reason)
 {
-  g_autoptr(JsonObject) service = read_one (team, "/api/v1/notifications/", team->key, id);
+  g_autofree char *query = g_strdup_printf ("?status=%s&limit=100", status);
+  g_autoptr(JsonObject) service = read_one (team, NOTIFICATIONS, team->key, id);
   g_autoptr(JsonObject) person = read_one (team, "/api/v1/client/notifications/", team->alice, id);
-  g_autoptr(JsonObject) listed = srv_find_listed (team->server, team->alice,
-                                                  "?status=invalidated&limit=100", id);
+  g_autoptr(JsonObject) listed = srv_find_listed (team->server, team->alice, query, id);
   JsonObject *reads[] = { service, person, listed };
 
   g_assert_nonnull (listed);
   for (guint i = 0; i < G_N_ELEMENTS (reads); i++)
     {
-      g_assert_cmpstr (json_object_get_string_member (reads[i], "status"), ==, "invalidated");
+      g_assert_cmpstr (json_object_get_string_member (reads[i], "status"), ==, status);
       g_assert_cmpstr (json_object_get_string_member_with_default (reads[i], "reason", NULL), ==,
                        reason);
     }
+}
+
+static void
+assert_withdrawn (SrvTeam    *team,
+                  const char *id,
+                  const char *reason)
+{
+  assert_ended (team, id, "invalidated", reason);
+}
+
+/* Posts a request whose deadline is 2 s away and waits till it expired; its id. */
+static char *
+post_expired (SrvTeam    *team,
+              const char *title)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 2);
+  g_autofree char *deadline = g_date_time_format_iso8601 (soon);
+  g_autofree char *body = g_strdup_printf ("{\"context\":{\"title\":\"%s\",\"description\":\"D\"},"
+                                           "\"deadline\":\"%s\",\"actions\":[{\"id\":\"ok\","
+                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}",
+                                           title, deadline);
+  g_autoptr(SrvAnswer) posted = srv_request (team->server, "POST", "/api/v1/notifications",
+                                             team->key, body);
+  g_autoptr(JsonObject) answer = NULL, ended = NULL;
+  g_autofree char *id = NULL, *waited = NULL;
+
+  srv_assert_status (posted, 201, NULL);
+  answer = srv_parse_object (posted->body);
+  id = g_strdup (json_object_get_string_member (answer, "notification_id"));
+  waited = g_strconcat (id, "?wait=30", NULL);
+  ended = read_one (team, NOTIFICATIONS, team->key, waited);
+  g_assert_cmpstr (json_object_get_string_member (ended, "status"), ==, "expired");
+  return g_steal_pointer (&id);
+}
+
+/* Posts the protocol's request (@body) at @path as the service; its id. */
+static char *
+post_other (SrvTeam    *team,
+            const char *path,
+            const char *body)
+{
+  g_autoptr(SrvAnswer) posted = srv_request (team->server, "POST", path, team->key, body);
+  g_autoptr(JsonObject) answer = NULL;
+
+  srv_assert_status (posted, 201, NULL);
+  answer = srv_parse_object (posted->body);
+  return g_strdup (json_object_get_string_member (answer, "id"));
+}
+
+static char *
+post_review (SrvTeam *team)
+{
+  return post_other (team, "/api/v1/afp/reviews",
+                     "{\"request\":{\"iteration\":1,\"artifact\":{\"media_type\":\"text/plain\","
+                     "\"content\":\"a\"}}}");
+}
+
+static char *
+post_decision (SrvTeam *team)
+{
+  return post_other (team, "/api/v1/aitp/decisions",
+                     "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                     "\"request_decision\":{\"id\":\"why-not\",\"options\":[{\"id\":\"a\","
+                     "\"name\":\"A\"}]}}");
+}
+
+/* The Response Object's error message in the AFP review @id's read. */
+static char *
+review_message (SrvTeam    *team,
+                const char *id)
+{
+  g_autoptr(JsonObject) view = read_one (team, REVIEWS, team->key, id);
+  JsonObject *error;
+
+  g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "invalidated");
+  error = json_object_get_object_member (json_object_get_object_member (view, "response"), "error");
+  g_assert_cmpstr (json_object_get_string_member (error, "code"), ==, "REVIEW_WITHDRAWN");
+  return g_strdup (json_object_get_string_member (error, "message"));
+}
+
+/* The AITP decision @id's read: withdrawn, and no member the contract lacks. */
+static void
+assert_decision_withdrawn (SrvTeam    *team,
+                           const char *id)
+{
+  g_autoptr(JsonObject) view = read_one (team, DECISIONS, team->key, id);
+
+  g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "invalidated");
+  g_assert_false (json_object_has_member (view, "reason"));
 }
 
 /* The service's reason is in every read once it withdrew the request; none
@@ -96,6 +202,35 @@ test_reason_read (SrvTeam       *team,
   assert_withdrawn (team, forged, NULL);
 }
 
+/* An expiry keeps its reason, as a withdrawal does: every read says the
+ * deadline passed, as the status update did. */
+static void
+test_expiry_read (SrvTeam       *team,
+                  gconstpointer  data)
+{
+  g_autofree char *id = post_expired (team, "Expiring?");
+
+  assert_ended (team, id, "expired", "deadline passed");
+}
+
+/* An AFP review withdrawn with a reason says it in its Response Object's
+ * error message (AFP's one place for why); an AITP decision's read has no
+ * place for it and shows none. */
+static void
+test_protocols_read (SrvTeam       *team,
+                     gconstpointer  data)
+{
+  g_autofree char *review = post_review (team);
+  g_autofree char *decision = post_decision (team);
+  g_autofree char *message = NULL;
+
+  withdraw_at (team, REVIEWS, review, "The plan changed");
+  withdraw_at (team, DECISIONS, decision, "The plan changed");
+  message = review_message (team, review);
+  g_assert_cmpstr (message, ==, "The review was withdrawn before anyone answered it: The plan changed");
+  assert_decision_withdrawn (team, decision);
+}
+
 /* A database the server before this one made (no reason kept; the schema
  * one version older) opens: it is migrated in place, its requests read as
  * before, and a withdrawal's reason is kept from then on. */
@@ -106,11 +241,18 @@ test_upgrade (SrvTeam       *team,
   gboolean pg = triage_test_server_is_postgres (team->server);
   g_autofree char *old = srv_post (team->server, team->key, "Withdrawn before?");
   g_autofree char *pending = srv_post (team->server, team->key, "Pending before?");
-  g_autofree char *version = NULL, *before = NULL, *sql = NULL, *after = NULL;
+  g_autofree char *expired = post_expired (team, "Expired before?");
+  g_autofree char *review = post_review (team);
+  g_autofree char *decision = post_decision (team);
+  g_autofree char *version = NULL, *before = NULL, *sql = NULL, *after = NULL, *message = NULL;
   g_autoptr(GError) error = NULL;
   int current;
 
-  withdraw (team, old, NULL);
+  /* Withdrawn with reasons the schema before could not keep: dropped with
+   * its column below, as a server before this one never stored them. */
+  withdraw (team, old, "Rolled back");
+  withdraw_at (team, REVIEWS, review, "The plan changed");
+  withdraw_at (team, DECISIONS, decision, "The plan changed");
   version = srv_run_sql (team->server, pg ? "SELECT version FROM triage_schema"
                                           : "PRAGMA user_version");
   current = atoi (version);
@@ -131,7 +273,13 @@ test_upgrade (SrvTeam       *team,
   after = srv_run_sql (team->server, "SELECT count(*) FROM notifications");
   g_assert_cmpstr (after, ==, before);
 
+  /* Every read shows them ended, cleanly, with no reason. */
   assert_withdrawn (team, old, NULL);
+  assert_ended (team, expired, "expired", NULL);
+  message = review_message (team, review);
+  g_assert_cmpstr (message, ==, "The review was withdrawn before anyone answered it (by the "
+                                "agent, or by a later iteration of its session)");
+  assert_decision_withdrawn (team, decision);
   withdraw (team, pending, "Superseded");
   assert_withdrawn (team, pending, "Superseded");
 }
@@ -144,6 +292,8 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add (path, SrvTeam, NULL, srv_team_setup, func, srv_team_teardown)
   ADD ("/server/withdrawn/reason-read", test_reason_read);
+  ADD ("/server/withdrawn/expiry-read", test_expiry_read);
+  ADD ("/server/withdrawn/protocols-read", test_protocols_read);
   ADD ("/server/withdrawn/upgrade", test_upgrade);
 #undef ADD
 

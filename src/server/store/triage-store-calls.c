@@ -286,9 +286,10 @@ triage_store_next_deadline (TriageStore *self,
  * server (rows another server is changing right now are left to it). */
 GStrv
 triage_store_expire_overdue (TriageStore *self,
-                             gint64       now)
+                             gint64       now,
+                             const char  *reason)
 {
   if (!triage_store_batch_change (self, FALSE, NULL))
     return g_new0 (char *, 1);
-  return CLASS (self)->expire_overdue (self, now);
+  return CLASS (self)->expire_overdue (self, now, reason);
 }

@@ -445,17 +445,19 @@ postgres_next_deadline (TriageStore *store,
 
 static GStrv
 postgres_expire_overdue (TriageStore *store,
-                         gint64       now)
+                         gint64       now,
+                         const char  *reason)
 {
   TriagePgNumber when;
-  TriagePgParam params[] = { triage_pg_number (&when, now) };
+  TriagePgParam params[] = { triage_pg_number (&when, now), reason };
 
   G_STATIC_ASSERT (ATP_STATUS_EXPIRED == 4);
   return query_strings (TRIAGE_STORE_POSTGRES (store),
-                        "UPDATE notifications SET status = 4, updated_at = $1::bigint"
+                        "UPDATE notifications SET status = 4, updated_at = $1::bigint,"
+                        " reason = COALESCE ($2, reason)"
                         " WHERE seq IN (SELECT seq FROM notifications WHERE deadline IS NOT NULL"
                         "  AND deadline <= $1::bigint AND status IN " PENDING_IN
-                        "  FOR UPDATE SKIP LOCKED) RETURNING id", 1, params);
+                        "  FOR UPDATE SKIP LOCKED) RETURNING id", 2, params);
 }
 
 /* ---- rate limits, shared by every server (wall-clock time) ---- */

@@ -161,7 +161,8 @@ struct _TriageStoreClass
   gint64                 (*next_deadline)      (TriageStore *self,
                                                 GError     **error);
   GStrv                  (*expire_overdue)     (TriageStore *self,
-                                                gint64       now);
+                                                gint64       now,
+                                                const char  *reason);
 
   /* the event log */
   gint64                 (*last_event)         (TriageStore *self);

@@ -610,7 +610,8 @@ sqlite_next_deadline (TriageStore *store,
 
 static GStrv
 sqlite_expire_overdue (TriageStore *store,
-                       gint64       now)
+                       gint64       now,
+                       const char  *reason)
 {
   TriageStoreSqlite *self = TRIAGE_STORE_SQLITE (store);
   g_autofree char *sql = g_strdup_printf ("SELECT id FROM notifications WHERE deadline IS NOT NULL"
@@ -625,8 +626,8 @@ sqlite_expire_overdue (TriageStore *store,
     g_ptr_array_add (overdue, column_text (stmt, 0));
   done (stmt);
   for (guint i = 0; i < overdue->len; i++)
-    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL, NULL,
-                           now, NULL))
+    if (sqlite_transition (store, overdue->pdata[i], PENDING_MASK, ATP_STATUS_EXPIRED, NULL,
+                           reason, now, NULL))
       g_ptr_array_add (expired, g_steal_pointer (&overdue->pdata[i]));
   g_ptr_array_add (expired, NULL);
   return (GStrv) g_ptr_array_free (expired, FALSE);

@@ -296,8 +296,11 @@ GStrv        triage_store_mark_delivered_all (TriageStore        *self,
 /* 0 = none, or the database did not answer (@error set: not known). */
 gint64       triage_store_next_deadline   (TriageStore  *self,
                                            GError      **error);
+/* Stores @reason (the status update's, so that a read says it too) with
+ * each expiry. */
 GStrv        triage_store_expire_overdue  (TriageStore  *self,
-                                           gint64        now);
+                                           gint64        now,
+                                           const char   *reason);
 
 /* The event log: every event a user's streams are sent, kept for a while so
  * an SSE client can resume with Last-Event-ID.
