@@ -81,6 +81,14 @@ describe (TriageMcpTool    tool,
     return g_strdup_printf ("Nobody answered “%s” before its deadline: the request expired%s.",
                             settled->context.title,
                             tool == TRIAGE_MCP_TOOL_REQUEST_APPROVAL ? " (not approved)" : "");
+  /* The service's reason, when the server kept one (none for a request
+   * withdrawn without one, or before the server kept them). */
+  if (settled->status != ATP_STATUS_RESPONDED && settled->reason != NULL &&
+      *settled->reason != '\0')
+    return g_strdup_printf ("The request “%s” was withdrawn before anyone answered it%s; "
+                            "the reason given: “%s”.", settled->context.title,
+                            tool == TRIAGE_MCP_TOOL_REQUEST_APPROVAL ? " (not approved)" : "",
+                            settled->reason);
   if (settled->status != ATP_STATUS_RESPONDED)
     return g_strdup_printf ("The request “%s” was withdrawn before anyone answered it%s.",
                             settled->context.title,

@@ -507,19 +507,29 @@ def test_expiry():
 
 
 def test_withdrawn_elsewhere():
+    """Withdrawn by another process of the service: the text says the reason the
+    server kept; without one (as every request withdrawn before the server kept
+    them reads) it says just that, with no empty reason."""
     with Session("withdrawn") as s:
         s.mcp.initialize()
-        id = s.mcp.tool("ask_choice", {"question": "Pick one", "options": [
-            {"id": "a", "label": "A"}, {"id": "b", "label": "B"}]})
-        n = s.wait_pending("Pick one")
-        status, reply = s.server.request("PATCH", f"/api/v1/notifications/{n['id']}",
-                                         {"status": "invalidated", "reason": "test"},
-                                         service="mcp-test-agent")
-        if status != 200:
-            raise Failure(f"PATCH: {status} {reply}")
-        sc = s.mcp.reply(id)["result"]["structuredContent"]
-        if sc["outcome"] != "withdrawn" or sc["chosen"] != []:
-            raise Failure(f"withdrawn: {sc}")
+        for question, body, said in (
+                ("Pick one", {"status": "invalidated", "reason": "test"},
+                 "was withdrawn before anyone answered it; the reason given: “test”."),
+                ("Pick again", {"status": "invalidated"},
+                 "was withdrawn before anyone answered it.")):
+            id = s.mcp.tool("ask_choice", {"question": question, "options": [
+                {"id": "a", "label": "A"}, {"id": "b", "label": "B"}]})
+            n = s.wait_pending(question)
+            status, reply = s.server.request("PATCH", f"/api/v1/notifications/{n['id']}", body,
+                                             service="mcp-test-agent")
+            if status != 200:
+                raise Failure(f"PATCH: {status} {reply}")
+            result = s.mcp.reply(id)["result"]
+            sc = result["structuredContent"]
+            if sc["outcome"] != "withdrawn" or sc["chosen"] != [] or "reason" in sc:
+                raise Failure(f"withdrawn: {sc}")
+            if not result["content"][0]["text"].endswith(said):
+                raise Failure(f"the text does not end “{said}”: {result['content']}")
 
 
 def test_cancellation():
