@@ -292,21 +292,51 @@ srv_count_in_file (const char *path,
   return count;
 }
 
+/* `"deadline":"…",` for a deadline @deadline_s from now, to put in a
+ * notification's JSON; "" for 0 (none). */
+static inline char *
+srv_deadline_member (double deadline_s)
+{
+  g_autoptr(GDateTime) now = NULL, later = NULL;
+  g_autofree char *text = NULL;
+
+  if (deadline_s <= 0)
+    return g_strdup ("");
+  now = g_date_time_new_now_utc ();
+  later = g_date_time_add_seconds (now, deadline_s);
+  text = g_date_time_format_iso8601 (later);
+  return g_strdup_printf ("\"deadline\":\"%s\",", text);
+}
+
+/* Posts a one-action notification as @key, its deadline @deadline_s from
+ * now (0: none), and returns its id. */
+static inline char *
+srv_post_full (TriageTestServer *server,
+               const char       *key,
+               const char       *title,
+               double            deadline_s)
+{
+  g_autofree char *deadline = srv_deadline_member (deadline_s);
+  g_autofree char *body = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(JsonObject) object = NULL;
+
+  body = g_strdup_printf ("{%s\"context\":{\"title\":\"%s\",\"description\":\"D\"},"
+                          "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+                          "\"response_type\":\"simple\"}]}", deadline, title);
+  answer = srv_request (server, "POST", "/api/v1/notifications", key, body);
+  srv_assert_status (answer, 201, NULL);
+  object = srv_parse_object (answer->body);
+  return g_strdup (json_object_get_string_member (object, "notification_id"));
+}
+
 /* Posts a one-action notification as @key and returns its id. */
 static inline char *
 srv_post (TriageTestServer *server,
           const char       *key,
           const char       *title)
 {
-  g_autofree char *body = g_strdup_printf ("{\"context\":{\"title\":\"%s\",\"description\":\"D\"},"
-                                           "\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
-                                           "\"response_type\":\"simple\"}]}", title);
-  g_autoptr(SrvAnswer) answer = srv_request (server, "POST", "/api/v1/notifications", key, body);
-  g_autoptr(JsonObject) object = NULL;
-
-  srv_assert_status (answer, 201, NULL);
-  object = srv_parse_object (answer->body);
-  return g_strdup (json_object_get_string_member (object, "notification_id"));
+  return srv_post_full (server, key, title, 0);
 }
 
 /* The answer to a POST sent without waiting (srv_post_async ()). */

@@ -12,7 +12,7 @@
 
 #include "atp.h"
 #include "atp-afp.h"
-#include "triage-test-server.h"
+#include "server-test-util.h"
 #include "webhook-receiver-util.h"
 
 #define SIMPLE_ACTIONS "[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]"
@@ -158,18 +158,11 @@ post (Fixture       *fixture,
       double         deadline_s)
 {
   char *id = atp_new_uuid ();
-  g_autofree char *deadline = NULL, *body = NULL, *answer = NULL;
+  g_autofree char *deadline = srv_deadline_member (deadline_s);
+  g_autofree char *body = NULL, *answer = NULL;
 
-  if (deadline_s > 0)
-    {
-      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-      g_autoptr(GDateTime) later = g_date_time_add_seconds (now, deadline_s);
-      g_autofree char *text = atp_format_timestamp (later);
-
-      deadline = g_strdup_printf ("\"deadline\":\"%s\",", text);
-    }
   body = g_strdup_printf ("{\"id\":\"%s\",%s\"context\":{\"title\":\"T\",\"description\":\"D\"},"
-                          "\"actions\":" SIMPLE_ACTIONS "}", id, deadline ? deadline : "");
+                          "\"actions\":" SIMPLE_ACTIONS "}", id, deadline);
   answer = request (fixture, "POST", "/api/v1/notifications", service->key, body, 201);
   return id;
 }

@@ -93,23 +93,10 @@ static char *
 post_expired (SrvTeam    *team,
               const char *title)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) soon = g_date_time_add_seconds (now, 2);
-  g_autofree char *deadline = g_date_time_format_iso8601 (soon);
-  g_autofree char *body = g_strdup_printf ("{\"context\":{\"title\":\"%s\",\"description\":\"D\"},"
-                                           "\"deadline\":\"%s\",\"actions\":[{\"id\":\"ok\","
-                                           "\"label\":\"OK\",\"response_type\":\"simple\"}]}",
-                                           title, deadline);
-  g_autoptr(SrvAnswer) posted = srv_request (team->server, "POST", "/api/v1/notifications",
-                                             team->key, body);
-  g_autoptr(JsonObject) answer = NULL, ended = NULL;
-  g_autofree char *id = NULL, *waited = NULL;
+  g_autofree char *id = srv_post_full (team->server, team->key, title, 2);
+  g_autofree char *waited = g_strconcat (id, "?wait=30", NULL);
+  g_autoptr(JsonObject) ended = read_one (team, NOTIFICATIONS, team->key, waited);
 
-  srv_assert_status (posted, 201, NULL);
-  answer = srv_parse_object (posted->body);
-  id = g_strdup (json_object_get_string_member (answer, "notification_id"));
-  waited = g_strconcat (id, "?wait=30", NULL);
-  ended = read_one (team, NOTIFICATIONS, team->key, waited);
   g_assert_cmpstr (json_object_get_string_member (ended, "status"), ==, "expired");
   return g_steal_pointer (&id);
 }
