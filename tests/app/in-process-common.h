@@ -59,6 +59,7 @@ void test_app_invalidated_while_open (void);
 void test_app_expiry_while_open (void);
 void test_app_settled_while_away (void);
 void test_app_withdrawn_while_away (void);
+void test_app_withdrawn_no_reason_while_away (void);
 void test_app_conflict_told (void);
 
 /* in-process-history.c */

@@ -164,33 +164,41 @@ post_and_open (const char *title)
   return id;
 }
 
-/* The service changes its mind about request @id: withdrawn, "Rolled back instead". */
+/* The service changes its mind about request @id: withdrawn, "Rolled back
+ * instead" (or with no reason, @with_reason FALSE). */
 static void
-withdraw (const char *id)
+withdraw (const char *id,
+          gboolean    with_reason)
 {
   g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
   g_autoptr(JsonNode) reply = NULL;
   guint status = 0;
 
   reply = app_test_server_call (test_app_server, "PATCH", path,
-                                "{\"status\": \"invalidated\", \"reason\": \"Rolled back instead\"}",
+                                with_reason ? "{\"status\": \"invalidated\", \"reason\": "
+                                              "\"Rolled back instead\"}"
+                                            : "{\"status\": \"invalidated\"}",
                                 &status);
   g_assert_cmpuint (status, ==, 200);
 }
 
 /* The open request @id turns read-only, withdrawn, and says why, in the
- * view and in the history. */
+ * view and in the history; with no reason given, says none. */
 static void
-assert_withdrawn_shown (const char *id)
+assert_withdrawn_shown (const char *id,
+                        gboolean    with_reason)
 {
   app_test_wait_for (triage_decision_view_get_status (test_app_decision_view ()) ==
                      ATP_STATUS_INVALIDATED, APP_TEST_WAIT_MS);
   g_assert_true (triage_decision_view_get_read_only (test_app_decision_view ()));
   g_assert_cmpstr (triage_request_get_status_reason (
                      triage_window_get_current_request (test_app_window ())),
-                   ==, "Rolled back instead");
-  app_test_wait_for (test_app_history_matches (id, "outcome = 'invalidated'"
-                                                   " AND status_reason = 'Rolled back instead'"),
+                   ==, with_reason ? "Rolled back instead" : NULL);
+  app_test_wait_for (test_app_history_matches (id, with_reason
+                                                     ? "outcome = 'invalidated'"
+                                                       " AND status_reason = 'Rolled back instead'"
+                                                     : "outcome = 'invalidated'"
+                                                       " AND status_reason IS NULL"),
                      APP_TEST_WAIT_MS);
 }
 
@@ -199,8 +207,8 @@ test_app_invalidated_while_open (void)
 {
   g_autofree char *id = post_and_open ("Withdrawn while open?");
 
-  withdraw (id);
-  assert_withdrawn_shown (id);
+  withdraw (id, TRUE);
+  assert_withdrawn_shown (id, TRUE);
 }
 
 void
@@ -260,10 +268,18 @@ test_app_settled_while_away (void)
   app_test_server_start (test_app_server);
   g_action_group_activate_action (G_ACTION_GROUP (test_app), "retry", NULL);
 
-  /* After the resync the app asks what became of it: expired, not "answered". */
+  /* After the resync the app asks what became of it: expired, not "answered",
+   * and why, in the view and the history, as the status update would have
+   * said (it came to nobody). */
   app_test_wait_for (triage_decision_view_get_status (test_app_decision_view ()) ==
                      ATP_STATUS_EXPIRED, APP_TEST_WAIT_MS);
   g_assert_true (triage_decision_view_get_read_only (test_app_decision_view ()));
+  g_assert_cmpstr (triage_request_get_status_reason (
+                     triage_window_get_current_request (test_app_window ())),
+                   ==, "deadline passed");
+  app_test_wait_for (test_app_history_matches (id, "outcome = 'expired'"
+                                                   " AND status_reason = 'deadline passed'"),
+                     APP_TEST_WAIT_MS);
   g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (test_app), id));
   /* What was typed stays visible. */
   kept = editor_text (editor);
@@ -271,22 +287,36 @@ test_app_settled_while_away (void)
   g_assert_false (triage_response_editor_get_editable (TRIAGE_RESPONSE_EDITOR (editor)));
 }
 
-/* Withdrawn with a reason while the app was away: the resync's lookup
- * brings the reason, and the view and the history say it as the status
- * update would have (it came to nobody). */
-void
-test_app_withdrawn_while_away (void)
+/* Withdrawn while the app was away, with a reason (@with_reason) or
+ * none (as a request withdrawn before the server kept reasons reads): the
+ * resync's lookup brings the reason, and the view and the history say it as
+ * the status update would have (it came to nobody), or say none. */
+static void
+withdrawn_while_away (gboolean with_reason)
 {
-  g_autofree char *id = post_and_open ("Withdrawn while away?");
+  g_autofree char *id = post_and_open (with_reason ? "Withdrawn while away?"
+                                                   : "Withdrawn while away, no reason?");
 
   app_test_server_stop (test_app_server, TRUE);
   app_test_wait_for (triage_application_get_connection (test_app) != TRIAGE_CONNECTION_CONNECTED,
                      APP_TEST_WAIT_MS);
   /* The calls block: the app does not run (nor reconnect) till the retry. */
   app_test_server_start (test_app_server);
-  withdraw (id);
+  withdraw (id, with_reason);
   g_action_group_activate_action (G_ACTION_GROUP (test_app), "retry", NULL);
-  assert_withdrawn_shown (id);
+  assert_withdrawn_shown (id, with_reason);
+}
+
+void
+test_app_withdrawn_while_away (void)
+{
+  withdrawn_while_away (TRUE);
+}
+
+void
+test_app_withdrawn_no_reason_while_away (void)
+{
+  withdrawn_while_away (FALSE);
 }
 
 void

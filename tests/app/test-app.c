@@ -101,6 +101,7 @@ main (int   argc,
   g_test_add_func ("/app/conflict-told", test_app_conflict_told);
   g_test_add_func ("/app/settled-while-away", test_app_settled_while_away);
   g_test_add_func ("/app/withdrawn-while-away", test_app_withdrawn_while_away);
+  g_test_add_func ("/app/withdrawn-no-reason-while-away", test_app_withdrawn_no_reason_while_away);
   g_test_add_func ("/app/history-recorded", test_app_history_recorded);
   g_test_add_func ("/app/attachments", test_app_attachments);
   g_test_add_func ("/app/history-retention", test_app_history_retention);
