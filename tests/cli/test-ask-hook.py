@@ -450,6 +450,21 @@ def test_answered_as_it_gave_up():
         expect(hook.result(), (0, pre_tool_use("allow", "Allowed in Triage by user “default”")))
 
 
+def test_service_options():
+    # Documented: the service is claude-code ("Claude Code") unless --service names
+    # another; --service-name names it (the local server takes both from the hook).
+    for args, want in ((("--service", "deploy-agent"), ("deploy-agent", "deploy-agent")),
+                       (("--service", "deploy-agent", "--service-name", "Deploy agent"),
+                        ("deploy-agent", "Deploy agent")),
+                       (("--service-name", "Claude at work"), ("claude-code", "Claude at work"))):
+        with Scenario("service") as s:
+            hook = Hook(s.world, PRE_TOOL_USE_BASH, *args)
+            n = s.person.answer("Bash in my-project: npm test", "allow")
+            expect(hook.result(), (0, pre_tool_use("allow", "Allowed in Triage by user “default”")))
+            if (n["service"]["id"], n["service"]["name"]) != want:
+                raise Failure(f"{args}: service {n['service']}, expected {want}")
+
+
 def test_bad_options():
     world = World("hook-options")
     try:
@@ -505,5 +520,6 @@ run([
     ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
     ("the server back while the hook withdraws: withdrawn", test_server_back_withdraws),
     ("the POST's answer lost: withdrawn", test_answer_lost_withdraws),
+    ("--service and --service-name", test_service_options),
     ("bad options", test_bad_options),
 ])
