@@ -1,6 +1,8 @@
-/* test-ask-output.c — the built triage-ask against a real triage-server: an
- * answer that cannot be written on standard output is said, and the exit
- * status is not the one a script takes for "here is the answer"
+/* test-ask-output.c — the built triage-ask against a real triage-server: what a
+ * script reads (standard output, standard error, the exit status) for an answer
+ * of each type and for a withdrawal; and an answer that cannot be written on
+ * standard output is said, and the exit status is not the one a script takes
+ * for "here is the answer"
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,6 +22,94 @@ output_setup (Fixture       *fixture,
 {
   fixture_setup (fixture, data);
   atp_client_set_protocols (fixture->person, (1u << ATP_PROTOCOL_ATP) | (1u << ATP_PROTOCOL_AITP));
+}
+
+/* What a script reads for an answer of each response type: exit 0, nothing on standard
+ * error, and on standard output one line of JSON, the answer as the person gave it. */
+static void
+test_each_type_output (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const struct { const char *args[8]; const char *answer; } cases[] = {
+    { { "--action", "go", NULL }, "null" },
+    { { "--action", "go:binary", NULL }, "false" },
+    { { "--action", "go:choice", "--option", "go=eu", "--option", "go=us", NULL }, "\"us\"" },
+    { { "--action", "go:multi_choice", "--option", "go=a", "--option", "go=b", NULL },
+      "[\"b\",\"a\"]" },
+    { { "--action", "go:text", NULL }, "\"Because it is Friday\"" },
+    { { "--action", "go:number", NULL }, "2.5" },
+    { { "--action", "go:scale", "--constraint", "go.min=1", "--constraint", "go.max=5", NULL },
+      "4" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *title = g_strdup_printf ("Type %u", i);
+      g_autoptr(GPtrArray) args = g_ptr_array_new ();
+      g_autoptr(Run) run = NULL;
+      g_autoptr(AtpNotification) request = NULL;
+      g_autoptr(JsonObject) output = NULL;
+      g_autoptr(JsonNode) want = json_from_string (cases[i].answer, NULL);
+
+      g_ptr_array_add (args, "--title");
+      g_ptr_array_add (args, title);
+      for (guint a = 0; cases[i].args[a] != NULL; a++)
+        g_ptr_array_add (args, (gpointer) cases[i].args[a]);
+      g_ptr_array_add (args, NULL);
+      run = ask_start (fixture, (const char * const *) args->pdata, NULL);
+      request = person_wait_for (fixture, title);
+      person_answers (fixture, request->id, "go", cases[i].answer);
+
+      g_assert_cmpint (ask_finish (run), ==, 0);
+      g_assert_cmpstr (run->err, ==, "");
+      /* One line: its only line break ends it. */
+      g_assert_true (strchr (run->out, '\n') == run->out + strlen (run->out) - 1);
+      output = parse_output (run->out);
+      g_assert_cmpstr (json_object_get_string_member (output, "notification_id"), ==, request->id);
+      g_assert_cmpstr (json_object_get_string_member (output, "action_id"), ==, "go");
+      if (!atp_json_node_equal (json_object_get_member (output, "response_data"), want))
+        g_error ("case %u: response_data in “%s” is not %s", i, run->out, cases[i].answer);
+    }
+}
+
+/* Withdrawn by the service while it waits: exit 6, nothing on standard output, and on
+ * standard error one line that says so, with the service's reason when it gave one
+ * (the server keeps it, and the long-poll reads it back), made visible as every
+ * message is. It said "the request was withdrawn" whatever the service had said. */
+static void
+withdrawn_with (Fixture    *fixture,
+                const char *title,
+                const char *reason,
+                const char *said)
+{
+  const char * const args[] = { "--title", title, "--action", "ok", NULL };
+  g_autoptr(Run) run = ask_start (fixture, args, NULL);
+  g_autoptr(AtpNotification) request = person_wait_for (fixture, title);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  atp_client_invalidate_async (fixture->service, request->id, reason, NULL, result_cb, &result);
+  wait_until (result != NULL, "the invalidation");
+  g_assert_true (atp_client_invalidate_finish (fixture->service, result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (ask_finish (run), ==, 6);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_cmpstr (run->err, ==, said);
+}
+
+static void
+test_withdrawn (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  withdrawn_with (fixture, "Withdrawn", "not needed",
+                  "triage-ask: the request was withdrawn before anyone answered it: "
+                  "“not needed”\n");
+  withdrawn_with (fixture, "Withdrawn without a word", NULL,
+                  "triage-ask: the request was withdrawn before anyone answered it\n");
+  withdrawn_with (fixture, "Withdrawn loudly", "gone\x1b]0;PWNED\x07 now",
+                  "triage-ask: the request was withdrawn before anyone answered it: "
+                  "“gone\xef\xbf\xbd]0;PWNED\xef\xbf\xbd now”\n");
 }
 
 /* A full disk (`> answer.json` on it): the answer was lost and it exited 0. */
@@ -128,6 +218,8 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, output_setup, func, fixture_teardown)
+  ADD ("/ask/output/each-type", test_each_type_output);
+  ADD ("/ask/output/withdrawn", test_withdrawn);
   ADD ("/ask/output/full", test_full);
   ADD ("/ask/output/full-no-wait", test_full_no_wait);
   ADD ("/ask/output/closed", test_closed);
