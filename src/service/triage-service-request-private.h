@@ -24,6 +24,9 @@ struct _TriageServiceRequest
   gboolean   reached;         /* one reached the server (answered, or sent whole), */
   gboolean   posted;          /* and one was answered 2xx, */
   gboolean   maybe_posted;    /* or one went out whole and lost its answer */
+  gboolean   send_trying;     /* a POST's try is under way, */
+  GCancellable *send_cancellable;  /* with this cancellable (nullable) */
+  GPtrArray *withdrawals_waiting;  /* GTask: for that try, cancelled, to end */
 
   gint64     failing_since;   /* monotonic µs of the first failure in a row, 0 if none */
   guint      attempt;
@@ -35,5 +38,8 @@ typedef void (*TriageServiceRetryFunc) (GTask *task);
 void triage_service_retry_later (GTask                  *task,
                                  guint                   delay_ms,
                                  TriageServiceRetryFunc  again);
+
+/* The withdrawals that waited for a cancelled POST's try to end, tried now. */
+void triage_service_request_withdrawals_resume (TriageServiceRequest *self);
 
 G_END_DECLS

@@ -192,6 +192,17 @@ withdraw_try (GTask *task)
   Withdrawal *withdrawal = g_task_get_task_data (task);
   guint timeout;
 
+  /* A POST's try cut off by a cancel has not ended yet: whether it went out
+   * whole decides whether there is anything to take back. It ends at once. */
+  if (self->send_trying && self->send_cancellable != NULL &&
+      g_cancellable_is_cancelled (self->send_cancellable))
+    {
+      if (self->withdrawals_waiting == NULL)
+        self->withdrawals_waiting = g_ptr_array_new ();
+      g_ptr_array_add (self->withdrawals_waiting, task);
+      return;
+    }
+
   /* Sent, but no POST reached the server (the connection never opened: the
    * server down, its socket missing): there is nothing to take back. Posting
    * it here made a request nobody had asked for, to withdraw it at once, or
@@ -224,6 +235,15 @@ withdraw_try (GTask *task)
       return;
     }
   withdraw_known (task);
+}
+
+void
+triage_service_request_withdrawals_resume (TriageServiceRequest *self)
+{
+  g_autoptr(GPtrArray) waiting = g_steal_pointer (&self->withdrawals_waiting);
+
+  for (guint i = 0; waiting != NULL && i < waiting->len; i++)
+    withdraw_try (g_ptr_array_index (waiting, i));
 }
 
 void

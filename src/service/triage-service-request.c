@@ -49,6 +49,8 @@ triage_service_request_finalize (GObject *object)
   g_free (self->collection);
   g_free (self->notification_id);
   g_free (self->body);
+  g_clear_object (&self->send_cancellable);
+  g_clear_pointer (&self->withdrawals_waiting, g_ptr_array_unref);
 
   G_OBJECT_CLASS (triage_service_request_parent_class)->finalize (object);
 }
@@ -346,21 +348,41 @@ op_answered (GTask    *task,
   return TRUE;
 }
 
+/*
+ * A POST's try ended (@error: how, or NULL). Cut off by a cancel before the
+ * whole request went out (its connection still opening, or queued), it never
+ * reached the server whole: there is nothing to take back, where the
+ * withdrawal once posted it to withdraw it, a question never asked. Then the
+ * withdrawals that waited for the try to end go on.
+ */
+static void
+send_try_ended (TriageServiceRequest *self,
+                GAsyncResult         *result,
+                const GError         *error)
+{
+  self->send_trying = FALSE;
+  g_clear_object (&self->send_cancellable);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+      !atp_client_result_went_out (result))
+    self->posting = FALSE;
+  triage_service_request_withdrawals_resume (self);
+}
+
 static void
 post_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   GTask *task = user_data;
-  TriageServiceRequest *self;
+  TriageServiceRequest *self = g_task_get_source_object (task);
   AtpPostResult *post;
   GError *error = NULL;
 
   post = atp_client_post_notification_finish (ATP_CLIENT (object), result, &error);
+  send_try_ended (self, result, error);
   if (!op_answered (task, post, error))
     return;
 
-  self = g_task_get_source_object (task);
   self->posting = FALSE;
   self->reached = self->posted = TRUE;
   g_task_return_pointer (task, post, (GDestroyNotify) atp_post_result_unref);
@@ -422,6 +444,7 @@ post_json_cb (GObject      *object,
   GError *error = NULL;
 
   answer = atp_client_call_finish (ATP_CLIENT (object), result, &error);
+  send_try_ended (self, result, error);
   if (!op_answered (task, answer, error))
     return;
 
@@ -493,6 +516,14 @@ wait_json_cb (GObject      *object,
   g_object_unref (task);
 }
 
+static void
+send_try_begins (TriageServiceRequest *self,
+                 GCancellable         *cancellable)
+{
+  self->posting = self->send_trying = TRUE;
+  g_set_object (&self->send_cancellable, cancellable);
+}
+
 /* One try of the operation; @task's reference passes to the callback. */
 static void
 op_try (GTask *task)
@@ -514,7 +545,7 @@ op_try (GTask *task)
 
       if (op->step == STEP_SEND)
         {
-          self->posting = TRUE;
+          send_try_begins (self, cancellable);
           atp_client_call_async (self->client, "POST", self->collection, self->body, TRUE, 0,
                                  cancellable, post_json_cb, task);
           return;
@@ -526,7 +557,7 @@ op_try (GTask *task)
     }
   else if (op->step == STEP_SEND)
     {
-      self->posting = TRUE;
+      send_try_begins (self, cancellable);
       atp_client_post_notification_data_async (self->client, self->body, -1, cancellable,
                                                post_cb, task);
     }

@@ -458,6 +458,17 @@ atp_client_request_finish (AtpClient     *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+gboolean
+atp_client_result_went_out (GAsyncResult *result)
+{
+  Request *request;
+
+  g_return_val_if_fail (G_IS_TASK (result), FALSE);
+
+  request = g_task_get_task_data (G_TASK (result));
+  return request != NULL && request->wrote_body;
+}
+
 void
 atp_client_set_json_body (SoupMessage *message,
                           char        *text,

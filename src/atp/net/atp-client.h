@@ -331,6 +331,17 @@ JsonNode            *atp_client_call_finish               (AtpClient            
                                                            GAsyncResult         *result,
                                                            GError              **error);
 
+/*
+ * atp_client_result_went_out:
+ * @result: the result of any call of an AtpClient, in its callback (before it is
+ *   let go of)
+ *
+ * Whether the whole request went out to the server (its body written): one cut
+ * off by a cancel before that never reached the server whole, so the server
+ * cannot have acted on it; one after may have.
+ */
+gboolean             atp_client_result_went_out           (GAsyncResult         *result);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpNotificationPage, atp_notification_page_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AtpPostResult, atp_post_result_unref)
 
