@@ -428,8 +428,11 @@ withdraw_cb (GObject      *object,
     }
   else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND))
     triage_ask_say ("%s before the request reached the server", ask->why);
+  /* Left for the person to see: named, so that whoever reads this can find it. */
   else
-    triage_ask_say ("%s; could not withdraw the request: %s", ask->why, error->message);
+    triage_ask_say ("%s; could not withdraw request %s, which waits in the person's inbox "
+                    "until answered or expired: %s", ask->why,
+                    triage_service_request_get_notification_id (ask->request), error->message);
 
   finish (ask, ask->signal_exit);
 }

@@ -92,6 +92,28 @@ def test_kept_for_a_resend():
         raise Failure(f"exit {status}, the request {state}; stderr {err!r}")
 
 
+def test_server_gone_for_good():
+    """The server gone for good while it waits: exit 3, nothing on standard output, and
+    standard error says it gave up and that the request it could not withdraw waits in
+    the person's inbox, by its id (it said "could not withdraw the request")."""
+    world = World("ask-gone-for-good")
+    server = LoggedServer(world).start()
+    try:
+        title = "Asked of a server that never comes back"
+        proc = ask(world, title, "--retry-for", "1s")
+        n = wait_for("the request in the inbox", lambda: pending_titled(server, title))
+        server.wait_posted("triage-ask")
+        server.kill()
+        out, err = finished(proc)
+        said = f"gave up waiting; could not withdraw request {n['id']}, which waits in the " \
+               "person's inbox until answered or expired: Cannot reach the local server"
+        if proc.returncode != 3 or out or said.encode() not in err:
+            raise Failure(f"exit {proc.returncode}; stdout {out!r}; stderr {err!r}")
+    finally:
+        server.stop()
+        world.cleanup()
+
+
 def answer_held(name, title, answer=None):
     """Asks @title through a relay that holds back the server's answer to the POST,
     answered first with @answer unless None (as through another server of a cluster);
@@ -171,6 +193,7 @@ def test_damaged_row():
 run([
     ("the server gone past --retry-for: withdrawn", test_withdrawn),
     ("sent with --id: kept for the run that resends it", test_kept_for_a_resend),
+    ("the server gone for good: the request named", test_server_gone_for_good),
     ("the POST's answer lost: withdrawn once the server is back", test_answer_lost),
     ("answered as it gave up: the answer printed", test_answered_as_it_gave_up),
     ("a damaged row: said at once, not retried", test_damaged_row),
