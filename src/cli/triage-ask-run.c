@@ -241,7 +241,8 @@ settled_view (Ask      *ask,
     }
   else if (g_str_equal (status, "invalidated"))
     {
-      say_withdrawn (triage_service_string_member (object, "reason"));
+      /* AITP-02's GET carries no reason (docs/protocol.md): its webhook does. */
+      say_withdrawn (NULL);
       finish (ask, TRIAGE_ASK_EXIT_INVALIDATED);
     }
   else
