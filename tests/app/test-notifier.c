@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app-test-common.h"
+#include "notifyd-test-log.h"
 #include "text-test-util.h"
 #include "triage-decision-format.h"
 #include "triage-notifier.h"
@@ -359,97 +360,6 @@ test_decode_icon (void)
 
 /* Bubbles on a fake notification server */
 
-static JsonNode *
-read_log (void)
-{
-  const char *path = g_getenv ("FAKE_NOTIFYD_LOG");
-  g_autofree char *contents = NULL;
-  g_auto(GStrv) lines = NULL;
-  JsonArray *array = json_array_new ();
-  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
-
-  json_node_take_array (node, array);
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return node;
-
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (*lines[i] != '\0')
-      json_array_add_element (array, atp_json_parse (lines[i], -1, 0, NULL));
-
-  return node;
-}
-
-/* The last log event of @kind for @summary_part (or any), NULL if none. */
-static JsonObject *
-find_event (JsonNode   *log,
-            const char *kind,
-            const char *summary_part,
-            guint       id)
-{
-  JsonArray *array = json_node_get_array (log);
-
-  for (guint i = json_array_get_length (array); i > 0; i--)
-    {
-      JsonObject *event = json_array_get_object_element (array, i - 1);
-
-      if (g_strcmp0 (json_object_get_string_member (event, "event"), kind) != 0)
-        continue;
-      if (summary_part != NULL &&
-          strstr (json_object_get_string_member_with_default (event, "summary", ""), summary_part) == NULL)
-        continue;
-      if (id != 0 && (guint) json_object_get_int_member (event, "id") != id)
-        continue;
-      return event;
-    }
-
-  return NULL;
-}
-
-static JsonObject *
-wait_event (const char *kind,
-            const char *summary_part,
-            guint       id,
-            JsonNode  **log_out)
-{
-  gint64 end = g_get_monotonic_time () + APP_TEST_WAIT_MS * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_autoptr(JsonNode) log = read_log ();
-      JsonObject *event = find_event (log, kind, summary_part, id);
-
-      if (event != NULL)
-        {
-          json_object_ref (event);
-          *log_out = g_steal_pointer (&log);
-          return event;
-        }
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (10000);
-    }
-
-  g_error ("No %s event for %s in the fake notification server's log", kind,
-           summary_part ? summary_part : "any bubble");
-  return NULL;
-}
-
-static void
-press (guint       id,
-       const char *key)
-{
-  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-
-  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications",
-                                       "/org/freedesktop/Notifications",
-                                       "io.github.atptriage.Triage.FakeNotifyd", "InvokeAction",
-                                       g_variant_new ("(us)", id, key), NULL,
-                                       G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
-  g_assert_no_error (error);
-}
-
 typedef struct
 {
   char *activated;
@@ -478,17 +388,6 @@ on_respond (TriageNotifier *notifier,
   events->respond_action = g_strdup (action);
 }
 
-static gboolean
-skip_without_fake (void)
-{
-  if (g_getenv ("FAKE_NOTIFYD_LOG") == NULL)
-    {
-      g_test_skip ("Runs under tests/fake-notifyd.py (FAKE_NOTIFYD_LOG unset)");
-      return TRUE;
-    }
-  return FALSE;
-}
-
 static void
 test_bus_inline_respond (void)
 {
@@ -501,7 +400,7 @@ test_bus_inline_respond (void)
   Events events = { 0 };
   g_autofree char *icon_json = NULL;
 
-  if (skip_without_fake ())
+  if (notifyd_skip_without ())
     return;
 
   icon_json = g_strdup_printf ("[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
@@ -514,7 +413,7 @@ test_bus_inline_respond (void)
   triage_notifier_show (notifier, n, TRUE);
   g_assert_cmpuint (triage_notifier_get_n_shown (notifier), ==, 1);
 
-  notify = wait_event ("Notify", ID_A, 0, &log);
+  notify = notifyd_wait_event ("Notify", ID_A, 0, &log);
   g_assert_cmpstr (json_object_get_string_member (notify, "body"), ==,
                    "Ship &lt;b&gt;it&lt;/b&gt; &amp; see");
   g_assert_cmpstr (json_object_get_string_member (notify, "app_name"), ==, "Triage");
@@ -531,7 +430,7 @@ test_bus_inline_respond (void)
   g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (actions, 2), 0), ==, "respond:no");
   g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (actions, 3), 0), ==, "open");
 
-  press (json_object_get_int_member (notify, "id"), "respond:no");
+  notifyd_press (json_object_get_int_member (notify, "id"), "respond:no");
   app_test_wait_for (events.respond_id != NULL, APP_TEST_WAIT_MS);
   g_assert_cmpstr (events.respond_id, ==, ID_A);
   g_assert_cmpstr (events.respond_action, ==, "no");
@@ -560,7 +459,7 @@ test_bus_open_and_withdraw (void)
   Events events = { 0 };
   g_autofree char *icon_actions = NULL;
 
-  if (skip_without_fake ())
+  if (notifyd_skip_without ())
     return;
 
   /* Irreversible: no answer buttons, only Open. */
@@ -572,67 +471,24 @@ test_bus_open_and_withdraw (void)
 
   triage_notifier_show (notifier, a, FALSE);
   triage_notifier_show (notifier, b, FALSE);
-  notify_a = wait_event ("Notify", ID_C, 0, &log);
-  notify_b = wait_event ("Notify", ID_D, 0, &log2);
+  notify_a = notifyd_wait_event ("Notify", ID_C, 0, &log);
+  notify_b = notifyd_wait_event ("Notify", ID_D, 0, &log2);
 
   actions = json_object_get_array_member (notify_a, "actions");
   g_assert_cmpuint (json_array_get_length (actions), ==, 2);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (notify_a, "hints"), "urgency"), ==, 1);
 
-  press (json_object_get_int_member (notify_a, "id"), "default");
+  notifyd_press (json_object_get_int_member (notify_a, "id"), "default");
   app_test_wait_for (events.activated != NULL, APP_TEST_WAIT_MS);
   g_assert_cmpstr (events.activated, ==, ID_C);
 
   /* Answered elsewhere: the bubble is withdrawn. */
   triage_notifier_withdraw (notifier, ID_D);
   g_assert_cmpuint (triage_notifier_get_n_shown (notifier), ==, 0);
-  closed = wait_event ("CloseNotification", NULL, json_object_get_int_member (notify_b, "id"), &log3);
+  closed = notifyd_wait_event ("CloseNotification", NULL, json_object_get_int_member (notify_b, "id"), &log3);
 
   g_assert_finalize_object (g_steal_pointer (&notifier));
   g_free (events.activated);
-}
-
-/* Waits for the bubble @id to say @body (a Notify replacing it). */
-static JsonObject *
-wait_body (guint       id,
-           const char *body,
-           JsonNode  **log_out)
-{
-  gint64 end = g_get_monotonic_time () + APP_TEST_WAIT_MS * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_autoptr(JsonNode) log = read_log ();
-      JsonObject *event = find_event (log, "Notify", NULL, id);
-
-      if (event != NULL && g_strcmp0 (json_object_get_string_member (event, "body"), body) == 0)
-        {
-          json_object_ref (event);
-          *log_out = g_steal_pointer (&log);
-          return event;
-        }
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (10000);
-    }
-
-  g_error ("Bubble %u never said “%s”", id, body);
-  return NULL;
-}
-
-static void
-close_bubble (guint id)
-{
-  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-
-  /* As the person closing it (reason 2). */
-  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications",
-                                       "/org/freedesktop/Notifications",
-                                       "io.github.atptriage.Triage.FakeNotifyd", "Close",
-                                       g_variant_new ("(uu)", id, 2), NULL,
-                                       G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
-  g_assert_no_error (error);
 }
 
 /* Settled elsewhere while its bubble is up: the bubble says what became of
@@ -651,7 +507,7 @@ test_bus_settle (void)
   JsonObject *last_b;
   guint id_a, id_b;
 
-  if (skip_without_fake ())
+  if (notifyd_skip_without ())
     return;
 
   a = app_test_notification (ID_E, 0, 10,
@@ -663,17 +519,17 @@ test_bus_settle (void)
 
   triage_notifier_show (notifier, a, TRUE);
   triage_notifier_show (notifier, b, FALSE);
-  notify_a = wait_event ("Notify", ID_E, 0, &log);
-  notify_b = wait_event ("Notify", ID_F, 0, &log2);
+  notify_a = notifyd_wait_event ("Notify", ID_E, 0, &log);
+  notify_b = notifyd_wait_event ("Notify", ID_F, 0, &log2);
   id_a = json_object_get_int_member (notify_a, "id");
   id_b = json_object_get_int_member (notify_b, "id");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (notify_a, "actions")), ==, 4);
 
   /* Said in place, escaped like any body; said again as more is learnt. */
   triage_notifier_settle (notifier, ID_E, "Answered on another device at 17:12");
-  settled = wait_body (id_a, "Answered on another device at 17:12", &log3);
+  settled = notifyd_wait_body (id_a, "Answered on another device at 17:12", &log3);
   triage_notifier_settle (notifier, ID_E, "Answered ‘Stop’ by <alex> on another device at 17:12");
-  again = wait_body (id_a, "Answered ‘Stop’ by &lt;alex&gt; on another device at 17:12", &log4);
+  again = notifyd_wait_body (id_a, "Answered ‘Stop’ by &lt;alex&gt; on another device at 17:12", &log4);
   g_assert_cmpint (json_object_get_int_member (again, "replaces_id"), ==, id_a);
   g_assert_cmpstr (json_object_get_string_member (again, "summary"), ==,
                    json_object_get_string_member (notify_a, "summary"));
@@ -683,14 +539,14 @@ test_bus_settle (void)
   g_assert_cmpuint (triage_notifier_get_n_shown (notifier), ==, 2);
 
   /* Closed by the person: it stays closed. */
-  close_bubble (id_b);
+  notifyd_close (id_b);
   app_test_wait_for (triage_notifier_get_n_shown (notifier) == 1, APP_TEST_WAIT_MS);
   triage_notifier_settle (notifier, ID_F, "Expired at 17:12");
   triage_notifier_show (notifier, c, FALSE);   /* after the settle, on the same thread */
-  notify_c = wait_event ("Notify", ID_G, 0, &log5);
+  notify_c = notifyd_wait_event ("Notify", ID_G, 0, &log5);
   g_clear_pointer (&log6, json_node_unref);
-  log6 = read_log ();
-  last_b = find_event (log6, "Notify", NULL, id_b);
+  log6 = notifyd_read_log ();
+  last_b = notifyd_find_event (log6, "Notify", NULL, id_b);
   g_assert_nonnull (last_b);
   g_assert_cmpstr (json_object_get_string_member (last_b, "body"), ==,
                    json_object_get_string_member (notify_b, "body"));
