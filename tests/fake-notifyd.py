@@ -17,7 +17,11 @@ NotificationClosed(id, 2). Which action:
 
   fake-notifyd.py [--log FILE] [--no-click | --click KEY] [--click-delay MS]
                   [--replace] [--private-bus] [--tmpdir] [--name-timeout S]
-                  [--exec CMD ARG...]
+                  [--capabilities CAP,...] [--exec CMD ARG...]
+
+--capabilities names what GetCapabilities answers (default
+actions,body,body-markup,persistence): a server without body-markup, or
+without actions, as some are.
 
 With --exec, CMD is started once the name is owned and the server exits with CMD's
 exit status (a meson test wrapper). Without --exec it serves until SIGTERM/SIGINT.
@@ -159,8 +163,7 @@ class Server:
         if iface == CONTROL:
             return self.on_control(method, params, inv)
         if method == "GetCapabilities":
-            inv.return_value(GLib.Variant(
-                "(as)", (["actions", "body", "body-markup", "persistence"],)))
+            inv.return_value(GLib.Variant("(as)", (self.args.capabilities,)))
         elif method == "GetServerInformation":
             inv.return_value(GLib.Variant("(ssss)", ("fake-notifyd", "tests", "1.0", "1.2")))
         elif method == "CloseNotification":
@@ -307,6 +310,10 @@ def main():
                     help="a folder of this run's own for relative logs (FAKE_TMPDIR)")
     ap.add_argument("--name-timeout", type=float, default=60, metavar="S",
                     help="give up if the name is not ours after S seconds (0: do not queue)")
+    ap.add_argument("--capabilities", metavar="CAP,...",
+                    type=lambda text: [c for c in text.split(",") if c],
+                    default=["actions", "body", "body-markup", "persistence"],
+                    help="what GetCapabilities answers, comma-separated")
     ap.add_argument("--exec", nargs=argparse.REMAINDER, metavar="CMD")
     args = ap.parse_args()
     if args.exec is not None and not args.exec:

@@ -86,20 +86,19 @@ triage_notifier_escape_body (const char *text)
 }
 
 /**
- * triage_notifier_dup_bubble_body:
+ * triage_notifier_dup_bubble_text:
  * @text: an agent's text (or one that holds an agent's words), plain text
  *
  * Returns: (transfer full): @text with a place to break every
  *   %TRIAGE_SHOWN_RUN_CHARS characters of a long word (servers wrap a body
  *   at word boundaries only, and draw an unbroken line past the bubble's
- *   edge), escaped as triage_notifier_escape_body() does
+ *   edge), still plain text: triage_notifier_escape_body() escapes it for a
+ *   server that reads the body as markup
  */
 char *
-triage_notifier_dup_bubble_body (const char *text)
+triage_notifier_dup_bubble_text (const char *text)
 {
-  g_autofree char *shown = triage_format_shown_text (text, 0);
-
-  return triage_notifier_escape_body (shown);
+  return triage_format_shown_text (text, 0);
 }
 
 /**
@@ -111,10 +110,21 @@ triage_notifier_dup_bubble_body (const char *text)
 char *
 triage_notifier_dup_body (AtpNotification *notification)
 {
-  const char *description;
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (notification != NULL, NULL);
+
+  text = triage_notifier_dup_plain_body (notification);
+  return triage_notifier_escape_body (text);
+}
+
+/* The description, shortened, plain text (a bubble's body before it is
+ * escaped for a server that reads markup in it). */
+char *
+triage_notifier_dup_plain_body (AtpNotification *notification)
+{
+  const char *description;
+  g_autofree char *text = NULL;
 
   description = triage_format_get_description (notification);
   if (description == NULL)
@@ -128,7 +138,7 @@ triage_notifier_dup_body (AtpNotification *notification)
   else
     text = g_strdup (description);
 
-  return triage_notifier_dup_bubble_body (text);
+  return triage_notifier_dup_bubble_text (text);
 }
 
 /**

@@ -13,10 +13,11 @@
 G_BEGIN_DECLS
 
 /* triage-notifier-content.c */
-char      *triage_notifier_escape_body     (const char  *text);
-char      *triage_notifier_dup_bubble_body (const char  *text);
-GdkPixbuf *triage_notifier_load_icon       (GBytes      *bytes,
-                                            const char  *type,
-                                            GError     **error);
+char      *triage_notifier_escape_body     (const char      *text);
+char      *triage_notifier_dup_bubble_text (const char      *text);
+char      *triage_notifier_dup_plain_body  (AtpNotification *notification);
+GdkPixbuf *triage_notifier_load_icon       (GBytes          *bytes,
+                                            const char      *type,
+                                            GError         **error);
 
 G_END_DECLS

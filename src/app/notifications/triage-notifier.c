@@ -24,8 +24,9 @@
  * pressed, a bubble closed) arrive on that thread and are passed to the main
  * thread, where the notifier emits ::activated and ::respond.
  *
- * Everything a bubble shows is untrusted: the body is escaped (servers with
- * body-markup would interpret <b> and links), the icon is used only when it
+ * Everything a bubble shows is untrusted: the body is escaped for a server
+ * with body-markup (it would interpret <b> and links) and sent as it is to
+ * one without (it shows "&amp;" as typed), the icon is used only when it
  * is an inline data: URI, decoded here with size limits; a URL is never
  * fetched for a bubble.
  */
@@ -102,7 +103,7 @@ typedef struct
   Shared    *shared;
   char      *id;
   char      *summary;
-  char      *body;
+  char      *body;           /* plain text */
   const char *category;      /* static */
   gboolean   urgent;
   GArray    *buttons;        /* Button */
@@ -226,6 +227,23 @@ on_bubble_closed (NotifyNotification *bubble,
     }
 }
 
+/* @text (plain) as the body of a bubble: escaped for a server that reads
+ * markup in it; as it is for one that does not, which would show the
+ * entities as typed (the spec: such a server shows markup as text). Asked
+ * for each bubble, as the server may have been replaced since the last;
+ * a server that does not answer gets markup-escaped text, the safe side. */
+static char *
+thread_dup_body (const char *text)
+{
+  GList *caps = notify_get_server_caps ();
+  gboolean markup = caps == NULL ||
+                    g_list_find_custom (caps, "body-markup", (GCompareFunc) g_strcmp0) != NULL;
+
+  g_list_free_full (caps, g_free);
+
+  return markup ? triage_notifier_escape_body (text) : g_strdup (text);
+}
+
 static gboolean
 thread_ensure_init (Shared *shared)
 {
@@ -254,6 +272,7 @@ thread_show_cb (gpointer data)
   Shared *shared = job->shared;
   g_autoptr(GObject) bubble_ref = NULL;
   NotifyNotification *bubble;
+  g_autofree char *body = NULL;
   g_autoptr(GError) error = NULL;
 
   /* Each show is a call that waits on the notification server: a quitting
@@ -268,17 +287,18 @@ thread_show_cb (gpointer data)
       return G_SOURCE_REMOVE;
     }
 
+  body = thread_dup_body (job->body);
   bubble = g_hash_table_lookup (shared->bubbles, job->id);
   if (bubble != NULL)
     {
       /* Same request again (a resync): refresh the bubble in place. */
       bubble_ref = g_object_ref (G_OBJECT (bubble));
-      notify_notification_update (bubble, job->summary, job->body, NULL);
+      notify_notification_update (bubble, job->summary, body, NULL);
       notify_notification_clear_actions (bubble);
     }
   else
     {
-      bubble = notify_notification_new (job->summary, job->body, NULL);
+      bubble = notify_notification_new (job->summary, body, NULL);
       bubble_ref = G_OBJECT (bubble);
       g_object_set_data_full (G_OBJECT (bubble), "triage-request-id", g_strdup (job->id), g_free);
       g_signal_connect (bubble, "closed", G_CALLBACK (on_bubble_closed), shared);
@@ -361,7 +381,7 @@ typedef struct
 {
   Shared *shared;
   char   *id;
-  char   *body;
+  char   *body;     /* plain text */
 } SettleJob;
 
 static void
@@ -380,6 +400,7 @@ thread_settle_cb (gpointer data)
   Shared *shared = job->shared;
   NotifyNotification *bubble = g_hash_table_lookup (shared->bubbles, job->id);
   g_autofree char *summary = NULL;
+  g_autofree char *body = NULL;
   g_autoptr(GError) error = NULL;
 
   if (bubble == NULL)
@@ -388,7 +409,8 @@ thread_settle_cb (gpointer data)
   /* Replaced in place: the same title, what became of it, no buttons (its
    * answers no longer apply), no longer urgent. */
   g_object_get (bubble, "summary", &summary, NULL);
-  notify_notification_update (bubble, summary, job->body, NULL);
+  body = thread_dup_body (job->body);
+  notify_notification_update (bubble, summary, body, NULL);
   notify_notification_clear_actions (bubble);
   notify_notification_set_urgency (bubble, NOTIFY_URGENCY_NORMAL);
   if (!notify_notification_show (bubble, &error))
@@ -565,7 +587,7 @@ triage_notifier_show (TriageNotifier  *self,
   job->shared = shared_ref (self->shared);
   job->id = g_strdup (notification->id);
   job->summary = triage_notifier_dup_summary (notification);
-  job->body = triage_notifier_dup_body (notification);
+  job->body = triage_notifier_dup_plain_body (notification);
   job->category = TRIAGE_NOTIFIER_CATEGORY;
   job->urgent = urgent;
   job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
@@ -634,7 +656,7 @@ triage_notifier_show_notice (TriageNotifier *self,
   job->shared = shared_ref (self->shared);
   job->id = g_strconcat (TRIAGE_NOTIFIER_NOTICE_PREFIX, key, NULL);
   job->summary = triage_format_shown_text (summary, 0);
-  job->body = triage_notifier_dup_bubble_body (body);
+  job->body = triage_notifier_dup_bubble_text (body);
   job->category = TRIAGE_NOTIFIER_NOTICE_CATEGORY;
   job->buttons = g_array_new (FALSE, TRUE, sizeof (Button));
   g_array_set_clear_func (job->buttons, (GDestroyNotify) button_clear);
@@ -705,7 +727,7 @@ triage_notifier_settle (TriageNotifier *self,
   job = g_new0 (SettleJob, 1);
   job->shared = shared_ref (self->shared);
   job->id = g_strdup (notification_id);
-  job->body = triage_notifier_dup_bubble_body (outcome);
+  job->body = triage_notifier_dup_bubble_text (outcome);
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_settle_cb, job, (GDestroyNotify) settle_job_free);
 }
