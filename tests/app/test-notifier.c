@@ -554,6 +554,43 @@ test_bus_settle (void)
   g_assert_finalize_object (g_steal_pointer (&notifier));
 }
 
+/* What became of a request comes from its service and from the server (a
+ * withdrawal's reason, who answered): a bubble says it in a few lines, as
+ * it says a description, however long it is. */
+static void
+test_bus_settle_long (void)
+{
+  g_autoptr(TriageNotifier) notifier = NULL;
+  g_autoptr(AtpNotification) n = NULL;
+  g_autoptr(JsonNode) log = NULL, log2 = NULL;
+  g_autoptr(JsonObject) notify = NULL, settled = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *outcome = NULL;
+  g_autofree char *shown = NULL;
+  guint id;
+
+  if (notifyd_skip_without ())
+    return;
+
+  n = app_test_notification (ID_B, 0, 10, NULL);
+  notifier = triage_notifier_new ("Triage", "io.github.atptriage.Triage");
+  triage_notifier_show (notifier, n, FALSE);
+  notify = notifyd_wait_event ("Notify", ID_B, 0, &log);
+  id = json_object_get_int_member (notify, "id");
+
+  reason = g_strnfill (20000, 'x');
+  outcome = g_strconcat ("Withdrawn by CI at 17:12\nReason: ", reason, NULL);
+  triage_notifier_settle (notifier, ID_B, outcome);
+  settled = notifyd_wait_replaced (id, &log2);
+
+  shown = dup_visible (json_object_get_string_member (settled, "body"));
+  g_assert_true (g_str_has_prefix (shown, "Withdrawn by CI at 17:12\nReason: xxx"));
+  g_assert_true (g_str_has_suffix (shown, "x…"));
+  g_assert_cmpuint (g_utf8_strlen (shown, -1), ==, TRIAGE_NOTIFIER_MAX_SETTLED_BODY);
+
+  g_assert_finalize_object (g_steal_pointer (&notifier));
+}
+
 /* A server without body-markup shows the body as it gets it (the spec: it
  * must be plain text): a request's, a notice's and a settled request's
  * words reach it as typed, not as "&amp;" and "&lt;b&gt;". */
@@ -610,6 +647,7 @@ main (int   argc,
   g_test_add_func ("/notifier/bus/inline-respond", test_bus_inline_respond);
   g_test_add_func ("/notifier/bus/open-and-withdraw", test_bus_open_and_withdraw);
   g_test_add_func ("/notifier/bus/settle", test_bus_settle);
+  g_test_add_func ("/notifier/bus/settle-long", test_bus_settle_long);
   /* Under a server without body-markup only (tests/app/meson.build). */
   g_test_add_func ("/notifier/plain-server/body", test_plain_server_body);
 

@@ -705,7 +705,8 @@ triage_notifier_withdraw (TriageNotifier *self,
  * @outcome: what became of it, plain text ("Answered ‘Stop’ by alex on
  *   another device at 17:12")
  *
- * A bubble still on screen says @outcome instead of the request's
+ * A bubble still on screen says @outcome (cut to
+ * %TRIAGE_NOTIFIER_MAX_SETTLED_BODY characters) instead of the request's
  * description, with no buttons left to answer; it can be said again as more
  * is learnt (who answered, and what). A bubble the person closed stays
  * closed; none is raised.
@@ -715,6 +716,7 @@ triage_notifier_settle (TriageNotifier *self,
                         const char     *notification_id,
                         const char     *outcome)
 {
+  g_autofree char *cut = NULL;
   SettleJob *job;
 
   g_return_if_fail (TRIAGE_IS_NOTIFIER (self));
@@ -727,7 +729,10 @@ triage_notifier_settle (TriageNotifier *self,
   job = g_new0 (SettleJob, 1);
   job->shared = shared_ref (self->shared);
   job->id = g_strdup (notification_id);
-  job->body = triage_notifier_dup_bubble_text (outcome);
+  /* A reason is the service's or the server's words, of any length: a
+   * bubble says a few lines (the window says it all). */
+  cut = triage_format_cut_text (outcome, TRIAGE_NOTIFIER_MAX_SETTLED_BODY - 1);
+  job->body = triage_notifier_dup_bubble_text (cut);
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_settle_cb, job, (GDestroyNotify) settle_job_free);
 }

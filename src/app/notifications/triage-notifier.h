@@ -21,6 +21,9 @@ G_BEGIN_DECLS
 
 /* Longest description shown in a bubble, in characters. */
 #define TRIAGE_NOTIFIER_MAX_BODY TRIAGE_BUBBLE_MAX_BODY
+/* Longest text a settled request's bubble says (what became of it, and the
+ * reason its service or server gave), in characters. */
+#define TRIAGE_NOTIFIER_MAX_SETTLED_BODY (2 * TRIAGE_NOTIFIER_MAX_BODY)
 
 /* Largest inline service icon accepted, encoded. */
 #define TRIAGE_NOTIFIER_MAX_ICON_SIZE (256 * 1024)
