@@ -151,6 +151,43 @@ test_summary_body_unbroken (void)
   g_assert_cmpstr (visible_body, ==, expected_body);
 }
 
+/* A Hebrew or Arabic service name in the summary, "Name: Title": the title
+ * stays after the colon, the colon after the name. Without marks, "Backup
+ * גיבוי: 3 files" is laid out "Backup 3 :גיבוי files" (the number joins the
+ * name's right-to-left run), and a summary that starts with a Hebrew name
+ * is laid out right to left with the colon at its far end. */
+static void
+test_summary_right_to_left (void)
+{
+  static const struct {
+    const char *name;
+    const char *title;
+    const char *summary;
+  } cases[] = {
+    { "Backup גיבוי", "3 files to delete", "\u200EBackup גיבוי\u200E: 3 files to delete" },
+    { "גיבוי", "Delete 3 files?", "\u200Eגיבוי\u200E: Delete 3 files?" },
+    { "نسخ", "حذف 3 ملفات", "\u200Eنسخ\u200E: حذف 3 ملفات" },
+    { "Backup", "גיבוי 3", "Backup: גיבוי 3" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *json = NULL;
+      g_autoptr(AtpNotification) n = NULL;
+      g_autofree char *summary = NULL;
+
+      json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"2025-05-25T10:30:00Z\","
+                              " \"service\": {\"id\": \"s\", \"name\": \"%s\"},"
+                              " \"context\": {\"title\": \"%s\", \"description\": \"d\"},"
+                              " \"actions\": [{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}],"
+                              " \"status\": \"created\"}", ID_E, cases[i].name, cases[i].title);
+      n = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, NULL);
+      g_assert_nonnull (n);
+      summary = triage_notifier_dup_summary (n);
+      g_assert_cmpstr (summary, ==, cases[i].summary);
+    }
+}
+
 /* How many answer buttons a bubble for @n carries (its protocol's choice). */
 static guint
 n_bubble_answers (AtpNotification *n)
@@ -640,6 +677,7 @@ main (int   argc,
 
   g_test_add_func ("/notifier/summary-body", test_summary_body);
   g_test_add_func ("/notifier/summary-body-unbroken", test_summary_body_unbroken);
+  g_test_add_func ("/notifier/summary-right-to-left", test_summary_right_to_left);
   g_test_add_func ("/notifier/inline-answers", test_inline_answers);
   g_test_add_func ("/notifier/inline-answers-shown-whole", test_inline_answers_shown_whole);
   g_test_add_func ("/notifier/inline-answer-labels", test_inline_answer_labels);

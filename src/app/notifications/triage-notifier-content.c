@@ -29,16 +29,19 @@
  *
  * Returns: (transfer full): "Service: Title", the service with its
  *   protocol's mark if it has one ("Shop Bot (AITP): Title"); plain text,
- *   servers never interpret markup in a summary
+ *   servers never interpret markup in a summary; a right-to-left name is
+ *   kept in its place by LEFT-TO-RIGHT MARKs (triage_format_in_sentence())
  */
 char *
 triage_notifier_dup_summary (AtpNotification *notification)
 {
   TriageProtocol *protocol;
   g_autofree char *name = NULL;
+  g_autofree char *named = NULL;
   g_autofree char *service = NULL;
   g_autofree char *headline = NULL;
   g_autofree char *title = NULL;
+  g_autofree char *summary = NULL;
 
   g_return_val_if_fail (notification != NULL, NULL);
 
@@ -46,13 +49,25 @@ triage_notifier_dup_summary (AtpNotification *notification)
    * rather than cut it needs places to break a long word (without them
    * notification-daemon draws it past the bubble's edge). */
   name = triage_format_shown_text (notification->service.name, TRIAGE_SHOWN_NAME_CHARS);
-  service = triage_protocol_dup_marked (notification->protocol, name);
+  /* A Hebrew or Arabic name ends its run before the colon: "Backup גיבוי: 3
+   * files" was read "Backup 3 :גיבוי files", the title's number taken into
+   * the name. */
+  named = triage_format_in_sentence (name);
+  service = triage_protocol_dup_marked (notification->protocol, named);
   protocol = triage_protocol_for_request (notification);
   headline = protocol ? triage_protocol_dup_headline (protocol, notification)
                       : g_strdup (notification->context.title);
   title = triage_format_shown_text (headline, TRIAGE_SHOWN_ROW_CHARS);
   /* Translators: bubble title, "<service name>: <request title>" */
-  return g_strdup_printf (_("%s: %s"), service, title);
+  summary = g_strdup_printf (_("%s: %s"), service, title);
+
+  /* The server lays a line out in the direction of its first letter: the
+   * app's sentence, written left to right, stays so when the name is
+   * Hebrew (the colon stays after the name, not at the line's far end). */
+  if (!g_str_equal (named, name))
+    return g_strconcat ("\u200E", summary, NULL);
+
+  return g_steal_pointer (&summary);
 }
 
 /* Markup-escapes @text for a bubble body. Quotes become numeric references:
