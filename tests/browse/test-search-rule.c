@@ -30,7 +30,7 @@ static const Request requests[] = {
   { "Vault", NULL, "删除ＡＰＩ旧密钥吗？", "清理TOKEN缓存" },
   { "Tiefbauamt", NULL, "Straße gesperrt", "Umleitung über die Schloßstraße" },
   { "Stadtwerke", "Netz", "STRASSE 12 offen", "Maßnahme für Acme™, Auftrag № 42" },
-  { "Αθήνα", NULL, "Καλημέρα, Ёлка", "ﬁle x²" },
+  { "Αθήνα", NULL, "Καλημέρα, Ёлка", "ﬁle x² שָׁלוֹם كَتَبَ" },
 };
 
 /* The same words in both lists, and which of the requests above they find
@@ -111,6 +111,23 @@ static const struct
   { "ёлка", 0x100 },
   { "ﬁle", 0x100 },
   { "x²", 0x100 },
+  /* Greek, Cyrillic, Hebrew and Arabic typed without their marks find the
+   * marked text (the index keeps the marks), at a word's start only. */
+  { "καλημερα", 0x100 },
+  { "ΚΑΛΗΜΕΡΑ", 0x100 },
+  { "καλη", 0x100 },
+  { "λημερα", 0x0 },
+  { "αθηνα", 0x100 },         /* the service */
+  { "елка", 0x100 },
+  { "ЕЛКА", 0x100 },
+  { "лка", 0x0 },
+  { "шалом", 0x0 },
+  { "שלום", 0x100 },
+  { "كتب", 0x100 },
+  { "καλημερα ελκα", 0x0 },
+  { "καλημερα елка", 0x100 }, /* with other words, Latin ones too */
+  { "καλημερα x", 0x100 },
+  { "καλημερα ops", 0x0 },
 };
 
 /* Where the history cannot find what the inbox finds, cheaply
@@ -128,10 +145,7 @@ static const struct
   /* The same symbol in the text: the index keeps no "tm" or "no" for it. */
   { "acmetm", 0x80, 0x0 },
   { "no 42", 0x80, 0x0 },
-  /* Greek and Cyrillic marks (unicode61 takes off Latin ones only),
-   * ligatures and superscripts: the index keeps them. */
-  { "καλημερα", 0x100, 0x0 },
-  { "елка", 0x100, 0x0 },
+  /* Latin ligatures and superscripts: the index keeps them. */
   { "file", 0x100, 0x0 },
   { "x2", 0x100, 0x0 },
 };

@@ -87,13 +87,15 @@ triage_history_filter_is_empty (const TriageHistoryFilter *filter)
 {
   g_autofree char *query = NULL;
   g_auto(GStrv) unspaced = NULL;
+  g_auto(GStrv) marked = NULL;
 
   g_return_val_if_fail (filter != NULL, TRUE);
 
   query = triage_history_fts_query (filter->text);
   unspaced = triage_history_unspaced_words (filter->text);
+  marked = triage_history_marked_words (filter->text);
 
-  return query == NULL && unspaced == NULL &&
+  return query == NULL && unspaced == NULL && marked == NULL &&
          filter->service == NULL &&
          filter->project == NULL &&
          filter->outcome == TRIAGE_HISTORY_OUTCOME_ANY &&
@@ -156,6 +158,37 @@ static gboolean
 is_unspaced_word (const char *word)
 {
   return triage_inbox_search_is_unspaced (g_utf8_get_char (word));
+}
+
+/* A word the index may keep otherwise than the inbox's fold, with marks
+ * that unicode61 takes off Latin letters only: one with a letter or mark
+ * of another script written with spaces (Greek, Cyrillic, Hebrew, Arabic,
+ * …), whose text may carry marks the word typed lacks ("καλημερα" for
+ * "Καλημέρα", "елка" for "Ёлка"). */
+static gboolean
+is_marked_word (const char *word)
+{
+  if (is_unspaced_word (word))
+    return FALSE;
+
+  for (const char *c = word; *c != '\0'; c = g_utf8_next_char (c))
+    {
+      gunichar u = g_utf8_get_char (c);
+
+      if (!triage_inbox_search_is_word_char (u) || g_unichar_isdigit (u))
+        continue;
+      switch (g_unichar_get_script (u))
+        {
+        case G_UNICODE_SCRIPT_LATIN:
+        case G_UNICODE_SCRIPT_COMMON:
+        case G_UNICODE_SCRIPT_INHERITED:
+          break;
+        default:
+          return TRUE;
+        }
+    }
+
+  return FALSE;
 }
 
 /* Appends @word to @query as a quoted prefix phrase ("deplo"*). */
@@ -272,7 +305,8 @@ word_forms (const char *folded)
  * text; a word with no letter or digit ("-", "™") is dropped (split_words
  * ()), as the inbox drops "-". The inbox follows the same rule
  * (triage-inbox-search.c). Words of scripts written without spaces are
- * left to triage_history_unspaced_words().
+ * left to triage_history_unspaced_words(), words whose marks the index
+ * keeps to triage_history_marked_words().
  *
  * Returns: (transfer full) (nullable): the MATCH expression, %NULL when @text has no words
  */
@@ -292,7 +326,7 @@ triage_history_fts_query (const char *text)
       g_autofree char *lowered = NULL;
       g_autoptr(GPtrArray) forms = NULL;
 
-      if (is_unspaced_word (words[i]))
+      if (is_unspaced_word (words[i]) || is_marked_word (words[i]))
         continue;
 
       /* Folded as the inbox folds it ("ＯＰＳ" is "ops", which the index has
@@ -328,6 +362,23 @@ triage_history_fts_query (const char *text)
   return g_string_free (query, FALSE);
 }
 
+/* The words of @text that @keep says yes to, %NULL when there are none. */
+static GStrv
+words_that (const char *text,
+            gboolean  (*keep) (const char *word))
+{
+  g_auto(GStrv) words = split_words (text);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) kept = NULL;
+
+  for (guint i = 0; words != NULL && words[i] != NULL; i++)
+    if (keep (words[i]))
+      g_strv_builder_add (builder, words[i]);
+
+  kept = g_strv_builder_end (builder);
+  return kept[0] != NULL ? g_steal_pointer (&kept) : NULL;
+}
+
 /**
  * triage_history_unspaced_words:
  * @text: (nullable): what the person typed
@@ -342,14 +393,23 @@ triage_history_fts_query (const char *text)
 GStrv
 triage_history_unspaced_words (const char *text)
 {
-  g_auto(GStrv) words = split_words (text);
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) unspaced = NULL;
+  return words_that (text, is_unspaced_word);
+}
 
-  for (guint i = 0; words != NULL && words[i] != NULL; i++)
-    if (is_unspaced_word (words[i]))
-      g_strv_builder_add (builder, words[i]);
-
-  unspaced = g_strv_builder_end (builder);
-  return unspaced[0] != NULL ? g_steal_pointer (&unspaced) : NULL;
+/**
+ * triage_history_marked_words:
+ * @text: (nullable): what the person typed
+ *
+ * The words with letters of a script other than Latin written with spaces
+ * (Greek, Cyrillic, Hebrew, Arabic, …), which triage_history_fts_query()
+ * leaves out: the index keeps those letters with their marks (unicode61
+ * takes off Latin ones only), so such a word is looked for at the start of
+ * a word of every row, as the inbox folds both (triage_inbox_search_has_word()).
+ *
+ * Returns: (transfer full) (nullable): the words, %NULL when there are none
+ */
+GStrv
+triage_history_marked_words (const char *text)
+{
+  return words_that (text, is_marked_word);
 }

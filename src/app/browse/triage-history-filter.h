@@ -48,6 +48,7 @@ gboolean             triage_history_filter_equal     (const TriageHistoryFilter 
 gboolean             triage_history_filter_is_empty  (const TriageHistoryFilter *filter);
 char                *triage_history_fts_query        (const char                *text);
 GStrv                triage_history_unspaced_words   (const char                *text);
+GStrv                triage_history_marked_words     (const char                *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageHistoryFilter, triage_history_filter_free)
 

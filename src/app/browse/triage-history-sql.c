@@ -14,6 +14,7 @@
 #include "triage-decision-format.h"
 #include "triage-history-private.h"
 #include "triage-history-schema.h"
+#include "triage-inbox-search.h"
 
 /*
  * The SQL that the history's database, model and export share: each calls
@@ -53,6 +54,20 @@ fold_function (sqlite3_context  *context,
     sqlite3_result_null (context);
   else
     sqlite3_result_text (context, triage_format_fold (text), -1, g_free);
+}
+
+/* triage_has_word (text, word): @word (folded, as triage_inbox_search_parse ()
+ * gives it) starts a word of @text as the inbox folds it, for the words
+ * whose marks the index keeps (triage_history_marked_words ()). */
+static void
+has_word_function (sqlite3_context  *context,
+                   int               n_values,
+                   sqlite3_value   **values)
+{
+  const char *text = (const char *) sqlite3_value_text (values[0]);
+  const char *word = (const char *) sqlite3_value_text (values[1]);
+
+  sqlite3_result_int (context, word != NULL && triage_inbox_search_has_word (text, word));
 }
 
 /**
@@ -95,6 +110,9 @@ triage_history_open_connection (const char  *path,
   sqlite3_create_function_v2 (db, "triage_fold", 1,
                               SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                               fold_function, NULL, NULL, NULL);
+  sqlite3_create_function_v2 (db, "triage_has_word", 2,
+                              SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                              has_word_function, NULL, NULL, NULL);
   /* Reads by rowid and index scans gain little from a large page cache;
    * three connections of SQLite's default 2 MiB each would be 6 MiB. */
   sqlite3_exec (db, "PRAGMA cache_size = -1024", NULL, NULL, NULL);
@@ -295,6 +313,30 @@ triage_history_matches_contain (GArray *matches,
          bsearch (&rowid, matches->data, matches->len, sizeof (gint64), compare_rowids) != NULL;
 }
 
+/* Appends " AND (…)": the condition @before field @between ?@param @after
+ * holds for the title, description, service or project. */
+static void
+append_any_field (GString    *sql,
+                  const char *before,
+                  const char *between,
+                  int         param,
+                  const char *after)
+{
+  static const char * const fields[] = {
+    "title", "json_extract (json, '$.context.description')", "service_name",
+    "IFNULL (project, '')",
+  };
+
+  g_string_append (sql, " AND (");
+  for (guint f = 0; f < G_N_ELEMENTS (fields); f++)
+    {
+      if (f > 0)
+        g_string_append (sql, " OR ");
+      g_string_append_printf (sql, "%s%s%s?%d%s", before, fields[f], between, param, after);
+    }
+  g_string_append_c (sql, ')');
+}
+
 /**
  * triage_history_prepare_filtered:
  * @db: a connection
@@ -330,6 +372,7 @@ triage_history_prepare_filtered (sqlite3                   *db,
   g_autoptr(GString) sql = g_string_new (NULL);
   g_autofree char *match = triage_history_fts_query (filter->text);
   g_auto(GStrv) unspaced = triage_history_unspaced_words (filter->text);
+  g_auto(GStrv) marked = triage_history_marked_words (filter->text);
   g_autoptr(GArray) matched = NULL;
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
   g_autoptr(GPtrArray) folded = g_ptr_array_new_with_free_func (g_free);
@@ -369,14 +412,20 @@ triage_history_prepare_filtered (sqlite3                   *db,
    * folded as the inbox folds them ("删除api" finds "删除ＡＰＩ"). */
   for (guint i = 0; unspaced != NULL && unspaced[i] != NULL; i++)
     {
-      g_string_append_printf (sql, " AND (instr (triage_fold (title), ?%d) > 0"
-                              " OR instr (triage_fold (json_extract (json,"
-                              " '$.context.description')), ?%d) > 0"
-                              " OR instr (triage_fold (service_name), ?%d) > 0"
-                              " OR instr (triage_fold (IFNULL (project, '')), ?%d) > 0)",
-                              param + 1, param + 1, param + 1, param + 1);
-      param++;
+      append_any_field (sql, "instr (triage_fold (", "), ", ++param, ") > 0");
       g_ptr_array_add (folded, triage_format_fold (unspaced[i]));
+      g_ptr_array_add (texts, g_ptr_array_index (folded, folded->len - 1));
+    }
+  /* Words whose marks the index keeps (Greek, Cyrillic, …): at a word's
+   * start, a scan too, both sides folded ("καλημερα" finds "Καλημέρα"). */
+  for (guint i = 0; marked != NULL && marked[i] != NULL; i++)
+    {
+      g_auto(GStrv) parsed = triage_inbox_search_parse (marked[i]);
+
+      if (parsed[0] == NULL)
+        continue;
+      append_any_field (sql, "triage_has_word (", ", ", ++param, ")");
+      g_ptr_array_add (folded, g_strdup (parsed[0]));
       g_ptr_array_add (texts, g_ptr_array_index (folded, folded->len - 1));
     }
   if (lower != 0)

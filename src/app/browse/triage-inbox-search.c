@@ -24,7 +24,9 @@
  * index, which in SQLite 3.40 cannot fold accents. Scripts written without
  * spaces (Han, Kana, Thai, …) have no word starts to go by: there a word
  * typed matches anywhere (triage_inbox_search_is_unspaced(); the history
- * looks for such words outside its index, triage_history_unspaced_words()).
+ * looks for such words outside its index, triage_history_unspaced_words(),
+ * as it does words of scripts whose marks its index keeps: Greek, Cyrillic,
+ * …, triage_history_marked_words()).
  *
  * Both sides are kept as words separated by one space (fields by a newline),
  * so a typed word is a strstr() hit that begins a word.
@@ -237,6 +239,32 @@ triage_inbox_search_match (const char         *haystack,
       return FALSE;
 
   return TRUE;
+}
+
+/**
+ * triage_inbox_search_has_word:
+ * @text: (nullable): a field of a request, as written
+ * @word: a word from triage_inbox_search_parse()
+ *
+ * For the history, which looks for a word the same way where its index
+ * cannot (triage_history_marked_words()).
+ *
+ * Returns: %TRUE if @word starts a word of @text, folded as the inbox
+ *   folds what it searches
+ */
+gboolean
+triage_inbox_search_has_word (const char *text,
+                              const char *word)
+{
+  g_autofree char *folded = NULL;
+  g_autofree char *words = NULL;
+
+  if (text == NULL)
+    return FALSE;
+
+  folded = triage_inbox_search_fold (text);
+  words = join_words (folded);
+  return starts_a_word (words, word);
 }
 
 /**

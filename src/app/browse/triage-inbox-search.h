@@ -18,6 +18,8 @@ char        *triage_inbox_search_fold      (const char          *text);
 GStrv        triage_inbox_search_parse     (const char          *text);
 gboolean     triage_inbox_search_match     (const char          *haystack,
                                             const char * const  *words);
+gboolean     triage_inbox_search_has_word  (const char          *text,
+                                            const char          *word);
 const char  *triage_inbox_search_haystack  (TriageRequest       *request);
 gboolean     triage_inbox_search_words_narrow (const char * const *old_words,
                                                const char * const *new_words);
