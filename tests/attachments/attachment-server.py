@@ -11,6 +11,7 @@
 # only the client.
 import argparse
 import os
+import socket
 import sys
 import threading
 import time
@@ -35,6 +36,11 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def vanish(self):
+        self.wfile.flush()
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
 
     def redirect(self, status, location):
         self.send_response(status)
@@ -67,6 +73,14 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"0\r\n\r\n")
             except (BrokenPipeError, ConnectionResetError):
                 pass
+        elif path == "/vanish":
+            # Half of what it declares, then the server is gone.
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(BIG_SIZE))
+            self.end_headers()
+            self.wfile.write(b"a" * (BIG_SIZE // 2))
+            self.vanish()
         elif path == "/slow":
             # Never answers; the client gives up first.
             time.sleep(120)
