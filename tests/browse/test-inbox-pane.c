@@ -464,6 +464,46 @@ test_select_next (Fixture       *f,
   g_assert_false (triage_inbox_pane_select_next (f->pane));
 }
 
+/* Requests that came or went above the open one while it was open: after
+ * its answer, next is still the one that took its place, previous the one
+ * above that, not the one at its old position. */
+static void
+test_select_next_after_changes (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *title = g_strdup_printf ("Request %u", i);
+
+      g_ptr_array_add (ids, g_strdup (inbox_pane_test_add_request (f, "CI", NULL, title, "d", 0,
+                                                                   10 - i)));
+    }
+  inbox_pane_test_settle (f);
+
+  /* Request 2 open; one more comes first (a near deadline): 2 moves down. */
+  g_assert_true (triage_inbox_pane_show_request (f->pane, g_ptr_array_index (ids, 2)));
+  inbox_pane_test_add_request (f, "CI", NULL, "Urgent", "d", 5, 0);
+  inbox_pane_test_settle (f);
+  inbox_pane_test_remove_request (f, g_ptr_array_index (ids, 2));
+  g_assert_true (triage_inbox_pane_select_next (f->pane));
+  g_assert_cmpstr (triage_request_get_title (triage_inbox_pane_get_current_request (f->pane)), ==, "Request 3");
+
+  /* Request 3 open; two above it expire: it moves up. */
+  inbox_pane_test_remove_request (f, g_ptr_array_index (ids, 0));
+  inbox_pane_test_remove_request (f, g_ptr_array_index (ids, 1));
+  inbox_pane_test_settle (f);
+  inbox_pane_test_remove_request (f, g_ptr_array_index (ids, 3));
+  g_assert_true (triage_inbox_pane_select_next (f->pane));
+  g_assert_cmpstr (triage_request_get_title (triage_inbox_pane_get_current_request (f->pane)), ==, "Request 4");
+
+  /* Previous: the one above where it stood (Urgent, Request 5 are left). */
+  inbox_pane_test_remove_request (f, g_ptr_array_index (ids, 4));
+  g_assert_true (triage_inbox_pane_select_previous (f->pane));
+  g_assert_cmpstr (triage_request_get_title (triage_inbox_pane_get_current_request (f->pane)), ==, "Urgent");
+}
+
 static void
 test_unread (Fixture       *f,
              gconstpointer  data)
@@ -624,6 +664,7 @@ main (int   argc,
   INBOX_PANE_TEST_ADD ("/inbox/pane/pointer", test_pointer);
   INBOX_PANE_TEST_ADD ("/inbox/pane/row-direction", test_row_direction);
   INBOX_PANE_TEST_ADD ("/inbox/pane/select-next", test_select_next);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/select-next-after-changes", test_select_next_after_changes);
   INBOX_PANE_TEST_ADD ("/inbox/pane/unread", test_unread);
   INBOX_PANE_TEST_ADD ("/inbox/pane/show-request", test_show_request);
   g_test_add_func ("/inbox/pane/show-request-new-window", test_show_request_new_window);

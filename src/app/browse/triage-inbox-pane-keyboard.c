@@ -98,7 +98,6 @@ open_position (TriageInboxPane *self,
     return;
 
   g_set_object (&self->current, request);
-  self->current_position = position;
   gtk_single_selection_set_selected (self->selection, position);
   triage_read_state_set_read (self->read_state, triage_request_get_id (request), TRUE);
 
@@ -204,12 +203,37 @@ focus_list (TriageInboxPane *self)
     select_position (self, position, TRUE);
 }
 
+/* Where @request stands, or would stand, in the @n visible requests: the
+ * first that sorts after it. The list is in that order, and requests that
+ * came or went above it since it was opened do not move this place. */
+static guint
+sorted_place (TriageInboxPane *self,
+              TriageRequest   *request,
+              guint            n)
+{
+  GListModel *visible = G_LIST_MODEL (self->filter_model);
+  guint low = 0, high = n;
+
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+      g_autoptr(TriageRequest) item = g_list_model_get_item (visible, middle);
+
+      if (triage_request_compare (item, request) < 0)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+
+  return low;
+}
+
 /*
  * Where @move (DEFERRED_NEXT, DEFERRED_PREVIOUS or DEFERRED_OPEN_SELECTED)
  * goes in the @n visible requests. Next and previous go from the one opened
  * last (after an answer, that one has usually left the list: then from the
- * one that took its place), to the first when none was opened; FALSE past
- * either end.
+ * one that took its place, wherever others that came or went have moved
+ * it), to the first when none was opened; FALSE past either end.
  */
 static gboolean
 move_target (TriageInboxPane *self,
@@ -230,12 +254,10 @@ move_target (TriageInboxPane *self,
         return FALSE;
       *target = move == DEFERRED_NEXT ? position + 1 : position - 1;
     }
-  else if (move == DEFERRED_NEXT)
-    *target = MIN (self->current_position, n - 1);
-  else if (self->current_position == 0)
+  else if ((position = sorted_place (self, self->current, n)) == 0)
     *target = 0;
   else
-    *target = MIN (self->current_position - 1, n - 1);
+    *target = move == DEFERRED_NEXT ? MIN (position, n - 1) : position - 1;
 
   return *target < n;
 }

@@ -73,7 +73,6 @@ struct _TriageInboxPane
   Deferred             deferred;        /* what waits for the filter to finish */
   char                *deferred_id;
   TriageRequest       *current;         /* the request opened last */
-  guint                current_position;
   GHashTable          *bound_rows;      /* TriageInboxRow* shown */
   TriageInboxPaneState state;
   GSettings           *settings;        /* the app's, for the server mode; NULL without its schema */
