@@ -293,6 +293,37 @@ test_filters (Fixture       *f,
   g_assert_cmpstr (triage_inbox_pane_get_search_text (f->pane), ==, "");
 }
 
+/* A request a resync brings changed (the inbox held meanwhile, told as
+ * one change): the search, the filters and the drop-downs go by what it
+ * says now, though it kept its place. */
+static void
+test_refreshed_while_held (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *id = g_strdup (inbox_pane_test_add_request (f, "CI", "web", "Deploy web",
+                                                               "d", 0, 10));
+  g_autoptr(AtpNotification) changed = NULL;
+
+  inbox_pane_test_add_request (f, "CI", "docs", "Deploy docs", "d", 0, 5);
+  triage_inbox_pane_set_search_text (f->pane, "web");
+  g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 1);
+  g_assert_true (triage_inbox_pane_set_project_filter (f->pane, "web"));
+  g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 1);
+
+  changed = browse_test_notification (id, "CI", "infra", "Roll back infra", "d",
+                                      f->now - 10 * G_TIME_SPAN_MINUTE, 0);
+  triage_inbox_model_hold (f->model);
+  triage_inbox_model_add (f->model, changed, NULL);
+  triage_inbox_model_release (f->model);
+  g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 0);
+
+  triage_inbox_pane_clear_filters (f->pane);
+  triage_inbox_pane_set_search_text (f->pane, "roll");
+  g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 1);
+  g_assert_true (triage_inbox_pane_set_project_filter (f->pane, "infra"));
+  g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 1);
+}
+
 void
 inbox_pane_test_add_search (void)
 {
@@ -300,4 +331,5 @@ inbox_pane_test_add_search (void)
   INBOX_PANE_TEST_ADD ("/inbox/pane/warm-up", test_warm_up);
   INBOX_PANE_TEST_ADD ("/inbox/pane/dropdowns", test_dropdowns);
   INBOX_PANE_TEST_ADD ("/inbox/pane/filters", test_filters);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/refreshed-while-held", test_refreshed_while_held);
 }
