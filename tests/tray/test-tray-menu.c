@@ -147,10 +147,11 @@ test_menu_layout (Fixture       *fixture,
   g_assert_false (entry_enabled (&g_array_index (menu, Entry, 0)));
   g_clear_pointer (&menu, g_array_unref);
 
-  /* A title that would be a mnemonic, a second line and an invisible override. */
+  /* A title that would be a mnemonic, a second line and an invisible
+   * override; the joiners a Persian word and an emoji need stay. */
   g_free (((TriageTrayItem *) g_ptr_array_index (items, 0))->title);
   ((TriageTrayItem *) g_ptr_array_index (items, 0))->title =
-    g_strdup ("Deploy fix_bug\nnow\xe2\x80\xae!");
+    g_strdup ("Deploy fix_bug\nnow\xe2\x80\xae! می\u200cخواهید 👩\u200d💻");
   ((TriageTrayItem *) g_ptr_array_index (items, 0))->deadline = g_date_time_ref (deadline);
 
   triage_tray_set_pending (fixture->tray, 12, FALSE, items);
@@ -158,7 +159,7 @@ test_menu_layout (Fixture       *fixture,
   g_assert_cmpuint (revision, >, first_revision);
 
   due = g_date_time_format (deadline, "%H:%M");
-  expected = g_strdup_printf ("Deploy fix__bug now! — due %s", due);
+  expected = g_strdup_printf ("Deploy fix__bug now! می\u200cخواهید 👩\u200d💻 — due %s", due);
   g_assert_cmpstr (entry_label (&g_array_index (menu, Entry, 0)), ==, expected);
   for (i = 1; i < TRIAGE_TRAY_MAX_MENU_REQUESTS; i++)
     {

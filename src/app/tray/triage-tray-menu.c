@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-decision-format.h"
 #include "triage-request.h"
 #include "triage-tray-private.h"
 
@@ -136,8 +137,8 @@ menu_label_for_title (const char *title)
         g_string_append (label, "__");
       else if (g_unichar_iscntrl (c) || g_unichar_isspace (c))
         g_string_append_c (label, ' ');
-      else if (g_unichar_type (c) == G_UNICODE_FORMAT)
-        continue;  /* bidi overrides and other invisible formatting */
+      else if (triage_format_is_hidden_char (c))
+        continue;  /* bidi overrides, which would reorder the menu's text */
       else
         g_string_append_unichar (label, c);
       chars++;
