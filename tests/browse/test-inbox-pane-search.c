@@ -293,6 +293,31 @@ test_filters (Fixture       *f,
   g_assert_cmpstr (triage_inbox_pane_get_search_text (f->pane), ==, "");
 }
 
+/* A project an agent named is shown in the drop-down as every name of an
+ * agent is: a bidi override shown, never obeyed; a long name cut. */
+static void
+test_dropdown_shown_names (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *dropdown = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->pane),
+                                                                   TRIAGE_TYPE_INBOX_PANE,
+                                                                   "project_dropdown"));
+  g_autofree char *long_name = g_strnfill (300, 'x');
+  g_autofree char *long_head = g_strnfill (100, 'x');
+  g_autofree char *long_shown = g_strconcat (long_head, "…", NULL);
+
+  inbox_pane_test_add_request (f, "CI", "\u202Eevird\u202C", "A", "d", 0, 2);
+  inbox_pane_test_add_request (f, "CI", long_name, "B", "d", 0, 1);
+
+  g_assert_true (triage_inbox_pane_set_project_filter (f->pane, "\u202Eevird\u202C"));
+  g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 1);
+  g_assert_nonnull (inbox_pane_test_find_widget (dropdown, GTK_TYPE_LABEL, "\uFFFDevird\uFFFD"));
+
+  g_assert_true (triage_inbox_pane_set_project_filter (f->pane, long_name));
+  g_assert_cmpuint (inbox_pane_test_n_visible (f), ==, 1);
+  g_assert_nonnull (inbox_pane_test_find_widget (dropdown, GTK_TYPE_LABEL, long_shown));
+}
+
 /* A request a resync brings changed (the inbox held meanwhile, told as
  * one change): the search, the filters and the drop-downs go by what it
  * says now, though it kept its place. */
@@ -332,4 +357,5 @@ inbox_pane_test_add_search (void)
   INBOX_PANE_TEST_ADD ("/inbox/pane/dropdowns", test_dropdowns);
   INBOX_PANE_TEST_ADD ("/inbox/pane/filters", test_filters);
   INBOX_PANE_TEST_ADD ("/inbox/pane/refreshed-while-held", test_refreshed_while_held);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/dropdown-shown-names", test_dropdown_shown_names);
 }

@@ -57,9 +57,12 @@ bind_label (GtkSignalListItemFactory *factory,
             GtkListItem              *item)
 {
   GtkStringObject *string = gtk_list_item_get_item (item);
+  g_autofree char *shown = NULL;
 
-  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)),
-                       string ? gtk_string_object_get_string (string) : "");
+  /* A service's or project's name is an agent's: shown as every name is. */
+  if (string != NULL)
+    shown = triage_format_cut_text (gtk_string_object_get_string (string), TRIAGE_SHOWN_NAME_CHARS);
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)), shown ? shown : "");
 }
 
 /**
@@ -69,7 +72,9 @@ bind_label (GtkSignalListItemFactory *factory,
  * Shows the choice in the button ellipsized, so a long service or project
  * name (chosen by an agent) never makes the filters, and with them the
  * window, wider than a phone-sized 360 pixels. An ellipsizing label still
- * asks for its whole text as natural width, so the popup shows names whole.
+ * asks for its whole text as natural width, so the popup shows names whole,
+ * up to TRIAGE_SHOWN_NAME_CHARS, their hidden characters made visible
+ * (triage_format_cut_text ()).
  *
  * Also names the button inside after the drop-down: screen readers meet
  * that button, which GTK 4.8 leaves nameless ("GtkToggleButton").
