@@ -418,6 +418,42 @@ test_row_direction (Fixture       *f,
   g_assert_null (triage_browse_dup_in_direction_of (NULL, "שלום"));
 }
 
+/* A deadline "due tomorrow" says "due" at midnight, the window open. */
+static void
+test_deadline_day_changes (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GDateTime) utc = g_date_time_new_now_utc ();
+  g_autofree char *zone = NULL;
+  g_autofree char *old_zone = g_strdup (g_getenv ("TZ"));
+  int seconds = g_date_time_get_hour (utc) * 3600 + g_date_time_get_minute (utc) * 60 +
+                g_date_time_get_second (utc);
+  int offset = ((86400 - 8 - seconds) % 86400 + 86400) % 86400;   /* local 23:59:52 */
+  const char *id;
+  TriageInboxRow *row;
+
+  if (offset > 43200)
+    offset -= 86400;
+  /* POSIX writes the offset west of Greenwich: "-01:00:00" is UTC+1. */
+  zone = g_strdup_printf ("XXX%c%02d:%02d:%02d", offset >= 0 ? '-' : '+', ABS (offset) / 3600,
+                          ABS (offset) / 60 % 60, ABS (offset) % 60);
+  g_setenv ("TZ", zone, TRUE);
+
+  id = inbox_pane_test_add_request (f, "CI", NULL, "Renew the certificate", "d", 600, 1);
+  inbox_pane_test_settle (f);
+  row = row_for (f, id);
+  g_assert_nonnull (row);
+  g_assert_nonnull (strstr (subtitle_of (row), "due tomorrow"));
+
+  browse_test_wait_for (strstr (subtitle_of (row), "tomorrow") == NULL);
+  g_assert_nonnull (strstr (subtitle_of (row), "due "));
+
+  if (old_zone != NULL)
+    g_setenv ("TZ", old_zone, TRUE);
+  else
+    g_unsetenv ("TZ");
+}
+
 static void
 test_select_next (Fixture       *f,
                   gconstpointer  data)
@@ -664,6 +700,7 @@ main (int   argc,
   INBOX_PANE_TEST_ADD ("/inbox/pane/pointer", test_pointer);
   INBOX_PANE_TEST_ADD ("/inbox/pane/row-direction", test_row_direction);
   INBOX_PANE_TEST_ADD ("/inbox/pane/select-next", test_select_next);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/deadline-day-changes", test_deadline_day_changes);
   INBOX_PANE_TEST_ADD ("/inbox/pane/select-next-after-changes", test_select_next_after_changes);
   INBOX_PANE_TEST_ADD ("/inbox/pane/unread", test_unread);
   INBOX_PANE_TEST_ADD ("/inbox/pane/show-request", test_show_request);

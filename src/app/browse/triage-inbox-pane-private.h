@@ -64,6 +64,7 @@ struct _TriageInboxPane
   guint                warm_position;
   guint                deferred_idle_id;
   guint                scroll_tick_id;
+  guint                day_change_id;   /* at the next local midnight, while rows are shown */
   TriageRequest       *scroll_target;   /* to scroll to once laid out */
 
   GStrv                words;

@@ -219,6 +219,47 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (item, row);
 }
 
+static void schedule_day_change (TriageInboxPane *self);
+
+/* Midnight: the rows' deadlines say "due tomorrow" of what is due today. */
+static gboolean
+day_change_cb (gpointer data)
+{
+  TriageInboxPane *self = data;
+  GHashTableIter iter;
+  gpointer row;
+
+  self->day_change_id = 0;
+  g_hash_table_iter_init (&iter, self->bound_rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    triage_inbox_row_update (row);
+  schedule_day_change (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Until the next local midnight (a little after, never before it), while
+ * rows are shown: the app stays in the tray for days. */
+static void
+schedule_day_change (TriageInboxPane *self)
+{
+  g_autoptr(GDateTime) now = NULL;
+  g_autoptr(GDateTime) today = NULL;
+  g_autoptr(GDateTime) midnight = NULL;
+  GTimeSpan left;
+
+  if (self->day_change_id != 0 || g_hash_table_size (self->bound_rows) == 0)
+    return;
+
+  now = g_date_time_new_now_local ();
+  today = g_date_time_new_local (g_date_time_get_year (now), g_date_time_get_month (now),
+                                 g_date_time_get_day_of_month (now), 0, 0, 0);
+  midnight = g_date_time_add_days (today, 1);
+  left = g_date_time_difference (midnight, now);
+  self->day_change_id = g_timeout_add ((guint) (left / G_TIME_SPAN_MILLISECOND) + 100,
+                                       day_change_cb, self);
+}
+
 static void
 bind_row (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
@@ -229,6 +270,7 @@ bind_row (GtkSignalListItemFactory *factory,
   triage_inbox_row_set_request (row, gtk_list_item_get_item (item));
   update_row_unread (self, row);
   g_hash_table_add (self->bound_rows, row);
+  schedule_day_change (self);
 }
 
 static void
@@ -458,6 +500,7 @@ triage_inbox_pane_dispose (GObject *object)
   g_clear_handle_id (&self->dropdowns_idle_id, g_source_remove);
   g_clear_handle_id (&self->deferred_idle_id, g_source_remove);
   g_clear_handle_id (&self->warm_idle_id, g_source_remove);
+  g_clear_handle_id (&self->day_change_id, g_source_remove);
   if (self->scroll_tick_id != 0 && self->list_view != NULL)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->scroll_tick_id);
   self->scroll_tick_id = 0;

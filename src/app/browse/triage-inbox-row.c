@@ -180,6 +180,20 @@ triage_inbox_row_get_title (TriageInboxRow *self)
   return gtk_inscription_get_text (self->title_label);
 }
 
+/**
+ * triage_inbox_row_update:
+ *
+ * Shows the request's texts again: a deadline "due tomorrow" is due today
+ * once the day changed.
+ */
+void
+triage_inbox_row_update (TriageInboxRow *self)
+{
+  g_return_if_fail (TRIAGE_IS_INBOX_ROW (self));
+
+  update_texts (self);
+}
+
 static void
 triage_inbox_row_dispose (GObject *object)
 {

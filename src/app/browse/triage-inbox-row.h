@@ -24,5 +24,6 @@ gboolean       triage_inbox_row_get_unread  (TriageInboxRow *self);
 void           triage_inbox_row_set_unread  (TriageInboxRow *self,
                                              gboolean        unread);
 const char    *triage_inbox_row_get_title   (TriageInboxRow *self);
+void           triage_inbox_row_update      (TriageInboxRow *self);
 
 G_END_DECLS
