@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "inbox-pane-test-common.h"
+#include "midnight-test-util.h"
 #include "triage-browse-style.h"
 #include "triage-inbox-row.h"
 #include "ui-test-util.h"
@@ -423,23 +424,10 @@ static void
 test_deadline_day_changes (Fixture       *f,
                            gconstpointer  data)
 {
-  g_autoptr(GDateTime) utc = g_date_time_new_now_utc ();
-  g_autofree char *zone = NULL;
-  g_autofree char *old_zone = g_strdup (g_getenv ("TZ"));
-  int seconds = g_date_time_get_hour (utc) * 3600 + g_date_time_get_minute (utc) * 60 +
-                g_date_time_get_second (utc);
-  int offset = ((86400 - 8 - seconds) % 86400 + 86400) % 86400;   /* local 23:59:52 */
-  const char *id;
+  char *old_zone = midnight_test_set_zone (8);
+  const char *id = inbox_pane_test_add_request (f, "CI", NULL, "Renew the certificate", "d", 600, 1);
   TriageInboxRow *row;
 
-  if (offset > 43200)
-    offset -= 86400;
-  /* POSIX writes the offset west of Greenwich: "-01:00:00" is UTC+1. */
-  zone = g_strdup_printf ("XXX%c%02d:%02d:%02d", offset >= 0 ? '-' : '+', ABS (offset) / 3600,
-                          ABS (offset) / 60 % 60, ABS (offset) % 60);
-  g_setenv ("TZ", zone, TRUE);
-
-  id = inbox_pane_test_add_request (f, "CI", NULL, "Renew the certificate", "d", 600, 1);
   inbox_pane_test_settle (f);
   row = row_for (f, id);
   g_assert_nonnull (row);
@@ -447,11 +435,7 @@ test_deadline_day_changes (Fixture       *f,
 
   browse_test_wait_for (strstr (subtitle_of (row), "tomorrow") == NULL);
   g_assert_nonnull (strstr (subtitle_of (row), "due "));
-
-  if (old_zone != NULL)
-    g_setenv ("TZ", old_zone, TRUE);
-  else
-    g_unsetenv ("TZ");
+  midnight_test_restore_zone (old_zone);
 }
 
 static void

@@ -6,6 +6,7 @@
 
 #define G_LOG_DOMAIN "test-tray"
 
+#include "midnight-test-util.h"
 #include "tray-test-common.h"
 
 /* ------------------------------------------------------------------ menu helpers */
@@ -63,6 +64,41 @@ get_menu (Fixture *fixture,
     }
 
   return entries;
+}
+
+static const char *
+entry_label (const Entry *entry);
+
+/* The first entry's label, read again. */
+static char *
+first_label (Fixture *fixture)
+{
+  guint revision;
+  g_autoptr(GArray) menu = get_menu (fixture, &revision);
+
+  return g_strdup (entry_label (&g_array_index (menu, Entry, 0)));
+}
+
+/* A deadline "due tomorrow" says "due" once midnight has passed. */
+static void
+test_menu_day_changes (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  char *old_zone = midnight_test_set_zone (8);
+  g_autoptr(GPtrArray) items = tray_test_make_items (1);
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *label = NULL;
+
+  ((TriageTrayItem *) g_ptr_array_index (items, 0))->deadline = g_date_time_add_hours (now, 10);
+  tray_test_create_tray (fixture);
+  WAIT_UNTIL (tray_test_item_name_owned (fixture));
+  triage_tray_set_pending (fixture->tray, 1, FALSE, items);
+  label = first_label (fixture);
+  g_assert_nonnull (strstr (label, "due tomorrow"));
+
+  WAIT_UNTIL ((g_free (label), label = first_label (fixture), strstr (label, "tomorrow") == NULL));
+  g_assert_nonnull (strstr (label, "— due "));
+  midnight_test_restore_zone (old_zone);
 }
 
 static const char *
@@ -394,6 +430,7 @@ void
 tray_test_add_menu (void)
 {
   TRAY_TEST_ADD ("/tray/menu-layout", test_menu_layout);
+  TRAY_TEST_ADD ("/tray/menu-day-changes", test_menu_day_changes);
   TRAY_TEST_ADD ("/tray/menu-events", test_menu_events);
   TRAY_TEST_ADD ("/tray/disabled-action", test_disabled_action);
 }

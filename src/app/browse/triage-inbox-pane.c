@@ -243,21 +243,8 @@ day_change_cb (gpointer data)
 static void
 schedule_day_change (TriageInboxPane *self)
 {
-  g_autoptr(GDateTime) now = NULL;
-  g_autoptr(GDateTime) today = NULL;
-  g_autoptr(GDateTime) midnight = NULL;
-  GTimeSpan left;
-
-  if (self->day_change_id != 0 || g_hash_table_size (self->bound_rows) == 0)
-    return;
-
-  now = g_date_time_new_now_local ();
-  today = g_date_time_new_local (g_date_time_get_year (now), g_date_time_get_month (now),
-                                 g_date_time_get_day_of_month (now), 0, 0, 0);
-  midnight = g_date_time_add_days (today, 1);
-  left = g_date_time_difference (midnight, now);
-  self->day_change_id = g_timeout_add ((guint) (left / G_TIME_SPAN_MILLISECOND) + 100,
-                                       day_change_cb, self);
+  if (self->day_change_id == 0 && g_hash_table_size (self->bound_rows) > 0)
+    self->day_change_id = g_timeout_add (triage_format_ms_to_next_day (), day_change_cb, self);
 }
 
 static void

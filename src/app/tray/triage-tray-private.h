@@ -50,6 +50,7 @@ struct _TriageTray
 
   guint            count;
   GPtrArray       *items;              /* TriageTrayItem */
+  guint            day_change_id;      /* at the next local midnight, while one has a deadline */
 
   /* requests cannot arrive: what to say (NULL while all is well), and why */
   char            *problem;
