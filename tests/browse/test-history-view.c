@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "browse-test-common.h"
+#include "midnight-test-util.h"
 #include "triage-history-row.h"
 #include "triage-history-view.h"
 #include "ui-test-util.h"
@@ -311,6 +312,27 @@ test_periods (Fixture       *f,
   g_assert_true (g_str_has_suffix (triage_history_chart_get_summary (triage_history_view_get_chart (f->view)),
                                    "all services: 3 requests. 3 pending. "
                                    "CI: 3 requests, none answered here."));
+}
+
+/* "Today" is today's once midnight has passed, shown and with nothing new
+ * written: what came in the evening before is gone from it. */
+static void
+test_today_moves (Fixture       *f,
+                  gconstpointer  data)
+{
+  char *old_zone = midnight_test_set_zone (8);
+  g_autoptr(AtpNotification) notification = NULL;
+
+  notification = browse_test_notification ("dddddddd-0000-4000-8000-000000000001", "CI", NULL,
+                                           "Evening", "d", g_get_real_time () - G_TIME_SPAN_HOUR, 0);
+  browse_test_save (f->store, notification);
+  triage_history_view_reload (f->view);
+  triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_TODAY);
+  g_assert_cmpuint (n_shown (f), ==, 1);
+
+  browse_test_wait_for (g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (f->view))) == 0);
+  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_NO_RESULTS);
+  midnight_test_restore_zone (old_zone);
 }
 
 static char *
@@ -746,6 +768,7 @@ main (int   argc,
   ADD ("/history/view/filters", fixture_setup, test_filters);
   ADD ("/history/view/choices", fixture_setup, test_choices);
   ADD ("/history/view/periods", fixture_setup_empty, test_periods);
+  ADD ("/history/view/today-moves", fixture_setup_empty, test_today_moves);
   ADD ("/history/view/export", fixture_setup, test_export);
   ADD ("/history/view/chart", fixture_setup, test_chart);
   ADD ("/history/view/refresh", fixture_setup, test_refresh);

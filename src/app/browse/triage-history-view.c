@@ -211,10 +211,15 @@ poll_cb (gpointer data)
 {
   TriageHistoryView *self = data;
 
-  if (self->db != NULL && triage_history_db_is_open (self->db) &&
-      self->model != NULL && !triage_history_model_get_loading (self->model) &&
-      triage_history_db_check_changed (self->db))
+  if (self->db == NULL || !triage_history_db_is_open (self->db) ||
+      self->model == NULL || triage_history_model_get_loading (self->model))
+    return G_SOURCE_CONTINUE;
+
+  if (triage_history_db_check_changed (self->db))
     triage_history_view_reload (self);
+  else
+    /* Nothing written: "Today" and the other periods still move at midnight. */
+    triage_history_view_apply_filters (self);
 
   return G_SOURCE_CONTINUE;
 }
