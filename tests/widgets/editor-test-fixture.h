@@ -51,3 +51,36 @@ editor_for (Fixture    *fixture,
 
   return fixture->editor;
 }
+
+static inline void
+assert_invalid (TriageResponseEditor *editor,
+                const char           *reason)
+{
+  GtkWidget *submit = triage_response_editor_get_submit_button (editor);
+
+  g_assert_false (triage_response_editor_get_valid (editor));
+  g_assert_cmpstr (triage_response_editor_get_reason (editor), ==, reason);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (triage_response_editor_get_reason_label (editor))), ==, reason);
+  g_assert_false (gtk_widget_get_sensitive (submit));
+  g_assert_false (triage_response_editor_submit (editor));
+}
+
+static inline void
+assert_valid (TriageResponseEditor *editor)
+{
+  g_assert_true (triage_response_editor_get_valid (editor));
+  g_assert_null (triage_response_editor_get_reason (editor));
+  g_assert_true (gtk_widget_get_sensitive (triage_response_editor_get_submit_button (editor)));
+}
+
+/* Presses the send button and checks what ::submit carried. */
+static inline void
+assert_sends (Fixture    *fixture,
+              const char *expected_json)
+{
+  guint before = fixture->record.count;
+
+  g_signal_emit_by_name (triage_response_editor_get_submit_button (fixture->editor), "clicked");
+  g_assert_cmpuint (fixture->record.count, ==, before + 1);
+  g_assert_cmpstr (fixture->record.json, ==, expected_json);
+}

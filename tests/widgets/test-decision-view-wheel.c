@@ -19,8 +19,8 @@ can_move (GtkAdjustment *adjustment)
   return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 100;
 }
 
-/* A multi_choice past five options scrolls its check buttons in a box of
- * bounded height: the wheel over them moves them while they can, and the
+/* A multi_choice past five options scrolls its list of check buttons in a
+ * box of bounded height: the wheel over them moves them while they can, and the
  * page at their ends, or when a search leaves them nothing to scroll. */
 static void
 test_multi_choice_options (Fixture       *fixture,
@@ -33,7 +33,7 @@ test_multi_choice_options (Fixture       *fixture,
   TriageResponseEditor *editor;
   GtkWidget *inner, *entry;
   GtkAdjustment *box;
-  GPtrArray *buttons;
+  GListModel *shown;
 
   for (guint i = 0; i < 60; i++)
     g_string_append_printf (json, "%s{\"value\": \"h%u\", \"label\": \"Host %u\"}", i ? ", " : "", i, i);
@@ -42,8 +42,10 @@ test_multi_choice_options (Fixture       *fixture,
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 600, 400);
   decision_view_test_show (fixture, actions, NULL, 0);
   editor = decision_view_test_editor (fixture, "to");
-  buttons = triage_response_editor_get_option_buttons (editor);
-  inner = gtk_widget_get_ancestor (g_ptr_array_index (buttons, 0), GTK_TYPE_SCROLLED_WINDOW);
+  /* The options' list, and what its search shows. */
+  shown = gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (
+    GTK_LIST_VIEW (triage_response_editor_get_input (editor)))));
+  inner = gtk_widget_get_ancestor (triage_response_editor_get_input (editor), GTK_TYPE_SCROLLED_WINDOW);
   g_assert_true (inner != GTK_WIDGET (fixture->view->scroller));
   box = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (inner));
   WAIT_UNTIL (can_move (page) && can_move (box));
@@ -65,7 +67,7 @@ test_multi_choice_options (Fixture       *fixture,
   /* One option left by a search: nothing to scroll, the page moves. */
   entry = widgets_test_find_descendant (GTK_WIDGET (editor), GTK_TYPE_SEARCH_ENTRY);
   gtk_editable_set_text (GTK_EDITABLE (entry), "host 42");
-  WAIT_UNTIL (!gtk_widget_get_visible (g_ptr_array_index (buttons, 0)));
+  WAIT_UNTIL (g_list_model_get_n_items (shown) == 1);
   WAIT_UNTIL (!can_move (box) && gtk_adjustment_get_value (box) == 0);
   gtk_adjustment_set_value (page, 100);
   g_assert_false (ui_test_wheel_over (inner, 1));

@@ -24,39 +24,6 @@ button_text (GtkWidget *button)
 }
 
 static void
-assert_invalid (TriageResponseEditor *editor,
-                const char           *reason)
-{
-  GtkWidget *submit = triage_response_editor_get_submit_button (editor);
-
-  g_assert_false (triage_response_editor_get_valid (editor));
-  g_assert_cmpstr (triage_response_editor_get_reason (editor), ==, reason);
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (triage_response_editor_get_reason_label (editor))), ==, reason);
-  g_assert_false (gtk_widget_get_sensitive (submit));
-  g_assert_false (triage_response_editor_submit (editor));
-}
-
-static void
-assert_valid (TriageResponseEditor *editor)
-{
-  g_assert_true (triage_response_editor_get_valid (editor));
-  g_assert_null (triage_response_editor_get_reason (editor));
-  g_assert_true (gtk_widget_get_sensitive (triage_response_editor_get_submit_button (editor)));
-}
-
-/* Presses the send button and checks what ::submit carried. */
-static void
-assert_sends (Fixture    *fixture,
-              const char *expected_json)
-{
-  guint before = fixture->record.count;
-
-  g_signal_emit_by_name (triage_response_editor_get_submit_button (fixture->editor), "clicked");
-  g_assert_cmpuint (fixture->record.count, ==, before + 1);
-  g_assert_cmpstr (fixture->record.json, ==, expected_json);
-}
-
-static void
 set_text (TriageResponseEditor *editor,
           const char           *text)
 {
@@ -230,71 +197,6 @@ test_multi_choice (Fixture       *fixture,
   g_assert_false (gtk_widget_has_css_class (counter, "error"));
   assert_valid (editor);
   assert_sends (fixture, "[\"a\",\"b\",\"c\"]");
-}
-
-/* A multi_choice of 300 options: check buttons, as few options get, and a
- * search over them, as a choice that long gets in its drop-down. Ticked
- * options stay shown; the counter counts them all. */
-static void
-test_multi_choice_search (Fixture       *fixture,
-                          gconstpointer  data)
-{
-  GString *json = g_string_new ("{\"id\": \"to\", \"label\": \"Hosts\", \"response_type\": \"multi_choice\","
-                                " \"options\": [");
-  g_autofree char *action = NULL;
-  TriageResponseEditor *editor;
-  GPtrArray *buttons;
-  GtkWidget *entry, *counter;
-
-  for (guint i = 0; i < 300; i++)
-    g_string_append_printf (json, "%s{\"value\": \"h%u\", \"label\": \"%s %u\"}", i ? ", " : "",
-                            i, i == 250 ? "Café" : "Host", i);
-  g_string_append (json, "]}");
-  action = g_string_free (json, FALSE);
-  editor = editor_for (fixture, action);
-  buttons = triage_response_editor_get_option_buttons (editor);
-  counter = triage_response_editor_get_counter_label (editor);
-
-  g_assert_cmpuint (buttons->len, ==, 300);
-  entry = widgets_test_find_descendant (GTK_WIDGET (editor), GTK_TYPE_SEARCH_ENTRY);
-  g_assert_nonnull (entry);
-  gtk_test_accessible_assert_property (entry, GTK_ACCESSIBLE_PROPERTY_LABEL, "Search the options");
-
-  gtk_check_button_set_active (g_ptr_array_index (buttons, 3), TRUE);
-
-  /* "host 1": Host 1, 10–19, 100–199 and the ticked Host 3. */
-  gtk_editable_set_text (GTK_EDITABLE (entry), "host 1");
-  WAIT_UNTIL (!gtk_widget_get_visible (g_ptr_array_index (buttons, 2)));
-  for (guint i = 0; i < 300; i++)
-    {
-      g_autofree char *label = g_strdup_printf ("Host %u", i);
-      gboolean expected = i == 3 || (i != 250 && g_str_has_prefix (label, "Host 1"));
-
-      g_assert_cmpint (gtk_widget_get_visible (g_ptr_array_index (buttons, i)), ==, expected);
-    }
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (counter)), ==, "1 selected");
-
-  /* Case and accents aside. */
-  gtk_editable_set_text (GTK_EDITABLE (entry), "CAFE");
-  /* (Replacing the text empties it first, which a search entry applies at once.) */
-  WAIT_UNTIL (!gtk_widget_get_visible (g_ptr_array_index (buttons, 1)));
-  g_assert_true (gtk_widget_get_visible (g_ptr_array_index (buttons, 250)));
-  g_assert_false (gtk_widget_get_visible (editor->option_filter_empty));
-  gtk_check_button_set_active (g_ptr_array_index (buttons, 250), TRUE);
-
-  /* Nothing matches: said, the ticked ones still shown. */
-  gtk_editable_set_text (GTK_EDITABLE (entry), "zzz");
-  WAIT_UNTIL (!gtk_widget_get_visible (g_ptr_array_index (buttons, 100)));
-  g_assert_true (gtk_widget_get_visible (g_ptr_array_index (buttons, 3)));
-  g_assert_true (gtk_widget_get_visible (g_ptr_array_index (buttons, 250)));
-  g_assert_true (gtk_widget_get_visible (editor->option_filter_empty));
-
-  /* Escape clears the search: all shown again. */
-  g_signal_emit_by_name (entry, "stop-search");
-  WAIT_UNTIL (gtk_widget_get_visible (g_ptr_array_index (buttons, 100)));
-  g_assert_false (gtk_widget_get_visible (editor->option_filter_empty));
-  assert_valid (editor);
-  assert_sends (fixture, "[\"h3\",\"h250\"]");
 }
 
 /* text */
@@ -748,7 +650,6 @@ main (int   argc,
   ADD ("choice/radio", test_choice_radio);
   ADD ("choice/dropdown", test_choice_dropdown);
   ADD ("multi-choice", test_multi_choice);
-  ADD ("multi-choice/search", test_multi_choice_search);
   ADD ("text", test_text);
   ADD ("text/ctrl-return-invalid", test_text_ctrl_return_invalid);
   ADD ("number", test_number);

@@ -192,8 +192,8 @@ _triage_response_editor_sync_description (TriageResponseEditor *self)
   self->description = g_strdup (text->str);
 
   if (self->action->response_type == ATP_RESPONSE_TYPE_MULTI_CHOICE)
-    for (guint i = 0; i < self->option_buttons->len; i++)
-      describe (g_ptr_array_index (self->option_buttons, i), text->str);
+    /* A long list's rows not on screen yet take it when they are made. */
+    _triage_response_editor_foreach_option_button (self, (GFunc) describe, text->str);
   else
     {
       describe (self->input, text->str);

@@ -18,9 +18,11 @@
  * simple: one button, the action's label. binary: two buttons, false then
  * true, each an answer. choice: radio buttons, or a searchable drop-down for
  * more than TRIAGE_CHOICE_MAX_RADIO_OPTIONS. multi_choice: check buttons and
- * a count, and a search over them above as many (triage-response-editor-filter.c). text: a text view with a placeholder and a count. The number and
- * scale controls are in triage-response-editor-number.c. Every label is the
- * service's plain text, never markup or a mnemonic.
+ * a count; above as many, a list of them that scales, with a search
+ * (triage-response-editor-list.c). text: a text view with a placeholder and
+ * a count. The number and scale controls are in
+ * triage-response-editor-number.c. Every label is the service's plain text,
+ * never markup or a mnemonic.
  */
 
 static GtkWidget *
@@ -205,13 +207,16 @@ option_group_new (TriageResponseEditor *self)
   return group;
 }
 
-static GtkWidget *
-option_button_new (const AtpOption *option,
-                   gboolean         radio,
-                   GtkCheckButton  *group)
+/**
+ * _triage_response_editor_new_option_button:
+ * @radio: whether it is a choice's (one of a group) rather than a multi_choice's
+ *
+ * Returns: (transfer floating): an option's check button, its label set by
+ *   _triage_response_editor_set_option_label()
+ */
+GtkWidget *
+_triage_response_editor_new_option_button (gboolean radio)
 {
-  g_autofree char *text = triage_format_shown_text (triage_atp_label (option->label, option->value),
-                                                       TRIAGE_SHOWN_LABEL_CHARS);
   /* A choice's option says it is a radio button: GTK 4.8 keeps a grouped
    * check button a "check box", and a screen reader user would think several
    * could be ticked. */
@@ -219,17 +224,39 @@ option_button_new (const AtpOption *option,
                                     "accessible-role", radio ? GTK_ACCESSIBLE_ROLE_RADIO
                                                              : GTK_ACCESSIBLE_ROLE_CHECKBOX,
                                     NULL);
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_check_button_set_child (GTK_CHECK_BUTTON (button), label);
-  if (group != NULL)
-    gtk_check_button_set_group (GTK_CHECK_BUTTON (button), group);
+
+  return button;
+}
+
+/* @text: an option's label as shown (triage_format_shown_text()) */
+void
+_triage_response_editor_set_option_label (GtkWidget  *button,
+                                          const char *text)
+{
+  gtk_label_set_label (GTK_LABEL (gtk_check_button_get_child (GTK_CHECK_BUTTON (button))), text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+static GtkWidget *
+option_button_new (const AtpOption *option,
+                   gboolean         radio,
+                   GtkCheckButton  *group)
+{
+  g_autofree char *text = triage_format_shown_text (triage_atp_label (option->label, option->value),
+                                                    TRIAGE_SHOWN_LABEL_CHARS);
+  GtkWidget *button = _triage_response_editor_new_option_button (radio);
+
+  _triage_response_editor_set_option_label (button, text);
+  if (group != NULL)
+    gtk_check_button_set_group (GTK_CHECK_BUTTON (button), group);
 
   return button;
 }
@@ -310,8 +337,10 @@ build_dropdown (TriageResponseEditor *self)
 static void
 build_multi_choice (TriageResponseEditor *self)
 {
-  build_options (self, FALSE);
-  _triage_response_editor_add_option_filter (self);
+  if (self->action->options->len <= TRIAGE_CHOICE_MAX_RADIO_OPTIONS)
+    build_options (self, FALSE);
+  else
+    _triage_response_editor_build_option_list (self);
   gtk_box_append (self->input_box, _triage_response_editor_add_counter (self));
   _triage_response_editor_add_send_button (self);
 }
@@ -451,8 +480,8 @@ check_options (TriageResponseEditor *self,
 {
   const AtpAction *action = self->action;
 
-  for (guint i = 0; i < self->option_buttons->len; i++)
-    if (gtk_check_button_get_active (g_ptr_array_index (self->option_buttons, i)))
+  for (guint i = 0; i < action->options->len; i++)
+    if (_triage_response_editor_get_option_active (self, i))
       return;   /* the person's own choice stays */
 
   for (guint i = 0; i < action->options->len; i++)
@@ -471,8 +500,8 @@ check_options (TriageResponseEditor *self,
             chosen = g_strcmp0 (json_array_get_string_element (values, k), option->value) == 0;
         }
 
-      if (chosen && i < self->option_buttons->len)
-        gtk_check_button_set_active (g_ptr_array_index (self->option_buttons, i), TRUE);
+      if (chosen)
+        _triage_response_editor_set_option_active (self, i, TRUE);
     }
 }
 

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  *   triage-response-editor-controls.c the controls: buttons, options, drop-down, text
  *                                     (and their getters for the tests), their names
  *   triage-response-editor-number.c   the number field and the slider
+ *   triage-response-editor-list.c     a long multi_choice's options: a list view over a
+ *                                     model of them, and its search
  *   triage-response-editor-draft.c    what the person entered, kept aside and put back
  */
 
@@ -39,8 +41,11 @@ struct _TriageResponseEditor
 
   GtkWidget        *input;
   char             *input_hint;     /* what the input asks: its accessible description */
-  GPtrArray        *option_buttons;
-  GtkWidget        *option_filter;  /* multi_choice of many options: its search */
+  GPtrArray        *option_buttons; /* a few options' check buttons, in order */
+  GListStore       *option_list;    /* multi_choice of many options: TriageChoiceOption */
+  GtkFilter        *option_list_filter;
+  char             *option_query;   /* what its search shows, folded; NULL for all */
+  GtkWidget        *option_filter;  /* its search */
   GtkWidget        *option_filter_empty;
   GtkWidget        *submit_button;
   GtkWidget        *true_button;
@@ -82,6 +87,9 @@ void       _triage_response_editor_show_answer     (TriageResponseEditor *self,
 void       _triage_response_editor_label_input     (TriageResponseEditor *self,
                                                     GtkWidget            *widget);
 void       _triage_response_editor_add_send_button (TriageResponseEditor *self);
+GtkWidget *_triage_response_editor_new_option_button (gboolean             radio);
+void       _triage_response_editor_set_option_label (GtkWidget            *button,
+                                                    const char           *text);
 GtkWidget *_triage_response_editor_add_counter     (TriageResponseEditor *self);
 
 /* triage-response-editor-a11y.c */
@@ -96,17 +104,29 @@ gboolean   _triage_response_parse_number           (const char           *text,
 gboolean   _triage_response_text_is_blank          (const char           *text);
 gboolean   _triage_response_number_is_ambiguous    (const char           *text);
 void       _triage_response_editor_build_number    (TriageResponseEditor *self);
-void       _triage_response_editor_add_option_filter (TriageResponseEditor *self);
 void       _triage_response_editor_build_scale     (TriageResponseEditor *self);
 void       _triage_response_editor_show_number     (TriageResponseEditor *self,
                                                     double                value);
 
+/* triage-response-editor-list.c */
+void       _triage_response_editor_build_option_list (TriageResponseEditor *self);
+gboolean   _triage_response_editor_get_option_active (TriageResponseEditor *self,
+                                                      guint                 position);
+void       _triage_response_editor_set_option_active (TriageResponseEditor *self,
+                                                      guint                 position,
+                                                      gboolean              active);
+void       _triage_response_editor_foreach_option_button (TriageResponseEditor *self,
+                                                          GFunc                 func,
+                                                          gpointer              user_data);
+
 /* For the tests */
 
-/* The input: GtkTextView, GtkSpinButton, GtkScale, GtkDropDown, or the GtkBox
- * holding the radio/check buttons; NULL for simple and binary. */
+/* The input: GtkTextView, GtkSpinButton, GtkScale, GtkDropDown, the GtkBox
+ * holding the radio/check buttons, or a long multi_choice's GtkListView;
+ * NULL for simple and binary. */
 GtkWidget *triage_response_editor_get_input          (TriageResponseEditor *self);
-/* The radio or check buttons of a choice/multi_choice, in option order. */
+/* The radio or check buttons of a choice/multi_choice, in option order
+ * (none for a long multi_choice: its options are self->option_list). */
 GPtrArray *triage_response_editor_get_option_buttons (TriageResponseEditor *self);
 /* The button that sends (simple: the only button; binary: NULL). */
 GtkWidget *triage_response_editor_get_submit_button  (TriageResponseEditor *self);

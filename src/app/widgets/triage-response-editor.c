@@ -20,7 +20,8 @@
  *   simple        a button
  *   binary        two buttons, the true and false labels
  *   choice        radio buttons (up to TRIAGE_CHOICE_MAX_RADIO_OPTIONS), else a drop-down
- *   multi_choice  check buttons and a live "2 of 1–3 selected"
+ *   multi_choice  check buttons (a searchable list of them for more than
+ *                 TRIAGE_CHOICE_MAX_RADIO_OPTIONS) and a live "2 of 1–3 selected"
  *   text          a text view with a placeholder and a live character count
  *   number        a spin button (range, step grid, unit, placeholder)
  *   scale         a slider with marks and the end labels
@@ -93,7 +94,7 @@ build_response (TriageResponseEditor  *self,
       else
         {
           for (guint i = 0; i < self->option_buttons->len; i++)
-            if (gtk_check_button_get_active (g_ptr_array_index (self->option_buttons, i)))
+            if (_triage_response_editor_get_option_active (self, i))
               return string_node (((AtpOption *) g_ptr_array_index (action->options, i))->value);
         }
       *reason = g_strdup (_("Choose an option"));
@@ -104,8 +105,8 @@ build_response (TriageResponseEditor  *self,
         JsonArray *array = json_array_new ();
         JsonNode *node = json_node_alloc ();
 
-        for (guint i = 0; i < self->option_buttons->len; i++)
-          if (gtk_check_button_get_active (g_ptr_array_index (self->option_buttons, i)))
+        for (guint i = 0; i < action->options->len; i++)
+          if (_triage_response_editor_get_option_active (self, i))
             json_array_add_string_element (array,
                                            ((AtpOption *) g_ptr_array_index (action->options, i))->value);
         json_node_init_array (node, array);
@@ -246,8 +247,8 @@ update_counter (TriageResponseEditor *self)
     {
       guint selected = 0;
 
-      for (guint i = 0; i < self->option_buttons->len; i++)
-        if (gtk_check_button_get_active (g_ptr_array_index (self->option_buttons, i)))
+      for (guint i = 0; i < action->options->len; i++)
+        if (_triage_response_editor_get_option_active (self, i))
           selected++;
       text = triage_format_selection_count (selected, action->min_selections, action->max_selections);
       over = action->max_selections >= 0 && selected > action->max_selections;
@@ -370,6 +371,9 @@ triage_response_editor_finalize (GObject *object)
 
   g_clear_object (&self->adjustment);
   g_clear_pointer (&self->option_buttons, g_ptr_array_unref);
+  g_clear_object (&self->option_list);
+  g_clear_object (&self->option_list_filter);
+  g_free (self->option_query);
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_free (self->reason);
   g_free (self->problem);
