@@ -345,6 +345,32 @@ test_answer_shown (Fixture       *fixture,
     }
 }
 
+/* A number typed out of range (150, at most 100), not entered, the field
+ * still focused, when the request is settled: the read-only field shows
+ * what was typed. Neither the focus leaving it (which puts a spin button's
+ * text in range) nor the answer given elsewhere (shown only in a field
+ * left empty) turns it into a number the person did not type. */
+static void
+test_typed_number_kept (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  Settle how = GPOINTER_TO_INT (data);
+  GtkWidget *spin = triage_response_editor_get_input (editor (fixture, "share"));
+  GtkWidget *text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (spin)));
+
+  g_assert_true (gtk_widget_grab_focus (spin));
+  WAIT_UNTIL (gtk_widget_has_focus (text));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "150");
+  widgets_test_pump ();
+
+  settle (fixture, how);
+  g_assert_true (triage_decision_view_get_read_only (fixture->view));
+  g_assert_false (gtk_widget_has_focus (text));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "150");
+  if (how == ANSWERED_ELSEWHERE)
+    g_assert_cmpstr (chosen_text (editor (fixture, "share")), ==, "Chosen: 25 %");
+}
+
 /* Marked only while read-only; a response of a request no longer answered
  * (a status back to pending) marks nothing. */
 static void
@@ -394,6 +420,10 @@ main (int   argc,
 
       g_test_add (path, Fixture, GINT_TO_POINTER (i), fixture_setup, test_every_state, fixture_teardown);
     }
+  g_test_add ("/decision-view-settled/typed-number-kept/withdrawn", Fixture, GINT_TO_POINTER (WITHDRAWN),
+              fixture_setup, test_typed_number_kept, fixture_teardown);
+  g_test_add ("/decision-view-settled/typed-number-kept/answered-elsewhere", Fixture,
+              GINT_TO_POINTER (ANSWERED_ELSEWHERE), fixture_setup, test_typed_number_kept, fixture_teardown);
   g_test_add ("/decision-view-settled/answer-shown", Fixture, NULL,
               fixture_setup, test_answer_shown, fixture_teardown);
   g_test_add ("/decision-view-settled/mark-follows-state", Fixture, NULL,

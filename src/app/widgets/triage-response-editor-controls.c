@@ -552,6 +552,10 @@ _triage_response_editor_show_answer (TriageResponseEditor *self,
 
     case ATP_RESPONSE_TYPE_NUMBER:
     case ATP_RESPONSE_TYPE_SCALE:
+      /* A number typed and not yet entered (no value) is the person's too. */
+      if (!self->has_value && GTK_IS_SPIN_BUTTON (self->input) &&
+          !_triage_response_text_is_blank (gtk_editable_get_text (GTK_EDITABLE (self->input))))
+        break;
       if (!self->has_value && JSON_NODE_HOLDS_VALUE (response_data) &&
           (json_node_get_value_type (response_data) == G_TYPE_INT64 ||
            json_node_get_value_type (response_data) == G_TYPE_DOUBLE))
