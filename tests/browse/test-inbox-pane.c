@@ -406,6 +406,7 @@ test_row_direction (Fixture       *f,
                                                    0, 10);
   g_autofree char *same = NULL;
   g_autofree char *hebrew = NULL;
+  g_autofree char *digits = NULL;
 
   inbox_pane_test_settle (f);
   g_assert_true (g_str_has_prefix (subtitle_of (row_for (f, arabic)), "\u200FSvc-Rtl"));
@@ -417,6 +418,11 @@ test_row_direction (Fixture       *f,
   hebrew = triage_browse_dup_in_direction_of ("2026 · CI", "  \"שלום\"");
   g_assert_cmpstr (hebrew, ==, "\u200F2026 · CI");
   g_assert_null (triage_browse_dup_in_direction_of (NULL, "שלום"));
+
+  /* Digits decide no direction, Arabic-Indic ones neither: a title of them
+   * alone reads left to right, as Pango lays it out (test-decision-format). */
+  digits = triage_browse_dup_in_direction_of ("2026 · CI", "\u0661\u0662\u0663");
+  g_assert_cmpstr (digits, ==, "2026 · CI");
 }
 
 /* A deadline "due tomorrow" says "due" at midnight, the window open. */

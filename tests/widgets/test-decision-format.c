@@ -10,6 +10,8 @@
 #define G_LOG_DOMAIN "test-decision-format"
 
 #include <locale.h>
+#include <pango/pangocairo.h>
+#include <string.h>
 
 #include "triage-atp-format.h"
 #include "triage-decision-format.h"
@@ -222,6 +224,10 @@ test_in_sentence (void)
     { "12 %", "12 %" },
     { "\u05e4\u05e8\u05d9\u05e1\u05d4", "\u05e4\u05e8\u05d9\u05e1\u05d4\u200e" },
     { "Deploy \u0646\u0634\u0631 2", "Deploy \u0646\u0634\u0631 2\u200e" },
+    /* Arabic-Indic digits pull a colon into their run (test_in_sentence_order) ... */
+    { "\u0661\u0662", "\u0661\u0662\u200e" },
+    /* ... the Extended ones read as ASCII digits do. */
+    { "\u06f1\u06f2", "\u06f1\u06f2" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -233,6 +239,72 @@ test_in_sentence (void)
       /* The mark is no hidden character: what shows the text keeps it. */
       g_assert_cmpstr (cut, ==, cases[i].expected);
     }
+}
+
+/* Where Pango draws @at, a part of @text, in a paragraph of the app (left to right). */
+static int
+x_of (PangoContext *context,
+      const char   *text,
+      const char   *at)
+{
+  g_autoptr(PangoLayout) layout = pango_layout_new (context);
+  PangoRectangle pos;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_index_to_pos (layout, strstr (text, at) - text, &pos);
+  return pos.x;
+}
+
+/* What the marks are for, as Pango lays out the history's wording of an
+ * answer (triage_atp_describe_answer()): the action's label stays before
+ * the colon, the answer after it, whatever their digits. */
+static void
+test_in_sentence_order (void)
+{
+  PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  const char *labels[] = { "\u0661\u0662", "\u06f1\u06f2", "CI 7" };
+  g_autofree char *answer = triage_format_in_sentence ("\u0663\u0664");
+
+  pango_context_set_base_dir (context, PANGO_DIRECTION_LTR);
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      g_autofree char *label = triage_format_in_sentence (labels[i]);
+      g_autofree char *sentence = g_strdup_printf ("\u2018%s\u2019: %s", label, answer);
+
+      g_assert_cmpint (x_of (context, sentence, labels[i]), <, x_of (context, sentence, ":"));
+      g_assert_cmpint (x_of (context, sentence, ":"), <, x_of (context, sentence, "\u0663"));
+    }
+  g_object_unref (context);
+}
+
+/* A text's direction is its first right-to-left or left-to-right letter's,
+ * as Pango gives a label's (the browse rows follow their title's): digits,
+ * Arabic-Indic ones too, decide nothing, and a title of digits alone reads
+ * left to right, as the app's labels do. */
+static void
+test_rtl_letter (void)
+{
+  PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  const char *texts[] = { "\u0661\u0662\u0663", "\u06f1\u06f2", "12 CI", "\u05e9\u05dc\u05d5\u05dd",
+                          "\u0661\u0662 \u0647\u0644", "2026 \u062e\u062f\u0645\u0629", "\u0661 CI" };
+
+  pango_context_set_base_dir (context, PANGO_DIRECTION_LTR);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(PangoLayout) layout = pango_layout_new (context);
+      gboolean rtl = FALSE;
+
+      for (const char *p = texts[i]; *p != '\0'; p = g_utf8_next_char (p))
+        if (triage_format_is_rtl_letter (g_utf8_get_char (p)) || g_unichar_isalpha (g_utf8_get_char (p)))
+          {
+            rtl = triage_format_is_rtl_letter (g_utf8_get_char (p));
+            break;
+          }
+      pango_layout_set_text (layout, texts[i], -1);
+      g_assert_cmpint (rtl, ==, pango_layout_get_line_readonly (layout, 0)->resolved_dir == PANGO_DIRECTION_RTL);
+    }
+  g_assert_false (triage_format_is_rtl_letter (0x0661));
+  g_object_unref (context);
 }
 
 /* A place to break is one Pango breaks at (between letters), so a run the
@@ -421,6 +493,8 @@ main (int   argc,
   g_test_add_func ("/decision-format/hidden-chars", test_hidden_chars);
   g_test_add_func ("/decision-format/break-chars", test_break_chars);
   g_test_add_func ("/decision-format/in-sentence", test_in_sentence);
+  g_test_add_func ("/decision-format/in-sentence-order", test_in_sentence_order);
+  g_test_add_func ("/decision-format/rtl-letter", test_rtl_letter);
   g_test_add_func ("/decision-format/attachment-details", test_attachment_details);
   g_test_add_func ("/decision-format/humanize", test_humanize);
   g_test_add_func ("/decision-format/describe", test_describe);

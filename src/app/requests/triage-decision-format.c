@@ -209,6 +209,12 @@ triage_format_is_hidden_char (gunichar c)
  * triage_format_is_rtl_letter:
  * @c: a character
  *
+ * Whether @c turns a paragraph right to left, as Pango decides a label's
+ * direction: by its first strong character. Digits
+ * are weak, Arabic-Indic ones (bidirectional type AN) too: a text of digits
+ * alone takes the widget's direction, left to right in this app, so a row
+ * under such a title stays left to right (triage_browse_dup_in_direction_of()).
+ *
  * Returns: whether @c is a letter of a script written right to left (of
  *   bidirectional type R or AL: one that turns a run right to left)
  */
@@ -234,6 +240,17 @@ triage_format_is_rtl_letter (gunichar c)
     }
 }
 
+/* Whether @c is of bidirectional type AN (Arabic number: the Arabic-Indic
+ * digits and their separators, the number signs), which GLib does not say.
+ * The Extended Arabic-Indic digits (U+06F0–U+06F9) are EN, as ASCII digits. */
+static gboolean
+is_arabic_number (gunichar c)
+{
+  return (c >= 0x0600 && c <= 0x0605) || (c >= 0x0660 && c <= 0x0669) ||
+         c == 0x066B || c == 0x066C || c == 0x06DD || c == 0x0890 || c == 0x0891 ||
+         c == 0x08E2 || (c >= 0x10D30 && c <= 0x10D39) || (c >= 0x10E60 && c <= 0x10E7E);
+}
+
 /**
  * triage_format_in_sentence:
  * @text: an agent's text (a label, a name) to put in one of the app's
@@ -241,14 +258,17 @@ triage_format_is_rtl_letter (gunichar c)
  *
  * Pango lays out "‘LABEL’: 40 %" by the Unicode bidirectional algorithm: after
  * a Hebrew or Arabic label, the quote, the colon and the number join the
- * label's right-to-left run, and the person read "‘40 :’LABEL %". A
- * LEFT-TO-RIGHT MARK after such a text ends its run there; it is no hidden
+ * label's right-to-left run, and the person read "‘40 :’LABEL %". Arabic-Indic
+ * digits do it too, though they turn no paragraph right to left
+ * (triage_format_is_rtl_letter()): between two Arabic numbers the quote and
+ * the colon count as right to left (rule N1), so "‘١٢’: ٣٤" read "‘٣٤ :’١٢".
+ * A LEFT-TO-RIGHT MARK after such a text ends its run there; it is no hidden
  * character (triage_format_is_hidden_char()), so it survives what shows the
  * sentence. (The app has no right-to-left translation: its sentences are
  * left to right.)
  *
  * Returns: (transfer full): @text, followed by U+200E when it has
- *   right-to-left letters
+ *   right-to-left letters or Arabic-Indic digits
  */
 char *
 triage_format_in_sentence (const char *text)
@@ -256,8 +276,12 @@ triage_format_in_sentence (const char *text)
   g_return_val_if_fail (text != NULL, NULL);
 
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    if (triage_format_is_rtl_letter (g_utf8_get_char (p)))
-      return g_strconcat (text, "\u200E", NULL);
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (triage_format_is_rtl_letter (c) || is_arabic_number (c))
+        return g_strconcat (text, "\u200E", NULL);
+    }
 
   return g_strdup (text);
 }
