@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-atp-format.h"
-#include "triage-choice-option.h"
+#include "triage-choice-option-list.h"
 #include "triage-decision-format.h"
 #include "triage-response-editor-private.h"
 #include "triage-scroll-chain.h"
@@ -31,17 +31,6 @@
 
 #define OPTIONS_MAX_HEIGHT 320
 
-static TriageChoiceOption *
-list_option (TriageResponseEditor *self,
-             guint                 position)
-{
-  TriageChoiceOption *option = g_list_model_get_item (G_LIST_MODEL (self->option_list), position);
-
-  /* The store keeps it, and the editor the store. */
-  g_object_unref (option);
-  return option;
-}
-
 /**
  * _triage_response_editor_get_option_active:
  * @self: a choice's or a multi_choice's editor
@@ -54,7 +43,11 @@ _triage_response_editor_get_option_active (TriageResponseEditor *self,
                                            guint                 position)
 {
   if (self->option_list != NULL)
-    return triage_choice_option_get_active (list_option (self, position));
+    {
+      TriageChoiceOption *option = triage_choice_option_list_peek (self->option_list, position);
+
+      return option != NULL && triage_choice_option_get_active (option);
+    }
   if (position < self->option_buttons->len)
     return gtk_check_button_get_active (g_ptr_array_index (self->option_buttons, position));
 
@@ -69,7 +62,10 @@ _triage_response_editor_set_option_active (TriageResponseEditor *self,
 {
   if (self->option_list != NULL)
     {
-      triage_choice_option_set_active (list_option (self, position), active);
+      g_autoptr(TriageChoiceOption) option = g_list_model_get_item (G_LIST_MODEL (self->option_list),
+                                                                    position);
+
+      triage_choice_option_set_active (option, active);
       _triage_response_editor_update (self);
     }
   else if (position < self->option_buttons->len)
@@ -82,27 +78,39 @@ option_is_shown (gpointer item,
 {
   TriageResponseEditor *self = user_data;
 
-  return self->option_query == NULL ||
-         triage_choice_option_get_active (item) ||
+  return triage_choice_option_get_active (item) ||
          triage_choice_option_matches (item, self->option_query);
 }
 
+/* Without a search, the filter takes every option without asking for any
+ * (GTK_FILTER_MATCH_ALL): the list makes only the rows it shows. */
 static void
 refilter (TriageResponseEditor *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->option_filter));
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->option_list));
-  gboolean matched = FALSE;
+  GListModel *options = G_LIST_MODEL (self->option_list);
+  guint n = g_list_model_get_n_items (options);
+  gboolean matched = TRUE;
 
   g_clear_pointer (&self->option_query, g_free);
-  if (*text != '\0')
-    self->option_query = triage_format_fold (text);
-  gtk_filter_changed (self->option_list_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  if (*text == '\0')
+    {
+      gtk_custom_filter_set_filter_func (self->option_list_filter, NULL, NULL, NULL);
+      gtk_widget_set_visible (self->option_filter_empty, FALSE);
+      return;
+    }
+
+  self->option_query = triage_format_fold (text);
+  gtk_custom_filter_set_filter_func (self->option_list_filter, option_is_shown, self, NULL);
 
   /* Said even with ticked options shown: they are there for being ticked. */
+  matched = FALSE;
   for (guint i = 0; i < n && !matched; i++)
-    matched = self->option_query == NULL ||
-              triage_choice_option_matches (list_option (self, i), self->option_query);
+    {
+      g_autoptr(TriageChoiceOption) option = g_list_model_get_item (options, i);
+
+      matched = triage_choice_option_matches (option, self->option_query);
+    }
   gtk_widget_set_visible (self->option_filter_empty, !matched);
 }
 
@@ -188,25 +196,14 @@ _triage_response_editor_foreach_option_button (TriageResponseEditor *self,
 static GtkWidget *
 option_list_view_new (TriageResponseEditor *self)
 {
-  const AtpAction *action = self->action;
-  g_autoptr(GPtrArray) options = g_ptr_array_new_full (action->options->len, g_object_unref);
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkFilterListModel *shown;
   GtkWidget *view;
 
-  for (guint i = 0; i < action->options->len; i++)
-    {
-      const AtpOption *option = g_ptr_array_index (action->options, i);
-
-      g_ptr_array_add (options, triage_choice_option_new (i, triage_atp_label (option->label,
-                                                                               option->value)));
-    }
-  self->option_list = g_list_store_new (TRIAGE_TYPE_CHOICE_OPTION);
-  g_list_store_splice (self->option_list, 0, 0, options->pdata, options->len);
-
-  self->option_list_filter = GTK_FILTER (gtk_custom_filter_new (option_is_shown, self, NULL));
+  self->option_list = triage_choice_option_list_new (self->action);
+  self->option_list_filter = gtk_custom_filter_new (NULL, NULL, NULL);
   shown = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->option_list)),
-                                     g_object_ref (self->option_list_filter));
+                                     g_object_ref (GTK_FILTER (self->option_list_filter)));
 
   g_signal_connect_object (factory, "setup", G_CALLBACK (on_row_setup), self, 0);
   g_signal_connect_object (factory, "bind", G_CALLBACK (on_row_bind), self, 0);

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "triage-choice-option-list.h"
 #include "triage-response-editor.h"
 #include "triage-wrap-box.h"
 
@@ -42,8 +43,8 @@ struct _TriageResponseEditor
   GtkWidget        *input;
   char             *input_hint;     /* what the input asks: its accessible description */
   GPtrArray        *option_buttons; /* a few options' check buttons, in order */
-  GListStore       *option_list;    /* multi_choice of many options: TriageChoiceOption */
-  GtkFilter        *option_list_filter;
+  TriageChoiceOptionList *option_list; /* multi_choice of many options */
+  GtkCustomFilter  *option_list_filter;
   char             *option_query;   /* what its search shows, folded; NULL for all */
   GtkWidget        *option_filter;  /* its search */
   GtkWidget        *option_filter_empty;
