@@ -47,6 +47,13 @@ if ! sh "$here/app/run.sh" --preview; then
   status=1
 fi
 
+# A multi_choice of 20,000 options shown, searched and ticked: the main loop's worst stall.
+echo "== bench/app/run.sh --choices =="
+if ! sh "$here/app/run.sh" --choices; then
+  echo "bench/app/run.sh --choices: FAILED" >&2
+  status=1
+fi
+
 for path in "$here"/*/run.sh; do
   [ -f "$path" ] || continue
   script=${path#"$here"/}

@@ -30,6 +30,7 @@
 #include <stdio.h>
 
 #include "app-test-stall-window.h"
+#include "bench-wait.h"
 #include "triage-afp-view.h"
 #include "triage-notifier.h"
 
@@ -37,60 +38,18 @@
 /* Long enough for what took minutes before. */
 #define MAX_WAIT_US     (600 * G_USEC_PER_SEC)
 
-static guint frames;
 /* The window requests are shown in, made once by the warm-up, as the app's main window is. */
 static GtkWidget *main_window;
 /* The app's main window, made at the start, in which previews open. */
 static TriageWindow *app_window;
 
-static gboolean
-count_frame (GtkWidget     *widget,
-             GdkFrameClock *clock,
-             gpointer       user_data)
-{
-  frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-set_flag (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_until_idle (void)
-{
-  gboolean idle = FALSE;
-
-  g_idle_add_full (G_PRIORITY_LOW, set_flag, &idle, NULL);
-  while (!idle)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-spin_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* Three frames of @window drawn, the main loop idle, then half a second. */
 static void
 wait_drawn (GtkWidget *window)
 {
-  guint tick = gtk_widget_add_tick_callback (window, count_frame, NULL, NULL);
-  guint until = frames + 3;
-
-  while (frames < until)
-    g_main_context_iteration (NULL, TRUE);
-  gtk_widget_remove_tick_callback (window, tick);
-  wait_until_idle ();
-  spin_ms (500);
+  bench_wait_frames (window, 3);
+  bench_wait_idle ();
+  bench_wait_ms (500);
 }
 
 static gboolean
@@ -127,7 +86,7 @@ bench_attachment (const AppTestStallCase *c)
   g_autofree char *name = NULL;
   static gboolean first = TRUE;
 
-  wait_until_idle ();
+  bench_wait_idle ();
   start = g_get_monotonic_time ();
   app_test_stall_start (&stall);
 
@@ -163,7 +122,7 @@ bench_request (void)
   AppTestStall stall;
   gint64 start;
 
-  wait_until_idle ();
+  bench_wait_idle ();
   start = g_get_monotonic_time ();
   app_test_stall_start (&stall);
 
@@ -188,7 +147,7 @@ bench_afp (void)
   AppTestStall stall;
   gint64 start;
 
-  wait_until_idle ();
+  bench_wait_idle ();
   start = g_get_monotonic_time ();
   app_test_stall_start (&stall);
 

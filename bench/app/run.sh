@@ -3,6 +3,7 @@
 #
 # Usage: bench/app/run.sh [--count N] [--frames N] [--inbox M] [--history H]
 #        bench/app/run.sh --preview
+#        bench/app/run.sh --choices
 # The build directory is $BENCH_BUILD, by default build-bench in the source tree
 # (configured with --buildtype=release on first use). The benchmark runs in a
 # private headless session (build-aux/run-headless.sh: Xvfb, a session bus) with
@@ -16,15 +17,30 @@
 
 set -eu
 
+src=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BENCH_BUILD:-$src/build-bench}
+
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" "$src" --buildtype=release
+fi
+
+# --choices: the main loop's worst stall while a choice and a multi_choice of
+# 20,000 options are shown, searched and ticked (bench-choices), drawn with
+# GTK's cairo renderer unless the environment chooses one (Mesa's software GL
+# under Xvfb adds its own drawing to the main thread's work).
+if [ "${1:-}" = "--choices" ]; then
+  shift
+  ninja -C "$build" -j2 bench/app/bench-choices
+  if [ -z "${GSK_RENDERER:-}" ]; then
+    export GSK_RENDERER=cairo GDK_DEBUG=gl-disable
+  fi
+  exec "$src/build-aux/run-headless.sh" "$build/bench/app/bench-choices" "$@"
+fi
+
 # --preview: the main loop's worst stall while heavy previews are shown (bench-preview),
 # with GTK's cairo renderer and its GL one; case names after it run only those.
 if [ "${1:-}" = "--preview" ]; then
   shift
-  src=$(cd "$(dirname "$0")/../.." && pwd)
-  build=${BENCH_BUILD:-$src/build-bench}
-  if [ ! -f "$build/build.ninja" ]; then
-    meson setup "$build" "$src" --buildtype=release
-  fi
   ninja -C "$build" -j2 bench/app/bench-preview data/gschemas.compiled
   export GSETTINGS_SCHEMA_DIR="$build/data"
   # Both renderers: cairo, as the app draws without a GPU (and the tests), and
@@ -42,12 +58,6 @@ if [ "${1:-}" = "--preview" ]; then
   exit $status
 fi
 
-src=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BENCH_BUILD:-$src/build-bench}
-
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" "$src" --buildtype=release
-fi
 ninja -C "$build" -j2 bench/app/bench-app src/app/triage src/server/triage-server src/mcp/triage-mcp \
   src/cli/triage-ask data/gschemas.compiled
 
