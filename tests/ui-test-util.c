@@ -161,9 +161,12 @@ run_shortcuts (GtkWidget           *widget,
           gtk_shortcut_controller_get_scope (shortcut->controller) != GTK_SHORTCUT_SCOPE_LOCAL ||
           !g_strv_contains ((const char * const *) alternatives, trigger))
         continue;
+      /* With the shortcut's arguments, as GTK runs it (a list's Down says
+       * where to move). */
       if (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut->shortcut),
                                         GTK_SHORTCUT_ACTION_EXCLUSIVE,
-                                        gtk_event_controller_get_widget (controller), NULL))
+                                        gtk_event_controller_get_widget (controller),
+                                        gtk_shortcut_get_arguments (shortcut->shortcut)))
         return TRUE;
     }
 
