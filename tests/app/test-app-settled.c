@@ -365,6 +365,94 @@ test_refused (void)
   g_assert_cmpstr (chosen_mark ("share"), ==, "Chosen");
 }
 
+/* The server stops showing the request to this user (@away: its recipient
+ * row moved aside, so an answer gets 404 and no status update of it is
+ * pushed here), or shows it again. */
+static void
+hide_on_server (const char *id,
+                gboolean    away)
+{
+  g_autofree char *sql = NULL;
+
+  if (away)
+    sql = g_strdup_printf ("UPDATE notification_recipients SET user_id = 'away:' || user_id"
+                           " WHERE notification_seq = (SELECT seq FROM notifications WHERE id = '%s')",
+                           id);
+  else
+    sql = g_strdup_printf ("UPDATE notification_recipients SET user_id = substr (user_id, 6)"
+                           " WHERE notification_seq = (SELECT seq FROM notifications WHERE id = '%s')",
+                           id);
+  change_on_server (sql);
+}
+
+/* A request whose answer the server refused for good, listed again as
+ * pending after a reconnect: back in the inbox, its answer failed (kept,
+ * never sent again). */
+static char *
+refused_request_listed_again (const char *title)
+{
+  TriageInboxModel *inbox = triage_application_get_inbox (app);
+  char *id = open_new_request (title, 0);
+
+  hide_on_server (id, TRUE);
+  g_assert_true (triage_response_editor_submit (editor ("share")));
+  app_test_wait_for (triage_outbox_answer_failed (triage_application_get_outbox (app), id),
+                     APP_TEST_WAIT_MS);
+  app_test_wait_for (triage_inbox_model_lookup (inbox, id) == NULL, APP_TEST_WAIT_MS);
+
+  hide_on_server (id, FALSE);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
+  app_test_wait_for (triage_inbox_model_lookup (inbox, id) != NULL, APP_TEST_WAIT_MS);
+  g_assert_cmpint (triage_request_get_answer_state (triage_inbox_model_lookup (inbox, id)), ==,
+                   TRIAGE_ANSWER_FAILED);
+
+  return id;
+}
+
+/* Answered on another device after ours was refused: "responded" is not
+ * ours (ours is never sent again), so the request leaves the inbox. It
+ * stayed there, pending for good. */
+static void
+test_refused_then_answered_elsewhere (void)
+{
+  g_autofree char *id = refused_request_listed_again ("Refused, then answered elsewhere?");
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"stop\","
+                          " \"response_data\": null}", id);
+  reply = app_test_server_call (server, "POST", "/api/v1/client/respond", body, &status);
+  g_assert_cmpuint (status, ==, 200);
+
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) == NULL,
+                     APP_TEST_WAIT_MS);
+  g_assert_true (triage_outbox_answer_failed (triage_application_get_outbox (app), id));
+}
+
+/* Withdrawn while the app was away after ours was refused: the resync's
+ * lookup asks what became of it (only an answer on its way is the
+ * outbox's to settle), and it leaves the inbox. It stayed there, pending
+ * for good. */
+static void
+test_refused_then_withdrawn_away (void)
+{
+  g_autofree char *id = refused_request_listed_again ("Refused, then withdrawn while away?");
+  g_autofree char *path = g_strconcat ("/api/v1/notifications/", id, NULL);
+  g_autoptr(JsonNode) reply = NULL;
+  guint status = 0;
+
+  hide_on_server (id, TRUE);
+  reply = app_test_server_call (server, "PATCH", path, "{\"status\": \"invalidated\"}", &status);
+  g_assert_cmpuint (status, ==, 200);
+  hide_on_server (id, FALSE);
+  g_assert_nonnull (triage_inbox_model_lookup (triage_application_get_inbox (app), id));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
+  app_test_wait_for (triage_inbox_model_lookup (triage_application_get_inbox (app), id) == NULL,
+                     APP_TEST_WAIT_MS);
+}
+
 /* The server's row of the request is damaged (its stored JSON does not
  * read, as tests/server/test-server-damaged.c makes it): the answer gets 500
  * NOTIFICATION_UNREADABLE, which no resend mends. It leaves the outbox (it
@@ -413,6 +501,9 @@ main (int   argc,
   g_test_add_func ("/app-settled/delivered", test_delivered);
   g_test_add_func ("/app-settled/refused", test_refused);
   g_test_add_func ("/app-settled/unreadable", test_unreadable);
+  g_test_add_func ("/app-settled/refused-then-answered-elsewhere",
+                   test_refused_then_answered_elsewhere);
+  g_test_add_func ("/app-settled/refused-then-withdrawn-away", test_refused_then_withdrawn_away);
 
   status = g_test_run ();
 

@@ -321,8 +321,10 @@ settle_request (TriageApplication *self,
   /* With our own answer on its way, "responded" is most likely ours: the
    * outbox's result decides what is recorded and said, and takes the request
    * out of the inbox then (a 409 names it by its title: it must still be
-   * there when the outbox's answer comes after this update). */
-  ours = status == ATP_STATUS_RESPONDED && triage_outbox_has_answer (self->outbox, notification_id);
+   * there when the outbox's answer comes after this update). One the server
+   * refused for good is never sent again: "responded" is then another's. */
+  ours = status == ATP_STATUS_RESPONDED &&
+         triage_outbox_answer_queued (self->outbox, notification_id);
   if (ours)
     {
       if (self->notifier != NULL)

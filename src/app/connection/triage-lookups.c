@@ -20,7 +20,8 @@
  * what became of it is not known.
  * A lookup that fails for now (busy, limited, unreachable) says nothing: the
  * request stays in the inbox and is asked about again later. Our own queued
- * answers are the outbox's to settle, so those are not looked up.
+ * answers are the outbox's to settle, so those are not looked up; one the
+ * server refused for good is never sent again, so its request is.
  *
  * A request answered elsewhere is looked up once more for the answer itself
  * (::response-found), which the history keeps and the status does not say.
@@ -179,9 +180,9 @@ run (TriageLookups *self)
     {
       g_autofree char *id = g_queue_pop_head (&self->waiting);
 
-      /* Settled meanwhile (a status update, our own answer). */
+      /* Settled meanwhile (a status update, our own answer on its way). */
       if (triage_inbox_model_lookup (self->inbox, id) == NULL ||
-          triage_outbox_has_answer (self->outbox, id))
+          triage_outbox_answer_queued (self->outbox, id))
         continue;
 
       self->running++;
@@ -351,7 +352,7 @@ triage_lookups_set_client (TriageLookups *self,
  * @pending: (element-type AtpNotification): the server's whole pending set
  *
  * Looks up every request the inbox holds that is not in @pending and has no
- * answer of ours waiting; the lookups not yet started are forgotten first
+ * answer of ours on its way (a refused one is not); the lookups not yet started are forgotten first
  * (this set is the newer question).
  */
 void
@@ -376,7 +377,7 @@ triage_lookups_resynced (TriageLookups *self,
   for (guint i = 0; i < ids->len; i++)
     {
       if (g_hash_table_contains (live, ids->pdata[i]) ||
-          triage_outbox_has_answer (self->outbox, ids->pdata[i]))
+          triage_outbox_answer_queued (self->outbox, ids->pdata[i]))
         continue;
 
       g_queue_push_tail (&self->waiting, g_strdup (ids->pdata[i]));

@@ -597,17 +597,45 @@ triage_outbox_has_answer (TriageOutbox *self,
   return g_hash_table_contains (self->entries, notification_id);
 }
 
+static gboolean
+answer_in_state (TriageOutbox      *self,
+                 const char        *notification_id,
+                 TriageOutboxState  state)
+{
+  TriageOutboxEntry *entry = g_hash_table_lookup (self->entries, notification_id);
+
+  return entry != NULL && entry->state == state;
+}
+
+/**
+ * triage_outbox_answer_failed:
+ *
+ * Returns: whether the server refused the answer to @notification_id for
+ *   good (kept, never sent again)
+ */
 gboolean
 triage_outbox_answer_failed (TriageOutbox *self,
                              const char   *notification_id)
 {
-  TriageOutboxEntry *entry;
-
   g_return_val_if_fail (TRIAGE_IS_OUTBOX (self), FALSE);
 
-  entry = g_hash_table_lookup (self->entries, notification_id);
+  return answer_in_state (self, notification_id, TRIAGE_OUTBOX_FAILED);
+}
 
-  return entry != NULL && entry->state == TRIAGE_OUTBOX_FAILED;
+/**
+ * triage_outbox_answer_queued:
+ *
+ * Returns: whether an answer to @notification_id is on its way (stored, and
+ *   sent until the server settles it); one refused for good is not: what
+ *   becomes of its request is no longer the outbox's to say
+ */
+gboolean
+triage_outbox_answer_queued (TriageOutbox *self,
+                             const char   *notification_id)
+{
+  g_return_val_if_fail (TRIAGE_IS_OUTBOX (self), FALSE);
+
+  return answer_in_state (self, notification_id, TRIAGE_OUTBOX_QUEUED);
 }
 
 /* GObject */

@@ -31,6 +31,8 @@ gboolean      triage_outbox_has_answer     (TriageOutbox         *self,
                                             const char           *notification_id);
 gboolean      triage_outbox_answer_failed  (TriageOutbox         *self,
                                             const char           *notification_id);
+gboolean      triage_outbox_answer_queued  (TriageOutbox         *self,
+                                            const char           *notification_id);
 
 void          triage_outbox_load_async     (TriageOutbox         *self,
                                             GCancellable         *cancellable,
