@@ -31,6 +31,7 @@
 
 #include "app-test-server.h"
 #include "app-test-application.h"
+#include "app-test-hold.h"
 
 static const char simple[] = "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]";
 
@@ -44,15 +45,13 @@ static char *hold_file;
 static gboolean
 history_held (void)
 {
-  g_autofree char *held = g_strconcat (hold_file, ".held", NULL);
-
-  return g_file_test (held, G_FILE_TEST_EXISTS);
+  return app_test_hold_reached (hold_file);
 }
 
 static void
 release_history (void)
 {
-  g_assert_cmpint (g_unlink (hold_file), ==, 0);
+  app_test_hold_release (hold_file);
 }
 
 static gboolean
@@ -268,10 +267,7 @@ main (int   argc,
   int status;
 
   world = app_test_private_world ();
-  /* Read by hold-sql.c at each statement: set before any thread runs one. */
-  hold_file = g_build_filename (world, "hold-history", NULL);
-  g_setenv ("TRIAGE_TEST_HOLD_SQL", "PRAGMA cache_size", TRUE);
-  g_setenv ("TRIAGE_TEST_HOLD_FILE", hold_file, TRUE);
+  hold_file = app_test_hold_sql (world, "hold-history", "PRAGMA cache_size");
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

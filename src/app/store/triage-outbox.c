@@ -39,6 +39,7 @@ struct _TriageOutbox
 
   GHashTable   *entries;       /* notification id -> TriageOutboxEntry (queued or failed) */
   GHashTable   *in_flight;     /* notification ids being sent */
+  GHashTable   *settling;      /* ids the server answered, whose outcome is being stored */
   GCancellable *cancellable;   /* the sends of the current client */
   guint         retry_id;
   guint         retry_delay_ms;
@@ -137,6 +138,7 @@ complete_cb (GObject      *object,
   if (!triage_store_outbox_complete_finish (TRIAGE_STORE (object), result, &error))
     g_warning ("Could not clear a settled answer from the outbox: %s", error->message);
 
+  g_hash_table_remove (self->settling, settle->notification_id);
   g_hash_table_remove (self->entries, settle->notification_id);
   notify_pending (self);
 
@@ -160,6 +162,7 @@ failed_cb (GObject      *object,
   if (!triage_store_outbox_failed_finish (TRIAGE_STORE (object), result, &error))
     g_warning ("Could not record a failed delivery: %s", error->message);
 
+  g_hash_table_remove (self->settling, settle->notification_id);
   entry = g_hash_table_lookup (self->entries, settle->notification_id);
   if (entry == NULL)
     return;
@@ -233,9 +236,20 @@ respond_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   TriageOutcome outcome;
 
-  g_hash_table_remove (self->in_flight, settle->notification_id);
-
   response = atp_client_respond_finish (ATP_CLIENT (object), result, &error);
+  /* A send of a client since let go (set_client () forgot it, and the
+   * answer may be on its way again with the new one). */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  /* Not sent again until the store has recorded what the server said (the
+   * store may be busy for seconds: a resync's saves): a flush meanwhile (a
+   * reconnect, another answer's retry) sent a delivered answer again, which
+   * was then settled twice (::delivered twice, the second finding no entry),
+   * and a server that takes no resend as a retry answers it 409. */
+  g_hash_table_remove (self->in_flight, settle->notification_id);
+  g_hash_table_add (self->settling, g_strdup (settle->notification_id));
+
   if (response != NULL)
     {
       /* The history says who answered as the server recorded it (the user
@@ -250,9 +264,6 @@ respond_cb (GObject      *object,
                                           g_steal_pointer (&settle));
       return;
     }
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
 
   settle->message = g_strdup (error->message);
 
@@ -288,7 +299,8 @@ send_entry (TriageOutbox      *self,
   Settle *settle;
 
   if (!self->online || self->client == NULL || entry->state != TRIAGE_OUTBOX_QUEUED ||
-      g_hash_table_contains (self->in_flight, entry->notification_id))
+      g_hash_table_contains (self->in_flight, entry->notification_id) ||
+      g_hash_table_contains (self->settling, entry->notification_id))
     return;
 
   settle = g_new0 (Settle, 1);
@@ -661,6 +673,7 @@ triage_outbox_finalize (GObject *object)
   g_clear_object (&self->store);
   g_clear_pointer (&self->entries, g_hash_table_unref);
   g_clear_pointer (&self->in_flight, g_hash_table_unref);
+  g_clear_pointer (&self->settling, g_hash_table_unref);
 
   G_OBJECT_CLASS (triage_outbox_parent_class)->finalize (object);
 }
@@ -754,6 +767,7 @@ triage_outbox_init (TriageOutbox *self)
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) triage_outbox_entry_free);
   self->in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->settling = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
 }
 
