@@ -130,6 +130,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.end_headers()
             self.close_connection = True
+        elif path.endswith("-000000000007"):
+            # another ATP server's codes, which libatp does not know
+            self.answer(401, json.dumps({"code": "TOKEN_EXPIRED", "message": "token expired",
+                                         "request_id": "r7"}))
+        elif path.endswith("-000000000008"):
+            self.answer(400, json.dumps({"code": "VALIDATION_FAILED", "message": "bad id",
+                                         "request_id": "r8"}))
         elif path.endswith("-000000000006"):
             time.sleep(5)                                   # never answers in time
             self.close_connection = True

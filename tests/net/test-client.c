@@ -644,6 +644,9 @@ test_peer_answers (Peer          *peer,
     { "00000000-0000-4000-8000-000000000004", ATP_ERROR_PAYLOAD_TOO_LARGE, "larger than" },
     { "00000000-0000-4000-8000-000000000005", ATP_ERROR_PROTOCOL, "redirected" },
     { "00000000-0000-4000-8000-000000000006", ATP_ERROR_CONNECTION_FAILED, "did not answer within 1 seconds" },
+    /* An error object with a code of another server's: what its status says. */
+    { "00000000-0000-4000-8000-000000000007", ATP_ERROR_AUTH_INVALID_TOKEN, "token expired [TOKEN_EXPIRED] (request r7)" },
+    { "00000000-0000-4000-8000-000000000008", ATP_ERROR_INVALID_REQUEST, "bad id [VALIDATION_FAILED]" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -170,6 +170,8 @@ atp_client_http_error (SoupMessage *message,
 
   if (info != NULL)
     {
+      GError *mapped;
+
       if (info->request_id == NULL && request_id != NULL)
         {
           AtpErrorInfo *with_id = atp_error_info_new (info->code, info->message, info->details,
@@ -178,7 +180,15 @@ atp_client_http_error (SoupMessage *message,
           atp_error_info_unref (info);
           info = with_id;
         }
-      return atp_error_info_to_gerror (info);
+      mapped = atp_error_info_to_gerror (info);
+      /* A code this client does not know (another ATP server's, a newer
+       * one's, kept in the message as "[CODE]") means what its status says:
+       * a 401 is a refused token all the same (the stream stops trying it),
+       * a 400 an answer refused for good (the outbox keeps it as failed),
+       * not an unknown failure tried again for ever. */
+      if (mapped->code == ATP_ERROR_UNKNOWN)
+        mapped->code = code_for_status (status);
+      return mapped;
     }
 
   text = g_string_new (NULL);
