@@ -5,7 +5,9 @@
 # binary frames around a heartbeat and one valid notification. With the token
 # "repeat" its pending list holds that notification too, and the WebSocket sends
 # it again and one already settled (a server repeating itself); with the token
-# "full" the WebSocket is closed at once with 4029 and no error frame.
+# "full" the WebSocket is closed at once with 4029 and no error frame. With the
+# tokens "paged" and "strict" the pending list has a second page, and a page
+# over ATP's 100 is refused ("strict": with a code of another server's).
 #
 # It runs in its own process (libsoup 3.2's SoupServer leaks accepted sockets,
 # which would drown the ASan run of the test in noise). It prints
@@ -100,13 +102,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path == "/api/v1/client/notifications":
             query = urllib.parse.parse_qs(self.path.partition("?")[2])
             limit = int(query.get("limit", ["50"])[0])
+            cursor = query.get("cursor", [None])[0]
             if limit > 100:
                 # ATP's largest page, and a server before triage-server took 1,000
-                # (its older code for the error)
-                self.answer(400, json.dumps({"code": "INVALID_FIELD_VALUE",
+                # (its older code for the error); with the token "strict", another
+                # ATP server's refusal of it (a code of its choice)
+                code = "INVALID_REQUEST" if self.token() == "strict" else "INVALID_FIELD_VALUE"
+                self.answer(400, json.dumps({"code": code,
                                              "message": "limit must be from 1 to 100",
                                              "details": {"field": "limit"},
                                              "request_id": "r"}))
+                return
+            if self.token() in ("paged", "strict") and cursor is None:
+                # a first page, and more: the next one is asked for over 100
+                self.answer(200, json.dumps({"notifications": [NOTIFICATION], "pagination": {
+                    "next_cursor": "p2", "has_more": True, "total_count": 2}}))
                 return
             items = [NOTIFICATION] if self.token() == "repeat" else []
             self.answer(200, json.dumps({"notifications": items, "pagination": {

@@ -110,10 +110,11 @@ take_in (GTask *task)
 
       g_hash_table_remove (state->pages, state->cursor);
       if (answer == NULL && state->limit > ATP_CLIENT_ATP_PAGE_LIMIT &&
-          (g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_PARAMETER) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE)))
+          error->domain == ATP_ERROR && atp_error_code_http_status (error->code) == 400)
         {
-          /* A server that keeps to ATP's 100: the same page again, that size. */
+          /* A server that keeps to ATP's 100: the same page again, that size.
+           * Whatever its 400 says (INVALID_PARAMETER; INVALID_FIELD_VALUE from
+           * an older triage-server; another ATP server's own code, or none). */
           state->limit = ATP_CLIENT_ATP_PAGE_LIMIT;
           ask (task, state->cursor);
           return;
