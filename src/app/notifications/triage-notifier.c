@@ -227,21 +227,38 @@ on_bubble_closed (NotifyNotification *bubble,
     }
 }
 
+/* Whether the notification server reads markup in a body: asked for each
+ * bubble, as the server may have been replaced since the last. Asked here
+ * rather than with notify_get_server_caps (), which warns when no server
+ * runs (a warning a session without one must not see: the bubble's own
+ * show fails quietly then). One that does not answer counts as reading
+ * markup: escaped text is the safe side. */
+static gboolean
+thread_server_reads_markup (void)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autofree const char **caps = NULL;
+
+  if (bus != NULL)
+    reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications",
+                                         "/org/freedesktop/Notifications",
+                                         "org.freedesktop.Notifications", "GetCapabilities",
+                                         NULL, G_VARIANT_TYPE ("(as)"), G_DBUS_CALL_FLAGS_NONE,
+                                         -1, NULL, NULL);
+  if (reply == NULL)
+    return TRUE;
+  g_variant_get (reply, "(^a&s)", &caps);
+  return g_strv_contains (caps, "body-markup");
+}
+
 /* @text (plain) as the body of a bubble: escaped for a server that reads
  * markup in it; as it is for one that does not, which would show the
- * entities as typed (the spec: such a server shows markup as text). Asked
- * for each bubble, as the server may have been replaced since the last;
- * a server that does not answer gets markup-escaped text, the safe side. */
+ * entities as typed (the spec: such a server shows markup as text). */
 static char *
 thread_dup_body (const char *text)
 {
-  GList *caps = notify_get_server_caps ();
-  gboolean markup = caps == NULL ||
-                    g_list_find_custom (caps, "body-markup", (GCompareFunc) g_strcmp0) != NULL;
-
-  g_list_free_full (caps, g_free);
-
-  return markup ? triage_notifier_escape_body (text) : g_strdup (text);
+  return thread_server_reads_markup () ? triage_notifier_escape_body (text) : g_strdup (text);
 }
 
 static gboolean
