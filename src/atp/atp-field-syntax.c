@@ -217,3 +217,9 @@ atp_str_is_blank (const char *text)
 {
   return str_is_all (text, unichar_is_invisible);
 }
+
+gboolean
+atp_unichar_is_bidi_override (gunichar c)
+{
+  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}

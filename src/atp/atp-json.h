@@ -59,6 +59,11 @@ gboolean    atp_str_is_blank        (const char   *text);
 /* NULL, empty or only (Unicode) whitespace: the rule before atp_str_is_blank () took
  * invisible characters in, which requests stored before it still meet. */
 gboolean    atp_str_is_space        (const char   *text);
+/* A bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069):
+ * what reorders the text after it ("\u202e~/ fr- mr" shows as "rm -rf /~"). Not the
+ * marks (U+200E, U+200F, U+061C), which right-to-left text needs and which only
+ * set the direction of the characters around them. */
+gboolean    atp_unichar_is_bidi_override (gunichar c);
 char       *atp_new_uuid            (void);                      /* g_uuid_string_random() */
 
 G_END_DECLS

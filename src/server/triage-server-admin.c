@@ -13,13 +13,14 @@
 
 #include "triage-server-private.h"
 
-/* A bidirectional embedding, override or isolate (U+202A–U+202E,
- * U+2066–U+2069), or a left-to-right or right-to-left mark. */
+/* A bidirectional embedding, override or isolate, or a left-to-right or
+ * right-to-left mark: a name needs no mark, and one would turn the sentence
+ * around the name wherever it is shown. (The app hides only the first kind:
+ * it puts a U+200E after a right-to-left text itself.) */
 static gboolean
 is_bidi_control (gunichar c)
 {
-  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e ||
-         c == 0x200f;
+  return atp_unichar_is_bidi_override (c) || c == 0x200e || c == 0x200f;
 }
 
 /* A service's name is what people see as its requests' sender (and what

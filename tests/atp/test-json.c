@@ -493,6 +493,23 @@ test_uuid (void)
   g_assert_false (atp_is_uuid_v4 ("550e8400-e29b-41d4-a716-446655440000\n"));
 }
 
+/* The characters that reorder the text after them are the embeddings,
+ * overrides and isolates, every one of them; the marks right-to-left text
+ * needs, and the characters next to the two ranges, are not. */
+static void
+test_bidi_override (void)
+{
+  const gunichar overrides[] = { 0x202a, 0x202b, 0x202c, 0x202d, 0x202e,
+                                 0x2066, 0x2067, 0x2068, 0x2069 };
+  const gunichar others[] = { 0x200e, 0x200f, 0x061c, 0x2029, 0x202f, 0x2065, 0x206a,
+                              'a', 0x05d0, 0x0085, '\n' };
+
+  for (guint i = 0; i < G_N_ELEMENTS (overrides); i++)
+    g_assert_true (atp_unichar_is_bidi_override (overrides[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    g_assert_false (atp_unichar_is_bidi_override (others[i]));
+}
+
 /* atp_new_uuid () writes its text itself: the very text GLib's
  * g_uuid_string_random () makes of the same random numbers, and a v4. */
 static void
@@ -579,6 +596,7 @@ main (int   argc,
   g_test_add_func ("/atp/json/timestamp/keeps-offset", test_timestamp_keeps_offset);
   g_test_add_func ("/atp/json/uuid", test_uuid);
   g_test_add_func ("/atp/json/uuid-as-glib", test_uuid_as_glib);
+  g_test_add_func ("/atp/json/bidi-override", test_bidi_override);
   g_test_add_func ("/atp/json/pretty", test_pretty);
 
   return g_test_run ();

@@ -202,7 +202,7 @@ triage_format_is_hidden_char (gunichar c)
   if (c >= 0x7F && c <= 0x9F)
     return TRUE;
 
-  return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+  return atp_unichar_is_bidi_override (c);
 }
 
 /**
