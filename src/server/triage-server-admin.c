@@ -24,12 +24,12 @@ is_bidi_control (gunichar c)
 }
 
 /* A service's name is what people see as its requests' sender (and what
- * the admin picks it by): one that shows as nothing, holds a line break or
- * another control, or turns the text around it ("evil\u202egnp.exe" reads
- * "evilexe.png") would pass for something else. NULL when @name may be
- * used, else what is wrong with it. */
+ * the admin picks it by), a user's what people see of a colleague: one that
+ * shows as nothing, holds a line break or another control, or turns the
+ * text around it ("evil\u202egnp.exe" reads "evilexe.png") would pass for
+ * something else. NULL when @name may be used, else what is wrong with it. */
 static char *
-check_service_name (const char *name)
+check_shown_name (const char *name)
 {
   glong at = 1;
 
@@ -75,7 +75,7 @@ handle_create_service (TriageServer      *self,
   name = get_string (msg, object, "name", TRUE, &failed);
   if (failed)
     return;
-  if ((name_problem = check_service_name (name)) != NULL)
+  if ((name_problem = check_shown_name (name)) != NULL)
     {
       reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, name_problem, "name");
       return;
@@ -212,7 +212,7 @@ handle_create_user (TriageServer      *self,
 {
   g_autoptr(JsonNode) root = parse_body (msg);
   const char *id, *name;
-  g_autofree char *token = NULL, *hash = NULL;
+  g_autofree char *token = NULL, *hash = NULL, *name_problem = NULL;
   g_autoptr(JsonObject) answer = NULL;
   TriageStoreInsert inserted;
   gboolean failed = FALSE;
@@ -229,6 +229,11 @@ handle_create_user (TriageServer      *self,
     {
       reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
                          "id must be 1-64 characters of letters, digits, '-', '_', '.', '@'", "id");
+      return;
+    }
+  if (name != NULL && (name_problem = check_shown_name (name)) != NULL)
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, name_problem, "name");
       return;
     }
   token = triage_random_token ("ut_");

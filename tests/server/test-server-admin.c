@@ -14,8 +14,10 @@
  * INVALID_CALLBACK_URL, naming the character. A service's name that shows
  * as nothing, or holds a control or a bidirectional control (which turns
  * the text around it: "evil\u202egnp.exe" reads "evilexe.png"), passed for
- * a sender it was not: 400 INVALID_FIELD_VALUE, naming the problem. None
- * registers anything. The checks come before the database: SQLite only.
+ * a sender it was not: 400 INVALID_FIELD_VALUE, naming the problem; a
+ * user's name (what people see of a colleague) was not checked at all, and
+ * is held to the same rule now. None registers anything. The checks come
+ * before the database: SQLite only.
  */
 
 #define G_LOG_DOMAIN "test-server-admin"
@@ -112,53 +114,104 @@ test_callback_url_controls (void)
   g_assert_true (triage_test_server_stop (server));
 }
 
-/* Each as JSON text, and what the message says of it. */
+/* Names, each as JSON text, and what the message says of it. */
+static const struct { const char *name, *said; } refused_names[] = {
+  { "\\u200b", "name must show something" },
+  { " \\t ", "name must show something" },
+  { "\\u2800\\u3164\\u00ad", "name must show something" },
+  { "a\\nb", "name must not contain control characters" },
+  { "a\\u007fb", "it has U+007F at character 2" },
+  { "ab\\u0085", "it has U+0085 at character 3" },
+  { "evil\\u202egnp.exe", "name must not contain bidirectional controls" },
+  { "evil\\u202egnp.exe", "it has U+202E at character 5" },
+  { "x\\u202ay", "U+202A" },
+  { "x\\u2066y", "U+2066" },
+  { "x\\u2069y", "U+2069" },
+  { "x\\u200ey", "U+200E" },
+  { "x\\u200fy", "U+200F" },
+};
+static const char * const taken_names[] = {
+  "deploy-bot", "caf\\u00e9 bot", "\\u0627\\u0644\\u0628\\u0648\\u062a",
+  "\\ud83e\\udd16 bot", "a\\u200db",
+};
+
+/* Every name of refused_names[] is refused by POST @path, nothing made,
+ * and every one of taken_names[] taken; each body has a member @unique
+ * too, different in every request (a user's id). */
 static void
-test_service_names (void)
+assert_names_checked (const char *path,
+                      const char *unique)
 {
-  const struct { const char *name, *said; } refused[] = {
-    { "\\u200b", "name must show something" },
-    { " \\t ", "name must show something" },
-    { "\\u2800\\u3164\\u00ad", "name must show something" },
-    { "a\\nb", "name must not contain control characters" },
-    { "a\\u007fb", "it has U+007F at character 2" },
-    { "ab\\u0085", "it has U+0085 at character 3" },
-    { "evil\\u202egnp.exe", "name must not contain bidirectional controls" },
-    { "evil\\u202egnp.exe", "it has U+202E at character 5" },
-    { "x\\u202ay", "U+202A" },
-    { "x\\u2066y", "U+2066" },
-    { "x\\u2069y", "U+2069" },
-    { "x\\u200ey", "U+200E" },
-    { "x\\u200fy", "U+200F" },
-  };
-  const char * const taken[] = {
-    "deploy-bot", "caf\\u00e9 bot", "\\u0627\\u0644\\u0628\\u0648\\u062a",
-    "\\ud83e\\udd16 bot", "a\\u200db",
-  };
   const char * const args[] = { "--limit", "registrations=20", NULL };
   const TriageTestServerOptions opts = { .extra_args = args };
   g_autoptr(GError) error = NULL;
   g_autoptr(TriageTestServer) server = triage_test_server_new (&opts, &error);
+  const char *admin = triage_test_server_get_admin_token (server);
+  guint i = 0;
 
   g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+  for (guint r = 0; r < G_N_ELEMENTS (refused_names); r++, i++)
     {
-      g_autofree char *body = g_strdup_printf ("{\"name\":\"%s\"}", refused[i].name);
-      g_autoptr(SrvAnswer) answer = register_service (server, body);
+      g_autofree char *body = g_strdup_printf ("{\"%s\":\"n%u\",\"name\":\"%s\"}", unique, i,
+                                               refused_names[r].name);
+      g_autoptr(SrvAnswer) answer = srv_request (server, "POST", path, admin, body);
 
-      g_test_message ("%s", refused[i].name);
+      g_test_message ("%s", refused_names[r].name);
       srv_assert_status (answer, 400, "INVALID_FIELD_VALUE");
       srv_assert_field (answer, "name");
-      srv_assert_message (answer, refused[i].said);
+      srv_assert_message (answer, refused_names[r].said);
     }
-  for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
+  for (guint t = 0; t < G_N_ELEMENTS (taken_names); t++, i++)
     {
-      g_autofree char *body = g_strdup_printf ("{\"name\":\"%s\"}", taken[i]);
-      g_autoptr(SrvAnswer) answer = register_service (server, body);
+      g_autofree char *body = g_strdup_printf ("{\"%s\":\"n%u\",\"name\":\"%s\"}", unique, i,
+                                               taken_names[t]);
+      g_autoptr(SrvAnswer) answer = srv_request (server, "POST", path, admin, body);
 
-      g_test_message ("%s", taken[i]);
+      g_test_message ("%s", taken_names[t]);
       srv_assert_status (answer, 201, NULL);
     }
+  g_assert_true (triage_test_server_stop (server));
+}
+
+static void
+test_service_names (void)
+{
+  assert_names_checked ("/api/v1/services", "description");
+}
+
+/* A user's name is what people see of a colleague: the same rule. (None
+ * refused was made: each refused id is taken afterwards.) */
+static void
+test_user_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TriageTestServer) server = NULL;
+  g_autoptr(SrvAnswer) refused = NULL, empty = NULL, again = NULL, nameless = NULL;
+
+  assert_names_checked ("/api/v1/admin/users", "id");
+
+  server = triage_test_server_new (NULL, &error);
+  g_assert_no_error (error);
+  refused = srv_request (server, "POST", "/api/v1/admin/users",
+                         triage_test_server_get_admin_token (server),
+                         "{\"id\":\"ann\",\"name\":\"Ann\\u202e\"}");
+  srv_assert_status (refused, 400, "INVALID_FIELD_VALUE");
+  srv_assert_message (refused, "it has U+202E at character 4");
+  /* Given, a name must show something (left out, it is not given). */
+  empty = srv_request (server, "POST", "/api/v1/admin/users",
+                       triage_test_server_get_admin_token (server),
+                       "{\"id\":\"ann\",\"name\":\"\"}");
+  srv_assert_status (empty, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (empty, "name");
+  srv_assert_message (empty, "name must show something");
+  again = srv_request (server, "POST", "/api/v1/admin/users",
+                       triage_test_server_get_admin_token (server),
+                       "{\"id\":\"ann\",\"name\":\"Ann\"}");
+  srv_assert_status (again, 201, NULL);
+  /* The name may still be left out. */
+  nameless = srv_request (server, "POST", "/api/v1/admin/users",
+                          triage_test_server_get_admin_token (server), "{\"id\":\"bob\"}");
+  srv_assert_status (nameless, 201, NULL);
   g_assert_true (triage_test_server_stop (server));
 }
 
@@ -195,6 +248,7 @@ main (int    argc,
   g_test_add_func ("/server/admin/callback-url-host", test_callback_url_host);
   g_test_add_func ("/server/admin/callback-url-controls", test_callback_url_controls);
   g_test_add_func ("/server/admin/service-names", test_service_names);
+  g_test_add_func ("/server/admin/user-names", test_user_names);
   g_test_add_func ("/server/admin/empty-webhook-secret", test_empty_webhook_secret);
   return g_test_run ();
 }
