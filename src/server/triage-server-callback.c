@@ -75,17 +75,54 @@ is_control (guchar c)
   return c < 0x20 || c == 0x7f;
 }
 
-/* A control character, as it is or percent-encoded (%0D%0A in a path would
- * be a header of the request once a decoder met it), is refused: no
- * receiver needs one, and a URL that holds one is a mistake or an attack. */
+/* The byte @p[0] percent-encodes ("%0A" → 0x0A), or -1. */
+static int
+percent_byte (const char *p)
+{
+  int high, low;
+
+  if (p[0] != '%' || (high = g_ascii_xdigit_value (p[1])) < 0 ||
+      (low = g_ascii_xdigit_value (p[2])) < 0)
+    return -1;
+  return high * 16 + low;
+}
+
+/* A C1 control (U+0080–U+009F: "\xc2\x85" NEXT LINE) at @p, as it is or as
+ * its two bytes percent-encoded ("%C2%85"): its code point, and in @length
+ * how many bytes of the URL it takes; else 0. GUri would take a raw one and
+ * percent-encode it, and a receiver decode it back. */
+static gunichar
+c1_control_at (const char *p,
+               gsize      *length)
+{
+  int trail;
+
+  if ((guchar) p[0] == 0xc2 && (guchar) p[1] >= 0x80 && (guchar) p[1] <= 0x9f)
+    {
+      *length = 2;
+      return (guchar) p[1];
+    }
+  if (percent_byte (p) == 0xc2 && (trail = percent_byte (p + 3)) >= 0x80 && trail <= 0x9f)
+    {
+      *length = 6;
+      return trail;
+    }
+  return 0;
+}
+
+/* A control character (C0, DEL or C1), as it is or percent-encoded
+ * (%0D%0A in a path would be a header of the request once a decoder met
+ * it), is refused: no receiver needs one, and a URL that holds one is a
+ * mistake or an attack. */
 static gboolean
 check_controls (const char  *url,
                 GError     **error)
 {
   for (const char *p = url; *p != '\0'; p++)
     {
-      int high, low;
-      guchar c;
+      gunichar c1;
+      gsize length;
+      int c;
 
       if (is_control ((guchar) *p))
         {
@@ -95,11 +132,18 @@ check_controls (const char  *url,
                        (guchar) *p, (int) (p - url) + 1);
           return FALSE;
         }
-      if (*p != '%' || (high = g_ascii_xdigit_value (p[1])) < 0 ||
-          (low = g_ascii_xdigit_value (p[2])) < 0)
-        continue;
-      c = (guchar) (high * 16 + low);
-      if (is_control (c))
+      if ((c1 = c1_control_at (p, &length)) != 0)
+        {
+          g_autofree char *written = length == 2 ? g_strdup ("") : g_strndup (p, length);
+
+          g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_CALLBACK_URL,
+                       "callback_url must not contain control characters, as they are or "
+                       "percent-encoded: it has a C1 control character (%s%sU+%04X) at byte %d",
+                       written, *written != '\0' ? ", " : "", c1, (int) (p - url) + 1);
+          return FALSE;
+        }
+      c = percent_byte (p);
+      if (c >= 0 && is_control ((guchar) c))
         {
           g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_CALLBACK_URL,
                        "callback_url must not contain control characters, as they are or "

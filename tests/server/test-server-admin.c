@@ -71,7 +71,8 @@ test_callback_url_host (void)
   g_assert_true (triage_test_server_stop (server));
 }
 
-/* Each as JSON text (raw characters escaped), and the character named. */
+/* Each as JSON text (raw characters escaped), and the character named. A
+ * C1 control (U+0080–U+009F) is one too: GUri percent-encoded a raw one. */
 static void
 test_callback_url_controls (void)
 {
@@ -86,9 +87,15 @@ test_callback_url_controls (void)
     { "https://h.example/a\\tb", "a tab (U+0009)" },
     { "https://h.example/a\\u007fb", "a DEL (U+007F)" },
     { "http://127.0.0.1:9/a%0Ab", "a line feed (%0A)" },
+    /* C1: raw, GUri percent-encoded them and took the URL. */
+    { "https://h.example/a\\u0085b", "a C1 control character (U+0085) at byte 20" },
+    { "https://h.example/\\u009b[8m", "a C1 control character (U+009B)" },
+    { "https://h.example/a?q=\\u0080", "a C1 control character (U+0080)" },
+    { "https://h.example/a%C2%85b", "a C1 control character (%C2%85, U+0085) at byte 20" },
+    { "https://h.example/a%c2%9fb", "(%c2%9f, U+009F)" },
   };
   /* More registrations than the 10 an hour the limit lets by default. */
-  const char * const args[] = { "--limit", "registrations=20", NULL };
+  const char * const args[] = { "--limit", "registrations=30", NULL };
   const TriageTestServerOptions opts = { .extra_args = args };
   g_autoptr(GError) error = NULL;
   g_autoptr(TriageTestServer) server = triage_test_server_new (&opts, &error);
@@ -109,7 +116,7 @@ test_callback_url_controls (void)
     }
   /* Percent-encoded characters that are not controls are a URL's own. */
   taken = register_service (server, "{\"name\":\"bot\",\"callback_url\":"
-                                    "\"https://h.example/a%2Fb%20c?x=%26y%7E\"}");
+                                    "\"https://h.example/a%2Fb%20c?x=%26y%7E%C2%A0\\u00e9\"}");
   srv_assert_status (taken, 201, NULL);
   g_assert_true (triage_test_server_stop (server));
 }
