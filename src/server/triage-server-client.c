@@ -534,15 +534,14 @@ api_handler (SoupServer        *soup,
 
   if (strcmp (path, "/api/v1/services") == 0)
     {
-      const char *address = soup_server_message_get_remote_host (msg);
+      g_autofree char *address = triage_server_peer_key (msg);
 
       /* Counted once the admin token is right: a flood without it (its own
        * allowance, check_admin ()) takes nothing of the administrator's. */
       if (strcmp (method, "POST") != 0)
         reply_method_not_allowed (msg, "POST");
       else if (check_admin (self, msg) &&
-               triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS,
-                                         address ? address : "local") &&
+               triage_server_rate_check (self, msg, TRIAGE_LIMIT_REGISTRATIONS, address) &&
                check_schema (self, msg))
         handle_create_service (self, msg);
     }

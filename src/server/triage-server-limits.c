@@ -170,13 +170,61 @@ counted_free (gpointer data)
   g_free (counted);
 }
 
+/* @address, or the IPv4 address an IPv4-mapped IPv6 one (::ffff:192.0.2.7,
+ * a dual-stack socket's) stands for. */
+static GInetAddress *
+unmapped_address (GInetAddress *address)
+{
+  const guint8 *bytes = g_inet_address_to_bytes (address);
+
+  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6 &&
+      memcmp (bytes, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0)
+    return g_inet_address_new_from_bytes (bytes + 12, G_SOCKET_FAMILY_IPV4);
+  return g_object_ref (address);
+}
+
+/**
+ * triage_server_address_key:
+ * @address: a client's address
+ *
+ * The key an address's limits are kept under: an IPv4 address (an
+ * IPv4-mapped IPv6 one too) as it is, an IPv6 address by its /64, which one
+ * host usually has whole: counted apart, its addresses were as many fresh
+ * allowances as it cared to rotate through.
+ *
+ * Returns: (transfer full): "192.0.2.7", "2001:0db8:0001:0002::/64"
+ */
+char *
+triage_server_address_key (GInetAddress *address)
+{
+  g_autoptr(GInetAddress) unmapped = unmapped_address (address);
+  const guint8 *bytes = g_inet_address_to_bytes (unmapped);
+
+  if (g_inet_address_get_family (unmapped) == G_SOCKET_FAMILY_IPV4)
+    return g_inet_address_to_string (unmapped);
+  return g_strdup_printf ("%02x%02x:%02x%02x:%02x%02x:%02x%02x::/64", bytes[0], bytes[1], bytes[2],
+                          bytes[3], bytes[4], bytes[5], bytes[6], bytes[7]);
+}
+
+/* The key @msg's client is counted under by the rate limits of an address:
+ * triage_server_address_key (), "local" over the Unix socket. */
+char *
+triage_server_peer_key (SoupServerMessage *msg)
+{
+  GSocketAddress *remote = soup_server_message_get_remote_address (msg);
+
+  if (!G_IS_INET_SOCKET_ADDRESS (remote))
+    return g_strdup ("local");
+  return triage_server_address_key (
+    g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (remote)));
+}
+
 /* The key @msg's connection is counted under, or NULL when it is not
- * counted: the owner over the local socket (as for the rate limits). An IPv6
- * peer is counted by its /64, which one host usually has whole. A loopback
- * peer (@headers) only till its request's headers are in: it is the
- * machine's own users, or the TLS proxy in front, whose streams and
- * long-polls for a whole team come from one address (it sends each request's
- * headers at once, and knows the clients' addresses to cap them). */
+ * counted: the owner over the local socket (as for the rate limits). A
+ * loopback peer (@headers) only till its request's headers are in: it is
+ * the machine's own users, or the TLS proxy in front, whose streams and
+ * long-polls for a whole team come from one address (it sends each
+ * request's headers at once, and knows the clients' addresses to cap them). */
 static char *
 connection_key (SoupServerMessage *msg,
                 gboolean          *headers)
@@ -184,9 +232,7 @@ connection_key (SoupServerMessage *msg,
   GSocket *socket = soup_server_message_get_socket (msg);
   GSocketAddress *remote = soup_server_message_get_remote_address (msg);
   g_autoptr(GCredentials) credentials = NULL;
-  g_autoptr(GInetAddress) v4 = NULL;
-  GInetAddress *address;
-  const guint8 *bytes;
+  g_autoptr(GInetAddress) address = NULL;
   uid_t uid;
 
   if (socket != NULL && g_socket_get_family (socket) == G_SOCKET_FAMILY_UNIX)
@@ -198,17 +244,9 @@ connection_key (SoupServerMessage *msg,
     }
   if (!G_IS_INET_SOCKET_ADDRESS (remote))
     return NULL;
-  address = g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (remote));
-  bytes = g_inet_address_to_bytes (address);
-  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6 &&
-      memcmp (bytes, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0)
-    address = v4 = g_inet_address_new_from_bytes (bytes + 12, G_SOCKET_FAMILY_IPV4);
+  address = unmapped_address (g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (remote)));
   *headers = g_inet_address_get_is_loopback (address);
-  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV4)
-    return g_inet_address_to_string (address);
-  bytes = g_inet_address_to_bytes (address);
-  return g_strdup_printf ("%02x%02x:%02x%02x:%02x%02x:%02x%02x::/64", bytes[0], bytes[1], bytes[2],
-                          bytes[3], bytes[4], bytes[5], bytes[6], bytes[7]);
+  return triage_server_address_key (address);
 }
 
 /* Counts @msg's connection against its address's cap, if it is a new one

@@ -174,6 +174,10 @@ gboolean triage_server_rate_check_as  (TriageServer      *self,
                                        const char        *key,
                                        const char        *what);
 gboolean triage_server_trusts  (SoupServerMessage *msg);
+/* The key of the limits of an address (an IPv6 one by its /64), and of
+ * @msg's client ("local" over the Unix socket). */
+char    *triage_server_address_key      (GInetAddress      *address);
+char    *triage_server_peer_key         (SoupServerMessage *msg);
 /* Counts a new connection against the "connections" cap of its address. */
 gboolean triage_server_connection_admit (TriageServer      *self,
                                          SoupServerMessage *msg);

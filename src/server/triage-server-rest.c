@@ -503,9 +503,8 @@ check_admin (TriageServer      *self,
              SoupServerMessage *msg)
 {
   const char *token = bearer_token (msg);
-  const char *address = soup_server_message_get_remote_host (msg);
   g_autofree char *hash = NULL;
-  g_autofree char *guesses = NULL;
+  g_autofree char *address = NULL, *guesses = NULL;
 
   if (!check_one_authorization (msg))
     return FALSE;
@@ -518,15 +517,16 @@ check_admin (TriageServer      *self,
    * address (a proxy's) or not, never locks the administrator out. Guessing
    * is defeated by the token's length (triage-server refuses one shorter
    * than 16 characters), not by the limit; wrong tokens, counted per address
-   * on every admin endpoint, are refused 429 past it before the database is
-   * asked whose token they are (refuse_token ()). */
+   * (an IPv6 one by its /64) on every admin endpoint, are refused 429 past
+   * it before the database is asked whose token they are (refuse_token ()). */
   hash = hash_of (token);
   if (hash != NULL && is_admin_hash (self, hash))
     {
       triage_server_note_caller (msg, "admin", NULL);
       return TRUE;
     }
-  guesses = g_strconcat ("admin-token ", address != NULL ? address : "local", NULL);
+  address = triage_server_peer_key (msg);
+  guesses = g_strconcat ("admin-token ", address, NULL);
   if (triage_server_rate_check_as (self, msg, TRIAGE_LIMIT_REGISTRATIONS, guesses,
                                    "wrong admin tokens from this address"))
     refuse_token (self, msg, hash, TOKEN_ADMIN, "A valid admin token is required");
