@@ -31,11 +31,14 @@ is_bidi_control (gunichar c)
 static char *
 check_shown_name (const char *name)
 {
-  glong at = 1;
+  glong at = 1, length;
 
   if (atp_str_is_blank (name))
     return g_strdup ("name must show something (not only spaces, zero-width or other invisible "
                      "characters)");
+  if ((length = g_utf8_strlen (name, -1)) > TRIAGE_MAX_KEY_CHARS)
+    return g_strdup_printf ("name must be at most %d characters: it has %ld",
+                            TRIAGE_MAX_KEY_CHARS, length);
   for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p), at++)
     {
       gunichar c = g_utf8_get_char (p);

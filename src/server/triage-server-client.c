@@ -605,7 +605,8 @@ api_handler (SoupServer        *soup,
 
 /* Before the body is read: a body larger than any request may be is refused
  * from its Content-Length, and one without a length (chunked) is refused
- * outright, so nobody can make the server hold more than that in memory. */
+ * outright, so nobody can make the server hold more than that in memory; a
+ * path or query that is not UTF-8 text is refused too, on every endpoint. */
 static void
 early_handler (SoupServer        *soup,
                SoupServerMessage *msg,
@@ -629,6 +630,8 @@ early_handler (SoupServer        *soup,
                       NULL);
   else if (soup_message_headers_get_content_length (headers) > ATP_MAX_NOTIFICATION_SIZE)
     reply_error (msg, ATP_ERROR_PAYLOAD_TOO_LARGE, "The request body is too large");
+  else
+    triage_server_check_request_text (msg, path, query);
 
   /* libsoup 3.2 still reads the body of a request answered here (unless its
    * client waits for 100 Continue) before it sends the answer: dropped as it

@@ -174,6 +174,16 @@ gboolean triage_server_rate_check_as  (TriageServer      *self,
                                        const char        *key,
                                        const char        *what);
 gboolean triage_server_trusts  (SoupServerMessage *msg);
+/* The most characters of a text the stores index (a service's name, an
+ * AITP request's id, a local service's id): 4 bytes each at most, such a
+ * key with the others of its index stays well within the third of a page
+ * PostgreSQL's B-tree takes (2704 bytes); SQLite takes any. */
+#define TRIAGE_MAX_KEY_CHARS 256
+/* Answers 400 a request whose path or query is not UTF-8 text, or whose
+ * local service's headers are too long (triage-server-request-text.c). */
+gboolean triage_server_check_request_text (SoupServerMessage *msg,
+                                           const char        *path,
+                                           GHashTable        *query);
 /* The key of the limits of an address (an IPv6 one by its /64), and of
  * @msg's client ("local" over the Unix socket). */
 char    *triage_server_address_key      (GInetAddress      *address);

@@ -142,6 +142,16 @@ handle_post_decision (TriageServer      *self,
       reply_gerror_field (msg, error);
       return;
     }
+  /* The id is a key of the stores (a retry is found by it). */
+  if (g_utf8_strlen (request->id, -1) > TRIAGE_MAX_KEY_CHARS)
+    {
+      g_autofree char *message =
+        g_strdup_printf ("request_decision.id: must be at most %d characters, got %ld",
+                         TRIAGE_MAX_KEY_CHARS, g_utf8_strlen (request->id, -1));
+
+      reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "request_decision.id");
+      return;
+    }
   /* A retry is answered as the first post was, also once its deadline or
    * its quotes have passed since (its answer was lost, the agent retries). */
   if (answer_repeat (self, msg, service, request, root))
