@@ -364,10 +364,10 @@ add_cut_notice (TriageAttachmentText *text)
 }
 
 /* Shows the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
- * U+2066–U+2069) as U+FFFD, as every label does: obeyed, they let a text
- * (a script, an artifact under review) read in another order than it runs
- * ("Trojan Source"). Both are three bytes: every offset stays. Saving keeps
- * the bytes as sent. */
+ * U+2066–U+2069: atp_unichar_is_bidi_override ()) as U+FFFD, as every label
+ * does: obeyed, they let a text (a script, an artifact under review) read in
+ * another order than it runs ("Trojan Source"). Both are three bytes: every
+ * offset stays. Saving keeps the bytes as sent. */
 static void
 show_bidi_controls (TriageAttachmentText *text)
 {
@@ -377,8 +377,9 @@ show_bidi_controls (TriageAttachmentText *text)
     {
       guchar *p = (guchar *) text->text + i;
 
-      if (p[0] == 0xE2 && ((p[1] == 0x80 && p[2] >= 0xAA && p[2] <= 0xAE) ||
-                           (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9)))
+      /* Each of them is three bytes starting 0xE2: only such a character is read. */
+      if (p[0] == 0xE2 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+          atp_unichar_is_bidi_override (g_utf8_get_char ((const char *) p)))
         {
           p[0] = 0xEF;
           p[1] = 0xBF;
