@@ -5,10 +5,12 @@
 #   - webhook receiver down across a server restart: answers given while the
 #     service's receiver is down, the server SIGKILLed with the deliveries
 #     queued and failing, the receiver back, the server restarted — and once
-#     more, killed while deliveries are on their way to a live receiver. Every
-#     answer arrives; each delivery's X-ATP-Request-ID is one per answer, so an
-#     idempotent receiver (tests/server/webhook-receiver.py, deduplicating by
-#     that header) handles each answer exactly once.
+#     more, killed while deliveries are on their way to a live receiver (one
+#     of them surely: it has reached the receiver, which holds its answer
+#     back). Every answer arrives; that one again after the restart, under the
+#     same request id; each delivery's X-ATP-Request-ID is one per answer, so
+#     an idempotent receiver (tests/server/webhook-receiver.py, deduplicating
+#     by that header) handles each answer exactly once.
 #   - disk full: the server's file size limit (RLIMIT_FSIZE, set on the
 #     running process with prlimit; SIGXFSZ ignored, so a write fails with
 #     EFBIG as on a full disk) drops to 0. Posts and answers get 503
@@ -110,14 +112,23 @@ def test_webhook_receiver_down_across_restart():
         receiver.start()
         server.start()
         # Answered with the receiver up, the server killed at once: the
-        # deliveries are queued or on their way when it dies.
+        # deliveries are queued or on their way when it dies. Whether any is
+        # on its way is left to no chance: one goes to a path where the
+        # receiver holds back its first answer (8 s, longer than the server
+        # waits), and the kill comes once that delivery has reached it.
+        hung_key = server.service("Hung", ["ana"], f"http://127.0.0.1:{port}/hang/live")
+        hung = server.post(hung_key, "Hung")[0]
         live = [server.post(key, f"Live {i}")[0] for i in range(count)]
         for nid in live:
             server.respond(token, nid)
+        server.respond(token, hung)
+        wait_for("the held delivery at the receiver",
+                 lambda: any(r["path"] == "/hang/live" for r in receiver.records()))
         server.kill()
+        restarted = time.time()
         server.start()
 
-        every = set(down) | set(live)
+        every = set(down) | set(live) | {hung}
         # The retry schedule is 1, 4, 16 s: the last failures are due within 16 s.
         handled = wait_for("every answer at the receiver",
                            lambda: (lambda h: h if set(h) >= every else None)(receiver.handled()),
@@ -130,7 +141,14 @@ def test_webhook_receiver_down_across_restart():
         request_ids = [next(iter(ids)) for ids in handled.values()]
         if len(set(request_ids)) != len(every):
             raise Failure("two answers share a request id")
-        records = receiver.records()
+        # The delivery on its way at the kill is tried again by the server
+        # that comes back (under its request id: checked above), not taken
+        # as done.
+        records = wait_for("the held delivery tried again after the restart",
+                           lambda: (lambda rs: rs if any(r["path"] == "/hang/live" and
+                                                         r["time"] >= restarted for r in rs)
+                                    else None)(receiver.records()),
+                           timeout=60)
         log(f"{len(every)} answers, {len(records)} deliveries received "
             f"({len(records) - len(every)} repeats of a request id the receiver had)")
         # The queue is done: nothing left to retry, nothing given up.
