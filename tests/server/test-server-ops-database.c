@@ -233,6 +233,7 @@ test_database_restoring (void)
   g_autofree char *alice = NULL, *key = NULL, *said = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GError) error = NULL;
+  gint64 incomplete_since, incomplete_s;
   guint missing = 0;
 
   if (!triage_test_postgres_wanted ())
@@ -243,6 +244,7 @@ test_database_restoring (void)
   server = restoring_server_new (&options, &alice, &key);
   assert_post (server, key, 201);
 
+  incomplete_since = g_get_monotonic_time ();
   g_free (triage_test_server_run_sql (server, "CREATE TABLE users_saved AS SELECT * FROM users;"
                                       " DROP TABLE users; ALTER TABLE webhook_deliveries"
                                       " RENAME TO webhook_deliveries_away", &error));
@@ -272,6 +274,7 @@ test_database_restoring (void)
   g_free (triage_test_server_run_sql (server, "ALTER TABLE users ADD PRIMARY KEY (id),"
                                       " ADD UNIQUE (token_hash); DROP TABLE users_saved", &error));
   g_assert_no_error (error);
+  incomplete_s = (g_get_monotonic_time () - incomplete_since) / G_USEC_PER_SEC;
   server_ops_test_assert_probe (server, "/readyz", 200, "ready");
   assert_user_get (server, alice, 200);
   assert_user_get (server, "not-a-token-of-anyone", 401);
@@ -282,9 +285,10 @@ test_database_restoring (void)
   lines = g_strsplit (said, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     missing += strstr (lines[i], "42P01") != NULL;
-  /* The first, and perhaps a count of the rest if the test took 10 s. */
+  /* The first, then a count of the rest for every 10 s the schema stayed
+   * incomplete (more than one only on a busy machine): never one a scrape. */
   g_assert_cmpuint (missing, >=, 1);
-  g_assert_cmpuint (missing, <=, 2);
+  g_assert_cmpuint (missing, <=, 2 + incomplete_s / 10);
   triage_test_remove_tree (dir);
 }
 
