@@ -319,6 +319,73 @@ triage_server_path_segment (const char *path,
   return *rest != '\0' && strchr (rest, '/') == NULL ? rest : NULL;
 }
 
+/* Whether no array or object of @node (at @level) is deeper than @max; when
+ * one is, @path gets its path below @node (".a[2].b"), made as the walk
+ * returns (nothing is allocated on the way down). */
+static gboolean
+nesting_within (JsonNode *node,
+                guint     level,
+                guint     max,
+                GString  *path)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *member;
+
+      if (level > max)
+        return FALSE;
+      json_object_iter_init_ordered (&iter, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&iter, &name, &member))
+        if (!nesting_within (member, level + 1, max, path))
+          {
+            g_string_prepend (path, name);
+            g_string_prepend_c (path, '.');
+            return FALSE;
+          }
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+      guint length = json_array_get_length (array);
+
+      if (level > max)
+        return FALSE;
+      for (guint i = 0; i < length; i++)
+        if (!nesting_within (json_array_get_element (array, i), level + 1, max, path))
+          {
+            g_autofree char *index = g_strdup_printf ("[%u]", i);
+
+            g_string_prepend (path, index);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+gboolean
+triage_server_check_nesting (JsonNode      *node,
+                             const char    *path,
+                             guint          max,
+                             AtpErrorCode   code,
+                             GError       **error)
+{
+  g_autoptr(GString) below = g_string_new (NULL);
+  const char *at;
+
+  if (nesting_within (node, 1, max, below))
+    return TRUE;
+  if (path != NULL)
+    g_string_prepend (below, path);
+  at = below->str[0] == '.' ? below->str + 1 : below->str;
+  g_set_error (error, ATP_ERROR, code,
+               "%s: nested more than %u levels deep (arrays and objects); Triage carries it "
+               "inside JSON of its own, which is read at most %d levels deep",
+               *at != '\0' ? at : "(the body)", max, ATP_MAX_JSON_DEPTH);
+  return FALSE;
+}
+
 TriageNotificationRow *
 triage_server_owned_request (TriageServer      *self,
                              SoupServerMessage *msg,

@@ -83,6 +83,23 @@ char             *triage_server_title_from_text (const char        *text);
  * emphasis dropped. */
 char             *triage_server_title_from_markdown (const char    *text);
 
+/* How deep a request's envelope may nest (arrays and objects): a client
+ * reads it inside a list page ({"notifications": [envelope]}), two levels
+ * deeper, and every JSON reader of Triage stops at ATP_MAX_JSON_DEPTH. What
+ * an agent or a person sends is held to what is left where it is carried:
+ * a payload one level down (envelope.aitp), an answer two
+ * (envelope.response.response_data). */
+#define TRIAGE_MAX_ENVELOPE_DEPTH (ATP_MAX_JSON_DEPTH - 2)
+
+/* FALSE with @error (@code) naming the path of the first array or object
+ * of @node nested more than @max levels deep (@node itself the first
+ * level; @path its own name, NULL for a body's top). */
+gboolean          triage_server_check_nesting   (JsonNode          *node,
+                                                 const char        *path,
+                                                 guint              max,
+                                                 AtpErrorCode       code,
+                                                 GError           **error);
+
 /* The id after @prefix when @path is @prefix and one more segment, else NULL. */
 const char       *triage_server_path_segment    (const char        *path,
                                                  const char        *prefix);

@@ -78,6 +78,11 @@ check_feedback (AtpAfpReview  *review,
   feedback = atp_afp_feedback_new_from_json (response_data, &cause);
   if (feedback == NULL)
     return answer_fail_with (error, ATP_ERROR_INVALID_RESPONSE_DATA, cause);
+  /* Its x- members are kept, and the session's next review carries it as
+   * envelope.afp.latest_feedback.feedback: three levels down. */
+  if (!triage_server_check_nesting (response_data, "response_data", TRIAGE_MAX_ENVELOPE_DEPTH - 3,
+                                    ATP_ERROR_INVALID_RESPONSE_DATA, error))
+    return FALSE;
   if (!atp_afp_review_check_feedback (review, feedback, &cause))
     return answer_fail_with (error, ATP_ERROR_CONSTRAINT_VIOLATION, cause);
 

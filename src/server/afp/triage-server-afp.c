@@ -588,6 +588,16 @@ handle_post_review (TriageServer      *self,
                          "request: a Request Object may have at most 400 KiB", "request");
       return;
     }
+  /* Carried as envelope.afp.request: two levels down. Its x- members and
+   * a content that is not a string are kept as sent. */
+  if (!triage_server_check_nesting (submission.request, "request", TRIAGE_MAX_ENVELOPE_DEPTH - 2,
+                                    ATP_ERROR_INVALID_FIELD_VALUE, &error))
+    {
+      if (!triage_server_answer_stored_repeat (self, msg, service, ATP_PROTOCOL_AFP,
+                                               submission.id, root))
+        reply_gerror_field (msg, error);
+      return;
+    }
 
   /* A retry is answered as the first post was, also once its deadline has
    * passed since (its answer was lost, the agent retries). */

@@ -56,6 +56,13 @@ aitp_check_answer (AtpNotification *envelope,
       (decision = atp_aitp_decision_new_answer (request, response_data, now, error)) == NULL)
     return FALSE;
   *stored = atp_aitp_decision_data_to_json (decision);
+  /* Its unknown members are kept: stored as envelope.response.response_data. */
+  if (!triage_server_check_nesting (*stored, "response_data", TRIAGE_MAX_ENVELOPE_DEPTH - 2,
+                                    ATP_ERROR_INVALID_RESPONSE_DATA, error))
+    {
+      g_clear_pointer (stored, json_node_unref);
+      return FALSE;
+    }
   return TRUE;
 }
 

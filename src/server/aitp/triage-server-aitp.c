@@ -156,6 +156,13 @@ handle_post_decision (TriageServer      *self,
    * its quotes have passed since (its answer was lost, the agent retries). */
   if (answer_repeat (self, msg, service, request, root))
     return;
+  /* The message is the envelope's `aitp` member: one level down. */
+  if (!triage_server_check_nesting (root, NULL, TRIAGE_MAX_ENVELOPE_DEPTH - 1,
+                                    ATP_ERROR_INVALID_FIELD_VALUE, &error))
+    {
+      reply_gerror_field (msg, error);
+      return;
+    }
   if (!check_deadline (msg, request, now))
     return;
   if (!atp_aitp_request_check_answerable (request, now, &error))
