@@ -653,7 +653,11 @@ handle_post_review (TriageServer      *self,
                             "changed, try again later", error);
           return;
         }
-      /* Another request of the session got there first. */
+      /* Another request of the session got there first: this very review,
+       * posted a moment ago to another server of the database (the agent's
+       * retry), is answered as its first post was. */
+      if (answer_repeat (self, msg, service, submission.id, root))
+        return;
       now_session = triage_store_afp_get_session (self->store, session_id, NULL);
       reply_iteration_not_greater (msg, session_id, now_session ? now_session->last_iteration : 0,
                                    request->iteration);
