@@ -405,6 +405,9 @@ test_invalid_requests (Fixture       *fixture,
     { "{\"deadline\":\"2001-01-01T00:00:00Z\",\"request\":{\"iteration\":1,\"artifact\":"
       "{\"media_type\":\"text/plain\",\"content\":\"x\"}}}", 400, "INVALID_FIELD_VALUE", "deadline" },
     { "{\"id\":\"nope\",\"request\":{}}", 400, "INVALID_FIELD_VALUE", "id" },
+    /* The inbox's heading: blank to the person, refused as ATP's context.title. */
+    { "{\"title\":\"\\u200b\\u2060\",\"request\":{\"iteration\":1,\"artifact\":"
+      "{\"media_type\":\"text/plain\",\"content\":\"x\"}}}", 400, "INVALID_FIELD_VALUE", "title" },
     { "{\"request\":5}", 400, "INVALID_FIELD_VALUE", "request" },
     { "{\"request\":[]}", 400, "INVALID_FIELD_VALUE", "request" },
   };

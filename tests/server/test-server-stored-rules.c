@@ -122,6 +122,37 @@ test_atp_retry (SrvTeam       *team,
   srv_assert_message (other, "context.title");
 }
 
+#define AFP_TITLED_ID "8d1e3f5a-7b9c-4d2e-a6f8-0b1c3d5e7f9a"
+#define AFP_TITLED(title) \
+  "{\"id\":\"" AFP_TITLED_ID "\",\"title\":\"" title "\",\"request\":{\"iteration\":1," \
+  "\"artifact\":{\"media_type\":\"text/plain\",\"content\":\"v1\"}}}"
+
+/* An AFP review titled with U+200B alone (refused since ATP's context.title
+ * rule reached the review's title): its retry gets its first answer, a new
+ * one so titled is refused. */
+static void
+test_afp_title (SrvTeam       *team,
+                gconstpointer  data)
+{
+  g_autoptr(SrvAnswer) first = srv_request (team->server, "POST", "/api/v1/afp/reviews",
+                                            team->key, AFP_TITLED ("Plan"));
+  g_autoptr(SrvAnswer) again = NULL, fresh = NULL;
+
+  srv_assert_status (first, 201, NULL);
+  store_as_before (team, AFP_TITLED_ID, "Plan", "\\u200b");
+
+  again = srv_request (team->server, "POST", "/api/v1/afp/reviews", team->key,
+                       AFP_TITLED ("\\u200b"));
+  srv_assert_status (again, 201, NULL);
+  g_assert_cmpstr (again->body, ==, first->body);
+
+  fresh = srv_request (team->server, "POST", "/api/v1/afp/reviews", team->key,
+                       "{\"title\":\"\\u200b\",\"request\":{\"iteration\":1,\"artifact\":"
+                       "{\"media_type\":\"text/plain\",\"content\":\"v1\"}}}");
+  srv_assert_status (fresh, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (fresh, "title");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -131,6 +162,7 @@ main (int   argc,
 #define ADD(path, func) g_test_add (path, SrvTeam, NULL, srv_team_setup, func, srv_team_teardown)
   ADD ("/server/stored-rules/afp-range", test_afp_range);
   ADD ("/server/stored-rules/atp-retry", test_atp_retry);
+  ADD ("/server/stored-rules/afp-title", test_afp_title);
 #undef ADD
 
   return g_test_run ();

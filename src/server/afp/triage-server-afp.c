@@ -570,15 +570,21 @@ handle_post_review (TriageServer      *self,
       return;
     }
   request = atp_afp_request_new_submission (submission.request, &error);
-  if (request == NULL)
+  /* The inbox's heading, held to the rule of an ATP context.title. */
+  if (request != NULL && submission.title != NULL && atp_str_is_blank (submission.title))
+    g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
+                         "title: must show something (not only spaces, zero-width or other "
+                         "invisible characters)");
+  else if (request == NULL)
+    g_prefix_error (&error, "request.");
+  if (error != NULL)
     {
       /* Stored before a rule it breaks was added (an artifact typed as a
-       * range): a retry gets its first answer. */
-      if (triage_server_answer_stored_repeat (self, msg, service, ATP_PROTOCOL_AFP,
-                                              submission.id, root))
-        return;
-      g_prefix_error (&error, "request.");
-      reply_gerror_field (msg, error);
+       * range, a title of invisible characters): a retry gets its first
+       * answer. */
+      if (!triage_server_answer_stored_repeat (self, msg, service, ATP_PROTOCOL_AFP,
+                                               submission.id, root))
+        reply_gerror_field (msg, error);
       return;
     }
   g_free (atp_afp_request_to_string (request, &size));
