@@ -473,6 +473,11 @@ handle_post_notification (TriageServer      *self,
     return;
   if (tree != NULL)
     submission = atp_notification_new_from_json (tree, ATP_PARSE_SUBMISSION, &error);
+  /* A client reads it inside a list page, two levels deeper. */
+  if (submission != NULL &&
+      !triage_server_check_nesting (tree, NULL, TRIAGE_MAX_ENVELOPE_DEPTH,
+                                    ATP_ERROR_INVALID_FIELD_VALUE, &error))
+    g_clear_pointer (&submission, atp_notification_unref);
   if (submission == NULL)
     {
       /* Stored before a rule it breaks was added: a retry gets its first answer. */

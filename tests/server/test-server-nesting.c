@@ -1,8 +1,9 @@
-/* test-server-nesting.c — what an agent or a person sends of AITP and AFP
- * is held to the nesting the envelope leaves room for: a message that
- * JSON's 64 levels allow, carried one level down in the envelope and two
- * more in a client's list page, was stored and then could not be read, by
- * the clients (the list page, the stream) nor by the server answering it
+/* test-server-nesting.c — what an agent or a person sends is held to the
+ * nesting the envelope leaves room for: an AITP message that JSON's 64
+ * levels allow, carried one level down in the envelope and two more in a
+ * client's list page, was stored and then could not be read, by the clients
+ * (the list page, the stream) nor by the server answering it; an ATP
+ * notification 63 or 64 deep made every list page holding it unreadable
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -228,6 +229,33 @@ test_afp (Fixture       *fixture,
   srv_assert_status (declined, 200, NULL);
 }
 
+/* An ATP notification is the envelope itself: its context.metadata (level 3)
+ * 60 deep makes it 62, the most a list page holds. */
+static void
+test_atp (Fixture       *fixture,
+          gconstpointer  data)
+{
+  static const char * const format =
+    "{\"id\":\"%s\",\"version\":\"1.0\",\"timestamp\":\"2026-01-01T00:00:00Z\","
+    "\"service\":{\"id\":\"s\",\"name\":\"agent\"},\"context\":{\"title\":\"Deploy?\","
+    "\"description\":\"D\",\"metadata\":%s},\"actions\":[{\"id\":\"ok\",\"label\":\"OK\","
+    "\"response_type\":\"simple\"}]}";
+  g_autofree char *deep = nested (61), *fits = nested (60);
+  g_autofree char *too_deep = g_strdup_printf (format, "0d3c6a1e-5b7f-4c2d-9e8a-1f2b3c4d5e6f", deep);
+  g_autofree char *deepest = g_strdup_printf (format, "7a9b1c3d-5e7f-4a2b-8c4d-6e8f0a1b2c3d", fits);
+  g_autoptr(SrvAnswer) refused = NULL, created = NULL;
+
+  refused = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key, too_deep);
+  srv_assert_status (refused, 400, "INVALID_FIELD_VALUE");
+  srv_assert_message (refused, "context.metadata.a");
+  srv_assert_message (refused, "nested more than 62 levels deep");
+  g_assert_cmpint (client_list (fixture, ""), ==, 0);
+
+  created = srv_request (fixture->server, "POST", "/api/v1/notifications", fixture->key, deepest);
+  srv_assert_status (created, 201, NULL);
+  g_assert_cmpint (client_list (fixture, ""), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -236,6 +264,7 @@ main (int   argc,
 
   g_test_add ("/server/nesting/aitp", Fixture, NULL, fixture_set_up, test_aitp, fixture_tear_down);
   g_test_add ("/server/nesting/afp", Fixture, NULL, fixture_set_up, test_afp, fixture_tear_down);
+  g_test_add ("/server/nesting/atp", Fixture, NULL, fixture_set_up, test_atp, fixture_tear_down);
 
   return g_test_run ();
 }
