@@ -570,18 +570,23 @@ handle_post_review (TriageServer      *self,
       return;
     }
   request = atp_afp_request_new_submission (submission.request, &error);
+  if (request == NULL)
+    g_prefix_error (&error, "request.");
   /* The inbox's heading, held to the rule of an ATP context.title. */
-  if (request != NULL && submission.title != NULL && atp_str_is_blank (submission.title))
+  else if (submission.title != NULL && atp_str_is_blank (submission.title))
     g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
                          "title: must show something (not only spaces, zero-width or other "
                          "invisible characters)");
-  else if (request == NULL)
-    g_prefix_error (&error, "request.");
+  /* Carried as envelope.afp.request, two levels down, its x- members and a
+   * content that is not a string as sent. */
+  else
+    triage_server_check_nesting (submission.request, "request", TRIAGE_MAX_ENVELOPE_DEPTH - 2,
+                                 ATP_ERROR_INVALID_FIELD_VALUE, &error);
   if (error != NULL)
     {
       /* Stored before a rule it breaks was added (an artifact typed as a
-       * range, a title of invisible characters): a retry gets its first
-       * answer. */
+       * range, a title of invisible characters, a nesting): a retry gets its
+       * first answer. */
       if (!triage_server_answer_stored_repeat (self, msg, service, ATP_PROTOCOL_AFP,
                                                submission.id, root))
         reply_gerror_field (msg, error);
@@ -592,16 +597,6 @@ handle_post_review (TriageServer      *self,
     {
       reply_error_field (msg, ATP_ERROR_PAYLOAD_TOO_LARGE,
                          "request: a Request Object may have at most 400 KiB", "request");
-      return;
-    }
-  /* Carried as envelope.afp.request: two levels down. Its x- members and
-   * a content that is not a string are kept as sent. */
-  if (!triage_server_check_nesting (submission.request, "request", TRIAGE_MAX_ENVELOPE_DEPTH - 2,
-                                    ATP_ERROR_INVALID_FIELD_VALUE, &error))
-    {
-      if (!triage_server_answer_stored_repeat (self, msg, service, ATP_PROTOCOL_AFP,
-                                               submission.id, root))
-        reply_gerror_field (msg, error);
       return;
     }
 
