@@ -17,6 +17,11 @@
  * The read is made to fail here by renaming the table under the running
  * server (SQLite renames it in the trigger that fills a new request's
  * recipients too, so the insert itself still works). SQLite only.
+ *
+ * Who a request goes to is kept WITHOUT ROWID since schema version 12 (one
+ * b-tree fewer to write for every new request): a database of version 11
+ * is brought to it with its requests' recipients, and the trigger that
+ * fills the table goes on filling it.
  */
 
 #define G_LOG_DOMAIN "test-server-sqlite-recipients"
@@ -107,6 +112,67 @@ test_failed_read_not_kept (Fixture       *fixture,
   srv_wait_until (srv_find_frame (alice, "notification", after) != NULL, "the push");
 }
 
+/* The table as schema version 11 made it (a rowid table), its rows kept,
+ * and the database said to be of that version: as a server before 12 left it. */
+#define AS_VERSION_11 \
+  "DROP TRIGGER notification_recipients_of;" \
+  "CREATE TABLE recipients11 (notification_seq INTEGER NOT NULL, user_id TEXT NOT NULL," \
+  "  PRIMARY KEY (user_id, notification_seq));" \
+  "INSERT INTO recipients11 SELECT notification_seq, user_id FROM notification_recipients;" \
+  "DROP TABLE notification_recipients;" \
+  "ALTER TABLE recipients11 RENAME TO notification_recipients;" \
+  "CREATE INDEX notification_recipients_seq ON notification_recipients (notification_seq);" \
+  "CREATE TRIGGER notification_recipients_of AFTER INSERT ON notifications BEGIN" \
+  "  INSERT INTO notification_recipients (notification_seq, user_id)" \
+  "    SELECT new.seq, user_id FROM service_recipients WHERE service_id = new.service_id" \
+  "    ORDER BY user_id;" \
+  " END;" \
+  "PRAGMA user_version = 11;"
+
+/* Whether the recipients' table is WITHOUT ROWID: "1". */
+static char *
+without_rowid (Fixture *fixture)
+{
+  return srv_run_sql (fixture->server, "SELECT instr (sql, 'WITHOUT ROWID') > 0 FROM sqlite_master"
+                                       " WHERE name = 'notification_recipients'");
+}
+
+/* A new database has the table WITHOUT ROWID; one of version 11 is brought
+ * to it at start with the recipients of its requests, which alice still
+ * lists, and a new request goes to her as before. */
+static void
+test_without_rowid (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *before = srv_post (fixture->server, fixture->warm_key, "Before the upgrade");
+  g_autofree char *after = NULL, *fresh = NULL, *upgraded = NULL, *version = NULL;
+  g_autofree char *rows = NULL;
+  g_autoptr(JsonObject) listed_before = NULL, listed_after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fresh = without_rowid (fixture);
+  g_assert_cmpstr (fresh, ==, "1\n");
+  g_assert_true (triage_test_server_stop (fixture->server));
+  g_free (srv_run_sql (fixture->server, AS_VERSION_11));
+  g_free (fresh);
+  fresh = without_rowid (fixture);
+  g_assert_cmpstr (fresh, ==, "0\n");
+
+  g_assert_true (triage_test_server_restart (fixture->server, &error));
+  g_assert_no_error (error);
+  version = srv_run_sql (fixture->server, "PRAGMA user_version");
+  g_assert_cmpstr (version, ==, "12\n");
+  upgraded = without_rowid (fixture);
+  g_assert_cmpstr (upgraded, ==, "1\n");
+  listed_before = srv_find_listed (fixture->server, fixture->alice, "", before);
+  g_assert_nonnull (listed_before);
+  after = srv_post (fixture->server, fixture->warm_key, "After the upgrade");
+  listed_after = srv_find_listed (fixture->server, fixture->alice, "", after);
+  g_assert_nonnull (listed_after);
+  rows = srv_run_sql (fixture->server, "SELECT COUNT (*) FROM notification_recipients");
+  g_assert_cmpstr (rows, ==, "2\n");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -119,5 +185,7 @@ main (int    argc,
 
   g_test_add ("/server/sqlite-recipients/failed-read-not-kept", Fixture, NULL, fixture_setup,
               test_failed_read_not_kept, fixture_teardown);
+  g_test_add ("/server/sqlite-recipients/without-rowid", Fixture, NULL, fixture_setup,
+              test_without_rowid, fixture_teardown);
   return g_test_run ();
 }
