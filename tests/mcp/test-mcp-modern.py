@@ -158,6 +158,32 @@ def test_eras_side_by_side():
             approve(s, id, n)
 
 
+def test_session_version_in_meta():
+    """A client that opened with initialize and puts the version it negotiated into every
+    request's _meta (as clients that always stamp the envelope do) is served as its
+    session: the handshake governs the process. Each of these was refused: -32022 for
+    tools/list and tools/call, -32601 for ping."""
+    with Session("stamped") as s:
+        s.mcp.initialize(name="Stamping Agent")
+        stamped = modern(version="2025-11-25", client="Stamping Agent")
+        if s.mcp.request("ping", stamped).get("result") != {}:
+            raise Failure("a stamped ping is answered {}")
+        result = s.mcp.request("tools/list", stamped).get("result")
+        if result is None or "resultType" in result or \
+                [t["name"] for t in result["tools"]] != ["request_approval", "ask_human",
+                                                         "ask_choice"]:
+            raise Failure(f"a stamped tools/list is the session's: {result}")
+        id = s.mcp.call("tools/call", modern({"name": "request_approval",
+                                              "arguments": {"title": "Stamped call"}},
+                                             version="2025-11-25", client="Stamping Agent"))
+        n = s.wait_pending("Stamped call")
+        expect_service(n, "mcp-stamping-agent", "Stamping Agent")
+        approve(s, id, n)
+        # Before any initialize, no session governs: such a request is refused as before.
+    with Session("stamped-first", server=False) as s:
+        expect_error(s.mcp.request("tools/list", modern(version="2025-11-25")), -32022)
+
+
 def sockets(pid):
     """How many sockets process @pid has open."""
     count = 0
@@ -211,6 +237,7 @@ run([
     ("each request names its own service", test_service_per_request),
     ("a request without clientInfo", test_unnamed_request),
     ("an initialize session beside 2026-07-28 requests", test_eras_side_by_side),
+    ("a session's own version in _meta is served as the session", test_session_version_in_meta),
     ("--service names every request", test_service_option),
     ("connections for the clients used last only", test_connections_bounded),
 ])
