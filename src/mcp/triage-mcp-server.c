@@ -653,6 +653,9 @@ triage_mcp_server_handle_message (TriageMcpServer *self,
     }
 
   params = json_object_get_member (message, "params");
+  /* null is no params: the Go SDK's keepalive pinged so, and took -32602 for a dead peer. */
+  if (params != NULL && JSON_NODE_HOLDS_NULL (params))
+    params = NULL;
   if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
     {
       if (id != NULL)

@@ -98,6 +98,13 @@ def test_malformed():
         s.mcp.send_raw(b'{"jsonrpc": "2.0", "id": "crlf", "method": "ping"}\r\n')
         if s.mcp.next() != {"jsonrpc": "2.0", "id": "crlf", "result": {}}:
             raise Failure("the session did not carry on after malformed input")
+        # "params": null is none, as a missing params: the Go SDK's keepalive pinged so
+        # (go-sdk#162), and a -32602 to its ping ended the session.
+        for method in ("ping", "tools/list"):
+            s.mcp.send({"jsonrpc": "2.0", "id": method, "method": method, "params": None})
+            reply = s.mcp.reply(method)
+            if "result" not in reply:
+                raise Failure(f"{method} with params null: {reply}")
 
 
 def test_batches_of_2025_03_26():
