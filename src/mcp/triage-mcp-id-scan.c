@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "atp.h"
+
 /*
  * A line over the bound is not kept, so it is never parsed; yet a client waits
  * for the answer to its request id, and an error with id null answers nothing
@@ -72,11 +74,13 @@ is_space (guint8 c)
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* The id's text read: kept if it is JSON for an id. */
+/* The id's text read: kept if it is JSON for an id. Read as every untrusted text is:
+ * json-glib's own parser wrapped an integer past 64 bits (18446744073709551617 was -1),
+ * and the error went out with the id of some other call. */
 static void
 take_id (TriageMcpIdScan *scan)
 {
-  g_autoptr(JsonNode) node = json_from_string (scan->text->str, NULL);
+  g_autoptr(JsonNode) node = atp_json_parse (scan->text->str, scan->text->len, 0, NULL);
 
   scan->phase = SCAN_DONE;
   if (node != NULL && triage_mcp_id_is_valid (node))

@@ -80,6 +80,10 @@ def test_malformed():
             (b'{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "ask_human", '
              b'"arguments": {"x": ' + b"[" * 80 + b"]" * 80 + b'}}, "id": "deep"}\n',
              -32700, "deep"),
+            # An integer id past 64 bits is none the scan can read back: id null, not a
+            # wrapped number (it was -1, or -2^63), the id of some other call.
+            (b'{"jsonrpc": "2.0", "id": 18446744073709551617, "method": "ping"}\n', -32700, None),
+            (b'{"jsonrpc": "2.0", "id": 9223372036854775808, "method": "ping"}\n', -32700, None),
         ]
         for data, code, id in cases:
             s.mcp.send_raw(data)
