@@ -344,9 +344,8 @@ triage_mcp_call_start (TriageMcpServer *self,
     {
       JsonNode *token = json_object_get_member (meta, "progressToken");
 
-      if (JSON_NODE_HOLDS_VALUE (token) &&
-          (json_node_get_value_type (token) == G_TYPE_STRING ||
-           json_node_get_value_type (token) == G_TYPE_INT64))
+      /* ProgressToken is string | number, as RequestId: a fraction too, sent back as read. */
+      if (triage_mcp_id_is_valid (token))
         call->progress_token = json_node_copy (token);
     }
 

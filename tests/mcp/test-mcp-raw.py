@@ -582,6 +582,14 @@ def test_progress():
         if len([p for p in progress() if p["progressToken"] != "tok-1"]) or \
                 len(progress()) > before + 1:
             raise Failure("progress for a call without a token")
+        # A token is a string or any number (MCP's ProgressToken), a fraction too: it had
+        # none, and a client resetting its timeout on progress gave up on the call.
+        id = s.mcp.tool("request_approval", {"title": "Fractional token"}, progress_token=2.5)
+        n = s.wait_pending("Fractional token")
+        wait_for("progress for token 2.5", lambda: any(p["progressToken"] == 2.5
+                                                        for p in progress()))
+        s.server.respond_as_client(n["id"], "approve")
+        s.mcp.reply(id)
 
 
 run([
