@@ -596,19 +596,21 @@ handle_notification (TriageMcpServer *self,
   /* notifications/initialized and anything unknown need nothing. */
 }
 
-/* A request that names its version in _meta is served as MCP 2026-07-28 has it, unless
- * an initialize opened this session and the request names another version than
+/* A request that names its version in _meta is served as MCP 2026-07-28 has it, but
+ * for an initialize, which selects the older semantics whatever its _meta says, and
+ * for a request of a session an initialize opened that names another version than
  * 2026-07-28: the handshake governs the process then (the specification's dual-era
  * server; the Python SDK's server resolves it so too). Clients that put the version
- * they negotiated into every request's _meta were refused each call (-32022) and each
- * ping (-32601). */
+ * they negotiated into every request's _meta were refused their initialize and each
+ * call (-32022), and each ping (-32601). */
 static gboolean
 is_modern_request (TriageMcpServer *self,
+                   const char      *method,
                    JsonObject      *params)
 {
   const char *version = triage_mcp_modern_version (params);
 
-  if (version == NULL)
+  if (version == NULL || g_str_equal (method, "initialize"))
     return FALSE;
   return self->protocol_version == NULL || g_str_equal (version, TRIAGE_MCP_PROTOCOL_MODERN);
 }
@@ -665,7 +667,7 @@ triage_mcp_server_handle_message (TriageMcpServer *self,
 
   if (id == NULL)
     handle_notification (self, method, params ? json_node_get_object (params) : NULL);
-  else if (is_modern_request (self, params ? json_node_get_object (params) : NULL))
+  else if (is_modern_request (self, method, params ? json_node_get_object (params) : NULL))
     {
       g_autofree char *key = atp_json_to_string (id, NULL);
 

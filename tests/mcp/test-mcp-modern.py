@@ -164,8 +164,16 @@ def test_session_version_in_meta():
     session: the handshake governs the process. Each of these was refused: -32022 for
     tools/list and tools/call, -32601 for ping."""
     with Session("stamped") as s:
-        s.mcp.initialize(name="Stamping Agent")
+        # The initialize itself may carry the envelope: an initialize opens a session of
+        # the version its params name, whatever its _meta says (it was -32022).
         stamped = modern(version="2025-11-25", client="Stamping Agent")
+        reply = s.mcp.request("initialize", dict(stamped, protocolVersion="2025-11-25",
+                                                 capabilities={},
+                                                 clientInfo={"name": "Stamping Agent",
+                                                             "version": "1.0"}))
+        if reply.get("result", {}).get("protocolVersion") != "2025-11-25":
+            raise Failure(f"a stamped initialize: {reply}")
+        s.mcp.notify("notifications/initialized")
         if s.mcp.request("ping", stamped).get("result") != {}:
             raise Failure("a stamped ping is answered {}")
         result = s.mcp.request("tools/list", stamped).get("result")
