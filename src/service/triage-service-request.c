@@ -257,6 +257,14 @@ op_failed (GTask  *task,
    * answers used the retry window up in full after the first try's 30 s,
    * then again, and "gave up after retrying for 5 s" at 61 s. */
   gint64 failed_at = MIN (now, op->started + (gint64) op->wait_seconds * G_USEC_PER_SEC);
+  /* A try that hung until its timeout (GLib's whole seconds fire up to a quarter of one
+   * early) is not begun again when another such could not end inside the window: it
+   * was, and the request gave up a whole timeout past its window; triage-mcp's calls,
+   * whose window is as long as the timeout (30 s), at 60 s whenever the timer fired a
+   * little early, past the MCP SDKs' own 60 s. */
+  gint64 timeout_us = (gint64) atp_client_get_timeout (self->client) * G_USEC_PER_SEC;
+  gboolean hung = now - op->started >=
+                  timeout_us + (gint64) op->wait_seconds * G_USEC_PER_SEC - G_USEC_PER_SEC / 2;
 
   /* The server may have stored it: retried, the POST finds it (the same
    * body is answered as the first would have been); given up, it is withdrawn. */
@@ -287,7 +295,8 @@ op_failed (GTask  *task,
         g_signal_emit (self, signals[RETRYING], 0, error, self->retry_for_us);
     }
 
-  if (now - self->failing_since >= self->retry_for_us)
+  if (now - self->failing_since >= self->retry_for_us ||
+      (hung && self->failing_since + self->retry_for_us - now < timeout_us))
     {
       gboolean local_down = atp_client_is_local (self->client) &&
                             g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);

@@ -180,14 +180,11 @@ on_silent_accept (GSocketService    *service,
   return TRUE;
 }
 
-/* A server that takes the connection and never answers: the try that hung
- * until its timeout used the retry window (1 s here) up, and the request
- * gives up after it, saying how long it tried. It used to begin the window
- * only as the try gave up, so it tried again (with a timeout of its own)
- * and said it had retried for 1 s. The tries are counted, not timed. */
+/* A POST with a 2 s timeout and a retry window of @window_us to a server that
+ * takes the connection and never answers: it gives up after the one try, saying
+ * how long it tried. The tries are counted, not timed. */
 static void
-test_silent (ServiceRequestFixture *fixture,
-             gconstpointer          data)
+send_to_silent (gint64 window_us)
 {
   g_autoptr(GSocketService) silent = g_socket_service_new ();
   g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
@@ -211,7 +208,7 @@ test_silent (ServiceRequestFixture *fixture,
   atp_client_set_token (client, "sk_unused");
   atp_client_set_timeout (client, 2);
   request = triage_service_request_new_at (client, SERVICE_REQUEST_COLLECTION, id, body,
-                                           G_USEC_PER_SEC);
+                                           window_us);
 
   triage_service_request_send_async (request, NULL, service_request_test_result_cb, &sent);
   triage_test_wait_until (sent != NULL, "the POST to give up");
@@ -228,6 +225,28 @@ test_silent (ServiceRequestFixture *fixture,
   g_assert_cmpuint (g_ascii_strtoull (tried + strlen ("gave up after trying for "), NULL, 10), >=, 1);
   g_assert_cmpuint (held->len, ==, 1);
   g_socket_service_stop (silent);
+}
+
+/* The try that hung until its timeout used the retry window (1 s) up. It used to
+ * begin the window only as the try gave up, so it tried again (with a timeout of
+ * its own) and said it had retried for 1 s. */
+static void
+test_silent (ServiceRequestFixture *fixture,
+             gconstpointer          data)
+{
+  send_to_silent (G_USEC_PER_SEC);
+}
+
+/* A window longer than the timeout, but shorter than two: another try that hung
+ * as long would end past it, so none is begun. It was, and the request gave up a
+ * whole timeout after its window; so did triage-mcp's calls, whose window is as
+ * long as the timeout (30 s), whenever GLib fired the timer a little early: at
+ * 60 s, past the MCP SDKs' own 60 s. */
+static void
+test_silent_window (ServiceRequestFixture *fixture,
+                    gconstpointer          data)
+{
+  send_to_silent (3 * G_USEC_PER_SEC);
 }
 
 /* A TLS server that reads one request whole, then sends a record that does
@@ -620,6 +639,7 @@ main (int   argc,
   ADD ("/service-request/json/unreachable", test_unreachable);
   ADD ("/service-request/json/unreachable-once", test_unreachable_once);
   ADD ("/service-request/json/silent", test_silent);
+  ADD ("/service-request/json/silent-window", test_silent_window);
   ADD ("/service-request/json/tls-cut-after-body", test_tls_cut_after_body);
   service_request_test_add_withdraw ();
   ADD ("/service-request/acknowledged-waits", test_acknowledged_waits);
