@@ -105,11 +105,6 @@ class ChaosServer(Server):
             db.close()
 
 
-def body(nid, title, description="Chaos."):
-    return {"id": nid, "context": {"title": title, "description": description},
-            "actions": [{"id": "ok", "label": "OK", "response_type": "simple"}]}
-
-
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -43,7 +43,7 @@ import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chaostest import (LONG, ChaosWorld, Failure, TcpServer, body, die_with_parent, free_port,  # noqa: E402,F401
+from chaostest import (LONG, ChaosWorld, Failure, TcpServer, die_with_parent, free_port,  # noqa: E402,F401
                        log, rss_kib, run, wait_for)
 from hostileclients import FLOOD_TEXT, flood, half_request, never_reading_peer, percentile  # noqa: E402
 
