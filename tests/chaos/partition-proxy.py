@@ -31,6 +31,8 @@
 #   reset      every open connection is torn down with a RST on both sides
 #   half-close the client's side of every open connection gets a FIN (EOF to
 #              the client) while its own writes are still read and dropped
+#              (never forwarded: the link is down both ways, the FIN is all
+#              the client hears of it; its own FIN is passed on)
 #   count      answers "ok count N": the connections open now
 #   accepted   answers "ok accepted N": the connections accepted so far
 #
@@ -86,8 +88,12 @@ async def pump(link, reader, writer, to_client):
                 return
             if not to_client and len(link.first) < 4096:
                 link.first += data[:4096 - len(link.first)]
-            if link.stalled or (to_client and link.half_closed):
-                continue    # swallowed: the partition eats it
+            # Swallowed: the partition eats it. After a half-close the
+            # client's writes too: the link is down both ways (what it sends
+            # on it, an acknowledgement or an answer, must not reach the
+            # server as if it were up), only the FIN told the client.
+            if link.stalled or link.half_closed:
+                continue
             writer.write(data)
             await writer.drain()
     except (ConnectionError, OSError, asyncio.CancelledError):
