@@ -12,6 +12,7 @@
 import http.client
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -52,12 +53,19 @@ class ChaosWorld(World):
 class ChaosServer(Server):
     """A real triage-server on the world's socket (rate limits off unless
     extra_args say otherwise; preexec runs in the child, env changes its
-    environment), which can be killed and brought back."""
+    environment), which can be killed and brought back. With log=True, what
+    it writes on standard error (its log: a line a request) is kept here,
+    each start's after the last's, for requests(); through a pipe, as a file
+    of its own would meet its file size limit (RLIMIT_FSIZE) too. Lines
+    other than a request's still go to the test's standard error."""
 
-    def __init__(self, world, *extra_args, socket=None, preexec=None, env=None):
+    def __init__(self, world, *extra_args, socket=None, preexec=None, env=None, log=False):
         super().__init__(world, "--no-limits", *extra_args, socket=socket)
         self.preexec = preexec
         self.env = env or {}
+        self.log = log
+        self.log_lines = []
+        self.log_readers = []
 
     def start(self):
         args = [os.environ["TRIAGE_SERVER"], "--local", "--database", self.world.server_db,
@@ -70,8 +78,14 @@ class ChaosServer(Server):
             if self.preexec is not None:
                 self.preexec()
 
-        self.proc = subprocess.Popen(args, env=self.world.env(**self.env), stdout=subprocess.PIPE,
-                                     stdin=subprocess.DEVNULL, text=True, preexec_fn=child)
+        self.proc = subprocess.Popen(args, env=self.world.env(**self.env),
+                                     stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE if self.log else None, text=True,
+                                     preexec_fn=child)
+        if self.log:
+            reader = threading.Thread(target=self._keep_log, args=(self.proc,), daemon=True)
+            reader.start()
+            self.log_readers.append(reader)
         line = self.proc.stdout.readline()
         if not line.startswith("listening on"):
             self.proc.kill()
@@ -94,6 +108,28 @@ class ChaosServer(Server):
         except Failure:
             if not self.answers():
                 raise
+
+    def _keep_log(self, proc):
+        for line in proc.stderr:
+            self.log_lines.append(line)
+            if "-access-INFO: " not in line:
+                sys.stderr.write(line)
+
+    def log_size(self):
+        """A mark for requests(): the lines logged so far."""
+        return len(self.log_lines)
+
+    def requests(self, method, route, since=0):
+        """The statuses (numbers) of the requests of @method on @route the
+        server logged after the mark @since (its log's line a request: "…:
+        METHOD ROUTE STATUS MS ms WHO request ID"), in their order: what it
+        was really sent, however it answered. All of them once it has been
+        stopped (its lines read to the end)."""
+        if self.proc is None:
+            for reader in self.log_readers:
+                reader.join(timeout=30)
+        line = re.compile(rf"-INFO: [0-9:.]+: {re.escape(method)} {re.escape(route)} ([0-9]+) ")
+        return [int(m.group(1)) for m in map(line.search, self.log_lines[since:]) if m]
 
     def rows(self, sql, args=()):
         """Rows of the server's database (read-only; WAL lets it read while the

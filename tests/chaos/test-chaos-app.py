@@ -12,10 +12,13 @@
 #     post failed and was posted again is there once, never twice; no request
 #     got two bubbles; the answers given just before the crash, while the
 #     server was down and just after it came back each reach the server once.
-#   - app killed: SIGKILL at a random moment with answers in its outbox and the
-#     server down, or while it sends them once the server is back; restarted:
-#     every answer reaches the server exactly once (20 trials; 100 with
-#     TRIAGE_CHAOS_LONG=1).
+#   - app killed: SIGKILL with answers in its outbox and the server down, at a
+#     moment chosen at random (once the outbox row of its first, second or
+#     third answer is written); started again while the server is still
+#     down (its launcher cannot start one), then the server back: every
+#     answer reaches the server exactly once — recorded as given, and one
+#     request an answer in the server's log (a repeat would be answered 200
+#     and leave no other trace) — (20 trials; 100 with TRIAGE_CHAOS_LONG=1).
 #   - the app's disk full: its file size limit (RLIMIT_FSIZE, set on the
 #     running app with prlimit; SIGXFSZ ignored, so writes fail with EFBIG as
 #     on a full disk) drops to 0. An answer given from a bubble cannot be kept
@@ -71,7 +74,7 @@ class ChaosApp(App):
 class Scenario:
     def __init__(self, name):
         self.world = ChaosWorld(name)
-        self.server = ChaosServer(self.world)
+        self.server = ChaosServer(self.world, log=True)
         self.app = ChaosApp(self.world)
         self.mark = len(notifyd.events())   # the bubbles of this scenario come after
 
@@ -94,6 +97,14 @@ class Scenario:
         nid = self.server.post(title, TWO_SIMPLE)
         return nid, self.wait_notify(title)
 
+    def answers_sent(self, since=0):
+        """The statuses of the answers the server was sent since the mark
+        @since of its log, read once the app is gone (nothing more can be
+        sent) and the server stopped (its log complete)."""
+        self.app.kill()
+        self.server.stop()
+        return self.server.requests("POST", "/api/v1/client/respond", since=since)
+
     def wait_notify(self, part):
         """The bubble for @part; fails at once if the app died meanwhile."""
         def seen():
@@ -109,9 +120,11 @@ def not_recorded_notices(s):
             if e["event"] == "Notify" and "An answer was not recorded" in e["summary"]]
 
 
-def assert_answered_once(server, nid, action):
-    """The server holds our answer, and a second one is refused: the app's
-    was the only one (a repeat of it would have got 409 and been reported)."""
+def assert_answer_stands(server, nid, action):
+    """The server holds our answer, and a different one is refused (409): the
+    app's stands. That it was sent only once is not seen here: the same
+    answer sent again is a retry, answered 200 with nothing changed; the
+    server's log counts those (test_app_killed_with_outbox)."""
     got = server.wait_responded(nid)
     if got["response"]["action_id"] != action:
         raise Failure(f"{nid}: the server recorded {got['response']}, not {action}")
@@ -206,9 +219,9 @@ def test_server_killed_under_load():
             raise Failure(f"bubbles shown twice: {sorted(doubled)[:5]}")
 
         # The three answers: each on the server once, the outbox empty, nothing reported lost.
-        assert_answered_once(s.server, before, "approve")
-        assert_answered_once(s.server, during, "deny")
-        assert_answered_once(s.server, after, "approve")
+        assert_answer_stands(s.server, before, "approve")
+        assert_answer_stands(s.server, during, "deny")
+        assert_answer_stands(s.server, after, "approve")
         wait_for("the outbox to empty", lambda: not s.app.outbox())
         if not_recorded_notices(s):
             raise Failure(f"the app reported an answer lost: {not_recorded_notices(s)}")
@@ -226,6 +239,15 @@ def test_server_killed_under_load():
 
 
 def test_app_killed_with_outbox():
+    """Each trial: three requests shown, the server killed, some of them
+    answered (each answer waits in the app's outbox), the app SIGKILLed at a
+    moment chosen at random in that window — once the row of its first,
+    second or third answer is in its outbox —, started again while the
+    server is still down, then the server back. Every answer given reaches
+    the server exactly once: it is recorded as given, and the server's log
+    holds one request a answer (a second sending would be taken as a retry,
+    answered 200 and recorded nowhere else); the requests not answered stay
+    pending."""
     trials = 100 if LONG else 20
     # The seed is logged first, so that a failed run's moments can be had
     # again (TRIAGE_CHAOS_SEED=N); a number either way, as random seeds a
@@ -234,47 +256,51 @@ def test_app_killed_with_outbox():
     log(f"random moments of seed {seed} (TRIAGE_CHAOS_SEED={seed} repeats them)")
     rng = random.Random(seed)
     with Scenario("app-kill") as s:
+        # The server stays down until the test brings it back: the app's
+        # own launcher finds a "server" that exits at once (it retries,
+        # offline, meanwhile).
+        s.app = ChaosApp(s.world, TRIAGE_SERVER="/bin/false")
         s.server.start()
-        answers = {}
+        given = 0
         for trial in range(trials):
             s.app.start()
-            # Two new requests, each with its bubble (a fresh app, a fresh burst allowance).
-            ids = []
-            for k in range(2):
-                nid, bubble = s.post_and_see(f"Trial {trial}.{k}?")
-                ids.append((nid, bubble))
+            asked = [s.post_and_see(f"Trial {trial}.{k}?") for k in range(3)]
             s.kill_server()
-            for nid, bubble in ids:
-                action = rng.choice(["approve", "deny"])
-                notifyd.press(bubble["id"], f"respond:{action}")
-                answers[nid] = action
-            wait_for("both answers in the outbox",
-                     lambda: {r[0] for r in s.app.outbox()} >= {nid for nid, _ in ids})
-            # Killed at a random moment while it waits for the server (its
-            # reconnect attempts go on meanwhile)…
-            time.sleep(rng.uniform(0, 0.5))
+            answered = rng.randint(1, len(asked))
+            answers = {}
+            for nid, bubble in asked[:answered]:
+                answers[nid] = rng.choice(["approve", "deny"])
+                notifyd.press(bubble["id"], f"respond:{answers[nid]}")
+                wait_for("the answer in the app's outbox",
+                         lambda: any(r[0] == nid for r in s.app.outbox()))
+            # Killed with its last answer's row just written, the server down.
             s.app.kill()
-            # … or, every other trial, again while it sends them.
-            s.server.back()
+            known = tray.registered()
             s.app.start()
-            if trial % 2 == 1:
-                time.sleep(rng.uniform(0, 0.3))
-                s.app.kill()
-                s.app.start()
-            for nid, _ in ids:
+            tray.wait_registered(known)     # up again, the server still down
+            mark = s.server.log_size()
+            s.server.start()
+            for nid, action in answers.items():
                 got = s.server.wait_responded(nid)
-                if got["response"]["action_id"] != answers[nid]:
+                if got["response"]["action_id"] != action:
                     raise Failure(f"trial {trial}: {nid} recorded {got['response']}, "
-                                  f"answered {answers[nid]}")
+                                  f"answered {action}")
             wait_for("the outbox to empty", lambda: not s.app.outbox())
-            s.app.kill()
-        # Exactly once: every answer stands as given, a second one is refused,
-        # and the app never had one refused (it reports those).
-        for nid, action in answers.items():
-            assert_answered_once(s.server, nid, action)
+            sent = s.answers_sent(since=mark)
+            if sent != [200] * len(answers):
+                raise Failure(f"trial {trial}: {len(answers)} answers (the app killed after "
+                              f"the outbox row of answer {answered}), the server was sent "
+                              f"{len(sent)} answers: statuses {sent}")
+            s.server.start()
+            for nid, _ in asked[answered:]:
+                if s.server.get(nid)["status"] == "responded":
+                    raise Failure(f"trial {trial}: {nid} was never answered, yet is responded")
+                # Answered elsewhere: the next start's inbox is not fuller.
+                s.server.respond_as_client(nid, "deny")
+            given += len(answers)
         if not_recorded_notices(s):
             raise Failure(f"the app reported an answer lost: {not_recorded_notices(s)}")
-        log(f"{trials} trials, {len(answers)} answers, each recorded once")
+        log(f"{trials} trials, {given} answers, each sent to the server once")
 
 
 def test_app_disk_full():
@@ -314,7 +340,7 @@ def test_app_disk_full():
         resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE, limit)
         after, bubble_after = s.post_and_see("After the space came back?")
         notifyd.press(bubble_after["id"], "respond:deny")
-        assert_answered_once(s.server, after, "deny")
+        assert_answer_stands(s.server, after, "deny")
         if s.server.get(kept)["status"] == "responded":
             raise Failure("the answer that failed was sent after all")
         s.app.kill()
@@ -331,6 +357,12 @@ def test_app_disk_full():
             s.world, "SELECT id FROM notifications WHERE id = ?", (during,)))
         if s.server.get(kept)["status"] == "responded":
             raise Failure("the answer that failed was sent after the restart")
+        # The server was sent one answer (and the test's different one, 409):
+        # the one it could not keep never, the other once.
+        sent = s.answers_sent()
+        if sorted(sent) != [200, 409]:
+            raise Failure(f"the server was sent the answers {sent}, not one 200 (and the "
+                          f"test's 409)")
 
 
 def test_server_disk_full_under_app():
@@ -342,7 +374,7 @@ def test_server_disk_full_under_app():
         # A write over the limit fails (EFBIG) instead of killing the server,
         # and its warning that a commit failed must not abort it.
         s.server = ChaosServer(s.world, preexec=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN),
-                               env={"G_DEBUG": None})
+                               env={"G_DEBUG": None}, log=True)
         s.server.start()
         s.app.start()
         nid, bubble = s.post_and_see("Answered while the server's disk is full?")
@@ -368,10 +400,20 @@ def test_server_disk_full_under_app():
 
         # Space is back: the next retry (at most 60 s away) goes through.
         resource.prlimit(s.server.proc.pid, resource.RLIMIT_FSIZE, limit)
-        assert_answered_once(s.server, nid, "deny")
+        assert_answer_stands(s.server, nid, "deny")
         wait_for("the outbox to empty", lambda: not s.app.outbox())
         if not_recorded_notices(s):
             raise Failure(f"the app reported an answer lost: {not_recorded_notices(s)}")
+        # What the server was sent: the answer refused (503) on each try
+        # while its disk was full, then taken once (200); and the test's
+        # different answer (409).
+        sent = s.answers_sent()
+        if sent.count(200) != 1 or sent.count(409) != 1 or sent.count(503) < 2 or \
+                len(sent) != sent.count(503) + 2:
+            raise Failure(f"the server was sent the answers {sent}: not 503s, one 200 (and "
+                          f"the test's 409)")
+        log(f"the server was sent the answer {len(sent) - 1} times: "
+            f"{[status for status in sent if status != 409]}")
 
 
 run([
