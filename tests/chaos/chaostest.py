@@ -3,8 +3,9 @@
 # tests/app/apptest.py (whose TcpServer, RemoteApp and store_token they use): a
 # world whose server database is the one the app's own launcher would use (so
 # whoever brings the server back, the test or the app, finds the same
-# requests), a server started with options, clients that post and retry until
-# they get a 2xx, and reads of both databases.
+# requests), a server started with options whose log tells what it was sent,
+# clients that post and retry until they get a 2xx, and reads of both
+# databases.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -98,16 +99,6 @@ class ChaosServer(Server):
     def _drain(self, proc):
         for line in proc.stdout:
             self.lines.append(line)
-
-    def back(self):
-        """Starts the server again, unless the app already has (it does once
-        its server has been away for a few seconds, which on a loaded machine
-        can come first)."""
-        try:
-            self.start()
-        except Failure:
-            if not self.answers():
-                raise
 
     def _keep_log(self, proc):
         for line in proc.stderr:

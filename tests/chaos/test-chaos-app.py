@@ -11,7 +11,9 @@
 #     inbox's requests: one held twice or missing would show); a request whose
 #     post failed and was posted again is there once, never twice; no request
 #     got two bubbles; the answers given just before the crash, while the
-#     server was down and just after it came back each reach the server once.
+#     server was down and just after it came back each stand as given, and
+#     the restarted server's log shows each sent to it once (the one given
+#     just before the crash again only if it still waited in the outbox).
 #   - app killed: SIGKILL with answers in its outbox and the server down, at a
 #     moment chosen at random (once the outbox row of its first, second or
 #     third answer is written); started again while the server is still
@@ -136,6 +138,10 @@ def assert_answer_stands(server, nid, action):
 def test_server_killed_under_load():
     clients, per_client = 4, 250
     with Scenario("server-kill") as s:
+        # The server comes back when the test brings it, never by the app's
+        # launcher (it finds a "server" that exits at once): what the server
+        # that comes back is sent is all in its log.
+        s.app = ChaosApp(s.world, TRIAGE_SERVER="/bin/false")
         s.server.start()
         known = tray.registered()
         s.app.start()
@@ -160,7 +166,13 @@ def test_server_killed_under_load():
         notifyd.press(bubble_during["id"], "respond:deny")
         wait_for("the answer given offline in the app's outbox",
                  lambda: any(r[0] == during for r in s.app.outbox()))
-        s.server.back()
+        # The answer given just before the kill is sent again if its reply
+        # did not come before the kill: its row is still in the outbox (the
+        # app writes them in turn, so it is there by now if it ever was, and
+        # without a server nothing takes it out).
+        before_again = any(r[0] == before for r in s.app.outbox())
+        mark = s.server.log_size()
+        s.server.start()
         notifyd.press(bubble_after["id"], "respond:approve")
 
         for p in posters:
@@ -236,6 +248,20 @@ def test_server_killed_under_load():
         except Failure:
             raise Failure(f"the tray says {tray.properties(item)['ToolTip'][3]!r}, "
                           f"not {want!r}") from None
+
+        # What the server that came back was sent: the answers given while
+        # it was down and after it came back once each, the one given just
+        # before the kill again only if it was still waiting (200 each; the
+        # same answer again would be 200 too), and the test's three
+        # different answers (409).
+        want = [200] * (2 + before_again) + [409] * 3
+        sent = s.answers_sent(since=mark)
+        if sorted(sent) != want:
+            raise Failure(f"the restarted server was sent the answers {sent}, not {want} (the "
+                          f"answer given before the kill {'' if before_again else 'not '}"
+                          f"waiting in the outbox)")
+        log(f"the restarted server was sent {sent.count(200)} answers (the one given before "
+            f"the kill {'again' if before_again else 'not again'})")
 
 
 def test_app_killed_with_outbox():
