@@ -496,6 +496,96 @@ test_drafts (Fixture       *f,
 }
 
 static void
+set_outcome (TriageStore   *store,
+             const char    *id,
+             AtpStatus      status,
+             TriageOutcome  outcome)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_store_set_outcome_async (store, id, status, outcome, NULL, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_store_set_outcome_finish (store, result, &error));
+  g_assert_no_error (error);
+}
+
+/* A request settled (answered elsewhere, withdrawn, expired) takes its
+ * draft with it, and none is written for it after (a save on its way when
+ * the status came); a status that leaves it pending keeps the draft. */
+static void
+test_drafts_settled (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *id_d = "3d6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f";
+  const char *ids[] = { ID_A, ID_B, ID_C, id_d };
+  g_autofree char *kept = NULL;
+  g_autofree char *late = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autoptr(AtpNotification) notification = app_test_notification (ids[i], 0, 60, NULL);
+
+      store_test_save (f->store, notification);
+      save_draft (f->store, ids[i], "{\"reason\":\"The canary failed\"}");
+    }
+
+  set_outcome (f->store, ID_A, ATP_STATUS_RESPONDED, TRIAGE_OUTCOME_ANSWERED_ELSEWHERE);
+  set_outcome (f->store, ID_B, ATP_STATUS_INVALIDATED, TRIAGE_OUTCOME_INVALIDATED);
+  set_outcome (f->store, ID_C, ATP_STATUS_EXPIRED, TRIAGE_OUTCOME_EXPIRED);
+  set_outcome (f->store, id_d, ATP_STATUS_ACKNOWLEDGED, TRIAGE_OUTCOME_NONE);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *gone = load_draft (f->store, ids[i]);
+
+      g_assert_null (gone);
+    }
+  kept = load_draft (f->store, id_d);
+  g_assert_cmpstr (kept, ==, "{\"reason\":\"The canary failed\"}");
+
+  save_draft (f->store, ID_A, "{\"reason\":\"Too late\"}");
+  late = load_draft (f->store, ID_A);
+  g_assert_null (late);
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM drafts"), ==, 1);
+}
+
+/* A database of schema 3 (drafts of AFP reviews only) keeps the drafts of
+ * requests still pending and drops those of requests already settled. */
+static void
+test_drafts_upgrade (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 60, NULL);
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 0, 60, NULL);
+  g_autofree char *kept = NULL;
+  g_autofree char *gone = NULL;
+  sqlite3 *db = NULL;
+
+  store_test_save (f->store, a);
+  store_test_save (f->store, b);
+  close_store (&f->store);
+
+  /* As version 3 left it: no trigger for settled requests. */
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "DROP TRIGGER settled_drops_draft;"
+                                 "PRAGMA user_version = 3;"
+                                 "UPDATE notifications SET status = 'responded',"
+                                 "  outcome = 'answered-elsewhere' WHERE id = '" ID_B "';"
+                                 "INSERT INTO drafts VALUES ('" ID_A "', '{}', 1), ('" ID_B "', '{}', 1);",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  f->store = store_test_open (f->path);
+  kept = load_draft (f->store, ID_A);
+  gone = load_draft (f->store, ID_B);
+  g_assert_cmpstr (kept, ==, "{}");
+  g_assert_null (gone);
+  g_assert_cmpint (column_int (f->path, "PRAGMA user_version"), ==, TRIAGE_STORE_SCHEMA_VERSION);
+}
+
+static void
 test_pragmas (Fixture       *f,
               gconstpointer  data)
 {
@@ -609,6 +699,8 @@ main (int   argc,
   g_test_add ("/store/outbox/permanent-failure", Fixture, NULL, fixture_setup, test_outbox_permanent_failure, fixture_teardown);
   g_test_add ("/store/servers-apart", Fixture, NULL, fixture_setup, test_servers_apart, fixture_teardown);
   g_test_add ("/store/drafts", Fixture, NULL, fixture_setup, test_drafts, fixture_teardown);
+  g_test_add ("/store/drafts/settled", Fixture, NULL, fixture_setup, test_drafts_settled, fixture_teardown);
+  g_test_add ("/store/drafts/upgrade", Fixture, NULL, fixture_setup, test_drafts_upgrade, fixture_teardown);
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
   g_test_add_func ("/store/too-new", test_too_new);
   g_test_add_func ("/store/not-open", test_not_open);

@@ -11,11 +11,15 @@
 #include "triage-store-private.h"
 
 /*
- * Drafts: an answer being written (an AFP review's feedback), kept in the
- * store as the person types so that closing the window, quitting or a crash
- * loses nothing. One draft per request, its JSON as the view wrote it. The
- * database drops a request's draft by itself when its answer enters the
- * outbox, and when the request leaves the history (triggers of schema 3).
+ * Drafts: an answer being written (an AFP review's feedback, what an ATP
+ * request's controls hold), kept in the store as the person types so that
+ * closing the window, quitting or a crash loses nothing. One draft per
+ * request, its JSON as the view wrote it. The database drops a request's
+ * draft by itself when its answer enters the outbox, when the request leaves
+ * the history (triggers of schema 3), and when it is settled: answered
+ * elsewhere, withdrawn or expired (schema 4). A settled request, or one whose
+ * answer waits in the outbox, gets no draft written, so a save that was on
+ * its way when the request settled cannot bring one back.
  */
 
 typedef struct
@@ -46,6 +50,8 @@ save_draft_func (TriageStore *self,
                   ? "INSERT INTO drafts (notification_id, json, updated_at) SELECT ?1, ?2, ?3"
                     " WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE notification_id = ?1"
                     "   AND state != 'failed')"
+                    "  AND NOT EXISTS (SELECT 1 FROM notifications WHERE id = ?1"
+                    "   AND (status IN ('responded', 'expired', 'invalidated') OR outcome != 'none'))"
                     " ON CONFLICT (notification_id) DO UPDATE SET json = ?2, updated_at = ?3"
                   : "DELETE FROM drafts WHERE notification_id = ?1",
                   &error);
@@ -74,7 +80,8 @@ save_draft_func (TriageStore *self,
  * @user_data: data for @callback
  *
  * Keeps (or replaces, or with %NULL deletes) the draft of an answer. A
- * request whose answer is in the outbox (and not refused) keeps none.
+ * request whose answer is in the outbox (and not refused), or that the
+ * store knows settled, keeps none.
  */
 void
 triage_store_save_draft_async (TriageStore         *self,

@@ -78,6 +78,19 @@ static const char schema_v3[] =
   "  DELETE FROM drafts WHERE notification_id = OLD.id;"
   " END;";
 
+/* Version 4: drafts of any request's answer (the decision view keeps what
+ * its controls hold, too), so a settled request (answered elsewhere,
+ * withdrawn, expired: a status the server pushed or a resync brought, or an
+ * outcome recorded here) takes its draft with it, whichever connection
+ * wrote either. */
+static const char schema_v4[] =
+  "CREATE TRIGGER settled_drops_draft AFTER UPDATE OF status, outcome ON notifications"
+  "  WHEN NEW.status IN ('responded', 'expired', 'invalidated') OR NEW.outcome != 'none' BEGIN"
+  "  DELETE FROM drafts WHERE notification_id = NEW.id;"
+  " END;"
+  "DELETE FROM drafts WHERE notification_id IN (SELECT id FROM notifications"
+  "  WHERE status IN ('responded', 'expired', 'invalidated') OR outcome != 'none');";
+
 /* Brings the schema of @db to TRIAGE_STORE_SCHEMA_VERSION, in one transaction. */
 gboolean
 _triage_store_migrate (sqlite3  *db,
@@ -112,6 +125,9 @@ _triage_store_migrate (sqlite3  *db,
   if (version < 2 && !exec_sql (db, schema_v2, _("upgrade the tables"), error))
     goto rollback;
   if (version < 3 && !exec_sql (db, schema_v3, _("upgrade the tables"), error))
+    goto rollback;
+
+  if (version < 4 && !exec_sql (db, schema_v4, _("upgrade the tables"), error))
     goto rollback;
 
   if (!exec_sql (db, "PRAGMA user_version = " G_STRINGIFY (TRIAGE_STORE_SCHEMA_VERSION),

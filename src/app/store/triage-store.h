@@ -122,7 +122,7 @@ void triage_store_record_free (TriageStoreRecord *record);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageStoreRecord, triage_store_record_free)
 
-#define TRIAGE_STORE_SCHEMA_VERSION 3
+#define TRIAGE_STORE_SCHEMA_VERSION 4
 
 #define TRIAGE_TYPE_STORE (triage_store_get_type ())
 
