@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "app-test-common.h"
+#include "app-test-hold.h"
 #include "store-test-common.h"
 
 #define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
@@ -585,6 +586,41 @@ test_drafts_upgrade (Fixture       *f,
   g_assert_cmpint (column_int (f->path, "PRAGMA user_version"), ==, TRIAGE_STORE_SCHEMA_VERSION);
 }
 
+/* hold-sql.c (linked in) holds every "BEGIN IMMEDIATE" while this file exists. */
+static char *hold_file;
+
+static gpointer
+release_when_held (gpointer data)
+{
+  /* The test's thread is in triage_store_wait_all () meanwhile. */
+  while (!app_test_hold_reached (hold_file))
+    g_usleep (10 * 1000);
+  app_test_hold_release (hold_file);
+  return NULL;
+}
+
+/* The end of the app: triage_store_wait_all () returns once everything
+ * asked has run, a write its worker is held in (hold-sql.c) included. */
+static void
+test_wait_all (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 60, NULL);
+  g_autofree char *held = g_strconcat (hold_file, ".held", NULL);
+  GThread *releaser;
+
+  g_assert_true (g_file_set_contents (hold_file, "", 0, NULL));
+  triage_store_save_notification_async (f->store, a, NULL, NULL, NULL);
+  releaser = g_thread_new ("release-hold", release_when_held, NULL);
+
+  triage_store_wait_all ();
+  g_assert_false (g_file_test (hold_file, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM notifications"), ==, 1);
+
+  g_thread_join (releaser);
+  g_unlink (held);
+}
+
 static void
 test_pragmas (Fixture       *f,
               gconstpointer  data)
@@ -689,7 +725,13 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *hold_dir = NULL;
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+  hold_dir = g_dir_make_tmp ("triage-store-hold-XXXXXX", NULL);
+  g_assert_nonnull (hold_dir);
+  hold_file = app_test_hold_sql (hold_dir, "hold", "BEGIN IMMEDIATE");
 
   g_test_add ("/store/pending-order", Fixture, NULL, fixture_setup, test_pending_order, fixture_teardown);
   g_test_add ("/store/outcome", Fixture, NULL, fixture_setup, test_outcome_hides_from_pending, fixture_teardown);
@@ -701,11 +743,15 @@ main (int   argc,
   g_test_add ("/store/drafts", Fixture, NULL, fixture_setup, test_drafts, fixture_teardown);
   g_test_add ("/store/drafts/settled", Fixture, NULL, fixture_setup, test_drafts_settled, fixture_teardown);
   g_test_add ("/store/drafts/upgrade", Fixture, NULL, fixture_setup, test_drafts_upgrade, fixture_teardown);
+  g_test_add ("/store/wait-all", Fixture, NULL, fixture_setup, test_wait_all, fixture_teardown);
   g_test_add ("/store/pragmas", Fixture, NULL, fixture_setup, test_pragmas, fixture_teardown);
   g_test_add_func ("/store/too-new", test_too_new);
   g_test_add_func ("/store/not-open", test_not_open);
   g_test_add_func ("/store/owner-only", test_owner_only);
   g_test_add_func ("/store/default-path", test_default_path);
 
-  return g_test_run ();
+  status = g_test_run ();
+  app_test_rm_rf (hold_dir);
+  g_free (hold_file);
+  return status;
 }

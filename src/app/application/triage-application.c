@@ -532,6 +532,11 @@ triage_application_shutdown (GApplication *app)
   g_clear_object (&self->tray);
 
   G_APPLICATION_CLASS (triage_application_parent_class)->shutdown (app);
+
+  /* Nothing is shown any more: what was asked of the store as the app quit
+   * (the draft the window kept as it closed, requests received) reaches the
+   * disk before the process ends. */
+  triage_store_wait_all ();
 }
 
 static void

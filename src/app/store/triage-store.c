@@ -143,6 +143,25 @@ release_task (GTask *task)
   g_source_unref (source);
 }
 
+static void store_worker_run (TriageStore *self,
+                              StoreOp     *op);
+
+/* Operations asked of any store and not yet run: the app waits for none
+ * left before it exits (triage_store_wait_all ()). */
+static GMutex queued_lock;
+static GCond queued_cond;
+static guint n_queued;
+
+static void
+count_queued (int change)
+{
+  g_mutex_lock (&queued_lock);
+  n_queued += change;
+  if (n_queued == 0)
+    g_cond_broadcast (&queued_cond);
+  g_mutex_unlock (&queued_lock);
+}
+
 static void
 store_worker (gpointer data,
               gpointer user_data)
@@ -150,6 +169,31 @@ store_worker (gpointer data,
   StoreOp *op = data;
   TriageStore *self = user_data;
 
+  store_worker_run (self, op);
+  count_queued (-1);
+}
+
+/**
+ * triage_store_wait_all:
+ *
+ * Waits until every operation asked of any store so far has run (their
+ * callbacks are not called). For the end of the app, once nothing is shown:
+ * what was asked as it quit (a draft, a request received) is on disk before
+ * the process exits, where the worker threads would otherwise die with it.
+ */
+void
+triage_store_wait_all (void)
+{
+  g_mutex_lock (&queued_lock);
+  while (n_queued > 0)
+    g_cond_wait (&queued_cond, &queued_lock);
+  g_mutex_unlock (&queued_lock);
+}
+
+static void
+store_worker_run (TriageStore *self,
+                  StoreOp     *op)
+{
   if (op->batch != NULL)
     {
       /* Saves asked for from now on queue a write of their own. */
@@ -202,6 +246,7 @@ _triage_store_run (TriageStore         *self,
   /* Saves asked for after this operation run after it. */
   g_mutex_lock (&self->batch_lock);
   self->batch = NULL;
+  count_queued (1);
   g_thread_pool_push (self->pool, op, NULL);
   g_mutex_unlock (&self->batch_lock);
 }
@@ -222,6 +267,7 @@ _triage_store_queue_save (TriageStore *self,
       op->batch = g_ptr_array_new ();
       g_ptr_array_add (op->batch, task);
       self->batch = op->batch;
+      count_queued (1);
       g_thread_pool_push (self->pool, op, NULL);
     }
   g_mutex_unlock (&self->batch_lock);

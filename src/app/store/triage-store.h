@@ -135,6 +135,7 @@ char         *triage_store_default_path            (void);
 const char   *triage_store_get_path                (TriageStore         *self);
 void          triage_store_set_server              (TriageStore         *self,
                                                     const char          *server);
+void          triage_store_wait_all                (void);
 
 void          triage_store_open_async              (TriageStore         *self,
                                                     GCancellable        *cancellable,
