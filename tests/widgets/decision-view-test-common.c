@@ -31,6 +31,18 @@ const char decision_view_test_all_actions[] =
   " \"constraints\": {\"min_length\": 3}}"
   "]";
 
+/* One action of each type that holds what the person enters. */
+const char decision_view_test_draft_actions[] =
+  "["
+  "{\"id\": \"why\", \"label\": \"Reason\", \"response_type\": \"text\", \"constraints\": {\"min_length\": 3}},"
+  "{\"id\": \"n\", \"label\": \"Replicas\", \"response_type\": \"number\", \"constraints\": {\"min\": 1, \"max\": 9}},"
+  "{\"id\": \"env\", \"label\": \"Where\", \"response_type\": \"choice\","
+  " \"options\": [{\"value\": \"eu\", \"label\": \"EU\"}, {\"value\": \"us\", \"label\": \"US\"}]},"
+  "{\"id\": \"checks\", \"label\": \"Checks\", \"response_type\": \"multi_choice\","
+  " \"options\": [{\"value\": \"a\", \"label\": \"A\"}, {\"value\": \"b\", \"label\": \"B\"}]},"
+  "{\"id\": \"risk\", \"label\": \"Risk\", \"response_type\": \"scale\", \"constraints\": {\"min\": 1, \"max\": 5}}"
+  "]";
+
 static void
 on_attachment_activated (TriageDecisionView *view,
                          guint               index,

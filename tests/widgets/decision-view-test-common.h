@@ -28,6 +28,8 @@ typedef struct
 extern const char decision_view_test_deploy_context[];
 /* Every flag and three response types. */
 extern const char decision_view_test_all_actions[];
+/* One action of each type that holds what the person enters. */
+extern const char decision_view_test_draft_actions[];
 
 void                  decision_view_test_setup         (Fixture       *fixture,
                                                         gconstpointer  data);

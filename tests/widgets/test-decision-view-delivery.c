@@ -185,18 +185,6 @@ decision_view_test_same_request_keeps_input (Fixture       *fixture,
   g_assert_cmpstr (fresh, ==, "");
 }
 
-/* One action of each type that holds what the person enters. */
-static const char draft_actions[] =
-  "["
-  "{\"id\": \"why\", \"label\": \"Reason\", \"response_type\": \"text\", \"constraints\": {\"min_length\": 3}},"
-  "{\"id\": \"n\", \"label\": \"Replicas\", \"response_type\": \"number\", \"constraints\": {\"min\": 1, \"max\": 9}},"
-  "{\"id\": \"env\", \"label\": \"Where\", \"response_type\": \"choice\","
-  " \"options\": [{\"value\": \"eu\", \"label\": \"EU\"}, {\"value\": \"us\", \"label\": \"US\"}]},"
-  "{\"id\": \"checks\", \"label\": \"Checks\", \"response_type\": \"multi_choice\","
-  " \"options\": [{\"value\": \"a\", \"label\": \"A\"}, {\"value\": \"b\", \"label\": \"B\"}]},"
-  "{\"id\": \"risk\", \"label\": \"Risk\", \"response_type\": \"scale\", \"constraints\": {\"min\": 1, \"max\": 5}}"
-  "]";
-
 #define DRAFT_ID "0b6f1c1e-7a53-4a39-9d5b-3f4d2f8c1a10"
 #define OTHER_ID "6fa459ea-ee8a-4ca4-894e-db77e160355e"
 
@@ -223,7 +211,7 @@ draft_show (Fixture    *fixture,
             const char *id)
 {
   g_clear_pointer (&fixture->notification, atp_notification_unref);
-  fixture->notification = widgets_test_notification_with_id (id, draft_actions, NULL, 0);
+  fixture->notification = widgets_test_notification_with_id (id, decision_view_test_draft_actions, NULL, 0);
   triage_decision_view_set_notification (fixture->view, fixture->notification);
   widgets_test_pump ();
 }

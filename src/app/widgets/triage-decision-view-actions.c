@@ -42,6 +42,8 @@ _triage_decision_view_build_editors (TriageDecisionView *self)
       GtkWidget *editor = triage_response_editor_new (self->notification, action->id);
 
       g_signal_connect_object (editor, "submit", G_CALLBACK (on_editor_submit), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (editor, "changed", G_CALLBACK (_triage_decision_view_schedule_draft),
+                               self, G_CONNECT_SWAPPED);
       g_ptr_array_add (self->editors, editor);
       gtk_box_append (self->editors_box, editor);
     }
@@ -142,55 +144,6 @@ on_editor_submit (TriageDecisionView   *self,
   self->confirm_cancellable = g_cancellable_new ();
   triage_confirm_dialog_run_async (self->confirm_dialog, self->confirm_cancellable,
                                    confirm_cb, pending);
-}
-
-/* Drafts: what the person entered and did not send, per request, for as long as
- * the view lives. Kept when they open another request, put back when they
- * return (from the list, or as a resync gives the request again), dropped once
- * the request is answered here or settled. */
-
-void
-_triage_decision_view_save_draft (TriageDecisionView *self)
-{
-  g_autoptr(JsonObject) draft = NULL;
-
-  if (self->notification == NULL)
-    return;
-
-  g_hash_table_remove (self->drafts, self->notification->id);
-  if (self->read_only)
-    return;
-
-  draft = json_object_new ();
-  for (guint i = 0; i < self->editors->len; i++)
-    {
-      TriageResponseEditor *editor = g_ptr_array_index (self->editors, i);
-      JsonNode *entered = triage_response_editor_dup_draft (editor);
-
-      if (entered != NULL)
-        json_object_set_member (draft, triage_response_editor_get_action_id (editor), entered);
-    }
-
-  if (json_object_get_size (draft) > 0)
-    g_hash_table_insert (self->drafts, g_strdup (self->notification->id), g_steal_pointer (&draft));
-}
-
-void
-_triage_decision_view_restore_draft (TriageDecisionView *self)
-{
-  JsonObject *draft = g_hash_table_lookup (self->drafts, self->notification->id);
-
-  if (draft == NULL)
-    return;
-
-  for (guint i = 0; i < self->editors->len; i++)
-    {
-      TriageResponseEditor *editor = g_ptr_array_index (self->editors, i);
-      JsonNode *entered = json_object_get_member (draft, triage_response_editor_get_action_id (editor));
-
-      if (entered != NULL)
-        triage_response_editor_restore_draft (editor, entered);
-    }
 }
 
 void

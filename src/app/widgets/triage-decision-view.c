@@ -46,6 +46,7 @@ enum {
   PROP_DELIVERY_STATE,
   PROP_READ_ONLY,
   PROP_CONFIRM_GRACE_PERIOD,
+  PROP_STORE,
   N_PROPS
 };
 
@@ -86,8 +87,7 @@ _triage_decision_view_update_state (TriageDecisionView *self)
     {
       _triage_decision_view_cancel_confirmation (self);
       /* Answered here or settled: nothing is left to come back to. */
-      if (self->notification != NULL)
-        g_hash_table_remove (self->drafts, self->notification->id);
+      _triage_decision_view_drop_draft (self);
     }
 
   if (self->read_only != read_only)
@@ -114,8 +114,11 @@ triage_decision_view_dispose (GObject *object)
 {
   TriageDecisionView *self = (TriageDecisionView *)object;
 
+  /* The window closes or the app quits: a draft waiting to be written is. */
+  _triage_decision_view_close_drafts (self);
   _triage_decision_view_cancel_confirmation (self);
   g_clear_handle_id (&self->countdown_id, g_source_remove);
+  g_clear_object (&self->store);
 
   /* The stack is AdwBin's child and a template child: let AdwBin drop it first,
    * or both would unparent it. */
@@ -164,6 +167,10 @@ triage_decision_view_get_property (GObject    *object,
       g_value_set_uint (value, self->confirm_grace_period);
       break;
 
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -189,6 +196,11 @@ triage_decision_view_set_property (GObject      *object,
 
     case PROP_CONFIRM_GRACE_PERIOD:
       triage_decision_view_set_confirm_grace_period (self, g_value_get_uint (value));
+      break;
+
+    case PROP_STORE:
+      if (_triage_decision_view_set_store (self, g_value_get_object (value)))
+        g_object_notify_by_pspec (object, pspec);
       break;
 
     default:
@@ -245,6 +257,16 @@ triage_decision_view_class_init (TriageDecisionViewClass *klass)
     g_param_spec_uint ("confirm-grace-period", NULL, NULL,
                        0, 60000, TRIAGE_CONFIRM_DEFAULT_GRACE_PERIOD,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TriageDecisionView:store:
+   *
+   * The app's store, where drafts (what the cards hold and was not sent)
+   * are kept over a restart; without it they are kept in memory only.
+   */
+  properties [PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, TRIAGE_TYPE_STORE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -329,7 +351,8 @@ triage_decision_view_get_notification (TriageDecisionView *self)
  * answered here. Showing the same request again (same id) keeps what the
  * person entered and the state. What was entered for another request and
  * not sent (a draft) is kept until that request is shown again, answered
- * here or settled.
+ * here or settled; with a store (#TriageDecisionView:store), over a restart
+ * too.
  */
 void
 triage_decision_view_set_notification (TriageDecisionView *self,

@@ -47,6 +47,7 @@ enum {
 
 enum {
   SUBMIT,
+  CHANGED,
   N_SIGNALS
 };
 
@@ -293,6 +294,7 @@ _triage_response_editor_update (TriageResponseEditor *self)
   g_free (self->problem);
   self->problem = valid ? NULL : _triage_response_editor_describe_problem (self, error, reason);
   sync_controls (self);
+  g_signal_emit (self, signals [CHANGED], 0);
 }
 
 /* The heading row is shown only with something in it: a simple action's
@@ -494,6 +496,17 @@ triage_response_editor_class_init (TriageResponseEditorClass *klass)
   signals [SUBMIT] =
     g_signal_new ("submit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, JSON_TYPE_NODE);
+
+  /**
+   * TriageResponseEditor::changed:
+   * @self: the editor
+   *
+   * What the control holds may have changed (typed, ticked, moved, or put
+   * back): its draft (triage_response_editor_dup_draft()) may be another.
+   */
+  signals [CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (TRIAGE_TYPE_WRAP_BOX);
 

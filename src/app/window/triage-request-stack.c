@@ -120,7 +120,8 @@ ensure_view (TriageRequestStack *self,
           g_object_set (view, "settings", settings, NULL);
         }
     }
-  /* A view that keeps drafts (AFP: the feedback being written) gets the store. */
+  /* A view that keeps drafts (ATP: what the cards hold; AFP: the feedback
+   * being written) gets the store. */
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (view), "store") != NULL)
     g_object_set (view, "store", self->store, NULL);
   g_signal_connect_object (view, "submit", G_CALLBACK (on_view_submit), self, G_CONNECT_SWAPPED);
@@ -289,7 +290,8 @@ triage_request_stack_request_view_init (TriageRequestViewInterface *iface)
  * @self: a #TriageRequestStack
  * @store: (nullable) (type TriageStore): the app's store, open or opening
  *
- * Where views that keep drafts keep them (AFP's feedback editor).
+ * Where views that keep drafts keep them (ATP's decision view, AFP's
+ * feedback editor).
  */
 void
 triage_request_stack_set_store (TriageRequestStack *self,
