@@ -309,18 +309,26 @@ class App:
             tail = "" if self.log_file is None else ":\n" + "\n".join(self.log_lines()[-30:])
             raise Failure(f"the app is not running (exit status {status}){tail}")
 
-    def outbox(self):
-        """The app's outbox rows, read straight from its database."""
+    def read_db(self, sql):
+        """The rows of @sql on the app's database, read only, as another
+        process reads it: none before the database or its table exists."""
         if not os.path.exists(self.world.app_db):
             return []
         db = sqlite3.connect(f"file:{self.world.app_db}?mode=ro", uri=True, timeout=5)
         try:
-            return db.execute("SELECT notification_id, action_id, response_data, state "
-                              "FROM outbox").fetchall()
+            return db.execute(sql).fetchall()
         except sqlite3.OperationalError:
             return []
         finally:
             db.close()
+
+    def outbox(self):
+        """The app's outbox rows, read straight from its database."""
+        return self.read_db("SELECT notification_id, action_id, response_data, state FROM outbox")
+
+    def drafts(self):
+        """The app's stored drafts, {request id: JSON text}."""
+        return dict(self.read_db("SELECT notification_id, json FROM drafts"))
 
 
 class TcpServer:
@@ -557,6 +565,16 @@ class Notifyd:
         return wait_for(f"bubble {nid} to say {prefix!r}",
                         lambda: (lambda e: e if e and e["body"].startswith(prefix) else None)(
                             self.said(nid)))
+
+    def activate(self, action, *parameter, app_id="io.github.atptriage.Triage"):
+        """Activates app.@action of the running app over D-Bus, as a bubble
+        click does (open-request with a request's id)."""
+        path = "/" + app_id.replace(".", "/")
+        self.bus.call_sync(app_id, path, "org.gtk.Actions", "Activate",
+                           self.GLib.Variant("(sava{sv})",
+                                             (action, [self.GLib.Variant("s", p) for p in parameter],
+                                              {})),
+                           None, self.Gio.DBusCallFlags.NONE, 5000, None)
 
     def press(self, nid, key):
         self.bus.call_sync("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
