@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "triage-decision-view.h"
+#include "triage-response-editor-private.h"
 #include "window-test-common.h"
 
 typedef struct
@@ -134,6 +135,75 @@ test_request_kept_when_settled (void)
   g_assert_true (triage_window_get_current_request (window) == current);
   g_assert_true (triage_decision_view_get_read_only (TRIAGE_DECISION_VIEW (triage_window_get_decision_view (window))));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);
+
+  window_test_destroy_window (window);
+}
+
+/* @notification with its title and description changed, as a resync
+ * brings a request the server has anew. */
+static AtpNotification *
+rewritten (AtpNotification *notification)
+{
+  g_autofree char *json = atp_notification_to_string (notification, NULL);
+  g_autoptr(GString) text = g_string_new (json);
+  g_autoptr(GError) error = NULL;
+  AtpNotification *changed;
+
+  g_assert_cmpuint (g_string_replace (text, "Deploy ", "Roll back ", 0), ==, 1);
+  g_assert_cmpuint (g_string_replace (text, "Ship ", "Halt ", 0), ==, 1);
+  changed = atp_notification_new_from_data (text->str, -1, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+
+  return changed;
+}
+
+/* The open request changed by a resync: the header and the view say what it
+ * says now, and what was typed and chosen in it stays. */
+static void
+test_request_refreshed_while_open (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = app_test_notification (WINDOW_TEST_ID_A, 60, 10,
+    "[{\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]");
+  g_autoptr(AtpNotification) changed = rewritten (a);
+  TriageWindow *window = window_test_new_window (model);
+  AdwWindowTitle *content_title = window_test_child (window, "content_title");
+  GtkWidget *view;
+  GtkWidget *editor;
+  GtkLabel *title_label;
+  GtkLabel *description_label;
+  GtkTextBuffer *buffer;
+  g_autofree char *kept = NULL;
+  GtkTextIter start, end;
+
+  triage_inbox_model_add (model, a, NULL);
+  g_assert_true (triage_window_show_request (window, WINDOW_TEST_ID_A));
+  view = triage_window_get_decision_view (window);
+  title_label = GTK_LABEL (gtk_widget_get_template_child (view, TRIAGE_TYPE_DECISION_VIEW,
+                                                         "title_label"));
+  description_label = GTK_LABEL (gtk_widget_get_template_child (view, TRIAGE_TYPE_DECISION_VIEW,
+                                                               "description_label"));
+  g_assert_cmpstr (adw_window_title_get_title (content_title), ==, "Deploy " WINDOW_TEST_ID_A "?");
+  editor = triage_decision_view_get_editor (TRIAGE_DECISION_VIEW (view), "why");
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (
+    triage_response_editor_get_input (TRIAGE_RESPONSE_EDITOR (editor))));
+  gtk_text_buffer_set_text (buffer, "half typed", -1);
+
+  triage_inbox_model_hold (model);
+  triage_inbox_model_add (model, changed, NULL);
+  triage_inbox_model_release (model);
+
+  g_assert_cmpstr (adw_window_title_get_title (content_title), ==,
+                   "Roll back " WINDOW_TEST_ID_A "?");
+  g_assert_nonnull (strstr (gtk_label_get_label (title_label), "Roll back"));
+  g_assert_nonnull (strstr (gtk_label_get_label (description_label), "Halt"));
+  g_assert_true (triage_decision_view_get_notification (TRIAGE_DECISION_VIEW (view)) == changed);
+  /* The same editor, what was typed in it, still editable. */
+  g_assert_true (triage_decision_view_get_editor (TRIAGE_DECISION_VIEW (view), "why") == editor);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  kept = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_assert_cmpstr (kept, ==, "half typed");
+  g_assert_false (triage_decision_view_get_read_only (TRIAGE_DECISION_VIEW (view)));
 
   window_test_destroy_window (window);
 }
@@ -375,6 +445,7 @@ main (int   argc,
   g_test_add_func ("/window/inbox-pane", test_inbox_pane);
   g_test_add_func ("/window/connection-bar", test_connection_bar);
   g_test_add_func ("/window/request-kept-when-settled", test_request_kept_when_settled);
+  g_test_add_func ("/window/request-refreshed-while-open", test_request_refreshed_while_open);
   g_test_add_func ("/window/submit-forwarded", test_submit_forwarded);
   g_test_add_func ("/window/keyboard-triage", test_keyboard_triage);
   g_test_add_func ("/window/answer-then-next", test_answer_then_next);

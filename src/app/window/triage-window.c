@@ -120,13 +120,40 @@ _triage_window_update_view_state (TriageWindow *self)
     triage_request_view_set_delivery_state (self->decision_view, delivery);
 }
 
+/* The header above the view names the request as it reads now. */
+static void
+show_current_title (TriageWindow *self)
+{
+  const char *service_name = triage_request_get_service_name (self->current);
+  g_autofree char *title = NULL;
+  g_autofree char *service = NULL;
+
+  title = triage_format_cut_text (triage_request_get_title (self->current), TRIAGE_SHOWN_ROW_CHARS);
+  service = triage_format_cut_text (service_name ? service_name : "", TRIAGE_SHOWN_NAME_CHARS);
+  adw_window_title_set_title (self->content_title, title);
+  adw_window_title_set_subtitle (self->content_title, service);
+}
+
+/* A resync or an update brought the open request changed (its title, its
+ * text, its attachments): shown as it reads now. The same request shown
+ * again keeps what the person typed or chose, and where the answer stands. */
+static void
+on_current_notification_changed (TriageWindow *self)
+{
+  AtpNotification *notification = triage_request_get_notification (self->current);
+
+  if (triage_request_view_get_request (self->decision_view) == notification)
+    return;
+
+  triage_request_view_set_request (self->decision_view, notification);
+  show_current_title (self);
+  _triage_window_update_view_state (self);
+}
+
 static void
 set_current (TriageWindow  *self,
              TriageRequest *request)
 {
-  g_autofree char *title = NULL;
-  g_autofree char *service = NULL;
-
   if (request == self->current)
     return;
 
@@ -146,11 +173,7 @@ set_current (TriageWindow  *self,
                                          triage_request_get_notification (request));
   triage_request_view_set_delivery_state (self->decision_view, TRIAGE_DELIVERY_NONE);
   _triage_window_update_view_state (self);
-  title = triage_format_cut_text (triage_request_get_title (request), TRIAGE_SHOWN_ROW_CHARS);
-  service = triage_format_cut_text (triage_request_get_service_name (request) ? triage_request_get_service_name (request) : "",
-                                    TRIAGE_SHOWN_NAME_CHARS);
-  adw_window_title_set_title (self->content_title, title);
-  adw_window_title_set_subtitle (self->content_title, service);
+  show_current_title (self);
   gtk_stack_set_visible_child_name (self->content_stack, "decision");
   adw_leaflet_set_visible_child (self->leaflet, self->content);
 }
@@ -708,6 +731,9 @@ triage_window_init (TriageWindow *self)
                                  G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->current_signals, "notify::response",
                                  G_CALLBACK (on_current_changed), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->current_signals, "notify::notification",
+                                 G_CALLBACK (on_current_notification_changed), self,
+                                 G_CONNECT_SWAPPED);
 }
 
 /**
