@@ -72,5 +72,6 @@ void test_app_gone_while_away (void);
 void test_app_autostart (void);
 void test_app_shortcuts_listed (void);
 void test_app_tray_menu (void);
+void test_app_answer_queued_not_waiting (void);
 
 G_END_DECLS

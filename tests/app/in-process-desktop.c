@@ -7,6 +7,8 @@
  * menu called over D-Bus as a tray would.
  */
 
+#include <string.h>
+
 #include "in-process-common.h"
 
 /* Start at login */
@@ -232,6 +234,40 @@ tray_host_find (TrayHost   *host,
   return -1;
 }
 
+/* The status icon's property @name. */
+static GVariant *
+tray_host_get_property (TrayHost   *host,
+                        const char *name)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  GVariant *value;
+
+  g_dbus_connection_call (host->bus, host->name, "/StatusNotifierItem",
+                          "org.freedesktop.DBus.Properties", "Get",
+                          g_variant_new ("(ss)", "org.kde.StatusNotifierItem", name),
+                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL,
+                          app_test_result_cb, &result);
+  app_test_wait_result (result);
+  reply = g_dbus_connection_call_finish (host->bus, result, &error);
+  g_assert_no_error (error);
+  g_variant_get (reply, "(v)", &value);
+
+  return value;
+}
+
+/* Whether the status icon's tooltip says @text (among its lines). */
+static gboolean
+tray_host_tooltip_says (TrayHost   *host,
+                        const char *text)
+{
+  g_autoptr(GVariant) tooltip = tray_host_get_property (host, "ToolTip");
+  g_autoptr(GVariant) body = g_variant_get_child_value (tooltip, 3);
+
+  return strstr (g_variant_get_string (body, NULL), text) != NULL;
+}
+
 static int
 tray_host_click (TrayHost   *host,
                  const char *label)
@@ -298,5 +334,62 @@ test_app_tray_menu (void)
                      gtk_widget_get_visible (GTK_WIDGET (triage_application_get_window (test_app))),
                      APP_TEST_WAIT_MS);
 
+  tray_host_clear (&host);
+}
+
+/* Answered here while the server is away: the answer waits in the outbox,
+ * the request stays listed (its row says so), and no longer waits for the
+ * person: the badge, the list's count and the tray say nothing waits. */
+void
+test_app_answer_queued_not_waiting (void)
+{
+  TrayHost host = { 0 };
+  g_autofree char *id = NULL;
+  g_autofree char *waiting = NULL;
+  g_autofree char *still_waiting = NULL;
+  TriageInboxModel *inbox = triage_application_get_inbox (test_app);
+  AdwViewStackPage *page;
+  guint n;
+
+  test_app_wait_connected ();
+  tray_host_init (&host);
+  id = app_test_server_post (test_app_server, "Counted until answered?",
+                             "[{\"id\": \"ok\", \"label\": \"OK\", \"response_type\": \"simple\"}]");
+  test_app_open_request (id);
+  /* Those left by the tests before wait too. */
+  n = g_list_model_get_n_items (G_LIST_MODEL (inbox));
+  page = ADW_VIEW_STACK_PAGE (gtk_widget_get_template_child (GTK_WIDGET (test_app_window ()),
+                                                             TRIAGE_TYPE_WINDOW, "inbox_page"));
+  waiting = g_strdup_printf (n == 1 ? "%u request waiting" : "%u requests waiting", n);
+  app_test_wait_for (adw_view_stack_page_get_badge_number (page) == n, APP_TEST_WAIT_MS);
+  app_test_wait_for (tray_host_tooltip_says (&host, waiting), APP_TEST_WAIT_MS);
+  g_assert_cmpint (tray_host_find (&host, "Counted until answered?", FALSE), >, 0);
+
+  app_test_server_stop (test_app_server, TRUE);
+  app_test_wait_for (triage_application_get_connection (test_app) != TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  test_app_respond (id, "ok", "null");
+  app_test_wait_for (triage_outbox_get_n_pending (triage_application_get_outbox (test_app)) == 1,
+                     APP_TEST_WAIT_MS);
+
+  /* Within the 5 s after which the app would start a server of its own
+   * (which would refuse the answer, and the request would leave). */
+  g_assert_nonnull (triage_inbox_model_lookup (inbox, id));
+  g_assert_cmpuint (triage_inbox_model_get_n_waiting (inbox), ==, n - 1);
+  app_test_wait_for (adw_view_stack_page_get_badge_number (page) == n - 1, APP_TEST_WAIT_MS);
+  still_waiting = n - 1 == 0 ? g_strdup ("No requests waiting")
+                             : g_strdup_printf (n == 2 ? "%u request waiting" : "%u requests waiting",
+                                                n - 1);
+  app_test_wait_for (tray_host_tooltip_says (&host, still_waiting), APP_TEST_WAIT_MS);
+  g_assert_cmpint (tray_host_find (&host, "Counted until answered?", FALSE), ==, -1);
+  /* Still listed, its answer still waiting for the server. */
+  g_assert_nonnull (triage_inbox_model_lookup (inbox, id));
+  g_assert_cmpuint (triage_outbox_get_n_pending (triage_application_get_outbox (test_app)), ==, 1);
+
+  /* Sent once the server is back, and gone from the inbox. */
+  app_test_server_start (test_app_server);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "retry", NULL);
+  app_test_wait_for (test_app_outbox_empty (), 30000);
+  app_test_wait_for (triage_inbox_model_lookup (inbox, id) == NULL, APP_TEST_WAIT_MS);
   tray_host_clear (&host);
 }

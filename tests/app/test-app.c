@@ -108,6 +108,7 @@ main (int   argc,
   g_test_add_func ("/app/autostart", test_app_autostart);
   g_test_add_func ("/app/shortcuts-listed", test_app_shortcuts_listed);
   g_test_add_func ("/app/tray-menu", test_app_tray_menu);
+  g_test_add_func ("/app/answer-queued-not-waiting", test_app_answer_queued_not_waiting);
   /* Last: it moves the server to a new database. */
   g_test_add_func ("/app/gone-while-away", test_app_gone_while_away);
 

@@ -288,6 +288,51 @@ test_hold (void)
   g_assert_cmpuint (n_notified, ==, 4);
 }
 
+/* What waits for the person: not a request answered here, still listed
+ * while its answer is in the outbox; told as it changes, not while held. */
+static void
+test_n_waiting (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) a = app_test_notification (ID_A, 0, 300, NULL);
+  g_autoptr(AtpNotification) b = app_test_notification (ID_B, 60, 100, NULL);
+  g_autoptr(TriageRequest) removed = NULL;
+  TriageRequest *request_a;
+  TriageRequest *request_b;
+  guint n_notified = 0;
+
+  g_signal_connect_swapped (model, "notify::n-waiting", G_CALLBACK (count_notify), &n_notified);
+  request_a = triage_inbox_model_add (model, a, NULL);
+  request_b = triage_inbox_model_add (model, b, NULL);
+  g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 2);
+  g_assert_cmpuint (n_notified, ==, 2);
+  g_assert_cmpuint (triage_inbox_model_count_urgent (model, NULL), ==, 1);
+
+  /* Answered here, the answer in the outbox: listed, not waiting, not urgent. */
+  triage_request_set_answer_state (request_b, TRIAGE_ANSWER_QUEUED);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 2);
+  g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 1);
+  g_assert_cmpuint (n_notified, ==, 3);
+  g_assert_cmpuint (triage_inbox_model_count_urgent (model, NULL), ==, 0);
+
+  /* Held: told once released. */
+  triage_inbox_model_hold (model);
+  triage_request_set_answer_state (request_a, TRIAGE_ANSWER_QUEUED);
+  g_assert_cmpuint (n_notified, ==, 3);
+  triage_inbox_model_release (model);
+  g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 0);
+  g_assert_cmpuint (n_notified, ==, 4);
+
+  /* Its answer refused, it waits again; removed, no longer followed. */
+  triage_request_set_answer_state (request_a, TRIAGE_ANSWER_NONE);
+  g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 1);
+  removed = triage_inbox_model_remove (model, ID_A);
+  g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 0);
+  n_notified = 0;
+  triage_request_set_answer_state (removed, TRIAGE_ANSWER_QUEUED);
+  g_assert_cmpuint (n_notified, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -300,6 +345,7 @@ main (int   argc,
   g_test_add_func ("/inbox-model/update-and-remove", test_update_and_remove);
   g_test_add_func ("/inbox-model/many", test_many);
   g_test_add_func ("/inbox-model/hold", test_hold);
+  g_test_add_func ("/inbox-model/n-waiting", test_n_waiting);
   g_test_add_func ("/inbox-model/request-properties", test_request_properties);
   g_test_add_func ("/inbox-model/deadline-text", test_deadline_text);
 

@@ -105,18 +105,23 @@ tray_update_cb (gpointer data)
   if (self->tray == NULL)
     return G_SOURCE_REMOVE;
 
-  for (guint i = 0; i < n && i < TRIAGE_TRAY_MAX_MENU_REQUESTS; i++)
+  /* What waits for the person, as the window's badge: not one answered
+   * here whose answer is still in the outbox. */
+  for (guint i = 0; i < n && items->len < TRIAGE_TRAY_MAX_MENU_REQUESTS; i++)
     {
       g_autoptr(TriageRequest) request = g_list_model_get_item (model, i);
-      g_autofree char *title = triage_protocol_dup_marked (triage_request_get_notification (request)->protocol,
-                                                           triage_request_get_title (request));
+      g_autofree char *title = NULL;
 
+      if (triage_request_get_answer_state (request) != TRIAGE_ANSWER_NONE)
+        continue;
+      title = triage_protocol_dup_marked (triage_request_get_notification (request)->protocol,
+                                          triage_request_get_title (request));
       g_ptr_array_add (items, triage_tray_item_new (triage_request_get_id (request), title,
                                                     triage_request_get_deadline (request)));
     }
 
-  triage_tray_set_pending (self->tray, n, triage_inbox_model_count_urgent (self->inbox, NULL) > 0,
-                           items);
+  triage_tray_set_pending (self->tray, triage_inbox_model_get_n_waiting (self->inbox),
+                           triage_inbox_model_count_urgent (self->inbox, NULL) > 0, items);
 
   return G_SOURCE_REMOVE;
 }
@@ -436,6 +441,8 @@ triage_application_startup (GApplication *app)
 
   g_signal_connect_object (self->inbox, "items-changed",
                            G_CALLBACK (on_inbox_items_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->inbox, "notify::n-waiting",
+                           G_CALLBACK (queue_tray_update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->connection, "changed",
                            G_CALLBACK (on_connection_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->connection, "notify::state",

@@ -21,6 +21,11 @@
  * took the app 29 s of CPU (bench/app's full day). A request refreshed in
  * place with another title, description, service or project is in that
  * range too: the list's search and filters go by those.
+ *
+ * :n-waiting counts what waits for the person: the requests not answered
+ * here. One answered here stays listed until the server has the answer (its
+ * row says where the answer stands), but no longer waits for anyone; the
+ * window's badge and the tray count those waiting (docs/protocol.md).
  */
 
 struct _TriageInboxModel
@@ -30,6 +35,8 @@ struct _TriageInboxModel
   GPtrArray  *items;     /* TriageRequest*, sorted */
   GHashTable *by_id;     /* id (owned by the request) -> TriageRequest* */
 
+  GHashTable *answered;  /* TriageRequest* of the items answered here (not waiting) */
+  guint       n_waiting; /* items not answered here, as last told */
   guint       holds;     /* triage_inbox_model_hold() calls not yet released */
   GPtrArray  *told;      /* while held: the items as last told (references) */
   GHashTable *refreshed; /* while held: TriageRequest* whose searched text changed */
@@ -73,6 +80,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (TriageInboxModel, triage_inbox_model, G_TYPE_OBJE
 enum {
   PROP_0,
   PROP_N_ITEMS,
+  PROP_N_WAITING,
   N_PROPS
 };
 
@@ -84,6 +92,7 @@ triage_inbox_model_finalize (GObject *object)
   TriageInboxModel *self = (TriageInboxModel *)object;
 
   g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->answered, g_hash_table_unref);
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->told, g_ptr_array_unref);
   g_clear_pointer (&self->refreshed, g_hash_table_unref);
@@ -105,6 +114,10 @@ triage_inbox_model_get_property (GObject    *object,
       g_value_set_uint (value, self->items->len);
       break;
 
+    case PROP_N_WAITING:
+      g_value_set_uint (value, self->n_waiting);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -122,6 +135,17 @@ triage_inbox_model_class_init (TriageInboxModelClass *klass)
     g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * TriageInboxModel:n-waiting:
+   *
+   * How many requests wait for the person: those not answered here (an
+   * answer given here and still in the outbox waits for the server, not
+   * for the person). Told with the changes, so not while held.
+   */
+  properties [PROP_N_WAITING] =
+    g_param_spec_uint ("n-waiting", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -130,12 +154,39 @@ triage_inbox_model_init (TriageInboxModel *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  self->answered = g_hash_table_new (NULL, NULL);
 }
 
 TriageInboxModel *
 triage_inbox_model_new (void)
 {
   return g_object_new (TRIAGE_TYPE_INBOX_MODEL, NULL);
+}
+
+/* Tells a new number waiting (not while held). */
+static void
+tell_n_waiting (TriageInboxModel *self)
+{
+  guint n = self->items->len - g_hash_table_size (self->answered);
+
+  if (self->holds > 0 || n == self->n_waiting)
+    return;
+
+  self->n_waiting = n;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_WAITING]);
+}
+
+/* An item answered here, or its answer refused and it waits again. */
+static void
+on_answer_state_changed (TriageInboxModel *self,
+                         GParamSpec       *pspec,
+                         TriageRequest    *request)
+{
+  if (triage_request_get_answer_state (request) == TRIAGE_ANSWER_NONE)
+    g_hash_table_remove (self->answered, request);
+  else
+    g_hash_table_add (self->answered, request);
+  tell_n_waiting (self);
 }
 
 /* Tells a change now, or once released when held. */
@@ -151,6 +202,7 @@ changed (TriageInboxModel *self,
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
   if (removed != added)
     g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_ITEMS]);
+  tell_n_waiting (self);
 }
 
 static gpointer
@@ -229,6 +281,8 @@ triage_inbox_model_release (TriageInboxModel *self)
 
   if (start + end < MAX (told->len, self->items->len))
     changed (self, start, told->len - start - end, self->items->len - start - end);
+  else
+    tell_n_waiting (self);   /* answered here meanwhile, nothing moved */
 }
 
 gboolean
@@ -354,6 +408,8 @@ triage_inbox_model_add (TriageInboxModel *self,
     }
 
   request = triage_request_new (notification);
+  g_signal_connect_object (request, "notify::answer-state",
+                           G_CALLBACK (on_answer_state_changed), self, G_CONNECT_SWAPPED);
   pos = insertion_point (self, request);
   g_ptr_array_insert (self->items, pos, request);
   g_hash_table_insert (self->by_id, (gpointer) triage_request_get_id (request), request);
@@ -401,12 +457,35 @@ triage_inbox_model_remove (TriageInboxModel *self,
 
   request = g_ptr_array_steal_index (self->items, pos);
   g_hash_table_remove (self->by_id, notification_id);
+  g_signal_handlers_disconnect_by_data (request, self);
+  g_hash_table_remove (self->answered, request);
 
   changed (self, pos, 1, 0);
 
   return request;
 }
 
+/**
+ * triage_inbox_model_get_n_waiting:
+ * @self: a #TriageInboxModel
+ *
+ * Returns: how many requests wait for the person (#TriageInboxModel:n-waiting)
+ */
+guint
+triage_inbox_model_get_n_waiting (TriageInboxModel *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), 0);
+
+  return self->n_waiting;
+}
+
+/**
+ * triage_inbox_model_count_urgent:
+ * @self: a #TriageInboxModel
+ * @now: (nullable): the time to judge by, %NULL for now
+ *
+ * Returns: how many of the requests waiting for the person are urgent
+ */
 guint
 triage_inbox_model_count_urgent (TriageInboxModel *self,
                                  GDateTime        *now)
@@ -416,8 +495,13 @@ triage_inbox_model_count_urgent (TriageInboxModel *self,
   g_return_val_if_fail (TRIAGE_IS_INBOX_MODEL (self), 0);
 
   for (guint i = 0; i < self->items->len; i++)
-    if (triage_request_is_urgent (g_ptr_array_index (self->items, i), now))
-      count++;
+    {
+      TriageRequest *request = g_ptr_array_index (self->items, i);
+
+      if (!g_hash_table_contains (self->answered, request) &&
+          triage_request_is_urgent (request, now))
+        count++;
+    }
 
   return count;
 }

@@ -27,6 +27,7 @@ TriageRequest    *triage_inbox_model_remove      (TriageInboxModel *self,
 gboolean          triage_inbox_model_find        (TriageInboxModel *self,
                                                   const char       *notification_id,
                                                   guint            *position);
+guint             triage_inbox_model_get_n_waiting (TriageInboxModel *self);
 guint             triage_inbox_model_count_urgent (TriageInboxModel *self,
                                                    GDateTime        *now);
 GPtrArray        *triage_inbox_model_dup_ids     (TriageInboxModel *self);

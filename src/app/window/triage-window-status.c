@@ -21,14 +21,16 @@
 
 static void update_problem_page (TriageWindow *self);
 
-/* Under the list title: the number pending and, while all is well, that the
- * app is connected (a problem shows in the bar below instead); the number
- * is also the inbox's badge. With nothing pending, a configuration error
- * takes the place of the empty inbox's help. */
+/* Under the list title: the number pending (waiting for the person: one
+ * answered here, its answer still in the outbox, is not) and, while all is
+ * well, that the app is connected (a problem shows in the bar below
+ * instead); the number is also the inbox's badge, as the tray's. With
+ * nothing pending, a configuration error takes the place of the empty
+ * inbox's help. */
 void
 _triage_window_update_list_subtitle (TriageWindow *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  guint n = triage_inbox_model_get_n_waiting (self->model);
   gboolean connected = self->connection == TRIAGE_CONNECTION_CONNECTED;
   g_autofree char *subtitle = NULL;
 

@@ -520,6 +520,8 @@ triage_window_constructed (GObject *object)
   triage_inbox_pane_set_model (self->inbox_pane, G_LIST_MODEL (self->model));
   g_signal_connect_object (self->model, "items-changed",
                            G_CALLBACK (_triage_window_update_list_subtitle), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model, "notify::n-waiting",
+                           G_CALLBACK (_triage_window_update_list_subtitle), self, G_CONNECT_SWAPPED);
   triage_window_set_connection (self, TRIAGE_CONNECTION_CONNECTING, NULL, 0);
   on_view_changed (self);
 
