@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "triage-day-clock.h"
 #include "triage-inbox-pane.h"
 
 G_BEGIN_DECLS
@@ -64,7 +65,7 @@ struct _TriageInboxPane
   guint                warm_position;
   guint                deferred_idle_id;
   guint                scroll_tick_id;
-  guint                day_change_id;   /* at the next local midnight, while rows are shown */
+  TriageDayClock      *day_clock;       /* the app's, from the first row shown */
   TriageRequest       *scroll_target;   /* to scroll to once laid out */
 
   GStrv                words;

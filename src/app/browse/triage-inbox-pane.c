@@ -219,32 +219,29 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (item, row);
 }
 
-static void schedule_day_change (TriageInboxPane *self);
-
-/* Midnight: the rows' deadlines say "due tomorrow" of what is due today. */
-static gboolean
-day_change_cb (gpointer data)
+/* A new day (midnight, or waking after it): the rows' deadlines say "due
+ * tomorrow" of what is due today. */
+static void
+on_day_changed (TriageInboxPane *self)
 {
-  TriageInboxPane *self = data;
   GHashTableIter iter;
   gpointer row;
 
-  self->day_change_id = 0;
   g_hash_table_iter_init (&iter, self->bound_rows);
   while (g_hash_table_iter_next (&iter, &row, NULL))
     triage_inbox_row_update (row);
-  schedule_day_change (self);
-
-  return G_SOURCE_REMOVE;
 }
 
-/* Until the next local midnight (a little after, never before it), while
- * rows are shown: the app stays in the tray for days. */
+/* From the first row shown: the app stays in the tray for days. */
 static void
-schedule_day_change (TriageInboxPane *self)
+watch_day (TriageInboxPane *self)
 {
-  if (self->day_change_id == 0 && g_hash_table_size (self->bound_rows) > 0)
-    self->day_change_id = g_timeout_add (triage_format_ms_to_next_day (), day_change_cb, self);
+  if (self->day_clock != NULL)
+    return;
+
+  self->day_clock = triage_day_clock_get_default ();
+  g_signal_connect_object (self->day_clock, "day-changed",
+                           G_CALLBACK (on_day_changed), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -257,7 +254,7 @@ bind_row (GtkSignalListItemFactory *factory,
   triage_inbox_row_set_request (row, gtk_list_item_get_item (item));
   update_row_unread (self, row);
   g_hash_table_add (self->bound_rows, row);
-  schedule_day_change (self);
+  watch_day (self);
 }
 
 static void
@@ -487,7 +484,9 @@ triage_inbox_pane_dispose (GObject *object)
   g_clear_handle_id (&self->dropdowns_idle_id, g_source_remove);
   g_clear_handle_id (&self->deferred_idle_id, g_source_remove);
   g_clear_handle_id (&self->warm_idle_id, g_source_remove);
-  g_clear_handle_id (&self->day_change_id, g_source_remove);
+  if (self->day_clock != NULL)
+    g_signal_handlers_disconnect_by_data (self->day_clock, self);
+  g_clear_object (&self->day_clock);
   if (self->scroll_tick_id != 0 && self->list_view != NULL)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->list_view), self->scroll_tick_id);
   self->scroll_tick_id = 0;

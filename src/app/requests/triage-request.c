@@ -439,30 +439,10 @@ triage_request_get_urgent_at (TriageRequest *self)
  * due in ten minutes: "due 14:05", "due tomorrow, 14:05", "due Thu 3 Oct,
  * 14:05" within a week, "due 3 Oct, 14:05", "due 3 Oct 2027, 14:05". It is
  * not relative ("in 10 min"), so a list that is not redrawn every minute
- * stays true; only its day's words change, at midnight
- * (triage_format_ms_to_next_day()).
+ * stays true; only its day's words change, at midnight (TriageDayClock).
  *
  * Returns: (transfer full): the text
  */
-/**
- * triage_format_ms_to_next_day:
- *
- * Returns: the milliseconds until just after the next local midnight, when
- *   what triage_format_deadline() says of a day ("tomorrow") changes
- */
-guint
-triage_format_ms_to_next_day (void)
-{
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autoptr(GDateTime) today = g_date_time_new_local (g_date_time_get_year (now),
-                                                      g_date_time_get_month (now),
-                                                      g_date_time_get_day_of_month (now),
-                                                      0, 0, 0);
-  g_autoptr(GDateTime) midnight = g_date_time_add_days (today, 1);
-
-  return (guint) (g_date_time_difference (midnight, now) / G_TIME_SPAN_MILLISECOND) + 100;
-}
-
 char *
 triage_format_deadline (GDateTime *deadline,
                         GDateTime *now)

@@ -65,7 +65,6 @@ gint64             triage_request_get_urgent_at     (TriageRequest     *self);
 char              *triage_request_dup_subtitle      (TriageRequest     *self);
 char              *triage_format_deadline           (GDateTime         *deadline,
                                                      GDateTime         *now);
-guint              triage_format_ms_to_next_day     (void);
 int                triage_request_compare           (TriageRequest     *a,
                                                      TriageRequest     *b);
 

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "triage-day-clock.h"
 #include "triage-tray.h"
 
 G_BEGIN_DECLS
@@ -50,7 +51,7 @@ struct _TriageTray
 
   guint            count;
   GPtrArray       *items;              /* TriageTrayItem */
-  guint            day_change_id;      /* at the next local midnight, while one has a deadline */
+  TriageDayClock  *day_clock;          /* the app's, from the first deadline listed */
 
   /* requests cannot arrive: what to say (NULL while all is well), and why */
   char            *problem;

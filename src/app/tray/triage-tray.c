@@ -376,7 +376,9 @@ triage_tray_dispose (GObject *object)
     g_cancellable_cancel (self->register_cancellable);
   g_clear_handle_id (&self->watch_name_id, g_bus_unwatch_name);
   g_clear_handle_id (&self->own_name_id, g_bus_unown_name);
-  g_clear_handle_id (&self->day_change_id, g_source_remove);
+  if (self->day_clock != NULL)
+    g_signal_handlers_disconnect_by_data (self->day_clock, self);
+  g_clear_object (&self->day_clock);
 
   triage_tray_dbus_unexport (self, &self->item_export);
   triage_tray_dbus_unexport (self, &self->menu_export);
@@ -534,35 +536,30 @@ triage_tray_new (GDBusConnection *connection,
                        NULL);
 }
 
-static void schedule_day_change (TriageTray *self);
-
-/* Midnight: the menu's deadlines say "due tomorrow" of what is due today. */
-static gboolean
-day_change_cb (gpointer data)
+/* A new day (midnight, or waking after it): the menu's deadlines say "due
+ * tomorrow" of what is due today. */
+static void
+on_day_changed (TriageTray *self)
 {
-  TriageTray *self = data;
-
-  self->day_change_id = 0;
   triage_tray_menu_changed (self);
-  schedule_day_change (self);
-
-  return G_SOURCE_REMOVE;
 }
 
-/* Until the next local midnight, while a request listed has a deadline: the
- * app stays in the tray for days. */
+/* From the first request listed with a deadline: the app stays in the tray
+ * for days. */
 static void
-schedule_day_change (TriageTray *self)
+watch_day (TriageTray *self)
 {
   gboolean deadlines = FALSE;
 
   for (guint i = 0; i < self->items->len && !deadlines; i++)
     deadlines = ((TriageTrayItem *) g_ptr_array_index (self->items, i))->deadline != NULL;
 
-  if (!deadlines)
-    g_clear_handle_id (&self->day_change_id, g_source_remove);
-  else if (self->day_change_id == 0)
-    self->day_change_id = g_timeout_add (triage_format_ms_to_next_day (), day_change_cb, self);
+  if (!deadlines || self->day_clock != NULL)
+    return;
+
+  self->day_clock = triage_day_clock_get_default ();
+  g_signal_connect_object (self->day_clock, "day-changed",
+                           G_CALLBACK (on_day_changed), self, G_CONNECT_SWAPPED);
 }
 
 /**
@@ -594,7 +591,7 @@ triage_tray_set_pending (TriageTray *self,
 
   emit_item_changes (self, before);
   triage_tray_menu_changed (self);
-  schedule_day_change (self);
+  watch_day (self);
 }
 
 /**
