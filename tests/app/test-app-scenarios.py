@@ -15,20 +15,23 @@
 #   - first run with nothing running: the app starts triage-server --local itself,
 #     and starts it again when it dies;
 #   - without a tray, the app says once that it runs in the background;
-#   - a flood of requests raises a few bubbles and one that sums up the rest.
+#   - a flood of requests raises a few bubbles and one that sums up the rest,
+#     withdrawn once the window is active (xdotool gives it the X focus).
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from apptest import (App, Failure, Notifyd, Server, World, run,  # noqa: E402
-                     skip_without_display, wait_for)
+                     WAIT, skip_without_display, wait_for)
 
 skip_without_display()
 
@@ -398,6 +401,42 @@ def test_flood_summed_up():
         wait_for("the window, from the summary", window_open)
 
 
+def focus_window(pid):
+    """Gives the app's window the X input focus, as a window manager would
+    when the person clicks it (none runs here): GTK then makes it active."""
+    if shutil.which("xdotool") is None:
+        raise Failure("xdotool is needed to focus the window (build-aux/install-deps.sh)")
+    found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(pid)],
+                           capture_output=True, text=True, timeout=WAIT)
+    windows = found.stdout.split()
+    if found.returncode != 0 or not windows:
+        raise Failure(f"no window of the app on the display: {found.stderr.strip()}")
+    for window in windows:
+        subprocess.run(["xdotool", "windowfocus", window], check=True, timeout=WAIT)
+
+
+def test_flood_summary_withdrawn():
+    """The summary of a flood is withdrawn once the person looks at the
+    window (it becomes active), opened otherwise than from the summary."""
+    with Scenario("flood-seen") as s:
+        s.start()
+        mark = len(notifyd.events())
+        s.post_and_see("Seen flood 0?")
+        for i in range(1, 12):
+            s.server.post(f"Seen flood {i}?", TWO_SIMPLE)
+        summary = wait_for("the summary bubble",
+                           lambda: [e for e in notifyd.events()[mark:] if e["event"] == "Notify"
+                                    and "more requests are waiting" in e["summary"]])[-1]
+        notifyd.bus.call_sync(APP_ID, APP_PATH, "org.gtk.Actions", "Activate",
+                              notifyd.GLib.Variant("(sava{sv})", ("show", [], {})), None,
+                              notifyd.Gio.DBusCallFlags.NONE, 5000, None)
+        wait_for("the window, from app.show", window_open)
+        if notifyd.closed(summary["id"]):
+            raise Failure("the summary was withdrawn before the window was looked at")
+        focus_window(s.app.proc.pid)
+        notifyd.wait_withdrawn(summary["id"])
+
+
 run([
     ("bubble buttons answer simple requests", test_bubble_answers),
     ("flagged and non-simple requests only open the view", test_flagged_opens_view),
@@ -414,4 +453,5 @@ run([
     ("D-Bus activation starts the app from its service file", test_dbus_activation),
     ("without a tray, running in the background is said once", test_background_notice_once),
     ("a flood of requests: a few bubbles and one summing up", test_flood_summed_up),
+    ("the flood's summary is withdrawn once the window is active", test_flood_summary_withdrawn),
 ])

@@ -16,6 +16,9 @@
 
 G_BEGIN_DECLS
 
+/* The key of the bubble that sums up a flood's requests held back. */
+#define TRIAGE_APPLICATION_MORE_NOTICE "more"
+
 /*
  * TriageApplication spans six files:
  *

@@ -150,7 +150,7 @@ _triage_application_on_flood_ended (TriageApplication *self,
   summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more request is waiting",
                                           "%u more requests are waiting", held_back),
                              held_back);
-  triage_notifier_show_notice (self->notifier, "more", summary,
+  triage_notifier_show_notice (self->notifier, TRIAGE_APPLICATION_MORE_NOTICE, summary,
                                _("They came too many at once for a notification each."));
 }
 

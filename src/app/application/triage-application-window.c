@@ -78,14 +78,20 @@ _triage_application_schedule_background_check (TriageApplication *self)
                                                        background_check_cb, self);
 }
 
-/* Once the person looks at the window, what the summary counted is seen. */
+/* Once the person looks at the window, what the summary counted is seen:
+ * the count starts again, and the summary's bubble goes. */
 static void
 on_window_active (TriageApplication *self,
                   GParamSpec        *pspec,
                   GtkWindow         *window)
 {
-  if (gtk_window_is_active (window))
-    triage_bubble_throttle_forget_held_back (self->throttle);
+  if (!gtk_window_is_active (window))
+    return;
+
+  triage_bubble_throttle_forget_held_back (self->throttle);
+  if (self->notifier != NULL)
+    triage_notifier_withdraw (self->notifier,
+                              TRIAGE_NOTIFIER_NOTICE_PREFIX TRIAGE_APPLICATION_MORE_NOTICE);
 }
 
 static void
