@@ -8,6 +8,7 @@
 #   - flagged or non-simple requests get only "Open";
 #   - a request answered elsewhere, expired or withdrawn has its bubble replaced
 #     by what became of it (who answered what, when, why), its buttons gone;
+#     one whose deadline passes with the server out of reach, by the app's clock;
 #   - the server killed and restarted: the app reconnects, no bubble twice,
 #     nothing lost;
 #   - an answer given while offline survives a kill -9 of the app and is sent
@@ -160,6 +161,27 @@ def test_expiry_replaced():
         s.start()
         _, bubble = s.post_and_see("Expiring soon?", deadline_in=3)
         assert_settled_bubble(bubble, notifyd.wait_says(bubble["id"], "Expired at "))
+
+
+def test_expiry_offline_replaced():
+    """The deadline passes while the server cannot say so (stopped, as one
+    out of reach): the bubble says it expired all the same, by the app's
+    clock, its buttons gone."""
+    with Scenario("expiry-offline") as s:
+        s.start()
+        nid, bubble = s.post_and_see("Expiring offline?", deadline_in=10)
+        s.server.proc.send_signal(signal.SIGSTOP)
+        try:
+            said = notifyd.wait_says(bubble["id"], "Expired at ")
+            assert_settled_bubble(bubble, said)
+        finally:
+            s.server.proc.send_signal(signal.SIGCONT)
+        # Back, the server expires it too: nothing was answered from the bubble.
+        expired = wait_for("the server to expire it",
+                           lambda: (lambda n: n if n.get("status") == "expired" else None)(
+                               s.server.get(nid)))
+        if expired.get("response") or s.app.outbox():
+            raise Failure(f"an answer was given: {expired} {s.app.outbox()}")
 
 
 def test_invalidated_replaced():
@@ -443,6 +465,7 @@ run([
     ("body escaped, urgency critical near the deadline", test_markup_and_urgency),
     ("answered elsewhere: the bubble says what and by whom", test_answered_elsewhere_replaced),
     ("expired: the bubble says so", test_expiry_replaced),
+    ("expired offline: the bubble says so by the local clock", test_expiry_offline_replaced),
     ("invalidated: the bubble says so, and why", test_invalidated_replaced),
     ("server killed and restarted: reconnect, no duplicates, no loss", test_reconnect),
     ("outbox survives kill -9 while offline", test_outbox_survives_kill),

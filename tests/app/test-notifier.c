@@ -26,6 +26,7 @@
 #define ID_E "4e6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_F "5f6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 #define ID_G "606f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_H "716f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 
 /* A 1×1 red PNG. */
 #define PNG_1X1 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
@@ -591,6 +592,56 @@ test_bus_settle (void)
   g_assert_finalize_object (g_steal_pointer (&notifier));
 }
 
+static void
+on_expired (TriageNotifier *notifier,
+            const char     *id,
+            char          **expired)
+{
+  g_free (*expired);
+  *expired = g_strdup (id);
+}
+
+/* The deadline passes with no word from the server (the app offline): the
+ * notifier says so by the local clock, and an answer pressed on the bubble
+ * after it, before the bubble was told, is not given: the request opens. */
+static void
+test_bus_deadline (void)
+{
+  g_autoptr(TriageNotifier) notifier = NULL;
+  g_autoptr(AtpNotification) n = NULL;
+  g_autoptr(JsonNode) log = NULL;
+  g_autoptr(JsonObject) notify = NULL;
+  g_autofree char *expired = NULL;
+  Events events = { 0 };
+
+  if (notifyd_skip_without ())
+    return;
+
+  n = app_test_notification (ID_H, 2, 10,
+    "[{\"id\": \"go\", \"label\": \"Go ahead\", \"response_type\": \"simple\"}]");
+  notifier = triage_notifier_new ("Triage", "io.github.atptriage.Triage");
+  g_signal_connect (notifier, "activated", G_CALLBACK (on_activated), &events);
+  g_signal_connect (notifier, "respond", G_CALLBACK (on_respond), &events);
+  g_signal_connect (notifier, "expired", G_CALLBACK (on_expired), &expired);
+
+  triage_notifier_show (notifier, n, TRUE);
+  notify = notifyd_wait_event ("Notify", ID_H, 0, &log);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (notify, "actions")), ==, 3);
+
+  app_test_wait_for (expired != NULL, APP_TEST_WAIT_MS);
+  g_assert_cmpstr (expired, ==, ID_H);
+  g_assert_cmpint (g_date_time_to_unix (n->deadline), <=, g_get_real_time () / G_USEC_PER_SEC);
+
+  /* Nobody settled it here: its buttons are still up, and one is pressed. */
+  notifyd_press (json_object_get_int_member (notify, "id"), "respond:go");
+  app_test_wait_for (events.activated != NULL, APP_TEST_WAIT_MS);
+  g_assert_cmpstr (events.activated, ==, ID_H);
+  g_assert_null (events.respond_id);
+
+  g_assert_finalize_object (g_steal_pointer (&notifier));
+  g_free (events.activated);
+}
+
 /* What became of a request comes from its service and from the server (a
  * withdrawal's reason, who answered): a bubble says it in a few lines, as
  * it says a description, however long it is. */
@@ -686,6 +737,7 @@ main (int   argc,
   g_test_add_func ("/notifier/bus/open-and-withdraw", test_bus_open_and_withdraw);
   g_test_add_func ("/notifier/bus/settle", test_bus_settle);
   g_test_add_func ("/notifier/bus/settle-long", test_bus_settle_long);
+  g_test_add_func ("/notifier/bus/deadline", test_bus_deadline);
   /* Under a server without body-markup only (tests/app/meson.build). */
   g_test_add_func ("/notifier/plain-server/body", test_plain_server_body);
 

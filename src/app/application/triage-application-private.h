@@ -114,6 +114,8 @@ void              _triage_application_on_lookup_response          (TriageApplica
                                                                    AtpResponse       *response,
                                                                    AtpNotification   *notification);
 void              _triage_application_prune_after_resync          (TriageApplication *self);
+void              _triage_application_on_notifier_expired         (TriageApplication *self,
+                                                                   const char        *notification_id);
 void              _triage_application_on_stream_resynced          (TriageApplication *self,
                                                                    GPtrArray         *pending);
 

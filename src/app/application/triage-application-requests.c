@@ -297,6 +297,20 @@ tell_outcome (TriageApplication *self,
   triage_notifier_settle (self->notifier, notification_id, body ? body : outcome);
 }
 
+/* A bubble's request reached its deadline by the local clock, and no word
+ * from the server settled it (offline, it would never come): the bubble
+ * says it expired, its answers gone, as the server's word would make it
+ * say. The request stays in the inbox until the server says so. */
+void
+_triage_application_on_notifier_expired (TriageApplication *self,
+                                         const char        *notification_id)
+{
+  TriageRequest *request = _triage_application_find_request (self, notification_id);
+
+  tell_outcome (self, notification_id, NULL, ATP_STATUS_EXPIRED, NULL,
+                request != NULL ? triage_request_get_deadline (request) : NULL, NULL);
+}
+
 /* A request left the pending state on the server. */
 static void
 settle_request (TriageApplication *self,

@@ -479,6 +479,8 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (_triage_application_on_notifier_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->notifier, "respond",
                            G_CALLBACK (_triage_application_on_notifier_respond), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->notifier, "expired",
+                           G_CALLBACK (_triage_application_on_notifier_expired), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->notifier, "failed",
                            G_CALLBACK (_triage_application_on_bubble_failed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::server-mode",

@@ -20,4 +20,19 @@ GdkPixbuf *triage_notifier_load_icon       (GBytes          *bytes,
                                             const char      *type,
                                             GError         **error);
 
+/* triage-notifier-shown.c: the bubbles up (main thread) */
+typedef void (*TriageNotifierDeadlineFunc) (gpointer    owner,
+                                            const char *id);
+
+GHashTable *triage_notifier_shown_new             (void);
+void        triage_notifier_shown_add             (GHashTable                *shown_table,
+                                                   const char                *id,
+                                                   GDateTime                 *deadline,
+                                                   TriageNotifierDeadlineFunc func,
+                                                   gpointer                   owner);
+gboolean    triage_notifier_shown_past_deadline   (GHashTable                *shown_table,
+                                                   const char                *id);
+gboolean    triage_notifier_shown_forget_deadline (GHashTable                *shown_table,
+                                                   const char                *id);
+
 G_END_DECLS

@@ -24,6 +24,12 @@
  * pressed, a bubble closed) arrive on that thread and are passed to the main
  * thread, where the notifier emits ::activated and ::respond.
  *
+ * A request's bubble offers its answers until its deadline by the local
+ * clock, not until the server says it expired, which an app offline never
+ * hears: at the deadline ::expired asks for the bubble to say so (and lose
+ * its buttons), and a button pressed after it opens the request instead of
+ * answering.
+ *
  * Everything a bubble shows is untrusted: the body is escaped for a server
  * with body-markup (it would interpret <b> and links) and sent as it is to
  * one without (it shows "&amp;" as typed), the icon is used only when it
@@ -54,7 +60,7 @@ struct _TriageNotifier
   GObject     parent_instance;
 
   Shared     *shared;
-  GHashTable *shown;               /* request ids with a bubble (main thread's view) */
+  GHashTable *shown;               /* request id -> Shown (main thread's view) */
 };
 
 G_DEFINE_FINAL_TYPE (TriageNotifier, triage_notifier, G_TYPE_OBJECT)
@@ -63,10 +69,19 @@ enum {
   ACTIVATED,
   RESPOND,
   FAILED,
+  EXPIRED,
   N_SIGNALS
 };
 
 static guint signals [N_SIGNALS];
+
+/* Main thread: ::expired for a bubble whose request's deadline passed. */
+static void
+on_deadline (gpointer    owner,
+             const char *id)
+{
+  g_signal_emit (owner, signals [EXPIRED], 0, id);
+}
 
 static Shared *
 shared_ref (Shared *shared)
@@ -154,6 +169,7 @@ dispatch_action_cb (gpointer data)
 {
   ActionEvent *event = data;
   g_autoptr(TriageNotifier) self = g_weak_ref_get (&event->shared->notifier);
+  gboolean stale;
 
   if (self == NULL)
     return G_SOURCE_REMOVE;
@@ -167,13 +183,20 @@ dispatch_action_cb (gpointer data)
     }
 
   /* A bubble whose button was pressed is gone. */
+  stale = triage_notifier_shown_past_deadline (self->shown, event->id);
   g_hash_table_remove (self->shown, event->id);
 
-  if (g_str_has_prefix (event->action, TRIAGE_NOTIFIER_ACTION_RESPOND))
+  /* An answer pressed after the deadline (the bubble not yet told, or the
+   * press on its way) is not sent: the request opens instead. */
+  if (g_str_has_prefix (event->action, TRIAGE_NOTIFIER_ACTION_RESPOND) && !stale)
     g_signal_emit (self, signals [RESPOND], 0, event->id,
                    event->action + strlen (TRIAGE_NOTIFIER_ACTION_RESPOND));
   else
-    g_signal_emit (self, signals [ACTIVATED], 0, event->id);
+    {
+      if (stale)
+        g_debug ("An answer from the bubble of %s, past its deadline, not sent", event->id);
+      g_signal_emit (self, signals [ACTIVATED], 0, event->id);
+    }
 
   return G_SOURCE_REMOVE;
 }
@@ -542,12 +565,28 @@ triage_notifier_class_init (TriageNotifierClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * TriageNotifier::expired:
+   * @self: the notifier
+   * @notification_id: a request whose bubble is up
+   *
+   * The request's deadline has passed by the local clock, and its bubble
+   * still offers answers: triage_notifier_settle() it (or withdraw it).
+   * Buttons pressed from now on open the request (::activated).
+   */
+  signals [EXPIRED] =
+    g_signal_new ("expired",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
 triage_notifier_init (TriageNotifier *self)
 {
-  self->shown = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->shown = triage_notifier_shown_new ();
 }
 
 /**
@@ -640,7 +679,8 @@ triage_notifier_show (TriageNotifier  *self,
         g_debug ("Service icon of %s not shown: %s", notification->id, error->message);
     }
 
-  g_hash_table_add (self->shown, g_strdup (notification->id));
+  triage_notifier_shown_add (self->shown, notification->id, notification->deadline,
+                             on_deadline, self);
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_show_cb, job, (GDestroyNotify) show_job_free);
 }
@@ -684,7 +724,7 @@ triage_notifier_show_notice (TriageNotifier *self,
   g_array_append_val (job->buttons, button);
 
   /* Recorded like a request's, so it can be withdrawn once it no longer holds. */
-  g_hash_table_add (self->shown, g_strdup (job->id));
+  triage_notifier_shown_add (self->shown, job->id, NULL, NULL, NULL);
   g_main_context_invoke_full (self->shared->context, G_PRIORITY_DEFAULT,
                               thread_show_cb, job, (GDestroyNotify) show_job_free);
 }
@@ -740,7 +780,8 @@ triage_notifier_settle (TriageNotifier *self,
   g_return_if_fail (notification_id != NULL);
   g_return_if_fail (outcome != NULL);
 
-  if (!g_hash_table_contains (self->shown, notification_id))
+  /* Settled: its deadline no longer has anything to change in it. */
+  if (!triage_notifier_shown_forget_deadline (self->shown, notification_id))
     return;
 
   job = g_new0 (SettleJob, 1);
