@@ -6,6 +6,7 @@
  * The /notifier/bus/ cases run under tests/fake-notifyd.py --private-bus
  * (FAKE_NOTIFYD_LOG names its log): they check the Notify calls, press
  * buttons through its control interface and see the bubbles withdrawn.
+ * The cases for servers that do less are in test-notifier-servers.c.
  */
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "app-test-common.h"
+#include "notifier-test.h"
 #include "notifyd-test-log.h"
 #include "text-test-util.h"
 #include "triage-decision-format.h"
@@ -679,43 +681,6 @@ test_bus_settle_long (void)
   g_assert_finalize_object (g_steal_pointer (&notifier));
 }
 
-/* A server without body-markup shows the body as it gets it (the spec: it
- * must be plain text): a request's, a notice's and a settled request's
- * words reach it as typed, not as "&amp;" and "&lt;b&gt;". */
-static void
-test_plain_server_body (void)
-{
-  g_autoptr(TriageNotifier) notifier = NULL;
-  g_autoptr(AtpNotification) n = NULL;
-  g_autoptr(JsonNode) log = NULL, log2 = NULL, log3 = NULL;
-  g_autoptr(JsonObject) notify = NULL, settled = NULL, notice = NULL;
-
-  if (notifyd_skip_without ())
-    return;
-  if (notifyd_has_capability ("body-markup"))
-    {
-      g_test_skip ("Runs under a notification server without body-markup "
-                   "(fake-notifyd.py --capabilities actions,body)");
-      return;
-    }
-
-  n = app_test_notification (ID_C, 0, 10, NULL);
-  notifier = triage_notifier_new ("Triage", "io.github.atptriage.Triage");
-  triage_notifier_show (notifier, n, FALSE);
-  notify = notifyd_wait_event ("Notify", ID_C, 0, &log);
-  g_assert_cmpstr (json_object_get_string_member (notify, "body"), ==, "Ship <b>it</b> & see");
-
-  triage_notifier_settle (notifier, ID_C, "Answered ‘Stop’ by <alex> & \"co\" on another device");
-  settled = notifyd_wait_body (json_object_get_int_member (notify, "id"),
-                       "Answered ‘Stop’ by <alex> & \"co\" on another device", &log2);
-
-  triage_notifier_show_notice (notifier, "more", "2 more requests are waiting", "Tom's <list> & more");
-  notice = notifyd_wait_event ("Notify", "2 more requests", 0, &log3);
-  g_assert_cmpstr (json_object_get_string_member (notice, "body"), ==, "Tom's <list> & more");
-
-  g_assert_finalize_object (g_steal_pointer (&notifier));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -739,7 +704,7 @@ main (int   argc,
   g_test_add_func ("/notifier/bus/settle-long", test_bus_settle_long);
   g_test_add_func ("/notifier/bus/deadline", test_bus_deadline);
   /* Under a server without body-markup only (tests/app/meson.build). */
-  g_test_add_func ("/notifier/plain-server/body", test_plain_server_body);
+  notifier_test_add_servers ();
 
   return g_test_run ();
 }

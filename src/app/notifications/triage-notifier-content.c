@@ -16,9 +16,11 @@
 
 /*
  * A bubble's words, buttons and picture, from the untrusted request: pure
- * functions, callable from any thread (the notifier's runs libnotify). The
- * body is escaped for servers that read it as markup; the icon is used only
- * when it is inline data, decoded with size limits, never fetched.
+ * functions, callable from any thread (the notifier's runs libnotify), but
+ * for the question of what the notification server does, a synchronous
+ * call for that thread. The body is escaped for servers that read it as
+ * markup; the icon is used only when it is inline data, decoded with size
+ * limits, never fetched.
  */
 
 #define MAX_ICON_SIDE   1024
@@ -98,6 +100,57 @@ triage_notifier_escape_body (const char *text)
     }
 
   return g_string_free (out, FALSE);
+}
+
+/* What the notification server does, asked for each bubble (the server
+ * may have been replaced since the last): a synchronous D-Bus call, for the
+ * notifier's thread. Asked here rather than with notify_get_server_caps (),
+ * which warns when no server runs (a warning a session without one must not
+ * see: the bubble's own show fails quietly then). One that does not answer
+ * is taken to do both: escaped text is the safe side, and its bubble will
+ * not show anyway. */
+TriageNotifierServerCaps
+triage_notifier_get_server_caps (void)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autofree const char **caps = NULL;
+
+  if (bus != NULL)
+    reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications",
+                                         "/org/freedesktop/Notifications",
+                                         "org.freedesktop.Notifications", "GetCapabilities",
+                                         NULL, G_VARIANT_TYPE ("(as)"), G_DBUS_CALL_FLAGS_NONE,
+                                         -1, NULL, NULL);
+  if (reply == NULL)
+    return (TriageNotifierServerCaps) { TRUE, TRUE };
+  g_variant_get (reply, "(^a&s)", &caps);
+  return (TriageNotifierServerCaps) { g_strv_contains (caps, "body-markup"),
+                                      g_strv_contains (caps, "actions") };
+}
+
+/* @text (plain) as the body of a bubble on a server that does as @caps
+ * says: escaped for one that reads markup in it; as it is for one that does
+ * not, which would show the entities as typed (the spec: such a server
+ * shows markup as text). A request's (@request) on a server without
+ * buttons, nor clicks (the default action is one), says where to answer:
+ * the bubble leads nowhere. */
+char *
+triage_notifier_dup_server_body (const TriageNotifierServerCaps *caps,
+                                 const char                     *text,
+                                 gboolean                        request)
+{
+  g_autofree char *said = NULL;
+
+  if (request && !caps->shows_buttons)
+    {
+      /* Translators: said in a request's notification when the desktop
+       * shows notifications without buttons */
+      said = g_strconcat (text, *text != '\0' ? "\n" : "", _("Open Triage to answer."), NULL);
+      text = said;
+    }
+
+  return caps->reads_markup ? triage_notifier_escape_body (text) : g_strdup (text);
 }
 
 /**

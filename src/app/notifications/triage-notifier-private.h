@@ -12,7 +12,18 @@
 
 G_BEGIN_DECLS
 
+/* What the notification server does ("body-markup", "actions") */
+typedef struct
+{
+  gboolean reads_markup;
+  gboolean shows_buttons;
+} TriageNotifierServerCaps;
+
 /* triage-notifier-content.c */
+TriageNotifierServerCaps triage_notifier_get_server_caps (void);
+char      *triage_notifier_dup_server_body (const TriageNotifierServerCaps *caps,
+                                            const char                     *text,
+                                            gboolean                        request);
 char      *triage_notifier_escape_body     (const char      *text);
 char      *triage_notifier_dup_bubble_text (const char      *text);
 char      *triage_notifier_dup_plain_body  (AtpNotification *notification);

@@ -250,40 +250,6 @@ on_bubble_closed (NotifyNotification *bubble,
     }
 }
 
-/* Whether the notification server reads markup in a body: asked for each
- * bubble, as the server may have been replaced since the last. Asked here
- * rather than with notify_get_server_caps (), which warns when no server
- * runs (a warning a session without one must not see: the bubble's own
- * show fails quietly then). One that does not answer counts as reading
- * markup: escaped text is the safe side. */
-static gboolean
-thread_server_reads_markup (void)
-{
-  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  g_autoptr(GVariant) reply = NULL;
-  g_autofree const char **caps = NULL;
-
-  if (bus != NULL)
-    reply = g_dbus_connection_call_sync (bus, "org.freedesktop.Notifications",
-                                         "/org/freedesktop/Notifications",
-                                         "org.freedesktop.Notifications", "GetCapabilities",
-                                         NULL, G_VARIANT_TYPE ("(as)"), G_DBUS_CALL_FLAGS_NONE,
-                                         -1, NULL, NULL);
-  if (reply == NULL)
-    return TRUE;
-  g_variant_get (reply, "(^a&s)", &caps);
-  return g_strv_contains (caps, "body-markup");
-}
-
-/* @text (plain) as the body of a bubble: escaped for a server that reads
- * markup in it; as it is for one that does not, which would show the
- * entities as typed (the spec: such a server shows markup as text). */
-static char *
-thread_dup_body (const char *text)
-{
-  return thread_server_reads_markup () ? triage_notifier_escape_body (text) : g_strdup (text);
-}
-
 static gboolean
 thread_ensure_init (Shared *shared)
 {
@@ -314,6 +280,7 @@ thread_show_cb (gpointer data)
   NotifyNotification *bubble;
   g_autofree char *body = NULL;
   g_autoptr(GError) error = NULL;
+  TriageNotifierServerCaps caps;
 
   /* Each show is a call that waits on the notification server: a quitting
    * app does not make anyone wait for bubbles nobody will answer. */
@@ -327,7 +294,9 @@ thread_show_cb (gpointer data)
       return G_SOURCE_REMOVE;
     }
 
-  body = thread_dup_body (job->body);
+  caps = triage_notifier_get_server_caps ();
+  body = triage_notifier_dup_server_body (&caps, job->body,
+                                          g_str_equal (job->category, TRIAGE_NOTIFIER_CATEGORY));
   bubble = g_hash_table_lookup (shared->bubbles, job->id);
   if (bubble != NULL)
     {
@@ -442,6 +411,7 @@ thread_settle_cb (gpointer data)
   g_autofree char *summary = NULL;
   g_autofree char *body = NULL;
   g_autoptr(GError) error = NULL;
+  TriageNotifierServerCaps caps;
 
   if (bubble == NULL)
     return G_SOURCE_REMOVE;
@@ -449,7 +419,8 @@ thread_settle_cb (gpointer data)
   /* Replaced in place: the same title, what became of it, no buttons (its
    * answers no longer apply), no longer urgent. */
   g_object_get (bubble, "summary", &summary, NULL);
-  body = thread_dup_body (job->body);
+  caps = triage_notifier_get_server_caps ();
+  body = triage_notifier_dup_server_body (&caps, job->body, FALSE);
   notify_notification_update (bubble, summary, body, NULL);
   notify_notification_clear_actions (bubble);
   notify_notification_set_urgency (bubble, NOTIFY_URGENCY_NORMAL);
