@@ -227,11 +227,13 @@ test_inline_answers (void)
   g_assert_cmpuint (n_bubble_answers (binary), ==, 0);
 }
 
-/* A request with two simple actions, @description and @attachments (a JSON
- * array, or NULL). */
+/* A request @id titled @title with two simple actions, @description and
+ * @attachments (a JSON array, or NULL). */
 static AtpNotification *
-simple_request (const char *description,
-                const char *attachments)
+simple_request_full (const char *id,
+                     const char *title,
+                     const char *description,
+                     const char *attachments)
 {
   g_autofree char *json = NULL;
   g_autoptr(GError) error = NULL;
@@ -239,15 +241,22 @@ simple_request (const char *description,
 
   json = g_strdup_printf ("{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"2025-05-25T10:30:00Z\","
                           " \"service\": {\"id\": \"s\", \"name\": \"S\"},"
-                          " \"context\": {\"title\": \"Clean up\", \"description\": \"%s\"%s%s},"
+                          " \"context\": {\"title\": \"%s\", \"description\": \"%s\"%s%s},"
                           " \"actions\": [{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
                           "  {\"id\": \"no\", \"label\": \"Deny\", \"response_type\": \"simple\"}],"
-                          " \"status\": \"delivered\"}", ID_D, description,
+                          " \"status\": \"delivered\"}", id, title, description,
                           attachments ? ", \"attachments\": " : "", attachments ? attachments : "");
   n = atp_notification_new_from_data (json, -1, ATP_PARSE_DEFAULT, &error);
   g_assert_no_error (error);
 
   return n;
+}
+
+static AtpNotification *
+simple_request (const char *description,
+                const char *attachments)
+{
+  return simple_request_full (ID_D, "Clean up", description, attachments);
 }
 
 /* An answer from a bubble answers what the bubble showed: when the body is
@@ -594,6 +603,45 @@ test_bus_settle (void)
   g_assert_finalize_object (g_steal_pointer (&notifier));
 }
 
+/* Answer buttons go with a description the bubble shows whole in the lines
+ * a person sees, not in a count of characters: eight short lines (fewer
+ * characters than one long line that fits) are cut, and get none. */
+static void
+test_bus_seen_lines (void)
+{
+  g_autoptr(TriageNotifier) notifier = NULL;
+  g_autoptr(AtpNotification) five = NULL;
+  g_autoptr(AtpNotification) eight = NULL;
+  g_autoptr(JsonNode) log = NULL, log2 = NULL;
+  g_autoptr(JsonObject) notify_five = NULL, notify_eight = NULL;
+
+  if (notifyd_skip_without ())
+    return;
+
+  five = simple_request_full (ID_A, "Five lines?",
+                              "Clean up:\\n/tmp\\n/var/tmp\\n~/.cache\\n~/build\\n\\n", NULL);
+  eight = simple_request_full (ID_B, "Eight lines?",
+                               "Clean up:\\n/tmp\\n/var/tmp\\n~/.cache\\n~/build\\n~/src\\n~/old\\nand delete ~/",
+                               NULL);
+  g_assert_true (triage_notifier_shows_body_whole (five));
+  g_assert_false (triage_notifier_shows_body_whole (eight));
+
+  notifier = triage_notifier_new ("Triage", "io.github.atptriage.Triage");
+  triage_notifier_show (notifier, five, FALSE);
+  triage_notifier_show (notifier, eight, FALSE);
+  notify_five = notifyd_wait_event ("Notify", "Five lines?", 0, &log);
+  notify_eight = notifyd_wait_event ("Notify", "Eight lines?", 0, &log2);
+
+  g_assert_cmpstr (json_object_get_string_member (notify_five, "body"), ==,
+                   "Clean up:\n/tmp\n/var/tmp\n~/.cache\n~/build");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (notify_five, "actions")), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (notify_eight, "body"), ==,
+                   "Clean up:\n/tmp\n/var/tmp\n~/.cache\n~/build…");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (notify_eight, "actions")), ==, 2);
+
+  g_assert_finalize_object (g_steal_pointer (&notifier));
+}
+
 static void
 on_expired (TriageNotifier *notifier,
             const char     *id,
@@ -703,6 +751,7 @@ main (int   argc,
   g_test_add_func ("/notifier/bus/settle", test_bus_settle);
   g_test_add_func ("/notifier/bus/settle-long", test_bus_settle_long);
   g_test_add_func ("/notifier/bus/deadline", test_bus_deadline);
+  g_test_add_func ("/notifier/bus/seen-lines", test_bus_seen_lines);
   /* Under a server without body-markup only (tests/app/meson.build). */
   notifier_test_add_servers ();
 

@@ -298,7 +298,9 @@ _triage_application_on_notifier_respond (TriageApplication *self,
   if (request == NULL)
     return;
 
-  if (protocol == NULL ||
+  /* Not from a bubble that showed less than the whole request (whatever its
+   * server sends). */
+  if (protocol == NULL || !triage_notifier_shows_body_whole (notification) ||
       !triage_protocol_get_bubble_answer (protocol, notification, answer_key, &action_id,
                                           &response_data, &error) ||
       triage_protocol_needs_confirmation (protocol, notification, action_id, response_data))

@@ -625,9 +625,11 @@ triage_notifier_show (TriageNotifier  *self,
   button.label = g_strdup (_("Open"));
   g_array_append_val (job->buttons, button);
 
-  /* The answers the request's protocol lets a bubble give (none: Open only). */
+  /* The answers the request's protocol lets a bubble give (none: Open only),
+   * when the bubble shows what they answer. */
   protocol = triage_protocol_for_request (notification);
-  answers = protocol ? triage_protocol_dup_bubble_answers (protocol, notification) : NULL;
+  if (protocol != NULL && triage_notifier_shows_body_whole (notification))
+    answers = triage_protocol_dup_bubble_answers (protocol, notification);
   for (guint i = 0; answers != NULL && i < answers->len; i++)
     {
       TriageBubbleAnswer *answer = g_ptr_array_index (answers, i);
