@@ -26,6 +26,7 @@
 #include "app-test-server.h"
 #include "app-test-application.h"
 #include "app-test-hold.h"
+#include "notifyd-test-log.h"
 #include "atp-client-private.h"
 #include "triage-application-private.h"
 #include "triage-decision-view-private.h"
@@ -156,42 +157,16 @@ chosen_mark (const char *action_id)
                                                                        "chosen_label")));
 }
 
-/* The fake notification server's log */
-
-static JsonArray *
-read_log (void)
-{
-  g_autofree char *contents = NULL;
-  g_auto(GStrv) lines = NULL;
-  JsonArray *events = json_array_new ();
-
-  if (!g_file_get_contents (g_getenv ("FAKE_NOTIFYD_LOG"), &contents, NULL, NULL))
-    return events;
-
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (*lines[i] != '\0')
-      json_array_add_element (events, atp_json_parse (lines[i], -1, 0, NULL));
-
-  return events;
-}
+/* The fake notification server's log (notifyd-test-log.c) */
 
 /* The body of the last Notify whose summary names @title (NULL if none). */
 static char *
 bubble_body (const char *title)
 {
-  g_autoptr(JsonArray) events = read_log ();
+  g_autoptr(JsonNode) log = notifyd_read_log ();
+  JsonObject *event = notifyd_find_event (log, "Notify", title, 0);
 
-  for (guint i = json_array_get_length (events); i > 0; i--)
-    {
-      JsonObject *event = json_array_get_object_element (events, i - 1);
-
-      if (g_str_equal (json_object_get_string_member (event, "event"), "Notify") &&
-          strstr (json_object_get_string_member (event, "summary"), title) != NULL)
-        return g_strdup (json_object_get_string_member (event, "body"));
-    }
-
-  return NULL;
+  return event != NULL ? g_strdup (json_object_get_string_member (event, "body")) : NULL;
 }
 
 static gboolean
@@ -207,21 +182,12 @@ bubble_says (const char *title,
 static gboolean
 bubble_withdrawn (const char *title)
 {
-  g_autoptr(JsonArray) events = read_log ();
-  gint64 id = -1;
+  g_autoptr(JsonNode) log = notifyd_read_log ();
+  JsonObject *notify = notifyd_find_event (log, "Notify", title, 0);
 
-  for (guint i = 0; i < json_array_get_length (events); i++)
-    {
-      JsonObject *event = json_array_get_object_element (events, i);
-      const char *kind = json_object_get_string_member (event, "event");
-
-      if (g_str_equal (kind, "Notify") && strstr (json_object_get_string_member (event, "summary"), title))
-        id = json_object_get_int_member (event, "id");
-      else if (g_str_equal (kind, "CloseNotification") && json_object_get_int_member (event, "id") == id)
-        return TRUE;
-    }
-
-  return FALSE;
+  return notify != NULL &&
+         notifyd_find_event (log, "CloseNotification", NULL,
+                             json_object_get_int_member (notify, "id")) != NULL;
 }
 
 /* What the bubble of the request shown should say: the banner's outcome,
