@@ -269,6 +269,72 @@ test_decline (Fixture       *fixture,
   g_assert_cmpstr (fixture->record.json, ==, "{\"message\":\"Not my field\"}");
 }
 
+static gboolean
+count_decline_activation (GSignalInvocationHint *hint,
+                          guint                  n_params,
+                          const GValue          *params,
+                          gpointer               data)
+{
+  GtkButton *button = g_value_get_object (&params[0]);
+
+  if (g_strcmp0 (gtk_button_get_label (button), "_Decline") == 0)
+    (*(guint *) data)++;
+  return TRUE;
+}
+
+/* Decline… asks first, with a reason to type. Enter there, the key that ends
+ * the typing, does not decline: the destructive answer is never the dialog's
+ * default (as GNOME's dialogs keep it). The reason typed stays; Escape
+ * cancels; Decline itself sends the reason. */
+static void
+test_decline_dialog_keys (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *entry, *focus;
+  guint activate_signal, declines = 0;
+  gulong hook;
+
+  show_seed (fixture, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "afp.decline", NULL));
+  dialog = fixture->view->decline_dialog;
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), !=, "decline");
+  entry = adw_message_dialog_get_extra_child (dialog);
+  focus = gtk_root_get_focus (GTK_ROOT (dialog));
+  g_assert_true (GTK_IS_TEXT (focus) && gtk_widget_is_ancestor (focus, entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Not my field");
+
+  /* Enter in the reason, as GtkText takes it. (A button the keyboard
+   * activates is clicked a moment later: its activation is what counts.) */
+  activate_signal = g_signal_lookup ("activate", GTK_TYPE_BUTTON);
+  hook = g_signal_add_emission_hook (activate_signal, 0, count_decline_activation, &declines, NULL);
+  g_signal_emit_by_name (focus, "activate");
+  widgets_test_pump ();
+  g_signal_remove_emission_hook (activate_signal, hook);
+  g_assert_cmpuint (declines, ==, 0);
+  g_assert_cmpuint (fixture->record.count, ==, 0);
+  g_assert_true (fixture->view->decline_dialog == dialog);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "Not my field");
+
+  /* Escape: closed, nothing sent. */
+  g_assert_cmpstr (adw_message_dialog_get_close_response (dialog), ==, "cancel");
+  g_assert_true (ui_test_press_key (GTK_WIDGET (dialog), "Escape"));
+  widgets_test_pump ();
+  g_assert_null (fixture->view->decline_dialog);
+  g_assert_cmpuint (fixture->record.count, ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "afp.decline", NULL));
+  dialog = fixture->view->decline_dialog;
+  g_assert_nonnull (dialog);
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), "Not my field");
+  adw_message_dialog_response (dialog, "decline");
+  widgets_test_pump ();
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_DECLINE);
+  g_assert_cmpstr (fixture->record.json, ==, "{\"message\":\"Not my field\"}");
+}
+
 /* A draft of another version's editor, or a sent answer read back: loaded as it was. */
 static void
 test_load (Fixture       *fixture,
@@ -650,6 +716,7 @@ main (int   argc,
   ADD ("first-iteration", test_first_iteration);
   ADD ("second-iteration", test_second_iteration);
   ADD ("decline", test_decline);
+  ADD ("decline-dialog-keys", test_decline_dialog_keys);
   ADD ("load", test_load);
   ADD ("draft", test_draft);
   ADD ("read-only", test_read_only);

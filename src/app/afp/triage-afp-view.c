@@ -220,7 +220,6 @@ decline_action (GtkWidget  *widget,
   gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Reason (optional)"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Reason for declining"), -1);
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
@@ -228,7 +227,10 @@ decline_action (GtkWidget  *widget,
                                     NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "decline",
                                               ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "decline");
+  /* Enter, which ends the typing of a reason, never declines: what cannot be
+   * taken back is a button pressed on purpose (Tab to it), as GNOME's
+   * dialogs keep the destructive answer off the default. */
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_object_set_data (G_OBJECT (dialog), "triage-entry", entry);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_decline_response), self, G_CONNECT_SWAPPED);
