@@ -208,6 +208,7 @@ test_plain_http_refused (void)
 {
   TriagePreferencesWindow *preferences = open_preferences ();
   g_autofree char *kept_url = NULL;
+  GtkEditable *text;
 
   enter_server (preferences, "http://triage.example.com", "some-token");
   /* The problem named, in the app's sentence (as the window says it). */
@@ -218,6 +219,18 @@ test_plain_http_refused (void)
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child (preferences, "status_row"))),
                    ==, "Connection");
   g_assert_true (gtk_widget_has_css_class (child (preferences, "url_row"), "error"));
+  /* Not only red: the address's text, where the keyboard went back, is
+   * invalid to a screen reader and described by the problem; typing clears it. */
+  text = gtk_editable_get_delegate (GTK_EDITABLE (child (preferences, "url_row")));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (preferences)) == GTK_WIDGET (text));
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (text), GTK_ACCESSIBLE_STATE_INVALID,
+                                    GTK_ACCESSIBLE_INVALID_TRUE);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (text), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       status_text (preferences));
+  gtk_editable_set_text (GTK_EDITABLE (child (preferences, "url_row")), "https://triage.example.com");
+  g_assert_false (gtk_test_accessible_has_state (GTK_ACCESSIBLE (text), GTK_ACCESSIBLE_STATE_INVALID));
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (text),
+                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
   /* Nothing saved: neither the address nor the token. */
   kept_url = g_settings_get_string (settings, "server-url");
   g_assert_cmpstr (kept_url, ==, triage_test_server_get_url (server));
@@ -611,6 +624,8 @@ main (int   argc,
   int status;
 
   world = app_test_private_world ();
+  /* The in-process accessibility backend, so the tests can read names. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -79,6 +79,30 @@ set_status (TriagePreferencesWindow *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->status_row), "error");
 }
 
+/* The address's problem (%NULL: none), where Connect takes the keyboard back
+ * to it: red, and to a screen reader its text is invalid and described by
+ * the problem, which is said again on the row below, out of the way. */
+static void
+set_url_problem (TriagePreferencesWindow *self,
+                 const char              *problem)
+{
+  GtkAccessible *text = GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (self->url_row)));
+
+  if (problem != NULL)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->url_row), "error");
+      gtk_accessible_update_state (text, GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE,
+                                   -1);
+      gtk_accessible_update_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, problem, -1);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->url_row), "error");
+      gtk_accessible_reset_state (text, GTK_ACCESSIBLE_STATE_INVALID);
+      gtk_accessible_reset_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    }
+}
+
 /* After Connect: what was done with the token, and that the outcome is
  * awaited, until the connection settles. */
 static void
@@ -215,11 +239,11 @@ on_connect_clicked (TriagePreferencesWindow *self)
   if (problem != NULL)
     {
       set_status (self, problem, TRUE);
-      gtk_widget_add_css_class (GTK_WIDGET (self->url_row), "error");
+      set_url_problem (self, problem);
       gtk_widget_grab_focus (GTK_WIDGET (self->url_row));
       return;
     }
-  gtk_widget_remove_css_class (GTK_WIDGET (self->url_row), "error");
+  set_url_problem (self, NULL);
 
   gtk_check_button_set_active (self->remote_check, TRUE);
   g_clear_pointer (&self->connecting, g_free);
@@ -237,7 +261,7 @@ on_connect_clicked (TriagePreferencesWindow *self)
 static void
 on_remote_changed (TriagePreferencesWindow *self)
 {
-  gtk_widget_remove_css_class (GTK_WIDGET (self->url_row), "error");
+  set_url_problem (self, NULL);
 }
 
 static void
