@@ -133,6 +133,8 @@ void attachment_view_test_type_mismatch (Fixture       *fixture,
                                          gconstpointer  data);
 void attachment_view_test_whole_lines_copy (Fixture       *fixture,
                                             gconstpointer  data);
+void attachment_view_test_find_named (Fixture       *fixture,
+                                      gconstpointer  data);
 
 /* attachment-view-uri.c */
 void attachment_view_test_uri_refused (Fixture       *fixture,

@@ -136,6 +136,35 @@ attachment_view_test_whole_lines_copy (Fixture       *fixture,
   g_assert_cmpstr (match, ==, "399004");
 }
 
+/* The find bar read as it is seen: the entry named (its placeholder goes
+ * once something is typed, and Orca does not read it as a name), the count
+ * of matches ("2 of 3", "No matches") beside it its description. */
+void
+attachment_view_test_find_named (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  static const char text[] = "one two one\nthree one\n";
+  g_autoptr(AtpAttachment) attachment = attachment_view_test_inline ("text/plain", "notes.txt",
+                                                                     text, strlen (text));
+  TriageTextPreview *preview;
+  GtkWidget *entry, *count;
+
+  attachment_view_test_show (fixture, attachment);
+  attachment_view_test_wait_for_kind (fixture, TRIAGE_ATTACHMENT_KIND_TEXT);
+  preview = triage_attachment_view_get_text_preview (fixture->view);
+  entry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (preview), TRIAGE_TYPE_TEXT_PREVIEW,
+                                                     "search_entry"));
+  count = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (preview), TRIAGE_TYPE_TEXT_PREVIEW,
+                                                     "match_label"));
+
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Find in the whole text");
+  gtk_test_accessible_assert_relation (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
+                                       count, NULL);
+  g_assert_cmpuint (triage_text_preview_find (preview, "one"), ==, 3);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (count)), ==, "1 of 3");
+}
+
 void
 attachment_view_test_json (Fixture       *fixture,
                            gconstpointer  data)

@@ -25,6 +25,8 @@ main (int   argc,
   g_assert_no_error (error);
   g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
 
+  /* The in-process accessibility backend, so the tests can read names. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -45,6 +47,7 @@ main (int   argc,
        attachment_view_test_huge_text_truncated);
   ADD ("/attachments/attachment-view/type-mismatch", attachment_view_test_type_mismatch);
   ADD ("/attachments/attachment-view/whole-lines-copy", attachment_view_test_whole_lines_copy);
+  ADD ("/attachments/attachment-view/find-named", attachment_view_test_find_named);
   ADD ("/attachments/attachment-view/uri-refused", attachment_view_test_uri_refused);
   ADD ("/attachments/attachment-view/uri-host-emphasised",
        attachment_view_test_uri_host_emphasised);
