@@ -43,6 +43,33 @@ test_countdown (void)
 }
 
 static void
+assert_spoken (GTimeSpan   remaining,
+               const char *expected)
+{
+  g_autofree char *text = triage_format_countdown_spoken (remaining);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* What a screen reader is told: it changes once a minute at most. */
+static void
+test_countdown_spoken (void)
+{
+  assert_spoken (4 * G_TIME_SPAN_MINUTE + 12 * G_TIME_SPAN_SECOND, "Due in 4 min");
+  assert_spoken (4 * G_TIME_SPAN_MINUTE + 1, "Due in 4 min");
+  assert_spoken (4 * G_TIME_SPAN_MINUTE, "Due in 4 min");
+  assert_spoken (G_TIME_SPAN_MINUTE, "Due in 1 min");
+  assert_spoken (G_TIME_SPAN_MINUTE - 1, "Due in 1 min");   /* rounded up, as shown */
+  assert_spoken (59 * G_TIME_SPAN_SECOND, "Due in less than a minute");
+  assert_spoken (G_TIME_SPAN_SECOND / 2, "Due in less than a minute");
+  assert_spoken (2 * G_TIME_SPAN_HOUR + 5 * G_TIME_SPAN_MINUTE + 7 * G_TIME_SPAN_SECOND,
+                 "Due in 2 h 5 min");
+  assert_spoken (3 * G_TIME_SPAN_DAY + 4 * G_TIME_SPAN_HOUR, "Due in 3 d 4 h");
+  assert_spoken (0, "Expired");
+  assert_spoken (-5 * G_TIME_SPAN_SECOND, "Expired");
+}
+
+static void
 test_time (void)
 {
   g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
@@ -485,6 +512,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/decision-format/countdown", test_countdown);
+  g_test_add_func ("/decision-format/countdown-spoken", test_countdown_spoken);
   g_test_add_func ("/decision-format/time", test_time);
   g_test_add_func ("/decision-format/counts", test_counts);
   g_test_add_func ("/decision-format/flags", test_flags);

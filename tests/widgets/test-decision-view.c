@@ -256,6 +256,31 @@ test_countdown (Fixture       *fixture,
   g_assert_false (gtk_widget_get_visible (chip));
 }
 
+/* A screen reader is not told every second: the countdown's name says the
+ * minutes and changes once a minute, under a minute it says so once, and
+ * the label that ticks is not read on its own. */
+static void
+test_countdown_spoken (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GtkWidget *chip = decision_view_test_part (fixture, "countdown_box");
+  char first[64];
+
+  decision_view_test_show (fixture, decision_view_test_all_actions, NULL, 4 * 60 + 12.5);
+  gtk_test_accessible_assert_property (chip, GTK_ACCESSIBLE_PROPERTY_LABEL, "Due in 4 min");
+  g_strlcpy (first, part_text (fixture, "countdown_label"), sizeof first);
+  WAIT_UNTIL (!g_str_equal (part_text (fixture, "countdown_label"), first));
+  gtk_test_accessible_assert_property (chip, GTK_ACCESSIBLE_PROPERTY_LABEL, "Due in 4 min");
+  gtk_test_accessible_assert_role (decision_view_test_part (fixture, "countdown_label"),
+                                   GTK_ACCESSIBLE_ROLE_PRESENTATION);
+
+  decision_view_test_show (fixture, decision_view_test_all_actions, NULL, 42.5);
+  gtk_test_accessible_assert_property (chip, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Due in less than a minute");
+  decision_view_test_show (fixture, decision_view_test_all_actions, NULL, 2 * 3600 + 10);
+  gtk_test_accessible_assert_property (chip, GTK_ACCESSIBLE_PROPERTY_LABEL, "Due in 2 h 0 min");
+}
+
 static void
 test_countdown_ticks_to_expired (Fixture       *fixture,
                                  gconstpointer  data)
@@ -352,6 +377,7 @@ main (int   argc,
   DECISION_VIEW_TEST_ADD ("editors/one-suggested", test_one_suggested);
   DECISION_VIEW_TEST_ADD ("countdown", test_countdown);
   DECISION_VIEW_TEST_ADD ("countdown/ticks-to-expired", test_countdown_ticks_to_expired);
+  DECISION_VIEW_TEST_ADD ("countdown/spoken", test_countdown_spoken);
   DECISION_VIEW_TEST_ADD ("confirm/only-flagged", decision_view_test_confirm_only_flagged);
   DECISION_VIEW_TEST_ADD ("wheel-over-text-box", test_wheel_over_text_box);
   DECISION_VIEW_TEST_ADD ("confirm/binary-false", decision_view_test_confirm_binary_false);

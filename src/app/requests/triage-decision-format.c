@@ -73,6 +73,30 @@ triage_format_countdown (GTimeSpan remaining)
 }
 
 /**
+ * triage_format_countdown_spoken:
+ * @remaining: time left until the deadline
+ *
+ * The countdown as a screen reader is told it, which changes once a minute
+ * at most (a name that changes every second is read out every second):
+ * "Due in 4 min", "Due in less than a minute", "Due in 2 h 5 min", "Expired".
+ *
+ * Returns: (transfer full): the countdown without its seconds
+ */
+char *
+triage_format_countdown_spoken (GTimeSpan remaining)
+{
+  gint64 seconds = (MAX (remaining, 0) + G_TIME_SPAN_SECOND - 1) / G_TIME_SPAN_SECOND;
+
+  if (remaining <= 0 || seconds >= 3600)
+    return triage_format_countdown (remaining);
+  if (seconds < 60)
+    return g_strdup (_("Due in less than a minute"));
+
+  /* Translators: a remaining time in whole minutes (abbreviated), e.g. "Due in 4 min" */
+  return g_strdup_printf (_("Due in %d min"), (int) (seconds / 60));
+}
+
+/**
  * triage_format_time:
  * @when: a moment
  * @now: (nullable): the present (default: the current time)

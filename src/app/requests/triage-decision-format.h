@@ -22,6 +22,7 @@ G_BEGIN_DECLS
 
 char     *triage_format_duration            (GTimeSpan         remaining);
 char     *triage_format_countdown           (GTimeSpan         remaining);
+char     *triage_format_countdown_spoken    (GTimeSpan         remaining);
 char     *triage_format_time                (GDateTime        *when,
                                              GDateTime        *now);
 char     *triage_format_number              (double            value,

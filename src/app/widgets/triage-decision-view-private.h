@@ -44,6 +44,7 @@ struct _TriageDecisionView
   gboolean             expired_locally;
   gboolean             read_only;
   guint                countdown_id;
+  char                *spoken_countdown;   /* the countdown's accessible name */
 
   guint                confirm_grace_period;
   GCancellable        *confirm_cancellable;

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-countdown-chip.h"
 #include "triage-decision-format.h"
 #include "triage-decision-view-private.h"
 #include "triage-whole-text.h"
@@ -224,10 +225,6 @@ countdown_cb (gpointer data)
 void
 _triage_decision_view_update_countdown (TriageDecisionView *self)
 {
-  g_autoptr(GDateTime) now = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *deadline = NULL;
-  g_autofree char *tooltip = NULL;
   GTimeSpan remaining;
 
   g_clear_handle_id (&self->countdown_id, g_source_remove);
@@ -240,29 +237,10 @@ _triage_decision_view_update_countdown (TriageDecisionView *self)
       return;
     }
 
-  now = g_date_time_new_now_utc ();
-  remaining = g_date_time_difference (self->notification->deadline, now);
-
-  text = triage_format_countdown (remaining);
-  gtk_label_set_label (self->countdown_label, text);
-  deadline = triage_format_time (self->notification->deadline, now);
-  /* Translators: %s is the time of a deadline */
-  tooltip = g_strdup_printf (_("Deadline: %s"), deadline);
-  gtk_widget_set_tooltip_text (self->countdown_box, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->countdown_box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tooltip,
-                                  -1);
-  gtk_widget_set_visible (self->countdown_box, TRUE);
-
-  if (remaining < TRIAGE_COUNTDOWN_CRITICAL)
-    gtk_widget_add_css_class (self->countdown_box, "critical");
-  else
-    gtk_widget_remove_css_class (self->countdown_box, "critical");
-
+  remaining = triage_countdown_chip_update (self->countdown_box, self->countdown_label,
+                                            &self->spoken_countdown, self->notification->deadline);
   if (remaining <= 0)
     {
-      gtk_widget_add_css_class (self->countdown_box, "expired");
       if (!self->expired_locally)
         {
           self->expired_locally = TRUE;
@@ -270,7 +248,6 @@ _triage_decision_view_update_countdown (TriageDecisionView *self)
         }
       return;
     }
-  gtk_widget_remove_css_class (self->countdown_box, "expired");
 
   /* Wake up when the shown second changes (the text rounds up). */
   self->countdown_id = g_timeout_add_once ((((remaining - 1) % G_TIME_SPAN_SECOND) + 1) / 1000 + 1,

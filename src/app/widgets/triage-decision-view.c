@@ -137,6 +137,7 @@ triage_decision_view_finalize (GObject *object)
   g_clear_pointer (&self->editors, g_ptr_array_unref);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
   triage_request_state_clear (&self->state);
+  g_free (self->spoken_countdown);
 
   G_OBJECT_CLASS (triage_decision_view_parent_class)->finalize (object);
 }

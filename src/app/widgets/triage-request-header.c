@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "triage-countdown-chip.h"
 #include "triage-decision-format.h"
 #include "triage-protocol.h"
 #include "triage-request-header.h"
@@ -34,6 +35,7 @@ struct _TriageRequestHeader
   gboolean         counting;
   gboolean         expired;
   guint            countdown_id;
+  char            *spoken_countdown;   /* the countdown's accessible name */
 
   /* template */
   GtkWidget       *box;
@@ -74,10 +76,6 @@ countdown_cb (gpointer data)
 static void
 update_countdown (TriageRequestHeader *self)
 {
-  g_autoptr(GDateTime) now = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *deadline = NULL;
-  g_autofree char *tooltip = NULL;
   GTimeSpan remaining;
 
   g_clear_handle_id (&self->countdown_id, g_source_remove);
@@ -88,29 +86,10 @@ update_countdown (TriageRequestHeader *self)
       return;
     }
 
-  now = g_date_time_new_now_utc ();
-  remaining = g_date_time_difference (self->request->deadline, now);
-
-  text = triage_format_countdown (remaining);
-  gtk_label_set_label (self->countdown_label, text);
-  deadline = triage_format_time (self->request->deadline, now);
-  /* Translators: %s is the time of a deadline */
-  tooltip = g_strdup_printf (_("Deadline: %s"), deadline);
-  gtk_widget_set_tooltip_text (self->countdown_box, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->countdown_box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tooltip,
-                                  -1);
-  gtk_widget_set_visible (self->countdown_box, TRUE);
-
-  if (remaining < TRIAGE_COUNTDOWN_CRITICAL)
-    gtk_widget_add_css_class (self->countdown_box, "critical");
-  else
-    gtk_widget_remove_css_class (self->countdown_box, "critical");
-
+  remaining = triage_countdown_chip_update (self->countdown_box, self->countdown_label,
+                                            &self->spoken_countdown, self->request->deadline);
   if (remaining <= 0)
     {
-      gtk_widget_add_css_class (self->countdown_box, "expired");
       if (!self->expired)
         {
           self->expired = TRUE;
@@ -118,7 +97,6 @@ update_countdown (TriageRequestHeader *self)
         }
       return;
     }
-  gtk_widget_remove_css_class (self->countdown_box, "expired");
 
   /* Wake up when the shown second changes (the text rounds up). */
   self->countdown_id = g_timeout_add_once ((((remaining - 1) % G_TIME_SPAN_SECOND) + 1) / 1000 + 1,
@@ -142,6 +120,7 @@ triage_request_header_finalize (GObject *object)
   TriageRequestHeader *self = (TriageRequestHeader *)object;
 
   g_clear_pointer (&self->request, atp_notification_unref);
+  g_free (self->spoken_countdown);
 
   G_OBJECT_CLASS (triage_request_header_parent_class)->finalize (object);
 }
