@@ -14,180 +14,11 @@
 
 #define G_LOG_DOMAIN "triage-server-afp"
 
-#include "triage-server-afp.h"
+#include "triage-server-afp-private.h"
 
 #include <string.h>
 
 #define SESSION_ID_LENGTH 24   /* random characters after "ses_" */
-
-/*
- * What a session holds, read from its latest review alone: that review's
- * envelope says what the session had issued before it (its ids, the latest
- * feedback) and its own answer adds to that. No earlier review can have
- * been answered since it was made: each new review withdraws the one still
- * waiting (at most one waits in a session), so reading one row is enough,
- * however long the session.
- */
-typedef struct
-{
-  char                  *id;         /* the latest review, NULL in a new session */
-  gint64                 iteration;
-  TriageNotificationRow *row;
-  AtpAfpReview          *review;     /* its envelope's afp member */
-  AtpAfpFeedback        *feedback;   /* its answer, when that is feedback */
-} Last;
-
-static void
-last_clear (Last *last)
-{
-  g_clear_pointer (&last->id, g_free);
-  g_clear_pointer (&last->row, triage_notification_row_free);
-  g_clear_pointer (&last->review, atp_afp_review_unref);
-  g_clear_pointer (&last->feedback, atp_afp_feedback_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Last, last_clear)
-
-/* The feedback a stored response (ATP-shaped) holds, or NULL. */
-static AtpAfpFeedback *
-feedback_of (const char *response_text)
-{
-  g_autoptr(JsonNode) node = response_text ? json_from_string (response_text, NULL) : NULL;
-  g_autoptr(AtpResponse) response = node ? atp_response_new_from_json (node, NULL) : NULL;
-
-  if (response == NULL || g_strcmp0 (response->action_id, TRIAGE_AFP_ACTION_FEEDBACK) != 0)
-    return NULL;
-  return atp_afp_feedback_new_from_json (response->response_data, NULL);
-}
-
-static gboolean read_last_row (TriageServer *self,
-                               Last         *last,
-                               GError      **error);
-
-/*
- * Reads the session's latest review. With @superseded_by > 0 a review still
- * waiting is withdrawn first ("superseded by iteration N"); when it was
- * answered meanwhile (another server), its answer counts. FALSE when the
- * stored review cannot be read: with @error set when the database did not
- * answer its lookup (the caller answers 503, not 500).
- */
-static gboolean
-read_last (TriageServer *self,
-           const char   *session_id,
-           gint64        superseded_by,
-           gint64        now,
-           Last         *last,
-           GError      **error)
-{
-  /* Unread, the session is not known to have no review: never started over. */
-  if (!triage_store_afp_last_review (self->store, session_id, &last->id, &last->iteration, error))
-    return error == NULL || *error == NULL;
-  if (!read_last_row (self, last, error))
-    return FALSE;
-
-  if (superseded_by > 0 && atp_status_is_pending (last->row->status))
-    {
-      g_autofree char *reason = g_strdup_printf ("superseded by iteration %" G_GINT64_FORMAT,
-                                                 superseded_by);
-
-      if (triage_store_transition (self->store, last->id, TRIAGE_PENDING_MASK,
-                                   ATP_STATUS_INVALIDATED, NULL, reason, now, error))
-        triage_server_changed (self, last->id, ATP_STATUS_INVALIDATED, reason);
-      /* Not stored (@error set), or answered meanwhile: read again. */
-      else if ((error != NULL && *error != NULL) || !read_last_row (self, last, error))
-        return FALSE;
-    }
-
-  last->feedback = feedback_of (last->row->response);
-  return TRUE;
-}
-
-static gboolean
-read_last_row (TriageServer *self,
-               Last         *last,
-               GError      **error)
-{
-  g_autoptr(AtpNotification) envelope = NULL;
-
-  g_clear_pointer (&last->row, triage_notification_row_free);
-  g_clear_pointer (&last->review, atp_afp_review_unref);
-  last->row = triage_store_get_notification (self->store, last->id, error);
-  if (last->row == NULL ||
-      (envelope = atp_notification_new_from_data (last->row->json, -1, ATP_PARSE_DEFAULT,
-                                                  NULL)) == NULL)
-    return FALSE;
-  last->review = triage_server_afp_review_of (envelope, NULL);
-  return last->review != NULL;
-}
-
-/* A session's review that read_last () could not read: 503 when the
- * database did not answer (@error); 500 NOTIFICATION_UNREADABLE naming it when
- * its stored JSON does not read (a damaged row, which no retry mends); else
- * 500 with @message. */
-static void
-reply_unreadable_last (SoupServerMessage *msg,
-                       const GError      *error,
-                       const Last        *last,
-                       const char        *message)
-{
-  if (error != NULL)
-    reply_unread (msg, error);
-  else if (last->row != NULL)
-    reply_unreadable (msg, last->id);
-  else
-    reply_error (msg, ATP_ERROR_INTERNAL_ERROR, message);
-}
-
-/* Every id the session issued, in order, into @review (or @ids). */
-static void
-last_issued_ids (Last         *last,
-                 AtpAfpReview *review,
-                 GPtrArray    *ids)
-{
-  GPtrArray *earlier = last->review != NULL ? last->review->issued_ids : NULL;
-  GPtrArray *items = last->feedback != NULL ? last->feedback->areas_for_improvement : NULL;
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (guint i = 0; earlier != NULL && i < earlier->len; i++)
-    {
-      if (review != NULL)
-        atp_afp_review_add_issued_id (review, earlier->pdata[i]);
-      else
-        g_ptr_array_add (ids, g_strdup (earlier->pdata[i]));
-      g_hash_table_add (seen, earlier->pdata[i]);
-    }
-  for (guint i = 0; items != NULL && i < items->len; i++)
-    {
-      const AtpAfpImprovement *item = g_ptr_array_index (items, i);
-
-      if (g_hash_table_contains (seen, item->id))
-        continue;
-      g_hash_table_add (seen, item->id);
-      if (review != NULL)
-        atp_afp_review_add_issued_id (review, item->id);
-      else
-        g_ptr_array_add (ids, g_strdup (item->id));
-    }
-}
-
-/* What @review (a new one of the session) needs of it: the ids, the latest
- * feedback, the previous artifact. */
-static void
-last_describe (Last         *last,
-               AtpAfpReview *review)
-{
-  if (last->review == NULL)
-    return;
-
-  last_issued_ids (last, review, NULL);
-  if (last->feedback != NULL)
-    atp_afp_review_set_latest_feedback (review, last->id, last->iteration, last->feedback);
-  else if (last->review->latest_feedback != NULL)
-    atp_afp_review_set_latest_feedback (review, last->review->latest_feedback_id,
-                                        last->review->latest_feedback_iteration,
-                                        last->review->latest_feedback);
-  atp_afp_review_set_previous (review, last->id, last->iteration, &last->review->request->artifact);
-}
 
 AtpAfpReview *
 triage_server_afp_review_of (AtpNotification  *envelope,
@@ -201,39 +32,6 @@ triage_server_afp_review_of (AtpNotification  *envelope,
     }
 
   return atp_afp_review_new_from_json (envelope->payload, error);
-}
-
-static gboolean
-owned_session (TriageServer      *self,
-               SoupServerMessage *msg,
-               TriageServiceRow  *service,
-               const char        *session_id,
-               TriageAfpSessionRow **session)
-{
-  g_autoptr(GError) error = NULL;
-
-  *session = triage_store_afp_get_session (self->store, session_id, &error);
-  if (*session != NULL && g_strcmp0 ((*session)->service_id, service->id) == 0)
-    return TRUE;
-  /* Unread: not known to be missing (an agent told so starts over). */
-  if (error != NULL)
-    {
-      reply_unanswered (msg, "a review session", "Cannot read the review session now (the "
-                        "server's database did not answer); nothing was changed, try again later",
-                        error);
-      return FALSE;
-    }
-
-  /* Another service's session is not told apart from none. */
-  g_clear_pointer (session, triage_afp_session_row_free);
-  {
-    g_autofree char *message = g_strdup_printf ("session_id: no review session “%s” of this service "
-                                                "(a first request starts one; its answer names it)",
-                                                session_id);
-
-    reply_error_field (msg, ATP_ERROR_SESSION_NOT_FOUND, message, "session_id");
-  }
-  return FALSE;
 }
 
 /* ---- POST /api/v1/afp/reviews ---- */
@@ -488,21 +286,21 @@ reply_iteration_not_greater (SoupServerMessage *msg,
 /* The review's envelope (with what the session had issued before it, read
  * from @last) and its text; NULL after answering 413 or 500. */
 static AtpNotification *
-envelope_for (SoupServerMessage *msg,
-              TriageServiceRow  *service,
-              const Submission  *submission,
-              const char        *session_id,
-              AtpAfpRequest     *request,
-              Last              *last,
-              GDateTime         *now,
-              char             **text)
+envelope_for (SoupServerMessage    *msg,
+              TriageServiceRow     *service,
+              const Submission     *submission,
+              const char           *session_id,
+              AtpAfpRequest        *request,
+              TriageServerAfpLast  *last,
+              GDateTime            *now,
+              char                **text)
 {
   g_autoptr(AtpAfpReview) review = atp_afp_review_new (session_id, request);
   g_autoptr(AtpNotification) envelope = NULL;
   g_autoptr(GError) error = NULL;
   gsize size;
 
-  last_describe (last, review);
+  triage_server_afp_last_describe (last, review);
   envelope = build_envelope (service, submission, review, now, &error);
   if (envelope == NULL)
     {
@@ -550,7 +348,7 @@ handle_post_review (TriageServer      *self,
   g_autofree char *answer = NULL;
   g_autofree char *envelope_text = NULL;
   g_autoptr(AtpNotification) envelope = NULL;
-  g_auto(Last) last = { 0 };
+  g_auto(TriageServerAfpLast) last = { 0 };
   g_autoptr(GBytes) body = NULL;
   g_autofree char *posted = NULL;
   TriageStoreInsert inserted;
@@ -613,7 +411,8 @@ handle_post_review (TriageServer      *self,
 
   if (submission.session_id != NULL)
     {
-      if (!owned_session (self, msg, service, submission.session_id, &session))
+      if (!triage_server_afp_owned_session (self, msg, service, submission.session_id,
+                                            &session))
         return;
       session_id = g_strdup (session->id);
       if (request->iteration <= session->last_iteration)
@@ -621,10 +420,10 @@ handle_post_review (TriageServer      *self,
           reply_iteration_not_greater (msg, session_id, session->last_iteration, request->iteration);
           return;
         }
-      if (!read_last (self, session_id, 0, now_us, &last, &error))
+      if (!triage_server_afp_read_last (self, session_id, 0, now_us, &last, &error))
         {
-          reply_unreadable_last (msg, error, &last,
-                                 "The session's previous review cannot be read");
+          triage_server_afp_reply_unreadable_last (msg, error, &last,
+                                                   "The session's previous review cannot be read");
           return;
         }
     }
@@ -669,11 +468,12 @@ handle_post_review (TriageServer      *self,
       g_autofree char *read_id = g_steal_pointer (&last.id);
       gboolean had_feedback = last.feedback != NULL;
 
-      last_clear (&last);
-      if (!read_last (self, session_id, request->iteration, now_us, &last, &error))
+      triage_server_afp_last_clear (&last);
+      if (!triage_server_afp_read_last (self, session_id, request->iteration, now_us, &last,
+                                        &error))
         {
-          reply_unreadable_last (msg, error, &last,
-                                 "The session's previous review cannot be read");
+          triage_server_afp_reply_unreadable_last (msg, error, &last,
+                                                   "The session's previous review cannot be read");
           triage_store_afp_release_iteration (self->store, session_id, request->iteration);
           return;
         }
@@ -714,60 +514,7 @@ handle_post_review (TriageServer      *self,
   reply_text (msg, 201, g_steal_pointer (&answer));
 }
 
-/* ---- GET and PATCH /api/v1/afp/reviews/{id} ---- */
-
-/* ---- GET /api/v1/afp/sessions/{id} ---- */
-
-static void
-handle_get_session (TriageServer      *self,
-                    SoupServerMessage *msg,
-                    const char        *id)
-{
-  g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
-  g_autoptr(TriageAfpSessionRow) session = NULL;
-  g_autoptr(GPtrArray) reviews = NULL;
-  g_autoptr(JsonObject) answer = NULL;
-  g_auto(Last) last = { 0 };
-  g_autoptr(GPtrArray) issued = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *created = NULL;
-  JsonArray *list, *ids;
-
-  if (service == NULL || !owned_session (self, msg, service, id, &session))
-    return;
-
-  reviews = triage_store_afp_reviews (self->store, session->id, &error);
-  if (reviews == NULL || !read_last (self, session->id, 0, 0, &last, &error))
-    {
-      reply_unreadable_last (msg, error, &last, "The session's latest review cannot be read");
-      return;
-    }
-  last_issued_ids (&last, NULL, issued);
-
-  answer = json_object_new ();
-  created = format_us (session->created_at);
-  json_object_set_string_member (answer, "session_id", session->id);
-  json_object_set_string_member (answer, "created_at", created);
-  json_object_set_int_member (answer, "last_iteration", session->last_iteration);
-  list = json_array_sized_new (reviews->len);
-  for (guint i = 0; i < reviews->len; i++)
-    {
-      const TriageAfpReviewRow *review = g_ptr_array_index (reviews, i);
-      JsonObject *item = json_object_new ();
-
-      json_object_set_string_member (item, "id", review->notification_id);
-      json_object_set_int_member (item, "iteration", review->iteration);
-      json_object_set_string_member (item, "status", triage_server_status_word (review->status));
-      json_array_add_object_element (list, item);
-    }
-  json_object_set_array_member (answer, "reviews", list);
-  ids = json_array_sized_new (issued->len);
-  for (guint i = 0; i < issued->len; i++)
-    json_array_add_string_element (ids, g_ptr_array_index (issued, i));
-  json_object_set_array_member (answer, "issued_ids", ids);
-
-  reply_text (msg, 200, object_to_string (answer));
-}
+/* ---- GET /api/v1/afp/sessions/{id}: triage-server-afp-session.c ---- */
 
 /* ---- routes ---- */
 
@@ -803,7 +550,7 @@ triage_server_afp_route (TriageServer      *self,
       if (strcmp (method, "GET") != 0)
         reply_method_not_allowed (msg, "GET");
       else
-        handle_get_session (self, msg, rest);
+        triage_server_afp_handle_get_session (self, msg, rest);
     }
   else
     return FALSE;
