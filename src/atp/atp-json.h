@@ -48,6 +48,10 @@ char       *atp_json_error_body     (const char   *code,
                                      JsonObject   *details,
                                      const char   *request_id);
 
+/* A short description of a JSON value sent, for error messages: `"3"`, `12`, `an
+ * object`; a text quoted as JSON writes it, cut to 40 characters with "…". */
+char       *atp_json_describe       (JsonNode     *node);
+
 /* RFC 3339 / ISO 8601 helpers built on GDateTime. */
 GDateTime  *atp_parse_timestamp     (const char   *text);        /* NULL if not RFC 3339 with an offset */
 char       *atp_format_timestamp    (GDateTime    *time);        /* UTC, "Z", microseconds only when non-zero */

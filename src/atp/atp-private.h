@@ -54,8 +54,6 @@ JsonNode *atp_json_build              (const char     *data,
 /* Appends the compact JSON text of @node to @out. */
 void      atp_json_write_node         (GString        *out,
                                        JsonNode       *node);
-/* A short description of a JSON value for error messages: `"3"`, `12`, `an object`. */
-char     *atp_json_describe           (JsonNode       *node);
 /* @node as an object, or NULL with INVALID_REQUEST "<what> must be a JSON object, got …". */
 JsonObject *atp_json_require_object   (JsonNode       *node,
                                        const char     *what,

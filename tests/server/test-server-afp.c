@@ -423,6 +423,27 @@ test_invalid_requests (Fixture       *fixture,
   g_assert_cmpint (listed (fixture, "?protocols=all"), ==, 0);
 }
 
+/* A deadline that does not read is quoted back, a long one cut, as libatp
+ * quotes any value it refuses. */
+static void
+test_bad_deadline_quoted (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *filler = g_strnfill (200, '9');
+  g_autofree char *long_body = g_strdup_printf ("{\"deadline\":\"2031-%s\",\"request\":{}}", filler);
+  g_autoptr(SrvAnswer) answer = post_review (fixture, fixture->key,
+                                             "{\"deadline\":\"next Tuesday\",\"request\":{}}");
+  g_autoptr(SrvAnswer) cut = post_review (fixture, fixture->key, long_body);
+
+  srv_assert_status (answer, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (answer, "deadline");
+  srv_assert_message (answer, "time zone offset (e.g. \"2025-05-25T10:30:00Z\"), got \"next Tuesday\"");
+  srv_assert_status (cut, 400, "INVALID_FIELD_VALUE");
+  srv_assert_message (cut, "got \"2031-9999");
+  srv_assert_message (cut, "99…");
+  g_assert_null (strstr (cut->body, filler));
+}
+
 static void
 test_repeated_post (Fixture       *fixture,
                     gconstpointer  data)
@@ -756,6 +777,7 @@ main (int   argc,
   ADD ("/server/afp/iteration-must-increase", test_iteration_must_increase);
   ADD ("/server/afp/unknown-session", test_unknown_session);
   ADD ("/server/afp/invalid-requests", test_invalid_requests);
+  ADD ("/server/afp/bad-deadline-quoted", test_bad_deadline_quoted);
   ADD ("/server/afp/repeated-post", test_repeated_post);
   ADD ("/server/afp/repeated-post-expired", test_repeated_post_expired);
   ADD ("/server/afp/too-large-changes-nothing", test_too_large_changes_nothing);

@@ -133,9 +133,12 @@ read_submission (SoupServerMessage *msg,
       out->deadline = atp_parse_timestamp (deadline);
       if (out->deadline == NULL)
         {
-          reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE,
-                             "deadline: must be an RFC 3339 date-time with a time zone offset",
-                             "deadline");
+          g_autofree char *got = atp_json_describe (json_object_get_member (object, "deadline"));
+          g_autofree char *message =
+            g_strdup_printf ("deadline: must be an RFC 3339 date-time with a time zone offset "
+                             "(e.g. \"2025-05-25T10:30:00Z\"), got %s", got);
+
+          reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "deadline");
           return FALSE;
         }
     }
