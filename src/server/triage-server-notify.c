@@ -654,7 +654,8 @@ handle_patch_notification (TriageServer      *self,
   g_autoptr(JsonObject) answer = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *updated = NULL;
-  const char *status, *reason;
+  g_autofree char *reason = NULL;
+  const char *status;
   gboolean failed = FALSE;
   gint64 now = now_us ();
 
@@ -666,8 +667,8 @@ handle_patch_notification (TriageServer      *self,
                           &failed);
   if (failed)
     return;
-  reason = get_string (msg, json_node_get_object (root), "reason", FALSE, &failed);
-  if (failed)
+  /* Given, a reason says something: "" is refused as an empty status is. */
+  if (!get_text (msg, json_node_get_object (root), "reason", &reason))
     return;
   if (strcmp (status, "invalidated") != 0)
     {

@@ -272,6 +272,10 @@ const char       *get_string_or        (SoupServerMessage *msg,
                                         gboolean           required,
                                         AtpErrorCode       invalid,
                                         gboolean          *failed);
+gboolean          get_text             (SoupServerMessage *msg,
+                                        JsonObject        *object,
+                                        const char        *name,
+                                        char             **value);
 gboolean          check_admin          (TriageServer      *self,
                                         SoupServerMessage *msg);
 gboolean          check_schema         (TriageServer      *self,

@@ -474,7 +474,8 @@ triage_server_agent_withdraw (TriageServer      *self,
   g_autoptr(JsonNode) view = NULL;
   TriageNotificationRow *shown;
   JsonObject *object;
-  const char *status, *reason;
+  g_autofree char *reason = NULL;
+  const char *status;
   gboolean failed = FALSE;
 
   if (service == NULL ||
@@ -485,8 +486,8 @@ triage_server_agent_withdraw (TriageServer      *self,
   status = get_string_or (msg, object, "status", TRUE, ATP_ERROR_INVALID_STATUS, &failed);
   if (failed)
     return;
-  reason = get_string (msg, object, "reason", FALSE, &failed);
-  if (failed)
+  /* As ATP's PATCH: a reason given says something. */
+  if (!get_text (msg, object, "reason", &reason))
     return;
   if (g_strcmp0 (status, "invalidated") != 0)
     {

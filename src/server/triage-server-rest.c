@@ -730,3 +730,34 @@ get_string_or (SoupServerMessage *msg,
     }
   return json_node_get_string (node);
 }
+
+/* An optional string member that, given, must hold more than whitespace: an
+ * empty one is refused naming it, never read as a text or as none. @value is
+ * NULL when the member is absent or null. */
+gboolean
+get_text (SoupServerMessage *msg,
+          JsonObject        *object,
+          const char        *name,
+          char             **value)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  g_autofree char *stripped = NULL;
+  g_autofree char *message = NULL;
+
+  *value = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      stripped = g_strstrip (g_strdup (json_node_get_string (node)));
+      if (*stripped != '\0')
+        {
+          *value = g_strdup (json_node_get_string (node));
+          return TRUE;
+        }
+    }
+
+  message = g_strdup_printf ("%s: must be a non-empty string", name);
+  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, name);
+  return FALSE;
+}

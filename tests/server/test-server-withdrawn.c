@@ -218,6 +218,38 @@ test_protocols_read (SrvTeam       *team,
   assert_decision_withdrawn (team, decision);
 }
 
+/* An empty or blank reason is refused naming it, as an empty status is, at
+ * ATP's, AFP's and AITP's PATCH alike: never kept as a reason that says
+ * nothing ("…answered it: "), and the request is not withdrawn. */
+static void
+test_empty_reason_refused (SrvTeam       *team,
+                           gconstpointer  data)
+{
+  g_autofree char *notification = srv_post (team->server, team->key, "Empty reason?");
+  g_autofree char *review = post_review (team);
+  g_autofree char *decision = post_decision (team);
+  const char *prefixes[] = { NOTIFICATIONS, REVIEWS, DECISIONS };
+  const char *ids[] = { notification, review, decision };
+  const char *bodies[] = { "{\"status\":\"invalidated\",\"reason\":\"\"}",
+                           "{\"status\":\"invalidated\",\"reason\":\"  \"}" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (bodies); j++)
+      {
+        g_autofree char *path = g_strconcat (prefixes[i], ids[i], NULL);
+        g_autoptr(SrvAnswer) answer = srv_request (team->server, "PATCH", path, team->key,
+                                                   bodies[j]);
+        g_autoptr(JsonObject) view = NULL;
+
+        g_test_message ("PATCH %s %s", path, bodies[j]);
+        srv_assert_status (answer, 400, "INVALID_FIELD_VALUE");
+        srv_assert_field (answer, "reason");
+        srv_assert_message (answer, "reason: must be a non-empty string");
+        view = read_one (team, prefixes[i], team->key, ids[i]);
+        g_assert_cmpstr (json_object_get_string_member (view, "status"), !=, "invalidated");
+      }
+}
+
 /* A database the server before this one made (no reason kept; the schema
  * one version older) opens: it is migrated in place, its requests read as
  * before, and a withdrawal's reason is kept from then on. */
@@ -284,6 +316,7 @@ main (int   argc,
   ADD ("/server/withdrawn/reason-read", test_reason_read);
   ADD ("/server/withdrawn/expiry-read", test_expiry_read);
   ADD ("/server/withdrawn/protocols-read", test_protocols_read);
+  ADD ("/server/withdrawn/empty-reason-refused", test_empty_reason_refused);
   ADD ("/server/withdrawn/upgrade", test_upgrade);
 #undef ADD
 

@@ -59,35 +59,6 @@ submission_clear (Submission *submission)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Submission, submission_clear)
 
-/* An optional string member that must hold more than whitespace. */
-static gboolean
-read_text (SoupServerMessage *msg,
-           JsonObject        *object,
-           const char        *name,
-           char             **value)
-{
-  JsonNode *node = json_object_get_member (object, name);
-  g_autofree char *stripped = NULL;
-  g_autofree char *message = NULL;
-
-  *value = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-    {
-      stripped = g_strstrip (g_strdup (json_node_get_string (node)));
-      if (*stripped != '\0')
-        {
-          *value = g_strdup (json_node_get_string (node));
-          return TRUE;
-        }
-    }
-
-  message = g_strdup_printf ("%s: must be a non-empty string", name);
-  reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, name);
-  return FALSE;
-}
-
 static gboolean
 read_submission (SoupServerMessage *msg,
                  JsonObject        *object,
@@ -114,11 +85,11 @@ read_submission (SoupServerMessage *msg,
         }
     }
 
-  if (!read_text (msg, object, "id", &id) ||
-      !read_text (msg, object, "session_id", &out->session_id) ||
-      !read_text (msg, object, "deadline", &deadline) ||
-      !read_text (msg, object, "title", &out->title) ||
-      !read_text (msg, object, "project", &out->project))
+  if (!get_text (msg, object, "id", &id) ||
+      !get_text (msg, object, "session_id", &out->session_id) ||
+      !get_text (msg, object, "deadline", &deadline) ||
+      !get_text (msg, object, "title", &out->title) ||
+      !get_text (msg, object, "project", &out->project))
     return FALSE;
 
   if (id != NULL && !atp_is_uuid_v4 (id))
