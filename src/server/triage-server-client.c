@@ -463,7 +463,7 @@ handle_respond (TriageServer      *self,
     return;
   if (atp_status_is_terminal (row->status))
     {
-      reply_terminal_conflict (msg, id, row->status, row->deadline);
+      reply_terminal_conflict (msg, id, row->status, row->deadline, "notification");
       return;
     }
   now = g_date_time_new_now_utc ();
@@ -480,7 +480,7 @@ handle_respond (TriageServer      *self,
   if (notification->deadline != NULL && g_date_time_compare (now, notification->deadline) >= 0)
     {
       triage_server_reschedule (self);
-      reply_terminal_conflict (msg, id, ATP_STATUS_EXPIRED, row->deadline);
+      reply_terminal_conflict (msg, id, ATP_STATUS_EXPIRED, row->deadline, "notification");
       return;
     }
   response = atp_response_new (id, action_id, completed, now, user, ATP_RESPONDER_HUMAN);
@@ -512,7 +512,7 @@ handle_respond (TriageServer      *self,
       if (current == NULL ||
           !reply_if_retry (msg, current, protocol, notification, user, action_id, data))
         reply_terminal_conflict (msg, id, current ? current->status : ATP_STATUS_RESPONDED,
-                                 current ? current->deadline : 0);
+                                 current ? current->deadline : 0, "notification");
       return;
     }
   triage_server_changed (self, id, ATP_STATUS_RESPONDED, NULL);

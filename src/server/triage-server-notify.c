@@ -614,14 +614,17 @@ reply_unread (SoupServerMessage *msg,
 
 /* 409 for @id, ended with @status; `details` name the notification and, for
  * an expiry, when it expired (its deadline, unix µs; 0 = not known), as in
- * ATP's own example of an error. */
+ * ATP's own example of an error. The message calls it @noun, the word of
+ * the protocol its reader speaks (ATP's codes kept). */
 void
 reply_terminal_conflict (SoupServerMessage *msg,
                          const char        *id,
                          int                status,
-                         gint64             deadline)
+                         gint64             deadline,
+                         const char        *noun)
 {
   g_autoptr(JsonObject) details = json_object_new ();
+  g_autofree char *message = NULL;
 
   json_object_set_string_member (details, "notification_id", id);
   if (status == ATP_STATUS_EXPIRED)
@@ -632,15 +635,19 @@ reply_terminal_conflict (SoupServerMessage *msg,
 
           json_object_set_string_member (details, "expired_at", expired_at);
         }
-      reply_error_details (msg, ATP_ERROR_NOTIFICATION_EXPIRED, "The notification has expired",
-                           details);
+      message = g_strdup_printf ("The %s has expired", noun);
+      reply_error_details (msg, ATP_ERROR_NOTIFICATION_EXPIRED, message, details);
     }
   else if (status == ATP_STATUS_INVALIDATED)
-    reply_error_details (msg, ATP_ERROR_NOTIFICATION_INVALIDATED,
-                         "The notification was invalidated", details);
+    {
+      message = g_strdup_printf ("The %s was invalidated", noun);
+      reply_error_details (msg, ATP_ERROR_NOTIFICATION_INVALIDATED, message, details);
+    }
   else
-    reply_error_details (msg, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED,
-                         "The notification was already responded to", details);
+    {
+      message = g_strdup_printf ("The %s was already responded to", noun);
+      reply_error_details (msg, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED, message, details);
+    }
 }
 
 void
@@ -692,7 +699,7 @@ handle_patch_notification (TriageServer      *self,
       reply_error (msg, ATP_ERROR_SERVICE_NOT_OWNER, "The notification belongs to another service");
       return;
     }
-  if (!triage_server_invalidate (self, msg, row, reason, now))
+  if (!triage_server_invalidate (self, msg, row, reason, now, "notification"))
     return;
   updated = format_us (now);
   answer = json_object_new ();
@@ -707,7 +714,8 @@ triage_server_invalidate (TriageServer          *self,
                           SoupServerMessage     *msg,
                           TriageNotificationRow *row,
                           const char            *reason,
-                          gint64                 now)
+                          gint64                 now,
+                          const char            *noun)
 {
   g_autoptr(TriageNotificationRow) current = NULL;
   g_autoptr(GError) error = NULL;
@@ -734,7 +742,7 @@ triage_server_invalidate (TriageServer          *self,
       return FALSE;
     }
   reply_terminal_conflict (msg, row->id, current ? current->status : ATP_STATUS_RESPONDED,
-                           current ? current->deadline : 0);
+                           current ? current->deadline : 0, noun);
   return FALSE;
 }
 

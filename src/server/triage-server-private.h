@@ -311,7 +311,8 @@ void              reply_unanswered     (SoupServerMessage *msg,
 void              reply_terminal_conflict (SoupServerMessage *msg,
                                            const char        *id,
                                            int                status,
-                                           gint64             deadline);
+                                           gint64             deadline,
+                                           const char        *noun);
 void              handle_post_notification  (TriageServer      *self,
                                              SoupServerMessage *msg);
 void              handle_patch_notification (TriageServer      *self,

@@ -498,7 +498,7 @@ triage_server_agent_withdraw (TriageServer      *self,
       return;
     }
   if ((row = triage_server_owned_request (self, msg, service, id, protocol, noun)) == NULL ||
-      !triage_server_invalidate (self, msg, row, reason, g_get_real_time ()))
+      !triage_server_invalidate (self, msg, row, reason, g_get_real_time (), noun))
     return;
 
   after = triage_store_get_notification (self->store, id, NULL);

@@ -181,11 +181,14 @@ void      triage_server_wait          (TriageServer      *self,
                                        const char        *id,
                                        guint              wait);
 /* A service withdraws its pending request @row (the service owns it):
- * TRUE once invalidated, FALSE after answering the 409 of an ended one. */
+ * TRUE once invalidated, FALSE after answering the 409 of an ended one,
+ * which calls it @noun (the service's protocol's word: "notification",
+ * "decision request", "review"). */
 gboolean  triage_server_invalidate    (TriageServer          *self,
                                        SoupServerMessage     *msg,
                                        TriageNotificationRow *row,
                                        const char            *reason,
-                                       gint64                 now);
+                                       gint64                 now,
+                                       const char            *noun);
 
 G_END_DECLS

@@ -250,6 +250,33 @@ test_empty_reason_refused (SrvTeam       *team,
       }
 }
 
+/* A PATCH of a request already withdrawn is 409 NOTIFICATION_INVALIDATED at
+ * every endpoint (the code ATP gives it), its message in the word of the
+ * protocol the agent speaks: an AITP decision request, an AFP review. */
+static void
+test_conflict_in_protocol_words (SrvTeam       *team,
+                                 gconstpointer  data)
+{
+  g_autofree char *notification = srv_post (team->server, team->key, "Withdrawn twice?");
+  g_autofree char *review = post_review (team);
+  g_autofree char *decision = post_decision (team);
+  const char *prefixes[] = { NOTIFICATIONS, REVIEWS, DECISIONS };
+  const char *ids[] = { notification, review, decision };
+  const char *messages[] = { "The notification was invalidated", "The review was invalidated",
+                             "The decision request was invalidated" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autofree char *path = g_strconcat (prefixes[i], ids[i], NULL);
+      g_autoptr(SrvAnswer) again = NULL;
+
+      withdraw_at (team, prefixes[i], ids[i], NULL);
+      again = srv_request (team->server, "PATCH", path, team->key, "{\"status\":\"invalidated\"}");
+      srv_assert_status (again, 409, "NOTIFICATION_INVALIDATED");
+      srv_assert_message (again, messages[i]);
+    }
+}
+
 /* A database the server before this one made (no reason kept; the schema
  * one version older) opens: it is migrated in place, its requests read as
  * before, and a withdrawal's reason is kept from then on. */
@@ -317,6 +344,7 @@ main (int   argc,
   ADD ("/server/withdrawn/expiry-read", test_expiry_read);
   ADD ("/server/withdrawn/protocols-read", test_protocols_read);
   ADD ("/server/withdrawn/empty-reason-refused", test_empty_reason_refused);
+  ADD ("/server/withdrawn/conflict-in-protocol-words", test_conflict_in_protocol_words);
   ADD ("/server/withdrawn/upgrade", test_upgrade);
 #undef ADD
 

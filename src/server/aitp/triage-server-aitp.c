@@ -237,9 +237,9 @@ triage_server_aitp_route (TriageServer      *self,
       g_autofree char *id = g_ascii_strdown (rest, -1);
 
       if (strcmp (method, "GET") == 0)
-        triage_server_agent_get (self, msg, id, query, ATP_PROTOCOL_AITP, "decision");
+        triage_server_agent_get (self, msg, id, query, ATP_PROTOCOL_AITP, "decision request");
       else if (strcmp (method, "PATCH") == 0)
-        triage_server_agent_withdraw (self, msg, id, ATP_PROTOCOL_AITP, "decision");
+        triage_server_agent_withdraw (self, msg, id, ATP_PROTOCOL_AITP, "decision request");
       else
         reply_method_not_allowed (msg, "GET, PATCH");
     }
