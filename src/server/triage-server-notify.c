@@ -674,8 +674,8 @@ handle_patch_notification (TriageServer      *self,
                           &failed);
   if (failed)
     return;
-  /* Given, a reason says something: "" is refused as an empty status is. */
-  if (!get_text (msg, json_node_get_object (root), "reason", &reason))
+  /* A reason that says nothing ("", blanks) is none. */
+  if (!get_reason (msg, json_node_get_object (root), &reason))
     return;
   if (strcmp (status, "invalidated") != 0)
     {

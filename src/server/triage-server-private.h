@@ -276,6 +276,9 @@ gboolean          get_text             (SoupServerMessage *msg,
                                         JsonObject        *object,
                                         const char        *name,
                                         char             **value);
+gboolean          get_reason           (SoupServerMessage *msg,
+                                        JsonObject        *object,
+                                        char             **value);
 gboolean          check_admin          (TriageServer      *self,
                                         SoupServerMessage *msg);
 gboolean          check_schema         (TriageServer      *self,

@@ -486,8 +486,8 @@ triage_server_agent_withdraw (TriageServer      *self,
   status = get_string_or (msg, object, "status", TRUE, ATP_ERROR_INVALID_STATUS, &failed);
   if (failed)
     return;
-  /* As ATP's PATCH: a reason given says something. */
-  if (!get_text (msg, object, "reason", &reason))
+  /* As ATP's PATCH: a reason that says nothing is none. */
+  if (!get_reason (msg, object, &reason))
     return;
   if (g_strcmp0 (status, "invalidated") != 0)
     {

@@ -761,3 +761,19 @@ get_text (SoupServerMessage *msg,
   reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, name);
   return FALSE;
 }
+
+/* A PATCH's optional "reason" in *@value: a string, or nothing. ATP lets it
+ * be any string; one that is empty or blank says nothing and is read as no
+ * reason (the withdrawal goes through), never kept as one. */
+gboolean
+get_reason (SoupServerMessage *msg,
+            JsonObject        *object,
+            char             **value)
+{
+  gboolean failed = FALSE;
+  const char *reason = get_string (msg, object, "reason", FALSE, &failed);
+  g_autofree char *stripped = reason ? g_strstrip (g_strdup (reason)) : NULL;
+
+  *value = stripped != NULL && *stripped != '\0' ? g_strdup (reason) : NULL;
+  return !failed;
+}
