@@ -53,6 +53,8 @@ static const struct
   { ATP_ERROR_SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE", 503 },
   { ATP_ERROR_STORAGE_UNAVAILABLE, "STORAGE_UNAVAILABLE", 503 },
   { ATP_ERROR_NOTIFICATION_UNREADABLE, "NOTIFICATION_UNREADABLE", 500 },
+  /* What a 409 whose code libatp does not know means; no server of ours sends it. */
+  { ATP_ERROR_CONFLICT, "CONFLICT", 409 },
   /* Local failures, no HTTP status (0); a server sends PROTOCOL_ERROR only in
    * a stream's error frame. */
   { ATP_ERROR_CONNECTION_FAILED, "CONNECTION_FAILED", 0 },

@@ -83,6 +83,10 @@ typedef enum
   ATP_ERROR_CONNECTION_LOST,          /* a request that changes something (POST, PATCH…) went
                                        * out whole, then its connection broke or its answer did
                                        * not come in time: the server may have acted on it */
+  /* 409, last to keep the numbers above */
+  ATP_ERROR_CONFLICT,                 /* a 409 with a code this version does not know (another
+                                       * server's): the request conflicts with what the server
+                                       * holds, and sending it again cannot change that */
 } AtpErrorCode;
 
 GQuark        atp_error_quark            (void);

@@ -7,7 +7,10 @@
 # it again and one already settled (a server repeating itself); with the token
 # "full" the WebSocket is closed at once with 4029 and no error frame. With the
 # tokens "paged" and "strict" the pending list has a second page, and a page
-# over ATP's 100 is refused ("strict": with a code of another server's).
+# over ATP's 100 is refused ("strict": with a code of another server's). A
+# request looked up or answered (POST …/respond) meets a 409 of another
+# server's code, by its id (REFUSALS); the times answers came are at
+# /peer/responds.
 #
 # It runs in its own process (libsoup 3.2's SoupServer leaks accepted sockets,
 # which would drown the ASan run of the test in noise). It prints
@@ -30,6 +33,7 @@ import urllib.parse
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 MAX_ANSWER = 2 * 1024 * 1024
 received_frames = []   # text frames the client sent over the WebSocket
+responds = {}          # notification id -> the times (monotonic) its answers came
 lock = threading.Lock()
 
 NOTIFICATION = {
@@ -72,6 +76,16 @@ def ws_read(rfile):
     for i in range(len(data)):
         data[i] ^= mask[i % 4]
     return opcode, bytes(data)
+
+
+# What another ATP server may answer, to a GET of a notification or an answer
+# to it, by the end of its id: (status, body, content type, headers).
+REFUSALS = {
+    # a conflict of a code libatp does not know
+    "-000000000009": lambda: (409, json.dumps({"code": "ALREADY_DECIDED",
+                                               "message": "the request is decided",
+                                               "request_id": "r9"})),
+}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -124,6 +138,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path == "/peer/frames":
             with lock:
                 self.answer(200, json.dumps(received_frames))
+        elif path == "/peer/responds":
+            with lock:
+                self.answer(200, json.dumps(responds))
         elif path.endswith("-000000000001"):
             self.answer(200, '{"id": ')                     # broken JSON
         elif path.endswith("-000000000002"):
@@ -147,11 +164,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path.endswith("-000000000008"):
             self.answer(400, json.dumps({"code": "VALIDATION_FAILED", "message": "bad id",
                                          "request_id": "r8"}))
+        elif path[-13:] in REFUSALS:
+            self.answer(*REFUSALS[path[-13:]]())
         elif path.endswith("-000000000006"):
             time.sleep(5)                                   # never answers in time
             self.close_connection = True
         else:
             self.answer(404, '{"code":"NOT_FOUND","message":"no such path","request_id":"r"}')
+
+    def do_POST(self):
+        # An answer: 200, or what REFUSALS holds for its id, and a 409 of
+        # another server's code to one sent again; GET /peer/responds says
+        # when each came.
+        length = int(self.headers.get("Content-Length", "0"))
+        try:
+            nid = json.loads(self.rfile.read(length)).get("notification_id", "")
+        except (ValueError, AttributeError):
+            nid = ""
+        if self.path != "/api/v1/client/respond":
+            self.answer(404, '{"code":"NOT_FOUND","message":"no such path","request_id":"r"}')
+            return
+        with lock:
+            times = responds.setdefault(nid, [])
+            times.append(time.monotonic())
+            attempt = len(times)
+        if attempt > 1:
+            # sent again: a conflict of a code libatp does not know
+            self.answer(*REFUSALS["-000000000009"]())
+        elif nid[-13:] in REFUSALS:
+            self.answer(*REFUSALS[nid[-13:]]())
+        else:
+            self.answer(200, "{}")
 
     def websocket(self):
         key = self.headers.get("Sec-WebSocket-Key", "")

@@ -647,6 +647,8 @@ test_peer_answers (Peer          *peer,
     /* An error object with a code of another server's: what its status says. */
     { "00000000-0000-4000-8000-000000000007", ATP_ERROR_AUTH_INVALID_TOKEN, "token expired [TOKEN_EXPIRED] (request r7)" },
     { "00000000-0000-4000-8000-000000000008", ATP_ERROR_INVALID_REQUEST, "bad id [VALIDATION_FAILED]" },
+    /* A 409 of another server's code: a conflict, not an unknown failure. */
+    { "00000000-0000-4000-8000-000000000009", ATP_ERROR_CONFLICT, "the request is decided [ALREADY_DECIDED] (request r9)" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

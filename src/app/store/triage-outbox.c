@@ -23,8 +23,10 @@
  *    person what happened;
  *  - 500 NOTIFICATION_UNREADABLE: the server's row of the request is
  *    damaged; it settles as gone (::conflict), as no resend mends it;
- *  - 400/404/422: refused for good; the entry stays, marked failed, and
- *    ::rejected says why (resending cannot help).
+ *  - 400/404/422, and a 409 of a code libatp does not know (another
+ *    server's, ATP_ERROR_CONFLICT: it says no more than "a conflict"):
+ *    refused for good; the entry stays, marked failed, and ::rejected says
+ *    why (resending cannot help).
  *
  * Anything else (no connection, 5xx, 429, 401) leaves it queued.
  */
@@ -181,11 +183,11 @@ failed_cb (GObject      *object,
     schedule_retry (self);
 }
 
-/* What the server's refusal settles: a conflict (409) settles the request
- * otherwise, and so does 500 NOTIFICATION_UNREADABLE (gone: the server can
- * no longer read it); a refusal for good (a 4xx but 401, 409 and 429)
- * rejects the answer; anything else (none: no connection, other 5xx, 429,
- * 401) leaves it queued. */
+/* What the server's refusal settles: a conflict (409) of ATP's codes settles
+ * the request otherwise, and so does 500 NOTIFICATION_UNREADABLE (gone: the
+ * server can no longer read it); a refusal for good (a 4xx but 401, 429 and
+ * ATP's 409s) rejects the answer; anything else (none: no connection, other
+ * 5xx, 429, 401) leaves it queued. */
 static TriageOutcome
 outcome_for_error (const GError *error)
 {
@@ -216,6 +218,7 @@ outcome_for_error (const GError *error)
     case ATP_ERROR_NOT_FOUND:
     case ATP_ERROR_NOTIFICATION_NOT_FOUND:
     case ATP_ERROR_PAYLOAD_TOO_LARGE:
+    case ATP_ERROR_CONFLICT:   /* another server's 409: resent, the same for ever */
       return TRIAGE_OUTCOME_REJECTED;
     default:
       return TRIAGE_OUTCOME_NONE;
@@ -754,7 +757,8 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    * @notification_id: the request
    * @message: why
    *
-   * The server refused the answer for good (4xx other than 409).
+   * The server refused the answer for good (4xx other than 401, 429 and
+   * the 409s of ATP's codes).
    */
   signals [REJECTED] =
     g_signal_new ("rejected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -129,6 +129,7 @@ code_for_status (guint status)
     case 403: return ATP_ERROR_AUTH_INSUFFICIENT_PERMISSIONS;
     case 404: return ATP_ERROR_NOT_FOUND;
     case 405: return ATP_ERROR_METHOD_NOT_ALLOWED;
+    case 409: return ATP_ERROR_CONFLICT;
     case 413: return ATP_ERROR_PAYLOAD_TOO_LARGE;
     case 422: return ATP_ERROR_CONSTRAINT_VIOLATION;
     case 429: return ATP_ERROR_RATE_LIMIT_EXCEEDED;
@@ -185,7 +186,8 @@ atp_client_http_error (SoupMessage *message,
        * one's, kept in the message as "[CODE]") means what its status says:
        * a 401 is a refused token all the same (the stream stops trying it),
        * a 400 an answer refused for good (the outbox keeps it as failed),
-       * not an unknown failure tried again for ever. */
+       * a 409 a conflict (settled: sending it again cannot help), not an
+       * unknown failure tried again for ever. */
       if (mapped->code == ATP_ERROR_UNKNOWN)
         mapped->code = code_for_status (status);
       return mapped;
