@@ -10,7 +10,92 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK (atp-error-quark, atp_error)
+/* What an ATP_ERROR carries besides its code and message: the wait the
+ * server asked for (Retry-After). GLib's extended error domain, written out
+ * for the quark's name to stay "atp-error-quark" (G_DEFINE_EXTENDED_ERROR
+ * would name it "AtpError"). */
+typedef struct
+{
+  guint retry_after;   /* seconds, 0: none asked for */
+} AtpErrorPrivate;
+
+static AtpErrorPrivate *
+atp_error_get_private (const GError *error)
+{
+  /* Where g_error_domain_register_static () keeps it: before the GError,
+   * aligned as GType instances' private data are (gerror.h). */
+  const gsize alignment = 2 * sizeof (gsize);
+  const gsize offset = (sizeof (AtpErrorPrivate) + (alignment - 1)) & -alignment;
+
+  return (AtpErrorPrivate *) (((guint8 *) error) - offset);
+}
+
+static void
+atp_error_private_init (GError *error)
+{
+  atp_error_get_private (error)->retry_after = 0;
+}
+
+static void
+atp_error_private_copy (const GError *src,
+                        GError       *dest)
+{
+  *atp_error_get_private (dest) = *atp_error_get_private (src);
+}
+
+static void
+atp_error_private_clear (GError *error)
+{
+}
+
+GQuark
+atp_error_quark (void)
+{
+  static GQuark quark;
+  static gsize initialized = 0;
+
+  if (g_once_init_enter (&initialized))
+    {
+      quark = g_error_domain_register_static ("atp-error-quark", sizeof (AtpErrorPrivate),
+                                              atp_error_private_init, atp_error_private_copy,
+                                              atp_error_private_clear);
+      g_once_init_leave (&initialized, 1);
+    }
+
+  return quark;
+}
+
+/**
+ * atp_error_get_retry_after:
+ * @error: (nullable): an error
+ *
+ * Returns: how many seconds the server asked to wait before the next try
+ *   (its `Retry-After`, capped at %ATP_ERROR_RETRY_AFTER_MAX seconds); 0 when
+ *   it asked for none, or @error is no %ATP_ERROR
+ */
+guint
+atp_error_get_retry_after (const GError *error)
+{
+  if (error == NULL || error->domain != ATP_ERROR)
+    return 0;
+
+  return atp_error_get_private (error)->retry_after;
+}
+
+/**
+ * atp_error_set_retry_after:
+ * @error: an %ATP_ERROR
+ * @seconds: the wait the server asked for; over %ATP_ERROR_RETRY_AFTER_MAX
+ *   it is that
+ */
+void
+atp_error_set_retry_after (GError *error,
+                           guint   seconds)
+{
+  g_return_if_fail (error != NULL && error->domain == ATP_ERROR);
+
+  atp_error_get_private (error)->retry_after = MIN (seconds, ATP_ERROR_RETRY_AFTER_MAX);
+}
 
 static const struct
 {

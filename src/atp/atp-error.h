@@ -89,7 +89,16 @@ typedef enum
                                        * holds, and sending it again cannot change that */
 } AtpErrorCode;
 
+/* The longest wait a server's Retry-After is taken for, in seconds: a server
+ * that asks for more (a day, a date far ahead) would hold answers and the
+ * stream back for that long; it is tried again after this instead. */
+#define ATP_ERROR_RETRY_AFTER_MAX 300
+
 GQuark        atp_error_quark            (void);
+
+guint         atp_error_get_retry_after  (const GError *error);
+void          atp_error_set_retry_after  (GError       *error,
+                                          guint         seconds);
 
 const char   *atp_error_code_to_string   (AtpErrorCode code);
 AtpErrorCode  atp_error_code_from_string (const char  *code);

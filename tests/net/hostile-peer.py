@@ -5,12 +5,13 @@
 # binary frames around a heartbeat and one valid notification. With the token
 # "repeat" its pending list holds that notification too, and the WebSocket sends
 # it again and one already settled (a server repeating itself); with the token
-# "full" the WebSocket is closed at once with 4029 and no error frame. With the
+# "full" the WebSocket is closed at once with 4029 and no error frame; with
+# "busy" its handshake is answered 503 with a Retry-After of 30 s. With the
 # tokens "paged" and "strict" the pending list has a second page, and a page
 # over ATP's 100 is refused ("strict": with a code of another server's). A
 # request looked up or answered (POST …/respond) meets a 409 of another
-# server's code, by its id (REFUSALS); the times answers came are at
-# /peer/responds.
+# server's code, a 503 or a 429 with a Retry-After, by its id (REFUSALS); the
+# times they came are at /peer/gets and /peer/responds.
 #
 # It runs in its own process (libsoup 3.2's SoupServer leaks accepted sockets,
 # which would drown the ASan run of the test in noise). It prints
@@ -21,6 +22,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import base64
+import email.utils
 import hashlib
 import http.server
 import json
@@ -34,6 +36,7 @@ WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 MAX_ANSWER = 2 * 1024 * 1024
 received_frames = []   # text frames the client sent over the WebSocket
 responds = {}          # notification id -> the times (monotonic) its answers came
+gets = {}              # notification id -> the times it was asked for (REFUSALS' ids)
 lock = threading.Lock()
 
 NOTIFICATION = {
@@ -85,6 +88,25 @@ REFUSALS = {
     "-000000000009": lambda: (409, json.dumps({"code": "ALREADY_DECIDED",
                                                "message": "the request is decided",
                                                "request_id": "r9"})),
+    # busy: try again in 2 seconds
+    "-00000000000a": lambda: (503, json.dumps({"code": "SERVICE_UNAVAILABLE", "message": "busy",
+                                               "request_id": "ra"}),
+                              "application/json", [("Retry-After", "2")]),
+    # busy until 4 seconds from now (an HTTP-date: whole seconds)
+    "-00000000000b": lambda: (429, json.dumps({"code": "RATE_LIMIT_EXCEEDED",
+                                               "message": "slow down", "request_id": "rb"}),
+                              "application/json",
+                              [("Retry-After", email.utils.formatdate(time.time() + 4,
+                                                                      usegmt=True))]),
+    # busy for longer than the app's own wait before it asks again (10 s)
+    "-00000000000c": lambda: (503, json.dumps({"code": "SERVICE_UNAVAILABLE", "message": "busy",
+                                               "request_id": "rc"}),
+                              "application/json", [("Retry-After", "12")]),
+    # busy for a day: more than a client waits
+    "-00000000000d": lambda: (429, json.dumps({"code": "RATE_LIMIT_EXCEEDED",
+                                               "message": "come back tomorrow",
+                                               "request_id": "rd"}),
+                              "application/json", [("Retry-After", "86400")]),
 }
 
 
@@ -141,6 +163,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path == "/peer/responds":
             with lock:
                 self.answer(200, json.dumps(responds))
+        elif path == "/peer/gets":
+            with lock:
+                self.answer(200, json.dumps(gets))
         elif path.endswith("-000000000001"):
             self.answer(200, '{"id": ')                     # broken JSON
         elif path.endswith("-000000000002"):
@@ -165,6 +190,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(400, json.dumps({"code": "VALIDATION_FAILED", "message": "bad id",
                                          "request_id": "r8"}))
         elif path[-13:] in REFUSALS:
+            with lock:
+                gets.setdefault(path[-36:], []).append(time.monotonic())
             self.answer(*REFUSALS[path[-13:]]())
         elif path.endswith("-000000000006"):
             time.sleep(5)                                   # never answers in time
@@ -197,6 +224,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(200, "{}")
 
     def websocket(self):
+        if self.token() == "busy":
+            # no stream now, and not for the next 30 s
+            self.answer(503, json.dumps({"code": "SERVICE_UNAVAILABLE", "message": "draining",
+                                         "request_id": "rs"}), headers=[("Retry-After", "30")])
+            return
+
         key = self.headers.get("Sec-WebSocket-Key", "")
         accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
         self.send_response(101)

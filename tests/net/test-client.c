@@ -663,6 +663,45 @@ test_peer_answers (Peer          *peer,
     }
 }
 
+/* A 429 or 503 says when to come back (Retry-After: seconds or an HTTP-date),
+ * which libatp ignored: the outbox, the lookups and the stream came back on
+ * their own backoff. The wait is on the error now, capped. */
+static void
+test_peer_retry_after (Peer          *peer,
+                       gconstpointer  data)
+{
+  struct { const char *id; AtpErrorCode code; guint least; guint most; } cases[] = {
+    { "00000000-0000-4000-8000-00000000000a", ATP_ERROR_SERVICE_UNAVAILABLE, 2, 2 },
+    /* an HTTP-date 4 s ahead, in whole seconds */
+    { "00000000-0000-4000-8000-00000000000b", ATP_ERROR_RATE_LIMIT_EXCEEDED, 3, 5 },
+    /* a day: no longer than the cap */
+    { "00000000-0000-4000-8000-00000000000d", ATP_ERROR_RATE_LIMIT_EXCEEDED,
+      ATP_ERROR_RETRY_AFTER_MAX, ATP_ERROR_RETRY_AFTER_MAX },
+    /* none asked for */
+    { "00000000-0000-4000-8000-000000000009", ATP_ERROR_CONFLICT, 0, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AtpNotification) notification = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("case %s", cases[i].id);
+      notification = net_get_notification (peer->client, cases[i].id, &error);
+      g_assert_null (notification);
+      net_assert_error (error, cases[i].code, NULL);
+      g_assert_cmpuint (atp_error_get_retry_after (error), >=, cases[i].least);
+      g_assert_cmpuint (atp_error_get_retry_after (error), <=, cases[i].most);
+
+      /* A copy keeps it (a GTask's error is handed on). */
+      {
+        g_autoptr(GError) copy = g_error_copy (error);
+
+        g_assert_cmpuint (atp_error_get_retry_after (copy), ==, atp_error_get_retry_after (error));
+      }
+    }
+}
+
 /* The resync asks for pages of 1,000; a server that keeps to ATP's 100 (the
  * peer, like a triage-server before 1,000) refuses that, whatever code its
  * 400 names, and gets asked again for 100. */
@@ -726,6 +765,8 @@ main (int    argc,
   g_test_add ("/client/local-socket", NetFixture, NULL, local_setup, test_local_socket,
               net_fixture_teardown);
   g_test_add ("/client/hostile-peer", Peer, NULL, peer_setup, test_peer_answers, peer_teardown);
+  g_test_add ("/client/peer-retry-after", Peer, NULL, peer_setup, test_peer_retry_after,
+              peer_teardown);
   g_test_add ("/client/peer-page-limit", Peer, NULL, peer_setup, test_peer_page_limit,
               peer_teardown);
 

@@ -133,6 +133,35 @@ test_peer_too_many (void)
   net_peer_stop (peer);
 }
 
+/* A handshake answered 503 with a Retry-After of 30 s (a server draining):
+ * the stream came back on its own backoff (a second here), not when asked. */
+static void
+test_peer_retry_after (void)
+{
+  NetPeer *peer = net_peer_start ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  AtpStream *stream;
+  gint64 asked;
+
+  client = atp_client_new (peer->url, &error);
+  g_assert_no_error (error);
+  atp_client_set_token (client, "busy");
+  stream = g_object_new (ATP_TYPE_STREAM, "client", client, "watch-system", FALSE, NULL);
+  atp_stream_set_backoff (stream, 1000, 1000);
+  asked = g_get_monotonic_time ();
+  atp_stream_start (stream);
+
+  net_test_wait_until (atp_stream_get_state (stream) == ATP_STREAM_STATE_RECONNECTING, "the refusal");
+  net_assert_error (atp_stream_get_last_error (stream), ATP_ERROR_SERVICE_UNAVAILABLE, "HTTP 503");
+  g_assert_cmpint (atp_stream_get_next_retry_time (stream) - asked, >=, 30 * G_USEC_PER_SEC);
+  g_assert_cmpuint (atp_stream_get_retry_in_seconds (stream), >=, 29);
+
+  atp_stream_stop (stream);
+  g_assert_finalize_object (stream);
+  net_peer_stop (peer);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -142,6 +171,7 @@ main (int    argc,
   g_test_add_data_func ("/stream/peer-frames", "t", test_peer_frames);
   g_test_add_data_func ("/stream/peer-repeats", "repeat", test_peer_frames);
   g_test_add_func ("/stream/peer-too-many", test_peer_too_many);
+  g_test_add_func ("/stream/peer-retry-after", test_peer_retry_after);
 
   return g_test_run ();
 }

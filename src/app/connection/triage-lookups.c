@@ -43,6 +43,7 @@ struct _TriageLookups
   GPtrArray        *later;           /* ids whose lookup failed for now */
   guint             running;
   guint             retry_id;
+  gint64            retry_at;        /* monotonic usec of retry_id; none started before */
 };
 
 G_DEFINE_FINAL_TYPE (TriageLookups, triage_lookups, G_TYPE_OBJECT)
@@ -93,6 +94,7 @@ retry_cb (gpointer data)
   TriageLookups *self = data;
 
   self->retry_id = 0;
+  self->retry_at = 0;
   for (guint i = 0; i < self->later->len; i++)
     g_queue_push_tail (&self->waiting, g_strdup (self->later->pdata[i]));
   g_ptr_array_set_size (self->later, 0);
@@ -108,6 +110,27 @@ clear_waiting (TriageLookups *self)
   g_queue_clear_full (&self->waiting, g_free);
   g_ptr_array_set_size (self->later, 0);
   g_clear_handle_id (&self->retry_id, g_source_remove);
+  self->retry_at = 0;
+}
+
+/* The lookups that failed for now are asked again in TRIAGE_LOOKUPS_RETRY_SECONDS,
+ * or once the wait the server asked for (@retry_after seconds, Retry-After) is
+ * over: until then no lookup is started at all (a 429 is the server's, not
+ * the request's). A wait already longer stays. */
+static void
+schedule_retry (TriageLookups *self,
+                guint          retry_after)
+{
+  gint64 at = g_get_monotonic_time ()
+              + (gint64) MAX (TRIAGE_LOOKUPS_RETRY_SECONDS, retry_after) * G_USEC_PER_SEC;
+
+  if (self->retry_id != 0 && (retry_after == 0 || self->retry_at >= at))
+    return;
+
+  g_clear_handle_id (&self->retry_id, g_source_remove);
+  self->retry_at = retry_after > 0 ? at : 0;
+  self->retry_id = g_timeout_add ((guint) ((at - g_get_monotonic_time () + 999) / 1000),
+                                  retry_cb, self);
 }
 
 static void
@@ -131,6 +154,9 @@ settled_cb (GObject      *object,
     return;
 
   self->running--;
+  /* A 429 or 503 with a Retry-After holds every lookup back until then. */
+  if (atp_error_get_retry_after (error) > 0)
+    schedule_retry (self, atp_error_get_retry_after (error));
   run (self);
 
   if (notification != NULL && atp_status_is_terminal (notification->status))
@@ -163,8 +189,7 @@ settled_cb (GObject      *object,
        * said; it stays in the inbox and is asked about again. */
       g_debug ("Will ask again what became of %s: %s", lookup->notification_id, error->message);
       g_ptr_array_add (self->later, g_strdup (lookup->notification_id));
-      if (self->retry_id == 0)
-        self->retry_id = g_timeout_add_seconds (TRIAGE_LOOKUPS_RETRY_SECONDS, retry_cb, self);
+      schedule_retry (self, 0);
       return;
     }
 
@@ -175,6 +200,10 @@ settled_cb (GObject      *object,
 static void
 run (TriageLookups *self)
 {
+  /* The server asked for a wait (Retry-After): retry_cb () runs them then. */
+  if (self->retry_at != 0)
+    return;
+
   while (self->client != NULL && self->running < TRIAGE_LOOKUPS_MAX_RUNNING &&
          !g_queue_is_empty (&self->waiting))
     {

@@ -28,7 +28,8 @@
  *    refused for good; the entry stays, marked failed, and ::rejected says
  *    why (resending cannot help).
  *
- * Anything else (no connection, 5xx, 429, 401) leaves it queued.
+ * Anything else (no connection, 5xx, 429, 401) leaves it queued, tried
+ * again on a backoff, never before the server's Retry-After.
  */
 
 struct _TriageOutbox
@@ -44,6 +45,7 @@ struct _TriageOutbox
   GHashTable   *settling;      /* ids the server answered, whose outcome is being stored */
   GCancellable *cancellable;   /* the sends of the current client */
   guint         retry_id;
+  gint64        retry_at;      /* monotonic usec when retry_id fires */
   guint         retry_delay_ms;
 };
 
@@ -86,20 +88,38 @@ retry_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* @retry_after: the seconds the server asked to wait (Retry-After, capped
+ * by libatp), the least wait before the next try; 0: none asked for. */
 static void
-schedule_retry (TriageOutbox *self)
+schedule_retry (TriageOutbox *self,
+                guint         retry_after)
 {
+  gint64 now = g_get_monotonic_time ();
   guint delay;
 
-  if (self->retry_id != 0 || !self->online)
+  if (!self->online)
     return;
 
-  self->retry_delay_ms = self->retry_delay_ms == 0
-                         ? TRIAGE_OUTBOX_RETRY_MIN_MS
-                         : MIN (self->retry_delay_ms * 2, TRIAGE_OUTBOX_RETRY_MAX_MS);
-  /* Between half the delay and all of it, so that many apps that lost the
-   * same server do not all come back at the same moment. */
-  delay = g_random_int_range (self->retry_delay_ms / 2, self->retry_delay_ms + 1);
+  /* A retry armed already stays, unless the server asks to wait longer. */
+  if (self->retry_id != 0)
+    {
+      if (now + (gint64) retry_after * G_USEC_PER_SEC <= self->retry_at)
+        return;
+      g_clear_handle_id (&self->retry_id, g_source_remove);
+      delay = retry_after * 1000;
+    }
+  else
+    {
+      self->retry_delay_ms = self->retry_delay_ms == 0
+                             ? TRIAGE_OUTBOX_RETRY_MIN_MS
+                             : MIN (self->retry_delay_ms * 2, TRIAGE_OUTBOX_RETRY_MAX_MS);
+      /* Between half the delay and all of it, so that many apps that lost the
+       * same server do not all come back at the same moment. */
+      delay = g_random_int_range (self->retry_delay_ms / 2, self->retry_delay_ms + 1);
+      delay = MAX (delay, retry_after * 1000);
+    }
+
+  self->retry_at = now + (gint64) delay * 1000;
   self->retry_id = g_timeout_add (delay, retry_cb, self);
 }
 
@@ -109,6 +129,7 @@ typedef struct
   char          *notification_id;
   gint64         entry_id;
   TriageOutcome  outcome;
+  guint          retry_after;   /* seconds the server asked to wait (Retry-After) */
   char          *code;
   char          *message;
 } Settle;
@@ -180,7 +201,7 @@ failed_cb (GObject      *object,
       g_signal_emit (self, signals [REJECTED], 0, settle->notification_id, settle->message);
     }
   else
-    schedule_retry (self);
+    schedule_retry (self, settle->retry_after);
 }
 
 /* What the server's refusal settles: a conflict (409) of ATP's codes settles
@@ -291,6 +312,7 @@ respond_cb (GObject      *object,
 
   g_debug ("Answer to %s not sent yet: %s", settle->notification_id, error->message);
   settle->outcome = TRIAGE_OUTCOME_NONE;
+  settle->retry_after = atp_error_get_retry_after (error);
   triage_store_outbox_failed_async (self->store, entry_id, FALSE, error->message,
                                     NULL, failed_cb, g_steal_pointer (&settle));
 }

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "atp-client"
 
 #include <libsoup/soup.h>
+#include <string.h>
 
 #include "atp-client-private.h"
 #include "atp-error.h"
@@ -146,8 +147,9 @@ code_for_status (guint status)
     }
 }
 
-GError *
-atp_client_http_error (SoupMessage *message,
+/* The GError of a non-2xx answer, but for its Retry-After. */
+static GError *
+http_error_for_status (SoupMessage *message,
                        GBytes      *body)
 {
   guint status = soup_message_get_status (message);
@@ -215,4 +217,51 @@ atp_client_http_error (SoupMessage *message,
     g_string_append_printf (text, " (request %s)", request_id);
 
   return g_error_new_literal (ATP_ERROR, code_for_status (status), text->str);
+}
+
+/* The server's Retry-After: a number of seconds, or an HTTP-date (a time
+ * past is no wait); 0 when there is none, or it is neither. Capped by
+ * atp_error_set_retry_after (). */
+guint
+atp_client_read_retry_after (SoupMessage *message)
+{
+  const char *value = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                    "Retry-After");
+  g_autoptr(GDateTime) when = NULL;
+  g_autoptr(GDateTime) now = NULL;
+  const char *end = NULL;
+  guint64 seconds;
+  GTimeSpan wait;
+
+  if (value == NULL)
+    return 0;
+  value += strspn (value, " \t");
+
+  if (g_ascii_isdigit (*value))
+    {
+      seconds = g_ascii_strtoull (value, (char **) &end, 10);
+      if (end[strspn (end, " \t")] == '\0')
+        return (guint) MIN (seconds, G_MAXUINT);
+      return 0;
+    }
+
+  when = soup_date_time_new_from_http_string (value);
+  if (when == NULL)
+    return 0;
+  now = g_date_time_new_now_utc ();
+  wait = g_date_time_difference (when, now);
+  if (wait <= 0)
+    return 0;
+  /* Whole seconds, up: the date is that of the second it names. */
+  return (guint) MIN ((wait + G_TIME_SPAN_SECOND - 1) / G_TIME_SPAN_SECOND, G_MAXUINT);
+}
+
+GError *
+atp_client_http_error (SoupMessage *message,
+                       GBytes      *body)
+{
+  GError *error = http_error_for_status (message, body);
+
+  atp_error_set_retry_after (error, atp_client_read_retry_after (message));
+  return error;
 }

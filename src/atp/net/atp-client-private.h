@@ -46,9 +46,12 @@ GError      *atp_client_connection_error   (AtpClient    *self,
 GError      *atp_client_lost_error         (AtpClient    *self,
                                             const GError *error);
 
-/* The GError for a non-2xx answer with @body (may be NULL). */
+/* The GError for a non-2xx answer with @body (may be NULL), with the wait
+ * its Retry-After asks for (atp_error_get_retry_after ()). */
 GError      *atp_client_http_error         (SoupMessage  *message,
                                             GBytes       *body);
+/* The seconds @message's Retry-After asks to wait (0: none). */
+guint        atp_client_read_retry_after   (SoupMessage  *message);
 
 /* What a 2xx answer's JSON becomes (transfer full), or NULL with @error set. */
 typedef gpointer (*AtpClientParseFunc) (AtpClient  *self,

@@ -426,6 +426,8 @@ websocket_cb (GObject      *object,
       else
         mapped = atp_client_connection_error (self->client, message, error, FALSE);
 
+      if (status >= 100 && mapped->domain == ATP_ERROR)
+        atp_error_set_retry_after (mapped, atp_client_read_retry_after (message));
       atp_stream_schedule_retry (self, mapped);
       return;
     }

@@ -165,6 +165,9 @@ atp_stream_schedule_retry (AtpStream    *self,
   /* Without a network the backoff still runs: the monitor can be wrong (a
    * LAN server without a default route), and it cannot leave us stuck. */
   delay_ms = next_backoff_ms (self);
+  /* A 429 or 503 (of the handshake, of the resync's list) with a Retry-After:
+   * not before the server said (capped by libatp). */
+  delay_ms = MAX (delay_ms, atp_error_get_retry_after (error) * 1000);
   atp_stream_set_retry (self, g_get_monotonic_time () + (gint64) delay_ms * 1000,
                         (delay_ms + 999) / 1000);
   self->retry_id = g_timeout_add (delay_ms, retry_cb, self);
