@@ -2,16 +2,17 @@
 # hostile-peer.py — an "ATP server" that answers what a real triage-server never
 # would, for the libatp net tests: broken 2xx bodies, proxy errors, oversized
 # answers, redirects, silence, and a WebSocket that sends unknown, garbage and
-# binary frames around a heartbeat and one valid notification. With the token
-# "repeat" its pending list holds that notification too, and the WebSocket sends
-# it again and one already settled (a server repeating itself); with the token
-# "full" the WebSocket is closed at once with 4029 and no error frame; with
-# "busy" its handshake is answered 503 with a Retry-After of 30 s. With the
-# tokens "paged" and "strict" the pending list has a second page, and a page
-# over ATP's 100 is refused ("strict": with a code of another server's). A
-# request looked up or answered (POST …/respond) meets a 409 of another
-# server's code, a 503 or a 429 with a Retry-After, by its id (REFUSALS); the
-# times they came are at /peer/gets and /peer/responds.
+# binary frames around heartbeats (one whose timestamp is no RFC 3339 time) and
+# one valid notification. With the token "repeat" its pending list holds that
+# notification too, and the WebSocket sends it again and one already settled (a
+# server repeating itself); with the token "full" the WebSocket is closed at
+# once with 4029 and no error frame; with "busy" its handshake is answered 503
+# with a Retry-After of 30 s. With the tokens "paged" and "strict" the pending
+# list has a second page, and a page over ATP's 100 is refused ("strict": with
+# a code of another server's). A request looked up or answered (POST
+# …/respond) meets a 409 of another server's code, a 503 or a 429 with a
+# Retry-After, by its id (REFUSALS); the times they came are at /peer/gets and
+# /peer/responds.
 #
 # It runs in its own process (libsoup 3.2's SoupServer leaks accepted sockets,
 # which would drown the ASan run of the test in noise). It prints
@@ -252,6 +253,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             (1, "not json at all"),
             (1, json.dumps({"type": "notification", "data": {"id": 1}})),
             (2, b"\x00\x01\x02"),
+            # another server's clock, which is no RFC 3339 time: acked all the same
+            (1, json.dumps({"type": "heartbeat", "data": {"timestamp": "Fri, 01 May 2026 12:00:00 GMT"}})),
             (1, json.dumps({"type": "heartbeat", "data": {"timestamp": "2026-05-01T12:00:00Z"}})),
             (1, json.dumps({"type": "notification", "data": NOTIFICATION})),
         ]

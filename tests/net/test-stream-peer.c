@@ -28,9 +28,11 @@ peer_on_received (AtpStream       *stream,
   (*count)++;
 }
 
-/* The text frames the peer got from us, as a JSON array of strings. */
+/* Whether the peer got a heartbeat_ack from us that echoes @timestamp (the
+ * text frames it got are a JSON array of strings). */
 static gboolean
-peer_got_heartbeat_ack (NetPeer *peer)
+peer_got_heartbeat_ack (NetPeer    *peer,
+                        const char *timestamp)
 {
   g_autoptr(SoupSession) session = soup_session_new ();
   g_autofree char *url = g_strconcat (peer->url, "/peer/frames", NULL);
@@ -51,7 +53,7 @@ peer_got_heartbeat_ack (NetPeer *peer)
       const char *frame = json_array_get_string_element (array, i);
 
       if (strstr (frame, "\"heartbeat_ack\"") != NULL &&
-          strstr (frame, "2026-05-01T12:00:00Z") != NULL)
+          strstr (frame, timestamp) != NULL)
         return TRUE;
     }
   return FALSE;
@@ -90,7 +92,12 @@ test_peer_frames (gconstpointer data)
 
   /* The frames held while the list was read are handled once it is in. */
   net_test_wait_until (resynced == 1 && received >= 1, "the peer's notification");
-  net_test_wait_until (peer_got_heartbeat_ack (peer), "the heartbeat answer");
+  net_test_wait_until (peer_got_heartbeat_ack (peer, "\"2026-05-01T12:00:00Z\""),
+                       "the heartbeat answer");
+  /* A heartbeat whose timestamp is no RFC 3339 time (another server's) got
+   * no ack, and that server closed the stream as idle: acked, echoed. */
+  net_test_wait_until (peer_got_heartbeat_ack (peer, "\"Fri, 01 May 2026 12:00:00 GMT\""),
+                       "the answer to a heartbeat whose timestamp does not parse");
 
   /* Nothing above broke the connection. */
   net_test_sleep (100);

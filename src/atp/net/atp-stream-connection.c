@@ -10,6 +10,8 @@
 
 #include "atp-client-private.h"
 #include "atp-error.h"
+#include "atp-json.h"
+#include "atp-private.h"
 #include "atp-types.h"
 
 /*
@@ -141,6 +143,59 @@ handle_message (AtpStream  *self,
     }
 }
 
+/* A heartbeat whose timestamp does not parse (another server's format) is
+ * acknowledged all the same, its timestamp echoed as it came (what the ack
+ * carries): a server that hears no ack closes the stream as idle. Said once
+ * a stream, not every 30 s. FALSE when @data is no heartbeat. */
+static gboolean
+ack_unreadable_heartbeat (AtpStream    *self,
+                          const char   *data,
+                          gsize         size,
+                          const GError *error)
+{
+  g_autoptr(JsonNode) root = atp_json_parse (data, size, ATP_MAX_FRAME_SIZE, NULL);
+  g_autoptr(JsonObject) envelope = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *ack_data;
+  JsonNode *type, *frame_data, *timestamp = NULL;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  type = atp_object_get (json_node_get_object (root), "type");
+  if (type == NULL || !JSON_NODE_HOLDS_VALUE (type) ||
+      json_node_get_value_type (type) != G_TYPE_STRING ||
+      g_strcmp0 (json_node_get_string (type), "heartbeat") != 0)
+    return FALSE;
+
+  frame_data = atp_object_get (json_node_get_object (root), "data");
+  if (frame_data != NULL && JSON_NODE_HOLDS_OBJECT (frame_data))
+    timestamp = atp_object_get (json_node_get_object (frame_data), "timestamp");
+
+  if (!self->said_unreadable_heartbeat)
+    g_message ("Acknowledged a heartbeat from %s that does not parse (%s); "
+               "its next ones are acknowledged without a word",
+               atp_client_get_display_name (self->client), error->message);
+  self->said_unreadable_heartbeat = TRUE;
+
+  ack_data = json_object_new ();
+  if (timestamp != NULL)
+    json_object_set_member (ack_data, "timestamp", json_node_copy (timestamp));
+  envelope = json_object_new ();
+  json_object_set_string_member (envelope, "type", "heartbeat_ack");
+  json_object_set_object_member (envelope, "data", ack_data);
+  reply = json_node_init_object (json_node_alloc (), envelope);
+
+  if (self->connection != NULL &&
+      soup_websocket_connection_get_state (self->connection) == SOUP_WEBSOCKET_STATE_OPEN)
+    {
+      text = json_to_string (reply, FALSE);
+      soup_websocket_connection_send_text (self->connection, text);
+    }
+
+  return TRUE;
+}
+
 static void
 on_message (SoupWebsocketConnection *connection,
             gint                     type,
@@ -166,8 +221,9 @@ on_message (SoupWebsocketConnection *connection,
   message = atp_message_new_from_data (data, size, &error);
   if (message == NULL)
     {
-      g_message ("Ignored a frame from %s: %s", atp_client_get_display_name (self->client),
-                 error->message);
+      if (!ack_unreadable_heartbeat (self, data, size, error))
+        g_message ("Ignored a frame from %s: %s", atp_client_get_display_name (self->client),
+                   error->message);
       return;
     }
 

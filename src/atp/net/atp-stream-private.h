@@ -48,6 +48,7 @@ struct _AtpStream
   gboolean                 resyncing;
   GPtrArray               *held;            /* AtpMessage*, frames that came during the resync */
   GError                  *error_frame;     /* the last `error` frame of this connection */
+  gboolean                 said_unreadable_heartbeat;  /* logged once a stream */
 
   GHashTable              *emitted;         /* ids emitted and still pending */
   GHashTable              *acks;            /* ids the owner acknowledged, still pending */
