@@ -14,10 +14,11 @@
  * banner names the outcome, the action chosen is marked, and the bubble
  * still on screen says what the banner says.
  *
- * Also: an answer refused for good, its request listed again, then settled
- * elsewhere; and an answer delivered is sent once, though the outbox is
- * flushed while the store records the delivery (hold-sql.c, linked in,
- * holds that write: the store may be busy for seconds behind a resync).
+ * Also: an answer refused for good, its request kept in the inbox and
+ * answered again, or listed again, then settled elsewhere; and an answer
+ * delivered is sent once, though the outbox is flushed while the store
+ * records the delivery (hold-sql.c, linked in, holds that write: the store
+ * may be busy for seconds behind a resync).
  */
 
 #include <adwaita.h>
@@ -363,26 +364,67 @@ hide_on_server (const char *id,
   change_on_server (sql);
 }
 
-/* A request whose answer the server refused for good, listed again as
- * pending after a reconnect: back in the inbox, its answer failed (kept,
- * never sent again). */
-static char *
-refused_request_listed_again (const char *title)
+/* @id is in the inbox, its answer refused for good. */
+static void
+assert_refused_in_inbox (const char *id)
 {
-  TriageInboxModel *inbox = triage_application_get_inbox (app);
+  TriageRequest *request = triage_inbox_model_lookup (triage_application_get_inbox (app), id);
+
+  g_assert_nonnull (request);
+  g_assert_cmpint (triage_request_get_answer_state (request), ==, TRIAGE_ANSWER_FAILED);
+}
+
+/* The answer to a request open in the window refused for good (404: the
+ * server no longer shows the request to this user). The request stays in
+ * the inbox, its answer failed (kept, never sent again): it left the inbox,
+ * and the stream did not bring it back before another connection, so the
+ * person could not answer it again. */
+static char *
+refused_request (const char *title)
+{
   char *id = open_new_request (title, 0);
 
   hide_on_server (id, TRUE);
   g_assert_true (triage_response_editor_submit (editor ("share")));
   app_test_wait_for (triage_outbox_answer_failed (triage_application_get_outbox (app), id),
                      APP_TEST_WAIT_MS);
+  app_test_wait_for (triage_decision_view_get_delivery_state (decision_view ()) == TRIAGE_DELIVERY_FAILED,
+                     APP_TEST_WAIT_MS);
+  assert_refused_in_inbox (id);
+
+  return id;
+}
+
+/* Refused for good, then answered anew once the server shows it again: the
+ * new answer takes the refused one's place, is delivered, and the request
+ * leaves the inbox. (Given as the window hands it on: the decision view
+ * itself keeps a refused answer read-only, its widgets' rule.) */
+static void
+test_refused_then_answered_again (void)
+{
+  TriageInboxModel *inbox = triage_application_get_inbox (app);
+  g_autofree char *id = refused_request ("Refused, then answered again?");
+  g_autoptr(JsonNode) null = json_node_new (JSON_NODE_NULL);
+
+  hide_on_server (id, FALSE);
+  g_signal_emit_by_name (window (), "submit", id, "stop", null);
+  app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
   app_test_wait_for (triage_inbox_model_lookup (inbox, id) == NULL, APP_TEST_WAIT_MS);
+  g_assert_false (triage_outbox_has_answer (triage_application_get_outbox (app), id));
+}
+
+/* A request whose answer the server refused for good, listed again as
+ * pending after a reconnect: still in the inbox, its answer failed. */
+static char *
+refused_request_listed_again (const char *title)
+{
+  char *id = refused_request (title);
 
   hide_on_server (id, FALSE);
   g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
-  app_test_wait_for (triage_inbox_model_lookup (inbox, id) != NULL, APP_TEST_WAIT_MS);
-  g_assert_cmpint (triage_request_get_answer_state (triage_inbox_model_lookup (inbox, id)), ==,
-                   TRIAGE_ANSWER_FAILED);
+  app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
+                     APP_TEST_WAIT_MS);
+  assert_refused_in_inbox (id);
 
   return id;
 }
@@ -556,6 +598,7 @@ main (int   argc,
   g_test_add_func ("/app-settled/delivered", test_delivered);
   g_test_add_func ("/app-settled/refused", test_refused);
   g_test_add_func ("/app-settled/unreadable", test_unreadable);
+  g_test_add_func ("/app-settled/refused-then-answered-again", test_refused_then_answered_again);
   g_test_add_func ("/app-settled/refused-then-answered-elsewhere",
                    test_refused_then_answered_elsewhere);
   g_test_add_func ("/app-settled/refused-then-withdrawn-away", test_refused_then_withdrawn_away);

@@ -160,12 +160,15 @@ _triage_application_on_outbox_rejected (TriageApplication *self,
                                         const char        *message)
 {
   TriageRequest *request = _triage_application_find_request (self, notification_id);
-  g_autoptr(TriageRequest) removed = NULL;
   g_autofree char *text = NULL;
 
+  /* Still waiting for an answer, as far as anyone knows: it stays in the
+   * inbox, "Answer refused", and may be answered anew until the server
+   * settles it (a status update, the resync and its lookups). It left the
+   * inbox, and the stream, which sends a request once a connection, did not
+   * bring it back before the next one: the person could no longer answer it. */
   if (request != NULL)
     triage_request_set_answer_state (request, TRIAGE_ANSWER_FAILED);
-  removed = triage_inbox_model_remove (self->inbox, notification_id);
 
   /* Translators: %s is the server's explanation */
   text = g_strdup_printf (_("The server refused the answer: %s"), message);
