@@ -79,6 +79,8 @@ enum {
 static GParamSpec *properties [N_PROPS];
 static guint signals [N_SIGNALS];
 
+static void connect_again (TriageConnection *self);
+
 static void
 set_state (TriageConnection        *self,
            TriageConnectionState    state,
@@ -113,7 +115,7 @@ retry_cb (gpointer data)
   TriageConnection *self = data;
 
   self->retry_id = 0;
-  triage_connection_start (self);
+  connect_again (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -148,7 +150,7 @@ local_watch_cb (gpointer data)
     {
       g_message ("The local server has not answered for %d seconds: starting it again",
                  TRIAGE_CONNECTION_LOCAL_RECHECK_SECONDS);
-      triage_connection_start (self);
+      connect_again (self);
     }
 
   return G_SOURCE_REMOVE;
@@ -536,9 +538,18 @@ triage_connection_start (TriageConnection *self)
 {
   g_return_if_fail (TRIAGE_IS_CONNECTION (self));
 
+  self->was_connected = FALSE;
+  connect_again (self);
+}
+
+/* The same server once more (the local one looked for and started again, a
+ * keyring tried again, Retry Now): a connection it had is still one lost,
+ * not "not connected" as if none had been made. */
+static void
+connect_again (TriageConnection *self)
+{
   triage_connection_stop (self);
   self->cancellable = g_cancellable_new ();
-  self->was_connected = FALSE;
 
   if (triage_connection_is_local (self))
     {
@@ -642,7 +653,7 @@ triage_connection_retry_now (TriageConnection *self)
   if (self->stream != NULL && !triage_connection_is_local (self))
     atp_stream_reconnect_now (self->stream);
   else
-    triage_connection_start (self);
+    connect_again (self);
 }
 
 /**
