@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "decision-view-test-common.h"
+#include "store-test-util.h"
 #include "ui-test-util.h"
 
 #define DRAFT_ID "0b6f1c1e-7a53-4a39-9d5b-3f4d2f8c1a10"
@@ -29,30 +30,6 @@ typedef struct
   guint        messages;   /* the view's log messages */
   guint        handler;
 } DraftsFixture;
-
-static void
-open_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  gboolean *opened = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (triage_store_open_finish (TRIAGE_STORE (object), result, &error));
-  g_assert_no_error (error);
-  *opened = TRUE;
-}
-
-static TriageStore *
-open_store (const char *path)
-{
-  TriageStore *store = triage_store_new (path);
-  gboolean opened = FALSE;
-
-  triage_store_open_async (store, NULL, open_cb, &opened);
-  WAIT_UNTIL (opened);
-  return store;
-}
 
 static void
 count_message (const char     *domain,
@@ -81,17 +58,9 @@ drafts_setup (DraftsFixture *f,
   f->dir = g_dir_make_tmp ("test-drafts-XXXXXX", NULL);
   g_assert_nonnull (f->dir);
   f->path = g_build_filename (f->dir, "triage.db", NULL);
-  f->store = open_store (f->path);
-  f->handler = g_log_set_handler ("triage-decision-view", G_LOG_LEVEL_MESSAGE, count_message, f);
+  f->store = store_test_open (f->path);
+  f->handler = g_log_set_handler ("triage-drafts", G_LOG_LEVEL_MESSAGE, count_message, f);
   new_view (f);
-}
-
-static void
-close_store (TriageStore **store)
-{
-  triage_store_wait_all ();
-  widgets_test_pump ();
-  g_assert_finalize_object (g_steal_pointer (store));
 }
 
 static void
@@ -99,32 +68,11 @@ drafts_teardown (DraftsFixture *f,
                  gconstpointer  data)
 {
   decision_view_test_teardown (&f->base, NULL);
-  close_store (&f->store);
-  g_log_remove_handler ("triage-decision-view", f->handler);
+  store_test_close (&f->store);
+  g_log_remove_handler ("triage-drafts", f->handler);
   ui_test_remove_tree (f->dir);
   g_free (f->path);
   g_free (f->dir);
-}
-
-/* The draft of @id as the database holds it (read as another process would). */
-static char *
-stored_draft (DraftsFixture *f,
-              const char    *id)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  char *json = NULL;
-
-  g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT json FROM drafts WHERE notification_id = ?1",
-                                       -1, &stmt, NULL), ==, SQLITE_OK);
-  sqlite3_bind_text (stmt, 1, id, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    json = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-
-  return json;
 }
 
 static gboolean
@@ -132,9 +80,14 @@ draft_stored (DraftsFixture *f,
               const char    *id,
               const char    *want)
 {
-  g_autofree char *json = stored_draft (f, id);
+  return store_test_draft_is (f->path, id, want);
+}
 
-  return g_strcmp0 (json, want) == 0;
+static char *
+stored_draft (DraftsFixture *f,
+              const char    *id)
+{
+  return store_test_dup_draft (f->path, id);
 }
 
 static void
@@ -209,11 +162,11 @@ test_restart (DraftsFixture *f,
   gtk_check_button_set_active (g_ptr_array_index (triage_response_editor_get_option_buttons (
                                  decision_view_test_editor (&f->base, "env")), 1), TRUE);
   widgets_test_window_destroy (f->base.window, &f->base.view);
-  close_store (&f->store);
+  store_test_close (&f->store);
   g_assert_true (draft_stored (f, DRAFT_ID,
                                "{\"why\":\"The canary failed twice\",\"n\":\"7\",\"env\":\"us\"}"));
 
-  f->store = open_store (f->path);
+  f->store = store_test_open (f->path);
   new_view (f);
   show (f, OTHER_ID);
   show (f, DRAFT_ID);
@@ -225,8 +178,8 @@ test_restart (DraftsFixture *f,
   /* Sent: the view writes no more of it (the outbox's trigger drops the row). */
   decision_view_test_press (&f->base, "n");
   g_assert_cmpuint (f->base.record.count, ==, 1);
-  g_assert_null (g_hash_table_lookup (f->base.view->drafts, DRAFT_ID));
-  g_assert_cmpuint (f->base.view->draft_timeout, ==, 0);
+  g_assert_null (triage_draft_keeper_lookup (f->base.view->drafts, DRAFT_ID));
+  g_assert_false (triage_draft_keeper_get_pending (f->base.view->drafts));
 
   show (f, OTHER_ID);
   g_assert_true (typed_is (f, ""));
@@ -271,10 +224,10 @@ test_write_fails (DraftsFixture *f,
   WAIT_UNTIL (f->messages == 1);
   decision_view_test_type_text (&f->base, "why", "Kept in memory");
   WAIT_UNTIL (f->messages == 2);
-  g_assert_true (f->base.view->draft_write_failed);
+  g_assert_true (triage_draft_keeper_get_write_failed (f->base.view->drafts));
 
   decision_view_test_type_text (&f->base, "why", "Kept in memory still");
-  _triage_decision_view_flush_draft (f->base.view);
+  triage_draft_keeper_flush (f->base.view->drafts);
   triage_store_wait_all ();
   widgets_test_pump ();
   g_assert_cmpuint (f->messages, ==, 2);

@@ -42,8 +42,8 @@ _triage_decision_view_build_editors (TriageDecisionView *self)
       GtkWidget *editor = triage_response_editor_new (self->notification, action->id);
 
       g_signal_connect_object (editor, "submit", G_CALLBACK (on_editor_submit), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (editor, "changed", G_CALLBACK (_triage_decision_view_schedule_draft),
-                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (editor, "changed", G_CALLBACK (triage_draft_keeper_changed),
+                               self->drafts, G_CONNECT_SWAPPED);
       g_ptr_array_add (self->editors, editor);
       gtk_box_append (self->editors_box, editor);
     }

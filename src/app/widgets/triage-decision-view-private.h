@@ -8,6 +8,7 @@
 
 #include "triage-confirm-dialog.h"
 #include "triage-decision-view.h"
+#include "triage-draft-keeper.h"
 #include "triage-request-banner.h"
 #include "triage-store.h"
 
@@ -21,8 +22,8 @@ G_BEGIN_DECLS
  *                                   metadata, attachments, the countdown
  *   triage-decision-view-actions.c  the action cards (one editor per action) and
  *                                   an answer on its way out (confirmation, ::submit)
- *   triage-decision-view-drafts.c   what the cards hold and was not sent, kept in
- *                                   memory and in the app's store
+ *   triage-decision-view-drafts.c   what the cards hold and was not sent, as the
+ *                                   TriageDraftKeeper keeps it
  *
  * The banner is the TriageRequestBanner every request view has.
  */
@@ -33,11 +34,7 @@ struct _TriageDecisionView
 
   AtpNotification     *notification;
   GPtrArray           *editors;
-  GHashTable          *drafts;       /* request id → JsonObject: action id → draft */
-  TriageStore         *store;        /* nullable: drafts are kept in memory only */
-  guint                draft_timeout;      /* the draft shown waits to be written */
-  GCancellable        *draft_cancellable;  /* reading back the draft of the request shown */
-  gboolean             draft_write_failed; /* said once in the log until one succeeds */
+  TriageDraftKeeper   *drafts;       /* per request: action id → what its editor holds */
 
   TriageRequestState   state;
 
@@ -96,14 +93,7 @@ void     _triage_decision_view_mark_chosen       (TriageDecisionView *self,
 void     _triage_decision_view_cancel_confirmation (TriageDecisionView *self);
 
 /* triage-decision-view-drafts.c */
-void     _triage_decision_view_schedule_draft    (TriageDecisionView *self);
-void     _triage_decision_view_flush_draft       (TriageDecisionView *self);
-void     _triage_decision_view_save_draft        (TriageDecisionView *self);
-void     _triage_decision_view_restore_draft     (TriageDecisionView *self);
-void     _triage_decision_view_drop_draft        (TriageDecisionView *self);
-gboolean _triage_decision_view_set_store         (TriageDecisionView *self,
-                                                  TriageStore        *store);
-void     _triage_decision_view_close_drafts      (TriageDecisionView *self);
+TriageDraftKeeper *_triage_decision_view_new_drafts (TriageDecisionView *self);
 
 /* For the tests: the confirmation dialog on screen, if any. The template's
  * parts are found with gtk_widget_get_template_child (view,

@@ -84,11 +84,9 @@ _triage_decision_view_update_state (TriageDecisionView *self)
     triage_request_banner_keep_focus (self->banner, GTK_WIDGET (self), focus_within);
 
   if (read_only)
-    {
-      _triage_decision_view_cancel_confirmation (self);
-      /* Answered here or settled: nothing is left to come back to. */
-      _triage_decision_view_drop_draft (self);
-    }
+    _triage_decision_view_cancel_confirmation (self);
+  /* Answered here or settled: nothing is left to come back to. */
+  triage_draft_keeper_set_read_only (self->drafts, read_only);
 
   if (self->read_only != read_only)
     {
@@ -115,10 +113,9 @@ triage_decision_view_dispose (GObject *object)
   TriageDecisionView *self = (TriageDecisionView *)object;
 
   /* The window closes or the app quits: a draft waiting to be written is. */
-  _triage_decision_view_close_drafts (self);
+  triage_draft_keeper_close (self->drafts);
   _triage_decision_view_cancel_confirmation (self);
   g_clear_handle_id (&self->countdown_id, g_source_remove);
-  g_clear_object (&self->store);
 
   /* The stack is AdwBin's child and a template child: let AdwBin drop it first,
    * or both would unparent it. */
@@ -135,7 +132,7 @@ triage_decision_view_finalize (GObject *object)
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_clear_pointer (&self->editors, g_ptr_array_unref);
-  g_clear_pointer (&self->drafts, g_hash_table_unref);
+  g_clear_object (&self->drafts);
   triage_request_state_clear (&self->state);
   g_free (self->spoken_countdown);
 
@@ -169,7 +166,7 @@ triage_decision_view_get_property (GObject    *object,
       break;
 
     case PROP_STORE:
-      g_value_set_object (value, self->store);
+      g_value_set_object (value, triage_draft_keeper_get_store (self->drafts));
       break;
 
     default:
@@ -200,7 +197,7 @@ triage_decision_view_set_property (GObject      *object,
       break;
 
     case PROP_STORE:
-      if (_triage_decision_view_set_store (self, g_value_get_object (value)))
+      if (triage_draft_keeper_set_store (self->drafts, g_value_get_object (value)))
         g_object_notify_by_pspec (object, pspec);
       break;
 
@@ -313,8 +310,7 @@ triage_decision_view_init (TriageDecisionView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->editors = g_ptr_array_new ();
-  self->drafts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                        (GDestroyNotify) json_object_unref);
+  self->drafts = _triage_decision_view_new_drafts (self);
   self->confirm_grace_period = TRIAGE_CONFIRM_DEFAULT_GRACE_PERIOD;
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
@@ -375,7 +371,7 @@ triage_decision_view_set_notification (TriageDecisionView *self,
 
   /* What was entered for the request left waits for its return. */
   if (!same)
-    _triage_decision_view_save_draft (self);
+    triage_draft_keeper_leave (self->drafts);
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   self->notification = notification ? atp_notification_ref (notification) : NULL;
@@ -416,7 +412,7 @@ triage_decision_view_set_notification (TriageDecisionView *self,
   _triage_decision_view_build_metadata (self);
   _triage_decision_view_build_attachments (self);
   _triage_decision_view_build_editors (self);
-  _triage_decision_view_restore_draft (self);
+  triage_draft_keeper_show (self->drafts, notification->id);
   _triage_decision_view_update_countdown (self);
   _triage_decision_view_update_state (self);
 
