@@ -28,7 +28,7 @@
  * a picture show a placeholder until the person asks for pictures.
  */
 
-#define OPTION_ID_KEY "triage-aitp-option-id"
+#define OPTION_ID_KEY TRIAGE_AITP_VIEW_OPTION_ID_KEY
 #define OPTION_CHECK_KEY "triage-aitp-option-check"
 #define ROW_PICTURE_SIZE 48
 
@@ -42,6 +42,7 @@ static void
 on_option_changed (TriageAitpView *self)
 {
   _triage_aitp_view_update_state (self);
+  triage_draft_keeper_changed (self->drafts);
 }
 
 static const char *
@@ -207,6 +208,7 @@ on_combo_selected (TriageAitpView *self)
     description = shown_description (option);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->combo), description ? description : "");
   _triage_aitp_view_update_state (self);
+  triage_draft_keeper_changed (self->drafts);
 }
 
 /* Past seven options: one row to pick from, nothing picked at first (an

@@ -10,23 +10,29 @@
 #include "triage-aitp-protocol.h"
 #include "triage-aitp-view.h"
 #include "triage-confirm-dialog.h"
+#include "triage-draft-keeper.h"
 #include "triage-request-banner.h"
 #include "triage-request-header.h"
 
 G_BEGIN_DECLS
 
 /*
- * TriageAitpView spans two files:
+ * TriageAitpView spans three files:
  *
  *   triage-aitp-view.c          the object, its state, its API (TriageRequestView),
  *                               pictures and an answer on its way out
  *   triage-aitp-view-options.c  the options of each decision type: radio buttons (a
  *                               list past seven), check buttons, one button per
  *                               option of a confirmation, product cards
+ *   triage-aitp-view-drafts.c   what the options hold and was not sent, as the
+ *                               TriageDraftKeeper keeps it
  */
 
 /* More options than this: a radio decision is a drop-down list. */
 #define TRIAGE_AITP_VIEW_MAX_RADIO_BUTTONS 7
+
+/* The option id an option's widget stands for (g_object_get_data ()). */
+#define TRIAGE_AITP_VIEW_OPTION_ID_KEY "triage-aitp-option-id"
 
 struct _TriageAitpView
 {
@@ -45,6 +51,7 @@ struct _TriageAitpView
 
   TriageAitpImages    *images;
   GSettings           *settings;           /* nullable: the hosts whose pictures are always shown */
+  TriageDraftKeeper   *drafts;             /* per request: what is chosen, not sent */
 
   /* the options, built for the request's type */
   GPtrArray           *option_widgets;     /* check buttons, buttons or product cards */
@@ -89,6 +96,9 @@ void       _triage_aitp_view_take_picture   (TriageAitpView *self,
                                              const char     *error_message);
 gboolean   _triage_aitp_view_options_are_cut (TriageAitpView *self);
 char      *_triage_aitp_view_dup_whole_text (TriageAitpView *self);
+
+/* triage-aitp-view-drafts.c */
+TriageDraftKeeper *_triage_aitp_view_new_drafts (TriageAitpView *self);
 
 /* For the tests: the widget of an option (a check button, a button, a product card), by id. */
 GtkWidget *triage_aitp_view_get_option_widget (TriageAitpView *self,

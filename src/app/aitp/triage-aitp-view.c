@@ -43,6 +43,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (TriageAitpView, triage_aitp_view, ADW_TYPE_BIN,
 enum {
   PROP_0,
   PROP_SETTINGS,
+  PROP_STORE,
   N_PROPS
 };
 
@@ -144,6 +145,8 @@ _triage_aitp_view_update_state (TriageAitpView *self)
 
   if (self->request != NULL)
     _triage_aitp_view_set_editable (self, !read_only);
+  /* Answered here or settled: nothing is left to come back to. */
+  triage_draft_keeper_set_read_only (self->drafts, read_only);
   update_summary (self, read_only);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "aitp.send",
                                  !read_only && _triage_aitp_view_can_send (self));
@@ -449,6 +452,8 @@ triage_aitp_view_set_request (TriageRequestView *view,
       return;
     }
 
+  /* What was chosen for the request left waits for its return. */
+  triage_draft_keeper_leave (self->drafts);
   reset (self);
   triage_request_header_set_request (self->header, notification);
   if (notification == NULL)
@@ -480,6 +485,7 @@ triage_aitp_view_set_request (TriageRequestView *view,
   gtk_label_set_label (self->id_label, request_id);
 
   _triage_aitp_view_update_state (self);
+  triage_draft_keeper_show (self->drafts, notification->id);
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
   gtk_stack_set_visible_child_name (self->stack, "decision");
 }
@@ -530,6 +536,8 @@ triage_aitp_view_dispose (GObject *object)
 {
   TriageAitpView *self = (TriageAitpView *)object;
 
+  /* The window closes or the app quits: a draft waiting to be written is. */
+  triage_draft_keeper_close (self->drafts);
   cancel_confirmation (self);
   if (self->images != NULL)
     g_signal_handlers_disconnect_by_data (self->images, self);
@@ -551,6 +559,7 @@ triage_aitp_view_finalize (GObject *object)
   g_clear_pointer (&self->option_widgets, g_ptr_array_unref);
   g_clear_pointer (&self->pictures, g_ptr_array_unref);
   g_clear_object (&self->settings);
+  g_clear_object (&self->drafts);
   triage_request_state_clear (&self->state);
 
   G_OBJECT_CLASS (triage_aitp_view_parent_class)->finalize (object);
@@ -570,6 +579,10 @@ triage_aitp_view_get_property (GObject    *object,
       g_value_set_object (value, self->settings);
       break;
 
+    case PROP_STORE:
+      g_value_set_object (value, triage_draft_keeper_get_store (self->drafts));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -587,6 +600,11 @@ triage_aitp_view_set_property (GObject      *object,
     {
     case PROP_SETTINGS:
       g_set_object (&self->settings, g_value_get_object (value));
+      break;
+
+    case PROP_STORE:
+      if (triage_draft_keeper_set_store (self->drafts, g_value_get_object (value)))
+        g_object_notify_by_pspec (object, pspec);
       break;
 
     default:
@@ -614,6 +632,16 @@ triage_aitp_view_class_init (TriageAitpViewClass *klass)
   properties [PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * TriageAitpView:store:
+   *
+   * The app's store, where drafts (what is chosen and was not sent) are kept
+   * over a quit or a crash; without one they are kept in memory only.
+   */
+  properties [PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, TRIAGE_TYPE_STORE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TRIAGE_TYPE_REQUEST_BANNER);
@@ -655,6 +683,7 @@ triage_aitp_view_init (TriageAitpView *self)
    * opens at (triage-send-shortcut.c). */
   triage_send_shortcut_attach (self->answer_box, gtk_named_action_new ("aitp.send"));
 
+  self->drafts = _triage_aitp_view_new_drafts (self);
   self->option_widgets = g_ptr_array_new ();
   self->pictures = g_ptr_array_new ();
   self->confirm_grace_period = TRIAGE_CONFIRM_DEFAULT_GRACE_PERIOD;
