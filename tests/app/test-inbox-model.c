@@ -323,9 +323,13 @@ test_n_waiting (void)
   g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 0);
   g_assert_cmpuint (n_notified, ==, 4);
 
-  /* Its answer refused, it waits again; removed, no longer followed. */
+  /* Its answer refused for good, it waits for another; handed back, too. */
+  triage_request_set_answer_state (request_a, TRIAGE_ANSWER_FAILED);
+  g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 1);
   triage_request_set_answer_state (request_a, TRIAGE_ANSWER_NONE);
   g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 1);
+
+  /* Removed, no longer followed. */
   removed = triage_inbox_model_remove (model, ID_A);
   g_assert_cmpuint (triage_inbox_model_get_n_waiting (model), ==, 0);
   n_notified = 0;

@@ -23,7 +23,7 @@
  * range too: the list's search and filters go by those.
  *
  * :n-waiting counts what waits for the person: the requests not answered
- * here. One answered here stays listed until the server has the answer (its
+ * here, or whose answer the server refused. One answered here stays listed until the server has the answer (its
  * row says where the answer stands), but no longer waits for anyone; the
  * window's badge and the tray count those waiting (docs/protocol.md).
  */
@@ -140,7 +140,8 @@ triage_inbox_model_class_init (TriageInboxModelClass *klass)
    *
    * How many requests wait for the person: those not answered here (an
    * answer given here and still in the outbox waits for the server, not
-   * for the person). Told with the changes, so not while held.
+   * for the person; one the server refused waits for another). Told with
+   * the changes, so not while held.
    */
   properties [PROP_N_WAITING] =
     g_param_spec_uint ("n-waiting", NULL, NULL, 0, G_MAXUINT, 0,
@@ -182,7 +183,9 @@ on_answer_state_changed (TriageInboxModel *self,
                          GParamSpec       *pspec,
                          TriageRequest    *request)
 {
-  if (triage_request_get_answer_state (request) == TRIAGE_ANSWER_NONE)
+  TriageAnswerState state = triage_request_get_answer_state (request);
+
+  if (state == TRIAGE_ANSWER_NONE || state == TRIAGE_ANSWER_FAILED)
     g_hash_table_remove (self->answered, request);
   else
     g_hash_table_add (self->answered, request);

@@ -624,6 +624,8 @@ triage_window_show_error (TriageWindow *self,
  * @message: the server's reason
  *
  * Says why an answer was refused, in the view if the request is open, else as a toast.
+ * A refused answer is none: the view takes another, what was entered kept
+ * (docs/protocol.md).
  */
 void
 triage_window_show_delivery_error (TriageWindow *self,
@@ -634,7 +636,7 @@ triage_window_show_delivery_error (TriageWindow *self,
 
   if (self->current != NULL &&
       g_strcmp0 (triage_request_get_id (self->current), notification_id) == 0)
-    triage_request_view_show_delivery_error (self->decision_view, message);
+    triage_request_view_show_answer_error (self->decision_view, message);
   else
     triage_window_add_toast (self, message);
 }

@@ -91,10 +91,7 @@ _triage_window_update_view_state (TriageWindow *self)
       delivery = TRIAGE_DELIVERY_SENT;
       break;
 
-    case TRIAGE_ANSWER_FAILED:
-      delivery = TRIAGE_DELIVERY_FAILED;
-      break;
-
+    case TRIAGE_ANSWER_FAILED:   /* refused: none, the request takes another */
     case TRIAGE_ANSWER_NONE:
     default:
       delivery = TRIAGE_DELIVERY_NONE;
@@ -102,7 +99,7 @@ _triage_window_update_view_state (TriageWindow *self)
     }
 
   /* Our own answer settles the request: "responded" then is not "elsewhere". */
-  if (answer == TRIAGE_ANSWER_NONE || status != ATP_STATUS_RESPONDED)
+  if (answer == TRIAGE_ANSWER_NONE || answer == TRIAGE_ANSWER_FAILED || status != ATP_STATUS_RESPONDED)
     {
       if (triage_request_view_get_status (self->decision_view) != status)
         triage_request_view_set_status (self->decision_view, status,
