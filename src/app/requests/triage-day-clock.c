@@ -6,12 +6,8 @@
 
 #define G_LOG_DOMAIN "triage-day-clock"
 
-#include <errno.h>
-#include <glib-unix.h>
-#include <sys/timerfd.h>
-#include <unistd.h>
-
 #include "triage-day-clock.h"
+#include "triage-wall-timeout.h"
 
 /*
  * What a request says of a day ("due tomorrow", triage_format_deadline())
@@ -23,15 +19,14 @@
  * sleeps: a laptop asleep over midnight woke to "due tomorrow" of what was
  * now due that day, until the timeout ran out, hours later. So the clock
  * checks
- * - at the next local midnight of the wall clock: a timerfd on
- *   CLOCK_REALTIME, which counts the time asleep and fires on waking when
- *   midnight passed meanwhile;
- * - when the wall clock is set (NTP after a sleep, the person setting the
- *   time): the same timerfd, armed with TFD_TIMER_CANCEL_ON_SET;
+ * - at the next local midnight of the wall clock, and when the wall clock
+ *   is set (NTP after a sleep, the person setting the time): a wall clock
+ *   timer (triage_wall_timeout_add()), which counts the time asleep and
+ *   fires on waking when midnight passed meanwhile;
  * - on waking, as logind tells it (PrepareForSleep(false) on the system
  *   bus), for whatever else moved meanwhile.
- * Without a timerfd, a timeout does; without a system bus (a container, a
- * session of its own), the timers alone.
+ * Without a system bus (a container, a session of its own), the timer
+ * alone.
  */
 
 #define LOGIND_NAME      "org.freedesktop.login1"
@@ -49,9 +44,7 @@ struct _TriageDayClock
   GDBusConnection *system_bus;
   guint            sleep_subscription;
   GDate            today;        /* the local date at the last check */
-  int              timer_fd;     /* -1: none, a timeout instead */
-  guint            timer_fd_id;  /* the timerfd's watch */
-  guint            timeout_id;   /* the timeout, without a timerfd */
+  guint            timeout_id;   /* the wall clock timer */
 };
 
 G_DEFINE_FINAL_TYPE (TriageDayClock, triage_day_clock, G_TYPE_OBJECT)
@@ -86,22 +79,6 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* The timerfd: midnight came, or the wall clock was set (ECANCELED). */
-static gboolean
-on_timer_fd_ready (int          fd,
-                   GIOCondition condition,
-                   gpointer     data)
-{
-  TriageDayClock *self = data;
-  guint64 expirations;
-
-  if (read (fd, &expirations, sizeof expirations) < 0 && errno != ECANCELED && errno != EAGAIN)
-    g_debug ("Reading the day's timer failed: %s", g_strerror (errno));
-  check (self);
-
-  return G_SOURCE_CONTINUE;
-}
-
 /* The next local midnight. */
 static GDateTime *
 next_midnight (GDateTime *now)
@@ -115,40 +92,16 @@ next_midnight (GDateTime *now)
 }
 
 /* Just after the next local midnight, on the wall clock. */
-static gboolean
-arm_timer_fd (TriageDayClock *self,
-              GDateTime      *midnight)
-{
-  struct itimerspec spec = { 0 };
-
-  spec.it_value.tv_sec = g_date_time_to_unix (midnight);
-  spec.it_value.tv_nsec = AFTER_MIDNIGHT_MS * 1000000;
-
-  return timerfd_settime (self->timer_fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
-                          &spec, NULL) == 0;
-}
-
 static void
 arm (TriageDayClock *self)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autoptr(GDateTime) midnight = next_midnight (now);
+  gint64 wall_us = g_date_time_to_unix (midnight) * G_USEC_PER_SEC +
+                   AFTER_MIDNIGHT_MS * G_TIME_SPAN_MILLISECOND;
 
-  if (self->timer_fd >= 0 && !arm_timer_fd (self, midnight))
-    {
-      g_debug ("Cannot set the day's timer, a timeout instead: %s", g_strerror (errno));
-      g_clear_handle_id (&self->timer_fd_id, g_source_remove);
-      close (self->timer_fd);
-      self->timer_fd = -1;
-    }
-
-  if (self->timer_fd < 0)
-    {
-      GTimeSpan ms = g_date_time_difference (midnight, now) / G_TIME_SPAN_MILLISECOND;
-
-      g_clear_handle_id (&self->timeout_id, g_source_remove);
-      self->timeout_id = g_timeout_add ((guint) ms + AFTER_MIDNIGHT_MS, timeout_cb, self);
-    }
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  self->timeout_id = triage_wall_timeout_add (wall_us, timeout_cb, self);
 }
 
 /* Tells a new day, and waits for the next. */
@@ -230,11 +183,7 @@ triage_day_clock_dispose (GObject *object)
     g_dbus_connection_signal_unsubscribe (self->system_bus, self->sleep_subscription);
   self->sleep_subscription = 0;
   g_clear_object (&self->system_bus);
-  g_clear_handle_id (&self->timer_fd_id, g_source_remove);
   g_clear_handle_id (&self->timeout_id, g_source_remove);
-  if (self->timer_fd >= 0)
-    close (self->timer_fd);
-  self->timer_fd = -1;
 
   G_OBJECT_CLASS (triage_day_clock_parent_class)->dispose (object);
 }
@@ -274,12 +223,6 @@ triage_day_clock_init (TriageDayClock *self)
 {
   self->cancellable = g_cancellable_new ();
   local_today (&self->today);
-
-  self->timer_fd = timerfd_create (CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
-  if (self->timer_fd < 0)
-    g_debug ("No timerfd, a timeout instead: %s", g_strerror (errno));
-  else
-    self->timer_fd_id = g_unix_fd_add (self->timer_fd, G_IO_IN, on_timer_fd_ready, self);
   arm (self);
 }
 
