@@ -7,13 +7,14 @@
 #define G_LOG_DOMAIN "triage-notifier"
 
 #include "triage-notifier-private.h"
+#include "triage-wall-timeout.h"
 
 /*
  * The notifier's record of the bubbles it raised and has not seen go: a
  * table of request id (or "notice:" and a key) -> Shown, with the request's
  * deadline and a timer for it, main thread only. The deadline is the wall
  * clock's, so whether it has passed is asked of the wall clock too; the
- * timer only says when to ask.
+ * timer (on the wall clock, so it counts a sleep) only says when to ask.
  */
 
 typedef struct
@@ -42,8 +43,8 @@ deadline_cb (gpointer data)
   g_autofree char *id = NULL;
 
   shown->deadline_id = 0;
-  /* The timer counts on the monotonic clock, the deadline on the wall
-   * clock (which a time sync may set back): not yet, wait again. */
+  /* The wall clock was set (a time sync may set it back): not yet, wait
+   * again. */
   if (g_get_real_time () < shown->deadline)
     {
       schedule_deadline (shown);
@@ -60,11 +61,7 @@ deadline_cb (gpointer data)
 static void
 schedule_deadline (Shown *shown)
 {
-  /* To just past the deadline, in milliseconds (a whole-second timer may
-   * fire up to a second early). */
-  gint64 delay_ms = (shown->deadline - g_get_real_time ()) / 1000 + 1;
-
-  shown->deadline_id = g_timeout_add ((guint) CLAMP (delay_ms, 0, G_MAXINT), deadline_cb, shown);
+  shown->deadline_id = triage_wall_timeout_add (shown->deadline, deadline_cb, shown);
 }
 
 /* Returns: (transfer full): an empty record, for triage_notifier_shown_add() */

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "triage-urgency"
 
 #include "triage-urgency.h"
+#include "triage-wall-timeout.h"
 
 /*
  * A deadline drawing near changes nothing in the inbox, so nothing would
@@ -19,7 +20,10 @@
  *
  * One timer, for the next deadline to come within five minutes, set again
  * whenever the inbox changes (on an idle, so a flood of arrivals costs one
- * pass over the inbox).
+ * pass over the inbox). It is on the wall clock (triage_wall_timeout_add()):
+ * a laptop waking after a deadline came near says so on waking, not as
+ * late as it slept. When the wall clock is set, it checks early and finds
+ * what is due by then.
  */
 
 struct _TriageUrgency
@@ -111,15 +115,11 @@ schedule (TriageUrgency *self)
 
   g_clear_handle_id (&self->timeout_id, g_source_remove);
   self->next = next != G_MAXINT64 ? next : 0;
-  /* In milliseconds, to just past the second it aims for: a whole-second
-   * timer (g_timeout_add_seconds ()) may fire up to a second early, and its
-   * check then found nothing due yet (test-urgency failed a CI so). */
+  /* At the second it aims for, not before (a whole-second timer,
+   * g_timeout_add_seconds (), fired up to a second early, and its check
+   * then found nothing due yet: test-urgency failed a CI so). */
   if (self->next != 0)
-    {
-      gint64 delay_ms = (next * G_USEC_PER_SEC - g_get_real_time ()) / 1000 + 1;
-
-      self->timeout_id = g_timeout_add ((guint) CLAMP (delay_ms, 0, G_MAXUINT), check_cb, self);
-    }
+    self->timeout_id = triage_wall_timeout_add (next * G_USEC_PER_SEC, check_cb, self);
 }
 
 static gboolean
