@@ -1,0 +1,49 @@
+/* triage-outbox-outcome.c — what the server's refusal of an answer settles
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "triage-outbox-outcome.h"
+
+/* What the server's refusal settles: a conflict (409) of ATP's codes settles
+ * the request otherwise, and so does 500 NOTIFICATION_UNREADABLE (gone: the
+ * server can no longer read it); a refusal for good (a 4xx but 401, 429 and
+ * ATP's 409s) rejects the answer; anything else (none: no connection, other
+ * 5xx, 429, 401) leaves it queued. */
+TriageOutcome
+triage_outbox_outcome_for_error (const GError *error)
+{
+  if (error->domain != ATP_ERROR)
+    return TRIAGE_OUTCOME_NONE;
+
+  switch (error->code)
+    {
+    case ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED:
+      return TRIAGE_OUTCOME_ANSWERED_ELSEWHERE;
+    case ATP_ERROR_NOTIFICATION_EXPIRED:
+      return TRIAGE_OUTCOME_EXPIRED;
+    case ATP_ERROR_NOTIFICATION_INVALIDATED:
+      return TRIAGE_OUTCOME_INVALIDATED;
+    case ATP_ERROR_NOTIFICATION_UNREADABLE:
+      /* A damaged row on the server: no resend mends it, and what became
+       * of the request is not known. */
+      return TRIAGE_OUTCOME_GONE;
+    case ATP_ERROR_INVALID_JSON:
+    case ATP_ERROR_INVALID_REQUEST:
+    case ATP_ERROR_MISSING_REQUIRED_FIELD:
+    case ATP_ERROR_INVALID_FIELD_VALUE:
+    case ATP_ERROR_INVALID_ACTION_ID:
+    case ATP_ERROR_INVALID_RESPONSE_DATA:
+    case ATP_ERROR_INVALID_PARAMETER:
+    case ATP_ERROR_CONSTRAINT_VIOLATION:
+    case ATP_ERROR_NOTIFICATION_ACCESS_DENIED:
+    case ATP_ERROR_NOT_FOUND:
+    case ATP_ERROR_NOTIFICATION_NOT_FOUND:
+    case ATP_ERROR_PAYLOAD_TOO_LARGE:
+    case ATP_ERROR_CONFLICT:   /* another server's 409: resent, the same for ever */
+      return TRIAGE_OUTCOME_REJECTED;
+    default:
+      return TRIAGE_OUTCOME_NONE;
+    }
+}
