@@ -14,37 +14,6 @@
 #include "server-test-util.h"
 #include "atp.h"
 
-typedef struct
-{
-  TriageTestServer *server;
-  char             *user;
-  char             *key;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-  const char *recipients[] = { "alice", NULL };
-
-  fixture->server = triage_test_server_new (NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (triage_test_server_create_user (fixture->server, "alice", &fixture->user, &error));
-  g_assert_true (triage_test_server_create_service (fixture->server, "agent", recipients, NULL,
-                                                    NULL, &fixture->key, NULL, &error));
-  g_assert_no_error (error);
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  data)
-{
-  g_clear_pointer (&fixture->server, triage_test_server_free);
-  g_free (fixture->user);
-  g_free (fixture->key);
-}
-
 /* @levels objects, one inside the other: {"a":{"a":…1…}} */
 static char *
 nested (guint levels)
@@ -84,11 +53,11 @@ assert_client_reads (const char *body)
 
 /* Alice's list page of @query, read as her client reads it; its total. */
 static gint64
-client_list (Fixture    *fixture,
+client_list (SrvTeam    *fixture,
              const char *query)
 {
   g_autofree char *path = g_strconcat ("/api/v1/client/notifications", query, NULL);
-  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", path, fixture->user, NULL);
+  g_autoptr(SrvAnswer) answer = srv_request (fixture->server, "GET", path, fixture->alice, NULL);
   g_autoptr(JsonObject) object = NULL;
 
   srv_assert_status (answer, 200, NULL);
@@ -99,7 +68,7 @@ client_list (Fixture    *fixture,
 }
 
 static SrvAnswer *
-respond (Fixture    *fixture,
+respond (SrvTeam    *fixture,
          const char *id,
          const char *action_id,
          const char *data)
@@ -107,13 +76,13 @@ respond (Fixture    *fixture,
   g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"%s\","
                                            "\"response_data\":%s}", id, action_id, data);
 
-  return srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->user, body);
+  return srv_request (fixture->server, "POST", "/api/v1/client/respond", fixture->alice, body);
 }
 
 /* The message nests 4 levels down to an option's unknown member x: with x
  * 58 deep it is 62 deep, one more than the envelope's aitp member may be. */
 static void
-test_aitp (Fixture       *fixture,
+test_aitp (SrvTeam       *fixture,
            gconstpointer  data)
 {
   static const char * const format =
@@ -162,7 +131,7 @@ test_aitp (Fixture       *fixture,
   assert_client_reads (view->body);
   g_assert_cmpint (client_list (fixture, "?protocols=aitp&status=responded"), ==, 1);
   client = g_strconcat ("/api/v1/client/notifications/", id, NULL);
-  envelope = srv_request (fixture->server, "GET", client, fixture->user, NULL);
+  envelope = srv_request (fixture->server, "GET", client, fixture->alice, NULL);
   srv_assert_status (envelope, 200, NULL);
   read = atp_notification_new_from_data (envelope->body, -1, ATP_PARSE_DEFAULT, &error);
   g_assert_no_error (error);
@@ -178,7 +147,7 @@ test_aitp (Fixture       *fixture,
 /* The Request Object is the envelope's afp.request (two levels down), and a
  * feedback the session's next afp.latest_feedback.feedback (three). */
 static void
-test_afp (Fixture       *fixture,
+test_afp (SrvTeam       *fixture,
           gconstpointer  data)
 {
   static const char * const format =
@@ -232,7 +201,7 @@ test_afp (Fixture       *fixture,
 /* An ATP notification is the envelope itself: its context.metadata (level 3)
  * 60 deep makes it 62, the most a list page holds. */
 static void
-test_atp (Fixture       *fixture,
+test_atp (SrvTeam       *fixture,
           gconstpointer  data)
 {
   static const char * const format =
@@ -262,9 +231,9 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/server/nesting/aitp", Fixture, NULL, fixture_set_up, test_aitp, fixture_tear_down);
-  g_test_add ("/server/nesting/afp", Fixture, NULL, fixture_set_up, test_afp, fixture_tear_down);
-  g_test_add ("/server/nesting/atp", Fixture, NULL, fixture_set_up, test_atp, fixture_tear_down);
+  g_test_add ("/server/nesting/aitp", SrvTeam, NULL, srv_team_setup, test_aitp, srv_team_teardown);
+  g_test_add ("/server/nesting/afp", SrvTeam, NULL, srv_team_setup, test_afp, srv_team_teardown);
+  g_test_add ("/server/nesting/atp", SrvTeam, NULL, srv_team_setup, test_atp, srv_team_teardown);
 
   return g_test_run ();
 }
