@@ -33,6 +33,18 @@ import uuid
 WAIT = float(os.environ.get("APPTEST_WAIT", "30"))
 TLS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server", "tls")
 
+# Descriptions a bubble shows whole or not by its lines (5 of 40 characters),
+# not by a count of characters: five full lines, 203 characters with their
+# breaks, are shown whole; eight short lines, fewer characters, are cut (the
+# bubble says the first five, "…" after them).
+FIVE_FULL_LINES = "\n".join(["Remove the build caches of this project:",
+                               "the folders /tmp/build, /var/tmp/build,",
+                               "and the logs of last month in ~/logs/old",
+                               "Nothing else is touched; the sources and",
+                               "the releases stay as they are right now."])
+EIGHT_SHORT_LINES = "Clean up:\n/tmp\n/var/tmp\n~/.cache\n~/build\n~/src\n~/old\nand delete ~/"
+EIGHT_SHORT_LINES_SHOWN = "Clean up:\n/tmp\n/var/tmp\n~/.cache\n~/build…"
+
 
 class Failure(Exception):
     pass

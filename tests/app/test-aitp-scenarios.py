@@ -4,8 +4,9 @@
 # (which records every bubble and presses its buttons when asked):
 #
 #   - a radio and a confirmation decision of a few options get a button per
-#     option in their bubble; pressing one answers, and the agent's decision
-#     validates against AITP-02's `Decision`;
+#     option in their bubble (when it shows the description whole in its
+#     lines); pressing one answers, and the agent's decision validates against
+#     AITP-02's `Decision`;
 #   - a checkbox or products decision, or one whose agent asks for a
 #     confirmation (x-triage.confirm), only opens the view;
 #   - an answer given from a bubble while the server is down waits in the
@@ -22,6 +23,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import aitptest  # noqa: E402
 from apptest import (App, Failure, Notifyd, Server, World, run,  # noqa: E402
+                     EIGHT_SHORT_LINES, EIGHT_SHORT_LINES_SHOWN, FIVE_FULL_LINES,
                      skip_without_display, wait_for)
 
 skip_without_display()
@@ -87,6 +89,26 @@ def test_bubble_confirmation():
                                [{"id": "2", "name": "No, that's not healthy"}])
 
 
+def test_bubble_lines():
+    """As for ATP, the bubble's buttons go with a description shown whole in
+    its lines: five full lines get them, eight short lines do not."""
+    with Scenario("aitp-lines") as s:
+        request, nid, bubble = s.ask("seed-003-radio-request.json", "Five full lines, AITP?",
+                                     id="radio-five-lines", title="Five full lines, AITP?",
+                                     description=FIVE_FULL_LINES)
+        if bubble["body"] != FIVE_FULL_LINES:
+            raise Failure(f"body {bubble['body']!r}")
+        if keys(bubble) != ["default", "respond:0", "respond:7", "respond:100", "open"]:
+            raise Failure(f"actions {bubble['actions']}")
+        notifyd.press(bubble["id"], "respond:7")
+        aitptest.wait_decision(s.server, nid, request, [{"id": "7", "name": "7"}])
+        _, _, cut = s.ask("seed-003-radio-request.json", "Eight short lines, AITP?",
+                          id="radio-eight-lines", title="Eight short lines, AITP?",
+                          description=EIGHT_SHORT_LINES)
+        if cut["body"] != EIGHT_SHORT_LINES_SHOWN or keys(cut) != ["default", "open"]:
+            raise Failure(f"a cut description's bubble: {cut['body']!r}, {cut['actions']}")
+
+
 def test_bubble_opens_only():
     with Scenario("aitp-open-only") as s:
         cases = [("seed-003-checkbox-request.json", "Your Favorite Colors", {}),
@@ -131,6 +153,7 @@ def test_outbox_while_offline():
 run([
     ("a radio decision answered from its bubble", test_bubble_radio),
     ("a confirmation answered from its bubble", test_bubble_confirmation),
+    ("bubble buttons go with a description shown whole in lines", test_bubble_lines),
     ("checkbox, products and confirmed decisions only open the view", test_bubble_opens_only),
     ("an answer given offline waits in the outbox, delivered once", test_outbox_while_offline),
 ])

@@ -4,7 +4,8 @@
 # bubble and presses buttons when asked):
 #
 #   - a bubble per new request; buttons for simple, unflagged actions answer
-#     straight from the bubble (the server records the answer);
+#     straight from the bubble (the server records the answer), when the
+#     bubble shows the description whole in its lines;
 #   - flagged or non-simple requests get only "Open";
 #   - a request answered elsewhere, expired or withdrawn has its bubble replaced
 #     by what became of it (who answered what, when, why), its buttons gone;
@@ -32,7 +33,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from apptest import (App, Failure, Notifyd, Server, World, run,  # noqa: E402
-                     WAIT, skip_without_display, wait_for)
+                     EIGHT_SHORT_LINES, EIGHT_SHORT_LINES_SHOWN, FIVE_FULL_LINES, WAIT,
+                     skip_without_display, wait_for)
 
 skip_without_display()
 
@@ -100,6 +102,26 @@ def test_bubble_answers():
             raise Failure(f"server recorded {answered['response']}")
         # Cleared from the outbox once the server confirmed.
         wait_for("the outbox to empty", lambda: not s.app.outbox())
+
+
+def test_bubble_answers_lines():
+    """Buttons go with a description the bubble shows whole in its lines: five
+    full lines (more characters than the 200 a count allowed) get them, and
+    one answers; eight short lines (fewer characters) are cut and get none."""
+    with Scenario("bubble-lines") as s:
+        s.start()
+        nid, bubble = s.post_and_see("Five full lines?", description=FIVE_FULL_LINES)
+        if bubble["body"] != FIVE_FULL_LINES:
+            raise Failure(f"body {bubble['body']!r}")
+        if keys(bubble) != ["default", "respond:approve", "respond:deny", "open"]:
+            raise Failure(f"actions {bubble['actions']}")
+        notifyd.press(bubble["id"], "respond:approve")
+        answered = s.server.wait_responded(nid)
+        if answered["response"]["action_id"] != "approve":
+            raise Failure(f"server recorded {answered['response']}")
+        _, cut = s.post_and_see("Eight short lines?", description=EIGHT_SHORT_LINES)
+        if cut["body"] != EIGHT_SHORT_LINES_SHOWN or keys(cut) != ["default", "open"]:
+            raise Failure(f"a cut description's bubble: {cut['body']!r}, {cut['actions']}")
 
 
 def test_flagged_opens_view():
@@ -461,6 +483,7 @@ def test_flood_summary_withdrawn():
 
 run([
     ("bubble buttons answer simple requests", test_bubble_answers),
+    ("bubble buttons go with a description shown whole in lines", test_bubble_answers_lines),
     ("flagged and non-simple requests only open the view", test_flagged_opens_view),
     ("body escaped, urgency critical near the deadline", test_markup_and_urgency),
     ("answered elsewhere: the bubble says what and by whom", test_answered_elsewhere_replaced),

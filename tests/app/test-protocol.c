@@ -1,13 +1,16 @@
-/* test-protocol.c — what the app asks a request's protocol (ATP here; AITP in test-aitp-protocol.c)
+/* test-protocol.c — what the app asks a request's protocol (ATP here; AITP in
+ * test-aitp-protocol.c), and whether a bubble shows a request whole, for every protocol
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "app-test-common.h"
+#include "triage-bubble-body.h"
 #include "triage-protocol.h"
 
 #define ID_A "0a6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
+#define ID_B "1b6f1e3c-3a1b-4c5d-8e9f-0a1b2c3d4e5f"
 
 static const char actions[] =
   "[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"},"
@@ -82,6 +85,84 @@ test_atp_answers (void)
   g_assert_null (triage_protocol_describe_answer (atp, NULL, "pct", pct));
 }
 
+/* @n with @description instead of its own (an AITP envelope's description
+ * as the server takes it from the decision's). */
+static void
+set_description (AtpNotification *n,
+                 const char      *description)
+{
+  g_free (n->context.description);
+  n->context.description = g_strdup (description);
+}
+
+/* Whether a bubble shows a request whole is one rule, the lines its body
+ * has (what the notifier sends), for every protocol: a count of 200
+ * characters said otherwise of five full lines (204 characters with their
+ * breaks, none cut) and of a description that fits but for its trailing
+ * blank lines (which no bubble shows), and a key pressed on a bubble that
+ * cut the description is refused, saying so. */
+static void
+test_bubble_shown_whole (void)
+{
+  g_autofree char *line = g_strnfill (TRIAGE_BUBBLE_LINE_CHARS, 'x');
+  g_autofree char *full_lines = g_strjoin ("\n", line, line, line, line, line, NULL);
+  g_autofree char *fits = g_strnfill (TRIAGE_BUBBLE_MAX_BODY, 'x');
+  g_autofree char *trailing = g_strconcat (fits, " \n\n  ", NULL);
+  g_autofree char *radio = app_test_aitp_message ("seed-003-radio-request.json");
+  const struct
+  {
+    const char *description;
+    gboolean    whole;
+  } cases[] = {
+    { full_lines, TRUE },
+    { trailing, TRUE },
+    { "Clean up:\n/tmp\n/var/tmp\n~/.cache\n~/build\n~/src\n~/old\nand delete ~/", FALSE },
+  };
+
+  g_assert_cmpuint (strlen (full_lines), >, TRIAGE_BUBBLE_MAX_BODY);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AtpNotification) atp = app_test_notification (ID_A, 0, 10,
+        "[{\"id\": \"yes\", \"label\": \"Approve\", \"response_type\": \"simple\"}]");
+      g_autoptr(AtpNotification) aitp = app_test_aitp_notification_new (ID_B, "Pick", radio);
+      AtpNotification *requests[] = { atp, aitp };
+      const char *keys[] = { "yes", "7" };
+
+      for (guint j = 0; j < G_N_ELEMENTS (requests); j++)
+        {
+          TriageProtocol *protocol = triage_protocol_for_request (requests[j]);
+          g_autoptr(GPtrArray) answers = NULL;
+          g_autofree char *body = NULL;
+          g_autofree char *action_id = NULL;
+          g_autoptr(JsonNode) data = NULL;
+          g_autoptr(GError) error = NULL;
+          gboolean body_whole = !cases[i].whole;
+
+          set_description (requests[j], cases[i].description);
+          answers = triage_protocol_dup_bubble_answers (protocol, requests[j]);
+          body = triage_bubble_body_dup (requests[j], &body_whole);
+          g_assert_cmpint (body_whole, ==, cases[i].whole);
+          g_assert_cmpint (g_str_has_suffix (body, "…"), !=, cases[i].whole);
+          if (cases[i].whole)
+            {
+              g_assert_cmpuint (answers->len, >, 0);
+              g_assert_true (triage_protocol_get_bubble_answer (protocol, requests[j], keys[j],
+                                                                &action_id, &data, &error));
+              g_assert_no_error (error);
+            }
+          else
+            {
+              g_assert_cmpuint (answers->len, ==, 0);
+              g_assert_false (triage_protocol_get_bubble_answer (protocol, requests[j], keys[j],
+                                                                 &action_id, &data, &error));
+              g_assert_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID);
+              g_assert_nonnull (strstr (error->message, "a bubble cuts the description of"));
+            }
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -90,6 +171,7 @@ main (int   argc,
 
   g_test_add_func ("/protocol/registry", test_registry);
   g_test_add_func ("/protocol/atp/answers", test_atp_answers);
+  g_test_add_func ("/protocol/bubble-shown-whole", test_bubble_shown_whole);
 
   return g_test_run ();
 }

@@ -302,8 +302,8 @@ _triage_application_on_notifier_respond (TriageApplication *self,
     return;
 
   /* Not from a bubble that showed less than the whole request (whatever its
-   * server sends). */
-  if (protocol == NULL || !triage_notifier_shows_body_whole (notification) ||
+   * server sends): the protocol refuses it, and says why. */
+  if (protocol == NULL ||
       !triage_protocol_get_bubble_answer (protocol, notification, answer_key, &action_id,
                                           &response_data, &error) ||
       triage_protocol_needs_confirmation (protocol, notification, action_id, response_data))

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "triage-bubble-body.h"
 #include "triage-decision-format.h"
 #include "triage-image-types.h"
 #include "triage-notifier-private.h"
@@ -186,82 +187,16 @@ triage_notifier_dup_body (AtpNotification *notification)
   return triage_notifier_escape_body (text);
 }
 
-/* Where a bubble's body stops showing @text, NULL if it shows it whole:
- * counted in lines as a person sees them, up to TRIAGE_NOTIFIER_BODY_LINES,
- * a long line taking a line every TRIAGE_NOTIFIER_LINE_CHARS characters. A
- * cut leaves room for "…" on its line. Twenty short lines are not shown
- * whole, though fewer characters than a long line that is. */
-static const char *
-find_body_cut (const char *text)
-{
-  const char *line = text;
-  glong lines_left = TRIAGE_NOTIFIER_BODY_LINES;
-
-  for (;;)
-    {
-      const char *end = strchr (line, '\n');
-      glong chars = g_utf8_strlen (line, end != NULL ? end - line : -1);
-      glong lines = MAX (1, (chars + TRIAGE_NOTIFIER_LINE_CHARS - 1) / TRIAGE_NOTIFIER_LINE_CHARS);
-
-      if (lines > lines_left || (lines == lines_left && end != NULL))
-        {
-          /* Room for "…" on the last line shown. */
-          glong shown = MIN (chars, lines_left * TRIAGE_NOTIFIER_LINE_CHARS - 1);
-
-          return g_utf8_offset_to_pointer (line, shown);
-        }
-      if (end == NULL)
-        return NULL;
-      lines_left -= lines;
-      line = end + 1;
-    }
-}
-
-/* The description as a bubble would say it, trailing blank lines and
- * spaces dropped (no server shows them). */
-static char *
-dup_description (AtpNotification *notification)
-{
-  const char *description = triage_format_get_description (notification);
-
-  return g_strchomp (g_strdup (description != NULL ? description : ""));
-}
-
-/**
- * triage_notifier_shows_body_whole:
- *
- * Returns: whether a bubble shows the whole description, in the lines a
- *   person sees (a bubble that does not offers no answer buttons: an
- *   answer must answer what was read)
- */
-gboolean
-triage_notifier_shows_body_whole (AtpNotification *notification)
-{
-  g_autofree char *description = NULL;
-
-  g_return_val_if_fail (notification != NULL, FALSE);
-
-  description = dup_description (notification);
-  return find_body_cut (description) == NULL;
-}
-
-/* The description, shortened, plain text (a bubble's body before it is
- * escaped for a server that reads markup in it). */
+/* The description, shortened where a bubble's lines end
+ * (triage_bubble_body_dup(), the rule TriageProtocol offers answer buttons
+ * by), plain text (a bubble's body before it is escaped for a server that
+ * reads markup in it). */
 char *
 triage_notifier_dup_plain_body (AtpNotification *notification)
 {
-  g_autofree char *description = dup_description (notification);
-  const char *cut = find_body_cut (description);
-  g_autofree char *text = NULL;
+  g_autofree char *body = triage_bubble_body_dup (notification, NULL);
 
-  if (cut != NULL)
-    {
-      g_autofree char *shown = g_strndup (description, cut - description);
-
-      text = g_strconcat (shown, "…", NULL);
-    }
-
-  return triage_notifier_dup_bubble_text (text != NULL ? text : description);
+  return triage_notifier_dup_bubble_text (body);
 }
 
 /**

@@ -625,10 +625,10 @@ triage_notifier_show (TriageNotifier  *self,
   button.label = g_strdup (_("Open"));
   g_array_append_val (job->buttons, button);
 
-  /* The answers the request's protocol lets a bubble give (none: Open only),
-   * when the bubble shows what they answer. */
+  /* The answers the request's protocol lets a bubble give (none: Open only;
+   * none either when the bubble does not show the request whole). */
   protocol = triage_protocol_for_request (notification);
-  if (protocol != NULL && triage_notifier_shows_body_whole (notification))
+  if (protocol != NULL)
     answers = triage_protocol_dup_bubble_answers (protocol, notification);
   for (guint i = 0; answers != NULL && i < answers->len; i++)
     {

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "atp.h"
+#include "triage-bubble-body.h"
 #include "triage-protocol.h"
 
 G_BEGIN_DECLS
@@ -19,13 +20,9 @@ G_BEGIN_DECLS
 #define TRIAGE_NOTIFIER_NOTICE_CATEGORY "x-triage.notice"
 #define TRIAGE_NOTIFIER_NOTICE_PREFIX   "notice:"
 
-/* Longest description shown in a bubble, in characters. */
+/* Longest description shown in a bubble, in characters (in the lines a
+ * bubble has: triage-bubble-body.h). */
 #define TRIAGE_NOTIFIER_MAX_BODY TRIAGE_BUBBLE_MAX_BODY
-/* What a bubble shows of a description, as a person sees it: this many
- * lines of about this many characters (a longer line wraps onto the next);
- * as many characters in all as TRIAGE_NOTIFIER_MAX_BODY. */
-#define TRIAGE_NOTIFIER_BODY_LINES 5
-#define TRIAGE_NOTIFIER_LINE_CHARS (TRIAGE_NOTIFIER_MAX_BODY / TRIAGE_NOTIFIER_BODY_LINES)
 /* Longest text a settled request's bubble says (what became of it, and the
  * reason its service or server gave), in characters. */
 #define TRIAGE_NOTIFIER_MAX_SETTLED_BODY (2 * TRIAGE_NOTIFIER_MAX_BODY)
@@ -60,7 +57,6 @@ guint           triage_notifier_get_n_shown        (TriageNotifier  *self);
 
 char           *triage_notifier_dup_summary        (AtpNotification *notification);
 char           *triage_notifier_dup_body           (AtpNotification *notification);
-gboolean        triage_notifier_shows_body_whole   (AtpNotification *notification);
 GBytes         *triage_notifier_decode_icon        (const char      *icon,
                                                     char           **mime_type,
                                                     GError         **error);

@@ -11,6 +11,7 @@
 #include "triage-afp-protocol.h"
 #include "triage-aitp-protocol.h"
 #include "triage-atp-protocol.h"
+#include "triage-bubble-body.h"
 #include "triage-decision-format.h"
 #include "triage-protocol.h"
 
@@ -189,23 +190,44 @@ triage_protocol_dup_headline (TriageProtocol  *self,
   return iface->dup_headline (self, request);
 }
 
-/* Whether a bubble shows @request whole: its title and description uncut,
- * and no attachment (a bubble shows none). An answer from a bubble is an
- * answer to what the bubble showed: otherwise an agent could put a harmless
- * opening first and what the answer approves after the cut. */
+/* Whether a bubble shows @request whole, else why not (@error): its
+ * headline within the characters a bubble's title keeps
+ * (TRIAGE_SHOWN_ROW_CHARS), its description within the lines a bubble's
+ * body has (triage_bubble_body_dup(): what the notifier sends), and no
+ * attachment (a bubble shows none). An answer from a bubble is an answer
+ * to what the bubble showed: otherwise an agent could put a harmless
+ * opening first and what the answer approves after the cut. The one rule
+ * for every protocol: a bubble's answers are offered
+ * (triage_protocol_dup_bubble_answers()) and taken
+ * (triage_protocol_get_bubble_answer()) through it alone. */
 static gboolean
-bubble_shows_whole (TriageProtocol  *self,
-                    AtpNotification *request)
+bubble_shows_whole (TriageProtocol   *self,
+                    AtpNotification  *request,
+                    GError          **error)
 {
   g_autofree char *headline = triage_protocol_dup_headline (self, request);
-  const char *description = request->context.description;
+  g_autofree char *body = NULL;
+  gboolean body_whole = FALSE;
 
   if (request->context.attachments->len > 0)
-    return FALSE;
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID,
+                   "a bubble does not show the attachments of %s", request->id);
+      return FALSE;
+    }
   if (headline != NULL && g_utf8_strlen (headline, -1) > TRIAGE_SHOWN_ROW_CHARS)
-    return FALSE;
-  if (description != NULL && g_utf8_strlen (description, -1) > TRIAGE_BUBBLE_MAX_BODY)
-    return FALSE;
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID,
+                   "a bubble cuts the title of %s", request->id);
+      return FALSE;
+    }
+  body = triage_bubble_body_dup (request, &body_whole);
+  if (!body_whole)
+    {
+      g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID,
+                   "a bubble cuts the description of %s", request->id);
+      return FALSE;
+    }
 
   return TRUE;
 }
@@ -230,8 +252,9 @@ any_label_cut (GPtrArray *answers)
  *
  * The answers a bubble may carry as buttons: only answers that need no
  * input and no confirmation, and only a few (a bubble has room for three),
- * and only when the bubble shows the request whole (its title and
- * description uncut, no attachment) and every button its whole label;
+ * and only when the bubble shows the request whole (its title uncut, its
+ * description within the bubble's lines, no attachment) and every button
+ * its whole label;
  * otherwise none, and the bubble opens the request.
  *
  * Returns: (transfer container) (element-type TriageBubbleAnswer): the answers
@@ -245,7 +268,7 @@ triage_protocol_dup_bubble_answers (TriageProtocol  *self,
   g_return_val_if_fail (TRIAGE_IS_PROTOCOL (self), NULL);
   g_return_val_if_fail (request != NULL, NULL);
 
-  if (bubble_shows_whole (self, request))
+  if (bubble_shows_whole (self, request, NULL))
     answers = TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
   if (answers == NULL || any_label_cut (answers))
     return g_ptr_array_new_with_free_func ((GDestroyNotify) triage_bubble_answer_free);
@@ -280,13 +303,17 @@ triage_protocol_get_bubble_answer (TriageProtocol   *self,
   g_return_val_if_fail (action_id != NULL && response_data != NULL, FALSE);
 
   /* A bubble without answer buttons gives none (whatever its server sends). */
-  if (bubble_shows_whole (self, request))
-    offered = TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
+  if (!bubble_shows_whole (self, request, error))
+    {
+      g_prefix_error (error, "“%s” is not answered from a bubble: ", key);
+      return FALSE;
+    }
+  offered = TRIAGE_PROTOCOL_GET_IFACE (self)->dup_bubble_answers (self, request);
   if (offered == NULL || any_label_cut (offered))
     {
       g_set_error (error, ATP_ERROR, ATP_ERROR_INVALID_ACTION_ID,
-                   "The request or a button's label is not shown whole in a bubble; “%s” "
-                   "is not answered from one", key);
+                   "“%s” is not answered from a bubble: the bubble of %s cuts a button's label",
+                   key, request->id);
       return FALSE;
     }
 

@@ -15,9 +15,6 @@ G_BEGIN_DECLS
 /* A bubble has room for this many answers beside Open. */
 #define TRIAGE_BUBBLE_MAX_ANSWERS 3
 
-/* Longest description a bubble shows whole, in characters (a longer one is cut). */
-#define TRIAGE_BUBBLE_MAX_BODY 200
-
 /**
  * TriageBubbleAnswer:
  * @key: what the bubble's button gives back when pressed (see
