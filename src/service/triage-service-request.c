@@ -298,7 +298,9 @@ op_failed (GTask  *task,
   if (now - self->failing_since >= self->retry_for_us ||
       (hung && self->failing_since + self->retry_for_us - now < timeout_us))
     {
-      gboolean local_down = atp_client_is_local (self->client) &&
+      /* A try that hung met a server that took the connection: running, if hung,
+       * where "is the local server running?" sent the person to start one. */
+      gboolean local_down = atp_client_is_local (self->client) && !hung &&
                             g_error_matches (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
 
       /* Tried once when there is no window (the hook's default): nothing was

@@ -8,6 +8,8 @@
 
 #include "service-request-test-common.h"
 
+#include <glib/gstdio.h>
+
 static const char *
 status_of (JsonNode *node)
 {
@@ -247,6 +249,49 @@ test_silent_window (ServiceRequestFixture *fixture,
                     gconstpointer          data)
 {
   send_to_silent (3 * G_USEC_PER_SEC);
+}
+
+/* The local server taking the connection and never answering a long-poll (1 s,
+ * and a 1 s timeout): given up with no window, it is not asked about as one that
+ * is not running. "Is the local server running? The Triage app starts it" sent
+ * the person to start another, where the one there had hung. */
+static void
+test_silent_local (ServiceRequestFixture *fixture,
+                   gconstpointer          data)
+{
+  g_autoptr(GSocketService) silent = g_socket_service_new ();
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(AtpClient) client = NULL;
+  g_autoptr(TriageServiceRequest) request = NULL;
+  g_autoptr(GAsyncResult) waited = NULL;
+  g_autoptr(AtpNotification) settled = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("service-request-silent-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "triage.sock", NULL);
+  g_autofree char *id = atp_new_uuid ();
+
+  g_assert_no_error (error);
+  address = g_unix_socket_address_new (path);
+  g_socket_listener_add_address (G_SOCKET_LISTENER (silent), address, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_DEFAULT, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (silent, "incoming", G_CALLBACK (on_silent_accept), held);
+  client = atp_client_new_for_socket (path);
+  atp_client_set_timeout (client, 1);
+  request = triage_service_request_new (client, id, "{}", 0);
+
+  triage_service_request_wait_async (request, 1, NULL, service_request_test_result_cb, &waited);
+  triage_test_wait_until (waited != NULL, "the long-poll to give up");
+  settled = triage_service_request_wait_finish (request, waited, &error);
+  g_assert_null (settled);
+  g_assert_error (error, ATP_ERROR, ATP_ERROR_CONNECTION_FAILED);
+  g_assert_nonnull (strstr (error->message, "did not answer within 2 seconds"));
+  g_assert_null (strstr (error->message, "is the local server running"));
+  g_assert_cmpuint (held->len, ==, 1);
+  g_socket_service_stop (silent);
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 /* A TLS server that reads one request whole, then sends a record that does
@@ -640,6 +685,7 @@ main (int   argc,
   ADD ("/service-request/json/unreachable-once", test_unreachable_once);
   ADD ("/service-request/json/silent", test_silent);
   ADD ("/service-request/json/silent-window", test_silent_window);
+  ADD ("/service-request/silent-local", test_silent_local);
   ADD ("/service-request/json/tls-cut-after-body", test_tls_cut_after_body);
   service_request_test_add_withdraw ();
   ADD ("/service-request/acknowledged-waits", test_acknowledged_waits);
