@@ -37,6 +37,22 @@
 #define HOOK_DEFAULT_DEADLINE "9m"      /* under Claude Code's 600 s command hook timeout */
 #define HOOK_EXIT_ERROR       1         /* to Claude Code: a hook error, shown, not blocking */
 
+/*
+ * The agent waits while the hook does, so a server that takes the connection
+ * and says nothing (hung) is given HOOK_SERVER_TIMEOUT_S to answer, past a
+ * long-poll's own wait: with the 30 s of the other programs, and the 5 s of
+ * the withdrawal that follows (the POST went out whole: the server may have
+ * stored it), Claude Code waited 35 s for its own prompt. A server that is
+ * alive answers at once, or after the 5 s it waits for its database (503).
+ * The person's time is the long-polls', up to the deadline, not bounded by it.
+ * A long-poll of HOOK_WAIT_SECONDS keeps a hang during one to 30 + 10 + 5 s,
+ * and a hook with the default deadline done by 585 s, under Claude Code's
+ * 600 s: a hook it times out lets the call go on to its permission rules,
+ * which may allow it, where the hook's fallback asks.
+ */
+#define HOOK_SERVER_TIMEOUT_S 10
+#define HOOK_WAIT_SECONDS     30
+
 typedef enum
 {
   EVENT_UNKNOWN,
@@ -266,8 +282,8 @@ sent_cb (GObject      *object,
       hook_stop (hook, error->message);
       return;
     }
-  triage_service_request_wait_async (hook->request, hook->options->wait_seconds,
-                                     hook->cancellable, waited_cb, hook);
+  triage_service_request_wait_async (hook->request, HOOK_WAIT_SECONDS, hook->cancellable,
+                                     waited_cb, hook);
 }
 
 /* The answer a withdrawal found given (answered_meanwhile_cb ()), read. */
@@ -302,8 +318,8 @@ withdrawn_cb (GObject      *object,
       hook->gave_up && g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED))
     {
       triage_ask_say ("the person had answered meanwhile; reading the answer");
-      triage_service_request_wait_async (hook->request, hook->options->wait_seconds, NULL,
-                                         answer_read_cb, hook);
+      triage_service_request_wait_async (hook->request, HOOK_WAIT_SECONDS, NULL, answer_read_cb,
+                                         hook);
       return;
     }
   hook_stop (hook, NULL);
@@ -597,6 +613,7 @@ triage_ask_hook_run (TriageAskOptions *options)
       return TRIAGE_ASK_EXIT_ANSWERED;
     }
 
+  atp_client_set_timeout (client, HOOK_SERVER_TIMEOUT_S);
   hook.request = triage_service_request_new (client, notification_id, body, options->retry_for_us);
   hook.loop = g_main_loop_new (NULL, FALSE);
   hook.cancellable = g_cancellable_new ();

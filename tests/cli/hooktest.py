@@ -3,7 +3,9 @@
 # inputs of Claude Code's hooks reference, the hook run as Claude Code runs it (the
 # event's JSON on standard input, one line of JSON expected back), and the person
 # answering through the client REST API of a real triage-server --local; a relay that
-# holds back the server's answer to a POST (the server stored it, the answer is lost).
+# holds back the server's answer to a POST (the server stored it, the answer is lost),
+# and one that stops passing anything (the server hung: it takes connections, never
+# answers).
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -49,25 +51,28 @@ class LoggedServer(Server):
                            f"service:{service} ".encode() in line for line in log)
         wait_for(f"the server to answer {service}'s POST", posted)
 
-def pump(source, sink):
-    """Copies @source to @sink until either ends."""
+def pump(source, sink, hung=None, seen=None):
+    """Copies @source to @sink until either ends, adding what it reads to @seen (a
+    list) if given; once @hung (an Event) is set, what @source sends is read and
+    dropped."""
     try:
         while data := source.recv(65536):
-            sink.sendall(data)
+            if seen is not None:
+                seen.append(data)
+            if hung is None or not hung.is_set():
+                sink.sendall(data)
     except OSError:
         pass
 
 
-class AnswerHolder:
-    """A relay on the world's socket in front of the server's own: the first
-    connection's request passes, and the server's answer to it is read and held
-    back; the others pass both ways, or are closed while the server is away."""
+class Relay:
+    """A relay on the world's socket in front of the server's own: take () is given
+    each connection made to it and the one it made to the server for it (while the
+    server is away, the connection is closed)."""
 
     def __init__(self, world, upstream):
         os.makedirs(os.path.dirname(world.socket), mode=0o700, exist_ok=True)
         self.upstream = upstream
-        self.answered = threading.Event()
-        self.first = None
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.bind(world.socket)
         self.sock.listen(16)
@@ -85,12 +90,28 @@ class AnswerHolder:
             except OSError:
                 client.close()
                 continue
-            threading.Thread(target=pump, args=(client, server), daemon=True).start()
-            if self.first is None:
-                self.first = client
-                threading.Thread(target=self.hold, args=(server,), daemon=True).start()
-            else:
-                threading.Thread(target=pump, args=(server, client), daemon=True).start()
+            self.take(client, server)
+
+    def close(self):
+        self.sock.close()
+
+
+class AnswerHolder(Relay):
+    """A relay whose first connection's request passes, and the server's answer to it
+    is read and held back; the others pass both ways."""
+
+    def __init__(self, world, upstream):
+        self.answered = threading.Event()
+        self.first = None
+        super().__init__(world, upstream)
+
+    def take(self, client, server):
+        threading.Thread(target=pump, args=(client, server), daemon=True).start()
+        if self.first is None:
+            self.first = client
+            threading.Thread(target=self.hold, args=(server,), daemon=True).start()
+        else:
+            threading.Thread(target=pump, args=(server, client), daemon=True).start()
 
     def hold(self, server):
         while server.recv(65536):
@@ -101,8 +122,32 @@ class AnswerHolder:
         self.first.shutdown(socket.SHUT_RDWR)
         self.first.close()
 
+
+class Hung(Relay):
+    """A relay that passes both ways until hang (); from then on it passes nothing
+    either way, on the connections it has and on new ones, which it keeps open: a
+    server that hung, taking connections and never answering. What the clients sent
+    is in sent, as read."""
+
+    def __init__(self, world, upstream):
+        self.hung = threading.Event()
+        self.held = []
+        self.sent = []
+        super().__init__(world, upstream)
+
+    def take(self, client, server):
+        self.held += [client, server]
+        threading.Thread(target=pump, args=(client, server, self.hung, self.sent),
+                         daemon=True).start()
+        threading.Thread(target=pump, args=(server, client, self.hung), daemon=True).start()
+
+    def hang(self):
+        self.hung.set()
+
     def close(self):
-        self.sock.close()
+        super().close()
+        for held in self.held:
+            held.close()
 
 
 # The samples as the hooks reference prints them.
@@ -186,20 +231,20 @@ def expect(got, want):
         raise Failure(f"expected {json.dumps(want)}, got {json.dumps(got)}")
 
 
-def start_server(world, server=True, relay=False):
-    """@world's LoggedServer (None without @server) and AnswerHolder (None without
-    @relay): with @relay the server is on a socket of its own, behind the relay on the
-    world's socket (the one the programs under test use)."""
-    if relay:
+def start_server(world, server=True, relay=None):
+    """@world's LoggedServer (None without @server) and @relay (a class: AnswerHolder or
+    Hung; None for none): with a relay the server is on a socket of its own, behind the
+    relay on the world's socket (the one the programs under test use)."""
+    if relay is not None:
         started = LoggedServer(world, socket=os.path.join(world.root, "server.sock")).start()
-        return started, AnswerHolder(world, started.socket)
+        return started, relay(world, started.socket)
     return (LoggedServer(world).start() if server else None), None
 
 
 class Scenario:
     """A world and its server, behind a relay if asked (start_server ())."""
 
-    def __init__(self, name, server=True, relay=False):
+    def __init__(self, name, server=True, relay=None):
         self.world = World(f"hook-{name}")
         self.server, self.relay = start_server(self.world, server, relay)
         self.person = Person(self.server) if self.server else None

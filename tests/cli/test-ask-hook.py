@@ -19,8 +19,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hooktest import (attachment_text, expect, Hook, PERMISSION_REQUEST,  # noqa: E402
-                      pre_tool_use, PRE_TOOL_USE_BASH, Scenario)
+from hooktest import (AnswerHolder, attachment_text, expect, Hook,  # noqa: E402
+                      PERMISSION_REQUEST, pre_tool_use, PRE_TOOL_USE_BASH, Scenario)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import die_with_parent, Failure, run, wait_for, World  # noqa: E402
@@ -415,9 +415,10 @@ def test_server_back_withdraws():
 
 
 def answer_held(s, answer=None):
-    """Runs the hook in @s (relay=True) with the server's answer to its POST held back,
-    answered first with @answer unless None (as through another server of a cluster);
-    kills the server and drops the held answer. Returns (the hook, the request)."""
+    """Runs the hook in @s (relay=AnswerHolder) with the server's answer to its POST
+    held back, answered first with @answer unless None (as through another server of a
+    cluster); kills the server and drops the held answer. Returns (the hook, the
+    request)."""
     hook = Hook(s.world, PRE_TOOL_USE_BASH)
     wait_for("the server's answer to the POST, held back", s.relay.answered.is_set)
     n = s.person.waiting("Bash in my-project: npm test")
@@ -432,7 +433,7 @@ def test_answer_lost_withdraws():
     # The server stored the request and died before its answer reached the hook (held
     # back by a relay): the request may be there, and is withdrawn as one the server
     # answered. It was left in the inbox: a POST without an answer looked unsent.
-    with Scenario("answer-lost", relay=True) as s:
+    with Scenario("answer-lost", relay=AnswerHolder) as s:
         hook, n = answer_held(s)
         restart_while_withdrawing(s, hook, n)
 
@@ -443,7 +444,7 @@ def test_answered_as_it_gave_up():
     # withdrawal met 409 NOTIFICATION_ALREADY_RESPONDED once the server was back. It
     # left the call to Claude Code's prompt, the person's answer lost; now it reads the
     # answer and decides with it.
-    with Scenario("answered-gave-up", relay=True) as s:
+    with Scenario("answered-gave-up", relay=AnswerHolder) as s:
         hook, _ = answer_held(s, "allow")
         said_withdrawing(hook)
         s.server.start()

@@ -18,7 +18,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import Failure, Server, World, die_with_parent, wait_for, WAIT  # noqa: E402,F401
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from hooktest import start_server  # noqa: E402
+from hooktest import AnswerHolder, start_server  # noqa: E402
 
 
 class Mcp:
@@ -167,7 +167,8 @@ class Session:
 
     def __init__(self, name, *args, server=True, env=None, relay=False):
         self.world = World(f"mcp-{name}")
-        self.server, self.relay = start_server(self.world, server, relay)
+        self.server, self.relay = start_server(self.world, server,
+                                               AnswerHolder if relay else None)
         self.mcp = Mcp(self.world, *args, env=env)
 
     def __enter__(self):
