@@ -78,44 +78,18 @@ mark_page_delivered (TriageServer *self,
  * of 10,000 pending counted all 10,000 again for each of its ten pages (a
  * quarter of the server's work on a page). A cursor of before ("v1:<seq>")
  * has none: that page counts again. */
-static char *
-encode_cursor (gint64 seq,
-               gint64 total)
-{
-  g_autofree char *text = g_strdup_printf ("v2:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, seq, total);
-
-  return g_base64_encode ((const guchar *) text, strlen (text));
-}
+#define CURSOR_VERSION "v2"
 
 static gboolean
 decode_cursor (const char *cursor,
                gint64     *seq,
                gint64     *total)
 {
-  gsize length = 0;
-  g_autofree guchar *raw = NULL;
-  g_autofree char *text = NULL;
-  g_auto(GStrv) parts = NULL;
-  guint64 value, count = 0;
-  guint n_parts;
+  g_autofree char *version = NULL;
 
-  if (*cursor == '\0' || strlen (cursor) > 64)
-    return FALSE;
-  for (const char *p = cursor; *p; p++)
-    if (!g_ascii_isalnum (*p) && *p != '+' && *p != '/' && *p != '=')
-      return FALSE;
-  raw = g_base64_decode (cursor, &length);
-  text = g_strndup ((const char *) raw, length);
-  parts = g_strsplit (text, ":", 4);
-  n_parts = g_strv_length (parts);
-  if (!((n_parts == 2 && strcmp (parts[0], "v1") == 0) ||
-        (n_parts == 3 && strcmp (parts[0], "v2") == 0)) ||
-      !g_ascii_string_to_unsigned (parts[1], 10, 1, G_MAXINT64, &value, NULL) ||
-      (n_parts == 3 && !g_ascii_string_to_unsigned (parts[2], 10, 0, G_MAXINT64, &count, NULL)))
-    return FALSE;
-  *seq = (gint64) value;
-  *total = n_parts == 3 ? (gint64) count : -1;
-  return TRUE;
+  return triage_server_cursor_decode (cursor, &version, seq, total) &&
+         ((strcmp (version, "v1") == 0 && *total < 0) ||
+          (strcmp (version, CURSOR_VERSION) == 0 && *total >= 0));
 }
 
 /* A list row as an item of its page: the stored JSON with the row's status
@@ -155,10 +129,8 @@ parse_list_query (SoupServerMessage *msg,
                   gint64            *total)
 {
   const char *status = query ? g_hash_table_lookup (query, "status") : NULL;
-  const char *limit_text = query ? g_hash_table_lookup (query, "limit") : NULL;
   const char *cursor = query ? g_hash_table_lookup (query, "cursor") : NULL;
   const char *sort = query ? g_hash_table_lookup (query, "sort") : NULL;
-  guint64 limit = DEFAULT_LIMIT;
   AtpStatus wanted;
 
   list->service_id = query ? g_hash_table_lookup (query, "service_id") : NULL;
@@ -181,13 +153,8 @@ parse_list_query (SoupServerMessage *msg,
           return FALSE;
         }
     }
-  if (limit_text != NULL &&
-      !g_ascii_string_to_unsigned (limit_text, 10, 1, MAX_LIMIT, &limit, NULL))
-    {
-      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER, "limit must be from 1 to 1000", "limit");
-      return FALSE;
-    }
-  list->limit = (guint) limit;
+  if (!triage_server_parse_limit (msg, query, DEFAULT_LIMIT, MAX_LIMIT, &list->limit))
+    return FALSE;
   if (sort != NULL && strcmp (sort, "newest") != 0)
     {
       if (strcmp (sort, "oldest") != 0)
@@ -244,7 +211,6 @@ reply_page_built (SoupServerMessage *msg,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(JsonArray) items = json_array_sized_new (rows->len);
-  g_autoptr(JsonObject) pagination = json_object_new ();
   g_autoptr(JsonObject) answer = json_object_new ();
 
   for (guint i = 0; i < rows->len; i++)
@@ -255,14 +221,9 @@ reply_page_built (SoupServerMessage *msg,
       if (item != NULL)
         json_array_add_element (items, item);
     }
-  if (next != NULL)
-    json_object_set_string_member (pagination, "next_cursor", next);
-  else
-    json_object_set_null_member (pagination, "next_cursor");
-  json_object_set_boolean_member (pagination, "has_more", has_more);
-  json_object_set_int_member (pagination, "total_count", total);
   json_object_set_array_member (answer, "notifications", g_steal_pointer (&items));
-  json_object_set_object_member (answer, "pagination", g_steal_pointer (&pagination));
+  json_object_set_object_member (answer, "pagination",
+                                 triage_server_pagination_new (next, has_more, total));
   reply_text (msg, 200, object_to_string (answer));
   /* The page's JSON (1,000 items) is freed once the main loop has nothing
    * more urgent: freed here, it held the answer back by a sixth of the time
@@ -313,11 +274,10 @@ handle_list (TriageServer      *self,
   mark_page_delivered (self, rows);
   if (has_more && rows->len > 0)
     {
-      next = encode_cursor (((TriageNotificationRow *) rows->pdata[rows->len - 1])->seq, total);
-      /* The same in a header: a client reading every page asks for the next
-       * one as soon as this one is in, and parses it while the next is made. */
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                    "X-Triage-Next-Cursor", next);
+      next = triage_server_cursor_encode (CURSOR_VERSION,
+                                          ((TriageNotificationRow *) rows->pdata[rows->len - 1])->seq,
+                                          total);
+      triage_server_set_next_cursor (msg, next);
     }
   if (!reply_page_from_store (self, msg, rows, next, has_more, total))
     reply_page_built (msg, rows, next, has_more, total);

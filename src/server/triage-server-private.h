@@ -294,6 +294,30 @@ void              handle_create_service (TriageServer      *self,
 void              handle_create_user   (TriageServer      *self,
                                         SoupServerMessage *msg);
 char             *format_us            (gint64             us);
+/* A list's pages (triage-server-cursor.c). A cursor of @version ("v2"),
+ * @position (where the next page starts after) and @total (the list's count
+ * as of its first page; -1 in a decoded cursor that carries none). */
+char             *triage_server_cursor_encode   (const char        *version,
+                                                 gint64             position,
+                                                 gint64             total);
+gboolean          triage_server_cursor_decode   (const char        *cursor,
+                                                 char             **version,
+                                                 gint64            *position,
+                                                 gint64            *total);
+/* The `limit` query parameter, 1–@max (@fallback when absent); FALSE after
+ * answering 400 INVALID_PARAMETER naming it. */
+gboolean          triage_server_parse_limit     (SoupServerMessage *msg,
+                                                 GHashTable        *query,
+                                                 guint              fallback,
+                                                 guint              max,
+                                                 guint             *limit);
+/* ATP's {next_cursor, has_more, total_count}; @next NULL on the last page. */
+JsonObject       *triage_server_pagination_new  (const char        *next,
+                                                 gboolean           has_more,
+                                                 gint64             total);
+/* X-Triage-Next-Cursor: @next, the next page's cursor. */
+void              triage_server_set_next_cursor (SoupServerMessage *msg,
+                                                 const char        *next);
 JsonNode         *status_update_node   (const char        *id,
                                         int                status,
                                         const char        *reason);

@@ -51,9 +51,10 @@ gboolean triage_server_afp_owned_session         (TriageServer         *self,
                                                   const char           *session_id,
                                                   TriageAfpSessionRow **session);
 
-/* GET /api/v1/afp/sessions/{id} */
+/* GET /api/v1/afp/sessions/{id}[?limit=N&cursor=C] */
 void     triage_server_afp_handle_get_session    (TriageServer         *self,
                                                   SoupServerMessage    *msg,
-                                                  const char           *id);
+                                                  const char           *id,
+                                                  GHashTable           *query);
 
 G_END_DECLS

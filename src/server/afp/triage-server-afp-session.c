@@ -200,10 +200,48 @@ triage_server_afp_owned_session (TriageServer         *self,
 
 /* ---- GET /api/v1/afp/sessions/{id} ---- */
 
+/* The reviews come in pages as the client's list of notifications does
+ * (limit 1–1,000, default 50; a cursor carrying the last iteration listed
+ * and the session's count): a session goes on for as long as its agent
+ * posts, and its answer must not grow with it. */
+#define SESSION_PAGE_DEFAULT 50
+#define SESSION_PAGE_MAX     1000
+#define SESSION_CURSOR       "afp1"
+
+/* The page's query: its limit and where it starts after (0: the first
+ * page; *@total the count its cursor carries, else -1). FALSE after
+ * answering 400. */
+static gboolean
+parse_page_query (SoupServerMessage *msg,
+                  GHashTable        *query,
+                  guint             *limit,
+                  gint64            *after,
+                  gint64            *total)
+{
+  const char *cursor = query ? g_hash_table_lookup (query, "cursor") : NULL;
+  g_autofree char *version = NULL;
+
+  *after = 0;
+  *total = -1;
+  if (!triage_server_parse_limit (msg, query, SESSION_PAGE_DEFAULT, SESSION_PAGE_MAX, limit))
+    return FALSE;
+  if (cursor != NULL &&
+      (!triage_server_cursor_decode (cursor, &version, after, total) ||
+       g_strcmp0 (version, SESSION_CURSOR) != 0 || *total < 0))
+    {
+      reply_error_field (msg, ATP_ERROR_INVALID_PARAMETER,
+                         "cursor is not a cursor of this server's pages of a session's reviews",
+                         "cursor");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 triage_server_afp_handle_get_session (TriageServer      *self,
                                       SoupServerMessage *msg,
-                                      const char        *id)
+                                      const char        *id,
+                                      GHashTable        *query)
 {
   g_autoptr(TriageServiceRow) service = authenticate_service (self, msg);
   g_autoptr(TriageAfpSessionRow) session = NULL;
@@ -212,13 +250,18 @@ triage_server_afp_handle_get_session (TriageServer      *self,
   g_auto(TriageServerAfpLast) last = { 0 };
   g_autoptr(GPtrArray) issued = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
-  g_autofree char *created = NULL;
+  g_autofree char *created = NULL, *next = NULL;
+  gboolean has_more = FALSE;
+  gint64 after, total;
+  guint limit;
   JsonArray *list, *ids;
 
-  if (service == NULL || !triage_server_afp_owned_session (self, msg, service, id, &session))
+  if (service == NULL || !parse_page_query (msg, query, &limit, &after, &total) ||
+      !triage_server_afp_owned_session (self, msg, service, id, &session))
     return;
 
-  reviews = triage_store_afp_reviews (self->store, session->id, &error);
+  reviews = triage_store_afp_reviews (self->store, session->id, after, limit,
+                                      total < 0 ? &total : NULL, &has_more, &error);
   if (reviews == NULL || !triage_server_afp_read_last (self, session->id, 0, 0, &last, &error))
     {
       triage_server_afp_reply_unreadable_last (msg, error, &last,
@@ -248,6 +291,15 @@ triage_server_afp_handle_get_session (TriageServer      *self,
   for (guint i = 0; i < issued->len; i++)
     json_array_add_string_element (ids, g_ptr_array_index (issued, i));
   json_object_set_array_member (answer, "issued_ids", ids);
+  if (has_more && reviews->len > 0)
+    {
+      const TriageAfpReviewRow *end = g_ptr_array_index (reviews, reviews->len - 1);
+
+      next = triage_server_cursor_encode (SESSION_CURSOR, end->iteration, total);
+      triage_server_set_next_cursor (msg, next);
+    }
+  json_object_set_object_member (answer, "pagination",
+                                 triage_server_pagination_new (next, has_more, total));
 
   reply_text (msg, 200, object_to_string (answer));
 }

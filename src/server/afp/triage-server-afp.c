@@ -524,7 +524,7 @@ triage_server_afp_route (TriageServer      *self,
       if (strcmp (method, "GET") != 0)
         reply_method_not_allowed (msg, "GET");
       else
-        triage_server_afp_handle_get_session (self, msg, rest);
+        triage_server_afp_handle_get_session (self, msg, rest, query);
     }
   else
     return FALSE;

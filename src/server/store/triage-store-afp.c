@@ -95,9 +95,21 @@ triage_store_afp_last_review (TriageStore *self,
 GPtrArray *
 triage_store_afp_reviews (TriageStore *self,
                           const char  *session_id,
+                          gint64       after,
+                          guint        limit,
+                          gint64      *total,
+                          gboolean    *has_more,
                           GError     **error)
 {
+  GPtrArray *rows;
+
+  g_return_val_if_fail (limit > 0 && limit < G_MAXUINT, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return CLASS (self)->afp_reviews (self, session_id, error);
+  /* One row past the page says whether more follow. */
+  rows = CLASS (self)->afp_reviews (self, session_id, after, limit + 1, total, error);
+  *has_more = rows != NULL && rows->len > limit;
+  if (*has_more)
+    g_ptr_array_set_size (rows, limit);
+  return rows;
 }

@@ -75,10 +75,16 @@ gboolean             triage_store_afp_last_review     (TriageStore *self,
                                                        char       **notification_id,
                                                        gint64      *iteration,
                                                        GError     **error);
-/* The session's reviews (TriageAfpReviewRow*), by iteration; NULL with
- * @error set when the database did not answer. */
+/* A page of the session's reviews (TriageAfpReviewRow*) by iteration: at
+ * most @limit of those after iteration @after (0: from the first), with
+ * *@has_more whether any follow, and in *@total (unless NULL) how many the
+ * session has; NULL with @error set when the database did not answer. */
 GPtrArray           *triage_store_afp_reviews         (TriageStore *self,
                                                        const char  *session_id,
+                                                       gint64       after,
+                                                       guint        limit,
+                                                       gint64      *total,
+                                                       gboolean    *has_more,
                                                        GError     **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TriageAfpSessionRow, triage_afp_session_row_free)

@@ -151,18 +151,34 @@ postgres_afp_last_review (TriageStore *store,
 static GPtrArray *
 postgres_afp_reviews (TriageStore *store,
                       const char  *session_id,
+                      gint64       after,
+                      guint        limit,
+                      gint64      *total,
                       GError     **error)
 {
-  const TriagePgParam params[] = { session_id };
+  TriagePgNumber after_number, limit_number;
+  const TriagePgParam params[] = {
+    session_id, triage_pg_number (&after_number, after), triage_pg_number (&limit_number, limit)
+  };
   g_autoptr(PGresult) result = NULL;
+  g_autoptr(PGresult) counted = NULL;
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_afp_review_row_free);
 
-  result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
-                                        "SELECT r.notification_id, r.iteration, n.status,"
-                                        " n.response FROM afp_reviews r"
-                                        " JOIN notifications n ON n.id = r.notification_id"
-                                        " WHERE r.session_id = $1 ORDER BY r.iteration",
-                                        1, params);
+  /* How many the session has (listed ones: their request is kept). */
+  if (total != NULL &&
+      (counted = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                              "SELECT count(*) FROM afp_reviews r"
+                                              " JOIN notifications n ON n.id = r.notification_id"
+                                              " WHERE r.session_id = $1", 1, params)) != NULL)
+    *total = triage_pg_int (counted, 0, 0);
+  if (total == NULL || counted != NULL)
+    result = triage_store_postgres_query (TRIAGE_STORE_POSTGRES (store),
+                                          "SELECT r.notification_id, r.iteration, n.status,"
+                                          " n.response FROM afp_reviews r"
+                                          " JOIN notifications n ON n.id = r.notification_id"
+                                          " WHERE r.session_id = $1 AND r.iteration > $2"
+                                          " ORDER BY r.iteration LIMIT $3",
+                                          3, params);
   if (result == NULL)
     {
       /* the query's writer logged why */

@@ -237,6 +237,9 @@ struct _TriageStoreClass
                                                 GError     **error);
   GPtrArray             *(*afp_reviews)        (TriageStore *self,
                                                 const char  *session_id,
+                                                gint64       after,
+                                                guint        limit,
+                                                gint64      *total,
                                                 GError     **error);
 };
 

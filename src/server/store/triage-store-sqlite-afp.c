@@ -149,19 +149,52 @@ sqlite_afp_last_review (TriageStore *store,
   return found;
 }
 
-static GPtrArray *
-sqlite_afp_reviews (TriageStore *store,
-                    const char  *session_id,
-                    GError     **error)
+/* How many reviews the session has (listed ones: their request is kept). */
+static gboolean
+sqlite_afp_count_reviews (TriageStore *store,
+                          const char  *session_id,
+                          gint64      *total,
+                          GError     **error)
 {
   sqlite3_stmt *stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
-    "SELECT r.notification_id, r.iteration, n.status, n.response FROM afp_reviews r"
-    " JOIN notifications n ON n.id = r.notification_id"
-    " WHERE r.session_id = ? ORDER BY r.iteration");
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_afp_review_row_free);
+    "SELECT count(*) FROM afp_reviews r JOIN notifications n ON n.id = r.notification_id"
+    " WHERE r.session_id = ?");
   int rc;
 
   triage_store_sqlite_bind_text (stmt, 1, session_id);
+  rc = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt);
+  if (rc == SQLITE_ROW)
+    *total = sqlite3_column_int64 (stmt, 0);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                 "the database did not count a session's reviews: %s",
+                 sqlite3_errmsg (TRIAGE_STORE_SQLITE (store)->db));
+  triage_store_sqlite_done (stmt);
+  return rc == SQLITE_ROW;
+}
+
+static GPtrArray *
+sqlite_afp_reviews (TriageStore *store,
+                    const char  *session_id,
+                    gint64       after,
+                    guint        limit,
+                    gint64      *total,
+                    GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  GPtrArray *rows = NULL;
+  int rc;
+
+  if (total != NULL && !sqlite_afp_count_reviews (store, session_id, total, error))
+    return NULL;
+  stmt = triage_store_sqlite_statement (TRIAGE_STORE_SQLITE (store),
+    "SELECT r.notification_id, r.iteration, n.status, n.response FROM afp_reviews r"
+    " JOIN notifications n ON n.id = r.notification_id"
+    " WHERE r.session_id = ? AND r.iteration > ? ORDER BY r.iteration LIMIT ?");
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_afp_review_row_free);
+  triage_store_sqlite_bind_text (stmt, 1, session_id);
+  triage_store_sqlite_bind_int64 (stmt, 2, after);
+  triage_store_sqlite_bind_int64 (stmt, 3, limit);
   while ((rc = triage_store_sqlite_step (TRIAGE_STORE_SQLITE (store), stmt)) == SQLITE_ROW)
     {
       TriageAfpReviewRow *row = g_new0 (TriageAfpReviewRow, 1);

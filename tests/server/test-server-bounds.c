@@ -1,0 +1,179 @@
+/* test-server-bounds.c — what an agent may ask and what a read may answer are
+ * bounded: an AFP session's reviews come in pages
+ *
+ * Copyright 2026 The Triage authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "test-server-bounds"
+
+#include "server-test-util.h"
+
+#define REVIEWS   "/api/v1/afp/reviews"
+#define SESSIONS  "/api/v1/afp/sessions/"
+
+/* Posts iteration @iteration of @session (NULL: a new session); its review id,
+ * and the session's id in *@session_out. */
+static char *
+post_iteration (SrvTeam     *team,
+                const char  *session,
+                guint        iteration,
+                char       **session_out)
+{
+  g_autofree char *body = NULL;
+  g_autoptr(SrvAnswer) answer = NULL;
+  g_autoptr(JsonObject) object = NULL;
+
+  body = g_strdup_printf ("{%s%s%s\"request\":{\"iteration\":%u,\"artifact\":"
+                          "{\"media_type\":\"text/plain\",\"content\":\"v%u\"}}}",
+                          session ? "\"session_id\":\"" : "", session ? session : "",
+                          session ? "\"," : "", iteration, iteration);
+  answer = srv_request (team->server, "POST", REVIEWS, team->key, body);
+  srv_assert_status (answer, 201, NULL);
+  object = srv_parse_object (answer->body);
+  if (session_out != NULL)
+    *session_out = g_strdup (json_object_get_string_member (object, "session_id"));
+  return g_strdup (json_object_get_string_member (object, "id"));
+}
+
+/* The session's page at @query; its object. */
+static JsonObject *
+session_page (SrvTeam    *team,
+              const char *session,
+              const char *query,
+              char      **header_cursor)
+{
+  g_autofree char *path = g_strconcat (SESSIONS, session, query, NULL);
+  g_autoptr(SrvAnswer) answer = srv_request (team->server, "GET", path, team->key, NULL);
+
+  srv_assert_status (answer, 200, NULL);
+  *header_cursor = g_strdup (soup_message_headers_get_one (answer->headers, "X-Triage-Next-Cursor"));
+  return srv_parse_object (answer->body);
+}
+
+/* The iterations a page lists, "1,2,3". */
+static char *
+page_iterations (JsonObject *page)
+{
+  JsonArray *reviews = json_object_get_array_member (page, "reviews");
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (reviews); i++)
+    g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "",
+                            json_object_get_int_member (json_array_get_object_element (reviews, i),
+                                                        "iteration"));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The page's pagination: has_more, total_count and next_cursor (NULL when null),
+ * the header's cursor the body's. */
+static char *
+assert_pagination (JsonObject *page,
+                   gboolean    has_more,
+                   gint64      total,
+                   const char *header_cursor)
+{
+  JsonObject *pagination = json_object_get_object_member (page, "pagination");
+  const char *next = json_object_get_string_member_with_default (pagination, "next_cursor", NULL);
+
+  g_assert_nonnull (pagination);
+  g_assert_cmpint (json_object_get_boolean_member (pagination, "has_more"), ==, has_more);
+  g_assert_cmpint (json_object_get_int_member (pagination, "total_count"), ==, total);
+  g_assert_cmpint (next != NULL, ==, has_more);
+  g_assert_cmpstr (header_cursor, ==, next);
+  return g_strdup (next);
+}
+
+/* A session's GET lists its reviews in pages, as the client's list does:
+ * 50 by default, `limit` 1–1,000, a cursor to go on, the session's count;
+ * every page carries the session's issued ids whole. */
+static void
+test_session_pages (SrvTeam       *team,
+                    gconstpointer  data)
+{
+  g_autofree char *session = NULL, *header = NULL, *next = NULL, *iterations = NULL;
+  g_autofree char *query = NULL, *expected = NULL;
+  g_autoptr(JsonObject) page = NULL;
+  g_autoptr(GString) all = g_string_new (NULL);
+  guint n = 52;
+
+  g_free (post_iteration (team, NULL, 1, &session));
+  for (guint i = 2; i <= n; i++)
+    g_free (post_iteration (team, session, i, NULL));
+
+  /* The first page: 50 of 52, and a cursor to the rest. */
+  page = session_page (team, session, "", &header);
+  g_assert_cmpint (json_object_get_int_member (page, "last_iteration"), ==, n);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (page, "reviews")), ==, 50);
+  g_assert_true (json_object_has_member (page, "issued_ids"));
+  next = assert_pagination (page, TRUE, n, header);
+  query = g_strdup_printf ("?cursor=%s", next);
+  g_clear_pointer (&page, json_object_unref);
+  g_clear_pointer (&header, g_free);
+  page = session_page (team, session, query, &header);
+  iterations = page_iterations (page);
+  g_assert_cmpstr (iterations, ==, "51,52");
+  g_clear_pointer (&next, g_free);
+  next = assert_pagination (page, FALSE, n, header);
+
+  /* Pages of 20 walk them all, in order, each review once. */
+  g_clear_pointer (&query, g_free);
+  query = g_strdup ("?limit=20");
+  for (guint pages = 0;; pages++)
+    {
+      g_autofree char *more = NULL;
+
+      g_assert_cmpuint (pages, <, 3);
+      g_clear_pointer (&page, json_object_unref);
+      g_clear_pointer (&header, g_free);
+      g_clear_pointer (&iterations, g_free);
+      page = session_page (team, session, query, &header);
+      iterations = page_iterations (page);
+      g_string_append_printf (all, "%s%s", all->len > 0 ? "," : "", iterations);
+      more = assert_pagination (page, pages < 2, n, header);
+      if (more == NULL)
+        break;
+      g_free (query);
+      query = g_strdup_printf ("?limit=20&cursor=%s", more);
+    }
+  expected = g_strdup ("1");
+  for (guint i = 2; i <= n; i++)
+    {
+      g_autofree char *longer = g_strdup_printf ("%s,%u", expected, i);
+
+      g_free (expected);
+      expected = g_steal_pointer (&longer);
+    }
+  g_assert_cmpstr (all->str, ==, expected);
+
+  /* A limit outside 1–1,000, and a cursor this list did not make (the
+   * client list's), are refused naming them. */
+  {
+    const char *queries[] = { "?limit=0", "?limit=1001", "?limit=ten", "?cursor=djI6MTox",
+                              "?cursor=nonsense!" };
+    const char *fields[] = { "limit", "limit", "limit", "cursor", "cursor" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+      {
+        g_autofree char *path = g_strconcat (SESSIONS, session, queries[i], NULL);
+        g_autoptr(SrvAnswer) answer = srv_request (team->server, "GET", path, team->key, NULL);
+
+        g_test_message ("GET %s", path);
+        srv_assert_status (answer, 400, "INVALID_PARAMETER");
+        srv_assert_field (answer, fields[i]);
+      }
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) g_test_add (path, SrvTeam, NULL, srv_team_setup, func, srv_team_teardown)
+  ADD ("/server/bounds/session-pages", test_session_pages);
+#undef ADD
+
+  return g_test_run ();
+}
