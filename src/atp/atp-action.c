@@ -216,6 +216,12 @@ parse_choice_options (AtpParseCtx *ctx,
   if (n == 0)
     return atp_parse_fail (ctx, ATP_ERROR_MALFORMED_ACTION, "options",
                            "must hold at least one option, got an empty array");
+  /* A person picks among them in one dialog. Read where stored, as for
+   * blank texts (atp_read_string ()). */
+  if ((ctx->flags & ATP_PARSE_SUBMISSION) && n > ATP_MAX_CHOICE_OPTIONS)
+    return atp_parse_fail (ctx, ATP_ERROR_MALFORMED_ACTION, "options",
+                           "must hold at most %d options (a person picks among them in one "
+                           "dialog), got %u", ATP_MAX_CHOICE_OPTIONS, n);
 
   action->options = g_ptr_array_new_full (n, (GDestroyNotify) option_free);
   values = g_hash_table_new (g_str_hash, g_str_equal);

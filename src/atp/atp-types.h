@@ -15,6 +15,10 @@ G_BEGIN_DECLS
 #define ATP_MAX_FRAME_SIZE          (1024 * 1024)          /* WebSocket frame cap */
 #define ATP_MAX_NOTIFICATION_SIZE   (ATP_MAX_FRAME_SIZE - 4096) /* a notification + envelope fits a frame */
 #define ATP_MAX_JSON_DEPTH          64
+/* The options of a choice or multi_choice action a person picks from: the
+ * app's list of them, searched, was built and measured for 20,000 (a
+ * submission's rule; a stored request with more still reads). */
+#define ATP_MAX_CHOICE_OPTIONS      20000
 
 /* The protocol an agent spoke to ask (docs/architecture.md): its wire name is
  * the `protocol` member of the envelope and the name of its payload member. */

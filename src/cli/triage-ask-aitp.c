@@ -185,7 +185,7 @@ read_request (TriageAskOptions  *options,
       !extend (json_node_get_object (root), extension, error))
     return FALSE;
   if (root != NULL)
-    request = atp_aitp_request_new_from_json (root, &local_error);
+    request = atp_aitp_request_new_submission (root, &local_error);
   if (request == NULL)
     {
       g_set_error (error, local_error->domain, local_error->code,

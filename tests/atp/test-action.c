@@ -90,6 +90,36 @@ test_invalid (void)
     }
 }
 
+/* A choice's options are bounded in what is submitted (ATP_MAX_CHOICE_OPTIONS),
+ * not where stored: a request taken before the bound still reads. */
+static void
+test_options_bounded_in_submission (void)
+{
+  g_autoptr(GString) json = g_string_new ("{\"id\":\"" "7f0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b" "\","
+                                          "\"version\":\"1.0\",\"timestamp\":\"2026-12-02T10:00:00Z\","
+                                          "\"service\":{\"id\":\"s\",\"name\":\"S\"},"
+                                          "\"context\":{\"title\":\"T\",\"description\":\"D\"},"
+                                          "\"status\":\"created\",\"actions\":[{\"id\":\"a\","
+                                          "\"label\":\"A\",\"response_type\":\"multi_choice\","
+                                          "\"options\":[");
+  g_autoptr(AtpNotification) submitted = NULL, stored = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i <= ATP_MAX_CHOICE_OPTIONS; i++)
+    g_string_append_printf (json, "%s{\"value\":\"%u\",\"label\":\"%u\"}", i > 0 ? "," : "", i, i);
+  g_string_append (json, "]}]}");
+
+  submitted = atp_notification_new_from_data (json->str, -1, ATP_PARSE_SUBMISSION, &error);
+  g_assert_null (submitted);
+  atp_assert_error (error, ATP_ERROR_MALFORMED_ACTION,
+                    "actions[0].options: must hold at most 20000 options", "got 20001");
+  g_clear_error (&error);
+  stored = atp_notification_new_from_data (json->str, -1, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (((AtpAction *) stored->actions->pdata[0])->options->len, ==,
+                    ATP_MAX_CHOICE_OPTIONS + 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -98,6 +128,7 @@ main (int   argc,
 
   g_test_add_func ("/action/valid", test_valid);
   g_test_add_func ("/action/invalid", test_invalid);
+  g_test_add_func ("/action/options-bounded-in-submission", test_options_bounded_in_submission);
 
   return g_test_run ();
 }

@@ -211,6 +211,35 @@ test_range_read_where_stored (void)
     }
 }
 
+/* More applied items than a session issues ids are refused in what is
+ * submitted, read where stored. */
+static void
+test_applied_items_bounded_in_submission (void)
+{
+  g_autoptr(GString) json = g_string_new ("{\"iteration\":2,\"artifact\":{\"media_type\":"
+                                          "\"text/plain\",\"content\":\"x\"},"
+                                          "\"applied_feedback\":{\"items\":[");
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(AtpAfpRequest) submitted = NULL, stored = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i <= ATP_AFP_MAX_APPLIED_ITEMS; i++)
+    g_string_append_printf (json, "%s{\"id\":\"item-%05u\",\"status\":\"accepted\"}",
+                            i > 0 ? "," : "", i);
+  g_string_append (json, "]}}");
+  root = atp_json_parse (json->str, -1, ATP_AFP_MAX_REQUEST_SIZE, &error);
+  g_assert_no_error (error);
+
+  submitted = atp_afp_request_new_submission (root, &error);
+  g_assert_null (submitted);
+  atp_assert_error (error, ATP_ERROR_INVALID_FIELD_VALUE,
+                    "applied_feedback.items: must hold at most 1000 items", "got 1001");
+  g_clear_error (&error);
+  stored = atp_afp_request_new_from_json (root, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->applied_items->len, ==, ATP_AFP_MAX_APPLIED_ITEMS + 1);
+}
+
 static void
 test_items_must_be_objects (void)
 {
@@ -479,6 +508,8 @@ main (int   argc,
   g_test_add_func ("/afp/request/extensions-kept", test_extensions_kept);
   g_test_add_func ("/afp/request/rules-broken", test_rules_broken);
   g_test_add_func ("/afp/request/range-read-where-stored", test_range_read_where_stored);
+  g_test_add_func ("/afp/request/applied-items-bounded-in-submission",
+                   test_applied_items_bounded_in_submission);
   g_test_add_func ("/afp/request/items-must-be-objects", test_items_must_be_objects);
   g_test_add_func ("/afp/request/malformed-text", test_malformed_text);
   g_test_add_func ("/afp/request/invalid-wins-over-media-type", test_invalid_wins_over_media_type);

@@ -385,6 +385,41 @@ test_hostile (void)
     }
 }
 
+/* More options than a person chooses among, or variants of a product, are
+ * refused in what is submitted, read where stored. */
+static void
+test_options_bounded_in_submission (void)
+{
+  for (guint variants = 0; variants <= 1; variants++)
+    {
+      g_autoptr(GString) json = g_string_new ("{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                                              "\"request_decision\":{\"id\":\"r\",\"options\":[");
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(AtpAitpRequest) submitted = NULL, stored = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (variants)
+        g_string_append (json, "{\"id\":\"p\",\"variants\":[");
+      for (guint i = 0; i <= ATP_AITP_MAX_OPTIONS; i++)
+        g_string_append_printf (json, "%s{\"id\":\"o%u\"}", i > 0 ? "," : "", i);
+      g_string_append (json, variants ? "]}]}}" : "]}}");
+      root = atp_json_parse (json->str, -1, ATP_MAX_NOTIFICATION_SIZE, &error);
+      g_assert_no_error (error);
+
+      submitted = atp_aitp_request_new_submission (root, &error);
+      g_assert_null (submitted);
+      atp_assert_error (error, ATP_ERROR_INVALID_FIELD_VALUE,
+                        variants ? "request_decision.options[0].variants: must hold at most 100 variants"
+                                 : "request_decision.options: must hold at most 100 options",
+                        "got 101");
+      g_clear_error (&error);
+      stored = atp_aitp_request_new_from_json (root, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (variants ? ((AtpAitpOption *) stored->options->pdata[0])->variants->len
+                                 : stored->options->len, ==, ATP_AITP_MAX_OPTIONS + 1);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -400,6 +435,7 @@ main (int   argc,
   g_test_add_func ("/aitp/request/all-quotes-expired", test_all_quotes_expired);
   g_test_add_func ("/aitp/request/rules", test_rules);
   g_test_add_func ("/aitp/request/hostile", test_hostile);
+  g_test_add_func ("/aitp/request/options-bounded-in-submission", test_options_bounded_in_submission);
 
   return g_test_run ();
 }

@@ -1,5 +1,7 @@
 /* test-server-bounds.c — what an agent may ask and what a read may answer are
- * bounded: an AFP session's reviews come in pages
+ * bounded: an AFP session's reviews come in pages; the options a person
+ * chooses among (ATP's choices, AITP's options and variants, AFP's applied
+ * items) are refused past their bound, naming the path and the bound
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -9,8 +11,13 @@
 
 #include "server-test-util.h"
 
+#include "atp-afp.h"
+#include "atp-aitp.h"
+#include "atp-types.h"
+
 #define REVIEWS   "/api/v1/afp/reviews"
 #define SESSIONS  "/api/v1/afp/sessions/"
+#define DECISIONS "/api/v1/aitp/decisions"
 
 /* Posts iteration @iteration of @session (NULL: a new session); its review id,
  * and the session's id in *@session_out. */
@@ -165,6 +172,137 @@ test_session_pages (SrvTeam       *team,
   }
 }
 
+/* A choice's options, as an ATP POST body holds them. */
+static char *
+choice_notification (const char *type,
+                     guint       n)
+{
+  GString *body = g_string_new ("{\"context\":{\"title\":\"Which host?\",\"description\":\"D\"},"
+                                "\"actions\":[{\"id\":\"pick\",\"label\":\"Pick\","
+                                "\"response_type\":\"");
+
+  g_string_append_printf (body, "%s\",\"options\":[", type);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (body, "%s{\"value\":\"h%u\",\"label\":\"H%u\"}", i > 0 ? "," : "", i, i);
+  g_string_append (body, "]}]}");
+  return g_string_free (body, FALSE);
+}
+
+/* An ATP choice or multi_choice holds at most ATP_MAX_CHOICE_OPTIONS
+ * options (the app's list was built and measured for that many); one more
+ * is refused, naming the path and the bound. */
+static void
+test_atp_options (SrvTeam       *team,
+                  gconstpointer  data)
+{
+  const char *types[] = { "choice", "multi_choice" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      g_autofree char *most = choice_notification (types[i], ATP_MAX_CHOICE_OPTIONS);
+      g_autofree char *over = choice_notification (types[i], ATP_MAX_CHOICE_OPTIONS + 1);
+      g_autoptr(SrvAnswer) taken = srv_request (team->server, "POST", "/api/v1/notifications",
+                                                team->key, most);
+      g_autoptr(SrvAnswer) refused = srv_request (team->server, "POST", "/api/v1/notifications",
+                                                  team->key, over);
+      g_autofree char *message = g_strdup_printf ("actions[0].options: must hold at most %d "
+                                                  "options", ATP_MAX_CHOICE_OPTIONS);
+      g_autofree char *got = g_strdup_printf ("got %d", ATP_MAX_CHOICE_OPTIONS + 1);
+
+      g_test_message ("%s", types[i]);
+      srv_assert_status (taken, 201, NULL);
+      srv_assert_status (refused, 400, "MALFORMED_ACTION");
+      srv_assert_message (refused, message);
+      srv_assert_message (refused, got);
+    }
+}
+
+/* An AITP message of @n options (@variants variants on the first). */
+static char *
+aitp_message (const char *id,
+              guint       n,
+              guint       variants)
+{
+  GString *body = g_string_new ("{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                                "\"request_decision\":{\"id\":\"");
+
+  g_string_append_printf (body, "%s\",\"type\":\"products\",\"options\":[", id);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (body, "%s{\"id\":\"o%u\",\"name\":\"O%u\"", i > 0 ? "," : "", i, i);
+      if (i == 0 && variants > 0)
+        {
+          g_string_append (body, ",\"variants\":[");
+          for (guint v = 0; v < variants; v++)
+            g_string_append_printf (body, "%s{\"id\":\"v%u\"}", v > 0 ? "," : "", v);
+          g_string_append (body, "]");
+        }
+      g_string_append (body, "}");
+    }
+  g_string_append (body, "]}}");
+  return g_string_free (body, FALSE);
+}
+
+/* An AITP request holds at most ATP_AITP_MAX_OPTIONS options, and a product
+ * as many variants: each is a widget of the person's view. One more is
+ * refused, naming the path and the bound, and nothing is stored. */
+static void
+test_aitp_options (SrvTeam       *team,
+                   gconstpointer  data)
+{
+  g_autofree char *most = aitp_message ("most", ATP_AITP_MAX_OPTIONS, ATP_AITP_MAX_OPTIONS);
+  g_autofree char *options = aitp_message ("options", ATP_AITP_MAX_OPTIONS + 1, 0);
+  g_autofree char *variants = aitp_message ("variants", 1, ATP_AITP_MAX_OPTIONS + 1);
+  g_autoptr(SrvAnswer) taken = srv_request (team->server, "POST", DECISIONS, team->key, most);
+  g_autoptr(SrvAnswer) too_many = srv_request (team->server, "POST", DECISIONS, team->key, options);
+  g_autoptr(SrvAnswer) too_varied = srv_request (team->server, "POST", DECISIONS, team->key,
+                                                 variants);
+  g_autofree char *bound = g_strdup_printf ("must hold at most %d", ATP_AITP_MAX_OPTIONS);
+  g_autofree char *stored = NULL;
+
+  srv_assert_status (taken, 201, NULL);
+  srv_assert_status (too_many, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (too_many, "request_decision.options");
+  srv_assert_message (too_many, bound);
+  srv_assert_status (too_varied, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (too_varied, "request_decision.options[0].variants");
+  srv_assert_message (too_varied, bound);
+  stored = srv_run_sql (team->server, "SELECT count(*) FROM notifications");
+  g_assert_cmpint (g_ascii_strtoll (stored, NULL, 10), ==, 1);
+}
+
+/* An AFP request's applied_feedback holds at most ATP_AFP_MAX_APPLIED_ITEMS
+ * items, as many as a session can issue ids. */
+static void
+test_afp_applied_items (SrvTeam       *team,
+                        gconstpointer  data)
+{
+  for (guint n = ATP_AFP_MAX_APPLIED_ITEMS; n <= ATP_AFP_MAX_APPLIED_ITEMS + 1; n++)
+    {
+      g_autoptr(GString) body = g_string_new ("{\"request\":{\"iteration\":1,\"artifact\":"
+                                              "{\"media_type\":\"text/plain\",\"content\":\"a\"},"
+                                              "\"applied_feedback\":{\"items\":[");
+      g_autoptr(SrvAnswer) answer = NULL;
+
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (body, "%s{\"id\":\"item-%05u\",\"status\":\"accepted\"}",
+                                i > 0 ? "," : "", i);
+      g_string_append (body, "]}}}");
+      answer = srv_request (team->server, "POST", REVIEWS, team->key, body->str);
+      if (n == ATP_AFP_MAX_APPLIED_ITEMS)
+        srv_assert_status (answer, 201, NULL);
+      else
+        {
+          g_autofree char *bound = g_strdup_printf ("must hold at most %d items",
+                                                    ATP_AFP_MAX_APPLIED_ITEMS);
+
+          srv_assert_status (answer, 400, "INVALID_FIELD_VALUE");
+          srv_assert_field (answer, "request.applied_feedback.items");
+          srv_assert_message (answer, bound);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -173,6 +311,9 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add (path, SrvTeam, NULL, srv_team_setup, func, srv_team_teardown)
   ADD ("/server/bounds/session-pages", test_session_pages);
+  ADD ("/server/bounds/atp-options", test_atp_options);
+  ADD ("/server/bounds/aitp-options", test_aitp_options);
+  ADD ("/server/bounds/afp-applied-items", test_afp_applied_items);
 #undef ADD
 
   return g_test_run ();

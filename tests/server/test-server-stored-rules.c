@@ -10,6 +10,8 @@
 
 #include "server-test-util.h"
 
+#include "atp-aitp.h"
+
 /* Rewrites request @id's stored body and envelope, @from to @to, as a server
  * before the rule stored it; the server restarted reads them from the file. */
 static void
@@ -153,6 +155,50 @@ test_afp_title (SrvTeam       *team,
   srv_assert_field (fresh, "title");
 }
 
+#define AITP_BODY(options) \
+  "{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\",\"request_decision\":" \
+  "{\"id\":\"many\",\"type\":\"checkbox\",\"options\":[" options "]}}"
+
+/* An AITP decision of more options than a person chooses among (refused
+ * since the bound ATP_AITP_MAX_OPTIONS): its retry gets its first answer,
+ * the person answers it, a new one so long is refused. */
+static void
+test_aitp_options (SrvTeam       *team,
+                   gconstpointer  data)
+{
+  g_autoptr(SrvAnswer) first = srv_request (team->server, "POST", "/api/v1/aitp/decisions",
+                                            team->key, AITP_BODY ("{\"id\":\"o0\"}"));
+  g_autoptr(SrvAnswer) again = NULL, answered = NULL, fresh = NULL;
+  g_autoptr(JsonObject) created = NULL;
+  g_autoptr(GString) options = g_string_new ("{\"id\":\"o0\"}");
+  g_autofree char *body = NULL, *fresh_body = NULL, *respond = NULL;
+  const char *id;
+
+  srv_assert_status (first, 201, NULL);
+  created = srv_parse_object (first->body);
+  id = json_object_get_string_member (created, "id");
+  for (guint i = 1; i <= ATP_AITP_MAX_OPTIONS; i++)
+    g_string_append_printf (options, ",{\"id\":\"o%u\"}", i);
+  store_as_before (team, id, "{\"id\":\"o0\"}", options->str);
+
+  body = g_strdup_printf (AITP_BODY ("%s"), options->str);
+  again = srv_request (team->server, "POST", "/api/v1/aitp/decisions", team->key, body);
+  srv_assert_status (again, 201, NULL);
+  g_assert_cmpstr (again->body, ==, first->body);
+
+  respond = g_strdup_printf ("{\"notification_id\":\"%s\",\"response_data\":"
+                             "{\"options\":[{\"id\":\"o%d\"}]}}", id, ATP_AITP_MAX_OPTIONS);
+  answered = srv_request (team->server, "POST", "/api/v1/client/respond", team->alice, respond);
+  srv_assert_status (answered, 200, NULL);
+
+  fresh_body = g_strdup_printf ("{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                                "\"request_decision\":{\"id\":\"fresh\",\"options\":[%s]}}",
+                                options->str);
+  fresh = srv_request (team->server, "POST", "/api/v1/aitp/decisions", team->key, fresh_body);
+  srv_assert_status (fresh, 400, "INVALID_FIELD_VALUE");
+  srv_assert_field (fresh, "request_decision.options");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -163,6 +209,7 @@ main (int   argc,
   ADD ("/server/stored-rules/afp-range", test_afp_range);
   ADD ("/server/stored-rules/atp-retry", test_atp_retry);
   ADD ("/server/stored-rules/afp-title", test_afp_title);
+  ADD ("/server/stored-rules/aitp-options", test_aitp_options);
 #undef ADD
 
   return g_test_run ();

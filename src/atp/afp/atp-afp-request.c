@@ -125,6 +125,12 @@ parse_applied_feedback (AtpParseCtx   *ctx,
   if (!atp_afp_read_items (ctx, applied, "items", parse_applied_item, &parse) ||
       !atp_afp_read_extensions (ctx, applied, known, &self->applied_extensions))
     return FALSE;
+  /* More than the session could ever have issued: not all about its items,
+   * and each is shown to the person beside theirs. */
+  if ((ctx->flags & ATP_PARSE_SUBMISSION) && self->applied_items->len > ATP_AFP_MAX_APPLIED_ITEMS)
+    return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "items",
+                           "must hold at most %d items (a session issues no more item ids), "
+                           "got %u", ATP_AFP_MAX_APPLIED_ITEMS, self->applied_items->len);
   atp_parse_ctx_pop (ctx, mark);
 
   return TRUE;

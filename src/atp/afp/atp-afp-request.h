@@ -74,7 +74,8 @@ AtpAfpRequest *atp_afp_request_new_from_json  (JsonNode       *node,
  * The same, for what is submitted (the server's POST, triage-ask --afp): the
  * rules added since reviews were first stored also apply, which a stored one
  * need not meet (read with the above): `artifact.media_type` a range (all of
- * text, or of everything) is INVALID_FIELD_VALUE.
+ * text, or of everything) is INVALID_FIELD_VALUE, and so are more than
+ * %ATP_AFP_MAX_APPLIED_ITEMS `applied_feedback.items`.
  */
 AtpAfpRequest *atp_afp_request_new_submission (JsonNode       *node,
                                                GError        **error);

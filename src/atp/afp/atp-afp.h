@@ -27,6 +27,10 @@ G_BEGIN_DECLS
 #define ATP_AFP_MAX_REQUEST_SIZE       (400 * 1024)
 #define ATP_AFP_MAX_FEEDBACK_SIZE      (64 * 1024)
 #define ATP_AFP_MAX_SESSION_ITEM_IDS   1000
+/* A request's applied_feedback.items: each names an item id of the session
+ * at most once, and a session issues no more than this (a submission's
+ * rule: atp_afp_request_new_submission ()). */
+#define ATP_AFP_MAX_APPLIED_ITEMS      ATP_AFP_MAX_SESSION_ITEM_IDS
 #define ATP_AFP_ID_MIN_LENGTH          8
 #define ATP_AFP_ID_MAX_LENGTH          128
 

@@ -294,6 +294,9 @@ atp_aitp_option_parse (AtpParseCtx *ctx,
       (!variant && !atp_read_array (ctx, object, "variants", ATP_READ_OPTIONAL, &variants)))
     goto fail;
 
+  if (variants != NULL && !atp_aitp_check_option_count (ctx, "variants",
+                                                        json_array_get_length (variants)))
+    goto fail;
   if (variants != NULL)
     {
       g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);

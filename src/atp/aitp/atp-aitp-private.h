@@ -19,6 +19,12 @@ AtpAitpOption *atp_aitp_option_parse   (AtpParseCtx         *ctx,
 void           atp_aitp_option_free    (AtpAitpOption       *option);
 JsonNode      *atp_aitp_option_to_json (const AtpAitpOption *option);
 
+/* atp-aitp-request.c: FALSE (failed at @field) when a submission has more
+ * than ATP_AITP_MAX_OPTIONS of @field ("options", "variants"): @n. */
+gboolean       atp_aitp_check_option_count (AtpParseCtx     *ctx,
+                                            const char      *field,
+                                            guint            n);
+
 /* A node holding @object (the reference is taken over). */
 JsonNode      *atp_aitp_node_take_object (JsonObject        *object);
 

@@ -9,6 +9,7 @@
 #include "atp-aitp-private.h"
 
 #include "atp-json.h"
+#include "atp-notification.h"
 #include "atp-private.h"
 #include "atp-types.h"
 
@@ -179,6 +180,8 @@ parse_request_decision (AtpParseCtx    *ctx,
   if (n == 0)
     return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, "options",
                            "must hold at least one option, got an empty array");
+  if (!atp_aitp_check_option_count (ctx, "options", n))
+    return FALSE;
   for (guint i = 0; i < n; i++)
     {
       gsize mark = atp_parse_ctx_push (ctx, "options");
@@ -208,9 +211,10 @@ request_alloc (void)
   return &real->pub;
 }
 
-AtpAitpRequest *
-atp_aitp_request_new_from_json (JsonNode  *node,
-                                GError   **error)
+static AtpAitpRequest *
+request_parse (JsonNode       *node,
+               AtpParseFlags   flags,
+               GError        **error)
 {
   static const char * const known[] = { "$schema", "request_decision", NULL };
   g_autoptr(AtpAitpRequest) self = NULL;
@@ -231,7 +235,7 @@ atp_aitp_request_new_from_json (JsonNode  *node,
     }
   root = json_node_get_object (node);
   path = g_string_sized_new (64);
-  atp_parse_ctx_init (&ctx, path, 0, error);
+  atp_parse_ctx_init (&ctx, path, flags, error);
   self = request_alloc ();
 
   if (!read_schema (&ctx, root, &self->schema) ||
@@ -246,6 +250,34 @@ atp_aitp_request_new_from_json (JsonNode  *node,
 
   self->message_extra = atp_json_object_collect_extra (root, known);
   return g_steal_pointer (&self);
+}
+
+AtpAitpRequest *
+atp_aitp_request_new_from_json (JsonNode  *node,
+                                GError   **error)
+{
+  return request_parse (node, ATP_PARSE_DEFAULT, error);
+}
+
+AtpAitpRequest *
+atp_aitp_request_new_submission (JsonNode  *node,
+                                 GError   **error)
+{
+  return request_parse (node, ATP_PARSE_SUBMISSION, error);
+}
+
+/* A person chooses among @n of them (@field: "options", "variants") in
+ * one view; a request stored before the rule still reads. */
+gboolean
+atp_aitp_check_option_count (AtpParseCtx *ctx,
+                             const char  *field,
+                             guint        n)
+{
+  if (!(ctx->flags & ATP_PARSE_SUBMISSION) || n <= ATP_AITP_MAX_OPTIONS)
+    return TRUE;
+  return atp_parse_fail (ctx, ATP_ERROR_INVALID_FIELD_VALUE, field,
+                         "must hold at most %d %s (a person chooses among them in one view, "
+                         "each shown whole), got %u", ATP_AITP_MAX_OPTIONS, field, n);
 }
 
 AtpAitpRequest *

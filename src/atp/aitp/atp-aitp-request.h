@@ -20,6 +20,12 @@ G_BEGIN_DECLS
  * message itself, Triage's own `x-triage` included.
  */
 
+/* The options of a request, and the variants of one product: what a person
+ * chooses among in one view, where each is a widget of its own (a radio or
+ * check button, a button, a product's card or a drop-down's row). A rule of
+ * what is submitted (atp_aitp_request_new_submission ()). */
+#define ATP_AITP_MAX_OPTIONS 100
+
 typedef enum
 {
   ATP_AITP_DECISION_RADIO,          /* the default */
@@ -99,6 +105,14 @@ GType            atp_aitp_request_get_type          (void) G_GNUC_CONST;
  * Returns: (transfer full) (nullable): the request
  */
 AtpAitpRequest  *atp_aitp_request_new_from_json     (JsonNode        *node,
+                                                     GError         **error);
+/*
+ * The same, for what is submitted (the server's POST, triage-ask --aitp):
+ * the rules added since decisions were first stored also apply, which a
+ * stored one need not meet (read with the above): at most
+ * %ATP_AITP_MAX_OPTIONS options, and as many variants of a product.
+ */
+AtpAitpRequest  *atp_aitp_request_new_submission    (JsonNode        *node,
                                                      GError         **error);
 /* atp_json_parse() bounded by ATP_MAX_NOTIFICATION_SIZE, then the above. */
 AtpAitpRequest  *atp_aitp_request_new_from_data     (const char      *data,

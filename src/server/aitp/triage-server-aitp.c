@@ -56,6 +56,31 @@ answer_repeat (TriageServer      *self,
   return TRUE;
 }
 
+/* A message refused by a rule of what is submitted, newer than the decision
+ * stored for its request_decision.id (more options than a person chooses
+ * among): when that decision is this very message posted again by @service,
+ * answers the 201 it got first (TRUE). Else nothing is answered: the refusal
+ * is the caller's to send. */
+static gboolean
+answer_stored_repeat (TriageServer      *self,
+                      SoupServerMessage *msg,
+                      TriageServiceRow  *service,
+                      JsonNode          *body)
+{
+  g_autoptr(AtpAitpRequest) stored = atp_aitp_request_new_from_json (body, NULL);
+  g_autoptr(TriageNotificationRow) existing = NULL;
+
+  if (stored == NULL)
+    return FALSE;
+  /* Not read (the database did not answer): the refusal is true all the same. */
+  existing = triage_store_find_request (self->store, service->id, ATP_PROTOCOL_AITP, stored->id,
+                                        NULL);
+  if (existing == NULL || !triage_server_is_same_post (existing, service, body))
+    return FALSE;
+  reply_text (msg, 201, g_strdup (existing->answer));
+  return TRUE;
+}
+
 /* What the inbox, bubble, tray and history show: the title, else the
  * description's first line. */
 static char *
@@ -136,10 +161,13 @@ handle_post_decision (TriageServer      *self,
       (root = parse_body (msg)) == NULL)
     return;
 
-  request = atp_aitp_request_new_from_json (root, &error);
+  request = atp_aitp_request_new_submission (root, &error);
   if (request == NULL)
     {
-      reply_gerror_field (msg, error);
+      /* Stored before a rule it breaks was added (more options than a
+       * person can choose among): a retry gets its first answer. */
+      if (!answer_stored_repeat (self, msg, service, root))
+        reply_gerror_field (msg, error);
       return;
     }
   /* The id is a key of the stores (a retry is found by it). */
