@@ -386,6 +386,19 @@ triage_server_check_nesting (JsonNode      *node,
   return FALSE;
 }
 
+gboolean
+triage_server_check_shown (const char    *text,
+                           const char    *field,
+                           AtpErrorCode   code,
+                           GError       **error)
+{
+  if (!atp_str_is_blank (text))
+    return TRUE;
+  g_set_error (error, ATP_ERROR, code, "%s: must show something (not only spaces, zero-width or "
+               "other invisible characters)", field);
+  return FALSE;
+}
+
 TriageNotificationRow *
 triage_server_owned_request (TriageServer      *self,
                              SoupServerMessage *msg,

@@ -100,6 +100,15 @@ gboolean          triage_server_check_nesting   (JsonNode          *node,
                                                  AtpErrorCode       code,
                                                  GError           **error);
 
+/* FALSE with @error (@code, "@field: must show something …") when @text
+ * shows nothing: only spaces, zero-width, bidirectional or other invisible
+ * characters (atp_str_is_blank ()). The rule of an ATP context.title, for
+ * every text a person or an agent must give that someone reads. */
+gboolean          triage_server_check_shown     (const char        *text,
+                                                 const char        *field,
+                                                 AtpErrorCode       code,
+                                                 GError           **error);
+
 /* The id after @prefix when @path is @prefix and one more segment, else NULL. */
 const char       *triage_server_path_segment    (const char        *path,
                                                  const char        *prefix);

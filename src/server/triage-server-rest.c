@@ -763,8 +763,10 @@ get_text (SoupServerMessage *msg,
 }
 
 /* A PATCH's optional "reason" in *@value: a string, or nothing. ATP lets it
- * be any string; one that is empty or blank says nothing and is read as no
- * reason (the withdrawal goes through), never kept as one. */
+ * be any string; one that shows nothing (empty, spaces, zero-width or other
+ * invisible characters alone: atp_str_is_blank (), a title's rule) says
+ * nothing and is read as no reason (the withdrawal goes through), never
+ * kept as one. */
 gboolean
 get_reason (SoupServerMessage *msg,
             JsonObject        *object,
@@ -772,8 +774,7 @@ get_reason (SoupServerMessage *msg,
 {
   gboolean failed = FALSE;
   const char *reason = get_string (msg, object, "reason", FALSE, &failed);
-  g_autofree char *stripped = reason ? g_strstrip (g_strdup (reason)) : NULL;
 
-  *value = stripped != NULL && *stripped != '\0' ? g_strdup (reason) : NULL;
+  *value = !atp_str_is_blank (reason) ? g_strdup (reason) : NULL;
   return !failed;
 }

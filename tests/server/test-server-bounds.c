@@ -1,7 +1,8 @@
 /* test-server-bounds.c — what an agent may ask and what a read may answer are
  * bounded: an AFP session's reviews come in pages; the options a person
  * chooses among (ATP's choices, AITP's options and variants, AFP's applied
- * items) are refused past their bound, naming the path and the bound
+ * items) are refused past their bound, naming the path and the bound; a
+ * reason that shows nothing is none, or refused where one must be given
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,6 +19,7 @@
 #define REVIEWS   "/api/v1/afp/reviews"
 #define SESSIONS  "/api/v1/afp/sessions/"
 #define DECISIONS "/api/v1/aitp/decisions"
+#define RESPOND   "/api/v1/client/respond"
 
 /* Posts iteration @iteration of @session (NULL: a new session); its review id,
  * and the session's id in *@session_out. */
@@ -303,6 +305,41 @@ test_afp_applied_items (SrvTeam       *team,
     }
 }
 
+/* A person's decline may say why; what it says must show something: only
+ * spaces (Unicode's too), zero-width or bidirectional marks are refused,
+ * as a title of them is, and the review stays answerable. */
+static void
+test_decline_shows_something (SrvTeam       *team,
+                              gconstpointer  data)
+{
+  g_autofree char *id = post_iteration (team, NULL, 1, NULL);
+  const char *blank[] = { "\\u200b", "\\u3000", "\\u200e\\u200f", "\\u202e \\u2066", "\\u2060\\t" };
+  g_autoptr(SrvAnswer) said = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (blank); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"decline\","
+                                               "\"response_data\":{\"message\":\"%s\"}}",
+                                               id, blank[i]);
+      g_autoptr(SrvAnswer) answer = srv_request (team->server, "POST", RESPOND, team->alice, body);
+
+      g_test_message ("%s", body);
+      srv_assert_status (answer, 400, "INVALID_RESPONSE_DATA");
+      srv_assert_field (answer, "response_data.message");
+      srv_assert_message (answer, "must show something");
+    }
+
+  /* Still pending: a decline that says something is taken. */
+  {
+    g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"decline\","
+                                             "\"response_data\":{\"message\":\"\\u200bNot now\"}}",
+                                             id);
+
+    said = srv_request (team->server, "POST", RESPOND, team->alice, body);
+    srv_assert_status (said, 200, NULL);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -314,6 +351,7 @@ main (int   argc,
   ADD ("/server/bounds/atp-options", test_atp_options);
   ADD ("/server/bounds/aitp-options", test_aitp_options);
   ADD ("/server/bounds/afp-applied-items", test_afp_applied_items);
+  ADD ("/server/bounds/decline-shows-something", test_decline_shows_something);
 #undef ADD
 
   return g_test_run ();

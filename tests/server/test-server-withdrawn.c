@@ -217,25 +217,30 @@ test_protocols_read (SrvTeam       *team,
   g_assert_cmpstr (message, ==, "The review was withdrawn before anyone answered it: The plan changed");
   assert_decision_withdrawn (team, decision);
 }
-/* ATP lets a PATCH's reason be any string: an empty or blank one withdraws
- * the request as no reason would, at every endpoint, and is never kept as a
- * reason that says nothing (an AFP review's "…answered it: "). A reason
- * that is not a string is refused naming it. */
+/* ATP lets a PATCH's reason be any string: an empty or blank one, or one
+ * that shows nothing (zero-width, bidirectional marks, Unicode's spaces: a
+ * title's rule), withdraws the request as no reason would, at every
+ * endpoint, and is never kept as a reason that says nothing (an AFP
+ * review's "…answered it: "). A reason that is not a string is refused
+ * naming it. */
 static void
 test_blank_reason_is_none (SrvTeam       *team,
                            gconstpointer  data)
 {
-  /* (protocol, body): each protocol once, as the AITP test decision's id is
-   * fixed; ATP's with both bodies. */
-  const char *prefixes[] = { NOTIFICATIONS, NOTIFICATIONS, REVIEWS, DECISIONS };
+  /* (protocol, body): AITP's once, as the AITP test decision's id is fixed. */
+  const char *prefixes[] = { NOTIFICATIONS, NOTIFICATIONS, NOTIFICATIONS, REVIEWS, REVIEWS,
+                             DECISIONS };
   const char *empty = "{\"status\":\"invalidated\",\"reason\":\"\"}";
   const char *blank = "{\"status\":\"invalidated\",\"reason\":\" \\t \"}";
-  const char *bodies[] = { empty, blank, blank, empty };
+  const char *unseen = "{\"status\":\"invalidated\",\"reason\":\"\\u200b\\u200e\\u3000\\u202e\"}";
+  const char *bodies[] = { empty, blank, unseen, blank, unseen, unseen };
 
   for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
     {
-      g_autofree char *id = i < 2 ? srv_post (team->server, team->key, "Blank reason?")
-                          : i == 2 ? post_review (team) : post_decision (team);
+      gboolean review = g_str_equal (prefixes[i], REVIEWS);
+      g_autofree char *id = g_str_equal (prefixes[i], NOTIFICATIONS)
+                            ? srv_post (team->server, team->key, "Blank reason?")
+                            : review ? post_review (team) : post_decision (team);
       g_autofree char *path = g_strconcat (prefixes[i], id, NULL);
       g_autoptr(SrvAnswer) answer = srv_request (team->server, "PATCH", path, team->key,
                                                  bodies[i]);
@@ -246,6 +251,13 @@ test_blank_reason_is_none (SrvTeam       *team,
       view = read_one (team, prefixes[i], team->key, id);
       g_assert_cmpstr (json_object_get_string_member (view, "status"), ==, "invalidated");
       g_assert_false (json_object_has_member (view, "reason"));
+      if (review)
+        {
+          g_autofree char *message = review_message (team, id);
+
+          g_assert_true (g_str_has_suffix (message, "(by the agent, or by a later iteration of "
+                                                    "its session)"));
+        }
     }
 
   {

@@ -124,14 +124,19 @@ check_decline (JsonNode  *response_data,
           const char *text = JSON_NODE_HOLDS_VALUE (message) &&
                              json_node_get_value_type (message) == G_TYPE_STRING
                              ? json_node_get_string (message) : NULL;
-          g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
 
-          if (*stripped == '\0')
+          if (text == NULL || *text == '\0')
             {
               g_set_error_literal (error, ATP_ERROR, ATP_ERROR_INVALID_RESPONSE_DATA,
                                    "response_data.message: must be a non-empty string");
               return FALSE;
             }
+          /* The agent's one word of why (the error's message): it says
+           * something, as a title must (and an error message that shows
+           * nothing is no valid Response Object). */
+          if (!triage_server_check_shown (text, "response_data.message",
+                                          ATP_ERROR_INVALID_RESPONSE_DATA, error))
+            return FALSE;
           if (g_utf8_strlen (text, -1) > DECLINE_MAX_CHARS)
             {
               g_set_error (error, ATP_ERROR, ATP_ERROR_CONSTRAINT_VIOLATION,

@@ -344,14 +344,12 @@ handle_post_review (TriageServer      *self,
   request = atp_afp_request_new_submission (submission.request, &error);
   if (request == NULL)
     g_prefix_error (&error, "request.");
-  /* The inbox's heading, held to the rule of an ATP context.title. */
-  else if (submission.title != NULL && atp_str_is_blank (submission.title))
-    g_set_error_literal (&error, ATP_ERROR, ATP_ERROR_INVALID_FIELD_VALUE,
-                         "title: must show something (not only spaces, zero-width or other "
-                         "invisible characters)");
-  /* Carried as envelope.afp.request, two levels down, its x- members and a
-   * content that is not a string as sent. */
-  else
+  /* The title is the inbox's heading, held to the rule of an ATP
+   * context.title. The request is carried as envelope.afp.request, two
+   * levels down, its x- members and a content that is not a string as sent. */
+  else if (submission.title == NULL ||
+           triage_server_check_shown (submission.title, "title", ATP_ERROR_INVALID_FIELD_VALUE,
+                                      &error))
     triage_server_check_nesting (submission.request, "request", TRIAGE_MAX_ENVELOPE_DEPTH - 2,
                                  ATP_ERROR_INVALID_FIELD_VALUE, &error);
   if (error != NULL)
