@@ -271,30 +271,72 @@ test_blank_reason_is_none (SrvTeam       *team,
   }
 }
 
-/* A PATCH of a request already withdrawn is 409 NOTIFICATION_INVALIDATED at
- * every endpoint (the code ATP gives it), its message in the word of the
- * protocol the agent speaks: an AITP decision request, an AFP review. */
+/* Posts a request of the protocol whose service endpoint is @prefix; its id
+ * (@tag tells two AITP decisions apart). */
+static char *
+post_at (SrvTeam    *team,
+         const char *prefix,
+         const char *tag)
+{
+  g_autofree char *body = NULL;
+
+  if (g_str_equal (prefix, NOTIFICATIONS))
+    return srv_post (team->server, team->key, tag);
+  if (g_str_equal (prefix, REVIEWS))
+    return post_review (team);
+  body = g_strdup_printf ("{\"$schema\":\"https://aitp.dev/v1/decisions/schema.json\","
+                          "\"request_decision\":{\"id\":\"%s\",\"options\":[{\"id\":\"a\","
+                          "\"name\":\"A\"}]}}", tag);
+  return post_other (team, "/api/v1/aitp/decisions", body);
+}
+
+/* A PATCH of @id at @prefix is 409 @code, its message @message. */
+static void
+assert_conflict (SrvTeam    *team,
+                 const char *prefix,
+                 const char *id,
+                 const char *code,
+                 const char *message)
+{
+  g_autofree char *path = g_strconcat (prefix, id, NULL);
+  g_autoptr(SrvAnswer) again = srv_request (team->server, "PATCH", path, team->key,
+                                            "{\"status\":\"invalidated\"}");
+  g_autoptr(JsonObject) error = NULL;
+
+  srv_assert_status (again, 409, code);
+  error = srv_parse_object (again->body);
+  g_assert_cmpstr (json_object_get_string_member (error, "message"), ==, message);
+}
+
+/* A PATCH of a request already ended is 409 at every endpoint, with the
+ * code ATP gives its end (NOTIFICATION_INVALIDATED, _ALREADY_RESPONDED), its
+ * message in the word of the protocol the agent speaks (an AITP decision
+ * request, an AFP review) and otherwise read alike: "already responded to",
+ * as ATP's code and status say, whatever the protocol. */
 static void
 test_conflict_in_protocol_words (SrvTeam       *team,
                                  gconstpointer  data)
 {
-  g_autofree char *notification = srv_post (team->server, team->key, "Withdrawn twice?");
-  g_autofree char *review = post_review (team);
-  g_autofree char *decision = post_decision (team);
   const char *prefixes[] = { NOTIFICATIONS, REVIEWS, DECISIONS };
-  const char *ids[] = { notification, review, decision };
-  const char *messages[] = { "The notification was invalidated", "The review was invalidated",
-                             "The decision request was invalidated" };
+  const char *nouns[] = { "notification", "review", "decision request" };
+  const char *answers[] = { "\"action_id\":\"ok\"", "\"action_id\":\"decline\"",
+                            "\"response_data\":{\"options\":[{\"id\":\"a\"}]}" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
     {
-      g_autofree char *path = g_strconcat (prefixes[i], ids[i], NULL);
-      g_autoptr(SrvAnswer) again = NULL;
+      g_autofree char *withdrawn = post_at (team, prefixes[i], "withdrawn-twice");
+      g_autofree char *answered = post_at (team, prefixes[i], "answered-then-withdrawn");
+      g_autofree char *body = g_strdup_printf ("{\"notification_id\":\"%s\",%s}", answered,
+                                               answers[i]);
+      g_autoptr(SrvAnswer) response = srv_request (team->server, "POST", "/api/v1/client/respond",
+                                                   team->alice, body);
+      g_autofree char *invalidated = g_strdup_printf ("The %s was invalidated", nouns[i]);
+      g_autofree char *responded = g_strdup_printf ("The %s was already responded to", nouns[i]);
 
-      withdraw_at (team, prefixes[i], ids[i], NULL);
-      again = srv_request (team->server, "PATCH", path, team->key, "{\"status\":\"invalidated\"}");
-      srv_assert_status (again, 409, "NOTIFICATION_INVALIDATED");
-      srv_assert_message (again, messages[i]);
+      srv_assert_status (response, 200, NULL);
+      withdraw_at (team, prefixes[i], withdrawn, NULL);
+      assert_conflict (team, prefixes[i], withdrawn, "NOTIFICATION_INVALIDATED", invalidated);
+      assert_conflict (team, prefixes[i], answered, "NOTIFICATION_ALREADY_RESPONDED", responded);
     }
 }
 
