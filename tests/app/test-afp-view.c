@@ -464,6 +464,39 @@ test_draft (Fixture       *fixture,
   close_store (fixture, store, dir);
 }
 
+/* With no store, what was written for a review is kept in memory while
+ * another is open, and put back when it returns, as ATP's and AITP's views
+ * do (one TriageDraftKeeper). Sent, it is kept no more. */
+static void
+test_draft_in_memory (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(AtpNotification) first = NULL;
+  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+
+  show_seed (fixture, 1);
+  first = atp_notification_ref (fixture->notification);
+  choose_level (fixture, "Lo_w");
+  type (nth_entry (fixture, 1), "Half-way");
+
+  show_seed (fixture, 1);
+  g_assert_true (triage_afp_editor_is_empty (editor));
+
+  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (fixture->view), first);
+  widgets_test_pump ();
+  {
+    g_autoptr(JsonNode) back = triage_afp_editor_dup_feedback (editor);
+    g_autofree char *json = json_to_string (back, FALSE);
+
+    g_assert_nonnull (strstr (json, "\"level\":\"low\""));
+    g_assert_nonnull (strstr (json, "Half-way"));
+  }
+
+  triage_afp_view_decline (fixture->view, NULL);
+  g_assert_cmpuint (fixture->record.count, ==, 1);
+  g_assert_null (triage_draft_keeper_lookup (fixture->view->drafts, first->id));
+}
+
 /* Settled: read-only. */
 static void
 test_read_only (Fixture       *fixture,
@@ -719,6 +752,7 @@ main (int   argc,
   ADD ("decline-dialog-keys", test_decline_dialog_keys);
   ADD ("load", test_load);
   ADD ("draft", test_draft);
+  ADD ("draft-in-memory", test_draft_in_memory);
   ADD ("read-only", test_read_only);
   ADD ("narrow", test_narrow);
   ADD ("levels-are-radio", test_levels_are_radio);

@@ -9,6 +9,7 @@
 #include "triage-afp-applied.h"
 #include "triage-afp-artifact.h"
 #include "triage-afp-view.h"
+#include "triage-draft-keeper.h"
 #include "triage-request-banner.h"
 #include "triage-request-header.h"
 #include "triage-store.h"
@@ -20,7 +21,8 @@ G_BEGIN_DECLS
  *
  *   triage-afp-view.c         the object, its state, its API (TriageRequestView),
  *                             Send and Decline
- *   triage-afp-view-drafts.c  the draft of the feedback in the app's store
+ *   triage-afp-view-drafts.c  what the editor holds for the draft that
+ *                             TriageDraftKeeper keeps
  */
 
 struct _TriageAfpView
@@ -35,9 +37,7 @@ struct _TriageAfpView
 
   AdwMessageDialog    *decline_dialog;
 
-  TriageStore         *store;              /* nullable: drafts are not kept */
-  GCancellable        *draft_cancellable;  /* reading the draft of the review shown */
-  guint                draft_timeout;      /* a draft waits to be saved */
+  TriageDraftKeeper   *drafts;             /* per review: the feedback written, not sent */
 
   /* template */
   GtkStack            *stack;
@@ -59,8 +59,6 @@ struct _TriageAfpView
 void _triage_afp_view_update_state   (TriageAfpView *self);
 
 /* triage-afp-view-drafts.c */
-void _triage_afp_view_flush_draft    (TriageAfpView *self);
-void _triage_afp_view_schedule_draft (TriageAfpView *self);
-void _triage_afp_view_load_draft     (TriageAfpView *self);
+TriageDraftKeeper *_triage_afp_view_new_drafts (TriageAfpView *self);
 
 G_END_DECLS

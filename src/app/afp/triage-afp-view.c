@@ -29,11 +29,13 @@
  * action `decline` with `{}` or `{"message"}`. Both go through the outbox
  * like every answer (docs/architecture.md, "Answers").
  *
- * What the person writes is kept as a draft in the app's store (the
- * "store" property, given by the window) half a second after they stop
- * typing, and when the view goes; it is read back when the review is shown
- * again (after the window was closed, the app quit or crashed) and goes
- * with the answer into the outbox (the store's trigger deletes it).
+ * What the person writes is kept as a draft (triage-afp-view-drafts.c), as
+ * ATP's and AITP's views keep theirs, by a TriageDraftKeeper: in memory
+ * and, with the app's store (the "store" property, given by the window),
+ * on disk half a second after they stop typing and when the view goes; it
+ * is read back when the review is shown again (after the window was
+ * closed, the app quit or crashed) and goes with the answer into the
+ * outbox (the store's trigger deletes it).
  *
  * Everything is reachable with the keyboard (Tab through the artifact, the
  * earlier items, the editor; Ctrl+Return in the editor sends) and named for
@@ -97,6 +99,8 @@ _triage_afp_view_update_state (TriageAfpView *self)
     gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
   if (read_only)
     triage_request_banner_keep_focus (self->banner, GTK_WIDGET (self), focus_within);
+  /* Answered here or settled: nothing is left to come back to. */
+  triage_draft_keeper_set_read_only (self->drafts, read_only);
 
   self->read_only = read_only;
 }
@@ -111,7 +115,7 @@ static void
 on_editor_changed (TriageAfpView *self)
 {
   _triage_afp_view_update_state (self);
-  _triage_afp_view_schedule_draft (self);
+  triage_draft_keeper_changed (self->drafts);
 }
 
 static void
@@ -147,9 +151,8 @@ send_answer (TriageAfpView *self,
       return;
     }
 
-  /* The answer takes the draft's place in the store. */
-  g_clear_handle_id (&self->draft_timeout, g_source_remove);
-
+  /* Read-only from here on: the keeper writes the draft no more, and the
+   * answer takes its place in the store. */
   triage_request_view_submit_answer (TRIAGE_REQUEST_VIEW (self), action_id, response_data);
 }
 
@@ -277,10 +280,6 @@ triage_afp_view_set_request (TriageRequestView *view,
   g_autofree char *session_id = NULL;
   gboolean same;
 
-  /* What was typed for the review shown until now is kept before it goes
-   * (or, on a resync of it, a little sooner than it would have been). */
-  if (self->draft_timeout != 0)
-    _triage_afp_view_flush_draft (self);
   same = triage_request_view_keep_request (&self->notification, notification);
 
   /* A resync of the same request keeps what the person wrote. */
@@ -291,6 +290,8 @@ triage_afp_view_set_request (TriageRequestView *view,
       return;
     }
 
+  /* What was written for the review left waits for its return. */
+  triage_draft_keeper_leave (self->drafts);
   reset (self);
   triage_request_header_set_request (self->header, notification);
   if (notification == NULL)
@@ -319,7 +320,7 @@ triage_afp_view_set_request (TriageRequestView *view,
   gtk_label_set_label (self->id_label, request_id);
 
   _triage_afp_view_update_state (self);
-  _triage_afp_view_load_draft (self);
+  triage_draft_keeper_show (self->drafts, notification->id);
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
   gtk_stack_set_visible_child_name (self->stack, "review");
 }
@@ -381,11 +382,8 @@ triage_afp_view_dispose (GObject *object)
 {
   TriageAfpView *self = (TriageAfpView *)object;
 
-  /* The window closes: what was typed is kept. */
-  if (self->draft_timeout != 0)
-    _triage_afp_view_flush_draft (self);
-  g_cancellable_cancel (self->draft_cancellable);
-  g_clear_object (&self->draft_cancellable);
+  /* The window closes or the app quits: a draft waiting to be written is. */
+  triage_draft_keeper_close (self->drafts);
   if (self->decline_dialog != NULL)
     gtk_window_destroy (GTK_WINDOW (self->decline_dialog));
   self->decline_dialog = NULL;
@@ -402,7 +400,7 @@ triage_afp_view_finalize (GObject *object)
 
   g_clear_pointer (&self->notification, atp_notification_unref);
   g_clear_pointer (&self->review, atp_afp_review_unref);
-  g_clear_object (&self->store);
+  g_clear_object (&self->drafts);
   triage_request_state_clear (&self->state);
 
   G_OBJECT_CLASS (triage_afp_view_parent_class)->finalize (object);
@@ -419,7 +417,7 @@ triage_afp_view_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_STORE:
-      g_value_set_object (value, self->store);
+      g_value_set_object (value, triage_draft_keeper_get_store (self->drafts));
       break;
 
     default:
@@ -438,7 +436,7 @@ triage_afp_view_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_STORE:
-      if (g_set_object (&self->store, g_value_get_object (value)))
+      if (triage_draft_keeper_set_store (self->drafts, g_value_get_object (value)))
         g_object_notify_by_pspec (object, pspec);
       break;
 
@@ -502,6 +500,7 @@ triage_afp_view_init (TriageAfpView *self)
 {
   triage_widgets_style_init ();
   triage_widgets_style_add (RESOURCE_BASE "/afp/style.css");
+  self->drafts = _triage_afp_view_new_drafts (self);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   /* Decline… and Send side by side, one above the other at 360 px with large text. */
