@@ -453,6 +453,7 @@ main (int   argc,
   window_test_add_narrow ();
   window_test_add_history ();
   window_test_add_preview ();
+  window_test_add_drafts ();
 
   return g_test_run ();
 }

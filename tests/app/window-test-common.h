@@ -36,5 +36,6 @@ gboolean      window_test_focus_inside   (TriageWindow *window,
 void window_test_add_narrow  (void);   /* test-window-narrow.c */
 void window_test_add_history (void);   /* test-window-history.c */
 void window_test_add_preview (void);   /* test-window-preview.c */
+void window_test_add_drafts  (void);   /* test-window-drafts.c */
 
 G_END_DECLS

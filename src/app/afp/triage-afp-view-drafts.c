@@ -57,3 +57,10 @@ _triage_afp_view_new_drafts (TriageAfpView *self)
 {
   return triage_draft_keeper_new (self, dup_entered, put_back);
 }
+
+/* TriageRequestView.get_drafts */
+TriageDraftKeeper *
+_triage_afp_view_get_drafts (TriageRequestView *view)
+{
+  return TRIAGE_AFP_VIEW (view)->drafts;
+}

@@ -60,5 +60,6 @@ void _triage_afp_view_update_state   (TriageAfpView *self);
 
 /* triage-afp-view-drafts.c */
 TriageDraftKeeper *_triage_afp_view_new_drafts (TriageAfpView *self);
+TriageDraftKeeper *_triage_afp_view_get_drafts (TriageRequestView *view);
 
 G_END_DECLS

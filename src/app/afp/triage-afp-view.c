@@ -353,6 +353,7 @@ triage_afp_view_request_view_init (TriageRequestViewInterface *iface)
   iface->get_state = triage_afp_view_get_state;
   iface->update_state = (gpointer) _triage_afp_view_update_state;
   iface->show_answer = (gpointer) show_answer;
+  iface->get_drafts = _triage_afp_view_get_drafts;
 }
 
 /* For the tests and the bench */

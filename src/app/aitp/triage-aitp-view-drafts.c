@@ -184,3 +184,10 @@ _triage_aitp_view_new_drafts (TriageAitpView *self)
 {
   return triage_draft_keeper_new (self, dup_entered, put_back);
 }
+
+/* TriageRequestView.get_drafts */
+TriageDraftKeeper *
+_triage_aitp_view_get_drafts (TriageRequestView *view)
+{
+  return TRIAGE_AITP_VIEW (view)->drafts;
+}

@@ -99,6 +99,7 @@ char      *_triage_aitp_view_dup_whole_text (TriageAitpView *self);
 
 /* triage-aitp-view-drafts.c */
 TriageDraftKeeper *_triage_aitp_view_new_drafts (TriageAitpView *self);
+TriageDraftKeeper *_triage_aitp_view_get_drafts (TriageRequestView *view);
 
 /* For the tests: the widget of an option (a check button, a button, a product card), by id. */
 GtkWidget *triage_aitp_view_get_option_widget (TriageAitpView *self,

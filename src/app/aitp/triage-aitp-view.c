@@ -527,6 +527,7 @@ triage_aitp_view_request_view_init (TriageRequestViewInterface *iface)
   iface->get_state = triage_aitp_view_get_state;
   iface->update_state = (gpointer) _triage_aitp_view_update_state;
   iface->show_answer = triage_aitp_view_show_answer;
+  iface->get_drafts = _triage_aitp_view_get_drafts;
 }
 
 /* GObject */

@@ -62,3 +62,10 @@ _triage_decision_view_new_drafts (TriageDecisionView *self)
 {
   return triage_draft_keeper_new (self, dup_entered, put_back);
 }
+
+/* TriageRequestView.get_drafts */
+TriageDraftKeeper *
+_triage_decision_view_get_drafts (TriageRequestView *view)
+{
+  return TRIAGE_DECISION_VIEW (view)->drafts;
+}

@@ -94,6 +94,7 @@ void     _triage_decision_view_cancel_confirmation (TriageDecisionView *self);
 
 /* triage-decision-view-drafts.c */
 TriageDraftKeeper *_triage_decision_view_new_drafts (TriageDecisionView *self);
+TriageDraftKeeper *_triage_decision_view_get_drafts (TriageRequestView *view);
 
 /* For the tests: the confirmation dialog on screen, if any. The template's
  * parts are found with gtk_widget_get_template_child (view,

@@ -733,4 +733,5 @@ triage_decision_view_request_view_init (TriageRequestViewInterface *iface)
   iface->show_answer_error = (gpointer) triage_decision_view_show_answer_error;
   iface->get_state = triage_decision_view_get_state;
   iface->update_state = (gpointer) _triage_decision_view_update_state;
+  iface->get_drafts = _triage_decision_view_get_drafts;
 }

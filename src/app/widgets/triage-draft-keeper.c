@@ -11,9 +11,10 @@
 /*
  * Drafts: what a request view's controls hold and was not sent, per request
  * (a JSON object the view gives and takes back: the decision view's action
- * id → editor draft, the AITP view's chosen options). Kept in memory for as
- * long as the view lives: when the person opens another request, put back
- * when they return (from the list, or as a resync gives the request again).
+ * id → editor draft, the AITP view's chosen options, the AFP view's
+ * feedback). Kept in memory for as long as the view lives: when the person
+ * opens another request, put back when they return (from the list, or as a
+ * resync gives the request again).
  * With the app's store a draft is kept on disk too, so quitting, a crash or a
  * lost session loses nothing: written on the store's worker, half a second
  * after the last change (not at each key), at once when another request is
@@ -26,7 +27,8 @@
  * status or outcome), whichever connection records that, and refuses a write
  * that comes after. A write that fails (a full disk) leaves the draft in
  * memory and in the controls, and is said once in the log until one
- * succeeds again.
+ * succeeds again; every write's result is told by ::written, for the window
+ * to tell the person (triage-window-status.c).
  */
 
 #define DRAFT_DELAY_MS 500
@@ -50,6 +52,13 @@ struct _TriageDraftKeeper
 
 G_DEFINE_FINAL_TYPE (TriageDraftKeeper, triage_draft_keeper, G_TYPE_OBJECT)
 
+enum {
+  WRITTEN,
+  N_SIGNALS
+};
+
+static guint signals [N_SIGNALS];
+
 static JsonObject *
 dup_draft (TriageDraftKeeper *self)
 {
@@ -65,16 +74,17 @@ write_draft_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (triage_store_save_draft_finish (TRIAGE_STORE (object), result, &error))
+    self->write_failed = FALSE;
+  else
     {
-      self->write_failed = FALSE;
-      return;
+      /* The draft stays in the controls (and in memory once another request
+       * is opened); the next change tries again. */
+      if (!self->write_failed)
+        g_message ("A draft is kept in memory only, not on disk: %s", error->message);
+      self->write_failed = TRUE;
     }
 
-  /* The draft stays in the controls (and in memory once another request is
-   * opened); the next change tries again. */
-  if (!self->write_failed)
-    g_message ("A draft is kept in memory only, not on disk: %s", error->message);
-  self->write_failed = TRUE;
+  g_signal_emit (self, signals [WRITTEN], 0, error);
 }
 
 /* Writes @draft (%NULL: none) as the stored draft of request @id. */
@@ -205,6 +215,17 @@ triage_draft_keeper_class_init (TriageDraftKeeperClass *klass)
 
   object_class->dispose = triage_draft_keeper_dispose;
   object_class->finalize = triage_draft_keeper_finalize;
+
+  /**
+   * TriageDraftKeeper::written:
+   * @self: the keeper
+   * @error: (nullable): why the draft is not on disk, %NULL when it is
+   *
+   * A draft was written to the store, or could not be.
+   */
+  signals [WRITTEN] =
+    g_signal_new ("written", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

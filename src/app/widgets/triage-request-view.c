@@ -505,6 +505,24 @@ triage_request_view_set_response (TriageRequestView *self,
 }
 
 /**
+ * triage_request_view_get_drafts:
+ * @self: a #TriageRequestView
+ *
+ * Returns: (transfer none) (nullable): the keeper of the view's drafts,
+ *   %NULL for a view that keeps none
+ */
+TriageDraftKeeper *
+triage_request_view_get_drafts (TriageRequestView *self)
+{
+  TriageRequestViewInterface *iface;
+
+  g_return_val_if_fail (TRIAGE_IS_REQUEST_VIEW (self), NULL);
+
+  iface = TRIAGE_REQUEST_VIEW_GET_IFACE (self);
+  return iface->get_drafts != NULL ? iface->get_drafts (self) : NULL;
+}
+
+/**
  * triage_request_view_submit_answer:
  * @self: a #TriageRequestView that keeps a #TriageRequestState
  * @action_id: the answer's action id

@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "atp.h"
+#include "triage-draft-keeper.h"
 
 G_BEGIN_DECLS
 
@@ -119,6 +120,9 @@ G_DECLARE_INTERFACE (TriageRequestView, triage_request_view, TRIAGE, REQUEST_VIE
  * @show_answer: (nullable): an answer given (here, read back from the history,
  *   or elsewhere) shown in the view's controls; used by the default
  *   implementations, optional
+ * @get_drafts: (nullable): the keeper of what the view's controls hold and
+ *   was not sent, whose writes the window follows; optional (a view that
+ *   keeps no drafts)
  *
  * A view either implements the methods from @get_status to @set_response or
  * keeps a #TriageRequestState and implements @get_state and @update_state,
@@ -162,6 +166,7 @@ struct _TriageRequestViewInterface
   void                 (*show_answer)         (TriageRequestView   *self,
                                                const char          *action_id,
                                                JsonNode            *response_data);
+  TriageDraftKeeper   *(*get_drafts)          (TriageRequestView   *self);
 };
 
 AtpNotification     *triage_request_view_get_request         (TriageRequestView   *self);
@@ -186,6 +191,7 @@ void                 triage_request_view_show_answer_error   (TriageRequestView 
                                                               const char          *message);
 void                 triage_request_view_set_response        (TriageRequestView   *self,
                                                               AtpResponse         *response);
+TriageDraftKeeper   *triage_request_view_get_drafts          (TriageRequestView   *self);
 
 /* For implementations: the state shown, an answer given in the view leaves, and the
  * interface's signals. */

@@ -26,6 +26,10 @@
  * A request of a protocol this version has no view for shows a page saying
  * so (the server lists only the protocols the app asks for, so this is a
  * request kept from another version).
+ *
+ * How the views' drafts are written, in any view (a draft is written as
+ * another request opens, in the view of another protocol), is told by
+ * ::draft-written, for the window to tell the person when they are not.
  */
 
 struct _TriageRequestStack
@@ -45,6 +49,13 @@ static void triage_request_stack_request_view_init (TriageRequestViewInterface *
 G_DEFINE_FINAL_TYPE_WITH_CODE (TriageRequestStack, triage_request_stack, ADW_TYPE_BIN,
                                G_IMPLEMENT_INTERFACE (TRIAGE_TYPE_REQUEST_VIEW,
                                                       triage_request_stack_request_view_init))
+
+enum {
+  DRAFT_WRITTEN,
+  N_SIGNALS
+};
+
+static guint signals [N_SIGNALS];
 
 /**
  * triage_request_stack_view_type:
@@ -92,11 +103,19 @@ on_view_attachment_activated (TriageRequestStack *self,
     triage_request_view_emit_attachment_activated (TRIAGE_REQUEST_VIEW (self), index);
 }
 
+static void
+on_draft_written (TriageRequestStack *self,
+                  const GError       *error)
+{
+  g_signal_emit (self, signals [DRAFT_WRITTEN], 0, error);
+}
+
 static TriageRequestView *
 ensure_view (TriageRequestStack *self,
              AtpProtocol         protocol)
 {
   GType type = triage_request_stack_view_type (protocol);
+  TriageDraftKeeper *drafts;
   GtkWidget *view;
 
   if (type == G_TYPE_INVALID)
@@ -127,6 +146,9 @@ ensure_view (TriageRequestStack *self,
   g_signal_connect_object (view, "submit", G_CALLBACK (on_view_submit), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (view, "attachment-activated",
                           G_CALLBACK (on_view_attachment_activated), self, G_CONNECT_SWAPPED);
+  drafts = triage_request_view_get_drafts (TRIAGE_REQUEST_VIEW (view));
+  if (drafts != NULL)
+    g_signal_connect_object (drafts, "written", G_CALLBACK (on_draft_written), self, G_CONNECT_SWAPPED);
   gtk_stack_add_named (self->stack, view, atp_protocol_to_string (protocol));
   self->views[protocol] = view;
 
@@ -343,6 +365,18 @@ triage_request_stack_class_init (TriageRequestStackClass *klass)
 
   object_class->dispose = triage_request_stack_dispose;
   object_class->finalize = triage_request_stack_finalize;
+
+  /**
+   * TriageRequestStack::draft-written:
+   * @self: the stack
+   * @error: (nullable): why a view's draft is not on disk, %NULL when it is
+   *
+   * A view's draft was written to the store, or could not be
+   * (#TriageDraftKeeper::written).
+   */
+  signals [DRAFT_WRITTEN] =
+    g_signal_new ("draft-written", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

@@ -16,7 +16,7 @@
 G_BEGIN_DECLS
 
 /*
- * TriageWindow spans four files:
+ * TriageWindow spans six files:
  *
  *   triage-window.c          the object, the request shown and its API
  *   triage-window-actions.c  its actions (the keyboard's paths)
@@ -25,6 +25,7 @@ G_BEGIN_DECLS
  *                            the views
  *   triage-window-status.c   the pending count, the connection bar, toasts and
  *                            the errors of an answer
+ *   triage-window-drafts.c   a toast while drafts cannot be written
  */
 
 struct _TriageWindow
@@ -41,6 +42,11 @@ struct _TriageWindow
   guint                  advance_id;
 
   GCancellable          *past_cancellable;   /* reading a history entry's request */
+
+  AdwToast              *draft_toast;        /* weak: drafts cannot be written */
+  gint64                 draft_toast_shown_at;
+  guint                  draft_toast_tick;   /* dismisses it once it has slid in */
+  gboolean               draft_failure_told; /* until a draft is written again */
 
   TriageAttachmentPage  *attachment_page;    /* the preview shown, or NULL */
   GtkWidget             *preview_return;     /* weak: the keyboard's place before a preview */
@@ -107,5 +113,13 @@ void     _triage_window_preview_text_action        (GtkWidget          *widget,
 
 /* triage-window-status.c */
 void     _triage_window_update_list_subtitle       (TriageWindow       *self);
+AdwToast *_triage_window_show_toast                (TriageWindow       *self,
+                                                    const char         *message,
+                                                    guint               timeout);
+
+/* triage-window-drafts.c */
+void     _triage_window_on_draft_written           (TriageWindow       *self,
+                                                    const GError       *error);
+void     _triage_window_stop_draft_toast           (TriageWindow       *self);
 
 G_END_DECLS

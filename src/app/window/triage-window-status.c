@@ -559,6 +559,30 @@ on_toast_dismissed (TriageWindow *self)
                    g_object_ref (self), g_object_unref);
 }
 
+/* Shows @message for @timeout seconds (0: until dismissed). Returns
+ * (transfer none) the toast, which the overlay keeps until it goes. */
+AdwToast *
+_triage_window_show_toast (TriageWindow *self,
+                           const char   *message,
+                           guint         timeout)
+{
+  g_autofree char *visible = NULL;
+  g_autofree char *escaped = NULL;
+  AdwToast *toast;
+
+  /* Toast titles are markup; messages may quote a server, or an agent's
+   * title (its hidden characters shown, as every label does). */
+  visible = triage_format_visible_text (message);
+  escaped = g_markup_escape_text (visible, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, timeout);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), self,
+                           G_CONNECT_SWAPPED);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  name_toast_buttons (GTK_WIDGET (self->toast_overlay), FALSE);
+  return toast;
+}
+
 /**
  * triage_window_add_toast:
  * @self: a #TriageWindow
@@ -568,23 +592,10 @@ void
 triage_window_add_toast (TriageWindow *self,
                          const char   *message)
 {
-  g_autofree char *visible = NULL;
-  g_autofree char *escaped = NULL;
-  AdwToast *toast;
-
   g_return_if_fail (TRIAGE_IS_WINDOW (self));
   g_return_if_fail (message != NULL);
 
-  /* Toast titles are markup; messages may quote a server, or an agent's
-   * title (its hidden characters shown, as every label does). */
-  visible = triage_format_visible_text (message);
-  escaped = g_markup_escape_text (visible, -1);
-  toast = adw_toast_new (escaped);
-  adw_toast_set_timeout (toast, 6);
-  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), self,
-                           G_CONNECT_SWAPPED);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-  name_toast_buttons (GTK_WIDGET (self->toast_overlay), FALSE);
+  _triage_window_show_toast (self, message, 6);
 }
 
 /**

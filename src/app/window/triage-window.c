@@ -539,6 +539,7 @@ triage_window_dispose (GObject *object)
     g_signal_group_set_target (self->current_signals, NULL);
   g_clear_object (&self->current);
   g_clear_weak_pointer (&self->preview_return);
+  _triage_window_stop_draft_toast (self);
   self->attachment_page = NULL;   /* the stack's child, gone with it */
 
   /* The switchers in the headers live inside the stack they hold: a cycle
@@ -714,6 +715,8 @@ triage_window_class_init (TriageWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_view_changed);
   gtk_widget_class_bind_template_callback_full (widget_class, "update_list_subtitle",
                                                 G_CALLBACK (_triage_window_update_list_subtitle));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_draft_written",
+                                                G_CALLBACK (_triage_window_on_draft_written));
 
   _triage_window_install_actions (widget_class);
 }
