@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import pty
+import resource
 import secrets
 import select
 import shutil
@@ -277,8 +278,12 @@ class App:
         self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
                                      env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
                                      stdout=self.log_file, stderr=self.log_file,
-                                     preexec_fn=die_with_parent)
+                                     preexec_fn=self.preexec)
         return self
+
+    def preexec(self):
+        """Runs in the app's process before it starts."""
+        die_with_parent()
 
     def log_lines(self):
         """The whole lines of its log, this run's and those before."""
@@ -341,6 +346,25 @@ class App:
     def drafts(self):
         """The app's stored drafts, {request id: JSON text}."""
         return dict(self.read_db("SELECT notification_id, json FROM drafts"))
+
+
+class FullDiskApp(App):
+    """The real app, in which a write over its file size limit fails (EFBIG,
+    as on a full disk) instead of killing it with SIGXFSZ: fill_disk () drops
+    the limit (RLIMIT_FSIZE) to 0 while it runs, free_disk () gives it back."""
+
+    def preexec(self):
+        super().preexec()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    def fill_disk(self):
+        """Returns the limit it had, for free_disk ()."""
+        limit = resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE)
+        resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE, (0, limit[1]))
+        return limit
+
+    def free_disk(self, limit):
+        resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE, limit)
 
 
 class TcpServer:

@@ -20,11 +20,11 @@
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from a11ytest import find_app, find_where, rawinput  # noqa: E402  (sets dogtail up first)
+from afptest import ask, finish  # noqa: E402
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
 notifyd = Notifyd()
@@ -81,32 +81,6 @@ def type_into(parent, name, text, keys=None):
 
 
 # ---- the requester ----
-
-def ask(world, request, session=None, title=None):
-    args = [os.environ["TRIAGE_ASK"], "--afp", "--service", "writer", "--service-name", "Spec Writer"]
-    if session:
-        args += ["--session", session]
-    if title:
-        args += ["--title", title]
-    proc = subprocess.Popen(args, env=world.env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    proc.stdin.write(json.dumps(request))
-    proc.stdin.close()
-    return proc
-
-
-def finish(proc):
-    try:
-        out = proc.stdout.read()
-        err = proc.stderr.read()
-        status = proc.wait(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise Failure("triage-ask --afp did not end") from None
-    if status != 0:
-        raise Failure(f"triage-ask --afp ended with {status}: {err!r}")
-    return out
-
 
 def only_known(obj, known, where):
     unknown = [k for k in obj if k not in known and not k.startswith("x-")]

@@ -42,14 +42,13 @@ import random
 import resource
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chaostest import (ACKNOWLEDGED, LONG, App, ChaosServer, ChaosWorld, Failure,  # noqa: E402
+from chaostest import (ACKNOWLEDGED, LONG, ChaosServer, ChaosWorld, Failure,  # noqa: E402
                        Poster, app_rows, log, run, wait_for)
-from apptest import Notifyd, Tray, die_with_parent, skip_without_display  # noqa: E402
+from apptest import FullDiskApp, Notifyd, Tray, skip_without_display  # noqa: E402
 
 skip_without_display()
 notifyd = Notifyd()
@@ -58,26 +57,11 @@ TWO_SIMPLE = [{"id": "approve", "label": "Approve", "response_type": "simple"},
               {"id": "deny", "label": "Deny", "response_type": "simple"}]
 
 
-class ChaosApp(App):
-    """The real app, in which a write over the file size limit fails (EFBIG)
-    instead of killing it with SIGXFSZ."""
-
-    def start(self):
-        def child():
-            die_with_parent()
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-
-        self.proc = subprocess.Popen([os.environ["TRIAGE_APP"], *self.args],
-                                     env=self.world.env(**self.env), stdin=subprocess.DEVNULL,
-                                     preexec_fn=child)
-        return self
-
-
 class Scenario:
     def __init__(self, name):
         self.world = ChaosWorld(name)
         self.server = ChaosServer(self.world, log=True)
-        self.app = ChaosApp(self.world)
+        self.app = FullDiskApp(self.world)
         self.mark = len(notifyd.events())   # the bubbles of this scenario come after
 
     def __enter__(self):
@@ -141,7 +125,7 @@ def test_server_killed_under_load():
         # The server comes back when the test brings it, never by the app's
         # launcher (it finds a "server" that exits at once): what the server
         # that comes back is sent is all in its log.
-        s.app = ChaosApp(s.world, TRIAGE_SERVER="/bin/false")
+        s.app = FullDiskApp(s.world, TRIAGE_SERVER="/bin/false")
         s.server.start()
         known = tray.registered()
         s.app.start()
@@ -287,7 +271,7 @@ def test_app_killed_with_outbox():
         # The server stays down until the test brings it back: the app's
         # own launcher finds a "server" that exits at once (it retries,
         # offline, meanwhile).
-        s.app = ChaosApp(s.world, TRIAGE_SERVER="/bin/false")
+        s.app = FullDiskApp(s.world, TRIAGE_SERVER="/bin/false")
         s.server.start()
         given = kept = 0
         for trial in range(trials):
@@ -354,8 +338,7 @@ def test_app_disk_full():
         # not what this case is about.
         wait_for("the app's history to open", lambda: app_rows(
             s.world, "SELECT value FROM triage_history_meta WHERE key = 'schema'"))
-        limit = resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE)
-        resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE, (0, limit[1]))
+        limit = s.app.fill_disk()
 
         # An answer that cannot be kept is not sent, and the person is told.
         notifyd.press(bubble_kept["id"], "respond:approve")
@@ -375,7 +358,7 @@ def test_app_disk_full():
             raise Failure("the database warning was shown more than once")
 
         # Space is back: answers are kept and sent again.
-        resource.prlimit(s.app.proc.pid, resource.RLIMIT_FSIZE, limit)
+        s.app.free_disk(limit)
         after, bubble_after = s.post_and_see("After the space came back?")
         notifyd.press(bubble_after["id"], "respond:deny")
         assert_answer_stands(s.server, after, "deny")
