@@ -63,6 +63,51 @@ status_text (TriagePreferencesWindow *preferences)
   return adw_action_row_get_subtitle (child (preferences, "status_row"));
 }
 
+/* The text of the field @row_name (the address's or the token's), where
+ * the keyboard types. */
+static GtkAccessible *
+field_text (TriagePreferencesWindow *preferences,
+            const char              *row_name)
+{
+  return GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (child (preferences, row_name))));
+}
+
+/* The field @row_name has the keyboard and shows @problem: red, and to a
+ * screen reader invalid and described by it, as the status row says it. */
+static void
+assert_field_problem (TriagePreferencesWindow *preferences,
+                      const char              *row_name,
+                      const char              *problem)
+{
+  GtkAccessible *text = field_text (preferences, row_name);
+
+  g_assert_cmpstr (status_text (preferences), ==, problem);
+  g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
+  g_assert_true (gtk_widget_has_css_class (child (preferences, row_name), "error"));
+  gtk_test_accessible_assert_state (text, GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE);
+  gtk_test_accessible_assert_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, problem);
+}
+
+/* The field @row_name shows no problem, to the eye or to a screen reader. */
+static void
+assert_no_field_problem (TriagePreferencesWindow *preferences,
+                         const char              *row_name)
+{
+  GtkAccessible *text = field_text (preferences, row_name);
+
+  g_assert_false (gtk_widget_has_css_class (child (preferences, row_name), "error"));
+  g_assert_false (gtk_test_accessible_has_state (text, GTK_ACCESSIBLE_STATE_INVALID));
+  g_assert_false (gtk_test_accessible_has_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+}
+
+static gboolean
+has_keyboard (TriagePreferencesWindow *preferences,
+              const char              *row_name)
+{
+  return gtk_root_get_focus (GTK_ROOT (preferences)) ==
+         GTK_WIDGET (field_text (preferences, row_name));
+}
+
 /* Types an address and a token, and presses Connect. */
 static void
 enter_server (TriagePreferencesWindow *preferences,
@@ -203,34 +248,58 @@ test_no_token (void)
                             triage_test_server_get_url (server)));
 }
 
+/* Connect with the token's field empty and no token stored for the server:
+ * the keyboard goes to the token's field, which says what is missing. */
+static void
+test_token_missing (void)
+{
+  TriagePreferencesWindow *preferences = open_preferences ();
+
+  enter_server (preferences, triage_test_server_get_url (server), "");
+  app_test_wait_for (g_strcmp0 (status_text (preferences), "Enter your user token for this server") == 0,
+                     APP_TEST_WAIT_MS);
+  assert_field_problem (preferences, "token_row", "Enter your user token for this server");
+  g_assert_true (has_keyboard (preferences, "token_row"));
+  assert_no_field_problem (preferences, "url_row");
+  /* The address's field is not the token's: typing there leaves it. */
+  gtk_editable_set_text (GTK_EDITABLE (child (preferences, "url_row")), "https://triage.example.com");
+  g_assert_true (gtk_test_accessible_has_state (field_text (preferences, "token_row"),
+                                                GTK_ACCESSIBLE_STATE_INVALID));
+  gtk_editable_set_text (GTK_EDITABLE (child (preferences, "token_row")), "a");
+  assert_no_field_problem (preferences, "token_row");
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
 static void
 test_plain_http_refused (void)
 {
   TriagePreferencesWindow *preferences = open_preferences ();
   g_autofree char *kept_url = NULL;
-  GtkEditable *text;
 
   enter_server (preferences, "http://triage.example.com", "some-token");
-  /* The problem named, in the app's sentence (as the window says it). */
-  g_assert_cmpstr (status_text (preferences), ==,
-                   "“http://triage.example.com” is not encrypted: it must begin with https:// "
-                   "(plain http:// reaches only a server on this computer).");
+  /* The problem named, in the app's sentence (as the window says it). Not
+   * only red: the address's text, where the keyboard went back, is invalid
+   * to a screen reader and described by the problem; typing clears it. */
+  assert_field_problem (preferences, "url_row",
+                        "“http://triage.example.com” is not encrypted: it must begin with https:// "
+                        "(plain http:// reaches only a server on this computer).");
+  g_assert_true (has_keyboard (preferences, "url_row"));
+  assert_no_field_problem (preferences, "token_row");
   /* The row says what connecting found, the address's fault here: not "Token". */
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child (preferences, "status_row"))),
                    ==, "Connection");
-  g_assert_true (gtk_widget_has_css_class (child (preferences, "url_row"), "error"));
-  /* Not only red: the address's text, where the keyboard went back, is
-   * invalid to a screen reader and described by the problem; typing clears it. */
-  text = gtk_editable_get_delegate (GTK_EDITABLE (child (preferences, "url_row")));
-  g_assert_true (gtk_root_get_focus (GTK_ROOT (preferences)) == GTK_WIDGET (text));
-  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (text), GTK_ACCESSIBLE_STATE_INVALID,
-                                    GTK_ACCESSIBLE_INVALID_TRUE);
-  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (text), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                       status_text (preferences));
+  /* The token's field is not the address's: typing there leaves the address's problem. */
+  gtk_editable_set_text (GTK_EDITABLE (child (preferences, "token_row")), "other-token");
+  g_assert_true (gtk_test_accessible_has_state (field_text (preferences, "url_row"),
+                                                GTK_ACCESSIBLE_STATE_INVALID));
   gtk_editable_set_text (GTK_EDITABLE (child (preferences, "url_row")), "https://triage.example.com");
-  g_assert_false (gtk_test_accessible_has_state (GTK_ACCESSIBLE (text), GTK_ACCESSIBLE_STATE_INVALID));
-  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (text),
-                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  assert_no_field_problem (preferences, "url_row");
+
+  /* No address at all: said on its field too. */
+  enter_server (preferences, "", "some-token");
+  assert_field_problem (preferences, "url_row", "Enter the address of the server");
+  g_assert_true (has_keyboard (preferences, "url_row"));
   /* Nothing saved: neither the address nor the token. */
   kept_url = g_settings_get_string (settings, "server-url");
   g_assert_cmpstr (kept_url, ==, triage_test_server_get_url (server));
@@ -252,6 +321,12 @@ test_token_refused (void)
                                        "Token saved in the keyring, but not connected: ") &&
                      strstr (status_text (preferences), "refused the token") != NULL,
                      APP_TEST_WAIT_MS);
+  /* Said on the token's field too, where a new one goes, for a screen reader
+   * as much as to the eye; a new one typed clears it. */
+  assert_field_problem (preferences, "token_row", status_text (preferences));
+  assert_no_field_problem (preferences, "url_row");
+  gtk_editable_set_text (GTK_EDITABLE (child (preferences, "token_row")), "another");
+  assert_no_field_problem (preferences, "token_row");
   app_test_wait_for (connection () == TRIAGE_CONNECTION_AUTH_FAILED &&
                      strstr (triage_window_get_connection_text (triage_application_get_window (app)),
                              "refused the token") != NULL,
@@ -260,9 +335,8 @@ test_token_refused (void)
 
   /* Opened again to fix it: the token stored is the refused one, not one to keep. */
   preferences = open_preferences ();
-  g_assert_cmpstr (status_text (preferences), ==,
-                   "The server refused the token stored: enter a new one, then Connect");
-  g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
+  assert_field_problem (preferences, "token_row",
+                        "The server refused the token stored: enter a new one, then Connect");
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 
@@ -315,10 +389,11 @@ test_token_unsendable (void)
   enter_server (preferences, url, "ab9 zq7");
   app_test_wait_for (strstr (status_text (preferences), "holds a space") != NULL,
                      APP_TEST_WAIT_MS);
-  g_assert_cmpstr (status_text (preferences), ==,
-                   "The token holds a space after its first 3 characters: a token is one word. "
-                   "Was something else pasted with it?");
-  g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
+  /* Said on the token's field, where the keyboard goes back to paste it again. */
+  assert_field_problem (preferences, "token_row",
+                        "The token holds a space after its first 3 characters: a token is one "
+                        "word. Was something else pasted with it?");
+  g_assert_true (has_keyboard (preferences, "token_row"));
   still = keyring_token (url);
   g_assert_cmpstr (still, ==, kept);
   gtk_window_destroy (GTK_WINDOW (preferences));
@@ -340,14 +415,14 @@ test_token_unsendable (void)
                                 "The token stored cannot be sent"));
       g_assert_null (strstr (triage_window_get_connection_text (window), "zq"));
       preferences = open_preferences ();
-      g_assert_cmpstr (status_text (preferences), ==, UNSENDABLE_STATUS);
-      g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
+      assert_field_problem (preferences, "token_row", UNSENDABLE_STATUS);
       gtk_window_destroy (GTK_WINDOW (preferences));
     }
 
   preferences = open_preferences ();
   enter_server (preferences, url, padded);
   app_test_wait_for (connection () == TRIAGE_CONNECTION_CONNECTED, APP_TEST_WAIT_MS);
+  assert_no_field_problem (preferences, "token_row");
   stored = keyring_token (url);
   g_assert_cmpstr (stored, ==, user_token);
   gtk_window_destroy (GTK_WINDOW (preferences));
@@ -646,6 +721,7 @@ main (int   argc,
 
   g_test_add_func ("/remote/preferences-without-window", test_preferences_without_window);
   g_test_add_func ("/remote/no-token", test_no_token);
+  g_test_add_func ("/remote/token-missing", test_token_missing);
   g_test_add_func ("/remote/about-once", test_about_once);
   g_test_add_func ("/remote/preferences-of-window", test_preferences_of_window);
   g_test_add_func ("/remote/plain-http-refused", test_plain_http_refused);

@@ -79,28 +79,39 @@ set_status (TriagePreferencesWindow *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->status_row), "error");
 }
 
-/* The address's problem (%NULL: none), where Connect takes the keyboard back
- * to it: red, and to a screen reader its text is invalid and described by
- * the problem, which is said again on the row below, out of the way. */
+/* A field's problem (%NULL: none), the address's or the token's, where
+ * the keyboard is taken back to it: red, and to a screen reader its text
+ * is invalid and described by the problem, which is said again on the row
+ * below, out of the way. Editing the field clears it. */
 static void
-set_url_problem (TriagePreferencesWindow *self,
-                 const char              *problem)
+set_field_problem (AdwEntryRow *row,
+                   const char  *problem)
 {
-  GtkAccessible *text = GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (self->url_row)));
+  GtkAccessible *text = GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row)));
 
   if (problem != NULL)
     {
-      gtk_widget_add_css_class (GTK_WIDGET (self->url_row), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (row), "error");
       gtk_accessible_update_state (text, GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE,
                                    -1);
       gtk_accessible_update_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, problem, -1);
     }
   else
     {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->url_row), "error");
+      gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
       gtk_accessible_reset_state (text, GTK_ACCESSIBLE_STATE_INVALID);
       gtk_accessible_reset_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
     }
+}
+
+/* A problem of the token's (the one typed, or the one stored) said on the
+ * status row, and on the token's field, where a new one is entered. */
+static void
+set_token_problem (TriagePreferencesWindow *self,
+                   const char              *problem)
+{
+  set_status (self, problem, TRUE);
+  set_field_problem (ADW_ENTRY_ROW (self->token_row), problem);
 }
 
 /* After Connect: what was done with the token, and that the outcome is
@@ -176,7 +187,14 @@ store_token_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       set_busy (self, FALSE);
-      set_status (self, error->message, TRUE);
+      if (g_error_matches (error, TRIAGE_CREDENTIALS_ERROR, TRIAGE_CREDENTIALS_ERROR_UNSENDABLE))
+        {
+          /* The token typed is the fault: back to it, to paste it again. */
+          set_token_problem (self, error->message);
+          gtk_widget_grab_focus (GTK_WIDGET (self->token_row));
+        }
+      else
+        set_status (self, error->message, TRUE);
       return;
     }
 
@@ -211,7 +229,7 @@ lookup_token_cb (GObject      *object,
 
   if (token == NULL)
     {
-      set_status (self, _("Enter your user token for this server"), TRUE);
+      set_token_problem (self, _("Enter your user token for this server"));
       gtk_widget_grab_focus (GTK_WIDGET (self->token_row));
       return;
     }
@@ -228,9 +246,11 @@ on_connect_clicked (TriagePreferencesWindow *self)
   g_autofree char *problem = NULL;
   const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
 
+  set_field_problem (ADW_ENTRY_ROW (self->token_row), NULL);
   if (*url == '\0')
     {
       set_status (self, _("Enter the address of the server"), TRUE);
+      set_field_problem (self->url_row, _("Enter the address of the server"));
       gtk_widget_grab_focus (GTK_WIDGET (self->url_row));
       return;
     }
@@ -239,11 +259,11 @@ on_connect_clicked (TriagePreferencesWindow *self)
   if (problem != NULL)
     {
       set_status (self, problem, TRUE);
-      set_url_problem (self, problem);
+      set_field_problem (self->url_row, problem);
       gtk_widget_grab_focus (GTK_WIDGET (self->url_row));
       return;
     }
-  set_url_problem (self, NULL);
+  set_field_problem (self->url_row, NULL);
 
   gtk_check_button_set_active (self->remote_check, TRUE);
   g_clear_pointer (&self->connecting, g_free);
@@ -259,9 +279,15 @@ on_connect_clicked (TriagePreferencesWindow *self)
 }
 
 static void
-on_remote_changed (TriagePreferencesWindow *self)
+on_url_changed (TriagePreferencesWindow *self)
 {
-  set_url_problem (self, NULL);
+  set_field_problem (self->url_row, NULL);
+}
+
+static void
+on_token_changed (TriagePreferencesWindow *self)
+{
+  set_field_problem (ADW_ENTRY_ROW (self->token_row), NULL);
 }
 
 static void
@@ -303,23 +329,24 @@ set_idle_status (TriagePreferencesWindow *self)
   g_autofree char *url = g_settings_get_string (self->settings, "server-url");
   gboolean remote = g_settings_get_enum (self->settings, "server-mode") == 1;
 
+  set_field_problem (ADW_ENTRY_ROW (self->token_row), NULL);
   if (*url == '\0')
     set_status (self, _("No server configured"), FALSE);
   else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_NO_TOKEN)
     set_status (self, _("No token is stored for this server yet: enter your user token, "
                         "then Connect"), FALSE);
   else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_TOKEN_REFUSED)
-    set_status (self, _("The server refused the token stored: enter a new one, then Connect"),
-                TRUE);
+    set_token_problem (self, _("The server refused the token stored: enter a new one, then "
+                               "Connect"));
   else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_NOT_USER_TOKEN)
-    set_status (self, _("The token stored is not a user token: enter yours, then Connect"),
-                TRUE);
+    set_token_problem (self, _("The token stored is not a user token: enter yours, then "
+                               "Connect"));
   else if (remote && self->problem == TRIAGE_CONNECTION_PROBLEM_TOKEN_UNSENDABLE)
     /* atp_token_check ()'s faults, all of them: blank, or a space, tab, line
      * break or other control character inside */
-    set_status (self, _("The token stored cannot be sent (it is empty or holds a space, tab, "
-                        "line break or other control character): enter it again, then Connect"),
-                TRUE);
+    set_token_problem (self, _("The token stored cannot be sent (it is empty or holds a space, "
+                               "tab, line break or other control character): enter it again, "
+                               "then Connect"));
   else
     set_status (self, _("Leave the token empty to keep the one stored"), FALSE);
   self->idle_status = TRUE;
@@ -534,7 +561,8 @@ triage_preferences_window_class_init (TriagePreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, autostart_row);
   gtk_widget_class_bind_template_child (widget_class, TriagePreferencesWindow, autostart_switch);
   gtk_widget_class_bind_template_callback (widget_class, on_connect_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_remote_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_url_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_token_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_mode_toggled);
 }
 
@@ -632,5 +660,9 @@ triage_preferences_window_set_connection (TriagePreferencesWindow *self,
    * what was done with the token ("Token saved in the keyring"), the second
    * why it failed ("The server refused the token. …") */
   status = g_strdup_printf (_("%s, but not connected: %s"), done, message);
-  set_status (self, status, TRUE);
+  /* Refused (sign-in failed): the token is at fault, and a new one goes in its field. */
+  if (state == TRIAGE_CONNECTION_AUTH_FAILED)
+    set_token_problem (self, status);
+  else
+    set_status (self, status, TRUE);
 }
