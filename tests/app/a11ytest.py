@@ -46,7 +46,7 @@ from dogtail.tree import root  # noqa: E402
 
 
 __all__ = ["GenericPredicate", "buttons", "find", "find_app", "find_where", "has_keyboard",
-           "rawinput", "root", "tab_to"]
+           "invalid", "rawinput", "root", "tab_to"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -75,6 +75,13 @@ def find_app(app=None, timeout=30):
 def buttons(node):
     """The labels of the buttons in @node (hidden ones are not in the tree)."""
     return sorted(n.name for n in node.findChildren(lambda n: n.roleName == "push button"))
+
+
+def invalid(node):
+    """Whether @node (a field) is marked invalid, as a screen reader reads it
+    (AT-SPI's "invalid" state, as GTK 4.8 sets it, or "invalid-entry", as later GTKs may)."""
+    states = node.getState()
+    return states.contains(pyatspi.STATE_INVALID) or states.contains(pyatspi.STATE_INVALID_ENTRY)
 
 
 def has_keyboard(window):

@@ -12,8 +12,9 @@
 #   reader as a GTK type ("GtkImage": the User Token row's button) or as
 #   nothing; nor in the window;
 # - Connect with another wrong token: Preferences says the token was saved
-#   but the server refused it, not only "Token saved in the keyring"; with the
-#   right one, that it is connected;
+#   but the server refused it, not only "Token saved in the keyring", and
+#   its field is invalid and described by that to a screen reader; with the
+#   right one, that it is connected, the field no longer invalid;
 # - connected again: the tray says so no more, and the "Triage cannot
 #   receive requests" bubble is withdrawn.
 #
@@ -25,7 +26,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from a11ytest import find, find_app  # noqa: E402  (sets dogtail up first)
+from a11ytest import find, find_app, invalid  # noqa: E402  (sets dogtail up first)
 from apptest import (Failure, Notifyd, RemoteApp, TcpServer, Tray, World, run,  # noqa: E402
                      start_keyring, store_token, wait_for)
 
@@ -131,12 +132,19 @@ def test_refused_token_told():
         said = status_says(preferences, app, "Token saved in the keyring,")
         if "refused the token" not in said:
             raise Failure(f"Preferences does not say the token was refused: {said!r}")
+        # Said on the token's field too, where a new one goes: invalid, and
+        # described by what is wrong, for a screen reader as much as the eye.
+        if not invalid(field) or field.description != said:
+            raise Failure(f"the token field: invalid {invalid(field)}, described as "
+                          f"{field.description!r}, not as {said!r}")
 
         # The right one: connected.
         field.text = token
         find(preferences, "the Connect button", "push button",
                       "Connect").doActionNamed("click")
         status_says(preferences, app, "Token saved in the keyring. Connected")
+        if invalid(field) or field.description:
+            raise Failure(f"connected, the token field stays invalid ({field.description!r})")
 
         # The tray and the bubble say it no more.
         wait_for("the tray to say requests arrive again",

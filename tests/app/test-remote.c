@@ -72,20 +72,25 @@ field_text (TriagePreferencesWindow *preferences,
   return GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (child (preferences, row_name))));
 }
 
-/* The field @row_name has the keyboard and shows @problem: red, and to a
- * screen reader invalid and described by it, as the status row says it. */
+/* The field @row_name shows @problem: red, and to a screen reader invalid
+ * and described by it, as the status row says it: the row, which AT-SPI
+ * shows as the field, and its text, which has the keyboard. */
 static void
 assert_field_problem (TriagePreferencesWindow *preferences,
                       const char              *row_name,
                       const char              *problem)
 {
-  GtkAccessible *text = field_text (preferences, row_name);
+  GtkAccessible *field[] = { child (preferences, row_name), field_text (preferences, row_name) };
 
   g_assert_cmpstr (status_text (preferences), ==, problem);
   g_assert_true (gtk_widget_has_css_class (child (preferences, "status_row"), "error"));
   g_assert_true (gtk_widget_has_css_class (child (preferences, row_name), "error"));
-  gtk_test_accessible_assert_state (text, GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE);
-  gtk_test_accessible_assert_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, problem);
+  for (guint i = 0; i < G_N_ELEMENTS (field); i++)
+    {
+      gtk_test_accessible_assert_state (field[i], GTK_ACCESSIBLE_STATE_INVALID,
+                                        GTK_ACCESSIBLE_INVALID_TRUE);
+      gtk_test_accessible_assert_property (field[i], GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, problem);
+    }
 }
 
 /* The field @row_name shows no problem, to the eye or to a screen reader. */
@@ -93,11 +98,15 @@ static void
 assert_no_field_problem (TriagePreferencesWindow *preferences,
                          const char              *row_name)
 {
-  GtkAccessible *text = field_text (preferences, row_name);
+  GtkAccessible *field[] = { child (preferences, row_name), field_text (preferences, row_name) };
 
   g_assert_false (gtk_widget_has_css_class (child (preferences, row_name), "error"));
-  g_assert_false (gtk_test_accessible_has_state (text, GTK_ACCESSIBLE_STATE_INVALID));
-  g_assert_false (gtk_test_accessible_has_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  for (guint i = 0; i < G_N_ELEMENTS (field); i++)
+    {
+      g_assert_false (gtk_test_accessible_has_state (field[i], GTK_ACCESSIBLE_STATE_INVALID));
+      g_assert_false (gtk_test_accessible_has_property (field[i],
+                                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+    }
 }
 
 static gboolean

@@ -80,28 +80,37 @@ set_status (TriagePreferencesWindow *self,
 }
 
 /* A field's problem (%NULL: none), the address's or the token's, where
- * the keyboard is taken back to it: red, and to a screen reader its text
- * is invalid and described by the problem, which is said again on the row
- * below, out of the way. Editing the field clears it. */
+ * the keyboard is taken back to it: red, and to a screen reader invalid and
+ * described by the problem, which is said again on the row below, out of
+ * the way. Editing the field clears it. Both the row and its text: AT-SPI
+ * shows GTK 4.8 readers the row as the field (named by its title, its text
+ * edited through it), while the text inside holds the keyboard. */
 static void
 set_field_problem (AdwEntryRow *row,
                    const char  *problem)
 {
-  GtkAccessible *text = GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row)));
+  GtkAccessible *field[] = {
+    GTK_ACCESSIBLE (row),
+    GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row))),
+  };
 
   if (problem != NULL)
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (row), "error");
-      gtk_accessible_update_state (text, GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE,
-                                   -1);
-      gtk_accessible_update_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, problem, -1);
-    }
+    gtk_widget_add_css_class (GTK_WIDGET (row), "error");
   else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
-      gtk_accessible_reset_state (text, GTK_ACCESSIBLE_STATE_INVALID);
-      gtk_accessible_reset_property (text, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
-    }
+    gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
+
+  for (guint i = 0; i < G_N_ELEMENTS (field); i++)
+    if (problem != NULL)
+      {
+        gtk_accessible_update_state (field[i], GTK_ACCESSIBLE_STATE_INVALID,
+                                     GTK_ACCESSIBLE_INVALID_TRUE, -1);
+        gtk_accessible_update_property (field[i], GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, problem, -1);
+      }
+    else
+      {
+        gtk_accessible_reset_state (field[i], GTK_ACCESSIBLE_STATE_INVALID);
+        gtk_accessible_reset_property (field[i], GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+      }
 }
 
 /* A problem of the token's (the one typed, or the one stored) said on the
