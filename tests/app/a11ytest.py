@@ -46,7 +46,7 @@ from dogtail.tree import root  # noqa: E402
 
 
 __all__ = ["GenericPredicate", "buttons", "find", "find_app", "find_where", "has_keyboard",
-           "invalid", "rawinput", "root", "tab_to"]
+           "invalid", "key_to", "rawinput", "root", "tab_to"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -90,6 +90,7 @@ def has_keyboard(window):
 
 
 _focus_moves = None
+_focused = [None]
 
 
 def focus_moves():
@@ -103,6 +104,7 @@ def focus_moves():
         def moved(event):
             if event.detail1:
                 _focus_moves[0] += 1
+                _focused[0] = event.source
         pyatspi.Registry.registerEventListener(moved, "object:state-changed:focused")
     context = GLib.MainContext.default()
     while context.iteration(False):
@@ -125,3 +127,25 @@ def tab_to(node, presses=30):
         moves = focus_moves()
     if not node.focused:
         raise Failure(f"{node.name!r} did not get the keyboard in {presses} presses of Tab")
+
+
+def key_to(keys, role, name):
+    """Presses @keys (rawinput.keyCombo's "<Shift>ISO_Left_Tab") and returns
+    the control the keyboard lands on, once it is the one with @role and
+    @name (its move is AT-SPI's event, read as it comes in); fails saying
+    where it went otherwise."""
+    focus_moves()
+    _focused[0] = None
+    rawinput.keyCombo(keys)
+
+    def landed():
+        focus_moves()
+        node = _focused[0]
+        return node if node is not None and node.roleName == role and node.name == name else None
+    try:
+        return wait_for(f"{keys} to take the keyboard to the {role} {name!r}", landed,
+                        timeout=15, interval=0.05)
+    except Failure:
+        node = _focused[0]
+        where = f"the {node.roleName} {node.name!r}" if node is not None else "nowhere"
+        raise Failure(f"{keys} took the keyboard to {where}, not to the {role} {name!r}") from None

@@ -65,6 +65,22 @@ bind_label (GtkSignalListItemFactory *factory,
   gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)), shown ? shown : "");
 }
 
+/* The button a screen reader meets is named by the filter ("Service"): its
+ * description says what it is set to ("All Services"), as its label shows. */
+static void
+describe_drop_down_button (GtkDropDown *dropdown,
+                           GParamSpec  *pspec,
+                           GtkWidget   *button)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (dropdown);
+
+  if (item != NULL && GTK_IS_STRING_OBJECT (item))
+    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                    gtk_string_object_get_string (item), -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
 /**
  * triage_browse_prepare_drop_down:
  * @dropdown: a #GtkDropDown over a #GtkStringList, with an accessible label
@@ -77,7 +93,8 @@ bind_label (GtkSignalListItemFactory *factory,
  * (triage_format_cut_text ()).
  *
  * Also names the button inside after the drop-down: screen readers meet
- * that button, which GTK 4.8 leaves nameless ("GtkToggleButton").
+ * that button, which GTK 4.8 leaves nameless ("GtkToggleButton"), and
+ * describes it by the choice made.
  */
 void
 triage_browse_prepare_drop_down (GtkDropDown *dropdown)
@@ -93,9 +110,64 @@ triage_browse_prepare_drop_down (GtkDropDown *dropdown)
 
   button = gtk_widget_get_first_child (GTK_WIDGET (dropdown));
   if (GTK_IS_TOGGLE_BUTTON (button))
-    gtk_accessible_update_relation (GTK_ACCESSIBLE (button),
-                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
-                                    -1);
+    {
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
+                                      -1);
+      g_signal_connect (dropdown, "notify::selected-item",
+                        G_CALLBACK (describe_drop_down_button), button);
+      describe_drop_down_button (dropdown, NULL, button);
+    }
+}
+
+static gboolean
+on_list_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     gpointer               user_data)
+{
+  GtkWidget *list = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  GtkDirectionType direction;
+
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
+    return FALSE;
+  if (keyval == GDK_KEY_ISO_Left_Tab ||
+      ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) && (state & GDK_SHIFT_MASK) != 0))
+    direction = GTK_DIR_TAB_BACKWARD;
+  else if (keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab)
+    direction = GTK_DIR_TAB_FORWARD;
+  else
+    return FALSE;
+
+  /* Past the list as if it could not take the keyboard, from where it is in it. */
+  gtk_widget_set_can_focus (list, FALSE);
+  g_signal_emit_by_name (list, "move-focus", direction);
+  gtk_widget_set_can_focus (list, TRUE);
+
+  return TRUE;
+}
+
+/**
+ * triage_browse_tab_past_list:
+ * @list: a #GtkListView or #GtkGridView
+ *
+ * Makes @list one stop of Tab and Shift+Tab, its rows gone through with the
+ * arrows: GTK 4.8 takes Tab from row to row (4.12's #GtkListView:tab-behavior
+ * can stop that), so that what follows a history of a thousand entries was
+ * reached with a thousand presses, every row read out on the way.
+ */
+void
+triage_browse_tab_past_list (GtkWidget *list)
+{
+  GtkEventController *controller;
+
+  g_return_if_fail (GTK_IS_LIST_VIEW (list) || GTK_IS_GRID_VIEW (list));
+
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_list_key_pressed), NULL);
+  gtk_widget_add_controller (list, controller);
 }
 
 /**

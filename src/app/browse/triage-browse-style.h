@@ -21,5 +21,6 @@ char    *triage_browse_dup_in_direction_of   (const char  *text,
 void     triage_browse_name_list_item        (GtkWidget   *row,
                                               const char  *label,
                                               const char  *description);
+void     triage_browse_tab_past_list         (GtkWidget   *list);
 
 G_END_DECLS

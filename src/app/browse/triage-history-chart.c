@@ -695,6 +695,10 @@ triage_history_chart_init (TriageHistoryChart *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
 
+  /* A stop of Tab between the filters and the list, so that the keyboard
+   * (and a screen reader) meets the chart in words: its description. */
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+
   self->summary = g_strdup ("");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Decisions over time"),

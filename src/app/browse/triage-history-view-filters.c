@@ -335,6 +335,12 @@ on_filters_changed (TriageHistoryView *self)
 static void
 on_search_stop (TriageHistoryView *self)
 {
+  /* Escape: clear the search; a second one goes on to the list, as in the inbox. */
+  if (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))[0] == '\0')
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self), "history.focus-list", NULL);
+      return;
+    }
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   triage_history_view_set_search_text (self, "");
 }

@@ -117,6 +117,9 @@ triage_history_view_update_state (TriageHistoryView *self)
       }
   }
   gtk_label_set_label (self->count_label, count);
+  /* Said with the list as the keyboard enters it (the count is no stop of Tab). */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, count, -1);
 
   if (n > 0)
     set_state (self, TRIAGE_HISTORY_VIEW_LIST);
@@ -686,6 +689,7 @@ triage_history_view_init (TriageHistoryView *self)
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), NULL);
   gtk_grid_view_set_factory (self->list_view, factory);
+  triage_browse_tab_past_list (GTK_WIDGET (self->list_view));
 
   /* Ctrl+F anywhere in the window while the history is shown. */
   controller = gtk_shortcut_controller_new ();

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+# test-history-dogtail.py — the history view of the real triage binary with
+# the keyboard alone, read through AT-SPI (dogtail) as a screen reader reads
+# it: from the search (Ctrl+F), Tab goes through the export button, the four
+# filters (each named, and described by its choice), the chart (in words:
+# its description) and the list, one stop in the order they are seen, and
+# on out of the list in one press, not row by row (GTK 4.8 takes Tab from
+# row to row); Shift+Tab goes back the same way; the arrows go through the
+# rows, whose list says how many there are; Escape in the search clears it,
+# and a second goes on to the list.
+#
+# Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
+# unset for the app (the accessibility bus is D-Bus-activated on that bus).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402  (dogtail first)
+from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
+
+APPROVE = [{"id": "approve", "label": "Approve", "response_type": "simple"}]
+TITLES = ["History keys: first?", "History keys: second?", "History keys: third?"]
+TAB = "Tab"
+BACK = "<Shift>ISO_Left_Tab"
+
+
+def assert_described(node, description):
+    if node.description != description:
+        raise Failure(f"the {node.roleName} {node.name!r} is described as "
+                      f"{node.description!r}, not {description!r}")
+
+
+def test_history_keys():
+    world = World("history-keys")
+    server = Server(world)
+    app = App(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None)
+    try:
+        server.start()
+        for title in TITLES:
+            server.post(title, APPROVE)
+        app.start()
+        triage = find_app(app, timeout=20)
+        find(triage, "the last request in the inbox", "label", TITLES[-1])
+        frame = find(triage, "the main window", "frame", "Triage")
+        rawinput.absoluteMotion(400, 300)
+        wait_for("the window to have the keyboard", lambda: has_keyboard(frame), interval=0.1)
+        find(triage, "the History tab", "page tab", "History").click()
+        # Newest first; all three in the list before the keys are pressed.
+        find(triage, "the oldest request in the history", "table cell", TITLES[0])
+
+        search = key_to("<Control>f", "entry", "Search the decision history")
+        key_to(TAB, "push button", "Export the History")
+        for name, choice in [("Service", "All Services"), ("Project", "All Projects"),
+                             ("Outcome", "Any Outcome"), ("Received", "Any Time")]:
+            assert_described(key_to(TAB, "push button", name), choice)
+        chart = key_to(TAB, "image", "Decisions over time")
+        if "3 requests" not in chart.description:
+            raise Failure(f"the chart is described as {chart.description!r}")
+        row = key_to(TAB, "table cell", TITLES[-1])
+        # The list says how many it shows (the count above it is no stop of Tab).
+        assert_described(row.parent, "3 requests")
+        # One press out of the list, not one a row: to the window's next control.
+        key_to(TAB, "page tab", "Inbox")
+
+        # Back the same way, into the list where the keyboard left it.
+        key_to(BACK, "table cell", TITLES[-1])
+        key_to("Down", "table cell", TITLES[1])
+        key_to("Down", "table cell", TITLES[0])
+        key_to("Up", "table cell", TITLES[1])
+        key_to(BACK, "image", "Decisions over time")
+        key_to(BACK, "push button", "Received")
+        key_to(TAB, "image", "Decisions over time")
+        key_to(TAB, "table cell", TITLES[1])
+
+        # Escape clears the search (here one that finds nothing); a second
+        # goes on to the list, at its first row.
+        key_to("<Control>f", "entry", search.name)
+        rawinput.typeText("zqxj")
+        find(triage, "the history without results", "push button", "Clear Filters")
+        rawinput.pressKey("Escape")
+        find(triage, "the history's list again", "table cell", TITLES[0])
+        if not search.focused:
+            raise Failure("the first Escape took the keyboard out of the search")
+        key_to("Escape", "table cell", TITLES[-1])
+    finally:
+        app.stop()
+        server.stop()
+        world.cleanup()
+
+
+run([("the history with the keyboard: Tab in the order seen, arrows in the list, Escape",
+      test_history_keys)])
