@@ -389,6 +389,16 @@ update_match_label (TriageTextPreview *self)
     text = g_strdup_printf (_("%u of %u"), self->current + 1, self->matches->len);
 
   gtk_label_set_text (self->match_label, text);
+  /* Also the entry's description, set (not the label's, by a relation) so
+   * that each new count is told over AT-SPI while the keyboard is in the
+   * entry: GTK 4.8 tells a screen reader of a change only of the widget's
+   * own properties, and of no widget without the keyboard. */
+  if (*text != '\0')
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->search_entry),
+                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 /* ASCII letters match either case; any other character only itself. */
