@@ -725,6 +725,7 @@ triage_inbox_pane_init (TriageInboxPane *self)
   g_signal_connect (factory, "teardown", G_CALLBACK (teardown_row), self);
   gtk_list_view_set_factory (self->list_view, factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+  triage_browse_tab_past_list (GTK_WIDGET (self->list_view));
 
   triage_inbox_pane_init_filters (self);
   triage_inbox_pane_init_keyboard (self);

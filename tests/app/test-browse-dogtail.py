@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-# test-history-dogtail.py — the history view of the real triage binary with
-# the keyboard alone, read through AT-SPI (dogtail) as a screen reader reads
-# it: from the search (Ctrl+F), Tab goes through the export button, the four
+# test-browse-dogtail.py — the inbox's and the history's lists of the real
+# triage binary with the keyboard alone, read through AT-SPI (dogtail) as a
+# screen reader reads them. In the history view: from the search (Ctrl+F), Tab goes through the export button, the four
 # filters (each named, and described by its choice), the chart (in words:
 # its description) and the list, one stop in the order they are seen, and
 # on out of the list in one press, not row by row (GTK 4.8 takes Tab from
 # row to row); Shift+Tab goes back the same way; the arrows go through the
 # rows, whose list says how many there are; Escape in the search clears it,
-# and a second goes on to the list.
+# and a second goes on to the list. In the inbox, the list is one stop of
+# Tab too: from a row, Tab goes on to the request shown beside it, not to
+# the next row, and Shift+Tab comes back to the row.
 #
 # Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
 # unset for the app (the accessibility bus is D-Bus-activated on that bus).
@@ -15,6 +17,7 @@
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import contextlib
 import os
 import sys
 
@@ -34,20 +37,32 @@ def assert_described(node, description):
                       f"{node.description!r}, not {description!r}")
 
 
-def test_history_keys():
-    world = World("history-keys")
+@contextlib.contextmanager
+def app_with(name, titles, description):
+    """The app started as a person starts it, requests @titles in its inbox,
+    its window with the keyboard; gives its node on the accessibility bus."""
+    world = World(name)
     server = Server(world)
     app = App(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None)
     try:
         server.start()
-        for title in TITLES:
-            server.post(title, APPROVE)
+        for title in titles:
+            server.post(title, APPROVE, description=description)
         app.start()
         triage = find_app(app, timeout=20)
-        find(triage, "the last request in the inbox", "label", TITLES[-1])
+        find(triage, "the last request in the inbox", "label", titles[-1])
         frame = find(triage, "the main window", "frame", "Triage")
         rawinput.absoluteMotion(400, 300)
         wait_for("the window to have the keyboard", lambda: has_keyboard(frame), interval=0.1)
+        yield triage
+    finally:
+        app.stop()
+        server.stop()
+        world.cleanup()
+
+
+def test_history_keys():
+    with app_with("history-keys", TITLES, "Please decide.") as triage:
         find(triage, "the History tab", "page tab", "History").click()
         # Newest first; all three in the list before the keys are pressed.
         find(triage, "the oldest request in the history", "table cell", TITLES[0])
@@ -86,11 +101,23 @@ def test_history_keys():
         if not search.focused:
             raise Failure("the first Escape took the keyboard out of the search")
         key_to("Escape", "table cell", TITLES[-1])
-    finally:
-        app.stop()
-        server.stop()
-        world.cleanup()
+
+
+def test_inbox_list_one_stop():
+    with app_with("inbox-keys", TITLES[:2], "Inbox keys."):
+        key_to("<Control>f", "entry", "Search pending requests")
+        key_to("Down", "list item", TITLES[0])
+        key_to("Return", "heading", TITLES[0])
+        key_to("<Control>f", "entry", "Search pending requests")
+        key_to("Down", "list item", TITLES[0])
+        # Out of the list to the request shown beside it (its description
+        # takes the keyboard first there), not to the next row; and back.
+        key_to(TAB, "label", "Inbox keys.")
+        key_to(BACK, "list item", TITLES[0])
+        key_to("Down", "list item", TITLES[1])
+        key_to(TAB, "label", "Inbox keys.")
 
 
 run([("the history with the keyboard: Tab in the order seen, arrows in the list, Escape",
-      test_history_keys)])
+      test_history_keys),
+     ("the inbox's list is one stop of Tab", test_inbox_list_one_stop)])
