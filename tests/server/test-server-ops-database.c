@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "server-ops-test-common.h"
 #include "atp.h"
 
@@ -43,6 +45,14 @@ run_in_cluster (TriageTestServer *server,
   g_assert_no_error (error);
 }
 
+/* Ends every session of the server's database (the server connects again). */
+static void
+end_sessions (TriageTestServer *server)
+{
+  run_in_cluster (server, "SELECT pg_terminate_backend (pid) FROM pg_stat_activity"
+                          " WHERE datname = '", "'");
+}
+
 /* The database goes away under a running server and comes back: /readyz
  * says unavailable (503) while /healthz stays 200, writes answer 503, and
  * /metrics leaves out what only the database knows (the pending requests,
@@ -72,8 +82,7 @@ test_database_away (void)
   g_assert_nonnull (strstr (up, "\ntriage_webhook_queue_depth 0\n"));
 
   run_in_cluster (fixture->server, "ALTER DATABASE \"", "\" ALLOW_CONNECTIONS false");
-  run_in_cluster (fixture->server, "SELECT pg_terminate_backend (pid) FROM pg_stat_activity"
-                                   " WHERE datname = '", "'");
+  end_sessions (fixture->server);
   srv_wait_until (server_ops_test_readyz_says (fixture->server, "unavailable"),
                   "/readyz without the database");
   server_ops_test_assert_probe (fixture->server, "/readyz", 503, "unavailable");
@@ -214,6 +223,60 @@ restoring_server_new (TriageTestServerOptions *options,
                                      &error);
   g_assert_no_error (error);
   return server;
+}
+
+/* The database made read-only under running servers (ALTER DATABASE … SET
+ * default_transaction_read_only, as a hot standby would be): /readyz says
+ * so (503, and triage_ready 0) instead of "ready" while every change gets
+ * 503, a wrong key is still 401 (the database reads), and the server is
+ * ready and takes changes again once the database is writable, with no
+ * restart and no session ended by anyone (the setting is a session's from
+ * its start: the server makes new ones). */
+static void
+test_database_read_only (void)
+{
+  g_autoptr(SrvAnswer) wrong = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *down = NULL, *dir = NULL, *log = NULL;
+  TriageTestServerOptions options = { 0 };
+  ServerOpsFixture storage = { NULL }, *fixture = &storage;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("a PostgreSQL database to make read-only");
+      return;
+    }
+  dir = g_dir_make_tmp ("triage-read-only-XXXXXX", &error);
+  g_assert_no_error (error);
+  log = g_build_filename (dir, "server.log", NULL);
+  options.log_file = log;
+  fixture->server = restoring_server_new (&options, &fixture->alice, &fixture->key);
+  assert_post (fixture->server, fixture->key, 201);
+
+  run_in_cluster (fixture->server, "ALTER DATABASE \"",
+                  "\" SET default_transaction_read_only = on");
+  end_sessions (fixture->server);
+  srv_wait_until (readyz_reason_has (fixture->server, "read-only"),
+                  "/readyz saying the database is read-only");
+  server_ops_test_assert_probe (fixture->server, "/readyz", 503, "unavailable");
+  server_ops_test_assert_probe (fixture->server, "/healthz", 200, "ok");
+  assert_post (fixture->server, fixture->key, 503);
+  wrong = srv_request (fixture->server, "GET", "/api/v1/notifications/any", "sk_wrong", NULL);
+  g_assert_cmpuint (wrong->status, ==, 401);
+  down = scrape (fixture->server);
+  g_assert_nonnull (strstr (down, "\ntriage_ready 0\n"));
+  /* Said for what it is, the batch's failure once, not "not stored: not stored". */
+  g_assert_cmpuint (srv_count_in_file (log, "the database is read-only (25006)"), >, 0);
+  g_assert_cmpuint (srv_count_in_file (log, "not stored: the batch was not stored"), ==, 0);
+
+  run_in_cluster (fixture->server, "ALTER DATABASE \"",
+                  "\" SET default_transaction_read_only = off");
+  srv_wait_until (server_ops_test_readyz_says (fixture->server, "ready"),
+                  "/readyz once the database is writable");
+  assert_post (fixture->server, fixture->key, 201);
+  server_ops_test_fixture_teardown (fixture, NULL);
+  g_unlink (log);
+  g_rmdir (dir);
 }
 
 /* Two tables restored under a running server as pg_restore does it: users
@@ -425,6 +488,7 @@ server_ops_test_add_database (void)
 {
   g_test_add_func ("/server/ops/database-away", test_database_away);
   g_test_add_func ("/server/ops/database-emptied", test_database_emptied);
+  g_test_add_func ("/server/ops/database-read-only", test_database_read_only);
   g_test_add_func ("/server/ops/database-restoring", test_database_restoring);
   g_test_add_func ("/server/ops/database-restoring-expiry", test_database_restoring_expiry);
   g_test_add ("/server/ops/dml-role", ServerOpsFixture, NULL, server_ops_test_fixture_setup,

@@ -28,6 +28,8 @@ struct _TriagePgConnection
   gint64        answer_us;      /* the wait for an answer */
   gboolean      patient;        /* no deadline: a schema migration */
   gboolean      cut;            /* its socket was shut down (a stall): it is lost */
+  gboolean      renew;          /* its session is read-only: made again before its next statement */
+  gint64        renewed_at;     /* monotonic µs: when it last was */
   guint         answer_timer;   /* a pipeline's answers awaited by the main loop */
   TriagePgDial *attempt;        /* the link's attempt, made in the background */
   guint         attempt_timer;  /* its deadline */

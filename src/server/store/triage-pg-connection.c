@@ -37,6 +37,9 @@
 
 #include "triage-pg-connection-private.h"
 
+/* How often a session found read-only is made again (triage_pg_connection_renew ()). */
+#define RENEW_INTERVAL_US (5 * G_USEC_PER_SEC)
+
 TriagePgConnection *
 triage_pg_connection_new (TriagePgLink *link,
                           const char   *name,
@@ -113,15 +116,39 @@ triage_pg_connection_drop (TriagePgConnection *self)
   triage_pg_connection_forget (self);
 }
 
+/* The session was found read-only: a database made read-only with ALTER
+ * DATABASE or ALTER ROLE … SET default_transaction_read_only, or reached on a
+ * hot standby. The setting is the session's from its start, so a session
+ * keeps it after the database is writable again: the next statement, once no
+ * transaction is open, makes a new one (at most one every RENEW_INTERVAL_US). */
+void
+triage_pg_connection_renew (TriagePgConnection *self)
+{
+  self->renew = TRUE;
+}
+
 /* Makes sure there is a working connection, connecting again if it was lost
- * (no more than once a second). */
+ * (no more than once a second), or made read-only. */
 gboolean
 triage_pg_connection_ensure (TriagePgConnection *self,
                              GError            **error)
 {
+  gint64 now = g_get_monotonic_time ();
+
+  /* A new connection holds the main loop while it is made: while the
+   * database stays read-only, one every RENEW_INTERVAL_US is tried. */
+  if (self->renew && !triage_pg_connection_is_bad (self) &&
+      PQtransactionStatus (self->conn) == PQTRANS_IDLE &&
+      now - self->renewed_at >= RENEW_INTERVAL_US)
+    {
+      self->renew = FALSE;
+      self->renewed_at = now;
+      triage_pg_connection_forget (self);
+      return triage_pg_connection_connect (self, FALSE, error);
+    }
   if (!triage_pg_connection_is_bad (self))
     return TRUE;
-  if (g_get_monotonic_time () < self->retry_at)
+  if (now < self->retry_at)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
                    "the connection to the PostgreSQL database was lost (trying again)");
@@ -179,6 +206,15 @@ triage_pg_result_error (PGconn         *conn,
                    "the database gave up waiting for a lock (55P03): %s", message);
       return FALSE;
     }
+  if (g_strcmp0 (state, "25006") == 0)
+    {
+      /* read_only_sql_transaction: the database takes no change (a hot
+       * standby, default_transaction_read_only); said as what it is, once
+       * then counted, like any database that cannot take a change. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY,
+                   "the database is read-only (25006): %s", message);
+      return FALSE;
+    }
   if (g_strcmp0 (state, "42P01") == 0 || g_strcmp0 (state, "3F000") == 0)
     {
       /* No such table, or no such schema (the search_path's): the database
@@ -202,6 +238,9 @@ set_result_error (TriagePgConnection *self,
   if (triage_pg_result_error (self->conn, triage_pg_connection_is_bad (self), result, error))
     /* Its next statement makes a new connection at once. */
     self->retry_at = 0;
+  else if (result != NULL &&
+           g_strcmp0 (PQresultErrorField (result, PG_DIAG_SQLSTATE), "25006") == 0)
+    triage_pg_connection_renew (self);
 }
 
 /* Whether @error says the session was ended (nothing more is to come on

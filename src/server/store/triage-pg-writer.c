@@ -332,8 +332,7 @@ triage_pg_writer_commit (TriagePgWriter *self,
   triage_pg_writer_wait (self);
   if (self->batch_error != NULL)
     {
-      g_set_error (error, G_IO_ERROR, self->batch_code, "the batch was not stored: %s",
-                   self->batch_error);
+      g_set_error_literal (error, G_IO_ERROR, self->batch_code, self->batch_error);
       return FALSE;
     }
   flight = flight_new (self);
@@ -440,8 +439,7 @@ triage_pg_writer_commit_async (TriagePgWriter     *self,
   g_return_if_fail (g_queue_get_length (&self->flights) < TRIAGE_PG_WRITER_FLIGHTS);
   if (self->batch_error != NULL)
     {
-      g_set_error (&error, G_IO_ERROR, self->batch_code, "the batch was not stored: %s",
-                   self->batch_error);
+      g_set_error_literal (&error, G_IO_ERROR, self->batch_code, self->batch_error);
       /* Its transaction is over: the connection takes the next batch. */
       triage_pg_writer_rollback (self);
       flight_refused (self, NULL, FALSE, error, func, data);

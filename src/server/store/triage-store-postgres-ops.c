@@ -73,7 +73,8 @@ postgres_check (TriageStore  *store,
                    "ready once it is whole", PQgetvalue (missing, 0, 1), n_missing - 1);
       return FALSE;
     }
-  result = triage_store_postgres_query (self, "SELECT version FROM triage_schema", 0, NULL);
+  result = triage_store_postgres_query (self, "SELECT version, current_setting"
+                                        " ('transaction_read_only') FROM triage_schema", 0, NULL);
   if (result == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
@@ -94,6 +95,17 @@ postgres_check (TriageStore  *store,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "the database has schema version %d, this server expects %d", version,
                    triage_pg_schema_version ());
+      return FALSE;
+    }
+  /* Every change would fail (503): a load balancer is to send its work to
+   * a server that can store it. The session is made again before its next
+   * statement, which finds the database writable once it is. */
+  if (g_strcmp0 (PQgetvalue (result, 0, 1), "on") == 0)
+    {
+      triage_store_postgres_renew_session (self);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY,
+                   "the database is read-only (a hot standby, or "
+                   "default_transaction_read_only): it takes no change; ready once it does");
       return FALSE;
     }
   return TRUE;

@@ -539,7 +539,8 @@ triage_store_postgres_last_event (TriageStorePostgres *self)
  * and made again under it), met a statement with no table, or was told
  * the schema is incomplete (a restore under way). The database is asked
  * only after one of those: a statement then, none otherwise. A whole schema
- * of another version counts (postgres_check (): G_IO_ERROR_FAILED). */
+ * of another version counts (postgres_check (): G_IO_ERROR_FAILED), and so
+ * does one that is read-only (G_IO_ERROR_READ_ONLY: reads go on). */
 static gboolean
 postgres_trust_schema (TriageStore  *store,
                        GError      **error)
@@ -553,7 +554,8 @@ postgres_trust_schema (TriageStore  *store,
       self->trusted_connections == triage_pg_link_get_connections (self->link))
     return TRUE;
   if (!triage_store_check (store, &local) &&
-      !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_FAILED))
+      !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_FAILED) &&
+      !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
     {
       self->schema_trusted = FALSE;
       g_propagate_error (error, g_steal_pointer (&local));
@@ -570,6 +572,13 @@ void
 triage_store_postgres_distrust_schema (TriageStorePostgres *self)
 {
   self->schema_trusted = FALSE;
+}
+
+/* postgres_check () found the session read-only. */
+void
+triage_store_postgres_renew_session (TriageStorePostgres *self)
+{
+  triage_pg_connection_renew (triage_pg_writer_connection (self->writer));
 }
 
 /* ---- the object ---- */

@@ -47,6 +47,9 @@ GHashTable       *triage_store_postgres_services    (TriageStorePostgres *self);
 /* The schema found incomplete (triage-store-postgres-ops.c): the next
  * request asks again whether it is whole. */
 void              triage_store_postgres_distrust_schema (TriageStorePostgres *self);
+/* The session found read-only (triage-store-postgres-ops.c): made again
+ * before its next statement. */
+void              triage_store_postgres_renew_session   (TriageStorePostgres *self);
 /* Users and services (triage-store-postgres-services.c). */
 void              triage_store_postgres_services_class_init (TriageStoreClass *store_class);
 /* Reading notifications: one, an agent's request, a page (triage-store-postgres-reads.c). */

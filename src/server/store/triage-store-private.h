@@ -274,7 +274,9 @@ int  triage_store_insert_status (TriageStore        *self,
  * still away since it did (G_IO_ERROR_CONNECTION_REFUSED,
  * G_IO_ERROR_NOT_CONNECTED: a restart), a table or schema is missing
  * (G_IO_ERROR_NOT_INITIALIZED: the database emptied or being restored under
- * the server, which /readyz says). Logged as a message, at most one a
+ * the server, which /readyz says), the database is read-only
+ * (G_IO_ERROR_READ_ONLY: a hot standby, default_transaction_read_only; /readyz
+ * says it too). Logged as a message, at most one a
  * TRIAGE_LOG_LIMIT_INTERVAL_S per kind; the requests get 503. */
 gboolean triage_store_error_expected (const GError *error);
 

@@ -435,7 +435,8 @@ triage_store_error_expected (const GError *error)
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED);
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY);
 }
 
 /* @flight is done: its events go out and everyone who waited for it is
@@ -454,12 +455,10 @@ flight_done (TriageStore  *self,
   /* A session the database ended, or a lock wait it gave up (PostgreSQL),
    * is no fault of ours, and the waiters are told (a 503 to each request:
    * not stored, or if the COMMIT was in flight perhaps stored; a retry with
-   * the same id settles it). */
-  if (!committed && triage_store_error_expected (error))
-    triage_log_failure ("%s", error->message);
-  else if (!committed)
+   * the same id settles it). Said once, then counted, either way. */
+  if (!committed)
     triage_log_failure ("a batch was not stored: %s",
-                        error != NULL ? error->message : "the batch was not committed");
+                        error != NULL ? error->message : "it was not committed");
   if (priv->commit_observer != NULL)
     priv->commit_observer (g_get_monotonic_time () - flight->start, committed);
   waiters = flight->waiters;
