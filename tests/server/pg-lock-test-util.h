@@ -19,6 +19,9 @@
 /* The server's sessions give up a lock wait after this (the URI's setting
  * wins over the server's 5 s). */
 #define PG_LOCK_TIMEOUT_MS 200
+/* Or their statements are canceled after this: longer, as it bounds every
+ * statement of theirs, which a loaded machine may slow. */
+#define PG_STATEMENT_TIMEOUT_MS 2000
 
 typedef struct
 {
@@ -30,11 +33,15 @@ typedef struct
 } PgLockFixture;
 
 /* A server (on a Unix socket, its peer trusted, when @unix_socket) with the
- * user alice and the services @service and "other-bot", both hers. */
+ * user alice and the services @service and "other-bot", both hers, whose
+ * sessions give up a lock wait by their @timeout ("lock_timeout", after
+ * PG_LOCK_TIMEOUT_MS: the wait given up, 55P03; "statement_timeout", after
+ * PG_STATEMENT_TIMEOUT_MS: the statement canceled, 57014). */
 static inline void
-pg_lock_fixture_setup (PgLockFixture *fixture,
-                       const char    *service,
-                       gboolean       unix_socket)
+pg_lock_fixture_setup_timeout (PgLockFixture *fixture,
+                               const char    *service,
+                               gboolean       unix_socket,
+                               const char    *timeout)
 {
   static const char * const server_args[] = { "--no-limits", NULL };
   const char * const alice[] = { "alice", NULL };
@@ -50,7 +57,9 @@ pg_lock_fixture_setup (PgLockFixture *fixture,
   options_at = strstr (uri, "&options=");
   g_assert_nonnull (options_at);
   g_assert_null (strchr (options_at + 1, '&'));
-  server_uri = g_strdup_printf ("%s%%20-clock_timeout%%3D%d", uri, PG_LOCK_TIMEOUT_MS);
+  server_uri = g_strdup_printf ("%s%%20-c%s%%3D%d", uri, timeout,
+                                g_str_equal (timeout, "statement_timeout")
+                                  ? PG_STATEMENT_TIMEOUT_MS : PG_LOCK_TIMEOUT_MS);
   options.database = server_uri;
   fixture->server = triage_test_server_new (&options, &error);
   g_assert_no_error (error);
@@ -67,6 +76,14 @@ pg_lock_fixture_setup (PgLockFixture *fixture,
   fixture->conn = PQconnectdb (uri);
   if (PQstatus (fixture->conn) != CONNECTION_OK)
     g_error ("cannot connect to %s: %s", uri, PQerrorMessage (fixture->conn));
+}
+
+static inline void
+pg_lock_fixture_setup (PgLockFixture *fixture,
+                       const char    *service,
+                       gboolean       unix_socket)
+{
+  pg_lock_fixture_setup_timeout (fixture, service, unix_socket, "lock_timeout");
 }
 
 static inline void

@@ -40,7 +40,9 @@ static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  pg_lock_fixture_setup (fixture, "auth-bot", FALSE);
+  /* @data: the timeout that ends the lookups' lock waits, lock_timeout's
+   * by default. */
+  pg_lock_fixture_setup_timeout (fixture, "auth-bot", FALSE, data ? data : "lock_timeout");
 }
 
 static void
@@ -112,6 +114,29 @@ test_user_lookup_fails (Fixture       *fixture,
                              "{\"id\":\"carol\"}");
   srv_assert_status (after_admin, 403, "AUTH_INSUFFICIENT_PERMISSIONS");
   srv_assert_message (after_admin, "the token sent is a user token");
+}
+
+/* A lookup the database cancels (57014: the operator's statement_timeout
+ * ran out, here waiting on the lock) is a lookup that failed: 503, never
+ * 401, and no warning (the tests make one fatal: the server aborted). Once
+ * the lock is gone the token works. */
+static void
+test_statement_timeout (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(SrvAnswer) listed = NULL, unknown = NULL, after = NULL, after_unknown = NULL;
+
+  pg_lock_table (fixture, "users");
+  listed = get_client_list (fixture, fixture->alice);
+  assert_unchecked (listed);
+  unknown = get_client_list (fixture, UNKNOWN_TOKEN);
+  assert_unchecked (unknown);
+  pg_lock_release (fixture);
+
+  after = get_client_list (fixture, fixture->alice);
+  srv_assert_status (after, 200, NULL);
+  after_unknown = get_client_list (fixture, UNKNOWN_TOKEN);
+  srv_assert_status (after_unknown, 401, "AUTH_INVALID_TOKEN");
 }
 
 /* A service key whose lookup fails: 503, also where the lookup of the
@@ -222,6 +247,10 @@ main (int   argc,
   triage_test_postgres_init (&argc, &argv, "a PostgreSQL whose lookups fail");
   g_test_add ("/server/pg-auth/user-lookup-fails", Fixture, NULL, fixture_setup,
               test_user_lookup_fails, fixture_teardown);
+  /* The operator's statement_timeout ends the wait first (57014): 503 as
+   * well, and a canceled statement is no warning (fatal in the tests). */
+  g_test_add ("/server/pg-auth/statement-timeout", Fixture, "statement_timeout", fixture_setup,
+              test_statement_timeout, fixture_teardown);
   g_test_add ("/server/pg-auth/service-lookup-fails", Fixture, NULL, fixture_setup,
               test_service_lookup_fails, fixture_teardown);
   g_test_add ("/server/pg-auth/sessions-ended", Fixture, NULL, fixture_setup,

@@ -206,6 +206,17 @@ triage_pg_result_error (PGconn         *conn,
                    "the database gave up waiting for a lock (55P03): %s", message);
       return FALSE;
     }
+  if (g_strcmp0 (state, "57014") == 0)
+    {
+      /* query_canceled: the operator's statement_timeout (in the URI, or
+       * set for the database or the role) ran out, or pg_cancel_backend ().
+       * As a lock wait given up: the transaction is over, the session is
+       * not, and the request is answered 503; the operator's choice, not a
+       * fault of the server, so said once and then counted. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                   "the database canceled the statement (57014): %s", message);
+      return FALSE;
+    }
   if (g_strcmp0 (state, "25006") == 0)
     {
       /* read_only_sql_transaction: the database takes no change (a hot
