@@ -50,3 +50,31 @@ store_test_load_pending (TriageStore *store)
 
   return records;
 }
+
+TriageOutbox *
+store_test_outbox (TriageStore *store)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  TriageOutbox *outbox = triage_outbox_new (store);
+
+  triage_outbox_load_async (outbox, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_outbox_load_finish (outbox, result, &error));
+  g_assert_no_error (error);
+
+  return outbox;
+}
+
+void
+store_test_submit (TriageOutbox *outbox,
+                   const char   *notification_id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  triage_outbox_submit_async (outbox, notification_id, "ok", NULL, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  g_assert_true (triage_outbox_submit_finish (outbox, result, &error));
+  g_assert_no_error (error);
+}

@@ -8,6 +8,7 @@
 
 #pragma once
 
+#include "triage-outbox.h"
 #include "triage-store.h"
 
 /* The store at @path, opened (a failure fails the test). */
@@ -17,3 +18,8 @@ void         store_test_save         (TriageStore     *store,
                                       AtpNotification *notification);
 /* (transfer full): the pending requests' records. */
 GPtrArray   *store_test_load_pending (TriageStore     *store);
+/* (transfer full): an outbox of @store, loaded. */
+TriageOutbox *store_test_outbox      (TriageStore     *store);
+/* The answer "ok" (no data) to @notification_id, stored by @outbox. */
+void         store_test_submit       (TriageOutbox    *outbox,
+                                      const char      *notification_id);

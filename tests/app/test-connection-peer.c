@@ -67,7 +67,6 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
 
@@ -77,12 +76,9 @@ fixture_setup (Fixture       *f,
   path = g_build_filename (f->dir, "triage.db", NULL);
   f->store = store_test_open (path);
 
-  f->outbox = triage_outbox_new (f->store);
+  f->outbox = store_test_outbox (f->store);
   g_signal_connect (f->outbox, "rejected", G_CALLBACK (on_rejected), f);
   g_signal_connect (f->outbox, "conflict", G_CALLBACK (on_conflict), f);
-  triage_outbox_load_async (f->outbox, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_outbox_load_finish (f->outbox, result, &error));
 
   f->client = atp_client_new (f->url, &error);
   g_assert_no_error (error);
@@ -107,20 +103,6 @@ fixture_teardown (Fixture       *f,
   g_free (f->rejected_message);
 }
 
-static void
-submit (Fixture    *f,
-        const char *notification_id)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  triage_outbox_submit_async (f->outbox, notification_id, "ok", NULL, NULL,
-                              app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_outbox_submit_finish (f->outbox, result, &error));
-  g_assert_no_error (error);
-}
-
 /* A 409 whose code libatp does not know settled nothing: the answer stayed
  * queued and was sent again every minute for ever, and the person was never
  * told. It is refused for good now, kept as failed and said (::rejected). */
@@ -132,7 +114,7 @@ test_conflict_unknown_code (Fixture       *f,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  submit (f, ID_CONFLICT);
+  store_test_submit (f->outbox, ID_CONFLICT);
   app_test_wait_for (f->rejected_id != NULL, APP_TEST_WAIT_MS);
 
   g_assert_cmpstr (f->rejected_id, ==, ID_CONFLICT);
@@ -200,7 +182,7 @@ test_retry_after (Fixture       *f,
   double least = g_str_equal (id, ID_BUSY_2S) ? 2.0 : 3.0;
   g_autoptr(GArray) times = NULL;
 
-  submit (f, id);
+  store_test_submit (f->outbox, id);
   app_test_wait_for (f->rejected_id != NULL, APP_TEST_WAIT_MS);
   g_assert_cmpstr (f->rejected_id, ==, id);
 

@@ -702,6 +702,48 @@ test_peer_retry_after (Peer          *peer,
     }
 }
 
+/* The wait a 429 or 503 asks for (its Retry-After) was only on the error of
+ * the request refused: the app's other answers and lookups went at once and
+ * met the same refusal. It holds the whole client now: the latest end of
+ * such a wait, capped, never shortened by a shorter one; other refusals,
+ * and a 409 without Retry-After, leave it. */
+static void
+test_peer_hold (Peer          *peer,
+                gconstpointer  data)
+{
+  struct { const char *id; gint64 least_s; gint64 most_s; } cases[] = {
+    /* a 409: no wait */
+    { "00000000-0000-4000-8000-000000000009", 0, 0 },
+    /* a 503 with "Retry-After: 2" */
+    { "00000000-0000-4000-8000-00000000000a", 1, 2 },
+    /* a 429 for a day: the cap */
+    { "00000000-0000-4000-8000-00000000000d", ATP_ERROR_RETRY_AFTER_MAX - 1, ATP_ERROR_RETRY_AFTER_MAX },
+    /* a 503 for 12 s after that: the longer wait stays */
+    { "00000000-0000-4000-8000-00000000000c", ATP_ERROR_RETRY_AFTER_MAX - 2, ATP_ERROR_RETRY_AFTER_MAX },
+  };
+
+  g_assert_cmpint (atp_client_get_hold_until (peer->client), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AtpNotification) notification = NULL;
+      g_autoptr(GError) error = NULL;
+      gint64 until, now;
+
+      g_test_message ("case %s", cases[i].id);
+      notification = net_get_notification (peer->client, cases[i].id, &error);
+      g_assert_null (notification);
+      until = atp_client_get_hold_until (peer->client);
+      now = g_get_monotonic_time ();
+      if (cases[i].most_s == 0)
+        {
+          g_assert_cmpint (until, ==, 0);
+          continue;
+        }
+      g_assert_cmpint (until - now, >, cases[i].least_s * G_USEC_PER_SEC);
+      g_assert_cmpint (until - now, <=, cases[i].most_s * G_USEC_PER_SEC);
+    }
+}
+
 /* The resync asks for pages of 1,000; a server that keeps to ATP's 100 (the
  * peer, like a triage-server before 1,000) refuses that, whatever code its
  * 400 names, and gets asked again for 100. */
@@ -767,6 +809,7 @@ main (int    argc,
   g_test_add ("/client/hostile-peer", Peer, NULL, peer_setup, test_peer_answers, peer_teardown);
   g_test_add ("/client/peer-retry-after", Peer, NULL, peer_setup, test_peer_retry_after,
               peer_teardown);
+  g_test_add ("/client/peer-hold", Peer, NULL, peer_setup, test_peer_hold, peer_teardown);
   g_test_add ("/client/peer-page-limit", Peer, NULL, peer_setup, test_peer_page_limit,
               peer_teardown);
 

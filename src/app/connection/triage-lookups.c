@@ -19,7 +19,10 @@
  * ::gone, that the server no longer has it (or shows it to us: 404), so that
  * what became of it is not known.
  * A lookup that fails for now (busy, limited, unreachable) says nothing: the
- * request stays in the inbox and is asked about again later. Our own queued
+ * request stays in the inbox and is asked about again later. While the
+ * server has asked the client to wait (a 429's or 503's Retry-After, to a
+ * lookup or to an answer: atp_client_get_hold_until ()) none is asked at
+ * all; they are asked once the wait is over. Our own queued
  * answers are the outbox's to settle, so those are not looked up; one the
  * server refused for good is never sent again, so its request is.
  *
@@ -41,9 +44,10 @@ struct _TriageLookups
 
   GQueue            waiting;         /* ids not yet asked about */
   GPtrArray        *later;           /* ids whose lookup failed for now */
+  GPtrArray        *fetches;         /* ids whose answer is to be fetched */
   guint             running;
-  guint             retry_id;
-  gint64            retry_at;        /* monotonic usec of retry_id; none started before */
+  guint             retry_id;        /* later's next round */
+  guint             hold_id;         /* the end of the wait the server asked for */
 };
 
 G_DEFINE_FINAL_TYPE (TriageLookups, triage_lookups, G_TYPE_OBJECT)
@@ -94,13 +98,41 @@ retry_cb (gpointer data)
   TriageLookups *self = data;
 
   self->retry_id = 0;
-  self->retry_at = 0;
   for (guint i = 0; i < self->later->len; i++)
     g_queue_push_tail (&self->waiting, g_strdup (self->later->pdata[i]));
   g_ptr_array_set_size (self->later, 0);
   run (self);
 
   return G_SOURCE_REMOVE;
+}
+
+static gboolean
+hold_over_cb (gpointer data)
+{
+  TriageLookups *self = data;
+
+  self->hold_id = 0;
+  run (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Whether the server asked the client to wait (a 429's or 503's Retry-After,
+ * to a lookup or to an answer: the server's, not one request's); then
+ * hold_over_cb () runs the lookups when the wait is over. */
+static gboolean
+held (TriageLookups *self)
+{
+  gint64 until = atp_client_get_hold_until (self->client);
+  gint64 now = g_get_monotonic_time ();
+
+  if (until <= now)
+    return FALSE;
+
+  /* One armed for an earlier end finds the wait longer, and waits again. */
+  if (self->hold_id == 0)
+    self->hold_id = g_timeout_add ((guint) ((until - now + 999) / 1000), hold_over_cb, self);
+  return TRUE;
 }
 
 /* Forgets the lookups not yet started; those running go on. */
@@ -110,27 +142,7 @@ clear_waiting (TriageLookups *self)
   g_queue_clear_full (&self->waiting, g_free);
   g_ptr_array_set_size (self->later, 0);
   g_clear_handle_id (&self->retry_id, g_source_remove);
-  self->retry_at = 0;
-}
-
-/* The lookups that failed for now are asked again in TRIAGE_LOOKUPS_RETRY_SECONDS,
- * or once the wait the server asked for (@retry_after seconds, Retry-After) is
- * over: until then no lookup is started at all (a 429 is the server's, not
- * the request's). A wait already longer stays. */
-static void
-schedule_retry (TriageLookups *self,
-                guint          retry_after)
-{
-  gint64 at = g_get_monotonic_time ()
-              + (gint64) MAX (TRIAGE_LOOKUPS_RETRY_SECONDS, retry_after) * G_USEC_PER_SEC;
-
-  if (self->retry_id != 0 && (retry_after == 0 || self->retry_at >= at))
-    return;
-
-  g_clear_handle_id (&self->retry_id, g_source_remove);
-  self->retry_at = retry_after > 0 ? at : 0;
-  self->retry_id = g_timeout_add ((guint) ((at - g_get_monotonic_time () + 999) / 1000),
-                                  retry_cb, self);
+  g_clear_handle_id (&self->hold_id, g_source_remove);
 }
 
 static void
@@ -154,9 +166,6 @@ settled_cb (GObject      *object,
     return;
 
   self->running--;
-  /* A 429 or 503 with a Retry-After holds every lookup back until then. */
-  if (atp_error_get_retry_after (error) > 0)
-    schedule_retry (self, atp_error_get_retry_after (error));
   run (self);
 
   if (notification != NULL && atp_status_is_terminal (notification->status))
@@ -189,35 +198,13 @@ settled_cb (GObject      *object,
        * said; it stays in the inbox and is asked about again. */
       g_debug ("Will ask again what became of %s: %s", lookup->notification_id, error->message);
       g_ptr_array_add (self->later, g_strdup (lookup->notification_id));
-      schedule_retry (self, 0);
+      if (self->retry_id == 0)
+        self->retry_id = g_timeout_add_seconds (TRIAGE_LOOKUPS_RETRY_SECONDS, retry_cb, self);
       return;
     }
 
   g_signal_emit (self, signals [SETTLED], 0, lookup->notification_id, (int) status, when, response,
                  reason);
-}
-
-static void
-run (TriageLookups *self)
-{
-  /* The server asked for a wait (Retry-After): retry_cb () runs them then. */
-  if (self->retry_at != 0)
-    return;
-
-  while (self->client != NULL && self->running < TRIAGE_LOOKUPS_MAX_RUNNING &&
-         !g_queue_is_empty (&self->waiting))
-    {
-      g_autofree char *id = g_queue_pop_head (&self->waiting);
-
-      /* Settled meanwhile (a status update, our own answer on its way). */
-      if (triage_inbox_model_lookup (self->inbox, id) == NULL ||
-          triage_outbox_answer_queued (self->outbox, id))
-        continue;
-
-      self->running++;
-      atp_client_get_notification_async (self->client, id, self->cancellable,
-                                         settled_cb, lookup_new (self, id));
-    }
 }
 
 static void
@@ -242,6 +229,33 @@ response_cb (GObject      *object,
                    notification->response, notification);
 }
 
+static void
+run (TriageLookups *self)
+{
+  if (self->client == NULL || (g_queue_is_empty (&self->waiting) && self->fetches->len == 0) ||
+      held (self))
+    return;
+
+  for (guint i = 0; i < self->fetches->len; i++)
+    atp_client_get_notification_async (self->client, self->fetches->pdata[i], self->cancellable,
+                                       response_cb, lookup_new (self, self->fetches->pdata[i]));
+  g_ptr_array_set_size (self->fetches, 0);
+
+  while (self->running < TRIAGE_LOOKUPS_MAX_RUNNING && !g_queue_is_empty (&self->waiting))
+    {
+      g_autofree char *id = g_queue_pop_head (&self->waiting);
+
+      /* Settled meanwhile (a status update, our own answer on its way). */
+      if (triage_inbox_model_lookup (self->inbox, id) == NULL ||
+          triage_outbox_answer_queued (self->outbox, id))
+        continue;
+
+      self->running++;
+      atp_client_get_notification_async (self->client, id, self->cancellable,
+                                         settled_cb, lookup_new (self, id));
+    }
+}
+
 /* GObject */
 
 static void
@@ -263,6 +277,7 @@ triage_lookups_finalize (GObject *object)
 
   g_queue_clear_full (&self->waiting, g_free);
   g_clear_pointer (&self->later, g_ptr_array_unref);
+  g_clear_pointer (&self->fetches, g_ptr_array_unref);
 
   G_OBJECT_CLASS (triage_lookups_parent_class)->finalize (object);
 }
@@ -324,6 +339,7 @@ triage_lookups_init (TriageLookups *self)
 {
   g_queue_init (&self->waiting);
   self->later = g_ptr_array_new_with_free_func (g_free);
+  self->fetches = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**
@@ -367,6 +383,7 @@ triage_lookups_set_client (TriageLookups *self,
     return;
 
   clear_waiting (self);
+  g_ptr_array_set_size (self->fetches, 0);
   self->running = 0;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -419,8 +436,9 @@ triage_lookups_resynced (TriageLookups *self,
  * @self: a #TriageLookups
  * @notification_id: a request answered elsewhere
  *
- * Asks the server for the answer the request got; ::response-found brings
- * it. Nothing happens without a client, and a failure is only logged.
+ * Asks the server for the answer the request got (once the server's wait,
+ * if it asked for one, is over); ::response-found brings it. Nothing happens
+ * without a client, and a failure is only logged.
  */
 void
 triage_lookups_fetch_response (TriageLookups *self,
@@ -432,8 +450,8 @@ triage_lookups_fetch_response (TriageLookups *self,
   if (self->client == NULL)
     return;
 
-  atp_client_get_notification_async (self->client, notification_id, self->cancellable,
-                                     response_cb, lookup_new (self, notification_id));
+  g_ptr_array_add (self->fetches, g_strdup (notification_id));
+  run (self);
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include "triage-outbox.h"
 #include "triage-outbox-outcome.h"
+#include "triage-outbox-retry.h"
 
 /*
  * Never lose an answer. An answer is written to the store's outbox (and on
@@ -30,7 +31,10 @@
  *    why (resending cannot help).
  *
  * Anything else (no connection, 5xx, 429, 401) leaves it queued, tried
- * again on a backoff, never before the server's Retry-After.
+ * again on a backoff. A 429's or 503's Retry-After, to an answer or to any
+ * other request of the client, is the server's word for the whole client
+ * (atp_client_get_hold_until ()): until then no answer is sent, not even
+ * one given meanwhile; they wait, queued, and go when the wait is over.
  */
 
 struct _TriageOutbox
@@ -45,9 +49,7 @@ struct _TriageOutbox
   GHashTable   *in_flight;     /* notification ids being sent */
   GHashTable   *settling;      /* ids the server answered, whose outcome is being stored */
   GCancellable *cancellable;   /* the sends of the current client */
-  guint         retry_id;
-  gint64        retry_at;      /* monotonic usec when retry_id fires */
-  guint         retry_delay_ms;
+  TriageOutboxRetry retry;     /* the next flush */
 };
 
 G_DEFINE_FINAL_TYPE (TriageOutbox, triage_outbox, G_TYPE_OBJECT)
@@ -78,50 +80,35 @@ notify_pending (TriageOutbox *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_PENDING]);
 }
 
-static gboolean
+static void
 retry_cb (gpointer data)
 {
-  TriageOutbox *self = data;
-
-  self->retry_id = 0;
-  triage_outbox_flush (self);
-
-  return G_SOURCE_REMOVE;
+  triage_outbox_flush (data);
 }
 
-/* @retry_after: the seconds the server asked to wait (Retry-After, capped
- * by libatp), the least wait before the next try; 0: none asked for. */
-static void
-schedule_retry (TriageOutbox *self,
-                guint         retry_after)
+/* Until when the server asked the client to wait (a 429's or 503's
+ * Retry-After, to any of its requests), monotonic usec; 0: no wait now. */
+static gint64
+hold_until (TriageOutbox *self)
 {
-  gint64 now = g_get_monotonic_time ();
-  guint delay;
+  gint64 until = self->client != NULL ? atp_client_get_hold_until (self->client) : 0;
+
+  return until > g_get_monotonic_time () ? until : 0;
+}
+
+/* After a failed send: the next try on the backoff, never before the wait
+ * the server asked for. */
+static void
+schedule_retry (TriageOutbox *self)
+{
+  gint64 hold = hold_until (self);
 
   if (!self->online)
     return;
 
-  /* A retry armed already stays, unless the server asks to wait longer. */
-  if (self->retry_id != 0)
-    {
-      if (now + (gint64) retry_after * G_USEC_PER_SEC <= self->retry_at)
-        return;
-      g_clear_handle_id (&self->retry_id, g_source_remove);
-      delay = retry_after * 1000;
-    }
-  else
-    {
-      self->retry_delay_ms = self->retry_delay_ms == 0
-                             ? TRIAGE_OUTBOX_RETRY_MIN_MS
-                             : MIN (self->retry_delay_ms * 2, TRIAGE_OUTBOX_RETRY_MAX_MS);
-      /* Between half the delay and all of it, so that many apps that lost the
-       * same server do not all come back at the same moment. */
-      delay = g_random_int_range (self->retry_delay_ms / 2, self->retry_delay_ms + 1);
-      delay = MAX (delay, retry_after * 1000);
-    }
-
-  self->retry_at = now + (gint64) delay * 1000;
-  self->retry_id = g_timeout_add (delay, retry_cb, self);
+  triage_outbox_retry_backoff (&self->retry);
+  if (hold != 0)
+    triage_outbox_retry_at (&self->retry, hold);
 }
 
 typedef struct
@@ -130,8 +117,6 @@ typedef struct
   char          *notification_id;
   gint64         entry_id;
   TriageOutcome  outcome;
-  guint          retry_after;   /* seconds the server asked to wait (Retry-After) */
-  char          *code;
   char          *message;
 } Settle;
 
@@ -140,7 +125,6 @@ settle_free (Settle *settle)
 {
   g_clear_object (&settle->self);
   g_free (settle->notification_id);
-  g_free (settle->code);
   g_free (settle->message);
   g_free (settle);
 }
@@ -202,7 +186,7 @@ failed_cb (GObject      *object,
       g_signal_emit (self, signals [REJECTED], 0, settle->notification_id, settle->message);
     }
   else
-    schedule_retry (self, settle->retry_after);
+    schedule_retry (self);
 }
 
 static void
@@ -240,7 +224,7 @@ respond_cb (GObject      *object,
       const char *responder = response->responder_id && *response->responder_id
                               ? response->responder_id : NULL;
 
-      self->retry_delay_ms = 0;
+      triage_outbox_retry_reset (&self->retry);
       settle->outcome = TRIAGE_OUTCOME_ANSWERED;
       triage_store_outbox_complete_async (self->store, entry_id, TRIAGE_OUTCOME_ANSWERED,
                                           responder, NULL, NULL, complete_cb,
@@ -271,7 +255,6 @@ respond_cb (GObject      *object,
 
   g_debug ("Answer to %s not sent yet: %s", settle->notification_id, error->message);
   settle->outcome = TRIAGE_OUTCOME_NONE;
-  settle->retry_after = atp_error_get_retry_after (error);
   triage_store_outbox_failed_async (self->store, entry_id, FALSE, error->message,
                                     NULL, failed_cb, g_steal_pointer (&settle));
 }
@@ -281,11 +264,22 @@ send_entry (TriageOutbox      *self,
             TriageOutboxEntry *entry)
 {
   Settle *settle;
+  gint64 hold;
 
   if (!self->online || self->client == NULL || entry->state != TRIAGE_OUTBOX_QUEUED ||
       g_hash_table_contains (self->in_flight, entry->notification_id) ||
       g_hash_table_contains (self->settling, entry->notification_id))
     return;
+
+  /* The server asked the client to wait: the answer stays queued, and goes
+   * with the others when the wait is over (sent then, it met the same 429
+   * or 503 and waited a backoff of its own after it). */
+  hold = hold_until (self);
+  if (hold != 0)
+    {
+      triage_outbox_retry_at (&self->retry, hold);
+      return;
+    }
 
   settle = g_new0 (Settle, 1);
   settle->self = g_object_ref (self);
@@ -323,7 +317,7 @@ triage_outbox_flush (TriageOutbox *self)
   if (!self->online || self->client == NULL)
     return;
 
-  g_clear_handle_id (&self->retry_id, g_source_remove);
+  triage_outbox_retry_cancel (&self->retry);
 
   values = g_list_sort (g_hash_table_get_values (self->entries), compare_entries);
   for (GList *l = values; l != NULL; l = l->next)
@@ -530,7 +524,7 @@ triage_outbox_set_client (TriageOutbox *self,
   self->cancellable = g_cancellable_new ();
   g_hash_table_remove_all (self->in_flight);
   g_set_object (&self->client, client);
-  self->retry_delay_ms = 0;
+  triage_outbox_retry_reset (&self->retry);
 
   triage_outbox_flush (self);
 }
@@ -555,11 +549,11 @@ triage_outbox_set_online (TriageOutbox *self,
   self->online = online;
   if (online)
     {
-      self->retry_delay_ms = 0;
+      triage_outbox_retry_reset (&self->retry);
       triage_outbox_flush (self);
     }
   else
-    g_clear_handle_id (&self->retry_id, g_source_remove);
+    triage_outbox_retry_cancel (&self->retry);
 }
 
 /**
@@ -642,7 +636,7 @@ triage_outbox_dispose (GObject *object)
   TriageOutbox *self = (TriageOutbox *)object;
 
   g_cancellable_cancel (self->cancellable);
-  g_clear_handle_id (&self->retry_id, g_source_remove);
+  triage_outbox_retry_cancel (&self->retry);
   g_clear_object (&self->client);
 
   G_OBJECT_CLASS (triage_outbox_parent_class)->dispose (object);
@@ -754,6 +748,7 @@ triage_outbox_init (TriageOutbox *self)
   self->in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->settling = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cancellable = g_cancellable_new ();
+  triage_outbox_retry_init (&self->retry, retry_cb, self);
 }
 
 /**

@@ -13,10 +13,6 @@
 
 G_BEGIN_DECLS
 
-/* Retry delays for answers that could not be sent while online. */
-#define TRIAGE_OUTBOX_RETRY_MIN_MS 1000
-#define TRIAGE_OUTBOX_RETRY_MAX_MS 60000
-
 #define TRIAGE_TYPE_OUTBOX (triage_outbox_get_type ())
 
 G_DECLARE_FINAL_TYPE (TriageOutbox, triage_outbox, TRIAGE, OUTBOX, GObject)

@@ -52,6 +52,12 @@ GError      *atp_client_http_error         (SoupMessage  *message,
                                             GBytes       *body);
 /* The seconds @message's Retry-After asks to wait (0: none). */
 guint        atp_client_read_retry_after   (SoupMessage  *message);
+/* Holds the client back (atp_client_get_hold_until ()) for the Retry-After
+ * of @error, the error of a non-2xx answer of @status: a 429's or a 503's,
+ * never shortening a hold already longer. */
+void         atp_client_hold_for           (AtpClient    *self,
+                                            guint         status,
+                                            const GError *error);
 
 /* What a 2xx answer's JSON becomes (transfer full), or NULL with @error set. */
 typedef gpointer (*AtpClientParseFunc) (AtpClient  *self,

@@ -246,7 +246,9 @@ request_complete (GTask *task)
 
   if (status < 200 || status > 299)
     {
-      request_return_error (task, atp_client_http_error (request->message, body));
+      error = atp_client_http_error (request->message, body);
+      atp_client_hold_for (request->self, status, error);
+      request_return_error (task, error);
       return;
     }
 

@@ -41,6 +41,7 @@ struct _AtpClient
   guint        timeout_s;
   guint        protocols;     /* bit per AtpProtocol listed and streamed */
   gboolean     needs_network;
+  gint64       hold_until;    /* monotonic usec: the server's Retry-After, for every request */
 };
 
 G_DEFINE_FINAL_TYPE (AtpClient, atp_client, G_TYPE_OBJECT)
@@ -574,7 +575,33 @@ atp_client_get_protocols (AtpClient *self)
   return self->protocols;
 }
 
+gint64
+atp_client_get_hold_until (AtpClient *self)
+{
+  g_return_val_if_fail (ATP_IS_CLIENT (self), 0);
+
+  return self->hold_until;
+}
+
 /* Private API */
+
+void
+atp_client_hold_for (AtpClient    *self,
+                     guint         status,
+                     const GError *error)
+{
+  guint seconds = atp_error_get_retry_after (error);
+  gint64 until;
+
+  /* RFC 6585's 429 and 503 say when the server will take requests again;
+   * libsoup 3.2 has no name for 429. */
+  if ((status != 429 && status != SOUP_STATUS_SERVICE_UNAVAILABLE) || seconds == 0)
+    return;
+
+  until = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+  if (until > self->hold_until)
+    self->hold_until = until;
+}
 
 char *
 atp_client_dup_protocols_param (AtpClient *self)

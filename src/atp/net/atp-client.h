@@ -176,6 +176,15 @@ void         atp_client_set_timeout                  (AtpClient            *self
                                                       guint                 seconds);
 guint        atp_client_get_timeout                  (AtpClient            *self);
 
+/* Until when (monotonic microseconds) the server asked this client to wait
+ * before its next request: the latest `Retry-After` of a 429 or 503 that a
+ * request of this client was answered with, capped at
+ * ATP_ERROR_RETRY_AFTER_MAX seconds. It is the server's word for the whole
+ * client, not only for the request refused: callers that send on their own
+ * (the app's outbox and lookups) start nothing before it. A time past, or 0,
+ * when none was asked for. Requests are not held back by the client itself. */
+gint64       atp_client_get_hold_until               (AtpClient            *self);
+
 /* The protocols whose requests the client role lists and streams (one bit
  * per AtpProtocol; default: ATP only, what an ATP-only client reads). Any
  * other set is sent as `protocols=` (docs/architecture.md). */
