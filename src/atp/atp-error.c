@@ -97,6 +97,27 @@ atp_error_set_retry_after (GError *error,
   atp_error_get_private (error)->retry_after = MIN (seconds, ATP_ERROR_RETRY_AFTER_MAX);
 }
 
+/**
+ * atp_error_is_not_found:
+ * @error: (nullable): an error
+ *
+ * Whether the server said it no longer has the notification asked about or
+ * answered, or does not show it to this client: 404 `NOTIFICATION_NOT_FOUND`
+ * (or `NOT_FOUND`, a 404 without that code), or ATP's 403
+ * `NOTIFICATION_ACCESS_DENIED`, which is that 404 on other servers. What
+ * became of it (answered, expired, withdrawn, then forgotten; another
+ * user's) is not known, and asking again cannot change that.
+ *
+ * Returns: whether @error is one of those
+ */
+gboolean
+atp_error_is_not_found (const GError *error)
+{
+  return g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ACCESS_DENIED);
+}
+
 static const struct
 {
   AtpErrorCode  code;

@@ -100,6 +100,8 @@ guint         atp_error_get_retry_after  (const GError *error);
 void          atp_error_set_retry_after  (GError       *error,
                                           guint         seconds);
 
+gboolean      atp_error_is_not_found     (const GError *error);
+
 const char   *atp_error_code_to_string   (AtpErrorCode code);
 AtpErrorCode  atp_error_code_from_string (const char  *code);
 guint         atp_error_code_http_status (AtpErrorCode code);

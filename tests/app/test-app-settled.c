@@ -9,12 +9,14 @@
  * five ways: answered on another device (the status update does not say
  * what: the app fetches the answer once, and the banner and the request's
  * bubble then name the action, the value and who gave it), withdrawn,
- * expired, answered here and delivered, and refused for good (the server no
- * longer knows it: 404). Every card keeps its label and control, the
- * banner names the outcome, the action chosen is marked, and the bubble
- * still on screen says what the banner says.
+ * expired, answered here and delivered, and no longer on the server (it no
+ * longer knows the request for this user: 404 to the answer). Every card
+ * keeps its label and control, the banner names the outcome, the action
+ * chosen is marked, and the bubble still on screen says what the banner
+ * says.
  *
- * Also: an answer refused for good, its request kept in the inbox and
+ * Also: an answer refused for good (the server's copy of the request takes
+ * no such value: 422), its request kept in the inbox, answerable, and
  * answered again, or listed again, then settled elsewhere; and an answer
  * delivered is sent once, though the outbox is flushed while the store
  * records the delivery (hold-sql.c, linked in, holds that write: the store
@@ -329,23 +331,42 @@ forget_on_server (const char *id)
   change_on_server (sql);
 }
 
+/* The answer meets 404: the server no longer has the request for this
+ * user. The view made it answerable again ("Your answer was not sent"),
+ * in vain: every answer met the same 404, till the next resync's lookup
+ * said it was no longer on the server. That is said at once now: it
+ * leaves the inbox and the outbox, read-only, its bubble gone. */
 static void
-test_refused (void)
+test_gone (void)
 {
-  g_autofree char *id = open_new_request ("Settled by a refusal?", 0);
+  /* Due within five minutes: urgent, so its bubble is not held back by
+   * the bubbles of the tests before (five in ten seconds). */
+  g_autofree char *id = open_new_request ("Settled by the server forgetting it?", 240);
+  TriageOutbox *outbox = triage_application_get_outbox (app);
 
+  app_test_wait_for (bubble_body ("Settled by the server forgetting it?") != NULL, APP_TEST_WAIT_MS);
   forget_on_server (id);
   g_assert_true (triage_response_editor_submit (editor ("share")));
-  app_test_wait_for (g_strcmp0 (banner_title (), "Your answer was not sent") == 0, APP_TEST_WAIT_MS);
+  app_test_wait_for (g_strcmp0 (banner_title (), "No longer on the server") == 0, APP_TEST_WAIT_MS);
 
-  /* A refused answer is none: the view takes another, what was entered
-   * kept, nothing marked chosen. */
+  g_assert_false (triage_outbox_has_answer (outbox, id));
+  g_assert_null (triage_inbox_model_lookup (triage_application_get_inbox (app), id));
   g_assert_cmpint (triage_decision_view_get_delivery_state (decision_view ()), ==, TRIAGE_DELIVERY_NONE);
+  assert_cards_kept ();
   g_assert_null (chosen_mark ("share"));
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (triage_response_editor_get_input (editor ("share")))),
-                   ==, "40");
-  g_assert_false (triage_decision_view_get_read_only (decision_view ()));
-  g_assert_true (triage_response_editor_get_editable (editor ("share")));
+  app_test_wait_for (bubble_withdrawn ("Settled by the server forgetting it?"), APP_TEST_WAIT_MS);
+}
+
+/* The server's copy of the request takes at most 30 % (a 422 for the
+ * draft's 40, which the app's copy allows). */
+static void
+narrow_on_server (const char *id)
+{
+  g_autofree char *sql = g_strdup_printf ("UPDATE notifications SET json ="
+                                          " json_set (json, '$.actions[5].constraints.max', 30)"
+                                          " WHERE id = '%s'", id);
+
+  change_on_server (sql);
 }
 
 /* The server stops showing the request to this user (@away: its recipient
@@ -378,17 +399,17 @@ assert_refused_in_inbox (const char *id)
   g_assert_cmpint (triage_request_get_answer_state (request), ==, TRIAGE_ANSWER_FAILED);
 }
 
-/* The answer to a request open in the window refused for good (404: the
- * server no longer shows the request to this user). The request stays in
- * the inbox, its answer failed (kept, never sent again): it left the inbox,
- * and the stream did not bring it back before another connection, so the
- * person could not answer it again. */
+/* The answer to a request open in the window refused for good (422: the
+ * server's copy takes no such value). The request stays in the inbox, its
+ * answer failed (kept, never sent again): it left the inbox, and the stream
+ * did not bring it back before another connection, so the person could not
+ * answer it again. */
 static char *
 refused_request (const char *title)
 {
   char *id = open_new_request (title, 0);
 
-  hide_on_server (id, TRUE);
+  narrow_on_server (id);
   g_assert_true (triage_response_editor_submit (editor ("share")));
   app_test_wait_for (triage_outbox_answer_failed (triage_application_get_outbox (app), id),
                      APP_TEST_WAIT_MS);
@@ -398,17 +419,34 @@ refused_request (const char *title)
   return id;
 }
 
-/* Refused for good, then answered anew in the same view once the server
- * shows it again: the new answer takes the refused one's place, is
+/* A refused answer is none: the view takes another, what was entered
+ * kept, nothing marked chosen. */
+static void
+test_refused (void)
+{
+  g_autofree char *id = refused_request ("Settled by a refusal?");
+
+  g_assert_cmpint (triage_decision_view_get_delivery_state (decision_view ()), ==, TRIAGE_DELIVERY_NONE);
+  g_assert_null (chosen_mark ("share"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (triage_response_editor_get_input (editor ("share")))),
+                   ==, "40");
+  g_assert_false (triage_decision_view_get_read_only (decision_view ()));
+  g_assert_true (triage_response_editor_get_editable (editor ("share")));
+}
+
+/* Refused for good, then answered anew in the same view with a value the
+ * server takes: the new answer takes the refused one's place, is
  * delivered, and the request leaves the inbox. */
 static void
 test_refused_then_answered_again (void)
 {
   TriageInboxModel *inbox = triage_application_get_inbox (app);
   g_autofree char *id = refused_request ("Refused, then answered again?");
+  GtkWidget *spin = triage_response_editor_get_input (editor ("share"));
 
-  hide_on_server (id, FALSE);
   g_assert_false (triage_decision_view_get_read_only (decision_view ()));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "25");
+  g_signal_emit_by_name (gtk_editable_get_delegate (GTK_EDITABLE (spin)), "activate");
   g_assert_true (triage_response_editor_submit (editor ("share")));
   app_test_wait_for (app_test_server_is_responded (server, id), APP_TEST_WAIT_MS);
   app_test_wait_for (triage_inbox_model_lookup (inbox, id) == NULL, APP_TEST_WAIT_MS);
@@ -422,7 +460,6 @@ refused_request_listed_again (const char *title)
 {
   char *id = refused_request (title);
 
-  hide_on_server (id, FALSE);
   g_action_group_activate_action (G_ACTION_GROUP (app), "reconnect", NULL);
   app_test_wait_for (triage_application_get_connection (app) == TRIAGE_CONNECTION_CONNECTED,
                      APP_TEST_WAIT_MS);
@@ -598,6 +635,7 @@ main (int   argc,
   g_test_add_func ("/app-settled/withdrawn", test_withdrawn);
   g_test_add_func ("/app-settled/expired", test_expired);
   g_test_add_func ("/app-settled/delivered", test_delivered);
+  g_test_add_func ("/app-settled/gone", test_gone);
   g_test_add_func ("/app-settled/refused", test_refused);
   g_test_add_func ("/app-settled/unreadable", test_unreadable);
   g_test_add_func ("/app-settled/refused-then-answered-again", test_refused_then_answered_again);

@@ -86,6 +86,31 @@ window_can_tell (TriageApplication *self,
   return FALSE;
 }
 
+/* Our answer was not recorded (@text says why, @message is the server's
+ * word): the request, now in @status, leaves the inbox, and the person is
+ * told where they are. */
+static void
+answer_not_recorded (TriageApplication *self,
+                     const char        *notification_id,
+                     TriageRequest     *request,
+                     AtpStatus          status,
+                     const char        *text,
+                     const char        *message)
+{
+  g_autoptr(TriageRequest) removed = NULL;
+
+  if (request != NULL)
+    {
+      triage_request_set_answer_state (request, TRIAGE_ANSWER_NONE);
+      triage_request_set_status (request, status);
+    }
+  removed = triage_inbox_model_remove (self->inbox, notification_id);
+
+  g_message ("%s (%s)", text, message);
+  if (window_can_tell (self, notification_id, text))
+    triage_window_add_toast (self->window, text);
+}
+
 void
 _triage_application_on_outbox_conflict (TriageApplication *self,
                                         const char        *notification_id,
@@ -93,7 +118,6 @@ _triage_application_on_outbox_conflict (TriageApplication *self,
                                         const char        *message)
 {
   TriageRequest *request = _triage_application_find_request (self, notification_id);
-  g_autoptr(TriageRequest) removed = NULL;
   g_autofree char *text = NULL;
   const char *title = request ? triage_request_get_title (request) : NULL;
   AtpStatus status;
@@ -131,12 +155,7 @@ _triage_application_on_outbox_conflict (TriageApplication *self,
       break;
     }
 
-  if (request != NULL)
-    {
-      triage_request_set_answer_state (request, TRIAGE_ANSWER_NONE);
-      triage_request_set_status (request, status);
-    }
-  removed = triage_inbox_model_remove (self->inbox, notification_id);
+  answer_not_recorded (self, notification_id, request, status, text, message);
   if (outcome == TRIAGE_OUTCOME_GONE)
     {
       if (self->window != NULL)
@@ -148,10 +167,34 @@ _triage_application_on_outbox_conflict (TriageApplication *self,
   /* Ours lost: the history shows the answer that won. */
   if (outcome == TRIAGE_OUTCOME_ANSWERED_ELSEWHERE)
     triage_lookups_fetch_response (self->lookups, notification_id);
+}
 
-  g_message ("%s (%s)", text, message);
-  if (window_can_tell (self, notification_id, text))
-    triage_window_add_toast (self->window, text);
+/* The server no longer has the request, or no longer shows it to us (a 404
+ * to our answer): what the resync's lookup would have found, said at once.
+ * It leaves the inbox and its bubble goes, and the open view says it is no
+ * longer on the server, read-only: another answer would meet the same 404.
+ * It stayed, "Your answer was not sent", answerable in vain till the next
+ * resync. */
+void
+_triage_application_on_outbox_gone (TriageApplication *self,
+                                    const char        *notification_id,
+                                    const char        *message)
+{
+  TriageRequest *request = _triage_application_find_request (self, notification_id);
+  const char *title = request ? triage_request_get_title (request) : NULL;
+  g_autofree char *text = NULL;
+
+  /* Translators: %s is the title of a request */
+  text = g_strdup_printf (_("Your answer to “%s” was not recorded: the request is no longer on "
+                            "the server"),
+                          title ? title : notification_id);
+  answer_not_recorded (self, notification_id, request,
+                       request != NULL ? triage_request_get_status (request) : ATP_STATUS_ACKNOWLEDGED,
+                       text, message);
+  if (self->window != NULL)
+    triage_window_show_gone (self->window, notification_id);
+  if (self->notifier != NULL)
+    triage_notifier_withdraw (self->notifier, notification_id);
 }
 
 void
@@ -162,11 +205,12 @@ _triage_application_on_outbox_rejected (TriageApplication *self,
   TriageRequest *request = _triage_application_find_request (self, notification_id);
   g_autofree char *text = NULL;
 
-  /* Still waiting for an answer, as far as anyone knows: it stays in the
-   * inbox, "Answer refused", and may be answered anew until the server
-   * settles it (a status update, the resync and its lookups). It left the
-   * inbox, and the stream, which sends a request once a connection, did not
-   * bring it back before the next one: the person could no longer answer it. */
+  /* Still waiting for an answer, as far as anyone knows (the answer, not
+   * the request, was refused: 400, 422): it stays in the inbox, "Answer
+   * refused", and may be answered anew until the server settles it (a
+   * status update, the resync and its lookups). It left the inbox, and the
+   * stream, which sends a request once a connection, did not bring it back
+   * before the next one: the person could no longer answer it. */
   if (request != NULL)
     triage_request_set_answer_state (request, TRIAGE_ANSWER_FAILED);
 

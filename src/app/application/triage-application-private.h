@@ -130,6 +130,9 @@ void              _triage_application_on_outbox_conflict          (TriageApplica
                                                                    const char        *notification_id,
                                                                    TriageOutcome      outcome,
                                                                    const char        *message);
+void              _triage_application_on_outbox_gone              (TriageApplication *self,
+                                                                   const char        *notification_id,
+                                                                   const char        *message);
 void              _triage_application_on_outbox_rejected          (TriageApplication *self,
                                                                    const char        *notification_id,
                                                                    const char        *message);

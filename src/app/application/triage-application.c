@@ -473,6 +473,8 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (_triage_application_on_outbox_delivered), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outbox, "conflict",
                            G_CALLBACK (_triage_application_on_outbox_conflict), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outbox, "gone",
+                           G_CALLBACK (_triage_application_on_outbox_gone), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outbox, "rejected",
                            G_CALLBACK (_triage_application_on_outbox_rejected), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->notifier, "activated",

@@ -180,9 +180,7 @@ settled_cb (GObject      *object,
     }
   else if (notification != NULL)
     return;   /* pending again by now: the stream brings it */
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
-           g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ACCESS_DENIED))
+  else if (atp_error_is_not_found (error))
     {
       /* The server no longer has it, or no longer shows it to us (ATP's
        * 403 for it; a token of another user now): it left the pending set,

@@ -7,10 +7,12 @@
 #include "triage-outbox-outcome.h"
 
 /* What the server's refusal settles: a conflict (409) of ATP's codes settles
- * the request otherwise, and so does 500 NOTIFICATION_UNREADABLE (gone: the
- * server can no longer read it); a refusal for good (a 4xx but 401, 429 and
- * ATP's 409s) rejects the answer; anything else (none: no connection, other
- * 5xx, 429, 401) leaves it queued. */
+ * the request otherwise, and so do 500 NOTIFICATION_UNREADABLE (gone: the
+ * server can no longer read it) and 404 or ATP's 403 twin (gone: the server
+ * no longer has it, or shows it to us; atp_error_is_not_found ()); a refusal
+ * for good (a 4xx but 401, 404, 429 and ATP's 409s) rejects the answer;
+ * anything else (none: no connection, other 5xx, 429, 401) leaves it
+ * queued. */
 TriageOutcome
 triage_outbox_outcome_for_error (const GError *error)
 {
@@ -29,6 +31,11 @@ triage_outbox_outcome_for_error (const GError *error)
       /* A damaged row on the server: no resend mends it, and what became
        * of the request is not known. */
       return TRIAGE_OUTCOME_GONE;
+    case ATP_ERROR_NOTIFICATION_ACCESS_DENIED:
+    case ATP_ERROR_NOT_FOUND:
+    case ATP_ERROR_NOTIFICATION_NOT_FOUND:
+      /* Not on the server (for us): answering again meets the same 404. */
+      return TRIAGE_OUTCOME_GONE;
     case ATP_ERROR_INVALID_JSON:
     case ATP_ERROR_INVALID_REQUEST:
     case ATP_ERROR_MISSING_REQUIRED_FIELD:
@@ -37,9 +44,6 @@ triage_outbox_outcome_for_error (const GError *error)
     case ATP_ERROR_INVALID_RESPONSE_DATA:
     case ATP_ERROR_INVALID_PARAMETER:
     case ATP_ERROR_CONSTRAINT_VIOLATION:
-    case ATP_ERROR_NOTIFICATION_ACCESS_DENIED:
-    case ATP_ERROR_NOT_FOUND:
-    case ATP_ERROR_NOTIFICATION_NOT_FOUND:
     case ATP_ERROR_PAYLOAD_TOO_LARGE:
     case ATP_ERROR_CONFLICT:   /* another server's 409: resent, the same for ever */
       return TRIAGE_OUTCOME_REJECTED;

@@ -25,10 +25,14 @@
  *    person what happened;
  *  - 500 NOTIFICATION_UNREADABLE: the server's row of the request is
  *    damaged; it settles as gone (::conflict), as no resend mends it;
- *  - 400/404/422, and a 409 of a code libatp does not know (another
- *    server's, ATP_ERROR_CONFLICT: it says no more than "a conflict"):
- *    refused for good; the entry stays, marked failed, and ::rejected says
- *    why (resending cannot help).
+ *  - 404 (and ATP's 403 NOTIFICATION_ACCESS_DENIED, its twin): the server
+ *    no longer has the request, or no longer shows it to us; it settles as
+ *    gone (::gone), as the resync's lookup would settle it: answering it
+ *    again would meet the same 404;
+ *  - 400/422, and a 409 of a code libatp does not know (another server's,
+ *    ATP_ERROR_CONFLICT: it says no more than "a conflict"): refused for
+ *    good; the entry stays, marked failed, and ::rejected says why
+ *    (resending cannot help; another answer may).
  *
  * Anything else (no connection, 5xx, 429, 401) leaves it queued, tried
  * again on a backoff. A 429's or 503's Retry-After, to an answer or to any
@@ -64,6 +68,7 @@ enum {
   QUEUED,
   DELIVERED,
   CONFLICT,
+  GONE,
   REJECTED,
   N_SIGNALS
 };
@@ -117,6 +122,7 @@ typedef struct
   char          *notification_id;
   gint64         entry_id;
   TriageOutcome  outcome;
+  gboolean       not_found;     /* gone: a 404, not a damaged row */
   char          *message;
 } Settle;
 
@@ -152,6 +158,8 @@ complete_cb (GObject      *object,
 
   if (settle->outcome == TRIAGE_OUTCOME_ANSWERED)
     g_signal_emit (self, signals [DELIVERED], 0, settle->notification_id);
+  else if (settle->not_found)
+    g_signal_emit (self, signals [GONE], 0, settle->notification_id, settle->message);
   else
     g_signal_emit (self, signals [CONFLICT], 0, settle->notification_id,
                    settle->outcome, settle->message);
@@ -239,6 +247,7 @@ respond_cb (GObject      *object,
     {
       g_debug ("Answer to %s settled by a conflict: %s", settle->notification_id, error->message);
       settle->outcome = outcome;
+      settle->not_found = atp_error_is_not_found (error);
       triage_store_outbox_complete_async (self->store, entry_id, outcome,
                                           NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
       return;
@@ -727,13 +736,28 @@ triage_outbox_class_init (TriageOutboxClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_STRING);
 
   /**
+   * TriageOutbox::gone:
+   * @self: the outbox
+   * @notification_id: the request
+   * @message: the server's message
+   *
+   * The server no longer has the request, or no longer shows it to this
+   * user (404, or ATP's 403 NOTIFICATION_ACCESS_DENIED): the answer is
+   * dropped, its outcome kept as %TRIAGE_OUTCOME_GONE, and what became of
+   * the request is not known. Another answer would meet the same refusal.
+   */
+  signals [GONE] =
+    g_signal_new ("gone", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
    * TriageOutbox::rejected:
    * @self: the outbox
    * @notification_id: the request
    * @message: why
    *
-   * The server refused the answer for good (4xx other than 401, 429 and
-   * the 409s of ATP's codes).
+   * The server refused the answer for good (4xx other than 401, 404, 429
+   * and the 409s of ATP's codes, and ATP's 403 NOTIFICATION_ACCESS_DENIED).
    */
   signals [REJECTED] =
     g_signal_new ("rejected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

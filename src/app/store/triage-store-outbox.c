@@ -387,7 +387,7 @@ outbox_complete_func (TriageStore *self,
  * @entry_id: the outbox entry
  * @outcome: %TRIAGE_OUTCOME_ANSWERED after a 200, %TRIAGE_OUTCOME_ANSWERED_ELSEWHERE,
  *   %TRIAGE_OUTCOME_EXPIRED or %TRIAGE_OUTCOME_INVALIDATED after a 409,
- *   %TRIAGE_OUTCOME_GONE after a 500 NOTIFICATION_UNREADABLE
+ *   %TRIAGE_OUTCOME_GONE after a 500 NOTIFICATION_UNREADABLE or a 404 (or ATP's 403 twin)
  * @responder_id: (nullable): who the server recorded as the responder
  * @delivered_at: (nullable): when the server confirmed
  * @cancellable: (nullable): a #GCancellable
