@@ -369,6 +369,65 @@ test_feedback_extensions (void)
   atp_assert_error (error, ATP_ERROR_INVALID_REQUEST, "The feedback must be a JSON object, got null");
 }
 
+/* A required feedback text that shows nothing (zero-width, bidirectional
+ * marks, ideographic spaces …) says nothing: refused, naming its path, in
+ * what a person gives; feedback stored before that rule still reads. */
+static void
+test_feedback_texts_show_something (void)
+{
+  static const char * const texts[] = {
+    "confidence.justification",
+    "positive_points[0].aspect",
+    "positive_points[0].justification",
+    "areas_for_improvement[1].aspect",
+    "areas_for_improvement[1].description",
+    "areas_for_improvement[1].recommendation",
+    "general_summary",
+  };
+  static const char * const invisible[] = {
+    "\"\\u200b\"", "\"\\u200e\\u200f\"", "\"\\u2060\\u00ad\\u2800\"", "\"\\u3000\\u200b\\u3000\"",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (invisible); j++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(JsonNode) root = atp_json_parse (valid_response, -1, 0, &error);
+        g_autoptr(JsonNode) feedback = NULL;
+        g_autoptr(AtpAfpFeedback) submitted = NULL, stored = NULL;
+        g_autofree char *expected = g_strdup_printf ("%s: must be a string with something visible",
+                                                     texts[i]);
+        g_autofree char *path = g_strdup_printf ("feedback.%s", texts[i]);
+
+        g_assert_no_error (error);
+        g_test_message ("%s = %s", texts[i], invisible[j]);
+        atp_test_patch (root, path, invisible[j]);
+        feedback = json_node_copy (json_object_get_member (json_node_get_object (root), "feedback"));
+
+        submitted = atp_afp_feedback_new_submission (feedback, &error);
+        g_assert_null (submitted);
+        atp_assert_error (error, ATP_ERROR_INVALID_FIELD_VALUE, expected);
+        g_clear_error (&error);
+
+        stored = atp_afp_feedback_new_from_json (feedback, &error);
+        g_assert_no_error (error);
+        g_assert_nonnull (stored);
+      }
+
+  /* Invisible characters beside visible ones are the person's to write. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) root = atp_json_parse (valid_response, -1, 0, &error);
+    g_autoptr(AtpAfpFeedback) submitted = NULL;
+
+    atp_test_patch (root, "feedback.general_summary", "\"\\u200fGood.\\u3000\"");
+    submitted = atp_afp_feedback_new_submission (json_object_get_member (json_node_get_object (root),
+                                                                         "feedback"), &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (submitted->general_summary, ==, "\u200fGood.\u3000");
+  }
+}
+
 static AtpAfpFeedback *
 feedback_with_ids (const char *first,
                    ...)
@@ -625,6 +684,7 @@ main (int   argc,
   g_test_add_func ("/afp/response/error-rules-broken", test_error_rules_broken);
   g_test_add_func ("/afp/feedback/extensions", test_feedback_extensions);
   g_test_add_func ("/afp/feedback/session-ids", test_session_ids);
+  g_test_add_func ("/afp/feedback/texts-show-something", test_feedback_texts_show_something);
   g_test_add_func ("/afp/wrapper/write-stream", test_write_stream);
   g_test_add_func ("/afp/wrapper/rules-broken", test_wrapper_rules_broken);
   g_test_add_func ("/afp/wrapper/read-stream", test_read_stream);

@@ -151,7 +151,17 @@ fuzz_feedback (JsonNode *root)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AtpAfpFeedback) feedback = atp_afp_feedback_new_from_json (root, &error);
+  g_autoptr(GError) refused = NULL;
+  g_autoptr(AtpAfpFeedback) given = atp_afp_feedback_new_submission (root, &refused);
   g_autoptr(GHashTable) issued = NULL;
+
+  /* What a person may give is read back, and shows something. */
+  if (given == NULL)
+    check_parse_error (refused);
+  else if (feedback == NULL)
+    fuzz_fail ("a feedback given does not read back: %s", error->message);
+  else if (atp_str_is_blank (given->confidence_justification) || atp_str_is_blank (given->general_summary))
+    fuzz_fail ("a feedback that shows nothing was given");
 
   if (feedback == NULL)
     {

@@ -169,9 +169,10 @@ atp_afp_feedback_parse (AtpParseCtx *ctx,
   return g_steal_pointer (&self);
 }
 
-AtpAfpFeedback *
-atp_afp_feedback_new_from_json (JsonNode  *node,
-                                GError   **error)
+static AtpAfpFeedback *
+feedback_parse (JsonNode       *node,
+                AtpParseFlags   flags,
+                GError        **error)
 {
   g_autoptr(GString) path = g_string_sized_new (64);
   JsonObject *object;
@@ -184,7 +185,22 @@ atp_afp_feedback_new_from_json (JsonNode  *node,
     return NULL;
 
   atp_afp_parse_ctx_init (&ctx, path, error);
+  ctx.flags = flags;
   return atp_afp_feedback_parse (&ctx, object);
+}
+
+AtpAfpFeedback *
+atp_afp_feedback_new_from_json (JsonNode  *node,
+                                GError   **error)
+{
+  return feedback_parse (node, ATP_PARSE_DEFAULT, error);
+}
+
+AtpAfpFeedback *
+atp_afp_feedback_new_submission (JsonNode  *node,
+                                 GError   **error)
+{
+  return feedback_parse (node, ATP_PARSE_SUBMISSION, error);
 }
 
 const AtpAfpImprovement *

@@ -36,7 +36,8 @@ typedef struct
 
 /*
  * Immutable and always valid: every required string holds more than
- * whitespace, the ids match the pattern and are unique in the feedback.
+ * whitespace (more than invisible characters, in what is submitted), the ids
+ * match the pattern and are unique in the feedback.
  */
 typedef struct
 {
@@ -65,6 +66,15 @@ GType           atp_afp_feedback_get_type        (void) G_GNUC_CONST;
  * Returns: (transfer full) (nullable): the feedback
  */
 AtpAfpFeedback *atp_afp_feedback_new_from_json   (JsonNode        *node,
+                                                  GError         **error);
+/*
+ * The same, for what a person gives (the server's check of an answer, the
+ * app's editor as they type): a required text of invisible characters alone
+ * (U+200B, bidirectional marks, U+3000 …, atp_str_is_blank()) is also
+ * INVALID_FIELD_VALUE naming its path, which feedback stored before that rule
+ * need not meet (read with the above).
+ */
+AtpAfpFeedback *atp_afp_feedback_new_submission  (JsonNode        *node,
                                                   GError         **error);
 AtpAfpFeedback *atp_afp_feedback_ref             (AtpAfpFeedback  *self);
 void            atp_afp_feedback_unref           (AtpAfpFeedback  *self);
