@@ -2,7 +2,8 @@
  * bounded: an AFP session's reviews come in pages; the options a person
  * chooses among (ATP's choices, AITP's options and variants, AFP's applied
  * items) are refused past their bound, naming the path and the bound; a
- * reason that shows nothing is none, or refused where one must be given
+ * reason that shows nothing is none, or refused where one must be given, as
+ * a feedback text that shows nothing is
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -340,6 +341,52 @@ test_decline_shows_something (SrvTeam       *team,
   }
 }
 
+/* A person's feedback: each text it requires must show something, as a
+ * decline's message must; one of invisible characters alone is 400 naming
+ * its path, and the review stays answerable. */
+static void
+test_feedback_shows_something (SrvTeam       *team,
+                               gconstpointer  data)
+{
+  static const char * const paths[] = {
+    "confidence.justification", "positive_points[0].aspect", "positive_points[0].justification",
+    "areas_for_improvement[0].aspect", "areas_for_improvement[0].description",
+    "areas_for_improvement[0].recommendation", "general_summary",
+  };
+  static const char * const blank[] = { "\\u200b", "\\u200e\\u200f", "\\u3000\\u2060", "\\u00ad" };
+  g_autofree char *id = post_iteration (team, NULL, 1, NULL);
+
+  for (guint i = 0; i <= G_N_ELEMENTS (paths); i++)
+    {
+      const char *text[G_N_ELEMENTS (paths)];
+      g_autofree char *body = NULL;
+      g_autofree char *field = NULL;
+      g_autoptr(SrvAnswer) answer = NULL;
+
+      /* The last round has every text shown (and a mark beside one). */
+      for (guint j = 0; j < G_N_ELEMENTS (paths); j++)
+        text[j] = j == i ? blank[i % G_N_ELEMENTS (blank)] : j == 0 ? "\\u200bSkimmed" : "Fine";
+      body = g_strdup_printf ("{\"notification_id\":\"%s\",\"action_id\":\"feedback\",\"response_data\":{"
+                              "\"confidence\":{\"level\":\"low\",\"justification\":\"%s\"},"
+                              "\"positive_points\":[{\"aspect\":\"%s\",\"justification\":\"%s\"}],"
+                              "\"areas_for_improvement\":[{\"id\":\"scope-item-01\",\"aspect\":\"%s\","
+                              "\"description\":\"%s\",\"recommendation\":\"%s\"}],"
+                              "\"general_summary\":\"%s\"}}", id, text[0], text[1], text[2],
+                              text[3], text[4], text[5], text[6]);
+      answer = srv_request (team->server, "POST", RESPOND, team->alice, body);
+      g_test_message ("%s", body);
+      if (i == G_N_ELEMENTS (paths))
+        {
+          srv_assert_status (answer, 200, NULL);
+          break;
+        }
+      field = g_strconcat ("response_data.", paths[i], NULL);
+      srv_assert_status (answer, 400, "INVALID_RESPONSE_DATA");
+      srv_assert_field (answer, field);
+      srv_assert_message (answer, "something visible");
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -352,6 +399,7 @@ main (int   argc,
   ADD ("/server/bounds/aitp-options", test_aitp_options);
   ADD ("/server/bounds/afp-applied-items", test_afp_applied_items);
   ADD ("/server/bounds/decline-shows-something", test_decline_shows_something);
+  ADD ("/server/bounds/feedback-shows-something", test_feedback_shows_something);
 #undef ADD
 
   return g_test_run ();

@@ -75,7 +75,7 @@ check_feedback (AtpAfpReview  *review,
                         "the feedback has %" G_GSIZE_FORMAT " KiB, at most %d KiB are taken",
                         (size + 1023) / 1024, ATP_AFP_MAX_FEEDBACK_SIZE / 1024);
 
-  feedback = atp_afp_feedback_new_from_json (response_data, &cause);
+  feedback = atp_afp_feedback_new_submission (response_data, &cause);
   if (feedback == NULL)
     return answer_fail_with (error, ATP_ERROR_INVALID_RESPONSE_DATA, cause);
   /* Its x- members are kept, and the session's next review carries it as
