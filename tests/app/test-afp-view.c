@@ -1,7 +1,8 @@
 /* test-afp-view.c — AFP 1.2 reviews in their view: the artifact highlighted
  * and, in iteration 2, its diff and the agent's decisions on the person's
  * earlier items; the editor (ids, carry over, reorder, remove, live
- * validation); Send and Decline; read-only states; 360 pixels
+ * validation, invisible characters alone as blank); Send and Decline;
+ * read-only states; 360 pixels
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -217,6 +218,55 @@ test_first_iteration (Fixture       *fixture,
                    TRIAGE_DELIVERY_SENDING);
   /* Read-only once on its way. */
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (editor)));
+}
+
+/* A text of invisible characters alone (zero-width, bidirectional marks,
+ * U+3000) reads as empty: the same problem, the field marked invalid, Send
+ * disabled; the server would refuse it too (libatp's rule). */
+static void
+test_invisible_is_blank (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+  static const char * const invisible[] = { "\u200b", "\u200e\u200f", "\u3000\u2060", "\u00ad\u3000" };
+  GtkWidget *send = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
+                                                               TRIAGE_TYPE_AFP_VIEW, "send_button"));
+
+  show_seed (fixture, 1);
+  choose_level (fixture, "Lo_w");
+  triage_afp_editor_add_positive (editor);
+  triage_afp_editor_add_area (editor);
+  widgets_test_pump ();
+  /* 0 justification, 1-2 point, 3-5 area, 6 summary */
+  for (guint i = 0; i < 7; i++)
+    type (nth_entry (fixture, i), "Said");
+  g_assert_null (triage_afp_editor_get_problem (editor));
+
+  for (guint i = 0; i < 7; i++)
+    {
+      GtkEditable *entry = nth_entry (fixture, i);
+      g_autofree char *empty_problem = NULL;
+
+      type (entry, "");
+      empty_problem = g_strdup (triage_afp_editor_get_problem (editor));
+      g_assert_nonnull (empty_problem);
+      type (entry, invisible[i % G_N_ELEMENTS (invisible)]);
+      g_test_message ("entry %u: %s", i, empty_problem);
+      g_assert_cmpstr (triage_afp_editor_get_problem (editor), ==, empty_problem);
+      g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+      gtk_test_accessible_assert_state (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_STATE_INVALID,
+                                        GTK_ACCESSIBLE_INVALID_TRUE);
+      g_assert_false (gtk_widget_is_sensitive (send));
+      g_assert_false (can_send (fixture));
+
+      /* Beside a visible word they are the person's to write. */
+      type (entry, "\u200fSaid\u3000");
+      g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+      g_assert_null (triage_afp_editor_get_problem (editor));
+      g_assert_true (gtk_widget_is_sensitive (send));
+    }
+
+  g_assert_true (can_send (fixture));
 }
 
 /* Iteration 2: the diff and the agent's decisions; carry over keeps the id;
@@ -748,6 +798,7 @@ main (int   argc,
 
   ADD ("first-iteration", test_first_iteration);
   ADD ("second-iteration", test_second_iteration);
+  ADD ("invisible-is-blank", test_invisible_is_blank);
   ADD ("decline", test_decline);
   ADD ("decline-dialog-keys", test_decline_dialog_keys);
   ADD ("load", test_load);

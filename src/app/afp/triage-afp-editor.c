@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "atp-json.h"
 #include "triage-afp-editor-private.h"
 #include "triage-afp-protocol.h"
 
@@ -25,7 +26,8 @@
  * area carried over from the previous iteration keeps its id.
  *
  * Validation is live: after every change the first problem is known
- * (triage_afp_editor_get_problem(): a blank required field in words, then
+ * (triage_afp_editor_get_problem(): a blank required field in words (one
+ * of invisible characters alone is blank: atp_str_is_blank()), then
  * libatp's rules and the session's exactly as the server checks them) and
  * ::changed is emitted; a blank field the person has touched is marked
  * invalid (a red frame and the accessible invalid state).
@@ -54,12 +56,12 @@ _triage_afp_editor_entry_text (GtkEntry *entry)
   return g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
 }
 
+/* Shows nothing: empty, or spaces, zero-width and other invisible characters
+ * alone (libatp's rule for a required text, which the server applies too). */
 static gboolean
 entry_blank (GtkEntry *entry)
 {
-  g_autofree char *text = _triage_afp_editor_entry_text (entry);
-
-  return *text == '\0';
+  return atp_str_is_blank (gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
 /* The ids an area may not take: the session's, and the other areas'. */

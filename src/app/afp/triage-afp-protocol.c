@@ -120,7 +120,7 @@ triage_afp_check_feedback (AtpAfpReview  *review,
       return FALSE;
     }
 
-  feedback = atp_afp_feedback_new_from_json (response_data, &cause);
+  feedback = atp_afp_feedback_new_submission (response_data, &cause);
   if (feedback == NULL)
     return fail_with (error, ATP_ERROR_INVALID_RESPONSE_DATA, cause);
   if (!atp_afp_review_check_feedback (review, feedback, &cause))
