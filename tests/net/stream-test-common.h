@@ -53,7 +53,5 @@ void         stream_test_add_limits   (void);
 void         stream_test_add_wake     (void);
 void         stream_test_add_network  (void);
 
-/* Before any test: a bus of the test's own as the system bus (returned, to be
- * ended after the run), and the test host trusted and resolved. */
-GSubprocess *stream_test_start_fake_system_bus (void);
-void         stream_test_use_test_host         (void);
+/* Before any test: the test host trusted and resolved. */
+void         stream_test_use_test_host (void);

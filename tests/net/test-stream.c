@@ -6,6 +6,7 @@
  */
 
 #include "stream-test-common.h"
+#include "triage-test-logind.h"
 
 /* The feed */
 
@@ -259,7 +260,7 @@ main (int    argc,
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  system_bus = stream_test_start_fake_system_bus ();
+  system_bus = triage_test_logind_start_bus ();
 
   stream_test_use_test_host ();
 

@@ -10,6 +10,7 @@
 
 #include "atp-error.h"
 #include "atp-message.h"
+#include "atp-sleep-monitor.h"
 #include "atp-stream.h"
 
 G_BEGIN_DECLS
@@ -55,9 +56,8 @@ struct _AtpStream
 
   GNetworkMonitor         *monitor;
   gulong                   network_handler;
-  GCancellable            *bus_cancellable;
-  GDBusConnection         *system_bus;
-  guint                    sleep_subscription;
+  AtpSleepMonitor         *sleep_monitor;
+  gulong                   woke_handler;
 };
 
 /* atp-stream.c */

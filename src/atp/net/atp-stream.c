@@ -235,70 +235,15 @@ on_network_changed (GNetworkMonitor *monitor,
 }
 
 static void
-on_prepare_for_sleep (GDBusConnection *bus,
-                      const char      *sender,
-                      const char      *path,
-                      const char      *interface,
-                      const char      *signal,
-                      GVariant        *parameters,
-                      gpointer         user_data)
+on_woke (AtpStream *self)
 {
-  g_autoptr(AtpStream) self = g_weak_ref_get (user_data);
-  gboolean going_to_sleep = FALSE;
-
-  if (self == NULL || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(b)")))
-    return;
-
-  g_variant_get (parameters, "(b)", &going_to_sleep);
-  if (going_to_sleep || !self->started || self->state == ATP_STREAM_STATE_AUTH_FAILED)
+  if (!self->started || self->state == ATP_STREAM_STATE_AUTH_FAILED)
     return;
 
   /* After a suspend the socket is most likely dead without knowing it. */
   g_debug ("Woke up: reconnecting to %s", atp_client_get_display_name (self->client));
   self->attempt = 0;
   atp_stream_connect_now (self);
-}
-
-static void
-weak_ref_free (GWeakRef *ref)
-{
-  g_weak_ref_clear (ref);
-  g_free (ref);
-}
-
-static void
-system_bus_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(AtpStream) self = user_data;
-  g_autoptr(GError) error = NULL;
-  GDBusConnection *bus;
-  GWeakRef *ref;
-
-  bus = g_bus_get_finish (result, &error);
-  if (bus == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("No system bus, so no reconnect after sleep: %s", error->message);
-      return;
-    }
-
-  if (self->bus_cancellable == NULL)   /* disposed meanwhile */
-    {
-      g_object_unref (bus);
-      return;
-    }
-
-  self->system_bus = bus;
-  ref = g_new0 (GWeakRef, 1);
-  g_weak_ref_init (ref, self);
-  self->sleep_subscription =
-    g_dbus_connection_signal_subscribe (bus, "org.freedesktop.login1",
-                                        "org.freedesktop.login1.Manager", "PrepareForSleep",
-                                        "/org/freedesktop/login1", NULL,
-                                        G_DBUS_SIGNAL_FLAGS_NONE, on_prepare_for_sleep,
-                                        ref, (GDestroyNotify) weak_ref_free);
 }
 
 static void
@@ -312,8 +257,9 @@ watch_system (AtpStream *self)
   self->network_handler = g_signal_connect (self->monitor, "network-changed",
                                             G_CALLBACK (on_network_changed), self);
 
-  self->bus_cancellable = g_cancellable_new ();
-  g_bus_get (G_BUS_TYPE_SYSTEM, self->bus_cancellable, system_bus_cb, g_object_ref (self));
+  self->sleep_monitor = atp_sleep_monitor_get_default ();
+  self->woke_handler = g_signal_connect_swapped (self->sleep_monitor, "woke",
+                                                 G_CALLBACK (on_woke), self);
 }
 
 static void
@@ -353,12 +299,9 @@ atp_stream_dispose (GObject *object)
     g_clear_signal_handler (&self->network_handler, self->monitor);
   g_clear_object (&self->monitor);
 
-  g_cancellable_cancel (self->bus_cancellable);
-  g_clear_object (&self->bus_cancellable);
-  if (self->system_bus != NULL && self->sleep_subscription != 0)
-    g_dbus_connection_signal_unsubscribe (self->system_bus, self->sleep_subscription);
-  self->sleep_subscription = 0;
-  g_clear_object (&self->system_bus);
+  if (self->sleep_monitor != NULL)
+    g_clear_signal_handler (&self->woke_handler, self->sleep_monitor);
+  g_clear_object (&self->sleep_monitor);
 
   G_OBJECT_CLASS (atp_stream_parent_class)->dispose (object);
 }

@@ -68,8 +68,8 @@ GType atp_stream_state_get_type (void) G_GNUC_CONST;
  *   resync are held back, then replayed; a notification already emitted on
  *   this stream is never emitted again while it stays pending;
  * - with #AtpStream:watch-system, reconnects at once when the network comes
- *   back (#GNetworkMonitor) and after the machine wakes (logind
- *   PrepareForSleep(false) on the system bus), and reports
+ *   back (#GNetworkMonitor) and after the machine wakes (#AtpSleepMonitor:
+ *   logind's PrepareForSleep(false) on the system bus), and reports
  *   %ATP_STREAM_STATE_OFFLINE instead of RECONNECTING while there is no
  *   network (only for remote servers: the local socket needs no network).
  *
