@@ -3,15 +3,15 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Waking is logind's PrepareForSleep on a bus of the test's own (a
- * dbus-daemon of GTestDBus), where the test owns logind's name.
+ * Waking is logind's PrepareForSleep on a system bus of the test's own,
+ * where the test owns logind's name (tests/common/triage-test-logind.h).
  */
 
 #include "app-test-common.h"
+#include "atp-sleep-monitor.h"
 #include "midnight-test-util.h"
 #include "triage-day-clock.h"
-
-#define LOGIND_NAME "org.freedesktop.login1"
+#include "triage-test-logind.h"
 
 static void
 on_day_changed (TriageDayClock *clock,
@@ -20,12 +20,19 @@ on_day_changed (TriageDayClock *clock,
   (*changes)++;
 }
 
+static void
+on_woke (AtpSleepMonitor *monitor,
+         guint           *wakes)
+{
+  (*wakes)++;
+}
+
 /* The local midnight passes on the wall clock: told. */
 static void
 test_midnight (void)
 {
   char *old_zone = midnight_test_set_zone (2);
-  g_autoptr(TriageDayClock) clock = triage_day_clock_new (NULL);
+  g_autoptr(TriageDayClock) clock = triage_day_clock_new ();
   guint changes = 0;
 
   g_signal_connect (clock, "day-changed", G_CALLBACK (on_day_changed), &changes);
@@ -45,99 +52,40 @@ test_default_shared (void)
   g_assert_true (first == second);
 }
 
-typedef struct
-{
-  GTestDBus       *bus;
-  GDBusConnection *connection;
-} Logind;
-
-/* A bus of its own, where this connection is logind. */
-static void
-logind_up (Logind *logind)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = NULL;
-  guint32 owned;
-
-  logind->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_up (logind->bus);
-  logind->connection =
-    g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (logind->bus),
-                                            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-                                            G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-                                            NULL, NULL, &error);
-  g_assert_no_error (error);
-  /* The test's own bus answers at once: a synchronous call is fine. */
-  reply = g_dbus_connection_call_sync (logind->connection, "org.freedesktop.DBus",
-                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "RequestName", g_variant_new ("(su)", LOGIND_NAME, 4),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, 5000,
-                                       NULL, &error);
-  g_assert_no_error (error);
-  g_variant_get (reply, "(u)", &owned);
-  g_assert_cmpuint (owned, ==, 1);   /* the primary owner */
-}
-
-static void
-logind_down (Logind *logind)
-{
-  g_dbus_connection_close_sync (logind->connection, NULL, NULL);
-  app_test_finalize_object (g_steal_pointer (&logind->connection));
-  g_test_dbus_down (logind->bus);
-  g_clear_object (&logind->bus);
-}
-
-static void
-prepare_for_sleep (Logind   *logind,
-                   gboolean  going_to_sleep)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_dbus_connection_emit_signal (logind->connection, NULL, "/org/freedesktop/login1",
-                                 "org.freedesktop.login1.Manager", "PrepareForSleep",
-                                 g_variant_new ("(b)", going_to_sleep), &error);
-  g_assert_no_error (error);
-}
-
-/* The machine woke: told again until the clock has heard (GDBus may take
- * a moment to learn who owns logind's name before it lets its signals in). */
-static gboolean
-wake_cb (gpointer data)
-{
-  prepare_for_sleep (data, FALSE);
-
-  return G_SOURCE_CONTINUE;
-}
-
 /* Asleep over midnight: the monotonic clock stopped, the timer for
  * midnight is hours away yet, the day has changed: told on waking. */
 static void
 test_woke_after_midnight (void)
 {
   char *old_zone = midnight_test_set_zone (3600);
-  Logind logind = { 0 };
-  g_autoptr(TriageDayClock) clock = NULL;
+  g_autoptr(GDBusConnection) logind = triage_test_logind_new ();
+  g_autoptr(AtpSleepMonitor) monitor = atp_sleep_monitor_get_default ();
+  g_autoptr(TriageDayClock) clock = triage_day_clock_new ();
   guint changes = 0;
-  guint wake_id;
+  guint wakes = 0;
 
-  logind_up (&logind);
-  clock = triage_day_clock_new (logind.connection);
   g_signal_connect (clock, "day-changed", G_CALLBACK (on_day_changed), &changes);
+  g_signal_connect (monitor, "woke", G_CALLBACK (on_woke), &wakes);
 
-  /* Going to sleep tells nothing; the night passes (a time zone where it is
-   * now ten seconds past midnight). */
-  prepare_for_sleep (&logind, TRUE);
-  g_free (midnight_test_set_zone (-10));
+  /* The process hears logind (an hour before midnight: the same day), and
+   * has handled every wake sent meanwhile. */
+  triage_test_logind_wake_until (logind, wakes > 0, "logind heard");
+  triage_test_logind_sleep_and_wait (logind);
   g_assert_cmpuint (changes, ==, 0);
 
-  wake_id = g_timeout_add (100, wake_cb, &logind);
-  prepare_for_sleep (&logind, FALSE);
+  /* The night passes (a time zone where it is now ten seconds past
+   * midnight); going to sleep tells nothing. */
+  g_free (midnight_test_set_zone (-10));
+  triage_test_logind_sleep_and_wait (logind);
+  g_assert_cmpuint (changes, ==, 0);
+
+  /* Woken once: told once. */
+  triage_test_logind_prepare_for_sleep (logind, FALSE);
   app_test_wait_for (changes > 0, APP_TEST_WAIT_MS);
-  g_source_remove (wake_id);
   g_assert_cmpuint (changes, ==, 1);
 
+  g_signal_handlers_disconnect_by_data (monitor, &wakes);
   app_test_finalize_object (g_steal_pointer (&clock));
-  logind_down (&logind);
   midnight_test_restore_zone (old_zone);
 }
 
@@ -145,11 +93,18 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_autoptr(GSubprocess) system_bus = NULL;
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+  system_bus = triage_test_logind_start_bus ();
 
   g_test_add_func ("/day-clock/midnight", test_midnight);
   g_test_add_func ("/day-clock/default-shared", test_default_shared);
   g_test_add_func ("/day-clock/woke-after-midnight", test_woke_after_midnight);
 
-  return g_test_run ();
+  status = g_test_run ();
+  g_subprocess_force_exit (system_bus);
+
+  return status;
 }

@@ -3,12 +3,32 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Sleeping and setting the clock need a machine of the test's own: here,
- * the moment itself, a moment past, and a timer taken back.
+ * The moment itself, a moment past, a timer taken back, the machine waking
+ * (logind's PrepareForSleep on a system bus of the test's own), each with a
+ * timerfd and without one (a process with no descriptor left).
+ *
+ * Not here: the kernel's side of the timerfd, a sleep over the moment and
+ * the wall clock set. The machine cannot sleep under a test, and setting
+ * CLOCK_REALTIME (the one clock that wakes TFD_TIMER_CANCEL_ON_SET) takes
+ * CAP_SYS_TIME over the whole machine: a time namespace offsets only the
+ * monotonic and boot clocks.
  */
 
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/timerfd.h>
+
 #include "app-test-common.h"
+#include "atp-sleep-monitor.h"
+#include "triage-test-logind.h"
 #include "triage-wall-timeout.h"
+
+/* A moment far enough that only a wake calls its timer. */
+#define HOUR_US (G_GINT64_CONSTANT (3600) * G_USEC_PER_SEC)
+
+static GDBusConnection *logind;    /* the test's, as logind */
+static AtpSleepMonitor *monitor;   /* the process's, held for the run */
+static guint            wakes;     /* the wakes it told */
 
 typedef struct
 {
@@ -28,15 +48,74 @@ fired_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+static void
+on_woke (AtpSleepMonitor *sleep_monitor,
+         guint           *count)
+{
+  (*count)++;
+}
+
+/* Once in the run: the process's monitor hears logind (GDBus learns who
+ * owns the name in its own time), and every wake sent meanwhile is handled.
+ * Its wakes call every timer: none may be waiting yet. */
+static void
+listen_to_logind (void)
+{
+  if (wakes > 0)
+    return;
+
+  triage_test_logind_wake_until (logind, wakes > 0, "the first wake heard");
+  triage_test_logind_sleep_and_wait (logind);
+}
+
+/* As a process with no file descriptor left adds a timer (RLIMIT_NOFILE at
+ * 0 for the call): no timerfd, a ready time on the monotonic clock. The
+ * monitor has its connection to the system bus before. */
+static guint
+add_without_timerfd (gint64      wall_us,
+                     GSourceFunc func,
+                     gpointer    data)
+{
+  struct rlimit limit;
+  struct rlimit none;
+  guint id;
+
+  listen_to_logind ();
+  g_assert_no_errno (getrlimit (RLIMIT_NOFILE, &limit));
+  none = limit;
+  none.rlim_cur = 0;
+  g_assert_no_errno (setrlimit (RLIMIT_NOFILE, &none));
+  /* Not one to be had. */
+  g_assert_cmpint (timerfd_create (CLOCK_REALTIME, TFD_CLOEXEC), ==, -1);
+  g_assert_cmpint (errno, ==, EMFILE);
+  id = triage_wall_timeout_add (wall_us, func, data);
+  g_assert_no_errno (setrlimit (RLIMIT_NOFILE, &limit));
+
+  return id;
+}
+
+/* How a test adds its timers: as any process, or as one without a
+ * descriptor left. */
+typedef struct
+{
+  guint (*add) (gint64      wall_us,
+                GSourceFunc func,
+                gpointer    data);
+} Adder;
+
+static const Adder with_timerfd = { triage_wall_timeout_add };
+static const Adder without_timerfd = { add_without_timerfd };
+
 /* A moment shortly ahead: called once, at it and not before. */
 static void
-test_ahead (void)
+test_ahead (gconstpointer data)
 {
+  const Adder *adder = data;
   gint64 wall_us = g_get_real_time () + 200 * G_TIME_SPAN_MILLISECOND;
   Fired fired = { 0 };
   Fired later = { 0 };
 
-  g_assert_cmpuint (triage_wall_timeout_add (wall_us, fired_cb, &fired), !=, 0);
+  g_assert_cmpuint (adder->add (wall_us, fired_cb, &fired), !=, 0);
   app_test_wait_for (fired.calls == 1, APP_TEST_WAIT_MS);
   g_assert_cmpint (fired.at, >=, wall_us);
 
@@ -49,13 +128,14 @@ test_ahead (void)
 /* A moment past (a second ago, or the epoch itself) is due at once: the
  * first turn of the main loop calls it, without waiting. */
 static void
-test_past (void)
+test_past (gconstpointer data)
 {
+  const Adder *adder = data;
   Fired second_ago = { 0 };
   Fired epoch = { 0 };
 
-  triage_wall_timeout_add (g_get_real_time () - G_USEC_PER_SEC, fired_cb, &second_ago);
-  triage_wall_timeout_add (0, fired_cb, &epoch);
+  adder->add (g_get_real_time () - G_USEC_PER_SEC, fired_cb, &second_ago);
+  adder->add (0, fired_cb, &epoch);
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
@@ -84,15 +164,58 @@ test_removed (void)
   g_assert_cmpuint (removed_past.calls, ==, 0);
 }
 
+/* The machine woke: a timer an hour ahead is called, once, as one whose
+ * moment passed in the sleep would be; without a timerfd, its monotonic
+ * ready time stood still in the sleep, and only the wake calls it in time.
+ * Going to sleep calls none. */
+static void
+test_woke (gconstpointer data)
+{
+  const Adder *adder = data;
+  Fired asleep = { 0 };
+  Fired next_sleep = { 0 };
+
+  listen_to_logind ();
+  adder->add (g_get_real_time () + HOUR_US, fired_cb, &asleep);
+  triage_test_logind_sleep_and_wait (logind);
+  g_assert_cmpuint (asleep.calls, ==, 0);
+
+  triage_test_logind_prepare_for_sleep (logind, FALSE);
+  triage_test_wait_until (asleep.calls == 1, "the timer called on waking");
+
+  /* Once: the next wake calls the timers of then. */
+  adder->add (g_get_real_time () + HOUR_US, fired_cb, &next_sleep);
+  triage_test_logind_prepare_for_sleep (logind, FALSE);
+  triage_test_wait_until (next_sleep.calls == 1, "the next timer called on the next wake");
+  g_assert_cmpuint (asleep.calls, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autoptr(GSubprocess) system_bus = NULL;
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+  system_bus = triage_test_logind_start_bus ();
+  logind = triage_test_logind_new ();
+  monitor = atp_sleep_monitor_get_default ();
+  g_signal_connect (monitor, "woke", G_CALLBACK (on_woke), &wakes);
 
-  g_test_add_func ("/wall-timeout/ahead", test_ahead);
-  g_test_add_func ("/wall-timeout/past", test_past);
+  g_test_add_data_func ("/wall-timeout/ahead", &with_timerfd, test_ahead);
+  g_test_add_data_func ("/wall-timeout/past", &with_timerfd, test_past);
   g_test_add_func ("/wall-timeout/removed", test_removed);
+  g_test_add_data_func ("/wall-timeout/woke", &with_timerfd, test_woke);
+  g_test_add_data_func ("/wall-timeout/no-timerfd/ahead", &without_timerfd, test_ahead);
+  g_test_add_data_func ("/wall-timeout/no-timerfd/past", &without_timerfd, test_past);
+  g_test_add_data_func ("/wall-timeout/no-timerfd/woke", &without_timerfd, test_woke);
 
-  return g_test_run ();
+  status = g_test_run ();
+  g_signal_handlers_disconnect_by_data (monitor, &wakes);
+  g_clear_object (&monitor);
+  g_clear_object (&logind);
+  g_subprocess_force_exit (system_bus);
+
+  return status;
 }

@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <gio/gio.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -15,6 +15,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TriageDayClock, triage_day_clock, TRIAGE, DAY_CLOCK, GObject)
 
 TriageDayClock *triage_day_clock_get_default (void);
-TriageDayClock *triage_day_clock_new         (GDBusConnection *system_bus);
+TriageDayClock *triage_day_clock_new         (void);
 
 G_END_DECLS

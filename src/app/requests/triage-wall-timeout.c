@@ -10,6 +10,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "atp-sleep-monitor.h"
 #include "triage-wall-timeout.h"
 
 /*
@@ -20,13 +21,18 @@
  * asleep and fires on waking when the moment passed meanwhile; armed with
  * TFD_TIMER_CANCEL_ON_SET, it fires too when the wall clock is set (NTP
  * after a sleep, the person setting the time), which may move it over the
- * moment either way. Without a timerfd, a monotonic timeout does.
+ * moment either way. Without a timerfd (none left to the process), a
+ * monotonic ready time does, which a sleep leaves late: so every timer
+ * fires when logind says the machine woke (AtpSleepMonitor), whatever its
+ * moment, and its owner asks the wall clock, as when the clock is set.
  */
 
 typedef struct
 {
-  GSource source;
-  int     fd;     /* -1: the source's ready time instead */
+  GSource          source;
+  int              fd;             /* -1: the source's ready time instead */
+  AtpSleepMonitor *sleep_monitor;
+  gulong           woke_handler;
 } WallSource;
 
 static gboolean
@@ -56,12 +62,22 @@ wall_source_finalize (GSource *source)
   if (self->fd >= 0)
     close (self->fd);
   self->fd = -1;
+  g_clear_signal_handler (&self->woke_handler, self->sleep_monitor);
+  g_clear_object (&self->sleep_monitor);
 }
 
 static GSourceFuncs wall_source_funcs = {
   .dispatch = wall_source_dispatch,
   .finalize = wall_source_finalize,
 };
+
+/* Due now, whatever its moment: its owner asks the wall clock. */
+static void
+on_woke (AtpSleepMonitor *monitor,
+         GSource         *source)
+{
+  g_source_set_ready_time (source, 0);
+}
 
 /* A timerfd that fires at @wall_us or when the wall clock is set; -1 if
  * there is none. */
@@ -97,14 +113,15 @@ open_timer_fd (gint64 wall_us)
  * @wall_us: the moment, in Unix microseconds of the wall clock
  *   (g_get_real_time()); a moment past is due at once
  * @func: (scope async): called once, at @wall_us or after it (also after
- *   a sleep over it), or earlier when the wall clock is set; its return
- *   value is ignored
+ *   a sleep over it), or earlier when the wall clock is set or the machine
+ *   wakes from sleep; its return value is ignored
  * @data: for @func
  *
  * Like g_timeout_add(), at the default priority, but for a moment of the
- * wall clock rather than a span of the monotonic clock. The wall clock may
- * be set back over @wall_us, so @func asks it (g_get_real_time()) whether
- * its moment came, and adds a timer again if not.
+ * wall clock rather than a span of the monotonic clock, on the main thread.
+ * The wall clock may be set back over @wall_us, and a machine waking calls
+ * every timer, so @func asks the wall clock (g_get_real_time()) whether its
+ * moment came, and adds a timer again if not.
  *
  * Returns: the source's id, for g_source_remove()
  */
@@ -128,6 +145,10 @@ triage_wall_timeout_add (gint64      wall_us,
     g_source_set_ready_time (source, g_get_monotonic_time () +
                                      MAX (wall_us - g_get_real_time (), 0));
   g_source_set_callback (source, func, data, NULL);
+  /* The source is finalized as soon as it is destroyed (the context holds
+   * the only reference), and takes its handler with it. */
+  self->sleep_monitor = atp_sleep_monitor_get_default ();
+  self->woke_handler = g_signal_connect (self->sleep_monitor, "woke", G_CALLBACK (on_woke), source);
 
   return g_source_attach (source, NULL);
 }
