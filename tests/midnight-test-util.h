@@ -13,24 +13,43 @@
 
 #include <glib.h>
 
+/* TZ: a zone @offset seconds east of UTC. */
+static inline void
+midnight_test_set_offset (int offset)
+{
+  /* POSIX writes the offset west of Greenwich: "-01:00:00" is UTC+1. */
+  g_autofree char *zone = g_strdup_printf ("XXX%c%02d:%02d:%02d", offset >= 0 ? '-' : '+',
+                                           ABS (offset) / 3600, ABS (offset) / 60 % 60,
+                                           ABS (offset) % 60);
+
+  g_setenv ("TZ", zone, TRUE);
+}
+
 static inline char *
 midnight_test_set_zone (int seconds)
 {
   g_autoptr(GDateTime) utc = g_date_time_new_now_utc ();
   char *old_zone = g_strdup (g_getenv ("TZ"));
-  g_autofree char *zone = NULL;
   int now = g_date_time_get_hour (utc) * 3600 + g_date_time_get_minute (utc) * 60 +
             g_date_time_get_second (utc);
   int offset = ((86400 - seconds - now) % 86400 + 86400) % 86400;
 
   if (offset > 43200)
     offset -= 86400;
-  /* POSIX writes the offset west of Greenwich: "-01:00:00" is UTC+1. */
-  zone = g_strdup_printf ("XXX%c%02d:%02d:%02d", offset >= 0 ? '-' : '+', ABS (offset) / 3600,
-                          ABS (offset) / 60 % 60, ABS (offset) % 60);
-  g_setenv ("TZ", zone, TRUE);
+  midnight_test_set_offset (offset);
 
   return old_zone;
+}
+
+/* The local clock @seconds on from now, the local date with it: TZ moved
+ * east by @seconds. (midnight_test_set_zone () again may name a time of
+ * the day before: it keeps to UTC±12, and moves over it a day back.) */
+static inline void
+midnight_test_advance_zone (int seconds)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  midnight_test_set_offset ((int) (g_date_time_get_utc_offset (now) / G_USEC_PER_SEC) + seconds);
 }
 
 static inline void
