@@ -301,10 +301,11 @@ def test_huge_input():
         if not result.get("isError") or "details:" not in result["content"][0]["text"] or \
                 "details take 4096 KiB of it" not in result["content"][0]["text"]:
             raise Failure(f"huge details: {result}")
-        # Too large because of 60,000 options, with no details or a line of them: the
-        # message used to blame details, or the arguments as a whole, when the options
-        # are what a model must shorten.
-        options = [{"id": f"o{i}", "label": f"Option {i}"} for i in range(60000)]
+        # Too large because of its options (fewer than the 20,000 a request may hold,
+        # with long labels), with no details or a line of them: the message used to
+        # blame details, or the arguments as a whole, when the options are what a
+        # model must shorten.
+        options = [{"id": f"o{i}", "label": f"Option {i} " + "x" * 60} for i in range(19000)]
         for extra in ({}, {"details": "One line of details."}):
             id = s.mcp.tool("ask_choice", {"question": "So many", "multiple": True,
                                            "options": options, **extra})
