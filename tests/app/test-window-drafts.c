@@ -110,8 +110,79 @@ test_write_fails (void)
   browse_test_rm_rf (dir);
 }
 
+static char *
+load_draft (TriageStore *store,
+            const char  *id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *json;
+
+  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  json = triage_store_load_draft_finish (store, result, &error);
+  g_assert_no_error (error);
+  return json;
+}
+
+static gboolean
+stored_draft_holds (TriageStore *store,
+                    const char  *id,
+                    const char  *text)
+{
+  g_autofree char *json = load_draft (store, id);
+
+  return json != NULL && strstr (json, text) != NULL;
+}
+
+/* A draft that could not be written, of a request the person has left, is
+ * written once a draft is written again, here another request's: it does
+ * not wait for the person to come back and change it. */
+static void
+test_left_draft_written_later (void)
+{
+  g_autoptr(TriageInboxModel) model = triage_inbox_model_new ();
+  g_autofree char *dir = g_dir_make_tmp ("triage-window-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "triage.db", NULL);
+  g_autoptr(TriageStore) store = browse_test_open_store (path);
+  g_autoptr(TriageHistoryDb) db = browse_test_open_history (path);
+  const char *actions = "[{\"id\": \"why\", \"label\": \"Why\", \"response_type\": \"text\"}]";
+  g_autoptr(AtpNotification) a = app_test_notification (WINDOW_TEST_ID_A, 60, 10, actions);
+  g_autoptr(AtpNotification) b = app_test_notification (WINDOW_TEST_ID_B, 60, 10, actions);
+  TriageWindow *window = window_test_new_window (model);
+  struct rlimit before;
+
+  triage_window_set_history_db (window, db);
+  triage_store_wait_all ();
+  triage_inbox_model_add (model, a, NULL);
+  triage_inbox_model_add (model, b, NULL);
+  g_assert_true (triage_window_show_request (window, WINDOW_TEST_ID_A));
+  type_and_write (window, "Kept");
+  g_assert_true (stored_draft_holds (store, WINDOW_TEST_ID_A, "Kept"));
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &before), ==, 0);
+  signal (SIGXFSZ, SIG_IGN);
+  set_file_size_limit (0);
+  type_and_write (window, "Typed while the disk was full");
+  g_assert_cmpuint (count_toasts (GTK_WIDGET (window)), ==, 1);
+  g_assert_true (triage_window_show_request (window, WINDOW_TEST_ID_B));
+
+  set_file_size_limit (before.rlim_cur);
+  signal (SIGXFSZ, SIG_DFL);
+  type_and_write (window, "Written");
+  g_assert_true (stored_draft_holds (store, WINDOW_TEST_ID_B, "Written"));
+  app_test_wait_for (stored_draft_holds (store, WINDOW_TEST_ID_A, "Typed while the disk was full"),
+                     APP_TEST_WAIT_MS);
+
+  window_test_destroy_window (window);
+  browse_test_finalize (g_steal_pointer (&db));
+  browse_test_close_store (&store);
+  browse_test_rm_rf (dir);
+}
+
 void
 window_test_add_drafts (void)
 {
   g_test_add_func ("/window/drafts/write-fails", test_write_fails);
+  g_test_add_func ("/window/drafts/left-draft-written-later", test_left_draft_written_later);
 }

@@ -20,6 +20,10 @@
  * elsewhere, withdrawn or expired (schema 4). A settled request, or one whose
  * answer waits in the outbox, gets no draft written, so a save that was on
  * its way when the request settled cannot bring one back.
+ *
+ * A draft that cannot be written (a full disk) stays with its view, in
+ * memory; once one is written again, ::drafts-writable tells every view
+ * to write those it kept, whichever view's write it was.
  */
 
 typedef struct
@@ -70,6 +74,32 @@ save_draft_func (TriageStore *self,
   return_step (self, task, stmt, _("keep a draft"));
 }
 
+/* The write is told to its caller first, then, the first after one that
+ * failed, to every view with drafts left unwritten. */
+static void
+save_draft_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  TriageStore *self = TRIAGE_STORE (object);
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      self->draft_failed = TRUE;
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+  if (self->draft_failed)
+    {
+      self->draft_failed = FALSE;
+      _triage_store_emit_drafts_writable (self);
+    }
+}
+
 /**
  * triage_store_save_draft_async:
  * @self: a #TriageStore
@@ -92,15 +122,21 @@ triage_store_save_draft_async (TriageStore         *self,
                                gpointer             user_data)
 {
   DraftData *data;
+  GTask *task;
 
   g_return_if_fail (TRIAGE_IS_STORE (self));
   g_return_if_fail (notification_id != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, triage_store_save_draft_async);
+  /* Its result is the write's, even cancelled (a write done is reported). */
+  g_task_set_check_cancellable (task, FALSE);
 
   data = g_new0 (DraftData, 1);
   data->notification_id = g_strdup (notification_id);
   data->json = g_strdup (json);
   _triage_store_run (self, save_draft_func, data, (GDestroyNotify) draft_data_free,
-                     triage_store_save_draft_async, cancellable, callback, user_data);
+                     save_draft_done, cancellable, save_draft_done, task);
 }
 
 gboolean

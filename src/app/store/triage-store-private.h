@@ -35,6 +35,7 @@ struct _TriageStore
   GPtrArray   *batch;    /* GTask* of saves that a queued write will take, or NULL */
 
   char        *server;   /* main thread: whose requests and answers are meant */
+  gboolean     draft_failed;  /* main thread: the last draft could not be written */
 };
 
 /* Runs on the store's one worker thread, the only user of its database. */
@@ -54,6 +55,8 @@ void     _triage_store_run    (TriageStore         *self,
 sqlite3 *_triage_store_get_db (TriageStore         *self);
 
 /* triage-store.c */
+void     _triage_store_emit_drafts_writable (TriageStore *self);
+
 void     _triage_store_queue_save (TriageStore     *self,
                                    GTask           *task);
 

@@ -413,6 +413,19 @@ triage_store_open_finish (TriageStore   *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+enum {
+  DRAFTS_WRITABLE,
+  N_SIGNALS
+};
+
+static guint signals [N_SIGNALS];
+
+void
+_triage_store_emit_drafts_writable (TriageStore *self)
+{
+  g_signal_emit (self, signals [DRAFTS_WRITABLE], 0);
+}
+
 /* GObject */
 
 static void
@@ -436,6 +449,17 @@ triage_store_class_init (TriageStoreClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = triage_store_finalize;
+
+  /**
+   * TriageStore::drafts-writable:
+   * @self: the store
+   *
+   * A draft was written after one could not be (a full disk that has room
+   * again): drafts kept in memory for that reason can be written now.
+   */
+  signals [DRAFTS_WRITABLE] =
+    g_signal_new ("drafts-writable", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void

@@ -28,7 +28,10 @@
  * that comes after. A write that fails (a full disk) leaves the draft in
  * memory and in the controls, and is said once in the log until one
  * succeeds again; every write's result is told by ::written, for the window
- * to tell the person (triage-window-status.c).
+ * to tell the person (triage-window-drafts.c). Once any view's draft is
+ * written again (the store's ::drafts-writable), those that failed are
+ * written from memory: a request left meanwhile is not waiting for its view
+ * to change again.
  */
 
 #define DRAFT_DELAY_MS 500
@@ -45,6 +48,8 @@ struct _TriageDraftKeeper
   gboolean                read_only;         /* it can no longer be answered */
   GHashTable             *drafts;            /* request id → JsonObject */
   TriageStore            *store;             /* nullable: drafts are kept in memory only */
+  gulong                  writable_handler;  /* store::drafts-writable */
+  GHashTable             *unwritten;         /* ids whose draft's last write failed */
   guint                   timeout;           /* the draft shown waits to be written */
   GCancellable           *cancellable;       /* reading back the draft of the request shown */
   gboolean                write_failed;      /* said once in the log until one succeeds */
@@ -65,23 +70,45 @@ dup_draft (TriageDraftKeeper *self)
   return self->owner != NULL ? self->dup_entered (self->owner) : NULL;
 }
 
+typedef struct
+{
+  TriageDraftKeeper *self;
+  char              *id;
+} Write;
+
+static void
+write_free (Write *write)
+{
+  g_object_unref (write->self);
+  g_free (write->id);
+  g_free (write);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Write, write_free)
+
 static void
 write_draft_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(TriageDraftKeeper) self = user_data;
+  g_autoptr(Write) write = user_data;
+  TriageDraftKeeper *self = write->self;
   g_autoptr(GError) error = NULL;
 
   if (triage_store_save_draft_finish (TRIAGE_STORE (object), result, &error))
-    self->write_failed = FALSE;
+    {
+      self->write_failed = FALSE;
+      g_hash_table_remove (self->unwritten, write->id);
+    }
   else
     {
       /* The draft stays in the controls (and in memory once another request
-       * is opened); the next change tries again. */
+       * is opened), written again at the next change or once a draft is
+       * written again anywhere. */
       if (!self->write_failed)
         g_message ("A draft is kept in memory only, not on disk: %s", error->message);
       self->write_failed = TRUE;
+      g_hash_table_add (self->unwritten, g_steal_pointer (&write->id));
     }
 
   g_signal_emit (self, signals [WRITTEN], 0, error);
@@ -94,6 +121,7 @@ write_draft (TriageDraftKeeper *self,
              JsonObject        *draft)
 {
   g_autofree char *json = NULL;
+  Write *write;
 
   if (draft != NULL)
     {
@@ -101,7 +129,45 @@ write_draft (TriageDraftKeeper *self,
 
       json = json_to_string (node, FALSE);
     }
-  triage_store_save_draft_async (self->store, id, json, NULL, write_draft_cb, g_object_ref (self));
+  write = g_new0 (Write, 1);
+  write->self = g_object_ref (self);
+  write->id = g_strdup (id);
+  triage_store_save_draft_async (self->store, id, json, NULL, write_draft_cb, write);
+}
+
+/* The store has room again: the drafts that could not be written are, from
+ * the controls for the request shown, else from memory. One no longer in
+ * memory was answered or settled since, and has none to keep. */
+static void
+drafts_writable_cb (TriageDraftKeeper *self)
+{
+  g_autoptr(GHashTable) unwritten = g_steal_pointer (&self->unwritten);
+  GHashTableIter iter;
+  const char *id;
+
+  self->unwritten = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_iter_init (&iter, unwritten);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &id, NULL))
+    {
+      if (g_strcmp0 (id, self->request_id) == 0)
+        {
+          g_autoptr(JsonObject) draft = NULL;
+
+          if (self->read_only || self->owner == NULL)
+            continue;
+          draft = dup_draft (self);
+          write_draft (self, id, draft);
+        }
+      else if (g_hash_table_lookup (self->drafts, id) != NULL)
+        write_draft (self, id, g_hash_table_lookup (self->drafts, id));
+    }
+}
+
+static void
+disconnect_store (TriageDraftKeeper *self)
+{
+  g_clear_signal_handler (&self->writable_handler, self->store);
+  g_hash_table_remove_all (self->unwritten);
 }
 
 /**
@@ -192,6 +258,8 @@ triage_draft_keeper_dispose (GObject *object)
   TriageDraftKeeper *self = (TriageDraftKeeper *)object;
 
   triage_draft_keeper_close (self);
+  if (self->store != NULL)
+    disconnect_store (self);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (triage_draft_keeper_parent_class)->dispose (object);
@@ -204,6 +272,7 @@ triage_draft_keeper_finalize (GObject *object)
 
   g_clear_pointer (&self->request_id, g_free);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
+  g_clear_pointer (&self->unwritten, g_hash_table_unref);
 
   G_OBJECT_CLASS (triage_draft_keeper_parent_class)->finalize (object);
 }
@@ -233,6 +302,7 @@ triage_draft_keeper_init (TriageDraftKeeper *self)
 {
   self->drafts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) json_object_unref);
+  self->unwritten = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /**
@@ -293,9 +363,15 @@ triage_draft_keeper_set_store (TriageDraftKeeper *self,
   if (self->timeout != 0)
     triage_draft_keeper_flush (self);
 
-  if (!g_set_object (&self->store, store))
+  if (store == self->store)
     return FALSE;
 
+  if (self->store != NULL)
+    disconnect_store (self);
+  g_set_object (&self->store, store);
+  if (store != NULL)
+    self->writable_handler = g_signal_connect_swapped (store, "drafts-writable",
+                                                       G_CALLBACK (drafts_writable_cb), self);
   self->write_failed = FALSE;
   if (self->request_id != NULL && !self->read_only &&
       g_hash_table_lookup (self->drafts, self->request_id) == NULL)
@@ -330,6 +406,7 @@ triage_draft_keeper_leave (TriageDraftKeeper *self)
   g_hash_table_remove (self->drafts, id);
   if (self->read_only)
     {
+      g_hash_table_remove (self->unwritten, id);
       g_clear_handle_id (&self->timeout, g_source_remove);
       self->read_only = FALSE;
       return;
@@ -371,6 +448,7 @@ triage_draft_keeper_show (TriageDraftKeeper *self,
   if (self->read_only)
     {
       g_hash_table_remove (self->drafts, request_id);
+      g_hash_table_remove (self->unwritten, request_id);
       return;
     }
 
@@ -419,7 +497,10 @@ triage_draft_keeper_set_read_only (TriageDraftKeeper *self,
   g_clear_handle_id (&self->timeout, g_source_remove);
   cancel_read (self);
   if (self->request_id != NULL)
-    g_hash_table_remove (self->drafts, self->request_id);
+    {
+      g_hash_table_remove (self->drafts, self->request_id);
+      g_hash_table_remove (self->unwritten, self->request_id);
+    }
 }
 
 /**
