@@ -10,7 +10,8 @@
  * label and its control, insensitive, with what was typed or chosen; the
  * banner names the outcome; the action chosen is marked, with a check and
  * a word. A request read back from the history shows the answer in its
- * control.
+ * control. What was typed and not entered stays as typed, the field
+ * focused or its window left.
  */
 
 #define G_LOG_DOMAIN "test-decision-view-settled"
@@ -358,17 +359,95 @@ test_typed_number_kept (Fixture       *fixture,
   GtkWidget *spin = triage_response_editor_get_input (editor (fixture, "share"));
   GtkWidget *text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (spin)));
 
+  /* The field is the window's focus, the window active or not: another
+   * test's window on the display may have taken the focus meanwhile, which
+   * leaves the field as it is (window-left, below). */
   g_assert_true (gtk_widget_grab_focus (spin));
-  WAIT_UNTIL (gtk_widget_has_focus (text));
+  g_assert_true (gtk_widget_is_focus (text));
   gtk_editable_set_text (GTK_EDITABLE (spin), "150");
   widgets_test_pump ();
 
   settle (fixture, how);
   g_assert_true (triage_decision_view_get_read_only (fixture->view));
-  g_assert_false (gtk_widget_has_focus (text));
+  g_assert_false (gtk_widget_is_focus (text));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "150");
   if (how == ANSWERED_ELSEWHERE)
     g_assert_cmpstr (chosen_text (editor (fixture, "share")), ==, "Chosen: 25 %");
+}
+
+/* A number typed out of range, not entered, the field focused, and the
+ * person leaves the window for another one; the request is settled
+ * elsewhere meanwhile. GTK reads a spin button's text when its window is
+ * left as when the focus leaves it, but the person left the window, not
+ * the field: back to it, they see what they typed, not the number put in
+ * range, nor the one entered before (40, with data). */
+static void
+test_typed_number_kept_window_left (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  gboolean entered_before = GPOINTER_TO_INT (data);
+  TriageResponseEditor *share = editor (fixture, "share");
+  GtkWidget *spin = triage_response_editor_get_input (share);
+  GtkWidget *text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (spin)));
+  GtkWidget *other;
+
+  if (entered_before)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (spin), "40");
+      g_signal_emit_by_name (text, "activate");
+      g_assert_true (triage_response_editor_get_valid (share));
+    }
+
+  g_assert_true (gtk_widget_grab_focus (spin));
+  widgets_test_window_activate (fixture->window);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "150");
+
+  other = widgets_test_window_leave (fixture->window);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "150");
+  g_assert_false (triage_response_editor_get_valid (share));
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, entered_before ? 40 : 0);
+
+  settle (fixture, ANSWERED_ELSEWHERE);
+  widgets_test_window_return (fixture->window, other);
+  g_assert_true (triage_decision_view_get_read_only (fixture->view));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "150");
+  g_assert_cmpstr (chosen_text (share), ==, "Chosen: 25 %");
+}
+
+/* A long slider's exact value typed, not entered, and the window left: the
+ * value typed stays, and the slider is not moved to it, which would choose
+ * it. */
+static void
+test_typed_exact_value_kept_window_left (Fixture       *fixture,
+                                         gconstpointer  data)
+{
+  g_autofree char *id = atp_new_uuid ();
+  g_autoptr(AtpNotification) long_scale =
+    widgets_test_notification_with_id (id, "[{\"id\": \"load\", \"label\": \"Load\", \"response_type\": \"scale\","
+                                       " \"constraints\": {\"min\": 0, \"max\": 1000}}]", NULL, 0);
+  TriageResponseEditor *load;
+  GtkWidget *spin, *other;
+  double middle;
+
+  triage_decision_view_set_notification (fixture->view, long_scale);
+  widgets_test_pump ();
+  load = editor (fixture, "load");
+  spin = load->scale_spin;
+  g_assert_nonnull (spin);
+  middle = gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin));
+
+  g_assert_true (gtk_widget_grab_focus (spin));
+  widgets_test_window_activate (fixture->window);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "5000");
+
+  other = widgets_test_window_leave (fixture->window);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "5000");
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, middle);
+  g_assert_cmpstr (triage_response_editor_get_reason (load), ==, "Move the slider to choose a value");
+
+  widgets_test_window_return (fixture->window, other);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "5000");
+  g_assert_false (triage_response_editor_get_valid (load));
 }
 
 /* Marked only while read-only; a response of a request no longer answered
@@ -424,6 +503,12 @@ main (int   argc,
               fixture_setup, test_typed_number_kept, fixture_teardown);
   g_test_add ("/decision-view-settled/typed-number-kept/answered-elsewhere", Fixture,
               GINT_TO_POINTER (ANSWERED_ELSEWHERE), fixture_setup, test_typed_number_kept, fixture_teardown);
+  g_test_add ("/decision-view-settled/typed-number-kept/window-left", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_setup, test_typed_number_kept_window_left, fixture_teardown);
+  g_test_add ("/decision-view-settled/typed-number-kept/window-left-over-entered", Fixture,
+              GINT_TO_POINTER (TRUE), fixture_setup, test_typed_number_kept_window_left, fixture_teardown);
+  g_test_add ("/decision-view-settled/typed-exact-value-kept/window-left", Fixture, NULL,
+              fixture_setup, test_typed_exact_value_kept_window_left, fixture_teardown);
   g_test_add ("/decision-view-settled/answer-shown", Fixture, NULL,
               fixture_setup, test_answer_shown, fixture_teardown);
   g_test_add ("/decision-view-settled/mark-follows-state", Fixture, NULL,

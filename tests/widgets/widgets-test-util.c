@@ -129,6 +129,59 @@ widgets_test_window_destroy (GtkWidget *window,
   WAIT_UNTIL (*child == NULL);
 }
 
+static void
+on_window_is_active (GtkWindow  *window,
+                     GParamSpec *pspec,
+                     gboolean   *activated)
+{
+  if (gtk_window_is_active (window))
+    *activated = TRUE;
+}
+
+void
+widgets_test_window_activate (GtkWidget *window)
+{
+  gboolean activated = gtk_window_is_active (GTK_WINDOW (window));
+  gulong handler = g_signal_connect (window, "notify::is-active", G_CALLBACK (on_window_is_active),
+                                     &activated);
+
+  /* Presented again, a window shown is given the focus: on a display
+   * without a window manager, it stays where the last window mapped (by
+   * this test or another on the display) took it. Another test's window may
+   * take it back at once: its becoming active is waited for, not its being
+   * active still. */
+  gtk_window_present (GTK_WINDOW (window));
+  WAIT_UNTIL (activated);
+  g_signal_handler_disconnect (window, handler);
+}
+
+GtkWidget *
+widgets_test_window_leave (GtkWidget *window)
+{
+  GdkDisplay *display = gtk_widget_get_display (window);
+  GdkMonitor *monitor = g_list_model_get_item (gdk_display_get_monitors (display), 0);
+  GtkWidget *other = gtk_window_new ();
+  GdkRectangle screen;
+
+  /* As large as the screen, over @window wherever it is. */
+  gdk_monitor_get_geometry (monitor, &screen);
+  g_object_unref (monitor);
+  gtk_window_set_default_size (GTK_WINDOW (other), screen.width, screen.height);
+  gtk_window_present (GTK_WINDOW (other));
+  WAIT_UNTIL (!gtk_window_is_active (GTK_WINDOW (window)));
+
+  return other;
+}
+
+void
+widgets_test_window_return (GtkWidget *window,
+                            GtkWidget *other)
+{
+  /* The focus does not come back by itself: chosen again, as a person does. */
+  gtk_window_destroy (GTK_WINDOW (other));
+  widgets_test_window_activate (window);
+}
+
 char *
 widgets_test_json (JsonNode *node)
 {

@@ -49,6 +49,18 @@ GtkWidget       *widgets_test_window          (GtkWidget   *child,
  * (a GtkWidget **), is finalized: NULL there. */
 void             widgets_test_window_destroy  (GtkWidget   *window,
                                                gpointer     child_location);
+/* Makes @window, shown, the active one, as a person choosing it does;
+ * returns once it has been (another test's window may have taken the
+ * focus since). */
+void             widgets_test_window_activate (GtkWidget   *window);
+/* Leaves @window, active, for another one, as a person does: a window
+ * over it takes the focus. Returns when @window is no longer active; the
+ * other window is for widgets_test_window_return (). */
+GtkWidget       *widgets_test_window_leave    (GtkWidget   *window);
+/* Back to @window: @other, from widgets_test_window_leave (), destroyed,
+ * and @window made active again (widgets_test_window_activate ()). */
+void             widgets_test_window_return   (GtkWidget   *window,
+                                               GtkWidget   *other);
 
 char            *widgets_test_json            (JsonNode    *node);
 GtkWidget       *widgets_test_find_descendant (GtkWidget   *widget,

@@ -130,6 +130,24 @@ snap_number (TriageResponseEditor *self,
   return snapped;
 }
 
+/* Whether @spin is being updated because its window stopped being the
+ * active one, the focus in it. GTK 4.8 reads a spin button's text when the
+ * focus leaves it, and a window left (another one chosen, or taking the
+ * focus) counts as leaving it: the number typed and not entered would be
+ * put in range, or replaced by the last one, and kept so when the request
+ * is settled meanwhile. But the person left the window, not the field, and
+ * comes back to it as they left it. GTK runs that update with the window
+ * already inactive and the field still focused; any other update of it
+ * sees the window active, or the field no longer focused. */
+static gboolean
+spin_window_left (GtkSpinButton *spin)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (spin));
+  GtkWidget *text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (spin)));
+
+  return GTK_IS_WINDOW (root) && !gtk_window_is_active (GTK_WINDOW (root)) && gtk_widget_has_focus (text);
+}
+
 static int
 on_spin_input (GtkSpinButton        *spin,
                double               *new_value,
@@ -138,6 +156,9 @@ on_spin_input (GtkSpinButton        *spin,
   double value;
 
   *new_value = gtk_adjustment_get_value (self->adjustment);
+
+  if (spin_window_left (spin))
+    return TRUE;
 
   if (_triage_response_text_is_blank (gtk_editable_get_text (GTK_EDITABLE (spin))))
     self->has_value = FALSE;
@@ -158,8 +179,9 @@ on_spin_output (GtkSpinButton        *spin,
   g_autofree char *text = NULL;
 
   /* No number chosen yet: the text stays as it is (empty, or being typed),
-   * never the adjustment's starting value. */
-  if (!self->has_value)
+   * never the adjustment's starting value; nor is a number typed over the
+   * last one replaced by it when the window is left. */
+  if (!self->has_value || spin_window_left (spin))
     return TRUE;
 
   text = triage_format_number (gtk_adjustment_get_value (self->adjustment), self->digits);
@@ -311,6 +333,26 @@ _triage_response_editor_build_number (TriageResponseEditor *self)
   _triage_response_editor_add_send_button (self);
 }
 
+/* The slider's exact value is the default spin button's but for a window
+ * left: what was typed there stays, and the slider stays where it was. */
+static int
+on_scale_spin_input (GtkSpinButton        *spin,
+                     double               *new_value,
+                     TriageResponseEditor *self)
+{
+  if (!spin_window_left (spin))
+    return FALSE;
+
+  *new_value = gtk_adjustment_get_value (self->adjustment);
+  return TRUE;
+}
+
+static gboolean
+on_scale_spin_output (GtkSpinButton *spin)
+{
+  return spin_window_left (spin);
+}
+
 static gboolean
 on_scale_change_value (GtkRange             *range,
                        GtkScrollType         scroll,
@@ -408,6 +450,8 @@ _triage_response_editor_build_scale (TriageResponseEditor *self)
       self->scale_spin = gtk_spin_button_new (self->adjustment, 0, 0);
       gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (self->scale_spin), TRUE);
       gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (self->scale_spin), TRUE);
+      g_signal_connect_object (self->scale_spin, "input", G_CALLBACK (on_scale_spin_input), self, 0);
+      g_signal_connect (self->scale_spin, "output", G_CALLBACK (on_scale_spin_output), NULL);
       _triage_response_editor_label_input (self, self->scale_spin);
       gtk_box_append (GTK_BOX (row), label);
       gtk_box_append (GTK_BOX (row), self->scale_spin);
