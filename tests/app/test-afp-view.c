@@ -12,61 +12,12 @@
 
 #include <string.h>
 
+#include "afp-view-test-common.h"
 #include "app-test-common.h"
 #include "triage-afp-artifact.h"
 #include "triage-afp-protocol.h"
-#include "triage-afp-view-private.h"
 #include "triage-request-stack.h"
-#include "triage-store.h"
 #include "ui-test-util.h"
-#include "widgets-test-util.h"
-
-typedef struct
-{
-  TriageAfpView   *view;
-  GtkWidget       *window;
-  AtpNotification *notification;
-  SubmitRecord     record;
-} Fixture;
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  fixture->view = TRIAGE_AFP_VIEW (triage_afp_view_new ());
-  g_signal_connect (fixture->view, "submit", G_CALLBACK (widgets_test_on_view_submit_record),
-                    &fixture->record);
-  fixture->window = widgets_test_window (GTK_WIDGET (fixture->view), 600, 900);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  widgets_test_view_teardown (fixture->window, &fixture->view, &fixture->notification,
-                              &fixture->record);
-}
-
-static void
-show_review (Fixture      *fixture,
-             AtpAfpReview *review)
-{
-  g_autofree char *id = atp_new_uuid ();
-
-  g_clear_pointer (&fixture->notification, atp_notification_unref);
-  fixture->notification = app_test_afp_notification_new (id, "Dark Mode Spec", review);
-  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (fixture->view), fixture->notification);
-  widgets_test_pump ();
-}
-
-static void
-show_seed (Fixture *fixture,
-           int      iteration)
-{
-  g_autoptr(AtpAfpReview) review = app_test_afp_seed_review (iteration);
-
-  show_review (fixture, review);
-}
 
 /* Presses Send (as Ctrl+Return does): whether an answer left. */
 static gboolean
@@ -79,59 +30,6 @@ can_send (Fixture *fixture)
   return fixture->record.count > before;
 }
 
-static void
-type (GtkEditable *editable,
-      const char  *text)
-{
-  g_assert_nonnull (editable);
-  gtk_editable_set_text (editable, text);
-  widgets_test_pump ();
-}
-
-/* The editor's entries in reading order. */
-static void
-collect_entries (GtkWidget *root,
-                 GPtrArray *entries)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (GTK_IS_ENTRY (child))
-        g_ptr_array_add (entries, child);
-      else
-        collect_entries (child, entries);
-    }
-}
-
-static GtkEditable *
-nth_entry (Fixture *fixture,
-           guint    index)
-{
-  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
-
-  collect_entries (GTK_WIDGET (triage_afp_view_get_editor (fixture->view)), entries);
-  g_assert_cmpuint (index, <, entries->len);
-  return entries->pdata[index];
-}
-
-static void
-choose_level (Fixture    *fixture,
-              const char *mnemonic)
-{
-  GtkWidget *editor = GTK_WIDGET (triage_afp_view_get_editor (fixture->view));
-  GtkWidget *button = widgets_test_find_descendant (editor, GTK_TYPE_CHECK_BUTTON);
-
-  for (; button != NULL; button = gtk_widget_get_next_sibling (button))
-    if (g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (button)), mnemonic) == 0)
-      {
-        gtk_check_button_set_active (GTK_CHECK_BUTTON (button), TRUE);
-        widgets_test_pump ();
-        return;
-      }
-
-  g_assert_not_reached ();
-}
-
 /* The confidence is one of three: each level is a radio button to a screen
  * reader, as it looks (GTK 4.8 would say "check box"). */
 static void
@@ -141,7 +39,7 @@ test_levels_are_radio (Fixture       *fixture,
   GtkWidget *editor;
   guint levels = 0;
 
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   editor = GTK_WIDGET (triage_afp_view_get_editor (fixture->view));
   for (GtkWidget *button = widgets_test_find_descendant (editor, GTK_TYPE_CHECK_BUTTON);
        button != NULL; button = gtk_widget_get_next_sibling (button), levels++)
@@ -181,7 +79,7 @@ test_first_iteration (Fixture       *fixture,
   g_autoptr(JsonNode) sent = NULL;
   JsonObject *area;
 
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   shown = triage_afp_artifact_dup_shown_text (artifact);
   g_assert_cmpstr (shown, ==, "Add a 'dark mode' to the user interface.");
   /* Wrapped inside a word, the artifact shows no hyphen that is not in it. */
@@ -191,20 +89,20 @@ test_first_iteration (Fixture       *fixture,
   g_assert_false (can_send (fixture));
 
   /* justification, summary: entries 0 and 1 before any item */
-  choose_level (fixture, "_Medium");
-  type (nth_entry (fixture, 0), "High-level idea");
+  afp_view_test_choose_level (fixture, "_Medium");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 0), "High-level idea");
   triage_afp_editor_add_positive (editor);
   triage_afp_editor_add_area (editor);
   widgets_test_pump ();
   /* 0 justification, 1-2 point, 3-5 area, 6 summary */
-  type (nth_entry (fixture, 1), "User Experience");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 1), "User Experience");
   g_assert_nonnull (triage_afp_editor_get_problem (editor));
-  type (nth_entry (fixture, 2), "Often asked for");
-  type (nth_entry (fixture, 3), "Scope Definition");
-  type (nth_entry (fixture, 4), "Which parts of the UI?");
-  type (nth_entry (fixture, 5), "List the components");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 2), "Often asked for");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 3), "Scope Definition");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 4), "Which parts of the UI?");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 5), "List the components");
   g_assert_cmpstr (triage_afp_editor_get_problem (editor), ==, "Write a general summary.");
-  type (nth_entry (fixture, 6), "Valuable, needs planning");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 6), "Valuable, needs planning");
   g_assert_null (triage_afp_editor_get_problem (editor));
 
   g_assert_true (can_send (fixture));
@@ -232,25 +130,25 @@ test_invisible_is_blank (Fixture       *fixture,
   GtkWidget *send = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (fixture->view),
                                                                TRIAGE_TYPE_AFP_VIEW, "send_button"));
 
-  show_seed (fixture, 1);
-  choose_level (fixture, "Lo_w");
+  afp_view_test_show_seed (fixture, 1);
+  afp_view_test_choose_level (fixture, "Lo_w");
   triage_afp_editor_add_positive (editor);
   triage_afp_editor_add_area (editor);
   widgets_test_pump ();
   /* 0 justification, 1-2 point, 3-5 area, 6 summary */
   for (guint i = 0; i < 7; i++)
-    type (nth_entry (fixture, i), "Said");
+    afp_view_test_type (afp_view_test_nth_entry (fixture, i), "Said");
   g_assert_null (triage_afp_editor_get_problem (editor));
 
   for (guint i = 0; i < 7; i++)
     {
-      GtkEditable *entry = nth_entry (fixture, i);
+      GtkEditable *entry = afp_view_test_nth_entry (fixture, i);
       g_autofree char *empty_problem = NULL;
 
-      type (entry, "");
+      afp_view_test_type (entry, "");
       empty_problem = g_strdup (triage_afp_editor_get_problem (editor));
       g_assert_nonnull (empty_problem);
-      type (entry, invisible[i % G_N_ELEMENTS (invisible)]);
+      afp_view_test_type (entry, invisible[i % G_N_ELEMENTS (invisible)]);
       g_test_message ("entry %u: %s", i, empty_problem);
       g_assert_cmpstr (triage_afp_editor_get_problem (editor), ==, empty_problem);
       g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
@@ -260,7 +158,7 @@ test_invisible_is_blank (Fixture       *fixture,
       g_assert_false (can_send (fixture));
 
       /* Beside a visible word they are the person's to write. */
-      type (entry, "\u200fSaid\u3000");
+      afp_view_test_type (entry, "\u200fSaid\u3000");
       g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
       g_assert_null (triage_afp_editor_get_problem (editor));
       g_assert_true (gtk_widget_is_sensitive (send));
@@ -282,7 +180,7 @@ test_second_iteration (Fixture       *fixture,
   g_autoptr(JsonNode) feedback = NULL;
   JsonArray *areas;
 
-  show_review (fixture, review);
+  afp_view_test_show_review (fixture, review);
   changes = triage_afp_artifact_dup_changes_text (artifact);
   g_assert_cmpstr (changes, ==, "- Add a 'dark mode' to the user interface.\n"
                                 "+ ## Dark Mode Spec\n"
@@ -296,7 +194,7 @@ test_second_iteration (Fixture       *fixture,
   triage_afp_editor_add_area (editor);
   widgets_test_pump ();
   /* 0 justification, 1-3 carried area, 4-6 new area, 7 summary */
-  type (nth_entry (fixture, 4), "Scope Definition");
+  afp_view_test_type (afp_view_test_nth_entry (fixture, 4), "Scope Definition");
   feedback = triage_afp_editor_dup_feedback (editor);
   areas = json_object_get_array_member (json_node_get_object (feedback), "areas_for_improvement");
   g_assert_cmpuint (json_array_get_length (areas), ==, 2);
@@ -312,7 +210,7 @@ static void
 test_decline (Fixture       *fixture,
               gconstpointer  data)
 {
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   triage_afp_view_decline (fixture->view, "Not my field");
   g_assert_cmpuint (fixture->record.count, ==, 1);
   g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_DECLINE);
@@ -345,7 +243,7 @@ test_decline_dialog_keys (Fixture       *fixture,
   guint activate_signal, declines = 0;
   gulong hook;
 
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "afp.decline", NULL));
   dialog = fixture->view->decline_dialog;
   g_assert_nonnull (dialog);
@@ -398,7 +296,7 @@ test_load (Fixture       *fixture,
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
 
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   triage_afp_editor_load (editor, feedback);
   g_assert_null (triage_afp_editor_get_problem (editor));
   back = triage_afp_editor_dup_feedback (editor);
@@ -409,150 +307,12 @@ test_load (Fixture       *fixture,
   g_assert_nonnull (strstr (before, "scope-definition-lacks-detail-01"));
 }
 
-/* A store of its own, open, in a new folder (*dir, for close_store ()). */
-static TriageStore *
-open_store (char **dir)
-{
-  g_autofree char *path = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  TriageStore *store;
-
-  *dir = g_dir_make_tmp ("triage-afp-view-XXXXXX", NULL);
-  path = g_build_filename (*dir, "triage.db", NULL);
-  store = triage_store_new (path);
-  triage_store_open_async (store, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  g_assert_true (triage_store_open_finish (store, result, &error));
-  return store;
-}
-
-/* The view lets go of @store, which must then go, and its folder with it. */
-static void
-close_store (Fixture     *fixture,
-             TriageStore *store,
-             char        *dir)
-{
-  g_object_set (fixture->view, "store", NULL, NULL);
-  app_test_finalize_object (store);
-  app_test_rm_rf (dir);
-  g_free (dir);
-}
-
-static char *
-stored_draft (TriageStore *store,
-              const char  *id)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  char *json;
-
-  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  json = triage_store_load_draft_finish (store, result, &error);
-  g_assert_no_error (error);
-  return json;
-}
-
-/* What the person types is kept in the store as they type, read back when
- * the review is shown again (a new view: the window was closed), and goes
- * when the answer is sent. */
-static void
-test_draft (Fixture       *fixture,
-            gconstpointer  data)
-{
-  char *dir = NULL;
-  TriageStore *store = open_store (&dir);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AtpNotification) shown = NULL;
-  TriageAfpView *again;
-  GtkWidget *window;
-
-  g_object_set (fixture->view, "store", store, NULL);
-
-  show_seed (fixture, 1);
-  shown = atp_notification_ref (fixture->notification);
-  choose_level (fixture, "Lo_w");
-  type (nth_entry (fixture, 1), "Half-way");
-  WAIT_UNTIL (({ g_autofree char *json = stored_draft (store, shown->id);
-                 json != NULL && strstr (json, "Half-way") != NULL; }));
-
-  /* Another window: a new view, the same store. */
-  again = TRIAGE_AFP_VIEW (triage_afp_view_new ());
-  g_object_set (again, "store", store, NULL);
-  window = widgets_test_window (GTK_WIDGET (again), 600, 900);
-  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (again), shown);
-  WAIT_UNTIL (!triage_afp_editor_is_empty (triage_afp_view_get_editor (again)));
-  {
-    g_autoptr(JsonNode) back = triage_afp_editor_dup_feedback (triage_afp_view_get_editor (again));
-    g_autofree char *json = json_to_string (back, FALSE);
-
-    g_assert_nonnull (strstr (json, "\"level\":\"low\""));
-    g_assert_nonnull (strstr (json, "Half-way"));
-  }
-  g_object_set (again, "store", NULL, NULL);
-  widgets_test_window_destroy (window, &again);
-
-  /* Declined: the outbox takes the draft (here the store's trigger, as the app adds it). */
-  triage_afp_view_decline (fixture->view, NULL);
-  g_assert_cmpuint (fixture->record.count, ==, 1);
-  {
-    g_autoptr(GAsyncResult) added = NULL;
-    g_autoptr(TriageOutboxEntry) entry = NULL;
-    g_autofree char *gone = NULL;
-
-    g_autoptr(JsonNode) empty = json_from_string ("{}", NULL);
-
-    triage_store_outbox_add_async (store, shown->id, "decline", empty, NULL, NULL, app_test_result_cb, &added);
-    app_test_wait_result (added);
-    entry = triage_store_outbox_add_finish (store, added, &error);
-    g_assert_no_error (error);
-    gone = stored_draft (store, shown->id);
-    g_assert_null (gone);
-  }
-
-  close_store (fixture, store, dir);
-}
-
-/* With no store, what was written for a review is kept in memory while
- * another is open, and put back when it returns, as ATP's and AITP's views
- * do (one TriageDraftKeeper). Sent, it is kept no more. */
-static void
-test_draft_in_memory (Fixture       *fixture,
-                      gconstpointer  data)
-{
-  g_autoptr(AtpNotification) first = NULL;
-  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
-
-  show_seed (fixture, 1);
-  first = atp_notification_ref (fixture->notification);
-  choose_level (fixture, "Lo_w");
-  type (nth_entry (fixture, 1), "Half-way");
-
-  show_seed (fixture, 1);
-  g_assert_true (triage_afp_editor_is_empty (editor));
-
-  triage_request_view_set_request (TRIAGE_REQUEST_VIEW (fixture->view), first);
-  widgets_test_pump ();
-  {
-    g_autoptr(JsonNode) back = triage_afp_editor_dup_feedback (editor);
-    g_autofree char *json = json_to_string (back, FALSE);
-
-    g_assert_nonnull (strstr (json, "\"level\":\"low\""));
-    g_assert_nonnull (strstr (json, "Half-way"));
-  }
-
-  triage_afp_view_decline (fixture->view, NULL);
-  g_assert_cmpuint (fixture->record.count, ==, 1);
-  g_assert_null (triage_draft_keeper_lookup (fixture->view->drafts, first->id));
-}
-
 /* Settled: read-only. */
 static void
 test_read_only (Fixture       *fixture,
                 gconstpointer  data)
 {
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   triage_request_view_set_status (TRIAGE_REQUEST_VIEW (fixture->view), ATP_STATUS_EXPIRED, NULL, NULL, NULL);
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (triage_afp_view_get_editor (fixture->view))));
 }
@@ -581,7 +341,7 @@ test_narrow (Fixture       *fixture,
 
   g_object_get (settings, "gtk-xft-dpi", &dpi, NULL);
   g_object_set (settings, "gtk-xft-dpi", (int) (dpi > 0 ? dpi * 1.5 : 96 * 1024 * 1.5), NULL);
-  show_seed (fixture, 2);
+  afp_view_test_show_seed (fixture, 2);
   triage_afp_editor_add_area (triage_afp_view_get_editor (fixture->view));
   triage_afp_editor_add_positive (triage_afp_view_get_editor (fixture->view));
   gtk_widget_measure (GTK_WIDGET (fixture->view), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
@@ -609,7 +369,7 @@ test_focus_kept (Fixture       *fixture,
                                                                   "decline_button"));
   GtkWidget *focus;
 
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   g_assert_true (gtk_widget_grab_focus (decline));
   triage_request_view_set_status (TRIAGE_REQUEST_VIEW (fixture->view), ATP_STATUS_INVALIDATED,
                                   "no longer needed", NULL, NULL);
@@ -627,7 +387,7 @@ test_focus_heading (Fixture       *fixture,
 {
   GtkWidget *focus;
 
-  show_seed (fixture, 1);
+  afp_view_test_show_seed (fixture, 1);
   g_assert_true (triage_request_view_focus_heading (TRIAGE_REQUEST_VIEW (fixture->view)));
   focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_ROLE_HEADING);
@@ -644,7 +404,7 @@ test_send_key_from_editor (Fixture       *fixture,
                            gconstpointer  data)
 {
   char *dir = NULL;
-  TriageStore *store = open_store (&dir);
+  TriageStore *store = afp_view_test_open_store (&dir);
   g_autoptr(AtpAfpReview) review = app_test_afp_seed_review (1);
   g_autofree char *response = app_test_atp_data ("seed-004-response.json");
   g_autoptr(JsonNode) node = json_from_string (response, NULL);
@@ -693,7 +453,7 @@ test_send_key_from_editor (Fixture       *fixture,
 
       /* In the editor, or on Send, it sends. */
       if (round == 0)
-        g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (nth_entry (fixture, 0))));
+        g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (afp_view_test_nth_entry (fixture, 0))));
       else
         g_assert_true (gtk_widget_grab_focus (send));
       g_assert_true (ui_test_press_key (fixture->window, "<Control>Return"));
@@ -702,7 +462,7 @@ test_send_key_from_editor (Fixture       *fixture,
       g_assert_cmpstr (fixture->record.action_id, ==, TRIAGE_AFP_ACTION_FEEDBACK);
     }
 
-  close_store (fixture, store, dir);
+  afp_view_test_close_store (fixture, store, dir);
 }
 
 static void
@@ -730,7 +490,7 @@ test_media_type_once (Fixture       *fixture,
   GtkWidget *clamp;
   guint count = 0;
 
-  show_review (fixture, review);
+  afp_view_test_show_review (fixture, review);
   count_labels_with (GTK_WIDGET (fixture->view), "text/markdown", &count);
   g_assert_cmpuint (count, ==, 0);   /* the test's request has no server-made description */
 
@@ -783,7 +543,7 @@ test_long_unbroken_strings (Fixture       *fixture,
   atp_afp_review_set_previous (review, "5b1c3a7e-0000-4000-8000-0000000af001", 1, &first->artifact);
   atp_afp_review_set_latest_feedback (review, "5b1c3a7e-0000-4000-8000-0000000af001", 1, feedback);
 
-  show_review (fixture, review);
+  afp_view_test_show_review (fixture, review);
   g_assert_cmpint (widgets_test_longest_label (GTK_WIDGET (fixture->view)), <, 1000);
 }
 
@@ -793,25 +553,20 @@ main (int   argc,
 {
   widgets_test_init (&argc, &argv);
 
-#define ADD(name, func) \
-  g_test_add ("/afp-view/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
-
-  ADD ("first-iteration", test_first_iteration);
-  ADD ("second-iteration", test_second_iteration);
-  ADD ("invisible-is-blank", test_invisible_is_blank);
-  ADD ("decline", test_decline);
-  ADD ("decline-dialog-keys", test_decline_dialog_keys);
-  ADD ("load", test_load);
-  ADD ("draft", test_draft);
-  ADD ("draft-in-memory", test_draft_in_memory);
-  ADD ("read-only", test_read_only);
-  ADD ("narrow", test_narrow);
-  ADD ("levels-are-radio", test_levels_are_radio);
-  ADD ("focus-kept", test_focus_kept);
-  ADD ("focus-heading", test_focus_heading);
-  ADD ("send-key-from-editor", test_send_key_from_editor);
-  ADD ("media-type-once", test_media_type_once);
-  ADD ("long-unbroken-strings", test_long_unbroken_strings);
+  AFP_VIEW_TEST_ADD ("first-iteration", test_first_iteration);
+  AFP_VIEW_TEST_ADD ("second-iteration", test_second_iteration);
+  AFP_VIEW_TEST_ADD ("invisible-is-blank", test_invisible_is_blank);
+  AFP_VIEW_TEST_ADD ("decline", test_decline);
+  AFP_VIEW_TEST_ADD ("decline-dialog-keys", test_decline_dialog_keys);
+  AFP_VIEW_TEST_ADD ("load", test_load);
+  AFP_VIEW_TEST_ADD ("read-only", test_read_only);
+  AFP_VIEW_TEST_ADD ("narrow", test_narrow);
+  AFP_VIEW_TEST_ADD ("levels-are-radio", test_levels_are_radio);
+  AFP_VIEW_TEST_ADD ("focus-kept", test_focus_kept);
+  AFP_VIEW_TEST_ADD ("focus-heading", test_focus_heading);
+  AFP_VIEW_TEST_ADD ("send-key-from-editor", test_send_key_from_editor);
+  AFP_VIEW_TEST_ADD ("media-type-once", test_media_type_once);
+  AFP_VIEW_TEST_ADD ("long-unbroken-strings", test_long_unbroken_strings);
   g_test_add_func ("/afp-view/stack", test_stack);
 
   return g_test_run ();
