@@ -441,6 +441,40 @@ reply_past_deadline (SoupServerMessage *msg,
   reply_error_field (msg, ATP_ERROR_INVALID_FIELD_VALUE, message, "deadline");
 }
 
+static gint64
+to_us (GDateTime *time)
+{
+  return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
+}
+
+/* triage_server_add_request_text () with what it reads of the envelope
+ * (@deadline: unix µs, 0 for none). */
+static TriageStoreInsert
+add_request (TriageServer *self,
+             const char   *id,
+             const char   *service_id,
+             int           protocol,
+             const char   *protocol_id,
+             const char   *project,
+             gint64        deadline,
+             const char   *body,
+             const char   *json,
+             const char   *answer)
+{
+  TriageStoreInsert inserted;
+
+  inserted = triage_store_insert_notification (self->store, id, service_id, protocol, protocol_id,
+                                               body, json, answer, project, now_us (), deadline);
+  if (inserted != TRIAGE_STORE_INSERTED)
+    return inserted;
+  count_when_stored (self, protocol, ATP_STATUS_CREATED, 0, 0);
+  /* A creation is no transition: it is published with the JSON just stored. */
+  triage_server_publish (self, id, protocol, ATP_STATUS_CREATED, NULL, json);
+  if (deadline > 0)
+    triage_server_reschedule (self);
+  return inserted;
+}
+
 void
 handle_post_notification (TriageServer      *self,
                           SoupServerMessage *msg)
@@ -454,9 +488,12 @@ handle_post_notification (TriageServer      *self,
   g_autoptr(GDateTime) created = NULL, now = NULL;
   g_autoptr(TriageNotificationRow) existing = NULL;
   g_autofree char *id = NULL, *answer_text = NULL, *json = NULL, *received = NULL;
+  g_autofree char *project = NULL;
   TriageStoreInsert inserted;
   const char *body;
   gsize length, json_length;
+  gint64 deadline;
+  int protocol;
 
   if (service == NULL || !triage_server_rate_check (self, msg, TRIAGE_LIMIT_SENDS, service->id))
     return;
@@ -534,10 +571,22 @@ handle_post_notification (TriageServer      *self,
   received = atp_format_timestamp (now);
   answer_text = atp_json_strings_to_string ("notification_id", id, "status", "created",
                                             "estimated_delivery", received, NULL);
+  /* The parsed forms are freed before the insert, which opens the batch's
+   * transaction: freed at the end of this function, the tree and the
+   * submission of a request of 20,000 options (hundreds of thousands of
+   * blocks; seconds under the sanitizers, which record a stack for each)
+   * held it open past PostgreSQL's idle_in_transaction_session_timeout.
+   * What the insert needs of the submission is kept. */
+  project = g_strdup (submission->context.project);
+  deadline = submission->deadline ? to_us (submission->deadline) : 0;
+  protocol = submission->protocol;
+  g_clear_pointer (&tree, json_node_unref);
+  g_clear_pointer (&submission, atp_notification_unref);
   /* Stored, or found there: a retry (of this client, or through another
    * server of the database a moment ago) gets the original answer. No look
    * before: most ids are new, and a look costs a round trip to PostgreSQL. */
-  inserted = triage_server_add_request_text (self, submission, NULL, body, json, answer_text);
+  inserted = add_request (self, id, service->id, protocol, NULL, project, deadline, body, json,
+                          answer_text);
   if (inserted == TRIAGE_STORE_INSERT_EXISTS)
     {
       existing = triage_store_get_notification (self->store, id, &error);
@@ -556,12 +605,6 @@ handle_post_notification (TriageServer      *self,
       return;
     }
   reply_text (msg, 201, g_steal_pointer (&answer_text));
-}
-
-static gint64
-to_us (GDateTime *time)
-{
-  return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
 }
 
 TriageStoreInsert
@@ -584,20 +627,9 @@ triage_server_add_request_text (TriageServer    *self,
                                 const char      *json,
                                 const char      *answer)
 {
-  TriageStoreInsert inserted;
-
-  inserted = triage_store_insert_notification (self->store, envelope->id, envelope->service.id,
-                                               envelope->protocol, protocol_id, body, json, answer,
-                                               envelope->context.project, now_us (),
-                                               envelope->deadline ? to_us (envelope->deadline) : 0);
-  if (inserted != TRIAGE_STORE_INSERTED)
-    return inserted;
-  count_when_stored (self, envelope->protocol, ATP_STATUS_CREATED, 0, 0);
-  /* A creation is no transition: it is published with the JSON just stored. */
-  triage_server_publish (self, envelope->id, envelope->protocol, ATP_STATUS_CREATED, NULL, json);
-  if (envelope->deadline != NULL)
-    triage_server_reschedule (self);
-  return inserted;
+  return add_request (self, envelope->id, envelope->service.id, envelope->protocol, protocol_id,
+                      envelope->context.project,
+                      envelope->deadline ? to_us (envelope->deadline) : 0, body, json, answer);
 }
 
 /* A notification whose lookup failed (@error: the database did not answer)
