@@ -193,12 +193,10 @@ choice_notification (const char *type,
 
 /* An ATP choice or multi_choice holds at most ATP_MAX_CHOICE_OPTIONS
  * options (the app's list was built and measured for that many); one more
- * is refused, naming the path and the bound. The bound is libatp's, the
- * store plays no part: the most is stored on SQLite only (on PostgreSQL,
- * under the sanitizers, the server's work on a 700 kB request held a batch
- * open past the database's 5 s idle_in_transaction_session_timeout, and
- * the session it ended made the answer a 503, which is no answer about the
- * bound). */
+ * is refused, naming the path and the bound. The most is stored on
+ * either database, under the sanitizers too: the server frees its parsed
+ * form of the 700 kB request (seconds there) before the insert opens the
+ * batch's transaction, which PostgreSQL ends once idle for 5 s. */
 static void
 test_atp_options (SrvTeam       *team,
                   gconstpointer  data)
@@ -209,8 +207,8 @@ test_atp_options (SrvTeam       *team,
     {
       g_autofree char *most = choice_notification (types[i], ATP_MAX_CHOICE_OPTIONS);
       g_autofree char *over = choice_notification (types[i], ATP_MAX_CHOICE_OPTIONS + 1);
-      g_autoptr(SrvAnswer) taken = triage_test_server_is_postgres (team->server) ? NULL :
-        srv_request (team->server, "POST", "/api/v1/notifications", team->key, most);
+      g_autoptr(SrvAnswer) taken = srv_request (team->server, "POST", "/api/v1/notifications",
+                                                team->key, most);
       g_autoptr(SrvAnswer) refused = srv_request (team->server, "POST", "/api/v1/notifications",
                                                   team->key, over);
       g_autofree char *message = g_strdup_printf ("actions[0].options: must hold at most %d "
@@ -218,8 +216,7 @@ test_atp_options (SrvTeam       *team,
       g_autofree char *got = g_strdup_printf ("got %d", ATP_MAX_CHOICE_OPTIONS + 1);
 
       g_test_message ("%s", types[i]);
-      if (taken != NULL)
-        srv_assert_status (taken, 201, NULL);
+      srv_assert_status (taken, 201, NULL);
       srv_assert_status (refused, 400, "MALFORMED_ACTION");
       srv_assert_message (refused, message);
       srv_assert_message (refused, got);
@@ -393,6 +390,20 @@ test_feedback_shows_something (SrvTeam       *team,
     }
 }
 
+/* A team whose server takes requests of 20,000 options: each allocates
+ * hundreds of thousands of times, which under AddressSanitizer, with the
+ * slow unwinder the leak check needs, took 20–30 s on a loaded machine, near
+ * the client's 30 s. The leak check is left to the other tests (bulk, as in
+ * start_process ()). */
+static void
+srv_big_team_setup (SrvTeam       *team,
+                    gconstpointer  data)
+{
+  TriageTestServerOptions options = { .bulk = TRUE };
+
+  srv_team_setup_with (team, &options);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -401,7 +412,8 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add (path, SrvTeam, NULL, srv_team_setup, func, srv_team_teardown)
   ADD ("/server/bounds/session-pages", test_session_pages);
-  ADD ("/server/bounds/atp-options", test_atp_options);
+  g_test_add ("/server/bounds/atp-options", SrvTeam, NULL, srv_big_team_setup, test_atp_options,
+              srv_team_teardown);
   ADD ("/server/bounds/aitp-options", test_aitp_options);
   ADD ("/server/bounds/afp-applied-items", test_afp_applied_items);
   ADD ("/server/bounds/decline-shows-something", test_decline_shows_something);
