@@ -42,6 +42,43 @@ app_test_stall_afp_long_line (void)
   return app_test_afp_notification_new (id, "One long line", review);
 }
 
+/*
+ * An AITP request of @type ("radio", "checkbox", "products") of @n_options
+ * options, each product with @n_variants variants: at most 100 of each
+ * (ATP_AITP_MAX_OPTIONS), every one a widget of its own in the view.
+ */
+static inline AtpNotification *
+app_test_stall_aitp_options (const char *type,
+                             guint       n_options,
+                             guint       n_variants)
+{
+  g_autoptr(GString) message = g_string_new (NULL);
+  g_autofree char *id = g_uuid_string_random ();
+
+  g_string_append_printf (message, "{\"$schema\": \"https://aitp.dev/v1/decisions/schema.json\","
+                          " \"request_decision\": {\"id\": \"many\", \"title\": \"Pick\","
+                          " \"type\": \"%s\", \"options\": [", type);
+  for (guint i = 0; i < n_options; i++)
+    {
+      g_string_append_printf (message, "%s{\"id\": \"o%u\", \"name\": \"Option %u\","
+                              " \"description\": \"What option %u is\"",
+                              i ? ", " : "", i, i, i);
+      if (n_variants > 0)
+        {
+          g_string_append (message, ", \"variants\": [");
+          for (guint v = 0; v < n_variants; v++)
+            g_string_append_printf (message, "%s{\"id\": \"o%u-v%u\", \"name\": \"Option %u, variant %u\","
+                                    " \"short_variant_name\": \"Variant %u\"}",
+                                    v ? ", " : "", i, v, i, v, v);
+          g_string_append (message, "]");
+        }
+      g_string_append (message, "}");
+    }
+  g_string_append (message, "]}}");
+
+  return app_test_aitp_notification_new (id, "Many options", message->str);
+}
+
 /* A history entry of @notification, as the history reads it back. */
 static inline TriageHistoryEntry *
 app_test_stall_history_entry (AtpNotification *notification)

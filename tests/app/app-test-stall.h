@@ -249,3 +249,50 @@ app_test_stall_request (void)
 {
   return app_test_stall_request_sized (100000, 100000, 100000, 10000);
 }
+
+/*
+ * A request of one @response_type action ("choice" or "multi_choice") of
+ * @n_options options ("Host 0"…), as many as a service may send
+ * (ATP_MAX_CHOICE_OPTIONS), in under ATP's 1 MiB.
+ */
+static inline AtpNotification *
+app_test_stall_request_options (const char *response_type,
+                                guint       n_options)
+{
+  g_autofree char *id = g_uuid_string_random ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *ts = atp_format_timestamp (now);
+  g_autoptr(GString) json = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  AtpNotification *notification;
+
+  g_string_append_printf (json, "{\"id\": \"%s\", \"version\": \"1.0\", \"timestamp\": \"%s\","
+                          " \"service\": {\"id\": \"ci\", \"name\": \"CI\"},"
+                          " \"context\": {\"title\": \"Which hosts?\","
+                          "   \"description\": \"The hosts to restart tonight.\"},"
+                          " \"actions\": [{\"id\": \"hosts\", \"label\": \"Hosts\","
+                          "   \"response_type\": \"%s\", \"options\": [",
+                          id, ts, response_type);
+  for (guint i = 0; i < n_options; i++)
+    g_string_append_printf (json, "%s{\"value\": \"h%u\", \"label\": \"Host %u\"}", i ? ", " : "", i, i);
+  g_string_append (json, "]}], \"status\": \"delivered\"}");
+  g_assert_cmpuint (json->len, <, 1024 * 1024);
+  notification = atp_notification_new_from_data (json->str, json->len, ATP_PARSE_DEFAULT, &error);
+  g_assert_no_error (error);
+
+  return notification;
+}
+
+/* The process's resident memory now, in KiB (VmRSS), or 0 if unknown. */
+static inline guint64
+app_test_stall_rss_kib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  line = strstr (status, "\nVmRSS:");
+
+  return line != NULL ? g_ascii_strtoull (line + strlen ("\nVmRSS:"), NULL, 10) : 0;
+}

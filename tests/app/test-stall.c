@@ -13,6 +13,9 @@
  * real figures are bench/app's, `run.sh --preview`: tens of ms where the
  * long line took over a minute). Search still finds text anywhere in the
  * whole content, in the part of a shortened line that is not shown too.
+ * Requests of as many options as libatp takes: a choice and a multi_choice
+ * of 20,000 (shown, searched, the last one chosen, its draft) and AITP
+ * radio and checkbox decisions of 100, each with the memory it took too.
  *
  * With --gl (the test test-stall-gl) it draws with GTK's GL renderer, the
  * default, instead of the cairo one the other tests use: under Xvfb that is
@@ -29,6 +32,7 @@
 #include "triage-afp-view.h"
 #include "triage-aitp-view-private.h"
 #include "triage-notifier.h"
+#include "triage-response-editor-private.h"
 #include "triage-whole-text.h"
 
 /*
@@ -57,6 +61,8 @@
  * first time; a dim label is now dimmed by its colour, widgets/style.css).
  */
 #define AFP_BUSY_BOUND_MS 150.0
+/* What showing a request may add to the process's resident memory. */
+#define RSS_BOUND_KIB  (100 * 1024)
 /* Generous: the preparation runs in a thread and a large text loads in
  * steps, on a busy machine (1 MB of JSON took 61 s at a load average of 25
  * on 2 cores). */
@@ -478,6 +484,207 @@ test_aitp_huge_options (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* How many widgets of @type are under @widget (itself too). */
+static guint
+count_widgets (GtkWidget *widget,
+               GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (widget, type) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_widgets (child, type);
+
+  return n;
+}
+
+/* The first widget of @type under @widget (itself too), or NULL. */
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Ends @stall and asserts it as assert_stall() does; says the memory the
+ * process grew by since it had @rss_before KiB, and bounds it. */
+static void
+assert_stall_and_memory (const char   *name,
+                         AppTestStall *stall,
+                         guint64       rss_before)
+{
+  gint64 grown = (gint64) app_test_stall_rss_kib () - (gint64) rss_before;
+
+  assert_stall (name, stall);
+  g_test_message ("%s: resident memory grew by %.1f MiB", name, grown / 1024.0);
+  if (grown > RSS_BOUND_KIB)
+    g_error ("%s: resident memory grew by %.1f MiB (bound %.0f MiB)",
+             name, grown / 1024.0, RSS_BOUND_KIB / 1024.0);
+}
+
+/* Types @text in the multi_choice's search and waits for @expected rows. */
+static void
+search_options (TriageResponseEditor *editor,
+                const char           *text,
+                guint                 expected)
+{
+  GListModel *shown = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (editor->input)));
+
+  gtk_editable_set_text (GTK_EDITABLE (editor->option_filter), text);
+  /* The entry waits a moment before it searches, as for typing. */
+  app_test_wait_for (g_list_model_get_n_items (shown) == expected, WAIT_MS);
+}
+
+/* Opens the choice's drop-down, searches it for its last option and picks it. */
+static void
+choose_last_option (TriageResponseEditor *editor,
+                    GtkWidget            *window,
+                    const char           *name)
+{
+  g_autofree char *opened = g_strdup_printf ("%s-opened", name);
+  g_autofree char *searched = g_strdup_printf ("%s-searched", name);
+  g_autofree char *last = g_strdup_printf ("Host %u", ATP_MAX_CHOICE_OPTIONS - 1);
+  GtkWidget *popover, *search, *list;
+  GListModel *shown;
+  AppTestStall stall;
+
+  g_assert_true (GTK_IS_DROP_DOWN (editor->input));
+  app_test_stall_start (&stall);
+  g_signal_emit_by_name (editor->input, "activate");
+  popover = find_widget (editor->input, GTK_TYPE_POPOVER);
+  app_test_wait_for (gtk_widget_get_mapped (popover), WAIT_MS);
+  wait_drawn (window);
+  assert_stall (opened, &stall);
+
+  search = find_widget (popover, GTK_TYPE_SEARCH_ENTRY);
+  list = find_widget (popover, GTK_TYPE_LIST_VIEW);
+  shown = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (list)));
+  app_test_stall_start (&stall);
+  gtk_editable_set_text (GTK_EDITABLE (search), last);
+  app_test_wait_for (g_list_model_get_n_items (shown) == 1, WAIT_MS);
+  wait_drawn (window);
+  assert_stall (searched, &stall);
+
+  /* The one found, activated as Enter does: the drop-down closes on it. */
+  gtk_widget_activate_action (list, "list.activate-item", "u", 0);
+  app_test_wait_for (!gtk_widget_get_mapped (popover), WAIT_MS);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (editor->input)), ==,
+                    ATP_MAX_CHOICE_OPTIONS - 1);
+}
+
+/* Searches the multi_choice for its last option, ticks it, clears the search. */
+static void
+tick_last_option (TriageResponseEditor *editor,
+                  GtkWidget            *window,
+                  const char           *name)
+{
+  g_autofree char *searched = g_strdup_printf ("%s-searched", name);
+  g_autofree char *cleared = g_strdup_printf ("%s-ticked-cleared", name);
+  g_autofree char *last = g_strdup_printf ("host %u", ATP_MAX_CHOICE_OPTIONS - 1);
+  AppTestStall stall;
+
+  g_assert_true (GTK_IS_LIST_VIEW (editor->input));
+  app_test_stall_start (&stall);
+  search_options (editor, last, 1);
+  wait_drawn (window);
+  assert_stall (searched, &stall);
+
+  app_test_stall_start (&stall);
+  _triage_response_editor_set_option_active (editor, ATP_MAX_CHOICE_OPTIONS - 1, TRUE);
+  search_options (editor, "", ATP_MAX_CHOICE_OPTIONS);
+  wait_drawn (window);
+  assert_stall (cleared, &stall);
+}
+
+/*
+ * A request of one choice or multi_choice of ATP_MAX_CHOICE_OPTIONS options
+ * (as many as libatp and the server take), shown as the app shows it:
+ * decision view, inbox row, history row, the bubble's texts; then the last
+ * option found and chosen as a person would, and the draft the keeper
+ * writes. Widgets are made for what is on screen only: one per option
+ * (20,000 check buttons) froze the app for 28.5 s on a loaded machine.
+ */
+static void
+test_request_options (gconstpointer data)
+{
+  const char *response_type = data;
+  guint64 rss_before = app_test_stall_rss_kib ();
+  g_autoptr(AtpNotification) notification = app_test_stall_request_options (response_type,
+                                                                            ATP_MAX_CHOICE_OPTIONS);
+  g_autoptr(TriageRequest) request = NULL;
+  g_autoptr(TriageHistoryEntry) entry = app_test_stall_history_entry (notification);
+  g_autofree char *summary = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *name = g_strdup_printf ("%s-%u", response_type, ATP_MAX_CHOICE_OPTIONS);
+  g_autofree char *value = g_strdup_printf ("\"h%u\"", ATP_MAX_CHOICE_OPTIONS - 1);
+  g_autofree char *draft = NULL;
+  g_autoptr(JsonNode) draft_node = NULL;
+  GtkWidget *window, *inbox_row, *history_row;
+  TriageResponseEditor *editor;
+  AppTestStall stall;
+
+  app_test_stall_start (&stall);
+  /* The bubble says the request's description, not its options. */
+  summary = triage_notifier_dup_summary (notification);
+  body = triage_notifier_dup_body (notification);
+  g_assert_cmpstr (body, ==, "The hosts to restart tonight.");
+  g_assert_null (strstr (summary, "Host"));
+
+  request = triage_request_new (notification);
+  window = app_test_stall_request_window (notification, request, entry, &inbox_row, &history_row);
+  wait_drawn (window);
+  g_assert_cmpstr (triage_inbox_row_get_title (TRIAGE_INBOX_ROW (inbox_row)), ==, "Which hosts?");
+  editor = TRIAGE_RESPONSE_EDITOR (find_widget (window, TRIAGE_TYPE_RESPONSE_EDITOR));
+  g_assert_nonnull (editor);
+  /* What the bounds are about, whatever the machine's load: GTK 4.8's list
+   * view keeps some 200 rows around what it shows, a drop-down one. */
+  g_assert_cmpuint (count_widgets (window, GTK_TYPE_CHECK_BUTTON), <, 500);
+  g_assert_cmpuint (count_widgets (window, GTK_TYPE_LABEL), <, 1000);
+  assert_stall_and_memory (name, &stall, rss_before);
+
+  if (g_str_equal (response_type, "choice"))
+    choose_last_option (editor, window, name);
+  else
+    tick_last_option (editor, window, name);
+
+  /* The answer, and the draft the keeper writes, are the last option. */
+  g_assert_true (triage_response_editor_get_valid (editor));
+  draft_node = triage_response_editor_dup_draft (editor);
+  draft = json_to_string (draft_node, FALSE);
+  g_assert_nonnull (strstr (draft, value));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* AITP radio and checkbox decisions of as many options as AITP takes
+ * (ATP_AITP_MAX_OPTIONS): every option a widget of its own. */
+static void
+test_aitp_options (gconstpointer data)
+{
+  const char *type = data;
+  guint64 rss_before = app_test_stall_rss_kib ();
+  g_autoptr(AtpNotification) notification = app_test_stall_aitp_options (type, ATP_AITP_MAX_OPTIONS, 0);
+  g_autofree char *name = g_strdup_printf ("aitp-%s-%u", type, ATP_AITP_MAX_OPTIONS);
+  AppTestStall stall;
+  GtkWidget *window;
+
+  app_test_stall_start (&stall);
+  window = show_request_view (triage_aitp_view_new (), notification);
+  assert_stall_and_memory (name, &stall, rss_before);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* What the app has done long before a request comes (see app_test_stall_warm_up()). */
 static void
 warm_up (void)
@@ -520,6 +727,10 @@ main (int   argc,
   g_test_add_func ("/stall/request", test_request);
   g_test_add_func ("/stall/afp/long-line", test_afp_long_line);
   g_test_add_func ("/stall/aitp/huge-options", test_aitp_huge_options);
+  g_test_add_data_func ("/stall/request/choice-options", "choice", test_request_options);
+  g_test_add_data_func ("/stall/request/multi-choice-options", "multi_choice", test_request_options);
+  g_test_add_data_func ("/stall/aitp/radio-options", "radio", test_aitp_options);
+  g_test_add_data_func ("/stall/aitp/checkbox-options", "checkbox", test_aitp_options);
 
   status = g_test_run ();
   if (main_window != NULL)
