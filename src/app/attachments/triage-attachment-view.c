@@ -54,8 +54,20 @@ _triage_attachment_view_set_kind (TriageAttachmentView *self,
     [TRIAGE_ATTACHMENT_KIND_ERROR] = "error",
   };
   gboolean have_bytes = self->bytes != NULL;
+  GtkWidget *shown = gtk_stack_get_visible_child (self->stack);
 
   gtk_stack_set_visible_child_name (self->stack, pages[kind]);
+  /* GTK 4.8's homogeneous stack only queues an allocation for the page it
+   * now shows, so a view already drawn (a preview shown while its text was
+   * prepared) is reached by GTK's pass over children that need one, not
+   * allocated itself. There, the text view, wrapping at its first width,
+   * queues a resize from its size_allocate: the view's ancestors are marked
+   * and allocated again, but the preview's page (TriageAttachmentPage)
+   * kept its mark and was drawn without an allocation (a warning, fatal in
+   * the tests). A resize allocates the whole view again instead, where a
+   * resize from within is settled, as when the view is drawn first. */
+  if (gtk_stack_get_visible_child (self->stack) != shown)
+    gtk_widget_queue_resize (GTK_WIDGET (self->stack));
   gtk_spinner_set_spinning (self->spinner, kind == TRIAGE_ATTACHMENT_KIND_LOADING);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attachment.save", have_bytes);
