@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+# test-window-tab-dogtail.py — the main window of the real triage binary
+# gone through with the keyboard alone, read through AT-SPI (dogtail) as a
+# screen reader reads each stop: its role and name, and its description where
+# that says a state. No stop without a name, no press of Tab that leaves the
+# keyboard where it was; each case says what it walks.
+#
+# Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
+# unset for the app (the accessibility bus is D-Bus-activated on that bus).
+#
+# Copyright 2026 The Triage authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import contextlib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402  (dogtail first)
+from apptest import App, Server, World, run, wait_for  # noqa: E402
+
+TAB = "Tab"
+BACK = "<Shift>ISO_Left_Tab"
+APPROVE = [{"id": "approve", "label": "Approve", "response_type": "simple"}]
+
+
+@contextlib.contextmanager
+def app_with(name, titles=()):
+    """The app started as a person starts it, requests @titles in its inbox,
+    its window with the keyboard; gives its node on the accessibility bus and
+    the server."""
+    world = World(name)
+    server = Server(world)
+    app = App(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None)
+    try:
+        server.start()
+        for title in titles:
+            server.post(title, APPROVE, description="Tab through.")
+        app.start()
+        triage = find_app(app, timeout=20)
+        if titles:
+            find(triage, "the last request in the inbox", "list item", titles[-1])
+        frame = find(triage, "the main window", "frame", "Triage")
+        rawinput.absoluteMotion(400, 300)
+        wait_for("the window to have the keyboard", lambda: has_keyboard(frame), interval=0.1)
+        yield triage, server
+    finally:
+        app.stop()
+        server.stop()
+        world.cleanup()
+
+
+def test_empty_window_round():
+    """With no request, Tab goes past the empty inbox's example command, both
+    ways."""
+    with app_with("tab-empty") as (triage, _):
+        find(triage, "the empty inbox's Copy Command", "push button", "Copy Command")
+        # The window opens with the keyboard on the Inbox tab.
+        key_to(TAB, "page tab", "History")
+        key_to(TAB, "push button", "Main Menu")
+        # Past the example command, which GTK 4.8 let take Tab without the
+        # keyboard: it stayed where it was at every press, in both directions.
+        key_to(TAB, "push button", "Copy Command")
+        key_to(BACK, "push button", "Main Menu")
+
+
+run([("with no request, Tab goes past the empty inbox's example command",
+      test_empty_window_round)])
