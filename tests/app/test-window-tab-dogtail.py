@@ -17,11 +17,17 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402  (dogtail first)
-from apptest import App, Server, World, run, wait_for  # noqa: E402
+from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
 
 TAB = "Tab"
 BACK = "<Shift>ISO_Left_Tab"
 APPROVE = [{"id": "approve", "label": "Approve", "response_type": "simple"}]
+
+
+def assert_described(node, description):
+    if node.description != description:
+        raise Failure(f"the {node.roleName} {node.name!r} is described as "
+                      f"{node.description!r}, not {description!r}")
 
 
 @contextlib.contextmanager
@@ -51,8 +57,9 @@ def app_with(name, titles=()):
 
 
 def test_empty_window_round():
-    """With no request, Tab goes past the empty inbox's example command, both
-    ways."""
+    """With no request, Tab goes round the whole window, past the empty
+    inbox's example command to the empty side, said as it reads, and round
+    the empty history to its empty page."""
     with app_with("tab-empty") as (triage, _):
         find(triage, "the empty inbox's Copy Command", "push button", "Copy Command")
         # The window opens with the keyboard on the Inbox tab.
@@ -61,8 +68,30 @@ def test_empty_window_round():
         # Past the example command, which GTK 4.8 let take Tab without the
         # keyboard: it stayed where it was at every press, in both directions.
         key_to(TAB, "push button", "Copy Command")
+        placeholder = key_to(TAB, "scroll pane", "No Request Selected")
+        assert_described(placeholder, "Choose a request to see what is asked and answer it")
+        key_to(TAB, "page tab", "Inbox")
+        key_to(BACK, "scroll pane", "No Request Selected")
+        key_to(BACK, "push button", "Copy Command")
         key_to(BACK, "push button", "Main Menu")
 
+        # The empty history, round too.
+        key_to(BACK, "page tab", "History")
+        rawinput.pressKey("space")
+        find(triage, "the empty history", "label", "No Decisions Yet")
+        # The keyboard was on the inbox's switcher, gone with it: from the
+        # history's.
+        key_to(TAB, "page tab", "History")
+        key_to(TAB, "push button", "Main Menu")
+        key_to(TAB, "entry", "Search the decision history")
+        key_to(TAB, "push button", "Export the History")
+        for name in ["Service", "Project", "Outcome", "Received"]:
+            key_to(TAB, "push button", name)
+        key_to(TAB, "image", "Decisions over time")
+        empty = key_to(TAB, "scroll pane", "No Decisions Yet")
+        assert_described(empty, "Every request your agents send, and what became of it, is kept here")
+        key_to(TAB, "page tab", "Inbox")
 
-run([("with no request, Tab goes past the empty inbox's example command",
+
+run([("with no request, Tab goes round the window and the empty history, every stop named",
       test_empty_window_round)])

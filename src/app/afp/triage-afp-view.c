@@ -10,6 +10,7 @@
 
 #include "triage-afp-applied.h"
 #include "triage-afp-artifact.h"
+#include "triage-status-page-a11y.h"
 #include "triage-afp-protocol.h"
 #include "triage-decision-format.h"
 #include "triage-afp-view-private.h"
@@ -503,6 +504,8 @@ triage_afp_view_init (TriageAfpView *self)
   triage_widgets_style_add (RESOURCE_BASE "/afp/style.css");
   self->drafts = _triage_afp_view_new_drafts (self);
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Said as it reads when it takes the keyboard (nothing else on it can). */
+  triage_status_page_name_scroller (self->error_page);
 
   /* Decline… and Send side by side, one above the other at 360 px with large text. */
   {

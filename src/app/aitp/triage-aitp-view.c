@@ -11,6 +11,7 @@
 #include "triage-aitp-view-private.h"
 #include "triage-decision-format.h"
 #include "triage-send-shortcut.h"
+#include "triage-status-page-a11y.h"
 #include "triage-whole-text.h"
 #include "triage-widgets-style.h"
 #include "triage-wrap-box.h"
@@ -676,6 +677,8 @@ triage_aitp_view_init (TriageAitpView *self)
   triage_widgets_style_init ();
   triage_widgets_style_add (RESOURCE_BASE "/aitp/style.css");
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Said as it reads when it takes the keyboard (nothing else on it can). */
+  triage_status_page_name_scroller (self->error_page);
   /* The button is labelled by its label too, which GTK 4.8 adds to the name
    * the template gives it ("Send Send"): one name, as it reads. */
   gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->send_button),

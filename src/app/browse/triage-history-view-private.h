@@ -58,6 +58,7 @@ struct _TriageHistoryView
   TriageHistoryChart     *chart;
   GtkLabel               *count_label;
   GtkStack               *stack;
+  AdwStatusPage          *empty_page;
   AdwStatusPage          *unavailable_page;
   GtkGridView            *list_view;
 };

@@ -11,6 +11,7 @@
 #include "triage-browse-style.h"
 #include "triage-history-row.h"
 #include "triage-history-view-private.h"
+#include "triage-status-page-a11y.h"
 
 /*
  * The decision history: every request with what became of it, searchable
@@ -652,6 +653,7 @@ triage_history_view_class_init (TriageHistoryViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, chart);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, count_label);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, stack);
+  gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, unavailable_page);
   gtk_widget_class_bind_template_child (widget_class, TriageHistoryView, list_view);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activate);
@@ -677,6 +679,9 @@ triage_history_view_init (TriageHistoryView *self)
   triage_browse_prepare_drop_down (self->project_dropdown);
   triage_browse_prepare_drop_down (self->outcome_dropdown);
   triage_browse_prepare_drop_down (self->date_dropdown);
+  /* Nothing on them takes the keyboard: their scrolled window is a stop of Tab. */
+  triage_status_page_name_scroller (self->empty_page);
+  triage_status_page_name_scroller (self->unavailable_page);
 
   self->cancellable = g_cancellable_new ();
   self->filter = triage_history_filter_new ();

@@ -11,6 +11,7 @@
 #include "triage-atp-protocol.h"
 #include "triage-decision-view-private.h"
 #include "triage-response-editor.h"
+#include "triage-status-page-a11y.h"
 #include "triage-widgets-style.h"
 #include "triage-wrap-box.h"
 
@@ -308,6 +309,8 @@ triage_decision_view_init (TriageDecisionView *self)
 {
   triage_widgets_style_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Said as it reads when it takes the keyboard (nothing else on it can). */
+  triage_status_page_name_scroller (self->error_page);
 
   self->editors = g_ptr_array_new ();
   self->drafts = _triage_decision_view_new_drafts (self);

@@ -14,6 +14,7 @@
 #include "triage-application.h"
 #include "triage-decision-view.h"
 #include "triage-request-stack.h"
+#include "triage-status-page-a11y.h"
 
 /*
  * Where the window shows a request: one view per protocol, made the first
@@ -390,6 +391,7 @@ triage_request_stack_init (TriageRequestStack *self)
   adw_status_page_set_icon_name (self->unsupported, "dialog-question-symbolic");
   adw_status_page_set_title (self->unsupported, _("Cannot Show This Request"));
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->unsupported), "unsupported");
+  triage_status_page_name_scroller (self->unsupported);
 
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->stack));
 

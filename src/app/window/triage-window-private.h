@@ -84,6 +84,7 @@ struct _TriageWindow
   GtkWidget             *problem_retry_button;
   TriageInboxPane       *inbox_pane;
   GtkStack              *content_stack;
+  AdwStatusPage         *placeholder_page;
   TriageRequestView     *decision_view;
   AdwLeaflet            *history_leaflet;
   GtkWidget             *history_list_page;

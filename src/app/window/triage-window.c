@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "triage-decision-format.h"
+#include "triage-status-page-a11y.h"
 #include "triage-window-private.h"
 
 /*
@@ -698,6 +699,7 @@ triage_window_class_init (TriageWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, problem_retry_button);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, inbox_pane);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, TriageWindow, placeholder_page);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, decision_view);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_leaflet);
   gtk_widget_class_bind_template_child (widget_class, TriageWindow, history_list_page);
@@ -725,6 +727,8 @@ static void
 triage_window_init (TriageWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* With no request open, a stop of Tab: said as it reads. */
+  triage_status_page_name_scroller (self->placeholder_page);
 
   self->current_signals = g_signal_group_new (TRIAGE_TYPE_REQUEST);
   g_signal_group_connect_object (self->current_signals, "notify::status",
