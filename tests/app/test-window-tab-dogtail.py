@@ -93,5 +93,40 @@ def test_empty_window_round():
         key_to(TAB, "page tab", "Inbox")
 
 
+def expect_popup(opener, choices, list_name):
+    """Space on @opener opens its popup with the keyboard on its choice, named;
+    Down goes through the others; Escape goes back to @opener."""
+    item = key_to("space", "list item", choices[0])
+    if item.parent.name != list_name:
+        raise Failure(f"the popup's list is named {item.parent.name!r}, not {list_name!r}")
+    for choice in choices[1:]:
+        key_to("Down", "list item", choice)
+    key_to("Escape", "push button", opener)
+
+
+def test_filter_popups_named():
+    """The inbox's and the history's filter popups: their list named by the
+    filter, every row by the choice it shows."""
+    with app_with("tab-popups", ["Popup one?"]) as (triage, _):
+        key_to("<Control>f", "entry", "Search pending requests")
+        key_to(TAB, "push button", "Service")
+        expect_popup("Service", ["All Services", "Test Bot"], "Service")
+        key_to(TAB, "push button", "Project")
+        expect_popup("Project", ["All Projects"], "Project")
+
+        find(triage, "the History tab", "page tab", "History").click()
+        find(triage, "the request in the history", "table cell", "Popup one?")
+        key_to("<Control>f", "entry", "Search the decision history")
+        key_to(TAB, "push button", "Export the History")
+        key_to(TAB, "push button", "Service")
+        key_to(TAB, "push button", "Project")
+        key_to(TAB, "push button", "Outcome")
+        expect_popup("Outcome", ["Any Outcome", "Pending", "Answered here"], "Outcome")
+        key_to(TAB, "push button", "Received")
+        expect_popup("Received", ["Any Time", "Today", "Last 7 Days"], "Received")
+
+
 run([("with no request, Tab goes round the window and the empty history, every stop named",
-      test_empty_window_round)])
+      test_empty_window_round),
+     ("the inbox's and the history's filter popups name their list and choices",
+      test_filter_popups_named)])

@@ -57,12 +57,41 @@ bind_label (GtkSignalListItemFactory *factory,
             GtkListItem              *item)
 {
   GtkStringObject *string = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+  GtkWidget *row = gtk_widget_get_parent (label);
   g_autofree char *shown = NULL;
 
   /* A service's or project's name is an agent's: shown as every name is. */
   if (string != NULL)
     shown = triage_format_cut_text (gtk_string_object_get_string (string), TRIAGE_SHOWN_NAME_CHARS);
-  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)), shown ? shown : "");
+  gtk_label_set_label (GTK_LABEL (label), shown ? shown : "");
+
+  /* In the popup, the row around the label takes the keyboard, and GTK 4.8
+   * leaves it nameless (gtk_list_item_set_accessible_label () is 4.12's):
+   * named by the label, it says the choice shown. Its parent is there by
+   * the time of "bind", not of "setup". */
+  if (row != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row),
+                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL,
+                                    -1);
+}
+
+/* The list of choices in the popup, which GTK 4.8 names by its class
+ * ("GtkListView"): named by the drop-down ("Service"), as its button. */
+static void
+label_popup_list (GtkWidget   *widget,
+                  GtkDropDown *dropdown)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LIST_VIEW (child))
+        gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
+                                        GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
+                                        -1);
+      else
+        label_popup_list (child, dropdown);
+    }
 }
 
 /* The button a screen reader meets is named by the filter ("Service"): its
@@ -94,7 +123,8 @@ describe_drop_down_button (GtkDropDown *dropdown,
  *
  * Also names the button inside after the drop-down: screen readers meet
  * that button, which GTK 4.8 leaves nameless ("GtkToggleButton"), and
- * describes it by the choice made.
+ * describes it by the choice made; and names the popup's list after the
+ * drop-down, each of its rows after the choice it shows.
  */
 void
 triage_browse_prepare_drop_down (GtkDropDown *dropdown)
@@ -118,6 +148,7 @@ triage_browse_prepare_drop_down (GtkDropDown *dropdown)
                         G_CALLBACK (describe_drop_down_button), button);
       describe_drop_down_button (dropdown, NULL, button);
     }
+  label_popup_list (GTK_WIDGET (dropdown), dropdown);
 }
 
 static gboolean
