@@ -12,11 +12,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import contextlib
+import datetime
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402  (dogtail first)
+import a11ytest  # noqa: E402  (dogtail first)
+from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402
 from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
 
 TAB = "Tab"
@@ -28,6 +30,21 @@ def assert_described(node, description):
     if node.description != description:
         raise Failure(f"the {node.roleName} {node.name!r} is described as "
                       f"{node.description!r}, not {description!r}")
+
+
+def key_to_any(keys):
+    """Presses @keys and gives the control the keyboard lands on, whatever it is."""
+    a11ytest.focus_moves()
+    a11ytest._focused[0] = None
+    rawinput.keyCombo(keys)
+
+    def landed():
+        a11ytest.focus_moves()
+        return a11ytest._focused[0]
+    try:
+        return wait_for(f"{keys} to move the keyboard", landed, timeout=15, interval=0.05)
+    except Failure:
+        raise Failure(f"{keys} left the keyboard where it was") from None
 
 
 @contextlib.contextmanager
@@ -126,7 +143,56 @@ def test_filter_popups_named():
         expect_popup("Received", ["Any Time", "Today", "Last 7 Days"], "Received")
 
 
+def days(first, last):
+    """The period as the button shows it ("Nov 26 – Dec  2": GLib pads the
+    day with a figure space)."""
+    def day(date):
+        return f"{date.strftime('%b')} {format(date.day, chr(0x2007) + '>2')}"
+    return f"{day(first)} – {day(last)}"
+
+
+def test_chosen_days_described():
+    """Chosen Days…: the button that opens the days' popup is named by what it
+    does and described by the days chosen, after a change too."""
+    with app_with("tab-days", ["Days one?"]) as (triage, _):
+        find(triage, "the History tab", "page tab", "History").click()
+        find(triage, "the request in the history", "table cell", "Days one?")
+        key_to("<Control>f", "entry", "Search the decision history")
+        for name in ["Export the History", "Service", "Project", "Outcome", "Received"]:
+            key_to(TAB, "push button", name)
+        # The sixth choice, "Chosen Days…" (the popup's rows are read in
+        # the case above).
+        key_to_any("space")
+        for _ in range(5):
+            key_to_any("Down")
+        # Chosen: the days' popup opens, the last seven days in it.
+        rawinput.pressKey("Return")
+        find(triage, "the first day's calendar", None, "First day")
+        today = datetime.date.today()
+        week = days(today - datetime.timedelta(days=6), today)
+        key_to("Escape", "push button", "Choose the Days")
+        button = key_to(BACK, "push button", "Received")
+        assert_described(button, "Chosen Days…")
+        button = key_to(TAB, "push button", "Choose the Days")
+        assert_described(button, week)
+
+        # Other days, shown: said as they change.
+        rawinput.pressKey("space")
+        find(triage, "the first day's calendar", None, "First day")
+        # The keyboard is in the first day's calendar: another day.
+        rawinput.pressKey("Right")
+        rawinput.pressKey("space")
+        key_to("<Alt>s", "push button", "Choose the Days")
+
+        def shown():
+            return [n.name for n in button.findChildren(lambda n: n.roleName == "label")]
+        wait_for("the other days to show", lambda: shown() and shown() != [week],
+                 timeout=15, interval=0.1)
+        assert_described(button, shown()[0])
+
+
 run([("with no request, Tab goes round the window and the empty history, every stop named",
       test_empty_window_round),
      ("the inbox's and the history's filter popups name their list and choices",
-      test_filter_popups_named)])
+      test_filter_popups_named),
+     ("Choose the Days says the days chosen", test_chosen_days_described)])

@@ -351,6 +351,7 @@ update_range_button (TriageHistoryView *self)
   g_autofree char *first = NULL;
   g_autofree char *last = NULL;
   g_autofree char *label = NULL;
+  GtkWidget *button;
 
   if (self->range_from == 0 || self->range_to == 0)
     return;
@@ -360,6 +361,19 @@ update_range_button (TriageHistoryView *self)
   /* Translators: a period, from the first day to the last */
   label = g_strdup_printf (_("%s – %s"), first, last);
   gtk_menu_button_set_label (self->range_button, label);
+
+  /* A screen reader meets the button inside, named by the days alone
+   * (its label): named "Choose the Days" by the menu button, it is described
+   * by the days chosen, as the other filters are by their choice. */
+  button = gtk_widget_get_first_child (GTK_WIDGET (self->range_button));
+  if (GTK_IS_TOGGLE_BUTTON (button))
+    {
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->range_button, NULL,
+                                      -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, label, -1);
+    }
 }
 
 static void
