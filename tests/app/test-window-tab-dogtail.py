@@ -153,7 +153,8 @@ def days(first, last):
 
 def test_chosen_days_described():
     """Chosen Days…: the button that opens the days' popup is named by what it
-    does and described by the days chosen, after a change too."""
+    does and described by the days chosen, after a change too; the popup's
+    calendars' arrows are named."""
     with app_with("tab-days", ["Days one?"]) as (triage, _):
         find(triage, "the History tab", "page tab", "History").click()
         find(triage, "the request in the history", "table cell", "Days one?")
@@ -179,9 +180,15 @@ def test_chosen_days_described():
         # Other days, shown: said as they change.
         rawinput.pressKey("space")
         find(triage, "the first day's calendar", None, "First day")
-        # The keyboard is in the first day's calendar: another day.
+        # The keyboard is in the first day's calendar: another day. Then the
+        # other calendar: its arrows named.
         rawinput.pressKey("Right")
         rawinput.pressKey("space")
+        stops = [(node.roleName, node.name) for node in (key_to_any(TAB) for _ in range(5))]
+        arrows = [stop for stop in stops if stop[0] == "push button"]
+        if arrows != [("push button", name) for name in
+                      ["Previous Month", "Next Month", "Previous Year", "Next Year"]]:
+            raise Failure(f"the calendar's arrows are {arrows}, in Tab's stops {stops}")
         key_to("<Alt>s", "push button", "Choose the Days")
 
         def shown():

@@ -598,6 +598,43 @@ triage_history_view_dup_project_choices (TriageHistoryView *self)
   return triage_browse_dup_drop_down_strings (self->project_dropdown);
 }
 
+/* GTK 4.8's calendar leaves its four arrow buttons named by their class
+ * ("GtkImage"): a screen reader met four of them a calendar, each a stop of
+ * Tab. In the header's order: the month's, then the year's. */
+static void
+collect_buttons (GtkWidget *widget,
+                 GPtrArray *buttons)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_BUTTON (child))
+        g_ptr_array_add (buttons, child);
+      else
+        collect_buttons (child, buttons);
+    }
+}
+
+static void
+name_calendar_arrows (GtkCalendar *calendar)
+{
+  const char *names[] = {
+    _("Previous Month"),
+    _("Next Month"),
+    _("Previous Year"),
+    _("Next Year"),
+  };
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+  collect_buttons (GTK_WIDGET (calendar), buttons);
+  if (buttons->len != G_N_ELEMENTS (names))
+    return;
+
+  for (guint i = 0; i < buttons->len; i++)
+    gtk_accessible_update_property (g_ptr_array_index (buttons, i),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, names[i], -1);
+}
+
 void
 triage_history_view_init_filters (TriageHistoryView *self)
 {
@@ -625,6 +662,9 @@ triage_history_view_init_filters (TriageHistoryView *self)
   set_string_model (self->outcome_dropdown, outcome_labels, 0);
   set_string_model (self->date_dropdown, period_labels, TRIAGE_HISTORY_PERIOD_ANY);
   self->updating = FALSE;
+
+  name_calendar_arrows (self->from_calendar);
+  name_calendar_arrows (self->to_calendar);
 }
 
 void
