@@ -198,8 +198,55 @@ def test_chosen_days_described():
         assert_described(button, shown()[0])
 
 
+def tab_to_stop(role, name, presses=20):
+    """Tab until the keyboard is on the @role @name; every stop on the way
+    named, and every press moving on (no trap). Gives the stops, in order."""
+    stops = []
+    for _ in range(presses):
+        node = key_to_any(TAB)
+        stops.append((node.roleName, node.name))
+        if not node.name.strip() or node.name.startswith(("Gtk", "Adw", "Triage")):
+            raise Failure(f"Tab went to a {node.roleName} without a name, after {stops[:-1]}")
+        if (node.roleName, node.name) == (role, name):
+            return stops
+    raise Failure(f"Tab did not reach the {role} {name!r} in {presses} presses: {stops}")
+
+
+def open_request(triage, heading, words):
+    """Opens the request found by @words from the inbox's search."""
+    key_to("<Control>f", "entry", "Search pending requests")
+    rawinput.keyCombo("<Control>a")
+    rawinput.typeText(words)
+    pending = find(triage, "the inbox's list", "list", "Pending requests")
+    wait_for(f"the search to find {heading!r} alone",
+             lambda: [n.name for n in pending.children] == [heading], timeout=15, interval=0.1)
+    key_to("Down", "list item", heading)
+    key_to("Return", "heading", heading)
+
+
+def test_request_stops():
+    """An ATP request's context values go by in one press of Tab a control,
+    each named."""
+    with app_with("tab-requests") as (triage, server):
+        # An ATP request with context values (selectable with the pointer).
+        body = {"id": "6b0e2b52-3b9c-4c55-9d58-8f0f1c1c0a01",
+                "context": {"title": "Deploy with context?", "description": "Tab through.",
+                            "metadata": {"branch": "main", "commit": "4f2a9c1"}},
+                "actions": APPROVE}
+        status, reply = server.request("POST", "/api/v1/notifications", body)
+        if status != 201:
+            raise Failure(f"POST /api/v1/notifications: {status} {reply}")
+        find(triage, "the ATP request in the inbox", "list item", "Deploy with context?")
+        open_request(triage, "Deploy with context?", "deploy")
+        find(triage, "the context's first value", "label", "main")
+        tab_to_stop("push button", "Approve")
+        tab_to_stop("page tab", "Inbox")
+
+
 run([("with no request, Tab goes round the window and the empty history, every stop named",
       test_empty_window_round),
      ("the inbox's and the history's filter popups name their list and choices",
       test_filter_popups_named),
-     ("Choose the Days says the days chosen", test_chosen_days_described)])
+     ("Choose the Days says the days chosen", test_chosen_days_described),
+     ("an ATP request's context, one stop a control",
+      test_request_stops)])

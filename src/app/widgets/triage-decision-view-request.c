@@ -58,8 +58,11 @@ metadata_row_new (const char *key,
   gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (value_label), 0);
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
-  /* Selectable with the pointer, but not one tab stop per value. */
+  /* Selectable with the pointer, but not one tab stop per value; nor a trap:
+   * GTK 4.8's selectable label takes Tab even when it cannot be focused,
+   * and the keyboard stayed where it was at every press. */
   gtk_widget_set_focusable (value_label, FALSE);
+  gtk_widget_set_can_focus (value_label, FALSE);
   if (value != NULL && !JSON_NODE_HOLDS_VALUE (value))
     gtk_widget_add_css_class (value_label, "monospace");
   gtk_box_append (GTK_BOX (box), value_label);
