@@ -17,6 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import aitptest  # noqa: E402
 import a11ytest  # noqa: E402  (dogtail first)
 from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402
 from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
@@ -225,8 +226,8 @@ def open_request(triage, heading, words):
 
 
 def test_request_stops():
-    """An ATP request's context values go by in one press of Tab a control,
-    each named."""
+    """An ATP request's context values and an AITP request's options go by
+    in one press of Tab a control, each named."""
     with app_with("tab-requests") as (triage, server):
         # An ATP request with context values (selectable with the pointer).
         body = {"id": "6b0e2b52-3b9c-4c55-9d58-8f0f1c1c0a01",
@@ -242,11 +243,20 @@ def test_request_stops():
         tab_to_stop("push button", "Approve")
         tab_to_stop("page tab", "Inbox")
 
+        # An AITP decision's options: one stop each, the option's button.
+        aitptest.post(server, aitptest.load("seed-003-radio-request.json"))
+        heading = "Select your favorite number:"
+        open_request(triage, heading, "favorite")
+        stops = tab_to_stop("radio button", "100")
+        options = [stop for stop in stops if stop[0] in ("radio button", "list item")]
+        if options != [("radio button", "0"), ("radio button", "7"), ("radio button", "100")]:
+            raise Failure(f"the options' stops are {options}")
+
 
 run([("with no request, Tab goes round the window and the empty history, every stop named",
       test_empty_window_round),
      ("the inbox's and the history's filter popups name their list and choices",
       test_filter_popups_named),
      ("Choose the Days says the days chosen", test_chosen_days_described),
-     ("an ATP request's context, one stop a control",
+     ("an ATP request's context and an AITP request's options, one stop a control",
       test_request_stops)])

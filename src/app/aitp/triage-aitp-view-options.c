@@ -146,6 +146,9 @@ option_row_new (TriageAitpView      *self,
 
   g_object_set_data (G_OBJECT (row), OPTION_CHECK_KEY, check);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  /* One stop of Tab an option, its button: the row took one of its own
+   * before it, a "list item" without a name. A click on it still counts. */
+  gtk_widget_set_focusable (row, FALSE);
 
   return row;
 }
