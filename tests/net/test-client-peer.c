@@ -103,11 +103,19 @@ test_peer_retry_after (Peer          *peer,
     }
 }
 
+static void
+count_notify_cb (guint *count)
+{
+  (*count)++;
+}
+
 /* The wait a 429 or 503 asks for (its Retry-After) was only on the error of
  * the request refused: the app's other answers and lookups went at once and
  * met the same refusal. It holds the whole client now: the latest end of
  * such a wait, capped, never shortened by a shorter one; other refusals,
- * and a 409 without Retry-After, leave it. */
+ * and a 409 without Retry-After, leave it. Its start and its end are told
+ * (notify::hold-until), the end by the client's own timer, so that the
+ * outbox and the lookups resume on the same word. */
 static void
 test_peer_hold (Peer          *peer,
                 gconstpointer  data)
@@ -123,7 +131,12 @@ test_peer_hold (Peer          *peer,
     { "00000000-0000-4000-8000-00000000000c", ATP_ERROR_RETRY_AFTER_MAX - 2, ATP_ERROR_RETRY_AFTER_MAX },
   };
 
+  guint notified = 0;
+
   g_assert_cmpint (atp_client_get_hold_until (peer->client), ==, 0);
+  g_assert_false (atp_client_is_held (peer->client));
+  g_signal_connect_swapped (peer->client, "notify::hold-until", G_CALLBACK (count_notify_cb),
+                            &notified);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(AtpNotification) notification = NULL;
@@ -138,11 +151,26 @@ test_peer_hold (Peer          *peer,
       if (cases[i].most_s == 0)
         {
           g_assert_cmpint (until, ==, 0);
+          g_assert_cmpuint (notified, ==, 0);
           continue;
         }
       g_assert_cmpint (until - now, >, cases[i].least_s * G_USEC_PER_SEC);
       g_assert_cmpint (until - now, <=, cases[i].most_s * G_USEC_PER_SEC);
+      g_assert_true (atp_client_is_held (peer->client));
+
+      /* The short wait: its end is told, never before it. */
+      if (cases[i].most_s == 2)
+        {
+          g_assert_cmpuint (notified, ==, 1);
+          net_test_wait_until (atp_client_get_hold_until (peer->client) == 0, "the end of the wait");
+          g_assert_cmpint (g_get_monotonic_time (), >=, until);
+          g_assert_false (atp_client_is_held (peer->client));
+          g_assert_cmpuint (notified, ==, 2);
+        }
     }
+  /* The cap's wait, then one not longer: told once, not twice. */
+  g_assert_cmpuint (notified, ==, 3);
+  g_signal_handlers_disconnect_by_data (peer->client, &notified);
 }
 
 /* The resync asks for pages of 1,000; a server that keeps to ATP's 100 (the

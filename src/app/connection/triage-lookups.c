@@ -21,8 +21,9 @@
  * A lookup that fails for now (busy, limited, unreachable) says nothing: the
  * request stays in the inbox and is asked about again later. While the
  * server has asked the client to wait (a 429's or 503's Retry-After, to a
- * lookup or to an answer: atp_client_get_hold_until ()) none is asked at
- * all; they are asked once the wait is over. Our own queued
+ * lookup or to an answer: atp_client_is_held ()) none is asked at all;
+ * they are asked once the client says the wait is over
+ * (notify::hold-until). Our own queued
  * answers are the outbox's to settle, so those are not looked up; one the
  * server refused for good is never sent again, so its request is.
  *
@@ -47,7 +48,7 @@ struct _TriageLookups
   GPtrArray        *fetches;         /* ids whose answer is to be fetched */
   guint             running;
   guint             retry_id;        /* later's next round */
-  guint             hold_id;         /* the end of the wait the server asked for */
+  gulong            hold_handler;    /* the client's notify::hold-until */
 };
 
 G_DEFINE_FINAL_TYPE (TriageLookups, triage_lookups, G_TYPE_OBJECT)
@@ -106,33 +107,14 @@ retry_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-hold_over_cb (gpointer data)
+/* The server's wait (a 429's or 503's Retry-After, to a lookup or to an
+ * answer: the server's, not one request's) started, lengthened or ended:
+ * the lookups held back go once it is over. */
+static void
+on_client_hold_changed (TriageLookups *self)
 {
-  TriageLookups *self = data;
-
-  self->hold_id = 0;
-  run (self);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Whether the server asked the client to wait (a 429's or 503's Retry-After,
- * to a lookup or to an answer: the server's, not one request's); then
- * hold_over_cb () runs the lookups when the wait is over. */
-static gboolean
-held (TriageLookups *self)
-{
-  gint64 until = atp_client_get_hold_until (self->client);
-  gint64 now = g_get_monotonic_time ();
-
-  if (until <= now)
-    return FALSE;
-
-  /* One armed for an earlier end finds the wait longer, and waits again. */
-  if (self->hold_id == 0)
-    self->hold_id = g_timeout_add ((guint) ((until - now + 999) / 1000), hold_over_cb, self);
-  return TRUE;
+  if (!atp_client_is_held (self->client))
+    run (self);
 }
 
 /* Forgets the lookups not yet started; those running go on. */
@@ -142,7 +124,6 @@ clear_waiting (TriageLookups *self)
   g_queue_clear_full (&self->waiting, g_free);
   g_ptr_array_set_size (self->later, 0);
   g_clear_handle_id (&self->retry_id, g_source_remove);
-  g_clear_handle_id (&self->hold_id, g_source_remove);
 }
 
 static void
@@ -231,7 +212,7 @@ static void
 run (TriageLookups *self)
 {
   if (self->client == NULL || (g_queue_is_empty (&self->waiting) && self->fetches->len == 0) ||
-      held (self))
+      atp_client_is_held (self->client))
     return;
 
   for (guint i = 0; i < self->fetches->len; i++)
@@ -385,9 +366,16 @@ triage_lookups_set_client (TriageLookups *self,
   self->running = 0;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->client != NULL)
+    g_clear_signal_handler (&self->hold_handler, self->client);
   g_set_object (&self->client, client);
   if (client != NULL)
-    self->cancellable = g_cancellable_new ();
+    {
+      self->cancellable = g_cancellable_new ();
+      self->hold_handler = g_signal_connect_object (client, "notify::hold-until",
+                                                    G_CALLBACK (on_client_hold_changed), self,
+                                                    G_CONNECT_SWAPPED);
+    }
 }
 
 /**

@@ -32,18 +32,13 @@ triage_outbox_retry_init (TriageOutboxRetry *retry,
   retry->data = data;
 }
 
-/* Fires at @at (monotonic usec) at the soonest: a timer armed for sooner is
- * put off till then, one armed for later stays. */
-void
-triage_outbox_retry_at (TriageOutboxRetry *retry,
-                        gint64             at)
+/* Fires at @at (monotonic usec). */
+static void
+retry_at (TriageOutboxRetry *retry,
+          gint64             at)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (retry->id != 0 && retry->at >= at)
-    return;
-
-  g_clear_handle_id (&retry->id, g_source_remove);
   retry->at = at;
   /* Whole milliseconds, up: never before @at. */
   retry->id = g_timeout_add ((guint) ((MAX (at - now, 0) + 999) / 1000), fired_cb, retry);
@@ -65,7 +60,7 @@ triage_outbox_retry_backoff (TriageOutboxRetry *retry)
   /* Between half the delay and all of it, so that many apps that lost the
    * same server do not all come back at the same moment. */
   delay = g_random_int_range (retry->delay_ms / 2, retry->delay_ms + 1);
-  triage_outbox_retry_at (retry, g_get_monotonic_time () + (gint64) delay * 1000);
+  retry_at (retry, g_get_monotonic_time () + (gint64) delay * 1000);
 }
 
 /* Disarms the timer; the backoff goes on where it was. */

@@ -18,7 +18,8 @@ G_BEGIN_DECLS
  * TriageOutboxRetry:
  *
  * One timer for the next try of every queued answer, and the backoff it
- * follows while sends fail. Part of the outbox, which owns it.
+ * follows while sends fail (the server's Retry-After is the client's to
+ * time: atp_client_is_held ()). Part of the outbox, which owns it.
  */
 typedef struct
 {
@@ -32,8 +33,6 @@ typedef struct
 void triage_outbox_retry_init    (TriageOutboxRetry *retry,
                                   void             (*func) (gpointer data),
                                   gpointer           data);
-void triage_outbox_retry_at      (TriageOutboxRetry *retry,
-                                  gint64             at);
 void triage_outbox_retry_backoff (TriageOutboxRetry *retry);
 void triage_outbox_retry_cancel  (TriageOutboxRetry *retry);
 void triage_outbox_retry_reset   (TriageOutboxRetry *retry);

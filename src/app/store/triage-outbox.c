@@ -37,8 +37,9 @@
  * Anything else (no connection, 5xx, 429, 401) leaves it queued, tried
  * again on a backoff. A 429's or 503's Retry-After, to an answer or to any
  * other request of the client, is the server's word for the whole client
- * (atp_client_get_hold_until ()): until then no answer is sent, not even
- * one given meanwhile; they wait, queued, and go when the wait is over.
+ * (atp_client_is_held ()): until then no answer is sent, not even one given
+ * meanwhile; they wait, queued, and go when the client says the wait is
+ * over (notify::hold-until).
  */
 
 struct _TriageOutbox
@@ -53,6 +54,7 @@ struct _TriageOutbox
   GHashTable   *in_flight;     /* notification ids being sent */
   GHashTable   *settling;      /* ids the server answered, whose outcome is being stored */
   GCancellable *cancellable;   /* the sends of the current client */
+  gulong        hold_handler;  /* the client's notify::hold-until */
   TriageOutboxRetry retry;     /* the next flush */
 };
 
@@ -91,29 +93,25 @@ retry_cb (gpointer data)
   triage_outbox_flush (data);
 }
 
-/* Until when the server asked the client to wait (a 429's or 503's
- * Retry-After, to any of its requests), monotonic usec; 0: no wait now. */
-static gint64
-hold_until (TriageOutbox *self)
-{
-  gint64 until = self->client != NULL ? atp_client_get_hold_until (self->client) : 0;
-
-  return until > g_get_monotonic_time () ? until : 0;
-}
-
-/* After a failed send: the next try on the backoff, never before the wait
- * the server asked for. */
+/* After a failed send: the next try on the backoff (a try during the
+ * server's wait sends nothing: the end of the wait flushes). */
 static void
 schedule_retry (TriageOutbox *self)
 {
-  gint64 hold = hold_until (self);
-
   if (!self->online)
     return;
 
   triage_outbox_retry_backoff (&self->retry);
-  if (hold != 0)
-    triage_outbox_retry_at (&self->retry, hold);
+}
+
+/* The server's wait started, lengthened or ended (a 429's or 503's
+ * Retry-After, to any request of the client): the queued answers go once
+ * it is over. */
+static void
+on_client_hold_changed (TriageOutbox *self)
+{
+  if (!atp_client_is_held (self->client))
+    triage_outbox_flush (self);
 }
 
 typedef struct
@@ -273,7 +271,6 @@ send_entry (TriageOutbox      *self,
             TriageOutboxEntry *entry)
 {
   Settle *settle;
-  gint64 hold;
 
   if (!self->online || self->client == NULL || entry->state != TRIAGE_OUTBOX_QUEUED ||
       g_hash_table_contains (self->in_flight, entry->notification_id) ||
@@ -283,12 +280,8 @@ send_entry (TriageOutbox      *self,
   /* The server asked the client to wait: the answer stays queued, and goes
    * with the others when the wait is over (sent then, it met the same 429
    * or 503 and waited a backoff of its own after it). */
-  hold = hold_until (self);
-  if (hold != 0)
-    {
-      triage_outbox_retry_at (&self->retry, hold);
-      return;
-    }
+  if (atp_client_is_held (self->client))
+    return;
 
   settle = g_new0 (Settle, 1);
   settle->self = g_object_ref (self);
@@ -532,7 +525,13 @@ triage_outbox_set_client (TriageOutbox *self,
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   g_hash_table_remove_all (self->in_flight);
+  if (self->client != NULL)
+    g_clear_signal_handler (&self->hold_handler, self->client);
   g_set_object (&self->client, client);
+  if (client != NULL)
+    self->hold_handler = g_signal_connect_object (client, "notify::hold-until",
+                                                  G_CALLBACK (on_client_hold_changed), self,
+                                                  G_CONNECT_SWAPPED);
   triage_outbox_retry_reset (&self->retry);
 
   triage_outbox_flush (self);
@@ -646,6 +645,8 @@ triage_outbox_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   triage_outbox_retry_cancel (&self->retry);
+  if (self->client != NULL)
+    g_clear_signal_handler (&self->hold_handler, self->client);
   g_clear_object (&self->client);
 
   G_OBJECT_CLASS (triage_outbox_parent_class)->dispose (object);

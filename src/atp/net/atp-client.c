@@ -42,6 +42,7 @@ struct _AtpClient
   guint        protocols;     /* bit per AtpProtocol listed and streamed */
   gboolean     needs_network;
   gint64       hold_until;    /* monotonic usec: the server's Retry-After, for every request */
+  GSource     *hold_over;     /* fires at hold_until, in the context the refusal came in */
 };
 
 G_DEFINE_FINAL_TYPE (AtpClient, atp_client, G_TYPE_OBJECT)
@@ -54,6 +55,7 @@ enum {
   PROP_SERVICE_ID,
   PROP_SERVICE_NAME,
   PROP_TIMEOUT,
+  PROP_HOLD_UNTIL,
   N_PROPS
 };
 
@@ -255,6 +257,9 @@ atp_client_finalize (GObject *object)
   if (self->session != NULL)
     soup_session_abort (self->session);
   g_clear_object (&self->session);
+  if (self->hold_over != NULL)
+    g_source_destroy (self->hold_over);
+  g_clear_pointer (&self->hold_over, g_source_unref);
   clear_token (self);
   g_free (self->base_url);
   g_free (self->socket_path);
@@ -293,6 +298,10 @@ atp_client_get_property (GObject    *object,
 
     case PROP_TIMEOUT:
       g_value_set_uint (value, self->timeout_s);
+      break;
+
+    case PROP_HOLD_UNTIL:
+      g_value_set_int64 (value, self->hold_until);
       break;
 
     default:
@@ -386,6 +395,16 @@ atp_client_class_init (AtpClientClass *klass)
   properties [PROP_TIMEOUT] =
     g_param_spec_uint ("timeout", NULL, NULL, 1, 3600, DEFAULT_TIMEOUT_S,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * AtpClient:hold-until:
+   *
+   * atp_client_get_hold_until(): notified when a 429 or 503 starts or
+   * lengthens the server's wait, and when the wait is over (then 0), so
+   * that those who hold their requests back for it resume then.
+   */
+  properties [PROP_HOLD_UNTIL] =
+    g_param_spec_int64 ("hold-until", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -583,7 +602,37 @@ atp_client_get_hold_until (AtpClient *self)
   return self->hold_until;
 }
 
+/**
+ * atp_client_is_held:
+ * @self: an #AtpClient
+ *
+ * Whether the server's wait (atp_client_get_hold_until()) is still on:
+ * what those that send on their own check before each request, resuming
+ * on #AtpClient:hold-until's notify once it is over.
+ *
+ * Returns: %TRUE until the end of the latest 429's or 503's Retry-After
+ */
+gboolean
+atp_client_is_held (AtpClient *self)
+{
+  g_return_val_if_fail (ATP_IS_CLIENT (self), FALSE);
+
+  return self->hold_until > g_get_monotonic_time ();
+}
+
 /* Private API */
+
+static gboolean
+hold_over_cb (gpointer data)
+{
+  AtpClient *self = data;
+
+  g_clear_pointer (&self->hold_over, g_source_unref);
+  self->hold_until = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_HOLD_UNTIL]);
+
+  return G_SOURCE_REMOVE;
+}
 
 void
 atp_client_hold_for (AtpClient    *self,
@@ -599,8 +648,20 @@ atp_client_hold_for (AtpClient    *self,
     return;
 
   until = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
-  if (until > self->hold_until)
-    self->hold_until = until;
+  if (until <= self->hold_until)
+    return;
+
+  self->hold_until = until;
+  /* One timer for the end of the wait, moved to the later end; whole
+   * milliseconds, up: it never fires before the wait is over. */
+  if (self->hold_over != NULL)
+    g_source_destroy (self->hold_over);
+  g_clear_pointer (&self->hold_over, g_source_unref);
+  self->hold_over = g_timeout_source_new ((guint) (((gint64) seconds * G_USEC_PER_SEC + 999) / 1000));
+  g_source_set_callback (self->hold_over, hold_over_cb, self, NULL);
+  g_source_set_static_name (self->hold_over, "[atp] AtpClient hold over");
+  g_source_attach (self->hold_over, g_main_context_get_thread_default ());
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_HOLD_UNTIL]);
 }
 
 char *

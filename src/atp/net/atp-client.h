@@ -181,9 +181,13 @@ guint        atp_client_get_timeout                  (AtpClient            *self
  * request of this client was answered with, capped at
  * ATP_ERROR_RETRY_AFTER_MAX seconds. It is the server's word for the whole
  * client, not only for the request refused: callers that send on their own
- * (the app's outbox and lookups) start nothing before it. A time past, or 0,
- * when none was asked for. Requests are not held back by the client itself. */
+ * (the app's outbox and lookups) start nothing while atp_client_is_held (),
+ * and resume on the "hold-until" property's notify, which comes when a wait
+ * starts or lengthens and when it is over (from a timer of the thread-default
+ * main context the refusal came in; the value is 0 then). 0 when none was
+ * asked for. Requests are not held back by the client itself. */
 gint64       atp_client_get_hold_until               (AtpClient            *self);
+gboolean     atp_client_is_held                      (AtpClient            *self);
 
 /* The protocols whose requests the client role lists and streams (one bit
  * per AtpProtocol; default: ATP only, what an ATP-only client reads). Any
