@@ -102,11 +102,18 @@ atp_error_set_retry_after (GError *error,
  * @error: (nullable): an error
  *
  * Whether the server said it no longer has the notification asked about or
- * answered, or does not show it to this client: 404 `NOTIFICATION_NOT_FOUND`
- * (or `NOT_FOUND`, a 404 without that code), or ATP's 403
- * `NOTIFICATION_ACCESS_DENIED`, which is that 404 on other servers. What
- * became of it (answered, expired, withdrawn, then forgotten; another
- * user's) is not known, and asking again cannot change that.
+ * answered, or does not show it to this client: an ATP error object with
+ * `NOTIFICATION_NOT_FOUND` (404; what every Triage server sends, for another
+ * user's notification too), or ATP's 403 `NOTIFICATION_ACCESS_DENIED`, which
+ * is that 404 on other servers. What became of it (answered, expired,
+ * withdrawn, then forgotten; another user's) is not known, and asking again
+ * cannot change that.
+ *
+ * A 404 without such an object is not that: `NOT_FOUND`, a 404 without an
+ * error object (a proxy's page, a wrong base path) or with a code of no
+ * notification (a Triage server's "No such endpoint", another server's code
+ * libatp does not know) says the server was not reached as it should be,
+ * and nothing of the notification.
  *
  * Returns: whether @error is one of those
  */
@@ -114,7 +121,6 @@ gboolean
 atp_error_is_not_found (const GError *error)
 {
   return g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
-         g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ACCESS_DENIED);
 }
 

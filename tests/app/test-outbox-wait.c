@@ -11,6 +11,12 @@
  * the same 429, and so did a lookup of a request settled while the app was
  * away. Now neither is sent before the wait is over; the answers stay
  * queued meanwhile, and each is delivered, once.
+ *
+ * Behind a reverse proxy that answers a bare 404 (a wrong route: no ATP
+ * error object), an answer is a server problem, kept and tried again, and
+ * a lookup says nothing: the 404 was taken for the server's "no longer
+ * here", and the answer dropped as gone. Only the server's own 404
+ * NOTIFICATION_NOT_FOUND settles it so.
  */
 
 #include <libsoup/soup.h>
@@ -21,6 +27,7 @@
 #include "store-test-common.h"
 #include "triage-lookups.h"
 #include "triage-outbox.h"
+#include "triage-test-proxy.h"
 #include "triage-test-server.h"
 
 /* Answers a minute: as many at once, then one every 60 / N_RESPONSES s. */
@@ -32,6 +39,7 @@
 typedef struct
 {
   TriageTestServer *server;
+  TriageTestProxy  *proxy;     /* between the client and the server, or NULL */
   char             *token;     /* the user's */
   char             *key;       /* the service's */
   char             *dir;
@@ -41,6 +49,8 @@ typedef struct
   GArray           *answers_sent;   /* monotonic usec each answer left */
   GArray           *lookups_sent;   /* the same, each lookup */
   GHashTable       *delivered;      /* id -> times ::delivered said it */
+  GPtrArray        *gone;           /* ids ::gone said, the outbox's and the lookups' */
+  GPtrArray        *unqueued;       /* "METHOD PATH STATUS" of each request done */
   char             *settled_id;
   int               settled_status;
 } Fixture;
@@ -59,6 +69,50 @@ on_request_queued (SoupSession *session,
   else if (g_str_equal (soup_message_get_method (message), "GET") &&
            g_str_has_prefix (path, "/api/v1/client/notifications/"))
     g_array_append_val (f->lookups_sent, now);
+}
+
+static void
+on_request_unqueued (SoupSession *session,
+                     SoupMessage *message,
+                     Fixture     *f)
+{
+  g_ptr_array_add (f->unqueued, g_strdup_printf ("%s %s %u", soup_message_get_method (message),
+                                                 g_uri_get_path (soup_message_get_uri (message)),
+                                                 soup_message_get_status (message)));
+}
+
+/* How many requests whose "METHOD PATH STATUS" starts with @prefix and
+ * ends with @status are done. */
+static guint
+count_unqueued (Fixture    *f,
+                const char *prefix,
+                guint       status)
+{
+  g_autofree char *suffix = g_strdup_printf (" %u", status);
+  guint n = 0;
+
+  for (guint i = 0; i < f->unqueued->len; i++)
+    if (g_str_has_prefix (f->unqueued->pdata[i], prefix) &&
+        g_str_has_suffix (f->unqueued->pdata[i], suffix))
+      n++;
+  return n;
+}
+
+static void
+on_lookups_gone (TriageLookups *lookups,
+                 const char    *notification_id,
+                 Fixture       *f)
+{
+  g_ptr_array_add (f->gone, g_strdup (notification_id));
+}
+
+static void
+on_outbox_gone (TriageOutbox *outbox,
+                const char   *notification_id,
+                const char   *message,
+                Fixture      *f)
+{
+  g_ptr_array_add (f->gone, g_strdup (notification_id));
 }
 
 static void
@@ -116,7 +170,18 @@ fixture_setup (Fixture       *f,
   f->store = store_test_open (path);
   f->outbox = store_test_outbox (f->store);
 
-  f->client = atp_client_new (triage_test_server_get_url (f->server), &error);
+  if (data != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (triage_test_server_get_url (f->server), G_URI_FLAGS_NONE,
+                                         &error);
+      g_autofree char *port = NULL;
+
+      g_assert_no_error (error);
+      port = g_strdup_printf ("%d", g_uri_get_port (uri));
+      f->proxy = triage_test_proxy_new (port);
+    }
+  f->client = atp_client_new (f->proxy != NULL ? triage_test_proxy_get_url (f->proxy)
+                                               : triage_test_server_get_url (f->server), &error);
   g_assert_no_error (error);
   atp_client_set_token (f->client, f->token);
   triage_outbox_set_client (f->outbox, f->client);
@@ -124,9 +189,14 @@ fixture_setup (Fixture       *f,
   f->answers_sent = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->lookups_sent = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->delivered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  f->gone = g_ptr_array_new_with_free_func (g_free);
+  f->unqueued = g_ptr_array_new_with_free_func (g_free);
   g_signal_connect (atp_client_get_session (f->client), "request-queued",
                     G_CALLBACK (on_request_queued), f);
+  g_signal_connect (atp_client_get_session (f->client), "request-unqueued",
+                    G_CALLBACK (on_request_unqueued), f);
   g_signal_connect (f->outbox, "delivered", G_CALLBACK (on_delivered), f);
+  g_signal_connect (f->outbox, "gone", G_CALLBACK (on_outbox_gone), f);
 }
 
 static void
@@ -138,6 +208,7 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->client);
   app_test_finalize_object (g_steal_pointer (&f->store));
   app_test_rm_rf (f->dir);
+  g_clear_pointer (&f->proxy, triage_test_proxy_free);
   g_clear_pointer (&f->server, triage_test_server_free);
   g_free (f->token);
   g_free (f->key);
@@ -146,6 +217,8 @@ fixture_teardown (Fixture       *f,
   g_array_unref (f->answers_sent);
   g_array_unref (f->lookups_sent);
   g_hash_table_unref (f->delivered);
+  g_ptr_array_unref (f->gone);
+  g_ptr_array_unref (f->unqueued);
 }
 
 /* A request of the service's, for alice; its id. */
@@ -291,6 +364,78 @@ test_wait_for_whole_client (Fixture       *f,
   app_test_finalize_object (lookups);
 }
 
+/* A bare 404 (a reverse proxy's page for a route it does not have, or a
+ * wrong base path) says nothing of the request: the answer stays queued
+ * and is tried again on the backoff, and a lookup says nothing either; once
+ * the route is mended the answer is delivered, once, and the lookup finds
+ * what became of its request. The server's own 404 (NOTIFICATION_NOT_FOUND
+ * in an ATP error object) still settles an answer as gone. */
+static void
+test_bare_404 (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *answered = post (f, "Answered behind a misrouting proxy?");
+  g_autofree char *away = post (f, "Withdrawn while away?");
+  g_autofree char *patch = g_strconcat ("/api/v1/notifications/", away, NULL);
+  g_autofree char *unknown = g_uuid_string_random ();
+  g_autoptr(TriageInboxModel) inbox = triage_inbox_model_new ();
+  g_autoptr(AtpNotification) away_here = app_test_notification (away, 0, 60, NULL);
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  TriageLookups *lookups;
+  guint status = 0;
+
+  g_assert_true (triage_test_http (f->server, "PATCH", patch, f->key, "{\"status\": \"invalidated\"}",
+                                   &status, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (status, ==, 200);
+  triage_inbox_model_add (inbox, away_here, NULL);
+  lookups = triage_lookups_new (inbox, f->outbox);
+  g_signal_connect (lookups, "settled", G_CALLBACK (on_settled), f);
+  g_signal_connect (lookups, "gone", G_CALLBACK (on_lookups_gone), f);
+
+  /* Every answer and lookup meets the proxy's page. */
+  triage_test_proxy_command (f->proxy, "answer-404-matching /api/v1/client/");
+  store_test_submit (f->outbox, answered);
+  triage_outbox_set_online (f->outbox, TRUE);
+  triage_lookups_set_client (lookups, f->client);
+  triage_lookups_resynced (lookups, pending);
+
+  /* Tried again on the backoff, and asked about: neither is gone (it
+   * was, at the first 404). */
+  app_test_wait_for (f->gone->len > 0 ||
+                     (count_unqueued (f, "POST /api/v1/client/respond", 404) >= 2 &&
+                      count_unqueued (f, "GET /api/v1/client/notifications/", 404) >= 1 &&
+                      triage_lookups_get_n_waiting (lookups) == 1 &&
+                      f->answers_sent->len >= 3), APP_TEST_WAIT_MS);
+  g_assert_cmpuint (f->gone->len, ==, 0);
+  g_assert_true (triage_outbox_answer_queued (f->outbox, answered));
+  g_assert_false (triage_outbox_answer_failed (f->outbox, answered));
+  g_assert_cmpuint (triage_outbox_get_n_pending (f->outbox), ==, 1);
+  g_assert_null (f->settled_id);
+  g_assert_false (responded_on_server (f, answered));
+
+  /* The route mended: delivered once, and the lookup's next round finds
+   * the request withdrawn. */
+  triage_test_proxy_command (f->proxy, "heal");
+  app_test_wait_for (times_delivered (f, answered) == 1 && f->settled_id != NULL,
+                     APP_TEST_WAIT_MS);
+  g_assert_cmpstr (f->settled_id, ==, away);
+  g_assert_cmpint (f->settled_status, ==, ATP_STATUS_INVALIDATED);
+  g_assert_true (responded_on_server (f, answered));
+  g_assert_cmpuint (f->gone->len, ==, 0);
+
+  /* The server's own 404: gone, at once. */
+  store_test_submit (f->outbox, unknown);
+  app_test_wait_for (f->gone->len == 1, APP_TEST_WAIT_MS);
+  g_assert_cmpstr (f->gone->pdata[0], ==, unknown);
+  g_assert_cmpuint (count_unqueued (f, "POST /api/v1/client/respond", 404), >=, 3);
+  g_assert_false (triage_outbox_has_answer (f->outbox, unknown));
+  g_assert_cmpuint (times_delivered (f, answered), ==, 1);
+
+  app_test_finalize_object (lookups);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -299,6 +444,8 @@ main (int    argc,
 
   g_test_add ("/outbox/wait/whole-client", Fixture, NULL, fixture_setup,
               test_wait_for_whole_client, fixture_teardown);
+  g_test_add ("/outbox/wait/bare-404", Fixture, "proxy", fixture_setup,
+              test_bare_404, fixture_teardown);
 
   return g_test_run ();
 }

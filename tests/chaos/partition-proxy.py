@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # partition-proxy.py — a TCP proxy between a client and a server that breaks
 # the network on command, for tests/chaos/test-chaos-partition.c and
-# test-chaos-app-partition.py.
+# test-chaos-app-partition.py (and, as a misrouting proxy, for
+# tests/app/test-outbox-wait.c).
 #
 #   partition-proxy.py UPSTREAM_PORT
 #   partition-proxy.py /PATH/OF/A/UNIX/SOCKET
@@ -29,6 +30,12 @@
 #   refuse     new connections are torn down at once with a RST (a route
 #              that answers with resets) until heal
 #   reset      every open connection is torn down with a RST on both sides
+#   answer-404-matching TEXT
+#              what a reverse proxy with a wrong route answers: every write of
+#              the client that holds TEXT (an HTTP request line, say "POST
+#              /api/v1/client/respond") is not passed on but answered with a
+#              bare "404 Not Found" HTML page (no ATP error object), and its
+#              connection closed, until heal
 #   half-close the client's side of every open connection gets a FIN (EOF to
 #              the client) while its own writes are still read and dropped
 #              (never forwarded: the link is down both ways, the FIN is all
@@ -76,6 +83,27 @@ partitioned = False
 heal_on_new = False
 refusing = False
 accepted = 0
+answer_404 = None   # answer-404-matching's TEXT, as bytes
+
+BARE_404_BODY = b"<html>\r\n<head><title>404 Not Found</title></head>\r\n" \
+                b"<body>\r\n<center><h1>404 Not Found</h1></center>\r\n</body>\r\n</html>\r\n"
+BARE_404 = b"HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n" \
+           b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(BARE_404_BODY) + BARE_404_BODY
+
+
+async def answer_bare_404(link):
+    # Nothing more goes either way on this link: the request is not passed
+    # on, the client reads the page, then the end of the connection.
+    link.stalled = True
+    writer = link.client[1]
+    try:
+        writer.write(BARE_404)
+        await writer.drain()
+        writer.close()
+    except (ConnectionError, OSError):
+        pass
+    if link.upstream is not None:
+        link.upstream[1].transport.abort()
 
 
 async def pump(link, reader, writer, to_client):
@@ -94,6 +122,9 @@ async def pump(link, reader, writer, to_client):
             # server as if it were up), only the FIN told the client.
             if link.stalled or link.half_closed:
                 continue
+            if not to_client and answer_404 is not None and answer_404 in data:
+                await answer_bare_404(link)
+                return
             writer.write(data)
             await writer.drain()
     except (ConnectionError, OSError, asyncio.CancelledError):
@@ -131,7 +162,7 @@ async def on_client(reader, writer):
 
 
 async def commands():
-    global partitioned, heal_on_new, refusing
+    global partitioned, heal_on_new, refusing, answer_404
     loop = asyncio.get_running_loop()
     while True:
         line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -148,8 +179,11 @@ async def commands():
             for link in links:
                 if text in link.first:
                     link.stalled = True
+        elif command.startswith("answer-404-matching "):
+            answer_404 = command[len("answer-404-matching "):].encode()
         elif command == "heal":
             partitioned = heal_on_new = refusing = False
+            answer_404 = None
         elif command == "refuse":
             refusing = True
         elif command == "reset":

@@ -25,16 +25,19 @@
  *    person what happened;
  *  - 500 NOTIFICATION_UNREADABLE: the server's row of the request is
  *    damaged; it settles as gone (::conflict), as no resend mends it;
- *  - 404 (and ATP's 403 NOTIFICATION_ACCESS_DENIED, its twin): the server
- *    no longer has the request, or no longer shows it to us; it settles as
- *    gone (::gone), as the resync's lookup would settle it: answering it
- *    again would meet the same 404;
+ *  - 404 NOTIFICATION_NOT_FOUND (and ATP's 403 NOTIFICATION_ACCESS_DENIED,
+ *    its twin): the server no longer has the request, or no longer shows it
+ *    to us; it settles as gone (::gone), as the resync's lookup would settle
+ *    it: answering it again would meet the same 404. A 404 without that
+ *    code (a proxy's page, a wrong base path: no ATP error object, or one
+ *    that names no notification) is a server problem, below;
  *  - 400/422, and a 409 of a code libatp does not know (another server's,
  *    ATP_ERROR_CONFLICT: it says no more than "a conflict"): refused for
  *    good; the entry stays, marked failed, and ::rejected says why
  *    (resending cannot help; another answer may).
  *
- * Anything else (no connection, 5xx, 429, 401) leaves it queued, tried
+ * Anything else (no connection, 5xx, 429, 401, a 404 of no notification)
+ * leaves it queued, tried
  * again on a backoff. A 429's or 503's Retry-After, to an answer or to any
  * other request of the client, is the server's word for the whole client
  * (atp_client_is_held ()): until then no answer is sent, not even one given
@@ -120,7 +123,7 @@ typedef struct
   char          *notification_id;
   gint64         entry_id;
   TriageOutcome  outcome;
-  gboolean       not_found;     /* gone: a 404, not a damaged row */
+  gboolean       not_found;     /* gone: NOTIFICATION_NOT_FOUND, not a damaged row */
   char          *message;
 } Settle;
 
@@ -743,7 +746,8 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    * @message: the server's message
    *
    * The server no longer has the request, or no longer shows it to this
-   * user (404, or ATP's 403 NOTIFICATION_ACCESS_DENIED): the answer is
+   * user (404 NOTIFICATION_NOT_FOUND, or ATP's 403
+   * NOTIFICATION_ACCESS_DENIED; never a 404 without that code): the answer is
    * dropped, its outcome kept as %TRIAGE_OUTCOME_GONE, and what became of
    * the request is not known. Another answer would meet the same refusal.
    */
