@@ -10,7 +10,8 @@
  * whole client: an answer given a second later was sent at once and met
  * the same 429, and so did a lookup of a request settled while the app was
  * away. Now neither is sent before the wait is over; the answers stay
- * queued meanwhile, and each is delivered, once.
+ * queued meanwhile, and each is delivered, once. At the end of the wait
+ * one answer goes first, alone, and the rest once the server took it.
  *
  * Behind a reverse proxy that answers a bare 404 (a wrong route: no ATP
  * error object), an answer is a server problem, kept and tried again, and
@@ -47,6 +48,7 @@ typedef struct
   TriageOutbox     *outbox;
   AtpClient        *client;
   GArray           *answers_sent;   /* monotonic usec each answer left */
+  GArray           *answers_done;   /* the same, each answer's reply came */
   GArray           *lookups_sent;   /* the same, each lookup */
   GHashTable       *delivered;      /* id -> times ::delivered said it */
   GPtrArray        *gone;           /* ids ::gone said, the outbox's and the lookups' */
@@ -54,6 +56,15 @@ typedef struct
   char             *settled_id;
   int               settled_status;
 } Fixture;
+
+static void
+on_answer_got_headers (SoupMessage *message,
+                       Fixture     *f)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_array_append_val (f->answers_done, now);
+}
 
 static void
 on_request_queued (SoupSession *session,
@@ -65,7 +76,10 @@ on_request_queued (SoupSession *session,
 
   if (g_str_equal (soup_message_get_method (message), "POST") &&
       g_str_has_suffix (path, "/client/respond"))
-    g_array_append_val (f->answers_sent, now);
+    {
+      g_array_append_val (f->answers_sent, now);
+      g_signal_connect (message, "got-headers", G_CALLBACK (on_answer_got_headers), f);
+    }
   else if (g_str_equal (soup_message_get_method (message), "GET") &&
            g_str_has_prefix (path, "/api/v1/client/notifications/"))
     g_array_append_val (f->lookups_sent, now);
@@ -76,9 +90,10 @@ on_request_unqueued (SoupSession *session,
                      SoupMessage *message,
                      Fixture     *f)
 {
+  const char *path = g_uri_get_path (soup_message_get_uri (message));
+
   g_ptr_array_add (f->unqueued, g_strdup_printf ("%s %s %u", soup_message_get_method (message),
-                                                 g_uri_get_path (soup_message_get_uri (message)),
-                                                 soup_message_get_status (message)));
+                                                 path, soup_message_get_status (message)));
 }
 
 /* How many requests whose "METHOD PATH STATUS" starts with @prefix and
@@ -187,6 +202,7 @@ fixture_setup (Fixture       *f,
   triage_outbox_set_client (f->outbox, f->client);
 
   f->answers_sent = g_array_new (FALSE, FALSE, sizeof (gint64));
+  f->answers_done = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->lookups_sent = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->delivered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   f->gone = g_ptr_array_new_with_free_func (g_free);
@@ -215,6 +231,7 @@ fixture_teardown (Fixture       *f,
   g_free (f->dir);
   g_free (f->settled_id);
   g_array_unref (f->answers_sent);
+  g_array_unref (f->answers_done);
   g_array_unref (f->lookups_sent);
   g_hash_table_unref (f->delivered);
   g_ptr_array_unref (f->gone);
@@ -355,6 +372,20 @@ test_wait_for_whole_client (Fixture       *f,
   /* Nothing left before the wait was over: neither answer, nor a lookup. */
   assert_none_before (f->answers_sent, 1, wait_over, "answer");
   assert_none_before (f->lookups_sent, 0, wait_over, "lookup");
+
+  /* At the end of each wait one answer went alone, and the next only once
+   * its reply had come: both went at once, and the second met another 429
+   * (one answer every 10 s) and waited again. With two answers queued,
+   * every answer after the first wait follows the reply to the one before. */
+  g_assert_cmpuint (f->answers_done->len, ==, f->answers_sent->len);
+  for (guint i = 2; i < f->answers_sent->len; i++)
+    {
+      g_test_message ("answer %u: %+.2f s from the reply to the one before", i,
+                      (double) (g_array_index (f->answers_sent, gint64, i) -
+                                g_array_index (f->answers_done, gint64, i - 1)) / G_USEC_PER_SEC);
+      g_assert_cmpint (g_array_index (f->answers_sent, gint64, i), >=,
+                       g_array_index (f->answers_done, gint64, i - 1));
+    }
 
   /* And no answer is sent again once delivered. */
   sent = f->answers_sent->len;

@@ -28,6 +28,7 @@ triage_outbox_retry_init (TriageOutboxRetry *retry,
   retry->id = 0;
   retry->at = 0;
   retry->delay_ms = 0;
+  retry->probing = FALSE;
   retry->func = func;
   retry->data = data;
 }
@@ -76,4 +77,34 @@ void
 triage_outbox_retry_reset (TriageOutboxRetry *retry)
 {
   retry->delay_ms = 0;
+}
+
+/* The server asked the client to wait (a 429's or 503's Retry-After): once
+ * it is over, one answer goes alone until the server has taken one. Sent
+ * all at once against a rate limit, all but the first met another 429 and
+ * waited again. */
+void
+triage_outbox_retry_held (TriageOutboxRetry *retry)
+{
+  retry->probing = TRUE;
+}
+
+/* Whether another answer may go now, with @n_in_flight on their way. */
+gboolean
+triage_outbox_retry_may_send (TriageOutboxRetry *retry,
+                              guint              n_in_flight)
+{
+  return !retry->probing || n_in_flight == 0;
+}
+
+/* The server took an answer (settled it, or refused it for good: it serves
+ * again), or the client changed: the answers go as they come again.
+ * Returns whether they were going one at a time (the rest are due now). */
+gboolean
+triage_outbox_retry_taken (TriageOutboxRetry *retry)
+{
+  gboolean was = retry->probing;
+
+  retry->probing = FALSE;
+  return was;
 }

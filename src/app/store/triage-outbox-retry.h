@@ -19,13 +19,15 @@ G_BEGIN_DECLS
  *
  * One timer for the next try of every queued answer, and the backoff it
  * follows while sends fail (the server's Retry-After is the client's to
- * time: atp_client_is_held ()). Part of the outbox, which owns it.
+ * time: atp_client_is_held ()); and after such a wait, one answer at a time
+ * until the server has taken one. Part of the outbox, which owns it.
  */
 typedef struct
 {
   guint        id;         /* the timer; 0: none armed */
   gint64       at;         /* monotonic usec when it fires */
   guint        delay_ms;   /* the backoff's last delay; 0: start from the least */
+  gboolean     probing;    /* since the server's wait: one answer at a time, till one is taken */
   void       (*func) (gpointer data);
   gpointer     data;
 } TriageOutboxRetry;
@@ -36,5 +38,9 @@ void triage_outbox_retry_init    (TriageOutboxRetry *retry,
 void triage_outbox_retry_backoff (TriageOutboxRetry *retry);
 void triage_outbox_retry_cancel  (TriageOutboxRetry *retry);
 void triage_outbox_retry_reset   (TriageOutboxRetry *retry);
+void     triage_outbox_retry_held     (TriageOutboxRetry *retry);
+gboolean triage_outbox_retry_may_send (TriageOutboxRetry *retry,
+                                       guint              n_in_flight);
+gboolean triage_outbox_retry_taken    (TriageOutboxRetry *retry);
 
 G_END_DECLS

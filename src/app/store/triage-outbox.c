@@ -25,24 +25,20 @@
  *    person what happened;
  *  - 500 NOTIFICATION_UNREADABLE: the server's row of the request is
  *    damaged; it settles as gone (::conflict), as no resend mends it;
- *  - 404 NOTIFICATION_NOT_FOUND (and ATP's 403 NOTIFICATION_ACCESS_DENIED,
- *    its twin): the server no longer has the request, or no longer shows it
- *    to us; it settles as gone (::gone), as the resync's lookup would settle
- *    it: answering it again would meet the same 404. A 404 without that
- *    code (a proxy's page, a wrong base path: no ATP error object, or one
- *    that names no notification) is a server problem, below;
+ *  - 404 NOTIFICATION_NOT_FOUND (or ATP's 403 twin): the server no longer
+ *    has the request (for us); it settles as gone (::gone), as a lookup
+ *    would: answering again would meet the same 404;
  *  - 400/422, and a 409 of a code libatp does not know (another server's,
  *    ATP_ERROR_CONFLICT: it says no more than "a conflict"): refused for
  *    good; the entry stays, marked failed, and ::rejected says why
  *    (resending cannot help; another answer may).
  *
- * Anything else (no connection, 5xx, 429, 401, a 404 of no notification)
- * leaves it queued, tried
- * again on a backoff. A 429's or 503's Retry-After, to an answer or to any
- * other request of the client, is the server's word for the whole client
- * (atp_client_is_held ()): until then no answer is sent, not even one given
- * meanwhile; they wait, queued, and go when the client says the wait is
- * over (notify::hold-until).
+ * Anything else (no connection, 5xx, 429, 401, a 404 that names no
+ * notification: a proxy's page, a wrong base path) leaves it queued, tried
+ * again on a backoff. A 429's or 503's Retry-After (to any request of the
+ * client: atp_client_is_held ()) holds every answer, one given meanwhile
+ * too; at its end (notify::hold-until) the oldest goes alone, the rest once
+ * the server took it (all at once, all but one met another 429).
  */
 
 struct _TriageOutbox
@@ -58,7 +54,7 @@ struct _TriageOutbox
   GHashTable   *settling;      /* ids the server answered, whose outcome is being stored */
   GCancellable *cancellable;   /* the sends of the current client */
   gulong        hold_handler;  /* the client's notify::hold-until */
-  TriageOutboxRetry retry;     /* the next flush */
+  TriageOutboxRetry retry;     /* the next flush, and one at a time after a wait */
 };
 
 G_DEFINE_FINAL_TYPE (TriageOutbox, triage_outbox, G_TYPE_OBJECT)
@@ -113,7 +109,9 @@ schedule_retry (TriageOutbox *self)
 static void
 on_client_hold_changed (TriageOutbox *self)
 {
-  if (!atp_client_is_held (self->client))
+  if (atp_client_is_held (self->client))
+    triage_outbox_retry_held (&self->retry);
+  else
     triage_outbox_flush (self);
 }
 
@@ -226,6 +224,11 @@ respond_cb (GObject      *object,
   g_hash_table_remove (self->in_flight, settle->notification_id);
   g_hash_table_add (self->settling, g_strdup (settle->notification_id));
 
+  /* Settled or refused for good, it was taken: after a wait, the rest go. */
+  outcome = response != NULL ? TRIAGE_OUTCOME_ANSWERED : triage_outbox_outcome_for_error (error);
+  if (outcome != TRIAGE_OUTCOME_NONE && triage_outbox_retry_taken (&self->retry))
+    triage_outbox_flush (self);
+
   if (response != NULL)
     {
       /* The history says who answered as the server recorded it (the user
@@ -243,7 +246,6 @@ respond_cb (GObject      *object,
 
   settle->message = g_strdup (error->message);
 
-  outcome = triage_outbox_outcome_for_error (error);
   if (outcome != TRIAGE_OUTCOME_NONE && outcome != TRIAGE_OUTCOME_REJECTED)
     {
       g_debug ("Answer to %s settled by a conflict: %s", settle->notification_id, error->message);
@@ -284,6 +286,9 @@ send_entry (TriageOutbox      *self,
    * with the others when the wait is over (sent then, it met the same 429
    * or 503 and waited a backoff of its own after it). */
   if (atp_client_is_held (self->client))
+    return;
+
+  if (!triage_outbox_retry_may_send (&self->retry, g_hash_table_size (self->in_flight)))
     return;
 
   settle = g_new0 (Settle, 1);
@@ -528,6 +533,7 @@ triage_outbox_set_client (TriageOutbox *self,
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   g_hash_table_remove_all (self->in_flight);
+  triage_outbox_retry_taken (&self->retry);
   if (self->client != NULL)
     g_clear_signal_handler (&self->hold_handler, self->client);
   g_set_object (&self->client, client);
