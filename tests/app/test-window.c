@@ -9,7 +9,9 @@
 
 #include <string.h>
 
+#include "triage-decision-format.h"
 #include "triage-decision-view.h"
+#include "triage-request-banner.h"
 #include "triage-response-editor-private.h"
 #include "window-test-common.h"
 
@@ -379,6 +381,64 @@ test_answer_queued_keeps_focus (void)
   window_test_destroy_window (window);
 }
 
+/* The open request's banner, saying where its answer stands. */
+static const char *
+banner_title (TriageWindow *window)
+{
+  GObject *banner = gtk_widget_get_template_child (triage_window_get_decision_view (window),
+                                                   TRIAGE_TYPE_DECISION_VIEW, "banner");
+
+  return triage_request_banner_get_title (TRIAGE_REQUEST_BANNER (banner));
+}
+
+/* An answer on its way while the server asked the client to wait (a 429's
+ * or 503's Retry-After) said only "Sending your answer…" for as long as the
+ * wait lasted. It says until when now, on the clock the app shows times
+ * in; the wait over, it is sending again. */
+static void
+test_answer_waits_for_server (void)
+{
+  g_autoptr(TriageInboxModel) model = three_requests ();
+  TriageWindow *window = window_test_new_window (model);
+  gint64 until = g_get_monotonic_time () + 40 * G_USEC_PER_SEC;
+  g_autoptr(GDateTime) before = g_date_time_new_now_local ();
+  g_autoptr(GDateTime) after = NULL;
+  g_autoptr(GDateTime) first = NULL;
+  g_autoptr(GDateTime) last = NULL;
+  g_autofree char *earliest = NULL;
+  g_autofree char *latest = NULL;
+  g_autofree char *shown = NULL;
+  const char *shown_time;
+
+  triage_window_set_connection (window, TRIAGE_CONNECTION_CONNECTED, NULL, 0);
+  g_assert_true (triage_window_show_request (window, WINDOW_TEST_ID_C));
+  triage_window_set_server_wait (window, until);
+  /* Not answered here: nothing is said of the wait. */
+  g_assert_cmpstr (banner_title (window), ==, "");
+
+  triage_request_set_answer_state (triage_window_get_current_request (window), TRIAGE_ANSWER_QUEUED);
+  after = g_date_time_new_now_local ();
+  shown = g_strdup (banner_title (window));
+  /* The end of the wait on the wall clock: 40 s after a moment between
+   * these two. */
+  first = g_date_time_add_seconds (before, 40);
+  last = g_date_time_add_seconds (after, 40);
+  earliest = triage_format_time (first, NULL);
+  latest = triage_format_time (last, NULL);
+  g_test_message ("%s", shown);
+  g_assert_true (g_str_has_prefix (shown, "The server asked to wait — sending at "));
+  shown_time = shown + strlen ("The server asked to wait — sending at ");
+  g_assert_true (g_str_equal (shown_time, earliest) || g_str_equal (shown_time, latest));
+
+  triage_window_set_server_wait (window, 0);
+  g_assert_cmpstr (banner_title (window), ==, "Sending your answer…");
+  /* Nor is a wait over by now shown. */
+  triage_window_set_server_wait (window, g_get_monotonic_time () - 1);
+  g_assert_cmpstr (banner_title (window), ==, "Sending your answer…");
+
+  window_test_destroy_window (window);
+}
+
 static void
 test_answer_then_next (void)
 {
@@ -450,6 +510,7 @@ main (int   argc,
   g_test_add_func ("/window/keyboard-triage", test_keyboard_triage);
   g_test_add_func ("/window/answer-then-next", test_answer_then_next);
   g_test_add_func ("/window/answer-queued-keeps-focus", test_answer_queued_keeps_focus);
+  g_test_add_func ("/window/answer-waits-for-server", test_answer_waits_for_server);
   window_test_add_narrow ();
   window_test_add_history ();
   window_test_add_preview ();

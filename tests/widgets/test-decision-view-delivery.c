@@ -101,6 +101,26 @@ decision_view_test_delivery (Fixture       *fixture,
   decision_view_test_press (fixture, "later");
   g_assert_cmpuint (fixture->record.count, ==, 1);
 
+  /* The server asked to wait (a 429's Retry-After): it says until when,
+   * on the clock of every time the app shows, and that the answer goes
+   * by itself then; the wait over, it is sending again. */
+  {
+    g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+    g_autoptr(GDateTime) until = g_date_time_new_local (g_date_time_get_year (now),
+                                                        g_date_time_get_month (now),
+                                                        g_date_time_get_day_of_month (now), 14, 32, 40);
+
+    triage_request_view_set_delivery_wait (TRIAGE_REQUEST_VIEW (fixture->view), until);
+    g_assert_cmpstr (triage_request_banner_get_title (banner), ==,
+                     "The server asked to wait — sending at 14:32");
+    g_assert_cmpstr (triage_request_banner_get_detail (banner), ==,
+                     "You answered ‘Reject with a reason’: “Not today”\n"
+                     "It is saved and goes by itself then.");
+    g_assert_true (triage_decision_view_get_read_only (fixture->view));
+    triage_request_view_set_delivery_wait (TRIAGE_REQUEST_VIEW (fixture->view), NULL);
+    g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "Sending your answer…");
+  }
+
   triage_decision_view_set_delivery_state (fixture->view, TRIAGE_DELIVERY_QUEUED);
   g_assert_cmpstr (triage_request_banner_get_title (banner), ==, "Queued, will send when online");
 

@@ -49,6 +49,7 @@ struct _TriageApplication
   TriageCredentials     *credentials;
   TriageConnection      *connection;
   TriageLookups         *lookups;
+  GSignalGroup          *client_signals;      /* the connection's client: the server's wait */
   TriageUrgency         *urgency;
   TriageBubbleThrottle  *throttle;
   TriageAutostart       *autostart;
@@ -160,6 +161,7 @@ void              _triage_application_on_bubble_failed            (TriageApplica
 
 /* triage-application-window.c */
 TriageWindow     *_triage_application_ensure_window               (TriageApplication *self);
+void              _triage_application_update_server_wait          (TriageApplication *self);
 void              _triage_application_schedule_background_check   (TriageApplication *self);
 void              _triage_application_install_actions             (TriageApplication *self);
 

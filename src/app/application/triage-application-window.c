@@ -126,6 +126,7 @@ _triage_application_ensure_window (TriageApplication *self)
                                        triage_connection_get_problem (self->connection),
                                        triage_connection_get_message (self->connection),
                                        triage_connection_get_retry_at (self->connection));
+  _triage_application_update_server_wait (self);
   _triage_application_show_history (self, self->window);
   /* A problem waiting for the person is shown now: closing the window quits. */
   _triage_application_update_hold (self);

@@ -89,6 +89,20 @@ on_connection_client (TriageApplication *self)
 
   triage_outbox_set_client (self->outbox, client);
   triage_lookups_set_client (self->lookups, client);
+  g_signal_group_set_target (self->client_signals, client);
+  _triage_application_update_server_wait (self);
+}
+
+/* The server asked the client to wait (a 429's or 503's Retry-After), or
+ * the wait is over: an answer on its way in the window says when it goes. */
+void
+_triage_application_update_server_wait (TriageApplication *self)
+{
+  AtpClient *client = triage_connection_get_client (self->connection);
+
+  if (self->window != NULL)
+    triage_window_set_server_wait (self->window, client != NULL && atp_client_is_held (client)
+                                                 ? atp_client_get_hold_until (client) : 0);
 }
 
 /* Tray and urgency */
@@ -447,6 +461,9 @@ triage_application_startup (GApplication *app)
                            G_CALLBACK (on_connection_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->connection, "notify::state",
                            G_CALLBACK (on_connection_state), self, G_CONNECT_SWAPPED);
+  self->client_signals = g_signal_group_new (ATP_TYPE_CLIENT);
+  g_signal_group_connect_swapped (self->client_signals, "notify::hold-until",
+                                  G_CALLBACK (_triage_application_update_server_wait), self);
   g_signal_connect_object (self->connection, "notify::client",
                            G_CALLBACK (on_connection_client), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->connection, "notification-received",
@@ -557,6 +574,7 @@ triage_application_finalize (GObject *object)
 
   g_clear_object (&self->notifier);
   g_clear_object (&self->lookups);
+  g_clear_object (&self->client_signals);
   g_clear_object (&self->connection);
   g_clear_object (&self->read_state);
   g_clear_object (&self->history_db);

@@ -154,7 +154,21 @@ show_delivery (TriageRequestBanner     *self,
   switch (state->delivery)
     {
     case TRIAGE_DELIVERY_SENDING:
-      show (self, "banner-accent", NULL, _("Sending your answer…"), answer);
+      if (state->delivery_wait != NULL)
+        {
+          g_autofree char *time = triage_format_time (state->delivery_wait, NULL);
+          /* Translators: a server over its limit asked the app to wait
+           * (HTTP 429 or 503 with Retry-After); %s is the time it ends, as
+           * "14:32" (a date before it if not today) */
+          g_autofree char *title = g_strdup_printf (_("The server asked to wait — sending at %s"),
+                                                    time);
+
+          join_line (detail, answer);
+          join_line (detail, _("It is saved and goes by itself then."));
+          show (self, "banner-accent", "alarm-symbolic", title, detail->str);
+        }
+      else
+        show (self, "banner-accent", NULL, _("Sending your answer…"), answer);
       break;
 
     case TRIAGE_DELIVERY_SENT:
@@ -286,6 +300,7 @@ triage_request_banner_update_from (TriageRequestBanner      *self,
     .sent_answer = sent_answer,
     .expired_locally = expired_locally,
     .answer_error = state->answer_error,
+    .delivery_wait = state->delivery_wait,
   };
 
   return triage_request_banner_update (self, &banner_state);

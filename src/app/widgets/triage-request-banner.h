@@ -26,6 +26,7 @@ G_BEGIN_DECLS
  * @sent_answer: (nullable): the answer given here, in its protocol's words
  * @expired_locally: the deadline passed on this computer's clock
  * @answer_error: (nullable): why the answer given here did not leave
+ * @delivery_wait: (nullable): while sending, the end of the server's wait
  *
  * What a request view's banner says, whatever the protocol.
  */
@@ -42,6 +43,7 @@ typedef struct
   const char          *sent_answer;
   gboolean             expired_locally;
   const char          *answer_error;
+  GDateTime           *delivery_wait;
 } TriageBannerState;
 
 #define TRIAGE_TYPE_REQUEST_BANNER (triage_request_banner_get_type ())

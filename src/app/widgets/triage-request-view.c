@@ -67,7 +67,29 @@ triage_request_state_clear (TriageRequestState *state)
   g_clear_pointer (&state->answer_error, g_free);
   g_clear_pointer (&state->sent_action_id, g_free);
   g_clear_pointer (&state->sent_response, json_node_unref);
+  g_clear_pointer (&state->delivery_wait, g_date_time_unref);
   state->delivery = TRIAGE_DELIVERY_NONE;
+}
+
+/**
+ * triage_request_state_set_delivery_wait:
+ * @state: a request view's state
+ * @until: (nullable): the end of the wait the server asked for, or %NULL
+ *   when there is none
+ *
+ * Returns: %TRUE if it changed
+ */
+gboolean
+triage_request_state_set_delivery_wait (TriageRequestState *state,
+                                        GDateTime          *until)
+{
+  if (state->delivery_wait == until ||
+      (state->delivery_wait != NULL && until != NULL && g_date_time_equal (state->delivery_wait, until)))
+    return FALSE;
+
+  g_clear_pointer (&state->delivery_wait, g_date_time_unref);
+  state->delivery_wait = until ? g_date_time_ref (until) : NULL;
+  return TRUE;
 }
 
 void
@@ -289,6 +311,14 @@ triage_request_view_real_set_response (TriageRequestView *self,
 }
 
 static void
+triage_request_view_real_set_delivery_wait (TriageRequestView *self,
+                                            GDateTime         *until)
+{
+  if (triage_request_state_set_delivery_wait (get_state (self), until))
+    update_state (self);
+}
+
+static void
 triage_request_view_default_init (TriageRequestViewInterface *iface)
 {
   iface->get_status = triage_request_view_real_get_status;
@@ -299,6 +329,7 @@ triage_request_view_default_init (TriageRequestViewInterface *iface)
   iface->show_delivery_error = triage_request_view_real_show_delivery_error;
   iface->show_answer_error = triage_request_view_real_show_answer_error;
   iface->set_response = triage_request_view_real_set_response;
+  iface->set_delivery_wait = triage_request_view_real_set_delivery_wait;
 
   /**
    * TriageRequestView::submit:
@@ -414,6 +445,24 @@ triage_request_view_set_delivery_state (TriageRequestView   *self,
   g_return_if_fail (state <= TRIAGE_DELIVERY_FAILED);
 
   TRIAGE_REQUEST_VIEW_GET_IFACE (self)->set_delivery_state (self, state);
+}
+
+/**
+ * triage_request_view_set_delivery_wait:
+ * @self: a #TriageRequestView
+ * @until: (nullable): the end of the wait the server asked for (a 429's or
+ *   503's Retry-After), or %NULL when there is none
+ *
+ * While the answer is sending, the banner says until when the server asked
+ * to wait: the answer goes then, not now.
+ */
+void
+triage_request_view_set_delivery_wait (TriageRequestView *self,
+                                       GDateTime         *until)
+{
+  g_return_if_fail (TRIAGE_IS_REQUEST_VIEW (self));
+
+  TRIAGE_REQUEST_VIEW_GET_IFACE (self)->set_delivery_wait (self, until);
 }
 
 /**

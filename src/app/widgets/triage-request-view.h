@@ -51,6 +51,8 @@ GType triage_delivery_state_get_type (void) G_GNUC_CONST;
  * @answer_error: (nullable): why the answer given here did not leave
  * @sent_action_id: (nullable): the answer given here: its action id
  * @sent_response: (nullable): and its data
+ * @delivery_wait: (nullable): while the answer is sending, the end of the
+ *   wait the server asked for (a 429's or 503's Retry-After): it goes then
  *
  * What a request view knows of the request shown besides the request
  * itself, the same for every protocol. A view keeps one in its instance and
@@ -69,6 +71,7 @@ typedef struct
   char                *answer_error;
   char                *sent_action_id;
   JsonNode            *sent_response;
+  GDateTime           *delivery_wait;
 } TriageRequestState;
 
 void                 triage_request_state_clear              (TriageRequestState  *state);
@@ -88,6 +91,8 @@ void                 triage_request_state_set_sent_answer    (TriageRequestState
                                                               JsonNode            *response_data);
 gboolean             triage_request_state_set_response       (TriageRequestState  *state,
                                                               AtpResponse         *response);
+gboolean             triage_request_state_set_delivery_wait  (TriageRequestState  *state,
+                                                              GDateTime           *until);
 
 #define TRIAGE_TYPE_REQUEST_VIEW (triage_request_view_get_type ())
 
@@ -112,8 +117,10 @@ G_DECLARE_INTERFACE (TriageRequestView, triage_request_view, TRIAGE, REQUEST_VIE
  * @show_answer_error: the answer did not leave (the view turns editable again)
  * @set_response: (nullable): the answer given elsewhere, once known, so the
  *   banner can say what it was and who gave it
+ * @set_delivery_wait: while the answer is sending, the end of the wait the
+ *   server asked for (or %NULL), so the banner can say when it goes
  * @get_state: the view's #TriageRequestState, for the default implementations
- *   of the methods from @get_status to @set_response and for
+ *   of the methods from @get_status to @set_delivery_wait and for
  *   triage_request_view_submit_answer()
  * @update_state: the state changed: the view shows it again (its banner,
  *   whether it is read-only); used by the default implementations
@@ -124,7 +131,7 @@ G_DECLARE_INTERFACE (TriageRequestView, triage_request_view, TRIAGE, REQUEST_VIE
  *   was not sent, whose writes the window follows; optional (a view that
  *   keeps no drafts)
  *
- * A view either implements the methods from @get_status to @set_response or
+ * A view either implements the methods from @get_status to @set_delivery_wait or
  * keeps a #TriageRequestState and implements @get_state and @update_state,
  * which the default implementations of those methods use.
  *
@@ -160,6 +167,8 @@ struct _TriageRequestViewInterface
                                                const char          *message);
   void                 (*set_response)        (TriageRequestView   *self,
                                                AtpResponse         *response);
+  void                 (*set_delivery_wait)   (TriageRequestView   *self,
+                                               GDateTime           *until);
 
   TriageRequestState  *(*get_state)           (TriageRequestView   *self);
   void                 (*update_state)        (TriageRequestView   *self);
@@ -181,6 +190,8 @@ void                 triage_request_view_set_status          (TriageRequestView 
 TriageDeliveryState  triage_request_view_get_delivery_state  (TriageRequestView   *self);
 void                 triage_request_view_set_delivery_state  (TriageRequestView   *self,
                                                               TriageDeliveryState  state);
+void                 triage_request_view_set_delivery_wait         (TriageRequestView   *self,
+                                                                    GDateTime           *until);
 void                 triage_request_view_set_sent_answer     (TriageRequestView   *self,
                                                               const char          *action_id,
                                                               JsonNode            *response_data);

@@ -293,6 +293,16 @@ triage_request_stack_set_response (TriageRequestView *view,
 }
 
 static void
+triage_request_stack_set_delivery_wait (TriageRequestView *view,
+                                        GDateTime         *until)
+{
+  TriageRequestStack *self = TRIAGE_REQUEST_STACK (view);
+
+  if (self->current != NULL)
+    triage_request_view_set_delivery_wait (self->current, until);
+}
+
+static void
 triage_request_stack_request_view_init (TriageRequestViewInterface *iface)
 {
   iface->get_request = triage_request_stack_get_request;
@@ -306,6 +316,7 @@ triage_request_stack_request_view_init (TriageRequestViewInterface *iface)
   iface->show_delivery_error = triage_request_stack_show_delivery_error;
   iface->show_answer_error = triage_request_stack_show_answer_error;
   iface->set_response = triage_request_stack_set_response;
+  iface->set_delivery_wait = triage_request_stack_set_delivery_wait;
 }
 
 /**

@@ -57,6 +57,8 @@ struct _TriageWindow
   char                  *connection_text;
   gint64                 retry_at;
   guint                  countdown_id;
+  gint64                 server_wait;        /* monotonic end of the server's Retry-After; 0: none */
+  GDateTime             *server_wait_at;     /* the same on the wall clock, or NULL */
 
   /* template */
   AdwToastOverlay       *toast_overlay;

@@ -116,6 +116,44 @@ _triage_window_update_view_state (TriageWindow *self)
   if (delivery != TRIAGE_DELIVERY_NONE ||
       triage_request_view_get_delivery_state (self->decision_view) != TRIAGE_DELIVERY_SENDING)
     triage_request_view_set_delivery_state (self->decision_view, delivery);
+
+  /* On its way, but the server asked to wait: the banner says until when. */
+  triage_request_view_set_delivery_wait (self->decision_view,
+                                         delivery == TRIAGE_DELIVERY_SENDING ? self->server_wait_at
+                                                                             : NULL);
+}
+
+/**
+ * triage_window_set_server_wait:
+ * @self: a #TriageWindow
+ * @until: the monotonic time the server's wait ends (a 429's or 503's
+ *   Retry-After: no answer is sent before), 0 when there is none
+ *
+ * An answer on its way in the open view says when it goes.
+ */
+void
+triage_window_set_server_wait (TriageWindow *self,
+                               gint64        until)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_return_if_fail (TRIAGE_IS_WINDOW (self));
+
+  if (until <= now)
+    until = 0;
+  if (self->server_wait == until)
+    return;
+
+  self->server_wait = until;
+  g_clear_pointer (&self->server_wait_at, g_date_time_unref);
+  /* On the wall clock, as every time the window shows. */
+  if (until != 0)
+    {
+      g_autoptr(GDateTime) wall = g_date_time_new_now_local ();
+
+      self->server_wait_at = g_date_time_add (wall, until - now);
+    }
+  _triage_window_update_view_state (self);
 }
 
 /* The header above the view names the request as it reads now. */
@@ -573,6 +611,7 @@ triage_window_finalize (GObject *object)
   g_free (self->answered_here);
   g_free (self->connection_message);
   g_free (self->connection_text);
+  g_clear_pointer (&self->server_wait_at, g_date_time_unref);
 
   G_OBJECT_CLASS (triage_window_parent_class)->finalize (object);
 }

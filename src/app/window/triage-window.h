@@ -32,6 +32,8 @@ void                   triage_window_set_connection_status (TriageWindow        
                                                             TriageConnectionProblem problem,
                                                             const char             *message,
                                                             gint64                  retry_at);
+void                   triage_window_set_server_wait      (TriageWindow          *self,
+                                                           gint64                 until);
 TriageConnectionState  triage_window_get_connection       (TriageWindow          *self);
 const char            *triage_window_get_connection_text  (TriageWindow          *self);
 void                   triage_window_add_toast            (TriageWindow          *self,
