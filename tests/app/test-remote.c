@@ -18,7 +18,9 @@
 #include <adwaita.h>
 #include "app-test-server.h"
 #include "app-test-application.h"
+#include "triage-decision-view.h"
 #include "triage-preferences-window.h"
+#include "triage-request-banner.h"
 #include "triage-test-server.h"
 
 static char *world;
@@ -668,6 +670,55 @@ test_switch_servers (void)
     g_free (there[i]);
 }
 
+/* An answer a rate limit holds back (a 429's Retry-After, 5 s here) says in
+ * its open view until when, then goes by itself and says it was sent. */
+static void
+test_server_wait_shown (void)
+{
+  const char * const limit[] = { "--limit", "responses=12", NULL };   /* then one in 5 s */
+  const char * const recipients[] = { "alice", NULL };
+  const char *waiting = "The server asked to wait — sending at ";
+  g_autoptr(TriageTestServer) limited = NULL;
+  g_autoptr(JsonNode) null = json_node_new (JSON_NODE_NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *id = NULL;
+  TriageWindow *window = triage_application_get_window (app);
+  TriageRequestBanner *banner;
+
+  limited = triage_test_server_new (&(TriageTestServerOptions) { .extra_args = limit }, &error);
+  g_assert_no_error (error);
+  g_assert_true (triage_test_server_create_user (limited, "alice", &token, &error));
+  g_assert_true (triage_test_server_create_service (limited, "Limited Bot", recipients, NULL,
+                                                    NULL, &key, NULL, &error));
+  switch_to (limited, token);
+  id = post_simple (limited, key, "Held by the server");
+  app_test_wait_for (triage_window_show_request (window, id), APP_TEST_WAIT_MS);
+  banner = TRIAGE_REQUEST_BANNER (gtk_widget_get_template_child (triage_window_get_decision_view (window),
+                                                                 TRIAGE_TYPE_DECISION_VIEW, "banner"));
+
+  /* Another device of alice's spends her allowance (404s count too). */
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *other = g_uuid_string_random ();
+      g_autofree char *body = g_strdup_printf ("{\"notification_id\": \"%s\", \"action_id\": \"yes\"}", other);
+      guint status = 0;
+
+      g_assert_true (triage_test_http (limited, "POST", "/api/v1/client/respond", token, body,
+                                       &status, NULL, &error));
+      g_assert_cmpuint (status, ==, 404);
+    }
+
+  g_signal_emit_by_name (window, "submit", id, "yes", null);
+  app_test_wait_for (g_str_has_prefix (triage_request_banner_get_title (banner), waiting),
+                     APP_TEST_WAIT_MS);
+  g_assert_false (is_responded (limited, key, id));
+  app_test_wait_for (is_responded (limited, key, id) &&
+                     g_str_equal (triage_request_banner_get_title (banner), "Answer sent"),
+                     APP_TEST_WAIT_MS);
+}
+
 /* A server whose certificate this computer does not trust: a configuration
  * error, shown as one with why (the window's bar in its error style, the
  * retry button), not "Reconnecting…" for ever. */
@@ -741,6 +792,7 @@ main (int   argc,
   g_test_add_func ("/remote/keyring-unresponsive", test_keyring_unresponsive);
   g_test_add_func ("/remote/switch-servers", test_switch_servers);
   g_test_add_func ("/remote/tls-untrusted", test_tls_untrusted);
+  g_test_add_func ("/remote/server-wait-shown", test_server_wait_shown);
 
   status = g_test_run ();
 
