@@ -169,8 +169,10 @@ _triage_application_on_outbox_conflict (TriageApplication *self,
     triage_lookups_fetch_response (self->lookups, notification_id);
 }
 
-/* The server no longer has the request, or no longer shows it to us (a 404
- * to our answer): what the resync's lookup would have found, said at once.
+/* The server no longer has the request, or no longer shows it to us (its
+ * 404 NOTIFICATION_NOT_FOUND to our answer; a proxy's bare 404 is not that:
+ * the outbox keeps such an answer): what the resync's lookup would have
+ * found, said at once.
  * It leaves the inbox and its bubble goes, and the open view says it is no
  * longer on the server, read-only: another answer would meet the same 404.
  * It stayed, "Your answer was not sent", answerable in vain till the next

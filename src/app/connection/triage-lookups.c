@@ -16,9 +16,10 @@
  * the app was away (answered on another device, expired, withdrawn). Each is
  * looked up, a few at a time (a day away can mean thousands, and a server
  * limits how fast one client may ask), and ::settled says what became of it;
- * ::gone, that the server no longer has it (or shows it to us: 404), so that
- * what became of it is not known.
- * A lookup that fails for now (busy, limited, unreachable) says nothing: the
+ * ::gone, that the server no longer has it (or shows it to us: 404
+ * NOTIFICATION_NOT_FOUND), so that what became of it is not known.
+ * A lookup that fails for now (busy, limited, unreachable, a 404 that names
+ * no notification: a proxy's page, a wrong base path) says nothing: the
  * request stays in the inbox and is asked about again later. While the
  * server has asked the client to wait (a 429's or 503's Retry-After, to a
  * lookup or to an answer: atp_client_is_held ()) none is asked at all;
@@ -173,8 +174,9 @@ settled_cb (GObject      *object,
     }
   else
     {
-      /* Busy, limited, unreachable: nothing is known yet, so nothing is
-       * said; it stays in the inbox and is asked about again. */
+      /* Busy, limited, unreachable, a 404 not the server's own: nothing is
+       * known yet, so nothing is said; it stays in the inbox and is asked
+       * about again. */
       g_debug ("Will ask again what became of %s: %s", lookup->notification_id, error->message);
       g_ptr_array_add (self->later, g_strdup (lookup->notification_id));
       if (self->retry_id == 0)
@@ -291,8 +293,9 @@ triage_lookups_class_init (TriageLookupsClass *klass)
   /**
    * TriageLookups::gone:
    * @self: the lookups
-   * @notification_id: a request the server answered 404 (or 403) for: no
-   *   longer on it, what became of it unknown
+   * @notification_id: a request the server answered 404
+   *   NOTIFICATION_NOT_FOUND (or ATP's 403) for: no longer on it, what
+   *   became of it unknown
    */
   signals [GONE] =
     g_signal_new ("gone", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
