@@ -246,12 +246,15 @@ set_result_error (TriagePgConnection *self,
                   PGresult           *result,
                   GError            **error)
 {
-  if (triage_pg_result_error (self->conn, triage_pg_connection_is_bad (self), result, error))
+  g_autoptr(GError) local = NULL;
+
+  if (triage_pg_result_error (self->conn, triage_pg_connection_is_bad (self), result, &local))
     /* Its next statement makes a new connection at once. */
     self->retry_at = 0;
-  else if (result != NULL &&
-           g_strcmp0 (PQresultErrorField (result, PG_DIAG_SQLSTATE), "25006") == 0)
+  else if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+    /* The SQLSTATE's meaning is triage_pg_result_error ()'s alone. */
     triage_pg_connection_renew (self);
+  g_propagate_error (error, g_steal_pointer (&local));
 }
 
 /* Whether @error says the session was ended (nothing more is to come on
