@@ -85,6 +85,7 @@ def main():
     admin = "adm_" + os.urandom(16).hex()
     env = dict(os.environ, TRIAGE_ADMIN_TOKEN=admin)
     database = os.path.join(folder, "server.db")
+    launched = time.time()
     server = subprocess.Popen([server_binary, "--database", database, "--print-address",
                                "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
                                "--limit", "sends=4"],
@@ -94,6 +95,7 @@ def main():
         metrics_url = server.stdout.readline().strip().removeprefix("metrics on ")
         ok(base.startswith("http://") and metrics_url.endswith("/metrics"), "both addresses printed")
         run(base, metrics_url, admin)
+        check_process(metrics_url, server.pid, launched)
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -220,6 +222,35 @@ def run(base, metrics_url, admin):
     ok(value(after, "triage_webhook_queue_depth") == 0, "no webhook queued")
     ok(value(after, "triage_ready") == 1, "ready")
     stream.close()
+
+
+def check_process(metrics_url, pid, launched):
+    """The standard process metrics, of the server's own process."""
+    text = scrape(metrics_url)
+    scraped = time.time()
+    types = {family.name: family.type for family in text_string_to_metric_families(text)}
+    found = samples(text)
+    for family, kind in (("process_start_time_seconds", "gauge"),
+                         ("process_cpu_seconds", "counter"),
+                         ("process_resident_memory_bytes", "gauge"),
+                         ("process_virtual_memory_bytes", "gauge"),
+                         ("process_open_fds", "gauge"), ("process_max_fds", "gauge")):
+        ok(types.get(family) == kind, f"{family}: a {kind} with its HELP and TYPE")
+    start = value(found, "process_start_time_seconds")
+    # /proc/stat's btime is whole seconds, and the start is counted in ticks
+    # from it: a second or so either way of the clock the test read.
+    ok(launched - 2 <= start <= scraped + 2,
+       f"the start time {start} is when the test started the server ({launched})")
+    ok(value(found, "process_cpu_seconds_total") > 0, "CPU time spent")
+    ok(value(found, "process_resident_memory_bytes") > 1024 * 1024, "resident memory")
+    ok(value(found, "process_virtual_memory_bytes") >= value(found, "process_resident_memory_bytes"),
+       "virtual memory at least the resident")
+    # Standard input, output and error, the listeners, the database.
+    ok(value(found, "process_open_fds") >= 5, "open descriptors")
+    with open(f"/proc/{pid}/limits") as limits:
+        soft = next(line.split()[3] for line in limits if line.startswith("Max open files"))
+    ok(soft == "unlimited" or value(found, "process_max_fds") == int(soft),
+       f"the descriptor limit is the server's soft limit ({soft})")
 
 
 main()

@@ -386,5 +386,6 @@ triage_metrics_format (const TriageMetricsGauges *gauges)
   header (out, "triage_db_shared", "gauge",
           "1 when the database is PostgreSQL shared by several servers, 0 for SQLite");
   g_string_append_printf (out, "triage_db_shared %d\n", gauges->shared ? 1 : 0);
+  triage_metrics_format_process (out);
   return g_string_free (out, FALSE);
 }

@@ -60,5 +60,7 @@ void  triage_metrics_forgotten    (guint        count);
 
 /* The Prometheus text format (version 0.0.4) of every metric. */
 char *triage_metrics_format       (const TriageMetricsGauges *gauges);
+/* The standard process_* metrics, read now (triage-metrics-process.c). */
+void  triage_metrics_format_process (GString                  *out);
 
 G_END_DECLS
