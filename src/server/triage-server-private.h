@@ -199,14 +199,16 @@ void     triage_server_event_seen     (TriageServer         *self,
                                        const TriageEventRow *event);
 /* The change being made cannot be completed (@error, the reason; the rest,
  * printf-style, names the change and what is missing): its batch is
- * failed, so nothing of it is stored and its callers are told, and it is
- * said (limited per call site). A change is always made in a batch: the
- * store refuses it when the database would not open one. */
+ * failed, so nothing of it is stored and its callers are told, and the
+ * store says so in one line that names the change and the requests the
+ * batch failed. A change is always made in a batch: the store refuses it
+ * when the database would not open one. */
 #define triage_server_fail_change(server, error, ...) \
   G_STMT_START { \
     g_autofree char *change_ = g_strdup_printf (__VA_ARGS__); \
-    triage_store_fail_batch ((server)->store, (error)); \
-    triage_log_failure ("%s: not stored (%s)", change_, (error)->message); \
+    g_autoptr(GError) failed_ = g_error_new ((error)->domain, (error)->code, \
+                                             "%s: not stored (%s)", change_, (error)->message); \
+    triage_store_fail_batch ((server)->store, failed_); \
   } G_STMT_END
 
 void     triage_server_changed        (TriageServer *self,

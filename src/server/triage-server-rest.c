@@ -152,7 +152,8 @@ triage_server_send_when_durable (TriageServer      *self,
   held->finished = g_signal_connect (msg, "finished", G_CALLBACK (held_finished), held);
   if (!paused)
     soup_server_message_pause (msg);
-  triage_store_after_commit (self->store, held_release, held);
+  triage_store_after_commit_of (self->store, triage_server_request_id (msg), held_release,
+                                held);
 }
 
 static void
@@ -206,14 +207,16 @@ reply_method_not_allowed (SoupServerMessage *msg,
  * STORAGE_UNAVAILABLE with Retry-After: 1 and @message, never the answer
  * its silence would imply (404, 401: a client drops an answer or a token it
  * is told is gone or invalid). @what, for the log, names what was read or
- * (an answer's change of status) written. */
+ * (an answer's change of status) written; the line names the request by
+ * its request id, as the access log does. */
 void
 reply_unanswered (SoupServerMessage *msg,
                   const char        *what,
                   const char        *message,
                   const GError      *error)
 {
-  triage_log_failure ("cannot read or store %s: %s", what, error->message);
+  triage_log_failure ("cannot read or store %s (request %s): %s", what,
+                      triage_server_request_id (msg), error->message);
   reply_error (msg, ATP_ERROR_STORAGE_UNAVAILABLE, message);
 }
 

@@ -191,18 +191,47 @@ assert_user_get (TriageTestServer *server,
   srv_assert_status (answer, status, status == 503 ? "STORAGE_UNAVAILABLE" : NULL);
 }
 
-/* A service's POST with @key answers @status. */
-static void
-assert_post (TriageTestServer *server,
-             const char       *key,
-             guint             status)
+/* A service's POST with @key answers @status; returns its request id. */
+static char *
+post_answered (TriageTestServer *server,
+               const char       *key,
+               guint             status)
 {
   g_autoptr(SrvAnswer) answer = NULL;
+  const char *request_id;
 
   answer = srv_request (server, "POST", "/api/v1/notifications", key,
                         "{\"context\":{\"title\":\"T\",\"description\":\"D\"},\"actions\":"
                         "[{\"id\":\"ok\",\"label\":\"OK\",\"response_type\":\"simple\"}]}");
   srv_assert_status (answer, status, status == 503 ? "STORAGE_UNAVAILABLE" : NULL);
+  request_id = soup_message_headers_get_one (answer->headers, "X-Request-ID");
+  g_assert_nonnull (request_id);
+  return g_strdup (request_id);
+}
+
+static void
+assert_post (TriageTestServer *server,
+             const char       *key,
+             guint             status)
+{
+  g_free (post_answered (server, key, status));
+}
+
+/* The lines of the log at @path that hold @part. */
+static GStrv
+lines_with (const char *path,
+            const char *part)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GStrvBuilder) found = g_strv_builder_new ();
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], part) != NULL)
+      g_strv_builder_add (found, lines[i]);
+  return g_strv_builder_end (found);
 }
 
 /* A server on PostgreSQL with user alice (@alice, her token) and service
@@ -237,7 +266,8 @@ test_database_read_only (void)
 {
   g_autoptr(SrvAnswer) wrong = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *down = NULL, *dir = NULL, *log = NULL;
+  g_autofree char *down = NULL, *dir = NULL, *log = NULL, *refused = NULL;
+  g_auto(GStrv) said = NULL;
   TriageTestServerOptions options = { 0 };
   ServerOpsFixture storage = { NULL }, *fixture = &storage;
 
@@ -260,13 +290,19 @@ test_database_read_only (void)
                   "/readyz saying the database is read-only");
   server_ops_test_assert_probe (fixture->server, "/readyz", 503, "unavailable");
   server_ops_test_assert_probe (fixture->server, "/healthz", 200, "ok");
-  assert_post (fixture->server, fixture->key, 503);
+  refused = post_answered (fixture->server, fixture->key, 503);
   wrong = srv_request (fixture->server, "GET", "/api/v1/notifications/any", "sk_wrong", NULL);
   g_assert_cmpuint (wrong->status, ==, 401);
   down = scrape (fixture->server);
   g_assert_nonnull (strstr (down, "\ntriage_ready 0\n"));
-  /* Said for what it is, the batch's failure once, not "not stored: not stored". */
-  g_assert_cmpuint (srv_count_in_file (log, "the database is read-only (25006)"), >, 0);
+  /* Said for what it is, in one line (not the statement's and then the
+   * batch's, nor "not stored: not stored"), which names the request it
+   * failed by its request id, as the request's line in the access log. */
+  said = lines_with (log, "the database is read-only (25006)");
+  g_assert_cmpuint (g_strv_length (said), ==, 1);
+  g_assert_nonnull (strstr (said[0], "a batch was not stored (request "));
+  g_assert_nonnull (strstr (said[0], refused));
+  g_assert_cmpuint (srv_count_in_file (log, refused), ==, 2);
   g_assert_cmpuint (srv_count_in_file (log, "not stored: the batch was not stored"), ==, 0);
 
   run_in_cluster (fixture->server, "ALTER DATABASE \"",

@@ -119,7 +119,7 @@ triage_pg_writer_connection (TriagePgWriter *self)
 }
 
 /* Runs @sql; NULL when it failed (logged). In a batch, the first failure
- * fails the whole batch. */
+ * fails the whole batch, and is said with it (triage-store.c). */
 PGresult *
 triage_pg_writer_query (TriagePgWriter      *self,
                         const char          *sql,
@@ -147,11 +147,13 @@ triage_pg_writer_query (TriagePgWriter      *self,
     {
       /* A session the database ended, or a lock another session held past
        * the wait every session allows, is no fault of ours: the batch is
-       * answered as not stored (the next statement connects again). */
-      if (triage_store_error_expected (error))
-        triage_log_failure ("%s", error->message);
-      else
+       * answered as not stored (the next statement connects again), and
+       * the store says so in one line with the requests it failed; a
+       * statement outside a batch is said here. */
+      if (!triage_store_error_expected (error))
         g_warning ("%s", error->message);
+      else if (!self->in_batch)
+        triage_log_failure ("%s", error->message);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED))
         self->schema_doubted = TRUE;
       if (self->in_batch)

@@ -25,7 +25,12 @@ typedef struct
 {
   TriageStoreCommitFunc func;
   gpointer              data;
+  char                 *request_id;  /* of the HTTP request that waits, or NULL */
 } CommitWaiter;
+
+/* A batch that failed is named in the log by the requests it failed; a
+ * busy one holds hundreds: the first few say which. */
+#define NAMED_WAITERS 8
 
 /* A batch whose commit is in flight (backends with commit_start ()). */
 typedef struct
@@ -114,6 +119,23 @@ triage_store_dispose (GObject *object)
 }
 
 static void
+commit_waiter_clear (gpointer data)
+{
+  CommitWaiter *waiter = data;
+
+  g_free (waiter->request_id);
+}
+
+static GArray *
+waiters_new (void)
+{
+  GArray *waiters = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+
+  g_array_set_clear_func (waiters, commit_waiter_clear);
+  return waiters;
+}
+
+static void
 flight_free (Flight *flight)
 {
   g_array_unref (flight->waiters);
@@ -153,11 +175,40 @@ triage_store_init (TriageStore *self)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
 
-  priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  priv->after_commit = waiters_new ();
   priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
 }
 
 /* ---- group commit ---- */
+
+/* A batch was not stored (@error: why): said in one line, which names the
+ * requests it failed by their request ids, as their lines in the access
+ * log do (a request the batch failed is answered 503 with that id). Said
+ * once, then counted (triage-log-limit.h): on a full disk every batch
+ * fails. The backend does not say it too. */
+static void
+say_not_stored (GArray       *waiters,
+                const GError *error)
+{
+  g_autoptr(GString) requests = g_string_new (NULL);
+  guint named = 0;
+
+  for (guint i = 0; i < waiters->len; i++)
+    {
+      const char *id = g_array_index (waiters, CommitWaiter, i).request_id;
+
+      if (id == NULL)
+        continue;
+      if (named++ < NAMED_WAITERS)
+        g_string_append_printf (requests, "%s %s", named > 1 ? "," : " (request", id);
+    }
+  if (named > NAMED_WAITERS)
+    g_string_append_printf (requests, " and %u more", named - NAMED_WAITERS);
+  if (named > 0)
+    g_string_append_c (requests, ')');
+  triage_log_failure ("a batch was not stored%s: %s", requests->str,
+                      error != NULL ? error->message : "it was not committed");
+}
 
 static void start_commit (TriageStore *self);
 static void flight_done  (TriageStore  *self,
@@ -169,15 +220,13 @@ static gboolean
 commit_due (gpointer data)
 {
   TriageStore *self = data;
-  g_autoptr(GError) error = NULL;
 
-  /* Said once, then counted (triage-log-limit.h): on a full disk every
-   * batch fails, and a warning each was a line every few ms for as long as
-   * the disk stayed full. Its requests are told (503). */
+  /* A batch that fails is said by triage_store_commit (), once then
+   * counted; its requests are told (503). */
   if (CLASS (self)->commit_start != NULL)
     start_commit (self);
-  else if (!triage_store_commit (self, &error))
-    triage_log_failure ("a batch was not stored: %s", error->message);
+  else
+    triage_store_commit (self, NULL);
   return G_SOURCE_REMOVE;
 }
 
@@ -337,6 +386,7 @@ triage_store_commit (TriageStore *self,
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
   g_autoptr(GArray) waiters = NULL;
   g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GError) failure = NULL;
   gboolean ok = TRUE;
   gint64 start;
 
@@ -356,11 +406,11 @@ triage_store_commit (TriageStore *self,
   if (priv->failure != NULL)
     {
       CLASS (self)->rollback (self);
-      g_propagate_error (error, g_steal_pointer (&priv->failure));
+      failure = g_steal_pointer (&priv->failure);
       ok = FALSE;
     }
-  else if ((events->len > 0 && !CLASS (self)->insert_events (self, events, error)) ||
-           !CLASS (self)->commit (self, error))
+  else if ((events->len > 0 && !CLASS (self)->insert_events (self, events, &failure)) ||
+           !CLASS (self)->commit (self, &failure))
     {
       CLASS (self)->rollback (self);
       ok = FALSE;
@@ -369,13 +419,17 @@ triage_store_commit (TriageStore *self,
     priv->commit_observer (g_get_monotonic_time () - start, ok);
   deliver (self, events, ok);
   waiters = g_steal_pointer (&priv->after_commit);
-  priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  if (!ok)
+    say_not_stored (waiters, failure);
+  priv->after_commit = waiters_new ();
   for (guint i = 0; i < waiters->len; i++)
     {
       CommitWaiter *waiter = &g_array_index (waiters, CommitWaiter, i);
 
       waiter->func (waiter->data, ok);
     }
+  if (failure != NULL)
+    g_propagate_error (error, g_steal_pointer (&failure));
   return ok;
 }
 
@@ -406,7 +460,7 @@ start_commit (TriageStore *self)
   flight->start = g_get_monotonic_time ();
   flight->writes = priv->writes;
   flight->waiters = g_steal_pointer (&priv->after_commit);
-  priv->after_commit = g_array_new (FALSE, FALSE, sizeof (CommitWaiter));
+  priv->after_commit = waiters_new ();
   flight->events = g_steal_pointer (&priv->events);
   priv->events = g_ptr_array_new_with_free_func ((GDestroyNotify) triage_event_row_free);
   if (priv->failure != NULL)
@@ -457,8 +511,7 @@ flight_done (TriageStore  *self,
    * not stored, or if the COMMIT was in flight perhaps stored; a retry with
    * the same id settles it). Said once, then counted, either way. */
   if (!committed)
-    triage_log_failure ("a batch was not stored: %s",
-                        error != NULL ? error->message : "it was not committed");
+    say_not_stored (flight->waiters, error);
   if (priv->commit_observer != NULL)
     priv->commit_observer (g_get_monotonic_time () - flight->start, committed);
   waiters = flight->waiters;
@@ -496,15 +549,30 @@ triage_store_after_commit (TriageStore          *self,
                            TriageStoreCommitFunc func,
                            gpointer              data)
 {
-  TriageStorePrivate *priv = triage_store_get_instance_private (self);
-  CommitWaiter waiter = { func, data };
+  triage_store_after_commit_of (self, NULL, func, data);
+}
 
+/* The same for the HTTP request @request_id: a batch that fails names it in
+ * the log. */
+void
+triage_store_after_commit_of (TriageStore          *self,
+                              const char           *request_id,
+                              TriageStoreCommitFunc func,
+                              gpointer              data)
+{
+  TriageStorePrivate *priv = triage_store_get_instance_private (self);
+  CommitWaiter waiter = { func, data, NULL };
+
+  if (!priv->open && g_queue_is_empty (&priv->flights))
+    {
+      func (data, TRUE);
+      return;
+    }
+  waiter.request_id = g_strdup (request_id);
   if (priv->open)
     g_array_append_val (priv->after_commit, waiter);
-  else if (!g_queue_is_empty (&priv->flights))
-    g_array_append_val (((Flight *) g_queue_peek_tail (&priv->flights))->waiters, waiter);
   else
-    func (data, TRUE);
+    g_array_append_val (((Flight *) g_queue_peek_tail (&priv->flights))->waiters, waiter);
 }
 
 void

@@ -99,6 +99,10 @@ gboolean     triage_store_commit          (TriageStore  *self,
 void         triage_store_after_commit    (TriageStore  *self,
                                            TriageStoreCommitFunc func,
                                            gpointer      data);
+void         triage_store_after_commit_of (TriageStore  *self,
+                                           const char   *request_id,
+                                           TriageStoreCommitFunc func,
+                                           gpointer      data);
 /* Rolls the open batch back at its turn (its waiters told: not stored). */
 void         triage_store_fail_batch      (TriageStore  *self,
                                            const GError *error);
