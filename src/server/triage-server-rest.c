@@ -449,13 +449,16 @@ refuse_token (TriageServer      *self,
   /* Not found in a database being restored, or emptied, under the server
    * (its users or its keys not loaded yet): not judged, as a client told
    * 401 may drop its token. A schema of another version, or a database
-   * that is read-only, is whole: a wrong token is still wrong. Asked of the
-   * database each time, not taken from check_schema ()'s trust: a restore
-   * with --clean into the same database meets no missing table to raise a
-   * doubt. */
+   * that is read-only, is whole: a wrong token is still wrong; so is one
+   * with a table locked (G_IO_ERROR_BUSY), as the lookup read the keys (a
+   * restore in one transaction holds them locked too, and the lookup
+   * failed). Asked of the database each time, not taken from check_schema
+   * ()'s trust: a restore with --clean into the same database meets no
+   * missing table to raise a doubt. */
   if (kind < 0 && hash != NULL && !triage_store_check (self->store, &error) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_FAILED) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
     {
       reply_unanswered (msg, "a token", "Cannot check the token now (the server's database is "
                         "not whole: being restored, or not answering); try again later", error);

@@ -386,6 +386,13 @@ triage_metrics_format (const TriageMetricsGauges *gauges)
   header (out, "triage_db_shared", "gauge",
           "1 when the database is PostgreSQL shared by several servers, 0 for SQLite");
   g_string_append_printf (out, "triage_db_shared %d\n", gauges->shared ? 1 : 0);
+  header (out, "triage_db_locked", "gauge",
+          "1 while a lock wait given up makes the database taken as locked (503 at once)");
+  g_string_append_printf (out, "triage_db_locked %d\n", gauges->db_locked ? 1 : 0);
+  header (out, "triage_db_lock_waits_given_up_total", "counter",
+          "Lock waits the database gave up for this server (lock_timeout)");
+  g_string_append_printf (out, "triage_db_lock_waits_given_up_total %" G_GUINT64_FORMAT "\n",
+                          gauges->lock_waits);
   triage_metrics_format_process (out);
   return g_string_free (out, FALSE);
 }

@@ -38,6 +38,8 @@ typedef struct
   guint  inflight;
   int    ready;                         /* 1 when /readyz says ready */
   gboolean shared;                      /* the database is PostgreSQL, shared */
+  gboolean db_locked;                   /* a lock wait given up, the lock not free since */
+  guint64  lock_waits;                  /* lock waits the database gave up for this server */
 } TriageMetricsGauges;
 
 /* Each is a few relaxed atomic adds: cheap enough for every request. */

@@ -34,6 +34,7 @@ gather (TriageServer        *self,
   gauges->inflight = self->inflight;
   gauges->ready = self->state == TRIAGE_SERVER_READY && triage_store_check (self->store, &error);
   gauges->shared = triage_store_is_shared (self->store);
+  gauges->lock_waits = triage_store_count_lock_waits (self->store, &gauges->db_locked);
 }
 
 static void

@@ -62,6 +62,8 @@ triage_pg_connection_forget (TriagePgConnection *self)
   g_clear_pointer (&self->conn, PQfinish);
   g_hash_table_remove_all (self->prepared);
   self->cut = FALSE;
+  /* A new session has the lock_timeout every session gets. */
+  self->hasty = FALSE;
 }
 
 /* Gives up the connection being made in the background (another may be

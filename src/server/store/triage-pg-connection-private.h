@@ -29,6 +29,9 @@ struct _TriagePgConnection
   gboolean      patient;        /* no deadline: a schema migration */
   gboolean      cut;            /* its socket was shut down (a stall): it is lost */
   gboolean      renew;          /* its session is read-only: made again before its next statement */
+  gboolean      probing;        /* it probes a locked database (triage-pg-link.c) */
+  gboolean      hasty;          /* its lock_timeout is short: the database is locked */
+  char         *calm_lock_timeout; /* the session's lock_timeout before */
   gint64        renewed_at;     /* monotonic µs: when it last was */
   guint         answer_timer;   /* a pipeline's answers awaited by the main loop */
   TriagePgDial *attempt;        /* the link's attempt, made in the background */

@@ -17,8 +17,11 @@
  * stored, and its requests are told so); outside one, nothing had happened,
  * and the statement (or a pipeline that commits nothing) is run again at
  * once on a new connection. A lock not granted within the session's
- * lock_timeout fails with G_IO_ERROR_TIMED_OUT: the transaction is over
- * (its batch not stored), the session goes on.
+ * lock_timeout fails with G_IO_ERROR_BUSY: the transaction is over (its
+ * batch not stored), the session goes on, and the database is locked
+ * (triage-pg-link.c): until a probe finds the lock free, a statement that
+ * needs a table held fails at once with G_IO_ERROR_BUSY instead of waiting
+ * lock_timeout again (pass_lock ()).
  *
  * No wait for the database is unbounded (triage-pg-link.c): the connection
  * does not block (libpq's non-blocking mode), and every wait for an answer,
@@ -39,6 +42,11 @@
 
 /* How often a session found read-only is made again (triage_pg_connection_renew ()). */
 #define RENEW_INTERVAL_US (5 * G_USEC_PER_SEC)
+/* The lock_timeout of a session while the database is locked: a wait for a
+ * lock held by another session fails about at once, and a row lock that
+ * two servers' batches take one after the other (held for a commit's
+ * round trip) is still waited for. */
+#define HASTY_LOCK_TIMEOUT "10ms"
 
 TriagePgConnection *
 triage_pg_connection_new (TriagePgLink *link,
@@ -77,6 +85,7 @@ triage_pg_connection_free (TriagePgConnection *self)
   g_array_unref (self->kept);
   g_free (self->name);
   g_free (self->settings);
+  g_free (self->calm_lock_timeout);
   g_clear_error (&self->pipeline_failure);
   g_free (self);
 }
@@ -127,8 +136,107 @@ triage_pg_connection_renew (TriagePgConnection *self)
   self->renew = TRUE;
 }
 
+static PGresult *answer_of (TriagePgConnection *self,
+                            gboolean            sent,
+                            GError            **error);
+
+/* Whether no table the server writes is held against writes by another
+ * session: the link's probe (triage-pg-link.c), run now, without waiting.
+ * FALSE with G_IO_ERROR_BUSY when one is (the database is then taken as
+ * locked), or with the error that kept the probe from being made. A
+ * session inside a transaction is not probed (TRUE). */
+gboolean
+triage_pg_connection_probe_lock (TriagePgConnection *self,
+                                 GError            **error)
+{
+  const char *probe = triage_pg_link_get_lock_probe (self->link);
+  g_autofree char *sql = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(PGresult) probed = NULL;
+  g_autoptr(PGresult) ended = NULL;
+  gboolean ensured;
+
+  if (probe == NULL || self->probing)
+    return TRUE;
+  self->probing = TRUE;
+  ensured = triage_pg_connection_ensure (self, error);
+  if (ensured && PQtransactionStatus (self->conn) == PQTRANS_IDLE)
+    {
+      sql = g_strdup_printf ("BEGIN; %s", probe);
+      probed = answer_of (self, PQsendQuery (self->conn, sql), &local);
+      /* Its locks let go at once, or its failed transaction ended. */
+      if (!triage_pg_connection_is_bad (self) &&
+          PQtransactionStatus (self->conn) != PQTRANS_IDLE)
+        ended = answer_of (self, PQsendQuery (self->conn, "ROLLBACK"), NULL);
+    }
+  self->probing = FALSE;
+  if (!ensured || sql == NULL)
+    return ensured;
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_BUSY))
+    triage_pg_link_set_locked (self->link, local->message);
+  else
+    /* Anything else (a table missing under a restore, a session ended)
+     * is not a lock: the next statement meets it and says so. */
+    triage_pg_link_lock_free (self->link);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sets the session's lock_timeout to HASTY_LOCK_TIMEOUT (@hasty), keeping
+ * the one it had, or back to that one. Outside a transaction only: a
+ * transaction's rollback would undo it. */
+static gboolean
+set_hasty (TriagePgConnection *self,
+           gboolean            hasty,
+           GError            **error)
+{
+  g_autoptr(PGresult) result = NULL;
+  const char *values[] = { self->calm_lock_timeout };
+
+  if (hasty)
+    result = answer_of (self, PQsendQuery (self->conn, "SELECT current_setting ('lock_timeout'),"
+                                           " set_config ('lock_timeout', '"
+                                           HASTY_LOCK_TIMEOUT "', false)"), error);
+  else
+    result = answer_of (self, PQsendQueryParams (self->conn, "SELECT set_config ('lock_timeout',"
+                                                 " $1, false)", 1, NULL, values, NULL, NULL, 0),
+                        error);
+  if (result == NULL)
+    return FALSE;
+  if (hasty)
+    {
+      g_free (self->calm_lock_timeout);
+      self->calm_lock_timeout = g_strdup (PQgetvalue (result, 0, 0));
+    }
+  self->hasty = hasty;
+  return TRUE;
+}
+
+/* While the database is locked (triage-pg-link.c), the session gives up a
+ * lock wait after HASTY_LOCK_TIMEOUT: a statement that needs a table held
+ * fails at once (G_IO_ERROR_BUSY), one that does not runs as ever; once a
+ * probe (at most one every LOCK_PROBE_INTERVAL_US, or /readyz's) finds the
+ * lock free, the session waits as long as before again. */
+static gboolean
+pass_lock (TriagePgConnection *self,
+           GError            **error)
+{
+  if (self->probing || PQtransactionStatus (self->conn) != PQTRANS_IDLE)
+    return TRUE;
+  if (triage_pg_link_get_locked (self->link) != NULL && triage_pg_link_take_probe (self->link))
+    triage_pg_connection_probe_lock (self, NULL);
+  if (self->hasty != (triage_pg_link_get_locked (self->link) != NULL))
+    return set_hasty (self, !self->hasty, error);
+  return TRUE;
+}
+
 /* Makes sure there is a working connection, connecting again if it was lost
- * (no more than once a second), or made read-only. */
+ * (no more than once a second), or made read-only, and that the database
+ * is not locked. */
 gboolean
 triage_pg_connection_ensure (TriagePgConnection *self,
                              GError            **error)
@@ -144,10 +252,10 @@ triage_pg_connection_ensure (TriagePgConnection *self,
       self->renew = FALSE;
       self->renewed_at = now;
       triage_pg_connection_forget (self);
-      return triage_pg_connection_connect (self, FALSE, error);
+      return triage_pg_connection_connect (self, FALSE, error) && pass_lock (self, error);
     }
   if (!triage_pg_connection_is_bad (self))
-    return TRUE;
+    return pass_lock (self, error);
   if (now < self->retry_at)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
@@ -156,7 +264,7 @@ triage_pg_connection_ensure (TriagePgConnection *self,
     }
   if (!triage_pg_link_is_down (self->link))
     g_message ("the connection to the PostgreSQL database was lost: connecting again");
-  return triage_pg_connection_connect (self, FALSE, error);
+  return triage_pg_connection_connect (self, FALSE, error) && pass_lock (self, error);
 }
 
 static gboolean
@@ -198,12 +306,12 @@ triage_pg_result_error (PGconn         *conn,
     }
   if (g_strcmp0 (state, "55P03") == 0)
     {
-      /* lock_timeout: a row or the event log held by another session (a
-       * server stopped with a batch open, a reader of the log) past the
-       * wait every session allows. The transaction is over, the session is
-       * not. */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                   "the database gave up waiting for a lock (55P03): %s", message);
+      /* lock_timeout: a table held by another session (LOCK TABLE, VACUUM
+       * FULL, a restore), a row or the event log (a server stopped with a
+       * batch open, a reader of the log) past the wait every session
+       * allows. The transaction is over, the session is not. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                   "the database did not grant a lock (55P03): %s", message);
       return FALSE;
     }
   if (g_strcmp0 (state, "57014") == 0)
@@ -254,6 +362,11 @@ set_result_error (TriagePgConnection *self,
   else if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
     /* The SQLSTATE's meaning is triage_pg_result_error ()'s alone. */
     triage_pg_connection_renew (self);
+  else if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_BUSY) && !self->probing &&
+           !self->hasty)
+    /* A wait of lock_timeout given up (a probe never waits, nor does a
+     * hasty session long). */
+    triage_pg_link_lock_waited (self->link, local->message);
   g_propagate_error (error, g_steal_pointer (&local));
 }
 

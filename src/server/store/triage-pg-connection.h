@@ -28,6 +28,8 @@ gboolean            triage_pg_connection_is_bad  (TriagePgConnection *self);
 void                triage_pg_connection_drop    (TriagePgConnection *self);
 void                triage_pg_connection_cut     (TriagePgConnection *self);
 void                triage_pg_connection_renew   (TriagePgConnection *self);
+gboolean            triage_pg_connection_probe_lock (TriagePgConnection *self,
+                                                 GError            **error);
 void                triage_pg_connection_set_patient (TriagePgConnection *self,
                                                       gboolean            patient);
 gboolean            triage_pg_connection_keep_prepared (TriagePgConnection *self,

@@ -26,6 +26,18 @@
  *     (triage-pg-dial.c), the main loop takes it once it answers; a
  *     partition kept the old connections' packets, so none of them is used
  *     again.
+ *   - A table held against writes (a LOCK TABLE, a VACUUM FULL, a restore)
+ *     makes the database locked, once a lock wait is given up
+ *     (lock_timeout) or /readyz's probe finds it: each request that met the
+ *     lock held the main loop for lock_timeout, one after the other, and
+ *     /readyz said ready. Until a probe finds the lock free, the sessions'
+ *     lock waits are cut short (triage-pg-connection.c): a statement that
+ *     needs a table held fails at once (503), the others run as ever, and
+ *     /readyz says the database is locked. The probe takes, without
+ *     waiting (NOWAIT), the locks a write takes on every table of the
+ *     schema, and lets them go: one round trip that never waits, made by
+ *     a statement at most every LOCK_PROBE_INTERVAL_US while the database
+ *     is locked, and by every /readyz.
  */
 
 #define G_LOG_DOMAIN "triage-store-postgres"
@@ -39,6 +51,8 @@
 /* A new connection is tried at most this often while the database does
  * not answer. */
 #define ATTEMPT_INTERVAL_US G_USEC_PER_SEC
+/* How often statements probe a locked database. */
+#define LOCK_PROBE_INTERVAL_US G_USEC_PER_SEC
 
 struct _TriagePgLink
 {
@@ -59,6 +73,10 @@ struct _TriagePgLink
   char       *last_host;     /* PQhost () and PQhostaddr () of the last connection made */
   char       *last_address;
   guint       connections;   /* made so far: a new one may meet another database */
+  char       *lock_probe;    /* SQL that takes a write's locks without waiting; NULL: none */
+  char       *locked;        /* a lock wait given up (its message), no probe found it free since */
+  guint64     lock_waits;    /* lock waits the database gave up */
+  gint64      probed_at;     /* monotonic µs: a statement's last probe of the lock */
 };
 
 /* A whole number, as libpq takes connect_timeout (blanks around it). */
@@ -216,6 +234,8 @@ triage_pg_link_unref (TriagePgLink *self)
   g_strfreev (self->ports);
   g_free (self->last_host);
   g_free (self->last_address);
+  g_free (self->lock_probe);
+  g_free (self->locked);
   g_free (self);
 }
 
@@ -538,4 +558,90 @@ guint
 triage_pg_link_get_connections (TriagePgLink *self)
 {
   return self->connections;
+}
+
+/* ---- a locked database ---- */
+
+/* @sql takes, without waiting, the locks the server's writes take (the
+ * schema's, known once it is made): a database found locked is probed with
+ * it. Without one, a lock wait given up fails its statement only. */
+void
+triage_pg_link_set_lock_probe (TriagePgLink *self,
+                               const char   *sql)
+{
+  g_free (self->lock_probe);
+  self->lock_probe = g_strdup (sql);
+}
+
+const char *
+triage_pg_link_get_lock_probe (TriagePgLink *self)
+{
+  return self->lock_probe;
+}
+
+/* Another session holds a table the server needs (@message: the database's
+ * error): until the lock is found free, statements fail at once rather than
+ * each wait lock_timeout on the main loop. */
+void
+triage_pg_link_set_locked (TriagePgLink *self,
+                           const char   *message)
+{
+  if (self->lock_probe == NULL || self->locked != NULL)
+    return;
+  g_message ("the PostgreSQL database is taken as locked (a LOCK TABLE, VACUUM FULL or "
+             "restore holds a table): requests that need a table held are answered 503 at "
+             "once, and /readyz says so, until the lock is free; %s", message);
+  self->locked = g_strdup (message);
+  self->probed_at = g_get_monotonic_time ();
+}
+
+/* The database gave up a lock wait (@message, its error). The next
+ * statement probes at once: the lock may have been a row's (a server
+ * stopped with a batch open), which the probe does not meet, and then
+ * nothing is to be refused. */
+void
+triage_pg_link_lock_waited (TriagePgLink *self,
+                            const char   *message)
+{
+  self->lock_waits++;
+  triage_pg_link_set_locked (self, message);
+  self->probed_at = 0;
+}
+
+/* The lock wait given up that made the database locked, or NULL while it
+ * is not. */
+const char *
+triage_pg_link_get_locked (TriagePgLink *self)
+{
+  return self->locked;
+}
+
+/* Whether a statement is to probe the locked database now; if so, the next
+ * one waits its turn. */
+gboolean
+triage_pg_link_take_probe (TriagePgLink *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - self->probed_at < LOCK_PROBE_INTERVAL_US)
+    return FALSE;
+  self->probed_at = now;
+  return TRUE;
+}
+
+/* How many lock waits the database gave up for this server. */
+guint64
+triage_pg_link_get_lock_waits (TriagePgLink *self)
+{
+  return self->lock_waits;
+}
+
+/* A probe took every lock: the database serves again. */
+void
+triage_pg_link_lock_free (TriagePgLink *self)
+{
+  if (self->locked == NULL)
+    return;
+  g_message ("the PostgreSQL database's lock is free again");
+  g_clear_pointer (&self->locked, g_free);
 }

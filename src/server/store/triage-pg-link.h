@@ -61,6 +61,17 @@ gboolean      triage_pg_link_may_attempt     (TriagePgLink       *self);
 void          triage_pg_link_attempt_started (TriagePgLink       *self);
 void          triage_pg_link_attempt_done    (TriagePgLink       *self,
                                               gboolean            answered);
+void          triage_pg_link_set_lock_probe  (TriagePgLink       *self,
+                                              const char         *sql);
+const char   *triage_pg_link_get_lock_probe  (TriagePgLink       *self);
+void          triage_pg_link_lock_waited     (TriagePgLink       *self,
+                                              const char         *message);
+void          triage_pg_link_set_locked      (TriagePgLink       *self,
+                                              const char         *message);
+const char   *triage_pg_link_get_locked      (TriagePgLink       *self);
+guint64       triage_pg_link_get_lock_waits  (TriagePgLink       *self);
+gboolean      triage_pg_link_take_probe      (TriagePgLink       *self);
+void          triage_pg_link_lock_free       (TriagePgLink       *self);
 
 gboolean      triage_pg_wait_socket          (int                 fd,
                                               gboolean            read,

@@ -367,8 +367,10 @@ fetch_failed (TriagePgListener *self,
       connection_lost (self);
       return;
     }
-  /* A writer that held the log's lock past the wait: not a fault. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+  /* A writer that held the log's lock past the wait, or a database locked
+   * (triage-pg-link.c): not a fault. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
     g_message ("cannot read the event log yet: %s", error->message);
   else
     g_warning ("cannot read the event log: %s", error->message);

@@ -99,6 +99,8 @@ static const char * const relations[] = {
   "afp_reviews_session", "notifications_settled",
   NULL
 };
+/* The first of relations[] are the tables: the rest are their indexes. */
+#define N_TABLES 11
 
 static gboolean
 run (TriagePgConnection *conn,
@@ -178,6 +180,24 @@ const char * const *
 triage_pg_schema_relations (void)
 {
   return relations;
+}
+
+/* A statement that takes the lock a write takes (ROW EXCLUSIVE) on every
+ * table requests use, without waiting (NOWAIT: 55P03 at once if one is
+ * held by another session in a mode that conflicts: LOCK TABLE, VACUUM
+ * FULL, a restore's DROP or TRUNCATE, a CREATE INDEX), inside a transaction
+ * the caller opens and ends. Not triage_schema: only a migration, at
+ * start, locks it. */
+char *
+triage_pg_schema_lock_probe (void)
+{
+  GString *sql = g_string_new ("LOCK TABLE ");
+
+  G_STATIC_ASSERT (N_TABLES < G_N_ELEMENTS (relations));
+  for (guint i = 1; i < N_TABLES; i++)
+    g_string_append_printf (sql, "%s%s", i > 1 ? ", " : "", relations[i]);
+  g_string_append (sql, " IN ROW EXCLUSIVE MODE NOWAIT");
+  return g_string_free (sql, FALSE);
 }
 
 /* Creates the schema, or brings it up to this server's version. */

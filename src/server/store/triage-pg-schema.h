@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 
 int                 triage_pg_schema_version   (void);
 const char * const *triage_pg_schema_relations (void);
+char               *triage_pg_schema_lock_probe (void);
 gboolean            triage_pg_migrate          (TriagePgConnection *conn,
                                                 GError            **error);
 

@@ -18,6 +18,23 @@
 #include "triage-pg-schema.h"
 #include "triage-store-postgres.h"
 
+/* A table held against writes (a LOCK TABLE, VACUUM FULL, a restore):
+ * every request that needs it is refused (503), so the server is not
+ * ready; said as a lock, not "does not answer", so that the operator looks
+ * for who holds it (pg_locks), not at the network. */
+static gboolean
+say_locked (TriageStorePostgres *self,
+            const GError        *probe_error,
+            GError             **error)
+{
+  const char *locked = triage_store_postgres_get_locked (self);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+               "the database is locked (%s): ready once the lock is free",
+               locked != NULL ? locked : probe_error->message);
+  return FALSE;
+}
+
 /* The database answers, and its schema is whole and the version this
  * server knows (a newer server migrating it during a rolling upgrade makes
  * this one unready rather than wrong: G_IO_ERROR_FAILED). A database that
@@ -42,13 +59,21 @@ postgres_check (TriageStore  *store,
   g_autoptr(PGresult) result = NULL;
   gint64 n_missing;
   int version;
+  g_autoptr(GError) probe_error = NULL;
+  gboolean locked;
 
+  /* First, so that the statements below run with the sessions' lock waits
+   * cut short if a table is held (none of them reads one that is). */
+  locked = !triage_store_postgres_probe_lock (self, &probe_error) &&
+           g_error_matches (probe_error, G_IO_ERROR, G_IO_ERROR_BUSY);
   /* Asked first, so that a probe of an emptied database is no failed
    * statement (a warning in the log at every probe of a load balancer). */
   missing = triage_store_postgres_query (self,
                                          "SELECT COUNT (*), (array_agg (name ORDER BY n))[1]"
                                          " FROM unnest ($1::text[]) WITH ORDINALITY AS r (name, n)"
                                          " WHERE to_regclass (name) IS NULL", 1, params);
+  if (missing == NULL && locked)
+    return say_locked (self, probe_error, error);
   if (missing == NULL || PQntuples (missing) != 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
@@ -75,6 +100,8 @@ postgres_check (TriageStore  *store,
     }
   result = triage_store_postgres_query (self, "SELECT version, current_setting"
                                         " ('transaction_read_only') FROM triage_schema", 0, NULL);
+  if (result == NULL && locked)
+    return say_locked (self, probe_error, error);
   if (result == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "the database does not answer");
@@ -97,6 +124,10 @@ postgres_check (TriageStore  *store,
                    triage_pg_schema_version ());
       return FALSE;
     }
+  /* The schema is whole (G_IO_ERROR_BUSY: a token not found is judged),
+   * a table is held. */
+  if (locked)
+    return say_locked (self, probe_error, error);
   /* Every change would fail (503): a load balancer is to send its work to
    * a server that can store it. The session is made again before its next
    * statement, which finds the database writable once it is. */
@@ -188,9 +219,20 @@ postgres_forget_settled (TriageStore *store,
   return (guint) triage_pg_changed (result);
 }
 
+static guint64
+postgres_count_lock_waits (TriageStore *store,
+                           gboolean    *locked)
+{
+  TriageStorePostgres *self = TRIAGE_STORE_POSTGRES (store);
+
+  *locked = triage_store_postgres_get_locked (self) != NULL;
+  return triage_store_postgres_count_lock_waits (self);
+}
+
 void
 triage_store_postgres_ops_class_init (TriageStoreClass *store_class)
 {
+  store_class->count_lock_waits = postgres_count_lock_waits;
   store_class->forget_settled = postgres_forget_settled;
   store_class->check = postgres_check;
   store_class->count_pending = postgres_count_pending;

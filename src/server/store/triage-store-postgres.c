@@ -540,7 +540,8 @@ triage_store_postgres_last_event (TriageStorePostgres *self)
  * the schema is incomplete (a restore under way). The database is asked
  * only after one of those: a statement then, none otherwise. A whole schema
  * of another version counts (postgres_check (): G_IO_ERROR_FAILED), and so
- * does one that is read-only (G_IO_ERROR_READ_ONLY: reads go on). */
+ * does one that is read-only (G_IO_ERROR_READ_ONLY: reads go on) or has a
+ * table locked (G_IO_ERROR_BUSY: what does not need it goes on). */
 static gboolean
 postgres_trust_schema (TriageStore  *store,
                        GError      **error)
@@ -555,7 +556,8 @@ postgres_trust_schema (TriageStore  *store,
     return TRUE;
   if (!triage_store_check (store, &local) &&
       !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_FAILED) &&
-      !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+      !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_READ_ONLY) &&
+      !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_BUSY))
     {
       self->schema_trusted = FALSE;
       g_propagate_error (error, g_steal_pointer (&local));
@@ -565,6 +567,29 @@ postgres_trust_schema (TriageStore  *store,
   self->schema_trusted = !triage_pg_writer_take_schema_doubt (self->writer);
   self->trusted_connections = triage_pg_link_get_connections (self->link);
   return TRUE;
+}
+
+/* Whether no table is held against writes (triage-pg-link.c), asked now
+ * on the connection of rate limits (the writer's may be inside a batch). */
+gboolean
+triage_store_postgres_probe_lock (TriageStorePostgres *self,
+                                  GError             **error)
+{
+  return triage_pg_connection_probe_lock (self->side, error);
+}
+
+/* What made the database locked (the server's statements fail at once until
+ * the lock is free), or NULL. */
+const char *
+triage_store_postgres_get_locked (TriageStorePostgres *self)
+{
+  return triage_pg_link_get_locked (self->link);
+}
+
+guint64
+triage_store_postgres_count_lock_waits (TriageStorePostgres *self)
+{
+  return triage_pg_link_get_lock_waits (self->link);
 }
 
 /* postgres_check () found the schema incomplete. */
@@ -624,6 +649,7 @@ triage_store_postgres_new (const char *uri,
   g_autoptr(TriageStorePostgres) self = NULL;
   g_autoptr(TriagePgLink) link = triage_pg_link_new (uri, password, error);
   TriagePgConnection *conns[TRIAGE_PG_WRITER_FLIGHTS + 1];
+  g_autofree char *probe = NULL;
 
   if (link == NULL)
     return NULL;
@@ -642,6 +668,8 @@ triage_store_postgres_new (const char *uri,
   self->writer = triage_pg_writer_new (conns);
   if (!triage_pg_migrate (conns[0], error))
     return NULL;
+  probe = triage_pg_schema_lock_probe ();
+  triage_pg_link_set_lock_probe (link, probe);
   /* Rate limits are shared, approximate state that need not survive a
    * crash: this connection commits without waiting for the disk. */
   self->side = triage_pg_connection_new (link, "triage-server", "SET synchronous_commit = off",

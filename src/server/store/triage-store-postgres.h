@@ -50,6 +50,12 @@ void              triage_store_postgres_distrust_schema (TriageStorePostgres *se
 /* The session found read-only (triage-store-postgres-ops.c): made again
  * before its next statement. */
 void              triage_store_postgres_renew_session   (TriageStorePostgres *self);
+/* The database taken as locked (a lock wait given up, not found free
+ * since): its message, or NULL; and the waits given up so far. */
+const char       *triage_store_postgres_get_locked      (TriageStorePostgres *self);
+gboolean          triage_store_postgres_probe_lock      (TriageStorePostgres *self,
+                                                         GError             **error);
+guint64           triage_store_postgres_count_lock_waits (TriageStorePostgres *self);
 /* Users and services (triage-store-postgres-services.c). */
 void              triage_store_postgres_services_class_init (TriageStoreClass *store_class);
 /* Reading notifications: one, an agent's request, a page (triage-store-postgres-reads.c). */

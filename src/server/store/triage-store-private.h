@@ -71,6 +71,9 @@ struct _TriageStoreClass
   gboolean               (*count_webhooks)     (TriageStore *self,
                                                 gint64      *queued,
                                                 gint64      *failed);
+  /* NULL: none (a SQLite file's busy wait is said in the log) */
+  guint64                (*count_lock_waits)   (TriageStore *self,
+                                                gboolean    *locked);
 
   /* users and services */
   gboolean               (*user_exists)        (TriageStore *self,

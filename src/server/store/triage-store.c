@@ -487,6 +487,7 @@ triage_store_error_expected (const GError *error)
 {
   return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED) ||
@@ -648,6 +649,16 @@ triage_store_count_webhooks (TriageStore *self,
     return TRUE;
   *queued = *failed = 0;
   return FALSE;
+}
+
+guint64
+triage_store_count_lock_waits (TriageStore *self,
+                               gboolean    *locked)
+{
+  *locked = FALSE;
+  if (CLASS (self)->count_lock_waits == NULL)
+    return 0;
+  return CLASS (self)->count_lock_waits (self, locked);
 }
 
 /* ---- the event log (SSE ids and resume) ---- */

@@ -137,6 +137,11 @@ gboolean     triage_store_count_pending   (TriageStore  *self,
 gboolean     triage_store_count_webhooks  (TriageStore  *self,
                                            gint64       *queued,
                                            gint64       *failed);
+/* The lock waits the database gave up for this server (a table another
+ * session held past lock_timeout), and whether it is taken as locked now
+ * (@locked): statements fail at once until the lock is free. */
+guint64      triage_store_count_lock_waits (TriageStore *self,
+                                            gboolean    *locked);
 void         triage_store_set_commit_observer (TriageStore              *self,
                                                TriageStoreCommitObserver observer);
 /* Called as a batch's turn to commit comes, while it is still open: what
