@@ -373,19 +373,22 @@ test_database_restoring (void)
   g_free (triage_test_server_run_sql (server, "ALTER TABLE users ADD PRIMARY KEY (id),"
                                       " ADD UNIQUE (token_hash); DROP TABLE users_saved", &error));
   g_assert_no_error (error);
-  incomplete_s = (g_get_monotonic_time () - incomplete_since) / G_USEC_PER_SEC;
   server_ops_test_assert_probe (server, "/readyz", 200, "ready");
   assert_user_get (server, alice, 200);
   assert_user_get (server, "not-a-token-of-anyone", 401);
   assert_post (server, key, 201);
   g_assert_true (triage_test_server_stop (server));
+  /* Up to the stop, not the schema made whole: a count of failures held
+   * back is said 10 s after the first failure, which may come after the
+   * schema is whole again (a loaded machine took 9.4 s for the restore). */
+  incomplete_s = (g_get_monotonic_time () - incomplete_since) / G_USEC_PER_SEC;
 
   g_assert_true (g_file_get_contents (log, &said, NULL, NULL));
   lines = g_strsplit (said, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     missing += strstr (lines[i], "42P01") != NULL;
-  /* The first, then a count of the rest for every 10 s the schema stayed
-   * incomplete (more than one only on a busy machine): never one a scrape. */
+  /* The first, then a count of the rest for every 10 s the failures went
+   * on (more than one only on a busy machine): never one a scrape. */
   g_assert_cmpuint (missing, >=, 1);
   g_assert_cmpuint (missing, <=, 2 + incomplete_s / 10);
   triage_test_remove_tree (dir);
