@@ -3,8 +3,8 @@
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * TriageStore's calls that go to the backend as they are: users, services
- * and notifications. A write joins the open batch first; a change of a
+ * TriageStore's calls that go to the backend as they are: users, services,
+ * notifications and the webhook queue. A write joins the open batch first; a change of a
  * notification, which carries events, is refused when no batch opens
  * (triage_store_batch_change ()). The group commit, the events and the
  * rates: triage-store.c. And what --database names, before it is opened.
@@ -292,4 +292,55 @@ triage_store_expire_overdue (TriageStore *self,
   if (!triage_store_batch_change (self, FALSE, NULL))
     return g_new0 (char *, 1);
   return CLASS (self)->expire_overdue (self, now, reason);
+}
+
+/* ---- the webhook queue ---- */
+
+gboolean
+triage_store_add_webhook (TriageStore *self,
+                          const char  *request_id,
+                          const char  *service_id,
+                          const char  *notification_id,
+                          const char  *event,
+                          const char  *body,
+                          gint64       now)
+{
+  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, event, body, now);
+}
+
+GPtrArray *
+triage_store_claim_webhooks (TriageStore        *self,
+                             gint64              now,
+                             gint64              lease_until,
+                             const char * const *skip_services,
+                             guint               per_service,
+                             guint               limit)
+{
+  static const char * const none[] = { NULL };
+
+  return WRITE (self)->claim_webhooks (self, now, lease_until, skip_services ? skip_services : none,
+                                       per_service, limit);
+}
+
+gint64
+triage_store_next_webhook (TriageStore *self)
+{
+  return CLASS (self)->next_webhook (self);
+}
+
+void
+triage_store_schedule_webhook (TriageStore *self,
+                               gint64       id,
+                               int          attempts,
+                               gint64       next_attempt,
+                               const char  *last_error)
+{
+  WRITE (self)->schedule_webhook (self, id, attempts, next_attempt, last_error);
+}
+
+void
+triage_store_remove_webhook (TriageStore *self,
+                             gint64       id)
+{
+  WRITE (self)->remove_webhook (self, id);
 }

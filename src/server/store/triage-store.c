@@ -5,10 +5,10 @@
  *
  * The storage interface every backend implements: the choice of backend, the
  * group commit (one open batch, committed when the main loop is idle), the
- * events a batch carries, rates kept in memory, and the dispatch of the
- * checks and counts to the backend's implementation; the calls on users,
- * services and notifications: triage-store-calls.c. The rows it hands out:
- * triage-store-rows.c.
+ * events a batch carries, rates kept in memory (triage-rate-table.c), and
+ * the dispatch of the checks and counts to the backend's implementation;
+ * the calls on users, services, notifications and the webhook queue:
+ * triage-store-calls.c. The rows it hands out: triage-store-rows.c.
  */
 
 #define G_LOG_DOMAIN "triage-store"
@@ -17,6 +17,7 @@
 #include <gio/gio.h>
 
 #include "atp.h"
+#include "triage-rate-table.h"
 #include "triage-store-private.h"
 #include "triage-store-postgres.h"
 #include "triage-store-sqlite.h"
@@ -54,16 +55,13 @@ typedef struct
   GError              *failure;         /* the open batch is to be rolled back: why */
   TriageStoreEventFunc event_func;
   gpointer             event_data;
-  GHashTable          *rates;           /* key → gint64 theoretical arrival time (monotonic µs) */
-  gint64               rates_swept;
+  TriageRateTable     *rates;           /* created at the first use */
   TriageStoreCommitObserver commit_observer;
   TriageStoreBeforeCommit before_commit;
   gpointer             before_commit_data;
   TriageStoreInsertStatus insert_status;
   gpointer             insert_status_data;
 } TriageStorePrivate;
-
-#define RATE_SWEEP_INTERVAL_US G_TIME_SPAN_MINUTE
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TriageStore, triage_store, G_TYPE_OBJECT)
 
@@ -155,7 +153,7 @@ triage_store_finalize (GObject *object)
   g_clear_error (&priv->failure);
   /* The dispose waited for the commits in flight: none is left. */
   g_queue_clear_full (&priv->flights, (GDestroyNotify) flight_free);
-  g_clear_pointer (&priv->rates, g_hash_table_unref);
+  g_clear_pointer (&priv->rates, triage_rate_table_free);
   G_OBJECT_CLASS (triage_store_parent_class)->finalize (object);
 }
 
@@ -744,23 +742,7 @@ triage_store_forget_settled (TriageStore *self,
 
 /* ---- rate limits ---- */
 
-/* Forgets the keys whose allowance is whole again: they are as good as new. */
-static void
-sweep_rates (TriageStorePrivate *priv,
-             gint64              now)
-{
-  GHashTableIter iter;
-  gpointer value;
-
-  g_hash_table_iter_init (&iter, priv->rates);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (*(gint64 *) value <= now)
-      g_hash_table_iter_remove (&iter);
-  priv->rates_swept = now;
-}
-
-/* The rates of one server, in memory: one theoretical arrival time per key,
- * so a key costs one hash entry whatever its rate. */
+/* The rates of one server, in memory (triage-rate-table.c). */
 static gboolean
 triage_store_real_take_rate (TriageStore *self,
                              const char  *key,
@@ -769,27 +751,10 @@ triage_store_real_take_rate (TriageStore *self,
                              gint64      *wait)
 {
   TriageStorePrivate *priv = triage_store_get_instance_private (self);
-  gint64 now = g_get_monotonic_time ();
-  gint64 tat, *stored;
 
   if (priv->rates == NULL)
-    priv->rates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (now - priv->rates_swept >= RATE_SWEEP_INTERVAL_US)
-    sweep_rates (priv, now);
-  stored = g_hash_table_lookup (priv->rates, key);
-  tat = stored != NULL ? MAX (*stored, now) : now;
-  if (tat + interval - now > window)
-    {
-      *wait = tat + interval - window - now;
-      return FALSE;
-    }
-  if (stored == NULL)
-    {
-      stored = g_new (gint64, 1);
-      g_hash_table_insert (priv->rates, g_strdup (key), stored);
-    }
-  *stored = tat + interval;
-  return TRUE;
+    priv->rates = triage_rate_table_new ();
+  return triage_rate_table_take (priv->rates, key, interval, window, wait);
 }
 
 gboolean
@@ -803,55 +768,4 @@ triage_store_take_rate (TriageStore *self,
 
   *wait = 0;
   return CLASS (self)->take_rate (self, key, interval, window, wait);
-}
-
-/* ---- the webhook queue ---- */
-
-gboolean
-triage_store_add_webhook (TriageStore *self,
-                          const char  *request_id,
-                          const char  *service_id,
-                          const char  *notification_id,
-                          const char  *event,
-                          const char  *body,
-                          gint64       now)
-{
-  return WRITE (self)->add_webhook (self, request_id, service_id, notification_id, event, body, now);
-}
-
-GPtrArray *
-triage_store_claim_webhooks (TriageStore        *self,
-                             gint64              now,
-                             gint64              lease_until,
-                             const char * const *skip_services,
-                             guint               per_service,
-                             guint               limit)
-{
-  static const char * const none[] = { NULL };
-
-  return WRITE (self)->claim_webhooks (self, now, lease_until, skip_services ? skip_services : none,
-                                       per_service, limit);
-}
-
-gint64
-triage_store_next_webhook (TriageStore *self)
-{
-  return CLASS (self)->next_webhook (self);
-}
-
-void
-triage_store_schedule_webhook (TriageStore *self,
-                               gint64       id,
-                               int          attempts,
-                               gint64       next_attempt,
-                               const char  *last_error)
-{
-  WRITE (self)->schedule_webhook (self, id, attempts, next_attempt, last_error);
-}
-
-void
-triage_store_remove_webhook (TriageStore *self,
-                             gint64       id)
-{
-  WRITE (self)->remove_webhook (self, id);
 }
