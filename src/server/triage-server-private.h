@@ -215,6 +215,13 @@ void     triage_server_changed        (TriageServer *self,
                                        const char   *id,
                                        int           status,
                                        const char   *reason);
+/* Counts a creation or an end in the metrics once its batch committed
+ * (triage-server-transitions.c). */
+void     triage_server_count_when_stored (TriageServer *self,
+                                          int           protocol,
+                                          int           status,
+                                          gint64        created_at,
+                                          gint64        now);
 void     triage_server_setup_webhooks (TriageServer *self);
 void     triage_server_shutdown_webhooks (TriageServer *self);
 void     triage_server_webhook_changed (TriageServer          *self,
