@@ -78,3 +78,18 @@ store_test_submit (TriageOutbox *outbox,
   g_assert_true (triage_outbox_submit_finish (outbox, result, &error));
   g_assert_no_error (error);
 }
+
+char *
+store_test_load_draft (TriageStore *store,
+                       const char  *notification_id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *json;
+
+  triage_store_load_draft_async (store, notification_id, NULL, app_test_result_cb, &result);
+  app_test_wait_result (result);
+  json = triage_store_load_draft_finish (store, result, &error);
+  g_assert_no_error (error);
+  return json;
+}

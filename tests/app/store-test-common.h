@@ -20,6 +20,9 @@ void         store_test_save         (TriageStore     *store,
 GPtrArray   *store_test_load_pending (TriageStore     *store);
 /* (transfer full): an outbox of @store, loaded. */
 TriageOutbox *store_test_outbox      (TriageStore     *store);
+/* (transfer full) (nullable): the stored draft of @notification_id. */
+char        *store_test_load_draft   (TriageStore     *store,
+                                      const char      *notification_id);
 /* The answer "ok" (no data) to @notification_id, stored by @outbox. */
 void         store_test_submit       (TriageOutbox    *outbox,
                                       const char      *notification_id);

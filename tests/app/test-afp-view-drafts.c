@@ -12,21 +12,7 @@
 
 #include "afp-view-test-common.h"
 #include "app-test-common.h"
-
-static char *
-stored_draft (TriageStore *store,
-              const char  *id)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  char *json;
-
-  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  json = triage_store_load_draft_finish (store, result, &error);
-  g_assert_no_error (error);
-  return json;
-}
+#include "store-test-common.h"
 
 /* What the person types is kept in the store as they type, read back when
  * the review is shown again (a new view: the window was closed), and goes
@@ -48,7 +34,7 @@ test_draft (Fixture       *fixture,
   shown = atp_notification_ref (fixture->notification);
   afp_view_test_choose_level (fixture, "Lo_w");
   afp_view_test_type (afp_view_test_nth_entry (fixture, 1), "Half-way");
-  WAIT_UNTIL (({ g_autofree char *json = stored_draft (store, shown->id);
+  WAIT_UNTIL (({ g_autofree char *json = store_test_load_draft (store, shown->id);
                  json != NULL && strstr (json, "Half-way") != NULL; }));
 
   /* Another window: a new view, the same store. */
@@ -81,7 +67,7 @@ test_draft (Fixture       *fixture,
     app_test_wait_result (added);
     entry = triage_store_outbox_add_finish (store, added, &error);
     g_assert_no_error (error);
-    gone = stored_draft (store, shown->id);
+    gone = store_test_load_draft (store, shown->id);
     g_assert_null (gone);
   }
 

@@ -442,21 +442,6 @@ save_draft (TriageStore *store,
   g_assert_no_error (error);
 }
 
-static char *
-load_draft (TriageStore *store,
-            const char  *id)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  char *json;
-
-  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  json = triage_store_load_draft_finish (store, result, &error);
-  g_assert_no_error (error);
-  return json;
-}
-
 /* A draft survives closing the store (a crash: nothing else is written
  * later), is replaced by the next, deleted with NULL, and goes when its
  * answer enters the outbox; no draft is kept once an answer waits there. */
@@ -472,27 +457,27 @@ test_drafts (Fixture       *f,
   g_autoptr(TriageOutboxEntry) entry = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_null (load_draft (f->store, ID_A));
+  g_assert_null (store_test_load_draft (f->store, ID_A));
   save_draft (f->store, ID_A, "{\"general_summary\":\"Go\"}");
   save_draft (f->store, ID_B, "{}");
   close_store (&f->store);
   f->store = store_test_open (f->path);
-  first = load_draft (f->store, ID_A);
+  first = store_test_load_draft (f->store, ID_A);
   g_assert_cmpstr (first, ==, "{\"general_summary\":\"Go\"}");
   save_draft (f->store, ID_A, "{\"general_summary\":\"Good\"}");
-  second = load_draft (f->store, ID_A);
+  second = store_test_load_draft (f->store, ID_A);
   g_assert_cmpstr (second, ==, "{\"general_summary\":\"Good\"}");
 
   entry = outbox_add (f->store, ID_A, "feedback", "{}", &error);
   g_assert_no_error (error);
-  gone = load_draft (f->store, ID_A);
+  gone = store_test_load_draft (f->store, ID_A);
   g_assert_null (gone);
   save_draft (f->store, ID_A, "{\"late\":true}");
-  after_sent = load_draft (f->store, ID_A);
+  after_sent = store_test_load_draft (f->store, ID_A);
   g_assert_null (after_sent);
 
   save_draft (f->store, ID_B, NULL);
-  deleted = load_draft (f->store, ID_B);
+  deleted = store_test_load_draft (f->store, ID_B);
   g_assert_null (deleted);
 }
 
@@ -538,15 +523,15 @@ test_drafts_settled (Fixture       *f,
 
   for (guint i = 0; i < 3; i++)
     {
-      g_autofree char *gone = load_draft (f->store, ids[i]);
+      g_autofree char *gone = store_test_load_draft (f->store, ids[i]);
 
       g_assert_null (gone);
     }
-  kept = load_draft (f->store, id_d);
+  kept = store_test_load_draft (f->store, id_d);
   g_assert_cmpstr (kept, ==, "{\"reason\":\"The canary failed\"}");
 
   save_draft (f->store, ID_A, "{\"reason\":\"Too late\"}");
-  late = load_draft (f->store, ID_A);
+  late = store_test_load_draft (f->store, ID_A);
   g_assert_null (late);
   g_assert_cmpint (column_int (f->path, "SELECT count(*) FROM drafts"), ==, 1);
 }
@@ -579,8 +564,8 @@ test_drafts_upgrade (Fixture       *f,
   sqlite3_close (db);
 
   f->store = store_test_open (f->path);
-  kept = load_draft (f->store, ID_A);
-  gone = load_draft (f->store, ID_B);
+  kept = store_test_load_draft (f->store, ID_A);
+  gone = store_test_load_draft (f->store, ID_B);
   g_assert_cmpstr (kept, ==, "{}");
   g_assert_null (gone);
   g_assert_cmpint (column_int (f->path, "PRAGMA user_version"), ==, TRIAGE_STORE_SCHEMA_VERSION);

@@ -16,6 +16,7 @@
 #include "browse-test-common.h"
 #include "triage-decision-view.h"
 #include "triage-response-editor-private.h"
+#include "store-test-common.h"
 #include "window-test-common.h"
 
 #define TOAST_START "Drafts are not being saved"
@@ -110,27 +111,12 @@ test_write_fails (void)
   browse_test_rm_rf (dir);
 }
 
-static char *
-load_draft (TriageStore *store,
-            const char  *id)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  char *json;
-
-  triage_store_load_draft_async (store, id, NULL, app_test_result_cb, &result);
-  app_test_wait_result (result);
-  json = triage_store_load_draft_finish (store, result, &error);
-  g_assert_no_error (error);
-  return json;
-}
-
 static gboolean
 stored_draft_holds (TriageStore *store,
                     const char  *id,
                     const char  *text)
 {
-  g_autofree char *json = load_draft (store, id);
+  g_autofree char *json = store_test_load_draft (store, id);
 
   return json != NULL && strstr (json, text) != NULL;
 }
