@@ -33,6 +33,8 @@ typedef struct
   guint           timeout_s;
   gboolean        timed_out;
   gulong          wrote_body_handler;
+  gulong          wrote_body_data_handler;
+  goffset         body_written;
   gboolean        wrote_body;           /* the whole request went out */
   gsize           max_size;
   GByteArray     *body;
@@ -54,6 +56,7 @@ request_free (Request *request)
   g_clear_object (&request->caller_cancellable);
   g_clear_object (&request->cancellable);
   g_clear_signal_handler (&request->wrote_body_handler, request->message);
+  g_clear_signal_handler (&request->wrote_body_data_handler, request->message);
   g_clear_object (&request->message);
   g_clear_object (&request->stream);
   g_clear_pointer (&request->body, g_byte_array_unref);
@@ -88,6 +91,25 @@ on_wrote_body (SoupMessage *message,
                Request     *request)
 {
   request->wrote_body = TRUE;
+}
+
+/* libsoup says "wrote-body" only once its splice of the body ends, some main
+ * loop iterations after the last byte went into the connection, and the
+ * server may have stored the request meanwhile: a cancel there (the hook's
+ * SIGTERM once the person saw the request) read as a request that never
+ * arrived, left pending for nobody. The body's bytes are counted as they go
+ * in instead. */
+static void
+on_wrote_body_data (SoupMessage *message,
+                    guint        count,
+                    Request     *request)
+{
+  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
+
+  request->body_written += count;
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+      request->body_written >= soup_message_headers_get_content_length (headers))
+    request->wrote_body = TRUE;
 }
 
 /*
@@ -405,6 +427,8 @@ start_request (AtpClient           *self,
 
   request->wrote_body_handler = g_signal_connect (message, "wrote-body",
                                                   G_CALLBACK (on_wrote_body), request);
+  request->wrote_body_data_handler = g_signal_connect (message, "wrote-body-data",
+                                                       G_CALLBACK (on_wrote_body_data), request);
   request->timeout_id = g_timeout_add_seconds (request->timeout_s, on_request_timeout, request);
 
   soup_session_send_async (atp_client_get_session (self), message, G_PRIORITY_DEFAULT, request->cancellable,
