@@ -322,6 +322,13 @@ withdrawn_cb (GObject      *object,
                                          hook);
       return;
     }
+  /* Left for the person to see: named, so that whoever reads Claude Code's log can
+   * find it; it was once left so without a word. */
+  if (error != NULL && !g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) &&
+      !g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED))
+    triage_ask_say ("could not withdraw request %s, which waits in the person's inbox until "
+                    "answered or expired: %s",
+                    triage_service_request_get_notification_id (hook->request), error->message);
   hook_stop (hook, NULL);
 }
 

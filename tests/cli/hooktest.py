@@ -201,6 +201,7 @@ class Hook:
             self.proc.kill()
             raise Failure("triage-ask --hook did not exit")
         self.out = out  # the bytes, for a test of how the JSON is escaped
+        self.err = err  # what it said, for a failure to show
         if out.count(b"\n") != 1 or not out.endswith(b"\n"):
             raise Failure(f"expected one line of JSON, got {out!r} (stderr {err!r})")
         return status, json.loads(out)

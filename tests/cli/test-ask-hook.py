@@ -195,7 +195,8 @@ def test_interrupted_withdraws():
                 "ask", "Triage: interrupted before anyone answered; asking here instead")))
             status, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
             if reply["status"] != "invalidated":
-                raise Failure(f"{sig.name}: the request was not withdrawn: {reply['status']}")
+                raise Failure(f"{sig.name}: the request was not withdrawn: {reply['status']} "
+                              f"(the hook said {hook.err!r})")
 
 
 def test_claude_code_gone_withdraws():
