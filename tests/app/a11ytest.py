@@ -132,8 +132,8 @@ def tab_to(node, presses=30):
 def key_to(keys, role, name):
     """Presses @keys (rawinput.keyCombo's "<Shift>ISO_Left_Tab") and returns
     the control the keyboard lands on, once it is the one with @role and
-    @name (its move is AT-SPI's event, read as it comes in); fails saying
-    where it went otherwise."""
+    @name, or one of the names @name lists (its move is AT-SPI's event, read
+    as it comes in); fails saying where it went otherwise."""
     focus_moves()
     _focused[0] = None
     rawinput.keyCombo(keys)
@@ -141,7 +141,9 @@ def key_to(keys, role, name):
     def landed():
         focus_moves()
         node = _focused[0]
-        return node if node is not None and node.roleName == role and node.name == name else None
+        if node is None or node.roleName != role:
+            return None
+        return node if node.name == name or (not isinstance(name, str) and node.name in name) else None
     try:
         return wait_for(f"{keys} to take the keyboard to the {role} {name!r}", landed,
                         timeout=15, interval=0.05)
