@@ -324,7 +324,7 @@ withdrawn_cb (GObject      *object,
     }
   /* Left for the person to see: named, so that whoever reads Claude Code's log can
    * find it; it was once left so without a word. */
-  if (error != NULL && !g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) &&
+  if (error != NULL && !atp_error_is_not_found (error) &&
       !g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_ALREADY_RESPONDED))
     triage_ask_say ("could not withdraw request %s, which waits in the person's inbox until "
                     "answered or expired: %s",
