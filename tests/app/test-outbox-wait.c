@@ -13,6 +13,9 @@
  * queued meanwhile, and each is delivered, once. At the end of the wait
  * one answer goes first, alone, and the rest once the server took it.
  *
+ * The lookups do the same against a limit on reads: after the wait one
+ * goes alone, and the rest once the server answered it.
+ *
  * Behind a reverse proxy that answers a bare 404 (a wrong route: no ATP
  * error object), an answer is a server problem, kept and tried again, and
  * a lookup says nothing: the 404 was taken for the server's "no longer
@@ -36,6 +39,22 @@
 #define N_RESPONSES_INTERVAL_S 10
 /* Two of those waits (the second answer may meet another 429), on a busy machine. */
 #define DELIVERED_WAIT_MS (2 * N_RESPONSES_INTERVAL_S * 1000 + APP_TEST_WAIT_MS)
+/* Reads a minute: as many at once, then one every 2 s. */
+#define N_READS "30"
+#define N_READS_INTERVAL_S 2
+/* Lookups of requests settled while away, each may wait once more. */
+#define N_AWAY 4
+
+/* The server's limit, and whether a proxy stands between it and the client. */
+typedef struct
+{
+  const char *limit;
+  gboolean    proxy;
+} Setup;
+
+static const Setup answers_limited = { "responses=" N_RESPONSES, FALSE };
+static const Setup answers_behind_proxy = { "responses=" N_RESPONSES, TRUE };
+static const Setup reads_limited = { "polling=" N_READS, FALSE };
 
 typedef struct
 {
@@ -50,6 +69,7 @@ typedef struct
   GArray           *answers_sent;   /* monotonic usec each answer left */
   GArray           *answers_done;   /* the same, each answer's reply came */
   GArray           *lookups_sent;   /* the same, each lookup */
+  GArray           *lookups_done;   /* the same, each lookup's reply came */
   GHashTable       *delivered;      /* id -> times ::delivered said it */
   GPtrArray        *gone;           /* ids ::gone said, the outbox's and the lookups' */
   GPtrArray        *unqueued;       /* "METHOD PATH STATUS" of each request done */
@@ -64,6 +84,15 @@ on_answer_got_headers (SoupMessage *message,
   gint64 now = g_get_monotonic_time ();
 
   g_array_append_val (f->answers_done, now);
+}
+
+static void
+on_lookup_got_headers (SoupMessage *message,
+                       Fixture     *f)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_array_append_val (f->lookups_done, now);
 }
 
 static void
@@ -82,7 +111,10 @@ on_request_queued (SoupSession *session,
     }
   else if (g_str_equal (soup_message_get_method (message), "GET") &&
            g_str_has_prefix (path, "/api/v1/client/notifications/"))
-    g_array_append_val (f->lookups_sent, now);
+    {
+      g_array_append_val (f->lookups_sent, now);
+      g_signal_connect (message, "got-headers", G_CALLBACK (on_lookup_got_headers), f);
+    }
 }
 
 static void
@@ -162,10 +194,24 @@ on_settled (TriageLookups *lookups,
 }
 
 static void
+on_settled_add (TriageLookups *lookups,
+                const char    *notification_id,
+                int            status,
+                GDateTime     *when,
+                AtpResponse   *response,
+                const char    *reason,
+                GHashTable    *settled)
+{
+  g_assert_cmpint (status, ==, ATP_STATUS_INVALIDATED);
+  g_assert_true (g_hash_table_add (settled, g_strdup (notification_id)));
+}
+
+static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  const char * const args[] = { "--limit", "responses=" N_RESPONSES, NULL };
+  const Setup *setup = data;
+  const char * const args[] = { "--limit", setup->limit, NULL };
   TriageTestServerOptions options = { .extra_args = args };
   const char * const alice_only[] = { "alice", NULL };
   g_autoptr(GError) error = NULL;
@@ -185,7 +231,7 @@ fixture_setup (Fixture       *f,
   f->store = store_test_open (path);
   f->outbox = store_test_outbox (f->store);
 
-  if (data != NULL)
+  if (setup->proxy)
     {
       g_autoptr(GUri) uri = g_uri_parse (triage_test_server_get_url (f->server), G_URI_FLAGS_NONE,
                                          &error);
@@ -204,6 +250,7 @@ fixture_setup (Fixture       *f,
   f->answers_sent = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->answers_done = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->lookups_sent = g_array_new (FALSE, FALSE, sizeof (gint64));
+  f->lookups_done = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->delivered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   f->gone = g_ptr_array_new_with_free_func (g_free);
   f->unqueued = g_ptr_array_new_with_free_func (g_free);
@@ -233,6 +280,7 @@ fixture_teardown (Fixture       *f,
   g_array_unref (f->answers_sent);
   g_array_unref (f->answers_done);
   g_array_unref (f->lookups_sent);
+  g_array_unref (f->lookups_done);
   g_hash_table_unref (f->delivered);
   g_ptr_array_unref (f->gone);
   g_ptr_array_unref (f->unqueued);
@@ -395,6 +443,79 @@ test_wait_for_whole_client (Fixture       *f,
   app_test_finalize_object (lookups);
 }
 
+/* Requests settled while the app was away meet the server's limit on
+ * reads: after its wait one lookup goes alone, and the rest once the server
+ * answered it; each is found settled, once. */
+static void
+test_lookups_one_first (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TriageInboxModel) inbox = triage_inbox_model_new ();
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+  g_autoptr(GHashTable) settled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint n = (guint) g_ascii_strtoull (N_READS, NULL, 10);
+  TriageLookups *lookups;
+  gint64 wait_over, next_sent;
+  guint first = 0, replied = 0;
+
+  for (guint i = 0; i < N_AWAY; i++)
+    {
+      g_autofree char *id = post (f, "Withdrawn while away?");
+      g_autofree char *patch = g_strconcat ("/api/v1/notifications/", id, NULL);
+      g_autoptr(AtpNotification) here = app_test_notification (id, 0, 60, NULL);
+      g_autoptr(GError) error = NULL;
+      guint status = 0;
+
+      g_assert_true (triage_test_http (f->server, "PATCH", patch, f->key,
+                                       "{\"status\": \"invalidated\"}", &status, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (status, ==, 200);
+      triage_inbox_model_add (inbox, here, NULL);
+    }
+  lookups = triage_lookups_new (inbox, f->outbox);
+  g_signal_connect (lookups, "settled", G_CALLBACK (on_settled_add), settled);
+
+  /* Another device of alice's spent her reads (unknown requests count too). */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *unknown = g_uuid_string_random ();
+      g_autofree char *path = g_strconcat ("/api/v1/client/notifications/", unknown, NULL);
+      g_autoptr(GError) error = NULL;
+      guint status = 0;
+
+      g_assert_true (triage_test_http (f->server, "GET", path, f->token, NULL, &status, NULL,
+                                       &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (status, ==, 404);
+    }
+
+  /* The first lookups meet 429, and the client waits. */
+  triage_lookups_set_client (lookups, f->client);
+  triage_lookups_resynced (lookups, pending);
+  app_test_wait_for (atp_client_get_hold_until (f->client) > 0, APP_TEST_WAIT_MS);
+  wait_over = atp_client_get_hold_until (f->client);
+
+  app_test_wait_for (g_hash_table_size (settled) == N_AWAY,
+                     (N_AWAY + 1) * N_READS_INTERVAL_S * 1000 + APP_TEST_WAIT_MS);
+  g_assert_cmpuint (triage_lookups_get_n_waiting (lookups), ==, 0);
+  g_assert_cmpuint (f->lookups_done->len, ==, f->lookups_sent->len);
+
+  /* The first lookup after the wait went alone: when the next went, every
+   * lookup sent before it had its reply. */
+  while (first < f->lookups_sent->len && g_array_index (f->lookups_sent, gint64, first) < wait_over)
+    first++;
+  g_assert_cmpuint (first + 1, <, f->lookups_sent->len);
+  next_sent = g_array_index (f->lookups_sent, gint64, first + 1);
+  for (guint i = 0; i < f->lookups_done->len; i++)
+    if (g_array_index (f->lookups_done, gint64, i) <= next_sent)
+      replied++;
+  g_test_message ("lookups: %u, the first after the wait %u; %u replies before the next",
+                  f->lookups_sent->len, first, replied);
+  g_assert_cmpuint (replied, ==, first + 1);
+
+  app_test_finalize_object (lookups);
+}
+
 /* A bare 404 (a reverse proxy's page for a route it does not have, or a
  * wrong base path) says nothing of the request: the answer stays queued
  * and is tried again on the backoff, and a lookup says nothing either; once
@@ -473,9 +594,11 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/outbox/wait/whole-client", Fixture, NULL, fixture_setup,
+  g_test_add ("/outbox/wait/whole-client", Fixture, &answers_limited, fixture_setup,
               test_wait_for_whole_client, fixture_teardown);
-  g_test_add ("/outbox/wait/bare-404", Fixture, "proxy", fixture_setup,
+  g_test_add ("/outbox/wait/lookups-one-first", Fixture, &reads_limited, fixture_setup,
+              test_lookups_one_first, fixture_teardown);
+  g_test_add ("/outbox/wait/bare-404", Fixture, &answers_behind_proxy, fixture_setup,
               test_bare_404, fixture_teardown);
 
   return g_test_run ();

@@ -24,7 +24,10 @@
  * server has asked the client to wait (a 429's or 503's Retry-After, to a
  * lookup or to an answer: atp_client_is_held ()) none is asked at all;
  * they are asked once the client says the wait is over
- * (notify::hold-until). Our own queued
+ * (notify::hold-until): one alone first, the rest once the server has
+ * answered it (sent all at once against a rate limit, all but the first
+ * met another 429 and waited again; the outbox does the same with the
+ * answers). Our own queued
  * answers are the outbox's to settle, so those are not looked up; one the
  * server refused for good is never sent again, so its request is.
  *
@@ -47,7 +50,9 @@ struct _TriageLookups
   GQueue            waiting;         /* ids not yet asked about */
   GPtrArray        *later;           /* ids whose lookup failed for now */
   GPtrArray        *fetches;         /* ids whose answer is to be fetched */
-  guint             running;
+  guint             running;         /* lookups on their way */
+  guint             fetching;        /* fetches on their way */
+  gboolean          probing;         /* since the server's wait: one at a time, till one is answered */
   guint             retry_id;        /* later's next round */
   gulong            hold_handler;    /* the client's notify::hold-until */
 };
@@ -114,8 +119,22 @@ retry_cb (gpointer data)
 static void
 on_client_hold_changed (TriageLookups *self)
 {
-  if (!atp_client_is_held (self->client))
+  if (atp_client_is_held (self->client))
+    self->probing = TRUE;
+  else
     run (self);
+}
+
+/* A lookup or fetch of the current client came back: once the server has
+ * answered one (a request, or its 404) after its wait, the rest may go
+ * together again; while they fail for now they go one at a time. */
+static void
+came_back (TriageLookups *self,
+           gboolean       server_answered)
+{
+  if (server_answered)
+    self->probing = FALSE;
+  run (self);
 }
 
 /* Forgets the lookups not yet started; those running go on. */
@@ -148,7 +167,7 @@ settled_cb (GObject      *object,
     return;
 
   self->running--;
-  run (self);
+  came_back (self, notification != NULL || atp_error_is_not_found (error));
 
   if (notification != NULL && atp_status_is_terminal (notification->status))
     {
@@ -198,10 +217,15 @@ response_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   notification = atp_client_get_notification_finish (ATP_CLIENT (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      ATP_CLIENT (object) != lookup->self->client)
+    return;
+
+  lookup->self->fetching--;
+  came_back (lookup->self, notification != NULL || atp_error_is_not_found (error));
   if (notification == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("Could not learn the answer to %s: %s", lookup->notification_id, error->message);
+      g_debug ("Could not learn the answer to %s: %s", lookup->notification_id, error->message);
       return;
     }
 
@@ -213,16 +237,21 @@ response_cb (GObject      *object,
 static void
 run (TriageLookups *self)
 {
+  guint limit = TRIAGE_LOOKUPS_MAX_RUNNING;
+
   if (self->client == NULL || (g_queue_is_empty (&self->waiting) && self->fetches->len == 0) ||
       atp_client_is_held (self->client))
     return;
 
-  for (guint i = 0; i < self->fetches->len; i++)
-    atp_client_get_notification_async (self->client, self->fetches->pdata[i], self->cancellable,
-                                       response_cb, lookup_new (self, self->fetches->pdata[i]));
-  g_ptr_array_set_size (self->fetches, 0);
+  /* After the server's wait: one alone (a lookup before a fetch). */
+  if (self->probing)
+    {
+      if (self->running + self->fetching > 0)
+        return;
+      limit = 1;
+    }
 
-  while (self->running < TRIAGE_LOOKUPS_MAX_RUNNING && !g_queue_is_empty (&self->waiting))
+  while (self->running < limit && !g_queue_is_empty (&self->waiting))
     {
       g_autofree char *id = g_queue_pop_head (&self->waiting);
 
@@ -234,6 +263,15 @@ run (TriageLookups *self)
       self->running++;
       atp_client_get_notification_async (self->client, id, self->cancellable,
                                          settled_cb, lookup_new (self, id));
+    }
+
+  while (self->fetches->len > 0 && (!self->probing || self->running + self->fetching == 0))
+    {
+      g_autofree char *id = g_ptr_array_steal_index (self->fetches, 0);
+
+      self->fetching++;
+      atp_client_get_notification_async (self->client, id, self->cancellable,
+                                         response_cb, lookup_new (self, id));
     }
 }
 
@@ -366,7 +404,8 @@ triage_lookups_set_client (TriageLookups *self,
 
   clear_waiting (self);
   g_ptr_array_set_size (self->fetches, 0);
-  self->running = 0;
+  self->running = self->fetching = 0;
+  self->probing = FALSE;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->client != NULL)
