@@ -181,14 +181,14 @@ assert_serves_without_database (Stall *fixture)
   g_free (reply.body);
 }
 
-/* Once the proxy passes traffic again: @id (answered 503 during the stall)
- * posted again until it is stored (polled within RECOVER_S), once. */
+/* @id posted until it is stored (polled within RECOVER_S), once: once the
+ * proxy passes traffic again, after its 503 during the stall. */
 static void
 post_again_until_stored (Stall      *fixture,
                          const char *id)
 {
   gint64 give_up = g_get_monotonic_time () + RECOVER_S * G_USEC_PER_SEC;
-  gint64 healed = g_get_monotonic_time ();
+  gint64 first_try = g_get_monotonic_time ();
   SrvTimedReply reply = { 0 };
 
   for (;;)
@@ -201,8 +201,8 @@ post_again_until_stored (Stall      *fixture,
       g_assert_cmpint (g_get_monotonic_time (), <, give_up);
       triage_test_sleep (200);
     }
-  g_test_message ("stored %.1f s after the partition ended",
-                  (double) (g_get_monotonic_time () - healed) / G_USEC_PER_SEC);
+  g_test_message ("stored %.1f s after the first try",
+                  (double) (g_get_monotonic_time () - first_try) / G_USEC_PER_SEC);
   g_free (reply.body);
   g_assert_cmpuint (stored (fixture, id), ==, 1);
 }
@@ -373,10 +373,14 @@ static void
 test_operator_timeout (Stall         *fixture,
                        gconstpointer  data)
 {
+  g_autofree char *before = atp_new_uuid ();
   g_autofree char *id = atp_new_uuid ();
   SrvTimedReply reply;
 
-  g_free (srv_post (fixture->far, fixture->key, "Before"));
+  /* Before the stall: a statement of a new session (far's first request
+   * checks the schema on it) may run out the operator's 1 s on a machine
+   * loaded enough, and is answered 503 as it should be; tried again. */
+  post_again_until_stored (fixture, before);
   triage_test_proxy_command (fixture->proxy, "stall");
   srv_post_within (fixture->far, fixture->key, id, "Stall", OPERATOR_BOUND_S + SLACK_S, &reply);
   srv_assert_timed_reply (&reply, 503, "STORAGE_UNAVAILABLE");
