@@ -106,16 +106,19 @@ progress_cb (gpointer data)
 
 /*
  * The server refused the wait for good (a key revoked meanwhile: 401, 403; the request
- * unknown: 404; the range of ATP_ERROR's codes from AUTH_INVALID_TOKEN to SESSION_NOT_FOUND): no outage, and no later try does better. Said to the agent as a refusal
- * (it read "Triage stopped answering"), and on standard error: the question, which
- * nothing can withdraw with that key, stays in the person's inbox.
+ * unknown: 404 with ATP's code; ATP_ERROR's codes from AUTH_INVALID_TOKEN to
+ * SESSION_NOT_FOUND but a bare 404, which passes): no outage, and no later try does
+ * better. Said to the agent as a refusal (it read "Triage stopped answering"), and on
+ * standard error: the question, which nothing can withdraw with that key, stays in the
+ * person's inbox.
  */
 static void
 call_refused (Call         *call,
               const GError *error)
 {
   const char *nid = triage_service_request_get_notification_id (call->request);
-  gboolean gone = error->code >= ATP_ERROR_NOT_FOUND;
+  gboolean gone = atp_error_is_not_found (error) ||
+                  g_error_matches (error, ATP_ERROR, ATP_ERROR_SESSION_NOT_FOUND);
   g_autofree char *text = NULL;
 
   if (gone)
@@ -154,7 +157,8 @@ waited_cb (GObject      *object,
       if (settled != NULL)
         call_finish (call, triage_mcp_tool_result (call->tool, settled));
       else if (error->domain == ATP_ERROR && error->code >= ATP_ERROR_AUTH_INVALID_TOKEN &&
-               error->code <= ATP_ERROR_SESSION_NOT_FOUND)
+               error->code <= ATP_ERROR_SESSION_NOT_FOUND &&
+               !triage_service_error_is_transient (error))
         call_refused (call, error);
       else
         {

@@ -121,7 +121,7 @@ withdrawn_cb (GObject      *object,
     }
   /* Gone, or settled meanwhile (its deadline passed, withdrawn by another run): nothing
    * is left to withdraw. */
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_NOT_FOUND) ||
+  else if (atp_error_is_not_found (error) ||
            g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_EXPIRED) ||
            g_error_matches (error, ATP_ERROR, ATP_ERROR_NOTIFICATION_INVALIDATED))
     {

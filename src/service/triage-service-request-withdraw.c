@@ -80,12 +80,6 @@ withdraw_cb (GObject      *object,
 
   if (withdrawn)
     g_task_return_boolean (task, TRUE);
-  else if (g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND))
-    {
-      /* The server knows no such id: it never arrived. */
-      error->code = ATP_ERROR_NOTIFICATION_NOT_FOUND;
-      g_task_return_error (task, error);
-    }
   else if (retry_later (task, error))
     {
       g_error_free (error);

@@ -139,10 +139,20 @@ triage_service_request_get_client (TriageServiceRequest *self)
   return self->client;
 }
 
+/*
+ * A failure that may pass by itself, so worth another try within the retry
+ * window. A 404 without ATP's error object (ATP_ERROR_NOT_FOUND: a proxy's
+ * page, a route not yet up behind a load balancer, a wrong base path) says
+ * the server was not reached as it should be, and nothing of the request
+ * (atp_error_is_not_found ()): as for a 502, the operator mends it. Refused
+ * for good, a withdrawal misrouted for a moment left the question in the
+ * person's inbox, and a wait ended as if the request were gone.
+ */
 gboolean
 triage_service_error_is_transient (const GError *error)
 {
   return triage_service_error_is_unreachable (error) ||
+         g_error_matches (error, ATP_ERROR, ATP_ERROR_NOT_FOUND) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_SERVICE_UNAVAILABLE) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_STORAGE_UNAVAILABLE) ||
          g_error_matches (error, ATP_ERROR, ATP_ERROR_INTERNAL_ERROR) ||

@@ -83,8 +83,8 @@ JsonNode             *triage_service_request_wait_json_finish (TriageServiceRequ
                                                              GAsyncResult          *result,
                                                              GError               **error);
 
-/* No connection, a try's timeout, 5xx (but 500 NOTIFICATION_UNREADABLE) or 429: a failure
- * that passes, worth another try. */
+/* No connection, a try's timeout, 5xx (but 500 NOTIFICATION_UNREADABLE), 429, or a 404
+ * without ATP's error object: a failure that passes, worth another try. */
 gboolean              triage_service_error_is_transient      (const GError          *error);
 
 /* No server reached, or the connection lost before the answer (%ATP_ERROR_CONNECTION_FAILED,

@@ -11,6 +11,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -150,6 +151,77 @@ class Hung(Relay):
             held.close()
 
 
+class Misrouted(Relay):
+    """A relay that passes both ways until misroute (); from then on it ends the
+    connections it has and answers each request on a new one as a proxy whose route to
+    the server is missing does: a bare 404, an HTML page without ATP's error object.
+    Once it has so answered a request line starting with @until, it passes again. The
+    request lines it answered so are in misrouted; what it passed from the clients is in
+    sent, as read."""
+
+    PAGE = b"<html><body><h1>404 Not Found</h1></body></html>"
+
+    def __init__(self, world, upstream):
+        self.misrouting = threading.Event()
+        self.until = None
+        self.misrouted = []
+        self.held = []
+        self.sent = []
+        super().__init__(world, upstream)
+
+    def take(self, client, server):
+        if self.misrouting.is_set():
+            server.close()
+            threading.Thread(target=self.answer, args=(client,), daemon=True).start()
+            return
+        self.held += [client, server]
+        threading.Thread(target=pump, args=(client, server, None, self.sent),
+                         daemon=True).start()
+        threading.Thread(target=pump, args=(server, client), daemon=True).start()
+
+    def answer(self, client):
+        with client:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = client.recv(65536)
+                if not chunk:
+                    return
+                data += chunk
+            head, body = data.split(b"\r\n\r\n", 1)
+            lines = head.decode("latin-1").split("\r\n")
+            length = next((int(line.split(":", 1)[1]) for line in lines[1:]
+                           if line.lower().startswith("content-length:")), 0)
+            while len(body) < length:
+                chunk = client.recv(65536)
+                if not chunk:
+                    return
+                body += chunk
+            if lines[0].startswith(self.until):
+                self.misrouting.clear()
+            self.misrouted.append(lines[0])
+            client.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n"
+                           b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
+                           % (len(self.PAGE), self.PAGE))
+
+    def misroute(self, until):
+        """Misroutes from now on, until a request line starting with @until."""
+        self.until = until
+        self.misrouting.set()
+        held, self.held = self.held, []
+        for sock in held:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def saw(self, start):
+        """Whether a request line starting with @start was misrouted."""
+        return any(line.startswith(start) for line in self.misrouted)
+
+    def passed(self, request):
+        """Whether a client sent @request (the start of a request line) through."""
+        return request.encode() in b"".join(self.sent)
+
+
 # The samples as the hooks reference prints them.
 PRE_TOOL_USE_BASH = {
     "session_id": "abc123",
@@ -233,8 +305,8 @@ def expect(got, want):
 
 
 def start_server(world, server=True, relay=None):
-    """@world's LoggedServer (None without @server) and @relay (a class: AnswerHolder or
-    Hung; None for none): with a relay the server is on a socket of its own, behind the
+    """@world's LoggedServer (None without @server) and @relay (a class: AnswerHolder,
+    Hung or Misrouted; None for none): with a relay the server is on a socket of its own, behind the
     relay on the world's socket (the one the programs under test use)."""
     if relay is not None:
         started = LoggedServer(world, socket=os.path.join(world.root, "server.sock")).start()

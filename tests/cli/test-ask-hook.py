@@ -6,7 +6,8 @@
 # the exact decision JSON and the exit status: allow, deny with the typed reason,
 # expiry, no server, bad input, an interrupted hook or Claude Code gone (its
 # request withdrawn), a call answered in Claude Code's own prompt first, and bad
-# options. What the request shows is tested in test-ask-hook-request.py.
+# options, and a withdrawal misrouted for a moment (a bare 404). What the request
+# shows is tested in test-ask-hook-request.py.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hooktest import (AnswerHolder, attachment_text, expect, Hook,  # noqa: E402
+from hooktest import (AnswerHolder, attachment_text, expect, Hook, Misrouted,  # noqa: E402
                       PERMISSION_REQUEST, pre_tool_use, PRE_TOOL_USE_BASH, Scenario)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
@@ -415,6 +416,26 @@ def test_server_back_withdraws():
         restart_while_withdrawing(s, hook, n)
 
 
+def test_withdrawal_misrouted():
+    # The route to the server missing for a moment as the hook withdraws (a proxy's bare
+    # 404, without ATP's error object): that says nothing of the request, and the
+    # withdrawal tries again. It was taken for "the request is gone", and the question
+    # left in the person's inbox for nobody.
+    with Scenario("misrouted", relay=Misrouted) as s:
+        hook = Hook(s.world, PRE_TOOL_USE_BASH)
+        n = s.person.waiting("Bash in my-project: npm test")
+        # Its wait, sent once the POST's answer came, passed first.
+        wait_for("the hook to wait", lambda: s.relay.passed(f"GET /api/v1/notifications/{n['id']}"))
+        s.relay.misroute(until="PATCH ")
+        hook.proc.send_signal(signal.SIGTERM)
+        expect(hook.result(), (0, pre_tool_use(
+            "ask", "Triage: interrupted before anyone answered; asking here instead")))
+        _, reply = s.server.request("GET", f"/api/v1/client/notifications/{n['id']}")
+        if not s.relay.saw("PATCH ") or reply["status"] != "invalidated":
+            raise Failure(f"the request was left {reply['status']}; misrouted "
+                          f"{s.relay.misrouted} (the hook said {hook.err!r})")
+
+
 def answer_held(s, answer=None):
     """Runs the hook in @s (relay=AnswerHolder) with the server's answer to its POST
     held back, answered first with @answer unless None (as through another server of a
@@ -522,6 +543,7 @@ run([
     ("the server gone mid-wait: asks in the agent", test_server_gone_mid_wait),
     ("the server back while the hook withdraws: withdrawn", test_server_back_withdraws),
     ("the POST's answer lost: withdrawn", test_answer_lost_withdraws),
+    ("a withdrawal misrouted (a bare 404): withdrawn", test_withdrawal_misrouted),
     ("--service and --service-name", test_service_options),
     ("bad options", test_bad_options),
 ])

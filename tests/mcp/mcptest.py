@@ -18,7 +18,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import Failure, Server, World, die_with_parent, wait_for, WAIT  # noqa: E402,F401
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from hooktest import AnswerHolder, start_server  # noqa: E402
+from hooktest import start_server  # noqa: E402
 
 
 class Mcp:
@@ -163,12 +163,11 @@ class Mcp:
 class Session:
     """A world with a real triage-server --local in it (unless server=False) and
     triage-mcp started with @args against it; the test plays the person through
-    the server's client API; with @relay, behind an AnswerHolder (hooktest.py)."""
+    the server's client API; with @relay (a class of hooktest.py's), behind that relay."""
 
-    def __init__(self, name, *args, server=True, env=None, relay=False):
+    def __init__(self, name, *args, server=True, env=None, relay=None):
         self.world = World(f"mcp-{name}")
-        self.server, self.relay = start_server(self.world, server,
-                                               AnswerHolder if relay else None)
+        self.server, self.relay = start_server(self.world, server, relay)
         self.mcp = Mcp(self.world, *args, env=env)
 
     def __enter__(self):

@@ -7,7 +7,8 @@
 # person answered meanwhile and one refused for good (401) said once and dropped. A
 # wait refused for good (a key revoked) is a refusal, its question left in the inbox and
 # said so. And a question whose POST lost its answer (the server may hold it) is withdrawn
-# mid-session.
+# mid-session. A bare 404 (a proxy's page) says nothing of the request: a withdrawal or a
+# wait that meets one tries again.
 #
 # Copyright 2026 The Triage authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -25,6 +26,7 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mcptest import Failure, Mcp, Session, wait_for  # noqa: E402
+from hooktest import AnswerHolder, Misrouted  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
 from apptest import TcpServer, World, run  # noqa: E402
@@ -371,7 +373,7 @@ def test_answer_lost_withdrawn():
     # The server stored the question and died before its answer reached triage-mcp (held
     # back by a relay): the call fails, and the question, which the server may hold, is
     # withdrawn once the server is back, as the hook and triage-ask do (37e3530).
-    with Session("answer-lost", "--retry-for", "1s", relay=True) as s:
+    with Session("answer-lost", "--retry-for", "1s", relay=AnswerHolder) as s:
         n = call_answer_lost(s, "Its answer lost")
         withdrawn(s, n["id"])
         expect_clean_exit(s.mcp)
@@ -382,7 +384,7 @@ def test_answered_as_it_gave_up():
     # server of a cluster); the server then died, the call failed, and the withdrawal met
     # 409 NOTIFICATION_ALREADY_RESPONDED once the server was back: dropped without a
     # word, the answer lost. The call has ended: said once that it reached no agent.
-    with Session("answered-gave-up", "--retry-for", "1s", relay=True) as s:
+    with Session("answered-gave-up", "--retry-for", "1s", relay=AnswerHolder) as s:
         n = call_answer_lost(s, "Answered as it gives up", "approve")
         said = f"request {n['id']} was answered after the agent stopped waiting".encode()
         s.mcp.wait_stderr(said)
@@ -413,6 +415,46 @@ def test_gone_and_settled_dropped():
         expect_clean_exit(mcp)
         if b"withdraw" in mcp.errors() or mcp.errors().count(b"answered after") != 1:
             raise Failure(f"a gone or settled request was spoken of: {mcp.errors()!r}")
+
+
+def test_withdrawal_misrouted():
+    # An owed withdrawal met a bare 404 (a proxy's page: the route to the server missing
+    # for a moment), taken for the server's word that the request was gone: dropped from
+    # the file, the question left in the inbox for nobody. It says nothing of the
+    # request: tried again, as for a 502.
+    with Session("withdrawal-misrouted", relay=Misrouted) as s:
+        pending = s.server.post("Owed while misrouted", service=SERVICE)
+        write_owed(s, json.dumps({
+            "server": f"unix:{s.world.socket}",
+            "withdrawals": [{"id": pending, "service": SERVICE,
+                             "reason": "the agent went away"}]}))
+        s.relay.misroute(until="PATCH ")
+        mcp = next_run(s)
+        withdrawn(s, pending)
+        wait_for("the owed file to be removed", lambda: not os.path.exists(owed_path(s)))
+        if not s.relay.saw("PATCH "):
+            raise Failure(f"no withdrawal was misrouted: {s.relay.misrouted}")
+        expect_clean_exit(mcp)
+
+
+def test_wait_misrouted():
+    # A call's wait met a bare 404: the agent read "Triage no longer knows the request"
+    # while the question waited in the inbox, and the person's answer reached nobody.
+    # The wait goes on, and the answer reaches the agent.
+    with Session("wait-misrouted", relay=Misrouted) as s:
+        s.mcp.initialize()
+        id = s.mcp.tool("request_approval", {"title": "Waited while misrouted"},
+                        progress_token="p")
+        n = s.wait_pending("Waited while misrouted")
+        wait_for("the call to wait", lambda: any(m.get("method") == "notifications/progress"
+                                                 for m in s.mcp.seen))
+        s.relay.misroute(until="GET ")
+        wait_for("the wait to be misrouted", lambda: s.relay.saw("GET "))
+        s.server.respond_as_client(n["id"], "approve")
+        result = s.mcp.reply(id)["result"]
+        if result.get("isError") or result["structuredContent"]["approved"] is not True:
+            raise Failure(f"the call misrouted for a moment: {result}")
+        expect_clean_exit(s.mcp)
 
 
 def test_damaged_file():
@@ -465,5 +507,7 @@ run([
      test_key_revoked_while_waiting),
     ("a question whose POST lost its answer is withdrawn", test_answer_lost_withdrawn),
     ("a question answered as it gave up: said once", test_answered_as_it_gave_up),
+    ("a withdrawal misrouted (a bare 404) is tried again", test_withdrawal_misrouted),
+    ("a wait misrouted (a bare 404) goes on to the answer", test_wait_misrouted),
     ("a damaged owed file is said once and set aside", test_damaged_file),
 ])
