@@ -8,9 +8,7 @@
 
 #include <glib/gi18n.h>
 
-#include "triage-outbox.h"
-#include "triage-outbox-outcome.h"
-#include "triage-outbox-retry.h"
+#include "triage-outbox-private.h"
 
 /*
  * Never lose an answer. An answer is written to the store's outbox (and on
@@ -41,22 +39,6 @@
  * the server took it (all at once, all but one met another 429).
  */
 
-struct _TriageOutbox
-{
-  GObject       parent_instance;
-
-  TriageStore  *store;
-  AtpClient    *client;
-  gboolean      online;
-
-  GHashTable   *entries;       /* notification id -> TriageOutboxEntry (queued or failed) */
-  GHashTable   *in_flight;     /* notification ids being sent */
-  GHashTable   *settling;      /* ids the server answered, whose outcome is being stored */
-  GCancellable *cancellable;   /* the sends of the current client */
-  gulong        hold_handler;  /* the client's notify::hold-until */
-  TriageOutboxRetry retry;     /* the next flush, and one at a time after a wait */
-};
-
 G_DEFINE_FINAL_TYPE (TriageOutbox, triage_outbox, G_TYPE_OBJECT)
 
 enum {
@@ -65,273 +47,33 @@ enum {
   N_PROPS
 };
 
-enum {
-  QUEUED,
-  DELIVERED,
-  CONFLICT,
-  GONE,
-  REJECTED,
-  N_SIGNALS
-};
-
 static GParamSpec *properties [N_PROPS];
-static guint signals [N_SIGNALS];
+static guint signals [TRIAGE_OUTBOX_N_SIGNALS];
 
-static void send_entry (TriageOutbox      *self,
-                        TriageOutboxEntry *entry);
-
-static void
-notify_pending (TriageOutbox *self)
+void
+_triage_outbox_notify_pending (TriageOutbox *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_N_PENDING]);
 }
 
+/* Emits @which with the arguments its class_init gives it. */
+void
+_triage_outbox_emit (TriageOutbox       *self,
+                     TriageOutboxSignal  which,
+                     ...)
+{
+  va_list args;
+
+  va_start (args, which);
+  g_signal_emit_valist (self, signals [which], 0, args);
+  va_end (args);
+}
+
+/* The backoff's timer (triage-outbox-send.c arms it). */
 static void
 retry_cb (gpointer data)
 {
   triage_outbox_flush (data);
-}
-
-/* After a failed send: the next try on the backoff (a try during the
- * server's wait sends nothing: the end of the wait flushes). */
-static void
-schedule_retry (TriageOutbox *self)
-{
-  if (!self->online)
-    return;
-
-  triage_outbox_retry_backoff (&self->retry);
-}
-
-/* The server's wait started, lengthened or ended (a 429's or 503's
- * Retry-After, to any request of the client): the queued answers go once
- * it is over. */
-static void
-on_client_hold_changed (TriageOutbox *self)
-{
-  if (atp_client_is_held (self->client))
-    triage_outbox_retry_held (&self->retry);
-  else
-    triage_outbox_flush (self);
-}
-
-typedef struct
-{
-  TriageOutbox  *self;
-  char          *notification_id;
-  gint64         entry_id;
-  TriageOutcome  outcome;
-  gboolean       not_found;     /* gone: NOTIFICATION_NOT_FOUND, not a damaged row */
-  char          *message;
-} Settle;
-
-static void
-settle_free (Settle *settle)
-{
-  g_clear_object (&settle->self);
-  g_free (settle->notification_id);
-  g_free (settle->message);
-  g_free (settle);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Settle, settle_free)
-
-static void
-complete_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(Settle) settle = user_data;
-  TriageOutbox *self = settle->self;
-  g_autoptr(GError) error = NULL;
-
-  /* The server has settled it; even if recording that failed, it must not
-   * be sent again in this session (a restart would resend, and the server
-   * answers a resend with the same outcome). */
-  if (!triage_store_outbox_complete_finish (TRIAGE_STORE (object), result, &error))
-    g_warning ("Could not clear a settled answer from the outbox: %s", error->message);
-
-  g_hash_table_remove (self->settling, settle->notification_id);
-  g_hash_table_remove (self->entries, settle->notification_id);
-  notify_pending (self);
-
-  if (settle->outcome == TRIAGE_OUTCOME_ANSWERED)
-    g_signal_emit (self, signals [DELIVERED], 0, settle->notification_id);
-  else if (settle->not_found)
-    g_signal_emit (self, signals [GONE], 0, settle->notification_id, settle->message);
-  else
-    g_signal_emit (self, signals [CONFLICT], 0, settle->notification_id,
-                   settle->outcome, settle->message);
-}
-
-static void
-failed_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(Settle) settle = user_data;
-  TriageOutbox *self = settle->self;
-  g_autoptr(GError) error = NULL;
-  TriageOutboxEntry *entry;
-
-  if (!triage_store_outbox_failed_finish (TRIAGE_STORE (object), result, &error))
-    g_warning ("Could not record a failed delivery: %s", error->message);
-
-  g_hash_table_remove (self->settling, settle->notification_id);
-  entry = g_hash_table_lookup (self->entries, settle->notification_id);
-  if (entry == NULL)
-    return;
-
-  entry->attempts++;
-  g_free (entry->last_error);
-  entry->last_error = g_strdup (settle->message);
-
-  if (settle->outcome == TRIAGE_OUTCOME_REJECTED)
-    {
-      entry->state = TRIAGE_OUTBOX_FAILED;
-      notify_pending (self);
-      g_signal_emit (self, signals [REJECTED], 0, settle->notification_id, settle->message);
-    }
-  else
-    schedule_retry (self);
-}
-
-static void
-respond_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(Settle) settle = user_data;
-  TriageOutbox *self = settle->self;
-  /* Read before the calls below: their last argument steals @settle, and C
-   * leaves the order in which arguments are evaluated open. */
-  gint64 entry_id = settle->entry_id;
-  g_autoptr(AtpResponse) response = NULL;
-  g_autoptr(GError) error = NULL;
-  TriageOutcome outcome;
-
-  response = atp_client_respond_finish (ATP_CLIENT (object), result, &error);
-  /* A send of a client since let go (set_client () forgot it, and the
-   * answer may be on its way again with the new one). */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  /* Not sent again until the store has recorded what the server said (the
-   * store may be busy for seconds: a resync's saves): a flush meanwhile (a
-   * reconnect, another answer's retry) sent a delivered answer again, which
-   * was then settled twice (::delivered twice, the second finding no entry),
-   * and a server that takes no resend as a retry answers it 409. */
-  g_hash_table_remove (self->in_flight, settle->notification_id);
-  g_hash_table_add (self->settling, g_strdup (settle->notification_id));
-
-  /* Settled or refused for good, it was taken: after a wait, the rest go. */
-  outcome = response != NULL ? TRIAGE_OUTCOME_ANSWERED : triage_outbox_outcome_for_error (error);
-  if (outcome != TRIAGE_OUTCOME_NONE && triage_outbox_retry_taken (&self->retry))
-    triage_outbox_flush (self);
-
-  if (response != NULL)
-    {
-      /* The history says who answered as the server recorded it (the user
-       * the token or the local socket stands for). */
-      const char *responder = response->responder_id && *response->responder_id
-                              ? response->responder_id : NULL;
-
-      triage_outbox_retry_reset (&self->retry);
-      settle->outcome = TRIAGE_OUTCOME_ANSWERED;
-      triage_store_outbox_complete_async (self->store, entry_id, TRIAGE_OUTCOME_ANSWERED,
-                                          responder, NULL, NULL, complete_cb,
-                                          g_steal_pointer (&settle));
-      return;
-    }
-
-  settle->message = g_strdup (error->message);
-
-  if (outcome != TRIAGE_OUTCOME_NONE && outcome != TRIAGE_OUTCOME_REJECTED)
-    {
-      g_debug ("Answer to %s settled by a conflict: %s", settle->notification_id, error->message);
-      settle->outcome = outcome;
-      settle->not_found = atp_error_is_not_found (error);
-      triage_store_outbox_complete_async (self->store, entry_id, outcome,
-                                          NULL, NULL, NULL, complete_cb, g_steal_pointer (&settle));
-      return;
-    }
-
-  if (outcome == TRIAGE_OUTCOME_REJECTED)
-    {
-      g_message ("The server refused the answer to %s: %s", settle->notification_id, error->message);
-      settle->outcome = TRIAGE_OUTCOME_REJECTED;
-      triage_store_outbox_failed_async (self->store, entry_id, TRUE, error->message,
-                                        NULL, failed_cb, g_steal_pointer (&settle));
-      return;
-    }
-
-  g_debug ("Answer to %s not sent yet: %s", settle->notification_id, error->message);
-  settle->outcome = TRIAGE_OUTCOME_NONE;
-  triage_store_outbox_failed_async (self->store, entry_id, FALSE, error->message,
-                                    NULL, failed_cb, g_steal_pointer (&settle));
-}
-
-static void
-send_entry (TriageOutbox      *self,
-            TriageOutboxEntry *entry)
-{
-  Settle *settle;
-
-  if (!self->online || self->client == NULL || entry->state != TRIAGE_OUTBOX_QUEUED ||
-      g_hash_table_contains (self->in_flight, entry->notification_id) ||
-      g_hash_table_contains (self->settling, entry->notification_id))
-    return;
-
-  /* The server asked the client to wait: the answer stays queued, and goes
-   * with the others when the wait is over (sent then, it met the same 429
-   * or 503 and waited a backoff of its own after it). */
-  if (atp_client_is_held (self->client))
-    return;
-
-  if (!triage_outbox_retry_may_send (&self->retry, g_hash_table_size (self->in_flight)))
-    return;
-
-  settle = g_new0 (Settle, 1);
-  settle->self = g_object_ref (self);
-  settle->notification_id = g_strdup (entry->notification_id);
-  settle->entry_id = entry->id;
-
-  g_hash_table_add (self->in_flight, g_strdup (entry->notification_id));
-  atp_client_respond_async (self->client, entry->notification_id, entry->action_id,
-                            entry->response_data, self->cancellable, respond_cb, settle);
-}
-
-static int
-compare_entries (gconstpointer a,
-                 gconstpointer b)
-{
-  const TriageOutboxEntry *ea = a;
-  const TriageOutboxEntry *eb = b;
-
-  return (ea->id > eb->id) - (ea->id < eb->id);
-}
-
-/**
- * triage_outbox_flush:
- * @self: a #TriageOutbox
- *
- * Sends every queued answer not already on its way, oldest first (when online).
- */
-void
-triage_outbox_flush (TriageOutbox *self)
-{
-  g_autoptr(GList) values = NULL;
-
-  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
-
-  if (!self->online || self->client == NULL)
-    return;
-
-  triage_outbox_retry_cancel (&self->retry);
-
-  values = g_list_sort (g_hash_table_get_values (self->entries), compare_entries);
-  for (GList *l = values; l != NULL; l = l->next)
-    send_entry (self, l->data);
 }
 
 /* Load */
@@ -388,7 +130,7 @@ list_cb (GObject      *object,
                             triage_outbox_entry_copy (entry));
     }
 
-  notify_pending (self);
+  _triage_outbox_notify_pending (self);
   triage_outbox_flush (self);
   g_task_return_boolean (task, TRUE);
 }
@@ -448,11 +190,11 @@ add_cb (GObject      *object,
   /* On disk: from here on the answer is never lost. */
   kept = triage_outbox_entry_copy (entry);
   g_hash_table_replace (self->entries, g_strdup (entry->notification_id), kept);
-  notify_pending (self);
-  g_signal_emit (self, signals [QUEUED], 0, entry->notification_id);
+  _triage_outbox_notify_pending (self);
+  g_signal_emit (self, signals [TRIAGE_OUTBOX_SIGNAL_QUEUED], 0, entry->notification_id);
   g_task_return_boolean (task, TRUE);
 
-  send_entry (self, kept);
+  _triage_outbox_send_entry (self, kept);
 }
 
 /**
@@ -511,67 +253,6 @@ triage_outbox_submit_finish (TriageOutbox  *self,
 }
 
 /* Accessors */
-
-/**
- * triage_outbox_set_client:
- * @self: a #TriageOutbox
- * @client: (nullable): the client to send with
- *
- * Sends in flight with the previous client are cancelled (they stay queued).
- */
-void
-triage_outbox_set_client (TriageOutbox *self,
-                          AtpClient    *client)
-{
-  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
-  g_return_if_fail (client == NULL || ATP_IS_CLIENT (client));
-
-  if (self->client == client)
-    return;
-
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  g_hash_table_remove_all (self->in_flight);
-  triage_outbox_retry_taken (&self->retry);
-  if (self->client != NULL)
-    g_clear_signal_handler (&self->hold_handler, self->client);
-  g_set_object (&self->client, client);
-  if (client != NULL)
-    self->hold_handler = g_signal_connect_object (client, "notify::hold-until",
-                                                  G_CALLBACK (on_client_hold_changed), self,
-                                                  G_CONNECT_SWAPPED);
-  triage_outbox_retry_reset (&self->retry);
-
-  triage_outbox_flush (self);
-}
-
-/**
- * triage_outbox_set_online:
- * @self: a #TriageOutbox
- * @online: whether the client is connected
- *
- * Going online sends whatever is queued.
- */
-void
-triage_outbox_set_online (TriageOutbox *self,
-                          gboolean      online)
-{
-  g_return_if_fail (TRIAGE_IS_OUTBOX (self));
-
-  online = !!online;
-  if (self->online == online)
-    return;
-
-  self->online = online;
-  if (online)
-    {
-      triage_outbox_retry_reset (&self->retry);
-      triage_outbox_flush (self);
-    }
-  else
-    triage_outbox_retry_cancel (&self->retry);
-}
 
 /**
  * triage_outbox_get_n_pending:
@@ -715,7 +396,7 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    *
    * An answer is stored and will be sent.
    */
-  signals [QUEUED] =
+  signals [TRIAGE_OUTBOX_SIGNAL_QUEUED] =
     g_signal_new ("queued", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -726,7 +407,7 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    *
    * The server confirmed the answer (200).
    */
-  signals [DELIVERED] =
+  signals [TRIAGE_OUTBOX_SIGNAL_DELIVERED] =
     g_signal_new ("delivered", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -741,7 +422,7 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    * The server settled the request otherwise (409), or its row of it is
    * damaged (500 NOTIFICATION_UNREADABLE); the answer is dropped.
    */
-  signals [CONFLICT] =
+  signals [TRIAGE_OUTBOX_SIGNAL_CONFLICT] =
     g_signal_new ("conflict", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_STRING);
 
@@ -757,7 +438,7 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    * dropped, its outcome kept as %TRIAGE_OUTCOME_GONE, and what became of
    * the request is not known. Another answer would meet the same refusal.
    */
-  signals [GONE] =
+  signals [TRIAGE_OUTBOX_SIGNAL_GONE] =
     g_signal_new ("gone", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 
@@ -770,7 +451,7 @@ triage_outbox_class_init (TriageOutboxClass *klass)
    * The server refused the answer for good (4xx other than 401, 404, 429
    * and the 409s of ATP's codes, and ATP's 403 NOTIFICATION_ACCESS_DENIED).
    */
-  signals [REJECTED] =
+  signals [TRIAGE_OUTBOX_SIGNAL_REJECTED] =
     g_signal_new ("rejected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
