@@ -16,9 +16,11 @@
 G_BEGIN_DECLS
 
 /*
- * TriageWindow spans six files:
+ * TriageWindow spans seven files:
  *
  *   triage-window.c          the object, the request shown and its API
+ *   triage-window-delivery.c where an answer given in the view stands, and
+ *                            the next request once it is stored
  *   triage-window-actions.c  its actions (the keyboard's paths)
  *   triage-window-history.c  a request opened from the history
  *   triage-window-preview.c  an attachment or a request's whole text, over
@@ -98,7 +100,10 @@ struct _TriageWindow
 
 /* triage-window.c */
 gboolean _triage_window_history_shown              (TriageWindow       *self);
+
+/* triage-window-delivery.c */
 void     _triage_window_update_view_state          (TriageWindow       *self);
+void     _triage_window_on_current_changed         (TriageWindow       *self);
 
 /* triage-window-actions.c */
 void     _triage_window_install_actions            (GtkWidgetClass     *widget_class);
